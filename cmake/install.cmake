@@ -1,0 +1,1 @@
+# Install and export rules (find_package(lngrad)).

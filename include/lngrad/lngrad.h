@@ -1,0 +1,107 @@
+// lngrad native API: LayerNorm forward and backward on the CPU.
+//
+// Tensors are row-major and contiguous: [rows, h] with rows = B*S, per-row vectors [rows],
+// per-column vectors [h]. Any h >= 1 (no alignment rule on this path). dtype float or Half
+// (IEEE binary16, RNE conversions, float arithmetic inside). Every function returns a Status;
+// on error nothing is written. Outputs may not overlap each other or any input.
+//
+// Formulas (spec §1.4, reduce axis = h, N = h, x1 = dy*gamma, x2 = x - mean, v = var + eps):
+//   pd_var        = sum_h(-0.5 * x1 * x2 * v^-1.5)
+//   pd_mean       = sum_h(-x1 * v^-0.5) + pd_var * (1/N) * sum_h(-2 * x2)
+//   pd_x          = x1 * v^-0.5 + pd_var * (2/N) * x2 + pd_mean * (1/N)
+//   res_for_gamma = x2 * v^-0.5
+//   dgamma[c]     = sum_rows(dy * res_for_gamma),   dbeta[c] = sum_rows(dy)
+// The sum_h(-2*x2) term is kept: it is not zero when the given mean is not the row mean.
+// The native path may reorder sums for speed and accuracy (error bounds in docs/math.md);
+// the bit-faithful Ascend C order lives in the ascendc layer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lngrad/half.h"
+#include "lngrad/status.h"
+
+namespace lngrad {
+
+// Shape of a LayerNorm problem: `rows` = B*S rows of `h` elements.
+struct RowShape {
+  int64_t rows = 0;
+  int64_t h = 0;
+};
+
+// Implementation choice. kAuto honours the LNGRAD_IMPL environment variable
+// ("simd" or "scalar"), else picks the fastest available.
+enum class Impl { kAuto, kSimd, kScalar };
+
+// What ran (filled when Options::info is set).
+struct RunInfo {
+  Impl impl = Impl::kAuto;  // kSimd or kScalar
+  std::string target;       // e.g. "AVX3", "AVX2", "SSE4", "EMU128", "scalar"
+  int threads = 1;          // threads actually used
+};
+
+struct Options {
+  int num_threads = 0;        // 0 = all cores; 1 = run on the calling thread only
+  Impl impl = Impl::kAuto;
+  RunInfo* info = nullptr;    // optional: reports the path taken
+};
+
+// One line per implementation, fastest first, reference last; `available` false with a reason
+// when it cannot run on this machine/build.
+struct ImplDescription {
+  Impl impl;
+  std::string name;
+  bool available;
+  std::string detail;  // chosen SIMD target, or why it is unavailable
+};
+std::vector<ImplDescription> ListImpls();
+const char* ImplName(Impl impl);
+// Parses "auto", "simd", "scalar"; InvalidArgument otherwise.
+Status ParseImpl(const std::string& text, Impl* out);
+
+// LayerNormGrad: pd_x[rows,h] and res_for_gamma[rows,h] from dy, x [rows,h], mean,
+// variance [rows], gamma [h]. epsilon must be finite and >= 0.
+Status LayerNormGrad(RowShape shape, const float* dy, const float* x, const float* mean,
+                     const float* variance, const float* gamma, float epsilon, float* pd_x,
+                     float* res_for_gamma, const Options& options = {});
+Status LayerNormGrad(RowShape shape, const Half* dy, const Half* x, const Half* mean,
+                     const Half* variance, const Half* gamma, float epsilon, Half* pd_x,
+                     Half* res_for_gamma, const Options& options = {});
+
+// LayerNormGradBeta: dgamma[h] = sum over rows of dy*res_for_gamma, dbeta[h] = sum of dy.
+// Summed over fixed row blocks in a fixed order: bitwise identical for every thread count.
+Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma,
+                         float* dgamma, float* dbeta, const Options& options = {});
+Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gamma, Half* dgamma,
+                         Half* dbeta, const Options& options = {});
+
+// LayerNormBackward: dx, dgamma, dbeta fused in one pass over dy and x (res_for_gamma is not
+// written). Same values as LayerNormGrad followed by LayerNormGradBeta within docs/math.md.
+Status LayerNormBackward(RowShape shape, const float* dy, const float* x, const float* mean,
+                         const float* variance, const float* gamma, float epsilon, float* dx,
+                         float* dgamma, float* dbeta, const Options& options = {});
+Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Half* mean,
+                         const Half* variance, const Half* gamma, float epsilon, Half* dx,
+                         Half* dgamma, Half* dbeta, const Options& options = {});
+
+// LayerNorm forward: y = (x - mean) / sqrt(variance + eps) * gamma + beta, with
+// mean[rows] and variance[rows] (biased: divided by h) as outputs.
+Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float* beta,
+                 float epsilon, float* y, float* mean, float* variance,
+                 const Options& options = {});
+Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* beta, float epsilon,
+                 Half* y, Half* mean, Half* variance, const Options& options = {});
+
+// Statistics conventions. PyTorch saves (mean, rstd) with rstd = 1/sqrt(var + eps); lngrad and
+// Ascend C take (mean, variance). These convert n per-row values (in place allowed):
+//   variance = 1/rstd^2 - eps      rstd = 1/sqrt(variance + eps)
+// rstd must be finite and > 0; variance + eps must be > 0.
+Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* variance);
+Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rstd);
+
+// Number of threads that num_threads = 0 means on this machine.
+int DefaultThreadCount();
+
+}  // namespace lngrad
