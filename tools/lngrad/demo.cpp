@@ -1,0 +1,134 @@
+// `lngrad demo`: the LayerNormGrad documentation example, run and checked.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "doc_example.h"
+#include "lngrad/lngrad.h"
+
+namespace lngrad::cli {
+namespace {
+
+// Official sample rule (spec §5.5): an element is wrong only if both errors exceed the bound.
+constexpr double kSampleTolerance = 1e-4;
+
+struct Comparison {
+  int64_t wrong = 0;
+  double max_abs = 0;
+  double max_rel = 0;
+  int64_t worst_index = -1;
+};
+
+Comparison Compare(const std::vector<float>& got, const std::vector<double>& want) {
+  Comparison c;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double abs_err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    const double rel_err = want[i] != 0 ? abs_err / std::fabs(want[i]) : abs_err;
+    if (abs_err > c.max_abs) {
+      c.max_abs = abs_err;
+      c.worst_index = static_cast<int64_t>(i);
+    }
+    c.max_rel = std::max(c.max_rel, rel_err);
+    if (!(abs_err <= kSampleTolerance || rel_err <= kSampleTolerance)) ++c.wrong;
+  }
+  return c;
+}
+
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+template <typename V>
+void PrintTensor(const char* name, const std::vector<int64_t>& shape, const V& values) {
+  std::printf("%s %s\n", name, ShapeText(shape).c_str());
+  const size_t per_line = static_cast<size_t>(shape.back());
+  for (size_t i = 0; i < values.size(); ++i) {
+    std::printf("%s%12.8g", i % per_line ? " " : "  ", static_cast<double>(values[i]));
+    if ((i + 1) % per_line == 0 || i + 1 == values.size()) std::printf("\n");
+  }
+}
+
+std::vector<float> ToFloat(const NamedTensor& t) {
+  return std::vector<float>(t.values.begin(), t.values.end());
+}
+
+int RunDemo(bool quiet) {
+  DocExample doc;
+  Status st = ParseDocExample(LayerNormGradDocText(), &doc);
+  const char* names[] = {"inputDy", "inputX", "inputMean", "inputVariance", "inputGamma",
+                         "outputPdX", "resForGamma"};
+  for (const char* n : names) {
+    if (st.ok() && doc.Find(n) == nullptr) st = Status::Internal(std::string("missing ") + n);
+  }
+  if (!st.ok() || doc.scalars.count("epsilon") == 0) {
+    std::fprintf(stderr, "lngrad demo: built-in example is broken: %s\n", st.ToString().c_str());
+    return 1;
+  }
+  const NamedTensor& dy = *doc.Find("inputDy");
+  const std::vector<int64_t>& shape = dy.shape;
+  const RowShape rs{shape[0] * shape[1], shape[2]};
+  const float eps = static_cast<float>(doc.scalars.at("epsilon"));
+
+  std::vector<float> in_dy = ToFloat(dy), in_x = ToFloat(*doc.Find("inputX")),
+                     in_mean = ToFloat(*doc.Find("inputMean")),
+                     in_var = ToFloat(*doc.Find("inputVariance")),
+                     in_gamma = ToFloat(*doc.Find("inputGamma"));
+  std::vector<float> pd_x(in_dy.size()), res(in_dy.size());
+  RunInfo info;
+  Options opt;
+  opt.info = &info;
+  st = LayerNormGrad(rs, in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
+                     eps, pd_x.data(), res.data(), opt);
+  if (!st.ok()) {
+    std::fprintf(stderr, "lngrad demo: LayerNormGrad failed: %s\n", st.ToString().c_str());
+    return 1;
+  }
+
+  std::printf("LayerNormGrad documentation example: float, [B,S,H] = %s, epsilon = %g\n",
+              ShapeText(shape).c_str(), static_cast<double>(eps));
+  std::printf("path: native %s (%s)\n\n", ImplName(info.impl), info.target.c_str());
+  if (!quiet) {
+    for (const char* n : {"inputDy", "inputX", "inputMean", "inputVariance", "inputGamma"}) {
+      PrintTensor(n, doc.Find(n)->shape, doc.Find(n)->values);
+    }
+    std::printf("\n");
+    PrintTensor("outputPdX", shape, pd_x);
+    PrintTensor("resForGamma", shape, res);
+    std::printf("\n");
+  }
+  bool pass = true;
+  const std::pair<const char*, const std::vector<float>*> outputs[] = {{"outputPdX", &pd_x},
+                                                                       {"resForGamma", &res}};
+  for (const auto& [name, got] : outputs) {
+    const Comparison c = Compare(*got, doc.Find(name)->values);
+    std::printf("%-12s vs documentation: %lld of %zu elements wrong, max abs err %.3g "
+                "(element %lld), max rel err %.3g\n",
+                name, static_cast<long long>(c.wrong), got->size(), c.max_abs,
+                static_cast<long long>(c.worst_index), c.max_rel);
+    pass = pass && c.wrong == 0;
+  }
+  std::printf("rule: an element is wrong if abs err > %g and rel err > %g\n", kSampleTolerance,
+              kSampleTolerance);
+  std::printf("%s\n", pass ? "PASS" : "FAIL");
+  return pass ? 0 : 1;
+}
+
+}  // namespace
+
+void AddDemoCommand(CLI::App& root, std::vector<Command>* commands) {
+  CLI::App* app = root.add_subcommand(
+      "demo",
+      "Run the LayerNormGrad documentation example ([1,8,8] float), print inputs and outputs\n"
+      "in the documentation's layout, compare with the printed values (official sample rule)\n"
+      "and print PASS (exit 0) or FAIL (exit 1).");
+  auto quiet = std::make_shared<bool>(false);
+  app->add_flag("-q,--quiet", *quiet, "Print only the comparison and the verdict");
+  commands->push_back({app, [quiet] { return RunDemo(*quiet); }});
+}
+
+}  // namespace lngrad::cli
