@@ -18,6 +18,9 @@ install(TARGETS ${_lngrad_export_targets}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} ${CMAKE_INSTALL_INCLUDEDIR}/ascendc)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# lngrad_devmath's header (lngrad/devmath/devmath.h), used by the Ascend C normalization headers.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/core/device/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT lngradTargets NAMESPACE lngrad:: DESTINATION ${LNGRAD_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lngrad-config.cmake.in

@@ -12,8 +12,15 @@
 //   res_for_gamma = x2 * v^-0.5
 //   dgamma[c]     = sum_rows(dy * res_for_gamma),   dbeta[c] = sum_rows(dy)
 // The sum_h(-2*x2) term is kept: it is not zero when the given mean is not the row mean.
-// The native path may reorder sums for speed and accuracy (error bounds in docs/math.md);
+// The native path may reorder sums for speed and accuracy (error bounds in docs/math.md §6);
 // the bit-faithful Ascend C order lives in the ascendc layer.
+//
+// Common rules: shape.rows, shape.h >= 1, rows*h*sizeof(T) addressable; no null pointer; outputs
+// overlap neither each other nor any input (inputs may alias each other); epsilon finite and
+// >= 0. Violations return InvalidArgument (OutOfRange for sizes), naming the argument, before
+// anything is written. Tensor values are not checked: var + eps <= 0 gives inf/NaN (IEEE).
+// Results are bitwise identical for every thread count (fixed row blocks, docs/math.md §7),
+// but differ slightly between implementations/targets (each within the documented bound).
 #pragma once
 
 #include <cstdint>
@@ -32,18 +39,21 @@ struct RowShape {
 };
 
 // Implementation choice. kAuto honours the LNGRAD_IMPL environment variable
-// ("simd" or "scalar"), else picks the fastest available.
+// ("auto", "simd" or "scalar"; anything else is an InvalidArgument error of the call), else
+// picks the fastest available (simd: Google Highway, best target for this CPU at run time).
 enum class Impl { kAuto, kSimd, kScalar };
 
 // What ran (filled when Options::info is set).
 struct RunInfo {
   Impl impl = Impl::kAuto;  // kSimd or kScalar
-  std::string target;       // e.g. "AVX3", "AVX2", "SSE4", "EMU128", "scalar"
-  int threads = 1;          // threads actually used
+  std::string target;       // Highway target name ("AVX3", "AVX2", "SSE4", "SSSE3", "EMU128",
+                            // "SCALAR") for kSimd, "scalar" for kScalar
+  int threads = 1;          // threads actually used (1 for problems under 64K elements)
 };
 
 struct Options {
-  int num_threads = 0;        // 0 = all cores; 1 = run on the calling thread only
+  int num_threads = 0;        // 0 = DefaultThreadCount(); 1 = calling thread only; capped at
+                              // 256 and at the number of row blocks; must be >= 0
   Impl impl = Impl::kAuto;
   RunInfo* info = nullptr;    // optional: reports the path taken
 };
@@ -62,7 +72,10 @@ const char* ImplName(Impl impl);
 Status ParseImpl(const std::string& text, Impl* out);
 
 // LayerNormGrad: pd_x[rows,h] and res_for_gamma[rows,h] from dy, x [rows,h], mean,
-// variance [rows], gamma [h]. epsilon must be finite and >= 0.
+// variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.
+// Error (float, to first order): |pd_x - exact| <= (2*ceil(h/16) + 24) * 2^-24 * mag, mag = the
+// formula with absolute values (docs/math.md §6.1); res_for_gamma within 3 * 2^-24 relative.
+// Half: computed in float, each output rounded once (RNE); see docs/math.md §6.4.
 Status LayerNormGrad(RowShape shape, const float* dy, const float* x, const float* mean,
                      const float* variance, const float* gamma, float epsilon, float* pd_x,
                      float* res_for_gamma, const Options& options = {});
@@ -70,15 +83,19 @@ Status LayerNormGrad(RowShape shape, const Half* dy, const Half* x, const Half* 
                      const Half* variance, const Half* gamma, float epsilon, Half* pd_x,
                      Half* res_for_gamma, const Options& options = {});
 
-// LayerNormGradBeta: dgamma[h] = sum over rows of dy*res_for_gamma, dbeta[h] = sum of dy.
-// Summed over fixed row blocks in a fixed order: bitwise identical for every thread count.
+// LayerNormGradBeta: dgamma[h] = sum over rows of dy*res_for_gamma, dbeta[h] = sum of dy,
+// from dy, res_for_gamma [rows,h]. Overwrites dgamma and dbeta only. Float accumulation over
+// fixed row blocks combined in a fixed order (bitwise identical for every thread count); error
+// <= rows * 2^-24 * sum|term|. Half: float sums, rounded once at the end.
 Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma,
                          float* dgamma, float* dbeta, const Options& options = {});
 Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gamma, Half* dgamma,
                          Half* dbeta, const Options& options = {});
 
-// LayerNormBackward: dx, dgamma, dbeta fused in one pass over dy and x (res_for_gamma is not
-// written). Same values as LayerNormGrad followed by LayerNormGradBeta within docs/math.md.
+// LayerNormBackward: dx [rows,h], dgamma, dbeta [h] fused in one pass over dy and x
+// (res_for_gamma is kept in float, never written). Overwrites dx, dgamma, dbeta only.
+// Float: bitwise equal to LayerNormGrad followed by LayerNormGradBeta. Half: dx and dbeta
+// bitwise equal, dgamma slightly more accurate (no half rounding of res; docs/math.md §6.5).
 Status LayerNormBackward(RowShape shape, const float* dy, const float* x, const float* mean,
                          const float* variance, const float* gamma, float epsilon, float* dx,
                          float* dgamma, float* dbeta, const Options& options = {});
@@ -87,7 +104,9 @@ Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Ha
                          Half* dgamma, Half* dbeta, const Options& options = {});
 
 // LayerNorm forward: y = (x - mean) / sqrt(variance + eps) * gamma + beta, with
-// mean[rows] and variance[rows] (biased: divided by h) as outputs.
+// mean[rows] and variance[rows] (biased: divided by h) as outputs; x [rows,h], gamma, beta [h].
+// Overwrites y, mean, variance only. Half: y uses the float statistics; the stored mean and
+// variance are rounded once. Error bounds: docs/math.md §6.6.
 Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float* beta,
                  float epsilon, float* y, float* mean, float* variance,
                  const Options& options = {});
@@ -97,11 +116,13 @@ Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* b
 // Statistics conventions. PyTorch saves (mean, rstd) with rstd = 1/sqrt(var + eps); lngrad and
 // Ascend C take (mean, variance). These convert n per-row values (in place allowed):
 //   variance = 1/rstd^2 - eps      rstd = 1/sqrt(variance + eps)
-// rstd must be finite and > 0; variance + eps must be > 0.
+// rstd must be finite and > 0; variance + eps must be > 0; n >= 1; epsilon finite and >= 0.
+// Computed in double, rounded once; a variance below 0 (rounding of a zero variance) becomes 0.
+// Values are checked before any is written; exact in-place is allowed, partial overlap is not.
 Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* variance);
 Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rstd);
 
-// Number of threads that num_threads = 0 means on this machine.
+// Number of threads that num_threads = 0 means on this machine (hardware concurrency, >= 1).
 int DefaultThreadCount();
 
 }  // namespace lngrad

@@ -15,11 +15,16 @@ constexpr uint32_t kKiB = 1024;
 // UB constants per arch (spec §6.6): TOTAL_UB_SIZE and the PopStackBuffer end address.
 constexpr uint32_t UbBytes(NpuArch a) {
   switch (a) {
-    case NpuArch::k2201: return 192 * kKiB;
-    case NpuArch::k2002: return 256 * kKiB;
-    case NpuArch::k3510: return 248 * kKiB;
-    case NpuArch::k3002: return 248 * kKiB;
-    case NpuArch::k1001: return 256 * kKiB;
+    case NpuArch::k2201:
+      return 192 * kKiB;
+    case NpuArch::k2002:
+      return 256 * kKiB;
+    case NpuArch::k3510:
+      return 248 * kKiB;
+    case NpuArch::k3002:
+      return 248 * kKiB;
+    case NpuArch::k1001:
+      return 256 * kKiB;
   }
   return 0;
 }
@@ -37,8 +42,16 @@ constexpr bool Supported(NpuArch a) {
 
 constexpr Product Make(std::string_view soc, std::string_view short_soc, std::string_view version,
                        NpuArch arch, std::string_view line) {
-  return Product{soc,          short_soc,          version,        arch,          line,
-                 UbBytes(arch), StackEndBytes(arch), Supported(arch), Supported(arch), Supported(arch)};
+  return Product{soc,
+                 short_soc,
+                 version,
+                 arch,
+                 line,
+                 UbBytes(arch),
+                 StackEndBytes(arch),
+                 Supported(arch),
+                 Supported(arch),
+                 Supported(arch)};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";
@@ -60,35 +73,35 @@ constexpr std::string_view k350 = "Atlas 350 card";
 // The legacy digit-less "Ascend910B" (listed under the old Ascend910 family in one upstream
 // map) is deliberately absent: it would silently select arch 1001 for users who mean A2.
 constexpr Product kProducts[] = {
-    LNGRAD_P910B("Ascend910B1"),        LNGRAD_P910B("Ascend910B2"),
-    LNGRAD_P910B("Ascend910B2C"),       LNGRAD_P910B("Ascend910B3"),
-    LNGRAD_P910B("Ascend910B4"),        LNGRAD_P910B("Ascend910B4-1"),
-    LNGRAD_P91093("Ascend910_9391"),    LNGRAD_P91093("Ascend910_9392"),
-    LNGRAD_P91093("Ascend910_9381"),    LNGRAD_P91093("Ascend910_9382"),
-    LNGRAD_P91093("Ascend910_9372"),    LNGRAD_P91093("Ascend910_9362"),
-    LNGRAD_P310P("Ascend310P1"),        LNGRAD_P310P("Ascend310P3"),
-    LNGRAD_P310B("Ascend310B1"),        LNGRAD_P310B("Ascend310B2"),
-    LNGRAD_P310B("Ascend310B3"),        LNGRAD_P310B("Ascend310B4"),
-    LNGRAD_P910("Ascend910A"),          LNGRAD_P910("Ascend910ProA"),
-    LNGRAD_P910("Ascend910ProB"),       LNGRAD_P910("Ascend910PremiumA"),
-    LNGRAD_P950("Ascend950PR_9599"),    LNGRAD_P950("Ascend950PR_958a"),
-    LNGRAD_P950("Ascend950PR_9589"),    LNGRAD_P950("Ascend950PR_958b"),
-    LNGRAD_P950("Ascend950PR_9579"),    LNGRAD_P950("Ascend950PR_957b"),
-    LNGRAD_P950("Ascend950PR_957bx"),   LNGRAD_P950("Ascend950PR_957c"),
-    LNGRAD_P950("Ascend950PR_957d"),    LNGRAD_P950("Ascend950PR_950z"),
-    LNGRAD_P950("Ascend950DT_950x"),    LNGRAD_P950("Ascend950DT_950y"),
-    LNGRAD_P950("Ascend950DT_95A1"),    LNGRAD_P950("Ascend950DT_95A2"),
-    LNGRAD_P950("Ascend950DT_9591"),    LNGRAD_P950("Ascend950DT_9592"),
-    LNGRAD_P950("Ascend950DT_9595"),    LNGRAD_P950("Ascend950DT_9596"),
-    LNGRAD_P950("Ascend950DT_9581"),    LNGRAD_P950("Ascend950DT_9582"),
-    LNGRAD_P950("Ascend950DT_9583"),    LNGRAD_P950("Ascend950DT_9584"),
-    LNGRAD_P950("Ascend950DT_9585"),    LNGRAD_P950("Ascend950DT_9586"),
-    LNGRAD_P950("Ascend950DT_9587"),    LNGRAD_P950("Ascend950DT_9588"),
-    LNGRAD_P950("Ascend950DT_9582x"),   LNGRAD_P950("Ascend950DT_9571"),
-    LNGRAD_P950("Ascend950DT_9572"),    LNGRAD_P950("Ascend950DT_9573"),
-    LNGRAD_P950("Ascend950DT_9574"),    LNGRAD_P950("Ascend950DT_9575"),
-    LNGRAD_P950("Ascend950DT_9576"),    LNGRAD_P950("Ascend950DT_9577"),
-    LNGRAD_P950("Ascend950DT_9578"),    LNGRAD_P350("Ascend350_354f"),
+    LNGRAD_P910B("Ascend910B1"),      LNGRAD_P910B("Ascend910B2"),
+    LNGRAD_P910B("Ascend910B2C"),     LNGRAD_P910B("Ascend910B3"),
+    LNGRAD_P910B("Ascend910B4"),      LNGRAD_P910B("Ascend910B4-1"),
+    LNGRAD_P91093("Ascend910_9391"),  LNGRAD_P91093("Ascend910_9392"),
+    LNGRAD_P91093("Ascend910_9381"),  LNGRAD_P91093("Ascend910_9382"),
+    LNGRAD_P91093("Ascend910_9372"),  LNGRAD_P91093("Ascend910_9362"),
+    LNGRAD_P310P("Ascend310P1"),      LNGRAD_P310P("Ascend310P3"),
+    LNGRAD_P310B("Ascend310B1"),      LNGRAD_P310B("Ascend310B2"),
+    LNGRAD_P310B("Ascend310B3"),      LNGRAD_P310B("Ascend310B4"),
+    LNGRAD_P910("Ascend910A"),        LNGRAD_P910("Ascend910ProA"),
+    LNGRAD_P910("Ascend910ProB"),     LNGRAD_P910("Ascend910PremiumA"),
+    LNGRAD_P950("Ascend950PR_9599"),  LNGRAD_P950("Ascend950PR_958a"),
+    LNGRAD_P950("Ascend950PR_9589"),  LNGRAD_P950("Ascend950PR_958b"),
+    LNGRAD_P950("Ascend950PR_9579"),  LNGRAD_P950("Ascend950PR_957b"),
+    LNGRAD_P950("Ascend950PR_957bx"), LNGRAD_P950("Ascend950PR_957c"),
+    LNGRAD_P950("Ascend950PR_957d"),  LNGRAD_P950("Ascend950PR_950z"),
+    LNGRAD_P950("Ascend950DT_950x"),  LNGRAD_P950("Ascend950DT_950y"),
+    LNGRAD_P950("Ascend950DT_95A1"),  LNGRAD_P950("Ascend950DT_95A2"),
+    LNGRAD_P950("Ascend950DT_9591"),  LNGRAD_P950("Ascend950DT_9592"),
+    LNGRAD_P950("Ascend950DT_9595"),  LNGRAD_P950("Ascend950DT_9596"),
+    LNGRAD_P950("Ascend950DT_9581"),  LNGRAD_P950("Ascend950DT_9582"),
+    LNGRAD_P950("Ascend950DT_9583"),  LNGRAD_P950("Ascend950DT_9584"),
+    LNGRAD_P950("Ascend950DT_9585"),  LNGRAD_P950("Ascend950DT_9586"),
+    LNGRAD_P950("Ascend950DT_9587"),  LNGRAD_P950("Ascend950DT_9588"),
+    LNGRAD_P950("Ascend950DT_9582x"), LNGRAD_P950("Ascend950DT_9571"),
+    LNGRAD_P950("Ascend950DT_9572"),  LNGRAD_P950("Ascend950DT_9573"),
+    LNGRAD_P950("Ascend950DT_9574"),  LNGRAD_P950("Ascend950DT_9575"),
+    LNGRAD_P950("Ascend950DT_9576"),  LNGRAD_P950("Ascend950DT_9577"),
+    LNGRAD_P950("Ascend950DT_9578"),  LNGRAD_P350("Ascend350_354f"),
     LNGRAD_P350("Ascend350_355e"),
 };
 
@@ -122,8 +135,8 @@ const Product& DefaultFromEnv() {
     const Product* p = FindProduct(env);
     if (p == nullptr) {
       // The API has no error channel here; a wrong product must not go unnoticed.
-      std::fprintf(stderr, "lngrad: %s; using %s\n",
-                   UnknownSocMessage(env, "LNGRAD_SOC").c_str(), fallback->soc.data());
+      std::fprintf(stderr, "lngrad: %s; using %s\n", UnknownSocMessage(env, "LNGRAD_SOC").c_str(),
+                   fallback->soc.data());
       return fallback;
     }
     return p;
@@ -160,11 +173,16 @@ Status SetCurrentSoc(std::string_view soc) {
 
 const char* NpuArchName(NpuArch a) {
   switch (a) {
-    case NpuArch::k1001: return "1001";
-    case NpuArch::k2002: return "2002";
-    case NpuArch::k2201: return "2201";
-    case NpuArch::k3002: return "3002";
-    case NpuArch::k3510: return "3510";
+    case NpuArch::k1001:
+      return "1001";
+    case NpuArch::k2002:
+      return "2002";
+    case NpuArch::k2201:
+      return "2201";
+    case NpuArch::k3002:
+      return "3002";
+    case NpuArch::k3510:
+      return "3510";
   }
   return "unknown";
 }

@@ -39,8 +39,8 @@ struct Expected {
 const std::vector<Expected>& Table() {
   static const std::vector<Expected> t = [] {
     std::vector<Expected> v;
-    for (const char* s : {"Ascend910B1", "Ascend910B2", "Ascend910B2C", "Ascend910B3", "Ascend910B4",
-                          "Ascend910B4-1"})
+    for (const char* s : {"Ascend910B1", "Ascend910B2", "Ascend910B2C", "Ascend910B3",
+                          "Ascend910B4", "Ascend910B4-1"})
       v.push_back({s, "Ascend910B", "ASCEND910B", NpuArch::k2201, "Atlas A2"});
     for (const char* s : {"Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382",
                           "Ascend910_9372", "Ascend910_9362"})
@@ -52,14 +52,14 @@ const std::vector<Expected>& Table() {
     for (const char* s : {"Ascend910A", "Ascend910ProA", "Ascend910ProB", "Ascend910PremiumA"})
       v.push_back({s, "Ascend910", "ASCEND910", NpuArch::k1001, "Atlas training series"});
     for (const char* s :
-         {"Ascend950PR_9599", "Ascend950PR_958a", "Ascend950PR_9589", "Ascend950PR_958b",
+         {"Ascend950PR_9599", "Ascend950PR_958a", "Ascend950PR_9589",  "Ascend950PR_958b",
           "Ascend950PR_9579", "Ascend950PR_957b", "Ascend950PR_957bx", "Ascend950PR_957c",
-          "Ascend950PR_957d", "Ascend950PR_950z", "Ascend950DT_950x", "Ascend950DT_950y",
-          "Ascend950DT_95A1", "Ascend950DT_95A2", "Ascend950DT_9591", "Ascend950DT_9592",
-          "Ascend950DT_9595", "Ascend950DT_9596", "Ascend950DT_9581", "Ascend950DT_9582",
-          "Ascend950DT_9583", "Ascend950DT_9584", "Ascend950DT_9585", "Ascend950DT_9586",
+          "Ascend950PR_957d", "Ascend950PR_950z", "Ascend950DT_950x",  "Ascend950DT_950y",
+          "Ascend950DT_95A1", "Ascend950DT_95A2", "Ascend950DT_9591",  "Ascend950DT_9592",
+          "Ascend950DT_9595", "Ascend950DT_9596", "Ascend950DT_9581",  "Ascend950DT_9582",
+          "Ascend950DT_9583", "Ascend950DT_9584", "Ascend950DT_9585",  "Ascend950DT_9586",
           "Ascend950DT_9587", "Ascend950DT_9588", "Ascend950DT_9582x", "Ascend950DT_9571",
-          "Ascend950DT_9572", "Ascend950DT_9573", "Ascend950DT_9574", "Ascend950DT_9575",
+          "Ascend950DT_9572", "Ascend950DT_9573", "Ascend950DT_9574",  "Ascend950DT_9575",
           "Ascend950DT_9576", "Ascend950DT_9577", "Ascend950DT_9578"})
       v.push_back({s, "Ascend950", "ASCEND950", NpuArch::k3510, "Ascend 950PR/950DT"});
     for (const char* s : {"Ascend350_354f", "Ascend350_355e"})
@@ -107,7 +107,8 @@ TEST(PlatformTest, UbSizesPerArch) {
 
 TEST(PlatformTest, SupportFlagsFollowSpec71) {
   for (const Product& p : AllProducts()) {
-    const bool expected = p.arch == NpuArch::k2201 || p.arch == NpuArch::k2002 || p.arch == NpuArch::k3510;
+    const bool expected =
+        p.arch == NpuArch::k2201 || p.arch == NpuArch::k2002 || p.arch == NpuArch::k3510;
     EXPECT_EQ(p.supports_layernormgrad, expected) << p.soc;
     EXPECT_EQ(p.supports_layernormgradbeta, expected) << p.soc;
     EXPECT_EQ(p.supports_layernorm, expected) << p.soc;

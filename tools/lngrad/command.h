@@ -16,5 +16,11 @@ struct Command {
 };
 
 void AddDemoCommand(CLI::App& root, std::vector<Command>* commands);
+// Data tools (docs/cli.md), one file each: gen.cpp, run.cpp, verify.cpp, tiling.cpp, socs.cpp.
+void AddGenCommand(CLI::App& root, std::vector<Command>* commands);
+void AddRunCommand(CLI::App& root, std::vector<Command>* commands);
+void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands);
+void AddTilingCommand(CLI::App& root, std::vector<Command>* commands);
+void AddSocsCommand(CLI::App& root, std::vector<Command>* commands);
 
 }  // namespace lngrad::cli

@@ -12,6 +12,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lngrad 0.1.0");
   std::vector<lngrad::cli::Command> commands;
   lngrad::cli::AddDemoCommand(app, &commands);
+  lngrad::cli::AddGenCommand(app, &commands);
+  lngrad::cli::AddRunCommand(app, &commands);
+  lngrad::cli::AddVerifyCommand(app, &commands);
+  lngrad::cli::AddTilingCommand(app, &commands);
+  lngrad::cli::AddSocsCommand(app, &commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

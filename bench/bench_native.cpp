@@ -1,0 +1,135 @@
+// Native library throughput: LayerNormBackward, LayerNormGrad and LayerNormGradBeta, float and
+// half, rows x H in {64 x 16, 4096 x 768, 16384 x 4096}, 1 and 2 threads. bytes/s counts every
+// tensor read or written once (the memory traffic of an ideal single pass). The label names the
+// path that ran (LNGRAD_IMPL=scalar selects the reference path).
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "lngrad/lngrad.h"
+
+namespace {
+
+using lngrad::Half;
+using lngrad::Options;
+using lngrad::RowShape;
+using lngrad::RunInfo;
+
+template <class T>
+std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<T> v(n);
+  for (auto& e : v) e = T(dist(rng));
+  return v;
+}
+
+struct Problem {
+  RowShape shape;
+  Options options;
+  RunInfo info;
+};
+
+Problem MakeProblem(const benchmark::State& state) {
+  Problem p;
+  p.shape = {state.range(0), state.range(1)};
+  p.options.num_threads = static_cast<int>(state.range(2));
+  return p;
+}
+
+void Finish(benchmark::State& state, Problem& p, double bytes_per_call, bool ok) {
+  if (!ok) {
+    state.SkipWithError("the call failed");
+    return;
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes_per_call) *
+                          static_cast<int64_t>(state.iterations()));
+  state.SetLabel(std::string(lngrad::ImplName(p.info.impl)) + "/" + p.info.target + " threads " +
+                 std::to_string(p.info.threads));
+}
+
+template <class T>
+void BM_LayerNormBackward(benchmark::State& state) {
+  Problem p = MakeProblem(state);
+  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
+  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const auto dy = Random<T>(n, 1, -1, 1), x = Random<T>(n, 2, -2, 2);
+  const auto mean = Random<T>(rows, 3, -0.1f, 0.1f), var = Random<T>(rows, 4, 0.5f, 2.0f);
+  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f);
+  std::vector<T> dx(n), dgamma(h), dbeta(h);
+  p.options.info = &p.info;
+  bool ok = true;
+  for (auto _ : state) {
+    ok &= lngrad::LayerNormBackward(p.shape, dy.data(), x.data(), mean.data(), var.data(),
+                                    gamma.data(), 1e-5f, dx.data(), dgamma.data(), dbeta.data(),
+                                    p.options)
+              .ok();
+    benchmark::DoNotOptimize(dx.data());
+    benchmark::ClobberMemory();
+  }
+  Finish(state, p, static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h), ok);
+}
+
+template <class T>
+void BM_LayerNormGrad(benchmark::State& state) {
+  Problem p = MakeProblem(state);
+  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
+  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const auto dy = Random<T>(n, 1, -1, 1), x = Random<T>(n, 2, -2, 2);
+  const auto mean = Random<T>(rows, 3, -0.1f, 0.1f), var = Random<T>(rows, 4, 0.5f, 2.0f);
+  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f);
+  std::vector<T> pd_x(n), res(n);
+  p.options.info = &p.info;
+  bool ok = true;
+  for (auto _ : state) {
+    ok &= lngrad::LayerNormGrad(p.shape, dy.data(), x.data(), mean.data(), var.data(),
+                                gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options)
+              .ok();
+    benchmark::DoNotOptimize(pd_x.data());
+    benchmark::ClobberMemory();
+  }
+  Finish(state, p, static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), ok);
+}
+
+template <class T>
+void BM_LayerNormGradBeta(benchmark::State& state) {
+  Problem p = MakeProblem(state);
+  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
+  const auto h = static_cast<size_t>(p.shape.h);
+  const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
+  std::vector<T> dgamma(h), dbeta(h);
+  p.options.info = &p.info;
+  bool ok = true;
+  for (auto _ : state) {
+    ok &= lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
+                                    p.options)
+              .ok();
+    benchmark::DoNotOptimize(dgamma.data());
+    benchmark::ClobberMemory();
+  }
+  Finish(state, p, static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), ok);
+}
+
+// rows, h, threads.
+void Shapes(benchmark::internal::Benchmark* b) {
+  for (int64_t threads : {1, 2}) {
+    b->Args({64, 16, threads});
+    b->Args({4096, 768, threads});
+    b->Args({16384, 4096, threads});
+  }
+  b->ArgNames({"rows", "h", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+
+BENCHMARK(BM_LayerNormBackward<float>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormBackward<Half>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGrad<float>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGrad<Half>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGradBeta<float>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGradBeta<Half>)->Apply(Shapes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,46 @@
+// lngrad examples: options shared by the example operators (layernorm_grad, layernorm_grad_beta,
+// layernorm_fwd_bwd). Host-side; no kernel types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "lngrad/status.h"
+
+namespace lngrad::examples {
+
+// Element type of every tensor of one operator call.
+enum class OpDType { kFloat32, kFloat16 };
+inline uint32_t DTypeSize(OpDType t) { return t == OpDType::kFloat16 ? 2u : 4u; }
+// "float" or "half" (the Ascend C type names).
+const char* DTypeName(OpDType t);
+
+// How much scratch each tile hands the high-level API: the minimum or maximum that the API's
+// Get*MaxMinTmpSize reports for the tile's shape, or a fixed byte count.
+struct TmpSize {
+  enum class Kind { kMin, kMax, kBytes };
+  Kind kind = Kind::kMin;
+  uint32_t bytes = 0;  // used with kBytes
+};
+// Parses "min", "max" or a positive decimal byte count. InvalidArgument naming the text
+// otherwise; *out unchanged on error.
+Status ParseTmpSize(std::string_view text, TmpSize* out);
+// "min", "max" or "<bytes> B".
+std::string TmpSizeText(const TmpSize& t);
+
+// How an operator is launched on the simulated device.
+struct LaunchConfig {
+  // AI vector cores the rows are split over, 1..65535. Blocks that would get no rows are not
+  // launched (the operator's info reports how many ran).
+  uint32_t blocks = 1;
+  // SoC name of spec §7.2 (e.g. "Ascend910B1"); empty: lngrad::ascend::CurrentProduct().
+  std::string soc;
+  // false: the API's framework-scratch prototype (PopStackBuffer, as the official sample);
+  // true: the sharedTmpBuffer prototype with a TBuf of the planned size.
+  bool shared_tmp_buffer = false;
+  // Run the blocks one after another on the calling thread (debugging).
+  bool sequential = false;
+};
+
+}  // namespace lngrad::examples

@@ -1,0 +1,167 @@
+// lngrad examples: host helpers shared by the example operators.
+#include "common/op_host.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <new>
+
+#include "kernel_operator.h"
+
+namespace lngrad::examples {
+
+const char* DTypeName(OpDType t) { return t == OpDType::kFloat16 ? "half" : "float"; }
+
+Status ParseTmpSize(std::string_view text, TmpSize* out) {
+  if (text == "min") {
+    *out = TmpSize{TmpSize::Kind::kMin, 0};
+    return Status::Ok();
+  }
+  if (text == "max") {
+    *out = TmpSize{TmpSize::Kind::kMax, 0};
+    return Status::Ok();
+  }
+  uint32_t bytes = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, bytes);
+  if (text.empty() || ec != std::errc() || ptr != end || bytes == 0) {
+    return Status::InvalidArgument("tmp size \"" + std::string(text) +
+                                   "\" must be min, max or a byte count in [1, 4294967295]");
+  }
+  *out = TmpSize{TmpSize::Kind::kBytes, bytes};
+  return Status::Ok();
+}
+
+std::string TmpSizeText(const TmpSize& t) {
+  switch (t.kind) {
+    case TmpSize::Kind::kMin:
+      return "min";
+    case TmpSize::Kind::kMax:
+      return "max";
+    case TmpSize::Kind::kBytes:
+      break;
+  }
+  return std::to_string(t.bytes) + " B";
+}
+
+}  // namespace lngrad::examples
+
+namespace lngrad::examples::host {
+namespace {
+std::mutex& TilingMutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+std::string ProductText(const ascend::Product& p) {
+  return std::string(p.soc) + " (" + std::string(p.product_line) + ", arch " +
+         ascend::NpuArchName(p.arch) + ")";
+}
+
+Status ResolveProduct(const std::string& soc, const char* api,
+                      bool (*supported)(const ascend::Product&), const ascend::Product** out) {
+  const ascend::Product* p = soc.empty() ? &ascend::CurrentProduct() : ascend::FindProduct(soc);
+  if (p == nullptr) {
+    // SetCurrentSoc words the message (known names, the legacy-name hint) and changes nothing
+    // on failure.
+    const Status st = ascend::SetCurrentSoc(soc);
+    return Status::InvalidArgument(st.ok() ? "soc \"" + soc + "\" is unknown" : st.message());
+  }
+  if (!supported(*p)) {
+    return Status::Unsupported(std::string(api) + " is not supported on " + ProductText(*p) +
+                               " (spec §7.1: supported on Atlas A2/A3, Atlas inference AI Core "
+                               "and Ascend 950/Atlas 350, e.g. Ascend910B1, Ascend310P1, "
+                               "Ascend950PR_9599)");
+  }
+  *out = p;
+  return Status::Ok();
+}
+
+TilingProductScope::TilingProductScope(const ascend::Product& p)
+    : lock_(TilingMutex()), previous_(ascend::CurrentProduct().soc) {
+  // p comes from the product table, so its name is valid.
+  (void)ascend::SetCurrentSoc(p.soc);
+}
+
+TilingProductScope::~TilingProductScope() { (void)ascend::SetCurrentSoc(previous_); }
+
+GmBuffer::GmBuffer(size_t bytes) : size_(bytes) {
+  // GmAlloc(0) is legal, but every buffer here holds at least one element.
+  data_ = static_cast<uint8_t*>(AscendC::GmAlloc(std::max<size_t>(bytes, 1)));
+}
+
+GmBuffer::~GmBuffer() {
+  if (data_ != nullptr) AscendC::GmFree(data_);
+}
+
+std::vector<BlockRows> SplitRows(uint64_t rows, uint32_t blocks, uint32_t granularity) {
+  std::vector<BlockRows> out;
+  if (rows == 0 || blocks == 0) return out;
+  const uint64_t per = CeilTo(CeilDiv(rows, blocks), granularity);
+  for (uint64_t start = 0; start < rows; start += per) {
+    out.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(std::min(per, rows - start))});
+  }
+  return out;
+}
+
+uint32_t LargestFitting(uint32_t max_rows, const std::function<bool(uint32_t)>& fits) {
+  if (max_rows == 0 || !fits(1)) return 0;
+  uint32_t lo = 1;  // fits
+  uint32_t hi = max_rows;
+  if (fits(hi)) return hi;
+  // Invariant: fits(lo), !fits(hi).
+  while (hi - lo > 1) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (fits(mid)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype) {
+  const std::string prefix = std::string(op) + ": ";
+  if (b <= 0 || s <= 0 || h <= 0) {
+    return Status::InvalidArgument(prefix + "shape [B,S,H] = [" + std::to_string(b) + "," +
+                                   std::to_string(s) + "," + std::to_string(h) +
+                                   "] must have every dimension > 0");
+  }
+  constexpr int64_t kMax32 = std::numeric_limits<uint32_t>::max();
+  if (h > kMax32 || b > kMax32 / s) {
+    return Status::OutOfRange(prefix + "B*S = " + std::to_string(b) + "*" + std::to_string(s) +
+                              " and H = " + std::to_string(h) +
+                              " must each fit the tiling's uint32 fields");
+  }
+  const uint64_t rows = static_cast<uint64_t>(b) * static_cast<uint64_t>(s);
+  constexpr uint64_t kMaxElements = uint64_t{1} << 40;  // keeps every byte count far from 2^64
+  if (rows > kMaxElements / static_cast<uint64_t>(h)) {
+    return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" +
+                              std::to_string(h) + " elements exceeds 2^40");
+  }
+  if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes != 0) {
+    return Status::InvalidArgument(
+        prefix + "H = " + std::to_string(h) + " must make a 32-byte aligned row: H*sizeof(" +
+        DTypeName(dtype) + ") % 32 == 0, i.e. H a multiple of " +
+        std::to_string(kBlockBytes / DTypeSize(dtype)) +
+        " (the API cannot split H; pad H with zeros in your own layout)");
+  }
+  return Status::Ok();
+}
+
+Status CheckBlocks(const char* op, uint32_t blocks) {
+  if (blocks < 1 || blocks > 65535) {
+    return Status::InvalidArgument(std::string(op) + ": blocks = " + std::to_string(blocks) +
+                                   " must be in [1, 65535]");
+  }
+  return Status::Ok();
+}
+
+Status CheckPointer(const char* op, const char* name, const void* p) {
+  if (p == nullptr) return Status::InvalidArgument(std::string(op) + ": " + name + " is null");
+  return Status::Ok();
+}
+
+}  // namespace lngrad::examples::host

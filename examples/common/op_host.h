@@ -1,0 +1,94 @@
+// lngrad examples: host helpers shared by the example operators' host code (not a public
+// interface). Product selection, GM buffers, row split over blocks, UB accounting.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/op_common.h"
+#include "lngrad/ascend_platform.h"
+#include "lngrad/status.h"
+
+namespace lngrad::examples::host {
+
+inline constexpr uint32_t kBlockBytes = 32;  // UB data block: alignment unit of UB buffers
+
+constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+constexpr uint64_t CeilTo(uint64_t a, uint64_t b) { return CeilDiv(a, b) * b; }
+constexpr uint64_t Align32(uint64_t bytes) { return CeilTo(bytes, kBlockBytes); }
+
+// Elements of T in one 32-byte block: the row granularity that keeps the per-row [B,S] tensors
+// (mean, variance) 32-byte aligned in GM offsets and DataCopy lengths.
+inline uint32_t RowsPerBlock32(OpDType t) { return kBlockBytes / DTypeSize(t); }
+
+// The product named by `soc` (CurrentProduct() when empty). InvalidArgument for an unknown
+// name (the message lists valid ones), Unsupported when `supported` says the API is missing.
+Status ResolveProduct(const std::string& soc, const char* api,
+                      bool (*supported)(const ascend::Product&), const ascend::Product** out);
+
+// The host tiling functions follow lngrad::ascend::CurrentProduct(). This scope selects the
+// operator's product for them and restores the previous one. Example operators serialise
+// their tiling on one mutex; other code that changes the current product concurrently is not
+// synchronised with it.
+class TilingProductScope {
+ public:
+  explicit TilingProductScope(const ascend::Product& p);
+  ~TilingProductScope();
+  TilingProductScope(const TilingProductScope&) = delete;
+  TilingProductScope& operator=(const TilingProductScope&) = delete;
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+  std::string previous_;
+};
+
+// Global memory from AscendC::GmAlloc (zero-filled, bounds-checked by the runtime), freed on
+// destruction.
+class GmBuffer {
+ public:
+  GmBuffer() = default;
+  explicit GmBuffer(size_t bytes);
+  ~GmBuffer();
+  GmBuffer(const GmBuffer&) = delete;
+  GmBuffer& operator=(const GmBuffer&) = delete;
+  uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  // Copies `bytes` host bytes to the start of the buffer (bytes <= size()).
+  void Upload(const void* src, size_t bytes) { std::memcpy(data_, src, bytes); }
+  void Download(void* dst, size_t bytes) const { std::memcpy(dst, data_, bytes); }
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Rows [start, start + count) of one block.
+struct BlockRows {
+  uint32_t start = 0;
+  uint32_t count = 0;
+};
+// Splits `rows` over at most `blocks` blocks: every block but the last gets the same number of
+// rows, a multiple of `granularity`, so block boundaries keep the [B,S] tensors aligned. Blocks
+// that would get no rows are dropped (result size = blocks used).
+std::vector<BlockRows> SplitRows(uint64_t rows, uint32_t blocks, uint32_t granularity);
+
+// Largest r in [1, max_rows] with fits(r), assuming fits is monotone (true up to some r, false
+// above); 0 when fits(1) is false.
+uint32_t LargestFitting(uint32_t max_rows, const std::function<bool(uint32_t)>& fits);
+
+// Common argument checks: shape dims > 0, rows = b*s and h fit the tiling's uint32 fields,
+// h*sizeof(T) a multiple of 32 bytes (the API cannot split H and needs aligned rows), launch
+// config blocks in [1, 65535], non-null pointers (named in `pointers`).
+Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype);
+Status CheckBlocks(const char* op, uint32_t blocks);
+Status CheckPointer(const char* op, const char* name, const void* p);
+
+// "Ascend910B1 (Atlas A2, arch 2201)".
+std::string ProductText(const ascend::Product& p);
+
+}  // namespace lngrad::examples::host

@@ -1,0 +1,6 @@
+// Forwarding header: the toolkit spells this path
+// adv_api/normalization/layernorm_grad_beta_tiling.h; the one implementation is
+// tiling/normalization/layernorm_grad_beta_tiling.h.
+#pragma once
+
+#include "tiling/normalization/layernorm_grad_beta_tiling.h"

@@ -1,0 +1,45 @@
+// lngrad: the Ascend C kernel header, for compiling unmodified Ascend C kernel code with g++ or
+// clang and running it on lngrad's simulated AI cores (see docs/ascendc_compat.md).
+//
+// Compile kernels with -ffp-contract=off (the lngrad::ascendc CMake target adds it): the
+// element-wise instructions run inside the library with strict IEEE semantics, but arithmetic
+// a kernel writes itself (`half a = b * c + d`, scalar float code) is compiled with the
+// kernel's own flags, and FMA contraction would change its bits.
+//
+// Also provides the host-side launch of the CANN CPU-debug flow (ICPU_RUN_KF, GmAlloc, GmFree,
+// SetKernelMode, ICPU_SET_TILING_KEY), so a single include serves kernel and host code.
+#ifndef LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
+#define LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
+
+#include "lngrad_rt/defs.h"
+#include "lngrad_rt/half.h"
+#include "lngrad_rt/check.h"
+#include "lngrad_rt/sync.h"
+#include "lngrad_rt/tensor.h"
+#include "lngrad_rt/pipe.h"
+#include "lngrad_rt/data_copy.h"
+#include "lngrad_rt/vector_ops.h"
+#include "lngrad_rt/launch.h"
+
+// Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo info{DataFormat::ND}`
+// outside `using namespace AscendC`), as the toolkit's headers allow.
+using AscendC::DataFormat;
+
+// ---------------------------------------------------------------------------------------------
+// High-level APIs and kernel-side tiling structs (owned by other parts of lngrad; included here
+// when present so that a kernel needs nothing but "kernel_operator.h", as with the toolkit).
+#if __has_include("kernel_tiling/kernel_tiling.h")
+#include "kernel_tiling/kernel_tiling.h"
+#endif
+#if __has_include("lib/normalization/layernormgrad.h")
+#include "lib/normalization/layernormgrad.h"
+#endif
+#if __has_include("lib/normalization/layernormgradbeta.h")
+#include "lib/normalization/layernormgradbeta.h"
+#endif
+#if __has_include("lib/normalization/layernorm.h")
+#include "lib/normalization/layernorm.h"
+#endif
+// ---------------------------------------------------------------------------------------------
+
+#endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path lib/normalization/layernorm_grad_tilingdata.h;
+// the one implementation is tiling/normalization/layernorm_grad_tiling.h.
+#pragma once
+
+#include "tiling/normalization/layernorm_grad_tiling.h"

@@ -1,0 +1,125 @@
+// lngrad: AscendC::LayerNormGradBeta (spec §3) on the simulated device: pd_gamma[c] =
+// sum over rows of dy*resForGamma, pd_beta[c] = sum of dy. Both prototypes of the toolkit:
+//
+//   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+//                                       sharedTmpBuffer, tiling);   // const tiling
+//   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+//                                       tiling);                    // PopStackBuffer, non-const
+//
+// T = half or float; tiling from GetLayerNormGradBetaNDTilingInfo (stackBufferSize in floats).
+// Arch 2002/2201: chunked row-sequential sums over the first originalHLength columns (row
+// stride originalHLength); half casts the float sums to the outputs after every chunk; float
+// with isReuseSource overwrites resForGamma with dy*resForGamma. Arch 3510: per 64 columns,
+// sums over all bLength*sLength rows (stride hLength); half stores saturate to +-65504.
+//
+// Checked mode raises for the device's CPU-debug checks (positions, sizes, addresses, outputs
+// identical, output lengths 32-byte aligned, oneCalSize == 0, scratch smaller than
+// tiling.stackBufferSize or than resForGammaTmpTensorPos + oneCalSize; 3510: hLength*sizeof(T)
+// not 32-byte aligned), for "LayerNormGradBeta.padded_h" (hLength != originalHLength on the
+// vector path, unless lngrad::ascend::SetReproducePaddedH(true)) and for operand or scratch
+// accesses beyond their tensors ("operand_bounds", "scratch_overrun").
+#pragma once
+
+#include <string>
+#include <type_traits>
+
+#include "layernormgrad.h"
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                                         const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                                         const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                         const LayerNormGradBetaTiling& tiling) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "LayerNormGradBeta: template parameter (T) is not half or float");
+  namespace nd = lngrad::ascend::normdetail;
+  namespace dm = lngrad::devmath;
+  constexpr const char* kApi = "LayerNormGradBeta";
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  const lngrad::ascend::Product& product = lngrad::ascend::CurrentBlockProduct();
+  if (!product.supports_layernormgradbeta) nd::RaiseUnsupported(kApi, product);
+  if ASCEND_IS_AIC {
+    return;
+  }
+  const dm::Algorithm algo = nd::AlgorithmFor(product);
+  const bool vector = algo == dm::Algorithm::kVector;
+
+  dm::LayerNormGradBetaTilingData t;
+  static_assert(sizeof(t) == sizeof(tiling));
+#define LNGRAD_COPY_FIELD(type, name) t.name = tiling.name;
+  LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_COPY_FIELD)
+#undef LNGRAD_COPY_FIELD
+
+  if (lngrad::ascend::CheckedMode()) {
+    if (vector) {
+      nd::Check(tiling.oneCalSize > 0, kApi, "tiling", "tiling.oneCalSize must > 0!");
+    }
+    if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
+    nd::CheckTensor(kApi, "outputPdGamma", outputPdGamma);
+    nd::CheckTensor(kApi, "outputPdBeta", outputPdBeta);
+    nd::CheckTensor(kApi, "resForGamma", resForGamma);
+    nd::CheckTensor(kApi, "inputDy", inputDy);
+    nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
+    nd::CheckNotSame(kApi, "outputPdGamma", outputPdGamma, "outputPdBeta", outputPdBeta);
+    nd::Check(uint64_t{outputPdGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
+              "[LayerNormGradBeta] The outputPdGamma length is " +
+                  std::to_string(uint64_t{outputPdGamma.GetSize()} * sizeof(T)) + ", should be 32B aligned.");
+    nd::Check(uint64_t{outputPdBeta.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
+              "[LayerNormGradBeta] The outputPdBeta length is " +
+                  std::to_string(uint64_t{outputPdBeta.GetSize()} * sizeof(T)) + ", should be 32B aligned.");
+    const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
+    if (vector) {
+      if (kHalf || !isReuseSource) {
+        const uint64_t end = uint64_t{tiling.resForGammaTmpTensorPos} + tiling.oneCalSize;
+        nd::Check(end <= tiling.stackBufferSize, kApi, "stack_buffer",
+                  "resForGammaTmpTensorPos + oneCalSize is (" + std::to_string(end) +
+                      ") should <= stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")");
+      }
+      nd::Check(stack_floats >= tiling.stackBufferSize, kApi, "stack_buffer",
+                "stackBuffer.GetSize is (" + std::to_string(stack_floats) + ") >= tiling.stackBufferSize is (" +
+                    std::to_string(tiling.stackBufferSize) + ")");
+      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(), kApi, "padded_h",
+                "[LayerNormGradBeta] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
+                    " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
+                    ": the device uses originalHLength as the row stride, so rows are misread (spec §3.3). "
+                    "Call lngrad::ascend::SetReproducePaddedH(true) to get the device's result anyway.");
+    } else {
+      nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
+                "The value of hLength * sizeof(T) must be an integer multiple of 32.");
+    }
+    dm::LayerNormGradBetaFootprint f;
+    const lngrad::Status st = dm::LayerNormGradBetaFootprintFor(algo, t, kHalf, isReuseSource, &f);
+    if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+    nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
+    nd::CheckFootprint(kApi, "outputPdGamma", f.outputPdGamma, outputPdGamma.GetSize());
+    nd::CheckFootprint(kApi, "outputPdBeta", f.outputPdBeta, outputPdBeta.GetSize());
+    nd::CheckFootprint(kApi, "resForGamma", f.resForGamma, resForGamma.GetSize());
+    nd::CheckFootprint(kApi, "inputDy", f.inputDy, inputDy.GetSize());
+  }
+
+  using D = nd::DevType<T>;
+  dm::LayerNormGradBetaOperands<D> o;
+  o.outputPdGamma = nd::UbBuffer<D>(outputPdGamma);
+  o.outputPdBeta = nd::UbBuffer<D>(outputPdBeta);
+  o.resForGamma = nd::UbBuffer<D>(resForGamma);
+  const auto dy = nd::UbBuffer<D>(inputDy);
+  o.inputDy = {dy.data, dy.capacity};
+  o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  const lngrad::Status st = dm::LayerNormGradBeta(algo, t, o, isReuseSource);
+  if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+}
+
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                                         const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                                         LayerNormGradBetaTiling& tiling) {
+  LocalTensor<uint8_t> sharedTmpBuffer;
+  const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
+  if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
+  LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy, sharedTmpBuffer,
+                                      static_cast<const LayerNormGradBetaTiling&>(tiling));
+}
+
+}  // namespace AscendC

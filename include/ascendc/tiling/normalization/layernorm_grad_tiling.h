@@ -1,0 +1,89 @@
+// Host tiling for LayerNormGrad (spec §2): optiling::LayerNormGradTiling,
+// AscendC::GetLayerNormGradMaxMinTmpSize, AscendC::GetLayerNormGradNDTilingInfo, and the
+// Status-returning lngrad::tiling variants they wrap.
+//
+// The numbers follow the branch of the current product (lngrad::ascend::CurrentProduct()):
+// arch 2201/2002 (spec §2.4, §2.5) or arch 3510 (register-based kernel).
+#pragma once
+
+#include <cstdint>
+
+#include "graph/tensor.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "lngrad/status.h"
+#include "tiling/tiling_data_def.h"
+#include "tiling/tiling_status.h"
+
+namespace AscendC {
+
+using TensorShape = ge::Shape;
+
+constexpr uint32_t LAYERNORM_GRAD_ONE_BLOCK_SIZE_OF_FLOAT = 8;
+constexpr uint32_t LAYERNORM_GRAD_B32_BYTE_SIZE = 4;
+constexpr uint32_t LAYERNORM_GRAD_B16_BYTE_SIZE = 2;
+constexpr uint32_t LAYERNORM_GRAD_THREE_TIMES = 3;
+constexpr uint32_t LAYERNORM_GRAD_TWO_TIMES = 2;
+constexpr uint32_t LAYERNORM_GRAD_REUSE_FLOAT_BUF_NUM = 4;
+constexpr uint32_t LAYERNORM_GRAD_HALF_BUF_NUM = 9;
+constexpr uint32_t LAYERNORM_GRAD_FLOAT_BUF_NUM = 6;
+constexpr uint32_t LAYERNORM_GRAD_DAVID_BUF_NUM = 2;
+constexpr uint32_t LAYERNORM_GRAD_B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint32_t LAYERNORM_GRAD_B16_DATA_NUM_PER_BLOCK = 16;
+
+}  // namespace AscendC
+
+namespace optiling {
+
+// Host-side TilingDef class; its SaveToBuffer image is AscendC::tiling::LayerNormGradTiling.
+#define LNGRAD_TILING_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name)
+BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
+LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_TILING_FIELD)
+END_TILING_DATA_DEF;
+#undef LNGRAD_TILING_FIELD
+
+}  // namespace optiling
+
+namespace lngrad::tiling {
+
+// Scratch bytes for LayerNormGrad on the current product.
+// srcShape = {B, S, storageH, originH} (4 dims, each > 0, B*S*H < 2^32); typeSize = sizeof(T),
+// 2 (half) or 4 (float). 2201/2002: n*max(BSH, H*H)*typeSize and n*min(BSH, H*H)*typeSize with
+// n = 9 (half), 4 (float, reuse) or 6 (float); 3510: 0 for float+reuse, else 2*ceil8(H)*4.
+// On error (message as the device logs it, see docs/ascendc_compat_tiling.md) maxValue and
+// minValue are not written.
+Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue);
+
+// Fills every field of `tiling` (spec §2.1, §2.5) for a scratch buffer of stackBufferSize BYTES.
+// Errors: the argument checks above, "stackBufferSize is not enough." when one buffer cannot
+// hold a single row (2201/2002: stackBufferSize < 4*n*H). `tiling` is untouched on error.
+// Note (spec §2.8): on 2201/2002 the rows per loop are rounded up to a 32-byte block of T, so the
+// layout can exceed stackBufferSize; LayerNormGradScratchFloats() gives what the kernel touches.
+Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize,
+                                 uint32_t typeSize, bool isReuseSource,
+                                 AscendC::tiling::LayerNormGradTiling& tiling);
+
+// Float elements of scratch that the 2201/2002 kernel touches with this tiling: the highest
+// buffer position in use + oneCalSize (spec §2.7 "end"). For a 3510 tiling (oneCalSize 1): the
+// two float rows of the register kernel, 2*ceil8(H), or 0 for float+reuse.
+uint64_t LayerNormGradScratchFloats(const AscendC::tiling::LayerNormGradTiling& tiling,
+                                    uint32_t typeSize, bool isReuseSource);
+
+}  // namespace lngrad::tiling
+
+namespace AscendC {
+
+// Official API (spec §2.2). On bad input these print the device's message on stderr, leave
+// their outputs untouched and set lngrad::tiling::LastTilingStatus() (see the lngrad::tiling
+// variants above for the rules); they never throw or abort.
+void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                   const bool isReuseSource, uint32_t& maxValue,
+                                   uint32_t& minValue);
+void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource,
+                                  optiling::LayerNormGradTiling& tiling);
+void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource,
+                                  AscendC::tiling::LayerNormGradTiling& tiling);
+
+}  // namespace AscendC

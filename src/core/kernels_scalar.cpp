@@ -1,0 +1,112 @@
+// Scalar reference kernels: plain C++, one element at a time, compiled with -ffp-contract=off so
+// every operation rounds as written whatever the compiler. Same per-row scheme as the SIMD
+// kernels (>= 16 partial sums, coefficients from ComputeRowCoefficients), so both satisfy the
+// bound of docs/math.md; the individual roundings differ (no FMA here).
+#include <algorithm>
+
+#include "core/kernels.h"
+#include "core/lane_sums.h"
+
+namespace lngrad::core {
+namespace {
+
+inline float ToF(float v) { return v; }
+inline float ToF(Half v) { return HalfBitsToFloat(v.bits); }
+inline void Put(float* p, float v) { *p = v; }
+inline void Put(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+
+// kFused: write dx only and accumulate dy*res and dy into g/b; otherwise write pd_x and
+// res_for_gamma.
+template <class T, bool kFused>
+void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
+  const int64_t h = a.h;
+  if constexpr (kFused) {
+    std::fill(g, g + h, 0.0f);
+    std::fill(b, b + h, 0.0f);
+  }
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    const T* dy = a.dy + r * h;
+    const T* x = a.x + r * h;
+    const float mean = ToF(a.mean[r]);
+    float s12, s1, s2;
+    LaneGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
+    const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, ToF(a.variance[r]), a.epsilon, h);
+    T* pd_x = a.pd_x + r * h;
+    for (int64_t i = 0; i < h; ++i) {
+      const float dyi = ToF(dy[i]);
+      const float x1 = dyi * ToF(a.gamma[i]);
+      const float x2 = ToF(x[i]) - mean;
+      const float res = x2 * k.a;
+      Put(pd_x + i, k.a * x1 + (k.b * x2 + k.c));
+      if constexpr (kFused) {
+        g[i] = g[i] + dyi * res;
+        b[i] = b[i] + dyi;
+      } else {
+        Put(a.res_for_gamma + r * h + i, res);
+      }
+    }
+  }
+}
+
+template <class T>
+void Grad(const GradArgs<T>& a, int64_t row_begin, int64_t row_end) {
+  GradRows<T, false>(a, row_begin, row_end, nullptr, nullptr);
+}
+
+template <class T>
+void Backward(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
+  GradRows<T, true>(a, row_begin, row_end, g, b);
+}
+
+template <class T>
+void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
+  const int64_t h = a.h;
+  std::fill(g, g + h, 0.0f);
+  std::fill(b, b + h, 0.0f);
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    const T* dy = a.dy + r * h;
+    const T* res = a.res_for_gamma + r * h;
+    for (int64_t i = 0; i < h; ++i) {
+      const float dyi = ToF(dy[i]);
+      g[i] = g[i] + dyi * ToF(res[i]);
+      b[i] = b[i] + dyi;
+    }
+  }
+}
+
+template <class T>
+void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
+  const int64_t h = a.h;
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    const T* x = a.x + r * h;
+    const float mean = DivideByN(LaneRowSum<T, false>(x, 0.0f, h), h);
+    const float variance = DivideByN(LaneRowSum<T, true>(x, mean, h), h);
+    const float rstd = RstdFromVariance(variance, a.epsilon);
+    Put(a.mean + r, mean);
+    Put(a.variance + r, variance);
+    T* y = a.y + r * h;
+    for (int64_t i = 0; i < h; ++i) {
+      const float t = (ToF(x[i]) - mean) * rstd;
+      Put(y + i, t * ToF(a.gamma[i]) + ToF(a.beta[i]));
+    }
+  }
+}
+
+template <class T>
+constexpr KernelSet<T> MakeSet() {
+  KernelSet<T> s;
+  s.grad = &Grad<T>;
+  s.backward = &Backward<T>;
+  s.beta = &Beta<T>;
+  s.forward = &Forward<T>;
+  return s;
+}
+
+}  // namespace
+
+const KernelTable& ScalarKernels() {
+  static const KernelTable table{MakeSet<float>(), MakeSet<Half>()};
+  return table;
+}
+
+}  // namespace lngrad::core

@@ -1,0 +1,447 @@
+// Public native API: validation, implementation choice, row blocks over the thread pool and the
+// fixed-order combination of the dgamma/dbeta block partials.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include <hwy/targets.h>
+
+#include "core/kernels.h"
+#include "core/thread_pool.h"
+#include "core/validate.h"
+#include "lngrad/lngrad.h"
+
+namespace lngrad {
+namespace {
+
+using core::BufferArg;
+using core::TensorBytes;
+
+// Problems below this many elements run on the calling thread: waking workers costs more.
+constexpr int64_t kInlineElements = 64 * 1024;
+// A row block holds at least this many elements (when the rows allow), so a task is worth
+// handing to a thread.
+constexpr int64_t kMinBlockElements = 16 * 1024;
+// dgamma/dbeta use at most this many row blocks: bounds the partial buffers to
+// 2 * kMaxReductionBlocks * h floats and the combination tree to 6 levels.
+constexpr int64_t kMaxReductionBlocks = 64;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+// Rows are cut into blocks of rows_per_block (the last one shorter). The cut is a function of
+// the shape only, never of the thread count: that makes the dgamma/dbeta sums reproducible.
+struct BlockPlan {
+  int64_t rows_per_block;
+  int64_t num_blocks;
+};
+
+BlockPlan MakePlan(RowShape shape, int64_t max_blocks) {
+  int64_t rows_per_block = CeilDiv(kMinBlockElements, shape.h);
+  if (max_blocks > 0) rows_per_block = std::max(rows_per_block, CeilDiv(shape.rows, max_blocks));
+  rows_per_block = std::min(rows_per_block, shape.rows);
+  return {rows_per_block, CeilDiv(shape.rows, rows_per_block)};
+}
+BlockPlan RowPlan(RowShape shape) { return MakePlan(shape, 0); }
+BlockPlan ReductionPlan(RowShape shape) { return MakePlan(shape, kMaxReductionBlocks); }
+
+// Runs f(block) for every block, in parallel when the problem is large enough; returns the
+// number of threads used.
+template <class F>
+int ForEachBlock(const Options& options, RowShape shape, int64_t num_blocks, F& f) {
+  if (shape.rows * shape.h < kInlineElements) {
+    for (int64_t b = 0; b < num_blocks; ++b) f(b);
+    return 1;
+  }
+  const int threads = options.num_threads == 0 ? DefaultThreadCount() : options.num_threads;
+  return core::ThreadPool::Global().Run(
+      threads, num_blocks, [](void* context, int64_t block) { (*static_cast<F*>(context))(block); },
+      &f);
+}
+
+struct Selection {
+  const core::KernelTable* table;
+  RunInfo info;
+};
+
+Status Select(const char* fn, const Options& options, Selection* out) {
+  Impl impl = options.impl;
+  if (impl == Impl::kAuto) {
+    const char* env = std::getenv("LNGRAD_IMPL");
+    if (env != nullptr && *env != '\0') {
+      if (!ParseImpl(env, &impl).ok()) {
+        return Status::InvalidArgument(std::string(fn) +
+                                       ": environment variable LNGRAD_IMPL must be auto, simd "
+                                       "or scalar (got '" + env + "')");
+      }
+    }
+  }
+  if (impl == Impl::kScalar) {
+    out->table = &core::ScalarKernels();
+    out->info.impl = Impl::kScalar;
+    out->info.target = "scalar";
+  } else {
+    int64_t target = 0;
+    out->table = &core::SimdKernels(&target);
+    out->info.impl = Impl::kSimd;
+    out->info.target = hwy::TargetName(target);
+  }
+  return Status::Ok();
+}
+
+void Report(const Options& options, Selection& sel, int threads) {
+  if (options.info != nullptr) {
+    sel.info.threads = threads;
+    *options.info = sel.info;
+  }
+}
+
+template <class T>
+const core::KernelSet<T>& KernelsFor(const core::KernelTable& table) {
+  if constexpr (std::is_same_v<T, float>) {
+    return table.f32;
+  } else {
+    return table.f16;
+  }
+}
+
+inline void PutF(float* p, float v) { *p = v; }
+inline void PutF(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+
+// Partial sums of dgamma and dbeta, one pair of h-float rows per block.
+class Partials {
+ public:
+  Status Allocate(const char* fn, int64_t num_blocks, int64_t h) {
+    h_ = h;
+    num_blocks_ = num_blocks;
+    try {
+      data_.resize(static_cast<size_t>(2 * num_blocks * h));
+    } catch (const std::bad_alloc&) {
+      return Status::OutOfRange(std::string(fn) + ": cannot allocate " +
+                                std::to_string(2 * num_blocks * h) +
+                                " floats of dgamma/dbeta partial sums");
+    }
+    return Status::Ok();
+  }
+  float* g(int64_t block) { return data_.data() + 2 * block * h_; }
+  float* b(int64_t block) { return data_.data() + (2 * block + 1) * h_; }
+
+  // Adds the blocks pairwise (block 0 += block 1, block 2 += block 3, ..., then 0 += 2, ...):
+  // a fixed tree, so the result depends on the shape only. Then rounds once into the outputs.
+  template <class T>
+  void CombineInto(T* dgamma, T* dbeta) {
+    for (int64_t step = 1; step < num_blocks_; step *= 2) {
+      for (int64_t blk = 0; blk + step < num_blocks_; blk += 2 * step) {
+        float* g0 = g(blk);
+        float* b0 = b(blk);
+        const float* g1 = g(blk + step);
+        const float* b1 = b(blk + step);
+        for (int64_t c = 0; c < h_; ++c) {
+          g0[c] = g0[c] + g1[c];
+          b0[c] = b0[c] + b1[c];
+        }
+      }
+    }
+    const float* gs = g(0);
+    const float* bs = b(0);
+    for (int64_t c = 0; c < h_; ++c) {
+      PutF(dgamma + c, gs[c]);
+      PutF(dbeta + c, bs[c]);
+    }
+  }
+
+ private:
+  int64_t h_ = 0;
+  int64_t num_blocks_ = 0;
+  std::vector<float> data_;
+};
+
+template <class T>
+Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
+                const T* gamma, float epsilon, T* pd_x, T* res_for_gamma,
+                const Options& options) {
+  constexpr const char* kFn = "LayerNormGrad";
+  TensorBytes n;
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(
+      kFn, {{"dy", dy, 0}, {"x", x, 0}, {"mean", mean, 0}, {"variance", variance, 0},
+            {"gamma", gamma, 0}, {"pd_x", pd_x, 0}, {"res_for_gamma", res_for_gamma, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
+  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
+      kFn, {{"pd_x", pd_x, n.matrix}, {"res_for_gamma", res_for_gamma, n.matrix}},
+      {{"dy", dy, n.matrix}, {"x", x, n.matrix}, {"mean", mean, n.per_row},
+       {"variance", variance, n.per_row}, {"gamma", gamma, n.per_col}}));
+  Selection sel;
+  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+
+  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
+                               res_for_gamma};
+  const auto kernel = KernelsFor<T>(*sel.table).grad;
+  const BlockPlan plan = RowPlan(shape);
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block));
+  };
+  Report(options, sel, ForEachBlock(options, shape, plan.num_blocks, run));
+  return Status::Ok();
+}
+
+template <class T>
+Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, T* dbeta,
+                const Options& options) {
+  constexpr const char* kFn = "LayerNormGradBeta";
+  TensorBytes n;
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"dy", dy, 0},
+                                                  {"res_for_gamma", res_for_gamma, 0},
+                                                  {"dgamma", dgamma, 0},
+                                                  {"dbeta", dbeta, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
+      kFn, {{"dgamma", dgamma, n.per_col}, {"dbeta", dbeta, n.per_col}},
+      {{"dy", dy, n.matrix}, {"res_for_gamma", res_for_gamma, n.matrix}}));
+  Selection sel;
+  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+
+  const BlockPlan plan = ReductionPlan(shape);
+  Partials parts;
+  LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
+  const core::BetaArgs<T> args{dy, res_for_gamma, shape.h};
+  const auto kernel = KernelsFor<T>(*sel.table).beta;
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block), parts.g(block),
+           parts.b(block));
+  };
+  const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
+  parts.CombineInto(dgamma, dbeta);
+  Report(options, sel, threads);
+  return Status::Ok();
+}
+
+template <class T>
+Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
+                    const T* gamma, float epsilon, T* dx, T* dgamma, T* dbeta,
+                    const Options& options) {
+  constexpr const char* kFn = "LayerNormBackward";
+  TensorBytes n;
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(
+      kFn, {{"dy", dy, 0}, {"x", x, 0}, {"mean", mean, 0}, {"variance", variance, 0},
+            {"gamma", gamma, 0}, {"dx", dx, 0}, {"dgamma", dgamma, 0}, {"dbeta", dbeta, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
+  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
+      kFn, {{"dx", dx, n.matrix}, {"dgamma", dgamma, n.per_col}, {"dbeta", dbeta, n.per_col}},
+      {{"dy", dy, n.matrix}, {"x", x, n.matrix}, {"mean", mean, n.per_row},
+       {"variance", variance, n.per_row}, {"gamma", gamma, n.per_col}}));
+  Selection sel;
+  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+
+  const BlockPlan plan = ReductionPlan(shape);
+  Partials parts;
+  LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
+  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr};
+  const auto kernel = KernelsFor<T>(*sel.table).backward;
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block), parts.g(block),
+           parts.b(block));
+  };
+  const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
+  parts.CombineInto(dgamma, dbeta);
+  Report(options, sel, threads);
+  return Status::Ok();
+}
+
+template <class T>
+Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, float epsilon,
+                   T* y, T* mean, T* variance, const Options& options) {
+  constexpr const char* kFn = "LayerNorm";
+  TensorBytes n;
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"x", x, 0},
+                                                  {"gamma", gamma, 0},
+                                                  {"beta", beta, 0},
+                                                  {"y", y, 0},
+                                                  {"mean", mean, 0},
+                                                  {"variance", variance, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
+  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
+      kFn,
+      {{"y", y, n.matrix}, {"mean", mean, n.per_row}, {"variance", variance, n.per_row}},
+      {{"x", x, n.matrix}, {"gamma", gamma, n.per_col}, {"beta", beta, n.per_col}}));
+  Selection sel;
+  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+
+  const core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y, mean, variance};
+  const auto kernel = KernelsFor<T>(*sel.table).forward;
+  const BlockPlan plan = RowPlan(shape);
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block));
+  };
+  Report(options, sel, ForEachBlock(options, shape, plan.num_blocks, run));
+  return Status::Ok();
+}
+
+std::string CompiledTargetNames() {
+  std::string names;
+  for (int64_t t = core::CompiledSimdTargets(); t != 0; t &= t - 1) {
+    if (!names.empty()) names += ' ';
+    names += hwy::TargetName(t & -t);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<ImplDescription> ListImpls() {
+  int64_t target = 0;
+  core::SimdKernels(&target);
+  return {
+      {Impl::kSimd, ImplName(Impl::kSimd), true,
+       std::string("Highway ") + hwy::TargetName(target) + " (compiled: " +
+           CompiledTargetNames() + ")"},
+      {Impl::kScalar, ImplName(Impl::kScalar), true,
+       "portable C++ reference, one element at a time"},
+  };
+}
+
+const char* ImplName(Impl impl) {
+  switch (impl) {
+    case Impl::kAuto: return "auto";
+    case Impl::kSimd: return "simd";
+    case Impl::kScalar: return "scalar";
+  }
+  return "unknown";
+}
+
+Status ParseImpl(const std::string& text, Impl* out) {
+  if (out == nullptr) return Status::InvalidArgument("ParseImpl: argument 'out' is null");
+  for (Impl impl : {Impl::kAuto, Impl::kSimd, Impl::kScalar}) {
+    if (text == ImplName(impl)) {
+      *out = impl;
+      return Status::Ok();
+    }
+  }
+  return Status::InvalidArgument("ParseImpl: argument 'text' must be auto, simd or scalar (got '" +
+                                 text + "')");
+}
+
+int DefaultThreadCount() {
+  // hardware_concurrency() reads /sys on every call in glibc; the answer does not change.
+  static const int count = static_cast<int>(std::clamp<unsigned>(
+      std::thread::hardware_concurrency(), 1, core::ThreadPool::kMaxThreads));
+  return count;
+}
+
+Status LayerNormGrad(RowShape shape, const float* dy, const float* x, const float* mean,
+                     const float* variance, const float* gamma, float epsilon, float* pd_x,
+                     float* res_for_gamma, const Options& options) {
+  return GradImpl(shape, dy, x, mean, variance, gamma, epsilon, pd_x, res_for_gamma, options);
+}
+Status LayerNormGrad(RowShape shape, const Half* dy, const Half* x, const Half* mean,
+                     const Half* variance, const Half* gamma, float epsilon, Half* pd_x,
+                     Half* res_for_gamma, const Options& options) {
+  return GradImpl(shape, dy, x, mean, variance, gamma, epsilon, pd_x, res_for_gamma, options);
+}
+
+Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma,
+                         float* dgamma, float* dbeta, const Options& options) {
+  return BetaImpl(shape, dy, res_for_gamma, dgamma, dbeta, options);
+}
+Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gamma, Half* dgamma,
+                         Half* dbeta, const Options& options) {
+  return BetaImpl(shape, dy, res_for_gamma, dgamma, dbeta, options);
+}
+
+Status LayerNormBackward(RowShape shape, const float* dy, const float* x, const float* mean,
+                         const float* variance, const float* gamma, float epsilon, float* dx,
+                         float* dgamma, float* dbeta, const Options& options) {
+  return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
+}
+Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Half* mean,
+                         const Half* variance, const Half* gamma, float epsilon, Half* dx,
+                         Half* dgamma, Half* dbeta, const Options& options) {
+  return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
+}
+
+Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float* beta,
+                 float epsilon, float* y, float* mean, float* variance, const Options& options) {
+  return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
+}
+Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* beta, float epsilon,
+                 Half* y, Half* mean, Half* variance, const Options& options) {
+  return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
+}
+
+namespace {
+
+// Exact in-place use is allowed; any other overlap is not.
+Status CheckInPlace(const char* fn, const char* out_name, const float* out, const char* in_name,
+                    const float* in, size_t bytes) {
+  if (out == in) return Status::Ok();
+  return core::CheckNoOverlap(fn, {{out_name, out, bytes}}, {{in_name, in, bytes}});
+}
+
+}  // namespace
+
+Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* variance) {
+  constexpr const char* kFn = "RstdToVariance";
+  size_t bytes = 0;
+  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"rstd", rstd, 0}, {"variance", variance, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
+  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "variance", variance, "rstd", rstd, bytes));
+  // Check every value before writing any (in place, a later check would read a result).
+  for (int64_t i = 0; i < n; ++i) {
+    const float r = rstd[i];
+    if (!std::isfinite(r) || r <= 0.0f) {
+      return Status::InvalidArgument(std::string(kFn) + ": argument 'rstd' element " +
+                                     std::to_string(i) + " must be finite and > 0 (got " +
+                                     core::FormatValue(r) + ")");
+    }
+    if (1.0 / (static_cast<double>(r) * r) > std::numeric_limits<float>::max()) {
+      return Status::OutOfRange(std::string(kFn) + ": argument 'rstd' element " +
+                                std::to_string(i) + " = " + core::FormatValue(r) +
+                                " gives a variance beyond the float range");
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const double r = rstd[i];
+    // 1/rstd^2 - eps is slightly negative only through rounding of a zero variance.
+    variance[i] = static_cast<float>(std::max(0.0, 1.0 / (r * r) - epsilon));
+  }
+  return Status::Ok();
+}
+
+Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rstd) {
+  constexpr const char* kFn = "VarianceToRstd";
+  size_t bytes = 0;
+  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"variance", variance, 0}, {"rstd", rstd, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
+  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "rstd", rstd, "variance", variance, bytes));
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = variance[i];
+    if (!std::isfinite(v) || !(static_cast<double>(v) + epsilon > 0.0)) {
+      return Status::InvalidArgument(std::string(kFn) + ": argument 'variance' element " +
+                                     std::to_string(i) + " must be finite with variance + "
+                                     "epsilon > 0 (got " + core::FormatValue(v) + ")");
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    rstd[i] = static_cast<float>(1.0 / std::sqrt(static_cast<double>(variance[i]) + epsilon));
+  }
+  return Status::Ok();
+}
+
+}  // namespace lngrad

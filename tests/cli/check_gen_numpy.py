@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Checks a directory written by `lngrad gen` with NumPy alone.
+
+Usage: check_gen_numpy.py DIR
+
+NumPy reads every file the manifest lists (.npy through np.load, .bin through np.fromfile with
+the manifest's dtype and shape), then recomputes in float64, vectorised and independently of
+lngrad's golden code: the row mean and variance of the stored x, and LayerNormGrad /
+LayerNormGradBeta from the stored inputs. Each stored value must equal the float64 result
+rounded to the file's dtype to within 1 ulp (two float64 evaluations in different orders can
+fall on different sides of a rounding boundary, nothing more), and at least 99% of them exactly.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+DTYPES = {"float32": "<f4", "float16": "<f2"}
+
+
+def load(d, entry):
+    path = os.path.join(d, entry["path"])
+    want = np.dtype(DTYPES[entry["dtype"]])
+    shape = tuple(entry["shape"])
+    if path.endswith(".npy"):
+        arr = np.load(path, allow_pickle=False)
+        if arr.dtype != want or arr.shape != shape:
+            raise SystemExit(f"FAIL {path}: {arr.dtype.str}{arr.shape}, manifest {want.str}{shape}")
+    else:
+        arr = np.fromfile(path, dtype=want)
+        if arr.size != int(np.prod(shape)):
+            raise SystemExit(f"FAIL {path}: {arr.size} elements, manifest {shape}")
+        arr = arr.reshape(shape)
+    return arr
+
+
+def ulps(stored, exact):
+    """ulp distance between stored values and the exact values rounded to the same dtype."""
+    rounded = exact.astype(stored.dtype)
+    bits = {2: np.int16, 4: np.int32}[stored.dtype.itemsize]
+
+    def ordered(a):
+        i = a.view(bits).astype(np.int64)
+        sign = i < 0
+        mag = i & ((1 << (8 * stored.dtype.itemsize - 1)) - 1)
+        return np.where(sign, -mag, mag)
+
+    return np.abs(ordered(stored) - ordered(rounded))
+
+
+def main(d):
+    with open(os.path.join(d, "manifest.json")) as f:
+        m = json.load(f)
+    assert m["format"] == "lngrad-data/1", m["format"]
+    files = {k: load(d, e) for k, e in m["files"].items()}
+    h = m["shape"][2]
+    eps = float(np.float32(m["eps"]))
+    dy, x, gamma = (files[k].astype(np.float64) for k in ("dy", "x", "gamma"))
+    mean, var = (files[k].astype(np.float64)[..., None] for k in ("mean", "variance"))
+    checks = {}
+    mean_exact = x.mean(axis=2)
+    checks["mean"] = (files["mean"], mean_exact)
+    checks["variance"] = (files["variance"], ((x - mean_exact[..., None]) ** 2).mean(axis=2))
+    x1 = dy * gamma
+    x2 = x - mean
+    rstd = 1.0 / np.sqrt(var + eps)
+    pd_var = np.sum(-0.5 * x1 * x2 * rstd**3, axis=2, keepdims=True)
+    pd_mean = np.sum(-x1 * rstd, axis=2, keepdims=True) + pd_var / h * np.sum(-2.0 * x2, axis=2,
+                                                                               keepdims=True)
+    checks["golden_pd_x"] = (files["golden_pd_x"], x1 * rstd + pd_var * (2.0 / h) * x2 + pd_mean / h)
+    checks["golden_res_for_gamma"] = (files["golden_res_for_gamma"], x2 * rstd)
+    res_stored = files["golden_res_for_gamma"].astype(np.float64)
+    checks["golden_dgamma"] = (files["golden_dgamma"], np.sum(dy * res_stored, axis=(0, 1)))
+    checks["golden_dbeta"] = (files["golden_dbeta"], np.sum(dy, axis=(0, 1)))
+    failed = 0
+    for name, (stored, exact) in checks.items():
+        u = ulps(stored, exact)
+        exact_share = float(np.mean(u == 0))
+        ok = u.max() <= 1 and exact_share >= 0.99
+        failed += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: max {u.max()} ulp, {100 * exact_share:.2f}% exact")
+    print(f"{len(checks) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# gen -> run -> verify on one problem. Usage:
+#   roundtrip.sh LNGRAD WORKDIR IMPL "VERIFY OPTIONS" GEN OPTIONS...
+# Generates into WORKDIR/gen, runs with --impl IMPL into WORKDIR/out, verifies every output
+# against its golden with VERIFY OPTIONS; exits with verify's code (0 = every output passed).
+set -eu
+lngrad=$1 work=$2 impl=$3 verify_opts=$4
+shift 4
+rm -rf "$work"
+"$lngrad" gen --out "$work/gen" "$@"
+"$lngrad" run --in "$work/gen" --out "$work/out" --impl "$impl"
+# shellcheck disable=SC2086
+"$lngrad" verify "$work/out" "$work/gen" $verify_opts

@@ -1,0 +1,153 @@
+// Implementation choice: ListImpls, ParseImpl, Options::impl, the LNGRAD_IMPL variable, and
+// that every entry point reports the path it took.
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace lngrad {
+namespace {
+
+// Sets LNGRAD_IMPL for the scope (tests run in one thread).
+class EnvScope {
+ public:
+  explicit EnvScope(const char* value) {
+    if (value != nullptr) {
+      setenv("LNGRAD_IMPL", value, 1);
+    } else {
+      unsetenv("LNGRAD_IMPL");
+    }
+  }
+  ~EnvScope() { unsetenv("LNGRAD_IMPL"); }
+};
+
+Status RunSmallGrad(const Options& o) {
+  const std::vector<float> dy(16, 1.0f), x(16, 2.0f), stat(2, 1.0f), gamma(8, 1.0f);
+  std::vector<float> pd_x(16), res(16);
+  return LayerNormGrad({2, 8}, dy.data(), x.data(), stat.data(), stat.data(), gamma.data(), 1e-5f,
+                       pd_x.data(), res.data(), o);
+}
+
+TEST(Impl, ListFastestFirstReferenceLast) {
+  const auto impls = ListImpls();
+  ASSERT_EQ(impls.size(), 2u);
+  EXPECT_EQ(impls.front().impl, Impl::kSimd);
+  EXPECT_EQ(impls.back().impl, Impl::kScalar);
+  for (const auto& d : impls) {
+    EXPECT_EQ(d.name, ImplName(d.impl));
+    EXPECT_TRUE(d.available) << d.name << ": " << d.detail;
+    EXPECT_FALSE(d.detail.empty());
+  }
+  const auto best = test::MainPaths().front();
+  EXPECT_NE(impls.front().detail.find(hwy::TargetName(best.target)), std::string::npos)
+      << impls.front().detail;
+}
+
+TEST(Impl, CompiledTargetsIncludeAFallbackAndAreSupported) {
+  const auto paths = test::AllPaths();
+  ASSERT_GE(paths.size(), 2u) << "at least one SIMD target and scalar";
+  // Highway always compiles a portable fallback target (EMU128, or SCALAR on g++ < 12.3).
+  EXPECT_NE(core::CompiledSimdTargets() & (HWY_EMU128 | HWY_SCALAR), 0);
+#if HWY_ARCH_X86
+  EXPECT_NE(core::CompiledSimdTargets() & HWY_AVX2, 0) << "x86-64 builds include AVX2";
+#endif
+}
+
+TEST(Impl, NamesAndParsing) {
+  EXPECT_STREQ(ImplName(Impl::kAuto), "auto");
+  EXPECT_STREQ(ImplName(Impl::kSimd), "simd");
+  EXPECT_STREQ(ImplName(Impl::kScalar), "scalar");
+  for (Impl impl : {Impl::kAuto, Impl::kSimd, Impl::kScalar}) {
+    Impl parsed = impl == Impl::kAuto ? Impl::kScalar : Impl::kAuto;
+    ASSERT_TRUE(ParseImpl(ImplName(impl), &parsed).ok());
+    EXPECT_EQ(parsed, impl);
+  }
+  for (const char* bad : {"", "SIMD", "avx2", "simd "}) {
+    Impl parsed = Impl::kScalar;
+    const Status s = ParseImpl(bad, &parsed);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(s.message().find("'text'"), std::string::npos) << s.message();
+    EXPECT_EQ(parsed, Impl::kScalar) << "untouched on error";
+  }
+  EXPECT_EQ(ParseImpl("simd", nullptr).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Impl, OptionsEnvAndDefault) {
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  {
+    EnvScope env(nullptr);
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd) << "default is the fastest";
+    EXPECT_EQ(info.target, hwy::TargetName(test::MainPaths().front().target));
+    EXPECT_EQ(info.threads, 1);
+  }
+  {
+    EnvScope env("scalar");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kScalar);
+    EXPECT_EQ(info.target, "scalar");
+    o.impl = Impl::kSimd;  // an explicit choice wins over the environment
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+    o.impl = Impl::kAuto;
+  }
+  {
+    EnvScope env("simd");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+  }
+  {
+    EnvScope env("auto");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+  }
+  {
+    EnvScope env("fast");
+    const Status s = RunSmallGrad(o);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("LNGRAD_IMPL"), std::string::npos) << s.message();
+    o.impl = Impl::kScalar;  // not consulted when the choice is explicit
+    EXPECT_TRUE(RunSmallGrad(o).ok());
+  }
+}
+
+TEST(Impl, EveryEntryPointReportsThePath) {
+  const std::vector<float> a(16, 1.0f), stat(2, 1.0f), col(8, 1.0f);
+  std::vector<float> o1(16), o2(8), o3(8), r1(2), r2(2);
+  for (const test::Path& p : test::AllPaths()) {
+    test::TargetScope scope(p);
+    RunInfo info;
+    Options o;
+    o.impl = p.impl;
+    o.info = &info;
+    auto check = [&](const Status& s, const char* fn) {
+      ASSERT_TRUE(s.ok()) << fn << ": " << s.ToString();
+      test::ExpectRan(p, info);
+      info = RunInfo{};
+    };
+    check(LayerNormGrad({2, 8}, a.data(), a.data(), stat.data(), stat.data(), col.data(), 1e-5f,
+                        o1.data(), std::vector<float>(16).data(), o),
+          "LayerNormGrad");
+    check(LayerNormGradBeta({2, 8}, a.data(), a.data(), o2.data(), o3.data(), o),
+          "LayerNormGradBeta");
+    check(LayerNormBackward({2, 8}, a.data(), a.data(), stat.data(), stat.data(), col.data(),
+                            1e-5f, o1.data(), o2.data(), o3.data(), o),
+          "LayerNormBackward");
+    check(LayerNorm({2, 8}, a.data(), col.data(), col.data(), 1e-5f, o1.data(), r1.data(),
+                    r2.data(), o),
+          "LayerNorm");
+  }
+}
+
+TEST(Impl, NullInfoIsFine) {
+  Options o;
+  EXPECT_TRUE(RunSmallGrad(o).ok());
+}
+
+}  // namespace
+}  // namespace lngrad

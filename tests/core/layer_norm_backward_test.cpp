@@ -1,0 +1,247 @@
+// LayerNormBackward (fused dx + dgamma + dbeta): against the oracle, against LayerNormGrad
+// followed by LayerNormGradBeta, and bitwise reproducibility over thread counts.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "oracle.h"
+#include "test_util.h"
+
+namespace lngrad {
+namespace {
+
+using test::ErrorStats;
+using test::GradCase;
+using test::Kind;
+using test::Path;
+
+template <class T>
+struct BackwardOut {
+  std::vector<T> dx, dgamma, dbeta;
+  RunInfo info;
+};
+
+template <class T>
+BackwardOut<T> RunBackward(const test::GradData<T>& d, Impl impl, int threads) {
+  BackwardOut<T> out;
+  out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
+  out.dgamma.resize(static_cast<size_t>(d.c.h));
+  out.dbeta.resize(static_cast<size_t>(d.c.h));
+  Options o;
+  o.impl = impl;
+  o.num_threads = threads;
+  o.info = &out.info;
+  const Status s =
+      LayerNormBackward({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
+                        d.variance.data(), d.gamma.data(), d.c.epsilon, out.dx.data(),
+                        out.dgamma.data(), out.dbeta.data(), o);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return out;
+}
+
+template <class T>
+struct SeparateOut {
+  std::vector<T> pd_x, res, dgamma, dbeta;
+};
+
+template <class T>
+SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
+  const auto n = static_cast<size_t>(d.c.rows * d.c.h);
+  SeparateOut<T> out;
+  out.pd_x.resize(n);
+  out.res.resize(n);
+  out.dgamma.resize(static_cast<size_t>(d.c.h));
+  out.dbeta.resize(static_cast<size_t>(d.c.h));
+  Options o;
+  o.impl = impl;
+  o.num_threads = threads;
+  const RowShape shape{d.c.rows, d.c.h};
+  EXPECT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
+                            d.gamma.data(), d.c.epsilon, out.pd_x.data(), out.res.data(), o)
+                  .ok());
+  EXPECT_TRUE(LayerNormGradBeta(shape, d.dy.data(), out.res.data(), out.dgamma.data(),
+                                out.dbeta.data(), o)
+                  .ok());
+  return out;
+}
+
+// dx: the pd_x bound. dgamma = sum(dy * fl(x2*rstd)): each term carries res's 3 roundings,
+// plus (rows - 1) additions in any order: (rows + 3) u sum|dy*res|. dbeta: rows u sum|dy|.
+template <class T>
+void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths) {
+  const auto d = test::MakeGradData<T>(c);
+  const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
+                                         d.gamma_d, c.epsilon);
+  const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
+  for (const Path& p : paths) {
+    test::TargetScope scope(p);
+    const auto out = RunBackward(d, p.impl, 0);
+    test::ExpectRan(p, out.info);
+    ErrorStats s;
+    const double kx = test::PdXBoundFactor(c.h) * test::kU;
+    for (size_t i = 0; i < out.dx.size(); ++i) {
+      test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, &s);
+    }
+    const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
+    const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
+    for (size_t j = 0; j < out.dgamma.size(); ++j) {
+      test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma",
+                       j, &s);
+      test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j,
+                       &s);
+    }
+    EXPECT_EQ(s.failures, 0) << s.first_failure << "\nrepro: core_layer_norm_backward_test "
+                             << "--gtest_filter=LayerNormBackward.*Oracle*  ("
+                             << test::Describe(c) << ", path " << p.name << ", "
+                             << test::TypeName<T>() << ")";
+  }
+}
+
+std::vector<GradCase> OracleCases() {
+  std::vector<GradCase> cases;
+  uint64_t seed = 500;
+  for (int64_t rows : {1, 8, 255, 1000}) {
+    for (int64_t h : {1, 16, 257, 768}) {
+      for (Kind kind : {Kind::kPlain, Kind::kOffsetMean, Kind::kCancel}) {
+        cases.push_back({rows, h, kind, seed++});
+      }
+    }
+  }
+  cases.push_back({3, 4097, Kind::kOffsetMean, seed++});
+  return cases;
+}
+
+TEST(LayerNormBackward, FloatMatchesOracle) {
+  for (const GradCase& c : OracleCases()) CheckAgainstOracle<float>(c, test::MainPaths());
+}
+
+TEST(LayerNormBackward, HalfMatchesOracle) {
+  for (const GradCase& c : OracleCases()) CheckAgainstOracle<Half>(c, test::MainPaths());
+}
+
+TEST(LayerNormBackward, EveryTargetMatchesOracle) {
+  for (int64_t h : {5, 17, 64, 100}) {
+    CheckAgainstOracle<float>({9, h, Kind::kOffsetMean, 900 + static_cast<uint64_t>(h)},
+                              test::AllPaths());
+    CheckAgainstOracle<Half>({9, h, Kind::kOffsetMean, 950 + static_cast<uint64_t>(h)},
+                             test::AllPaths());
+  }
+}
+
+// Shapes with one block, several blocks, a partial last block and column tails.
+std::vector<GradCase> FusedCases() {
+  return {{1, 3, Kind::kPlain, 1},      {8, 16, Kind::kOffsetMean, 2},
+          {255, 257, Kind::kPlain, 3},  {1000, 768, Kind::kOffsetMean, 4},
+          {255, 4097, Kind::kPlain, 5}, {1000, 17, Kind::kCancel, 6}};
+}
+
+// Float: the fused kernel performs exactly the operations of LayerNormGrad (dx) and of
+// LayerNormGradBeta on the float res_for_gamma (dgamma, dbeta), on the same row blocks:
+// all three are bitwise equal.
+TEST(LayerNormBackward, FloatFusedEqualsSeparateBitwise) {
+  for (const GradCase& c : FusedCases()) {
+    const auto d = test::MakeGradData<float>(c);
+    for (const Path& p : test::AllPaths()) {
+      test::TargetScope scope(p);
+      const auto fused = RunBackward(d, p.impl, 0);
+      const auto separate = RunSeparate(d, p.impl, 0);
+      std::string where;
+      EXPECT_TRUE(test::SameBits(fused.dx, separate.pd_x, &where))
+          << p.name << " " << test::Describe(c) << " dx: " << where;
+      EXPECT_TRUE(test::SameBits(fused.dgamma, separate.dgamma, &where))
+          << p.name << " " << test::Describe(c) << " dgamma: " << where;
+      EXPECT_TRUE(test::SameBits(fused.dbeta, separate.dbeta, &where))
+          << p.name << " " << test::Describe(c) << " dbeta: " << where;
+    }
+  }
+}
+
+// Half: dx and dbeta are bitwise equal as above. dgamma differs because the separate path
+// rounds res_for_gamma to half before the sum (relative change <= 2^-11 per term), while the
+// fused path keeps it in float: |fused - separate| <= 2^-11 sum|dy*res| + both sums' float
+// error (2 * rows * u * sum|dy*res|) + half a half-spacing for each final rounding.
+TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
+  for (const GradCase& c : FusedCases()) {
+    const auto d = test::MakeGradData<Half>(c);
+    const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
+                                           d.gamma_d, c.epsilon);
+    const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
+    for (const Path& p : test::MainPaths()) {
+      test::TargetScope scope(p);
+      const auto fused = RunBackward(d, p.impl, 0);
+      const auto separate = RunSeparate(d, p.impl, 0);
+      std::string where;
+      EXPECT_TRUE(test::SameBits(fused.dx, separate.pd_x, &where))
+          << p.name << " " << test::Describe(c) << " dx: " << where;
+      EXPECT_TRUE(test::SameBits(fused.dbeta, separate.dbeta, &where))
+          << p.name << " " << test::Describe(c) << " dbeta: " << where;
+      for (size_t j = 0; j < fused.dgamma.size(); ++j) {
+        const double a = test::ToDouble(fused.dgamma[j]);
+        const double b = test::ToDouble(separate.dgamma[j]);
+        // 1.01 covers the res magnitudes being those of the float, not the exact, res.
+        const double mag = 1.01 * ref_beta.dgamma_mag[j];
+        const double bound = 0x1p-11 * mag + 2.0 * static_cast<double>(c.rows) * test::kU * mag +
+                             0.5 * oracle::HalfSpacing(a) + 0.5 * oracle::HalfSpacing(b);
+        EXPECT_LE(std::fabs(a - b), bound)
+            << p.name << " " << test::Describe(c) << " dgamma[" << j << "]";
+      }
+    }
+  }
+}
+
+// The row blocks depend on the shape only, so the bits do not depend on the thread count.
+template <class T>
+void CheckThreadCounts(const GradCase& c) {
+  const auto d = test::MakeGradData<T>(c);
+  for (const Path& p : test::MainPaths()) {
+    test::TargetScope scope(p);
+    const auto base = RunBackward(d, p.impl, 1);
+    const auto base_sep = RunSeparate(d, p.impl, 1);
+    EXPECT_EQ(base.info.threads, 1);
+    for (int threads : {2, 3, 7}) {
+      const auto got = RunBackward(d, p.impl, threads);
+      const auto sep = RunSeparate(d, p.impl, threads);
+      EXPECT_EQ(got.info.threads, threads) << "the shape has enough blocks for every thread";
+      std::string where;
+      const std::string what = p.name + " " + test::Describe(c) + " threads " +
+                               std::to_string(threads) + " " + test::TypeName<T>();
+      EXPECT_TRUE(test::SameBits(got.dx, base.dx, &where)) << what << " dx: " << where;
+      EXPECT_TRUE(test::SameBits(got.dgamma, base.dgamma, &where)) << what << " dgamma: " << where;
+      EXPECT_TRUE(test::SameBits(got.dbeta, base.dbeta, &where)) << what << " dbeta: " << where;
+      EXPECT_TRUE(test::SameBits(sep.pd_x, base_sep.pd_x, &where)) << what << " pd_x: " << where;
+      EXPECT_TRUE(test::SameBits(sep.res, base_sep.res, &where)) << what << " res: " << where;
+      EXPECT_TRUE(test::SameBits(sep.dgamma, base_sep.dgamma, &where))
+          << what << " GradBeta dgamma: " << where;
+      EXPECT_TRUE(test::SameBits(sep.dbeta, base_sep.dbeta, &where))
+          << what << " GradBeta dbeta: " << where;
+    }
+  }
+}
+
+TEST(LayerNormBackward, FloatBitwiseForAnyThreadCount) {
+  CheckThreadCounts<float>({1000, 768, Kind::kOffsetMean, 21});
+  CheckThreadCounts<float>({255, 4097, Kind::kPlain, 22});
+}
+
+TEST(LayerNormBackward, HalfBitwiseForAnyThreadCount) {
+  CheckThreadCounts<Half>({1000, 768, Kind::kOffsetMean, 23});
+  CheckThreadCounts<Half>({4099, 33, Kind::kPlain, 24});
+}
+
+TEST(LayerNormBackward, DefaultThreadCountIsAllCores) {
+  const auto d = test::MakeGradData<float>({1000, 768, Kind::kPlain, 31});
+  const auto out = RunBackward(d, Impl::kAuto, 0);
+  EXPECT_EQ(out.info.threads, std::min(DefaultThreadCount(), 46))  // 1000 rows / 22 per block
+      << "num_threads = 0 uses DefaultThreadCount() threads (capped by the 46 row blocks)";
+  EXPECT_GE(DefaultThreadCount(), 1);
+}
+
+TEST(LayerNormBackward, SmallProblemsRunOnTheCaller) {
+  const auto d = test::MakeGradData<float>({64, 16, Kind::kPlain, 32});
+  EXPECT_EQ(RunBackward(d, Impl::kAuto, 7).info.threads, 1);
+}
+
+}  // namespace
+}  // namespace lngrad

@@ -1,0 +1,364 @@
+// Shared helpers of the core tests: seeded data, the paths (impl + Highway target) to run,
+// and the error checks with their tolerances. Every tolerance is derived in docs/math.md
+// ("Tolerances"); the constants below repeat the derivation briefly.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include "core/kernels.h"
+#include "lngrad/lngrad.h"
+#include "oracle.h"
+
+namespace lngrad::test {
+
+// ---------------------------------------------------------------------------------------------
+// Tolerances (docs/math.md, "Tolerances").
+
+// Unit roundoff of binary32.
+inline constexpr double kU = 0x1p-24;
+
+// D: the longest chain of float additions in a native row sum. Every path keeps at least 16
+// independent partial sums (scalar: 16 lanes; SIMD: 4 vectors of >= 4 lanes), each of at most
+// ceil(H/16) + 3 terms, then adds them pairwise (<= 6 levels for <= 64 lanes).
+inline double RowSumDepth(int64_t h) { return std::ceil(static_cast<double>(h) / 16.0) + 9.0; }
+
+// pd_x: |got - exact| <= K * u * mag, K = 2D + 6 from the first-order analysis (the pd_mean
+// term carries two sums, hence 2D), plus 8 for second-order terms and the rounding of the
+// double-precision per-row coefficients.
+inline double PdXBoundFactor(int64_t h) { return 2.0 * RowSumDepth(h) + 14.0; }
+
+// res_for_gamma = fl(fl(x - mean) * fl(rstd)): three roundings.
+inline constexpr double kResBoundFactor = 3.0;
+
+// A sum of n terms, each one rounding away from exact, in any order: (n - 1) additions plus
+// the rounding of the term. Used for dgamma/dbeta, whatever the block layout.
+inline double AnyOrderSumFactor(int64_t n) { return static_cast<double>(n); }
+
+// Absolute floor for results that underflow: a few float subnormal steps.
+inline constexpr double kTiny = 16.0 * std::numeric_limits<float>::denorm_min();
+
+// Half outputs (computed in float, rounded once): at least this fraction of the elements of
+// well-conditioned cases equals the oracle rounded to half.
+inline constexpr double kHalfExactFraction = 0.999;
+
+// ---------------------------------------------------------------------------------------------
+// Element types.
+
+template <class T>
+T FromDouble(double v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return static_cast<float>(v);
+  } else {
+    return Half::FromBits(oracle::DoubleToHalfBits(v));
+  }
+}
+
+inline double ToDouble(float v) { return v; }
+inline double ToDouble(Half v) { return oracle::HalfToDouble(v.bits); }
+
+template <class T>
+const char* TypeName() {
+  return std::is_same_v<T, float> ? "float" : "half";
+}
+
+template <class T>
+std::vector<double> Widen(const std::vector<T>& v) {
+  std::vector<double> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = ToDouble(v[i]);
+  return out;
+}
+
+inline uint32_t Bits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof(b));
+  return b;
+}
+inline uint32_t Bits(Half v) { return v.bits; }
+
+// Bitwise equality of two tensors; the first difference in `where`.
+template <class T>
+bool SameBits(const std::vector<T>& a, const std::vector<T>& b, std::string* where) {
+  if (a.size() != b.size()) {
+    *where = "sizes differ";
+    return false;
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (Bits(a[i]) != Bits(b[i])) {
+      std::ostringstream s;
+      s << "element " << i << ": " << ToDouble(a[i]) << " vs " << ToDouble(b[i]);
+      *where = s.str();
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeded inputs for LayerNormGrad / LayerNormBackward.
+
+enum class Kind {
+  kPlain,       // mean/variance are the row statistics; typical LayerNorm data
+  kOffsetMean,  // mean is NOT the row mean, variance not the row variance: sum(-2*x2) matters
+  kPositive,    // dy, gamma, x - mean all positive: no sum cancels
+  kCancel,      // dy = alpha + beta*xhat, gamma = 1: pd_x cancels to ~0 on purpose
+};
+
+inline const char* KindName(Kind k) {
+  switch (k) {
+    case Kind::kPlain: return "plain";
+    case Kind::kOffsetMean: return "offset_mean";
+    case Kind::kPositive: return "positive";
+    case Kind::kCancel: return "cancel";
+  }
+  return "?";
+}
+
+struct GradCase {
+  int64_t rows;
+  int64_t h;
+  Kind kind;
+  uint64_t seed;
+  float epsilon = 1e-5f;
+};
+
+inline std::string Describe(const GradCase& c) {
+  std::ostringstream s;
+  s << "rows=" << c.rows << " h=" << c.h << " kind=" << KindName(c.kind) << " seed=" << c.seed
+    << " eps=" << c.epsilon;
+  return s.str();
+}
+
+template <class T>
+struct GradData {
+  GradCase c;
+  std::vector<T> dy, x, mean, variance, gamma;
+  // The exact values the library reads, for the oracle.
+  std::vector<double> dy_d, x_d, mean_d, variance_d, gamma_d;
+};
+
+template <class T>
+GradData<T> MakeGradData(const GradCase& c) {
+  std::mt19937_64 rng(c.seed);
+  auto uniform = [&](double lo, double hi) {
+    return lo + (hi - lo) * std::generate_canonical<double, 53>(rng);
+  };
+  const auto n = static_cast<size_t>(c.rows * c.h);
+  const auto h = static_cast<size_t>(c.h);
+  GradData<T> d;
+  d.c = c;
+  d.x.resize(n);
+  d.dy.resize(n);
+  d.gamma.resize(h);
+  d.mean.resize(static_cast<size_t>(c.rows));
+  d.variance.resize(static_cast<size_t>(c.rows));
+  for (size_t i = 0; i < h; ++i) {
+    const double g = c.kind == Kind::kCancel     ? 1.0
+                     : c.kind == Kind::kPositive ? uniform(0.1, 1.0)
+                                                 : uniform(0.5, 1.5);
+    d.gamma[i] = FromDouble<T>(g);
+  }
+  for (int64_t r = 0; r < c.rows; ++r) {
+    const size_t base = static_cast<size_t>(r) * h;
+    for (size_t i = 0; i < h; ++i) {
+      d.x[base + i] = FromDouble<T>(c.kind == Kind::kPositive ? uniform(1.0, 2.0)
+                                                                : uniform(-2.0, 2.0) + 0.3);
+    }
+    double sum = 0;
+    for (size_t i = 0; i < h; ++i) sum += ToDouble(d.x[base + i]);
+    const double row_mean = sum / static_cast<double>(h);
+    double sq = 0;
+    for (size_t i = 0; i < h; ++i) {
+      sq += (ToDouble(d.x[base + i]) - row_mean) * (ToDouble(d.x[base + i]) - row_mean);
+    }
+    const double row_var = sq / static_cast<double>(h);
+    double mean = row_mean, var = row_var;
+    if (c.kind == Kind::kOffsetMean) {
+      mean = row_mean + 0.5 * uniform(-1.0, 1.0) * std::sqrt(row_var + 0.01);
+      var = row_var * uniform(0.5, 2.0) + 0.01;
+    } else if (c.kind == Kind::kPositive) {
+      mean = 0.5;
+      var = uniform(0.1, 1.0);
+    }
+    d.mean[r] = FromDouble<T>(mean);
+    d.variance[r] = FromDouble<T>(var);
+    const double alpha = uniform(-1.0, 1.0), beta = uniform(-1.0, 1.0);
+    const double rstd = 1.0 / std::sqrt(ToDouble(d.variance[r]) + c.epsilon);
+    for (size_t i = 0; i < h; ++i) {
+      double dy;
+      if (c.kind == Kind::kCancel) {
+        dy = alpha + beta * (ToDouble(d.x[base + i]) - ToDouble(d.mean[r])) * rstd;
+      } else if (c.kind == Kind::kPositive) {
+        dy = uniform(0.1, 1.0);
+      } else {
+        dy = uniform(-1.0, 1.0);
+      }
+      d.dy[base + i] = FromDouble<T>(dy);
+    }
+  }
+  d.dy_d = Widen(d.dy);
+  d.x_d = Widen(d.x);
+  d.mean_d = Widen(d.mean);
+  d.variance_d = Widen(d.variance);
+  d.gamma_d = Widen(d.gamma);
+  return d;
+}
+
+// Arbitrary seeded values in [lo, hi) as T.
+template <class T>
+std::vector<T> RandomVector(size_t n, uint64_t seed, double lo, double hi) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& e : v) e = FromDouble<T>(lo + (hi - lo) * std::generate_canonical<double, 53>(rng));
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths: the scalar implementation and the SIMD one restricted to each Highway target that is
+// both compiled in and supported by this CPU.
+
+struct Path {
+  Impl impl;
+  int64_t target;  // Highway bit; 0 for scalar
+  std::string name;
+};
+
+inline std::vector<Path> AllPaths() {
+  std::vector<Path> paths;
+  hwy::SetSupportedTargetsForTest(0);
+  const int64_t usable = core::CompiledSimdTargets() & hwy::SupportedTargets();
+  for (int64_t t = usable; t != 0; t &= t - 1) {
+    const int64_t bit = t & -t;
+    paths.push_back({Impl::kSimd, bit, std::string("simd/") + hwy::TargetName(bit)});
+  }
+  paths.push_back({Impl::kScalar, 0, "scalar"});
+  return paths;
+}
+
+// The default SIMD path (best target) and the scalar path.
+inline std::vector<Path> MainPaths() {
+  hwy::SetSupportedTargetsForTest(0);
+  const int64_t usable = core::CompiledSimdTargets() & hwy::SupportedTargets();
+  const int64_t best = usable & -usable;
+  return {{Impl::kSimd, best, std::string("simd/") + hwy::TargetName(best)},
+          {Impl::kScalar, 0, "scalar"}};
+}
+
+// Restricts Highway's dispatch to one target while alive.
+class TargetScope {
+ public:
+  explicit TargetScope(const Path& p) {
+    if (p.impl == Impl::kSimd) hwy::SetSupportedTargetsForTest(p.target);
+  }
+  ~TargetScope() { hwy::SetSupportedTargetsForTest(0); }
+  TargetScope(const TargetScope&) = delete;
+  TargetScope& operator=(const TargetScope&) = delete;
+};
+
+// Asserts that the library ran the path it was asked for.
+inline void ExpectRan(const Path& p, const RunInfo& info) {
+  EXPECT_EQ(info.impl, p.impl) << p.name;
+  if (p.impl == Impl::kSimd) {
+    EXPECT_EQ(info.target, hwy::TargetName(p.target)) << p.name;
+  } else {
+    EXPECT_EQ(info.target, "scalar");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error accounting.
+
+struct ErrorStats {
+  int64_t count = 0;
+  int64_t failures = 0;
+  int64_t exact = 0;            // half: equal to the oracle rounded to half
+  int64_t ill_conditioned = 0;  // half: float error bound exceeds half a half-ulp
+  double worst_ratio = 0;       // largest |error| / bound
+  std::string first_failure;
+
+  void Merge(const ErrorStats& o) {
+    count += o.count;
+    if (failures == 0 && o.failures != 0) first_failure = o.first_failure;
+    failures += o.failures;
+    exact += o.exact;
+    ill_conditioned += o.ill_conditioned;
+    worst_ratio = std::max(worst_ratio, o.worst_ratio);
+  }
+};
+
+// Float result: |got - exact| <= bound (+ kTiny).
+inline void CheckFloat(float got, double exact, double bound, const char* what, size_t index,
+                       ErrorStats* s) {
+  ++s->count;
+  const double err = std::fabs(static_cast<double>(got) - exact);
+  const double limit = bound + kTiny;
+  s->worst_ratio = std::max(s->worst_ratio, err / limit);
+  if (!(err <= limit)) {
+    if (s->failures++ > 0) return;  // the first failure is described, the rest counted
+    std::ostringstream m;
+    m << what << "[" << index << "] = " << got << ", oracle " << exact << ", |err| " << err
+      << " > bound " << limit;
+    s->first_failure = m.str();
+  }
+}
+
+// Half result computed in float with float error <= float_bound, then rounded once.
+// Well-conditioned (float_bound <= half the smallest half spacing within float_bound of the
+// exact value): at most 1 ulp from the oracle rounded to half, since at most one rounding
+// boundary lies between the float result and the exact value. Otherwise (cancellation has eaten
+// the float accuracy): |got - exact| <= float_bound + half a half-spacing at the result.
+inline void CheckHalf(Half got, double exact, double float_bound, const char* what,
+                      size_t index, ErrorStats* s) {
+  ++s->count;
+  const uint16_t want = oracle::DoubleToHalfBits(exact);
+  if (got.bits == want || ((got.bits | want) & 0x7FFF) == 0) ++s->exact;
+  const double got_v = oracle::HalfToDouble(got.bits);
+  const double nearest_edge = std::max(0.0, std::fabs(exact) - float_bound);
+  if (float_bound <= 0.5 * oracle::HalfSpacing(nearest_edge)) {
+    const int64_t ulps = oracle::HalfUlpDistance(got.bits, want);
+    s->worst_ratio = std::max(s->worst_ratio, static_cast<double>(ulps));
+    if (ulps > 1 || std::isnan(got_v)) {
+      if (s->failures++ > 0) return;
+      std::ostringstream m;
+      m << what << "[" << index << "] = " << got_v << ", oracle " << exact << " (half "
+        << oracle::HalfToDouble(want) << "): " << ulps << " ulp apart";
+      s->first_failure = m.str();
+    }
+  } else {
+    ++s->ill_conditioned;
+    const double limit = float_bound +
+                         0.5 * oracle::HalfSpacing(std::fabs(exact) + float_bound) + kTiny;
+    const double err = std::fabs(got_v - exact);
+    s->worst_ratio = std::max(s->worst_ratio, err / limit);
+    if (!(err <= limit)) {
+      if (s->failures++ > 0) return;
+      std::ostringstream m;
+      m << what << "[" << index << "] = " << got_v << ", oracle " << exact << ", |err| " << err
+        << " > bound " << limit << " (ill-conditioned)";
+      s->first_failure = m.str();
+    }
+  }
+}
+
+template <class T>
+void CheckValue(T got, double exact, double float_bound, const char* what, size_t index,
+                ErrorStats* s) {
+  if constexpr (std::is_same_v<T, float>) {
+    CheckFloat(got, exact, float_bound, what, index, s);
+  } else {
+    CheckHalf(got, exact, float_bound, what, index, s);
+  }
+}
+
+}  // namespace lngrad::test

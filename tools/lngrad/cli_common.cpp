@@ -1,0 +1,168 @@
+#include "cli_common.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace lngrad::cli {
+
+int Fail(std::string_view command, const Status& st, int code) {
+  return Fail(command, st.message(), code);
+}
+
+int Fail(std::string_view command, const std::string& message, int code) {
+  std::fprintf(stderr, "lngrad %.*s: error: %s\n", static_cast<int>(command.size()),
+               command.data(), message.c_str());
+  return code;
+}
+
+void Warn(std::string_view command, const std::string& message) {
+  std::fprintf(stderr, "lngrad %.*s: warning: %s\n", static_cast<int>(command.size()),
+               command.data(), message.c_str());
+}
+
+Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out) {
+  int base = 10;
+  std::string_view digits = text;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  }
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v > max) {
+    return Status::InvalidArgument(std::string(what) + " \"" + std::string(text) +
+                                   "\" is not an integer in [0, " + std::to_string(max) + "]");
+  }
+  *out = v;
+  return Status::Ok();
+}
+
+Status ParseFiniteDouble(std::string_view text, std::string_view what, double* out) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
+    return Status::InvalidArgument(std::string(what) + " \"" + std::string(text) +
+                                   "\" is not a finite number");
+  }
+  *out = v;
+  return Status::Ok();
+}
+
+namespace {
+
+Status ShapeFromJson(const io::Json& j, std::string_view what, std::vector<int64_t>* out) {
+  if (!j.is_array()) return Status::InvalidArgument(std::string(what) + ": shape is not an array");
+  std::vector<int64_t> shape;
+  for (const io::Json& d : j.items()) {
+    if (!d.IsInteger() || d.AsInteger() < 0) {
+      return Status::InvalidArgument(std::string(what) + ": shape has a dimension that is not a "
+                                     "non-negative integer");
+    }
+    shape.push_back(d.AsInteger());
+  }
+  int64_t count = 0;
+  LNGRAD_RETURN_IF_ERROR(io::ElementCount(shape, &count));
+  *out = std::move(shape);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Manifest::File(std::string_view key, std::optional<FileEntry>* out) const {
+  out->reset();
+  const io::Json* files = json.Find("files");
+  if (files == nullptr) return Status::Ok();
+  const io::Json* e = files->Find(key);
+  if (e == nullptr) return Status::Ok();
+  const std::string what = io::JoinPath(dir, kManifestName) + ": files." + std::string(key);
+  const io::Json* path = e->Find("path");
+  const io::Json* dtype = e->Find("dtype");
+  const io::Json* shape = e->Find("shape");
+  if (path == nullptr || !path->is_string() || path->AsString().empty() || dtype == nullptr ||
+      !dtype->is_string() || shape == nullptr) {
+    return Status::InvalidArgument(what + " needs \"path\", \"dtype\" and \"shape\"");
+  }
+  FileEntry f;
+  // Paths stay inside the data directory: a manifest is data, not a pointer elsewhere.
+  if (path->AsString().find('/') != std::string::npos) {
+    return Status::InvalidArgument(what + ": path \"" + path->AsString() +
+                                   "\" must be a plain file name in the same directory");
+  }
+  f.path = io::JoinPath(dir, path->AsString());
+  if (Status st = io::ParseDType(dtype->AsString(), &f.dtype); !st.ok()) {
+    return Status::InvalidArgument(what + ": " + st.message());
+  }
+  LNGRAD_RETURN_IF_ERROR(ShapeFromJson(*shape, what, &f.shape));
+  *out = std::move(f);
+  return Status::Ok();
+}
+
+std::vector<std::string> Manifest::FileKeys() const {
+  const io::Json* files = json.Find("files");
+  if (files == nullptr || !files->is_object()) return {};
+  return files->keys();
+}
+
+std::optional<double> Manifest::Number(std::string_view key) const {
+  const io::Json* v = json.Find(key);
+  if (v == nullptr || !v->is_number()) return std::nullopt;
+  return v->AsNumber();
+}
+
+Status LoadManifest(const std::string& dir, std::optional<Manifest>* out) {
+  out->reset();
+  const std::string path = io::JoinPath(dir, kManifestName);
+  if (!io::PathExists(path)) return Status::Ok();
+  std::string text;
+  LNGRAD_RETURN_IF_ERROR(io::ReadTextFile(path, &text));
+  Manifest m;
+  m.dir = dir;
+  LNGRAD_RETURN_IF_ERROR(io::Json::Parse(text, "'" + path + "'", &m.json));
+  const io::Json* format = m.json.Find("format");
+  if (!m.json.is_object() || format == nullptr || !format->is_string() ||
+      format->AsString() != kManifestFormat) {
+    return Status::InvalidArgument("'" + path + "' is not an lngrad manifest (\"format\": \"" +
+                                   std::string(kManifestFormat) + "\" expected)");
+  }
+  const io::Json* files = m.json.Find("files");
+  if (files != nullptr && !files->is_object()) {
+    return Status::InvalidArgument("'" + path + "': \"files\" is not an object");
+  }
+  *out = std::move(m);
+  return Status::Ok();
+}
+
+io::Json FileEntryJson(const std::string& path, const io::Tensor& t) {
+  io::Json e = io::Json::Object();
+  e["path"] = path;
+  e["dtype"] = io::DTypeName(t.dtype());
+  e["shape"] = io::Json::ArrayOf(t.shape());
+  return e;
+}
+
+Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view hint,
+                  io::Tensor* out) {
+  if (io::FormatOfPath(path) == io::FileFormat::kNpy) return io::ReadNpyFile(path, out);
+  if (!spec.dtype || !spec.shape) {
+    return Status::InvalidArgument("'" + path + "' is a raw file (not .npy): its " +
+                                   (spec.dtype ? "shape" : "dtype") + " is unknown; " +
+                                   std::string(hint));
+  }
+  return io::ReadBinFile(path, *spec.dtype, *spec.shape, out);
+}
+
+bool ReportNonFinite(std::string_view command, std::string_view name, const io::Tensor& t,
+                     io::Json* warnings) {
+  const io::NonFinite nf = io::FindNonFinite(t);
+  if (nf.first_index < 0) return false;
+  const std::string msg = std::string(name) + " has " + std::to_string(nf.nan_count) +
+                          " NaN and " + std::to_string(nf.inf_count) +
+                          " infinite value(s) (first at " + io::IndexText(t.shape(), nf.first_index) +
+                          ")";
+  Warn(command, msg);
+  if (warnings != nullptr) warnings->Push(msg);
+  return true;
+}
+
+}  // namespace lngrad::cli

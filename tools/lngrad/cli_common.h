@@ -1,0 +1,86 @@
+// Shared pieces of the data subcommands (gen, run, verify, tiling, socs): exit codes, error
+// reporting, option parsing helpers, the data-directory manifest, and loading tensors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "io/json.h"
+#include "io/tensor.h"
+#include "io/tensor_file.h"
+#include "lngrad/status.h"
+
+namespace lngrad::cli {
+
+// Exit codes of every data subcommand (docs/cli.md).
+inline constexpr int kExitOk = 0;
+// verify: a mismatch; gen/run: the computation itself failed after its inputs were accepted.
+inline constexpr int kExitFailed = 1;
+// The request was refused: usage error, unreadable/malformed/inconsistent input, unwritable
+// output, a constraint of the chosen path (e.g. H alignment on the device path).
+inline constexpr int kExitRefused = 2;
+
+inline constexpr std::string_view kVersion = "0.1.0";
+// "format" value of the manifest.json files that gen and run write.
+inline constexpr std::string_view kManifestFormat = "lngrad-data/1";
+inline constexpr std::string_view kManifestName = "manifest.json";
+
+// Prints "lngrad <command>: error: <message>" on stderr and returns `code`.
+int Fail(std::string_view command, const Status& st, int code = kExitRefused);
+int Fail(std::string_view command, const std::string& message, int code = kExitRefused);
+// Prints "lngrad <command>: warning: <message>" on stderr.
+void Warn(std::string_view command, const std::string& message);
+
+// Parses a decimal or 0x-prefixed unsigned integer; `what` names the option.
+Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out);
+// Parses a finite double; `what` names the option.
+Status ParseFiniteDouble(std::string_view text, std::string_view what, double* out);
+
+// One tensor file as listed in a manifest: path relative to the manifest's directory.
+struct FileEntry {
+  std::string path;
+  io::DType dtype = io::DType::kFloat32;
+  std::vector<int64_t> shape;
+};
+
+// manifest.json of a data directory (written by gen and run).
+struct Manifest {
+  io::Json json;  // the whole document
+  std::string dir;
+  // Entry `key` of "files", or nullopt; an entry that is present but malformed is an error.
+  Status File(std::string_view key, std::optional<FileEntry>* out) const;
+  // All keys of "files", in file order.
+  std::vector<std::string> FileKeys() const;
+  // A number member (e.g. "eps"), if present.
+  std::optional<double> Number(std::string_view key) const;
+};
+
+// Reads DIR/manifest.json if it exists (nullopt if not). A present but unreadable or invalid
+// manifest is an error.
+Status LoadManifest(const std::string& dir, std::optional<Manifest>* out);
+
+// JSON description of a file entry ({"path", "dtype", "shape"}).
+io::Json FileEntryJson(const std::string& path, const io::Tensor& t);
+
+// How to read a raw .bin file: its dtype and shape, when known.
+struct BinSpec {
+  std::optional<io::DType> dtype;
+  std::optional<std::vector<int64_t>> shape;
+};
+
+// Reads a tensor: .npy from its header; anything else as raw data of spec.dtype and
+// spec.shape (both needed; the error names the missing option `hint`).
+Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view hint,
+                  io::Tensor* out);
+
+// Reports non-finite values of an input tensor on stderr (and into `warnings`); returns true
+// when there were any.
+bool ReportNonFinite(std::string_view command, std::string_view name, const io::Tensor& t,
+                     io::Json* warnings);
+
+}  // namespace lngrad::cli

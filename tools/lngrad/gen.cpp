@@ -1,0 +1,263 @@
+// `lngrad gen`: inputs for LayerNormGrad and goldens from the float64 reference.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numbers>
+#include <random>
+
+#include "cli_common.h"
+#include "command.h"
+#include "golden.h"
+#include "progress.h"
+
+namespace lngrad::cli {
+namespace {
+
+constexpr const char* kCmd = "gen";
+
+// Random values whose sequence is fixed by the seed on every platform: std::mt19937_64 is
+// specified bit for bit, and the transforms below are ours (the std:: distributions are not
+// specified and differ between standard libraries).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : gen_(seed) {}
+  // Uniform in [0, 1) with 53 random bits.
+  double Uniform01() { return static_cast<double>(gen_() >> 11) * 0x1.0p-53; }
+  // Standard normal by Box-Muller (one value per pair of uniforms).
+  double Normal() {
+    const double u1 = 1.0 - Uniform01();  // (0, 1]: log is finite
+    const double u2 = Uniform01();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  }
+
+ private:
+  std::mt19937_64 gen_;
+};
+
+struct Dist {
+  enum Kind { kUniform, kNormal, kRandint } kind = kUniform;
+  double a = -100, b = 100;  // uniform: [a, b); normal: mean a, std b; randint: [a, b)
+  std::string text;
+
+  double Draw(Rng& rng) const {
+    switch (kind) {
+      case kUniform: return a + (b - a) * rng.Uniform01();
+      case kNormal: return a + b * rng.Normal();
+      case kRandint: return std::floor(a + (b - a) * rng.Uniform01());
+    }
+    return 0;
+  }
+};
+
+Status ParseDist(const std::string& text, Dist* out) {
+  const size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  Dist d;
+  if (name == "uniform") {
+    d = {Dist::kUniform, -100, 100, ""};
+  } else if (name == "normal") {
+    d = {Dist::kNormal, 0, 1, ""};
+  } else if (name == "randint") {
+    d = {Dist::kRandint, -10, 10, ""};
+  } else {
+    return Status::InvalidArgument("--dist \"" + text +
+                                   "\": unknown distribution (uniform:LO,HI, normal:MEAN,STD or "
+                                   "randint:LO,HI)");
+  }
+  if (colon != std::string::npos) {
+    const std::string params = text.substr(colon + 1);
+    const size_t comma = params.find(',');
+    if (comma == std::string::npos) {
+      return Status::InvalidArgument("--dist \"" + text + "\": expected two parameters, e.g. " +
+                                     name + ":-1,1");
+    }
+    LNGRAD_RETURN_IF_ERROR(ParseFiniteDouble(params.substr(0, comma), "--dist parameter", &d.a));
+    LNGRAD_RETURN_IF_ERROR(ParseFiniteDouble(params.substr(comma + 1), "--dist parameter", &d.b));
+  }
+  if (d.kind == Dist::kNormal && !(d.b > 0)) {
+    return Status::InvalidArgument("--dist \"" + text + "\": the standard deviation must be > 0");
+  }
+  if (d.kind != Dist::kNormal && !(d.a < d.b)) {
+    return Status::InvalidArgument("--dist \"" + text + "\": LO must be less than HI");
+  }
+  if (d.kind == Dist::kRandint && (d.a != std::floor(d.a) || d.b != std::floor(d.b))) {
+    return Status::InvalidArgument("--dist \"" + text + "\": randint bounds must be integers");
+  }
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s:%.17g,%.17g", name.c_str(), d.a, d.b);
+  d.text = buf;
+  *out = d;
+  return Status::Ok();
+}
+
+struct GenOptions {
+  std::string shape_text;
+  std::string dtype_text = "float";
+  uint64_t seed = 1;
+  std::string dist_text = "uniform:-100,100";
+  double eps = 1e-4;
+  std::string format_text = "npy";
+  std::string out;
+  bool json = false;
+};
+
+std::vector<double> Values(const io::Tensor& t) {
+  std::vector<double> v(static_cast<size_t>(t.size()));
+  for (int64_t i = 0; i < t.size(); ++i) v[static_cast<size_t>(i)] = t.Get(i);
+  return v;
+}
+
+io::Tensor FromValues(io::DType dt, std::vector<int64_t> shape, const std::vector<double>& v) {
+  io::Tensor t(dt, std::move(shape));
+  for (int64_t i = 0; i < t.size(); ++i) t.Set(i, v[static_cast<size_t>(i)]);
+  return t;
+}
+
+int RunGen(const GenOptions& o) {
+  std::vector<int64_t> shape;
+  if (Status st = io::ParseShape(o.shape_text, "--shape", &shape); !st.ok()) return Fail(kCmd, st);
+  if (shape.size() != 3) {
+    return Fail(kCmd, "--shape \"" + o.shape_text + "\" must have three dimensions B,S,H");
+  }
+  io::DType dt;
+  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, "--" + st.message());
+  if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype: gen writes float or half data");
+  Dist dist;
+  if (Status st = ParseDist(o.dist_text, &dist); !st.ok()) return Fail(kCmd, st);
+  if (!std::isfinite(o.eps) || o.eps < 0) return Fail(kCmd, "--eps must be finite and >= 0");
+  io::FileFormat format;
+  if (Status st = io::ParseFormat(o.format_text, &format); !st.ok()) return Fail(kCmd, "--" + st.message());
+
+  const int64_t b = shape[0], s = shape[1], h = shape[2], rows = b * s;
+  const std::vector<int64_t> bsh = shape, bs = {b, s}, hs = {h};
+  Progress progress(kCmd);
+
+  // Inputs, drawn in this order from one stream, rounded once to the dtype.
+  progress.Stage("generating inputs");
+  Rng rng(o.seed);
+  io::Tensor dy(dt, bsh), x(dt, bsh), gamma(dt, hs);
+  for (io::Tensor* t : {&dy, &x, &gamma}) {
+    for (int64_t i = 0; i < t->size(); ++i) t->Set(i, dist.Draw(rng));
+  }
+  for (const auto& [name, t] : {std::pair<const char*, io::Tensor*>{"dy", &dy}, {"x", &x},
+                                {"gamma", &gamma}}) {
+    const io::NonFinite nf = io::FindNonFinite(*t);
+    if (nf.first_index >= 0) {
+      return Fail(kCmd, "--dist " + o.dist_text + " gives " + name + " values beyond the " +
+                            io::DTypeName(dt) + " range (first at " +
+                            io::IndexText(t->shape(), nf.first_index) + ")");
+    }
+  }
+  // Statistics from the stored x, as the forward pass would give them, then stored.
+  const std::vector<double> xd = Values(x);
+  std::vector<double> mean_d(static_cast<size_t>(rows)), var_d(static_cast<size_t>(rows));
+  golden::RowStatistics(rows, h, xd.data(), mean_d.data(), var_d.data());
+  const io::Tensor mean = FromValues(dt, bs, mean_d), variance = FromValues(dt, bs, var_d);
+  if (io::FindNonFinite(variance).first_index >= 0) {
+    return Fail(kCmd, "--dist " + o.dist_text + ": the row variance exceeds the " +
+                          std::string(io::DTypeName(dt)) + " range; use a narrower distribution");
+  }
+
+  // Goldens from exactly what was stored (and eps as the float kernels receive it).
+  progress.Stage("computing the golden");
+  const double eps = static_cast<double>(static_cast<float>(o.eps));
+  const std::vector<double> dyd = Values(dy), gd = Values(gamma), md = Values(mean),
+                            vd = Values(variance);
+  std::vector<double> pd_x(static_cast<size_t>(rows * h)), res(static_cast<size_t>(rows * h));
+  std::vector<double> dgamma(static_cast<size_t>(h)), dbeta(static_cast<size_t>(h));
+  golden::LayerNormGrad(rows, h, dyd.data(), xd.data(), md.data(), vd.data(), gd.data(), eps,
+                        pd_x.data(), res.data(), [&](double f) { progress.Fraction(f); });
+  // LayerNormGradBeta consumes res_for_gamma as stored in the dtype, so its golden is the
+  // exact result for the stored golden res_for_gamma (what a perfect LayerNormGrad hands on).
+  const io::Tensor res_stored = FromValues(dt, bsh, res);
+  golden::LayerNormGradBeta(rows, h, dyd.data(), Values(res_stored).data(), dgamma.data(),
+                            dbeta.data());
+
+  progress.Stage("writing files");
+  const std::string ext = format == io::FileFormat::kNpy ? ".npy" : ".bin";
+  const std::pair<std::string, io::Tensor> files[] = {
+      {"dy", std::move(dy)},
+      {"x", std::move(x)},
+      {"gamma", std::move(gamma)},
+      {"mean", mean},
+      {"variance", variance},
+      {"golden_pd_x", FromValues(dt, bsh, pd_x)},
+      {"golden_res_for_gamma", res_stored},
+      {"golden_dgamma", FromValues(dt, hs, dgamma)},
+      {"golden_dbeta", FromValues(dt, hs, dbeta)},
+  };
+  io::Json manifest = io::Json::Object();
+  manifest["format"] = std::string(kManifestFormat);
+  manifest["producer"] = "lngrad gen " + std::string(kVersion);
+  manifest["op"] = "LayerNormGrad";
+  manifest["shape"] = io::Json::ArrayOf(bsh);
+  manifest["dtype"] = io::DTypeName(dt);
+  manifest["eps"] = o.eps;
+  manifest["seed"] = o.seed;
+  manifest["dist"] = dist.text;
+  manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  Status st = out.Open();
+  for (const auto& [name, t] : files) {
+    if (!st.ok()) break;
+    st = out.AddTensor(name + ext, t, format);
+    manifest["files"][name] = FileEntryJson(name + ext, t);
+  }
+  if (st.ok()) st = out.AddBytes(std::string(kManifestName), manifest.Dump(2) + "\n");
+  if (st.ok()) st = out.Commit();
+  progress.Finish();
+  if (!st.ok()) return Fail(kCmd, st);
+
+  if (o.json) {
+    io::Json j = io::Json::Object();
+    j["command"] = "gen";
+    j["out"] = o.out;
+    j["shape"] = io::Json::ArrayOf(bsh);
+    j["dtype"] = io::DTypeName(dt);
+    j["eps"] = o.eps;
+    j["seed"] = o.seed;
+    j["dist"] = dist.text;
+    j["format"] = io::FormatName(format);
+    j["files"] = io::Json::ArrayOf(out.Paths());
+    std::printf("%s\n", j.Dump(2).c_str());
+  } else {
+    std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),
+                o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(dt), o.eps,
+                static_cast<unsigned long long>(o.seed), dist.text.c_str());
+    std::printf("inputs: dy%s x%s gamma%s mean%s variance%s\n", ext.c_str(), ext.c_str(),
+                ext.c_str(), ext.c_str(), ext.c_str());
+    std::printf("goldens: golden_pd_x%s golden_res_for_gamma%s golden_dgamma%s golden_dbeta%s\n",
+                ext.c_str(), ext.c_str(), ext.c_str(), ext.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
+  CLI::App* app = root.add_subcommand(
+      "gen",
+      "Generate LayerNormGrad inputs (dy, x, gamma; mean and variance of x from a float64\n"
+      "forward LayerNorm) and goldens (pd_x, res_for_gamma, dgamma, dbeta from the float64\n"
+      "reference, rounded once to --dtype), plus manifest.json, into --out DIR.");
+  auto o = std::make_shared<GenOptions>();
+  app->add_option("--shape", o->shape_text, "B,S,H of dy and x (each >= 1)")->required();
+  app->add_option("--dtype", o->dtype_text, "float or half")->capture_default_str();
+  app->add_option("--seed", o->seed, "Seed of the random inputs (same data on every platform)")
+      ->capture_default_str();
+  app->add_option("--dist", o->dist_text,
+                  "Distribution of dy, x and gamma: uniform:LO,HI (values in [LO,HI)),\n"
+                  "normal:MEAN,STD or randint:LO,HI (integers in [LO,HI)); the bare names\n"
+                  "mean uniform:-100,100, normal:0,1, randint:-10,10")
+      ->capture_default_str();
+  app->add_option("--eps", o->eps, "Epsilon recorded in the manifest and used for the goldens")
+      ->capture_default_str();
+  app->add_option("--format", o->format_text, "npy or bin (raw little-endian, as the official "
+                                              "samples use)")
+      ->capture_default_str();
+  app->add_option("--out", o->out, "Output directory (created if missing)")->required();
+  app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
+  commands->push_back({app, [o] { return RunGen(*o); }});
+}
+
+}  // namespace lngrad::cli

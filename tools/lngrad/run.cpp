@@ -1,0 +1,436 @@
+// `lngrad run`: LayerNormGrad and LayerNormGradBeta on data files.
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "cli_common.h"
+#include "command.h"
+#include "lngrad/ascend_platform.h"
+#include "progress.h"
+#include "run_ops.h"
+
+namespace lngrad::cli {
+namespace {
+
+constexpr const char* kCmd = "run";
+constexpr std::array<const char*, 5> kInputs = {"dy", "x", "mean", "variance", "gamma"};
+// The official sample's file names (input/input_inputDy.bin, ...), tried after ours.
+constexpr std::array<const char*, 5> kSampleNames = {"input_inputDy", "input_inputX",
+                                                     "input_inputMean", "input_inputVariance",
+                                                     "input_inputGamma"};
+
+struct RunOptions {
+  std::string in_dir;
+  std::array<std::string, 5> files;  // --dy --x --mean --variance --gamma
+  std::string shape_text;
+  std::string dtype_text;
+  std::string eps_text;
+  std::string soc;
+  std::string impl_text = "ascendc";
+  bool reuse_source = false;
+  std::string tmp_text = "min";
+  int blocks = 1;
+  bool strict = false;
+  std::string out;
+  bool json = false;
+  // Which device-only options were given (for the "ignored by native" warning).
+  std::vector<std::string> device_options_given;
+};
+
+// Where each input comes from and how to read it.
+struct Sources {
+  std::array<std::string, 5> paths;
+  std::array<BinSpec, 5> specs;
+  std::optional<double> manifest_eps;
+};
+
+Status ResolveSources(const RunOptions& o, const std::optional<std::vector<int64_t>>& shape,
+                      const std::optional<io::DType>& dtype, Sources* src) {
+  // Shapes of the raw inputs follow from --shape B,S,H.
+  auto bin_spec = [&](size_t i) {
+    BinSpec s;
+    s.dtype = dtype;
+    if (shape) {
+      const std::vector<int64_t>& d = *shape;
+      if (i < 2) s.shape = d;
+      if (i == 2 || i == 3) s.shape = std::vector<int64_t>(d.begin(), d.end() - 1);
+      if (i == 4) s.shape = std::vector<int64_t>{d.back()};
+    }
+    return s;
+  };
+  if (o.in_dir.empty()) {
+    for (size_t i = 0; i < kInputs.size(); ++i) {
+      if (o.files[i].empty()) {
+        return Status::InvalidArgument(std::string("--") + kInputs[i] +
+                                       " is required when --in is not given");
+      }
+      src->paths[i] = o.files[i];
+      src->specs[i] = bin_spec(i);
+    }
+    return Status::Ok();
+  }
+  if (!io::IsDirectory(o.in_dir)) {
+    return Status::InvalidArgument("--in '" + o.in_dir + "' is not a directory");
+  }
+  std::optional<Manifest> manifest;
+  LNGRAD_RETURN_IF_ERROR(LoadManifest(o.in_dir, &manifest));
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    if (manifest) {
+      std::optional<FileEntry> e;
+      LNGRAD_RETURN_IF_ERROR(manifest->File(kInputs[i], &e));
+      if (!e) {
+        return Status::InvalidArgument("'" + io::JoinPath(o.in_dir, kManifestName) +
+                                       "' lists no \"" + kInputs[i] + "\" file");
+      }
+      src->paths[i] = e->path;
+      src->specs[i] = BinSpec{e->dtype, e->shape};
+      continue;
+    }
+    const std::string base = io::JoinPath(o.in_dir, kInputs[i]);
+    const std::string sample = io::JoinPath(o.in_dir, kSampleNames[i]);
+    if (io::PathExists(base + ".npy")) {
+      src->paths[i] = base + ".npy";
+    } else if (io::PathExists(base + ".bin")) {
+      src->paths[i] = base + ".bin";
+    } else if (io::PathExists(sample + ".bin")) {
+      src->paths[i] = sample + ".bin";
+    } else {
+      return Status::InvalidArgument("--in '" + o.in_dir + "' has no " + kInputs[i] + ".npy, " +
+                                     kInputs[i] + ".bin or " + kSampleNames[i] +
+                                     ".bin (and no manifest.json)");
+    }
+    src->specs[i] = bin_spec(i);
+  }
+  if (manifest) src->manifest_eps = manifest->Number("eps");
+  return Status::Ok();
+}
+
+// Checks the shapes of the five inputs against each other and fills b, s, h.
+Status CheckShapes(const std::array<io::Tensor, 5>& t, const std::array<std::string, 5>& paths,
+                   RunInputs* in) {
+  const std::vector<int64_t>& d = t[0].shape();
+  if (d.size() != 2 && d.size() != 3) {
+    return Status::InvalidArgument("dy '" + paths[0] + "' has shape " + io::ShapeText(d) +
+                                   "; expected [B,S,H] or [rows,H]");
+  }
+  for (int64_t v : d) {
+    if (v < 1) return Status::InvalidArgument("dy '" + paths[0] + "' has an empty dimension");
+  }
+  if (t[1].shape() != d) {
+    return Status::InvalidArgument("shapes disagree: dy '" + paths[0] + "' is " +
+                                   io::ShapeText(d) + " but x '" + paths[1] + "' is " +
+                                   io::ShapeText(t[1].shape()));
+  }
+  const std::vector<int64_t> stats(d.begin(), d.end() - 1);
+  std::vector<int64_t> stats1 = stats;
+  stats1.push_back(1);
+  for (size_t i : {2, 3}) {
+    if (t[i].shape() != stats && t[i].shape() != stats1) {
+      return Status::InvalidArgument("shapes disagree: " + std::string(kInputs[i]) + " '" +
+                                     paths[i] + "' is " + io::ShapeText(t[i].shape()) +
+                                     "; for dy " + io::ShapeText(d) + " it must be " +
+                                     io::ShapeText(stats) + " (or " + io::ShapeText(stats1) + ")");
+    }
+  }
+  if (t[4].shape() != std::vector<int64_t>{d.back()}) {
+    return Status::InvalidArgument("shapes disagree: gamma '" + paths[4] + "' is " +
+                                   io::ShapeText(t[4].shape()) + "; for dy " + io::ShapeText(d) +
+                                   " it must be [" + std::to_string(d.back()) + "]");
+  }
+  in->h = d.back();
+  in->b = d.size() == 3 ? d[0] : 1;
+  in->s = d.size() == 3 ? d[1] : d[0];
+  return Status::Ok();
+}
+
+Status ParseTmp(const std::string& text, TmpChoice* out) {
+  if (text == "min") {
+    out->kind = TmpChoice::kMin;
+  } else if (text == "max") {
+    out->kind = TmpChoice::kMax;
+  } else {
+    uint64_t v = 0;
+    LNGRAD_RETURN_IF_ERROR(ParseUint(text, "--tmp (min, max or a byte count)", UINT32_MAX, &v));
+    out->kind = TmpChoice::kBytes;
+    out->bytes = static_cast<uint32_t>(v);
+  }
+  return Status::Ok();
+}
+
+// The device path's own rules, checked before any work so that the error is immediate.
+Status CheckDevicePath(const RunInputs& in, const ascend::Product& p) {
+  if (!p.supports_layernormgrad || !p.supports_layernormgradbeta) {
+    return Status::Unsupported(
+        "LayerNormGrad" + std::string(p.supports_layernormgrad ? "Beta" : "") +
+        " is not supported on " + std::string(p.soc) + " (" + std::string(p.product_line) +
+        ", NPU arch " + ascend::NpuArchName(p.arch) +
+        "); see `lngrad socs` for the products that support it, or use --impl native");
+  }
+  const int64_t bytes = in.h * static_cast<int64_t>(io::DTypeSize(in.dtype));
+  if (bytes % 32 != 0) {
+    const int64_t per_block = 32 / static_cast<int64_t>(io::DTypeSize(in.dtype));
+    const int64_t padded = (in.h + per_block - 1) / per_block * per_block;
+    return Status::InvalidArgument(
+        "H = " + std::to_string(in.h) + " is not 32-byte aligned for " + io::DTypeName(in.dtype) +
+        " (H * " + std::to_string(io::DTypeSize(in.dtype)) + " = " + std::to_string(bytes) +
+        " bytes): the device API needs H to be a multiple of " + std::to_string(per_block) +
+        ". Hint: pad each row with zeros to H = " + std::to_string(padded) +
+        " (and gamma to " + std::to_string(padded) +
+        "), but note that padded columns enter the device's mean term (spec §1.11), so the "
+        "device API supports only aligned H; use --impl native for H = " + std::to_string(in.h));
+  }
+  return Status::Ok();
+}
+
+int RunRun(const RunOptions& o) {
+  // Options first: nothing is read before the request is known to be well formed.
+  const bool explicit_files = !o.files[0].empty() || !o.files[1].empty() || !o.files[2].empty() ||
+                              !o.files[3].empty() || !o.files[4].empty();
+  if (o.in_dir.empty() == !explicit_files) {
+    return Fail(kCmd, o.in_dir.empty()
+                          ? "give the inputs: --in DIR, or --dy --x --mean --variance --gamma"
+                          : "--in DIR and the per-file options (--dy ...) exclude each other");
+  }
+  std::optional<std::vector<int64_t>> shape;
+  if (!o.shape_text.empty()) {
+    std::vector<int64_t> s;
+    if (Status st = io::ParseShape(o.shape_text, "--shape", &s); !st.ok()) return Fail(kCmd, st);
+    if (s.size() != 3) return Fail(kCmd, "--shape \"" + o.shape_text + "\" must be B,S,H");
+    shape = s;
+  }
+  std::optional<io::DType> dtype;
+  if (!o.dtype_text.empty()) {
+    io::DType d;
+    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok()) return Fail(kCmd, "--" + st.message());
+    if (d == io::DType::kFloat64) return Fail(kCmd, "--dtype: run computes in float or half");
+    dtype = d;
+  }
+  RunImpl impl;
+  if (o.impl_text == "ascendc") {
+    impl = RunImpl::kAscendc;
+  } else if (o.impl_text == "native") {
+    impl = RunImpl::kNative;
+  } else {
+    return Fail(kCmd, "--impl \"" + o.impl_text + "\" is not ascendc or native");
+  }
+  RunConfig config;
+  config.impl = impl;
+  config.reuse_source = o.reuse_source;
+  config.blocks = o.blocks;
+  if (Status st = ParseTmp(o.tmp_text, &config.tmp); !st.ok()) return Fail(kCmd, st);
+  if (o.blocks < 1) return Fail(kCmd, "--blocks must be >= 1");
+  config.product = &ascend::CurrentProduct();
+  if (!o.soc.empty()) {
+    config.product = ascend::FindProduct(o.soc);
+    if (config.product == nullptr) {
+      return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
+    }
+  }
+  double eps_opt = 0;
+  if (!o.eps_text.empty()) {
+    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok()) return Fail(kCmd, st);
+  }
+
+  Progress progress(kCmd);
+  config.progress = &progress;
+  progress.Stage("reading inputs");
+  Sources src;
+  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
+  std::array<io::Tensor, 5> t;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    const Status st = LoadTensor(src.paths[i], src.specs[i],
+                                 "give --shape B,S,H and --dtype for raw inputs", &t[i]);
+    if (!st.ok()) return Fail(kCmd, st);
+  }
+  if (shape && t[0].shape() != *shape) {
+    return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*shape) + " but dy '" +
+                          src.paths[0] + "' is " + io::ShapeText(t[0].shape()));
+  }
+
+  RunInputs in;
+  if (Status st = CheckShapes(t, src.paths, &in); !st.ok()) return Fail(kCmd, st);
+  // One compute dtype: --dtype, else that of the float16/float32 inputs; float64 inputs are
+  // rounded to it.
+  std::optional<io::DType> common = dtype;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    const io::DType d = t[i].dtype();
+    if (d == io::DType::kFloat64) continue;
+    if (common && *common != d) {
+      return Fail(kCmd, "dtypes disagree: " + std::string(kInputs[i]) + " '" + src.paths[i] +
+                            "' is " + io::DTypeName(d) + " but " +
+                            (dtype ? std::string("--dtype is ") + io::DTypeName(*dtype)
+                                   : std::string("dy is ") + io::DTypeName(t[0].dtype())));
+    }
+    common = d;
+  }
+  in.dtype = common.value_or(io::DType::kFloat32);
+  io::Json warnings = io::Json::Array();
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    if (t[i].dtype() == io::DType::kFloat64) {
+      const std::string msg = std::string(kInputs[i]) + " is float64; rounded to " +
+                              io::DTypeName(in.dtype);
+      Warn(kCmd, msg);
+      warnings.Push(msg);
+      t[i] = t[i].ConvertedTo(in.dtype);
+    }
+  }
+  bool non_finite = false;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    non_finite = ReportNonFinite(kCmd, kInputs[i], t[i], &warnings) || non_finite;
+  }
+  if (non_finite && o.strict) {
+    return Fail(kCmd, "non-finite input values and --strict: nothing was computed");
+  }
+  if (o.eps_text.empty() && !src.manifest_eps) {
+    return Fail(kCmd, "--eps is required (the inputs have no manifest.json that records it)");
+  }
+  const double eps = o.eps_text.empty() ? *src.manifest_eps : eps_opt;
+  if (!(eps >= 0) || !std::isfinite(static_cast<float>(eps))) {
+    return Fail(kCmd, "--eps must be finite and >= 0");
+  }
+  in.epsilon = static_cast<float>(eps);
+  in.dy = std::move(t[0]);
+  in.x = std::move(t[1]);
+  in.mean = std::move(t[2]);
+  in.variance = std::move(t[3]);
+  in.gamma = std::move(t[4]);
+
+  if (impl == RunImpl::kAscendc) {
+    if (Status st = CheckDevicePath(in, *config.product); !st.ok()) return Fail(kCmd, st);
+    if (o.reuse_source && in.dtype == io::DType::kFloat16) {
+      Warn(kCmd, "--reuse-source has no effect for half (as on the device)");
+    }
+  } else {
+    for (const std::string& opt : o.device_options_given) {
+      const std::string msg = opt + " applies to --impl ascendc only; ignored";
+      Warn(kCmd, msg);
+      warnings.Push(msg);
+    }
+  }
+
+  RunOutputs res;
+  const Status st = impl == RunImpl::kNative ? RunNative(in, config, &res)
+                                             : RunAscendc(in, config, &res);
+  if (!st.ok()) return Fail(kCmd, st, kExitFailed);
+
+  // Outputs: the input format (that of dy), the input shapes.
+  progress.Stage("writing outputs");
+  const io::FileFormat format = io::FormatOfPath(src.paths[0]);
+  const std::string ext = format == io::FileFormat::kNpy ? ".npy" : ".bin";
+  const std::vector<int64_t> out_shape = in.dy.shape(), h_shape = {in.h};
+  std::pair<std::string, io::Tensor> outputs[] = {
+      {"pd_x", std::move(res.pd_x)},
+      {"res_for_gamma", std::move(res.res_for_gamma)},
+      {"dgamma", std::move(res.dgamma)},
+      {"dbeta", std::move(res.dbeta)},
+  };
+  for (auto& [name, tensor] : outputs) {
+    const std::vector<int64_t>& want = name == "pd_x" || name == "res_for_gamma" ? out_shape
+                                                                                   : h_shape;
+    const Status rs = tensor.Reshape(want);
+    if (!rs.ok() || tensor.dtype() != in.dtype) {
+      return Fail(kCmd, "internal error: output " + name + " has the wrong size or dtype",
+                  kExitFailed);
+    }
+  }
+  for (const auto& [name, tensor] : outputs) ReportNonFinite(kCmd, "output " + name, tensor, &warnings);
+
+  io::Json manifest = io::Json::Object();
+  manifest["format"] = std::string(kManifestFormat);
+  manifest["producer"] = "lngrad run " + std::string(kVersion);
+  manifest["op"] = "LayerNormGrad+LayerNormGradBeta";
+  manifest["shape"] = io::Json::ArrayOf(out_shape);
+  manifest["dtype"] = io::DTypeName(in.dtype);
+  manifest["eps"] = eps;
+  manifest["path"] = res.details;
+  if (impl == RunImpl::kAscendc) manifest["soc"] = std::string(config.product->soc);
+  io::Json inputs = io::Json::Object();
+  for (size_t i = 0; i < kInputs.size(); ++i) inputs[kInputs[i]] = src.paths[i];
+  manifest["inputs"] = inputs;
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  Status wst = out.Open();
+  for (const auto& [name, tensor] : outputs) {
+    if (!wst.ok()) break;
+    wst = out.AddTensor(name + ext, tensor, format);
+    manifest["files"][name] = FileEntryJson(name + ext, tensor);
+  }
+  if (wst.ok()) wst = out.AddBytes(std::string(kManifestName), manifest.Dump(2) + "\n");
+  if (wst.ok()) wst = out.Commit();
+  progress.Finish();
+  if (!wst.ok()) return Fail(kCmd, wst);
+
+  if (o.json) {
+    io::Json j = io::Json::Object();
+    j["command"] = "run";
+    j["out"] = o.out;
+    j["shape"] = io::Json::ArrayOf(out_shape);
+    j["dtype"] = io::DTypeName(in.dtype);
+    j["eps"] = eps;
+    j["path"] = res.details;
+    if (impl == RunImpl::kAscendc) j["soc"] = std::string(config.product->soc);
+    j["files"] = io::Json::ArrayOf(out.Paths());
+    j["warnings"] = warnings;
+    std::printf("%s\n", j.Dump(2).c_str());
+  } else {
+    std::string path;
+    for (size_t i = 0; i < res.details.keys().size(); ++i) {
+      const io::Json& v = res.details.values()[i];
+      path += (i ? ", " : "") + res.details.keys()[i] + " " +
+              (v.is_string() ? v.AsString() : v.Dump(0));
+    }
+    std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
+                io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);
+    std::printf("path: %s\n", path.c_str());
+    std::printf("wrote pd_x%s res_for_gamma%s dgamma%s dbeta%s manifest.json to %s\n",
+                ext.c_str(), ext.c_str(), ext.c_str(), ext.c_str(), o.out.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
+  CLI::App* app = root.add_subcommand(
+      "run",
+      "Run LayerNormGrad, then LayerNormGradBeta on its res_for_gamma, on data files; write\n"
+      "pd_x, res_for_gamma, dgamma, dbeta (in the format of the inputs) and manifest.json\n"
+      "into --out DIR.");
+  auto o = std::make_shared<RunOptions>();
+  app->add_option("--in", o->in_dir,
+                  "Input directory: its manifest.json (from gen), else dy, x, mean, variance,\n"
+                  "gamma as .npy or .bin (or the official sample's input_inputDy.bin ...)");
+  const char* help[] = {"dy file [B,S,H] (.npy or raw)", "x file [B,S,H]",
+                        "mean file [B,S] (or [B,S,1])", "variance file [B,S] (or [B,S,1])",
+                        "gamma file [H]"};
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    app->add_option(std::string("--") + kInputs[i], o->files[i], help[i]);
+  }
+  app->add_option("--shape", o->shape_text, "B,S,H of dy and x when they are raw .bin files");
+  app->add_option("--dtype", o->dtype_text,
+                  "float or half: dtype of raw .bin inputs (and of the computation when the\n"
+                  "inputs are float64)");
+  app->add_option("--eps", o->eps_text, "Epsilon (default: the manifest's)");
+  app->add_option("--soc", o->soc,
+                  "Simulated product, e.g. Ascend910B1 (default: $LNGRAD_SOC or Ascend910B1)");
+  app->add_option("--impl", o->impl_text, "ascendc (simulated device) or native")
+      ->capture_default_str();
+  app->add_flag("--reuse-source", o->reuse_source,
+                "Device path: isReuseSource = true (float: the API may overwrite dy and x)");
+  app->add_option("--tmp", o->tmp_text,
+                  "Device path: scratch for each API: min, max (from Get*MaxMinTmpSize) or BYTES")
+      ->capture_default_str();
+  app->add_option("--blocks", o->blocks, "Device path: AI cores to split the B*S rows over")
+      ->capture_default_str();
+  app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
+  app->add_option("--out", o->out, "Output directory (created if missing)")->required();
+  app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
+  commands->push_back({app, [o, app] {
+                         for (const char* opt : {"--soc", "--reuse-source", "--tmp", "--blocks"}) {
+                           if (app->count(opt) > 0) o->device_options_given.push_back(opt);
+                         }
+                         return RunRun(*o);
+                       }});
+}
+
+}  // namespace lngrad::cli

@@ -1,0 +1,71 @@
+// `lngrad socs`: the simulated products (spec §6.6, §7).
+#include <cstdio>
+#include <memory>
+
+#include "cli_common.h"
+#include "command.h"
+#include "lngrad/ascend_platform.h"
+
+namespace lngrad::cli {
+namespace {
+
+int RunSocs(bool json) {
+  const auto products = ascend::AllProducts();
+  const ascend::Product& current = ascend::CurrentProduct();
+  if (json) {
+    io::Json j = io::Json::Object();
+    j["command"] = "socs";
+    j["current"] = std::string(current.soc);
+    io::Json list = io::Json::Array();
+    for (const ascend::Product& p : products) {
+      io::Json e = io::Json::Object();
+      e["soc"] = std::string(p.soc);
+      e["short_soc"] = std::string(p.short_soc);
+      e["soc_version"] = std::string(p.soc_version);
+      e["product_line"] = std::string(p.product_line);
+      e["npu_arch"] = ascend::NpuArchName(p.arch);
+      e["ub_bytes"] = p.ub_bytes;
+      e["stack_end_bytes"] = p.stack_end_bytes;
+      io::Json apis = io::Json::Object();
+      apis["LayerNormGrad"] = p.supports_layernormgrad;
+      apis["LayerNormGradBeta"] = p.supports_layernormgradbeta;
+      apis["LayerNorm"] = p.supports_layernorm;
+      e["supports"] = apis;
+      list.Push(std::move(e));
+    }
+    j["products"] = list;
+    std::printf("%s\n", j.Dump(2).c_str());
+    return kExitOk;
+  }
+  std::printf("%-20s %-13s %-24s %-5s %-8s %-10s %-14s %-18s %-9s\n", "SoC", "short SoC",
+              "product line", "arch", "UB KiB", "stack end", "LayerNormGrad",
+              "LayerNormGradBeta", "LayerNorm");
+  auto yes = [](bool b) { return b ? "yes" : "no"; };
+  for (const ascend::Product& p : products) {
+    std::printf("%-20s %-13s %-24s %-5s %-8u %-10u %-14s %-18s %-9s%s\n",
+                std::string(p.soc).c_str(), std::string(p.short_soc).c_str(),
+                std::string(p.product_line).c_str(), ascend::NpuArchName(p.arch),
+                p.ub_bytes / 1024, p.stack_end_bytes, yes(p.supports_layernormgrad),
+                yes(p.supports_layernormgradbeta), yes(p.supports_layernorm),
+                &p == &current ? "  (current)" : "");
+  }
+  std::printf("%zu products; current: %s (set with --soc on run/tiling or LNGRAD_SOC)\n",
+              products.size(), std::string(current.soc).c_str());
+  std::printf("UB KiB: TOTAL_UB_SIZE, what TPipe may allocate; stack end: where PopStackBuffer "
+              "ends (bytes)\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddSocsCommand(CLI::App& root, std::vector<Command>* commands) {
+  CLI::App* app = root.add_subcommand(
+      "socs",
+      "List the simulated products: SoC name, NPU arch, UB size, and which of LayerNormGrad,\n"
+      "LayerNormGradBeta and LayerNorm each supports.");
+  auto json = std::make_shared<bool>(false);
+  app->add_flag("--json", *json, "Print JSON on stdout instead of a table");
+  commands->push_back({app, [json] { return RunSocs(*json); }});
+}
+
+}  // namespace lngrad::cli

@@ -1,0 +1,223 @@
+// `lngrad tiling`: what the host tiling API gives for a shape on a product.
+#include <bit>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "cli_common.h"
+#include "command.h"
+#include "lngrad/ascend_platform.h"
+#include "tiling/tiling_api.h"
+
+namespace lngrad::cli {
+namespace {
+
+constexpr const char* kCmd = "tiling";
+
+struct TilingOptions {
+  std::string shape_text;
+  std::string dtype_text = "float";
+  bool reuse_source = false;
+  std::string soc;
+  std::string stack_text = "min";
+  bool json = false;
+};
+
+struct Field {
+  const char* name;
+  uint32_t value;
+};
+
+// The fields of a tiling struct in declaration order, from the X-macro lists that define them.
+template <typename T>
+std::vector<Field> FieldsOf(const T& t);
+
+template <>
+std::vector<Field> FieldsOf(const AscendC::tiling::LayerNormGradTiling& t) {
+#define LNGRAD_FIELD(type, name) {#name, static_cast<uint32_t>(t.name)},
+  return {LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_FIELD)};
+#undef LNGRAD_FIELD
+}
+
+template <>
+std::vector<Field> FieldsOf(const AscendC::tiling::LayerNormGradBetaTiling& t) {
+#define LNGRAD_FIELD(type, name) {#name, static_cast<uint32_t>(t.name)},
+  return {LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_FIELD)};
+#undef LNGRAD_FIELD
+}
+
+// Fields that hold float bit patterns rather than counts.
+bool IsFloatBits(const char* name) {
+  return std::strcmp(name, "lastDimValueBack") == 0 ||
+         std::strcmp(name, "lastDimValueBackMulTwo") == 0;
+}
+
+// Everything reported for one API.
+struct ApiReport {
+  const char* api = "";
+  uint32_t min_tmp = 0, max_tmp = 0, stack = 0;
+  std::vector<Field> fields;
+  uint64_t scratch_bytes = 0;  // what the kernel touches (LayerNormGrad only)
+  bool has_scratch = false;
+};
+
+Status StackFor(const std::string& text, uint32_t min_tmp, uint32_t max_tmp, uint32_t* out) {
+  if (text == "min") {
+    *out = min_tmp;
+  } else if (text == "max") {
+    *out = max_tmp;
+  } else {
+    uint64_t v = 0;
+    LNGRAD_RETURN_IF_ERROR(ParseUint(text, "--stack-buffer (min, max or a byte count)",
+                                     UINT32_MAX, &v));
+    *out = static_cast<uint32_t>(v);
+  }
+  return Status::Ok();
+}
+
+io::Json ReportJson(const ApiReport& r) {
+  io::Json j = io::Json::Object();
+  j["min_tmp_size"] = r.min_tmp;
+  j["max_tmp_size"] = r.max_tmp;
+  j["stack_buffer_bytes"] = r.stack;
+  io::Json f = io::Json::Object();
+  for (const Field& field : r.fields) f[field.name] = field.value;
+  j["tiling"] = f;
+  if (r.has_scratch) {
+    j["scratch_bytes_touched"] = r.scratch_bytes;
+    j["scratch_overrun"] = r.scratch_bytes > r.stack;
+  }
+  return j;
+}
+
+void PrintReport(const ApiReport& r, const std::string& stack_text) {
+  std::printf("%s\n", r.api);
+  std::printf("  Get%sMaxMinTmpSize: minValue %u bytes, maxValue %u bytes\n", r.api, r.min_tmp,
+              r.max_tmp);
+  std::printf("  Get%sNDTilingInfo with stackBufferSize %u bytes (%s):\n", r.api, r.stack,
+              stack_text.c_str());
+  for (const Field& f : r.fields) {
+    if (IsFloatBits(f.name)) {
+      std::printf("    %-24s 0x%08X (%.9g)\n", f.name, f.value,
+                  static_cast<double>(std::bit_cast<float>(f.value)));
+    } else {
+      std::printf("    %-24s %u\n", f.name, f.value);
+    }
+  }
+  if (r.has_scratch) {
+    std::printf("  scratch the kernel touches: %llu bytes%s\n",
+                static_cast<unsigned long long>(r.scratch_bytes),
+                r.scratch_bytes > r.stack
+                    ? " -- MORE than stackBufferSize: rows per loop are rounded up to a 32-byte "
+                      "block (spec §2.8); on the device this overwrites what follows in UB"
+                    : "");
+  }
+}
+
+int RunTiling(const TilingOptions& o) {
+  std::vector<int64_t> dims;
+  if (Status st = io::ParseShape(o.shape_text, "--shape", &dims); !st.ok()) return Fail(kCmd, st);
+  if (dims.size() != 3 && dims.size() != 4) {
+    return Fail(kCmd, "--shape \"" + o.shape_text + "\" must be B,S,H or B,S,H,H0");
+  }
+  if (dims.size() == 3) dims.push_back(dims[2]);
+  io::DType dt;
+  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, "--" + st.message());
+  if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype must be float or half");
+  if (!o.soc.empty()) {
+    if (Status st = ascend::SetCurrentSoc(o.soc); !st.ok()) return Fail(kCmd, "--soc: " + st.message());
+  }
+  // The stack-buffer choice is checked before any tiling call, so that its error is its own.
+  if (o.stack_text != "min" && o.stack_text != "max") {
+    uint32_t ignored = 0;
+    if (Status st = StackFor(o.stack_text, 0, 0, &ignored); !st.ok()) return Fail(kCmd, st);
+  }
+  const ascend::Product& p = ascend::CurrentProduct();
+  const uint32_t type_size = static_cast<uint32_t>(io::DTypeSize(dt));
+  const ge::Shape shape(dims);
+
+  ApiReport grad;
+  grad.api = "LayerNormGrad";
+  Status st = tiling::LayerNormGradMaxMinTmpSize(shape, type_size, o.reuse_source, grad.max_tmp,
+                                                 grad.min_tmp);
+  if (st.ok()) st = StackFor(o.stack_text, grad.min_tmp, grad.max_tmp, &grad.stack);
+  AscendC::tiling::LayerNormGradTiling gt;
+  if (st.ok()) {
+    st = tiling::LayerNormGradNDTilingInfo(shape, grad.stack, type_size, o.reuse_source, gt);
+  }
+  if (!st.ok()) return Fail(kCmd, "LayerNormGrad: " + st.message());
+  grad.fields = FieldsOf(gt);
+  grad.has_scratch = true;
+  grad.scratch_bytes = 4 * tiling::LayerNormGradScratchFloats(gt, type_size, o.reuse_source);
+
+  ApiReport beta;
+  beta.api = "LayerNormGradBeta";
+  st = tiling::LayerNormGradBetaMaxMinTmpSize(shape, type_size, o.reuse_source, beta.max_tmp,
+                                              beta.min_tmp);
+  if (st.ok()) st = StackFor(o.stack_text, beta.min_tmp, beta.max_tmp, &beta.stack);
+  AscendC::tiling::LayerNormGradBetaTiling bt;
+  if (st.ok()) {
+    st = tiling::LayerNormGradBetaNDTilingInfo(shape, beta.stack, type_size, o.reuse_source, bt);
+  }
+  if (!st.ok()) return Fail(kCmd, "LayerNormGradBeta: " + st.message());
+  beta.fields = FieldsOf(bt);
+
+  const char* unaligned_note =
+      (dims[2] * static_cast<int64_t>(type_size)) % 32 != 0
+          ? "H is not 32-byte aligned: the kernels need H * sizeof(T) to be a multiple of 32"
+          : nullptr;
+  if (o.json) {
+    io::Json j = io::Json::Object();
+    j["command"] = "tiling";
+    j["soc"] = std::string(p.soc);
+    j["npu_arch"] = ascend::NpuArchName(p.arch);
+    j["ub_bytes"] = p.ub_bytes;
+    j["shape"] = io::Json::ArrayOf(dims);
+    j["dtype"] = io::DTypeName(dt);
+    j["type_size"] = type_size;
+    j["reuse_source"] = o.reuse_source;
+    j["stack_buffer"] = o.stack_text;
+    j["LayerNormGrad"] = ReportJson(grad);
+    j["LayerNormGradBeta"] = ReportJson(beta);
+    if (unaligned_note) j["note"] = unaligned_note;
+    std::printf("%s\n", j.Dump(2).c_str());
+    return kExitOk;
+  }
+  std::printf("%s (%s, NPU arch %s, UB %u bytes): srcShape %s, %s (typeSize %u), "
+              "isReuseSource %s\n",
+              std::string(p.soc).c_str(), std::string(p.product_line).c_str(),
+              ascend::NpuArchName(p.arch), p.ub_bytes, io::ShapeText(dims).c_str(),
+              io::DTypeName(dt), type_size, o.reuse_source ? "true" : "false");
+  PrintReport(grad, o.stack_text);
+  std::printf("  (stackBufferSize is in bytes; positions and sizes in float elements)\n");
+  PrintReport(beta, o.stack_text);
+  std::printf("  (this struct's stackBufferSize is in float elements: bytes / 4)\n");
+  if (unaligned_note) std::printf("note: %s\n", unaligned_note);
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddTilingCommand(CLI::App& root, std::vector<Command>* commands) {
+  CLI::App* app = root.add_subcommand(
+      "tiling",
+      "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
+      "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.");
+  auto o = std::make_shared<TilingOptions>();
+  app->add_option("--shape", o->shape_text,
+                  "B,S,H[,H0]: srcShape {B, S, storage H, original H} (H0 defaults to H)")
+      ->required();
+  app->add_option("--dtype", o->dtype_text, "float or half (typeSize 4 or 2)")
+      ->capture_default_str();
+  app->add_flag("--reuse-source", o->reuse_source, "isReuseSource = true");
+  app->add_option("--soc", o->soc,
+                  "Product, e.g. Ascend910B1 or Ascend950PR_9599 (default: $LNGRAD_SOC or\n"
+                  "Ascend910B1); its NPU arch selects the 2201/2002 or the 3510 formulas");
+  app->add_option("--stack-buffer", o->stack_text,
+                  "stackBufferSize given to Get*NDTilingInfo: min, max (each API's own) or BYTES")
+      ->capture_default_str();
+  app->add_flag("--json", o->json, "Print JSON on stdout instead of text");
+  commands->push_back({app, [o] { return RunTiling(*o); }});
+}
+
+}  // namespace lngrad::cli
