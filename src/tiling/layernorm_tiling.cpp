@@ -1,6 +1,6 @@
 // Forward LayerNorm host tiling. Formulas learned from hicann/asc-devkit
 // impl/adv_api/tiling/normalization/layernorm_tiling_impl.cpp and normalize_tiling_impl.cpp
-// (see docs/ascendc_compat_tiling.md); written here from that description.
+// (see docs/ascendc_compat.md ("Host tiling")); written here from that description.
 #include "tiling/normalization/layernorm_tiling.h"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // lngrad_replay: an independent scalar replay of the device algorithms, for bitwise comparison
-// tests. Written from the spec (shared/spec/ascendc-layernormgrad.md §1.5-§1.10, §1.13, §3.3)
+// tests. Written from the spec (docs/spec/ascendc-layernormgrad.md §1.5-§1.10, §1.13, §3.3)
 // with no code shared with src/: own binary16 conversions, own loops, own tiling mirrors.
 //
 // Every function mirrors the device's memory effects on raw pointers: what it writes to the

@@ -1,5 +1,5 @@
 // Forward LayerNorm host tiling. Expected numbers are worked out by hand from the formulas in
-// docs/ascendc_compat_tiling.md (the toolkit's layernorm_tiling_impl.cpp); each case shows its
+// docs/ascendc_compat.md ("Host tiling") (the toolkit's layernorm_tiling_impl.cpp); each case shows its
 // arithmetic.
 #include <gtest/gtest.h>
 

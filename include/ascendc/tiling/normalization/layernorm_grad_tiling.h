@@ -49,7 +49,7 @@ namespace lngrad::tiling {
 // srcShape = {B, S, storageH, originH} (4 dims, each > 0, B*S*H < 2^32); typeSize = sizeof(T),
 // 2 (half) or 4 (float). 2201/2002: n*max(BSH, H*H)*typeSize and n*min(BSH, H*H)*typeSize with
 // n = 9 (half), 4 (float, reuse) or 6 (float); 3510: 0 for float+reuse, else 2*ceil8(H)*4.
-// On error (message as the device logs it, see docs/ascendc_compat_tiling.md) maxValue and
+// On error (message as the device logs it, see docs/ascendc_compat.md ("Host tiling")) maxValue and
 // minValue are not written.
 Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool isReuseSource,
                                   uint32_t& maxValue, uint32_t& minValue);

@@ -1,7 +1,7 @@
 // Host tiling for the forward LayerNorm over [B, S, H] (spec §4): optiling::LayerNormTiling,
 // AscendC::GetLayerNormMaxMinTmpSize (both overloads), AscendC::GetLayerNormNDTilingInfo (and the
 // deprecated GetLayerNormNDTillingInfo), and the Status-returning lngrad::tiling variants.
-// Formulas: docs/ascendc_compat_tiling.md (learned from hicann/asc-devkit
+// Formulas: docs/ascendc_compat.md ("Host tiling") (learned from hicann/asc-devkit
 // impl/adv_api/tiling/normalization/layernorm_tiling_impl.cpp).
 #pragma once
 
@@ -39,7 +39,7 @@ Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool
 
 // Scratch bytes for the [A, R] LayerNorm family (mean + rstd outputs). srcShape = {A, R}
 // (2 dims, each > 0); typeSize 2 or 4; isOnlyOutput must be false; on 2201/2002 isComputeRstd
-// must be true. Formulas in docs/ascendc_compat_tiling.md. Outputs not written on error.
+// must be true. Formulas in docs/ascendc_compat.md ("Host tiling"). Outputs not written on error.
 Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool isReuseSource,
                               bool isComputeRstd, bool isOnlyOutput, uint32_t& maxValue,
                               uint32_t& minValue);
