@@ -77,10 +77,13 @@ def main(d):
     off[0, 1] += np.float32(0.5)
     off[2, 3] += np.float32(0.01)
     save(f"{v}/off.npy", off)
-    # Passes allclose (1.5e-4 <= 1e-4 + 1e-4*1) but not the ascend rule (both errors 1.5e-4).
-    ones = np.ones((2, 2), dtype="<f4")
+    # [1,0] passes allclose (1.5e-4 <= 1e-4 + 1e-4*1) but not the ascend rule (both errors
+    # 1.5e-4); [0,1] passes both (abs 0.05 > atol but rel 5e-5 <= rtol: the ascend rule needs
+    # both over).
+    ones = np.array([[1, 1000], [1, 1]], dtype="<f4")
     mixed = ones.copy()
     mixed[1, 0] = np.float32(1.00015)
+    mixed[0, 1] = np.float32(1000.05)
     save(f"{v}/ones.npy", ones)
     save(f"{v}/mixed.npy", mixed)
     nan_ref = ref.copy()

@@ -16,6 +16,8 @@ struct Command {
 };
 
 void AddDemoCommand(CLI::App& root, std::vector<Command>* commands);
+// `lngrad sample`: the official operator sample (sample.cpp).
+void AddSampleCommand(CLI::App& root, std::vector<Command>* commands);
 // Data tools (docs/cli.md), one file each: gen.cpp, run.cpp, verify.cpp, tiling.cpp, socs.cpp.
 void AddGenCommand(CLI::App& root, std::vector<Command>* commands);
 void AddRunCommand(CLI::App& root, std::vector<Command>* commands);

@@ -107,7 +107,7 @@ CompareResult Compare(const io::Tensor& out, const io::Tensor& golden, const Com
       // The golden rounded to OUT's dtype: what a perfect OUT would hold.
       e.ulp = UlpDistance(o, g, r.out_dtype);
       e.badness = rule.kind == CompareRule::kAscend
-                      ? std::max(Ratio(e.abs_err, rule.atol), Ratio(e.rel_err, rule.rtol))
+                      ? std::min(Ratio(e.abs_err, rule.atol), Ratio(e.rel_err, rule.rtol))
                       : Ratio(e.abs_err, rule.atol + rule.rtol * std::fabs(g));
       e.fails = e.badness > 1;
       ulp_sum += static_cast<double>(e.ulp);

@@ -1,4 +1,7 @@
-// `lngrad demo`: the LayerNormGrad documentation example, run and checked.
+// `lngrad demo`: the LayerNormGrad documentation example, run and checked. By default it runs
+// through the LayerNormGrad operator of examples/layernorm_grad (AscendC::LayerNormGrad on a
+// simulated AI core, Ascend910B1 unless --soc says otherwise); --impl native runs the native
+// library instead.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +10,8 @@
 
 #include "command.h"
 #include "doc_example.h"
+#include "layernorm_grad/layernorm_grad_op.h"
+#include "lngrad/ascend_platform.h"
 #include "lngrad/lngrad.h"
 
 namespace lngrad::cli {
@@ -57,7 +62,14 @@ std::vector<float> ToFloat(const NamedTensor& t) {
   return std::vector<float>(t.values.begin(), t.values.end());
 }
 
-int RunDemo(bool quiet) {
+struct DemoOptions {
+  bool quiet = false;
+  std::string impl = "ascendc";
+  std::string soc = "Ascend910B1";
+};
+
+int RunDemo(const DemoOptions& o) {
+  const bool quiet = o.quiet;
   DocExample doc;
   Status st = ParseDocExample(LayerNormGradDocText(), &doc);
   const char* names[] = {"inputDy", "inputX", "inputMean", "inputVariance", "inputGamma",
@@ -79,11 +91,37 @@ int RunDemo(bool quiet) {
                      in_var = ToFloat(*doc.Find("inputVariance")),
                      in_gamma = ToFloat(*doc.Find("inputGamma"));
   std::vector<float> pd_x(in_dy.size()), res(in_dy.size());
-  RunInfo info;
-  Options opt;
-  opt.info = &info;
-  st = LayerNormGrad(rs, in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
-                     eps, pd_x.data(), res.data(), opt);
+  std::string path;
+  if (o.impl == "native") {
+    RunInfo info;
+    Options opt;
+    opt.info = &info;
+    st = LayerNormGrad(rs, in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
+                       eps, pd_x.data(), res.data(), opt);
+    path = std::string("native ") + ImplName(info.impl) + " (" + info.target + ")";
+  } else {
+    examples::LayerNormGradOpArgs args;
+    args.b = shape[0];
+    args.s = shape[1];
+    args.h = shape[2];
+    args.dy = in_dy.data();
+    args.x = in_x.data();
+    args.mean = in_mean.data();
+    args.variance = in_var.data();
+    args.gamma = in_gamma.data();
+    args.pd_x = pd_x.data();
+    args.res_for_gamma = res.data();
+    args.epsilon = eps;
+    args.launch.soc = o.soc;
+    examples::LayerNormGradOpInfo info;
+    st = examples::RunLayerNormGradOp(args, &info);
+    if (st.ok()) {
+      path = "Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated " + info.soc +
+             " (" + info.product_line + ", arch " + std::to_string(info.arch) + "), " +
+             std::to_string(info.blocks_used) + " block, tmp " + std::to_string(info.tmp_bytes) +
+             " B, " + info.prototype;
+    }
+  }
   if (!st.ok()) {
     std::fprintf(stderr, "lngrad demo: LayerNormGrad failed: %s\n", st.ToString().c_str());
     return 1;
@@ -91,7 +129,7 @@ int RunDemo(bool quiet) {
 
   std::printf("LayerNormGrad documentation example: float, [B,S,H] = %s, epsilon = %g\n",
               ShapeText(shape).c_str(), static_cast<double>(eps));
-  std::printf("path: native %s (%s)\n\n", ImplName(info.impl), info.target.c_str());
+  std::printf("path: %s\n\n", path.c_str());
   if (!quiet) {
     for (const char* n : {"inputDy", "inputX", "inputMean", "inputVariance", "inputGamma"}) {
       PrintTensor(n, doc.Find(n)->shape, doc.Find(n)->values);
@@ -123,12 +161,20 @@ int RunDemo(bool quiet) {
 void AddDemoCommand(CLI::App& root, std::vector<Command>* commands) {
   CLI::App* app = root.add_subcommand(
       "demo",
-      "Run the LayerNormGrad documentation example ([1,8,8] float), print inputs and outputs\n"
+      "Run the LayerNormGrad documentation example ([1,8,8] float) through the LayerNormGrad\n"
+      "operator on a simulated AI core (Ascend910B1 by default), print inputs and outputs\n"
       "in the documentation's layout, compare with the printed values (official sample rule)\n"
       "and print PASS (exit 0) or FAIL (exit 1).");
-  auto quiet = std::make_shared<bool>(false);
-  app->add_flag("-q,--quiet", *quiet, "Print only the comparison and the verdict");
-  commands->push_back({app, [quiet] { return RunDemo(*quiet); }});
+  auto o = std::make_shared<DemoOptions>();
+  app->add_flag("-q,--quiet", o->quiet, "Print only the comparison and the verdict");
+  app->add_option("--impl", o->impl,
+                  "ascendc: the LayerNormGrad operator on the simulated device; native: the native "
+                  "library")
+      ->check(CLI::IsMember({"ascendc", "native"}))
+      ->capture_default_str();
+  app->add_option("--soc", o->soc, "Simulated SoC for --impl ascendc (see `lngrad socs`)")
+      ->capture_default_str();
+  commands->push_back({app, [o] { return RunDemo(*o); }});
 }
 
 }  // namespace lngrad::cli

@@ -1,5 +1,6 @@
 // `lngrad gen`: inputs for LayerNormGrad and goldens from the float64 reference.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <numbers>
@@ -125,6 +126,8 @@ int RunGen(const GenOptions& o) {
   Dist dist;
   if (Status st = ParseDist(o.dist_text, &dist); !st.ok()) return Fail(kCmd, st);
   if (!std::isfinite(o.eps) || o.eps < 0) return Fail(kCmd, "--eps must be finite and >= 0");
+  // The manifest stores the seed as a JSON integer (int64).
+  if (o.seed > static_cast<uint64_t>(INT64_MAX)) return Fail(kCmd, "--seed must be below 2^63");
   io::FileFormat format;
   if (Status st = io::ParseFormat(o.format_text, &format); !st.ok()) return Fail(kCmd, "--" + st.message());
 

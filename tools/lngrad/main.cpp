@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "lngrad 0.1.0");
   std::vector<lngrad::cli::Command> commands;
   lngrad::cli::AddDemoCommand(app, &commands);
+  lngrad::cli::AddSampleCommand(app, &commands);
   lngrad::cli::AddGenCommand(app, &commands);
   lngrad::cli::AddRunCommand(app, &commands);
   lngrad::cli::AddVerifyCommand(app, &commands);

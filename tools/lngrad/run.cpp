@@ -299,7 +299,9 @@ int RunRun(const RunOptions& o) {
   if (impl == RunImpl::kAscendc) {
     if (Status st = CheckDevicePath(in, *config.product); !st.ok()) return Fail(kCmd, st);
     if (o.reuse_source && in.dtype == io::DType::kFloat16) {
-      Warn(kCmd, "--reuse-source has no effect for half (as on the device)");
+      const std::string msg = "--reuse-source has no effect for half (as on the device); ignored";
+      Warn(kCmd, msg);
+      warnings.Push(msg);
     }
   } else {
     for (const std::string& opt : o.device_options_given) {
@@ -373,11 +375,20 @@ int RunRun(const RunOptions& o) {
     j["warnings"] = warnings;
     std::printf("%s\n", j.Dump(2).c_str());
   } else {
+    // "impl native, kernel simd, ..., LayerNormGrad (tmp_bytes 6144, tiles 4)".
+    auto flat = [](const io::Json& obj) {
+      std::string text;
+      for (size_t i = 0; i < obj.keys().size(); ++i) {
+        const io::Json& v = obj.values()[i];
+        text += (i ? ", " : "") + obj.keys()[i] + " " + (v.is_string() ? v.AsString() : v.Dump(0));
+      }
+      return text;
+    };
     std::string path;
     for (size_t i = 0; i < res.details.keys().size(); ++i) {
       const io::Json& v = res.details.values()[i];
       path += (i ? ", " : "") + res.details.keys()[i] + " " +
-              (v.is_string() ? v.AsString() : v.Dump(0));
+              (v.is_string() ? v.AsString() : v.is_object() ? "(" + flat(v) + ")" : v.Dump(0));
     }
     std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
                 io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);

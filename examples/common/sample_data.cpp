@@ -1,0 +1,183 @@
+// lngrad examples: data generation, float64 goldens, the official comparison rule.
+#include "common/sample_data.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "lngrad/half.h"
+
+namespace lngrad::examples::sample {
+namespace {
+
+uint64_t SplitMix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::vector<double> Uniform(size_t n, double lo, double hi, uint64_t seed) {
+  std::vector<double> v(n);
+  uint64_t state = seed;
+  for (double& x : v) {
+    const double u = static_cast<double>(SplitMix64(state) >> 11) * 0x1.0p-53;  // [0, 1)
+    x = lo + (hi - lo) * u;
+  }
+  return v;
+}
+
+double RoundTo(OpDType dtype, double v) {
+  const float f = static_cast<float>(v);
+  if (dtype == OpDType::kFloat32) return f;
+  // float first, then half: double rounding cannot matter for the values used here (data
+  // generated as doubles are rounded to float on purpose, as numpy's float32 generation does).
+  return HalfBitsToFloat(FloatToHalfBits(f));
+}
+
+HostTensor MakeTensor(OpDType dtype, const std::vector<double>& values) {
+  HostTensor t;
+  t.dtype = dtype;
+  t.bytes.resize(values.size() * DTypeSize(dtype));
+  t.values.resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const float f = static_cast<float>(values[i]);
+    if (dtype == OpDType::kFloat32) {
+      std::memcpy(t.bytes.data() + 4 * i, &f, 4);
+      t.values[i] = f;
+    } else {
+      const uint16_t bits = FloatToHalfBits(f);
+      std::memcpy(t.bytes.data() + 2 * i, &bits, 2);
+      t.values[i] = HalfBitsToFloat(bits);
+    }
+  }
+  return t;
+}
+
+HostTensor ZeroTensor(OpDType dtype, size_t n) { return MakeTensor(dtype, std::vector<double>(n, 0.0)); }
+
+std::vector<double> Values(OpDType dtype, const void* data, size_t n) {
+  std::vector<double> v(n);
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    if (dtype == OpDType::kFloat32) {
+      float f;
+      std::memcpy(&f, p + 4 * i, 4);
+      v[i] = f;
+    } else {
+      uint16_t bits;
+      std::memcpy(&bits, p + 2 * i, 2);
+      v[i] = HalfBitsToFloat(bits);
+    }
+  }
+  return v;
+}
+
+void RowStatistics(size_t rows, size_t h, const std::vector<double>& x, std::vector<double>* mean,
+                   std::vector<double>* variance) {
+  mean->assign(rows, 0.0);
+  variance->assign(rows, 0.0);
+  for (size_t r = 0; r < rows; ++r) {
+    const double* row = x.data() + r * h;
+    double s = 0;
+    for (size_t c = 0; c < h; ++c) s += row[c];
+    const double m = s / static_cast<double>(h);
+    double q = 0;
+    for (size_t c = 0; c < h; ++c) q += (row[c] - m) * (row[c] - m);
+    (*mean)[r] = m;
+    (*variance)[r] = q / static_cast<double>(h);
+  }
+}
+
+void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy, const std::vector<double>& x,
+                         const std::vector<double>& mean, const std::vector<double>& variance,
+                         const std::vector<double>& gamma, double epsilon, std::vector<double>* pd_x,
+                         std::vector<double>* res_for_gamma) {
+  pd_x->assign(rows * h, 0.0);
+  res_for_gamma->assign(rows * h, 0.0);
+  const double n = static_cast<double>(h);
+  for (size_t r = 0; r < rows; ++r) {
+    const double v = variance[r] + epsilon;
+    const double rstd = 1.0 / std::sqrt(v);
+    const double rstd3 = rstd * rstd * rstd;  // v^-1.5
+    double pd_var = 0, sum_x1 = 0, sum_x2 = 0;
+    for (size_t c = 0; c < h; ++c) {
+      const size_t k = r * h + c;
+      const double x1 = dy[k] * gamma[c];
+      const double x2 = x[k] - mean[r];
+      pd_var += -0.5 * x1 * x2 * rstd3;
+      sum_x1 += -1.0 * x1 * rstd;
+      sum_x2 += -2.0 * x2;
+    }
+    const double pd_mean = sum_x1 + pd_var * (1.0 / n) * sum_x2;
+    for (size_t c = 0; c < h; ++c) {
+      const size_t k = r * h + c;
+      const double x1 = dy[k] * gamma[c];
+      const double x2 = x[k] - mean[r];
+      (*pd_x)[k] = x1 * rstd + pd_var * (2.0 / n) * x2 + pd_mean * (1.0 / n);
+      (*res_for_gamma)[k] = x2 * rstd;
+    }
+  }
+}
+
+void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& dy,
+                             const std::vector<double>& res_for_gamma, std::vector<double>* pd_gamma,
+                             std::vector<double>* pd_beta) {
+  pd_gamma->assign(h, 0.0);
+  pd_beta->assign(h, 0.0);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < h; ++c) {
+      (*pd_gamma)[c] += dy[r * h + c] * res_for_gamma[r * h + c];
+      (*pd_beta)[c] += dy[r * h + c];
+    }
+  }
+}
+
+void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x, const std::vector<double>& gamma,
+                     const std::vector<double>& beta, double epsilon, std::vector<double>* y,
+                     std::vector<double>* mean, std::vector<double>* variance) {
+  RowStatistics(rows, h, x, mean, variance);
+  y->assign(rows * h, 0.0);
+  for (size_t r = 0; r < rows; ++r) {
+    const double rstd = 1.0 / std::sqrt((*variance)[r] + epsilon);
+    for (size_t c = 0; c < h; ++c) {
+      (*y)[r * h + c] = (x[r * h + c] - (*mean)[r]) * rstd * gamma[c] + beta[c];
+    }
+  }
+}
+
+RuleResult CheckRule(const std::vector<double>& got, const std::vector<double>& golden, double tol,
+                     size_t max_failing) {
+  RuleResult r;
+  r.elements = got.size();
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double abs_err = std::fabs(got[i] - golden[i]);
+    const double rel_err = golden[i] != 0 ? abs_err / std::fabs(golden[i]) : (abs_err == 0 ? 0 : INFINITY);
+    // NaN errors count as wrong: the comparisons below are false for them.
+    const bool ok = abs_err <= tol || rel_err <= tol;
+    if (abs_err > r.max_abs || std::isnan(abs_err)) r.max_abs = abs_err;
+    if (rel_err > r.max_rel || std::isnan(rel_err)) r.max_rel = rel_err;
+    if (!ok) {
+      ++r.wrong;
+      if (r.failing.size() < max_failing) r.failing.push_back(i);
+    }
+  }
+  return r;
+}
+
+bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>& got,
+               const std::vector<double>& golden) {
+  std::printf("%-14s %zu of %zu elements wrong (max abs err %.3g, max rel err %.3g)\n", name, r.wrong, r.elements,
+              r.max_abs, r.max_rel);
+  for (size_t i : r.failing) {
+    const double abs_err = std::fabs(got[i] - golden[i]);
+    std::printf("  %s[%zu] = %.9g, golden %.9g (abs err %.3g, rel err %.3g)\n", name, i, got[i], golden[i], abs_err,
+                golden[i] != 0 ? abs_err / std::fabs(golden[i]) : INFINITY);
+  }
+  if (r.wrong > r.failing.size()) std::printf("  ... and %zu more\n", r.wrong - r.failing.size());
+  return r.wrong == 0;
+}
+
+}  // namespace lngrad::examples::sample

@@ -1,0 +1,50 @@
+// Forward LayerNorm operator on the simulated Ascend device (host API of
+// examples/layernorm_fwd_bwd): y = (x - mean) / sqrt(variance + eps) * gamma + beta, with the
+// per-row mean and biased variance as outputs, which is what LayerNormGrad takes.
+//
+// Rows are split over `blocks` AI cores and walked in tiles sized from the product's UB; each
+// tile is one AscendC::LayerNorm call with a tiling from GetLayerNormMaxMinTmpSize /
+// GetLayerNormNDTilingInfo for the tile's shape [1, rows, H, H]. See README.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/op_common.h"
+#include "lngrad/status.h"
+
+namespace lngrad::examples {
+
+struct LayerNormOpArgs {
+  OpDType dtype = OpDType::kFloat32;
+  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
+  // Host inputs of `dtype`: x [B*S*H], gamma and beta [H]. Not modified.
+  const void* x = nullptr;
+  const void* gamma = nullptr;
+  const void* beta = nullptr;
+  // Host outputs of `dtype`: y [B*S*H], mean and variance [B*S]. Written only on success.
+  void* y = nullptr;
+  void* mean = nullptr;
+  void* variance = nullptr;
+  float epsilon = 1e-5f;  // passed to the API as T
+  bool reuse_source = false;
+  TmpSize tmp;
+  LaunchConfig launch;
+};
+
+struct LayerNormOpInfo {
+  std::string soc;
+  uint32_t arch = 0;
+  uint32_t blocks_used = 0;
+  uint32_t tile_rows = 0;  // block 0
+  uint64_t tiles = 0;
+  uint32_t tmp_bytes = 0;  // block 0's full tile
+  uint64_t ub_bytes = 0;
+};
+
+// Errors (outputs untouched) as RunLayerNormGradOp; OutOfRange also when one 32-byte block of
+// rows (8 float or 16 half rows; every tile but the last writes whole blocks of mean and
+// variance) does not fit the UB.
+Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info = nullptr);
+
+}  // namespace lngrad::examples

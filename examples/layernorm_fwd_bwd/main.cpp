@@ -1,0 +1,189 @@
+// Forward + backward example: LayerNorm produces y, mean and variance; LayerNormGrad takes that
+// mean and variance (as the device stored them) with dy and gives pd_x and resForGamma;
+// LayerNormGradBeta turns resForGamma and dy into pd_gamma and pd_beta. Every stage runs as an
+// operator on the simulated device and is checked against a float64 golden computed from the
+// exact values that stage received; pd_x is also checked end to end against a float64 chain
+// that never rounds mean and variance. Prints "test pass!".
+//
+// Tolerances: y, mean, variance, pd_x and resForGamma use the official rule (an element is
+// wrong only if abs err and rel err both exceed the bound) with 1e-4 for float and 1e-3 for
+// half (a half result alone carries a rounding error up to 2^-11 = 4.9e-4 relative).
+// pd_gamma and pd_beta are column sums that may cancel, so they are bounded by the sum of
+// |terms| instead: float: rows * 2^-24 * sum|term| (a float sum of `rows` terms in any order);
+// half adds 2 * 2^-11 * sum|term| (each tile's sums and the final result are rounded to half).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/sample_data.h"
+#include "layernorm_fwd_bwd/layernorm_op.h"
+#include "layernorm_grad/layernorm_grad_op.h"
+#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+
+namespace ex = lngrad::examples;
+namespace smp = lngrad::examples::sample;
+
+namespace {
+
+struct Case {
+  const char* name;
+  ex::OpDType dtype;
+  int64_t b, s, h;
+  uint32_t blocks;
+  const char* soc;
+};
+
+bool CheckSums(const char* name, const std::vector<double>& got, const std::vector<double>& want,
+               const std::vector<double>& mag, double k) {
+  size_t wrong = 0;
+  double worst = 0;
+  for (size_t c = 0; c < got.size(); ++c) {
+    const double err = std::fabs(got[c] - want[c]);
+    const double bound = k * mag[c];
+    worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? INFINITY : 0));
+    if (!(err <= bound)) {
+      if (wrong < 10) {
+        std::printf("  %s[%zu] = %.9g, golden %.9g, err %.3g > bound %.3g\n", name, c, got[c], want[c], err, bound);
+      }
+      ++wrong;
+    }
+  }
+  std::printf("%-14s %zu of %zu elements beyond the sum bound (worst uses %.3g of it)\n", name, wrong, got.size(),
+              worst);
+  return wrong == 0;
+}
+
+bool RunCase(const Case& c, uint64_t seed) {
+  const size_t rows = static_cast<size_t>(c.b * c.s), h = static_cast<size_t>(c.h);
+  const bool is_half = c.dtype == ex::OpDType::kFloat16;
+  const double tol = is_half ? 1e-3 : 1e-4;
+  const double eps = 1e-4;
+  const smp::HostTensor x = smp::MakeTensor(c.dtype, smp::Uniform(rows * h, -10, 10, seed));
+  const smp::HostTensor gamma = smp::MakeTensor(c.dtype, smp::Uniform(h, -1, 1, seed + 1));
+  const smp::HostTensor beta = smp::MakeTensor(c.dtype, smp::Uniform(h, -1, 1, seed + 2));
+  const smp::HostTensor dy = smp::MakeTensor(c.dtype, smp::Uniform(rows * h, -1, 1, seed + 3));
+  smp::HostTensor y = smp::ZeroTensor(c.dtype, rows * h), mean = smp::ZeroTensor(c.dtype, rows),
+                  variance = smp::ZeroTensor(c.dtype, rows);
+  smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h), res = smp::ZeroTensor(c.dtype, rows * h);
+  smp::HostTensor pd_gamma = smp::ZeroTensor(c.dtype, h), pd_beta = smp::ZeroTensor(c.dtype, h);
+  std::printf("== %s: %s [%lld,%lld,%lld], %u blocks, %s\n", c.name, ex::DTypeName(c.dtype),
+              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h), c.blocks, c.soc);
+
+  ex::LaunchConfig launch;
+  launch.blocks = c.blocks;
+  launch.soc = c.soc;
+
+  ex::LayerNormOpArgs fwd;
+  fwd.dtype = c.dtype;
+  fwd.b = c.b;
+  fwd.s = c.s;
+  fwd.h = c.h;
+  fwd.x = x.data();
+  fwd.gamma = gamma.data();
+  fwd.beta = beta.data();
+  fwd.y = y.data();
+  fwd.mean = mean.data();
+  fwd.variance = variance.data();
+  fwd.epsilon = static_cast<float>(eps);
+  fwd.launch = launch;
+  lngrad::Status st = ex::RunLayerNormOp(fwd);
+  if (!st.ok()) {
+    std::printf("LayerNorm operator failed: %s\n", st.ToString().c_str());
+    return false;
+  }
+
+  ex::LayerNormGradOpArgs bwd;
+  bwd.dtype = c.dtype;
+  bwd.b = c.b;
+  bwd.s = c.s;
+  bwd.h = c.h;
+  bwd.dy = dy.data();
+  bwd.x = x.data();
+  bwd.mean = mean.data();  // the forward operator's outputs, as stored
+  bwd.variance = variance.data();
+  bwd.gamma = gamma.data();
+  bwd.pd_x = pd_x.data();
+  bwd.res_for_gamma = res.data();
+  bwd.epsilon = static_cast<float>(eps);
+  bwd.launch = launch;
+  st = ex::RunLayerNormGradOp(bwd);
+  if (!st.ok()) {
+    std::printf("LayerNormGrad operator failed: %s\n", st.ToString().c_str());
+    return false;
+  }
+
+  ex::LayerNormGradBetaOpArgs beta_args;
+  beta_args.dtype = c.dtype;
+  beta_args.b = c.b;
+  beta_args.s = c.s;
+  beta_args.h = c.h;
+  beta_args.res_for_gamma = res.data();
+  beta_args.dy = dy.data();
+  beta_args.pd_gamma = pd_gamma.data();
+  beta_args.pd_beta = pd_beta.data();
+  beta_args.launch = launch;
+  ex::LayerNormGradBetaOpInfo beta_info;
+  st = ex::RunLayerNormGradBetaOp(beta_args, &beta_info);
+  if (!st.ok()) {
+    std::printf("LayerNormGradBeta operator failed: %s\n", st.ToString().c_str());
+    return false;
+  }
+
+  const double eps_t = smp::RoundTo(c.dtype, eps);
+  bool ok = true;
+  // Forward, from x.
+  std::vector<double> want_y, want_mean, want_var;
+  smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, eps_t, &want_y, &want_mean, &want_var);
+  const std::vector<double> got_y = smp::Values(c.dtype, y.data(), rows * h);
+  const std::vector<double> got_mean = smp::Values(c.dtype, mean.data(), rows);
+  const std::vector<double> got_var = smp::Values(c.dtype, variance.data(), rows);
+  ok = smp::PrintRule("y", smp::CheckRule(got_y, want_y, tol), got_y, want_y) && ok;
+  ok = smp::PrintRule("mean", smp::CheckRule(got_mean, want_mean, tol), got_mean, want_mean) && ok;
+  ok = smp::PrintRule("variance", smp::CheckRule(got_var, want_var, tol), got_var, want_var) && ok;
+
+  // Backward, from the mean and variance the device stored.
+  std::vector<double> want_pd_x, want_res;
+  smp::LayerNormGradGolden(rows, h, dy.values, x.values, got_mean, got_var, gamma.values, eps_t, &want_pd_x, &want_res);
+  const std::vector<double> got_pd_x = smp::Values(c.dtype, pd_x.data(), rows * h);
+  const std::vector<double> got_res = smp::Values(c.dtype, res.data(), rows * h);
+  ok = smp::PrintRule("pd_x", smp::CheckRule(got_pd_x, want_pd_x, tol), got_pd_x, want_pd_x) && ok;
+  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, tol), got_res, want_res) && ok;
+
+  // End to end: the float64 chain with exact mean and variance.
+  std::vector<double> chain_pd_x, chain_res;
+  smp::LayerNormGradGolden(rows, h, dy.values, x.values, want_mean, want_var, gamma.values, eps_t, &chain_pd_x,
+                           &chain_res);
+  ok = smp::PrintRule("pd_x (chain)", smp::CheckRule(got_pd_x, chain_pd_x, tol), got_pd_x, chain_pd_x) && ok;
+
+  // Column sums, from the resForGamma the device produced.
+  std::vector<double> want_gamma, want_beta, mag_gamma(h, 0.0), mag_beta(h, 0.0);
+  smp::LayerNormGradBetaGolden(rows, h, dy.values, got_res, &want_gamma, &want_beta);
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t col = 0; col < h; ++col) {
+      mag_gamma[col] += std::fabs(dy.values[r * h + col] * got_res[r * h + col]);
+      mag_beta[col] += std::fabs(dy.values[r * h + col]);
+    }
+  }
+  const double k = static_cast<double>(rows) * 0x1.0p-24 + (is_half ? 2 * 0x1.0p-11 : 0.0);
+  ok = CheckSums("pd_gamma", smp::Values(c.dtype, pd_gamma.data(), h), want_gamma, mag_gamma, k) && ok;
+  ok = CheckSums("pd_beta", smp::Values(c.dtype, pd_beta.data(), h), want_beta, mag_beta, k) && ok;
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  const Case cases[] = {
+      {"Atlas A2", ex::OpDType::kFloat32, 4, 50, 128, 3, "Ascend910B1"},
+      {"Ascend 950 (arch 3510)", ex::OpDType::kFloat32, 2, 24, 256, 2, "Ascend950PR_9599"},
+      {"half", ex::OpDType::kFloat16, 2, 32, 64, 2, "Ascend910B1"},
+  };
+  bool ok = true;
+  uint64_t seed = 99;
+  for (const Case& c : cases) {
+    ok = RunCase(c, seed) && ok;
+    seed += 10;
+  }
+  std::printf("%s\n", ok ? "test pass!" : "test failed!");
+  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}
