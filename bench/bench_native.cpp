@@ -1,10 +1,11 @@
 // Native library throughput: LayerNormBackward, LayerNormGrad and LayerNormGradBeta, float and
-// half, rows x H in {64 x 16, 4096 x 768, 16384 x 4096}, 1 and 2 threads. bytes/s counts every
-// tensor read or written once (the memory traffic of an ideal single pass). The label names the
-// path that ran (LNGRAD_IMPL=scalar selects the reference path).
+// half, rows x H in {64 x 16, 4096 x 768, 8192 x 1024, 16384 x 4096, 2048 x 12288}, 1 and 2
+// threads. bytes/s counts every tensor read or written once (the memory traffic of an ideal
+// single pass). The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path).
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -116,9 +117,10 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
 // rows, h, threads.
 void Shapes(benchmark::internal::Benchmark* b) {
   for (int64_t threads : {1, 2}) {
-    b->Args({64, 16, threads});
-    b->Args({4096, 768, threads});
-    b->Args({16384, 4096, threads});
+    for (auto [rows, h] : std::vector<std::pair<int64_t, int64_t>>{
+             {64, 16}, {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}}) {
+      b->Args({rows, h, threads});
+    }
   }
   b->ArgNames({"rows", "h", "threads"})->Unit(benchmark::kMicrosecond)->UseRealTime();
 }

@@ -204,6 +204,7 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   Planner planner(args, *product);
   uint32_t tmp_bytes0 = 0;
   uint64_t scratch0 = 0, ub0 = 0, tiles = 0;
+  bool min_tmp_raised = false;
   {
     host::TilingProductScope scope(*product);
     uint32_t max_block_rows = 0;
@@ -244,8 +245,10 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
                                 " rows does not fit: " + full.status.ToString());
       }
       blk.tileTiling = full.tiling;
+      min_tmp_raised = min_tmp_raised || full.raised_min;
       if (blk.tailRows != 0) {
         const TilePlan& tail = plan_for(blk.tailRows);
+        min_tmp_raised = min_tmp_raised || tail.raised_min;
         // The tail shares the block's queues (sized for tileRows).
         if (!tail.status.ok() || !planner.Fits(blk.tileRows, tail)) {
           return Status::Internal(std::string(kOp) + ": tail tile of " + std::to_string(blk.tailRows) +
@@ -325,6 +328,7 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
     out.ub_bytes = ub0;
     out.tiles = tiles;
     out.single_chunk_tiling = planner.single_chunk();
+    out.min_tmp_raised = min_tmp_raised;
     for (const auto& blk : blocks) {
       LayerNormGradOpBlockInfo b;
       b.row_start = blk.rowStart;

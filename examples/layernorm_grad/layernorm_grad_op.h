@@ -60,6 +60,11 @@ struct LayerNormGradOpInfo {
   // 32-byte block of rows, spec §2.5 step 4, makes the scratch layout span at least 8 or 16
   // rows): the tiles then use a single-chunk tiling derived from it (see README.md).
   bool single_chunk_tiling = false;
+  // true when the minimum of GetLayerNormGradMaxMinTmpSize was below what
+  // GetLayerNormGradNDTilingInfo accepts for a tile (half, single-row tiles: the size formula
+  // counts sizeof(half) per element, the buffers are float; spec §2.4), so the tile got one float
+  // row per buffer instead.
+  bool min_tmp_raised = false;
   std::vector<LayerNormGradOpBlockInfo> blocks;
 };
 

@@ -75,7 +75,8 @@ Status ParseImpl(const std::string& text, Impl* out);
 // variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.
 // Error (float, to first order): |pd_x - exact| <= (2*ceil(h/16) + 24) * 2^-24 * mag, mag = the
 // formula with absolute values (docs/math.md §6.1); res_for_gamma within 3 * 2^-24 relative.
-// Half: computed in float, each output rounded once (RNE); see docs/math.md §6.4.
+// Half: pd_x evaluated in double, res_for_gamma in float, each output rounded once (RNE): every
+// element within 1 half ulp of the exact value rounded to half (docs/math.md §6.4).
 Status LayerNormGrad(RowShape shape, const float* dy, const float* x, const float* mean,
                      const float* variance, const float* gamma, float epsilon, float* pd_x,
                      float* res_for_gamma, const Options& options = {});
@@ -105,8 +106,8 @@ Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Ha
 
 // LayerNorm forward: y = (x - mean) / sqrt(variance + eps) * gamma + beta, with
 // mean[rows] and variance[rows] (biased: divided by h) as outputs; x [rows,h], gamma, beta [h].
-// Overwrites y, mean, variance only. Half: y uses the float statistics; the stored mean and
-// variance are rounded once. Error bounds: docs/math.md §6.6.
+// Overwrites y, mean, variance only. Half: statistics and y evaluated in double, each output
+// rounded once (within 1 half ulp of the exact value rounded). Float bounds: docs/math.md §6.6.
 Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float* beta,
                  float epsilon, float* y, float* mean, float* variance,
                  const Options& options = {});

@@ -1,12 +1,15 @@
 // SIMD kernels, written once and compiled for every Highway target by kernels_simd.cpp
 // (foreach_target.h re-includes this file per target; the toggle guard below allows that).
 //
-// Scheme per row (see docs/math.md): pass 1 accumulates sum(x1*x2), sum(x1), sum(x2) in four
-// vectors per sum (>= 16 lanes; the one-lane SCALAR target uses lane_sums.h) and adds the
-// partial sums pairwise; per-row coefficients come from
-// ComputeRowCoefficients (double); pass 2 writes pd_x = a*x1 + (b*x2 + c) with two FMAs where the
-// target has FMA. Pass 2 re-reads the row while it is still in L1/L2, so memory sees one pass.
-// Half data are widened to float on load and rounded once (RNE) on store.
+// Scheme (see docs/math.md §2): rows go in sub-blocks of about 8K elements. Pass 1 accumulates,
+// per row, sum(x1*x2), sum(x1), sum(x2) in four vectors per sum (>= 16 lanes; the one-lane
+// SCALAR target uses lane_sums.h) and adds the partial sums pairwise; the per-row coefficients
+// follow (ComputeRowCoefficients, in double, vectorized over the sub-block's rows on x86).
+// Pass 2 walks the sub-block column vector by column vector, rows inside, while dy and x are
+// still in L1/L2 (memory sees one pass), writes pd_x = a*x1 + (b*x2 + c) with two FMAs where
+// the target has FMA (non-temporal stores on large problems), and keeps the fused dgamma/dbeta
+// partials of the column vector in registers. Half data: sums and pd_x in double, rounded once
+// to half (GradRowsHalf); loads widen to float exactly.
 
 #if defined(LNGRAD_CORE_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef LNGRAD_CORE_KERNELS_INL_H_
@@ -15,9 +18,11 @@
 #define LNGRAD_CORE_KERNELS_INL_H_
 #endif
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "core/kernels.h"
@@ -30,6 +35,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
+using DD = hn::ScalableTag<double>;
+using VD = hn::Vec<DD>;
+using DH = hn::Rebind<float, DD>;  // float lanes matching the double lanes
+using VH = hn::Vec<DH>;
 
 // Largest number of float lanes of any target: sizes the tail buffers.
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
@@ -44,16 +53,20 @@ constexpr bool kHardwareF16 =
     false;
 #endif
 
-HWY_INLINE VF LoadF(DF d, const float* p) { return hn::LoadU(d, p); }
+template <class D>
+HWY_INLINE hn::VFromD<D> LoadF(D d, const float* p) {
+  return hn::LoadU(d, p);
+}
 
-HWY_INLINE VF LoadF(DF d, const Half* p) {
+template <class D>
+HWY_INLINE hn::VFromD<D> LoadF(D d, const Half* p) {
   if constexpr (kHardwareF16) {
-    const hn::Rebind<hwy::float16_t, DF> dh;
+    const hn::Rebind<hwy::float16_t, D> dh;
     return hn::PromoteTo(d, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
   } else {
-    const hn::Rebind<uint16_t, DF> d16;
-    const hn::RebindToUnsigned<DF> du;
-    const hn::RebindToSigned<DF> di;
+    const hn::Rebind<uint16_t, D> d16;
+    const hn::RebindToUnsigned<D> du;
+    const hn::RebindToSigned<D> di;
     const auto bits = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
     const auto sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(du, 0x8000u)));
     const auto exp = hn::And(bits, hn::Set(du, 0x7C00u));
@@ -71,16 +84,20 @@ HWY_INLINE VF LoadF(DF d, const Half* p) {
   }
 }
 
-HWY_INLINE void StoreF(DF d, VF v, float* p) { hn::StoreU(v, d, p); }
+template <class D>
+HWY_INLINE void StoreF(D d, hn::VFromD<D> v, float* p) {
+  hn::StoreU(v, d, p);
+}
 
-HWY_INLINE void StoreF(DF d, VF v, Half* p) {
+template <class D>
+HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
   if constexpr (kHardwareF16) {
-    const hn::Rebind<hwy::float16_t, DF> dh;
+    const hn::Rebind<hwy::float16_t, D> dh;
     hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
   } else {
-    const hn::Rebind<uint16_t, DF> d16;
-    const hn::RebindToUnsigned<DF> du;
-    const hn::RebindToSigned<DF> di;
+    const hn::Rebind<uint16_t, D> d16;
+    const hn::RebindToUnsigned<D> du;
+    const hn::RebindToSigned<D> di;
     const auto bits = hn::BitCast(du, v);
     const auto abs = hn::And(bits, hn::Set(du, 0x7FFFFFFFu));
     const auto abs_i = hn::BitCast(di, abs);  // < 2^31, so signed compares are exact
@@ -118,15 +135,15 @@ HWY_INLINE void ScalarPut(Half* p, float v) { p->bits = FloatToHalfBits(v); }
 
 // Partial vectors at the end of a row go through a zero-filled buffer: no load or store ever
 // touches memory past the row, on any target.
-template <class T>
-HWY_INLINE VF LoadTail(DF d, const T* p, size_t n) {
+template <class D, class T>
+HWY_INLINE hn::VFromD<D> LoadTail(D d, const T* p, size_t n) {
   T buf[kMaxLanes] = {};
   std::memcpy(buf, p, n * sizeof(T));
   return LoadF(d, buf);
 }
 
-template <class T>
-HWY_INLINE void StoreTail(DF d, VF v, T* p, size_t n) {
+template <class D, class T>
+HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t n) {
   T buf[kMaxLanes];
   StoreF(d, v, buf);
   std::memcpy(p, buf, n * sizeof(T));
@@ -186,10 +203,78 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 #endif
 }
 
+// Rows are processed in sub-blocks of about kSubBlockElements elements: pass 1 computes the row
+// sums of every row of the sub-block, pass 2 walks the columns once and, for each column vector,
+// the sub-block's rows, while dy and x are still in L1/L2. The dgamma/dbeta partials of a column
+// vector stay in registers across the sub-block's rows and are added row after row, exactly the
+// order of Beta (so the fused sums stay bitwise those of LayerNormGradBeta).
+constexpr size_t kSubBlockElements = 8192;
+constexpr size_t kMaxSubRows = 32;
+
+HWY_INLINE size_t SubRows(size_t h) {
+  return std::clamp<size_t>(kSubBlockElements / h, 1, kMaxSubRows);
+}
+
+// Non-temporal stores need vector-aligned addresses. With h*sizeof(T) a multiple of the vector
+// size every row has the same misalignment, so one peel length (a partial first vector, stored
+// normally) serves all rows. Returns false when streaming is off or not possible.
+template <class T>
+HWY_INLINE bool StreamPlan(bool wanted, const T* out1, const T* out2, size_t h, size_t lanes,
+                           size_t* peel) {
+  *peel = 0;
+  if (!wanted || HWY_TARGET == HWY_SCALAR) return false;
+  const size_t vbytes = lanes * sizeof(T);
+  const uintptr_t a1 = reinterpret_cast<uintptr_t>(out1);
+  if (a1 % sizeof(T) != 0 || (h * sizeof(T)) % vbytes != 0) return false;
+  if (out2 != nullptr && reinterpret_cast<uintptr_t>(out2) % vbytes != a1 % vbytes) return false;
+  const size_t mis = a1 % vbytes;
+  *peel = mis == 0 ? 0 : (vbytes - mis) / sizeof(T);
+  return *peel + lanes <= h;
+}
+
+HWY_INLINE void StreamF(DF d, VF v, float* p) { hn::Stream(v, d, p); }
+
+// ComputeRowCoefficients for `rows` rows at once (arrays of kMaxSubRows, entries past `rows`
+// initialized but ignored). On x86 SIMD targets in double vectors: the same IEEE operations in
+// the same order (sqrt, division and the conversion to float are correctly rounded in vector
+// form too), so the coefficients are bitwise those of the scalar function; elsewhere (Highway's
+// emulated targets saturate in DemoteTo) one row at a time.
+HWY_INLINE void CoefficientsBatch(const float* s12, const float* s1, const float* s2,
+                                  const float* var, float epsilon, int64_t n, size_t rows,
+                                  float* ka, float* kb, float* kc) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_SSSE3
+  const DD dd;
+  const DH df;
+  const size_t lanes = hn::Lanes(dd);
+  const double inv_n_s = 1.0 / static_cast<double>(n);
+  const VD inv_n = hn::Set(dd, inv_n_s);
+  const VD eps = hn::Set(dd, static_cast<double>(epsilon));
+  const VD one = hn::Set(dd, 1.0), m_half = hn::Set(dd, -0.5), m_two = hn::Set(dd, -2.0),
+           two = hn::Set(dd, 2.0);
+  for (size_t j = 0; j < rows; j += lanes) {
+    const VD rstd = hn::Div(one, hn::Sqrt(hn::Add(hn::PromoteTo(dd, hn::LoadU(df, var + j)), eps)));
+    const VD pd_var = hn::Mul(hn::Mul(m_half, hn::PromoteTo(dd, hn::LoadU(df, s12 + j))),
+                              hn::Mul(hn::Mul(rstd, rstd), rstd));
+    const VD pd_mean =
+        hn::Add(hn::Mul(hn::Neg(rstd), hn::PromoteTo(dd, hn::LoadU(df, s1 + j))),
+                hn::Mul(hn::Mul(pd_var, inv_n),
+                        hn::Mul(m_two, hn::PromoteTo(dd, hn::LoadU(df, s2 + j)))));
+    hn::StoreU(hn::DemoteTo(df, rstd), df, ka + j);
+    hn::StoreU(hn::DemoteTo(df, hn::Mul(hn::Mul(pd_var, two), inv_n)), df, kb + j);
+    hn::StoreU(hn::DemoteTo(df, hn::Mul(pd_mean, inv_n)), df, kc + j);
+  }
+#else
+  for (size_t j = 0; j < rows; ++j) {
+    const RowCoefficients k = ComputeRowCoefficients(s12[j], s1[j], s2[j], var[j], epsilon, n);
+    ka[j] = k.a, kb[j] = k.b, kc[j] = k.c;
+  }
+#endif
+}
+
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
-// pd_x and res_for_gamma.
-template <class T, bool kFused>
-HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g,
+// pd_x and res_for_gamma. Float data (half data: GradRowsHalf).
+template <bool kFused>
+HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t row_end, float* g,
                          float* b) {
   const DF d;
   const size_t n = hn::Lanes(d);
@@ -198,64 +283,296 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
     std::memset(g, 0, h * sizeof(float));
     std::memset(b, 0, h * sizeof(float));
   }
-  for (int64_t r = row_begin; r < row_end; ++r) {
-    const T* dy = a.dy + r * a.h;
-    const T* x = a.x + r * a.h;
-    T* pd_x = a.pd_x + r * a.h;
-    T* res_out = kFused ? nullptr : a.res_for_gamma + r * a.h;
-    const float mean = ScalarToF(a.mean[r]);
-    const float variance = ScalarToF(a.variance[r]);
-    float s12, s1, s2;
-    RowGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
-    const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, variance, a.epsilon, a.h);
-    const VF va = hn::Set(d, k.a), vb = hn::Set(d, k.b), vc = hn::Set(d, k.c);
-    const VF vmean = hn::Set(d, mean);
-    // One output vector at offset i; kFull is false only for the last, partial vector of
-    // `rem` elements, which goes through the tail buffers.
-    auto step = [&](size_t i, size_t rem, auto full) HWY_ATTR {
+  const size_t sub = SubRows(h);
+  // Per-row sums and coefficients of one sub-block (zero-initialized: CoefficientsBatch reads
+  // whole vectors).
+  float ka[kMaxSubRows] = {}, kb[kMaxSubRows] = {}, kc[kMaxSubRows] = {}, km[kMaxSubRows] = {};
+  float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, kv[kMaxSubRows] = {};
+  size_t peel = 0;
+  const bool stream =
+      StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
+  for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
+    const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
+    const size_t base = static_cast<size_t>(r0) * h;
+    for (size_t j = 0; j < rows; ++j) {
+      km[j] = a.mean[r0 + static_cast<int64_t>(j)];
+      kv[j] = a.variance[r0 + static_cast<int64_t>(j)];
+      RowGradSums(a.dy + base + j * h, a.x + base + j * h, a.gamma, km[j], h, &s12[j], &s1[j],
+                  &s2[j]);
+    }
+    CoefficientsBatch(s12, s1, s2, kv, a.epsilon, a.h, rows, ka, kb, kc);
+    const float* dy = a.dy + base;
+    const float* x = a.x + base;
+    float* pd_x = a.pd_x + base;
+    float* res_out = kFused ? nullptr : a.res_for_gamma + base;
+    // One column vector at offset i over the sub-block's rows. kFull: a whole vector (streamed
+    // when kNt); otherwise `rem` elements through the tail buffers.
+    auto column = [&](size_t i, size_t rem, auto full, auto nt) HWY_ATTR {
       constexpr bool kFull = decltype(full)::value;
-      auto load = [&](const auto* p) HWY_ATTR {
+      constexpr bool kNt = decltype(nt)::value;
+      auto load = [&](const float* p) HWY_ATTR {
         if constexpr (kFull) {
-          return LoadF(d, p);
+          return hn::LoadU(d, p);
         } else {
           return LoadTail(d, p, rem);
         }
       };
-      auto store = [&](VF v, auto* p) HWY_ATTR {
-        if constexpr (kFull) {
-          StoreF(d, v, p);
+      auto store = [&](VF v, float* p) HWY_ATTR {
+        if constexpr (kNt) {
+          StreamF(d, v, p);
+        } else if constexpr (kFull) {
+          hn::StoreU(v, d, p);
         } else {
           StoreTail(d, v, p, rem);
         }
       };
-      const VF dyv = load(dy + i);
-      const VF x1 = hn::Mul(dyv, load(a.gamma + i));
-      const VF x2 = hn::Sub(load(x + i), vmean);
-      store(hn::MulAdd(va, x1, hn::MulAdd(vb, x2, vc)), pd_x + i);
-      const VF res = hn::Mul(x2, va);
+      const VF gam = load(a.gamma + i);
+      VF gv = hn::Zero(d), bv = hn::Zero(d);
+      if constexpr (kFused) gv = load(g + i), bv = load(b + i);
+      for (size_t j = 0; j < rows; ++j) {
+        const size_t o = j * h + i;
+        const VF dyv = load(dy + o);
+        const VF x1 = hn::Mul(dyv, gam);
+        const VF x2 = hn::Sub(load(x + o), hn::Set(d, km[j]));
+        const VF va = hn::Set(d, ka[j]);
+        store(hn::MulAdd(va, x1, hn::MulAdd(hn::Set(d, kb[j]), x2, hn::Set(d, kc[j]))), pd_x + o);
+        const VF res = hn::Mul(x2, va);
+        if constexpr (kFused) {
+          gv = hn::MulAdd(dyv, res, gv);
+          bv = hn::Add(bv, dyv);
+        } else {
+          store(res, res_out + o);
+        }
+      }
       if constexpr (kFused) {
-        store(hn::MulAdd(dyv, res, load(g + i)), g + i);
-        store(hn::Add(load(b + i), dyv), b + i);
-      } else {
-        store(res, res_out + i);
+        if constexpr (kFull) {
+          hn::StoreU(gv, d, g + i);
+          hn::StoreU(bv, d, b + i);
+        } else {
+          StoreTail(d, gv, g + i, rem);
+          StoreTail(d, bv, b + i, rem);
+        }
       }
     };
     size_t i = 0;
-    for (; i + n <= h; i += n) step(i, n, std::true_type());
-    if (i < h) step(i, h - i, std::false_type());
+    if (stream) {
+      if (peel != 0) column(0, peel, std::false_type(), std::false_type());
+      for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
+    } else {
+      for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
+    }
+    if (i < h) column(i, h - i, std::false_type(), std::false_type());
   }
+  if (stream) hwy::FlushStream();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Half LayerNormGrad / LayerNormBackward: row sums, coefficients and pd_x in double (x1, a
+// product of two halves, is exact in float; x2, a difference of two halves, is exact in
+// double), then one rounding to half through a round-to-odd float. res_for_gamma and the
+// fused dgamma/dbeta terms stay in float, as in the float path (docs/math.md §3).
+
+// Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
+// even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
+// and keeps its sign (and non-zeroness) when demoted for |v| >= 2^-100, far below any value
+// whose half rounding it could change.
+HWY_INLINE VH RoundToOdd(DH df, DD dd, VD v) {
+  const hn::RebindToUnsigned<DH> du;
+  const VH f = hn::DemoteTo(df, v);
+  const VH e = hn::DemoteTo(df, hn::Sub(v, hn::PromoteTo(dd, f)));
+  const auto fb = hn::BitCast(du, f);
+  const auto one = hn::Set(du, 1u);
+  const auto odd = hn::RebindMask(df, hn::Eq(hn::And(fb, one), one));
+  const auto fix = hn::AndNot(odd, hn::Ne(e, hn::Zero(df)));
+  // +1 (away from zero) when e has the sign of f, else -1 (toward zero).
+  const auto step = hn::Sub(one, hn::ShiftLeft<1>(hn::ShiftRight<31>(
+                                     hn::Xor(fb, hn::BitCast(du, e)))));
+  return hn::BitCast(df, hn::Add(fb, hn::IfThenElseZero(hn::RebindMask(du, fix), step)));
+}
+
+HWY_INLINE void HalfTermsD(DD dd, DH df, const Half* dy, const Half* x, const Half* gamma,
+                           VD vmean, size_t i, VD& x1, VD& x2) {
+  x1 = hn::PromoteTo(dd, hn::Mul(LoadF(df, dy + i), LoadF(df, gamma + i)));
+  x2 = hn::Sub(hn::PromoteTo(dd, LoadF(df, x + i)), vmean);
+}
+
+HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, float mean,
+                             size_t h, double* s12, double* s1, double* s2) {
+#if HWY_TARGET == HWY_SCALAR
+  LaneGradSums<Half, double>(dy, x, gamma, mean, static_cast<int64_t>(h), s12, s1, s2);
+#else
+  const DD dd;
+  const DH df;
+  const size_t n = hn::Lanes(dd);
+  const VD vmean = hn::Set(dd, static_cast<double>(mean));
+  VD p0 = hn::Zero(dd), p1 = hn::Zero(dd), p2 = hn::Zero(dd), p3 = hn::Zero(dd);
+  VD u0 = hn::Zero(dd), u1 = hn::Zero(dd), u2 = hn::Zero(dd), u3 = hn::Zero(dd);
+  VD w0 = hn::Zero(dd), w1 = hn::Zero(dd), w2 = hn::Zero(dd), w3 = hn::Zero(dd);
+  VD x1, x2;
+  size_t i = 0;
+  for (; i + 4 * n <= h; i += 4 * n) {
+    HalfTermsD(dd, df, dy, x, gamma, vmean, i, x1, x2);
+    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+    HalfTermsD(dd, df, dy, x, gamma, vmean, i + n, x1, x2);
+    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
+    HalfTermsD(dd, df, dy, x, gamma, vmean, i + 2 * n, x1, x2);
+    p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
+    HalfTermsD(dd, df, dy, x, gamma, vmean, i + 3 * n, x1, x2);
+    p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
+  }
+  for (; i + n <= h; i += n) {
+    HalfTermsD(dd, df, dy, x, gamma, vmean, i, x1, x2);
+    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+  }
+  if (i < h) {
+    const size_t rem = h - i;
+    const auto m = hn::FirstN(dd, rem);
+    x1 = hn::IfThenElseZero(
+        m, hn::PromoteTo(dd, hn::Mul(LoadTail(df, dy + i, rem), LoadTail(df, gamma + i, rem))));
+    x2 = hn::IfThenElseZero(m, hn::Sub(hn::PromoteTo(dd, LoadTail(df, x + i, rem)), vmean));
+    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
+  }
+  auto sum = [&](VD a0, VD a1, VD a2, VD a3) HWY_ATTR {
+    return hn::GetLane(hn::SumOfLanes(dd, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  };
+  *s12 = sum(p0, p1, p2, p3);
+  *s1 = sum(u0, u1, u2, u3);
+  *s2 = sum(w0, w1, w2, w3);
+#endif
+}
+
+// Non-temporal store of a half vector: only where the converted vector is a whole 16-byte
+// vector (AVX-512: 8 lanes); Highway's Stream of a partial vector would write 16 bytes.
+HWY_INLINE constexpr bool HalfStreamable() {
+  return kHardwareF16 && HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES / sizeof(double) >= 8;
+}
+
+HWY_INLINE void StreamF(DH d, VH v, Half* p) {
+  if constexpr (HalfStreamable()) {
+    const hn::Rebind<hwy::float16_t, DH> dh;
+    hn::Stream(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
+  } else {
+    StoreF(d, v, p);
+  }
+}
+
+// Same sub-block scheme as GradRows, with the double evaluation of pd_x.
+template <bool kFused>
+HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
+                             float* g, float* b) {
+  const DD dd;
+  const DH df;
+  const size_t n = hn::Lanes(dd);
+  const size_t h = static_cast<size_t>(a.h);
+  if constexpr (kFused) {
+    std::memset(g, 0, h * sizeof(float));
+    std::memset(b, 0, h * sizeof(float));
+  }
+  const size_t sub = SubRows(h);
+  double ka[kMaxSubRows], kb[kMaxSubRows], kc[kMaxSubRows], km[kMaxSubRows];
+  float kaf[kMaxSubRows], kmf[kMaxSubRows];
+  size_t peel = 0;
+  const bool stream =
+      HalfStreamable() &&
+      StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
+  for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
+    const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
+    const size_t base = static_cast<size_t>(r0) * h;
+    for (size_t j = 0; j < rows; ++j) {
+      const int64_t r = r0 + static_cast<int64_t>(j);
+      const float mean = ScalarToF(a.mean[r]);
+      double s12, s1, s2;
+      RowGradSumsD(a.dy + base + j * h, a.x + base + j * h, a.gamma, mean, h, &s12, &s1, &s2);
+      const RowCoefficientsD k =
+          ComputeRowCoefficientsD(s12, s1, s2, ScalarToF(a.variance[r]), a.epsilon, a.h);
+      ka[j] = k.a, kb[j] = k.b, kc[j] = k.c, km[j] = mean;
+      kaf[j] = static_cast<float>(k.a), kmf[j] = mean;
+    }
+    const Half* dy = a.dy + base;
+    const Half* x = a.x + base;
+    Half* pd_x = a.pd_x + base;
+    Half* res_out = kFused ? nullptr : a.res_for_gamma + base;
+    auto column = [&](size_t i, size_t rem, auto full, auto nt) HWY_ATTR {
+      constexpr bool kFull = decltype(full)::value;
+      constexpr bool kNt = decltype(nt)::value;
+      auto load = [&](const auto* p) HWY_ATTR {
+        if constexpr (kFull) {
+          return LoadF(df, p);
+        } else {
+          return LoadTail(df, p, rem);
+        }
+      };
+      auto store = [&](VH v, auto* p) HWY_ATTR {
+        if constexpr (kNt) {
+          StreamF(df, v, p);
+        } else if constexpr (kFull) {
+          StoreF(df, v, p);
+        } else {
+          StoreTail(df, v, p, rem);
+        }
+      };
+      const VH gam = load(a.gamma + i);
+      VH gv = hn::Zero(df), bv = hn::Zero(df);
+      if constexpr (kFused) gv = load(g + i), bv = load(b + i);
+      for (size_t j = 0; j < rows; ++j) {
+        const size_t o = j * h + i;
+        const VH dyv = load(dy + o);
+        const VH xv = load(x + o);
+        const VD x1 = hn::PromoteTo(dd, hn::Mul(dyv, gam));
+        const VD x2 = hn::Sub(hn::PromoteTo(dd, xv), hn::Set(dd, km[j]));
+        const VD pd = hn::MulAdd(hn::Set(dd, ka[j]), x1,
+                                 hn::MulAdd(hn::Set(dd, kb[j]), x2, hn::Set(dd, kc[j])));
+        store(RoundToOdd(df, dd, pd), pd_x + o);
+        const VH res = hn::Mul(hn::Sub(xv, hn::Set(df, kmf[j])), hn::Set(df, kaf[j]));
+        if constexpr (kFused) {
+          gv = hn::MulAdd(dyv, res, gv);
+          bv = hn::Add(bv, dyv);
+        } else {
+          store(res, res_out + o);
+        }
+      }
+      if constexpr (kFused) {
+        if constexpr (kFull) {
+          hn::StoreU(gv, df, g + i);
+          hn::StoreU(bv, df, b + i);
+        } else {
+          StoreTail(df, gv, g + i, rem);
+          StoreTail(df, bv, b + i, rem);
+        }
+      }
+    };
+    size_t i = 0;
+    if (stream) {
+      if (peel != 0) column(0, peel, std::false_type(), std::false_type());
+      for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
+    } else {
+      for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
+    }
+    if (i < h) column(i, h - i, std::false_type(), std::false_type());
+  }
+  if (stream) hwy::FlushStream();
 }
 
 template <class T>
 void Grad(const GradArgs<T>& a, int64_t row_begin, int64_t row_end) {
-  GradRows<T, false>(a, row_begin, row_end, nullptr, nullptr);
+  if constexpr (std::is_same_v<T, Half>) {
+    GradRowsHalf<false>(a, row_begin, row_end, nullptr, nullptr);
+  } else {
+    GradRows<false>(a, row_begin, row_end, nullptr, nullptr);
+  }
 }
 
 template <class T>
 void Backward(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
-  GradRows<T, true>(a, row_begin, row_end, g, b);
+  if constexpr (std::is_same_v<T, Half>) {
+    GradRowsHalf<true>(a, row_begin, row_end, g, b);
+  } else {
+    GradRows<true>(a, row_begin, row_end, g, b);
+  }
 }
 
+// Column vector outer, rows inner (sub-blocks of kMaxSubRows rows): the partials stay in
+// registers, and each is still summed row after row from zero (the documented order).
 template <class T>
 void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
   const DF d;
@@ -263,21 +580,31 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
   const size_t h = static_cast<size_t>(a.h);
   std::memset(g, 0, h * sizeof(float));
   std::memset(b, 0, h * sizeof(float));
-  for (int64_t r = row_begin; r < row_end; ++r) {
-    const T* dy = a.dy + r * a.h;
-    const T* res = a.res_for_gamma + r * a.h;
+  for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(kMaxSubRows)) {
+    const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, kMaxSubRows));
+    const T* dy = a.dy + static_cast<size_t>(r0) * h;
+    const T* res = a.res_for_gamma + static_cast<size_t>(r0) * h;
     size_t i = 0;
     for (; i + n <= h; i += n) {
-      const VF dyv = LoadF(d, dy + i);
-      hn::StoreU(hn::MulAdd(dyv, LoadF(d, res + i), hn::LoadU(d, g + i)), d, g + i);
-      hn::StoreU(hn::Add(hn::LoadU(d, b + i), dyv), d, b + i);
+      VF gv = hn::LoadU(d, g + i), bv = hn::LoadU(d, b + i);
+      for (size_t j = 0; j < rows; ++j) {
+        const VF dyv = LoadF(d, dy + j * h + i);
+        gv = hn::MulAdd(dyv, LoadF(d, res + j * h + i), gv);
+        bv = hn::Add(bv, dyv);
+      }
+      hn::StoreU(gv, d, g + i);
+      hn::StoreU(bv, d, b + i);
     }
     if (i < h) {
       const size_t rem = h - i;
-      const VF dyv = LoadTail(d, dy + i, rem);
-      StoreTail(d, hn::MulAdd(dyv, LoadTail(d, res + i, rem), LoadTail(d, g + i, rem)), g + i,
-                rem);
-      StoreTail(d, hn::Add(LoadTail(d, b + i, rem), dyv), b + i, rem);
+      VF gv = LoadTail(d, g + i, rem), bv = LoadTail(d, b + i, rem);
+      for (size_t j = 0; j < rows; ++j) {
+        const VF dyv = LoadTail(d, dy + j * h + i, rem);
+        gv = hn::MulAdd(dyv, LoadTail(d, res + j * h + i, rem), gv);
+        bv = hn::Add(bv, dyv);
+      }
+      StoreTail(d, gv, g + i, rem);
+      StoreTail(d, bv, b + i, rem);
     }
   }
 }
@@ -319,8 +646,83 @@ HWY_INLINE float RowSum(const T* x, float mean, size_t h) {
 #endif
 }
 
+// Half forward: sum(x) (kSquares false) or sum((x - mean)^2) in double.
+template <bool kSquares>
+HWY_INLINE double RowSumD(const Half* x, double mean, size_t h) {
+#if HWY_TARGET == HWY_SCALAR
+  return LaneRowSum<Half, kSquares, double>(x, mean, static_cast<int64_t>(h));
+#else
+  const DD dd;
+  const DH df;
+  const size_t n = hn::Lanes(dd);
+  const VD vmean = hn::Set(dd, mean);
+  VD a0 = hn::Zero(dd), a1 = hn::Zero(dd), a2 = hn::Zero(dd), a3 = hn::Zero(dd);
+  auto add = [&](VD acc, VH v) HWY_ATTR {
+    const VD vd = hn::PromoteTo(dd, v);
+    if constexpr (kSquares) {
+      const VD t = hn::Sub(vd, vmean);
+      return hn::MulAdd(t, t, acc);
+    } else {
+      return hn::Add(acc, vd);
+    }
+  };
+  size_t i = 0;
+  for (; i + 4 * n <= h; i += 4 * n) {
+    a0 = add(a0, LoadF(df, x + i));
+    a1 = add(a1, LoadF(df, x + i + n));
+    a2 = add(a2, LoadF(df, x + i + 2 * n));
+    a3 = add(a3, LoadF(df, x + i + 3 * n));
+  }
+  for (; i + n <= h; i += n) a0 = add(a0, LoadF(df, x + i));
+  if (i < h) {
+    const size_t rem = h - i;
+    // Lanes past the row contribute zero.
+    const VD t = add(hn::Zero(dd), LoadTail(df, x + i, rem));
+    a1 = hn::Add(a1, hn::IfThenElseZero(hn::FirstN(dd, rem), t));
+  }
+  return hn::GetLane(hn::SumOfLanes(dd, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+#endif
+}
+
+HWY_INLINE void ForwardHalf(const ForwardArgs<Half>& a, int64_t row_begin, int64_t row_end) {
+  const DD dd;
+  const DH df;
+  const size_t n = hn::Lanes(dd);
+  const size_t h = static_cast<size_t>(a.h);
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    const Half* x = a.x + r * a.h;
+    Half* y = a.y + r * a.h;
+    const double mean = RowSumD<false>(x, 0.0, h) / static_cast<double>(a.h);
+    const double variance = RowSumD<true>(x, mean, h) / static_cast<double>(a.h);
+    const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
+    ScalarPut(a.mean + r, RoundToOddFloat(mean));
+    ScalarPut(a.variance + r, RoundToOddFloat(variance));
+    const VD vmean = hn::Set(dd, mean);
+    const VD vrstd = hn::Set(dd, rstd);
+    auto y_of = [&](VH xv, VH gv, VH bv) HWY_ATTR {
+      const VD t = hn::Mul(hn::Sub(hn::PromoteTo(dd, xv), vmean), vrstd);
+      return RoundToOdd(df, dd, hn::MulAdd(t, hn::PromoteTo(dd, gv), hn::PromoteTo(dd, bv)));
+    };
+    size_t i = 0;
+    for (; i + n <= h; i += n) {
+      StoreF(df, y_of(LoadF(df, x + i), LoadF(df, a.gamma + i), LoadF(df, a.beta + i)), y + i);
+    }
+    if (i < h) {
+      const size_t rem = h - i;
+      StoreTail(df,
+                y_of(LoadTail(df, x + i, rem), LoadTail(df, a.gamma + i, rem),
+                     LoadTail(df, a.beta + i, rem)),
+                y + i, rem);
+    }
+  }
+}
+
 template <class T>
 void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
+  if constexpr (std::is_same_v<T, Half>) {
+    ForwardHalf(a, row_begin, row_end);
+    return;
+  }
   const DF d;
   const size_t n = hn::Lanes(d);
   const size_t h = static_cast<size_t>(a.h);

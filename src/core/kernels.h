@@ -5,10 +5,16 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "lngrad/half.h"
 
 namespace lngrad::core {
+
+// [rows, h] outputs of at least this many bytes are written with non-temporal stores: such a
+// problem does not fit the caches anyway, and the stores then skip the read-for-ownership of
+// each line (measured in bench/README.md).
+inline constexpr size_t kStreamBytes = size_t{8} << 20;
 
 // Inputs and outputs of LayerNormGrad / LayerNormBackward for a range of rows. Row r of a
 // [rows, h] tensor starts at r*h; per-row vectors are indexed by r; gamma is never offset.
@@ -23,6 +29,9 @@ struct GradArgs {
   int64_t h = 0;
   T* pd_x = nullptr;           // dx in the fused path
   T* res_for_gamma = nullptr;  // unused by the fused path
+  // Large problem: write pd_x/res_for_gamma with non-temporal stores where the alignment allows
+  // (they would only evict the inputs from the caches). Never changes a value.
+  bool stream = false;
 };
 
 // Inputs of LayerNormGradBeta.
@@ -96,15 +105,46 @@ struct RowCoefficients {
   float c;  // pd_mean / N
 };
 
-inline RowCoefficients ComputeRowCoefficients(float s12, float s1, float s2, float variance,
-                                              float epsilon, int64_t n) {
+// The same coefficients unrounded. The half path keeps them in double and evaluates pd_x in
+// double (its row sums are double too), so that each half output is one correct rounding of a
+// value far more accurate than half needs, even where pd_x cancels (docs/math.md §6.4).
+struct RowCoefficientsD {
+  double a;
+  double b;
+  double c;
+};
+
+inline RowCoefficientsD ComputeRowCoefficientsD(double s12, double s1, double s2, float variance,
+                                                float epsilon, int64_t n) {
   const double inv_n = 1.0 / static_cast<double>(n);
   const double rstd = 1.0 / std::sqrt(static_cast<double>(variance) + epsilon);
-  const double pd_var = -0.5 * static_cast<double>(s12) * (rstd * rstd * rstd);
-  const double pd_mean =
-      -rstd * static_cast<double>(s1) + pd_var * inv_n * (-2.0 * static_cast<double>(s2));
-  return {static_cast<float>(rstd), static_cast<float>(pd_var * 2.0 * inv_n),
-          static_cast<float>(pd_mean * inv_n)};
+  const double pd_var = -0.5 * s12 * (rstd * rstd * rstd);
+  const double pd_mean = -rstd * s1 + pd_var * inv_n * (-2.0 * s2);
+  return {rstd, pd_var * 2.0 * inv_n, pd_mean * inv_n};
+}
+
+inline RowCoefficients ComputeRowCoefficients(float s12, float s1, float s2, float variance,
+                                              float epsilon, int64_t n) {
+  const RowCoefficientsD k = ComputeRowCoefficientsD(s12, s1, s2, variance, epsilon, n);
+  return {static_cast<float>(k.a), static_cast<float>(k.b), static_cast<float>(k.c)};
+}
+
+// Rounds a double to float "to odd": truncate, then set the last bit if anything was lost.
+// Rounding that float to half (RNE) then equals rounding the double to half directly, because
+// float keeps 13 > 2 more bits than half (a plain double->float->half chain could round twice
+// and land on a half tie that the double was not on).
+inline float RoundToOddFloat(double d) {
+  const float f = static_cast<float>(d);  // RNE
+  const double err = d - static_cast<double>(f);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  if (err != 0.0 && (bits & 1u) == 0) {
+    // Inexact and even: the other neighbour of d (one step toward d) is odd.
+    bits += (std::signbit(err) == std::signbit(f)) ? 1u : 0xFFFFFFFFu;
+  }
+  float out;
+  std::memcpy(&out, &bits, sizeof(out));
+  return out;
 }
 
 // Forward statistics: mean = sum(x)/N and variance = sum((x - mean)^2)/N, divided in double

@@ -3,6 +3,8 @@
 // kernels (>= 16 partial sums, coefficients from ComputeRowCoefficients), so both satisfy the
 // bound of docs/math.md; the individual roundings differ (no FMA here).
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 
 #include "core/kernels.h"
 #include "core/lane_sums.h"
@@ -28,10 +30,32 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
     const T* dy = a.dy + r * h;
     const T* x = a.x + r * h;
     const float mean = ToF(a.mean[r]);
+    T* pd_x = a.pd_x + r * h;
+    if constexpr (std::is_same_v<T, Half>) {
+      // Half: sums, coefficients and pd_x in double, rounded once to half (docs/math.md §3).
+      double s12, s1, s2;
+      LaneGradSums<T, double>(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
+      const RowCoefficientsD k =
+          ComputeRowCoefficientsD(s12, s1, s2, ToF(a.variance[r]), a.epsilon, h);
+      const float a_f = static_cast<float>(k.a);
+      for (int64_t i = 0; i < h; ++i) {
+        const float dyi = ToF(dy[i]);
+        const double x1 = dyi * ToF(a.gamma[i]);  // exact in float
+        const double x2 = static_cast<double>(ToF(x[i])) - mean;  // exact in double
+        Put(pd_x + i, RoundToOddFloat(k.a * x1 + (k.b * x2 + k.c)));
+        const float res = (ToF(x[i]) - mean) * a_f;
+        if constexpr (kFused) {
+          g[i] = g[i] + dyi * res;
+          b[i] = b[i] + dyi;
+        } else {
+          Put(a.res_for_gamma + r * h + i, res);
+        }
+      }
+      continue;
+    }
     float s12, s1, s2;
     LaneGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
     const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, ToF(a.variance[r]), a.epsilon, h);
-    T* pd_x = a.pd_x + r * h;
     for (int64_t i = 0; i < h; ++i) {
       const float dyi = ToF(dy[i]);
       const float x1 = dyi * ToF(a.gamma[i]);
@@ -79,6 +103,20 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
   const int64_t h = a.h;
   for (int64_t r = row_begin; r < row_end; ++r) {
     const T* x = a.x + r * h;
+    if constexpr (std::is_same_v<T, Half>) {
+      // Half: statistics and y in double, each output rounded once (docs/math.md §3).
+      const double mean = LaneRowSum<T, false, double>(x, 0.0, h) / static_cast<double>(h);
+      const double variance = LaneRowSum<T, true, double>(x, mean, h) / static_cast<double>(h);
+      const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
+      Put(a.mean + r, RoundToOddFloat(mean));
+      Put(a.variance + r, RoundToOddFloat(variance));
+      T* y = a.y + r * h;
+      for (int64_t i = 0; i < h; ++i) {
+        const double t = (static_cast<double>(ToF(x[i])) - mean) * rstd;
+        Put(y + i, RoundToOddFloat(t * ToF(a.gamma[i]) + ToF(a.beta[i])));
+      }
+      continue;
+    }
     const float mean = DivideByN(LaneRowSum<T, false>(x, 0.0f, h), h);
     const float variance = DivideByN(LaneRowSum<T, true>(x, mean, h), h);
     const float rstd = RstdFromVariance(variance, a.epsilon);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <new>
 #include <string>
 #include <thread>
@@ -120,7 +121,8 @@ class Partials {
     h_ = h;
     num_blocks_ = num_blocks;
     try {
-      data_.resize(static_cast<size_t>(2 * num_blocks * h));
+      // Not zeroed: every kernel overwrites its block's partials.
+      data_ = std::make_unique_for_overwrite<float[]>(static_cast<size_t>(2 * num_blocks * h));
     } catch (const std::bad_alloc&) {
       return Status::OutOfRange(std::string(fn) + ": cannot allocate " +
                                 std::to_string(2 * num_blocks * h) +
@@ -128,8 +130,8 @@ class Partials {
     }
     return Status::Ok();
   }
-  float* g(int64_t block) { return data_.data() + 2 * block * h_; }
-  float* b(int64_t block) { return data_.data() + (2 * block + 1) * h_; }
+  float* g(int64_t block) { return data_.get() + 2 * block * h_; }
+  float* b(int64_t block) { return data_.get() + (2 * block + 1) * h_; }
 
   // Adds the blocks pairwise (block 0 += block 1, block 2 += block 3, ..., then 0 += 2, ...):
   // a fixed tree, so the result depends on the shape only. Then rounds once into the outputs.
@@ -158,7 +160,7 @@ class Partials {
  private:
   int64_t h_ = 0;
   int64_t num_blocks_ = 0;
-  std::vector<float> data_;
+  std::unique_ptr<float[]> data_;
 };
 
 template <class T>
@@ -181,7 +183,7 @@ Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T*
   LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
-                               res_for_gamma};
+                               res_for_gamma, n.matrix >= core::kStreamBytes};
   const auto kernel = KernelsFor<T>(*sel.table).grad;
   const BlockPlan plan = RowPlan(shape);
   auto run = [&](int64_t block) {
@@ -247,7 +249,8 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
   const BlockPlan plan = ReductionPlan(shape);
   Partials parts;
   LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
-  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr};
+  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
+                               n.matrix >= core::kStreamBytes};
   const auto kernel = KernelsFor<T>(*sel.table).backward;
   auto run = [&](int64_t block) {
     const int64_t r0 = block * plan.rows_per_block;

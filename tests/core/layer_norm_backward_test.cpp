@@ -70,7 +70,8 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
 // dx: the pd_x bound. dgamma = sum(dy * fl(x2*rstd)): each term carries res's 3 roundings,
 // plus (rows - 1) additions in any order: (rows + 3) u sum|dy*res|. dbeta: rows u sum|dy|.
 template <class T>
-void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths) {
+void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
+                        ErrorStats* pool = nullptr) {
   const auto d = test::MakeGradData<T>(c);
   const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
                                          d.gamma_d, c.epsilon);
@@ -96,7 +97,19 @@ void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths) {
                              << "--gtest_filter=LayerNormBackward.*Oracle*  ("
                              << test::Describe(c) << ", path " << p.name << ", "
                              << test::TypeName<T>() << ")";
+    if (pool != nullptr) pool->Merge(s);
   }
+}
+
+// Half: >= 99.9 % of all outputs (dx, dgamma, dbeta) of the pooled cases equal the oracle
+// rounded to half (issue 2); CheckHalf already requires every element within 1 ulp.
+void ExpectHalfExactFraction(const ErrorStats& pool) {
+  ASSERT_GT(pool.count, 0);
+  const double fraction = static_cast<double>(pool.exact) / static_cast<double>(pool.count);
+  EXPECT_GE(fraction, test::kHalfExactFraction) << pool.exact << " of " << pool.count;
+  std::printf("half outputs equal to the rounded oracle: %lld/%lld (%.5f %%)\n",
+              static_cast<long long>(pool.exact), static_cast<long long>(pool.count),
+              100.0 * fraction);
 }
 
 std::vector<GradCase> OracleCases() {
@@ -118,7 +131,9 @@ TEST(LayerNormBackward, FloatMatchesOracle) {
 }
 
 TEST(LayerNormBackward, HalfMatchesOracle) {
-  for (const GradCase& c : OracleCases()) CheckAgainstOracle<Half>(c, test::MainPaths());
+  ErrorStats pool;
+  for (const GradCase& c : OracleCases()) CheckAgainstOracle<Half>(c, test::MainPaths(), &pool);
+  ExpectHalfExactFraction(pool);
 }
 
 TEST(LayerNormBackward, EveryTargetMatchesOracle) {
@@ -189,6 +204,76 @@ TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
       }
     }
   }
+}
+
+// Outputs of kStreamBytes or more go through non-temporal stores after a peel that depends on
+// the output address. The values must not change: the fused and separate results agree bitwise
+// whatever the alignment of dx (offset by 0..3 elements) and of res_for_gamma, for 1 and 2
+// threads, and dx stays within the oracle bound.
+template <class T>
+void CheckStreamedOutputs(const GradCase& c) {
+  ASSERT_GE(static_cast<size_t>(c.rows * c.h) * sizeof(T), core::kStreamBytes)
+      << "the case must be large enough to stream";
+  const auto d = test::MakeGradData<T>(c);
+  const auto n = static_cast<size_t>(c.rows * c.h);
+  const RowShape shape{c.rows, c.h};
+  const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
+                                         d.gamma_d, c.epsilon);
+  for (const Path& p : test::MainPaths()) {
+    test::TargetScope scope(p);
+    const auto base = RunSeparate(d, p.impl, 1);
+    ErrorStats s;
+    for (size_t i = 0; i < n; ++i) {
+      test::CheckValue(base.pd_x[i], ref.pd_x[i],
+                       test::PdXBoundFactor(c.h) * test::kU * ref.pd_x_mag[i], "pd_x", i, &s);
+    }
+    EXPECT_EQ(s.failures, 0) << s.first_failure << " " << p.name;
+    for (size_t offset : {0, 1, 3}) {
+      for (int threads : {1, 2}) {
+        std::vector<T> dx(n + 4), res(n + 4), dgamma(static_cast<size_t>(c.h)),
+            dbeta(static_cast<size_t>(c.h));
+        Options o;
+        o.impl = p.impl;
+        o.num_threads = threads;
+        ASSERT_TRUE(LayerNormBackward(shape, d.dy.data(), d.x.data(), d.mean.data(),
+                                      d.variance.data(), d.gamma.data(), c.epsilon,
+                                      dx.data() + offset, dgamma.data(), dbeta.data(), o)
+                        .ok());
+        const std::string what = p.name + " offset " + std::to_string(offset) + " threads " +
+                                 std::to_string(threads) + " " + test::TypeName<T>();
+        std::string where;
+        EXPECT_TRUE(test::SameBits(std::vector<T>(dx.begin() + static_cast<long>(offset),
+                                                  dx.begin() + static_cast<long>(offset + n)),
+                                   base.pd_x, &where))
+            << what << " dx: " << where;
+        EXPECT_TRUE(test::SameBits(dbeta, base.dbeta, &where)) << what << " dbeta: " << where;
+        if constexpr (std::is_same_v<T, float>) {
+          EXPECT_TRUE(test::SameBits(dgamma, base.dgamma, &where)) << what << " dgamma: " << where;
+        }
+        // Separate path with pd_x and res_for_gamma misaligned differently (offset vs 0).
+        std::vector<T> pd_x(n + 4);
+        ASSERT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(),
+                                  d.variance.data(), d.gamma.data(), c.epsilon,
+                                  pd_x.data() + offset, res.data(), o)
+                        .ok());
+        EXPECT_TRUE(test::SameBits(std::vector<T>(pd_x.begin() + static_cast<long>(offset),
+                                                  pd_x.begin() + static_cast<long>(offset + n)),
+                                   base.pd_x, &where))
+            << what << " pd_x: " << where;
+        EXPECT_TRUE(test::SameBits(std::vector<T>(res.begin(), res.begin() + static_cast<long>(n)),
+                                   base.res, &where))
+            << what << " res_for_gamma: " << where;
+      }
+    }
+  }
+}
+
+TEST(LayerNormBackward, FloatStreamedOutputsUnchanged) {
+  CheckStreamedOutputs<float>({1100, 2048, Kind::kOffsetMean, 41});
+}
+
+TEST(LayerNormBackward, HalfStreamedOutputsUnchanged) {
+  CheckStreamedOutputs<Half>({2100, 2048, Kind::kOffsetMean, 42});
 }
 
 // The row blocks depend on the shape only, so the bits do not depend on the thread count.

@@ -145,6 +145,13 @@ Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view
                   io::Tensor* out) {
   if (io::FormatOfPath(path) == io::FileFormat::kNpy) return io::ReadNpyFile(path, out);
   if (!spec.dtype || !spec.shape) {
+    // What is wrong with the file itself comes before what is missing to read it.
+    if (!io::PathExists(path)) {
+      return Status::InvalidArgument("cannot open '" + path + "': No such file or directory");
+    }
+    if (io::IsDirectory(path)) {
+      return Status::InvalidArgument("'" + path + "' is not a regular file (it is a directory)");
+    }
     return Status::InvalidArgument("'" + path + "' is a raw file (not .npy): its " +
                                    (spec.dtype ? "shape" : "dtype") + " is unknown; " +
                                    std::string(hint));

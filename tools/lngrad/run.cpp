@@ -219,7 +219,8 @@ int RunRun(const RunOptions& o) {
   config.reuse_source = o.reuse_source;
   config.blocks = o.blocks;
   if (Status st = ParseTmp(o.tmp_text, &config.tmp); !st.ok()) return Fail(kCmd, st);
-  if (o.blocks < 1) return Fail(kCmd, "--blocks must be >= 1");
+  // The device's limit on numBlocks.
+  if (o.blocks < 1 || o.blocks > 65535) return Fail(kCmd, "--blocks must be in [1, 65535]");
   config.product = &ascend::CurrentProduct();
   if (!o.soc.empty()) {
     config.product = ascend::FindProduct(o.soc);
@@ -253,15 +254,16 @@ int RunRun(const RunOptions& o) {
   // One compute dtype: --dtype, else that of the float16/float32 inputs; float64 inputs are
   // rounded to it.
   std::optional<io::DType> common = dtype;
+  std::string common_from = "--dtype";  // what set `common`, for the message
   for (size_t i = 0; i < kInputs.size(); ++i) {
     const io::DType d = t[i].dtype();
     if (d == io::DType::kFloat64) continue;
     if (common && *common != d) {
       return Fail(kCmd, "dtypes disagree: " + std::string(kInputs[i]) + " '" + src.paths[i] +
-                            "' is " + io::DTypeName(d) + " but " +
-                            (dtype ? std::string("--dtype is ") + io::DTypeName(*dtype)
-                                   : std::string("dy is ") + io::DTypeName(t[0].dtype())));
+                            "' is " + io::DTypeName(d) + " but " + common_from + " is " +
+                            io::DTypeName(*common));
     }
+    if (!common) common_from = kInputs[i];
     common = d;
   }
   in.dtype = common.value_or(io::DType::kFloat32);

@@ -126,10 +126,11 @@ int RunSample(const SampleOptions& o) {
   }
   std::printf(
       "path: Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated %s (%s, arch %u): "
-      "%u block(s), %llu tile(s), block 0 tiles of %u rows, %s, tmp %u B, scratch %llu B%s\n",
+      "%u block(s), %llu tile(s), block 0 tiles of %u rows, %s, tmp %u B, scratch %llu B%s%s\n",
       info.soc.c_str(), info.product_line.c_str(), info.arch, info.blocks_used,
       static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows, info.prototype.c_str(), info.tmp_bytes,
-      static_cast<unsigned long long>(info.scratch_bytes), info.single_chunk_tiling ? ", single-chunk tiling" : "");
+      static_cast<unsigned long long>(info.scratch_bytes), info.single_chunk_tiling ? ", single-chunk tiling" : "",
+      info.min_tmp_raised ? ", minimum raised to one float row per buffer" : "");
 
   std::vector<double> want_pd_x, want_res;
   smp::LayerNormGradGolden(rows, h, dy.values, x.values, mean.values, variance.values, gamma.values,

@@ -1,0 +1,116 @@
+// oneDNN's layer normalization backward primitive (prop_kind::backward: diff_src, diff_scale,
+// diff_shift) on the shapes of issue 6, float32, outputs preallocated, hot cache. oneDNN's CPU
+// runtime in Debian is OpenMP: the thread count is OMP_NUM_THREADS, and the benchmark names
+// carry LNGRAD_BENCH_THREADS (bench/compare sets both). Before timing, every shape is checked
+// against lngrad's LayerNormBackward on the same inputs (so both do the same work); a mismatch
+// exits 1. bytes/s: 3*rows*h*4 + 8*rows + 12*h (issue 6's effective bytes).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "bench_common.h"
+
+namespace {
+
+using lngrad::bench::Inputs;
+using lngrad::bench::Outputs;
+using tag = dnnl::memory::format_tag;
+using dt = dnnl::memory::data_type;
+
+// One primitive with its memories, bound to caller-owned buffers.
+struct DnnlBackward {
+  DnnlBackward(const Inputs& in, Outputs* out) : eng(dnnl::engine::kind::cpu, 0), strm(eng) {
+    const dnnl::memory::desc data_md({in.rows, in.h}, dt::f32, tag::ab);
+    const dnnl::memory::desc stat_md({in.rows}, dt::f32, tag::a);
+    const dnnl::memory::desc vec_md({in.h}, dt::f32, tag::a);
+    // Not use_global_stats: that would make the backward treat mean/variance as constants.
+    const auto flags = dnnl::normalization_flags::use_scale |
+                       dnnl::normalization_flags::use_shift;
+    const dnnl::layer_normalization_forward::desc fwd_d(
+        dnnl::prop_kind::forward_training, data_md, stat_md, lngrad::bench::kEpsilon, flags);
+    const dnnl::layer_normalization_forward::primitive_desc fwd_pd(fwd_d, eng);
+    const dnnl::layer_normalization_backward::desc bwd_d(dnnl::prop_kind::backward, data_md,
+                                                         data_md, stat_md,
+                                                         lngrad::bench::kEpsilon, flags);
+    const dnnl::layer_normalization_backward::primitive_desc pd(bwd_d, eng, fwd_pd);
+    prim = dnnl::layer_normalization_backward(pd);
+    auto wrap = [&](const dnnl::memory::desc& md, const float* p) {
+      return dnnl::memory(md, eng, const_cast<float*>(p));
+    };
+    shift.assign(in.gamma.size(), 0.0f);
+    args = {{DNNL_ARG_SRC, wrap(data_md, in.x.data())},
+            {DNNL_ARG_DIFF_DST, wrap(data_md, in.dy.data())},
+            {DNNL_ARG_MEAN, wrap(stat_md, in.mean.data())},
+            {DNNL_ARG_VARIANCE, wrap(stat_md, in.variance.data())},
+            {DNNL_ARG_SCALE, wrap(vec_md, in.gamma.data())},
+            {DNNL_ARG_SHIFT, wrap(vec_md, shift.data())},
+            {DNNL_ARG_DIFF_SRC, wrap(data_md, out->dx.data())},
+            {DNNL_ARG_DIFF_SCALE, wrap(vec_md, out->dgamma.data())},
+            {DNNL_ARG_DIFF_SHIFT, wrap(vec_md, out->dbeta.data())}};
+  }
+  void Run() {
+    prim.execute(strm, args);
+    strm.wait();
+  }
+  dnnl::engine eng;
+  dnnl::stream strm;
+  dnnl::primitive prim;
+  std::vector<float> shift;
+  std::unordered_map<int, dnnl::memory> args;
+};
+
+Outputs Allocate(const Inputs& in) {
+  Outputs out;
+  out.dx.resize(in.dy.size());
+  out.dgamma.resize(in.gamma.size());
+  out.dbeta.resize(in.gamma.size());
+  return out;
+}
+
+void BM_DnnlLayerNormBackward(benchmark::State& state, int64_t rows, int64_t h) {
+  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  Outputs out = Allocate(in);
+  DnnlBackward bwd(in, &out);
+  for (auto _ : state) {
+    bwd.Run();
+    benchmark::DoNotOptimize(out.dx.data());
+    benchmark::ClobberMemory();
+  }
+  const double bytes = 12.0 * static_cast<double>(in.rows * in.h) + 8.0 * in.rows + 12.0 * in.h;
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * static_cast<int64_t>(state.iterations()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* env = std::getenv("LNGRAD_BENCH_THREADS");
+  const int threads = env != nullptr ? std::atoi(env) : 1;
+  bool ok = true;
+  for (const auto& [rows, h] : lngrad::bench::Shapes()) {
+    const Inputs in = lngrad::bench::MakeInputs(rows, h);
+    Outputs out = Allocate(in);
+    DnnlBackward(in, &out).Run();
+    ok &= lngrad::bench::ReportAgreement("onednn", in, out,
+                                         lngrad::bench::LngradBackward(in, threads));
+  }
+  if (!ok) return 1;
+  for (const auto& [rows, h] : lngrad::bench::Shapes()) {
+    benchmark::RegisterBenchmark(("BM_DnnlLayerNormBackward/rows:" + std::to_string(rows) +
+                                  "/h:" + std::to_string(h) +
+                                  "/threads:" + std::to_string(threads))
+                                     .c_str(),
+                                 BM_DnnlLayerNormBackward, rows, h)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

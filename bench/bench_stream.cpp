@@ -1,0 +1,105 @@
+// Memory ceiling for LayerNorm backward: a STREAM-like "read 2, write 1" kernel
+// (c[i] = a[i] + s * b[i]) over three float arrays of rows x h elements each, the footprint of
+// dy, x and dx, on 1 or 2 threads (the library's own pool, the same row blocks of 16K elements).
+// Two variants: ordinary stores (the write allocates the line: 4 memory transfers per 3 arrays)
+// and non-temporal stores (_mm_stream_ps, the way lngrad writes large outputs). bytes/s counts
+// 3 * rows * h * 4 bytes, the same count as lngrad's effective GB/s without the small vectors.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+#include "core/thread_pool.h"
+
+namespace {
+
+constexpr int64_t kBlockElements = 16 * 1024;
+
+struct Arrays {
+  explicit Arrays(size_t n) : n(n) {
+    // 64-byte aligned so that the non-temporal variant needs no peel.
+    a.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+    b.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+    c.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+    for (size_t i = 0; i < n; ++i) {
+      a.get()[i] = static_cast<float>(i % 1000) * 0.001f;
+      b.get()[i] = static_cast<float>(i % 777) * 0.002f;
+      c.get()[i] = 0.0f;
+    }
+  }
+  struct Free {
+    void operator()(float* p) const { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  size_t n;
+  std::unique_ptr<float[], Free> a, b, c;
+};
+
+struct Job {
+  Arrays* arr;
+  bool nt;
+};
+
+void Triad(void* context, int64_t block) {
+  const Job& job = *static_cast<Job*>(context);
+  const size_t begin = static_cast<size_t>(block) * kBlockElements;
+  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const float* a = job.arr->a.get();
+  const float* b = job.arr->b.get();
+  float* c = job.arr->c.get();
+  const float s = 0.5f;
+#if defined(__SSE2__)
+  if (job.nt) {
+    const __m128 vs = _mm_set1_ps(s);
+    size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+      _mm_stream_ps(c + i, _mm_add_ps(_mm_load_ps(a + i), _mm_mul_ps(vs, _mm_load_ps(b + i))));
+    }
+    for (; i < end; ++i) c[i] = a[i] + s * b[i];
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (size_t i = begin; i < end; ++i) c[i] = a[i] + s * b[i];
+}
+
+void BM_Triad(benchmark::State& state) {
+  const int64_t rows = state.range(0), h = state.range(1);
+  const int threads = static_cast<int>(state.range(2));
+  const bool nt = state.range(3) != 0;
+  Arrays arr(static_cast<size_t>(rows * h));
+  Job job{&arr, nt};
+  const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
+  for (auto _ : state) {
+    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Triad, &job);
+    benchmark::DoNotOptimize(arr.c.get());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(3 * rows * h * static_cast<int64_t>(sizeof(float)) *
+                          static_cast<int64_t>(state.iterations()));
+}
+
+void Shapes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"rows", "h", "threads", "nt"});
+  for (int nt : {0, 1}) {
+    for (int threads : {1, 2}) {
+      for (auto [rows, h] : std::vector<std::pair<int64_t, int64_t>>{
+               {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}}) {
+        b->Args({rows, h, threads, nt});
+      }
+    }
+  }
+  b->UseRealTime();
+}
+
+BENCHMARK(BM_Triad)->Apply(Shapes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,442 @@
+// Tests of the example operators (examples/): the LayerNormGrad operator gives the device
+// algorithm's bits (checked against the independent replay run on the whole problem: rows are
+// independent, so blocks and tiles must not change a bit), on every supported arch, float and
+// half, with and without isReuseSource, tmp min/max/bytes, both prototypes; the
+// LayerNormGradBeta operator equals the API with one block and stays within the float64 sum
+// bound with many; the forward operator does not depend on blocks and tiles; bad arguments are
+// refused without touching the outputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/sample_data.h"
+#include "layernorm_fwd_bwd/layernorm_op.h"
+#include "layernorm_grad/layernorm_grad_op.h"
+#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "lngrad/ascend_platform.h"
+#include "lngrad/half.h"
+#include "oracle.h"
+#include "replay.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+namespace ex = lngrad::examples;
+namespace smp = lngrad::examples::sample;
+
+constexpr double kU = 0x1.0p-24;
+
+class SocScope {
+ public:
+  explicit SocScope(const std::string& soc) : previous_(lngrad::ascend::CurrentProduct().soc) {
+    EXPECT_TRUE(lngrad::ascend::SetCurrentSoc(soc).ok());
+  }
+  ~SocScope() { (void)lngrad::ascend::SetCurrentSoc(previous_); }
+
+ private:
+  std::string previous_;
+};
+
+struct GradData {
+  ex::OpDType dtype;
+  uint32_t rows, h;
+  smp::HostTensor dy, x, mean, variance, gamma;
+};
+
+GradData MakeGradData(ex::OpDType dtype, uint32_t rows, uint32_t h, uint64_t seed) {
+  GradData d{dtype, rows, h, {}, {}, {}, {}, {}};
+  d.dy = smp::MakeTensor(dtype, smp::Uniform(size_t{rows} * h, -10, 10, seed));
+  d.x = smp::MakeTensor(dtype, smp::Uniform(size_t{rows} * h, -10, 10, seed + 1));
+  d.gamma = smp::MakeTensor(dtype, smp::Uniform(h, -2, 2, seed + 2));
+  std::vector<double> mean, var;
+  smp::RowStatistics(rows, h, d.x.values, &mean, &var);
+  d.mean = smp::MakeTensor(dtype, mean);
+  d.variance = smp::MakeTensor(dtype, var);
+  return d;
+}
+
+// The replay on the whole problem with the API's tiling for [1, rows, H, H] (min tmp size).
+void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float epsilon, std::vector<uint8_t>* pd_x,
+                std::vector<uint8_t>* res) {
+  const bool half = d.dtype == ex::OpDType::kFloat16;
+  AscendC::tiling::LayerNormGradTiling t;
+  bool regbase = false;
+  {
+    SocScope scope(soc);
+    regbase = lngrad::ascend::IsRegBaseArch(lngrad::ascend::CurrentProduct().arch);
+    const ge::Shape shape({1, d.rows, d.h, d.h});
+    uint32_t max_v = 0, min_v = 0;
+    ASSERT_TRUE(lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, half ? 2 : 4, reuse, max_v, min_v).ok());
+    // At least one float row per buffer (the half minimum of a single row is below that).
+    const uint32_t bytes = std::max<uint32_t>(min_v, 9 * d.h * 4);
+    ASSERT_TRUE(lngrad::tiling::LayerNormGradNDTilingInfo(shape, bytes, half ? 2 : 4, reuse, t).ok());
+  }
+  lngrad_replay::GradTiling rt;
+  std::memcpy(&rt, &t, sizeof(rt));
+  std::vector<float> scratch(size_t{t.oneCalSize} * 9 + 2 * (d.h + 8), 0.0f);
+  std::vector<uint8_t> dy = d.dy.bytes, x = d.x.bytes;
+  pd_x->assign(d.dy.bytes.size(), 0);
+  res->assign(d.dy.bytes.size(), 0);
+  bool ok = false;
+  if (half) {
+    using H = lngrad_replay::Half;
+    auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<H*>(v.data()); };
+    auto cp = [](const smp::HostTensor& v) { return reinterpret_cast<const H*>(v.bytes.data()); };
+    const H eps{lngrad::FloatToHalfBits(epsilon)};
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<H>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma),
+                                                              eps, p(*pd_x), p(*res), scratch.data(), reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<H>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma), eps,
+                                                          p(*pd_x), p(*res), scratch.data(), reuse);
+  } else {
+    auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<float*>(v.data()); };
+    auto cp = [](const smp::HostTensor& v) { return reinterpret_cast<const float*>(v.bytes.data()); };
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(rt, p(dy), p(x), cp(d.variance), cp(d.mean),
+                                                                  cp(d.gamma), epsilon, p(*pd_x), p(*res),
+                                                                  scratch.data(), reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<float>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma),
+                                                              epsilon, p(*pd_x), p(*res), scratch.data(), reuse);
+  }
+  ASSERT_TRUE(ok);
+}
+
+ex::LayerNormGradOpArgs GradArgs(GradData& d, smp::HostTensor* pd_x, smp::HostTensor* res) {
+  ex::LayerNormGradOpArgs a;
+  a.dtype = d.dtype;
+  a.b = 1;
+  a.s = d.rows;
+  a.h = d.h;
+  a.dy = d.dy.data();
+  a.x = d.x.data();
+  a.mean = d.mean.data();
+  a.variance = d.variance.data();
+  a.gamma = d.gamma.data();
+  a.pd_x = pd_x->data();
+  a.res_for_gamma = res->data();
+  a.epsilon = 1e-5f;
+  return a;
+}
+
+struct GradShape {
+  uint32_t rows, h_float, h_half;
+};
+// Many tiles over several blocks; rows that are not a multiple of 8 or 16; a single row.
+const GradShape kGradShapes[] = {{300, 64, 64}, {7, 16, 16}, {1, 16, 16}, {40, 320, 96}};
+
+using GradParam = std::tuple<std::string, bool, bool, int>;  // soc, half, reuse, shape
+
+class GradOpTest : public ::testing::TestWithParam<GradParam> {};
+
+TEST_P(GradOpTest, EveryConfigurationGivesTheReplaysBits) {
+  const auto& [soc, half, reuse, shape] = GetParam();
+  const GradShape& s = kGradShapes[shape];
+  const ex::OpDType dtype = half ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
+  GradData d = MakeGradData(dtype, s.rows, half ? s.h_half : s.h_float, 40 + shape);
+  std::vector<uint8_t> want_pd_x, want_res;
+  ReplayGrad(d, soc, reuse, 1e-5f, &want_pd_x, &want_res);
+  struct Config {
+    uint32_t blocks;
+    ex::TmpSize tmp;
+    bool shared;
+  };
+  const Config configs[] = {
+      {1, {ex::TmpSize::Kind::kMin, 0}, false},
+      {3, {ex::TmpSize::Kind::kMin, 0}, true},
+      {4, {ex::TmpSize::Kind::kMax, 0}, false},
+      {2, {ex::TmpSize::Kind::kBytes, 65536}, true},
+  };
+  for (const Config& cfg : configs) {
+    SCOPED_TRACE("blocks " + std::to_string(cfg.blocks) + ", tmp " + ex::TmpSizeText(cfg.tmp) +
+                 (cfg.shared ? ", sharedTmpBuffer" : ", PopStackBuffer"));
+    smp::HostTensor pd_x = smp::ZeroTensor(dtype, size_t{d.rows} * d.h), res = pd_x;
+    ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+    a.reuse_source = reuse;
+    a.tmp = cfg.tmp;
+    a.launch.blocks = cfg.blocks;
+    a.launch.soc = soc;
+    a.launch.shared_tmp_buffer = cfg.shared;
+    ex::LayerNormGradOpInfo info;
+    const lngrad::Status st = ex::RunLayerNormGradOp(a, &info);
+    if (cfg.tmp.kind == ex::TmpSize::Kind::kMax && st.code() == lngrad::StatusCode::kOutOfRange) {
+      // The maximum (n * H * H * sizeof(T) for short tiles) can exceed the UB: refused, fine.
+      continue;
+    }
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    EXPECT_EQ(info.soc, soc);
+    EXPECT_LE(info.blocks_used, cfg.blocks);
+    EXPECT_EQ(pd_x.bytes, want_pd_x) << "outputPdX differs from the replay";
+    EXPECT_EQ(res.bytes, want_res) << "resForGamma differs from the replay";
+  }
+}
+
+std::string GradParamName(const ::testing::TestParamInfo<GradParam>& info) {
+  const auto& [soc, half, reuse, shape] = info.param;
+  return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + std::to_string(shape);
+}
+
+INSTANTIATE_TEST_SUITE_P(Products, GradOpTest,
+                         ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1", "Ascend950PR_9599"),
+                                            ::testing::Bool(), ::testing::Bool(),
+                                            ::testing::Range(0, static_cast<int>(std::size(kGradShapes)))),
+                         GradParamName);
+
+TEST(GradOpPlanTest, RowsSplitOverBlocksAndTilesWithinTheUb) {
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 1000, 128, 5);
+  smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h), res = pd_x;
+  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+  a.launch.blocks = 3;
+  ex::LayerNormGradOpInfo info;
+  ASSERT_TRUE(ex::RunLayerNormGradOp(a, &info).ok());
+  EXPECT_EQ(info.blocks_used, 3u);
+  ASSERT_EQ(info.blocks.size(), 3u);
+  uint32_t next = 0;
+  for (const auto& b : info.blocks) {
+    EXPECT_EQ(b.row_start, next);
+    EXPECT_EQ(b.row_start % 8, 0u) << "block boundaries keep the mean/variance 32-byte aligned";
+    EXPECT_EQ(b.tile_num * b.tile_rows + b.tail_rows, b.row_count);
+    EXPECT_EQ(b.tile_tiling.bLength * b.tile_tiling.sLength, b.tile_rows);
+    if (b.tail_rows != 0) {
+      EXPECT_EQ(b.tail_tiling.sLength, b.tail_rows);
+    }
+    next += b.row_count;
+  }
+  EXPECT_EQ(next, 1000u);
+  EXPECT_GT(info.tiles, 3u) << "a block's rows do not fit one tile";
+  EXPECT_LE(info.ub_bytes, 192u * 1024);
+  EXPECT_FALSE(info.single_chunk_tiling);
+}
+
+TEST(GradOpPlanTest, LongRowsUseTheSingleChunkTilingAndKeepTheBits) {
+  // H = 2048 float: the API's tiling rounds rows per loop up to 8, so its layout needs
+  // 6 * 8 * 2048 floats (384 KiB) for any tile on Atlas A2; one chunk of 2 rows fits.
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 5, 2048, 6);
+  smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h), res = pd_x;
+  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+  a.launch.soc = "Ascend910B1";
+  ex::LayerNormGradOpInfo info;
+  const lngrad::Status st = ex::RunLayerNormGradOp(a, &info);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_TRUE(info.single_chunk_tiling);
+  EXPECT_EQ(info.blocks[0].tile_tiling.loopNum, 1u);
+  EXPECT_EQ(info.blocks[0].tile_tiling.tailSize, 0u);
+  EXPECT_EQ(info.blocks[0].tile_tiling.nohCalSize, info.blocks[0].tile_rows);
+  std::vector<uint8_t> want_pd_x, want_res;
+  ReplayGrad(d, "Ascend910B1", false, 1e-5f, &want_pd_x, &want_res);
+  EXPECT_EQ(pd_x.bytes, want_pd_x);
+  EXPECT_EQ(res.bytes, want_res);
+  // With max or a byte count there is no fallback: refused with the sizes.
+  a.tmp = {ex::TmpSize::Kind::kMax, 0};
+  EXPECT_EQ(ex::RunLayerNormGradOp(a).code(), lngrad::StatusCode::kOutOfRange);
+}
+
+TEST(GradOpErrorTest, RefusedWithoutTouchingTheOutputs) {
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 8, 16, 7);
+  smp::HostTensor pd_x = smp::MakeTensor(d.dtype, std::vector<double>(128, 42.0)), res = pd_x;
+  const std::vector<uint8_t> sentinel = pd_x.bytes;
+  struct Bad {
+    const char* what;
+    std::function<void(ex::LayerNormGradOpArgs&)> change;
+    lngrad::StatusCode code;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"H not aligned", [](auto& a) { a.h = 12, a.s = 10; }, lngrad::StatusCode::kInvalidArgument, "H = 12"},
+      {"zero dim", [](auto& a) { a.b = 0; }, lngrad::StatusCode::kInvalidArgument, "every dimension > 0"},
+      {"null gamma", [](auto& a) { a.gamma = nullptr; }, lngrad::StatusCode::kInvalidArgument, "gamma is null"},
+      {"blocks 0", [](auto& a) { a.launch.blocks = 0; }, lngrad::StatusCode::kInvalidArgument, "blocks = 0"},
+      {"unknown soc", [](auto& a) { a.launch.soc = "Ascend999"; }, lngrad::StatusCode::kInvalidArgument,
+       "\"Ascend999\""},
+      {"unsupported", [](auto& a) { a.launch.soc = "Ascend910A"; }, lngrad::StatusCode::kUnsupported,
+       "not supported on Ascend910A"},
+      {"tmp too small", [](auto& a) { a.tmp = {ex::TmpSize::Kind::kBytes, 64}; },
+       lngrad::StatusCode::kInvalidArgument, "stackBufferSize is not enough"},
+      {"row too long", [](auto& a) { a.h = 65536, a.s = 1, a.b = 1; }, lngrad::StatusCode::kOutOfRange,
+       "needs"},
+  };
+  std::vector<uint8_t> big(65536 * 4, 0);
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.what);
+    ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+    b.change(a);
+    if (a.h == 65536) a.dy = a.x = a.gamma = big.data();
+    const lngrad::Status st = ex::RunLayerNormGradOp(a);
+    EXPECT_EQ(st.code(), b.code) << st.ToString();
+    EXPECT_NE(st.message().find(b.message), std::string::npos) << st.message();
+    EXPECT_EQ(pd_x.bytes, sentinel);
+    EXPECT_EQ(res.bytes, sentinel);
+  }
+}
+
+// LayerNormGradBeta operator.
+struct BetaData {
+  ex::OpDType dtype;
+  uint32_t rows, h;
+  smp::HostTensor dy, res;
+};
+
+BetaData MakeBetaData(ex::OpDType dtype, uint32_t rows, uint32_t h, uint64_t seed) {
+  return {dtype, rows, h, smp::MakeTensor(dtype, smp::Uniform(size_t{rows} * h, -3, 3, seed)),
+          smp::MakeTensor(dtype, smp::Uniform(size_t{rows} * h, -2, 2, seed + 1))};
+}
+
+ex::LayerNormGradBetaOpArgs BetaArgs(BetaData& d, smp::HostTensor* g, smp::HostTensor* b) {
+  ex::LayerNormGradBetaOpArgs a;
+  a.dtype = d.dtype;
+  a.b = 1;
+  a.s = d.rows;
+  a.h = d.h;
+  a.dy = d.dy.data();
+  a.res_for_gamma = d.res.data();
+  a.pd_gamma = g->data();
+  a.pd_beta = b->data();
+  return a;
+}
+
+class BetaOpTest : public ::testing::TestWithParam<std::tuple<std::string, bool>> {};
+
+TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
+  const auto& [soc, half] = GetParam();
+  const ex::OpDType dtype = half ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
+  BetaData d = MakeBetaData(dtype, 60, 64, 11);
+  // One block, one tile: the API's own bits, which the replay reproduces (any chunking gives
+  // the same row-sequential float sums, spec §3.3).
+  {
+    smp::HostTensor g = smp::ZeroTensor(dtype, d.h), b = g;
+    ex::LayerNormGradBetaOpArgs a = BetaArgs(d, &g, &b);
+    a.launch.soc = soc;
+    ex::LayerNormGradBetaOpInfo info;
+    ASSERT_TRUE(ex::RunLayerNormGradBetaOp(a, &info).ok());
+    ASSERT_EQ(info.tiles, 1u);
+    AscendC::tiling::LayerNormGradBetaTiling t = info.blocks[0].tile_tiling;
+    lngrad_replay::GradBetaTiling rt;
+    std::memcpy(&rt, &t, sizeof(rt));
+    std::vector<uint8_t> res = d.res.bytes, want_g(g.bytes.size()), want_b(b.bytes.size());
+    std::vector<float> scratch(4 * size_t{d.rows} * d.h + 4 * d.h, 0.0f);
+    const bool regbase = lngrad::ascend::IsRegBaseArch(lngrad::ascend::FindProduct(soc)->arch);
+    bool ok;
+    if (half) {
+      using H = lngrad_replay::Half;
+      auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<H*>(v.data()); };
+      const H* dy = reinterpret_cast<const H*>(d.dy.bytes.data());
+      ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<H>(rt, p(res), dy, p(want_g), p(want_b))
+                   : lngrad_replay::ReplayLayerNormGradBeta<H>(rt, p(res), dy, p(want_g), p(want_b), scratch.data(),
+                                                                false);
+    } else {
+      auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<float*>(v.data()); };
+      const float* dy = reinterpret_cast<const float*>(d.dy.bytes.data());
+      ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(rt, p(res), dy, p(want_g), p(want_b))
+                   : lngrad_replay::ReplayLayerNormGradBeta<float>(rt, p(res), dy, p(want_g), p(want_b),
+                                                                    scratch.data(), false);
+    }
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(g.bytes, want_g);
+    EXPECT_EQ(b.bytes, want_b);
+  }
+  // Several blocks and tiles: float sums in another order, and for half each tile's sums rounded
+  // to half by the API. Bound (docs/math.md §6.3): a float sum of rows terms each rounded once,
+  // (rows + 1) u sum|term|; half adds 2^-11 sum|term| (the tiles' roundings, each at most 2^-11
+  // of its tile's part) and half a half spacing for the final rounding.
+  const lngrad::oracle::BetaOutputs o = lngrad::oracle::LayerNormGradBeta(d.rows, d.h, d.dy.values, d.res.values);
+  for (ex::TmpSize tmp : {ex::TmpSize{ex::TmpSize::Kind::kMin, 0}, ex::TmpSize{ex::TmpSize::Kind::kMax, 0}}) {
+    for (bool shared : {false, true}) {
+      smp::HostTensor g = smp::ZeroTensor(dtype, d.h), b = g;
+      ex::LayerNormGradBetaOpArgs a = BetaArgs(d, &g, &b);
+      a.launch.soc = soc;
+      a.launch.blocks = 4;
+      a.launch.shared_tmp_buffer = shared;
+      a.tmp = tmp;
+      ex::LayerNormGradBetaOpInfo info;
+      ASSERT_TRUE(ex::RunLayerNormGradBetaOp(a, &info).ok());
+      EXPECT_EQ(info.blocks_used, 4u);
+      const std::vector<double> gv = smp::Values(dtype, g.data(), d.h), bv = smp::Values(dtype, b.data(), d.h);
+      for (uint32_t c = 0; c < d.h; ++c) {
+        for (const auto& [got, want, mag] : {std::tuple{gv[c], o.dgamma[c], o.dgamma_mag[c]},
+                                             std::tuple{bv[c], o.dbeta[c], o.dbeta_mag[c]}}) {
+          double bound = (d.rows + 1) * kU * mag;
+          if (half) bound += 0x1.0p-11 * mag + 0.5 * lngrad::oracle::HalfSpacing(std::fabs(want) + bound);
+          EXPECT_LE(std::fabs(got - want), bound) << "column " << c;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Products, BetaOpTest,
+                         ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1", "Ascend950PR_9599"),
+                                            ::testing::Bool()));
+
+TEST(BetaOpErrorTest, RefusedWithoutTouchingTheOutputs) {
+  BetaData d = MakeBetaData(ex::OpDType::kFloat16, 4, 16, 3);
+  smp::HostTensor g = smp::MakeTensor(d.dtype, std::vector<double>(16, 7.0)), b = g;
+  const std::vector<uint8_t> sentinel = g.bytes;
+  ex::LayerNormGradBetaOpArgs a = BetaArgs(d, &g, &b);
+  a.h = 8;  // 16 bytes of half per row
+  EXPECT_EQ(ex::RunLayerNormGradBetaOp(a).code(), lngrad::StatusCode::kInvalidArgument);
+  a = BetaArgs(d, &g, &b);
+  a.launch.soc = "Ascend310B1";
+  EXPECT_EQ(ex::RunLayerNormGradBetaOp(a).code(), lngrad::StatusCode::kUnsupported);
+  a = BetaArgs(d, &g, &b);
+  a.dy = nullptr;
+  EXPECT_EQ(ex::RunLayerNormGradBetaOp(a).code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(g.bytes, sentinel);
+  EXPECT_EQ(b.bytes, sentinel);
+}
+
+// Forward operator: rows are independent, so blocks and tiles must not change a bit.
+TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
+  for (const char* soc : {"Ascend910B1", "Ascend310P1", "Ascend950PR_9599"}) {
+    for (ex::OpDType dtype : {ex::OpDType::kFloat32, ex::OpDType::kFloat16}) {
+      SCOPED_TRACE(std::string(soc) + " " + ex::DTypeName(dtype));
+      const uint32_t rows = 200, h = 64;
+      const smp::HostTensor x = smp::MakeTensor(dtype, smp::Uniform(rows * h, -5, 5, 1));
+      const smp::HostTensor gamma = smp::MakeTensor(dtype, smp::Uniform(h, -1, 1, 2));
+      const smp::HostTensor beta = smp::MakeTensor(dtype, smp::Uniform(h, -1, 1, 3));
+      smp::HostTensor y[2], mean[2], var[2];
+      ex::LayerNormOpInfo info[2];
+      for (int i = 0; i < 2; ++i) {
+        y[i] = smp::ZeroTensor(dtype, rows * h);
+        mean[i] = smp::ZeroTensor(dtype, rows);
+        var[i] = smp::ZeroTensor(dtype, rows);
+        ex::LayerNormOpArgs a;
+        a.dtype = dtype;
+        a.b = 4;
+        a.s = rows / 4;
+        a.h = h;
+        a.x = x.data();
+        a.gamma = gamma.data();
+        a.beta = beta.data();
+        a.y = y[i].data();
+        a.mean = mean[i].data();
+        a.variance = var[i].data();
+        a.launch.soc = soc;
+        // Second run: 3 blocks, and a tmp size that makes each LayerNorm call loop over chunks.
+        if (i == 1) {
+          a.launch.blocks = 3;
+          a.tmp = {ex::TmpSize::Kind::kBytes, 8192};
+          a.launch.shared_tmp_buffer = true;
+        }
+        const lngrad::Status st = ex::RunLayerNormOp(a, &info[i]);
+        ASSERT_TRUE(st.ok()) << st.ToString();
+      }
+      EXPECT_EQ(info[0].blocks_used, 1u);
+      EXPECT_EQ(info[1].blocks_used, 3u);
+      EXPECT_EQ(y[1].bytes, y[0].bytes);
+      EXPECT_EQ(mean[1].bytes, mean[0].bytes);
+      EXPECT_EQ(var[1].bytes, var[0].bytes);
+      // And the values are LayerNorm's: mean and variance within the sample rule of float64.
+      std::vector<double> want_y, want_mean, want_var;
+      smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, smp::RoundTo(dtype, 1e-5), &want_y,
+                           &want_mean, &want_var);
+      const double tol = dtype == ex::OpDType::kFloat16 ? 1e-3 : 1e-4;
+      EXPECT_EQ(smp::CheckRule(smp::Values(dtype, mean[0].data(), rows), want_mean, tol).wrong, 0u);
+      EXPECT_EQ(smp::CheckRule(smp::Values(dtype, var[0].data(), rows), want_var, tol).wrong, 0u);
+      EXPECT_EQ(smp::CheckRule(smp::Values(dtype, y[0].data(), rows * h), want_y, tol).wrong, 0u);
+    }
+  }
+}
+
+}  // namespace

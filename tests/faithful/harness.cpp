@@ -1,0 +1,242 @@
+// Host side of the faithfulness harness.
+#include "harness.h"
+
+#include <algorithm>
+
+#include "kernel_operator.h"
+#include "lngrad/ascend_platform.h"
+
+namespace faithful {
+
+void GradFloat(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void GradFloatReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void GradHalf(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void GradHalfReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void BetaFloat(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void BetaFloatReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void BetaHalf(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void BetaHalfReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+
+namespace {
+
+constexpr size_t Round32(size_t n) { return (n + 31) / 32 * 32; }
+
+// GmAlloc'd copy of host bytes, padded to `capacity` (zeros), freed on destruction.
+class Gm {
+ public:
+  explicit Gm(size_t capacity) : size_(std::max<size_t>(Round32(capacity), 32)) {
+    p_ = static_cast<uint8_t*>(AscendC::GmAlloc(size_));
+  }
+  Gm(const std::vector<uint8_t>& bytes, size_t capacity) : Gm(std::max(capacity, bytes.size())) {
+    std::memcpy(p_, bytes.data(), bytes.size());
+  }
+  ~Gm() { AscendC::GmFree(p_); }
+  Gm(const Gm&) = delete;
+  Gm& operator=(const Gm&) = delete;
+  uint8_t* get() const { return p_; }
+  std::vector<uint8_t> Read(size_t offset, size_t n) const { return {p_ + offset, p_ + offset + n}; }
+
+ private:
+  size_t size_;
+  uint8_t* p_;
+};
+
+Tensor FromBytes(bool half, std::vector<uint8_t> bytes) {
+  Tensor t;
+  t.half = half;
+  t.bytes = std::move(bytes);
+  return t;
+}
+
+std::vector<float> FloatsOf(const std::vector<uint8_t>& bytes) {
+  std::vector<float> f(bytes.size() / 4);
+  std::memcpy(f.data(), bytes.data(), f.size() * 4);
+  return f;
+}
+
+}  // namespace
+
+Tensor MakeTensor(bool half, const std::vector<double>& values) {
+  Tensor t;
+  t.half = half;
+  t.bytes.resize(values.size() * (half ? 2 : 4));
+  for (size_t i = 0; i < values.size(); ++i) {
+    const float f = static_cast<float>(values[i]);
+    if (half) {
+      const uint16_t b = lngrad::FloatToHalfBits(f);
+      std::memcpy(t.bytes.data() + 2 * i, &b, 2);
+    } else {
+      std::memcpy(t.bytes.data() + 4 * i, &f, 4);
+    }
+  }
+  return t;
+}
+
+std::vector<double> Values(const Tensor& t) {
+  std::vector<double> v(t.size());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = t.At(i);
+  return v;
+}
+
+int64_t FirstDifference(const Tensor& a, const Tensor& b) {
+  const size_t es = a.half ? 2 : 4;
+  const size_t n = std::min(a.bytes.size(), b.bytes.size()) / es;
+  for (size_t i = 0; i < n; ++i) {
+    if (std::memcmp(a.bytes.data() + i * es, b.bytes.data() + i * es, es) != 0) return static_cast<int64_t>(i);
+  }
+  return a.bytes.size() == b.bytes.size() ? -1 : static_cast<int64_t>(n);
+}
+
+bool IsArch3510(const std::string& soc) {
+  const lngrad::ascend::Product* p = lngrad::ascend::FindProduct(soc);
+  return p != nullptr && lngrad::ascend::IsRegBaseArch(p->arch);
+}
+
+lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
+  const size_t es = c.half ? 2 : 4;
+  const size_t bsh = size_t{c.rows} * c.h;
+  const uint32_t stat_count = static_cast<uint32_t>(Round32(c.rows * es) / es);
+  GradParams p{};
+  p.tiling = c.tiling;
+  p.rows = c.rows;
+  p.h = c.h;
+  p.statCount = stat_count;
+  p.tmpBufferBytes = c.proto == Proto::kSharedTmpBuffer ? c.tmp_buffer_bytes : 0;
+  p.scratchCopyBytes = c.scratch_bytes;
+  p.epsilonBits = c.epsilon_bits;
+  std::vector<uint8_t> pbytes(sizeof(p));
+  std::memcpy(pbytes.data(), &p, sizeof(p));
+
+  Gm dy(c.dy.bytes, bsh * es), x(c.x.bytes, bsh * es);
+  Gm var(c.variance.bytes, stat_count * es), mean(c.mean.bytes, stat_count * es), gamma(c.gamma.bytes, c.h * es);
+  Gm pdx(bsh * es), res(bsh * es), scratch(c.scratch_bytes), params(pbytes, pbytes.size());
+  const size_t off_x = Round32(bsh * es), off_var = 2 * off_x, off_mean = off_var + Round32(stat_count * es),
+               off_gamma = off_mean + Round32(stat_count * es);
+  Gm inputs(off_gamma + Round32(c.h * es));
+
+  auto* entry = c.half ? (c.reuse ? &GradHalfReuse : &GradHalf) : (c.reuse ? &GradFloatReuse : &GradFloat);
+  lngrad::ascend::LaunchOptions opt;
+  opt.soc = c.soc;
+  LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
+      1,
+      [&] {
+        entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), inputs.get(),
+              scratch.get(), params.get());
+      },
+      opt));
+  out->pd_x = FromBytes(c.half, pdx.Read(0, bsh * es));
+  out->res_for_gamma = FromBytes(c.half, res.Read(0, bsh * es));
+  out->dy = FromBytes(c.half, inputs.Read(0, bsh * es));
+  out->x = FromBytes(c.half, inputs.Read(off_x, bsh * es));
+  out->variance = FromBytes(c.half, inputs.Read(off_var, c.rows * es));
+  out->mean = FromBytes(c.half, inputs.Read(off_mean, c.rows * es));
+  out->gamma = FromBytes(c.half, inputs.Read(off_gamma, c.h * es));
+  out->scratch = FloatsOf(scratch.Read(0, c.scratch_bytes));
+  return lngrad::Status::Ok();
+}
+
+GradResult ReplayGrad(const GradCase& c) {
+  using lngrad_replay::Half;
+  GradResult r;
+  r.dy = c.dy;
+  r.x = c.x;
+  r.variance = c.variance;
+  r.mean = c.mean;
+  r.gamma = c.gamma;
+  const size_t bsh = size_t{c.rows} * c.h;
+  r.pd_x = FromBytes(c.half, std::vector<uint8_t>(bsh * (c.half ? 2 : 4)));
+  r.res_for_gamma = r.pd_x;
+  // The scratch the kernel saw starts zeroed (the simulated UB is zero-filled per block); give
+  // the replay room for any layout and compare the first scratch_bytes.
+  std::vector<float> scratch(std::max<size_t>(c.scratch_bytes / 4, 1) + 64 * c.h + 1024, 0.0f);
+  lngrad_replay::GradTiling t;
+  std::memcpy(&t, &c.tiling, sizeof(t));
+  const bool regbase = IsArch3510(c.soc);
+  bool ok;
+  if (c.half) {
+    auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
+    const Half eps{static_cast<uint16_t>(c.epsilon_bits)};
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<Half>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
+                                                                 p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
+                                                                 scratch.data(), c.reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<Half>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma),
+                                                             eps, p(r.pd_x), p(r.res_for_gamma), scratch.data(),
+                                                             c.reuse);
+  } else {
+    auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
+    float eps;
+    std::memcpy(&eps, &c.epsilon_bits, 4);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
+                                                                  p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
+                                                                  scratch.data(), c.reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<float>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
+                                                              p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
+                                                              scratch.data(), c.reuse);
+  }
+  if (!ok) r.pd_x.bytes.clear();  // makes every comparison fail visibly
+  r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);
+  return r;
+}
+
+lngrad::Status RunBeta(const BetaCase& c, BetaResult* out) {
+  const size_t es = c.half ? 2 : 4;
+  const size_t bsh = size_t{c.rows} * c.h;
+  BetaParams p{};
+  p.tiling = c.tiling;
+  p.rows = c.rows;
+  p.h = c.h;
+  p.tmpBufferBytes = c.proto == Proto::kSharedTmpBuffer ? c.tmp_buffer_bytes : 0;
+  p.scratchCopyBytes = c.scratch_bytes;
+  std::vector<uint8_t> pbytes(sizeof(p));
+  std::memcpy(pbytes.data(), &p, sizeof(p));
+  Gm res(c.res_for_gamma.bytes, bsh * es), dy(c.dy.bytes, bsh * es);
+  Gm pd_gamma(c.h * es), pd_beta(c.h * es), scratch(c.scratch_bytes), params(pbytes, pbytes.size());
+  Gm inputs(2 * Round32(bsh * es));
+  auto* entry = c.half ? (c.reuse ? &BetaHalfReuse : &BetaHalf) : (c.reuse ? &BetaFloatReuse : &BetaFloat);
+  lngrad::ascend::LaunchOptions opt;
+  opt.soc = c.soc;
+  LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
+      1,
+      [&] {
+        entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(), params.get());
+      },
+      opt));
+  out->pd_gamma = FromBytes(c.half, pd_gamma.Read(0, c.h * es));
+  out->pd_beta = FromBytes(c.half, pd_beta.Read(0, c.h * es));
+  out->res_for_gamma = FromBytes(c.half, inputs.Read(0, bsh * es));
+  out->dy = FromBytes(c.half, inputs.Read(Round32(bsh * es), bsh * es));
+  out->scratch = FloatsOf(scratch.Read(0, c.scratch_bytes));
+  return lngrad::Status::Ok();
+}
+
+BetaResult ReplayBeta(const BetaCase& c) {
+  using lngrad_replay::Half;
+  BetaResult r;
+  r.res_for_gamma = c.res_for_gamma;
+  r.dy = c.dy;
+  r.pd_gamma = FromBytes(c.half, std::vector<uint8_t>(size_t{c.h} * (c.half ? 2 : 4)));
+  r.pd_beta = r.pd_gamma;
+  std::vector<float> scratch(std::max<size_t>(c.scratch_bytes / 4, 1) + 4 * size_t{c.rows} * c.h + 1024, 0.0f);
+  lngrad_replay::GradBetaTiling t;
+  std::memcpy(&t, &c.tiling, sizeof(t));
+  const bool regbase = IsArch3510(c.soc);
+  bool ok;
+  if (c.half) {
+    auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
+    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<Half>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
+                                                                     p(r.pd_beta))
+                 : lngrad_replay::ReplayLayerNormGradBeta<Half>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
+                                                                 p(r.pd_beta), scratch.data(), c.reuse);
+  } else {
+    auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
+    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
+                                                                      p(r.pd_beta))
+                 : lngrad_replay::ReplayLayerNormGradBeta<float>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
+                                                                  p(r.pd_beta), scratch.data(), c.reuse);
+  }
+  if (!ok) r.pd_gamma.bytes.clear();
+  r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);
+  return r;
+}
+
+}  // namespace faithful

@@ -1,0 +1,105 @@
+// Helpers of the hardening tests: problem data, the native and the simulated-device
+// LayerNormGrad on the same inputs, and element access for float and Half alike.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "layernorm_grad/layernorm_grad_op.h"
+#include "lngrad/half.h"
+#include "lngrad/lngrad.h"
+
+namespace lngrad::hardening {
+
+inline constexpr double kU = 0x1p-24;
+
+template <typename T>
+double D(T v) {
+  if constexpr (sizeof(T) == 2) {
+    return static_cast<double>(v.ToFloat());
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+template <typename T>
+T Make(double v) {
+  if constexpr (sizeof(T) == 2) {
+    return T(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// One LayerNormGrad problem [rows, h] with its outputs.
+template <typename T>
+struct Problem {
+  int64_t rows, h;
+  std::vector<T> dy, x, mean, var, gamma, pd_x, res;
+
+  Problem(int64_t r, int64_t hh, uint32_t seed) : rows(r), h(hh) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-2.0, 2.0);
+    dy.resize(rows * h);
+    x.resize(rows * h);
+    mean.resize(rows);
+    var.resize(rows);
+    gamma.resize(h);
+    for (auto& v : dy) v = Make<T>(u(rng));
+    for (auto& v : x) v = Make<T>(u(rng));
+    for (auto& v : gamma) v = Make<T>(u(rng));
+    // Statistics of the stored x, in double, rounded once.
+    for (int64_t i = 0; i < rows; ++i) {
+      double m = 0, q = 0;
+      for (int64_t c = 0; c < h; ++c) m += D(x[i * h + c]);
+      m /= static_cast<double>(h);
+      for (int64_t c = 0; c < h; ++c) q += (D(x[i * h + c]) - m) * (D(x[i * h + c]) - m);
+      mean[i] = Make<T>(m);
+      var[i] = Make<T>(q / static_cast<double>(h));
+    }
+    ClearOutputs();
+  }
+  void ClearOutputs() {
+    pd_x.assign(rows * h, Make<T>(-7.0));
+    res.assign(rows * h, Make<T>(-7.0));
+  }
+  Status RunNative(float epsilon, const Options& options = {}) {
+    return LayerNormGrad({rows, h}, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
+                         epsilon, pd_x.data(), res.data(), options);
+  }
+  // Through the example operator's kernel (AscendC::LayerNormGrad on the simulated device).
+  // rows = b*s with b = 1. The kernel passes epsilon to the API as T.
+  Status RunDevice(float epsilon, uint32_t blocks = 2, const std::string& soc = "Ascend910B1",
+                   bool sequential = false) {
+    examples::LayerNormGradOpArgs a;
+    a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
+    a.b = 1;
+    a.s = rows;
+    a.h = h;
+    a.dy = dy.data();
+    a.x = x.data();
+    a.mean = mean.data();
+    a.variance = var.data();
+    a.gamma = gamma.data();
+    a.pd_x = pd_x.data();
+    a.res_for_gamma = res.data();
+    a.epsilon = epsilon;
+    a.launch.blocks = blocks;
+    a.launch.soc = soc;
+    a.launch.sequential = sequential;
+    return examples::RunLayerNormGradOp(a);
+  }
+};
+
+template <typename T>
+bool SameBits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+}  // namespace lngrad::hardening

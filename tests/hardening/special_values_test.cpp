@@ -1,0 +1,408 @@
+// Special values on the native and the simulated-device LayerNormGrad (docs/math.md,
+// "Special values"): NaN/Inf in every input, variance + eps = 0, constant rows, subnormals,
+// epsilon rounded to half on the device, huge H, many rows, H = 1.
+//
+// NaN/Inf expectations follow from IEEE arithmetic applied to the formulas of docs/math.md §1,
+// row by row: a NaN in row r's dy, x, mean or variance enters that row's sums (pd_var,
+// pd_mean), so every pd_x of the row is NaN; gamma[c] enters every row's sums. res_for_gamma =
+// (x - mean) * (var + eps)^-0.5 sees only x, mean, variance. Rows do not interact, so every
+// other row must be bitwise what a clean run gives.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "hardening_util.h"
+
+namespace lngrad::hardening {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Path { kNative, kDevice };
+
+template <typename T>
+Status Run(Problem<T>& p, Path path, float eps) {
+  p.ClearOutputs();
+  return path == Path::kNative ? p.RunNative(eps) : p.RunDevice(eps);
+}
+
+// pd_x tolerance factor K (|got - exact| <= K*u*mag): a float row sum of h terms in any order
+// errs by at most (h-1)*u*sum|term|; the native path's blocked sums are shorter (depth
+// D = ceil(h/16) + 9, docs/math.md §6.1 and tests/core/test_util.h). pd_x holds two sums, so
+// 2*max(h, D) + 14 as in docs/math.md §6.1 with the longest chain either path may use.
+double PdXFactor(int64_t h) {
+  const double d = std::ceil(static_cast<double>(h) / 16.0) + 9.0;
+  return 2.0 * std::max(static_cast<double>(h), d) + 14.0;
+}
+
+double HalfSpacing(double v) {
+  const double a = std::max(std::fabs(v), 0x1p-14);
+  return std::ldexp(1.0, std::ilogb(a) - 10);
+}
+
+// Checks every pd_x and res_for_gamma of rows [r0, r1) against float64 evaluations of the
+// formulas (docs/math.md §1) from the exact inputs. abs_floor: extra absolute slack for
+// results in the subnormal range (each float rounding there errs by up to 2^-150 absolute).
+template <typename T>
+void ExpectNearExact(const Problem<T>& p, float eps, int64_t r0, int64_t r1,
+                     double abs_floor = 0.0) {
+  const int64_t h = p.h;
+  const double k = PdXFactor(h);
+  int64_t bad = 0;
+  for (int64_t r = r0; r < r1; ++r) {
+    const double v = D(p.var[r]) + static_cast<double>(eps);
+    const double m = D(p.mean[r]);
+    const double rs = 1.0 / std::sqrt(v);
+    double s12 = 0, s1 = 0, s2 = 0, a12 = 0, a1 = 0, a2 = 0;
+    for (int64_t c = 0; c < h; ++c) {
+      const double x1 = D(p.dy[r * h + c]) * D(p.gamma[c]), x2 = D(p.x[r * h + c]) - m;
+      s12 += x1 * x2;
+      s1 += x1;
+      s2 += -2.0 * x2;
+      a12 += std::fabs(x1 * x2);
+      a1 += std::fabs(x1);
+      a2 += std::fabs(2.0 * x2);
+    }
+    const double n = static_cast<double>(h);
+    const double pv = -0.5 * s12 * rs * rs * rs;
+    const double pm = -s1 * rs + pv * s2 / n;
+    const double pv_abs = 0.5 * a12 * rs * rs * rs;
+    const double pm_abs = a1 * rs + pv_abs * a2 / n;
+    for (int64_t c = 0; c < h; ++c) {
+      const int64_t i = r * h + c;
+      const double x1 = D(p.dy[i]) * D(p.gamma[c]), x2 = D(p.x[i]) - m;
+      const double e = x1 * rs + pv * 2.0 / n * x2 + pm / n;
+      const double mag = std::fabs(x1) * rs + pv_abs * 2.0 / n * std::fabs(x2) + pm_abs / n;
+      double tol = k * kU * mag + k * abs_floor;
+      const double er = x2 * rs;
+      double rtol = 4.0 * kU * std::fabs(er) + 4.0 * abs_floor;  // 3 roundings + rstd's
+      if constexpr (sizeof(T) == 2) {  // one final rounding to half
+        tol += HalfSpacing(e);
+        rtol += HalfSpacing(er);
+      }
+      if (!(std::fabs(D(p.pd_x[i]) - e) <= tol) && bad++ < 5) {
+        ADD_FAILURE() << "pd_x[" << r << "," << c << "] = " << D(p.pd_x[i]) << ", exact " << e
+                      << ", tolerance " << tol;
+      }
+      if (!(std::fabs(D(p.res[i]) - er) <= rtol) && bad++ < 5) {
+        ADD_FAILURE() << "res[" << r << "," << c << "] = " << D(p.res[i]) << ", exact " << er
+                      << ", tolerance " << rtol;
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// Runs a clean problem, then the same with one value poisoned, and checks the rows that must
+// not change are bitwise equal. Returns the poisoned run.
+template <typename T, typename Poison>
+Problem<T> RunPoisoned(Path path, Poison poison, int64_t poisoned_row, Problem<T>* clean_out) {
+  Problem<T> clean(4, 32, 11);
+  EXPECT_TRUE(Run(clean, path, 1e-5f).ok());
+  Problem<T> bad = clean;
+  poison(bad);
+  const Status s = Run(bad, path, 1e-5f);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  for (int64_t r = 0; r < bad.rows; ++r) {
+    if (r == poisoned_row || poisoned_row < 0) continue;
+    for (int64_t c = 0; c < bad.h; ++c) {
+      const int64_t i = r * bad.h + c;
+      EXPECT_TRUE(SameBits(bad.pd_x[i], clean.pd_x[i])) << "pd_x row " << r << " col " << c;
+      EXPECT_TRUE(SameBits(bad.res[i], clean.res[i])) << "res row " << r << " col " << c;
+    }
+  }
+  *clean_out = clean;
+  return bad;
+}
+
+template <typename T>
+void NaNPropagates(Path path) {
+  const T nan = Make<T>(kNaN);
+  Problem<T> clean(1, 1, 0);
+  auto row_all_nan = [](const std::vector<T>& v, int64_t r, int64_t h) {
+    for (int64_t c = 0; c < h; ++c) {
+      if (!std::isnan(D(v[r * h + c]))) return false;
+    }
+    return true;
+  };
+  {
+    SCOPED_TRACE("NaN in dy[2,5]");
+    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.dy[2 * 32 + 5] = nan; }, 2, &clean);
+    EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
+    for (int64_t c = 0; c < 32; ++c) EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c]));
+  }
+  {
+    SCOPED_TRACE("NaN in x[2,5]");
+    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.x[2 * 32 + 5] = nan; }, 2, &clean);
+    EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
+    for (int64_t c = 0; c < 32; ++c) {
+      if (c == 5) {
+        EXPECT_TRUE(std::isnan(D(p.res[64 + c])));
+      } else {
+        EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c])) << c;
+      }
+    }
+  }
+  {
+    SCOPED_TRACE("NaN in mean[2]");
+    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.mean[2] = nan; }, 2, &clean);
+    EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
+    EXPECT_TRUE(row_all_nan(p.res, 2, 32));
+  }
+  {
+    SCOPED_TRACE("NaN in variance[2]");
+    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.var[2] = nan; }, 2, &clean);
+    EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
+    EXPECT_TRUE(row_all_nan(p.res, 2, 32));
+  }
+  {
+    SCOPED_TRACE("NaN in gamma[5]");
+    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.gamma[5] = nan; }, -1, &clean);
+    for (int64_t r = 0; r < 4; ++r) EXPECT_TRUE(row_all_nan(p.pd_x, r, 32)) << r;
+    for (size_t i = 0; i < p.res.size(); ++i) EXPECT_TRUE(SameBits(p.res[i], clean.res[i]));
+  }
+}
+
+template <typename T>
+void InfPropagates(Path path) {
+  Problem<T> clean(1, 1, 0);
+  auto row_all_nonfinite = [](const std::vector<T>& v, int64_t r, int64_t h) {
+    for (int64_t c = 0; c < h; ++c) {
+      if (std::isfinite(D(v[r * h + c]))) return false;
+    }
+    return true;
+  };
+  {
+    // x1 = inf enters pd_var and pd_mean as +-inf (or inf - inf = NaN), and every pd_x
+    // element adds a multiple of them.
+    SCOPED_TRACE("+Inf in dy[2,5]");
+    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.dy[2 * 32 + 5] = Make<T>(kInf); }, 2,
+                            &clean);
+    EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
+    for (int64_t c = 0; c < 32; ++c) EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c]));
+  }
+  {
+    SCOPED_TRACE("+Inf in x[2,5]");
+    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.x[2 * 32 + 5] = Make<T>(kInf); }, 2,
+                            &clean);
+    EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
+    EXPECT_EQ(D(p.res[64 + 5]), kInf);  // (inf - mean) * positive rstd
+    for (int64_t c = 0; c < 32; ++c) {
+      if (c != 5) {
+        EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c])) << c;
+      }
+    }
+  }
+  {
+    // (inf + eps)^-0.5 = 0 and ^-1.5 = 0: every term of the row is a finite value times 0.
+    SCOPED_TRACE("+Inf in variance[2]");
+    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.var[2] = Make<T>(kInf); }, 2, &clean);
+    for (int64_t c = 0; c < 32; ++c) {
+      EXPECT_EQ(D(p.pd_x[64 + c]), 0.0) << c;
+      EXPECT_EQ(D(p.res[64 + c]), 0.0) << c;
+    }
+  }
+  {
+    SCOPED_TRACE("-Inf in mean[2]");
+    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.mean[2] = Make<T>(-kInf); }, 2, &clean);
+    EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
+    for (int64_t c = 0; c < 32; ++c) EXPECT_EQ(D(p.res[64 + c]), kInf) << c;  // x - (-inf)
+  }
+}
+
+TEST(SpecialValues, NaNPropagatesNativeFloat) { NaNPropagates<float>(Path::kNative); }
+TEST(SpecialValues, NaNPropagatesNativeHalf) { NaNPropagates<Half>(Path::kNative); }
+TEST(SpecialValues, NaNPropagatesDeviceFloat) { NaNPropagates<float>(Path::kDevice); }
+TEST(SpecialValues, NaNPropagatesDeviceHalf) { NaNPropagates<Half>(Path::kDevice); }
+TEST(SpecialValues, InfPropagatesNativeFloat) { InfPropagates<float>(Path::kNative); }
+TEST(SpecialValues, InfPropagatesNativeHalf) { InfPropagates<Half>(Path::kNative); }
+TEST(SpecialValues, InfPropagatesDeviceFloat) { InfPropagates<float>(Path::kDevice); }
+TEST(SpecialValues, InfPropagatesDeviceHalf) { InfPropagates<Half>(Path::kDevice); }
+
+// variance + eps = 0: rstd = 1/sqrt(0) = +inf. In a constant row (x == mean) every x2 is 0,
+// so res = 0 * inf = NaN and pd_var = sum(x1 * 0 * inf) = NaN makes the whole pd_x row NaN.
+// Where x2 != 0 (an inconsistent zero variance), res = x2 * inf = +-inf.
+template <typename T>
+void ZeroVariancePlusEps(Path path) {
+  Problem<T> clean(3, 32, 21);
+  ASSERT_TRUE(Run(clean, path, 0.0f).ok());
+  Problem<T> p = clean;
+  for (int64_t c = 0; c < 32; ++c) p.x[32 + c] = p.mean[1];  // row 1 constant
+  p.var[1] = Make<T>(0.0);
+  p.var[2] = Make<T>(0.0);  // row 2 keeps its spread
+  ASSERT_TRUE(Run(p, path, 0.0f).ok());
+  for (int64_t c = 0; c < 32; ++c) {
+    EXPECT_TRUE(std::isnan(D(p.pd_x[32 + c]))) << c;
+    EXPECT_TRUE(std::isnan(D(p.res[32 + c]))) << c;
+    const double x2 = D(p.x[64 + c]) - D(p.mean[2]);
+    if (x2 != 0.0) {
+      EXPECT_EQ(D(p.res[64 + c]), std::copysign(kInf, x2)) << c;
+    }
+    EXPECT_FALSE(std::isfinite(D(p.pd_x[64 + c]))) << c;
+    EXPECT_TRUE(SameBits(p.pd_x[c], clean.pd_x[c])) << c;  // row 0 untouched by the others
+    EXPECT_TRUE(SameBits(p.res[c], clean.res[c])) << c;
+  }
+}
+TEST(SpecialValues, ZeroVariancePlusEpsNativeFloat) { ZeroVariancePlusEps<float>(Path::kNative); }
+TEST(SpecialValues, ZeroVariancePlusEpsNativeHalf) { ZeroVariancePlusEps<Half>(Path::kNative); }
+TEST(SpecialValues, ZeroVariancePlusEpsDeviceFloat) { ZeroVariancePlusEps<float>(Path::kDevice); }
+TEST(SpecialValues, ZeroVariancePlusEpsDeviceHalf) { ZeroVariancePlusEps<Half>(Path::kDevice); }
+
+// Constant rows with their true statistics (mean = the value, variance 0) and eps > 0: x2 = 0
+// exactly, so res_for_gamma is exactly 0 and pd_x = rstd * (x1 - mean(x1)), finite.
+template <typename T>
+void ConstantRows(Path path) {
+  Problem<T> p(4, 64, 31);
+  for (int64_t r = 0; r < 4; ++r) {
+    const T value = Make<T>(0.75 * static_cast<double>(r) - 1.0);
+    for (int64_t c = 0; c < 64; ++c) p.x[r * 64 + c] = value;
+    p.mean[r] = value;
+    p.var[r] = Make<T>(0.0);
+  }
+  const float eps = sizeof(T) == 2 ? Half(1e-3f).ToFloat() : 1e-3f;
+  ASSERT_TRUE(Run(p, path, eps).ok());
+  for (size_t i = 0; i < p.res.size(); ++i) ASSERT_EQ(D(p.res[i]), 0.0) << i;
+  ExpectNearExact(p, eps, 0, 4);
+}
+TEST(SpecialValues, ConstantRowsNativeFloat) { ConstantRows<float>(Path::kNative); }
+TEST(SpecialValues, ConstantRowsNativeHalf) { ConstantRows<Half>(Path::kNative); }
+TEST(SpecialValues, ConstantRowsDeviceFloat) { ConstantRows<float>(Path::kDevice); }
+TEST(SpecialValues, ConstantRowsDeviceHalf) { ConstantRows<Half>(Path::kDevice); }
+
+// Subnormal floats are computed with, not flushed (both paths use IEEE float arithmetic;
+// docs/ascendc_compat.md notes that the device's Div/Sqrt may flush them).
+void Subnormals(Path path) {
+  Problem<float> p(2, 32, 41);
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  for (int64_t i = 0; i < 64; ++i) {
+    p.dy[i] = tiny * static_cast<float>(1 + (i * 37) % 1000);  // subnormal gradients
+    p.x[i] = (i % 2 == 0 ? 1.0f : -1.0f) * tiny * static_cast<float>(1 + i);  // subnormal x
+  }
+  for (int64_t c = 0; c < 32; ++c) p.gamma[c] = 1.0f + static_cast<float>(c) / 32.0f;
+  p.mean[0] = p.mean[1] = 0.0f;
+  p.var[0] = p.var[1] = 1.0f;
+  ASSERT_TRUE(Run(p, path, 0.0f).ok());
+  // rstd = 1 exactly, so res = x2 * 1 = x exactly.
+  for (int64_t i = 0; i < 64; ++i) ASSERT_EQ(p.res[i], p.x[i]) << i;
+  // pd_x ~ x1 is subnormal; each float rounding errs by at most 2^-150 absolute there.
+  ExpectNearExact(p, 0.0f, 0, 2, 0x1p-149);
+  int64_t nonzero = 0;
+  for (float v : p.pd_x) nonzero += v != 0.0f;
+  EXPECT_GT(nonzero, 60);  // a flush to zero would give 0 everywhere
+}
+TEST(SpecialValues, SubnormalsNative) { Subnormals(Path::kNative); }
+TEST(SpecialValues, SubnormalsDevice) { Subnormals(Path::kDevice); }
+
+// The device path receives epsilon as half (spec §1.10): 1e-5 becomes 1.0013580322265625e-05.
+// With variance 0, res_for_gamma = x2 / sqrt(eps) shows which epsilon was used: the two
+// candidates differ by 0.068 % (1.4 to 2.8 half ulps).
+TEST(SpecialValues, DeviceHalfRoundsEpsilon) {
+  EXPECT_EQ(static_cast<double>(Half(1e-5f).ToFloat()), 1.0013580322265625e-05);
+  Problem<Half> p(1, 64, 51);
+  p.mean[0] = Half(0.0f);
+  p.var[0] = Half(0.0f);
+  for (int64_t c = 0; c < 64; ++c) p.x[c] = Half(0.02f + 0.03f * static_cast<float>(c));
+  ASSERT_TRUE(p.RunDevice(1e-5f).ok());
+  int64_t far_from_float_eps = 0;
+  for (int64_t c = 0; c < 64; ++c) {
+    const double x2 = D(p.x[c]);
+    const double with_half_eps = x2 / std::sqrt(1.0013580322265625e-05);
+    const double with_float_eps = x2 / std::sqrt(static_cast<double>(1e-5f));
+    const double got = D(p.res[c]);
+    // Float evaluation (a few u) plus the final half rounding: within one half spacing.
+    EXPECT_LE(std::fabs(got - with_half_eps), HalfSpacing(with_half_eps)) << c;
+    far_from_float_eps += std::fabs(got - with_float_eps) > HalfSpacing(with_float_eps);
+  }
+  EXPECT_GT(far_from_float_eps, 0);  // the check above would notice an unrounded epsilon
+  // The native API takes epsilon as float: 1e-5 is used as is.
+  Problem<Half> n = p;
+  ASSERT_TRUE(n.RunNative(1e-5f).ok());
+  int64_t native_far = 0;
+  for (int64_t c = 0; c < 64; ++c) {
+    const double with_float_eps = D(n.x[c]) / std::sqrt(static_cast<double>(1e-5f));
+    EXPECT_LE(std::fabs(D(n.res[c]) - with_float_eps), HalfSpacing(with_float_eps)) << c;
+    native_far += std::fabs(D(n.res[c]) - D(n.x[c]) / std::sqrt(1.0013580322265625e-05)) >
+                  HalfSpacing(D(n.res[c]));
+  }
+  EXPECT_GT(native_far, 0);
+}
+
+TEST(SpecialValues, HugeHNative) {
+  for (int64_t h : {65536, 100003}) {
+    SCOPED_TRACE(h);
+    Problem<float> p(3, h, 61);
+    ASSERT_TRUE(p.RunNative(1e-5f).ok());
+    ExpectNearExact(p, 1e-5f, 0, 3);
+    Problem<Half> q(2, h, 62);
+    ASSERT_TRUE(q.RunNative(1e-5f).ok());
+    ExpectNearExact(q, 1e-5f, 0, 2);
+  }
+}
+
+// A row of 65536 floats (256 KiB) cannot fit the 910B's UB: a clear OutOfRange, nothing written.
+TEST(SpecialValues, HugeHDeviceIsAClearError) {
+  Problem<float> p(1, 65536, 63);
+  const Status s = p.RunDevice(1e-5f);
+  EXPECT_EQ(s.code(), StatusCode::kOutOfRange) << s.ToString();
+  EXPECT_FALSE(s.message().empty());
+  for (float v : p.pd_x) ASSERT_EQ(v, -7.0f);
+}
+
+TEST(SpecialValues, ManyRowsNative) {
+  Problem<float> p(300000, 4, 71);
+  Options one;
+  one.num_threads = 1;
+  ASSERT_TRUE(p.RunNative(1e-5f, one).ok());
+  const auto pd1 = p.pd_x, res1 = p.res;
+  ASSERT_TRUE(p.RunNative(1e-5f).ok());
+  EXPECT_EQ(0, std::memcmp(pd1.data(), p.pd_x.data(), pd1.size() * sizeof(float)));
+  EXPECT_EQ(0, std::memcmp(res1.data(), p.res.data(), res1.size() * sizeof(float)));
+  ExpectNearExact(p, 1e-5f, 0, 1000);
+  ExpectNearExact(p, 1e-5f, 299000, 300000);
+}
+
+TEST(SpecialValues, ManyRowsDevice) {
+  Problem<float> p(6000, 16, 72);
+  ASSERT_TRUE(p.RunDevice(1e-5f, 8).ok());
+  ExpectNearExact(p, 1e-5f, 0, 6000);
+}
+
+// H = 1 (the native path has no alignment rule): with the true statistics (mean = x,
+// variance 0) res is exactly 0 and pd_x cancels to 0 within the bound; with other statistics
+// it matches the float64 formulas.
+TEST(SpecialValues, HEqualsOneNative) {
+  Problem<float> p(64, 1, 81);
+  ASSERT_TRUE(p.RunNative(1e-5f).ok());
+  ExpectNearExact(p, 1e-5f, 0, 64);
+  for (int64_t r = 0; r < 64; ++r) {
+    EXPECT_EQ(p.mean[r], p.x[r]);
+    EXPECT_EQ(p.var[r], 0.0f);
+    EXPECT_EQ(p.res[r], 0.0f);
+  }
+  for (int64_t r = 0; r < 64; ++r) p.mean[r] = p.x[r] - 0.5f, p.var[r] = 0.25f;
+  ASSERT_TRUE(p.RunNative(1e-5f).ok());
+  ExpectNearExact(p, 1e-5f, 0, 64);
+  Problem<Half> q(64, 1, 82);
+  ASSERT_TRUE(q.RunNative(1e-5f).ok());
+  ExpectNearExact(q, 1e-5f, 0, 64);
+
+  // Forward with H = 1: variance 0, mean = x, y = 0 * rstd * gamma + beta = beta exactly.
+  std::vector<float> x(64), gamma{1.5f}, beta{-0.25f}, y(64), mean(64), var(64);
+  for (int64_t r = 0; r < 64; ++r) x[r] = static_cast<float>(r) * 0.37f - 3.0f;
+  ASSERT_TRUE(LayerNorm({64, 1}, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
+                        mean.data(), var.data())
+                  .ok());
+  for (int64_t r = 0; r < 64; ++r) {
+    EXPECT_EQ(mean[r], x[r]);
+    EXPECT_EQ(var[r], 0.0f);
+    EXPECT_EQ(y[r], -0.25f);
+  }
+}
+
+}  // namespace
+}  // namespace lngrad::hardening
