@@ -38,21 +38,26 @@ struct Arg {
 // rows, h: mostly small valid values, sometimes anything (zero, negative, overflowing).
 int64_t PickExtent(FuzzedDataProvider& p) {
   switch (p.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: return p.ConsumeIntegral<int64_t>();
-    case 1: return p.PickValueInArray<int64_t>({0, -1, std::numeric_limits<int64_t>::max(),
-                                                std::numeric_limits<int64_t>::min(),
-                                                int64_t{1} << 31, int64_t{1} << 32,
-                                                int64_t{1} << 62});
-    default: return p.ConsumeIntegralInRange<int64_t>(1, 40);
+    case 0:
+      return p.ConsumeIntegral<int64_t>();
+    case 1:
+      return p.PickValueInArray<int64_t>({0, -1, std::numeric_limits<int64_t>::max(),
+                                          std::numeric_limits<int64_t>::min(), int64_t{1} << 31,
+                                          int64_t{1} << 32, int64_t{1} << 62});
+    default:
+      return p.ConsumeIntegralInRange<int64_t>(1, 40);
   }
 }
 
 float PickEpsilon(FuzzedDataProvider& p) {
   switch (p.ConsumeIntegralInRange<int>(0, 3)) {
-    case 0: return p.ConsumeFloatingPoint<float>();
-    case 1: return p.PickValueInArray<float>({0.0f, -0.0f, -1e-5f, 1e-5f, INFINITY, -INFINITY,
-                                              NAN, std::numeric_limits<float>::denorm_min()});
-    default: return p.ConsumeFloatingPointInRange<float>(0.0f, 1.0f);
+    case 0:
+      return p.ConsumeFloatingPoint<float>();
+    case 1:
+      return p.PickValueInArray<float>({0.0f, -0.0f, -1e-5f, 1e-5f, INFINITY, -INFINITY, NAN,
+                                        std::numeric_limits<float>::denorm_min()});
+    default:
+      return p.ConsumeFloatingPointInRange<float>(0.0f, 1.0f);
   }
 }
 
@@ -71,8 +76,8 @@ void RunOne(FuzzedDataProvider& p, int fn) {
   const lngrad::RowShape shape{PickExtent(p), PickExtent(p)};
   const float eps = PickEpsilon(p);
   lngrad::Options opt;
-  opt.num_threads = p.ConsumeBool() ? p.ConsumeIntegralInRange<int>(0, 4)
-                                    : p.ConsumeIntegral<int>();
+  opt.num_threads =
+      p.ConsumeBool() ? p.ConsumeIntegralInRange<int>(0, 4) : p.ConsumeIntegral<int>();
   const int impl_value = p.ConsumeIntegralInRange<int>(-1, 3);
   opt.impl = static_cast<lngrad::Impl>(impl_value);
 
@@ -88,7 +93,10 @@ void RunOne(FuzzedDataProvider& p, int fn) {
            !__builtin_mul_overflow(shape.h, static_cast<int64_t>(sizeof(T)), &bytes);
   }
   // Arguments per function: {matrix=0, per_row=1, per_col=2}, input or output.
-  struct Spec { int kind; bool output; };
+  struct Spec {
+    int kind;
+    bool output;
+  };
   std::vector<Spec> specs;
   switch (fn) {
     case 0:  // LayerNormGrad: dy x mean variance gamma | pd_x res
@@ -98,14 +106,15 @@ void RunOne(FuzzedDataProvider& p, int fn) {
       specs = {{0, false}, {0, false}, {2, true}, {2, true}};
       break;
     case 2:  // LayerNormBackward: dy x mean variance gamma | dx dgamma dbeta
-      specs = {{0, false}, {0, false}, {1, false}, {1, false}, {2, false}, {0, true}, {2, true},
-               {2, true}};
+      specs = {{0, false}, {0, false}, {1, false}, {1, false},
+               {2, false}, {0, true},  {2, true},  {2, true}};
       break;
     default:  // LayerNorm: x gamma beta | y mean variance
       specs = {{0, false}, {2, false}, {2, false}, {0, true}, {1, true}, {1, true}};
       break;
   }
-  const bool small = shape_ok && fits && static_cast<uint64_t>(matrix) * sizeof(T) * 8 <= kArenaBytes;
+  const bool small =
+      shape_ok && fits && static_cast<uint64_t>(matrix) * sizeof(T) * 8 <= kArenaBytes;
   // A valid shape too big for the arena cannot be given memory; only invalid calls are made then.
   std::vector<Arg> args(specs.size());
   bool any_null = false;
@@ -119,7 +128,8 @@ void RunOne(FuzzedDataProvider& p, int fn) {
     const int64_t n = specs[i].kind == 0 ? matrix : specs[i].kind == 1 ? shape.rows : shape.h;
     a.bytes = small ? static_cast<size_t>(n) * sizeof(T) : 0;
     const size_t max_off = kArenaBytes - std::min(a.bytes, kArenaBytes);
-    size_t off = packed ? next : p.ConsumeIntegralInRange<size_t>(0, max_off / sizeof(T)) * sizeof(T);
+    size_t off =
+        packed ? next : p.ConsumeIntegralInRange<size_t>(0, max_off / sizeof(T)) * sizeof(T);
     off = std::min(off, max_off);
     a.offset = off;
     next = std::min(next + a.bytes, kArenaBytes);

@@ -37,12 +37,18 @@ bool IsPattern(const T& t) {
 
 int64_t PickDim(FuzzedDataProvider& p) {
   switch (p.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0: return p.ConsumeIntegralInRange<int64_t>(1, 64);
-    case 1: return p.ConsumeIntegralInRange<int64_t>(1, 4096);
-    case 2: return p.ConsumeIntegral<int64_t>();  // negative, zero, huge
-    case 3: return int64_t{1} << p.ConsumeIntegralInRange<int>(0, 40);
-    case 4: return p.PickValueInArray<int64_t>({0, -1, -2, 65535, 65536, 4294967295LL});
-    default: return p.ConsumeIntegralInRange<int64_t>(1, 1 << 20);
+    case 0:
+      return p.ConsumeIntegralInRange<int64_t>(1, 64);
+    case 1:
+      return p.ConsumeIntegralInRange<int64_t>(1, 4096);
+    case 2:
+      return p.ConsumeIntegral<int64_t>();  // negative, zero, huge
+    case 3:
+      return int64_t{1} << p.ConsumeIntegralInRange<int>(0, 40);
+    case 4:
+      return p.PickValueInArray<int64_t>({0, -1, -2, 65535, 65536, 4294967295LL});
+    default:
+      return p.ConsumeIntegralInRange<int64_t>(1, 1 << 20);
   }
 }
 
@@ -59,8 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Make well-formed 4-dim shapes likely, so that the success paths are explored too.
   if (dims.size() == 4 && p.ConsumeBool()) dims[3] = dims[2];
   const ge::Shape shape(dims);
-  const uint32_t type_size = p.ConsumeBool() ? p.PickValueInArray<uint32_t>({2, 4})
-                                             : p.ConsumeIntegral<uint32_t>();
+  const uint32_t type_size =
+      p.ConsumeBool() ? p.PickValueInArray<uint32_t>({2, 4}) : p.ConsumeIntegral<uint32_t>();
   const bool reuse = p.ConsumeBool();
   uint32_t stack = p.ConsumeIntegral<uint32_t>();
   const int which = p.ConsumeIntegralInRange<int>(0, 2);

@@ -26,6 +26,8 @@ __aicore__ inline constexpr uint32_t ElemsPerBlock() {
   return 32 / sizeof(T);
 }
 
-__aicore__ inline constexpr uint32_t AlignUp(uint32_t n, uint32_t unit) { return (n + unit - 1) / unit * unit; }
+__aicore__ inline constexpr uint32_t AlignUp(uint32_t n, uint32_t unit) {
+  return (n + unit - 1) / unit * unit;
+}
 
 }  // namespace lngrad_example

@@ -100,7 +100,8 @@ std::vector<BlockRows> SplitRows(uint64_t rows, uint32_t blocks, uint32_t granul
   if (rows == 0 || blocks == 0) return out;
   const uint64_t per = CeilTo(CeilDiv(rows, blocks), granularity);
   for (uint64_t start = 0; start < rows; start += per) {
-    out.push_back({static_cast<uint32_t>(start), static_cast<uint32_t>(std::min(per, rows - start))});
+    out.push_back(
+        {static_cast<uint32_t>(start), static_cast<uint32_t>(std::min(per, rows - start))});
   }
   return out;
 }
@@ -138,8 +139,8 @@ Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype
   const uint64_t rows = static_cast<uint64_t>(b) * static_cast<uint64_t>(s);
   constexpr uint64_t kMaxElements = uint64_t{1} << 40;  // keeps every byte count far from 2^64
   if (rows > kMaxElements / static_cast<uint64_t>(h)) {
-    return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" +
-                              std::to_string(h) + " elements exceeds 2^40");
+    return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" + std::to_string(h) +
+                              " elements exceeds 2^40");
   }
   if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes != 0) {
     return Status::InvalidArgument(

@@ -56,7 +56,9 @@ HostTensor MakeTensor(OpDType dtype, const std::vector<double>& values) {
   return t;
 }
 
-HostTensor ZeroTensor(OpDType dtype, size_t n) { return MakeTensor(dtype, std::vector<double>(n, 0.0)); }
+HostTensor ZeroTensor(OpDType dtype, size_t n) {
+  return MakeTensor(dtype, std::vector<double>(n, 0.0));
+}
 
 std::vector<double> Values(OpDType dtype, const void* data, size_t n) {
   std::vector<double> v(n);
@@ -91,9 +93,10 @@ void RowStatistics(size_t rows, size_t h, const std::vector<double>& x, std::vec
   }
 }
 
-void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy, const std::vector<double>& x,
-                         const std::vector<double>& mean, const std::vector<double>& variance,
-                         const std::vector<double>& gamma, double epsilon, std::vector<double>* pd_x,
+void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy,
+                         const std::vector<double>& x, const std::vector<double>& mean,
+                         const std::vector<double>& variance, const std::vector<double>& gamma,
+                         double epsilon, std::vector<double>* pd_x,
                          std::vector<double>* res_for_gamma) {
   pd_x->assign(rows * h, 0.0);
   res_for_gamma->assign(rows * h, 0.0);
@@ -123,8 +126,8 @@ void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy, c
 }
 
 void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& dy,
-                             const std::vector<double>& res_for_gamma, std::vector<double>* pd_gamma,
-                             std::vector<double>* pd_beta) {
+                             const std::vector<double>& res_for_gamma,
+                             std::vector<double>* pd_gamma, std::vector<double>* pd_beta) {
   pd_gamma->assign(h, 0.0);
   pd_beta->assign(h, 0.0);
   for (size_t r = 0; r < rows; ++r) {
@@ -135,9 +138,10 @@ void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& d
   }
 }
 
-void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x, const std::vector<double>& gamma,
-                     const std::vector<double>& beta, double epsilon, std::vector<double>* y,
-                     std::vector<double>* mean, std::vector<double>* variance) {
+void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x,
+                     const std::vector<double>& gamma, const std::vector<double>& beta,
+                     double epsilon, std::vector<double>* y, std::vector<double>* mean,
+                     std::vector<double>* variance) {
   RowStatistics(rows, h, x, mean, variance);
   y->assign(rows * h, 0.0);
   for (size_t r = 0; r < rows; ++r) {
@@ -154,7 +158,8 @@ RuleResult CheckRule(const std::vector<double>& got, const std::vector<double>& 
   r.elements = got.size();
   for (size_t i = 0; i < got.size(); ++i) {
     const double abs_err = std::fabs(got[i] - golden[i]);
-    const double rel_err = golden[i] != 0 ? abs_err / std::fabs(golden[i]) : (abs_err == 0 ? 0 : INFINITY);
+    const double rel_err =
+        golden[i] != 0 ? abs_err / std::fabs(golden[i]) : (abs_err == 0 ? 0 : INFINITY);
     // NaN errors count as wrong: the comparisons below are false for them.
     const bool ok = abs_err <= tol || rel_err <= tol;
     if (abs_err > r.max_abs || std::isnan(abs_err)) r.max_abs = abs_err;
@@ -169,12 +174,12 @@ RuleResult CheckRule(const std::vector<double>& got, const std::vector<double>& 
 
 bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>& got,
                const std::vector<double>& golden) {
-  std::printf("%-14s %zu of %zu elements wrong (max abs err %.3g, max rel err %.3g)\n", name, r.wrong, r.elements,
-              r.max_abs, r.max_rel);
+  std::printf("%-14s %zu of %zu elements wrong (max abs err %.3g, max rel err %.3g)\n", name,
+              r.wrong, r.elements, r.max_abs, r.max_rel);
   for (size_t i : r.failing) {
     const double abs_err = std::fabs(got[i] - golden[i]);
-    std::printf("  %s[%zu] = %.9g, golden %.9g (abs err %.3g, rel err %.3g)\n", name, i, got[i], golden[i], abs_err,
-                golden[i] != 0 ? abs_err / std::fabs(golden[i]) : INFINITY);
+    std::printf("  %s[%zu] = %.9g, golden %.9g (abs err %.3g, rel err %.3g)\n", name, i, got[i],
+                golden[i], abs_err, golden[i] != 0 ? abs_err / std::fabs(golden[i]) : INFINITY);
   }
   if (r.wrong > r.failing.size()) std::printf("  ... and %zu more\n", r.wrong - r.failing.size());
   return r.wrong == 0;

@@ -38,20 +38,22 @@ void RowStatistics(size_t rows, size_t h, const std::vector<double>& x, std::vec
                    std::vector<double>* variance);
 
 // LayerNormGrad golden (spec §1.4) with N = h: pd_x and res_for_gamma [rows*h].
-void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy, const std::vector<double>& x,
-                         const std::vector<double>& mean, const std::vector<double>& variance,
-                         const std::vector<double>& gamma, double epsilon, std::vector<double>* pd_x,
+void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy,
+                         const std::vector<double>& x, const std::vector<double>& mean,
+                         const std::vector<double>& variance, const std::vector<double>& gamma,
+                         double epsilon, std::vector<double>* pd_x,
                          std::vector<double>* res_for_gamma);
 
 // LayerNormGradBeta golden (spec §3.2): pd_gamma[c] = sum dy*res, pd_beta[c] = sum dy.
 void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& dy,
-                             const std::vector<double>& res_for_gamma, std::vector<double>* pd_gamma,
-                             std::vector<double>* pd_beta);
+                             const std::vector<double>& res_for_gamma,
+                             std::vector<double>* pd_gamma, std::vector<double>* pd_beta);
 
 // Forward LayerNorm golden (spec §4): y = (x - mean) / sqrt(var + eps) * gamma + beta.
-void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x, const std::vector<double>& gamma,
-                     const std::vector<double>& beta, double epsilon, std::vector<double>* y,
-                     std::vector<double>* mean, std::vector<double>* variance);
+void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x,
+                     const std::vector<double>& gamma, const std::vector<double>& beta,
+                     double epsilon, std::vector<double>* y, std::vector<double>* mean,
+                     std::vector<double>* variance);
 
 // The official sample rule (spec §5.5): an element is wrong only if abs err > tol AND
 // rel err = abs err / |golden| > tol.

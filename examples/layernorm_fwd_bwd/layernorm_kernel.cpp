@@ -15,8 +15,9 @@ class KernelLayerNormOp {
  public:
   __aicore__ inline KernelLayerNormOp() {}
 
-  __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta, GM_ADDR output, GM_ADDR outputMean,
-                              GM_ADDR outputVariance, const LayerNormOpHeader& head, const LayerNormOpBlock& block) {
+  __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta, GM_ADDR output,
+                              GM_ADDR outputMean, GM_ADDR outputVariance,
+                              const LayerNormOpHeader& head, const LayerNormOpBlock& block) {
     head_ = head;
     block_ = block;
     hLength_ = head.hLength;
@@ -25,8 +26,10 @@ class KernelLayerNormOp {
     inputXGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputX) + rowOffset, blockElems);
     outputGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(output) + rowOffset, blockElems);
     const uint32_t statElems = head.statLength - block.rowStart;
-    meanGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputMean) + block.rowStart, statElems);
-    varianceGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputVariance) + block.rowStart, statElems);
+    meanGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputMean) + block.rowStart,
+                                statElems);
+    varianceGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputVariance) + block.rowStart,
+                                    statElems);
     gammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gamma), hLength_);
     betaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(beta), hLength_);
 
@@ -65,8 +68,8 @@ class KernelLayerNormOp {
   }
 
  private:
-  __aicore__ inline void ProcessTile(const LocalTensor<T>& gamma, const LocalTensor<T>& beta, uint32_t row,
-                                     uint32_t rows, const LayerNormTiling& tiling) {
+  __aicore__ inline void ProcessTile(const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+                                     uint32_t row, uint32_t rows, const LayerNormTiling& tiling) {
     CopyIn(row, rows);
     // LayerNorm writes its tail lengths into the tiling it is given: start every tile afresh.
     tiling_ = tiling;
@@ -88,7 +91,8 @@ class KernelLayerNormOp {
     const T epsilon = static_cast<T>(head_.epsilon);
     if (head_.useSharedTmpBuffer != 0) {
       LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
-      LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, sharedTmpBuffer, epsilon, tiling_);
+      LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, sharedTmpBuffer, epsilon,
+                                  tiling_);
     } else {
       LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, epsilon, tiling_);
     }
@@ -117,7 +121,8 @@ class KernelLayerNormOp {
   TQue<TPosition::VECIN, 1> inQueueX_, inQueueGamma_, inQueueBeta_;
   TQue<TPosition::VECOUT, 1> outQueueY_, outQueueMean_, outQueueVariance_;
   TBuf<TPosition::VECCALC> tmpBuffer_;
-  GlobalTensor<T> inputXGlobal_, gammaGlobal_, betaGlobal_, outputGlobal_, meanGlobal_, varianceGlobal_;
+  GlobalTensor<T> inputXGlobal_, gammaGlobal_, betaGlobal_, outputGlobal_, meanGlobal_,
+      varianceGlobal_;
   LayerNormOpHeader head_{};
   LayerNormOpBlock block_{};
   LayerNormTiling tiling_{};
@@ -126,7 +131,8 @@ class KernelLayerNormOp {
 
 template <typename T, bool isReuseSource>
 __aicore__ inline void RunLayerNormOp(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta, GM_ADDR output,
-                                      GM_ADDR outputMean, GM_ADDR outputVariance, const LayerNormOpHeader& head,
+                                      GM_ADDR outputMean, GM_ADDR outputVariance,
+                                      const LayerNormOpHeader& head,
                                       const LayerNormOpBlock& block) {
   KernelLayerNormOp<T, isReuseSource> op;
   op.Init(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
@@ -135,8 +141,9 @@ __aicore__ inline void RunLayerNormOp(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR bet
 
 }  // namespace lngrad_example
 
-extern "C" __global__ __aicore__ void layernorm_op(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta, GM_ADDR output,
-                                                   GM_ADDR outputMean, GM_ADDR outputVariance, GM_ADDR workspace,
+extern "C" __global__ __aicore__ void layernorm_op(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta,
+                                                   GM_ADDR output, GM_ADDR outputMean,
+                                                   GM_ADDR outputVariance, GM_ADDR workspace,
                                                    GM_ADDR tiling) {
   (void)workspace;
   if ASCEND_IS_AIC {
@@ -150,18 +157,23 @@ extern "C" __global__ __aicore__ void layernorm_op(GM_ADDR inputX, GM_ADDR gamma
     return;
   }
   LayerNormOpBlock block;
-  CopyTiling(&block, tiling, sizeof(LayerNormOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormOpBlock));
+  CopyTiling(&block, tiling,
+             sizeof(LayerNormOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormOpBlock));
   if (head.dtype == 1) {
     if (head.isReuseSource != 0) {
-      RunLayerNormOp<half, true>(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
+      RunLayerNormOp<half, true>(inputX, gamma, beta, output, outputMean, outputVariance, head,
+                                 block);
     } else {
-      RunLayerNormOp<half, false>(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
+      RunLayerNormOp<half, false>(inputX, gamma, beta, output, outputMean, outputVariance, head,
+                                  block);
     }
   } else {
     if (head.isReuseSource != 0) {
-      RunLayerNormOp<float, true>(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
+      RunLayerNormOp<float, true>(inputX, gamma, beta, output, outputMean, outputVariance, head,
+                                  block);
     } else {
-      RunLayerNormOp<float, false>(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
+      RunLayerNormOp<float, false>(inputX, gamma, beta, output, outputMean, outputVariance, head,
+                                   block);
     }
   }
 }

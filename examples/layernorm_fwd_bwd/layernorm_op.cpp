@@ -11,8 +11,9 @@
 #include "lngrad/ascend_platform.h"
 #include "tiling/tiling_api.h"
 
-extern "C" void layernorm_op(uint8_t* inputX, uint8_t* gamma, uint8_t* beta, uint8_t* output, uint8_t* outputMean,
-                             uint8_t* outputVariance, uint8_t* workspace, uint8_t* tiling);
+extern "C" void layernorm_op(uint8_t* inputX, uint8_t* gamma, uint8_t* beta, uint8_t* output,
+                             uint8_t* outputMean, uint8_t* outputVariance, uint8_t* workspace,
+                             uint8_t* tiling);
 
 namespace lngrad::examples {
 namespace {
@@ -42,7 +43,8 @@ class Planner {
     const ge::Shape shape({1, rows, h_, h_});
     uint32_t max_value = 0;
     uint32_t min_value = 0;
-    t.status = lngrad::tiling::LayerNormMaxMinTmpSize(shape, type_size_, args_.reuse_source, max_value, min_value);
+    t.status = lngrad::tiling::LayerNormMaxMinTmpSize(shape, type_size_, args_.reuse_source,
+                                                      max_value, min_value);
     if (!t.status.ok()) return t;
     switch (args_.tmp.kind) {
       case TmpSize::Kind::kMin:
@@ -55,7 +57,8 @@ class Planner {
         t.tmp_bytes = args_.tmp.bytes;
         break;
     }
-    t.status = lngrad::tiling::LayerNormNDTilingInfo(shape, t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
+    t.status = lngrad::tiling::LayerNormNDTilingInfo(shape, t.tmp_bytes, type_size_,
+                                                     args_.reuse_source, t.tiling);
     return t;
   }
 
@@ -65,7 +68,9 @@ class Planner {
            2 * Align32(CeilTo(rows, stat_rows_) * type_size_);
   }
   // The tiling keeps its buffers within stackBufferSize bytes (tmpBufSize floats).
-  uint64_t ScratchBytes(const TilePlan& t) const { return std::max<uint64_t>(32, Align32(t.tmp_bytes)); }
+  uint64_t ScratchBytes(const TilePlan& t) const {
+    return std::max<uint64_t>(32, Align32(t.tmp_bytes));
+  }
   bool Fits(uint32_t rows, const TilePlan& t) const {
     if (!t.status.ok()) return false;
     const uint64_t queues = QueueBytes(rows);
@@ -88,8 +93,9 @@ class Planner {
 Status CheckArgs(const LayerNormOpArgs& a) {
   LNGRAD_RETURN_IF_ERROR(host::CheckShape(kOp, a.b, a.s, a.h, a.dtype));
   LNGRAD_RETURN_IF_ERROR(host::CheckBlocks(kOp, a.launch.blocks));
-  const std::pair<const char*, const void*> pointers[] = {{"x", a.x}, {"gamma", a.gamma}, {"beta", a.beta},
-                                                          {"y", a.y}, {"mean", a.mean}, {"variance", a.variance}};
+  const std::pair<const char*, const void*> pointers[] = {
+      {"x", a.x}, {"gamma", a.gamma}, {"beta", a.beta},
+      {"y", a.y}, {"mean", a.mean},   {"variance", a.variance}};
   for (const auto& [name, p] : pointers) LNGRAD_RETURN_IF_ERROR(host::CheckPointer(kOp, name, p));
   return Status::Ok();
 }
@@ -100,7 +106,8 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   LNGRAD_RETURN_IF_ERROR(CheckArgs(args));
   const ascend::Product* product = nullptr;
   LNGRAD_RETURN_IF_ERROR(host::ResolveProduct(
-      args.launch.soc, "LayerNorm", [](const ascend::Product& p) { return p.supports_layernorm; }, &product));
+      args.launch.soc, "LayerNorm", [](const ascend::Product& p) { return p.supports_layernorm; },
+      &product));
 
   const uint64_t rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   const uint32_t h = static_cast<uint32_t>(args.h);
@@ -130,10 +137,11 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
       const uint32_t r = std::min(max_block_rows, unit);
       const TilePlan one = planner.Plan(r);
       if (!one.status.ok()) return one.status;
-      return Status::OutOfRange(std::string(kOp) + ": a tile of " + std::to_string(r) + " rows of H = " +
-                                std::to_string(h) + " " + DTypeName(args.dtype) + " needs " +
-                                std::to_string(planner.UbBytes(r, one)) + " bytes of UB, more than " +
-                                host::ProductText(*product) + " has (" + std::to_string(product->ub_bytes) + ")");
+      return Status::OutOfRange(std::string(kOp) + ": a tile of " + std::to_string(r) +
+                                " rows of H = " + std::to_string(h) + " " + DTypeName(args.dtype) +
+                                " needs " + std::to_string(planner.UbBytes(r, one)) +
+                                " bytes of UB, more than " + host::ProductText(*product) +
+                                " has (" + std::to_string(product->ub_bytes) + ")");
     }
     std::map<uint32_t, TilePlan> cache;
     auto plan_for = [&](uint32_t r) -> const TilePlan& {
@@ -151,14 +159,16 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
       blk.tailRows = blk.rowCount % blk.tileRows;
       const TilePlan& full = plan_for(blk.tileRows);
       if (!planner.Fits(blk.tileRows, full)) {
-        return Status::Internal(std::string(kOp) + ": planned tile does not fit: " + full.status.ToString());
+        return Status::Internal(std::string(kOp) +
+                                ": planned tile does not fit: " + full.status.ToString());
       }
       blk.tileTiling = full.tiling;
       tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(full));
       if (blk.tailRows != 0) {
         const TilePlan& tail = plan_for(blk.tailRows);
         if (!planner.Fits(blk.tileRows, tail)) {
-          return Status::Internal(std::string(kOp) + ": tail tile does not fit: " + tail.status.ToString());
+          return Status::Internal(std::string(kOp) +
+                                  ": tail tile does not fit: " + tail.status.ToString());
         }
         blk.tailTiling = tail.tiling;
         tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(tail));
@@ -199,8 +209,8 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   LNGRAD_RETURN_IF_ERROR(ascend::Launch(
       static_cast<uint32_t>(blocks.size()),
       [&] {
-        layernorm_op(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), variance.data(), nullptr,
-                     tiling.data());
+        layernorm_op(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), variance.data(),
+                     nullptr, tiling.data());
       },
       options));
   y.Download(args.y, tensor_bytes);

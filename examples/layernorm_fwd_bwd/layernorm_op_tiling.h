@@ -16,7 +16,7 @@ struct LayerNormOpHeader {
   uint32_t hLength;
   uint32_t statLength;  // elements of the mean/variance GM buffers (rows + padding)
   uint32_t blockNum;
-  float epsilon;        // converted to T in the kernel
+  float epsilon;  // converted to T in the kernel
 };
 
 // Rows [rowStart, rowStart + rowCount): tileNum tiles of tileRows rows (a multiple of a 32-byte

@@ -43,13 +43,14 @@ bool CheckSums(const char* name, const std::vector<double>& got, const std::vect
     worst = std::max(worst, bound > 0 ? err / bound : (err > 0 ? INFINITY : 0));
     if (!(err <= bound)) {
       if (wrong < 10) {
-        std::printf("  %s[%zu] = %.9g, golden %.9g, err %.3g > bound %.3g\n", name, c, got[c], want[c], err, bound);
+        std::printf("  %s[%zu] = %.9g, golden %.9g, err %.3g > bound %.3g\n", name, c, got[c],
+                    want[c], err, bound);
       }
       ++wrong;
     }
   }
-  std::printf("%-14s %zu of %zu elements beyond the sum bound (worst uses %.3g of it)\n", name, wrong, got.size(),
-              worst);
+  std::printf("%-14s %zu of %zu elements beyond the sum bound (worst uses %.3g of it)\n", name,
+              wrong, got.size(), worst);
   return wrong == 0;
 }
 
@@ -64,10 +65,12 @@ bool RunCase(const Case& c, uint64_t seed) {
   const smp::HostTensor dy = smp::MakeTensor(c.dtype, smp::Uniform(rows * h, -1, 1, seed + 3));
   smp::HostTensor y = smp::ZeroTensor(c.dtype, rows * h), mean = smp::ZeroTensor(c.dtype, rows),
                   variance = smp::ZeroTensor(c.dtype, rows);
-  smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h), res = smp::ZeroTensor(c.dtype, rows * h);
+  smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h),
+                  res = smp::ZeroTensor(c.dtype, rows * h);
   smp::HostTensor pd_gamma = smp::ZeroTensor(c.dtype, h), pd_beta = smp::ZeroTensor(c.dtype, h);
   std::printf("== %s: %s [%lld,%lld,%lld], %u blocks, %s\n", c.name, ex::DTypeName(c.dtype),
-              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h), c.blocks, c.soc);
+              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h),
+              c.blocks, c.soc);
 
   ex::LaunchConfig launch;
   launch.blocks = c.blocks;
@@ -133,7 +136,8 @@ bool RunCase(const Case& c, uint64_t seed) {
   bool ok = true;
   // Forward, from x.
   std::vector<double> want_y, want_mean, want_var;
-  smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, eps_t, &want_y, &want_mean, &want_var);
+  smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, eps_t, &want_y, &want_mean,
+                       &want_var);
   const std::vector<double> got_y = smp::Values(c.dtype, y.data(), rows * h);
   const std::vector<double> got_mean = smp::Values(c.dtype, mean.data(), rows);
   const std::vector<double> got_var = smp::Values(c.dtype, variance.data(), rows);
@@ -143,17 +147,21 @@ bool RunCase(const Case& c, uint64_t seed) {
 
   // Backward, from the mean and variance the device stored.
   std::vector<double> want_pd_x, want_res;
-  smp::LayerNormGradGolden(rows, h, dy.values, x.values, got_mean, got_var, gamma.values, eps_t, &want_pd_x, &want_res);
+  smp::LayerNormGradGolden(rows, h, dy.values, x.values, got_mean, got_var, gamma.values, eps_t,
+                           &want_pd_x, &want_res);
   const std::vector<double> got_pd_x = smp::Values(c.dtype, pd_x.data(), rows * h);
   const std::vector<double> got_res = smp::Values(c.dtype, res.data(), rows * h);
   ok = smp::PrintRule("pd_x", smp::CheckRule(got_pd_x, want_pd_x, tol), got_pd_x, want_pd_x) && ok;
-  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, tol), got_res, want_res) && ok;
+  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, tol), got_res, want_res) &&
+       ok;
 
   // End to end: the float64 chain with exact mean and variance.
   std::vector<double> chain_pd_x, chain_res;
-  smp::LayerNormGradGolden(rows, h, dy.values, x.values, want_mean, want_var, gamma.values, eps_t, &chain_pd_x,
-                           &chain_res);
-  ok = smp::PrintRule("pd_x (chain)", smp::CheckRule(got_pd_x, chain_pd_x, tol), got_pd_x, chain_pd_x) && ok;
+  smp::LayerNormGradGolden(rows, h, dy.values, x.values, want_mean, want_var, gamma.values, eps_t,
+                           &chain_pd_x, &chain_res);
+  ok = smp::PrintRule("pd_x (chain)", smp::CheckRule(got_pd_x, chain_pd_x, tol), got_pd_x,
+                      chain_pd_x) &&
+       ok;
 
   // Column sums, from the resForGamma the device produced.
   std::vector<double> want_gamma, want_beta, mag_gamma(h, 0.0), mag_beta(h, 0.0);
@@ -165,7 +173,8 @@ bool RunCase(const Case& c, uint64_t seed) {
     }
   }
   const double k = static_cast<double>(rows) * 0x1.0p-24 + (is_half ? 2 * 0x1.0p-11 : 0.0);
-  ok = CheckSums("pd_gamma", smp::Values(c.dtype, pd_gamma.data(), h), want_gamma, mag_gamma, k) && ok;
+  ok = CheckSums("pd_gamma", smp::Values(c.dtype, pd_gamma.data(), h), want_gamma, mag_gamma, k) &&
+       ok;
   ok = CheckSums("pd_beta", smp::Values(c.dtype, pd_beta.data(), h), want_beta, mag_beta, k) && ok;
   return ok;
 }

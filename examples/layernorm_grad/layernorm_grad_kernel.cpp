@@ -19,9 +19,10 @@ class KernelLayerNormGradOp {
  public:
   __aicore__ inline KernelLayerNormGradOp() {}
 
-  __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance, GM_ADDR inputMean,
-                              GM_ADDR inputGamma, GM_ADDR outputPdX, GM_ADDR resForGamma,
-                              const LayerNormGradOpHeader& head, const LayerNormGradOpBlock& block) {
+  __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance,
+                              GM_ADDR inputMean, GM_ADDR inputGamma, GM_ADDR outputPdX,
+                              GM_ADDR resForGamma, const LayerNormGradOpHeader& head,
+                              const LayerNormGradOpBlock& block) {
     head_ = head;
     block_ = block;
     hLength_ = head.hLength;
@@ -29,12 +30,16 @@ class KernelLayerNormGradOp {
     const uint64_t blockElems = uint64_t{block.rowCount} * hLength_;
     inputXGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputX) + rowOffset, blockElems);
     inputDyGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputDy) + rowOffset, blockElems);
-    outputPdXGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputPdX) + rowOffset, blockElems);
-    resForGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(resForGamma) + rowOffset, blockElems);
+    outputPdXGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputPdX) + rowOffset,
+                                     blockElems);
+    resForGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(resForGamma) + rowOffset,
+                                       blockElems);
     // The per-row tensors are read in whole 32-byte blocks; the host pads them past the last row.
     const uint32_t statElems = head.statLength - block.rowStart;
-    inputVarianceGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputVariance) + block.rowStart, statElems);
-    inputMeanGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputMean) + block.rowStart, statElems);
+    inputVarianceGlobal_.SetGlobalBuffer(
+        reinterpret_cast<__gm__ T*>(inputVariance) + block.rowStart, statElems);
+    inputMeanGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputMean) + block.rowStart,
+                                     statElems);
     inputGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputGamma), hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
@@ -109,10 +114,11 @@ class KernelLayerNormGradOp {
     const T epsilon = static_cast<T>(head_.epsilon);
     if (head_.useSharedTmpBuffer != 0) {
       LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
-      LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma, sharedTmpBuffer, epsilon,
-                                      tiling_, {DataFormat::ND});
+      LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma,
+                                      sharedTmpBuffer, epsilon, tiling_, {DataFormat::ND});
     } else {
-      LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma, epsilon, tiling_);
+      LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma, epsilon,
+                                      tiling_);
     }
     outQueuePdX_.EnQue(pdX);
     outQueueResForGamma_.EnQue(resForGamma);
@@ -136,7 +142,8 @@ class KernelLayerNormGradOp {
   TQue<TPosition::VECIN, 1> inQueueX_, inQueueDy_, inQueueVariance_, inQueueMean_, inQueueGamma_;
   TQue<TPosition::VECOUT, 1> outQueuePdX_, outQueueResForGamma_;
   TBuf<TPosition::VECCALC> tmpBuffer_;
-  GlobalTensor<T> inputXGlobal_, inputDyGlobal_, inputVarianceGlobal_, inputMeanGlobal_, inputGammaGlobal_;
+  GlobalTensor<T> inputXGlobal_, inputDyGlobal_, inputVarianceGlobal_, inputMeanGlobal_,
+      inputGammaGlobal_;
   GlobalTensor<T> outputPdXGlobal_, resForGammaGlobal_;
   LayerNormGradOpHeader head_{};
   LayerNormGradOpBlock block_{};
@@ -145,11 +152,13 @@ class KernelLayerNormGradOp {
 };
 
 template <typename T, bool isReuseSource>
-__aicore__ inline void RunLayerNormGradOp(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance, GM_ADDR inputMean,
-                                          GM_ADDR inputGamma, GM_ADDR outputPdX, GM_ADDR resForGamma,
-                                          const LayerNormGradOpHeader& head, const LayerNormGradOpBlock& block) {
+__aicore__ inline void RunLayerNormGradOp(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance,
+                                          GM_ADDR inputMean, GM_ADDR inputGamma, GM_ADDR outputPdX,
+                                          GM_ADDR resForGamma, const LayerNormGradOpHeader& head,
+                                          const LayerNormGradOpBlock& block) {
   KernelLayerNormGradOp<T, isReuseSource> op;
-  op.Init(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma, head, block);
+  op.Init(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma, head,
+          block);
   op.Process();
 }
 
@@ -157,9 +166,11 @@ __aicore__ inline void RunLayerNormGradOp(GM_ADDR inputX, GM_ADDR inputDy, GM_AD
 
 // Kernel entry, argument order of the official sample. `workspace` is unused (kept for the
 // sample's signature). `tiling`: LayerNormGradOpHeader followed by blockNum LayerNormGradOpBlock.
-extern "C" __global__ __aicore__ void layernorm_grad_op(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance,
-                                                        GM_ADDR inputMean, GM_ADDR inputGamma, GM_ADDR outputPdX,
-                                                        GM_ADDR resForGamma, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_grad_op(GM_ADDR inputX, GM_ADDR inputDy,
+                                                        GM_ADDR inputVariance, GM_ADDR inputMean,
+                                                        GM_ADDR inputGamma, GM_ADDR outputPdX,
+                                                        GM_ADDR resForGamma, GM_ADDR workspace,
+                                                        GM_ADDR tiling) {
   (void)workspace;
   if ASCEND_IS_AIC {
     return;
@@ -172,25 +183,26 @@ extern "C" __global__ __aicore__ void layernorm_grad_op(GM_ADDR inputX, GM_ADDR 
     return;
   }
   LayerNormGradOpBlock block;
-  CopyTiling(&block, tiling, sizeof(LayerNormGradOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormGradOpBlock));
+  CopyTiling(&block, tiling,
+             sizeof(LayerNormGradOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormGradOpBlock));
   if (block.rowCount == 0) {
     return;
   }
   if (head.dtype == 1) {
     if (head.isReuseSource != 0) {
-      RunLayerNormGradOp<half, true>(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma,
-                                     head, block);
+      RunLayerNormGradOp<half, true>(inputX, inputDy, inputVariance, inputMean, inputGamma,
+                                     outputPdX, resForGamma, head, block);
     } else {
-      RunLayerNormGradOp<half, false>(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma,
-                                      head, block);
+      RunLayerNormGradOp<half, false>(inputX, inputDy, inputVariance, inputMean, inputGamma,
+                                      outputPdX, resForGamma, head, block);
     }
   } else {
     if (head.isReuseSource != 0) {
-      RunLayerNormGradOp<float, true>(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma,
-                                      head, block);
+      RunLayerNormGradOp<float, true>(inputX, inputDy, inputVariance, inputMean, inputGamma,
+                                      outputPdX, resForGamma, head, block);
     } else {
-      RunLayerNormGradOp<float, false>(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX,
-                                       resForGamma, head, block);
+      RunLayerNormGradOp<float, false>(inputX, inputDy, inputVariance, inputMean, inputGamma,
+                                       outputPdX, resForGamma, head, block);
     }
   }
 }

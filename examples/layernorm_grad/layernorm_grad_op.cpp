@@ -13,9 +13,9 @@
 #include "lngrad/ascend_platform.h"
 #include "tiling/tiling_api.h"
 
-extern "C" void layernorm_grad_op(uint8_t* inputX, uint8_t* inputDy, uint8_t* inputVariance, uint8_t* inputMean,
-                                  uint8_t* inputGamma, uint8_t* outputPdX, uint8_t* resForGamma, uint8_t* workspace,
-                                  uint8_t* tiling);
+extern "C" void layernorm_grad_op(uint8_t* inputX, uint8_t* inputDy, uint8_t* inputVariance,
+                                  uint8_t* inputMean, uint8_t* inputGamma, uint8_t* outputPdX,
+                                  uint8_t* resForGamma, uint8_t* workspace, uint8_t* tiling);
 
 namespace lngrad::examples {
 namespace {
@@ -56,8 +56,8 @@ class Planner {
     const ge::Shape shape({1, rows, h_, h_});
     uint32_t max_value = 0;
     uint32_t min_value = 0;
-    t.status = lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, type_size_, args_.reuse_source, max_value,
-                                                          min_value);
+    t.status = lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, type_size_, args_.reuse_source,
+                                                          max_value, min_value);
     if (!t.status.ok()) return t;
     switch (args_.tmp.kind) {
       case TmpSize::Kind::kMin:
@@ -70,8 +70,8 @@ class Planner {
         t.tmp_bytes = args_.tmp.bytes;
         break;
     }
-    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(shape, t.tmp_bytes, type_size_, args_.reuse_source,
-                                                         t.tiling);
+    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(shape, t.tmp_bytes, type_size_,
+                                                         args_.reuse_source, t.tiling);
     if (!t.status.ok() && args_.tmp.kind == TmpSize::Kind::kMin && !regbase_) {
       // The size formula multiplies by sizeof(T) although the buffers are float (spec §2.4):
       // for half and a single row its minimum holds half a row per buffer, which its own
@@ -80,12 +80,13 @@ class Planner {
       if (least > t.tmp_bytes && least <= UINT32_MAX) {
         t.tmp_bytes = static_cast<uint32_t>(least);
         t.raised_min = true;
-        t.status = lngrad::tiling::LayerNormGradNDTilingInfo(shape, t.tmp_bytes, type_size_, args_.reuse_source,
-                                                             t.tiling);
+        t.status = lngrad::tiling::LayerNormGradNDTilingInfo(shape, t.tmp_bytes, type_size_,
+                                                             args_.reuse_source, t.tiling);
       }
     }
     if (!t.status.ok()) return t;
-    const uint64_t layout = lngrad::tiling::LayerNormGradScratchFloats(t.tiling, type_size_, args_.reuse_source);
+    const uint64_t layout =
+        lngrad::tiling::LayerNormGradScratchFloats(t.tiling, type_size_, args_.reuse_source);
     t.need_bytes = std::max<uint64_t>(t.tmp_bytes, layout * sizeof(float));
     return t;
   }
@@ -103,8 +104,8 @@ class Planner {
       return t;
     }
     t.tmp_bytes = static_cast<uint32_t>(need);
-    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(ge::Shape({1, rows, h_, h_}), t.tmp_bytes, type_size_,
-                                                         args_.reuse_source, t.tiling);
+    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(ge::Shape({1, rows, h_, h_}), t.tmp_bytes,
+                                                         type_size_, args_.reuse_source, t.tiling);
     if (!t.status.ok()) return t;
     AscendC::tiling::LayerNormGradTiling& g = t.tiling;
     const uint64_t old_one = g.oneCalSize;
@@ -125,9 +126,9 @@ class Planner {
     g.nohTailSize = 0;
     g.tmpTensorBSHSize = g.pdVarTensorSize = g.pdMeanTensorSize = g.x1TensorSize = g.x2TensorSize =
         g.x3TensorSize = g.tmpTensorSize = g.tmpTensor1Size = g.tmpTensor2Size = g.oneCalSize;
-    const uint64_t last = std::max({g.tmpTensorBSHPos, g.pdVarTensorPos, g.pdMeanTensorPos, g.x1TensorPos,
-                                    g.x2TensorPos, g.x3TensorPos, g.tmpTensorPos, g.tmpTensor1Pos,
-                                    g.tmpTensor2Pos});
+    const uint64_t last =
+        std::max({g.tmpTensorBSHPos, g.pdVarTensorPos, g.pdMeanTensorPos, g.x1TensorPos,
+                  g.x2TensorPos, g.x3TensorPos, g.tmpTensorPos, g.tmpTensor1Pos, g.tmpTensor2Pos});
     t.need_bytes = std::max<uint64_t>(t.tmp_bytes, (last + one) * sizeof(float));
     return t;
   }
@@ -137,8 +138,8 @@ class Planner {
   // TPipe bytes of a block whose queues hold `rows` rows: x, dy, pdX, resForGamma, variance,
   // mean, gamma (each rounded up to 32 bytes, as InitBuffer does).
   uint64_t QueueBytes(uint32_t rows) const {
-    return 4 * Align32(uint64_t{rows} * h_ * type_size_) + 2 * Align32(CeilTo(rows, stat_rows_) * type_size_) +
-           Align32(uint64_t{h_} * type_size_);
+    return 4 * Align32(uint64_t{rows} * h_ * type_size_) +
+           2 * Align32(CeilTo(rows, stat_rows_) * type_size_) + Align32(uint64_t{h_} * type_size_);
   }
   uint64_t TmpBufferBytes(uint64_t need) const { return std::max<uint64_t>(32, Align32(need)); }
 
@@ -146,17 +147,20 @@ class Planner {
   bool Fits(uint32_t rows, const TilePlan& t) const {
     if (!t.status.ok()) return false;
     const uint64_t queues = QueueBytes(rows);
-    if (args_.launch.shared_tmp_buffer) return queues + TmpBufferBytes(t.need_bytes) <= product_.ub_bytes;
+    if (args_.launch.shared_tmp_buffer)
+      return queues + TmpBufferBytes(t.need_bytes) <= product_.ub_bytes;
     // PopStackBuffer hands the API everything from the end of the queues to the stack end.
     return queues <= product_.ub_bytes && queues + t.need_bytes <= product_.stack_end_bytes;
   }
   uint64_t UbBytes(uint32_t rows, const TilePlan& t) const {
-    return QueueBytes(rows) + (args_.launch.shared_tmp_buffer ? TmpBufferBytes(t.need_bytes) : t.need_bytes);
+    return QueueBytes(rows) +
+           (args_.launch.shared_tmp_buffer ? TmpBufferBytes(t.need_bytes) : t.need_bytes);
   }
 
   // Largest tile that fits; 0 when not even one row does.
   uint32_t LargestTile(uint32_t max_rows) const {
-    const uint32_t r = host::LargestFitting(max_rows, [&](uint32_t rows) { return Fits(rows, Plan(rows)); });
+    const uint32_t r =
+        host::LargestFitting(max_rows, [&](uint32_t rows) { return Fits(rows, Plan(rows)); });
     // Whole 32-byte blocks of rows keep every tile's mean/variance offset aligned.
     return r >= stat_rows_ ? r / stat_rows_ * stat_rows_ : r;
   }
@@ -178,9 +182,13 @@ class Planner {
 Status CheckArgs(const LayerNormGradOpArgs& a) {
   LNGRAD_RETURN_IF_ERROR(host::CheckShape(kOp, a.b, a.s, a.h, a.dtype));
   LNGRAD_RETURN_IF_ERROR(host::CheckBlocks(kOp, a.launch.blocks));
-  const std::pair<const char*, const void*> pointers[] = {
-      {"dy", a.dy},     {"x", a.x},       {"mean", a.mean},          {"variance", a.variance},
-      {"gamma", a.gamma}, {"pd_x", a.pd_x}, {"res_for_gamma", a.res_for_gamma}};
+  const std::pair<const char*, const void*> pointers[] = {{"dy", a.dy},
+                                                          {"x", a.x},
+                                                          {"mean", a.mean},
+                                                          {"variance", a.variance},
+                                                          {"gamma", a.gamma},
+                                                          {"pd_x", a.pd_x},
+                                                          {"res_for_gamma", a.res_for_gamma}};
   for (const auto& [name, p] : pointers) LNGRAD_RETURN_IF_ERROR(host::CheckPointer(kOp, name, p));
   return Status::Ok();
 }
@@ -191,8 +199,8 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   LNGRAD_RETURN_IF_ERROR(CheckArgs(args));
   const ascend::Product* product = nullptr;
   LNGRAD_RETURN_IF_ERROR(host::ResolveProduct(
-      args.launch.soc, "LayerNormGrad", [](const ascend::Product& p) { return p.supports_layernormgrad; },
-      &product));
+      args.launch.soc, "LayerNormGrad",
+      [](const ascend::Product& p) { return p.supports_layernormgrad; }, &product));
 
   const uint64_t rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   const uint32_t h = static_cast<uint32_t>(args.h);
@@ -220,9 +228,10 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
       return Status::OutOfRange(
           std::string(kOp) + ": one row of H = " + std::to_string(h) + " " + DTypeName(args.dtype) +
           " needs " + std::to_string(planner.UbBytes(1, one)) + " bytes of UB (queues " +
-          std::to_string(planner.QueueBytes(1)) + " + scratch " + std::to_string(one.need_bytes) + ", tmp " +
-          TmpSizeText(args.tmp) + ", " + (args.launch.shared_tmp_buffer ? "sharedTmpBuffer" : "PopStackBuffer") +
-          "), more than " + host::ProductText(*product) + " has (" + std::to_string(product->ub_bytes) +
+          std::to_string(planner.QueueBytes(1)) + " + scratch " + std::to_string(one.need_bytes) +
+          ", tmp " + TmpSizeText(args.tmp) + ", " +
+          (args.launch.shared_tmp_buffer ? "sharedTmpBuffer" : "PopStackBuffer") + "), more than " +
+          host::ProductText(*product) + " has (" + std::to_string(product->ub_bytes) +
           " bytes; PopStackBuffer ends at " + std::to_string(product->stack_end_bytes) + ")");
     }
     std::map<uint32_t, TilePlan> cache;
@@ -241,7 +250,8 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
       blk.tailRows = blk.rowCount % blk.tileRows;
       const TilePlan& full = plan_for(blk.tileRows);
       if (!planner.Fits(blk.tileRows, full)) {
-        return Status::Internal(std::string(kOp) + ": planned tile of " + std::to_string(blk.tileRows) +
+        return Status::Internal(std::string(kOp) + ": planned tile of " +
+                                std::to_string(blk.tileRows) +
                                 " rows does not fit: " + full.status.ToString());
       }
       blk.tileTiling = full.tiling;
@@ -251,7 +261,8 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
         min_tmp_raised = min_tmp_raised || tail.raised_min;
         // The tail shares the block's queues (sized for tileRows).
         if (!tail.status.ok() || !planner.Fits(blk.tileRows, tail)) {
-          return Status::Internal(std::string(kOp) + ": tail tile of " + std::to_string(blk.tailRows) +
+          return Status::Internal(std::string(kOp) + ": tail tile of " +
+                                  std::to_string(blk.tailRows) +
                                   " rows does not fit: " + tail.status.ToString());
         }
         blk.tailTiling = tail.tiling;
@@ -269,9 +280,11 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   if (args.launch.shared_tmp_buffer) {
     host::TilingProductScope scope(*product);
     for (const auto& blk : blocks) {
-      tbuf_bytes = std::max(tbuf_bytes, planner.TmpBufferBytes(planner.Plan(blk.tileRows).need_bytes));
+      tbuf_bytes =
+          std::max(tbuf_bytes, planner.TmpBufferBytes(planner.Plan(blk.tileRows).need_bytes));
       if (blk.tailRows != 0) {
-        tbuf_bytes = std::max(tbuf_bytes, planner.TmpBufferBytes(planner.Plan(blk.tailRows).need_bytes));
+        tbuf_bytes =
+            std::max(tbuf_bytes, planner.TmpBufferBytes(planner.Plan(blk.tailRows).need_bytes));
       }
     }
   }
@@ -291,9 +304,11 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   const size_t tensor_bytes = static_cast<size_t>(rows * h * type_size);
   const size_t stat_bytes = static_cast<size_t>(rows * type_size);
   host::GmBuffer x(tensor_bytes), dy(tensor_bytes), pd_x(tensor_bytes), res(tensor_bytes);
-  host::GmBuffer mean(stat_bytes + stat_rows * type_size), variance(stat_bytes + stat_rows * type_size);
+  host::GmBuffer mean(stat_bytes + stat_rows * type_size),
+      variance(stat_bytes + stat_rows * type_size);
   host::GmBuffer gamma(size_t{h} * type_size);
-  host::GmBuffer tiling(sizeof(head) + blocks.size() * sizeof(lngrad_example::LayerNormGradOpBlock));
+  host::GmBuffer tiling(sizeof(head) +
+                        blocks.size() * sizeof(lngrad_example::LayerNormGradOpBlock));
   x.Upload(args.x, tensor_bytes);
   dy.Upload(args.dy, tensor_bytes);
   mean.Upload(args.mean, stat_bytes);
@@ -308,8 +323,8 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   LNGRAD_RETURN_IF_ERROR(ascend::Launch(
       static_cast<uint32_t>(blocks.size()),
       [&] {
-        layernorm_grad_op(x.data(), dy.data(), variance.data(), mean.data(), gamma.data(), pd_x.data(), res.data(),
-                          nullptr, tiling.data());
+        layernorm_grad_op(x.data(), dy.data(), variance.data(), mean.data(), gamma.data(),
+                          pd_x.data(), res.data(), nullptr, tiling.data());
       },
       options));
   pd_x.Download(args.pd_x, tensor_bytes);

@@ -51,8 +51,8 @@ struct LayerNormGradOpInfo {
   uint32_t arch = 0;         // __NPU_ARCH__, e.g. 2201
   uint32_t blocks_requested = 0;
   uint32_t blocks_used = 0;
-  std::string prototype;     // "PopStackBuffer" or "sharedTmpBuffer"
-  uint32_t tmp_bytes = 0;    // stackBufferSize of block 0's full tile
+  std::string prototype;       // "PopStackBuffer" or "sharedTmpBuffer"
+  uint32_t tmp_bytes = 0;      // stackBufferSize of block 0's full tile
   uint64_t scratch_bytes = 0;  // bytes of scratch that tile's layout touches (spec §2.8)
   uint64_t ub_bytes = 0;       // block 0: TPipe allocations + scratch
   uint64_t tiles = 0;          // LayerNormGrad calls over all blocks

@@ -33,7 +33,8 @@ bool RunCase(const Case& c, uint64_t seed) {
   smp::RowStatistics(rows, h, x.values, &mean_d, &var_d);
   const smp::HostTensor mean = smp::MakeTensor(c.dtype, mean_d);
   const smp::HostTensor variance = smp::MakeTensor(c.dtype, var_d);
-  smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h), res = smp::ZeroTensor(c.dtype, rows * h);
+  smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h),
+                  res = smp::ZeroTensor(c.dtype, rows * h);
 
   ex::LayerNormGradOpArgs args;
   args.dtype = c.dtype;
@@ -52,16 +53,18 @@ bool RunCase(const Case& c, uint64_t seed) {
   args.launch.soc = c.soc;
   ex::LayerNormGradOpInfo info;
   const lngrad::Status st = ex::RunLayerNormGradOp(args, &info);
-  std::printf("== %s: %s [%lld,%lld,%lld] on %s\n", c.name, ex::DTypeName(c.dtype), static_cast<long long>(c.b),
-              static_cast<long long>(c.s), static_cast<long long>(c.h), c.soc);
+  std::printf("== %s: %s [%lld,%lld,%lld] on %s\n", c.name, ex::DTypeName(c.dtype),
+              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h),
+              c.soc);
   if (!st.ok()) {
     std::printf("operator failed: %s\n", st.ToString().c_str());
     return false;
   }
-  std::printf("blocks %u, tiles %llu (block 0: %u rows per tile), tmp %u B, scratch %llu B, UB %llu B\n",
-              info.blocks_used, static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows,
-              info.tmp_bytes, static_cast<unsigned long long>(info.scratch_bytes),
-              static_cast<unsigned long long>(info.ub_bytes));
+  std::printf(
+      "blocks %u, tiles %llu (block 0: %u rows per tile), tmp %u B, scratch %llu B, UB %llu B\n",
+      info.blocks_used, static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows,
+      info.tmp_bytes, static_cast<unsigned long long>(info.scratch_bytes),
+      static_cast<unsigned long long>(info.ub_bytes));
 
   // The golden sees exactly what the kernel sees: the inputs as stored, epsilon as a T.
   std::vector<double> want_pd_x, want_res;
@@ -69,8 +72,10 @@ bool RunCase(const Case& c, uint64_t seed) {
                            smp::RoundTo(c.dtype, 1e-4), &want_pd_x, &want_res);
   const std::vector<double> got_pd_x = smp::Values(c.dtype, pd_x.data(), rows * h);
   const std::vector<double> got_res = smp::Values(c.dtype, res.data(), rows * h);
-  bool ok = smp::PrintRule("outputPdX", smp::CheckRule(got_pd_x, want_pd_x, c.tol), got_pd_x, want_pd_x);
-  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, c.tol), got_res, want_res) && ok;
+  bool ok =
+      smp::PrintRule("outputPdX", smp::CheckRule(got_pd_x, want_pd_x, c.tol), got_pd_x, want_pd_x);
+  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, c.tol), got_res, want_res) &&
+       ok;
   return ok;
 }
 
@@ -79,7 +84,8 @@ bool RunCase(const Case& c, uint64_t seed) {
 int main() {
   const Case cases[] = {
       {"official sample", ex::OpDType::kFloat32, 2, 32, 16, 1, "Ascend910B1", 1e-4},
-      {"rows split over blocks and tiles", ex::OpDType::kFloat32, 3, 700, 64, 4, "Ascend910B1", 1e-4},
+      {"rows split over blocks and tiles", ex::OpDType::kFloat32, 3, 700, 64, 4, "Ascend910B1",
+       1e-4},
   };
   bool ok = true;
   uint64_t seed = 2024;

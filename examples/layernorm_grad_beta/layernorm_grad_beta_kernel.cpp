@@ -23,17 +23,19 @@ class KernelLayerNormGradBetaOp {
   __aicore__ inline KernelLayerNormGradBetaOp() {}
 
   __aicore__ inline void Init(GM_ADDR resForGamma, GM_ADDR inputDy, GM_ADDR workspace,
-                              const LayerNormGradBetaOpHeader& head, const LayerNormGradBetaOpBlock& block,
-                              uint32_t blockIdx) {
+                              const LayerNormGradBetaOpHeader& head,
+                              const LayerNormGradBetaOpBlock& block, uint32_t blockIdx) {
     head_ = head;
     block_ = block;
     hLength_ = head.hLength;
     const uint64_t rowOffset = uint64_t{block.rowStart} * hLength_;
     const uint64_t blockElems = uint64_t{block.rowCount} * hLength_;
-    resForGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(resForGamma) + rowOffset, blockElems);
+    resForGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(resForGamma) + rowOffset,
+                                       blockElems);
     inputDyGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(inputDy) + rowOffset, blockElems);
-    partialGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace) + uint64_t{blockIdx} * 2 * hLength_,
-                                   2 * hLength_);
+    partialGlobal_.SetGlobalBuffer(
+        reinterpret_cast<__gm__ float*>(workspace) + uint64_t{blockIdx} * 2 * hLength_,
+        2 * hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
     pipe_.InitBuffer(inQueueResForGamma_, 1, tileBytes);
@@ -101,7 +103,8 @@ class KernelLayerNormGradBetaOp {
   }
 
   // acc = tile result (first tile) or acc + tile result, in float.
-  __aicore__ inline void Accumulate(const LocalTensor<float>& acc, const LocalTensor<T>& tileSum, bool first) {
+  __aicore__ inline void Accumulate(const LocalTensor<float>& acc, const LocalTensor<T>& tileSum,
+                                    bool first) {
     if constexpr (sizeof(T) == 2) {
       LocalTensor<float> widened = castBuf_.Get<float>();
       Cast(widened, tileSum, RoundMode::CAST_NONE, hLength_);
@@ -145,7 +148,8 @@ class KernelLayerNormGradBetaCombine {
                               const LayerNormGradBetaOpHeader& head) {
     head_ = head;
     hLength_ = head.hLength;
-    partialGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), uint64_t{head.blockNum} * 2 * hLength_);
+    partialGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace),
+                                   uint64_t{head.blockNum} * 2 * hLength_);
     pdGammaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputPdGamma), hLength_);
     pdBetaGlobal_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(outputPdBeta), hLength_);
     pipe_.InitBuffer(inQueuePartial_, 1, head.combineCols * sizeof(float));
@@ -157,7 +161,8 @@ class KernelLayerNormGradBetaCombine {
     for (uint32_t part = 0; part < 2; ++part) {
       const GlobalTensor<T>& out = part == 0 ? pdGammaGlobal_ : pdBetaGlobal_;
       for (uint32_t col = 0; col < hLength_; col += head_.combineCols) {
-        const uint32_t cols = hLength_ - col < head_.combineCols ? hLength_ - col : head_.combineCols;
+        const uint32_t cols =
+            hLength_ - col < head_.combineCols ? hLength_ - col : head_.combineCols;
         LocalTensor<float> acc = accBuf_.Get<float>();
         for (uint32_t blk = 0; blk < head_.blockNum; ++blk) {
           CopyIn(uint64_t{blk} * 2 * hLength_ + uint64_t{part} * hLength_ + col, cols);
@@ -201,16 +206,19 @@ class KernelLayerNormGradBetaCombine {
 };
 
 template <typename T, bool isReuseSource>
-__aicore__ inline void RunLayerNormGradBetaOp(GM_ADDR resForGamma, GM_ADDR inputDy, GM_ADDR workspace,
+__aicore__ inline void RunLayerNormGradBetaOp(GM_ADDR resForGamma, GM_ADDR inputDy,
+                                              GM_ADDR workspace,
                                               const LayerNormGradBetaOpHeader& head,
-                                              const LayerNormGradBetaOpBlock& block, uint32_t blockIdx) {
+                                              const LayerNormGradBetaOpBlock& block,
+                                              uint32_t blockIdx) {
   KernelLayerNormGradBetaOp<T, isReuseSource> op;
   op.Init(resForGamma, inputDy, workspace, head, block, blockIdx);
   op.Process();
 }
 
 template <typename T>
-__aicore__ inline void RunLayerNormGradBetaCombine(GM_ADDR workspace, GM_ADDR outputPdGamma, GM_ADDR outputPdBeta,
+__aicore__ inline void RunLayerNormGradBetaCombine(GM_ADDR workspace, GM_ADDR outputPdGamma,
+                                                   GM_ADDR outputPdBeta,
                                                    const LayerNormGradBetaOpHeader& head) {
   KernelLayerNormGradBetaCombine<T> op;
   op.Init(workspace, outputPdGamma, outputPdBeta, head);
@@ -221,8 +229,8 @@ __aicore__ inline void RunLayerNormGradBetaCombine(GM_ADDR workspace, GM_ADDR ou
 
 // Launch 1: partial sums. `workspace`: blockNum rows of 2*H floats. `tiling`: the header and
 // blockNum block entries.
-extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma, GM_ADDR inputDy, GM_ADDR workspace,
-                                                             GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma, GM_ADDR inputDy,
+                                                             GM_ADDR workspace, GM_ADDR tiling) {
   if ASCEND_IS_AIC {
     return;
   }
@@ -234,7 +242,9 @@ extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma
     return;
   }
   LayerNormGradBetaOpBlock block;
-  CopyTiling(&block, tiling, sizeof(LayerNormGradBetaOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormGradBetaOpBlock));
+  CopyTiling(
+      &block, tiling,
+      sizeof(LayerNormGradBetaOpHeader) + uint64_t{blockIdx} * sizeof(LayerNormGradBetaOpBlock));
   if (head.dtype == 1) {
     if (head.isReuseSource != 0) {
       RunLayerNormGradBetaOp<half, true>(resForGamma, inputDy, workspace, head, block, blockIdx);
@@ -251,8 +261,10 @@ extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma
 }
 
 // Launch 2 (one block): outputs from the partial sums.
-extern "C" __global__ __aicore__ void layernorm_grad_beta_combine(GM_ADDR workspace, GM_ADDR outputPdGamma,
-                                                                  GM_ADDR outputPdBeta, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_grad_beta_combine(GM_ADDR workspace,
+                                                                  GM_ADDR outputPdGamma,
+                                                                  GM_ADDR outputPdBeta,
+                                                                  GM_ADDR tiling) {
   if ASCEND_IS_AIC {
     return;
   }

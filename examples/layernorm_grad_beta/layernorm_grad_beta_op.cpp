@@ -10,9 +10,10 @@
 #include "lngrad/ascend_platform.h"
 #include "tiling/tiling_api.h"
 
-extern "C" void layernorm_grad_beta_op(uint8_t* resForGamma, uint8_t* inputDy, uint8_t* workspace, uint8_t* tiling);
-extern "C" void layernorm_grad_beta_combine(uint8_t* workspace, uint8_t* outputPdGamma, uint8_t* outputPdBeta,
-                                            uint8_t* tiling);
+extern "C" void layernorm_grad_beta_op(uint8_t* resForGamma, uint8_t* inputDy, uint8_t* workspace,
+                                       uint8_t* tiling);
+extern "C" void layernorm_grad_beta_combine(uint8_t* workspace, uint8_t* outputPdGamma,
+                                            uint8_t* outputPdBeta, uint8_t* tiling);
 
 namespace lngrad::examples {
 namespace {
@@ -38,8 +39,8 @@ class Planner {
     const ge::Shape shape({1, rows, h_, h_});
     uint32_t max_value = 0;
     uint32_t min_value = 0;
-    t.status = lngrad::tiling::LayerNormGradBetaMaxMinTmpSize(shape, type_size_, args_.reuse_source, max_value,
-                                                              min_value);
+    t.status = lngrad::tiling::LayerNormGradBetaMaxMinTmpSize(shape, type_size_, args_.reuse_source,
+                                                              max_value, min_value);
     if (!t.status.ok()) return t;
     switch (args_.tmp.kind) {
       case TmpSize::Kind::kMin:
@@ -52,8 +53,8 @@ class Planner {
         t.tmp_bytes = args_.tmp.bytes;
         break;
     }
-    t.status = lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, t.tmp_bytes, type_size_, args_.reuse_source,
-                                                             t.tiling);
+    t.status = lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, t.tmp_bytes, type_size_,
+                                                             args_.reuse_source, t.tiling);
     return t;
   }
 
@@ -66,7 +67,9 @@ class Planner {
     return 2 * tile + 2 * row_f + 2 * row_t + (type_size_ == 2 ? row_f : 0);
   }
   // The API's scratch lies within stackBufferSize floats (spec §3.6), i.e. within tmp_bytes.
-  uint64_t ScratchBytes(const TilePlan& t) const { return std::max<uint64_t>(32, Align32(t.tmp_bytes)); }
+  uint64_t ScratchBytes(const TilePlan& t) const {
+    return std::max<uint64_t>(32, Align32(t.tmp_bytes));
+  }
 
   bool Fits(uint32_t rows, const TilePlan& t) const {
     if (!t.status.ok()) return false;
@@ -88,8 +91,10 @@ class Planner {
 Status CheckArgs(const LayerNormGradBetaOpArgs& a) {
   LNGRAD_RETURN_IF_ERROR(host::CheckShape(kOp, a.b, a.s, a.h, a.dtype));
   LNGRAD_RETURN_IF_ERROR(host::CheckBlocks(kOp, a.launch.blocks));
-  const std::pair<const char*, const void*> pointers[] = {
-      {"res_for_gamma", a.res_for_gamma}, {"dy", a.dy}, {"pd_gamma", a.pd_gamma}, {"pd_beta", a.pd_beta}};
+  const std::pair<const char*, const void*> pointers[] = {{"res_for_gamma", a.res_for_gamma},
+                                                          {"dy", a.dy},
+                                                          {"pd_gamma", a.pd_gamma},
+                                                          {"pd_beta", a.pd_beta}};
   for (const auto& [name, p] : pointers) LNGRAD_RETURN_IF_ERROR(host::CheckPointer(kOp, name, p));
   return Status::Ok();
 }
@@ -117,15 +122,16 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
     host::TilingProductScope scope(*product);
     uint32_t max_block_rows = 0;
     for (const host::BlockRows& br : split) max_block_rows = std::max(max_block_rows, br.count);
-    const uint32_t tile_rows =
-        host::LargestFitting(max_block_rows, [&](uint32_t r) { return planner.Fits(r, planner.Plan(r)); });
+    const uint32_t tile_rows = host::LargestFitting(
+        max_block_rows, [&](uint32_t r) { return planner.Fits(r, planner.Plan(r)); });
     if (tile_rows == 0) {
       const TilePlan one = planner.Plan(1);
       if (!one.status.ok()) return one.status;
-      return Status::OutOfRange(std::string(kOp) + ": one row of H = " + std::to_string(h) + " " +
-                                DTypeName(args.dtype) + " needs " + std::to_string(planner.UbBytes(1, one)) +
-                                " bytes of UB (tmp " + TmpSizeText(args.tmp) + "), more than " +
-                                host::ProductText(*product) + " has (" + std::to_string(product->ub_bytes) + ")");
+      return Status::OutOfRange(
+          std::string(kOp) + ": one row of H = " + std::to_string(h) + " " + DTypeName(args.dtype) +
+          " needs " + std::to_string(planner.UbBytes(1, one)) + " bytes of UB (tmp " +
+          TmpSizeText(args.tmp) + "), more than " + host::ProductText(*product) + " has (" +
+          std::to_string(product->ub_bytes) + ")");
     }
     std::map<uint32_t, TilePlan> cache;
     auto plan_for = [&](uint32_t r) -> const TilePlan& {
@@ -143,14 +149,16 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
       blk.tailRows = blk.rowCount % blk.tileRows;
       const TilePlan& full = plan_for(blk.tileRows);
       if (!planner.Fits(blk.tileRows, full)) {
-        return Status::Internal(std::string(kOp) + ": planned tile does not fit: " + full.status.ToString());
+        return Status::Internal(std::string(kOp) +
+                                ": planned tile does not fit: " + full.status.ToString());
       }
       blk.tileTiling = full.tiling;
       tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(full));
       if (blk.tailRows != 0) {
         const TilePlan& tail = plan_for(blk.tailRows);
         if (!planner.Fits(blk.tileRows, tail)) {
-          return Status::Internal(std::string(kOp) + ": tail tile does not fit: " + tail.status.ToString());
+          return Status::Internal(std::string(kOp) +
+                                  ": tail tile does not fit: " + tail.status.ToString());
         }
         blk.tailTiling = tail.tiling;
         tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(tail));
@@ -176,7 +184,8 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
   host::GmBuffer res(tensor_bytes), dy(tensor_bytes);
   host::GmBuffer pd_gamma(size_t{h} * type_size), pd_beta(size_t{h} * type_size);
   host::GmBuffer workspace(blocks.size() * 2 * h * sizeof(float));
-  host::GmBuffer tiling(sizeof(head) + blocks.size() * sizeof(lngrad_example::LayerNormGradBetaOpBlock));
+  host::GmBuffer tiling(sizeof(head) +
+                        blocks.size() * sizeof(lngrad_example::LayerNormGradBetaOpBlock));
   res.Upload(args.res_for_gamma, tensor_bytes);
   dy.Upload(args.dy, tensor_bytes);
   std::memcpy(tiling.data(), &head, sizeof(head));
@@ -187,9 +196,14 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
   options.soc = std::string(product->soc);
   LNGRAD_RETURN_IF_ERROR(ascend::Launch(
       static_cast<uint32_t>(blocks.size()),
-      [&] { layernorm_grad_beta_op(res.data(), dy.data(), workspace.data(), tiling.data()); }, options));
+      [&] { layernorm_grad_beta_op(res.data(), dy.data(), workspace.data(), tiling.data()); },
+      options));
   LNGRAD_RETURN_IF_ERROR(ascend::Launch(
-      1, [&] { layernorm_grad_beta_combine(workspace.data(), pd_gamma.data(), pd_beta.data(), tiling.data()); },
+      1,
+      [&] {
+        layernorm_grad_beta_combine(workspace.data(), pd_gamma.data(), pd_beta.data(),
+                                    tiling.data());
+      },
       options));
   pd_gamma.Download(args.pd_gamma, size_t{h} * type_size);
   pd_beta.Download(args.pd_beta, size_t{h} * type_size);

@@ -30,8 +30,9 @@ struct LayerNormGradBetaOpArgs {
   // Host outputs of `dtype`, [H] each. Written only when the call succeeds.
   void* pd_gamma = nullptr;
   void* pd_beta = nullptr;
-  bool reuse_source = false;  // isReuseSource (float: the API overwrites its UB copy of resForGamma)
-  TmpSize tmp;                // scratch per tile (default: the minimum)
+  bool reuse_source =
+      false;    // isReuseSource (float: the API overwrites its UB copy of resForGamma)
+  TmpSize tmp;  // scratch per tile (default: the minimum)
   LaunchConfig launch;
 };
 
@@ -47,10 +48,10 @@ struct LayerNormGradBetaOpInfo {
   uint32_t arch = 0;
   uint32_t blocks_requested = 0;
   uint32_t blocks_used = 0;
-  std::string prototype;  // "PopStackBuffer" or "sharedTmpBuffer"
-  uint32_t tmp_bytes = 0; // scratch bytes of block 0's full tile
-  uint64_t ub_bytes = 0;  // block 0: TPipe allocations + scratch
-  uint64_t tiles = 0;     // LayerNormGradBeta calls over all blocks
+  std::string prototype;   // "PopStackBuffer" or "sharedTmpBuffer"
+  uint32_t tmp_bytes = 0;  // scratch bytes of block 0's full tile
+  uint64_t ub_bytes = 0;   // block 0: TPipe allocations + scratch
+  uint64_t tiles = 0;      // LayerNormGradBeta calls over all blocks
   std::vector<LayerNormGradBetaOpBlockInfo> blocks;
 };
 
@@ -61,6 +62,7 @@ struct LayerNormGradBetaOpInfo {
 // Bits: with one block and one tile, exactly the API's outputs. Otherwise the API's per-tile
 // sums added in float (tile order, then block order) and rounded once to T at the end; for half
 // each tile's sums are first rounded to half by the API (spec §3.3).
-Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGradBetaOpInfo* info = nullptr);
+Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args,
+                              LayerNormGradBetaOpInfo* info = nullptr);
 
 }  // namespace lngrad::examples

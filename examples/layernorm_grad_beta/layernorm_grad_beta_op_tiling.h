@@ -14,8 +14,8 @@ struct LayerNormGradBetaOpHeader {
   uint32_t useSharedTmpBuffer;  // 1: prototype with sharedTmpBuffer (a TBuf of tmpBufferBytes)
   uint32_t tmpBufferBytes;
   uint32_t hLength;
-  uint32_t blockNum;            // entries that follow; also the rows of the partial-sum workspace
-  uint32_t combineCols;         // columns per step of the combine kernel
+  uint32_t blockNum;     // entries that follow; also the rows of the partial-sum workspace
+  uint32_t combineCols;  // columns per step of the combine kernel
   uint32_t reserved;
 };
 

@@ -51,21 +51,26 @@ bool RunCase(const Case& c, uint64_t seed) {
   args.launch.soc = c.soc;
   ex::LayerNormGradBetaOpInfo info;
   const lngrad::Status st = ex::RunLayerNormGradBetaOp(args, &info);
-  std::printf("== %s: %s [%lld,%lld,%lld] on %s\n", c.name, ex::DTypeName(c.dtype), static_cast<long long>(c.b),
-              static_cast<long long>(c.s), static_cast<long long>(c.h), c.soc);
+  std::printf("== %s: %s [%lld,%lld,%lld] on %s\n", c.name, ex::DTypeName(c.dtype),
+              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h),
+              c.soc);
   if (!st.ok()) {
     std::printf("operator failed: %s\n", st.ToString().c_str());
     return false;
   }
-  std::printf("blocks %u, tiles %llu (block 0: %u rows per tile), tmp %u B, UB %llu B\n", info.blocks_used,
-              static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows, info.tmp_bytes,
+  std::printf("blocks %u, tiles %llu (block 0: %u rows per tile), tmp %u B, UB %llu B\n",
+              info.blocks_used, static_cast<unsigned long long>(info.tiles),
+              info.blocks[0].tile_rows, info.tmp_bytes,
               static_cast<unsigned long long>(info.ub_bytes));
   std::vector<double> want_gamma, want_beta;
   smp::LayerNormGradBetaGolden(rows, h, dy.values, res.values, &want_gamma, &want_beta);
   const std::vector<double> got_gamma = smp::Values(c.dtype, pd_gamma.data(), h);
   const std::vector<double> got_beta = smp::Values(c.dtype, pd_beta.data(), h);
-  bool ok = smp::PrintRule("outputPdGamma", smp::CheckRule(got_gamma, want_gamma, 1e-5), got_gamma, want_gamma);
-  ok = smp::PrintRule("outputPdBeta", smp::CheckRule(got_beta, want_beta, 1e-5), got_beta, want_beta) && ok;
+  bool ok = smp::PrintRule("outputPdGamma", smp::CheckRule(got_gamma, want_gamma, 1e-5), got_gamma,
+                           want_gamma);
+  ok = smp::PrintRule("outputPdBeta", smp::CheckRule(got_beta, want_beta, 1e-5), got_beta,
+                      want_beta) &&
+       ok;
   return ok;
 }
 

@@ -441,10 +441,15 @@ HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, f
 #endif
 }
 
-// Non-temporal store of a half vector: only where the converted vector is a whole 16-byte
-// vector (AVX-512: 8 lanes); Highway's Stream of a partial vector would write 16 bytes.
+// Non-temporal stores of half outputs are off: the converted vectors are 16 bytes (AVX-512),
+// the rows of a sub-block are interleaved, and the partly filled write-combining lines made
+// LayerNormGrad<Half> 16384 x 4096 2.3x slower than ordinary stores (bench/README.md). Kept
+// switchable for other machines; Highway's Stream of a partial vector (AVX2: 8 bytes) would
+// write 16 bytes, hence the 8-lane condition.
 HWY_INLINE constexpr bool HalfStreamable() {
-  return kHardwareF16 && HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES / sizeof(double) >= 8;
+  constexpr bool kMeasuredFaster = false;
+  return kMeasuredFaster && kHardwareF16 && HWY_TARGET != HWY_SCALAR &&
+         HWY_MAX_BYTES / sizeof(double) >= 8;
 }
 
 HWY_INLINE void StreamF(DH d, VH v, Half* p) {
@@ -571,8 +576,11 @@ void Backward(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
   }
 }
 
-// Column vector outer, rows inner (sub-blocks of kMaxSubRows rows): the partials stay in
-// registers, and each is still summed row after row from zero (the documented order).
+// Column vector outer, rows inner (sub-blocks of kBetaSubRows rows): the partials stay in
+// registers, and each is still summed row after row from zero (the documented order). Few rows
+// per sub-block: each row is a separate memory stream for the hardware prefetcher.
+constexpr size_t kBetaSubRows = 4;
+
 template <class T>
 void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
   const DF d;
@@ -580,8 +588,8 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
   const size_t h = static_cast<size_t>(a.h);
   std::memset(g, 0, h * sizeof(float));
   std::memset(b, 0, h * sizeof(float));
-  for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(kMaxSubRows)) {
-    const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, kMaxSubRows));
+  for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(kBetaSubRows)) {
+    const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, kBetaSubRows));
     const T* dy = a.dy + static_cast<size_t>(r0) * h;
     const T* res = a.res_for_gamma + static_cast<size_t>(r0) * h;
     size_t i = 0;

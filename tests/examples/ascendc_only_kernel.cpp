@@ -28,8 +28,9 @@ __aicore__ inline void CopyWords(T* dst, GM_ADDR src) {
 template <typename T>
 class KernelGradAndBeta {
  public:
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR dy, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,
-                              GM_ADDR resForGamma, GM_ADDR pdGamma, GM_ADDR pdBeta, const GradAndBetaTiling& t) {
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR dy, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma,
+                              GM_ADDR pdX, GM_ADDR resForGamma, GM_ADDR pdGamma, GM_ADDR pdBeta,
+                              const GradAndBetaTiling& t) {
     gradTiling_ = t.grad;
     betaTiling_ = t.beta;
     epsilon_ = static_cast<T>(t.epsilon);
@@ -113,7 +114,8 @@ class KernelGradAndBeta {
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, 1> inX_, inDy_, inVariance_, inMean_, inGamma_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 1> outPdX_, outRes_, outPdGamma_, outPdBeta_;
-  AscendC::GlobalTensor<T> xGm_, dyGm_, varianceGm_, meanGm_, gammaGm_, pdXGm_, resGm_, pdGammaGm_, pdBetaGm_;
+  AscendC::GlobalTensor<T> xGm_, dyGm_, varianceGm_, meanGm_, gammaGm_, pdXGm_, resGm_, pdGammaGm_,
+      pdBetaGm_;
   LayerNormGradTiling gradTiling_;
   LayerNormGradBetaTiling betaTiling_;
   T epsilon_;
@@ -122,10 +124,9 @@ class KernelGradAndBeta {
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void layernorm_grad_and_beta_custom(GM_ADDR x, GM_ADDR dy, GM_ADDR variance,
-                                                                     GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,
-                                                                     GM_ADDR resForGamma, GM_ADDR pdGamma,
-                                                                     GM_ADDR pdBeta, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_grad_and_beta_custom(
+    GM_ADDR x, GM_ADDR dy, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,
+    GM_ADDR resForGamma, GM_ADDR pdGamma, GM_ADDR pdBeta, GM_ADDR tiling) {
   if ASCEND_IS_AIC {
     return;
   }

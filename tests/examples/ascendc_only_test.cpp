@@ -19,8 +19,9 @@
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
-extern "C" void layernorm_grad_and_beta_custom(GM_ADDR x, GM_ADDR dy, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma,
-                                               GM_ADDR pdX, GM_ADDR resForGamma, GM_ADDR pdGamma, GM_ADDR pdBeta,
+extern "C" void layernorm_grad_and_beta_custom(GM_ADDR x, GM_ADDR dy, GM_ADDR variance,
+                                               GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,
+                                               GM_ADDR resForGamma, GM_ADDR pdGamma, GM_ADDR pdBeta,
                                                GM_ADDR tiling);
 
 namespace optiling {
@@ -85,12 +86,13 @@ std::vector<double> Load(bool half, const uint8_t* src, size_t n) {
   return v;
 }
 
-void ExpectWithin(const char* name, bool half, const std::vector<double>& got, const std::vector<double>& want,
-                  const std::vector<double>& float_bound) {
+void ExpectWithin(const char* name, bool half, const std::vector<double>& got,
+                  const std::vector<double>& want, const std::vector<double>& float_bound) {
   for (size_t i = 0; i < got.size(); ++i) {
     double bound = float_bound[i];
     if (half) bound += 0.5 * lngrad::oracle::HalfSpacing(std::fabs(want[i]) + bound);
-    EXPECT_LE(std::fabs(got[i] - want[i]), bound) << name << "[" << i << "] = " << got[i] << ", oracle " << want[i];
+    EXPECT_LE(std::fabs(got[i] - want[i]), bound)
+        << name << "[" << i << "] = " << got[i] << ", oracle " << want[i];
   }
 }
 
@@ -103,16 +105,20 @@ TEST_P(AscendcOnlyKernelTest, LayerNormGradThenBetaWithinTheOracleBounds) {
   uint32_t maxValue = 0, minValue = 0;
   AscendC::GetLayerNormGradMaxMinTmpSize(shape, ts, false, maxValue, minValue);
   AscendC::GetLayerNormGradNDTilingInfo(shape, maxValue, ts, false, tilingData.grad);
-  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok()) << lngrad::tiling::LastTilingStatus().ToString();
+  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok())
+      << lngrad::tiling::LastTilingStatus().ToString();
   AscendC::GetLayerNormGradBetaMaxMinTmpSize(shape, ts, false, maxValue, minValue);
   AscendC::GetLayerNormGradBetaNDTilingInfo(shape, minValue, ts, false, tilingData.beta);
-  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok()) << lngrad::tiling::LastTilingStatus().ToString();
-  const double eps = c.half ? lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(1e-3f)) : static_cast<double>(1e-3f);
+  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok())
+      << lngrad::tiling::LastTilingStatus().ToString();
+  const double eps =
+      c.half ? lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(1e-3f)) : static_cast<double>(1e-3f);
   tilingData.set_epsilon(1e-3f);
   tilingData.set_dtypeSize(ts);
 
   auto gm = [](size_t bytes) { return static_cast<uint8_t*>(AscendC::GmAlloc(bytes)); };
-  uint8_t *x = gm(bsh * ts), *dy = gm(bsh * ts), *var = gm(bs * ts), *mean = gm(bs * ts), *gamma = gm(c.h * ts);
+  uint8_t *x = gm(bsh * ts), *dy = gm(bsh * ts), *var = gm(bs * ts), *mean = gm(bs * ts),
+          *gamma = gm(c.h * ts);
   uint8_t *pdX = gm(bsh * ts), *res = gm(bsh * ts), *pdGamma = gm(c.h * ts), *pdBeta = gm(c.h * ts);
   uint8_t* tiling = gm(tilingData.GetDataSize());
   uint64_t state = 99;
@@ -124,7 +130,8 @@ TEST_P(AscendcOnlyKernelTest, LayerNormGradThenBetaWithinTheOracleBounds) {
   for (double& v : xv) v = uniform(-5, 5);
   for (double& v : dyv) v = uniform(-1, 1);
   for (double& v : gv) v = uniform(-2, 2);
-  const std::vector<double> xs = Store(c.half, xv, x), dys = Store(c.half, dyv, dy), gs = Store(c.half, gv, gamma);
+  const std::vector<double> xs = Store(c.half, xv, x), dys = Store(c.half, dyv, dy),
+                            gs = Store(c.half, gv, gamma);
   std::vector<double> mv(bs), vv(bs);
   for (uint32_t r = 0; r < bs; ++r) {
     double sum = 0, sq = 0;
@@ -136,9 +143,11 @@ TEST_P(AscendcOnlyKernelTest, LayerNormGradThenBetaWithinTheOracleBounds) {
   const std::vector<double> ms = Store(c.half, mv, mean), vs = Store(c.half, vv, var);
   tilingData.SaveToBuffer(tiling, tilingData.GetDataSize());
 
-  ICPU_RUN_KF(layernorm_grad_and_beta_custom, 1, x, dy, var, mean, gamma, pdX, res, pdGamma, pdBeta, tiling);
+  ICPU_RUN_KF(layernorm_grad_and_beta_custom, 1, x, dy, var, mean, gamma, pdX, res, pdGamma, pdBeta,
+              tiling);
 
-  const lngrad::oracle::GradOutputs o = lngrad::oracle::LayerNormGrad(bs, c.h, dys, xs, ms, vs, gs, eps);
+  const lngrad::oracle::GradOutputs o =
+      lngrad::oracle::LayerNormGrad(bs, c.h, dys, xs, ms, vs, gs, eps);
   std::vector<double> bound_pdx(bsh), bound_res(bsh);
   for (uint32_t i = 0; i < bsh; ++i) {
     bound_pdx[i] = (2 * 6 + 24) * kU * o.pd_x_mag[i];
@@ -156,16 +165,18 @@ TEST_P(AscendcOnlyKernelTest, LayerNormGradThenBetaWithinTheOracleBounds) {
   }
   ExpectWithin("outputPdGamma", c.half, Load(c.half, pdGamma, c.h), ob.dgamma, bound_g);
   ExpectWithin("outputPdBeta", c.half, Load(c.half, pdBeta, c.h), ob.dbeta, bound_b);
-  for (uint8_t* p : {x, dy, var, mean, gamma, pdX, res, pdGamma, pdBeta, tiling}) AscendC::GmFree(p);
+  for (uint8_t* p : {x, dy, var, mean, gamma, pdX, res, pdGamma, pdBeta, tiling})
+    AscendC::GmFree(p);
 }
 
-INSTANTIATE_TEST_SUITE_P(Products, AscendcOnlyKernelTest,
-                         ::testing::Values(Case{"Ascend910B1", false, 2, 32, 16}, Case{"Ascend910B1", true, 2, 16, 32},
-                                           Case{"Ascend310P1", false, 4, 8, 64}, Case{"Ascend310P1", true, 1, 32, 48},
-                                           Case{"Ascend950PR_9599", false, 2, 32, 16},
-                                           Case{"Ascend950PR_9599", true, 2, 16, 32}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return std::string(info.param.soc) + (info.param.half ? "_half" : "_float");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Products, AscendcOnlyKernelTest,
+    ::testing::Values(Case{"Ascend910B1", false, 2, 32, 16}, Case{"Ascend910B1", true, 2, 16, 32},
+                      Case{"Ascend310P1", false, 4, 8, 64}, Case{"Ascend310P1", true, 1, 32, 48},
+                      Case{"Ascend950PR_9599", false, 2, 32, 16},
+                      Case{"Ascend950PR_9599", true, 2, 16, 32}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      return std::string(info.param.soc) + (info.param.half ? "_half" : "_float");
+    });
 
 }  // namespace

@@ -14,7 +14,8 @@ __aicore__ inline void CopyTiling(T* tiling, GM_ADDR tilingGM) {
   auto src = reinterpret_cast<__gm__ uint32_t*>(tilingGM);
   for (uint32_t i = 0; i < sizeof(T) / sizeof(uint32_t); i++) {
     const uint32_t word = src[i];
-    __builtin_memcpy(reinterpret_cast<uint8_t*>(tiling) + i * sizeof(uint32_t), &word, sizeof(word));
+    __builtin_memcpy(reinterpret_cast<uint8_t*>(tiling) + i * sizeof(uint32_t), &word,
+                     sizeof(word));
   }
 }
 
@@ -29,8 +30,9 @@ template <bool isReuseSource = false>
 class KernelLayernormGrad {
  public:
   __aicore__ inline KernelLayernormGrad() {}
-  __aicore__ inline void Init(GM_ADDR inputXGm, GM_ADDR inputDyGm, GM_ADDR inputVarianceGm, GM_ADDR inputMeanGm,
-                              GM_ADDR inputGammaGm, GM_ADDR outputPdXGm, GM_ADDR resForGammaGm, VecTiling tilingData) {
+  __aicore__ inline void Init(GM_ADDR inputXGm, GM_ADDR inputDyGm, GM_ADDR inputVarianceGm,
+                              GM_ADDR inputMeanGm, GM_ADDR inputGammaGm, GM_ADDR outputPdXGm,
+                              GM_ADDR resForGammaGm, VecTiling tilingData) {
     epsilon_ = tilingData.epsilon;
     tiling_ = tilingData.layernormGradTilingData;
     bsLength_ = tiling_.bLength * tiling_.sLength;
@@ -83,8 +85,8 @@ class KernelLayernormGrad {
     AscendC::LocalTensor<float> gamma = inQueueGamma_.DeQue<float>();
     AscendC::LocalTensor<float> pdX = outQueuePdX_.AllocTensor<float>();
     AscendC::LocalTensor<float> resForGamma = outQueueResForGamma_.AllocTensor<float>();
-    AscendC::LayerNormGrad<float, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma, (float)epsilon_,
-                                                 tiling_, {DataFormat::ND});
+    AscendC::LayerNormGrad<float, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma,
+                                                 (float)epsilon_, tiling_, {DataFormat::ND});
     outQueuePdX_.EnQue(pdX);
     outQueueResForGamma_.EnQue(resForGamma);
     inQueueX_.FreeTensor(x);
@@ -119,10 +121,10 @@ class KernelLayernormGrad {
 
 }  // namespace MyCustomKernel
 
-extern "C" __global__ __aicore__ void layernorm_grad_custom(GM_ADDR inputXGm, GM_ADDR inputDyGm,
-                                                            GM_ADDR inputVarianceGm, GM_ADDR inputMeanGm,
-                                                            GM_ADDR inputGammaGm, GM_ADDR outputPdXGm,
-                                                            GM_ADDR resForGammaGm, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_grad_custom(
+    GM_ADDR inputXGm, GM_ADDR inputDyGm, GM_ADDR inputVarianceGm, GM_ADDR inputMeanGm,
+    GM_ADDR inputGammaGm, GM_ADDR outputPdXGm, GM_ADDR resForGammaGm, GM_ADDR workspace,
+    GM_ADDR tiling) {
   if ASCEND_IS_AIC {
     return;
   }
@@ -130,6 +132,7 @@ extern "C" __global__ __aicore__ void layernorm_grad_custom(GM_ADDR inputXGm, GM
   MyCustomKernel::VecTiling tilingData;
   CopyTiling(&tilingData, tiling);
   MyCustomKernel::KernelLayernormGrad<false> op;
-  op.Init(inputXGm, inputDyGm, inputVarianceGm, inputMeanGm, inputGammaGm, outputPdXGm, resForGammaGm, tilingData);
+  op.Init(inputXGm, inputDyGm, inputVarianceGm, inputMeanGm, inputGammaGm, outputPdXGm,
+          resForGammaGm, tilingData);
   op.Process();
 }

@@ -18,8 +18,9 @@
 #include "tiling/tiling_api.h"
 
 extern "C" void layernorm_grad_custom(GM_ADDR inputXGm, GM_ADDR inputDyGm, GM_ADDR inputVarianceGm,
-                                      GM_ADDR inputMeanGm, GM_ADDR inputGammaGm, GM_ADDR outputPdXGm,
-                                      GM_ADDR resForGammaGm, GM_ADDR workspace, GM_ADDR tiling);
+                                      GM_ADDR inputMeanGm, GM_ADDR inputGammaGm,
+                                      GM_ADDR outputPdXGm, GM_ADDR resForGammaGm, GM_ADDR workspace,
+                                      GM_ADDR tiling);
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(LayernormGradCustomTilingData)
@@ -46,8 +47,10 @@ Outputs RunSample(const Inputs& in, float epsilon) {
   const ge::Shape shape({in.b, in.s, in.h, in.h});
   uint32_t maxValue = 0, minValue = 0;
   AscendC::GetLayerNormGradMaxMinTmpSize(shape, sizeof(float), false, maxValue, minValue);
-  AscendC::GetLayerNormGradNDTilingInfo(shape, minValue, sizeof(float), false, tilingData.layernormGradTilingData);
-  EXPECT_TRUE(lngrad::tiling::LastTilingStatus().ok()) << lngrad::tiling::LastTilingStatus().ToString();
+  AscendC::GetLayerNormGradNDTilingInfo(shape, minValue, sizeof(float), false,
+                                        tilingData.layernormGradTilingData);
+  EXPECT_TRUE(lngrad::tiling::LastTilingStatus().ok())
+      << lngrad::tiling::LastTilingStatus().ToString();
   tilingData.set_epsilon(epsilon);
 
   auto gm = [](size_t bytes) { return static_cast<uint8_t*>(AscendC::GmAlloc(bytes)); };
@@ -104,7 +107,8 @@ Inputs OfficialSampleData(uint32_t b, uint32_t s, uint32_t h) {
 }
 
 // The official rule (spec §5.5): wrong only if abs err > 1e-4 and rel err > 1e-4.
-void ExpectOfficialRule(const char* name, const std::vector<float>& got, const std::vector<double>& want) {
+void ExpectOfficialRule(const char* name, const std::vector<float>& got,
+                        const std::vector<double>& want) {
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     const double abs_err = std::fabs(got[i] - want[i]);
@@ -126,8 +130,9 @@ class DocCallExampleTest : public ::testing::TestWithParam<const char*> {
 TEST_P(DocCallExampleTest, OfficialSampleWithinTheRuleAgainstFloat64) {
   const Inputs in = OfficialSampleData(2, 32, 16);
   const Outputs out = RunSample(in, 1e-4f);
-  const lngrad::oracle::GradOutputs o = lngrad::oracle::LayerNormGrad(
-      in.b * in.s, in.h, D(in.dy), D(in.x), D(in.mean), D(in.variance), D(in.gamma), static_cast<double>(1e-4f));
+  const lngrad::oracle::GradOutputs o =
+      lngrad::oracle::LayerNormGrad(in.b * in.s, in.h, D(in.dy), D(in.x), D(in.mean),
+                                    D(in.variance), D(in.gamma), static_cast<double>(1e-4f));
   ExpectOfficialRule("outputPdX", out.pd_x, o.pd_x);
   ExpectOfficialRule("resForGamma", out.res_for_gamma, o.res_for_gamma);
 }
@@ -148,7 +153,13 @@ TEST_P(DocCallExampleTest, DocumentationExampleWithinTheRuleAgainstThePrintedVal
     while (values >> v) doc[name].push_back(v);
     name.clear();
   }
-  const Inputs in{1, 8, 8, doc.at("inputX"), doc.at("inputDy"), doc.at("inputVariance"), doc.at("inputMean"),
+  const Inputs in{1,
+                  8,
+                  8,
+                  doc.at("inputX"),
+                  doc.at("inputDy"),
+                  doc.at("inputVariance"),
+                  doc.at("inputMean"),
                   doc.at("inputGamma")};
   const Outputs out = RunSample(in, doc.at("epsilon").at(0));
   ExpectOfficialRule("outputPdX", out.pd_x, D(doc.at("outputPdX")));
@@ -156,7 +167,8 @@ TEST_P(DocCallExampleTest, DocumentationExampleWithinTheRuleAgainstThePrintedVal
 }
 
 INSTANTIATE_TEST_SUITE_P(Products, DocCallExampleTest,
-                         ::testing::Values("Ascend910B1", "Ascend910_9391", "Ascend310P1", "Ascend950PR_9599"));
+                         ::testing::Values("Ascend910B1", "Ascend910_9391", "Ascend310P1",
+                                           "Ascend950PR_9599"));
 
 TEST(DocCallExampleTilingTest, TheTilingImageIsTheKernelsVecTiling) {
   // The kernel copies sizeof(VecTiling) = sizeof(LayerNormGradTiling) + sizeof(float) bytes.

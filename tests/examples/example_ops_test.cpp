@@ -61,8 +61,8 @@ GradData MakeGradData(ex::OpDType dtype, uint32_t rows, uint32_t h, uint64_t see
 }
 
 // The replay on the whole problem with the API's tiling for [1, rows, H, H] (min tmp size).
-void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float epsilon, std::vector<uint8_t>* pd_x,
-                std::vector<uint8_t>* res) {
+void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float epsilon,
+                std::vector<uint8_t>* pd_x, std::vector<uint8_t>* res) {
   const bool half = d.dtype == ex::OpDType::kFloat16;
   AscendC::tiling::LayerNormGradTiling t;
   bool regbase = false;
@@ -71,10 +71,12 @@ void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float eps
     regbase = lngrad::ascend::IsRegBaseArch(lngrad::ascend::CurrentProduct().arch);
     const ge::Shape shape({1, d.rows, d.h, d.h});
     uint32_t max_v = 0, min_v = 0;
-    ASSERT_TRUE(lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, half ? 2 : 4, reuse, max_v, min_v).ok());
+    ASSERT_TRUE(
+        lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, half ? 2 : 4, reuse, max_v, min_v).ok());
     // At least one float row per buffer (the half minimum of a single row is below that).
     const uint32_t bytes = std::max<uint32_t>(min_v, 9 * d.h * 4);
-    ASSERT_TRUE(lngrad::tiling::LayerNormGradNDTilingInfo(shape, bytes, half ? 2 : 4, reuse, t).ok());
+    ASSERT_TRUE(
+        lngrad::tiling::LayerNormGradNDTilingInfo(shape, bytes, half ? 2 : 4, reuse, t).ok());
   }
   lngrad_replay::GradTiling rt;
   std::memcpy(&rt, &t, sizeof(rt));
@@ -88,18 +90,23 @@ void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float eps
     auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<H*>(v.data()); };
     auto cp = [](const smp::HostTensor& v) { return reinterpret_cast<const H*>(v.bytes.data()); };
     const H eps{lngrad::FloatToHalfBits(epsilon)};
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<H>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma),
-                                                              eps, p(*pd_x), p(*res), scratch.data(), reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<H>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma), eps,
-                                                          p(*pd_x), p(*res), scratch.data(), reuse);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<H>(rt, p(dy), p(x), cp(d.variance),
+                                                             cp(d.mean), cp(d.gamma), eps, p(*pd_x),
+                                                             p(*res), scratch.data(), reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<H>(rt, p(dy), p(x), cp(d.variance),
+                                                         cp(d.mean), cp(d.gamma), eps, p(*pd_x),
+                                                         p(*res), scratch.data(), reuse);
   } else {
     auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<float*>(v.data()); };
-    auto cp = [](const smp::HostTensor& v) { return reinterpret_cast<const float*>(v.bytes.data()); };
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(rt, p(dy), p(x), cp(d.variance), cp(d.mean),
-                                                                  cp(d.gamma), epsilon, p(*pd_x), p(*res),
-                                                                  scratch.data(), reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<float>(rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma),
-                                                              epsilon, p(*pd_x), p(*res), scratch.data(), reuse);
+    auto cp = [](const smp::HostTensor& v) {
+      return reinterpret_cast<const float*>(v.bytes.data());
+    };
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(
+                       rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma), epsilon, p(*pd_x),
+                       p(*res), scratch.data(), reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<float>(
+                       rt, p(dy), p(x), cp(d.variance), cp(d.mean), cp(d.gamma), epsilon, p(*pd_x),
+                       p(*res), scratch.data(), reuse);
   }
   ASSERT_TRUE(ok);
 }
@@ -178,11 +185,12 @@ std::string GradParamName(const ::testing::TestParamInfo<GradParam>& info) {
   return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + std::to_string(shape);
 }
 
-INSTANTIATE_TEST_SUITE_P(Products, GradOpTest,
-                         ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1", "Ascend950PR_9599"),
-                                            ::testing::Bool(), ::testing::Bool(),
-                                            ::testing::Range(0, static_cast<int>(std::size(kGradShapes)))),
-                         GradParamName);
+INSTANTIATE_TEST_SUITE_P(
+    Products, GradOpTest,
+    ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1", "Ascend950PR_9599"),
+                       ::testing::Bool(), ::testing::Bool(),
+                       ::testing::Range(0, static_cast<int>(std::size(kGradShapes)))),
+    GradParamName);
 
 TEST(GradOpPlanTest, RowsSplitOverBlocksAndTilesWithinTheUb) {
   GradData d = MakeGradData(ex::OpDType::kFloat32, 1000, 128, 5);
@@ -244,18 +252,25 @@ TEST(GradOpErrorTest, RefusedWithoutTouchingTheOutputs) {
     const char* message;
   };
   const Bad bad[] = {
-      {"H not aligned", [](auto& a) { a.h = 12, a.s = 10; }, lngrad::StatusCode::kInvalidArgument, "H = 12"},
-      {"zero dim", [](auto& a) { a.b = 0; }, lngrad::StatusCode::kInvalidArgument, "every dimension > 0"},
-      {"null gamma", [](auto& a) { a.gamma = nullptr; }, lngrad::StatusCode::kInvalidArgument, "gamma is null"},
-      {"blocks 0", [](auto& a) { a.launch.blocks = 0; }, lngrad::StatusCode::kInvalidArgument, "blocks = 0"},
-      {"unknown soc", [](auto& a) { a.launch.soc = "Ascend999"; }, lngrad::StatusCode::kInvalidArgument,
-       "\"Ascend999\""},
-      {"unsupported", [](auto& a) { a.launch.soc = "Ascend910A"; }, lngrad::StatusCode::kUnsupported,
-       "not supported on Ascend910A"},
-      {"tmp too small", [](auto& a) { a.tmp = {ex::TmpSize::Kind::kBytes, 64}; },
+      {"H not aligned", [](auto& a) { a.h = 12, a.s = 10; }, lngrad::StatusCode::kInvalidArgument,
+       "H = 12"},
+      {"zero dim", [](auto& a) { a.b = 0; }, lngrad::StatusCode::kInvalidArgument,
+       "every dimension > 0"},
+      {"null gamma", [](auto& a) { a.gamma = nullptr; }, lngrad::StatusCode::kInvalidArgument,
+       "gamma is null"},
+      {"blocks 0", [](auto& a) { a.launch.blocks = 0; }, lngrad::StatusCode::kInvalidArgument,
+       "blocks = 0"},
+      {"unknown soc", [](auto& a) { a.launch.soc = "Ascend999"; },
+       lngrad::StatusCode::kInvalidArgument, "\"Ascend999\""},
+      {"unsupported", [](auto& a) { a.launch.soc = "Ascend910A"; },
+       lngrad::StatusCode::kUnsupported, "not supported on Ascend910A"},
+      {"tmp too small",
+       [](auto& a) {
+         a.tmp = {ex::TmpSize::Kind::kBytes, 64};
+       },
        lngrad::StatusCode::kInvalidArgument, "stackBufferSize is not enough"},
-      {"row too long", [](auto& a) { a.h = 65536, a.s = 1, a.b = 1; }, lngrad::StatusCode::kOutOfRange,
-       "needs"},
+      {"row too long", [](auto& a) { a.h = 65536, a.s = 1, a.b = 1; },
+       lngrad::StatusCode::kOutOfRange, "needs"},
   };
   std::vector<uint8_t> big(65536 * 4, 0);
   for (const Bad& b : bad) {
@@ -322,15 +337,17 @@ TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
       using H = lngrad_replay::Half;
       auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<H*>(v.data()); };
       const H* dy = reinterpret_cast<const H*>(d.dy.bytes.data());
-      ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<H>(rt, p(res), dy, p(want_g), p(want_b))
-                   : lngrad_replay::ReplayLayerNormGradBeta<H>(rt, p(res), dy, p(want_g), p(want_b), scratch.data(),
-                                                                false);
+      ok = regbase
+               ? lngrad_replay::ReplayLayerNormGradBeta3510<H>(rt, p(res), dy, p(want_g), p(want_b))
+               : lngrad_replay::ReplayLayerNormGradBeta<H>(rt, p(res), dy, p(want_g), p(want_b),
+                                                           scratch.data(), false);
     } else {
       auto p = [](std::vector<uint8_t>& v) { return reinterpret_cast<float*>(v.data()); };
       const float* dy = reinterpret_cast<const float*>(d.dy.bytes.data());
-      ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(rt, p(res), dy, p(want_g), p(want_b))
-                   : lngrad_replay::ReplayLayerNormGradBeta<float>(rt, p(res), dy, p(want_g), p(want_b),
-                                                                    scratch.data(), false);
+      ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(rt, p(res), dy, p(want_g),
+                                                                       p(want_b))
+                   : lngrad_replay::ReplayLayerNormGradBeta<float>(
+                         rt, p(res), dy, p(want_g), p(want_b), scratch.data(), false);
     }
     ASSERT_TRUE(ok);
     EXPECT_EQ(g.bytes, want_g);
@@ -340,8 +357,10 @@ TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
   // to half by the API. Bound (docs/math.md §6.3): a float sum of rows terms each rounded once,
   // (rows + 1) u sum|term|; half adds 2^-11 sum|term| (the tiles' roundings, each at most 2^-11
   // of its tile's part) and half a half spacing for the final rounding.
-  const lngrad::oracle::BetaOutputs o = lngrad::oracle::LayerNormGradBeta(d.rows, d.h, d.dy.values, d.res.values);
-  for (ex::TmpSize tmp : {ex::TmpSize{ex::TmpSize::Kind::kMin, 0}, ex::TmpSize{ex::TmpSize::Kind::kMax, 0}}) {
+  const lngrad::oracle::BetaOutputs o =
+      lngrad::oracle::LayerNormGradBeta(d.rows, d.h, d.dy.values, d.res.values);
+  for (ex::TmpSize tmp :
+       {ex::TmpSize{ex::TmpSize::Kind::kMin, 0}, ex::TmpSize{ex::TmpSize::Kind::kMax, 0}}) {
     for (bool shared : {false, true}) {
       smp::HostTensor g = smp::ZeroTensor(dtype, d.h), b = g;
       ex::LayerNormGradBetaOpArgs a = BetaArgs(d, &g, &b);
@@ -352,12 +371,14 @@ TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
       ex::LayerNormGradBetaOpInfo info;
       ASSERT_TRUE(ex::RunLayerNormGradBetaOp(a, &info).ok());
       EXPECT_EQ(info.blocks_used, 4u);
-      const std::vector<double> gv = smp::Values(dtype, g.data(), d.h), bv = smp::Values(dtype, b.data(), d.h);
+      const std::vector<double> gv = smp::Values(dtype, g.data(), d.h),
+                                bv = smp::Values(dtype, b.data(), d.h);
       for (uint32_t c = 0; c < d.h; ++c) {
         for (const auto& [got, want, mag] : {std::tuple{gv[c], o.dgamma[c], o.dgamma_mag[c]},
                                              std::tuple{bv[c], o.dbeta[c], o.dbeta_mag[c]}}) {
           double bound = (d.rows + 1) * kU * mag;
-          if (half) bound += 0x1.0p-11 * mag + 0.5 * lngrad::oracle::HalfSpacing(std::fabs(want) + bound);
+          if (half)
+            bound += 0x1.0p-11 * mag + 0.5 * lngrad::oracle::HalfSpacing(std::fabs(want) + bound);
           EXPECT_LE(std::fabs(got - want), bound) << "column " << c;
         }
       }
@@ -366,7 +387,8 @@ TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Products, BetaOpTest,
-                         ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1", "Ascend950PR_9599"),
+                         ::testing::Combine(::testing::Values("Ascend910B1", "Ascend310P1",
+                                                              "Ascend950PR_9599"),
                                             ::testing::Bool()));
 
 TEST(BetaOpErrorTest, RefusedWithoutTouchingTheOutputs) {
@@ -429,8 +451,8 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
       EXPECT_EQ(var[1].bytes, var[0].bytes);
       // And the values are LayerNorm's: mean and variance within the sample rule of float64.
       std::vector<double> want_y, want_mean, want_var;
-      smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, smp::RoundTo(dtype, 1e-5), &want_y,
-                           &want_mean, &want_var);
+      smp::LayerNormGolden(rows, h, x.values, gamma.values, beta.values, smp::RoundTo(dtype, 1e-5),
+                           &want_y, &want_mean, &want_var);
       const double tol = dtype == ex::OpDType::kFloat16 ? 1e-3 : 1e-4;
       EXPECT_EQ(smp::CheckRule(smp::Values(dtype, mean[0].data(), rows), want_mean, tol).wrong, 0u);
       EXPECT_EQ(smp::CheckRule(smp::Values(dtype, var[0].data(), rows), want_var, tol).wrong, 0u);

@@ -75,10 +75,11 @@ std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
   return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + kShapes[index].name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllProducts, BetaBitwiseTest,
-                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                                            ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
-                         ParamName);
+INSTANTIATE_TEST_SUITE_P(
+    AllProducts, BetaBitwiseTest,
+    ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
+                       ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
+    ParamName);
 
 TEST(BetaBitwiseCoverageTest, RowsTilingHasChunksAndATail) {
   const BetaCase c = MakeCase({kA2, false, false, 2});
@@ -95,7 +96,8 @@ TEST(BetaReuseSourceTest, FloatOverwritesResForGammaWithTheProducts) {
     const BetaCase c = MakeCase({soc, false, true, 2});
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
-    const std::vector<double> dy = Values(c.dy), res = Values(c.res_for_gamma), after = Values(got.res_for_gamma);
+    const std::vector<double> dy = Values(c.dy), res = Values(c.res_for_gamma),
+                              after = Values(got.res_for_gamma);
     // The code reuses resForGamma (the documentation says inputDy; spec §3.3).
     for (size_t k = 0; k < dy.size(); ++k) {
       const float want = static_cast<float>(dy[k]) * static_cast<float>(res[k]);
@@ -195,7 +197,8 @@ TEST(BetaDocExampleTest, HalfIntegerSumsExact) {
       want_beta[col] += static_cast<double>(k);
     }
   }
-  for (double g : want_gamma) ASSERT_EQ(lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(g))), g);
+  for (double g : want_gamma)
+    ASSERT_EQ(lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(g))), g);
   for (const std::string& soc : kProducts) {
     SCOPED_TRACE(soc);
     BetaCase c;

@@ -52,10 +52,12 @@ inline uint32_t FloatBits(float f) {
   return u;
 }
 inline uint32_t EpsilonBits(bool half, double eps) {
-  return half ? lngrad::FloatToHalfBits(static_cast<float>(eps)) : FloatBits(static_cast<float>(eps));
+  return half ? lngrad::FloatToHalfBits(static_cast<float>(eps))
+              : FloatBits(static_cast<float>(eps));
 }
 inline double EpsilonValue(bool half, double eps) {
-  return half ? lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(eps))) : static_cast<float>(eps);
+  return half ? lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(eps)))
+              : static_cast<float>(eps);
 }
 
 // Inputs of a LayerNormGrad case: dy, x, gamma uniform; mean and biased variance of the stored x
@@ -115,19 +117,21 @@ inline void SetGradTiling(GradCase& c, TmpKind kind) {
   if (kind == TmpKind::kMax) bytes = max_v;
   if (kind == TmpKind::kRows) bytes = n * (c.half ? 16 : 8) * c.h * 4;
   if (kind == TmpKind::kSingleChunk) bytes = n * c.rows * c.h * 4;
-  const lngrad::Status st = lngrad::tiling::LayerNormGradNDTilingInfo(shape, bytes, ts, c.reuse, c.tiling);
+  const lngrad::Status st =
+      lngrad::tiling::LayerNormGradNDTilingInfo(shape, bytes, ts, c.reuse, c.tiling);
   ASSERT_TRUE(st.ok()) << st.ToString();
   uint64_t layout = lngrad::tiling::LayerNormGradScratchFloats(c.tiling, ts, c.reuse);
   if (kind == TmpKind::kSingleChunk && !IsArch3510(c.soc)) {
     AscendC::tiling::LayerNormGradTiling& t = c.tiling;
     const uint32_t old_one = t.oneCalSize, one = c.rows * c.h;
-    for (uint32_t* pos : {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos, &t.x1TensorPos, &t.x2TensorPos,
-                          &t.x3TensorPos, &t.tmpTensorPos, &t.tmpTensor1Pos, &t.tmpTensor2Pos}) {
+    for (uint32_t* pos :
+         {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos, &t.x1TensorPos, &t.x2TensorPos,
+          &t.x3TensorPos, &t.tmpTensorPos, &t.tmpTensor1Pos, &t.tmpTensor2Pos}) {
       *pos = *pos / old_one * one;
     }
-    for (uint32_t* size : {&t.tmpTensorBSHSize, &t.pdVarTensorSize, &t.pdMeanTensorSize, &t.x1TensorSize,
-                           &t.x2TensorSize, &t.x3TensorSize, &t.tmpTensorSize, &t.tmpTensor1Size,
-                           &t.tmpTensor2Size}) {
+    for (uint32_t* size : {&t.tmpTensorBSHSize, &t.pdVarTensorSize, &t.pdMeanTensorSize,
+                           &t.x1TensorSize, &t.x2TensorSize, &t.x3TensorSize, &t.tmpTensorSize,
+                           &t.tmpTensor1Size, &t.tmpTensor2Size}) {
       *size = one;
     }
     t.oneCalSize = one;
@@ -139,7 +143,8 @@ inline void SetGradTiling(GradCase& c, TmpKind kind) {
   }
   const uint64_t scratch = std::max<uint64_t>((layout * 4 + 31) / 32 * 32, 32);
   c.scratch_bytes = static_cast<uint32_t>(scratch);
-  c.tmp_buffer_bytes = static_cast<uint32_t>(std::max<uint64_t>(scratch, (c.tiling.stackBufferSize + 31) / 32 * 32));
+  c.tmp_buffer_bytes =
+      static_cast<uint32_t>(std::max<uint64_t>(scratch, (c.tiling.stackBufferSize + 31) / 32 * 32));
 }
 
 // LayerNormGradBeta tiling for [1, rows, H, H]: kMin / kMax from the API, kRows a buffer for
@@ -149,11 +154,13 @@ inline void SetBetaTiling(BetaCase& c, TmpKind kind) {
   const uint32_t ts = c.half ? 2 : 4;
   const ge::Shape shape({1, c.rows, c.h, c.h});
   uint32_t max_v = 0, min_v = 0;
-  ASSERT_TRUE(lngrad::tiling::LayerNormGradBetaMaxMinTmpSize(shape, ts, c.reuse, max_v, min_v).ok());
+  ASSERT_TRUE(
+      lngrad::tiling::LayerNormGradBetaMaxMinTmpSize(shape, ts, c.reuse, max_v, min_v).ok());
   uint32_t bytes = kind == TmpKind::kMax ? max_v : min_v;
   // half: two [H] float accumulators, then (dy, res) float copies of 3 rows each (spec §3.6).
   if (kind == TmpKind::kRows) bytes = (c.half ? 2 * c.h + 2 * 3 * c.h : 3 * c.h) * 4;
-  const lngrad::Status st = lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, bytes, ts, c.reuse, c.tiling);
+  const lngrad::Status st =
+      lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, bytes, ts, c.reuse, c.tiling);
   ASSERT_TRUE(st.ok()) << st.ToString();
   c.scratch_bytes = std::max<uint32_t>((bytes + 31) / 32 * 32, 32);
   c.tmp_buffer_bytes = c.scratch_bytes;

@@ -56,7 +56,8 @@ GradCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
 
 void ExpectSame(const char* what, const Tensor& got, const Tensor& want) {
   const int64_t i = FirstDifference(got, want);
-  EXPECT_EQ(i, -1) << what << " differs first at element " << i << ": " << (i >= 0 ? got.At(i) : 0) << " vs replay "
+  EXPECT_EQ(i, -1) << what << " differs first at element " << i << ": " << (i >= 0 ? got.At(i) : 0)
+                   << " vs replay "
                    << (i >= 0 && static_cast<size_t>(i) < want.size() ? want.At(i) : 0);
 }
 
@@ -64,7 +65,8 @@ void ExpectSameScratch(const std::vector<float>& got, const std::vector<float>& 
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     if (FloatBits(got[i]) != FloatBits(want[i])) {
-      ADD_FAILURE() << "scratch float " << i << " of " << got.size() << ": " << got[i] << " vs replay " << want[i];
+      ADD_FAILURE() << "scratch float " << i << " of " << got.size() << ": " << got[i]
+                    << " vs replay " << want[i];
       return;
     }
   }
@@ -93,10 +95,11 @@ std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
   return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + kShapes[shape].name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllProducts, GradBitwiseTest,
-                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                                            ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
-                         ParamName);
+INSTANTIATE_TEST_SUITE_P(
+    AllProducts, GradBitwiseTest,
+    ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
+                       ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
+    ParamName);
 
 // The tiling exercises what the names promise (so the cases above cover loop + tail).
 TEST(GradBitwiseCoverageTest, TilingsHaveLoopsTailsAndDeepTrees) {
@@ -132,7 +135,8 @@ TEST_P(GradTmpSizeTest, MinMaxAndRowsGiveTheSameBits) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllProducts, GradTmpSizeTest,
-                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool()));
+                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(),
+                                            ::testing::Bool()));
 
 // The framework-scratch prototype (PopStackBuffer) and the sharedTmpBuffer prototype agree, down
 // to the scratch contents (positions are relative to the buffer either way).
@@ -153,8 +157,8 @@ TEST_P(GradPrototypeTest, BothPrototypesAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllProducts, GradPrototypeTest,
-                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                                            ::testing::Values(0, 2, 4)),
+                         ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(),
+                                            ::testing::Bool(), ::testing::Values(0, 2, 4)),
                          ParamName);
 
 // isReuseSource, spec §1.9: float overwrites inputX with x - mean and inputDy with the partial
@@ -168,7 +172,8 @@ TEST(GradReuseSourceTest, FloatOverwritesXWithXMinusMeanAndDyWithThePartialPdX) 
     const std::vector<double> x = Values(c.x), mean = Values(c.mean), x_after = Values(got.x);
     for (size_t k = 0; k < x.size(); ++k) {
       const float want = static_cast<float>(x[k]) - static_cast<float>(mean[k / c.h]);
-      ASSERT_EQ(FloatBits(static_cast<float>(x_after[k])), FloatBits(want)) << "inputX element " << k;
+      ASSERT_EQ(FloatBits(static_cast<float>(x_after[k])), FloatBits(want))
+          << "inputX element " << k;
     }
     EXPECT_NE(FirstDifference(got.dy, c.dy), -1) << "inputDy was not overwritten";
     // The final dy holds (pd_var*2/N)*x2 + pd_mean/N, i.e. pd_x minus x1*rstd: adding that back
@@ -179,7 +184,8 @@ TEST(GradReuseSourceTest, FloatOverwritesXWithXMinusMeanAndDyWithThePartialPdX) 
       const float v = static_cast<float>(var[k / c.h]) + 1e-5f;  // the case's epsilon
       const float rstd = 1.0f / std::sqrt(v);
       const float x3 = (static_cast<float>(dy[k]) * static_cast<float>(gamma[k % c.h])) * rstd;
-      ASSERT_EQ(FloatBits(static_cast<float>(dy_after[k]) + x3), FloatBits(static_cast<float>(pdx[k])))
+      ASSERT_EQ(FloatBits(static_cast<float>(dy_after[k]) + x3),
+                FloatBits(static_cast<float>(pdx[k])))
           << "element " << k;
     }
   }

@@ -8,10 +8,14 @@
 
 namespace faithful {
 
-void GradFloat(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
-void GradFloatReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
-void GradHalf(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
-void GradHalfReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void GradFloat(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+               GM_ADDR);
+void GradFloatReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                    GM_ADDR);
+void GradHalf(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+              GM_ADDR);
+void GradHalfReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                   GM_ADDR);
 void BetaFloat(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
 void BetaFloatReuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
 void BetaHalf(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
@@ -34,7 +38,9 @@ class Gm {
   Gm(const Gm&) = delete;
   Gm& operator=(const Gm&) = delete;
   uint8_t* get() const { return p_; }
-  std::vector<uint8_t> Read(size_t offset, size_t n) const { return {p_ + offset, p_ + offset + n}; }
+  std::vector<uint8_t> Read(size_t offset, size_t n) const {
+    return {p_ + offset, p_ + offset + n};
+  }
 
  private:
   size_t size_;
@@ -82,7 +88,8 @@ int64_t FirstDifference(const Tensor& a, const Tensor& b) {
   const size_t es = a.half ? 2 : 4;
   const size_t n = std::min(a.bytes.size(), b.bytes.size()) / es;
   for (size_t i = 0; i < n; ++i) {
-    if (std::memcmp(a.bytes.data() + i * es, b.bytes.data() + i * es, es) != 0) return static_cast<int64_t>(i);
+    if (std::memcmp(a.bytes.data() + i * es, b.bytes.data() + i * es, es) != 0)
+      return static_cast<int64_t>(i);
   }
   return a.bytes.size() == b.bytes.size() ? -1 : static_cast<int64_t>(n);
 }
@@ -108,20 +115,23 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
   std::memcpy(pbytes.data(), &p, sizeof(p));
 
   Gm dy(c.dy.bytes, bsh * es), x(c.x.bytes, bsh * es);
-  Gm var(c.variance.bytes, stat_count * es), mean(c.mean.bytes, stat_count * es), gamma(c.gamma.bytes, c.h * es);
+  Gm var(c.variance.bytes, stat_count * es), mean(c.mean.bytes, stat_count * es),
+      gamma(c.gamma.bytes, c.h * es);
   Gm pdx(bsh * es), res(bsh * es), scratch(c.scratch_bytes), params(pbytes, pbytes.size());
-  const size_t off_x = Round32(bsh * es), off_var = 2 * off_x, off_mean = off_var + Round32(stat_count * es),
+  const size_t off_x = Round32(bsh * es), off_var = 2 * off_x,
+               off_mean = off_var + Round32(stat_count * es),
                off_gamma = off_mean + Round32(stat_count * es);
   Gm inputs(off_gamma + Round32(c.h * es));
 
-  auto* entry = c.half ? (c.reuse ? &GradHalfReuse : &GradHalf) : (c.reuse ? &GradFloatReuse : &GradFloat);
+  auto* entry =
+      c.half ? (c.reuse ? &GradHalfReuse : &GradHalf) : (c.reuse ? &GradFloatReuse : &GradFloat);
   lngrad::ascend::LaunchOptions opt;
   opt.soc = c.soc;
   LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
       1,
       [&] {
-        entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), inputs.get(),
-              scratch.get(), params.get());
+        entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(),
+              inputs.get(), scratch.get(), params.get());
       },
       opt));
   out->pd_x = FromBytes(c.half, pdx.Read(0, bsh * es));
@@ -156,22 +166,22 @@ GradResult ReplayGrad(const GradCase& c) {
   if (c.half) {
     auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
     const Half eps{static_cast<uint16_t>(c.epsilon_bits)};
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<Half>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
-                                                                 p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
-                                                                 scratch.data(), c.reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<Half>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma),
-                                                             eps, p(r.pd_x), p(r.res_for_gamma), scratch.data(),
-                                                             c.reuse);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<Half>(
+                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
+                       p(r.res_for_gamma), scratch.data(), c.reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<Half>(
+                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
+                       p(r.res_for_gamma), scratch.data(), c.reuse);
   } else {
     auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
     float eps;
     std::memcpy(&eps, &c.epsilon_bits, 4);
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
-                                                                  p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
-                                                                  scratch.data(), c.reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<float>(t, p(r.dy), p(r.x), p(r.variance), p(r.mean),
-                                                              p(r.gamma), eps, p(r.pd_x), p(r.res_for_gamma),
-                                                              scratch.data(), c.reuse);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(
+                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
+                       p(r.res_for_gamma), scratch.data(), c.reuse)
+                 : lngrad_replay::ReplayLayerNormGrad<float>(
+                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
+                       p(r.res_for_gamma), scratch.data(), c.reuse);
   }
   if (!ok) r.pd_x.bytes.clear();  // makes every comparison fail visibly
   r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);
@@ -192,13 +202,15 @@ lngrad::Status RunBeta(const BetaCase& c, BetaResult* out) {
   Gm res(c.res_for_gamma.bytes, bsh * es), dy(c.dy.bytes, bsh * es);
   Gm pd_gamma(c.h * es), pd_beta(c.h * es), scratch(c.scratch_bytes), params(pbytes, pbytes.size());
   Gm inputs(2 * Round32(bsh * es));
-  auto* entry = c.half ? (c.reuse ? &BetaHalfReuse : &BetaHalf) : (c.reuse ? &BetaFloatReuse : &BetaFloat);
+  auto* entry =
+      c.half ? (c.reuse ? &BetaHalfReuse : &BetaHalf) : (c.reuse ? &BetaFloatReuse : &BetaFloat);
   lngrad::ascend::LaunchOptions opt;
   opt.soc = c.soc;
   LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
       1,
       [&] {
-        entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(), params.get());
+        entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(),
+              params.get());
       },
       opt));
   out->pd_gamma = FromBytes(c.half, pd_gamma.Read(0, c.h * es));
@@ -216,23 +228,26 @@ BetaResult ReplayBeta(const BetaCase& c) {
   r.dy = c.dy;
   r.pd_gamma = FromBytes(c.half, std::vector<uint8_t>(size_t{c.h} * (c.half ? 2 : 4)));
   r.pd_beta = r.pd_gamma;
-  std::vector<float> scratch(std::max<size_t>(c.scratch_bytes / 4, 1) + 4 * size_t{c.rows} * c.h + 1024, 0.0f);
+  std::vector<float> scratch(
+      std::max<size_t>(c.scratch_bytes / 4, 1) + 4 * size_t{c.rows} * c.h + 1024, 0.0f);
   lngrad_replay::GradBetaTiling t;
   std::memcpy(&t, &c.tiling, sizeof(t));
   const bool regbase = IsArch3510(c.soc);
   bool ok;
   if (c.half) {
     auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
-    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<Half>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
-                                                                     p(r.pd_beta))
-                 : lngrad_replay::ReplayLayerNormGradBeta<Half>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
-                                                                 p(r.pd_beta), scratch.data(), c.reuse);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<Half>(t, p(r.res_for_gamma), p(r.dy),
+                                                                    p(r.pd_gamma), p(r.pd_beta))
+                 : lngrad_replay::ReplayLayerNormGradBeta<Half>(t, p(r.res_for_gamma), p(r.dy),
+                                                                p(r.pd_gamma), p(r.pd_beta),
+                                                                scratch.data(), c.reuse);
   } else {
     auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
-    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
-                                                                      p(r.pd_beta))
-                 : lngrad_replay::ReplayLayerNormGradBeta<float>(t, p(r.res_for_gamma), p(r.dy), p(r.pd_gamma),
-                                                                  p(r.pd_beta), scratch.data(), c.reuse);
+    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(t, p(r.res_for_gamma), p(r.dy),
+                                                                     p(r.pd_gamma), p(r.pd_beta))
+                 : lngrad_replay::ReplayLayerNormGradBeta<float>(t, p(r.res_for_gamma), p(r.dy),
+                                                                 p(r.pd_gamma), p(r.pd_beta),
+                                                                 scratch.data(), c.reuse);
   }
   if (!ok) r.pd_gamma.bytes.clear();
   r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);

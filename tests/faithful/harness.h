@@ -50,7 +50,7 @@ struct GradCase {
   uint32_t tmp_buffer_bytes = 0;  // kSharedTmpBuffer: the TBuf's size
   uint32_t scratch_bytes = 0;     // scratch bytes compared (a multiple of 32; <= the TBuf)
   Tensor dy, x, variance, mean, gamma;
-  uint32_t epsilon_bits = 0;      // float bits, or half bits
+  uint32_t epsilon_bits = 0;  // float bits, or half bits
 };
 
 struct GradResult {

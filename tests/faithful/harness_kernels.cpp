@@ -52,8 +52,9 @@ __aicore__ inline void Store(GM_ADDR dst, const LocalTensor<T>& t, uint32_t coun
 }
 
 template <typename T, bool isReuseSource>
-__aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,
-                                   GM_ADDR resForGamma, GM_ADDR inputsOut, GM_ADDR scratchOut, GM_ADDR params) {
+__aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_ADDR mean,
+                                   GM_ADDR gamma, GM_ADDR pdX, GM_ADDR resForGamma,
+                                   GM_ADDR inputsOut, GM_ADDR scratchOut, GM_ADDR params) {
   GradParams p;
   CopyParams(&p, params);
   const uint32_t bsh = p.rows * p.h;
@@ -75,8 +76,8 @@ __aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_A
   if (p.tmpBufferBytes != 0) {
     pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
     scratch = tmpBuf.Get<uint8_t>();
-    LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, scratch, epsilon, p.tiling,
-                                    {DataFormat::ND});
+    LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, scratch, epsilon,
+                                    p.tiling, {DataFormat::ND});
   } else {
     LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, epsilon, p.tiling);
     // The region the API popped: everything after the pipe's buffers.
@@ -133,10 +134,10 @@ __aicore__ inline void BetaHarness(GM_ADDR resForGamma, GM_ADDR dy, GM_ADDR pdGa
 }  // namespace
 
 // Entries by (dtype, isReuseSource): the host picks one.
-#define FAITHFUL_GRAD_ENTRY(name, T, reuse)                                                                     \
-  void name(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX, GM_ADDR res,    \
-            GM_ADDR inputsOut, GM_ADDR scratchOut, GM_ADDR params) {                                           \
-    GradHarness<T, reuse>(dy, x, variance, mean, gamma, pdX, res, inputsOut, scratchOut, params);             \
+#define FAITHFUL_GRAD_ENTRY(name, T, reuse)                                                       \
+  void name(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdX,    \
+            GM_ADDR res, GM_ADDR inputsOut, GM_ADDR scratchOut, GM_ADDR params) {                 \
+    GradHarness<T, reuse>(dy, x, variance, mean, gamma, pdX, res, inputsOut, scratchOut, params); \
   }
 FAITHFUL_GRAD_ENTRY(GradFloat, float, false)
 FAITHFUL_GRAD_ENTRY(GradFloatReuse, float, true)
@@ -144,10 +145,10 @@ FAITHFUL_GRAD_ENTRY(GradHalf, half, false)
 FAITHFUL_GRAD_ENTRY(GradHalfReuse, half, true)
 #undef FAITHFUL_GRAD_ENTRY
 
-#define FAITHFUL_BETA_ENTRY(name, T, reuse)                                                                      \
-  void name(GM_ADDR res, GM_ADDR dy, GM_ADDR pdGamma, GM_ADDR pdBeta, GM_ADDR inputsOut, GM_ADDR scratchOut,  \
-            GM_ADDR params) {                                                                                   \
-    BetaHarness<T, reuse>(res, dy, pdGamma, pdBeta, inputsOut, scratchOut, params);                             \
+#define FAITHFUL_BETA_ENTRY(name, T, reuse)                                              \
+  void name(GM_ADDR res, GM_ADDR dy, GM_ADDR pdGamma, GM_ADDR pdBeta, GM_ADDR inputsOut, \
+            GM_ADDR scratchOut, GM_ADDR params) {                                        \
+    BetaHarness<T, reuse>(res, dy, pdGamma, pdBeta, inputsOut, scratchOut, params);      \
   }
 FAITHFUL_BETA_ENTRY(BetaFloat, float, false)
 FAITHFUL_BETA_ENTRY(BetaFloatReuse, float, true)

@@ -13,8 +13,9 @@ struct GradParams {
   LayerNormGradTiling tiling;
   uint32_t rows;
   uint32_t h;
-  uint32_t statCount;         // elements copied for mean/variance (rows rounded up to 32 bytes)
-  uint32_t tmpBufferBytes;    // > 0: sharedTmpBuffer prototype with a TBuf of this size; 0: PopStackBuffer
+  uint32_t statCount;  // elements copied for mean/variance (rows rounded up to 32 bytes)
+  uint32_t
+      tmpBufferBytes;  // > 0: sharedTmpBuffer prototype with a TBuf of this size; 0: PopStackBuffer
   uint32_t scratchCopyBytes;  // bytes of the scratch region copied back (multiple of 32)
   uint32_t epsilonBits;       // the T epsilon's bits (float, or half in the low 16 bits)
 };
@@ -24,7 +25,7 @@ struct BetaParams {
   LayerNormGradBetaTiling tiling;
   uint32_t rows;
   uint32_t h;
-  uint32_t tmpBufferBytes;    // > 0: sharedTmpBuffer prototype; 0: PopStackBuffer
+  uint32_t tmpBufferBytes;  // > 0: sharedTmpBuffer prototype; 0: PopStackBuffer
   uint32_t scratchCopyBytes;
 };
 

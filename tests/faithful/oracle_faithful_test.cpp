@@ -50,8 +50,8 @@ struct Worst {
 // Checks every element; returns how much of the bound the worst element used.
 Worst CheckGrad(const GradCase& c, const GradResult& got, double eps) {
   const lngrad::oracle::GradOutputs o =
-      lngrad::oracle::LayerNormGrad(c.rows, c.h, Values(c.dy), Values(c.x), Values(c.mean), Values(c.variance),
-                                    Values(c.gamma), eps);
+      lngrad::oracle::LayerNormGrad(c.rows, c.h, Values(c.dy), Values(c.x), Values(c.mean),
+                                    Values(c.variance), Values(c.gamma), eps);
   const double k = 2.0 * TreeDepth(c.soc, c.h) + 24.0;
   const std::vector<double> pdx = Values(got.pd_x), res = Values(got.res_for_gamma);
   Worst worst;
@@ -64,8 +64,10 @@ Worst CheckGrad(const GradCase& c, const GradResult& got, double eps) {
     }
     const double err_pdx = std::fabs(pdx[i] - o.pd_x[i]);
     const double err_res = std::fabs(res[i] - o.res_for_gamma[i]);
-    EXPECT_LE(err_pdx, bound_pdx) << "outputPdX[" << i << "] = " << pdx[i] << ", oracle " << o.pd_x[i];
-    EXPECT_LE(err_res, bound_res) << "resForGamma[" << i << "] = " << res[i] << ", oracle " << o.res_for_gamma[i];
+    EXPECT_LE(err_pdx, bound_pdx) << "outputPdX[" << i << "] = " << pdx[i] << ", oracle "
+                                  << o.pd_x[i];
+    EXPECT_LE(err_res, bound_res) << "resForGamma[" << i << "] = " << res[i] << ", oracle "
+                                  << o.res_for_gamma[i];
     worst.pd_x = std::max(worst.pd_x, bound_pdx > 0 ? err_pdx / bound_pdx : 0.0);
     worst.res = std::max(worst.res, bound_res > 0 ? err_res / bound_res : 0.0);
   }
@@ -115,8 +117,10 @@ TEST_P(GradOracleTest, WithinTheDocumentedBounds) {
       ASSERT_TRUE(st.ok()) << st.ToString();
       const Worst w = CheckGrad(c, got, EpsilonValue(half, 1e-5));
       // How much of each bound the worst element used (in the test's XML output).
-      RecordProperty(std::string(s.name) + (cancel ? "_cancel" : "") + "_pd_x_bound_used", std::to_string(w.pd_x));
-      RecordProperty(std::string(s.name) + (cancel ? "_cancel" : "") + "_res_bound_used", std::to_string(w.res));
+      RecordProperty(std::string(s.name) + (cancel ? "_cancel" : "") + "_pd_x_bound_used",
+                     std::to_string(w.pd_x));
+      RecordProperty(std::string(s.name) + (cancel ? "_cancel" : "") + "_res_bound_used",
+                     std::to_string(w.res));
     }
   }
 }
@@ -140,8 +144,8 @@ TEST_P(BetaOracleTest, WithinTheSumBound) {
     SetBetaTiling(c, kind);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
-    const lngrad::oracle::BetaOutputs o = lngrad::oracle::LayerNormGradBeta(c.rows, c.h, Values(c.dy),
-                                                                            Values(c.res_for_gamma));
+    const lngrad::oracle::BetaOutputs o =
+        lngrad::oracle::LayerNormGradBeta(c.rows, c.h, Values(c.dy), Values(c.res_for_gamma));
     const std::vector<double> g = Values(got.pd_gamma), b = Values(got.pd_beta);
     for (uint32_t col = 0; col < c.h; ++col) {
       double bound_g = (c.rows + 1) * kU * o.dgamma_mag[col];
@@ -183,7 +187,8 @@ TEST(GradDocExampleTest, WithinTheOfficialRuleOnEveryProduct) {
   for (const std::string& soc : kProducts) {
     for (bool reuse : {false, true}) {
       for (Proto proto : {Proto::kSharedTmpBuffer, Proto::kStack}) {
-        SCOPED_TRACE(soc + (reuse ? " reuse" : "") + (proto == Proto::kStack ? " PopStackBuffer" : ""));
+        SCOPED_TRACE(soc + (reuse ? " reuse" : "") +
+                     (proto == Proto::kStack ? " PopStackBuffer" : ""));
         GradCase c;
         c.soc = soc;
         c.reuse = reuse;
@@ -214,7 +219,8 @@ TEST(GradDocExampleTest, WithinTheOfficialRuleOnEveryProduct) {
         const GradResult want = ReplayGrad(c);
         EXPECT_EQ(FirstDifference(got.pd_x, want.pd_x), -1);
         EXPECT_EQ(FirstDifference(got.res_for_gamma, want.res_for_gamma), -1);
-        // The spec's worked numbers for this emulation (spec §1.14): 3.0548177 first, 3.0568695 last.
+        // The spec's worked numbers for this emulation (spec §1.14): 3.0548177 first, 3.0568695
+        // last.
         EXPECT_FLOAT_EQ(static_cast<float>(pdx[0]), 3.0548177f);
         EXPECT_FLOAT_EQ(static_cast<float>(pdx[63]), 3.0568695f);
       }

@@ -43,7 +43,9 @@ template <typename T>
 std::vector<Job<T>> MakeJobs(uint32_t seed0) {
   std::vector<Job<T>> jobs;
   for (int w = 0; w < kWorkers; ++w) {
-    jobs.emplace_back(3 + 5 * w, 32 * (1 + w % 3), seed0 + static_cast<uint32_t>(w),
+    // >= 65536 elements, so that the native calls use the thread pool (smaller problems run
+    // on the calling thread).
+    jobs.emplace_back(520 + 7 * w, 32 * (4 + w % 3), seed0 + static_cast<uint32_t>(w),
                       kSocs[w % 3]);
   }
   return jobs;
@@ -79,8 +81,8 @@ void RunConcurrently(std::vector<Job<T>>& jobs, std::atomic<int>* mismatches) {
           ++*mismatches;
         }
         // Several blocks on runtime threads, while other workers launch on other SoCs.
-        if (!mine.RunDevice(1e-5f, 3, jobs[w].soc).ok() ||
-            !Equal(mine.pd_x, jobs[w].device_pd_x) || !Equal(mine.res, jobs[w].device_res)) {
+        if (!mine.RunDevice(1e-5f, 3, jobs[w].soc).ok() || !Equal(mine.pd_x, jobs[w].device_pd_x) ||
+            !Equal(mine.res, jobs[w].device_res)) {
           ++*mismatches;
         }
         // The official tiling API's per-thread status must not leak between threads.

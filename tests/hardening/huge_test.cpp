@@ -53,7 +53,8 @@ TEST(Huge, RowsTimesHBeyondTwoToThe31) {
       m += px[p * kH + c].ToFloat();
     }
     m /= kH;
-    for (int64_t c = 0; c < kH; ++c) q += (px[p * kH + c].ToFloat() - m) * (px[p * kH + c].ToFloat() - m);
+    for (int64_t c = 0; c < kH; ++c)
+      q += (px[p * kH + c].ToFloat() - m) * (px[p * kH + c].ToFloat() - m);
     pmean[p] = Half(static_cast<float>(m));
     pvar[p] = Half(static_cast<float>(q / kH));
   }
@@ -101,8 +102,8 @@ TEST(Huge, RowsTimesHBeyondTwoToThe31) {
     for (int64_t p = 0; p < kPatterns; ++p) {
       const double d = pdy[p * kH + c].ToFloat();
       const double v = static_cast<double>(pvar[p].ToFloat()) + static_cast<double>(1e-5f);
-      const double res = (px[p * kH + c].ToFloat() - static_cast<double>(pmean[p].ToFloat())) /
-                         std::sqrt(v);
+      const double res =
+          (px[p * kH + c].ToFloat() - static_cast<double>(pmean[p].ToFloat())) / std::sqrt(v);
       sb += counts[p] * d;
       ab += counts[p] * std::fabs(d);
       sg += counts[p] * d * res;

@@ -81,7 +81,7 @@ void ExpectNearExact(const Problem<T>& p, float eps, int64_t r0, int64_t r1,
       double tol = k * kU * mag + k * abs_floor;
       const double er = x2 * rs;
       double rtol = 4.0 * kU * std::fabs(er) + 4.0 * abs_floor;  // 3 roundings + rstd's
-      if constexpr (sizeof(T) == 2) {  // one final rounding to half
+      if constexpr (sizeof(T) == 2) {                            // one final rounding to half
         tol += HalfSpacing(e);
         rtol += HalfSpacing(er);
       }
@@ -132,13 +132,15 @@ void NaNPropagates(Path path) {
   };
   {
     SCOPED_TRACE("NaN in dy[2,5]");
-    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.dy[2 * 32 + 5] = nan; }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [&](Problem<T>& q) { q.dy[2 * 32 + 5] = nan; }, 2, &clean);
     EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c]));
   }
   {
     SCOPED_TRACE("NaN in x[2,5]");
-    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.x[2 * 32 + 5] = nan; }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [&](Problem<T>& q) { q.x[2 * 32 + 5] = nan; }, 2, &clean);
     EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) {
       if (c == 5) {
@@ -150,19 +152,22 @@ void NaNPropagates(Path path) {
   }
   {
     SCOPED_TRACE("NaN in mean[2]");
-    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.mean[2] = nan; }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [&](Problem<T>& q) { q.mean[2] = nan; }, 2, &clean);
     EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
     EXPECT_TRUE(row_all_nan(p.res, 2, 32));
   }
   {
     SCOPED_TRACE("NaN in variance[2]");
-    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.var[2] = nan; }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [&](Problem<T>& q) { q.var[2] = nan; }, 2, &clean);
     EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
     EXPECT_TRUE(row_all_nan(p.res, 2, 32));
   }
   {
     SCOPED_TRACE("NaN in gamma[5]");
-    auto p = RunPoisoned<T>(path, [&](Problem<T>& q) { q.gamma[5] = nan; }, -1, &clean);
+    auto p = RunPoisoned<T>(
+        path, [&](Problem<T>& q) { q.gamma[5] = nan; }, -1, &clean);
     for (int64_t r = 0; r < 4; ++r) EXPECT_TRUE(row_all_nan(p.pd_x, r, 32)) << r;
     for (size_t i = 0; i < p.res.size(); ++i) EXPECT_TRUE(SameBits(p.res[i], clean.res[i]));
   }
@@ -181,15 +186,15 @@ void InfPropagates(Path path) {
     // x1 = inf enters pd_var and pd_mean as +-inf (or inf - inf = NaN), and every pd_x
     // element adds a multiple of them.
     SCOPED_TRACE("+Inf in dy[2,5]");
-    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.dy[2 * 32 + 5] = Make<T>(kInf); }, 2,
-                            &clean);
+    auto p = RunPoisoned<T>(
+        path, [](Problem<T>& q) { q.dy[2 * 32 + 5] = Make<T>(kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c]));
   }
   {
     SCOPED_TRACE("+Inf in x[2,5]");
-    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.x[2 * 32 + 5] = Make<T>(kInf); }, 2,
-                            &clean);
+    auto p = RunPoisoned<T>(
+        path, [](Problem<T>& q) { q.x[2 * 32 + 5] = Make<T>(kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
     EXPECT_EQ(D(p.res[64 + 5]), kInf);  // (inf - mean) * positive rstd
     for (int64_t c = 0; c < 32; ++c) {
@@ -201,7 +206,8 @@ void InfPropagates(Path path) {
   {
     // (inf + eps)^-0.5 = 0 and ^-1.5 = 0: every term of the row is a finite value times 0.
     SCOPED_TRACE("+Inf in variance[2]");
-    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.var[2] = Make<T>(kInf); }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [](Problem<T>& q) { q.var[2] = Make<T>(kInf); }, 2, &clean);
     for (int64_t c = 0; c < 32; ++c) {
       EXPECT_EQ(D(p.pd_x[64 + c]), 0.0) << c;
       EXPECT_EQ(D(p.res[64 + c]), 0.0) << c;
@@ -209,7 +215,8 @@ void InfPropagates(Path path) {
   }
   {
     SCOPED_TRACE("-Inf in mean[2]");
-    auto p = RunPoisoned<T>(path, [](Problem<T>& q) { q.mean[2] = Make<T>(-kInf); }, 2, &clean);
+    auto p = RunPoisoned<T>(
+        path, [](Problem<T>& q) { q.mean[2] = Make<T>(-kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) EXPECT_EQ(D(p.res[64 + c]), kInf) << c;  // x - (-inf)
   }
@@ -280,7 +287,7 @@ void Subnormals(Path path) {
   Problem<float> p(2, 32, 41);
   const float tiny = std::numeric_limits<float>::denorm_min();
   for (int64_t i = 0; i < 64; ++i) {
-    p.dy[i] = tiny * static_cast<float>(1 + (i * 37) % 1000);  // subnormal gradients
+    p.dy[i] = tiny * static_cast<float>(1 + (i * 37) % 1000);                 // subnormal gradients
     p.x[i] = (i % 2 == 0 ? 1.0f : -1.0f) * tiny * static_cast<float>(1 + i);  // subnormal x
   }
   for (int64_t c = 0; c < 32; ++c) p.gamma[c] = 1.0f + static_cast<float>(c) / 32.0f;
@@ -394,8 +401,8 @@ TEST(SpecialValues, HEqualsOneNative) {
   // Forward with H = 1: variance 0, mean = x, y = 0 * rstd * gamma + beta = beta exactly.
   std::vector<float> x(64), gamma{1.5f}, beta{-0.25f}, y(64), mean(64), var(64);
   for (int64_t r = 0; r < 64; ++r) x[r] = static_cast<float>(r) * 0.37f - 3.0f;
-  ASSERT_TRUE(LayerNorm({64, 1}, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
-                        mean.data(), var.data())
+  ASSERT_TRUE(LayerNorm({64, 1}, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(), mean.data(),
+                        var.data())
                   .ok());
   for (int64_t r = 0; r < 64; ++r) {
     EXPECT_EQ(mean[r], x[r]);

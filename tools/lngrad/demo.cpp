@@ -72,8 +72,8 @@ int RunDemo(const DemoOptions& o) {
   const bool quiet = o.quiet;
   DocExample doc;
   Status st = ParseDocExample(LayerNormGradDocText(), &doc);
-  const char* names[] = {"inputDy", "inputX", "inputMean", "inputVariance", "inputGamma",
-                         "outputPdX", "resForGamma"};
+  const char* names[] = {"inputDy",    "inputX",    "inputMean",  "inputVariance",
+                         "inputGamma", "outputPdX", "resForGamma"};
   for (const char* n : names) {
     if (st.ok() && doc.Find(n) == nullptr) st = Status::Internal(std::string("missing ") + n);
   }
@@ -96,8 +96,8 @@ int RunDemo(const DemoOptions& o) {
     RunInfo info;
     Options opt;
     opt.info = &info;
-    st = LayerNormGrad(rs, in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
-                       eps, pd_x.data(), res.data(), opt);
+    st = LayerNormGrad(rs, in_dy.data(), in_x.data(), in_mean.data(), in_var.data(),
+                       in_gamma.data(), eps, pd_x.data(), res.data(), opt);
     path = std::string("native ") + ImplName(info.impl) + " (" + info.target + ")";
   } else {
     examples::LayerNormGradOpArgs args;
@@ -144,10 +144,11 @@ int RunDemo(const DemoOptions& o) {
                                                                        {"resForGamma", &res}};
   for (const auto& [name, got] : outputs) {
     const Comparison c = Compare(*got, doc.Find(name)->values);
-    std::printf("%-12s vs documentation: %lld of %zu elements wrong, max abs err %.3g "
-                "(element %lld), max rel err %.3g\n",
-                name, static_cast<long long>(c.wrong), got->size(), c.max_abs,
-                static_cast<long long>(c.worst_index), c.max_rel);
+    std::printf(
+        "%-12s vs documentation: %lld of %zu elements wrong, max abs err %.3g "
+        "(element %lld), max rel err %.3g\n",
+        name, static_cast<long long>(c.wrong), got->size(), c.max_abs,
+        static_cast<long long>(c.worst_index), c.max_rel);
     pass = pass && c.wrong == 0;
   }
   std::printf("rule: an element is wrong if abs err > %g and rel err > %g\n", kSampleTolerance,

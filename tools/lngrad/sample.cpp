@@ -55,7 +55,8 @@ Status ParseShape(const std::string& text, int64_t out[3]) {
     pos = end + 1;
     if (i == 2) return Status::Ok();
   }
-  return Status::InvalidArgument("--shape \"" + text + "\" must be B,S,H with three positive integers");
+  return Status::InvalidArgument("--shape \"" + text +
+                                 "\" must be B,S,H with three positive integers");
 }
 
 int RunSample(const SampleOptions& o) {
@@ -69,8 +70,8 @@ int RunSample(const SampleOptions& o) {
   if (product == nullptr) return Fail(kCommand, ascend::SetCurrentSoc(o.soc));
   if (!product->supports_layernormgrad) {
     return Fail(kCommand, "--soc " + o.soc + ": LayerNormGrad is not supported on " +
-                              std::string(product->product_line) + " (arch " + ascend::NpuArchName(product->arch) +
-                              "); see `lngrad socs`");
+                              std::string(product->product_line) + " (arch " +
+                              ascend::NpuArchName(product->arch) + "); see `lngrad socs`");
   }
   const ex::OpDType dtype = o.dtype == "half" ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
   const int64_t unit = 32 / ex::DTypeSize(dtype);
@@ -83,8 +84,10 @@ int RunSample(const SampleOptions& o) {
 
   const size_t rows = static_cast<size_t>(shape[0] * shape[1]);
   const size_t h = static_cast<size_t>(shape[2]);
-  const smp::HostTensor dy = smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 1));
-  const smp::HostTensor x = smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 2));
+  const smp::HostTensor dy =
+      smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 1));
+  const smp::HostTensor x =
+      smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 2));
   const smp::HostTensor gamma = smp::MakeTensor(dtype, smp::Uniform(h, -100, 100, o.seed * 3 + 3));
   std::vector<double> mean_d, var_d;
   smp::RowStatistics(rows, h, x.values, &mean_d, &var_d);
@@ -110,26 +113,31 @@ int RunSample(const SampleOptions& o) {
   args.launch.blocks = o.blocks;
   args.launch.soc = o.soc;
 
-  std::printf("LayerNormGrad official sample: %s [%lld,%lld,%lld], epsilon %g, tmp %s, isReuseSource %s, seed %llu\n",
-              o.dtype.c_str(), static_cast<long long>(shape[0]), static_cast<long long>(shape[1]),
-              static_cast<long long>(shape[2]), kEpsilon, ex::TmpSizeText(tmp).c_str(),
-              o.reuse_source ? "true" : "false", static_cast<unsigned long long>(o.seed));
+  std::printf(
+      "LayerNormGrad official sample: %s [%lld,%lld,%lld], epsilon %g, tmp %s, isReuseSource %s, "
+      "seed %llu\n",
+      o.dtype.c_str(), static_cast<long long>(shape[0]), static_cast<long long>(shape[1]),
+      static_cast<long long>(shape[2]), kEpsilon, ex::TmpSizeText(tmp).c_str(),
+      o.reuse_source ? "true" : "false", static_cast<unsigned long long>(o.seed));
   ex::LayerNormGradOpInfo info;
   st = ex::RunLayerNormGradOp(args, &info);
   if (!st.ok()) {
     // Arguments the operator refuses (a tmp size the tiling rejects, a row that cannot fit the
     // UB) are usage errors; anything else is a failed run.
-    const bool refused = st.code() == StatusCode::kInvalidArgument || st.code() == StatusCode::kUnsupported ||
+    const bool refused = st.code() == StatusCode::kInvalidArgument ||
+                         st.code() == StatusCode::kUnsupported ||
                          st.code() == StatusCode::kOutOfRange;
     if (!refused) std::printf("test failed!\n");
     return Fail(kCommand, st, refused ? kExitRefused : kExitFailed);
   }
   std::printf(
-      "path: Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated %s (%s, arch %u): "
+      "path: Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated %s (%s, arch "
+      "%u): "
       "%u block(s), %llu tile(s), block 0 tiles of %u rows, %s, tmp %u B, scratch %llu B%s%s\n",
       info.soc.c_str(), info.product_line.c_str(), info.arch, info.blocks_used,
-      static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows, info.prototype.c_str(), info.tmp_bytes,
-      static_cast<unsigned long long>(info.scratch_bytes), info.single_chunk_tiling ? ", single-chunk tiling" : "",
+      static_cast<unsigned long long>(info.tiles), info.blocks[0].tile_rows, info.prototype.c_str(),
+      info.tmp_bytes, static_cast<unsigned long long>(info.scratch_bytes),
+      info.single_chunk_tiling ? ", single-chunk tiling" : "",
       info.min_tmp_raised ? ", minimum raised to one float row per buffer" : "");
 
   std::vector<double> want_pd_x, want_res;
@@ -137,9 +145,13 @@ int RunSample(const SampleOptions& o) {
                            smp::RoundTo(dtype, kEpsilon), &want_pd_x, &want_res);
   const std::vector<double> got_pd_x = smp::Values(dtype, pd_x.data(), rows * h);
   const std::vector<double> got_res = smp::Values(dtype, res.data(), rows * h);
-  std::printf("rule: an element is wrong if abs err > %g and rel err > %g (vs float64)\n", bound, bound);
-  bool pass = smp::PrintRule("outputPdX", smp::CheckRule(got_pd_x, want_pd_x, bound), got_pd_x, want_pd_x);
-  pass = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, bound), got_res, want_res) && pass;
+  std::printf("rule: an element is wrong if abs err > %g and rel err > %g (vs float64)\n", bound,
+              bound);
+  bool pass =
+      smp::PrintRule("outputPdX", smp::CheckRule(got_pd_x, want_pd_x, bound), got_pd_x, want_pd_x);
+  pass =
+      smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, bound), got_res, want_res) &&
+      pass;
   std::printf("%s\n", pass ? "test pass!" : "test failed!");
   return pass ? kExitOk : kExitFailed;
 }
@@ -154,13 +166,16 @@ void AddSampleCommand(CLI::App& root, std::vector<Command>* commands) {
       "golden by the official rule (wrong only if abs err > 1e-4 and rel err > 1e-4; 1e-3 for\n"
       "half) and print \"test pass!\" (exit 0) or the failing elements (exit 1).");
   auto o = std::make_shared<SampleOptions>();
-  app->add_option("--shape", o->shape, "B,S,H (H*sizeof(dtype) a multiple of 32 bytes)")->capture_default_str();
+  app->add_option("--shape", o->shape, "B,S,H (H*sizeof(dtype) a multiple of 32 bytes)")
+      ->capture_default_str();
   app->add_option("--dtype", o->dtype, "float or half")
       ->check(CLI::IsMember({"float", "half"}))
       ->capture_default_str();
   app->add_option("--soc", o->soc, "Simulated SoC (see `lngrad socs`)")->capture_default_str();
-  app->add_flag("--reuse-source", o->reuse_source, "isReuseSource = true (float: the API overwrites dy and x in UB)");
-  app->add_option("--tmp", o->tmp, "Scratch per tile: min, max or a byte count")->capture_default_str();
+  app->add_flag("--reuse-source", o->reuse_source,
+                "isReuseSource = true (float: the API overwrites dy and x in UB)");
+  app->add_option("--tmp", o->tmp, "Scratch per tile: min, max or a byte count")
+      ->capture_default_str();
   app->add_option("--blocks", o->blocks, "AI cores the rows are split over")
       ->check(CLI::Range(1u, 65535u))
       ->capture_default_str();

@@ -105,6 +105,10 @@ uint32_t GetUBSizeInBytes();
 
 }  // namespace AscendC
 
+// CANN's CPU-debug headers declare KernelMode at global scope: host code writes
+// AscendC::SetKernelMode(KernelMode::AIV_MODE).
+using AscendC::KernelMode;
+
 // Host-side launch of a kernel function on numBlocks simulated blocks (CPU-debug spelling).
 // Arguments are passed unchanged; pointers convert to the kernel's pointer parameter types.
 #define ICPU_RUN_KF(func, blockdim, ...) \

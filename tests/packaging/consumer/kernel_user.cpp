@@ -25,6 +25,7 @@ int main() {
   auto* dst = static_cast<uint8_t*>(AscendC::GmAlloc(64 * sizeof(float)));
   float* s = reinterpret_cast<float*>(src);
   for (int i = 0; i < 64; ++i) s[i] = static_cast<float>(i);
+  AscendC::SetKernelMode(KernelMode::AIV_MODE);  // spelled as in CANN's CPU-debug samples
   ICPU_RUN_KF(double_kernel, 1, src, dst);
   const float* d = reinterpret_cast<const float*>(dst);
   for (int i = 0; i < 64; ++i) {
