@@ -1,7 +1,8 @@
-// Native library throughput: LayerNormBackward, LayerNormGrad and LayerNormGradBeta, float and
-// half, rows x H in {64 x 16, 4096 x 768, 8192 x 1024, 16384 x 4096, 2048 x 12288}, 1 and 2
-// threads. bytes/s counts every tensor read or written once (the memory traffic of an ideal
-// single pass). The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path).
+// Native library throughput: LayerNormBackward, LayerNormGrad, LayerNormGradBeta and the
+// LayerNorm forward, float and half, rows x H in {64 x 16, 4096 x 768, 8192 x 1024,
+// 16384 x 4096, 2048 x 12288}, 1 and 2 threads. bytes/s counts every tensor read or written
+// once (the memory traffic of an ideal single pass). The label names the path that ran
+// (LNGRAD_IMPL=scalar selects the reference path).
 #include <cstdint>
 #include <random>
 #include <string>
@@ -114,6 +115,26 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   Finish(state, p, static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), ok);
 }
 
+template <class T>
+void BM_LayerNorm(benchmark::State& state) {
+  Problem p = MakeProblem(state);
+  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
+  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const auto x = Random<T>(n, 2, -2, 2);
+  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
+  std::vector<T> y(n), mean(rows), var(rows);
+  p.options.info = &p.info;
+  bool ok = true;
+  for (auto _ : state) {
+    ok &= lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
+                            mean.data(), var.data(), p.options)
+              .ok();
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  Finish(state, p, static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h), ok);
+}
+
 // rows, h, threads.
 void Shapes(benchmark::internal::Benchmark* b) {
   for (int64_t threads : {1, 2}) {
@@ -131,6 +152,8 @@ BENCHMARK(BM_LayerNormGrad<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNormGrad<Half>)->Apply(Shapes);
 BENCHMARK(BM_LayerNormGradBeta<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNormGradBeta<Half>)->Apply(Shapes);
+BENCHMARK(BM_LayerNorm<float>)->Apply(Shapes);
+BENCHMARK(BM_LayerNorm<Half>)->Apply(Shapes);
 
 }  // namespace
 

@@ -207,9 +207,10 @@ TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
 }
 
 // Outputs of kStreamBytes or more go through non-temporal stores after a peel that depends on
-// the output address. The values must not change: the fused and separate results agree bitwise
-// whatever the alignment of dx (offset by 0..3 elements) and of res_for_gamma, for 1 and 2
-// threads, and dx stays within the oracle bound.
+// the output address (float; half keeps ordinary stores while HalfStreamable() is off, and this
+// case guards the switch). The values must not change: the fused and separate results agree
+// bitwise whatever the alignment of dx (offset by 0..3 elements) and of res_for_gamma, for 1
+// and 2 threads, and pd_x stays within the oracle bound.
 template <class T>
 void CheckStreamedOutputs(const GradCase& c) {
   ASSERT_GE(static_cast<size_t>(c.rows * c.h) * sizeof(T), core::kStreamBytes)

@@ -179,7 +179,7 @@ void RunGradCases(const std::string& test_name, const std::vector<GradCase>& cas
     }
   }
   for (size_t pi = 0; pi < paths.size(); ++pi) {
-    // How much of the pd_x bound was used (float: |err|/bound; half: ulps or |err|/bound).
+    // How much of the pd_x bound was used (float: |err|/bound; half: ulps from the rounded oracle).
     std::printf("%s %s: worst pd_x error / bound = %.3g\n", test_name.c_str(),
                 paths[pi].name.c_str(), worst[pi].worst_ratio);
   }
