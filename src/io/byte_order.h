@@ -12,6 +12,8 @@ namespace lngrad::io::detail {
 // Copies `count` elements of `elem_size` bytes between little-endian (file) order and host
 // order; the conversion is its own inverse, so it serves both directions.
 inline void CopyLittleEndian(void* dst, const void* src, size_t count, size_t elem_size) {
+  // Empty tensors have null data pointers; memcpy(nullptr, ..., 0) is undefined behaviour.
+  if (count == 0) return;
   if constexpr (std::endian::native == std::endian::little) {
     std::memcpy(dst, src, count * elem_size);
   } else {

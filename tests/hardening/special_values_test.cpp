@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "hardening_util.h"
+#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
 
 namespace lngrad::hardening {
 namespace {
@@ -230,6 +231,74 @@ TEST(SpecialValues, InfPropagatesNativeFloat) { InfPropagates<float>(Path::kNati
 TEST(SpecialValues, InfPropagatesNativeHalf) { InfPropagates<Half>(Path::kNative); }
 TEST(SpecialValues, InfPropagatesDeviceFloat) { InfPropagates<float>(Path::kDevice); }
 TEST(SpecialValues, InfPropagatesDeviceHalf) { InfPropagates<Half>(Path::kDevice); }
+
+// LayerNormGradBeta: dgamma[c] = sum_r dy*res, dbeta[c] = sum_r dy. A NaN in dy[r,c] makes
+// column c of both NaN; a +Inf in dy[r,c] (res[r,c] > 0) makes both +Inf; an Inf in
+// res[r,c] with dy[r,c] = 0 gives 0 * Inf = NaN in dgamma[c] only. Other columns are bitwise
+// what a clean run gives (columns never interact).
+template <typename T>
+Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
+               const std::vector<T>& res, std::vector<T>* dg, std::vector<T>* db) {
+  dg->assign(h, Make<T>(-7.0));
+  db->assign(h, Make<T>(-7.0));
+  if (path == Path::kNative) {
+    return LayerNormGradBeta({rows, h}, dy.data(), res.data(), dg->data(), db->data());
+  }
+  examples::LayerNormGradBetaOpArgs a;
+  a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
+  a.b = 1;
+  a.s = rows;
+  a.h = h;
+  a.dy = dy.data();
+  a.res_for_gamma = res.data();
+  a.pd_gamma = dg->data();
+  a.pd_beta = db->data();
+  a.launch.blocks = 2;
+  a.launch.soc = "Ascend910B1";
+  return examples::RunLayerNormGradBetaOp(a);
+}
+
+template <typename T>
+void BetaSpecialValues(Path path) {
+  const int64_t rows = 6, h = 32;
+  Problem<T> p(rows, h, 91);
+  std::vector<T> res(rows * h);
+  for (int64_t i = 0; i < rows * h; ++i) res[i] = Make<T>(0.25 + 0.5 * D(p.x[i]) * D(p.x[i]));
+  std::vector<T> dg0, db0, dg, db;
+  ASSERT_TRUE(RunBeta(path, rows, h, p.dy, res, &dg0, &db0).ok());
+  auto others_clean = [&](int64_t col) {
+    for (int64_t c = 0; c < h; ++c) {
+      if (c == col) continue;
+      EXPECT_TRUE(SameBits(dg[c], dg0[c])) << c;
+      EXPECT_TRUE(SameBits(db[c], db0[c])) << c;
+    }
+  };
+  std::vector<T> dy = p.dy;
+  dy[3 * h + 7] = Make<T>(kNaN);
+  ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dg, &db).ok());
+  EXPECT_TRUE(std::isnan(D(dg[7])));
+  EXPECT_TRUE(std::isnan(D(db[7])));
+  others_clean(7);
+  dy = p.dy;
+  dy[2 * h + 9] = Make<T>(kInf);  // res > 0 everywhere
+  ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dg, &db).ok());
+  EXPECT_EQ(D(dg[9]), kInf);
+  EXPECT_EQ(D(db[9]), kInf);
+  others_clean(9);
+  dy = p.dy;
+  std::vector<T> r2 = res;
+  dy[4 * h + 11] = Make<T>(0.0);
+  r2[4 * h + 11] = Make<T>(kInf);
+  std::vector<T> dgz, dbz;
+  ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dgz, &dbz).ok());  // dy = 0, finite res
+  ASSERT_TRUE(RunBeta(path, rows, h, dy, r2, &dg, &db).ok());
+  EXPECT_TRUE(std::isnan(D(dg[11])));
+  EXPECT_TRUE(SameBits(db[11], dbz[11]));  // dbeta does not see res
+}
+TEST(SpecialValues, GradBetaNativeFloat) { BetaSpecialValues<float>(Path::kNative); }
+TEST(SpecialValues, GradBetaNativeHalf) { BetaSpecialValues<Half>(Path::kNative); }
+TEST(SpecialValues, GradBetaDeviceFloat) { BetaSpecialValues<float>(Path::kDevice); }
+TEST(SpecialValues, GradBetaDeviceHalf) { BetaSpecialValues<Half>(Path::kDevice); }
 
 // variance + eps = 0: rstd = 1/sqrt(0) = +inf. In a constant row (x == mean) every x2 is 0,
 // so res = 0 * inf = NaN and pd_var = sum(x1 * 0 * inf) = NaN makes the whole pd_x row NaN.
