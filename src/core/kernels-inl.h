@@ -149,6 +149,23 @@ HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t n) {
   std::memcpy(p, buf, n * sizeof(T));
 }
 
+// Calls column(i, count, full, streamed) over the columns [0, h) in chunks of n lanes. When
+// streaming (non-temporal stores), an unaligned peel of `peel` columns comes first so that the
+// full chunks start aligned; a partial chunk closes the row. `full` and `streamed` are
+// std::true_type / std::false_type so the column body is compiled once per combination.
+template <class Column>
+HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, size_t peel, bool stream,
+                                   const Column& column) {
+  size_t i = 0;
+  if (stream) {
+    if (peel != 0) column(0, peel, std::false_type(), std::false_type());
+    for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
+  } else {
+    for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
+  }
+  if (i < h) column(i, h - i, std::false_type(), std::false_type());
+}
+
 HWY_INLINE float SumVectors(DF d, VF a0, VF a1, VF a2, VF a3) {
   return hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
 }
@@ -354,14 +371,7 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
         }
       }
     };
-    size_t i = 0;
-    if (stream) {
-      if (peel != 0) column(0, peel, std::false_type(), std::false_type());
-      for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
-    } else {
-      for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
-    }
-    if (i < h) column(i, h - i, std::false_type(), std::false_type());
+    ForEachColumnChunk(h, n, peel, stream, column);
   }
   if (stream) hwy::FlushStream();
 }
@@ -546,14 +556,7 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
         }
       }
     };
-    size_t i = 0;
-    if (stream) {
-      if (peel != 0) column(0, peel, std::false_type(), std::false_type());
-      for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
-    } else {
-      for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
-    }
-    if (i < h) column(i, h - i, std::false_type(), std::false_type());
+    ForEachColumnChunk(h, n, peel, stream, column);
   }
   if (stream) hwy::FlushStream();
 }
