@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -76,6 +78,62 @@ struct BlockRows {
 // rows, a multiple of `granularity`, so block boundaries keep the [B,S] tensors aligned. Blocks
 // that would get no rows are dropped (result size = blocks used).
 std::vector<BlockRows> SplitRows(uint64_t rows, uint32_t blocks, uint32_t granularity);
+
+// What a block plan reports: the first block's tmp size and TPipe bytes, the tile count, and
+// the largest scratch any tile needs.
+struct BlockPlanTotals {
+  uint32_t tmp0 = 0;
+  uint64_t ub0 = 0;
+  uint64_t tiles = 0;
+  uint64_t tbuf_bytes = 0;
+};
+
+// Fills one Block per row range: tiles of `tile_rows` rows (fewer when the block is smaller) and
+// a tail tile, each with the tiling the planner gives for its row count (planned once per
+// count). Planner provides Plan(rows) -> {status, tmp_bytes, tiling}, Fits, ScratchBytes and
+// UbBytes. Internal error when a planned tile does not fit (tile_rows came from Fits).
+template <class Block, class Planner>
+Status PlanBlocks(const char* op, const Planner& planner, const std::vector<BlockRows>& split,
+                  uint32_t tile_rows, std::vector<Block>* blocks, BlockPlanTotals* totals) {
+  using Plan = decltype(planner.Plan(uint32_t{1}));
+  std::map<uint32_t, Plan> cache;
+  auto plan_for = [&](uint32_t r) -> const Plan& {
+    auto it = cache.find(r);
+    if (it == cache.end()) it = cache.emplace(r, planner.Plan(r)).first;
+    return it->second;
+  };
+  blocks->assign(split.size(), Block{});
+  for (size_t i = 0; i < split.size(); ++i) {
+    Block& blk = (*blocks)[i];
+    blk.rowStart = split[i].start;
+    blk.rowCount = split[i].count;
+    blk.tileRows = std::min(tile_rows, blk.rowCount);
+    blk.tileNum = blk.rowCount / blk.tileRows;
+    blk.tailRows = blk.rowCount % blk.tileRows;
+    const Plan& full = plan_for(blk.tileRows);
+    if (!planner.Fits(blk.tileRows, full)) {
+      return Status::Internal(std::string(op) +
+                              ": planned tile does not fit: " + full.status.ToString());
+    }
+    blk.tileTiling = full.tiling;
+    totals->tbuf_bytes = std::max(totals->tbuf_bytes, planner.ScratchBytes(full));
+    if (blk.tailRows != 0) {
+      const Plan& tail = plan_for(blk.tailRows);
+      if (!planner.Fits(blk.tileRows, tail)) {
+        return Status::Internal(std::string(op) +
+                                ": tail tile does not fit: " + tail.status.ToString());
+      }
+      blk.tailTiling = tail.tiling;
+      totals->tbuf_bytes = std::max(totals->tbuf_bytes, planner.ScratchBytes(tail));
+    }
+    totals->tiles += blk.tileNum + (blk.tailRows != 0 ? 1 : 0);
+    if (i == 0) {
+      totals->tmp0 = full.tmp_bytes;
+      totals->ub0 = planner.UbBytes(blk.tileRows, full);
+    }
+  }
+  return Status::Ok();
+}
 
 // Largest r in [1, max_rows] with fits(r), assuming fits is monotone (true up to some r, false
 // above); 0 when fits(1) is false.

@@ -117,8 +117,7 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   const std::vector<host::BlockRows> split = host::SplitRows(rows, args.launch.blocks, unit);
 
   std::vector<lngrad_example::LayerNormOpBlock> blocks(split.size());
-  uint32_t tmp0 = 0;
-  uint64_t ub0 = 0, tiles = 0, tbuf_bytes = 0;
+  host::BlockPlanTotals totals;
   {
     host::TilingProductScope scope(*product);
     uint32_t max_block_rows = 0;
@@ -143,49 +142,15 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
                                 " bytes of UB, more than " + host::ProductText(*product) +
                                 " has (" + std::to_string(product->ub_bytes) + ")");
     }
-    std::map<uint32_t, TilePlan> cache;
-    auto plan_for = [&](uint32_t r) -> const TilePlan& {
-      auto it = cache.find(r);
-      if (it == cache.end()) it = cache.emplace(r, planner.Plan(r)).first;
-      return it->second;
-    };
-    for (size_t i = 0; i < split.size(); ++i) {
-      lngrad_example::LayerNormOpBlock& blk = blocks[i];
-      blk = {};
-      blk.rowStart = split[i].start;
-      blk.rowCount = split[i].count;
-      blk.tileRows = std::min(tile_rows, blk.rowCount);
-      blk.tileNum = blk.rowCount / blk.tileRows;
-      blk.tailRows = blk.rowCount % blk.tileRows;
-      const TilePlan& full = plan_for(blk.tileRows);
-      if (!planner.Fits(blk.tileRows, full)) {
-        return Status::Internal(std::string(kOp) +
-                                ": planned tile does not fit: " + full.status.ToString());
-      }
-      blk.tileTiling = full.tiling;
-      tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(full));
-      if (blk.tailRows != 0) {
-        const TilePlan& tail = plan_for(blk.tailRows);
-        if (!planner.Fits(blk.tileRows, tail)) {
-          return Status::Internal(std::string(kOp) +
-                                  ": tail tile does not fit: " + tail.status.ToString());
-        }
-        blk.tailTiling = tail.tiling;
-        tbuf_bytes = std::max(tbuf_bytes, planner.ScratchBytes(tail));
-      }
-      tiles += blk.tileNum + (blk.tailRows != 0 ? 1 : 0);
-      if (i == 0) {
-        tmp0 = full.tmp_bytes;
-        ub0 = planner.UbBytes(blk.tileRows, full);
-      }
-    }
+    LNGRAD_RETURN_IF_ERROR(host::PlanBlocks(kOp, planner, split, tile_rows, &blocks, &totals));
   }
 
   lngrad_example::LayerNormOpHeader head{};
   head.dtype = args.dtype == OpDType::kFloat16 ? 1 : 0;
   head.isReuseSource = args.reuse_source ? 1 : 0;
   head.useSharedTmpBuffer = args.launch.shared_tmp_buffer ? 1 : 0;
-  head.tmpBufferBytes = args.launch.shared_tmp_buffer ? static_cast<uint32_t>(tbuf_bytes) : 0;
+  head.tmpBufferBytes =
+      args.launch.shared_tmp_buffer ? static_cast<uint32_t>(totals.tbuf_bytes) : 0;
   head.hLength = h;
   head.statLength = static_cast<uint32_t>(rows + unit);
   head.blockNum = static_cast<uint32_t>(blocks.size());
@@ -222,9 +187,9 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
     info->arch = static_cast<uint32_t>(product->arch);
     info->blocks_used = static_cast<uint32_t>(blocks.size());
     info->tile_rows = blocks[0].tileRows;
-    info->tiles = tiles;
-    info->tmp_bytes = tmp0;
-    info->ub_bytes = ub0;
+    info->tiles = totals.tiles;
+    info->tmp_bytes = totals.tmp0;
+    info->ub_bytes = totals.ub0;
   }
   return Status::Ok();
 }
