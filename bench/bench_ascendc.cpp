@@ -1,12 +1,17 @@
 // The Ascend C path (the examples/layernorm_grad operator on the simulated device, blocks on
 // threads) against the native LayerNormGrad, float32, same inputs, outputs preallocated.
-// blocks = threads. Checked mode on and off (lngrad::ascend::SetCheckedMode); before timing,
-// the operator's outputs with checked mode off must be bitwise those with it on (checking must
-// not change the bits). bytes/s counts dy, x, pd_x, res_for_gamma (4*rows*h*4) plus the small
-// vectors, as bench_native's LayerNormGrad.
+// blocks = threads. Checked mode on and off (lngrad::ascend::SetCheckedMode); the operator's
+// outputs are staged in checked mode and written in place in unchecked mode (its default,
+// LaunchConfig::Outputs::kAuto); "checked_inplace" is checked mode writing in place, which
+// splits checked mode's cost into the checks and the staging. Before timing, the outputs with
+// checked mode off (in place), off and staged, and on (staged) must be bitwise the same. bytes/s
+// counts dy, x, pd_x, res_for_gamma (4*rows*h*4) plus the small vectors, as bench_native's
+// LayerNormGrad.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -24,7 +29,10 @@ struct GradOut {
   std::vector<float> pd_x, res;
 };
 
-lngrad::examples::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks) {
+using Outputs = lngrad::examples::LaunchConfig::Outputs;
+
+lngrad::examples::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
+                                             Outputs outputs = Outputs::kAuto) {
   lngrad::examples::LayerNormGradOpArgs a;
   a.dtype = lngrad::examples::OpDType::kFloat32;
   a.b = 1;
@@ -39,6 +47,7 @@ lngrad::examples::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int
   a.res_for_gamma = out->res.data();
   a.epsilon = lngrad::bench::kEpsilon;
   a.launch.blocks = static_cast<uint32_t>(blocks);
+  a.launch.outputs = outputs;
   return a;
 }
 
@@ -50,10 +59,11 @@ double Bytes(const Inputs& in) {
   return 16.0 * static_cast<double>(in.rows * in.h) + 8.0 * in.rows + 4.0 * in.h;
 }
 
-void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, bool checked) {
+void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, bool checked,
+                Outputs outputs) {
   const Inputs in = lngrad::bench::MakeInputs(rows, h);
   GradOut out = Allocate(in);
-  const auto args = OpArgs(in, &out, threads);
+  const auto args = OpArgs(in, &out, threads, outputs);
   lngrad::ascend::SetCheckedMode(checked);
   for (auto _ : state) {
     const lngrad::Status s = lngrad::examples::RunLayerNormGradOp(args);
@@ -75,8 +85,8 @@ void BM_Native(benchmark::State& state, int64_t rows, int64_t h, int threads) {
   o.num_threads = threads;
   for (auto _ : state) {
     const lngrad::Status s = lngrad::LayerNormGrad(
-        {rows, h}, in.dy.data(), in.x.data(), in.mean.data(), in.variance.data(),
-        in.gamma.data(), lngrad::bench::kEpsilon, out.pd_x.data(), out.res.data(), o);
+        {rows, h}, in.dy.data(), in.x.data(), in.mean.data(), in.variance.data(), in.gamma.data(),
+        lngrad::bench::kEpsilon, out.pd_x.data(), out.res.data(), o);
     if (!s.ok()) {
       state.SkipWithError(s.ToString().c_str());
       break;
@@ -88,27 +98,39 @@ void BM_Native(benchmark::State& state, int64_t rows, int64_t h, int threads) {
 }
 
 // rows x h with h*4 a multiple of 32 bytes and a row that fits the default product's UB.
-const std::vector<std::pair<int64_t, int64_t>> kShapes = {{64, 16}, {4096, 768}, {8192, 1024},
-                                                          {16384, 4096}};
+const std::vector<std::pair<int64_t, int64_t>> kShapes = {
+    {64, 16}, {4096, 768}, {8192, 1024}, {16384, 4096}};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   bool ok = true;
+  // LNGRAD_BENCH_BITS=0 skips the bit checks (for profiling the timed loops alone).
+  const char* bits_env = std::getenv("LNGRAD_BENCH_BITS");
+  const bool check_bits = bits_env == nullptr || std::strcmp(bits_env, "0") != 0;
   for (const auto& [rows, h] : kShapes) {
+    if (!check_bits) break;
     const Inputs in = lngrad::bench::MakeInputs(rows, h);
-    GradOut on = Allocate(in), off = Allocate(in);
+    GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
     lngrad::ascend::SetCheckedMode(true);
     const lngrad::Status s1 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &on, 2));
     lngrad::ascend::SetCheckedMode(false);
     const lngrad::Status s2 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off, 2));
+    const lngrad::Status s3 =
+        lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
     lngrad::ascend::SetCheckedMode(true);
-    const bool same = s1.ok() && s2.ok() &&
-                      std::memcmp(on.pd_x.data(), off.pd_x.data(), on.pd_x.size() * 4) == 0 &&
-                      std::memcmp(on.res.data(), off.res.data(), on.res.size() * 4) == 0;
-    std::printf("bits %lldx%lld checked-on vs checked-off: %s\n", static_cast<long long>(rows),
-                static_cast<long long>(h), same ? "identical" : "DIFFERENT");
-    if (!s1.ok()) std::printf("  %s\n", s1.ToString().c_str());
+    auto equal = [](const GradOut& a, const GradOut& b) {
+      return std::memcmp(a.pd_x.data(), b.pd_x.data(), a.pd_x.size() * 4) == 0 &&
+             std::memcmp(a.res.data(), b.res.data(), a.res.size() * 4) == 0;
+    };
+    const bool same = s1.ok() && s2.ok() && s3.ok() && equal(on, off) && equal(on, off_staged);
+    // stderr: stdout may carry the JSON report (--benchmark_format=json, bench/compare).
+    std::fprintf(
+        stderr, "bits %lldx%lld checked-on (staged) vs checked-off (in place, staged): %s\n",
+        static_cast<long long>(rows), static_cast<long long>(h), same ? "identical" : "DIFFERENT");
+    for (const lngrad::Status* st : {&s1, &s2, &s3}) {
+      if (!st->ok()) std::fprintf(stderr, "  %s\n", st->ToString().c_str());
+    }
     ok &= same;
   }
   if (!ok) return 1;
@@ -116,14 +138,17 @@ int main(int argc, char** argv) {
     for (const auto& [rows, h] : kShapes) {
       const std::string shape = "/rows:" + std::to_string(rows) + "/h:" + std::to_string(h) +
                                 "/threads:" + std::to_string(threads);
-      benchmark::RegisterBenchmark(("BM_NativeLayerNormGrad" + shape).c_str(), BM_Native, rows,
-                                   h, threads)
+      benchmark::RegisterBenchmark(("BM_NativeLayerNormGrad" + shape).c_str(), BM_Native, rows, h,
+                                   threads)
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime();
-      for (bool checked : {false, true}) {
-        benchmark::RegisterBenchmark(
-            ("BM_AscendCLayerNormGrad" + shape + (checked ? "/checked" : "/unchecked")).c_str(),
-            BM_AscendC, rows, h, threads, checked)
+      const std::tuple<const char*, bool, Outputs> modes[] = {
+          {"/unchecked", false, Outputs::kAuto},
+          {"/checked", true, Outputs::kAuto},
+          {"/checked_inplace", true, Outputs::kInPlace}};
+      for (const auto& [name, checked, outputs] : modes) {
+        benchmark::RegisterBenchmark(("BM_AscendCLayerNormGrad" + shape + name).c_str(), BM_AscendC,
+                                     rows, h, threads, checked, outputs)
             ->Unit(benchmark::kMicrosecond)
             ->UseRealTime();
       }

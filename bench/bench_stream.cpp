@@ -1,9 +1,14 @@
-// Memory ceiling for LayerNorm backward: a STREAM-like "read 2, write 1" kernel
-// (c[i] = a[i] + s * b[i]) over three float arrays of rows x h elements each, the footprint of
-// dy, x and dx, on 1 or 2 threads (the library's own pool, the same row blocks of 16K elements).
-// Two variants: ordinary stores (the write allocates the line: 4 memory transfers per 3 arrays)
+// Memory ceilings for LayerNorm backward, on 1 or 2 threads (the library's own pool, the same
+// row blocks of 16K elements), over float arrays of rows x h elements each:
+//  BM_Triad   "read 2, write 1": c[i] = a[i] + s * b[i], the footprint of dy, x and dx
+//             (LayerNormBackward);
+//  BM_Read2Write2  "read 2, write 2": c[i] = a[i] + s * b[i], d[i] = a[i] - s * b[i], the
+//             footprint of LayerNormGrad (dy, x -> pd_x, res_for_gamma);
+//  BM_Read2   "read 2": a dot product, the footprint of LayerNormGradBeta (dy, res_for_gamma).
+// Store variants: ordinary stores (the write allocates the line: one more transfer per output)
 // and non-temporal stores (_mm_stream_ps, the way lngrad writes large outputs). bytes/s counts
-// 3 * rows * h * 4 bytes, the same count as lngrad's effective GB/s without the small vectors.
+// every array once (3, 4 or 2 * rows * h * 4 bytes), the same count as lngrad's effective GB/s
+// without the small vectors.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -28,22 +33,25 @@ struct Arrays {
     a.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
     b.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
     c.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+    d.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
     for (size_t i = 0; i < n; ++i) {
       a.get()[i] = static_cast<float>(i % 1000) * 0.001f;
       b.get()[i] = static_cast<float>(i % 777) * 0.002f;
       c.get()[i] = 0.0f;
+      d.get()[i] = 0.0f;
     }
   }
   struct Free {
     void operator()(float* p) const { ::operator delete[](p, std::align_val_t{64}); }
   };
   size_t n;
-  std::unique_ptr<float[], Free> a, b, c;
+  std::unique_ptr<float[], Free> a, b, c, d;
 };
 
 struct Job {
   Arrays* arr;
   bool nt;
+  float* sums = nullptr;  // BM_Read2: one partial per block
 };
 
 void Triad(void* context, int64_t block) {
@@ -69,6 +77,50 @@ void Triad(void* context, int64_t block) {
   for (size_t i = begin; i < end; ++i) c[i] = a[i] + s * b[i];
 }
 
+void Read2Write2(void* context, int64_t block) {
+  const Job& job = *static_cast<Job*>(context);
+  const size_t begin = static_cast<size_t>(block) * kBlockElements;
+  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const float* a = job.arr->a.get();
+  const float* b = job.arr->b.get();
+  float* c = job.arr->c.get();
+  float* d = job.arr->d.get();
+  const float s = 0.5f;
+#if defined(__SSE2__)
+  if (job.nt) {
+    const __m128 vs = _mm_set1_ps(s);
+    size_t i = begin;
+    for (; i + 4 <= end; i += 4) {
+      const __m128 va = _mm_load_ps(a + i), vb = _mm_mul_ps(vs, _mm_load_ps(b + i));
+      _mm_stream_ps(c + i, _mm_add_ps(va, vb));
+      _mm_stream_ps(d + i, _mm_sub_ps(va, vb));
+    }
+    for (; i < end; ++i) c[i] = a[i] + s * b[i], d[i] = a[i] - s * b[i];
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (size_t i = begin; i < end; ++i) c[i] = a[i] + s * b[i], d[i] = a[i] - s * b[i];
+}
+
+void Read2(void* context, int64_t block) {
+  const Job& job = *static_cast<Job*>(context);
+  const size_t begin = static_cast<size_t>(block) * kBlockElements;
+  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const float* a = job.arr->a.get();
+  const float* b = job.arr->b.get();
+  // Eight partial sums: the additions do not serialize on one register.
+  float acc[8] = {};
+  size_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    for (int k = 0; k < 8; ++k) acc[k] += a[i + k] * b[i + k];
+  }
+  for (; i < end; ++i) acc[0] += a[i] * b[i];
+  float sum = 0.0f;
+  for (float v : acc) sum += v;
+  job.sums[block] = sum;
+}
+
 void BM_Triad(benchmark::State& state) {
   const int64_t rows = state.range(0), h = state.range(1);
   const int threads = static_cast<int>(state.range(2));
@@ -85,6 +137,38 @@ void BM_Triad(benchmark::State& state) {
                           static_cast<int64_t>(state.iterations()));
 }
 
+void BM_Read2Write2(benchmark::State& state) {
+  const int64_t rows = state.range(0), h = state.range(1);
+  const int threads = static_cast<int>(state.range(2));
+  Arrays arr(static_cast<size_t>(rows * h));
+  Job job{&arr, state.range(3) != 0};
+  const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
+  for (auto _ : state) {
+    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Read2Write2, &job);
+    benchmark::DoNotOptimize(arr.c.get());
+    benchmark::DoNotOptimize(arr.d.get());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(4 * rows * h * static_cast<int64_t>(sizeof(float)) *
+                          static_cast<int64_t>(state.iterations()));
+}
+
+void BM_Read2(benchmark::State& state) {
+  const int64_t rows = state.range(0), h = state.range(1);
+  const int threads = static_cast<int>(state.range(2));
+  Arrays arr(static_cast<size_t>(rows * h));
+  const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
+  std::vector<float> sums(static_cast<size_t>(blocks));
+  Job job{&arr, false, sums.data()};
+  for (auto _ : state) {
+    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Read2, &job);
+    benchmark::DoNotOptimize(sums.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(2 * rows * h * static_cast<int64_t>(sizeof(float)) *
+                          static_cast<int64_t>(state.iterations()));
+}
+
 void Shapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"rows", "h", "threads", "nt"});
   for (int nt : {0, 1}) {
@@ -98,7 +182,21 @@ void Shapes(benchmark::internal::Benchmark* b) {
   b->UseRealTime();
 }
 
+// Read only: the store variant does not apply (nt = 0 only).
+void ReadShapes(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"rows", "h", "threads", "nt"});
+  for (int threads : {1, 2}) {
+    for (auto [rows, h] : std::vector<std::pair<int64_t, int64_t>>{
+             {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}}) {
+      b->Args({rows, h, threads, 0});
+    }
+  }
+  b->UseRealTime();
+}
+
 BENCHMARK(BM_Triad)->Apply(Shapes);
+BENCHMARK(BM_Read2Write2)->Apply(Shapes);
+BENCHMARK(BM_Read2)->Apply(ReadShapes);
 
 }  // namespace
 

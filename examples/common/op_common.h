@@ -41,6 +41,17 @@ struct LaunchConfig {
   bool shared_tmp_buffer = false;
   // Run the blocks one after another on the calling thread (debugging).
   bool sequential = false;
+  // Where the kernels write the large outputs (the inputs are always read in place):
+  //   kStaged:  pooled GM, copied to the caller only when every launch of the call succeeded,
+  //             so a failed call leaves the outputs untouched;
+  //   kInPlace: straight into the caller's memory; a kernel failure during a launch may leave
+  //             the outputs partly written (argument and planning errors still write nothing);
+  //   kAuto:    kStaged when checked mode is on (lngrad::ascend::CheckedMode()), kInPlace when
+  //             it is off.
+  // Outputs that overlap an input or each other are always staged. Bits are the same in every
+  // mode. Small outputs (LayerNormGradBeta's, LayerNorm's mean/variance) are always staged.
+  enum class Outputs { kAuto, kStaged, kInPlace };
+  Outputs outputs = Outputs::kAuto;
 };
 
 }  // namespace lngrad::examples

@@ -86,13 +86,44 @@ TilingProductScope::TilingProductScope(const ascend::Product& p)
 
 TilingProductScope::~TilingProductScope() { (void)ascend::SetCurrentSoc(previous_); }
 
-GmBuffer::GmBuffer(size_t bytes) : size_(bytes) {
-  // GmAlloc(0) is legal, but every buffer here holds at least one element.
-  data_ = static_cast<uint8_t*>(AscendC::GmAlloc(std::max<size_t>(bytes, 1)));
+GmStage::GmStage(size_t bytes) : size_(bytes) {
+  // GmPoolAlloc(0) is legal, but every buffer here holds at least one element.
+  data_ = static_cast<uint8_t*>(ascend::GmPoolAlloc(std::max<size_t>(bytes, 1)));
 }
 
-GmBuffer::~GmBuffer() {
-  if (data_ != nullptr) AscendC::GmFree(data_);
+GmStage::~GmStage() { ascend::GmPoolFree(data_); }
+
+bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
+                   std::initializer_list<HostRange> outputs) {
+  auto overlap = [](const HostRange& a, const HostRange& b) {
+    const auto a0 = reinterpret_cast<uintptr_t>(a.p), b0 = reinterpret_cast<uintptr_t>(b.p);
+    return a.bytes != 0 && b.bytes != 0 && a0 < b0 + b.bytes && b0 < a0 + a.bytes;
+  };
+  for (auto o = outputs.begin(); o != outputs.end(); ++o) {
+    for (const HostRange& i : inputs) {
+      if (overlap(*o, i)) return true;
+    }
+    for (auto o2 = o + 1; o2 != outputs.end(); ++o2) {
+      if (overlap(*o, *o2)) return true;
+    }
+  }
+  switch (launch.outputs) {
+    case LaunchConfig::Outputs::kStaged:
+      return true;
+    case LaunchConfig::Outputs::kInPlace:
+      return false;
+    case LaunchConfig::Outputs::kAuto:
+      break;
+  }
+  return ascend::CheckedMode();
+}
+
+GmOutput::GmOutput(void* host, size_t bytes, bool staged) : host_(host), bytes_(bytes) {
+  if (staged) {
+    stage_ = std::make_unique<GmStage>(bytes);
+  } else {
+    reg_ = ascend::GmRegistration(host, bytes);
+  }
 }
 
 std::vector<BlockRows> SplitRows(uint64_t rows, uint32_t blocks, uint32_t granularity) {

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "common/op_common.h"
 #include "lngrad/ascend_platform.h"
 #include "lngrad/status.h"
+#include "lngrad_rt/launch.h"
 
 namespace lngrad::examples::host {
 
@@ -49,24 +52,74 @@ class TilingProductScope {
   std::string previous_;
 };
 
-// Global memory from AscendC::GmAlloc (zero-filled, bounds-checked by the runtime), freed on
-// destruction.
-class GmBuffer {
+// GM for the example operators (examples/README.md, "GM of the example operators"): large
+// inputs are read in place (GmInput), outputs are written in place or staged (GmOutput,
+// StagedOutputs), small padded tensors and the tiling go through pooled GM (GmStage).
+
+// Host staging GM from lngrad::ascend::GmPoolAlloc (bounds-checked like GmAlloc), returned to
+// the pool on destruction. The contents are unspecified until written: Upload, Zero or the
+// kernel must write every byte that is read.
+class GmStage {
  public:
-  GmBuffer() = default;
-  explicit GmBuffer(size_t bytes);
-  ~GmBuffer();
-  GmBuffer(const GmBuffer&) = delete;
-  GmBuffer& operator=(const GmBuffer&) = delete;
+  explicit GmStage(size_t bytes);
+  ~GmStage();
+  GmStage(const GmStage&) = delete;
+  GmStage& operator=(const GmStage&) = delete;
   uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  // Copies `bytes` host bytes to the start of the buffer (bytes <= size()).
-  void Upload(const void* src, size_t bytes) { std::memcpy(data_, src, bytes); }
+  // Copies `bytes` host bytes to the start of the buffer (bytes <= size()) and zero-fills the
+  // rest (the padding that tiles read past the last row).
+  void Upload(const void* src, size_t bytes) {
+    std::memcpy(data_, src, bytes);
+    std::memset(data_ + bytes, 0, size_ - bytes);
+  }
+  void Zero() { std::memset(data_, 0, size_); }
   void Download(void* dst, size_t bytes) const { std::memcpy(dst, data_, bytes); }
 
  private:
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
+};
+
+// An input the kernels read in place: the caller's memory, registered as GM for the call
+// (lngrad::ascend::GmRegistration), so GM bounds checks know its extent.
+class GmInput {
+ public:
+  GmInput(const void* host, size_t bytes) : data_(static_cast<const uint8_t*>(host)), reg_(host, bytes) {}
+  // Kernel entry points take non-const GM_ADDR; the kernels never write their inputs.
+  uint8_t* data() const { return const_cast<uint8_t*>(data_); }
+
+ private:
+  const uint8_t* data_;
+  ascend::GmRegistration reg_;
+};
+
+// A host byte range, for the overlap test of StagedOutputs.
+struct HostRange {
+  const void* p;
+  size_t bytes;
+};
+// Whether the operator's outputs go through staging GM: LaunchConfig::outputs resolved
+// (kAuto: staged exactly when checked mode is on), and always when an output overlaps an input
+// or another output (kernels writing in place would then change what later tiles read).
+bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
+                   std::initializer_list<HostRange> outputs);
+
+// An output: the caller's memory registered as GM (in place), or a GmStage that Commit copies
+// to the caller. Call Commit only after every launch of the call succeeded.
+class GmOutput {
+ public:
+  GmOutput(void* host, size_t bytes, bool staged);
+  uint8_t* data() const { return stage_ != nullptr ? stage_->data() : static_cast<uint8_t*>(host_); }
+  void Commit() const {
+    if (stage_ != nullptr) stage_->Download(host_, bytes_);
+  }
+
+ private:
+  void* host_;
+  size_t bytes_;
+  std::unique_ptr<GmStage> stage_;
+  ascend::GmRegistration reg_;
 };
 
 // Rows [start, start + count) of one block.

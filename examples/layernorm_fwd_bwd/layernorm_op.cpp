@@ -156,15 +156,20 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   head.blockNum = static_cast<uint32_t>(blocks.size());
   head.epsilon = args.epsilon;
 
+  // GM: x, gamma and beta are read in place; y is written in place or staged
+  // (LaunchConfig::outputs); mean/variance, padded by one 32-byte block of rows (tiles write
+  // whole blocks), are always staged.
   const size_t tensor_bytes = static_cast<size_t>(rows * h * type_size);
   const size_t stat_bytes = static_cast<size_t>(rows * type_size);
-  host::GmBuffer x(tensor_bytes), y(tensor_bytes);
-  host::GmBuffer gamma(size_t{h} * type_size), beta(size_t{h} * type_size);
-  host::GmBuffer mean(stat_bytes + unit * type_size), variance(stat_bytes + unit * type_size);
-  host::GmBuffer tiling(sizeof(head) + blocks.size() * sizeof(lngrad_example::LayerNormOpBlock));
-  x.Upload(args.x, tensor_bytes);
-  gamma.Upload(args.gamma, size_t{h} * type_size);
-  beta.Upload(args.beta, size_t{h} * type_size);
+  const size_t vec_bytes = size_t{h} * type_size;
+  const bool staged = host::StagedOutputs(
+      args.launch, {{args.x, tensor_bytes}, {args.gamma, vec_bytes}, {args.beta, vec_bytes}},
+      {{args.y, tensor_bytes}, {args.mean, stat_bytes}, {args.variance, stat_bytes}});
+  const host::GmInput x(args.x, tensor_bytes), gamma(args.gamma, vec_bytes),
+      beta(args.beta, vec_bytes);
+  const host::GmOutput y(args.y, tensor_bytes, staged);
+  host::GmStage mean(stat_bytes + unit * type_size), variance(stat_bytes + unit * type_size);
+  host::GmStage tiling(sizeof(head) + blocks.size() * sizeof(lngrad_example::LayerNormOpBlock));
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
@@ -178,7 +183,7 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
                      nullptr, tiling.data());
       },
       options));
-  y.Download(args.y, tensor_bytes);
+  y.Commit();
   mean.Download(args.mean, stat_bytes);
   variance.Download(args.variance, stat_bytes);
 

@@ -18,11 +18,15 @@ namespace lngrad::examples {
 struct LayerNormOpArgs {
   OpDType dtype = OpDType::kFloat32;
   int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
-  // Host inputs of `dtype`: x [B*S*H], gamma and beta [H]. Not modified.
+  // Host inputs of `dtype`: x [B*S*H], gamma and beta [H]. Not modified; read in place (they
+  // must not change during the call).
   const void* x = nullptr;
   const void* gamma = nullptr;
   const void* beta = nullptr;
-  // Host outputs of `dtype`: y [B*S*H], mean and variance [B*S]. Written only on success.
+  // Host outputs of `dtype`: y [B*S*H], mean and variance [B*S]. Never written on an argument
+  // or planning error; with staged outputs (launch.outputs; the default in checked mode)
+  // written only on success, in place (unchecked mode) y may be partly written by a kernel
+  // failure. May overlap the inputs (then always staged).
   void* y = nullptr;
   void* mean = nullptr;
   void* variance = nullptr;
@@ -42,9 +46,9 @@ struct LayerNormOpInfo {
   uint64_t ub_bytes = 0;
 };
 
-// Errors (outputs untouched) as RunLayerNormGradOp; OutOfRange also when one 32-byte block of
-// rows (8 float or 16 half rows; every tile but the last writes whole blocks of mean and
-// variance) does not fit the UB.
+// Errors as RunLayerNormGradOp (outputs untouched, except y by a kernel failure with in-place
+// outputs); OutOfRange also when one 32-byte block of rows (8 float or 16 half rows; every tile
+// but the last writes whole blocks of mean and variance) does not fit the UB.
 Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info = nullptr);
 
 }  // namespace lngrad::examples

@@ -299,21 +299,26 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   head.blockNum = static_cast<uint32_t>(blocks.size());
   head.epsilon = args.epsilon;
 
-  // GM: inputs and outputs, the mean/variance padded by one 32-byte block of rows (tiles read
-  // whole blocks), and the operator tiling.
+  // GM: dy, x and gamma are read in place; mean/variance are copied into staging GM padded by
+  // one 32-byte block of rows (tiles read whole blocks); pd_x and res_for_gamma are written in
+  // place or staged (LaunchConfig::outputs).
   const size_t tensor_bytes = static_cast<size_t>(rows * h * type_size);
   const size_t stat_bytes = static_cast<size_t>(rows * type_size);
-  host::GmBuffer x(tensor_bytes), dy(tensor_bytes), pd_x(tensor_bytes), res(tensor_bytes);
-  host::GmBuffer mean(stat_bytes + stat_rows * type_size),
+  const size_t gamma_bytes = size_t{h} * type_size;
+  const bool staged = host::StagedOutputs(
+      args.launch,
+      {{args.dy, tensor_bytes}, {args.x, tensor_bytes}, {args.mean, stat_bytes},
+       {args.variance, stat_bytes}, {args.gamma, gamma_bytes}},
+      {{args.pd_x, tensor_bytes}, {args.res_for_gamma, tensor_bytes}});
+  const host::GmInput x(args.x, tensor_bytes), dy(args.dy, tensor_bytes),
+      gamma(args.gamma, gamma_bytes);
+  host::GmStage mean(stat_bytes + stat_rows * type_size),
       variance(stat_bytes + stat_rows * type_size);
-  host::GmBuffer gamma(size_t{h} * type_size);
-  host::GmBuffer tiling(sizeof(head) +
-                        blocks.size() * sizeof(lngrad_example::LayerNormGradOpBlock));
-  x.Upload(args.x, tensor_bytes);
-  dy.Upload(args.dy, tensor_bytes);
+  host::GmStage tiling(sizeof(head) + blocks.size() * sizeof(lngrad_example::LayerNormGradOpBlock));
+  const host::GmOutput pd_x(args.pd_x, tensor_bytes, staged),
+      res(args.res_for_gamma, tensor_bytes, staged);
   mean.Upload(args.mean, stat_bytes);
   variance.Upload(args.variance, stat_bytes);
-  gamma.Upload(args.gamma, size_t{h} * type_size);
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
@@ -327,8 +332,8 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
                           pd_x.data(), res.data(), nullptr, tiling.data());
       },
       options));
-  pd_x.Download(args.pd_x, tensor_bytes);
-  res.Download(args.res_for_gamma, tensor_bytes);
+  pd_x.Commit();
+  res.Commit();
 
   if (info != nullptr) {
     LayerNormGradOpInfo out;

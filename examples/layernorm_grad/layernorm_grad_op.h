@@ -22,13 +22,16 @@ struct LayerNormGradOpArgs {
   OpDType dtype = OpDType::kFloat32;
   int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
   // Host inputs of `dtype` (float, or IEEE binary16 bits for kFloat16): dy and x [B*S*H],
-  // mean and variance [B*S] (biased variance of forward LayerNorm), gamma [H]. Not modified.
+  // mean and variance [B*S] (biased variance of forward LayerNorm), gamma [H]. Not modified;
+  // dy, x and gamma are read in place (they must not change during the call).
   const void* dy = nullptr;
   const void* x = nullptr;
   const void* mean = nullptr;
   const void* variance = nullptr;
   const void* gamma = nullptr;
-  // Host outputs of `dtype`, [B*S*H] each. Written only when the call succeeds.
+  // Host outputs of `dtype`, [B*S*H] each. Written in place or staged (launch.outputs): never
+  // written on an argument or planning error; with staged outputs (the default in checked
+  // mode) written only when the call succeeds. May overlap the inputs (then always staged).
   void* pd_x = nullptr;
   void* res_for_gamma = nullptr;
   float epsilon = 1e-5f;      // the kernel passes it to the API as T (rounded to half for kFloat16)
@@ -68,7 +71,8 @@ struct LayerNormGradOpInfo {
   std::vector<LayerNormGradOpBlockInfo> blocks;
 };
 
-// Runs the operator. Errors (nothing written to the outputs): InvalidArgument for a bad shape
+// Runs the operator. Errors (nothing written to the outputs, except by a kernel failure with
+// in-place outputs, LaunchConfig::outputs): InvalidArgument for a bad shape
 // (a dimension <= 0, H*sizeof(T) not a multiple of 32), null pointers, blocks outside
 // [1, 65535], an unknown SoC or a tmp byte count the API rejects; Unsupported for a product
 // without LayerNormGrad (spec §7.1); OutOfRange when a single row does not fit the product's UB

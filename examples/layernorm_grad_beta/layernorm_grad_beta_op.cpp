@@ -145,14 +145,18 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
   head.blockNum = static_cast<uint32_t>(blocks.size());
   head.combineCols = std::min(h, kCombineCols);
 
+  // GM: res_for_gamma and dy are read in place. The outputs ([H] each) are always staged: the
+  // combine launch writes them after the partial launch, and staging keeps a failure in either
+  // from leaving half-written outputs at no measurable cost.
   const size_t tensor_bytes = static_cast<size_t>(rows * h * type_size);
-  host::GmBuffer res(tensor_bytes), dy(tensor_bytes);
-  host::GmBuffer pd_gamma(size_t{h} * type_size), pd_beta(size_t{h} * type_size);
-  host::GmBuffer workspace(blocks.size() * 2 * h * sizeof(float));
-  host::GmBuffer tiling(sizeof(head) +
-                        blocks.size() * sizeof(lngrad_example::LayerNormGradBetaOpBlock));
-  res.Upload(args.res_for_gamma, tensor_bytes);
-  dy.Upload(args.dy, tensor_bytes);
+  const size_t vec_bytes = size_t{h} * type_size;
+  const host::GmInput res(args.res_for_gamma, tensor_bytes), dy(args.dy, tensor_bytes);
+  const host::GmOutput pd_gamma(args.pd_gamma, vec_bytes, true),
+      pd_beta(args.pd_beta, vec_bytes, true);
+  host::GmStage workspace(blocks.size() * 2 * h * sizeof(float));
+  host::GmStage tiling(sizeof(head) +
+                       blocks.size() * sizeof(lngrad_example::LayerNormGradBetaOpBlock));
+  workspace.Zero();
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
@@ -170,8 +174,8 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
                                     tiling.data());
       },
       options));
-  pd_gamma.Download(args.pd_gamma, size_t{h} * type_size);
-  pd_beta.Download(args.pd_beta, size_t{h} * type_size);
+  pd_gamma.Commit();
+  pd_beta.Commit();
 
   if (info != nullptr) {
     LayerNormGradBetaOpInfo out;

@@ -24,10 +24,12 @@ namespace lngrad::examples {
 struct LayerNormGradBetaOpArgs {
   OpDType dtype = OpDType::kFloat32;
   int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
-  // Host inputs of `dtype` (float, or binary16 bits), [B*S*H] each. Not modified.
+  // Host inputs of `dtype` (float, or binary16 bits), [B*S*H] each. Not modified; read in place
+  // (they must not change during the call).
   const void* res_for_gamma = nullptr;
   const void* dy = nullptr;
-  // Host outputs of `dtype`, [H] each. Written only when the call succeeds.
+  // Host outputs of `dtype`, [H] each. Written only when the call succeeds (always staged,
+  // whatever launch.outputs says).
   void* pd_gamma = nullptr;
   void* pd_beta = nullptr;
   bool reuse_source =

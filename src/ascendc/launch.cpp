@@ -1,6 +1,8 @@
 // Block launcher: one simulated AI vector core per block, on worker threads or sequentially.
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -24,7 +26,9 @@ bool EnvSequential() {
   return env != nullptr && std::strcmp(env, "1") == 0;
 }
 
-// The host memory behind one simulated UB; reused for the blocks a worker runs.
+// The host memory behind one simulated UB; reused for the blocks a worker runs and, through
+// UbPool, across launches (a fresh 200+ KiB allocation per worker and launch costs an mmap, page
+// faults and an munmap every time).
 struct UbMemory {
   explicit UbMemory(uint32_t bytes) : size(bytes) {
     data = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
@@ -37,22 +41,74 @@ struct UbMemory {
   uint32_t size;
 };
 
+// Free UB memories, any size; a launch takes one at least as large as it needs (the block sees
+// only `size` bytes of it: BlockContext::ub_size). Bounded so that a burst of concurrent
+// launches does not pin memory for good.
+class UbPool {
+ public:
+  static constexpr size_t kMaxFree = 16;
+  std::unique_ptr<UbMemory> Take(uint32_t bytes) {
+    {
+      std::lock_guard lock(mu_);
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if ((*it)->size >= bytes) {
+          std::unique_ptr<UbMemory> m = std::move(*it);
+          free_.erase(it);
+          return m;
+        }
+      }
+    }
+    return std::make_unique<UbMemory>(bytes);
+  }
+  void Give(std::unique_ptr<UbMemory> m) {
+    std::lock_guard lock(mu_);
+    if (free_.size() < kMaxFree) free_.push_back(std::move(m));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::unique_ptr<UbMemory>> free_;
+};
+
+UbPool& Ubs() {
+  // Leaked on purpose: launches from static destructors may still return memory.
+  static UbPool* pool = new UbPool;
+  return *pool;
+}
+
+// A pooled UB for one worker, returned to the pool at scope exit.
+class UbLease {
+ public:
+  explicit UbLease(uint32_t bytes) : mem_(Ubs().Take(bytes)), bytes_(bytes) {}
+  ~UbLease() { Ubs().Give(std::move(mem_)); }
+  UbLease(const UbLease&) = delete;
+  UbLease& operator=(const UbLease&) = delete;
+  std::byte* data() const { return mem_->data; }
+  uint32_t size() const { return bytes_; }
+
+ private:
+  std::unique_ptr<UbMemory> mem_;
+  uint32_t bytes_;
+};
+
 uint32_t UbHostBytes(const Product& p) {
   const uint32_t need = std::max(p.ub_bytes, p.stack_end_bytes);
   return (need + 31) / 32 * 32;
 }
 
 // Runs one block on the calling thread; returns true on success.
-bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, UbMemory& ub,
+bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, const UbLease& ub,
                  const std::function<void()>& kernel, BlockFailure* failure) {
   BlockContext ctx;
   ctx.block_idx = block;
   ctx.block_num = num_blocks;
   ctx.product = &product;
-  ctx.ub = ub.data;
-  ctx.ub_size = ub.size;
+  ctx.ub = ub.data();
+  ctx.ub_size = ub.size();
   // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
-  std::memset(ub.data, 0, ub.size);
+  std::memset(ub.data(), 0, ub.size());
+  // A launch from inside a block runs (partly) on the block's own thread: restore its context.
+  BlockContext* const outer = CurrentBlockContext();
   detail::SetBlockContext(&ctx);
   bool ok = true;
   try {
@@ -67,8 +123,109 @@ bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, Ub
     ok = false;
     *failure = {block, "exception", "unknown exception", std::current_exception()};
   }
-  detail::SetBlockContext(nullptr);
+  detail::SetBlockContext(outer);
   return ok;
+}
+
+// The blocks of one launch, shared by the calling thread and the helpers that join it.
+struct LaunchJob {
+  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k)
+      : num_blocks(n), product(p), ub_bytes(ub), kernel(k) {}
+  const uint32_t num_blocks;
+  const Product& product;
+  const uint32_t ub_bytes;
+  const std::function<void()>& kernel;
+  std::atomic<uint32_t> next{0};
+  std::mutex mu;  // found, error
+  std::vector<BlockFailure> found;
+  std::exception_ptr error;  // a participant could not start (its UB allocation failed)
+
+  // Runs blocks until none is left. Never throws.
+  void Participate() noexcept {
+    try {
+      // Nothing left (the others took every block): no UB needed.
+      if (next.load(std::memory_order_relaxed) >= num_blocks) return;
+      UbLease ub(ub_bytes);
+      for (uint32_t b = next.fetch_add(1); b < num_blocks; b = next.fetch_add(1)) {
+        BlockFailure f;
+        if (!RunOneBlock(b, num_blocks, product, ub, kernel, &f)) {
+          std::lock_guard lock(mu);
+          found.push_back(std::move(f));
+        }
+      }
+    } catch (...) {
+      // Only the UB allocation can throw here; the blocks catch their own exceptions.
+      std::lock_guard lock(mu);
+      if (!error) error = std::current_exception();
+    }
+  }
+};
+
+// Helper threads that join launches, started on first use and kept for the process (a thread
+// start per launch and block costs more than a small kernel). A launch posts tickets; an idle
+// helper takes one and runs blocks of that launch next to the calling thread, which runs
+// blocks itself, so a launch never waits for a helper to become free (and a kernel that
+// launches from inside a block cannot deadlock). Tickets nobody took are withdrawn when the
+// caller runs out of blocks.
+class HelperPool {
+ public:
+  void Run(LaunchJob* job, uint32_t helpers) {
+    Ticket ticket{job, 0, 0};
+    if (helpers > 0) {
+      std::lock_guard lock(mu_);
+      try {
+        while (threads_ < helpers) {
+          std::thread(&HelperPool::Loop, this).detach();
+          ++threads_;
+        }
+      } catch (...) {
+        // No new thread: the ones already there (if any) and the caller run the blocks.
+      }
+      ticket.offered = helpers;
+      queue_.push_back(&ticket);
+      work_cv_.notify_all();
+    }
+    job->Participate();
+    if (helpers == 0) return;
+    std::unique_lock lock(mu_);
+    // Withdraw what nobody took; then wait for the helpers that did.
+    auto it = std::find(queue_.begin(), queue_.end(), &ticket);
+    if (it != queue_.end()) queue_.erase(it);
+    done_cv_.wait(lock, [&] { return ticket.running == 0; });
+  }
+
+ private:
+  struct Ticket {
+    LaunchJob* job;
+    uint32_t offered;  // helpers still wanted
+    uint32_t running;  // helpers that took the ticket and are not done
+  };
+
+  [[noreturn]] void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      work_cv_.wait(lock, [&] { return !queue_.empty(); });
+      Ticket* t = queue_.front();
+      if (--t->offered == 0) queue_.pop_front();
+      ++t->running;
+      lock.unlock();
+      t->job->Participate();
+      lock.lock();
+      if (--t->running == 0) done_cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  std::deque<Ticket*> queue_;
+  uint32_t threads_ = 0;
+};
+
+HelperPool& Helpers() {
+  // Leaked on purpose: the helpers wait on it until the process ends.
+  static HelperPool* pool = new HelperPool;
+  return *pool;
 }
 
 std::string Report(const char* name, uint32_t num_blocks, const Product& product,
@@ -105,54 +262,35 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   const uint32_t ub_bytes = UbHostBytes(*product);
   std::vector<BlockFailure> found;
 
-  if (options.sequential || EnvSequential()) {
-    UbMemory ub(ub_bytes);
+  // One block has nothing to run concurrently with: it runs on the calling thread, which saves
+  // a thread start per launch.
+  if (options.sequential || numBlocks == 1 || EnvSequential()) {
+    std::unique_ptr<UbLease> ub;
+    try {
+      ub = std::make_unique<UbLease>(ub_bytes);
+    } catch (const std::exception& e) {
+      return Status::Internal(std::string("could not start the simulated core: ") + e.what());
+    }
     for (uint32_t b = 0; b < numBlocks; ++b) {
       BlockFailure f;
-      if (!RunOneBlock(b, numBlocks, *product, ub, kernel, &f)) found.push_back(std::move(f));
+      if (!RunOneBlock(b, numBlocks, *product, *ub, kernel, &f)) found.push_back(std::move(f));
     }
   } else {
-    // At least two workers, so that concurrency bugs in kernels show up even on one core.
+    // At least two participants, so that concurrency bugs in kernels show up even on one core:
+    // the calling thread and pooled helper threads.
     const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
-    const uint32_t workers = std::min(numBlocks, hw);
-    std::atomic<uint32_t> next{0};
-    std::mutex mu;
-    auto work = [&] {
-      UbMemory ub(ub_bytes);
-      for (uint32_t b = next.fetch_add(1); b < numBlocks; b = next.fetch_add(1)) {
-        BlockFailure f;
-        if (!RunOneBlock(b, numBlocks, *product, ub, kernel, &f)) {
-          std::lock_guard lock(mu);
-          found.push_back(std::move(f));
-        }
-      }
-    };
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
-    std::exception_ptr spawn_error;
-    try {
-      for (uint32_t w = 0; w < workers; ++w) {
-        threads.emplace_back([&] {
-          try {
-            work();
-          } catch (...) {
-            // Only the UB allocation can throw here; the blocks catch their own exceptions.
-            std::lock_guard lock(mu);
-            if (!spawn_error) spawn_error = std::current_exception();
-          }
-        });
-      }
-    } catch (...) {
-      if (!spawn_error) spawn_error = std::current_exception();
-    }
-    for (std::thread& t : threads) t.join();
-    if (spawn_error) {
+    LaunchJob job(numBlocks, *product, ub_bytes, kernel);
+    Helpers().Run(&job, std::min(numBlocks, hw) - 1);
+    if (job.error) {
       try {
-        std::rethrow_exception(spawn_error);
+        std::rethrow_exception(job.error);
       } catch (const std::exception& e) {
         return Status::Internal(std::string("could not start the simulated cores: ") + e.what());
+      } catch (...) {
+        return Status::Internal("could not start the simulated cores");
       }
     }
+    found = std::move(job.found);
   }
 
   std::sort(found.begin(), found.end(),

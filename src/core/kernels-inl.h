@@ -8,8 +8,9 @@
 // Pass 2 walks the sub-block column vector by column vector, rows inside, while dy and x are
 // still in L1/L2 (memory sees one pass), writes pd_x = a*x1 + (b*x2 + c) with two FMAs where
 // the target has FMA (non-temporal stores on large problems), and keeps the fused dgamma/dbeta
-// partials of the column vector in registers. Half data: sums and pd_x in double, rounded once
-// to half (GradRowsHalf); loads widen to float exactly.
+// partials of the column vector in registers. Half data: sums in double, pd_x in float where an
+// error bound certifies the half rounding, else in double; rounded once to half (GradRowsHalf);
+// loads widen to float exactly.
 
 #if defined(LNGRAD_CORE_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef LNGRAD_CORE_KERNELS_INL_H_
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <hwy/cache_control.h>
@@ -89,13 +91,14 @@ HWY_INLINE void StoreF(D d, hn::VFromD<D> v, float* p) {
   hn::StoreU(v, d, p);
 }
 
+// The half encodings (RNE) of the float lanes of v, as 16-bit lanes.
 template <class D>
-HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, D>> HalfBitsOf(D d, hn::VFromD<D> v) {
+  const hn::Rebind<uint16_t, D> d16;
   if constexpr (kHardwareF16) {
     const hn::Rebind<hwy::float16_t, D> dh;
-    hn::StoreU(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
+    return hn::BitCast(d16, hn::DemoteTo(dh, v));
   } else {
-    const hn::Rebind<uint16_t, D> d16;
     const hn::RebindToUnsigned<D> du;
     const hn::RebindToSigned<D> di;
     const auto bits = hn::BitCast(du, v);
@@ -123,8 +126,14 @@ HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
                                                              hn::Set(du, 0x3FFu))),
                        r);
     r = hn::Or(r, sign);
-    hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, r)), d16, reinterpret_cast<uint16_t*>(p));
+    return hn::DemoteTo(d16, hn::BitCast(di, r));  // r <= 0xFFFF: no saturation
   }
+}
+
+template <class D>
+HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
+  const hn::Rebind<uint16_t, D> d16;
+  hn::StoreU(HalfBitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
 }
 
 // Per-row scalars (mean, variance) are converted one at a time.
@@ -225,11 +234,26 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 // the sub-block's rows, while dy and x are still in L1/L2. The dgamma/dbeta partials of a column
 // vector stay in registers across the sub-block's rows and are added row after row, exactly the
 // order of Beta (so the fused sums stay bitwise those of LayerNormGradBeta).
+// The two passes alternate on purpose. Overlapping them was measured slower (issue 6, float,
+// 16384 x 4096 and 2048 x 12288, 1 and 2 threads, interleaved A/B): running the next
+// sub-block's row sums between column segments of this pass 2 (software pipelining, bitwise the
+// same sums) took 8.3-8.9 GB/s against 9.8-12.2 with the plain order (ordinary-store triad
+// 18.8 GB/s in that run), and 64-4096-column segments all lost; prefetching the next sub-block
+// during pass 2 lost 20-40 %. Memory reads mixed into the non-temporal store stream cost more
+// than the overlap gains on this machine. Larger sub-blocks (16K, 48K elements) were neutral.
 constexpr size_t kSubBlockElements = 8192;
 constexpr size_t kMaxSubRows = 32;
 
+// Rows longer than kSubBlockElements still go two per sub-block while two rows of dy and x fit
+// in L2 (2 * kPairMaxElements * 8 bytes = 256 KiB): the dgamma/dbeta partials of a column
+// vector are then loaded and stored once per two rows instead of once per row. 2048 x 12288
+// (rows of 48 KiB) went from 27.2 to 23.2 ms CPU time per call with one thread, interleaved
+// A/B (issue 6).
+constexpr size_t kPairMaxElements = 16384;
+
 HWY_INLINE size_t SubRows(size_t h) {
-  return std::clamp<size_t>(kSubBlockElements / h, 1, kMaxSubRows);
+  const size_t min_rows = h <= kPairMaxElements ? 2 : 1;
+  return std::clamp<size_t>(kSubBlockElements / h, min_rows, kMaxSubRows);
 }
 
 // Non-temporal stores need vector-aligned addresses. With h*sizeof(T) a multiple of the vector
@@ -296,10 +320,8 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
   const DF d;
   const size_t n = hn::Lanes(d);
   const size_t h = static_cast<size_t>(a.h);
-  if constexpr (kFused) {
-    std::memset(g, 0, h * sizeof(float));
-    std::memset(b, 0, h * sizeof(float));
-  }
+  // The block's partials start from zero: the first sub-block starts its column sums from zero
+  // registers and stores every column, so g and b need no clearing pass.
   const size_t sub = SubRows(h);
   // Per-row sums and coefficients of one sub-block (zero-initialized: CoefficientsBatch reads
   // whole vectors).
@@ -345,7 +367,9 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
       };
       const VF gam = load(a.gamma + i);
       VF gv = hn::Zero(d), bv = hn::Zero(d);
-      if constexpr (kFused) gv = load(g + i), bv = load(b + i);
+      if constexpr (kFused) {
+        if (r0 != row_begin) gv = load(g + i), bv = load(b + i);
+      }
       for (size_t j = 0; j < rows; ++j) {
         const size_t o = j * h + i;
         const VF dyv = load(dy + o);
@@ -377,10 +401,11 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
 }
 
 // ---------------------------------------------------------------------------------------------
-// Half LayerNormGrad / LayerNormBackward: row sums, coefficients and pd_x in double (x1, a
-// product of two halves, is exact in float; x2, a difference of two halves, is exact in
-// double), then one rounding to half through a round-to-odd float. res_for_gamma and the
-// fused dgamma/dbeta terms stay in float, as in the float path (docs/math.md §3).
+// Half LayerNormGrad / LayerNormBackward: row sums and coefficients in double (x1, a product of
+// two halves, is exact in float; x2, a difference of two halves, is exact in double); pd_x
+// certified in float or evaluated in double, then one rounding to half (through a round-to-odd
+// float from double). res_for_gamma and the fused dgamma/dbeta terms stay in float, as in the
+// float path (docs/math.md §3).
 
 // Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
 // even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
@@ -451,45 +476,71 @@ HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, f
 #endif
 }
 
-// Non-temporal stores of half outputs are off: the converted vectors are 16 bytes (AVX-512),
-// the rows of a sub-block are interleaved, and the partly filled write-combining lines made
-// LayerNormGrad<Half> 16384 x 4096 2.3x slower than ordinary stores (bench/README.md). Kept
-// switchable for other machines; Highway's Stream of a partial vector (AVX2: 8 bytes) would
-// write 16 bytes, hence the 8-lane condition.
-HWY_INLINE constexpr bool HalfStreamable() {
-  constexpr bool kMeasuredFaster = false;
-  return kMeasuredFaster && kHardwareF16 && HWY_TARGET != HWY_SCALAR &&
-         HWY_MAX_BYTES / sizeof(double) >= 8;
-}
-
-HWY_INLINE void StreamF(DH d, VH v, Half* p) {
-  if constexpr (HalfStreamable()) {
-    const hn::Rebind<hwy::float16_t, DH> dh;
-    hn::Stream(hn::DemoteTo(dh, v), dh, reinterpret_cast<hwy::float16_t*>(p));
-  } else {
-    StoreF(d, v, p);
-  }
-}
-
-// Same sub-block scheme as GradRows, with the double evaluation of pd_x.
-template <bool kFused>
-HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
-                             float* g, float* b) {
+// pd_x of `count` (<= Lanes(DF)) elements in double: x1 (exact in float) and x2 (exact in
+// double) widened, two double FMAs, one rounding to half through a round-to-odd float. The
+// reference evaluation of the half path, and its fallback where the float evaluation below
+// cannot certify the rounding (rare: out of the hot loop).
+HWY_NOINLINE void PdXHalfDouble(const Half* dy, const Half* x, const Half* gamma, size_t count,
+                                double ka, double kb, double kc, double km, Half* out) {
   const DD dd;
   const DH df;
   const size_t n = hn::Lanes(dd);
-  const size_t h = static_cast<size_t>(a.h);
-  if constexpr (kFused) {
-    std::memset(g, 0, h * sizeof(float));
-    std::memset(b, 0, h * sizeof(float));
+  for (size_t i = 0; i < count; i += n) {
+    const size_t rem = std::min(n, count - i);
+    const bool full = rem == n;
+    const VH dyv = full ? LoadF(df, dy + i) : LoadTail(df, dy + i, rem);
+    const VH gv = full ? LoadF(df, gamma + i) : LoadTail(df, gamma + i, rem);
+    const VH xv = full ? LoadF(df, x + i) : LoadTail(df, x + i, rem);
+    const VD x1 = hn::PromoteTo(dd, hn::Mul(dyv, gv));
+    const VD x2 = hn::Sub(hn::PromoteTo(dd, xv), hn::Set(dd, km));
+    const VD pd = hn::MulAdd(hn::Set(dd, ka), x1, hn::MulAdd(hn::Set(dd, kb), x2, hn::Set(dd, kc)));
+    if (full) {
+      StoreF(df, RoundToOdd(df, dd, pd), out + i);
+    } else {
+      StoreTail(df, RoundToOdd(df, dd, pd), out + i, rem);
+    }
   }
+}
+
+// Half pd_x in float, certified (docs/math.md §3): f = fl(af*x1 + fl(bf*x2f + cf)) with the
+// coefficients rounded to float and x2f = fl(x - mean) is within 4.01u*M of the value P that the
+// double coefficients give, M = |a*x1| + |b*x2| + |c|, and the double evaluation is within
+// 2^-52*M of P. With e = fl(8u*Mf + FLT_MIN) (Mf: M evaluated in float) the rounded bounds
+// lo = fl(f - e) and hi = fl(f + e) still enclose both, so where lo and hi round to the same
+// half (and it is not NaN), rounding is monotonic and that half is exactly the one the double
+// evaluation produces. Elsewhere (pd_x close to a half rounding boundary, cancellation,
+// non-finite values) the double evaluation runs.
+constexpr float kCertifyFactor = 8.0f * 0x1p-24f;
+
+// Test hook (kernels.h): the certified float evaluation is used unless this is false.
+inline bool HalfCertifiedOn() { return HalfCertifiedEvaluation().load(std::memory_order_relaxed); }
+
+// Same sub-block scheme as GradRows; pd_x certified in float with the double fallback.
+// Pass 2 of LayerNormGrad walks row by row (its two outputs are then written sequentially:
+// 16384 x 4096 went from 95 to 82 ms CPU time per call, one thread); the fused path walks the
+// columns, the rows inside, with the dgamma/dbeta partials in registers. Half outputs use
+// ordinary stores: non-temporal ones were slower in every layout tried (column-outer 16-byte
+// vectors: 2.3x slower; row-outer: 2048 x 12288 29 vs 21.5 ms; column chunks of whole 64-byte
+// lines per row, fused: 95 vs 75 ms at 16384 x 4096).
+template <bool kFused>
+HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
+                             float* g, float* b) {
+  const DF df;
+  const hn::Rebind<uint16_t, DF> d16;
+  const hn::Rebind<int16_t, DF> di16;
+  using V16 = hn::Vec<decltype(d16)>;
+  const size_t n = hn::Lanes(df);
+  const size_t h = static_cast<size_t>(a.h);
+  const bool certified = HalfCertifiedOn();
+  uint64_t double_vectors = 0;  // added to HalfDoubleEvaluations once, at the end
+  // The block's partials start from zero: the first sub-block starts its column sums from zero
+  // registers and stores every column, so g and b need no clearing pass.
   const size_t sub = SubRows(h);
   double ka[kMaxSubRows], kb[kMaxSubRows], kc[kMaxSubRows], km[kMaxSubRows];
-  float kaf[kMaxSubRows], kmf[kMaxSubRows];
-  size_t peel = 0;
-  const bool stream =
-      HalfStreamable() &&
-      StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
+  float kaf[kMaxSubRows], kbf[kMaxSubRows], kcf[kMaxSubRows], kmf[kMaxSubRows];
+  float kaa[kMaxSubRows], kba[kMaxSubRows], kca[kMaxSubRows];
+  const VF factor = hn::Set(df, kCertifyFactor);
+  const VF floor = hn::Set(df, std::numeric_limits<float>::min());
   for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
     const size_t base = static_cast<size_t>(r0) * h;
@@ -501,64 +552,97 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
       const RowCoefficientsD k =
           ComputeRowCoefficientsD(s12, s1, s2, ScalarToF(a.variance[r]), a.epsilon, a.h);
       ka[j] = k.a, kb[j] = k.b, kc[j] = k.c, km[j] = mean;
-      kaf[j] = static_cast<float>(k.a), kmf[j] = mean;
+      kaf[j] = static_cast<float>(k.a), kbf[j] = static_cast<float>(k.b);
+      kcf[j] = static_cast<float>(k.c), kmf[j] = mean;
+      kaa[j] = std::fabs(kaf[j]), kba[j] = std::fabs(kbf[j]), kca[j] = std::fabs(kcf[j]);
     }
     const Half* dy = a.dy + base;
     const Half* x = a.x + base;
     Half* pd_x = a.pd_x + base;
     Half* res_out = kFused ? nullptr : a.res_for_gamma + base;
-    auto column = [&](size_t i, size_t rem, auto full, auto nt) HWY_ATTR {
+    // Row j, columns [i, i + cnt) (cnt <= n; kFull: cnt == n): pd_x, and res_for_gamma or the
+    // dgamma/dbeta update of gv/bv.
+    auto vec = [&](size_t j, size_t i, size_t cnt, VF gam, VF& gv, VF& bv, auto full) HWY_ATTR {
       constexpr bool kFull = decltype(full)::value;
-      constexpr bool kNt = decltype(nt)::value;
-      auto load = [&](const auto* p) HWY_ATTR {
+      auto load = [&](const Half* p) HWY_ATTR {
         if constexpr (kFull) {
           return LoadF(df, p);
         } else {
-          return LoadTail(df, p, rem);
+          return LoadTail(df, p, cnt);
         }
       };
-      auto store = [&](VH v, auto* p) HWY_ATTR {
-        if constexpr (kNt) {
-          StreamF(df, v, p);
-        } else if constexpr (kFull) {
-          StoreF(df, v, p);
+      auto store16 = [&](V16 v, Half* p) HWY_ATTR {
+        if constexpr (kFull) {
+          hn::StoreU(v, d16, reinterpret_cast<uint16_t*>(p));
         } else {
-          StoreTail(df, v, p, rem);
+          uint16_t buf[kMaxLanes];
+          hn::StoreU(v, d16, buf);
+          std::memcpy(p, buf, cnt * sizeof(uint16_t));
         }
       };
-      const VH gam = load(a.gamma + i);
-      VH gv = hn::Zero(df), bv = hn::Zero(df);
-      if constexpr (kFused) gv = load(g + i), bv = load(b + i);
-      for (size_t j = 0; j < rows; ++j) {
-        const size_t o = j * h + i;
-        const VH dyv = load(dy + o);
-        const VH xv = load(x + o);
-        const VD x1 = hn::PromoteTo(dd, hn::Mul(dyv, gam));
-        const VD x2 = hn::Sub(hn::PromoteTo(dd, xv), hn::Set(dd, km[j]));
-        const VD pd = hn::MulAdd(hn::Set(dd, ka[j]), x1,
-                                 hn::MulAdd(hn::Set(dd, kb[j]), x2, hn::Set(dd, kc[j])));
-        store(RoundToOdd(df, dd, pd), pd_x + o);
-        const VH res = hn::Mul(hn::Sub(xv, hn::Set(df, kmf[j])), hn::Set(df, kaf[j]));
-        if constexpr (kFused) {
-          gv = hn::MulAdd(dyv, res, gv);
-          bv = hn::Add(bv, dyv);
-        } else {
-          store(res, res_out + o);
-        }
+      const size_t o = j * h + i;
+      const VF dyv = load(dy + o);
+      const VF x1 = hn::Mul(dyv, gam);  // exact
+      const VF x2 = hn::Sub(load(x + o), hn::Set(df, kmf[j]));
+      const VF f = hn::MulAdd(hn::Set(df, kaf[j]), x1,
+                              hn::MulAdd(hn::Set(df, kbf[j]), x2, hn::Set(df, kcf[j])));
+      const VF mag = hn::MulAdd(hn::Set(df, kaa[j]), hn::Abs(x1),
+                                hn::MulAdd(hn::Set(df, kba[j]), hn::Abs(x2), hn::Set(df, kca[j])));
+      const VF e = hn::MulAdd(mag, factor, floor);
+      const V16 lo = HalfBitsOf(df, hn::Sub(f, e));
+      const V16 hi = HalfBitsOf(df, hn::Add(f, e));
+      // Same half at both ends, and not NaN (|bits| <= 0x7C00).
+      const auto not_nan = hn::Lt(hn::BitCast(di16, hn::And(lo, hn::Set(d16, 0x7FFF))),
+                                  hn::Set(di16, 0x7C01));
+      if (HWY_LIKELY(certified && hn::AllTrue(d16, hn::And(hn::Eq(lo, hi),
+                                                            hn::RebindMask(d16, not_nan))))) {
+        store16(lo, pd_x + o);
+      } else {
+        PdXHalfDouble(dy + o, x + o, a.gamma + i, cnt, ka[j], kb[j], kc[j], km[j], pd_x + o);
+        ++double_vectors;
       }
+      const VF res = hn::Mul(x2, hn::Set(df, kaf[j]));
       if constexpr (kFused) {
+        gv = hn::MulAdd(dyv, res, gv);
+        bv = hn::Add(bv, dyv);
+      } else {
+        store16(HalfBitsOf(df, res), res_out + o);
+      }
+    };
+    if constexpr (!kFused) {
+      for (size_t j = 0; j < rows; ++j) {
+        ForEachColumnChunk(h, n, 0, false, [&](size_t i, size_t cnt, auto full, auto)
+                                               HWY_ATTR {
+          VF unused = hn::Zero(df);
+          const VF gam = decltype(full)::value ? LoadF(df, a.gamma + i)
+                                               : LoadTail(df, a.gamma + i, cnt);
+          vec(j, i, cnt, gam, unused, unused, full);
+        });
+      }
+    } else {
+      ForEachColumnChunk(h, n, 0, false, [&](size_t i, size_t cnt, auto full, auto)
+                                             HWY_ATTR {
+        constexpr bool kFull = decltype(full)::value;
+        const VF gam = kFull ? LoadF(df, a.gamma + i) : LoadTail(df, a.gamma + i, cnt);
+        VF gv = hn::Zero(df), bv = hn::Zero(df);
+        if (r0 != row_begin) {
+          gv = kFull ? hn::LoadU(df, g + i) : LoadTail(df, g + i, cnt);
+          bv = kFull ? hn::LoadU(df, b + i) : LoadTail(df, b + i, cnt);
+        }
+        for (size_t j = 0; j < rows; ++j) vec(j, i, cnt, gam, gv, bv, full);
         if constexpr (kFull) {
           hn::StoreU(gv, df, g + i);
           hn::StoreU(bv, df, b + i);
         } else {
-          StoreTail(df, gv, g + i, rem);
-          StoreTail(df, bv, b + i, rem);
+          StoreTail(df, gv, g + i, cnt);
+          StoreTail(df, bv, b + i, cnt);
         }
-      }
-    };
-    ForEachColumnChunk(h, n, peel, stream, column);
+      });
+    }
   }
-  if (stream) hwy::FlushStream();
+  if (double_vectors != 0) {
+    HalfDoubleEvaluations().fetch_add(double_vectors, std::memory_order_relaxed);
+  }
 }
 
 template <class T>
@@ -589,15 +673,16 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
   const DF d;
   const size_t n = hn::Lanes(d);
   const size_t h = static_cast<size_t>(a.h);
-  std::memset(g, 0, h * sizeof(float));
-  std::memset(b, 0, h * sizeof(float));
+  // Partials start from zero registers in the first sub-block (which stores every column).
   for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(kBetaSubRows)) {
+    const bool first = r0 == row_begin;
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, kBetaSubRows));
     const T* dy = a.dy + static_cast<size_t>(r0) * h;
     const T* res = a.res_for_gamma + static_cast<size_t>(r0) * h;
     size_t i = 0;
     for (; i + n <= h; i += n) {
-      VF gv = hn::LoadU(d, g + i), bv = hn::LoadU(d, b + i);
+      VF gv = first ? hn::Zero(d) : hn::LoadU(d, g + i);
+      VF bv = first ? hn::Zero(d) : hn::LoadU(d, b + i);
       for (size_t j = 0; j < rows; ++j) {
         const VF dyv = LoadF(d, dy + j * h + i);
         gv = hn::MulAdd(dyv, LoadF(d, res + j * h + i), gv);
@@ -608,7 +693,8 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
     }
     if (i < h) {
       const size_t rem = h - i;
-      VF gv = LoadTail(d, g + i, rem), bv = LoadTail(d, b + i, rem);
+      VF gv = first ? hn::Zero(d) : LoadTail(d, g + i, rem);
+      VF bv = first ? hn::Zero(d) : LoadTail(d, b + i, rem);
       for (size_t j = 0; j < rows; ++j) {
         const VF dyv = LoadTail(d, dy + j * h + i, rem);
         gv = hn::MulAdd(dyv, LoadTail(d, res + j * h + i, rem), gv);

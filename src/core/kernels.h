@@ -3,6 +3,7 @@
 // and the tests can include it without compiling per target.
 #pragma once
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -11,10 +12,15 @@
 
 namespace lngrad::core {
 
-// [rows, h] outputs of at least this many bytes are written with non-temporal stores: such a
-// problem does not fit the caches anyway, and the stores then skip the read-for-ownership of
-// each line (measured in bench/README.md).
-inline constexpr size_t kStreamBytes = size_t{8} << 20;
+// [rows, h] outputs of at least this many elements (32 MiB of float) are written with
+// non-temporal stores: such a problem does not fit the caches anyway, and the stores then skip
+// the read-for-ownership of each line (measured in bench/README.md). Streaming from 8 MiB of
+// output instead (4096 x 768 float) was measured as no faster on 1 thread and 5-10 % slower on 2.
+inline constexpr size_t kStreamElements = size_t{8} << 20;
+// The threshold in force (kStreamElements unless a test lowered it, so that the streamed path
+// is tested on small problems).
+size_t StreamThresholdElements();
+void SetStreamThresholdElementsForTesting(size_t elements);
 
 // Inputs and outputs of LayerNormGrad / LayerNormBackward for a range of rows. Row r of a
 // [rows, h] tensor starts at r*h; per-row vectors are indexed by r; gamma is never offset.
@@ -127,6 +133,21 @@ inline RowCoefficients ComputeRowCoefficients(float s12, float s1, float s2, flo
                                               float epsilon, int64_t n) {
   const RowCoefficientsD k = ComputeRowCoefficientsD(s12, s1, s2, variance, epsilon, n);
   return {static_cast<float>(k.a), static_cast<float>(k.b), static_cast<float>(k.c)};
+}
+
+// Test hook: while false, the half LayerNormGrad/LayerNormBackward kernels evaluate every pd_x
+// element in double (the reference the certified float evaluation must reproduce bitwise,
+// docs/math.md §3). Only tests change it, never during a call.
+inline std::atomic<bool>& HalfCertifiedEvaluation() {
+  static std::atomic<bool> on{true};
+  return on;
+}
+
+// Counts the vectors of half pd_x evaluated in double (fallback or hook), so that tests can
+// show both evaluations ran. Each kernel call adds its count once, at its end.
+inline std::atomic<uint64_t>& HalfDoubleEvaluations() {
+  static std::atomic<uint64_t> count{0};
+  return count;
 }
 
 // Rounds a double to float "to odd": truncate, then set the last bit if anything was lost.

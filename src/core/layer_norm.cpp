@@ -1,6 +1,7 @@
 // Public native API: validation, implementation choice, row blocks over the thread pool and the
 // fixed-order combination of the dgamma/dbeta block partials.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -19,6 +20,16 @@
 #include "lngrad/lngrad.h"
 
 namespace lngrad {
+namespace core {
+namespace {
+std::atomic<size_t> g_stream_threshold{kStreamElements};
+}  // namespace
+size_t StreamThresholdElements() { return g_stream_threshold.load(std::memory_order_relaxed); }
+void SetStreamThresholdElementsForTesting(size_t elements) {
+  g_stream_threshold.store(elements, std::memory_order_relaxed);
+}
+}  // namespace core
+
 namespace {
 
 using core::BufferArg;
@@ -32,6 +43,8 @@ constexpr int64_t kMinBlockElements = 16 * 1024;
 // dgamma/dbeta use at most this many row blocks: bounds the partial buffers to
 // 2 * kMaxReductionBlocks * h floats and the combination tree to 6 levels.
 constexpr int64_t kMaxReductionBlocks = 64;
+// Columns per task of the dgamma/dbeta combination (64 blocks x 2 x 1024 floats = 512 KiB).
+constexpr int64_t kCombineColumns = 1024;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
@@ -135,15 +148,17 @@ class Partials {
 
   // Adds the blocks pairwise (block 0 += block 1, block 2 += block 3, ..., then 0 += 2, ...):
   // a fixed tree, so the result depends on the shape only. Then rounds once into the outputs.
+  // Columns [c0, c1) only: each column's tree is independent of the others, so column ranges
+  // can run on different threads without changing a bit.
   template <class T>
-  void CombineInto(T* dgamma, T* dbeta) {
+  void CombineInto(T* dgamma, T* dbeta, int64_t c0, int64_t c1) {
     for (int64_t step = 1; step < num_blocks_; step *= 2) {
       for (int64_t blk = 0; blk + step < num_blocks_; blk += 2 * step) {
         float* g0 = g(blk);
         float* b0 = b(blk);
         const float* g1 = g(blk + step);
         const float* b1 = b(blk + step);
-        for (int64_t c = 0; c < h_; ++c) {
+        for (int64_t c = c0; c < c1; ++c) {
           g0[c] = g0[c] + g1[c];
           b0[c] = b0[c] + b1[c];
         }
@@ -151,10 +166,22 @@ class Partials {
     }
     const float* gs = g(0);
     const float* bs = b(0);
-    for (int64_t c = 0; c < h_; ++c) {
+    for (int64_t c = c0; c < c1; ++c) {
       PutF(dgamma + c, gs[c]);
       PutF(dbeta + c, bs[c]);
     }
+  }
+
+  // CombineInto over all columns, in column ranges on the pool for large problems (the tree
+  // reads 2 * num_blocks * h floats: 6 MiB at 2048 x 12288, which one thread alone needs a few
+  // percent of the whole call for).
+  template <class T>
+  void Combine(const Options& options, RowShape shape, T* dgamma, T* dbeta) {
+    const int64_t chunks = CeilDiv(h_, kCombineColumns);
+    auto run = [&](int64_t t) {
+      CombineInto(dgamma, dbeta, t * kCombineColumns, std::min(h_, (t + 1) * kCombineColumns));
+    };
+    ForEachBlock(options, shape, chunks, run);
   }
 
  private:
@@ -183,7 +210,7 @@ Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T*
   LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
-                               res_for_gamma, n.matrix >= core::kStreamBytes};
+                               res_for_gamma, n.matrix >= core::StreamThresholdElements()};
   const auto kernel = KernelsFor<T>(*sel.table).grad;
   const BlockPlan plan = RowPlan(shape);
   auto run = [&](int64_t block) {
@@ -222,7 +249,7 @@ Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, 
            parts.b(block));
   };
   const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
-  parts.CombineInto(dgamma, dbeta);
+  parts.Combine(options, shape, dgamma, dbeta);
   Report(options, sel, threads);
   return Status::Ok();
 }
@@ -250,7 +277,7 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
   Partials parts;
   LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
-                               n.matrix >= core::kStreamBytes};
+                               n.matrix >= core::StreamThresholdElements()};
   const auto kernel = KernelsFor<T>(*sel.table).backward;
   auto run = [&](int64_t block) {
     const int64_t r0 = block * plan.rows_per_block;
@@ -258,7 +285,7 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
            parts.b(block));
   };
   const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
-  parts.CombineInto(dgamma, dbeta);
+  parts.Combine(options, shape, dgamma, dbeta);
   Report(options, sel, threads);
   return Status::Ok();
 }

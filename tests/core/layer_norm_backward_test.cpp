@@ -206,15 +206,22 @@ TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
   }
 }
 
-// Outputs of kStreamBytes or more go through non-temporal stores after a peel that depends on
-// the output address (float; half keeps ordinary stores while HalfStreamable() is off, and this
-// case guards the switch). The values must not change: the fused and separate results agree
-// bitwise whatever the alignment of dx (offset by 0..3 elements) and of res_for_gamma, for 1
-// and 2 threads, and pd_x stays within the oracle bound.
+// Outputs of core::StreamThresholdElements() or more go through non-temporal stores after a
+// peel that depends on the output address (float; half keeps ordinary stores while
+// HalfStreamable() is off, and this case guards the switch). The threshold (8 Mi elements) is
+// lowered to the case's size so that the test stays small. The values must not change: the
+// fused and separate results agree bitwise whatever the alignment of dx (offset by 0..3
+// elements) and of res_for_gamma, for 1 and 2 threads, and pd_x stays within the oracle bound.
+struct StreamThresholdScope {
+  explicit StreamThresholdScope(size_t elements) {
+    core::SetStreamThresholdElementsForTesting(elements);
+  }
+  ~StreamThresholdScope() { core::SetStreamThresholdElementsForTesting(core::kStreamElements); }
+};
+
 template <class T>
 void CheckStreamedOutputs(const GradCase& c) {
-  ASSERT_GE(static_cast<size_t>(c.rows * c.h) * sizeof(T), core::kStreamBytes)
-      << "the case must be large enough to stream";
+  const StreamThresholdScope threshold(static_cast<size_t>(c.rows * c.h));
   const auto d = test::MakeGradData<T>(c);
   const auto n = static_cast<size_t>(c.rows * c.h);
   const RowShape shape{c.rows, c.h};

@@ -2,8 +2,11 @@
 // chunking independence, the memory effects the device has (isReuseSource, scratch), the
 // register path, capacity checks, and accuracy against a float64 evaluation of spec §1.4.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
+#include <limits>
+#include <set>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -202,52 +205,255 @@ TEST(LayerNormGrad, SampleSettingPassesAgainstFloat64) {
   EXPECT_EQ(CountFailures(c.res, o.res, 1e-4), 0);
 }
 
-// Runs one configuration with the scalar and the SIMD element-wise path and compares every
-// byte the call can write: outputs, scratch, and the inputs (clobbered under reuse).
+// Every element of two buffers: same bits, except that two NaNs need not share a payload
+// (devmath.h: the compiler may commute operands); NaN-ness itself must match.
+// Half buffers follow the same rule: a float NaN's payload (and sign: x86's generated NaN is
+// negative) reaches the half NaN through the cast, so two half NaNs may differ in those bits.
+template <typename T>
+long FirstDifferenceOrNaNMismatch(const std::vector<T>& a, const std::vector<T>& b) {
+  for (size_t k = 0; k < a.size(); ++k) {
+    const bool nan_a = std::isnan(F(a[k]));
+    if (nan_a != std::isnan(F(b[k]))) return static_cast<long>(k);
+    if (!nan_a && FirstBitDifference(&a[k], &b[k], 1) >= 0) return static_cast<long>(k);
+  }
+  return -1;
+}
+
+// Special values in a few rows (and gamma): NaN, +-Inf, -0, float and half subnormals, values
+// that overflow half, variance 0 and -eps (1/sqrt(0) = Inf), mean = -Inf.
+template <typename T>
+void InjectSpecials(GradCase<T>* c) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const size_t rows = size_t{c->b} * c->s;
+  const size_t h = c->h;
+  auto set = [](std::vector<T>& v, size_t i, float f) {
+    if (i >= v.size()) return;
+    if constexpr (std::is_same_v<T, float>) {
+      v[i] = f;
+    } else {
+      v[i] = Half(f);
+    }
+  };
+  set(c->dy, 0 * h + 1, nan);
+  set(c->x, 1 * h + 2, inf);
+  set(c->x, 1 * h + 3, -0.0f);
+  set(c->dy, 2 * h + 0, 1e-40f);
+  set(c->dy, 2 * h + 5, 6.0e-8f);
+  set(c->x, 2 * h + 7, -7e4f);
+  set(c->dy, 3 * h + 4, 7e4f);
+  set(c->var, 3, 0.0f);
+  set(c->var, 4, inf);
+  set(c->mean, 5, -inf);
+  if (rows > 6) {
+    for (size_t k = 0; k < h; ++k) set(c->x, 6 * h + k, F(c->mean[6]));  // x - mean = 0
+  }
+  set(c->gamma, h - 1, -0.0f);
+}
+
+// Special values spread over the whole row (InjectSpecials keeps to its first columns): in
+// later 64-lane repeats, in the tail repeat, at the last column, a row of -0 products (signed
+// zeros through the trees and the +0 masked lanes) and float subnormals. Rows 7..9 if present.
+template <typename T>
+void InjectSpreadSpecials(GradCase<T>* c) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const size_t rows = size_t{c->b} * c->s;
+  const size_t h = c->h;
+  auto set = [](std::vector<T>& v, size_t i, float f) {
+    if (i >= v.size()) return;
+    if constexpr (std::is_same_v<T, float>) {
+      v[i] = f;
+    } else {
+      v[i] = Half(f);
+    }
+  };
+  set(c->dy, 0 * h + h - 1, -inf);
+  set(c->x, 1 * h + h - 2, nan);
+  set(c->dy, 2 * h + 64 * (h / 128) + 3, inf);
+  set(c->x, 4 * h + h / 2, -0.0f);
+  if (rows > 7) {
+    for (size_t k = 0; k < h; ++k) set(c->dy, 7 * h + k, -0.0f);
+  }
+  if (rows > 8) {
+    for (size_t k = h / 3; k < h; k += 7) set(c->dy, 8 * h + k, 1e-41f);
+    for (size_t k = h / 2; k < h; k += 5) set(c->x, 8 * h + k, F(c->mean[8]) + 3e-39f);
+  }
+  if (rows > 9) set(c->var, 9, -1e-5f);  // variance + eps = 0: rstd = +Inf
+  set(c->dy, 3 * h + h - 5, nan);
+  // Row 6 has x - mean = +0 (InjectSpecials); dy = gamma makes dy * gamma >= 0, so every
+  // ComputePdVar product is -0: -0 sums for the full repeats, +0 where masked lanes enter.
+  if (rows > 6) {
+    for (size_t k = 0; k < h; ++k) c->dy[6 * h + k] = c->gamma[k];
+  }
+}
+
+// Runs one configuration with the scalar steps, the SIMD steps and the SIMD default (row
+// fusion where it applies) and compares every element the call can write: outputs, scratch,
+// and the inputs (clobbered under reuse).
 template <typename T>
 void ExpectSimdEqualsScalar(Algorithm algo, uint32_t b, uint32_t s, uint32_t h, bool reuse,
-                            uint32_t stack_bytes) {
+                            uint32_t stack_bytes, bool specials = false,
+                            bool spread_specials = false) {
   SCOPED_TRACE(::testing::Message() << "algo " << static_cast<int>(algo) << " [" << b << ","
                                     << s << "," << h << "] reuse " << reuse << " stack "
-                                    << stack_bytes << " half " << (sizeof(T) == 2));
+                                    << stack_bytes << " half " << (sizeof(T) == 2)
+                                    << " specials " << specials << " spread "
+                                    << spread_specials);
   constexpr uint32_t kTypeSize = sizeof(T);
   const auto t = MakeGradTiling(b, s, h, h, stack_bytes, kTypeSize, reuse);
   LayerNormGradFootprint f;
   ASSERT_TRUE(LayerNormGradFootprintFor(algo, t, kTypeSize == 2, reuse, &f).ok());
   const size_t scratch = std::max<uint64_t>(f.scratch, 1);
-  GradCase<T> a(b, s, h, 11, scratch), v(b, s, h, 11, scratch);
   const T eps = [] {
     if constexpr (std::is_same_v<T, float>) return 1e-5f; else return Half(1e-5f);
   }();
-  ASSERT_TRUE(LayerNormGrad(algo, t, a.Operands(), eps, reuse, Impl::kScalar).ok());
-  ASSERT_TRUE(LayerNormGrad(algo, t, v.Operands(), eps, reuse, Impl::kSimd).ok());
-  EXPECT_EQ(FirstBitDifference(a.pd_x.data(), v.pd_x.data(), a.pd_x.size()), -1);
-  EXPECT_EQ(FirstBitDifference(a.res.data(), v.res.data(), a.res.size()), -1);
-  EXPECT_EQ(FirstBitDifference(a.dy.data(), v.dy.data(), a.dy.size()), -1);
-  EXPECT_EQ(FirstBitDifference(a.x.data(), v.x.data(), a.x.size()), -1);
-  EXPECT_EQ(FirstBitDifference(a.scratch.data(), v.scratch.data(), a.scratch.size()), -1);
+  std::vector<GradCase<T>> runs;
+  for (Impl impl : {Impl::kScalar, Impl::kSimdSteps, Impl::kSimd}) {
+    runs.emplace_back(b, s, h, 11, scratch);
+    if (specials) InjectSpecials(&runs.back());
+    if (spread_specials) InjectSpreadSpecials(&runs.back());
+    ASSERT_TRUE(LayerNormGrad(algo, t, runs.back().Operands(), eps, reuse, impl).ok());
+  }
+  for (size_t k = 1; k < runs.size(); ++k) {
+    SCOPED_TRACE(k == 1 ? "simd steps vs scalar" : "simd (fused) vs scalar");
+    const GradCase<T>& a = runs[0];
+    const GradCase<T>& v = runs[k];
+    EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.pd_x, v.pd_x), -1);
+    EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.res, v.res), -1);
+    EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.dy, v.dy), -1);
+    EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.x, v.x), -1);
+    EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.scratch, v.scratch), -1);
+  }
 }
 
 TEST(LayerNormGrad, SimdEqualsScalarBitwise) {
   struct Shape {
     uint32_t b, s, h;
   };
-  // H <= 64, 64 < H <= 4096 with and without a partial repeat, H > 4096; loop + tail chunks.
-  const Shape shapes[] = {{1, 8, 8}, {2, 32, 16}, {1, 3, 16}, {2, 5, 72}, {1, 4, 144},
-                          {1, 2, 4160}, {3, 7, 64}};
+  // H <= 64, 64 < H <= 4096 with and without a partial repeat, H > 4096; loop + tail chunks;
+  // H below and above the row-fusion threshold; special values.
+  const Shape shapes[] = {{1, 8, 8},   {2, 32, 16}, {1, 3, 16},   {2, 5, 72},
+                          {1, 4, 144}, {1, 2, 4160}, {3, 7, 64},  {1, 9, 768},
+                          {2, 3, 24},  {1, 3, 4104}, {1, 10, 320}, {1, 3, 1088}};
   for (const Shape& sh : shapes) {
     uint32_t max_b, min_b;
     for (Algorithm algo : {Algorithm::kVector, Algorithm::kRegBase}) {
-      for (bool reuse : {false, true}) {
-        testing::GradMaxMin(sh.b, sh.s, sh.h, 4, reuse, &max_b, &min_b);
-        ExpectSimdEqualsScalar<float>(algo, sh.b, sh.s, sh.h, reuse, min_b);
-      }
-      if (sh.h % 16 == 0) {
-        testing::GradMaxMin(sh.b, sh.s, sh.h, 2, false, &max_b, &min_b);
-        ExpectSimdEqualsScalar<Half>(algo, sh.b, sh.s, sh.h, false, min_b);
+      for (bool specials : {false, true}) {
+        if (specials && sh.b * sh.s < 7) continue;
+        for (bool reuse : {false, true}) {
+          testing::GradMaxMin(sh.b, sh.s, sh.h, 4, reuse, &max_b, &min_b);
+          ExpectSimdEqualsScalar<float>(algo, sh.b, sh.s, sh.h, reuse, min_b, specials);
+        }
+        if (sh.h % 16 == 0) {
+          testing::GradMaxMin(sh.b, sh.s, sh.h, 2, false, &max_b, &min_b);
+          ExpectSimdEqualsScalar<Half>(algo, sh.b, sh.s, sh.h, false,
+                                       std::max(min_b, 9 * 4 * sh.h), specials);
+        }
       }
     }
   }
+}
+
+// The shapes and tmp sizes of tests/faithful (min, max, a row loop with a tail, one chunk), and
+// special values: the fused rows must leave every buffer as the steps do.
+TEST(LayerNormGrad, RowFusionLeavesTheStepsMemory) {
+  struct Shape {
+    uint32_t rows, h;
+  };
+  const Shape shapes[] = {{26, 16}, {19, 40}, {21, 48}, {10, 320}, {20, 96}, {20, 128},
+                          {3, 1088}, {1, 4160}, {1, 4224}, {9, 200}};
+  for (const Shape& sh : shapes) {
+    for (bool specials : {false, true}) {
+      uint32_t max_b, min_b;
+      for (bool reuse : {false, true}) {
+        testing::GradMaxMin(1, sh.rows, sh.h, 4, reuse, &max_b, &min_b);
+        const uint32_t n = reuse ? 4 : 6;
+        // The max size (H*H per buffer for wide rows) is large: only for the narrow shapes.
+        for (uint32_t bytes : {min_b, sh.h <= 320 ? max_b : min_b, n * 4 * 3 * sh.h}) {
+          ExpectSimdEqualsScalar<float>(Algorithm::kVector, 1, sh.rows, sh.h, reuse, bytes,
+                                        specials);
+        }
+      }
+      if (sh.h % 16 == 0) {
+        testing::GradMaxMin(1, sh.rows, sh.h, 2, false, &max_b, &min_b);
+        // The API's minimum counts 2-byte elements for float buffers: at least one float row.
+        const uint32_t least = std::max(min_b, 9 * 4 * sh.h);
+        for (uint32_t bytes : {least, sh.h <= 320 ? max_b : least, 9 * 4 * 3 * sh.h}) {
+          ExpectSimdEqualsScalar<Half>(Algorithm::kVector, 1, sh.rows, sh.h, false, bytes,
+                                       specials);
+        }
+      }
+    }
+  }
+}
+
+// The fused rows reduce the product rows in registers (docs/math.md §8): whole groups of
+// lane-count repeats, single repeats, and the tail repeat with masked lanes, on every SIMD
+// target this CPU runs (each target has its own vector width, so its own tree grouping).
+TEST(LayerNormGrad, RowFusionRegisterTreesLeaveTheStepsMemory) {
+  struct Shape {
+    uint32_t rows, h;
+  };
+  // 128/192: fewer repeats than lanes; 200/4104/1000: tails of 8/8/40 lanes; 4096: exactly 64
+  // first-pass sums (the second pass is the final tree); 4160/8192: more than 64 (a third pass).
+  const Shape shapes[] = {{10, 128}, {10, 192}, {10, 200}, {10, 1000}, {9, 4096},
+                          {9, 4104}, {8, 4160}, {8, 8192}};
+  std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  std::set<std::string> names;  // each target really dispatched
+  for (int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    names.insert(SimdTargetName());
+    SCOPED_TRACE(::testing::Message() << "target " << SimdTargetName());
+    for (const Shape& sh : shapes) {
+      for (bool specials : {false, true}) {
+        uint32_t max_b, min_b;
+        for (bool reuse : {false, true}) {
+          testing::GradMaxMin(1, sh.rows, sh.h, 4, reuse, &max_b, &min_b);
+          const uint32_t n = reuse ? 4 : 6;
+          for (uint32_t bytes : {min_b, n * 4 * 3 * sh.h}) {
+            ExpectSimdEqualsScalar<float>(Algorithm::kVector, 1, sh.rows, sh.h, reuse, bytes,
+                                          specials, specials);
+          }
+        }
+        if (sh.h % 16 == 0) {
+          testing::GradMaxMin(1, sh.rows, sh.h, 2, false, &max_b, &min_b);
+          const uint32_t least = std::max(min_b, 9 * 4 * sh.h);
+          for (uint32_t bytes : {least, 9 * 4 * 3 * sh.h}) {
+            ExpectSimdEqualsScalar<Half>(Algorithm::kVector, 1, sh.rows, sh.h, false, bytes,
+                                         specials, specials);
+          }
+        }
+      }
+    }
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  EXPECT_GE(targets.size(), 1u);
+  EXPECT_EQ(names.size(), targets.size());
+}
+
+TEST(LayerNormGrad, RowFusionStepsAsideWhenScratchTensorsOverlap) {
+  // A tiling whose x3 tensor starts inside pd_mean: the device's steps define what happens
+  // there (the later steps overwrite the earlier ones' values), and the fused path must not
+  // run. Compare the default path with the scalar steps on every buffer.
+  const uint32_t rows = 8, h = 256;
+  auto t = MakeGradTiling(1, rows, h, h, 6 * 4 * rows * h, 4, false);
+  t.x3TensorPos = t.pdMeanTensorPos + 5 * h + 3;
+  LayerNormGradFootprint f;
+  ASSERT_TRUE(LayerNormGradFootprintFor(Algorithm::kVector, t, false, false, &f).ok());
+  GradCase<float> a(1, rows, h, 3, f.scratch), v(1, rows, h, 3, f.scratch);
+  ASSERT_TRUE(LayerNormGrad(Algorithm::kVector, t, a.Operands(), 1e-5f, false, Impl::kScalar).ok());
+  ASSERT_TRUE(LayerNormGrad(Algorithm::kVector, t, v.Operands(), 1e-5f, false, Impl::kSimd).ok());
+  EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.pd_x, v.pd_x), -1);
+  EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.res, v.res), -1);
+  EXPECT_EQ(FirstDifferenceOrNaNMismatch(a.scratch, v.scratch), -1);
+  // And the overlap matters: without it the results differ (so the check above can fail).
+  auto t2 = MakeGradTiling(1, rows, h, h, 6 * 4 * rows * h, 4, false);
+  LayerNormGradFootprint f2;
+  ASSERT_TRUE(LayerNormGradFootprintFor(Algorithm::kVector, t2, false, false, &f2).ok());
+  GradCase<float> c(1, rows, h, 3, f2.scratch);
+  ASSERT_TRUE(LayerNormGrad(Algorithm::kVector, t2, c.Operands(), 1e-5f, false, Impl::kSimd).ok());
+  EXPECT_NE(FirstDifferenceOrNaNMismatch(a.pd_x, c.pd_x), -1);
 }
 
 // Rows are independent, so the chunking (tmp = min, max, or a chunk plus a partial tail) must

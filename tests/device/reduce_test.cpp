@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
+#include "../../src/core/device/vector_ops.h"
 #include "device_test_util.h"
 
 namespace lngrad::devmath {
@@ -99,6 +101,82 @@ TEST(ReduceSumRows, ExactlyOneRepeatOfSumsGoesStraightToTheRow) {
   EXPECT_EQ(dst[1], 2080.0f);  // 1 + ... + 64
   for (uint32_t j = 0; j < 64; ++j) EXPECT_EQ(dst[h + j], static_cast<float>(j + 1)) << j;
   EXPECT_EQ(dst[h + 64], -3.0f);
+}
+
+TEST(ReduceSumRows, SimdMatchesScalarInEverySlot) {
+  // The whole dst buffer (final sums, partial sums of every pass, untouched slots) must be the
+  // scalar version's bit for bit: one, two and three passes, rows narrower than 64 (one
+  // masked tree each, powers of two and not), tails of every kind.
+  const uint32_t hs[] = {1, 2, 8, 16, 24, 40, 56, 64, 72, 128, 136, 200, 768, 1000, 1024,
+                         4032, 4096, 4104, 4160, 5000, 12288, 262144, 262208};
+  for (uint32_t h : hs) {
+    for (uint32_t rows : {1u, 3u}) {
+      if (h > 8192 && rows > 1) continue;
+      const uint32_t cal = rows * h + (h > 1 ? h / 2 : 0);  // a partial row is not reduced
+      auto src = testing::Uniform(cal, -1.0f, 1.0f, h + rows);
+      for (uint32_t i = 0; i < cal; ++i) src[i] = std::ldexp(src[i], static_cast<int>(i % 37) - 10);
+      if (cal > 3) src[3] = -0.0f;
+      std::vector<float> s(cal + 70, -5.0f), v(cal + 70, -5.0f);
+      ReduceSumRows(s.data(), src.data(), cal, h, Impl::kScalar);
+      ReduceSumRows(v.data(), src.data(), cal, h, Impl::kSimd);
+      for (size_t i = 0; i < s.size(); ++i) {
+        ASSERT_TRUE(testing::SameBits(s[i], v[i])) << "h " << h << " rows " << rows << " slot " << i;
+      }
+    }
+  }
+}
+
+TEST(ReduceSumRows, SimdMatchesScalarWithSpecialValues) {
+  // Inf, -Inf (Inf - Inf = NaN), -0 rows, subnormals, overflow to Inf inside the tree.
+  const float inf = std::numeric_limits<float>::infinity();
+  for (uint32_t h : {16u, 72u, 768u, 4160u}) {
+    std::vector<float> src(4 * h, 0.0f);
+    for (uint32_t c = 0; c < h; ++c) {
+      src[c] = (c == 5) ? inf : 1.0f;                    // row 0: +Inf
+      src[h + c] = (c == 1) ? inf : (c == h - 1 ? -inf : 2.0f);  // row 1: NaN
+      src[2 * h + c] = -0.0f;                            // row 2: -0 (+0 where masked lanes enter)
+      src[3 * h + c] = (c % 2) ? 3.0e38f : 1e-45f;       // row 3: overflows, subnormals
+    }
+    std::vector<float> s(4 * h, 9.0f), v(4 * h, 9.0f);
+    ReduceSumRows(s.data(), src.data(), 4 * h, h, Impl::kScalar);
+    ReduceSumRows(v.data(), src.data(), 4 * h, h, Impl::kSimd);
+    EXPECT_EQ(testing::FirstBitDifference(s.data(), v.data(), s.size()), -1) << "h " << h;
+    for (size_t i = 0; i < s.size(); ++i) ASSERT_EQ(std::isnan(s[i]), std::isnan(v[i])) << i;
+    EXPECT_TRUE(std::isinf(v[0]));
+    EXPECT_TRUE(std::isnan(v[1]));
+  }
+}
+
+TEST(ReduceRow, SimdMatchesScalarAndReduceSumRowsSlots) {
+  // One row through the passes with explicit slots: the same partial sums and final sum as
+  // the scalar version, and as ReduceSumRows' row 0 (partials = dst, final = dst[0]).
+  for (uint32_t h : {8u, 24u, 64u, 72u, 768u, 4096u, 4160u, 5000u}) {
+    auto row = testing::Uniform(h, -1.0f, 1.0f, h);
+    for (uint32_t i = 0; i < h; ++i) row[i] = std::ldexp(row[i], static_cast<int>(i % 31) - 8);
+    const uint32_t slots = h / 64 + 2;
+    std::vector<float> ps(slots, -2.0f), pv(slots, -2.0f);
+    float fs = -3.0f, fv = -3.0f;
+    detail::ReduceRow(false, row.data(), h, ps.data(), &fs);
+    detail::ReduceRow(true, row.data(), h, pv.data(), &fv);
+    EXPECT_TRUE(testing::SameBits(fs, fv)) << h;
+    for (uint32_t j = 0; j < slots; ++j) EXPECT_TRUE(testing::SameBits(ps[j], pv[j])) << h << " " << j;
+    std::vector<float> dst(h, -2.0f);
+    ReduceSumRows(dst.data(), row.data(), h, h, Impl::kScalar);
+    EXPECT_TRUE(testing::SameBits(dst[0], fs)) << h;
+    if (h > 64) {
+      for (uint32_t j = 1; j < h / 64; ++j) EXPECT_TRUE(testing::SameBits(dst[j], ps[j])) << h;
+    }
+  }
+}
+
+TEST(ReduceRepeat64, SimdAndScalarAgreeOnEveryMask) {
+  std::vector<float> lanes(64);
+  for (int i = 0; i < 64; ++i) lanes[i] = (i % 3 == 0 ? k24 : 1.0f) * (i % 2 ? -1.0f : 1.0f);
+  for (uint32_t n = 0; n <= 64; ++n) {
+    EXPECT_TRUE(testing::SameBits(ReduceRepeat64(lanes.data(), n, Impl::kScalar),
+                                  ReduceRepeat64(lanes.data(), n, Impl::kSimd)))
+        << n;
+  }
 }
 
 }  // namespace

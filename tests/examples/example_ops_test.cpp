@@ -4,7 +4,8 @@
 // half, with and without isReuseSource, tmp min/max/bytes, both prototypes; the
 // LayerNormGradBeta operator equals the API with one block and stays within the float64 sum
 // bound with many; the forward operator does not depend on blocks and tiles; bad arguments are
-// refused without touching the outputs.
+// refused without touching the outputs; outputs written in place and staged (and outputs that
+// alias inputs) give the same bits in checked and unchecked mode.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,12 +15,14 @@
 #include <tuple>
 #include <vector>
 
+#include "common/op_host.h"
 #include "common/sample_data.h"
 #include "layernorm_fwd_bwd/layernorm_op.h"
 #include "layernorm_grad/layernorm_grad_op.h"
 #include "layernorm_grad_beta/layernorm_grad_beta_op.h"
 #include "lngrad/ascend_platform.h"
 #include "lngrad/half.h"
+#include "lngrad_rt/check.h"
 #include "oracle.h"
 #include "replay.h"
 #include "tiling/tiling_api.h"
@@ -459,6 +462,172 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
       EXPECT_EQ(smp::CheckRule(smp::Values(dtype, y[0].data(), rows * h), want_y, tol).wrong, 0u);
     }
   }
+}
+
+
+// GM of the operators: inputs read in place, outputs in place or staged (LaunchConfig::outputs).
+class CheckedModeScope {
+ public:
+  explicit CheckedModeScope(bool on) : previous_(lngrad::ascend::CheckedMode()) {
+    lngrad::ascend::SetCheckedMode(on);
+  }
+  ~CheckedModeScope() { lngrad::ascend::SetCheckedMode(previous_); }
+
+ private:
+  bool previous_;
+};
+
+using Outputs = ex::LaunchConfig::Outputs;
+const Outputs kAllOutputs[] = {Outputs::kAuto, Outputs::kStaged, Outputs::kInPlace};
+const char* OutputsName(Outputs o) {
+  return o == Outputs::kAuto ? "auto" : o == Outputs::kStaged ? "staged" : "in place";
+}
+
+TEST(OpGmTest, StagingFollowsCheckedModeUnlessForcedOrAliased) {
+  std::vector<uint8_t> in(256), out(256), out2(256);
+  ex::LaunchConfig c;
+  const std::initializer_list<ex::host::HostRange> inputs = {{in.data(), 256}};
+  {
+    CheckedModeScope on(true);
+    EXPECT_TRUE(ex::host::StagedOutputs(c, inputs, {{out.data(), 256}}));
+  }
+  {
+    CheckedModeScope off(false);
+    EXPECT_FALSE(ex::host::StagedOutputs(c, inputs, {{out.data(), 256}}));
+    c.outputs = Outputs::kStaged;
+    EXPECT_TRUE(ex::host::StagedOutputs(c, inputs, {{out.data(), 256}}));
+  }
+  CheckedModeScope on(true);
+  c.outputs = Outputs::kInPlace;
+  EXPECT_FALSE(ex::host::StagedOutputs(c, inputs, {{out.data(), 256}, {out2.data(), 256}}));
+  // Overlaps force staging: output on input, output on output; touching ranges do not.
+  EXPECT_TRUE(ex::host::StagedOutputs(c, inputs, {{in.data() + 255, 16}}));
+  EXPECT_TRUE(ex::host::StagedOutputs(c, inputs, {{out.data(), 128}, {out.data() + 64, 128}}));
+  EXPECT_FALSE(ex::host::StagedOutputs(c, inputs, {{out.data(), 128}, {out.data() + 128, 128}}));
+  EXPECT_FALSE(ex::host::StagedOutputs(c, {{in.data(), 128}}, {{in.data() + 128, 128}}));
+}
+
+TEST(OpGmTest, StagedOutputReachesTheCallerOnlyOnCommit) {
+  std::vector<uint8_t> host(100, 7);
+  {
+    const ex::host::GmOutput staged(host.data(), host.size(), true);
+    EXPECT_NE(staged.data(), host.data());
+    std::memset(staged.data(), 1, host.size());
+    EXPECT_EQ(host, std::vector<uint8_t>(100, 7));  // a launch that fails stops here
+    staged.Commit();
+    EXPECT_EQ(host, std::vector<uint8_t>(100, 1));
+  }
+  const ex::host::GmOutput in_place(host.data(), host.size(), false);
+  EXPECT_EQ(in_place.data(), host.data());
+  in_place.Commit();  // nothing to copy
+  EXPECT_EQ(host, std::vector<uint8_t>(100, 1));
+}
+
+TEST(OpGmTest, GradOutputsInPlaceAndStagedGiveTheReplaysBits) {
+  for (ex::OpDType dtype : {ex::OpDType::kFloat32, ex::OpDType::kFloat16}) {
+    GradData d = MakeGradData(dtype, 300, 64, 77);
+    std::vector<uint8_t> want_pd_x, want_res;
+    ReplayGrad(d, "Ascend910B1", false, 1e-5f, &want_pd_x, &want_res);
+    for (bool checked : {true, false}) {
+      CheckedModeScope mode(checked);
+      for (Outputs o : kAllOutputs) {
+        for (uint32_t blocks : {1u, 3u}) {
+          SCOPED_TRACE(std::string(ex::DTypeName(dtype)) + (checked ? " checked " : " unchecked ") +
+                       OutputsName(o) + ", blocks " + std::to_string(blocks));
+          smp::HostTensor pd_x = smp::ZeroTensor(dtype, size_t{d.rows} * d.h), res = pd_x;
+          ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+          a.launch.blocks = blocks;
+          a.launch.outputs = o;
+          const lngrad::Status st = ex::RunLayerNormGradOp(a);
+          ASSERT_TRUE(st.ok()) << st.ToString();
+          EXPECT_EQ(pd_x.bytes, want_pd_x);
+          EXPECT_EQ(res.bytes, want_res);
+        }
+      }
+    }
+  }
+}
+
+// Outputs that alias inputs: exactly (pd_x on dy, res_for_gamma on x) and shifted so that, in
+// place, a tile would overwrite dy rows that a later tile still has to read. Both are staged
+// whatever launch.outputs says, so the bits are those of separate buffers.
+TEST(OpGmTest, GradOutputsAliasingInputsAreStaged) {
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 300, 64, 78);
+  std::vector<uint8_t> want_pd_x, want_res;
+  ReplayGrad(d, "Ascend910B1", false, 1e-5f, &want_pd_x, &want_res);
+  const size_t bytes = d.dy.bytes.size(), shift = 150 * 64 * sizeof(float);
+  for (bool checked : {true, false}) {
+    CheckedModeScope mode(checked);
+    SCOPED_TRACE(checked ? "checked" : "unchecked");
+    smp::HostTensor unused = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h);
+    {
+      std::vector<uint8_t> dy = d.dy.bytes, x = d.x.bytes;
+      ex::LayerNormGradOpArgs a = GradArgs(d, &unused, &unused);
+      a.dy = a.pd_x = dy.data();
+      a.x = a.res_for_gamma = x.data();
+      a.launch.outputs = Outputs::kInPlace;
+      ASSERT_TRUE(ex::RunLayerNormGradOp(a).ok());
+      EXPECT_EQ(dy, want_pd_x);
+      EXPECT_EQ(x, want_res);
+    }
+    {
+      std::vector<uint8_t> buffer(bytes + shift);
+      std::memcpy(buffer.data(), d.dy.bytes.data(), bytes);
+      smp::HostTensor res = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h);
+      ex::LayerNormGradOpArgs a = GradArgs(d, &unused, &res);
+      a.dy = buffer.data();
+      a.pd_x = buffer.data() + shift;
+      a.launch.outputs = Outputs::kInPlace;
+      ASSERT_TRUE(ex::RunLayerNormGradOp(a).ok());
+      EXPECT_EQ(std::vector<uint8_t>(buffer.begin() + shift, buffer.end()), want_pd_x);
+      EXPECT_EQ(res.bytes, want_res);
+    }
+  }
+}
+
+TEST(OpGmTest, BetaAndForwardOutputsDoNotDependOnPlacement) {
+  const ex::OpDType dtype = ex::OpDType::kFloat32;
+  BetaData bd = MakeBetaData(dtype, 100, 64, 5);
+  const uint32_t rows = 100, h = 64;
+  const smp::HostTensor x = smp::MakeTensor(dtype, smp::Uniform(rows * h, -5, 5, 6));
+  const smp::HostTensor gamma = smp::MakeTensor(dtype, smp::Uniform(h, -1, 1, 7));
+  const smp::HostTensor beta = smp::MakeTensor(dtype, smp::Uniform(h, -1, 1, 8));
+  std::vector<std::vector<uint8_t>> results;
+  for (bool checked : {true, false}) {
+    CheckedModeScope mode(checked);
+    for (Outputs o : kAllOutputs) {
+      SCOPED_TRACE(std::string(checked ? "checked " : "unchecked ") + OutputsName(o));
+      smp::HostTensor g = smp::ZeroTensor(dtype, h), b = g;
+      ex::LayerNormGradBetaOpArgs ba = BetaArgs(bd, &g, &b);
+      ba.launch.blocks = 2;
+      ba.launch.outputs = o;
+      ASSERT_TRUE(ex::RunLayerNormGradBetaOp(ba).ok());
+      smp::HostTensor y = smp::ZeroTensor(dtype, rows * h), mean = smp::ZeroTensor(dtype, rows),
+                      var = mean;
+      ex::LayerNormOpArgs fa;
+      fa.dtype = dtype;
+      fa.b = 1;
+      fa.s = rows;
+      fa.h = h;
+      fa.x = x.data();
+      fa.gamma = gamma.data();
+      fa.beta = beta.data();
+      fa.y = y.data();
+      fa.mean = mean.data();
+      fa.variance = var.data();
+      fa.launch.blocks = 2;
+      fa.launch.outputs = o;
+      ASSERT_TRUE(ex::RunLayerNormOp(fa).ok());
+      std::vector<uint8_t> all = g.bytes;
+      for (const smp::HostTensor* t : {&b, &y, &mean, &var}) {
+        all.insert(all.end(), t->bytes.begin(), t->bytes.end());
+      }
+      results.push_back(std::move(all));
+    }
+  }
+  for (size_t i = 1; i < results.size(); ++i) EXPECT_EQ(results[i], results[0]) << "run " << i;
+  // And the forward outputs are not left at their zero fill.
+  EXPECT_NE(results[0], std::vector<uint8_t>(results[0].size(), 0));
 }
 
 }  // namespace

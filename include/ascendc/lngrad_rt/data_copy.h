@@ -7,6 +7,7 @@
 // the device. DataCopyPad is not emulated.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -46,6 +47,24 @@ inline uint64_t StridedExtent(const AscendC::DataCopyParams& p, uint16_t stride)
   if (p.blockCount == 0 || p.blockLen == 0) return 0;
   return (uint64_t{p.blockCount} - 1) * (uint64_t{p.blockLen} + stride) * 32 + uint64_t{p.blockLen} * 32;
 }
+// memcpy with non-temporal stores (x86 SSE2; plain memcpy elsewhere), fenced at the end.
+void StreamToGm(std::byte* dst, const std::byte* src, uint64_t bytes);
+// Prefetches [p, p + bytes) into L2 (x86 SSE; nothing elsewhere). Never faults.
+void PrefetchGm(const std::byte* p, uint64_t bytes);
+// UB -> GM copies of at least kStreamMinCopy bytes into GM regions (GmAlloc, pooled or
+// registered: the region, not the copy) of at least kStreamRegionBytes stream past the caches
+// (the native kernels' threshold for dx, src/core). GM -> UB copies from regions larger than
+// kReadAheadRegionBytes (an L2) prefetch the next copy's bytes. Timing only (data_copy.cpp).
+inline constexpr uint64_t kStreamRegionBytes = uint64_t{8} << 20;
+inline constexpr uint64_t kStreamMinCopy = 1024;
+inline constexpr uint64_t kReadAheadRegionBytes = uint64_t{1} << 20;
+// After a GM -> UB copy of `bytes` at `src` from `region`: read ahead as far again, inside it.
+inline void ReadAhead(const GmRegionSpan& region, const std::byte* src, uint64_t bytes) {
+  if (region.bytes <= kReadAheadRegionBytes || bytes == 0) return;
+  const std::byte* next = src + bytes;
+  const std::byte* end = region.begin + region.bytes;
+  if (next < end) PrefetchGm(next, std::min<uint64_t>(bytes, static_cast<uint64_t>(end - next)));
+}
 inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::DataCopyParams& p) {
   const uint64_t block = uint64_t{p.blockLen} * 32;
   for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -67,8 +86,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   d::CheckUbAligned(dst.View(), kApi, "dst");
   d::CheckGmAligned(src.GetPhyAddr(), sizeof(T), kApi);
   dst.Access(0, bytes / sizeof(T), kApi);
-  src.Access(0, bytes / sizeof(T), kApi);
+  const d::GmRegionSpan region = src.Access(0, bytes / sizeof(T), kApi);
   if (bytes != 0) std::memcpy(dst.HostPtr(), src.GetPhyAddr(), bytes);
+  d::ReadAhead(region, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), bytes);
 }
 
 // UB -> GM, count elements.
@@ -80,8 +100,12 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   d::CheckUbAligned(src.View(), kApi, "src");
   d::CheckGmAligned(dst.GetPhyAddr(), sizeof(T), kApi);
   src.Access(0, bytes / sizeof(T), kApi);
-  dst.Access(0, bytes / sizeof(T), kApi);
-  if (bytes != 0) std::memcpy(dst.GetPhyAddr(), src.HostPtr(), bytes);
+  const d::GmRegionSpan region = dst.Access(0, bytes / sizeof(T), kApi);
+  if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
+    d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
+  } else if (bytes != 0) {
+    std::memcpy(dst.GetPhyAddr(), src.HostPtr(), bytes);
+  }
 }
 
 // UB -> UB, count elements.

@@ -2,8 +2,9 @@
 //
 // Every block runs the kernel on its own simulated AI vector core: its own zeroed UB of the
 // product's size (32-byte aligned host memory), its own TPipe state and block index. Blocks run
-// in parallel on threads, or one after another (LaunchOptions::sequential, or the environment
-// variable LNGRAD_SEQUENTIAL_BLOCKS=1) for debugging.
+// in parallel on the calling thread and pooled helper threads (a single block on the calling
+// thread alone), or one after another on the calling thread (LaunchOptions::sequential, or the
+// environment variable LNGRAD_SEQUENTIAL_BLOCKS=1) for debugging.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,42 @@ struct BlockFailure {
 // kernel check failed (every failure is printed to stderr); Internal when a block threw
 // anything other than KernelCheckError. Blocks that fail do not stop the others.
 Status Launch(uint32_t numBlocks, std::function<void()> kernel, const LaunchOptions& options = {});
+
+// Caller memory registered as GM for the object's lifetime (lngrad extension), so kernels can
+// read and write host data in place instead of through GmAlloc copies. While registered, GM
+// accesses that start inside [p, p + bytes) are bounded by it like a GmAlloc block of `bytes`
+// (in both modes: there is no 32-byte rounding to lean on), and GmFree refuses p. Registering
+// the same region again (another thread running on the same input) is allowed; regions may
+// overlap (an access is accepted when any region holds it). A null p or 0 bytes registers
+// nothing. The memory must stay valid until the registration ends; it is never freed here.
+class GmRegistration {
+ public:
+  GmRegistration() = default;
+  GmRegistration(const void* p, size_t bytes);
+  ~GmRegistration();
+  GmRegistration(GmRegistration&& other) noexcept;
+  GmRegistration& operator=(GmRegistration&& other) noexcept;
+  GmRegistration(const GmRegistration&) = delete;
+  GmRegistration& operator=(const GmRegistration&) = delete;
+
+ private:
+  void Release() noexcept;
+  uintptr_t base_ = 0;
+  uint64_t bytes_ = 0;
+  bool active_ = false;
+};
+
+// Pooled GM (lngrad extension) for host staging buffers that are written in full before a
+// kernel reads them: like GmAlloc (32-byte aligned, bounds-checked the same way, never nullptr,
+// std::bad_alloc when memory runs out) but the contents are unspecified (whatever the block
+// held before), so no page is zero-filled again. Thread-safe. GmPoolFree(nullptr) is ignored;
+// any pointer not from GmPoolAlloc (or freed already) throws std::invalid_argument. Freed blocks
+// are kept for reuse up to SetGmPoolLimit bytes (default 256 MiB; 0 keeps nothing).
+void* GmPoolAlloc(size_t size);
+void GmPoolFree(void* ptr);
+void SetGmPoolLimit(size_t bytes);
+// Bytes held by free pooled blocks.
+size_t GmPoolCachedBytes();
 
 namespace detail {
 

@@ -10,12 +10,18 @@ Impl ResolveImpl(Impl requested) {
   if (requested != Impl::kAuto) return requested;
   const char* env = std::getenv("LNGRAD_IMPL");
   if (env != nullptr && std::strcmp(env, "scalar") == 0) return Impl::kScalar;
+  // A separate variable: LNGRAD_IMPL is shared with the native library, which accepts only
+  // auto, simd and scalar.
+  const char* fuse = std::getenv("LNGRAD_DEVMATH_FUSE");
+  if (fuse != nullptr && std::strcmp(fuse, "0") == 0) return Impl::kSimdSteps;
   return Impl::kSimd;
 }
 
 const char* SimdTargetName() { return detail::DispatchedTargetName(); }
 
-float ReduceRepeat64(const float* src, uint32_t n) {
+namespace detail {
+
+float ScalarTree64(const float* src, uint32_t n) {
   // Masked lanes enter the tree as +0 (spec §1.8 [inference]); the tree adds adjacent pairs,
   // level by level, always left + right.
   float lane[detail::kRepeatLanes];
@@ -27,7 +33,7 @@ float ReduceRepeat64(const float* src, uint32_t n) {
   return lane[0];
 }
 
-void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength) {
+void ScalarReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength) {
   const uint32_t count = calSize / hLength;
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t base = static_cast<uint64_t>(i) * hLength;
@@ -39,13 +45,13 @@ void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLen
       // Full repeats land in consecutive slots (one WholeReduceSum, repeats in order); a single
       // repeat of exactly 64 values is the row's final sum and goes straight to dst[i].
       for (uint32_t j = 0; j < repeats; ++j) {
-        const float v = ReduceRepeat64(pass_src + base + uint64_t{j} * detail::kRepeatLanes,
-                                       detail::kRepeatLanes);
+        const float v = ScalarTree64(pass_src + base + uint64_t{j} * detail::kRepeatLanes,
+                                     detail::kRepeatLanes);
         dst[total == detail::kRepeatLanes ? uint64_t{i} : base + j] = v;
       }
       if (tail > 0) {
         const float v =
-            ReduceRepeat64(pass_src + base + uint64_t{repeats} * detail::kRepeatLanes, tail);
+            ScalarTree64(pass_src + base + uint64_t{repeats} * detail::kRepeatLanes, tail);
         dst[total < detail::kRepeatLanes ? uint64_t{i} : base + repeats] = v;
       }
       total = static_cast<uint32_t>(detail::CeilDiv(total, detail::kRepeatLanes));
@@ -53,8 +59,6 @@ void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLen
     }
   }
 }
-
-namespace detail {
 
 uint64_t ReduceSumRowsExtent(uint64_t calSize, uint64_t h) {
   if (h == 0) return 0;
@@ -67,4 +71,14 @@ uint64_t ReduceSumRowsExtent(uint64_t calSize, uint64_t h) {
 }
 
 }  // namespace detail
+
+float ReduceRepeat64(const float* src, uint32_t n, Impl impl) {
+  return detail::MakeOps(impl).Tree(src, n);
+}
+
+void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength, Impl impl) {
+  if (hLength == 0) return;
+  detail::MakeOps(impl).ReduceSumRows(dst, src, calSize, hLength);
+}
+
 }  // namespace lngrad::devmath

@@ -12,7 +12,10 @@ namespace lngrad::devmath::detail {
 
 inline constexpr uint32_t kRepeatLanes = 64;  // floats per 256-byte repeat / register
 
-inline Ops MakeOps(Impl impl) { return Ops{ResolveImpl(impl) == Impl::kSimd}; }
+inline Ops MakeOps(Impl impl) {
+  const Impl r = ResolveImpl(impl);
+  return Ops{r != Impl::kScalar, r == Impl::kSimd};
+}
 
 inline uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 inline uint64_t Ceil8(uint64_t a) { return CeilDiv(a, 8) * 8; }

@@ -7,16 +7,14 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "common.h"
 
 namespace lngrad::devmath {
 namespace {
 
-using detail::CastFloatToHalf;
-using detail::CastHalfToFloat;
 using detail::CheckCapacity;
-using detail::Fill;
 using detail::kRepeatLanes;
 using detail::Ops;
 
@@ -86,26 +84,47 @@ void VectorFootprint(const LayerNormTilingData& t, bool is_half, bool reuse,
 // mv[r] and to dst[r*H].
 void FoldReduce(const Ops& ops, float* mv, float* dst, float* src, uint32_t bs, uint32_t h) {
   if (h > kRepeatLanes) {
-    const uint32_t add_repeats = h / kRepeatLanes - 1;
-    const uint32_t tail = h % kRepeatLanes;
-    for (uint64_t r = 0; r < bs; ++r) {
-      float* row = src + r * h;
-      for (uint32_t k = 1; k <= add_repeats; ++k) ops.Add(row, row + k * kRepeatLanes, row, kRepeatLanes);
-      if (tail > 0) ops.Add(row, row + (h - tail), row, tail);
+    if (ops.simd) {
+      detail::FoldRows(src, bs, h);
+    } else {
+      const uint32_t add_repeats = h / kRepeatLanes - 1;
+      const uint32_t tail = h % kRepeatLanes;
+      for (uint64_t r = 0; r < bs; ++r) {
+        float* row = src + r * h;
+        for (uint32_t k = 1; k <= add_repeats; ++k) ops.Add(row, row + k * kRepeatLanes, row, kRepeatLanes);
+        if (tail > 0) ops.Add(row, row + (h - tail), row, tail);
+      }
     }
   }
   const uint32_t lanes = std::min(h, kRepeatLanes);
-  for (uint64_t r = 0; r < bs; ++r) mv[r] = ReduceRepeat64(src + r * h, lanes);
-  for (uint64_t r = 0; r < bs; ++r) dst[r * h] = ReduceRepeat64(src + r * h, lanes);
+  if (bs == 0) return;
+  // The trees read src only; when neither mv nor dst reaches into the rows they read, every
+  // row's sum can be computed once (several trees at a time) and written to both, in the same
+  // order (all of mv, then dst).
+  const auto lo = reinterpret_cast<uintptr_t>(src);
+  const uintptr_t hi = reinterpret_cast<uintptr_t>(src + (uint64_t{bs} - 1) * h + lanes);
+  auto outside = [&](const float* p, uint64_t n) {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    return a + n * sizeof(float) <= lo || a >= hi;
+  };
+  if (ops.simd && outside(mv, bs) && outside(dst, (uint64_t{bs} - 1) * h + 1)) {
+    std::vector<float> sums(bs);
+    detail::TreeSums(true, src, h, lanes, bs, sums.data());
+    for (uint64_t r = 0; r < bs; ++r) mv[r] = sums[r];
+    for (uint64_t r = 0; r < bs; ++r) dst[r * h] = sums[r];
+    return;
+  }
+  for (uint64_t r = 0; r < bs; ++r) mv[r] = ops.Tree(src + r * h, lanes);
+  for (uint64_t r = 0; r < bs; ++r) dst[r * h] = ops.Tree(src + r * h, lanes);
 }
 
 // BroadcastLastDim via SetCmpMask/Select: row r of dst gets src[r*H]; as a side effect the
 // first H int16 of src (H/2 floats) are zeroed to build the all-zero select mask.
-void BroadcastFromRowStarts(float* dst, float* src, uint32_t bs, uint32_t h) {
+void BroadcastFromRowStarts(const Ops& ops, float* dst, float* src, uint32_t bs, uint32_t h) {
   const float first = src[0];
   std::memset(src, 0, uint64_t{h} * sizeof(uint16_t));
-  Fill(dst, first, h);
-  for (uint64_t r = 1; r < bs; ++r) Fill(dst + r * h, src[r * h], h);
+  ops.Fill(dst, first, h);
+  for (uint64_t r = 1; r < bs; ++r) ops.Fill(dst + r * h, src[r * h], h);
 }
 
 struct Temps {
@@ -123,16 +142,16 @@ void MeanVarianceNormalise(const Ops& ops, const LayerNormTilingData& t, const T
   ops.Muls(w.c, x, t.lastDimValueBack, bsh);
   FoldReduce(ops, mean, w.b, w.c, bs, h);
   // GetLayerNormOutputVariance.
-  BroadcastFromRowStarts(w.c, w.b, bs, h);
+  BroadcastFromRowStarts(ops, w.c, w.b, bs, h);
   ops.Sub(w.b, x, w.c, bsh);
   ops.Mul(w.c, w.b, w.b, bsh);
   ops.Muls(w.a, w.c, t.lastDimValueBack, bsh);
   FoldReduce(ops, variance, w.c, w.a, bs, h);
   // GetLayerNormOutputPre: y = (1 / sqrt(var + eps)) * (x - mean).
-  BroadcastFromRowStarts(w.a, w.c, bs, h);
+  BroadcastFromRowStarts(ops, w.a, w.c, bs, h);
   ops.Adds(w.c, w.a, epsilon, bsh);
   ops.Sqrt(w.a, w.c, bsh);
-  Fill(w.c, 1.0f, 8);
+  ops.Fill(w.c, 1.0f, 8);
   ops.Recip(w.a, w.a, bsh);
   ops.Mul(w.c, w.a, w.b, bsh);
 }
@@ -180,29 +199,29 @@ void VectorHalf(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands<
   float* var_tmp = s + t.varianceTmpTensorPos;
   const uint32_t h = t.hLength;
   ForEachChunk(t, [&](const Chunk& c) {
-    CastHalfToFloat(w.a, o.inputX.data + c.in_off, c.bsh);
+    ops.CastHalfToFloat(w.a, o.inputX.data + c.in_off, c.bsh);
     MeanVarianceNormalise(ops, t, w, w.a, mean_tmp + c.mv_off, var_tmp + c.mv_off, epsilon,
                           c.bsh, c.bs);
     // GetLayerNormOutput<half>.
-    CastHalfToFloat(w.a, o.gamma.data, h);
+    ops.CastHalfToFloat(w.a, o.gamma.data, h);
     for (uint64_t r = 0; r < c.bs; ++r) ops.Mul(w.b + r * h, w.c + r * h, w.a, h);
-    CastHalfToFloat(w.c, o.beta.data, h);
+    ops.CastHalfToFloat(w.c, o.beta.data, h);
     for (uint64_t r = 0; r < c.bs; ++r) ops.Add(w.a + r * h, w.b + r * h, w.c, h);
-    CastFloatToHalf(o.output.data + c.in_off, w.a, c.bsh);
+    ops.CastFloatToHalf(o.output.data + c.in_off, w.a, c.bsh);
   });
-  CastFloatToHalf(o.outputMean.data, mean_tmp, t.meanVarSize);
-  CastFloatToHalf(o.outputVariance.data, var_tmp, t.meanVarSize);
+  ops.CastFloatToHalf(o.outputMean.data, mean_tmp, t.meanVarSize);
+  ops.CastFloatToHalf(o.outputVariance.data, var_tmp, t.meanVarSize);
 }
 
 // ------------------------------------------------------------------------------------------
 // Register path (3510).
 
 template <typename T>
-void LoadLanes(float* dst, const T* src, uint32_t n) {
+void LoadLanes(const Ops& ops, float* dst, const T* src, uint32_t n) {
   if constexpr (std::is_same_v<T, float>) {
     std::copy(src, src + n, dst);
   } else {
-    CastHalfToFloat(dst, src, n);
+    ops.CastHalfToFloat(dst, src, n);
   }
 }
 
@@ -225,21 +244,21 @@ float RowLaneSum(const Ops& ops, const T* row, uint32_t h, F per_chunk) {
   const uint32_t tail = h % kRepeatLanes;
   std::fill(sum, sum + kRepeatLanes, 0.0f);
   if (full > 0) {
-    LoadLanes(sum, row, kRepeatLanes);
+    LoadLanes(ops, sum, row, kRepeatLanes);
     per_chunk(sum, kRepeatLanes);
     for (uint32_t i = 1; i < full; ++i) {
-      LoadLanes(tmp, row + i * kRepeatLanes, kRepeatLanes);
+      LoadLanes(ops, tmp, row + i * kRepeatLanes, kRepeatLanes);
       per_chunk(tmp, kRepeatLanes);
       ops.Add(sum, sum, tmp, kRepeatLanes);
     }
   }
   if (tail > 0) {
     std::fill(tmp, tmp + kRepeatLanes, 0.0f);
-    LoadLanes(tmp, row + full * kRepeatLanes, tail);
+    LoadLanes(ops, tmp, row + full * kRepeatLanes, tail);
     per_chunk(tmp, tail);
     ops.Add(sum, sum, tmp, kRepeatLanes);
   }
-  return ReduceRepeat64(sum, kRepeatLanes);
+  return ops.Tree(sum, kRepeatLanes);
 }
 
 template <typename T>
@@ -265,12 +284,12 @@ void RegBase(const Ops& ops, const LayerNormTilingData& t, const LayerNormOperan
     T* out = o.output.data + j * h;
     for (uint32_t off = 0; off < h; off += kRepeatLanes) {
       const uint32_t n = std::min(kRepeatLanes, h - off);
-      LoadLanes(r, x + off, n);
+      LoadLanes(ops, r, x + off, n);
       ops.Subs(r, r, mean, n);
       ops.Divs(r, r, sd, n);
-      LoadLanes(g, o.gamma.data + off, n);
+      LoadLanes(ops, g, o.gamma.data + off, n);
       ops.Mul(r, r, g, n);
-      LoadLanes(b, o.beta.data + off, n);
+      LoadLanes(ops, b, o.beta.data + off, n);
       ops.Add(r, r, b, n);
       for (uint32_t l = 0; l < n; ++l) out[off + l] = StoreValue<T>(r[l]);
     }

@@ -7,17 +7,15 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
+#include <initializer_list>
 
 #include "common.h"
 
 namespace lngrad::devmath {
 namespace {
 
-using detail::BroadcastRows;
-using detail::CastFloatToHalf;
-using detail::CastHalfToFloat;
 using detail::CheckCapacity;
-using detail::Fill;
 using detail::kRepeatLanes;
 using detail::Ops;
 
@@ -125,13 +123,13 @@ void ComputePdX1(const Ops& ops, const ChunkTensors& w, const float* dy, const f
 // Step 2 – ComputePdX2: x2 = x - bcast(mean).
 void ComputePdX2(const Ops& ops, const ChunkTensors& w, const float* x, const float* mean,
                  uint32_t cal, uint32_t rows, uint32_t h) {
-  BroadcastRows(w.bsh, mean, rows, h);
+  ops.BroadcastRows(w.bsh, mean, rows, h);
   ops.Sub(w.x2, x, w.bsh, cal);
 }
 
 // DoOneDiv: one 32-byte block of 1.0 in `ones`, then dst = 1.0 / src over `rows` elements.
 void DoOneDiv(const Ops& ops, float* dst, float* ones, const float* src, uint32_t rows) {
-  Fill(ones, 1.0f, 8);
+  ops.Fill(ones, 1.0f, 8);
   ops.Recip(dst, src, rows);
 }
 
@@ -143,11 +141,11 @@ void ComputePdVar(const Ops& ops, const ChunkTensors& w, const float* variance, 
   ops.Mul(w.tmp, w.bsh, w.tmp, rows);
   ops.Sqrt(w.tmp, w.tmp, rows);
   DoOneDiv(ops, w.tmp, w.bsh, w.tmp, rows);
-  BroadcastRows(w.bsh, w.tmp, rows, h);
+  ops.BroadcastRows(w.bsh, w.tmp, rows, h);
   ops.Mul(w.bsh, w.x2, w.bsh, cal);
   ops.Mul(w.bsh, w.x1, w.bsh, cal);
   ops.Muls(w.bsh, w.bsh, -0.5f, cal);
-  ReduceSumRows(w.pd_var, w.bsh, cal, h);
+  ops.ReduceSumRows(w.pd_var, w.bsh, cal, h);
 }
 
 // Step 4 – ComputePdMean, including res_for_gamma = x2 * rstd.
@@ -157,13 +155,13 @@ void ComputePdMean(const Ops& ops, const ChunkTensors& w, const float* variance,
   ops.Adds(w.tmp, variance, epsilon, rows);
   ops.Sqrt(w.tmp, w.tmp, rows);
   DoOneDiv(ops, w.tmp, w.bsh, w.tmp, rows);
-  BroadcastRows(w.bsh, w.tmp, rows, h);
+  ops.BroadcastRows(w.bsh, w.tmp, rows, h);
   ops.Mul(res_for_gamma, w.x2, w.bsh, cal);
   ops.Mul(w.x3, w.x1, w.bsh, cal);
   ops.Muls(w.bsh, w.x3, -1.0f, cal);
-  ReduceSumRows(w.pd_mean, w.bsh, cal, h);
+  ops.ReduceSumRows(w.pd_mean, w.bsh, cal, h);
   ops.Muls(w.bsh, w.x2, -2.0f, cal);
-  ReduceSumRows(w.tmp, w.bsh, cal, h);
+  ops.ReduceSumRows(w.tmp, w.bsh, cal, h);
   ops.Muls(w.tmp, w.tmp, one_over_n, rows);
   ops.Mul(w.tmp, w.pd_var, w.tmp, rows);
   ops.Add(w.pd_mean, w.pd_mean, w.tmp, rows);
@@ -173,10 +171,10 @@ void ComputePdMean(const Ops& ops, const ChunkTensors& w, const float* variance,
 void ComputePdX(const Ops& ops, const ChunkTensors& w, float* output_pd_x, float one_over_n,
                 float two_over_n, uint32_t cal, uint32_t rows, uint32_t h) {
   ops.Muls(w.pd_var, w.pd_var, two_over_n, rows);
-  BroadcastRows(w.bsh, w.pd_var, rows, h);
+  ops.BroadcastRows(w.bsh, w.pd_var, rows, h);
   ops.Mul(w.x1, w.bsh, w.x2, cal);
   ops.Muls(w.pd_mean, w.pd_mean, one_over_n, rows);
-  BroadcastRows(w.bsh, w.pd_mean, rows, h);
+  ops.BroadcastRows(w.bsh, w.pd_mean, rows, h);
   ops.Add(w.x1, w.x1, w.bsh, cal);
   ops.Add(output_pd_x, w.x1, w.x3, cal);
 }
@@ -199,12 +197,163 @@ void ForEachChunk(const LayerNormGradTilingData& t, F f) {
   if (t.tailSize != 0) f(Chunk{off0, off1, t.tailSize, t.nohTailSize});
 }
 
+// ------------------------------------------------------------------------------------------
+// Row-fused vector path (SIMD only, Impl::kSimd): the same operations per element as the steps
+// above, but one row at a time through all steps, so a chunk is read from memory about twice
+// instead of ~20 times. It leaves every buffer with the step-by-step path's final contents:
+//  - each element of X1/X2/X3, res_for_gamma, pd_x and the product rows gets the same
+//    operations in the same order (GradRowPass1/GradRowPass2, vector_ops.h), each row's sums come from
+//    the same trees (ReduceRow) into the same pd_var/pd_mean slots;
+//  - what the steps write and later overwrite within the chunk is skipped: bsh holds
+//    broadcast(pd_mean/N) over [0, cal) at the end of the steps (its per-row temporaries, the
+//    1.0 block and the products lie below cal), pd_x covers the per-row values and the partial
+//    sums in the outputPdX chunk (float) or the tmpTensor (half), X1 ends as the pd_x term;
+//    for half, tmpTensor1 ends as [variance (rows) | x (from row `rows` on)] and tmpTensor2 as
+//    the float res_for_gamma;
+//  - the slots pd_var[r] / pd_mean[r] receive their scaled values right after row r's trees:
+//    a later row's partial sums start at its own base r'*H > r, so they never reach slot r,
+//    and an earlier row's partial sums that land on slot r are overwritten by row r, as in the
+//    steps (rows in increasing order in both).
+// It runs only where this reasoning holds: cal == rows*H, rows >= 1, and no buffer the chunk
+// writes overlaps any other buffer it touches (the steps define the result for overlapping
+// operands; a chunk that fails the check runs the steps).
+
+struct ByteRange {
+  const void* p;
+  uint64_t bytes;
+  bool written;
+};
+
+bool WrittenRangesAreDisjoint(std::initializer_list<ByteRange> ranges) {
+  for (auto a = ranges.begin(); a != ranges.end(); ++a) {
+    for (auto b = a + 1; b != ranges.end(); ++b) {
+      if (!a->written && !b->written) continue;
+      if (a->bytes == 0 || b->bytes == 0) continue;
+      const auto pa = reinterpret_cast<uintptr_t>(a->p);
+      const auto pb = reinterpret_cast<uintptr_t>(b->p);
+      if (pa < pb + b->bytes && pb < pa + a->bytes) return false;
+    }
+  }
+  return true;
+}
+
+template <typename T>
+ByteRange Span(const T* p, uint64_t n, bool written) {
+  return ByteRange{p, n * sizeof(T), written};
+}
+
+// Rows shorter than this run faster step by step: the steps batch the short trees across rows,
+// the fused loop pays its per-row sequence (two square roots, three trees) row by row
+// (bench_devmath: 64x16 2.2 vs 4.5 us, 8x128 about equal, 8x768 10.5 vs 7.8 us).
+constexpr uint32_t kFuseMinH = 128;
+
+// One chunk, fused; false (nothing written) when the chunk does not qualify.
+template <typename T>
+bool RowFusedChunk(const LayerNormGradTilingData& t, const LayerNormGradOperands<T>& o,
+                   float epsilon, bool reuse, const Chunk& c, std::vector<float>& priv) {
+  constexpr bool kHalf = std::is_same_v<T, Half>;
+  const uint32_t h = t.hLength;
+  const uint32_t rows = c.rows;
+  const uint64_t cal = c.cal;
+  if (rows == 0 || cal != uint64_t{rows} * h || h < kFuseMinH) return false;
+  const float one_over_n = std::bit_cast<float>(t.lastDimValueBack);
+  const float two_over_n = std::bit_cast<float>(t.lastDimValueBackMulTwo);
+  float* s = o.scratch.data;
+  const ChunkTensors w = StackTensors(t, s);
+  const T* dy = o.inputDy.data + c.off0;
+  const T* x = o.inputX.data + c.off0;
+  const T* mean = o.inputMean.data + c.off1;
+  const T* var = o.inputVariance.data + c.off1;
+  const uint64_t slots = std::max<uint64_t>(rows, detail::ReduceSumRowsExtent(cal, h));
+  float* x1;
+  float* x2;
+  float* pd_x;  // float pd_x
+  float* res;   // float res_for_gamma
+  float* tmp1 = s + t.tmpTensor1Pos;
+  bool ok;
+  if constexpr (kHalf) {
+    x1 = w.x1;
+    x2 = w.x2;
+    pd_x = w.tmp;
+    res = s + t.tmpTensor2Pos;
+    ok = WrittenRangesAreDisjoint(
+        {Span(w.bsh, cal, true), Span(w.pd_var, slots, true), Span(w.pd_mean, slots, true),
+         Span(x1, cal, true), Span(x2, cal, true), Span(w.x3, cal, true), Span(pd_x, cal, true),
+         Span(res, cal, true), Span(tmp1, cal, true),
+         Span(o.outputPdX.data + c.off0, cal, true), Span(o.resForGamma.data + c.off0, cal, true),
+         Span(dy, cal, false), Span(x, cal, false), Span(o.inputGamma.data, h, false),
+         Span(mean, rows, false), Span(var, rows, false)});
+  } else {
+    x1 = reuse ? o.inputDy.data + c.off0 : w.x1;
+    x2 = reuse ? o.inputX.data + c.off0 : w.x2;
+    pd_x = o.outputPdX.data + c.off0;
+    res = o.resForGamma.data + c.off0;
+    ok = WrittenRangesAreDisjoint(
+        {Span(w.bsh, cal, true), Span(w.pd_var, slots, true), Span(w.pd_mean, slots, true),
+         Span(x1, cal, true), Span(x2, cal, true), Span(w.x3, cal, true), Span(pd_x, cal, true),
+         Span(res, cal, true), Span(dy, reuse ? 0 : cal, false), Span(x, reuse ? 0 : cal, false),
+         Span(o.inputGamma.data, h, false), Span(mean, rows, false), Span(var, rows, false)});
+  }
+  if (!ok) return false;
+
+  // Private rows: the three product rows (stored only where the first-pass trees are not
+  // computed in registers, docs/math.md §8), the third tree's partial sums, for half the float
+  // dy row (targets without F16C) and gamma.
+  const size_t part = h / kRepeatLanes + 2;
+  priv.resize(size_t{5} * h + part);
+  float* gamma_f = priv.data() + size_t{4} * h + part;
+  // The steps' Muls scalars, read at run time (see GradRowPass1).
+  static volatile const float kMulScalars[3] = {-0.5f, -1.0f, -2.0f};
+  detail::FusedGradArgs f;
+  f.rows = rows;
+  f.h = h;
+  f.eps = epsilon;
+  f.one_over_n = one_over_n;
+  f.two_over_n = two_over_n;
+  f.k_half = kMulScalars[0];
+  f.k_neg1 = kMulScalars[1];
+  f.k_neg2 = kMulScalars[2];
+  if constexpr (kHalf) {
+    detail::CastHalfToFloat(gamma_f, o.inputGamma.data, h);
+    f.gamma = gamma_f;
+    f.dy_h = dy;
+    f.x_h = x;
+    f.mean_h = mean;
+    f.var_h = var;
+    f.tmp1 = tmp1;
+    f.pd_x_h = o.outputPdX.data + c.off0;
+    f.res_h = o.resForGamma.data + c.off0;
+  } else {
+    f.gamma = o.inputGamma.data;
+    f.dy = dy;
+    f.x = x;
+    f.mean = mean;
+    f.var = var;
+  }
+  f.x1 = x1;
+  f.x2 = x2;
+  f.x3 = w.x3;
+  f.res = res;
+  f.pd_x = pd_x;
+  f.bsh = w.bsh;
+  f.pd_var = w.pd_var;
+  f.pd_mean = w.pd_mean;
+  f.priv = priv.data();
+  detail::FusedGradRows(f);
+  if constexpr (kHalf) detail::CastHalfToFloat(tmp1, var, rows);
+  return true;
+}
+
 void VectorFloat(const Ops& ops, const LayerNormGradTilingData& t,
                  const LayerNormGradOperands<float>& o, float epsilon, bool reuse) {
   const float one_over_n = std::bit_cast<float>(t.lastDimValueBack);
   const float two_over_n = std::bit_cast<float>(t.lastDimValueBackMulTwo);
   const uint32_t h = t.hLength;
+  // Kept per thread: the fused rows write these private rows before reading them, and a
+  // fresh vector per call cost a zero-filled allocation per tile.
+  thread_local std::vector<float> priv;
   ForEachChunk(t, [&](const Chunk& c) {
+    if (ops.fuse && RowFusedChunk(t, o, epsilon, reuse, c, priv)) return;
     float* dy = o.inputDy.data + c.off0;
     float* x = o.inputX.data + c.off0;
     ChunkTensors w = StackTensors(t, o.scratch.data);
@@ -233,21 +382,25 @@ void VectorHalf(const Ops& ops, const LayerNormGradTilingData& t,
   float* s = o.scratch.data;
   float* tmp1 = s + t.tmpTensor1Pos;
   float* tmp2 = s + t.tmpTensor2Pos;
+  // Kept per thread: the fused rows write these private rows before reading them, and a
+  // fresh vector per call cost a zero-filled allocation per tile.
+  thread_local std::vector<float> priv;
   ForEachChunk(t, [&](const Chunk& c) {
+    if (ops.fuse && RowFusedChunk(t, o, epsilon, false, c, priv)) return;
     const ChunkTensors w = StackTensors(t, s);
-    CastHalfToFloat(tmp1, o.inputDy.data + c.off0, c.cal);
-    CastHalfToFloat(tmp2, o.inputGamma.data, h);
+    ops.CastHalfToFloat(tmp1, o.inputDy.data + c.off0, c.cal);
+    ops.CastHalfToFloat(tmp2, o.inputGamma.data, h);
     ComputePdX1(ops, w, tmp1, tmp2, c.rows, h);
-    CastHalfToFloat(tmp1, o.inputX.data + c.off0, c.cal);
-    CastHalfToFloat(tmp2, o.inputMean.data + c.off1, c.rows);
+    ops.CastHalfToFloat(tmp1, o.inputX.data + c.off0, c.cal);
+    ops.CastHalfToFloat(tmp2, o.inputMean.data + c.off1, c.rows);
     ComputePdX2(ops, w, tmp1, tmp2, c.cal, c.rows, h);
-    CastHalfToFloat(tmp1, o.inputVariance.data + c.off1, c.rows);
+    ops.CastHalfToFloat(tmp1, o.inputVariance.data + c.off1, c.rows);
     ComputePdVar(ops, w, tmp1, epsilon, c.cal, c.rows, h);
     // tmp2 receives the float res_for_gamma; the float pd_x goes to the stack tmpTensor.
     ComputePdMean(ops, w, tmp1, tmp2, epsilon, one_over_n, c.cal, c.rows, h);
     ComputePdX(ops, w, w.tmp, one_over_n, two_over_n, c.cal, c.rows, h);
-    CastFloatToHalf(o.outputPdX.data + c.off0, w.tmp, c.cal);
-    CastFloatToHalf(o.resForGamma.data + c.off0, tmp2, c.cal);
+    ops.CastFloatToHalf(o.outputPdX.data + c.off0, w.tmp, c.cal);
+    ops.CastFloatToHalf(o.resForGamma.data + c.off0, tmp2, c.cal);
   });
 }
 
@@ -277,17 +430,21 @@ inline float LoadLane(const T* p, uint64_t i) {
 }
 
 template <typename T>
-inline void StoreLanes(T* dst, const float* src, uint32_t n) {
+inline void StoreLanes(const Ops& ops, T* dst, const float* src, uint32_t n) {
   if constexpr (std::is_same_v<T, float>) {
     std::copy(src, src + n, dst);
   } else {
-    CastFloatToHalf(dst, src, n);
+    ops.CastFloatToHalf(dst, src, n);
   }
 }
 
 template <typename T>
-void LoadLanes(float* dst, const T* src, uint32_t n) {
-  for (uint32_t l = 0; l < n; ++l) dst[l] = LoadLane(src, l);
+void LoadLanes(const Ops& ops, float* dst, const T* src, uint32_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    std::copy(src, src + n, dst);
+  } else {
+    ops.CastHalfToFloat(dst, src, n);
+  }
 }
 
 // x1Tmp / x2Tmp are scratch rows, or the first row of inputDy / inputX for float + reuse (the
@@ -328,9 +485,9 @@ void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGr
     for (uint32_t i = 0; i < chunks; ++i) {
       const uint32_t off = i * kRepeatLanes;
       const uint32_t n = std::min(kRepeatLanes, h - off);
-      LoadLanes(gamma, o.inputGamma.data + off, n);
-      LoadLanes(dy, o.inputDy.data + base + off, n);
-      LoadLanes(x, o.inputX.data + base + off, n);
+      LoadLanes(ops, gamma, o.inputGamma.data + off, n);
+      LoadLanes(ops, dy, o.inputDy.data + base + off, n);
+      LoadLanes(ops, x, o.inputX.data + base + off, n);
       ops.Mul(x1, dy, gamma, n);
       ops.Subs(x2, x, mean, n);
       ops.Muls(b, x2, rstd3, n);
@@ -340,7 +497,7 @@ void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGr
       std::copy(x1, x1 + n, x1_tmp + off);
       std::copy(x2, x2 + n, x2_tmp + off);
     }
-    float pd_var_s = ReduceRepeat64(pd_var, reduce_lanes);
+    float pd_var_s = ops.Tree(pd_var, reduce_lanes);
 
     // ComputePdMeanLoop.
     for (uint32_t i = 0; i < chunks; ++i) {
@@ -355,10 +512,10 @@ void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGr
       ops.Add(pd_mean, pd_mean, b, n);
       ops.Muls(b, x2, -2.0f, n);
       ops.Add(res2, res2, b, n);
-      StoreLanes(o.resForGamma.data + base + off, res, n);
+      StoreLanes(ops, o.resForGamma.data + base + off, res, n);
     }
-    float pd_mean_s = ReduceRepeat64(pd_mean, reduce_lanes);
-    float res2_s = ReduceRepeat64(res2, reduce_lanes);
+    float pd_mean_s = ops.Tree(pd_mean, reduce_lanes);
+    float res2_s = ops.Tree(res2, reduce_lanes);
     res2_s = res2_s * one_over_h;
     res2_s = pd_var_s * res2_s;
     pd_mean_s = pd_mean_s + res2_s;
@@ -376,7 +533,7 @@ void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGr
       ops.Mul(x2, b, x2, n);
       ops.Adds(x2, x2, pd_mean_s, n);
       ops.Add(res, x2, x1, n);
-      StoreLanes(o.outputPdX.data + base + off, res, n);
+      StoreLanes(ops, o.outputPdX.data + base + off, res, n);
     }
   }
 }

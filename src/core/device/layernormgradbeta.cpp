@@ -9,8 +9,6 @@
 namespace lngrad::devmath {
 namespace {
 
-using detail::CastFloatToHalf;
-using detail::CastHalfToFloat;
 using detail::CheckCapacity;
 using detail::kRepeatLanes;
 using detail::Ops;
@@ -106,14 +104,14 @@ void VectorHalf(const Ops& ops, const LayerNormGradBetaTilingData& t,
   float* dy_tmp = s + t.inputDyTmpTensorPos;
   float* res_tmp = s + t.resForGammaTmpTensorPos;
   ForEachChunk(t, [&](const Chunk& c) {
-    CastHalfToFloat(dy_tmp, o.inputDy.data + c.offset, c.bsh);
-    CastHalfToFloat(res_tmp, o.resForGamma.data + c.offset, c.bsh);
+    ops.CastHalfToFloat(dy_tmp, o.inputDy.data + c.offset, c.bsh);
+    ops.CastHalfToFloat(res_tmp, o.resForGamma.data + c.offset, c.bsh);
     ops.Mul(res_tmp, dy_tmp, res_tmp, c.bsh);
     ReduceSumFirstN(ops, gamma_acc, res_tmp, c.bs, h, c.clear);
     ReduceSumFirstN(ops, beta_acc, dy_tmp, c.bs, h, c.clear);
     // The outputs are refreshed after every chunk; the last chunk's values remain.
-    CastFloatToHalf(o.outputPdGamma.data, gamma_acc, h);
-    CastFloatToHalf(o.outputPdBeta.data, beta_acc, h);
+    ops.CastFloatToHalf(o.outputPdGamma.data, gamma_acc, h);
+    ops.CastFloatToHalf(o.outputPdBeta.data, beta_acc, h);
   });
 }
 
@@ -135,8 +133,8 @@ void RegBase(const Ops& ops, const LayerNormGradBetaTilingData& t,
         std::copy(o.inputDy.data + at, o.inputDy.data + at + n, dy);
         std::copy(o.resForGamma.data + at, o.resForGamma.data + at + n, res);
       } else {
-        CastHalfToFloat(dy, o.inputDy.data + at, n);
-        CastHalfToFloat(res, o.resForGamma.data + at, n);
+        ops.CastHalfToFloat(dy, o.inputDy.data + at, n);
+        ops.CastHalfToFloat(res, o.resForGamma.data + at, n);
       }
       ops.Mul(prod, dy, res, n);
       ops.Add(g, g, prod, n);

@@ -7,6 +7,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "half_lanes-inl.h"
 #include "vector_ops.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -93,6 +94,42 @@ void UnarySimd(int op, float* dst, const float* a, size_t n) {
   }
 }
 
+void FillSimd(float* dst, float value, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t lanes = hn::Lanes(d);
+  const auto v = hn::Set(d, value);
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(v, d, dst + i);
+  for (; i < n; ++i) dst[i] = value;
+}
+
+void BroadcastRowsSimd(float* dst, const float* src, size_t rows, size_t h) {
+  for (size_t r = 0; r < rows; ++r) FillSimd(dst + r * h, src[r], h);
+}
+
+// F16C conversions (half_lanes-inl.h); targets without F16C keep the scalar loop.
+void CastHalfToFloatSimd(float* dst, const Half* src, size_t n) {
+  size_t i = 0;
+#ifdef LNGRAD_DEVMATH_F16C
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  for (; i + lanes <= n; i += lanes) hn::StoreU(LoadHalfAsFloat(src + i), df, dst + i);
+#endif
+  for (; i < n; ++i) dst[i] = HalfBitsToFloat(src[i].bits);
+}
+
+void CastFloatToHalfSimd(Half* dst, const float* src, size_t n) {
+  size_t i = 0;
+#ifdef LNGRAD_DEVMATH_F16C
+  const hn::ScalableTag<float> df;
+  const size_t lanes = hn::Lanes(df);
+  for (; i + lanes <= n; i += lanes) StoreFloatAsHalf(hn::LoadU(df, src + i), dst + i);
+#endif
+  for (; i < n; ++i) dst[i] = Half::FromBits(FloatToHalfBits(src[i]));
+}
+
+#undef LNGRAD_DEVMATH_F16C
+
 const char* TargetNameSimd() { return hwy::TargetName(HWY_TARGET); }
 
 }  // namespace HWY_NAMESPACE
@@ -109,6 +146,10 @@ HWY_EXPORT(BinarySimd);
 HWY_EXPORT(ScalarSimd);
 HWY_EXPORT(UnarySimd);
 HWY_EXPORT(TargetNameSimd);
+HWY_EXPORT(FillSimd);
+HWY_EXPORT(BroadcastRowsSimd);
+HWY_EXPORT(CastHalfToFloatSimd);
+HWY_EXPORT(CastFloatToHalfSimd);
 
 namespace {
 
@@ -162,23 +203,60 @@ void Ops::Unary(UnaryOp op, float* dst, const float* a, size_t n) const {
   }
 }
 
-void Fill(float* dst, float value, size_t n) {
+void Fill(float* dst, float value, size_t n, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(FillSimd)(dst, value, n);
+    return;
+  }
   for (size_t i = 0; i < n; ++i) dst[i] = value;
 }
 
-void BroadcastRows(float* dst, const float* src, size_t rows, size_t h) {
+void BroadcastRows(float* dst, const float* src, size_t rows, size_t h, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(BroadcastRowsSimd)(dst, src, rows, h);
+    return;
+  }
   for (size_t r = 0; r < rows; ++r) {
     // Row by row in increasing order, each value read just before its row is written.
-    Fill(dst + r * h, src[r], h);
+    const float v = src[r];
+    for (size_t i = 0; i < h; ++i) dst[r * h + i] = v;
   }
 }
 
-void CastHalfToFloat(float* dst, const Half* src, size_t n) {
+void CastHalfToFloat(float* dst, const Half* src, size_t n, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(CastHalfToFloatSimd)(dst, src, n);
+    return;
+  }
   for (size_t i = 0; i < n; ++i) dst[i] = HalfBitsToFloat(src[i].bits);
 }
 
-void CastFloatToHalf(Half* dst, const float* src, size_t n) {
+void CastFloatToHalf(Half* dst, const float* src, size_t n, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(CastFloatToHalfSimd)(dst, src, n);
+    return;
+  }
   for (size_t i = 0; i < n; ++i) dst[i] = Half::FromBits(FloatToHalfBits(src[i]));
+}
+
+
+void Ops::Fill(float* d, float v, size_t n) const { detail::Fill(d, v, n, simd); }
+void Ops::BroadcastRows(float* d, const float* src, size_t rows, size_t h) const {
+  detail::BroadcastRows(d, src, rows, h, simd);
+}
+void Ops::CastHalfToFloat(float* d, const Half* s, size_t n) const {
+  detail::CastHalfToFloat(d, s, n, simd);
+}
+void Ops::CastFloatToHalf(Half* d, const float* s, size_t n) const {
+  detail::CastFloatToHalf(d, s, n, simd);
+}
+float Ops::Tree(const float* src, uint32_t n) const {
+  float out;
+  TreeSums(simd, src, 0, n, 1, &out);
+  return out;
+}
+void Ops::ReduceSumRows(float* dst, const float* src, uint32_t cal, uint32_t h) const {
+  ReduceSumRowsWith(simd, dst, src, cal, h);
 }
 
 Half FloatToHalfSaturate(float f) {

@@ -31,8 +31,8 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
                                  const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const std::type_identity_t<T> epsilon,
-                                 LayerNormTiling& tiling) {
+                                 const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNorm: template parameter (T) is not half or float");
   namespace nd = lngrad::ascend::normdetail;
@@ -85,24 +85,29 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
       nd::CheckNotSame(kApi, "outputVariance", outputVariance, "sharedTmpBuffer", sharedTmpBuffer);
       nd::CheckNotSame(kApi, "inputX", inputX, "sharedTmpBuffer", sharedTmpBuffer);
     }
-    nd::Check(uint64_t{gamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment",
-              "[LayerNorm] The gamma length is " + std::to_string(uint64_t{gamma.GetSize()} * sizeof(T)) +
-                  ", should be 32B aligned.");
-    nd::Check(uint64_t{beta.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment",
-              "[LayerNorm] The beta length is " + std::to_string(uint64_t{beta.GetSize()} * sizeof(T)) +
-                  ", should be 32B aligned.");
+    nd::Check(uint64_t{gamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
+      return "[LayerNorm] The gamma length is " +
+             std::to_string(uint64_t{gamma.GetSize()} * sizeof(T)) + ", should be 32B aligned.";
+    });
+    nd::Check(uint64_t{beta.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
+      return "[LayerNorm] The beta length is " +
+             std::to_string(uint64_t{beta.GetSize()} * sizeof(T)) + ", should be 32B aligned.";
+    });
     if (vector) {
       const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
       nd::Check(stack_floats > 0, kApi, "stack_buffer", "sharedTmpBuffer size must > 0!");
       const bool float_reuse = !kHalf && isReuseSource;
       const uint64_t last_pos = float_reuse ? tiling.secondTmpStartPos : tiling.thirdTmpStartPos;
       const uint64_t end = last_pos + tiling.oneTmpSize;
-      nd::Check(end <= tiling.tmpBufSize, kApi, "stack_buffer",
-                std::string(float_reuse ? "secondTmpStartPos" : "thirdTmpStartPos") + " + oneTmpSize is (" +
-                    std::to_string(end) + ") should <= tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")");
-      nd::Check(stack_floats >= tiling.tmpBufSize, kApi, "stack_buffer",
-                "stackBuffer.GetSize is (" + std::to_string(stack_floats) + ") should >= tiling.tmpBufSize is (" +
-                    std::to_string(tiling.tmpBufSize) + ")");
+      nd::Check(end <= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
+        return std::string(float_reuse ? "secondTmpStartPos" : "thirdTmpStartPos") +
+               " + oneTmpSize is (" + std::to_string(end) + ") should <= tmpBufSize is (" +
+               std::to_string(tiling.tmpBufSize) + ")";
+      });
+      nd::Check(stack_floats >= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
+        return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
+               ") should >= tiling.tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")";
+      });
     }
     dm::LayerNormFootprint f;
     const lngrad::Status st = dm::LayerNormFootprintFor(algo, t, kHalf, isReuseSource, &f);
@@ -150,8 +155,8 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
     if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNorm.stack_buffer", "PopStackBuffer Error!");
   }
-  LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, sharedTmpBuffer, epsilon,
-                              tiling);
+  LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
+                              sharedTmpBuffer, epsilon, tiling);
 }
 
 }  // namespace AscendC

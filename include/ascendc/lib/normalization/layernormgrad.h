@@ -127,8 +127,16 @@ inline std::string ProductText(const Product& p) {
                        "(e.g. Ascend910B1, Ascend310P1, Ascend950PR_9599).");
 }
 
-inline void Check(bool ok, const char* api, const char* what, const std::string& message) {
-  if (!ok) RaiseKernelCheck(std::string(api) + "." + what, message);
+// `message` is a string or a callable returning one; a callable is only called on failure, so
+// checked mode builds no strings for checks that pass.
+template <class Message>
+void Check(bool ok, const char* api, const char* what, Message&& message) {
+  if (ok) return;
+  if constexpr (std::is_invocable_v<Message>) {
+    RaiseKernelCheck(std::string(api) + "." + what, std::string(message()));
+  } else {
+    RaiseKernelCheck(std::string(api) + "." + what, std::string(message));
+  }
 }
 
 // The CPU-debug checks every high-level API applies to each tensor operand (S6
@@ -136,30 +144,34 @@ inline void Check(bool ok, const char* api, const char* what, const std::string&
 template <typename T>
 void CheckTensor(const char* api, const char* name, const AscendC::LocalTensor<T>& t) {
   const auto pos = static_cast<AscendC::TPosition>(t.GetPosition());
-  Check(AscendC::IsUbPosition(pos), api, "position",
-        std::string("[") + api + "] Failed to check tensor position of " + name +
-            ", current api support positions are UB(VECIN/VECOUT/VECCALC), current position is " +
-            AscendC::PositionName(pos) + ".");
+  Check(AscendC::IsUbPosition(pos), api, "position", [&] {
+    return std::string("[") + api + "] Failed to check tensor position of " + name +
+           ", current api support positions are UB(VECIN/VECOUT/VECCALC), current position is " +
+           AscendC::PositionName(pos) + ".";
+  });
   const uint64_t ub_elems = CurrentBlockProduct().ub_bytes / sizeof(T);
-  Check(t.GetSize() > 0 && t.GetSize() < ub_elems, api, "tensor_size",
-        std::string("[") + api + "] Failed to check tensor size of " + name +
-            ", current tensor size is " + std::to_string(t.GetSize()) +
-            ", should be greater than 0 and less than the hardware memory size.");
-  Check(t.GetPhyAddr() % 32 == 0, api, "address_alignment",
-        std::string("[") + api + "] Failed to check " + name +
-            " physical address, address must be 32-byte aligned, current physical address is " +
-            std::to_string(t.GetPhyAddr()) + ".");
+  Check(t.GetSize() > 0 && t.GetSize() < ub_elems, api, "tensor_size", [&] {
+    return std::string("[") + api + "] Failed to check tensor size of " + name +
+           ", current tensor size is " + std::to_string(t.GetSize()) +
+           ", should be greater than 0 and less than the hardware memory size.";
+  });
+  Check(t.GetPhyAddr() % 32 == 0, api, "address_alignment", [&] {
+    return std::string("[") + api + "] Failed to check " + name +
+           " physical address, address must be 32-byte aligned, current physical address is " +
+           std::to_string(t.GetPhyAddr()) + ".";
+  });
 }
 
 // Two operands that must not be the same tensor (same address and same byte size).
 template <typename A, typename B>
 void CheckNotSame(const char* api, const char* name_a, const AscendC::LocalTensor<A>& a,
                   const char* name_b, const AscendC::LocalTensor<B>& b) {
-  Check(!(a.GetPhyAddr() == b.GetPhyAddr() && a.GetLength() == b.GetLength()), api,
-        "tensor_reuse",
-        std::string("[") + api + "] " + name_a + " and " + name_b +
-            " are the same tensor (same address " + std::to_string(a.GetPhyAddr()) +
-            " and size " + std::to_string(a.GetLength()) + " B); they must be different.");
+  Check(!(a.GetPhyAddr() == b.GetPhyAddr() && a.GetLength() == b.GetLength()), api, "tensor_reuse",
+        [&] {
+          return std::string("[") + api + "] " + name_a + " and " + name_b +
+                 " are the same tensor (same address " + std::to_string(a.GetPhyAddr()) +
+                 " and size " + std::to_string(a.GetLength()) + " B); they must be different.";
+        });
 }
 
 inline void WarnReuseIgnoredForHalf(const char* api) {
@@ -169,20 +181,22 @@ inline void WarnReuseIgnoredForHalf(const char* api) {
 
 // Checked mode: every operand's footprint must lie inside its tensor.
 inline void CheckFootprint(const char* api, const char* name, uint64_t need, uint64_t have) {
-  Check(need <= have, api, "operand_bounds",
-        std::string("[") + api + "] the tiling makes the API access " + std::to_string(need) +
-            " elements of " + name + ", which has only " + std::to_string(have) +
-            "; the device would read or write the UB that follows it.");
+  Check(need <= have, api, "operand_bounds", [&] {
+    return std::string("[") + api + "] the tiling makes the API access " + std::to_string(need) +
+           " elements of " + name + ", which has only " + std::to_string(have) +
+           "; the device would read or write the UB that follows it.";
+  });
 }
 
 inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_bytes) {
-  Check(need_floats * sizeof(float) <= have_bytes, api, "scratch_overrun",
-        std::string("[") + api + "] the tiling's scratch layout ends at byte " +
-            std::to_string(need_floats * sizeof(float)) + " but sharedTmpBuffer has " +
-            std::to_string(have_bytes) +
-            " bytes; the device would overwrite the UB that follows it (spec §2.8: nohCalSize is "
-            "rounded up after sizing from stackBufferSize). Pass a larger buffer or the max tmp "
-            "size.");
+  Check(need_floats * sizeof(float) <= have_bytes, api, "scratch_overrun", [&] {
+    return std::string("[") + api + "] the tiling's scratch layout ends at byte " +
+           std::to_string(need_floats * sizeof(float)) + " but sharedTmpBuffer has " +
+           std::to_string(have_bytes) +
+           " bytes; the device would overwrite the UB that follows it (spec §2.8: nohCalSize is "
+           "rounded up after sizing from stackBufferSize). Pass a larger buffer or the max tmp "
+           "size.";
+  });
 }
 
 // A devmath error after the checks: the access would leave the simulated UB, or the shape is
@@ -201,10 +215,13 @@ namespace AscendC {
 // Caller-provided scratch (spec §1.1, prototype 1). sharedTmpBuffer: at least the tiling's
 // stackBufferSize bytes; contents are overwritten.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
+                                     const LocalTensor<T>& resForGamma,
                                      const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer,
+                                     const LocalTensor<T>& inputVariance,
+                                     const LocalTensor<T>& inputMean,
+                                     const LocalTensor<T>& inputGamma,
+                                     LocalTensor<uint8_t>& sharedTmpBuffer,
                                      std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
@@ -235,24 +252,28 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const Loca
     nd::CheckTensor(kApi, "inputGamma", inputGamma);
     nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
     nd::CheckNotSame(kApi, "outputPdX", outputPdX, "resForGamma", resForGamma);
-    nd::Check(uint64_t{inputGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment",
-              "[LayerNormGrad] The inputGamma length is " +
-                  std::to_string(uint64_t{inputGamma.GetSize()} * sizeof(T)) +
-                  ", should be 32B aligned.");
+    nd::Check(uint64_t{inputGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
+      return "[LayerNormGrad] The inputGamma length is " +
+             std::to_string(uint64_t{inputGamma.GetSize()} * sizeof(T)) +
+             ", should be 32B aligned.";
+    });
     nd::Check(shapeInfo.dataFormat == DataFormat::ND, kApi, "data_format",
               "[LayerNormGrad] Only support ND data format.");
-    nd::Check(sharedTmpBuffer.GetSize() >= tiling.stackBufferSize, kApi, "stack_buffer",
-              "Stack buffer size not enough. (sharedTmpBuffer has " +
-                  std::to_string(sharedTmpBuffer.GetSize()) + " B, tiling.stackBufferSize is " +
-                  std::to_string(tiling.stackBufferSize) + " B)");
+    nd::Check(sharedTmpBuffer.GetSize() >= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
+      return "Stack buffer size not enough. (sharedTmpBuffer has " +
+             std::to_string(sharedTmpBuffer.GetSize()) + " B, tiling.stackBufferSize is " +
+             std::to_string(tiling.stackBufferSize) + " B)";
+    });
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
-    nd::Check(tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(), kApi,
-              "padded_h",
-              "[LayerNormGrad] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
-                  " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
-                  ": the padded columns take part in every sum and the device's result is biased "
-                  "(spec §1.11). Call lngrad::ascend::SetReproducePaddedH(true) to get the device's "
-                  "result anyway.");
+    nd::Check(
+        tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(), kApi,
+        "padded_h", [&] {
+          return "[LayerNormGrad] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
+                 " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
+                 ": the padded columns take part in every sum and the device's result is biased "
+                 "(spec §1.11). Call lngrad::ascend::SetReproducePaddedH(true) to get the device's "
+                 "result anyway.";
+        });
     dm::LayerNormGradFootprint f;
     const lngrad::Status st = dm::LayerNormGradFootprintFor(algo, t, kHalf, isReuseSource, &f);
     if (!st.ok()) nd::RaiseDevmathError(kApi, st);
@@ -293,11 +314,14 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const Loca
 // Framework-provided scratch (spec §1.1, prototype 2): all UB left after the TPipe's buffers,
 // from PopStackBuffer<uint8_t, TPosition::LCM>.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
+                                     const LocalTensor<T>& resForGamma,
                                      const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma, std::type_identity_t<T> epsilon,
-                                     LayerNormGradTiling& tiling, const LayerNormGradShapeInfo& shapeInfo = {}) {
+                                     const LocalTensor<T>& inputVariance,
+                                     const LocalTensor<T>& inputMean,
+                                     const LocalTensor<T>& inputGamma,
+                                     std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
+                                     const LayerNormGradShapeInfo& shapeInfo = {}) {
   LocalTensor<uint8_t> stackBuffer;
   const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(stackBuffer);
   if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNormGrad.stack_buffer", "PopStackBuffer Error!");

@@ -28,8 +28,10 @@
 namespace AscendC {
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
+                                         const LocalTensor<T>& outputPdBeta,
+                                         const LocalTensor<T>& resForGamma,
+                                         const LocalTensor<T>& inputDy,
                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
                                          const LayerNormGradBetaTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
@@ -64,27 +66,40 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, co
     nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
     nd::CheckNotSame(kApi, "outputPdGamma", outputPdGamma, "outputPdBeta", outputPdBeta);
     nd::Check(uint64_t{outputPdGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
-              "[LayerNormGradBeta] The outputPdGamma length is " +
-                  std::to_string(uint64_t{outputPdGamma.GetSize()} * sizeof(T)) + ", should be 32B aligned.");
+              [&] {
+                return "[LayerNormGradBeta] The outputPdGamma length is " +
+                       std::to_string(uint64_t{outputPdGamma.GetSize()} * sizeof(T)) +
+                       ", should be 32B aligned.";
+              });
     nd::Check(uint64_t{outputPdBeta.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
-              "[LayerNormGradBeta] The outputPdBeta length is " +
-                  std::to_string(uint64_t{outputPdBeta.GetSize()} * sizeof(T)) + ", should be 32B aligned.");
+              [&] {
+                return "[LayerNormGradBeta] The outputPdBeta length is " +
+                       std::to_string(uint64_t{outputPdBeta.GetSize()} * sizeof(T)) +
+                       ", should be 32B aligned.";
+              });
     const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
     if (vector) {
       if (kHalf || !isReuseSource) {
         const uint64_t end = uint64_t{tiling.resForGammaTmpTensorPos} + tiling.oneCalSize;
-        nd::Check(end <= tiling.stackBufferSize, kApi, "stack_buffer",
-                  "resForGammaTmpTensorPos + oneCalSize is (" + std::to_string(end) +
-                      ") should <= stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")");
+        nd::Check(end <= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
+          return "resForGammaTmpTensorPos + oneCalSize is (" + std::to_string(end) +
+                 ") should <= stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
+        });
       }
-      nd::Check(stack_floats >= tiling.stackBufferSize, kApi, "stack_buffer",
-                "stackBuffer.GetSize is (" + std::to_string(stack_floats) + ") >= tiling.stackBufferSize is (" +
-                    std::to_string(tiling.stackBufferSize) + ")");
-      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(), kApi, "padded_h",
-                "[LayerNormGradBeta] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
-                    " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
-                    ": the device uses originalHLength as the row stride, so rows are misread (spec §3.3). "
-                    "Call lngrad::ascend::SetReproducePaddedH(true) to get the device's result anyway.");
+      nd::Check(stack_floats >= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
+        return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
+               ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
+      });
+      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(),
+                kApi, "padded_h", [&] {
+                  return "[LayerNormGradBeta] tiling.hLength (storage H) is " +
+                         std::to_string(tiling.hLength) + " but tiling.originalHLength is " +
+                         std::to_string(tiling.originalHLength) +
+                         ": the device uses originalHLength as the row stride, so rows are misread "
+                         "(spec §3.3). "
+                         "Call lngrad::ascend::SetReproducePaddedH(true) to get the device's "
+                         "result anyway.";
+                });
     } else {
       nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
                 "The value of hLength * sizeof(T) must be an integer multiple of 32.");
@@ -112,13 +127,17 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, co
 }
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
+                                         const LocalTensor<T>& outputPdBeta,
+                                         const LocalTensor<T>& resForGamma,
+                                         const LocalTensor<T>& inputDy,
                                          LayerNormGradBetaTiling& tiling) {
   LocalTensor<uint8_t> sharedTmpBuffer;
   const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
-  if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
-  LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy, sharedTmpBuffer,
+  if (!ans)
+    lngrad::ascend::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
+  LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+                                      sharedTmpBuffer,
                                       static_cast<const LayerNormGradBetaTiling&>(tiling));
 }
 
