@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -44,6 +45,16 @@ void Require(const lngrad::Status& s, benchmark::State& state) {
 
 dm::Algorithm Algo(int64_t a) { return a == 0 ? dm::Algorithm::kVector : dm::Algorithm::kRegBase; }
 
+// The epsilon every call uses, as the API's T.
+template <typename T>
+T Epsilon() {
+  if constexpr (std::is_same_v<T, Half>) {
+    return Half(1e-5f);
+  } else {
+    return 1e-5f;
+  }
+}
+
 // Args: rows, h, algorithm (0 vector, 1 register), reuse (0).
 template <typename T>
 void BM_LayerNormGrad(benchmark::State& state) {
@@ -63,9 +74,8 @@ void BM_LayerNormGrad(benchmark::State& state) {
   std::vector<T> x = x0, dy = dy0, pd_x(n), res(n);
   // One chunk holding every row (rows a multiple of 8 / 16 keeps nohCalSize exact).
   const uint32_t bufs = kHalf ? 9 : (reuse ? 4 : 6);
-  const dm::LayerNormGradTilingData t =
-      dm::testing::MakeGradTiling(1, rows, h, h, bufs * static_cast<uint32_t>(n) * 4,
-                                  sizeof(T), reuse);
+  const dm::LayerNormGradTilingData t = dm::testing::MakeGradTiling(
+      1, rows, h, h, bufs * static_cast<uint32_t>(n) * 4, sizeof(T), reuse);
   dm::LayerNormGradFootprint f;
   Require(dm::LayerNormGradFootprintFor(algo, t, kHalf, reuse, &f), state);
   std::vector<float> scratch(std::max<uint64_t>(f.scratch, 1));
@@ -78,12 +88,7 @@ void BM_LayerNormGrad(benchmark::State& state) {
   o.inputMean = {mean.data(), rows};
   o.inputGamma = {gamma.data(), h};
   o.scratch = {scratch.data(), scratch.size()};
-  T eps;
-  if constexpr (kHalf) {
-    eps = Half(1e-5f);
-  } else {
-    eps = 1e-5f;
-  }
+  const T eps = Epsilon<T>();
   for (auto _ : state) {
     const lngrad::Status s = dm::LayerNormGrad(algo, t, o, eps, reuse);
     if (!s.ok()) {
@@ -107,8 +112,8 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   const size_t n = size_t{rows} * h;
   const std::vector<T> dy = As<T>(Random(n, -1.0f, 1.0f, 4));
   std::vector<T> res = As<T>(Random(n, -2.0f, 2.0f, 5)), g(h), b(h);
-  const uint32_t stack = kHalf ? static_cast<uint32_t>((2 * n + 2 * h) * 4)
-                               : static_cast<uint32_t>(n * 4);
+  const uint32_t stack =
+      kHalf ? static_cast<uint32_t>((2 * n + 2 * h) * 4) : static_cast<uint32_t>(n * 4);
   const dm::LayerNormGradBetaTilingData t =
       dm::testing::MakeBetaTiling(1, rows, h, h, stack, kHalf);
   dm::LayerNormGradBetaFootprint f;
@@ -156,12 +161,7 @@ void BM_LayerNorm(benchmark::State& state) {
   o.gamma = {gamma.data(), h};
   o.beta = {beta.data(), h};
   o.scratch = {scratch.data(), scratch.size()};
-  T eps;
-  if constexpr (kHalf) {
-    eps = Half(1e-5f);
-  } else {
-    eps = 1e-5f;
-  }
+  const T eps = Epsilon<T>();
   for (auto _ : state) {
     const lngrad::Status s = dm::LayerNorm(algo, t, o, eps, false);
     if (!s.ok()) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -54,10 +55,15 @@ struct Job {
   float* sums = nullptr;  // BM_Read2: one partial per block
 };
 
+// Elements [begin, end) of one pool block.
+std::pair<size_t, size_t> BlockRange(const Job& job, int64_t block) {
+  const size_t begin = static_cast<size_t>(block) * kBlockElements;
+  return {begin, std::min(job.arr->n, begin + kBlockElements)};
+}
+
 void Triad(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
-  const size_t begin = static_cast<size_t>(block) * kBlockElements;
-  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const auto [begin, end] = BlockRange(job, block);
   const float* a = job.arr->a.get();
   const float* b = job.arr->b.get();
   float* c = job.arr->c.get();
@@ -79,8 +85,7 @@ void Triad(void* context, int64_t block) {
 
 void Read2Write2(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
-  const size_t begin = static_cast<size_t>(block) * kBlockElements;
-  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const auto [begin, end] = BlockRange(job, block);
   const float* a = job.arr->a.get();
   const float* b = job.arr->b.get();
   float* c = job.arr->c.get();
@@ -105,8 +110,7 @@ void Read2Write2(void* context, int64_t block) {
 
 void Read2(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
-  const size_t begin = static_cast<size_t>(block) * kBlockElements;
-  const size_t end = std::min(job.arr->n, begin + kBlockElements);
+  const auto [begin, end] = BlockRange(job, block);
   const float* a = job.arr->a.get();
   const float* b = job.arr->b.get();
   // Eight partial sums: the additions do not serialize on one register.
@@ -121,60 +125,37 @@ void Read2(void* context, int64_t block) {
   job.sums[block] = sum;
 }
 
-void BM_Triad(benchmark::State& state) {
-  const int64_t rows = state.range(0), h = state.range(1);
-  const int threads = static_cast<int>(state.range(2));
-  const bool nt = state.range(3) != 0;
-  Arrays arr(static_cast<size_t>(rows * h));
-  Job job{&arr, nt};
-  const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
-  for (auto _ : state) {
-    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Triad, &job);
-    benchmark::DoNotOptimize(arr.c.get());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(3 * rows * h * static_cast<int64_t>(sizeof(float)) *
-                          static_cast<int64_t>(state.iterations()));
-}
-
-void BM_Read2Write2(benchmark::State& state) {
-  const int64_t rows = state.range(0), h = state.range(1);
-  const int threads = static_cast<int>(state.range(2));
-  Arrays arr(static_cast<size_t>(rows * h));
-  Job job{&arr, state.range(3) != 0};
-  const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
-  for (auto _ : state) {
-    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Read2Write2, &job);
-    benchmark::DoNotOptimize(arr.c.get());
-    benchmark::DoNotOptimize(arr.d.get());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(4 * rows * h * static_cast<int64_t>(sizeof(float)) *
-                          static_cast<int64_t>(state.iterations()));
-}
-
-void BM_Read2(benchmark::State& state) {
+// Runs `kernel` over rows x h floats on the pool; bytes/s counts `tensors` arrays once.
+void Measure(benchmark::State& state, void (*kernel)(void*, int64_t), int64_t tensors) {
   const int64_t rows = state.range(0), h = state.range(1);
   const int threads = static_cast<int>(state.range(2));
   Arrays arr(static_cast<size_t>(rows * h));
   const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
   std::vector<float> sums(static_cast<size_t>(blocks));
-  Job job{&arr, false, sums.data()};
+  Job job{&arr, state.range(3) != 0, sums.data()};
   for (auto _ : state) {
-    lngrad::core::ThreadPool::Global().Run(threads, blocks, &Read2, &job);
+    lngrad::core::ThreadPool::Global().Run(threads, blocks, kernel, &job);
+    benchmark::DoNotOptimize(arr.c.get());
+    benchmark::DoNotOptimize(arr.d.get());
     benchmark::DoNotOptimize(sums.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(2 * rows * h * static_cast<int64_t>(sizeof(float)) *
+  state.SetBytesProcessed(tensors * rows * h * static_cast<int64_t>(sizeof(float)) *
                           static_cast<int64_t>(state.iterations()));
 }
+
+void BM_Triad(benchmark::State& state) { Measure(state, &Triad, 3); }
+void BM_Read2Write2(benchmark::State& state) { Measure(state, &Read2Write2, 4); }
+void BM_Read2(benchmark::State& state) { Measure(state, &Read2, 2); }
+
+const std::pair<int64_t, int64_t> kShapes[] = {
+    {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}};
 
 void Shapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"rows", "h", "threads", "nt"});
   for (int nt : {0, 1}) {
     for (int threads : {1, 2}) {
-      for (auto [rows, h] : std::vector<std::pair<int64_t, int64_t>>{
-               {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}}) {
+      for (auto [rows, h] : kShapes) {
         b->Args({rows, h, threads, nt});
       }
     }
@@ -186,8 +167,7 @@ void Shapes(benchmark::internal::Benchmark* b) {
 void ReadShapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"rows", "h", "threads", "nt"});
   for (int threads : {1, 2}) {
-    for (auto [rows, h] : std::vector<std::pair<int64_t, int64_t>>{
-             {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}}) {
+    for (auto [rows, h] : kShapes) {
       b->Args({rows, h, threads, 0});
     }
   }
