@@ -175,6 +175,33 @@ HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, size_t peel, bool stream,
   if (i < h) column(i, h - i, std::false_type(), std::false_type());
 }
 
+// Whole vectors per call of the pass-2 body in ForEachColumnGroup: each row's coefficients are
+// broadcast once per group instead of once per vector (issue 6, third session: 8192 x 1024
+// 1.3-1.5x, 16384 x 4096 with 2 threads about 25 -> 28 GB/s, interleaved A/B).
+constexpr size_t kColumnGroup = 4;
+
+// ForEachColumnChunk, with whole vectors kColumnGroup at a time where possible: calls
+// columns(i, count, full, streamed, vecs), vecs a std::integral_constant<size_t, V>: V whole
+// vectors from column i (V = kColumnGroup or 1), or (V = 1, full false) one partial vector of
+// `count` columns.
+template <class Columns>
+HWY_INLINE void ForEachColumnGroup(size_t h, size_t n, size_t peel, bool stream,
+                                   const Columns& columns) {
+  using One = std::integral_constant<size_t, 1>;
+  using Group = std::integral_constant<size_t, kColumnGroup>;
+  const size_t span = kColumnGroup * n;
+  size_t i = 0;
+  if (stream) {
+    if (peel != 0) columns(0, peel, std::false_type(), std::false_type(), One());
+    for (i = peel; i + span <= h; i += span) columns(i, n, std::true_type(), std::true_type(), Group());
+    for (; i + n <= h; i += n) columns(i, n, std::true_type(), std::true_type(), One());
+  } else {
+    for (; i + span <= h; i += span) columns(i, n, std::true_type(), std::false_type(), Group());
+    for (; i + n <= h; i += n) columns(i, n, std::true_type(), std::false_type(), One());
+  }
+  if (i < h) columns(i, h - i, std::false_type(), std::false_type(), One());
+}
+
 HWY_INLINE float SumVectors(DF d, VF a0, VF a1, VF a2, VF a3) {
   return hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
 }
@@ -187,6 +214,7 @@ HWY_INLINE void GradTerms(DF d, const T* dy, const T* x, const T* gamma, VF vmea
   x2 = hn::Sub(LoadF(d, x + i), vmean);
 }
 
+// Sums of one row for the coefficients: s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2).
 template <class T>
 HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean, size_t h,
                             float* s12, float* s1, float* s2) {
@@ -241,6 +269,9 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 // 18.8 GB/s in that run), and 64-4096-column segments all lost; prefetching the next sub-block
 // during pass 2 lost 20-40 %. Memory reads mixed into the non-temporal store stream cost more
 // than the overlap gains on this machine. Larger sub-blocks (16K, 48K elements) were neutral.
+// What did gain (third session): pass 2 over groups of kColumnGroup column vectors. Software
+// prefetch 1 KiB ahead in pass 1 was neutral (4 interleaved rounds); 2 KiB and more lost;
+// sub-blocks of at least 4 rows instead of 2: neutral.
 constexpr size_t kSubBlockElements = 8192;
 constexpr size_t kMaxSubRows = 32;
 
@@ -344,11 +375,20 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
     const float* x = a.x + base;
     float* pd_x = a.pd_x + base;
     float* res_out = kFused ? nullptr : a.res_for_gamma + base;
-    // One column vector at offset i over the sub-block's rows. kFull: a whole vector (streamed
-    // when kNt); otherwise `rem` elements through the tail buffers.
-    auto column = [&](size_t i, size_t rem, auto full, auto nt) HWY_ATTR {
+    // Pass 2 covers rows [j_begin, j_end) of the sub-block: all of them at once for the fused
+    // path (the dgamma/dbeta partials of a column stay in registers over the rows), one row at a
+    // time for LayerNormGrad, which has no column sums: its two outputs are then written
+    // sequentially rather than as 2 * rows interleaved streams (4096 x 768, 1 thread, ordinary
+    // stores: 12.6 -> 16 GB/s; 8192 x 1024: 15.5 -> 19 GB/s, interleaved A/B).
+    size_t j_begin = 0, j_end = rows;
+    // kVecs column vectors from offset i over rows [j_begin, j_end). kFull: whole vectors
+    // (streamed when kNt); otherwise one vector of `rem` elements through the tail buffers. Each
+    // row's coefficients are broadcast once per call, and the dgamma/dbeta partials of the
+    // columns stay in registers over the rows.
+    auto columns = [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
       constexpr bool kFull = decltype(full)::value;
       constexpr bool kNt = decltype(nt)::value;
+      constexpr size_t kVecs = decltype(vecs)::value;
       auto load = [&](const float* p) HWY_ATTR {
         if constexpr (kFull) {
           return hn::LoadU(d, p);
@@ -365,37 +405,52 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
           StoreTail(d, v, p, rem);
         }
       };
-      const VF gam = load(a.gamma + i);
-      VF gv = hn::Zero(d), bv = hn::Zero(d);
-      if constexpr (kFused) {
-        if (r0 != row_begin) gv = load(g + i), bv = load(b + i);
-      }
-      for (size_t j = 0; j < rows; ++j) {
-        const size_t o = j * h + i;
-        const VF dyv = load(dy + o);
-        const VF x1 = hn::Mul(dyv, gam);
-        const VF x2 = hn::Sub(load(x + o), hn::Set(d, km[j]));
-        const VF va = hn::Set(d, ka[j]);
-        store(hn::MulAdd(va, x1, hn::MulAdd(hn::Set(d, kb[j]), x2, hn::Set(d, kc[j]))), pd_x + o);
-        const VF res = hn::Mul(x2, va);
+      VF gam[kVecs], gv[kVecs], bv[kVecs];
+      for (size_t k = 0; k < kVecs; ++k) {
+        gam[k] = load(a.gamma + i + k * n);
+        gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
         if constexpr (kFused) {
-          gv = hn::MulAdd(dyv, res, gv);
-          bv = hn::Add(bv, dyv);
-        } else {
-          store(res, res_out + o);
+          if (r0 != row_begin) gv[k] = load(g + i + k * n), bv[k] = load(b + i + k * n);
+        }
+      }
+      for (size_t j = j_begin; j < j_end; ++j) {
+        const VF vm = hn::Set(d, km[j]), va = hn::Set(d, ka[j]), vb = hn::Set(d, kb[j]),
+                 vc = hn::Set(d, kc[j]);
+        for (size_t k = 0; k < kVecs; ++k) {
+          const size_t o = j * h + i + k * n;
+          const VF dyv = load(dy + o);
+          const VF x1 = hn::Mul(dyv, gam[k]);
+          const VF x2 = hn::Sub(load(x + o), vm);
+          store(hn::MulAdd(va, x1, hn::MulAdd(vb, x2, vc)), pd_x + o);
+          const VF res = hn::Mul(x2, va);
+          if constexpr (kFused) {
+            gv[k] = hn::MulAdd(dyv, res, gv[k]);
+            bv[k] = hn::Add(bv[k], dyv);
+          } else {
+            store(res, res_out + o);
+          }
         }
       }
       if constexpr (kFused) {
-        if constexpr (kFull) {
-          hn::StoreU(gv, d, g + i);
-          hn::StoreU(bv, d, b + i);
-        } else {
-          StoreTail(d, gv, g + i, rem);
-          StoreTail(d, bv, b + i, rem);
+        for (size_t k = 0; k < kVecs; ++k) {
+          if constexpr (kFull) {
+            hn::StoreU(gv[k], d, g + i + k * n);
+            hn::StoreU(bv[k], d, b + i + k * n);
+          } else {
+            StoreTail(d, gv[k], g + i + k * n, rem);
+            StoreTail(d, bv[k], b + i + k * n, rem);
+          }
         }
       }
     };
-    ForEachColumnChunk(h, n, peel, stream, column);
+    if constexpr (kFused) {
+      ForEachColumnGroup(h, n, peel, stream, columns);
+    } else {
+      for (j_begin = 0; j_begin < rows; ++j_begin) {
+        j_end = j_begin + 1;
+        ForEachColumnGroup(h, n, peel, stream, columns);
+      }
+    }
   }
   if (stream) hwy::FlushStream();
 }
