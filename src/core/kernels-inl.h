@@ -270,8 +270,8 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 // during pass 2 lost 20-40 %. Memory reads mixed into the non-temporal store stream cost more
 // than the overlap gains on this machine. Larger sub-blocks (16K, 48K elements) were neutral.
 // What did gain (third session): pass 2 over groups of kColumnGroup column vectors. Software
-// prefetch 1 KiB ahead in pass 1 was neutral (4 interleaved rounds); 2 KiB and more lost;
-// sub-blocks of at least 4 rows instead of 2: neutral.
+// prefetch 1 KiB ahead in pass 1 was neutral (4 interleaved rounds), 2 KiB mixed, 4 KiB and
+// more lost; sub-blocks of at least 4 rows instead of 2: neutral.
 constexpr size_t kSubBlockElements = 8192;
 constexpr size_t kMaxSubRows = 32;
 
