@@ -61,29 +61,9 @@ std::pair<size_t, size_t> BlockRange(const Job& job, int64_t block) {
   return {begin, std::min(job.arr->n, begin + kBlockElements)};
 }
 
-void Triad(void* context, int64_t block) {
-  const Job& job = *static_cast<Job*>(context);
-  const auto [begin, end] = BlockRange(job, block);
-  const float* a = job.arr->a.get();
-  const float* b = job.arr->b.get();
-  float* c = job.arr->c.get();
-  const float s = 0.5f;
-#if defined(__SSE2__)
-  if (job.nt) {
-    const __m128 vs = _mm_set1_ps(s);
-    size_t i = begin;
-    for (; i + 4 <= end; i += 4) {
-      _mm_stream_ps(c + i, _mm_add_ps(_mm_load_ps(a + i), _mm_mul_ps(vs, _mm_load_ps(b + i))));
-    }
-    for (; i < end; ++i) c[i] = a[i] + s * b[i];
-    _mm_sfence();
-    return;
-  }
-#endif
-  for (size_t i = begin; i < end; ++i) c[i] = a[i] + s * b[i];
-}
-
-void Read2Write2(void* context, int64_t block) {
+// c = a + s*b (Triad), and with kWriteD also d = a - s*b (Read2Write2).
+template <bool kWriteD>
+void ReadTwoWrite(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
   const auto [begin, end] = BlockRange(job, block);
   const float* a = job.arr->a.get();
@@ -91,6 +71,10 @@ void Read2Write2(void* context, int64_t block) {
   float* c = job.arr->c.get();
   float* d = job.arr->d.get();
   const float s = 0.5f;
+  auto scalar = [&](size_t i) {
+    c[i] = a[i] + s * b[i];
+    if constexpr (kWriteD) d[i] = a[i] - s * b[i];
+  };
 #if defined(__SSE2__)
   if (job.nt) {
     const __m128 vs = _mm_set1_ps(s);
@@ -98,14 +82,14 @@ void Read2Write2(void* context, int64_t block) {
     for (; i + 4 <= end; i += 4) {
       const __m128 va = _mm_load_ps(a + i), vb = _mm_mul_ps(vs, _mm_load_ps(b + i));
       _mm_stream_ps(c + i, _mm_add_ps(va, vb));
-      _mm_stream_ps(d + i, _mm_sub_ps(va, vb));
+      if constexpr (kWriteD) _mm_stream_ps(d + i, _mm_sub_ps(va, vb));
     }
-    for (; i < end; ++i) c[i] = a[i] + s * b[i], d[i] = a[i] - s * b[i];
+    for (; i < end; ++i) scalar(i);
     _mm_sfence();
     return;
   }
 #endif
-  for (size_t i = begin; i < end; ++i) c[i] = a[i] + s * b[i], d[i] = a[i] - s * b[i];
+  for (size_t i = begin; i < end; ++i) scalar(i);
 }
 
 void Read2(void* context, int64_t block) {
@@ -144,8 +128,8 @@ void Measure(benchmark::State& state, void (*kernel)(void*, int64_t), int64_t te
                           static_cast<int64_t>(state.iterations()));
 }
 
-void BM_Triad(benchmark::State& state) { Measure(state, &Triad, 3); }
-void BM_Read2Write2(benchmark::State& state) { Measure(state, &Read2Write2, 4); }
+void BM_Triad(benchmark::State& state) { Measure(state, &ReadTwoWrite<false>, 3); }
+void BM_Read2Write2(benchmark::State& state) { Measure(state, &ReadTwoWrite<true>, 4); }
 void BM_Read2(benchmark::State& state) { Measure(state, &Read2, 2); }
 
 const std::pair<int64_t, int64_t> kShapes[] = {

@@ -158,32 +158,18 @@ HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t n) {
   std::memcpy(p, buf, n * sizeof(T));
 }
 
-// Calls column(i, count, full, streamed) over the columns [0, h) in chunks of n lanes. When
-// streaming (non-temporal stores), an unaligned peel of `peel` columns comes first so that the
-// full chunks start aligned; a partial chunk closes the row. `full` and `streamed` are
-// std::true_type / std::false_type so the column body is compiled once per combination.
-template <class Column>
-HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, size_t peel, bool stream,
-                                   const Column& column) {
-  size_t i = 0;
-  if (stream) {
-    if (peel != 0) column(0, peel, std::false_type(), std::false_type());
-    for (i = peel; i + n <= h; i += n) column(i, n, std::true_type(), std::true_type());
-  } else {
-    for (; i + n <= h; i += n) column(i, n, std::true_type(), std::false_type());
-  }
-  if (i < h) column(i, h - i, std::false_type(), std::false_type());
-}
-
 // Whole vectors per call of the pass-2 body in ForEachColumnGroup: each row's coefficients are
 // broadcast once per group instead of once per vector (issue 6, third session: 8192 x 1024
 // 1.3-1.5x, 16384 x 4096 with 2 threads about 25 -> 28 GB/s, interleaved A/B).
 constexpr size_t kColumnGroup = 4;
 
-// ForEachColumnChunk, with whole vectors kColumnGroup at a time where possible: calls
-// columns(i, count, full, streamed, vecs), vecs a std::integral_constant<size_t, V>: V whole
-// vectors from column i (V = kColumnGroup or 1), or (V = 1, full false) one partial vector of
-// `count` columns.
+// Calls columns(i, count, full, streamed, vecs) over the columns [0, h): when streaming
+// (non-temporal stores), an unaligned peel of `peel` columns first so that the whole vectors
+// start aligned; then whole vectors of n lanes, kColumnGroup at a time where possible; a
+// partial vector of `count` columns closes the row. vecs is a std::integral_constant<size_t, V>
+// (V = kColumnGroup or 1 whole vectors from column i; 1 for the peel and the partial vector);
+// full and streamed are std::true_type / std::false_type, so the body is compiled once per
+// combination.
 template <class Columns>
 HWY_INLINE void ForEachColumnGroup(size_t h, size_t n, size_t peel, bool stream,
                                    const Columns& columns) {
@@ -200,6 +186,19 @@ HWY_INLINE void ForEachColumnGroup(size_t h, size_t n, size_t peel, bool stream,
     for (; i + n <= h; i += n) columns(i, n, std::true_type(), std::false_type(), One());
   }
   if (i < h) columns(i, h - i, std::false_type(), std::false_type(), One());
+}
+
+// ForEachColumnGroup one vector at a time: column(i, count, full, streamed) over the same
+// chunks in column order (the groups taken vector by vector).
+template <class Column>
+HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, size_t peel, bool stream,
+                                   const Column& column) {
+  ForEachColumnGroup(h, n, peel, stream,
+                     [&](size_t i, size_t count, auto full, auto streamed, auto vecs) HWY_ATTR {
+                       for (size_t k = 0; k < decltype(vecs)::value; ++k) {
+                         column(i + k * n, count, full, streamed);
+                       }
+                     });
 }
 
 HWY_INLINE float SumVectors(DF d, VF a0, VF a1, VF a2, VF a3) {

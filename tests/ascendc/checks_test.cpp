@@ -11,6 +11,8 @@
 
 #include "kernel_operator.h"
 
+#include "checked_mode_scope.h"
+
 namespace {
 
 using namespace AscendC;
@@ -20,14 +22,7 @@ using lngrad::ascend::KernelCheckError;
 constexpr uint32_t kBlocks = 4;
 constexpr int64_t kBadBlock = 2;
 
-class CheckedModeGuard {
- public:
-  explicit CheckedModeGuard(bool on) : prev_(lngrad::ascend::CheckedMode()) { lngrad::ascend::SetCheckedMode(on); }
-  ~CheckedModeGuard() { lngrad::ascend::SetCheckedMode(prev_); }
-
- private:
-  bool prev_;
-};
+using lngrad::ascend::test::CheckedModeScope;
 
 struct GmBuffer {
   explicit GmBuffer(size_t bytes) : p(static_cast<uint8_t*>(GmAlloc(bytes))) {}
@@ -200,7 +195,7 @@ TEST(AscendcChecks, GlobalGetValueBeyondGlobalTensor) {
 
 TEST(AscendcChecks, DataCopyBeyondGmAllocBlockEvenWithoutSize) {
   for (bool checked : {true, false}) {
-    CheckedModeGuard guard(checked);
+    CheckedModeScope guard(checked);
     GmBuffer gm(64);  // 16 floats
     ExpectKernelCheck(checks::kGmBounds, [&](bool bad) {
       Fixture f;
@@ -330,7 +325,7 @@ TEST(AscendcChecks, PartialOverlapOfOperands) {
 
 TEST(AscendcChecks, NegativeCount) {
   for (bool checked : {true, false}) {
-    CheckedModeGuard guard(checked);
+    CheckedModeScope guard(checked);
     ExpectKernelCheck(checks::kInvalidCount, [](bool bad) {
       Fixture f;
       LocalTensor<float> t = f.Floats();
@@ -434,7 +429,7 @@ TEST(AscendcChecks, RaiseKernelCheckCarriesTheRunningBlock) {
 // ---- Unchecked mode: device behaviour ----------------------------------------------------
 
 TEST(AscendcUnchecked, DataCopyRoundsLengthDownLikeTheDevice) {
-  CheckedModeGuard guard(false);
+  CheckedModeScope guard(false);
   GmBuffer in(64 * sizeof(float));
   GmBuffer out(64 * sizeof(float));
   for (int i = 0; i < 64; ++i) {
@@ -461,7 +456,7 @@ TEST(AscendcUnchecked, DataCopyRoundsLengthDownLikeTheDevice) {
 }
 
 TEST(AscendcUnchecked, ReadsPastATensorSeeNeighbouringUb) {
-  CheckedModeGuard guard(false);
+  CheckedModeScope guard(false);
   float seen = 0.0f;
   uint32_t sub_size = 99;
   const lngrad::Status s = lngrad::ascend::Launch(1, [&] {
@@ -478,7 +473,7 @@ TEST(AscendcUnchecked, ReadsPastATensorSeeNeighbouringUb) {
 }
 
 TEST(AscendcUnchecked, AccessOutsideTheUbIsStillAnError) {
-  CheckedModeGuard guard(false);
+  CheckedModeScope guard(false);
   const uint32_t ub = lngrad::ascend::CurrentProduct().ub_bytes;
   ExpectKernelCheck(checks::kUbBounds, [&](bool bad) {
     Fixture f;
@@ -488,7 +483,7 @@ TEST(AscendcUnchecked, AccessOutsideTheUbIsStillAnError) {
 }
 
 TEST(AscendcUnchecked, PopStackBufferReturnsFalseWithNoUbLeft) {
-  CheckedModeGuard guard(false);
+  CheckedModeScope guard(false);
   bool popped = true;
   const uint32_t ub = lngrad::ascend::CurrentProduct().ub_bytes;
   ASSERT_TRUE(lngrad::ascend::Launch(1, [&] {
@@ -502,7 +497,7 @@ TEST(AscendcUnchecked, PopStackBufferReturnsFalseWithNoUbLeft) {
 }
 
 TEST(AscendcUnchecked, QueueMisuseIsStillAnError) {
-  CheckedModeGuard guard(false);
+  CheckedModeScope guard(false);
   ExpectKernelCheck(checks::kQueueEmpty, [](bool bad) {
     Fixture f;
     if (!bad) f.que.EnQue(f.que.AllocTensor<float>());

@@ -16,6 +16,8 @@
 
 #include "kernel_operator.h"
 
+#include "checked_mode_scope.h"
+
 namespace {
 
 using namespace AscendC;
@@ -23,14 +25,7 @@ namespace checks = lngrad::ascend::checks;
 using lngrad::ascend::GmRegistration;
 using lngrad::ascend::KernelCheckError;
 
-class CheckedModeGuard {
- public:
-  explicit CheckedModeGuard(bool on) : prev_(lngrad::ascend::CheckedMode()) { lngrad::ascend::SetCheckedMode(on); }
-  ~CheckedModeGuard() { lngrad::ascend::SetCheckedMode(prev_); }
-
- private:
-  bool prev_;
-};
+using lngrad::ascend::test::CheckedModeScope;
 
 // Copies `count` floats at `src` (a GlobalTensor of unknown size: only GM regions bound it)
 // into UB in one block. Returns the check that failed, or "" when the copy went through.
@@ -59,7 +54,7 @@ TEST(AscendcGm, RegisteredHostMemoryIsBoundedInBothModes) {
   std::vector<float> host(64, 1.0f);  // 256 B of valid memory; 128 B of it registered
   for (bool checked : {true, false}) {
     SCOPED_TRACE(checked ? "checked" : "unchecked");
-    CheckedModeGuard mode(checked);
+    CheckedModeScope mode(checked);
     EXPECT_EQ(CopyIn(host.data(), 32), "");  // unknown memory: nothing to check
     {
       GmRegistration reg(host.data(), 128);
@@ -137,12 +132,12 @@ TEST(AscendcGm, PooledBlocksAreAlignedBoundedReusedAndLimited) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 32, 0u);
   std::memset(a, 0, 100 * sizeof(float));
   {
-    CheckedModeGuard mode(true);
+    CheckedModeScope mode(true);
     EXPECT_EQ(CopyIn(static_cast<float*>(a), 96), "");
     EXPECT_EQ(CopyIn(static_cast<float*>(a) + 8, 96), checks::kGmBounds);  // past the 400 B asked for
   }
   {
-    CheckedModeGuard mode(false);
+    CheckedModeScope mode(false);
     // Unchecked mode bounds pooled blocks like GmAlloc: by the 32-byte-rounded size (416 B).
     EXPECT_EQ(CopyIn(static_cast<float*>(a) + 8, 96), "");
     EXPECT_EQ(CopyIn(static_cast<float*>(a) + 16, 96), checks::kGmBounds);

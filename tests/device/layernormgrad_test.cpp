@@ -219,6 +219,18 @@ long FirstDifferenceOrNaNMismatch(const std::vector<T>& a, const std::vector<T>&
   return -1;
 }
 
+// v[i] = f as T, when i is inside v (the special-value injections below skip what a small
+// case lacks).
+template <typename T>
+void SetIfInside(std::vector<T>& v, size_t i, float f) {
+  if (i >= v.size()) return;
+  if constexpr (std::is_same_v<T, float>) {
+    v[i] = f;
+  } else {
+    v[i] = Half(f);
+  }
+}
+
 // Special values in a few rows (and gamma): NaN, +-Inf, -0, float and half subnormals, values
 // that overflow half, variance 0 and -eps (1/sqrt(0) = Inf), mean = -Inf.
 template <typename T>
@@ -227,28 +239,20 @@ void InjectSpecials(GradCase<T>* c) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const size_t rows = size_t{c->b} * c->s;
   const size_t h = c->h;
-  auto set = [](std::vector<T>& v, size_t i, float f) {
-    if (i >= v.size()) return;
-    if constexpr (std::is_same_v<T, float>) {
-      v[i] = f;
-    } else {
-      v[i] = Half(f);
-    }
-  };
-  set(c->dy, 0 * h + 1, nan);
-  set(c->x, 1 * h + 2, inf);
-  set(c->x, 1 * h + 3, -0.0f);
-  set(c->dy, 2 * h + 0, 1e-40f);
-  set(c->dy, 2 * h + 5, 6.0e-8f);
-  set(c->x, 2 * h + 7, -7e4f);
-  set(c->dy, 3 * h + 4, 7e4f);
-  set(c->var, 3, 0.0f);
-  set(c->var, 4, inf);
-  set(c->mean, 5, -inf);
+  SetIfInside(c->dy, 0 * h + 1, nan);
+  SetIfInside(c->x, 1 * h + 2, inf);
+  SetIfInside(c->x, 1 * h + 3, -0.0f);
+  SetIfInside(c->dy, 2 * h + 0, 1e-40f);
+  SetIfInside(c->dy, 2 * h + 5, 6.0e-8f);
+  SetIfInside(c->x, 2 * h + 7, -7e4f);
+  SetIfInside(c->dy, 3 * h + 4, 7e4f);
+  SetIfInside(c->var, 3, 0.0f);
+  SetIfInside(c->var, 4, inf);
+  SetIfInside(c->mean, 5, -inf);
   if (rows > 6) {
-    for (size_t k = 0; k < h; ++k) set(c->x, 6 * h + k, F(c->mean[6]));  // x - mean = 0
+    for (size_t k = 0; k < h; ++k) SetIfInside(c->x, 6 * h + k, F(c->mean[6]));  // x - mean = 0
   }
-  set(c->gamma, h - 1, -0.0f);
+  SetIfInside(c->gamma, h - 1, -0.0f);
 }
 
 // Special values spread over the whole row (InjectSpecials keeps to its first columns): in
@@ -260,27 +264,19 @@ void InjectSpreadSpecials(GradCase<T>* c) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const size_t rows = size_t{c->b} * c->s;
   const size_t h = c->h;
-  auto set = [](std::vector<T>& v, size_t i, float f) {
-    if (i >= v.size()) return;
-    if constexpr (std::is_same_v<T, float>) {
-      v[i] = f;
-    } else {
-      v[i] = Half(f);
-    }
-  };
-  set(c->dy, 0 * h + h - 1, -inf);
-  set(c->x, 1 * h + h - 2, nan);
-  set(c->dy, 2 * h + 64 * (h / 128) + 3, inf);
-  set(c->x, 4 * h + h / 2, -0.0f);
+  SetIfInside(c->dy, 0 * h + h - 1, -inf);
+  SetIfInside(c->x, 1 * h + h - 2, nan);
+  SetIfInside(c->dy, 2 * h + 64 * (h / 128) + 3, inf);
+  SetIfInside(c->x, 4 * h + h / 2, -0.0f);
   if (rows > 7) {
-    for (size_t k = 0; k < h; ++k) set(c->dy, 7 * h + k, -0.0f);
+    for (size_t k = 0; k < h; ++k) SetIfInside(c->dy, 7 * h + k, -0.0f);
   }
   if (rows > 8) {
-    for (size_t k = h / 3; k < h; k += 7) set(c->dy, 8 * h + k, 1e-41f);
-    for (size_t k = h / 2; k < h; k += 5) set(c->x, 8 * h + k, F(c->mean[8]) + 3e-39f);
+    for (size_t k = h / 3; k < h; k += 7) SetIfInside(c->dy, 8 * h + k, 1e-41f);
+    for (size_t k = h / 2; k < h; k += 5) SetIfInside(c->x, 8 * h + k, F(c->mean[8]) + 3e-39f);
   }
-  if (rows > 9) set(c->var, 9, -1e-5f);  // variance + eps = 0: rstd = +Inf
-  set(c->dy, 3 * h + h - 5, nan);
+  if (rows > 9) SetIfInside(c->var, 9, -1e-5f);  // variance + eps = 0: rstd = +Inf
+  SetIfInside(c->dy, 3 * h + h - 5, nan);
   // Row 6 has x - mean = +0 (InjectSpecials); dy = gamma makes dy * gamma >= 0, so every
   // ComputePdVar product is -0: -0 sums for the full repeats, +0 where masked lanes enter.
   if (rows > 6) {

@@ -27,6 +27,8 @@
 #include "replay.h"
 #include "tiling/tiling_api.h"
 
+#include "../ascendc/checked_mode_scope.h"
+
 namespace {
 
 namespace ex = lngrad::examples;
@@ -466,16 +468,7 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
 
 
 // GM of the operators: inputs read in place, outputs in place or staged (LaunchConfig::outputs).
-class CheckedModeScope {
- public:
-  explicit CheckedModeScope(bool on) : previous_(lngrad::ascend::CheckedMode()) {
-    lngrad::ascend::SetCheckedMode(on);
-  }
-  ~CheckedModeScope() { lngrad::ascend::SetCheckedMode(previous_); }
-
- private:
-  bool previous_;
-};
+using lngrad::ascend::test::CheckedModeScope;
 
 using Outputs = ex::LaunchConfig::Outputs;
 const Outputs kAllOutputs[] = {Outputs::kAuto, Outputs::kStaged, Outputs::kInPlace};

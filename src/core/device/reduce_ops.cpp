@@ -165,6 +165,8 @@ void TreeSumsSimd(const float* src, size_t stride, uint32_t lanes, size_t count,
   }
 }
 
+void ReduceRowSimd(const float* row, uint32_t h, float* partials, float* final_sum);
+
 // ReduceSumImpl (spec §1.8) with the trees above; the passes and the slots they write are the
 // scalar version's (common.cpp), row by row.
 void ReduceSumRowsSimd(float* dst, const float* src, uint32_t cal, uint32_t h) {
@@ -178,29 +180,14 @@ void ReduceSumRowsSimd(float* dst, const float* src, uint32_t cal, uint32_t h) {
   }
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t base = uint64_t{i} * h;
-    const float* pass_src = src;
-    uint32_t total = h;
-    while (total > 1) {
-      const uint32_t repeats = total / kTreeLanes;
-      const uint32_t tail = total % kTreeLanes;
-      // In the later passes dst is also the source: a group's sums land at or before the
-      // first slot it read, and no later group reads below its own first slot.
-      if (repeats > 0) {
-        TreeSumsSimd(pass_src + base, kTreeLanes, kTreeLanes, repeats,
-                     total == kTreeLanes ? dst + i : dst + base);
-      }
-      if (tail > 0) {
-        TreeSumsSimd(pass_src + base + uint64_t{repeats} * kTreeLanes, kTreeLanes, tail, 1,
-                     total < kTreeLanes ? dst + i : dst + base + repeats);
-      }
-      total = (total + kTreeLanes - 1) / kTreeLanes;
-      pass_src = dst;
-    }
+    ReduceRowSimd(src + base, h, dst + base, dst + i);
   }
 }
 #endif  // HWY_TARGET == HWY_SCALAR
 
-// The passes of one row (ReduceSumRowsSimd's loop body with its slots made explicit).
+// The passes of one row: the first reads `row`, the later ones read `partials` and write it
+// too (a group's sums land at or before the first slot it read, and no later group reads below
+// its own first slot); the last pass writes *final_sum. ReduceSumRowsSimd's row body.
 void ReduceRowSimd(const float* row, uint32_t h, float* partials, float* final_sum) {
   const float* pass_src = row;
   uint32_t total = h;
