@@ -250,7 +250,8 @@ struct OneLane {
 };
 
 
-void GradRow1Row(const GradRowPass1& a) {
+void GradRow1Row(const GradRowPass1& pass) {
+  const GradRowPass1 a = pass;  // in registers (GradRow1TreesImpl says why)
   const VecLanes v;
   const size_t lanes = hn::Lanes(v.d);
   size_t i = 0;
@@ -258,7 +259,8 @@ void GradRow1Row(const GradRowPass1& a) {
   for (; i < a.h; ++i) GradRow1Lanes(a, i, OneLane());
 }
 
-void GradRow2Row(const GradRowPass2& a) {
+void GradRow2Row(const GradRowPass2& pass) {
+  const GradRowPass2 a = pass;  // in registers (GradRow1TreesImpl says why)
   const VecLanes v;
   const size_t lanes = hn::Lanes(v.d);
   size_t i = 0;
@@ -350,11 +352,77 @@ HWY_INLINE float FinishTree(DF d, VF v) {
   return hn::GetLane(v);
 }
 
+#if HWY_TARGET <= HWY_AVX3
+#define LNGRAD_DEVMATH_BLOCK_TREES 1
+// AVX-512 (16 lanes, four 128-bit blocks): the same tree levels with shuffles inside the blocks
+// (vshufps) and of whole blocks (vshuff32x4) instead of ConcatEven/ConcatOdd's two-source
+// permutes. Every level adds the same two operands, the lower-column one on the left; only the
+// lanes that hold the partial sums differ, until a final transpose. Fewer and cheaper shuffle
+// uops, and no index registers to keep (bench/README: 4-11 % off the Ascend C path).
+//
+// Adjacent lanes of each block: block b of the result is lo's pair sums 2b, 2b+1 then hi's.
+HWY_INLINE VF PairInBlocks(VF lo, VF hi) {
+  return hn::Add(VF{_mm512_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(2, 0, 2, 0))},
+                 VF{_mm512_shuffle_ps(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))});
+}
+// Adjacent blocks: the result's blocks are lo's blocks 0+1, 2+3, then hi's.
+HWY_INLINE VF PairBlocks(VF lo, VF hi) {
+  return hn::Add(VF{_mm512_shuffle_f32x4(lo.raw, hi.raw, _MM_SHUFFLE(2, 0, 2, 0))},
+                 VF{_mm512_shuffle_f32x4(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))});
+}
+HWY_INLINE Prod3 PairInBlocks3(const Prod3& lo, const Prod3& hi) {
+  return Prod3{PairInBlocks(lo.p1, hi.p1), PairInBlocks(lo.p2, hi.p2),
+               PairInBlocks(lo.p3, hi.p3)};
+}
+HWY_INLINE Prod3 PairBlocks3(const Prod3& lo, const Prod3& hi) {
+  return Prod3{PairBlocks(lo.p1, hi.p1), PairBlocks(lo.p2, hi.p2), PairBlocks(lo.p3, hi.p3)};
+}
+
+// Vectors v .. v+3 from column i: block b, lane k = vector v+k's sum of lanes 4b .. 4b+3
+// (tree levels 1 and 2).
+template <class In>
+HWY_INLINE Prod3 QuadSums(DF d, const GradRowPass1& a, const In& in, size_t i) {
+  constexpr size_t n = HWY_LANES(float);
+  const Prod3 lo = PairInBlocks3(Row1Vector(d, a, in, i), Row1Vector(d, a, in, i + n));
+  const Prod3 hi = PairInBlocks3(Row1Vector(d, a, in, i + 2 * n), Row1Vector(d, a, in, i + 3 * n));
+  return PairInBlocks3(lo, hi);
+}
+
+// Sixteen vectors from column i: lane k = vector k's sum over its 16 lanes (levels 1 to 4).
+// Level 3 turns the quad sums of vectors 0..3 and 4..7 into their sums over lanes 0-7 (blocks
+// 0 and 2) and 8-15 (blocks 1 and 3); level 4 adds those halves.
+template <class In>
+HWY_INLINE Prod3 VectorSums(DF d, const GradRowPass1& a, const In& in, size_t i) {
+  constexpr size_t n = HWY_LANES(float);
+  const Prod3 lo = PairBlocks3(QuadSums(d, a, in, i), QuadSums(d, a, in, i + 4 * n));
+  const Prod3 hi = PairBlocks3(QuadSums(d, a, in, i + 8 * n), QuadSums(d, a, in, i + 12 * n));
+  return PairBlocks3(lo, hi);
+}
+
+// Four vectors' sums per 64-lane repeat (levels 5 and 6) over two rounds of in-block pairs:
+// from the per-vector sums of repeats 4q .. 4q+3 in s[q], block b, lane q = repeat 4q + b.
+HWY_INLINE VF RepeatLevels(VF s0, VF s1, VF s2, VF s3) {
+  return PairInBlocks(PairInBlocks(s0, s1), PairInBlocks(s2, s3));
+}
+// Lane 4b + q -> lane 4q + b: the repeats in column order.
+HWY_INLINE VF RepeatOrder(DF d, VF v) {
+  alignas(64) static constexpr int32_t kTranspose[16] = {0, 4, 8,  12, 1, 5, 9,  13,
+                                                         2, 6, 10, 14, 3, 7, 11, 15};
+  return hn::TableLookupLanes(v, hn::SetTableIndices(d, kTranspose));
+}
+#endif  // HWY_TARGET <= HWY_AVX3
+
 // h > 64. s1/s2/s3 receive the first pass's sums of p1/p2/p3: h/64 full repeats, then the
 // tail repeat (h % 64 lanes, the masked lanes +0) when there is one.
 // Half (HalfIn): a.x is the float x row (tmpTensor1), a.dy is not read.
 template <class In>
-void GradRow1TreesImpl(const GradRowPass1& a, const In& in, float* s1, float* s2, float* s3) {
+void GradRow1TreesImpl(const GradRowPass1& pass, const In& row_in, float* s1, float* s2,
+                       float* s3) {
+  // Local copies (kept in registers): Highway's vector stores may alias any memory, so fields
+  // read through the references were reloaded, and the scalars broadcast again, after every
+  // store (the AVX-512 half kernel had 19 % more instructions).
+  const GradRowPass1 a = pass;
+  const In in = row_in;
   const DF d;
   const size_t n = hn::Lanes(d);
   const size_t h = a.h;
@@ -364,11 +432,37 @@ void GradRow1TreesImpl(const GradRowPass1& a, const In& in, float* s1, float* s2
   // at the repeats with the repeat vectors staged in memory gives smaller code, but measured
   // slower for float, bench_devmath 8x1024 about +10 %.)
   for (; j + n <= repeats; j += n) {
+#ifdef LNGRAD_DEVMATH_BLOCK_TREES
+    const size_t c = j * kTreeLanes;
+    const Prod3 q0 = VectorSums(d, a, in, c);
+    const Prod3 q1 = VectorSums(d, a, in, c + kTreeLanes * 4);
+    const Prod3 q2 = VectorSums(d, a, in, c + kTreeLanes * 8);
+    const Prod3 q3 = VectorSums(d, a, in, c + kTreeLanes * 12);
+    const Prod3 v{RepeatOrder(d, RepeatLevels(q0.p1, q1.p1, q2.p1, q3.p1)),
+                  RepeatOrder(d, RepeatLevels(q0.p2, q1.p2, q2.p2, q3.p2)),
+                  RepeatOrder(d, RepeatLevels(q0.p3, q1.p3, q2.p3, q3.p3))};
+#else
     const Prod3 v = FoldRow1<kTreeLanes>(d, a, in, j * kTreeLanes);
+#endif
     hn::StoreU(v.p1, d, s1 + j);
     hn::StoreU(v.p2, d, s2 + j);
     hn::StoreU(v.p3, d, s3 + j);
   }
+#ifdef LNGRAD_DEVMATH_BLOCK_TREES
+  // Four repeats at a time: lane 4b = repeat b's sum after two more in-block levels.
+  for (; j + 4 <= repeats; j += 4) {
+    const Prod3 q = VectorSums(d, a, in, j * kTreeLanes);
+    HWY_ALIGN float lanes[3][HWY_LANES(float)];
+    hn::Store(RepeatLevels(q.p1, q.p1, q.p1, q.p1), d, lanes[0]);
+    hn::Store(RepeatLevels(q.p2, q.p2, q.p2, q.p2), d, lanes[1]);
+    hn::Store(RepeatLevels(q.p3, q.p3, q.p3, q.p3), d, lanes[2]);
+    for (size_t b = 0; b < 4; ++b) {
+      s1[j + b] = lanes[0][4 * b];
+      s2[j + b] = lanes[1][4 * b];
+      s3[j + b] = lanes[2][4 * b];
+    }
+  }
+#endif
   // Remaining repeats one at a time: 64 / N vectors, then the levels within the vector.
   for (; j < repeats; ++j) {
     const Prod3 v = FoldRow1<kPerTree>(d, a, in, j * kTreeLanes);
@@ -419,7 +513,8 @@ void GradRow1TreesImpl(const GradRowPass1& a, const In& in, float* s1, float* s2
 #if defined(LNGRAD_DEVMATH_ROW_TREES) && defined(LNGRAD_DEVMATH_F16C)
 #define LNGRAD_DEVMATH_FUSED_CASTS 1
 // GradRow2Row with pd_x also narrowed to half from the register (the row cast's instructions).
-void GradRow2RowHalf(const GradRowPass2& a, Half* pd_x_h) {
+void GradRow2RowHalf(const GradRowPass2& pass, Half* pd_x_h) {
+  const GradRowPass2 a = pass;  // in registers (GradRow1TreesImpl says why)
   const DF d;
   const size_t n = hn::Lanes(d);
   const VF pd_var = hn::Set(d, a.pd_var);
@@ -556,6 +651,7 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
 }
 
 #undef LNGRAD_DEVMATH_ROW_TREES
+#undef LNGRAD_DEVMATH_BLOCK_TREES
 #undef LNGRAD_DEVMATH_FUSED_CASTS
 #undef LNGRAD_DEVMATH_F16C
 
