@@ -2,6 +2,8 @@
 // - UB -> GM: non-temporal stores. A kernel writes such an output once, tile by tile, and
 //   nothing reads it back before the launch ends, so streaming past the caches saves the
 //   read-for-ownership of every line: about 15 % of the time at 4096 x 768 and 16384 x 4096.
+//   Fenced once per block (FenceStreamedStores), not per copy, so that the write-combining
+//   buffers drain while the kernel goes on.
 // - GM -> UB: read-ahead of the next tile. Kernels walk their GM rows in order, and between
 //   two copies the tile's compute makes the hardware prefetcher lose the stream: about 8 % at
 //   4096 x 768 (inputs partly in L3), neutral at 8192 x 1024 and 16384 x 4096.
@@ -40,11 +42,16 @@ void StreamToGm(std::byte* dst, const std::byte* src, uint64_t bytes) {
     _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
   }
   std::memcpy(dst + vec, src + vec, bytes - vec);
-  // Non-temporal stores are weakly ordered: make them visible before anything that follows
-  // (the next DataCopy, the end of the block).
-  _mm_sfence();
+  // No sfence here (one after every copy cost 14-20 % at 1 block, bench/README): the block's
+  // own later reads see these stores anyway, and the block's end fences them (data_copy.h).
 #else
   std::memcpy(dst, src, bytes);
+#endif
+}
+
+void FenceStreamedStores() {
+#if defined(__SSE2__)
+  _mm_sfence();
 #endif
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "lngrad_rt/data_copy.h"
 #include "lngrad_rt/launch.h"
 #include "lngrad_rt/pipe.h"
 
@@ -123,6 +124,9 @@ bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, co
     ok = false;
     *failure = {block, "exception", "unknown exception", std::current_exception()};
   }
+  // The block's streamed GM stores (DataCopy UB -> GM) become visible to the thread that
+  // waits for the launch before the block is reported done.
+  detail::FenceStreamedStores();
   detail::SetBlockContext(outer);
   return ok;
 }
@@ -261,6 +265,9 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   }
   const uint32_t ub_bytes = UbHostBytes(*product);
   std::vector<BlockFailure> found;
+  // A launch from inside a block: what that block streamed to GM so far must be visible to the
+  // helper threads that run the inner blocks.
+  detail::FenceStreamedStores();
 
   // One block has nothing to run concurrently with: it runs on the calling thread, which saves
   // a thread start per launch.

@@ -47,8 +47,13 @@ inline uint64_t StridedExtent(const AscendC::DataCopyParams& p, uint16_t stride)
   if (p.blockCount == 0 || p.blockLen == 0) return 0;
   return (uint64_t{p.blockCount} - 1) * (uint64_t{p.blockLen} + stride) * 32 + uint64_t{p.blockLen} * 32;
 }
-// memcpy with non-temporal stores (x86 SSE2; plain memcpy elsewhere), fenced at the end.
+// memcpy with non-temporal stores (x86 SSE2; plain memcpy elsewhere). Not fenced: the
+// calling thread reads its own stores back in program order, and other threads see them after
+// FenceStreamedStores, which every block runs when it ends and every launch when it starts.
 void StreamToGm(std::byte* dst, const std::byte* src, uint64_t bytes);
+// Orders the calling thread's earlier non-temporal stores before its later stores (x86 sfence),
+// so that a thread which synchronizes with it afterwards sees them.
+void FenceStreamedStores();
 // Prefetches [p, p + bytes) into L2 (x86 SSE; nothing elsewhere). Never faults.
 void PrefetchGm(const std::byte* p, uint64_t bytes);
 // UB -> GM copies of at least kStreamMinCopy bytes into GM regions (GmAlloc, pooled or
