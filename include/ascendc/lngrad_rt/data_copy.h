@@ -59,16 +59,21 @@ void PrefetchGm(const std::byte* p, uint64_t bytes);
 // UB -> GM copies of at least kStreamMinCopy bytes into GM regions (GmAlloc, pooled or
 // registered: the region, not the copy) of at least kStreamRegionBytes stream past the caches
 // (the native kernels' threshold for dx, src/core). GM -> UB copies from regions larger than
-// kReadAheadRegionBytes (an L2) prefetch the next copy's bytes. Timing only (data_copy.cpp).
+// kReadAheadRegionBytes (an L2) prefetch the next two copies' bytes. Timing only
+// (data_copy.cpp).
 inline constexpr uint64_t kStreamRegionBytes = uint64_t{8} << 20;
 inline constexpr uint64_t kStreamMinCopy = 1024;
 inline constexpr uint64_t kReadAheadRegionBytes = uint64_t{1} << 20;
-// After a GM -> UB copy of `bytes` at `src` from `region`: read ahead as far again, inside it.
+// After a GM -> UB copy of `bytes` at `src` from `region`: read ahead twice as far, inside it.
+// Each line is then prefetched twice, two copies and one copy ahead: a burst of prefetches is
+// partly dropped, and the second one catches what the first missed.
 inline void ReadAhead(const GmRegionSpan& region, const std::byte* src, uint64_t bytes) {
   if (region.bytes <= kReadAheadRegionBytes || bytes == 0) return;
   const std::byte* next = src + bytes;
   const std::byte* end = region.begin + region.bytes;
-  if (next < end) PrefetchGm(next, std::min<uint64_t>(bytes, static_cast<uint64_t>(end - next)));
+  if (next < end) {
+    PrefetchGm(next, std::min<uint64_t>(2 * bytes, static_cast<uint64_t>(end - next)));
+  }
 }
 inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::DataCopyParams& p) {
   const uint64_t block = uint64_t{p.blockLen} * 32;
