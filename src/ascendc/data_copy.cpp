@@ -43,7 +43,7 @@ void StreamToGm(std::byte* dst, const std::byte* src, uint64_t bytes) {
     _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
   }
   std::memcpy(dst + vec, src + vec, bytes - vec);
-  // No sfence here (one after every copy cost 14-20 % at 1 block, bench/README): the block's
+  // No sfence here (one after every copy cost 9-15 % at 1 block, bench/README): the block's
   // own later reads see these stores anyway, and the block's end fences them (data_copy.h).
 #else
   std::memcpy(dst, src, bytes);
