@@ -203,6 +203,59 @@ TEST(AscendcGm, LargeRegionCopiesMoveExactlyTheBytes) {
   EXPECT_EQ(std::memcmp(dst.data(), want.data(), floats * sizeof(float)), 0);
 }
 
+// Streamed UB -> GM copies are fenced once per block (and at each launch), not per copy: a
+// block reads its own streamed stores back in program order, the caller sees every block's
+// after the launch, and the blocks of a launch made from inside a block see what that block
+// streamed before it. Four blocks each stream a tile into `mid`, read it back and copy it on
+// into `out`; block 0 also launches two inner blocks that copy its tile from `mid` to `inner`.
+TEST(AscendcGm, StreamedCopiesAreSeenByTheBlockTheCallerAndInnerLaunches) {
+  const size_t floats = lngrad::ascend::detail::kStreamRegionBytes / sizeof(float) + 1024;
+  constexpr uint32_t kBlocks = 4;
+  constexpr uint32_t kCount = 4096;  // 16 KiB per block
+  std::vector<float> src(floats), mid(floats, -1.0f), out(floats, -1.0f), inner(floats, -1.0f);
+  std::iota(src.begin(), src.end(), 0.25f);
+  GmRegistration rs(src.data(), floats * sizeof(float)), rm(mid.data(), floats * sizeof(float));
+  GmRegistration ro(out.data(), floats * sizeof(float)), ri(inner.data(), floats * sizeof(float));
+  auto copy = [](float* to, const float* from, uint32_t count) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, count * sizeof(float));
+    GlobalTensor<float> in, dst;
+    in.SetGlobalBuffer(const_cast<float*>(from), count);
+    dst.SetGlobalBuffer(to, count);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, in, count);
+    DataCopy(dst, t, count);
+  };
+  for (int round = 0; round < 3; ++round) {
+    std::fill(mid.begin(), mid.end(), -1.0f);
+    std::fill(out.begin(), out.end(), -1.0f);
+    std::fill(inner.begin(), inner.end(), -1.0f);
+    std::atomic<bool> inner_ok{true};
+    ASSERT_TRUE(lngrad::ascend::Launch(kBlocks, [&] {
+                  const size_t off = static_cast<size_t>(GetBlockIdx()) * kCount;
+                  copy(mid.data() + off, src.data() + off, kCount);
+                  copy(out.data() + off, mid.data() + off, kCount);
+                  if (GetBlockIdx() == 0) {
+                    constexpr uint32_t kHalf = kCount / 2;
+                    const bool ok = lngrad::ascend::Launch(2, [&] {
+                                      const size_t o = static_cast<size_t>(GetBlockIdx()) * kHalf;
+                                      copy(inner.data() + o, mid.data() + o, kHalf);
+                                    }).ok();
+                    if (!ok) inner_ok = false;
+                  }
+                }).ok());
+    EXPECT_TRUE(inner_ok.load());
+    const size_t n = size_t{kBlocks} * kCount;
+    EXPECT_EQ(std::memcmp(mid.data(), src.data(), n * sizeof(float)), 0) << "round " << round;
+    EXPECT_EQ(std::memcmp(out.data(), src.data(), n * sizeof(float)), 0) << "round " << round;
+    EXPECT_EQ(std::memcmp(inner.data(), src.data(), kCount * sizeof(float)), 0) << "round " << round;
+    EXPECT_EQ(mid[n], -1.0f);
+    EXPECT_EQ(out[n], -1.0f);
+    EXPECT_EQ(inner[kCount], -1.0f);
+  }
+}
+
 // Launches reuse pooled helper threads, the calling thread runs blocks too, and a kernel may
 // launch from inside a block.
 std::set<std::thread::id> HelperThreads(uint32_t blocks) {
