@@ -182,25 +182,32 @@ TEST(AscendcGm, LargeRegionCopiesMoveExactlyTheBytes) {
   std::vector<float> src(floats), dst(floats, -1.0f);
   std::iota(src.begin(), src.end(), 0.5f);
   GmRegistration rs(src.data(), floats * sizeof(float)), rd(dst.data(), floats * sizeof(float));
-  // Offsets in floats: 16-byte aligned, 4-byte aligned (peel), the last tile of the region.
-  const size_t offsets[] = {0, 1, 3, 4096 + 7, floats - 2048};
-  constexpr uint32_t kCount = 2048;  // 8 KiB: above kStreamMinCopy, a whole number of 32 B
-  ASSERT_TRUE(lngrad::ascend::Launch(1, [&] {
-                TPipe pipe;
-                TBuf<TPosition::VECCALC> buf;
-                pipe.InitBuffer(buf, kCount * sizeof(float));
-                for (size_t off : offsets) {
-                  GlobalTensor<float> in, out;
-                  in.SetGlobalBuffer(src.data() + off, kCount);
-                  out.SetGlobalBuffer(dst.data() + off, kCount);
-                  LocalTensor<float> t = buf.Get<float>();
-                  DataCopy(t, in, kCount);
-                  DataCopy(out, t, kCount);
-                }
-              }).ok());
-  std::vector<float> want(floats, -1.0f);
-  for (size_t off : offsets) std::memcpy(want.data() + off, src.data() + off, kCount * sizeof(float));
-  EXPECT_EQ(std::memcmp(dst.data(), want.data(), floats * sizeof(float)), 0);
+  // Offsets in floats: 16-byte aligned, 4-byte aligned (peel), the last tile of the region;
+  // copies of whole 256-byte pieces (CopyFromGm's read-ahead step) and with a 32-byte tail.
+  // 8 KiB and more: above kStreamMinCopy, a whole number of 32 B.
+  for (uint32_t count : {2048u, 2056u}) {
+    SCOPED_TRACE(::testing::Message() << "count " << count);
+    std::fill(dst.begin(), dst.end(), -1.0f);
+    const size_t offsets[] = {0, 1, 3, 4096 + 7, floats - count};
+    ASSERT_TRUE(lngrad::ascend::Launch(1, [&] {
+                  TPipe pipe;
+                  TBuf<TPosition::VECCALC> buf;
+                  pipe.InitBuffer(buf, count * sizeof(float));
+                  for (size_t off : offsets) {
+                    GlobalTensor<float> in, out;
+                    in.SetGlobalBuffer(src.data() + off, count);
+                    out.SetGlobalBuffer(dst.data() + off, count);
+                    LocalTensor<float> t = buf.Get<float>();
+                    DataCopy(t, in, count);
+                    DataCopy(out, t, count);
+                  }
+                }).ok());
+    std::vector<float> want(floats, -1.0f);
+    for (size_t off : offsets) {
+      std::memcpy(want.data() + off, src.data() + off, count * sizeof(float));
+    }
+    EXPECT_EQ(std::memcmp(dst.data(), want.data(), floats * sizeof(float)), 0);
+  }
 }
 
 // Streamed UB -> GM copies are fenced once per block (and at each launch), not per copy: a

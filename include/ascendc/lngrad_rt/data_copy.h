@@ -54,27 +54,19 @@ void StreamToGm(std::byte* dst, const std::byte* src, uint64_t bytes);
 // Orders the calling thread's earlier non-temporal stores before its later stores (x86 sfence),
 // so that a thread which synchronizes with it afterwards sees them.
 void FenceStreamedStores();
-// Prefetches [p, p + bytes) into L2 (x86 SSE; nothing elsewhere). Never faults.
-void PrefetchGm(const std::byte* p, uint64_t bytes);
 // UB -> GM copies of at least kStreamMinCopy bytes into GM regions (GmAlloc, pooled or
 // registered: the region, not the copy) of at least kStreamRegionBytes stream past the caches
 // (the native kernels' threshold for dx, src/core). GM -> UB copies from regions larger than
-// kReadAheadRegionBytes (an L2) prefetch the next two copies' bytes. Timing only
-// (data_copy.cpp).
+// kReadAheadRegionBytes (an L2) prefetch the next two copies' bytes while they copy
+// (CopyFromGm). Timing only (data_copy.cpp).
 inline constexpr uint64_t kStreamRegionBytes = uint64_t{8} << 20;
 inline constexpr uint64_t kStreamMinCopy = 1024;
 inline constexpr uint64_t kReadAheadRegionBytes = uint64_t{1} << 20;
-// After a GM -> UB copy of `bytes` at `src` from `region`: read ahead twice as far, inside it.
-// Each line is then prefetched twice, two copies and one copy ahead: a burst of prefetches is
-// partly dropped, and the second one catches what the first missed.
-inline void ReadAhead(const GmRegionSpan& region, const std::byte* src, uint64_t bytes) {
-  if (region.bytes <= kReadAheadRegionBytes || bytes == 0) return;
-  const std::byte* next = src + bytes;
-  const std::byte* end = region.begin + region.bytes;
-  if (next < end) {
-    PrefetchGm(next, std::min<uint64_t>(2 * bytes, static_cast<uint64_t>(end - next)));
-  }
-}
+// memcpy of a GM -> UB copy of `bytes` at `src` from `region`. From a region larger than
+// kReadAheadRegionBytes it also prefetches the bytes that follow, twice as many, inside the
+// region, spread over the copy: each line is then prefetched twice, two copies and one copy
+// ahead (a burst of prefetches is partly dropped; the second catches what the first missed).
+void CopyFromGm(std::byte* dst, const std::byte* src, uint64_t bytes, const GmRegionSpan& region);
 inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::DataCopyParams& p) {
   const uint64_t block = uint64_t{p.blockLen} * 32;
   for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -97,8 +89,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   d::CheckGmAligned(src.GetPhyAddr(), sizeof(T), kApi);
   dst.Access(0, bytes / sizeof(T), kApi);
   const d::GmRegionSpan region = src.Access(0, bytes / sizeof(T), kApi);
-  if (bytes != 0) std::memcpy(dst.HostPtr(), src.GetPhyAddr(), bytes);
-  d::ReadAhead(region, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), bytes);
+  d::CopyFromGm(reinterpret_cast<std::byte*>(dst.HostPtr()),
+                reinterpret_cast<const std::byte*>(src.GetPhyAddr()), bytes, region);
 }
 
 // UB -> GM, count elements.
