@@ -62,7 +62,9 @@ void FenceStreamedStores() {
 void CopyFromGm(std::byte* dst, const std::byte* src, uint64_t bytes, const GmRegionSpan& region) {
 #if defined(__SSE2__)
   if (region.bytes > kReadAheadRegionBytes && bytes != 0) {
-    constexpr uint64_t kPiece = 256;  // copied per 8 prefetched lines
+    constexpr uint64_t kLine = 64;
+    constexpr uint64_t kPiece = 256;
+    constexpr int kLinesPerPiece = 2 * kPiece / kLine;  // the read-ahead is twice the copy
     const std::byte* next = src + bytes;
     const std::byte* end = region.begin + region.bytes;
     const uint64_t ahead =
@@ -70,13 +72,13 @@ void CopyFromGm(std::byte* dst, const std::byte* src, uint64_t bytes, const GmRe
     uint64_t line = 0;
     uint64_t i = 0;
     for (; i + kPiece <= bytes; i += kPiece) {
-      for (int k = 0; k < 8 && line < ahead; ++k, line += 64) {
+      for (int k = 0; k < kLinesPerPiece && line < ahead; ++k, line += kLine) {
         _mm_prefetch(reinterpret_cast<const char*>(next + line), _MM_HINT_T1);
       }
       std::memcpy(dst + i, src + i, kPiece);
     }
     std::memcpy(dst + i, src + i, bytes - i);
-    for (; line < ahead; line += 64) {
+    for (; line < ahead; line += kLine) {
       _mm_prefetch(reinterpret_cast<const char*>(next + line), _MM_HINT_T1);
     }
     return;

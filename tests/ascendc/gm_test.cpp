@@ -174,6 +174,19 @@ TEST(AscendcGm, PoolIsThreadSafe) {
   EXPECT_EQ(bad.load(), 0);
 }
 
+// One block's GM -> UB -> GM round trip of `count` floats through a UB buffer of its own.
+void CopyThroughUb(float* to, const float* from, uint32_t count) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, count * sizeof(float));
+  GlobalTensor<float> in, out;
+  in.SetGlobalBuffer(const_cast<float*>(from), count);
+  out.SetGlobalBuffer(to, count);
+  LocalTensor<float> t = buf.Get<float>();
+  DataCopy(t, in, count);
+  DataCopy(out, t, count);
+}
+
 // UB -> GM copies into a region of kStreamRegionBytes or more use streaming stores, GM -> UB
 // copies from large regions read ahead: the bytes must be exactly those of plain copies, at
 // every alignment DataCopy allows (GM aligned to sizeof(T) only), including the region's end.
@@ -190,16 +203,8 @@ TEST(AscendcGm, LargeRegionCopiesMoveExactlyTheBytes) {
     std::fill(dst.begin(), dst.end(), -1.0f);
     const size_t offsets[] = {0, 1, 3, 4096 + 7, floats - count};
     ASSERT_TRUE(lngrad::ascend::Launch(1, [&] {
-                  TPipe pipe;
-                  TBuf<TPosition::VECCALC> buf;
-                  pipe.InitBuffer(buf, count * sizeof(float));
                   for (size_t off : offsets) {
-                    GlobalTensor<float> in, out;
-                    in.SetGlobalBuffer(src.data() + off, count);
-                    out.SetGlobalBuffer(dst.data() + off, count);
-                    LocalTensor<float> t = buf.Get<float>();
-                    DataCopy(t, in, count);
-                    DataCopy(out, t, count);
+                    CopyThroughUb(dst.data() + off, src.data() + off, count);
                   }
                 }).ok());
     std::vector<float> want(floats, -1.0f);
@@ -223,17 +228,6 @@ TEST(AscendcGm, StreamedCopiesAreSeenByTheBlockTheCallerAndInnerLaunches) {
   std::iota(src.begin(), src.end(), 0.25f);
   GmRegistration rs(src.data(), floats * sizeof(float)), rm(mid.data(), floats * sizeof(float));
   GmRegistration ro(out.data(), floats * sizeof(float)), ri(inner.data(), floats * sizeof(float));
-  auto copy = [](float* to, const float* from, uint32_t count) {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, count * sizeof(float));
-    GlobalTensor<float> in, dst;
-    in.SetGlobalBuffer(const_cast<float*>(from), count);
-    dst.SetGlobalBuffer(to, count);
-    LocalTensor<float> t = buf.Get<float>();
-    DataCopy(t, in, count);
-    DataCopy(dst, t, count);
-  };
   for (int round = 0; round < 3; ++round) {
     std::fill(mid.begin(), mid.end(), -1.0f);
     std::fill(out.begin(), out.end(), -1.0f);
@@ -241,13 +235,13 @@ TEST(AscendcGm, StreamedCopiesAreSeenByTheBlockTheCallerAndInnerLaunches) {
     std::atomic<bool> inner_ok{true};
     ASSERT_TRUE(lngrad::ascend::Launch(kBlocks, [&] {
                   const size_t off = static_cast<size_t>(GetBlockIdx()) * kCount;
-                  copy(mid.data() + off, src.data() + off, kCount);
-                  copy(out.data() + off, mid.data() + off, kCount);
+                  CopyThroughUb(mid.data() + off, src.data() + off, kCount);
+                  CopyThroughUb(out.data() + off, mid.data() + off, kCount);
                   if (GetBlockIdx() == 0) {
                     constexpr uint32_t kHalf = kCount / 2;
                     const bool ok = lngrad::ascend::Launch(2, [&] {
                                       const size_t o = static_cast<size_t>(GetBlockIdx()) * kHalf;
-                                      copy(inner.data() + o, mid.data() + o, kHalf);
+                                      CopyThroughUb(inner.data() + o, mid.data() + o, kHalf);
                                     }).ok();
                     if (!ok) inner_ok = false;
                   }
