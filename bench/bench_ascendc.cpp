@@ -1,6 +1,6 @@
 // The Ascend C path (the examples/layernorm_grad operator on the simulated device, blocks on
 // threads) against the native LayerNormGrad, float32, same inputs, outputs preallocated.
-// blocks = threads. Checked mode on and off (lngrad::ascend::SetCheckedMode); the operator's
+// blocks = threads. Checked mode on and off (lngrad::aicore::SetCheckedMode); the operator's
 // outputs are staged in checked mode and written in place in unchecked mode (its default,
 // LaunchConfig::Outputs::kAuto); "checked_inplace" is checked mode writing in place, which
 // splits checked mode's cost into the checks and the staging. Before timing, the outputs with
@@ -19,7 +19,7 @@
 
 #include "bench_common.h"
 #include "layernorm_grad/layernorm_grad_op.h"
-#include "lngrad_rt/check.h"
+#include "lngrad_aicore/check.h"
 
 namespace {
 
@@ -64,7 +64,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
   const Inputs in = lngrad::bench::MakeInputs(rows, h);
   GradOut out = Allocate(in);
   const auto args = OpArgs(in, &out, threads, outputs);
-  lngrad::ascend::SetCheckedMode(checked);
+  lngrad::aicore::SetCheckedMode(checked);
   for (auto _ : state) {
     const lngrad::Status s = lngrad::examples::RunLayerNormGradOp(args);
     if (!s.ok()) {
@@ -73,7 +73,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
     }
     benchmark::DoNotOptimize(out.pd_x.data());
   }
-  lngrad::ascend::SetCheckedMode(true);
+  lngrad::aicore::SetCheckedMode(true);
   state.SetBytesProcessed(static_cast<int64_t>(Bytes(in)) *
                           static_cast<int64_t>(state.iterations()));
 }
@@ -112,13 +112,13 @@ int main(int argc, char** argv) {
     if (!check_bits) break;
     const Inputs in = lngrad::bench::MakeInputs(rows, h);
     GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
-    lngrad::ascend::SetCheckedMode(true);
+    lngrad::aicore::SetCheckedMode(true);
     const lngrad::Status s1 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &on, 2));
-    lngrad::ascend::SetCheckedMode(false);
+    lngrad::aicore::SetCheckedMode(false);
     const lngrad::Status s2 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off, 2));
     const lngrad::Status s3 =
         lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
-    lngrad::ascend::SetCheckedMode(true);
+    lngrad::aicore::SetCheckedMode(true);
     auto equal = [](const GradOut& a, const GradOut& b) {
       return std::memcmp(a.pd_x.data(), b.pd_x.data(), a.pd_x.size() * 4) == 0 &&
              std::memcmp(a.res.data(), b.res.data(), a.res.size() * 4) == 0;

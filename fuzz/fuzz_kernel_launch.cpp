@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "layernorm_grad/layernorm_grad_op.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
 
@@ -60,7 +60,7 @@ T FromDouble(double v) {
 }
 
 template <typename T>
-void RunCase(FuzzedDataProvider& p, const lngrad::ascend::Product& product) {
+void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
   constexpr bool kHalf = sizeof(T) == 2;
   const int64_t b = p.ConsumeIntegralInRange<int64_t>(1, 3);
   const int64_t s = p.ConsumeIntegralInRange<int64_t>(1, 9);
@@ -173,7 +173,7 @@ void RunCase(FuzzedDataProvider& p, const lngrad::ascend::Product& product) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider p(data, size);
-  const auto products = lngrad::ascend::AllProducts();
+  const auto products = lngrad::AllProducts();
   const auto& product = products[p.ConsumeIntegralInRange<size_t>(0, products.size() - 1)];
   if (p.ConsumeBool()) {
     RunCase<float>(p, product);

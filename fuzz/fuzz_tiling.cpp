@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -56,9 +56,9 @@ int64_t PickDim(FuzzedDataProvider& p) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider p(data, size);
-  const auto products = lngrad::ascend::AllProducts();
+  const auto products = lngrad::AllProducts();
   const auto& product = products[p.ConsumeIntegralInRange<size_t>(0, products.size() - 1)];
-  if (!lngrad::ascend::SetCurrentSoc(product.soc).ok()) Fail("SetCurrentSoc of a listed product");
+  if (!lngrad::SetCurrentSoc(product.soc).ok()) Fail("SetCurrentSoc of a listed product");
 
   std::vector<int64_t> dims(p.ConsumeIntegralInRange<size_t>(0, 6));
   for (auto& d : dims) d = PickDim(p);

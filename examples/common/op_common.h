@@ -34,7 +34,7 @@ struct LaunchConfig {
   // AI vector cores the rows are split over, 1..65535. Blocks that would get no rows are not
   // launched (the operator's info reports how many ran).
   uint32_t blocks = 1;
-  // SoC name of spec §7.2 (e.g. "Ascend910B1"); empty: lngrad::ascend::CurrentProduct().
+  // SoC name of spec §7.2 (e.g. "Ascend910B1"); empty: lngrad::CurrentProduct().
   std::string soc;
   // false: the API's framework-scratch prototype (PopStackBuffer, as the official sample);
   // true: the sharedTmpBuffer prototype with a TBuf of the planned size.
@@ -46,7 +46,7 @@ struct LaunchConfig {
   //             so a failed call leaves the outputs untouched;
   //   kInPlace: straight into the caller's memory; a kernel failure during a launch may leave
   //             the outputs partly written (argument and planning errors still write nothing);
-  //   kAuto:    kStaged when checked mode is on (lngrad::ascend::CheckedMode()), kInPlace when
+  //   kAuto:    kStaged when checked mode is on (lngrad::aicore::CheckedMode()), kInPlace when
   //             it is off.
   // Outputs that overlap an input or each other are always staged. Bits are the same in every
   // mode. Small outputs (LayerNormGradBeta's, LayerNorm's mean/variance) are always staged.

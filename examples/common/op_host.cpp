@@ -54,18 +54,18 @@ std::mutex& TilingMutex() {
 }
 }  // namespace
 
-std::string ProductText(const ascend::Product& p) {
+std::string ProductText(const lngrad::Product& p) {
   return std::string(p.soc) + " (" + std::string(p.product_line) + ", arch " +
-         ascend::NpuArchName(p.arch) + ")";
+         lngrad::NpuArchName(p.arch) + ")";
 }
 
 Status ResolveProduct(const std::string& soc, const char* api,
-                      bool (*supported)(const ascend::Product&), const ascend::Product** out) {
-  const ascend::Product* p = soc.empty() ? &ascend::CurrentProduct() : ascend::FindProduct(soc);
+                      bool (*supported)(const lngrad::Product&), const lngrad::Product** out) {
+  const lngrad::Product* p = soc.empty() ? &lngrad::CurrentProduct() : lngrad::FindProduct(soc);
   if (p == nullptr) {
     // SetCurrentSoc words the message (known names, the legacy-name hint) and changes nothing
     // on failure.
-    const Status st = ascend::SetCurrentSoc(soc);
+    const Status st = lngrad::SetCurrentSoc(soc);
     return Status::InvalidArgument(st.ok() ? "soc \"" + soc + "\" is unknown" : st.message());
   }
   if (!supported(*p)) {
@@ -78,20 +78,20 @@ Status ResolveProduct(const std::string& soc, const char* api,
   return Status::Ok();
 }
 
-TilingProductScope::TilingProductScope(const ascend::Product& p)
-    : lock_(TilingMutex()), previous_(ascend::CurrentProduct().soc) {
+TilingProductScope::TilingProductScope(const lngrad::Product& p)
+    : lock_(TilingMutex()), previous_(lngrad::CurrentProduct().soc) {
   // p comes from the product table, so its name is valid.
-  (void)ascend::SetCurrentSoc(p.soc);
+  (void)lngrad::SetCurrentSoc(p.soc);
 }
 
-TilingProductScope::~TilingProductScope() { (void)ascend::SetCurrentSoc(previous_); }
+TilingProductScope::~TilingProductScope() { (void)lngrad::SetCurrentSoc(previous_); }
 
 GmStage::GmStage(size_t bytes) : size_(bytes) {
   // GmPoolAlloc(0) is legal, but every buffer here holds at least one element.
-  data_ = static_cast<uint8_t*>(ascend::GmPoolAlloc(std::max<size_t>(bytes, 1)));
+  data_ = static_cast<uint8_t*>(aicore::GmPoolAlloc(std::max<size_t>(bytes, 1)));
 }
 
-GmStage::~GmStage() { ascend::GmPoolFree(data_); }
+GmStage::~GmStage() { aicore::GmPoolFree(data_); }
 
 bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
                    std::initializer_list<HostRange> outputs) {
@@ -115,14 +115,14 @@ bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> 
     case LaunchConfig::Outputs::kAuto:
       break;
   }
-  return ascend::CheckedMode();
+  return aicore::CheckedMode();
 }
 
 GmOutput::GmOutput(void* host, size_t bytes, bool staged) : host_(host), bytes_(bytes) {
   if (staged) {
     stage_ = std::make_unique<GmStage>(bytes);
   } else {
-    reg_ = ascend::GmRegistration(host, bytes);
+    reg_ = aicore::GmRegistration(host, bytes);
   }
 }
 

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "common/op_common.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/status.h"
-#include "lngrad_rt/launch.h"
+#include "lngrad_aicore/launch.h"
 
 namespace lngrad::examples::host {
 
@@ -34,15 +34,15 @@ inline uint32_t RowsPerBlock32(OpDType t) { return kBlockBytes / DTypeSize(t); }
 // The product named by `soc` (CurrentProduct() when empty). InvalidArgument for an unknown
 // name (the message lists valid ones), Unsupported when `supported` says the API is missing.
 Status ResolveProduct(const std::string& soc, const char* api,
-                      bool (*supported)(const ascend::Product&), const ascend::Product** out);
+                      bool (*supported)(const lngrad::Product&), const lngrad::Product** out);
 
-// The host tiling functions follow lngrad::ascend::CurrentProduct(). This scope selects the
+// The host tiling functions follow lngrad::CurrentProduct(). This scope selects the
 // operator's product for them and restores the previous one. Example operators serialise
 // their tiling on one mutex; other code that changes the current product concurrently is not
 // synchronised with it.
 class TilingProductScope {
  public:
-  explicit TilingProductScope(const ascend::Product& p);
+  explicit TilingProductScope(const lngrad::Product& p);
   ~TilingProductScope();
   TilingProductScope(const TilingProductScope&) = delete;
   TilingProductScope& operator=(const TilingProductScope&) = delete;
@@ -56,7 +56,7 @@ class TilingProductScope {
 // inputs are read in place (GmInput), outputs are written in place or staged (GmOutput,
 // StagedOutputs), small padded tensors and the tiling go through pooled GM (GmStage).
 
-// Host staging GM from lngrad::ascend::GmPoolAlloc (bounds-checked like GmAlloc), returned to
+// Host staging GM from lngrad::aicore::GmPoolAlloc (bounds-checked like GmAlloc), returned to
 // the pool on destruction. The contents are unspecified until written: Upload, Zero or the
 // kernel must write every byte that is read.
 class GmStage {
@@ -82,7 +82,7 @@ class GmStage {
 };
 
 // An input the kernels read in place: the caller's memory, registered as GM for the call
-// (lngrad::ascend::GmRegistration), so GM bounds checks know its extent.
+// (lngrad::aicore::GmRegistration), so GM bounds checks know its extent.
 class GmInput {
  public:
   GmInput(const void* host, size_t bytes) : data_(static_cast<const uint8_t*>(host)), reg_(host, bytes) {}
@@ -91,7 +91,7 @@ class GmInput {
 
  private:
   const uint8_t* data_;
-  ascend::GmRegistration reg_;
+  aicore::GmRegistration reg_;
 };
 
 // A host byte range, for the overlap test of StagedOutputs.
@@ -119,7 +119,7 @@ class GmOutput {
   void* host_;
   size_t bytes_;
   std::unique_ptr<GmStage> stage_;
-  ascend::GmRegistration reg_;
+  aicore::GmRegistration reg_;
 };
 
 // Rows [start, start + count) of one block.
@@ -200,6 +200,6 @@ Status CheckBlocks(const char* op, uint32_t blocks);
 Status CheckPointer(const char* op, const char* name, const void* p);
 
 // "Ascend910B1 (Atlas A2, arch 2201)".
-std::string ProductText(const ascend::Product& p);
+std::string ProductText(const lngrad::Product& p);
 
 }  // namespace lngrad::examples::host

@@ -8,7 +8,7 @@
 #include "common/op_host.h"
 #include "kernel_operator.h"
 #include "layernorm_fwd_bwd/layernorm_op_tiling.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 extern "C" void layernorm_op(uint8_t* inputX, uint8_t* gamma, uint8_t* beta, uint8_t* output,
@@ -31,7 +31,7 @@ struct TilePlan {
 
 class Planner {
  public:
-  Planner(const LayerNormOpArgs& a, const ascend::Product& p)
+  Planner(const LayerNormOpArgs& a, const lngrad::Product& p)
       : args_(a),
         product_(p),
         type_size_(DTypeSize(a.dtype)),
@@ -84,7 +84,7 @@ class Planner {
 
  private:
   const LayerNormOpArgs& args_;
-  const ascend::Product& product_;
+  const lngrad::Product& product_;
   uint32_t type_size_;
   uint32_t h_;
   uint32_t stat_rows_;
@@ -104,9 +104,9 @@ Status CheckArgs(const LayerNormOpArgs& a) {
 
 Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   LNGRAD_RETURN_IF_ERROR(CheckArgs(args));
-  const ascend::Product* product = nullptr;
+  const lngrad::Product* product = nullptr;
   LNGRAD_RETURN_IF_ERROR(host::ResolveProduct(
-      args.launch.soc, "LayerNorm", [](const ascend::Product& p) { return p.supports_layernorm; },
+      args.launch.soc, "LayerNorm", [](const lngrad::Product& p) { return p.supports_layernorm; },
       &product));
 
   const uint64_t rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
@@ -173,10 +173,10 @@ Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info) {
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
-  ascend::LaunchOptions options;
+  aicore::LaunchOptions options;
   options.sequential = args.launch.sequential;
   options.soc = std::string(product->soc);
-  LNGRAD_RETURN_IF_ERROR(ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(aicore::Launch(
       static_cast<uint32_t>(blocks.size()),
       [&] {
         layernorm_op(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), variance.data(),

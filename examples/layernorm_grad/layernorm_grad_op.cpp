@@ -10,7 +10,7 @@
 #include "common/op_host.h"
 #include "kernel_operator.h"
 #include "layernorm_grad/layernorm_grad_op_tiling.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 extern "C" void layernorm_grad_op(uint8_t* inputX, uint8_t* inputDy, uint8_t* inputVariance,
@@ -36,13 +36,13 @@ struct TilePlan {
 
 class Planner {
  public:
-  Planner(const LayerNormGradOpArgs& a, const ascend::Product& p)
+  Planner(const LayerNormGradOpArgs& a, const lngrad::Product& p)
       : args_(a),
         product_(p),
         type_size_(DTypeSize(a.dtype)),
         h_(static_cast<uint32_t>(a.h)),
         stat_rows_(host::RowsPerBlock32(a.dtype)),
-        regbase_(ascend::IsRegBaseArch(p.arch)) {}
+        regbase_(lngrad::IsRegBaseArch(p.arch)) {}
 
   // Float scratch buffers of the 2201/2002 layout (spec §2.4).
   uint32_t BufNum() const {
@@ -171,7 +171,7 @@ class Planner {
 
  private:
   const LayerNormGradOpArgs& args_;
-  const ascend::Product& product_;
+  const lngrad::Product& product_;
   uint32_t type_size_;
   uint32_t h_;
   uint32_t stat_rows_;
@@ -197,10 +197,10 @@ Status CheckArgs(const LayerNormGradOpArgs& a) {
 
 Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* info) {
   LNGRAD_RETURN_IF_ERROR(CheckArgs(args));
-  const ascend::Product* product = nullptr;
+  const lngrad::Product* product = nullptr;
   LNGRAD_RETURN_IF_ERROR(host::ResolveProduct(
       args.launch.soc, "LayerNormGrad",
-      [](const ascend::Product& p) { return p.supports_layernormgrad; }, &product));
+      [](const lngrad::Product& p) { return p.supports_layernormgrad; }, &product));
 
   const uint64_t rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   const uint32_t h = static_cast<uint32_t>(args.h);
@@ -322,10 +322,10 @@ Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* 
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
-  ascend::LaunchOptions options;
+  aicore::LaunchOptions options;
   options.sequential = args.launch.sequential;
   options.soc = std::string(product->soc);
-  LNGRAD_RETURN_IF_ERROR(ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(aicore::Launch(
       static_cast<uint32_t>(blocks.size()),
       [&] {
         layernorm_grad_op(x.data(), dy.data(), variance.data(), mean.data(), gamma.data(),

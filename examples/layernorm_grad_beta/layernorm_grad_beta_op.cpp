@@ -7,7 +7,7 @@
 #include "common/op_host.h"
 #include "kernel_operator.h"
 #include "layernorm_grad_beta/layernorm_grad_beta_op_tiling.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 extern "C" void layernorm_grad_beta_op(uint8_t* resForGamma, uint8_t* inputDy, uint8_t* workspace,
@@ -31,7 +31,7 @@ struct TilePlan {
 
 class Planner {
  public:
-  Planner(const LayerNormGradBetaOpArgs& a, const ascend::Product& p)
+  Planner(const LayerNormGradBetaOpArgs& a, const lngrad::Product& p)
       : args_(a), product_(p), type_size_(DTypeSize(a.dtype)), h_(static_cast<uint32_t>(a.h)) {}
 
   TilePlan Plan(uint32_t rows) const {
@@ -83,7 +83,7 @@ class Planner {
 
  private:
   const LayerNormGradBetaOpArgs& args_;
-  const ascend::Product& product_;
+  const lngrad::Product& product_;
   uint32_t type_size_;
   uint32_t h_;
 };
@@ -103,10 +103,10 @@ Status CheckArgs(const LayerNormGradBetaOpArgs& a) {
 
 Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGradBetaOpInfo* info) {
   LNGRAD_RETURN_IF_ERROR(CheckArgs(args));
-  const ascend::Product* product = nullptr;
+  const lngrad::Product* product = nullptr;
   LNGRAD_RETURN_IF_ERROR(host::ResolveProduct(
       args.launch.soc, "LayerNormGradBeta",
-      [](const ascend::Product& p) { return p.supports_layernormgradbeta; }, &product));
+      [](const lngrad::Product& p) { return p.supports_layernormgradbeta; }, &product));
 
   const uint64_t rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   const uint32_t h = static_cast<uint32_t>(args.h);
@@ -160,14 +160,14 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
   std::memcpy(tiling.data(), &head, sizeof(head));
   std::memcpy(tiling.data() + sizeof(head), blocks.data(), blocks.size() * sizeof(blocks[0]));
 
-  ascend::LaunchOptions options;
+  aicore::LaunchOptions options;
   options.sequential = args.launch.sequential;
   options.soc = std::string(product->soc);
-  LNGRAD_RETURN_IF_ERROR(ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(aicore::Launch(
       static_cast<uint32_t>(blocks.size()),
       [&] { layernorm_grad_beta_op(res.data(), dy.data(), workspace.data(), tiling.data()); },
       options));
-  LNGRAD_RETURN_IF_ERROR(ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(aicore::Launch(
       1,
       [&] {
         layernorm_grad_beta_combine(workspace.data(), pd_gamma.data(), pd_beta.data(),

@@ -11,15 +11,15 @@
 #ifndef LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 #define LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 
-#include "lngrad_rt/defs.h"
-#include "lngrad_rt/half.h"
-#include "lngrad_rt/check.h"
-#include "lngrad_rt/sync.h"
-#include "lngrad_rt/tensor.h"
-#include "lngrad_rt/pipe.h"
-#include "lngrad_rt/data_copy.h"
-#include "lngrad_rt/vector_ops.h"
-#include "lngrad_rt/launch.h"
+#include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/half.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sync.h"
+#include "lngrad_aicore/tensor.h"
+#include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/data_copy.h"
+#include "lngrad_aicore/vector_ops.h"
+#include "lngrad_aicore/launch.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo info{DataFormat::ND}`
 // outside `using namespace AscendC`), as the toolkit's headers allow.

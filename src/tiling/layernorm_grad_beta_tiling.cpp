@@ -15,7 +15,7 @@ constexpr const char* kTilingFunc = "GetLayerNormGradBetaNDTilingInfo";
 
 Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
   LNGRAD_RETURN_IF_ERROR(internal::CheckProductSupports(
-      kApi, func, ascend::CurrentProduct().supports_layernormgradbeta));
+      kApi, func, lngrad::CurrentProduct().supports_layernormgradbeta));
   return internal::CheckBshShape(kApi, func, srcShape, typeSize,
                                  internal::CheckOrder::kTypeSizeFirst, d);
 }

@@ -31,7 +31,7 @@ bool FloatReuse(uint32_t typeSize, bool isReuseSource) {
 
 Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
   LNGRAD_RETURN_IF_ERROR(
-      internal::CheckProductSupports(kApi, func, ascend::CurrentProduct().supports_layernormgrad));
+      internal::CheckProductSupports(kApi, func, lngrad::CurrentProduct().supports_layernormgrad));
   return internal::CheckBshShape(kApi, func, srcShape, typeSize,
                                  internal::CheckOrder::kTypeSizeFirst, d);
 }
@@ -44,7 +44,7 @@ Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, 
   LNGRAD_RETURN_IF_ERROR(CheckInputs(kMaxMinFunc, srcShape, typeSize, &d));
   uint64_t max_bytes = 0;
   uint64_t min_bytes = 0;
-  if (ascend::IsRegBaseArch(ascend::CurrentProduct().arch)) {
+  if (lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {
     // Two float rows (x1, x2), none when float+reuse aliases them onto dy and x.
     if (!FloatReuse(typeSize, isReuseSource)) {
       max_bytes = uint64_t{AscendC::LAYERNORM_GRAD_DAVID_BUF_NUM} * CeilTo(d.h, 8) * sizeof(float);
@@ -75,7 +75,7 @@ Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBuffer
   const uint32_t n = BufNum(typeSize, isReuseSource);
   uint64_t one = 1;
   uint64_t noh = 1;
-  if (!ascend::IsRegBaseArch(ascend::CurrentProduct().arch)) {
+  if (!lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {
     one = uint64_t{stackBufferSize} / sizeof(float) / n;
     one = one / d.h * d.h;
     if (one == 0) {

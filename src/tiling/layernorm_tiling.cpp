@@ -27,7 +27,7 @@ bool FloatReuse(uint32_t typeSize, bool isReuseSource) {
 }
 
 Status CheckSupported(const char* func) {
-  return internal::CheckProductSupports(kApi, func, ascend::CurrentProduct().supports_layernorm);
+  return internal::CheckProductSupports(kApi, func, lngrad::CurrentProduct().supports_layernorm);
 }
 
 Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
@@ -145,7 +145,7 @@ Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool
   }
   uint64_t max_bytes = 0;
   uint64_t min_bytes = 0;
-  if (ascend::IsRegBaseArch(ascend::CurrentProduct().arch)) {
+  if (lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {
     const uint64_t lanes32 = kRegBaseVecBytes / sizeof(float);  // 64
     const uint64_t lanes16 = kRegBaseVecBytes / 2;              // 128
     const uint64_t chunks = CeilTo(r, lanes32) / lanes32;

@@ -21,9 +21,9 @@ std::string Prefix(const char* api, const char* func) {
 
 Status CheckProductSupports(const char* api, const char* func, bool supported) {
   if (supported) return Status::Ok();
-  const ascend::Product& p = ascend::CurrentProduct();
+  const lngrad::Product& p = lngrad::CurrentProduct();
   return Status::Unsupported(Prefix(api, func) + api + " is not supported on " +
-                             std::string(p.soc) + " (arch " + ascend::NpuArchName(p.arch) + ", " +
+                             std::string(p.soc) + " (arch " + lngrad::NpuArchName(p.arch) + ", " +
                              std::string(p.product_line) +
                              "); supported: arch 2201, 2002 and 3510 (spec §7.1)");
 }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "graph/tensor.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/status.h"
 
 namespace lngrad::tiling::internal {

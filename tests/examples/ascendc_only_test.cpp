@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/half.h"
 #include "oracle.h"
 #include "tikicpulib.h"
@@ -46,10 +46,10 @@ struct Case {
 class AscendcOnlyKernelTest : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
-    previous_ = lngrad::ascend::CurrentProduct().soc;
-    ASSERT_TRUE(lngrad::ascend::SetCurrentSoc(GetParam().soc).ok());
+    previous_ = lngrad::CurrentProduct().soc;
+    ASSERT_TRUE(lngrad::SetCurrentSoc(GetParam().soc).ok());
   }
-  void TearDown() override { (void)lngrad::ascend::SetCurrentSoc(previous_); }
+  void TearDown() override { (void)lngrad::SetCurrentSoc(previous_); }
   std::string previous_;
 };
 

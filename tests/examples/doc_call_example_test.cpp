@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "oracle.h"
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
@@ -120,10 +120,10 @@ void ExpectOfficialRule(const char* name, const std::vector<float>& got,
 class DocCallExampleTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    previous_ = lngrad::ascend::CurrentProduct().soc;
-    ASSERT_TRUE(lngrad::ascend::SetCurrentSoc(GetParam()).ok());
+    previous_ = lngrad::CurrentProduct().soc;
+    ASSERT_TRUE(lngrad::SetCurrentSoc(GetParam()).ok());
   }
-  void TearDown() override { (void)lngrad::ascend::SetCurrentSoc(previous_); }
+  void TearDown() override { (void)lngrad::SetCurrentSoc(previous_); }
   std::string previous_;
 };
 

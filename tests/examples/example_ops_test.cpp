@@ -20,14 +20,14 @@
 #include "layernorm_fwd_bwd/layernorm_op.h"
 #include "layernorm_grad/layernorm_grad_op.h"
 #include "layernorm_grad_beta/layernorm_grad_beta_op.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/half.h"
-#include "lngrad_rt/check.h"
+#include "lngrad_aicore/check.h"
 #include "oracle.h"
 #include "replay.h"
 #include "tiling/tiling_api.h"
 
-#include "../ascendc/checked_mode_scope.h"
+#include "../aicore/checked_mode_scope.h"
 
 namespace {
 
@@ -38,10 +38,10 @@ constexpr double kU = 0x1.0p-24;
 
 class SocScope {
  public:
-  explicit SocScope(const std::string& soc) : previous_(lngrad::ascend::CurrentProduct().soc) {
-    EXPECT_TRUE(lngrad::ascend::SetCurrentSoc(soc).ok());
+  explicit SocScope(const std::string& soc) : previous_(lngrad::CurrentProduct().soc) {
+    EXPECT_TRUE(lngrad::SetCurrentSoc(soc).ok());
   }
-  ~SocScope() { (void)lngrad::ascend::SetCurrentSoc(previous_); }
+  ~SocScope() { (void)lngrad::SetCurrentSoc(previous_); }
 
  private:
   std::string previous_;
@@ -73,7 +73,7 @@ void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float eps
   bool regbase = false;
   {
     SocScope scope(soc);
-    regbase = lngrad::ascend::IsRegBaseArch(lngrad::ascend::CurrentProduct().arch);
+    regbase = lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch);
     const ge::Shape shape({1, d.rows, d.h, d.h});
     uint32_t max_v = 0, min_v = 0;
     ASSERT_TRUE(
@@ -336,7 +336,7 @@ TEST_P(BetaOpTest, OneTileEqualsTheApiAndManyStayWithinTheSumBound) {
     std::memcpy(&rt, &t, sizeof(rt));
     std::vector<uint8_t> res = d.res.bytes, want_g(g.bytes.size()), want_b(b.bytes.size());
     std::vector<float> scratch(4 * size_t{d.rows} * d.h + 4 * d.h, 0.0f);
-    const bool regbase = lngrad::ascend::IsRegBaseArch(lngrad::ascend::FindProduct(soc)->arch);
+    const bool regbase = lngrad::IsRegBaseArch(lngrad::FindProduct(soc)->arch);
     bool ok;
     if (half) {
       using H = lngrad_replay::Half;
@@ -468,7 +468,7 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
 
 
 // GM of the operators: inputs read in place, outputs in place or staged (LaunchConfig::outputs).
-using lngrad::ascend::test::CheckedModeScope;
+using lngrad::aicore::test::CheckedModeScope;
 
 using Outputs = ex::LaunchConfig::Outputs;
 const Outputs kAllOutputs[] = {Outputs::kAuto, Outputs::kStaged, Outputs::kInPlace};

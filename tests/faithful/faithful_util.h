@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "harness.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 namespace faithful {
@@ -25,10 +25,10 @@ inline const std::vector<std::string> kProducts = {kA2, kInfer, k950};
 // The host tiling functions follow the current product; tests select it for one computation.
 class SocScope {
  public:
-  explicit SocScope(const std::string& soc) : previous_(lngrad::ascend::CurrentProduct().soc) {
-    EXPECT_TRUE(lngrad::ascend::SetCurrentSoc(soc).ok()) << soc;
+  explicit SocScope(const std::string& soc) : previous_(lngrad::CurrentProduct().soc) {
+    EXPECT_TRUE(lngrad::SetCurrentSoc(soc).ok()) << soc;
   }
-  ~SocScope() { (void)lngrad::ascend::SetCurrentSoc(previous_); }
+  ~SocScope() { (void)lngrad::SetCurrentSoc(previous_); }
 
  private:
   std::string previous_;

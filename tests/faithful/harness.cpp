@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "kernel_operator.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 
 namespace faithful {
 
@@ -95,8 +95,8 @@ int64_t FirstDifference(const Tensor& a, const Tensor& b) {
 }
 
 bool IsArch3510(const std::string& soc) {
-  const lngrad::ascend::Product* p = lngrad::ascend::FindProduct(soc);
-  return p != nullptr && lngrad::ascend::IsRegBaseArch(p->arch);
+  const lngrad::Product* p = lngrad::FindProduct(soc);
+  return p != nullptr && lngrad::IsRegBaseArch(p->arch);
 }
 
 lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
@@ -125,9 +125,9 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
 
   auto* entry =
       c.half ? (c.reuse ? &GradHalfReuse : &GradHalf) : (c.reuse ? &GradFloatReuse : &GradFloat);
-  lngrad::ascend::LaunchOptions opt;
+  lngrad::aicore::LaunchOptions opt;
   opt.soc = c.soc;
-  LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(lngrad::aicore::Launch(
       1,
       [&] {
         entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(),
@@ -204,9 +204,9 @@ lngrad::Status RunBeta(const BetaCase& c, BetaResult* out) {
   Gm inputs(2 * Round32(bsh * es));
   auto* entry =
       c.half ? (c.reuse ? &BetaHalfReuse : &BetaHalf) : (c.reuse ? &BetaFloatReuse : &BetaFloat);
-  lngrad::ascend::LaunchOptions opt;
+  lngrad::aicore::LaunchOptions opt;
   opt.soc = c.soc;
-  LNGRAD_RETURN_IF_ERROR(lngrad::ascend::Launch(
+  LNGRAD_RETURN_IF_ERROR(lngrad::aicore::Launch(
       1,
       [&] {
         entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(),

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 namespace lngrad::tiling::testing {
@@ -14,10 +14,10 @@ namespace lngrad::tiling::testing {
 // Selects a product for one test and restores the previous one afterwards.
 class ScopedSoc {
  public:
-  explicit ScopedSoc(std::string_view soc) : saved_(std::string(ascend::CurrentProduct().soc)) {
-    EXPECT_TRUE(ascend::SetCurrentSoc(soc).ok()) << soc;
+  explicit ScopedSoc(std::string_view soc) : saved_(std::string(lngrad::CurrentProduct().soc)) {
+    EXPECT_TRUE(lngrad::SetCurrentSoc(soc).ok()) << soc;
   }
-  ~ScopedSoc() { EXPECT_TRUE(ascend::SetCurrentSoc(saved_).ok()); }
+  ~ScopedSoc() { EXPECT_TRUE(lngrad::SetCurrentSoc(saved_).ok()); }
   ScopedSoc(const ScopedSoc&) = delete;
   ScopedSoc& operator=(const ScopedSoc&) = delete;
 

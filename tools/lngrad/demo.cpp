@@ -11,7 +11,7 @@
 #include "command.h"
 #include "doc_example.h"
 #include "layernorm_grad/layernorm_grad_op.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/lngrad.h"
 
 namespace lngrad::cli {

@@ -6,7 +6,7 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "progress.h"
 #include "run_ops.h"
 
@@ -159,12 +159,12 @@ Status ParseTmp(const std::string& text, TmpChoice* out) {
 }
 
 // The device path's own rules, checked before any work so that the error is immediate.
-Status CheckDevicePath(const RunInputs& in, const ascend::Product& p) {
+Status CheckDevicePath(const RunInputs& in, const lngrad::Product& p) {
   if (!p.supports_layernormgrad || !p.supports_layernormgradbeta) {
     return Status::Unsupported(
         "LayerNormGrad" + std::string(p.supports_layernormgrad ? "Beta" : "") +
         " is not supported on " + std::string(p.soc) + " (" + std::string(p.product_line) +
-        ", NPU arch " + ascend::NpuArchName(p.arch) +
+        ", NPU arch " + lngrad::NpuArchName(p.arch) +
         "); see `lngrad socs` for the products that support it, or use --impl native");
   }
   const int64_t bytes = in.h * static_cast<int64_t>(io::DTypeSize(in.dtype));
@@ -221,9 +221,9 @@ int RunRun(const RunOptions& o) {
   if (Status st = ParseTmp(o.tmp_text, &config.tmp); !st.ok()) return Fail(kCmd, st);
   // The device's limit on numBlocks.
   if (o.blocks < 1 || o.blocks > 65535) return Fail(kCmd, "--blocks must be in [1, 65535]");
-  config.product = &ascend::CurrentProduct();
+  config.product = &lngrad::CurrentProduct();
   if (!o.soc.empty()) {
-    config.product = ascend::FindProduct(o.soc);
+    config.product = lngrad::FindProduct(o.soc);
     if (config.product == nullptr) {
       return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
     }

@@ -7,7 +7,7 @@
 
 #include "io/json.h"
 #include "io/tensor.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "lngrad/status.h"
 
 namespace lngrad::cli {
@@ -34,7 +34,7 @@ struct RunInputs {
 
 struct RunConfig {
   RunImpl impl = RunImpl::kAscendc;
-  const ascend::Product* product = nullptr;  // device path: the simulated product
+  const lngrad::Product* product = nullptr;  // device path: the simulated product
   bool reuse_source = false;                 // device path: isReuseSource
   TmpChoice tmp;                             // device path: scratch size
   int blocks = 1;                            // device path: AI cores the rows are split over

@@ -16,7 +16,7 @@
 #include "command.h"
 #include "common/sample_data.h"
 #include "layernorm_grad/layernorm_grad_op.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 
 namespace lngrad::cli {
 namespace {
@@ -66,12 +66,12 @@ int RunSample(const SampleOptions& o) {
   ex::TmpSize tmp;
   st = ex::ParseTmpSize(o.tmp, &tmp);
   if (!st.ok()) return Fail(kCommand, "--tmp: " + st.message());
-  const ascend::Product* product = ascend::FindProduct(o.soc);
-  if (product == nullptr) return Fail(kCommand, ascend::SetCurrentSoc(o.soc));
+  const lngrad::Product* product = lngrad::FindProduct(o.soc);
+  if (product == nullptr) return Fail(kCommand, lngrad::SetCurrentSoc(o.soc));
   if (!product->supports_layernormgrad) {
     return Fail(kCommand, "--soc " + o.soc + ": LayerNormGrad is not supported on " +
                               std::string(product->product_line) + " (arch " +
-                              ascend::NpuArchName(product->arch) + "); see `lngrad socs`");
+                              lngrad::NpuArchName(product->arch) + "); see `lngrad socs`");
   }
   const ex::OpDType dtype = o.dtype == "half" ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
   const int64_t unit = 32 / ex::DTypeSize(dtype);

@@ -4,26 +4,26 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 
 namespace lngrad::cli {
 namespace {
 
 int RunSocs(bool json) {
-  const auto products = ascend::AllProducts();
-  const ascend::Product& current = ascend::CurrentProduct();
+  const auto products = lngrad::AllProducts();
+  const lngrad::Product& current = lngrad::CurrentProduct();
   if (json) {
     io::Json j = io::Json::Object();
     j["command"] = "socs";
     j["current"] = std::string(current.soc);
     io::Json list = io::Json::Array();
-    for (const ascend::Product& p : products) {
+    for (const lngrad::Product& p : products) {
       io::Json e = io::Json::Object();
       e["soc"] = std::string(p.soc);
       e["short_soc"] = std::string(p.short_soc);
       e["soc_version"] = std::string(p.soc_version);
       e["product_line"] = std::string(p.product_line);
-      e["npu_arch"] = ascend::NpuArchName(p.arch);
+      e["npu_arch"] = lngrad::NpuArchName(p.arch);
       e["ub_bytes"] = p.ub_bytes;
       e["stack_end_bytes"] = p.stack_end_bytes;
       io::Json apis = io::Json::Object();
@@ -41,10 +41,10 @@ int RunSocs(bool json) {
               "product line", "arch", "UB KiB", "stack end", "LayerNormGrad",
               "LayerNormGradBeta", "LayerNorm");
   auto yes = [](bool b) { return b ? "yes" : "no"; };
-  for (const ascend::Product& p : products) {
+  for (const lngrad::Product& p : products) {
     std::printf("%-20s %-13s %-24s %-5s %-8u %-10u %-14s %-18s %-9s%s\n",
                 std::string(p.soc).c_str(), std::string(p.short_soc).c_str(),
-                std::string(p.product_line).c_str(), ascend::NpuArchName(p.arch),
+                std::string(p.product_line).c_str(), lngrad::NpuArchName(p.arch),
                 p.ub_bytes / 1024, p.stack_end_bytes, yes(p.supports_layernormgrad),
                 yes(p.supports_layernormgradbeta), yes(p.supports_layernorm),
                 &p == &current ? "  (current)" : "");

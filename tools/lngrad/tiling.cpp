@@ -6,7 +6,7 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "lngrad/ascend_platform.h"
+#include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 namespace lngrad::cli {
@@ -125,14 +125,14 @@ int RunTiling(const TilingOptions& o) {
   if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, "--" + st.message());
   if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype must be float or half");
   if (!o.soc.empty()) {
-    if (Status st = ascend::SetCurrentSoc(o.soc); !st.ok()) return Fail(kCmd, "--soc: " + st.message());
+    if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok()) return Fail(kCmd, "--soc: " + st.message());
   }
   // The stack-buffer choice is checked before any tiling call, so that its error is its own.
   if (o.stack_text != "min" && o.stack_text != "max") {
     uint32_t ignored = 0;
     if (Status st = StackFor(o.stack_text, 0, 0, &ignored); !st.ok()) return Fail(kCmd, st);
   }
-  const ascend::Product& p = ascend::CurrentProduct();
+  const lngrad::Product& p = lngrad::CurrentProduct();
   const uint32_t type_size = static_cast<uint32_t>(io::DTypeSize(dt));
   const ge::Shape shape(dims);
 
@@ -170,7 +170,7 @@ int RunTiling(const TilingOptions& o) {
     io::Json j = io::Json::Object();
     j["command"] = "tiling";
     j["soc"] = std::string(p.soc);
-    j["npu_arch"] = ascend::NpuArchName(p.arch);
+    j["npu_arch"] = lngrad::NpuArchName(p.arch);
     j["ub_bytes"] = p.ub_bytes;
     j["shape"] = io::Json::ArrayOf(dims);
     j["dtype"] = io::DTypeName(dt);
@@ -186,7 +186,7 @@ int RunTiling(const TilingOptions& o) {
   std::printf("%s (%s, NPU arch %s, UB %u bytes): srcShape %s, %s (typeSize %u), "
               "isReuseSource %s\n",
               std::string(p.soc).c_str(), std::string(p.product_line).c_str(),
-              ascend::NpuArchName(p.arch), p.ub_bytes, io::ShapeText(dims).c_str(),
+              lngrad::NpuArchName(p.arch), p.ub_bytes, io::ShapeText(dims).c_str(),
               io::DTypeName(dt), type_size, o.reuse_source ? "true" : "false");
   PrintReport(grad, o.stack_text);
   std::printf("  (stackBufferSize is in bytes; positions and sizes in float elements)\n");

@@ -35,11 +35,11 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNorm: template parameter (T) is not half or float");
-  namespace nd = lngrad::ascend::normdetail;
-  namespace dm = lngrad::devmath;
+  namespace nd = lngrad::aicore::normdetail;
+  namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNorm";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::ascend::Product& product = lngrad::ascend::CurrentBlockProduct();
+  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
   if (!product.supports_layernorm) nd::RaiseUnsupported(kApi, product);
   const dm::Algorithm algo = nd::AlgorithmFor(product);
   const bool vector = algo == dm::Algorithm::kVector;
@@ -50,7 +50,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_COPY_FIELD)
 #undef LNGRAD_COPY_FIELD
 
-  if (lngrad::ascend::CheckedMode()) {
+  if (lngrad::aicore::CheckedMode()) {
     if (vector) nd::Check(tiling.oneTmpSize > 0, kApi, "tiling", "tiling.oneTmpSize must > 0!");
   }
   if (vector) {
@@ -58,7 +58,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
       return;
     }
   }
-  if (lngrad::ascend::CheckedMode()) {
+  if (lngrad::aicore::CheckedMode()) {
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
     nd::CheckTensor(kApi, "output", output);
     nd::CheckTensor(kApi, "outputMean", outputMean);
@@ -151,9 +151,9 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
   LocalTensor<uint8_t> sharedTmpBuffer;
   // The 3510 implementation uses no scratch and does not pop the stack.
-  if (!lngrad::ascend::IsRegBaseArch(lngrad::ascend::CurrentBlockProduct().arch)) {
+  if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
     const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
-    if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNorm.stack_buffer", "PopStackBuffer Error!");
+    if (!ans) lngrad::aicore::RaiseKernelCheck("LayerNorm.stack_buffer", "PopStackBuffer Error!");
   }
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
                               sharedTmpBuffer, epsilon, tiling);

@@ -8,21 +8,21 @@
 //
 // T = half or float; epsilon is a T; tiling is a non-const LayerNormGradTiling& from
 // GetLayerNormGradNDTilingInfo; shapeInfo.dataFormat must be ND. The running block's product
-// (lngrad::ascend::CurrentBlockProduct) selects the algorithm: arch 2002/2201 the chunked
+// (lngrad::aicore::CurrentBlockProduct) selects the algorithm: arch 2002/2201 the chunked
 // vector path (§1.5-§1.10), arch 3510 the register path (§1.13); a product without
 // LayerNormGrad is refused (the device would compile the call to nothing).
 //
-// Bits and memory effects are the device's (lngrad/devmath/devmath.h): the scratch layout at
+// Bits and memory effects are the device's (lngrad_adv/normalization.h): the scratch layout at
 // the tiling's positions, outputPdX used as scratch, inputDy/inputX overwritten for float with
 // isReuseSource. Accesses past a tensor land in the neighbouring UB as on the device; an access
 // that would leave the simulated UB raises "LayerNormGrad.ub_bounds".
 //
-// Checked mode (lngrad::ascend::CheckedMode(), default on) raises KernelCheckError for:
+// Checked mode (lngrad::aicore::CheckedMode(), default on) raises KernelCheckError for:
 //  - the CPU-debug checks of §1.12 with the device's messages (positions, sizes, addresses,
 //    outputs identical, gamma alignment, ND only, sharedTmpBuffer smaller than
 //    tiling.stackBufferSize, hLength == 0);
 //  - "LayerNormGrad.padded_h": tiling.hLength != tiling.originalHLength (§1.11; the device
-//    gives biased results there) unless lngrad::ascend::SetReproducePaddedH(true) asks for the
+//    gives biased results there) unless lngrad::aicore::SetReproducePaddedH(true) asks for the
 //    device's result;
 //  - "LayerNormGrad.scratch_overrun": the tiling's scratch layout ends beyond sharedTmpBuffer
 //    (§2.8); "LayerNormGrad.operand_bounds": the tiling reaches past an operand tensor.
@@ -39,13 +39,13 @@
 #include <type_traits>
 
 #include "../../kernel_tiling/kernel_tiling.h"
-#include "../../lngrad_rt/check.h"
-#include "../../lngrad_rt/defs.h"
-#include "../../lngrad_rt/half.h"
-#include "../../lngrad_rt/pipe.h"
-#include "../../lngrad_rt/tensor.h"
-#include "lngrad/ascend_platform.h"
-#include "lngrad/devmath/devmath.h"
+#include "../../lngrad_aicore/check.h"
+#include "../../lngrad_aicore/defs.h"
+#include "../../lngrad_aicore/half.h"
+#include "../../lngrad_aicore/pipe.h"
+#include "../../lngrad_aicore/tensor.h"
+#include "lngrad/product.h"
+#include "lngrad_adv/normalization.h"
 
 namespace AscendC {
 
@@ -56,7 +56,7 @@ struct LayerNormGradShapeInfo {
 
 }  // namespace AscendC
 
-namespace lngrad::ascend {
+namespace lngrad::aicore {
 
 namespace normdetail {
 inline std::atomic<int>& ReproducePaddedHFlag() {
@@ -96,23 +96,23 @@ uint64_t UbCapacity(const AscendC::LocalTensor<T>& t) {
   return v.ptr < end ? static_cast<uint64_t>(end - v.ptr) / sizeof(T) : 0;
 }
 
-// The device element type of T inside lngrad_devmath.
+// The device element type of T inside lngrad_adv.
 template <typename T>
 using DevType = std::conditional_t<std::is_same_v<T, half>, lngrad::Half, float>;
 
 template <typename U, typename T>
-lngrad::devmath::Buffer<U> UbBuffer(const AscendC::LocalTensor<T>& t) {
+lngrad::adv::Buffer<U> UbBuffer(const AscendC::LocalTensor<T>& t) {
   static_assert(sizeof(U) == sizeof(T));
   return {reinterpret_cast<U*>(t.HostPtr()), UbCapacity(t)};
 }
 
-inline lngrad::devmath::Buffer<float> ScratchBuffer(const AscendC::LocalTensor<uint8_t>& t) {
+inline lngrad::adv::Buffer<float> ScratchBuffer(const AscendC::LocalTensor<uint8_t>& t) {
   return {reinterpret_cast<float*>(t.HostPtr()), UbCapacity(t) / sizeof(float)};
 }
 
-inline lngrad::devmath::Algorithm AlgorithmFor(const Product& p) {
-  return IsRegBaseArch(p.arch) ? lngrad::devmath::Algorithm::kRegBase
-                               : lngrad::devmath::Algorithm::kVector;
+inline lngrad::adv::Algorithm AlgorithmFor(const Product& p) {
+  return IsRegBaseArch(p.arch) ? lngrad::adv::Algorithm::kRegBase
+                               : lngrad::adv::Algorithm::kVector;
 }
 
 inline std::string ProductText(const Product& p) {
@@ -208,7 +208,7 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
 }
 
 }  // namespace normdetail
-}  // namespace lngrad::ascend
+}  // namespace lngrad::aicore
 
 namespace AscendC {
 
@@ -226,11 +226,11 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGrad: template parameter (T) is not half or float");
-  namespace nd = lngrad::ascend::normdetail;
-  namespace dm = lngrad::devmath;
+  namespace nd = lngrad::aicore::normdetail;
+  namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGrad";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::ascend::Product& product = lngrad::ascend::CurrentBlockProduct();
+  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
   if (!product.supports_layernormgrad) nd::RaiseUnsupported(kApi, product);
   const dm::Algorithm algo = nd::AlgorithmFor(product);
 
@@ -240,7 +240,7 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
   LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_COPY_FIELD)
 #undef LNGRAD_COPY_FIELD
 
-  const bool checked = lngrad::ascend::CheckedMode();
+  const bool checked = lngrad::aicore::CheckedMode();
   if (checked) {
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
     nd::CheckTensor(kApi, "outputPdX", outputPdX);
@@ -266,12 +266,12 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
     });
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
     nd::Check(
-        tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(), kApi,
+        tiling.hLength == tiling.originalHLength || lngrad::aicore::ReproducePaddedH(), kApi,
         "padded_h", [&] {
           return "[LayerNormGrad] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
                  " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
                  ": the padded columns take part in every sum and the device's result is biased "
-                 "(spec §1.11). Call lngrad::ascend::SetReproducePaddedH(true) to get the device's "
+                 "(spec §1.11). Call lngrad::aicore::SetReproducePaddedH(true) to get the device's "
                  "result anyway.";
         });
     dm::LayerNormGradFootprint f;
@@ -324,7 +324,7 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
   LocalTensor<uint8_t> stackBuffer;
   const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(stackBuffer);
-  if (!ans) lngrad::ascend::RaiseKernelCheck("LayerNormGrad.stack_buffer", "PopStackBuffer Error!");
+  if (!ans) lngrad::aicore::RaiseKernelCheck("LayerNormGrad.stack_buffer", "PopStackBuffer Error!");
   LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
                                   inputGamma, stackBuffer, epsilon, tiling, shapeInfo);
 }

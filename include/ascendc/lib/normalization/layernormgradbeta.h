@@ -16,7 +16,7 @@
 // identical, output lengths 32-byte aligned, oneCalSize == 0, scratch smaller than
 // tiling.stackBufferSize or than resForGammaTmpTensorPos + oneCalSize; 3510: hLength*sizeof(T)
 // not 32-byte aligned), for "LayerNormGradBeta.padded_h" (hLength != originalHLength on the
-// vector path, unless lngrad::ascend::SetReproducePaddedH(true)) and for operand or scratch
+// vector path, unless lngrad::aicore::SetReproducePaddedH(true)) and for operand or scratch
 // accesses beyond their tensors ("operand_bounds", "scratch_overrun").
 #pragma once
 
@@ -36,11 +36,11 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          const LayerNormGradBetaTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGradBeta: template parameter (T) is not half or float");
-  namespace nd = lngrad::ascend::normdetail;
-  namespace dm = lngrad::devmath;
+  namespace nd = lngrad::aicore::normdetail;
+  namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGradBeta";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::ascend::Product& product = lngrad::ascend::CurrentBlockProduct();
+  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
   if (!product.supports_layernormgradbeta) nd::RaiseUnsupported(kApi, product);
   if ASCEND_IS_AIC {
     return;
@@ -54,7 +54,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
   LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_COPY_FIELD)
 #undef LNGRAD_COPY_FIELD
 
-  if (lngrad::ascend::CheckedMode()) {
+  if (lngrad::aicore::CheckedMode()) {
     if (vector) {
       nd::Check(tiling.oneCalSize > 0, kApi, "tiling", "tiling.oneCalSize must > 0!");
     }
@@ -90,14 +90,14 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
         return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
                ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
       });
-      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::ascend::ReproducePaddedH(),
+      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::aicore::ReproducePaddedH(),
                 kApi, "padded_h", [&] {
                   return "[LayerNormGradBeta] tiling.hLength (storage H) is " +
                          std::to_string(tiling.hLength) + " but tiling.originalHLength is " +
                          std::to_string(tiling.originalHLength) +
                          ": the device uses originalHLength as the row stride, so rows are misread "
                          "(spec §3.3). "
-                         "Call lngrad::ascend::SetReproducePaddedH(true) to get the device's "
+                         "Call lngrad::aicore::SetReproducePaddedH(true) to get the device's "
                          "result anyway.";
                 });
     } else {
@@ -135,7 +135,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
   LocalTensor<uint8_t> sharedTmpBuffer;
   const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
   if (!ans)
-    lngrad::ascend::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
+    lngrad::aicore::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       sharedTmpBuffer,
                                       static_cast<const LayerNormGradBetaTiling&>(tiling));

@@ -2,7 +2,7 @@
 // AscendC::GetLayerNormGradMaxMinTmpSize, AscendC::GetLayerNormGradNDTilingInfo, and the
 // Status-returning lngrad::tiling variants they wrap.
 //
-// The numbers follow the branch of the current product (lngrad::ascend::CurrentProduct()):
+// The numbers follow the branch of the current product (lngrad::CurrentProduct()):
 // arch 2201/2002 (spec §2.4, §2.5) or arch 3510 (register-based kernel).
 #pragma once
 

@@ -1,0 +1,264 @@
+// lngrad device mathematics (library lngrad_adv): the algorithms of the Ascend C
+// normalization APIs LayerNormGrad, LayerNormGradBeta and LayerNorm ([B,S,H] family) on raw
+// pointers, operation by operation as the device executes them (spec §1, §3, §4;
+// docs/ascendc_kernels.md). No AscendC types: the Ascend C layer (include/ascendc/lib/
+// normalization/*.h) adapts LocalTensor views of the simulated UB to these calls.
+//
+// Faithfulness contract:
+//  - every element-wise step is one IEEE binary32 operation per element, in the device's order
+//    and association (compiled with -ffp-contract=off); Sqrt and 1/x are IEEE correctly rounded
+//    (the device's <= 1 ulp / flush-to-zero behaviour is not modelled, spec §9 [open]);
+//  - reductions follow the device's tree exactly (the same for the SIMD and the scalar path);
+//  - memory effects are the device's: scratch, the outputPdX chunk used as scratch, inputs
+//    clobbered by isReuseSource, partial sums written to the per-row buffers, all receive what
+//    the device writes there. Operands may alias exactly as on the device; partially
+//    overlapping element-wise operands (outside the device contract) run element by element.
+//  - before anything is written, every access is checked against the operand capacities; an
+//    access outside them returns OutOfRange and nothing is written.
+// NaN payloads are not promised (the compiler may commute operands of + and *).
+#pragma once
+
+#include <cstdint>
+
+#include "lngrad/half.h"
+#include "lngrad/status.h"
+
+namespace lngrad::adv {
+
+// Implementation: Highway SIMD or scalar loops (the reference); all give the same bits in every
+// buffer. kSimd also runs LayerNormGrad's vector path row by row through all steps where that
+// provably leaves the same memory (layernormgrad.cpp); kSimdSteps is SIMD with every step a
+// separate pass over the chunk, as the device runs it.
+enum class Impl { kAuto, kSimd, kScalar, kSimdSteps };
+// kAuto -> kScalar when the environment variable LNGRAD_IMPL is "scalar", else kSimdSteps when
+// LNGRAD_DEVMATH_FUSE is "0", else kSimd (both read on each call). Other values are returned
+// unchanged.
+Impl ResolveImpl(Impl requested);
+// Name of the Highway target the SIMD path dispatches to on this machine (e.g. "AVX2").
+const char* SimdTargetName();
+
+// Which device implementation runs (spec §1.1: arch 2002/2201 -> kVector, 3510 -> kRegBase).
+enum class Algorithm { kVector, kRegBase };
+
+// A pointer plus the number of elements addressable from it (the capacity bounds every access).
+template <typename T>
+struct Buffer {
+  T* data = nullptr;
+  uint64_t capacity = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// LayerNormGrad (spec §1). Field names and order as AscendC::tiling::LayerNormGradTiling (§2.1);
+// lastDimValueBack / lastDimValueBackMulTwo hold float bit patterns.
+struct LayerNormGradTilingData {
+  uint32_t stackBufferSize = 0;
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t oneCalSize = 0;
+  uint32_t nohCalSize = 0;
+  uint32_t loopNum = 0;
+  uint32_t tailSize = 0;
+  uint32_t nohTailSize = 0;
+  uint32_t tmpTensorBSHPos = 0;
+  uint32_t tmpTensorBSHSize = 0;
+  uint32_t pdVarTensorPos = 0;
+  uint32_t pdVarTensorSize = 0;
+  uint32_t pdMeanTensorPos = 0;
+  uint32_t pdMeanTensorSize = 0;
+  uint32_t x1TensorPos = 0;
+  uint32_t x1TensorSize = 0;
+  uint32_t x2TensorPos = 0;
+  uint32_t x2TensorSize = 0;
+  uint32_t x3TensorPos = 0;
+  uint32_t x3TensorSize = 0;
+  uint32_t tmpTensorPos = 0;
+  uint32_t tmpTensorSize = 0;
+  uint32_t tmpTensor1Pos = 0;
+  uint32_t tmpTensor1Size = 0;
+  uint32_t tmpTensor2Pos = 0;
+  uint32_t tmpTensor2Size = 0;
+  uint32_t lastDimValueBack = 0;
+  uint32_t lastDimValueBackMulTwo = 0;
+};
+static_assert(sizeof(LayerNormGradTilingData) == 30 * sizeof(uint32_t));
+
+template <typename T>
+struct LayerNormGradOperands {
+  Buffer<T> outputPdX;
+  Buffer<T> resForGamma;
+  Buffer<T> inputDy;  // written for float + isReuseSource (spec §1.9, §1.13)
+  Buffer<T> inputX;   // idem
+  Buffer<const T> inputVariance;
+  Buffer<const T> inputMean;
+  Buffer<const T> inputGamma;
+  Buffer<float> scratch;  // sharedTmpBuffer viewed as float (capacity in floats)
+};
+
+// Elements of each operand (counted from its data pointer) that a call touches, read or write.
+struct LayerNormGradFootprint {
+  uint64_t outputPdX = 0, resForGamma = 0, inputDy = 0, inputX = 0;
+  uint64_t inputVariance = 0, inputMean = 0, inputGamma = 0;
+  uint64_t scratch = 0;  // floats; the end of the scratch layout (spec §2.8)
+};
+
+// Footprint of LayerNormGrad for this tiling. InvalidArgument when the tiling cannot run:
+// hLength == 0, hLength not 32-byte aligned for T (8 floats / 16 halves; the device's
+// broadcast then scrambles rows and is not modelled), or sizes overflowing 64 bits.
+Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+                                 bool isHalf, bool isReuseSource, LayerNormGradFootprint* out);
+
+// LayerNormGrad on the device's data path. T = float: epsilon is the float the kernel gets.
+// T = Half: epsilon is the half the kernel gets (widened exactly to float, §1.10);
+// isReuseSource is ignored for Half (as on the device).
+// kVector reads the chunking and scratch layout from the tiling (§1.5-§1.10); kRegBase reads
+// only bLength, sLength, hLength and the two constants (§1.13). originalHLength is not read
+// (the caller decides what to do when it differs from hLength, §1.11).
+// Outputs: outputPdX, resForGamma; overwritten: scratch (kVector layout, or two rows of
+// ceil8(H) floats for kRegBase), inputDy/inputX for float + isReuseSource.
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+                     const LayerNormGradOperands<float>& operands, float epsilon,
+                     bool isReuseSource, Impl impl = Impl::kAuto);
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+                     const LayerNormGradOperands<Half>& operands, Half epsilon,
+                     bool isReuseSource, Impl impl = Impl::kAuto);
+
+// ---------------------------------------------------------------------------------------------
+// LayerNormGradBeta (spec §3). Field names and order as AscendC::tiling::LayerNormGradBetaTiling
+// (§3.4; stackBufferSize in floats there).
+struct LayerNormGradBetaTilingData {
+  uint32_t stackBufferSize = 0;
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t bshLength = 0;
+  uint32_t bsLength = 0;
+  uint32_t oneCalSize = 0;
+  uint32_t numberOfTmpBuf = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputTailSize = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t bsTailSize = 0;
+  uint32_t bshCurLength = 0;
+  uint32_t bsCurLength = 0;
+  uint32_t gammaTempTensorPos = 0;
+  uint32_t betaTempTensorPos = 0;
+  uint32_t inputDyTmpTensorPos = 0;
+  uint32_t resForGammaTmpTensorPos = 0;
+  uint32_t reserved = 0;
+};
+static_assert(sizeof(LayerNormGradBetaTilingData) == 20 * sizeof(uint32_t));
+
+template <typename T>
+struct LayerNormGradBetaOperands {
+  Buffer<T> outputPdGamma;
+  Buffer<T> outputPdBeta;
+  Buffer<T> resForGamma;  // overwritten with dy*resForGamma for float + isReuseSource (§3.3)
+  Buffer<const T> inputDy;
+  Buffer<float> scratch;
+};
+
+struct LayerNormGradBetaFootprint {
+  uint64_t outputPdGamma = 0, outputPdBeta = 0, resForGamma = 0, inputDy = 0, scratch = 0;
+};
+
+// InvalidArgument for a tiling that cannot run (kVector: originalHLength == 0;
+// kRegBase: hLength not 32-byte aligned for T).
+Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+                                     bool isHalf, bool isReuseSource,
+                                     LayerNormGradBetaFootprint* out);
+
+// kVector (§3.3): chunked, row-sequential accumulation acc = row_r + acc over the first
+// originalHLength columns with row stride originalHLength; the first chunk starts with
+// acc = row_0 + 0. Half: float accumulators in scratch, cast (RNE) to the outputs after every
+// chunk. kRegBase (§3.3 last bullets): per 64-column chunk, g = g + dy*res, b = b + dy from 0
+// over bLength*sLength rows of stride hLength; half stores RNE with saturation to +-65504.
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+                         const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
+                         Impl impl = Impl::kAuto);
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+                         const LayerNormGradBetaOperands<Half>& operands, bool isReuseSource,
+                         Impl impl = Impl::kAuto);
+
+// ---------------------------------------------------------------------------------------------
+// LayerNorm forward, [B,S,H] family with mean and variance outputs (spec §4). Field names and
+// order as AscendC::tiling::LayerNormTiling; lastDimValueBack is a float there.
+struct LayerNormTilingData {
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t inputXSize = 0;
+  uint32_t meanVarSize = 0;
+  uint32_t numberOfTmpBuf = 0;
+  uint32_t meanTmpTensorPos = 0;
+  uint32_t meanTmpTensorSize = 0;
+  uint32_t varianceTmpTensorPos = 0;
+  uint32_t varianceTmpTensorSize = 0;
+  uint32_t tmpBufSize = 0;
+  uint32_t oneTmpSize = 0;
+  uint32_t firstTmpStartPos = 0;
+  uint32_t secondTmpStartPos = 0;
+  uint32_t thirdTmpStartPos = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputRoundSize = 0;
+  uint32_t inputTailSize = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t meanVarRoundSize = 0;
+  uint32_t meanVarTailSize = 0;
+  uint32_t meanVarTailPos = 0;
+  uint32_t bshCurLength = 0;
+  uint32_t bsCurLength = 0;
+  float lastDimValueBack = 0.0f;
+};
+
+template <typename T>
+struct LayerNormOperands {
+  Buffer<T> output;
+  Buffer<T> outputMean;
+  Buffer<T> outputVariance;
+  Buffer<T> inputX;  // kVector float + isReuseSource: its first chunk is used as scratch
+  Buffer<const T> gamma;
+  Buffer<const T> beta;
+  Buffer<float> scratch;
+};
+
+struct LayerNormFootprint {
+  uint64_t output = 0, outputMean = 0, outputVariance = 0, inputX = 0, gamma = 0, beta = 0;
+  uint64_t scratch = 0;
+};
+
+Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTilingData& tiling, bool isHalf,
+                             bool isReuseSource, LayerNormFootprint* out);
+
+// kVector (arch 2002/2201, docs/ascendc_kernels.md): per chunk mean = tree(fold(x*(1/H))),
+// variance = tree(fold(((x-mean)^2)*(1/H))), y = (1/sqrt(var+eps))*(x-mean), out = y*gamma+beta;
+// when there is a tail chunk the tiling's bshCurLength/bsCurLength are left holding the tail
+// lengths (the device writes them into the caller's tiling). kRegBase (3510): one row at a
+// time, mean = tree(lane sums of x/H), variance = tree(lane sums of ((x-mean)^2)/H),
+// out = ((x-mean)/sqrt(var+eps))*gamma+beta; no scratch.
+Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+                 const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
+                 Impl impl = Impl::kAuto);
+Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+                 const LayerNormOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                 Impl impl = Impl::kAuto);
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks, exposed for the tests and the replay.
+
+// The SIMD and scalar versions give the same bits (the SIMD one evaluates the same additions,
+// several trees at a time).
+
+// One WholeReduceSum repeat (spec §1.8): the adjacent-pair binary tree over 64 lanes, lanes
+// >= n taken as +0. n in [0, 64].
+float ReduceRepeat64(const float* src, uint32_t n, Impl impl = Impl::kAuto);
+// ReduceSumImpl(dst, src, calSize, H) of the vector path (spec §1.8), partial sums included.
+// Writes dst[i] for i < calSize/H and partials at dst[i*H ...]; dst and src must not overlap.
+// hLength == 0 writes nothing.
+void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength,
+                   Impl impl = Impl::kAuto);
+
+}  // namespace lngrad::adv

@@ -1,0 +1,157 @@
+// lngrad Ascend C runtime: launching kernels on the simulated device, and global memory.
+//
+// Every block runs the kernel on its own simulated AI vector core: its own zeroed UB of the
+// product's size (32-byte aligned host memory), its own TPipe state and block index. Blocks run
+// in parallel on the calling thread and pooled helper threads (a single block on the calling
+// thread alone), or one after another on the calling thread (LaunchOptions::sequential, or the
+// environment variable LNGRAD_SEQUENTIAL_BLOCKS=1) for debugging.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lngrad/status.h"
+#include "check.h"
+
+namespace lngrad::aicore {
+
+inline constexpr uint32_t kMaxBlocks = 65535;  // the device's limit on numBlocks
+
+struct LaunchOptions {
+  bool sequential = false;         // run the blocks one after another on the calling thread
+  std::optional<std::string> soc;  // simulate this SoC instead of CurrentProduct()
+};
+
+// One failed block of a launch.
+struct BlockFailure {
+  int64_t block_idx = 0;
+  std::string check;    // KernelCheckError::check(), or "exception" for any other exception
+  std::string message;
+  std::exception_ptr error;
+};
+
+// Runs kernel() once for each block index in [0, numBlocks) on the simulated device.
+// Returns OK when every block finished; InvalidArgument for numBlocks outside [1, 65535], an
+// empty kernel or an unknown options.soc; InvalidArgument naming the first failed block when a
+// kernel check failed (every failure is printed to stderr); Internal when a block threw
+// anything other than KernelCheckError. Blocks that fail do not stop the others.
+Status Launch(uint32_t numBlocks, std::function<void()> kernel, const LaunchOptions& options = {});
+
+// Caller memory registered as GM for the object's lifetime (lngrad extension), so kernels can
+// read and write host data in place instead of through GmAlloc copies. While registered, GM
+// accesses that start inside [p, p + bytes) are bounded by it like a GmAlloc block of `bytes`
+// (in both modes: there is no 32-byte rounding to lean on), and GmFree refuses p. Registering
+// the same region again (another thread running on the same input) is allowed; regions may
+// overlap (an access is accepted when any region holds it). A null p or 0 bytes registers
+// nothing. The memory must stay valid until the registration ends; it is never freed here.
+class GmRegistration {
+ public:
+  GmRegistration() = default;
+  GmRegistration(const void* p, size_t bytes);
+  ~GmRegistration();
+  GmRegistration(GmRegistration&& other) noexcept;
+  GmRegistration& operator=(GmRegistration&& other) noexcept;
+  GmRegistration(const GmRegistration&) = delete;
+  GmRegistration& operator=(const GmRegistration&) = delete;
+
+ private:
+  void Release() noexcept;
+  uintptr_t base_ = 0;
+  uint64_t bytes_ = 0;
+  bool active_ = false;
+};
+
+// Pooled GM (lngrad extension) for host staging buffers that are written in full before a
+// kernel reads them: like GmAlloc (32-byte aligned, bounds-checked the same way, never nullptr,
+// std::bad_alloc when memory runs out) but the contents are unspecified (whatever the block
+// held before), so no page is zero-filled again. Thread-safe. GmPoolFree(nullptr) is ignored;
+// any pointer not from GmPoolAlloc (or freed already) throws std::invalid_argument. Freed blocks
+// are kept for reuse up to SetGmPoolLimit bytes (default 256 MiB; 0 keeps nothing).
+void* GmPoolAlloc(size_t size);
+void GmPoolFree(void* ptr);
+void SetGmPoolLimit(size_t bytes);
+// Bytes held by free pooled blocks.
+size_t GmPoolCachedBytes();
+
+namespace detail {
+
+// The launcher behind Launch and ICPU_RUN_KF. Fills *failures (sorted by block index) and
+// prints them to stderr; the Status covers the launch parameters and the failures.
+Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
+                 const LaunchOptions& options, std::vector<BlockFailure>* failures);
+// ICPU_RUN_KF: throws std::invalid_argument for bad launch parameters and rethrows the first
+// failed block's exception (KernelCheckError for a kernel check).
+void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel);
+
+// A GM pointer handed to a kernel parameter of any pointer type, as the CPU-debug launcher does.
+struct AnyGmPtr {
+  void* p;
+  template <typename T>
+  operator T*() const {
+    return static_cast<T*>(p);
+  }
+};
+template <typename A>
+auto KernelArg(A& a) {
+  if constexpr (std::is_pointer_v<std::remove_cvref_t<A>>) {
+    return AnyGmPtr{const_cast<void*>(static_cast<const volatile void*>(a))};
+  } else {
+    return a;
+  }
+}
+template <typename F, typename... Args>
+void IcpuRunKf(const char* name, uint32_t numBlocks, F&& func, Args&&... args) {
+  RunKernelFunction(name, numBlocks, [&] { func(KernelArg(args)...); });
+}
+
+void SetTilingKey(uint64_t key) noexcept;
+uint64_t TilingKey() noexcept;
+
+}  // namespace detail
+}  // namespace lngrad::aicore
+
+namespace AscendC {
+
+enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+// Accepted for source compatibility; every simulated block is a vector core whatever the mode.
+void SetKernelMode(KernelMode mode);
+KernelMode GetKernelMode();
+
+// Global memory for kernels: size bytes, 32-byte aligned, zero-filled. Never returns nullptr
+// (throws std::bad_alloc). Accesses through GlobalTensor/DataCopy are checked against the block:
+// checked mode against `size`, unchecked mode against the 32-byte-rounded allocation.
+void* GmAlloc(size_t size);
+// Frees a GmAlloc block; nullptr is ignored; throws std::invalid_argument for any other pointer.
+void GmFree(void* ptr);
+
+// Logical index of the running block in [0, GetBlockNum()).
+int64_t GetBlockIdx();
+// numBlocks of the running launch.
+int64_t GetBlockNum();
+// No sub-blocks: every block is a single vector core.
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+// The product's UB bytes (what TPipe may allocate).
+uint32_t GetUBSizeInBytes();
+
+}  // namespace AscendC
+
+// CANN's CPU-debug headers declare KernelMode at global scope: host code writes
+// AscendC::SetKernelMode(KernelMode::AIV_MODE).
+using AscendC::KernelMode;
+
+// Host-side launch of a kernel function on numBlocks simulated blocks (CPU-debug spelling).
+// Arguments are passed unchanged; pointers convert to the kernel's pointer parameter types.
+#define ICPU_RUN_KF(func, blockdim, ...) \
+  ::lngrad::aicore::detail::IcpuRunKf(#func, static_cast<uint32_t>(blockdim), func __VA_OPT__(, ) __VA_ARGS__)
+// Sets the key that TILING_KEY_IS(k) tests inside kernels.
+#define ICPU_SET_TILING_KEY(key) ::lngrad::aicore::detail::SetTilingKey(static_cast<uint64_t>(key))
+#ifndef TILING_KEY_IS
+#define TILING_KEY_IS(key) (::lngrad::aicore::detail::TilingKey() == static_cast<uint64_t>(key))
+#endif

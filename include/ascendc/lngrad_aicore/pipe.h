@@ -1,0 +1,395 @@
+// lngrad Ascend C runtime: TPipe, TQue/TQueBind, TBuf and PopStackBuffer.
+//
+// Memory model: each block owns one UB (the product's ub_bytes). A TPipe hands out UB
+// sequentially from address 0, every request rounded up to 32 bytes, and refuses (kUbOverflow)
+// anything past ub_bytes. Queue misuse is always an error: on the device it hangs or loses a
+// tensor, which cannot be emulated usefully.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "check.h"
+#include "sync.h"
+#include "tensor.h"
+
+namespace AscendC {
+
+template <TPosition pos>
+class TBuf;
+
+inline constexpr int32_t QBUF_MAX_LEN = 64;  // buffers one TPipe can manage (device limit)
+inline constexpr uint32_t ONE_BLK_SIZE = 32;  // bytes per data block
+
+// The position of the tensors a queue from src to dst hands out.
+constexpr TPosition GetPosition(TPosition src, TPosition dst) {
+  if (src == TPosition::GM) return dst;
+  return src;
+}
+
+class TPipe {
+ public:
+  // Becomes the running block's current pipe (GetTPipePtr); allocation starts at UB address 0.
+  TPipe();
+  ~TPipe();
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+
+  // Resets the allocator to UB address 0 and makes this the current pipe again.
+  void Init();
+  // Releases all buffers (the allocator restarts at 0); the pipe stops being current.
+  void Destroy();
+  void Reset() { Init(); }
+
+  // num blocks of len bytes (len rounded up to 32) for a queue. Raises kUbOverflow when the UB is
+  // exhausted, kInitBuffer for num == 0, len == 0 or more than 64 buffers in this pipe, kPosition
+  // for a non-UB position. file/line name the buffer in messages.
+  template <class Que>
+  bool InitBuffer(Que& que, uint8_t num, uint32_t len, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE());
+  // One buffer of len bytes (rounded up to 32) for a TBuf.
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE());
+
+  // Event IDs order the device's pipelines; the simulator has a single in-order stream, so any
+  // ID works (see sync.h).
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    return 0;
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID /*id*/) {}
+  TEventID FetchEventID(HardEvent /*evt*/) { return 0; }
+
+  // lngrad extension: UB bytes allocated so far (where PopStackBuffer starts).
+  uint32_t AllocatedBytes() const { return alloc_end_; }
+
+  // Allocates num * round32(len) bytes; returns the UB address of the first block.
+  uint32_t Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len, const char* file,
+                    int line);
+
+ private:
+  lngrad::aicore::BlockContext* ctx_ = nullptr;
+  uint32_t alloc_end_ = 0;
+  int32_t buffer_count_ = 0;
+};
+
+// The current block's pipe (nullptr before a TPipe is constructed).
+TPipe* GetTPipePtr();
+
+namespace detail_rt {
+enum class BufState : uint8_t { kFree, kOccupied, kEnQue, kDeQue };
+const char* BufStateName(BufState s) noexcept;
+}  // namespace detail_rt
+
+// A queue of UB buffer blocks between two positions (TQue<pos, depth> is TQueBind<pos, pos, depth>).
+// depth: how many tensors may be enqueued at once.
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+  static_assert(depth >= 1, "lngrad: queues of depth 0 (in-place AllocTensor/DeQue) are not emulated");
+
+ public:
+  static constexpr TPosition srcPosition = src;
+  static constexpr TPosition dstPosition = dst;
+  static constexpr int32_t queDepth = depth;
+  static constexpr bool isTQue = true;
+
+  TQueBind() = default;
+  TQueBind(const TQueBind&) = delete;
+  TQueBind& operator=(const TQueBind&) = delete;
+
+  // A free block as a tensor of (block bytes / sizeof(T)) elements.
+  template <typename T>
+  LocalTensor<T> AllocTensor();
+  // Returns the tensor's block to the free list.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& tensor);
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& tensor);
+  // The oldest enqueued tensor, viewed as T.
+  template <typename T>
+  LocalTensor<T> DeQue();
+
+  bool VacantInQue() const { return used_count_ < depth; }
+  bool HasTensorInQue() const { return used_count_ > 0; }
+  int32_t GetTensorCountInQue() const { return used_count_; }
+  bool HasIdleBuffer() const { return buf_used_count_ < num_; }
+  void FreeAllEvent() {}
+
+  // lngrad: called by TPipe::InitBuffer.
+  void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num, uint32_t len) {
+    ctx_ = ctx;
+    first_addr_ = first_addr;
+    num_ = num;
+    len_ = len;
+    cursor_ = 0;
+    head_ = 0;
+    used_count_ = 0;
+    buf_used_count_ = 0;
+    state_.fill(detail_rt::BufState::kFree);
+  }
+
+ private:
+  static std::string Name();
+  [[noreturn]] void Raise(const char* check, const std::string& msg) const;
+  int32_t BlockOf(const lngrad::aicore::detail::TensorBuffer& b, const char* api) const;
+  template <typename T>
+  LocalTensor<T> BlockTensor(int32_t index) const;
+
+  lngrad::aicore::BlockContext* ctx_ = nullptr;
+  uint32_t first_addr_ = 0;
+  uint32_t len_ = 0;
+  uint8_t num_ = 0;
+  uint8_t cursor_ = 0;
+  uint8_t head_ = 0;
+  int32_t used_count_ = 0;
+  int32_t buf_used_count_ = 0;
+  std::array<detail_rt::BufState, QBUF_MAX_LEN> state_{};
+  std::array<int8_t, QBUF_MAX_LEN> fifo_{};
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+// A plain UB buffer without queue semantics.
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+ public:
+  static constexpr bool isTQue = false;
+  TBuf() = default;
+  TBuf(const TBuf&) = delete;
+  TBuf& operator=(const TBuf&) = delete;
+
+  // The whole buffer as T (buffer bytes / sizeof(T) elements).
+  template <typename T>
+  LocalTensor<T> Get() {
+    return GetWithOffset<T>(static_cast<uint32_t>(len_ / sizeof(T)), 0, "TBuf::Get");
+  }
+  // The first len elements. Checked mode: len * sizeof(T) <= buffer bytes.
+  template <typename T>
+  LocalTensor<T> Get(uint32_t len) {
+    return GetWithOffset<T>(len, 0, "TBuf::Get(len)");
+  }
+  // size elements starting bufOffset bytes into the buffer.
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
+    return GetWithOffset<T>(size, bufOffset, "TBuf::GetWithOffset");
+  }
+
+  // lngrad: called by TPipe::InitBuffer.
+  void InitBlock(lngrad::aicore::BlockContext* ctx, uint32_t addr, uint32_t len) {
+    ctx_ = ctx;
+    addr_ = addr;
+    len_ = len;
+  }
+
+ private:
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, const char* api);
+
+  lngrad::aicore::BlockContext* ctx_ = nullptr;
+  uint32_t addr_ = 0;
+  uint32_t len_ = 0;
+};
+
+// A tensor over the UB that no TPipe buffer uses: [end of the current TPipe's allocations,
+// product stack_end_bytes). Returns false when nothing is left (checked mode raises
+// kStackBuffer instead). pos must be a UB position.
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& popBuffer);
+
+}  // namespace AscendC
+
+// ---------------------------------------------------------------------------------------------
+// Implementation.
+
+namespace lngrad::aicore::detail {
+std::string QueueName(AscendC::TPosition src, AscendC::TPosition dst, int32_t depth);
+// [stack start, stack end) of the running block; start > end when the pipe used more.
+void StackRange(const char* api, BlockContext*& ctx, uint32_t& start, uint32_t& end);
+[[noreturn]] void RaiseNoStack(uint32_t start, uint32_t end);
+[[noreturn]] void RaiseBadPosition(const char* api, AscendC::TPosition pos);
+inline const int kStackOwnerTag = 0;
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+template <class Que>
+bool TPipe::InitBuffer(Que& que, uint8_t num, uint32_t len, const char* file, int line) {
+  static_assert(Que::isTQue, "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; use InitBuffer(buf, len) for TBuf");
+  constexpr TPosition pos = GetPosition(Que::srcPosition, Que::dstPosition);
+  const std::string what =
+      "InitBuffer(" + lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
+      ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")";
+  const uint32_t addr = Allocate(what, pos, num, len, file, line);
+  que.InitBlocks(ctx_, addr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
+  return true;
+}
+
+template <TPosition pos>
+bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file, int line) {
+  const std::string what =
+      std::string("InitBuffer(TBuf<") + PositionName(pos) + ">, len " + std::to_string(len) + ")";
+  const uint32_t addr = Allocate(what, pos, 1, len, file, line);
+  buf.InitBlock(ctx_, addr, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
+  return true;
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+std::string TQueBind<src, dst, depth, mask>::Name() {
+  return lngrad::aicore::detail::QueueName(src, dst, depth);
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+void TQueBind<src, dst, depth, mask>::Raise(const char* check, const std::string& msg) const {
+  lngrad::aicore::RaiseKernelCheck(check, Name() + "::" + msg);
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+int32_t TQueBind<src, dst, depth, mask>::BlockOf(const lngrad::aicore::detail::TensorBuffer& b,
+                                                   const char* api) const {
+  if (b.owner != this || b.index < 0 || b.index >= num_) {
+    Raise(lngrad::aicore::checks::kQueueForeignTensor,
+          std::string(api) + ": the tensor was not allocated from this queue (" +
+              (b.owner == nullptr ? std::string("it has no queue buffer")
+                                  : std::string("it belongs to another queue, TBuf or the stack buffer")) +
+              ")");
+  }
+  return b.index;
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+template <typename T>
+LocalTensor<T> TQueBind<src, dst, depth, mask>::BlockTensor(int32_t index) const {
+  const uint32_t addr = first_addr_ + static_cast<uint32_t>(index) * len_;
+  std::byte* host = ctx_->ub + addr;
+  return lngrad::aicore::detail::TensorAccess::Make<T>(
+      host, static_cast<uint32_t>(len_ / sizeof(T)), GetPosition(src, dst),
+      {host, host + len_, this, index}, ctx_->ub, ctx_->ub_size);
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+template <typename T>
+LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
+  if (num_ == 0) {
+    Raise(lngrad::aicore::checks::kQueueNoFreeBuffer,
+          "AllocTensor: bufNum is 0, which must be larger than 0 (TPipe::InitBuffer was not called for this queue)");
+  }
+  for (int32_t probe = 0; probe < num_; ++probe) {
+    const uint8_t i = cursor_;
+    if (num_ != 1) cursor_ = static_cast<uint8_t>((cursor_ + 1) % num_);
+    if (state_[i] == detail_rt::BufState::kFree) {
+      state_[i] = detail_rt::BufState::kOccupied;
+      ++buf_used_count_;
+      return BlockTensor<T>(i);
+    }
+  }
+  Raise(lngrad::aicore::checks::kQueueNoFreeBuffer,
+        "AllocTensor: all " + std::to_string(num_) +
+            " buffers are in use (size is " + std::to_string(num_ + 1) + ", which exceed limits " +
+            std::to_string(num_) + "); FreeTensor one before allocating again");
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+template <typename T>
+void TQueBind<src, dst, depth, mask>::FreeTensor(const LocalTensor<T>& tensor) {
+  const int32_t i = BlockOf(tensor.Buffer(), "FreeTensor");
+  if (state_[i] == detail_rt::BufState::kFree) {
+    Raise(lngrad::aicore::checks::kQueueState,
+          "FreeTensor: buffer " + std::to_string(i) + " is already free (ptr state is FREE, which can not be FREE)");
+  }
+  if (state_[i] == detail_rt::BufState::kEnQue) {
+    // The device would free a block that is still in the FIFO; a later DeQue then hands out a
+    // buffer that may already be reused.
+    Raise(lngrad::aicore::checks::kQueueState,
+          "FreeTensor: buffer " + std::to_string(i) + " is still enqueued; DeQue it before FreeTensor");
+  }
+  state_[i] = detail_rt::BufState::kFree;
+  --buf_used_count_;
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+template <typename T>
+bool TQueBind<src, dst, depth, mask>::EnQue(const LocalTensor<T>& tensor) {
+  const int32_t i = BlockOf(tensor.Buffer(), "EnQue");
+  if (used_count_ >= depth) {
+    Raise(lngrad::aicore::checks::kQueueFull, "EnQue: usedCount is " + std::to_string(used_count_) +
+                                                  ", which exceed depth limits " + std::to_string(depth));
+  }
+  if (state_[i] != detail_rt::BufState::kOccupied && state_[i] != detail_rt::BufState::kDeQue) {
+    Raise(lngrad::aicore::checks::kQueueState, "EnQue: buffer " + std::to_string(i) + " state is " +
+                                                   detail_rt::BufStateName(state_[i]) +
+                                                   ", which should be OCCUPIED / DEQUE");
+  }
+  fifo_[(head_ + used_count_) % QBUF_MAX_LEN] = static_cast<int8_t>(i);
+  ++used_count_;
+  state_[i] = detail_rt::BufState::kEnQue;
+  return true;
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
+template <typename T>
+LocalTensor<T> TQueBind<src, dst, depth, mask>::DeQue() {
+  if (used_count_ <= 0) {
+    Raise(lngrad::aicore::checks::kQueueEmpty,
+          "DeQue: usedCount is 0, which can only larger than 0 (nothing is enqueued)");
+  }
+  const int32_t i = fifo_[head_];
+  head_ = static_cast<uint8_t>((head_ + 1) % QBUF_MAX_LEN);
+  --used_count_;
+  state_[i] = detail_rt::BufState::kDeQue;
+  return BlockTensor<T>(i);
+}
+
+template <TPosition pos>
+template <typename T>
+LocalTensor<T> TBuf<pos>::GetWithOffset(uint32_t size, uint32_t bufOffset, const char* api) {
+  if (ctx_ == nullptr) {
+    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kInitBuffer,
+                                     std::string(api) + ": TPipe::InitBuffer was not called for this TBuf<" +
+                                         PositionName(pos) + ">");
+  }
+  const uint64_t end = uint64_t{bufOffset} + uint64_t{size} * sizeof(T);
+  if (lngrad::aicore::CheckedMode()) {
+    if (end > len_) {
+      lngrad::aicore::RaiseKernelCheck(
+          lngrad::aicore::checks::kTensorBounds,
+          std::string(api) + ": " + std::to_string(size) + " elements of " + std::to_string(sizeof(T)) +
+              " B at byte offset " + std::to_string(bufOffset) + " need " + std::to_string(end) +
+              " B, but the TBuf<" + PositionName(pos) + "> has " + std::to_string(len_) + " B");
+    }
+    if (bufOffset % ONE_BLK_SIZE != 0) {
+      lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kUbAlignment,
+                                       std::string(api) + ": bufOffset " + std::to_string(bufOffset) +
+                                           " is not a multiple of 32 B");
+    }
+  }
+  lngrad::aicore::detail::TensorView ub_view{ctx_->ub, 0, ctx_->ub, ctx_->ub_size, pos};
+  lngrad::aicore::detail::RequireInsideUb(ub_view, int64_t{addr_} + bufOffset, end - bufOffset, api);
+  std::byte* base = ctx_->ub + addr_;
+  return lngrad::aicore::detail::TensorAccess::Make<T>(base + bufOffset, size, pos, {base, base + len_, this, 0},
+                                                       ctx_->ub, ctx_->ub_size);
+}
+
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& popBuffer) {
+  if constexpr (!IsUbPosition(pos)) {
+    lngrad::aicore::detail::RaiseBadPosition("PopStackBuffer", pos);
+  }
+  lngrad::aicore::BlockContext* ctx = nullptr;
+  uint32_t start = 0;
+  uint32_t end = 0;
+  lngrad::aicore::detail::StackRange("PopStackBuffer", ctx, start, end);
+  if (start >= end) {
+    if (lngrad::aicore::CheckedMode()) lngrad::aicore::detail::RaiseNoStack(start, end);
+    return false;
+  }
+  std::byte* host = ctx->ub + start;
+  popBuffer = lngrad::aicore::detail::TensorAccess::Make<T>(
+      host, static_cast<uint32_t>((end - start) / sizeof(T)), pos,
+      {host, ctx->ub + end, &lngrad::aicore::detail::kStackOwnerTag, 0}, ctx->ub, ctx->ub_size);
+  return true;
+}
+
+}  // namespace AscendC

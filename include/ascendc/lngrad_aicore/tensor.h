@@ -1,0 +1,394 @@
+// lngrad Ascend C runtime: positions, data formats, LocalTensor and GlobalTensor.
+//
+// A LocalTensor is a view of the simulated Unified Buffer (UB) of the running block. Invariant
+// kept in both checked and unchecked mode: a non-empty LocalTensor's elements lie inside the
+// block's UB, so no access through it can reach host memory outside the UB.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "check.h"
+#include "defs.h"
+#include "half.h"
+
+namespace AscendC {
+
+// Logical buffer positions (spec §6.1 order).
+enum class TPosition : uint8_t {
+  GM,
+  A1,
+  A2,
+  B1,
+  B2,
+  C1,
+  C2,
+  CO1,
+  CO2,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  LCM = VECCALC,
+  SPM,
+  SHM = SPM,
+  TSCM,
+  C2PIPE2GM,
+  C2PIPE2LOCAL,
+  MAX,
+};
+using QuePosition = TPosition;
+
+enum class DataFormat : uint8_t {
+  ND = 0,
+  NZ,
+  NCHW,
+  NC1HWC0,
+  NHWC,
+  NCDHW,
+  NDC1HWC0,
+  FRACTAL_Z_3D,
+};
+
+// The positions backed by the Unified Buffer: the only ones the simulator models.
+constexpr bool IsUbPosition(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+const char* PositionName(TPosition p) noexcept;
+
+inline constexpr int32_t K_MAX_SHAPE_DIM = 8;
+
+struct ShapeInfo {
+  ShapeInfo() = default;
+  ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], uint8_t inputOriginalShapeDim,
+            const uint32_t inputOriginalShape[], DataFormat inputFormat)
+      : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
+    for (int i = 0; i < K_MAX_SHAPE_DIM; ++i) {
+      shape[i] = i < shapeDim ? inputShape[i] : 0;
+      originalShape[i] = i < originalShapeDim ? inputOriginalShape[i] : 0;
+    }
+  }
+  ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], DataFormat inputFormat)
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+  ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[])
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND) {}
+
+  uint8_t shapeDim = 0;
+  uint8_t originalShapeDim = 0;
+  uint32_t shape[K_MAX_SHAPE_DIM] = {};
+  uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+  DataFormat dataFormat = DataFormat::ND;
+};
+
+// Product of the first shapeDim dims (0 for an empty shape).
+inline uint64_t GetShapeSize(const ShapeInfo& s) {
+  if (s.shapeDim == 0) return 0;
+  uint64_t n = 1;
+  for (int i = 0; i < s.shapeDim && i < K_MAX_SHAPE_DIM; ++i) n *= s.shape[i];
+  return n;
+}
+
+template <typename T>
+class LocalTensor;
+template <typename T>
+class GlobalTensor;
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+
+// What the out-of-line check helpers need to know about a LocalTensor.
+struct TensorView {
+  const std::byte* ptr;
+  uint64_t size_bytes;
+  const std::byte* ub;
+  uint32_t ub_size;
+  AscendC::TPosition pos;
+};
+
+// A tensor's ShapeInfo that costs nothing until set. Tensors are created on every AllocTensor,
+// DeQue and operator[], and zero-filling the 70-byte ShapeInfo each time took about 3 % of the
+// LayerNormGrad operator's time (bench_ascendc, 4096 x 768); kernels rarely set it.
+class LazyShapeInfo {
+ public:
+  LazyShapeInfo() noexcept {}
+  void Set(const AscendC::ShapeInfo& s) {
+    info_ = s;
+    set_ = true;
+  }
+  AscendC::ShapeInfo Get() const { return set_ ? info_ : AscendC::ShapeInfo{}; }
+
+ private:
+  bool set_ = false;
+  union {
+    AscendC::ShapeInfo info_;  // valid when set_
+  };
+};
+
+// The TPipe buffer block a LocalTensor was carved from; used for FreeTensor/EnQue ownership and
+// for the SetSize limit.
+struct TensorBuffer {
+  std::byte* begin = nullptr;
+  std::byte* end = nullptr;
+  const void* owner = nullptr;  // the TQue/TBuf/stack that handed it out
+  int32_t index = -1;           // block index inside a queue
+};
+
+// Slow path when [elem_offset, elem_offset + count) is not inside the tensor: raises
+// kTensorBounds in checked mode; in unchecked mode raises kUbBounds if the range leaves the UB
+// and otherwise returns (the access proceeds, like on the device).
+void OnTensorOverrun(const TensorView& v, uint64_t elem_offset, uint64_t count, uint32_t elem_size,
+                     const char* api);
+// Always raises kUbBounds unless [ub_offset, ub_offset + bytes) is inside the UB of `v`.
+void RequireInsideUb(const TensorView& v, int64_t ub_offset, uint64_t bytes, const char* api);
+// A GM region the runtime knows: GmAlloc, pooled or registered memory (bytes as requested).
+// bytes == 0: memory the runtime does not know.
+struct GmRegionSpan {
+  const std::byte* begin = nullptr;
+  uint64_t bytes = 0;
+};
+// Raises kGmBounds if [p, p + bytes) starts inside a GM region the runtime knows and no such
+// region holds all of it. Returns the region that holds it.
+GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api);
+// The GM-side checks of a GlobalTensor access (size in checked mode, GM regions always).
+// Returns what CheckGmAllocRange returns.
+GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known, uint64_t elem_offset,
+                          uint64_t count, uint32_t elem_size, const char* api);
+
+struct TensorAccess;
+
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+// A tensor in the block's Unified Buffer. T: any trivially copyable element type (half, float,
+// int32_t, uint8_t, ...). Sizes are in elements, addresses (GetPhyAddr) in UB bytes.
+template <typename T>
+class LocalTensor {
+  static_assert(std::is_trivially_copyable_v<T>, "LocalTensor element type must be trivially copyable");
+
+ public:
+  using PrimType = T;
+
+  LocalTensor() = default;
+  // A tensor of tileSize elements at UB byte address addr of the running block (static
+  // allocation, not managed by TPipe).
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);
+
+  uint32_t GetSize() const { return size_; }
+  // Bytes covered by the tensor.
+  uint32_t GetLength() const { return static_cast<uint32_t>(uint64_t{size_} * sizeof(T)); }
+  // Changes the element count. Checked mode: may not grow past the tensor's TPipe buffer.
+  // Both modes: may not reach outside the UB.
+  void SetSize(uint32_t size);
+  int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
+
+  // UB byte address of element 0 (offset from the block's UB base, as on the device).
+  uint64_t GetPhyAddr() const { return ptr_ == nullptr ? 0 : static_cast<uint64_t>(Bytes() - ub_); }
+  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + uint64_t{offset} * sizeof(T); }
+  // lngrad extension: host address of element 0 (nullptr for an empty tensor).
+  T* HostPtr() const { return ptr_; }
+
+  T GetValue(uint32_t index) const {
+    Access(index, 1, "LocalTensor::GetValue");
+    return ptr_[index];
+  }
+  template <typename U>
+  void SetValue(uint32_t index, const U value) const {
+    Access(index, 1, "LocalTensor::SetValue");
+    ptr_[index] = static_cast<T>(value);
+  }
+  T& operator()(uint32_t index) const {
+    Access(index, 1, "LocalTensor::operator()");
+    return ptr_[index];
+  }
+  // Sub-tensor starting at element `offset`, with GetSize() - offset elements. Checked mode:
+  // offset < GetSize() (the CPU-debug model's rule).
+  LocalTensor operator[](uint32_t offset) const;
+
+  // The same bytes viewed as U; size = GetSize() * sizeof(T) / sizeof(U).
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const;
+
+  void SetShapeInfo(const ShapeInfo& info) { shape_info_.Set(info); }
+  ShapeInfo GetShapeInfo() const { return shape_info_.Get(); }
+
+  // lngrad extension: raises (see OnTensorOverrun) unless elements [offset, offset + count)
+  // may be accessed; `api` names the caller in the message.
+  void Access(uint64_t offset, uint64_t count, const char* api) const {
+    if (offset + count > size_ || ptr_ == nullptr) [[unlikely]] {
+      lngrad::aicore::detail::OnTensorOverrun(View(), offset, count, sizeof(T), api);
+    }
+  }
+  lngrad::aicore::detail::TensorView View() const {
+    return {Bytes(), uint64_t{size_} * sizeof(T), ub_, ub_size_, pos_};
+  }
+  const lngrad::aicore::detail::TensorBuffer& Buffer() const { return buf_; }
+
+ private:
+  template <typename>
+  friend class LocalTensor;
+  friend struct lngrad::aicore::detail::TensorAccess;
+
+  const std::byte* Bytes() const { return reinterpret_cast<const std::byte*>(ptr_); }
+
+  T* ptr_ = nullptr;
+  uint32_t size_ = 0;
+  TPosition pos_ = TPosition::GM;
+  std::byte* ub_ = nullptr;
+  uint32_t ub_size_ = 0;
+  lngrad::aicore::detail::TensorBuffer buf_;
+  lngrad::aicore::detail::LazyShapeInfo shape_info_;
+};
+
+// A tensor in global memory (host memory here). Sizes in elements.
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+
+  GlobalTensor() = default;
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+    ptr_ = buffer;
+    size_ = bufferSize;
+    size_known_ = true;
+  }
+  // Size unknown: only GmAlloc block bounds can be checked.
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    ptr_ = buffer;
+    size_ = 0;
+    size_known_ = false;
+  }
+  // The host pointer (CANN CPU-debug returns the host address too).
+  __gm__ T* GetPhyAddr() const { return ptr_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+  uint64_t GetSize() const { return size_; }
+
+  T GetValue(uint64_t offset) const {
+    Access(offset, 1, "GlobalTensor::GetValue");
+    return ptr_[offset];
+  }
+  void SetValue(uint64_t offset, T value) const {
+    Access(offset, 1, "GlobalTensor::SetValue");
+    ptr_[offset] = value;
+  }
+  T& operator()(uint64_t offset) const {
+    Access(offset, 1, "GlobalTensor::operator()");
+    return ptr_[offset];
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor r = *this;
+    r.ptr_ = ptr_ + offset;
+    if (size_known_) r.size_ = offset <= size_ ? size_ - offset : 0;
+    return r;
+  }
+  void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+
+  // lngrad extension: raises kGmBounds unless elements [offset, offset + count) may be accessed.
+  // Returns the GM region holding them (bytes 0: memory the runtime does not know).
+  lngrad::aicore::detail::GmRegionSpan Access(uint64_t offset, uint64_t count, const char* api) const {
+    return lngrad::aicore::detail::CheckGlobalRange(ptr_, size_, size_known_, offset, count, sizeof(T), api);
+  }
+  bool SizeKnown() const { return size_known_; }
+
+ private:
+  T* ptr_ = nullptr;
+  uint64_t size_ = 0;
+  bool size_known_ = false;
+  ShapeInfo shape_info_;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+
+// The runtime's door into LocalTensor internals (queues, buffers, stack).
+struct TensorAccess {
+  template <typename T>
+  static AscendC::LocalTensor<T> Make(std::byte* host, uint32_t size_elems, AscendC::TPosition pos,
+                                      const TensorBuffer& buf, std::byte* ub, uint32_t ub_size) {
+    AscendC::LocalTensor<T> t;
+    t.ptr_ = reinterpret_cast<T*>(host);
+    t.size_ = size_elems;
+    t.pos_ = pos;
+    t.ub_ = ub;
+    t.ub_size_ = ub_size;
+    t.buf_ = buf;
+    return t;
+  }
+};
+
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+template <typename T>
+LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
+  auto& ctx = lngrad::aicore::RequireBlockContext("LocalTensor(pos, addr, tileSize)");
+  if (!IsUbPosition(pos)) {
+    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kPosition,
+                                     std::string("LocalTensor(pos, addr, tileSize): position ") + PositionName(pos) +
+                                         " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
+  }
+  lngrad::aicore::detail::TensorView ub_view{ctx.ub, 0, ctx.ub, ctx.ub_size, pos};
+  lngrad::aicore::detail::RequireInsideUb(ub_view, addr, uint64_t{tileSize} * sizeof(T),
+                                          "LocalTensor(pos, addr, tileSize)");
+  ptr_ = reinterpret_cast<T*>(ctx.ub + addr);
+  size_ = tileSize;
+  pos_ = pos;
+  ub_ = ctx.ub;
+  ub_size_ = ctx.ub_size;
+  buf_ = {ctx.ub + addr, ctx.ub + addr + uint64_t{tileSize} * sizeof(T), nullptr, -1};
+}
+
+template <typename T>
+void LocalTensor<T>::SetSize(uint32_t size) {
+  const uint64_t bytes = uint64_t{size} * sizeof(T);
+  if (lngrad::aicore::CheckedMode() && buf_.end != nullptr && Bytes() + bytes > buf_.end) {
+    lngrad::aicore::RaiseKernelCheck(
+        lngrad::aicore::checks::kTensorBounds,
+        "LocalTensor::SetSize: size " + std::to_string(size) + " (" + std::to_string(bytes) +
+            " B) runs past the tensor's buffer, which has " +
+            std::to_string(static_cast<uint64_t>(buf_.end - Bytes())) + " B from UB address " +
+            std::to_string(GetPhyAddr()));
+  }
+  if (size != 0 || ptr_ != nullptr) {
+    lngrad::aicore::detail::RequireInsideUb(View(), static_cast<int64_t>(GetPhyAddr()), bytes, "LocalTensor::SetSize");
+  }
+  size_ = size;
+}
+
+template <typename T>
+LocalTensor<T> LocalTensor<T>::operator[](uint32_t offset) const {
+  if (offset >= size_) [[unlikely]] {
+    if (lngrad::aicore::CheckedMode()) {
+      lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kTensorBounds,
+                                       "LocalTensor::operator[]: offset is " + std::to_string(offset) +
+                                           ", which can not be larger than data len " + std::to_string(size_) +
+                                           " (tensor at UB address " + std::to_string(GetPhyAddr()) + ", " +
+                                           PositionName(pos_) + ")");
+    }
+    lngrad::aicore::detail::RequireInsideUb(View(), static_cast<int64_t>(GetPhyAddr(offset)), 0,
+                                            "LocalTensor::operator[]");
+  }
+  LocalTensor r = *this;
+  r.ptr_ = ptr_ + offset;
+  r.size_ = offset <= size_ ? size_ - offset : 0;
+  return r;
+}
+
+template <typename T>
+template <typename U>
+LocalTensor<U> LocalTensor<T>::ReinterpretCast() const {
+  LocalTensor<U> r;
+  r.ptr_ = reinterpret_cast<U*>(ptr_);
+  r.size_ = static_cast<uint32_t>(uint64_t{size_} * sizeof(T) / sizeof(U));
+  r.pos_ = pos_;
+  r.ub_ = ub_;
+  r.ub_size_ = ub_size_;
+  r.buf_ = buf_;
+  return r;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,51 @@
+// lngrad: the simulated Ascend products (spec §6.6, §7). Host-side; no kernel types.
+//
+// The current product is chosen, in order of precedence, by SetCurrentSoc(), by the
+// LNGRAD_SOC environment variable (read once, at first use), or defaults to Ascend910B1.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "lngrad/status.h"
+
+namespace lngrad {
+
+// __NPU_ARCH__ values of the products we model.
+enum class NpuArch : uint32_t {
+  k1001 = 1001,  // Atlas training series (Ascend910A...)
+  k2002 = 2002,  // Atlas inference series AI Core (Ascend310P*)
+  k2201 = 2201,  // Atlas A2 / A3 (Ascend910B*, Ascend910_93*)
+  k3002 = 3002,  // Atlas 200I/500 A2 (Ascend310B*)
+  k3510 = 3510,  // Ascend 950PR/950DT, Atlas 350
+};
+
+struct Product {
+  std::string_view soc;          // full SoC name, e.g. "Ascend910B1"
+  std::string_view short_soc;    // e.g. "Ascend910B"
+  std::string_view soc_version;  // platform_ascendc::SocVersion name, e.g. "ASCEND910B"
+  NpuArch arch;
+  std::string_view product_line;  // e.g. "Atlas A2"
+  uint32_t ub_bytes;              // TOTAL_UB_SIZE: what TPipe may allocate
+  uint32_t stack_end_bytes;       // PopStackBuffer end address (spec §6.2)
+  bool supports_layernormgrad;    // spec §7.1
+  bool supports_layernormgradbeta;
+  bool supports_layernorm;
+};
+
+// All products, in spec §7.2 order.
+std::span<const Product> AllProducts();
+// nullptr when the name is unknown. Exact, case-sensitive SoC names.
+const Product* FindProduct(std::string_view soc);
+// The product in force (see the header comment). Never null.
+const Product& CurrentProduct();
+// InvalidArgument naming the unknown SoC (and listing a few valid ones); the current
+// product is unchanged on error.
+Status SetCurrentSoc(std::string_view soc);
+// True when the arch takes the register-based (3510) implementation and tiling branch.
+inline bool IsRegBaseArch(NpuArch a) { return a == NpuArch::k3510; }
+const char* NpuArchName(NpuArch a);  // "2201", ...
+
+}  // namespace lngrad

@@ -1,0 +1,336 @@
+// Global memory: GmAlloc/GmFree, caller memory registered as GM (GmRegistration), pooled GM
+// (GmPoolAlloc/GmPoolFree) and the registry used to bound GM accesses.
+//
+// The registry maps every known GM region to its extent. GmAlloc and pooled blocks never
+// overlap each other; registered caller regions may overlap anything (two operators reading the
+// same input, an output aliasing an input). A GM access is accepted when some region holds it
+// entirely, refused (kGmBounds) when it starts inside a region that no region holds it in, and
+// not checked when it starts outside every region.
+//
+// The check runs on every DataCopy and GlobalTensor access, so each thread keeps a small cache
+// of regions that held an access. Adding a region can only turn a refusal into an acceptance,
+// so only removals invalidate the caches (a generation counter).
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <new>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+
+#include "lngrad_aicore/launch.h"
+#include "lngrad_aicore/tensor.h"
+
+namespace lngrad::aicore::detail {
+namespace {
+
+enum class GmKind : uint8_t { kAlloc, kPool, kRegistered };
+
+struct GmBlock {
+  uint64_t requested;  // what the caller asked for (checked-mode bound)
+  uint64_t allocated;  // rounded up to 32 B for runtime memory (unchecked-mode bound)
+  GmKind kind;
+  uint32_t refs;  // identical registrations of caller memory share one entry
+};
+
+using RegistryMap = std::multimap<uintptr_t, GmBlock>;
+
+std::shared_mutex& RegistryMutex() {
+  static std::shared_mutex m;
+  return m;
+}
+RegistryMap& Registry() {
+  static RegistryMap r;
+  return r;
+}
+// Bumped (under the unique lock) whenever a region is removed.
+std::atomic<uint64_t> g_generation{1};
+
+const char* KindName(GmKind k) {
+  switch (k) {
+    case GmKind::kAlloc: return "GmAlloc block";
+    case GmKind::kPool: return "pooled GM block";
+    case GmKind::kRegistered: return "registered GM region";
+  }
+  return "GM region";
+}
+
+// Per-thread cache of regions that held an access.
+struct CachedRegion {
+  uint64_t generation = 0;
+  uintptr_t base = 0;
+  uint64_t requested = 0;
+  uint64_t allocated = 0;
+};
+constexpr int kCacheSlots = 8;
+struct RegionCache {
+  CachedRegion slot[kCacheSlots];
+  unsigned next = 0;
+};
+thread_local RegionCache t_cache;
+
+void AddRegion(uintptr_t base, uint64_t requested, uint64_t allocated, GmKind kind) {
+  std::unique_lock lock(RegistryMutex());
+  RegistryMap& reg = Registry();
+  if (kind == GmKind::kRegistered) {
+    auto [lo, hi] = reg.equal_range(base);
+    for (auto it = lo; it != hi; ++it) {
+      if (it->second.kind == GmKind::kRegistered && it->second.requested == requested) {
+        ++it->second.refs;
+        return;
+      }
+    }
+  }
+  reg.emplace(base, GmBlock{requested, allocated, kind, 1});
+}
+
+// Removes one reference of the region (base, kind[, requested]); false when there is none.
+bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_size) {
+  std::unique_lock lock(RegistryMutex());
+  RegistryMap& reg = Registry();
+  auto [lo, hi] = reg.equal_range(base);
+  for (auto it = lo; it != hi; ++it) {
+    if (it->second.kind != kind || (match_size && it->second.requested != requested)) continue;
+    if (--it->second.refs == 0) {
+      reg.erase(it);
+      g_generation.fetch_add(1, std::memory_order_release);
+    }
+    return true;
+  }
+  return false;
+}
+
+// What the registry says about [a, a + bytes): a region holding it, or the region it starts in.
+struct Lookup {
+  bool held = false;
+  bool starts_inside = false;
+  uintptr_t base = 0;
+  GmBlock block{};
+};
+
+Lookup Find(uintptr_t a, uint64_t bytes, bool checked) {
+  Lookup r;
+  std::shared_lock lock(RegistryMutex());
+  const RegistryMap& reg = Registry();
+  // Regions starting at or below a, nearest first. Usually the first one decides.
+  for (auto it = reg.upper_bound(a); it != reg.begin();) {
+    --it;
+    const uintptr_t base = it->first;
+    const GmBlock& b = it->second;
+    if (a >= base + b.allocated) continue;  // a is not inside this region
+    const uint64_t limit = checked ? b.requested : b.allocated;
+    if (a - base + bytes <= limit) {
+      r.held = true;
+      r.base = base;
+      r.block = b;
+      return r;
+    }
+    if (!r.starts_inside) {
+      r.starts_inside = true;
+      r.base = base;
+      r.block = b;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const bool checked = CheckedMode();
+  const uint64_t gen = g_generation.load(std::memory_order_acquire);
+  RegionCache& cache = t_cache;
+  for (const CachedRegion& c : cache.slot) {
+    if (c.generation == gen && a >= c.base && a - c.base + bytes <= (checked ? c.requested : c.allocated)) {
+      return {reinterpret_cast<const std::byte*>(c.base), c.requested};
+    }
+  }
+  const Lookup found = Find(a, bytes, checked);
+  if (found.held) {
+    cache.slot[cache.next] = {gen, found.base, found.block.requested, found.block.allocated};
+    cache.next = (cache.next + 1) % kCacheSlots;
+    return {reinterpret_cast<const std::byte*>(found.base), found.block.requested};
+  }
+  if (!found.starts_inside) return {};  // not GM the runtime knows: nothing to check against
+  const uint64_t off = a - found.base;
+  const GmBlock& block = found.block;
+  const bool rounded = !checked && block.allocated != block.requested;
+  RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": GM bytes [" + std::to_string(off) + ", " +
+                                          std::to_string(off + bytes) + ") run past the end of the " +
+                                          std::to_string(block.requested) + " B " + KindName(block.kind) +
+                                          (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)"
+                                                   : std::string()));
+}
+
+GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known, uint64_t elem_offset,
+                          uint64_t count, uint32_t elem_size, const char* api) {
+  if (base == nullptr) {
+    RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": the GlobalTensor has no buffer (call SetGlobalBuffer)");
+  }
+  if (size_known && elem_offset + count > size_elems && CheckedMode()) {
+    RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": elements [" + std::to_string(elem_offset) + ", " +
+                                            std::to_string(elem_offset + count) +
+                                            ") are outside the GlobalTensor of " + std::to_string(size_elems) +
+                                            " elements");
+  }
+  return CheckGmAllocRange(static_cast<const std::byte*>(base) + elem_offset * elem_size, count * elem_size, api);
+}
+
+}  // namespace lngrad::aicore::detail
+
+namespace lngrad::aicore {
+namespace {
+
+using detail::GmKind;
+
+uint64_t Rounded32(size_t size) { return size == 0 ? 32 : (uint64_t{size} + 31) / 32 * 32; }
+
+// Free pooled blocks by capacity. Capacities are whole 4 KiB pages, so that blocks of nearby
+// sizes are interchangeable and the pages of a reused block are already mapped.
+constexpr uint64_t kPoolPage = 4096;
+constexpr uint64_t kDefaultPoolLimit = uint64_t{256} << 20;
+
+struct Pool {
+  std::mutex mu;
+  std::multimap<uint64_t, void*> free_blocks;  // capacity -> block
+  std::map<uintptr_t, uint64_t> capacity;      // every pooled block, free or in use
+  uint64_t cached = 0;                         // bytes of free blocks
+  uint64_t limit = kDefaultPoolLimit;
+
+  // Frees free blocks, largest first, until cached + incoming <= limit. Needs mu.
+  void Shrink(uint64_t incoming) {
+    while (!free_blocks.empty() && cached + incoming > limit) {
+      auto it = std::prev(free_blocks.end());
+      cached -= it->first;
+      capacity.erase(reinterpret_cast<uintptr_t>(it->second));
+      std::free(it->second);
+      free_blocks.erase(it);
+    }
+  }
+};
+
+Pool& GmPool() {
+  // Leaked on purpose: pooled blocks may be released by other static destructors.
+  static Pool* pool = new Pool;
+  return *pool;
+}
+
+}  // namespace
+
+GmRegistration::GmRegistration(const void* p, size_t bytes)
+    : base_(reinterpret_cast<uintptr_t>(p)), bytes_(bytes), active_(p != nullptr && bytes != 0) {
+  if (active_) detail::AddRegion(base_, bytes_, bytes_, GmKind::kRegistered);
+}
+
+GmRegistration::~GmRegistration() { Release(); }
+
+GmRegistration::GmRegistration(GmRegistration&& o) noexcept
+    : base_(o.base_), bytes_(o.bytes_), active_(o.active_) {
+  o.active_ = false;
+}
+
+GmRegistration& GmRegistration::operator=(GmRegistration&& o) noexcept {
+  if (this != &o) {
+    Release();
+    base_ = o.base_;
+    bytes_ = o.bytes_;
+    active_ = o.active_;
+    o.active_ = false;
+  }
+  return *this;
+}
+
+void GmRegistration::Release() noexcept {
+  if (active_) (void)detail::RemoveRegion(base_, GmKind::kRegistered, bytes_, true);
+  active_ = false;
+}
+
+void* GmPoolAlloc(size_t size) {
+  const uint64_t allocated = Rounded32(size);
+  const uint64_t want = (allocated + kPoolPage - 1) / kPoolPage * kPoolPage;
+  Pool& pool = GmPool();
+  void* p = nullptr;
+  {
+    std::lock_guard lock(pool.mu);
+    // Best fit, but never a block more than twice (plus a page) as large: it would hold memory
+    // that the request does not need.
+    auto it = pool.free_blocks.lower_bound(want);
+    if (it != pool.free_blocks.end() && it->first <= 2 * want + kPoolPage) {
+      p = it->second;
+      pool.cached -= it->first;
+      pool.free_blocks.erase(it);
+    }
+  }
+  if (p == nullptr) {
+    p = std::aligned_alloc(kPoolPage, want);
+    if (p == nullptr) throw std::bad_alloc();
+    std::lock_guard lock(pool.mu);
+    pool.capacity[reinterpret_cast<uintptr_t>(p)] = want;
+  }
+  detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated, GmKind::kPool);
+  return p;
+}
+
+void GmPoolFree(void* ptr) {
+  if (ptr == nullptr) return;
+  if (!detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), GmKind::kPool, 0, false)) {
+    throw std::invalid_argument("lngrad::aicore::GmPoolFree: the pointer was not returned by GmPoolAlloc, or was "
+                                "freed already");
+  }
+  Pool& pool = GmPool();
+  std::lock_guard lock(pool.mu);
+  const uint64_t cap = pool.capacity.at(reinterpret_cast<uintptr_t>(ptr));
+  if (cap > pool.limit) {
+    pool.capacity.erase(reinterpret_cast<uintptr_t>(ptr));
+    std::free(ptr);
+    return;
+  }
+  pool.Shrink(cap);
+  pool.free_blocks.emplace(cap, ptr);
+  pool.cached += cap;
+}
+
+void SetGmPoolLimit(size_t bytes) {
+  Pool& pool = GmPool();
+  std::lock_guard lock(pool.mu);
+  pool.limit = bytes;
+  pool.Shrink(0);
+}
+
+size_t GmPoolCachedBytes() {
+  Pool& pool = GmPool();
+  std::lock_guard lock(pool.mu);
+  return static_cast<size_t>(pool.cached);
+}
+
+}  // namespace lngrad::aicore
+
+namespace AscendC {
+
+void* GmAlloc(size_t size) {
+  const uint64_t allocated = lngrad::aicore::Rounded32(size);
+  void* p = std::aligned_alloc(32, allocated);
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, allocated);
+  lngrad::aicore::detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated,
+                                    lngrad::aicore::detail::GmKind::kAlloc);
+  return p;
+}
+
+void GmFree(void* ptr) {
+  if (ptr == nullptr) return;
+  if (!lngrad::aicore::detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), lngrad::aicore::detail::GmKind::kAlloc,
+                                            0, false)) {
+    throw std::invalid_argument(
+        "AscendC::GmFree: the pointer was not returned by GmAlloc, or was freed already (memory registered with "
+        "lngrad::aicore::GmRegistration or taken from GmPoolAlloc is not GmFree's to free)");
+  }
+  std::free(ptr);
+}
+
+}  // namespace AscendC

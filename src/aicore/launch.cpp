@@ -1,0 +1,345 @@
+// Block launcher: one simulated AI vector core per block, on worker threads or sequentially.
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "lngrad_aicore/data_copy.h"
+#include "lngrad_aicore/launch.h"
+#include "lngrad_aicore/pipe.h"
+
+namespace lngrad::aicore {
+namespace {
+
+std::atomic<uint64_t> g_tiling_key{0};
+std::atomic<int> g_kernel_mode{static_cast<int>(AscendC::KernelMode::MIX_MODE)};
+
+bool EnvSequential() {
+  const char* env = std::getenv("LNGRAD_SEQUENTIAL_BLOCKS");
+  return env != nullptr && std::strcmp(env, "1") == 0;
+}
+
+// The host memory behind one simulated UB; reused for the blocks a worker runs and, through
+// UbPool, across launches (a fresh 200+ KiB allocation per worker and launch costs an mmap, page
+// faults and an munmap every time).
+struct UbMemory {
+  explicit UbMemory(uint32_t bytes) : size(bytes) {
+    data = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
+    if (data == nullptr) throw std::bad_alloc();
+  }
+  ~UbMemory() { std::free(data); }
+  UbMemory(const UbMemory&) = delete;
+  UbMemory& operator=(const UbMemory&) = delete;
+  std::byte* data;
+  uint32_t size;
+};
+
+// Free UB memories, any size; a launch takes one at least as large as it needs (the block sees
+// only `size` bytes of it: BlockContext::ub_size). Bounded so that a burst of concurrent
+// launches does not pin memory for good.
+class UbPool {
+ public:
+  static constexpr size_t kMaxFree = 16;
+  std::unique_ptr<UbMemory> Take(uint32_t bytes) {
+    {
+      std::lock_guard lock(mu_);
+      for (auto it = free_.begin(); it != free_.end(); ++it) {
+        if ((*it)->size >= bytes) {
+          std::unique_ptr<UbMemory> m = std::move(*it);
+          free_.erase(it);
+          return m;
+        }
+      }
+    }
+    return std::make_unique<UbMemory>(bytes);
+  }
+  void Give(std::unique_ptr<UbMemory> m) {
+    std::lock_guard lock(mu_);
+    if (free_.size() < kMaxFree) free_.push_back(std::move(m));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::unique_ptr<UbMemory>> free_;
+};
+
+UbPool& Ubs() {
+  // Leaked on purpose: launches from static destructors may still return memory.
+  static UbPool* pool = new UbPool;
+  return *pool;
+}
+
+// A pooled UB for one worker, returned to the pool at scope exit.
+class UbLease {
+ public:
+  explicit UbLease(uint32_t bytes) : mem_(Ubs().Take(bytes)), bytes_(bytes) {}
+  ~UbLease() { Ubs().Give(std::move(mem_)); }
+  UbLease(const UbLease&) = delete;
+  UbLease& operator=(const UbLease&) = delete;
+  std::byte* data() const { return mem_->data; }
+  uint32_t size() const { return bytes_; }
+
+ private:
+  std::unique_ptr<UbMemory> mem_;
+  uint32_t bytes_;
+};
+
+uint32_t UbHostBytes(const Product& p) {
+  const uint32_t need = std::max(p.ub_bytes, p.stack_end_bytes);
+  return (need + 31) / 32 * 32;
+}
+
+// Runs one block on the calling thread; returns true on success.
+bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, const UbLease& ub,
+                 const std::function<void()>& kernel, BlockFailure* failure) {
+  BlockContext ctx;
+  ctx.block_idx = block;
+  ctx.block_num = num_blocks;
+  ctx.product = &product;
+  ctx.ub = ub.data();
+  ctx.ub_size = ub.size();
+  // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
+  std::memset(ub.data(), 0, ub.size());
+  // A launch from inside a block runs (partly) on the block's own thread: restore its context.
+  BlockContext* const outer = CurrentBlockContext();
+  detail::SetBlockContext(&ctx);
+  bool ok = true;
+  try {
+    kernel();
+  } catch (const KernelCheckError& e) {
+    ok = false;
+    *failure = {block, e.check(), e.message(), std::current_exception()};
+  } catch (const std::exception& e) {
+    ok = false;
+    *failure = {block, "exception", e.what(), std::current_exception()};
+  } catch (...) {
+    ok = false;
+    *failure = {block, "exception", "unknown exception", std::current_exception()};
+  }
+  // The block's streamed GM stores (DataCopy UB -> GM) become visible to the thread that
+  // waits for the launch before the block is reported done.
+  detail::FenceStreamedStores();
+  detail::SetBlockContext(outer);
+  return ok;
+}
+
+// The blocks of one launch, shared by the calling thread and the helpers that join it.
+struct LaunchJob {
+  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k)
+      : num_blocks(n), product(p), ub_bytes(ub), kernel(k) {}
+  const uint32_t num_blocks;
+  const Product& product;
+  const uint32_t ub_bytes;
+  const std::function<void()>& kernel;
+  std::atomic<uint32_t> next{0};
+  std::mutex mu;  // found, error
+  std::vector<BlockFailure> found;
+  std::exception_ptr error;  // a participant could not start (its UB allocation failed)
+
+  // Runs blocks until none is left. Never throws.
+  void Participate() noexcept {
+    try {
+      // Nothing left (the others took every block): no UB needed.
+      if (next.load(std::memory_order_relaxed) >= num_blocks) return;
+      UbLease ub(ub_bytes);
+      for (uint32_t b = next.fetch_add(1); b < num_blocks; b = next.fetch_add(1)) {
+        BlockFailure f;
+        if (!RunOneBlock(b, num_blocks, product, ub, kernel, &f)) {
+          std::lock_guard lock(mu);
+          found.push_back(std::move(f));
+        }
+      }
+    } catch (...) {
+      // Only the UB allocation can throw here; the blocks catch their own exceptions.
+      std::lock_guard lock(mu);
+      if (!error) error = std::current_exception();
+    }
+  }
+};
+
+// Helper threads that join launches, started on first use and kept for the process (a thread
+// start per launch and block costs more than a small kernel). A launch posts tickets; an idle
+// helper takes one and runs blocks of that launch next to the calling thread, which runs
+// blocks itself, so a launch never waits for a helper to become free (and a kernel that
+// launches from inside a block cannot deadlock). Tickets nobody took are withdrawn when the
+// caller runs out of blocks.
+class HelperPool {
+ public:
+  void Run(LaunchJob* job, uint32_t helpers) {
+    Ticket ticket{job, 0, 0};
+    if (helpers > 0) {
+      std::lock_guard lock(mu_);
+      try {
+        while (threads_ < helpers) {
+          std::thread(&HelperPool::Loop, this).detach();
+          ++threads_;
+        }
+      } catch (...) {
+        // No new thread: the ones already there (if any) and the caller run the blocks.
+      }
+      ticket.offered = helpers;
+      queue_.push_back(&ticket);
+      work_cv_.notify_all();
+    }
+    job->Participate();
+    if (helpers == 0) return;
+    std::unique_lock lock(mu_);
+    // Withdraw what nobody took; then wait for the helpers that did.
+    auto it = std::find(queue_.begin(), queue_.end(), &ticket);
+    if (it != queue_.end()) queue_.erase(it);
+    done_cv_.wait(lock, [&] { return ticket.running == 0; });
+  }
+
+ private:
+  struct Ticket {
+    LaunchJob* job;
+    uint32_t offered;  // helpers still wanted
+    uint32_t running;  // helpers that took the ticket and are not done
+  };
+
+  [[noreturn]] void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      work_cv_.wait(lock, [&] { return !queue_.empty(); });
+      Ticket* t = queue_.front();
+      if (--t->offered == 0) queue_.pop_front();
+      ++t->running;
+      lock.unlock();
+      t->job->Participate();
+      lock.lock();
+      if (--t->running == 0) done_cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  std::deque<Ticket*> queue_;
+  uint32_t threads_ = 0;
+};
+
+HelperPool& Helpers() {
+  // Leaked on purpose: the helpers wait on it until the process ends.
+  static HelperPool* pool = new HelperPool;
+  return *pool;
+}
+
+std::string Report(const char* name, uint32_t num_blocks, const Product& product,
+                   const std::vector<BlockFailure>& failures) {
+  std::ostringstream os;
+  os << "lngrad: kernel '" << name << "' failed in " << failures.size() << " of " << num_blocks << " block(s) on "
+     << product.soc << " (" << (CheckedMode() ? "checked" : "unchecked") << " mode):\n";
+  for (const BlockFailure& f : failures) {
+    os << "  block " << f.block_idx << ": [" << f.check << "] " << f.message << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+namespace detail {
+
+Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
+                 const LaunchOptions& options, std::vector<BlockFailure>* failures) {
+  failures->clear();
+  if (numBlocks == 0 || numBlocks > kMaxBlocks) {
+    return Status::InvalidArgument("numBlocks is " + std::to_string(numBlocks) + "; it must be in [1, " +
+                                   std::to_string(kMaxBlocks) + "]");
+  }
+  if (!kernel) return Status::InvalidArgument("kernel is empty; pass a callable");
+  const Product* product = &CurrentProduct();
+  if (options.soc.has_value()) {
+    product = FindProduct(*options.soc);
+    if (product == nullptr) {
+      return Status::InvalidArgument("options.soc '" + *options.soc + "' is not a known SoC name (e.g. Ascend910B1, "
+                                     "Ascend310P1, Ascend950PR_9599)");
+    }
+  }
+  const uint32_t ub_bytes = UbHostBytes(*product);
+  std::vector<BlockFailure> found;
+  // A launch from inside a block: what that block streamed to GM so far must be visible to the
+  // helper threads that run the inner blocks.
+  detail::FenceStreamedStores();
+
+  // One block has nothing to run concurrently with: it runs on the calling thread, which saves
+  // a thread start per launch.
+  if (options.sequential || numBlocks == 1 || EnvSequential()) {
+    std::unique_ptr<UbLease> ub;
+    try {
+      ub = std::make_unique<UbLease>(ub_bytes);
+    } catch (const std::exception& e) {
+      return Status::Internal(std::string("could not start the simulated core: ") + e.what());
+    }
+    for (uint32_t b = 0; b < numBlocks; ++b) {
+      BlockFailure f;
+      if (!RunOneBlock(b, numBlocks, *product, *ub, kernel, &f)) found.push_back(std::move(f));
+    }
+  } else {
+    // At least two participants, so that concurrency bugs in kernels show up even on one core:
+    // the calling thread and pooled helper threads.
+    const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
+    LaunchJob job(numBlocks, *product, ub_bytes, kernel);
+    Helpers().Run(&job, std::min(numBlocks, hw) - 1);
+    if (job.error) {
+      try {
+        std::rethrow_exception(job.error);
+      } catch (const std::exception& e) {
+        return Status::Internal(std::string("could not start the simulated cores: ") + e.what());
+      } catch (...) {
+        return Status::Internal("could not start the simulated cores");
+      }
+    }
+    found = std::move(job.found);
+  }
+
+  std::sort(found.begin(), found.end(),
+            [](const BlockFailure& a, const BlockFailure& b) { return a.block_idx < b.block_idx; });
+  *failures = std::move(found);
+  if (failures->empty()) return Status::Ok();
+  std::cerr << Report(name, numBlocks, *product, *failures) << std::flush;
+  const BlockFailure& first = failures->front();
+  const std::string summary = "kernel '" + std::string(name) + "' failed in " + std::to_string(failures->size()) +
+                              " block(s); first: block " + std::to_string(first.block_idx) + " [" + first.check +
+                              "] " + first.message;
+  const bool all_checks = std::all_of(failures->begin(), failures->end(),
+                                      [](const BlockFailure& f) { return f.check != "exception"; });
+  return all_checks ? Status::InvalidArgument(summary) : Status::Internal(summary);
+}
+
+void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel) {
+  std::vector<BlockFailure> failures;
+  const Status s = RunBlocks(name, numBlocks, kernel, LaunchOptions{}, &failures);
+  if (!failures.empty()) std::rethrow_exception(failures.front().error);
+  if (!s.ok()) throw std::invalid_argument("ICPU_RUN_KF(" + std::string(name) + "): " + s.message());
+}
+
+void SetTilingKey(uint64_t key) noexcept { g_tiling_key.store(key, std::memory_order_relaxed); }
+uint64_t TilingKey() noexcept { return g_tiling_key.load(std::memory_order_relaxed); }
+
+}  // namespace detail
+
+Status Launch(uint32_t numBlocks, std::function<void()> kernel, const LaunchOptions& options) {
+  std::vector<BlockFailure> failures;
+  return detail::RunBlocks("kernel", numBlocks, kernel, options, &failures);
+}
+
+}  // namespace lngrad::aicore
+
+namespace AscendC {
+
+void SetKernelMode(KernelMode mode) { lngrad::aicore::g_kernel_mode.store(static_cast<int>(mode)); }
+KernelMode GetKernelMode() { return static_cast<KernelMode>(lngrad::aicore::g_kernel_mode.load()); }
+
+int64_t GetBlockIdx() { return lngrad::aicore::RequireBlockContext("GetBlockIdx").block_idx; }
+int64_t GetBlockNum() { return lngrad::aicore::RequireBlockContext("GetBlockNum").block_num; }
+uint32_t GetUBSizeInBytes() { return lngrad::aicore::CurrentBlockProduct().ub_bytes; }
+
+}  // namespace AscendC
