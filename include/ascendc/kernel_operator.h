@@ -25,21 +25,11 @@
 // outside `using namespace AscendC`), as the toolkit's headers allow.
 using AscendC::DataFormat;
 
-// ---------------------------------------------------------------------------------------------
-// High-level APIs and kernel-side tiling structs (owned by other parts of lngrad; included here
-// when present so that a kernel needs nothing but "kernel_operator.h", as with the toolkit).
-#if __has_include("kernel_tiling/kernel_tiling.h")
+// The kernel-side tiling structs and the high-level APIs (layer adv), so that a kernel needs
+// nothing but "kernel_operator.h", as with the vendor's toolkit.
 #include "kernel_tiling/kernel_tiling.h"
-#endif
-#if __has_include("lib/normalization/layernormgrad.h")
 #include "lib/normalization/layernormgrad.h"
-#endif
-#if __has_include("lib/normalization/layernormgradbeta.h")
 #include "lib/normalization/layernormgradbeta.h"
-#endif
-#if __has_include("lib/normalization/layernorm.h")
 #include "lib/normalization/layernorm.h"
-#endif
-// ---------------------------------------------------------------------------------------------
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -4,6 +4,10 @@
 
 #include "lngrad/lngrad.h"
 
+// lngrad::lngrad puts only include/ on the include path, never the Ascend C include root.
+static_assert(!__has_include("kernel_operator.h"), "lngrad::lngrad must not expose include/ascendc");
+static_assert(!__has_include("lngrad_aicore/tensor.h"), "lngrad::lngrad must not expose include/ascendc");
+
 int main() {
   const lngrad::RowShape shape{2, 8};
   std::vector<float> dy(16), res(16), dgamma(8), dbeta(8);
