@@ -1,18 +1,34 @@
 // lngrad: IEEE 754 binary16 storage type with round-to-nearest-even conversions.
 // Arithmetic is done in float by the callers; Half only stores and converts.
+// C++17 and later (the native API's public headers do not require C++20).
 #pragma once
 
-#include <bit>
 #include <cstdint>
+#if __cplusplus >= 202002L
+#include <bit>
+#endif
 
 namespace lngrad {
+
+namespace half_detail {
+// std::bit_cast where the standard library has it; the builtin behind it (GCC >= 11,
+// Clang >= 9) in C++17.
+template <typename To, typename From>
+constexpr To BitCast(const From& from) noexcept {
+#if defined(__cpp_lib_bit_cast) && __cpp_lib_bit_cast >= 201806L
+  return std::bit_cast<To>(from);
+#else
+  return __builtin_bit_cast(To, from);
+#endif
+}
+}  // namespace half_detail
 
 // Exact binary16 -> binary32 conversion (every half value, subnormals, inf, NaN payload kept).
 constexpr float HalfBitsToFloat(uint16_t h) noexcept {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   const uint32_t exp = (h >> 10) & 0x1Fu;
   uint32_t mant = h & 0x3FFu;
-  uint32_t bits;
+  uint32_t bits = 0;
   if (exp == 0x1F) {
     bits = sign | 0x7F800000u | (mant << 13);  // inf or NaN (payload kept)
   } else if (exp != 0) {
@@ -28,13 +44,13 @@ constexpr float HalfBitsToFloat(uint16_t h) noexcept {
     }
     bits = sign | (e << 23) | ((mant & 0x3FFu) << 13);
   }
-  return std::bit_cast<float>(bits);
+  return half_detail::BitCast<float>(bits);
 }
 
 // binary32 -> binary16 with round-to-nearest, ties to even; overflow gives +-inf,
 // NaN stays NaN (quiet, top payload bits kept), underflow gives subnormals or signed zero.
 constexpr uint16_t FloatToHalfBits(float f) noexcept {
-  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t x = half_detail::BitCast<uint32_t>(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   const uint32_t abs = x & 0x7FFFFFFFu;
   if (abs >= 0x7F800000u) {  // inf or NaN

@@ -5,8 +5,12 @@
 #include "lngrad/lngrad.h"
 
 // lngrad::lngrad puts only include/ on the include path, never the Ascend C include root.
-static_assert(!__has_include("kernel_operator.h"), "lngrad::lngrad must not expose include/ascendc");
-static_assert(!__has_include("lngrad_aicore/tensor.h"), "lngrad::lngrad must not expose include/ascendc");
+#if __has_include("kernel_operator.h") || __has_include("lngrad_aicore/tensor.h")
+#error "lngrad::lngrad must not put the Ascend C include root include/ascendc on the include path"
+#endif
+#ifdef LNGRAD_EXPECT_CXX17
+static_assert(__cplusplus == 201703L, "native_user17 must be compiled as C++17");
+#endif
 
 int main() {
   const lngrad::RowShape shape{2, 8};
