@@ -96,9 +96,8 @@ class Builder {
   Status Run() {
     const char* begin = text_.data();
     const char* end = begin + text_.size();
-    if (!Types::sax_parse(TrackedChar(begin, &read_), TrackedChar(end, &read_), this))
-      return error_;
-    return Status::Ok();
+    const bool ok = Types::sax_parse(TrackedChar(begin, &read_), TrackedChar(end, &read_), this);
+    return ok ? Status::Ok() : error_;
   }
 
   // nlohmann's SAX interface.
@@ -112,8 +111,8 @@ class Builder {
     return Add(Json(static_cast<double>(v)));
   }
   bool number_float(Types::number_float_t, const Types::string_t& text) {
-    // Read the text again with from_chars: locale-independent, correctly rounded, and it reports
-    // overflow and underflow, which strtod (nlohmann's reader) turns into inf or 0.
+    // Read the text again with from_chars: locale-independent, and it refuses underflow (1e-400),
+    // which nlohmann's strtod reads as 0. Overflow nlohmann reports itself (parse_error 406).
     double d = 0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
