@@ -1,8 +1,12 @@
 #include "io/json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 namespace lngrad::io {
 namespace {
@@ -11,11 +15,21 @@ void AppendEscaped(std::string* out, const std::string& s) {
   *out += '"';
   for (char c : s) {
     switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
+      case '"':
+        *out += "\\\"";
+        break;
+      case '\\':
+        *out += "\\\\";
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -40,217 +54,159 @@ void AppendNumber(std::string* out, double d) {
   out->append(buf, r.ptr);
 }
 
-class Parser {
+// nlohmann's lexer reads the text through this iterator, which records how far it has read: the
+// SAX events carry no position, and the errors the handler raises (a repeated member, too deep a
+// nesting, a number out of range) name a byte offset like the lexer's own errors do.
+class TrackedChar {
  public:
-  Parser(std::string_view text, std::string_view what) : t_(text), what_(what) {}
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
 
-  Status Run(Json* out) {
-    LNGRAD_RETURN_IF_ERROR(Value(out, 0));
-    Space();
-    if (p_ != t_.size()) return Error("unexpected text after the value");
-    return Status::Ok();
+  TrackedChar(const char* p, const char** read) : p_(p), read_(read) {}
+  reference operator*() const { return *p_; }
+  TrackedChar& operator++() {
+    *read_ = ++p_;
+    return *this;
   }
+  TrackedChar operator++(int) {
+    TrackedChar before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const TrackedChar& o) const { return p_ == o.p_; }
 
  private:
-  Status Error(const std::string& m) const {
-    return Status::InvalidArgument(std::string(what_) + ": invalid JSON at byte " +
-                                   std::to_string(p_) + ": " + m);
-  }
-  void Space() {
-    while (p_ < t_.size() && (t_[p_] == ' ' || t_[p_] == '\t' || t_[p_] == '\n' || t_[p_] == '\r')) {
-      ++p_;
-    }
-  }
-  bool Literal(std::string_view word) {
-    if (t_.substr(p_, word.size()) != word) return false;
-    p_ += word.size();
-    return true;
+  const char* p_;
+  const char** read_;
+};
+
+// Builds a Json from nlohmann's SAX events and adds what RFC 8259 leaves open but a manifest must
+// not have: repeated members, nesting deeper than kMaxDepth, numbers beyond double's range.
+class Builder {
+ public:
+  using Types = nlohmann::json;  // the value types of the SAX interface
+  static constexpr size_t kMaxDepth = 64;
+
+  Builder(std::string_view text, std::string_view what, Json* root)
+      : text_(text), what_(what), root_(root), read_(text.data()) {}
+
+  Status Run() {
+    const char* begin = text_.data();
+    const char* end = begin + text_.size();
+    const bool ok = Types::sax_parse(TrackedChar(begin, &read_), TrackedChar(end, &read_), this);
+    return ok ? Status::Ok() : error_;
   }
 
-  Status Value(Json* out, int depth) {
-    if (depth > 64) return Error("nesting deeper than 64");
-    Space();
-    if (p_ >= t_.size()) return Error("unexpected end");
-    const char c = t_[p_];
-    if (c == '{') return Object(out, depth);
-    if (c == '[') return Array(out, depth);
-    if (c == '"') {
-      std::string s;
-      LNGRAD_RETURN_IF_ERROR(String(&s));
-      *out = Json(std::move(s));
-      return Status::Ok();
+  // nlohmann's SAX interface.
+  bool null() { return Add(Json()); }
+  bool boolean(bool b) { return Add(Json(b)); }
+  bool number_integer(Types::number_integer_t v) { return Add(Json(static_cast<int64_t>(v))); }
+  bool number_unsigned(Types::number_unsigned_t v) {
+    if (v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Add(Json(static_cast<int64_t>(v)));
     }
-    if (Literal("true")) {
-      *out = Json(true);
-      return Status::Ok();
-    }
-    if (Literal("false")) {
-      *out = Json(false);
-      return Status::Ok();
-    }
-    if (Literal("null")) {
-      *out = Json();
-      return Status::Ok();
-    }
-    return Number(out);
+    return Add(Json(static_cast<double>(v)));
   }
-
-  Status Number(Json* out) {
-    const size_t start = p_;
-    if (p_ < t_.size() && t_[p_] == '-') ++p_;
-    auto digits = [&] {
-      const size_t s = p_;
-      while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9') ++p_;
-      return p_ - s;
-    };
-    const size_t int_start = p_;
-    const size_t n_int = digits();
-    if (n_int == 0) return Error("expected a value");
-    if (n_int > 1 && t_[int_start] == '0') return Error("leading zero in a number");
-    bool integral = true;
-    if (p_ < t_.size() && t_[p_] == '.') {
-      ++p_;
-      integral = false;
-      if (digits() == 0) return Error("digits expected after '.'");
-    }
-    if (p_ < t_.size() && (t_[p_] == 'e' || t_[p_] == 'E')) {
-      ++p_;
-      integral = false;
-      if (p_ < t_.size() && (t_[p_] == '+' || t_[p_] == '-')) ++p_;
-      if (digits() == 0) return Error("digits expected in the exponent");
-    }
-    const std::string_view text = t_.substr(start, p_ - start);
-    if (integral) {
-      int64_t v = 0;
-      const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (r.ec == std::errc() && r.ptr == text.data() + text.size()) {
-        *out = Json(v);
-        return Status::Ok();
-      }
-    }
+  bool number_float(Types::number_float_t, const Types::string_t& text) {
+    // Read the text again with from_chars: locale-independent, and it refuses underflow (1e-400),
+    // which nlohmann's strtod reads as 0. Overflow nlohmann reports itself (parse_error 406).
     double d = 0;
     const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
     if (r.ec != std::errc() || r.ptr != text.data() + text.size()) {
-      return Error("number out of range");
+      return Fail(NumberEnd(), "number out of range");
     }
-    *out = Json(d);
-    return Status::Ok();
+    return Add(Json(d));
+  }
+  bool string(Types::string_t& s) { return Add(Json(std::move(s))); }
+  bool binary(Types::binary_t&) { return Fail(Read(), "binary value"); }
+  bool start_object(size_t) { return Open(Json::Object()); }
+  bool key(Types::string_t& k) {
+    Frame& f = open_.back();
+    if (f.value.Find(k) != nullptr) return Fail(Read(), "repeated member \"" + k + "\"");
+    f.key = std::move(k);
+    return true;
+  }
+  bool end_object() { return Close(); }
+  bool start_array(size_t) { return Open(Json::Array()); }
+  bool end_array() { return Close(); }
+  bool parse_error(size_t position, const std::string&, const Types::exception& e) {
+    // Number overflow (406) is reported at the end of the number; syntax errors at the character
+    // the lexer failed on, which nlohmann counts from 1.
+    if (e.id == 406) return Fail(std::min(position, text_.size()), "number out of range");
+    return Fail(std::min(position > 0 ? position - 1 : 0, text_.size()), Description(e.what()));
   }
 
-  Status String(std::string* out) {
-    ++p_;  // opening quote
-    std::string s;
-    while (true) {
-      if (p_ >= t_.size()) return Error("unterminated string");
-      const char c = t_[p_++];
-      if (c == '"') break;
-      if (static_cast<unsigned char>(c) < 0x20) return Error("control character in a string");
-      if (c != '\\') {
-        s += c;
-        continue;
-      }
-      if (p_ >= t_.size()) return Error("unterminated escape");
-      const char e = t_[p_++];
-      switch (e) {
-        case '"': s += '"'; break;
-        case '\\': s += '\\'; break;
-        case '/': s += '/'; break;
-        case 'b': s += '\b'; break;
-        case 'f': s += '\f'; break;
-        case 'n': s += '\n'; break;
-        case 'r': s += '\r'; break;
-        case 't': s += '\t'; break;
-        case 'u': {
-          if (p_ + 4 > t_.size()) return Error("short \\u escape");
-          unsigned v = 0;
-          const auto r = std::from_chars(t_.data() + p_, t_.data() + p_ + 4, v, 16);
-          if (r.ec != std::errc() || r.ptr != t_.data() + p_ + 4) return Error("bad \\u escape");
-          p_ += 4;
-          // Manifests are ASCII; other code points are kept as UTF-8 of the BMP value.
-          if (v < 0x80) {
-            s += static_cast<char>(v);
-          } else if (v < 0x800) {
-            s += static_cast<char>(0xC0 | (v >> 6));
-            s += static_cast<char>(0x80 | (v & 0x3F));
-          } else {
-            s += static_cast<char>(0xE0 | (v >> 12));
-            s += static_cast<char>(0x80 | ((v >> 6) & 0x3F));
-            s += static_cast<char>(0x80 | (v & 0x3F));
-          }
-          break;
-        }
-        default: return Error("unknown escape");
-      }
-    }
-    *out = std::move(s);
-    return Status::Ok();
+ private:
+  struct Frame {
+    Json value;       // an array or object being filled
+    std::string key;  // objects: the member name the next value goes to
+  };
+
+  static std::string TooDeep() { return "nesting deeper than " + std::to_string(kMaxDepth); }
+  size_t Read() const { return static_cast<size_t>(read_ - text_.data()); }
+  // A number's token ends one character before what the lexer has read, unless it ended the text.
+  size_t NumberEnd() const {
+    const size_t n = Read();
+    return n > 0 && (text_[n - 1] < '0' || text_[n - 1] > '9') ? n - 1 : n;
+  }
+  static std::string Description(std::string_view what) {
+    // what(): "[json.exception.parse_error.N] parse error at line L, column C: <description>";
+    // the line and column are ours to give, from the byte offset.
+    const size_t column = what.find(", column ");
+    const size_t colon = column == std::string_view::npos ? column : what.find(": ", column);
+    return std::string(colon == std::string_view::npos ? what : what.substr(colon + 2));
   }
 
-  Status Array(Json* out, int depth) {
-    ++p_;
-    Json a = Json::Array();
-    Space();
-    if (p_ < t_.size() && t_[p_] == ']') {
-      ++p_;
-      *out = std::move(a);
-      return Status::Ok();
+  bool Add(Json v) {
+    if (open_.size() > kMaxDepth) return Fail(Read(), TooDeep());
+    Place(std::move(v));
+    return true;
+  }
+  bool Open(Json container) {
+    if (open_.size() > kMaxDepth) return Fail(Read() - 1, TooDeep());
+    open_.push_back({std::move(container), {}});
+    return true;
+  }
+  bool Close() {
+    Json done = std::move(open_.back().value);
+    open_.pop_back();
+    Place(std::move(done));
+    return true;
+  }
+  // A finished value goes into the innermost open container, or is the document.
+  void Place(Json v) {
+    if (open_.empty()) {
+      *root_ = std::move(v);
+    } else if (Frame& f = open_.back(); f.value.is_array()) {
+      f.value.Push(std::move(v));
+    } else {
+      f.value[f.key] = std::move(v);
     }
-    while (true) {
-      Json v;
-      LNGRAD_RETURN_IF_ERROR(Value(&v, depth + 1));
-      a.Push(std::move(v));
-      Space();
-      if (p_ < t_.size() && t_[p_] == ',') {
-        ++p_;
-        continue;
+  }
+  bool Fail(size_t at, const std::string& message) {
+    size_t line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < at && i < text_.size(); ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        line_start = i + 1;
       }
-      if (p_ < t_.size() && t_[p_] == ']') {
-        ++p_;
-        break;
-      }
-      return Error("expected ',' or ']'");
     }
-    *out = std::move(a);
-    return Status::Ok();
+    error_ = Status::InvalidArgument(
+        std::string(what_) + ": invalid JSON at byte " + std::to_string(at) + " (line " +
+        std::to_string(line) + ", column " + std::to_string(at - line_start + 1) + "): " + message);
+    return false;
   }
 
-  Status Object(Json* out, int depth) {
-    ++p_;
-    Json o = Json::Object();
-    Space();
-    if (p_ < t_.size() && t_[p_] == '}') {
-      ++p_;
-      *out = std::move(o);
-      return Status::Ok();
-    }
-    while (true) {
-      Space();
-      if (p_ >= t_.size() || t_[p_] != '"') return Error("expected a member name");
-      std::string key;
-      LNGRAD_RETURN_IF_ERROR(String(&key));
-      if (o.Find(key) != nullptr) return Error("repeated member \"" + key + "\"");
-      Space();
-      if (p_ >= t_.size() || t_[p_] != ':') return Error("expected ':'");
-      ++p_;
-      LNGRAD_RETURN_IF_ERROR(Value(&o[key], depth + 1));
-      Space();
-      if (p_ < t_.size() && t_[p_] == ',') {
-        ++p_;
-        continue;
-      }
-      if (p_ < t_.size() && t_[p_] == '}') {
-        ++p_;
-        break;
-      }
-      return Error("expected ',' or '}'");
-    }
-    *out = std::move(o);
-    return Status::Ok();
-  }
-
-  std::string_view t_;
+  std::string_view text_;
   std::string_view what_;
-  size_t p_ = 0;
+  Json* root_;
+  const char* read_;         // where the lexer has read to
+  std::vector<Frame> open_;  // innermost last
+  Status error_ = Status::Ok();
 };
 
 }  // namespace
@@ -288,8 +244,12 @@ void Json::DumpTo(std::string* out, int indent, int level) const {
     out->append(static_cast<size_t>(indent * lvl), ' ');
   };
   switch (kind_) {
-    case Kind::kNull: *out += "null"; break;
-    case Kind::kBool: *out += bool_ ? "true" : "false"; break;
+    case Kind::kNull:
+      *out += "null";
+      break;
+    case Kind::kBool:
+      *out += bool_ ? "true" : "false";
+      break;
     case Kind::kNumber:
       if (integer_) {
         *out += std::to_string(int_);
@@ -297,11 +257,14 @@ void Json::DumpTo(std::string* out, int indent, int level) const {
         AppendNumber(out, number_);
       }
       break;
-    case Kind::kString: AppendEscaped(out, string_); break;
+    case Kind::kString:
+      AppendEscaped(out, string_);
+      break;
     case Kind::kArray: {
       // Arrays of scalars stay on one line (shapes, index lists).
       bool flat = true;
-      for (const Json& v : values_) flat = flat && v.kind_ != Kind::kArray && v.kind_ != Kind::kObject;
+      for (const Json& v : values_)
+        flat = flat && v.kind_ != Kind::kArray && v.kind_ != Kind::kObject;
       *out += '[';
       for (size_t i = 0; i < values_.size(); ++i) {
         if (i) *out += flat ? ", " : ",";
@@ -335,9 +298,8 @@ std::string Json::Dump(int indent) const {
 }
 
 Status Json::Parse(std::string_view text, std::string_view what, Json* out) {
-  Parser p(text, what);
   Json v;
-  LNGRAD_RETURN_IF_ERROR(p.Run(&v));
+  LNGRAD_RETURN_IF_ERROR(Builder(text, what, &v).Run());
   *out = std::move(v);
   return Status::Ok();
 }

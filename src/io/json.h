@@ -1,6 +1,7 @@
 // lngrad_io: a small JSON value for the CLI's --json output and its manifest files.
 // Objects keep insertion order (stable, diff-friendly output). Non-finite numbers are written
-// as null (JSON has no NaN or infinity).
+// as null (JSON has no NaN or infinity). Text is read by nlohmann/json, which no header of ours
+// includes; the writer is ours, for the layout and the number text the CLI's output promises.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +24,8 @@ class Json {
   Json(float f) : Json(static_cast<double>(f)) {}
   Json(int v) : Json(static_cast<int64_t>(v)) {}
   Json(unsigned v) : Json(static_cast<int64_t>(v)) {}
-  Json(int64_t v) : kind_(Kind::kNumber), number_(static_cast<double>(v)), integer_(true),
-                    int_(v) {}
+  Json(int64_t v)
+      : kind_(Kind::kNumber), number_(static_cast<double>(v)), integer_(true), int_(v) {}
   Json(uint64_t v) : Json(static_cast<int64_t>(v)) {}
   Json(const char* s) : kind_(Kind::kString), string_(s) {}
   Json(std::string s) : kind_(Kind::kString), string_(std::move(s)) {}
@@ -60,10 +61,13 @@ class Json {
   const std::vector<std::string>& keys() const { return keys_; }
   const std::vector<Json>& values() const { return values_; }
 
-  // Text with `indent` spaces per level (0: one line).
+  // Text with `indent` spaces per level (0: one line); arrays of scalars stay on one line.
+  // Numbers: integers as integers, other numbers as the shortest text that reads back the same
+  // double (std::to_chars: 1e-04, 0.125, 1e+20).
   std::string Dump(int indent = 2) const;
-  // Strict RFC 8259 parser (no comments, no trailing commas). The error names `what` and the
-  // byte offset.
+  // Strict RFC 8259 (UTF-8, no comments, no trailing commas), and also refused: a repeated member,
+  // nesting deeper than 64, a number beyond double's range. Integers that int64 holds stay
+  // integers. The error names `what`, the 0-based byte offset, line and column, and the reason.
   static Status Parse(std::string_view text, std::string_view what, Json* out);
 
  private:

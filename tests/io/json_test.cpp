@@ -68,5 +68,35 @@ TEST(Json, RefusesMalformedText) {
   EXPECT_FALSE(Json::Parse(deep, "deep", &v).ok());
 }
 
+TEST(Json, ErrorsNameTheByteTheLineAndTheReason) {
+  auto error = [](std::string_view text) {
+    Json v;
+    return Json::Parse(text, "m.json", &v).message();
+  };
+  EXPECT_EQ(error("{\"a\": 1,\n \"a\": 2}"),
+            "m.json: invalid JSON at byte 13 (line 2, column 5): repeated member \"a\"");
+  EXPECT_EQ(error("[1e400]"),
+            "m.json: invalid JSON at byte 6 (line 1, column 7): number out of range");
+  EXPECT_EQ(error("[1e-400, 2]"),
+            "m.json: invalid JSON at byte 7 (line 1, column 8): number out of range");
+  EXPECT_EQ(error(std::string(65, '[') + std::string(65, ']')), "");
+  EXPECT_EQ(error(std::string(66, '[')),
+            "m.json: invalid JSON at byte 65 (line 1, column 66): nesting deeper than 64");
+  const std::string syntax = error("{\"a\": [1,]}");
+  EXPECT_EQ(syntax.rfind("m.json: invalid JSON at byte 9 (line 1, column 10): ", 0), 0u) << syntax;
+  EXPECT_NE(syntax.find("unexpected ']'"), std::string::npos) << syntax;
+}
+
+TEST(Json, IntegersBeyondInt64AreDoubles) {
+  Json v;
+  ASSERT_TRUE(
+      Json::Parse("[9223372036854775807, 9223372036854775808, -0, 1.0, 2.5E-5]", "t", &v).ok());
+  EXPECT_TRUE(v.items()[0].IsInteger());
+  EXPECT_EQ(v.items()[0].AsInteger(), INT64_MAX);
+  EXPECT_FALSE(v.items()[1].IsInteger());  // beyond int64: a double, as text reads it
+  EXPECT_EQ(v.items()[1].AsNumber(), 9223372036854775808.0);
+  EXPECT_EQ(v.Dump(0), "[9223372036854775807, 9223372036854775808, 0, 1, 2.5e-05]");
+}
+
 }  // namespace
 }  // namespace lngrad::io
