@@ -3,13 +3,11 @@
 // 2002 and 3510, float and half, several chunkings; and the documentation example exactly.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "doc_example.h"
 #include "faithful_util.h"
 
 namespace faithful {
@@ -135,27 +133,10 @@ TEST(BetaPrototypeTest, BothPrototypesAgree) {
 
 // Spec §8.5 / data/layernormgradbeta_doc_example.txt: [1,8,8] float, dy = resForGamma = 0..63;
 // every sum is a small integer, so the outputs are exact whatever the chunking.
-std::map<std::string, std::vector<double>> ReadDoc(const std::string& file) {
-  std::map<std::string, std::vector<double>> out;
-  std::ifstream in(std::string(LNGRAD_DATA_DIR) + "/" + file);
-  EXPECT_TRUE(in.good()) << file;
-  std::string line, name;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (name.empty()) {
-      name = line.substr(0, line.find(' '));
-      continue;
-    }
-    std::istringstream values(line);
-    double v;
-    while (values >> v) out[name].push_back(v);
-    name.clear();
-  }
-  return out;
-}
-
 TEST(BetaDocExampleTest, ExactOnEveryProductAndChunking) {
-  const auto doc = ReadDoc("layernormgradbeta_doc_example.txt");
+  bool opened = false;
+  const auto doc = lngrad::test::ReadDocExample("layernormgradbeta_doc_example.txt", &opened);
+  EXPECT_TRUE(opened) << "layernormgradbeta_doc_example.txt";
   ASSERT_EQ(doc.at("inputDy").size(), 64u);
   for (const std::string& soc : kProducts) {
     for (TmpKind kind : {TmpKind::kMin, TmpKind::kMax, TmpKind::kRows}) {

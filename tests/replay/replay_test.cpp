@@ -6,12 +6,11 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "doc_example.h"  // the data/ reader shared by the tests (standard library only)
 #include "lngrad/half.h"  // independent oracle for the replay's own conversions only
 #include "replay.h"
 
@@ -37,26 +36,12 @@ struct DocExample {
 
 DocExample ReadExample(const std::string& name) {
   DocExample ex;
-  std::ifstream in(std::string(LNGRAD_DATA_DIR) + "/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::string line;
-  std::string current;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (current.empty()) {
-      current = line.substr(0, line.find(' '));
-      continue;
-    }
-    std::istringstream values(line);
-    std::vector<float> v;
-    float f;
-    while (values >> f) v.push_back(f);
-    if (current == "epsilon") {
-      ex.epsilon = v.at(0);
-    } else {
-      ex.tensors[current] = v;
-    }
-    current.clear();
+  bool opened = false;
+  ex.tensors = lngrad::test::ReadDocExample<float>(name, &opened);
+  EXPECT_TRUE(opened) << name;
+  if (const auto eps = ex.tensors.find("epsilon"); eps != ex.tensors.end()) {
+    ex.epsilon = eps->second.at(0);
+    ex.tensors.erase(eps);
   }
   return ex;
 }

@@ -1,6 +1,6 @@
 // Forward LayerNorm host tiling. Expected numbers are worked out by hand from the formulas in
-// docs/ascendc_compat.md ("Host tiling") (the toolkit's layernorm_tiling_impl.cpp); each case shows its
-// arithmetic.
+// docs/ascendc_compat.md ("Host tiling") (the toolkit's layernorm_tiling_impl.cpp); each case shows
+// its arithmetic.
 #include <gtest/gtest.h>
 
 #include <bit>

@@ -4,12 +4,25 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "lngrad/product.h"
 #include "tiling/tiling_api.h"
 
 namespace lngrad::tiling::testing {
+
+constexpr uint32_t kHalf = 2;
+constexpr uint32_t kFloat = 4;
+
+// A table entry that a case does not check.
+constexpr uint32_t kUnchecked = 0xFFFFFFFF;
+
+struct MaxMin {
+  uint32_t max;
+  uint32_t min;
+};
 
 // Selects a product for one test and restores the previous one afterwards.
 class ScopedSoc {
@@ -56,6 +69,60 @@ bool SameBytes(const T& a, const T& b) {
 
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// A bad input to a tiling API: the device's log text, which our message must contain, and
+// whether only the tiling call (not the sizes query) rejects it.
+struct ErrorCase {
+  const char* name;
+  std::vector<int64_t> dims;
+  uint32_t typeSize;
+  uint32_t stack;
+  StatusCode code;
+  const char* message;
+  bool tiling_only;
+  // Stable CTest names (the default printer dumps pointer bytes).
+  friend void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
+};
+
+// Test names for tables whose rows begin with `const char* name`.
+struct CaseName {
+  template <class Case>
+  std::string operator()(const ::testing::TestParamInfo<Case>& info) const {
+    return info.param.name;
+  }
+};
+
+// The error path of an NDTilingInfo API `Api`: the Status variant, then the official call for
+// the plain struct, then for the optiling class (`def`, already holding a marker field);
+// `prefix` names the official function that reports. Plain outputs stay poisoned, stderr and
+// LastTilingStatus() carry the message.
+template <class Plain, class StatusFn, class OfficialFn>
+void ExpectPlainTilingRejected(const ErrorCase& c, const std::string& prefix, StatusFn status_fn,
+                               OfficialFn official_fn) {
+  auto plain = Poisoned<Plain>();
+  const Status s = status_fn(plain);
+  EXPECT_EQ(s.code(), c.code);
+  EXPECT_TRUE(Contains(s.message(), prefix + c.message)) << s.message();
+  EXPECT_TRUE(SameBytes(plain, Poisoned<Plain>()));
+
+  ::testing::internal::CaptureStderr();
+  official_fn(plain);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(Contains(err, prefix + c.message)) << err;
+  EXPECT_TRUE(SameBytes(plain, Poisoned<Plain>()));
+  EXPECT_EQ(LastTilingStatus().code(), c.code);
+}
+
+// The official call into an optiling class `host` rejects the case: the message on stderr
+// under `prefix`; the caller checks that `host` kept its fields.
+template <class Def, class OfficialFn>
+void ExpectOptilingRejected(const ErrorCase& c, const std::string& prefix, Def& host,
+                            OfficialFn official_fn) {
+  ::testing::internal::CaptureStderr();
+  official_fn(host);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(Contains(err, prefix + c.message)) << err;
 }
 
 }  // namespace lngrad::tiling::testing
