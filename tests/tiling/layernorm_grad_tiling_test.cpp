@@ -170,7 +170,7 @@ TEST_P(LayerNormGradExampleTest, EveryField) {
 INSTANTIATE_TEST_SUITE_P(Spec, LayerNormGradExampleTest, ::testing::ValuesIn(kExamples),
                          CaseName());
 
-// ---- E1: [2,32,16,16] (the official sample shape) ----
+// ---- further checks of the examples' shapes ----
 
 TEST_F(LayerNormGradTilingTest, E1FloatMaxMin) {
   const ge::Shape shape({2, 32, 16, 16});
@@ -202,8 +202,6 @@ TEST_F(LayerNormGradTilingTest, E1HalfMaxBuffer) {
   EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false), 4608u);  // 18432 B: fits
 }
 
-// ---- E2: [1,8,8,8] float ----
-
 TEST_F(LayerNormGradTilingTest, E2Stack300RoundsUpToAWholeBlockOfRows) {
   // raw 300/4/6 = 12 -> 8 (one row) -> rows rounded to 8 -> 64 floats per buffer.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 8, 8, 8}), 300, kFloat, false);
@@ -213,12 +211,6 @@ TEST_F(LayerNormGradTilingTest, E2Stack300RoundsUpToAWholeBlockOfRows) {
   EXPECT_EQ(t.loopNum, 1u);
   EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, false) * 4, 1536u);  // needs 1536 B > 300
 }
-
-// ---- E3: [4,16,64,64] half ----
-
-// ---- E4: documentation tiling example [2,16,64,64] half ----
-
-// ---- E5: [2,16,32,32] float ----
 
 // ---- beyond the worked examples ----
 

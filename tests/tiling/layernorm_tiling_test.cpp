@@ -11,19 +11,7 @@ namespace lngrad::tiling {
 namespace {
 
 using AscendC::tiling::LayerNormTiling;
-using testing::Contains;
-using testing::ExpectFieldsEq;
-using testing::Poisoned;
-using testing::SameBytes;
-using testing::ScopedSoc;
-
-constexpr uint32_t kHalf = 2;
-constexpr uint32_t kFloat = 4;
-
-struct MaxMin {
-  uint32_t max;
-  uint32_t min;
-};
+using namespace testing;  // the tiling tests' helpers (tiling_test_util.h)
 
 MaxMin GetMaxMin(const ge::Shape& shape, uint32_t typeSize, bool reuse) {
   MaxMin a{1, 2};
@@ -93,68 +81,48 @@ TEST_F(LayerNormTilingTest, MaxMinBsh) {
   EXPECT_EQ(m.min, 3u * 32 + 2 * 32);
 }
 
-TEST_F(LayerNormTilingTest, FloatMinBufferHasATail) {
-  // 704 B = 176 floats; float keeps mean/var in the outputs (no staging): 176/3 = 58 -> 48.
-  // 1024/48 = 21 rounds (1008), tail 16 = 1 row at row 63.
-  ExpectFieldsEq(GetTiling(ge::Shape({2, 32, 16, 16}), 704, kFloat, false),
-                 {.bLength = 2,
-                  .sLength = 32,
-                  .hLength = 16,
-                  .originalHLength = 16,
-                  .inputXSize = 1024,
-                  .meanVarSize = 64,
-                  .numberOfTmpBuf = 3,
-                  .meanTmpTensorPos = 0,
-                  .meanTmpTensorSize = 64,
-                  .varianceTmpTensorPos = 64,
-                  .varianceTmpTensorSize = 64,
-                  .tmpBufSize = 176,
-                  .oneTmpSize = 48,
-                  .firstTmpStartPos = 0,
-                  .secondTmpStartPos = 48,
-                  .thirdTmpStartPos = 96,
-                  .loopRound = 21,
-                  .inputRoundSize = 48,
-                  .inputTailSize = 16,
-                  .inputTailPos = 1008,
-                  .meanVarRoundSize = 3,
-                  .meanVarTailSize = 1,
-                  .meanVarTailPos = 63,
-                  .bshCurLength = 48,
-                  .bsCurLength = 3,
-                  .lastDimValueBack = 0.0625f});
+// Every field of the tiling for one input, worked out by hand (each row shows its arithmetic).
+struct LnExample {
+  const char* name;
+  std::vector<int64_t> dims;
+  uint32_t stack, typeSize;
+  bool reuse;
+  LayerNormTiling expected;
+  friend void PrintTo(const LnExample& e, std::ostream* os) { *os << e.name; }
+};
+
+// clang-format off
+const LnExample kExamples[] = {
+    // expected: bLength, sLength, hLength, originalHLength, inputXSize, meanVarSize,
+    //   numberOfTmpBuf, meanTmpTensorPos, meanTmpTensorSize, varianceTmpTensorPos,
+    //   varianceTmpTensorSize, tmpBufSize, oneTmpSize, firstTmpStartPos, secondTmpStartPos,
+    //   thirdTmpStartPos, loopRound, inputRoundSize, inputTailSize, inputTailPos,
+    //   meanVarRoundSize, meanVarTailSize, meanVarTailPos, bshCurLength, bsCurLength,
+    //   lastDimValueBack
+    //
+    // 704 B = 176 floats; float keeps mean/var in the outputs (no staging): 176/3 = 58 -> 48.
+    // 1024/48 = 21 rounds (1008), tail 16 = 1 row at row 63.
+    {"FloatMinBufferHasATail", {2, 32, 16, 16}, 704, kFloat, false,
+     {2, 32, 16, 16, 1024, 64, 3, 0, 64, 64, 64, 176, 48, 0, 48, 96, 21, 48, 16, 1008, 3, 1, 63,
+      48, 3, 0.0625f}},
+    // 176 floats - 2*ceil8(64) = 48 -> 48/3 = 16 = one row per round.
+    {"HalfStagesMeanAndVarianceFirst", {2, 32, 16, 16}, 704, kHalf, false,
+     {2, 32, 16, 16, 1024, 64, 3, 0, 64, 64, 64, 176, 16, 128, 144, 160, 64, 16, 0, 1024, 1, 0, 64,
+      16, 1, 0.0625f}},
+};
+// clang-format on
+
+class LayerNormExampleTest : public ::testing::TestWithParam<LnExample> {
+ protected:
+  ScopedSoc soc_{"Ascend910B1"};
+};
+
+TEST_P(LayerNormExampleTest, EveryField) {
+  const LnExample& e = GetParam();
+  ExpectFieldsEq(GetTiling(ge::Shape(e.dims), e.stack, e.typeSize, e.reuse), e.expected);
 }
 
-TEST_F(LayerNormTilingTest, HalfStagesMeanAndVarianceFirst) {
-  // 176 floats - 2*ceil8(64) = 48 -> 48/3 = 16 = one row per round.
-  ExpectFieldsEq(GetTiling(ge::Shape({2, 32, 16, 16}), 704, kHalf, false),
-                 {.bLength = 2,
-                  .sLength = 32,
-                  .hLength = 16,
-                  .originalHLength = 16,
-                  .inputXSize = 1024,
-                  .meanVarSize = 64,
-                  .numberOfTmpBuf = 3,
-                  .meanTmpTensorPos = 0,
-                  .meanTmpTensorSize = 64,
-                  .varianceTmpTensorPos = 64,
-                  .varianceTmpTensorSize = 64,
-                  .tmpBufSize = 176,
-                  .oneTmpSize = 16,
-                  .firstTmpStartPos = 128,
-                  .secondTmpStartPos = 144,
-                  .thirdTmpStartPos = 160,
-                  .loopRound = 64,
-                  .inputRoundSize = 16,
-                  .inputTailSize = 0,
-                  .inputTailPos = 1024,
-                  .meanVarRoundSize = 1,
-                  .meanVarTailSize = 0,
-                  .meanVarTailPos = 64,
-                  .bshCurLength = 16,
-                  .bsCurLength = 1,
-                  .lastDimValueBack = 0.0625f});
-}
+INSTANTIATE_TEST_SUITE_P(Spec, LayerNormExampleTest, ::testing::ValuesIn(kExamples), CaseName());
 
 TEST_F(LayerNormTilingTest, FloatReuseUsesTwoBuffers) {
   // 640 B = 160 floats / 2 = 80 (5 rows); 1024 = 12*80 + 64.
@@ -224,24 +192,13 @@ TEST_F(LayerNormTilingTest, RstdOverloadArch3510) {
   EXPECT_EQ(GetMaxMin(ge::Shape({2, 32, 16, 16}), kFloat, false).max, 12800u);
 }
 
-struct LnErrorCase {
-  const char* name;
-  std::vector<int64_t> dims;
-  uint32_t typeSize;
-  uint32_t stack;
-  StatusCode code;
-  const char* message;
-  bool tiling_only;
-  friend void PrintTo(const LnErrorCase& c, std::ostream* os) { *os << c.name; }
-};
-
-class LayerNormTilingErrorTest : public ::testing::TestWithParam<LnErrorCase> {
+class LayerNormTilingErrorTest : public ::testing::TestWithParam<ErrorCase> {
  protected:
   ScopedSoc soc_{"Ascend910B1"};
 };
 
 TEST_P(LayerNormTilingErrorTest, OutputsUntouchedAndReported) {
-  const LnErrorCase& c = GetParam();
+  const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   uint32_t max = 111;
   uint32_t min = 222;
@@ -257,80 +214,45 @@ TEST_P(LayerNormTilingErrorTest, OutputsUntouchedAndReported) {
     EXPECT_EQ(min, 222u);
   }
   const std::string prefix = "[LayerNorm][GetLayerNormNDTilingInfo] ";
-  auto plain = Poisoned<LayerNormTiling>();
-  const Status ts = LayerNormNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  EXPECT_EQ(ts.code(), c.code);
-  EXPECT_TRUE(Contains(ts.message(), prefix + c.message)) << ts.message();
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormTiling>()));
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  EXPECT_TRUE(Contains(::testing::internal::GetCapturedStderr(), prefix + c.message));
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormTiling>()));
-  EXPECT_EQ(LastTilingStatus().code(), c.code);
+  ExpectPlainTilingRejected<LayerNormTiling>(
+      c, prefix,
+      [&](LayerNormTiling& t) {
+        return LayerNormNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      },
+      [&](LayerNormTiling& t) {
+        AscendC::GetLayerNormNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      });
   optiling::LayerNormTiling host;
   host.set_loopRound(9);
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormNDTillingInfo(shape, c.stack, c.typeSize, false, host);
-  EXPECT_TRUE(Contains(::testing::internal::GetCapturedStderr(),
-                       std::string("[LayerNorm][GetLayerNormNDTillingInfo] ") + c.message));
+  ExpectOptilingRejected(c, "[LayerNorm][GetLayerNormNDTillingInfo] ", host,
+                         [&](optiling::LayerNormTiling& t) {
+                           AscendC::GetLayerNormNDTillingInfo(shape, c.stack, c.typeSize, false, t);
+                         });
   EXPECT_EQ(host.get_loopRound(), 9u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, LayerNormTilingErrorTest,
-    ::testing::Values(
-        // LayerNorm checks the shape before the type size (the toolkit's order).
-        LnErrorCase{"ZeroDimBeforeTypeSize",
-                    {2, 0, 16, 16},
-                    8,
-                    704,
-                    StatusCode::kInvalidArgument,
-                    "Input Shape size must be greater than 0.",
-                    false},
-        LnErrorCase{
-            "ThreeDimsBeforeTypeSize",
-            {2, 32, 16},
-            8,
-            704,
-            StatusCode::kInvalidArgument,
-            "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!",
-            false},
-        LnErrorCase{"TypeSize8",
-                    {2, 32, 16, 16},
-                    8,
-                    704,
-                    StatusCode::kInvalidArgument,
-                    "Type size 8 is unsupported!",
-                    false},
-        LnErrorCase{"NegativePair",
-                    {2, 32, -16, -16},
-                    4,
-                    704,
-                    StatusCode::kInvalidArgument,
-                    "srcShape[2] must be greater than 0.",
-                    false},
-        LnErrorCase{"FloatBelowOneRowPerBuffer",
-                    {2, 32, 16, 16},
-                    4,
-                    188,
-                    StatusCode::kInvalidArgument,
-                    "stackBufferSize is not enough.",
-                    true},
-        LnErrorCase{"HalfBelowStaging",
-                    {2, 32, 16, 16},
-                    2,
-                    400,
-                    StatusCode::kInvalidArgument,
-                    "stackBufferSize is not enough.",
-                    true},
-        LnErrorCase{"HalfStagingButNoRow",
-                    {2, 32, 16, 16},
-                    2,
-                    700,
-                    StatusCode::kInvalidArgument,
-                    "stackBufferSize is not enough.",
-                    true}),
-    [](const ::testing::TestParamInfo<LnErrorCase>& info) { return std::string(info.param.name); });
+constexpr StatusCode kInvalid = StatusCode::kInvalidArgument;
+
+// clang-format off
+const ErrorCase kErrorCases[] = {
+    // LayerNorm checks the shape before the type size (the toolkit's order).
+    {"ZeroDimBeforeTypeSize", {2, 0, 16, 16}, 8, 704, kInvalid,
+     "Input Shape size must be greater than 0.", false},
+    {"ThreeDimsBeforeTypeSize", {2, 32, 16}, 8, 704, kInvalid,
+     "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!", false},
+    {"TypeSize8", {2, 32, 16, 16}, 8, 704, kInvalid, "Type size 8 is unsupported!", false},
+    {"NegativePair", {2, 32, -16, -16}, 4, 704, kInvalid, "srcShape[2] must be greater than 0.",
+     false},
+    {"FloatBelowOneRowPerBuffer", {2, 32, 16, 16}, 4, 188, kInvalid,
+     "stackBufferSize is not enough.", true},
+    {"HalfBelowStaging", {2, 32, 16, 16}, 2, 400, kInvalid, "stackBufferSize is not enough.", true},
+    {"HalfStagingButNoRow", {2, 32, 16, 16}, 2, 700, kInvalid, "stackBufferSize is not enough.",
+     true},
+};
+// clang-format on
+
+INSTANTIATE_TEST_SUITE_P(Cases, LayerNormTilingErrorTest, ::testing::ValuesIn(kErrorCases),
+                         CaseName());
 
 TEST_F(LayerNormTilingTest, RstdOverloadErrors) {
   uint32_t max = 1;
