@@ -26,8 +26,6 @@ const BetaShape kShapes[] = {
     {"h80_rows", 11, 80, 96, TmpKind::kRows},
 };
 
-using Param = std::tuple<std::string, bool, bool, int>;
-
 BetaCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   const auto& [soc, half, reuse, index] = p;
   const BetaShape& s = kShapes[index];
@@ -68,16 +66,7 @@ TEST_P(BetaBitwiseTest, OutputsInputsAndScratchEqualTheReplay) {
   }
 }
 
-std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
-  const auto& [soc, half, reuse, index] = info.param;
-  return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + kShapes[index].name;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    AllProducts, BetaBitwiseTest,
-    ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                       ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
-    ParamName);
+INSTANTIATE_TEST_SUITE_P(AllProducts, BetaBitwiseTest, AllParams(kShapes), ParamNames(kShapes));
 
 TEST(BetaBitwiseCoverageTest, RowsTilingHasChunksAndATail) {
   const BetaCase c = MakeCase({kA2, false, false, 2});

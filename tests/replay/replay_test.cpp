@@ -17,17 +17,6 @@
 namespace lngrad_replay {
 namespace {
 
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float FromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-
 // ---- data files ----
 struct DocExample {
   std::map<std::string, std::vector<float>> tensors;
