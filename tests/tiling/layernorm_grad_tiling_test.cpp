@@ -173,23 +173,16 @@ INSTANTIATE_TEST_SUITE_P(Spec, LayerNormGradExampleTest, ::testing::ValuesIn(kEx
 // ---- further checks of the examples' shapes ----
 
 TEST_F(LayerNormGradTilingTest, E1FloatMaxMin) {
-  const ge::Shape shape({2, 32, 16, 16});
-  const MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 24576u);
-  EXPECT_EQ(m.min, 6144u);
-  const MaxMin r = GetMaxMin(shape, kFloat, true);
-  EXPECT_EQ(r.max, 16384u);
-  EXPECT_EQ(r.min, 4096u);
+  const MaxMinCase cases[] = {{{2, 32, 16, 16}, kFloat, false, {24576, 6144}},
+                              {{2, 32, 16, 16}, kFloat, true, {16384, 4096}}};
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxMin) {
-  const MaxMin m = GetMaxMin(ge::Shape({2, 32, 16, 16}), kHalf, false);
-  EXPECT_EQ(m.max, 18432u);
-  EXPECT_EQ(m.min, 4608u);
   // isReuseSource has no effect for half.
-  const MaxMin r = GetMaxMin(ge::Shape({2, 32, 16, 16}), kHalf, true);
-  EXPECT_EQ(r.max, 18432u);
-  EXPECT_EQ(r.min, 4608u);
+  const MaxMinCase cases[] = {{{2, 32, 16, 16}, kHalf, false, {18432, 4608}},
+                              {{2, 32, 16, 16}, kHalf, true, {18432, 4608}}};
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxBuffer) {
@@ -258,21 +251,15 @@ TEST_F(LayerNormGradTilingTest, Arch2002UsesTheSameFormulas) {
 
 TEST_F(LayerNormGradTilingTest, Arch3510MaxMin) {
   ScopedSoc soc("Ascend950PR_9599");
-  const ge::Shape shape({2, 32, 16, 16});
-  MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 128u);  // 2 rows * 16 floats * 4 B
-  EXPECT_EQ(m.min, 128u);
-  m = GetMaxMin(shape, kHalf, false);
-  EXPECT_EQ(m.max, 128u);
-  EXPECT_EQ(m.min, 128u);
-  m = GetMaxMin(shape, kHalf, true);
-  EXPECT_EQ(m.max, 128u);
-  m = GetMaxMin(shape, kFloat, true);
-  EXPECT_EQ(m.max, 0u);
-  EXPECT_EQ(m.min, 0u);
-  // H rounded up to 8 floats: H = 20 (storage) -> 24.
-  m = GetMaxMin(ge::Shape({1, 2, 20, 20}), kFloat, false);
-  EXPECT_EQ(m.max, 2u * 24u * 4u);
+  const MaxMinCase cases[] = {
+      {{2, 32, 16, 16}, kFloat, false, {128, 128}},  // 2 rows * 16 floats * 4 B
+      {{2, 32, 16, 16}, kHalf, false, {128, 128}},
+      {{2, 32, 16, 16}, kHalf, true, {128, kUnchecked}},
+      {{2, 32, 16, 16}, kFloat, true, {0, 0}},
+      // H rounded up to 8 floats: H = 20 (storage) -> 24.
+      {{1, 2, 20, 20}, kFloat, false, {2u * 24u * 4u, kUnchecked}},
+  };
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {

@@ -64,21 +64,16 @@ class LayerNormTilingTest : public ::testing::Test {
 };
 
 TEST_F(LayerNormTilingTest, MaxMinBsh) {
-  // [2,32,16,16]: mv = ceil32(64*4) = 256, in = ceil32(1024*4) = 4096, row = ceil32(16*4) = 64.
-  const ge::Shape shape({2, 32, 16, 16});
-  MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 3u * 4096 + 2 * 256);  // 12800
-  EXPECT_EQ(m.min, 3u * 64 + 2 * 256);    // 704
-  m = GetMaxMin(shape, kFloat, true);
-  EXPECT_EQ(m.max, 2u * 4096 + 2 * 256);  // 8704
-  EXPECT_EQ(m.min, 2u * 64 + 2 * 256);    // 640
-  m = GetMaxMin(shape, kHalf, true);      // reuse only matters for float
-  EXPECT_EQ(m.max, 12800u);
-  EXPECT_EQ(m.min, 704u);
-  // [1,3,8,8]: mv = ceil32(12) = 32, in = ceil32(96) = 96, row = 32.
-  m = GetMaxMin(ge::Shape({1, 3, 8, 8}), kFloat, false);
-  EXPECT_EQ(m.max, 3u * 96 + 2 * 32);
-  EXPECT_EQ(m.min, 3u * 32 + 2 * 32);
+  const MaxMinCase cases[] = {
+      // [2,32,16,16]: mv = ceil32(64*4) = 256, in = ceil32(1024*4) = 4096,
+      // row = ceil32(16*4) = 64.
+      {{2, 32, 16, 16}, kFloat, false, {3u * 4096 + 2 * 256, 3u * 64 + 2 * 256}},  // 12800, 704
+      {{2, 32, 16, 16}, kFloat, true, {2u * 4096 + 2 * 256, 2u * 64 + 2 * 256}},   // 8704, 640
+      {{2, 32, 16, 16}, kHalf, true, {12800, 704}},  // reuse only matters for float
+      // [1,3,8,8]: mv = ceil32(12) = 32, in = ceil32(96) = 96, row = 32.
+      {{1, 3, 8, 8}, kFloat, false, {3u * 96 + 2 * 32, 3u * 32 + 2 * 32}},
+  };
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 // Every field of the tiling for one input, worked out by hand (each row shows its arithmetic).
@@ -156,38 +151,33 @@ TEST_F(LayerNormTilingTest, ChunkClampedToInputAndOddOriginalH) {
 }
 
 TEST_F(LayerNormTilingTest, RstdOverloadArch2201) {
-  // [8, 64] float: R padded to 8 -> 64; mv = 32, row = 256; Normalize min = max(32, 2*256) = 512,
-  // max = 2*256 + 2*ceil32(8*64*4) = 4608; LayerNorm adds mv.
-  MaxMin m = GetRstdMaxMin(ge::Shape({8, 64}), kFloat, true);
-  EXPECT_EQ(m.min, 544u);
-  EXPECT_EQ(m.max, 4640u);
-  // half: Normalize min = max(32, 4*256) = 1024.
-  m = GetRstdMaxMin(ge::Shape({8, 64}), kHalf, true);
-  EXPECT_EQ(m.min, 1056u);
-  EXPECT_EQ(m.max, 4640u);
-  // [3, 20] float: R -> 24, row = 96, mv = 32; min = max(32, 192) + 32; A padded to 8 for max:
-  // 2*96 + 2*ceil32(8*24*4) = 192 + 1536 -> 1728 + 32.
-  m = GetRstdMaxMin(ge::Shape({3, 20}), kFloat, true);
-  EXPECT_EQ(m.min, 224u);
-  EXPECT_EQ(m.max, 1760u);
-  // [3, 20] half: R -> 32, row = 128; min = 4*128 + 32; max = 2*128 + 2*1024 + 32.
-  m = GetRstdMaxMin(ge::Shape({3, 20}), kHalf, true);
-  EXPECT_EQ(m.min, 544u);
-  EXPECT_EQ(m.max, 2336u);
+  const MaxMinCase cases[] = {
+      // [8, 64] float: R padded to 8 -> 64; mv = 32, row = 256; Normalize min = max(32, 2*256)
+      // =
+      // 512, max = 2*256 + 2*ceil32(8*64*4) = 4608; LayerNorm adds mv.
+      {{8, 64}, kFloat, true, {4640, 544}},
+      // half: Normalize min = max(32, 4*256) = 1024.
+      {{8, 64}, kHalf, true, {4640, 1056}},
+      // [3, 20] float: R -> 24, row = 96, mv = 32; min = max(32, 192) + 32; A padded to 8 for
+      // max:
+      // 2*96 + 2*ceil32(8*24*4) = 192 + 1536 -> 1728 + 32.
+      {{3, 20}, kFloat, true, {1760, 224}},
+      // [3, 20] half: R -> 32, row = 128; min = 4*128 + 32; max = 2*128 + 2*1024 + 32.
+      {{3, 20}, kHalf, true, {2336, 544}},
+  };
+  ExpectMaxMins(GetRstdMaxMin, cases);
 }
 
 TEST_F(LayerNormTilingTest, RstdOverloadArch3510) {
   ScopedSoc soc("Ascend950PR_9599");
-  // [8, 64]: one 64-lane chunk -> padded to 128 + A(8) = 136 floats; +A again without rstd.
-  MaxMin m = GetRstdMaxMin(ge::Shape({8, 64}), kFloat, true);
-  EXPECT_EQ(m.min, 544u);
-  EXPECT_EQ(m.max, 544u);
-  m = GetRstdMaxMin(ge::Shape({8, 64}), kHalf, false);
-  EXPECT_EQ(m.min, 576u);
-  EXPECT_EQ(m.max, 576u);
-  // [3, 200]: ceil64(200) = 256 -> 4 chunks -> 128 + 3 = 131 floats.
-  m = GetRstdMaxMin(ge::Shape({3, 200}), kFloat, true);
-  EXPECT_EQ(m.min, 524u);
+  const MaxMinCase cases[] = {
+      // [8, 64]: one 64-lane chunk -> padded to 128 + A(8) = 136 floats; +A again without rstd.
+      {{8, 64}, kFloat, true, {544, 544}},
+      {{8, 64}, kHalf, false, {576, 576}},
+      // [3, 200]: ceil64(200) = 256 -> 4 chunks -> 128 + 3 = 131 floats.
+      {{3, 200}, kFloat, true, {kUnchecked, 524}},
+  };
+  ExpectMaxMins(GetRstdMaxMin, cases);
   // The [B,S,H] tiling has no product branch.
   EXPECT_EQ(GetMaxMin(ge::Shape({2, 32, 16, 16}), kFloat, false).max, 12800u);
 }

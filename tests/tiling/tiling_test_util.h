@@ -71,6 +71,32 @@ inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+// One sizes query and the sizes it must give (kUnchecked: not checked). `flag` is the query's
+// bool argument: isReuseSource, or isComputeRstd for LayerNorm's [A, R] overload.
+struct MaxMinCase {
+  std::vector<int64_t> dims;
+  uint32_t typeSize;
+  bool flag;
+  MaxMin want;
+};
+
+// Runs get(shape, typeSize, flag) for each case and checks the sizes it returns.
+template <class Get, size_t N>
+void ExpectMaxMins(Get get, const MaxMinCase (&cases)[N]) {
+  for (const MaxMinCase& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "shape of " << c.dims.size()
+                                      << " dims, dim 0 = " << (c.dims.empty() ? 0 : c.dims[0])
+                                      << ", typeSize " << c.typeSize << ", flag " << c.flag);
+    const MaxMin m = get(ge::Shape(c.dims), c.typeSize, c.flag);
+    if (c.want.max != kUnchecked) {
+      EXPECT_EQ(m.max, c.want.max);
+    }
+    if (c.want.min != kUnchecked) {
+      EXPECT_EQ(m.min, c.want.min);
+    }
+  }
+}
+
 // A bad input to a tiling API: the device's log text, which our message must contain, and
 // whether only the tiling call (not the sizes query) rejects it.
 struct ErrorCase {
