@@ -97,23 +97,23 @@ TEST_F(LayerNormGradBetaTilingTest, SampleShapeMaxMin) {
 TEST_F(LayerNormGradBetaTilingTest, TailChunk) {
   // 3 rows of 16 with room for 2 rows per chunk: one full chunk + a tail of 1 row at 32.
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 3, 16, 16}), 128, kFloat);
-  EXPECT_EQ(t.oneCalSize, 32u);
-  EXPECT_EQ(t.loopRound, 1u);
-  EXPECT_EQ(t.inputTailSize, 16u);
-  EXPECT_EQ(t.inputTailPos, 32u);
-  EXPECT_EQ(t.bsTailSize, 1u);
-  EXPECT_EQ(t.bshCurLength, 32u);
-  EXPECT_EQ(t.bsCurLength, 2u);
+  ExpectFields(t, {{"oneCalSize", 32u},
+                   {"loopRound", 1u},
+                   {"inputTailSize", 16u},
+                   {"inputTailPos", 32u},
+                   {"bsTailSize", 1u},
+                   {"bshCurLength", 32u},
+                   {"bsCurLength", 2u}});
 }
 
 TEST_F(LayerNormGradBetaTilingTest, ChunkClampedToInput) {
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kFloat);
-  EXPECT_EQ(t.stackBufferSize, 256u);
-  EXPECT_EQ(t.oneCalSize, 16u);
-  EXPECT_EQ(t.loopRound, 1u);
-  EXPECT_EQ(t.inputTailSize, 0u);
-  EXPECT_EQ(t.inputTailPos, 16u);
-  EXPECT_EQ(t.bsCurLength, 1u);
+  ExpectFields(t, {{"stackBufferSize", 256u},
+                   {"oneCalSize", 16u},
+                   {"loopRound", 1u},
+                   {"inputTailSize", 0u},
+                   {"inputTailPos", 16u},
+                   {"bsCurLength", 1u}});
   // half: (256 - 32) / 2 = 112 -> 112 (7 rows) -> clamped to 16; resForGamma after 2H + 16.
   const LayerNormGradBetaTiling h = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kHalf);
   EXPECT_EQ(h.oneCalSize, 16u);

@@ -187,21 +187,19 @@ TEST_F(LayerNormGradTilingTest, E1HalfMaxMin) {
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxBuffer) {
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 18432, kHalf, false);
-  EXPECT_EQ(t.oneCalSize, 512u);
-  EXPECT_EQ(t.nohCalSize, 32u);
-  EXPECT_EQ(t.loopNum, 2u);
-  EXPECT_EQ(t.tailSize, 0u);
-  EXPECT_EQ(t.tmpTensor2Pos, 4096u);
+  ExpectFields(t, {{"oneCalSize", 512u},
+                   {"nohCalSize", 32u},
+                   {"loopNum", 2u},
+                   {"tailSize", 0u},
+                   {"tmpTensor2Pos", 4096u}});
   EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false), 4608u);  // 18432 B: fits
 }
 
 TEST_F(LayerNormGradTilingTest, E2Stack300RoundsUpToAWholeBlockOfRows) {
   // raw 300/4/6 = 12 -> 8 (one row) -> rows rounded to 8 -> 64 floats per buffer.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 8, 8, 8}), 300, kFloat, false);
-  EXPECT_EQ(t.stackBufferSize, 300u);
-  EXPECT_EQ(t.oneCalSize, 64u);
-  EXPECT_EQ(t.nohCalSize, 8u);
-  EXPECT_EQ(t.loopNum, 1u);
+  ExpectFields(
+      t, {{"stackBufferSize", 300u}, {"oneCalSize", 64u}, {"nohCalSize", 8u}, {"loopNum", 1u}});
   EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, false) * 4, 1536u);  // needs 1536 B > 300
 }
 
@@ -211,29 +209,24 @@ TEST_F(LayerNormGradTilingTest, TailAndNonPowerOfTwoH) {
   // [1,3,24,24] float with room for 8 rows: B*S*H = 72, one block of 8 rows = 192 floats,
   // so one loop is too big: loopNum 0, the whole input is the tail.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 3, 24, 24}), 6 * 192 * 4, kFloat, false);
-  EXPECT_EQ(t.oneCalSize, 192u);
-  EXPECT_EQ(t.nohCalSize, 8u);
-  EXPECT_EQ(t.loopNum, 0u);
-  EXPECT_EQ(t.tailSize, 72u);
-  EXPECT_EQ(t.nohTailSize, 3u);
+  ExpectFields(t, {{"oneCalSize", 192u},
+                   {"nohCalSize", 8u},
+                   {"loopNum", 0u},
+                   {"tailSize", 72u},
+                   {"nohTailSize", 3u}});
   // 1/24 = (1/3)*2^-3 and 2/24 = (1/3)*2^-2, with 1/3 = 0x3EAAAAAB in binary32.
   EXPECT_EQ(t.lastDimValueBack, 0x3D2AAAABu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3DAAAAABu);
 
   // [5,7,16,16] float, 16 rows per loop: 35 rows = 2 loops of 16 + a tail of 3 rows.
   const LayerNormGradTiling u = GetTiling(ge::Shape({5, 7, 16, 16}), 6 * 256 * 4, kFloat, false);
-  EXPECT_EQ(u.oneCalSize, 256u);
-  EXPECT_EQ(u.loopNum, 2u);
-  EXPECT_EQ(u.tailSize, 48u);
-  EXPECT_EQ(u.nohTailSize, 3u);
+  ExpectFields(u, {{"oneCalSize", 256u}, {"loopNum", 2u}, {"tailSize", 48u}, {"nohTailSize", 3u}});
 }
 
 TEST_F(LayerNormGradTilingTest, OriginalHOnlyFeedsTheConstants) {
   // storage H 16, original H 10: strides use 16, 1/N and 2/N use 10.
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 10}), 6144, kFloat, false);
-  EXPECT_EQ(t.hLength, 16u);
-  EXPECT_EQ(t.originalHLength, 10u);
-  EXPECT_EQ(t.oneCalSize, 256u);
+  ExpectFields(t, {{"hLength", 16u}, {"originalHLength", 10u}, {"oneCalSize", 256u}});
   // 1/10 in binary32 is 0x3DCCCCCD, 2/10 = 1/5 is 0x3E4CCCCD (exponent one higher).
   EXPECT_EQ(t.lastDimValueBack, 0x3DCCCCCDu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3E4CCCCDu);
@@ -270,11 +263,11 @@ TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {
   EXPECT_EQ(LayerNormGradScratchFloats(f, kFloat, false), e.scratch_floats);
 
   const LayerNormGradTiling h = GetTiling(ge::Shape({2, 32, 16, 16}), 128, kHalf, false);
-  EXPECT_EQ(h.x3TensorPos, 5u);
-  EXPECT_EQ(h.tmpTensorPos, 6u);
-  EXPECT_EQ(h.tmpTensor1Pos, 7u);
-  EXPECT_EQ(h.tmpTensor2Pos, 8u);
-  EXPECT_EQ(h.tmpTensor2Size, 1u);
+  ExpectFields(h, {{"x3TensorPos", 5u},
+                   {"tmpTensorPos", 6u},
+                   {"tmpTensor1Pos", 7u},
+                   {"tmpTensor2Pos", 8u},
+                   {"tmpTensor2Size", 1u}});
 
   // float+reuse: no scratch at all, any stack size (even 0) is accepted.
   const LayerNormGradTiling r = GetTiling(ge::Shape({2, 32, 16, 16}), 0, kFloat, true);

@@ -122,30 +122,32 @@ INSTANTIATE_TEST_SUITE_P(Spec, LayerNormExampleTest, ::testing::ValuesIn(kExampl
 TEST_F(LayerNormTilingTest, FloatReuseUsesTwoBuffers) {
   // 640 B = 160 floats / 2 = 80 (5 rows); 1024 = 12*80 + 64.
   const LayerNormTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 640, kFloat, true);
-  EXPECT_EQ(t.numberOfTmpBuf, 2u);
-  EXPECT_EQ(t.tmpBufSize, 160u);
-  EXPECT_EQ(t.oneTmpSize, 80u);
-  EXPECT_EQ(t.firstTmpStartPos, 0u);
-  EXPECT_EQ(t.secondTmpStartPos, 80u);
-  EXPECT_EQ(t.thirdTmpStartPos, 160u);
-  EXPECT_EQ(t.loopRound, 12u);
-  EXPECT_EQ(t.inputTailSize, 64u);
-  EXPECT_EQ(t.inputTailPos, 960u);
-  EXPECT_EQ(t.meanVarRoundSize, 5u);
-  EXPECT_EQ(t.meanVarTailSize, 4u);
-  EXPECT_EQ(t.meanVarTailPos, 60u);
+  ExpectFields(t, {{"numberOfTmpBuf", 2u},
+                   {"tmpBufSize", 160u},
+                   {"oneTmpSize", 80u},
+                   {"firstTmpStartPos", 0u},
+                   {"secondTmpStartPos", 80u},
+                   {"thirdTmpStartPos", 160u},
+                   {"loopRound", 12u},
+                   {"inputTailSize", 64u},
+                   {"inputTailPos", 960u},
+                   {"meanVarRoundSize", 5u},
+                   {"meanVarTailSize", 4u},
+                   {"meanVarTailPos", 60u}});
 }
 
 TEST_F(LayerNormTilingTest, ChunkClampedToInputAndOddOriginalH) {
   // 65536 B = 16384 floats / 3 = 5461 -> 5456 rows-of-8 -> clamped to B*S*H = 16.
   const LayerNormTiling t = GetTiling(ge::Shape({1, 2, 8, 6}), 65536, kFloat, false);
-  EXPECT_EQ(t.oneTmpSize, 16u);
-  EXPECT_EQ(t.loopRound, 1u);
-  EXPECT_EQ(t.inputTailSize, 0u);
-  EXPECT_EQ(t.inputTailPos, 16u);
-  EXPECT_EQ(t.meanVarRoundSize, 2u);
-  EXPECT_EQ(t.meanVarTailPos, 2u);
-  EXPECT_EQ(t.meanTmpTensorSize, 8u);  // ceil8(2)
+  ExpectFields(t, {
+                      {"oneTmpSize", 16u},
+                      {"loopRound", 1u},
+                      {"inputTailSize", 0u},
+                      {"inputTailPos", 16u},
+                      {"meanVarRoundSize", 2u},
+                      {"meanVarTailPos", 2u},
+                      {"meanTmpTensorSize", 8u}  // ceil8(2)
+                  });
   // 1/6 in binary32: (1/3) * 2^-1 -> 0x3EAAAAAB - 0x00800000.
   EXPECT_EQ(std::bit_cast<uint32_t>(t.lastDimValueBack), 0x3E2AAAABu);
 }

@@ -3,9 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lngrad/product.h"
@@ -53,6 +57,44 @@ inline void ExpectFieldsEq(const AscendC::tiling::LayerNormTiling& actual,
   LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_EXPECT_FIELD_EQ)
 }
 #undef LNGRAD_EXPECT_FIELD_EQ
+
+// A field's value by name, from the struct's field list (float fields as their bit pattern);
+// nullopt when the struct has no such field.
+inline uint64_t FieldBits(uint32_t v) { return v; }
+inline uint64_t FieldBits(float v) { return std::bit_cast<uint32_t>(v); }
+#define LNGRAD_FIELD_BY_NAME(type, field) \
+  if (name == #field) return FieldBits(t.field);
+inline std::optional<uint64_t> FieldByName(const AscendC::tiling::LayerNormGradTiling& t,
+                                           std::string_view name) {
+  LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_FIELD_BY_NAME)
+  return std::nullopt;
+}
+inline std::optional<uint64_t> FieldByName(const AscendC::tiling::LayerNormGradBetaTiling& t,
+                                           std::string_view name) {
+  LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_FIELD_BY_NAME)
+  return std::nullopt;
+}
+inline std::optional<uint64_t> FieldByName(const AscendC::tiling::LayerNormTiling& t,
+                                           std::string_view name) {
+  LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_FIELD_BY_NAME)
+  return std::nullopt;
+}
+#undef LNGRAD_FIELD_BY_NAME
+
+// Some fields of a tiling and the values they must have.
+struct FieldValue {
+  const char* name;
+  uint64_t value;
+};
+
+template <class Tiling>
+void ExpectFields(const Tiling& actual, std::initializer_list<FieldValue> expected) {
+  for (const FieldValue& f : expected) {
+    const std::optional<uint64_t> got = FieldByName(actual, f.name);
+    ASSERT_TRUE(got.has_value()) << "no field " << f.name;
+    EXPECT_EQ(*got, f.value) << "field " << f.name;
+  }
+}
 
 // A struct whose every byte is `fill`, to detect any write.
 template <class T>
