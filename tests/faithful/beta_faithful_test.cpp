@@ -133,12 +133,7 @@ TEST(BetaDocExampleTest, ExactOnEveryProductAndChunking) {
         for (Proto proto : {Proto::kSharedTmpBuffer, Proto::kStack}) {
           SCOPED_TRACE(soc + " tmp " + TmpKindName(kind) + (reuse ? " reuse" : "") +
                        (proto == Proto::kStack ? " PopStackBuffer" : " sharedTmpBuffer"));
-          BetaCase c;
-          c.soc = soc;
-          c.reuse = reuse;
-          c.proto = proto;
-          c.rows = 8;
-          c.h = 8;
+          BetaCase c = DocExampleCase<BetaCase>(soc, reuse, proto);
           c.dy = MakeTensor(false, doc.at("inputDy"));
           c.res_for_gamma = MakeTensor(false, doc.at("resForGamma"));
           SetBetaTiling(c, kind);

@@ -23,6 +23,18 @@ inline const char* const kInfer = "Ascend310P1";     // arch 2002
 inline const char* const k950 = "Ascend950PR_9599";  // arch 3510
 inline const std::vector<std::string> kProducts = {kA2, kInfer, k950};
 
+// A case on the [1,8,8] documentation examples (data/*_doc_example.txt), float, inputs unset.
+template <class Case>
+Case DocExampleCase(const std::string& soc, bool reuse, Proto proto) {
+  Case c;
+  c.soc = soc;
+  c.reuse = reuse;
+  c.proto = proto;
+  c.rows = 8;
+  c.h = 8;
+  return c;
+}
+
 // A bitwise case: soc, half, reuse, index into the test's shape table.
 using Param = std::tuple<std::string, bool, bool, int>;
 

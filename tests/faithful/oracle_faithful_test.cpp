@@ -173,12 +173,7 @@ TEST(GradDocExampleTest, WithinTheOfficialRuleOnEveryProduct) {
       for (Proto proto : {Proto::kSharedTmpBuffer, Proto::kStack}) {
         SCOPED_TRACE(soc + (reuse ? " reuse" : "") +
                      (proto == Proto::kStack ? " PopStackBuffer" : ""));
-        GradCase c;
-        c.soc = soc;
-        c.reuse = reuse;
-        c.proto = proto;
-        c.rows = 8;
-        c.h = 8;
+        GradCase c = DocExampleCase<GradCase>(soc, reuse, proto);
         c.dy = MakeTensor(false, doc.at("inputDy"));
         c.x = MakeTensor(false, doc.at("inputX"));
         c.mean = MakeTensor(false, doc.at("inputMean"));

@@ -45,10 +45,7 @@ LayerNormGradBetaTiling GetTiling(const ge::Shape& shape, uint32_t stack, uint32
   return a;
 }
 
-class LayerNormGradBetaTilingTest : public ::testing::Test {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradBetaTilingTest : public Ascend910B1Test {};
 
 // The spec's examples (§3.6): inputs, the sizes query and every field of the tiling. The
 // struct's stackBufferSize is in floats (bytes / 4).
@@ -75,10 +72,7 @@ const BetaExample kExamples[] = {
 };
 // clang-format on
 
-class LayerNormGradBetaExampleTest : public ::testing::TestWithParam<BetaExample> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradBetaExampleTest : public Ascend910B1ParamTest<BetaExample> {};
 
 TEST_P(LayerNormGradBetaExampleTest, EveryField) {
   const BetaExample& e = GetParam();
@@ -129,10 +123,7 @@ TEST_F(LayerNormGradBetaTilingTest, SameNumbersOnEveryProduct) {
   }
 }
 
-class LayerNormGradBetaTilingErrorTest : public ::testing::TestWithParam<ErrorCase> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradBetaTilingErrorTest : public Ascend910B1ParamTest<ErrorCase> {};
 
 TEST_P(LayerNormGradBetaTilingErrorTest, OutputsUntouchedAndReported) {
   const ErrorCase& c = GetParam();

@@ -54,10 +54,7 @@ constexpr uint32_t kOneSixteenth = 0x3D800000;  // 0.0625
 constexpr uint32_t kOne32nd = 0x3D000000;       // 0.03125
 constexpr uint32_t kOne64th = 0x3C800000;       // 0.015625
 
-class LayerNormGradTilingTest : public ::testing::Test {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};  // 2201 branch unless a test selects another
-};
+class LayerNormGradTilingTest : public Ascend910B1Test {};
 
 // A worked example (spec §2.7): the inputs, then every field of the expected tiling. B, S, H,
 // original H and stackBufferSize are the inputs'; every size field equals oneCalSize (spec §2.1),
@@ -281,10 +278,7 @@ TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {
 
 // ---- errors: device message, outputs untouched, Status and LastTilingStatus ----
 
-class LayerNormGradTilingErrorTest : public ::testing::TestWithParam<ErrorCase> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradTilingErrorTest : public Ascend910B1ParamTest<ErrorCase> {};
 
 TEST_P(LayerNormGradTilingErrorTest, MaxMinLeavesOutputsAndReports) {
   const ErrorCase& c = GetParam();

@@ -58,10 +58,7 @@ LayerNormTiling GetTiling(const ge::Shape& shape, uint32_t stack, uint32_t typeS
   return a;
 }
 
-class LayerNormTilingTest : public ::testing::Test {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormTilingTest : public Ascend910B1Test {};
 
 TEST_F(LayerNormTilingTest, MaxMinBsh) {
   const MaxMinCase cases[] = {
@@ -107,10 +104,7 @@ const LnExample kExamples[] = {
 };
 // clang-format on
 
-class LayerNormExampleTest : public ::testing::TestWithParam<LnExample> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormExampleTest : public Ascend910B1ParamTest<LnExample> {};
 
 TEST_P(LayerNormExampleTest, EveryField) {
   const LnExample& e = GetParam();
@@ -184,10 +178,7 @@ TEST_F(LayerNormTilingTest, RstdOverloadArch3510) {
   EXPECT_EQ(GetMaxMin(ge::Shape({2, 32, 16, 16}), kFloat, false).max, 12800u);
 }
 
-class LayerNormTilingErrorTest : public ::testing::TestWithParam<ErrorCase> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormTilingErrorTest : public Ascend910B1ParamTest<ErrorCase> {};
 
 TEST_P(LayerNormTilingErrorTest, OutputsUntouchedAndReported) {
   const ErrorCase& c = GetParam();

@@ -42,6 +42,17 @@ class ScopedSoc {
   std::string saved_;
 };
 
+// Fixtures on the 2201 product (Ascend910B1) unless a test selects another.
+class Ascend910B1Test : public ::testing::Test {
+ protected:
+  ScopedSoc soc_{"Ascend910B1"};
+};
+template <class Param>
+class Ascend910B1ParamTest : public ::testing::TestWithParam<Param> {
+ protected:
+  ScopedSoc soc_{"Ascend910B1"};
+};
+
 #define LNGRAD_EXPECT_FIELD_EQ(type, name) EXPECT_EQ(actual.name, expected.name) << "field " #name;
 
 inline void ExpectFieldsEq(const AscendC::tiling::LayerNormGradTiling& actual,
