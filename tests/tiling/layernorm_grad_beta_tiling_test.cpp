@@ -91,23 +91,16 @@ TEST_F(LayerNormGradBetaTilingTest, SampleShapeMaxMin) {
 TEST_F(LayerNormGradBetaTilingTest, TailChunk) {
   // 3 rows of 16 with room for 2 rows per chunk: one full chunk + a tail of 1 row at 32.
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 3, 16, 16}), 128, kFloat);
-  ExpectFields(t, {{"oneCalSize", 32u},
-                   {"loopRound", 1u},
-                   {"inputTailSize", 16u},
-                   {"inputTailPos", 32u},
-                   {"bsTailSize", 1u},
-                   {"bshCurLength", 32u},
-                   {"bsCurLength", 2u}});
+  ExpectFields(t,
+               "oneCalSize=32 loopRound=1 inputTailSize=16 inputTailPos=32 bsTailSize=1 "
+               "bshCurLength=32 bsCurLength=2");
 }
 
 TEST_F(LayerNormGradBetaTilingTest, ChunkClampedToInput) {
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kFloat);
-  ExpectFields(t, {{"stackBufferSize", 256u},
-                   {"oneCalSize", 16u},
-                   {"loopRound", 1u},
-                   {"inputTailSize", 0u},
-                   {"inputTailPos", 16u},
-                   {"bsCurLength", 1u}});
+  ExpectFields(t,
+               "stackBufferSize=256 oneCalSize=16 loopRound=1 inputTailSize=0 inputTailPos=16 "
+               "bsCurLength=1");
   // half: (256 - 32) / 2 = 112 -> 112 (7 rows) -> clamped to 16; resForGamma after 2H + 16.
   const LayerNormGradBetaTiling h = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kHalf);
   EXPECT_EQ(h.oneCalSize, 16u);

@@ -184,19 +184,14 @@ TEST_F(LayerNormGradTilingTest, E1HalfMaxMin) {
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxBuffer) {
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 18432, kHalf, false);
-  ExpectFields(t, {{"oneCalSize", 512u},
-                   {"nohCalSize", 32u},
-                   {"loopNum", 2u},
-                   {"tailSize", 0u},
-                   {"tmpTensor2Pos", 4096u}});
+  ExpectFields(t, "oneCalSize=512 nohCalSize=32 loopNum=2 tailSize=0 tmpTensor2Pos=4096");
   EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false), 4608u);  // 18432 B: fits
 }
 
 TEST_F(LayerNormGradTilingTest, E2Stack300RoundsUpToAWholeBlockOfRows) {
   // raw 300/4/6 = 12 -> 8 (one row) -> rows rounded to 8 -> 64 floats per buffer.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 8, 8, 8}), 300, kFloat, false);
-  ExpectFields(
-      t, {{"stackBufferSize", 300u}, {"oneCalSize", 64u}, {"nohCalSize", 8u}, {"loopNum", 1u}});
+  ExpectFields(t, "stackBufferSize=300 oneCalSize=64 nohCalSize=8 loopNum=1");
   EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, false) * 4, 1536u);  // needs 1536 B > 300
 }
 
@@ -206,24 +201,20 @@ TEST_F(LayerNormGradTilingTest, TailAndNonPowerOfTwoH) {
   // [1,3,24,24] float with room for 8 rows: B*S*H = 72, one block of 8 rows = 192 floats,
   // so one loop is too big: loopNum 0, the whole input is the tail.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 3, 24, 24}), 6 * 192 * 4, kFloat, false);
-  ExpectFields(t, {{"oneCalSize", 192u},
-                   {"nohCalSize", 8u},
-                   {"loopNum", 0u},
-                   {"tailSize", 72u},
-                   {"nohTailSize", 3u}});
+  ExpectFields(t, "oneCalSize=192 nohCalSize=8 loopNum=0 tailSize=72 nohTailSize=3");
   // 1/24 = (1/3)*2^-3 and 2/24 = (1/3)*2^-2, with 1/3 = 0x3EAAAAAB in binary32.
   EXPECT_EQ(t.lastDimValueBack, 0x3D2AAAABu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3DAAAAABu);
 
   // [5,7,16,16] float, 16 rows per loop: 35 rows = 2 loops of 16 + a tail of 3 rows.
   const LayerNormGradTiling u = GetTiling(ge::Shape({5, 7, 16, 16}), 6 * 256 * 4, kFloat, false);
-  ExpectFields(u, {{"oneCalSize", 256u}, {"loopNum", 2u}, {"tailSize", 48u}, {"nohTailSize", 3u}});
+  ExpectFields(u, "oneCalSize=256 loopNum=2 tailSize=48 nohTailSize=3");
 }
 
 TEST_F(LayerNormGradTilingTest, OriginalHOnlyFeedsTheConstants) {
   // storage H 16, original H 10: strides use 16, 1/N and 2/N use 10.
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 10}), 6144, kFloat, false);
-  ExpectFields(t, {{"hLength", 16u}, {"originalHLength", 10u}, {"oneCalSize", 256u}});
+  ExpectFields(t, "hLength=16 originalHLength=10 oneCalSize=256");
   // 1/10 in binary32 is 0x3DCCCCCD, 2/10 = 1/5 is 0x3E4CCCCD (exponent one higher).
   EXPECT_EQ(t.lastDimValueBack, 0x3DCCCCCDu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3E4CCCCDu);
@@ -260,11 +251,7 @@ TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {
   EXPECT_EQ(LayerNormGradScratchFloats(f, kFloat, false), e.scratch_floats);
 
   const LayerNormGradTiling h = GetTiling(ge::Shape({2, 32, 16, 16}), 128, kHalf, false);
-  ExpectFields(h, {{"x3TensorPos", 5u},
-                   {"tmpTensorPos", 6u},
-                   {"tmpTensor1Pos", 7u},
-                   {"tmpTensor2Pos", 8u},
-                   {"tmpTensor2Size", 1u}});
+  ExpectFields(h, "x3TensorPos=5 tmpTensorPos=6 tmpTensor1Pos=7 tmpTensor2Pos=8 tmpTensor2Size=1");
 
   // float+reuse: no scratch at all, any stack size (even 0) is accepted.
   const LayerNormGradTiling r = GetTiling(ge::Shape({2, 32, 16, 16}), 0, kFloat, true);

@@ -5,8 +5,8 @@
 
 #include <bit>
 #include <cstring>
-#include <initializer_list>
 #include <optional>
+#include <sstream>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -92,18 +92,19 @@ inline std::optional<uint64_t> FieldByName(const AscendC::tiling::LayerNormTilin
 }
 #undef LNGRAD_FIELD_BY_NAME
 
-// Some fields of a tiling and the values they must have.
-struct FieldValue {
-  const char* name;
-  uint64_t value;
-};
-
+// Some fields of a tiling and the values they must have, written "name=value name=value ..."
+// (decimal values; float fields as their bit pattern).
 template <class Tiling>
-void ExpectFields(const Tiling& actual, std::initializer_list<FieldValue> expected) {
-  for (const FieldValue& f : expected) {
-    const std::optional<uint64_t> got = FieldByName(actual, f.name);
-    ASSERT_TRUE(got.has_value()) << "no field " << f.name;
-    EXPECT_EQ(*got, f.value) << "field " << f.name;
+void ExpectFields(const Tiling& actual, std::string_view expected) {
+  std::istringstream in{std::string(expected)};
+  std::string item;
+  while (in >> item) {
+    const size_t eq = item.find('=');
+    ASSERT_NE(eq, std::string::npos) << "not name=value: " << item;
+    const std::string name = item.substr(0, eq);
+    const std::optional<uint64_t> got = FieldByName(actual, name);
+    ASSERT_TRUE(got.has_value()) << "no field " << name;
+    EXPECT_EQ(*got, std::stoull(item.substr(eq + 1))) << "field " << name;
   }
 }
 
