@@ -7,17 +7,14 @@ namespace lngrad::tiling {
 namespace {
 
 using internal::Bsh;
-using internal::FitU32;
 
 constexpr const char* kApi = "LayerNormGradBeta";
 constexpr const char* kMaxMinFunc = "GetLayerNormGradBetaMaxMinTmpSize";
 constexpr const char* kTilingFunc = "GetLayerNormGradBetaNDTilingInfo";
 
 Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
-  LNGRAD_RETURN_IF_ERROR(internal::CheckProductSupports(
-      kApi, func, lngrad::CurrentProduct().supports_layernormgradbeta));
-  return internal::CheckBshShape(kApi, func, srcShape, typeSize,
-                                 internal::CheckOrder::kTypeSizeFirst, d);
+  return internal::CheckBshShape(kApi, func, lngrad::CurrentProduct().supports_layernormgradbeta,
+                                 srcShape, typeSize, internal::CheckOrder::kTypeSizeFirst, d);
 }
 
 }  // namespace
@@ -31,14 +28,8 @@ Status LayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSi
   const uint64_t bufs = typeSize == AscendC::LAYERNORM_GRAD_BETA_B16_BYTE_SIZE
                             ? AscendC::LAYERNORM_GRAD_BETA_FOUR_BUF_NUM
                             : AscendC::LAYERNORM_GRAD_BETA_TWO_BUF_NUM;
-  uint32_t max32 = 0;
-  uint32_t min32 = 0;
-  LNGRAD_RETURN_IF_ERROR(
-      FitU32(kApi, kMaxMinFunc, "maxValue", bufs * d.bsh * sizeof(float), &max32));
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "minValue", bufs * d.h * sizeof(float), &min32));
-  maxValue = max32;
-  minValue = min32;
-  return Status::Ok();
+  return internal::StoreMaxMin(kApi, kMaxMinFunc, bufs * d.bsh * sizeof(float),
+                               bufs * d.h * sizeof(float), maxValue, minValue);
 }
 
 Status LayerNormGradBetaNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize,
@@ -69,10 +60,7 @@ Status LayerNormGradBetaNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBu
 
   AscendC::tiling::LayerNormGradBetaTiling t;
   t.stackBufferSize = static_cast<uint32_t>(st);
-  t.bLength = d.b;
-  t.sLength = d.s;
-  t.hLength = d.h;
-  t.originalHLength = d.orig_h;
+  internal::SetShapeFields(d, t);
   t.bshLength = d.bsh;
   t.bsLength = d.bs;
   t.oneCalSize = static_cast<uint32_t>(one);
@@ -96,33 +84,5 @@ Status LayerNormGradBetaNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBu
 }  // namespace lngrad::tiling
 
 namespace AscendC {
-
-void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
-                                       const bool isReuseSource, uint32_t& maxValue,
-                                       uint32_t& minValue) {
-  lngrad::tiling::internal::Report(lngrad::tiling::LayerNormGradBetaMaxMinTmpSize(
-      srcShape, typeSize, isReuseSource, maxValue, minValue));
-}
-
-void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
-                                      const uint32_t typeSize, const bool isReuseSource,
-                                      optiling::LayerNormGradBetaTiling& tiling) {
-  AscendC::tiling::LayerNormGradBetaTiling plain;
-  const lngrad::Status s = lngrad::tiling::LayerNormGradBetaNDTilingInfo(
-      srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-  if (s.ok()) {
-#define LNGRAD_SET_FIELD(type, name) tiling.set_##name(plain.name);
-    LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_SET_FIELD)
-#undef LNGRAD_SET_FIELD
-  }
-  lngrad::tiling::internal::Report(s);
-}
-
-void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
-                                      const uint32_t typeSize, const bool isReuseSource,
-                                      AscendC::tiling::LayerNormGradBetaTiling& tiling) {
-  lngrad::tiling::internal::Report(lngrad::tiling::LayerNormGradBetaNDTilingInfo(
-      srcShape, stackBufferSize, typeSize, isReuseSource, tiling));
-}
-
+LNGRAD_DEFINE_OFFICIAL_TILING_API(LayerNormGradBeta)
 }  // namespace AscendC

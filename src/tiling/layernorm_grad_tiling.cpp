@@ -9,10 +9,6 @@
 namespace lngrad::tiling {
 namespace {
 
-using internal::Bsh;
-using internal::CeilTo;
-using internal::FitU32;
-
 constexpr const char* kApi = "LayerNormGrad";
 constexpr const char* kMaxMinFunc = "GetLayerNormGradMaxMinTmpSize";
 constexpr const char* kTilingFunc = "GetLayerNormGradNDTilingInfo";
@@ -29,25 +25,25 @@ bool FloatReuse(uint32_t typeSize, bool isReuseSource) {
   return isReuseSource && typeSize == AscendC::LAYERNORM_GRAD_B32_BYTE_SIZE;
 }
 
-Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
-  LNGRAD_RETURN_IF_ERROR(
-      internal::CheckProductSupports(kApi, func, lngrad::CurrentProduct().supports_layernormgrad));
-  return internal::CheckBshShape(kApi, func, srcShape, typeSize,
-                                 internal::CheckOrder::kTypeSizeFirst, d);
+Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize,
+                   internal::Bsh* d) {
+  return internal::CheckBshShape(kApi, func, lngrad::CurrentProduct().supports_layernormgrad,
+                                 srcShape, typeSize, internal::CheckOrder::kTypeSizeFirst, d);
 }
 
 }  // namespace
 
 Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool isReuseSource,
                                   uint32_t& maxValue, uint32_t& minValue) {
-  Bsh d;
+  internal::Bsh d;
   LNGRAD_RETURN_IF_ERROR(CheckInputs(kMaxMinFunc, srcShape, typeSize, &d));
   uint64_t max_bytes = 0;
   uint64_t min_bytes = 0;
   if (lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {
     // Two float rows (x1, x2), none when float+reuse aliases them onto dy and x.
     if (!FloatReuse(typeSize, isReuseSource)) {
-      max_bytes = uint64_t{AscendC::LAYERNORM_GRAD_DAVID_BUF_NUM} * CeilTo(d.h, 8) * sizeof(float);
+      max_bytes = uint64_t{AscendC::LAYERNORM_GRAD_DAVID_BUF_NUM} * internal::CeilTo(d.h, 8) *
+                  sizeof(float);
       min_bytes = max_bytes;
     }
   } else {
@@ -58,19 +54,13 @@ Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, 
     max_bytes = n * std::max(base, sq) * typeSize;
     min_bytes = n * std::min(base, sq) * typeSize;
   }
-  uint32_t max32 = 0;
-  uint32_t min32 = 0;
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "maxValue", max_bytes, &max32));
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "minValue", min_bytes, &min32));
-  maxValue = max32;
-  minValue = min32;
-  return Status::Ok();
+  return internal::StoreMaxMin(kApi, kMaxMinFunc, max_bytes, min_bytes, maxValue, minValue);
 }
 
 Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize,
                                  uint32_t typeSize, bool isReuseSource,
                                  AscendC::tiling::LayerNormGradTiling& tiling) {
-  Bsh d;
+  internal::Bsh d;
   LNGRAD_RETURN_IF_ERROR(CheckInputs(kTilingFunc, srcShape, typeSize, &d));
   const uint32_t n = BufNum(typeSize, isReuseSource);
   uint64_t one = 1;
@@ -89,7 +79,7 @@ Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBuffer
     const uint64_t per_block = typeSize == AscendC::LAYERNORM_GRAD_B32_BYTE_SIZE
                                    ? AscendC::LAYERNORM_GRAD_B32_DATA_NUM_PER_BLOCK
                                    : AscendC::LAYERNORM_GRAD_B16_DATA_NUM_PER_BLOCK;
-    noh = CeilTo(one / d.h, per_block);
+    noh = internal::CeilTo(one / d.h, per_block);
     one = noh * d.h;
   }
   // Buffer positions (spec §2.1): float+reuse drops x1/x2 (they alias dy and x); half adds
@@ -106,16 +96,13 @@ Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBuffer
   const uint64_t tmp2 = half ? x3 + 3 * one : 0;
 
   AscendC::tiling::LayerNormGradTiling t;
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kTilingFunc, "oneCalSize", one, &t.oneCalSize));
+  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, kTilingFunc, "oneCalSize", one, &t.oneCalSize));
   // The last buffer's end bounds every position.
   uint32_t layout_end = 0;
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kTilingFunc, "scratch layout end (float elements)",
-                                std::max({x3, tmp2}) + one, &layout_end));
+  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, kTilingFunc, "scratch layout end (float elements)",
+                                          std::max({x3, tmp2}) + one, &layout_end));
   t.stackBufferSize = stackBufferSize;
-  t.bLength = d.b;
-  t.sLength = d.s;
-  t.hLength = d.h;
-  t.originalHLength = d.orig_h;
+  internal::SetShapeFields(d, t);
   t.nohCalSize = static_cast<uint32_t>(noh);
   t.loopNum = d.bsh / t.oneCalSize;
   t.tailSize = d.bsh % t.oneCalSize;
@@ -144,7 +131,7 @@ uint64_t LayerNormGradScratchFloats(const AscendC::tiling::LayerNormGradTiling& 
   if (tiling.nohCalSize == 1) {
     // Only a 3510 tiling has one row per loop (2201/2002 round rows up to 8 or 16); the
     // register kernel uses two float rows of ceil8(H).
-    return FloatReuse(typeSize, isReuseSource) ? 0 : 2 * CeilTo(tiling.hLength, 8);
+    return FloatReuse(typeSize, isReuseSource) ? 0 : 2 * internal::CeilTo(tiling.hLength, 8);
   }
   const uint64_t last = std::max({uint64_t{tiling.tmpTensorBSHPos}, uint64_t{tiling.pdVarTensorPos},
                                   uint64_t{tiling.pdMeanTensorPos}, uint64_t{tiling.x1TensorPos},
@@ -157,33 +144,5 @@ uint64_t LayerNormGradScratchFloats(const AscendC::tiling::LayerNormGradTiling& 
 }  // namespace lngrad::tiling
 
 namespace AscendC {
-
-void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
-                                   const bool isReuseSource, uint32_t& maxValue,
-                                   uint32_t& minValue) {
-  lngrad::tiling::internal::Report(lngrad::tiling::LayerNormGradMaxMinTmpSize(
-      srcShape, typeSize, isReuseSource, maxValue, minValue));
-}
-
-void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
-                                  const uint32_t typeSize, const bool isReuseSource,
-                                  optiling::LayerNormGradTiling& tiling) {
-  AscendC::tiling::LayerNormGradTiling plain;
-  const lngrad::Status s = lngrad::tiling::LayerNormGradNDTilingInfo(
-      srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-  if (s.ok()) {
-#define LNGRAD_SET_FIELD(type, name) tiling.set_##name(plain.name);
-    LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_SET_FIELD)
-#undef LNGRAD_SET_FIELD
-  }
-  lngrad::tiling::internal::Report(s);
-}
-
-void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
-                                  const uint32_t typeSize, const bool isReuseSource,
-                                  AscendC::tiling::LayerNormGradTiling& tiling) {
-  lngrad::tiling::internal::Report(lngrad::tiling::LayerNormGradNDTilingInfo(
-      srcShape, stackBufferSize, typeSize, isReuseSource, tiling));
-}
-
+LNGRAD_DEFINE_OFFICIAL_TILING_API(LayerNormGrad)
 }  // namespace AscendC

@@ -26,13 +26,10 @@ bool FloatReuse(uint32_t typeSize, bool isReuseSource) {
   return isReuseSource && typeSize == sizeof(float);
 }
 
-Status CheckSupported(const char* func) {
-  return internal::CheckProductSupports(kApi, func, lngrad::CurrentProduct().supports_layernorm);
-}
+bool Supported() { return lngrad::CurrentProduct().supports_layernorm; }
 
 Status CheckInputs(const char* func, const ge::Shape& srcShape, uint32_t typeSize, Bsh* d) {
-  LNGRAD_RETURN_IF_ERROR(CheckSupported(func));
-  return internal::CheckBshShape(kApi, func, srcShape, typeSize,
+  return internal::CheckBshShape(kApi, func, Supported(), srcShape, typeSize,
                                  internal::CheckOrder::kTypeSizeLast, d);
 }
 
@@ -60,10 +57,7 @@ Status NdTiling(const char* func, const ge::Shape& srcShape, uint32_t stackBuffe
   uint32_t mv_size32 = 0;
   LNGRAD_RETURN_IF_ERROR(FitU32(kApi, func, "ceil8(B*S)", mv_size, &mv_size32));
   AscendC::tiling::LayerNormTiling t;
-  t.bLength = d.b;
-  t.sLength = d.s;
-  t.hLength = d.h;
-  t.originalHLength = d.orig_h;
+  internal::SetShapeFields(d, t);
   t.inputXSize = d.bsh;
   t.meanVarSize = d.bs;
   t.numberOfTmpBuf = buffers;
@@ -103,20 +97,15 @@ Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool
   const uint64_t in = CeilTo(uint64_t{d.bsh} * sizeof(float), kBlockBytes);
   const uint64_t row = CeilTo(uint64_t{d.h} * sizeof(float), kBlockBytes);
   const uint64_t buffers = FloatReuse(typeSize, isReuseSource) ? 2 : 3;
-  uint32_t max32 = 0;
-  uint32_t min32 = 0;
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "maxValue", buffers * in + 2 * mv, &max32));
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "minValue", buffers * row + 2 * mv, &min32));
-  maxValue = max32;
-  minValue = min32;
-  return Status::Ok();
+  return internal::StoreMaxMin(kApi, kMaxMinFunc, buffers * in + 2 * mv, buffers * row + 2 * mv,
+                               maxValue, minValue);
 }
 
 Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool /*isReuseSource*/,
                               bool isComputeRstd, bool isOnlyOutput, uint32_t& maxValue,
                               uint32_t& minValue) {
   const std::string prefix = internal::Prefix(kApi, kMaxMinFunc);
-  LNGRAD_RETURN_IF_ERROR(CheckSupported(kMaxMinFunc));
+  LNGRAD_RETURN_IF_ERROR(internal::CheckProductSupports(kApi, kMaxMinFunc, Supported()));
   if (typeSize == 0) return Status::InvalidArgument(prefix + "typeSize can not be 0!");
   if (isOnlyOutput)
     return Status::InvalidArgument(prefix + "isOnlyOutput current only support false.");
@@ -171,13 +160,7 @@ Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool
     if (min_bytes - mv <= norm_min) min_bytes = norm_min + mv;
     if (max_bytes - mv <= norm_max) max_bytes = norm_max + mv;
   }
-  uint32_t max32 = 0;
-  uint32_t min32 = 0;
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "maxValue", max_bytes, &max32));
-  LNGRAD_RETURN_IF_ERROR(FitU32(kApi, kMaxMinFunc, "minValue", min_bytes, &min32));
-  maxValue = max32;
-  minValue = min32;
-  return Status::Ok();
+  return internal::StoreMaxMin(kApi, kMaxMinFunc, max_bytes, min_bytes, maxValue, minValue);
 }
 
 Status LayerNormNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
@@ -186,11 +169,12 @@ Status LayerNormNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize
 }
 
 namespace {
-void CopyToOptiling(const AscendC::tiling::LayerNormTiling& plain,
-                    optiling::LayerNormTiling& tiling) {
-#define LNGRAD_SET_FIELD(type, name) tiling.set_##name(plain.name);
-  LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_SET_FIELD)
-#undef LNGRAD_SET_FIELD
+// Both official spellings for the optiling class; `func` names the one called in messages.
+void OfficialNdTiling(const char* func, const ge::Shape& srcShape, uint32_t stackBufferSize,
+                      uint32_t typeSize, bool isReuseSource, optiling::LayerNormTiling& tiling) {
+  AscendC::tiling::LayerNormTiling plain;
+  internal::ReportTiling(NdTiling(func, srcShape, stackBufferSize, typeSize, isReuseSource, plain),
+                         plain, tiling);
 }
 }  // namespace
 
@@ -214,11 +198,8 @@ void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
 void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
                               const uint32_t typeSize, const bool isReuseSource,
                               optiling::LayerNormTiling& tiling) {
-  AscendC::tiling::LayerNormTiling plain;
-  const lngrad::Status s = lngrad::tiling::NdTiling(
-      "GetLayerNormNDTilingInfo", srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-  if (s.ok()) lngrad::tiling::CopyToOptiling(plain, tiling);
-  lngrad::tiling::internal::Report(s);
+  lngrad::tiling::OfficialNdTiling("GetLayerNormNDTilingInfo", srcShape, stackBufferSize, typeSize,
+                                   isReuseSource, tiling);
 }
 
 void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
@@ -231,11 +212,8 @@ void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBuf
 void GetLayerNormNDTillingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
                                const uint32_t typeSize, const bool isReuseSource,
                                optiling::LayerNormTiling& tilling) {
-  AscendC::tiling::LayerNormTiling plain;
-  const lngrad::Status s = lngrad::tiling::NdTiling(
-      "GetLayerNormNDTillingInfo", srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-  if (s.ok()) lngrad::tiling::CopyToOptiling(plain, tilling);
-  lngrad::tiling::internal::Report(s);
+  lngrad::tiling::OfficialNdTiling("GetLayerNormNDTillingInfo", srcShape, stackBufferSize, typeSize,
+                                   isReuseSource, tilling);
 }
 
 }  // namespace AscendC

@@ -3,9 +3,6 @@
 #include <cstdio>
 #include <limits>
 
-#include "tiling/tiling_data_def.h"
-#include "tiling/tiling_status.h"
-
 namespace lngrad::tiling {
 namespace {
 thread_local Status t_last_status;
@@ -28,8 +25,9 @@ Status CheckProductSupports(const char* api, const char* func, bool supported) {
                              "); supported: arch 2201, 2002 and 3510 (spec §7.1)");
 }
 
-Status CheckBshShape(const char* api, const char* func, const ge::Shape& shape, uint32_t typeSize,
-                     CheckOrder order, Bsh* out) {
+Status CheckBshShape(const char* api, const char* func, bool supported, const ge::Shape& shape,
+                     uint32_t typeSize, CheckOrder order, Bsh* out) {
+  LNGRAD_RETURN_IF_ERROR(CheckProductSupports(api, func, supported));
   const std::string prefix = Prefix(api, func);
   const auto check_type = [&]() -> Status {
     if (typeSize != 2 && typeSize != 4) {
@@ -83,6 +81,17 @@ Status FitU32(const char* api, const char* func, const char* what, uint64_t valu
                               " does not fit in uint32 (the toolkit would wrap it silently)");
   }
   *out = static_cast<uint32_t>(value);
+  return Status::Ok();
+}
+
+Status StoreMaxMin(const char* api, const char* func, uint64_t max_bytes, uint64_t min_bytes,
+                   uint32_t& maxValue, uint32_t& minValue) {
+  uint32_t max32 = 0;
+  uint32_t min32 = 0;
+  LNGRAD_RETURN_IF_ERROR(FitU32(api, func, "maxValue", max_bytes, &max32));
+  LNGRAD_RETURN_IF_ERROR(FitU32(api, func, "minValue", min_bytes, &min32));
+  maxValue = max32;
+  minValue = min32;
   return Status::Ok();
 }
 

@@ -4,20 +4,17 @@
 #include <cstdint>
 #include <string>
 
-#include "graph/tensor.h"
 #include "lngrad/product.h"
-#include "lngrad/status.h"
+#include "tiling/normalization/layernorm_grad_beta_tiling.h"
+#include "tiling/normalization/layernorm_grad_tiling.h"
+#include "tiling/normalization/layernorm_tiling.h"
 
 namespace lngrad::tiling::internal {
 
 // {B, S, storageH, originH} of a validated 4-dim shape, with the products the formulas use.
 struct Bsh {
-  uint32_t b = 0;
-  uint32_t s = 0;
-  uint32_t h = 0;
-  uint32_t orig_h = 0;
-  uint32_t bs = 0;
-  uint32_t bsh = 0;
+  uint32_t b = 0, s = 0, h = 0, orig_h = 0;
+  uint32_t bs = 0, bsh = 0;
 };
 
 // The order in which the toolkit's common check tests its arguments.
@@ -32,17 +29,76 @@ std::string Prefix(const char* api, const char* func);
 // Unsupported when the current product does not run `api` (spec §7.1).
 Status CheckProductSupports(const char* api, const char* func, bool supported);
 
-// The toolkit's common checks (type size 2 or 4, shape size > 0, exactly 4 dims, in `order`),
-// then ours: every dim > 0 and < 2^32, B*S*H < 2^32.
-Status CheckBshShape(const char* api, const char* func, const ge::Shape& shape, uint32_t typeSize,
-                     CheckOrder order, Bsh* out);
+// CheckProductSupports(supported), the toolkit's common checks (type size 2 or 4, shape
+// size > 0, exactly 4 dims, in `order`), then ours: every dim > 0 and < 2^32, B*S*H < 2^32.
+Status CheckBshShape(const char* api, const char* func, bool supported, const ge::Shape& shape,
+                     uint32_t typeSize, CheckOrder order, Bsh* out);
 
 // OutOfRange naming `what` when value does not fit in uint32; else stores it.
 Status FitU32(const char* api, const char* func, const char* what, uint64_t value, uint32_t* out);
 
+// The result of a *MaxMinTmpSize: both sizes FitU32-checked, neither written unless both fit.
+Status StoreMaxMin(const char* api, const char* func, uint64_t max_bytes, uint64_t min_bytes,
+                   uint32_t& maxValue, uint32_t& minValue);
+
+// The four shape fields that every tiling struct begins its shape with.
+template <class Tiling>
+void SetShapeFields(const Bsh& d, Tiling& t) {
+  t.bLength = d.b;
+  t.sLength = d.s;
+  t.hLength = d.h;
+  t.originalHLength = d.orig_h;
+}
+
 // Records the outcome for LastTilingStatus() and prints a failure's message on stderr.
 void Report(const Status& status);
+
+// Field-by-field copies of a plain tiling struct into its optiling class, from the one field list.
+#define LNGRAD_COPY_FIELD(type, name) to.set_##name(from.name);
+#define LNGRAD_DEFINE_COPY_TO_OPTILING(Name, FIELDS)                                  \
+  inline void CopyToOptiling(const AscendC::tiling::Name& from, optiling::Name& to) { \
+    FIELDS(LNGRAD_COPY_FIELD)                                                         \
+  }
+LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradTiling, LNGRAD_LAYERNORM_GRAD_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradBetaTiling, LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormTiling, LNGRAD_LAYERNORM_TILING_FIELDS)
+#undef LNGRAD_DEFINE_COPY_TO_OPTILING
+#undef LNGRAD_COPY_FIELD
+
+// An official call's outcome for an optiling class: `plain` copied into it on success, then
+// Report. On failure `tiling` keeps what it held.
+template <class Plain, class Def>
+void ReportTiling(const Status& status, const Plain& plain, Def& tiling) {
+  if (status.ok()) CopyToOptiling(plain, tiling);
+  Report(status);
+}
 
 constexpr uint64_t CeilTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
 
 }  // namespace lngrad::tiling::internal
+
+// The official entry points of an API whose lngrad::tiling variants are Api##MaxMinTmpSize and
+// Api##NDTilingInfo (LayerNormGrad, LayerNormGradBeta): GetApiMaxMinTmpSize and both
+// GetApiNDTilingInfo overloads, each the Status variant followed by Report. Use in namespace
+// AscendC.
+#define LNGRAD_DEFINE_OFFICIAL_TILING_API(Api)                                                     \
+  void Get##Api##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,                 \
+                               const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) { \
+    ::lngrad::tiling::internal::Report(::lngrad::tiling::Api##MaxMinTmpSize(                       \
+        srcShape, typeSize, isReuseSource, maxValue, minValue));                                   \
+  }                                                                                                \
+  void Get##Api##NDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,            \
+                              const uint32_t typeSize, const bool isReuseSource,                   \
+                              ::optiling::Api##Tiling& tiling) {                                   \
+    ::AscendC::tiling::Api##Tiling plain;                                                          \
+    ::lngrad::tiling::internal::ReportTiling(                                                      \
+        ::lngrad::tiling::Api##NDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource,    \
+                                            plain),                                                \
+        plain, tiling);                                                                            \
+  }                                                                                                \
+  void Get##Api##NDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,            \
+                              const uint32_t typeSize, const bool isReuseSource,                   \
+                              ::AscendC::tiling::Api##Tiling& tiling) {                            \
+    ::lngrad::tiling::internal::Report(::lngrad::tiling::Api##NDTilingInfo(                        \
+        srcShape, stackBufferSize, typeSize, isReuseSource, tiling));                              \
+  }

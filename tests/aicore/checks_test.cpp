@@ -12,6 +12,7 @@
 #include "kernel_operator.h"
 
 #include "checked_mode_scope.h"
+#include "gm_buffer.h"
 
 namespace {
 
@@ -24,21 +25,12 @@ constexpr int64_t kBadBlock = 2;
 
 using lngrad::aicore::test::CheckedModeScope;
 
-struct GmBuffer {
-  explicit GmBuffer(size_t bytes) : p(static_cast<uint8_t*>(GmAlloc(bytes))) {}
-  ~GmBuffer() { GmFree(p); }
-  GmBuffer(const GmBuffer&) = delete;
-  GmBuffer& operator=(const GmBuffer&) = delete;
-  template <typename T>
-  T* as() const {
-    return reinterpret_cast<T*>(p);
-  }
-  uint8_t* p;
-};
+using lngrad::aicore::test::GmBuffer;
 
 // Runs body(bad) in kBlocks blocks through ICPU_RUN_KF, bad == (block == kBadBlock), and
 // returns the error it must raise. The launcher's stderr report must name the bad block.
-KernelCheckError ExpectKernelCheck(const std::string& check, const std::function<void(bool)>& body) {
+KernelCheckError ExpectKernelCheck(const std::string& check,
+                                   const std::function<void(bool)>& body) {
   auto kernel = [&] { body(GetBlockIdx() == kBadBlock); };
   testing::internal::CaptureStderr();
   try {
@@ -82,7 +74,8 @@ TEST(AscendcChecks, SetValueBeyondTensor) {
     Fixture f;
     f.Floats()[8].SetValue(bad ? 56 : 55, 1.0f);
   });
-  EXPECT_NE(e.message().find("can not be larger than data len 56"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("can not be larger than data len 56"), std::string::npos)
+      << e.message();
 }
 
 TEST(AscendcChecks, SubTensorOffsetBeyondTensor) {
@@ -225,7 +218,8 @@ TEST(AscendcChecks, EnQueBeyondDepth) {
     if (!bad) f.que.FreeTensor(f.que.DeQue<float>());
     f.que.EnQue(b);
   });
-  EXPECT_NE(e.message().find("usedCount is 1, which exceed depth limits 1"), std::string::npos) << e.message();
+  EXPECT_NE(e.message().find("usedCount is 1, which exceed depth limits 1"), std::string::npos)
+      << e.message();
   EXPECT_NE(e.message().find("TQue<VECIN, 1>"), std::string::npos) << e.message();
 }
 
@@ -346,11 +340,14 @@ TEST(AscendcChecks, UbOverflowNamesBufferRequestAndWhatIsLeft) {
   });
   const std::string& m = e.message();
   const uint32_t block = (ub - 1024) / 2 + 32;
-  EXPECT_NE(m.find("InitBuffer(TQue<VECIN, 2>, num 2, len " + std::to_string(block) + ")"), std::string::npos) << m;
+  EXPECT_NE(m.find("InitBuffer(TQue<VECIN, 2>, num 2, len " + std::to_string(block) + ")"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("checks_test.cpp:"), std::string::npos) << m;  // where the buffer was declared
   EXPECT_NE(m.find("needs " + std::to_string(2 * block) + " B"), std::string::npos) << m;
   EXPECT_NE(m.find("at UB address 1024"), std::string::npos) << m;
-  EXPECT_NE(m.find("only " + std::to_string(ub - 1024) + " B of the " + std::to_string(ub) + " B UB of " + soc),
+  EXPECT_NE(m.find("only " + std::to_string(ub - 1024) + " B of the " + std::to_string(ub) +
+                   " B UB of " + soc),
             std::string::npos)
       << m;
 }
@@ -444,9 +441,9 @@ TEST(AscendcUnchecked, DataCopyRoundsLengthDownLikeTheDevice) {
     GlobalTensor<float> go;
     gi.SetGlobalBuffer(in.as<float>(), 64);
     go.SetGlobalBuffer(out.as<float>(), 64);
-    DataCopy(t, gi, 12);       // 48 B -> 32 B: elements 8..11 are not copied
-    DataCopy(go, t, 16);       // aligned: shows what reached the UB
-    DataCopy(go[16], t, 12);   // 48 B -> 32 B again, GM side
+    DataCopy(t, gi, 12);      // 48 B -> 32 B: elements 8..11 are not copied
+    DataCopy(go, t, 16);      // aligned: shows what reached the UB
+    DataCopy(go[16], t, 12);  // 48 B -> 32 B again, GM side
   });
   ASSERT_TRUE(s.ok()) << s.ToString();
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out.as<float>()[i], static_cast<float>(i + 1)) << i;
@@ -512,12 +509,18 @@ TEST(AscendcUnchecked, EnvironmentSelectsCheckedMode) {
     return;
   }
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string filter = " --gtest_filter=AscendcUnchecked.EnvironmentSelectsCheckedMode > /dev/null 2>&1";
-  EXPECT_EQ(std::system(("LNGRAD_CHECKED=0 LNGRAD_TEST_EXPECT_CHECKED=0 " + self + filter).c_str()), 0);
-  EXPECT_EQ(std::system(("LNGRAD_CHECKED=1 LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()), 0);
-  EXPECT_EQ(std::system(("env -u LNGRAD_CHECKED LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()), 0);  // default: on
+  const std::string filter =
+      " --gtest_filter=AscendcUnchecked.EnvironmentSelectsCheckedMode > /dev/null 2>&1";
+  EXPECT_EQ(std::system(("LNGRAD_CHECKED=0 LNGRAD_TEST_EXPECT_CHECKED=0 " + self + filter).c_str()),
+            0);
+  EXPECT_EQ(std::system(("LNGRAD_CHECKED=1 LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()),
+            0);
+  EXPECT_EQ(
+      std::system(("env -u LNGRAD_CHECKED LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()),
+      0);  // default: on
   // The child's verdict must be able to fail: a wrong expectation makes it exit non-zero.
-  EXPECT_NE(std::system(("LNGRAD_CHECKED=0 LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()), 0);
+  EXPECT_NE(std::system(("LNGRAD_CHECKED=0 LNGRAD_TEST_EXPECT_CHECKED=1 " + self + filter).c_str()),
+            0);
 }
 
 // ---- How launches report failures ----------------------------------------------------------
@@ -525,7 +528,8 @@ TEST(AscendcUnchecked, EnvironmentSelectsCheckedMode) {
 TEST(AscendcLaunchReport, EveryFailedBlockIsReportedAndTheFirstIsRethrown) {
   auto kernel = [] {
     if (GetBlockIdx() % 2 == 1) {
-      lngrad::aicore::RaiseKernelCheck("test.odd_block", "block " + std::to_string(GetBlockIdx()) + " refuses");
+      lngrad::aicore::RaiseKernelCheck("test.odd_block",
+                                       "block " + std::to_string(GetBlockIdx()) + " refuses");
     }
   };
   testing::internal::CaptureStderr();
@@ -538,11 +542,13 @@ TEST(AscendcLaunchReport, EveryFailedBlockIsReportedAndTheFirstIsRethrown) {
   const std::string report = testing::internal::GetCapturedStderr();
   EXPECT_NE(report.find("failed in 3 of 6 block(s)"), std::string::npos) << report;
   for (int b : {1, 3, 5}) {
-    EXPECT_NE(report.find("block " + std::to_string(b) + ": [test.odd_block] block " + std::to_string(b) + " refuses"),
+    EXPECT_NE(report.find("block " + std::to_string(b) + ": [test.odd_block] block " +
+                          std::to_string(b) + " refuses"),
               std::string::npos)
         << report;
   }
-  for (int b : {0, 2, 4}) EXPECT_EQ(report.find("block " + std::to_string(b) + ":"), std::string::npos) << report;
+  for (int b : {0, 2, 4})
+    EXPECT_EQ(report.find("block " + std::to_string(b) + ":"), std::string::npos) << report;
 
   std::vector<lngrad::aicore::BlockFailure> failures;
   testing::internal::CaptureStderr();

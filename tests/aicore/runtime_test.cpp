@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "gm_buffer.h"
 #include "lngrad/half.h"
 
 extern "C" void mixed_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling);
@@ -30,19 +31,7 @@ constexpr uint32_t kStackEnd310P = 256 * 1024;
 constexpr uint32_t kUb950 = 248 * 1024;
 constexpr uint32_t kStackEnd950 = 248 * 1024;
 
-// GmAlloc'd buffer released at scope exit.
-struct GmBuffer {
-  explicit GmBuffer(size_t bytes) : p(static_cast<uint8_t*>(AscendC::GmAlloc(bytes))), size(bytes) {}
-  ~GmBuffer() { AscendC::GmFree(p); }
-  GmBuffer(const GmBuffer&) = delete;
-  GmBuffer& operator=(const GmBuffer&) = delete;
-  template <typename T>
-  T* as() const {
-    return reinterpret_cast<T*>(p);
-  }
-  uint8_t* p;
-  size_t size;
-};
+using lngrad::aicore::test::GmBuffer;
 
 // The kernel's formula as plain C++, one IEEE float operation per step, rounded to half at the end.
 uint16_t MixedReference(uint16_t x_bits, float y) {
@@ -94,8 +83,9 @@ TEST(AscendcRuntime, DeviceStyleKernelMatchesPlainCppUnderIcpuRunKf) {
   size_t mismatches = 0;
   for (uint32_t i = 0; i < MixedProblem::kTotal; ++i) {
     if (got[i] != p.expected[i] && ++mismatches <= 5) {
-      ADD_FAILURE() << "element " << i << " (block " << i / (MixedProblem::kTotal / MixedProblem::kBlocks)
-                    << "): got 0x" << std::hex << got[i] << ", want 0x" << p.expected[i];
+      ADD_FAILURE() << "element " << i << " (block "
+                    << i / (MixedProblem::kTotal / MixedProblem::kBlocks) << "): got 0x" << std::hex
+                    << got[i] << ", want 0x" << p.expected[i];
     }
   }
   EXPECT_EQ(mismatches, 0u);
@@ -122,14 +112,15 @@ TEST(AscendcRuntime, PlainLaunchApiRunsTheSameKernel) {
 TEST(AscendcRuntime, SequentialAndParallelGiveIdenticalBits) {
   MixedProblem par;
   MixedProblem seq;
-  ASSERT_TRUE(lngrad::aicore::Launch(MixedProblem::kBlocks,
-                                     [&] { mixed_custom(par.x.p, par.y.p, par.z.p, par.tiling.p); })
-                  .ok());
+  ASSERT_TRUE(lngrad::aicore::Launch(MixedProblem::kBlocks, [&] {
+                mixed_custom(par.x.p, par.y.p, par.z.p, par.tiling.p);
+              }).ok());
   LaunchOptions o;
   o.sequential = true;
-  ASSERT_TRUE(lngrad::aicore::Launch(
-                  MixedProblem::kBlocks, [&] { mixed_custom(seq.x.p, seq.y.p, seq.z.p, seq.tiling.p); }, o)
-                  .ok());
+  ASSERT_TRUE(
+      lngrad::aicore::Launch(
+          MixedProblem::kBlocks, [&] { mixed_custom(seq.x.p, seq.y.p, seq.z.p, seq.tiling.p); }, o)
+          .ok());
   EXPECT_EQ(par.Output(), seq.Output());
   EXPECT_EQ(seq.Output(), seq.expected);
 }
@@ -178,7 +169,8 @@ std::vector<int32_t> BlockInfo(uint32_t blocks, const char* soc) {
   GmBuffer out(blocks * 8 * sizeof(int32_t));
   LaunchOptions o;
   o.soc = soc;
-  const lngrad::Status s = lngrad::aicore::Launch(blocks, [&] { block_info_custom(out.p); }, o);
+  const lngrad::Status s = lngrad::aicore::Launch(
+      blocks, [&] { block_info_custom(out.p); }, o);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return {out.as<int32_t>(), out.as<int32_t>() + blocks * 8};
 }
@@ -203,8 +195,10 @@ TEST(AscendcRuntime, SocSelectsUbSizeAndStackEnd) {
     uint32_t ub;
     uint32_t stack_end;
   };
-  for (const Case& c : {Case{"Ascend910B1", kUb910B, kStackEnd910B}, Case{"Ascend910_9391", kUb910B, kStackEnd910B},
-                        Case{"Ascend310P1", kUb310P, kStackEnd310P}, Case{"Ascend950PR_9599", kUb950, kStackEnd950}}) {
+  for (const Case& c :
+       {Case{"Ascend910B1", kUb910B, kStackEnd910B}, Case{"Ascend910_9391", kUb910B, kStackEnd910B},
+        Case{"Ascend310P1", kUb310P, kStackEnd310P},
+        Case{"Ascend950PR_9599", kUb950, kStackEnd950}}) {
     SCOPED_TRACE(c.soc);
     const std::vector<int32_t> info = BlockInfo(1, c.soc);
     EXPECT_EQ(info[2], static_cast<int32_t>(c.ub));
@@ -272,10 +266,12 @@ TEST(AscendcRuntime, LaunchRejectsBadParameters) {
   EXPECT_EQ(lngrad::aicore::Launch(0, [] {}).code(), lngrad::StatusCode::kInvalidArgument);
   EXPECT_EQ(lngrad::aicore::Launch(lngrad::aicore::kMaxBlocks + 1, [] {}).code(),
             lngrad::StatusCode::kInvalidArgument);
-  EXPECT_EQ(lngrad::aicore::Launch(1, std::function<void()>()).code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(lngrad::aicore::Launch(1, std::function<void()>()).code(),
+            lngrad::StatusCode::kInvalidArgument);
   LaunchOptions o;
   o.soc = "Ascend999X";
-  const lngrad::Status s = lngrad::aicore::Launch(1, [] {}, o);
+  const lngrad::Status s = lngrad::aicore::Launch(
+      1, [] {}, o);
   EXPECT_EQ(s.code(), lngrad::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("Ascend999X"), std::string::npos);
   EXPECT_THROW(ICPU_RUN_KF(block_info_custom, 0, nullptr), std::invalid_argument);
@@ -369,10 +365,12 @@ TEST(AscendcRuntime, StridedDataCopyMovesBlocksWithGaps) {
   const int gm_dst_blocks[6] = {0, 1, 4, 5, 8, 9};
   for (int k = 0; k < 6; ++k) {
     for (int e = 0; e < 8; ++e) {
-      EXPECT_EQ(dst.as<float>()[gm_dst_blocks[k] * 8 + e], static_cast<float>(gm_src_blocks[k] * 8 + e));
+      EXPECT_EQ(dst.as<float>()[gm_dst_blocks[k] * 8 + e],
+                static_cast<float>(gm_src_blocks[k] * 8 + e));
     }
   }
-  for (int blk : {2, 3, 6, 7, 10, 11}) EXPECT_EQ(dst.as<float>()[blk * 8], 0.0f) << "GM block " << blk;
+  for (int blk : {2, 3, 6, 7, 10, 11})
+    EXPECT_EQ(dst.as<float>()[blk * 8], 0.0f) << "GM block " << blk;
 }
 
 TEST(AscendcRuntime, IntegerAddWrapsAndTilingKeyIsVisible) {

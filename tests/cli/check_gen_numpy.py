@@ -12,9 +12,10 @@ fall on different sides of a rounding boundary, nothing more), and at least 99% 
 """
 import json
 import os
-import sys
 
 import numpy as np
+
+import check_util
 
 DTYPES = {"float32": "<f4", "float16": "<f2"}
 
@@ -80,12 +81,8 @@ def main(d):
         ok = u.max() <= 1 and exact_share >= 0.99
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: max {u.max()} ulp, {100 * exact_share:.2f}% exact")
-    print(f"{len(checks) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check_util.summary(len(checks), failed)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print(__doc__)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    check_util.run(main, 1, __doc__)

@@ -10,9 +10,10 @@ Usage: numpy_roundtrip.py LNGRAD WORKDIR
 import os
 import shutil
 import subprocess
-import sys
 
 import numpy as np
+
+import check_util
 
 
 def official_rule_failures(out, golden):
@@ -79,12 +80,8 @@ def main(lngrad, work):
         print(r.stdout, r.stderr)
         print(f"FAIL: verify of a corrupted output exited {r.returncode}")
         failed += 1
-    print(f"{6 - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return check_util.summary(6, failed)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        print(__doc__)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    check_util.run(main, 2, __doc__)

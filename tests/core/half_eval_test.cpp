@@ -139,12 +139,12 @@ TEST(HalfEval, CertifiedFloatEqualsDoubleBitwiseOnEveryTarget) {
     EXPECT_GT(fallback[0], 0u) << p.name;
     EXPECT_LT(fallback[0], reference[0]) << p.name;
     EXPECT_LT(fallback[1] * 20, reference[1]) << p.name << ": more than 5 % fell back";
-    std::printf("HalfEval %s: vectors evaluated in double: typical %llu of %llu, built %llu of "
-                "%llu\n",
-                p.name.c_str(), static_cast<unsigned long long>(fallback[1]),
-                static_cast<unsigned long long>(reference[1]),
-                static_cast<unsigned long long>(fallback[0]),
-                static_cast<unsigned long long>(reference[0]));
+    std::printf(
+        "HalfEval %s: vectors evaluated in double: typical %llu of %llu, built %llu of "
+        "%llu\n",
+        p.name.c_str(), static_cast<unsigned long long>(fallback[1]),
+        static_cast<unsigned long long>(reference[1]), static_cast<unsigned long long>(fallback[0]),
+        static_cast<unsigned long long>(reference[0]));
   }
 }
 
@@ -172,8 +172,8 @@ TEST(HalfEval, MixedMagnitudesMatchOracle) {
   int64_t count = 0, exact = 0, far = 0;
   for (int64_t h : {16, 100, 768}) {
     const auto d = MixedMagnitudes(32, h, 4242 + static_cast<uint64_t>(h));
-    const auto ref = oracle::LayerNormGrad(d.c.rows, d.c.h, d.dy_d, d.x_d, d.mean_d,
-                                           d.variance_d, d.gamma_d, d.c.epsilon);
+    const auto ref = oracle::LayerNormGrad(d.c.rows, d.c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
+                                           d.gamma_d, d.c.epsilon);
     const HalfOutputs got = RunBoth(d, p, true);
     for (size_t i = 0; i < got.pd_x.size(); ++i) {
       const uint16_t want = oracle::DoubleToHalfBits(ref.pd_x[i]);

@@ -99,7 +99,8 @@ TEST(Half, FloatToHalfMatchesOracleAroundEveryMidpoint) {
       const double hi = oracle::HalfToDouble(static_cast<uint16_t>((b + 1) | sign));
       const auto mid = static_cast<float>((lo + hi) / 2);
       ASSERT_EQ(static_cast<double>(mid), (lo + hi) / 2) << "midpoint not exact in float";
-      for (float f : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f * (sign ? -1 : 1))}) {
+      for (float f :
+           {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e9f * (sign ? -1 : 1))}) {
         ASSERT_EQ(FloatToHalfBits(f), oracle::DoubleToHalfBits(f)) << f;
         ++checked;
       }
@@ -126,7 +127,8 @@ TEST(Half, FloatToHalfMatchesOracleOnRandomFloats) {
 TEST(Half, SimdConversionsOnEveryTarget) {
   std::vector<Half> all;
   for (uint32_t b = 0; b <= 0xFFFF; ++b) {
-    if (!IsHalfNaN(static_cast<uint16_t>(b))) all.push_back(Half::FromBits(static_cast<uint16_t>(b)));
+    if (!IsHalfNaN(static_cast<uint16_t>(b)))
+      all.push_back(Half::FromBits(static_cast<uint16_t>(b)));
   }
   const auto h = static_cast<int64_t>(all.size());
   const std::vector<Half> ones(all.size(), Half(1.0f));
@@ -139,9 +141,7 @@ TEST(Half, SimdConversionsOnEveryTarget) {
   for (const test::Path& p : test::AllPaths()) {
     test::TargetScope scope(p);
     RunInfo info;
-    Options o;
-    o.impl = p.impl;
-    o.info = &info;
+    Options o = test::PathOptions(p, &info);
     o.num_threads = 1;
     std::vector<Half> g(all.size()), b(all.size());
     ASSERT_TRUE(LayerNormGradBeta({1, h}, all.data(), ones.data(), g.data(), b.data(), o).ok());

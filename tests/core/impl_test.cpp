@@ -122,9 +122,7 @@ TEST(Impl, EveryEntryPointReportsThePath) {
   for (const test::Path& p : test::AllPaths()) {
     test::TargetScope scope(p);
     RunInfo info;
-    Options o;
-    o.impl = p.impl;
-    o.info = &info;
+    Options o = test::PathOptions(p, &info);
     auto check = [&](const Status& s, const char* fn) {
       ASSERT_TRUE(s.ok()) << fn << ": " << s.ToString();
       test::ExpectRan(p, info);
@@ -135,8 +133,8 @@ TEST(Impl, EveryEntryPointReportsThePath) {
           "LayerNormGrad");
     check(LayerNormGradBeta({2, 8}, a.data(), a.data(), o2.data(), o3.data(), o),
           "LayerNormGradBeta");
-    check(LayerNormBackward({2, 8}, a.data(), a.data(), stat.data(), stat.data(), col.data(),
-                            1e-5f, o1.data(), o2.data(), o3.data(), o),
+    check(LayerNormBackward({2, 8}, a.data(), a.data(), stat.data(), stat.data(), col.data(), 1e-5f,
+                            o1.data(), o2.data(), o3.data(), o),
           "LayerNormBackward");
     check(LayerNorm({2, 8}, a.data(), col.data(), col.data(), 1e-5f, o1.data(), r1.data(),
                     r2.data(), o),

@@ -2,6 +2,7 @@
 // followed by LayerNormGradBeta, and bitwise reproducibility over thread counts.
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,10 +13,18 @@
 namespace lngrad {
 namespace {
 
-using test::ErrorStats;
 using test::GradCase;
 using test::Kind;
 using test::Path;
+
+// Bitwise equality of one output of the fused and the separate paths.
+template <class V>
+void ExpectSameBits(const V& fused, const V& separate, const Path& p, const GradCase& c,
+                    const char* what) {
+  std::string where;
+  EXPECT_TRUE(test::SameBits(fused, separate, &where))
+      << p.name << " " << test::Describe(c) << " " << what << ": " << where;
+}
 
 template <class T>
 struct BackwardOut {
@@ -33,10 +42,9 @@ BackwardOut<T> RunBackward(const test::GradData<T>& d, Impl impl, int threads) {
   o.impl = impl;
   o.num_threads = threads;
   o.info = &out.info;
-  const Status s =
-      LayerNormBackward({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
-                        d.variance.data(), d.gamma.data(), d.c.epsilon, out.dx.data(),
-                        out.dgamma.data(), out.dbeta.data(), o);
+  const Status s = LayerNormBackward({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
+                                     d.variance.data(), d.gamma.data(), d.c.epsilon, out.dx.data(),
+                                     out.dgamma.data(), out.dbeta.data(), o);
   EXPECT_TRUE(s.ok()) << s.ToString();
   return out;
 }
@@ -61,9 +69,9 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
   EXPECT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
                             d.gamma.data(), d.c.epsilon, out.pd_x.data(), out.res.data(), o)
                   .ok());
-  EXPECT_TRUE(LayerNormGradBeta(shape, d.dy.data(), out.res.data(), out.dgamma.data(),
-                                out.dbeta.data(), o)
-                  .ok());
+  EXPECT_TRUE(
+      LayerNormGradBeta(shape, d.dy.data(), out.res.data(), out.dgamma.data(), out.dbeta.data(), o)
+          .ok());
   return out;
 }
 
@@ -71,7 +79,7 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
 // plus (rows - 1) additions in any order: (rows + 3) u sum|dy*res|. dbeta: rows u sum|dy|.
 template <class T>
 void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
-                        ErrorStats* pool = nullptr) {
+                        test::ErrorStats* pool = nullptr) {
   const auto d = test::MakeGradData<T>(c);
   const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
                                          d.gamma_d, c.epsilon);
@@ -80,7 +88,7 @@ void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
     test::TargetScope scope(p);
     const auto out = RunBackward(d, p.impl, 0);
     test::ExpectRan(p, out.info);
-    ErrorStats s;
+    test::ErrorStats s;
     const double kx = test::PdXBoundFactor(c.h) * test::kU;
     for (size_t i = 0; i < out.dx.size(); ++i) {
       test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, &s);
@@ -88,28 +96,15 @@ void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
     const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
     const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
     for (size_t j = 0; j < out.dgamma.size(); ++j) {
-      test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma",
-                       j, &s);
-      test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j,
+      test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma", j,
                        &s);
+      test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j, &s);
     }
     EXPECT_EQ(s.failures, 0) << s.first_failure << "\nrepro: core_layer_norm_backward_test "
-                             << "--gtest_filter=LayerNormBackward.*Oracle*  ("
-                             << test::Describe(c) << ", path " << p.name << ", "
-                             << test::TypeName<T>() << ")";
+                             << "--gtest_filter=LayerNormBackward.*Oracle*  (" << test::Describe(c)
+                             << ", path " << p.name << ", " << test::TypeName<T>() << ")";
     if (pool != nullptr) pool->Merge(s);
   }
-}
-
-// Half: >= 99.9 % of all outputs (dx, dgamma, dbeta) of the pooled cases equal the oracle
-// rounded to half (issue 2); CheckHalf already requires every element within 1 ulp.
-void ExpectHalfExactFraction(const ErrorStats& pool) {
-  ASSERT_GT(pool.count, 0);
-  const double fraction = static_cast<double>(pool.exact) / static_cast<double>(pool.count);
-  EXPECT_GE(fraction, test::kHalfExactFraction) << pool.exact << " of " << pool.count;
-  std::printf("half outputs equal to the rounded oracle: %lld/%lld (%.5f %%)\n",
-              static_cast<long long>(pool.exact), static_cast<long long>(pool.count),
-              100.0 * fraction);
 }
 
 std::vector<GradCase> OracleCases() {
@@ -131,9 +126,9 @@ TEST(LayerNormBackward, FloatMatchesOracle) {
 }
 
 TEST(LayerNormBackward, HalfMatchesOracle) {
-  ErrorStats pool;
+  test::ErrorStats pool;
   for (const GradCase& c : OracleCases()) CheckAgainstOracle<Half>(c, test::MainPaths(), &pool);
-  ExpectHalfExactFraction(pool);
+  test::ExpectHalfExactFraction(pool);
 }
 
 TEST(LayerNormBackward, EveryTargetMatchesOracle) {
@@ -143,6 +138,14 @@ TEST(LayerNormBackward, EveryTargetMatchesOracle) {
     CheckAgainstOracle<Half>({9, h, Kind::kOffsetMean, 950 + static_cast<uint64_t>(h)},
                              test::AllPaths());
   }
+}
+
+// The fused kernel and LayerNormGrad + LayerNormGradBeta on path p, default threads.
+template <class T>
+std::pair<BackwardOut<T>, SeparateOut<T>> RunFusedAndSeparate(const test::GradData<T>& d,
+                                                              const Path& p) {
+  test::TargetScope scope(p);
+  return {RunBackward(d, p.impl, 0), RunSeparate(d, p.impl, 0)};
 }
 
 // Shapes with one block, several blocks, a partial last block and column tails.
@@ -159,16 +162,10 @@ TEST(LayerNormBackward, FloatFusedEqualsSeparateBitwise) {
   for (const GradCase& c : FusedCases()) {
     const auto d = test::MakeGradData<float>(c);
     for (const Path& p : test::AllPaths()) {
-      test::TargetScope scope(p);
-      const auto fused = RunBackward(d, p.impl, 0);
-      const auto separate = RunSeparate(d, p.impl, 0);
-      std::string where;
-      EXPECT_TRUE(test::SameBits(fused.dx, separate.pd_x, &where))
-          << p.name << " " << test::Describe(c) << " dx: " << where;
-      EXPECT_TRUE(test::SameBits(fused.dgamma, separate.dgamma, &where))
-          << p.name << " " << test::Describe(c) << " dgamma: " << where;
-      EXPECT_TRUE(test::SameBits(fused.dbeta, separate.dbeta, &where))
-          << p.name << " " << test::Describe(c) << " dbeta: " << where;
+      const auto [fused, separate] = RunFusedAndSeparate(d, p);
+      ExpectSameBits(fused.dx, separate.pd_x, p, c, "dx");
+      ExpectSameBits(fused.dgamma, separate.dgamma, p, c, "dgamma");
+      ExpectSameBits(fused.dbeta, separate.dbeta, p, c, "dbeta");
     }
   }
 }
@@ -184,14 +181,9 @@ TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
                                            d.gamma_d, c.epsilon);
     const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
     for (const Path& p : test::MainPaths()) {
-      test::TargetScope scope(p);
-      const auto fused = RunBackward(d, p.impl, 0);
-      const auto separate = RunSeparate(d, p.impl, 0);
-      std::string where;
-      EXPECT_TRUE(test::SameBits(fused.dx, separate.pd_x, &where))
-          << p.name << " " << test::Describe(c) << " dx: " << where;
-      EXPECT_TRUE(test::SameBits(fused.dbeta, separate.dbeta, &where))
-          << p.name << " " << test::Describe(c) << " dbeta: " << where;
+      const auto [fused, separate] = RunFusedAndSeparate(d, p);
+      ExpectSameBits(fused.dx, separate.pd_x, p, c, "dx");
+      ExpectSameBits(fused.dbeta, separate.dbeta, p, c, "dbeta");
       for (size_t j = 0; j < fused.dgamma.size(); ++j) {
         const double a = test::ToDouble(fused.dgamma[j]);
         const double b = test::ToDouble(separate.dgamma[j]);
@@ -230,7 +222,7 @@ void CheckStreamedOutputs(const GradCase& c) {
   for (const Path& p : test::MainPaths()) {
     test::TargetScope scope(p);
     const auto base = RunSeparate(d, p.impl, 1);
-    ErrorStats s;
+    test::ErrorStats s;
     for (size_t i = 0; i < n; ++i) {
       test::CheckValue(base.pd_x[i], ref.pd_x[i],
                        test::PdXBoundFactor(c.h) * test::kU * ref.pd_x_mag[i], "pd_x", i, &s);
@@ -260,9 +252,8 @@ void CheckStreamedOutputs(const GradCase& c) {
         }
         // Separate path with pd_x and res_for_gamma misaligned differently (offset vs 0).
         std::vector<T> pd_x(n + 4);
-        ASSERT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(),
-                                  d.variance.data(), d.gamma.data(), c.epsilon,
-                                  pd_x.data() + offset, res.data(), o)
+        ASSERT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
+                                  d.gamma.data(), c.epsilon, pd_x.data() + offset, res.data(), o)
                         .ok());
         EXPECT_TRUE(test::SameBits(std::vector<T>(pd_x.begin() + static_cast<long>(offset),
                                                   pd_x.begin() + static_cast<long>(offset + n)),

@@ -43,9 +43,7 @@ TEST(DocExample, LayerNormGradWithinSampleRuleAndOracle) {
     test::TargetScope scope(p);
     std::vector<float> pd_x(64), res(64);
     RunInfo info;
-    Options o;
-    o.impl = p.impl;
-    o.info = &info;
+    Options o = test::PathOptions(p, &info);
     ASSERT_TRUE(LayerNormGrad(shape, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
                               eps, pd_x.data(), res.data(), o)
                     .ok());
@@ -77,8 +75,8 @@ TEST(DocExample, LayerNormGradBetaIsExact) {
     std::vector<float> dgamma(8), dbeta(8);
     Options o;
     o.impl = p.impl;
-    ASSERT_TRUE(LayerNormGradBeta({8, 8}, dy.data(), res.data(), dgamma.data(), dbeta.data(), o)
-                    .ok());
+    ASSERT_TRUE(
+        LayerNormGradBeta({8, 8}, dy.data(), res.data(), dgamma.data(), dbeta.data(), o).ok());
     for (size_t c = 0; c < 8; ++c) {
       EXPECT_EQ(dgamma[c], doc["outputPdGamma"][c]) << p.name << " column " << c;
       EXPECT_EQ(dbeta[c], doc["outputPdBeta"][c]) << p.name << " column " << c;
@@ -139,19 +137,18 @@ void CheckGrad(const test::GradData<T>& d, const oracle::GradOutputs& ref, const
   const auto n = static_cast<size_t>(d.c.rows * d.c.h);
   std::vector<T> pd_x(n), res(n);
   RunInfo info;
-  Options o;
-  o.impl = p.impl;
-  o.info = &info;
-  const Status s = LayerNormGrad({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
-                                 d.variance.data(), d.gamma.data(), d.c.epsilon, pd_x.data(),
-                                 res.data(), o);
+  Options o = test::PathOptions(p, &info);
+  const Status s =
+      LayerNormGrad({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
+                    d.gamma.data(), d.c.epsilon, pd_x.data(), res.data(), o);
   ASSERT_TRUE(s.ok()) << s.ToString();
   test::ExpectRan(p, info);
   const double k = test::PdXBoundFactor(d.c.h) * test::kU;
   for (size_t i = 0; i < n; ++i) {
     test::CheckValue(pd_x[i], ref.pd_x[i], k * ref.pd_x_mag[i], "pd_x", i, pd_x_stats);
-    test::CheckValue(res[i], ref.res_for_gamma[i], test::kResBoundFactor * test::kU * ref.res_mag[i],
-                     "res_for_gamma", i, res_stats);
+    test::CheckValue(res[i], ref.res_for_gamma[i],
+                     test::kResBoundFactor * test::kU * ref.res_mag[i], "res_for_gamma", i,
+                     res_stats);
   }
 }
 
@@ -170,9 +167,10 @@ void RunGradCases(const std::string& test_name, const std::vector<GradCase>& cas
       ErrorStats pd_x, res;
       CheckGrad(d, ref, paths[pi], &pd_x, &res);
       EXPECT_EQ(pd_x.failures, 0) << pd_x.failures << " elements, first " << pd_x.first_failure
-                                  << "\n" << Repro(test_name, c, paths[pi]);
-      EXPECT_EQ(res.failures, 0) << res.failures << " elements, first " << res.first_failure
-                                 << "\n" << Repro(test_name, c, paths[pi]);
+                                  << "\n"
+                                  << Repro(test_name, c, paths[pi]);
+      EXPECT_EQ(res.failures, 0) << res.failures << " elements, first " << res.first_failure << "\n"
+                                 << Repro(test_name, c, paths[pi]);
       worst[pi].Merge(pd_x);
       exact_pool[pi].Merge(pd_x);
       exact_pool[pi].Merge(res);
@@ -260,9 +258,7 @@ void RunBetaCase(int64_t rows, int64_t h, uint64_t seed, const std::vector<Path>
     test::TargetScope scope(p);
     std::vector<T> dgamma(static_cast<size_t>(h)), dbeta(static_cast<size_t>(h));
     RunInfo info;
-    Options o;
-    o.impl = p.impl;
-    o.info = &info;
+    Options o = test::PathOptions(p, &info);
     ASSERT_TRUE(
         LayerNormGradBeta({rows, h}, dy.data(), res.data(), dgamma.data(), dbeta.data(), o).ok());
     test::ExpectRan(p, info);
@@ -282,7 +278,8 @@ template <class T>
 void RunBetaCases(const std::vector<Path>& paths) {
   std::vector<ErrorStats> exact_pool(paths.size());
   for (int64_t rows : kRows) {
-    for (int64_t h : kHs) RunBetaCase<T>(rows, h, SeedOf(rows, h, Kind::kPlain), paths, exact_pool.data());
+    for (int64_t h : kHs)
+      RunBetaCase<T>(rows, h, SeedOf(rows, h, Kind::kPlain), paths, exact_pool.data());
   }
   RunBetaCase<T>(4096, 257, 99, paths, exact_pool.data());  // many row blocks
   if constexpr (std::is_same_v<T, Half>) {

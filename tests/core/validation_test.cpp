@@ -53,7 +53,7 @@ struct Call {
 template <class T>
 struct Api {
   const char* name;
-  std::vector<std::pair<const char*, int64_t>> inputs;   // name, element count
+  std::vector<std::pair<const char*, int64_t>> inputs;  // name, element count
   std::vector<std::pair<const char*, int64_t>> outputs;
   std::function<Status(const Call<T>&)> f;
   bool has_epsilon;
@@ -110,8 +110,8 @@ std::vector<Api<T>> Apis() {
        {{"dy", m}, {"x", m}, {"mean", kRows}, {"variance", kRows}, {"gamma", kH}},
        {{"dx", m}, {"dgamma", kH}, {"dbeta", kH}},
        [](const Call<T>& c) {
-         return LayerNormBackward(c.shape, c.in[0], c.in[1], c.in[2], c.in[3], c.in[4],
-                                  c.epsilon, c.out[0], c.out[1], c.out[2], c.options);
+         return LayerNormBackward(c.shape, c.in[0], c.in[1], c.in[2], c.in[3], c.in[4], c.epsilon,
+                                  c.out[0], c.out[1], c.out[2], c.options);
        },
        true},
       {"LayerNorm",
@@ -126,8 +126,8 @@ std::vector<Api<T>> Apis() {
 }
 
 template <class T>
-void ExpectRejected(const Api<T>& api, const std::function<void(Call<T>&)>& mutate,
-                    StatusCode code, const std::string& needle, const std::string& label) {
+void ExpectRejected(const Api<T>& api, const std::function<void(Call<T>&)>& mutate, StatusCode code,
+                    const std::string& needle, const std::string& label) {
   Call<T> c = api.MakeCall();
   mutate(c);
   const auto before = c.Snapshot();
@@ -137,6 +137,16 @@ void ExpectRejected(const Api<T>& api, const std::function<void(Call<T>&)>& muta
       << api.name << " " << label << ": message '" << s.message() << "' lacks '" << needle << "'";
   EXPECT_EQ(s.message().rfind(api.name, 0), 0u) << s.message();
   EXPECT_TRUE(c.Snapshot() == before) << api.name << " " << label << ": a buffer changed";
+}
+
+// A mutation that points two arguments into one fresh buffer large enough for either, so that
+// neither range reaches other allocations (which would be a different, also reported, overlap).
+template <class T, class Assign>
+auto InOneBuffer(int64_t count_a, int64_t count_b, Assign assign) {
+  return [=](Call<T>& c) {
+    c.storage.emplace_back(static_cast<size_t>(std::max(count_a, count_b)), Sentinel<T>());
+    assign(c, c.storage.back().data());
+  };
 }
 
 template <class T>
@@ -150,60 +160,65 @@ void CheckAllRejections() {
     using C = Call<T>;
     const auto inv = StatusCode::kInvalidArgument;
     const auto oor = StatusCode::kOutOfRange;
-    ExpectRejected<T>(api, [](C& c) { c.shape.rows = 0; }, inv, "'shape.rows' must be >= 1",
-                      "rows 0");
-    ExpectRejected<T>(api, [](C& c) { c.shape.rows = -5; }, inv, "'shape.rows'", "rows -5");
-    ExpectRejected<T>(api, [](C& c) { c.shape.h = 0; }, inv, "'shape.h' must be >= 1", "h 0");
-    ExpectRejected<T>(api, [](C& c) { c.shape.h = std::numeric_limits<int64_t>::min(); }, inv,
-                      "'shape.h'", "h min");
     ExpectRejected<T>(
-        api, [](C& c) { c.shape = {int64_t{1} << 40, int64_t{1} << 40}; }, oor, "overflows int64",
-        "rows*h overflows int64");
+        api, [](C& c) { c.shape.rows = 0; }, inv, "'shape.rows' must be >= 1", "rows 0");
     ExpectRejected<T>(
-        api, [](C& c) { c.shape = {int64_t{1} << 31, int64_t{1} << 31}; }, oor,
-        "exceed the addressable size", "bytes overflow");
+        api, [](C& c) { c.shape.rows = -5; }, inv, "'shape.rows'", "rows -5");
+    ExpectRejected<T>(
+        api, [](C& c) { c.shape.h = 0; }, inv, "'shape.h' must be >= 1", "h 0");
+    ExpectRejected<T>(
+        api, [](C& c) { c.shape.h = std::numeric_limits<int64_t>::min(); }, inv, "'shape.h'",
+        "h min");
+    ExpectRejected<T>(
+        api,
+        [](C& c) {
+          c.shape = {int64_t{1} << 40, int64_t{1} << 40};
+        },
+        oor, "overflows int64", "rows*h overflows int64");
+    ExpectRejected<T>(
+        api,
+        [](C& c) {
+          c.shape = {int64_t{1} << 31, int64_t{1} << 31};
+        },
+        oor, "exceed the addressable size", "bytes overflow");
     for (size_t i = 0; i < api.inputs.size(); ++i) {
       const std::string n = api.inputs[i].first;
-      ExpectRejected<T>(api, [i](C& c) { c.in[i] = nullptr; }, inv, "'" + n + "' is null",
-                        "null " + n);
+      ExpectRejected<T>(
+          api, [i](C& c) { c.in[i] = nullptr; }, inv, "'" + n + "' is null", "null " + n);
     }
     for (size_t i = 0; i < api.outputs.size(); ++i) {
       const std::string n = api.outputs[i].first;
-      ExpectRejected<T>(api, [i](C& c) { c.out[i] = nullptr; }, inv, "'" + n + "' is null",
-                        "null " + n);
+      ExpectRejected<T>(
+          api, [i](C& c) { c.out[i] = nullptr; }, inv, "'" + n + "' is null", "null " + n);
     }
     if (api.has_epsilon) {
-      for (float eps : {-1e-5f, -std::numeric_limits<float>::denorm_min(),
-                        std::numeric_limits<float>::quiet_NaN(),
-                        std::numeric_limits<float>::infinity(),
-                        -std::numeric_limits<float>::infinity()}) {
-        ExpectRejected<T>(api, [eps](C& c) { c.epsilon = eps; }, inv,
-                          "'epsilon' must be finite and >= 0", "eps " + std::to_string(eps));
+      for (float eps :
+           {-1e-5f, -std::numeric_limits<float>::denorm_min(),
+            std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+            -std::numeric_limits<float>::infinity()}) {
+        ExpectRejected<T>(
+            api, [eps](C& c) { c.epsilon = eps; }, inv, "'epsilon' must be finite and >= 0",
+            "eps " + std::to_string(eps));
       }
       Call<T> c = api.MakeCall();
       c.epsilon = -0.0f;
       EXPECT_TRUE(api.f(c).ok()) << api.name << ": epsilon -0 is 0, which is allowed";
     }
-    ExpectRejected<T>(api, [](C& c) { c.options.num_threads = -1; }, inv,
-                      "'options.num_threads' must be >= 0", "threads -1");
-    ExpectRejected<T>(api, [](C& c) { c.options.impl = static_cast<Impl>(42); }, inv,
-                      "'options.impl'", "impl 42");
+    ExpectRejected<T>(
+        api, [](C& c) { c.options.num_threads = -1; }, inv, "'options.num_threads' must be >= 0",
+        "threads -1");
+    ExpectRejected<T>(
+        api, [](C& c) { c.options.impl = static_cast<Impl>(42); }, inv, "'options.impl'",
+        "impl 42");
     // Every output against every input: exact alias, then a one-element partial overlap.
     for (size_t o = 0; o < api.outputs.size(); ++o) {
       const std::string on = api.outputs[o].first;
       for (size_t i = 0; i < api.inputs.size(); ++i) {
         const std::string in = api.inputs[i].first;
-        // Both in one fresh buffer large enough for either, so that neither range reaches
-        // other allocations (which would be a different, also reported, overlap).
-        ExpectRejected<T>(
-            api,
-            [&api, o, i](C& c) {
-              const auto count = static_cast<size_t>(
-                  std::max(api.outputs[o].second, api.inputs[i].second));
-              c.storage.emplace_back(count, Sentinel<T>());
-              c.in[i] = c.out[o] = c.storage.back().data();
-            },
-            inv, "'" + on + "' overlaps '" + in + "'", on + " == " + in);
+        ExpectRejected<T>(api,
+                          InOneBuffer<T>(api.outputs[o].second, api.inputs[i].second,
+                                         [o, i](C& c, T* p) { c.in[i] = c.out[o] = p; }),
+                          inv, "'" + on + "' overlaps '" + in + "'", on + " == " + in);
         // Output placed to end one element into the input: last output element = first input
         // element.
         ExpectRejected<T>(
@@ -221,29 +236,25 @@ void CheckAllRejections() {
       // Outputs against earlier outputs.
       for (size_t p = 0; p < o; ++p) {
         const std::string pn = api.outputs[p].first;
-        ExpectRejected<T>(
-            api,
-            [&api, o, p](C& c) {
-              const auto count = static_cast<size_t>(
-                  std::max(api.outputs[o].second, api.outputs[p].second));
-              c.storage.emplace_back(count, Sentinel<T>());
-              c.out[o] = c.out[p] = c.storage.back().data();
-            },
-            inv, "'" + on + "' overlaps '" + pn + "'", on + " == " + pn);
+        ExpectRejected<T>(api,
+                          InOneBuffer<T>(api.outputs[o].second, api.outputs[p].second,
+                                         [o, p](C& c, T* b) { c.out[o] = c.out[p] = b; }),
+                          inv, "'" + on + "' overlaps '" + pn + "'", on + " == " + pn);
       }
     }
     // A buffer that would run past the end of the address space.
     ExpectRejected<T>(
         api,
         [](C& c) {
-          c.in[0] = reinterpret_cast<const T*>(std::numeric_limits<uintptr_t>::max() - 7 -
-                                               (std::numeric_limits<uintptr_t>::max() - 7) %
-                                                   alignof(T));
+          c.in[0] =
+              reinterpret_cast<const T*>(std::numeric_limits<uintptr_t>::max() - 7 -
+                                         (std::numeric_limits<uintptr_t>::max() - 7) % alignof(T));
         },
         oor, "wraps around", "wrapping pointer");
     // A bad LNGRAD_IMPL is reported too, with nothing written.
     setenv("LNGRAD_IMPL", "turbo", 1);
-    ExpectRejected<T>(api, [](C&) {}, inv, "LNGRAD_IMPL", "env");
+    ExpectRejected<T>(
+        api, [](C&) {}, inv, "LNGRAD_IMPL", "env");
     unsetenv("LNGRAD_IMPL");
   }
 }
@@ -255,8 +266,8 @@ TEST(Validation, InputsMayAliasEachOther) {
   // Inputs are only read: dy and x may be the same tensor, mean and variance too.
   const std::vector<float> a(kRows * kH, 1.5f), stat(kRows, 1.0f), gamma(kH, 1.0f);
   std::vector<float> pd_x(a.size()), res(a.size());
-  EXPECT_TRUE(LayerNormGrad({kRows, kH}, a.data(), a.data(), stat.data(), stat.data(),
-                            gamma.data(), 1e-5f, pd_x.data(), res.data())
+  EXPECT_TRUE(LayerNormGrad({kRows, kH}, a.data(), a.data(), stat.data(), stat.data(), gamma.data(),
+                            1e-5f, pd_x.data(), res.data())
                   .ok());
 }
 

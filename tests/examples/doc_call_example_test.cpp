@@ -6,12 +6,10 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "doc_example.h"
 #include "lngrad/product.h"
 #include "oracle.h"
 #include "tikicpulib.h"
@@ -138,21 +136,9 @@ TEST_P(DocCallExampleTest, OfficialSampleWithinTheRuleAgainstFloat64) {
 }
 
 TEST_P(DocCallExampleTest, DocumentationExampleWithinTheRuleAgainstThePrintedValues) {
-  std::map<std::string, std::vector<float>> doc;
-  std::ifstream file(std::string(LNGRAD_DATA_DIR) + "/layernormgrad_doc_example.txt");
-  ASSERT_TRUE(file.good());
-  std::string line, name;
-  while (std::getline(file, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (name.empty()) {
-      name = line.substr(0, line.find(' '));
-      continue;
-    }
-    std::istringstream values(line);
-    float v;
-    while (values >> v) doc[name].push_back(v);
-    name.clear();
-  }
+  bool opened = false;
+  const auto doc = lngrad::test::ReadDocExample<float>("layernormgrad_doc_example.txt", &opened);
+  ASSERT_TRUE(opened);
   const Inputs in{1,
                   8,
                   8,

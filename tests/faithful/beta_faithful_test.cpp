@@ -3,13 +3,11 @@
 // 2002 and 3510, float and half, several chunkings; and the documentation example exactly.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "doc_example.h"
 #include "faithful_util.h"
 
 namespace faithful {
@@ -27,8 +25,6 @@ const BetaShape kShapes[] = {
     // Not a multiple of 64 columns: the 3510 kernel's last column chunk is partial.
     {"h80_rows", 11, 80, 96, TmpKind::kRows},
 };
-
-using Param = std::tuple<std::string, bool, bool, int>;
 
 BetaCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   const auto& [soc, half, reuse, index] = p;
@@ -70,16 +66,7 @@ TEST_P(BetaBitwiseTest, OutputsInputsAndScratchEqualTheReplay) {
   }
 }
 
-std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
-  const auto& [soc, half, reuse, index] = info.param;
-  return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + kShapes[index].name;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    AllProducts, BetaBitwiseTest,
-    ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                       ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
-    ParamName);
+INSTANTIATE_TEST_SUITE_P(AllProducts, BetaBitwiseTest, AllParams(kShapes), ParamNames(kShapes));
 
 TEST(BetaBitwiseCoverageTest, RowsTilingHasChunksAndATail) {
   const BetaCase c = MakeCase({kA2, false, false, 2});
@@ -135,27 +122,10 @@ TEST(BetaPrototypeTest, BothPrototypesAgree) {
 
 // Spec §8.5 / data/layernormgradbeta_doc_example.txt: [1,8,8] float, dy = resForGamma = 0..63;
 // every sum is a small integer, so the outputs are exact whatever the chunking.
-std::map<std::string, std::vector<double>> ReadDoc(const std::string& file) {
-  std::map<std::string, std::vector<double>> out;
-  std::ifstream in(std::string(LNGRAD_DATA_DIR) + "/" + file);
-  EXPECT_TRUE(in.good()) << file;
-  std::string line, name;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (name.empty()) {
-      name = line.substr(0, line.find(' '));
-      continue;
-    }
-    std::istringstream values(line);
-    double v;
-    while (values >> v) out[name].push_back(v);
-    name.clear();
-  }
-  return out;
-}
-
 TEST(BetaDocExampleTest, ExactOnEveryProductAndChunking) {
-  const auto doc = ReadDoc("layernormgradbeta_doc_example.txt");
+  bool opened = false;
+  const auto doc = lngrad::test::ReadDocExample("layernormgradbeta_doc_example.txt", &opened);
+  EXPECT_TRUE(opened) << "layernormgradbeta_doc_example.txt";
   ASSERT_EQ(doc.at("inputDy").size(), 64u);
   for (const std::string& soc : kProducts) {
     for (TmpKind kind : {TmpKind::kMin, TmpKind::kMax, TmpKind::kRows}) {
@@ -163,12 +133,7 @@ TEST(BetaDocExampleTest, ExactOnEveryProductAndChunking) {
         for (Proto proto : {Proto::kSharedTmpBuffer, Proto::kStack}) {
           SCOPED_TRACE(soc + " tmp " + TmpKindName(kind) + (reuse ? " reuse" : "") +
                        (proto == Proto::kStack ? " PopStackBuffer" : " sharedTmpBuffer"));
-          BetaCase c;
-          c.soc = soc;
-          c.reuse = reuse;
-          c.proto = proto;
-          c.rows = 8;
-          c.h = 8;
+          BetaCase c = DocExampleCase<BetaCase>(soc, reuse, proto);
           c.dy = MakeTensor(false, doc.at("inputDy"));
           c.res_for_gamma = MakeTensor(false, doc.at("resForGamma"));
           SetBetaTiling(c, kind);

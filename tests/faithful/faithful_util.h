@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "harness.h"
@@ -21,6 +22,37 @@ inline const char* const kA2 = "Ascend910B1";        // arch 2201
 inline const char* const kInfer = "Ascend310P1";     // arch 2002
 inline const char* const k950 = "Ascend950PR_9599";  // arch 3510
 inline const std::vector<std::string> kProducts = {kA2, kInfer, k950};
+
+// A case on the [1,8,8] documentation examples (data/*_doc_example.txt), float, inputs unset.
+template <class Case>
+Case DocExampleCase(const std::string& soc, bool reuse, Proto proto) {
+  Case c;
+  c.soc = soc;
+  c.reuse = reuse;
+  c.proto = proto;
+  c.rows = 8;
+  c.h = 8;
+  return c;
+}
+
+// A bitwise case: soc, half, reuse, index into the test's shape table.
+using Param = std::tuple<std::string, bool, bool, int>;
+
+// Every product x {float, half} x {reuse or not} x every shape of `shapes`.
+template <class Shape, size_t N>
+auto AllParams(const Shape (&)[N]) {
+  return ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
+                            ::testing::Range(0, static_cast<int>(N)));
+}
+
+// Test names "<soc>_half|float[_reuse]_<shape name>".
+template <class Shape, size_t N>
+auto ParamNames(const Shape (&shapes)[N]) {
+  return [&shapes](const ::testing::TestParamInfo<Param>& info) {
+    const auto& [soc, half, reuse, index] = info.param;
+    return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + shapes[index].name;
+  };
+}
 
 // The host tiling functions follow the current product; tests select it for one computation.
 class SocScope {

@@ -35,8 +35,6 @@ const ShapeCase kShapes[] = {
     {"h4160_single_chunk", 1, 4160, 1, 4224, TmpKind::kSingleChunk},
 };
 
-using Param = std::tuple<std::string, bool, bool, int>;  // soc, half, reuse, shape index
-
 GradCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   const auto& [soc, half, reuse, shape_index] = p;
   const ShapeCase& s = kShapes[shape_index];
@@ -90,16 +88,7 @@ TEST_P(GradBitwiseTest, OutputsInputsAndScratchEqualTheReplay) {
   ExpectSameScratch(got.scratch, want.scratch);
 }
 
-std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
-  const auto& [soc, half, reuse, shape] = info.param;
-  return soc + (half ? "_half" : "_float") + (reuse ? "_reuse_" : "_") + kShapes[shape].name;
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    AllProducts, GradBitwiseTest,
-    ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(), ::testing::Bool(),
-                       ::testing::Range(0, static_cast<int>(std::size(kShapes)))),
-    ParamName);
+INSTANTIATE_TEST_SUITE_P(AllProducts, GradBitwiseTest, AllParams(kShapes), ParamNames(kShapes));
 
 // The tiling exercises what the names promise (so the cases above cover loop + tail).
 TEST(GradBitwiseCoverageTest, TilingsHaveLoopsTailsAndDeepTrees) {
@@ -159,7 +148,7 @@ TEST_P(GradPrototypeTest, BothPrototypesAgree) {
 INSTANTIATE_TEST_SUITE_P(AllProducts, GradPrototypeTest,
                          ::testing::Combine(::testing::ValuesIn(kProducts), ::testing::Bool(),
                                             ::testing::Bool(), ::testing::Values(0, 2, 4)),
-                         ParamName);
+                         ParamNames(kShapes));
 
 // isReuseSource, spec §1.9: float overwrites inputX with x - mean and inputDy with the partial
 // pd_x (checked against the replay above); half ignores the flag; without it no input changes.

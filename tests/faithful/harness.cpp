@@ -145,8 +145,22 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
   return lngrad::Status::Ok();
 }
 
+// The element type T's pointer into a tensor's bytes.
+template <class T>
+T* As(Tensor& v) {
+  return reinterpret_cast<T*>(v.bytes.data());
+}
+
+template <class T>
+bool ReplayGradAs(const GradCase& c, const lngrad_replay::GradTiling& t, T eps, float* scratch,
+                  GradResult& r) {
+  auto* replay = IsArch3510(c.soc) ? &lngrad_replay::ReplayLayerNormGrad3510<T>
+                                   : &lngrad_replay::ReplayLayerNormGrad<T>;
+  return replay(t, As<T>(r.dy), As<T>(r.x), As<T>(r.variance), As<T>(r.mean), As<T>(r.gamma), eps,
+                As<T>(r.pd_x), As<T>(r.res_for_gamma), scratch, c.reuse);
+}
+
 GradResult ReplayGrad(const GradCase& c) {
-  using lngrad_replay::Half;
   GradResult r;
   r.dy = c.dy;
   r.x = c.x;
@@ -161,27 +175,14 @@ GradResult ReplayGrad(const GradCase& c) {
   std::vector<float> scratch(std::max<size_t>(c.scratch_bytes / 4, 1) + 64 * c.h + 1024, 0.0f);
   lngrad_replay::GradTiling t;
   std::memcpy(&t, &c.tiling, sizeof(t));
-  const bool regbase = IsArch3510(c.soc);
   bool ok;
   if (c.half) {
-    auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
-    const Half eps{static_cast<uint16_t>(c.epsilon_bits)};
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<Half>(
-                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
-                       p(r.res_for_gamma), scratch.data(), c.reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<Half>(
-                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
-                       p(r.res_for_gamma), scratch.data(), c.reuse);
+    const lngrad_replay::Half eps{static_cast<uint16_t>(c.epsilon_bits)};
+    ok = ReplayGradAs(c, t, eps, scratch.data(), r);
   } else {
-    auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
     float eps;
     std::memcpy(&eps, &c.epsilon_bits, 4);
-    ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(
-                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
-                       p(r.res_for_gamma), scratch.data(), c.reuse)
-                 : lngrad_replay::ReplayLayerNormGrad<float>(
-                       t, p(r.dy), p(r.x), p(r.variance), p(r.mean), p(r.gamma), eps, p(r.pd_x),
-                       p(r.res_for_gamma), scratch.data(), c.reuse);
+    ok = ReplayGradAs(c, t, eps, scratch.data(), r);
   }
   if (!ok) r.pd_x.bytes.clear();  // makes every comparison fail visibly
   r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);
@@ -221,8 +222,19 @@ lngrad::Status RunBeta(const BetaCase& c, BetaResult* out) {
   return lngrad::Status::Ok();
 }
 
+template <class T>
+bool ReplayBetaAs(const BetaCase& c, const lngrad_replay::GradBetaTiling& t, float* scratch,
+                  BetaResult& r) {
+  if (IsArch3510(c.soc)) {
+    return lngrad_replay::ReplayLayerNormGradBeta3510<T>(t, As<T>(r.res_for_gamma), As<T>(r.dy),
+                                                         As<T>(r.pd_gamma), As<T>(r.pd_beta));
+  }
+  return lngrad_replay::ReplayLayerNormGradBeta<T>(t, As<T>(r.res_for_gamma), As<T>(r.dy),
+                                                   As<T>(r.pd_gamma), As<T>(r.pd_beta), scratch,
+                                                   c.reuse);
+}
+
 BetaResult ReplayBeta(const BetaCase& c) {
-  using lngrad_replay::Half;
   BetaResult r;
   r.res_for_gamma = c.res_for_gamma;
   r.dy = c.dy;
@@ -232,23 +244,8 @@ BetaResult ReplayBeta(const BetaCase& c) {
       std::max<size_t>(c.scratch_bytes / 4, 1) + 4 * size_t{c.rows} * c.h + 1024, 0.0f);
   lngrad_replay::GradBetaTiling t;
   std::memcpy(&t, &c.tiling, sizeof(t));
-  const bool regbase = IsArch3510(c.soc);
-  bool ok;
-  if (c.half) {
-    auto p = [](Tensor& v) { return reinterpret_cast<Half*>(v.bytes.data()); };
-    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<Half>(t, p(r.res_for_gamma), p(r.dy),
-                                                                    p(r.pd_gamma), p(r.pd_beta))
-                 : lngrad_replay::ReplayLayerNormGradBeta<Half>(t, p(r.res_for_gamma), p(r.dy),
-                                                                p(r.pd_gamma), p(r.pd_beta),
-                                                                scratch.data(), c.reuse);
-  } else {
-    auto p = [](Tensor& v) { return reinterpret_cast<float*>(v.bytes.data()); };
-    ok = regbase ? lngrad_replay::ReplayLayerNormGradBeta3510<float>(t, p(r.res_for_gamma), p(r.dy),
-                                                                     p(r.pd_gamma), p(r.pd_beta))
-                 : lngrad_replay::ReplayLayerNormGradBeta<float>(t, p(r.res_for_gamma), p(r.dy),
-                                                                 p(r.pd_gamma), p(r.pd_beta),
-                                                                 scratch.data(), c.reuse);
-  }
+  const bool ok = c.half ? ReplayBetaAs<lngrad_replay::Half>(c, t, scratch.data(), r)
+                         : ReplayBetaAs<float>(c, t, scratch.data(), r);
   if (!ok) r.pd_gamma.bytes.clear();
   r.scratch.assign(scratch.begin(), scratch.begin() + c.scratch_bytes / 4);
   return r;

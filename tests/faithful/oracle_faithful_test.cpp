@@ -20,12 +20,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "doc_example.h"
 #include "faithful_util.h"
 #include "oracle.h"
 
@@ -166,35 +164,16 @@ INSTANTIATE_TEST_SUITE_P(AllProducts, BetaOracleTest,
 // data/layernormgrad_doc_example.txt: [1,8,8] float, epsilon 1e-4. The printed outputs are a
 // float32 numpy golden (spec §1.14), so they are met by the official rule, not bitwise.
 TEST(GradDocExampleTest, WithinTheOfficialRuleOnEveryProduct) {
-  std::map<std::string, std::vector<double>> doc;
-  {
-    std::ifstream in(std::string(LNGRAD_DATA_DIR) + "/layernormgrad_doc_example.txt");
-    ASSERT_TRUE(in.good());
-    std::string line, name;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#') continue;
-      if (name.empty()) {
-        name = line.substr(0, line.find(' '));
-        continue;
-      }
-      std::istringstream values(line);
-      double v;
-      while (values >> v) doc[name].push_back(v);
-      name.clear();
-    }
-  }
+  bool opened = false;
+  const auto doc = lngrad::test::ReadDocExample("layernormgrad_doc_example.txt", &opened);
+  ASSERT_TRUE(opened);
   ASSERT_EQ(doc.at("epsilon").at(0), 1e-4);
   for (const std::string& soc : kProducts) {
     for (bool reuse : {false, true}) {
       for (Proto proto : {Proto::kSharedTmpBuffer, Proto::kStack}) {
         SCOPED_TRACE(soc + (reuse ? " reuse" : "") +
                      (proto == Proto::kStack ? " PopStackBuffer" : ""));
-        GradCase c;
-        c.soc = soc;
-        c.reuse = reuse;
-        c.proto = proto;
-        c.rows = 8;
-        c.h = 8;
+        GradCase c = DocExampleCase<GradCase>(soc, reuse, proto);
         c.dy = MakeTensor(false, doc.at("inputDy"));
         c.x = MakeTensor(false, doc.at("inputX"));
         c.mean = MakeTensor(false, doc.at("inputMean"));

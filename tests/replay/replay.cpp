@@ -4,21 +4,9 @@
 #include "replay.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace lngrad_replay {
 namespace {
-
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float FromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // ---- element-wise "instructions" ----
 void VAdd(float* d, const float* a, const float* b, uint32_t n) {
@@ -117,15 +105,24 @@ struct GradBuffers {
   float* tmp;
 };
 
-// Steps 1-5 of spec §1.7 on float data. `res` and `out` receive resForGamma and pd_x.
-void GradChunk(const GradBuffers& b, const float* dy, const float* x, const float* var,
-               const float* mean, const float* gamma, float eps, float oneOverN, float twoOverN,
-               float* res, float* out, uint32_t calSize, uint32_t rows, uint32_t h) {
-  // Step 1: x1 = dy * gamma, row by row.
+// Steps 1-5 of spec §1.7 on float data, in three parts so that the half path can cast its
+// inputs between them (spec §1.10). Step 1: x1 = dy * gamma, row by row.
+void GradStep1(const GradBuffers& b, const float* dy, const float* gamma, uint32_t rows,
+               uint32_t h) {
   for (uint32_t r = 0; r < rows; ++r) VMul(b.x1 + r * h, dy + r * h, gamma, h);
-  // Step 2: x2 = x - bcast(mean).
+}
+
+// Step 2: x2 = x - bcast(mean).
+void GradStep2(const GradBuffers& b, const float* x, const float* mean, uint32_t calSize,
+               uint32_t rows, uint32_t h) {
   Broadcast(b.bsh, mean, rows, h);
   VSub(b.x2, x, b.bsh, calSize);
+}
+
+// Steps 3-5. `res` and `out` receive resForGamma and pd_x.
+void GradSteps3To5(const GradBuffers& b, const float* var, float eps, float oneOverN,
+                   float twoOverN, float* res, float* out, uint32_t calSize, uint32_t rows,
+                   uint32_t h) {
   // Step 3: pd_var.
   VAdds(b.tmp, var, eps, rows);
   VMul(b.bsh, b.tmp, b.tmp, rows);
@@ -175,8 +172,11 @@ void GradChunkFloat(const GradTiling& t, float* scratch, float* dy, float* x, co
     b.x1 = dy;
     b.x2 = x;
   }
-  GradChunk(b, dy, x, var, mean, gamma, eps, FromBits(t.lastDimValueBack),
-            FromBits(t.lastDimValueBackMulTwo), res, pdX, calSize, rows, t.hLength);
+  const uint32_t h = t.hLength;
+  GradStep1(b, dy, gamma, rows, h);
+  GradStep2(b, x, mean, calSize, rows, h);
+  GradSteps3To5(b, var, eps, FromBits(t.lastDimValueBack), FromBits(t.lastDimValueBackMulTwo), res,
+                pdX, calSize, rows, h);
 }
 
 void GradChunkHalf(const GradTiling& t, float* scratch, const Half* dy, const Half* x,
@@ -191,47 +191,16 @@ void GradChunkHalf(const GradTiling& t, float* scratch, const Half* dy, const Ha
                 scratch + t.tmpTensorPos};
   const float oneOverN = FromBits(t.lastDimValueBack);
   const float twoOverN = FromBits(t.lastDimValueBackMulTwo);
-  // The half path interleaves casts with the float steps (spec §1.10); the float steps are the
-  // same instructions as GradChunk, split where the casts happen.
+  // The half path interleaves casts with the float steps (spec §1.10).
   CastIn(tmp1, dy, calSize);
   CastIn(tmp2, gamma, h);
-  for (uint32_t r = 0; r < rows; ++r) VMul(b.x1 + r * h, tmp1 + r * h, tmp2, h);
+  GradStep1(b, tmp1, tmp2, rows, h);
   CastIn(tmp1, x, calSize);
   CastIn(tmp2, mean, rows);
-  Broadcast(b.bsh, tmp2, rows, h);
-  VSub(b.x2, tmp1, b.bsh, calSize);
+  GradStep2(b, tmp1, tmp2, calSize, rows, h);
   CastIn(tmp1, var, rows);
-  const float* fvar = tmp1;
-  VAdds(b.tmp, fvar, eps, rows);
-  VMul(b.bsh, b.tmp, b.tmp, rows);
-  VMul(b.tmp, b.bsh, b.tmp, rows);
-  VSqrt(b.tmp, b.tmp, rows);
-  OneDiv(b.tmp, b.bsh, b.tmp, rows);
-  Broadcast(b.bsh, b.tmp, rows, h);
-  VMul(b.bsh, b.x2, b.bsh, calSize);
-  VMul(b.bsh, b.x1, b.bsh, calSize);
-  VMuls(b.bsh, b.bsh, -0.5f, calSize);
-  ReduceRows(b.pdVar, b.bsh, calSize, h);
-  VAdds(b.tmp, fvar, eps, rows);
-  VSqrt(b.tmp, b.tmp, rows);
-  OneDiv(b.tmp, b.bsh, b.tmp, rows);
-  Broadcast(b.bsh, b.tmp, rows, h);
-  VMul(tmp2, b.x2, b.bsh, calSize);  // float resForGamma
-  VMul(b.x3, b.x1, b.bsh, calSize);
-  VMuls(b.bsh, b.x3, -1.0f, calSize);
-  ReduceRows(b.pdMean, b.bsh, calSize, h);
-  VMuls(b.bsh, b.x2, -2.0f, calSize);
-  ReduceRows(b.tmp, b.bsh, calSize, h);
-  VMuls(b.tmp, b.tmp, oneOverN, rows);
-  VMul(b.tmp, b.pdVar, b.tmp, rows);
-  VAdd(b.pdMean, b.pdMean, b.tmp, rows);
-  VMuls(b.pdVar, b.pdVar, twoOverN, rows);
-  Broadcast(b.bsh, b.pdVar, rows, h);
-  VMul(b.x1, b.bsh, b.x2, calSize);
-  VMuls(b.pdMean, b.pdMean, oneOverN, rows);
-  Broadcast(b.bsh, b.pdMean, rows, h);
-  VAdd(b.x1, b.x1, b.bsh, calSize);
-  VAdd(b.tmp, b.x1, b.x3, calSize);  // float pd_x
+  // float resForGamma in tmp2, float pd_x in tmp.
+  GradSteps3To5(b, tmp1, eps, oneOverN, twoOverN, tmp2, b.tmp, calSize, rows, h);
   CastOut(pdX, b.tmp, calSize);
   CastOut(res, tmp2, calSize);
 }

@@ -8,9 +8,14 @@
 // See README.md for the conventions and the points the spec leaves open.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace lngrad_replay {
+
+// A float's bit pattern and back (the tiling keeps 1/N and 2/N as bits).
+inline uint32_t Bits(float f) { return std::bit_cast<uint32_t>(f); }
+inline float FromBits(uint32_t u) { return std::bit_cast<float>(u); }
 
 // binary16 storage. Any 2-byte IEEE half type can be passed by reinterpret_cast.
 struct Half {

@@ -6,28 +6,16 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "doc_example.h"  // the data/ reader shared by the tests (standard library only)
 #include "lngrad/half.h"  // independent oracle for the replay's own conversions only
 #include "replay.h"
 
 namespace lngrad_replay {
 namespace {
-
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float FromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // ---- data files ----
 struct DocExample {
@@ -37,26 +25,12 @@ struct DocExample {
 
 DocExample ReadExample(const std::string& name) {
   DocExample ex;
-  std::ifstream in(std::string(LNGRAD_DATA_DIR) + "/" + name);
-  EXPECT_TRUE(in.good()) << name;
-  std::string line;
-  std::string current;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (current.empty()) {
-      current = line.substr(0, line.find(' '));
-      continue;
-    }
-    std::istringstream values(line);
-    std::vector<float> v;
-    float f;
-    while (values >> f) v.push_back(f);
-    if (current == "epsilon") {
-      ex.epsilon = v.at(0);
-    } else {
-      ex.tensors[current] = v;
-    }
-    current.clear();
+  bool opened = false;
+  ex.tensors = lngrad::test::ReadDocExample<float>(name, &opened);
+  EXPECT_TRUE(opened) << name;
+  if (const auto eps = ex.tensors.find("epsilon"); eps != ex.tensors.end()) {
+    ex.epsilon = eps->second.at(0);
+    ex.tensors.erase(eps);
   }
   return ex;
 }

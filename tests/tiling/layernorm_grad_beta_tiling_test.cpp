@@ -8,14 +8,7 @@ namespace lngrad::tiling {
 namespace {
 
 using AscendC::tiling::LayerNormGradBetaTiling;
-using testing::Contains;
-using testing::ExpectFieldsEq;
-using testing::Poisoned;
-using testing::SameBytes;
-using testing::ScopedSoc;
-
-constexpr uint32_t kHalf = 2;
-constexpr uint32_t kFloat = 4;
+using namespace testing;  // the tiling tests' helpers (tiling_test_util.h)
 
 void ExpectMaxMin(const ge::Shape& shape, uint32_t typeSize, uint32_t max, uint32_t min) {
   for (bool reuse : {false, true}) {  // isReuseSource has no effect
@@ -52,60 +45,44 @@ LayerNormGradBetaTiling GetTiling(const ge::Shape& shape, uint32_t stack, uint32
   return a;
 }
 
-class LayerNormGradBetaTilingTest : public ::testing::Test {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
+class LayerNormGradBetaTilingTest : public Ascend910B1Test {};
+
+// The spec's examples (§3.6): inputs, the sizes query and every field of the tiling. The
+// struct's stackBufferSize is in floats (bytes / 4).
+struct BetaExample {
+  const char* name;
+  std::vector<int64_t> dims;
+  uint32_t typeSize;
+  MaxMin max_min;
+  uint32_t stack;
+  LayerNormGradBetaTiling expected;
+  friend void PrintTo(const BetaExample& e, std::ostream* os) { *os << e.name; }
 };
 
-TEST_F(LayerNormGradBetaTilingTest, FloatExample) {
-  const ge::Shape shape({2, 32, 16, 16});
-  ExpectMaxMin(shape, kFloat, 8192, 128);
-  ExpectFieldsEq(GetTiling(shape, 128, kFloat), {.stackBufferSize = 32,
-                                                 .bLength = 2,
-                                                 .sLength = 32,
-                                                 .hLength = 16,
-                                                 .originalHLength = 16,
-                                                 .bshLength = 1024,
-                                                 .bsLength = 64,
-                                                 .oneCalSize = 32,
-                                                 .numberOfTmpBuf = 1,
-                                                 .loopRound = 32,
-                                                 .inputTailSize = 0,
-                                                 .inputTailPos = 1024,
-                                                 .bsTailSize = 0,
-                                                 .bshCurLength = 32,
-                                                 .bsCurLength = 2,
-                                                 .gammaTempTensorPos = 0,
-                                                 .betaTempTensorPos = 0,
-                                                 .inputDyTmpTensorPos = 0,
-                                                 .resForGammaTmpTensorPos = 0,
-                                                 .reserved = 0});
+// clang-format off
+const BetaExample kExamples[] = {
+    // expected: stackBufferSize, bLength, sLength, hLength, originalHLength, bshLength, bsLength,
+    //   oneCalSize, numberOfTmpBuf, loopRound, inputTailSize, inputTailPos, bsTailSize,
+    //   bshCurLength, bsCurLength, gammaTempTensorPos, betaTempTensorPos, inputDyTmpTensorPos,
+    //   resForGammaTmpTensorPos, reserved
+    {"FloatExample", {2, 32, 16, 16}, kFloat, {8192, 128}, 128,
+     {32, 2, 32, 16, 16, 1024, 64, 32, 1, 32, 0, 1024, 0, 32, 2, 0, 0, 0, 0, 0}},
+    {"HalfExample", {2, 32, 16, 16}, kHalf, {16384, 256}, 256,
+     {64, 2, 32, 16, 16, 1024, 64, 16, 2, 64, 0, 1024, 0, 16, 1, 0, 16, 32, 48, 0}},
+};
+// clang-format on
+
+class LayerNormGradBetaExampleTest : public Ascend910B1ParamTest<BetaExample> {};
+
+TEST_P(LayerNormGradBetaExampleTest, EveryField) {
+  const BetaExample& e = GetParam();
+  const ge::Shape shape(e.dims);
+  ExpectMaxMin(shape, e.typeSize, e.max_min.max, e.max_min.min);
+  ExpectFieldsEq(GetTiling(shape, e.stack, e.typeSize), e.expected);
 }
 
-TEST_F(LayerNormGradBetaTilingTest, HalfExample) {
-  const ge::Shape shape({2, 32, 16, 16});
-  ExpectMaxMin(shape, kHalf, 16384, 256);
-  ExpectFieldsEq(GetTiling(shape, 256, kHalf), {.stackBufferSize = 64,
-                                                .bLength = 2,
-                                                .sLength = 32,
-                                                .hLength = 16,
-                                                .originalHLength = 16,
-                                                .bshLength = 1024,
-                                                .bsLength = 64,
-                                                .oneCalSize = 16,
-                                                .numberOfTmpBuf = 2,
-                                                .loopRound = 64,
-                                                .inputTailSize = 0,
-                                                .inputTailPos = 1024,
-                                                .bsTailSize = 0,
-                                                .bshCurLength = 16,
-                                                .bsCurLength = 1,
-                                                .gammaTempTensorPos = 0,
-                                                .betaTempTensorPos = 16,
-                                                .inputDyTmpTensorPos = 32,
-                                                .resForGammaTmpTensorPos = 48,
-                                                .reserved = 0});
-}
+INSTANTIATE_TEST_SUITE_P(Spec, LayerNormGradBetaExampleTest, ::testing::ValuesIn(kExamples),
+                         CaseName());
 
 TEST_F(LayerNormGradBetaTilingTest, SampleShapeMaxMin) {
   ExpectMaxMin(ge::Shape({4, 8, 512, 512}), kFloat, 131072, 4096);
@@ -114,23 +91,16 @@ TEST_F(LayerNormGradBetaTilingTest, SampleShapeMaxMin) {
 TEST_F(LayerNormGradBetaTilingTest, TailChunk) {
   // 3 rows of 16 with room for 2 rows per chunk: one full chunk + a tail of 1 row at 32.
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 3, 16, 16}), 128, kFloat);
-  EXPECT_EQ(t.oneCalSize, 32u);
-  EXPECT_EQ(t.loopRound, 1u);
-  EXPECT_EQ(t.inputTailSize, 16u);
-  EXPECT_EQ(t.inputTailPos, 32u);
-  EXPECT_EQ(t.bsTailSize, 1u);
-  EXPECT_EQ(t.bshCurLength, 32u);
-  EXPECT_EQ(t.bsCurLength, 2u);
+  ExpectFields(t,
+               "oneCalSize=32 loopRound=1 inputTailSize=16 inputTailPos=32 bsTailSize=1 "
+               "bshCurLength=32 bsCurLength=2");
 }
 
 TEST_F(LayerNormGradBetaTilingTest, ChunkClampedToInput) {
   const LayerNormGradBetaTiling t = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kFloat);
-  EXPECT_EQ(t.stackBufferSize, 256u);
-  EXPECT_EQ(t.oneCalSize, 16u);
-  EXPECT_EQ(t.loopRound, 1u);
-  EXPECT_EQ(t.inputTailSize, 0u);
-  EXPECT_EQ(t.inputTailPos, 16u);
-  EXPECT_EQ(t.bsCurLength, 1u);
+  ExpectFields(t,
+               "stackBufferSize=256 oneCalSize=16 loopRound=1 inputTailSize=0 inputTailPos=16 "
+               "bsCurLength=1");
   // half: (256 - 32) / 2 = 112 -> 112 (7 rows) -> clamped to 16; resForGamma after 2H + 16.
   const LayerNormGradBetaTiling h = GetTiling(ge::Shape({1, 1, 16, 16}), 1024, kHalf);
   EXPECT_EQ(h.oneCalSize, 16u);
@@ -146,24 +116,10 @@ TEST_F(LayerNormGradBetaTilingTest, SameNumbersOnEveryProduct) {
   }
 }
 
-struct BetaErrorCase {
-  const char* name;
-  std::vector<int64_t> dims;
-  uint32_t typeSize;
-  uint32_t stack;
-  StatusCode code;
-  const char* message;
-  bool tiling_only;
-  friend void PrintTo(const BetaErrorCase& c, std::ostream* os) { *os << c.name; }
-};
-
-class LayerNormGradBetaTilingErrorTest : public ::testing::TestWithParam<BetaErrorCase> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradBetaTilingErrorTest : public Ascend910B1ParamTest<ErrorCase> {};
 
 TEST_P(LayerNormGradBetaTilingErrorTest, OutputsUntouchedAndReported) {
-  const BetaErrorCase& c = GetParam();
+  const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   uint32_t max = 111;
   uint32_t min = 222;
@@ -186,81 +142,42 @@ TEST_P(LayerNormGradBetaTilingErrorTest, OutputsUntouchedAndReported) {
   }
 
   const std::string prefix = "[LayerNormGradBeta][GetLayerNormGradBetaNDTilingInfo] ";
-  auto plain = Poisoned<LayerNormGradBetaTiling>();
-  const Status ts = LayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  EXPECT_EQ(ts.code(), c.code);
-  EXPECT_TRUE(Contains(ts.message(), prefix + c.message)) << ts.message();
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormGradBetaTiling>()));
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  EXPECT_TRUE(Contains(::testing::internal::GetCapturedStderr(), prefix + c.message));
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormGradBetaTiling>()));
-  EXPECT_EQ(LastTilingStatus().code(), c.code);
+  ExpectPlainTilingRejected<LayerNormGradBetaTiling>(
+      c, prefix,
+      [&](LayerNormGradBetaTiling& t) {
+        return LayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      },
+      [&](LayerNormGradBetaTiling& t) {
+        AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      });
   optiling::LayerNormGradBetaTiling host;
   host.set_loopRound(9);
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, host);
-  EXPECT_TRUE(Contains(::testing::internal::GetCapturedStderr(), prefix + c.message));
+  ExpectOptilingRejected(c, prefix, host, [&](optiling::LayerNormGradBetaTiling& t) {
+    AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+  });
   EXPECT_EQ(host.get_loopRound(), 9u);
   EXPECT_EQ(host.get_bLength(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, LayerNormGradBetaTilingErrorTest,
-    ::testing::Values(
-        BetaErrorCase{"TypeSize8",
-                      {2, 32, 16, 16},
-                      8,
-                      256,
-                      StatusCode::kInvalidArgument,
-                      "Type size 8 is unsupported!",
-                      false},
-        BetaErrorCase{"ZeroDim",
-                      {2, 32, 0, 16},
-                      4,
-                      256,
-                      StatusCode::kInvalidArgument,
-                      "Input Shape size must be greater than 0.",
-                      false},
-        BetaErrorCase{
-            "ThreeDims",
-            {2, 32, 16},
-            4,
-            256,
-            StatusCode::kInvalidArgument,
-            "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!",
-            false},
-        BetaErrorCase{"NegativePair",
-                      {2, 32, -16, -16},
-                      4,
-                      256,
-                      StatusCode::kInvalidArgument,
-                      "srcShape[2] must be greater than 0.",
-                      false},
-        BetaErrorCase{"FloatBelowTwoRows",
-                      {2, 32, 16, 16},
-                      4,
-                      124,
-                      StatusCode::kInvalidArgument,
-                      "stackBufferSize is not enough.",
-                      true},
-        BetaErrorCase{"HalfNoWholeRow",
-                      {2, 32, 16, 16},
-                      2,
-                      200,
-                      StatusCode::kInvalidArgument,
-                      "stackBufferSize is not enough.",
-                      true},
-        BetaErrorCase{"HalfExactlyTwoRows",
-                      {2, 32, 16, 16},
-                      2,
-                      128,
-                      StatusCode::kInvalidArgument,
-                      "stackBufferSize is not enough.",
-                      true}),
-    [](const ::testing::TestParamInfo<BetaErrorCase>& info) {
-      return std::string(info.param.name);
-    });
+constexpr StatusCode kInvalid = StatusCode::kInvalidArgument;
+
+// clang-format off
+const ErrorCase kErrorCases[] = {
+    {"TypeSize8", {2, 32, 16, 16}, 8, 256, kInvalid, "Type size 8 is unsupported!", false},
+    {"ZeroDim", {2, 32, 0, 16}, 4, 256, kInvalid, "Input Shape size must be greater than 0.", false},
+    {"ThreeDims", {2, 32, 16}, 4, 256, kInvalid,
+     "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!", false},
+    {"NegativePair", {2, 32, -16, -16}, 4, 256, kInvalid, "srcShape[2] must be greater than 0.",
+     false},
+    {"FloatBelowTwoRows", {2, 32, 16, 16}, 4, 124, kInvalid, "stackBufferSize is not enough.", true},
+    {"HalfNoWholeRow", {2, 32, 16, 16}, 2, 200, kInvalid, "stackBufferSize is not enough.", true},
+    {"HalfExactlyTwoRows", {2, 32, 16, 16}, 2, 128, kInvalid, "stackBufferSize is not enough.",
+     true},
+};
+// clang-format on
+
+INSTANTIATE_TEST_SUITE_P(Cases, LayerNormGradBetaTilingErrorTest, ::testing::ValuesIn(kErrorCases),
+                         CaseName());
 
 TEST_F(LayerNormGradBetaTilingTest, UnsupportedProductRefused) {
   ScopedSoc scoped("Ascend310B4");

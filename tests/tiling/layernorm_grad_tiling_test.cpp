@@ -10,19 +10,7 @@ namespace lngrad::tiling {
 namespace {
 
 using AscendC::tiling::LayerNormGradTiling;
-using testing::Contains;
-using testing::ExpectFieldsEq;
-using testing::Poisoned;
-using testing::SameBytes;
-using testing::ScopedSoc;
-
-constexpr uint32_t kHalf = 2;
-constexpr uint32_t kFloat = 4;
-
-struct MaxMin {
-  uint32_t max;
-  uint32_t min;
-};
+using namespace testing;  // the tiling tests' helpers (tiling_test_util.h)
 
 MaxMin GetMaxMin(const ge::Shape& shape, uint32_t typeSize, bool reuse) {
   MaxMin via_status{0xDEADBEEF, 0xDEADBEEF};
@@ -59,14 +47,6 @@ LayerNormGradTiling GetTiling(const ge::Shape& shape, uint32_t stack, uint32_t t
   return a;
 }
 
-// Every size field equals oneCalSize (spec §2.1), so examples only spell out the positions.
-LayerNormGradTiling WithSizes(LayerNormGradTiling t) {
-  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.oneCalSize;
-  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = t.oneCalSize;
-  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = t.oneCalSize;
-  return t;
-}
-
 // Float bit patterns, written out by hand: 2^-k has exponent field 127-k.
 constexpr uint32_t kOneEighth = 0x3E000000;     // 0.125
 constexpr uint32_t kOneQuarter = 0x3E800000;    // 0.25
@@ -74,266 +54,145 @@ constexpr uint32_t kOneSixteenth = 0x3D800000;  // 0.0625
 constexpr uint32_t kOne32nd = 0x3D000000;       // 0.03125
 constexpr uint32_t kOne64th = 0x3C800000;       // 0.015625
 
-class LayerNormGradTilingTest : public ::testing::Test {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};  // 2201 branch unless a test selects another
+class LayerNormGradTilingTest : public Ascend910B1Test {};
+
+// A worked example (spec §2.7): the inputs, then every field of the expected tiling. B, S, H,
+// original H and stackBufferSize are the inputs'; every size field equals oneCalSize (spec §2.1),
+// so an example spells out the positions only.
+struct GradExample {
+  const char* name;
+  const char* soc;
+  std::vector<int64_t> dims;
+  uint32_t stack, typeSize;
+  bool reuse;
+  MaxMin max_min;  // the sizes query for this shape and type, or kUnchecked
+  uint32_t oneCalSize, nohCalSize, loopNum, tailSize, nohTailSize;
+  uint32_t pos[9];  // tmpTensorBSH, pdVar, pdMean, x1, x2, x3, tmp, tmp1, tmp2
+  uint32_t lastDimValueBack, lastDimValueBackMulTwo;
+  uint32_t scratch_floats;  // LayerNormGradScratchFloats, or kUnchecked
+  bool same_with_reuse;     // isReuseSource gives the same bytes (half ignores it)
+  friend void PrintTo(const GradExample& e, std::ostream* os) { *os << e.name; }
 };
 
-// ---- E1: [2,32,16,16] (the official sample shape) ----
+LayerNormGradTiling Expected(const GradExample& e) {
+  LayerNormGradTiling t;
+  t.stackBufferSize = e.stack;
+  t.bLength = static_cast<uint32_t>(e.dims[0]);
+  t.sLength = static_cast<uint32_t>(e.dims[1]);
+  t.hLength = static_cast<uint32_t>(e.dims[2]);
+  t.originalHLength = static_cast<uint32_t>(e.dims[3]);
+  t.oneCalSize = e.oneCalSize;
+  t.nohCalSize = e.nohCalSize;
+  t.loopNum = e.loopNum;
+  t.tailSize = e.tailSize;
+  t.nohTailSize = e.nohTailSize;
+  uint32_t* const positions[] = {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos,
+                                 &t.x1TensorPos,     &t.x2TensorPos,    &t.x3TensorPos,
+                                 &t.tmpTensorPos,    &t.tmpTensor1Pos,  &t.tmpTensor2Pos};
+  for (size_t i = 0; i < std::size(positions); ++i) *positions[i] = e.pos[i];
+  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.oneCalSize;
+  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = t.oneCalSize;
+  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = t.oneCalSize;
+  t.lastDimValueBack = e.lastDimValueBack;
+  t.lastDimValueBackMulTwo = e.lastDimValueBackMulTwo;
+  return t;
+}
+
+constexpr MaxMin kNoMaxMin{kUnchecked, kUnchecked};
+
+// clang-format off
+const GradExample kExamples[] = {
+    // E1: [2,32,16,16] (the official sample shape). The min buffer fits exactly (6144 B).
+    {"E1FloatMinBuffer", "Ascend910B1", {2, 32, 16, 16}, 6144, kFloat, false, kNoMaxMin,
+     256, 16, 4, 0, 0, {0, 256, 512, 768, 1024, 1280, 0, 0, 0}, kOneSixteenth, kOneEighth,
+     1536, false},
+    {"E1FloatMaxBuffer", "Ascend910B1", {2, 32, 16, 16}, 24576, kFloat, false, kNoMaxMin,
+     1024, 64, 1, 0, 0, {0, 1024, 2048, 3072, 4096, 5120, 0, 0, 0}, kOneSixteenth, kOneEighth,
+     kUnchecked, false},
+    {"E1FloatReuse", "Ascend910B1", {2, 32, 16, 16}, 4096, kFloat, true, kNoMaxMin,
+     256, 16, 4, 0, 0, {0, 256, 512, 0, 0, 768, 0, 0, 0}, kOneSixteenth, kOneEighth,
+     1024, false},
+    // raw oneCalSize 128 (8 rows) -> rows rounded up to 16 (spec §2.8 hazard): the kernel
+    // touches 9216 B > 4608 B. half ignores isReuseSource.
+    {"E1HalfMinBufferRoundsRowsUpPastTheScratch", "Ascend910B1", {2, 32, 16, 16}, 4608, kHalf,
+     false, kNoMaxMin,
+     256, 16, 4, 0, 0, {0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048}, kOneSixteenth, kOneEighth,
+     9216 / 4, true},
+    // E2: [1,8,8,8] float.
+    {"E2", "Ascend910B1", {1, 8, 8, 8}, 1536, kFloat, false, {1536, 1536},
+     64, 8, 1, 0, 0, {0, 64, 128, 192, 256, 320, 0, 0, 0}, kOneEighth, kOneQuarter,
+     kUnchecked, false},
+    // E3: [4,16,64,64] half; 73728 B fits exactly.
+    {"E3", "Ascend910B1", {4, 16, 64, 64}, 73728, kHalf, false, {73728, 73728},
+     2048, 32, 2, 0, 0, {0, 2048, 4096, 6144, 8192, 10240, 12288, 14336, 16384}, kOne64th, kOne32nd,
+     18432, false},
+    // E4: the documentation's tiling example [2,16,64,64] half.
+    {"E4", "Ascend910B1", {2, 16, 64, 64}, 36864, kHalf, false, {73728, 36864},
+     1024, 16, 2, 0, 0, {0, 1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192}, kOne64th, kOne32nd,
+     kUnchecked, false},
+    // E5: [2,16,32,32] float.
+    {"E5", "Ascend910B1", {2, 16, 32, 32}, 24576, kFloat, false, {24576, 24576},
+     1024, 32, 1, 0, 0, {0, 1024, 2048, 3072, 4096, 5120, 0, 0, 0}, kOne32nd, kOneSixteenth,
+     kUnchecked, false},
+};
+
+// 3510 (Atlas 350 maps to it as well): one element per step, buffers at 0..5.
+const GradExample kArch3510Float =
+    {"Arch3510Float", "Ascend350_354f", {2, 32, 16, 16}, 128, kFloat, false, kNoMaxMin,
+     1, 1, 1024, 0, 0, {0, 1, 2, 3, 4, 5, 0, 0, 0}, kOneSixteenth, kOneEighth,
+     32, false};
+// clang-format on
+
+class LayerNormGradExampleTest : public ::testing::TestWithParam<GradExample> {};
+
+TEST_P(LayerNormGradExampleTest, EveryField) {
+  const GradExample& e = GetParam();
+  ScopedSoc soc(e.soc);
+  const ge::Shape shape(e.dims);
+  if (e.max_min.max != kUnchecked) {
+    const MaxMin m = GetMaxMin(shape, e.typeSize, e.reuse);
+    EXPECT_EQ(m.max, e.max_min.max);
+    EXPECT_EQ(m.min, e.max_min.min);
+  }
+  const LayerNormGradTiling t = GetTiling(shape, e.stack, e.typeSize, e.reuse);
+  ExpectFieldsEq(t, Expected(e));
+  if (e.scratch_floats != kUnchecked) {
+    EXPECT_EQ(LayerNormGradScratchFloats(t, e.typeSize, e.reuse), e.scratch_floats);
+  }
+  if (e.same_with_reuse) {
+    EXPECT_TRUE(SameBytes(GetTiling(shape, e.stack, e.typeSize, true), t));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Spec, LayerNormGradExampleTest, ::testing::ValuesIn(kExamples),
+                         CaseName());
+
+// ---- further checks of the examples' shapes ----
 
 TEST_F(LayerNormGradTilingTest, E1FloatMaxMin) {
-  const ge::Shape shape({2, 32, 16, 16});
-  const MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 24576u);
-  EXPECT_EQ(m.min, 6144u);
-  const MaxMin r = GetMaxMin(shape, kFloat, true);
-  EXPECT_EQ(r.max, 16384u);
-  EXPECT_EQ(r.min, 4096u);
-}
-
-TEST_F(LayerNormGradTilingTest, E1FloatMinBuffer) {
-  const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 6144, kFloat, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 6144,
-                               .bLength = 2,
-                               .sLength = 32,
-                               .hLength = 16,
-                               .originalHLength = 16,
-                               .oneCalSize = 256,
-                               .nohCalSize = 16,
-                               .loopNum = 4,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 256,
-                               .pdMeanTensorPos = 512,
-                               .x1TensorPos = 768,
-                               .x2TensorPos = 1024,
-                               .x3TensorPos = 1280,
-                               .tmpTensorPos = 0,
-                               .tmpTensor1Pos = 0,
-                               .tmpTensor2Pos = 0,
-                               .lastDimValueBack = kOneSixteenth,
-                               .lastDimValueBackMulTwo = kOneEighth}));
-  EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, false), 1536u);  // 6144 B: fits exactly
-}
-
-TEST_F(LayerNormGradTilingTest, E1FloatMaxBuffer) {
-  const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 24576, kFloat, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 24576,
-                               .bLength = 2,
-                               .sLength = 32,
-                               .hLength = 16,
-                               .originalHLength = 16,
-                               .oneCalSize = 1024,
-                               .nohCalSize = 64,
-                               .loopNum = 1,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 1024,
-                               .pdMeanTensorPos = 2048,
-                               .x1TensorPos = 3072,
-                               .x2TensorPos = 4096,
-                               .x3TensorPos = 5120,
-                               .lastDimValueBack = kOneSixteenth,
-                               .lastDimValueBackMulTwo = kOneEighth}));
-}
-
-TEST_F(LayerNormGradTilingTest, E1FloatReuse) {
-  const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 4096, kFloat, true);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 4096,
-                               .bLength = 2,
-                               .sLength = 32,
-                               .hLength = 16,
-                               .originalHLength = 16,
-                               .oneCalSize = 256,
-                               .nohCalSize = 16,
-                               .loopNum = 4,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 256,
-                               .pdMeanTensorPos = 512,
-                               .x1TensorPos = 0,
-                               .x2TensorPos = 0,
-                               .x3TensorPos = 768,
-                               .lastDimValueBack = kOneSixteenth,
-                               .lastDimValueBackMulTwo = kOneEighth}));
-  EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, true), 1024u);
+  const MaxMinCase cases[] = {{{2, 32, 16, 16}, kFloat, false, {24576, 6144}},
+                              {{2, 32, 16, 16}, kFloat, true, {16384, 4096}}};
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxMin) {
-  const MaxMin m = GetMaxMin(ge::Shape({2, 32, 16, 16}), kHalf, false);
-  EXPECT_EQ(m.max, 18432u);
-  EXPECT_EQ(m.min, 4608u);
   // isReuseSource has no effect for half.
-  const MaxMin r = GetMaxMin(ge::Shape({2, 32, 16, 16}), kHalf, true);
-  EXPECT_EQ(r.max, 18432u);
-  EXPECT_EQ(r.min, 4608u);
-}
-
-TEST_F(LayerNormGradTilingTest, E1HalfMinBufferRoundsRowsUpPastTheScratch) {
-  // raw oneCalSize 128 (8 rows) -> rows rounded up to 16 (spec §2.8 hazard).
-  const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 4608, kHalf, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 4608,
-                               .bLength = 2,
-                               .sLength = 32,
-                               .hLength = 16,
-                               .originalHLength = 16,
-                               .oneCalSize = 256,
-                               .nohCalSize = 16,
-                               .loopNum = 4,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 256,
-                               .pdMeanTensorPos = 512,
-                               .x1TensorPos = 768,
-                               .x2TensorPos = 1024,
-                               .x3TensorPos = 1280,
-                               .tmpTensorPos = 1536,
-                               .tmpTensor1Pos = 1792,
-                               .tmpTensor2Pos = 2048,
-                               .lastDimValueBack = kOneSixteenth,
-                               .lastDimValueBackMulTwo = kOneEighth}));
-  EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false) * 4, 9216u);  // > 4608 B
-  // half ignores isReuseSource: same tiling.
-  EXPECT_TRUE(SameBytes(GetTiling(ge::Shape({2, 32, 16, 16}), 4608, kHalf, true), t));
+  const MaxMinCase cases[] = {{{2, 32, 16, 16}, kHalf, false, {18432, 4608}},
+                              {{2, 32, 16, 16}, kHalf, true, {18432, 4608}}};
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, E1HalfMaxBuffer) {
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 16}), 18432, kHalf, false);
-  EXPECT_EQ(t.oneCalSize, 512u);
-  EXPECT_EQ(t.nohCalSize, 32u);
-  EXPECT_EQ(t.loopNum, 2u);
-  EXPECT_EQ(t.tailSize, 0u);
-  EXPECT_EQ(t.tmpTensor2Pos, 4096u);
+  ExpectFields(t, "oneCalSize=512 nohCalSize=32 loopNum=2 tailSize=0 tmpTensor2Pos=4096");
   EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false), 4608u);  // 18432 B: fits
-}
-
-// ---- E2: [1,8,8,8] float ----
-
-TEST_F(LayerNormGradTilingTest, E2) {
-  const ge::Shape shape({1, 8, 8, 8});
-  const MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 1536u);
-  EXPECT_EQ(m.min, 1536u);
-  const LayerNormGradTiling t = GetTiling(shape, 1536, kFloat, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 1536,
-                               .bLength = 1,
-                               .sLength = 8,
-                               .hLength = 8,
-                               .originalHLength = 8,
-                               .oneCalSize = 64,
-                               .nohCalSize = 8,
-                               .loopNum = 1,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 64,
-                               .pdMeanTensorPos = 128,
-                               .x1TensorPos = 192,
-                               .x2TensorPos = 256,
-                               .x3TensorPos = 320,
-                               .lastDimValueBack = kOneEighth,
-                               .lastDimValueBackMulTwo = kOneQuarter}));
 }
 
 TEST_F(LayerNormGradTilingTest, E2Stack300RoundsUpToAWholeBlockOfRows) {
   // raw 300/4/6 = 12 -> 8 (one row) -> rows rounded to 8 -> 64 floats per buffer.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 8, 8, 8}), 300, kFloat, false);
-  EXPECT_EQ(t.stackBufferSize, 300u);
-  EXPECT_EQ(t.oneCalSize, 64u);
-  EXPECT_EQ(t.nohCalSize, 8u);
-  EXPECT_EQ(t.loopNum, 1u);
+  ExpectFields(t, "stackBufferSize=300 oneCalSize=64 nohCalSize=8 loopNum=1");
   EXPECT_EQ(LayerNormGradScratchFloats(t, kFloat, false) * 4, 1536u);  // needs 1536 B > 300
-}
-
-// ---- E3: [4,16,64,64] half ----
-
-TEST_F(LayerNormGradTilingTest, E3) {
-  const ge::Shape shape({4, 16, 64, 64});
-  const MaxMin m = GetMaxMin(shape, kHalf, false);
-  EXPECT_EQ(m.max, 73728u);
-  EXPECT_EQ(m.min, 73728u);
-  const LayerNormGradTiling t = GetTiling(shape, 73728, kHalf, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 73728,
-                               .bLength = 4,
-                               .sLength = 16,
-                               .hLength = 64,
-                               .originalHLength = 64,
-                               .oneCalSize = 2048,
-                               .nohCalSize = 32,
-                               .loopNum = 2,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 2048,
-                               .pdMeanTensorPos = 4096,
-                               .x1TensorPos = 6144,
-                               .x2TensorPos = 8192,
-                               .x3TensorPos = 10240,
-                               .tmpTensorPos = 12288,
-                               .tmpTensor1Pos = 14336,
-                               .tmpTensor2Pos = 16384,
-                               .lastDimValueBack = kOne64th,
-                               .lastDimValueBackMulTwo = kOne32nd}));
-  EXPECT_EQ(LayerNormGradScratchFloats(t, kHalf, false), 18432u);  // 73728 B: fits exactly
-}
-
-// ---- E4: documentation tiling example [2,16,64,64] half ----
-
-TEST_F(LayerNormGradTilingTest, E4) {
-  const ge::Shape shape({2, 16, 64, 64});
-  const MaxMin m = GetMaxMin(shape, kHalf, false);
-  EXPECT_EQ(m.max, 73728u);
-  EXPECT_EQ(m.min, 36864u);
-  const LayerNormGradTiling t = GetTiling(shape, 36864, kHalf, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 36864,
-                               .bLength = 2,
-                               .sLength = 16,
-                               .hLength = 64,
-                               .originalHLength = 64,
-                               .oneCalSize = 1024,
-                               .nohCalSize = 16,
-                               .loopNum = 2,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 1024,
-                               .pdMeanTensorPos = 2048,
-                               .x1TensorPos = 3072,
-                               .x2TensorPos = 4096,
-                               .x3TensorPos = 5120,
-                               .tmpTensorPos = 6144,
-                               .tmpTensor1Pos = 7168,
-                               .tmpTensor2Pos = 8192,
-                               .lastDimValueBack = kOne64th,
-                               .lastDimValueBackMulTwo = kOne32nd}));
-}
-
-// ---- E5: [2,16,32,32] float ----
-
-TEST_F(LayerNormGradTilingTest, E5) {
-  const ge::Shape shape({2, 16, 32, 32});
-  const MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 24576u);
-  EXPECT_EQ(m.min, 24576u);
-  const LayerNormGradTiling t = GetTiling(shape, 24576, kFloat, false);
-  ExpectFieldsEq(t, WithSizes({.stackBufferSize = 24576,
-                               .bLength = 2,
-                               .sLength = 16,
-                               .hLength = 32,
-                               .originalHLength = 32,
-                               .oneCalSize = 1024,
-                               .nohCalSize = 32,
-                               .loopNum = 1,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 1024,
-                               .pdMeanTensorPos = 2048,
-                               .x1TensorPos = 3072,
-                               .x2TensorPos = 4096,
-                               .x3TensorPos = 5120,
-                               .lastDimValueBack = kOne32nd,
-                               .lastDimValueBackMulTwo = kOneSixteenth}));
 }
 
 // ---- beyond the worked examples ----
@@ -342,29 +201,20 @@ TEST_F(LayerNormGradTilingTest, TailAndNonPowerOfTwoH) {
   // [1,3,24,24] float with room for 8 rows: B*S*H = 72, one block of 8 rows = 192 floats,
   // so one loop is too big: loopNum 0, the whole input is the tail.
   const LayerNormGradTiling t = GetTiling(ge::Shape({1, 3, 24, 24}), 6 * 192 * 4, kFloat, false);
-  EXPECT_EQ(t.oneCalSize, 192u);
-  EXPECT_EQ(t.nohCalSize, 8u);
-  EXPECT_EQ(t.loopNum, 0u);
-  EXPECT_EQ(t.tailSize, 72u);
-  EXPECT_EQ(t.nohTailSize, 3u);
+  ExpectFields(t, "oneCalSize=192 nohCalSize=8 loopNum=0 tailSize=72 nohTailSize=3");
   // 1/24 = (1/3)*2^-3 and 2/24 = (1/3)*2^-2, with 1/3 = 0x3EAAAAAB in binary32.
   EXPECT_EQ(t.lastDimValueBack, 0x3D2AAAABu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3DAAAAABu);
 
   // [5,7,16,16] float, 16 rows per loop: 35 rows = 2 loops of 16 + a tail of 3 rows.
   const LayerNormGradTiling u = GetTiling(ge::Shape({5, 7, 16, 16}), 6 * 256 * 4, kFloat, false);
-  EXPECT_EQ(u.oneCalSize, 256u);
-  EXPECT_EQ(u.loopNum, 2u);
-  EXPECT_EQ(u.tailSize, 48u);
-  EXPECT_EQ(u.nohTailSize, 3u);
+  ExpectFields(u, "oneCalSize=256 loopNum=2 tailSize=48 nohTailSize=3");
 }
 
 TEST_F(LayerNormGradTilingTest, OriginalHOnlyFeedsTheConstants) {
   // storage H 16, original H 10: strides use 16, 1/N and 2/N use 10.
   const LayerNormGradTiling t = GetTiling(ge::Shape({2, 32, 16, 10}), 6144, kFloat, false);
-  EXPECT_EQ(t.hLength, 16u);
-  EXPECT_EQ(t.originalHLength, 10u);
-  EXPECT_EQ(t.oneCalSize, 256u);
+  ExpectFields(t, "hLength=16 originalHLength=10 oneCalSize=256");
   // 1/10 in binary32 is 0x3DCCCCCD, 2/10 = 1/5 is 0x3E4CCCCD (exponent one higher).
   EXPECT_EQ(t.lastDimValueBack, 0x3DCCCCCDu);
   EXPECT_EQ(t.lastDimValueBackMulTwo, 0x3E4CCCCDu);
@@ -382,52 +232,26 @@ TEST_F(LayerNormGradTilingTest, Arch2002UsesTheSameFormulas) {
 
 TEST_F(LayerNormGradTilingTest, Arch3510MaxMin) {
   ScopedSoc soc("Ascend950PR_9599");
-  const ge::Shape shape({2, 32, 16, 16});
-  MaxMin m = GetMaxMin(shape, kFloat, false);
-  EXPECT_EQ(m.max, 128u);  // 2 rows * 16 floats * 4 B
-  EXPECT_EQ(m.min, 128u);
-  m = GetMaxMin(shape, kHalf, false);
-  EXPECT_EQ(m.max, 128u);
-  EXPECT_EQ(m.min, 128u);
-  m = GetMaxMin(shape, kHalf, true);
-  EXPECT_EQ(m.max, 128u);
-  m = GetMaxMin(shape, kFloat, true);
-  EXPECT_EQ(m.max, 0u);
-  EXPECT_EQ(m.min, 0u);
-  // H rounded up to 8 floats: H = 20 (storage) -> 24.
-  m = GetMaxMin(ge::Shape({1, 2, 20, 20}), kFloat, false);
-  EXPECT_EQ(m.max, 2u * 24u * 4u);
+  const MaxMinCase cases[] = {
+      {{2, 32, 16, 16}, kFloat, false, {128, 128}},  // 2 rows * 16 floats * 4 B
+      {{2, 32, 16, 16}, kHalf, false, {128, 128}},
+      {{2, 32, 16, 16}, kHalf, true, {128, kUnchecked}},
+      {{2, 32, 16, 16}, kFloat, true, {0, 0}},
+      // H rounded up to 8 floats: H = 20 (storage) -> 24.
+      {{1, 2, 20, 20}, kFloat, false, {2u * 24u * 4u, kUnchecked}},
+  };
+  ExpectMaxMins(GetMaxMin, cases);
 }
 
 TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {
   ScopedSoc soc("Ascend350_354f");  // Atlas 350 maps to arch 3510 as well
-  const LayerNormGradTiling f = GetTiling(ge::Shape({2, 32, 16, 16}), 128, kFloat, false);
-  ExpectFieldsEq(f, WithSizes({.stackBufferSize = 128,
-                               .bLength = 2,
-                               .sLength = 32,
-                               .hLength = 16,
-                               .originalHLength = 16,
-                               .oneCalSize = 1,
-                               .nohCalSize = 1,
-                               .loopNum = 1024,
-                               .tailSize = 0,
-                               .nohTailSize = 0,
-                               .tmpTensorBSHPos = 0,
-                               .pdVarTensorPos = 1,
-                               .pdMeanTensorPos = 2,
-                               .x1TensorPos = 3,
-                               .x2TensorPos = 4,
-                               .x3TensorPos = 5,
-                               .lastDimValueBack = kOneSixteenth,
-                               .lastDimValueBackMulTwo = kOneEighth}));
-  EXPECT_EQ(LayerNormGradScratchFloats(f, kFloat, false), 32u);
+  const GradExample& e = kArch3510Float;
+  const LayerNormGradTiling f = GetTiling(ge::Shape(e.dims), e.stack, e.typeSize, e.reuse);
+  ExpectFieldsEq(f, Expected(e));
+  EXPECT_EQ(LayerNormGradScratchFloats(f, kFloat, false), e.scratch_floats);
 
   const LayerNormGradTiling h = GetTiling(ge::Shape({2, 32, 16, 16}), 128, kHalf, false);
-  EXPECT_EQ(h.x3TensorPos, 5u);
-  EXPECT_EQ(h.tmpTensorPos, 6u);
-  EXPECT_EQ(h.tmpTensor1Pos, 7u);
-  EXPECT_EQ(h.tmpTensor2Pos, 8u);
-  EXPECT_EQ(h.tmpTensor2Size, 1u);
+  ExpectFields(h, "x3TensorPos=5 tmpTensorPos=6 tmpTensor1Pos=7 tmpTensor2Pos=8 tmpTensor2Size=1");
 
   // float+reuse: no scratch at all, any stack size (even 0) is accepted.
   const LayerNormGradTiling r = GetTiling(ge::Shape({2, 32, 16, 16}), 0, kFloat, true);
@@ -441,28 +265,14 @@ TEST_F(LayerNormGradTilingTest, Arch3510TilingIsOneElementPerStep) {
 
 // ---- errors: device message, outputs untouched, Status and LastTilingStatus ----
 
-struct ErrorCase {
-  const char* name;
-  std::vector<int64_t> dims;
-  uint32_t typeSize;
-  uint32_t stack;
-  StatusCode code;
-  const char* message;  // the device's log text, which our message must contain
-  // Stable CTest names (the default printer dumps pointer bytes).
-  friend void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.name; }
-};
-
-class LayerNormGradTilingErrorTest : public ::testing::TestWithParam<ErrorCase> {
- protected:
-  ScopedSoc soc_{"Ascend910B1"};
-};
+class LayerNormGradTilingErrorTest : public Ascend910B1ParamTest<ErrorCase> {};
 
 TEST_P(LayerNormGradTilingErrorTest, MaxMinLeavesOutputsAndReports) {
   const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   uint32_t max = 111;
   uint32_t min = 222;
-  if (Contains(c.message, "stackBufferSize")) {
+  if (c.tiling_only) {
     // A buffer-size error belongs to the tiling call only; the sizes query succeeds.
     EXPECT_TRUE(LayerNormGradMaxMinTmpSize(shape, c.typeSize, false, max, min).ok());
     EXPECT_NE(max, 111u);
@@ -489,120 +299,55 @@ TEST_P(LayerNormGradTilingErrorTest, TilingLeavesOutputsAndReports) {
   const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   const std::string prefix = "[LayerNormGrad][GetLayerNormGradNDTilingInfo] ";
-  auto plain = Poisoned<LayerNormGradTiling>();
-  const Status s = LayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  EXPECT_EQ(s.code(), c.code);
-  EXPECT_TRUE(Contains(s.message(), prefix + c.message)) << s.message();
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormGradTiling>()));
-
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, plain);
-  std::string err = ::testing::internal::GetCapturedStderr();
-  EXPECT_TRUE(Contains(err, prefix + c.message)) << err;
-  EXPECT_TRUE(SameBytes(plain, Poisoned<LayerNormGradTiling>()));
-  EXPECT_EQ(LastTilingStatus().code(), c.code);
+  ExpectPlainTilingRejected<LayerNormGradTiling>(
+      c, prefix,
+      [&](LayerNormGradTiling& t) {
+        return LayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      },
+      [&](LayerNormGradTiling& t) {
+        AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+      });
 
   optiling::LayerNormGradTiling host;
   host.set_oneCalSize(77);
-  ::testing::internal::CaptureStderr();
-  AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, host);
-  err = ::testing::internal::GetCapturedStderr();
-  EXPECT_TRUE(Contains(err, prefix + c.message)) << err;
+  ExpectOptilingRejected(c, prefix, host, [&](optiling::LayerNormGradTiling& t) {
+    AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+  });
   EXPECT_EQ(host.get_oneCalSize(), 77u);
   EXPECT_EQ(host.get_bLength(), 0u);
   EXPECT_EQ(LastTilingStatus().code(), c.code);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, LayerNormGradTilingErrorTest,
-    ::testing::Values(
-        ErrorCase{"TypeSize8",
-                  {2, 32, 16, 16},
-                  8,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Type size 8 is unsupported!"},
-        ErrorCase{"TypeSize1",
-                  {2, 32, 16, 16},
-                  1,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Type size 1 is unsupported!"},
-        ErrorCase{"TypeSize0",
-                  {2, 32, 16, 16},
-                  0,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Type size 0 is unsupported!"},
-        ErrorCase{"ZeroDim",
-                  {2, 0, 16, 16},
-                  4,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Input Shape size must be greater than 0."},
-        ErrorCase{"NoDims",
-                  {},
-                  4,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Input Shape size must be greater than 0."},
-        ErrorCase{"UnknownDim",
-                  {2, -1, 16, 16},
-                  4,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "Input Shape size must be greater than 0."},
-        ErrorCase{
-            "ThreeDims",
-            {2, 32, 16},
-            4,
-            6144,
-            StatusCode::kInvalidArgument,
-            "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!"},
-        ErrorCase{
-            "FiveDims",
-            {1, 2, 32, 16, 16},
-            4,
-            6144,
-            StatusCode::kInvalidArgument,
-            "The dims of srcShape is 5, should be 4 (e.g. [B, S, storageHLength, originHLength])!"},
-        ErrorCase{"NegativePair",
-                  {-3, -3, 16, 16},
-                  4,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "srcShape[0] must be greater than 0."},
-        ErrorCase{"NegativeH",
-                  {2, 32, -16, -16},
-                  4,
-                  6144,
-                  StatusCode::kInvalidArgument,
-                  "srcShape[2] must be greater than 0."},
-        ErrorCase{"HugeDim",
-                  {int64_t{1} << 33, 1, 16, 16},
-                  4,
-                  6144,
-                  StatusCode::kOutOfRange,
-                  "srcShape[0] = 8589934592 does not fit in uint32"},
-        ErrorCase{"BshOverflow",
-                  {65536, 1, 65536, 16},
-                  4,
-                  6144,
-                  StatusCode::kOutOfRange,
-                  "B*S*H = 4294967296 does not fit in uint32"},
-        ErrorCase{"StackTooSmallE2",
-                  {1, 8, 8, 8},
-                  4,
-                  100,
-                  StatusCode::kInvalidArgument,
-                  "stackBufferSize is not enough."},
-        ErrorCase{"StackZero",
-                  {1, 8, 8, 8},
-                  2,
-                  0,
-                  StatusCode::kInvalidArgument,
-                  "stackBufferSize is not enough."}),
-    [](const ::testing::TestParamInfo<ErrorCase>& info) { return std::string(info.param.name); });
+constexpr StatusCode kInvalid = StatusCode::kInvalidArgument;
+
+// clang-format off
+const ErrorCase kErrorCases[] = {
+    {"TypeSize8", {2, 32, 16, 16}, 8, 6144, kInvalid, "Type size 8 is unsupported!", false},
+    {"TypeSize1", {2, 32, 16, 16}, 1, 6144, kInvalid, "Type size 1 is unsupported!", false},
+    {"TypeSize0", {2, 32, 16, 16}, 0, 6144, kInvalid, "Type size 0 is unsupported!", false},
+    {"ZeroDim", {2, 0, 16, 16}, 4, 6144, kInvalid, "Input Shape size must be greater than 0.", false},
+    {"NoDims", {}, 4, 6144, kInvalid, "Input Shape size must be greater than 0.", false},
+    {"UnknownDim", {2, -1, 16, 16}, 4, 6144, kInvalid, "Input Shape size must be greater than 0.",
+     false},
+    {"ThreeDims", {2, 32, 16}, 4, 6144, kInvalid,
+     "The dims of srcShape is 3, should be 4 (e.g. [B, S, storageHLength, originHLength])!", false},
+    {"FiveDims", {1, 2, 32, 16, 16}, 4, 6144, kInvalid,
+     "The dims of srcShape is 5, should be 4 (e.g. [B, S, storageHLength, originHLength])!", false},
+    {"NegativePair", {-3, -3, 16, 16}, 4, 6144, kInvalid, "srcShape[0] must be greater than 0.",
+     false},
+    {"NegativeH", {2, 32, -16, -16}, 4, 6144, kInvalid, "srcShape[2] must be greater than 0.",
+     false},
+    {"HugeDim", {int64_t{1} << 33, 1, 16, 16}, 4, 6144, StatusCode::kOutOfRange,
+     "srcShape[0] = 8589934592 does not fit in uint32", false},
+    {"BshOverflow", {65536, 1, 65536, 16}, 4, 6144, StatusCode::kOutOfRange,
+     "B*S*H = 4294967296 does not fit in uint32", false},
+    {"StackTooSmallE2", {1, 8, 8, 8}, 4, 100, kInvalid, "stackBufferSize is not enough.", true},
+    {"StackZero", {1, 8, 8, 8}, 2, 0, kInvalid, "stackBufferSize is not enough.", true},
+};
+// clang-format on
+
+INSTANTIATE_TEST_SUITE_P(Cases, LayerNormGradTilingErrorTest, ::testing::ValuesIn(kErrorCases),
+                         CaseName());
 
 TEST_F(LayerNormGradTilingTest, MaxValueOverflowIsAnError) {
   // 9 * 2^28 * 2 bytes does not fit in uint32 although B*S*H does.

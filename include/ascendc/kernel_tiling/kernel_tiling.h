@@ -6,113 +6,13 @@
 // natural alignment, #pragma pack(push, 8). Kernel code names them unqualified
 // (LayerNormGradTiling, ...), so they are also exported into the global namespace.
 //
-// Each struct is followed by an X-macro listing its fields in order; the host side builds its
-// optiling class from that list, and the static_asserts below keep list and struct in step.
+// Each struct's fields are an X-macro list, X(type, name) in order, the one source of the field
+// names: the struct below, the host side's optiling class (tiling/tiling_types.h) and the tests'
+// field-by-field comparisons are all built from it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-
-namespace AscendC {
-namespace tiling {
-
-#pragma pack(push, 8)
-
-// LayerNormGrad (spec §2.1): 30 x uint32, 120 bytes. Positions and sizes are float elements;
-// stackBufferSize is in bytes; the last two fields are float bit patterns (1/N and 2/N).
-struct LayerNormGradTiling {
-  uint32_t stackBufferSize = 0;
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t oneCalSize = 0;
-  uint32_t nohCalSize = 0;
-  uint32_t loopNum = 0;
-  uint32_t tailSize = 0;
-  uint32_t nohTailSize = 0;
-  uint32_t tmpTensorBSHPos = 0;
-  uint32_t tmpTensorBSHSize = 0;
-  uint32_t pdVarTensorPos = 0;
-  uint32_t pdVarTensorSize = 0;
-  uint32_t pdMeanTensorPos = 0;
-  uint32_t pdMeanTensorSize = 0;
-  uint32_t x1TensorPos = 0;
-  uint32_t x1TensorSize = 0;
-  uint32_t x2TensorPos = 0;
-  uint32_t x2TensorSize = 0;
-  uint32_t x3TensorPos = 0;
-  uint32_t x3TensorSize = 0;
-  uint32_t tmpTensorPos = 0;
-  uint32_t tmpTensorSize = 0;
-  uint32_t tmpTensor1Pos = 0;
-  uint32_t tmpTensor1Size = 0;
-  uint32_t tmpTensor2Pos = 0;
-  uint32_t tmpTensor2Size = 0;
-  uint32_t lastDimValueBack = 0;
-  uint32_t lastDimValueBackMulTwo = 0;
-};
-
-// LayerNormGradBeta (spec §3.4): 20 x uint32, 80 bytes. stackBufferSize is in float ELEMENTS
-// (bytes / 4), unlike LayerNormGradTiling.
-struct LayerNormGradBetaTiling {
-  uint32_t stackBufferSize = 0;
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t bshLength = 0;
-  uint32_t bsLength = 0;
-  uint32_t oneCalSize = 0;
-  uint32_t numberOfTmpBuf = 0;
-  uint32_t loopRound = 0;
-  uint32_t inputTailSize = 0;
-  uint32_t inputTailPos = 0;
-  uint32_t bsTailSize = 0;
-  uint32_t bshCurLength = 0;
-  uint32_t bsCurLength = 0;
-  uint32_t gammaTempTensorPos = 0;
-  uint32_t betaTempTensorPos = 0;
-  uint32_t inputDyTmpTensorPos = 0;
-  uint32_t resForGammaTmpTensorPos = 0;
-  uint32_t reserved = 0;
-};
-
-// Forward LayerNorm over [B, S, H] (spec §4): 25 x uint32 + float, 104 bytes. Positions and
-// sizes are float elements of the scratch buffer.
-struct LayerNormTiling {
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t inputXSize = 0;
-  uint32_t meanVarSize = 0;
-  uint32_t numberOfTmpBuf = 0;
-  uint32_t meanTmpTensorPos = 0;
-  uint32_t meanTmpTensorSize = 0;
-  uint32_t varianceTmpTensorPos = 0;
-  uint32_t varianceTmpTensorSize = 0;
-  uint32_t tmpBufSize = 0;
-  uint32_t oneTmpSize = 0;
-  uint32_t firstTmpStartPos = 0;
-  uint32_t secondTmpStartPos = 0;
-  uint32_t thirdTmpStartPos = 0;
-  uint32_t loopRound = 0;
-  uint32_t inputRoundSize = 0;
-  uint32_t inputTailSize = 0;
-  uint32_t inputTailPos = 0;
-  uint32_t meanVarRoundSize = 0;
-  uint32_t meanVarTailSize = 0;
-  uint32_t meanVarTailPos = 0;
-  uint32_t bshCurLength = 0;
-  uint32_t bsCurLength = 0;
-  float lastDimValueBack = 0;
-};
-
-#pragma pack(pop)
-
-}  // namespace tiling
-}  // namespace AscendC
 
 // Field lists, in struct order: X(type, name).
 // clang-format off
@@ -200,7 +100,37 @@ struct LayerNormTiling {
 
 // clang-format on
 
-// Field order against the lists is checked in tests/tiling (offsetof walk).
+// One struct member from a field list; every field defaults to 0.
+#define LNGRAD_TILING_STRUCT_FIELD(type, name) type name = 0;
+
+namespace AscendC {
+namespace tiling {
+
+#pragma pack(push, 8)
+
+// LayerNormGrad (spec §2.1): 30 x uint32, 120 bytes. Positions and sizes are float elements;
+// stackBufferSize is in bytes; the last two fields are float bit patterns (1/N and 2/N).
+struct LayerNormGradTiling {
+  LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// LayerNormGradBeta (spec §3.4): 20 x uint32, 80 bytes. stackBufferSize is in float ELEMENTS
+// (bytes / 4), unlike LayerNormGradTiling.
+struct LayerNormGradBetaTiling {
+  LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// Forward LayerNorm over [B, S, H] (spec §4): 25 x uint32 + float, 104 bytes. Positions and
+// sizes are float elements of the scratch buffer.
+struct LayerNormTiling {
+  LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+#pragma pack(pop)
+
+}  // namespace tiling
+}  // namespace AscendC
+
 static_assert(sizeof(AscendC::tiling::LayerNormGradTiling) == 120);
 static_assert(sizeof(AscendC::tiling::LayerNormGradBetaTiling) == 80);
 static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);

@@ -138,6 +138,14 @@ class TilingDef {
 
 #define END_TILING_DATA_DEF }
 
+// lngrad: a tiling data class whose scalar fields are the X-macro list FIELDS, X(type, name)
+// (kernel_tiling.h's LNGRAD_*_TILING_FIELDS), so that the class and the kernel struct it
+// serialises to have one field list.
+#define LNGRAD_TILING_DATA_DEF_FROM_FIELDS(class_name, FIELDS) \
+  BEGIN_TILING_DATA_DEF(class_name)                            \
+  FIELDS(TILING_DATA_FIELD_DEF)                                \
+  END_TILING_DATA_DEF
+
 // Registration has no effect on the CPU; it only checks that class_name is a tiling class.
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)               \
   static_assert(std::is_base_of_v<::optiling::TilingDef, class_name>, \

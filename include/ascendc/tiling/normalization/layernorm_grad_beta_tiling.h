@@ -5,15 +5,9 @@
 
 #include <cstdint>
 
-#include "graph/tensor.h"
-#include "kernel_tiling/kernel_tiling.h"
-#include "lngrad/status.h"
-#include "tiling/tiling_data_def.h"
-#include "tiling/tiling_status.h"
+#include "tiling/tiling_types.h"
 
 namespace AscendC {
-
-using TensorShape = ge::Shape;
 
 constexpr uint32_t LAYERNORM_GRAD_BETA_B16_BYTE_SIZE = 2;
 constexpr uint32_t LAYERNORM_GRAD_BETA_FOUR_BUF_NUM = 4;
@@ -25,17 +19,6 @@ constexpr uint32_t LAYERNORM_GRAD_BETA_INDEX_HLENGTH = 2;
 constexpr uint32_t LAYERNORM_GRAD_BETA_INDEX_ORIGINALHLENGTH = 3;
 
 }  // namespace AscendC
-
-namespace optiling {
-
-// Host-side TilingDef class; its SaveToBuffer image is AscendC::tiling::LayerNormGradBetaTiling.
-#define LNGRAD_TILING_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name)
-BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
-LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_TILING_FIELD)
-END_TILING_DATA_DEF;
-#undef LNGRAD_TILING_FIELD
-
-}  // namespace optiling
 
 namespace lngrad::tiling {
 

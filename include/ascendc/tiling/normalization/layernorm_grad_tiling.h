@@ -8,15 +8,9 @@
 
 #include <cstdint>
 
-#include "graph/tensor.h"
-#include "kernel_tiling/kernel_tiling.h"
-#include "lngrad/status.h"
-#include "tiling/tiling_data_def.h"
-#include "tiling/tiling_status.h"
+#include "tiling/tiling_types.h"
 
 namespace AscendC {
-
-using TensorShape = ge::Shape;
 
 constexpr uint32_t LAYERNORM_GRAD_ONE_BLOCK_SIZE_OF_FLOAT = 8;
 constexpr uint32_t LAYERNORM_GRAD_B32_BYTE_SIZE = 4;
@@ -31,17 +25,6 @@ constexpr uint32_t LAYERNORM_GRAD_B32_DATA_NUM_PER_BLOCK = 8;
 constexpr uint32_t LAYERNORM_GRAD_B16_DATA_NUM_PER_BLOCK = 16;
 
 }  // namespace AscendC
-
-namespace optiling {
-
-// Host-side TilingDef class; its SaveToBuffer image is AscendC::tiling::LayerNormGradTiling.
-#define LNGRAD_TILING_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name)
-BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
-LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_TILING_FIELD)
-END_TILING_DATA_DEF;
-#undef LNGRAD_TILING_FIELD
-
-}  // namespace optiling
 
 namespace lngrad::tiling {
 

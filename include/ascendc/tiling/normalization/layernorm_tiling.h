@@ -7,26 +7,7 @@
 
 #include <cstdint>
 
-#include "graph/tensor.h"
-#include "kernel_tiling/kernel_tiling.h"
-#include "lngrad/status.h"
-#include "tiling/tiling_data_def.h"
-#include "tiling/tiling_status.h"
-
-namespace AscendC {
-using TensorShape = ge::Shape;
-}  // namespace AscendC
-
-namespace optiling {
-
-// Host-side TilingDef class; its SaveToBuffer image is AscendC::tiling::LayerNormTiling.
-#define LNGRAD_TILING_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name)
-BEGIN_TILING_DATA_DEF(LayerNormTiling)
-LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_TILING_FIELD)
-END_TILING_DATA_DEF;
-#undef LNGRAD_TILING_FIELD
-
-}  // namespace optiling
+#include "tiling/tiling_types.h"
 
 namespace lngrad::tiling {
 
