@@ -3,8 +3,8 @@
 // primitives they are built from. bytes/s counts every [rows, H] tensor the call reads or
 // writes once (the small per-row and per-column vectors are left out).
 //
-// The path follows the environment, read on every call (devmath.h ResolveImpl): default SIMD
-// with row fusion, LNGRAD_DEVMATH_FUSE=0 for the SIMD steps, LNGRAD_IMPL=scalar for the scalar
+// The path follows the environment, read once (lngrad_aicore/instructions.h ResolveImpl): default
+// SIMD with row fusion, LNGRAD_ADV_FUSE=0 for the SIMD steps, LNGRAD_IMPL=scalar for the scalar
 // reference; compare builds by running two binaries interleaved.
 #include <cstdint>
 #include <cstdio>
@@ -15,13 +15,14 @@
 
 #include <benchmark/benchmark.h>
 
-#include "../src/adv/vector_ops.h"
 #include "device_test_util.h"
 #include "lngrad_adv/normalization.h"
+#include "lngrad_aicore/instructions.h"
 
 namespace {
 
 namespace dm = lngrad::adv;
+namespace ai = lngrad::aicore;
 using lngrad::Half;
 
 std::vector<float> Random(size_t n, float lo, float hi, uint32_t seed) {
@@ -198,7 +199,7 @@ void BM_CastHalfToFloat(benchmark::State& state) {
   const auto src = dm::testing::ToHalf(Random(n, -70000.0f, 70000.0f, 10));
   std::vector<float> dst(n);
   for (auto _ : state) {
-    dm::detail::CastHalfToFloat(dst.data(), src.data(), n);
+    ai::CastHalfToFloat(dst.data(), src.data(), n);
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
@@ -210,7 +211,7 @@ void BM_CastFloatToHalf(benchmark::State& state) {
   const auto src = Random(n, -70000.0f, 70000.0f, 11);
   std::vector<Half> dst(n);
   for (auto _ : state) {
-    dm::detail::CastFloatToHalf(dst.data(), src.data(), n);
+    ai::CastFloatToHalf(dst.data(), src.data(), n);
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
@@ -224,7 +225,7 @@ void BM_BroadcastRows(benchmark::State& state) {
   const auto src = Random(rows, -1.0f, 1.0f, 12);
   std::vector<float> dst(rows * h);
   for (auto _ : state) {
-    dm::detail::BroadcastRows(dst.data(), src.data(), rows, h);
+    ai::BroadcastRows(dst.data(), src.data(), rows, h);
     benchmark::DoNotOptimize(dst.data());
     benchmark::ClobberMemory();
   }
@@ -236,7 +237,7 @@ void BM_Mul(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
   const auto a = Random(n, -1.0f, 1.0f, 13), b = Random(n, -1.0f, 1.0f, 14);
   std::vector<float> d(n);
-  const dm::detail::Ops ops{dm::ResolveImpl(dm::Impl::kAuto) == dm::Impl::kSimd};
+  const ai::Ops ops{dm::ResolveImpl(dm::Impl::kAuto) == dm::Impl::kSimd};
   for (auto _ : state) {
     ops.Mul(d.data(), a.data(), b.data(), n);
     benchmark::DoNotOptimize(d.data());

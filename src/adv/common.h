@@ -6,22 +6,32 @@
 #include <string>
 
 #include "lngrad_adv/normalization.h"
-#include "vector_ops.h"
+#include "lngrad_aicore/instructions.h"
+#include "row_kernels.h"
 
 namespace lngrad::adv::detail {
 
-inline constexpr uint32_t kRepeatLanes = 64;  // floats per 256-byte repeat / register
-
-inline Ops MakeOps(Impl impl) {
-  const Impl r = ResolveImpl(impl);
-  return Ops{r != Impl::kScalar, r == Impl::kSimd};
-}
+// The device's instructions (lngrad_aicore/instructions.h), as the algorithms name them.
+using aicore::BinaryOp;
+using aicore::BroadcastRows;
+using aicore::CastFloatToHalf;
+using aicore::CastHalfToFloat;
+using aicore::Fill;
+using aicore::FloatToHalfSaturate;
+using aicore::kRepeatLanes;
+using aicore::MakeOps;
+using aicore::Ops;
+using aicore::ReduceRow;
+using aicore::ReduceSumRowsExtent;
+using aicore::ReduceSumRowsWith;
+using aicore::ScalarOp;
+using aicore::ScalarReduceSumRows;
+using aicore::ScalarTree64;
+using aicore::TreeSums;
+using aicore::UnaryOp;
 
 inline uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 inline uint64_t Ceil8(uint64_t a) { return CeilDiv(a, 8) * 8; }
-
-// Highest element index + 1 that ReduceSumRows(dst, src, calSize, h) writes in dst.
-uint64_t ReduceSumRowsExtent(uint64_t calSize, uint64_t h);
 
 // OutOfRange naming the API, the operand and both sizes, when `need` exceeds the capacity.
 template <typename T>

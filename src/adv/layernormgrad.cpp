@@ -202,7 +202,7 @@ void ForEachChunk(const LayerNormGradTilingData& t, F f) {
 // above, but one row at a time through all steps, so a chunk is read from memory about twice
 // instead of ~20 times. It leaves every buffer with the step-by-step path's final contents:
 //  - each element of X1/X2/X3, res_for_gamma, pd_x and the product rows gets the same
-//    operations in the same order (GradRowPass1/GradRowPass2, vector_ops.h), each row's sums come from
+//    operations in the same order (GradRowPass1/GradRowPass2, row_kernels.h), each row's sums come from
 //    the same trees (ReduceRow) into the same pd_var/pd_mean slots;
 //  - what the steps write and later overwrite within the chunk is skipped: bsh holds
 //    broadcast(pd_mean/N) over [0, cal) at the end of the steps (its per-row temporaries, the

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../aicore/bits_test_util.h"
 #include "lngrad_adv/normalization.h"
 
 namespace lngrad::adv::testing {
@@ -167,14 +168,6 @@ inline std::map<std::string, std::vector<float>> LoadExample(const std::string& 
   return out;
 }
 
-inline std::vector<float> Uniform(size_t n, float lo, float hi, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
 inline std::vector<Half> ToHalf(const std::vector<float>& v) {
   std::vector<Half> h(v.size());
   for (size_t i = 0; i < v.size(); ++i) h[i] = Half(v[i]);
@@ -198,21 +191,9 @@ inline void RowStats(const std::vector<float>& x, size_t rows, size_t h, std::ve
   }
 }
 
-inline bool SameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
-
-// Index of the first element whose bits differ, or -1.
-inline long FirstBitDifference(const float* a, const float* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    if (std::isnan(a[i]) && std::isnan(b[i])) continue;  // NaN payloads are not promised
-    if (!SameBits(a[i], b[i])) return static_cast<long>(i);
-  }
-  return -1;
-}
-inline long FirstBitDifference(const Half* a, const Half* b, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    if (a[i].bits != b[i].bits) return static_cast<long>(i);
-  }
-  return -1;
-}
+// Bit comparisons and Uniform: the instruction-set tests' (tests/aicore/bits_test_util.h).
+using aicore::testing::FirstBitDifference;
+using aicore::testing::SameBits;
+using aicore::testing::Uniform;
 
 }  // namespace lngrad::adv::testing

@@ -22,20 +22,17 @@
 
 #include "lngrad/half.h"
 #include "lngrad/status.h"
+#include "lngrad_aicore/instructions.h"
 
 namespace lngrad::adv {
 
-// Implementation: Highway SIMD or scalar loops (the reference); all give the same bits in every
-// buffer. kSimd also runs LayerNormGrad's vector path row by row through all steps where that
-// provably leaves the same memory (layernormgrad.cpp); kSimdSteps is SIMD with every step a
-// separate pass over the chunk, as the device runs it.
-enum class Impl { kAuto, kSimd, kScalar, kSimdSteps };
-// kAuto -> kScalar when the environment variable LNGRAD_IMPL is "scalar", else kSimdSteps when
-// LNGRAD_DEVMATH_FUSE is "0", else kSimd (both read on each call). Other values are returned
-// unchanged.
-Impl ResolveImpl(Impl requested);
-// Name of the Highway target the SIMD path dispatches to on this machine (e.g. "AVX2").
-const char* SimdTargetName();
+// Implementation (Highway SIMD, scalar reference, SIMD step by step) and its resolution from
+// LNGRAD_IMPL / LNGRAD_ADV_FUSE: the instruction set's (lngrad_aicore/instructions.h). kSimd
+// also runs LayerNormGrad's vector path row by row through all steps where that provably leaves
+// the same memory (layernormgrad.cpp).
+using aicore::Impl;
+using aicore::ResolveImpl;
+using aicore::SimdTargetName;
 
 // Which device implementation runs (spec §1.1: arch 2002/2201 -> kVector, 3510 -> kRegBase).
 enum class Algorithm { kVector, kRegBase };
@@ -247,18 +244,9 @@ Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
                  Impl impl = Impl::kAuto);
 
 // ---------------------------------------------------------------------------------------------
-// Building blocks, exposed for the tests and the replay.
-
-// The SIMD and scalar versions give the same bits (the SIMD one evaluates the same additions,
-// several trees at a time).
-
-// One WholeReduceSum repeat (spec §1.8): the adjacent-pair binary tree over 64 lanes, lanes
-// >= n taken as +0. n in [0, 64].
-float ReduceRepeat64(const float* src, uint32_t n, Impl impl = Impl::kAuto);
-// ReduceSumImpl(dst, src, calSize, H) of the vector path (spec §1.8), partial sums included.
-// Writes dst[i] for i < calSize/H and partials at dst[i*H ...]; dst and src must not overlap.
-// hLength == 0 writes nothing.
-void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength,
-                   Impl impl = Impl::kAuto);
+// Building blocks, exposed for the tests and the replay: the instruction set's reduction trees
+// (lngrad_aicore/instructions.h; the SIMD and scalar versions give the same bits).
+using aicore::ReduceRepeat64;
+using aicore::ReduceSumRows;
 
 }  // namespace lngrad::adv

@@ -7,10 +7,10 @@
 #include <limits>
 #include <vector>
 
-#include "../../src/adv/vector_ops.h"
-#include "device_test_util.h"
+#include "bits_test_util.h"
+#include "lngrad_aicore/instructions.h"
 
-namespace lngrad::adv {
+namespace lngrad::aicore {
 namespace {
 
 constexpr float k24 = 16777216.0f;  // 2^24
@@ -48,9 +48,9 @@ TEST(ReduceSumRows, ShortRowsAreOneTreeWithTheResultInSlotI) {
   for (int i = 0; i < 48; ++i) src[i] = static_cast<float>(i);
   std::vector<float> dst(48, -7.0f);
   ReduceSumRows(dst.data(), src.data(), 48, 16);
-  EXPECT_EQ(dst[0], 120.0f);   // 0 + ... + 15
-  EXPECT_EQ(dst[1], 376.0f);   // 16 + ... + 31
-  EXPECT_EQ(dst[2], 632.0f);   // 32 + ... + 47
+  EXPECT_EQ(dst[0], 120.0f);  // 0 + ... + 15
+  EXPECT_EQ(dst[1], 376.0f);  // 16 + ... + 31
+  EXPECT_EQ(dst[2], 632.0f);  // 32 + ... + 47
   for (int i = 3; i < 48; ++i) EXPECT_EQ(dst[i], -7.0f) << i;
 }
 
@@ -60,8 +60,8 @@ TEST(ReduceSumRows, RowOf72KeepsItsPartialSumsAtItsBase) {
   const uint32_t h = 72;
   std::vector<float> src(2 * h, 0.0f);
   for (uint32_t r = 0; r < 2; ++r) {
-    for (uint32_t c = 0; c < 64; ++c) src[r * h + c] = 1.0f;     // tree: 64
-    for (uint32_t c = 64; c < h; ++c) src[r * h + c] = 0.5f;     // tree: 4
+    for (uint32_t c = 0; c < 64; ++c) src[r * h + c] = 1.0f;  // tree: 64
+    for (uint32_t c = 64; c < h; ++c) src[r * h + c] = 0.5f;  // tree: 4
   }
   std::vector<float> dst(2 * h, -1.0f);
   ReduceSumRows(dst.data(), src.data(), 2 * h, h);
@@ -107,8 +107,8 @@ TEST(ReduceSumRows, SimdMatchesScalarInEverySlot) {
   // The whole dst buffer (final sums, partial sums of every pass, untouched slots) must be the
   // scalar version's bit for bit: one, two and three passes, rows narrower than 64 (one
   // masked tree each, powers of two and not), tails of every kind.
-  const uint32_t hs[] = {1, 2, 8, 16, 24, 40, 56, 64, 72, 128, 136, 200, 768, 1000, 1024,
-                         4032, 4096, 4104, 4160, 5000, 12288, 262144, 262208};
+  const uint32_t hs[] = {1,   2,    8,    16,   24,   40,   56,   64,   72,    128,    136,   200,
+                         768, 1000, 1024, 4032, 4096, 4104, 4160, 5000, 12288, 262144, 262208};
   for (uint32_t h : hs) {
     for (uint32_t rows : {1u, 3u}) {
       if (h > 8192 && rows > 1) continue;
@@ -120,7 +120,8 @@ TEST(ReduceSumRows, SimdMatchesScalarInEverySlot) {
       ReduceSumRows(s.data(), src.data(), cal, h, Impl::kScalar);
       ReduceSumRows(v.data(), src.data(), cal, h, Impl::kSimd);
       for (size_t i = 0; i < s.size(); ++i) {
-        ASSERT_TRUE(testing::SameBits(s[i], v[i])) << "h " << h << " rows " << rows << " slot " << i;
+        ASSERT_TRUE(testing::SameBits(s[i], v[i]))
+            << "h " << h << " rows " << rows << " slot " << i;
       }
     }
   }
@@ -132,10 +133,10 @@ TEST(ReduceSumRows, SimdMatchesScalarWithSpecialValues) {
   for (uint32_t h : {16u, 72u, 768u, 4160u}) {
     std::vector<float> src(4 * h, 0.0f);
     for (uint32_t c = 0; c < h; ++c) {
-      src[c] = (c == 5) ? inf : 1.0f;                    // row 0: +Inf
+      src[c] = (c == 5) ? inf : 1.0f;                            // row 0: +Inf
       src[h + c] = (c == 1) ? inf : (c == h - 1 ? -inf : 2.0f);  // row 1: NaN
-      src[2 * h + c] = -0.0f;                            // row 2: -0 (+0 where masked lanes enter)
-      src[3 * h + c] = (c % 2) ? 3.0e38f : 1e-45f;       // row 3: overflows, subnormals
+      src[2 * h + c] = -0.0f;                       // row 2: -0 (+0 where masked lanes enter)
+      src[3 * h + c] = (c % 2) ? 3.0e38f : 1e-45f;  // row 3: overflows, subnormals
     }
     std::vector<float> s(4 * h, 9.0f), v(4 * h, 9.0f);
     ReduceSumRows(s.data(), src.data(), 4 * h, h, Impl::kScalar);
@@ -156,10 +157,11 @@ TEST(ReduceRow, SimdMatchesScalarAndReduceSumRowsSlots) {
     const uint32_t slots = h / 64 + 2;
     std::vector<float> ps(slots, -2.0f), pv(slots, -2.0f);
     float fs = -3.0f, fv = -3.0f;
-    detail::ReduceRow(false, row.data(), h, ps.data(), &fs);
-    detail::ReduceRow(true, row.data(), h, pv.data(), &fv);
+    ReduceRow(false, row.data(), h, ps.data(), &fs);
+    ReduceRow(true, row.data(), h, pv.data(), &fv);
     EXPECT_TRUE(testing::SameBits(fs, fv)) << h;
-    for (uint32_t j = 0; j < slots; ++j) EXPECT_TRUE(testing::SameBits(ps[j], pv[j])) << h << " " << j;
+    for (uint32_t j = 0; j < slots; ++j)
+      EXPECT_TRUE(testing::SameBits(ps[j], pv[j])) << h << " " << j;
     std::vector<float> dst(h, -2.0f);
     ReduceSumRows(dst.data(), row.data(), h, h, Impl::kScalar);
     EXPECT_TRUE(testing::SameBits(dst[0], fs)) << h;
@@ -180,4 +182,4 @@ TEST(ReduceRepeat64, SimdAndScalarAgreeOnEveryMask) {
 }
 
 }  // namespace
-}  // namespace lngrad::adv
+}  // namespace lngrad::aicore

@@ -1,211 +1,38 @@
-// The device's reduction tree (spec §1.8) with Highway: the adjacent-pair tree over 64 lanes,
-// evaluated for several trees at once with the same float additions in the same order; and the
-// row kernels built on it (LayerNormGrad's fused rows, LayerNorm's 64-lane fold).
-//
-// Why it gives the scalar tree's bits: view `count` trees of L lanes laid out back to back as
-// one stream s. One level of the tree replaces s by s'[m] = s[2m] + s[2m+1]; pairs never
-// straddle two trees because every tree occupies an aligned run of L (then L/2, ...) slots.
-// For two consecutive vectors lo, hi of the stream, ConcatEven(hi, lo) + ConcatOdd(hi, lo) is
-// exactly that level applied to their 2N floats (left + right in every lane). Applying it to
-// consecutive pairs, depth first (the levels are pure functions, so the evaluation order of
-// independent sums does not matter), leaves one vector; the remaining levels pair that vector
-// with itself, which keeps the level's results in the lower half. Lanes masked off in the
-// 64-lane tree are +0: a tree over n < 64 lanes equals the tree over L = bit_ceil(n) lanes
-// (zeros in n..L) followed by levels that add a subtree of +0s, i.e. (t + 0) + 0 ... = t + 0.
+// Row kernels of the high-level APIs with Highway (compiled once per target by foreach_target,
+// chosen at run time): LayerNormGrad's fused vector-path rows and LayerNorm's 64-lane fold,
+// built on the instruction set's loops, reduction trees and half codec (instructions-inl.h),
+// with the same float operations in the same order as the APIs' step-by-step path.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "reduce_ops.cpp"
+#define HWY_TARGET_INCLUDE "row_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
 
-#include "half_lanes-inl.h"
-#include "vector_ops.h"
+#include "aicore/instructions-inl.h"
+#include "row_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace lngrad::adv::detail {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-constexpr size_t kTreeLanes = 64;
-
-#if HWY_TARGET == HWY_SCALAR
-// One lane: nothing to pair within a vector; the scalar tree is this target's version.
-void TreeSumsSimd(const float* src, size_t stride, uint32_t lanes, size_t count, float* out) {
-  for (size_t t = 0; t < count; ++t) out[t] = ScalarTree64(src + t * stride, lanes);
-}
-void ReduceSumRowsSimd(float* dst, const float* src, uint32_t cal, uint32_t h) {
-  ScalarReduceSumRows(dst, src, cal, h);
-}
-#else
-using DF = hn::ScalableTag<float>;
-using VF = decltype(hn::Zero(DF()));
-
-// One tree level over the 2N floats of lo followed by hi.
-HWY_INLINE VF PairLevel(DF d, VF lo, VF hi) {
-  return hn::Add(hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo));
-}
-
-// The levels over vectors first .. first+K-1 of the stream, depth first: one vector.
-template <size_t K, class Load>
-HWY_INLINE VF Fold(DF d, const Load& load, size_t first) {
-  if constexpr (K == 1) {
-    return load(first);
-  } else {
-    const VF lo = Fold<K / 2>(d, load, first);
-    const VF hi = Fold<K / 2>(d, load, first + K / 2);
-    return PairLevel(d, lo, hi);
-  }
-}
-
-template <class Load>
-HWY_INLINE VF FoldAny(DF d, size_t k, const Load& load) {
-  switch (k) {
-    case 1: return Fold<1>(d, load, 0);
-    case 2: return Fold<2>(d, load, 0);
-    case 4: return Fold<4>(d, load, 0);
-    case 8: return Fold<8>(d, load, 0);
-    case 16: return Fold<16>(d, load, 0);
-    case 32: return Fold<32>(d, load, 0);
-    default: return Fold<64>(d, load, 0);
-  }
-}
-
-// Vector i of a stream of trees of at least N lanes, tree t at src + t * stride.
-struct StridedTrees {
-  DF d;
-  const float* src;
-  size_t stride;
-  unsigned per_tree_shift;
-  size_t per_tree_mask;
-  unsigned lanes_shift;
-  HWY_INLINE VF operator()(size_t i) const {
-    return hn::LoadU(d, src + (i >> per_tree_shift) * stride + ((i & per_tree_mask) << lanes_shift));
-  }
-};
-
-// Vector i of a contiguous stream.
-struct Contiguous {
-  DF d;
-  const float* src;
-  size_t n;
-  HWY_INLINE VF operator()(size_t i) const { return hn::LoadU(d, src + i * n); }
-};
-
-// g trees (g a power of two, g <= N) of l lanes (a power of two <= 64), tree t starting at
-// src + t * stride; requires l >= N or stride == l, and at least N readable floats from src
-// when g * l < N (the staging buffer). All inputs are loaded before out[0..g) is written.
-HWY_INLINE void Group(DF d, const float* src, size_t stride, size_t l, size_t g, float* out) {
-  const size_t n = hn::Lanes(d);
-  const size_t k = g * l < n ? 1 : g * l / n;  // vectors in the (zero-padded) stream
-  VF v;
-  if (l >= n) {
-    // Tree t's vectors are contiguous; l / n and n are powers of two.
-    const StridedTrees load{d, src, stride, static_cast<unsigned>(std::countr_zero(l / n)),
-                            l / n - 1, static_cast<unsigned>(std::countr_zero(n))};
-    v = FoldAny(d, k, load);
-  } else {
-    const Contiguous load{d, src, n};
-    v = FoldAny(d, k, load);
-  }
-  // Levels left: log2(l) in all, log2(k) done by the fold.
-  const int levels = std::countr_zero(l) - std::countr_zero(k);
-  for (int i = 0; i < levels; ++i) v = PairLevel(d, v, v);
-  if (l < kTreeLanes) v = hn::Add(v, hn::Zero(d));
-  if (g == n) {
-    hn::StoreU(v, d, out);
-  } else if (g == 1) {
-    *out = hn::GetLane(v);
-  } else {
-    HWY_ALIGN float lanes[HWY_LANES(float)];
-    hn::Store(v, d, lanes);
-    for (size_t t = 0; t < g; ++t) out[t] = lanes[t];
-  }
-}
-
-// g trees staged into a zero-padded buffer of l-lane slots (at least N floats).
-HWY_INLINE void StagedGroup(DF d, const float* src, size_t stride, uint32_t lanes, size_t l,
-                            size_t g, float* out) {
-  HWY_ALIGN float stage[HWY_LANES(float) * kTreeLanes];
-  const size_t n = hn::Lanes(d);
-  const size_t used = g * l < n ? n : g * l;
-  std::memset(stage, 0, used * sizeof(float));
-  for (size_t t = 0; t < g; ++t) std::memcpy(stage + t * l, src + t * stride, lanes * sizeof(float));
-  Group(d, stage, l, l, g, out);
-}
-
-void TreeSumsSimd(const float* src, size_t stride, uint32_t lanes, size_t count, float* out) {
-  const DF d;
-  const size_t n = hn::Lanes(d);
-  if (lanes > kTreeLanes) lanes = kTreeLanes;
-  if (lanes == 0) {
-    for (size_t t = 0; t < count; ++t) out[t] = 0.0f;
-    return;
-  }
-  const size_t l = std::bit_ceil(lanes);
-  const bool direct = lanes == l && (l >= n || stride == l);
-  const auto group = [&](size_t first, size_t g) HWY_ATTR {
-    const float* s = src + first * stride;
-    if (direct && g * l >= n) {
-      Group(d, s, stride, l, g, out + first);
-    } else {
-      StagedGroup(d, s, stride, lanes, l, g, out + first);
-    }
-  };
-  size_t t = 0;
-  for (; t + n <= count; t += n) group(t, n);
-  for (size_t g = n / 2; g >= 1; g /= 2) {
-    if ((count - t) & g) {
-      group(t, g);
-      t += g;
-    }
-  }
-}
-
-void ReduceRowSimd(const float* row, uint32_t h, float* partials, float* final_sum);
-
-// ReduceSumImpl (spec §1.8) with the trees above; the passes and the slots they write are the
-// scalar version's (common.cpp), row by row.
-void ReduceSumRowsSimd(float* dst, const float* src, uint32_t cal, uint32_t h) {
-  const uint32_t count = cal / h;
-  if (count == 0 || h <= 1) return;
-  if (h < kTreeLanes) {
-    // One tree per row, result in dst[i]: the rows are independent and dst does not overlap
-    // src, so all rows go at once.
-    TreeSumsSimd(src, h, h, count, dst);
-    return;
-  }
-  for (uint32_t i = 0; i < count; ++i) {
-    const uint64_t base = uint64_t{i} * h;
-    ReduceRowSimd(src + base, h, dst + base, dst + i);
-  }
-}
-#endif  // HWY_TARGET == HWY_SCALAR
-
-// The passes of one row: the first reads `row`, the later ones read `partials` and write it
-// too (a group's sums land at or before the first slot it read, and no later group reads below
-// its own first slot); the last pass writes *final_sum. ReduceSumRowsSimd's row body.
-void ReduceRowSimd(const float* row, uint32_t h, float* partials, float* final_sum) {
-  const float* pass_src = row;
-  uint32_t total = h;
-  while (total > 1) {
-    const uint32_t repeats = total / kTreeLanes;
-    const uint32_t tail = total % kTreeLanes;
-    if (repeats > 0) {
-      TreeSumsSimd(pass_src, kTreeLanes, kTreeLanes, repeats,
-                   total == kTreeLanes ? final_sum : partials);
-    }
-    if (tail > 0) {
-      TreeSumsSimd(pass_src + uint64_t{repeats} * kTreeLanes, kTreeLanes, tail, 1,
-                   total < kTreeLanes ? final_sum : partials + repeats);
-    }
-    total = (total + kTreeLanes - 1) / kTreeLanes;
-    pass_src = partials;
-  }
-}
+// The instruction set's per-target loops and trees.
+using aicore::HWY_NAMESPACE::CastFloatToHalfLanes;
+using aicore::HWY_NAMESPACE::CastHalfToFloatLanes;
+using aicore::HWY_NAMESPACE::kTreeLanes;
+using aicore::HWY_NAMESPACE::ReduceRowLanes;
+#if HWY_TARGET != HWY_SCALAR
+using aicore::HWY_NAMESPACE::Contiguous;
+using aicore::HWY_NAMESPACE::DF;
+using aicore::HWY_NAMESPACE::Fold;
+using aicore::HWY_NAMESPACE::PairLevel;
+using aicore::HWY_NAMESPACE::VF;
+#endif
+#ifdef LNGRAD_HALF_F16C
+using aicore::HWY_NAMESPACE::LoadHalfAsFloat;
+using aicore::HWY_NAMESPACE::StoreFloatAsHalf;
+#endif
 
 template <class T>
 HWY_INLINE void GradRow1Lanes(const GradRowPass1& a, size_t i, const T& ops) {
@@ -236,9 +63,18 @@ struct VecLanes {
   HWY_INLINE auto Load(const float* p) const { return hn::LoadU(d, p); }
   HWY_INLINE void Store(decltype(hn::Zero(d)) v, float* p) const { hn::StoreU(v, d, p); }
   HWY_INLINE auto Set(float v) const { return hn::Set(d, v); }
-  template <class V> HWY_INLINE V Add(V a, V b) const { return hn::Add(a, b); }
-  template <class V> HWY_INLINE V Sub(V a, V b) const { return hn::Sub(a, b); }
-  template <class V> HWY_INLINE V Mul(V a, V b) const { return hn::Mul(a, b); }
+  template <class V>
+  HWY_INLINE V Add(V a, V b) const {
+    return hn::Add(a, b);
+  }
+  template <class V>
+  HWY_INLINE V Sub(V a, V b) const {
+    return hn::Sub(a, b);
+  }
+  template <class V>
+  HWY_INLINE V Mul(V a, V b) const {
+    return hn::Mul(a, b);
+  }
 };
 struct OneLane {
   HWY_INLINE float Load(const float* p) const { return *p; }
@@ -248,7 +84,6 @@ struct OneLane {
   HWY_INLINE float Sub(float a, float b) const { return a - b; }
   HWY_INLINE float Mul(float a, float b) const { return a * b; }
 };
-
 
 void GradRow1Row(const GradRowPass1& pass) {
   const GradRowPass1 a = pass;  // in registers (GradRow1TreesImpl says why)
@@ -271,22 +106,21 @@ void GradRow2Row(const GradRowPass2& pass) {
 // Fixed-width targets only (Lanes(d) == HWY_LANES(float), a power of two <= 64): the tree
 // shapes below are compile-time. Scalable and one-lane targets store the rows and reduce them.
 #if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
-#define LNGRAD_DEVMATH_ROW_TREES 1
+#define LNGRAD_ADV_ROW_TREES 1
 constexpr size_t kPerTree = kTreeLanes / HWY_LANES(float);  // vectors per 64-lane repeat
 static_assert(kPerTree >= 1 && kTreeLanes % HWY_LANES(float) == 0);
 
 // GradRowPass1 with the three product rows reduced in registers (docs/math.md §8.3): the
 // products of one vector of the row are the leaves of the first-pass trees; Fold's depth-first
 // levels over a group of 64 vectors (N whole repeats, N = lanes) leave lane t = repeat t's
-// tree sum, the same additions in the same order as TreeSumsSimd / ScalarTree64 over the
+// tree sum, the same additions in the same order as TreeSumsLanes / ScalarTree64 over the
 // stored row. Only x2, res and x3 are stored per element.
 struct Prod3 {
   VF p1, p2, p3;
 };
 
 HWY_INLINE Prod3 PairLevel3(DF d, const Prod3& lo, const Prod3& hi) {
-  return Prod3{PairLevel(d, lo.p1, hi.p1), PairLevel(d, lo.p2, hi.p2),
-               PairLevel(d, lo.p3, hi.p3)};
+  return Prod3{PairLevel(d, lo.p1, hi.p1), PairLevel(d, lo.p2, hi.p2), PairLevel(d, lo.p3, hi.p3)};
 }
 
 // Where a row's dy and x come from: float rows, or (F16C targets) half rows widened in
@@ -300,7 +134,7 @@ struct FloatIn {
   HWY_INLINE VF X(DF d, size_t i) const { return hn::LoadU(d, x + i); }
   HWY_INLINE void Res(VF, size_t) const {}
 };
-#ifdef LNGRAD_DEVMATH_F16C
+#ifdef LNGRAD_HALF_F16C
 struct HalfIn {
   static constexpr bool kHalf = true;
   const Half* dy;
@@ -353,7 +187,7 @@ HWY_INLINE float FinishTree(DF d, VF v) {
 }
 
 #if HWY_TARGET <= HWY_AVX3
-#define LNGRAD_DEVMATH_BLOCK_TREES 1
+#define LNGRAD_ADV_BLOCK_TREES 1
 // AVX-512 (16 lanes, four 128-bit blocks): the same tree levels with shuffles inside the blocks
 // (vshufps) and of whole blocks (vshuff32x4) instead of ConcatEven/ConcatOdd's two-source
 // permutes. Every level adds the same two operands, the lower-column one on the left; only the
@@ -371,8 +205,7 @@ HWY_INLINE VF PairBlocks(VF lo, VF hi) {
                  VF{_mm512_shuffle_f32x4(lo.raw, hi.raw, _MM_SHUFFLE(3, 1, 3, 1))});
 }
 HWY_INLINE Prod3 PairInBlocks3(const Prod3& lo, const Prod3& hi) {
-  return Prod3{PairInBlocks(lo.p1, hi.p1), PairInBlocks(lo.p2, hi.p2),
-               PairInBlocks(lo.p3, hi.p3)};
+  return Prod3{PairInBlocks(lo.p1, hi.p1), PairInBlocks(lo.p2, hi.p2), PairInBlocks(lo.p3, hi.p3)};
 }
 HWY_INLINE Prod3 PairBlocks3(const Prod3& lo, const Prod3& hi) {
   return Prod3{PairBlocks(lo.p1, hi.p1), PairBlocks(lo.p2, hi.p2), PairBlocks(lo.p3, hi.p3)};
@@ -432,7 +265,7 @@ void GradRow1TreesImpl(const GradRowPass1& pass, const In& row_in, float* s1, fl
   // at the repeats with the repeat vectors staged in memory gives smaller code, but measured
   // slower for float, bench_adv 8x1024 about +10 %.)
   for (; j + n <= repeats; j += n) {
-#ifdef LNGRAD_DEVMATH_BLOCK_TREES
+#ifdef LNGRAD_ADV_BLOCK_TREES
     const size_t c = j * kTreeLanes;
     const Prod3 q0 = VectorSums(d, a, in, c);
     const Prod3 q1 = VectorSums(d, a, in, c + kTreeLanes * 4);
@@ -448,7 +281,7 @@ void GradRow1TreesImpl(const GradRowPass1& pass, const In& row_in, float* s1, fl
     hn::StoreU(v.p2, d, s2 + j);
     hn::StoreU(v.p3, d, s3 + j);
   }
-#ifdef LNGRAD_DEVMATH_BLOCK_TREES
+#ifdef LNGRAD_ADV_BLOCK_TREES
   // Four repeats at a time: lane 4b = repeat b's sum after two more in-block levels.
   for (; j + 4 <= repeats; j += 4) {
     const Prod3 q = VectorSums(d, a, in, j * kTreeLanes);
@@ -508,10 +341,10 @@ void GradRow1TreesImpl(const GradRowPass1& pass, const In& row_in, float* s1, fl
     *out[k] = FinishTree(d, Fold<kPerTree>(d, load, 0));
   }
 }
-#endif  // LNGRAD_DEVMATH_ROW_TREES
+#endif  // LNGRAD_ADV_ROW_TREES
 
-#if defined(LNGRAD_DEVMATH_ROW_TREES) && defined(LNGRAD_DEVMATH_F16C)
-#define LNGRAD_DEVMATH_FUSED_CASTS 1
+#if defined(LNGRAD_ADV_ROW_TREES) && defined(LNGRAD_HALF_F16C)
+#define LNGRAD_ADV_FUSED_CASTS 1
 // GradRow2Row with pd_x also narrowed to half from the register (the row cast's instructions).
 void GradRow2RowHalf(const GradRowPass2& pass, Half* pd_x_h) {
   const GradRowPass2 a = pass;  // in registers (GradRow1TreesImpl says why)
@@ -548,7 +381,8 @@ void FoldRowsSimd(float* src, size_t rows, size_t h) {
     float* row = src + r * h;
     for (size_t l0 = 0; l0 < kTreeLanes; l0 += n) {
       auto acc = hn::LoadU(d, row + l0);
-      for (size_t k = 1; k <= adds; ++k) acc = hn::Add(hn::LoadU(d, row + k * kTreeLanes + l0), acc);
+      for (size_t k = 1; k <= adds; ++k)
+        acc = hn::Add(hn::LoadU(d, row + k * kTreeLanes + l0), acc);
       if (l0 + n <= tail) acc = hn::Add(hn::LoadU(d, row + (h - tail) + l0), acc);
       hn::StoreU(acc, d, row + l0);
     }
@@ -567,7 +401,7 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
   float* dy_f = t_part + part;
   const bool half = c.dy_h != nullptr;
   // Half rows converted inside the row kernels instead of by row casts (same instructions).
-#ifdef LNGRAD_DEVMATH_FUSED_CASTS
+#ifdef LNGRAD_ADV_FUSED_CASTS
   const bool fused_casts = half && h > kTreeLanes;
 #else
   const bool fused_casts = false;
@@ -590,23 +424,23 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
     if (half && fused_casts) {
       x_row = c.tmp1 + at;  // written by GradRow1TreesImpl (HalfIn)
     } else if (half) {
-      CastHalfToFloat(dy_f, c.dy_h + at, h);
-      CastHalfToFloat(c.tmp1 + at, c.x_h + at, h);
+      CastHalfToFloatLanes(dy_f, c.dy_h + at, h);
+      CastHalfToFloatLanes(c.tmp1 + at, c.x_h + at, h);
       dy_row = dy_f;
       x_row = c.tmp1 + at;
     } else {
       dy_row = c.dy + at;
       x_row = c.x + at;
     }
-    const GradRowPass1 pass1{dy_row,    x_row, c.gamma, mean,     rstd3,    rstd,
-                             c.x2 + at, c.res + at, c.x3 + at, p1, p2, p3,
+    const GradRowPass1 pass1{dy_row,    x_row,      c.gamma,   mean,    rstd3, rstd,
+                             c.x2 + at, c.res + at, c.x3 + at, p1,      p2,    p3,
                              h,         c.k_half,   c.k_neg1,  c.k_neg2};
     float t_sum = 0.0f;
-#ifdef LNGRAD_DEVMATH_ROW_TREES
+#ifdef LNGRAD_ADV_ROW_TREES
     if (h > kTreeLanes) {
       // The first pass in registers; its sums land in the partial slots ReduceRow's first
       // pass writes, and the later passes (from those slots, ceil(h/64) values) are ReduceRow's.
-#ifdef LNGRAD_DEVMATH_FUSED_CASTS
+#ifdef LNGRAD_ADV_FUSED_CASTS
       if (half) {
         GradRow1TreesImpl(pass1, HalfIn{c.dy_h + at, c.x_h + at, c.tmp1 + at, c.res_h + at},
                           c.pd_var + at, c.pd_mean + at, t_part);
@@ -616,16 +450,16 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
         GradRow1TreesImpl(pass1, FloatIn{dy_row, x_row}, c.pd_var + at, c.pd_mean + at, t_part);
       }
       const uint32_t first = (h + kTreeLanes - 1) / kTreeLanes;
-      ReduceRowSimd(c.pd_var + at, first, c.pd_var + at, c.pd_var + r);
-      ReduceRowSimd(c.pd_mean + at, first, c.pd_mean + at, c.pd_mean + r);
-      ReduceRowSimd(t_part, first, t_part, &t_sum);
+      ReduceRowLanes(c.pd_var + at, first, c.pd_var + at, c.pd_var + r);
+      ReduceRowLanes(c.pd_mean + at, first, c.pd_mean + at, c.pd_mean + r);
+      ReduceRowLanes(t_part, first, t_part, &t_sum);
     } else
 #endif
     {
       GradRow1Row(pass1);
-      ReduceRowSimd(p1, h, c.pd_var + at, c.pd_var + r);
-      ReduceRowSimd(p2, h, c.pd_mean + at, c.pd_mean + r);
-      ReduceRowSimd(p3, h, t_part, &t_sum);
+      ReduceRowLanes(p1, h, c.pd_var + at, c.pd_var + r);
+      ReduceRowLanes(p2, h, c.pd_mean + at, c.pd_mean + r);
+      ReduceRowLanes(p3, h, t_part, &t_sum);
     }
     const float pv = c.pd_var[r];
     t_sum = t_sum * c.one_over_n;
@@ -636,7 +470,7 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
     c.pd_var[r] = pv2;
     c.pd_mean[r] = pm;
     const GradRowPass2 pass2{c.x2 + at, c.x3 + at, pv2, pm, c.x1 + at, c.pd_x + at, c.bsh + at, h};
-#ifdef LNGRAD_DEVMATH_FUSED_CASTS
+#ifdef LNGRAD_ADV_FUSED_CASTS
     if (fused_casts) {
       GradRow2RowHalf(pass2, c.pd_x_h + at);
       continue;
@@ -644,16 +478,16 @@ void FusedGradRowsSimd(const FusedGradArgs& c) {
 #endif
     GradRow2Row(pass2);
     if (half) {
-      CastFloatToHalf(c.pd_x_h + at, c.pd_x + at, h);
-      CastFloatToHalf(c.res_h + at, c.res + at, h);
+      CastFloatToHalfLanes(c.pd_x_h + at, c.pd_x + at, h);
+      CastFloatToHalfLanes(c.res_h + at, c.res + at, h);
     }
   }
 }
 
-#undef LNGRAD_DEVMATH_ROW_TREES
-#undef LNGRAD_DEVMATH_BLOCK_TREES
-#undef LNGRAD_DEVMATH_FUSED_CASTS
-#undef LNGRAD_DEVMATH_F16C
+#undef LNGRAD_ADV_ROW_TREES
+#undef LNGRAD_ADV_BLOCK_TREES
+#undef LNGRAD_ADV_FUSED_CASTS
+#undef LNGRAD_HALF_F16C
 
 }  // namespace HWY_NAMESPACE
 }  // namespace lngrad::adv::detail
@@ -662,54 +496,14 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace lngrad::adv::detail {
 
-HWY_EXPORT(TreeSumsSimd);
-HWY_EXPORT(ReduceSumRowsSimd);
-HWY_EXPORT(ReduceRowSimd);
 HWY_EXPORT(FusedGradRowsSimd);
 HWY_EXPORT(FoldRowsSimd);
 
-void FoldRows(float* src, size_t rows, size_t h) { HWY_DYNAMIC_DISPATCH(FoldRowsSimd)(src, rows, h); }
+void FoldRows(float* src, size_t rows, size_t h) {
+  HWY_DYNAMIC_DISPATCH(FoldRowsSimd)(src, rows, h);
+}
 
 void FusedGradRows(const FusedGradArgs& c) { HWY_DYNAMIC_DISPATCH(FusedGradRowsSimd)(c); }
-
-void ReduceRow(bool simd, const float* row, uint32_t h, float* partials, float* final_sum) {
-  if (simd) {
-    HWY_DYNAMIC_DISPATCH(ReduceRowSimd)(row, h, partials, final_sum);
-    return;
-  }
-  const float* pass_src = row;
-  uint32_t total = h;
-  while (total > 1) {
-    const uint32_t repeats = total / 64;
-    const uint32_t tail = total % 64;
-    for (uint32_t j = 0; j < repeats; ++j) {
-      (total == 64 ? *final_sum : partials[j]) = ScalarTree64(pass_src + uint64_t{j} * 64, 64);
-    }
-    if (tail > 0) {
-      (total < 64 ? *final_sum : partials[repeats]) =
-          ScalarTree64(pass_src + uint64_t{repeats} * 64, tail);
-    }
-    total = (total + 63) / 64;
-    pass_src = partials;
-  }
-}
-
-void TreeSums(bool simd, const float* src, size_t stride, uint32_t lanes, size_t count,
-              float* out) {
-  if (simd) {
-    HWY_DYNAMIC_DISPATCH(TreeSumsSimd)(src, stride, lanes, count, out);
-    return;
-  }
-  for (size_t t = 0; t < count; ++t) out[t] = ScalarTree64(src + t * stride, lanes);
-}
-
-void ReduceSumRowsWith(bool simd, float* dst, const float* src, uint32_t cal, uint32_t h) {
-  if (simd) {
-    HWY_DYNAMIC_DISPATCH(ReduceSumRowsSimd)(dst, src, cal, h);
-    return;
-  }
-  ScalarReduceSumRows(dst, src, cal, h);
-}
 
 }  // namespace lngrad::adv::detail
 #endif  // HWY_ONCE

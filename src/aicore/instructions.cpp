@@ -1,0 +1,484 @@
+// The vector instruction set: the Highway versions (instructions-inl.h, compiled once per target
+// by foreach_target and chosen at run time), the scalar loops (the reference path,
+// Impl::kScalar), and the choice between them. Built with -ffp-contract=off: a Mul followed by
+// an Add stays two roundings, in both paths.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "instructions.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "instructions-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace lngrad::aicore {
+namespace HWY_NAMESPACE {
+
+void BinarySimd(int op, float* dst, const float* a, const float* b, size_t n) {
+  BinaryLanes(static_cast<BinaryOp>(op), dst, a, b, n);
+}
+void BinaryHalfSimd(int op, Half* dst, const Half* a, const Half* b, size_t n) {
+  BinaryLanes(static_cast<BinaryOp>(op), dst, a, b, n);
+}
+void ScalarSimd(int op, float* dst, const float* a, float s, size_t n) {
+  ScalarLanes(static_cast<ScalarOp>(op), dst, a, s, n);
+}
+void ScalarHalfSimd(int op, Half* dst, const Half* a, float s, size_t n) {
+  ScalarLanes(static_cast<ScalarOp>(op), dst, a, s, n);
+}
+void UnarySimd(int op, float* dst, const float* a, size_t n) {
+  UnaryLanes(static_cast<UnaryOp>(op), dst, a, n);
+}
+void UnaryHalfSimd(int op, Half* dst, const Half* a, size_t n) {
+  UnaryLanes(static_cast<UnaryOp>(op), dst, a, n);
+}
+void FillSimd(float* dst, float value, size_t n) { FillLanes(dst, value, n); }
+void FillHalfSimd(Half* dst, Half value, size_t n) { FillLanes(dst, value, n); }
+void BroadcastRowsSimd(float* dst, const float* src, size_t rows, size_t h) {
+  BroadcastRowsLanes(dst, src, rows, h);
+}
+void CastHalfToFloatSimd(float* dst, const Half* src, size_t n) {
+  CastHalfToFloatLanes(dst, src, n);
+}
+void CastFloatToHalfSimd(Half* dst, const float* src, size_t n) {
+  CastFloatToHalfLanes(dst, src, n);
+}
+void TreeSumsSimd(const float* src, size_t stride, uint32_t lanes, size_t count, float* out) {
+  TreeSumsLanes(src, stride, lanes, count, out);
+}
+void ReduceSumRowsSimd(float* dst, const float* src, uint32_t cal, uint32_t h) {
+  ReduceSumRowsLanes(dst, src, cal, h);
+}
+void ReduceRowSimd(const float* row, uint32_t h, float* partials, float* final_sum) {
+  ReduceRowLanes(row, h, partials, final_sum);
+}
+const char* TargetNameSimd() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace lngrad::aicore
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace lngrad::aicore {
+
+HWY_EXPORT(BinarySimd);
+HWY_EXPORT(BinaryHalfSimd);
+HWY_EXPORT(ScalarSimd);
+HWY_EXPORT(ScalarHalfSimd);
+HWY_EXPORT(UnarySimd);
+HWY_EXPORT(UnaryHalfSimd);
+HWY_EXPORT(FillSimd);
+HWY_EXPORT(FillHalfSimd);
+HWY_EXPORT(BroadcastRowsSimd);
+HWY_EXPORT(CastHalfToFloatSimd);
+HWY_EXPORT(CastFloatToHalfSimd);
+HWY_EXPORT(TreeSumsSimd);
+HWY_EXPORT(ReduceSumRowsSimd);
+HWY_EXPORT(ReduceRowSimd);
+HWY_EXPORT(TargetNameSimd);
+
+namespace {
+
+Impl ImplFromEnvironment() {
+  const char* env = std::getenv("LNGRAD_IMPL");
+  if (env != nullptr && std::strcmp(env, "scalar") == 0) return Impl::kScalar;
+  // A separate variable: LNGRAD_IMPL is shared with the native library, which accepts only
+  // auto, simd and scalar.
+  const char* fuse = std::getenv("LNGRAD_ADV_FUSE");
+  if (fuse != nullptr && std::strcmp(fuse, "0") == 0) return Impl::kSimdSteps;
+  return Impl::kSimd;
+}
+
+// True when the byte ranges [a, a+na) and [b, b+nb) share memory.
+bool Overlap(const void* a, size_t na, const void* b, size_t nb) {
+  const auto pa = reinterpret_cast<uintptr_t>(a);
+  const auto pb = reinterpret_cast<uintptr_t>(b);
+  return na != 0 && nb != 0 && pa < pb + nb && pb < pa + na;
+}
+// True when [a, a+n) and [b, b+n) share memory but do not start at the same element: the
+// vector loop would then read elements that an earlier lane group already wrote.
+template <typename T>
+bool PartialOverlap(const T* a, const T* b, size_t n) {
+  return a != b && Overlap(a, n * sizeof(T), b, n * sizeof(T));
+}
+
+float Widen(Half h) { return HalfBitsToFloat(h.bits); }
+Half Narrow(float f) { return Half::FromBits(FloatToHalfBits(f)); }
+
+// Binary16 neighbours in value order (bit patterns are sign-magnitude).
+uint16_t HalfNextUp(uint16_t h) {
+  if ((h & 0x7FFFu) == 0) return 0x0001;  // +-0 -> smallest positive subnormal
+  return (h & 0x8000u) ? static_cast<uint16_t>(h - 1) : static_cast<uint16_t>(h + 1);
+}
+uint16_t HalfNextDown(uint16_t h) {
+  if ((h & 0x7FFFu) == 0) return 0x8001;
+  return (h & 0x8000u) ? static_cast<uint16_t>(h + 1) : static_cast<uint16_t>(h - 1);
+}
+// Value of a half for distance comparisons; +-inf stand for +-2^16, where the next binade would
+// start, so that ties-away rounding overflows exactly where IEEE says it does.
+double HalfValueForDistance(uint16_t h) {
+  if ((h & 0x7FFFu) == 0x7C00u) return (h & 0x8000u) ? -65536.0 : 65536.0;
+  return static_cast<double>(HalfBitsToFloat(h));
+}
+
+}  // namespace
+
+Impl ResolveImpl(Impl requested) {
+  if (requested != Impl::kAuto) return requested;
+  static const Impl from_environment = ImplFromEnvironment();
+  return from_environment;
+}
+
+const char* SimdTargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameSimd)(); }
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise instructions.
+
+void Ops::Binary(BinaryOp op, float* dst, const float* a, const float* b, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n) && !PartialOverlap(dst, b, n)) {
+    HWY_DYNAMIC_DISPATCH(BinarySimd)(static_cast<int>(op), dst, a, b, n);
+    return;
+  }
+  switch (op) {
+    case BinaryOp::kAdd:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] + b[i];
+      break;
+    case BinaryOp::kSub:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] - b[i];
+      break;
+    case BinaryOp::kMul:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] * b[i];
+      break;
+    case BinaryOp::kDiv:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] / b[i];
+      break;
+  }
+}
+
+void Ops::Binary(BinaryOp op, Half* dst, const Half* a, const Half* b, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n) && !PartialOverlap(dst, b, n)) {
+    HWY_DYNAMIC_DISPATCH(BinaryHalfSimd)(static_cast<int>(op), dst, a, b, n);
+    return;
+  }
+  switch (op) {
+    case BinaryOp::kAdd:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) + Widen(b[i]));
+      break;
+    case BinaryOp::kSub:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) - Widen(b[i]));
+      break;
+    case BinaryOp::kMul:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) * Widen(b[i]));
+      break;
+    case BinaryOp::kDiv:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / Widen(b[i]));
+      break;
+  }
+}
+
+void Ops::Scalar(ScalarOp op, float* dst, const float* a, float s, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n)) {
+    HWY_DYNAMIC_DISPATCH(ScalarSimd)(static_cast<int>(op), dst, a, s, n);
+    return;
+  }
+  switch (op) {
+    case ScalarOp::kAdds:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] + s;
+      break;
+    case ScalarOp::kSubs:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] - s;
+      break;
+    case ScalarOp::kMuls:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] * s;
+      break;
+    case ScalarOp::kDivs:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] / s;
+      break;
+  }
+}
+
+void Ops::Scalar(ScalarOp op, Half* dst, const Half* a, float s, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n)) {
+    HWY_DYNAMIC_DISPATCH(ScalarHalfSimd)(static_cast<int>(op), dst, a, s, n);
+    return;
+  }
+  switch (op) {
+    case ScalarOp::kAdds:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) + s);
+      break;
+    case ScalarOp::kSubs:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) - s);
+      break;
+    case ScalarOp::kMuls:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) * s);
+      break;
+    case ScalarOp::kDivs:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / s);
+      break;
+  }
+}
+
+void Ops::Unary(UnaryOp op, float* dst, const float* a, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n)) {
+    HWY_DYNAMIC_DISPATCH(UnarySimd)(static_cast<int>(op), dst, a, n);
+    return;
+  }
+  if (op == UnaryOp::kSqrt) {
+    for (size_t i = 0; i < n; ++i) dst[i] = std::sqrt(a[i]);
+  } else {
+    for (size_t i = 0; i < n; ++i) dst[i] = 1.0f / a[i];
+  }
+}
+
+void Ops::Unary(UnaryOp op, Half* dst, const Half* a, size_t n) const {
+  if (simd && !PartialOverlap(dst, a, n)) {
+    HWY_DYNAMIC_DISPATCH(UnaryHalfSimd)(static_cast<int>(op), dst, a, n);
+    return;
+  }
+  if (op == UnaryOp::kSqrt) {
+    for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::sqrt(Widen(a[i])));
+  } else {
+    for (size_t i = 0; i < n; ++i) dst[i] = Narrow(1.0f / Widen(a[i]));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fills, broadcasts and casts.
+
+void Fill(float* dst, float value, size_t n, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(FillSimd)(dst, value, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) dst[i] = value;
+}
+
+void Fill(Half* dst, Half value, size_t n, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(FillHalfSimd)(dst, value, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) dst[i] = value;
+}
+
+void BroadcastRows(float* dst, const float* src, size_t rows, size_t h, bool simd) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(BroadcastRowsSimd)(dst, src, rows, h);
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r) {
+    // Row by row in increasing order, each value read just before its row is written.
+    const float v = src[r];
+    for (size_t i = 0; i < h; ++i) dst[r * h + i] = v;
+  }
+}
+
+void CastHalfToFloat(float* dst, const Half* src, size_t n, bool simd) {
+  // Widening writes ahead of what it reads: any overlap runs element by element.
+  if (simd && !Overlap(dst, n * sizeof(float), src, n * sizeof(Half))) {
+    HWY_DYNAMIC_DISPATCH(CastHalfToFloatSimd)(dst, src, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) dst[i] = HalfBitsToFloat(src[i].bits);
+}
+
+void CastFloatToHalf(Half* dst, const float* src, size_t n, bool simd) {
+  // Narrowing with dst at or below src writes only below what is still to be read.
+  const auto pd = reinterpret_cast<uintptr_t>(dst);
+  const auto ps = reinterpret_cast<uintptr_t>(src);
+  if (simd && (pd <= ps || !Overlap(dst, n * sizeof(Half), src, n * sizeof(float)))) {
+    HWY_DYNAMIC_DISPATCH(CastFloatToHalfSimd)(dst, src, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) dst[i] = Half::FromBits(FloatToHalfBits(src[i]));
+}
+
+Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept {
+  const uint16_t rne = FloatToHalfBits(f);
+  if (mode == AscendC::RoundMode::CAST_NONE || mode == AscendC::RoundMode::CAST_RINT ||
+      std::isnan(f)) {
+    return Half::FromBits(rne);
+  }
+  const float back = HalfBitsToFloat(rne);
+  if (back == f) return Half::FromBits(rne);  // exact (including +-0 and +-inf)
+  const uint16_t lo = back > f ? HalfNextDown(rne) : rne;
+  const uint16_t hi = back > f ? rne : HalfNextUp(rne);
+  uint16_t r = rne;
+  switch (mode) {
+    case AscendC::RoundMode::CAST_FLOOR:
+      r = lo;
+      break;
+    case AscendC::RoundMode::CAST_CEIL:
+      r = hi;
+      break;
+    case AscendC::RoundMode::CAST_TRUNC:
+      r = f > 0 ? lo : hi;
+      break;
+    case AscendC::RoundMode::CAST_ROUND: {
+      const double d_lo = static_cast<double>(f) - HalfValueForDistance(lo);
+      const double d_hi = HalfValueForDistance(hi) - static_cast<double>(f);
+      if (d_lo < d_hi) {
+        r = lo;
+      } else if (d_hi < d_lo) {
+        r = hi;
+      } else {
+        r = f > 0 ? hi : lo;  // tie: away from zero
+      }
+      break;
+    }
+    case AscendC::RoundMode::CAST_ODD:
+      r = (lo & 1u) ? lo : hi;
+      break;
+    default:
+      break;
+  }
+  return Half::FromBits(r);
+}
+
+const char* RoundModeName(AscendC::RoundMode mode) noexcept {
+  switch (mode) {
+    case AscendC::RoundMode::CAST_NONE:
+      return "CAST_NONE";
+    case AscendC::RoundMode::CAST_RINT:
+      return "CAST_RINT";
+    case AscendC::RoundMode::CAST_FLOOR:
+      return "CAST_FLOOR";
+    case AscendC::RoundMode::CAST_CEIL:
+      return "CAST_CEIL";
+    case AscendC::RoundMode::CAST_ROUND:
+      return "CAST_ROUND";
+    case AscendC::RoundMode::CAST_TRUNC:
+      return "CAST_TRUNC";
+    case AscendC::RoundMode::CAST_ODD:
+      return "CAST_ODD";
+  }
+  return "?";
+}
+
+Half FloatToHalfSaturate(float f) {
+  uint16_t bits = FloatToHalfBits(f);
+  if ((bits & 0x7FFFu) == 0x7C00u) bits = static_cast<uint16_t>((bits & 0x8000u) | 0x7BFFu);
+  return Half::FromBits(bits);
+}
+
+void Ops::Fill(float* d, float v, size_t n) const { aicore::Fill(d, v, n, simd); }
+void Ops::Fill(Half* d, Half v, size_t n) const { aicore::Fill(d, v, n, simd); }
+void Ops::BroadcastRows(float* d, const float* src, size_t rows, size_t h) const {
+  aicore::BroadcastRows(d, src, rows, h, simd);
+}
+void Ops::CastHalfToFloat(float* d, const Half* s, size_t n) const {
+  aicore::CastHalfToFloat(d, s, n, simd);
+}
+void Ops::CastFloatToHalf(Half* d, const float* s, size_t n) const {
+  aicore::CastFloatToHalf(d, s, n, simd);
+}
+void Ops::CastFloatToHalf(Half* d, const float* s, size_t n, AscendC::RoundMode mode) const {
+  if (mode == AscendC::RoundMode::CAST_NONE || mode == AscendC::RoundMode::CAST_RINT) {
+    aicore::CastFloatToHalf(d, s, n, simd);
+    return;
+  }
+  // The directed modes have no vector version: element by element, in increasing order.
+  for (size_t i = 0; i < n; ++i) d[i] = FloatToHalf(s[i], mode);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reduction trees.
+
+float ScalarTree64(const float* src, uint32_t n) {
+  // Masked lanes enter the tree as +0 (spec §1.8 [inference]); the tree adds adjacent pairs,
+  // level by level, always left + right.
+  float lane[kRepeatLanes];
+  const uint32_t active = n < kRepeatLanes ? n : kRepeatLanes;
+  for (uint32_t i = 0; i < kRepeatLanes; ++i) lane[i] = i < active ? src[i] : 0.0f;
+  for (uint32_t width = kRepeatLanes; width > 1; width /= 2) {
+    for (uint32_t j = 0; j < width / 2; ++j) lane[j] = lane[2 * j] + lane[2 * j + 1];
+  }
+  return lane[0];
+}
+
+void ScalarReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength) {
+  // Row i's passes: the first reads the row, the later ones its partial sums at dst + i*h; a
+  // pass of exactly one 64-value repeat (or less) is the row's final sum and goes to dst[i].
+  const uint32_t count = calSize / hLength;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint64_t base = static_cast<uint64_t>(i) * hLength;
+    ReduceRow(false, src + base, hLength, dst + base, dst + i);
+  }
+}
+
+void TreeSums(bool simd, const float* src, size_t stride, uint32_t lanes, size_t count,
+              float* out) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(TreeSumsSimd)(src, stride, lanes, count, out);
+    return;
+  }
+  for (size_t t = 0; t < count; ++t) out[t] = ScalarTree64(src + t * stride, lanes);
+}
+
+void ReduceSumRowsWith(bool simd, float* dst, const float* src, uint32_t cal, uint32_t h) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(ReduceSumRowsSimd)(dst, src, cal, h);
+    return;
+  }
+  ScalarReduceSumRows(dst, src, cal, h);
+}
+
+void ReduceRow(bool simd, const float* row, uint32_t h, float* partials, float* final_sum) {
+  if (simd) {
+    HWY_DYNAMIC_DISPATCH(ReduceRowSimd)(row, h, partials, final_sum);
+    return;
+  }
+  const float* pass_src = row;
+  uint32_t total = h;
+  while (total > 1) {
+    const uint32_t repeats = total / kRepeatLanes;
+    const uint32_t tail = total % kRepeatLanes;
+    // Full repeats land in consecutive slots (one WholeReduceSum, repeats in order); a single
+    // repeat of exactly 64 values is the row's final sum.
+    for (uint32_t j = 0; j < repeats; ++j) {
+      (total == kRepeatLanes ? *final_sum : partials[j]) =
+          ScalarTree64(pass_src + uint64_t{j} * kRepeatLanes, kRepeatLanes);
+    }
+    if (tail > 0) {
+      (total < kRepeatLanes ? *final_sum : partials[repeats]) =
+          ScalarTree64(pass_src + uint64_t{repeats} * kRepeatLanes, tail);
+    }
+    total = (total + kRepeatLanes - 1) / kRepeatLanes;
+    pass_src = partials;
+  }
+}
+
+uint64_t ReduceSumRowsExtent(uint64_t calSize, uint64_t h) {
+  if (h == 0) return 0;
+  const uint64_t count = calSize / h;
+  if (count == 0 || h == 1) return 0;
+  // Final sums at dst[0..count); the first pass of a row wider than 64 fills ceil(h/64) slots
+  // from its base, later passes fewer.
+  const uint64_t slots = h > kRepeatLanes ? (h + kRepeatLanes - 1) / kRepeatLanes : 0;
+  return std::max(count, (count - 1) * h + slots);
+}
+
+void Ops::ReduceSumRows(float* dst, const float* src, uint32_t cal, uint32_t h) const {
+  ReduceSumRowsWith(simd, dst, src, cal, h);
+}
+
+float Ops::Tree(const float* src, uint32_t n) const {
+  float out;
+  TreeSums(simd, src, 0, n, 1, &out);
+  return out;
+}
+
+float ReduceRepeat64(const float* src, uint32_t n, Impl impl) { return MakeOps(impl).Tree(src, n); }
+
+void ReduceSumRows(float* dst, const float* src, uint32_t calSize, uint32_t hLength, Impl impl) {
+  if (hLength == 0) return;
+  MakeOps(impl).ReduceSumRows(dst, src, calSize, hLength);
+}
+
+}  // namespace lngrad::aicore
+#endif  // HWY_ONCE
