@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../../src/adv/vector_ops.h"
-#include "device_test_util.h"
+#include "adv_test_util.h"
 
 namespace lngrad::adv {
 namespace {

@@ -19,9 +19,8 @@
 namespace lngrad::adv::testing {
 
 // GetLayerNormGradNDTilingInfo, non-3510 (spec §2.5). stack_bytes is in bytes.
-inline LayerNormGradTilingData MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
-                                              uint32_t stack_bytes, uint32_t type_size,
-                                              bool reuse) {
+inline LayerNormGradTiling MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
+                                          uint32_t stack_bytes, uint32_t type_size, bool reuse) {
   const bool is_float = type_size == 4;
   const uint32_t n = !is_float ? 9 : (reuse ? 4 : 6);
   uint32_t one = stack_bytes / 4 / n;
@@ -30,7 +29,7 @@ inline LayerNormGradTilingData MakeGradTiling(uint32_t b, uint32_t s, uint32_t h
   const uint32_t block = is_float ? 8 : 16;
   noh = (noh + block - 1) / block * block;
   one = noh * h;
-  LayerNormGradTilingData t;
+  LayerNormGradTiling t;
   t.stackBufferSize = stack_bytes;
   t.bLength = b;
   t.sLength = s;
@@ -70,10 +69,9 @@ inline void GradMaxMin(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, b
 }
 
 // GetLayerNormGradBetaNDTilingInfo (spec §3.6). stack_bytes in bytes.
-inline LayerNormGradBetaTilingData MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h,
-                                                  uint32_t orig_h, uint32_t stack_bytes,
-                                                  bool is_half) {
-  LayerNormGradBetaTilingData t;
+inline LayerNormGradBetaTiling MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
+                                              uint32_t stack_bytes, bool is_half) {
+  LayerNormGradBetaTiling t;
   t.bLength = b;
   t.sLength = s;
   t.hLength = h;
@@ -108,10 +106,9 @@ inline LayerNormGradBetaTilingData MakeBetaTiling(uint32_t b, uint32_t s, uint32
 
 // A LayerNorm (forward) tiling with `rows_per_chunk` rows per chunk and three working buffers
 // of one chunk each (plus float mean/variance buffers for half), laid out back to back.
-inline LayerNormTilingData MakeLayerNormTiling(uint32_t b, uint32_t s, uint32_t h,
-                                               uint32_t rows_per_chunk, bool is_half,
-                                               bool reuse) {
-  LayerNormTilingData t;
+inline LayerNormTiling MakeLayerNormTiling(uint32_t b, uint32_t s, uint32_t h,
+                                           uint32_t rows_per_chunk, bool is_half, bool reuse) {
+  LayerNormTiling t;
   t.bLength = b;
   t.sLength = s;
   t.hLength = h;
@@ -198,7 +195,9 @@ inline void RowStats(const std::vector<float>& x, size_t rows, size_t h, std::ve
   }
 }
 
-inline bool SameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
+inline bool SameBits(float a, float b) {
+  return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+}
 
 // Index of the first element whose bits differ, or -1.
 inline long FirstBitDifference(const float* a, const float* b, size_t n) {
