@@ -309,6 +309,15 @@ Status Run(Algorithm algorithm, LayerNormTiling& t, const LayerNormFootprint& f,
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormFootprintFor, then the overload that takes it.
+template <typename T, typename Epsilon>
+Status WithFootprint(Algorithm algorithm, LayerNormTiling& t, const LayerNormOperands<T>& o,
+                     Epsilon epsilon, bool reuse, Impl impl) {
+  LayerNormFootprint f;
+  LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return LayerNorm(algorithm, t, f, o, epsilon, reuse, impl);
+}
+
 }  // namespace
 
 Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTiling& tiling, bool isHalf,
@@ -348,17 +357,13 @@ Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling, const LayerNormFo
 Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
                  const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
                  Impl impl) {
-  LayerNormFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, tiling, false, isReuseSource, &f));
-  return LayerNorm(algorithm, tiling, f, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
 }
 
 Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
                  const LayerNormOperands<Half>& operands, Half epsilon, bool isReuseSource,
                  Impl impl) {
-  LayerNormFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, tiling, true, isReuseSource, &f));
-  return LayerNorm(algorithm, tiling, f, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
 }
 
 }  // namespace lngrad::adv

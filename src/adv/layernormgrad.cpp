@@ -566,6 +566,16 @@ Status Run(Algorithm algorithm, const LayerNormGradTiling& t, const LayerNormGra
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormGradFootprintFor, then the overload that takes it.
+template <typename T, typename Epsilon>
+Status WithFootprint(Algorithm algorithm, const LayerNormGradTiling& t,
+                     const LayerNormGradOperands<T>& o, Epsilon epsilon, bool reuse, Impl impl) {
+  LayerNormGradFootprint f;
+  LNGRAD_RETURN_IF_ERROR(
+      LayerNormGradFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return LayerNormGrad(algorithm, t, f, o, epsilon, reuse, impl);
+}
+
 }  // namespace
 
 Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTiling& tiling,
@@ -599,17 +609,13 @@ Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
 Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
                      const LayerNormGradOperands<float>& operands, float epsilon,
                      bool isReuseSource, Impl impl) {
-  LayerNormGradFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormGradFootprintFor(algorithm, tiling, false, isReuseSource, &f));
-  return LayerNormGrad(algorithm, tiling, f, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
 }
 
 Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
                      const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
                      Impl impl) {
-  LayerNormGradFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormGradFootprintFor(algorithm, tiling, true, isReuseSource, &f));
-  return LayerNormGrad(algorithm, tiling, f, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
 }
 
 }  // namespace lngrad::adv

@@ -173,6 +173,17 @@ Status Run(Algorithm algorithm, const LayerNormGradBetaTiling& t,
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormGradBetaFootprintFor, then the overload that takes
+// it.
+template <typename T>
+Status WithFootprint(Algorithm algorithm, const LayerNormGradBetaTiling& t,
+                     const LayerNormGradBetaOperands<T>& o, bool reuse, Impl impl) {
+  LayerNormGradBetaFootprint f;
+  LNGRAD_RETURN_IF_ERROR(
+      LayerNormGradBetaFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return LayerNormGradBeta(algorithm, t, f, o, reuse, impl);
+}
+
 }  // namespace
 
 Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
@@ -217,18 +228,13 @@ Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& til
 Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                          const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
                          Impl impl) {
-  LayerNormGradBetaFootprint f;
-  LNGRAD_RETURN_IF_ERROR(
-      LayerNormGradBetaFootprintFor(algorithm, tiling, false, isReuseSource, &f));
-  return LayerNormGradBeta(algorithm, tiling, f, operands, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, isReuseSource, impl);
 }
 
 Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                          const LayerNormGradBetaOperands<Half>& operands, bool isReuseSource,
                          Impl impl) {
-  LayerNormGradBetaFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormGradBetaFootprintFor(algorithm, tiling, true, isReuseSource, &f));
-  return LayerNormGradBeta(algorithm, tiling, f, operands, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, isReuseSource, impl);
 }
 
 }  // namespace lngrad::adv
