@@ -309,13 +309,14 @@ Status Run(Algorithm algorithm, LayerNormTiling& t, const LayerNormFootprint& f,
   return Status::Ok();
 }
 
-// The overloads without a footprint: LayerNormFootprintFor, then the overload that takes it.
-template <typename T, typename Epsilon>
+// The overloads without a footprint: LayerNormFootprintFor, then what the overloads with one
+// run.
+template <typename T>
 Status WithFootprint(Algorithm algorithm, LayerNormTiling& t, const LayerNormOperands<T>& o,
-                     Epsilon epsilon, bool reuse, Impl impl) {
+                     float epsilon, bool reuse, Impl impl) {
   LayerNormFootprint f;
   LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
-  return LayerNorm(algorithm, t, f, o, epsilon, reuse, impl);
+  return Run(algorithm, t, f, o, epsilon, reuse, impl);
 }
 
 }  // namespace
@@ -361,9 +362,9 @@ Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
 }
 
 Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
-                 const LayerNormOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                 const LayerNormOperands<Half>& operands, Half epsilon, bool /*isReuseSource*/,
                  Impl impl) {
-  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon.ToFloat(), false, impl);
 }
 
 }  // namespace lngrad::adv

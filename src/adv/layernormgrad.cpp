@@ -566,14 +566,15 @@ Status Run(Algorithm algorithm, const LayerNormGradTiling& t, const LayerNormGra
   return Status::Ok();
 }
 
-// The overloads without a footprint: LayerNormGradFootprintFor, then the overload that takes it.
-template <typename T, typename Epsilon>
+// The overloads without a footprint: LayerNormGradFootprintFor, then what the overloads with
+// one run.
+template <typename T>
 Status WithFootprint(Algorithm algorithm, const LayerNormGradTiling& t,
-                     const LayerNormGradOperands<T>& o, Epsilon epsilon, bool reuse, Impl impl) {
+                     const LayerNormGradOperands<T>& o, float epsilon, bool reuse, Impl impl) {
   LayerNormGradFootprint f;
   LNGRAD_RETURN_IF_ERROR(
       LayerNormGradFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
-  return LayerNormGrad(algorithm, t, f, o, epsilon, reuse, impl);
+  return Run(algorithm, t, f, o, epsilon, reuse, impl);
 }
 
 }  // namespace
@@ -615,7 +616,7 @@ Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
 Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
                      const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
                      Impl impl) {
-  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, epsilon.ToFloat(), isReuseSource, impl);
 }
 
 }  // namespace lngrad::adv

@@ -173,15 +173,15 @@ Status Run(Algorithm algorithm, const LayerNormGradBetaTiling& t,
   return Status::Ok();
 }
 
-// The overloads without a footprint: LayerNormGradBetaFootprintFor, then the overload that takes
-// it.
+// The overloads without a footprint: LayerNormGradBetaFootprintFor, then what the overloads
+// with one run.
 template <typename T>
 Status WithFootprint(Algorithm algorithm, const LayerNormGradBetaTiling& t,
                      const LayerNormGradBetaOperands<T>& o, bool reuse, Impl impl) {
   LayerNormGradBetaFootprint f;
   LNGRAD_RETURN_IF_ERROR(
       LayerNormGradBetaFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
-  return LayerNormGradBeta(algorithm, t, f, o, reuse, impl);
+  return Run(algorithm, t, f, o, reuse, impl);
 }
 
 }  // namespace
@@ -232,9 +232,9 @@ Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& til
 }
 
 Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
-                         const LayerNormGradBetaOperands<Half>& operands, bool isReuseSource,
+                         const LayerNormGradBetaOperands<Half>& operands, bool /*isReuseSource*/,
                          Impl impl) {
-  return WithFootprint(algorithm, tiling, operands, isReuseSource, impl);
+  return WithFootprint(algorithm, tiling, operands, false, impl);
 }
 
 }  // namespace lngrad::adv
