@@ -15,7 +15,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "device_test_util.h"
+#include "adv_test_util.h"
 #include "lngrad_adv/normalization.h"
 #include "lngrad_aicore/instructions.h"
 
@@ -75,7 +75,7 @@ void BM_LayerNormGrad(benchmark::State& state) {
   std::vector<T> x = x0, dy = dy0, pd_x(n), res(n);
   // One chunk holding every row (rows a multiple of 8 / 16 keeps nohCalSize exact).
   const uint32_t bufs = kHalf ? 9 : (reuse ? 4 : 6);
-  const dm::LayerNormGradTilingData t = dm::testing::MakeGradTiling(
+  const dm::LayerNormGradTiling t = dm::testing::MakeGradTiling(
       1, rows, h, h, bufs * static_cast<uint32_t>(n) * 4, sizeof(T), reuse);
   dm::LayerNormGradFootprint f;
   Require(dm::LayerNormGradFootprintFor(algo, t, kHalf, reuse, &f), state);
@@ -115,8 +115,7 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   std::vector<T> res = As<T>(Random(n, -2.0f, 2.0f, 5)), g(h), b(h);
   const uint32_t stack =
       kHalf ? static_cast<uint32_t>((2 * n + 2 * h) * 4) : static_cast<uint32_t>(n * 4);
-  const dm::LayerNormGradBetaTilingData t =
-      dm::testing::MakeBetaTiling(1, rows, h, h, stack, kHalf);
+  const dm::LayerNormGradBetaTiling t = dm::testing::MakeBetaTiling(1, rows, h, h, stack, kHalf);
   dm::LayerNormGradBetaFootprint f;
   Require(dm::LayerNormGradBetaFootprintFor(algo, t, kHalf, false, &f), state);
   std::vector<float> scratch(std::max<uint64_t>(f.scratch, 1));
@@ -150,7 +149,7 @@ void BM_LayerNorm(benchmark::State& state) {
   std::vector<T> x = As<T>(Random(n, -3.0f, 3.0f, 6));
   const std::vector<T> gamma = As<T>(Random(h, 0.5f, 1.5f, 7)), beta = As<T>(Random(h, -1, 1, 8));
   std::vector<T> out(n), mean(rows), var(rows);
-  dm::LayerNormTilingData t = dm::testing::MakeLayerNormTiling(1, rows, h, rows, kHalf, false);
+  dm::LayerNormTiling t = dm::testing::MakeLayerNormTiling(1, rows, h, rows, kHalf, false);
   dm::LayerNormFootprint f;
   Require(dm::LayerNormFootprintFor(algo, t, kHalf, false, &f), state);
   std::vector<float> scratch(std::max<uint64_t>(f.scratch, 1));

@@ -49,9 +49,4 @@ Status CheckCapacity(const char* api, const char* operand, const Buffer<T>& b, u
   return Status::Ok();
 }
 
-// Register-path (3510) helper: a 64-lane register image, lanes outside the mask untouched.
-struct Reg64 {
-  float lane[kRepeatLanes];
-};
-
 }  // namespace lngrad::adv::detail

@@ -9,12 +9,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "common.h"
+#include "operands.h"
 
 namespace lngrad::adv {
 namespace {
 
-using detail::CheckCapacity;
 using detail::kRepeatLanes;
 using detail::Ops;
 
@@ -34,7 +33,7 @@ uint64_t WorkExtent(const Chunk& c, uint64_t h) {
 }
 
 template <class F>
-void ForBoundingChunks(const LayerNormTilingData& t, F f) {
+void ForBoundingChunks(const LayerNormTiling& t, F f) {
   if (t.loopRound > 0) {
     const uint64_t k = t.loopRound - 1;
     f(Chunk{k * t.inputRoundSize, k * t.meanVarRoundSize, t.bshCurLength, t.bsCurLength});
@@ -44,8 +43,7 @@ void ForBoundingChunks(const LayerNormTilingData& t, F f) {
   }
 }
 
-void VectorFootprint(const LayerNormTilingData& t, bool is_half, bool reuse,
-                     LayerNormFootprint* f) {
+void VectorFootprint(const LayerNormTiling& t, bool is_half, bool reuse, LayerNormFootprint* f) {
   const uint64_t h = t.hLength;
   const bool float_reuse = reuse && !is_half;
   auto upd = [](uint64_t& v, uint64_t e) { v = std::max(v, e); };
@@ -91,7 +89,8 @@ void FoldReduce(const Ops& ops, float* mv, float* dst, float* src, uint32_t bs, 
       const uint32_t tail = h % kRepeatLanes;
       for (uint64_t r = 0; r < bs; ++r) {
         float* row = src + r * h;
-        for (uint32_t k = 1; k <= add_repeats; ++k) ops.Add(row, row + k * kRepeatLanes, row, kRepeatLanes);
+        for (uint32_t k = 1; k <= add_repeats; ++k)
+          ops.Add(row, row + k * kRepeatLanes, row, kRepeatLanes);
         if (tail > 0) ops.Add(row, row + (h - tail), row, tail);
       }
     }
@@ -134,9 +133,8 @@ struct Temps {
 };
 
 // Mean, variance and the normalised y (into temps.c) of one chunk; x is float here.
-void MeanVarianceNormalise(const Ops& ops, const LayerNormTilingData& t, const Temps& w,
-                           const float* x, float* mean, float* variance, float epsilon,
-                           uint32_t bsh, uint32_t bs) {
+void MeanVarianceNormalise(const Ops& ops, const LayerNormTiling& t, const Temps& w, const float* x,
+                           float* mean, float* variance, float epsilon, uint32_t bsh, uint32_t bs) {
   const uint32_t h = t.hLength;
   // GetLayerNormOutputMean.
   ops.Muls(w.c, x, t.lastDimValueBack, bsh);
@@ -157,7 +155,7 @@ void MeanVarianceNormalise(const Ops& ops, const LayerNormTilingData& t, const T
 }
 
 template <class F>
-void ForEachChunk(LayerNormTilingData& t, F f) {
+void ForEachChunk(LayerNormTiling& t, F f) {
   uint64_t in_off = 0;
   uint64_t mv_off = 0;
   for (uint32_t k = 0; k < t.loopRound; ++k) {
@@ -173,12 +171,12 @@ void ForEachChunk(LayerNormTilingData& t, F f) {
   }
 }
 
-void VectorFloat(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands<float>& o,
+void VectorFloat(const Ops& ops, LayerNormTiling& t, const LayerNormOperands<float>& o,
                  float epsilon, bool reuse) {
   float* s = o.scratch.data;
-  const Temps w = reuse ? Temps{o.inputX.data, s + t.firstTmpStartPos, s + t.secondTmpStartPos}
-                        : Temps{s + t.firstTmpStartPos, s + t.secondTmpStartPos,
-                                s + t.thirdTmpStartPos};
+  const Temps w =
+      reuse ? Temps{o.inputX.data, s + t.firstTmpStartPos, s + t.secondTmpStartPos}
+            : Temps{s + t.firstTmpStartPos, s + t.secondTmpStartPos, s + t.thirdTmpStartPos};
   const uint32_t h = t.hLength;
   ForEachChunk(t, [&](const Chunk& c) {
     MeanVarianceNormalise(ops, t, w, o.inputX.data + c.in_off, o.outputMean.data + c.mv_off,
@@ -191,7 +189,7 @@ void VectorFloat(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands
   });
 }
 
-void VectorHalf(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands<Half>& o,
+void VectorHalf(const Ops& ops, LayerNormTiling& t, const LayerNormOperands<Half>& o,
                 float epsilon) {
   float* s = o.scratch.data;
   const Temps w{s + t.firstTmpStartPos, s + t.secondTmpStartPos, s + t.thirdTmpStartPos};
@@ -200,8 +198,8 @@ void VectorHalf(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands<
   const uint32_t h = t.hLength;
   ForEachChunk(t, [&](const Chunk& c) {
     ops.CastHalfToFloat(w.a, o.inputX.data + c.in_off, c.bsh);
-    MeanVarianceNormalise(ops, t, w, w.a, mean_tmp + c.mv_off, var_tmp + c.mv_off, epsilon,
-                          c.bsh, c.bs);
+    MeanVarianceNormalise(ops, t, w, w.a, mean_tmp + c.mv_off, var_tmp + c.mv_off, epsilon, c.bsh,
+                          c.bs);
     // GetLayerNormOutput<half>.
     ops.CastHalfToFloat(w.a, o.gamma.data, h);
     for (uint64_t r = 0; r < c.bs; ++r) ops.Mul(w.b + r * h, w.c + r * h, w.a, h);
@@ -216,14 +214,7 @@ void VectorHalf(const Ops& ops, LayerNormTilingData& t, const LayerNormOperands<
 // ------------------------------------------------------------------------------------------
 // Register path (3510).
 
-template <typename T>
-void LoadLanes(const Ops& ops, float* dst, const T* src, uint32_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    std::copy(src, src + n, dst);
-  } else {
-    ops.CastHalfToFloat(dst, src, n);
-  }
-}
+using detail::LoadLanes;
 
 template <typename T>
 T StoreValue(float v) {
@@ -262,7 +253,7 @@ float RowLaneSum(const Ops& ops, const T* row, uint32_t h, F per_chunk) {
 }
 
 template <typename T>
-void RegBase(const Ops& ops, const LayerNormTilingData& t, const LayerNormOperands<T>& o,
+void RegBase(const Ops& ops, const LayerNormTiling& t, const LayerNormOperands<T>& o,
              float epsilon) {
   const uint32_t h = t.hLength;
   const uint64_t rows = uint64_t{t.bLength} * t.sLength;
@@ -297,18 +288,16 @@ void RegBase(const Ops& ops, const LayerNormTilingData& t, const LayerNormOperan
 }
 
 template <typename T>
-Status Run(Algorithm algorithm, LayerNormTilingData& t, const LayerNormOperands<T>& o,
-           float epsilon, bool reuse, Impl impl) {
+Status Run(Algorithm algorithm, LayerNormTiling& t, const LayerNormFootprint& f,
+           const LayerNormOperands<T>& o, float epsilon, bool reuse, Impl impl) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
-  LayerNormFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, t, kHalf, reuse, &f));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "output", o.output, f.output));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "outputMean", o.outputMean, f.outputMean));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "outputVariance", o.outputVariance, f.outputVariance));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputX", o.inputX, f.inputX));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "gamma", o.gamma, f.gamma));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "beta", o.beta, f.beta));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "sharedTmpBuffer", o.scratch, f.scratch));
+  LNGRAD_RETURN_IF_ERROR(detail::CheckCapacities(
+      kApi,
+      {detail::Use("output", o.output, f.output),
+       detail::Use("outputMean", o.outputMean, f.outputMean),
+       detail::Use("outputVariance", o.outputVariance, f.outputVariance),
+       detail::Use("inputX", o.inputX, f.inputX), detail::Use("gamma", o.gamma, f.gamma),
+       detail::Use("beta", o.beta, f.beta), detail::Use("sharedTmpBuffer", o.scratch, f.scratch)}));
   const Ops ops = detail::MakeOps(impl);
   if (algorithm == Algorithm::kRegBase) {
     RegBase(ops, t, o, epsilon);
@@ -320,14 +309,24 @@ Status Run(Algorithm algorithm, LayerNormTilingData& t, const LayerNormOperands<
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormFootprintFor, then what the overloads with one
+// run.
+template <typename T>
+Status WithFootprint(Algorithm algorithm, LayerNormTiling& t, const LayerNormOperands<T>& o,
+                     float epsilon, bool reuse, Impl impl) {
+  LayerNormFootprint f;
+  LNGRAD_RETURN_IF_ERROR(LayerNormFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return Run(algorithm, t, f, o, epsilon, reuse, impl);
+}
+
 }  // namespace
 
-Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTilingData& tiling, bool isHalf,
+Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTiling& tiling, bool isHalf,
                              bool isReuseSource, LayerNormFootprint* out) {
   const uint32_t align = isHalf ? 16u : 8u;
   if (tiling.hLength == 0 || tiling.hLength % align != 0) {
-    return Status::InvalidArgument(std::string(kApi) + ": tiling.hLength = " +
-                                   std::to_string(tiling.hLength) +
+    return Status::InvalidArgument(std::string(kApi) +
+                                   ": tiling.hLength = " + std::to_string(tiling.hLength) +
                                    " must be non-zero and 32-byte aligned for T");
   }
   LayerNormFootprint f;
@@ -343,17 +342,29 @@ Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTilingData& til
   return Status::Ok();
 }
 
-Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling, const LayerNormFootprint& footprint,
                  const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
                  Impl impl) {
-  return Run(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+  return Run(algorithm, tiling, footprint, operands, epsilon, isReuseSource, impl);
 }
 
-Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling, const LayerNormFootprint& footprint,
                  const LayerNormOperands<Half>& operands, Half epsilon, bool /*isReuseSource*/,
                  Impl impl) {
   // isReuseSource has no effect for half (the half path always uses its own float scratch).
-  return Run(algorithm, tiling, operands, epsilon.ToFloat(), false, impl);
+  return Run(algorithm, tiling, footprint, operands, epsilon.ToFloat(), false, impl);
+}
+
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
+                 const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
+                 Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+}
+
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
+                 const LayerNormOperands<Half>& operands, Half epsilon, bool /*isReuseSource*/,
+                 Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, epsilon.ToFloat(), false, impl);
 }
 
 }  // namespace lngrad::adv

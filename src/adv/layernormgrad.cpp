@@ -7,16 +7,16 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <vector>
 #include <initializer_list>
+#include <vector>
 
-#include "common.h"
+#include "operands.h"
 
 namespace lngrad::adv {
 namespace {
 
-using detail::CheckCapacity;
 using detail::kRepeatLanes;
+using detail::LoadLanes;
 using detail::Ops;
 
 constexpr const char* kApi = "LayerNormGrad";
@@ -32,7 +32,7 @@ struct Chunk {
 // The chunks whose extents bound all others: the last full chunk and the tail. Full chunks
 // share their sizes, so the last one reaches furthest.
 template <class F>
-void ForBoundingChunks(const LayerNormGradTilingData& t, F f) {
+void ForBoundingChunks(const LayerNormGradTiling& t, F f) {
   if (t.loopNum > 0) {
     const uint64_t k = t.loopNum - 1;
     f(Chunk{k * t.oneCalSize, k * t.nohCalSize, t.oneCalSize, t.nohCalSize});
@@ -45,7 +45,7 @@ void ForBoundingChunks(const LayerNormGradTilingData& t, F f) {
 
 bool IsAligned32(uint32_t h, bool is_half) { return h % (is_half ? 16u : 8u) == 0; }
 
-Status CheckShape(const LayerNormGradTilingData& t, bool is_half) {
+Status CheckShape(const LayerNormGradTiling& t, bool is_half) {
   if (t.hLength == 0) {
     return Status::InvalidArgument(std::string(kApi) +
                                    ": tiling.hLength is 0 (error shape for layernormgrad)");
@@ -61,7 +61,7 @@ Status CheckShape(const LayerNormGradTilingData& t, bool is_half) {
 // ------------------------------------------------------------------------------------------
 // Vector path (2002/2201).
 
-void VectorFootprint(const LayerNormGradTilingData& t, bool is_half, bool reuse,
+void VectorFootprint(const LayerNormGradTiling& t, bool is_half, bool reuse,
                      LayerNormGradFootprint* f) {
   const uint64_t h = t.hLength;
   const bool float_reuse = reuse && !is_half;
@@ -179,14 +179,14 @@ void ComputePdX(const Ops& ops, const ChunkTensors& w, float* output_pd_x, float
   ops.Add(output_pd_x, w.x1, w.x3, cal);
 }
 
-ChunkTensors StackTensors(const LayerNormGradTilingData& t, float* s) {
+ChunkTensors StackTensors(const LayerNormGradTiling& t, float* s) {
   return ChunkTensors{s + t.tmpTensorBSHPos, s + t.pdVarTensorPos, s + t.pdMeanTensorPos,
                       s + t.x1TensorPos,     s + t.x2TensorPos,    s + t.x3TensorPos,
                       s + t.tmpTensorPos};
 }
 
 template <class F>
-void ForEachChunk(const LayerNormGradTilingData& t, F f) {
+void ForEachChunk(const LayerNormGradTiling& t, F f) {
   uint64_t off0 = 0;
   uint64_t off1 = 0;
   for (uint32_t k = 0; k < t.loopNum; ++k) {
@@ -202,8 +202,8 @@ void ForEachChunk(const LayerNormGradTilingData& t, F f) {
 // above, but one row at a time through all steps, so a chunk is read from memory about twice
 // instead of ~20 times. It leaves every buffer with the step-by-step path's final contents:
 //  - each element of X1/X2/X3, res_for_gamma, pd_x and the product rows gets the same
-//    operations in the same order (GradRowPass1/GradRowPass2, row_kernels.h), each row's sums come from
-//    the same trees (ReduceRow) into the same pd_var/pd_mean slots;
+//    operations in the same order (GradRowPass1/GradRowPass2, row_kernels.h), each row's sums come
+//    from the same trees (ReduceRow) into the same pd_var/pd_mean slots;
 //  - what the steps write and later overwrite within the chunk is skipped: bsh holds
 //    broadcast(pd_mean/N) over [0, cal) at the end of the steps (its per-row temporaries, the
 //    1.0 block and the products lie below cal), pd_x covers the per-row values and the partial
@@ -244,13 +244,13 @@ ByteRange Span(const T* p, uint64_t n, bool written) {
 
 // Rows shorter than this run faster step by step: the steps batch the short trees across rows,
 // the fused loop pays its per-row sequence (two square roots, three trees) row by row
-// (bench_adv: 64x16 2.2 vs 4.5 us, 8x128 about equal, 8x768 10.5 vs 7.8 us).
+// (bench/README.md, "Row fusion threshold").
 constexpr uint32_t kFuseMinH = 128;
 
 // One chunk, fused; false (nothing written) when the chunk does not qualify.
 template <typename T>
-bool RowFusedChunk(const LayerNormGradTilingData& t, const LayerNormGradOperands<T>& o,
-                   float epsilon, bool reuse, const Chunk& c, std::vector<float>& priv) {
+bool RowFusedChunk(const LayerNormGradTiling& t, const LayerNormGradOperands<T>& o, float epsilon,
+                   bool reuse, const Chunk& c, std::vector<float>& priv) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
   const uint32_t h = t.hLength;
   const uint32_t rows = c.rows;
@@ -279,10 +279,9 @@ bool RowFusedChunk(const LayerNormGradTilingData& t, const LayerNormGradOperands
     ok = WrittenRangesAreDisjoint(
         {Span(w.bsh, cal, true), Span(w.pd_var, slots, true), Span(w.pd_mean, slots, true),
          Span(x1, cal, true), Span(x2, cal, true), Span(w.x3, cal, true), Span(pd_x, cal, true),
-         Span(res, cal, true), Span(tmp1, cal, true),
-         Span(o.outputPdX.data + c.off0, cal, true), Span(o.resForGamma.data + c.off0, cal, true),
-         Span(dy, cal, false), Span(x, cal, false), Span(o.inputGamma.data, h, false),
-         Span(mean, rows, false), Span(var, rows, false)});
+         Span(res, cal, true), Span(tmp1, cal, true), Span(o.outputPdX.data + c.off0, cal, true),
+         Span(o.resForGamma.data + c.off0, cal, true), Span(dy, cal, false), Span(x, cal, false),
+         Span(o.inputGamma.data, h, false), Span(mean, rows, false), Span(var, rows, false)});
   } else {
     x1 = reuse ? o.inputDy.data + c.off0 : w.x1;
     x2 = reuse ? o.inputX.data + c.off0 : w.x2;
@@ -344,7 +343,7 @@ bool RowFusedChunk(const LayerNormGradTilingData& t, const LayerNormGradOperands
   return true;
 }
 
-void VectorFloat(const Ops& ops, const LayerNormGradTilingData& t,
+void VectorFloat(const Ops& ops, const LayerNormGradTiling& t,
                  const LayerNormGradOperands<float>& o, float epsilon, bool reuse) {
   const float one_over_n = std::bit_cast<float>(t.lastDimValueBack);
   const float two_over_n = std::bit_cast<float>(t.lastDimValueBackMulTwo);
@@ -368,14 +367,14 @@ void VectorFloat(const Ops& ops, const LayerNormGradTilingData& t,
     ComputePdX1(ops, w, dy, o.inputGamma.data, c.rows, h);
     ComputePdX2(ops, w, x, o.inputMean.data + c.off1, c.cal, c.rows, h);
     ComputePdVar(ops, w, variance, epsilon, c.cal, c.rows, h);
-    ComputePdMean(ops, w, variance, o.resForGamma.data + c.off0, epsilon, one_over_n, c.cal,
-                  c.rows, h);
+    ComputePdMean(ops, w, variance, o.resForGamma.data + c.off0, epsilon, one_over_n, c.cal, c.rows,
+                  h);
     ComputePdX(ops, w, o.outputPdX.data + c.off0, one_over_n, two_over_n, c.cal, c.rows, h);
   });
 }
 
-void VectorHalf(const Ops& ops, const LayerNormGradTilingData& t,
-                const LayerNormGradOperands<Half>& o, float epsilon) {
+void VectorHalf(const Ops& ops, const LayerNormGradTiling& t, const LayerNormGradOperands<Half>& o,
+                float epsilon) {
   const float one_over_n = std::bit_cast<float>(t.lastDimValueBack);
   const float two_over_n = std::bit_cast<float>(t.lastDimValueBackMulTwo);
   const uint32_t h = t.hLength;
@@ -408,7 +407,7 @@ void VectorHalf(const Ops& ops, const LayerNormGradTilingData& t,
 // Register path (3510): one row at a time, 64-lane chunks, lane-wise accumulation and a final
 // in-register tree (docs/ascendc_kernels.md).
 
-void RegBaseFootprint(const LayerNormGradTilingData& t, bool is_half, bool reuse,
+void RegBaseFootprint(const LayerNormGradTiling& t, bool is_half, bool reuse,
                       LayerNormGradFootprint* f) {
   const uint64_t rows = uint64_t{t.bLength} * t.sLength;
   const uint64_t h = t.hLength;
@@ -438,19 +437,10 @@ inline void StoreLanes(const Ops& ops, T* dst, const float* src, uint32_t n) {
   }
 }
 
-template <typename T>
-void LoadLanes(const Ops& ops, float* dst, const T* src, uint32_t n) {
-  if constexpr (std::is_same_v<T, float>) {
-    std::copy(src, src + n, dst);
-  } else {
-    ops.CastHalfToFloat(dst, src, n);
-  }
-}
-
 // x1Tmp / x2Tmp are scratch rows, or the first row of inputDy / inputX for float + reuse (the
 // device does not offset them by the row, so every row reuses the first one).
 template <typename T>
-void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGradOperands<T>& o,
+void RegBase(const Ops& ops, const LayerNormGradTiling& t, const LayerNormGradOperands<T>& o,
              float epsilon, float* x1_tmp, float* x2_tmp) {
   const float one_over_h = std::bit_cast<float>(t.lastDimValueBack);
   const float two_over_h = std::bit_cast<float>(t.lastDimValueBackMulTwo);
@@ -541,25 +531,18 @@ void RegBase(const Ops& ops, const LayerNormGradTilingData& t, const LayerNormGr
 // ------------------------------------------------------------------------------------------
 
 template <typename T>
-Status CheckOperands(const LayerNormGradOperands<T>& o, const LayerNormGradFootprint& f) {
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "outputPdX", o.outputPdX, f.outputPdX));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "resForGamma", o.resForGamma, f.resForGamma));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputDy", o.inputDy, f.inputDy));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputX", o.inputX, f.inputX));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputVariance", o.inputVariance, f.inputVariance));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputMean", o.inputMean, f.inputMean));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputGamma", o.inputGamma, f.inputGamma));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "sharedTmpBuffer", o.scratch, f.scratch));
-  return Status::Ok();
-}
-
-template <typename T>
-Status Run(Algorithm algorithm, const LayerNormGradTilingData& t,
+Status Run(Algorithm algorithm, const LayerNormGradTiling& t, const LayerNormGradFootprint& f,
            const LayerNormGradOperands<T>& o, float epsilon, bool reuse, Impl impl) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
-  LayerNormGradFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormGradFootprintFor(algorithm, t, kHalf, reuse, &f));
-  LNGRAD_RETURN_IF_ERROR(CheckOperands(o, f));
+  LNGRAD_RETURN_IF_ERROR(detail::CheckCapacities(
+      kApi,
+      {detail::Use("outputPdX", o.outputPdX, f.outputPdX),
+       detail::Use("resForGamma", o.resForGamma, f.resForGamma),
+       detail::Use("inputDy", o.inputDy, f.inputDy), detail::Use("inputX", o.inputX, f.inputX),
+       detail::Use("inputVariance", o.inputVariance, f.inputVariance),
+       detail::Use("inputMean", o.inputMean, f.inputMean),
+       detail::Use("inputGamma", o.inputGamma, f.inputGamma),
+       detail::Use("sharedTmpBuffer", o.scratch, f.scratch)}));
   const Ops ops = detail::MakeOps(impl);
   if (algorithm == Algorithm::kRegBase) {
     float* x1_tmp;
@@ -583,9 +566,20 @@ Status Run(Algorithm algorithm, const LayerNormGradTilingData& t,
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormGradFootprintFor, then what the overloads with
+// one run.
+template <typename T>
+Status WithFootprint(Algorithm algorithm, const LayerNormGradTiling& t,
+                     const LayerNormGradOperands<T>& o, float epsilon, bool reuse, Impl impl) {
+  LayerNormGradFootprint f;
+  LNGRAD_RETURN_IF_ERROR(
+      LayerNormGradFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return Run(algorithm, t, f, o, epsilon, reuse, impl);
+}
+
 }  // namespace
 
-Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTiling& tiling,
                                  bool isHalf, bool isReuseSource, LayerNormGradFootprint* out) {
   LNGRAD_RETURN_IF_ERROR(CheckShape(tiling, isHalf));
   LayerNormGradFootprint f;
@@ -598,17 +592,31 @@ Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTilingD
   return Status::Ok();
 }
 
-Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradFootprint& footprint,
                      const LayerNormGradOperands<float>& operands, float epsilon,
                      bool isReuseSource, Impl impl) {
-  return Run(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+  return Run(algorithm, tiling, footprint, operands, epsilon, isReuseSource, impl);
 }
 
-Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
-                     const LayerNormGradOperands<Half>& operands, Half epsilon,
-                     bool isReuseSource, Impl impl) {
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradFootprint& footprint,
+                     const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                     Impl impl) {
   // §1.10: the half epsilon is widened exactly; isReuseSource has no effect for half.
-  return Run(algorithm, tiling, operands, epsilon.ToFloat(), isReuseSource, impl);
+  return Run(algorithm, tiling, footprint, operands, epsilon.ToFloat(), isReuseSource, impl);
+}
+
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradOperands<float>& operands, float epsilon,
+                     bool isReuseSource, Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, epsilon, isReuseSource, impl);
+}
+
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                     Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, epsilon.ToFloat(), isReuseSource, impl);
 }
 
 }  // namespace lngrad::adv

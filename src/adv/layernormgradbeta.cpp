@@ -4,12 +4,11 @@
 #include <string>
 #include <type_traits>
 
-#include "common.h"
+#include "operands.h"
 
 namespace lngrad::adv {
 namespace {
 
-using detail::CheckCapacity;
 using detail::kRepeatLanes;
 using detail::Ops;
 
@@ -17,14 +16,14 @@ constexpr const char* kApi = "LayerNormGradBeta";
 
 struct Chunk {
   uint64_t offset;
-  uint32_t bsh;   // bshCurLength
-  uint32_t bs;    // bsCurLength
-  bool clear;     // first chunk: the accumulators start as row0 + 0
+  uint32_t bsh;  // bshCurLength
+  uint32_t bs;   // bsCurLength
+  bool clear;    // first chunk: the accumulators start as row0 + 0
 };
 
 // Chunk 0 always runs (ComputeProcess<true>), then chunks 1..loopRound-1, then the tail.
 template <class F>
-void ForEachChunk(const LayerNormGradBetaTilingData& t, F f) {
+void ForEachChunk(const LayerNormGradBetaTiling& t, F f) {
   f(Chunk{0, t.bshCurLength, t.bsCurLength, true});
   uint64_t offset = t.oneCalSize;
   for (uint32_t k = 1; k < t.loopRound; ++k) {
@@ -36,7 +35,7 @@ void ForEachChunk(const LayerNormGradBetaTilingData& t, F f) {
 
 // Chunks that bound the extents: the first, the last full one, the tail.
 template <class F>
-void ForBoundingChunks(const LayerNormGradBetaTilingData& t, F f) {
+void ForBoundingChunks(const LayerNormGradBetaTiling& t, F f) {
   f(Chunk{0, t.bshCurLength, t.bsCurLength, true});
   if (t.loopRound > 1) {
     f(Chunk{uint64_t{t.loopRound - 1} * t.oneCalSize, t.bshCurLength, t.bsCurLength, false});
@@ -59,7 +58,7 @@ void ReduceSumFirstN(const Ops& ops, float* dst, const float* src, uint32_t bs, 
 // Rows a ReduceSumFirstN call reads (the clearing Adds reads row 0 even when bs == 0).
 uint64_t RowsRead(const Chunk& c) { return std::max<uint64_t>(c.bs, c.clear ? 1 : 0); }
 
-void VectorFootprint(const LayerNormGradBetaTilingData& t, bool is_half, bool reuse,
+void VectorFootprint(const LayerNormGradBetaTiling& t, bool is_half, bool reuse,
                      LayerNormGradBetaFootprint* f) {
   const uint64_t h = t.originalHLength;
   auto upd = [](uint64_t& v, uint64_t e) { v = std::max(v, e); };
@@ -82,7 +81,7 @@ void VectorFootprint(const LayerNormGradBetaTilingData& t, bool is_half, bool re
   });
 }
 
-void VectorFloat(const Ops& ops, const LayerNormGradBetaTilingData& t,
+void VectorFloat(const Ops& ops, const LayerNormGradBetaTiling& t,
                  const LayerNormGradBetaOperands<float>& o, bool reuse) {
   const uint32_t h = t.originalHLength;
   ForEachChunk(t, [&](const Chunk& c) {
@@ -95,7 +94,7 @@ void VectorFloat(const Ops& ops, const LayerNormGradBetaTilingData& t,
   });
 }
 
-void VectorHalf(const Ops& ops, const LayerNormGradBetaTilingData& t,
+void VectorHalf(const Ops& ops, const LayerNormGradBetaTiling& t,
                 const LayerNormGradBetaOperands<Half>& o) {
   const uint32_t h = t.originalHLength;
   float* s = o.scratch.data;
@@ -117,7 +116,7 @@ void VectorHalf(const Ops& ops, const LayerNormGradBetaTilingData& t,
 
 // Register path: per 64-column chunk, g = g + dy*res and b = b + dy over all rows from 0.
 template <typename T>
-void RegBase(const Ops& ops, const LayerNormGradBetaTilingData& t,
+void RegBase(const Ops& ops, const LayerNormGradBetaTiling& t,
              const LayerNormGradBetaOperands<T>& o) {
   const uint32_t h = t.hLength;
   const uint64_t rows = uint64_t{t.bLength} * t.sLength;
@@ -153,16 +152,16 @@ void RegBase(const Ops& ops, const LayerNormGradBetaTilingData& t,
 }
 
 template <typename T>
-Status Run(Algorithm algorithm, const LayerNormGradBetaTilingData& t,
-           const LayerNormGradBetaOperands<T>& o, bool reuse, Impl impl) {
+Status Run(Algorithm algorithm, const LayerNormGradBetaTiling& t,
+           const LayerNormGradBetaFootprint& f, const LayerNormGradBetaOperands<T>& o, bool reuse,
+           Impl impl) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
-  LayerNormGradBetaFootprint f;
-  LNGRAD_RETURN_IF_ERROR(LayerNormGradBetaFootprintFor(algorithm, t, kHalf, reuse, &f));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "outputPdGamma", o.outputPdGamma, f.outputPdGamma));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "outputPdBeta", o.outputPdBeta, f.outputPdBeta));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "resForGamma", o.resForGamma, f.resForGamma));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "inputDy", o.inputDy, f.inputDy));
-  LNGRAD_RETURN_IF_ERROR(CheckCapacity(kApi, "sharedTmpBuffer", o.scratch, f.scratch));
+  LNGRAD_RETURN_IF_ERROR(
+      detail::CheckCapacities(kApi, {detail::Use("outputPdGamma", o.outputPdGamma, f.outputPdGamma),
+                                     detail::Use("outputPdBeta", o.outputPdBeta, f.outputPdBeta),
+                                     detail::Use("resForGamma", o.resForGamma, f.resForGamma),
+                                     detail::Use("inputDy", o.inputDy, f.inputDy),
+                                     detail::Use("sharedTmpBuffer", o.scratch, f.scratch)}));
   const Ops ops = detail::MakeOps(impl);
   if (algorithm == Algorithm::kRegBase) {
     RegBase(ops, t, o);
@@ -174,9 +173,20 @@ Status Run(Algorithm algorithm, const LayerNormGradBetaTilingData& t,
   return Status::Ok();
 }
 
+// The overloads without a footprint: LayerNormGradBetaFootprintFor, then what the overloads
+// with one run.
+template <typename T>
+Status WithFootprint(Algorithm algorithm, const LayerNormGradBetaTiling& t,
+                     const LayerNormGradBetaOperands<T>& o, bool reuse, Impl impl) {
+  LayerNormGradBetaFootprint f;
+  LNGRAD_RETURN_IF_ERROR(
+      LayerNormGradBetaFootprintFor(algorithm, t, std::is_same_v<T, Half>, reuse, &f));
+  return Run(algorithm, t, f, o, reuse, impl);
+}
+
 }  // namespace
 
-Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                                      bool isHalf, bool isReuseSource,
                                      LayerNormGradBetaFootprint* out) {
   LayerNormGradBetaFootprint f;
@@ -200,17 +210,31 @@ Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBet
   return Status::Ok();
 }
 
-Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaFootprint& footprint,
                          const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
                          Impl impl) {
-  return Run(algorithm, tiling, operands, isReuseSource, impl);
+  return Run(algorithm, tiling, footprint, operands, isReuseSource, impl);
 }
 
-Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
-                         const LayerNormGradBetaOperands<Half>& operands,
-                         bool /*isReuseSource*/, Impl impl) {
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaFootprint& footprint,
+                         const LayerNormGradBetaOperands<Half>& operands, bool /*isReuseSource*/,
+                         Impl impl) {
   // isReuseSource has no effect for half (§3.3: the half path casts into its own scratch).
-  return Run(algorithm, tiling, operands, false, impl);
+  return Run(algorithm, tiling, footprint, operands, false, impl);
+}
+
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
+                         Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, isReuseSource, impl);
+}
+
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaOperands<Half>& operands, bool /*isReuseSource*/,
+                         Impl impl) {
+  return WithFootprint(algorithm, tiling, operands, false, impl);
 }
 
 }  // namespace lngrad::adv

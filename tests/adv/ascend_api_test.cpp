@@ -8,16 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "device_test_util.h"
+#include "adv_test_util.h"
 #include "kernel_operator.h"
 #include "lngrad_adv/normalization.h"
 #include "tiling/tiling_api.h"
 
 extern "C" {
-void lngrad_test_lng_float(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
-void lngrad_test_lng_float_reuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
-                                 GM_ADDR);
-void lngrad_test_lng_half(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+void lngrad_test_lng_float(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                           GM_ADDR);
+void lngrad_test_lng_float_reuse(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                                 GM_ADDR, GM_ADDR);
+void lngrad_test_lng_half(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                          GM_ADDR);
 void lngrad_test_lngbeta_float(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
 void lngrad_test_ln_float(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
 }
@@ -72,9 +74,9 @@ std::vector<BlockFailure> RunOn(const std::string& soc, const std::function<void
 std::string FirstCheck(const std::vector<BlockFailure>& f) { return f.empty() ? "" : f[0].check; }
 
 // Host tiling for `soc` (the tiling functions follow the current product, as on the host).
-AscendC::tiling::LayerNormGradTiling GradTiling(const std::string& soc, uint32_t b, uint32_t s, uint32_t h,
-                                                uint32_t orig_h, uint32_t type_size, bool reuse, bool use_max,
-                                                uint32_t* bytes) {
+AscendC::tiling::LayerNormGradTiling GradTiling(const std::string& soc, uint32_t b, uint32_t s,
+                                                uint32_t h, uint32_t orig_h, uint32_t type_size,
+                                                bool reuse, bool use_max, uint32_t* bytes) {
   EXPECT_TRUE(lngrad::SetCurrentSoc(soc).ok());
   const ge::Shape shape({b, s, h, orig_h});
   uint32_t max_v = 0, min_v = 0;
@@ -84,14 +86,6 @@ AscendC::tiling::LayerNormGradTiling GradTiling(const std::string& soc, uint32_t
   AscendC::GetLayerNormGradNDTilingInfo(shape, *bytes, type_size, reuse, t);
   EXPECT_TRUE(lngrad::SetCurrentSoc("Ascend910B1").ok());
   return t;
-}
-
-dm::LayerNormGradTilingData ToDevmath(const AscendC::tiling::LayerNormGradTiling& t) {
-  dm::LayerNormGradTilingData d;
-#define LNGRAD_COPY_FIELD(type, name) d.name = t.name;
-  LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_COPY_FIELD)
-#undef LNGRAD_COPY_FIELD
-  return d;
 }
 
 struct FloatProblem {
@@ -109,9 +103,10 @@ FloatProblem RandomProblem(uint32_t b, uint32_t s, uint32_t h, uint32_t seed) {
 }
 
 // The reference: lngrad_adv called directly with generous scratch.
-void Reference(dm::Algorithm algo, const AscendC::tiling::LayerNormGradTiling& tiling, FloatProblem p, float eps,
-               bool reuse, std::vector<float>* pd_x, std::vector<float>* res) {
-  const auto t = ToDevmath(tiling);
+void Reference(dm::Algorithm algo, const AscendC::tiling::LayerNormGradTiling& tiling,
+               FloatProblem p, float eps, bool reuse, std::vector<float>* pd_x,
+               std::vector<float>* res) {
+  const auto& t = tiling;
   dm::LayerNormGradFootprint f;
   ASSERT_TRUE(dm::LayerNormGradFootprintFor(algo, t, false, reuse, &f).ok());
   std::vector<float> scratch(std::max<uint64_t>(f.scratch, 1));
@@ -129,7 +124,8 @@ void Reference(dm::Algorithm algo, const AscendC::tiling::LayerNormGradTiling& t
   ASSERT_TRUE(dm::LayerNormGrad(algo, t, o, eps, reuse).ok());
 }
 
-using GradKernel = void (*)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR);
+using GradKernel = void (*)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR,
+                            GM_ADDR);
 
 struct GradRun {
   std::vector<BlockFailure> failures;
@@ -143,7 +139,8 @@ GradRun RunGrad(GradKernel kernel, const std::string& soc, const FloatProblem& p
   Gm tl(tiling), params(GradParams{tmp_bytes, eps});
   GradRun r;
   r.failures = RunOn(soc, [&] {
-    kernel(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), tl.get(), params.get());
+    kernel(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), tl.get(),
+           params.get());
   });
   r.pd_x = pdx.Read<float>(p.dy.size());
   r.res = res.Read<float>(p.dy.size());
@@ -154,7 +151,8 @@ using lngrad::adv::testing::FirstBitDifference;
 
 TEST(AscendLayerNormGrad, DocumentationExampleThroughBothPrototypes) {
   auto m = lngrad::adv::testing::LoadExample("layernormgrad_doc_example.txt");
-  FloatProblem p{1, 8, 8, m["inputDy"], m["inputX"], m["inputVariance"], m["inputMean"], m["inputGamma"]};
+  FloatProblem p{
+      1, 8, 8, m["inputDy"], m["inputX"], m["inputVariance"], m["inputMean"], m["inputGamma"]};
   const float eps = m["epsilon"].at(0);
   uint32_t bytes = 0;
   const auto tiling = GradTiling("Ascend910B1", 1, 8, 8, 8, 4, false, false, &bytes);
@@ -163,8 +161,10 @@ TEST(AscendLayerNormGrad, DocumentationExampleThroughBothPrototypes) {
   Reference(dm::Algorithm::kVector, tiling, p, eps, false, &want_pdx, &want_res);
   const GradRun stack = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, tiling, 0, eps);
   const GradRun shared = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, tiling, bytes, eps);
-  ASSERT_TRUE(stack.failures.empty()) << FirstCheck(stack.failures) << " " << stack.failures[0].message;
-  ASSERT_TRUE(shared.failures.empty()) << FirstCheck(shared.failures) << " " << shared.failures[0].message;
+  ASSERT_TRUE(stack.failures.empty())
+      << FirstCheck(stack.failures) << " " << stack.failures[0].message;
+  ASSERT_TRUE(shared.failures.empty())
+      << FirstCheck(shared.failures) << " " << shared.failures[0].message;
   EXPECT_EQ(FirstBitDifference(stack.pd_x.data(), want_pdx.data(), 64), -1);
   EXPECT_EQ(FirstBitDifference(stack.res.data(), want_res.data(), 64), -1);
   EXPECT_EQ(FirstBitDifference(shared.pd_x.data(), want_pdx.data(), 64), -1);
@@ -182,8 +182,9 @@ TEST(AscendLayerNormGrad, MinAndMaxTmpSizeGiveTheSameBits) {
   const auto t_max = GradTiling("Ascend910B1", 2, 32, 16, 16, 4, false, true, &max_b);
   const GradRun a = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, t_min, min_b, 1e-4f);
   const GradRun b = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, t_max, max_b, 1e-4f);
-  const GradRun c = RunGrad(lngrad_test_lng_float_reuse, "Ascend910B1", p,
-                            GradTiling("Ascend910B1", 2, 32, 16, 16, 4, true, false, &min_b), min_b, 1e-4f);
+  const GradRun c =
+      RunGrad(lngrad_test_lng_float_reuse, "Ascend910B1", p,
+              GradTiling("Ascend910B1", 2, 32, 16, 16, 4, true, false, &min_b), min_b, 1e-4f);
   ASSERT_TRUE(a.failures.empty() && b.failures.empty() && c.failures.empty());
   EXPECT_EQ(FirstBitDifference(a.pd_x.data(), b.pd_x.data(), a.pd_x.size()), -1);
   EXPECT_EQ(FirstBitDifference(a.res.data(), b.res.data(), a.res.size()), -1);
@@ -197,7 +198,8 @@ TEST(AscendLayerNormGrad, TheProductSelectsTheAlgorithm) {
     SCOPED_TRACE(soc);
     uint32_t bytes = 0;
     const auto tiling = GradTiling(soc, 1, 8, 144, 144, 4, false, false, &bytes);
-    const auto algo = std::string(soc) == "Ascend950PR_9599" ? dm::Algorithm::kRegBase : dm::Algorithm::kVector;
+    const auto algo =
+        std::string(soc) == "Ascend950PR_9599" ? dm::Algorithm::kRegBase : dm::Algorithm::kVector;
     std::vector<float> want_pdx, want_res;
     Reference(algo, tiling, p, 1e-5f, false, &want_pdx, &want_res);
     const GradRun r = RunGrad(lngrad_test_lng_float, soc, p, tiling, 0, 1e-5f);
@@ -254,8 +256,8 @@ TEST(AscendLayerNormGrad, ScratchOverrunIsReportedInCheckedModeOnly) {
     Gm pdx(std::vector<half>(1024)), res(std::vector<half>(1024));
     Gm tl(tiling), params(GradParams{bytes, 1e-4f});
     auto f = RunOn("Ascend910B1", [&] {
-      lngrad_test_lng_half(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), tl.get(),
-                           params.get());
+      lngrad_test_lng_half(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(),
+                           res.get(), tl.get(), params.get());
     });
     *out = pdx.Read<half>(1024);
     return f;
@@ -267,12 +269,13 @@ TEST(AscendLayerNormGrad, ScratchOverrunIsReportedInCheckedModeOnly) {
   lngrad::aicore::SetCheckedMode(true);
   ASSERT_TRUE(f.empty()) << FirstCheck(f);
   // The device result: lngrad_adv with the full layout available.
-  const auto t = ToDevmath(tiling);
+  const auto& t = tiling;
   dm::LayerNormGradFootprint fp;
   ASSERT_TRUE(dm::LayerNormGradFootprintFor(dm::Algorithm::kVector, t, true, false, &fp).ok());
   ASSERT_EQ(fp.scratch, 2304u);
   auto hv = [&](const std::vector<float>& v) { return lngrad::adv::testing::ToHalf(v); };
-  auto hdy = hv(pf.dy), hx = hv(pf.x), hvar = hv(pf.var), hmean = hv(pf.mean), hgamma = hv(pf.gamma);
+  auto hdy = hv(pf.dy), hx = hv(pf.x), hvar = hv(pf.var), hmean = hv(pf.mean),
+       hgamma = hv(pf.gamma);
   std::vector<lngrad::Half> want(1024), want_res(1024);
   std::vector<float> scratch(fp.scratch);
   dm::LayerNormGradOperands<lngrad::Half> o;
@@ -340,9 +343,12 @@ TEST(AscendLayerNormGradBeta, DocumentationExampleThroughBothPrototypes) {
     AscendC::GetLayerNormGradBetaNDTilingInfo(shape, min_v, 4, false, t);
     ASSERT_TRUE(lngrad::SetCurrentSoc("Ascend910B1").ok());
     for (uint32_t tmp : {0u, min_v}) {
-      Gm dy(m["inputDy"]), res(m["resForGamma"]), g(std::vector<float>(8)), b(std::vector<float>(8));
+      Gm dy(m["inputDy"]), res(m["resForGamma"]), g(std::vector<float>(8)),
+          b(std::vector<float>(8));
       Gm tl(t), tb(tmp);
-      const auto f = RunOn(soc, [&] { lngrad_test_lngbeta_float(dy.get(), res.get(), g.get(), b.get(), tl.get(), tb.get()); });
+      const auto f = RunOn(soc, [&] {
+        lngrad_test_lngbeta_float(dy.get(), res.get(), g.get(), b.get(), tl.get(), tb.get());
+      });
       ASSERT_TRUE(f.empty()) << FirstCheck(f) << " " << f[0].message;
       EXPECT_EQ(g.Read<float>(8), m["outputPdGamma"]) << soc << " tmp " << tmp;
       EXPECT_EQ(b.Read<float>(8), m["outputPdBeta"]) << soc << " tmp " << tmp;
@@ -370,17 +376,16 @@ TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {
   Gm xg(x), gg(gamma), bg(beta), og(std::vector<float>(b * s * h)), mg(std::vector<float>(b * s)),
       vg(std::vector<float>(b * s)), tl(lt), params(GradParams{stack, 1e-5f});
   auto f = RunOn("Ascend910B1", [&] {
-    lngrad_test_ln_float(xg.get(), gg.get(), bg.get(), og.get(), mg.get(), vg.get(), tl.get(), params.get());
+    lngrad_test_ln_float(xg.get(), gg.get(), bg.get(), og.get(), mg.get(), vg.get(), tl.get(),
+                         params.get());
   });
   ASSERT_TRUE(f.empty()) << FirstCheck(f) << " " << f[0].message;
   // Reference with lngrad_adv directly.
-  dm::LayerNormTilingData d;
-#define LNGRAD_COPY_FIELD(type, name) d.name = lt_before.name;
-  LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_COPY_FIELD)
-#undef LNGRAD_COPY_FIELD
+  AscendC::tiling::LayerNormTiling d = lt_before;
   dm::LayerNormFootprint fp;
   ASSERT_TRUE(dm::LayerNormFootprintFor(dm::Algorithm::kVector, d, false, false, &fp).ok());
-  std::vector<float> xr = x, out(b * s * h), mean(b * s), var(b * s), scratch(std::max<uint64_t>(fp.scratch, 1));
+  std::vector<float> xr = x, out(b * s * h), mean(b * s), var(b * s),
+                     scratch(std::max<uint64_t>(fp.scratch, 1));
   dm::LayerNormOperands<float> o;
   o.output = {out.data(), out.size()};
   o.outputMean = {mean.data(), mean.size()};
@@ -399,7 +404,8 @@ TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {
   EXPECT_EQ(lt_after.bsCurLength, d.bsCurLength);
 
   // Backward with the forward statistics.
-  FloatProblem p{b, s, h, lngrad::adv::testing::Uniform(b * s * h, -1.0f, 1.0f, 43), x, var, mean, gamma};
+  FloatProblem p{b, s,   h,    lngrad::adv::testing::Uniform(b * s * h, -1.0f, 1.0f, 43),
+                 x, var, mean, gamma};
   uint32_t bytes = 0;
   const auto gt = GradTiling("Ascend910B1", b, s, h, h, 4, false, false, &bytes);
   std::vector<float> want_pdx, want_res;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "device_test_util.h"
+#include "adv_test_util.h"
 
 namespace lngrad::adv {
 namespace {
@@ -80,7 +80,7 @@ int Check(const NormCase<T>& c, double eps, double tol) {
   return fails;
 }
 
-uint64_t Footprint(Algorithm algo, const LayerNormTilingData& t, bool half, bool reuse) {
+uint64_t Footprint(Algorithm algo, const LayerNormTiling& t, bool half, bool reuse) {
   LayerNormFootprint f;
   EXPECT_TRUE(LayerNormFootprintFor(algo, t, half, reuse, &f).ok());
   return std::max<uint64_t>(f.scratch, 1);

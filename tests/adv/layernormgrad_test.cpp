@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "device_test_util.h"
+#include "adv_test_util.h"
 
 namespace lngrad::adv {
 namespace {
@@ -532,7 +532,7 @@ TEST(LayerNormGrad, RegisterPathReuseRecyclesTheFirstRow) {
   // 3510 with float + reuse: x1Tmp/x2Tmp are inputDy/inputX themselves, not offset by the row,
   // so row 0 ends up holding the last row's x1*rstd and x - mean; other rows are untouched.
   const uint32_t b = 1, s = 5, h = 80;
-  LayerNormGradTilingData t = MakeGradTiling(b, s, h, h, 4 * 4 * h * h, 4, true);
+  LayerNormGradTiling t = MakeGradTiling(b, s, h, h, 4 * 4 * h * h, 4, true);
   GradCase<float> c(b, s, h, 9, 1);
   const std::vector<float> dy0 = c.dy, x0 = c.x;
   const float eps = 1e-4f;

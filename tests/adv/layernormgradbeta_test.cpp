@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "device_test_util.h"
+#include "adv_test_util.h"
 
 namespace lngrad::adv {
 namespace {

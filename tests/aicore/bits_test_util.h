@@ -1,5 +1,5 @@
 // Bit-level comparisons and random inputs shared by the instruction-set tests (tests/aicore) and
-// the high-level API tests (tests/adv, device_test_util.h).
+// the high-level API tests (tests/adv, adv_test_util.h).
 #pragma once
 
 #include <bit>

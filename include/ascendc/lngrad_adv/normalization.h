@@ -1,8 +1,13 @@
 // lngrad device mathematics (library lngrad_adv): the algorithms of the Ascend C
 // normalization APIs LayerNormGrad, LayerNormGradBeta and LayerNorm ([B,S,H] family) on raw
 // pointers, operation by operation as the device executes them (spec §1, §3, §4;
-// docs/ascendc_kernels.md). No AscendC types: the Ascend C layer (include/ascendc/lib/
+// docs/ascendc_kernels.md). They read the kernel-side tiling structs of
+// kernel_tiling/kernel_tiling.h directly; the Ascend C layer (include/ascendc/lib/
 // normalization/*.h) adapts LocalTensor views of the simulated UB to these calls.
+//
+// Each API is two steps: <Api>FootprintFor checks that the tiling can run and returns what it
+// touches of every operand; <Api>(..., footprint, operands, ...) checks the operands'
+// capacities against that footprint and computes. The overload without a footprint does both.
 //
 // Faithfulness contract:
 //  - every element-wise step is one IEEE binary32 operation per element, in the device's order
@@ -20,11 +25,16 @@
 
 #include <cstdint>
 
+#include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/half.h"
 #include "lngrad/status.h"
 #include "lngrad_aicore/instructions.h"
 
 namespace lngrad::adv {
+
+using AscendC::tiling::LayerNormGradBetaTiling;
+using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormTiling;
 
 // Implementation (Highway SIMD, scalar reference, SIMD step by step) and its resolution from
 // LNGRAD_IMPL / LNGRAD_ADV_FUSE: the instruction set's (lngrad_aicore/instructions.h). kSimd
@@ -45,41 +55,7 @@ struct Buffer {
 };
 
 // ---------------------------------------------------------------------------------------------
-// LayerNormGrad (spec §1). Field names and order as AscendC::tiling::LayerNormGradTiling (§2.1);
-// lastDimValueBack / lastDimValueBackMulTwo hold float bit patterns.
-struct LayerNormGradTilingData {
-  uint32_t stackBufferSize = 0;
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t oneCalSize = 0;
-  uint32_t nohCalSize = 0;
-  uint32_t loopNum = 0;
-  uint32_t tailSize = 0;
-  uint32_t nohTailSize = 0;
-  uint32_t tmpTensorBSHPos = 0;
-  uint32_t tmpTensorBSHSize = 0;
-  uint32_t pdVarTensorPos = 0;
-  uint32_t pdVarTensorSize = 0;
-  uint32_t pdMeanTensorPos = 0;
-  uint32_t pdMeanTensorSize = 0;
-  uint32_t x1TensorPos = 0;
-  uint32_t x1TensorSize = 0;
-  uint32_t x2TensorPos = 0;
-  uint32_t x2TensorSize = 0;
-  uint32_t x3TensorPos = 0;
-  uint32_t x3TensorSize = 0;
-  uint32_t tmpTensorPos = 0;
-  uint32_t tmpTensorSize = 0;
-  uint32_t tmpTensor1Pos = 0;
-  uint32_t tmpTensor1Size = 0;
-  uint32_t tmpTensor2Pos = 0;
-  uint32_t tmpTensor2Size = 0;
-  uint32_t lastDimValueBack = 0;
-  uint32_t lastDimValueBackMulTwo = 0;
-};
-static_assert(sizeof(LayerNormGradTilingData) == 30 * sizeof(uint32_t));
+// LayerNormGrad (spec §1) on AscendC::tiling::LayerNormGradTiling (§2.1).
 
 template <typename T>
 struct LayerNormGradOperands {
@@ -103,7 +79,7 @@ struct LayerNormGradFootprint {
 // Footprint of LayerNormGrad for this tiling. InvalidArgument when the tiling cannot run:
 // hLength == 0, hLength not 32-byte aligned for T (8 floats / 16 halves; the device's
 // broadcast then scrambles rows and is not modelled), or sizes overflowing 64 bits.
-Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTiling& tiling,
                                  bool isHalf, bool isReuseSource, LayerNormGradFootprint* out);
 
 // LayerNormGrad on the device's data path. T = float: epsilon is the float the kernel gets.
@@ -114,39 +90,28 @@ Status LayerNormGradFootprintFor(Algorithm algorithm, const LayerNormGradTilingD
 // (the caller decides what to do when it differs from hLength, §1.11).
 // Outputs: outputPdX, resForGamma; overwritten: scratch (kVector layout, or two rows of
 // ceil8(H) floats for kRegBase), inputDy/inputX for float + isReuseSource.
-Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
+// `footprint` is LayerNormGradFootprintFor's for the same algorithm, tiling, T and
+// isReuseSource; an operand shorter than it (or null where it is accessed) gives OutOfRange
+// (InvalidArgument) and nothing is written.
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradFootprint& footprint,
                      const LayerNormGradOperands<float>& operands, float epsilon,
                      bool isReuseSource, Impl impl = Impl::kAuto);
-Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTilingData& tiling,
-                     const LayerNormGradOperands<Half>& operands, Half epsilon,
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradFootprint& footprint,
+                     const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                     Impl impl = Impl::kAuto);
+// LayerNormGradFootprintFor, then the above.
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradOperands<float>& operands, float epsilon,
                      bool isReuseSource, Impl impl = Impl::kAuto);
+Status LayerNormGrad(Algorithm algorithm, const LayerNormGradTiling& tiling,
+                     const LayerNormGradOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                     Impl impl = Impl::kAuto);
 
 // ---------------------------------------------------------------------------------------------
-// LayerNormGradBeta (spec §3). Field names and order as AscendC::tiling::LayerNormGradBetaTiling
-// (§3.4; stackBufferSize in floats there).
-struct LayerNormGradBetaTilingData {
-  uint32_t stackBufferSize = 0;
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t bshLength = 0;
-  uint32_t bsLength = 0;
-  uint32_t oneCalSize = 0;
-  uint32_t numberOfTmpBuf = 0;
-  uint32_t loopRound = 0;
-  uint32_t inputTailSize = 0;
-  uint32_t inputTailPos = 0;
-  uint32_t bsTailSize = 0;
-  uint32_t bshCurLength = 0;
-  uint32_t bsCurLength = 0;
-  uint32_t gammaTempTensorPos = 0;
-  uint32_t betaTempTensorPos = 0;
-  uint32_t inputDyTmpTensorPos = 0;
-  uint32_t resForGammaTmpTensorPos = 0;
-  uint32_t reserved = 0;
-};
-static_assert(sizeof(LayerNormGradBetaTilingData) == 20 * sizeof(uint32_t));
+// LayerNormGradBeta (spec §3) on AscendC::tiling::LayerNormGradBetaTiling (§3.4; stackBufferSize
+// in floats there).
 
 template <typename T>
 struct LayerNormGradBetaOperands {
@@ -163,7 +128,7 @@ struct LayerNormGradBetaFootprint {
 
 // InvalidArgument for a tiling that cannot run (kVector: originalHLength == 0;
 // kRegBase: hLength not 32-byte aligned for T).
-Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                                      bool isHalf, bool isReuseSource,
                                      LayerNormGradBetaFootprint* out);
 
@@ -172,44 +137,26 @@ Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBet
 // acc = row_0 + 0. Half: float accumulators in scratch, cast (RNE) to the outputs after every
 // chunk. kRegBase (§3.3 last bullets): per 64-column chunk, g = g + dy*res, b = b + dy from 0
 // over bLength*sLength rows of stride hLength; half stores RNE with saturation to +-65504.
-Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+// `footprint` is LayerNormGradBetaFootprintFor's for the same arguments (as for LayerNormGrad).
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaFootprint& footprint,
                          const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
                          Impl impl = Impl::kAuto);
-Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTilingData& tiling,
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaFootprint& footprint,
+                         const LayerNormGradBetaOperands<Half>& operands, bool isReuseSource,
+                         Impl impl = Impl::kAuto);
+// LayerNormGradBetaFootprintFor, then the above.
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
+                         const LayerNormGradBetaOperands<float>& operands, bool isReuseSource,
+                         Impl impl = Impl::kAuto);
+Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                          const LayerNormGradBetaOperands<Half>& operands, bool isReuseSource,
                          Impl impl = Impl::kAuto);
 
 // ---------------------------------------------------------------------------------------------
-// LayerNorm forward, [B,S,H] family with mean and variance outputs (spec §4). Field names and
-// order as AscendC::tiling::LayerNormTiling; lastDimValueBack is a float there.
-struct LayerNormTilingData {
-  uint32_t bLength = 0;
-  uint32_t sLength = 0;
-  uint32_t hLength = 0;
-  uint32_t originalHLength = 0;
-  uint32_t inputXSize = 0;
-  uint32_t meanVarSize = 0;
-  uint32_t numberOfTmpBuf = 0;
-  uint32_t meanTmpTensorPos = 0;
-  uint32_t meanTmpTensorSize = 0;
-  uint32_t varianceTmpTensorPos = 0;
-  uint32_t varianceTmpTensorSize = 0;
-  uint32_t tmpBufSize = 0;
-  uint32_t oneTmpSize = 0;
-  uint32_t firstTmpStartPos = 0;
-  uint32_t secondTmpStartPos = 0;
-  uint32_t thirdTmpStartPos = 0;
-  uint32_t loopRound = 0;
-  uint32_t inputRoundSize = 0;
-  uint32_t inputTailSize = 0;
-  uint32_t inputTailPos = 0;
-  uint32_t meanVarRoundSize = 0;
-  uint32_t meanVarTailSize = 0;
-  uint32_t meanVarTailPos = 0;
-  uint32_t bshCurLength = 0;
-  uint32_t bsCurLength = 0;
-  float lastDimValueBack = 0.0f;
-};
+// LayerNorm forward, [B,S,H] family with mean and variance outputs (spec §4), on
+// AscendC::tiling::LayerNormTiling.
 
 template <typename T>
 struct LayerNormOperands {
@@ -227,7 +174,10 @@ struct LayerNormFootprint {
   uint64_t scratch = 0;
 };
 
-Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTilingData& tiling, bool isHalf,
+// InvalidArgument when hLength is 0 or not 32-byte aligned for T. The footprint depends on
+// bshCurLength/bsCurLength, which a kVector call with a tail chunk changes: take it anew for
+// every call.
+Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTiling& tiling, bool isHalf,
                              bool isReuseSource, LayerNormFootprint* out);
 
 // kVector (arch 2002/2201, docs/ascendc_kernels.md): per chunk mean = tree(fold(x*(1/H))),
@@ -236,10 +186,18 @@ Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTilingData& til
 // lengths (the device writes them into the caller's tiling). kRegBase (3510): one row at a
 // time, mean = tree(lane sums of x/H), variance = tree(lane sums of ((x-mean)^2)/H),
 // out = ((x-mean)/sqrt(var+eps))*gamma+beta; no scratch.
-Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+// `footprint` is LayerNormFootprintFor's for the same arguments (as for LayerNormGrad).
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling, const LayerNormFootprint& footprint,
                  const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
                  Impl impl = Impl::kAuto);
-Status LayerNorm(Algorithm algorithm, LayerNormTilingData& tiling,
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling, const LayerNormFootprint& footprint,
+                 const LayerNormOperands<Half>& operands, Half epsilon, bool isReuseSource,
+                 Impl impl = Impl::kAuto);
+// LayerNormFootprintFor, then the above.
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
+                 const LayerNormOperands<float>& operands, float epsilon, bool isReuseSource,
+                 Impl impl = Impl::kAuto);
+Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
                  const LayerNormOperands<Half>& operands, Half epsilon, bool isReuseSource,
                  Impl impl = Impl::kAuto);
 

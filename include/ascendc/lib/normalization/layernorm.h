@@ -39,33 +39,23 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNorm";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
-  if (!product.supports_layernorm) nd::RaiseUnsupported(kApi, product);
-  const dm::Algorithm algo = nd::AlgorithmFor(product);
+  const dm::Algorithm algo = nd::SupportedAlgorithm(kApi, &lngrad::Product::supports_layernorm);
   const bool vector = algo == dm::Algorithm::kVector;
+  const bool checked = lngrad::aicore::CheckedMode();
 
-  dm::LayerNormTilingData t;
-  static_assert(sizeof(t) == sizeof(tiling));
-#define LNGRAD_COPY_FIELD(type, name) t.name = tiling.name;
-  LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_COPY_FIELD)
-#undef LNGRAD_COPY_FIELD
-
-  if (lngrad::aicore::CheckedMode()) {
-    if (vector) nd::Check(tiling.oneTmpSize > 0, kApi, "tiling", "tiling.oneTmpSize must > 0!");
-  }
   if (vector) {
+    if (checked) nd::Check(tiling.oneTmpSize > 0, kApi, "tiling", "tiling.oneTmpSize must > 0!");
     if ASCEND_IS_AIC {
       return;
     }
   }
-  if (lngrad::aicore::CheckedMode()) {
+  // The one validation of the tiling for this call: what it touches of every operand.
+  dm::LayerNormFootprint f;
+  const lngrad::Status plan = dm::LayerNormFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
+  if (checked) {
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
-    nd::CheckTensor(kApi, "output", output);
-    nd::CheckTensor(kApi, "outputMean", outputMean);
-    nd::CheckTensor(kApi, "outputVariance", outputVariance);
-    nd::CheckTensor(kApi, "inputX", inputX);
-    nd::CheckTensor(kApi, "gamma", gamma);
-    nd::CheckTensor(kApi, "beta", beta);
+    nd::CheckTensors(kApi, "output", output, "outputMean", outputMean, "outputVariance",
+                     outputVariance, "inputX", inputX, "gamma", gamma, "beta", beta);
     if (vector) nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
     // The toolkit's groups of tensors that must not be the same tensor.
     nd::CheckNotSame(kApi, "output", output, "outputMean", outputMean);
@@ -85,14 +75,8 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
       nd::CheckNotSame(kApi, "outputVariance", outputVariance, "sharedTmpBuffer", sharedTmpBuffer);
       nd::CheckNotSame(kApi, "inputX", inputX, "sharedTmpBuffer", sharedTmpBuffer);
     }
-    nd::Check(uint64_t{gamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
-      return "[LayerNorm] The gamma length is " +
-             std::to_string(uint64_t{gamma.GetSize()} * sizeof(T)) + ", should be 32B aligned.";
-    });
-    nd::Check(uint64_t{beta.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
-      return "[LayerNorm] The beta length is " +
-             std::to_string(uint64_t{beta.GetSize()} * sizeof(T)) + ", should be 32B aligned.";
-    });
+    nd::CheckLengthAligned(kApi, "gamma_alignment", "gamma", gamma);
+    nd::CheckLengthAligned(kApi, "gamma_alignment", "beta", beta);
     if (vector) {
       const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
       nd::Check(stack_floats > 0, kApi, "stack_buffer", "sharedTmpBuffer size must > 0!");
@@ -109,17 +93,16 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                ") should >= tiling.tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")";
       });
     }
-    dm::LayerNormFootprint f;
-    const lngrad::Status st = dm::LayerNormFootprintFor(algo, t, kHalf, isReuseSource, &f);
-    if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+    nd::RaiseIfError(kApi, plan);
     if (vector) nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprint(kApi, "output", f.output, output.GetSize());
-    nd::CheckFootprint(kApi, "outputMean", f.outputMean, outputMean.GetSize());
-    nd::CheckFootprint(kApi, "outputVariance", f.outputVariance, outputVariance.GetSize());
-    nd::CheckFootprint(kApi, "inputX", f.inputX, inputX.GetSize());
-    nd::CheckFootprint(kApi, "gamma", f.gamma, gamma.GetSize());
-    nd::CheckFootprint(kApi, "beta", f.beta, beta.GetSize());
+    nd::CheckFootprints(kApi, {{"output", f.output, output.GetSize()},
+                               {"outputMean", f.outputMean, outputMean.GetSize()},
+                               {"outputVariance", f.outputVariance, outputVariance.GetSize()},
+                               {"inputX", f.inputX, inputX.GetSize()},
+                               {"gamma", f.gamma, gamma.GetSize()},
+                               {"beta", f.beta, beta.GetSize()}});
   }
+  nd::RaiseIfError(kApi, plan);
 
   using D = nd::DevType<T>;
   dm::LayerNormOperands<D> o;
@@ -127,21 +110,12 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   o.outputMean = nd::UbBuffer<D>(outputMean);
   o.outputVariance = nd::UbBuffer<D>(outputVariance);
   o.inputX = nd::UbBuffer<D>(inputX);
-  const auto g = nd::UbBuffer<D>(gamma);
-  const auto b = nd::UbBuffer<D>(beta);
-  o.gamma = {g.data, g.capacity};
-  o.beta = {b.data, b.capacity};
+  o.gamma = nd::UbBuffer<const D>(gamma);
+  o.beta = nd::UbBuffer<const D>(beta);
   if (vector) o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
-  lngrad::Status st;
-  if constexpr (kHalf) {
-    st = dm::LayerNorm(algo, t, o, epsilon.ToLngrad(), isReuseSource);
-  } else {
-    st = dm::LayerNorm(algo, t, o, epsilon, isReuseSource);
-  }
-  if (!st.ok()) nd::RaiseDevmathError(kApi, st);
-  // The device writes the tail lengths into the caller's tiling.
-  tiling.bshCurLength = t.bshCurLength;
-  tiling.bsCurLength = t.bsCurLength;
+  // Writes the tail lengths into the caller's tiling, as the device does. Unchecked mode too:
+  // every access stays inside the simulated UB.
+  nd::RaiseIfError(kApi, dm::LayerNorm(algo, tiling, f, o, nd::DevScalar(epsilon), isReuseSource));
 }
 
 template <typename T, bool isReuseSource = false>
@@ -152,8 +126,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   LocalTensor<uint8_t> sharedTmpBuffer;
   // The 3510 implementation uses no scratch and does not pop the stack.
   if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
-    const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
-    if (!ans) lngrad::aicore::RaiseKernelCheck("LayerNorm.stack_buffer", "PopStackBuffer Error!");
+    sharedTmpBuffer = lngrad::aicore::normdetail::PopStackBufferFor("LayerNorm");
   }
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
                               sharedTmpBuffer, epsilon, tiling);

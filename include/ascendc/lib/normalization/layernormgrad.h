@@ -35,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 
@@ -100,10 +101,21 @@ uint64_t UbCapacity(const AscendC::LocalTensor<T>& t) {
 template <typename T>
 using DevType = std::conditional_t<std::is_same_v<T, half>, lngrad::Half, float>;
 
+// U is DevType<T>, or const DevType<T> for an input.
 template <typename U, typename T>
 lngrad::adv::Buffer<U> UbBuffer(const AscendC::LocalTensor<T>& t) {
   static_assert(sizeof(U) == sizeof(T));
   return {reinterpret_cast<U*>(t.HostPtr()), UbCapacity(t)};
+}
+
+// The kernel's scalar (float, or AscendC half) as lngrad_adv takes it.
+template <typename T>
+auto DevScalar(T v) {
+  if constexpr (std::is_same_v<T, half>) {
+    return v.ToLngrad();
+  } else {
+    return v;
+  }
 }
 
 inline lngrad::adv::Buffer<float> ScratchBuffer(const AscendC::LocalTensor<uint8_t>& t) {
@@ -111,8 +123,7 @@ inline lngrad::adv::Buffer<float> ScratchBuffer(const AscendC::LocalTensor<uint8
 }
 
 inline lngrad::adv::Algorithm AlgorithmFor(const Product& p) {
-  return IsRegBaseArch(p.arch) ? lngrad::adv::Algorithm::kRegBase
-                               : lngrad::adv::Algorithm::kVector;
+  return IsRegBaseArch(p.arch) ? lngrad::adv::Algorithm::kRegBase : lngrad::adv::Algorithm::kVector;
 }
 
 inline std::string ProductText(const Product& p) {
@@ -125,6 +136,23 @@ inline std::string ProductText(const Product& p) {
                    std::string(api) + " is not supported on " + ProductText(p) +
                        ": the device compiles the call to nothing. Select a product that has it "
                        "(e.g. Ascend910B1, Ascend310P1, Ascend950PR_9599).");
+}
+
+// The running block's algorithm for the API, or "<api>.unsupported_product" when the block's
+// product does not have the API (`supports` names its Product flag).
+inline lngrad::adv::Algorithm SupportedAlgorithm(const char* api, bool Product::*supports) {
+  const Product& p = CurrentBlockProduct();
+  if (!(p.*supports)) RaiseUnsupported(api, p);
+  return AlgorithmFor(p);
+}
+
+// PopStackBuffer<uint8_t, TPosition::LCM> for the prototypes without sharedTmpBuffer.
+inline AscendC::LocalTensor<uint8_t> PopStackBufferFor(const char* api) {
+  AscendC::LocalTensor<uint8_t> stackBuffer;
+  if (!AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::LCM>(stackBuffer)) {
+    RaiseKernelCheck(std::string(api) + ".stack_buffer", "PopStackBuffer Error!");
+  }
+  return stackBuffer;
 }
 
 // `message` is a string or a callable returning one; a callable is only called on failure, so
@@ -162,6 +190,37 @@ void CheckTensor(const char* api, const char* name, const AscendC::LocalTensor<T
   });
 }
 
+// CheckTensor over (name, tensor) pairs, in order.
+inline void CheckTensors(const char*) {}
+template <typename T, typename... Rest>
+void CheckTensors(const char* api, const char* name, const AscendC::LocalTensor<T>& t,
+                  const Rest&... rest) {
+  CheckTensor(api, name, t);
+  CheckTensors(api, rest...);
+}
+
+// The tensor's length in bytes must be a multiple of 32 ("<api>.<what>").
+template <typename T>
+void CheckLengthAligned(const char* api, const char* what, const char* name,
+                        const AscendC::LocalTensor<T>& t) {
+  const uint64_t bytes = uint64_t{t.GetSize()} * sizeof(T);
+  Check(bytes % 32 == 0, api, what, [&] {
+    return std::string("[") + api + "] The " + name + " length is " + std::to_string(bytes) +
+           ", should be 32B aligned.";
+  });
+}
+
+// "<api>.padded_h" for storage H != original H unless SetReproducePaddedH(true); `effect` says
+// what the device then gets wrong.
+inline void CheckPaddedH(const char* api, uint32_t hLength, uint32_t originalHLength,
+                         const char* effect) {
+  Check(hLength == originalHLength || ReproducePaddedH(), api, "padded_h", [&] {
+    return std::string("[") + api + "] tiling.hLength (storage H) is " + std::to_string(hLength) +
+           " but tiling.originalHLength is " + std::to_string(originalHLength) + ": " + effect +
+           " Call lngrad::aicore::SetReproducePaddedH(true) to get the device's result anyway.";
+  });
+}
+
 // Two operands that must not be the same tensor (same address and same byte size).
 template <typename A, typename B>
 void CheckNotSame(const char* api, const char* name_a, const AscendC::LocalTensor<A>& a,
@@ -179,13 +238,23 @@ inline void WarnReuseIgnoredForHalf(const char* api) {
                api);
 }
 
-// Checked mode: every operand's footprint must lie inside its tensor.
-inline void CheckFootprint(const char* api, const char* name, uint64_t need, uint64_t have) {
-  Check(need <= have, api, "operand_bounds", [&] {
-    return std::string("[") + api + "] the tiling makes the API access " + std::to_string(need) +
-           " elements of " + name + ", which has only " + std::to_string(have) +
-           "; the device would read or write the UB that follows it.";
-  });
+// One operand in checked mode: the elements the footprint touches and the tensor's size.
+struct FootprintUse {
+  const char* name;
+  uint64_t need;
+  uint64_t have;
+};
+
+// Checked mode: every operand's footprint must lie inside its tensor ("<api>.operand_bounds",
+// the first operand that does not, in order).
+inline void CheckFootprints(const char* api, std::initializer_list<FootprintUse> uses) {
+  for (const FootprintUse& u : uses) {
+    Check(u.need <= u.have, api, "operand_bounds", [&] {
+      return std::string("[") + api + "] the tiling makes the API access " +
+             std::to_string(u.need) + " elements of " + u.name + ", which has only " +
+             std::to_string(u.have) + "; the device would read or write the UB that follows it.";
+    });
+  }
 }
 
 inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_bytes) {
@@ -199,9 +268,10 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
   });
 }
 
-// A devmath error after the checks: the access would leave the simulated UB, or the shape is
-// one lngrad does not model.
-[[noreturn]] inline void RaiseDevmathError(const char* api, const lngrad::Status& st) {
+// A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
+// tiling is one lngrad does not model ("<api>.unsupported_shape").
+inline void RaiseIfError(const char* api, const lngrad::Status& st) {
+  if (st.ok()) return;
   const bool bounds = st.code() == lngrad::StatusCode::kOutOfRange;
   RaiseKernelCheck(std::string(api) + (bounds ? ".ub_bounds" : ".unsupported_shape"),
                    st.message() + (bounds ? " (the access would leave the block's UB)" : ""));
@@ -230,33 +300,19 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGrad";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
-  if (!product.supports_layernormgrad) nd::RaiseUnsupported(kApi, product);
-  const dm::Algorithm algo = nd::AlgorithmFor(product);
-
-  dm::LayerNormGradTilingData t;
-  static_assert(sizeof(t) == sizeof(tiling));
-#define LNGRAD_COPY_FIELD(type, name) t.name = tiling.name;
-  LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_COPY_FIELD)
-#undef LNGRAD_COPY_FIELD
+  const dm::Algorithm algo = nd::SupportedAlgorithm(kApi, &lngrad::Product::supports_layernormgrad);
+  // The one validation of the tiling for this call: what it touches of every operand.
+  dm::LayerNormGradFootprint f;
+  const lngrad::Status plan = dm::LayerNormGradFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
 
   const bool checked = lngrad::aicore::CheckedMode();
   if (checked) {
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
-    nd::CheckTensor(kApi, "outputPdX", outputPdX);
-    nd::CheckTensor(kApi, "resForGamma", resForGamma);
-    nd::CheckTensor(kApi, "inputDy", inputDy);
-    nd::CheckTensor(kApi, "inputX", inputX);
-    nd::CheckTensor(kApi, "inputVariance", inputVariance);
-    nd::CheckTensor(kApi, "inputMean", inputMean);
-    nd::CheckTensor(kApi, "inputGamma", inputGamma);
-    nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
+    nd::CheckTensors(kApi, "outputPdX", outputPdX, "resForGamma", resForGamma, "inputDy", inputDy,
+                     "inputX", inputX, "inputVariance", inputVariance, "inputMean", inputMean,
+                     "inputGamma", inputGamma, "sharedTmpBuffer", sharedTmpBuffer);
     nd::CheckNotSame(kApi, "outputPdX", outputPdX, "resForGamma", resForGamma);
-    nd::Check(uint64_t{inputGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "gamma_alignment", [&] {
-      return "[LayerNormGrad] The inputGamma length is " +
-             std::to_string(uint64_t{inputGamma.GetSize()} * sizeof(T)) +
-             ", should be 32B aligned.";
-    });
+    nd::CheckLengthAligned(kApi, "gamma_alignment", "inputGamma", inputGamma);
     nd::Check(shapeInfo.dataFormat == DataFormat::ND, kApi, "data_format",
               "[LayerNormGrad] Only support ND data format.");
     nd::Check(sharedTmpBuffer.GetSize() >= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
@@ -264,30 +320,24 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
              std::to_string(sharedTmpBuffer.GetSize()) + " B, tiling.stackBufferSize is " +
              std::to_string(tiling.stackBufferSize) + " B)";
     });
+    // The device's own check and message; `plan` refuses hLength == 0 as well.
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
-    nd::Check(
-        tiling.hLength == tiling.originalHLength || lngrad::aicore::ReproducePaddedH(), kApi,
-        "padded_h", [&] {
-          return "[LayerNormGrad] tiling.hLength (storage H) is " + std::to_string(tiling.hLength) +
-                 " but tiling.originalHLength is " + std::to_string(tiling.originalHLength) +
-                 ": the padded columns take part in every sum and the device's result is biased "
-                 "(spec §1.11). Call lngrad::aicore::SetReproducePaddedH(true) to get the device's "
-                 "result anyway.";
-        });
-    dm::LayerNormGradFootprint f;
-    const lngrad::Status st = dm::LayerNormGradFootprintFor(algo, t, kHalf, isReuseSource, &f);
-    if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+    nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
+                     "the padded columns take part in every sum and the device's result is biased "
+                     "(spec §1.11).");
+    nd::RaiseIfError(kApi, plan);
     nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprint(kApi, "outputPdX", f.outputPdX, outputPdX.GetSize());
-    nd::CheckFootprint(kApi, "resForGamma", f.resForGamma, resForGamma.GetSize());
-    nd::CheckFootprint(kApi, "inputDy", f.inputDy, inputDy.GetSize());
-    nd::CheckFootprint(kApi, "inputX", f.inputX, inputX.GetSize());
-    nd::CheckFootprint(kApi, "inputVariance", f.inputVariance, inputVariance.GetSize());
-    nd::CheckFootprint(kApi, "inputMean", f.inputMean, inputMean.GetSize());
-    nd::CheckFootprint(kApi, "inputGamma", f.inputGamma, inputGamma.GetSize());
+    nd::CheckFootprints(kApi, {{"outputPdX", f.outputPdX, outputPdX.GetSize()},
+                               {"resForGamma", f.resForGamma, resForGamma.GetSize()},
+                               {"inputDy", f.inputDy, inputDy.GetSize()},
+                               {"inputX", f.inputX, inputX.GetSize()},
+                               {"inputVariance", f.inputVariance, inputVariance.GetSize()},
+                               {"inputMean", f.inputMean, inputMean.GetSize()},
+                               {"inputGamma", f.inputGamma, inputGamma.GetSize()}});
   }
   // On the device a non-ND format skips the computation (the assert is compiled out).
   if (shapeInfo.dataFormat != DataFormat::ND) return;
+  nd::RaiseIfError(kApi, plan);
 
   using D = nd::DevType<T>;
   dm::LayerNormGradOperands<D> o;
@@ -295,20 +345,13 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
   o.resForGamma = nd::UbBuffer<D>(resForGamma);
   o.inputDy = nd::UbBuffer<D>(inputDy);
   o.inputX = nd::UbBuffer<D>(inputX);
-  const auto var = nd::UbBuffer<D>(inputVariance);
-  const auto mean = nd::UbBuffer<D>(inputMean);
-  const auto gamma = nd::UbBuffer<D>(inputGamma);
-  o.inputVariance = {var.data, var.capacity};
-  o.inputMean = {mean.data, mean.capacity};
-  o.inputGamma = {gamma.data, gamma.capacity};
+  o.inputVariance = nd::UbBuffer<const D>(inputVariance);
+  o.inputMean = nd::UbBuffer<const D>(inputMean);
+  o.inputGamma = nd::UbBuffer<const D>(inputGamma);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
-  lngrad::Status st;
-  if constexpr (kHalf) {
-    st = dm::LayerNormGrad(algo, t, o, epsilon.ToLngrad(), isReuseSource);
-  } else {
-    st = dm::LayerNormGrad(algo, t, o, epsilon, isReuseSource);
-  }
-  if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+  // Unchecked mode too: every access stays inside the simulated UB ("LayerNormGrad.ub_bounds").
+  nd::RaiseIfError(kApi,
+                   dm::LayerNormGrad(algo, tiling, f, o, nd::DevScalar(epsilon), isReuseSource));
 }
 
 // Framework-provided scratch (spec §1.1, prototype 2): all UB left after the TPipe's buffers,
@@ -322,9 +365,7 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                      const LocalTensor<T>& inputGamma,
                                      std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
-  LocalTensor<uint8_t> stackBuffer;
-  const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(stackBuffer);
-  if (!ans) lngrad::aicore::RaiseKernelCheck("LayerNormGrad.stack_buffer", "PopStackBuffer Error!");
+  LocalTensor<uint8_t> stackBuffer = lngrad::aicore::normdetail::PopStackBufferFor("LayerNormGrad");
   LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
                                   inputGamma, stackBuffer, epsilon, tiling, shapeInfo);
 }

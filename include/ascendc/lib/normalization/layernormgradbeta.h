@@ -40,43 +40,28 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGradBeta";
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const lngrad::Product& product = lngrad::aicore::CurrentBlockProduct();
-  if (!product.supports_layernormgradbeta) nd::RaiseUnsupported(kApi, product);
+  const dm::Algorithm algo =
+      nd::SupportedAlgorithm(kApi, &lngrad::Product::supports_layernormgradbeta);
   if ASCEND_IS_AIC {
     return;
   }
-  const dm::Algorithm algo = nd::AlgorithmFor(product);
   const bool vector = algo == dm::Algorithm::kVector;
-
-  dm::LayerNormGradBetaTilingData t;
-  static_assert(sizeof(t) == sizeof(tiling));
-#define LNGRAD_COPY_FIELD(type, name) t.name = tiling.name;
-  LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_COPY_FIELD)
-#undef LNGRAD_COPY_FIELD
+  // The one validation of the tiling for this call: what it touches of every operand.
+  dm::LayerNormGradBetaFootprint f;
+  const lngrad::Status plan =
+      dm::LayerNormGradBetaFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
 
   if (lngrad::aicore::CheckedMode()) {
     if (vector) {
       nd::Check(tiling.oneCalSize > 0, kApi, "tiling", "tiling.oneCalSize must > 0!");
     }
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
-    nd::CheckTensor(kApi, "outputPdGamma", outputPdGamma);
-    nd::CheckTensor(kApi, "outputPdBeta", outputPdBeta);
-    nd::CheckTensor(kApi, "resForGamma", resForGamma);
-    nd::CheckTensor(kApi, "inputDy", inputDy);
-    nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
+    nd::CheckTensors(kApi, "outputPdGamma", outputPdGamma, "outputPdBeta", outputPdBeta,
+                     "resForGamma", resForGamma, "inputDy", inputDy, "sharedTmpBuffer",
+                     sharedTmpBuffer);
     nd::CheckNotSame(kApi, "outputPdGamma", outputPdGamma, "outputPdBeta", outputPdBeta);
-    nd::Check(uint64_t{outputPdGamma.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
-              [&] {
-                return "[LayerNormGradBeta] The outputPdGamma length is " +
-                       std::to_string(uint64_t{outputPdGamma.GetSize()} * sizeof(T)) +
-                       ", should be 32B aligned.";
-              });
-    nd::Check(uint64_t{outputPdBeta.GetSize()} * sizeof(T) % 32 == 0, kApi, "output_alignment",
-              [&] {
-                return "[LayerNormGradBeta] The outputPdBeta length is " +
-                       std::to_string(uint64_t{outputPdBeta.GetSize()} * sizeof(T)) +
-                       ", should be 32B aligned.";
-              });
+    nd::CheckLengthAligned(kApi, "output_alignment", "outputPdGamma", outputPdGamma);
+    nd::CheckLengthAligned(kApi, "output_alignment", "outputPdBeta", outputPdBeta);
     const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
     if (vector) {
       if (kHalf || !isReuseSource) {
@@ -90,40 +75,32 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
         return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
                ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
       });
-      nd::Check(tiling.hLength == tiling.originalHLength || lngrad::aicore::ReproducePaddedH(),
-                kApi, "padded_h", [&] {
-                  return "[LayerNormGradBeta] tiling.hLength (storage H) is " +
-                         std::to_string(tiling.hLength) + " but tiling.originalHLength is " +
-                         std::to_string(tiling.originalHLength) +
-                         ": the device uses originalHLength as the row stride, so rows are misread "
-                         "(spec §3.3). "
-                         "Call lngrad::aicore::SetReproducePaddedH(true) to get the device's "
-                         "result anyway.";
-                });
+      nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
+                       "the device uses originalHLength as the row stride, so rows are misread "
+                       "(spec §3.3).");
     } else {
+      // The device's own check and message; `plan` refuses the same tilings.
       nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
                 "The value of hLength * sizeof(T) must be an integer multiple of 32.");
     }
-    dm::LayerNormGradBetaFootprint f;
-    const lngrad::Status st = dm::LayerNormGradBetaFootprintFor(algo, t, kHalf, isReuseSource, &f);
-    if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+    nd::RaiseIfError(kApi, plan);
     nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprint(kApi, "outputPdGamma", f.outputPdGamma, outputPdGamma.GetSize());
-    nd::CheckFootprint(kApi, "outputPdBeta", f.outputPdBeta, outputPdBeta.GetSize());
-    nd::CheckFootprint(kApi, "resForGamma", f.resForGamma, resForGamma.GetSize());
-    nd::CheckFootprint(kApi, "inputDy", f.inputDy, inputDy.GetSize());
+    nd::CheckFootprints(kApi, {{"outputPdGamma", f.outputPdGamma, outputPdGamma.GetSize()},
+                               {"outputPdBeta", f.outputPdBeta, outputPdBeta.GetSize()},
+                               {"resForGamma", f.resForGamma, resForGamma.GetSize()},
+                               {"inputDy", f.inputDy, inputDy.GetSize()}});
   }
+  nd::RaiseIfError(kApi, plan);
 
   using D = nd::DevType<T>;
   dm::LayerNormGradBetaOperands<D> o;
   o.outputPdGamma = nd::UbBuffer<D>(outputPdGamma);
   o.outputPdBeta = nd::UbBuffer<D>(outputPdBeta);
   o.resForGamma = nd::UbBuffer<D>(resForGamma);
-  const auto dy = nd::UbBuffer<D>(inputDy);
-  o.inputDy = {dy.data, dy.capacity};
+  o.inputDy = nd::UbBuffer<const D>(inputDy);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
-  const lngrad::Status st = dm::LayerNormGradBeta(algo, t, o, isReuseSource);
-  if (!st.ok()) nd::RaiseDevmathError(kApi, st);
+  // Unchecked mode too: every access stays inside the simulated UB.
+  nd::RaiseIfError(kApi, dm::LayerNormGradBeta(algo, tiling, f, o, isReuseSource));
 }
 
 template <typename T, bool isReuseSource = false>
@@ -132,10 +109,8 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          const LocalTensor<T>& resForGamma,
                                          const LocalTensor<T>& inputDy,
                                          LayerNormGradBetaTiling& tiling) {
-  LocalTensor<uint8_t> sharedTmpBuffer;
-  const bool ans = PopStackBuffer<uint8_t, TPosition::LCM>(sharedTmpBuffer);
-  if (!ans)
-    lngrad::aicore::RaiseKernelCheck("LayerNormGradBeta.stack_buffer", "PopStackBuffer Error!");
+  const LocalTensor<uint8_t> sharedTmpBuffer =
+      lngrad::aicore::normdetail::PopStackBufferFor("LayerNormGradBeta");
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       sharedTmpBuffer,
                                       static_cast<const LayerNormGradBetaTiling&>(tiling));

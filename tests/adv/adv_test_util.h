@@ -20,9 +20,8 @@
 namespace lngrad::adv::testing {
 
 // GetLayerNormGradNDTilingInfo, non-3510 (spec §2.5). stack_bytes is in bytes.
-inline LayerNormGradTilingData MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
-                                              uint32_t stack_bytes, uint32_t type_size,
-                                              bool reuse) {
+inline LayerNormGradTiling MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
+                                          uint32_t stack_bytes, uint32_t type_size, bool reuse) {
   const bool is_float = type_size == 4;
   const uint32_t n = !is_float ? 9 : (reuse ? 4 : 6);
   uint32_t one = stack_bytes / 4 / n;
@@ -31,7 +30,7 @@ inline LayerNormGradTilingData MakeGradTiling(uint32_t b, uint32_t s, uint32_t h
   const uint32_t block = is_float ? 8 : 16;
   noh = (noh + block - 1) / block * block;
   one = noh * h;
-  LayerNormGradTilingData t;
+  LayerNormGradTiling t;
   t.stackBufferSize = stack_bytes;
   t.bLength = b;
   t.sLength = s;
@@ -71,10 +70,9 @@ inline void GradMaxMin(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, b
 }
 
 // GetLayerNormGradBetaNDTilingInfo (spec §3.6). stack_bytes in bytes.
-inline LayerNormGradBetaTilingData MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h,
-                                                  uint32_t orig_h, uint32_t stack_bytes,
-                                                  bool is_half) {
-  LayerNormGradBetaTilingData t;
+inline LayerNormGradBetaTiling MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
+                                              uint32_t stack_bytes, bool is_half) {
+  LayerNormGradBetaTiling t;
   t.bLength = b;
   t.sLength = s;
   t.hLength = h;
@@ -109,10 +107,9 @@ inline LayerNormGradBetaTilingData MakeBetaTiling(uint32_t b, uint32_t s, uint32
 
 // A LayerNorm (forward) tiling with `rows_per_chunk` rows per chunk and three working buffers
 // of one chunk each (plus float mean/variance buffers for half), laid out back to back.
-inline LayerNormTilingData MakeLayerNormTiling(uint32_t b, uint32_t s, uint32_t h,
-                                               uint32_t rows_per_chunk, bool is_half,
-                                               bool reuse) {
-  LayerNormTilingData t;
+inline LayerNormTiling MakeLayerNormTiling(uint32_t b, uint32_t s, uint32_t h,
+                                           uint32_t rows_per_chunk, bool is_half, bool reuse) {
+  LayerNormTiling t;
   t.bLength = b;
   t.sLength = s;
   t.hLength = h;
