@@ -18,7 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_common.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad_aicore/check.h"
 
 namespace {
@@ -29,12 +29,12 @@ struct GradOut {
   std::vector<float> pd_x, res;
 };
 
-using Outputs = lngrad::examples::LaunchConfig::Outputs;
+using Outputs = lngrad::ops::LaunchConfig::Outputs;
 
-lngrad::examples::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
-                                             Outputs outputs = Outputs::kAuto) {
-  lngrad::examples::LayerNormGradOpArgs a;
-  a.dtype = lngrad::examples::OpDType::kFloat32;
+lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
+                                        Outputs outputs = Outputs::kAuto) {
+  lngrad::ops::LayerNormGradOpArgs a;
+  a.dtype = lngrad::ops::OpDType::kFloat32;
   a.b = 1;
   a.s = in.rows;
   a.h = in.h;
@@ -66,7 +66,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
   const auto args = OpArgs(in, &out, threads, outputs);
   lngrad::aicore::SetCheckedMode(checked);
   for (auto _ : state) {
-    const lngrad::Status s = lngrad::examples::RunLayerNormGradOp(args);
+    const lngrad::Status s = lngrad::ops::RunLayerNormGradOp(args);
     if (!s.ok()) {
       state.SkipWithError(s.ToString().c_str());
       break;
@@ -113,11 +113,11 @@ int main(int argc, char** argv) {
     const Inputs in = lngrad::bench::MakeInputs(rows, h);
     GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
     lngrad::aicore::SetCheckedMode(true);
-    const lngrad::Status s1 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &on, 2));
+    const lngrad::Status s1 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &on, 2));
     lngrad::aicore::SetCheckedMode(false);
-    const lngrad::Status s2 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off, 2));
+    const lngrad::Status s2 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &off, 2));
     const lngrad::Status s3 =
-        lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
+        lngrad::ops::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
     lngrad::aicore::SetCheckedMode(true);
     auto equal = [](const GradOut& a, const GradOut& b) {
       return std::memcmp(a.pd_x.data(), b.pd_x.data(), a.pd_x.size() * 4) == 0 &&

@@ -15,13 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/sample_data.h"
-#include "layernorm_fwd_bwd/layernorm_op.h"
-#include "layernorm_grad/layernorm_grad_op.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_op.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/sample_data.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_grad_op.h"
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 namespace {
 

@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "common/sample_data.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_grad_beta_op.h"
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 namespace {
 

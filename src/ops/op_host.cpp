@@ -1,5 +1,5 @@
-// lngrad examples: host helpers shared by the example operators.
-#include "common/op_host.h"
+// lngrad::ops::host: the host machinery the operators share.
+#include "ops/op_host.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 
 #include "kernel_operator.h"
 
-namespace lngrad::examples {
+namespace lngrad::ops {
 
 const char* DTypeName(OpDType t) { return t == OpDType::kFloat16 ? "half" : "float"; }
 
@@ -44,14 +44,53 @@ std::string TmpSizeText(const TmpSize& t) {
   return std::to_string(t.bytes) + " B";
 }
 
-}  // namespace lngrad::examples
+}  // namespace lngrad::ops
 
-namespace lngrad::examples::host {
+namespace lngrad::ops::host {
 namespace {
+
 std::mutex& TilingMutex() {
   static std::mutex m;
   return m;
 }
+
+Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype) {
+  const std::string prefix = std::string(op) + ": ";
+  if (b <= 0 || s <= 0 || h <= 0) {
+    return Status::InvalidArgument(prefix + "shape [B,S,H] = [" + std::to_string(b) + "," +
+                                   std::to_string(s) + "," + std::to_string(h) +
+                                   "] must have every dimension > 0");
+  }
+  constexpr int64_t kMax32 = std::numeric_limits<uint32_t>::max();
+  if (h > kMax32 || b > kMax32 / s) {
+    return Status::OutOfRange(prefix + "B*S = " + std::to_string(b) + "*" + std::to_string(s) +
+                              " and H = " + std::to_string(h) +
+                              " must each fit the tiling's uint32 fields");
+  }
+  const uint64_t rows = static_cast<uint64_t>(b) * static_cast<uint64_t>(s);
+  constexpr uint64_t kMaxElements = uint64_t{1} << 40;  // keeps every byte count far from 2^64
+  if (rows > kMaxElements / static_cast<uint64_t>(h)) {
+    return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" + std::to_string(h) +
+                              " elements exceeds 2^40");
+  }
+  if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes != 0) {
+    return Status::InvalidArgument(
+        prefix + "H = " + std::to_string(h) + " must make a 32-byte aligned row: H*sizeof(" +
+        DTypeName(dtype) + ") % 32 == 0, i.e. H a multiple of " +
+        std::to_string(kBlockBytes / DTypeSize(dtype)) +
+        " (the API cannot split H; pad H with zeros in your own layout)");
+  }
+  return Status::Ok();
+}
+
+Status CheckBlocks(const char* op, uint32_t blocks) {
+  if (blocks < 1 || blocks > 65535) {
+    return Status::InvalidArgument(std::string(op) + ": blocks = " + std::to_string(blocks) +
+                                   " must be in [1, 65535]");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string ProductText(const lngrad::Product& p) {
@@ -154,46 +193,73 @@ uint32_t LargestFitting(uint32_t max_rows, const std::function<bool(uint32_t)>& 
   return lo;
 }
 
-Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype) {
-  const std::string prefix = std::string(op) + ": ";
-  if (b <= 0 || s <= 0 || h <= 0) {
-    return Status::InvalidArgument(prefix + "shape [B,S,H] = [" + std::to_string(b) + "," +
-                                   std::to_string(s) + "," + std::to_string(h) +
-                                   "] must have every dimension > 0");
+uint32_t OpCall::MaxBlockRows() const {
+  uint32_t m = 0;
+  for (const BlockRows& br : split) m = std::max(m, br.count);
+  return m;
+}
+
+Status StartCall(const OpApi& api, const OpArgs& args, std::initializer_list<NamedPointer> pointers,
+                 uint32_t granularity, OpCall* call) {
+  LNGRAD_RETURN_IF_ERROR(CheckShape(api.op, args.b, args.s, args.h, args.dtype));
+  LNGRAD_RETURN_IF_ERROR(CheckBlocks(api.op, args.launch.blocks));
+  for (const NamedPointer& p : pointers) {
+    if (p.p == nullptr) {
+      return Status::InvalidArgument(std::string(api.op) + ": " + p.name + " is null");
+    }
   }
-  constexpr int64_t kMax32 = std::numeric_limits<uint32_t>::max();
-  if (h > kMax32 || b > kMax32 / s) {
-    return Status::OutOfRange(prefix + "B*S = " + std::to_string(b) + "*" + std::to_string(s) +
-                              " and H = " + std::to_string(h) +
-                              " must each fit the tiling's uint32 fields");
-  }
-  const uint64_t rows = static_cast<uint64_t>(b) * static_cast<uint64_t>(s);
-  constexpr uint64_t kMaxElements = uint64_t{1} << 40;  // keeps every byte count far from 2^64
-  if (rows > kMaxElements / static_cast<uint64_t>(h)) {
-    return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" + std::to_string(h) +
-                              " elements exceeds 2^40");
-  }
-  if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes != 0) {
-    return Status::InvalidArgument(
-        prefix + "H = " + std::to_string(h) + " must make a 32-byte aligned row: H*sizeof(" +
-        DTypeName(dtype) + ") % 32 == 0, i.e. H a multiple of " +
-        std::to_string(kBlockBytes / DTypeSize(dtype)) +
-        " (the API cannot split H; pad H with zeros in your own layout)");
-  }
+  LNGRAD_RETURN_IF_ERROR(ResolveProduct(args.launch.soc, api.api, api.supported, &call->product));
+  call->rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
+  call->h = static_cast<uint32_t>(args.h);
+  call->type_size = DTypeSize(args.dtype);
+  call->split = SplitRows(call->rows, args.launch.blocks, granularity);
   return Status::Ok();
 }
 
-Status CheckBlocks(const char* op, uint32_t blocks) {
-  if (blocks < 1 || blocks > 65535) {
-    return Status::InvalidArgument(std::string(op) + ": blocks = " + std::to_string(blocks) +
-                                   " must be in [1, 65535]");
+uint32_t SelectTmpBytes(const TmpSize& tmp, uint32_t min_value, uint32_t max_value) {
+  switch (tmp.kind) {
+    case TmpSize::Kind::kMin:
+      return min_value;
+    case TmpSize::Kind::kMax:
+      return max_value;
+    case TmpSize::Kind::kBytes:
+      break;
   }
-  return Status::Ok();
+  return tmp.bytes;
 }
 
-Status CheckPointer(const char* op, const char* name, const void* p) {
-  if (p == nullptr) return Status::InvalidArgument(std::string(op) + ": " + name + " is null");
-  return Status::Ok();
+OpTilingHeader MakeHeader(const OpArgs& args, const OpCall& call, size_t blocks,
+                          const BlockPlanTotals& totals) {
+  OpTilingHeader head{};
+  head.dtype = args.dtype == OpDType::kFloat16 ? 1 : 0;
+  head.isReuseSource = args.reuse_source ? 1 : 0;
+  head.useSharedTmpBuffer = args.launch.shared_tmp_buffer ? 1 : 0;
+  head.tmpBufferBytes =
+      args.launch.shared_tmp_buffer ? static_cast<uint32_t>(totals.tbuf_bytes) : 0;
+  head.hLength = call.h;
+  head.blockNum = static_cast<uint32_t>(blocks);
+  return head;
 }
 
-}  // namespace lngrad::examples::host
+Status LaunchOn(const OpCall& call, const LaunchConfig& launch, size_t blocks,
+                const std::function<void()>& kernel) {
+  aicore::LaunchOptions options;
+  options.sequential = launch.sequential;
+  options.soc = std::string(call.product->soc);
+  return aicore::Launch(static_cast<uint32_t>(blocks), kernel, options);
+}
+
+void FillInfo(const OpCall& call, const OpArgs& args, size_t blocks, const BlockPlanTotals& totals,
+              OpInfo* info) {
+  info->soc = std::string(call.product->soc);
+  info->product_line = std::string(call.product->product_line);
+  info->arch = static_cast<uint32_t>(call.product->arch);
+  info->blocks_requested = args.launch.blocks;
+  info->blocks_used = static_cast<uint32_t>(blocks);
+  info->prototype = args.launch.shared_tmp_buffer ? "sharedTmpBuffer" : "PopStackBuffer";
+  info->tmp_bytes = totals.tmp0;
+  info->ub_bytes = totals.ub0;
+  info->tiles = totals.tiles;
+}
+
+}  // namespace lngrad::ops::host

@@ -1,5 +1,5 @@
-// lngrad examples: data generation, float64 goldens, the official comparison rule.
-#include "common/sample_data.h"
+// lngrad::ops::sample: data generation, float64 goldens, the official comparison rule.
+#include "ops/sample_data.h"
 
 #include <cmath>
 #include <cstdio>
@@ -7,7 +7,7 @@
 
 #include "lngrad/half.h"
 
-namespace lngrad::examples::sample {
+namespace lngrad::ops::sample {
 namespace {
 
 uint64_t SplitMix64(uint64_t& state) {
@@ -185,4 +185,4 @@ bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>&
   return r.wrong == 0;
 }
 
-}  // namespace lngrad::examples::sample
+}  // namespace lngrad::ops::sample

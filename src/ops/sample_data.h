@@ -1,4 +1,4 @@
-// lngrad examples: data generation, float64 goldens and the official comparison rule of the
+// lngrad::ops::sample: data generation, float64 goldens and the official comparison rule of the
 // operator samples (spec §5.4, §5.5). Written straight from the formulas of spec §1.4, §3.2 and
 // §4, in double; independent of the library's code paths.
 #pragma once
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "common/op_common.h"
+#include "ops/op_common.h"
 
-namespace lngrad::examples::sample {
+namespace lngrad::ops::sample {
 
 // Deterministic values uniform in [lo, hi) from `seed` (a SplitMix64 stream: the same on every
 // platform and compiler).
@@ -70,4 +70,4 @@ RuleResult CheckRule(const std::vector<double>& got, const std::vector<double>& 
 bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>& got,
                const std::vector<double>& golden);
 
-}  // namespace lngrad::examples::sample
+}  // namespace lngrad::ops::sample

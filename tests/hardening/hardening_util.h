@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
 
@@ -77,8 +77,8 @@ struct Problem {
   // rows = b*s with b = 1. The kernel passes epsilon to the API as T.
   Status RunDevice(float epsilon, uint32_t blocks = 2, const std::string& soc = "Ascend910B1",
                    bool sequential = false) {
-    examples::LayerNormGradOpArgs a;
-    a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
+    ops::LayerNormGradOpArgs a;
+    a.dtype = sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
     a.b = 1;
     a.s = rows;
     a.h = h;
@@ -93,7 +93,7 @@ struct Problem {
     a.launch.blocks = blocks;
     a.launch.soc = soc;
     a.launch.sequential = sequential;
-    return examples::RunLayerNormGradOp(a);
+    return ops::RunLayerNormGradOp(a);
   }
 };
 

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "hardening_util.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 
 namespace lngrad::hardening {
 namespace {
@@ -244,8 +244,8 @@ Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
   if (path == Path::kNative) {
     return LayerNormGradBeta({rows, h}, dy.data(), res.data(), dg->data(), db->data());
   }
-  examples::LayerNormGradBetaOpArgs a;
-  a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
+  ops::LayerNormGradBetaOpArgs a;
+  a.dtype = sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
   a.b = 1;
   a.s = rows;
   a.h = h;
@@ -255,7 +255,7 @@ Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
   a.pd_beta = db->data();
   a.launch.blocks = 2;
   a.launch.soc = "Ascend910B1";
-  return examples::RunLayerNormGradBetaOp(a);
+  return ops::RunLayerNormGradBetaOp(a);
 }
 
 template <typename T>

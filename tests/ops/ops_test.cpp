@@ -15,11 +15,11 @@
 #include <tuple>
 #include <vector>
 
-#include "common/op_host.h"
-#include "common/sample_data.h"
-#include "layernorm_fwd_bwd/layernorm_op.h"
-#include "layernorm_grad/layernorm_grad_op.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/op_host.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_op.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 #include "lngrad/product.h"
 #include "lngrad/half.h"
 #include "lngrad_aicore/check.h"
@@ -31,8 +31,8 @@
 
 namespace {
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 constexpr double kU = 0x1.0p-24;
 
@@ -465,7 +465,6 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
     }
   }
 }
-
 
 // GM of the operators: inputs read in place, outputs in place or staged (LaunchConfig::outputs).
 using lngrad::aicore::test::CheckedModeScope;

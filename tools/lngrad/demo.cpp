@@ -10,7 +10,7 @@
 
 #include "command.h"
 #include "doc_example.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 #include "lngrad/lngrad.h"
 
@@ -100,7 +100,7 @@ int RunDemo(const DemoOptions& o) {
                        in_gamma.data(), eps, pd_x.data(), res.data(), opt);
     path = std::string("native ") + ImplName(info.impl) + " (" + info.target + ")";
   } else {
-    examples::LayerNormGradOpArgs args;
+    ops::LayerNormGradOpArgs args;
     args.b = shape[0];
     args.s = shape[1];
     args.h = shape[2];
@@ -113,8 +113,8 @@ int RunDemo(const DemoOptions& o) {
     args.res_for_gamma = res.data();
     args.epsilon = eps;
     args.launch.soc = o.soc;
-    examples::LayerNormGradOpInfo info;
-    st = examples::RunLayerNormGradOp(args, &info);
+    ops::LayerNormGradOpInfo info;
+    st = ops::RunLayerNormGradOp(args, &info);
     if (st.ok()) {
       path = "Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated " + info.soc +
              " (" + info.product_line + ", arch " + std::to_string(info.arch) + "), " +

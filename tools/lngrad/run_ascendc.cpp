@@ -1,20 +1,26 @@
 // `lngrad run --impl ascendc`: LayerNormGrad and LayerNormGradBeta as Ascend C kernels on the
 // simulated device, through the example operators (examples/layernorm_grad,
 // examples/layernorm_grad_beta: host tiling, rows split over blocks, tiles sized from the UB).
-#include "layernorm_grad/layernorm_grad_op.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 #include "progress.h"
 #include "run_ops.h"
 
 namespace lngrad::cli {
 namespace {
 
-examples::TmpSize ToTmpSize(const TmpChoice& t) {
-  examples::TmpSize s;
+ops::TmpSize ToTmpSize(const TmpChoice& t) {
+  ops::TmpSize s;
   switch (t.kind) {
-    case TmpChoice::kMin: s.kind = examples::TmpSize::Kind::kMin; break;
-    case TmpChoice::kMax: s.kind = examples::TmpSize::Kind::kMax; break;
-    case TmpChoice::kBytes: s.kind = examples::TmpSize::Kind::kBytes; break;
+    case TmpChoice::kMin:
+      s.kind = ops::TmpSize::Kind::kMin;
+      break;
+    case TmpChoice::kMax:
+      s.kind = ops::TmpSize::Kind::kMax;
+      break;
+    case TmpChoice::kBytes:
+      s.kind = ops::TmpSize::Kind::kBytes;
+      break;
   }
   s.bytes = t.bytes;
   return s;
@@ -24,9 +30,9 @@ examples::TmpSize ToTmpSize(const TmpChoice& t) {
 
 Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out) {
   if (config.product == nullptr) return Status::Internal("RunAscendc: no product");
-  const examples::OpDType dt =
-      in.dtype == io::DType::kFloat16 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
-  examples::LaunchConfig launch;
+  const ops::OpDType dt =
+      in.dtype == io::DType::kFloat16 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
+  ops::LaunchConfig launch;
   launch.blocks = static_cast<uint32_t>(config.blocks);
   launch.soc = std::string(config.product->soc);
   const int64_t n = in.b * in.s * in.h;
@@ -36,7 +42,7 @@ Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out)
   o.dgamma = io::Tensor(in.dtype, {in.h});
   o.dbeta = io::Tensor(in.dtype, {in.h});
 
-  examples::LayerNormGradOpArgs g;
+  ops::LayerNormGradOpArgs g;
   g.dtype = dt;
   g.b = in.b;
   g.s = in.s;
@@ -56,11 +62,11 @@ Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out)
   g.tmp = ToTmpSize(config.tmp);
   g.launch = launch;
   if (config.progress) config.progress->Stage("LayerNormGrad (Ascend C, " + launch.soc + ")");
-  examples::LayerNormGradOpInfo gi;
-  LNGRAD_RETURN_IF_ERROR(examples::RunLayerNormGradOp(g, &gi));
+  ops::LayerNormGradOpInfo gi;
+  LNGRAD_RETURN_IF_ERROR(ops::RunLayerNormGradOp(g, &gi));
 
   // LayerNormGradBeta consumes the res_for_gamma that LayerNormGrad produced, as on the device.
-  examples::LayerNormGradBetaOpArgs b;
+  ops::LayerNormGradBetaOpArgs b;
   b.dtype = dt;
   b.b = in.b;
   b.s = in.s;
@@ -73,8 +79,8 @@ Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out)
   b.tmp = ToTmpSize(config.tmp);
   b.launch = launch;
   if (config.progress) config.progress->Stage("LayerNormGradBeta (Ascend C, " + launch.soc + ")");
-  examples::LayerNormGradBetaOpInfo bi;
-  LNGRAD_RETURN_IF_ERROR(examples::RunLayerNormGradBetaOp(b, &bi));
+  ops::LayerNormGradBetaOpInfo bi;
+  LNGRAD_RETURN_IF_ERROR(ops::RunLayerNormGradBetaOp(b, &bi));
 
   o.details["impl"] = "ascendc";
   o.details["soc"] = gi.soc;

@@ -14,15 +14,15 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "common/sample_data.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 
 namespace lngrad::cli {
 namespace {
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 constexpr const char* kCommand = "sample";
 constexpr double kEpsilon = 1e-4;  // gen_data.py
