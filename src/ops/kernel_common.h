@@ -8,6 +8,9 @@
 
 namespace lngrad::ops::kernel {
 
+// The kernels are written as for the device, in the AscendC names.
+using namespace AscendC;
+
 // Copies a tiling struct from GM into kernel-local storage, one uint32 word at a time (tiling
 // structs are made of 4-byte fields). `byteOffset` must be a multiple of 4. Each word is stored
 // with memcpy: storing through a uint32_t* into a struct with float members (the usual device
@@ -21,6 +24,16 @@ __aicore__ inline void CopyTiling(T* dst, GM_ADDR tiling, uint64_t byteOffset = 
     const uint32_t word = src[i];
     __builtin_memcpy(reinterpret_cast<uint8_t*>(dst) + i * sizeof(uint32_t), &word, sizeof(word));
   }
+}
+
+// Elements of T per 32-byte data block.
+template <typename T>
+__aicore__ inline constexpr uint32_t ElemsPerBlock() {
+  return 32 / sizeof(T);
+}
+
+__aicore__ inline constexpr uint32_t AlignUp(uint32_t n, uint32_t unit) {
+  return (n + unit - 1) / unit * unit;
 }
 
 // Reads the operator header and this block's entry. false: this block has no rows (the launch
@@ -55,15 +68,73 @@ __aicore__ inline void DispatchTypes(const OpTilingHeader& head, Run&& run) {
   }
 }
 
-// Elements of T per 32-byte data block.
-template <typename T>
-__aicore__ inline constexpr uint32_t ElemsPerBlock() {
-  return 32 / sizeof(T);
+// The body of a kernel entry: reads the tiling and, for a block with rows, runs
+// Kernel<T, isReuseSource>: Init(args..., head, block), then Process().
+template <template <typename, bool> class Kernel, class Tiling, typename... Args>
+__aicore__ inline void RunBlock(GM_ADDR tiling, Args... args) {
+  // Vector kernels: the cube cores of a mixed launch have nothing to do.
+  if ASCEND_IS_AIC {
+    return;
+  }
+  OpTilingHeader head;
+  OpTilingBlock<Tiling> block;
+  if (!LoadTiling(tiling, &head, &block)) {
+    return;
+  }
+  DispatchTypes(head, [&]<typename T, bool isReuseSource>() {
+    Kernel<T, isReuseSource> op;
+    op.Init(args..., head, block);
+    op.Process();
+  });
 }
 
-__aicore__ inline constexpr uint32_t AlignUp(uint32_t n, uint32_t unit) {
-  return (n + unit - 1) / unit * unit;
-}
+// Base of the operators' kernel classes: the block's tiling, the TPipe and the
+// sharedTmpBuffer TBuf.
+template <class Tiling>
+class BlockKernel {
+ protected:
+  __aicore__ inline void InitBlock(const OpTilingHeader& head, const OpTilingBlock<Tiling>& block) {
+    head_ = head;
+    block_ = block;
+    hLength_ = head.hLength;
+  }
+  // The TBuf of the sharedTmpBuffer prototype; after the queues, as the host planned the UB.
+  __aicore__ inline void InitTmpBuffer() {
+    if (head_.useSharedTmpBuffer != 0) {
+      pipe_.InitBuffer(tmpBuffer_, head_.tmpBufferBytes);
+    }
+  }
+  // Calls api(sharedTmpBuffer) with the TBuf for the sharedTmpBuffer prototype, api() for the
+  // framework-scratch one (PopStackBuffer): a generic lambda taking `auto&... tmp` serves both.
+  template <class Api>
+  __aicore__ inline void WithScratch(Api&& api) {
+    if (head_.useSharedTmpBuffer != 0) {
+      LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
+      api(sharedTmpBuffer);
+    } else {
+      api();
+    }
+  }
+  // The header's epsilon as the API's T (rounded to half for half).
+  template <typename T>
+  __aicore__ inline T Epsilon() const {
+    return static_cast<T>(head_.epsilon);
+  }
+  // Bytes of a queue of `rows` rows of the per-row [B,S] tensors: whole 32-byte blocks.
+  template <typename T>
+  __aicore__ inline uint32_t StatBytes(uint32_t rows) const {
+    return AlignUp(rows, ElemsPerBlock<T>()) * sizeof(T);
+  }
+
+  AscendC::TPipe pipe_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> tmpBuffer_;
+  OpTilingHeader head_{};
+  OpTilingBlock<Tiling> block_{};
+  // The API takes the tiling by non-const reference (LayerNorm writes its tail lengths into
+  // it), so each tile gets a fresh copy.
+  Tiling tiling_{};
+  uint32_t hLength_ = 0;
+};
 
 // `gm` over `count` elements of T from element `offset` of `base`.
 template <typename T>

@@ -8,29 +8,21 @@
 //  2. layernorm_grad_beta_combine (one block): adds the blocks' partial rows in block order and
 //     converts to T.
 // With one block and one tile the outputs are exactly the API's.
-#include "kernel_operator.h"
-
 #include "ops/kernel_common.h"
-#include "ops/op_tiling.h"
-
-using namespace AscendC;
 
 namespace lngrad::ops::kernel {
 
 template <typename T, bool isReuseSource>
-class KernelLayerNormGradBetaOp {
+class KernelLayerNormGradBetaOp : BlockKernel<LayerNormGradBetaTiling> {
  public:
-  __aicore__ inline KernelLayerNormGradBetaOp() {}
-
+  // `workspace`: blockNum rows of 2*H floats; this block writes row GetBlockIdx().
   __aicore__ inline void Init(GM_ADDR resForGamma, GM_ADDR inputDy, GM_ADDR workspace,
-                              const OpTilingHeader& head, const LayerNormGradBetaOpBlock& block,
-                              uint32_t blockIdx) {
-    head_ = head;
-    block_ = block;
-    hLength_ = head.hLength;
+                              const OpTilingHeader& head, const LayerNormGradBetaOpBlock& block) {
+    InitBlock(head, block);
+    const uint64_t blockIdx = static_cast<uint64_t>(GetBlockIdx());
     SetBlockRows(resForGammaGlobal_, resForGamma, block, hLength_);
     SetBlockRows(inputDyGlobal_, inputDy, block, hLength_);
-    SetGm(partialGlobal_, workspace, uint64_t{blockIdx} * 2 * hLength_, 2 * hLength_);
+    SetGm(partialGlobal_, workspace, blockIdx * 2 * hLength_, 2 * hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
     pipe_.InitBuffer(inQueueResForGamma_, 1, tileBytes);
@@ -41,9 +33,7 @@ class KernelLayerNormGradBetaOp {
     if constexpr (sizeof(T) == 2) {
       pipe_.InitBuffer(castBuf_, hLength_ * sizeof(float));
     }
-    if (head.useSharedTmpBuffer != 0) {
-      pipe_.InitBuffer(tmpBuffer_, head.tmpBufferBytes);
-    }
+    InitTmpBuffer();
   }
 
   __aicore__ inline void Process() {
@@ -66,12 +56,9 @@ class KernelLayerNormGradBetaOp {
     LocalTensor<T> dy = inQueueDy_.DeQue<T>();
     LocalTensor<T> pdGamma = pdGammaBuf_.Get<T>();
     LocalTensor<T> pdBeta = pdBetaBuf_.Get<T>();
-    if (head_.useSharedTmpBuffer != 0) {
-      LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
-      LayerNormGradBeta<T, isReuseSource>(pdGamma, pdBeta, res, dy, sharedTmpBuffer, tiling_);
-    } else {
-      LayerNormGradBeta<T, isReuseSource>(pdGamma, pdBeta, res, dy, tiling_);
-    }
+    WithScratch([&](auto&... sharedTmpBuffer) {
+      LayerNormGradBeta<T, isReuseSource>(pdGamma, pdBeta, res, dy, sharedTmpBuffer..., tiling_);
+    });
     Accumulate(partial, pdGamma, first);
     Accumulate(partial[hLength_], pdBeta, first);
     inQueueResForGamma_.FreeTensor(res);
@@ -98,16 +85,11 @@ class KernelLayerNormGradBetaOp {
     }
   }
 
-  TPipe pipe_;
   TQue<TPosition::VECIN, 1> inQueueResForGamma_, inQueueDy_;
   TQue<TPosition::VECOUT, 1> outQueuePartial_;
-  TBuf<TPosition::VECCALC> pdGammaBuf_, pdBetaBuf_, castBuf_, tmpBuffer_;
+  TBuf<TPosition::VECCALC> pdGammaBuf_, pdBetaBuf_, castBuf_;
   GlobalTensor<T> resForGammaGlobal_, inputDyGlobal_;
   GlobalTensor<float> partialGlobal_;
-  OpTilingHeader head_{};
-  LayerNormGradBetaOpBlock block_{};
-  LayerNormGradBetaTiling tiling_{};
-  uint32_t hLength_ = 0;
 };
 
 // Sums the blocks' partial rows in block order, combineCols columns at a time.
@@ -176,21 +158,8 @@ class KernelLayerNormGradBetaCombine {
 // blockNum block entries.
 extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma, GM_ADDR inputDy,
                                                              GM_ADDR workspace, GM_ADDR tiling) {
-  if ASCEND_IS_AIC {
-    return;
-  }
-  using namespace lngrad::ops;
-  OpTilingHeader head;
-  LayerNormGradBetaOpBlock block;
-  if (!kernel::LoadTiling(tiling, &head, &block)) {
-    return;
-  }
-  const uint32_t blockIdx = static_cast<uint32_t>(GetBlockIdx());
-  kernel::DispatchTypes(head, [&]<typename T, bool isReuseSource>() {
-    kernel::KernelLayerNormGradBetaOp<T, isReuseSource> op;
-    op.Init(resForGamma, inputDy, workspace, head, block, blockIdx);
-    op.Process();
-  });
+  lngrad::ops::kernel::RunBlock<lngrad::ops::kernel::KernelLayerNormGradBetaOp,
+                                LayerNormGradBetaTiling>(tiling, resForGamma, inputDy, workspace);
 }
 
 // Launch 2 (one block): outputs from the partial sums.

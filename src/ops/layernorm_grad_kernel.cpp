@@ -5,27 +5,18 @@
 // Compute / CopyOut. Unlike the sample, which loads the whole [B,S,H] problem into one core's
 // UB, each block takes a contiguous range of rows and walks it in row tiles sized by the host
 // so that every tile fits the product's UB; gamma is loaded once per block.
-#include "kernel_operator.h"
-
 #include "ops/kernel_common.h"
-#include "ops/op_tiling.h"
-
-using namespace AscendC;
 
 namespace lngrad::ops::kernel {
 
 template <typename T, bool isReuseSource>
-class KernelLayerNormGradOp {
+class KernelLayerNormGradOp : BlockKernel<LayerNormGradTiling> {
  public:
-  __aicore__ inline KernelLayerNormGradOp() {}
-
   __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR inputDy, GM_ADDR inputVariance,
                               GM_ADDR inputMean, GM_ADDR inputGamma, GM_ADDR outputPdX,
                               GM_ADDR resForGamma, const OpTilingHeader& head,
                               const LayerNormGradOpBlock& block) {
-    head_ = head;
-    block_ = block;
-    hLength_ = head.hLength;
+    InitBlock(head, block);
     SetBlockRows(inputXGlobal_, inputX, block, hLength_);
     SetBlockRows(inputDyGlobal_, inputDy, block, hLength_);
     SetBlockRows(outputPdXGlobal_, outputPdX, block, hLength_);
@@ -35,17 +26,14 @@ class KernelLayerNormGradOp {
     SetGm(inputGammaGlobal_, inputGamma, 0, hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
-    const uint32_t statBytes = AlignUp(block.tileRows, ElemsPerBlock<T>()) * sizeof(T);
     pipe_.InitBuffer(inQueueX_, 1, tileBytes);
     pipe_.InitBuffer(inQueueDy_, 1, tileBytes);
-    pipe_.InitBuffer(inQueueVariance_, 1, statBytes);
-    pipe_.InitBuffer(inQueueMean_, 1, statBytes);
+    pipe_.InitBuffer(inQueueVariance_, 1, StatBytes<T>(block.tileRows));
+    pipe_.InitBuffer(inQueueMean_, 1, StatBytes<T>(block.tileRows));
     pipe_.InitBuffer(inQueueGamma_, 1, hLength_ * sizeof(T));
     pipe_.InitBuffer(outQueuePdX_, 1, tileBytes);
     pipe_.InitBuffer(outQueueResForGamma_, 1, tileBytes);
-    if (head.useSharedTmpBuffer != 0) {
-      pipe_.InitBuffer(tmpBuffer_, head.tmpBufferBytes);
-    }
+    InitTmpBuffer();
   }
 
   __aicore__ inline void Process() {
@@ -53,7 +41,6 @@ class KernelLayerNormGradOp {
     LocalTensor<T> gamma = inQueueGamma_.DeQue<T>();
     ForEachTile(block_, [&](uint32_t row, uint32_t rows, const LayerNormGradTiling& tiling, bool) {
       CopyIn(row, rows);
-      // LayerNormGrad takes the tiling by non-const reference.
       tiling_ = tiling;
       Compute(gamma);
       CopyOut(row, rows);
@@ -78,15 +65,10 @@ class KernelLayerNormGradOp {
     LocalTensor<T> mean = inQueueMean_.DeQue<T>();
     LocalTensor<T> pdX = outQueuePdX_.AllocTensor<T>();
     LocalTensor<T> resForGamma = outQueueResForGamma_.AllocTensor<T>();
-    const T epsilon = static_cast<T>(head_.epsilon);
-    if (head_.useSharedTmpBuffer != 0) {
-      LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
+    WithScratch([&](auto&... sharedTmpBuffer) {
       LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma,
-                                      sharedTmpBuffer, epsilon, tiling_, {DataFormat::ND});
-    } else {
-      LayerNormGrad<T, isReuseSource>(pdX, resForGamma, dy, x, variance, mean, gamma, epsilon,
-                                      tiling_);
-    }
+                                      sharedTmpBuffer..., Epsilon<T>(), tiling_, {DataFormat::ND});
+    });
     outQueuePdX_.EnQue(pdX);
     outQueueResForGamma_.EnQue(resForGamma);
     inQueueX_.FreeTensor(x);
@@ -101,17 +83,11 @@ class KernelLayerNormGradOp {
     CopyOutQue<T>(resForGammaGlobal_[offset], outQueueResForGamma_, rows * hLength_);
   }
 
-  TPipe pipe_;
   TQue<TPosition::VECIN, 1> inQueueX_, inQueueDy_, inQueueVariance_, inQueueMean_, inQueueGamma_;
   TQue<TPosition::VECOUT, 1> outQueuePdX_, outQueueResForGamma_;
-  TBuf<TPosition::VECCALC> tmpBuffer_;
   GlobalTensor<T> inputXGlobal_, inputDyGlobal_, inputVarianceGlobal_, inputMeanGlobal_,
       inputGammaGlobal_;
   GlobalTensor<T> outputPdXGlobal_, resForGammaGlobal_;
-  OpTilingHeader head_{};
-  LayerNormGradOpBlock block_{};
-  LayerNormGradTiling tiling_{};
-  uint32_t hLength_ = 0;
 };
 
 }  // namespace lngrad::ops::kernel
@@ -121,22 +97,8 @@ class KernelLayerNormGradOp {
 extern "C" __global__ __aicore__ void layernorm_grad_op(GM_ADDR inputX, GM_ADDR inputDy,
                                                         GM_ADDR inputVariance, GM_ADDR inputMean,
                                                         GM_ADDR inputGamma, GM_ADDR outputPdX,
-                                                        GM_ADDR resForGamma, GM_ADDR workspace,
+                                                        GM_ADDR resForGamma, GM_ADDR /*workspace*/,
                                                         GM_ADDR tiling) {
-  (void)workspace;
-  if ASCEND_IS_AIC {
-    return;
-  }
-  using namespace lngrad::ops;
-  OpTilingHeader head;
-  LayerNormGradOpBlock block;
-  if (!kernel::LoadTiling(tiling, &head, &block)) {
-    return;
-  }
-  kernel::DispatchTypes(head, [&]<typename T, bool isReuseSource>() {
-    kernel::KernelLayerNormGradOp<T, isReuseSource> op;
-    op.Init(inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma, head,
-            block);
-    op.Process();
-  });
+  lngrad::ops::kernel::RunBlock<lngrad::ops::kernel::KernelLayerNormGradOp, LayerNormGradTiling>(
+      tiling, inputX, inputDy, inputVariance, inputMean, inputGamma, outputPdX, resForGamma);
 }

@@ -4,7 +4,6 @@
 #include "ops/layernorm_grad_op.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "kernel_operator.h"
 #include "lngrad/product.h"
@@ -19,17 +18,12 @@ extern "C" void layernorm_grad_op(uint8_t* inputX, uint8_t* inputDy, uint8_t* in
 namespace lngrad::ops {
 namespace {
 
-using host::Align32;
-using host::CeilTo;
 using Tiling = AscendC::tiling::LayerNormGradTiling;
 
-constexpr host::OpApi kApi = {"LayerNormGrad operator", "LayerNormGrad",
-                              [](const lngrad::Product& p) { return p.supports_layernormgrad; }};
-
-class Planner : public host::TilePlanner<Planner, Tiling> {
+// The API's tiling, with two fallbacks on arch 2201/2002 (regbase: 3510 needs neither).
+class Planner : public host::TilePlanner<Tiling, Planner> {
  public:
-  Planner(const LayerNormGradOpArgs& a, const lngrad::Product& p)
-      : TilePlanner(a, p), regbase_(lngrad::IsRegBaseArch(p.arch)) {}
+  using TilePlanner::TilePlanner;
 
   // Float scratch buffers of the 2201/2002 layout (spec §2.4).
   uint32_t BufNum() const {
@@ -39,10 +33,9 @@ class Planner : public host::TilePlanner<Planner, Tiling> {
 
   // Tiling for a tile of `rows` rows with the requested scratch (spec §2.4, §2.5).
   Tile Official(uint32_t rows) const {
-    Tile t = ApiPlan(rows, lngrad::tiling::LayerNormGradMaxMinTmpSize,
-                     lngrad::tiling::LayerNormGradNDTilingInfo);
+    Tile t = TilePlanner::Plan(rows);
     // tmp_bytes != 0: the size query itself succeeded.
-    if (!t.status.ok() && t.tmp_bytes != 0 && args_.tmp.kind == TmpSize::Kind::kMin && !regbase_) {
+    if (!t.status.ok() && t.tmp_bytes != 0 && args_.tmp.kind == TmpSize::Kind::kMin && !regbase()) {
       // The size formula multiplies by sizeof(T) although the buffers are float (spec §2.4):
       // for half and a single row its minimum holds half a row per buffer, which its own
       // tiling refuses. One float row per buffer is the least the tiling accepts.
@@ -105,113 +98,66 @@ class Planner : public host::TilePlanner<Planner, Tiling> {
 
   Tile Plan(uint32_t rows) const { return single_chunk_ ? SingleChunk(rows) : Official(rows); }
 
-  // x, dy, pdX, resForGamma, variance, mean, gamma (each rounded up to 32 bytes, as InitBuffer
-  // does).
-  uint64_t QueueBytes(uint32_t rows) const {
-    return 4 * Align32(uint64_t{rows} * h_ * type_size_) +
-           2 * Align32(CeilTo(rows, stat_rows_) * type_size_) + Align32(uint64_t{h_} * type_size_);
-  }
-
-  // Largest tile that fits; 0 when not even one row does.
-  uint32_t LargestTile(uint32_t max_rows) const {
-    const uint32_t r =
-        host::LargestFitting(max_rows, [&](uint32_t rows) { return Fits(rows, Plan(rows)); });
-    // Whole 32-byte blocks of rows keep every tile's mean/variance offset aligned.
+  // Largest tile that fits, in whole 32-byte blocks of rows when it has that many (every tile's
+  // mean/variance offset stays aligned); 0 when not even one row does. With the minimum tmp
+  // size on 2201/2002, falls back to the single-chunk tiling when the API's does not fit.
+  uint32_t LargestTile(uint32_t max_rows) {
+    uint32_t r = TilePlanner::LargestTile(max_rows);
+    if (r == 0 && args_.tmp.kind == TmpSize::Kind::kMin && !regbase()) {
+      single_chunk_ = true;
+      r = TilePlanner::LargestTile(max_rows);
+    }
     return r >= stat_rows_ ? r / stat_rows_ * stat_rows_ : r;
   }
 
-  void UseSingleChunk() { single_chunk_ = true; }
+  std::string RefusalText(uint32_t rows, const Tile& one) const {
+    return "one row of " + RowText() + " needs " + std::to_string(UbBytes(rows, one)) +
+           " bytes of UB (queues " + std::to_string(QueueBytes(rows)) + " + scratch " +
+           std::to_string(one.need_bytes) + ", tmp " + TmpSizeText(args_.tmp) + ", " +
+           (args_.launch.shared_tmp_buffer ? "sharedTmpBuffer" : "PopStackBuffer") +
+           "), more than " + host::ProductText(product_) + " has (" +
+           std::to_string(product_.ub_bytes) + " bytes; PopStackBuffer ends at " +
+           std::to_string(product_.stack_end_bytes) + ")";
+  }
+
   bool single_chunk() const { return single_chunk_; }
-  bool regbase() const { return regbase_; }
+  bool regbase() const { return lngrad::IsRegBaseArch(product_.arch); }
 
  private:
-  bool regbase_;
   bool single_chunk_ = false;
 };
+
+// Queues: x, dy, pdX, resForGamma; variance, mean; gamma.
+constexpr host::OpApi<Tiling> kLayerNormGrad = {
+    {"LayerNormGrad operator", "LayerNormGrad",
+     [](const lngrad::Product& p) { return p.supports_layernormgrad; }},
+    {lngrad::tiling::LayerNormGradMaxMinTmpSize, lngrad::tiling::LayerNormGradNDTilingInfo},
+    {.tiles = 4, .stats = 2, .rows = 1}};
 
 }  // namespace
 
 Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* info) {
-  host::OpCall call;
-  const uint32_t stat_rows = host::RowsPerBlock32(args.dtype);
-  LNGRAD_RETURN_IF_ERROR(host::StartCall(kApi, args,
-                                         {{"dy", args.dy},
-                                          {"x", args.x},
-                                          {"mean", args.mean},
-                                          {"variance", args.variance},
-                                          {"gamma", args.gamma},
-                                          {"pd_x", args.pd_x},
-                                          {"res_for_gamma", args.res_for_gamma}},
-                                         stat_rows, &call));
-  const lngrad::Product& product = *call.product;
-
-  std::vector<LayerNormGradOpBlock> blocks;
-  Planner planner(args, product);
-  host::BlockPlanTotals totals;
-  {
-    host::TilingProductScope scope(product);
-    const uint32_t max_block_rows = call.MaxBlockRows();
-    uint32_t tile_rows = planner.LargestTile(max_block_rows);
-    if (tile_rows == 0 && args.tmp.kind == TmpSize::Kind::kMin && !planner.regbase()) {
-      planner.UseSingleChunk();
-      tile_rows = planner.LargestTile(max_block_rows);
-    }
-    if (tile_rows == 0) {
-      const Planner::Tile one = planner.Plan(1);
-      if (!one.status.ok()) return one.status;
-      return Status::OutOfRange(
-          std::string(kApi.op) + ": one row of H = " + std::to_string(call.h) + " " +
-          DTypeName(args.dtype) + " needs " + std::to_string(planner.UbBytes(1, one)) +
-          " bytes of UB (queues " + std::to_string(planner.QueueBytes(1)) + " + scratch " +
-          std::to_string(one.need_bytes) + ", tmp " + TmpSizeText(args.tmp) + ", " +
-          (args.launch.shared_tmp_buffer ? "sharedTmpBuffer" : "PopStackBuffer") + "), more than " +
-          host::ProductText(product) + " has (" + std::to_string(product.ub_bytes) +
-          " bytes; PopStackBuffer ends at " + std::to_string(product.stack_end_bytes) + ")");
-    }
-    LNGRAD_RETURN_IF_ERROR(
-        host::PlanBlocks(kApi.op, planner, call.split, tile_rows, &blocks, &totals));
-  }
-
-  OpTilingHeader head = host::MakeHeader(args, call, blocks.size(), totals);
-  head.statLength = static_cast<uint32_t>(call.rows + stat_rows);
-  head.epsilon = args.epsilon;
-
   // GM: dy, x and gamma are read in place; mean/variance are copied into staging GM padded by
   // one 32-byte block of rows (tiles read whole blocks); pd_x and res_for_gamma are written in
   // place or staged (LaunchConfig::outputs).
-  const size_t tensor_bytes = call.TensorBytes();
-  const size_t stat_bytes = call.StatBytes();
-  const bool staged =
-      host::StagedOutputs(args.launch,
-                          {{args.dy, tensor_bytes},
-                           {args.x, tensor_bytes},
-                           {args.mean, stat_bytes},
-                           {args.variance, stat_bytes},
-                           {args.gamma, call.RowBytes()}},
-                          {{args.pd_x, tensor_bytes}, {args.res_for_gamma, tensor_bytes}});
-  const host::GmInput x(args.x, tensor_bytes), dy(args.dy, tensor_bytes),
-      gamma(args.gamma, call.RowBytes());
-  host::GmStage mean(stat_bytes + stat_rows * call.type_size),
-      variance(stat_bytes + stat_rows * call.type_size);
-  const host::GmTiling tiling(head, blocks);
-  const host::GmOutput pd_x(args.pd_x, tensor_bytes, staged),
-      res(args.res_for_gamma, tensor_bytes, staged);
-  mean.Upload(args.mean, stat_bytes);
-  variance.Upload(args.variance, stat_bytes);
-
-  LNGRAD_RETURN_IF_ERROR(host::LaunchOn(call, args.launch, blocks.size(), [&] {
-    layernorm_grad_op(x.data(), dy.data(), variance.data(), mean.data(), gamma.data(), pd_x.data(),
-                      res.data(), nullptr, tiling.data());
+  host::OpRun<Planner, Tiling> run;
+  LNGRAD_RETURN_IF_ERROR(
+      run.Plan(kLayerNormGrad, args, host::RowsPerBlock32(args.dtype), args.epsilon,
+               {host::In("dy", args.dy), host::In("x", args.x), host::PaddedIn("mean", args.mean),
+                host::PaddedIn("variance", args.variance),
+                host::In("gamma", args.gamma, host::OpTensor::Extent::kRow),
+                host::Out("pd_x", args.pd_x), host::Out("res_for_gamma", args.res_for_gamma)}));
+  LNGRAD_RETURN_IF_ERROR(run.Launch([](const host::OpGm& gm, uint8_t* tiling) {
+    // The sample's argument order: x, dy, variance, mean, gamma, pdX, resForGamma.
+    layernorm_grad_op(gm[1], gm[0], gm[3], gm[2], gm[4], gm[5], gm[6], nullptr, tiling);
   }));
-  pd_x.Commit();
-  res.Commit();
+  run.Commit();
 
   if (info != nullptr) {
-    host::FillInfo(call, args, blocks.size(), totals, info);
-    host::FillBlockInfo(blocks, &info->blocks);
-    info->scratch_bytes = totals.scratch0;
-    info->single_chunk_tiling = planner.single_chunk();
-    info->min_tmp_raised = totals.raised_min;
+    run.FillInfo(info);
+    info->scratch_bytes = run.totals().scratch0;
+    info->single_chunk_tiling = run.planner().single_chunk();
+    info->min_tmp_raised = run.totals().raised_min;
   }
   return Status::Ok();
 }

@@ -1,26 +1,17 @@
 // Forward LayerNorm operator: the kernel (device code). Same structure as the LayerNormGrad
 // operator: each block walks its rows in tiles; CopyIn x, Compute with AscendC::LayerNorm
 // (output, mean, variance), CopyOut; gamma and beta are loaded once per block.
-#include "kernel_operator.h"
-
 #include "ops/kernel_common.h"
-#include "ops/op_tiling.h"
-
-using namespace AscendC;
 
 namespace lngrad::ops::kernel {
 
 template <typename T, bool isReuseSource>
-class KernelLayerNormOp {
+class KernelLayerNormOp : BlockKernel<LayerNormTiling> {
  public:
-  __aicore__ inline KernelLayerNormOp() {}
-
   __aicore__ inline void Init(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta, GM_ADDR output,
                               GM_ADDR outputMean, GM_ADDR outputVariance,
                               const OpTilingHeader& head, const LayerNormOpBlock& block) {
-    head_ = head;
-    block_ = block;
-    hLength_ = head.hLength;
+    InitBlock(head, block);
     SetBlockRows(inputXGlobal_, inputX, block, hLength_);
     SetBlockRows(outputGlobal_, output, block, hLength_);
     SetBlockStats(meanGlobal_, outputMean, head, block);
@@ -29,16 +20,13 @@ class KernelLayerNormOp {
     SetGm(betaGlobal_, beta, 0, hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
-    const uint32_t statBytes = AlignUp(block.tileRows, ElemsPerBlock<T>()) * sizeof(T);
     pipe_.InitBuffer(inQueueX_, 1, tileBytes);
     pipe_.InitBuffer(inQueueGamma_, 1, hLength_ * sizeof(T));
     pipe_.InitBuffer(inQueueBeta_, 1, hLength_ * sizeof(T));
     pipe_.InitBuffer(outQueueY_, 1, tileBytes);
-    pipe_.InitBuffer(outQueueMean_, 1, statBytes);
-    pipe_.InitBuffer(outQueueVariance_, 1, statBytes);
-    if (head.useSharedTmpBuffer != 0) {
-      pipe_.InitBuffer(tmpBuffer_, head.tmpBufferBytes);
-    }
+    pipe_.InitBuffer(outQueueMean_, 1, StatBytes<T>(block.tileRows));
+    pipe_.InitBuffer(outQueueVariance_, 1, StatBytes<T>(block.tileRows));
+    InitTmpBuffer();
   }
 
   __aicore__ inline void Process() {
@@ -48,7 +36,6 @@ class KernelLayerNormOp {
     LocalTensor<T> beta = inQueueBeta_.DeQue<T>();
     ForEachTile(block_, [&](uint32_t row, uint32_t rows, const LayerNormTiling& tiling, bool) {
       CopyInQue(inQueueX_, inputXGlobal_[uint64_t{row} * hLength_], rows * hLength_);
-      // LayerNorm writes its tail lengths into the tiling it is given: start every tile afresh.
       tiling_ = tiling;
       Compute(gamma, beta);
       CopyOut(row, rows);
@@ -63,14 +50,10 @@ class KernelLayerNormOp {
     LocalTensor<T> y = outQueueY_.AllocTensor<T>();
     LocalTensor<T> mean = outQueueMean_.AllocTensor<T>();
     LocalTensor<T> variance = outQueueVariance_.AllocTensor<T>();
-    const T epsilon = static_cast<T>(head_.epsilon);
-    if (head_.useSharedTmpBuffer != 0) {
-      LocalTensor<uint8_t> sharedTmpBuffer = tmpBuffer_.Get<uint8_t>();
-      LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, sharedTmpBuffer, epsilon,
-                                  tiling_);
-    } else {
-      LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, epsilon, tiling_);
-    }
+    WithScratch([&](auto&... sharedTmpBuffer) {
+      LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, sharedTmpBuffer...,
+                                  Epsilon<T>(), tiling_);
+    });
     outQueueY_.EnQue(y);
     outQueueMean_.EnQue(mean);
     outQueueVariance_.EnQue(variance);
@@ -86,37 +69,18 @@ class KernelLayerNormOp {
     CopyOutQue<T>(varianceGlobal_[row], outQueueVariance_, statCount);
   }
 
-  TPipe pipe_;
   TQue<TPosition::VECIN, 1> inQueueX_, inQueueGamma_, inQueueBeta_;
   TQue<TPosition::VECOUT, 1> outQueueY_, outQueueMean_, outQueueVariance_;
-  TBuf<TPosition::VECCALC> tmpBuffer_;
   GlobalTensor<T> inputXGlobal_, gammaGlobal_, betaGlobal_, outputGlobal_, meanGlobal_,
       varianceGlobal_;
-  OpTilingHeader head_{};
-  LayerNormOpBlock block_{};
-  LayerNormTiling tiling_{};
-  uint32_t hLength_ = 0;
 };
 
 }  // namespace lngrad::ops::kernel
 
 extern "C" __global__ __aicore__ void layernorm_op(GM_ADDR inputX, GM_ADDR gamma, GM_ADDR beta,
                                                    GM_ADDR output, GM_ADDR outputMean,
-                                                   GM_ADDR outputVariance, GM_ADDR workspace,
+                                                   GM_ADDR outputVariance, GM_ADDR /*workspace*/,
                                                    GM_ADDR tiling) {
-  (void)workspace;
-  if ASCEND_IS_AIC {
-    return;
-  }
-  using namespace lngrad::ops;
-  OpTilingHeader head;
-  LayerNormOpBlock block;
-  if (!kernel::LoadTiling(tiling, &head, &block)) {
-    return;
-  }
-  kernel::DispatchTypes(head, [&]<typename T, bool isReuseSource>() {
-    kernel::KernelLayerNormOp<T, isReuseSource> op;
-    op.Init(inputX, gamma, beta, output, outputMean, outputVariance, head, block);
-    op.Process();
-  });
+  lngrad::ops::kernel::RunBlock<lngrad::ops::kernel::KernelLayerNormOp, LayerNormTiling>(
+      tiling, inputX, gamma, beta, output, outputMean, outputVariance);
 }

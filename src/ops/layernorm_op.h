@@ -17,6 +17,11 @@
 
 namespace lngrad::ops {
 
+// What ran.
+struct LayerNormOpInfo : TiledOpInfo<AscendC::tiling::LayerNormTiling> {
+  uint32_t tile_rows = 0;  // block 0
+};
+
 struct LayerNormOpArgs : OpArgs {
   // Host inputs of `dtype`: x [B*S*H], gamma and beta [H]. Not modified; read in place (they
   // must not change during the call).
@@ -31,10 +36,6 @@ struct LayerNormOpArgs : OpArgs {
   void* mean = nullptr;
   void* variance = nullptr;
   float epsilon = 1e-5f;  // passed to the API as T
-};
-
-struct LayerNormOpInfo : TiledOpInfo<AscendC::tiling::LayerNormTiling> {
-  uint32_t tile_rows = 0;  // block 0
 };
 
 // Errors as RunLayerNormGradOp (outputs untouched, except y by a kernel failure with in-place

@@ -132,8 +132,8 @@ GmStage::GmStage(size_t bytes) : size_(bytes) {
 
 GmStage::~GmStage() { aicore::GmPoolFree(data_); }
 
-bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
-                   std::initializer_list<HostRange> outputs) {
+bool StagedOutputs(const LaunchConfig& launch, std::span<const HostRange> inputs,
+                   std::span<const HostRange> outputs) {
   auto overlap = [](const HostRange& a, const HostRange& b) {
     const auto a0 = reinterpret_cast<uintptr_t>(a.p), b0 = reinterpret_cast<uintptr_t>(b.p);
     return a.bytes != 0 && b.bytes != 0 && a0 < b0 + b.bytes && b0 < a0 + a.bytes;
@@ -199,21 +199,78 @@ uint32_t OpCall::MaxBlockRows() const {
   return m;
 }
 
-Status StartCall(const OpApi& api, const OpArgs& args, std::initializer_list<NamedPointer> pointers,
+size_t OpCall::Bytes(OpTensor::Extent e) const {
+  switch (e) {
+    case OpTensor::Extent::kTensor:
+      return static_cast<size_t>(rows * h * type_size);
+    case OpTensor::Extent::kStat:
+      return static_cast<size_t>(rows * type_size);
+    case OpTensor::Extent::kRow:
+      break;
+  }
+  return size_t{h} * type_size;
+}
+
+Status StartCall(const OpId& api, const OpArgs& args, std::span<const OpTensor> tensors,
                  uint32_t granularity, OpCall* call) {
   LNGRAD_RETURN_IF_ERROR(CheckShape(api.op, args.b, args.s, args.h, args.dtype));
   LNGRAD_RETURN_IF_ERROR(CheckBlocks(api.op, args.launch.blocks));
-  for (const NamedPointer& p : pointers) {
-    if (p.p == nullptr) {
-      return Status::InvalidArgument(std::string(api.op) + ": " + p.name + " is null");
+  for (const OpTensor& t : tensors) {
+    if (t.host == nullptr) {
+      return Status::InvalidArgument(std::string(api.op) + ": " + t.name + " is null");
     }
   }
   LNGRAD_RETURN_IF_ERROR(ResolveProduct(args.launch.soc, api.api, api.supported, &call->product));
+  call->op = api.op;
   call->rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   call->h = static_cast<uint32_t>(args.h);
   call->type_size = DTypeSize(args.dtype);
+  call->granularity = granularity;
   call->split = SplitRows(call->rows, args.launch.blocks, granularity);
   return Status::Ok();
+}
+
+OpGm::OpGm(const OpCall& call, const LaunchConfig& launch, std::span<const OpTensor> tensors) {
+  buffers_.resize(tensors.size());
+  std::vector<HostRange> inputs, outputs;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    buffers_[i].tensor = &tensors[i];
+    buffers_[i].bytes = call.Bytes(tensors[i].extent);
+    (tensors[i].output() ? outputs : inputs).push_back({tensors[i].host, buffers_[i].bytes});
+  }
+  const bool staged = StagedOutputs(launch, inputs, outputs);
+  // Tiles read and write the [B,S] tensors in whole 32-byte blocks of rows.
+  const size_t pad = size_t{call.granularity} * call.type_size;
+  for (Buffer& b : buffers_) {
+    void* host = const_cast<void*>(b.tensor->host);
+    switch (b.tensor->kind) {
+      case OpTensor::Kind::kInput:
+        b.input = std::make_unique<GmInput>(host, b.bytes);
+        b.data = b.input->data();
+        break;
+      case OpTensor::Kind::kPaddedInput:
+      case OpTensor::Kind::kPaddedOutput:
+        b.padded = std::make_unique<GmStage>(b.bytes + pad);
+        if (b.tensor->kind == OpTensor::Kind::kPaddedInput) b.padded->Upload(host, b.bytes);
+        b.data = b.padded->data();
+        break;
+      case OpTensor::Kind::kOutput:
+      case OpTensor::Kind::kStagedOutput:
+        b.output = std::make_unique<GmOutput>(
+            host, b.bytes, staged || b.tensor->kind == OpTensor::Kind::kStagedOutput);
+        b.data = b.output->data();
+        break;
+    }
+  }
+}
+
+void OpGm::Commit() const {
+  for (const Buffer& b : buffers_) {
+    if (b.output != nullptr) b.output->Commit();
+    if (b.tensor->kind == OpTensor::Kind::kPaddedOutput) {
+      b.padded->Download(const_cast<void*>(b.tensor->host), b.bytes);
+    }
+  }
 }
 
 uint32_t SelectTmpBytes(const TmpSize& tmp, uint32_t min_value, uint32_t max_value) {

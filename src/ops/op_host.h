@@ -12,7 +12,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "graph/tensor.h"
@@ -117,8 +120,13 @@ struct HostRange {
 // Whether the operator's outputs go through staging GM: LaunchConfig::outputs resolved
 // (kAuto: staged exactly when checked mode is on), and always when an output overlaps an input
 // or another output (kernels writing in place would then change what later tiles read).
-bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
-                   std::initializer_list<HostRange> outputs);
+bool StagedOutputs(const LaunchConfig& launch, std::span<const HostRange> inputs,
+                   std::span<const HostRange> outputs);
+inline bool StagedOutputs(const LaunchConfig& launch, std::initializer_list<HostRange> inputs,
+                          std::initializer_list<HostRange> outputs) {
+  return StagedOutputs(launch, std::span(inputs.begin(), inputs.size()),
+                       std::span(outputs.begin(), outputs.size()));
+}
 
 // An output: the caller's memory registered as GM (in place), or a GmStage that Commit copies
 // to the caller. Call Commit only after every launch of the call succeeded.
@@ -159,37 +167,116 @@ std::string ProductText(const lngrad::Product& p);
 // ---- One operator call ----
 
 // Which API an operator calls, for messages and the product check.
-struct OpApi {
+struct OpId {
   const char* op;   // "LayerNormGrad operator"
   const char* api;  // "LayerNormGrad"
   bool (*supported)(const lngrad::Product&);
 };
-// A tensor argument, for the null check.
-struct NamedPointer {
-  const char* name;
-  const void* p;
+
+// The API's two host tiling functions (lngrad::tiling::*MaxMinTmpSize, *NDTilingInfo).
+template <class Tiling>
+struct TilingApi {
+  Status (*max_min)(const ge::Shape&, uint32_t typeSize, bool isReuseSource, uint32_t& maxValue,
+                    uint32_t& minValue);
+  Status (*nd_tiling)(const ge::Shape&, uint32_t stackBufferSize, uint32_t typeSize,
+                      bool isReuseSource, Tiling& tiling);
 };
+
+// The TPipe queues of a block by size class, each rounded up to 32 bytes as InitBuffer does:
+// tiles of `rows` rows of H elements, per-row [B,S] tensors (rows rounded up to whole 32-byte
+// blocks), [H] rows of T and [H] rows of float (half_float_rows more for half).
+struct QueueLayout {
+  uint32_t tiles = 0;
+  uint32_t stats = 0;
+  uint32_t rows = 0;
+  uint32_t float_rows = 0;
+  uint32_t half_float_rows = 0;
+};
+
+// What an operator is, for the shared machinery: its API, the API's host tiling, its queues.
+template <class Tiling>
+struct OpApi : OpId {
+  TilingApi<Tiling> tiling;
+  QueueLayout queues;
+};
+// One tensor argument of an operator: its name (for the null check), the caller's memory, and
+// how the kernels reach it (OpGm).
+struct OpTensor {
+  enum class Kind {
+    kInput,         // read in place
+    kPaddedInput,   // a [B,S] input copied into pooled GM padded by one 32-byte block of rows
+    kOutput,        // written in place or staged (LaunchConfig::outputs, StagedOutputs)
+    kStagedOutput,  // always staged
+    kPaddedOutput,  // a [B,S] output through padded pooled GM, copied back on Commit
+  };
+  enum class Extent { kTensor, kStat, kRow };  // [B*S*H], [B*S], [H] elements
+  const char* name;
+  const void* host;
+  Kind kind;
+  Extent extent;
+  bool output() const { return kind >= Kind::kOutput; }
+};
+inline OpTensor In(const char* name, const void* p,
+                   OpTensor::Extent e = OpTensor::Extent::kTensor) {
+  return {name, p, OpTensor::Kind::kInput, e};
+}
+inline OpTensor PaddedIn(const char* name, const void* p) {
+  return {name, p, OpTensor::Kind::kPaddedInput, OpTensor::Extent::kStat};
+}
+inline OpTensor Out(const char* name, void* p) {
+  return {name, p, OpTensor::Kind::kOutput, OpTensor::Extent::kTensor};
+}
+inline OpTensor StagedOut(const char* name, void* p, OpTensor::Extent e) {
+  return {name, p, OpTensor::Kind::kStagedOutput, e};
+}
+inline OpTensor PaddedOut(const char* name, void* p) {
+  return {name, p, OpTensor::Kind::kPaddedOutput, OpTensor::Extent::kStat};
+}
 
 // What every operator call works out before planning.
 struct OpCall {
+  const char* op = "";  // OpId::op, for messages
   const lngrad::Product* product = nullptr;
   uint64_t rows = 0;  // B*S
   uint32_t h = 0;
   uint32_t type_size = 0;
+  uint32_t granularity = 1;      // rows per block are a multiple of it (padding of [B,S] GM)
   std::vector<BlockRows> split;  // the rows of each block used
 
   size_t TensorBytes() const { return static_cast<size_t>(rows * h * type_size); }  // [B*S*H]
   size_t StatBytes() const { return static_cast<size_t>(rows * type_size); }        // [B*S]
   size_t RowBytes() const { return size_t{h} * type_size; }                         // [H]
   uint32_t MaxBlockRows() const;
+  size_t Bytes(OpTensor::Extent e) const;
 };
 
 // Checks the arguments (shape dims > 0, rows = b*s and h fit the tiling's uint32 fields,
 // h*sizeof(T) a multiple of 32 bytes (the API cannot split H and needs aligned rows), blocks in
-// [1, 65535], non-null `pointers`), resolves the product and splits the rows over the blocks in
+// [1, 65535], non-null tensors), resolves the product and splits the rows over the blocks in
 // multiples of `granularity` rows.
-Status StartCall(const OpApi& api, const OpArgs& args, std::initializer_list<NamedPointer> pointers,
+Status StartCall(const OpId& api, const OpArgs& args, std::span<const OpTensor> tensors,
                  uint32_t granularity, OpCall* call);
+
+// The GM of one call, one buffer per OpTensor in the same order (operator[]): inputs registered
+// in place or padded copies, outputs in place or staged (StagedOutputs over all of them).
+class OpGm {
+ public:
+  OpGm(const OpCall& call, const LaunchConfig& launch, std::span<const OpTensor> tensors);
+  uint8_t* operator[](size_t i) const { return buffers_[i].data; }
+  // Copies the staged and padded outputs to the caller. Only after every launch succeeded.
+  void Commit() const;
+
+ private:
+  struct Buffer {
+    const OpTensor* tensor = nullptr;
+    size_t bytes = 0;
+    uint8_t* data = nullptr;
+    std::unique_ptr<GmInput> input;
+    std::unique_ptr<GmStage> padded;
+    std::unique_ptr<GmOutput> output;
+  };
+  std::vector<Buffer> buffers_;
+};
 
 // A tile's plan: its tiling and the scratch it needs.
 template <class Tiling>
@@ -205,37 +292,58 @@ struct TilePlan {
 // The scratch size `tmp` asks for, given the API's [min_value, max_value] for the tile.
 uint32_t SelectTmpBytes(const TmpSize& tmp, uint32_t min_value, uint32_t max_value);
 
-// Base of the operators' tile planners. Derived provides Plan(rows) -> TilePlan<Tiling> and
-// QueueBytes(rows): the TPipe bytes of a block whose queues hold `rows` rows.
-template <class Derived, class Tiling>
+// The tile planner of an operator: the API's tiling per tile, the UB a block needs, the largest
+// tile that fits. An operator that plans otherwise derives from it (CRTP: Derived) and replaces
+// Plan (the tiling of a tile), LargestTile, RefusedRows or RefusalText.
+template <class Tiling, class Derived = void>
 class TilePlanner {
  public:
   using Tile = TilePlan<Tiling>;
 
-  TilePlanner(const OpArgs& a, const lngrad::Product& p)
+  TilePlanner(const OpArgs& a, const lngrad::Product& p, const OpApi<Tiling>& api)
       : args_(a),
         product_(p),
+        api_(api),
         type_size_(DTypeSize(a.dtype)),
         h_(static_cast<uint32_t>(a.h)),
         stat_rows_(RowsPerBlock32(a.dtype)) {}
 
   // The API's own sizing for a tile of `rows` rows: MaxMinTmpSize, the requested size of that
   // range, then NDTilingInfo. The scratch needed is the stackBufferSize.
-  using MaxMinFn = Status (*)(const ge::Shape&, uint32_t typeSize, bool isReuseSource,
-                              uint32_t& maxValue, uint32_t& minValue);
-  using TilingFn = Status (*)(const ge::Shape&, uint32_t stackBufferSize, uint32_t typeSize,
-                              bool isReuseSource, Tiling& tiling);
-  Tile ApiPlan(uint32_t rows, MaxMinFn max_min, TilingFn nd_tiling) const {
+  Tile Plan(uint32_t rows) const {
     Tile t;
     const ge::Shape shape({1, rows, h_, h_});
     uint32_t max_value = 0;
     uint32_t min_value = 0;
-    t.status = max_min(shape, type_size_, args_.reuse_source, max_value, min_value);
+    t.status = api_.tiling.max_min(shape, type_size_, args_.reuse_source, max_value, min_value);
     if (!t.status.ok()) return t;
     t.tmp_bytes = SelectTmpBytes(args_.tmp, min_value, max_value);
-    t.status = nd_tiling(shape, t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
+    t.status = api_.tiling.nd_tiling(shape, t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
     t.need_bytes = t.tmp_bytes;
     return t;
+  }
+
+  // Largest tile of at most `max_rows` rows that fits; 0 when not even one row does.
+  uint32_t LargestTile(uint32_t max_rows) {
+    return LargestFitting(max_rows, [&](uint32_t r) { return Fits(r, Self().Plan(r)); });
+  }
+  // The rows of the tile that the OutOfRange error describes when no tile fits, and the error
+  // after "<op>: ".
+  uint32_t RefusedRows(uint32_t /*max_rows*/) const { return 1; }
+  std::string RefusalText(uint32_t rows, const Tile& t) const {
+    return "one row of " + RowText() + " needs " + std::to_string(UbBytes(rows, t)) +
+           " bytes of UB (tmp " + TmpSizeText(args_.tmp) + "), more than " + ProductText(product_) +
+           " has (" + std::to_string(product_.ub_bytes) + ")";
+  }
+
+  // TPipe bytes of a block whose queues hold `rows` rows.
+  uint64_t QueueBytes(uint32_t rows) const {
+    const QueueLayout& q = api_.queues;
+    const uint64_t float_rows = q.float_rows + (type_size_ == 2 ? q.half_float_rows : 0);
+    return q.tiles * Align32(uint64_t{rows} * h_ * type_size_) +
+           q.stats * Align32(CeilTo(rows, stat_rows_) * type_size_) +
+           q.rows * Align32(uint64_t{h_} * type_size_) +
+           float_rows * Align32(uint64_t{h_} * sizeof(float));
   }
 
   // The sharedTmpBuffer TBuf for the tile's scratch.
@@ -245,22 +353,24 @@ class TilePlanner {
   // Whether a block with queues for `rows` rows and this tile's scratch fits the UB.
   bool Fits(uint32_t rows, const Tile& t) const {
     if (!t.status.ok()) return false;
-    const uint64_t queues = Queues(rows);
+    const uint64_t queues = QueueBytes(rows);
     if (args_.launch.shared_tmp_buffer) return queues + ScratchBytes(t) <= product_.ub_bytes;
     // PopStackBuffer hands the API everything from the end of the queues to the stack end.
     return queues <= product_.ub_bytes && queues + t.need_bytes <= product_.stack_end_bytes;
   }
   uint64_t UbBytes(uint32_t rows, const Tile& t) const {
-    return Queues(rows) + (args_.launch.shared_tmp_buffer ? ScratchBytes(t) : t.need_bytes);
+    return QueueBytes(rows) + (args_.launch.shared_tmp_buffer ? ScratchBytes(t) : t.need_bytes);
   }
 
  protected:
-  uint64_t Queues(uint32_t rows) const {
-    return static_cast<const Derived&>(*this).QueueBytes(rows);
-  }
+  // "H = 64 float".
+  std::string RowText() const { return "H = " + std::to_string(h_) + " " + DTypeName(args_.dtype); }
+  using Self_t = std::conditional_t<std::is_void_v<Derived>, TilePlanner, Derived>;
+  const Self_t& Self() const { return static_cast<const Self_t&>(*this); }
 
   const OpArgs& args_;
   const lngrad::Product& product_;
+  OpApi<Tiling> api_;
   uint32_t type_size_;
   uint32_t h_;
   uint32_t stat_rows_;
@@ -329,6 +439,23 @@ Status PlanBlocks(const char* op, const Planner& planner, const std::vector<Bloc
   return Status::Ok();
 }
 
+// Plans the call's blocks (under TilingProductScope): the largest tile that fits, then
+// PlanBlocks. OutOfRange naming the refused tile when none fits (or the tiling's own error).
+template <class Tiling, class Planner>
+Status PlanCall(const OpCall& call, Planner& planner, std::vector<OpTilingBlock<Tiling>>* blocks,
+                BlockPlanTotals* totals) {
+  TilingProductScope scope(*call.product);
+  const uint32_t max_rows = call.MaxBlockRows();
+  const uint32_t tile_rows = planner.LargestTile(max_rows);
+  if (tile_rows == 0) {
+    const uint32_t r = planner.RefusedRows(max_rows);
+    const TilePlan<Tiling> one = planner.Plan(r);
+    if (!one.status.ok()) return one.status;
+    return Status::OutOfRange(std::string(call.op) + ": " + planner.RefusalText(r, one));
+  }
+  return PlanBlocks(call.op, planner, call.split, tile_rows, blocks, totals);
+}
+
 // The header fields every operator fills the same way (statLength and epsilon are the
 // operator's).
 OpTilingHeader MakeHeader(const OpArgs& args, const OpCall& call, size_t blocks,
@@ -350,5 +477,55 @@ void FillBlockInfo(const std::vector<OpTilingBlock<Tiling>>& blocks,
                     blk.tileTiling, blk.tailTiling});
   }
 }
+
+// One operator call: its plan (StartCall, PlanCall with a Planner(args, product), the tiling
+// header), its GM, and the launches. Use: Plan, Launch (once per kernel), Commit.
+template <class Planner, class Tiling>
+class OpRun {
+ public:
+  // The header gets statLength = rows + granularity (the [B,S] tensors' GM length, padding
+  // included, for the operators that have them) and `epsilon`. OpGm's buffers follow the order
+  // of `tensors`.
+  Status Plan(const OpApi<Tiling>& api, const OpArgs& args, uint32_t granularity, float epsilon,
+              std::initializer_list<OpTensor> tensors) {
+    args_ = &args;
+    tensors_.assign(tensors);
+    LNGRAD_RETURN_IF_ERROR(StartCall(api, args, tensors_, granularity, &call_));
+    planner_.emplace(args, *call_.product, api);
+    LNGRAD_RETURN_IF_ERROR(PlanCall(call_, *planner_, &blocks_, &totals_));
+    OpTilingHeader head = MakeHeader(args, call_, blocks_.size(), totals_);
+    head.statLength = static_cast<uint32_t>(call_.rows + granularity);
+    head.epsilon = epsilon;
+    gm_.emplace(call_, args.launch, tensors_);
+    tiling_.emplace(head, blocks_);
+    return Status::Ok();
+  }
+  // Runs `kernel(gm, tiling)` on `blocks` blocks (0: one per planned block).
+  Status Launch(const std::function<void(const OpGm&, uint8_t*)>& kernel, size_t blocks = 0) {
+    return LaunchOn(call_, args_->launch, blocks != 0 ? blocks : blocks_.size(),
+                    [&] { kernel(*gm_, tiling_->data()); });
+  }
+  void Commit() const { gm_->Commit(); }
+  // What ran: the common part and the blocks.
+  void FillInfo(TiledOpInfo<Tiling>* info) const {
+    host::FillInfo(call_, *args_, blocks_.size(), totals_, info);
+    FillBlockInfo(blocks_, &info->blocks);
+  }
+
+  const OpCall& call() const { return call_; }
+  const std::vector<OpTilingBlock<Tiling>>& blocks() const { return blocks_; }
+  const BlockPlanTotals& totals() const { return totals_; }
+  const Planner& planner() const { return *planner_; }
+
+ private:
+  const OpArgs* args_ = nullptr;
+  std::vector<OpTensor> tensors_;
+  OpCall call_;
+  std::optional<Planner> planner_;
+  std::vector<OpTilingBlock<Tiling>> blocks_;
+  BlockPlanTotals totals_;
+  std::optional<OpGm> gm_;
+  std::optional<GmTiling> tiling_;
+};
 
 }  // namespace lngrad::ops::host
