@@ -1,4 +1,4 @@
-// The Ascend C path (the examples/layernorm_grad operator on the simulated device, blocks on
+// The Ascend C path (the LayerNormGrad operator of src/ops on the simulated device, blocks on
 // threads) against the native LayerNormGrad, float32, same inputs, outputs preallocated.
 // blocks = threads. Checked mode on and off (lngrad::aicore::SetCheckedMode); the operator's
 // outputs are staged in checked mode and written in place in unchecked mode (its default,
@@ -34,17 +34,9 @@ using Outputs = lngrad::ops::LaunchConfig::Outputs;
 lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
                                         Outputs outputs = Outputs::kAuto) {
   lngrad::ops::LayerNormGradOpArgs a;
-  a.dtype = lngrad::ops::OpDType::kFloat32;
-  a.b = 1;
-  a.s = in.rows;
-  a.h = in.h;
-  a.dy = in.dy.data();
-  a.x = in.x.data();
-  a.mean = in.mean.data();
-  a.variance = in.variance.data();
-  a.gamma = in.gamma.data();
-  a.pd_x = out->pd_x.data();
-  a.res_for_gamma = out->res.data();
+  a.SetShape(lngrad::ops::OpDType::kFloat32, 1, in.rows, in.h);
+  a.SetTensors(in.dy.data(), in.x.data(), in.mean.data(), in.variance.data(), in.gamma.data(),
+               out->pd_x.data(), out->res.data());
   a.epsilon = lngrad::bench::kEpsilon;
   a.launch.blocks = static_cast<uint32_t>(blocks);
   a.launch.outputs = outputs;

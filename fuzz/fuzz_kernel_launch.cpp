@@ -1,6 +1,6 @@
 // libFuzzer target: random but valid LayerNormGrad problems launched on the simulated device
 // (the example operator's kernel, which calls AscendC::LayerNormGrad on UB tiles, see
-// examples/layernorm_grad) and compared with the native path (lngrad::LayerNormGrad).
+// src/ops) and compared with the native path (lngrad::LayerNormGrad).
 // Checks (abort on violation): the launch succeeds on every product that supports the API and
 // is Unsupported exactly on the others; every pd_x and res_for_gamma element agrees with the
 // native result within the tolerance below; NaN appears in one exactly where in the other.
@@ -86,18 +86,10 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
   }
 
   lngrad::ops::LayerNormGradOpArgs args;
-  args.dtype = kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32;
-  args.b = b;
-  args.s = s;
-  args.h = h;
-  args.dy = dy.data();
-  args.x = x.data();
-  args.mean = mean.data();
-  args.variance = var.data();
-  args.gamma = gamma.data();
+  args.SetShape(kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32, b, s, h);
   std::vector<T> pdx(n), res(n), npdx(n), nres(n);
-  args.pd_x = pdx.data();
-  args.res_for_gamma = res.data();
+  args.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pdx.data(),
+                  res.data());
   args.epsilon = eps_in;
   args.reuse_source = p.ConsumeBool();
   args.tmp.kind =

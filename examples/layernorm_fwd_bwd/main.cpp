@@ -69,33 +69,21 @@ bool RunCase(const smp::ExampleCase& c, uint64_t seed) {
 
   ops::LayerNormOpArgs fwd;
   smp::ApplyCase(c, &fwd);
-  fwd.x = x.data();
-  fwd.gamma = gamma.data();
-  fwd.beta = beta.data();
-  fwd.y = y.data();
-  fwd.mean = mean.data();
-  fwd.variance = variance.data();
+  fwd.SetTensors(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), variance.data());
   fwd.epsilon = static_cast<float>(eps);
   if (!smp::Succeeded("LayerNorm operator", ops::RunLayerNormOp(fwd))) return false;
 
   ops::LayerNormGradOpArgs bwd;
   smp::ApplyCase(c, &bwd);
-  bwd.dy = dy.data();
-  bwd.x = x.data();
-  bwd.mean = mean.data();  // the forward operator's outputs, as stored
-  bwd.variance = variance.data();
-  bwd.gamma = gamma.data();
-  bwd.pd_x = pd_x.data();
-  bwd.res_for_gamma = res.data();
+  // mean and variance: the forward operator's outputs, as stored.
+  bwd.SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data(),
+                 res.data());
   bwd.epsilon = static_cast<float>(eps);
   if (!smp::Succeeded("LayerNormGrad operator", ops::RunLayerNormGradOp(bwd))) return false;
 
   ops::LayerNormGradBetaOpArgs beta_args;
   smp::ApplyCase(c, &beta_args);
-  beta_args.res_for_gamma = res.data();
-  beta_args.dy = dy.data();
-  beta_args.pd_gamma = pd_gamma.data();
-  beta_args.pd_beta = pd_beta.data();
+  beta_args.SetTensors(res.data(), dy.data(), pd_gamma.data(), pd_beta.data());
   if (!smp::Succeeded("LayerNormGradBeta operator", ops::RunLayerNormGradBetaOp(beta_args))) {
     return false;
   }

@@ -39,10 +39,7 @@ bool RunCase(const smp::ExampleCase& c, uint64_t seed) {
 
   ops::LayerNormGradBetaOpArgs args;
   smp::ApplyCase(c, &args);
-  args.res_for_gamma = res.data();
-  args.dy = dy.data();
-  args.pd_gamma = pd_gamma.data();
-  args.pd_beta = pd_beta.data();
+  args.SetTensors(res.data(), dy.data(), pd_gamma.data(), pd_beta.data());
   ops::LayerNormGradBetaOpInfo info;
   const lngrad::Status st = ops::RunLayerNormGradBetaOp(args, &info);
   smp::PrintCaseTitle(c);

@@ -26,6 +26,14 @@ struct LayerNormGradBetaOpArgs : OpArgs {
   // whatever launch.outputs says).
   void* pd_gamma = nullptr;
   void* pd_beta = nullptr;
+
+  // All four tensors, in the order above.
+  void SetTensors(const void* res_for_gamma_, const void* dy_, void* pd_gamma_, void* pd_beta_) {
+    res_for_gamma = res_for_gamma_;
+    dy = dy_;
+    pd_gamma = pd_gamma_;
+    pd_beta = pd_beta_;
+  }
 };
 
 using LayerNormGradBetaOpBlockInfo = OpBlockInfo<AscendC::tiling::LayerNormGradBetaTiling>;

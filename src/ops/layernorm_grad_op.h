@@ -32,6 +32,18 @@ struct LayerNormGradOpArgs : OpArgs {
   void* pd_x = nullptr;
   void* res_for_gamma = nullptr;
   float epsilon = 1e-5f;  // the kernel passes it to the API as T (rounded to half for kFloat16)
+
+  // All seven tensors, in the order above.
+  void SetTensors(const void* dy_, const void* x_, const void* mean_, const void* variance_,
+                  const void* gamma_, void* pd_x_, void* res_for_gamma_) {
+    dy = dy_;
+    x = x_;
+    mean = mean_;
+    variance = variance_;
+    gamma = gamma_;
+    pd_x = pd_x_;
+    res_for_gamma = res_for_gamma_;
+  }
 };
 
 using LayerNormGradOpBlockInfo = OpBlockInfo<AscendC::tiling::LayerNormGradTiling>;

@@ -36,6 +36,17 @@ struct LayerNormOpArgs : OpArgs {
   void* mean = nullptr;
   void* variance = nullptr;
   float epsilon = 1e-5f;  // passed to the API as T
+
+  // All six tensors, in the order above.
+  void SetTensors(const void* x_, const void* gamma_, const void* beta_, void* y_, void* mean_,
+                  void* variance_) {
+    x = x_;
+    gamma = gamma_;
+    beta = beta_;
+    y = y_;
+    mean = mean_;
+    variance = variance_;
+  }
 };
 
 // Errors as RunLayerNormGradOp (outputs untouched, except y by a kernel failure with in-place

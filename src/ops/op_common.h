@@ -63,6 +63,13 @@ struct OpArgs {
   bool reuse_source = false;    // isReuseSource of the API (see each operator)
   TmpSize tmp;                  // scratch per tile (default: the minimum)
   LaunchConfig launch;
+
+  void SetShape(OpDType t, int64_t b_, int64_t s_, int64_t h_) {
+    dtype = t;
+    b = b_;
+    s = s_;
+    h = h_;
+  }
 };
 
 // What ran.

@@ -192,13 +192,8 @@ bool CheckAndPrint(const char* name, const std::vector<double>& got,
 }
 
 void LayerNormGradData::Bind(LayerNormGradOpArgs* args) {
-  args->dy = dy.data();
-  args->x = x.data();
-  args->mean = mean.data();
-  args->variance = variance.data();
-  args->gamma = gamma.data();
-  args->pd_x = pd_x.data();
-  args->res_for_gamma = res_for_gamma.data();
+  args->SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data(),
+                   res_for_gamma.data());
 }
 
 bool LayerNormGradData::Check(double epsilon, double tol) const {
@@ -230,10 +225,7 @@ LayerNormGradData MakeLayerNormGradData(OpDType dtype, size_t rows, size_t h, do
 }
 
 void ApplyCase(const ExampleCase& c, OpArgs* args) {
-  args->dtype = c.dtype;
-  args->b = c.b;
-  args->s = c.s;
-  args->h = c.h;
+  args->SetShape(c.dtype, c.b, c.s, c.h);
   args->launch.blocks = c.blocks;
   args->launch.soc = c.soc;
 }

@@ -78,17 +78,9 @@ struct Problem {
   Status RunDevice(float epsilon, uint32_t blocks = 2, const std::string& soc = "Ascend910B1",
                    bool sequential = false) {
     ops::LayerNormGradOpArgs a;
-    a.dtype = sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
-    a.b = 1;
-    a.s = rows;
-    a.h = h;
-    a.dy = dy.data();
-    a.x = x.data();
-    a.mean = mean.data();
-    a.variance = var.data();
-    a.gamma = gamma.data();
-    a.pd_x = pd_x.data();
-    a.res_for_gamma = res.data();
+    a.SetShape(sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32, 1, rows, h);
+    a.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pd_x.data(),
+                 res.data());
     a.epsilon = epsilon;
     a.launch.blocks = blocks;
     a.launch.soc = soc;

@@ -245,14 +245,8 @@ Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
     return LayerNormGradBeta({rows, h}, dy.data(), res.data(), dg->data(), db->data());
   }
   ops::LayerNormGradBetaOpArgs a;
-  a.dtype = sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
-  a.b = 1;
-  a.s = rows;
-  a.h = h;
-  a.dy = dy.data();
-  a.res_for_gamma = res.data();
-  a.pd_gamma = dg->data();
-  a.pd_beta = db->data();
+  a.SetShape(sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32, 1, rows, h);
+  a.SetTensors(res.data(), dy.data(), dg->data(), db->data());
   a.launch.blocks = 2;
   a.launch.soc = "Ascend910B1";
   return ops::RunLayerNormGradBetaOp(a);

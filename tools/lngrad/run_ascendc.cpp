@@ -1,6 +1,6 @@
 // `lngrad run --impl ascendc`: LayerNormGrad and LayerNormGradBeta as Ascend C kernels on the
-// simulated device, through the example operators (examples/layernorm_grad,
-// examples/layernorm_grad_beta: host tiling, rows split over blocks, tiles sized from the UB).
+// simulated device, through the operators of src/ops (host tiling, rows split over blocks,
+// tiles sized from the UB).
 #include "ops/layernorm_grad_op.h"
 #include "ops/layernorm_grad_beta_op.h"
 #include "progress.h"
@@ -30,55 +30,38 @@ ops::TmpSize ToTmpSize(const TmpChoice& t) {
 
 Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out) {
   if (config.product == nullptr) return Status::Internal("RunAscendc: no product");
-  const ops::OpDType dt =
-      in.dtype == io::DType::kFloat16 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
-  ops::LaunchConfig launch;
-  launch.blocks = static_cast<uint32_t>(config.blocks);
-  launch.soc = std::string(config.product->soc);
-  const int64_t n = in.b * in.s * in.h;
-  RunOutputs o;
-  o.pd_x = io::Tensor(in.dtype, {n});
-  o.res_for_gamma = io::Tensor(in.dtype, {n});
-  o.dgamma = io::Tensor(in.dtype, {in.h});
-  o.dbeta = io::Tensor(in.dtype, {in.h});
-
-  ops::LayerNormGradOpArgs g;
-  g.dtype = dt;
-  g.b = in.b;
-  g.s = in.s;
-  g.h = in.h;
-  g.dy = in.dy.RawData();
-  g.x = in.x.RawData();
-  g.mean = in.mean.RawData();
-  g.variance = in.variance.RawData();
-  g.gamma = in.gamma.RawData();
-  g.pd_x = o.pd_x.RawData();
-  g.res_for_gamma = o.res_for_gamma.RawData();
-  g.epsilon = in.epsilon;
+  RunOutputs o = RunOutputs::For(in);
+  // What both operators share: shape, isReuseSource, scratch and launch.
+  ops::OpArgs common;
+  common.SetShape(in.dtype == io::DType::kFloat16 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32,
+                  in.b, in.s, in.h);
   // isReuseSource has no effect for half (spec §1.9, §3.3); run.cpp has said so once, so the
   // kernels are not asked to log it on every call.
   const bool reuse = config.reuse_source && in.dtype == io::DType::kFloat32;
-  g.reuse_source = reuse;
-  g.tmp = ToTmpSize(config.tmp);
-  g.launch = launch;
-  if (config.progress) config.progress->Stage("LayerNormGrad (Ascend C, " + launch.soc + ")");
+  common.reuse_source = reuse;
+  common.tmp = ToTmpSize(config.tmp);
+  common.launch.blocks = static_cast<uint32_t>(config.blocks);
+  common.launch.soc = std::string(config.product->soc);
+  auto stage = [&](const char* api) {
+    if (config.progress) {
+      config.progress->Stage(std::string(api) + " (Ascend C, " + common.launch.soc + ")");
+    }
+  };
+
+  ops::LayerNormGradOpArgs g;
+  static_cast<ops::OpArgs&>(g) = common;
+  g.SetTensors(in.dy.RawData(), in.x.RawData(), in.mean.RawData(), in.variance.RawData(),
+               in.gamma.RawData(), o.pd_x.RawData(), o.res_for_gamma.RawData());
+  g.epsilon = in.epsilon;
+  stage("LayerNormGrad");
   ops::LayerNormGradOpInfo gi;
   LNGRAD_RETURN_IF_ERROR(ops::RunLayerNormGradOp(g, &gi));
 
   // LayerNormGradBeta consumes the res_for_gamma that LayerNormGrad produced, as on the device.
   ops::LayerNormGradBetaOpArgs b;
-  b.dtype = dt;
-  b.b = in.b;
-  b.s = in.s;
-  b.h = in.h;
-  b.res_for_gamma = o.res_for_gamma.RawData();
-  b.dy = in.dy.RawData();
-  b.pd_gamma = o.dgamma.RawData();
-  b.pd_beta = o.dbeta.RawData();
-  b.reuse_source = reuse;
-  b.tmp = ToTmpSize(config.tmp);
-  b.launch = launch;
-  if (config.progress) config.progress->Stage("LayerNormGradBeta (Ascend C, " + launch.soc + ")");
+  static_cast<ops::OpArgs&>(b) = common;
+  b.SetTensors(o.res_for_gamma.RawData(), in.dy.RawData(), o.dgamma.RawData(), o.dbeta.RawData());
+  stage("LayerNormGradBeta");
   ops::LayerNormGradBetaOpInfo bi;
   LNGRAD_RETURN_IF_ERROR(ops::RunLayerNormGradBetaOp(b, &bi));
 
