@@ -199,6 +199,7 @@ struct OpApi : OpId {
   TilingApi<Tiling> tiling;
   QueueLayout queues;
 };
+
 // One tensor argument of an operator: its name (for the null check), the caller's memory, and
 // how the kernels reach it (OpGm).
 struct OpTensor {
@@ -243,10 +244,8 @@ struct OpCall {
   uint32_t granularity = 1;      // rows per block are a multiple of it (padding of [B,S] GM)
   std::vector<BlockRows> split;  // the rows of each block used
 
-  size_t TensorBytes() const { return static_cast<size_t>(rows * h * type_size); }  // [B*S*H]
-  size_t StatBytes() const { return static_cast<size_t>(rows * type_size); }        // [B*S]
-  size_t RowBytes() const { return size_t{h} * type_size; }                         // [H]
   uint32_t MaxBlockRows() const;
+  // Bytes of a tensor of that extent.
   size_t Bytes(OpTensor::Extent e) const;
 };
 
