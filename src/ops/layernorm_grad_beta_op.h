@@ -10,6 +10,8 @@
 // Link target: lngrad_ops.
 #pragma once
 
+#include <tuple>
+
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
 #include "ops/op_common.h"
@@ -29,10 +31,8 @@ struct LayerNormGradBetaOpArgs : OpArgs {
 
   // All four tensors, in the order above.
   void SetTensors(const void* res_for_gamma_, const void* dy_, void* pd_gamma_, void* pd_beta_) {
-    res_for_gamma = res_for_gamma_;
-    dy = dy_;
-    pd_gamma = pd_gamma_;
-    pd_beta = pd_beta_;
+    std::tie(res_for_gamma, dy, pd_gamma, pd_beta) =
+        std::tie(res_for_gamma_, dy_, pd_gamma_, pd_beta_);
   }
 };
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
@@ -36,13 +37,8 @@ struct LayerNormGradOpArgs : OpArgs {
   // All seven tensors, in the order above.
   void SetTensors(const void* dy_, const void* x_, const void* mean_, const void* variance_,
                   const void* gamma_, void* pd_x_, void* res_for_gamma_) {
-    dy = dy_;
-    x = x_;
-    mean = mean_;
-    variance = variance_;
-    gamma = gamma_;
-    pd_x = pd_x_;
-    res_for_gamma = res_for_gamma_;
+    std::tie(dy, x, mean, variance, gamma, pd_x, res_for_gamma) =
+        std::tie(dy_, x_, mean_, variance_, gamma_, pd_x_, res_for_gamma_);
   }
 };
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
@@ -40,12 +41,7 @@ struct LayerNormOpArgs : OpArgs {
   // All six tensors, in the order above.
   void SetTensors(const void* x_, const void* gamma_, const void* beta_, void* y_, void* mean_,
                   void* variance_) {
-    x = x_;
-    gamma = gamma_;
-    beta = beta_;
-    y = y_;
-    mean = mean_;
-    variance = variance_;
+    std::tie(x, gamma, beta, y, mean, variance) = std::tie(x_, gamma_, beta_, y_, mean_, variance_);
   }
 };
 

@@ -26,6 +26,16 @@ ops::TmpSize ToTmpSize(const TmpChoice& t) {
   return s;
 }
 
+// tmp_bytes, scratch_bytes (when given), ub_bytes and tiles of an operator's info, in that order.
+io::Json SizesJson(const ops::OpInfo& info, const uint64_t* scratch_bytes) {
+  io::Json j = io::Json::Object();
+  j["tmp_bytes"] = info.tmp_bytes;
+  if (scratch_bytes != nullptr) j["scratch_bytes"] = *scratch_bytes;
+  j["ub_bytes"] = info.ub_bytes;
+  j["tiles"] = info.tiles;
+  return j;
+}
+
 }  // namespace
 
 Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out) {
@@ -71,17 +81,10 @@ Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out)
   o.details["blocks"] = gi.blocks_used;
   o.details["prototype"] = gi.prototype;
   o.details["reuse_source"] = reuse;
-  io::Json grad = io::Json::Object();
-  grad["tmp_bytes"] = gi.tmp_bytes;
-  grad["scratch_bytes"] = gi.scratch_bytes;
-  grad["ub_bytes"] = gi.ub_bytes;
-  grad["tiles"] = gi.tiles;
+  io::Json grad = SizesJson(gi, &gi.scratch_bytes);
   grad["single_chunk_tiling"] = gi.single_chunk_tiling;
   o.details["LayerNormGrad"] = grad;
-  io::Json beta = io::Json::Object();
-  beta["tmp_bytes"] = bi.tmp_bytes;
-  beta["ub_bytes"] = bi.ub_bytes;
-  beta["tiles"] = bi.tiles;
+  io::Json beta = SizesJson(bi, nullptr);
   beta["blocks"] = bi.blocks_used;
   o.details["LayerNormGradBeta"] = beta;
   *out = std::move(o);
