@@ -274,15 +274,8 @@ void OpGm::Commit() const {
 }
 
 uint32_t SelectTmpBytes(const TmpSize& tmp, uint32_t min_value, uint32_t max_value) {
-  switch (tmp.kind) {
-    case TmpSize::Kind::kMin:
-      return min_value;
-    case TmpSize::Kind::kMax:
-      return max_value;
-    case TmpSize::Kind::kBytes:
-      break;
-  }
-  return tmp.bytes;
+  if (tmp.kind == TmpSize::Kind::kBytes) return tmp.bytes;
+  return tmp.kind == TmpSize::Kind::kMax ? max_value : min_value;
 }
 
 OpTilingHeader MakeHeader(const OpArgs& args, const OpCall& call, size_t blocks,
