@@ -1,4 +1,4 @@
-// The Ascend C path (the examples/layernorm_grad operator on the simulated device, blocks on
+// The Ascend C path (the LayerNormGrad operator of src/ops on the simulated device, blocks on
 // threads) against the native LayerNormGrad, float32, same inputs, outputs preallocated.
 // blocks = threads. Checked mode on and off (lngrad::aicore::SetCheckedMode); the operator's
 // outputs are staged in checked mode and written in place in unchecked mode (its default,
@@ -18,7 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_common.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad_aicore/check.h"
 
 namespace {
@@ -29,22 +29,14 @@ struct GradOut {
   std::vector<float> pd_x, res;
 };
 
-using Outputs = lngrad::examples::LaunchConfig::Outputs;
+using Outputs = lngrad::ops::LaunchConfig::Outputs;
 
-lngrad::examples::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
-                                             Outputs outputs = Outputs::kAuto) {
-  lngrad::examples::LayerNormGradOpArgs a;
-  a.dtype = lngrad::examples::OpDType::kFloat32;
-  a.b = 1;
-  a.s = in.rows;
-  a.h = in.h;
-  a.dy = in.dy.data();
-  a.x = in.x.data();
-  a.mean = in.mean.data();
-  a.variance = in.variance.data();
-  a.gamma = in.gamma.data();
-  a.pd_x = out->pd_x.data();
-  a.res_for_gamma = out->res.data();
+lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
+                                        Outputs outputs = Outputs::kAuto) {
+  lngrad::ops::LayerNormGradOpArgs a;
+  a.SetShape(lngrad::ops::OpDType::kFloat32, 1, in.rows, in.h);
+  a.SetTensors(in.dy.data(), in.x.data(), in.mean.data(), in.variance.data(), in.gamma.data(),
+               out->pd_x.data(), out->res.data());
   a.epsilon = lngrad::bench::kEpsilon;
   a.launch.blocks = static_cast<uint32_t>(blocks);
   a.launch.outputs = outputs;
@@ -66,7 +58,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
   const auto args = OpArgs(in, &out, threads, outputs);
   lngrad::aicore::SetCheckedMode(checked);
   for (auto _ : state) {
-    const lngrad::Status s = lngrad::examples::RunLayerNormGradOp(args);
+    const lngrad::Status s = lngrad::ops::RunLayerNormGradOp(args);
     if (!s.ok()) {
       state.SkipWithError(s.ToString().c_str());
       break;
@@ -113,11 +105,11 @@ int main(int argc, char** argv) {
     const Inputs in = lngrad::bench::MakeInputs(rows, h);
     GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
     lngrad::aicore::SetCheckedMode(true);
-    const lngrad::Status s1 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &on, 2));
+    const lngrad::Status s1 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &on, 2));
     lngrad::aicore::SetCheckedMode(false);
-    const lngrad::Status s2 = lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off, 2));
+    const lngrad::Status s2 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &off, 2));
     const lngrad::Status s3 =
-        lngrad::examples::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
+        lngrad::ops::RunLayerNormGradOp(OpArgs(in, &off_staged, 2, Outputs::kStaged));
     lngrad::aicore::SetCheckedMode(true);
     auto equal = [](const GradOut& a, const GradOut& b) {
       return std::memcmp(a.pd_x.data(), b.pd_x.data(), a.pd_x.size() * 4) == 0 &&

@@ -1,6 +1,6 @@
 // libFuzzer target: random but valid LayerNormGrad problems launched on the simulated device
 // (the example operator's kernel, which calls AscendC::LayerNormGrad on UB tiles, see
-// examples/layernorm_grad) and compared with the native path (lngrad::LayerNormGrad).
+// src/ops) and compared with the native path (lngrad::LayerNormGrad).
 // Checks (abort on violation): the launch succeeds on every product that supports the API and
 // is Unsupported exactly on the others; every pd_x and res_for_gamma element agrees with the
 // native result within the tolerance below; NaN appears in one exactly where in the other.
@@ -22,7 +22,7 @@
 #include <random>
 #include <vector>
 
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
@@ -85,34 +85,26 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
     var[r] = FromDouble<T>(q / static_cast<double>(h));
   }
 
-  lngrad::examples::LayerNormGradOpArgs args;
-  args.dtype = kHalf ? lngrad::examples::OpDType::kFloat16 : lngrad::examples::OpDType::kFloat32;
-  args.b = b;
-  args.s = s;
-  args.h = h;
-  args.dy = dy.data();
-  args.x = x.data();
-  args.mean = mean.data();
-  args.variance = var.data();
-  args.gamma = gamma.data();
+  lngrad::ops::LayerNormGradOpArgs args;
+  args.SetShape(kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32, b, s, h);
   std::vector<T> pdx(n), res(n), npdx(n), nres(n);
-  args.pd_x = pdx.data();
-  args.res_for_gamma = res.data();
+  args.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pdx.data(),
+                  res.data());
   args.epsilon = eps_in;
   args.reuse_source = p.ConsumeBool();
-  args.tmp.kind = p.ConsumeBool() ? lngrad::examples::TmpSize::Kind::kMin
-                                  : lngrad::examples::TmpSize::Kind::kMax;
+  args.tmp.kind =
+      p.ConsumeBool() ? lngrad::ops::TmpSize::Kind::kMin : lngrad::ops::TmpSize::Kind::kMax;
   args.launch.blocks = p.ConsumeIntegralInRange<uint32_t>(1, 4);
   args.launch.soc = std::string(product.soc);
   args.launch.shared_tmp_buffer = p.ConsumeBool();
   args.launch.sequential = p.ConsumeBool();
-  lngrad::Status s_dev = lngrad::examples::RunLayerNormGradOp(args);
+  lngrad::Status s_dev = lngrad::ops::RunLayerNormGradOp(args);
   if (s_dev.code() == lngrad::StatusCode::kOutOfRange &&
-      args.tmp.kind == lngrad::examples::TmpSize::Kind::kMax && product.supports_layernormgrad) {
+      args.tmp.kind == lngrad::ops::TmpSize::Kind::kMax && product.supports_layernormgrad) {
     // Documented: the maximum scratch (n*max(BSH, H*H) bytes) may not fit the UB; the minimum
     // must then be used. Every shape generated here fits with the minimum.
-    args.tmp.kind = lngrad::examples::TmpSize::Kind::kMin;
-    s_dev = lngrad::examples::RunLayerNormGradOp(args);
+    args.tmp.kind = lngrad::ops::TmpSize::Kind::kMin;
+    s_dev = lngrad::ops::RunLayerNormGradOp(args);
   }
   if (!product.supports_layernormgrad) {
     if (s_dev.code() != lngrad::StatusCode::kUnsupported) Fail("unsupported product accepted");

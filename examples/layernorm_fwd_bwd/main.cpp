@@ -13,24 +13,21 @@
 // half adds 2 * 2^-11 * sum|term| (each tile's sums and the final result are rounded to half).
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
-#include "common/sample_data.h"
-#include "layernorm_fwd_bwd/layernorm_op.h"
-#include "layernorm_grad/layernorm_grad_op.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/layernorm_grad_beta_op.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/layernorm_op.h"
+#include "ops/sample_data.h"
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ops = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 namespace {
 
-struct Case {
-  const char* name;
-  ex::OpDType dtype;
-  int64_t b, s, h;
-  uint32_t blocks;
-  const char* soc;
+constexpr smp::ExampleCase kCases[] = {
+    {"Atlas A2", ops::OpDType::kFloat32, 4, 50, 128, 3, "Ascend910B1"},
+    {"Ascend 950 (arch 3510)", ops::OpDType::kFloat32, 2, 24, 256, 2, "Ascend950PR_9599"},
+    {"half", ops::OpDType::kFloat16, 2, 32, 64, 2, "Ascend910B1"},
 };
 
 bool CheckSums(const char* name, const std::vector<double>& got, const std::vector<double>& want,
@@ -54,9 +51,9 @@ bool CheckSums(const char* name, const std::vector<double>& got, const std::vect
   return wrong == 0;
 }
 
-bool RunCase(const Case& c, uint64_t seed) {
-  const size_t rows = static_cast<size_t>(c.b * c.s), h = static_cast<size_t>(c.h);
-  const bool is_half = c.dtype == ex::OpDType::kFloat16;
+bool RunCase(const smp::ExampleCase& c, uint64_t seed) {
+  const size_t rows = c.rows(), h = static_cast<size_t>(c.h);
+  const bool is_half = c.dtype == ops::OpDType::kFloat16;
   const double tol = is_half ? 1e-3 : 1e-4;
   const double eps = 1e-4;
   const smp::HostTensor x = smp::MakeTensor(c.dtype, smp::Uniform(rows * h, -10, 10, seed));
@@ -68,67 +65,26 @@ bool RunCase(const Case& c, uint64_t seed) {
   smp::HostTensor pd_x = smp::ZeroTensor(c.dtype, rows * h),
                   res = smp::ZeroTensor(c.dtype, rows * h);
   smp::HostTensor pd_gamma = smp::ZeroTensor(c.dtype, h), pd_beta = smp::ZeroTensor(c.dtype, h);
-  std::printf("== %s: %s [%lld,%lld,%lld], %u blocks, %s\n", c.name, ex::DTypeName(c.dtype),
-              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h),
-              c.blocks, c.soc);
+  smp::PrintCaseTitle(c);
 
-  ex::LaunchConfig launch;
-  launch.blocks = c.blocks;
-  launch.soc = c.soc;
-
-  ex::LayerNormOpArgs fwd;
-  fwd.dtype = c.dtype;
-  fwd.b = c.b;
-  fwd.s = c.s;
-  fwd.h = c.h;
-  fwd.x = x.data();
-  fwd.gamma = gamma.data();
-  fwd.beta = beta.data();
-  fwd.y = y.data();
-  fwd.mean = mean.data();
-  fwd.variance = variance.data();
+  ops::LayerNormOpArgs fwd;
+  smp::ApplyCase(c, &fwd);
+  fwd.SetTensors(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), variance.data());
   fwd.epsilon = static_cast<float>(eps);
-  fwd.launch = launch;
-  lngrad::Status st = ex::RunLayerNormOp(fwd);
-  if (!st.ok()) {
-    std::printf("LayerNorm operator failed: %s\n", st.ToString().c_str());
-    return false;
-  }
+  if (!smp::Succeeded("LayerNorm operator", ops::RunLayerNormOp(fwd))) return false;
 
-  ex::LayerNormGradOpArgs bwd;
-  bwd.dtype = c.dtype;
-  bwd.b = c.b;
-  bwd.s = c.s;
-  bwd.h = c.h;
-  bwd.dy = dy.data();
-  bwd.x = x.data();
-  bwd.mean = mean.data();  // the forward operator's outputs, as stored
-  bwd.variance = variance.data();
-  bwd.gamma = gamma.data();
-  bwd.pd_x = pd_x.data();
-  bwd.res_for_gamma = res.data();
+  ops::LayerNormGradOpArgs bwd;
+  smp::ApplyCase(c, &bwd);
+  // mean and variance: the forward operator's outputs, as stored.
+  bwd.SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data(),
+                 res.data());
   bwd.epsilon = static_cast<float>(eps);
-  bwd.launch = launch;
-  st = ex::RunLayerNormGradOp(bwd);
-  if (!st.ok()) {
-    std::printf("LayerNormGrad operator failed: %s\n", st.ToString().c_str());
-    return false;
-  }
+  if (!smp::Succeeded("LayerNormGrad operator", ops::RunLayerNormGradOp(bwd))) return false;
 
-  ex::LayerNormGradBetaOpArgs beta_args;
-  beta_args.dtype = c.dtype;
-  beta_args.b = c.b;
-  beta_args.s = c.s;
-  beta_args.h = c.h;
-  beta_args.res_for_gamma = res.data();
-  beta_args.dy = dy.data();
-  beta_args.pd_gamma = pd_gamma.data();
-  beta_args.pd_beta = pd_beta.data();
-  beta_args.launch = launch;
-  ex::LayerNormGradBetaOpInfo beta_info;
-  st = ex::RunLayerNormGradBetaOp(beta_args, &beta_info);
-  if (!st.ok()) {
-    std::printf("LayerNormGradBeta operator failed: %s\n", st.ToString().c_str());
+  ops::LayerNormGradBetaOpArgs beta_args;
+  smp::ApplyCase(c, &beta_args);
+  beta_args.SetTensors(res.data(), dy.data(), pd_gamma.data(), pd_beta.data());
+  if (!smp::Succeeded("LayerNormGradBeta operator", ops::RunLayerNormGradBetaOp(beta_args))) {
     return false;
   }
 
@@ -141,9 +97,9 @@ bool RunCase(const Case& c, uint64_t seed) {
   const std::vector<double> got_y = smp::Values(c.dtype, y.data(), rows * h);
   const std::vector<double> got_mean = smp::Values(c.dtype, mean.data(), rows);
   const std::vector<double> got_var = smp::Values(c.dtype, variance.data(), rows);
-  ok = smp::PrintRule("y", smp::CheckRule(got_y, want_y, tol), got_y, want_y) && ok;
-  ok = smp::PrintRule("mean", smp::CheckRule(got_mean, want_mean, tol), got_mean, want_mean) && ok;
-  ok = smp::PrintRule("variance", smp::CheckRule(got_var, want_var, tol), got_var, want_var) && ok;
+  ok = smp::CheckAndPrint("y", got_y, want_y, tol) && ok;
+  ok = smp::CheckAndPrint("mean", got_mean, want_mean, tol) && ok;
+  ok = smp::CheckAndPrint("variance", got_var, want_var, tol) && ok;
 
   // Backward, from the mean and variance the device stored.
   std::vector<double> want_pd_x, want_res;
@@ -151,18 +107,14 @@ bool RunCase(const Case& c, uint64_t seed) {
                            &want_pd_x, &want_res);
   const std::vector<double> got_pd_x = smp::Values(c.dtype, pd_x.data(), rows * h);
   const std::vector<double> got_res = smp::Values(c.dtype, res.data(), rows * h);
-  ok = smp::PrintRule("pd_x", smp::CheckRule(got_pd_x, want_pd_x, tol), got_pd_x, want_pd_x) && ok;
-  ok = smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, tol), got_res, want_res) &&
-       ok;
+  ok = smp::CheckAndPrint("pd_x", got_pd_x, want_pd_x, tol) && ok;
+  ok = smp::CheckAndPrint("resForGamma", got_res, want_res, tol) && ok;
 
   // End to end: the float64 chain with exact mean and variance.
   std::vector<double> chain_pd_x, chain_res;
   smp::LayerNormGradGolden(rows, h, dy.values, x.values, want_mean, want_var, gamma.values, eps_t,
                            &chain_pd_x, &chain_res);
-  ok = smp::PrintRule("pd_x (chain)", smp::CheckRule(got_pd_x, chain_pd_x, tol), got_pd_x,
-                      chain_pd_x) &&
-       ok;
-
+  ok = smp::CheckAndPrint("pd_x (chain)", got_pd_x, chain_pd_x, tol) && ok;
   // Column sums, from the resForGamma the device produced.
   std::vector<double> want_gamma, want_beta, mag_gamma(h, 0.0), mag_beta(h, 0.0);
   smp::LayerNormGradBetaGolden(rows, h, dy.values, got_res, &want_gamma, &want_beta);
@@ -181,18 +133,4 @@ bool RunCase(const Case& c, uint64_t seed) {
 
 }  // namespace
 
-int main() {
-  const Case cases[] = {
-      {"Atlas A2", ex::OpDType::kFloat32, 4, 50, 128, 3, "Ascend910B1"},
-      {"Ascend 950 (arch 3510)", ex::OpDType::kFloat32, 2, 24, 256, 2, "Ascend950PR_9599"},
-      {"half", ex::OpDType::kFloat16, 2, 32, 64, 2, "Ascend910B1"},
-  };
-  bool ok = true;
-  uint64_t seed = 99;
-  for (const Case& c : cases) {
-    ok = RunCase(c, seed) && ok;
-    seed += 10;
-  }
-  std::printf("%s\n", ok ? "test pass!" : "test failed!");
-  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main() { return smp::RunExampleCases(kCases, 99, RunCase); }

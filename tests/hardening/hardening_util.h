@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
 
@@ -77,23 +77,15 @@ struct Problem {
   // rows = b*s with b = 1. The kernel passes epsilon to the API as T.
   Status RunDevice(float epsilon, uint32_t blocks = 2, const std::string& soc = "Ascend910B1",
                    bool sequential = false) {
-    examples::LayerNormGradOpArgs a;
-    a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
-    a.b = 1;
-    a.s = rows;
-    a.h = h;
-    a.dy = dy.data();
-    a.x = x.data();
-    a.mean = mean.data();
-    a.variance = var.data();
-    a.gamma = gamma.data();
-    a.pd_x = pd_x.data();
-    a.res_for_gamma = res.data();
+    ops::LayerNormGradOpArgs a;
+    a.SetShape(sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32, 1, rows, h);
+    a.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pd_x.data(),
+                 res.data());
     a.epsilon = epsilon;
     a.launch.blocks = blocks;
     a.launch.soc = soc;
     a.launch.sequential = sequential;
-    return examples::RunLayerNormGradOp(a);
+    return ops::RunLayerNormGradOp(a);
   }
 };
 

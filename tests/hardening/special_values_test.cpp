@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "hardening_util.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 
 namespace lngrad::hardening {
 namespace {
@@ -244,18 +244,12 @@ Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
   if (path == Path::kNative) {
     return LayerNormGradBeta({rows, h}, dy.data(), res.data(), dg->data(), db->data());
   }
-  examples::LayerNormGradBetaOpArgs a;
-  a.dtype = sizeof(T) == 2 ? examples::OpDType::kFloat16 : examples::OpDType::kFloat32;
-  a.b = 1;
-  a.s = rows;
-  a.h = h;
-  a.dy = dy.data();
-  a.res_for_gamma = res.data();
-  a.pd_gamma = dg->data();
-  a.pd_beta = db->data();
+  ops::LayerNormGradBetaOpArgs a;
+  a.SetShape(sizeof(T) == 2 ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32, 1, rows, h);
+  a.SetTensors(res.data(), dy.data(), dg->data(), db->data());
   a.launch.blocks = 2;
   a.launch.soc = "Ascend910B1";
-  return examples::RunLayerNormGradBetaOp(a);
+  return ops::RunLayerNormGradBetaOp(a);
 }
 
 template <typename T>

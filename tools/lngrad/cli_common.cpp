@@ -141,6 +141,27 @@ io::Json FileEntryJson(const std::string& path, const io::Tensor& t) {
   return e;
 }
 
+std::string FileExt(io::FileFormat format) {
+  return format == io::FileFormat::kNpy ? ".npy" : ".bin";
+}
+
+Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
+                    io::FileFormat format, io::Json* manifest) {
+  const std::string ext = FileExt(format);
+  LNGRAD_RETURN_IF_ERROR(out->Open());
+  for (const auto& [name, t] : files) {
+    LNGRAD_RETURN_IF_ERROR(out->AddTensor(name + ext, t, format));
+    (*manifest)["files"][name] = FileEntryJson(name + ext, t);
+  }
+  LNGRAD_RETURN_IF_ERROR(out->AddBytes(std::string(kManifestName), manifest->Dump(2) + "\n"));
+  return out->Commit();
+}
+
+int PrintJson(const io::Json& j) {
+  std::printf("%s\n", j.Dump(2).c_str());
+  return kExitOk;
+}
+
 Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view hint,
                   io::Tensor* out) {
   if (io::FormatOfPath(path) == io::FileFormat::kNpy) return io::ReadNpyFile(path, out);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,18 @@ Status LoadManifest(const std::string& dir, std::optional<Manifest>* out);
 
 // JSON description of a file entry ({"path", "dtype", "shape"}).
 io::Json FileEntryJson(const std::string& path, const io::Tensor& t);
+
+// ".npy" or ".bin".
+std::string FileExt(io::FileFormat format);
+
+// Writes each tensor as <name><FileExt(format)>, adds it to manifest["files"], then writes the
+// manifest as manifest.json, all into `out` (opened here) and committed together: all or
+// nothing.
+Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
+                    io::FileFormat format, io::Json* manifest);
+
+// Prints `j` (indented) on stdout and returns kExitOk: the --json report of a subcommand.
+int PrintJson(const io::Json& j);
 
 // How to read a raw .bin file: its dtype and shape, when known.
 struct BinSpec {

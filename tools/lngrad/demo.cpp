@@ -1,5 +1,5 @@
 // `lngrad demo`: the LayerNormGrad documentation example, run and checked. By default it runs
-// through the LayerNormGrad operator of examples/layernorm_grad (AscendC::LayerNormGrad on a
+// through the LayerNormGrad operator of src/ops (AscendC::LayerNormGrad on a
 // simulated AI core, Ascend910B1 unless --soc says otherwise); --impl native runs the native
 // library instead.
 #include <algorithm>
@@ -10,7 +10,7 @@
 
 #include "command.h"
 #include "doc_example.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 #include "lngrad/lngrad.h"
 
@@ -100,24 +100,17 @@ int RunDemo(const DemoOptions& o) {
                        in_gamma.data(), eps, pd_x.data(), res.data(), opt);
     path = std::string("native ") + ImplName(info.impl) + " (" + info.target + ")";
   } else {
-    examples::LayerNormGradOpArgs args;
-    args.b = shape[0];
-    args.s = shape[1];
-    args.h = shape[2];
-    args.dy = in_dy.data();
-    args.x = in_x.data();
-    args.mean = in_mean.data();
-    args.variance = in_var.data();
-    args.gamma = in_gamma.data();
-    args.pd_x = pd_x.data();
-    args.res_for_gamma = res.data();
+    ops::LayerNormGradOpArgs args;
+    args.SetShape(ops::OpDType::kFloat32, shape[0], shape[1], shape[2]);
+    args.SetTensors(in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
+                    pd_x.data(), res.data());
     args.epsilon = eps;
     args.launch.soc = o.soc;
-    examples::LayerNormGradOpInfo info;
-    st = examples::RunLayerNormGradOp(args, &info);
+    ops::LayerNormGradOpInfo info;
+    st = ops::RunLayerNormGradOp(args, &info);
     if (st.ok()) {
-      path = "Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated " + info.soc +
-             " (" + info.product_line + ", arch " + std::to_string(info.arch) + "), " +
+      path = "Ascend C LayerNormGrad operator (src/ops) on simulated " + info.soc + " (" +
+             info.product_line + ", arch " + std::to_string(info.arch) + "), " +
              std::to_string(info.blocks_used) + " block, tmp " + std::to_string(info.tmp_bytes) +
              " B, " + info.prototype;
     }

@@ -177,7 +177,7 @@ int RunGen(const GenOptions& o) {
                             dbeta.data());
 
   progress.Stage("writing files");
-  const std::string ext = format == io::FileFormat::kNpy ? ".npy" : ".bin";
+  const std::string ext = FileExt(format);
   const std::pair<std::string, io::Tensor> files[] = {
       {"dy", std::move(dy)},
       {"x", std::move(x)},
@@ -200,14 +200,7 @@ int RunGen(const GenOptions& o) {
   manifest["dist"] = dist.text;
   manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
   io::OutputSet out(o.out, /*create_dir=*/true);
-  Status st = out.Open();
-  for (const auto& [name, t] : files) {
-    if (!st.ok()) break;
-    st = out.AddTensor(name + ext, t, format);
-    manifest["files"][name] = FileEntryJson(name + ext, t);
-  }
-  if (st.ok()) st = out.AddBytes(std::string(kManifestName), manifest.Dump(2) + "\n");
-  if (st.ok()) st = out.Commit();
+  const Status st = WriteDataDir(&out, files, format, &manifest);
   progress.Finish();
   if (!st.ok()) return Fail(kCmd, st);
 
@@ -222,7 +215,7 @@ int RunGen(const GenOptions& o) {
     j["dist"] = dist.text;
     j["format"] = io::FormatName(format);
     j["files"] = io::Json::ArrayOf(out.Paths());
-    std::printf("%s\n", j.Dump(2).c_str());
+    return PrintJson(j);
   } else {
     std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),
                 o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(dt), o.eps,

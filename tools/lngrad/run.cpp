@@ -321,7 +321,7 @@ int RunRun(const RunOptions& o) {
   // Outputs: the input format (that of dy), the input shapes.
   progress.Stage("writing outputs");
   const io::FileFormat format = io::FormatOfPath(src.paths[0]);
-  const std::string ext = format == io::FileFormat::kNpy ? ".npy" : ".bin";
+  const std::string ext = FileExt(format);
   const std::vector<int64_t> out_shape = in.dy.shape(), h_shape = {in.h};
   std::pair<std::string, io::Tensor> outputs[] = {
       {"pd_x", std::move(res.pd_x)},
@@ -353,14 +353,7 @@ int RunRun(const RunOptions& o) {
   for (size_t i = 0; i < kInputs.size(); ++i) inputs[kInputs[i]] = src.paths[i];
   manifest["inputs"] = inputs;
   io::OutputSet out(o.out, /*create_dir=*/true);
-  Status wst = out.Open();
-  for (const auto& [name, tensor] : outputs) {
-    if (!wst.ok()) break;
-    wst = out.AddTensor(name + ext, tensor, format);
-    manifest["files"][name] = FileEntryJson(name + ext, tensor);
-  }
-  if (wst.ok()) wst = out.AddBytes(std::string(kManifestName), manifest.Dump(2) + "\n");
-  if (wst.ok()) wst = out.Commit();
+  const Status wst = WriteDataDir(&out, outputs, format, &manifest);
   progress.Finish();
   if (!wst.ok()) return Fail(kCmd, wst);
 
@@ -375,7 +368,7 @@ int RunRun(const RunOptions& o) {
     if (impl == RunImpl::kAscendc) j["soc"] = std::string(config.product->soc);
     j["files"] = io::Json::ArrayOf(out.Paths());
     j["warnings"] = warnings;
-    std::printf("%s\n", j.Dump(2).c_str());
+    return PrintJson(j);
   } else {
     // "impl native, kernel simd, ..., LayerNormGrad (tmp_bytes 6144, tiles 4)".
     auto flat = [](const io::Json& obj) {

@@ -25,22 +25,15 @@ Status Compute(const RunInputs& in, const std::vector<T>& dy, const std::vector<
 }  // namespace
 
 Status RunNative(const RunInputs& in, const RunConfig& config, RunOutputs* out) {
-  const int64_t n = in.b * in.s * in.h;
-  RunOutputs o;
-  o.pd_x = io::Tensor(in.dtype, {n});
-  o.res_for_gamma = io::Tensor(in.dtype, {n});
-  o.dgamma = io::Tensor(in.dtype, {in.h});
-  o.dbeta = io::Tensor(in.dtype, {in.h});
+  RunOutputs o = RunOutputs::For(in);
   RunInfo info;
   Status st;
   if (in.dtype == io::DType::kFloat16) {
     st = Compute(in, in.dy.f16(), in.x.f16(), in.mean.f16(), in.variance.f16(), in.gamma.f16(),
-                 o.pd_x.f16(), o.res_for_gamma.f16(), o.dgamma.f16(), o.dbeta.f16(), config,
-                 &info);
+                 o.pd_x.f16(), o.res_for_gamma.f16(), o.dgamma.f16(), o.dbeta.f16(), config, &info);
   } else if (in.dtype == io::DType::kFloat32) {
     st = Compute(in, in.dy.f32(), in.x.f32(), in.mean.f32(), in.variance.f32(), in.gamma.f32(),
-                 o.pd_x.f32(), o.res_for_gamma.f32(), o.dgamma.f32(), o.dbeta.f32(), config,
-                 &info);
+                 o.pd_x.f32(), o.res_for_gamma.f32(), o.dgamma.f32(), o.dbeta.f32(), config, &info);
   } else {
     return Status::InvalidArgument("the native path takes float or half tensors");
   }

@@ -46,6 +46,17 @@ struct RunConfig {
 struct RunOutputs {
   io::Tensor pd_x, res_for_gamma, dgamma, dbeta;
   io::Json details = io::Json::Object();
+
+  // Zeroed outputs for `in`.
+  static RunOutputs For(const RunInputs& in) {
+    RunOutputs o;
+    const int64_t n = in.b * in.s * in.h;
+    o.pd_x = io::Tensor(in.dtype, {n});
+    o.res_for_gamma = io::Tensor(in.dtype, {n});
+    o.dgamma = io::Tensor(in.dtype, {in.h});
+    o.dbeta = io::Tensor(in.dtype, {in.h});
+    return o;
+  }
 };
 
 // lngrad::LayerNormGrad then lngrad::LayerNormGradBeta on res_for_gamma (any h >= 1).

@@ -2,7 +2,7 @@
 //
 // Data as the sample's gen_data.py makes it: dy, x, gamma uniform in [-100, 100], mean and
 // biased variance of x, epsilon 1e-4, rounded to the dtype; the LayerNormGrad operator of
-// examples/layernorm_grad runs on the chosen product; the outputs are compared with a float64
+// src/ops runs on the chosen product; the outputs are compared with a float64
 // golden computed from the exact values the kernel received, by the official rule (an element is
 // wrong only if abs err > bound AND rel err > bound). Prints "test pass!" (exit 0) or the failing
 // elements and "test failed!" (exit 1); exit 2 for usage errors.
@@ -14,15 +14,15 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "common/sample_data.h"
-#include "layernorm_grad/layernorm_grad_op.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 
 namespace lngrad::cli {
 namespace {
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ops = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 constexpr const char* kCommand = "sample";
 constexpr double kEpsilon = 1e-4;  // gen_data.py
@@ -63,8 +63,8 @@ int RunSample(const SampleOptions& o) {
   int64_t shape[3] = {0, 0, 0};
   Status st = ParseShape(o.shape, shape);
   if (!st.ok()) return Fail(kCommand, st);
-  ex::TmpSize tmp;
-  st = ex::ParseTmpSize(o.tmp, &tmp);
+  ops::TmpSize tmp;
+  st = ops::ParseTmpSize(o.tmp, &tmp);
   if (!st.ok()) return Fail(kCommand, "--tmp: " + st.message());
   const lngrad::Product* product = lngrad::FindProduct(o.soc);
   if (product == nullptr) return Fail(kCommand, lngrad::SetCurrentSoc(o.soc));
@@ -73,54 +73,35 @@ int RunSample(const SampleOptions& o) {
                               std::string(product->product_line) + " (arch " +
                               lngrad::NpuArchName(product->arch) + "); see `lngrad socs`");
   }
-  const ex::OpDType dtype = o.dtype == "half" ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
-  const int64_t unit = 32 / ex::DTypeSize(dtype);
+  const ops::OpDType dtype = o.dtype == "half" ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
+  const int64_t unit = 32 / ops::DTypeSize(dtype);
   if (shape[2] % unit != 0) {
     return Fail(kCommand, "--shape: H = " + std::to_string(shape[2]) + " must be a multiple of " +
                               std::to_string(unit) + " for " + o.dtype +
                               " (rows must be 32-byte aligned; the API cannot split H)");
   }
-  const double bound = dtype == ex::OpDType::kFloat16 ? kHalfBound : kFloatBound;
+  const double bound = dtype == ops::OpDType::kFloat16 ? kHalfBound : kFloatBound;
 
-  const size_t rows = static_cast<size_t>(shape[0] * shape[1]);
-  const size_t h = static_cast<size_t>(shape[2]);
-  const smp::HostTensor dy =
-      smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 1));
-  const smp::HostTensor x =
-      smp::MakeTensor(dtype, smp::Uniform(rows * h, -100, 100, o.seed * 3 + 2));
-  const smp::HostTensor gamma = smp::MakeTensor(dtype, smp::Uniform(h, -100, 100, o.seed * 3 + 3));
-  std::vector<double> mean_d, var_d;
-  smp::RowStatistics(rows, h, x.values, &mean_d, &var_d);
-  const smp::HostTensor mean = smp::MakeTensor(dtype, mean_d);
-  const smp::HostTensor variance = smp::MakeTensor(dtype, var_d);
-  smp::HostTensor pd_x = smp::ZeroTensor(dtype, rows * h), res = smp::ZeroTensor(dtype, rows * h);
-
-  ex::LayerNormGradOpArgs args;
-  args.dtype = dtype;
-  args.b = shape[0];
-  args.s = shape[1];
-  args.h = shape[2];
-  args.dy = dy.data();
-  args.x = x.data();
-  args.mean = mean.data();
-  args.variance = variance.data();
-  args.gamma = gamma.data();
-  args.pd_x = pd_x.data();
-  args.res_for_gamma = res.data();
+  const smp::ExampleCase sample = {"sample", dtype,    shape[0],     shape[1],
+                                   shape[2], o.blocks, o.soc.c_str()};
+  smp::LayerNormGradData d =
+      smp::MakeLayerNormGradData(dtype, sample.rows(), static_cast<size_t>(shape[2]), -100, 100,
+                                 {o.seed * 3 + 1, o.seed * 3 + 2, o.seed * 3 + 3});
+  ops::LayerNormGradOpArgs args;
+  smp::ApplyCase(sample, &args);
+  d.Bind(&args);
   args.epsilon = static_cast<float>(kEpsilon);
   args.reuse_source = o.reuse_source;
   args.tmp = tmp;
-  args.launch.blocks = o.blocks;
-  args.launch.soc = o.soc;
 
   std::printf(
       "LayerNormGrad official sample: %s [%lld,%lld,%lld], epsilon %g, tmp %s, isReuseSource %s, "
       "seed %llu\n",
       o.dtype.c_str(), static_cast<long long>(shape[0]), static_cast<long long>(shape[1]),
-      static_cast<long long>(shape[2]), kEpsilon, ex::TmpSizeText(tmp).c_str(),
+      static_cast<long long>(shape[2]), kEpsilon, ops::TmpSizeText(tmp).c_str(),
       o.reuse_source ? "true" : "false", static_cast<unsigned long long>(o.seed));
-  ex::LayerNormGradOpInfo info;
-  st = ex::RunLayerNormGradOp(args, &info);
+  ops::LayerNormGradOpInfo info;
+  st = ops::RunLayerNormGradOp(args, &info);
   if (!st.ok()) {
     // Arguments the operator refuses (a tmp size the tiling rejects, a row that cannot fit the
     // UB) are usage errors; anything else is a failed run.
@@ -131,7 +112,7 @@ int RunSample(const SampleOptions& o) {
     return Fail(kCommand, st, refused ? kExitRefused : kExitFailed);
   }
   std::printf(
-      "path: Ascend C LayerNormGrad operator (examples/layernorm_grad) on simulated %s (%s, arch "
+      "path: Ascend C LayerNormGrad operator (src/ops) on simulated %s (%s, arch "
       "%u): "
       "%u block(s), %llu tile(s), block 0 tiles of %u rows, %s, tmp %u B, scratch %llu B%s%s\n",
       info.soc.c_str(), info.product_line.c_str(), info.arch, info.blocks_used,
@@ -140,18 +121,9 @@ int RunSample(const SampleOptions& o) {
       info.single_chunk_tiling ? ", single-chunk tiling" : "",
       info.min_tmp_raised ? ", minimum raised to one float row per buffer" : "");
 
-  std::vector<double> want_pd_x, want_res;
-  smp::LayerNormGradGolden(rows, h, dy.values, x.values, mean.values, variance.values, gamma.values,
-                           smp::RoundTo(dtype, kEpsilon), &want_pd_x, &want_res);
-  const std::vector<double> got_pd_x = smp::Values(dtype, pd_x.data(), rows * h);
-  const std::vector<double> got_res = smp::Values(dtype, res.data(), rows * h);
   std::printf("rule: an element is wrong if abs err > %g and rel err > %g (vs float64)\n", bound,
               bound);
-  bool pass =
-      smp::PrintRule("outputPdX", smp::CheckRule(got_pd_x, want_pd_x, bound), got_pd_x, want_pd_x);
-  pass =
-      smp::PrintRule("resForGamma", smp::CheckRule(got_res, want_res, bound), got_res, want_res) &&
-      pass;
+  const bool pass = d.Check(kEpsilon, bound);
   std::printf("%s\n", pass ? "test pass!" : "test failed!");
   return pass ? kExitOk : kExitFailed;
 }

@@ -34,8 +34,7 @@ int RunSocs(bool json) {
       list.Push(std::move(e));
     }
     j["products"] = list;
-    std::printf("%s\n", j.Dump(2).c_str());
-    return kExitOk;
+    return PrintJson(j);
   }
   std::printf("%-20s %-13s %-24s %-5s %-8s %-10s %-14s %-18s %-9s\n", "SoC", "short SoC",
               "product line", "arch", "UB KiB", "stack end", "LayerNormGrad",

@@ -180,8 +180,7 @@ int RunTiling(const TilingOptions& o) {
     j["LayerNormGrad"] = ReportJson(grad);
     j["LayerNormGradBeta"] = ReportJson(beta);
     if (unaligned_note) j["note"] = unaligned_note;
-    std::printf("%s\n", j.Dump(2).c_str());
-    return kExitOk;
+    return PrintJson(j);
   }
   std::printf("%s (%s, NPU arch %s, UB %u bytes): srcShape %s, %s (typeSize %u), "
               "isReuseSource %s\n",

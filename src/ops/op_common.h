@@ -1,14 +1,16 @@
-// lngrad examples: options shared by the example operators (layernorm_grad, layernorm_grad_beta,
-// layernorm_fwd_bwd). Host-side; no kernel types.
+// lngrad::ops: what every operator call shares (layernorm_grad, layernorm_grad_beta, layernorm):
+// element type, scratch size, launch configuration, the common arguments and what ran.
+// Host-side; no kernel types.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lngrad/status.h"
 
-namespace lngrad::examples {
+namespace lngrad::ops {
 
 // Element type of every tensor of one operator call.
 enum class OpDType { kFloat32, kFloat16 };
@@ -54,4 +56,46 @@ struct LaunchConfig {
   Outputs outputs = Outputs::kAuto;
 };
 
-}  // namespace lngrad::examples
+// The arguments of every operator call besides its tensors (and epsilon).
+struct OpArgs {
+  OpDType dtype = OpDType::kFloat32;
+  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
+  bool reuse_source = false;    // isReuseSource of the API (see each operator)
+  TmpSize tmp;                  // scratch per tile (default: the minimum)
+  LaunchConfig launch;
+
+  void SetShape(OpDType t, int64_t b_, int64_t s_, int64_t h_) {
+    dtype = t;
+    b = b_;
+    s = s_;
+    h = h_;
+  }
+};
+
+// What ran.
+struct OpInfo {
+  std::string soc;           // simulated product, e.g. "Ascend910B1"
+  std::string product_line;  // e.g. "Atlas A2"
+  uint32_t arch = 0;         // __NPU_ARCH__, e.g. 2201
+  uint32_t blocks_requested = 0;
+  uint32_t blocks_used = 0;
+  std::string prototype;   // "PopStackBuffer" or "sharedTmpBuffer"
+  uint32_t tmp_bytes = 0;  // stackBufferSize of block 0's full tile
+  uint64_t ub_bytes = 0;   // block 0: TPipe allocations + scratch
+  uint64_t tiles = 0;      // API calls over all blocks
+};
+
+// One block's share of the rows and its tiles (for reports and tests).
+template <class Tiling>
+struct OpBlockInfo {
+  uint32_t row_start = 0, row_count = 0;
+  uint32_t tile_rows = 0, tile_num = 0, tail_rows = 0;
+  Tiling tile_tiling, tail_tiling;
+};
+
+template <class Tiling>
+struct TiledOpInfo : OpInfo {
+  std::vector<OpBlockInfo<Tiling>> blocks;
+};
+
+}  // namespace lngrad::ops

@@ -1,13 +1,14 @@
-// lngrad examples: data generation, float64 goldens, the official comparison rule.
-#include "common/sample_data.h"
+// lngrad::ops::sample: data generation, float64 goldens, the official comparison rule.
+#include "ops/sample_data.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "lngrad/half.h"
 
-namespace lngrad::examples::sample {
+namespace lngrad::ops::sample {
 namespace {
 
 uint64_t SplitMix64(uint64_t& state) {
@@ -185,4 +186,77 @@ bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>&
   return r.wrong == 0;
 }
 
-}  // namespace lngrad::examples::sample
+bool CheckAndPrint(const char* name, const std::vector<double>& got,
+                   const std::vector<double>& golden, double tol) {
+  return PrintRule(name, CheckRule(got, golden, tol), got, golden);
+}
+
+void LayerNormGradData::Bind(LayerNormGradOpArgs* args) {
+  args->SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data(),
+                   res_for_gamma.data());
+}
+
+bool LayerNormGradData::Check(double epsilon, double tol) const {
+  std::vector<double> want_pd_x, want_res;
+  LayerNormGradGolden(rows, h, dy.values, x.values, mean.values, variance.values, gamma.values,
+                      RoundTo(dtype, epsilon), &want_pd_x, &want_res);
+  const bool ok = CheckAndPrint("outputPdX", Values(dtype, pd_x.data(), rows * h), want_pd_x, tol);
+  return CheckAndPrint("resForGamma", Values(dtype, res_for_gamma.data(), rows * h), want_res,
+                       tol) &&
+         ok;
+}
+
+LayerNormGradData MakeLayerNormGradData(OpDType dtype, size_t rows, size_t h, double lo, double hi,
+                                        const uint64_t (&seeds)[3]) {
+  LayerNormGradData d;
+  d.dtype = dtype;
+  d.rows = rows;
+  d.h = h;
+  d.dy = MakeTensor(dtype, Uniform(rows * h, lo, hi, seeds[0]));
+  d.x = MakeTensor(dtype, Uniform(rows * h, lo, hi, seeds[1]));
+  d.gamma = MakeTensor(dtype, Uniform(h, lo, hi, seeds[2]));
+  std::vector<double> mean, variance;
+  RowStatistics(rows, h, d.x.values, &mean, &variance);
+  d.mean = MakeTensor(dtype, mean);
+  d.variance = MakeTensor(dtype, variance);
+  d.pd_x = ZeroTensor(dtype, rows * h);
+  d.res_for_gamma = ZeroTensor(dtype, rows * h);
+  return d;
+}
+
+void ApplyCase(const ExampleCase& c, OpArgs* args) {
+  args->SetShape(c.dtype, c.b, c.s, c.h);
+  args->launch.blocks = c.blocks;
+  args->launch.soc = c.soc;
+}
+
+void PrintCaseTitle(const ExampleCase& c) {
+  std::printf("== %s: %s [%lld,%lld,%lld], %u block(s) on %s\n", c.name, DTypeName(c.dtype),
+              static_cast<long long>(c.b), static_cast<long long>(c.s), static_cast<long long>(c.h),
+              c.blocks, c.soc);
+}
+
+bool Succeeded(const char* what, const Status& st) {
+  if (st.ok()) return true;
+  std::printf("%s failed: %s\n", what, st.ToString().c_str());
+  return false;
+}
+
+void PrintOpInfo(const OpInfo& info, uint32_t tile_rows) {
+  std::printf("blocks %u, tiles %llu (block 0: %u rows per tile), tmp %u B, UB %llu B\n",
+              info.blocks_used, static_cast<unsigned long long>(info.tiles), tile_rows,
+              info.tmp_bytes, static_cast<unsigned long long>(info.ub_bytes));
+}
+
+int RunExampleCases(std::span<const ExampleCase> cases, uint64_t seed,
+                    const std::function<bool(const ExampleCase&, uint64_t seed)>& run) {
+  bool ok = true;
+  for (const ExampleCase& c : cases) {
+    ok = run(c, seed) && ok;
+    seed += 10;
+  }
+  std::printf("%s\n", ok ? "test pass!" : "test failed!");
+  return ok ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+}  // namespace lngrad::ops::sample

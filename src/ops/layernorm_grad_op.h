@@ -1,26 +1,24 @@
-// LayerNormGrad operator on the simulated Ascend device (host API of examples/layernorm_grad).
+// LayerNormGrad operator on the simulated Ascend device.
 //
 // Runs AscendC::LayerNormGrad over a whole [B,S,H] problem: the rows are split over `blocks`
 // AI cores, each core walks its rows in tiles sized from the product's UB, and every tile is
 // one LayerNormGrad call with a tiling computed on the host by GetLayerNormGradMaxMinTmpSize /
-// GetLayerNormGradNDTilingInfo for the tile's shape [1, rows, H, H]. See README.md.
+// GetLayerNormGradNDTilingInfo for the tile's shape [1, rows, H, H]. See src/ops/README.md.
 //
-// Link target: lngrad_example_ops. Include root: examples/.
+// Link target: lngrad_ops.
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
+#include <tuple>
 
-#include "common/op_common.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
+#include "ops/op_common.h"
 
-namespace lngrad::examples {
+namespace lngrad::ops {
 
-struct LayerNormGradOpArgs {
-  OpDType dtype = OpDType::kFloat32;
-  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
+// OpArgs::reuse_source: isReuseSource (only float reuses dy and x; half ignores it).
+struct LayerNormGradOpArgs : OpArgs {
   // Host inputs of `dtype` (float, or IEEE binary16 bits for kFloat16): dy and x [B*S*H],
   // mean and variance [B*S] (biased variance of forward LayerNorm), gamma [H]. Not modified;
   // dy, x and gamma are read in place (they must not change during the call).
@@ -34,41 +32,30 @@ struct LayerNormGradOpArgs {
   // mode) written only when the call succeeds. May overlap the inputs (then always staged).
   void* pd_x = nullptr;
   void* res_for_gamma = nullptr;
-  float epsilon = 1e-5f;      // the kernel passes it to the API as T (rounded to half for kFloat16)
-  bool reuse_source = false;  // isReuseSource (only float reuses dy and x; half ignores it)
-  TmpSize tmp;                // scratch per tile (default: the minimum)
-  LaunchConfig launch;
+  float epsilon = 1e-5f;  // the kernel passes it to the API as T (rounded to half for kFloat16)
+
+  // All seven tensors, in the order above.
+  void SetTensors(const void* dy_, const void* x_, const void* mean_, const void* variance_,
+                  const void* gamma_, void* pd_x_, void* res_for_gamma_) {
+    std::tie(dy, x, mean, variance, gamma, pd_x, res_for_gamma) =
+        std::tie(dy_, x_, mean_, variance_, gamma_, pd_x_, res_for_gamma_);
+  }
 };
 
-// One block's share of the rows and its tiles (for reports and tests).
-struct LayerNormGradOpBlockInfo {
-  uint32_t row_start = 0, row_count = 0;
-  uint32_t tile_rows = 0, tile_num = 0, tail_rows = 0;
-  AscendC::tiling::LayerNormGradTiling tile_tiling, tail_tiling;
-};
+using LayerNormGradOpBlockInfo = OpBlockInfo<AscendC::tiling::LayerNormGradTiling>;
 
-// What ran.
-struct LayerNormGradOpInfo {
-  std::string soc;           // simulated product, e.g. "Ascend910B1"
-  std::string product_line;  // e.g. "Atlas A2"
-  uint32_t arch = 0;         // __NPU_ARCH__, e.g. 2201
-  uint32_t blocks_requested = 0;
-  uint32_t blocks_used = 0;
-  std::string prototype;       // "PopStackBuffer" or "sharedTmpBuffer"
-  uint32_t tmp_bytes = 0;      // stackBufferSize of block 0's full tile
+// What ran. OpInfo::tmp_bytes: stackBufferSize of block 0's full tile.
+struct LayerNormGradOpInfo : TiledOpInfo<AscendC::tiling::LayerNormGradTiling> {
   uint64_t scratch_bytes = 0;  // bytes of scratch that tile's layout touches (spec §2.8)
-  uint64_t ub_bytes = 0;       // block 0: TPipe allocations + scratch
-  uint64_t tiles = 0;          // LayerNormGrad calls over all blocks
   // true when even one row did not fit with the API's tiling (nohCalSize rounded up to a
   // 32-byte block of rows, spec §2.5 step 4, makes the scratch layout span at least 8 or 16
-  // rows): the tiles then use a single-chunk tiling derived from it (see README.md).
+  // rows): the tiles then use a single-chunk tiling derived from it (see src/ops/README.md).
   bool single_chunk_tiling = false;
   // true when the minimum of GetLayerNormGradMaxMinTmpSize was below what
   // GetLayerNormGradNDTilingInfo accepts for a tile (half, single-row tiles: the size formula
   // counts sizeof(half) per element, the buffers are float; spec §2.4), so the tile got one float
   // row per buffer instead.
   bool min_tmp_raised = false;
-  std::vector<LayerNormGradOpBlockInfo> blocks;
 };
 
 // Runs the operator. Errors (nothing written to the outputs, except by a kernel failure with
@@ -82,4 +69,4 @@ struct LayerNormGradOpInfo {
 // `info` (optional) is filled when the call succeeds.
 Status RunLayerNormGradOp(const LayerNormGradOpArgs& args, LayerNormGradOpInfo* info = nullptr);
 
-}  // namespace lngrad::examples
+}  // namespace lngrad::ops

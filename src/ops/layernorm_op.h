@@ -1,23 +1,29 @@
-// Forward LayerNorm operator on the simulated Ascend device (host API of
-// examples/layernorm_fwd_bwd): y = (x - mean) / sqrt(variance + eps) * gamma + beta, with the
-// per-row mean and biased variance as outputs, which is what LayerNormGrad takes.
+// Forward LayerNorm operator on the simulated Ascend device: y = (x - mean) /
+// sqrt(variance + eps) * gamma + beta, with the per-row mean and biased variance as outputs,
+// which is what LayerNormGrad takes.
 //
 // Rows are split over `blocks` AI cores and walked in tiles sized from the product's UB; each
 // tile is one AscendC::LayerNorm call with a tiling from GetLayerNormMaxMinTmpSize /
-// GetLayerNormNDTilingInfo for the tile's shape [1, rows, H, H]. See README.md.
+// GetLayerNormNDTilingInfo for the tile's shape [1, rows, H, H]. See src/ops/README.md.
+//
+// Link target: lngrad_ops.
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <tuple>
 
-#include "common/op_common.h"
+#include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
+#include "ops/op_common.h"
 
-namespace lngrad::examples {
+namespace lngrad::ops {
 
-struct LayerNormOpArgs {
-  OpDType dtype = OpDType::kFloat32;
-  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
+// What ran.
+struct LayerNormOpInfo : TiledOpInfo<AscendC::tiling::LayerNormTiling> {
+  uint32_t tile_rows = 0;  // block 0
+};
+
+struct LayerNormOpArgs : OpArgs {
   // Host inputs of `dtype`: x [B*S*H], gamma and beta [H]. Not modified; read in place (they
   // must not change during the call).
   const void* x = nullptr;
@@ -31,19 +37,12 @@ struct LayerNormOpArgs {
   void* mean = nullptr;
   void* variance = nullptr;
   float epsilon = 1e-5f;  // passed to the API as T
-  bool reuse_source = false;
-  TmpSize tmp;
-  LaunchConfig launch;
-};
 
-struct LayerNormOpInfo {
-  std::string soc;
-  uint32_t arch = 0;
-  uint32_t blocks_used = 0;
-  uint32_t tile_rows = 0;  // block 0
-  uint64_t tiles = 0;
-  uint32_t tmp_bytes = 0;  // block 0's full tile
-  uint64_t ub_bytes = 0;
+  // All six tensors, in the order above.
+  void SetTensors(const void* x_, const void* gamma_, const void* beta_, void* y_, void* mean_,
+                  void* variance_) {
+    std::tie(x, gamma, beta, y, mean, variance) = std::tie(x_, gamma_, beta_, y_, mean_, variance_);
+  }
 };
 
 // Errors as RunLayerNormGradOp (outputs untouched, except y by a kernel failure with in-place
@@ -51,4 +50,4 @@ struct LayerNormOpInfo {
 // but the last writes whole blocks of mean and variance) does not fit the UB.
 Status RunLayerNormOp(const LayerNormOpArgs& args, LayerNormOpInfo* info = nullptr);
 
-}  // namespace lngrad::examples
+}  // namespace lngrad::ops

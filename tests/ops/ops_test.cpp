@@ -1,4 +1,4 @@
-// Tests of the example operators (examples/): the LayerNormGrad operator gives the device
+// Tests of the operators of src/ops: the LayerNormGrad operator gives the device
 // algorithm's bits (checked against the independent replay run on the whole problem: rows are
 // independent, so blocks and tiles must not change a bit), on every supported arch, float and
 // half, with and without isReuseSource, tmp min/max/bytes, both prototypes; the
@@ -15,11 +15,11 @@
 #include <tuple>
 #include <vector>
 
-#include "common/op_host.h"
-#include "common/sample_data.h"
-#include "layernorm_fwd_bwd/layernorm_op.h"
-#include "layernorm_grad/layernorm_grad_op.h"
-#include "layernorm_grad_beta/layernorm_grad_beta_op.h"
+#include "ops/op_host.h"
+#include "ops/sample_data.h"
+#include "ops/layernorm_op.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/layernorm_grad_beta_op.h"
 #include "lngrad/product.h"
 #include "lngrad/half.h"
 #include "lngrad_aicore/check.h"
@@ -31,8 +31,8 @@
 
 namespace {
 
-namespace ex = lngrad::examples;
-namespace smp = lngrad::examples::sample;
+namespace ex = lngrad::ops;
+namespace smp = lngrad::ops::sample;
 
 constexpr double kU = 0x1.0p-24;
 
@@ -118,17 +118,9 @@ void ReplayGrad(const GradData& d, const std::string& soc, bool reuse, float eps
 
 ex::LayerNormGradOpArgs GradArgs(GradData& d, smp::HostTensor* pd_x, smp::HostTensor* res) {
   ex::LayerNormGradOpArgs a;
-  a.dtype = d.dtype;
-  a.b = 1;
-  a.s = d.rows;
-  a.h = d.h;
-  a.dy = d.dy.data();
-  a.x = d.x.data();
-  a.mean = d.mean.data();
-  a.variance = d.variance.data();
-  a.gamma = d.gamma.data();
-  a.pd_x = pd_x->data();
-  a.res_for_gamma = res->data();
+  a.SetShape(d.dtype, 1, d.rows, d.h);
+  a.SetTensors(d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(), d.gamma.data(),
+               pd_x->data(), res->data());
   a.epsilon = 1e-5f;
   return a;
 }
@@ -305,14 +297,8 @@ BetaData MakeBetaData(ex::OpDType dtype, uint32_t rows, uint32_t h, uint64_t see
 
 ex::LayerNormGradBetaOpArgs BetaArgs(BetaData& d, smp::HostTensor* g, smp::HostTensor* b) {
   ex::LayerNormGradBetaOpArgs a;
-  a.dtype = d.dtype;
-  a.b = 1;
-  a.s = d.rows;
-  a.h = d.h;
-  a.dy = d.dy.data();
-  a.res_for_gamma = d.res.data();
-  a.pd_gamma = g->data();
-  a.pd_beta = b->data();
+  a.SetShape(d.dtype, 1, d.rows, d.h);
+  a.SetTensors(d.res.data(), d.dy.data(), g->data(), b->data());
   return a;
 }
 
@@ -466,7 +452,6 @@ TEST(LayerNormOpTest, BlocksAndTilesDoNotChangeTheBits) {
   }
 }
 
-
 // GM of the operators: inputs read in place, outputs in place or staged (LaunchConfig::outputs).
 using lngrad::aicore::test::CheckedModeScope;
 
@@ -598,16 +583,8 @@ TEST(OpGmTest, BetaAndForwardOutputsDoNotDependOnPlacement) {
       smp::HostTensor y = smp::ZeroTensor(dtype, rows * h), mean = smp::ZeroTensor(dtype, rows),
                       var = mean;
       ex::LayerNormOpArgs fa;
-      fa.dtype = dtype;
-      fa.b = 1;
-      fa.s = rows;
-      fa.h = h;
-      fa.x = x.data();
-      fa.gamma = gamma.data();
-      fa.beta = beta.data();
-      fa.y = y.data();
-      fa.mean = mean.data();
-      fa.variance = var.data();
+      fa.SetShape(dtype, 1, rows, h);
+      fa.SetTensors(x.data(), gamma.data(), beta.data(), y.data(), mean.data(), var.data());
       fa.launch.blocks = 2;
       fa.launch.outputs = o;
       ASSERT_TRUE(ex::RunLayerNormOp(fa).ok());

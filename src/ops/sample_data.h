@@ -1,16 +1,20 @@
-// lngrad examples: data generation, float64 goldens and the official comparison rule of the
+// lngrad::ops::sample: data generation, float64 goldens and the official comparison rule of the
 // operator samples (spec §5.4, §5.5). Written straight from the formulas of spec §1.4, §3.2 and
 // §4, in double; independent of the library's code paths.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "common/op_common.h"
+#include "lngrad/status.h"
+#include "ops/layernorm_grad_op.h"
+#include "ops/op_common.h"
 
-namespace lngrad::examples::sample {
+namespace lngrad::ops::sample {
 
 // Deterministic values uniform in [lo, hi) from `seed` (a SplitMix64 stream: the same on every
 // platform and compiler).
@@ -70,4 +74,49 @@ RuleResult CheckRule(const std::vector<double>& got, const std::vector<double>& 
 bool PrintRule(const char* name, const RuleResult& r, const std::vector<double>& got,
                const std::vector<double>& golden);
 
-}  // namespace lngrad::examples::sample
+// PrintRule of CheckRule(got, golden, tol).
+bool CheckAndPrint(const char* name, const std::vector<double>& got,
+                   const std::vector<double>& golden, double tol);
+
+// The LayerNormGrad sample's data (spec §5.4): dy, x and gamma uniform in [lo, hi) from three
+// seeds, mean and biased variance of x, rounded to the dtype; zeroed outputs.
+struct LayerNormGradData {
+  OpDType dtype = OpDType::kFloat32;
+  size_t rows = 0, h = 0;
+  HostTensor dy, x, gamma, mean, variance;
+  HostTensor pd_x, res_for_gamma;
+  // Points the tensors of `args` at these (shape, epsilon and launch stay the caller's).
+  void Bind(LayerNormGradOpArgs* args);
+  // Compares pd_x and res_for_gamma with the float64 golden by the official rule (bound `tol`),
+  // printing both; the golden sees exactly what the kernel sees: the inputs as stored, epsilon
+  // as a T.
+  bool Check(double epsilon, double tol) const;
+};
+LayerNormGradData MakeLayerNormGradData(OpDType dtype, size_t rows, size_t h, double lo, double hi,
+                                        const uint64_t (&seeds)[3]);
+
+// ---- The example programs (examples/*/main.cpp) ----
+
+// One case of an example program.
+struct ExampleCase {
+  const char* name;
+  OpDType dtype;
+  int64_t b, s, h;
+  uint32_t blocks;
+  const char* soc;
+  size_t rows() const { return static_cast<size_t>(b * s); }
+};
+// The case's dtype, shape, blocks and SoC in `args`.
+void ApplyCase(const ExampleCase& c, OpArgs* args);
+// "== <name>: float [2,32,16], 1 block(s) on Ascend910B1".
+void PrintCaseTitle(const ExampleCase& c);
+// false, after printing "<what> failed: <status>", when `st` is an error.
+bool Succeeded(const char* what, const Status& st);
+// "blocks 4, tiles 12 (block 0: 256 rows per tile), tmp 1024 B, UB 190000 B".
+void PrintOpInfo(const OpInfo& info, uint32_t tile_rows);
+// Runs every case (seeds seed, seed + 10, ...), prints "test pass!" or "test failed!" and
+// returns the exit status.
+int RunExampleCases(std::span<const ExampleCase> cases, uint64_t seed,
+                    const std::function<bool(const ExampleCase&, uint64_t seed)>& run);
+
+}  // namespace lngrad::ops::sample

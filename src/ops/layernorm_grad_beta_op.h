@@ -1,29 +1,25 @@
-// LayerNormGradBeta operator on the simulated Ascend device (host API of
-// examples/layernorm_grad_beta).
+// LayerNormGradBeta operator on the simulated Ascend device.
 //
 // pd_gamma[c] = sum over all B*S rows of dy*resForGamma, pd_beta[c] = sum of dy. The rows are
 // split over `blocks` AI cores; each core walks its rows in tiles sized from the product's UB
 // (one AscendC::LayerNormGradBeta call per tile, tiling from GetLayerNormGradBetaMaxMinTmpSize /
 // GetLayerNormGradBetaNDTilingInfo for the tile's shape [1, rows, H, H]) and adds the tiles'
 // results in float; a second one-block launch adds the blocks' partial sums in block order.
-// See README.md.
+// See src/ops/README.md.
 //
-// Link target: lngrad_example_ops. Include root: examples/.
+// Link target: lngrad_ops.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
+#include <tuple>
 
-#include "common/op_common.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/status.h"
+#include "ops/op_common.h"
 
-namespace lngrad::examples {
+namespace lngrad::ops {
 
-struct LayerNormGradBetaOpArgs {
-  OpDType dtype = OpDType::kFloat32;
-  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
+// OpArgs::reuse_source: isReuseSource (float: the API overwrites its UB copy of resForGamma).
+struct LayerNormGradBetaOpArgs : OpArgs {
   // Host inputs of `dtype` (float, or binary16 bits), [B*S*H] each. Not modified; read in place
   // (they must not change during the call).
   const void* res_for_gamma = nullptr;
@@ -32,30 +28,17 @@ struct LayerNormGradBetaOpArgs {
   // whatever launch.outputs says).
   void* pd_gamma = nullptr;
   void* pd_beta = nullptr;
-  bool reuse_source =
-      false;    // isReuseSource (float: the API overwrites its UB copy of resForGamma)
-  TmpSize tmp;  // scratch per tile (default: the minimum)
-  LaunchConfig launch;
+
+  // All four tensors, in the order above.
+  void SetTensors(const void* res_for_gamma_, const void* dy_, void* pd_gamma_, void* pd_beta_) {
+    std::tie(res_for_gamma, dy, pd_gamma, pd_beta) =
+        std::tie(res_for_gamma_, dy_, pd_gamma_, pd_beta_);
+  }
 };
 
-struct LayerNormGradBetaOpBlockInfo {
-  uint32_t row_start = 0, row_count = 0;
-  uint32_t tile_rows = 0, tile_num = 0, tail_rows = 0;
-  AscendC::tiling::LayerNormGradBetaTiling tile_tiling, tail_tiling;
-};
-
-struct LayerNormGradBetaOpInfo {
-  std::string soc;
-  std::string product_line;
-  uint32_t arch = 0;
-  uint32_t blocks_requested = 0;
-  uint32_t blocks_used = 0;
-  std::string prototype;   // "PopStackBuffer" or "sharedTmpBuffer"
-  uint32_t tmp_bytes = 0;  // scratch bytes of block 0's full tile
-  uint64_t ub_bytes = 0;   // block 0: TPipe allocations + scratch
-  uint64_t tiles = 0;      // LayerNormGradBeta calls over all blocks
-  std::vector<LayerNormGradBetaOpBlockInfo> blocks;
-};
+using LayerNormGradBetaOpBlockInfo = OpBlockInfo<AscendC::tiling::LayerNormGradBetaTiling>;
+// OpInfo::tmp_bytes: scratch bytes of block 0's full tile.
+using LayerNormGradBetaOpInfo = TiledOpInfo<AscendC::tiling::LayerNormGradBetaTiling>;
 
 // Runs the operator. Errors (outputs untouched) as RunLayerNormGradOp: InvalidArgument for a
 // bad shape, null pointers, blocks outside [1, 65535], an unknown SoC or a tmp byte count the
@@ -67,4 +50,4 @@ struct LayerNormGradBetaOpInfo {
 Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args,
                               LayerNormGradBetaOpInfo* info = nullptr);
 
-}  // namespace lngrad::examples
+}  // namespace lngrad::ops
