@@ -159,8 +159,8 @@ HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t n) {
 }
 
 // Whole vectors per call of the pass-2 body in ForEachColumnGroup: each row's coefficients are
-// broadcast once per group instead of once per vector (issue 6, third session: 8192 x 1024
-// 1.3-1.5x, 16384 x 4096 with 2 threads about 25 -> 28 GB/s, interleaved A/B).
+// broadcast once per group instead of once per vector, and the group's dgamma/dbeta partials
+// still fit in registers (bench/README.md, "What the measurements decided").
 constexpr size_t kColumnGroup = 4;
 
 // Calls columns(i, count, full, streamed, vecs) over the columns [0, h): when streaming
@@ -261,24 +261,17 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 // the sub-block's rows, while dy and x are still in L1/L2. The dgamma/dbeta partials of a column
 // vector stay in registers across the sub-block's rows and are added row after row, exactly the
 // order of Beta (so the fused sums stay bitwise those of LayerNormGradBeta).
-// The two passes alternate on purpose. Overlapping them was measured slower (issue 6, float,
-// 16384 x 4096 and 2048 x 12288, 1 and 2 threads, interleaved A/B): running the next
-// sub-block's row sums between column segments of this pass 2 (software pipelining, bitwise the
-// same sums) took 8.3-8.9 GB/s against 9.8-12.2 with the plain order (ordinary-store triad
-// 18.8 GB/s in that run), and 64-4096-column segments all lost; prefetching the next sub-block
-// during pass 2 lost 20-40 %. Memory reads mixed into the non-temporal store stream cost more
-// than the overlap gains on this machine. Larger sub-blocks (16K, 48K elements) were neutral.
-// What did gain (third session): pass 2 over groups of kColumnGroup column vectors. Software
-// prefetch 1 KiB ahead in pass 1 was neutral (4 interleaved rounds), 2 KiB mixed, 4 KiB and
-// more lost; sub-blocks of at least 4 rows instead of 2: neutral.
+// The two passes alternate on purpose: overlapping them (the next sub-block's row sums between
+// column segments of this pass 2, or a prefetch of it) mixes memory reads into the non-temporal
+// store stream, which costs more than the overlap gains. Other sub-block sizes and software
+// prefetch in pass 1 gained nothing (bench/README.md, "What the measurements decided").
 constexpr size_t kSubBlockElements = 8192;
 constexpr size_t kMaxSubRows = 32;
 
 // Rows longer than kSubBlockElements still go two per sub-block while two rows of dy and x fit
 // in L2 (2 * kPairMaxElements * 8 bytes = 256 KiB): the dgamma/dbeta partials of a column
-// vector are then loaded and stored once per two rows instead of once per row. 2048 x 12288
-// (rows of 48 KiB) went from 27.2 to 23.2 ms CPU time per call with one thread, interleaved
-// A/B (issue 6).
+// vector are then loaded and stored once per two rows instead of once per row (bench/README.md,
+// "Long rows").
 constexpr size_t kPairMaxElements = 16384;
 
 HWY_INLINE size_t SubRows(size_t h) {
@@ -376,9 +369,9 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
     float* res_out = kFused ? nullptr : a.res_for_gamma + base;
     // Pass 2 covers rows [j_begin, j_end) of the sub-block: all of them at once for the fused
     // path (the dgamma/dbeta partials of a column stay in registers over the rows), one row at a
-    // time for LayerNormGrad, which has no column sums: its two outputs are then written
-    // sequentially rather than as 2 * rows interleaved streams (4096 x 768, 1 thread, ordinary
-    // stores: 12.6 -> 16 GB/s; 8192 x 1024: 15.5 -> 19 GB/s, interleaved A/B).
+    // time for LayerNormGrad, which has no column sums: its two outputs are then written as two
+    // sequential streams rather than 2 * rows interleaved ones, which the memory system serves
+    // faster (bench/README.md).
     size_t j_begin = 0, j_end = rows;
     // kVecs column vectors from offset i over rows [j_begin, j_end). kFull: whole vectors
     // (streamed when kNt); otherwise one vector of `rem` elements through the tail buffers. Each
@@ -570,12 +563,10 @@ constexpr float kCertifyFactor = 8.0f * 0x1p-24f;
 inline bool HalfCertifiedOn() { return HalfCertifiedEvaluation().load(std::memory_order_relaxed); }
 
 // Same sub-block scheme as GradRows; pd_x certified in float with the double fallback.
-// Pass 2 of LayerNormGrad walks row by row (its two outputs are then written sequentially:
-// 16384 x 4096 went from 95 to 82 ms CPU time per call, one thread); the fused path walks the
-// columns, the rows inside, with the dgamma/dbeta partials in registers. Half outputs use
-// ordinary stores: non-temporal ones were slower in every layout tried (column-outer 16-byte
-// vectors: 2.3x slower; row-outer: 2048 x 12288 29 vs 21.5 ms; column chunks of whole 64-byte
-// lines per row, fused: 95 vs 75 ms at 16384 x 4096).
+// Pass 2 of LayerNormGrad walks row by row, so that its two outputs are written sequentially;
+// the fused path walks the columns, the rows inside, with the dgamma/dbeta partials in
+// registers. Half outputs use ordinary stores: non-temporal ones were slower in every layout
+// tried (bench/README.md, "Non-temporal stores for half outputs").
 template <bool kFused>
 HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
                              float* g, float* b) {

@@ -172,9 +172,9 @@ class Partials {
     }
   }
 
-  // CombineInto over all columns, in column ranges on the pool for large problems (the tree
-  // reads 2 * num_blocks * h floats: 6 MiB at 2048 x 12288, which one thread alone needs a few
-  // percent of the whole call for).
+  // CombineInto over all columns, in column ranges on the pool for large problems: the tree
+  // reads 2 * num_blocks * h floats (6 MiB at 2048 x 12288), too much to leave the other
+  // threads idle for.
   template <class T>
   void Combine(const Options& options, RowShape shape, T* dgamma, T* dbeta) {
     const int64_t chunks = CeilDiv(h_, kCombineColumns);
