@@ -132,12 +132,7 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
 
 template <class T>
 constexpr KernelSet<T> MakeSet() {
-  KernelSet<T> s;
-  s.grad = &Grad<T>;
-  s.backward = &Backward<T>;
-  s.beta = &Beta<T>;
-  s.forward = &Forward<T>;
-  return s;
+  return {&Grad<T>, &Backward<T>, &Beta<T>, &Forward<T>};
 }
 
 }  // namespace
