@@ -96,6 +96,13 @@ const KernelTable& SimdKernels(int64_t* target);
 // Tests restrict dispatch to each of these in turn (hwy::SetSupportedTargetsForTest).
 int64_t CompiledSimdTargets();
 
+// One element of float or half data as float (exact), and a float rounded to the element type
+// (RNE for half): the scalar reference kernels, lane_sums.h and the dgamma/dbeta combination.
+inline float ToFloat(float v) { return v; }
+inline float ToFloat(Half v) { return HalfBitsToFloat(v.bits); }
+inline void PutFloat(float* p, float v) { *p = v; }
+inline void PutFloat(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+
 // Row sums accumulate in at least kSumLanes independent partial sums (scalar path and
 // Highway's one-lane SCALAR target: lane_sums.h; other SIMD targets: 4 vectors of >= 4 lanes),
 // then the partial sums are added pairwise. docs/math.md derives the error bound from this.
