@@ -724,6 +724,17 @@ HWY_INLINE hn::TFromD<D> SumRow(D d, size_t h, const Add& add, const Tail& tail)
   return SumVectors(d, a0, a1, a2, a3);
 }
 
+// acc + v (kSquares false) or acc + (v - mean)^2 with one rounding of the square and the sum.
+template <bool kSquares, class V>
+HWY_INLINE V AddTerm(V acc, V v, V vmean) {
+  if constexpr (kSquares) {
+    const V t = hn::Sub(v, vmean);
+    return hn::MulAdd(t, t, acc);
+  } else {
+    return hn::Add(acc, v);
+  }
+}
+
 // Float forward: sum(x) (kSquares false) or sum((x - mean)^2) (kSquares true) over one row.
 template <bool kSquares>
 HWY_INLINE float RowSum(const float* x, float mean, size_t h) {
@@ -732,19 +743,15 @@ HWY_INLINE float RowSum(const float* x, float mean, size_t h) {
 #else
   const DF d;
   const VF vmean = hn::Set(d, mean);
-  auto term = [&](VF acc, VF v) HWY_ATTR {
-    if constexpr (kSquares) {
-      const VF t = hn::Sub(v, vmean);
-      return hn::MulAdd(t, t, acc);
-    } else {
-      return hn::Add(acc, v);
-    }
+  auto add = [&](VF acc, size_t i) HWY_ATTR {
+    const VF v = LoadF(d, x + i);
+    return AddTerm<kSquares>(acc, v, vmean);
   };
-  auto add = [&](VF acc, size_t i) HWY_ATTR { return term(acc, LoadF(d, x + i)); };
   auto tail = [&](VF acc, size_t i, size_t rem) HWY_ATTR {
     // Lanes past the row: x = mean there, so both kinds of term are zero.
-    return term(acc, hn::IfThenElse(hn::FirstN(d, rem), LoadTail(d, x + i, rem),
-                                    kSquares ? vmean : hn::Zero(d)));
+    const VF v =
+        hn::IfThenElse(hn::FirstN(d, rem), LoadTail(d, x + i, rem), kSquares ? vmean : hn::Zero(d));
+    return AddTerm<kSquares>(acc, v, vmean);
   };
   return SumRow(d, h, add, tail);
 #endif
@@ -759,19 +766,13 @@ HWY_INLINE double RowSumD(const Half* x, double mean, size_t h) {
   const DD dd;
   const DH df;
   const VD vmean = hn::Set(dd, mean);
-  auto term = [&](VD acc, VH v) HWY_ATTR {
-    const VD vd = hn::PromoteTo(dd, v);
-    if constexpr (kSquares) {
-      const VD t = hn::Sub(vd, vmean);
-      return hn::MulAdd(t, t, acc);
-    } else {
-      return hn::Add(acc, vd);
-    }
+  auto add = [&](VD acc, size_t i) HWY_ATTR {
+    return AddTerm<kSquares>(acc, hn::PromoteTo(dd, LoadF(df, x + i)), vmean);
   };
-  auto add = [&](VD acc, size_t i) HWY_ATTR { return term(acc, LoadF(df, x + i)); };
   auto tail = [&](VD acc, size_t i, size_t rem) HWY_ATTR {
     // Lanes past the row contribute zero.
-    const VD t = term(hn::Zero(dd), LoadTail(df, x + i, rem));
+    const VD t =
+        AddTerm<kSquares>(hn::Zero(dd), hn::PromoteTo(dd, LoadTail(df, x + i, rem)), vmean);
     return hn::Add(acc, hn::IfThenElseZero(hn::FirstN(dd, rem), t));
   };
   return SumRow(dd, h, add, tail);

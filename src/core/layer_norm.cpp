@@ -409,9 +409,14 @@ Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* b
 
 namespace {
 
-// Exact in-place use is allowed; any other overlap is not.
-Status CheckInPlace(const char* fn, const char* out_name, const float* out, const char* in_name,
-                    const float* in, size_t bytes) {
+// The argument checks of the two statistics conversions, n values from `in` to `out`. Exact
+// in-place use is allowed; any other overlap is not.
+Status CheckConversion(const char* fn, int64_t n, const char* in_name, const float* in,
+                       float epsilon, const char* out_name, const float* out) {
+  size_t bytes = 0;
+  LNGRAD_RETURN_IF_ERROR(core::CheckCount(fn, "n", n, sizeof(float), &bytes));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(fn, {{in_name, in, 0}, {out_name, out, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(fn, epsilon));
   if (out == in) return Status::Ok();
   return core::CheckNoOverlap(fn, {{out_name, out, bytes}}, {{in_name, in, bytes}});
 }
@@ -420,11 +425,7 @@ Status CheckInPlace(const char* fn, const char* out_name, const float* out, cons
 
 Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* variance) {
   constexpr const char* kFn = "RstdToVariance";
-  size_t bytes = 0;
-  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"rstd", rstd, 0}, {"variance", variance, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "variance", variance, "rstd", rstd, bytes));
+  LNGRAD_RETURN_IF_ERROR(CheckConversion(kFn, n, "rstd", rstd, epsilon, "variance", variance));
   // Check every value before writing any (in place, a later check would read a result).
   for (int64_t i = 0; i < n; ++i) {
     const float r = rstd[i];
@@ -449,11 +450,7 @@ Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* varian
 
 Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rstd) {
   constexpr const char* kFn = "VarianceToRstd";
-  size_t bytes = 0;
-  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"variance", variance, 0}, {"rstd", rstd, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "rstd", rstd, "variance", variance, bytes));
+  LNGRAD_RETURN_IF_ERROR(CheckConversion(kFn, n, "variance", variance, epsilon, "rstd", rstd));
   for (int64_t i = 0; i < n; ++i) {
     const float v = variance[i];
     if (!std::isfinite(v) || !(static_cast<double>(v) + epsilon > 0.0)) {
