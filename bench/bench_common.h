@@ -24,6 +24,13 @@ inline const std::vector<std::pair<int64_t, int64_t>>& Shapes() {
 
 inline constexpr float kEpsilon = 1e-5f;
 
+// The benchmark name of one problem: "<prefix>/rows:<rows>/h:<h>/threads:<threads>" (bench/compare
+// parses it).
+inline std::string BenchmarkName(const char* prefix, int64_t rows, int64_t h, int threads) {
+  return std::string(prefix) + "/rows:" + std::to_string(rows) + "/h:" + std::to_string(h) +
+         "/threads:" + std::to_string(threads);
+}
+
 // LayerNorm backward inputs. mean and variance are the true row statistics of x (from lngrad's
 // forward), so peers that assume it (oneDNN, PyTorch) compute the same function; rstd is the
 // PyTorch convention of the same statistics.
@@ -64,11 +71,17 @@ struct Outputs {
   std::vector<float> dx, dgamma, dbeta;
 };
 
-inline Outputs LngradBackward(const Inputs& in, int threads) {
+// Zero-filled outputs of the right sizes for in.
+inline Outputs AllocateOutputs(const Inputs& in) {
   Outputs out;
   out.dx.resize(in.dy.size());
   out.dgamma.resize(in.gamma.size());
   out.dbeta.resize(in.gamma.size());
+  return out;
+}
+
+inline Outputs LngradBackward(const Inputs& in, int threads) {
+  Outputs out = AllocateOutputs(in);
   Options o;
   o.num_threads = threads;
   if (!LayerNormBackward({in.rows, in.h}, in.dy.data(), in.x.data(), in.mean.data(),

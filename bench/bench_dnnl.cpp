@@ -65,17 +65,9 @@ struct DnnlBackward {
   std::unordered_map<int, dnnl::memory> args;
 };
 
-Outputs Allocate(const Inputs& in) {
-  Outputs out;
-  out.dx.resize(in.dy.size());
-  out.dgamma.resize(in.gamma.size());
-  out.dbeta.resize(in.gamma.size());
-  return out;
-}
-
 void BM_DnnlLayerNormBackward(benchmark::State& state, int64_t rows, int64_t h) {
   const Inputs in = lngrad::bench::MakeInputs(rows, h);
-  Outputs out = Allocate(in);
+  Outputs out = lngrad::bench::AllocateOutputs(in);
   DnnlBackward bwd(in, &out);
   for (auto _ : state) {
     bwd.Run();
@@ -94,18 +86,16 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (const auto& [rows, h] : lngrad::bench::Shapes()) {
     const Inputs in = lngrad::bench::MakeInputs(rows, h);
-    Outputs out = Allocate(in);
+    Outputs out = lngrad::bench::AllocateOutputs(in);
     DnnlBackward(in, &out).Run();
     ok &= lngrad::bench::ReportAgreement("onednn", in, out,
                                          lngrad::bench::LngradBackward(in, threads));
   }
   if (!ok) return 1;
   for (const auto& [rows, h] : lngrad::bench::Shapes()) {
-    benchmark::RegisterBenchmark(("BM_DnnlLayerNormBackward/rows:" + std::to_string(rows) +
-                                  "/h:" + std::to_string(h) +
-                                  "/threads:" + std::to_string(threads))
-                                     .c_str(),
-                                 BM_DnnlLayerNormBackward, rows, h)
+    const std::string name =
+        lngrad::bench::BenchmarkName("BM_DnnlLayerNormBackward", rows, h, threads);
+    benchmark::RegisterBenchmark(name.c_str(), BM_DnnlLayerNormBackward, rows, h)
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
   }

@@ -53,21 +53,33 @@ void Finish(benchmark::State& state, Problem& p, double bytes_per_call, bool ok)
                  std::to_string(p.info.threads));
 }
 
+// The inputs of LayerNormGrad and LayerNormBackward, the same for both.
+template <class T>
+struct GradInputs {
+  std::vector<T> dy, x, mean, var, gamma;
+};
+
+template <class T>
+GradInputs<T> MakeGradInputs(RowShape shape) {
+  const auto n = static_cast<size_t>(shape.rows * shape.h);
+  const auto rows = static_cast<size_t>(shape.rows), h = static_cast<size_t>(shape.h);
+  return {Random<T>(n, 1, -1, 1), Random<T>(n, 2, -2, 2), Random<T>(rows, 3, -0.1f, 0.1f),
+          Random<T>(rows, 4, 0.5f, 2.0f), Random<T>(h, 5, 0.5f, 1.5f)};
+}
+
 template <class T>
 void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
   const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
-  const auto dy = Random<T>(n, 1, -1, 1), x = Random<T>(n, 2, -2, 2);
-  const auto mean = Random<T>(rows, 3, -0.1f, 0.1f), var = Random<T>(rows, 4, 0.5f, 2.0f);
-  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f);
+  const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> dx(n), dgamma(h), dbeta(h);
   p.options.info = &p.info;
   bool ok = true;
   for (auto _ : state) {
-    ok &= lngrad::LayerNormBackward(p.shape, dy.data(), x.data(), mean.data(), var.data(),
-                                    gamma.data(), 1e-5f, dx.data(), dgamma.data(), dbeta.data(),
-                                    p.options)
+    ok &= lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
+                                    in.var.data(), in.gamma.data(), 1e-5f, dx.data(), dgamma.data(),
+                                    dbeta.data(), p.options)
               .ok();
     benchmark::DoNotOptimize(dx.data());
     benchmark::ClobberMemory();
@@ -80,15 +92,13 @@ void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
   const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
-  const auto dy = Random<T>(n, 1, -1, 1), x = Random<T>(n, 2, -2, 2);
-  const auto mean = Random<T>(rows, 3, -0.1f, 0.1f), var = Random<T>(rows, 4, 0.5f, 2.0f);
-  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f);
+  const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> pd_x(n), res(n);
   p.options.info = &p.info;
   bool ok = true;
   for (auto _ : state) {
-    ok &= lngrad::LayerNormGrad(p.shape, dy.data(), x.data(), mean.data(), var.data(),
-                                gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options)
+    ok &= lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
+                                in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options)
               .ok();
     benchmark::DoNotOptimize(pd_x.data());
     benchmark::ClobberMemory();

@@ -158,9 +158,29 @@ HWY_INLINE void StoreTail(D d, hn::VFromD<D> v, T* p, size_t n) {
   std::memcpy(p, buf, n * sizeof(T));
 }
 
+// A whole vector (Full = std::true_type) or, through the tail buffers, the first `count`
+// elements (Full = std::false_type): one body serves both kinds of chunk.
+template <class D, class T, class Full>
+HWY_INLINE hn::VFromD<D> LoadSome(D d, const T* p, size_t count, Full) {
+  if constexpr (Full::value) {
+    return LoadF(d, p);
+  } else {
+    return LoadTail(d, p, count);
+  }
+}
+
+template <class D, class T, class Full>
+HWY_INLINE void StoreSome(D d, hn::VFromD<D> v, T* p, size_t count, Full) {
+  if constexpr (Full::value) {
+    StoreF(d, v, p);
+  } else {
+    StoreTail(d, v, p, count);
+  }
+}
+
 // Whole vectors per call of the pass-2 body in ForEachColumnGroup: each row's coefficients are
-// broadcast once per group instead of once per vector (issue 6, third session: 8192 x 1024
-// 1.3-1.5x, 16384 x 4096 with 2 threads about 25 -> 28 GB/s, interleaved A/B).
+// broadcast once per group instead of once per vector, and the group's dgamma/dbeta partials
+// still fit in registers (bench/README.md, "What the measurements decided").
 constexpr size_t kColumnGroup = 4;
 
 // Calls columns(i, count, full, streamed, vecs) over the columns [0, h): when streaming
@@ -188,29 +208,65 @@ HWY_INLINE void ForEachColumnGroup(size_t h, size_t n, size_t peel, bool stream,
   if (i < h) columns(i, h - i, std::false_type(), std::false_type(), One());
 }
 
-// ForEachColumnGroup one vector at a time: column(i, count, full, streamed) over the same
-// chunks in column order (the groups taken vector by vector).
+// The chunks of ForEachColumnGroup without streaming, one vector at a time: column(i, count,
+// full) in column order.
 template <class Column>
-HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, size_t peel, bool stream,
-                                   const Column& column) {
-  ForEachColumnGroup(h, n, peel, stream,
-                     [&](size_t i, size_t count, auto full, auto streamed, auto vecs) HWY_ATTR {
+HWY_INLINE void ForEachColumnChunk(size_t h, size_t n, const Column& column) {
+  ForEachColumnGroup(h, n, 0, false,
+                     [&](size_t i, size_t count, auto full, auto, auto vecs) HWY_ATTR {
                        for (size_t k = 0; k < decltype(vecs)::value; ++k) {
-                         column(i + k * n, count, full, streamed);
+                         column(i + k * n, count, full);
                        }
                      });
 }
 
-HWY_INLINE float SumVectors(DF d, VF a0, VF a1, VF a2, VF a3) {
+// The four partial-sum vectors added pairwise, then across the lanes.
+template <class D>
+HWY_INLINE hn::TFromD<D> SumVectors(D d, hn::VFromD<D> a0, hn::VFromD<D> a1, hn::VFromD<D> a2,
+                                    hn::VFromD<D> a3) {
   return hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
 }
 
-// x1 = dy*gamma and x2 = x - mean for the vector at offset i.
-template <class T>
-HWY_INLINE void GradTerms(DF d, const T* dy, const T* x, const T* gamma, VF vmean, size_t i,
-                          VF& x1, VF& x2) {
-  x1 = hn::Mul(LoadF(d, dy + i), LoadF(d, gamma + i));
-  x2 = hn::Sub(LoadF(d, x + i), vmean);
+// s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2) over a row of h elements, four vectors of D per
+// sum. terms(i, count, full, x1, x2) sets x1 = dy*gamma and x2 = x - mean for the chunk at
+// offset i (full and count as for LoadSome); the lanes of the last, partial chunk past the row
+// are cleared here.
+template <class D, class Terms>
+HWY_INLINE void GradSums(D d, size_t h, const Terms& terms, hn::TFromD<D>* s12, hn::TFromD<D>* s1,
+                         hn::TFromD<D>* s2) {
+  using V = hn::VFromD<D>;
+  const size_t n = hn::Lanes(d);
+  const std::true_type full;
+  V p0 = hn::Zero(d), p1 = hn::Zero(d), p2 = hn::Zero(d), p3 = hn::Zero(d);  // x1*x2
+  V u0 = hn::Zero(d), u1 = hn::Zero(d), u2 = hn::Zero(d), u3 = hn::Zero(d);  // x1
+  V w0 = hn::Zero(d), w1 = hn::Zero(d), w2 = hn::Zero(d), w3 = hn::Zero(d);  // x2
+  V x1, x2;
+  size_t i = 0;
+  for (; i + 4 * n <= h; i += 4 * n) {
+    terms(i, n, full, x1, x2);
+    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+    terms(i + n, n, full, x1, x2);
+    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
+    terms(i + 2 * n, n, full, x1, x2);
+    p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
+    terms(i + 3 * n, n, full, x1, x2);
+    p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
+  }
+  for (; i + n <= h; i += n) {
+    terms(i, n, full, x1, x2);
+    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+  }
+  if (i < h) {
+    const size_t rem = h - i;
+    terms(i, rem, std::false_type(), x1, x2);
+    const auto m = hn::FirstN(d, rem);
+    x1 = hn::IfThenElseZero(m, x1);
+    x2 = hn::IfThenElseZero(m, x2);
+    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
+  }
+  *s12 = SumVectors(d, p0, p1, p2, p3);
+  *s1 = SumVectors(d, u0, u1, u2, u3);
+  *s2 = SumVectors(d, w0, w1, w2, w3);
 }
 
 // Sums of one row for the coefficients: s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2).
@@ -222,37 +278,12 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
   LaneGradSums(dy, x, gamma, mean, static_cast<int64_t>(h), s12, s1, s2);
 #else
   const DF d;
-  const size_t n = hn::Lanes(d);
   const VF vmean = hn::Set(d, mean);
-  VF p0 = hn::Zero(d), p1 = hn::Zero(d), p2 = hn::Zero(d), p3 = hn::Zero(d);  // x1*x2
-  VF u0 = hn::Zero(d), u1 = hn::Zero(d), u2 = hn::Zero(d), u3 = hn::Zero(d);  // x1
-  VF w0 = hn::Zero(d), w1 = hn::Zero(d), w2 = hn::Zero(d), w3 = hn::Zero(d);  // x2
-  VF x1, x2;
-  size_t i = 0;
-  for (; i + 4 * n <= h; i += 4 * n) {
-    GradTerms(d, dy, x, gamma, vmean, i, x1, x2);
-    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
-    GradTerms(d, dy, x, gamma, vmean, i + n, x1, x2);
-    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
-    GradTerms(d, dy, x, gamma, vmean, i + 2 * n, x1, x2);
-    p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
-    GradTerms(d, dy, x, gamma, vmean, i + 3 * n, x1, x2);
-    p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
-  }
-  for (; i + n <= h; i += n) {
-    GradTerms(d, dy, x, gamma, vmean, i, x1, x2);
-    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
-  }
-  if (i < h) {
-    const size_t rem = h - i;
-    const auto m = hn::FirstN(d, rem);
-    x1 = hn::IfThenElseZero(m, hn::Mul(LoadTail(d, dy + i, rem), LoadTail(d, gamma + i, rem)));
-    x2 = hn::IfThenElseZero(m, hn::Sub(LoadTail(d, x + i, rem), vmean));
-    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
-  }
-  *s12 = SumVectors(d, p0, p1, p2, p3);
-  *s1 = SumVectors(d, u0, u1, u2, u3);
-  *s2 = SumVectors(d, w0, w1, w2, w3);
+  auto terms = [&](size_t i, size_t count, auto full, VF& x1, VF& x2) HWY_ATTR {
+    x1 = hn::Mul(LoadSome(d, dy + i, count, full), LoadSome(d, gamma + i, count, full));
+    x2 = hn::Sub(LoadSome(d, x + i, count, full), vmean);
+  };
+  GradSums(d, h, terms, s12, s1, s2);
 #endif
 }
 
@@ -261,24 +292,17 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
 // the sub-block's rows, while dy and x are still in L1/L2. The dgamma/dbeta partials of a column
 // vector stay in registers across the sub-block's rows and are added row after row, exactly the
 // order of Beta (so the fused sums stay bitwise those of LayerNormGradBeta).
-// The two passes alternate on purpose. Overlapping them was measured slower (issue 6, float,
-// 16384 x 4096 and 2048 x 12288, 1 and 2 threads, interleaved A/B): running the next
-// sub-block's row sums between column segments of this pass 2 (software pipelining, bitwise the
-// same sums) took 8.3-8.9 GB/s against 9.8-12.2 with the plain order (ordinary-store triad
-// 18.8 GB/s in that run), and 64-4096-column segments all lost; prefetching the next sub-block
-// during pass 2 lost 20-40 %. Memory reads mixed into the non-temporal store stream cost more
-// than the overlap gains on this machine. Larger sub-blocks (16K, 48K elements) were neutral.
-// What did gain (third session): pass 2 over groups of kColumnGroup column vectors. Software
-// prefetch 1 KiB ahead in pass 1 was neutral (4 interleaved rounds), 2 KiB mixed, 4 KiB and
-// more lost; sub-blocks of at least 4 rows instead of 2: neutral.
+// The two passes alternate on purpose: overlapping them (the next sub-block's row sums between
+// column segments of this pass 2, or a prefetch of it) mixes memory reads into the non-temporal
+// store stream, which costs more than the overlap gains. Other sub-block sizes and software
+// prefetch in pass 1 gained nothing (bench/README.md, "What the measurements decided").
 constexpr size_t kSubBlockElements = 8192;
 constexpr size_t kMaxSubRows = 32;
 
 // Rows longer than kSubBlockElements still go two per sub-block while two rows of dy and x fit
 // in L2 (2 * kPairMaxElements * 8 bytes = 256 KiB): the dgamma/dbeta partials of a column
-// vector are then loaded and stored once per two rows instead of once per row. 2048 x 12288
-// (rows of 48 KiB) went from 27.2 to 23.2 ms CPU time per call with one thread, interleaved
-// A/B (issue 6).
+// vector are then loaded and stored once per two rows instead of once per row (bench/README.md,
+// "Long rows").
 constexpr size_t kPairMaxElements = 16384;
 
 HWY_INLINE size_t SubRows(size_t h) {
@@ -376,32 +400,22 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
     float* res_out = kFused ? nullptr : a.res_for_gamma + base;
     // Pass 2 covers rows [j_begin, j_end) of the sub-block: all of them at once for the fused
     // path (the dgamma/dbeta partials of a column stay in registers over the rows), one row at a
-    // time for LayerNormGrad, which has no column sums: its two outputs are then written
-    // sequentially rather than as 2 * rows interleaved streams (4096 x 768, 1 thread, ordinary
-    // stores: 12.6 -> 16 GB/s; 8192 x 1024: 15.5 -> 19 GB/s, interleaved A/B).
+    // time for LayerNormGrad, which has no column sums: its two outputs are then written as two
+    // sequential streams rather than 2 * rows interleaved ones, which the memory system serves
+    // faster (bench/README.md).
     size_t j_begin = 0, j_end = rows;
-    // kVecs column vectors from offset i over rows [j_begin, j_end). kFull: whole vectors
-    // (streamed when kNt); otherwise one vector of `rem` elements through the tail buffers. Each
+    // kVecs column vectors from offset i over rows [j_begin, j_end). full: whole vectors
+    // (streamed when nt); otherwise one vector of `rem` elements through the tail buffers. Each
     // row's coefficients are broadcast once per call, and the dgamma/dbeta partials of the
     // columns stay in registers over the rows.
     auto columns = [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
-      constexpr bool kFull = decltype(full)::value;
-      constexpr bool kNt = decltype(nt)::value;
       constexpr size_t kVecs = decltype(vecs)::value;
-      auto load = [&](const float* p) HWY_ATTR {
-        if constexpr (kFull) {
-          return hn::LoadU(d, p);
-        } else {
-          return LoadTail(d, p, rem);
-        }
-      };
+      auto load = [&](const float* p) HWY_ATTR { return LoadSome(d, p, rem, full); };
       auto store = [&](VF v, float* p) HWY_ATTR {
-        if constexpr (kNt) {
+        if constexpr (decltype(nt)::value) {
           StreamF(d, v, p);
-        } else if constexpr (kFull) {
-          hn::StoreU(v, d, p);
         } else {
-          StoreTail(d, v, p, rem);
+          StoreSome(d, v, p, rem, full);
         }
       };
       VF gam[kVecs], gv[kVecs], bv[kVecs];
@@ -432,13 +446,8 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
       }
       if constexpr (kFused) {
         for (size_t k = 0; k < kVecs; ++k) {
-          if constexpr (kFull) {
-            hn::StoreU(gv[k], d, g + i + k * n);
-            hn::StoreU(bv[k], d, b + i + k * n);
-          } else {
-            StoreTail(d, gv[k], g + i + k * n, rem);
-            StoreTail(d, bv[k], b + i + k * n, rem);
-          }
+          StoreSome(d, gv[k], g + i + k * n, rem, full);
+          StoreSome(d, bv[k], b + i + k * n, rem, full);
         }
       }
     };
@@ -479,54 +488,20 @@ HWY_INLINE VH RoundToOdd(DH df, DD dd, VD v) {
   return hn::BitCast(df, hn::Add(fb, hn::IfThenElseZero(hn::RebindMask(du, fix), step)));
 }
 
-HWY_INLINE void HalfTermsD(DD dd, DH df, const Half* dy, const Half* x, const Half* gamma,
-                           VD vmean, size_t i, VD& x1, VD& x2) {
-  x1 = hn::PromoteTo(dd, hn::Mul(LoadF(df, dy + i), LoadF(df, gamma + i)));
-  x2 = hn::Sub(hn::PromoteTo(dd, LoadF(df, x + i)), vmean);
-}
-
-HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, float mean,
-                             size_t h, double* s12, double* s1, double* s2) {
+HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, float mean, size_t h,
+                             double* s12, double* s1, double* s2) {
 #if HWY_TARGET == HWY_SCALAR
   LaneGradSums<Half, double>(dy, x, gamma, mean, static_cast<int64_t>(h), s12, s1, s2);
 #else
   const DD dd;
   const DH df;
-  const size_t n = hn::Lanes(dd);
   const VD vmean = hn::Set(dd, static_cast<double>(mean));
-  VD p0 = hn::Zero(dd), p1 = hn::Zero(dd), p2 = hn::Zero(dd), p3 = hn::Zero(dd);
-  VD u0 = hn::Zero(dd), u1 = hn::Zero(dd), u2 = hn::Zero(dd), u3 = hn::Zero(dd);
-  VD w0 = hn::Zero(dd), w1 = hn::Zero(dd), w2 = hn::Zero(dd), w3 = hn::Zero(dd);
-  VD x1, x2;
-  size_t i = 0;
-  for (; i + 4 * n <= h; i += 4 * n) {
-    HalfTermsD(dd, df, dy, x, gamma, vmean, i, x1, x2);
-    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
-    HalfTermsD(dd, df, dy, x, gamma, vmean, i + n, x1, x2);
-    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
-    HalfTermsD(dd, df, dy, x, gamma, vmean, i + 2 * n, x1, x2);
-    p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
-    HalfTermsD(dd, df, dy, x, gamma, vmean, i + 3 * n, x1, x2);
-    p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
-  }
-  for (; i + n <= h; i += n) {
-    HalfTermsD(dd, df, dy, x, gamma, vmean, i, x1, x2);
-    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
-  }
-  if (i < h) {
-    const size_t rem = h - i;
-    const auto m = hn::FirstN(dd, rem);
-    x1 = hn::IfThenElseZero(
-        m, hn::PromoteTo(dd, hn::Mul(LoadTail(df, dy + i, rem), LoadTail(df, gamma + i, rem))));
-    x2 = hn::IfThenElseZero(m, hn::Sub(hn::PromoteTo(dd, LoadTail(df, x + i, rem)), vmean));
-    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
-  }
-  auto sum = [&](VD a0, VD a1, VD a2, VD a3) HWY_ATTR {
-    return hn::GetLane(hn::SumOfLanes(dd, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  auto terms = [&](size_t i, size_t count, auto full, VD& x1, VD& x2) HWY_ATTR {
+    x1 = hn::PromoteTo(
+        dd, hn::Mul(LoadSome(df, dy + i, count, full), LoadSome(df, gamma + i, count, full)));
+    x2 = hn::Sub(hn::PromoteTo(dd, LoadSome(df, x + i, count, full)), vmean);
   };
-  *s12 = sum(p0, p1, p2, p3);
-  *s1 = sum(u0, u1, u2, u3);
-  *s2 = sum(w0, w1, w2, w3);
+  GradSums(dd, h, terms, s12, s1, s2);
 #endif
 }
 
@@ -570,12 +545,10 @@ constexpr float kCertifyFactor = 8.0f * 0x1p-24f;
 inline bool HalfCertifiedOn() { return HalfCertifiedEvaluation().load(std::memory_order_relaxed); }
 
 // Same sub-block scheme as GradRows; pd_x certified in float with the double fallback.
-// Pass 2 of LayerNormGrad walks row by row (its two outputs are then written sequentially:
-// 16384 x 4096 went from 95 to 82 ms CPU time per call, one thread); the fused path walks the
-// columns, the rows inside, with the dgamma/dbeta partials in registers. Half outputs use
-// ordinary stores: non-temporal ones were slower in every layout tried (column-outer 16-byte
-// vectors: 2.3x slower; row-outer: 2048 x 12288 29 vs 21.5 ms; column chunks of whole 64-byte
-// lines per row, fused: 95 vs 75 ms at 16384 x 4096).
+// Pass 2 of LayerNormGrad walks row by row, so that its two outputs are written sequentially;
+// the fused path walks the columns, the rows inside, with the dgamma/dbeta partials in
+// registers. Half outputs use ordinary stores: non-temporal ones were slower in every layout
+// tried (bench/README.md, "Non-temporal stores for half outputs").
 template <bool kFused>
 HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
                              float* g, float* b) {
@@ -614,19 +587,11 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
     const Half* x = a.x + base;
     Half* pd_x = a.pd_x + base;
     Half* res_out = kFused ? nullptr : a.res_for_gamma + base;
-    // Row j, columns [i, i + cnt) (cnt <= n; kFull: cnt == n): pd_x, and res_for_gamma or the
+    // Row j, columns [i, i + cnt) (cnt <= n; full: cnt == n): pd_x, and res_for_gamma or the
     // dgamma/dbeta update of gv/bv.
     auto vec = [&](size_t j, size_t i, size_t cnt, VF gam, VF& gv, VF& bv, auto full) HWY_ATTR {
-      constexpr bool kFull = decltype(full)::value;
-      auto load = [&](const Half* p) HWY_ATTR {
-        if constexpr (kFull) {
-          return LoadF(df, p);
-        } else {
-          return LoadTail(df, p, cnt);
-        }
-      };
       auto store16 = [&](V16 v, Half* p) HWY_ATTR {
-        if constexpr (kFull) {
+        if constexpr (decltype(full)::value) {
           hn::StoreU(v, d16, reinterpret_cast<uint16_t*>(p));
         } else {
           uint16_t buf[kMaxLanes];
@@ -635,9 +600,9 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
         }
       };
       const size_t o = j * h + i;
-      const VF dyv = load(dy + o);
+      const VF dyv = LoadSome(df, dy + o, cnt, full);
       const VF x1 = hn::Mul(dyv, gam);  // exact
-      const VF x2 = hn::Sub(load(x + o), hn::Set(df, kmf[j]));
+      const VF x2 = hn::Sub(LoadSome(df, x + o, cnt, full), hn::Set(df, kmf[j]));
       const VF f = hn::MulAdd(hn::Set(df, kaf[j]), x1,
                               hn::MulAdd(hn::Set(df, kbf[j]), x2, hn::Set(df, kcf[j])));
       const VF mag = hn::MulAdd(hn::Set(df, kaa[j]), hn::Abs(x1),
@@ -665,32 +630,22 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
     };
     if constexpr (!kFused) {
       for (size_t j = 0; j < rows; ++j) {
-        ForEachColumnChunk(h, n, 0, false, [&](size_t i, size_t cnt, auto full, auto)
-                                               HWY_ATTR {
+        ForEachColumnChunk(h, n, [&](size_t i, size_t cnt, auto full) HWY_ATTR {
           VF unused = hn::Zero(df);
-          const VF gam = decltype(full)::value ? LoadF(df, a.gamma + i)
-                                               : LoadTail(df, a.gamma + i, cnt);
-          vec(j, i, cnt, gam, unused, unused, full);
+          vec(j, i, cnt, LoadSome(df, a.gamma + i, cnt, full), unused, unused, full);
         });
       }
     } else {
-      ForEachColumnChunk(h, n, 0, false, [&](size_t i, size_t cnt, auto full, auto)
-                                             HWY_ATTR {
-        constexpr bool kFull = decltype(full)::value;
-        const VF gam = kFull ? LoadF(df, a.gamma + i) : LoadTail(df, a.gamma + i, cnt);
+      ForEachColumnChunk(h, n, [&](size_t i, size_t cnt, auto full) HWY_ATTR {
+        const VF gam = LoadSome(df, a.gamma + i, cnt, full);
         VF gv = hn::Zero(df), bv = hn::Zero(df);
         if (r0 != row_begin) {
-          gv = kFull ? hn::LoadU(df, g + i) : LoadTail(df, g + i, cnt);
-          bv = kFull ? hn::LoadU(df, b + i) : LoadTail(df, b + i, cnt);
+          gv = LoadSome(df, g + i, cnt, full);
+          bv = LoadSome(df, b + i, cnt, full);
         }
         for (size_t j = 0; j < rows; ++j) vec(j, i, cnt, gam, gv, bv, full);
-        if constexpr (kFull) {
-          hn::StoreU(gv, df, g + i);
-          hn::StoreU(bv, df, b + i);
-        } else {
-          StoreTail(df, gv, g + i, cnt);
-          StoreTail(df, bv, b + i, cnt);
-        }
+        StoreSome(df, gv, g + i, cnt, full);
+        StoreSome(df, bv, b + i, cnt, full);
       });
     }
   }
@@ -733,67 +688,72 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, kBetaSubRows));
     const T* dy = a.dy + static_cast<size_t>(r0) * h;
     const T* res = a.res_for_gamma + static_cast<size_t>(r0) * h;
+    // Columns [i, i + count) over the sub-block's rows (full as for LoadSome).
+    auto column = [&](size_t i, size_t count, auto full) HWY_ATTR {
+      VF gv = first ? hn::Zero(d) : LoadSome(d, g + i, count, full);
+      VF bv = first ? hn::Zero(d) : LoadSome(d, b + i, count, full);
+      for (size_t j = 0; j < rows; ++j) {
+        const VF dyv = LoadSome(d, dy + j * h + i, count, full);
+        gv = hn::MulAdd(dyv, LoadSome(d, res + j * h + i, count, full), gv);
+        bv = hn::Add(bv, dyv);
+      }
+      StoreSome(d, gv, g + i, count, full);
+      StoreSome(d, bv, b + i, count, full);
+    };
     size_t i = 0;
-    for (; i + n <= h; i += n) {
-      VF gv = first ? hn::Zero(d) : hn::LoadU(d, g + i);
-      VF bv = first ? hn::Zero(d) : hn::LoadU(d, b + i);
-      for (size_t j = 0; j < rows; ++j) {
-        const VF dyv = LoadF(d, dy + j * h + i);
-        gv = hn::MulAdd(dyv, LoadF(d, res + j * h + i), gv);
-        bv = hn::Add(bv, dyv);
-      }
-      hn::StoreU(gv, d, g + i);
-      hn::StoreU(bv, d, b + i);
-    }
-    if (i < h) {
-      const size_t rem = h - i;
-      VF gv = first ? hn::Zero(d) : LoadTail(d, g + i, rem);
-      VF bv = first ? hn::Zero(d) : LoadTail(d, b + i, rem);
-      for (size_t j = 0; j < rows; ++j) {
-        const VF dyv = LoadTail(d, dy + j * h + i, rem);
-        gv = hn::MulAdd(dyv, LoadTail(d, res + j * h + i, rem), gv);
-        bv = hn::Add(bv, dyv);
-      }
-      StoreTail(d, gv, g + i, rem);
-      StoreTail(d, bv, b + i, rem);
-    }
+    for (; i + n <= h; i += n) column(i, n, std::true_type());
+    if (i < h) column(i, h - i, std::false_type());
   }
 }
 
-// sum(x) (kSquares false) or sum((x - mean)^2) (kSquares true) over one row.
-template <class T, bool kSquares>
-HWY_INLINE float RowSum(const T* x, float mean, size_t h) {
-#if HWY_TARGET == HWY_SCALAR
-  return LaneRowSum<T, kSquares>(x, mean, static_cast<int64_t>(h));
-#else
-  const DF d;
+// The skeleton of the row sums below, four accumulators of D: add(acc, i) adds the whole vector
+// at offset i, tail(acc, i, count) the last `count` (< Lanes(d)) elements.
+template <class D, class Add, class Tail>
+HWY_INLINE hn::TFromD<D> SumRow(D d, size_t h, const Add& add, const Tail& tail) {
   const size_t n = hn::Lanes(d);
-  const VF vmean = hn::Set(d, mean);
-  VF a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-  auto add = [&](VF acc, VF v) HWY_ATTR {
-    if constexpr (kSquares) {
-      const VF t = hn::Sub(v, vmean);
-      return hn::MulAdd(t, t, acc);
-    } else {
-      return hn::Add(acc, v);
-    }
-  };
+  hn::VFromD<D> a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
   size_t i = 0;
   for (; i + 4 * n <= h; i += 4 * n) {
-    a0 = add(a0, LoadF(d, x + i));
-    a1 = add(a1, LoadF(d, x + i + n));
-    a2 = add(a2, LoadF(d, x + i + 2 * n));
-    a3 = add(a3, LoadF(d, x + i + 3 * n));
+    a0 = add(a0, i);
+    a1 = add(a1, i + n);
+    a2 = add(a2, i + 2 * n);
+    a3 = add(a3, i + 3 * n);
   }
-  for (; i + n <= h; i += n) a0 = add(a0, LoadF(d, x + i));
-  if (i < h) {
-    const size_t rem = h - i;
-    // Lanes past the row: x = mean there, so both kinds of term are zero.
-    const VF v = hn::IfThenElse(hn::FirstN(d, rem), LoadTail(d, x + i, rem),
-                                kSquares ? vmean : hn::Zero(d));
-    a1 = add(a1, v);
-  }
+  for (; i + n <= h; i += n) a0 = add(a0, i);
+  if (i < h) a1 = tail(a1, i, h - i);
   return SumVectors(d, a0, a1, a2, a3);
+}
+
+// acc + v (kSquares false) or acc + (v - mean)^2 with one rounding of the square and the sum.
+template <bool kSquares, class V>
+HWY_INLINE V AddTerm(V acc, V v, V vmean) {
+  if constexpr (kSquares) {
+    const V t = hn::Sub(v, vmean);
+    return hn::MulAdd(t, t, acc);
+  } else {
+    return hn::Add(acc, v);
+  }
+}
+
+// Float forward: sum(x) (kSquares false) or sum((x - mean)^2) (kSquares true) over one row.
+template <bool kSquares>
+HWY_INLINE float RowSum(const float* x, float mean, size_t h) {
+#if HWY_TARGET == HWY_SCALAR
+  return LaneRowSum<float, kSquares>(x, mean, static_cast<int64_t>(h));
+#else
+  const DF d;
+  const VF vmean = hn::Set(d, mean);
+  auto add = [&](VF acc, size_t i) HWY_ATTR {
+    const VF v = LoadF(d, x + i);
+    return AddTerm<kSquares>(acc, v, vmean);
+  };
+  auto tail = [&](VF acc, size_t i, size_t rem) HWY_ATTR {
+    // Lanes past the row: x = mean there, so both kinds of term are zero.
+    const VF v =
+        hn::IfThenElse(hn::FirstN(d, rem), LoadTail(d, x + i, rem), kSquares ? vmean : hn::Zero(d));
+    return AddTerm<kSquares>(acc, v, vmean);
+  };
+  return SumRow(d, h, add, tail);
 #endif
 }
 
@@ -805,33 +765,17 @@ HWY_INLINE double RowSumD(const Half* x, double mean, size_t h) {
 #else
   const DD dd;
   const DH df;
-  const size_t n = hn::Lanes(dd);
   const VD vmean = hn::Set(dd, mean);
-  VD a0 = hn::Zero(dd), a1 = hn::Zero(dd), a2 = hn::Zero(dd), a3 = hn::Zero(dd);
-  auto add = [&](VD acc, VH v) HWY_ATTR {
-    const VD vd = hn::PromoteTo(dd, v);
-    if constexpr (kSquares) {
-      const VD t = hn::Sub(vd, vmean);
-      return hn::MulAdd(t, t, acc);
-    } else {
-      return hn::Add(acc, vd);
-    }
+  auto add = [&](VD acc, size_t i) HWY_ATTR {
+    return AddTerm<kSquares>(acc, hn::PromoteTo(dd, LoadF(df, x + i)), vmean);
   };
-  size_t i = 0;
-  for (; i + 4 * n <= h; i += 4 * n) {
-    a0 = add(a0, LoadF(df, x + i));
-    a1 = add(a1, LoadF(df, x + i + n));
-    a2 = add(a2, LoadF(df, x + i + 2 * n));
-    a3 = add(a3, LoadF(df, x + i + 3 * n));
-  }
-  for (; i + n <= h; i += n) a0 = add(a0, LoadF(df, x + i));
-  if (i < h) {
-    const size_t rem = h - i;
+  auto tail = [&](VD acc, size_t i, size_t rem) HWY_ATTR {
     // Lanes past the row contribute zero.
-    const VD t = add(hn::Zero(dd), LoadTail(df, x + i, rem));
-    a1 = hn::Add(a1, hn::IfThenElseZero(hn::FirstN(dd, rem), t));
-  }
-  return hn::GetLane(hn::SumOfLanes(dd, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+    const VD t =
+        AddTerm<kSquares>(hn::Zero(dd), hn::PromoteTo(dd, LoadTail(df, x + i, rem)), vmean);
+    return hn::Add(acc, hn::IfThenElseZero(hn::FirstN(dd, rem), t));
+  };
+  return SumRow(dd, h, add, tail);
 #endif
 }
 
@@ -850,21 +794,42 @@ HWY_INLINE void ForwardHalf(const ForwardArgs<Half>& a, int64_t row_begin, int64
     ScalarPut(a.variance + r, RoundToOddFloat(variance));
     const VD vmean = hn::Set(dd, mean);
     const VD vrstd = hn::Set(dd, rstd);
-    auto y_of = [&](VH xv, VH gv, VH bv) HWY_ATTR {
-      const VD t = hn::Mul(hn::Sub(hn::PromoteTo(dd, xv), vmean), vrstd);
-      return RoundToOdd(df, dd, hn::MulAdd(t, hn::PromoteTo(dd, gv), hn::PromoteTo(dd, bv)));
+    auto chunk = [&](size_t i, size_t count, auto full) HWY_ATTR {
+      const VD t =
+          hn::Mul(hn::Sub(hn::PromoteTo(dd, LoadSome(df, x + i, count, full)), vmean), vrstd);
+      const VD gv = hn::PromoteTo(dd, LoadSome(df, a.gamma + i, count, full));
+      const VD bv = hn::PromoteTo(dd, LoadSome(df, a.beta + i, count, full));
+      StoreSome(df, RoundToOdd(df, dd, hn::MulAdd(t, gv, bv)), y + i, count, full);
     };
     size_t i = 0;
-    for (; i + n <= h; i += n) {
-      StoreF(df, y_of(LoadF(df, x + i), LoadF(df, a.gamma + i), LoadF(df, a.beta + i)), y + i);
-    }
-    if (i < h) {
-      const size_t rem = h - i;
-      StoreTail(df,
-                y_of(LoadTail(df, x + i, rem), LoadTail(df, a.gamma + i, rem),
-                     LoadTail(df, a.beta + i, rem)),
-                y + i, rem);
-    }
+    for (; i + n <= h; i += n) chunk(i, n, std::true_type());
+    if (i < h) chunk(i, h - i, std::false_type());
+  }
+}
+
+HWY_INLINE void ForwardFloat(const ForwardArgs<float>& a, int64_t row_begin, int64_t row_end) {
+  const DF d;
+  const size_t n = hn::Lanes(d);
+  const size_t h = static_cast<size_t>(a.h);
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    const float* x = a.x + r * a.h;
+    float* y = a.y + r * a.h;
+    const float mean = DivideByN(RowSum<false>(x, 0.0f, h), a.h);
+    const float variance = DivideByN(RowSum<true>(x, mean, h), a.h);
+    const VF vmean = hn::Set(d, mean);
+    const VF vrstd = hn::Set(d, RstdFromVariance(variance, a.epsilon));
+    ScalarPut(a.mean + r, mean);
+    ScalarPut(a.variance + r, variance);
+    auto chunk = [&](size_t i, size_t count, auto full) HWY_ATTR {
+      const VF t = hn::Mul(hn::Sub(LoadSome(d, x + i, count, full), vmean), vrstd);
+      StoreSome(d,
+                hn::MulAdd(t, LoadSome(d, a.gamma + i, count, full),
+                           LoadSome(d, a.beta + i, count, full)),
+                y + i, count, full);
+    };
+    size_t i = 0;
+    for (; i + n <= h; i += n) chunk(i, n, std::true_type());
+    if (i < h) chunk(i, h - i, std::false_type());
   }
 }
 
@@ -872,42 +837,14 @@ template <class T>
 void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
   if constexpr (std::is_same_v<T, Half>) {
     ForwardHalf(a, row_begin, row_end);
-    return;
-  }
-  const DF d;
-  const size_t n = hn::Lanes(d);
-  const size_t h = static_cast<size_t>(a.h);
-  for (int64_t r = row_begin; r < row_end; ++r) {
-    const T* x = a.x + r * a.h;
-    T* y = a.y + r * a.h;
-    const float mean = DivideByN(RowSum<T, false>(x, 0.0f, h), a.h);
-    const float variance = DivideByN(RowSum<T, true>(x, mean, h), a.h);
-    const VF vmean = hn::Set(d, mean);
-    const VF vrstd = hn::Set(d, RstdFromVariance(variance, a.epsilon));
-    ScalarPut(a.mean + r, mean);
-    ScalarPut(a.variance + r, variance);
-    size_t i = 0;
-    for (; i + n <= h; i += n) {
-      const VF t = hn::Mul(hn::Sub(LoadF(d, x + i), vmean), vrstd);
-      StoreF(d, hn::MulAdd(t, LoadF(d, a.gamma + i), LoadF(d, a.beta + i)), y + i);
-    }
-    if (i < h) {
-      const size_t rem = h - i;
-      const VF t = hn::Mul(hn::Sub(LoadTail(d, x + i, rem), vmean), vrstd);
-      StoreTail(d, hn::MulAdd(t, LoadTail(d, a.gamma + i, rem), LoadTail(d, a.beta + i, rem)),
-                y + i, rem);
-    }
+  } else {
+    ForwardFloat(a, row_begin, row_end);
   }
 }
 
 template <class T>
 KernelSet<T> MakeSet() {
-  KernelSet<T> s;
-  s.grad = &Grad<T>;
-  s.backward = &Backward<T>;
-  s.beta = &Beta<T>;
-  s.forward = &Forward<T>;
-  return s;
+  return {&Grad<T>, &Backward<T>, &Beta<T>, &Forward<T>};
 }
 
 // The dispatched entry point: this target's kernels and its Highway bit.

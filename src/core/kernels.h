@@ -14,8 +14,8 @@ namespace lngrad::core {
 
 // [rows, h] outputs of at least this many elements (32 MiB of float) are written with
 // non-temporal stores: such a problem does not fit the caches anyway, and the stores then skip
-// the read-for-ownership of each line (measured in bench/README.md). Streaming from 8 MiB of
-// output instead (4096 x 768 float) was measured as no faster on 1 thread and 5-10 % slower on 2.
+// the read-for-ownership of each line. Smaller outputs still partly fit the last-level cache,
+// where streaming does not pay (bench/README.md, "Non-temporal stores for dx").
 inline constexpr size_t kStreamElements = size_t{8} << 20;
 // The threshold in force (kStreamElements unless a test lowered it, so that the streamed path
 // is tested on small problems).
@@ -95,6 +95,13 @@ const KernelTable& SimdKernels(int64_t* target);
 // Highway targets compiled into the SIMD implementation (one bit each), best first.
 // Tests restrict dispatch to each of these in turn (hwy::SetSupportedTargetsForTest).
 int64_t CompiledSimdTargets();
+
+// One element of float or half data as float (exact), and a float rounded to the element type
+// (RNE for half): the scalar reference kernels, lane_sums.h and the dgamma/dbeta combination.
+inline float ToFloat(float v) { return v; }
+inline float ToFloat(Half v) { return HalfBitsToFloat(v.bits); }
+inline void PutFloat(float* p, float v) { *p = v; }
+inline void PutFloat(Half* p, float v) { p->bits = FloatToHalfBits(v); }
 
 // Row sums accumulate in at least kSumLanes independent partial sums (scalar path and
 // Highway's one-lane SCALAR target: lane_sums.h; other SIMD targets: 4 vectors of >= 4 lanes),

@@ -12,11 +12,6 @@
 namespace lngrad::core {
 namespace {
 
-inline float ToF(float v) { return v; }
-inline float ToF(Half v) { return HalfBitsToFloat(v.bits); }
-inline void Put(float* p, float v) { *p = v; }
-inline void Put(Half* p, float v) { p->bits = FloatToHalfBits(v); }
-
 // kFused: write dx only and accumulate dy*res and dy into g/b; otherwise write pd_x and
 // res_for_gamma.
 template <class T, bool kFused>
@@ -29,44 +24,45 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
   for (int64_t r = row_begin; r < row_end; ++r) {
     const T* dy = a.dy + r * h;
     const T* x = a.x + r * h;
-    const float mean = ToF(a.mean[r]);
+    const float mean = ToFloat(a.mean[r]);
     T* pd_x = a.pd_x + r * h;
     if constexpr (std::is_same_v<T, Half>) {
       // Half: sums, coefficients and pd_x in double, rounded once to half (docs/math.md §3).
       double s12, s1, s2;
       LaneGradSums<T, double>(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
       const RowCoefficientsD k =
-          ComputeRowCoefficientsD(s12, s1, s2, ToF(a.variance[r]), a.epsilon, h);
+          ComputeRowCoefficientsD(s12, s1, s2, ToFloat(a.variance[r]), a.epsilon, h);
       const float a_f = static_cast<float>(k.a);
       for (int64_t i = 0; i < h; ++i) {
-        const float dyi = ToF(dy[i]);
-        const double x1 = dyi * ToF(a.gamma[i]);  // exact in float
-        const double x2 = static_cast<double>(ToF(x[i])) - mean;  // exact in double
-        Put(pd_x + i, RoundToOddFloat(k.a * x1 + (k.b * x2 + k.c)));
-        const float res = (ToF(x[i]) - mean) * a_f;
+        const float dyi = ToFloat(dy[i]);
+        const double x1 = dyi * ToFloat(a.gamma[i]);                  // exact in float
+        const double x2 = static_cast<double>(ToFloat(x[i])) - mean;  // exact in double
+        PutFloat(pd_x + i, RoundToOddFloat(k.a * x1 + (k.b * x2 + k.c)));
+        const float res = (ToFloat(x[i]) - mean) * a_f;
         if constexpr (kFused) {
           g[i] = g[i] + dyi * res;
           b[i] = b[i] + dyi;
         } else {
-          Put(a.res_for_gamma + r * h + i, res);
+          PutFloat(a.res_for_gamma + r * h + i, res);
         }
       }
       continue;
     }
     float s12, s1, s2;
     LaneGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
-    const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, ToF(a.variance[r]), a.epsilon, h);
+    const RowCoefficients k =
+        ComputeRowCoefficients(s12, s1, s2, ToFloat(a.variance[r]), a.epsilon, h);
     for (int64_t i = 0; i < h; ++i) {
-      const float dyi = ToF(dy[i]);
-      const float x1 = dyi * ToF(a.gamma[i]);
-      const float x2 = ToF(x[i]) - mean;
+      const float dyi = ToFloat(dy[i]);
+      const float x1 = dyi * ToFloat(a.gamma[i]);
+      const float x2 = ToFloat(x[i]) - mean;
       const float res = x2 * k.a;
-      Put(pd_x + i, k.a * x1 + (k.b * x2 + k.c));
+      PutFloat(pd_x + i, k.a * x1 + (k.b * x2 + k.c));
       if constexpr (kFused) {
         g[i] = g[i] + dyi * res;
         b[i] = b[i] + dyi;
       } else {
-        Put(a.res_for_gamma + r * h + i, res);
+        PutFloat(a.res_for_gamma + r * h + i, res);
       }
     }
   }
@@ -91,8 +87,8 @@ void Beta(const BetaArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, fl
     const T* dy = a.dy + r * h;
     const T* res = a.res_for_gamma + r * h;
     for (int64_t i = 0; i < h; ++i) {
-      const float dyi = ToF(dy[i]);
-      g[i] = g[i] + dyi * ToF(res[i]);
+      const float dyi = ToFloat(dy[i]);
+      g[i] = g[i] + dyi * ToFloat(res[i]);
       b[i] = b[i] + dyi;
     }
   }
@@ -108,36 +104,31 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
       const double mean = LaneRowSum<T, false, double>(x, 0.0, h) / static_cast<double>(h);
       const double variance = LaneRowSum<T, true, double>(x, mean, h) / static_cast<double>(h);
       const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
-      Put(a.mean + r, RoundToOddFloat(mean));
-      Put(a.variance + r, RoundToOddFloat(variance));
+      PutFloat(a.mean + r, RoundToOddFloat(mean));
+      PutFloat(a.variance + r, RoundToOddFloat(variance));
       T* y = a.y + r * h;
       for (int64_t i = 0; i < h; ++i) {
-        const double t = (static_cast<double>(ToF(x[i])) - mean) * rstd;
-        Put(y + i, RoundToOddFloat(t * ToF(a.gamma[i]) + ToF(a.beta[i])));
+        const double t = (static_cast<double>(ToFloat(x[i])) - mean) * rstd;
+        PutFloat(y + i, RoundToOddFloat(t * ToFloat(a.gamma[i]) + ToFloat(a.beta[i])));
       }
       continue;
     }
     const float mean = DivideByN(LaneRowSum<T, false>(x, 0.0f, h), h);
     const float variance = DivideByN(LaneRowSum<T, true>(x, mean, h), h);
     const float rstd = RstdFromVariance(variance, a.epsilon);
-    Put(a.mean + r, mean);
-    Put(a.variance + r, variance);
+    PutFloat(a.mean + r, mean);
+    PutFloat(a.variance + r, variance);
     T* y = a.y + r * h;
     for (int64_t i = 0; i < h; ++i) {
-      const float t = (ToF(x[i]) - mean) * rstd;
-      Put(y + i, t * ToF(a.gamma[i]) + ToF(a.beta[i]));
+      const float t = (ToFloat(x[i]) - mean) * rstd;
+      PutFloat(y + i, t * ToFloat(a.gamma[i]) + ToFloat(a.beta[i]));
     }
   }
 }
 
 template <class T>
 constexpr KernelSet<T> MakeSet() {
-  KernelSet<T> s;
-  s.grad = &Grad<T>;
-  s.backward = &Backward<T>;
-  s.beta = &Beta<T>;
-  s.forward = &Forward<T>;
-  return s;
+  return {&Grad<T>, &Backward<T>, &Beta<T>, &Forward<T>};
 }
 
 }  // namespace

@@ -8,12 +8,8 @@
 #include <cstdint>
 
 #include "core/kernels.h"
-#include "lngrad/half.h"
 
 namespace lngrad::core {
-
-inline float ToFloat(float v) { return v; }
-inline float ToFloat(Half v) { return HalfBitsToFloat(v.bits); }
 
 template <class Acc>
 Acc PairwiseLaneSum(Acc* lanes) {

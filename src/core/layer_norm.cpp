@@ -124,9 +124,6 @@ const core::KernelSet<T>& KernelsFor(const core::KernelTable& table) {
   }
 }
 
-inline void PutF(float* p, float v) { *p = v; }
-inline void PutF(Half* p, float v) { p->bits = FloatToHalfBits(v); }
-
 // Partial sums of dgamma and dbeta, one pair of h-float rows per block.
 class Partials {
  public:
@@ -167,14 +164,14 @@ class Partials {
     const float* gs = g(0);
     const float* bs = b(0);
     for (int64_t c = c0; c < c1; ++c) {
-      PutF(dgamma + c, gs[c]);
-      PutF(dbeta + c, bs[c]);
+      core::PutFloat(dgamma + c, gs[c]);
+      core::PutFloat(dbeta + c, bs[c]);
     }
   }
 
-  // CombineInto over all columns, in column ranges on the pool for large problems (the tree
-  // reads 2 * num_blocks * h floats: 6 MiB at 2048 x 12288, which one thread alone needs a few
-  // percent of the whole call for).
+  // CombineInto over all columns, in column ranges on the pool for large problems: the tree
+  // reads 2 * num_blocks * h floats (6 MiB at 2048 x 12288), too much to leave the other
+  // threads idle for.
   template <class T>
   void Combine(const Options& options, RowShape shape, T* dgamma, T* dbeta) {
     const int64_t chunks = CeilDiv(h_, kCombineColumns);
@@ -189,6 +186,37 @@ class Partials {
   int64_t num_blocks_ = 0;
   std::unique_ptr<float[]> data_;
 };
+
+// Runs kernel(args, r0, r1) over the row blocks of RowPlan and reports the path taken.
+template <class Kernel, class Args>
+void RunRowBlocks(const Options& options, RowShape shape, Selection& sel, Kernel kernel,
+                  const Args& args) {
+  const BlockPlan plan = RowPlan(shape);
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block));
+  };
+  Report(options, sel, ForEachBlock(options, shape, plan.num_blocks, run));
+}
+
+// Runs kernel(args, r0, r1, g, b) over the row blocks of ReductionPlan into per-block dgamma/dbeta
+// partials, combines them into dgamma and dbeta and reports the path taken.
+template <class T, class Kernel, class Args>
+Status RunReductionBlocks(const char* fn, const Options& options, RowShape shape, Selection& sel,
+                          Kernel kernel, const Args& args, T* dgamma, T* dbeta) {
+  const BlockPlan plan = ReductionPlan(shape);
+  Partials parts;
+  LNGRAD_RETURN_IF_ERROR(parts.Allocate(fn, plan.num_blocks, shape.h));
+  auto run = [&](int64_t block) {
+    const int64_t r0 = block * plan.rows_per_block;
+    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block), parts.g(block),
+           parts.b(block));
+  };
+  const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
+  parts.Combine(options, shape, dgamma, dbeta);
+  Report(options, sel, threads);
+  return Status::Ok();
+}
 
 template <class T>
 Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
@@ -211,13 +239,7 @@ Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T*
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
                                res_for_gamma, n.matrix >= core::StreamThresholdElements()};
-  const auto kernel = KernelsFor<T>(*sel.table).grad;
-  const BlockPlan plan = RowPlan(shape);
-  auto run = [&](int64_t block) {
-    const int64_t r0 = block * plan.rows_per_block;
-    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block));
-  };
-  Report(options, sel, ForEachBlock(options, shape, plan.num_blocks, run));
+  RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).grad, args);
   return Status::Ok();
 }
 
@@ -238,20 +260,9 @@ Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, 
   Selection sel;
   LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
 
-  const BlockPlan plan = ReductionPlan(shape);
-  Partials parts;
-  LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
   const core::BetaArgs<T> args{dy, res_for_gamma, shape.h};
-  const auto kernel = KernelsFor<T>(*sel.table).beta;
-  auto run = [&](int64_t block) {
-    const int64_t r0 = block * plan.rows_per_block;
-    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block), parts.g(block),
-           parts.b(block));
-  };
-  const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
-  parts.Combine(options, shape, dgamma, dbeta);
-  Report(options, sel, threads);
-  return Status::Ok();
+  return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).beta, args, dgamma,
+                            dbeta);
 }
 
 template <class T>
@@ -273,21 +284,10 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
   Selection sel;
   LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
 
-  const BlockPlan plan = ReductionPlan(shape);
-  Partials parts;
-  LNGRAD_RETURN_IF_ERROR(parts.Allocate(kFn, plan.num_blocks, shape.h));
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
                                n.matrix >= core::StreamThresholdElements()};
-  const auto kernel = KernelsFor<T>(*sel.table).backward;
-  auto run = [&](int64_t block) {
-    const int64_t r0 = block * plan.rows_per_block;
-    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block), parts.g(block),
-           parts.b(block));
-  };
-  const int threads = ForEachBlock(options, shape, plan.num_blocks, run);
-  parts.Combine(options, shape, dgamma, dbeta);
-  Report(options, sel, threads);
-  return Status::Ok();
+  return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).backward, args,
+                            dgamma, dbeta);
 }
 
 template <class T>
@@ -312,13 +312,7 @@ Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, fl
   LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
 
   const core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y, mean, variance};
-  const auto kernel = KernelsFor<T>(*sel.table).forward;
-  const BlockPlan plan = RowPlan(shape);
-  auto run = [&](int64_t block) {
-    const int64_t r0 = block * plan.rows_per_block;
-    kernel(args, r0, std::min(shape.rows, r0 + plan.rows_per_block));
-  };
-  Report(options, sel, ForEachBlock(options, shape, plan.num_blocks, run));
+  RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).forward, args);
   return Status::Ok();
 }
 
@@ -415,9 +409,14 @@ Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* b
 
 namespace {
 
-// Exact in-place use is allowed; any other overlap is not.
-Status CheckInPlace(const char* fn, const char* out_name, const float* out, const char* in_name,
-                    const float* in, size_t bytes) {
+// The argument checks of the two statistics conversions, n values from `in` to `out`. Exact
+// in-place use is allowed; any other overlap is not.
+Status CheckConversion(const char* fn, int64_t n, const char* in_name, const float* in,
+                       float epsilon, const char* out_name, const float* out) {
+  size_t bytes = 0;
+  LNGRAD_RETURN_IF_ERROR(core::CheckCount(fn, "n", n, sizeof(float), &bytes));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(fn, {{in_name, in, 0}, {out_name, out, 0}}));
+  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(fn, epsilon));
   if (out == in) return Status::Ok();
   return core::CheckNoOverlap(fn, {{out_name, out, bytes}}, {{in_name, in, bytes}});
 }
@@ -426,11 +425,7 @@ Status CheckInPlace(const char* fn, const char* out_name, const float* out, cons
 
 Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* variance) {
   constexpr const char* kFn = "RstdToVariance";
-  size_t bytes = 0;
-  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"rstd", rstd, 0}, {"variance", variance, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "variance", variance, "rstd", rstd, bytes));
+  LNGRAD_RETURN_IF_ERROR(CheckConversion(kFn, n, "rstd", rstd, epsilon, "variance", variance));
   // Check every value before writing any (in place, a later check would read a result).
   for (int64_t i = 0; i < n; ++i) {
     const float r = rstd[i];
@@ -455,11 +450,7 @@ Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* varian
 
 Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rstd) {
   constexpr const char* kFn = "VarianceToRstd";
-  size_t bytes = 0;
-  LNGRAD_RETURN_IF_ERROR(core::CheckCount(kFn, "n", n, sizeof(float), &bytes));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"variance", variance, 0}, {"rstd", rstd, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(CheckInPlace(kFn, "rstd", rstd, "variance", variance, bytes));
+  LNGRAD_RETURN_IF_ERROR(CheckConversion(kFn, n, "variance", variance, epsilon, "rstd", rstd));
   for (int64_t i = 0; i < n; ++i) {
     const float v = variance[i];
     if (!std::isfinite(v) || !(static_cast<double>(v) + epsilon > 0.0)) {
