@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+#include "element.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 #include "lngrad/half.h"
@@ -41,23 +42,8 @@ double HalfSpacing(double v) {
   return std::ldexp(1.0, std::ilogb(a) - 10);
 }
 
-template <typename T>
-double D(T v) {
-  if constexpr (sizeof(T) == 2) {
-    return static_cast<double>(v.ToFloat());
-  } else {
-    return static_cast<double>(v);
-  }
-}
-
-template <typename T>
-T FromDouble(double v) {
-  if constexpr (sizeof(T) == 2) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
+using lngrad::test::FromDouble;
+using lngrad::test::ToDouble;
 
 template <typename T>
 void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
@@ -78,9 +64,10 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
   for (auto& v : gamma) v = FromDouble<T>(dist(rng) / range);
   for (int64_t r = 0; r < rows; ++r) {  // the statistics of the stored x, in double
     double m = 0, q = 0;
-    for (int64_t c = 0; c < h; ++c) m += D(x[r * h + c]);
+    for (int64_t c = 0; c < h; ++c) m += ToDouble(x[r * h + c]);
     m /= static_cast<double>(h);
-    for (int64_t c = 0; c < h; ++c) q += (D(x[r * h + c]) - m) * (D(x[r * h + c]) - m);
+    for (int64_t c = 0; c < h; ++c)
+      q += (ToDouble(x[r * h + c]) - m) * (ToDouble(x[r * h + c]) - m);
     mean[r] = FromDouble<T>(m);
     var[r] = FromDouble<T>(q / static_cast<double>(h));
   }
@@ -124,11 +111,12 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
 
   const double k = 2.0 * (2.0 * static_cast<double>(h) + 14.0);
   for (int64_t r = 0; r < rows; ++r) {
-    const double v = D(var[r]) + static_cast<double>(eps);
-    const double m = D(mean[r]);
+    const double v = ToDouble(var[r]) + static_cast<double>(eps);
+    const double m = ToDouble(mean[r]);
     double s12 = 0, s1 = 0, s2 = 0;
     for (int64_t c = 0; c < h; ++c) {
-      const double x1 = D(dy[r * h + c]) * D(gamma[c]), x2 = D(x[r * h + c]) - m;
+      const double x1 = ToDouble(dy[r * h + c]) * ToDouble(gamma[c]),
+                   x2 = ToDouble(x[r * h + c]) - m;
       s12 += std::fabs(x1 * x2);
       s1 += std::fabs(x1);
       s2 += std::fabs(2 * x2);
@@ -137,11 +125,11 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
     const double pm_abs = s1 * std::pow(v, -0.5) + pv_abs * s2 / static_cast<double>(h);
     for (int64_t c = 0; c < h; ++c) {
       const int64_t i = r * h + c;
-      const double x1 = D(dy[i]) * D(gamma[c]), x2 = D(x[i]) - m;
+      const double x1 = ToDouble(dy[i]) * ToDouble(gamma[c]), x2 = ToDouble(x[i]) - m;
       const double mag = std::fabs(x1) * std::pow(v, -0.5) +
                          pv_abs * 2.0 / static_cast<double>(h) * std::fabs(x2) +
                          pm_abs / static_cast<double>(h);
-      const double a = D(pdx[i]), e = D(npdx[i]);
+      const double a = ToDouble(pdx[i]), e = ToDouble(npdx[i]);
       double tol = k * kU * mag;
       if (kHalf) tol += HalfSpacing(std::max(std::fabs(a), std::fabs(e)));
       if (std::isnan(a) != std::isnan(e) || !(std::fabs(a - e) <= tol || a == e)) {
@@ -149,7 +137,7 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
                      static_cast<long long>(i), a, e, tol, static_cast<long long>(h));
         Fail("pd_x differs beyond the tolerance");
       }
-      const double ra = D(res[i]), re = D(nres[i]);
+      const double ra = ToDouble(res[i]), re = ToDouble(nres[i]);
       double rtol = 8.0 * kU * std::fabs(re);
       if (kHalf) rtol += HalfSpacing(std::max(std::fabs(ra), std::fabs(re)));
       if (std::isnan(ra) != std::isnan(re) || !(std::fabs(ra - re) <= rtol || ra == re)) {

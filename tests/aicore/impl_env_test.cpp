@@ -7,23 +7,18 @@
 #include <cstring>
 #include <string>
 
+#include "enum_name.h"
 #include "lngrad_aicore/instructions.h"
 
 namespace lngrad::aicore {
 namespace {
 
 const char* Name(Impl impl) {
-  switch (impl) {
-    case Impl::kAuto:
-      return "auto";
-    case Impl::kSimd:
-      return "simd";
-    case Impl::kScalar:
-      return "scalar";
-    case Impl::kSimdSteps:
-      return "simd_steps";
-  }
-  return "?";
+  static constexpr test::EnumLabel<Impl> kNames[] = {{Impl::kAuto, "auto"},
+                                                     {Impl::kSimd, "simd"},
+                                                     {Impl::kScalar, "scalar"},
+                                                     {Impl::kSimdSteps, "simd_steps"}};
+  return test::EnumName(impl, kNames);
 }
 
 TEST(ImplEnvironment, AutoFollowsTheEnvironment) {

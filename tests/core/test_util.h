@@ -18,6 +18,7 @@
 #include <hwy/targets.h>
 
 #include "core/kernels.h"
+#include "enum_name.h"
 #include "lngrad/lngrad.h"
 #include "oracle.h"
 
@@ -116,17 +117,11 @@ enum class Kind {
 };
 
 inline const char* KindName(Kind k) {
-  switch (k) {
-    case Kind::kPlain:
-      return "plain";
-    case Kind::kOffsetMean:
-      return "offset_mean";
-    case Kind::kPositive:
-      return "positive";
-    case Kind::kCancel:
-      return "cancel";
-  }
-  return "?";
+  static constexpr test::EnumLabel<Kind> kNames[] = {{Kind::kPlain, "plain"},
+                                                     {Kind::kOffsetMean, "offset_mean"},
+                                                     {Kind::kPositive, "positive"},
+                                                     {Kind::kCancel, "cancel"}};
+  return test::EnumName(k, kNames);
 }
 
 struct GradCase {

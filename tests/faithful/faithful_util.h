@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "lngrad/product.h"
+#include "enum_name.h"
 #include "tiling/tiling_api.h"
 
 namespace faithful {
@@ -117,17 +118,11 @@ inline uint32_t BufNum(bool half, bool reuse) { return half ? 9 : (reuse ? 4 : 6
 
 enum class TmpKind { kMin, kMax, kRows, kSingleChunk };
 inline const char* TmpKindName(TmpKind k) {
-  switch (k) {
-    case TmpKind::kMin:
-      return "min";
-    case TmpKind::kMax:
-      return "max";
-    case TmpKind::kRows:
-      return "rows";
-    case TmpKind::kSingleChunk:
-      return "single";
-  }
-  return "?";
+  static constexpr lngrad::test::EnumLabel<TmpKind> kNames[] = {{TmpKind::kMin, "min"},
+                                                                {TmpKind::kMax, "max"},
+                                                                {TmpKind::kRows, "rows"},
+                                                                {TmpKind::kSingleChunk, "single"}};
+  return lngrad::test::EnumName(k, kNames);
 }
 
 // Tiling for the case's shape [1, rows, H, H] on its product:

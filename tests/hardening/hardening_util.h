@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "element.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
@@ -19,23 +20,8 @@ namespace lngrad::hardening {
 
 inline constexpr double kU = 0x1p-24;
 
-template <typename T>
-double D(T v) {
-  if constexpr (sizeof(T) == 2) {
-    return static_cast<double>(v.ToFloat());
-  } else {
-    return static_cast<double>(v);
-  }
-}
-
-template <typename T>
-T Make(double v) {
-  if constexpr (sizeof(T) == 2) {
-    return T(static_cast<float>(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
+using test::FromDouble;
+using test::ToDouble;
 
 // One LayerNormGrad problem [rows, h] with its outputs.
 template <typename T>
@@ -51,23 +37,24 @@ struct Problem {
     mean.resize(rows);
     var.resize(rows);
     gamma.resize(h);
-    for (auto& v : dy) v = Make<T>(u(rng));
-    for (auto& v : x) v = Make<T>(u(rng));
-    for (auto& v : gamma) v = Make<T>(u(rng));
+    for (auto& v : dy) v = FromDouble<T>(u(rng));
+    for (auto& v : x) v = FromDouble<T>(u(rng));
+    for (auto& v : gamma) v = FromDouble<T>(u(rng));
     // Statistics of the stored x, in double, rounded once.
     for (int64_t i = 0; i < rows; ++i) {
       double m = 0, q = 0;
-      for (int64_t c = 0; c < h; ++c) m += D(x[i * h + c]);
+      for (int64_t c = 0; c < h; ++c) m += ToDouble(x[i * h + c]);
       m /= static_cast<double>(h);
-      for (int64_t c = 0; c < h; ++c) q += (D(x[i * h + c]) - m) * (D(x[i * h + c]) - m);
-      mean[i] = Make<T>(m);
-      var[i] = Make<T>(q / static_cast<double>(h));
+      for (int64_t c = 0; c < h; ++c)
+        q += (ToDouble(x[i * h + c]) - m) * (ToDouble(x[i * h + c]) - m);
+      mean[i] = FromDouble<T>(m);
+      var[i] = FromDouble<T>(q / static_cast<double>(h));
     }
     ClearOutputs();
   }
   void ClearOutputs() {
-    pd_x.assign(rows * h, Make<T>(-7.0));
-    res.assign(rows * h, Make<T>(-7.0));
+    pd_x.assign(rows * h, FromDouble<T>(-7.0));
+    res.assign(rows * h, FromDouble<T>(-7.0));
   }
   Status RunNative(float epsilon, const Options& options = {}) {
     return LayerNormGrad({rows, h}, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),

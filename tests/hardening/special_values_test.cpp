@@ -56,12 +56,13 @@ void ExpectNearExact(const Problem<T>& p, float eps, int64_t r0, int64_t r1,
   const double k = PdXFactor(h);
   int64_t bad = 0;
   for (int64_t r = r0; r < r1; ++r) {
-    const double v = D(p.var[r]) + static_cast<double>(eps);
-    const double m = D(p.mean[r]);
+    const double v = ToDouble(p.var[r]) + static_cast<double>(eps);
+    const double m = ToDouble(p.mean[r]);
     const double rs = 1.0 / std::sqrt(v);
     double s12 = 0, s1 = 0, s2 = 0, a12 = 0, a1 = 0, a2 = 0;
     for (int64_t c = 0; c < h; ++c) {
-      const double x1 = D(p.dy[r * h + c]) * D(p.gamma[c]), x2 = D(p.x[r * h + c]) - m;
+      const double x1 = ToDouble(p.dy[r * h + c]) * ToDouble(p.gamma[c]),
+                   x2 = ToDouble(p.x[r * h + c]) - m;
       s12 += x1 * x2;
       s1 += x1;
       s2 += -2.0 * x2;
@@ -76,7 +77,7 @@ void ExpectNearExact(const Problem<T>& p, float eps, int64_t r0, int64_t r1,
     const double pm_abs = a1 * rs + pv_abs * a2 / n;
     for (int64_t c = 0; c < h; ++c) {
       const int64_t i = r * h + c;
-      const double x1 = D(p.dy[i]) * D(p.gamma[c]), x2 = D(p.x[i]) - m;
+      const double x1 = ToDouble(p.dy[i]) * ToDouble(p.gamma[c]), x2 = ToDouble(p.x[i]) - m;
       const double e = x1 * rs + pv * 2.0 / n * x2 + pm / n;
       const double mag = std::fabs(x1) * rs + pv_abs * 2.0 / n * std::fabs(x2) + pm_abs / n;
       double tol = k * kU * mag + k * abs_floor;
@@ -86,12 +87,12 @@ void ExpectNearExact(const Problem<T>& p, float eps, int64_t r0, int64_t r1,
         tol += HalfSpacing(e);
         rtol += HalfSpacing(er);
       }
-      if (!(std::fabs(D(p.pd_x[i]) - e) <= tol) && bad++ < 5) {
-        ADD_FAILURE() << "pd_x[" << r << "," << c << "] = " << D(p.pd_x[i]) << ", exact " << e
-                      << ", tolerance " << tol;
+      if (!(std::fabs(ToDouble(p.pd_x[i]) - e) <= tol) && bad++ < 5) {
+        ADD_FAILURE() << "pd_x[" << r << "," << c << "] = " << ToDouble(p.pd_x[i]) << ", exact "
+                      << e << ", tolerance " << tol;
       }
-      if (!(std::fabs(D(p.res[i]) - er) <= rtol) && bad++ < 5) {
-        ADD_FAILURE() << "res[" << r << "," << c << "] = " << D(p.res[i]) << ", exact " << er
+      if (!(std::fabs(ToDouble(p.res[i]) - er) <= rtol) && bad++ < 5) {
+        ADD_FAILURE() << "res[" << r << "," << c << "] = " << ToDouble(p.res[i]) << ", exact " << er
                       << ", tolerance " << rtol;
       }
     }
@@ -123,11 +124,11 @@ Problem<T> RunPoisoned(Path path, Poison poison, int64_t poisoned_row, Problem<T
 
 template <typename T>
 void NaNPropagates(Path path) {
-  const T nan = Make<T>(kNaN);
+  const T nan = FromDouble<T>(kNaN);
   Problem<T> clean(1, 1, 0);
   auto row_all_nan = [](const std::vector<T>& v, int64_t r, int64_t h) {
     for (int64_t c = 0; c < h; ++c) {
-      if (!std::isnan(D(v[r * h + c]))) return false;
+      if (!std::isnan(ToDouble(v[r * h + c]))) return false;
     }
     return true;
   };
@@ -145,7 +146,7 @@ void NaNPropagates(Path path) {
     EXPECT_TRUE(row_all_nan(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) {
       if (c == 5) {
-        EXPECT_TRUE(std::isnan(D(p.res[64 + c])));
+        EXPECT_TRUE(std::isnan(ToDouble(p.res[64 + c])));
       } else {
         EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c])) << c;
       }
@@ -179,7 +180,7 @@ void InfPropagates(Path path) {
   Problem<T> clean(1, 1, 0);
   auto row_all_nonfinite = [](const std::vector<T>& v, int64_t r, int64_t h) {
     for (int64_t c = 0; c < h; ++c) {
-      if (std::isfinite(D(v[r * h + c]))) return false;
+      if (std::isfinite(ToDouble(v[r * h + c]))) return false;
     }
     return true;
   };
@@ -188,16 +189,16 @@ void InfPropagates(Path path) {
     // element adds a multiple of them.
     SCOPED_TRACE("+Inf in dy[2,5]");
     auto p = RunPoisoned<T>(
-        path, [](Problem<T>& q) { q.dy[2 * 32 + 5] = Make<T>(kInf); }, 2, &clean);
+        path, [](Problem<T>& q) { q.dy[2 * 32 + 5] = FromDouble<T>(kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
     for (int64_t c = 0; c < 32; ++c) EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c]));
   }
   {
     SCOPED_TRACE("+Inf in x[2,5]");
     auto p = RunPoisoned<T>(
-        path, [](Problem<T>& q) { q.x[2 * 32 + 5] = Make<T>(kInf); }, 2, &clean);
+        path, [](Problem<T>& q) { q.x[2 * 32 + 5] = FromDouble<T>(kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
-    EXPECT_EQ(D(p.res[64 + 5]), kInf);  // (inf - mean) * positive rstd
+    EXPECT_EQ(ToDouble(p.res[64 + 5]), kInf);  // (inf - mean) * positive rstd
     for (int64_t c = 0; c < 32; ++c) {
       if (c != 5) {
         EXPECT_TRUE(SameBits(p.res[64 + c], clean.res[64 + c])) << c;
@@ -208,18 +209,18 @@ void InfPropagates(Path path) {
     // (inf + eps)^-0.5 = 0 and ^-1.5 = 0: every term of the row is a finite value times 0.
     SCOPED_TRACE("+Inf in variance[2]");
     auto p = RunPoisoned<T>(
-        path, [](Problem<T>& q) { q.var[2] = Make<T>(kInf); }, 2, &clean);
+        path, [](Problem<T>& q) { q.var[2] = FromDouble<T>(kInf); }, 2, &clean);
     for (int64_t c = 0; c < 32; ++c) {
-      EXPECT_EQ(D(p.pd_x[64 + c]), 0.0) << c;
-      EXPECT_EQ(D(p.res[64 + c]), 0.0) << c;
+      EXPECT_EQ(ToDouble(p.pd_x[64 + c]), 0.0) << c;
+      EXPECT_EQ(ToDouble(p.res[64 + c]), 0.0) << c;
     }
   }
   {
     SCOPED_TRACE("-Inf in mean[2]");
     auto p = RunPoisoned<T>(
-        path, [](Problem<T>& q) { q.mean[2] = Make<T>(-kInf); }, 2, &clean);
+        path, [](Problem<T>& q) { q.mean[2] = FromDouble<T>(-kInf); }, 2, &clean);
     EXPECT_TRUE(row_all_nonfinite(p.pd_x, 2, 32));
-    for (int64_t c = 0; c < 32; ++c) EXPECT_EQ(D(p.res[64 + c]), kInf) << c;  // x - (-inf)
+    for (int64_t c = 0; c < 32; ++c) EXPECT_EQ(ToDouble(p.res[64 + c]), kInf) << c;  // x - (-inf)
   }
 }
 
@@ -239,8 +240,8 @@ TEST(SpecialValues, InfPropagatesDeviceHalf) { InfPropagates<Half>(Path::kDevice
 template <typename T>
 Status RunBeta(Path path, int64_t rows, int64_t h, const std::vector<T>& dy,
                const std::vector<T>& res, std::vector<T>* dg, std::vector<T>* db) {
-  dg->assign(h, Make<T>(-7.0));
-  db->assign(h, Make<T>(-7.0));
+  dg->assign(h, FromDouble<T>(-7.0));
+  db->assign(h, FromDouble<T>(-7.0));
   if (path == Path::kNative) {
     return LayerNormGradBeta({rows, h}, dy.data(), res.data(), dg->data(), db->data());
   }
@@ -257,7 +258,8 @@ void BetaSpecialValues(Path path) {
   const int64_t rows = 6, h = 32;
   Problem<T> p(rows, h, 91);
   std::vector<T> res(rows * h);
-  for (int64_t i = 0; i < rows * h; ++i) res[i] = Make<T>(0.25 + 0.5 * D(p.x[i]) * D(p.x[i]));
+  for (int64_t i = 0; i < rows * h; ++i)
+    res[i] = FromDouble<T>(0.25 + 0.5 * ToDouble(p.x[i]) * ToDouble(p.x[i]));
   std::vector<T> dg0, db0, dg, db;
   ASSERT_TRUE(RunBeta(path, rows, h, p.dy, res, &dg0, &db0).ok());
   auto others_clean = [&](int64_t col) {
@@ -268,25 +270,25 @@ void BetaSpecialValues(Path path) {
     }
   };
   std::vector<T> dy = p.dy;
-  dy[3 * h + 7] = Make<T>(kNaN);
+  dy[3 * h + 7] = FromDouble<T>(kNaN);
   ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dg, &db).ok());
-  EXPECT_TRUE(std::isnan(D(dg[7])));
-  EXPECT_TRUE(std::isnan(D(db[7])));
+  EXPECT_TRUE(std::isnan(ToDouble(dg[7])));
+  EXPECT_TRUE(std::isnan(ToDouble(db[7])));
   others_clean(7);
   dy = p.dy;
-  dy[2 * h + 9] = Make<T>(kInf);  // res > 0 everywhere
+  dy[2 * h + 9] = FromDouble<T>(kInf);  // res > 0 everywhere
   ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dg, &db).ok());
-  EXPECT_EQ(D(dg[9]), kInf);
-  EXPECT_EQ(D(db[9]), kInf);
+  EXPECT_EQ(ToDouble(dg[9]), kInf);
+  EXPECT_EQ(ToDouble(db[9]), kInf);
   others_clean(9);
   dy = p.dy;
   std::vector<T> r2 = res;
-  dy[4 * h + 11] = Make<T>(0.0);
-  r2[4 * h + 11] = Make<T>(kInf);
+  dy[4 * h + 11] = FromDouble<T>(0.0);
+  r2[4 * h + 11] = FromDouble<T>(kInf);
   std::vector<T> dgz, dbz;
   ASSERT_TRUE(RunBeta(path, rows, h, dy, res, &dgz, &dbz).ok());  // dy = 0, finite res
   ASSERT_TRUE(RunBeta(path, rows, h, dy, r2, &dg, &db).ok());
-  EXPECT_TRUE(std::isnan(D(dg[11])));
+  EXPECT_TRUE(std::isnan(ToDouble(dg[11])));
   EXPECT_TRUE(SameBits(db[11], dbz[11]));  // dbeta does not see res
 }
 TEST(SpecialValues, GradBetaNativeFloat) { BetaSpecialValues<float>(Path::kNative); }
@@ -303,17 +305,17 @@ void ZeroVariancePlusEps(Path path) {
   ASSERT_TRUE(Run(clean, path, 0.0f).ok());
   Problem<T> p = clean;
   for (int64_t c = 0; c < 32; ++c) p.x[32 + c] = p.mean[1];  // row 1 constant
-  p.var[1] = Make<T>(0.0);
-  p.var[2] = Make<T>(0.0);  // row 2 keeps its spread
+  p.var[1] = FromDouble<T>(0.0);
+  p.var[2] = FromDouble<T>(0.0);  // row 2 keeps its spread
   ASSERT_TRUE(Run(p, path, 0.0f).ok());
   for (int64_t c = 0; c < 32; ++c) {
-    EXPECT_TRUE(std::isnan(D(p.pd_x[32 + c]))) << c;
-    EXPECT_TRUE(std::isnan(D(p.res[32 + c]))) << c;
-    const double x2 = D(p.x[64 + c]) - D(p.mean[2]);
+    EXPECT_TRUE(std::isnan(ToDouble(p.pd_x[32 + c]))) << c;
+    EXPECT_TRUE(std::isnan(ToDouble(p.res[32 + c]))) << c;
+    const double x2 = ToDouble(p.x[64 + c]) - ToDouble(p.mean[2]);
     if (x2 != 0.0) {
-      EXPECT_EQ(D(p.res[64 + c]), std::copysign(kInf, x2)) << c;
+      EXPECT_EQ(ToDouble(p.res[64 + c]), std::copysign(kInf, x2)) << c;
     }
-    EXPECT_FALSE(std::isfinite(D(p.pd_x[64 + c]))) << c;
+    EXPECT_FALSE(std::isfinite(ToDouble(p.pd_x[64 + c]))) << c;
     EXPECT_TRUE(SameBits(p.pd_x[c], clean.pd_x[c])) << c;  // row 0 untouched by the others
     EXPECT_TRUE(SameBits(p.res[c], clean.res[c])) << c;
   }
@@ -329,14 +331,14 @@ template <typename T>
 void ConstantRows(Path path) {
   Problem<T> p(4, 64, 31);
   for (int64_t r = 0; r < 4; ++r) {
-    const T value = Make<T>(0.75 * static_cast<double>(r) - 1.0);
+    const T value = FromDouble<T>(0.75 * static_cast<double>(r) - 1.0);
     for (int64_t c = 0; c < 64; ++c) p.x[r * 64 + c] = value;
     p.mean[r] = value;
-    p.var[r] = Make<T>(0.0);
+    p.var[r] = FromDouble<T>(0.0);
   }
   const float eps = sizeof(T) == 2 ? Half(1e-3f).ToFloat() : 1e-3f;
   ASSERT_TRUE(Run(p, path, eps).ok());
-  for (size_t i = 0; i < p.res.size(); ++i) ASSERT_EQ(D(p.res[i]), 0.0) << i;
+  for (size_t i = 0; i < p.res.size(); ++i) ASSERT_EQ(ToDouble(p.res[i]), 0.0) << i;
   ExpectNearExact(p, eps, 0, 4);
 }
 TEST(SpecialValues, ConstantRowsNativeFloat) { ConstantRows<float>(Path::kNative); }
@@ -380,10 +382,10 @@ TEST(SpecialValues, DeviceHalfRoundsEpsilon) {
   ASSERT_TRUE(p.RunDevice(1e-5f).ok());
   int64_t far_from_float_eps = 0;
   for (int64_t c = 0; c < 64; ++c) {
-    const double x2 = D(p.x[c]);
+    const double x2 = ToDouble(p.x[c]);
     const double with_half_eps = x2 / std::sqrt(1.0013580322265625e-05);
     const double with_float_eps = x2 / std::sqrt(static_cast<double>(1e-5f));
-    const double got = D(p.res[c]);
+    const double got = ToDouble(p.res[c]);
     // Float evaluation (a few u) plus the final half rounding: within one half spacing.
     EXPECT_LE(std::fabs(got - with_half_eps), HalfSpacing(with_half_eps)) << c;
     far_from_float_eps += std::fabs(got - with_float_eps) > HalfSpacing(with_float_eps);
@@ -394,10 +396,11 @@ TEST(SpecialValues, DeviceHalfRoundsEpsilon) {
   ASSERT_TRUE(n.RunNative(1e-5f).ok());
   int64_t native_far = 0;
   for (int64_t c = 0; c < 64; ++c) {
-    const double with_float_eps = D(n.x[c]) / std::sqrt(static_cast<double>(1e-5f));
-    EXPECT_LE(std::fabs(D(n.res[c]) - with_float_eps), HalfSpacing(with_float_eps)) << c;
-    native_far += std::fabs(D(n.res[c]) - D(n.x[c]) / std::sqrt(1.0013580322265625e-05)) >
-                  HalfSpacing(D(n.res[c]));
+    const double with_float_eps = ToDouble(n.x[c]) / std::sqrt(static_cast<double>(1e-5f));
+    EXPECT_LE(std::fabs(ToDouble(n.res[c]) - with_float_eps), HalfSpacing(with_float_eps)) << c;
+    native_far +=
+        std::fabs(ToDouble(n.res[c]) - ToDouble(n.x[c]) / std::sqrt(1.0013580322265625e-05)) >
+        HalfSpacing(ToDouble(n.res[c]));
   }
   EXPECT_GT(native_far, 0);
 }
