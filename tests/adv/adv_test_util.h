@@ -12,6 +12,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/bits_test_util.h"
@@ -192,5 +193,48 @@ inline void RowStats(const std::vector<float>& x, size_t rows, size_t h, std::ve
 using aicore::testing::FirstBitDifference;
 using aicore::testing::SameBits;
 using aicore::testing::Uniform;
+
+// The whole of `v` as an operand; WholeIn for the operands the API only reads.
+template <typename T>
+Buffer<T> Whole(std::vector<T>& v) {
+  return {v.data(), v.size()};
+}
+template <typename T>
+Buffer<const T> WholeIn(const std::vector<T>& v) {
+  return {v.data(), v.size()};
+}
+
+// Owns every buffer of one LayerNorm call: x in [-100, 100], gamma and beta in [-2, 2] (seeds
+// seed, +1, +2), the outputs zeroed, `scratch_floats` floats of scratch filled with 7.
+template <typename T>
+struct NormCase {
+  uint32_t b, s, h;
+  std::vector<T> x, gamma, beta, out, mean, var;
+  std::vector<float> scratch;
+  NormCase(uint32_t b_, uint32_t s_, uint32_t h_, uint32_t seed, size_t scratch_floats)
+      : b(b_), s(s_), h(h_) {
+    const auto xf = Uniform(size_t{b} * s * h, -100.0f, 100.0f, seed);
+    const auto gf = Uniform(h, -2.0f, 2.0f, seed + 1);
+    const auto bf = Uniform(h, -2.0f, 2.0f, seed + 2);
+    if constexpr (std::is_same_v<T, float>) {
+      x = xf, gamma = gf, beta = bf;
+    } else {
+      x = ToHalf(xf), gamma = ToHalf(gf), beta = ToHalf(bf);
+    }
+    out.assign(x.size(), T{});
+    mean.assign(size_t{b} * s, T{});
+    var.assign(size_t{b} * s, T{});
+    scratch.assign(scratch_floats, 7.0f);
+  }
+  LayerNormOperands<T> Operands() {
+    return {.output = Whole(out),
+            .outputMean = Whole(mean),
+            .outputVariance = Whole(var),
+            .inputX = Whole(x),
+            .gamma = WholeIn(gamma),
+            .beta = WholeIn(beta),
+            .scratch = Whole(scratch)};
+  }
+};
 
 }  // namespace lngrad::adv::testing

@@ -360,9 +360,7 @@ TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {
   // LayerNorm's mean and variance feed LayerNormGrad, all on the simulated 910B. [2,12,32]
   // float with a chunk size that leaves a tail, so the tiling comes back with tail lengths.
   const uint32_t b = 2, s = 12, h = 32;
-  const auto x = lngrad::adv::testing::Uniform(b * s * h, -100.0f, 100.0f, 40);
-  const auto gamma = lngrad::adv::testing::Uniform(h, -2.0f, 2.0f, 41);
-  const auto beta = lngrad::adv::testing::Uniform(h, -2.0f, 2.0f, 42);
+  dm::testing::NormCase<float> c(b, s, h, 40, 0);
   AscendC::tiling::LayerNormTiling lt;
   const ge::Shape shape({b, s, h, h});
   uint32_t max_v = 0, min_v = 0;
@@ -373,8 +371,9 @@ TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {
   AscendC::GetLayerNormNDTilingInfo(shape, stack, 4, false, lt);
   ASSERT_GT(lt.inputTailSize, 0u);
   const auto lt_before = lt;
-  Gm xg(x), gg(gamma), bg(beta), og(std::vector<float>(b * s * h)), mg(std::vector<float>(b * s)),
-      vg(std::vector<float>(b * s)), tl(lt), params(GradParams{stack, 1e-5f});
+  Gm xg(c.x), gg(c.gamma), bg(c.beta), og(std::vector<float>(b * s * h)),
+      mg(std::vector<float>(b * s)), vg(std::vector<float>(b * s)), tl(lt),
+      params(GradParams{stack, 1e-5f});
   auto f = RunOn("Ascend910B1", [&] {
     lngrad_test_ln_float(xg.get(), gg.get(), bg.get(), og.get(), mg.get(), vg.get(), tl.get(),
                          params.get());
@@ -384,28 +383,19 @@ TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {
   AscendC::tiling::LayerNormTiling d = lt_before;
   dm::LayerNormFootprint fp;
   ASSERT_TRUE(dm::LayerNormFootprintFor(dm::Algorithm::kVector, d, false, false, &fp).ok());
-  std::vector<float> xr = x, out(b * s * h), mean(b * s), var(b * s),
-                     scratch(std::max<uint64_t>(fp.scratch, 1));
-  dm::LayerNormOperands<float> o;
-  o.output = {out.data(), out.size()};
-  o.outputMean = {mean.data(), mean.size()};
-  o.outputVariance = {var.data(), var.size()};
-  o.inputX = {xr.data(), xr.size()};
-  o.gamma = {gamma.data(), gamma.size()};
-  o.beta = {beta.data(), beta.size()};
-  o.scratch = {scratch.data(), scratch.size()};
-  ASSERT_TRUE(dm::LayerNorm(dm::Algorithm::kVector, d, o, 1e-5f, false).ok());
-  EXPECT_EQ(og.Read<float>(b * s * h), out);
-  EXPECT_EQ(mg.Read<float>(b * s), mean);
-  EXPECT_EQ(vg.Read<float>(b * s), var);
+  c.scratch.assign(std::max<uint64_t>(fp.scratch, 1), 0.0f);
+  ASSERT_TRUE(dm::LayerNorm(dm::Algorithm::kVector, d, c.Operands(), 1e-5f, false).ok());
+  EXPECT_EQ(og.Read<float>(b * s * h), c.out);
+  EXPECT_EQ(mg.Read<float>(b * s), c.mean);
+  EXPECT_EQ(vg.Read<float>(b * s), c.var);
   const auto lt_after = tl.Read<AscendC::tiling::LayerNormTiling>(1)[0];
   EXPECT_EQ(lt_after.bshCurLength, lt_before.inputTailSize);
   EXPECT_EQ(lt_after.bshCurLength, d.bshCurLength);
   EXPECT_EQ(lt_after.bsCurLength, d.bsCurLength);
 
   // Backward with the forward statistics.
-  FloatProblem p{b, s,   h,    lngrad::adv::testing::Uniform(b * s * h, -1.0f, 1.0f, 43),
-                 x, var, mean, gamma};
+  FloatProblem p{b,   s,     h,      lngrad::adv::testing::Uniform(b * s * h, -1.0f, 1.0f, 43),
+                 c.x, c.var, c.mean, c.gamma};
   uint32_t bytes = 0;
   const auto gt = GradTiling("Ascend910B1", b, s, h, h, 4, false, false, &bytes);
   std::vector<float> want_pdx, want_res;

@@ -6,54 +6,15 @@
 #include <vector>
 
 #include "adv_test_util.h"
+#include "element.h"
 
 namespace lngrad::adv {
 namespace {
 
+using test::ToDouble;
 using testing::FirstBitDifference;
 using testing::MakeLayerNormTiling;
-
-template <typename T>
-struct NormCase {
-  uint32_t b, s, h;
-  std::vector<T> x, gamma, beta, out, mean, var;
-  std::vector<float> scratch;
-  NormCase(uint32_t b_, uint32_t s_, uint32_t h_, uint32_t seed, size_t scratch_floats)
-      : b(b_), s(s_), h(h_) {
-    const auto xf = testing::Uniform(size_t{b} * s * h, -100.0f, 100.0f, seed);
-    const auto gf = testing::Uniform(h, -2.0f, 2.0f, seed + 1);
-    const auto bf = testing::Uniform(h, -2.0f, 2.0f, seed + 2);
-    if constexpr (std::is_same_v<T, float>) {
-      x = xf, gamma = gf, beta = bf;
-    } else {
-      x = testing::ToHalf(xf), gamma = testing::ToHalf(gf), beta = testing::ToHalf(bf);
-    }
-    out.assign(x.size(), T{});
-    mean.assign(size_t{b} * s, T{});
-    var.assign(size_t{b} * s, T{});
-    scratch.assign(scratch_floats, 7.0f);
-  }
-  LayerNormOperands<T> Operands() {
-    LayerNormOperands<T> o;
-    o.output = {out.data(), out.size()};
-    o.outputMean = {mean.data(), mean.size()};
-    o.outputVariance = {var.data(), var.size()};
-    o.inputX = {x.data(), x.size()};
-    o.gamma = {gamma.data(), gamma.size()};
-    o.beta = {beta.data(), beta.size()};
-    o.scratch = {scratch.data(), scratch.size()};
-    return o;
-  }
-};
-
-template <typename T>
-double D(T v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return v;
-  } else {
-    return v.ToFloat();
-  }
-}
+using testing::NormCase;
 
 // Official-rule style comparison against float64 (spec §4 formulas): fails when both the
 // absolute and the relative error exceed tol. Returns the number of failing values.
@@ -66,15 +27,18 @@ int Check(const NormCase<T>& c, double eps, double tol) {
   };
   for (size_t r = 0; r < size_t{c.b} * c.s; ++r) {
     double m = 0, v = 0;
-    for (size_t k = 0; k < c.h; ++k) m += D(c.x[r * c.h + k]);
+    for (size_t k = 0; k < c.h; ++k) m += ToDouble(c.x[r * c.h + k]);
     m /= c.h;
-    for (size_t k = 0; k < c.h; ++k) v += (D(c.x[r * c.h + k]) - m) * (D(c.x[r * c.h + k]) - m);
+    for (size_t k = 0; k < c.h; ++k)
+      v += (ToDouble(c.x[r * c.h + k]) - m) * (ToDouble(c.x[r * c.h + k]) - m);
     v /= c.h;
-    fails += bad(D(c.mean[r]), m);
-    fails += bad(D(c.var[r]), v);
+    fails += bad(ToDouble(c.mean[r]), m);
+    fails += bad(ToDouble(c.var[r]), v);
     for (size_t k = 0; k < c.h; ++k) {
-      const double y = (D(c.x[r * c.h + k]) - m) / std::sqrt(v + eps) * D(c.gamma[k]) + D(c.beta[k]);
-      fails += bad(D(c.out[r * c.h + k]), y);
+      const double y =
+          (ToDouble(c.x[r * c.h + k]) - m) / std::sqrt(v + eps) * ToDouble(c.gamma[k]) +
+          ToDouble(c.beta[k]);
+      fails += bad(ToDouble(c.out[r * c.h + k]), y);
     }
   }
   return fails;

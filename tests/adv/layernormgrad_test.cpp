@@ -53,16 +53,15 @@ struct GradCase {
     }
   }
   LayerNormGradOperands<T> Operands() {
-    LayerNormGradOperands<T> o;
-    o.outputPdX = {pd_x.data(), pd_x.size()};
-    o.resForGamma = {res.data(), res.size()};
-    o.inputDy = {dy.data(), dy.size()};
-    o.inputX = {x.data(), x.size()};
-    o.inputVariance = {var.data(), var.size()};
-    o.inputMean = {mean.data(), mean.size()};
-    o.inputGamma = {gamma.data(), gamma.size()};
-    o.scratch = {scratch.data(), scratch.size()};
-    return o;
+    using testing::Whole, testing::WholeIn;
+    return {.outputPdX = Whole(pd_x),
+            .resForGamma = Whole(res),
+            .inputDy = Whole(dy),
+            .inputX = Whole(x),
+            .inputVariance = WholeIn(var),
+            .inputMean = WholeIn(mean),
+            .inputGamma = WholeIn(gamma),
+            .scratch = Whole(scratch)};
   }
 };
 
@@ -231,24 +230,25 @@ void SetIfInside(std::vector<T>& v, size_t i, float f) {
   }
 }
 
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
 // Special values in a few rows (and gamma): NaN, +-Inf, -0, float and half subnormals, values
 // that overflow half, variance 0 and -eps (1/sqrt(0) = Inf), mean = -Inf.
 template <typename T>
 void InjectSpecials(GradCase<T>* c) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   const size_t rows = size_t{c->b} * c->s;
   const size_t h = c->h;
-  SetIfInside(c->dy, 0 * h + 1, nan);
-  SetIfInside(c->x, 1 * h + 2, inf);
+  SetIfInside(c->dy, 0 * h + 1, kNaN);
+  SetIfInside(c->x, 1 * h + 2, kInf);
   SetIfInside(c->x, 1 * h + 3, -0.0f);
   SetIfInside(c->dy, 2 * h + 0, 1e-40f);
   SetIfInside(c->dy, 2 * h + 5, 6.0e-8f);
   SetIfInside(c->x, 2 * h + 7, -7e4f);
   SetIfInside(c->dy, 3 * h + 4, 7e4f);
   SetIfInside(c->var, 3, 0.0f);
-  SetIfInside(c->var, 4, inf);
-  SetIfInside(c->mean, 5, -inf);
+  SetIfInside(c->var, 4, kInf);
+  SetIfInside(c->mean, 5, -kInf);
   if (rows > 6) {
     for (size_t k = 0; k < h; ++k) SetIfInside(c->x, 6 * h + k, F(c->mean[6]));  // x - mean = 0
   }
@@ -260,13 +260,11 @@ void InjectSpecials(GradCase<T>* c) {
 // zeros through the trees and the +0 masked lanes) and float subnormals. Rows 7..9 if present.
 template <typename T>
 void InjectSpreadSpecials(GradCase<T>* c) {
-  const float inf = std::numeric_limits<float>::infinity();
-  const float nan = std::numeric_limits<float>::quiet_NaN();
   const size_t rows = size_t{c->b} * c->s;
   const size_t h = c->h;
-  SetIfInside(c->dy, 0 * h + h - 1, -inf);
-  SetIfInside(c->x, 1 * h + h - 2, nan);
-  SetIfInside(c->dy, 2 * h + 64 * (h / 128) + 3, inf);
+  SetIfInside(c->dy, 0 * h + h - 1, -kInf);
+  SetIfInside(c->x, 1 * h + h - 2, kNaN);
+  SetIfInside(c->dy, 2 * h + 64 * (h / 128) + 3, kInf);
   SetIfInside(c->x, 4 * h + h / 2, -0.0f);
   if (rows > 7) {
     for (size_t k = 0; k < h; ++k) SetIfInside(c->dy, 7 * h + k, -0.0f);
@@ -276,7 +274,7 @@ void InjectSpreadSpecials(GradCase<T>* c) {
     for (size_t k = h / 2; k < h; k += 5) SetIfInside(c->x, 8 * h + k, F(c->mean[8]) + 3e-39f);
   }
   if (rows > 9) SetIfInside(c->var, 9, -1e-5f);  // variance + eps = 0: rstd = +Inf
-  SetIfInside(c->dy, 3 * h + h - 5, nan);
+  SetIfInside(c->dy, 3 * h + h - 5, kNaN);
   // Row 6 has x - mean = +0 (InjectSpecials); dy = gamma makes dy * gamma >= 0, so every
   // ComputePdVar product is -0: -0 sums for the full repeats, +0 where masked lanes enter.
   if (rows > 6) {

@@ -21,13 +21,12 @@ struct BetaCase {
       : dy(std::move(dy_)), res(std::move(res_)), gamma_out(h), beta_out(h),
         scratch(scratch_floats, 123.0f) {}
   LayerNormGradBetaOperands<T> Operands() {
-    LayerNormGradBetaOperands<T> o;
-    o.outputPdGamma = {gamma_out.data(), gamma_out.size()};
-    o.outputPdBeta = {beta_out.data(), beta_out.size()};
-    o.resForGamma = {res.data(), res.size()};
-    o.inputDy = {dy.data(), dy.size()};
-    o.scratch = {scratch.data(), scratch.size()};
-    return o;
+    using testing::Whole, testing::WholeIn;
+    return {.outputPdGamma = Whole(gamma_out),
+            .outputPdBeta = Whole(beta_out),
+            .resForGamma = Whole(res),
+            .inputDy = WholeIn(dy),
+            .scratch = Whole(scratch)};
   }
 };
 

@@ -2,7 +2,7 @@
 // a float constructor), anything else converts with static_cast.
 //
 // Templates only, no lngrad header, so tests/common stays standard-library only (see
-// doc_example.h); shared by tests/hardening and fuzz/fuzz_kernel_launch.cpp.
+// doc_example.h); shared by tests/adv, tests/hardening and fuzz/fuzz_kernel_launch.cpp.
 #pragma once
 
 namespace lngrad::test {

@@ -95,20 +95,21 @@ void RunConcurrently(std::vector<Job<T>>& jobs, std::atomic<int>* mismatches) {
   for (auto& t : threads) t.join();
 }
 
-TEST(Concurrency, NativeAndDeviceFloatGiveTheSameBitsAsSequential) {
-  auto jobs = MakeJobs<float>(100);
+template <typename T>
+void ExpectConcurrentBitsEqualSequential(uint32_t seed0) {
+  auto jobs = MakeJobs<T>(seed0);
   RunSequentially(jobs);
   std::atomic<int> mismatches{0};
   RunConcurrently(jobs, &mismatches);
   EXPECT_EQ(mismatches.load(), 0);
 }
 
+TEST(Concurrency, NativeAndDeviceFloatGiveTheSameBitsAsSequential) {
+  ExpectConcurrentBitsEqualSequential<float>(100);
+}
+
 TEST(Concurrency, NativeAndDeviceHalfGiveTheSameBitsAsSequential) {
-  auto jobs = MakeJobs<Half>(200);
-  RunSequentially(jobs);
-  std::atomic<int> mismatches{0};
-  RunConcurrently(jobs, &mismatches);
-  EXPECT_EQ(mismatches.load(), 0);
+  ExpectConcurrentBitsEqualSequential<Half>(200);
 }
 
 }  // namespace

@@ -26,6 +26,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 enum class Path { kNative, kDevice };
 
+// The four tests of one check, named <Name>{Native,Device}{Float,Half}: both paths, both types.
+#define LNGRAD_SPECIAL_VALUES_TESTS(Name, Check)                          \
+  TEST(SpecialValues, Name##NativeFloat) { Check<float>(Path::kNative); } \
+  TEST(SpecialValues, Name##NativeHalf) { Check<Half>(Path::kNative); }   \
+  TEST(SpecialValues, Name##DeviceFloat) { Check<float>(Path::kDevice); } \
+  TEST(SpecialValues, Name##DeviceHalf) { Check<Half>(Path::kDevice); }
+
 template <typename T>
 Status Run(Problem<T>& p, Path path, float eps) {
   p.ClearOutputs();
@@ -224,14 +231,8 @@ void InfPropagates(Path path) {
   }
 }
 
-TEST(SpecialValues, NaNPropagatesNativeFloat) { NaNPropagates<float>(Path::kNative); }
-TEST(SpecialValues, NaNPropagatesNativeHalf) { NaNPropagates<Half>(Path::kNative); }
-TEST(SpecialValues, NaNPropagatesDeviceFloat) { NaNPropagates<float>(Path::kDevice); }
-TEST(SpecialValues, NaNPropagatesDeviceHalf) { NaNPropagates<Half>(Path::kDevice); }
-TEST(SpecialValues, InfPropagatesNativeFloat) { InfPropagates<float>(Path::kNative); }
-TEST(SpecialValues, InfPropagatesNativeHalf) { InfPropagates<Half>(Path::kNative); }
-TEST(SpecialValues, InfPropagatesDeviceFloat) { InfPropagates<float>(Path::kDevice); }
-TEST(SpecialValues, InfPropagatesDeviceHalf) { InfPropagates<Half>(Path::kDevice); }
+LNGRAD_SPECIAL_VALUES_TESTS(NaNPropagates, NaNPropagates)
+LNGRAD_SPECIAL_VALUES_TESTS(InfPropagates, InfPropagates)
 
 // LayerNormGradBeta: dgamma[c] = sum_r dy*res, dbeta[c] = sum_r dy. A NaN in dy[r,c] makes
 // column c of both NaN; a +Inf in dy[r,c] (res[r,c] > 0) makes both +Inf; an Inf in
@@ -291,10 +292,7 @@ void BetaSpecialValues(Path path) {
   EXPECT_TRUE(std::isnan(ToDouble(dg[11])));
   EXPECT_TRUE(SameBits(db[11], dbz[11]));  // dbeta does not see res
 }
-TEST(SpecialValues, GradBetaNativeFloat) { BetaSpecialValues<float>(Path::kNative); }
-TEST(SpecialValues, GradBetaNativeHalf) { BetaSpecialValues<Half>(Path::kNative); }
-TEST(SpecialValues, GradBetaDeviceFloat) { BetaSpecialValues<float>(Path::kDevice); }
-TEST(SpecialValues, GradBetaDeviceHalf) { BetaSpecialValues<Half>(Path::kDevice); }
+LNGRAD_SPECIAL_VALUES_TESTS(GradBeta, BetaSpecialValues)
 
 // variance + eps = 0: rstd = 1/sqrt(0) = +inf. In a constant row (x == mean) every x2 is 0,
 // so res = 0 * inf = NaN and pd_var = sum(x1 * 0 * inf) = NaN makes the whole pd_x row NaN.
@@ -320,10 +318,7 @@ void ZeroVariancePlusEps(Path path) {
     EXPECT_TRUE(SameBits(p.res[c], clean.res[c])) << c;
   }
 }
-TEST(SpecialValues, ZeroVariancePlusEpsNativeFloat) { ZeroVariancePlusEps<float>(Path::kNative); }
-TEST(SpecialValues, ZeroVariancePlusEpsNativeHalf) { ZeroVariancePlusEps<Half>(Path::kNative); }
-TEST(SpecialValues, ZeroVariancePlusEpsDeviceFloat) { ZeroVariancePlusEps<float>(Path::kDevice); }
-TEST(SpecialValues, ZeroVariancePlusEpsDeviceHalf) { ZeroVariancePlusEps<Half>(Path::kDevice); }
+LNGRAD_SPECIAL_VALUES_TESTS(ZeroVariancePlusEps, ZeroVariancePlusEps)
 
 // Constant rows with their true statistics (mean = the value, variance 0) and eps > 0: x2 = 0
 // exactly, so res_for_gamma is exactly 0 and pd_x = rstd * (x1 - mean(x1)), finite.
@@ -341,10 +336,7 @@ void ConstantRows(Path path) {
   for (size_t i = 0; i < p.res.size(); ++i) ASSERT_EQ(ToDouble(p.res[i]), 0.0) << i;
   ExpectNearExact(p, eps, 0, 4);
 }
-TEST(SpecialValues, ConstantRowsNativeFloat) { ConstantRows<float>(Path::kNative); }
-TEST(SpecialValues, ConstantRowsNativeHalf) { ConstantRows<Half>(Path::kNative); }
-TEST(SpecialValues, ConstantRowsDeviceFloat) { ConstantRows<float>(Path::kDevice); }
-TEST(SpecialValues, ConstantRowsDeviceHalf) { ConstantRows<Half>(Path::kDevice); }
+LNGRAD_SPECIAL_VALUES_TESTS(ConstantRows, ConstantRows)
 
 // Subnormal floats are computed with, not flushed (both paths use IEEE float arithmetic;
 // docs/ascendc_compat.md notes that the device's Div/Sqrt may flush them).
