@@ -279,11 +279,8 @@ TEST_P(LayerNormGradTilingErrorTest, MaxMinLeavesOutputsAndReports) {
     return;
   }
   const Status s = LayerNormGradMaxMinTmpSize(shape, c.typeSize, false, max, min);
-  EXPECT_EQ(s.code(), c.code);
   const std::string prefix = "[LayerNormGrad][GetLayerNormGradMaxMinTmpSize] ";
-  EXPECT_TRUE(Contains(s.message(), prefix + c.message)) << s.message();
-  EXPECT_EQ(max, 111u);
-  EXPECT_EQ(min, 222u);
+  ExpectMaxMinRejected(c, s, prefix, max, min);
 
   ::testing::internal::CaptureStderr();
   AscendC::GetLayerNormGradMaxMinTmpSize(shape, c.typeSize, false, max, min);

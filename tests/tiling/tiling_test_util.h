@@ -173,6 +173,16 @@ struct CaseName {
   }
 };
 
+// The error of a MaxMinTmpSize Status variant: `s` carries c's code and "<prefix><message>",
+// and the outputs the caller poisoned with 111 and 222 are untouched.
+inline void ExpectMaxMinRejected(const ErrorCase& c, const Status& s, const std::string& prefix,
+                                 uint32_t max, uint32_t min) {
+  EXPECT_EQ(s.code(), c.code);
+  EXPECT_TRUE(Contains(s.message(), prefix + c.message)) << s.message();
+  EXPECT_EQ(max, 111u);
+  EXPECT_EQ(min, 222u);
+}
+
 // The error path of an NDTilingInfo API `Api`: the Status variant, then the official call for
 // the plain struct, then for the optiling class (`def`, already holding a marker field);
 // `prefix` names the official function that reports. Plain outputs stay poisoned, stderr and
