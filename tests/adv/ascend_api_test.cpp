@@ -230,9 +230,9 @@ TEST(AscendLayerNormGrad, PaddedHIsReportedUnlessTheDeviceResultIsRequested) {
   ASSERT_EQ(tiling.originalHLength, 12u);
   const GradRun refused = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, tiling, bytes, 1e-5f);
   EXPECT_EQ(FirstCheck(refused.failures), "LayerNormGrad.padded_h");
-  lngrad::aicore::SetReproducePaddedH(true);
+  lngrad::adv::SetReproducePaddedH(true);
   const GradRun device = RunGrad(lngrad_test_lng_float, "Ascend910B1", p, tiling, bytes, 1e-5f);
-  lngrad::aicore::SetReproducePaddedH(false);
+  lngrad::adv::SetReproducePaddedH(false);
   ASSERT_TRUE(device.failures.empty()) << FirstCheck(device.failures);
   std::vector<float> want_pdx, want_res;
   Reference(dm::Algorithm::kVector, tiling, p, 1e-5f, false, &want_pdx, &want_res);

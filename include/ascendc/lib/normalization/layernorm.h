@@ -35,7 +35,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNorm: template parameter (T) is not half or float");
-  namespace nd = lngrad::aicore::normdetail;
+  namespace nd = lngrad::adv::detail;
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNorm";
   constexpr bool kHalf = std::is_same_v<T, half>;
@@ -126,7 +126,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   LocalTensor<uint8_t> sharedTmpBuffer;
   // The 3510 implementation uses no scratch and does not pop the stack.
   if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
-    sharedTmpBuffer = lngrad::aicore::normdetail::PopStackBufferFor("LayerNorm");
+    sharedTmpBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNorm");
   }
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
                               sharedTmpBuffer, epsilon, tiling);

@@ -22,7 +22,7 @@
 //    outputs identical, gamma alignment, ND only, sharedTmpBuffer smaller than
 //    tiling.stackBufferSize, hLength == 0);
 //  - "LayerNormGrad.padded_h": tiling.hLength != tiling.originalHLength (§1.11; the device
-//    gives biased results there) unless lngrad::aicore::SetReproducePaddedH(true) asks for the
+//    gives biased results there) unless lngrad::adv::SetReproducePaddedH(true) asks for the
 //    device's result;
 //  - "LayerNormGrad.scratch_overrun": the tiling's scratch layout ends beyond sharedTmpBuffer
 //    (§2.8); "LayerNormGrad.operand_bounds": the tiling reaches past an operand tensor.
@@ -57,23 +57,23 @@ struct LayerNormGradShapeInfo {
 
 }  // namespace AscendC
 
-namespace lngrad::aicore {
+namespace lngrad::adv {
 
-namespace normdetail {
+namespace detail {
 inline std::atomic<int>& ReproducePaddedHFlag() {
   // -1: not decided yet (read LNGRAD_REPRODUCE_PADDED_H once), 0 / 1: off / on.
   static std::atomic<int> flag{-1};
   return flag;
 }
-}  // namespace normdetail
+}  // namespace detail
 
 // Opt-in for storage H != original H (spec §1.11): when on, LayerNormGrad and
 // LayerNormGradBeta reproduce the device's (biased) result in checked mode too instead of
 // raising "<api>.padded_h". Off by default; LNGRAD_REPRODUCE_PADDED_H=1 in the environment
 // turns it on at first use. Process-wide.
-inline void SetReproducePaddedH(bool on) { normdetail::ReproducePaddedHFlag().store(on ? 1 : 0); }
+inline void SetReproducePaddedH(bool on) { detail::ReproducePaddedHFlag().store(on ? 1 : 0); }
 inline bool ReproducePaddedH() {
-  auto& flag = normdetail::ReproducePaddedHFlag();
+  auto& flag = detail::ReproducePaddedHFlag();
   int v = flag.load();
   if (v < 0) {
     const char* env = std::getenv("LNGRAD_REPRODUCE_PADDED_H");
@@ -85,7 +85,7 @@ inline bool ReproducePaddedH() {
   return v == 1;
 }
 
-namespace normdetail {
+namespace detail {
 
 // Elements of T from the tensor's first element to the end of the block's UB: what the device
 // can reach through it.
@@ -132,16 +132,17 @@ inline std::string ProductText(const Product& p) {
 }
 
 [[noreturn]] inline void RaiseUnsupported(const char* api, const Product& p) {
-  RaiseKernelCheck(std::string(api) + ".unsupported_product",
-                   std::string(api) + " is not supported on " + ProductText(p) +
-                       ": the device compiles the call to nothing. Select a product that has it "
-                       "(e.g. Ascend910B1, Ascend310P1, Ascend950PR_9599).");
+  lngrad::aicore::RaiseKernelCheck(
+      std::string(api) + ".unsupported_product",
+      std::string(api) + " is not supported on " + ProductText(p) +
+          ": the device compiles the call to nothing. Select a product that has it "
+          "(e.g. Ascend910B1, Ascend310P1, Ascend950PR_9599).");
 }
 
 // The running block's algorithm for the API, or "<api>.unsupported_product" when the block's
 // product does not have the API (`supports` names its Product flag).
 inline lngrad::adv::Algorithm SupportedAlgorithm(const char* api, bool Product::*supports) {
-  const Product& p = CurrentBlockProduct();
+  const Product& p = lngrad::aicore::CurrentBlockProduct();
   if (!(p.*supports)) RaiseUnsupported(api, p);
   return AlgorithmFor(p);
 }
@@ -150,7 +151,7 @@ inline lngrad::adv::Algorithm SupportedAlgorithm(const char* api, bool Product::
 inline AscendC::LocalTensor<uint8_t> PopStackBufferFor(const char* api) {
   AscendC::LocalTensor<uint8_t> stackBuffer;
   if (!AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::LCM>(stackBuffer)) {
-    RaiseKernelCheck(std::string(api) + ".stack_buffer", "PopStackBuffer Error!");
+    lngrad::aicore::RaiseKernelCheck(std::string(api) + ".stack_buffer", "PopStackBuffer Error!");
   }
   return stackBuffer;
 }
@@ -161,9 +162,9 @@ template <class Message>
 void Check(bool ok, const char* api, const char* what, Message&& message) {
   if (ok) return;
   if constexpr (std::is_invocable_v<Message>) {
-    RaiseKernelCheck(std::string(api) + "." + what, std::string(message()));
+    lngrad::aicore::RaiseKernelCheck(std::string(api) + "." + what, std::string(message()));
   } else {
-    RaiseKernelCheck(std::string(api) + "." + what, std::string(message));
+    lngrad::aicore::RaiseKernelCheck(std::string(api) + "." + what, std::string(message));
   }
 }
 
@@ -177,7 +178,7 @@ void CheckTensor(const char* api, const char* name, const AscendC::LocalTensor<T
            ", current api support positions are UB(VECIN/VECOUT/VECCALC), current position is " +
            AscendC::PositionName(pos) + ".";
   });
-  const uint64_t ub_elems = CurrentBlockProduct().ub_bytes / sizeof(T);
+  const uint64_t ub_elems = lngrad::aicore::CurrentBlockProduct().ub_bytes / sizeof(T);
   Check(t.GetSize() > 0 && t.GetSize() < ub_elems, api, "tensor_size", [&] {
     return std::string("[") + api + "] Failed to check tensor size of " + name +
            ", current tensor size is " + std::to_string(t.GetSize()) +
@@ -217,7 +218,7 @@ inline void CheckPaddedH(const char* api, uint32_t hLength, uint32_t originalHLe
   Check(hLength == originalHLength || ReproducePaddedH(), api, "padded_h", [&] {
     return std::string("[") + api + "] tiling.hLength (storage H) is " + std::to_string(hLength) +
            " but tiling.originalHLength is " + std::to_string(originalHLength) + ": " + effect +
-           " Call lngrad::aicore::SetReproducePaddedH(true) to get the device's result anyway.";
+           " Call lngrad::adv::SetReproducePaddedH(true) to get the device's result anyway.";
   });
 }
 
@@ -273,12 +274,13 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
 inline void RaiseIfError(const char* api, const lngrad::Status& st) {
   if (st.ok()) return;
   const bool bounds = st.code() == lngrad::StatusCode::kOutOfRange;
-  RaiseKernelCheck(std::string(api) + (bounds ? ".ub_bounds" : ".unsupported_shape"),
-                   st.message() + (bounds ? " (the access would leave the block's UB)" : ""));
+  lngrad::aicore::RaiseKernelCheck(
+      std::string(api) + (bounds ? ".ub_bounds" : ".unsupported_shape"),
+      st.message() + (bounds ? " (the access would leave the block's UB)" : ""));
 }
 
-}  // namespace normdetail
-}  // namespace lngrad::aicore
+}  // namespace detail
+}  // namespace lngrad::adv
 
 namespace AscendC {
 
@@ -296,7 +298,7 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGrad: template parameter (T) is not half or float");
-  namespace nd = lngrad::aicore::normdetail;
+  namespace nd = lngrad::adv::detail;
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGrad";
   constexpr bool kHalf = std::is_same_v<T, half>;
@@ -365,7 +367,7 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                      const LocalTensor<T>& inputGamma,
                                      std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
-  LocalTensor<uint8_t> stackBuffer = lngrad::aicore::normdetail::PopStackBufferFor("LayerNormGrad");
+  LocalTensor<uint8_t> stackBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNormGrad");
   LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
                                   inputGamma, stackBuffer, epsilon, tiling, shapeInfo);
 }

@@ -16,7 +16,7 @@
 // identical, output lengths 32-byte aligned, oneCalSize == 0, scratch smaller than
 // tiling.stackBufferSize or than resForGammaTmpTensorPos + oneCalSize; 3510: hLength*sizeof(T)
 // not 32-byte aligned), for "LayerNormGradBeta.padded_h" (hLength != originalHLength on the
-// vector path, unless lngrad::aicore::SetReproducePaddedH(true)) and for operand or scratch
+// vector path, unless lngrad::adv::SetReproducePaddedH(true)) and for operand or scratch
 // accesses beyond their tensors ("operand_bounds", "scratch_overrun").
 #pragma once
 
@@ -36,7 +36,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          const LayerNormGradBetaTiling& tiling) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGradBeta: template parameter (T) is not half or float");
-  namespace nd = lngrad::aicore::normdetail;
+  namespace nd = lngrad::adv::detail;
   namespace dm = lngrad::adv;
   constexpr const char* kApi = "LayerNormGradBeta";
   constexpr bool kHalf = std::is_same_v<T, half>;
@@ -110,7 +110,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          const LocalTensor<T>& inputDy,
                                          LayerNormGradBetaTiling& tiling) {
   const LocalTensor<uint8_t> sharedTmpBuffer =
-      lngrad::aicore::normdetail::PopStackBufferFor("LayerNormGradBeta");
+      lngrad::adv::detail::PopStackBufferFor("LayerNormGradBeta");
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       sharedTmpBuffer,
                                       static_cast<const LayerNormGradBetaTiling&>(tiling));
