@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <hwy/targets.h>
@@ -339,20 +340,22 @@ std::vector<ImplDescription> ListImpls() {
   };
 }
 
+// One list for the printer and the parser.
+constexpr std::pair<Impl, const char*> kImplNames[] = {
+    {Impl::kAuto, "auto"}, {Impl::kSimd, "simd"}, {Impl::kScalar, "scalar"}};
+
 const char* ImplName(Impl impl) {
-  switch (impl) {
-    case Impl::kAuto: return "auto";
-    case Impl::kSimd: return "simd";
-    case Impl::kScalar: return "scalar";
+  for (const auto& [value, name] : kImplNames) {
+    if (value == impl) return name;
   }
   return "unknown";
 }
 
 Status ParseImpl(const std::string& text, Impl* out) {
   if (out == nullptr) return Status::InvalidArgument("ParseImpl: argument 'out' is null");
-  for (Impl impl : {Impl::kAuto, Impl::kSimd, Impl::kScalar}) {
-    if (text == ImplName(impl)) {
-      *out = impl;
+  for (const auto& [value, name] : kImplNames) {
+    if (text == name) {
+      *out = value;
       return Status::Ok();
     }
   }
