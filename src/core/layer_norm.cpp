@@ -255,22 +255,33 @@ Status CheckCall(const char* fn, RowShape shape, size_t elem_size, const Operand
   return Select(fn, options, sel);
 }
 
+// CheckCall with the inputs LayerNormGrad and LayerNormBackward share.
+template <class T, size_t kOutputs>
+Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, const T* mean,
+                     const T* variance, const T* gamma, float epsilon,
+                     const Operand (&outputs)[kOutputs], const Options& options, TensorBytes* n,
+                     Selection* sel) {
+  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  return CheckCall(fn, shape, sizeof(T),
+                   {{"dy", dy, kM},
+                    {"x", x, kM},
+                    {"mean", mean, kR},
+                    {"variance", variance, kR},
+                    {"gamma", gamma, kC}},
+                   outputs, epsilon, options, n, sel);
+}
+
 template <class T>
 Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
                 const T* gamma, float epsilon, T* pd_x, T* res_for_gamma,
                 const Options& options) {
   constexpr const char* kFn = "LayerNormGrad";
-  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  constexpr Extent kM = Extent::kMatrix;
   TensorBytes n;
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(CheckCall(kFn, shape, sizeof(T),
-                                   {{"dy", dy, kM},
-                                    {"x", x, kM},
-                                    {"mean", mean, kR},
-                                    {"variance", variance, kR},
-                                    {"gamma", gamma, kC}},
-                                   {{"pd_x", pd_x, kM}, {"res_for_gamma", res_for_gamma, kM}},
-                                   epsilon, options, &n, &sel));
+  LNGRAD_RETURN_IF_ERROR(CheckGradCall(kFn, shape, dy, x, mean, variance, gamma, epsilon,
+                                       {{"pd_x", pd_x, kM}, {"res_for_gamma", res_for_gamma, kM}},
+                                       options, &n, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
                                res_for_gamma, n.matrix >= core::StreamThresholdElements()};
@@ -299,17 +310,12 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
                     const T* gamma, float epsilon, T* dx, T* dgamma, T* dbeta,
                     const Options& options) {
   constexpr const char* kFn = "LayerNormBackward";
-  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
   TensorBytes n;
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(CheckCall(kFn, shape, sizeof(T),
-                                   {{"dy", dy, kM},
-                                    {"x", x, kM},
-                                    {"mean", mean, kR},
-                                    {"variance", variance, kR},
-                                    {"gamma", gamma, kC}},
-                                   {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}},
-                                   epsilon, options, &n, &sel));
+  LNGRAD_RETURN_IF_ERROR(CheckGradCall(
+      kFn, shape, dy, x, mean, variance, gamma, epsilon,
+      {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, options, &n, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
                                n.matrix >= core::StreamThresholdElements()};
