@@ -31,6 +31,7 @@ std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
 
 struct Problem {
   RowShape shape;
+  size_t n, rows, h;  // elements of a [rows, h] tensor, rows, h
   Options options;
   RunInfo info;
 };
@@ -38,6 +39,9 @@ struct Problem {
 Problem MakeProblem(const benchmark::State& state) {
   Problem p;
   p.shape = {state.range(0), state.range(1)};
+  p.rows = static_cast<size_t>(p.shape.rows);
+  p.h = static_cast<size_t>(p.shape.h);
+  p.n = p.rows * p.h;
   p.options.num_threads = static_cast<int>(state.range(2));
   return p;
 }
@@ -81,8 +85,7 @@ GradInputs<T> MakeGradInputs(RowShape shape) {
 template <class T>
 void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> dx(n), dgamma(h), dbeta(h);
   Measure(state, p, dx.data(), static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h),
@@ -96,8 +99,7 @@ void BM_LayerNormBackward(benchmark::State& state) {
 template <class T>
 void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> pd_x(n), res(n);
   Measure(state, p, pd_x.data(), static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), [&] {
@@ -109,8 +111,7 @@ void BM_LayerNormGrad(benchmark::State& state) {
 template <class T>
 void BM_LayerNormGradBeta(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, h = p.h;
   const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
   std::vector<T> dgamma(h), dbeta(h);
   Measure(state, p, dgamma.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), [&] {
@@ -122,8 +123,7 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
 template <class T>
 void BM_LayerNorm(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const auto x = Random<T>(n, 2, -2, 2);
   const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
   std::vector<T> y(n), mean(rows), var(rows);
