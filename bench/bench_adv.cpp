@@ -56,6 +56,27 @@ T Epsilon() {
   }
 }
 
+// Times call(), which writes out, and counts bytes_per_call per iteration. A call that returns a
+// Status ends the run with its message on error.
+template <typename Call>
+void Measure(benchmark::State& state, const void* out, size_t bytes_per_call, const Call& call) {
+  for (auto _ : state) {
+    if constexpr (std::is_void_v<decltype(call())>) {
+      call();
+    } else {
+      const lngrad::Status s = call();
+      if (!s.ok()) {
+        state.SkipWithError(s.message().c_str());
+        break;
+      }
+    }
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(bytes_per_call));
+}
+
 // Args: rows, h, algorithm (0 vector, 1 register), reuse (0).
 template <typename T>
 void BM_LayerNormGrad(benchmark::State& state) {
@@ -90,17 +111,8 @@ void BM_LayerNormGrad(benchmark::State& state) {
   o.inputGamma = {gamma.data(), h};
   o.scratch = {scratch.data(), scratch.size()};
   const T eps = Epsilon<T>();
-  for (auto _ : state) {
-    const lngrad::Status s = dm::LayerNormGrad(algo, t, o, eps, reuse);
-    if (!s.ok()) {
-      state.SkipWithError(s.message().c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(pd_x.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
-                          static_cast<int64_t>(4 * n * sizeof(T)));
+  Measure(state, pd_x.data(), 4 * n * sizeof(T),
+          [&] { return dm::LayerNormGrad(algo, t, o, eps, reuse); });
 }
 
 // Args: rows, h, algorithm.
@@ -125,17 +137,8 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   o.resForGamma = {res.data(), n};
   o.inputDy = {dy.data(), n};
   o.scratch = {scratch.data(), scratch.size()};
-  for (auto _ : state) {
-    const lngrad::Status s = dm::LayerNormGradBeta(algo, t, o, false);
-    if (!s.ok()) {
-      state.SkipWithError(s.message().c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(g.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
-                          static_cast<int64_t>(2 * n * sizeof(T)));
+  Measure(state, g.data(), 2 * n * sizeof(T),
+          [&] { return dm::LayerNormGradBeta(algo, t, o, false); });
 }
 
 // Args: rows, h, algorithm.
@@ -162,17 +165,8 @@ void BM_LayerNorm(benchmark::State& state) {
   o.beta = {beta.data(), h};
   o.scratch = {scratch.data(), scratch.size()};
   const T eps = Epsilon<T>();
-  for (auto _ : state) {
-    const lngrad::Status s = dm::LayerNorm(algo, t, o, eps, false);
-    if (!s.ok()) {
-      state.SkipWithError(s.message().c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(out.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
-                          static_cast<int64_t>(2 * n * sizeof(T)));
+  Measure(state, out.data(), 2 * n * sizeof(T),
+          [&] { return dm::LayerNorm(algo, t, o, eps, false); });
 }
 
 // ---- primitives ---------------------------------------------------------------------------
@@ -184,12 +178,8 @@ void BM_ReduceSumRows(benchmark::State& state) {
   const size_t n = size_t{rows} * h;
   const auto src = Random(n, -1.0f, 1.0f, 9);
   std::vector<float> dst(n);
-  for (auto _ : state) {
-    dm::ReduceSumRows(dst.data(), src.data(), static_cast<uint32_t>(n), h);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * sizeof(float)));
+  Measure(state, dst.data(), n * sizeof(float),
+          [&] { dm::ReduceSumRows(dst.data(), src.data(), static_cast<uint32_t>(n), h); });
 }
 
 // Args: n. Bytes: source read + destination written.
@@ -197,24 +187,14 @@ void BM_CastHalfToFloat(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
   const auto src = dm::testing::ToHalf(Random(n, -70000.0f, 70000.0f, 10));
   std::vector<float> dst(n);
-  for (auto _ : state) {
-    ai::CastHalfToFloat(dst.data(), src.data(), n);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 6));
+  Measure(state, dst.data(), n * 6, [&] { ai::CastHalfToFloat(dst.data(), src.data(), n); });
 }
 
 void BM_CastFloatToHalf(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
   const auto src = Random(n, -70000.0f, 70000.0f, 11);
   std::vector<Half> dst(n);
-  for (auto _ : state) {
-    ai::CastFloatToHalf(dst.data(), src.data(), n);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 6));
+  Measure(state, dst.data(), n * 6, [&] { ai::CastFloatToHalf(dst.data(), src.data(), n); });
 }
 
 // Args: rows, h. Bytes: written.
@@ -223,12 +203,8 @@ void BM_BroadcastRows(benchmark::State& state) {
   const auto h = static_cast<size_t>(state.range(1));
   const auto src = Random(rows, -1.0f, 1.0f, 12);
   std::vector<float> dst(rows * h);
-  for (auto _ : state) {
-    ai::BroadcastRows(dst.data(), src.data(), rows, h);
-    benchmark::DoNotOptimize(dst.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * rows * h * 4));
+  Measure(state, dst.data(), rows * h * 4,
+          [&] { ai::BroadcastRows(dst.data(), src.data(), rows, h); });
 }
 
 // Args: n. One Mul per call (per-call overhead for short n, streaming for long n).
@@ -237,12 +213,7 @@ void BM_Mul(benchmark::State& state) {
   const auto a = Random(n, -1.0f, 1.0f, 13), b = Random(n, -1.0f, 1.0f, 14);
   std::vector<float> d(n);
   const ai::Ops ops{dm::ResolveImpl(dm::Impl::kAuto) == dm::Impl::kSimd};
-  for (auto _ : state) {
-    ops.Mul(d.data(), a.data(), b.data(), n);
-    benchmark::DoNotOptimize(d.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n * 12));
+  Measure(state, d.data(), n * 12, [&] { ops.Mul(d.data(), a.data(), b.data(), n); });
 }
 
 // UB-sized chunks: 8 rows of 768 / 1024 (float) or 16 rows (half), 2 rows of 4096, 64 x 16.

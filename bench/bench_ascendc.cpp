@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_common.h"
+#include "bench_register.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad_aicore/check.h"
 
@@ -128,26 +129,20 @@ int main(int argc, char** argv) {
   if (!ok) return 1;
   for (int threads : {1, 2}) {
     for (const auto& [rows, h] : kShapes) {
-      const std::string shape = "/rows:" + std::to_string(rows) + "/h:" + std::to_string(h) +
-                                "/threads:" + std::to_string(threads);
-      benchmark::RegisterBenchmark(("BM_NativeLayerNormGrad" + shape).c_str(), BM_Native, rows, h,
-                                   threads)
-          ->Unit(benchmark::kMicrosecond)
-          ->UseRealTime();
+      const std::string native =
+          lngrad::bench::BenchmarkName("BM_NativeLayerNormGrad", rows, h, threads);
+      lngrad::bench::RegisterRealTime(native, BM_Native, rows, h, threads);
+      const std::string ascendc =
+          lngrad::bench::BenchmarkName("BM_AscendCLayerNormGrad", rows, h, threads);
       const std::tuple<const char*, bool, Outputs> modes[] = {
           {"/unchecked", false, Outputs::kAuto},
           {"/checked", true, Outputs::kAuto},
           {"/checked_inplace", true, Outputs::kInPlace}};
       for (const auto& [name, checked, outputs] : modes) {
-        benchmark::RegisterBenchmark(("BM_AscendCLayerNormGrad" + shape + name).c_str(), BM_AscendC,
-                                     rows, h, threads, checked, outputs)
-            ->Unit(benchmark::kMicrosecond)
-            ->UseRealTime();
+        lngrad::bench::RegisterRealTime(ascendc + name, BM_AscendC, rows, h, threads, checked,
+                                        outputs);
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return lngrad::bench::RunRegisteredBenchmarks(argc, argv);
 }

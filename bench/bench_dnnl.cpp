@@ -15,6 +15,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "bench_common.h"
+#include "bench_register.h"
 
 namespace {
 
@@ -93,14 +94,9 @@ int main(int argc, char** argv) {
   }
   if (!ok) return 1;
   for (const auto& [rows, h] : lngrad::bench::Shapes()) {
-    const std::string name =
-        lngrad::bench::BenchmarkName("BM_DnnlLayerNormBackward", rows, h, threads);
-    benchmark::RegisterBenchmark(name.c_str(), BM_DnnlLayerNormBackward, rows, h)
-        ->Unit(benchmark::kMicrosecond)
-        ->UseRealTime();
+    lngrad::bench::RegisterRealTime(
+        lngrad::bench::BenchmarkName("BM_DnnlLayerNormBackward", rows, h, threads),
+        BM_DnnlLayerNormBackward, rows, h);
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return lngrad::bench::RunRegisteredBenchmarks(argc, argv);
 }

@@ -31,6 +31,7 @@ std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
 
 struct Problem {
   RowShape shape;
+  size_t n, rows, h;  // elements of a [rows, h] tensor, rows, h
   Options options;
   RunInfo info;
 };
@@ -38,11 +39,25 @@ struct Problem {
 Problem MakeProblem(const benchmark::State& state) {
   Problem p;
   p.shape = {state.range(0), state.range(1)};
+  p.rows = static_cast<size_t>(p.shape.rows);
+  p.h = static_cast<size_t>(p.shape.h);
+  p.n = p.rows * p.h;
   p.options.num_threads = static_cast<int>(state.range(2));
   return p;
 }
 
-void Finish(benchmark::State& state, Problem& p, double bytes_per_call, bool ok) {
+// Times call() (which returns a Status and writes out), then reports bytes_per_call per iteration
+// and the path that ran.
+template <class Call>
+void Measure(benchmark::State& state, Problem& p, const void* out, double bytes_per_call,
+             const Call& call) {
+  p.options.info = &p.info;
+  bool ok = true;
+  for (auto _ : state) {
+    ok &= call().ok();
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
   if (!ok) {
     state.SkipWithError("the call failed");
     return;
@@ -70,79 +85,53 @@ GradInputs<T> MakeGradInputs(RowShape shape) {
 template <class T>
 void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> dx(n), dgamma(h), dbeta(h);
-  p.options.info = &p.info;
-  bool ok = true;
-  for (auto _ : state) {
-    ok &= lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
-                                    in.var.data(), in.gamma.data(), 1e-5f, dx.data(), dgamma.data(),
-                                    dbeta.data(), p.options)
-              .ok();
-    benchmark::DoNotOptimize(dx.data());
-    benchmark::ClobberMemory();
-  }
-  Finish(state, p, static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h), ok);
+  Measure(state, p, dx.data(), static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h),
+          [&] {
+            return lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
+                                             in.var.data(), in.gamma.data(), 1e-5f, dx.data(),
+                                             dgamma.data(), dbeta.data(), p.options);
+          });
 }
 
 template <class T>
 void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> pd_x(n), res(n);
-  p.options.info = &p.info;
-  bool ok = true;
-  for (auto _ : state) {
-    ok &= lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
-                                in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options)
-              .ok();
-    benchmark::DoNotOptimize(pd_x.data());
-    benchmark::ClobberMemory();
-  }
-  Finish(state, p, static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), ok);
+  Measure(state, p, pd_x.data(), static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), [&] {
+    return lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
+                                 in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options);
+  });
 }
 
 template <class T>
 void BM_LayerNormGradBeta(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, h = p.h;
   const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
   std::vector<T> dgamma(h), dbeta(h);
-  p.options.info = &p.info;
-  bool ok = true;
-  for (auto _ : state) {
-    ok &= lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
-                                    p.options)
-              .ok();
-    benchmark::DoNotOptimize(dgamma.data());
-    benchmark::ClobberMemory();
-  }
-  Finish(state, p, static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), ok);
+  Measure(state, p, dgamma.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), [&] {
+    return lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
+                                     p.options);
+  });
 }
 
 template <class T>
 void BM_LayerNorm(benchmark::State& state) {
   Problem p = MakeProblem(state);
-  const auto n = static_cast<size_t>(p.shape.rows * p.shape.h);
-  const auto rows = static_cast<size_t>(p.shape.rows), h = static_cast<size_t>(p.shape.h);
+  const size_t n = p.n, rows = p.rows, h = p.h;
   const auto x = Random<T>(n, 2, -2, 2);
   const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
   std::vector<T> y(n), mean(rows), var(rows);
-  p.options.info = &p.info;
-  bool ok = true;
-  for (auto _ : state) {
-    ok &= lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
-                            mean.data(), var.data(), p.options)
-              .ok();
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  Finish(state, p, static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h), ok);
+  Measure(state, p, y.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h),
+          [&] {
+            return lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
+                                     mean.data(), var.data(), p.options);
+          });
 }
 
 // rows, h, threads.

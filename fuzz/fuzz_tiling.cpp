@@ -35,6 +35,19 @@ bool IsPattern(const T& t) {
   return std::memcmp(&ref, &t, sizeof(T)) == 0;
 }
 
+// Runs our tiling function `ours` on a patterned `tiling`, which it must leave untouched on error,
+// then the official API `official`, which must agree on success or failure.
+template <typename Tiling, typename Ours, typename Official>
+lngrad::Status CheckTilingInfo(const char* wrote_on_error, Tiling& tiling, const Ours& ours,
+                               const Official& official) {
+  FillPattern(&tiling);
+  const lngrad::Status t = ours(tiling);
+  if (!t.ok() && !IsPattern(tiling)) Fail(wrote_on_error);
+  official();
+  if (lngrad::tiling::LastTilingStatus().ok() != t.ok()) Fail("official API disagrees");
+  return t;
+}
+
 int64_t PickDim(FuzzedDataProvider& p) {
   switch (p.ConsumeIntegralInRange<int>(0, 5)) {
     case 0:
@@ -93,9 +106,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   lngrad::Status t;
   if (which == 0) {
     AscendC::tiling::LayerNormGradTiling tiling;
-    FillPattern(&tiling);
-    t = lngrad::tiling::LayerNormGradNDTilingInfo(shape, stack, type_size, reuse, tiling);
-    if (!t.ok() && !IsPattern(tiling)) Fail("LayerNormGradNDTilingInfo wrote on error");
+    t = CheckTilingInfo(
+        "LayerNormGradNDTilingInfo wrote on error", tiling,
+        [&](auto& out) {
+          return lngrad::tiling::LayerNormGradNDTilingInfo(shape, stack, type_size, reuse, out);
+        },
+        [&] {
+          optiling::LayerNormGradTiling host;
+          AscendC::GetLayerNormGradNDTilingInfo(shape, stack, type_size, reuse, host);
+        });
     if (t.ok()) {
       if (tiling.oneCalSize == 0) Fail("oneCalSize 0");
       // The kernel walks loopNum chunks of oneCalSize plus a tail; together they cover B*S*H.
@@ -104,25 +123,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         Fail("LayerNormGrad chunks do not cover B*S*H");
       (void)lngrad::tiling::LayerNormGradScratchFloats(tiling, type_size, reuse);
     }
-    optiling::LayerNormGradTiling host;
-    AscendC::GetLayerNormGradNDTilingInfo(shape, stack, type_size, reuse, host);
-    if (lngrad::tiling::LastTilingStatus().ok() != t.ok()) Fail("official API disagrees");
   } else if (which == 1) {
     AscendC::tiling::LayerNormGradBetaTiling tiling;
-    FillPattern(&tiling);
-    t = lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, stack, type_size, reuse, tiling);
-    if (!t.ok() && !IsPattern(tiling)) Fail("LayerNormGradBetaNDTilingInfo wrote on error");
-    AscendC::tiling::LayerNormGradBetaTiling plain;
-    AscendC::GetLayerNormGradBetaNDTilingInfo(shape, stack, type_size, reuse, plain);
-    if (lngrad::tiling::LastTilingStatus().ok() != t.ok()) Fail("official API disagrees");
+    t = CheckTilingInfo(
+        "LayerNormGradBetaNDTilingInfo wrote on error", tiling,
+        [&](auto& out) {
+          return lngrad::tiling::LayerNormGradBetaNDTilingInfo(shape, stack, type_size, reuse, out);
+        },
+        [&] {
+          AscendC::tiling::LayerNormGradBetaTiling plain;
+          AscendC::GetLayerNormGradBetaNDTilingInfo(shape, stack, type_size, reuse, plain);
+        });
   } else {
     AscendC::tiling::LayerNormTiling tiling;
-    FillPattern(&tiling);
-    t = lngrad::tiling::LayerNormNDTilingInfo(shape, stack, type_size, reuse, tiling);
-    if (!t.ok() && !IsPattern(tiling)) Fail("LayerNormNDTilingInfo wrote on error");
-    AscendC::tiling::LayerNormTiling plain;
-    AscendC::GetLayerNormNDTilingInfo(shape, stack, type_size, reuse, plain);
-    if (lngrad::tiling::LastTilingStatus().ok() != t.ok()) Fail("official API disagrees");
+    t = CheckTilingInfo(
+        "LayerNormNDTilingInfo wrote on error", tiling,
+        [&](auto& out) {
+          return lngrad::tiling::LayerNormNDTilingInfo(shape, stack, type_size, reuse, out);
+        },
+        [&] {
+          AscendC::tiling::LayerNormTiling plain;
+          AscendC::GetLayerNormNDTilingInfo(shape, stack, type_size, reuse, plain);
+        });
     // The [A, R] overload as well.
     uint32_t a = 7, b = 9;
     const bool rstd = p.ConsumeBool(), only = p.ConsumeBool();

@@ -12,46 +12,39 @@ namespace {
 
 constexpr uint32_t kKiB = 1024;
 
-// UB constants per arch (spec §6.6): TOTAL_UB_SIZE and the PopStackBuffer end address.
-constexpr uint32_t UbBytes(NpuArch a) {
-  switch (a) {
-    case NpuArch::k2201:
-      return 192 * kKiB;
-    case NpuArch::k2002:
-      return 256 * kKiB;
-    case NpuArch::k3510:
-      return 248 * kKiB;
-    case NpuArch::k3002:
-      return 248 * kKiB;
-    case NpuArch::k1001:
-      return 256 * kKiB;
+// What the product table needs to know about each arch.
+struct ArchTraits {
+  NpuArch arch;
+  const char* name;
+  // UB constants (spec §6.6): TOTAL_UB_SIZE and the PopStackBuffer end address.
+  uint32_t ub_bytes, stack_end_bytes;
+  // LayerNormGrad, LayerNormGradBeta and LayerNorm share one support table (spec §7.1).
+  bool supported;
+};
+
+constexpr ArchTraits kArchs[] = {
+    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false},
+    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true},
+    // 2201 keeps the last 64 bytes for the KFC message slot.
+    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true},
+    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false},
+    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true},
+};
+
+constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false};
+
+constexpr const ArchTraits& TraitsOf(NpuArch a) {
+  for (const ArchTraits& t : kArchs) {
+    if (t.arch == a) return t;
   }
-  return 0;
-}
-
-constexpr uint32_t StackEndBytes(NpuArch a) {
-  // 2201 keeps the last 64 bytes for the KFC message slot.
-  if (a == NpuArch::k2201) return 192 * kKiB - 64;
-  return UbBytes(a);
-}
-
-// LayerNormGrad, LayerNormGradBeta and LayerNorm share one support table (spec §7.1).
-constexpr bool Supported(NpuArch a) {
-  return a == NpuArch::k2201 || a == NpuArch::k2002 || a == NpuArch::k3510;
+  return kUnknownArch;
 }
 
 constexpr Product Make(std::string_view soc, std::string_view short_soc, std::string_view version,
                        NpuArch arch, std::string_view line) {
-  return Product{soc,
-                 short_soc,
-                 version,
-                 arch,
-                 line,
-                 UbBytes(arch),
-                 StackEndBytes(arch),
-                 Supported(arch),
-                 Supported(arch),
-                 Supported(arch)};
+  const ArchTraits& t = TraitsOf(arch);
+  return Product{soc,        short_soc,         version,     arch,        line,
+                 t.ub_bytes, t.stack_end_bytes, t.supported, t.supported, t.supported};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";
@@ -171,20 +164,6 @@ Status SetCurrentSoc(std::string_view soc) {
   return Status::Ok();
 }
 
-const char* NpuArchName(NpuArch a) {
-  switch (a) {
-    case NpuArch::k1001:
-      return "1001";
-    case NpuArch::k2002:
-      return "2002";
-    case NpuArch::k2201:
-      return "2201";
-    case NpuArch::k3002:
-      return "3002";
-    case NpuArch::k3510:
-      return "3510";
-  }
-  return "unknown";
-}
+const char* NpuArchName(NpuArch a) { return TraitsOf(a).name; }
 
 }  // namespace lngrad

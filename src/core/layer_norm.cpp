@@ -1,15 +1,19 @@
 // Public native API: validation, implementation choice, row blocks over the thread pool and the
 // fixed-order combination of the dgamma/dbeta block partials.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <hwy/targets.h>
@@ -218,24 +222,66 @@ Status RunReductionBlocks(const char* fn, const Options& options, RowShape shape
   return Status::Ok();
 }
 
+enum class Extent { kMatrix, kPerRow, kPerCol };
+
+// A tensor argument with the extent its byte size follows from.
+struct Operand {
+  const char* name;
+  const void* ptr;
+  Extent extent;
+};
+
+// The checks of every entry point, in this order: the shape, null pointers (inputs first),
+// epsilon (where the call takes one), the options and overlapping outputs; then the path.
+template <size_t kInputs, size_t kOutputs>
+Status CheckCall(const char* fn, RowShape shape, size_t elem_size, const Operand (&inputs)[kInputs],
+                 const Operand (&outputs)[kOutputs], std::optional<float> epsilon,
+                 const Options& options, TensorBytes* n, Selection* sel) {
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(fn, shape, elem_size, n));
+  auto buffer = [n](const Operand& o) {
+    const size_t bytes = o.extent == Extent::kMatrix   ? n->matrix
+                         : o.extent == Extent::kPerRow ? n->per_row
+                                                       : n->per_col;
+    return core::BufferArg{o.name, o.ptr, bytes};
+  };
+  std::array<core::BufferArg, kInputs + kOutputs> args;  // inputs, then outputs
+  for (size_t i = 0; i < kInputs; ++i) args[i] = buffer(inputs[i]);
+  for (size_t i = 0; i < kOutputs; ++i) args[kInputs + i] = buffer(outputs[i]);
+  const std::span<const core::BufferArg> all(args);
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(fn, all));
+  if (epsilon) LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(fn, *epsilon));
+  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(fn, options));
+  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(fn, all.last(kOutputs), all.first(kInputs)));
+  return Select(fn, options, sel);
+}
+
+// CheckCall with the inputs LayerNormGrad and LayerNormBackward share.
+template <class T, size_t kOutputs>
+Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, const T* mean,
+                     const T* variance, const T* gamma, float epsilon,
+                     const Operand (&outputs)[kOutputs], const Options& options, TensorBytes* n,
+                     Selection* sel) {
+  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  return CheckCall(fn, shape, sizeof(T),
+                   {{"dy", dy, kM},
+                    {"x", x, kM},
+                    {"mean", mean, kR},
+                    {"variance", variance, kR},
+                    {"gamma", gamma, kC}},
+                   outputs, epsilon, options, n, sel);
+}
+
 template <class T>
 Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
                 const T* gamma, float epsilon, T* pd_x, T* res_for_gamma,
                 const Options& options) {
   constexpr const char* kFn = "LayerNormGrad";
+  constexpr Extent kM = Extent::kMatrix;
   TensorBytes n;
-  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(
-      kFn, {{"dy", dy, 0}, {"x", x, 0}, {"mean", mean, 0}, {"variance", variance, 0},
-            {"gamma", gamma, 0}, {"pd_x", pd_x, 0}, {"res_for_gamma", res_for_gamma, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
-      kFn, {{"pd_x", pd_x, n.matrix}, {"res_for_gamma", res_for_gamma, n.matrix}},
-      {{"dy", dy, n.matrix}, {"x", x, n.matrix}, {"mean", mean, n.per_row},
-       {"variance", variance, n.per_row}, {"gamma", gamma, n.per_col}}));
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+  LNGRAD_RETURN_IF_ERROR(CheckGradCall(kFn, shape, dy, x, mean, variance, gamma, epsilon,
+                                       {{"pd_x", pd_x, kM}, {"res_for_gamma", res_for_gamma, kM}},
+                                       options, &n, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
                                res_for_gamma, n.matrix >= core::StreamThresholdElements()};
@@ -247,18 +293,12 @@ template <class T>
 Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, T* dbeta,
                 const Options& options) {
   constexpr const char* kFn = "LayerNormGradBeta";
+  constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
   TensorBytes n;
-  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"dy", dy, 0},
-                                                  {"res_for_gamma", res_for_gamma, 0},
-                                                  {"dgamma", dgamma, 0},
-                                                  {"dbeta", dbeta, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
-      kFn, {{"dgamma", dgamma, n.per_col}, {"dbeta", dbeta, n.per_col}},
-      {{"dy", dy, n.matrix}, {"res_for_gamma", res_for_gamma, n.matrix}}));
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+  LNGRAD_RETURN_IF_ERROR(
+      CheckCall(kFn, shape, sizeof(T), {{"dy", dy, kM}, {"res_for_gamma", res_for_gamma, kM}},
+                {{"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, std::nullopt, options, &n, &sel));
 
   const core::BetaArgs<T> args{dy, res_for_gamma, shape.h};
   return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).beta, args, dgamma,
@@ -270,19 +310,12 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
                     const T* gamma, float epsilon, T* dx, T* dgamma, T* dbeta,
                     const Options& options) {
   constexpr const char* kFn = "LayerNormBackward";
+  constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
   TensorBytes n;
-  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(
-      kFn, {{"dy", dy, 0}, {"x", x, 0}, {"mean", mean, 0}, {"variance", variance, 0},
-            {"gamma", gamma, 0}, {"dx", dx, 0}, {"dgamma", dgamma, 0}, {"dbeta", dbeta, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
-      kFn, {{"dx", dx, n.matrix}, {"dgamma", dgamma, n.per_col}, {"dbeta", dbeta, n.per_col}},
-      {{"dy", dy, n.matrix}, {"x", x, n.matrix}, {"mean", mean, n.per_row},
-       {"variance", variance, n.per_row}, {"gamma", gamma, n.per_col}}));
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+  LNGRAD_RETURN_IF_ERROR(CheckGradCall(
+      kFn, shape, dy, x, mean, variance, gamma, epsilon,
+      {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, options, &n, &sel));
 
   const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
                                n.matrix >= core::StreamThresholdElements()};
@@ -294,22 +327,12 @@ template <class T>
 Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, float epsilon,
                    T* y, T* mean, T* variance, const Options& options) {
   constexpr const char* kFn = "LayerNorm";
+  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
   TensorBytes n;
-  LNGRAD_RETURN_IF_ERROR(core::CheckShape(kFn, shape, sizeof(T), &n));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(kFn, {{"x", x, 0},
-                                                  {"gamma", gamma, 0},
-                                                  {"beta", beta, 0},
-                                                  {"y", y, 0},
-                                                  {"mean", mean, 0},
-                                                  {"variance", variance, 0}}));
-  LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(kFn, epsilon));
-  LNGRAD_RETURN_IF_ERROR(core::CheckOptions(kFn, options));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNoOverlap(
-      kFn,
-      {{"y", y, n.matrix}, {"mean", mean, n.per_row}, {"variance", variance, n.per_row}},
-      {{"x", x, n.matrix}, {"gamma", gamma, n.per_col}, {"beta", beta, n.per_col}}));
   Selection sel;
-  LNGRAD_RETURN_IF_ERROR(Select(kFn, options, &sel));
+  LNGRAD_RETURN_IF_ERROR(CheckCall(
+      kFn, shape, sizeof(T), {{"x", x, kM}, {"gamma", gamma, kC}, {"beta", beta, kC}},
+      {{"y", y, kM}, {"mean", mean, kR}, {"variance", variance, kR}}, epsilon, options, &n, &sel));
 
   const core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y, mean, variance};
   RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).forward, args);
@@ -339,20 +362,22 @@ std::vector<ImplDescription> ListImpls() {
   };
 }
 
+// One list for the printer and the parser.
+constexpr std::pair<Impl, const char*> kImplNames[] = {
+    {Impl::kAuto, "auto"}, {Impl::kSimd, "simd"}, {Impl::kScalar, "scalar"}};
+
 const char* ImplName(Impl impl) {
-  switch (impl) {
-    case Impl::kAuto: return "auto";
-    case Impl::kSimd: return "simd";
-    case Impl::kScalar: return "scalar";
+  for (const auto& [value, name] : kImplNames) {
+    if (value == impl) return name;
   }
   return "unknown";
 }
 
 Status ParseImpl(const std::string& text, Impl* out) {
   if (out == nullptr) return Status::InvalidArgument("ParseImpl: argument 'out' is null");
-  for (Impl impl : {Impl::kAuto, Impl::kSimd, Impl::kScalar}) {
-    if (text == ImplName(impl)) {
-      *out = impl;
+  for (const auto& [value, name] : kImplNames) {
+    if (text == name) {
+      *out = value;
       return Status::Ok();
     }
   }
@@ -415,10 +440,11 @@ Status CheckConversion(const char* fn, int64_t n, const char* in_name, const flo
                        float epsilon, const char* out_name, const float* out) {
   size_t bytes = 0;
   LNGRAD_RETURN_IF_ERROR(core::CheckCount(fn, "n", n, sizeof(float), &bytes));
-  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(fn, {{in_name, in, 0}, {out_name, out, 0}}));
+  const core::BufferArg args[] = {{in_name, in, bytes}, {out_name, out, bytes}};
+  LNGRAD_RETURN_IF_ERROR(core::CheckNotNull(fn, args));
   LNGRAD_RETURN_IF_ERROR(core::CheckEpsilon(fn, epsilon));
   if (out == in) return Status::Ok();
-  return core::CheckNoOverlap(fn, {{out_name, out, bytes}}, {{in_name, in, bytes}});
+  return core::CheckNoOverlap(fn, std::span(args).last(1), std::span(args).first(1));
 }
 
 }  // namespace

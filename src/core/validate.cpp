@@ -77,7 +77,7 @@ Status CheckCount(const char* fn, const char* name, int64_t n, size_t elem_size,
   return Status::Ok();
 }
 
-Status CheckNotNull(const char* fn, std::initializer_list<BufferArg> args) {
+Status CheckNotNull(const char* fn, std::span<const BufferArg> args) {
   for (const BufferArg& a : args) {
     if (a.ptr == nullptr) return Status::InvalidArgument(Prefix(fn, a.name) + "is null");
   }
@@ -107,8 +107,8 @@ Status CheckOptions(const char* fn, const Options& options) {
                                  std::to_string(static_cast<int>(options.impl)) + ")");
 }
 
-Status CheckNoOverlap(const char* fn, std::initializer_list<BufferArg> outputs,
-                      std::initializer_list<BufferArg> inputs) {
+Status CheckNoOverlap(const char* fn, std::span<const BufferArg> outputs,
+                      std::span<const BufferArg> inputs) {
   for (const BufferArg& a : outputs) LNGRAD_RETURN_IF_ERROR(CheckRange(fn, a));
   for (const BufferArg& a : inputs) LNGRAD_RETURN_IF_ERROR(CheckRange(fn, a));
   for (auto out = outputs.begin(); out != outputs.end(); ++out) {

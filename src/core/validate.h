@@ -5,7 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
+#include <span>
 #include <string>
 
 #include "lngrad/lngrad.h"
@@ -33,14 +33,14 @@ std::string FormatValue(float v);
 Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes* bytes);
 // n >= 1 and n*elem_size bytes fits ptrdiff_t.
 Status CheckCount(const char* fn, const char* name, int64_t n, size_t elem_size, size_t* bytes);
-Status CheckNotNull(const char* fn, std::initializer_list<BufferArg> args);
+Status CheckNotNull(const char* fn, std::span<const BufferArg> args);
 // epsilon finite and >= 0.
 Status CheckEpsilon(const char* fn, float epsilon);
 // options.num_threads >= 0, options.impl a declared value.
 Status CheckOptions(const char* fn, const Options& options);
 // No output overlaps another output or any input, and no buffer wraps around the address
 // space. Inputs may overlap each other (they are only read).
-Status CheckNoOverlap(const char* fn, std::initializer_list<BufferArg> outputs,
-                      std::initializer_list<BufferArg> inputs);
+Status CheckNoOverlap(const char* fn, std::span<const BufferArg> outputs,
+                      std::span<const BufferArg> inputs);
 
 }  // namespace lngrad::core

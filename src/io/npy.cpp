@@ -112,34 +112,24 @@ class DictReader {
 };
 
 Status ParseDescr(const std::string& descr, std::string_view name, DType* out) {
-  if (descr == "<f2") {
-    *out = DType::kFloat16;
-  } else if (descr == "<f4") {
-    *out = DType::kFloat32;
-  } else if (descr == "<f8") {
-    *out = DType::kFloat64;
-  } else if (descr.size() > 1 && descr[0] == '>') {
+  for (DType t : kAllDTypes) {
+    if (descr == TraitsOf(t).npy_descr) {
+      *out = t;
+      return Status::Ok();
+    }
+  }
+  if (descr.size() > 1 && descr[0] == '>') {
     return Bad(name, "big-endian arrays (descr '" + descr +
                          "') are not supported; save a little-endian copy, e.g. "
                          "a.astype(a.dtype.newbyteorder('<'))");
-  } else if (descr == "=f2" || descr == "=f4" || descr == "=f8") {
+  }
+  if (descr == "=f2" || descr == "=f4" || descr == "=f8") {
     return Bad(name, "descr '" + descr + "' does not state the byte order; expected '<" +
                          descr.substr(1) + "'");
-  } else {
-    return Bad(name, "dtype '" + descr +
-                         "' is not supported (supported: '<f2' float16, '<f4' float32, "
-                         "'<f8' float64)");
   }
-  return Status::Ok();
-}
-
-const char* DescrOf(DType t) {
-  switch (t) {
-    case DType::kFloat16: return "<f2";
-    case DType::kFloat32: return "<f4";
-    case DType::kFloat64: return "<f8";
-  }
-  return "?";
+  return Bad(name, "dtype '" + descr +
+                       "' is not supported (supported: '<f2' float16, '<f4' float32, "
+                       "'<f8' float64)");
 }
 
 }  // namespace
@@ -236,7 +226,7 @@ Status ParseNpyDict(std::string_view dict, std::string_view name, NpyHeader* out
 
 std::string EncodeNpyHeader(DType dtype, const std::vector<int64_t>& shape, int version) {
   std::string dict = "{'descr': '";
-  dict += DescrOf(dtype);
+  dict += TraitsOf(dtype).npy_descr;
   dict += "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i) dict += ", ";

@@ -3,26 +3,31 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 namespace lngrad::io {
 
-const char* DTypeName(DType t) {
-  switch (t) {
-    case DType::kFloat16: return "float16";
-    case DType::kFloat32: return "float32";
-    case DType::kFloat64: return "float64";
-  }
-  return "?";
+namespace {
+
+// Indexed by DType.
+constexpr DTypeTraits kDTypeTraits[] = {
+    {"float16", 2, "<f2"},
+    {"float32", 4, "<f4"},
+    {"float64", 8, "<f8"},
+};
+static_assert(std::size(kDTypeTraits) == std::size(kAllDTypes));
+
+}  // namespace
+
+const DTypeTraits& TraitsOf(DType t) {
+  static constexpr DTypeTraits kUnknown = {"?", 0, "?"};
+  const auto i = static_cast<size_t>(t);
+  return i < std::size(kDTypeTraits) ? kDTypeTraits[i] : kUnknown;
 }
 
-size_t DTypeSize(DType t) {
-  switch (t) {
-    case DType::kFloat16: return 2;
-    case DType::kFloat32: return 4;
-    case DType::kFloat64: return 8;
-  }
-  return 0;
-}
+const char* DTypeName(DType t) { return TraitsOf(t).name; }
+
+size_t DTypeSize(DType t) { return TraitsOf(t).size; }
 
 Status ParseDType(std::string_view text, DType* out) {
   if (text == "float" || text == "float32" || text == "f4" || text == "fp32") {

@@ -15,10 +15,18 @@ namespace lngrad::io {
 // Element types the data tools handle. float64 is accepted on input only by the CLI (the
 // library can write it; the kernels never take it).
 enum class DType { kFloat16, kFloat32, kFloat64 };
+inline constexpr DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64};
 
-// "float16", "float32", "float64".
+// What each format and tool says about one element type.
+struct DTypeTraits {
+  const char* name;       // "float16", "float32", "float64"
+  size_t size;            // bytes per element: 2, 4, 8
+  const char* npy_descr;  // the .npy header's little-endian descr: "<f2", "<f4", "<f8"
+};
+// {"?", 0, "?"} for a value outside the enum.
+const DTypeTraits& TraitsOf(DType t);
+
 const char* DTypeName(DType t);
-// Bytes per element: 2, 4, 8.
 size_t DTypeSize(DType t);
 // Accepts float|float32|f4|fp32, half|float16|f2|fp16, double|float64|f8|fp64.
 // InvalidArgument naming the text otherwise.
