@@ -1,4 +1,5 @@
-// How the CLI's subcommands plug into main: each file adds one subcommand.
+// How the CLI's subcommands plug into main: each file adds one subcommand, its --help text
+// (kDescription) at the top of the file and its options in its Add*Command.
 #pragma once
 
 #include <functional>

@@ -14,6 +14,10 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "run";
+constexpr const char* kDescription =
+    "Run LayerNormGrad, then LayerNormGradBeta on its res_for_gamma, on data files; write\n"
+    "pd_x, res_for_gamma, dgamma, dbeta (in the format of the inputs) and manifest.json\n"
+    "into --out DIR.";
 constexpr std::array<const char*, 5> kInputs = {"dy", "x", "mean", "variance", "gamma"};
 // The official sample's file names (input/input_inputDy.bin, ...), tried after ours.
 constexpr std::array<const char*, 5> kSampleNames = {"input_inputDy", "input_inputX",
@@ -398,11 +402,7 @@ int RunRun(const RunOptions& o) {
 
 void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   auto [app, o] = AddCommand<RunOptions>(
-      root, commands, "run",
-      "Run LayerNormGrad, then LayerNormGradBeta on its res_for_gamma, on data files; write\n"
-      "pd_x, res_for_gamma, dgamma, dbeta (in the format of the inputs) and manifest.json\n"
-      "into --out DIR.",
-      [](RunOptions& o, const CLI::App& app) {
+      root, commands, kCmd, kDescription, [](RunOptions& o, const CLI::App& app) {
         for (const char* opt : {"--soc", "--reuse-source", "--tmp", "--blocks"}) {
           if (app.count(opt) > 0) o.device_options_given.push_back(opt);
         }

@@ -9,6 +9,10 @@
 namespace lngrad::cli {
 namespace {
 
+constexpr const char* kDescription =
+    "List the simulated products: SoC name, NPU arch, UB size, and which of LayerNormGrad,\n"
+    "LayerNormGradBeta and LayerNorm each supports.";
+
 struct SocsOptions {
   bool json = false;
 };
@@ -62,11 +66,7 @@ int RunSocs(const SocsOptions& o) {
 }  // namespace
 
 void AddSocsCommand(CLI::App& root, std::vector<Command>* commands) {
-  auto [app, o] = AddCommand<SocsOptions>(
-      root, commands, "socs",
-      "List the simulated products: SoC name, NPU arch, UB size, and which of LayerNormGrad,\n"
-      "LayerNormGradBeta and LayerNorm each supports.",
-      RunSocs);
+  auto [app, o] = AddCommand<SocsOptions>(root, commands, "socs", kDescription, RunSocs);
   app->add_flag("--json", o->json, "Print JSON on stdout instead of a table");
 }
 

@@ -13,6 +13,9 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "tiling";
+constexpr const char* kDescription =
+    "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
+    "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.";
 
 struct TilingOptions {
   std::string shape_text;
@@ -200,11 +203,7 @@ int RunTiling(const TilingOptions& o) {
 }  // namespace
 
 void AddTilingCommand(CLI::App& root, std::vector<Command>* commands) {
-  auto [app, o] = AddCommand<TilingOptions>(
-      root, commands, "tiling",
-      "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
-      "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.",
-      RunTiling);
+  auto [app, o] = AddCommand<TilingOptions>(root, commands, kCmd, kDescription, RunTiling);
   app->add_option("--shape", o->shape_text,
                   "B,S,H[,H0]: srcShape {B, S, storage H, original H} (H0 defaults to H)")
       ->required();

@@ -18,6 +18,11 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "verify";
+constexpr const char* kDescription =
+    "Compare OUT with GOLDEN element by element (two files, or two directories whose\n"
+    "golden_<name> files are paired with <name> or output_<name> in OUT). Prints the\n"
+    "mismatch count, max abs/rel error, ulp statistics and the worst elements.\n"
+    "Exit 0: pass; 1: a mismatch; 2: usage or I/O error.";
 
 struct VerifyOptions {
   std::string out;
@@ -306,13 +311,7 @@ int RunVerify(const VerifyOptions& o) {
 }  // namespace
 
 void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
-  auto [app, o] = AddCommand<VerifyOptions>(
-      root, commands, "verify",
-      "Compare OUT with GOLDEN element by element (two files, or two directories whose\n"
-      "golden_<name> files are paired with <name> or output_<name> in OUT). Prints the\n"
-      "mismatch count, max abs/rel error, ulp statistics and the worst elements.\n"
-      "Exit 0: pass; 1: a mismatch; 2: usage or I/O error.",
-      RunVerify);
+  auto [app, o] = AddCommand<VerifyOptions>(root, commands, kCmd, kDescription, RunVerify);
   app->add_option("OUT", o->out, "Output file or directory")->required();
   app->add_option("GOLDEN", o->golden, "Golden file or directory")->required();
   app->add_option("--atol", o->atol, "Absolute tolerance")->capture_default_str();
