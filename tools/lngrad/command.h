@@ -1,7 +1,12 @@
-// How the CLI's subcommands plug into main: each file adds one subcommand.
+// How the CLI's subcommands plug into main: each file adds one subcommand, its --help text
+// (kDescription) at the top of the file and its options in its Add*Command.
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +19,24 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
 };
+
+// Adds subcommand `name` to `root` with one Options object for its option declarations, and
+// registers `run` on it: run(options), or run(options, app) for a subcommand that asks the
+// parser what was given. Returns the app and the options for the caller to declare options on.
+template <typename Options, typename Run>
+std::pair<CLI::App*, Options*> AddCommand(CLI::App& root, std::vector<Command>* commands,
+                                          std::string name, std::string description, Run run) {
+  CLI::App* app = root.add_subcommand(std::move(name), std::move(description));
+  auto options = std::make_shared<Options>();
+  commands->push_back({app, [options, app, run] {
+                         if constexpr (std::is_invocable_v<Run, Options&, const CLI::App&>) {
+                           return run(*options, *app);
+                         } else {
+                           return run(*options);
+                         }
+                       }});
+  return {app, options.get()};
+}
 
 void AddDemoCommand(CLI::App& root, std::vector<Command>* commands);
 // `lngrad sample`: the official operator sample (sample.cpp).

@@ -17,6 +17,12 @@
 namespace lngrad::cli {
 namespace {
 
+constexpr const char* kDescription =
+    "Run the LayerNormGrad documentation example ([1,8,8] float) through the LayerNormGrad\n"
+    "operator on a simulated AI core (Ascend910B1 by default), print inputs and outputs\n"
+    "in the documentation's layout, compare with the printed values (official sample rule)\n"
+    "and print PASS (exit 0) or FAIL (exit 1).";
+
 // Official sample rule (spec §5.5): an element is wrong only if both errors exceed the bound.
 constexpr double kSampleTolerance = 1e-4;
 
@@ -153,13 +159,7 @@ int RunDemo(const DemoOptions& o) {
 }  // namespace
 
 void AddDemoCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "demo",
-      "Run the LayerNormGrad documentation example ([1,8,8] float) through the LayerNormGrad\n"
-      "operator on a simulated AI core (Ascend910B1 by default), print inputs and outputs\n"
-      "in the documentation's layout, compare with the printed values (official sample rule)\n"
-      "and print PASS (exit 0) or FAIL (exit 1).");
-  auto o = std::make_shared<DemoOptions>();
+  auto [app, o] = AddCommand<DemoOptions>(root, commands, "demo", kDescription, RunDemo);
   app->add_flag("-q,--quiet", o->quiet, "Print only the comparison and the verdict");
   app->add_option("--impl", o->impl,
                   "ascendc: the LayerNormGrad operator on the simulated device; native: the native "
@@ -168,7 +168,6 @@ void AddDemoCommand(CLI::App& root, std::vector<Command>* commands) {
       ->capture_default_str();
   app->add_option("--soc", o->soc, "Simulated SoC for --impl ascendc (see `lngrad socs`)")
       ->capture_default_str();
-  commands->push_back({app, [o] { return RunDemo(*o); }});
 }
 
 }  // namespace lngrad::cli

@@ -15,6 +15,10 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "gen";
+constexpr const char* kDescription =
+    "Generate LayerNormGrad inputs (dy, x, gamma; mean and variance of x from a float64\n"
+    "forward LayerNorm) and goldens (pd_x, res_for_gamma, dgamma, dbeta from the float64\n"
+    "reference, rounded once to --dtype), plus manifest.json, into --out DIR.";
 
 // Random values whose sequence is fixed by the seed on every platform: std::mt19937_64 is
 // specified bit for bit, and the transforms below are ours (the std:: distributions are not
@@ -231,12 +235,7 @@ int RunGen(const GenOptions& o) {
 }  // namespace
 
 void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "gen",
-      "Generate LayerNormGrad inputs (dy, x, gamma; mean and variance of x from a float64\n"
-      "forward LayerNorm) and goldens (pd_x, res_for_gamma, dgamma, dbeta from the float64\n"
-      "reference, rounded once to --dtype), plus manifest.json, into --out DIR.");
-  auto o = std::make_shared<GenOptions>();
+  auto [app, o] = AddCommand<GenOptions>(root, commands, kCmd, kDescription, RunGen);
   app->add_option("--shape", o->shape_text, "B,S,H of dy and x (each >= 1)")->required();
   app->add_option("--dtype", o->dtype_text, "float or half")->capture_default_str();
   app->add_option("--seed", o->seed, "Seed of the random inputs (same data on every platform)")
@@ -253,7 +252,6 @@ void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
       ->capture_default_str();
   app->add_option("--out", o->out, "Output directory (created if missing)")->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
-  commands->push_back({app, [o] { return RunGen(*o); }});
 }
 
 }  // namespace lngrad::cli

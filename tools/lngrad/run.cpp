@@ -14,6 +14,10 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "run";
+constexpr const char* kDescription =
+    "Run LayerNormGrad, then LayerNormGradBeta on its res_for_gamma, on data files; write\n"
+    "pd_x, res_for_gamma, dgamma, dbeta (in the format of the inputs) and manifest.json\n"
+    "into --out DIR.";
 constexpr std::array<const char*, 5> kInputs = {"dy", "x", "mean", "variance", "gamma"};
 // The official sample's file names (input/input_inputDy.bin, ...), tried after ours.
 constexpr std::array<const char*, 5> kSampleNames = {"input_inputDy", "input_inputX",
@@ -397,12 +401,13 @@ int RunRun(const RunOptions& o) {
 }  // namespace
 
 void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "run",
-      "Run LayerNormGrad, then LayerNormGradBeta on its res_for_gamma, on data files; write\n"
-      "pd_x, res_for_gamma, dgamma, dbeta (in the format of the inputs) and manifest.json\n"
-      "into --out DIR.");
-  auto o = std::make_shared<RunOptions>();
+  auto [app, o] = AddCommand<RunOptions>(
+      root, commands, kCmd, kDescription, [](RunOptions& o, const CLI::App& app) {
+        for (const char* opt : {"--soc", "--reuse-source", "--tmp", "--blocks"}) {
+          if (app.count(opt) > 0) o.device_options_given.push_back(opt);
+        }
+        return RunRun(o);
+      });
   app->add_option("--in", o->in_dir,
                   "Input directory: its manifest.json (from gen), else dy, x, mean, variance,\n"
                   "gamma as .npy or .bin (or the official sample's input_inputDy.bin ...)");
@@ -431,12 +436,6 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
   app->add_option("--out", o->out, "Output directory (created if missing)")->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
-  commands->push_back({app, [o, app] {
-                         for (const char* opt : {"--soc", "--reuse-source", "--tmp", "--blocks"}) {
-                           if (app->count(opt) > 0) o->device_options_given.push_back(opt);
-                         }
-                         return RunRun(*o);
-                       }});
 }
 
 }  // namespace lngrad::cli

@@ -25,6 +25,11 @@ namespace ops = lngrad::ops;
 namespace smp = lngrad::ops::sample;
 
 constexpr const char* kCommand = "sample";
+constexpr const char* kDescription =
+    "Run the official LayerNormGrad operator sample on the simulated device: dy, x, gamma\n"
+    "uniform in [-100, 100], mean and variance of x, epsilon 1e-4; compare with a float64\n"
+    "golden by the official rule (wrong only if abs err > 1e-4 and rel err > 1e-4; 1e-3 for\n"
+    "half) and print \"test pass!\" (exit 0) or the failing elements (exit 1).";
 constexpr double kEpsilon = 1e-4;  // gen_data.py
 // The official rule's bound: 1e-4 for float as in the sample. A half result carries a rounding
 // error of up to 2^-11 = 4.9e-4 relative by itself, so half is judged with 1e-3.
@@ -131,13 +136,7 @@ int RunSample(const SampleOptions& o) {
 }  // namespace
 
 void AddSampleCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "sample",
-      "Run the official LayerNormGrad operator sample on the simulated device: dy, x, gamma\n"
-      "uniform in [-100, 100], mean and variance of x, epsilon 1e-4; compare with a float64\n"
-      "golden by the official rule (wrong only if abs err > 1e-4 and rel err > 1e-4; 1e-3 for\n"
-      "half) and print \"test pass!\" (exit 0) or the failing elements (exit 1).");
-  auto o = std::make_shared<SampleOptions>();
+  auto [app, o] = AddCommand<SampleOptions>(root, commands, kCommand, kDescription, RunSample);
   app->add_option("--shape", o->shape, "B,S,H (H*sizeof(dtype) a multiple of 32 bytes)")
       ->capture_default_str();
   app->add_option("--dtype", o->dtype, "float or half")
@@ -152,7 +151,6 @@ void AddSampleCommand(CLI::App& root, std::vector<Command>* commands) {
       ->check(CLI::Range(1u, 65535u))
       ->capture_default_str();
   app->add_option("--seed", o->seed, "Seed of the generated data")->capture_default_str();
-  commands->push_back({app, [o] { return RunSample(*o); }});
 }
 
 }  // namespace lngrad::cli

@@ -9,10 +9,18 @@
 namespace lngrad::cli {
 namespace {
 
-int RunSocs(bool json) {
+constexpr const char* kDescription =
+    "List the simulated products: SoC name, NPU arch, UB size, and which of LayerNormGrad,\n"
+    "LayerNormGradBeta and LayerNorm each supports.";
+
+struct SocsOptions {
+  bool json = false;
+};
+
+int RunSocs(const SocsOptions& o) {
   const auto products = lngrad::AllProducts();
   const lngrad::Product& current = lngrad::CurrentProduct();
-  if (json) {
+  if (o.json) {
     io::Json j = io::Json::Object();
     j["command"] = "socs";
     j["current"] = std::string(current.soc);
@@ -58,13 +66,8 @@ int RunSocs(bool json) {
 }  // namespace
 
 void AddSocsCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "socs",
-      "List the simulated products: SoC name, NPU arch, UB size, and which of LayerNormGrad,\n"
-      "LayerNormGradBeta and LayerNorm each supports.");
-  auto json = std::make_shared<bool>(false);
-  app->add_flag("--json", *json, "Print JSON on stdout instead of a table");
-  commands->push_back({app, [json] { return RunSocs(*json); }});
+  auto [app, o] = AddCommand<SocsOptions>(root, commands, "socs", kDescription, RunSocs);
+  app->add_flag("--json", o->json, "Print JSON on stdout instead of a table");
 }
 
 }  // namespace lngrad::cli

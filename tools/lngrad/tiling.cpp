@@ -13,6 +13,9 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "tiling";
+constexpr const char* kDescription =
+    "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
+    "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.";
 
 struct TilingOptions {
   std::string shape_text;
@@ -114,6 +117,18 @@ void PrintReport(const ApiReport& r, const std::string& stack_text) {
   }
 }
 
+// One API through the host tiling: its max/min tmp sizes, the stack buffer --stack-buffer picks
+// from them, then the tiling struct for that buffer (and its fields into `r`).
+template <typename MaxMin, typename TilingInfo, typename Tiling>
+Status TileApi(const TilingOptions& o, const ge::Shape& shape, uint32_t type_size, MaxMin max_min,
+               TilingInfo tiling_info, ApiReport* r, Tiling* t) {
+  LNGRAD_RETURN_IF_ERROR(max_min(shape, type_size, o.reuse_source, r->max_tmp, r->min_tmp));
+  LNGRAD_RETURN_IF_ERROR(StackFor(o.stack_text, r->min_tmp, r->max_tmp, &r->stack));
+  LNGRAD_RETURN_IF_ERROR(tiling_info(shape, r->stack, type_size, o.reuse_source, *t));
+  r->fields = FieldsOf(*t);
+  return Status::Ok();
+}
+
 int RunTiling(const TilingOptions& o) {
   std::vector<int64_t> dims;
   if (Status st = io::ParseShape(o.shape_text, "--shape", &dims); !st.ok()) return Fail(kCmd, st);
@@ -138,29 +153,19 @@ int RunTiling(const TilingOptions& o) {
 
   ApiReport grad;
   grad.api = "LayerNormGrad";
-  Status st = tiling::LayerNormGradMaxMinTmpSize(shape, type_size, o.reuse_source, grad.max_tmp,
-                                                 grad.min_tmp);
-  if (st.ok()) st = StackFor(o.stack_text, grad.min_tmp, grad.max_tmp, &grad.stack);
   AscendC::tiling::LayerNormGradTiling gt;
-  if (st.ok()) {
-    st = tiling::LayerNormGradNDTilingInfo(shape, grad.stack, type_size, o.reuse_source, gt);
-  }
+  Status st = TileApi(o, shape, type_size, tiling::LayerNormGradMaxMinTmpSize,
+                      tiling::LayerNormGradNDTilingInfo, &grad, &gt);
   if (!st.ok()) return Fail(kCmd, "LayerNormGrad: " + st.message());
-  grad.fields = FieldsOf(gt);
   grad.has_scratch = true;
   grad.scratch_bytes = 4 * tiling::LayerNormGradScratchFloats(gt, type_size, o.reuse_source);
 
   ApiReport beta;
   beta.api = "LayerNormGradBeta";
-  st = tiling::LayerNormGradBetaMaxMinTmpSize(shape, type_size, o.reuse_source, beta.max_tmp,
-                                              beta.min_tmp);
-  if (st.ok()) st = StackFor(o.stack_text, beta.min_tmp, beta.max_tmp, &beta.stack);
   AscendC::tiling::LayerNormGradBetaTiling bt;
-  if (st.ok()) {
-    st = tiling::LayerNormGradBetaNDTilingInfo(shape, beta.stack, type_size, o.reuse_source, bt);
-  }
+  st = TileApi(o, shape, type_size, tiling::LayerNormGradBetaMaxMinTmpSize,
+               tiling::LayerNormGradBetaNDTilingInfo, &beta, &bt);
   if (!st.ok()) return Fail(kCmd, "LayerNormGradBeta: " + st.message());
-  beta.fields = FieldsOf(bt);
 
   const char* unaligned_note =
       (dims[2] * static_cast<int64_t>(type_size)) % 32 != 0
@@ -198,11 +203,7 @@ int RunTiling(const TilingOptions& o) {
 }  // namespace
 
 void AddTilingCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "tiling",
-      "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
-      "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.");
-  auto o = std::make_shared<TilingOptions>();
+  auto [app, o] = AddCommand<TilingOptions>(root, commands, kCmd, kDescription, RunTiling);
   app->add_option("--shape", o->shape_text,
                   "B,S,H[,H0]: srcShape {B, S, storage H, original H} (H0 defaults to H)")
       ->required();
@@ -216,7 +217,6 @@ void AddTilingCommand(CLI::App& root, std::vector<Command>* commands) {
                   "stackBufferSize given to Get*NDTilingInfo: min, max (each API's own) or BYTES")
       ->capture_default_str();
   app->add_flag("--json", o->json, "Print JSON on stdout instead of text");
-  commands->push_back({app, [o] { return RunTiling(*o); }});
 }
 
 }  // namespace lngrad::cli

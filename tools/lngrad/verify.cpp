@@ -18,6 +18,11 @@ namespace lngrad::cli {
 namespace {
 
 constexpr const char* kCmd = "verify";
+constexpr const char* kDescription =
+    "Compare OUT with GOLDEN element by element (two files, or two directories whose\n"
+    "golden_<name> files are paired with <name> or output_<name> in OUT). Prints the\n"
+    "mismatch count, max abs/rel error, ulp statistics and the worst elements.\n"
+    "Exit 0: pass; 1: a mismatch; 2: usage or I/O error.";
 
 struct VerifyOptions {
   std::string out;
@@ -306,13 +311,7 @@ int RunVerify(const VerifyOptions& o) {
 }  // namespace
 
 void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
-  CLI::App* app = root.add_subcommand(
-      "verify",
-      "Compare OUT with GOLDEN element by element (two files, or two directories whose\n"
-      "golden_<name> files are paired with <name> or output_<name> in OUT). Prints the\n"
-      "mismatch count, max abs/rel error, ulp statistics and the worst elements.\n"
-      "Exit 0: pass; 1: a mismatch; 2: usage or I/O error.");
-  auto o = std::make_shared<VerifyOptions>();
+  auto [app, o] = AddCommand<VerifyOptions>(root, commands, kCmd, kDescription, RunVerify);
   app->add_option("OUT", o->out, "Output file or directory")->required();
   app->add_option("GOLDEN", o->golden, "Golden file or directory")->required();
   app->add_option("--atol", o->atol, "Absolute tolerance")->capture_default_str();
@@ -325,7 +324,6 @@ void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_option("--shape", o->shape_text, "Shape of raw files (default: flat)");
   app->add_option("--worst", o->worst, "How many worst elements to list")->capture_default_str();
   app->add_flag("--json", o->json, "Print a JSON report on stdout instead of text");
-  commands->push_back({app, [o] { return RunVerify(*o); }});
 }
 
 }  // namespace lngrad::cli
