@@ -205,7 +205,7 @@ TEST(LayerNormGrad, SampleSettingPassesAgainstFloat64) {
 }
 
 // Every element of two buffers: same bits, except that two NaNs need not share a payload
-// (devmath.h: the compiler may commute operands); NaN-ness itself must match.
+// (lngrad_adv/normalization.h: the compiler may commute operands); NaN-ness itself must match.
 // Half buffers follow the same rule: a float NaN's payload (and sign: x86's generated NaN is
 // negative) reaches the half NaN through the cast, so two half NaNs may differ in those bits.
 template <typename T>
