@@ -31,14 +31,12 @@ struct DnnlBackward {
     const dnnl::memory::desc stat_md({in.rows}, dt::f32, tag::a);
     const dnnl::memory::desc vec_md({in.h}, dt::f32, tag::a);
     // Not use_global_stats: that would make the backward treat mean/variance as constants.
-    const auto flags = dnnl::normalization_flags::use_scale |
-                       dnnl::normalization_flags::use_shift;
-    const dnnl::layer_normalization_forward::desc fwd_d(
-        dnnl::prop_kind::forward_training, data_md, stat_md, lngrad::bench::kEpsilon, flags);
+    const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    const dnnl::layer_normalization_forward::desc fwd_d(dnnl::prop_kind::forward_training, data_md,
+                                                        stat_md, lngrad::bench::kEpsilon, flags);
     const dnnl::layer_normalization_forward::primitive_desc fwd_pd(fwd_d, eng);
-    const dnnl::layer_normalization_backward::desc bwd_d(dnnl::prop_kind::backward, data_md,
-                                                         data_md, stat_md,
-                                                         lngrad::bench::kEpsilon, flags);
+    const dnnl::layer_normalization_backward::desc bwd_d(
+        dnnl::prop_kind::backward, data_md, data_md, stat_md, lngrad::bench::kEpsilon, flags);
     const dnnl::layer_normalization_backward::primitive_desc pd(bwd_d, eng, fwd_pd);
     prim = dnnl::layer_normalization_backward(pd);
     auto wrap = [&](const dnnl::memory::desc& md, const float* p) {

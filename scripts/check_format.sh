@@ -3,7 +3,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mode=(--dry-run --Werror)
-[ "${1:-}" = "--fix" ] && mode=(-i)
+done_word=clean
+if [ "${1:-}" = "--fix" ]; then
+  mode=(-i)
+  done_word=formatted
+fi
 mapfile -t files < <(git ls-files '*.h' '*.cpp' '*.cc' | grep -v '^build/')
 clang-format "${mode[@]}" "${files[@]}"
-echo "check_format: ${#files[@]} files ${1:+fixed}${1:-clean}"
+echo "check_format: ${#files[@]} files ${done_word}"

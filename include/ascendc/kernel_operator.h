@@ -21,8 +21,8 @@
 #include "lngrad_aicore/vector_ops.h"
 #include "lngrad_aicore/launch.h"
 
-// Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo info{DataFormat::ND}`
-// outside `using namespace AscendC`), as the toolkit's headers allow.
+// Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
+// info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.
 using AscendC::DataFormat;
 
 // The kernel-side tiling structs and the high-level APIs (layer adv), so that a kernel needs

@@ -58,7 +58,7 @@ constexpr uint16_t FloatToHalfBits(float f) noexcept {
     return static_cast<uint16_t>(sign | 0x7E00u | ((abs >> 13) & 0x3FFu));
   }
   if (abs >= 0x477FF000u) return sign | 0x7C00u;  // rounds to >= 65520 -> inf
-  if (abs >= 0x38800000u) {                        // normal half range
+  if (abs >= 0x38800000u) {                       // normal half range
     const uint32_t mant_round = abs + 0xFFFu + ((abs >> 13) & 1u);
     return static_cast<uint16_t>(sign | ((mant_round - 0x38000000u) >> 13));
   }

@@ -52,10 +52,10 @@ struct RunInfo {
 };
 
 struct Options {
-  int num_threads = 0;        // 0 = DefaultThreadCount(); 1 = calling thread only; capped at
-                              // 256 and at the number of row blocks; must be >= 0
+  int num_threads = 0;  // 0 = DefaultThreadCount(); 1 = calling thread only; capped at
+                        // 256 and at the number of row blocks; must be >= 0
   Impl impl = Impl::kAuto;
-  RunInfo* info = nullptr;    // optional: reports the path taken
+  RunInfo* info = nullptr;  // optional: reports the path taken
 };
 
 // One line per implementation, fastest first, reference last; `available` false with a reason
@@ -88,8 +88,8 @@ Status LayerNormGrad(RowShape shape, const Half* dy, const Half* x, const Half* 
 // from dy, res_for_gamma [rows,h]. Overwrites dgamma and dbeta only. Float accumulation over
 // fixed row blocks combined in a fixed order (bitwise identical for every thread count); error
 // <= rows * 2^-24 * sum|term|. Half: float sums, rounded once at the end.
-Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma,
-                         float* dgamma, float* dbeta, const Options& options = {});
+Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma, float* dgamma,
+                         float* dbeta, const Options& options = {});
 Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gamma, Half* dgamma,
                          Half* dbeta, const Options& options = {});
 

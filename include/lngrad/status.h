@@ -22,7 +22,9 @@ class [[nodiscard]] Status {
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   static Status Ok() { return Status(); }
-  static Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
+  static Status InvalidArgument(std::string m) {
+    return {StatusCode::kInvalidArgument, std::move(m)};
+  }
   static Status Unsupported(std::string m) { return {StatusCode::kUnsupported, std::move(m)}; }
   static Status OutOfRange(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
@@ -43,8 +45,8 @@ const char* StatusCodeName(StatusCode code);
 }  // namespace lngrad
 
 // Propagates a non-OK Status to the caller.
-#define LNGRAD_RETURN_IF_ERROR(expr)         \
-  do {                                       \
-    ::lngrad::Status lngrad_status_ = (expr); \
+#define LNGRAD_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::lngrad::Status lngrad_status_ = (expr);        \
     if (!lngrad_status_.ok()) return lngrad_status_; \
   } while (0)

@@ -17,13 +17,14 @@ std::atomic<int> g_checked{-1};
 thread_local BlockContext* t_block_ctx = nullptr;
 
 std::string Describe(int64_t block_idx, const std::string& check, const std::string& message) {
-  std::string where = block_idx >= 0 ? "block " + std::to_string(block_idx) : std::string("outside a launch");
+  std::string where =
+      block_idx >= 0 ? "block " + std::to_string(block_idx) : std::string("outside a launch");
   return where + ": [" + check + "] " + message;
 }
 
 std::string TensorDescription(const detail::TensorView& v) {
-  return "tensor at UB address " + std::to_string(v.ptr - v.ub) + ", " + AscendC::PositionName(v.pos) + ", " +
-         std::to_string(v.size_bytes) + " B";
+  return "tensor at UB address " + std::to_string(v.ptr - v.ub) + ", " +
+         AscendC::PositionName(v.pos) + ", " + std::to_string(v.size_bytes) + " B";
 }
 
 }  // namespace
@@ -63,8 +64,9 @@ BlockContext* CurrentBlockContext() noexcept { return t_block_ctx; }
 BlockContext& RequireBlockContext(std::string_view api) {
   if (t_block_ctx == nullptr) {
     RaiseKernelCheck(checks::kOutsideLaunch,
-                     std::string(api) + " needs a running block; call kernels through ICPU_RUN_KF or "
-                                        "lngrad::aicore::Launch");
+                     std::string(api) +
+                         " needs a running block; call kernels through ICPU_RUN_KF or "
+                         "lngrad::aicore::Launch");
   }
   return *t_block_ctx;
 }
@@ -76,21 +78,24 @@ void SetBlockContext(BlockContext* ctx) noexcept { t_block_ctx = ctx; }
 void OnTensorOverrun(const TensorView& v, uint64_t elem_offset, uint64_t count, uint32_t elem_size,
                      const char* api) {
   if (v.ptr == nullptr) {
-    RaiseKernelCheck(checks::kTensorBounds,
-                     std::string(api) +
-                         ": the LocalTensor has no buffer (get it from AllocTensor, DeQue, TBuf::Get or "
-                         "PopStackBuffer)");
+    RaiseKernelCheck(
+        checks::kTensorBounds,
+        std::string(api) +
+            ": the LocalTensor has no buffer (get it from AllocTensor, DeQue, TBuf::Get or "
+            "PopStackBuffer)");
   }
   const uint64_t size = v.size_bytes / elem_size;
   if (CheckedMode()) {
     RaiseKernelCheck(checks::kTensorBounds,
                      std::string(api) + ": elements [" + std::to_string(elem_offset) + ", " +
-                         std::to_string(elem_offset + count) + ") are outside the tensor of " + std::to_string(size) +
-                         " elements (offset is " + std::to_string(elem_offset + (count > 0 ? count - 1 : 0)) +
+                         std::to_string(elem_offset + count) + ") are outside the tensor of " +
+                         std::to_string(size) + " elements (offset is " +
+                         std::to_string(elem_offset + (count > 0 ? count - 1 : 0)) +
                          ", which can not be larger than data len " + std::to_string(size) + "); " +
                          TensorDescription(v));
   }
-  RequireInsideUb(v, (v.ptr - v.ub) + static_cast<int64_t>(elem_offset * elem_size), count * elem_size, api);
+  RequireInsideUb(v, (v.ptr - v.ub) + static_cast<int64_t>(elem_offset * elem_size),
+                  count * elem_size, api);
 }
 
 void RequireInsideUb(const TensorView& v, int64_t ub_offset, uint64_t bytes, const char* api) {
@@ -98,10 +103,10 @@ void RequireInsideUb(const TensorView& v, int64_t ub_offset, uint64_t bytes, con
     RaiseKernelCheck(checks::kUbBounds, std::string(api) + ": the tensor is not in a block's UB");
   }
   if (ub_offset < 0 || static_cast<uint64_t>(ub_offset) + bytes > v.ub_size) {
-    RaiseKernelCheck(checks::kUbBounds, std::string(api) + ": UB bytes [" + std::to_string(ub_offset) + ", " +
-                                            std::to_string(ub_offset + static_cast<int64_t>(bytes)) +
-                                            ") are outside the block's UB of " + std::to_string(v.ub_size) +
-                                            " B");
+    RaiseKernelCheck(checks::kUbBounds,
+                     std::string(api) + ": UB bytes [" + std::to_string(ub_offset) + ", " +
+                         std::to_string(ub_offset + static_cast<int64_t>(bytes)) +
+                         ") are outside the block's UB of " + std::to_string(v.ub_size) + " B");
   }
 }
 
@@ -109,23 +114,24 @@ void CheckUbAligned(const TensorView& v, const char* api, const char* operand) {
   if (!CheckedMode() || v.ptr == nullptr) return;
   const int64_t addr = v.ptr - v.ub;
   if (addr % 32 != 0) {
-    RaiseKernelCheck(checks::kUbAlignment, std::string(api) + ": " + operand + " UB address " +
-                                               std::to_string(addr) +
-                                               " is not 32-byte aligned (UB operands must start on a 32 B "
-                                               "boundary)");
+    RaiseKernelCheck(checks::kUbAlignment,
+                     std::string(api) + ": " + operand + " UB address " + std::to_string(addr) +
+                         " is not 32-byte aligned (UB operands must start on a 32 B "
+                         "boundary)");
   }
 }
 
 void CheckGmAligned(const void* p, uint32_t elem_size, const char* api) {
   if (!CheckedMode() || p == nullptr) return;
   if (reinterpret_cast<uintptr_t>(p) % elem_size != 0) {
-    RaiseKernelCheck(checks::kGmAlignment, std::string(api) + ": GM address is not aligned to the element size " +
+    RaiseKernelCheck(checks::kGmAlignment, std::string(api) +
+                                               ": GM address is not aligned to the element size " +
                                                std::to_string(elem_size) + " B");
   }
 }
 
-void CheckNoPartialOverlap(const TensorView& dst, uint64_t dst_bytes, const TensorView& src, uint64_t src_bytes,
-                           const char* api) {
+void CheckNoPartialOverlap(const TensorView& dst, uint64_t dst_bytes, const TensorView& src,
+                           uint64_t src_bytes, const char* api) {
   if (!CheckedMode() || dst_bytes == 0 || src_bytes == 0) return;
   const std::byte* d0 = dst.ptr;
   const std::byte* s0 = src.ptr;
@@ -133,8 +139,8 @@ void CheckNoPartialOverlap(const TensorView& dst, uint64_t dst_bytes, const Tens
   if (overlap && !(d0 == s0 && dst_bytes == src_bytes)) {
     RaiseKernelCheck(checks::kAddressOverlap,
                      std::string(api) + ": dst UB bytes [" + std::to_string(d0 - dst.ub) + ", " +
-                         std::to_string(d0 - dst.ub + static_cast<int64_t>(dst_bytes)) + ") and src UB bytes [" +
-                         std::to_string(s0 - src.ub) + ", " +
+                         std::to_string(d0 - dst.ub + static_cast<int64_t>(dst_bytes)) +
+                         ") and src UB bytes [" + std::to_string(s0 - src.ub) + ", " +
                          std::to_string(s0 - src.ub + static_cast<int64_t>(src_bytes)) +
                          ") overlap partially; operands must be identical or disjoint");
   }
@@ -145,24 +151,27 @@ uint64_t DataCopyBytes(const char* api, uint64_t count, uint32_t elem_size) {
   const uint64_t copied = bytes / 32 * 32;
   if (copied != bytes && CheckedMode()) {
     RaiseKernelCheck(checks::kDataCopyLength,
-                     std::string(api) + ": count " + std::to_string(count) + " x " + std::to_string(elem_size) +
-                         " B = " + std::to_string(bytes) +
-                         " B is not a multiple of 32 B; the device would copy only " + std::to_string(copied) +
-                         " B and silently drop the last " + std::to_string(bytes - copied) +
+                     std::string(api) + ": count " + std::to_string(count) + " x " +
+                         std::to_string(elem_size) + " B = " + std::to_string(bytes) +
+                         " B is not a multiple of 32 B; the device would copy only " +
+                         std::to_string(copied) + " B and silently drop the last " +
+                         std::to_string(bytes - copied) +
                          " B (use a 32-byte multiple, or DataCopyPad on the device)");
   }
   return copied;
 }
 
-void CheckVectorOperands(const char* api, int64_t count, std::initializer_list<VecOperand> operands) {
+void CheckVectorOperands(const char* api, int64_t count,
+                         std::initializer_list<VecOperand> operands) {
   if (count < 0) {
-    RaiseKernelCheck(checks::kInvalidCount,
-                     std::string(api) + ": count is " + std::to_string(count) + ", which must be >= 0");
+    RaiseKernelCheck(checks::kInvalidCount, std::string(api) + ": count is " +
+                                                std::to_string(count) + ", which must be >= 0");
   }
   const bool checked = CheckedMode();
   for (const VecOperand& op : operands) {
     const std::string where = std::string(api) + " " + op.name;
-    if (static_cast<uint64_t>(count) * op.elem_size > op.view.size_bytes || op.view.ptr == nullptr) {
+    if (static_cast<uint64_t>(count) * op.elem_size > op.view.size_bytes ||
+        op.view.ptr == nullptr) {
       OnTensorOverrun(op.view, 0, static_cast<uint64_t>(count), op.elem_size, where.c_str());
     }
     if (checked) CheckUbAligned(op.view, api, op.name);
@@ -183,14 +192,15 @@ void StackRange(const char* api, BlockContext*& ctx, uint32_t& start, uint32_t& 
 }
 
 void RaiseNoStack(uint32_t start, uint32_t end) {
-  RaiseKernelCheck(checks::kStackBuffer, "PopStackBuffer: no UB is left for the stack buffer: the TPipe buffers end at "
-                                         "UB address " +
-                                             std::to_string(start) + " and the stack ends at " +
-                                             std::to_string(end));
+  RaiseKernelCheck(checks::kStackBuffer,
+                   "PopStackBuffer: no UB is left for the stack buffer: the TPipe buffers end at "
+                   "UB address " +
+                       std::to_string(start) + " and the stack ends at " + std::to_string(end));
 }
 
 void RaiseBadPosition(const char* api, AscendC::TPosition pos) {
-  RaiseKernelCheck(checks::kPosition, std::string(api) + ": position " + AscendC::PositionName(pos) +
+  RaiseKernelCheck(checks::kPosition, std::string(api) + ": position " +
+                                          AscendC::PositionName(pos) +
                                           " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
 }
 
@@ -201,23 +211,40 @@ namespace AscendC {
 
 const char* PositionName(TPosition p) noexcept {
   switch (p) {
-    case TPosition::GM: return "GM";
-    case TPosition::A1: return "A1";
-    case TPosition::A2: return "A2";
-    case TPosition::B1: return "B1";
-    case TPosition::B2: return "B2";
-    case TPosition::C1: return "C1";
-    case TPosition::C2: return "C2";
-    case TPosition::CO1: return "CO1";
-    case TPosition::CO2: return "CO2";
-    case TPosition::VECIN: return "VECIN";
-    case TPosition::VECOUT: return "VECOUT";
-    case TPosition::VECCALC: return "VECCALC";
-    case TPosition::SPM: return "SPM";
-    case TPosition::TSCM: return "TSCM";
-    case TPosition::C2PIPE2GM: return "C2PIPE2GM";
-    case TPosition::C2PIPE2LOCAL: return "C2PIPE2LOCAL";
-    case TPosition::MAX: return "MAX";
+    case TPosition::GM:
+      return "GM";
+    case TPosition::A1:
+      return "A1";
+    case TPosition::A2:
+      return "A2";
+    case TPosition::B1:
+      return "B1";
+    case TPosition::B2:
+      return "B2";
+    case TPosition::C1:
+      return "C1";
+    case TPosition::C2:
+      return "C2";
+    case TPosition::CO1:
+      return "CO1";
+    case TPosition::CO2:
+      return "CO2";
+    case TPosition::VECIN:
+      return "VECIN";
+    case TPosition::VECOUT:
+      return "VECOUT";
+    case TPosition::VECCALC:
+      return "VECCALC";
+    case TPosition::SPM:
+      return "SPM";
+    case TPosition::TSCM:
+      return "TSCM";
+    case TPosition::C2PIPE2GM:
+      return "C2PIPE2GM";
+    case TPosition::C2PIPE2LOCAL:
+      return "C2PIPE2LOCAL";
+    case TPosition::MAX:
+      return "MAX";
   }
   return "?";
 }

@@ -52,9 +52,12 @@ std::atomic<uint64_t> g_generation{1};
 
 const char* KindName(GmKind k) {
   switch (k) {
-    case GmKind::kAlloc: return "GmAlloc block";
-    case GmKind::kPool: return "pooled GM block";
-    case GmKind::kRegistered: return "registered GM region";
+    case GmKind::kAlloc:
+      return "GmAlloc block";
+    case GmKind::kPool:
+      return "pooled GM block";
+    case GmKind::kRegistered:
+      return "registered GM region";
   }
   return "GM region";
 }
@@ -146,7 +149,8 @@ GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
   const uint64_t gen = g_generation.load(std::memory_order_acquire);
   RegionCache& cache = t_cache;
   for (const CachedRegion& c : cache.slot) {
-    if (c.generation == gen && a >= c.base && a - c.base + bytes <= (checked ? c.requested : c.allocated)) {
+    if (c.generation == gen && a >= c.base &&
+        a - c.base + bytes <= (checked ? c.requested : c.allocated)) {
       return {reinterpret_cast<const std::byte*>(c.base), c.requested};
     }
   }
@@ -160,25 +164,30 @@ GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
   const uint64_t off = a - found.base;
   const GmBlock& block = found.block;
   const bool rounded = !checked && block.allocated != block.requested;
-  RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": GM bytes [" + std::to_string(off) + ", " +
-                                          std::to_string(off + bytes) + ") run past the end of the " +
-                                          std::to_string(block.requested) + " B " + KindName(block.kind) +
-                                          (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)"
-                                                   : std::string()));
+  RaiseKernelCheck(
+      checks::kGmBounds,
+      std::string(api) + ": GM bytes [" + std::to_string(off) + ", " + std::to_string(off + bytes) +
+          ") run past the end of the " + std::to_string(block.requested) + " B " +
+          KindName(block.kind) +
+          (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)" : std::string()));
 }
 
-GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known, uint64_t elem_offset,
-                          uint64_t count, uint32_t elem_size, const char* api) {
+GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known,
+                              uint64_t elem_offset, uint64_t count, uint32_t elem_size,
+                              const char* api) {
   if (base == nullptr) {
-    RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": the GlobalTensor has no buffer (call SetGlobalBuffer)");
+    RaiseKernelCheck(checks::kGmBounds,
+                     std::string(api) + ": the GlobalTensor has no buffer (call SetGlobalBuffer)");
   }
   if (size_known && elem_offset + count > size_elems && CheckedMode()) {
-    RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": elements [" + std::to_string(elem_offset) + ", " +
+    RaiseKernelCheck(checks::kGmBounds, std::string(api) + ": elements [" +
+                                            std::to_string(elem_offset) + ", " +
                                             std::to_string(elem_offset + count) +
-                                            ") are outside the GlobalTensor of " + std::to_string(size_elems) +
-                                            " elements");
+                                            ") are outside the GlobalTensor of " +
+                                            std::to_string(size_elems) + " elements");
   }
-  return CheckGmAllocRange(static_cast<const std::byte*>(base) + elem_offset * elem_size, count * elem_size, api);
+  return CheckGmAllocRange(static_cast<const std::byte*>(base) + elem_offset * elem_size,
+                           count * elem_size, api);
 }
 
 }  // namespace lngrad::aicore::detail
@@ -279,8 +288,9 @@ void* GmPoolAlloc(size_t size) {
 void GmPoolFree(void* ptr) {
   if (ptr == nullptr) return;
   if (!detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), GmKind::kPool, 0, false)) {
-    throw std::invalid_argument("lngrad::aicore::GmPoolFree: the pointer was not returned by GmPoolAlloc, or was "
-                                "freed already");
+    throw std::invalid_argument(
+        "lngrad::aicore::GmPoolFree: the pointer was not returned by GmPoolAlloc, or was "
+        "freed already");
   }
   Pool& pool = GmPool();
   std::lock_guard lock(pool.mu);
@@ -324,10 +334,11 @@ void* GmAlloc(size_t size) {
 
 void GmFree(void* ptr) {
   if (ptr == nullptr) return;
-  if (!lngrad::aicore::detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), lngrad::aicore::detail::GmKind::kAlloc,
-                                            0, false)) {
+  if (!lngrad::aicore::detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr),
+                                            lngrad::aicore::detail::GmKind::kAlloc, 0, false)) {
     throw std::invalid_argument(
-        "AscendC::GmFree: the pointer was not returned by GmAlloc, or was freed already (memory registered with "
+        "AscendC::GmFree: the pointer was not returned by GmAlloc, or was freed already (memory "
+        "registered with "
         "lngrad::aicore::GmRegistration or taken from GmPoolAlloc is not GmFree's to free)");
   }
   std::free(ptr);

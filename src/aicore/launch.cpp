@@ -235,8 +235,9 @@ HelperPool& Helpers() {
 std::string Report(const char* name, uint32_t num_blocks, const Product& product,
                    const std::vector<BlockFailure>& failures) {
   std::ostringstream os;
-  os << "lngrad: kernel '" << name << "' failed in " << failures.size() << " of " << num_blocks << " block(s) on "
-     << product.soc << " (" << (CheckedMode() ? "checked" : "unchecked") << " mode):\n";
+  os << "lngrad: kernel '" << name << "' failed in " << failures.size() << " of " << num_blocks
+     << " block(s) on " << product.soc << " (" << (CheckedMode() ? "checked" : "unchecked")
+     << " mode):\n";
   for (const BlockFailure& f : failures) {
     os << "  block " << f.block_idx << ": [" << f.check << "] " << f.message << "\n";
   }
@@ -251,15 +252,16 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
                  const LaunchOptions& options, std::vector<BlockFailure>* failures) {
   failures->clear();
   if (numBlocks == 0 || numBlocks > kMaxBlocks) {
-    return Status::InvalidArgument("numBlocks is " + std::to_string(numBlocks) + "; it must be in [1, " +
-                                   std::to_string(kMaxBlocks) + "]");
+    return Status::InvalidArgument("numBlocks is " + std::to_string(numBlocks) +
+                                   "; it must be in [1, " + std::to_string(kMaxBlocks) + "]");
   }
   if (!kernel) return Status::InvalidArgument("kernel is empty; pass a callable");
   const Product* product = &CurrentProduct();
   if (options.soc.has_value()) {
     product = FindProduct(*options.soc);
     if (product == nullptr) {
-      return Status::InvalidArgument("options.soc '" + *options.soc + "' is not a known SoC name (e.g. Ascend910B1, "
+      return Status::InvalidArgument("options.soc '" + *options.soc +
+                                     "' is not a known SoC name (e.g. Ascend910B1, "
                                      "Ascend310P1, Ascend950PR_9599)");
     }
   }
@@ -306,9 +308,10 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   if (failures->empty()) return Status::Ok();
   std::cerr << Report(name, numBlocks, *product, *failures) << std::flush;
   const BlockFailure& first = failures->front();
-  const std::string summary = "kernel '" + std::string(name) + "' failed in " + std::to_string(failures->size()) +
-                              " block(s); first: block " + std::to_string(first.block_idx) + " [" + first.check +
-                              "] " + first.message;
+  const std::string summary = "kernel '" + std::string(name) + "' failed in " +
+                              std::to_string(failures->size()) + " block(s); first: block " +
+                              std::to_string(first.block_idx) + " [" + first.check + "] " +
+                              first.message;
   const bool all_checks = std::all_of(failures->begin(), failures->end(),
                                       [](const BlockFailure& f) { return f.check != "exception"; });
   return all_checks ? Status::InvalidArgument(summary) : Status::Internal(summary);
@@ -318,7 +321,8 @@ void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function
   std::vector<BlockFailure> failures;
   const Status s = RunBlocks(name, numBlocks, kernel, LaunchOptions{}, &failures);
   if (!failures.empty()) std::rethrow_exception(failures.front().error);
-  if (!s.ok()) throw std::invalid_argument("ICPU_RUN_KF(" + std::string(name) + "): " + s.message());
+  if (!s.ok())
+    throw std::invalid_argument("ICPU_RUN_KF(" + std::string(name) + "): " + s.message());
 }
 
 void SetTilingKey(uint64_t key) noexcept { g_tiling_key.store(key, std::memory_order_relaxed); }

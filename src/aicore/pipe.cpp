@@ -8,7 +8,8 @@ namespace AscendC {
 TPipe::TPipe() : ctx_(&lngrad::aicore::RequireBlockContext("TPipe")) { ctx_->pipe = this; }
 
 TPipe::~TPipe() {
-  if (ctx_ != nullptr && lngrad::aicore::CurrentBlockContext() == ctx_ && ctx_->pipe == this) ctx_->pipe = nullptr;
+  if (ctx_ != nullptr && lngrad::aicore::CurrentBlockContext() == ctx_ && ctx_->pipe == this)
+    ctx_->pipe = nullptr;
 }
 
 void TPipe::Init() {
@@ -23,13 +24,14 @@ void TPipe::Destroy() {
   if (ctx_->pipe == this) ctx_->pipe = nullptr;
 }
 
-uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len, const char* file,
-                         int line) {
+uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
+                         const char* file, int line) {
   namespace checks = lngrad::aicore::checks;
   const std::string at = what + " at " + file + ":" + std::to_string(line);
   if (!IsUbPosition(pos)) {
-    lngrad::aicore::RaiseKernelCheck(checks::kPosition, at + ": position " + PositionName(pos) +
-                                                            " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
+    lngrad::aicore::RaiseKernelCheck(checks::kPosition,
+                                     at + ": position " + PositionName(pos) +
+                                         " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
   }
   if (num == 0 || num > static_cast<uint32_t>(QBUF_MAX_LEN)) {
     lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer, at + ": num is " + std::to_string(num) +
@@ -40,9 +42,10 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
                                      at + ": buffer length is 0, which should be larger than 0");
   }
   if (buffer_count_ + static_cast<int32_t>(num) > QBUF_MAX_LEN) {
-    lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer, at + ": Total buffer num managed by TPipe is " +
-                                                              std::to_string(buffer_count_ + num) +
-                                                              ", should be in range (0, 64]");
+    lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer,
+                                     at + ": Total buffer num managed by TPipe is " +
+                                         std::to_string(buffer_count_ + num) +
+                                         ", should be in range (0, 64]");
   }
   const uint64_t block = (uint64_t{len} + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
   const uint64_t total = block * num;
@@ -52,9 +55,10 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
   if (total > left) {
     lngrad::aicore::RaiseKernelCheck(
         checks::kUbOverflow,
-        at + ": needs " + std::to_string(total) + " B (" + std::to_string(num) + " x " + std::to_string(block) +
-            " B) at UB address " + std::to_string(alloc_end_) + ", but only " + std::to_string(left) + " B of the " +
-            std::to_string(limit) + " B UB of " + std::string(product.soc) + " are left (buffer size is " +
+        at + ": needs " + std::to_string(total) + " B (" + std::to_string(num) + " x " +
+            std::to_string(block) + " B) at UB address " + std::to_string(alloc_end_) +
+            ", but only " + std::to_string(left) + " B of the " + std::to_string(limit) +
+            " B UB of " + std::string(product.soc) + " are left (buffer size is " +
             std::to_string(total) + ", exceeds the limit " + std::to_string(left) + ")");
   }
   const uint32_t addr = alloc_end_;
@@ -68,10 +72,14 @@ TPipe* GetTPipePtr() { return lngrad::aicore::RequireBlockContext("GetTPipePtr")
 namespace detail_rt {
 const char* BufStateName(BufState s) noexcept {
   switch (s) {
-    case BufState::kFree: return "FREE";
-    case BufState::kOccupied: return "OCCUPIED";
-    case BufState::kEnQue: return "ENQUE";
-    case BufState::kDeQue: return "DEQUE";
+    case BufState::kFree:
+      return "FREE";
+    case BufState::kOccupied:
+      return "OCCUPIED";
+    case BufState::kEnQue:
+      return "ENQUE";
+    case BufState::kDeQue:
+      return "DEQUE";
   }
   return "?";
 }
@@ -82,9 +90,10 @@ const char* BufStateName(BufState s) noexcept {
 namespace lngrad::aicore::detail {
 
 std::string QueueName(AscendC::TPosition src, AscendC::TPosition dst, int32_t depth) {
-  if (src == dst) return std::string("TQue<") + AscendC::PositionName(src) + ", " + std::to_string(depth) + ">";
-  return std::string("TQueBind<") + AscendC::PositionName(src) + ", " + AscendC::PositionName(dst) + ", " +
-         std::to_string(depth) + ">";
+  if (src == dst)
+    return std::string("TQue<") + AscendC::PositionName(src) + ", " + std::to_string(depth) + ">";
+  return std::string("TQueBind<") + AscendC::PositionName(src) + ", " + AscendC::PositionName(dst) +
+         ", " + std::to_string(depth) + ">";
 }
 
 }  // namespace lngrad::aicore::detail

@@ -74,8 +74,8 @@ HWY_INLINE hn::VFromD<D> LoadF(D d, const Half* p) {
     const auto exp = hn::And(bits, hn::Set(du, 0x7C00u));
     const auto mant = hn::And(bits, hn::Set(du, 0x03FFu));
     // Normal: rebias the exponent by 127 - 15 = 112.
-    const auto normal = hn::Add(hn::ShiftLeft<13>(hn::And(bits, hn::Set(du, 0x7FFFu))),
-                                hn::Set(du, 112u << 23));
+    const auto normal =
+        hn::Add(hn::ShiftLeft<13>(hn::And(bits, hn::Set(du, 0x7FFFu))), hn::Set(du, 112u << 23));
     const auto inf_nan = hn::Or(hn::Set(du, 0x7F800000u), hn::ShiftLeft<13>(mant));
     // Subnormal: mant * 2^-24 is exact in float (and does not rely on float denormals).
     const auto subnormal = hn::BitCast(
@@ -115,16 +115,15 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, D>> HalfBitsOf(D d, hn::VFromD<D> v) {
     // low bits are the half encoding (1024 = smallest normal, also correct).
     const auto subnormal = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(d, abs), hn::Set(d, 0.5f))),
                                    hn::Set(du, 0x3F000000u));
-    auto r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(abs_i, hn::Set(di, 0x38800000))),
-                            subnormal, normal);
+    auto r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(abs_i, hn::Set(di, 0x38800000))), subnormal,
+                            normal);
     // >= 65520 (which rounds up past 65504) and +-inf -> inf.
     r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x477FEFFF))),
                        hn::Set(du, 0x7C00u), r);
     // NaN stays NaN: quiet bit set, top payload bits kept.
-    r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7F800000))),
-                       hn::Or(hn::Set(du, 0x7E00u), hn::And(hn::ShiftRight<13>(abs),
-                                                             hn::Set(du, 0x3FFu))),
-                       r);
+    r = hn::IfThenElse(
+        hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7F800000))),
+        hn::Or(hn::Set(du, 0x7E00u), hn::And(hn::ShiftRight<13>(abs), hn::Set(du, 0x3FFu))), r);
     r = hn::Or(r, sign);
     return hn::DemoteTo(d16, hn::BitCast(di, r));  // r <= 0xFFFF: no saturation
   }
@@ -199,7 +198,8 @@ HWY_INLINE void ForEachColumnGroup(size_t h, size_t n, size_t peel, bool stream,
   size_t i = 0;
   if (stream) {
     if (peel != 0) columns(0, peel, std::false_type(), std::false_type(), One());
-    for (i = peel; i + span <= h; i += span) columns(i, n, std::true_type(), std::true_type(), Group());
+    for (i = peel; i + span <= h; i += span)
+      columns(i, n, std::true_type(), std::true_type(), Group());
     for (; i + n <= h; i += n) columns(i, n, std::true_type(), std::true_type(), One());
   } else {
     for (; i + span <= h; i += span) columns(i, n, std::true_type(), std::false_type(), Group());
@@ -350,10 +350,9 @@ HWY_INLINE void CoefficientsBatch(const float* s12, const float* s1, const float
     const VD rstd = hn::Div(one, hn::Sqrt(hn::Add(hn::PromoteTo(dd, hn::LoadU(df, var + j)), eps)));
     const VD pd_var = hn::Mul(hn::Mul(m_half, hn::PromoteTo(dd, hn::LoadU(df, s12 + j))),
                               hn::Mul(hn::Mul(rstd, rstd), rstd));
-    const VD pd_mean =
-        hn::Add(hn::Mul(hn::Neg(rstd), hn::PromoteTo(dd, hn::LoadU(df, s1 + j))),
-                hn::Mul(hn::Mul(pd_var, inv_n),
-                        hn::Mul(m_two, hn::PromoteTo(dd, hn::LoadU(df, s2 + j)))));
+    const VD pd_mean = hn::Add(
+        hn::Mul(hn::Neg(rstd), hn::PromoteTo(dd, hn::LoadU(df, s1 + j))),
+        hn::Mul(hn::Mul(pd_var, inv_n), hn::Mul(m_two, hn::PromoteTo(dd, hn::LoadU(df, s2 + j)))));
     hn::StoreU(hn::DemoteTo(df, rstd), df, ka + j);
     hn::StoreU(hn::DemoteTo(df, hn::Mul(hn::Mul(pd_var, two), inv_n)), df, kb + j);
     hn::StoreU(hn::DemoteTo(df, hn::Mul(pd_mean, inv_n)), df, kc + j);
@@ -382,8 +381,7 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
   float ka[kMaxSubRows] = {}, kb[kMaxSubRows] = {}, kc[kMaxSubRows] = {}, km[kMaxSubRows] = {};
   float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, kv[kMaxSubRows] = {};
   size_t peel = 0;
-  const bool stream =
-      StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
+  const bool stream = StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
   for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
     const size_t base = static_cast<size_t>(r0) * h;
@@ -483,8 +481,8 @@ HWY_INLINE VH RoundToOdd(DH df, DD dd, VD v) {
   const auto odd = hn::RebindMask(df, hn::Eq(hn::And(fb, one), one));
   const auto fix = hn::AndNot(odd, hn::Ne(e, hn::Zero(df)));
   // +1 (away from zero) when e has the sign of f, else -1 (toward zero).
-  const auto step = hn::Sub(one, hn::ShiftLeft<1>(hn::ShiftRight<31>(
-                                     hn::Xor(fb, hn::BitCast(du, e)))));
+  const auto step =
+      hn::Sub(one, hn::ShiftLeft<1>(hn::ShiftRight<31>(hn::Xor(fb, hn::BitCast(du, e)))));
   return hn::BitCast(df, hn::Add(fb, hn::IfThenElseZero(hn::RebindMask(du, fix), step)));
 }
 
@@ -550,8 +548,8 @@ inline bool HalfCertifiedOn() { return HalfCertifiedEvaluation().load(std::memor
 // registers. Half outputs use ordinary stores: non-temporal ones were slower in every layout
 // tried (bench/README.md, "Non-temporal stores for half outputs").
 template <bool kFused>
-HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end,
-                             float* g, float* b) {
+HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t row_end, float* g,
+                             float* b) {
   const DF df;
   const hn::Rebind<uint16_t, DF> d16;
   const hn::Rebind<int16_t, DF> di16;
@@ -611,10 +609,10 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
       const V16 lo = HalfBitsOf(df, hn::Sub(f, e));
       const V16 hi = HalfBitsOf(df, hn::Add(f, e));
       // Same half at both ends, and not NaN (|bits| <= 0x7C00).
-      const auto not_nan = hn::Lt(hn::BitCast(di16, hn::And(lo, hn::Set(d16, 0x7FFF))),
-                                  hn::Set(di16, 0x7C01));
-      if (HWY_LIKELY(certified && hn::AllTrue(d16, hn::And(hn::Eq(lo, hi),
-                                                            hn::RebindMask(d16, not_nan))))) {
+      const auto not_nan =
+          hn::Lt(hn::BitCast(di16, hn::And(lo, hn::Set(d16, 0x7FFF))), hn::Set(di16, 0x7C01));
+      if (HWY_LIKELY(certified &&
+                     hn::AllTrue(d16, hn::And(hn::Eq(lo, hi), hn::RebindMask(d16, not_nan))))) {
         store16(lo, pd_x + o);
       } else {
         PdXHalfDouble(dy + o, x + o, a.gamma + i, cnt, ka[j], kb[j], kc[j], km[j], pd_x + o);

@@ -23,8 +23,8 @@ Acc PairwiseLaneSum(Acc* lanes) {
 // in Acc. Acc = double is the half path: there x1 (a product of two halves) is exact in float,
 // x2 (a difference of two halves) is exact in double, and only x1*x2 and the sums round.
 template <class T, class Acc = float>
-void LaneGradSums(const T* dy, const T* x, const T* gamma, float mean, int64_t h, Acc* s12,
-                  Acc* s1, Acc* s2) {
+void LaneGradSums(const T* dy, const T* x, const T* gamma, float mean, int64_t h, Acc* s12, Acc* s1,
+                  Acc* s2) {
   Acc a12[kSumLanes] = {};
   Acc a1[kSumLanes] = {};
   Acc a2[kSumLanes] = {};

@@ -95,7 +95,8 @@ Status Select(const char* fn, const Options& options, Selection* out) {
       if (!ParseImpl(env, &impl).ok()) {
         return Status::InvalidArgument(std::string(fn) +
                                        ": environment variable LNGRAD_IMPL must be auto, simd "
-                                       "or scalar (got '" + env + "')");
+                                       "or scalar (got '" +
+                                       env + "')");
       }
     }
   }
@@ -273,8 +274,7 @@ Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, co
 
 template <class T>
 Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
-                const T* gamma, float epsilon, T* pd_x, T* res_for_gamma,
-                const Options& options) {
+                const T* gamma, float epsilon, T* pd_x, T* res_for_gamma, const Options& options) {
   constexpr const char* kFn = "LayerNormGrad";
   constexpr Extent kM = Extent::kMatrix;
   TensorBytes n;
@@ -283,8 +283,9 @@ Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T*
                                        {{"pd_x", pd_x, kM}, {"res_for_gamma", res_for_gamma, kM}},
                                        options, &n, &sel));
 
-  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, pd_x,
-                               res_for_gamma, n.matrix >= core::StreamThresholdElements()};
+  const core::GradArgs<T> args{
+      dy,      x,       mean, variance,      gamma,
+      epsilon, shape.h, pd_x, res_for_gamma, n.matrix >= core::StreamThresholdElements()};
   RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).grad, args);
   return Status::Ok();
 }
@@ -317,15 +318,16 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
       kFn, shape, dy, x, mean, variance, gamma, epsilon,
       {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, options, &n, &sel));
 
-  const core::GradArgs<T> args{dy, x, mean, variance, gamma, epsilon, shape.h, dx, nullptr,
-                               n.matrix >= core::StreamThresholdElements()};
+  const core::GradArgs<T> args{
+      dy,      x,       mean, variance, gamma,
+      epsilon, shape.h, dx,   nullptr,  n.matrix >= core::StreamThresholdElements()};
   return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).backward, args,
                             dgamma, dbeta);
 }
 
 template <class T>
-Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, float epsilon,
-                   T* y, T* mean, T* variance, const Options& options) {
+Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, float epsilon, T* y,
+                   T* mean, T* variance, const Options& options) {
   constexpr const char* kFn = "LayerNorm";
   constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
   TensorBytes n;
@@ -355,8 +357,8 @@ std::vector<ImplDescription> ListImpls() {
   core::SimdKernels(&target);
   return {
       {Impl::kSimd, ImplName(Impl::kSimd), true,
-       std::string("Highway ") + hwy::TargetName(target) + " (compiled: " +
-           CompiledTargetNames() + ")"},
+       std::string("Highway ") + hwy::TargetName(target) + " (compiled: " + CompiledTargetNames() +
+           ")"},
       {Impl::kScalar, ImplName(Impl::kScalar), true,
        "portable C++ reference, one element at a time"},
   };
@@ -387,8 +389,8 @@ Status ParseImpl(const std::string& text, Impl* out) {
 
 int DefaultThreadCount() {
   // hardware_concurrency() reads /sys on every call in glibc; the answer does not change.
-  static const int count = static_cast<int>(std::clamp<unsigned>(
-      std::thread::hardware_concurrency(), 1, core::ThreadPool::kMaxThreads));
+  static const int count = static_cast<int>(
+      std::clamp<unsigned>(std::thread::hardware_concurrency(), 1, core::ThreadPool::kMaxThreads));
   return count;
 }
 
@@ -403,8 +405,8 @@ Status LayerNormGrad(RowShape shape, const Half* dy, const Half* x, const Half* 
   return GradImpl(shape, dy, x, mean, variance, gamma, epsilon, pd_x, res_for_gamma, options);
 }
 
-Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma,
-                         float* dgamma, float* dbeta, const Options& options) {
+Status LayerNormGradBeta(RowShape shape, const float* dy, const float* res_for_gamma, float* dgamma,
+                         float* dbeta, const Options& options) {
   return BetaImpl(shape, dy, res_for_gamma, dgamma, dbeta, options);
 }
 Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gamma, Half* dgamma,
@@ -481,8 +483,10 @@ Status VarianceToRstd(int64_t n, const float* variance, float epsilon, float* rs
     const float v = variance[i];
     if (!std::isfinite(v) || !(static_cast<double>(v) + epsilon > 0.0)) {
       return Status::InvalidArgument(std::string(kFn) + ": argument 'variance' element " +
-                                     std::to_string(i) + " must be finite with variance + "
-                                     "epsilon > 0 (got " + core::FormatValue(v) + ")");
+                                     std::to_string(i) +
+                                     " must be finite with variance + "
+                                     "epsilon > 0 (got " +
+                                     core::FormatValue(v) + ")");
     }
   }
   for (int64_t i = 0; i < n; ++i) {

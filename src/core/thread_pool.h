@@ -40,7 +40,7 @@ class ThreadPool {
   int EnsureWorkers(int count);
   void RunTasks();
 
-  std::mutex job_mutex_;  // held by the thread that owns the current job
+  std::mutex job_mutex_;    // held by the thread that owns the current job
   int64_t owner_pid_ = -1;  // process that started the workers
 
   std::mutex mutex_;  // guards everything below except next_task_

@@ -49,8 +49,8 @@ Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes*
   }
   int64_t elements = 0;
   if (__builtin_mul_overflow(shape.rows, shape.h, &elements)) {
-    return Status::OutOfRange(Prefix(fn, "shape") + "rows*h = " + std::to_string(shape.rows) +
-                              "*" + std::to_string(shape.h) + " overflows int64");
+    return Status::OutOfRange(Prefix(fn, "shape") + "rows*h = " + std::to_string(shape.rows) + "*" +
+                              std::to_string(shape.h) + " overflows int64");
   }
   size_t matrix = 0;
   if (__builtin_mul_overflow(static_cast<uint64_t>(elements), elem_size, &matrix) ||

@@ -31,8 +31,8 @@ class DictReader {
   }
 
   Status Error(const std::string& what) const {
-    return Bad(name_, "malformed .npy header: " + what + " at header byte " +
-                          std::to_string(pos_) + " (header: " + Excerpt() + ")");
+    return Bad(name_, "malformed .npy header: " + what + " at header byte " + std::to_string(pos_) +
+                          " (header: " + Excerpt() + ")");
   }
 
   Status String(std::string* out) {
@@ -146,8 +146,8 @@ Status ParseNpyPreamble(std::string_view head, std::string_view name, NpyHeader*
   const int major = static_cast<unsigned char>(head[6]);
   const int minor = static_cast<unsigned char>(head[7]);
   if (major < 1 || major > 3 || minor != 0) {
-    return Bad(name, ".npy format version " + std::to_string(major) + "." +
-                         std::to_string(minor) + " is not supported (1.0, 2.0, 3.0 are)");
+    return Bad(name, ".npy format version " + std::to_string(major) + "." + std::to_string(minor) +
+                         " is not supported (1.0, 2.0, 3.0 are)");
   }
   const size_t len_bytes = major == 1 ? 2 : 4;
   if (head.size() < 8 + len_bytes) return Bad(name, "truncated .npy file (no header length)");
@@ -276,13 +276,12 @@ Status DecodeNpy(std::string_view bytes, std::string_view name, Tensor* out) {
   const uint64_t have = bytes.size() - h.data_offset;
   if (have != want) {
     return Bad(name, std::string(have < want ? "truncated data" : "trailing bytes after the data") +
-                         ": shape " + ShapeText(h.shape) + " of " + DTypeName(h.dtype) +
-                         " needs " + std::to_string(want) + " bytes, the file has " +
-                         std::to_string(have));
+                         ": shape " + ShapeText(h.shape) + " of " + DTypeName(h.dtype) + " needs " +
+                         std::to_string(want) + " bytes, the file has " + std::to_string(have));
   }
   Tensor t(h.dtype, h.shape);
-  detail::CopyLittleEndian(t.RawData(), bytes.data() + h.data_offset,
-                           static_cast<size_t>(t.size()), DTypeSize(t.dtype()));
+  detail::CopyLittleEndian(t.RawData(), bytes.data() + h.data_offset, static_cast<size_t>(t.size()),
+                           DTypeSize(t.dtype()));
   *out = std::move(t);
   return Status::Ok();
 }

@@ -69,8 +69,8 @@ Status ParseShape(std::string_view text, std::string_view what, std::vector<int6
     int64_t v = -1;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      return Status::InvalidArgument(name + " \"" + std::string(text) +
-                                     "\": \"" + std::string(item) +
+      return Status::InvalidArgument(name + " \"" + std::string(text) + "\": \"" +
+                                     std::string(item) +
                                      "\" is not a non-negative integer (expected e.g. 2,32,16)");
     }
     if (v < 0 || (v == 0 && !allow_zero)) {
@@ -128,18 +128,27 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(
   for (int64_t d : shape_) size_ *= d;
   const size_t n = static_cast<size_t>(size_);
   switch (dtype_) {
-    case DType::kFloat16: f16_.assign(n, Half{}); break;
-    case DType::kFloat32: f32_.assign(n, 0.0f); break;
-    case DType::kFloat64: f64_.assign(n, 0.0); break;
+    case DType::kFloat16:
+      f16_.assign(n, Half{});
+      break;
+    case DType::kFloat32:
+      f32_.assign(n, 0.0f);
+      break;
+    case DType::kFloat64:
+      f64_.assign(n, 0.0);
+      break;
   }
 }
 
 double Tensor::Get(int64_t i) const {
   const size_t k = static_cast<size_t>(i);
   switch (dtype_) {
-    case DType::kFloat16: return static_cast<double>(f16_[k].ToFloat());
-    case DType::kFloat32: return static_cast<double>(f32_[k]);
-    case DType::kFloat64: return f64_[k];
+    case DType::kFloat16:
+      return static_cast<double>(f16_[k].ToFloat());
+    case DType::kFloat32:
+      return static_cast<double>(f32_[k]);
+    case DType::kFloat64:
+      return f64_[k];
   }
   return 0;
 }
@@ -147,17 +156,26 @@ double Tensor::Get(int64_t i) const {
 void Tensor::Set(int64_t i, double v) {
   const size_t k = static_cast<size_t>(i);
   switch (dtype_) {
-    case DType::kFloat16: f16_[k] = Half::FromBits(DoubleToHalfBits(v)); break;
-    case DType::kFloat32: f32_[k] = static_cast<float>(v); break;
-    case DType::kFloat64: f64_[k] = v; break;
+    case DType::kFloat16:
+      f16_[k] = Half::FromBits(DoubleToHalfBits(v));
+      break;
+    case DType::kFloat32:
+      f32_[k] = static_cast<float>(v);
+      break;
+    case DType::kFloat64:
+      f64_[k] = v;
+      break;
   }
 }
 
 void* Tensor::RawData() {
   switch (dtype_) {
-    case DType::kFloat16: return f16_.data();
-    case DType::kFloat32: return f32_.data();
-    case DType::kFloat64: return f64_.data();
+    case DType::kFloat16:
+      return f16_.data();
+    case DType::kFloat32:
+      return f32_.data();
+    case DType::kFloat64:
+      return f64_.data();
   }
   return nullptr;
 }

@@ -277,8 +277,8 @@ Status OutputSet::Open() {
   return Status::Ok();
 }
 
-Status OutputSet::WritePieces(const std::string& file_name, std::string_view head,
-                              const void* data, size_t data_bytes) {
+Status OutputSet::WritePieces(const std::string& file_name, std::string_view head, const void* data,
+                              size_t data_bytes) {
   if (!opened_) return Status::Internal("OutputSet::Open was not called");
   if (committed_) return Status::Internal("OutputSet already committed");
   if (file_name.empty() || file_name.find('/') != std::string::npos) {

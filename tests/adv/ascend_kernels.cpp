@@ -24,8 +24,8 @@ __aicore__ inline void CopyTilingFromGm(T* dst, GM_ADDR src) {
 template <typename T, bool isReuseSource>
 class KernelLayerNormGrad {
  public:
-  __aicore__ inline void Init(GM_ADDR dy, GM_ADDR x, GM_ADDR var, GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdx,
-                              GM_ADDR res, GM_ADDR tiling, GM_ADDR params) {
+  __aicore__ inline void Init(GM_ADDR dy, GM_ADDR x, GM_ADDR var, GM_ADDR mean, GM_ADDR gamma,
+                              GM_ADDR pdx, GM_ADDR res, GM_ADDR tiling, GM_ADDR params) {
     CopyTilingFromGm(&tiling_, tiling);
     CopyTilingFromGm(&params_, params);
     bsh_ = tiling_.bLength * tiling_.sLength * tiling_.hLength;
@@ -85,7 +85,8 @@ class KernelLayerNormGrad {
     } else {
       LocalTensor<uint8_t> tmp = tmpBuf_.Get<uint8_t>();
       LayerNormGradShapeInfo shapeInfo{DataFormat::ND};
-      LayerNormGrad<T, isReuseSource>(pdx, res, dy, x, var, mean, gamma, tmp, eps, tiling_, shapeInfo);
+      LayerNormGrad<T, isReuseSource>(pdx, res, dy, x, var, mean, gamma, tmp, eps, tiling_,
+                                      shapeInfo);
     }
     outPdx_.EnQue(pdx);
     outRes_.EnQue(res);
@@ -117,8 +118,8 @@ class KernelLayerNormGrad {
 template <typename T>
 class KernelLayerNormGradBeta {
  public:
-  __aicore__ inline void Run(GM_ADDR dy, GM_ADDR res, GM_ADDR gammaOut, GM_ADDR betaOut, GM_ADDR tiling,
-                             GM_ADDR tmpBytes) {
+  __aicore__ inline void Run(GM_ADDR dy, GM_ADDR res, GM_ADDR gammaOut, GM_ADDR betaOut,
+                             GM_ADDR tiling, GM_ADDR tmpBytes) {
     CopyTilingFromGm(&tiling_, tiling);
     uint32_t tmp = 0;
     CopyTilingFromGm(&tmp, tmpBytes);
@@ -169,8 +170,8 @@ class KernelLayerNormGradBeta {
 template <typename T>
 class KernelLayerNorm {
  public:
-  __aicore__ inline void Run(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR out, GM_ADDR mean, GM_ADDR var,
-                             GM_ADDR tiling, GM_ADDR params) {
+  __aicore__ inline void Run(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR out, GM_ADDR mean,
+                             GM_ADDR var, GM_ADDR tiling, GM_ADDR params) {
     CopyTilingFromGm(&tiling_, tiling);
     GradParams p;
     CopyTilingFromGm(&p, params);
@@ -221,9 +222,10 @@ class KernelLayerNorm {
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void lngrad_test_lng_float(GM_ADDR dy, GM_ADDR x, GM_ADDR var, GM_ADDR mean,
-                                                            GM_ADDR gamma, GM_ADDR pdx, GM_ADDR res, GM_ADDR tiling,
-                                                            GM_ADDR params) {
+extern "C" __global__ __aicore__ void lngrad_test_lng_float(GM_ADDR dy, GM_ADDR x, GM_ADDR var,
+                                                            GM_ADDR mean, GM_ADDR gamma,
+                                                            GM_ADDR pdx, GM_ADDR res,
+                                                            GM_ADDR tiling, GM_ADDR params) {
   if ASCEND_IS_AIC {
     return;
   }
@@ -232,31 +234,35 @@ extern "C" __global__ __aicore__ void lngrad_test_lng_float(GM_ADDR dy, GM_ADDR 
   op.Process();
 }
 
-extern "C" __global__ __aicore__ void lngrad_test_lng_float_reuse(GM_ADDR dy, GM_ADDR x, GM_ADDR var,
-                                                                  GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdx,
-                                                                  GM_ADDR res, GM_ADDR tiling, GM_ADDR params) {
+extern "C" __global__ __aicore__ void lngrad_test_lng_float_reuse(GM_ADDR dy, GM_ADDR x,
+                                                                  GM_ADDR var, GM_ADDR mean,
+                                                                  GM_ADDR gamma, GM_ADDR pdx,
+                                                                  GM_ADDR res, GM_ADDR tiling,
+                                                                  GM_ADDR params) {
   KernelLayerNormGrad<float, true> op;
   op.Init(dy, x, var, mean, gamma, pdx, res, tiling, params);
   op.Process();
 }
 
-extern "C" __global__ __aicore__ void lngrad_test_lng_half(GM_ADDR dy, GM_ADDR x, GM_ADDR var, GM_ADDR mean,
-                                                           GM_ADDR gamma, GM_ADDR pdx, GM_ADDR res, GM_ADDR tiling,
+extern "C" __global__ __aicore__ void lngrad_test_lng_half(GM_ADDR dy, GM_ADDR x, GM_ADDR var,
+                                                           GM_ADDR mean, GM_ADDR gamma, GM_ADDR pdx,
+                                                           GM_ADDR res, GM_ADDR tiling,
                                                            GM_ADDR params) {
   KernelLayerNormGrad<half, false> op;
   op.Init(dy, x, var, mean, gamma, pdx, res, tiling, params);
   op.Process();
 }
 
-extern "C" __global__ __aicore__ void lngrad_test_lngbeta_float(GM_ADDR dy, GM_ADDR res, GM_ADDR gammaOut,
-                                                                GM_ADDR betaOut, GM_ADDR tiling, GM_ADDR tmpBytes) {
+extern "C" __global__ __aicore__ void lngrad_test_lngbeta_float(GM_ADDR dy, GM_ADDR res,
+                                                                GM_ADDR gammaOut, GM_ADDR betaOut,
+                                                                GM_ADDR tiling, GM_ADDR tmpBytes) {
   KernelLayerNormGradBeta<float> op;
   op.Run(dy, res, gammaOut, betaOut, tiling, tmpBytes);
 }
 
-extern "C" __global__ __aicore__ void lngrad_test_ln_float(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR out,
-                                                           GM_ADDR mean, GM_ADDR var, GM_ADDR tiling,
-                                                           GM_ADDR params) {
+extern "C" __global__ __aicore__ void lngrad_test_ln_float(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta,
+                                                           GM_ADDR out, GM_ADDR mean, GM_ADDR var,
+                                                           GM_ADDR tiling, GM_ADDR params) {
   KernelLayerNorm<float> op;
   op.Run(x, gamma, beta, out, mean, var, tiling, params);
 }

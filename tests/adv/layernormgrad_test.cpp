@@ -148,7 +148,7 @@ struct DocExample {
 };
 DocExample LoadDoc() {
   auto m = testing::LoadExample("layernormgrad_doc_example.txt");
-  return DocExample{m["inputDy"],  m["inputX"],    m["inputMean"], m["inputVariance"],
+  return DocExample{m["inputDy"],    m["inputX"],    m["inputMean"],   m["inputVariance"],
                     m["inputGamma"], m["outputPdX"], m["resForGamma"], m["epsilon"].at(0)};
 }
 
@@ -289,18 +289,20 @@ template <typename T>
 void ExpectSimdEqualsScalar(Algorithm algo, uint32_t b, uint32_t s, uint32_t h, bool reuse,
                             uint32_t stack_bytes, bool specials = false,
                             bool spread_specials = false) {
-  SCOPED_TRACE(::testing::Message() << "algo " << static_cast<int>(algo) << " [" << b << ","
-                                    << s << "," << h << "] reuse " << reuse << " stack "
-                                    << stack_bytes << " half " << (sizeof(T) == 2)
-                                    << " specials " << specials << " spread "
-                                    << spread_specials);
+  SCOPED_TRACE(::testing::Message()
+               << "algo " << static_cast<int>(algo) << " [" << b << "," << s << "," << h
+               << "] reuse " << reuse << " stack " << stack_bytes << " half " << (sizeof(T) == 2)
+               << " specials " << specials << " spread " << spread_specials);
   constexpr uint32_t kTypeSize = sizeof(T);
   const auto t = MakeGradTiling(b, s, h, h, stack_bytes, kTypeSize, reuse);
   LayerNormGradFootprint f;
   ASSERT_TRUE(LayerNormGradFootprintFor(algo, t, kTypeSize == 2, reuse, &f).ok());
   const size_t scratch = std::max<uint64_t>(f.scratch, 1);
   const T eps = [] {
-    if constexpr (std::is_same_v<T, float>) return 1e-5f; else return Half(1e-5f);
+    if constexpr (std::is_same_v<T, float>)
+      return 1e-5f;
+    else
+      return Half(1e-5f);
   }();
   std::vector<GradCase<T>> runs;
   for (Impl impl : {Impl::kScalar, Impl::kSimdSteps, Impl::kSimd}) {
@@ -327,8 +329,8 @@ TEST(LayerNormGrad, SimdEqualsScalarBitwise) {
   };
   // H <= 64, 64 < H <= 4096 with and without a partial repeat, H > 4096; loop + tail chunks;
   // H below and above the row-fusion threshold; special values.
-  const Shape shapes[] = {{1, 8, 8},   {2, 32, 16}, {1, 3, 16},   {2, 5, 72},
-                          {1, 4, 144}, {1, 2, 4160}, {3, 7, 64},  {1, 9, 768},
+  const Shape shapes[] = {{1, 8, 8},   {2, 32, 16},  {1, 3, 16},   {2, 5, 72},
+                          {1, 4, 144}, {1, 2, 4160}, {3, 7, 64},   {1, 9, 768},
                           {2, 3, 24},  {1, 3, 4104}, {1, 10, 320}, {1, 3, 1088}};
   for (const Shape& sh : shapes) {
     uint32_t max_b, min_b;
@@ -341,8 +343,8 @@ TEST(LayerNormGrad, SimdEqualsScalarBitwise) {
         }
         if (sh.h % 16 == 0) {
           testing::GradMaxMin(sh.b, sh.s, sh.h, 2, false, &max_b, &min_b);
-          ExpectSimdEqualsScalar<Half>(algo, sh.b, sh.s, sh.h, false,
-                                       std::max(min_b, 9 * 4 * sh.h), specials);
+          ExpectSimdEqualsScalar<Half>(algo, sh.b, sh.s, sh.h, false, std::max(min_b, 9 * 4 * sh.h),
+                                       specials);
         }
       }
     }
@@ -355,8 +357,8 @@ TEST(LayerNormGrad, RowFusionLeavesTheStepsMemory) {
   struct Shape {
     uint32_t rows, h;
   };
-  const Shape shapes[] = {{26, 16}, {19, 40}, {21, 48}, {10, 320}, {20, 96}, {20, 128},
-                          {3, 1088}, {1, 4160}, {1, 4224}, {9, 200}};
+  const Shape shapes[] = {{26, 16},  {19, 40},  {21, 48},  {10, 320}, {20, 96},
+                          {20, 128}, {3, 1088}, {1, 4160}, {1, 4224}, {9, 200}};
   for (const Shape& sh : shapes) {
     for (bool specials : {false, true}) {
       uint32_t max_b, min_b;
@@ -391,8 +393,8 @@ TEST(LayerNormGrad, RowFusionRegisterTreesLeaveTheStepsMemory) {
   };
   // 128/192: fewer repeats than lanes; 200/4104/1000: tails of 8/8/40 lanes; 4096: exactly 64
   // first-pass sums (the second pass is the final tree); 4160/8192: more than 64 (a third pass).
-  const Shape shapes[] = {{10, 128}, {10, 192}, {10, 200}, {10, 1000}, {9, 4096},
-                          {9, 4104}, {8, 4160}, {8, 8192}};
+  const Shape shapes[] = {{10, 128}, {10, 192}, {10, 200}, {10, 1000},
+                          {9, 4096}, {9, 4104}, {8, 4160}, {8, 8192}};
   std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   std::set<std::string> names;  // each target really dispatched
   for (int64_t target : targets) {
@@ -467,7 +469,10 @@ void ExpectChunkingIndependent(uint32_t b, uint32_t s, uint32_t h) {
     ASSERT_TRUE(LayerNormGradFootprintFor(Algorithm::kVector, t, kTypeSize == 2, false, &f).ok());
     GradCase<T> c(b, s, h, 5, f.scratch);
     const T eps = [] {
-      if constexpr (std::is_same_v<T, float>) return 1e-4f; else return Half(1e-4f);
+      if constexpr (std::is_same_v<T, float>)
+        return 1e-4f;
+      else
+        return Half(1e-4f);
     }();
     ASSERT_TRUE(LayerNormGrad(Algorithm::kVector, t, c.Operands(), eps, false).ok());
     auto out = AsFloat(c.pd_x);
@@ -676,14 +681,14 @@ TEST(LayerNormGrad, ShortOperandsAreRefusedBeforeAnyWrite) {
   const auto t = MakeGradTiling(2, 8, 16, 16, 6 * 4 * 256, 4, false);
   LayerNormGradFootprint f;
   ASSERT_TRUE(LayerNormGradFootprintFor(Algorithm::kVector, t, false, false, &f).ok());
-  const char* names[] = {"outputPdX", "resForGamma", "inputDy", "inputX",
-                         "inputVariance", "inputMean", "inputGamma"};
+  const char* names[] = {"outputPdX",     "resForGamma", "inputDy",   "inputX",
+                         "inputVariance", "inputMean",   "inputGamma"};
   for (int which = 0; which < 7; ++which) {
     GradCase<float> c(2, 8, 16, 4, f.scratch);
     auto o = c.Operands();
-    uint64_t* cap[] = {&o.outputPdX.capacity,     &o.resForGamma.capacity, &o.inputDy.capacity,
-                       &o.inputX.capacity,        &o.inputVariance.capacity,
-                       &o.inputMean.capacity,     &o.inputGamma.capacity};
+    uint64_t* cap[] = {&o.outputPdX.capacity, &o.resForGamma.capacity,   &o.inputDy.capacity,
+                       &o.inputX.capacity,    &o.inputVariance.capacity, &o.inputMean.capacity,
+                       &o.inputGamma.capacity};
     *cap[which] -= 1;
     const auto pd_before = c.pd_x;
     const auto res_before = c.res;

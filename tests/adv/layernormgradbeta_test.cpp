@@ -18,7 +18,10 @@ struct BetaCase {
   std::vector<T> dy, res, gamma_out, beta_out;
   std::vector<float> scratch;
   BetaCase(std::vector<T> dy_, std::vector<T> res_, size_t h, size_t scratch_floats)
-      : dy(std::move(dy_)), res(std::move(res_)), gamma_out(h), beta_out(h),
+      : dy(std::move(dy_)),
+        res(std::move(res_)),
+        gamma_out(h),
+        beta_out(h),
         scratch(scratch_floats, 123.0f) {}
   LayerNormGradBetaOperands<T> Operands() {
     using testing::Whole, testing::WholeIn;
@@ -74,8 +77,8 @@ TEST(LayerNormGradBeta, HalfDocumentationExampleIsExact) {
 TEST(LayerNormGradBeta, SumsRowsSequentiallyAcrossChunks) {
   // Rows of one column: 2^24, then 1, 1. Row order acc = row + acc gives 2^24 + 1 -> 2^24,
   // again 2^24: the result is 2^24 whatever the chunking (a tree would pair 1 + 1 first).
-  std::vector<float> dy = {16777216.0f, 0, 0, 0, 0, 0, 0, 0, 1.0f, 0, 0, 0, 0, 0, 0, 0,
-                           1.0f,        0, 0, 0, 0, 0, 0, 0};
+  std::vector<float> dy = {16777216.0f, 0, 0, 0, 0,    0, 0, 0, 1.0f, 0, 0, 0,
+                           0,           0, 0, 0, 1.0f, 0, 0, 0, 0,    0, 0, 0};
   for (uint32_t bytes : {96u, 64u, 32u}) {  // 3 rows per chunk, 2 (+ a 1-row tail), 1
     const auto t = MakeBetaTiling(1, 3, 8, 8, bytes, false);
     std::vector<float> ones(24, 1.0f);
@@ -152,8 +155,8 @@ TEST(LayerNormGradBeta, RegisterPathSaturatesHalfOutputs) {
   BetaCase<Half> r(testing::ToHalf(dy), testing::ToHalf(res), 16, 160);
   ASSERT_TRUE(LayerNormGradBeta(Algorithm::kVector, t, v.Operands(), false).ok());
   ASSERT_TRUE(LayerNormGradBeta(Algorithm::kRegBase, t, r.Operands(), false).ok());
-  EXPECT_EQ(v.beta_out[0].bits, 0x7C00);   // +inf
-  EXPECT_EQ(r.beta_out[0].bits, 0x7BFF);   // 65504
+  EXPECT_EQ(v.beta_out[0].bits, 0x7C00);  // +inf
+  EXPECT_EQ(r.beta_out[0].bits, 0x7BFF);  // 65504
   EXPECT_EQ(v.gamma_out[0].ToFloat(), 60000.0f);
   EXPECT_EQ(r.gamma_out[0].ToFloat(), 60000.0f);
 }

@@ -105,7 +105,7 @@ TEST(AscendcGm, MovedRegistrationEndsOnce) {
     outer = std::move(inner);
   }
   EXPECT_EQ(CopyIn(host.data(), 40), checks::kGmBounds);  // still registered through `outer`
-  GmRegistration none(nullptr, 64);                        // registers nothing
+  GmRegistration none(nullptr, 64);                       // registers nothing
   GmRegistration empty(host.data(), 0);
   outer = GmRegistration();
   EXPECT_EQ(CopyIn(host.data(), 40), "");
@@ -134,7 +134,8 @@ TEST(AscendcGm, PooledBlocksAreAlignedBoundedReusedAndLimited) {
   {
     CheckedModeScope mode(true);
     EXPECT_EQ(CopyIn(static_cast<float*>(a), 96), "");
-    EXPECT_EQ(CopyIn(static_cast<float*>(a) + 8, 96), checks::kGmBounds);  // past the 400 B asked for
+    EXPECT_EQ(CopyIn(static_cast<float*>(a) + 8, 96),
+              checks::kGmBounds);  // past the 400 B asked for
   }
   {
     CheckedModeScope mode(false);
@@ -250,7 +251,8 @@ TEST(AscendcGm, StreamedCopiesAreSeenByTheBlockTheCallerAndInnerLaunches) {
     const size_t n = size_t{kBlocks} * kCount;
     EXPECT_EQ(std::memcmp(mid.data(), src.data(), n * sizeof(float)), 0) << "round " << round;
     EXPECT_EQ(std::memcmp(out.data(), src.data(), n * sizeof(float)), 0) << "round " << round;
-    EXPECT_EQ(std::memcmp(inner.data(), src.data(), kCount * sizeof(float)), 0) << "round " << round;
+    EXPECT_EQ(std::memcmp(inner.data(), src.data(), kCount * sizeof(float)), 0)
+        << "round " << round;
     EXPECT_EQ(mid[n], -1.0f);
     EXPECT_EQ(out[n], -1.0f);
     EXPECT_EQ(inner[kCount], -1.0f);

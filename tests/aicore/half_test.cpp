@@ -25,7 +25,7 @@ uint16_t RoundToHalfBits(double x) {
   double q = 0.0;
   if (a != 0.0) {
     int e = 0;
-    (void)std::frexp(a, &e);                 // a = m * 2^e, m in [0.5, 1): leading bit 2^(e-1)
+    (void)std::frexp(a, &e);                // a = m * 2^e, m in [0.5, 1): leading bit 2^(e-1)
     const int lead = std::max(e - 1, -14);  // subnormals share the quantum of the lowest binade
     const double quantum = std::ldexp(1.0, lead - 10);
     q = std::nearbyint(a / quantum) * quantum;  // default mode: ties to even
@@ -111,22 +111,33 @@ TEST(AscendcHalf, FloatToHalfRoundModes) {
     uint16_t want;
   };
   const Case cases[] = {
-      {tie, RoundMode::CAST_NONE, 0x3C00},       {tie, RoundMode::CAST_RINT, 0x3C00},
-      {tie, RoundMode::CAST_ROUND, 0x3C01},      {tie, RoundMode::CAST_FLOOR, 0x3C00},
-      {tie, RoundMode::CAST_CEIL, 0x3C01},       {tie, RoundMode::CAST_TRUNC, 0x3C00},
-      {tie, RoundMode::CAST_ODD, 0x3C01},        {-tie, RoundMode::CAST_FLOOR, 0xBC01},
-      {-tie, RoundMode::CAST_CEIL, 0xBC00},      {-tie, RoundMode::CAST_TRUNC, 0xBC00},
-      {-tie, RoundMode::CAST_ROUND, 0xBC01},     {1.0f, RoundMode::CAST_ODD, 0x3C00},  // exact stays
-      {70000.0f, RoundMode::CAST_RINT, 0x7C00},  {70000.0f, RoundMode::CAST_FLOOR, 0x7BFF},
-      {70000.0f, RoundMode::CAST_CEIL, 0x7C00},  {70000.0f, RoundMode::CAST_TRUNC, 0x7BFF},
-      {70000.0f, RoundMode::CAST_ODD, 0x7BFF},   {70000.0f, RoundMode::CAST_ROUND, 0x7C00},
-      {65510.0f, RoundMode::CAST_ROUND, 0x7BFF}, {-70000.0f, RoundMode::CAST_CEIL, 0xFBFF},
+      {tie, RoundMode::CAST_NONE, 0x3C00},
+      {tie, RoundMode::CAST_RINT, 0x3C00},
+      {tie, RoundMode::CAST_ROUND, 0x3C01},
+      {tie, RoundMode::CAST_FLOOR, 0x3C00},
+      {tie, RoundMode::CAST_CEIL, 0x3C01},
+      {tie, RoundMode::CAST_TRUNC, 0x3C00},
+      {tie, RoundMode::CAST_ODD, 0x3C01},
+      {-tie, RoundMode::CAST_FLOOR, 0xBC01},
+      {-tie, RoundMode::CAST_CEIL, 0xBC00},
+      {-tie, RoundMode::CAST_TRUNC, 0xBC00},
+      {-tie, RoundMode::CAST_ROUND, 0xBC01},
+      {1.0f, RoundMode::CAST_ODD, 0x3C00},  // exact stays
+      {70000.0f, RoundMode::CAST_RINT, 0x7C00},
+      {70000.0f, RoundMode::CAST_FLOOR, 0x7BFF},
+      {70000.0f, RoundMode::CAST_CEIL, 0x7C00},
+      {70000.0f, RoundMode::CAST_TRUNC, 0x7BFF},
+      {70000.0f, RoundMode::CAST_ODD, 0x7BFF},
+      {70000.0f, RoundMode::CAST_ROUND, 0x7C00},
+      {65510.0f, RoundMode::CAST_ROUND, 0x7BFF},
+      {-70000.0f, RoundMode::CAST_CEIL, 0xFBFF},
       {std::ldexp(1.0f, -26), RoundMode::CAST_CEIL, 0x0001},
       {-std::ldexp(1.0f, -26), RoundMode::CAST_ODD, 0x8001},
   };
   for (const Case& c : cases) {
     EXPECT_EQ(d::FloatToHalf(c.f, c.mode).bits, c.want)
-        << c.f << " " << d::RoundModeName(c.mode) << " got 0x" << std::hex << d::FloatToHalf(c.f, c.mode).bits;
+        << c.f << " " << d::RoundModeName(c.mode) << " got 0x" << std::hex
+        << d::FloatToHalf(c.f, c.mode).bits;
   }
   EXPECT_TRUE(std::isnan(float(d::FloatToHalf(std::nanf(""), RoundMode::CAST_FLOOR))));
 }
@@ -171,12 +182,14 @@ TEST(AscendcHalf, CastInstructionCoversEveryHalfAndEveryMode) {
   }
   for (int m = 0; m < 7; ++m) {
     for (size_t i = 0; i < probes.size(); ++i) {
-      ASSERT_EQ(narrowed[m][i], lngrad::aicore::detail::FloatToHalf(probes[i], static_cast<RoundMode>(m)).bits)
+      ASSERT_EQ(narrowed[m][i],
+                lngrad::aicore::detail::FloatToHalf(probes[i], static_cast<RoundMode>(m)).bits)
           << probes[i] << " mode " << m;
     }
   }
   // The nearest modes agree with the independent rounding.
-  for (size_t i = 0; i < probes.size(); ++i) ASSERT_EQ(narrowed[1][i], RoundToHalfBits(probes[i])) << probes[i];
+  for (size_t i = 0; i < probes.size(); ++i)
+    ASSERT_EQ(narrowed[1][i], RoundToHalfBits(probes[i])) << probes[i];
 }
 
 TEST(AscendcHalf, VectorInstructionsAreCorrectlyRoundedPerElement) {
@@ -204,24 +217,36 @@ TEST(AscendcHalf, VectorInstructionsAreCorrectlyRoundedPerElement) {
     std::memcpy(x.HostPtr(), ha.data(), kN * 2);
     std::memcpy(y.HostPtr(), hb.data(), kN * 2);
     auto grab = [&](int k) { std::memcpy(hout[k].data(), z.HostPtr(), kN * 2); };
-    Add(z, x, y, kN); grab(0);
-    Sub(z, x, y, kN); grab(1);
-    Mul(z, x, y, kN); grab(2);
-    Div(z, x, y, kN); grab(3);
-    Sqrt(z, x, kN); grab(4);
-    Muls(z, x, 0.3f, kN); grab(5);  // scalar rounded to half first
+    Add(z, x, y, kN);
+    grab(0);
+    Sub(z, x, y, kN);
+    grab(1);
+    Mul(z, x, y, kN);
+    grab(2);
+    Div(z, x, y, kN);
+    grab(3);
+    Sqrt(z, x, kN);
+    grab(4);
+    Muls(z, x, 0.3f, kN);
+    grab(5);  // scalar rounded to half first
     LocalTensor<float> p = bufs[0].Get<float>();
     LocalTensor<float> q = bufs[1].Get<float>();
     LocalTensor<float> r = bufs[2].Get<float>();
     std::memcpy(p.HostPtr(), fa.data(), kN * 4);
     std::memcpy(q.HostPtr(), fb.data(), kN * 4);
     auto grabf = [&](int k) { std::memcpy(fout[k].data(), r.HostPtr(), kN * 4); };
-    Add(r, p, q, kN); grabf(0);
-    Sub(r, p, q, kN); grabf(1);
-    Mul(r, p, q, kN); grabf(2);
-    Div(r, p, q, kN); grabf(3);
-    Sqrt(r, p, kN); grabf(4);
-    Adds(r, p, 0.1f, kN); grabf(5);
+    Add(r, p, q, kN);
+    grabf(0);
+    Sub(r, p, q, kN);
+    grabf(1);
+    Mul(r, p, q, kN);
+    grabf(2);
+    Div(r, p, q, kN);
+    grabf(3);
+    Sqrt(r, p, kN);
+    grabf(4);
+    Adds(r, p, 0.1f, kN);
+    grabf(5);
   });
   ASSERT_TRUE(s.ok()) << s.ToString();
   const double s03 = HalfValue(half(0.3f).bits);

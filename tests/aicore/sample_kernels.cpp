@@ -89,7 +89,8 @@ class KernelMixed {
 
 }  // namespace
 
-extern "C" __global__ __aicore__ void mixed_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void mixed_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z,
+                                                   GM_ADDR tiling) {
   if ASCEND_IS_AIC {
     return;
   }

@@ -24,8 +24,8 @@ struct Case {
 constexpr double kRelToMag = 64 * 0x1.0p-53;
 
 TEST(Golden, AgreesWithTheOracle) {
-  const Case cases[] = {{1, 1, false}, {3, 8, false}, {8, 64, true}, {5, 257, false},
-                        {2, 768, true}, {1, 4097, false}};
+  const Case cases[] = {{1, 1, false},   {3, 8, false},  {8, 64, true},
+                        {5, 257, false}, {2, 768, true}, {1, 4097, false}};
   std::mt19937_64 rng(99);
   std::uniform_real_distribution<double> u(-100, 100);
   for (const Case& c : cases) {
@@ -47,13 +47,14 @@ TEST(Golden, AgreesWithTheOracle) {
     const double eps = static_cast<float>(1e-4);
     std::vector<double> pd_x(n), res(n), dgamma(static_cast<size_t>(c.h)),
         dbeta(static_cast<size_t>(c.h));
-    golden::LayerNormGrad(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(),
-                          gamma.data(), eps, pd_x.data(), res.data());
+    golden::LayerNormGrad(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
+                          eps, pd_x.data(), res.data());
     golden::LayerNormGradBeta(c.rows, c.h, dy.data(), res.data(), dgamma.data(), dbeta.data());
     const oracle::GradOutputs o = oracle::LayerNormGrad(c.rows, c.h, dy, x, mean, var, gamma, eps);
     const oracle::BetaOutputs ob = oracle::LayerNormGradBeta(c.rows, c.h, dy, res);
     for (size_t i = 0; i < n; ++i) {
-      ASSERT_NEAR(pd_x[i], o.pd_x[i], kRelToMag * o.pd_x_mag[i]) << c.rows << "x" << c.h << " " << i;
+      ASSERT_NEAR(pd_x[i], o.pd_x[i], kRelToMag * o.pd_x_mag[i])
+          << c.rows << "x" << c.h << " " << i;
       ASSERT_NEAR(res[i], o.res_for_gamma[i], kRelToMag * o.res_mag[i]) << i;
     }
     for (size_t i = 0; i < static_cast<size_t>(c.h); ++i) {

@@ -31,8 +31,8 @@ int main(int argc, char** argv) {
     const std::vector<double> v = samples::Specials(dt_name);
     Tensor t(dt, {static_cast<int64_t>(v.size())});
     for (size_t i = 0; i < v.size(); ++i) t.Set(static_cast<int64_t>(i), v[i]);
-    if (st.ok()) st = out.AddTensor(std::string("ours_specials_") + dt_name + ".npy", t,
-                                    FileFormat::kNpy);
+    if (st.ok())
+      st = out.AddTensor(std::string("ours_specials_") + dt_name + ".npy", t, FileFormat::kNpy);
   }
   if (st.ok()) st = out.Commit();
   if (!st.ok()) {

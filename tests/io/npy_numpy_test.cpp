@@ -28,8 +28,8 @@ TEST(NumpyFiles, ReadsEveryDtypeVersionAndShape) {
   for (const auto& [dt_name, dt] : dtypes) {
     for (int version : {1, 2, 3}) {
       for (const auto& [name, shape] : samples::Shapes()) {
-        const std::string path = JoinPath(Dir(), std::string(dt_name) + "_v" +
-                                                     std::to_string(version) + "_" + name + ".npy");
+        const std::string path = JoinPath(
+            Dir(), std::string(dt_name) + "_v" + std::to_string(version) + "_" + name + ".npy");
         Tensor t;
         const Status st = ReadNpyFile(path, &t);
         ASSERT_TRUE(st.ok()) << st.ToString();

@@ -54,10 +54,9 @@ TEST(NpyDecode, ReadsHalfAndDouble) {
   // 0x3C00 = 1.0, 0xC000 = -2.0, 0x7BFF = 65504 in binary16.
   const std::string half_data("\x00\x3C\x00\xC0\xFF\x7B", 6);
   Tensor h;
-  ASSERT_TRUE(Decode(MakeNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", 1,
-                             half_data),
-                     &h)
-                  .ok());
+  ASSERT_TRUE(
+      Decode(MakeNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", 1, half_data), &h)
+          .ok());
   EXPECT_EQ(h.dtype(), DType::kFloat16);
   EXPECT_EQ(h.Get(0), 1.0);
   EXPECT_EQ(h.Get(1), -2.0);
@@ -100,13 +99,12 @@ TEST(NpyDecode, AcceptsScalarsEmptyArraysKeyOrderQuotesAndPython2Longs) {
 TEST(NpyDecode, FortranOrderOnlyWhenTheLayoutIsTheSame) {
   Tensor t;
   // One dimension > 1: Fortran and C order are the same bytes.
-  EXPECT_TRUE(
-      Decode(MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 3), }", 1,
-                     FloatBytes({1, 2, 3})),
-             &t)
-          .ok());
-  const Status st = Decode(MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
-                                   1, FloatBytes({1, 2, 3, 4, 5, 6})),
+  EXPECT_TRUE(Decode(MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 3), }", 1,
+                             FloatBytes({1, 2, 3})),
+                     &t)
+                  .ok());
+  const Status st = Decode(MakeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 1,
+                                   FloatBytes({1, 2, 3, 4, 5, 6})),
                            &t);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("Fortran-order"), std::string::npos) << st.message();
@@ -166,7 +164,8 @@ TEST(NpyDecode, RefusesBadFilesWithAClearMessage) {
       {"truncated data", MakeNpy(ok_dict, 1, two.substr(0, 7)), "truncated data"},
       {"trailing bytes", MakeNpy(ok_dict, 1, two + "x"), "trailing bytes"},
       {"huge shape",
-       MakeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (1048576, 1048576, 2), }", 1, two),
+       MakeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (1048576, 1048576, 2), }", 1,
+               two),
        "2^40"},
       {"huge dim",
        MakeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", 1,
@@ -190,8 +189,7 @@ TEST(NpyDecode, EveryTruncationOfAValidFileIsAnError) {
     Tensor t;
     const Status st = Decode(f.substr(0, n), &t);
     EXPECT_FALSE(st.ok()) << "prefix of " << n << " bytes";
-    EXPECT_NE(st.message().find("truncated"), std::string::npos)
-        << n << ": " << st.message();
+    EXPECT_NE(st.message().find("truncated"), std::string::npos) << n << ": " << st.message();
   }
 }
 

@@ -177,8 +177,7 @@ TEST(OutputSet, DirectoryChecks) {
 
   OutputSet under_file(dir / "file/sub", true);
   st = under_file.Open();
-  EXPECT_NE(st.message().find("cannot create output directory"), std::string::npos)
-      << st.message();
+  EXPECT_NE(st.message().find("cannot create output directory"), std::string::npos) << st.message();
 
   OutputSet missing(dir / "nope", false);
   EXPECT_FALSE(missing.Open().ok());
@@ -193,8 +192,7 @@ TEST(OutputSet, DirectoryChecks) {
   OutputSet proc("/proc/self", false);
   ASSERT_TRUE(proc.Open().ok());
   st = proc.AddBytes("x.bin", "x");
-  EXPECT_NE(st.message().find("cannot write into output directory '/proc/self'"),
-            std::string::npos)
+  EXPECT_NE(st.message().find("cannot write into output directory '/proc/self'"), std::string::npos)
       << st.message();
 }
 

@@ -111,8 +111,7 @@ GradOutputs LayerNormGrad(int64_t rows, int64_t h, const std::vector<double>& dy
     for (int64_t c = 0; c < h; ++c) {
       out.pd_x[base + c] = x1[c] * v_m05 + pd_var * (2.0 * inv_n) * x2[c] + pd_mean * inv_n;
       out.pd_x_mag[base + c] = std::fabs(x1[c]) * v_m05 +
-                               pd_var_abs * (2.0 * inv_n) * std::fabs(x2[c]) +
-                               pd_mean_abs * inv_n;
+                               pd_var_abs * (2.0 * inv_n) * std::fabs(x2[c]) + pd_mean_abs * inv_n;
       out.res_for_gamma[base + c] = x2[c] * v_m05;
       out.res_mag[base + c] = std::fabs(x2[c]) * v_m05;
     }

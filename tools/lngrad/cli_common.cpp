@@ -11,8 +11,8 @@ int Fail(std::string_view command, const Status& st, int code) {
 }
 
 int Fail(std::string_view command, const std::string& message, int code) {
-  std::fprintf(stderr, "lngrad %.*s: error: %s\n", static_cast<int>(command.size()),
-               command.data(), message.c_str());
+  std::fprintf(stderr, "lngrad %.*s: error: %s\n", static_cast<int>(command.size()), command.data(),
+               message.c_str());
   return code;
 }
 
@@ -56,7 +56,8 @@ Status ShapeFromJson(const io::Json& j, std::string_view what, std::vector<int64
   std::vector<int64_t> shape;
   for (const io::Json& d : j.items()) {
     if (!d.IsInteger() || d.AsInteger() < 0) {
-      return Status::InvalidArgument(std::string(what) + ": shape has a dimension that is not a "
+      return Status::InvalidArgument(std::string(what) +
+                                     ": shape has a dimension that is not a "
                                      "non-negative integer");
     }
     shape.push_back(d.AsInteger());
@@ -184,10 +185,9 @@ bool ReportNonFinite(std::string_view command, std::string_view name, const io::
                      io::Json* warnings) {
   const io::NonFinite nf = io::FindNonFinite(t);
   if (nf.first_index < 0) return false;
-  const std::string msg = std::string(name) + " has " + std::to_string(nf.nan_count) +
-                          " NaN and " + std::to_string(nf.inf_count) +
-                          " infinite value(s) (first at " + io::IndexText(t.shape(), nf.first_index) +
-                          ")";
+  const std::string msg = std::string(name) + " has " + std::to_string(nf.nan_count) + " NaN and " +
+                          std::to_string(nf.inf_count) + " infinite value(s) (first at " +
+                          io::IndexText(t.shape(), nf.first_index) + ")";
   Warn(command, msg);
   if (warnings != nullptr) warnings->Push(msg);
   return true;

@@ -31,8 +31,8 @@ double Ratio(double a, double b) {
 std::string RuleText(const CompareRule& rule) {
   char buf[160];
   if (rule.kind == CompareRule::kAscend) {
-    std::snprintf(buf, sizeof buf, "rule ascend: wrong if abs err > %g and rel err > %g",
-                  rule.atol, rule.rtol);
+    std::snprintf(buf, sizeof buf, "rule ascend: wrong if abs err > %g and rel err > %g", rule.atol,
+                  rule.rtol);
   } else {
     std::snprintf(buf, sizeof buf, "rule allclose: wrong if abs err > %g + %g * |golden|",
                   rule.atol, rule.rtol);

@@ -46,9 +46,12 @@ struct Dist {
 
   double Draw(Rng& rng) const {
     switch (kind) {
-      case kUniform: return a + (b - a) * rng.Uniform01();
-      case kNormal: return a + b * rng.Normal();
-      case kRandint: return std::floor(a + (b - a) * rng.Uniform01());
+      case kUniform:
+        return a + (b - a) * rng.Uniform01();
+      case kNormal:
+        return a + b * rng.Normal();
+      case kRandint:
+        return std::floor(a + (b - a) * rng.Uniform01());
     }
     return 0;
   }
@@ -125,7 +128,8 @@ int RunGen(const GenOptions& o) {
     return Fail(kCmd, "--shape \"" + o.shape_text + "\" must have three dimensions B,S,H");
   }
   io::DType dt;
-  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, "--" + st.message());
+  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
+    return Fail(kCmd, "--" + st.message());
   if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype: gen writes float or half data");
   Dist dist;
   if (Status st = ParseDist(o.dist_text, &dist); !st.ok()) return Fail(kCmd, st);
@@ -133,7 +137,8 @@ int RunGen(const GenOptions& o) {
   // The manifest stores the seed as a JSON integer (int64).
   if (o.seed > static_cast<uint64_t>(INT64_MAX)) return Fail(kCmd, "--seed must be below 2^63");
   io::FileFormat format;
-  if (Status st = io::ParseFormat(o.format_text, &format); !st.ok()) return Fail(kCmd, "--" + st.message());
+  if (Status st = io::ParseFormat(o.format_text, &format); !st.ok())
+    return Fail(kCmd, "--" + st.message());
 
   const int64_t b = shape[0], s = shape[1], h = shape[2], rows = b * s;
   const std::vector<int64_t> bsh = shape, bs = {b, s}, hs = {h};
@@ -146,8 +151,8 @@ int RunGen(const GenOptions& o) {
   for (io::Tensor* t : {&dy, &x, &gamma}) {
     for (int64_t i = 0; i < t->size(); ++i) t->Set(i, dist.Draw(rng));
   }
-  for (const auto& [name, t] : {std::pair<const char*, io::Tensor*>{"dy", &dy}, {"x", &x},
-                                {"gamma", &gamma}}) {
+  for (const auto& [name, t] :
+       {std::pair<const char*, io::Tensor*>{"dy", &dy}, {"x", &x}, {"gamma", &gamma}}) {
     const io::NonFinite nf = io::FindNonFinite(*t);
     if (nf.first_index >= 0) {
       return Fail(kCmd, "--dist " + o.dist_text + " gives " + name + " values beyond the " +
@@ -247,8 +252,9 @@ void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
       ->capture_default_str();
   app->add_option("--eps", o->eps, "Epsilon recorded in the manifest and used for the goldens")
       ->capture_default_str();
-  app->add_option("--format", o->format_text, "npy or bin (raw little-endian, as the official "
-                                              "samples use)")
+  app->add_option("--format", o->format_text,
+                  "npy or bin (raw little-endian, as the official "
+                  "samples use)")
       ->capture_default_str();
   app->add_option("--out", o->out, "Output directory (created if missing)")->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");

@@ -72,14 +72,15 @@ void Progress::Draw() {
     std::snprintf(buf, sizeof buf, "lngrad %s: %s %3.0f%% (%.1f s)", command_.c_str(),
                   stage_.c_str(), fraction_ * 100, secs);
   } else {
-    std::snprintf(buf, sizeof buf, "lngrad %s: %s ... (%.1f s)", command_.c_str(),
-                  stage_.c_str(), secs);
+    std::snprintf(buf, sizeof buf, "lngrad %s: %s ... (%.1f s)", command_.c_str(), stage_.c_str(),
+                  secs);
   }
   if (in_place_) {
     std::fprintf(stderr, "\r%s\033[K", buf);
   } else {
     // Plain lines only when something other than the clock changed.
-    std::string what = stage_ + (fraction_ >= 0 ? std::to_string(static_cast<int>(fraction_ * 10)) : "");
+    std::string what =
+        stage_ + (fraction_ >= 0 ? std::to_string(static_cast<int>(fraction_ * 10)) : "");
     if (what == last_line_) return;
     last_line_ = what;
     std::fprintf(stderr, "%s\n", buf);

@@ -20,9 +20,8 @@ constexpr const char* kDescription =
     "into --out DIR.";
 constexpr std::array<const char*, 5> kInputs = {"dy", "x", "mean", "variance", "gamma"};
 // The official sample's file names (input/input_inputDy.bin, ...), tried after ours.
-constexpr std::array<const char*, 5> kSampleNames = {"input_inputDy", "input_inputX",
-                                                     "input_inputMean", "input_inputVariance",
-                                                     "input_inputGamma"};
+constexpr std::array<const char*, 5> kSampleNames = {
+    "input_inputDy", "input_inputX", "input_inputMean", "input_inputVariance", "input_inputGamma"};
 
 struct RunOptions {
   std::string in_dir;
@@ -122,9 +121,8 @@ Status CheckShapes(const std::array<io::Tensor, 5>& t, const std::array<std::str
     if (v < 1) return Status::InvalidArgument("dy '" + paths[0] + "' has an empty dimension");
   }
   if (t[1].shape() != d) {
-    return Status::InvalidArgument("shapes disagree: dy '" + paths[0] + "' is " +
-                                   io::ShapeText(d) + " but x '" + paths[1] + "' is " +
-                                   io::ShapeText(t[1].shape()));
+    return Status::InvalidArgument("shapes disagree: dy '" + paths[0] + "' is " + io::ShapeText(d) +
+                                   " but x '" + paths[1] + "' is " + io::ShapeText(t[1].shape()));
   }
   const std::vector<int64_t> stats(d.begin(), d.end() - 1);
   std::vector<int64_t> stats1 = stats;
@@ -179,10 +177,11 @@ Status CheckDevicePath(const RunInputs& in, const lngrad::Product& p) {
         "H = " + std::to_string(in.h) + " is not 32-byte aligned for " + io::DTypeName(in.dtype) +
         " (H * " + std::to_string(io::DTypeSize(in.dtype)) + " = " + std::to_string(bytes) +
         " bytes): the device API needs H to be a multiple of " + std::to_string(per_block) +
-        ". Hint: pad each row with zeros to H = " + std::to_string(padded) +
-        " (and gamma to " + std::to_string(padded) +
+        ". Hint: pad each row with zeros to H = " + std::to_string(padded) + " (and gamma to " +
+        std::to_string(padded) +
         "), but note that padded columns enter the device's mean term (spec §1.11), so the "
-        "device API supports only aligned H; use --impl native for H = " + std::to_string(in.h));
+        "device API supports only aligned H; use --impl native for H = " +
+        std::to_string(in.h));
   }
   return Status::Ok();
 }
@@ -206,7 +205,8 @@ int RunRun(const RunOptions& o) {
   std::optional<io::DType> dtype;
   if (!o.dtype_text.empty()) {
     io::DType d;
-    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok()) return Fail(kCmd, "--" + st.message());
+    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok())
+      return Fail(kCmd, "--" + st.message());
     if (d == io::DType::kFloat64) return Fail(kCmd, "--dtype: run computes in float or half");
     dtype = d;
   }
@@ -234,7 +234,8 @@ int RunRun(const RunOptions& o) {
   }
   double eps_opt = 0;
   if (!o.eps_text.empty()) {
-    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok()) return Fail(kCmd, st);
+    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok())
+      return Fail(kCmd, st);
   }
 
   Progress progress(kCmd);
@@ -274,8 +275,8 @@ int RunRun(const RunOptions& o) {
   io::Json warnings = io::Json::Array();
   for (size_t i = 0; i < kInputs.size(); ++i) {
     if (t[i].dtype() == io::DType::kFloat64) {
-      const std::string msg = std::string(kInputs[i]) + " is float64; rounded to " +
-                              io::DTypeName(in.dtype);
+      const std::string msg =
+          std::string(kInputs[i]) + " is float64; rounded to " + io::DTypeName(in.dtype);
       Warn(kCmd, msg);
       warnings.Push(msg);
       t[i] = t[i].ConvertedTo(in.dtype);
@@ -318,8 +319,8 @@ int RunRun(const RunOptions& o) {
   }
 
   RunOutputs res;
-  const Status st = impl == RunImpl::kNative ? RunNative(in, config, &res)
-                                             : RunAscendc(in, config, &res);
+  const Status st =
+      impl == RunImpl::kNative ? RunNative(in, config, &res) : RunAscendc(in, config, &res);
   if (!st.ok()) return Fail(kCmd, st, kExitFailed);
 
   // Outputs: the input format (that of dy), the input shapes.
@@ -334,15 +335,16 @@ int RunRun(const RunOptions& o) {
       {"dbeta", std::move(res.dbeta)},
   };
   for (auto& [name, tensor] : outputs) {
-    const std::vector<int64_t>& want = name == "pd_x" || name == "res_for_gamma" ? out_shape
-                                                                                   : h_shape;
+    const std::vector<int64_t>& want =
+        name == "pd_x" || name == "res_for_gamma" ? out_shape : h_shape;
     const Status rs = tensor.Reshape(want);
     if (!rs.ok() || tensor.dtype() != in.dtype) {
       return Fail(kCmd, "internal error: output " + name + " has the wrong size or dtype",
                   kExitFailed);
     }
   }
-  for (const auto& [name, tensor] : outputs) ReportNonFinite(kCmd, "output " + name, tensor, &warnings);
+  for (const auto& [name, tensor] : outputs)
+    ReportNonFinite(kCmd, "output " + name, tensor, &warnings);
 
   io::Json manifest = io::Json::Object();
   manifest["format"] = std::string(kManifestFormat);
@@ -387,13 +389,15 @@ int RunRun(const RunOptions& o) {
     for (size_t i = 0; i < res.details.keys().size(); ++i) {
       const io::Json& v = res.details.values()[i];
       path += (i ? ", " : "") + res.details.keys()[i] + " " +
-              (v.is_string() ? v.AsString() : v.is_object() ? "(" + flat(v) + ")" : v.Dump(0));
+              (v.is_string()   ? v.AsString()
+               : v.is_object() ? "(" + flat(v) + ")"
+                               : v.Dump(0));
     }
     std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
                 io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);
     std::printf("path: %s\n", path.c_str());
-    std::printf("wrote pd_x%s res_for_gamma%s dgamma%s dbeta%s manifest.json to %s\n",
-                ext.c_str(), ext.c_str(), ext.c_str(), ext.c_str(), o.out.c_str());
+    std::printf("wrote pd_x%s res_for_gamma%s dgamma%s dbeta%s manifest.json to %s\n", ext.c_str(),
+                ext.c_str(), ext.c_str(), ext.c_str(), o.out.c_str());
   }
   return kExitOk;
 }

@@ -45,21 +45,21 @@ int RunSocs(const SocsOptions& o) {
     return PrintJson(j);
   }
   std::printf("%-20s %-13s %-24s %-5s %-8s %-10s %-14s %-18s %-9s\n", "SoC", "short SoC",
-              "product line", "arch", "UB KiB", "stack end", "LayerNormGrad",
-              "LayerNormGradBeta", "LayerNorm");
+              "product line", "arch", "UB KiB", "stack end", "LayerNormGrad", "LayerNormGradBeta",
+              "LayerNorm");
   auto yes = [](bool b) { return b ? "yes" : "no"; };
   for (const lngrad::Product& p : products) {
     std::printf("%-20s %-13s %-24s %-5s %-8u %-10u %-14s %-18s %-9s%s\n",
                 std::string(p.soc).c_str(), std::string(p.short_soc).c_str(),
-                std::string(p.product_line).c_str(), lngrad::NpuArchName(p.arch),
-                p.ub_bytes / 1024, p.stack_end_bytes, yes(p.supports_layernormgrad),
-                yes(p.supports_layernormgradbeta), yes(p.supports_layernorm),
-                &p == &current ? "  (current)" : "");
+                std::string(p.product_line).c_str(), lngrad::NpuArchName(p.arch), p.ub_bytes / 1024,
+                p.stack_end_bytes, yes(p.supports_layernormgrad), yes(p.supports_layernormgradbeta),
+                yes(p.supports_layernorm), &p == &current ? "  (current)" : "");
   }
   std::printf("%zu products; current: %s (set with --soc on run/tiling or LNGRAD_SOC)\n",
               products.size(), std::string(current.soc).c_str());
-  std::printf("UB KiB: TOTAL_UB_SIZE, what TPipe may allocate; stack end: where PopStackBuffer "
-              "ends (bytes)\n");
+  std::printf(
+      "UB KiB: TOTAL_UB_SIZE, what TPipe may allocate; stack end: where PopStackBuffer "
+      "ends (bytes)\n");
   return kExitOk;
 }
 

@@ -71,8 +71,8 @@ Status StackFor(const std::string& text, uint32_t min_tmp, uint32_t max_tmp, uin
     *out = max_tmp;
   } else {
     uint64_t v = 0;
-    LNGRAD_RETURN_IF_ERROR(ParseUint(text, "--stack-buffer (min, max or a byte count)",
-                                     UINT32_MAX, &v));
+    LNGRAD_RETURN_IF_ERROR(
+        ParseUint(text, "--stack-buffer (min, max or a byte count)", UINT32_MAX, &v));
     *out = static_cast<uint32_t>(v);
   }
   return Status::Ok();
@@ -137,10 +137,12 @@ int RunTiling(const TilingOptions& o) {
   }
   if (dims.size() == 3) dims.push_back(dims[2]);
   io::DType dt;
-  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, "--" + st.message());
+  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
+    return Fail(kCmd, "--" + st.message());
   if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype must be float or half");
   if (!o.soc.empty()) {
-    if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok()) return Fail(kCmd, "--soc: " + st.message());
+    if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok())
+      return Fail(kCmd, "--soc: " + st.message());
   }
   // The stack-buffer choice is checked before any tiling call, so that its error is its own.
   if (o.stack_text != "min" && o.stack_text != "max") {
@@ -187,11 +189,12 @@ int RunTiling(const TilingOptions& o) {
     if (unaligned_note) j["note"] = unaligned_note;
     return PrintJson(j);
   }
-  std::printf("%s (%s, NPU arch %s, UB %u bytes): srcShape %s, %s (typeSize %u), "
-              "isReuseSource %s\n",
-              std::string(p.soc).c_str(), std::string(p.product_line).c_str(),
-              lngrad::NpuArchName(p.arch), p.ub_bytes, io::ShapeText(dims).c_str(),
-              io::DTypeName(dt), type_size, o.reuse_source ? "true" : "false");
+  std::printf(
+      "%s (%s, NPU arch %s, UB %u bytes): srcShape %s, %s (typeSize %u), "
+      "isReuseSource %s\n",
+      std::string(p.soc).c_str(), std::string(p.product_line).c_str(), lngrad::NpuArchName(p.arch),
+      p.ub_bytes, io::ShapeText(dims).c_str(), io::DTypeName(dt), type_size,
+      o.reuse_source ? "true" : "false");
   PrintReport(grad, o.stack_text);
   std::printf("  (stackBufferSize is in bytes; positions and sizes in float elements)\n");
   PrintReport(beta, o.stack_text);

@@ -57,7 +57,8 @@ Status LoadSide(const std::string& path, BinSpec spec, io::Tensor* t, bool* flat
                                      " bytes is not a whole number of " +
                                      io::DTypeName(*spec.dtype) + " elements");
     }
-    spec.shape = std::vector<int64_t>{static_cast<int64_t>(static_cast<uint64_t>(st.st_size) / elem)};
+    spec.shape =
+        std::vector<int64_t>{static_cast<int64_t>(static_cast<uint64_t>(st.st_size) / elem)};
     *flat = true;
   }
   return LoadTensor(path, spec, "give --dtype (and optionally --shape) for raw files", t);
@@ -81,7 +82,8 @@ Status CollectPairs(const VerifyOptions& o, const BinSpec& cli_spec, std::vector
   }
   if (!out_dir) {
     std::string name = o.out;
-    if (const size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
+    if (const size_t slash = name.rfind('/'); slash != std::string::npos)
+      name = name.substr(slash + 1);
     pairs->push_back({name, o.out, o.golden, cli_spec, cli_spec});
     return Status::Ok();
   }
@@ -160,20 +162,20 @@ std::string Num(double v, int digits = 6) {
 }
 
 void PrintText(const Pair& p, const CompareResult& r, const CompareRule& rule) {
-  std::printf("%s: '%s' vs '%s': %s %s vs %s, %lld elements\n", p.name.c_str(),
-              p.out_path.c_str(), p.golden_path.c_str(), io::ShapeText(r.shape).c_str(),
-              io::DTypeName(r.out_dtype), io::DTypeName(r.golden_dtype),
-              static_cast<long long>(r.elements));
+  std::printf("%s: '%s' vs '%s': %s %s vs %s, %lld elements\n", p.name.c_str(), p.out_path.c_str(),
+              p.golden_path.c_str(), io::ShapeText(r.shape).c_str(), io::DTypeName(r.out_dtype),
+              io::DTypeName(r.golden_dtype), static_cast<long long>(r.elements));
   std::printf("  mismatches: %lld of %lld (%s)\n", static_cast<long long>(r.mismatches),
               static_cast<long long>(r.elements), RuleText(rule).c_str());
   if (r.elements > 0) {
     std::printf("  max abs err %s at %s, max rel err %s at %s\n", Num(r.max_abs).c_str(),
                 io::IndexText(r.shape, r.max_abs_index).c_str(), Num(r.max_rel).c_str(),
                 io::IndexText(r.shape, r.max_rel_index).c_str());
-    std::printf("  ulp (%s): max %llu, mean %.3g; exact %lld, 1 ulp %lld, 2-4 ulp %lld, >4 ulp %lld",
-                io::DTypeName(r.out_dtype), static_cast<unsigned long long>(r.ulp_max), r.ulp_mean,
-                static_cast<long long>(r.ulp_hist[0]), static_cast<long long>(r.ulp_hist[1]),
-                static_cast<long long>(r.ulp_hist[2]), static_cast<long long>(r.ulp_hist[3]));
+    std::printf(
+        "  ulp (%s): max %llu, mean %.3g; exact %lld, 1 ulp %lld, 2-4 ulp %lld, >4 ulp %lld",
+        io::DTypeName(r.out_dtype), static_cast<unsigned long long>(r.ulp_max), r.ulp_mean,
+        static_cast<long long>(r.ulp_hist[0]), static_cast<long long>(r.ulp_hist[1]),
+        static_cast<long long>(r.ulp_hist[2]), static_cast<long long>(r.ulp_hist[3]));
     if (r.non_finite_mismatches > 0) {
       std::printf("; %lld NaN/inf mismatches", static_cast<long long>(r.non_finite_mismatches));
     }
@@ -250,7 +252,8 @@ int RunVerify(const VerifyOptions& o) {
   BinSpec cli_spec;
   if (!o.dtype_text.empty()) {
     io::DType d;
-    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok()) return Fail(kCmd, "--" + st.message());
+    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok())
+      return Fail(kCmd, "--" + st.message());
     cli_spec.dtype = d;
   }
   if (!o.shape_text.empty()) {

@@ -21,25 +21,35 @@ namespace lngrad::aicore {
 // Names of the checks made by the runtime (KernelCheckError::check()). Other layers (the
 // high-level APIs) use their own names, e.g. "LayerNormGrad.gamma_alignment".
 namespace checks {
-inline constexpr const char* kOutsideLaunch = "outside_launch";        // kernel API with no running block
-inline constexpr const char* kUbOverflow = "ub_overflow";              // TPipe::InitBuffer beyond the product's UB
-inline constexpr const char* kInitBuffer = "init_buffer";              // bad InitBuffer arguments (len 0, num 0, > 64 buffers)
-inline constexpr const char* kPosition = "position";                   // a TPosition the simulator does not model
-inline constexpr const char* kTensorBounds = "tensor_bounds";          // access beyond a LocalTensor's size / buffer
-inline constexpr const char* kUbBounds = "ub_bounds";                  // access outside the block's UB (always checked)
-inline constexpr const char* kUbAlignment = "ub_alignment";            // UB operand not 32-byte aligned
-inline constexpr const char* kGmAlignment = "gm_alignment";            // GM operand not aligned to sizeof(T)
-inline constexpr const char* kGmBounds = "gm_bounds";                  // GM access beyond a GlobalTensor / GmAlloc block
-inline constexpr const char* kDataCopyLength = "datacopy_length";      // DataCopy bytes % 32 != 0 (device rounds down)
-inline constexpr const char* kInvalidCount = "invalid_count";          // negative element count
-inline constexpr const char* kAddressOverlap = "address_overlap";      // operands overlap partially
-inline constexpr const char* kQueueEmpty = "queue_empty";              // DeQue with nothing enqueued
-inline constexpr const char* kQueueFull = "queue_full";                // EnQue beyond the queue depth
-inline constexpr const char* kQueueNoFreeBuffer = "queue_no_free_buffer";  // AllocTensor with every block in use
-inline constexpr const char* kQueueForeignTensor = "queue_foreign_tensor";  // tensor not owned by this queue
-inline constexpr const char* kQueueState = "queue_state";              // EnQue/FreeTensor of a block in the wrong state
-inline constexpr const char* kCastRoundMode = "cast_round_mode";       // round mode not defined for the type pair
-inline constexpr const char* kStackBuffer = "stack_buffer";            // PopStackBuffer with no UB left
+inline constexpr const char* kOutsideLaunch = "outside_launch";  // kernel API with no running block
+inline constexpr const char* kUbOverflow =
+    "ub_overflow";  // TPipe::InitBuffer beyond the product's UB
+inline constexpr const char* kInitBuffer =
+    "init_buffer";  // bad InitBuffer arguments (len 0, num 0, > 64 buffers)
+inline constexpr const char* kPosition = "position";  // a TPosition the simulator does not model
+inline constexpr const char* kTensorBounds =
+    "tensor_bounds";  // access beyond a LocalTensor's size / buffer
+inline constexpr const char* kUbBounds =
+    "ub_bounds";  // access outside the block's UB (always checked)
+inline constexpr const char* kUbAlignment = "ub_alignment";  // UB operand not 32-byte aligned
+inline constexpr const char* kGmAlignment = "gm_alignment";  // GM operand not aligned to sizeof(T)
+inline constexpr const char* kGmBounds =
+    "gm_bounds";  // GM access beyond a GlobalTensor / GmAlloc block
+inline constexpr const char* kDataCopyLength =
+    "datacopy_length";  // DataCopy bytes % 32 != 0 (device rounds down)
+inline constexpr const char* kInvalidCount = "invalid_count";      // negative element count
+inline constexpr const char* kAddressOverlap = "address_overlap";  // operands overlap partially
+inline constexpr const char* kQueueEmpty = "queue_empty";          // DeQue with nothing enqueued
+inline constexpr const char* kQueueFull = "queue_full";            // EnQue beyond the queue depth
+inline constexpr const char* kQueueNoFreeBuffer =
+    "queue_no_free_buffer";  // AllocTensor with every block in use
+inline constexpr const char* kQueueForeignTensor =
+    "queue_foreign_tensor";  // tensor not owned by this queue
+inline constexpr const char* kQueueState =
+    "queue_state";  // EnQue/FreeTensor of a block in the wrong state
+inline constexpr const char* kCastRoundMode =
+    "cast_round_mode";  // round mode not defined for the type pair
+inline constexpr const char* kStackBuffer = "stack_buffer";  // PopStackBuffer with no UB left
 }  // namespace checks
 
 // A kernel broke a rule that the device (or its CPU-debug model) checks, or one that lngrad's
@@ -75,10 +85,10 @@ struct BlockContext {
   int64_t block_idx = 0;
   int64_t block_num = 1;
   const Product* product = nullptr;
-  std::byte* ub = nullptr;           // host address of UB byte 0 (32-byte aligned)
-  uint32_t ub_size = 0;              // bytes backed on the host (covers ub_bytes and stack_end_bytes)
-  AscendC::TPipe* pipe = nullptr;    // the TPipe constructed last (GetTPipePtr)
-  uint32_t pipe_alloc_end = 0;       // UB bytes allocated by the current TPipe
+  std::byte* ub = nullptr;         // host address of UB byte 0 (32-byte aligned)
+  uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
+  AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
+  uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
 };
 
 // nullptr outside a launch.

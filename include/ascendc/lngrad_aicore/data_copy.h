@@ -40,12 +40,13 @@ void CheckUbAligned(const TensorView& v, const char* api, const char* operand);
 // Checked mode: kGmAlignment unless p is aligned to elem_size.
 void CheckGmAligned(const void* p, uint32_t elem_size, const char* api);
 // Checked mode: kAddressOverlap if the two UB byte ranges overlap without being identical.
-void CheckNoPartialOverlap(const TensorView& dst, uint64_t dst_bytes, const TensorView& src, uint64_t src_bytes,
-                           const char* api);
+void CheckNoPartialOverlap(const TensorView& dst, uint64_t dst_bytes, const TensorView& src,
+                           uint64_t src_bytes, const char* api);
 // Extent in bytes of a strided copy side: (blockCount-1)*(blockLen+stride)*32 + blockLen*32.
 inline uint64_t StridedExtent(const AscendC::DataCopyParams& p, uint16_t stride) {
   if (p.blockCount == 0 || p.blockLen == 0) return 0;
-  return (uint64_t{p.blockCount} - 1) * (uint64_t{p.blockLen} + stride) * 32 + uint64_t{p.blockLen} * 32;
+  return (uint64_t{p.blockCount} - 1) * (uint64_t{p.blockLen} + stride) * 32 +
+         uint64_t{p.blockLen} * 32;
 }
 // memcpy with non-temporal stores (x86 SSE2; plain memcpy elsewhere). Not fenced: the
 // calling thread reads its own stores back in program order, and other threads see them after
@@ -70,8 +71,8 @@ void CopyFromGm(std::byte* dst, const std::byte* src, uint64_t bytes, const GmRe
 inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::DataCopyParams& p) {
   const uint64_t block = uint64_t{p.blockLen} * 32;
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    std::memmove(dst + i * (block + uint64_t{p.dstStride} * 32), src + i * (block + uint64_t{p.srcStride} * 32),
-                 block);
+    std::memmove(dst + i * (block + uint64_t{p.dstStride} * 32),
+                 src + i * (block + uint64_t{p.srcStride} * 32), block);
   }
 }
 
@@ -104,7 +105,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   src.Access(0, bytes / sizeof(T), kApi);
   const d::GmRegionSpan region = dst.Access(0, bytes / sizeof(T), kApi);
   if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
-    d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
+    d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+                  reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
   } else if (bytes != 0) {
     std::memcpy(dst.GetPhyAddr(), src.HostPtr(), bytes);
   }
@@ -135,8 +137,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()), reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
-                 params);
+  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
+                 reinterpret_cast<const std::byte*>(src.GetPhyAddr()), params);
 }
 
 // UB -> GM, strided (units of 32-byte data blocks).
@@ -150,8 +152,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(src.HostPtr()),
-                 params);
+  d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+                 reinterpret_cast<const std::byte*>(src.HostPtr()), params);
 }
 
 // UB -> UB, strided (units of 32-byte data blocks).
@@ -166,8 +168,8 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   d::CheckNoPartialOverlap(dst.View(), dst_bytes, src.View(), src_bytes, kApi);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()), reinterpret_cast<const std::byte*>(src.HostPtr()),
-                 params);
+  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
+                 reinterpret_cast<const std::byte*>(src.HostPtr()), params);
 }
 
 }  // namespace AscendC

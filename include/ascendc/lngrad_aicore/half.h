@@ -46,7 +46,8 @@ struct half {
   constexpr half(float f) noexcept : bits(lngrad::FloatToHalfBits(f)) {}
   constexpr half(double d) noexcept : bits(lngrad::aicore::detail::DoubleToHalfBits(d)) {}
   template <std::integral I>
-  constexpr half(I i) noexcept : bits(lngrad::aicore::detail::DoubleToHalfBits(static_cast<double>(i))) {}
+  constexpr half(I i) noexcept
+      : bits(lngrad::aicore::detail::DoubleToHalfBits(static_cast<double>(i))) {}
   constexpr half(lngrad::Half h) noexcept : bits(h.bits) {}
 
   static constexpr half FromBits(uint16_t b) noexcept {
@@ -62,11 +63,14 @@ struct half {
   constexpr half& operator-=(half o) noexcept { return *this = half(float(*this) - float(o)); }
   constexpr half& operator*=(half o) noexcept { return *this = half(float(*this) * float(o)); }
   constexpr half& operator/=(half o) noexcept { return *this = half(float(*this) / float(o)); }
-  constexpr half operator-() const noexcept { return FromBits(static_cast<uint16_t>(bits ^ 0x8000u)); }
+  constexpr half operator-() const noexcept {
+    return FromBits(static_cast<uint16_t>(bits ^ 0x8000u));
+  }
   constexpr half operator+() const noexcept { return *this; }
 };
 static_assert(sizeof(half) == 2 && alignof(half) == 2);
-static_assert(std::is_trivially_copyable_v<half> && std::is_trivially_default_constructible_v<half>);
+static_assert(std::is_trivially_copyable_v<half> &&
+              std::is_trivially_default_constructible_v<half>);
 
 // half (op) half -> half, rounded once (see the header comment).
 constexpr half operator+(half a, half b) noexcept { return half(float(a) + float(b)); }
@@ -87,19 +91,20 @@ namespace lngrad::aicore::detail {
 template <typename U>
 concept HalfPeer = std::is_arithmetic_v<U> && !std::is_same_v<U, bool>;
 template <typename U>
-using HalfPromoted = std::conditional_t<std::is_same_v<U, double> || std::is_same_v<U, long double>, U, float>;
+using HalfPromoted =
+    std::conditional_t<std::is_same_v<U, double> || std::is_same_v<U, long double>, U, float>;
 }  // namespace lngrad::aicore::detail
 
-#define LNGRAD_HALF_MIXED_OP(op)                                                                   \
-  template <lngrad::aicore::detail::HalfPeer U>                                                    \
-  constexpr auto operator op(half a, U b) noexcept {                                              \
-    using P = lngrad::aicore::detail::HalfPromoted<U>;                                             \
-    return static_cast<P>(float(a)) op static_cast<P>(b);                                          \
-  }                                                                                                \
-  template <lngrad::aicore::detail::HalfPeer U>                                                    \
-  constexpr auto operator op(U a, half b) noexcept {                                              \
-    using P = lngrad::aicore::detail::HalfPromoted<U>;                                             \
-    return static_cast<P>(a) op static_cast<P>(float(b));                                          \
+#define LNGRAD_HALF_MIXED_OP(op)                          \
+  template <lngrad::aicore::detail::HalfPeer U>           \
+  constexpr auto operator op(half a, U b) noexcept {      \
+    using P = lngrad::aicore::detail::HalfPromoted<U>;    \
+    return static_cast<P>(float(a)) op static_cast<P>(b); \
+  }                                                       \
+  template <lngrad::aicore::detail::HalfPeer U>           \
+  constexpr auto operator op(U a, half b) noexcept {      \
+    using P = lngrad::aicore::detail::HalfPromoted<U>;    \
+    return static_cast<P>(a) op static_cast<P>(float(b)); \
   }
 LNGRAD_HALF_MIXED_OP(+)
 LNGRAD_HALF_MIXED_OP(-)

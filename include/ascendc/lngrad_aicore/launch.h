@@ -31,7 +31,7 @@ struct LaunchOptions {
 // One failed block of a launch.
 struct BlockFailure {
   int64_t block_idx = 0;
-  std::string check;    // KernelCheckError::check(), or "exception" for any other exception
+  std::string check;  // KernelCheckError::check(), or "exception" for any other exception
   std::string message;
   std::exception_ptr error;
 };
@@ -148,8 +148,9 @@ using AscendC::KernelMode;
 
 // Host-side launch of a kernel function on numBlocks simulated blocks (CPU-debug spelling).
 // Arguments are passed unchanged; pointers convert to the kernel's pointer parameter types.
-#define ICPU_RUN_KF(func, blockdim, ...) \
-  ::lngrad::aicore::detail::IcpuRunKf(#func, static_cast<uint32_t>(blockdim), func __VA_OPT__(, ) __VA_ARGS__)
+#define ICPU_RUN_KF(func, blockdim, ...)                                      \
+  ::lngrad::aicore::detail::IcpuRunKf(#func, static_cast<uint32_t>(blockdim), \
+                                      func __VA_OPT__(, ) __VA_ARGS__)
 // Sets the key that TILING_KEY_IS(k) tests inside kernels.
 #define ICPU_SET_TILING_KEY(key) ::lngrad::aicore::detail::SetTilingKey(static_cast<uint64_t>(key))
 #ifndef TILING_KEY_IS

@@ -19,7 +19,7 @@ namespace AscendC {
 template <TPosition pos>
 class TBuf;
 
-inline constexpr int32_t QBUF_MAX_LEN = 64;  // buffers one TPipe can manage (device limit)
+inline constexpr int32_t QBUF_MAX_LEN = 64;   // buffers one TPipe can manage (device limit)
 inline constexpr uint32_t ONE_BLK_SIZE = 32;  // bytes per data block
 
 // The position of the tensors a queue from src to dst hands out.
@@ -50,7 +50,8 @@ class TPipe {
                   int line = __builtin_LINE());
   // One buffer of len bytes (rounded up to 32) for a TBuf.
   template <TPosition pos>
-  bool InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file = __builtin_FILE(), int line = __builtin_LINE());
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE());
 
   // Event IDs order the device's pipelines; the simulator has a single in-order stream, so any
   // ID works (see sync.h).
@@ -66,8 +67,8 @@ class TPipe {
   uint32_t AllocatedBytes() const { return alloc_end_; }
 
   // Allocates num * round32(len) bytes; returns the UB address of the first block.
-  uint32_t Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len, const char* file,
-                    int line);
+  uint32_t Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
+                    const char* file, int line);
 
  private:
   lngrad::aicore::BlockContext* ctx_ = nullptr;
@@ -83,11 +84,12 @@ enum class BufState : uint8_t { kFree, kOccupied, kEnQue, kDeQue };
 const char* BufStateName(BufState s) noexcept;
 }  // namespace detail_rt
 
-// A queue of UB buffer blocks between two positions (TQue<pos, depth> is TQueBind<pos, pos, depth>).
-// depth: how many tensors may be enqueued at once.
+// A queue of UB buffer blocks between two positions (TQue<pos, depth> is TQueBind<pos, pos,
+// depth>). depth: how many tensors may be enqueued at once.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
-  static_assert(depth >= 1, "lngrad: queues of depth 0 (in-place AllocTensor/DeQue) are not emulated");
+  static_assert(depth >= 1,
+                "lngrad: queues of depth 0 (in-place AllocTensor/DeQue) are not emulated");
 
  public:
   static constexpr TPosition srcPosition = src;
@@ -118,7 +120,8 @@ class TQueBind {
   void FreeAllEvent() {}
 
   // lngrad: called by TPipe::InitBuffer.
-  void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num, uint32_t len) {
+  void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num,
+                  uint32_t len) {
     ctx_ = ctx;
     first_addr_ = first_addr;
     num_ = num;
@@ -217,10 +220,13 @@ namespace AscendC {
 
 template <class Que>
 bool TPipe::InitBuffer(Que& que, uint8_t num, uint32_t len, const char* file, int line) {
-  static_assert(Que::isTQue, "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; use InitBuffer(buf, len) for TBuf");
+  static_assert(
+      Que::isTQue,
+      "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; use InitBuffer(buf, len) for TBuf");
   constexpr TPosition pos = GetPosition(Que::srcPosition, Que::dstPosition);
   const std::string what =
-      "InitBuffer(" + lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
+      "InitBuffer(" +
+      lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
       ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")";
   const uint32_t addr = Allocate(what, pos, num, len, file, line);
   que.InitBlocks(ctx_, addr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
@@ -248,12 +254,13 @@ void TQueBind<src, dst, depth, mask>::Raise(const char* check, const std::string
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
 int32_t TQueBind<src, dst, depth, mask>::BlockOf(const lngrad::aicore::detail::TensorBuffer& b,
-                                                   const char* api) const {
+                                                 const char* api) const {
   if (b.owner != this || b.index < 0 || b.index >= num_) {
     Raise(lngrad::aicore::checks::kQueueForeignTensor,
           std::string(api) + ": the tensor was not allocated from this queue (" +
-              (b.owner == nullptr ? std::string("it has no queue buffer")
-                                  : std::string("it belongs to another queue, TBuf or the stack buffer")) +
+              (b.owner == nullptr
+                   ? std::string("it has no queue buffer")
+                   : std::string("it belongs to another queue, TBuf or the stack buffer")) +
               ")");
   }
   return b.index;
@@ -274,7 +281,8 @@ template <typename T>
 LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
   if (num_ == 0) {
     Raise(lngrad::aicore::checks::kQueueNoFreeBuffer,
-          "AllocTensor: bufNum is 0, which must be larger than 0 (TPipe::InitBuffer was not called for this queue)");
+          "AllocTensor: bufNum is 0, which must be larger than 0 (TPipe::InitBuffer was not called "
+          "for this queue)");
   }
   for (int32_t probe = 0; probe < num_; ++probe) {
     const uint8_t i = cursor_;
@@ -286,9 +294,9 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
     }
   }
   Raise(lngrad::aicore::checks::kQueueNoFreeBuffer,
-        "AllocTensor: all " + std::to_string(num_) +
-            " buffers are in use (size is " + std::to_string(num_ + 1) + ", which exceed limits " +
-            std::to_string(num_) + "); FreeTensor one before allocating again");
+        "AllocTensor: all " + std::to_string(num_) + " buffers are in use (size is " +
+            std::to_string(num_ + 1) + ", which exceed limits " + std::to_string(num_) +
+            "); FreeTensor one before allocating again");
 }
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
@@ -297,13 +305,15 @@ void TQueBind<src, dst, depth, mask>::FreeTensor(const LocalTensor<T>& tensor) {
   const int32_t i = BlockOf(tensor.Buffer(), "FreeTensor");
   if (state_[i] == detail_rt::BufState::kFree) {
     Raise(lngrad::aicore::checks::kQueueState,
-          "FreeTensor: buffer " + std::to_string(i) + " is already free (ptr state is FREE, which can not be FREE)");
+          "FreeTensor: buffer " + std::to_string(i) +
+              " is already free (ptr state is FREE, which can not be FREE)");
   }
   if (state_[i] == detail_rt::BufState::kEnQue) {
     // The device would free a block that is still in the FIFO; a later DeQue then hands out a
     // buffer that may already be reused.
     Raise(lngrad::aicore::checks::kQueueState,
-          "FreeTensor: buffer " + std::to_string(i) + " is still enqueued; DeQue it before FreeTensor");
+          "FreeTensor: buffer " + std::to_string(i) +
+              " is still enqueued; DeQue it before FreeTensor");
   }
   state_[i] = detail_rt::BufState::kFree;
   --buf_used_count_;
@@ -315,7 +325,8 @@ bool TQueBind<src, dst, depth, mask>::EnQue(const LocalTensor<T>& tensor) {
   const int32_t i = BlockOf(tensor.Buffer(), "EnQue");
   if (used_count_ >= depth) {
     Raise(lngrad::aicore::checks::kQueueFull, "EnQue: usedCount is " + std::to_string(used_count_) +
-                                                  ", which exceed depth limits " + std::to_string(depth));
+                                                  ", which exceed depth limits " +
+                                                  std::to_string(depth));
   }
   if (state_[i] != detail_rt::BufState::kOccupied && state_[i] != detail_rt::BufState::kDeQue) {
     Raise(lngrad::aicore::checks::kQueueState, "EnQue: buffer " + std::to_string(i) + " state is " +
@@ -347,7 +358,8 @@ template <typename T>
 LocalTensor<T> TBuf<pos>::GetWithOffset(uint32_t size, uint32_t bufOffset, const char* api) {
   if (ctx_ == nullptr) {
     lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kInitBuffer,
-                                     std::string(api) + ": TPipe::InitBuffer was not called for this TBuf<" +
+                                     std::string(api) +
+                                         ": TPipe::InitBuffer was not called for this TBuf<" +
                                          PositionName(pos) + ">");
   }
   const uint64_t end = uint64_t{bufOffset} + uint64_t{size} * sizeof(T);
@@ -355,21 +367,24 @@ LocalTensor<T> TBuf<pos>::GetWithOffset(uint32_t size, uint32_t bufOffset, const
     if (end > len_) {
       lngrad::aicore::RaiseKernelCheck(
           lngrad::aicore::checks::kTensorBounds,
-          std::string(api) + ": " + std::to_string(size) + " elements of " + std::to_string(sizeof(T)) +
-              " B at byte offset " + std::to_string(bufOffset) + " need " + std::to_string(end) +
-              " B, but the TBuf<" + PositionName(pos) + "> has " + std::to_string(len_) + " B");
+          std::string(api) + ": " + std::to_string(size) + " elements of " +
+              std::to_string(sizeof(T)) + " B at byte offset " + std::to_string(bufOffset) +
+              " need " + std::to_string(end) + " B, but the TBuf<" + PositionName(pos) + "> has " +
+              std::to_string(len_) + " B");
     }
     if (bufOffset % ONE_BLK_SIZE != 0) {
       lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kUbAlignment,
-                                       std::string(api) + ": bufOffset " + std::to_string(bufOffset) +
+                                       std::string(api) + ": bufOffset " +
+                                           std::to_string(bufOffset) +
                                            " is not a multiple of 32 B");
     }
   }
   lngrad::aicore::detail::TensorView ub_view{ctx_->ub, 0, ctx_->ub, ctx_->ub_size, pos};
-  lngrad::aicore::detail::RequireInsideUb(ub_view, int64_t{addr_} + bufOffset, end - bufOffset, api);
+  lngrad::aicore::detail::RequireInsideUb(ub_view, int64_t{addr_} + bufOffset, end - bufOffset,
+                                          api);
   std::byte* base = ctx_->ub + addr_;
-  return lngrad::aicore::detail::TensorAccess::Make<T>(base + bufOffset, size, pos, {base, base + len_, this, 0},
-                                                       ctx_->ub, ctx_->ub_size);
+  return lngrad::aicore::detail::TensorAccess::Make<T>(
+      base + bufOffset, size, pos, {base, base + len_, this, 0}, ctx_->ub, ctx_->ub_size);
 }
 
 template <typename T, TPosition pos>

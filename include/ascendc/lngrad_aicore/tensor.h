@@ -152,8 +152,9 @@ struct GmRegionSpan {
 GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api);
 // The GM-side checks of a GlobalTensor access (size in checked mode, GM regions always).
 // Returns what CheckGmAllocRange returns.
-GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known, uint64_t elem_offset,
-                          uint64_t count, uint32_t elem_size, const char* api);
+GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known,
+                              uint64_t elem_offset, uint64_t count, uint32_t elem_size,
+                              const char* api);
 
 struct TensorAccess;
 
@@ -165,7 +166,8 @@ namespace AscendC {
 // int32_t, uint8_t, ...). Sizes are in elements, addresses (GetPhyAddr) in UB bytes.
 template <typename T>
 class LocalTensor {
-  static_assert(std::is_trivially_copyable_v<T>, "LocalTensor element type must be trivially copyable");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "LocalTensor element type must be trivially copyable");
 
  public:
   using PrimType = T;
@@ -287,8 +289,10 @@ class GlobalTensor {
 
   // lngrad extension: raises kGmBounds unless elements [offset, offset + count) may be accessed.
   // Returns the GM region holding them (bytes 0: memory the runtime does not know).
-  lngrad::aicore::detail::GmRegionSpan Access(uint64_t offset, uint64_t count, const char* api) const {
-    return lngrad::aicore::detail::CheckGlobalRange(ptr_, size_, size_known_, offset, count, sizeof(T), api);
+  lngrad::aicore::detail::GmRegionSpan Access(uint64_t offset, uint64_t count,
+                                              const char* api) const {
+    return lngrad::aicore::detail::CheckGlobalRange(ptr_, size_, size_known_, offset, count,
+                                                    sizeof(T), api);
   }
   bool SizeKnown() const { return size_known_; }
 
@@ -328,7 +332,8 @@ LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
   auto& ctx = lngrad::aicore::RequireBlockContext("LocalTensor(pos, addr, tileSize)");
   if (!IsUbPosition(pos)) {
     lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kPosition,
-                                     std::string("LocalTensor(pos, addr, tileSize): position ") + PositionName(pos) +
+                                     std::string("LocalTensor(pos, addr, tileSize): position ") +
+                                         PositionName(pos) +
                                          " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
   }
   lngrad::aicore::detail::TensorView ub_view{ctx.ub, 0, ctx.ub, ctx.ub_size, pos};
@@ -346,15 +351,16 @@ template <typename T>
 void LocalTensor<T>::SetSize(uint32_t size) {
   const uint64_t bytes = uint64_t{size} * sizeof(T);
   if (lngrad::aicore::CheckedMode() && buf_.end != nullptr && Bytes() + bytes > buf_.end) {
-    lngrad::aicore::RaiseKernelCheck(
-        lngrad::aicore::checks::kTensorBounds,
-        "LocalTensor::SetSize: size " + std::to_string(size) + " (" + std::to_string(bytes) +
-            " B) runs past the tensor's buffer, which has " +
-            std::to_string(static_cast<uint64_t>(buf_.end - Bytes())) + " B from UB address " +
-            std::to_string(GetPhyAddr()));
+    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kTensorBounds,
+                                     "LocalTensor::SetSize: size " + std::to_string(size) + " (" +
+                                         std::to_string(bytes) +
+                                         " B) runs past the tensor's buffer, which has " +
+                                         std::to_string(static_cast<uint64_t>(buf_.end - Bytes())) +
+                                         " B from UB address " + std::to_string(GetPhyAddr()));
   }
   if (size != 0 || ptr_ != nullptr) {
-    lngrad::aicore::detail::RequireInsideUb(View(), static_cast<int64_t>(GetPhyAddr()), bytes, "LocalTensor::SetSize");
+    lngrad::aicore::detail::RequireInsideUb(View(), static_cast<int64_t>(GetPhyAddr()), bytes,
+                                            "LocalTensor::SetSize");
   }
   size_ = size;
 }
@@ -363,11 +369,12 @@ template <typename T>
 LocalTensor<T> LocalTensor<T>::operator[](uint32_t offset) const {
   if (offset >= size_) [[unlikely]] {
     if (lngrad::aicore::CheckedMode()) {
-      lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kTensorBounds,
-                                       "LocalTensor::operator[]: offset is " + std::to_string(offset) +
-                                           ", which can not be larger than data len " + std::to_string(size_) +
-                                           " (tensor at UB address " + std::to_string(GetPhyAddr()) + ", " +
-                                           PositionName(pos_) + ")");
+      lngrad::aicore::RaiseKernelCheck(
+          lngrad::aicore::checks::kTensorBounds,
+          "LocalTensor::operator[]: offset is " + std::to_string(offset) +
+              ", which can not be larger than data len " + std::to_string(size_) +
+              " (tensor at UB address " + std::to_string(GetPhyAddr()) + ", " + PositionName(pos_) +
+              ")");
     }
     lngrad::aicore::detail::RequireInsideUb(View(), static_cast<int64_t>(GetPhyAddr(offset)), 0,
                                             "LocalTensor::operator[]");

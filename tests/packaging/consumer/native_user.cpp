@@ -19,8 +19,8 @@ int main() {
     dy[i] = static_cast<float>(i);
     res[i] = 2.0f;
   }
-  lngrad::Status st = lngrad::LayerNormGradBeta(shape, dy.data(), res.data(), dgamma.data(),
-                                                dbeta.data());
+  lngrad::Status st =
+      lngrad::LayerNormGradBeta(shape, dy.data(), res.data(), dgamma.data(), dbeta.data());
   if (!st.ok()) {
     std::fprintf(stderr, "%s\n", st.ToString().c_str());
     return 1;
