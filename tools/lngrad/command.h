@@ -28,13 +28,11 @@ std::pair<CLI::App*, Options*> AddCommand(CLI::App& root, std::vector<Command>* 
                                           std::string name, std::string description, Run run) {
   CLI::App* app = root.add_subcommand(std::move(name), std::move(description));
   auto options = std::make_shared<Options>();
-  commands->push_back({app, [options, app, run] {
-                         if constexpr (std::is_invocable_v<Run, Options&, const CLI::App&>) {
-                           return run(*options, *app);
-                         } else {
-                           return run(*options);
-                         }
-                       }});
+  if constexpr (std::is_invocable_v<Run, Options&, const CLI::App&>) {
+    commands->push_back({app, [options, app, run] { return run(*options, *app); }});
+  } else {
+    commands->push_back({app, [options, run] { return run(*options); }});
+  }
   return {app, options.get()};
 }
 
