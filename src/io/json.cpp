@@ -3,55 +3,58 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 namespace lngrad::io {
 namespace {
 
-void AppendEscaped(std::string* out, const std::string& s) {
-  *out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        *out += "\\\"";
-        break;
-      case '\\':
-        *out += "\\\\";
-        break;
-      case '\n':
-        *out += "\\n";
-        break;
-      case '\r':
-        *out += "\\r";
-        break;
-      case '\t':
-        *out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          *out += buf;
-        } else {
-          *out += c;
-        }
+// The layout the CLI has always printed: objects one member a line, arrays of scalars on one line.
+// Scalars other than floating-point numbers are nlohmann's own text.
+void DumpTo(const Json& j, int indent, int level, std::string* out) {
+  auto newline = [&](int lvl) {
+    if (indent <= 0) return;
+    *out += '\n';
+    out->append(static_cast<size_t>(indent * lvl), ' ');
+  };
+  if (j.is_object()) {
+    *out += '{';
+    bool first = true;
+    for (const auto& [key, value] : j.items()) {
+      if (!first) *out += ',';
+      first = false;
+      newline(level + 1);
+      DumpTo(Json(key), indent, level + 1, out);
+      *out += indent > 0 ? ": " : ":";
+      DumpTo(value, indent, level + 1, out);
     }
+    if (!j.empty()) newline(level);
+    *out += '}';
+  } else if (j.is_array()) {
+    bool flat = true;
+    for (const Json& v : j) flat = flat && !v.is_structured();
+    *out += '[';
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (i) *out += flat ? ", " : ",";
+      if (!flat) newline(level + 1);
+      DumpTo(j[i], indent, level + 1, out);
+    }
+    if (!flat && !j.empty()) newline(level);
+    *out += ']';
+  } else if (j.is_number_float()) {
+    // Shortest text that reads back to the same double, in std::to_chars' form (1e-04); nlohmann
+    // writes 0.0001, and the manifests and --json output the CLI's users diff keep the old text.
+    const double d = j.get<double>();
+    if (!std::isfinite(d)) {
+      *out += "null";
+      return;
+    }
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, d);
+    out->append(buf, r.ptr);
+  } else {
+    *out += j.dump(-1, ' ', false, Json::error_handler_t::replace);
   }
-  *out += '"';
-}
-
-void AppendNumber(std::string* out, double d) {
-  if (!std::isfinite(d)) {
-    *out += "null";
-    return;
-  }
-  // Shortest text that reads back to the same double.
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, d);
-  out->append(buf, r.ptr);
 }
 
 // nlohmann's lexer reads the text through this iterator, which records how far it has read: the
@@ -122,15 +125,15 @@ class Builder {
   }
   bool string(Types::string_t& s) { return Add(Json(std::move(s))); }
   bool binary(Types::binary_t&) { return Fail(Read(), "binary value"); }
-  bool start_object(size_t) { return Open(Json::Object()); }
+  bool start_object(size_t) { return Open(Json::object()); }
   bool key(Types::string_t& k) {
     Frame& f = open_.back();
-    if (f.value.Find(k) != nullptr) return Fail(Read(), "repeated member \"" + k + "\"");
+    if (f.value.contains(k)) return Fail(Read(), "repeated member \"" + k + "\"");
     f.key = std::move(k);
     return true;
   }
   bool end_object() { return Close(); }
-  bool start_array(size_t) { return Open(Json::Array()); }
+  bool start_array(size_t) { return Open(Json::array()); }
   bool end_array() { return Close(); }
   bool parse_error(size_t position, const std::string&, const Types::exception& e) {
     // Number overflow (406) is reported at the end of the number; syntax errors at the character
@@ -181,7 +184,7 @@ class Builder {
     if (open_.empty()) {
       *root_ = std::move(v);
     } else if (Frame& f = open_.back(); f.value.is_array()) {
-      f.value.Push(std::move(v));
+      f.value.push_back(std::move(v));
     } else {
       f.value[f.key] = std::move(v);
     }
@@ -211,97 +214,41 @@ class Builder {
 
 }  // namespace
 
-bool Json::IsInteger() const {
-  if (kind_ != Kind::kNumber) return false;
-  if (integer_) return true;
-  return std::isfinite(number_) && std::trunc(number_) == number_ && std::fabs(number_) < 9e15;
-}
-
-int64_t Json::AsInteger() const { return integer_ ? int_ : static_cast<int64_t>(number_); }
-
-Json& Json::operator[](std::string_view key) {
-  if (kind_ == Kind::kNull) kind_ = Kind::kObject;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i] == key) return values_[i];
-  }
-  keys_.emplace_back(key);
-  values_.emplace_back();
-  return values_.back();
-}
-
-const Json* Json::Find(std::string_view key) const {
-  if (kind_ != Kind::kObject) return nullptr;
-  for (size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i] == key) return &values_[i];
-  }
-  return nullptr;
-}
-
-void Json::DumpTo(std::string* out, int indent, int level) const {
-  auto newline = [&](int lvl) {
-    if (indent <= 0) return;
-    *out += '\n';
-    out->append(static_cast<size_t>(indent * lvl), ' ');
-  };
-  switch (kind_) {
-    case Kind::kNull:
-      *out += "null";
-      break;
-    case Kind::kBool:
-      *out += bool_ ? "true" : "false";
-      break;
-    case Kind::kNumber:
-      if (integer_) {
-        *out += std::to_string(int_);
-      } else {
-        AppendNumber(out, number_);
-      }
-      break;
-    case Kind::kString:
-      AppendEscaped(out, string_);
-      break;
-    case Kind::kArray: {
-      // Arrays of scalars stay on one line (shapes, index lists).
-      bool flat = true;
-      for (const Json& v : values_)
-        flat = flat && v.kind_ != Kind::kArray && v.kind_ != Kind::kObject;
-      *out += '[';
-      for (size_t i = 0; i < values_.size(); ++i) {
-        if (i) *out += flat ? ", " : ",";
-        if (!flat) newline(level + 1);
-        values_[i].DumpTo(out, indent, level + 1);
-      }
-      if (!flat && !values_.empty()) newline(level);
-      *out += ']';
-      break;
-    }
-    case Kind::kObject: {
-      *out += '{';
-      for (size_t i = 0; i < keys_.size(); ++i) {
-        if (i) *out += ',';
-        newline(level + 1);
-        AppendEscaped(out, keys_[i]);
-        *out += indent > 0 ? ": " : ":";
-        values_[i].DumpTo(out, indent, level + 1);
-      }
-      if (!keys_.empty()) newline(level);
-      *out += '}';
-      break;
-    }
-  }
-}
-
-std::string Json::Dump(int indent) const {
-  std::string out;
-  DumpTo(&out, indent, 0);
-  return out;
-}
-
-Status Json::Parse(std::string_view text, std::string_view what, Json* out) {
+Status ParseJson(std::string_view text, std::string_view what, Json* out) {
   Json v;
   LNGRAD_RETURN_IF_ERROR(Builder(text, what, &v).Run());
   *out = std::move(v);
   return Status::Ok();
+}
+
+std::string DumpJson(const Json& j, int indent) {
+  std::string out;
+  DumpTo(j, indent, 0, &out);
+  return out;
+}
+
+const Json* FindMember(const Json& j, std::string_view key) {
+  if (!j.is_object()) return nullptr;
+  const auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+bool JsonInteger(const Json& j, int64_t* out) {
+  if (j.is_number_integer() && !j.is_number_unsigned()) {
+    *out = j.get<int64_t>();
+    return true;
+  }
+  if (j.is_number_unsigned()) {
+    const uint64_t u = j.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+    *out = static_cast<int64_t>(u);
+    return true;
+  }
+  if (!j.is_number_float()) return false;
+  const double d = j.get<double>();
+  if (!std::isfinite(d) || std::trunc(d) != d || std::fabs(d) >= 9e15) return false;
+  *out = static_cast<int64_t>(d);
+  return true;
 }
 
 }  // namespace lngrad::io

@@ -54,13 +54,14 @@ namespace {
 Status ShapeFromJson(const io::Json& j, std::string_view what, std::vector<int64_t>* out) {
   if (!j.is_array()) return Status::InvalidArgument(std::string(what) + ": shape is not an array");
   std::vector<int64_t> shape;
-  for (const io::Json& d : j.items()) {
-    if (!d.IsInteger() || d.AsInteger() < 0) {
+  for (const io::Json& d : j) {
+    int64_t n = 0;
+    if (!io::JsonInteger(d, &n) || n < 0) {
       return Status::InvalidArgument(std::string(what) +
                                      ": shape has a dimension that is not a "
                                      "non-negative integer");
     }
-    shape.push_back(d.AsInteger());
+    shape.push_back(n);
   }
   int64_t count = 0;
   LNGRAD_RETURN_IF_ERROR(io::ElementCount(shape, &count));
@@ -72,26 +73,26 @@ Status ShapeFromJson(const io::Json& j, std::string_view what, std::vector<int64
 
 Status Manifest::File(std::string_view key, std::optional<FileEntry>* out) const {
   out->reset();
-  const io::Json* files = json.Find("files");
+  const io::Json* files = io::FindMember(json, "files");
   if (files == nullptr) return Status::Ok();
-  const io::Json* e = files->Find(key);
+  const io::Json* e = io::FindMember(*files, key);
   if (e == nullptr) return Status::Ok();
   const std::string what = io::JoinPath(dir, kManifestName) + ": files." + std::string(key);
-  const io::Json* path = e->Find("path");
-  const io::Json* dtype = e->Find("dtype");
-  const io::Json* shape = e->Find("shape");
-  if (path == nullptr || !path->is_string() || path->AsString().empty() || dtype == nullptr ||
-      !dtype->is_string() || shape == nullptr) {
+  const io::Json* path = io::FindMember(*e, "path");
+  const io::Json* dtype = io::FindMember(*e, "dtype");
+  const io::Json* shape = io::FindMember(*e, "shape");
+  if (path == nullptr || !path->is_string() || path->get_ref<const std::string&>().empty() ||
+      dtype == nullptr || !dtype->is_string() || shape == nullptr) {
     return Status::InvalidArgument(what + " needs \"path\", \"dtype\" and \"shape\"");
   }
   FileEntry f;
   // Paths stay inside the data directory: a manifest is data, not a pointer elsewhere.
-  if (path->AsString().find('/') != std::string::npos) {
-    return Status::InvalidArgument(what + ": path \"" + path->AsString() +
+  if (path->get_ref<const std::string&>().find('/') != std::string::npos) {
+    return Status::InvalidArgument(what + ": path \"" + path->get_ref<const std::string&>() +
                                    "\" must be a plain file name in the same directory");
   }
-  f.path = io::JoinPath(dir, path->AsString());
-  if (Status st = io::ParseDType(dtype->AsString(), &f.dtype); !st.ok()) {
+  f.path = io::JoinPath(dir, path->get_ref<const std::string&>());
+  if (Status st = io::ParseDType(dtype->get_ref<const std::string&>(), &f.dtype); !st.ok()) {
     return Status::InvalidArgument(what + ": " + st.message());
   }
   LNGRAD_RETURN_IF_ERROR(ShapeFromJson(*shape, what, &f.shape));
@@ -100,15 +101,17 @@ Status Manifest::File(std::string_view key, std::optional<FileEntry>* out) const
 }
 
 std::vector<std::string> Manifest::FileKeys() const {
-  const io::Json* files = json.Find("files");
+  const io::Json* files = io::FindMember(json, "files");
   if (files == nullptr || !files->is_object()) return {};
-  return files->keys();
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : files->items()) keys.push_back(key);
+  return keys;
 }
 
 std::optional<double> Manifest::Number(std::string_view key) const {
-  const io::Json* v = json.Find(key);
+  const io::Json* v = io::FindMember(json, key);
   if (v == nullptr || !v->is_number()) return std::nullopt;
-  return v->AsNumber();
+  return v->get<double>();
 }
 
 Status LoadManifest(const std::string& dir, std::optional<Manifest>* out) {
@@ -119,14 +122,14 @@ Status LoadManifest(const std::string& dir, std::optional<Manifest>* out) {
   LNGRAD_RETURN_IF_ERROR(io::ReadTextFile(path, &text));
   Manifest m;
   m.dir = dir;
-  LNGRAD_RETURN_IF_ERROR(io::Json::Parse(text, "'" + path + "'", &m.json));
-  const io::Json* format = m.json.Find("format");
+  LNGRAD_RETURN_IF_ERROR(io::ParseJson(text, "'" + path + "'", &m.json));
+  const io::Json* format = io::FindMember(m.json, "format");
   if (!m.json.is_object() || format == nullptr || !format->is_string() ||
-      format->AsString() != kManifestFormat) {
+      format->get_ref<const std::string&>() != kManifestFormat) {
     return Status::InvalidArgument("'" + path + "' is not an lngrad manifest (\"format\": \"" +
                                    std::string(kManifestFormat) + "\" expected)");
   }
-  const io::Json* files = m.json.Find("files");
+  const io::Json* files = io::FindMember(m.json, "files");
   if (files != nullptr && !files->is_object()) {
     return Status::InvalidArgument("'" + path + "': \"files\" is not an object");
   }
@@ -135,10 +138,10 @@ Status LoadManifest(const std::string& dir, std::optional<Manifest>* out) {
 }
 
 io::Json FileEntryJson(const std::string& path, const io::Tensor& t) {
-  io::Json e = io::Json::Object();
+  io::Json e = io::Json::object();
   e["path"] = path;
   e["dtype"] = io::DTypeName(t.dtype());
-  e["shape"] = io::Json::ArrayOf(t.shape());
+  e["shape"] = io::Json(t.shape());
   return e;
 }
 
@@ -154,12 +157,13 @@ Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, i
     LNGRAD_RETURN_IF_ERROR(out->AddTensor(name + ext, t, format));
     (*manifest)["files"][name] = FileEntryJson(name + ext, t);
   }
-  LNGRAD_RETURN_IF_ERROR(out->AddBytes(std::string(kManifestName), manifest->Dump(2) + "\n"));
+  LNGRAD_RETURN_IF_ERROR(
+      out->AddBytes(std::string(kManifestName), io::DumpJson(*manifest, 2) + "\n"));
   return out->Commit();
 }
 
 int PrintJson(const io::Json& j) {
-  std::printf("%s\n", j.Dump(2).c_str());
+  std::printf("%s\n", io::DumpJson(j, 2).c_str());
   return kExitOk;
 }
 
@@ -189,7 +193,7 @@ bool ReportNonFinite(std::string_view command, std::string_view name, const io::
                           std::to_string(nf.inf_count) + " infinite value(s) (first at " +
                           io::IndexText(t.shape(), nf.first_index) + ")";
   Warn(command, msg);
-  if (warnings != nullptr) warnings->Push(msg);
+  if (warnings != nullptr) warnings->push_back(msg);
   return true;
 }
 

@@ -198,11 +198,11 @@ int RunGen(const GenOptions& o) {
       {"golden_dgamma", FromValues(dt, hs, dgamma)},
       {"golden_dbeta", FromValues(dt, hs, dbeta)},
   };
-  io::Json manifest = io::Json::Object();
+  io::Json manifest = io::Json::object();
   manifest["format"] = std::string(kManifestFormat);
   manifest["producer"] = "lngrad gen " + std::string(kVersion);
   manifest["op"] = "LayerNormGrad";
-  manifest["shape"] = io::Json::ArrayOf(bsh);
+  manifest["shape"] = io::Json(bsh);
   manifest["dtype"] = io::DTypeName(dt);
   manifest["eps"] = o.eps;
   manifest["seed"] = o.seed;
@@ -214,16 +214,16 @@ int RunGen(const GenOptions& o) {
   if (!st.ok()) return Fail(kCmd, st);
 
   if (o.json) {
-    io::Json j = io::Json::Object();
+    io::Json j = io::Json::object();
     j["command"] = "gen";
     j["out"] = o.out;
-    j["shape"] = io::Json::ArrayOf(bsh);
+    j["shape"] = io::Json(bsh);
     j["dtype"] = io::DTypeName(dt);
     j["eps"] = o.eps;
     j["seed"] = o.seed;
     j["dist"] = dist.text;
     j["format"] = io::FormatName(format);
-    j["files"] = io::Json::ArrayOf(out.Paths());
+    j["files"] = io::Json(out.Paths());
     return PrintJson(j);
   } else {
     std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),

@@ -272,13 +272,13 @@ int RunRun(const RunOptions& o) {
     common = d;
   }
   in.dtype = common.value_or(io::DType::kFloat32);
-  io::Json warnings = io::Json::Array();
+  io::Json warnings = io::Json::array();
   for (size_t i = 0; i < kInputs.size(); ++i) {
     if (t[i].dtype() == io::DType::kFloat64) {
       const std::string msg =
           std::string(kInputs[i]) + " is float64; rounded to " + io::DTypeName(in.dtype);
       Warn(kCmd, msg);
-      warnings.Push(msg);
+      warnings.push_back(msg);
       t[i] = t[i].ConvertedTo(in.dtype);
     }
   }
@@ -308,13 +308,13 @@ int RunRun(const RunOptions& o) {
     if (o.reuse_source && in.dtype == io::DType::kFloat16) {
       const std::string msg = "--reuse-source has no effect for half (as on the device); ignored";
       Warn(kCmd, msg);
-      warnings.Push(msg);
+      warnings.push_back(msg);
     }
   } else {
     for (const std::string& opt : o.device_options_given) {
       const std::string msg = opt + " applies to --impl ascendc only; ignored";
       Warn(kCmd, msg);
-      warnings.Push(msg);
+      warnings.push_back(msg);
     }
   }
 
@@ -346,16 +346,16 @@ int RunRun(const RunOptions& o) {
   for (const auto& [name, tensor] : outputs)
     ReportNonFinite(kCmd, "output " + name, tensor, &warnings);
 
-  io::Json manifest = io::Json::Object();
+  io::Json manifest = io::Json::object();
   manifest["format"] = std::string(kManifestFormat);
   manifest["producer"] = "lngrad run " + std::string(kVersion);
   manifest["op"] = "LayerNormGrad+LayerNormGradBeta";
-  manifest["shape"] = io::Json::ArrayOf(out_shape);
+  manifest["shape"] = io::Json(out_shape);
   manifest["dtype"] = io::DTypeName(in.dtype);
   manifest["eps"] = eps;
   manifest["path"] = res.details;
   if (impl == RunImpl::kAscendc) manifest["soc"] = std::string(config.product->soc);
-  io::Json inputs = io::Json::Object();
+  io::Json inputs = io::Json::object();
   for (size_t i = 0; i < kInputs.size(); ++i) inputs[kInputs[i]] = src.paths[i];
   manifest["inputs"] = inputs;
   io::OutputSet out(o.out, /*create_dir=*/true);
@@ -364,34 +364,33 @@ int RunRun(const RunOptions& o) {
   if (!wst.ok()) return Fail(kCmd, wst);
 
   if (o.json) {
-    io::Json j = io::Json::Object();
+    io::Json j = io::Json::object();
     j["command"] = "run";
     j["out"] = o.out;
-    j["shape"] = io::Json::ArrayOf(out_shape);
+    j["shape"] = io::Json(out_shape);
     j["dtype"] = io::DTypeName(in.dtype);
     j["eps"] = eps;
     j["path"] = res.details;
     if (impl == RunImpl::kAscendc) j["soc"] = std::string(config.product->soc);
-    j["files"] = io::Json::ArrayOf(out.Paths());
+    j["files"] = io::Json(out.Paths());
     j["warnings"] = warnings;
     return PrintJson(j);
   } else {
     // "impl native, kernel simd, ..., LayerNormGrad (tmp_bytes 6144, tiles 4)".
     auto flat = [](const io::Json& obj) {
       std::string text;
-      for (size_t i = 0; i < obj.keys().size(); ++i) {
-        const io::Json& v = obj.values()[i];
-        text += (i ? ", " : "") + obj.keys()[i] + " " + (v.is_string() ? v.AsString() : v.Dump(0));
+      for (const auto& [key, v] : obj.items()) {
+        text += (text.empty() ? "" : ", ") + key + " " +
+                (v.is_string() ? v.get<std::string>() : io::DumpJson(v, 0));
       }
       return text;
     };
     std::string path;
-    for (size_t i = 0; i < res.details.keys().size(); ++i) {
-      const io::Json& v = res.details.values()[i];
-      path += (i ? ", " : "") + res.details.keys()[i] + " " +
-              (v.is_string()   ? v.AsString()
+    for (const auto& [key, v] : res.details.items()) {
+      path += (path.empty() ? "" : ", ") + key + " " +
+              (v.is_string()   ? v.get<std::string>()
                : v.is_object() ? "(" + flat(v) + ")"
-                               : v.Dump(0));
+                               : io::DumpJson(v, 0));
     }
     std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
                 io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);

@@ -28,7 +28,7 @@ ops::TmpSize ToTmpSize(const TmpChoice& t) {
 
 // tmp_bytes, scratch_bytes (when given), ub_bytes and tiles of an operator's info, in that order.
 io::Json SizesJson(const ops::OpInfo& info, const uint64_t* scratch_bytes) {
-  io::Json j = io::Json::Object();
+  io::Json j = io::Json::object();
   j["tmp_bytes"] = info.tmp_bytes;
   if (scratch_bytes != nullptr) j["scratch_bytes"] = *scratch_bytes;
   j["ub_bytes"] = info.ub_bytes;

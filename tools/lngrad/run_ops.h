@@ -45,7 +45,7 @@ struct RunConfig {
 // caller gives them their file shapes). `details` describes the path taken (for the report).
 struct RunOutputs {
   io::Tensor pd_x, res_for_gamma, dgamma, dbeta;
-  io::Json details = io::Json::Object();
+  io::Json details = io::Json::object();
 
   // Zeroed outputs for `in`.
   static RunOutputs For(const RunInputs& in) {

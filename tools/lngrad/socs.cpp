@@ -21,12 +21,12 @@ int RunSocs(const SocsOptions& o) {
   const auto products = lngrad::AllProducts();
   const lngrad::Product& current = lngrad::CurrentProduct();
   if (o.json) {
-    io::Json j = io::Json::Object();
+    io::Json j = io::Json::object();
     j["command"] = "socs";
     j["current"] = std::string(current.soc);
-    io::Json list = io::Json::Array();
+    io::Json list = io::Json::array();
     for (const lngrad::Product& p : products) {
-      io::Json e = io::Json::Object();
+      io::Json e = io::Json::object();
       e["soc"] = std::string(p.soc);
       e["short_soc"] = std::string(p.short_soc);
       e["soc_version"] = std::string(p.soc_version);
@@ -34,12 +34,12 @@ int RunSocs(const SocsOptions& o) {
       e["npu_arch"] = lngrad::NpuArchName(p.arch);
       e["ub_bytes"] = p.ub_bytes;
       e["stack_end_bytes"] = p.stack_end_bytes;
-      io::Json apis = io::Json::Object();
+      io::Json apis = io::Json::object();
       apis["LayerNormGrad"] = p.supports_layernormgrad;
       apis["LayerNormGradBeta"] = p.supports_layernormgradbeta;
       apis["LayerNorm"] = p.supports_layernorm;
       e["supports"] = apis;
-      list.Push(std::move(e));
+      list.push_back(std::move(e));
     }
     j["products"] = list;
     return PrintJson(j);

@@ -79,11 +79,11 @@ Status StackFor(const std::string& text, uint32_t min_tmp, uint32_t max_tmp, uin
 }
 
 io::Json ReportJson(const ApiReport& r) {
-  io::Json j = io::Json::Object();
+  io::Json j = io::Json::object();
   j["min_tmp_size"] = r.min_tmp;
   j["max_tmp_size"] = r.max_tmp;
   j["stack_buffer_bytes"] = r.stack;
-  io::Json f = io::Json::Object();
+  io::Json f = io::Json::object();
   for (const Field& field : r.fields) f[field.name] = field.value;
   j["tiling"] = f;
   if (r.has_scratch) {
@@ -174,12 +174,12 @@ int RunTiling(const TilingOptions& o) {
           ? "H is not 32-byte aligned: the kernels need H * sizeof(T) to be a multiple of 32"
           : nullptr;
   if (o.json) {
-    io::Json j = io::Json::Object();
+    io::Json j = io::Json::object();
     j["command"] = "tiling";
     j["soc"] = std::string(p.soc);
     j["npu_arch"] = lngrad::NpuArchName(p.arch);
     j["ub_bytes"] = p.ub_bytes;
-    j["shape"] = io::Json::ArrayOf(dims);
+    j["shape"] = io::Json(dims);
     j["dtype"] = io::DTypeName(dt);
     j["type_size"] = type_size;
     j["reuse_source"] = o.reuse_source;

@@ -194,21 +194,21 @@ void PrintText(const Pair& p, const CompareResult& r, const CompareRule& rule) {
 }
 
 io::Json ResultJson(const Pair& p, const CompareResult& r) {
-  io::Json j = io::Json::Object();
+  io::Json j = io::Json::object();
   j["name"] = p.name;
   j["out"] = p.out_path;
   j["golden"] = p.golden_path;
-  j["shape"] = io::Json::ArrayOf(r.shape);
+  j["shape"] = io::Json(r.shape);
   j["out_dtype"] = io::DTypeName(r.out_dtype);
   j["golden_dtype"] = io::DTypeName(r.golden_dtype);
   j["elements"] = r.elements;
   j["mismatches"] = r.mismatches;
   j["pass"] = r.mismatches == 0;
   j["max_abs_err"] = r.max_abs;
-  j["max_abs_index"] = io::Json::ArrayOf(IndexVector(r.shape, r.max_abs_index));
+  j["max_abs_index"] = io::Json(IndexVector(r.shape, r.max_abs_index));
   j["max_rel_err"] = r.max_rel;
-  j["max_rel_index"] = io::Json::ArrayOf(IndexVector(r.shape, r.max_rel_index));
-  io::Json ulp = io::Json::Object();
+  j["max_rel_index"] = io::Json(IndexVector(r.shape, r.max_rel_index));
+  io::Json ulp = io::Json::object();
   ulp["dtype"] = io::DTypeName(r.out_dtype);
   ulp["max"] = r.ulp_max;
   ulp["mean"] = r.ulp_mean;
@@ -218,10 +218,10 @@ io::Json ResultJson(const Pair& p, const CompareResult& r) {
   ulp["more"] = r.ulp_hist[3];
   j["ulp"] = ulp;
   j["non_finite_mismatches"] = r.non_finite_mismatches;
-  io::Json worst = io::Json::Array();
+  io::Json worst = io::Json::array();
   for (const WorstElement& w : r.worst) {
-    io::Json e = io::Json::Object();
-    e["index"] = io::Json::ArrayOf(IndexVector(r.shape, w.index));
+    io::Json e = io::Json::object();
+    e["index"] = io::Json(IndexVector(r.shape, w.index));
     e["flat_index"] = w.index;
     e["out"] = w.out;
     e["golden"] = w.golden;
@@ -229,7 +229,7 @@ io::Json ResultJson(const Pair& p, const CompareResult& r) {
     e["rel_err"] = w.rel_err;
     e["ulp"] = w.ulp_known ? io::Json(w.ulp) : io::Json();
     e["fails"] = w.fails;
-    worst.Push(std::move(e));
+    worst.push_back(std::move(e));
   }
   j["worst"] = worst;
   return j;
@@ -290,16 +290,16 @@ int RunVerify(const VerifyOptions& o) {
     failed += r.mismatches != 0;
   }
   if (o.json) {
-    io::Json j = io::Json::Object();
+    io::Json j = io::Json::object();
     j["command"] = "verify";
     j["rule"] = o.rule_text;
     j["atol"] = o.atol;
     j["rtol"] = o.rtol;
     j["pass"] = pass;
-    io::Json list = io::Json::Array();
-    for (size_t i = 0; i < pairs.size(); ++i) list.Push(ResultJson(pairs[i], results[i]));
+    io::Json list = io::Json::array();
+    for (size_t i = 0; i < pairs.size(); ++i) list.push_back(ResultJson(pairs[i], results[i]));
     j["results"] = list;
-    std::printf("%s\n", j.Dump(2).c_str());
+    std::printf("%s\n", io::DumpJson(j, 2).c_str());
   } else {
     for (size_t i = 0; i < pairs.size(); ++i) PrintText(pairs[i], results[i], rule);
     if (pass) {
