@@ -97,6 +97,8 @@ Status LayerNormGradBeta(RowShape shape, const Half* dy, const Half* res_for_gam
 // (res_for_gamma is kept in float, never written). Overwrites dx, dgamma, dbeta only.
 // Float: bitwise equal to LayerNormGrad followed by LayerNormGradBeta. Half: dx and dbeta
 // bitwise equal, dgamma slightly more accurate (no half rounding of res; docs/math.md §6.5).
+// rows may be 0 (an empty batch, as in PyTorch): dgamma and dbeta become 0, and the empty tensors
+// dy, x, mean, variance and dx may be null. The other functions need rows >= 1.
 Status LayerNormBackward(RowShape shape, const float* dy, const float* x, const float* mean,
                          const float* variance, const float* gamma, float epsilon, float* dx,
                          float* dgamma, float* dbeta, const Options& options = {});

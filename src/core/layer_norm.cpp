@@ -234,11 +234,12 @@ struct Operand {
 
 // The checks of every entry point, in this order: the shape, null pointers (inputs first),
 // epsilon (where the call takes one), the options and overlapping outputs; then the path.
+// min_rows is 0 where an empty batch is allowed (its empty tensors may be null).
 template <size_t kInputs, size_t kOutputs>
 Status CheckCall(const char* fn, RowShape shape, size_t elem_size, const Operand (&inputs)[kInputs],
                  const Operand (&outputs)[kOutputs], std::optional<float> epsilon,
-                 const Options& options, TensorBytes* n, Selection* sel) {
-  LNGRAD_RETURN_IF_ERROR(core::CheckShape(fn, shape, elem_size, n));
+                 const Options& options, TensorBytes* n, Selection* sel, int64_t min_rows = 1) {
+  LNGRAD_RETURN_IF_ERROR(core::CheckShape(fn, shape, elem_size, n, min_rows));
   auto buffer = [n](const Operand& o) {
     const size_t bytes = o.extent == Extent::kMatrix   ? n->matrix
                          : o.extent == Extent::kPerRow ? n->per_row
@@ -261,7 +262,7 @@ template <class T, size_t kOutputs>
 Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, const T* mean,
                      const T* variance, const T* gamma, float epsilon,
                      const Operand (&outputs)[kOutputs], const Options& options, TensorBytes* n,
-                     Selection* sel) {
+                     Selection* sel, int64_t min_rows = 1) {
   constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
   return CheckCall(fn, shape, sizeof(T),
                    {{"dy", dy, kM},
@@ -269,7 +270,7 @@ Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, co
                     {"mean", mean, kR},
                     {"variance", variance, kR},
                     {"gamma", gamma, kC}},
-                   outputs, epsilon, options, n, sel);
+                   outputs, epsilon, options, n, sel, min_rows);
 }
 
 template <class T>
@@ -314,9 +315,16 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
   constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
   TensorBytes n;
   Selection sel;
+  // An empty batch is allowed, as in PyTorch: dx is empty and the sums over no rows are 0.
   LNGRAD_RETURN_IF_ERROR(CheckGradCall(
       kFn, shape, dy, x, mean, variance, gamma, epsilon,
-      {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, options, &n, &sel));
+      {{"dx", dx, kM}, {"dgamma", dgamma, kC}, {"dbeta", dbeta, kC}}, options, &n, &sel,
+      /*min_rows=*/0));
+  if (shape.rows == 0) {
+    std::fill_n(dgamma, shape.h, T(0.0f));
+    std::fill_n(dbeta, shape.h, T(0.0f));
+    return Status::Ok();
+  }
 
   const core::GradArgs<T> args{
       dy,      x,       mean, variance, gamma,

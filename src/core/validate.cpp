@@ -16,6 +16,7 @@ std::string Prefix(const char* fn, const char* name) {
 }
 
 bool Overlap(const BufferArg& a, const BufferArg& b) {
+  if (a.bytes == 0 || b.bytes == 0) return false;  // an empty buffer shares no byte
   const auto a0 = reinterpret_cast<uintptr_t>(a.ptr);
   const auto b0 = reinterpret_cast<uintptr_t>(b.ptr);
   return a0 < b0 + b.bytes && b0 < a0 + a.bytes;
@@ -38,9 +39,11 @@ std::string FormatValue(float v) {
   return std::string(buf, result.ptr);
 }
 
-Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes* bytes) {
-  if (shape.rows < 1) {
-    return Status::InvalidArgument(Prefix(fn, "shape.rows") + "must be >= 1 (got " +
+Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes* bytes,
+                  int64_t min_rows) {
+  if (shape.rows < min_rows) {
+    return Status::InvalidArgument(Prefix(fn, "shape.rows") +
+                                   "must be >= " + std::to_string(min_rows) + " (got " +
                                    std::to_string(shape.rows) + ")");
   }
   if (shape.h < 1) {
@@ -79,7 +82,8 @@ Status CheckCount(const char* fn, const char* name, int64_t n, size_t elem_size,
 
 Status CheckNotNull(const char* fn, std::span<const BufferArg> args) {
   for (const BufferArg& a : args) {
-    if (a.ptr == nullptr) return Status::InvalidArgument(Prefix(fn, a.name) + "is null");
+    if (a.ptr == nullptr && a.bytes > 0)
+      return Status::InvalidArgument(Prefix(fn, a.name) + "is null");
   }
   return Status::Ok();
 }

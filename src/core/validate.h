@@ -29,10 +29,13 @@ struct TensorBytes {
 // Shortest text that reads back as the same float ("1e-05", "nan", "-inf").
 std::string FormatValue(float v);
 
-// shape.rows and shape.h >= 1; rows*h fits int64 and rows*h*elem_size bytes fits ptrdiff_t.
-Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes* bytes);
+// shape.rows >= min_rows (1, or 0 where an empty batch is allowed) and shape.h >= 1; rows*h fits
+// int64 and rows*h*elem_size bytes fits ptrdiff_t.
+Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes* bytes,
+                  int64_t min_rows = 1);
 // n >= 1 and n*elem_size bytes fits ptrdiff_t.
 Status CheckCount(const char* fn, const char* name, int64_t n, size_t elem_size, size_t* bytes);
+// A buffer of zero bytes (an empty batch) may be null.
 Status CheckNotNull(const char* fn, std::span<const BufferArg> args);
 // epsilon finite and >= 0.
 Status CheckEpsilon(const char* fn, float epsilon);

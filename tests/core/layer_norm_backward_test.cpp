@@ -327,5 +327,45 @@ TEST(LayerNormBackward, SmallProblemsRunOnTheCaller) {
   EXPECT_EQ(RunBackward(d, Impl::kAuto, 7).info.threads, 1);
 }
 
+// An empty batch (rows = 0), as PyTorch allows it: dx is empty, dgamma and dbeta are the sums over
+// no rows, 0; the empty tensors may be null; gamma and the [h] outputs still must not be.
+template <class T>
+void ExpectEmptyBatch() {
+  const int64_t h = 24;
+  const std::vector<T> gamma(h, T(1.5f));
+  std::vector<T> dgamma(h, T(7.0f)), dbeta(h, T(-7.0f));
+  for (int threads : {1, 3}) {
+    Options options;
+    options.num_threads = threads;
+    const Status s = LayerNormBackward({0, h}, nullptr, nullptr, nullptr, nullptr, gamma.data(),
+                                       1e-5f, nullptr, dgamma.data(), dbeta.data(), options);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    for (int64_t i = 0; i < h; ++i) {
+      EXPECT_EQ(static_cast<float>(dgamma[i]), 0.0f) << i;
+      EXPECT_EQ(static_cast<float>(dbeta[i]), 0.0f) << i;
+      EXPECT_FALSE(std::signbit(static_cast<float>(dbeta[i]))) << i;
+    }
+  }
+  // The rules that do not depend on rows still hold.
+  const Status no_gamma =
+      LayerNormBackward({0, h}, nullptr, nullptr, nullptr, nullptr, static_cast<const T*>(nullptr),
+                        1e-5f, nullptr, dgamma.data(), dbeta.data());
+  EXPECT_NE(no_gamma.message().find("'gamma' is null"), std::string::npos) << no_gamma.ToString();
+  const Status bad_eps = LayerNormBackward({0, h}, nullptr, nullptr, nullptr, nullptr, gamma.data(),
+                                           -1.0f, nullptr, dgamma.data(), dbeta.data());
+  EXPECT_NE(bad_eps.message().find("'epsilon'"), std::string::npos) << bad_eps.ToString();
+  const Status no_h = LayerNormBackward({0, 0}, nullptr, nullptr, nullptr, nullptr, gamma.data(),
+                                        1e-5f, nullptr, dgamma.data(), dbeta.data());
+  EXPECT_NE(no_h.message().find("'shape.h' must be >= 1"), std::string::npos) << no_h.ToString();
+  const Status negative =
+      LayerNormBackward({-1, h}, nullptr, nullptr, nullptr, nullptr, gamma.data(), 1e-5f, nullptr,
+                        dgamma.data(), dbeta.data());
+  EXPECT_NE(negative.message().find("'shape.rows' must be >= 0 (got -1)"), std::string::npos)
+      << negative.ToString();
+}
+
+TEST(LayerNormBackward, FloatEmptyBatchGivesZeroSums) { ExpectEmptyBatch<float>(); }
+TEST(LayerNormBackward, HalfEmptyBatchGivesZeroSums) { ExpectEmptyBatch<Half>(); }
+
 }  // namespace
 }  // namespace lngrad
