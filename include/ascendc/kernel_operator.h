@@ -17,6 +17,8 @@
 #include "lngrad_aicore/sync.h"
 #include "lngrad_aicore/tensor.h"
 #include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/constants.h"
+#include "lngrad_aicore/kernel_log.h"
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/vector_ops.h"
 #include "lngrad_aicore/launch.h"

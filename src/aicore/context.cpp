@@ -1,7 +1,10 @@
 // Checked mode, the per-block context and the check helpers shared by the runtime headers.
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <string>
 
 #include "lngrad_aicore/data_copy.h"
@@ -16,9 +19,45 @@ std::atomic<int> g_checked{-1};
 
 thread_local BlockContext* t_block_ctx = nullptr;
 
+// -1: not read yet; 0/1: off/on.
+std::atomic<int> g_standalone{-1};
+
+// The simulated AI core behind a thread's standalone block.
+struct StandaloneBlock {
+  explicit StandaloneBlock(const Product& product) {
+    const uint32_t need = std::max(product.ub_bytes, product.stack_end_bytes);
+    const uint32_t bytes = (need + 31) / 32 * 32;
+    ub = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
+    if (ub == nullptr) throw std::bad_alloc();
+    std::memset(ub, 0, bytes);
+    ctx.block_idx = 0;
+    ctx.block_num = 1;
+    ctx.standalone = true;
+    ctx.product = &product;
+    ctx.ub = ub;
+    ctx.ub_size = bytes;
+  }
+  ~StandaloneBlock() {
+    if (t_block_ctx == &ctx) t_block_ctx = nullptr;
+    std::free(ub);
+  }
+  StandaloneBlock(const StandaloneBlock&) = delete;
+  StandaloneBlock& operator=(const StandaloneBlock&) = delete;
+  BlockContext ctx;
+  std::byte* ub = nullptr;
+};
+
+thread_local std::unique_ptr<StandaloneBlock> t_standalone;
+
 std::string Describe(int64_t block_idx, const std::string& check, const std::string& message) {
-  std::string where =
-      block_idx >= 0 ? "block " + std::to_string(block_idx) : std::string("outside a launch");
+  std::string where;
+  if (block_idx < 0) {
+    where = "outside a launch";
+  } else if (t_block_ctx != nullptr && t_block_ctx->standalone) {
+    where = "standalone block 0 (outside a launch)";
+  } else {
+    where = "block " + std::to_string(block_idx);
+  }
   return where + ": [" + check + "] " + message;
 }
 
@@ -62,13 +101,37 @@ const Product& CurrentBlockProduct() {
 BlockContext* CurrentBlockContext() noexcept { return t_block_ctx; }
 
 BlockContext& RequireBlockContext(std::string_view api) {
-  if (t_block_ctx == nullptr) {
-    RaiseKernelCheck(checks::kOutsideLaunch,
-                     std::string(api) +
-                         " needs a running block; call kernels through ICPU_RUN_KF or "
-                         "lngrad::aicore::Launch");
+  if (t_block_ctx == nullptr || t_block_ctx->standalone) [[unlikely]] {
+    if (!StandaloneBlocks()) {
+      RaiseKernelCheck(checks::kOutsideLaunch,
+                       std::string(api) +
+                           " needs a running block; call kernels through ICPU_RUN_KF or "
+                           "lngrad::aicore::Launch (standalone blocks are switched off)");
+    }
+    if (t_standalone == nullptr) t_standalone = std::make_unique<StandaloneBlock>(CurrentProduct());
+    t_block_ctx = &t_standalone->ctx;
   }
   return *t_block_ctx;
+}
+
+bool StandaloneBlocks() {
+  int v = g_standalone.load(std::memory_order_relaxed);
+  if (v < 0) {
+    const char* env = std::getenv("LNGRAD_STANDALONE_BLOCK");
+    const int from_env = (env != nullptr && std::strcmp(env, "0") == 0) ? 0 : 1;
+    int expected = -1;
+    g_standalone.compare_exchange_strong(expected, from_env, std::memory_order_relaxed);
+    v = g_standalone.load(std::memory_order_relaxed);
+  }
+  return v == 1;
+}
+
+void SetStandaloneBlocks(bool on) { g_standalone.store(on ? 1 : 0, std::memory_order_relaxed); }
+
+void ResetStandaloneBlock() noexcept {
+  if (t_block_ctx != nullptr && !t_block_ctx->standalone) return;
+  t_standalone.reset();
+  t_block_ctx = nullptr;
 }
 
 namespace detail {

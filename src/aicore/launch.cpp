@@ -10,6 +10,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "lngrad_aicore/data_copy.h"
@@ -323,6 +324,40 @@ void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function
   if (!failures.empty()) std::rethrow_exception(failures.front().error);
   if (!s.ok())
     throw std::invalid_argument("ICPU_RUN_KF(" + std::string(name) + "): " + s.message());
+}
+
+std::string KernelNameOf(const char* spelled) {
+  const std::string_view all(spelled);
+  int depth = 0;
+  size_t end = all.size();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const char c = all[i];
+    if (c == '(' || c == '<' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == '>' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ',' && depth == 0) {
+      end = i;
+      break;
+    }
+  }
+  std::string_view name = all.substr(0, end);
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    return v;
+  };
+  name = trim(name);
+  // Strips "(...)" only when the first parenthesis closes at the very end ("(a)(b)" stays).
+  auto enclosed = [](std::string_view v) {
+    if (v.size() < 2 || v.front() != '(' || v.back() != ')') return false;
+    int d = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '(') ++d;
+      if (v[i] == ')' && --d == 0) return i == v.size() - 1;
+    }
+    return false;
+  };
+  while (enclosed(name)) name = trim(name.substr(1, name.size() - 2));
+  return std::string(name);
 }
 
 void SetTilingKey(uint64_t key) noexcept { g_tiling_key.store(key, std::memory_order_relaxed); }

@@ -4,6 +4,22 @@
 #include "lngrad_aicore/pipe.h"
 
 namespace AscendC {
+namespace {
+
+// A TPipe lives in one block's UB: using it from another block (a launch's pipe kept past the
+// launch, a standalone block's pipe inside a launch) would hand out another core's memory.
+void RequireOwnBlock(const lngrad::aicore::BlockContext* owner, const char* api) {
+  const lngrad::aicore::BlockContext* running = lngrad::aicore::CurrentBlockContext();
+  if (running != owner) {
+    lngrad::aicore::RaiseKernelCheck(
+        lngrad::aicore::checks::kForeignBlock,
+        std::string(api) +
+            ": this TPipe was made by another block (or by a launch that has ended); a TPipe "
+            "serves only the block that constructed it");
+  }
+}
+
+}  // namespace
 
 TPipe::TPipe() : ctx_(&lngrad::aicore::RequireBlockContext("TPipe")) { ctx_->pipe = this; }
 
@@ -13,12 +29,14 @@ TPipe::~TPipe() {
 }
 
 void TPipe::Init() {
+  RequireOwnBlock(ctx_, "TPipe::Init");
   alloc_end_ = 0;
   buffer_count_ = 0;
   ctx_->pipe = this;
 }
 
 void TPipe::Destroy() {
+  RequireOwnBlock(ctx_, "TPipe::Destroy");
   alloc_end_ = 0;
   buffer_count_ = 0;
   if (ctx_->pipe == this) ctx_->pipe = nullptr;
@@ -28,6 +46,7 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
                          const char* file, int line) {
   namespace checks = lngrad::aicore::checks;
   const std::string at = what + " at " + file + ":" + std::to_string(line);
+  RequireOwnBlock(ctx_, at.c_str());
   if (!IsUbPosition(pos)) {
     lngrad::aicore::RaiseKernelCheck(checks::kPosition,
                                      at + ": position " + PositionName(pos) +

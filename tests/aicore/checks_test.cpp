@@ -405,7 +405,11 @@ TEST(AscendcChecks, PopStackBufferWithNoUbLeft) {
   });
 }
 
+// With standalone blocks switched off (they are on by default: compat_test.cpp).
 TEST(AscendcChecks, KernelApiOutsideALaunch) {
+  lngrad::aicore::ResetStandaloneBlock();
+  const bool was = lngrad::aicore::StandaloneBlocks();
+  lngrad::aicore::SetStandaloneBlocks(false);
   try {
     (void)GetBlockIdx();
     ADD_FAILURE() << "GetBlockIdx outside a launch did not raise";
@@ -414,6 +418,7 @@ TEST(AscendcChecks, KernelApiOutsideALaunch) {
     EXPECT_EQ(e.block_idx(), -1);
   }
   EXPECT_THROW(TPipe pipe, KernelCheckError);
+  lngrad::aicore::SetStandaloneBlocks(was);
 }
 
 TEST(AscendcChecks, RaiseKernelCheckCarriesTheRunningBlock) {

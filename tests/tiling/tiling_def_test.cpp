@@ -21,6 +21,17 @@ TILING_DATA_FIELD_DEF(float, epsilon);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(SampleOp, SampleTilingData);
 
+// The vendor's samples end the registration without a semicolon, right before the closing
+// brace of their namespace (optiling there; another name here, where optiling:: must keep meaning
+// the library's).
+namespace vendor_sample {
+BEGIN_TILING_DATA_DEF(VendorSpellingTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(VendorSpellingOp, VendorSpellingTilingData)
+}  // namespace vendor_sample
+
 // Its kernel-side twin.
 struct SampleKernelTiling {
   AscendC::tiling::LayerNormGradTiling layernormGradTilingData;
@@ -43,6 +54,13 @@ struct MixedKernel {
   int32_t triple[3];
   uint8_t last;
 };
+
+TEST(TilingDefTest, RegistrationWithoutSemicolonKeepsTheClass) {
+  vendor_sample::VendorSpellingTilingData t;
+  t.set_totalLength(4096);
+  EXPECT_EQ(t.get_totalLength(), 4096u);
+  EXPECT_EQ(t.GetDataSize(), sizeof(uint32_t));
+}
 
 TEST(TilingDefTest, PlainStructSizes) {
   EXPECT_EQ(sizeof(AscendC::tiling::LayerNormGradTiling), 120u);

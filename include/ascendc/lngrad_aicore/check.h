@@ -21,7 +21,10 @@ namespace lngrad::aicore {
 // Names of the checks made by the runtime (KernelCheckError::check()). Other layers (the
 // high-level APIs) use their own names, e.g. "LayerNormGrad.gamma_alignment".
 namespace checks {
-inline constexpr const char* kOutsideLaunch = "outside_launch";  // kernel API with no running block
+inline constexpr const char* kOutsideLaunch =
+    "outside_launch";  // kernel API with no running block (standalone blocks switched off)
+inline constexpr const char* kForeignBlock =
+    "foreign_block";  // a TPipe used by another block than the one that made it
 inline constexpr const char* kUbOverflow =
     "ub_overflow";  // TPipe::InitBuffer beyond the product's UB
 inline constexpr const char* kInitBuffer =
@@ -53,7 +56,8 @@ inline constexpr const char* kStackBuffer = "stack_buffer";  // PopStackBuffer w
 }  // namespace checks
 
 // A kernel broke a rule that the device (or its CPU-debug model) checks, or one that lngrad's
-// checked mode adds. block_idx() is -1 when raised outside a launch.
+// checked mode adds. block_idx() is -1 when raised outside any block (standalone blocks are
+// block 0).
 class KernelCheckError : public std::runtime_error {
  public:
   KernelCheckError(int64_t block_idx, std::string check, std::string message);
@@ -74,7 +78,7 @@ class KernelCheckError : public std::runtime_error {
 bool CheckedMode();
 void SetCheckedMode(bool on);
 
-// Throws KernelCheckError carrying the running block's index (-1 outside a launch).
+// Throws KernelCheckError carrying the running block's index (-1 outside any block).
 [[noreturn]] void RaiseKernelCheck(std::string check, std::string message);
 
 // The product the running launch simulates; outside a launch, CurrentProduct().
@@ -84,6 +88,7 @@ const Product& CurrentBlockProduct();
 struct BlockContext {
   int64_t block_idx = 0;
   int64_t block_num = 1;
+  bool standalone = false;  // the thread's standalone block (kernel code outside a launch)
   const Product* product = nullptr;
   std::byte* ub = nullptr;         // host address of UB byte 0 (32-byte aligned)
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
@@ -91,10 +96,24 @@ struct BlockContext {
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
 };
 
-// nullptr outside a launch.
+// The running block: a launch's block, or the thread's standalone block once kernel code has
+// run outside a launch; nullptr before that.
 BlockContext* CurrentBlockContext() noexcept;
-// The running block's context; raises checks::kOutsideLaunch naming `api` otherwise.
+// The running block's context. Outside a launch: the calling thread's standalone block, made on
+// first use, or (standalone blocks switched off) raises checks::kOutsideLaunch naming `api`.
 BlockContext& RequireBlockContext(std::string_view api);
+
+// Standalone blocks: kernel code called directly, outside any launch (the toolkit's unit tests
+// call kernel functions from a test body), runs as block 0 of 1 of its own simulated AI core,
+// one per host thread. It is made on first use with a zeroed UB of the product in force then
+// (CurrentProduct()), and keeps its UB, like a device core between kernels, until the thread
+// ends or ResetStandaloneBlock. On by default; LNGRAD_STANDALONE_BLOCK=0 in the environment (read
+// at first use) or SetStandaloneBlocks(false) makes kernel APIs outside a launch an error again.
+bool StandaloneBlocks();
+void SetStandaloneBlocks(bool on);
+// Drops the calling thread's standalone block (its TPipe and tensors must not be used again);
+// the next kernel API outside a launch starts a fresh one. Does nothing inside a launch.
+void ResetStandaloneBlock() noexcept;
 
 namespace detail {
 // Installs `ctx` as the running block's context for the current thread (nullptr clears it).

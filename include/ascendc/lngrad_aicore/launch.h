@@ -109,6 +109,17 @@ template <typename F, typename... Args>
 void IcpuRunKf(const char* name, uint32_t numBlocks, F&& func, Args&&... args) {
   RunKernelFunction(name, numBlocks, [&] { func(KernelArg(args)...); });
 }
+// The kernel's part of ICPU_RUN_KF's spelled arguments: up to the first comma outside (), <>,
+// [] and {} ("add<float, 8>, 8, x, y" -> "add<float, 8>"), without enclosing parentheses.
+std::string KernelNameOf(const char* spelled);
+// ICPU_RUN_KF(func, numBlocks, args...) with the arguments taken as C++ arguments, so that
+// func may be a template-id with commas (kernel<float, true>) as well as a parenthesised one.
+template <typename F, typename B, typename... Args>
+void IcpuRunKfSpelled(const char* spelled, F&& func, B numBlocks, Args&&... args) {
+  static_assert(std::is_convertible_v<B, uint32_t>, "ICPU_RUN_KF: numBlocks must be an integer");
+  const std::string name = KernelNameOf(spelled);
+  IcpuRunKf(name.c_str(), static_cast<uint32_t>(numBlocks), func, args...);
+}
 
 void SetTilingKey(uint64_t key) noexcept;
 uint64_t TilingKey() noexcept;
@@ -146,11 +157,12 @@ uint32_t GetUBSizeInBytes();
 // AscendC::SetKernelMode(KernelMode::AIV_MODE).
 using AscendC::KernelMode;
 
-// Host-side launch of a kernel function on numBlocks simulated blocks (CPU-debug spelling).
-// Arguments are passed unchanged; pointers convert to the kernel's pointer parameter types.
-#define ICPU_RUN_KF(func, blockdim, ...)                                      \
-  ::lngrad::aicore::detail::IcpuRunKf(#func, static_cast<uint32_t>(blockdim), \
-                                      func __VA_OPT__(, ) __VA_ARGS__)
+// Host-side launch of a kernel function on numBlocks simulated blocks (CPU-debug spelling):
+// ICPU_RUN_KF(func, numBlocks, args...). Arguments are passed unchanged; pointers convert to the
+// kernel's pointer parameter types. func may be a template kernel, written as is
+// (ICPU_RUN_KF(add<float, 8>, 8, x, y)) or in parentheses (ICPU_RUN_KF((add<float, 8>), ...)):
+// the macro hands everything to C++, which reads the template-id whole.
+#define ICPU_RUN_KF(...) ::lngrad::aicore::detail::IcpuRunKfSpelled(#__VA_ARGS__, __VA_ARGS__)
 // Sets the key that TILING_KEY_IS(k) tests inside kernels.
 #define ICPU_SET_TILING_KEY(key) ::lngrad::aicore::detail::SetTilingKey(static_cast<uint64_t>(key))
 #ifndef TILING_KEY_IS

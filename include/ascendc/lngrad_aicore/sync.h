@@ -8,8 +8,9 @@
 
 #include <cstdint>
 
-namespace AscendC {
-
+// pipe_t and event_t are the device compiler's built-in types: kernel code names them and their
+// values without a namespace (`PipeBarrier<PIPE_ALL>()`, `SetFlag<HardEvent::V_S>(EVENT_ID0)`),
+// so they live at global scope, and namespace AscendC re-exports them for code that qualifies.
 enum pipe_t : uint8_t {
   PIPE_S = 0,
   PIPE_V,
@@ -23,6 +24,24 @@ enum pipe_t : uint8_t {
   PIPE_V2,
   PIPE_FIX
 };
+
+enum event_t : int32_t {
+  EVENT_ID0 = 0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7,
+};
+
+namespace AscendC {
+
+using ::event_t;
+using ::pipe_t;
+using enum ::event_t;
+using enum ::pipe_t;
 
 enum class HardEvent : uint8_t {
   MTE2_MTE1,
@@ -63,7 +82,6 @@ enum class HardEvent : uint8_t {
   MAX,
 };
 
-using event_t = int32_t;
 using TEventID = int8_t;
 
 template <pipe_t pipe = PIPE_ALL>

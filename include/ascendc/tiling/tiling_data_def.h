@@ -147,6 +147,8 @@ class TilingDef {
   END_TILING_DATA_DEF
 
 // Registration has no effect on the CPU; it only checks that class_name is a tiling class.
+// The expansion is a complete declaration, so the vendor's spelling without a trailing semicolon
+// works, and one written after it is an empty declaration.
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)               \
   static_assert(std::is_base_of_v<::optiling::TilingDef, class_name>, \
-                #class_name " is not a tiling data class")
+                #class_name " is not a tiling data class");

@@ -1,0 +1,143 @@
+// platform_ascendc::PlatformAscendC for the simulated products.
+#include "tiling/platform/platform_ascendc.h"
+
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+namespace platform_ascendc {
+namespace {
+
+// Core counts per architecture: the vendor's CPU test platform (its unit tests' platform stub)
+// has one set per architecture, and so do we; chips of one family may have fewer cores, which
+// only changes how many blocks host code asks for (a launch takes any numBlocks up to 65535).
+struct Cores {
+  bool split;       // separate cube (AIC) and vector (AIV) cores
+  uint32_t aicore;  // AI cores (coupled products) or cube cores (split products)
+  uint32_t vector;  // vector cores: AIV of split products, the extra vector cores of 310P
+};
+
+Cores CoresOf(lngrad::NpuArch arch) {
+  switch (arch) {
+    case lngrad::NpuArch::k2201:
+    case lngrad::NpuArch::k3510:
+      return {true, 24, 48};
+    case lngrad::NpuArch::k2002:
+      return {false, 10, 8};
+    case lngrad::NpuArch::k3002:
+      return {false, 1, 1};
+    case lngrad::NpuArch::k1001:
+      return {false, 32, 0};
+  }
+  return {false, 0, 0};
+}
+
+constexpr uint64_t kA2UbReserved = 256;  // the vendor's LOCAL_RESERV_SIZE on ASCEND910B
+constexpr uint32_t kMiB = 1024 * 1024;
+
+PlatformAscendC& InstanceFor(const lngrad::Product& product) {
+  // One platform per product, made once; leaked so that host code running from static
+  // destructors may still ask.
+  static std::vector<PlatformAscendC>* all = [] {
+    auto* v = new std::vector<PlatformAscendC>;
+    for (const lngrad::Product& p : lngrad::AllProducts()) v->emplace_back(p);
+    return v;
+  }();
+  for (PlatformAscendC& p : *all) {
+    if (&p.SimulatedProduct() == &product) return p;
+  }
+  // CurrentProduct() and FindProduct() return entries of AllProducts().
+  return all->front();
+}
+
+}  // namespace
+
+uint32_t PlatformAscendC::GetCoreNum() const {
+  const Cores c = CoresOf(product_->arch);
+  return c.split ? c.vector : c.aicore;
+}
+
+uint32_t PlatformAscendC::GetCoreNumAic() const { return CoresOf(product_->arch).aicore; }
+
+uint32_t PlatformAscendC::GetCoreNumAiv() const {
+  const Cores c = CoresOf(product_->arch);
+  return c.split ? c.vector : c.aicore;
+}
+
+uint32_t PlatformAscendC::GetCoreNumVector() const {
+  return GetSocVersion() == SocVersion::ASCEND310P ? CoresOf(product_->arch).vector : 0;
+}
+
+uint32_t PlatformAscendC::CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum,
+                                            uint32_t aivCoreNum) const {
+  if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+  const uint32_t ratio = aivCoreNum / aicCoreNum;
+  const uint32_t blocks = (sliceNum + (ratio - 1)) / ratio;
+  if (ratio == 2 && blocks > aicCoreNum) {
+    std::fprintf(stderr, "CalcTschNumBlocks: %u blocks for %u slices exceed the %u cube cores\n",
+                 blocks, sliceNum, aicCoreNum);
+    return 0;
+  }
+  return blocks;
+}
+
+uint32_t PlatformAscendC::GetLibApiWorkSpaceSize() const {
+  const lngrad::NpuArch a = product_->arch;
+  return (a == lngrad::NpuArch::k2201 || a == lngrad::NpuArch::k3510) ? 16 * kMiB : 2 * kMiB;
+}
+
+void PlatformAscendC::GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
+  if (memType != CoreMemType::UB) {
+    size = 0;
+    return;
+  }
+  size = product_->ub_bytes;
+  if (GetSocVersion() == SocVersion::ASCEND910B) size -= kA2UbReserved;
+  size = size > reservedMemSize_ ? size - reservedMemSize_ : 0;
+}
+
+void PlatformAscendC::ReserveLocalMemory(ReservedSize size) {
+  switch (size) {
+    case ReservedSize::RESERVED_SIZE_8K:
+      reservedMemSize_ = 8 * 1024;
+      return;
+    case ReservedSize::RESERVED_SIZE_16K:
+      reservedMemSize_ = 16 * 1024;
+      return;
+    case ReservedSize::RESERVED_SIZE_32K:
+      reservedMemSize_ = 32 * 1024;
+      return;
+  }
+  std::fprintf(stderr, "ReserveLocalMemory: unknown ReservedSize %d; nothing reserved\n",
+               static_cast<int>(size));
+}
+
+SocVersion PlatformAscendC::GetSocVersion() const {
+  const std::string_view v = product_->soc_version;
+  if (v == "ASCEND910B") return SocVersion::ASCEND910B;
+  if (v == "ASCEND910") return SocVersion::ASCEND910;
+  if (v == "ASCEND310P") return SocVersion::ASCEND310P;
+  if (v == "ASCEND310B") return SocVersion::ASCEND310B;
+  if (v == "ASCEND950") return SocVersion::ASCEND950;
+  if (v == "ASCEND350") return SocVersion::ASCEND350;
+  return SocVersion::RESERVED_VERSION;
+}
+
+PlatformAscendC* PlatformAscendCManager::GetInstance() {
+  return &InstanceFor(lngrad::CurrentProduct());
+}
+
+PlatformAscendC* PlatformAscendCManager::GetInstance(const char* customSocVersion) {
+  if (customSocVersion == nullptr) return GetInstance();
+  const lngrad::Product* p = lngrad::FindProduct(customSocVersion);
+  if (p == nullptr) {
+    std::fprintf(stderr,
+                 "PlatformAscendCManager::GetInstance: SoC \"%s\" is not simulated by lngrad "
+                 "(e.g. Ascend910B1, Ascend950PR_9599); returning nullptr\n",
+                 customSocVersion);
+    return nullptr;
+  }
+  return &InstanceFor(*p);
+}
+
+}  // namespace platform_ascendc
