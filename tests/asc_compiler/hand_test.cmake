@@ -2,10 +2,12 @@
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR}/tmp)
 set(ENV{TMPDIR} ${WORK_DIR}/tmp)
+# This build's flags (sanitizers) on every compile and link.
+separate_arguments(EXTRA_FLAGS UNIX_COMMAND "${EXTRA_FLAGS}")
 
 function(run_driver)
   cmake_parse_arguments(R "" "RC;OUT;ERR" "ARGS" ${ARGN})
-  execute_process(COMMAND ${DRIVER} ${R_ARGS} WORKING_DIRECTORY ${WORK_DIR}
+  execute_process(COMMAND ${DRIVER} ${EXTRA_FLAGS} ${R_ARGS} WORKING_DIRECTORY ${WORK_DIR}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   set(${R_RC} "${rc}" PARENT_SCOPE)
   set(${R_OUT} "${out}" PARENT_SCOPE)

@@ -75,6 +75,13 @@ endif()
 # As the vendor's CPU mode does: debug information, so gdb steps through the .asc.
 string(APPEND CMAKE_ASC_FLAGS " -g")
 
+# The project's C++ compiler compiles the rewritten sources too (known here when project() lists
+# CXX with ASC); otherwise the driver's own (the one lngrad was built with, or $LNGRAD_ASC_CXX).
+set(_lngrad_asc_cxx "")
+if(CMAKE_CXX_COMPILER)
+  set(_lngrad_asc_cxx "\"--cxx=${CMAKE_CXX_COMPILER}\"")
+endif()
+
 set(_lngrad_asc_launcher "")
 if(CMAKE_ASC_COMPILER_LAUNCHER)
   string(JOIN " " _lngrad_asc_launcher ${CMAKE_ASC_COMPILER_LAUNCHER})
@@ -90,11 +97,11 @@ endif()
 
 # `-x asc`: a source given LANGUAGE ASC is an ASC source whatever its extension.
 if(NOT CMAKE_ASC_COMPILE_OBJECT)
-  set(CMAKE_ASC_COMPILE_OBJECT "${_lngrad_asc_launcher} <CMAKE_ASC_COMPILER> <DEFINES> <INCLUDES> \
-${_lngrad_asc_std} <FLAGS> -o <OBJECT> -c -x asc <SOURCE>")
+  set(CMAKE_ASC_COMPILE_OBJECT "${_lngrad_asc_launcher} <CMAKE_ASC_COMPILER> ${_lngrad_asc_cxx} \
+<DEFINES> <INCLUDES> ${_lngrad_asc_std} <FLAGS> -o <OBJECT> -c -x asc <SOURCE>")
 endif()
 if(NOT CMAKE_ASC_CREATE_PREPROCESSED_SOURCE)
-  set(CMAKE_ASC_CREATE_PREPROCESSED_SOURCE "<CMAKE_ASC_COMPILER> <DEFINES> <INCLUDES> \
+  set(CMAKE_ASC_CREATE_PREPROCESSED_SOURCE "<CMAKE_ASC_COMPILER> ${_lngrad_asc_cxx} <DEFINES> <INCLUDES> \
 ${_lngrad_asc_std} <FLAGS> -E -x asc <SOURCE> > <PREPROCESSED_SOURCE>")
 endif()
 if(NOT DEFINED CMAKE_ASC_ARCHIVE_CREATE)
@@ -108,11 +115,12 @@ if(NOT DEFINED CMAKE_ASC_ARCHIVE_FINISH)
 endif()
 # Linking: the driver hands the command to the C++ compiler unchanged.
 if(NOT CMAKE_ASC_LINK_EXECUTABLE)
-  set(CMAKE_ASC_LINK_EXECUTABLE "<CMAKE_ASC_COMPILER> <FLAGS> <CMAKE_ASC_LINK_FLAGS> \
+  set(CMAKE_ASC_LINK_EXECUTABLE "<CMAKE_ASC_COMPILER> ${_lngrad_asc_cxx} <FLAGS> <CMAKE_ASC_LINK_FLAGS> \
 <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 endif()
 if(NOT CMAKE_ASC_CREATE_SHARED_LIBRARY)
-  set(CMAKE_ASC_CREATE_SHARED_LIBRARY "<CMAKE_ASC_COMPILER> <CMAKE_SHARED_LIBRARY_ASC_FLAGS> \
+  set(CMAKE_ASC_CREATE_SHARED_LIBRARY "<CMAKE_ASC_COMPILER> ${_lngrad_asc_cxx} \
+<CMAKE_SHARED_LIBRARY_ASC_FLAGS> \
 <LANGUAGE_COMPILE_FLAGS> <LINK_FLAGS> <CMAKE_SHARED_LIBRARY_CREATE_ASC_FLAGS> \
 <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
 endif()
@@ -128,5 +136,6 @@ if(COMMAND _lngrad_asc_import_targets)
 endif()
 
 unset(_lngrad_asc_std)
+unset(_lngrad_asc_cxx)
 unset(_lngrad_asc_launcher)
 set(CMAKE_ASC_INFORMATION_LOADED 1)

@@ -23,3 +23,55 @@ macro(_lngrad_asc_import_targets)
   endforeach()
   unset(_lngrad_asc_name)
 endmacro()
+
+# The vendor package's helper functions for kernel libraries. ascendc_library(name STATIC|SHARED
+# sources...) builds the sources as ASC; ascendc_compile_options() splits its options at
+# -forward-options-to-host-compiler into device options (ignored by lngrad-asc: there is no
+# device compile) and host options (passed to the C++ compiler).
+function(ascendc_library target_name target_type)
+  if(NOT target_type MATCHES "^(STATIC|SHARED)$")
+    message(FATAL_ERROR "ascendc_library(${target_name} ${target_type}): the type must be STATIC "
+      "or SHARED")
+  endif()
+  set_source_files_properties(${ARGN} PROPERTIES LANGUAGE ASC)
+  add_library(${target_name} ${target_type} ${ARGN})
+  set_target_properties(${target_name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_link_libraries(${target_name} PUBLIC lngrad::ascendc)
+endfunction()
+
+function(ascendc_fatbin_library target_name)
+  message(FATAL_ERROR "ascendc_fatbin_library(${target_name}): a device binary needs the "
+    "vendor's compiler; lngrad runs Ascend C kernels on the CPU (use ascendc_library)")
+endfunction()
+
+function(ascendc_compile_definitions target_name target_scope)
+  target_compile_definitions(${target_name} ${target_scope} ${ARGN})
+endfunction()
+
+function(ascendc_include_directories target_name target_scope)
+  target_include_directories(${target_name} ${target_scope} ${ARGN})
+endfunction()
+
+function(ascendc_compile_options target_name target_scope)
+  set(device "")
+  set(host "")
+  set(in_host OFF)
+  foreach(arg IN LISTS ARGN)
+    if(in_host)
+      list(APPEND host "${arg}")
+    elseif(arg STREQUAL "-forward-options-to-host-compiler")
+      set(in_host ON)
+    else()
+      list(APPEND device "${arg}")
+    endif()
+  endforeach()
+  # SHELL: keeps each group whole (CMake de-duplicates single options across calls).
+  string(JOIN " " device ${device})
+  string(JOIN " " host ${host})
+  if(device)
+    target_compile_options(${target_name} ${target_scope} "SHELL:-Xaicore-start ${device} -Xaicore-end")
+  endif()
+  if(host)
+    target_compile_options(${target_name} ${target_scope} "SHELL:-Xhost-start ${host} -Xhost-end")
+  endif()
+endfunction()
