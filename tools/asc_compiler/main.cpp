@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -191,18 +192,21 @@ int main(int argc, char** argv) {
     return WriteFile(inv.output, rewritten.front()) ? 0 : Fail("cannot write " + inv.output);
   }
 
-  ScratchDir scratch;
+  std::optional<ScratchDir> scratch;
   std::vector<std::pair<std::string, std::string>> copies;  // rewritten copy, .asc
-  if (!inv.sources.empty() && scratch.path().empty()) {
-    return Fail(std::string("cannot create a scratch directory: ") + std::strerror(errno));
+  if (!inv.sources.empty()) {
+    scratch.emplace();
+    if (scratch->path().empty()) {
+      return Fail(std::string("cannot create a scratch directory: ") + std::strerror(errno));
+    }
   }
   for (size_t k = 0; k < inv.sources.size(); ++k) {
     // One directory per input: two inputs may share a file name.
-    const std::string dir = scratch.path() + "/" + std::to_string(k);
+    const std::string dir = scratch->path() + "/" + std::to_string(k);
     if (::mkdir(dir.c_str(), 0700) != 0) return Fail("cannot create " + dir);
-    scratch.Own(dir);
+    scratch->Own(dir);
     const std::string copy = dir + "/" + inv.sources[k].cpp_name;
-    scratch.Own(copy);
+    scratch->Own(copy);
     if (!WriteFile(copy, rewritten[k])) return Fail("cannot write " + copy);
     inv.argv[inv.sources[k].arg_index] = copy;
     copies.emplace_back(copy, inv.sources[k].path);
