@@ -1,0 +1,250 @@
+// The <<<>>> rewrite (tools/asc_compiler/rewrite.h) on tricky sources, as strings.
+#include "rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace lngrad::asc_compiler {
+namespace {
+
+constexpr const char* kHeader = "#line 1 \"op.asc\"\n";
+
+// The rewritten text without the #line directive; fails the test on errors.
+std::string Rewrite(const std::string& src, int expected_launches) {
+  const RewriteResult r = RewriteLaunches(src, "op.asc");
+  EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front().message);
+  EXPECT_EQ(r.launches, expected_launches);
+  EXPECT_EQ(r.text.rfind(kHeader, 0), 0u) << r.text;
+  return r.text.substr(std::string(kHeader).size());
+}
+
+std::string Launch(const std::string& name, const std::string& config, const std::string& args) {
+  return "::lngrad::acl::LaunchKernel(\"" + name + "\", __FILE__, __LINE__, " + config +
+         "[&](auto&&... lngrad_args) { " + name + "(lngrad_args...); }" + args + ")";
+}
+
+int Lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(Rewrite, PlainLaunch) {
+  EXPECT_EQ(Rewrite("add<<<8, nullptr, stream>>>(x, y, z);", 1),
+            Launch("add", "(8),( nullptr),( stream), ", ", x, y, z") + ";");
+}
+
+TEST(Rewrite, TheSharedDesignExample) {
+  EXPECT_EQ(Rewrite("kernel<A, B><<<blocks, l2ctrl, stream>>>(a1, a2)", 1),
+            "::lngrad::acl::LaunchKernel(\"kernel<A, B>\", __FILE__, __LINE__, (blocks),( "
+            "l2ctrl),( stream), [&](auto&&... lngrad_args) { kernel<A, B>(lngrad_args...); }, "
+            "a1, a2)");
+}
+
+TEST(Rewrite, NoArguments) {
+  EXPECT_EQ(Rewrite("k<<<1,nullptr,s>>>();", 1), Launch("k", "(1),(nullptr),(s), ", "") + ";");
+}
+
+TEST(Rewrite, TemplateArgumentsWithNestedTemplatesAndShifts) {
+  // `>>` closing two template lists, a parenthesised comparison, a call and a cast.
+  const std::string name = "ns::kernel<std::pair<int, Foo<half>>, (N > 2), sizeof(T[3]), 4>";
+  EXPECT_EQ(Rewrite(name + "<<<n, nullptr, s>>>(p);", 1),
+            Launch(name, "(n),( nullptr),( s), ", ", p") + ";");
+}
+
+TEST(Rewrite, QualifiedNames) {
+  EXPECT_EQ(Rewrite("::k<<<1, nullptr, s>>>(a);", 1),
+            Launch("::k", "(1),( nullptr),( s), ", ", a") + ";");
+  EXPECT_EQ(Rewrite("Outer<int>::k<<<1, nullptr, s>>>(a);", 1),
+            Launch("Outer<int>::k", "(1),( nullptr),( s), ", ", a") + ";");
+  EXPECT_EQ(Rewrite("ns::template k<T><<<1, nullptr, s>>>(a);", 1),
+            Launch("ns::template k<T>", "(1),( nullptr),( s), ", ", a") + ";");
+}
+
+TEST(Rewrite, CastsAndNestedBracketsInArguments) {
+  const std::string args =
+      "reinterpret_cast<uint8_t*>(x), (uint8_t*)y, f(a, g(b, c)), arr[i + 1], Tiling{1, 2}, "
+      "std::min<int>(3, 4), [&](int v) { return v > 1 ? v : 0; }";
+  EXPECT_EQ(Rewrite("k<<<static_cast<uint32_t>(n), nullptr, s>>>(" + args + ");", 1),
+            Launch("k", "(static_cast<uint32_t>(n)),( nullptr),( s), ", ", " + args) + ";");
+}
+
+TEST(Rewrite, ConfigurationArgumentsWithCallsAndCommasInParentheses) {
+  EXPECT_EQ(Rewrite("k<<<std::max(a, b), GetCtrl(x, y), streams[i]>>>(a);", 1),
+            Launch("k", "(std::max(a, b)),( GetCtrl(x, y)),( streams[i]), ", ", a") + ";");
+}
+
+TEST(Rewrite, SeveralLaunchesPerLineAndPerFile) {
+  const std::string out = Rewrite(
+      "void f() {\n"
+      "  a<<<1, nullptr, s>>>(x); b<float><<<2, nullptr, s>>>(y);\n"
+      "  c<<<3, nullptr, s>>>(z);\n"
+      "}\n",
+      3);
+  EXPECT_EQ(out, "void f() {\n  " + Launch("a", "(1),( nullptr),( s), ", ", x") + "; " +
+                     Launch("b<float>", "(2),( nullptr),( s), ", ", y") + ";\n  " +
+                     Launch("c", "(3),( nullptr),( s), ", ", z") + ";\n}\n");
+}
+
+TEST(Rewrite, LaunchInsideTheArgumentsOfALambdaArgument) {
+  const std::string out = Rewrite("k<<<1, nullptr, s>>>([&] { j<<<2, nullptr, s>>>(); });", 2);
+  EXPECT_EQ(out, Launch("k", "(1),( nullptr),( s), ",
+                        ", [&] { " + Launch("j", "(2),( nullptr),( s), ", "") + "; }") +
+                     ";");
+}
+
+TEST(Rewrite, CommentsAndLiteralsAreUntouched) {
+  const std::string src =
+      "// k<<<1, nullptr, s>>>(a);\n"
+      "/* k<<<1, nullptr, s>>>(a);\n   still a comment */\n"
+      "const char* a = \"k<<<1, nullptr, s>>>(a)\";\n"
+      "const char* b = u8\"k<<<1,nullptr,s>>>()\";\n"
+      "const char* c = R\"x(k<<<1, nullptr, s>>>(a) )\" \n)x\";\n"
+      "const char* d = LR\"(k<<<1,nullptr,s>>>())\";\n"
+      "char e = '<'; char f = '\\''; char g = u8'>';\n"
+      "int h = 1'000'000; // digit separators are not character literals\n"
+      "const char* i = \"\\\"k<<<1, nullptr, s>>>()\\\"\";\n";
+  EXPECT_EQ(Rewrite(src, 0), src);
+}
+
+TEST(Rewrite, LiteralsAroundALaunchStay) {
+  EXPECT_EQ(Rewrite("k<<<1, nullptr, s>>>(\"<<<a, b>>>(\", '>', R\"(>>>)\");", 1),
+            Launch("k", "(1),( nullptr),( s), ", ", \"<<<a, b>>>(\", '>', R\"(>>>)\"") + ";");
+}
+
+TEST(Rewrite, ShiftOperatorsAndOperatorTemplatesAreNotLaunches) {
+  const std::string src =
+      "x = a << b >> c;\n"
+      "std::cout << v << std::endl;\n"
+      "auto p = &operator<<<char>;\n"
+      "bool q = a<b && c>>d;\n";
+  EXPECT_EQ(Rewrite(src, 0), src);
+}
+
+TEST(Rewrite, KeepsEveryLineOfAMultiLineLaunch) {
+  const std::string src =
+      "int main() {\n"             // 1
+      "  kernel<float,\n"          // 2
+      "         half>\n"           // 3
+      "      <<<numBlocks,\n"      // 4
+      "         nullptr, // l2\n"  // 5
+      "         stream>>>\n"       // 6
+      "      (x,\n"                // 7
+      "       y);\n"               // 8
+      "  after();\n"               // 9
+      "}\n";
+  const std::string out = Rewrite(src, 1);
+  EXPECT_EQ(Lines(out), Lines(src));
+  // The kernel name becomes one line; the arguments keep their lines.
+  EXPECT_NE(out.find("LaunchKernel(\"kernel<float, half>\", __FILE__, __LINE__, "),
+            std::string::npos);
+  EXPECT_NE(out.find("{ kernel<float, half>(lngrad_args...); }"), std::string::npos);
+  const auto line_of = [&](const std::string& needle) {
+    const size_t at = out.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return 1 + static_cast<int>(std::count(out.begin(), out.begin() + at, '\n'));
+  };
+  EXPECT_EQ(line_of("__LINE__"), 2);  // __LINE__ names the line the launch starts on
+  EXPECT_EQ(line_of("(numBlocks"), 4);
+  EXPECT_EQ(line_of("nullptr)"), 5) << out;
+  EXPECT_EQ(line_of("// l2"), 5);
+  EXPECT_EQ(line_of("stream)"), 6);
+  EXPECT_EQ(line_of("[&]"), 7);
+  EXPECT_EQ(line_of("y);"), 8);
+  EXPECT_EQ(line_of("after();"), 9);
+}
+
+TEST(Rewrite, DirectivesOtherThanLaunchesAreCopied) {
+  const std::string src =
+      "#include <kernel_operator.h>\n"
+      "#include \"data_utils.h\"\n"
+      "#define SHIFT(a) ((a) << 3)\n"
+      "#if X > 1 // x\n"
+      "#endif\n";
+  EXPECT_EQ(Rewrite(src, 0), src);
+}
+
+TEST(Rewrite, ALineAfterAMacroIsCodeAgain) {
+  const std::string src = "#define N 4 \\\n  + 1\nk<<<N, nullptr, s>>>();\n";
+  EXPECT_EQ(Rewrite(src, 1),
+            "#define N 4 \\\n  + 1\n" + Launch("k", "(N),( nullptr),( s), ", "") + ";\n");
+}
+
+TEST(Rewrite, ByteOrderMarkIsDropped) { EXPECT_EQ(Rewrite("\xEF\xBB\xBFint x;\n", 0), "int x;\n"); }
+
+TEST(Rewrite, FileNameIsQuotedInTheLineDirective) {
+  const RewriteResult r = RewriteLaunches("", "dir \"q\"\\op.asc");
+  EXPECT_EQ(r.text, "#line 1 \"dir \\\"q\\\"\\\\op.asc\"\n");
+}
+
+// Errors: one per launch that cannot be rewritten, at the launch's line.
+Diagnostic OnlyError(const std::string& src) {
+  const RewriteResult r = RewriteLaunches(src, "op.asc");
+  EXPECT_EQ(r.errors.size(), 1u) << r.text;
+  return r.errors.empty() ? Diagnostic{} : r.errors.front();
+}
+
+TEST(RewriteErrors, LaunchInAMacroBodyNamesTheContinuationLine) {
+  const Diagnostic d = OnlyError(
+      "int a;\n"
+      "#define LAUNCH(s) \\\n"
+      "  do { \\\n"
+      "    k<<<1, nullptr, s>>>(); \\\n"
+      "  } while (0)\n");
+  EXPECT_EQ(d.line, 4);
+  EXPECT_NE(d.message.find("macro body (#define)"), std::string::npos) << d.message;
+  EXPECT_EQ(FormatDiagnostic("op.asc", d).rfind("op.asc:4: error: a <<<...>>> kernel launch", 0),
+            0u);
+}
+
+TEST(RewriteErrors, MacroBodyContinuedInsideABlockComment) {
+  const Diagnostic d = OnlyError("#define L /* a\n comment */ k<<<1, nullptr, s>>>()\n");
+  EXPECT_EQ(d.line, 2);
+}
+
+TEST(RewriteErrors, LaunchInAnotherDirective) {
+  const Diagnostic d = OnlyError("#pragma message k<<<1, nullptr, s>>>()\n");
+  EXPECT_NE(d.message.find("preprocessor directive"), std::string::npos);
+}
+
+TEST(RewriteErrors, WrongNumberOfConfigurationArguments) {
+  Diagnostic d = OnlyError("\nk<<<1, s>>>();");
+  EXPECT_EQ(d.line, 2);
+  EXPECT_NE(d.message.find("three configuration arguments"), std::string::npos);
+  EXPECT_NE(d.message.find("found 2"), std::string::npos);
+  d = OnlyError("k<<<1, nullptr, s, 0>>>();");
+  EXPECT_NE(d.message.find("found 4"), std::string::npos);
+}
+
+TEST(RewriteErrors, EmptyConfigurationArgument) {
+  const Diagnostic d = OnlyError("k<<<1, , s>>>();");
+  EXPECT_NE(d.message.find("l2ctrl is empty"), std::string::npos) << d.message;
+}
+
+TEST(RewriteErrors, NoKernelName) {
+  EXPECT_NE(OnlyError("(*fp)<<<1, nullptr, s>>>();").message.find("kernel name"),
+            std::string::npos);
+  EXPECT_NE(OnlyError("<<<1, nullptr, s>>>();").message.find("kernel name"), std::string::npos);
+  EXPECT_NE(OnlyError("x = ; > <<<1, nullptr, s>>>();").message.find("kernel name"),
+            std::string::npos);
+}
+
+TEST(RewriteErrors, UnclosedConfiguration) {
+  EXPECT_NE(OnlyError("k<<<1, nullptr, s>>(a);").message.find("no '>>>'"), std::string::npos);
+}
+
+TEST(RewriteErrors, NoArgumentList) {
+  EXPECT_NE(OnlyError("k<<<1, nullptr, s>>>;").message.find("expected '('"), std::string::npos);
+  EXPECT_NE(OnlyError("k<<<1, nullptr, s>>>(a, (b);").message.find("not closed"),
+            std::string::npos);
+}
+
+TEST(RewriteErrors, EveryBadLaunchIsReported) {
+  const RewriteResult r =
+      RewriteLaunches("k<<<1>>>();\nk<<<1, nullptr, s>>>();\nj<<<>>>();\n", "op.asc");
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0].line, 1);
+  EXPECT_EQ(r.errors[1].line, 3);
+  EXPECT_EQ(r.launches, 1);
+}
+
+}  // namespace
+}  // namespace lngrad::asc_compiler

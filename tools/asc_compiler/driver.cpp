@@ -1,0 +1,334 @@
+// The driver's command line (driver.h).
+#include "driver.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lngrad::asc_compiler {
+namespace {
+
+struct ArchName {
+  std::string_view option;
+  NpuArch arch;
+};
+constexpr std::array<ArchName, 3> kArchs = {{
+    {"dav-2201", NpuArch::k2201},
+    {"dav-2002", NpuArch::k2002},
+    {"dav-3510", NpuArch::k3510},
+}};
+
+// GCC/Clang options whose value may come as the next argument.
+constexpr std::array<std::string_view, 28> kOptionsWithValue = {
+    "-o",
+    "-I",
+    "-D",
+    "-U",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-iprefix",
+    "-iwithprefix",
+    "-isysroot",
+    "-Xlinker",
+    "-Xpreprocessor",
+    "-Xassembler",
+    "-L",
+    "-l",
+    "-T",
+    "-u",
+    "-z",
+    "--param",
+    "-aux-info",
+    "-iwithprefixbefore",
+    "-imultilib",
+    "-B",
+};
+
+bool TakesValue(std::string_view a) {
+  return std::find(kOptionsWithValue.begin(), kOptionsWithValue.end(), a) !=
+         kOptionsWithValue.end();
+}
+
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string DirName(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos) return ".";
+  if (slash == 0) return "/";
+  return std::string(path.substr(0, slash));
+}
+
+// "op.asc" -> "op"; "archive.tar.asc" -> "archive.tar"; "noext" -> "noext".
+std::string_view Stem(std::string_view path) {
+  const std::string_view base = BaseName(path);
+  const size_t dot = base.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// -std values older than C++20 ("c++17", "gnu++1z", ...).
+bool OlderThanCxx20(std::string_view std) {
+  for (const std::string_view old :
+       {"c++98", "c++03", "c++0x", "c++11", "c++1y", "c++14", "c++1z", "c++17", "gnu++98",
+        "gnu++03", "gnu++0x", "gnu++11", "gnu++1y", "gnu++14", "gnu++1z", "gnu++17"}) {
+    if (std == old) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status ParseNpuArch(std::string_view value, NpuArch* arch) {
+  for (const ArchName& a : kArchs) {
+    if (value == a.option) {
+      *arch = a.arch;
+      return Status::Ok();
+    }
+  }
+  return Status::InvalidArgument("--npu-arch=" + std::string(value) +
+                                 ": unknown architecture (lngrad simulates dav-2201, dav-2002 "
+                                 "and dav-3510)");
+}
+
+std::string_view DefaultSocOf(NpuArch arch) {
+  for (const Product& p : AllProducts()) {
+    if (p.arch == arch) return p.soc;
+  }
+  return CurrentProduct().soc;  // unreachable for the architectures ParseNpuArch accepts
+}
+
+std::string MakeEscape(std::string_view path) {
+  std::string s;
+  for (const char c : path) {
+    if (c == ' ' || c == '#') s += '\\';
+    if (c == '$') s += '$';
+    s += c;
+  }
+  return s;
+}
+
+Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig& config,
+                        Invocation* inv) {
+  *inv = Invocation{};
+  std::string cxx = config.cxx;
+  std::vector<std::string> user;     // the arguments that reach the compiler
+  std::vector<size_t> source_slots;  // indices into `user` of the .asc inputs
+  bool lang_asc = false;             // inside `-x asc`
+  bool lang_other = false;           // inside another `-x <language>`
+  bool user_std = false;
+  bool compile_only = false;   // -c, -S or -E: no link
+  bool wants_depfile = false;  // -MD or -MMD
+  std::string arch_option(kDefaultNpuArch);
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string_view option, std::string* out) -> Status {
+      if (i + 1 >= args.size()) {
+        return Status::InvalidArgument(std::string(option) + " needs a value");
+      }
+      *out = args[++i];
+      return Status::Ok();
+    };
+    if (a == "--help") {
+      inv->action = Invocation::Action::kHelp;
+      return Status::Ok();
+    }
+    if (a == "--version") {
+      inv->action = Invocation::Action::kVersion;
+      continue;
+    }
+    if (a.rfind("--npu-arch=", 0) == 0) {
+      arch_option = a.substr(11);
+      continue;
+    }
+    if (a == "--npu-arch") {
+      LNGRAD_RETURN_IF_ERROR(value(a, &arch_option));
+      continue;
+    }
+    if (a.rfind("--run-mode=", 0) == 0) {
+      const std::string mode = a.substr(11);
+      if (mode == "cpu") continue;
+      if (mode == "npu" || mode == "sim") {
+        return Status::Unsupported(
+            a +
+            ": lngrad runs Ascend C kernels on the CPU (a simulated AI "
+            "core); there is no NPU or simulator build (use --run-mode=cpu)");
+      }
+      return Status::InvalidArgument(a + ": unknown run mode (only cpu)");
+    }
+    if (a.rfind("--cxx=", 0) == 0) {
+      cxx = a.substr(6);
+      if (cxx.empty()) return Status::InvalidArgument("--cxx= needs the C++ compiler's path");
+      continue;
+    }
+    if (a == "--rewrite-only") {
+      inv->rewrite_only = true;
+      continue;
+    }
+    if (a == "--dry-run") {
+      inv->dry_run = true;
+      continue;
+    }
+    // ascendc_compile_options(): host options pass, device compiler options have no meaning
+    // for the CPU build.
+    if (a == "-Xhost-start" || a == "-Xhost-end" || a == "-Xaicore-end") continue;
+    if (a == "-Xaicore-start") {
+      while (i + 1 < args.size() && args[i + 1] != "-Xaicore-end") ++i;
+      if (i + 1 >= args.size()) {
+        return Status::InvalidArgument("-Xaicore-start without its -Xaicore-end");
+      }
+      continue;
+    }
+    if (a == "-x" || (a.rfind("-x", 0) == 0 && a.size() > 2)) {
+      std::string lang = a.size() > 2 ? a.substr(2) : "";
+      if (a == "-x") LNGRAD_RETURN_IF_ERROR(value(a, &lang));
+      lang_asc = lang == "asc";
+      lang_other = !lang_asc && lang != "none";
+      user.push_back("-x");
+      // The rewritten copy is C++; a later `-x` still applies to the inputs after it.
+      user.push_back(lang_asc ? "c++" : lang);
+      continue;
+    }
+    if (a.rfind("-std=", 0) == 0) {
+      if (OlderThanCxx20(a.substr(5))) {
+        return Status::InvalidArgument(a +
+                                       ": lngrad's Ascend C headers need C++20 or later "
+                                       "(-std=c++20, the driver's default)");
+      }
+      user_std = true;
+    }
+    if (a == "-c" || a == "-S" || a == "-E") compile_only = true;
+    if (a == "-MD" || a == "-MMD") wants_depfile = true;
+    if (a == "-o" || a == "-MF") {
+      std::string v;
+      LNGRAD_RETURN_IF_ERROR(value(a, &v));
+      (a == "-o" ? inv->output : inv->depfile) = v;
+      user.push_back(a);
+      user.push_back(v);
+      continue;
+    }
+    if (a.rfind("-MF", 0) == 0 && a.size() > 3) inv->depfile = a.substr(3);
+    if (a.rfind("-o", 0) == 0 && a.size() > 2) inv->output = a.substr(2);
+    if (TakesValue(a)) {
+      std::string v;
+      LNGRAD_RETURN_IF_ERROR(value(a, &v));
+      user.push_back(a);
+      user.push_back(v);
+      continue;
+    }
+    const bool input = a == "-" || a.empty() || a[0] != '-';
+    if (input && (lang_asc || (!lang_other && EndsWith(a, ".asc")))) {
+      source_slots.push_back(user.size());
+      inv->sources.push_back({a, 0, std::string(Stem(a)) + ".cpp"});
+    }
+    user.push_back(a);
+  }
+
+  inv->cxx = cxx;
+  if (inv->action != Invocation::Action::kRun) return Status::Ok();
+  LNGRAD_RETURN_IF_ERROR(ParseNpuArch(arch_option, &inv->arch));
+  inv->soc = std::string(DefaultSocOf(inv->arch));
+  if (inv->rewrite_only && inv->sources.size() != 1) {
+    return Status::InvalidArgument("--rewrite-only needs exactly one .asc input, got " +
+                                   std::to_string(inv->sources.size()));
+  }
+  for (const AscSource& s : inv->sources) {
+    if (s.path == "-") {
+      return Status::InvalidArgument("-x asc -: the .asc source must be a file, not stdin");
+    }
+  }
+  if (cxx.empty()) return Status::InvalidArgument("no C++ compiler configured (--cxx=PATH)");
+
+  inv->argv.push_back(cxx);
+  if (inv->sources.empty()) {
+    // Linking, or plain C++: the compiler's own command line.
+    inv->argv.insert(inv->argv.end(), user.begin(), user.end());
+    return Status::Ok();
+  }
+  if (!user_std) inv->argv.push_back("-std=c++20");
+  inv->argv.push_back("-DASCENDC_CPU_DEBUG");
+  inv->argv.push_back("-D__NPU_ARCH__=" + std::string(NpuArchName(inv->arch)));
+  inv->argv.push_back("-DLNGRAD_DEFAULT_SOC=\"" + inv->soc + "\"");
+  // The compiler reads the rewritten copy from a scratch directory: `#include "x.h"` must still
+  // find x.h beside the .asc, before any -I.
+  std::vector<std::string> dirs;
+  for (const AscSource& s : inv->sources) {
+    const std::string dir = DirName(s.path);
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  for (const std::string& dir : dirs) {
+    inv->argv.push_back("-iquote");
+    inv->argv.push_back(dir);
+  }
+  const size_t offset = inv->argv.size();
+  inv->argv.insert(inv->argv.end(), user.begin(), user.end());
+  for (size_t k = 0; k < inv->sources.size(); ++k) {
+    inv->sources[k].arg_index = offset + source_slots[k];
+  }
+  // After the user's -I, so that a project may shadow one of our headers. The Ascend C headers
+  // include lngrad's own (lngrad/status.h) from the directory above.
+  inv->argv.push_back("-I" + config.include_root);
+  inv->argv.push_back("-I" + DirName(config.include_root));
+  inv->argv.push_back("-include");
+  inv->argv.push_back("lngrad_acl/launch.h");
+  if (wants_depfile && inv->depfile.empty() && compile_only) {
+    // Name it as GCC would (from -o, else from the input), explicitly: the input the compiler
+    // sees is the rewritten copy.
+    if (!inv->output.empty()) {
+      const std::string_view base = BaseName(inv->output);
+      const size_t dot = base.rfind('.');
+      const size_t cut = dot == std::string_view::npos || dot == 0
+                             ? inv->output.size()
+                             : inv->output.size() - (base.size() - dot);
+      inv->depfile = inv->output.substr(0, cut) + ".d";
+    } else {
+      inv->depfile = std::string(Stem(inv->sources.front().path)) + ".d";
+    }
+    inv->argv.push_back("-MF");
+    inv->argv.push_back(inv->depfile);
+  }
+  return Status::Ok();
+}
+
+std::string HelpText() {
+  return R"(usage: lngrad-asc [driver options] [C++ compiler options] files...
+
+The ASC compiler of lngrad: compiles Ascend C sources (.asc) for the simulated AI core on the
+CPU. Each kernel<<<numBlocks, l2ctrl, stream>>>(args) launch becomes a call of
+::lngrad::acl::LaunchKernel; the rewritten source keeps the .asc's line numbers (#line), and the
+configured C++ compiler compiles it as C++20 with ASCENDC_CPU_DEBUG, __NPU_ARCH__ and
+LNGRAD_DEFAULT_SOC defined, lngrad's Ascend C include root on the include path and
+lngrad_acl/launch.h force-included. Without .asc inputs the command goes to the C++ compiler
+unchanged (linking).
+
+driver options:
+  --npu-arch=ARCH        dav-2201 (default; Ascend910B1), dav-2002 (Ascend310P1) or dav-3510
+                         (Ascend950PR_9599): __NPU_ARCH__ and the simulated product
+                         (LNGRAD_SOC still chooses another one at run time)
+  --run-mode=cpu         accepted; npu and sim are errors (lngrad runs kernels on the CPU)
+  --cxx=PATH             the C++ compiler (default: $LNGRAD_ASC_CXX, else the one lngrad was
+                         built with)
+  -x asc                 the inputs that follow are .asc sources, whatever their extension
+  -Xhost-start ... -Xhost-end      options for the C++ compiler (passed on)
+  -Xaicore-start ... -Xaicore-end  device compiler options (ignored)
+  --rewrite-only         print the rewritten C++ (to -o FILE or stdout), do not compile
+  --dry-run              print the C++ compiler's command, do not run it
+  --help, --version
+)";
+}
+
+}  // namespace lngrad::asc_compiler

@@ -1,0 +1,498 @@
+// The <<<>>> rewrite: a small C++ lexer (enough to know what is code, what is a comment or a
+// literal, and what belongs to a preprocessor directive), then a pass over its tokens.
+#include "rewrite.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lngrad::asc_compiler {
+namespace {
+
+enum class Kind { kSpace, kNewline, kComment, kString, kChar, kNumber, kIdent, kPunct, kHeader };
+
+struct Token {
+  Kind kind;
+  size_t begin, end;  // byte offsets into the source
+  int line;           // 1-based line of the first byte
+  bool in_directive;  // part of a preprocessor directive (its continuation lines included)
+  bool in_define;     // ... of a #define
+};
+
+bool IsIdentStart(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+}
+bool IsIdentChar(unsigned char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
+bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+// Splits the source into tokens that cover it without gaps.
+class Lexer {
+ public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+
+  std::vector<Token> Run() {
+    while (pos_ < src_.size()) Next();
+    return std::move(tokens_);
+  }
+
+ private:
+  char At(size_t i) const { return i < src_.size() ? src_[i] : '\0'; }
+
+  // A backslash-newline (line splice) starting at i: its length, or 0.
+  size_t SpliceAt(size_t i) const {
+    if (At(i) != '\\') return 0;
+    if (At(i + 1) == '\n') return 2;
+    if (At(i + 1) == '\r' && At(i + 2) == '\n') return 3;
+    return 0;
+  }
+
+  void Push(Kind kind, size_t end) {
+    tokens_.push_back({kind, pos_, end, line_, directive_, define_});
+    for (size_t i = pos_; i < end; ++i) {
+      if (src_[i] == '\n') ++line_;
+    }
+    if (kind != Kind::kSpace && kind != Kind::kComment && kind != Kind::kNewline) {
+      at_line_start_ = false;
+    }
+    pos_ = end;
+  }
+
+  // Up to the closing quote; a lone newline ends an unterminated literal (the compiler will say
+  // so), a backslash escapes the next character, a newline included.
+  size_t QuotedEnd(size_t open, char quote) const {
+    size_t i = open + 1;
+    while (i < src_.size()) {
+      const char c = src_[i];
+      if (c == '\\') {
+        i += 2;
+      } else if (c == quote) {
+        return i + 1;
+      } else if (c == '\n') {
+        return i;
+      } else {
+        ++i;
+      }
+    }
+    return src_.size();
+  }
+
+  // R"delim( ... )delim" with `open` on the quote.
+  size_t RawStringEnd(size_t open) const {
+    const size_t paren = src_.find('(', open + 1);
+    if (paren == std::string_view::npos || paren - open - 1 > 16) return QuotedEnd(open, '"');
+    const std::string close = ")" + std::string(src_.substr(open + 1, paren - open - 1)) + "\"";
+    const size_t end = src_.find(close, paren + 1);
+    return end == std::string_view::npos ? src_.size() : end + close.size();
+  }
+
+  size_t NumberEnd(size_t i) const {
+    while (i < src_.size()) {
+      const unsigned char c = src_[i];
+      if ((c == '+' || c == '-') && i > 0 &&
+          (src_[i - 1] == 'e' || src_[i - 1] == 'E' || src_[i - 1] == 'p' || src_[i - 1] == 'P')) {
+        ++i;
+      } else if (c == '\'' && IsIdentChar(static_cast<unsigned char>(At(i + 1)))) {
+        i += 2;  // digit separator: 1'000'000
+      } else if (IsIdentChar(c) || c == '.') {
+        ++i;
+      } else {
+        break;
+      }
+    }
+    return i;
+  }
+
+  void Next() {
+    const char c = src_[pos_];
+    if (c == '\n') {
+      Push(Kind::kNewline, pos_ + 1);
+      // A newline outside a comment and not spliced ends the directive.
+      directive_ = define_ = false;
+      at_line_start_ = true;
+      expect_directive_name_ = header_name_allowed_ = false;
+      return;
+    }
+    if (const size_t n = SpliceAt(pos_)) {
+      Push(Kind::kSpace, pos_ + n);
+      return;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      size_t i = pos_;
+      while (i < src_.size() && (src_[i] == ' ' || src_[i] == '\t' || src_[i] == '\r' ||
+                                 src_[i] == '\f' || src_[i] == '\v')) {
+        ++i;
+      }
+      Push(Kind::kSpace, i);
+      return;
+    }
+    if (c == '/' && At(pos_ + 1) == '/') {
+      size_t i = pos_ + 2;
+      for (; i < src_.size(); ++i) {
+        if (src_[i] != '\n') continue;
+        // A spliced line comment goes on over the next line.
+        const bool spliced = src_[i - 1] == '\\' || (src_[i - 1] == '\r' && src_[i - 2] == '\\');
+        if (!spliced) break;
+      }
+      Push(Kind::kComment, i);
+      return;
+    }
+    if (c == '/' && At(pos_ + 1) == '*') {
+      const size_t close = src_.find("*/", pos_ + 2);
+      Push(Kind::kComment, close == std::string_view::npos ? src_.size() : close + 2);
+      return;
+    }
+    if (c == '#' && at_line_start_ && !directive_) {
+      directive_ = true;
+      expect_directive_name_ = true;
+      Push(Kind::kPunct, pos_ + 1);
+      return;
+    }
+    if (c == '<' && header_name_allowed_) {
+      header_name_allowed_ = false;
+      size_t i = pos_ + 1;
+      while (i < src_.size() && src_[i] != '>' && src_[i] != '\n') ++i;
+      if (At(i) == '>') {
+        Push(Kind::kHeader, i + 1);
+        return;
+      }
+    }
+    header_name_allowed_ = false;
+    if (c == '"') {
+      Push(Kind::kString, QuotedEnd(pos_, '"'));
+      return;
+    }
+    if (c == '\'') {
+      Push(Kind::kChar, QuotedEnd(pos_, '\''));
+      return;
+    }
+    if (IsDigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && IsDigit(static_cast<unsigned char>(At(pos_ + 1))))) {
+      Push(Kind::kNumber, NumberEnd(pos_ + 1));
+      return;
+    }
+    if (IsIdentStart(static_cast<unsigned char>(c))) {
+      size_t i = pos_;
+      while (i < src_.size() && IsIdentChar(static_cast<unsigned char>(src_[i]))) ++i;
+      const std::string_view word = src_.substr(pos_, i - pos_);
+      // Encoding prefixes glue onto the literal that follows them.
+      if (At(i) == '"' &&
+          (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
+        Push(Kind::kString, RawStringEnd(i));
+        return;
+      }
+      if ((At(i) == '"' || At(i) == '\'') &&
+          (word == "u8" || word == "u" || word == "U" || word == "L")) {
+        Push(At(i) == '"' ? Kind::kString : Kind::kChar, QuotedEnd(i, At(i)));
+        return;
+      }
+      if (expect_directive_name_) {
+        expect_directive_name_ = false;
+        define_ = word == "define";
+        Push(Kind::kIdent, i);
+        header_name_allowed_ = word == "include" || word == "include_next" || word == "import";
+        return;
+      }
+      Push(Kind::kIdent, i);
+      return;
+    }
+    expect_directive_name_ = false;
+    if (c == ':' && At(pos_ + 1) == ':') {
+      Push(Kind::kPunct, pos_ + 2);
+      return;
+    }
+    Push(Kind::kPunct, pos_ + 1);
+  }
+
+  std::string_view src_;
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  int line_ = 1;
+  bool at_line_start_ = true;
+  bool directive_ = false;
+  bool define_ = false;
+  bool expect_directive_name_ = false;
+  bool header_name_allowed_ = false;
+};
+
+class Rewriter {
+ public:
+  Rewriter(std::string_view src, RewriteResult* result)
+      : src_(src), toks_(Lexer(src).Run()), result_(result) {}
+
+  std::string Run() { return Emit(0, toks_.size()); }
+
+ private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  bool Significant(size_t i) const {
+    const Kind k = toks_[i].kind;
+    return k != Kind::kSpace && k != Kind::kNewline && k != Kind::kComment;
+  }
+  std::string_view Text(size_t i) const {
+    return src_.substr(toks_[i].begin, toks_[i].end - toks_[i].begin);
+  }
+  bool IsPunct(size_t i, std::string_view p) const {
+    return i < toks_.size() && toks_[i].kind == Kind::kPunct && Text(i) == p;
+  }
+  // Three adjacent one-character tokens `c` from i: `<<<` or `>>>`.
+  bool IsTriple(size_t i, char c) const {
+    const std::string_view p(&c, 1);
+    return i + 2 < toks_.size() && IsPunct(i, p) && IsPunct(i + 1, p) && IsPunct(i + 2, p) &&
+           toks_[i].end == toks_[i + 1].begin && toks_[i + 1].end == toks_[i + 2].begin;
+  }
+  // The previous significant token at or after `lo`, or kNone.
+  size_t PrevSig(size_t i, size_t lo) const {
+    while (i > lo) {
+      --i;
+      if (Significant(i)) return i;
+    }
+    return kNone;
+  }
+  size_t NextSig(size_t i, size_t hi) const {
+    for (++i; i < hi; ++i) {
+      if (Significant(i)) return i;
+    }
+    return kNone;
+  }
+  int Newlines(size_t from, size_t to) const {
+    int n = 0;
+    if (from >= to) return n;
+    for (size_t i = toks_[from].begin; i < toks_[to - 1].end; ++i) {
+      if (src_[i] == '\n') ++n;
+    }
+    return n;
+  }
+  std::string Raw(size_t from, size_t to) const {
+    if (from >= to) return {};
+    return std::string(src_.substr(toks_[from].begin, toks_[to - 1].end - toks_[from].begin));
+  }
+
+  void Error(size_t tok, std::string message) {
+    result_->errors.push_back({toks_[tok].line, std::move(message)});
+  }
+
+  // The first token of the kernel name that ends right before `<<<` at `launch`: an
+  // identifier, optionally qualified (ns::, ::, A<T>::, template) and with template arguments.
+  size_t NameStart(size_t launch, size_t lo) {
+    size_t j = PrevSig(launch, lo);
+    for (;;) {
+      if (j == kNone) return kNone;
+      if (IsPunct(j, ">")) {
+        int angle = 0;
+        int nest = 0;
+        size_t k = j;
+        for (; k != kNone; k = PrevSig(k, lo)) {
+          if (IsPunct(k, ")") || IsPunct(k, "]") || IsPunct(k, "}")) {
+            ++nest;
+          } else if (IsPunct(k, "(") || IsPunct(k, "[") || IsPunct(k, "{")) {
+            if (nest == 0) return kNone;
+            --nest;
+          } else if (nest == 0 && IsPunct(k, ";")) {
+            return kNone;
+          } else if (nest == 0 && IsPunct(k, ">")) {
+            ++angle;
+          } else if (nest == 0 && IsPunct(k, "<") && --angle == 0) {
+            break;
+          }
+        }
+        if (k == kNone) return kNone;
+        j = PrevSig(k, lo);
+        if (j == kNone) return kNone;
+      }
+      if (toks_[j].kind != Kind::kIdent) return kNone;
+      size_t start = j;
+      size_t p = PrevSig(j, lo);
+      if (p != kNone && Text(p) == "template") {
+        start = p;
+        p = PrevSig(p, lo);
+      }
+      if (p == kNone || !IsPunct(p, "::")) return start;
+      const size_t q = PrevSig(p, lo);
+      if (q != kNone && (toks_[q].kind == Kind::kIdent || IsPunct(q, ">"))) {
+        j = q;
+        continue;
+      }
+      return p;  // ::kernel
+    }
+  }
+
+  // The kernel name as one line: significant tokens, one space where the source had any.
+  std::string NameText(size_t from, size_t to) const {
+    std::string s;
+    bool gap = false;
+    for (size_t i = from; i < to; ++i) {
+      if (!Significant(i)) {
+        gap = true;
+        continue;
+      }
+      if (gap && !s.empty()) s += ' ';
+      gap = false;
+      s += Text(i);
+    }
+    return s;
+  }
+
+  static std::string Quote(std::string_view s) {
+    std::string q = "\"";
+    for (const char c : s) {
+      if (c == '"' || c == '\\') q += '\\';
+      q += c;
+    }
+    return q + "\"";
+  }
+
+  // Rewrites the launch whose `<<<` starts at token `launch`; tokens [flushed, ...) are not
+  // emitted yet. On success appends the name's prefix and the call to `out` and returns the
+  // token after the launch's closing parenthesis; on error returns kNone.
+  size_t RewriteOne(size_t launch, size_t flushed, size_t hi, std::string& out) {
+    if (toks_[launch].in_directive) {
+      Error(launch, toks_[launch].in_define
+                        ? "a <<<...>>> kernel launch inside a macro body (#define) cannot be "
+                          "rewritten; write the launch outside the macro"
+                        : "a <<<...>>> kernel launch inside a preprocessor directive cannot be "
+                          "rewritten");
+      return kNone;
+    }
+    const size_t name = NameStart(launch, flushed);
+    if (name == kNone) {
+      Error(launch,
+            "cannot find the kernel name before '<<<' (expected kernel<<<...>>>(...) with the "
+            "kernel named by an identifier, optionally qualified and with template arguments)");
+      return kNone;
+    }
+    // The configuration: three arguments separated by top-level commas, up to `>>>`.
+    std::vector<std::pair<size_t, size_t>> config;
+    size_t arg_begin = launch + 3;
+    size_t close = kNone;
+    int nest = 0;
+    for (size_t i = arg_begin; i < hi; ++i) {
+      if (!Significant(i)) continue;
+      if (nest == 0 && IsTriple(i, '>')) {
+        config.emplace_back(arg_begin, i);
+        close = i;
+        break;
+      }
+      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
+        ++nest;
+      } else if (IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) {
+        if (--nest < 0) break;
+      } else if (nest == 0 && IsPunct(i, ";")) {
+        break;
+      } else if (nest == 0 && IsPunct(i, ",")) {
+        config.emplace_back(arg_begin, i);
+        arg_begin = i + 1;
+      }
+    }
+    if (close == kNone) {
+      Error(launch, "no '>>>' closes the kernel launch configuration opened by '<<<'");
+      return kNone;
+    }
+    if (config.size() != 3) {
+      Error(launch,
+            "a kernel launch takes three configuration arguments "
+            "<<<numBlocks, l2ctrl, stream>>>, found " +
+                std::to_string(config.size()) +
+                " (wrap an argument that holds a comma in parentheses)");
+      return kNone;
+    }
+    static constexpr const char* kConfigNames[] = {"numBlocks", "l2ctrl", "stream"};
+    for (size_t a = 0; a < 3; ++a) {
+      const size_t first = NextSig(config[a].first - 1, config[a].second);
+      if (first == kNone) {
+        Error(launch,
+              std::string("the launch configuration argument ") + kConfigNames[a] + " is empty");
+        return kNone;
+      }
+    }
+    const size_t open = NextSig(close + 2, hi);
+    if (open == kNone || !IsPunct(open, "(")) {
+      Error(launch, "expected '(' and the kernel arguments after '>>>'");
+      return kNone;
+    }
+    size_t args_end = kNone;
+    nest = 0;
+    for (size_t i = open; i < hi; ++i) {
+      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
+        ++nest;
+      } else if ((IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) && --nest == 0) {
+        args_end = i;
+        break;
+      }
+    }
+    if (args_end == kNone || !IsPunct(args_end, ")")) {
+      Error(launch, "the kernel argument list after '>>>' is not closed by ')'");
+      return kNone;
+    }
+
+    const size_t name_end = PrevSig(launch, flushed) + 1;
+    const std::string kernel = NameText(name, name_end);
+    out += Raw(flushed, name);
+    out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
+    out.append(Newlines(name, launch), '\n');
+    for (size_t a = 0; a < 3; ++a) {
+      out += '(' + Emit(config[a].first, config[a].second) + ')';
+      out += a < 2 ? "," : ", ";
+    }
+    out.append(Newlines(close, open), '\n');
+    out += "[&](auto&&... lngrad_args) { " + kernel + "(lngrad_args...); }";
+    const std::string args = Emit(open + 1, args_end);
+    if (NextSig(open, args_end) != kNone) out += ", ";
+    out += args + ')';
+    ++result_->launches;
+    return args_end + 1;
+  }
+
+  // Tokens [lo, hi) with their launches rewritten.
+  std::string Emit(size_t lo, size_t hi) {
+    std::string out;
+    size_t flushed = lo;
+    for (size_t i = lo; i < hi;) {
+      if (!IsTriple(i, '<')) {
+        ++i;
+        continue;
+      }
+      // operator<<<T> names a template specialisation of operator<<, not a launch.
+      const size_t before = PrevSig(i, lo);
+      if (before != kNone && Text(before) == "operator") {
+        i += 2;
+        continue;
+      }
+      const size_t next = RewriteOne(i, flushed, hi, out);
+      if (next == kNone) {
+        i += 3;
+        continue;
+      }
+      flushed = i = next;
+    }
+    out += Raw(flushed, hi);
+    return out;
+  }
+
+  std::string_view src_;
+  std::vector<Token> toks_;
+  RewriteResult* result_;
+};
+
+}  // namespace
+
+RewriteResult RewriteLaunches(std::string_view source, std::string_view file) {
+  RewriteResult result;
+  // A UTF-8 byte order mark may only start a file; the #line directive comes first now.
+  if (source.substr(0, 3) == "\xEF\xBB\xBF") source.remove_prefix(3);
+  std::string name;
+  for (const char c : file) {
+    if (c == '"' || c == '\\') name += '\\';
+    name += c;
+  }
+  result.text = "#line 1 \"" + name + "\"\n";
+  result.text += Rewriter(source, &result).Run();
+  return result;
+}
+
+std::string FormatDiagnostic(std::string_view file, const Diagnostic& d) {
+  return std::string(file) + ":" + std::to_string(d.line) + ": error: " + d.message;
+}
+
+}  // namespace lngrad::asc_compiler
