@@ -75,8 +75,13 @@ void VectorFootprint(const LayerNormGradBetaTiling& t, bool is_half, bool reuse,
       upd(f->scratch, uint64_t{t.resForGammaTmpTensorPos} + tmp_ext);
     } else {
       upd(f->inputDy, c.offset + tmp_ext);
-      upd(f->resForGamma, c.offset + (reuse ? tmp_ext : c.bsh));
-      if (!reuse) upd(f->scratch, uint64_t{t.resForGammaTmpTensorPos} + tmp_ext);
+      upd(f->resForGamma, c.offset + c.bsh);
+      // With reuse the product buffer is resForGamma's base, not the chunk's offset.
+      if (reuse) {
+        upd(f->resForGamma, tmp_ext);
+      } else {
+        upd(f->scratch, uint64_t{t.resForGammaTmpTensorPos} + tmp_ext);
+      }
     }
   });
 }
@@ -87,7 +92,10 @@ void VectorFloat(const Ops& ops, const LayerNormGradBetaTiling& t,
   ForEachChunk(t, [&](const Chunk& c) {
     const float* dy = o.inputDy.data + c.offset;
     float* res = o.resForGamma.data + c.offset;
-    float* tmp = reuse ? res : o.scratch.data + t.resForGammaTmpTensorPos;
+    // isReuseSource: the device's product buffer is resForGamma itself, at its base for every
+    // chunk, so resForGamma[0, bshCurLength) ends with the last chunks' products and the rest
+    // keeps its input.
+    float* tmp = reuse ? o.resForGamma.data : o.scratch.data + t.resForGammaTmpTensorPos;
     ops.Mul(tmp, dy, res, c.bsh);
     ReduceSumFirstN(ops, o.outputPdGamma.data, tmp, c.bs, h, c.clear);
     ReduceSumFirstN(ops, o.outputPdBeta.data, dy, c.bs, h, c.clear);

@@ -361,6 +361,8 @@ const char* RoundModeName(AscendC::RoundMode mode) noexcept {
 }
 
 Half FloatToHalfSaturate(float f) {
+  // The Cast documentation (float to float, saturation mode): NaN gives 0.
+  if (std::isnan(f)) return Half::FromBits(0);
   uint16_t bits = FloatToHalfBits(f);
   if ((bits & 0x7FFFu) == 0x7C00u) bits = static_cast<uint16_t>((bits & 0x8000u) | 0x7BFFu);
   return Half::FromBits(bits);

@@ -131,19 +131,41 @@ TEST(LayerNormGradBeta, SimdEqualsScalarBitwise) {
   }
 }
 
-TEST(LayerNormGradBeta, ReuseSourceOverwritesResForGammaWithTheProduct) {
-  // Float vector path (spec §3.3): isReuseSource makes resForGamma the product buffer.
+TEST(LayerNormGradBeta, ReuseSourceWritesTheProductsAtResForGammasBase) {
+  // Float vector path (spec §3.3): isReuseSource makes resForGamma the product buffer, at its
+  // base for every chunk (the kernel's temporary is resForGamma itself, not resForGamma[offset]).
+  // 3 chunks of 2 rows: [0,16) ends with the last chunk's products (elements 32..48), [16,48)
+  // keeps its input.
   const uint32_t b = 1, s = 6, h = 8;
   const auto dy = testing::Uniform(b * s * h, -10.0f, 10.0f, 1);
   const auto res = testing::Uniform(b * s * h, -10.0f, 10.0f, 2);
   const auto t = MakeBetaTiling(b, s, h, h, 4 * 2 * h, false);
+  ASSERT_EQ(t.loopRound, 3u);
+  ASSERT_EQ(t.inputTailSize, 0u);
   BetaCase<float> with(dy, res, h, 2 * h), without(dy, res, h, 2 * h);
   ASSERT_TRUE(LayerNormGradBeta(Algorithm::kVector, t, with.Operands(), true).ok());
   ASSERT_TRUE(LayerNormGradBeta(Algorithm::kVector, t, without.Operands(), false).ok());
   EXPECT_EQ(with.gamma_out, without.gamma_out);
+  EXPECT_EQ(with.beta_out, without.beta_out);
   EXPECT_EQ(without.res, res);
-  for (size_t i = 0; i < res.size(); ++i) EXPECT_EQ(with.res[i], dy[i] * res[i]) << i;
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(with.res[i], dy[32 + i] * res[32 + i]) << i;
+  for (size_t i = 16; i < res.size(); ++i) EXPECT_EQ(with.res[i], res[i]) << i;
   EXPECT_EQ(with.scratch, std::vector<float>(2 * h, 123.0f));  // scratch untouched with reuse
+}
+
+TEST(LayerNormGradBeta, ReuseSourceFootprintIsTheChunksAndTheBase) {
+  // The footprint of resForGamma with reuse: every chunk's input, and the base as product buffer
+  // (never more than the input here, so exactly B*S*H); one element short is refused unwritten.
+  const auto t = MakeBetaTiling(1, 6, 8, 8, 4 * 2 * 8, false);
+  LayerNormGradBetaFootprint f;
+  ASSERT_TRUE(LayerNormGradBetaFootprintFor(Algorithm::kVector, t, false, true, &f).ok());
+  EXPECT_EQ(f.resForGamma, 48u);
+  EXPECT_EQ(f.scratch, 0u);
+  const auto dy = testing::Uniform(48, -1.0f, 1.0f, 3);
+  BetaCase<float> c(dy, std::vector<float>(47, 2.0f), 8, 16);
+  const Status st = LayerNormGradBeta(Algorithm::kVector, t, c.Operands(), true);
+  EXPECT_EQ(st.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(c.res, std::vector<float>(47, 2.0f));
 }
 
 TEST(LayerNormGradBeta, RegisterPathSaturatesHalfOutputs) {

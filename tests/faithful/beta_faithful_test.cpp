@@ -3,6 +3,8 @@
 // 2002 and 3510, float and half, several chunkings; and the documentation example exactly.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -77,19 +79,50 @@ TEST(BetaBitwiseCoverageTest, RowsTilingHasChunksAndATail) {
   EXPECT_NE(h.tiling.inputTailSize, 0u);
 }
 
-TEST(BetaReuseSourceTest, FloatOverwritesResForGammaWithTheProducts) {
+// float + isReuseSource on 2201/2002: the kernel's product tensor is resForGamma's base
+// (params.resForGammaTmpTensor = resForGamma, not resForGamma[offset]), so every chunk writes
+// its dy*res to resForGamma[0, bshCur): element k < inputTailSize ends with the tail's product,
+// k < oneCalSize with the last full chunk's, and the rest keeps its input. A closed form from
+// the tiling, not a second simulation.
+std::vector<double> ReuseResForGammaAfter(const BetaCase& c) {
+  const auto& t = c.tiling;
+  const std::vector<double> dy = Values(c.dy), res = Values(c.res_for_gamma);
+  const auto prod = [&](uint64_t i) {
+    return static_cast<double>(static_cast<float>(dy[i]) * static_cast<float>(res[i]));
+  };
+  const uint64_t last_full = uint64_t{t.loopRound - 1} * t.oneCalSize;
+  std::vector<double> want = res;
+  for (uint64_t k = 0; k < want.size(); ++k) {
+    if (k < t.inputTailSize) {
+      want[k] = prod(t.inputTailPos + k);
+    } else if (k < t.oneCalSize) {
+      want[k] = prod(last_full + k);
+    }
+  }
+  return want;
+}
+
+void ExpectSameValues(const char* what, const std::vector<double>& got,
+                      const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t k = 0; k < got.size(); ++k) {
+    ASSERT_EQ(FloatBits(static_cast<float>(got[k])), FloatBits(static_cast<float>(want[k])))
+        << what << " element " << k;
+  }
+}
+
+TEST(BetaReuseSourceTest, FloatWritesEveryChunksProductsAtResForGammasBase) {
   for (const char* soc : {kA2, kInfer}) {
     SCOPED_TRACE(soc);
     const BetaCase c = MakeCase({soc, false, true, 2});
+    // [1,13,32] with 3 rows per chunk: 4 chunks of 96 and a one-row tail.
+    ASSERT_EQ(c.tiling.oneCalSize, 96u);
+    ASSERT_EQ(c.tiling.loopRound, 4u);
+    ASSERT_EQ(c.tiling.inputTailSize, 32u);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
-    const std::vector<double> dy = Values(c.dy), res = Values(c.res_for_gamma),
-                              after = Values(got.res_for_gamma);
     // The code reuses resForGamma (the documentation says inputDy; spec §3.3).
-    for (size_t k = 0; k < dy.size(); ++k) {
-      const float want = static_cast<float>(dy[k]) * static_cast<float>(res[k]);
-      ASSERT_EQ(FloatBits(static_cast<float>(after[k])), FloatBits(want)) << "element " << k;
-    }
+    ExpectSameValues("resForGamma", Values(got.res_for_gamma), ReuseResForGammaAfter(c));
     ExpectSame("inputDy", got.dy, c.dy);
   }
   // Without reuse, and for half or on 3510, resForGamma stays.
@@ -104,6 +137,130 @@ TEST(BetaReuseSourceTest, FloatOverwritesResForGammaWithTheProducts) {
         ExpectSame("resForGamma", got.res_for_gamma, c.res_for_gamma);
       }
     }
+  }
+}
+
+// Issue 14's example: [2,32,16] float, isReuseSource, stackBufferSize 128 B = 32 floats: 32
+// chunks of 32 (two rows), no tail. The device leaves resForGamma[0,32) = dy[992,1024) *
+// res[992,1024) and [32,1024) as it was. With 192 B (48 floats): 21 chunks and a 16-element
+// tail at 1008: [0,16) from the tail, [16,48) from the chunk at 960, [48,1024) untouched.
+TEST(BetaReuseSourceTest, ChunkedExampleLeavesOnlyTheBaseOverwritten) {
+  struct Example {
+    uint32_t stack_bytes, one, loop_round, tail;
+  };
+  for (const Example& e : {Example{128, 32, 32, 0}, Example{192, 48, 21, 16}}) {
+    for (const char* soc : {kA2, kInfer}) {
+      SCOPED_TRACE(std::string(soc) + " stackBufferSize " + std::to_string(e.stack_bytes));
+      BetaCase c;
+      c.soc = soc;
+      c.reuse = true;
+      c.rows = 64;
+      c.h = 16;
+      c.dy = MakeTensor(false, Uniform(1024, -4, 4, 77));
+      c.res_for_gamma = MakeTensor(false, Uniform(1024, -2, 2, 78));
+      {
+        SocScope scope(soc);
+        const lngrad::Status st = lngrad::tiling::LayerNormGradBetaNDTilingInfo(
+            ge::Shape({2, 32, 16, 16}), e.stack_bytes, 4, true, c.tiling);
+        ASSERT_TRUE(st.ok()) << st.ToString();
+      }
+      ASSERT_EQ(c.tiling.oneCalSize, e.one);
+      ASSERT_EQ(c.tiling.loopRound, e.loop_round);
+      ASSERT_EQ(c.tiling.inputTailSize, e.tail);
+      c.scratch_bytes = c.tmp_buffer_bytes = e.stack_bytes;
+      BetaResult got;
+      const lngrad::Status st = RunBeta(c, &got);
+      ASSERT_TRUE(st.ok()) << st.ToString();
+      const std::vector<double> dy = Values(c.dy), res = Values(c.res_for_gamma),
+                                after = Values(got.res_for_gamma);
+      const auto prod = [&](size_t i) {
+        return FloatBits(static_cast<float>(dy[i]) * static_cast<float>(res[i]));
+      };
+      for (size_t k = 0; k < 1024; ++k) {
+        uint32_t want = FloatBits(static_cast<float>(res[k]));  // untouched
+        if (e.tail == 0 && k < 32) want = prod(992 + k);
+        if (e.tail != 0 && k < 16) want = prod(1008 + k);
+        if (e.tail != 0 && k >= 16 && k < 48) want = prod(960 + k);
+        ASSERT_EQ(FloatBits(static_cast<float>(after[k])), want) << "resForGamma element " << k;
+      }
+      // The replay (re-derived from the kernel source) agrees, outputs and scratch included;
+      // the outputs are those of the run without reuse.
+      const BetaResult want = ReplayBeta(c);
+      ExpectSame("outputPdGamma", got.pd_gamma, want.pd_gamma);
+      ExpectSame("outputPdBeta", got.pd_beta, want.pd_beta);
+      ExpectSame("resForGamma after", got.res_for_gamma, want.res_for_gamma);
+      ExpectSame("inputDy after", got.dy, c.dy);
+      BetaCase plain = c;
+      plain.reuse = false;
+      BetaResult no_reuse;
+      ASSERT_TRUE(RunBeta(plain, &no_reuse).ok());
+      ExpectSame("outputPdGamma vs no reuse", got.pd_gamma, no_reuse.pd_gamma);
+      ExpectSame("outputPdBeta vs no reuse", got.pd_beta, no_reuse.pd_beta);
+    }
+  }
+}
+
+// Arch 3510 half stores the accumulators with the saturating Cast (SatMode::SAT): by the Cast
+// documentation, NaN -> 0 and beyond the range (inf included) -> +-65504. The vector path's
+// CAST_NONE keeps NaN and inf.
+TEST(BetaSaturationTest, Arch3510HalfStoresNanAsZeroAndInfAsMax) {
+  const uint32_t rows = 4, h = 16;
+  std::vector<double> dy(rows * h, 1.0), res(rows * h, 1.0);
+  const double inf = INFINITY;
+  dy[0] = NAN;              // column 0: both sums NaN
+  dy[1] = inf;              // column 1: both +inf
+  dy[2] = inf;              // column 2: inf + -inf = NaN
+  dy[h + 2] = -inf;         //
+  dy[3] = -inf;             // column 3: both -inf
+  res[4] = NAN;             // column 4: gamma NaN, beta 4
+  res[5] = 40000.0;         // column 5: gamma 40000 + 3 rounds to 40000 in half
+  dy[2 * h + 6] = 60000.0;  // column 6: 60003 -> finite
+  dy[3 * h + 6] = 60000.0;  //   then 120002: beyond the range -> 65504
+  for (const std::string& soc : kProducts) {
+    SCOPED_TRACE(soc);
+    BetaCase c;
+    c.soc = soc;
+    c.half = true;
+    c.rows = rows;
+    c.h = h;
+    c.dy = MakeTensor(true, dy);
+    c.res_for_gamma = MakeTensor(true, res);
+    SetBetaTiling(c, TmpKind::kMax);
+    BetaResult got;
+    ASSERT_TRUE(RunBeta(c, &got).ok());
+    const BetaResult want = ReplayBeta(c);
+    ExpectSame("outputPdGamma", got.pd_gamma, want.pd_gamma);
+    ExpectSame("outputPdBeta", got.pd_beta, want.pd_beta);
+    const auto bits = [](const Tensor& t, size_t i) {
+      uint16_t b;
+      std::memcpy(&b, t.bytes.data() + 2 * i, 2);
+      return b;
+    };
+    const Tensor& g = got.pd_gamma;
+    const Tensor& b = got.pd_beta;
+    if (IsArch3510(soc)) {
+      EXPECT_EQ(bits(g, 0), 0x0000);
+      EXPECT_EQ(bits(b, 0), 0x0000);
+      EXPECT_EQ(bits(g, 1), 0x7BFF);
+      EXPECT_EQ(bits(b, 1), 0x7BFF);
+      EXPECT_EQ(bits(g, 2), 0x0000);
+      EXPECT_EQ(bits(b, 2), 0x0000);
+      EXPECT_EQ(bits(g, 3), 0xFBFF);
+      EXPECT_EQ(bits(b, 3), 0xFBFF);
+      EXPECT_EQ(bits(g, 4), 0x0000);
+      EXPECT_EQ(bits(b, 6), 0x7BFF);
+    } else {
+      EXPECT_TRUE(std::isnan(g.At(0)) && std::isnan(b.At(0)));
+      EXPECT_EQ(bits(g, 1), 0x7C00);
+      EXPECT_EQ(bits(b, 1), 0x7C00);
+      EXPECT_TRUE(std::isnan(g.At(2)) && std::isnan(b.At(2)));
+      EXPECT_EQ(bits(b, 3), 0xFC00);
+      EXPECT_TRUE(std::isnan(g.At(4)));
+      EXPECT_EQ(bits(b, 6), 0x7C00);
+    }
+    EXPECT_EQ(b.At(4), 4.0);
+    EXPECT_EQ(g.At(5), 40000.0);
+    EXPECT_EQ(b.At(7), 4.0);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "faithful_util.h"
+#include "lngrad_aicore/check.h"
 
 namespace faithful {
 namespace {
@@ -204,6 +205,71 @@ TEST(GradReuseSourceTest, HalfIgnoresTheFlag) {
     ASSERT_TRUE(RunGrad(MakeCase({soc, true, true, 2}), &reuse).ok());
     ExpectSame("outputPdX", reuse.pd_x, plain.pd_x);
     ExpectSame("resForGamma", reuse.res_for_gamma, plain.res_for_gamma);
+  }
+}
+
+// shapeInfo.dataFormat other than ND. Checked mode: "LayerNormGrad.data_format" on every arch
+// (the CPU-debug check). Unchecked, as on the device: 2201/2002 skip the computation (the
+// non-ND branch holds only an assert), 3510 only asserts ND and computes the ND result.
+class UncheckedScope {
+ public:
+  UncheckedScope() : previous_(lngrad::aicore::CheckedMode()) {
+    lngrad::aicore::SetCheckedMode(false);
+  }
+  ~UncheckedScope() { lngrad::aicore::SetCheckedMode(previous_); }
+  UncheckedScope(const UncheckedScope&) = delete;
+  UncheckedScope& operator=(const UncheckedScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
+TEST(GradDataFormatTest, CheckedModeRefusesNonNdOnEveryArch) {
+  for (const std::string& soc : kProducts) {
+    SCOPED_TRACE(soc);
+    GradCase c = MakeCase({soc, false, false, 2});
+    c.nd_format = false;
+    GradResult got;
+    const lngrad::Status st = RunGrad(c, &got);
+    EXPECT_FALSE(st.ok());
+    EXPECT_NE(st.message().find("LayerNormGrad.data_format"), std::string::npos) << st.message();
+  }
+}
+
+TEST(GradDataFormatTest, UncheckedNonNdSkipsOnArch2201And2002AndComputesOnArch3510) {
+  const UncheckedScope unchecked;
+  for (const std::string& soc : kProducts) {
+    for (bool half : {false, true}) {
+      for (bool reuse : {false, true}) {
+        SCOPED_TRACE(soc + (half ? " half" : " float") + (reuse ? " reuse" : ""));
+        GradCase c = MakeCase({soc, half, reuse, 2});
+        GradResult nd;
+        ASSERT_TRUE(RunGrad(c, &nd).ok());
+        c.nd_format = false;
+        GradResult got;
+        const lngrad::Status st = RunGrad(c, &got);
+        ASSERT_TRUE(st.ok()) << st.ToString();
+        const GradResult want = ReplayGrad(c);
+        ExpectSame("outputPdX", got.pd_x, want.pd_x);
+        ExpectSame("resForGamma", got.res_for_gamma, want.res_for_gamma);
+        ExpectSame("inputDy after", got.dy, want.dy);
+        ExpectSame("inputX after", got.x, want.x);
+        ExpectSameScratch(got.scratch, want.scratch);
+        if (IsArch3510(soc)) {
+          ExpectSame("outputPdX vs ND", got.pd_x, nd.pd_x);
+          ExpectSame("resForGamma vs ND", got.res_for_gamma, nd.res_for_gamma);
+          ExpectSame("inputDy vs ND", got.dy, nd.dy);
+        } else {
+          // Nothing written: the outputs keep the UB's zeros, the inputs and scratch stay.
+          const Tensor zeros = MakeTensor(half, std::vector<double>(size_t{c.rows} * c.h, 0.0));
+          ExpectSame("outputPdX untouched", got.pd_x, zeros);
+          ExpectSame("resForGamma untouched", got.res_for_gamma, zeros);
+          ExpectSame("inputDy untouched", got.dy, c.dy);
+          ExpectSame("inputX untouched", got.x, c.x);
+          ExpectSameScratch(got.scratch, std::vector<float>(got.scratch.size(), 0.0f));
+        }
+      }
+    }
   }
 }
 

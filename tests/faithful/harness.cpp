@@ -111,6 +111,8 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
   p.tmpBufferBytes = c.proto == Proto::kSharedTmpBuffer ? c.tmp_buffer_bytes : 0;
   p.scratchCopyBytes = c.scratch_bytes;
   p.epsilonBits = c.epsilon_bits;
+  p.dataFormat =
+      static_cast<uint32_t>(c.nd_format ? AscendC::DataFormat::ND : AscendC::DataFormat::NZ);
   std::vector<uint8_t> pbytes(sizeof(p));
   std::memcpy(pbytes.data(), &p, sizeof(p));
 
@@ -157,7 +159,7 @@ bool ReplayGradAs(const GradCase& c, const lngrad_replay::GradTiling& t, T eps, 
   auto* replay = IsArch3510(c.soc) ? &lngrad_replay::ReplayLayerNormGrad3510<T>
                                    : &lngrad_replay::ReplayLayerNormGrad<T>;
   return replay(t, As<T>(r.dy), As<T>(r.x), As<T>(r.variance), As<T>(r.mean), As<T>(r.gamma), eps,
-                As<T>(r.pd_x), As<T>(r.res_for_gamma), scratch, c.reuse);
+                As<T>(r.pd_x), As<T>(r.res_for_gamma), scratch, c.reuse, c.nd_format);
 }
 
 GradResult ReplayGrad(const GradCase& c) {

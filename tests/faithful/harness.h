@@ -51,6 +51,7 @@ struct GradCase {
   uint32_t scratch_bytes = 0;     // scratch bytes compared (a multiple of 32; <= the TBuf)
   Tensor dy, x, variance, mean, gamma;
   uint32_t epsilon_bits = 0;  // float bits, or half bits
+  bool nd_format = true;      // false: shapeInfo.dataFormat = NZ
 };
 
 struct GradResult {

@@ -77,9 +77,10 @@ __aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_A
     pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
     scratch = tmpBuf.Get<uint8_t>();
     LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, scratch, epsilon,
-                                    p.tiling, {DataFormat::ND});
+                                    p.tiling, {static_cast<DataFormat>(p.dataFormat)});
   } else {
-    LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, epsilon, p.tiling);
+    LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, epsilon, p.tiling,
+                                    {static_cast<DataFormat>(p.dataFormat)});
     // The region the API popped: everything after the pipe's buffers.
     PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
   }

@@ -18,6 +18,7 @@ struct GradParams {
       tmpBufferBytes;  // > 0: sharedTmpBuffer prototype with a TBuf of this size; 0: PopStackBuffer
   uint32_t scratchCopyBytes;  // bytes of the scratch region copied back (multiple of 32)
   uint32_t epsilonBits;       // the T epsilon's bits (float, or half in the low 16 bits)
+  uint32_t dataFormat;        // shapeInfo.dataFormat (AscendC::DataFormat's value; 0 = ND)
 };
 
 // LayerNormGradBeta harness.

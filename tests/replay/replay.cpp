@@ -272,7 +272,8 @@ Half FloatToHalf(float f) {
 }
 
 Half FloatToHalfSaturate(float f) {
-  if (std::isnan(f)) return FloatToHalf(f);
+  // Cast documentation, float-to-float in saturation mode: a NaN input gives 0.
+  if (std::isnan(f)) return Half{0};
   const Half h = FloatToHalf(f);
   if ((h.bits & 0x7FFFu) == 0x7C00u)
     return Half{static_cast<uint16_t>((h.bits & 0x8000u) | 0x7BFFu)};
@@ -291,8 +292,10 @@ float TreeSum64(const float* lanes, uint32_t n) {
 template <class T>
 bool ReplayLayerNormGrad(const GradTiling& t, T* inputDy, T* inputX, const T* inputVariance,
                          const T* inputMean, const T* inputGamma, T epsilon, T* outputPdX,
-                         T* resForGamma, float* scratch, bool isReuseSource) {
+                         T* resForGamma, float* scratch, bool isReuseSource, bool isNdFormat) {
   if (t.hLength == 0 || t.oneCalSize == 0 || t.nohCalSize == 0) return false;
+  // The kernel runs the ND computation only for ND; its other branch is an assert.
+  if (!isNdFormat) return true;
   const float eps = ToFloat(epsilon);
   uint64_t off0 = 0;  // element offset in [B,S,H]
   uint64_t off1 = 0;  // row offset in [B,S]
@@ -319,7 +322,9 @@ bool ReplayLayerNormGrad(const GradTiling& t, T* inputDy, T* inputX, const T* in
 template <class T>
 bool ReplayLayerNormGrad3510(const GradTiling& t, T* inputDy, T* inputX, const T* inputVariance,
                              const T* inputMean, const T* inputGamma, T epsilon, T* outputPdX,
-                             T* resForGamma, float* scratch, bool isReuseSource) {
+                             T* resForGamma, float* scratch, bool isReuseSource,
+                             bool /*isNdFormat*/) {
+  // The 3510 kernel only asserts ND (an assert, not a branch): any format computes.
   const uint32_t h = t.hLength;
   if (h == 0) return false;
   const float eps = ToFloat(epsilon);
@@ -412,7 +417,9 @@ bool ReplayLayerNormGradBeta(const GradBetaTiling& t, T* resForGamma, const T* i
   if (h == 0 || t.oneCalSize == 0) return false;
   const auto chunk = [&](uint64_t offset, uint32_t bshCur, uint32_t bsCur, bool clear) {
     if constexpr (sizeof(T) == 4) {
-      float* tmp = isReuseSource ? resForGamma + offset : scratch + t.resForGammaTmpTensorPos;
+      // With isReuseSource the kernel's product tensor is resForGamma itself, not offset by the
+      // chunk: each chunk writes its products over resForGamma[0, bshCur).
+      float* tmp = isReuseSource ? resForGamma : scratch + t.resForGammaTmpTensorPos;
       VMul(tmp, inputDy + offset, resForGamma + offset, bshCur);
       AccumulateRows(outputPdGamma, tmp, bsCur, h, clear);
       AccumulateRows(outputPdBeta, inputDy + offset, bsCur, h, clear);
@@ -470,9 +477,9 @@ bool ReplayLayerNormGradBeta3510(const GradBetaTiling& t, const T* resForGamma, 
 
 #define LNGRAD_REPLAY_INSTANTIATE(T)                                                               \
   template bool ReplayLayerNormGrad<T>(const GradTiling&, T*, T*, const T*, const T*, const T*, T, \
-                                       T*, T*, float*, bool);                                      \
+                                       T*, T*, float*, bool, bool);                                \
   template bool ReplayLayerNormGrad3510<T>(const GradTiling&, T*, T*, const T*, const T*,          \
-                                           const T*, T, T*, T*, float*, bool);                     \
+                                           const T*, T, T*, T*, float*, bool, bool);               \
   template bool ReplayLayerNormGradBeta<T>(const GradBetaTiling&, T*, const T*, T*, T*, float*,    \
                                            bool);                                                  \
   template bool ReplayLayerNormGradBeta3510<T>(const GradBetaTiling&, const T*, const T*, T*, T*);

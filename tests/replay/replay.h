@@ -23,9 +23,10 @@ struct Half {
 };
 static_assert(sizeof(Half) == 2);
 
-float HalfToFloat(Half h);          // exact
-Half FloatToHalf(float f);          // round to nearest even; overflow -> inf (CAST_NONE / RINT)
-Half FloatToHalfSaturate(float f);  // as FloatToHalf, but out-of-range and inf -> +-65504
+float HalfToFloat(Half h);  // exact
+Half FloatToHalf(float f);  // round to nearest even; overflow -> inf (CAST_NONE / RINT)
+Half FloatToHalfSaturate(
+    float f);  // as FloatToHalf, but out-of-range and inf -> +-65504, NaN -> +0
 
 // The 30 uint32 fields of LayerNormGradTiling, spec §2.1 order (same bytes as the kernel struct).
 struct GradTiling {
@@ -50,32 +51,37 @@ static_assert(sizeof(GradBetaTiling) == 80);
 // Reads/writes: outputPdX, resForGamma ([B,S,H] with row stride hLength); scratch (floats, at the
 // tiling's positions; must hold the layout end, see README); float: outputPdX is per-row scratch
 // before its final value; float + isReuseSource: inputDy and inputX are overwritten (§1.9).
-// Returns false, writing nothing, when hLength, oneCalSize or nohCalSize is 0.
+// Returns false, writing nothing, when hLength, oneCalSize or nohCalSize is 0. isNdFormat false
+// (shapeInfo.dataFormat other than ND): the kernel computes nothing; true is returned.
 template <class T>
 bool ReplayLayerNormGrad(const GradTiling& tiling, T* inputDy, T* inputX, const T* inputVariance,
                          const T* inputMean, const T* inputGamma, T epsilon, T* outputPdX,
-                         T* resForGamma, float* scratch, bool isReuseSource);
+                         T* resForGamma, float* scratch, bool isReuseSource,
+                         bool isNdFormat = true);
 
 // LayerNormGrad on arch 3510 (spec §1.13): one row at a time over all B*S rows, 64-lane chunks.
 // Scratch: x1 row at scratch[0, H), x2 row at scratch[ceil8(H), ceil8(H)+H); for float +
 // isReuseSource they are inputDy[0, H) and inputX[0, H) instead (the first row is overwritten
-// by every row's values; the last row's stay). Returns false when hLength is 0.
+// by every row's values; the last row's stay). Returns false when hLength is 0. isNdFormat is
+// ignored: the 3510 kernel only asserts ND and computes for any format.
 template <class T>
 bool ReplayLayerNormGrad3510(const GradTiling& tiling, T* inputDy, T* inputX,
                              const T* inputVariance, const T* inputMean, const T* inputGamma,
                              T epsilon, T* outputPdX, T* resForGamma, float* scratch,
-                             bool isReuseSource);
+                             bool isReuseSource, bool isNdFormat = true);
 
 // LayerNormGradBeta on arch 2201/2002 (spec §3.3 common implementation). Outputs [originalH].
 // Scratch: float no reuse: dy*res at scratch[resForGammaTmpTensorPos]; float + isReuseSource:
-// resForGamma is overwritten with dy*res instead; half: float accumulators and float copies at
-// the tiling's positions. Returns false when originalHLength or oneCalSize is 0.
+// each chunk's dy*res goes to resForGamma[0, bshCur) instead (the base, whatever the chunk's
+// offset), the rest of resForGamma keeps its values; half: float accumulators and float copies
+// at the tiling's positions. Returns false when originalHLength or oneCalSize is 0.
 template <class T>
 bool ReplayLayerNormGradBeta(const GradBetaTiling& tiling, T* resForGamma, const T* inputDy,
                              T* outputPdGamma, T* outputPdBeta, float* scratch, bool isReuseSource);
 
 // LayerNormGradBeta on arch 3510 (spec §3.3 last bullet): per 64 columns of hLength, rows
-// accumulated from +0 in order; half stores saturate. No scratch, no input writes.
+// accumulated from +0 in order; half stores saturate (+-65504; NaN -> +0). No scratch, no input
+// writes.
 template <class T>
 bool ReplayLayerNormGradBeta3510(const GradBetaTiling& tiling, const T* resForGamma,
                                  const T* inputDy, T* outputPdGamma, T* outputPdBeta);

@@ -210,7 +210,10 @@ TEST(ReplayHalfTest, SaturatingConversion) {
   EXPECT_EQ(FloatToHalfSaturate(INFINITY).bits, 0x7BFFu);
   EXPECT_EQ(FloatToHalfSaturate(65504.0f).bits, 0x7BFFu);
   EXPECT_EQ(FloatToHalfSaturate(1.0f).bits, 0x3C00u);
-  EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalfSaturate(NAN))));
+  // The Cast documentation: float-to-float in saturation mode gives 0 for NaN.
+  EXPECT_EQ(FloatToHalfSaturate(NAN).bits, 0x0000u);
+  EXPECT_EQ(FloatToHalfSaturate(-NAN).bits, 0x0000u);
+  EXPECT_EQ(FloatToHalfSaturate(-INFINITY).bits, 0xFBFFu);
 }
 
 TEST(ReplayTreeTest, AdjacentPairsWithMaskedLanesAsZero) {
@@ -477,8 +480,21 @@ TEST_F(ReplayBetaTest, FloatDocExampleExact) {
       EXPECT_EQ(g, gamma_) << "one " << t.oneCalSize;
       EXPECT_EQ(b, beta_) << "one " << t.oneCalSize;
       if (reuse) {
-        for (int k = 0; k < 64; ++k)
-          EXPECT_EQ(res[k], dy_[k] * res_[k]) << k;  // resForGamma := dy*res
+        // The product buffer is resForGamma's base for every chunk: element k holds the
+        // product of the last chunk longer than k (at that chunk's offset + k); elements past
+        // oneCalSize keep their input. One round: all 64 are products; 4 rounds of 16:
+        // [0,16) from the last round (48..64); 2 rounds of 24 + a 16 tail at 48: [0,16) from
+        // the tail, [16,24) from round 1 (40..48).
+        std::vector<float> want = res_;
+        if (t.oneCalSize == 64) {
+          for (int k = 0; k < 64; ++k) want[k] = dy_[k] * res_[k];
+        } else if (t.oneCalSize == 16) {
+          for (int k = 0; k < 16; ++k) want[k] = dy_[48 + k] * res_[48 + k];
+        } else {
+          for (int k = 0; k < 16; ++k) want[k] = dy_[48 + k] * res_[48 + k];
+          for (int k = 16; k < 24; ++k) want[k] = dy_[24 + k] * res_[24 + k];
+        }
+        EXPECT_EQ(res, want) << "one " << t.oneCalSize;
         EXPECT_EQ(Bits(scratch[0]), 0x7FC00002u);
       } else {
         EXPECT_EQ(res, res_);
@@ -535,6 +551,54 @@ TEST_F(ReplayBetaTest, Arch3510HalfSaturatesAndCommonPathOverflows) {
   ASSERT_TRUE(ReplayLayerNormGradBeta<Half>(t, res.data(), dy.data(), g.data(), b.data(),
                                             scratch.data(), false));
   EXPECT_EQ(b[0].bits, 0x7C00u);
+}
+
+TEST_F(ReplayBetaTest, Arch3510HalfStoresNanAsZero) {
+  // Column 0: a NaN dy makes both sums NaN -> +0; column 1: +inf -> +65504 (gamma: inf * 1),
+  // column 2: inf and -inf -> NaN -> +0. The common path keeps NaN and inf.
+  std::vector<Half> dy(64, FloatToHalf(1.0f)), res(64, FloatToHalf(1.0f)), g(8), b(8);
+  dy[0] = Half{0x7E00};
+  dy[1] = Half{0x7C00};
+  dy[2] = Half{0x7C00};
+  dy[8 + 2] = Half{0xFC00};
+  const GradBetaTiling t = BetaTiling(32, 8, 8, 0, 64, 0, true);
+  ASSERT_TRUE(ReplayLayerNormGradBeta3510<Half>(t, res.data(), dy.data(), g.data(), b.data()));
+  EXPECT_EQ(g[0].bits, 0x0000u);
+  EXPECT_EQ(b[0].bits, 0x0000u);
+  EXPECT_EQ(g[1].bits, 0x7BFFu);
+  EXPECT_EQ(b[1].bits, 0x7BFFu);
+  EXPECT_EQ(g[2].bits, 0x0000u);
+  EXPECT_EQ(b[2].bits, 0x0000u);
+  EXPECT_EQ(HalfToFloat(b[3]), 8.0f);
+  std::vector<float> scratch(64);
+  ASSERT_TRUE(ReplayLayerNormGradBeta<Half>(t, res.data(), dy.data(), g.data(), b.data(),
+                                            scratch.data(), false));
+  EXPECT_TRUE(std::isnan(HalfToFloat(b[0])));
+  EXPECT_EQ(b[1].bits, 0x7C00u);
+}
+
+TEST(ReplayLayerNormGradFormatTest, NonNdIsANoOpOnlyOffArch3510) {
+  // [1,8,8] float, one chunk (E2). A non-ND format: the 2201/2002 kernel computes nothing; the
+  // 3510 kernel ignores it and gives the ND result.
+  const GradTiling t = E2(false);
+  GradInputs in = DocInputs();
+  for (bool arch3510 : {false, true}) {
+    const GradOutputs nd = RunFloat(t, in, false, arch3510);
+    std::vector<float> dy = in.dy, x = in.x, pdX(64, 7.0f), res(64, 7.0f), scratch(512, 3.0f);
+    const auto replay = arch3510 ? &ReplayLayerNormGrad3510<float> : &ReplayLayerNormGrad<float>;
+    ASSERT_TRUE(replay(t, dy.data(), x.data(), in.var.data(), in.mean.data(), in.gamma.data(),
+                       in.eps, pdX.data(), res.data(), scratch.data(), false, false));
+    if (arch3510) {
+      EXPECT_EQ(pdX, nd.pdX);
+      EXPECT_EQ(res, nd.res);
+    } else {
+      EXPECT_EQ(pdX, std::vector<float>(64, 7.0f));
+      EXPECT_EQ(res, std::vector<float>(64, 7.0f));
+      EXPECT_EQ(scratch, std::vector<float>(512, 3.0f));
+    }
+    EXPECT_EQ(dy, in.dy);
+    EXPECT_EQ(x, in.x);
+  }
 }
 
 TEST(ReplayInvalidTest, RefusesZeroSizes) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "cli_common.h"
 #include "command.h"
@@ -15,7 +16,9 @@ namespace {
 constexpr const char* kCmd = "tiling";
 constexpr const char* kDescription =
     "Print what the host tiling API gives for a shape on a product: the min/max tmp sizes\n"
-    "and every field of LayerNormGradTiling and LayerNormGradBetaTiling.";
+    "and every field of LayerNormGradTiling and LayerNormGradBetaTiling. For LayerNormGrad\n"
+    "also where the scratch layout of the tiling for min and for max ends, with a warning\n"
+    "(stderr and --json \"warnings\") when min or max is smaller than that layout.";
 
 struct TilingOptions {
   std::string shape_text;
@@ -62,6 +65,8 @@ struct ApiReport {
   std::vector<Field> fields;
   uint64_t scratch_bytes = 0;  // what the kernel touches (LayerNormGrad only)
   bool has_scratch = false;
+  // LayerNormGrad: where the scratch layout of the tiling for minValue / maxValue ends (bytes).
+  uint64_t min_layout_bytes = 0, max_layout_bytes = 0;
 };
 
 Status StackFor(const std::string& text, uint32_t min_tmp, uint32_t max_tmp, uint32_t* out) {
@@ -87,6 +92,9 @@ io::Json ReportJson(const ApiReport& r) {
   for (const Field& field : r.fields) f[field.name] = field.value;
   j["tiling"] = f;
   if (r.has_scratch) {
+    j["min_tmp_layout_bytes"] = r.min_layout_bytes;
+    j["max_tmp_layout_bytes"] = r.max_layout_bytes;
+    j["min_tmp_too_small"] = r.min_layout_bytes > r.min_tmp;
     j["scratch_bytes_touched"] = r.scratch_bytes;
     j["scratch_overrun"] = r.scratch_bytes > r.stack;
   }
@@ -95,8 +103,14 @@ io::Json ReportJson(const ApiReport& r) {
 
 void PrintReport(const ApiReport& r, const std::string& stack_text) {
   std::printf("%s\n", r.api);
-  std::printf("  Get%sMaxMinTmpSize: minValue %u bytes, maxValue %u bytes\n", r.api, r.min_tmp,
+  std::printf("  Get%sMaxMinTmpSize: minValue %u bytes, maxValue %u bytes", r.api, r.min_tmp,
               r.max_tmp);
+  if (r.has_scratch) {
+    std::printf(" (the scratch layouts of their tilings end at byte %llu and %llu)",
+                static_cast<unsigned long long>(r.min_layout_bytes),
+                static_cast<unsigned long long>(r.max_layout_bytes));
+  }
+  std::printf("\n");
   std::printf("  Get%sNDTilingInfo with stackBufferSize %u bytes (%s):\n", r.api, r.stack,
               stack_text.c_str());
   for (const Field& f : r.fields) {
@@ -127,6 +141,28 @@ Status TileApi(const TilingOptions& o, const ge::Shape& shape, uint32_t type_siz
   LNGRAD_RETURN_IF_ERROR(tiling_info(shape, r->stack, type_size, o.reuse_source, *t));
   r->fields = FieldsOf(*t);
   return Status::Ok();
+}
+
+// Bytes of scratch that LayerNormGrad's kernel touches with the tiling for `stack` bytes; 0 when
+// the tiling API refuses that size.
+uint64_t GradLayoutBytes(const ge::Shape& shape, uint32_t stack, uint32_t type_size, bool reuse) {
+  AscendC::tiling::LayerNormGradTiling t;
+  if (!tiling::LayerNormGradNDTilingInfo(shape, stack, type_size, reuse, t).ok()) return 0;
+  return 4 * tiling::LayerNormGradScratchFloats(t, type_size, reuse);
+}
+
+// The warning when a documented tmp size is smaller than the layout its own tiling uses (spec
+// §2.8: half rounds the rows per loop up to 16): the documentation says the minimum ensures
+// correct function, but a kernel given it writes past its buffer.
+std::string TmpTooSmallWarning(const char* which, uint32_t value, uint64_t layout) {
+  return std::string("GetLayerNormGradMaxMinTmpSize's ") + which + " (" + std::to_string(value) +
+         " bytes) is smaller than the scratch layout of the tiling that "
+         "GetLayerNormGradNDTilingInfo computes for it (it ends at byte " +
+         std::to_string(layout) + "): a kernel given a buffer of " + which +
+         " bytes overwrites the " + std::to_string(layout - value) +
+         " bytes of UB after it on the device (checked mode reports "
+         "LayerNormGrad.scratch_overrun); give the kernel at least " +
+         std::to_string(layout) + " bytes";
 }
 
 int RunTiling(const TilingOptions& o) {
@@ -161,6 +197,15 @@ int RunTiling(const TilingOptions& o) {
   if (!st.ok()) return Fail(kCmd, "LayerNormGrad: " + st.message());
   grad.has_scratch = true;
   grad.scratch_bytes = 4 * tiling::LayerNormGradScratchFloats(gt, type_size, o.reuse_source);
+  grad.min_layout_bytes = GradLayoutBytes(shape, grad.min_tmp, type_size, o.reuse_source);
+  grad.max_layout_bytes = GradLayoutBytes(shape, grad.max_tmp, type_size, o.reuse_source);
+  io::Json warnings = io::Json::array();
+  if (grad.min_layout_bytes > grad.min_tmp) {
+    warnings.push_back(TmpTooSmallWarning("minValue", grad.min_tmp, grad.min_layout_bytes));
+  }
+  if (grad.max_layout_bytes > grad.max_tmp) {
+    warnings.push_back(TmpTooSmallWarning("maxValue", grad.max_tmp, grad.max_layout_bytes));
+  }
 
   ApiReport beta;
   beta.api = "LayerNormGradBeta";
@@ -173,6 +218,8 @@ int RunTiling(const TilingOptions& o) {
       (dims[2] * static_cast<int64_t>(type_size)) % 32 != 0
           ? "H is not 32-byte aligned: the kernels need H * sizeof(T) to be a multiple of 32"
           : nullptr;
+  // The tiling calls above all succeeded, so the warnings belong to a complete report.
+  for (const auto& w : warnings) Warn(kCmd, w.get<std::string>());
   if (o.json) {
     io::Json j = io::Json::object();
     j["command"] = "tiling";
@@ -187,6 +234,7 @@ int RunTiling(const TilingOptions& o) {
     j["LayerNormGrad"] = ReportJson(grad);
     j["LayerNormGradBeta"] = ReportJson(beta);
     if (unaligned_note) j["note"] = unaligned_note;
+    j["warnings"] = warnings;
     return PrintJson(j);
   }
   std::printf(

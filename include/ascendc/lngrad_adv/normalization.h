@@ -117,7 +117,9 @@ template <typename T>
 struct LayerNormGradBetaOperands {
   Buffer<T> outputPdGamma;
   Buffer<T> outputPdBeta;
-  Buffer<T> resForGamma;  // overwritten with dy*resForGamma for float + isReuseSource (§3.3)
+  // float + isReuseSource (§3.3): every chunk's dy*resForGamma is written to resForGamma's
+  // first bshCurLength elements (the device's product buffer is resForGamma's base).
+  Buffer<T> resForGamma;
   Buffer<const T> inputDy;
   Buffer<float> scratch;
 };
@@ -136,7 +138,8 @@ Status LayerNormGradBetaFootprintFor(Algorithm algorithm, const LayerNormGradBet
 // originalHLength columns with row stride originalHLength; the first chunk starts with
 // acc = row_0 + 0. Half: float accumulators in scratch, cast (RNE) to the outputs after every
 // chunk. kRegBase (§3.3 last bullets): per 64-column chunk, g = g + dy*res, b = b + dy from 0
-// over bLength*sLength rows of stride hLength; half stores RNE with saturation to +-65504.
+// over bLength*sLength rows of stride hLength; half stores RNE with saturation: beyond the
+// half range and +-inf to +-65504, NaN to +0 (the Cast documentation's saturation mode).
 // `footprint` is LayerNormGradBetaFootprintFor's for the same arguments (as for LayerNormGrad).
 Status LayerNormGradBeta(Algorithm algorithm, const LayerNormGradBetaTiling& tiling,
                          const LayerNormGradBetaFootprint& footprint,

@@ -133,8 +133,10 @@ void CastFloatToHalf(Half* dst, const float* src, size_t n, bool simd = true);
 Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept;
 // The mode's name as the Ascend C API spells it ("CAST_RINT").
 const char* RoundModeName(AscendC::RoundMode mode) noexcept;
-// float -> half RNE with saturation (3510 LayerNormGradBeta stores, [inference]): finite
-// results beyond the half range and infinities become +-65504; NaN stays NaN.
+// float -> half RNE in the Reg Cast's saturation mode (SatMode::SAT; 3510 LayerNormGradBeta
+// stores): finite results beyond the half range and infinities become +-65504, NaN becomes +0,
+// as the Cast documentation states for float-to-float conversions (the sign of that 0 is not
+// stated: +0 is an inference).
 Half FloatToHalfSaturate(float f);
 
 // The reduction tree of one WholeReduceSum repeat (spec §1.8): adjacent pairs, level by level,

@@ -27,7 +27,8 @@
 //  - "LayerNormGrad.scratch_overrun": the tiling's scratch layout ends beyond sharedTmpBuffer
 //    (§2.8); "LayerNormGrad.operand_bounds": the tiling reaches past an operand tensor.
 // With checked mode off the call behaves like the device (no checks; overruns write the
-// following UB; a non-ND shapeInfo makes it a no-op).
+// following UB; a non-ND shapeInfo makes it a no-op on arch 2002/2201 and is ignored on arch
+// 3510, whose kernel only asserts ND).
 #pragma once
 
 #include <atomic>
@@ -337,8 +338,9 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                {"inputMean", f.inputMean, inputMean.GetSize()},
                                {"inputGamma", f.inputGamma, inputGamma.GetSize()}});
   }
-  // On the device a non-ND format skips the computation (the assert is compiled out).
-  if (shapeInfo.dataFormat != DataFormat::ND) return;
+  // Unchecked, as on the device: arch 2002/2201 skip the computation for a non-ND format (the
+  // else branch holds only an assert, compiled out); arch 3510 only asserts ND and computes.
+  if (shapeInfo.dataFormat != DataFormat::ND && algo != dm::Algorithm::kRegBase) return;
   nd::RaiseIfError(kApi, plan);
 
   using D = nd::DevType<T>;
