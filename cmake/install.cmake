@@ -5,7 +5,8 @@
 include(CMakePackageConfigHelpers)
 
 set(LNGRAD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/lngrad)
-install(TARGETS lngrad_base lngrad_core lngrad_aicore lngrad_adv lngrad_tiling lngrad_ascendc
+install(TARGETS lngrad_base lngrad_core lngrad_aicore lngrad_adv lngrad_tiling lngrad_acl
+  lngrad_ascendc
   EXPORT lngradTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
