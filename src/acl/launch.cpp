@@ -1,6 +1,6 @@
 // Layer acl: the <<<>>> launcher (lngrad_acl/launch.h) and the compile-time default product.
 #include <cstdlib>
-#include <iostream>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -24,7 +24,8 @@ std::string Site(const char* name, const char* file, int line) {
 // is what stderr gets (the full message unless the block report is there already).
 void Record(Stream* st, aclError code, const std::string& message,
             const std::string& printed = {}) {
-  std::cerr << "lngrad acl: " << (printed.empty() ? message : printed) << "\n" << std::flush;
+  // C stdio throughout layer acl: usable from static initialisers (LNGRAD_DEFAULT_SOC).
+  std::fprintf(stderr, "lngrad acl: %s\n", (printed.empty() ? message : printed).c_str());
   const std::string kept = message + " (" + ErrorName(code) + " = " + std::to_string(code) + ")";
   if (st != nullptr) {
     if (st->error == ACL_SUCCESS) st->error = code;
@@ -101,17 +102,20 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
 
 bool ApplyDefaultSoc(const char* soc) noexcept {
   if (soc == nullptr || FindProduct(soc) == nullptr) {
-    std::cerr << "lngrad acl: LNGRAD_DEFAULT_SOC \"" << (soc != nullptr ? soc : "")
-              << "\" is not a known SoC name (e.g. Ascend910B1, Ascend310P1, Ascend950PR_9599); "
-                 "the product stays "
-              << CurrentProduct().soc << "\n";
+    const std::string stays(CurrentProduct().soc);
+    std::fprintf(stderr,
+                 "lngrad acl: LNGRAD_DEFAULT_SOC \"%s\" is not a known SoC name (e.g. "
+                 "Ascend910B1, Ascend310P1, Ascend950PR_9599); the product stays %s\n",
+                 soc != nullptr ? soc : "", stays.c_str());
     return false;
   }
   const char* env = std::getenv("LNGRAD_SOC");
   if (env != nullptr && *env != '\0') {
     if (FindProduct(env) != nullptr) return false;  // the environment wins
-    std::cerr << "lngrad acl: LNGRAD_SOC \"" << env
-              << "\" is not a known SoC name; using the compiled default " << soc << "\n";
+    std::fprintf(stderr,
+                 "lngrad acl: LNGRAD_SOC \"%s\" is not a known SoC name; using the compiled "
+                 "default %s\n",
+                 env, soc);
   }
   return SetCurrentSoc(soc).ok();
 }

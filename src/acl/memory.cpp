@@ -79,17 +79,27 @@ bool RangeFits(const Where& w, const void* p, size_t count, const char* api, con
   return false;
 }
 
+// The kind's value without an enum load: C callers may pass any int, which is not a valid
+// aclrtMemcpyKind value in C++ (and sanitizers would flag the load).
+int KindValue(const aclrtMemcpyKind& kind) {
+  static_assert(sizeof(aclrtMemcpyKind) == sizeof(int));
+  int v;
+  std::memcpy(&v, &kind, sizeof v);
+  return v;
+}
+
 aclError Copy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
-              aclrtMemcpyKind kind, bool async, aclrtStream stream) {
+              int kind_value, bool async, aclrtStream stream) {
   if (count == 0) return ACL_SUCCESS;  // the vendor checks nothing else then
   if (dst == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": dst is nullptr");
   if (src == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": src is nullptr");
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+  if (kind_value < ACL_MEMCPY_HOST_TO_HOST || kind_value > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
     return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(api) + ": kind " + std::to_string(static_cast<int>(kind)) +
+                std::string(api) + ": kind " + std::to_string(kind_value) +
                     " is not ACL_MEMCPY_HOST_TO_HOST, _HOST_TO_DEVICE, _DEVICE_TO_HOST, "
                     "_DEVICE_TO_DEVICE, _DEFAULT or _HOST_TO_BUF_TO_DEVICE");
   }
+  const auto kind = static_cast<aclrtMemcpyKind>(kind_value);
   State& s = GetState();
   std::lock_guard lock(s.mu);
   aclError code = ACL_SUCCESS;
@@ -238,13 +248,14 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
-  return lngrad::acl::detail::Copy("aclrtMemcpy", dst, destMax, src, count, kind, false, nullptr);
+  return lngrad::acl::detail::Copy("aclrtMemcpy", dst, destMax, src, count,
+                                   lngrad::acl::detail::KindValue(kind), false, nullptr);
 }
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  return lngrad::acl::detail::Copy("aclrtMemcpyAsync", dst, destMax, src, count, kind, true,
-                                   stream);
+  return lngrad::acl::detail::Copy("aclrtMemcpyAsync", dst, destMax, src, count,
+                                   lngrad::acl::detail::KindValue(kind), true, stream);
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {

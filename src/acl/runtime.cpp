@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <sstream>
 
 #include "lngrad/product.h"
@@ -70,7 +69,8 @@ void KillContext(State& s, Context* c) {
 
 aclError Fail(aclError code, const std::string& message, bool print) {
   const std::string line = message + " (" + ErrorName(code) + " = " + std::to_string(code) + ")";
-  if (print) std::cerr << "lngrad acl: " << line << "\n" << std::flush;
+  // C stdio: usable from static initialisers, before <iostream>'s streams exist.
+  if (print) std::fprintf(stderr, "lngrad acl: %s\n", line.c_str());
   t_messages.push_back(line);
   return code;
 }

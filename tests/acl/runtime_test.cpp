@@ -408,7 +408,7 @@ TEST_F(WithDevice, CopyArgumentChecks) {
   ExpectFailure(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy",
                 [&] { return aclrtMemcpy(dev, 64, dev, 8, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE); });
   ExpectFailure(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy",
-                [&] { return aclrtMemcpy(dev, 64, host, 8, static_cast<aclrtMemcpyKind>(42)); });
+                [&] { return aclrtMemcpy(dev, 64, dev, 8, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE); });
   const std::string msg = ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy", [&] {
     return aclrtMemcpy(dev, 16, host, 32, ACL_MEMCPY_HOST_TO_DEVICE);
   });
