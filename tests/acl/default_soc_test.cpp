@@ -20,6 +20,9 @@
 
 namespace {
 
+// A static initialiser of this translation unit, after the header: already sees the default.
+const std::string g_soc_at_static_init = aclrtGetSocName();
+
 uint32_t g_ub_bytes = 0;
 __global__ __aicore__ void read_ub_size() { g_ub_bytes = AscendC::GetUBSizeInBytes(); }
 
@@ -29,6 +32,7 @@ std::string Expected() {
 }
 
 TEST(AclDefaultSoc, SelectsTheProductBeforeMain) {
+  EXPECT_EQ(g_soc_at_static_init, Expected());
   EXPECT_STREQ(aclrtGetSocName(), Expected().c_str());
   EXPECT_EQ(std::string(lngrad::CurrentProduct().soc), Expected());
 }

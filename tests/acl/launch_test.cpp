@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -305,6 +306,44 @@ TEST_F(Launch, ADeadStreamOrNoDeviceFailsTheNextSynchronisation) {
   EXPECT_EQ(sync, ACL_ERROR_RT_CONTEXT_NULL);
   EXPECT_NE(msg.find("host.asc:31"), std::string::npos) << msg;
   EXPECT_EQ(g_calls.load(), 0);
+}
+
+// Several host threads, each with its device, stream and memory, launching at the same time.
+TEST(LaunchThreads, IndependentStreamsOnSeveralThreads) {
+  constexpr int kThreads = 4;
+  std::vector<int> bad(kThreads, -1);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &bad] {
+      int wrong = 0;
+      if (aclrtSetDevice(t % 2) != ACL_SUCCESS) return;
+      aclrtStream s = nullptr;
+      if (aclrtCreateStream(&s) != ACL_SUCCESS) return;
+      constexpr size_t n = 2 * kTile;
+      std::vector<float> x(n, static_cast<float>(t)), y(n, 1.0f), z(n, 0.0f);
+      void *dx = nullptr, *dy = nullptr, *dz = nullptr;
+      for (void** p : {&dx, &dy, &dz}) {
+        if (aclrtMalloc(p, n * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return;
+      }
+      aclrtMemcpy(dx, n * sizeof(float), x.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
+      aclrtMemcpy(dy, n * sizeof(float), y.data(), n * sizeof(float), ACL_MEMCPY_HOST_TO_DEVICE);
+      for (int round = 0; round < 5; ++round) {
+        ::lngrad::acl::LaunchKernel(
+            "scale_add<float, 2, int>", __FILE__, __LINE__, (2), (nullptr), (s),
+            [&](auto&&... lngrad_args) { scale_add<float, 2, int>(lngrad_args...); }, dx, dy, dz,
+            kTile);
+        if (aclrtSynchronizeStream(s) != ACL_SUCCESS) ++wrong;
+        aclrtMemcpy(z.data(), n * sizeof(float), dz, n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+        for (float v : z) wrong += v != 2.0f * static_cast<float>(t) + 1.0f;
+      }
+      for (void* p : {dx, dy, dz}) aclrtFree(p);
+      aclrtDestroyStream(s);
+      aclrtResetDevice(t % 2);
+      bad[t] = wrong;
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(bad[t], 0) << "thread " << t;
 }
 
 }  // namespace
