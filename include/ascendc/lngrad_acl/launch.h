@@ -1,0 +1,117 @@
+// lngrad: the launcher behind `kernel<<<blocks, l2ctrl, stream>>>(args...)` in .asc sources.
+//
+// lngrad's compiler driver force-includes this header (`-include lngrad_acl/launch.h`) and
+// rewrites each launch into
+//
+//   ::lngrad::acl::LaunchKernel("kernel<A, B>", __FILE__, __LINE__, (blocks), (l2ctrl), (stream),
+//       [&](auto&&... lngrad_args) { kernel<A, B>(lngrad_args...); }, a1, a2);
+//
+// The arguments are evaluated once, copied (by value, as the device passes kernel arguments),
+// and every simulated block calls the kernel with its own copy of them, through
+// lngrad::aicore's block launcher. `void*` arguments convert to any pointer parameter type (as
+// ICPU_RUN_KF does); other arguments pass unchanged. The launch runs to completion before
+// LaunchKernel returns (streams are synchronous; docs/ascendc_compat.md). It returns nothing, as
+// the device launch: a kernel that fails a check, numBlocks outside [1, 65535], or a stream that
+// is not a live stream fail the launch's stream, so that the next aclrtSynchronizeStream returns
+// an error code and aclGetRecentErrMsg (and stderr, at the launch) names the kernel, the launch
+// site, the failed blocks and their checks. l2ctrl is accepted and ignored.
+//
+// LNGRAD_DEFAULT_SOC: the driver compiles .asc sources with -DLNGRAD_DEFAULT_SOC="<soc>", the
+// default simulated product of the --npu-arch. It applies before main unless the environment
+// variable LNGRAD_SOC names a product (LNGRAD_SOC wins; an unknown LNGRAD_SOC falls back to
+// LNGRAD_DEFAULT_SOC with a warning); lngrad::SetCurrentSoc still overrides both later. An unknown
+// LNGRAD_DEFAULT_SOC is reported on stderr and leaves the product unchanged.
+#ifndef LNGRAD_ASCENDC_LNGRAD_ACL_LAUNCH_H_
+#define LNGRAD_ASCENDC_LNGRAD_ACL_LAUNCH_H_
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace lngrad::acl {
+namespace detail {
+
+// Runs per_block on `blocks` simulated blocks for `stream` (an aclrtStream; nullptr: the current
+// context's default stream) and records any failure on the stream. blocks < 0 is passed as
+// blocks_valid = false. Never throws.
+void LaunchOnStream(const char* name, const char* file, int line, uint64_t blocks,
+                    bool blocks_valid, void* stream,
+                    const std::function<void()>& per_block) noexcept;
+
+// Applies a compile-time default product (see the header comment). Returns whether it applied.
+bool ApplyDefaultSoc(const char* soc) noexcept;
+
+// A `void*` argument handed to a kernel parameter of any pointer type.
+struct VoidGmPtr {
+  void* p;
+  template <typename T>
+  operator T*() const {
+    return static_cast<T*>(p);
+  }
+};
+
+template <typename A>
+decltype(auto) BlockArg(A& a) {
+  using Plain = std::remove_cv_t<A>;
+  if constexpr (std::is_same_v<Plain, void*> || std::is_same_v<Plain, const void*>) {
+    return VoidGmPtr{const_cast<void*>(a)};
+  } else {
+    return (a);
+  }
+}
+
+template <typename Blocks>
+std::pair<uint64_t, bool> BlockCount(const Blocks& blocks) {
+  static_assert(std::is_integral_v<Blocks> || std::is_enum_v<Blocks>,
+                "the number of blocks in <<<blocks, l2ctrl, stream>>> must be an integer");
+  if constexpr (std::is_enum_v<Blocks>) {
+    return BlockCount(static_cast<std::underlying_type_t<Blocks>>(blocks));
+  } else if constexpr (std::is_signed_v<Blocks>) {
+    if (blocks < 0) return {0, false};
+    return {static_cast<uint64_t>(blocks), true};
+  } else {
+    return {static_cast<uint64_t>(blocks), true};
+  }
+}
+
+template <typename Stream>
+void* StreamHandle(const Stream& stream) {
+  if constexpr (std::is_null_pointer_v<Stream>) {
+    return nullptr;
+  } else {
+    static_assert(std::is_pointer_v<Stream>,
+                  "the stream in <<<blocks, l2ctrl, stream>>> must be an aclrtStream or nullptr");
+    return const_cast<void*>(static_cast<const volatile void*>(stream));
+  }
+}
+
+}  // namespace detail
+
+// The target of the driver's <<<>>> rewrite (see the header comment).
+template <typename Blocks, typename L2Ctrl, typename Stream, typename Kernel, typename... Args>
+void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L2Ctrl l2ctrl,
+                  Stream stream, Kernel&& kernel, Args&&... args) {
+  (void)l2ctrl;
+  const auto [count, valid] = detail::BlockCount(blocks);
+  const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
+  detail::LaunchOnStream(name, file, line, count, valid, detail::StreamHandle(stream), [&] {
+    // Each block gets its own copy, as each core receives the arguments by value.
+    auto copy = stored;
+    std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
+  });
+}
+
+}  // namespace lngrad::acl
+
+#ifdef LNGRAD_DEFAULT_SOC
+namespace lngrad::acl::detail {
+// One definition for the whole program (an inline variable), initialised before main and before
+// anything the translation units define after this header.
+inline const bool kDefaultSocApplied = ApplyDefaultSoc(LNGRAD_DEFAULT_SOC);
+}  // namespace lngrad::acl::detail
+#endif
+
+#endif  // LNGRAD_ASCENDC_LNGRAD_ACL_LAUNCH_H_
