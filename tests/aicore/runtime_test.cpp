@@ -263,6 +263,27 @@ TEST(AscendcRuntime, MisspeltImplEnvironmentIsAnErrorNotTheDefault) {
   EXPECT_TRUE(good.ok()) << good.ToString();
 }
 
+TEST(AscendcRuntime, MisspeltSocEnvironmentIsAnErrorForLaunches) {
+  // The variable is read once per process: CTest runs this test alone with LNGRAD_SOC=NotASoc
+  // (aicore.env_bad_soc.runtime_test).
+  const char* env = std::getenv("LNGRAD_SOC");
+  if (env == nullptr || std::strcmp(env, "NotASoc") != 0) {
+    GTEST_SKIP() << "needs LNGRAD_SOC=NotASoc (aicore.env_bad_soc.runtime_test)";
+  }
+  bool ran = false;
+  const lngrad::Status bad = lngrad::aicore::Launch(1, [&] { ran = true; });
+  EXPECT_EQ(bad.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("LNGRAD_SOC \"NotASoc\" is not a known SoC name"), std::string::npos)
+      << bad.message();
+  EXPECT_FALSE(ran);
+  // A product named by the launch itself does not consult the variable.
+  LaunchOptions o;
+  o.soc = "Ascend910B1";
+  const lngrad::Status good = lngrad::aicore::Launch(
+      1, [] {}, o);
+  EXPECT_TRUE(good.ok()) << good.ToString();
+}
+
 TEST(AscendcRuntime, UbIsZeroedForEveryBlock) {
   // Sequential: one UB serves all blocks; each block must still start from zeros.
   LaunchOptions o;
