@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lngrad/half.h"
@@ -70,6 +71,10 @@ std::vector<ImplDescription> ListImpls();
 const char* ImplName(Impl impl);
 // Parses "auto", "simd", "scalar"; InvalidArgument otherwise.
 Status ParseImpl(const std::string& text, Impl* out);
+// What the environment variable LNGRAD_IMPL asks Impl::kAuto to mean: kAuto when it is unset or
+// empty, else its value; InvalidArgument naming the variable when it is not auto, simd or
+// scalar. `fn` prefixes the message (e.g. "LayerNormGrad"; empty: none).
+Status ImplFromEnvironment(std::string_view fn, Impl* out);
 
 // LayerNormGrad: pd_x[rows,h] and res_for_gamma[rows,h] from dy, x [rows,h], mean,
 // variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.

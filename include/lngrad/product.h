@@ -2,6 +2,8 @@
 //
 // The current product is chosen, in order of precedence, by SetCurrentSoc(), by the
 // LNGRAD_SOC environment variable (read once, at first use), or defaults to Ascend910B1.
+// An LNGRAD_SOC that names no product is an error for CurrentProductChecked(); only
+// CurrentProduct(), which has no error channel, falls back to Ascend910B1 (with a warning).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +43,10 @@ std::span<const Product> AllProducts();
 const Product* FindProduct(std::string_view soc);
 // The product in force (see the header comment). Never null.
 const Product& CurrentProduct();
+// The product in force, or InvalidArgument naming LNGRAD_SOC when that variable is set to an
+// unknown name and SetCurrentSoc() has not chosen a product. What code with a Status to
+// return (and the CLI) uses, so that a misspelt LNGRAD_SOC is not silently replaced.
+Status CurrentProductChecked(const Product** out);
 // InvalidArgument naming the unknown SoC (and listing a few valid ones); the current
 // product is unchanged on error.
 Status SetCurrentSoc(std::string_view soc);

@@ -245,6 +245,20 @@ std::string Report(const char* name, uint32_t num_blocks, const Product& product
   return os.str();
 }
 
+// LNGRAD_IMPL is shared with the native library and takes the same values there; the
+// instructions read it without an error channel, so a launch is where a misspelt value is
+// reported instead of being taken for the default.
+Status CheckImplEnvironment() {
+  const char* env = std::getenv("LNGRAD_IMPL");
+  if (env == nullptr || *env == '\0') return Status::Ok();
+  for (const char* ok : {"auto", "simd", "scalar"}) {
+    if (std::strcmp(env, ok) == 0) return Status::Ok();
+  }
+  return Status::InvalidArgument(
+      std::string("environment variable LNGRAD_IMPL must be auto, simd or scalar (got '") + env +
+      "')");
+}
+
 }  // namespace
 
 namespace detail {
@@ -257,8 +271,11 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
                                    "; it must be in [1, " + std::to_string(kMaxBlocks) + "]");
   }
   if (!kernel) return Status::InvalidArgument("kernel is empty; pass a callable");
-  const Product* product = &CurrentProduct();
-  if (options.soc.has_value()) {
+  LNGRAD_RETURN_IF_ERROR(CheckImplEnvironment());
+  const Product* product = nullptr;
+  if (!options.soc.has_value()) {
+    LNGRAD_RETURN_IF_ERROR(CurrentProductChecked(&product));
+  } else {
     product = FindProduct(*options.soc);
     if (product == nullptr) {
       return Status::InvalidArgument("options.soc '" + *options.soc +

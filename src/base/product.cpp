@@ -119,22 +119,43 @@ std::string UnknownSocMessage(std::string_view soc, std::string_view origin) {
 
 // Set once the first time anyone asks; SetCurrentSoc() overrides it afterwards.
 std::atomic<const Product*> g_current{nullptr};
+// True once SetCurrentSoc() has chosen a product: the environment no longer matters.
+std::atomic<bool> g_explicit{false};
+
+// LNGRAD_SOC, read once: the product it names (the default when it is unset or empty), and
+// the error when it names none.
+struct EnvChoice {
+  const Product* product = nullptr;
+  std::string error;
+};
+
+const EnvChoice& FromEnv() {
+  static const EnvChoice choice = [] {
+    EnvChoice c;
+    c.product = FindProduct(kDefaultSoc);
+    const char* env = std::getenv(kEnvVar);
+    if (env == nullptr || *env == '\0') return c;
+    if (const Product* p = FindProduct(env)) {
+      c.product = p;
+    } else {
+      c.error = UnknownSocMessage(env, kEnvVar);
+    }
+    return c;
+  }();
+  return choice;
+}
 
 const Product& DefaultFromEnv() {
-  static const Product* const env_product = [] {
-    const Product* fallback = FindProduct(kDefaultSoc);
-    const char* env = std::getenv(kEnvVar);
-    if (env == nullptr || *env == '\0') return fallback;
-    const Product* p = FindProduct(env);
-    if (p == nullptr) {
-      // The API has no error channel here; a wrong product must not go unnoticed.
-      std::fprintf(stderr, "lngrad: %s; using %s\n", UnknownSocMessage(env, "LNGRAD_SOC").c_str(),
-                   fallback->soc.data());
-      return fallback;
-    }
-    return p;
-  }();
-  return *env_product;
+  const EnvChoice& c = FromEnv();
+  if (!c.error.empty()) {
+    // CurrentProduct() has no error channel; a wrong product must not go unnoticed.
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      std::fprintf(stderr, "lngrad: warning: %s; using %s\n", c.error.c_str(),
+                   c.product->soc.data());
+    });
+  }
+  return *c.product;
 }
 
 }  // namespace
@@ -157,10 +178,25 @@ const Product& CurrentProduct() {
   return *p;
 }
 
+Status CurrentProductChecked(const Product** out) {
+  if (!g_explicit.load(std::memory_order_acquire)) {
+    const EnvChoice& c = FromEnv();
+    if (!c.error.empty()) {
+      return Status::InvalidArgument(c.error +
+                                     "; set it to a SoC name listed by `lngrad socs`, "
+                                     "or unset it for the default " +
+                                     std::string(kDefaultSoc));
+    }
+  }
+  *out = &CurrentProduct();
+  return Status::Ok();
+}
+
 Status SetCurrentSoc(std::string_view soc) {
   const Product* p = FindProduct(soc);
   if (p == nullptr) return Status::InvalidArgument(UnknownSocMessage(soc, "soc"));
   g_current.store(p, std::memory_order_release);
+  g_explicit.store(true, std::memory_order_release);
   return Status::Ok();
 }
 

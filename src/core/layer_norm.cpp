@@ -89,17 +89,7 @@ struct Selection {
 
 Status Select(const char* fn, const Options& options, Selection* out) {
   Impl impl = options.impl;
-  if (impl == Impl::kAuto) {
-    const char* env = std::getenv("LNGRAD_IMPL");
-    if (env != nullptr && *env != '\0') {
-      if (!ParseImpl(env, &impl).ok()) {
-        return Status::InvalidArgument(std::string(fn) +
-                                       ": environment variable LNGRAD_IMPL must be auto, simd "
-                                       "or scalar (got '" +
-                                       env + "')");
-      }
-    }
-  }
+  if (impl == Impl::kAuto) LNGRAD_RETURN_IF_ERROR(ImplFromEnvironment(fn, &impl));
   if (impl == Impl::kScalar) {
     out->table = &core::ScalarKernels();
     out->info.impl = Impl::kScalar;
@@ -393,6 +383,22 @@ Status ParseImpl(const std::string& text, Impl* out) {
   }
   return Status::InvalidArgument("ParseImpl: argument 'text' must be auto, simd or scalar (got '" +
                                  text + "')");
+}
+
+Status ImplFromEnvironment(std::string_view fn, Impl* out) {
+  if (out == nullptr) return Status::InvalidArgument("ImplFromEnvironment: argument 'out' is null");
+  const char* env = std::getenv("LNGRAD_IMPL");
+  if (env == nullptr || *env == '\0') {
+    *out = Impl::kAuto;
+    return Status::Ok();
+  }
+  if (!ParseImpl(env, out).ok()) {
+    return Status::InvalidArgument(std::string(fn) + (fn.empty() ? "" : ": ") +
+                                   "environment variable LNGRAD_IMPL must be auto, simd or "
+                                   "scalar (got '" +
+                                   env + "')");
+  }
+  return Status::Ok();
 }
 
 int DefaultThreadCount() {

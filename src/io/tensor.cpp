@@ -68,7 +68,15 @@ Status ParseShape(std::string_view text, std::string_view what, std::vector<int6
         text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     int64_t v = -1;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
+    if (ec == std::errc::result_out_of_range && end == item.data() + item.size() &&
+        item.front() == '-') {
+      v = -1;  // below int64: reported by the ">= 1" rule below
+    } else if (ec == std::errc::result_out_of_range && end == item.data() + item.size()) {
+      // All digits, but beyond int64: the rule it broke is the size limit, not the syntax.
+      return Status::OutOfRange(name + " \"" + std::string(text) + "\": dimension \"" +
+                                std::string(item) +
+                                "\" is too large (a tensor has at most 2^40 elements)");
+    } else if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
       return Status::InvalidArgument(name + " \"" + std::string(text) + "\": \"" +
                                      std::string(item) +
                                      "\" is not a non-negative integer (expected e.g. 2,32,16)");

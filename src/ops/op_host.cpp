@@ -100,7 +100,12 @@ std::string ProductText(const lngrad::Product& p) {
 
 Status ResolveProduct(const std::string& soc, const char* api,
                       bool (*supported)(const lngrad::Product&), const lngrad::Product** out) {
-  const lngrad::Product* p = soc.empty() ? &lngrad::CurrentProduct() : lngrad::FindProduct(soc);
+  const lngrad::Product* p = nullptr;
+  if (soc.empty()) {
+    LNGRAD_RETURN_IF_ERROR(lngrad::CurrentProductChecked(&p));
+  } else {
+    p = lngrad::FindProduct(soc);
+  }
   if (p == nullptr) {
     // SetCurrentSoc words the message (known names, the legacy-name hint) and changes nothing
     // on failure.

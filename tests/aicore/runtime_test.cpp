@@ -240,6 +240,50 @@ TEST(AscendcRuntime, CurrentSocDrivesLaunchesWithoutOverride) {
   EXPECT_EQ(soc_seen, "Ascend310P3");
 }
 
+TEST(AscendcRuntime, MisspeltImplEnvironmentIsAnErrorNotTheDefault) {
+  // LNGRAD_IMPL takes auto, simd or scalar (shared with the native library); anything else is
+  // reported by the launch, and the kernel does not run.
+  const char* saved = std::getenv("LNGRAD_IMPL");
+  const std::string before = saved != nullptr ? saved : "";
+  ASSERT_EQ(setenv("LNGRAD_IMPL", "scaler", 1), 0);
+  bool ran = false;
+  const lngrad::Status bad = lngrad::aicore::Launch(1, [&] { ran = true; });
+  ASSERT_EQ(setenv("LNGRAD_IMPL", "scalar", 1), 0);
+  const lngrad::Status good = lngrad::aicore::Launch(1, [] {});
+  if (saved != nullptr) {
+    setenv("LNGRAD_IMPL", before.c_str(), 1);
+  } else {
+    unsetenv("LNGRAD_IMPL");
+  }
+  EXPECT_EQ(bad.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("LNGRAD_IMPL must be auto, simd or scalar (got 'scaler')"),
+            std::string::npos)
+      << bad.message();
+  EXPECT_FALSE(ran);
+  EXPECT_TRUE(good.ok()) << good.ToString();
+}
+
+TEST(AscendcRuntime, MisspeltSocEnvironmentIsAnErrorForLaunches) {
+  // The variable is read once per process: CTest runs this test alone with LNGRAD_SOC=NotASoc
+  // (aicore.env_bad_soc.runtime_test).
+  const char* env = std::getenv("LNGRAD_SOC");
+  if (env == nullptr || std::strcmp(env, "NotASoc") != 0) {
+    GTEST_SKIP() << "needs LNGRAD_SOC=NotASoc (aicore.env_bad_soc.runtime_test)";
+  }
+  bool ran = false;
+  const lngrad::Status bad = lngrad::aicore::Launch(1, [&] { ran = true; });
+  EXPECT_EQ(bad.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("LNGRAD_SOC \"NotASoc\" is not a known SoC name"), std::string::npos)
+      << bad.message();
+  EXPECT_FALSE(ran);
+  // A product named by the launch itself does not consult the variable.
+  LaunchOptions o;
+  o.soc = "Ascend910B1";
+  const lngrad::Status good = lngrad::aicore::Launch(
+      1, [] {}, o);
+  EXPECT_TRUE(good.ok()) << good.ToString();
+}
+
 TEST(AscendcRuntime, UbIsZeroedForEveryBlock) {
   // Sequential: one UB serves all blocks; each block must still start from zeros.
   LaunchOptions o;

@@ -116,6 +116,31 @@ TEST(Impl, OptionsEnvAndDefault) {
   }
 }
 
+TEST(Impl, ImplFromEnvironmentNamesTheVariable) {
+  Impl impl = Impl::kScalar;
+  {
+    EnvScope env(nullptr);
+    ASSERT_TRUE(ImplFromEnvironment("", &impl).ok());
+    EXPECT_EQ(impl, Impl::kAuto);
+  }
+  {
+    EnvScope env("scalar");
+    ASSERT_TRUE(ImplFromEnvironment("", &impl).ok());
+    EXPECT_EQ(impl, Impl::kScalar);
+  }
+  {
+    EnvScope env("fast");
+    impl = Impl::kSimd;
+    const Status s = ImplFromEnvironment("", &impl);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(s.message(),
+              "environment variable LNGRAD_IMPL must be auto, simd or scalar (got 'fast')");
+    EXPECT_EQ(impl, Impl::kSimd);  // unchanged on error
+    EXPECT_EQ(ImplFromEnvironment("LayerNormGrad", &impl).message().rfind("LayerNormGrad: ", 0),
+              0u);
+  }
+}
+
 TEST(Impl, EveryEntryPointReportsThePath) {
   const std::vector<float> a(16, 1.0f), stat(2, 1.0f), col(8, 1.0f);
   std::vector<float> o1(16), o2(8), o3(8), r1(2), r2(2);

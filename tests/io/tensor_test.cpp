@@ -45,6 +45,17 @@ TEST(Shape, ParsesAndRefuses) {
   EXPECT_TRUE(ParseShape("0,3", "--shape", &s, /*allow_zero=*/true).ok());
   const Status big = ParseShape("1048576,1048576,2", "--shape", &s);
   EXPECT_EQ(big.code(), StatusCode::kOutOfRange);
+  // A dimension beyond int64 breaks the size limit, not the syntax.
+  for (const char* huge : {"99999999999999999999,2,8", "2,-99999999999999999999"}) {
+    const Status st = ParseShape(huge, "--shape", &s);
+    EXPECT_FALSE(st.ok()) << huge;
+    EXPECT_EQ(st.message().find("not a non-negative integer"), std::string::npos) << st.message();
+  }
+  const Status huge = ParseShape("99999999999999999999,2,8", "--shape", &s);
+  EXPECT_EQ(huge.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(huge.message(),
+            "--shape \"99999999999999999999,2,8\": dimension \"99999999999999999999\" is too "
+            "large (a tensor has at most 2^40 elements)");
   EXPECT_EQ(ShapeText({2, 32, 16}), "[2,32,16]");
   EXPECT_EQ(ShapeText({}), "[]");
   EXPECT_EQ(IndexText({2, 3, 4}, 23), "[1,2,3]");

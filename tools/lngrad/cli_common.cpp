@@ -3,6 +3,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "lngrad/lngrad.h"
 
 namespace lngrad::cli {
 
@@ -20,6 +24,20 @@ void Warn(std::string_view command, const std::string& message) {
   std::fprintf(stderr, "lngrad %.*s: warning: %s\n", static_cast<int>(command.size()),
                command.data(), message.c_str());
 }
+
+namespace {
+
+// Shortest text that reads back as `v` ("1e+40", "0.0001").
+std::string FormatDouble(double v) {
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+}  // namespace
 
 Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out) {
   int base = 10;
@@ -47,6 +65,78 @@ Status ParseFiniteDouble(std::string_view text, std::string_view what, double* o
   }
   *out = v;
   return Status::Ok();
+}
+
+Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out) {
+  io::DType d = io::DType::kFloat32;
+  if (!io::ParseDType(text, &d).ok() || d == io::DType::kFloat64) {
+    return Status::InvalidArgument("--dtype \"" + std::string(text) +
+                                   "\" is not supported: " + std::string(command_does) +
+                                   " float or half (also float32/f4/fp32, float16/f2/fp16)");
+  }
+  *out = d;
+  return Status::Ok();
+}
+
+Status CheckEpsilon(double eps, std::string_view what, bool as_half) {
+  const std::string name(what);
+  if (!(eps >= 0) || std::isinf(eps)) {
+    return Status::InvalidArgument(name + " must be finite and >= 0 (got " + FormatDouble(eps) +
+                                   ")");
+  }
+  constexpr double kHalfMax = 65504;
+  if (as_half && eps > kHalfMax) {
+    return Status::InvalidArgument(
+        name + " " + FormatDouble(eps) +
+        " is too large: for half data the device kernels take epsilon as half, so it must be at "
+        "most 65504 (the largest finite half)");
+  }
+  if (!std::isfinite(static_cast<float>(eps))) {
+    return Status::InvalidArgument(name + " " + FormatDouble(eps) +
+                                   " is too large: the kernels take epsilon as a float, so it "
+                                   "must be at most 3.40282347e+38 (the largest finite float)");
+  }
+  return Status::Ok();
+}
+
+Status ChooseProduct(std::string_view soc_option, const lngrad::Product** out) {
+  if (soc_option.empty()) return lngrad::CurrentProductChecked(out);
+  *out = lngrad::FindProduct(soc_option);
+  if (*out == nullptr) {
+    return Status::InvalidArgument("--soc \"" + std::string(soc_option) +
+                                   "\" is not a known SoC name (see `lngrad socs`)");
+  }
+  // Made the process's current product, so that library code that consults it (the host
+  // tiling functions) never falls back on a misspelt LNGRAD_SOC with a warning.
+  return lngrad::SetCurrentSoc(soc_option);
+}
+
+Status CheckImplEnvironment() {
+  lngrad::Impl impl = lngrad::Impl::kAuto;
+  return lngrad::ImplFromEnvironment("", &impl);
+}
+
+Status CheckOutputPath(std::string_view option, const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(path, ec);
+  if (ec || !std::filesystem::is_symlink(st) || std::filesystem::exists(path, ec)) {
+    return Status::Ok();
+  }
+  const std::string target = std::filesystem::read_symlink(path, ec).string();
+  return Status::InvalidArgument(std::string(option) + " '" + path + "' is a symbolic link to '" +
+                                 target +
+                                 "', which does not exist; create the target directory or "
+                                 "remove the link");
+}
+
+std::string PathRelativeTo(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return path;
+  const std::filesystem::path d = std::filesystem::weakly_canonical(dir, ec);
+  if (ec) return path;
+  const std::filesystem::path rel = p.lexically_relative(d);
+  return rel.empty() ? path : rel.string();
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include "io/json.h"
 #include "io/tensor.h"
 #include "io/tensor_file.h"
+#include "lngrad/product.h"
 #include "lngrad/status.h"
 
 namespace lngrad::cli {
@@ -41,6 +42,32 @@ void Warn(std::string_view command, const std::string& message);
 Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out);
 // Parses a finite double; `what` names the option.
 Status ParseFiniteDouble(std::string_view text, std::string_view what, double* out);
+
+// --dtype of a command that computes in float or half: `command_does` says what for the
+// message (e.g. "gen writes"). Other spellings, float64 included, are refused with the list of
+// what this command takes.
+Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out);
+
+// Epsilon rules: >= 0 and finite once converted to the type the kernels take it in (float; for
+// half data on the device also half, whose largest finite value is 65504). `what` names the
+// option or the manifest it came from.
+Status CheckEpsilon(double eps, std::string_view what, bool as_half);
+
+// The product a subcommand runs on: --soc when given, else LNGRAD_SOC, else Ascend910B1. An
+// unknown name from either is an error, never replaced by the default.
+Status ChooseProduct(std::string_view soc_option, const lngrad::Product** out);
+
+// LNGRAD_IMPL, which the native library and the simulated core read: an unknown value is an
+// error (InvalidArgument) before any work.
+Status CheckImplEnvironment();
+
+// --out before anything is computed: a symbolic link whose target is missing (mkdir would say
+// "File exists") is refused with what it points to.
+Status CheckOutputPath(std::string_view option, const std::string& path);
+
+// `path` as seen from directory `dir` (e.g. "../gen/dy.npy"), for a manifest that must stay
+// valid wherever the two directories are seen from.
+std::string PathRelativeTo(const std::string& path, const std::string& dir);
 
 // One tensor file as listed in a manifest: path relative to the manifest's directory.
 struct FileEntry {

@@ -1,6 +1,6 @@
 // `lngrad demo`: the LayerNormGrad documentation example, run and checked. By default it runs
 // through the LayerNormGrad operator of src/ops (AscendC::LayerNormGrad on a
-// simulated AI core, Ascend910B1 unless --soc says otherwise); --impl native runs the native
+// simulated AI core: --soc, else $LNGRAD_SOC, else Ascend910B1); --impl native runs the native
 // library instead.
 #include <algorithm>
 #include <cmath>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "command.h"
 #include "doc_example.h"
 #include "ops/layernorm_grad_op.h"
@@ -19,7 +20,7 @@ namespace {
 
 constexpr const char* kDescription =
     "Run the LayerNormGrad documentation example ([1,8,8] float) through the LayerNormGrad\n"
-    "operator on a simulated AI core (Ascend910B1 by default), print inputs and outputs\n"
+    "operator on a simulated AI core ($LNGRAD_SOC, else Ascend910B1), print inputs and outputs\n"
     "in the documentation's layout, compare with the printed values (official sample rule)\n"
     "and print PASS (exit 0) or FAIL (exit 1).";
 
@@ -71,11 +72,17 @@ std::vector<float> ToFloat(const NamedTensor& t) {
 struct DemoOptions {
   bool quiet = false;
   std::string impl = "ascendc";
-  std::string soc = "Ascend910B1";
+  std::string soc;  // empty: $LNGRAD_SOC, else Ascend910B1
 };
 
 int RunDemo(const DemoOptions& o) {
   const bool quiet = o.quiet;
+  // What the environment chooses is checked before any work, as in the other subcommands.
+  const lngrad::Product* product = nullptr;
+  if (o.impl != "native") {
+    if (Status env = ChooseProduct(o.soc, &product); !env.ok()) return Fail("demo", env);
+  }
+  if (Status env = CheckImplEnvironment(); !env.ok()) return Fail("demo", env);
   DocExample doc;
   Status st = ParseDocExample(LayerNormGradDocText(), &doc);
   const char* names[] = {"inputDy",    "inputX",    "inputMean",  "inputVariance",
@@ -111,7 +118,7 @@ int RunDemo(const DemoOptions& o) {
     args.SetTensors(in_dy.data(), in_x.data(), in_mean.data(), in_var.data(), in_gamma.data(),
                     pd_x.data(), res.data());
     args.epsilon = eps;
-    args.launch.soc = o.soc;
+    args.launch.soc = std::string(product->soc);
     ops::LayerNormGradOpInfo info;
     st = ops::RunLayerNormGradOp(args, &info);
     if (st.ok()) {
@@ -166,8 +173,9 @@ void AddDemoCommand(CLI::App& root, std::vector<Command>* commands) {
                   "library")
       ->check(CLI::IsMember({"ascendc", "native"}))
       ->capture_default_str();
-  app->add_option("--soc", o->soc, "Simulated SoC for --impl ascendc (see `lngrad socs`)")
-      ->capture_default_str();
+  app->add_option("--soc", o->soc,
+                  "Simulated SoC for --impl ascendc (default: $LNGRAD_SOC or Ascend910B1; see\n"
+                  "`lngrad socs`)");
 }
 
 }  // namespace lngrad::cli

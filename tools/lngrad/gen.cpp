@@ -98,12 +98,18 @@ Status ParseDist(const std::string& text, Dist* out) {
   return Status::Ok();
 }
 
+// The numeric options once parsed.
+struct GenParams {
+  uint64_t seed = 1;
+  double eps = 1e-4;
+};
+
 struct GenOptions {
   std::string shape_text;
   std::string dtype_text = "float";
-  uint64_t seed = 1;
+  std::string seed_text = "1";
   std::string dist_text = "uniform:-100,100";
-  double eps = 1e-4;
+  std::string eps_text = "1e-4";
   std::string format_text = "npy";
   std::string out;
   bool json = false;
@@ -128,17 +134,23 @@ int RunGen(const GenOptions& o) {
     return Fail(kCmd, "--shape \"" + o.shape_text + "\" must have three dimensions B,S,H");
   }
   io::DType dt;
-  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
-    return Fail(kCmd, "--" + st.message());
-  if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype: gen writes float or half data");
+  if (Status st = ParseFloatOrHalf(o.dtype_text, "gen writes", &dt); !st.ok())
+    return Fail(kCmd, st);
   Dist dist;
   if (Status st = ParseDist(o.dist_text, &dist); !st.ok()) return Fail(kCmd, st);
-  if (!std::isfinite(o.eps) || o.eps < 0) return Fail(kCmd, "--eps must be finite and >= 0");
+  GenParams p;
+  if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &p.eps); !st.ok()) return Fail(kCmd, st);
+  // The device kernels take epsilon in the data's type, so half data needs a half epsilon.
+  if (Status st = CheckEpsilon(p.eps, "--eps", dt == io::DType::kFloat16); !st.ok())
+    return Fail(kCmd, st);
   // The manifest stores the seed as a JSON integer (int64).
-  if (o.seed > static_cast<uint64_t>(INT64_MAX)) return Fail(kCmd, "--seed must be below 2^63");
+  if (Status st = ParseUint(o.seed_text, "--seed", static_cast<uint64_t>(INT64_MAX), &p.seed);
+      !st.ok())
+    return Fail(kCmd, st);
   io::FileFormat format;
   if (Status st = io::ParseFormat(o.format_text, &format); !st.ok())
     return Fail(kCmd, "--" + st.message());
+  if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
 
   const int64_t b = shape[0], s = shape[1], h = shape[2], rows = b * s;
   const std::vector<int64_t> bsh = shape, bs = {b, s}, hs = {h};
@@ -146,7 +158,7 @@ int RunGen(const GenOptions& o) {
 
   // Inputs, drawn in this order from one stream, rounded once to the dtype.
   progress.Stage("generating inputs");
-  Rng rng(o.seed);
+  Rng rng(p.seed);
   io::Tensor dy(dt, bsh), x(dt, bsh), gamma(dt, hs);
   for (io::Tensor* t : {&dy, &x, &gamma}) {
     for (int64_t i = 0; i < t->size(); ++i) t->Set(i, dist.Draw(rng));
@@ -172,7 +184,7 @@ int RunGen(const GenOptions& o) {
 
   // Goldens from exactly what was stored (and eps as the float kernels receive it).
   progress.Stage("computing the golden");
-  const double eps = static_cast<double>(static_cast<float>(o.eps));
+  const double eps = static_cast<double>(static_cast<float>(p.eps));
   const std::vector<double> dyd = Values(dy), gd = Values(gamma), md = Values(mean),
                             vd = Values(variance);
   std::vector<double> pd_x(static_cast<size_t>(rows * h)), res(static_cast<size_t>(rows * h));
@@ -204,8 +216,8 @@ int RunGen(const GenOptions& o) {
   manifest["op"] = "LayerNormGrad";
   manifest["shape"] = io::Json(bsh);
   manifest["dtype"] = io::DTypeName(dt);
-  manifest["eps"] = o.eps;
-  manifest["seed"] = o.seed;
+  manifest["eps"] = p.eps;
+  manifest["seed"] = p.seed;
   manifest["dist"] = dist.text;
   manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
   io::OutputSet out(o.out, /*create_dir=*/true);
@@ -219,16 +231,16 @@ int RunGen(const GenOptions& o) {
     j["out"] = o.out;
     j["shape"] = io::Json(bsh);
     j["dtype"] = io::DTypeName(dt);
-    j["eps"] = o.eps;
-    j["seed"] = o.seed;
+    j["eps"] = p.eps;
+    j["seed"] = p.seed;
     j["dist"] = dist.text;
     j["format"] = io::FormatName(format);
     j["files"] = io::Json(out.Paths());
     return PrintJson(j);
   } else {
     std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),
-                o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(dt), o.eps,
-                static_cast<unsigned long long>(o.seed), dist.text.c_str());
+                o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(dt), p.eps,
+                static_cast<unsigned long long>(p.seed), dist.text.c_str());
     std::printf("inputs: dy%s x%s gamma%s mean%s variance%s\n", ext.c_str(), ext.c_str(),
                 ext.c_str(), ext.c_str(), ext.c_str());
     std::printf("goldens: golden_pd_x%s golden_res_for_gamma%s golden_dgamma%s golden_dbeta%s\n",
@@ -243,14 +255,17 @@ void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
   auto [app, o] = AddCommand<GenOptions>(root, commands, kCmd, kDescription, RunGen);
   app->add_option("--shape", o->shape_text, "B,S,H of dy and x (each >= 1)")->required();
   app->add_option("--dtype", o->dtype_text, "float or half")->capture_default_str();
-  app->add_option("--seed", o->seed, "Seed of the random inputs (same data on every platform)")
+  app->add_option("--seed", o->seed_text,
+                  "Seed of the random inputs, 0 to 2^63-1 (same data on every platform)")
       ->capture_default_str();
   app->add_option("--dist", o->dist_text,
                   "Distribution of dy, x and gamma: uniform:LO,HI (values in [LO,HI)),\n"
                   "normal:MEAN,STD or randint:LO,HI (integers in [LO,HI)); the bare names\n"
                   "mean uniform:-100,100, normal:0,1, randint:-10,10")
       ->capture_default_str();
-  app->add_option("--eps", o->eps, "Epsilon recorded in the manifest and used for the goldens")
+  app->add_option("--eps", o->eps_text,
+                  "Epsilon recorded in the manifest and used for the goldens: >= 0, at most the\n"
+                  "largest float (65504 for half, which the device kernels take it in)")
       ->capture_default_str();
   app->add_option("--format", o->format_text,
                   "npy or bin (raw little-endian, as the official "

@@ -205,9 +205,8 @@ int RunRun(const RunOptions& o) {
   std::optional<io::DType> dtype;
   if (!o.dtype_text.empty()) {
     io::DType d;
-    if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok())
-      return Fail(kCmd, "--" + st.message());
-    if (d == io::DType::kFloat64) return Fail(kCmd, "--dtype: run computes in float or half");
+    if (Status st = ParseFloatOrHalf(o.dtype_text, "run computes in", &d); !st.ok())
+      return Fail(kCmd, st);
     dtype = d;
   }
   RunImpl impl;
@@ -225,18 +224,19 @@ int RunRun(const RunOptions& o) {
   if (Status st = ParseTmp(o.tmp_text, &config.tmp); !st.ok()) return Fail(kCmd, st);
   // The device's limit on numBlocks.
   if (o.blocks < 1 || o.blocks > 65535) return Fail(kCmd, "--blocks must be in [1, 65535]");
-  config.product = &lngrad::CurrentProduct();
-  if (!o.soc.empty()) {
-    config.product = lngrad::FindProduct(o.soc);
-    if (config.product == nullptr) {
-      return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
-    }
+  // LNGRAD_SOC matters only for the device path, and is checked there before any work.
+  if (impl == RunImpl::kAscendc) {
+    if (Status st = ChooseProduct(o.soc, &config.product); !st.ok()) return Fail(kCmd, st);
+  } else if (!o.soc.empty() && lngrad::FindProduct(o.soc) == nullptr) {
+    return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
   }
+  if (Status st = CheckImplEnvironment(); !st.ok()) return Fail(kCmd, st);
   double eps_opt = 0;
   if (!o.eps_text.empty()) {
     if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok())
       return Fail(kCmd, st);
   }
+  if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
 
   Progress progress(kCmd);
   config.progress = &progress;
@@ -293,8 +293,11 @@ int RunRun(const RunOptions& o) {
     return Fail(kCmd, "--eps is required (the inputs have no manifest.json that records it)");
   }
   const double eps = o.eps_text.empty() ? *src.manifest_eps : eps_opt;
-  if (!(eps >= 0) || !std::isfinite(static_cast<float>(eps))) {
-    return Fail(kCmd, "--eps must be finite and >= 0");
+  // The device kernels take epsilon as the tensor type (half for half); the native path as float.
+  if (Status st = CheckEpsilon(eps, o.eps_text.empty() ? "the manifest's eps" : "--eps",
+                               impl == RunImpl::kAscendc && in.dtype == io::DType::kFloat16);
+      !st.ok()) {
+    return Fail(kCmd, st);
   }
   in.epsilon = static_cast<float>(eps);
   in.dy = std::move(t[0]);
@@ -356,7 +359,9 @@ int RunRun(const RunOptions& o) {
   manifest["path"] = res.details;
   if (impl == RunImpl::kAscendc) manifest["soc"] = std::string(config.product->soc);
   io::Json inputs = io::Json::object();
-  for (size_t i = 0; i < kInputs.size(); ++i) inputs[kInputs[i]] = src.paths[i];
+  // Relative to the manifest, so that the record stays true wherever the directory is read from.
+  for (size_t i = 0; i < kInputs.size(); ++i)
+    inputs[kInputs[i]] = PathRelativeTo(src.paths[i], o.out);
   manifest["inputs"] = inputs;
   io::OutputSet out(o.out, /*create_dir=*/true);
   const Status wst = WriteDataDir(&out, outputs, format, &manifest);
@@ -424,17 +429,23 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_option("--dtype", o->dtype_text,
                   "float or half: dtype of raw .bin inputs (and of the computation when the\n"
                   "inputs are float64)");
-  app->add_option("--eps", o->eps_text, "Epsilon (default: the manifest's)");
+  app->add_option("--eps", o->eps_text,
+                  "Epsilon (default: the manifest's): >= 0, at most the largest float (65504\n"
+                  "for half on the device path, which takes it as half)");
   app->add_option("--soc", o->soc,
                   "Simulated product, e.g. Ascend910B1 (default: $LNGRAD_SOC or Ascend910B1)");
-  app->add_option("--impl", o->impl_text, "ascendc (simulated device) or native")
+  app->add_option("--impl", o->impl_text,
+                  "ascendc: the Ascend C APIs on the simulated device; native: the native library")
+      ->type_name("TEXT:{ascendc,native}")
       ->capture_default_str();
   app->add_flag("--reuse-source", o->reuse_source,
                 "Device path: isReuseSource = true (float: the API may overwrite dy and x)");
   app->add_option("--tmp", o->tmp_text,
                   "Device path: scratch for each API: min, max (from Get*MaxMinTmpSize) or BYTES")
       ->capture_default_str();
-  app->add_option("--blocks", o->blocks, "Device path: AI cores to split the B*S rows over")
+  app->add_option("--blocks", o->blocks,
+                  "Device path: AI cores to split the B*S rows over, 1 to 65535")
+      ->type_name("UINT:UINT in [1 - 65535]")
       ->capture_default_str();
   app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
   app->add_option("--out", o->out, "Output directory (created if missing)")->required();

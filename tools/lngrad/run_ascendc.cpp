@@ -77,7 +77,8 @@ Status RunAscendc(const RunInputs& in, const RunConfig& config, RunOutputs* out)
 
   o.details["impl"] = "ascendc";
   o.details["soc"] = gi.soc;
-  o.details["npu_arch"] = gi.arch;
+  // A string, as in `socs --json` and `tiling --json`: an arch is a name, not a quantity.
+  o.details["npu_arch"] = std::to_string(gi.arch);
   o.details["blocks"] = gi.blocks_used;
   o.details["prototype"] = gi.prototype;
   o.details["reuse_source"] = reuse;

@@ -39,7 +39,7 @@ constexpr double kHalfBound = 1e-3;
 struct SampleOptions {
   std::string shape = "2,32,16";
   std::string dtype = "float";
-  std::string soc = "Ascend910B1";
+  std::string soc;  // empty: $LNGRAD_SOC, else Ascend910B1
   bool reuse_source = false;
   std::string tmp = "min";
   uint32_t blocks = 1;
@@ -71,10 +71,22 @@ int RunSample(const SampleOptions& o) {
   ops::TmpSize tmp;
   st = ops::ParseTmpSize(o.tmp, &tmp);
   if (!st.ok()) return Fail(kCommand, "--tmp: " + st.message());
-  const lngrad::Product* product = lngrad::FindProduct(o.soc);
-  if (product == nullptr) return Fail(kCommand, lngrad::SetCurrentSoc(o.soc));
+  const lngrad::Product* product = nullptr;
+  if (o.soc.empty()) {
+    st = lngrad::CurrentProductChecked(&product);
+  } else {
+    // SetCurrentSoc words the message for an unknown name (known names, the legacy-name hint).
+    // A known one becomes the process's current product, so that the host tiling functions
+    // never consult LNGRAD_SOC.
+    st = lngrad::SetCurrentSoc(o.soc);
+    product = lngrad::FindProduct(o.soc);
+  }
+  if (!st.ok()) return Fail(kCommand, st);
+  if (Status env = CheckImplEnvironment(); !env.ok()) return Fail(kCommand, env);
+  const std::string soc(product->soc);
   if (!product->supports_layernormgrad) {
-    return Fail(kCommand, "--soc " + o.soc + ": LayerNormGrad is not supported on " +
+    return Fail(kCommand, (o.soc.empty() ? "LNGRAD_SOC " : "--soc ") + soc +
+                              ": LayerNormGrad is not supported on " +
                               std::string(product->product_line) + " (arch " +
                               lngrad::NpuArchName(product->arch) + "); see `lngrad socs`");
   }
@@ -87,8 +99,8 @@ int RunSample(const SampleOptions& o) {
   }
   const double bound = dtype == ops::OpDType::kFloat16 ? kHalfBound : kFloatBound;
 
-  const smp::ExampleCase sample = {"sample", dtype,    shape[0],     shape[1],
-                                   shape[2], o.blocks, o.soc.c_str()};
+  const smp::ExampleCase sample = {"sample", dtype,    shape[0],   shape[1],
+                                   shape[2], o.blocks, soc.c_str()};
   smp::LayerNormGradData d =
       smp::MakeLayerNormGradData(dtype, sample.rows(), static_cast<size_t>(shape[2]), -100, 100,
                                  {o.seed * 3 + 1, o.seed * 3 + 2, o.seed * 3 + 3});
@@ -142,7 +154,8 @@ void AddSampleCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_option("--dtype", o->dtype, "float or half")
       ->check(CLI::IsMember({"float", "half"}))
       ->capture_default_str();
-  app->add_option("--soc", o->soc, "Simulated SoC (see `lngrad socs`)")->capture_default_str();
+  app->add_option("--soc", o->soc,
+                  "Simulated SoC (default: $LNGRAD_SOC or Ascend910B1; see `lngrad socs`)");
   app->add_flag("--reuse-source", o->reuse_source,
                 "isReuseSource = true (float: the API overwrites dy and x in UB)");
   app->add_option("--tmp", o->tmp, "Scratch per tile: min, max or a byte count")

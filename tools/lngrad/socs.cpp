@@ -19,11 +19,16 @@ struct SocsOptions {
 
 int RunSocs(const SocsOptions& o) {
   const auto products = lngrad::AllProducts();
-  const lngrad::Product& current = lngrad::CurrentProduct();
+  // A misspelt LNGRAD_SOC leaves no current product; the table is still printed (it lists the
+  // names to choose from), then the error, and the exit code says so.
+  const lngrad::Product* current = nullptr;
+  const Status env = lngrad::CurrentProductChecked(&current);
+  const int code = env.ok() ? kExitOk : kExitRefused;
+  const std::string current_name = current != nullptr ? std::string(current->soc) : "none";
   if (o.json) {
     io::Json j = io::Json::object();
     j["command"] = "socs";
-    j["current"] = std::string(current.soc);
+    j["current"] = current != nullptr ? io::Json(current_name) : io::Json(nullptr);
     io::Json list = io::Json::array();
     for (const lngrad::Product& p : products) {
       io::Json e = io::Json::object();
@@ -42,7 +47,9 @@ int RunSocs(const SocsOptions& o) {
       list.push_back(std::move(e));
     }
     j["products"] = list;
-    return PrintJson(j);
+    PrintJson(j);
+    std::fflush(stdout);  // the table before the error, on a terminal too
+    return env.ok() ? code : Fail("socs", env);
   }
   std::printf("%-20s %-13s %-24s %-5s %-8s %-10s %-14s %-18s %-9s\n", "SoC", "short SoC",
               "product line", "arch", "UB KiB", "stack end", "LayerNormGrad", "LayerNormGradBeta",
@@ -53,14 +60,16 @@ int RunSocs(const SocsOptions& o) {
                 std::string(p.soc).c_str(), std::string(p.short_soc).c_str(),
                 std::string(p.product_line).c_str(), lngrad::NpuArchName(p.arch), p.ub_bytes / 1024,
                 p.stack_end_bytes, yes(p.supports_layernormgrad), yes(p.supports_layernormgradbeta),
-                yes(p.supports_layernorm), &p == &current ? "  (current)" : "");
+                yes(p.supports_layernorm), &p == current ? "  (current)" : "");
   }
-  std::printf("%zu products; current: %s (set with --soc on run/tiling or LNGRAD_SOC)\n",
-              products.size(), std::string(current.soc).c_str());
+  std::printf(
+      "%zu products; current: %s (set with --soc on run/tiling/demo/sample, or LNGRAD_SOC)\n",
+      products.size(), current_name.c_str());
   std::printf(
       "UB KiB: TOTAL_UB_SIZE, what TPipe may allocate; stack end: where PopStackBuffer "
       "ends (bytes)\n");
-  return kExitOk;
+  std::fflush(stdout);  // the table before the error, on a terminal too
+  return env.ok() ? code : Fail("socs", env);
 }
 
 }  // namespace

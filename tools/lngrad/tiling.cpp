@@ -179,6 +179,10 @@ int RunTiling(const TilingOptions& o) {
   if (!o.soc.empty()) {
     if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok())
       return Fail(kCmd, "--soc: " + st.message());
+  } else {
+    // The tiling functions fall back to Ascend910B1 for a misspelt LNGRAD_SOC; refuse it here.
+    const lngrad::Product* chosen = nullptr;
+    if (Status st = lngrad::CurrentProductChecked(&chosen); !st.ok()) return Fail(kCmd, st);
   }
   // The stack-buffer choice is checked before any tiling call, so that its error is its own.
   if (o.stack_text != "min" && o.stack_text != "max") {

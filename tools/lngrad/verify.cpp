@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -75,6 +76,13 @@ std::string OutNameFor(const std::string& out_dir, const std::string& golden_fil
 }
 
 Status CollectPairs(const VerifyOptions& o, const BinSpec& cli_spec, std::vector<Pair>* pairs) {
+  // A missing path is named as such before any rule about the pairing of files and directories.
+  for (const auto& [what, path] : {std::pair{"OUT", &o.out}, std::pair{"GOLDEN", &o.golden}}) {
+    struct stat st {};
+    if (::stat(path->c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+      return Status::InvalidArgument(std::string(what) + " '" + *path + "' does not exist");
+    }
+  }
   const bool out_dir = io::IsDirectory(o.out), golden_dir = io::IsDirectory(o.golden);
   if (out_dir != golden_dir) {
     return Status::InvalidArgument("OUT and GOLDEN must both be files or both be directories ('" +
