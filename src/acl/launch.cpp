@@ -109,14 +109,10 @@ bool ApplyDefaultSoc(const char* soc) noexcept {
                  soc != nullptr ? soc : "", stays.c_str());
     return false;
   }
+  // The environment wins, and an unknown LNGRAD_SOC stays the error it is everywhere else (every
+  // launch fails its stream naming the variable): a compiled default must not hide a typo.
   const char* env = std::getenv("LNGRAD_SOC");
-  if (env != nullptr && *env != '\0') {
-    if (FindProduct(env) != nullptr) return false;  // the environment wins
-    std::fprintf(stderr,
-                 "lngrad acl: LNGRAD_SOC \"%s\" is not a known SoC name; using the compiled "
-                 "default %s\n",
-                 env, soc);
-  }
+  if (env != nullptr && *env != '\0') return false;
   return SetCurrentSoc(soc).ok();
 }
 

@@ -3,7 +3,8 @@
 // environment, with LNGRAD_TEST_EXPECTED_SOC naming the product the setting must select:
 //   LNGRAD_SOC unset            -> the compiled default
 //   LNGRAD_SOC=<known product>  -> that product (the environment wins)
-//   LNGRAD_SOC=<unknown name>   -> the compiled default, with a warning
+//   LNGRAD_SOC=<unknown name>   -> an error: every launch fails its stream, naming LNGRAD_SOC
+//                                  (only AclDefaultSoc.UnknownEnvironment* run in that entry)
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -61,6 +62,19 @@ TEST(AclDefaultSoc, AnUnknownDefaultIsReportedAndChangesNothing) {
   EXPECT_NE(err.find("LNGRAD_DEFAULT_SOC \"Ascend999\" is not a known SoC name"), std::string::npos)
       << err;
   EXPECT_EQ(std::string(lngrad::CurrentProduct().soc), before);
+}
+
+TEST(AclDefaultSoc, UnknownEnvironmentFailsEveryLaunch) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ::testing::internal::CaptureStderr();
+  ::lngrad::acl::LaunchKernel("read_ub_size", __FILE__, __LINE__, (1), (nullptr), (nullptr),
+                              [&](auto&&... lngrad_args) { read_ub_size(lngrad_args...); });
+  const aclError rc = aclrtSynchronizeStream(nullptr);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(rc, ACL_SUCCESS);
+  EXPECT_NE(err.find("LNGRAD_SOC"), std::string::npos) << err;
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("LNGRAD_SOC"), std::string::npos);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
 }  // namespace
