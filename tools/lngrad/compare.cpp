@@ -47,8 +47,8 @@ double Spacing(double v, io::DType dtype) {
   int digits = 53, min_exp = -1021;
   if (dtype == io::DType::kFloat16) digits = 11, min_exp = -13;
   if (dtype == io::DType::kFloat32) digits = 24, min_exp = -125;
-  int e = 0;
-  std::frexp(std::fabs(v), &e);  // |v| = m * 2^e, m in [0.5, 1)
+  int e = min_exp;
+  if (v != 0) std::frexp(std::fabs(v), &e);  // |v| = m * 2^e, m in [0.5, 1)
   return std::ldexp(1.0, std::max(e, min_exp) - digits);
 }
 
@@ -57,7 +57,7 @@ double MagnitudeRule::UnitFactor() const {
     case Cancelling::kPdX:
       return 2.0 * static_cast<double>((h + 15) / 16 + 9) + 14;
     case Cancelling::kDgamma:
-      return static_cast<double>(rows) + 7;
+      return static_cast<double>(rows) + (res_error.empty() ? 7 : 3);
     case Cancelling::kDbeta:
       return static_cast<double>(rows) + 1;
   }
@@ -65,23 +65,26 @@ double MagnitudeRule::UnitFactor() const {
 }
 
 double MagnitudeRule::HalfFactor(io::DType out_dtype) const {
-  if (out_dtype != io::DType::kFloat16) return 0;
-  return what == Cancelling::kDgamma ? 3 : what == Cancelling::kDbeta ? 1 : 0;
+  if (out_dtype != io::DType::kFloat16 || what == Cancelling::kPdX) return 0;
+  return what == Cancelling::kDgamma && res_error.empty() ? 3 : 1;
 }
 
 double MagnitudeRule::Bound(int64_t i, double out, double golden, io::DType out_dtype) const {
-  const double m = mag[static_cast<size_t>(i)];
-  return (UnitFactor() * 0x1.0p-24 + HalfFactor(out_dtype) * 0x1.0p-11) * m +
+  const size_t k = static_cast<size_t>(i);
+  return (UnitFactor() * 0x1.0p-24 + HalfFactor(out_dtype) * 0x1.0p-11) * mag[k] +
+         (res_error.empty() ? 0 : res_error[k]) +
          Spacing(std::max(std::fabs(out), std::fabs(golden)), out_dtype);
 }
 
 std::string MagnitudeText(const MagnitudeRule& m, io::DType out_dtype) {
   char buf[160];
   const double hf = m.HalfFactor(out_dtype);
+  const char* res = m.res_error.empty() ? "" : " + sum|dy * dres|";
   if (hf > 0) {
-    std::snprintf(buf, sizeof buf, "abs err <= (%g u + %g u_h) * mag + 1 ulp", m.UnitFactor(), hf);
+    std::snprintf(buf, sizeof buf, "abs err <= (%g u + %g u_h) * mag%s + 1 ulp", m.UnitFactor(), hf,
+                  res);
   } else {
-    std::snprintf(buf, sizeof buf, "abs err <= %g u * mag + 1 ulp", m.UnitFactor());
+    std::snprintf(buf, sizeof buf, "abs err <= %g u * mag%s + 1 ulp", m.UnitFactor(), res);
   }
   return buf;
 }

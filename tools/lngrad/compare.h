@@ -39,18 +39,21 @@ enum class Cancelling { kPdX, kDgamma, kDbeta };
 // ulp of OUT's dtype at max(|out|, |golden|) for the two roundings to the output dtype.
 //   pd_x:   (2D + 14) u mag, D = ceil(h/16) + 9                         (§6.1)
 //   dgamma: (rows + 7) u mag, half: + 3 u_h mag                         (§6.3, §6.8)
+//           or, with res_error (OUT's res_for_gamma known):
+//           (rows + 3) u mag + res_error, half: + u_h mag
 //   dbeta:  (rows + 1) u mag, half: + u_h mag
-// with u = 2^-24 and u_h = 2^-11.
+// with u = 2^-24 and u_h = 2^-11. res_error[c] = sum_rows |dy| * |res_out - res_golden|: what
+// the res_for_gamma that OUT's dgamma was computed from changes in it.
 struct MagnitudeRule {
   Cancelling what = Cancelling::kPdX;
   int64_t rows = 0, h = 0;
-  std::vector<double> mag;  // one per output element
-  // The factor of u*mag (without the half terms), for the report.
-  double UnitFactor() const;
+  std::vector<double> mag;                       // one per output element
+  std::vector<double> res_error;                 // dgamma only; empty when unknown
+  double UnitFactor() const;                     // the factor of u*mag
   double HalfFactor(io::DType out_dtype) const;  // the factor of u_h*mag
   double Bound(int64_t i, double out, double golden, io::DType out_dtype) const;
 };
-// "abs err <= 544 u*mag + 1 ulp", or with the half term.
+// "abs err <= 544 u * mag + 1 ulp", with the half and res_error terms where they apply.
 std::string MagnitudeText(const MagnitudeRule& m, io::DType out_dtype);
 
 struct WorstElement {

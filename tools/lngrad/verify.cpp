@@ -300,8 +300,9 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
 
 // The magnitude rule for a pair, or the reason it does not apply (`why`; empty for outputs
 // that do not cancel: res_for_gamma is a product, relative errors suffice).
+// `res_out`: OUT's res_for_gamma, or null when OUT has none.
 std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const Inputs* in,
-                                          std::string* why) {
+                                          const io::Tensor* res_out, std::string* why) {
   why->clear();
   MagnitudeRule m;
   if (p.key == "pd_x") {
@@ -338,6 +339,16 @@ std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const
     double* g = m.what == Cancelling::kDgamma ? m.mag.data() : other.data();
     double* b = m.what == Cancelling::kDgamma ? other.data() : m.mag.data();
     golden::ColumnMagnitudes(in->rows, in->h, in->dy.data(), in->res.data(), g, b);
+    if (m.what == Cancelling::kDgamma && res_out != nullptr &&
+        res_out->size() == static_cast<int64_t>(in->res.size())) {
+      // |dres| as a column sum of |dy * dres|: ColumnMagnitudes' gamma term with res = dres.
+      std::vector<double> dres(in->res.size());
+      for (size_t k = 0; k < dres.size(); ++k)
+        dres[k] = res_out->Get(static_cast<int64_t>(k)) - in->res[k];
+      m.res_error.resize(static_cast<size_t>(in->h));
+      golden::ColumnMagnitudes(in->rows, in->h, in->dy.data(), dres.data(), m.res_error.data(),
+                               other.data());
+    }
   }
   return m;
 }
@@ -509,6 +520,21 @@ int RunVerify(const VerifyOptions& o) {
     if (Status st = LoadInputs(golden_manifest, &inputs); !st.ok()) return Fail(kCmd, st);
   }
 
+  // OUT's res_for_gamma, which its dgamma was computed from: the magnitude rule for dgamma
+  // counts the actual difference from the golden's instead of a bound on it.
+  std::optional<io::Tensor> res_out;
+  if (need_inputs && !o.no_magnitude && inputs.missing.empty()) {
+    for (const Pair& p : pairs) {
+      if (p.key != "res_for_gamma") continue;
+      io::Tensor t;
+      bool flat = false;
+      BinSpec spec = p.out_spec;
+      if (!spec.dtype) spec.dtype = p.golden_spec.dtype;
+      if (Status st = LoadSide(p.out_path, spec, &t, &flat); !st.ok()) return Fail(kCmd, st);
+      res_out = std::move(t);
+    }
+  }
+
   // Read and check everything before printing any verdict: an I/O error is exit 2, never a
   // half-printed report.
   std::vector<CompareResult> results;
@@ -536,7 +562,8 @@ int RunVerify(const VerifyOptions& o) {
     j.rule = base;
     j.rule.atol = ToleranceFor(atols, p, DefaultTolerance(out.dtype()));
     j.rule.rtol = ToleranceFor(rtols, p, DefaultTolerance(out.dtype()));
-    j.magnitude = MagnitudeFor(p, out.size(), o.no_magnitude ? nullptr : &inputs, &j.magnitude_off);
+    j.magnitude = MagnitudeFor(p, out.size(), o.no_magnitude ? nullptr : &inputs,
+                               res_out ? &*res_out : nullptr, &j.magnitude_off);
     results.push_back(Compare(out, golden, j.rule, static_cast<size_t>(o.worst),
                               j.magnitude ? &*j.magnitude : nullptr));
     judged.push_back(std::move(j));
