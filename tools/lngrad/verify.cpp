@@ -241,12 +241,30 @@ double ToleranceFor(const std::vector<ToleranceSpec>& specs, const Pair& p, doub
   return v;
 }
 
-// The problem's inputs as listed by GOLDEN's manifest, for the magnitude rule.
+// The problem's inputs as listed by GOLDEN's manifest, for the magnitude rule. The [rows, h]
+// tensors stay in their dtype (a row at a time is widened), so that verify needs little more
+// memory than the outputs themselves.
 struct Inputs {
   std::string missing;  // why the magnitude rule cannot be applied; empty when it can
   int64_t rows = 0, h = 0;
-  std::vector<double> dy, x, mean, variance, gamma, res;
+  io::Tensor dy, x;
+  std::optional<io::Tensor> res;  // the golden's res_for_gamma, if listed
+  std::vector<double> mean, variance, gamma;
   double eps = 0;
+
+  // Row r of a [rows, h] tensor as doubles.
+  void Row(const io::Tensor& t, int64_t r, std::vector<double>* out) const {
+    out->resize(static_cast<size_t>(h));
+    for (int64_t c = 0; c < h; ++c) (*out)[static_cast<size_t>(c)] = t.Get(r * h + c);
+  }
+  // Row r of res_for_gamma: the golden's, else (x - mean) / sqrt(variance + eps).
+  void ResRow(int64_t r, std::vector<double>* out) const {
+    if (res) return Row(*res, r, out);
+    Row(x, r, out);
+    const size_t k = static_cast<size_t>(r);
+    const double rstd = 1.0 / std::sqrt(variance[k] + eps);
+    for (double& v : *out) v = (v - mean[k]) * rstd;
+  }
 };
 
 Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
@@ -255,8 +273,7 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
     return Status::Ok();
   }
   const char* names[] = {"dy", "x", "mean", "variance", "gamma", "golden_res_for_gamma"};
-  std::vector<double>* dst[] = {&in->dy, &in->x, &in->mean, &in->variance, &in->gamma, &in->res};
-  std::vector<int64_t> dy_shape;
+  io::Tensor t[6];
   for (size_t i = 0; i < 6; ++i) {
     std::optional<FileEntry> e;
     LNGRAD_RETURN_IF_ERROR(mg->File(names[i], &e));
@@ -265,10 +282,8 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
       in->missing = std::string("GOLDEN's manifest lists no \"") + names[i] + "\"";
       return Status::Ok();
     }
-    io::Tensor t;
-    LNGRAD_RETURN_IF_ERROR(LoadTensor(e->path, BinSpec{e->dtype, e->shape}, "", &t));
-    if (i == 0) dy_shape = t.shape();
-    *dst[i] = t.ConvertedTo(io::DType::kFloat64).f64();
+    LNGRAD_RETURN_IF_ERROR(LoadTensor(e->path, BinSpec{e->dtype, e->shape}, "", &t[i]));
+    if (i == 5) in->res = std::move(t[5]);
   }
   const std::optional<double> eps = mg->Number("eps");
   if (!eps) {
@@ -276,31 +291,25 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
     return Status::Ok();
   }
   in->eps = static_cast<float>(*eps);  // what the kernels receive (gen's goldens use it too)
-  in->h = dy_shape.empty() ? 0 : dy_shape.back();
-  in->rows = in->h > 0 ? static_cast<int64_t>(in->dy.size()) / in->h : 0;
-  const auto n = [](int64_t v) { return static_cast<size_t>(v); };
-  if (in->h == 0 || in->x.size() != in->dy.size() || in->mean.size() != n(in->rows) ||
-      in->variance.size() != n(in->rows) || in->gamma.size() != n(in->h) ||
-      (!in->res.empty() && in->res.size() != in->dy.size())) {
+  in->h = t[0].shape().empty() ? 0 : t[0].shape().back();
+  in->rows = in->h > 0 ? t[0].size() / in->h : 0;
+  if (in->h == 0 || t[1].size() != t[0].size() || t[2].size() != in->rows ||
+      t[3].size() != in->rows || t[4].size() != in->h ||
+      (in->res && in->res->size() != t[0].size())) {
     in->missing = "the shapes of GOLDEN's inputs do not fit together";
     return Status::Ok();
   }
-  if (in->res.empty()) {
-    in->res.resize(in->dy.size());
-    for (int64_t r = 0; r < in->rows; ++r) {
-      const double rstd = 1.0 / std::sqrt(in->variance[n(r)] + in->eps);
-      for (int64_t c = 0; c < in->h; ++c) {
-        const size_t k = n(r * in->h + c);
-        in->res[k] = (in->x[k] - in->mean[n(r)]) * rstd;
-      }
-    }
-  }
+  in->dy = std::move(t[0]);
+  in->x = std::move(t[1]);
+  in->mean = t[2].ConvertedTo(io::DType::kFloat64).f64();
+  in->variance = t[3].ConvertedTo(io::DType::kFloat64).f64();
+  in->gamma = t[4].ConvertedTo(io::DType::kFloat64).f64();
   return Status::Ok();
 }
 
 // The magnitude rule for a pair, or the reason it does not apply (`why`; empty for outputs
-// that do not cancel: res_for_gamma is a product, relative errors suffice).
-// `res_out`: OUT's res_for_gamma, or null when OUT has none.
+// that do not cancel: res_for_gamma is a product, relative errors suffice). `res_out`: OUT's
+// res_for_gamma, or null when OUT has none.
 std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const Inputs* in,
                                           const io::Tensor* res_out, std::string* why) {
   why->clear();
@@ -330,24 +339,31 @@ std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const
   }
   m.rows = in->rows;
   m.h = in->h;
-  m.mag.resize(static_cast<size_t>(want));
-  if (m.what == Cancelling::kPdX) {
-    golden::PdXMagnitude(in->rows, in->h, in->dy.data(), in->x.data(), in->mean.data(),
-                         in->variance.data(), in->gamma.data(), in->eps, m.mag.data());
-  } else {
-    std::vector<double> other(static_cast<size_t>(in->h));
-    double* g = m.what == Cancelling::kDgamma ? m.mag.data() : other.data();
-    double* b = m.what == Cancelling::kDgamma ? other.data() : m.mag.data();
-    golden::ColumnMagnitudes(in->rows, in->h, in->dy.data(), in->res.data(), g, b);
-    if (m.what == Cancelling::kDgamma && res_out != nullptr &&
-        res_out->size() == static_cast<int64_t>(in->res.size())) {
-      // |dres| as a column sum of |dy * dres|: ColumnMagnitudes' gamma term with res = dres.
-      std::vector<double> dres(in->res.size());
-      for (size_t k = 0; k < dres.size(); ++k)
-        dres[k] = res_out->Get(static_cast<int64_t>(k)) - in->res[k];
-      m.res_error.resize(static_cast<size_t>(in->h));
-      golden::ColumnMagnitudes(in->rows, in->h, in->dy.data(), dres.data(), m.res_error.data(),
-                               other.data());
+  const size_t h = static_cast<size_t>(in->h);
+  m.mag.assign(static_cast<size_t>(want), 0.0);
+  const bool res_error =
+      m.what == Cancelling::kDgamma && res_out != nullptr && res_out->size() == in->dy.size();
+  if (res_error) m.res_error.assign(h, 0.0);
+  std::vector<double> dy, x, res, g(h), b(h), unused(h);
+  for (int64_t r = 0; r < in->rows; ++r) {
+    const size_t k = static_cast<size_t>(r);
+    in->Row(in->dy, r, &dy);
+    if (m.what == Cancelling::kPdX) {
+      in->Row(in->x, r, &x);
+      golden::PdXMagnitude(1, in->h, dy.data(), x.data(), &in->mean[k], &in->variance[k],
+                           in->gamma.data(), in->eps, m.mag.data() + k * h);
+      continue;
+    }
+    in->ResRow(r, &res);
+    golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), b.data());
+    const std::vector<double>& add = m.what == Cancelling::kDgamma ? g : b;
+    for (size_t c = 0; c < h; ++c) m.mag[c] += add[c];
+    if (res_error) {
+      // sum |dy| * |dres|: ColumnMagnitudes' gamma term with res = dres.
+      for (size_t c = 0; c < h; ++c)
+        res[c] = res_out->Get(r * in->h + static_cast<int64_t>(c)) - res[c];
+      golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), unused.data());
+      for (size_t c = 0; c < h; ++c) m.res_error[c] += g[c];
     }
   }
   return m;
