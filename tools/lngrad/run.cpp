@@ -36,8 +36,8 @@ struct RunOptions {
   std::string tmp_text = "min";
   int blocks = 1;
   bool strict = false;
-  std::string names =
-      "lngrad";  // --names: lngrad (pd_x.npy ...) or vendor (output_outputPdX.bin ...)
+  // --names: lngrad (pd_x.npy ...) or vendor (output_outputPdX.bin ...).
+  std::string names = "lngrad";
   std::string out;
   bool json = false;
   // Which device-only options were given (for the "ignored by native" warning).
