@@ -21,4 +21,8 @@ inline constexpr std::array<VendorName, 4> kVendorNames = {{
     {"dbeta", "output_PdBeta", "golden_output_PdBeta"},
 }};
 
+// The LayerNormGrad sample's inputs, in the order dy, x, mean, variance, gamma (without ".bin").
+inline constexpr std::array<std::string_view, 5> kVendorInputs = {
+    "input_inputDy", "input_inputX", "input_inputMean", "input_inputVariance", "input_inputGamma"};
+
 }  // namespace lngrad::cli

@@ -36,6 +36,8 @@ struct VerifyOptions {
   std::vector<std::string> atol_texts, rtol_texts;  // "A" or "NAME=A", in order
   std::string rule_text = "ascend";
   bool no_magnitude = false;
+  std::string inputs_dir;  // --inputs: where the magnitude rule finds the inputs
+  std::string eps_text;    // --eps: epsilon of the inputs (default: their manifest's)
   std::string dtype_text;
   std::string shape_text;
   int worst = 5;
@@ -134,7 +136,13 @@ Status CollectPairs(const VerifyOptions& o, const BinSpec& cli_spec, std::vector
   std::optional<Manifest>& mg = *golden_manifest;
   LNGRAD_RETURN_IF_ERROR(LoadManifest(o.out, &mo));
   LNGRAD_RETURN_IF_ERROR(LoadManifest(o.golden, &mg));
+  // A manifest without goldens (run's, when run wrote into the golden directory, as the vendor
+  // samples do) leaves the pairing to the file names.
+  bool listed = false;
   if (mg) {
+    for (const std::string& gkey : mg->FileKeys()) listed = listed || gkey.rfind("golden_", 0) == 0;
+  }
+  if (listed) {
     for (const std::string& gkey : mg->FileKeys()) {
       if (gkey.rfind("golden_", 0) != 0) continue;
       std::optional<FileEntry> g;
@@ -267,9 +275,72 @@ struct Inputs {
   }
 };
 
-Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
+// The inputs from --inputs DIR (its manifest, else dy, x, mean, variance, gamma as .npy or
+// .bin, else the vendor sample's input_inputDy.bin ...; raw files in `raw_dtype`, read flat:
+// H is gamma's size, rows mean's), or from GOLDEN's manifest.
+Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_manifest,
+                  io::DType raw_dtype, Inputs* in) {
+  std::optional<double> eps_opt;
+  if (!o.eps_text.empty()) {
+    double e = 0;
+    LNGRAD_RETURN_IF_ERROR(ParseFiniteDouble(o.eps_text, "--eps", &e));
+    if (e < 0) return Status::InvalidArgument("--eps must be finite and >= 0");
+    eps_opt = e;
+  }
+  std::optional<Manifest> own;
+  const std::optional<Manifest>* source = &golden_manifest;
+  const char* inputs[] = {"dy", "x", "mean", "variance", "gamma"};
+  if (!o.inputs_dir.empty()) {
+    if (!io::IsDirectory(o.inputs_dir)) {
+      return Status::InvalidArgument("--inputs '" + o.inputs_dir + "' is not a directory");
+    }
+    LNGRAD_RETURN_IF_ERROR(LoadManifest(o.inputs_dir, &own));
+    source = &own;
+    if (!own) {
+      io::Tensor t[5];
+      for (size_t i = 0; i < 5; ++i) {
+        std::string path;
+        for (const std::string& name :
+             {std::string(inputs[i]) + ".npy", std::string(inputs[i]) + ".bin",
+              std::string(kVendorInputs[i]) + ".bin"}) {
+          if (path.empty() && io::PathExists(io::JoinPath(o.inputs_dir, name)))
+            path = io::JoinPath(o.inputs_dir, name);
+        }
+        if (path.empty()) {
+          return Status::InvalidArgument(
+              "--inputs '" + o.inputs_dir + "' has no " + inputs[i] + ".npy, " + inputs[i] +
+              ".bin or " + std::string(kVendorInputs[i]) + ".bin (and no manifest.json)");
+        }
+        bool flat = false;
+        LNGRAD_RETURN_IF_ERROR(LoadSide(path, BinSpec{raw_dtype, std::nullopt}, &t[i], &flat));
+      }
+      if (!eps_opt) {
+        return Status::InvalidArgument("--eps is required with --inputs '" + o.inputs_dir +
+                                       "' (it has no manifest.json that records it)");
+      }
+      in->eps = static_cast<float>(*eps_opt);
+      in->h = t[4].size();
+      in->rows = t[2].size();
+      if (in->h == 0 || t[0].size() != in->rows * in->h || t[1].size() != t[0].size() ||
+          t[3].size() != in->rows) {
+        return Status::InvalidArgument(
+            "--inputs '" + o.inputs_dir + "': sizes do not fit together (dy " +
+            std::to_string(t[0].size()) + ", x " + std::to_string(t[1].size()) + ", mean " +
+            std::to_string(t[2].size()) + ", variance " + std::to_string(t[3].size()) + ", gamma " +
+            std::to_string(t[4].size()) + " elements)");
+      }
+      in->dy = std::move(t[0]);
+      in->x = std::move(t[1]);
+      in->mean = t[2].ConvertedTo(io::DType::kFloat64).f64();
+      in->variance = t[3].ConvertedTo(io::DType::kFloat64).f64();
+      in->gamma = t[4].ConvertedTo(io::DType::kFloat64).f64();
+      return Status::Ok();
+    }
+  }
+  const std::optional<Manifest>& mg = *source;
+  const std::string where = o.inputs_dir.empty() ? "GOLDEN" : "--inputs '" + o.inputs_dir + "'";
   if (!mg) {
-    in->missing = "GOLDEN has no manifest.json that lists the inputs";
+    in->missing = "GOLDEN has no manifest.json that lists the inputs (see --inputs)";
     return Status::Ok();
   }
   const char* names[] = {"dy", "x", "mean", "variance", "gamma", "golden_res_for_gamma"};
@@ -279,15 +350,15 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
     LNGRAD_RETURN_IF_ERROR(mg->File(names[i], &e));
     if (!e) {
       if (i == 5) continue;  // res_for_gamma is then computed from the inputs
-      in->missing = std::string("GOLDEN's manifest lists no \"") + names[i] + "\"";
+      in->missing = where + "'s manifest lists no \"" + names[i] + "\" (see --inputs)";
       return Status::Ok();
     }
     LNGRAD_RETURN_IF_ERROR(LoadTensor(e->path, BinSpec{e->dtype, e->shape}, "", &t[i]));
     if (i == 5) in->res = std::move(t[5]);
   }
-  const std::optional<double> eps = mg->Number("eps");
+  const std::optional<double> eps = eps_opt ? eps_opt : mg->Number("eps");
   if (!eps) {
-    in->missing = "GOLDEN's manifest records no \"eps\"";
+    in->missing = where + "'s manifest records no \"eps\" (see --eps)";
     return Status::Ok();
   }
   in->eps = static_cast<float>(*eps);  // what the kernels receive (gen's goldens use it too)
@@ -296,7 +367,7 @@ Status LoadInputs(const std::optional<Manifest>& mg, Inputs* in) {
   if (in->h == 0 || t[1].size() != t[0].size() || t[2].size() != in->rows ||
       t[3].size() != in->rows || t[4].size() != in->h ||
       (in->res && in->res->size() != t[0].size())) {
-    in->missing = "the shapes of GOLDEN's inputs do not fit together";
+    in->missing = "the shapes of " + where + "'s inputs do not fit together";
     return Status::Ok();
   }
   in->dy = std::move(t[0]);
@@ -527,29 +598,29 @@ int RunVerify(const VerifyOptions& o) {
       }
     }
   }
-  // The inputs behind the goldens, read only when an output the magnitude rule covers is here.
+  // The inputs behind the goldens, read at the first output the magnitude rule covers (raw
+  // inputs without a manifest are read in that output's dtype).
   Inputs inputs;
-  bool need_inputs = false;
-  for (const Pair& p : pairs)
-    need_inputs = need_inputs || p.key == "pd_x" || p.key == "dgamma" || p.key == "dbeta";
-  if (need_inputs && !o.no_magnitude) {
-    if (Status st = LoadInputs(golden_manifest, &inputs); !st.ok()) return Fail(kCmd, st);
-  }
-
+  bool inputs_read = false;
   // OUT's res_for_gamma, which its dgamma was computed from: the magnitude rule for dgamma
   // counts the actual difference from the golden's instead of a bound on it.
   std::optional<io::Tensor> res_out;
-  if (need_inputs && !o.no_magnitude && inputs.missing.empty()) {
+  auto read_inputs = [&](io::DType out_dtype) -> Status {
+    inputs_read = true;
+    LNGRAD_RETURN_IF_ERROR(
+        LoadInputs(o, golden_manifest, cli_spec.dtype.value_or(out_dtype), &inputs));
+    if (!inputs.missing.empty()) return Status::Ok();
     for (const Pair& p : pairs) {
       if (p.key != "res_for_gamma") continue;
       io::Tensor t;
       bool flat = false;
       BinSpec spec = p.out_spec;
-      if (!spec.dtype) spec.dtype = p.golden_spec.dtype;
-      if (Status st = LoadSide(p.out_path, spec, &t, &flat); !st.ok()) return Fail(kCmd, st);
+      if (!spec.dtype) spec.dtype = p.golden_spec.dtype ? p.golden_spec.dtype : out_dtype;
+      LNGRAD_RETURN_IF_ERROR(LoadSide(p.out_path, spec, &t, &flat));
       res_out = std::move(t);
     }
-  }
+    return Status::Ok();
+  };
 
   // Read and check everything before printing any verdict: an I/O error is exit 2, never a
   // half-printed report.
@@ -573,6 +644,10 @@ int RunVerify(const VerifyOptions& o) {
     if (!st.ok() || out.shape() != golden.shape()) {
       return Fail(kCmd, "shapes disagree: '" + p.out_path + "' is " + io::ShapeText(out.shape()) +
                             " but '" + p.golden_path + "' is " + io::ShapeText(golden.shape()));
+    }
+    if (!o.no_magnitude && !inputs_read &&
+        (p.key == "pd_x" || p.key == "dgamma" || p.key == "dbeta")) {
+      if (Status rst = read_inputs(out.dtype()); !rst.ok()) return Fail(kCmd, rst);
     }
     Judged j;
     j.rule = base;
@@ -641,6 +716,12 @@ void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
       ->capture_default_str();
   app->add_flag("--no-magnitude", o->no_magnitude,
                 "Judge pd_x, dgamma and dbeta by --rule alone (no magnitude rule)");
+  app->add_option("--inputs", o->inputs_dir,
+                  "Magnitude rule: directory of the inputs (its manifest.json, or dy, x, mean,\n"
+                  "variance, gamma as .npy/.bin, or the official sample's input_inputDy.bin ...;\n"
+                  "default: GOLDEN's manifest)");
+  app->add_option("--eps", o->eps_text,
+                  "Magnitude rule: epsilon of the inputs (default: the inputs' manifest's)");
   app->add_option("--dtype", o->dtype_text, "float, half or float64: dtype of raw (.bin) files");
   app->add_option("--shape", o->shape_text, "Shape of raw files (default: flat)");
   app->add_option("--worst", o->worst, "How many worst elements to list")->capture_default_str();
