@@ -61,6 +61,16 @@ TEST(Golden, AgreesWithTheOracle) {
       ASSERT_NEAR(dgamma[i], ob.dgamma[i], kRelToMag * ob.dgamma_mag[i]) << i;
       ASSERT_NEAR(dbeta[i], ob.dbeta[i], kRelToMag * ob.dbeta_mag[i]) << i;
     }
+    // verify's magnitudes (sums of non-negative terms, so plain sums) are the oracle's.
+    std::vector<double> mag(n), gmag(static_cast<size_t>(c.h)), bmag(static_cast<size_t>(c.h));
+    golden::PdXMagnitude(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
+                         eps, mag.data());
+    golden::ColumnMagnitudes(c.rows, c.h, dy.data(), res.data(), gmag.data(), bmag.data());
+    for (size_t i = 0; i < n; ++i) ASSERT_NEAR(mag[i], o.pd_x_mag[i], 1e-12 * mag[i]) << i;
+    for (size_t i = 0; i < static_cast<size_t>(c.h); ++i) {
+      ASSERT_NEAR(gmag[i], ob.dgamma_mag[i], 1e-12 * gmag[i]) << i;
+      ASSERT_NEAR(bmag[i], ob.dbeta_mag[i], 1e-12 * bmag[i]) << i;
+    }
   }
 }
 

@@ -240,12 +240,15 @@ std::string FileExt(io::FileFormat format) {
 }
 
 Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
-                    io::FileFormat format, io::Json* manifest) {
+                    io::FileFormat format, io::Json* manifest,
+                    std::span<const std::string> file_bases) {
   const std::string ext = FileExt(format);
   LNGRAD_RETURN_IF_ERROR(out->Open());
-  for (const auto& [name, t] : files) {
-    LNGRAD_RETURN_IF_ERROR(out->AddTensor(name + ext, t, format));
-    (*manifest)["files"][name] = FileEntryJson(name + ext, t);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& [name, t] = files[i];
+    const std::string file = (i < file_bases.size() ? file_bases[i] : name) + ext;
+    LNGRAD_RETURN_IF_ERROR(out->AddTensor(file, t, format));
+    (*manifest)["files"][name] = FileEntryJson(file, t);
   }
   LNGRAD_RETURN_IF_ERROR(
       out->AddBytes(std::string(kManifestName), io::DumpJson(*manifest, 2) + "\n"));

@@ -98,11 +98,12 @@ io::Json FileEntryJson(const std::string& path, const io::Tensor& t);
 // ".npy" or ".bin".
 std::string FileExt(io::FileFormat format);
 
-// Writes each tensor as <name><FileExt(format)>, adds it to manifest["files"], then writes the
-// manifest as manifest.json, all into `out` (opened here) and committed together: all or
-// nothing.
+// Writes each tensor as <name><FileExt(format)> (or <file_bases[i]><ext> when given), adds it
+// to manifest["files"] under <name>, then writes the manifest as manifest.json, all into `out`
+// (opened here) and committed together: all or nothing.
 Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
-                    io::FileFormat format, io::Json* manifest);
+                    io::FileFormat format, io::Json* manifest,
+                    std::span<const std::string> file_bases = {});
 
 // Prints `j` (indented) on stdout and returns kExitOk: the --json report of a subcommand.
 int PrintJson(const io::Json& j);

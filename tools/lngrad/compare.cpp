@@ -40,6 +40,55 @@ std::string RuleText(const CompareRule& rule) {
   return buf;
 }
 
+double DefaultTolerance(io::DType dtype) { return dtype == io::DType::kFloat16 ? 1e-3 : 1e-4; }
+
+double Spacing(double v, io::DType dtype) {
+  // Significand bits and the exponent of the smallest normal of each dtype.
+  int digits = 53, min_exp = -1021;
+  if (dtype == io::DType::kFloat16) digits = 11, min_exp = -13;
+  if (dtype == io::DType::kFloat32) digits = 24, min_exp = -125;
+  int e = min_exp;
+  if (v != 0) std::frexp(std::fabs(v), &e);  // |v| = m * 2^e, m in [0.5, 1)
+  return std::ldexp(1.0, std::max(e, min_exp) - digits);
+}
+
+double MagnitudeRule::UnitFactor() const {
+  switch (what) {
+    case Cancelling::kPdX:
+      return 2.0 * static_cast<double>((h + 15) / 16 + 9) + 14;
+    case Cancelling::kDgamma:
+      return static_cast<double>(rows) + (res_error.empty() ? 7 : 3);
+    case Cancelling::kDbeta:
+      return static_cast<double>(rows) + 1;
+  }
+  return 0;
+}
+
+double MagnitudeRule::HalfFactor(io::DType out_dtype) const {
+  if (out_dtype != io::DType::kFloat16 || what == Cancelling::kPdX) return 0;
+  return what == Cancelling::kDgamma && res_error.empty() ? 3 : 1;
+}
+
+double MagnitudeRule::Bound(int64_t i, double out, double golden, io::DType out_dtype) const {
+  const size_t k = static_cast<size_t>(i);
+  return (UnitFactor() * 0x1.0p-24 + HalfFactor(out_dtype) * 0x1.0p-11) * mag[k] +
+         (res_error.empty() ? 0 : res_error[k]) +
+         Spacing(std::max(std::fabs(out), std::fabs(golden)), out_dtype);
+}
+
+std::string MagnitudeText(const MagnitudeRule& m, io::DType out_dtype) {
+  char buf[160];
+  const double hf = m.HalfFactor(out_dtype);
+  const char* res = m.res_error.empty() ? "" : " + sum|dy * dres|";
+  if (hf > 0) {
+    std::snprintf(buf, sizeof buf, "abs err <= (%g u + %g u_h) * mag%s + 1 ulp", m.UnitFactor(), hf,
+                  res);
+  } else {
+    std::snprintf(buf, sizeof buf, "abs err <= %g u * mag%s + 1 ulp", m.UnitFactor(), res);
+  }
+  return buf;
+}
+
 uint64_t UlpDistance(double a, double b, io::DType dtype) {
   int64_t ia = 0, ib = 0;
   switch (dtype) {
@@ -73,7 +122,7 @@ std::vector<int64_t> IndexVector(const std::vector<int64_t>& shape, int64_t flat
 }
 
 CompareResult Compare(const io::Tensor& out, const io::Tensor& golden, const CompareRule& rule,
-                      size_t worst_count) {
+                      size_t worst_count, const MagnitudeRule* magnitude) {
   CompareResult r;
   r.shape = out.shape();
   r.out_dtype = out.dtype();
@@ -109,6 +158,12 @@ CompareResult Compare(const io::Tensor& out, const io::Tensor& golden, const Com
       e.badness = rule.kind == CompareRule::kAscend
                       ? std::min(Ratio(e.abs_err, rule.atol), Ratio(e.rel_err, rule.rtol))
                       : Ratio(e.abs_err, rule.atol + rule.rtol * std::fabs(g));
+      if (magnitude != nullptr) {
+        e.bound = magnitude->Bound(i, o, g, r.out_dtype);
+        const double by_bound = Ratio(e.abs_err, e.bound);
+        r.magnitude_accepted += e.badness > 1 && by_bound <= 1;
+        e.badness = std::min(e.badness, by_bound);
+      }
       e.fails = e.badness > 1;
       ulp_sum += static_cast<double>(e.ulp);
       ++ulp_count;

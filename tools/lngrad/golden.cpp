@@ -85,4 +85,41 @@ void LayerNormGradBeta(int64_t rows, int64_t h, const double* dy, const double* 
   }
 }
 
+void PdXMagnitude(int64_t rows, int64_t h, const double* dy, const double* x, const double* mean,
+                  const double* variance, const double* gamma, double eps, double* mag) {
+  const double n = static_cast<double>(h);
+  for (int64_t r = 0; r < rows; ++r) {
+    const double rstd = 1.0 / std::sqrt(variance[r] + eps);
+    const double rstd3 = rstd * rstd * rstd;
+    // Sums of non-negative terms: no cancellation, a plain sum is accurate enough for a bound.
+    double s12 = 0, s1 = 0, s2 = 0;
+    for (int64_t c = 0; c < h; ++c) {
+      const int64_t k = r * h + c;
+      const double x1 = std::fabs(dy[k] * gamma[c]), x2 = std::fabs(x[k] - mean[r]);
+      s12 += x1 * x2;
+      s1 += x1;
+      s2 += 2.0 * x2;
+    }
+    const double pv = 0.5 * s12 * rstd3;
+    const double pm = s1 * rstd + pv * s2 / n;
+    for (int64_t c = 0; c < h; ++c) {
+      const int64_t k = r * h + c;
+      mag[k] =
+          std::fabs(dy[k] * gamma[c]) * rstd + pv * (2.0 / n) * std::fabs(x[k] - mean[r]) + pm / n;
+    }
+  }
+}
+
+void ColumnMagnitudes(int64_t rows, int64_t h, const double* dy, const double* res_for_gamma,
+                      double* gamma_mag, double* beta_mag) {
+  for (int64_t c = 0; c < h; ++c) gamma_mag[c] = beta_mag[c] = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < h; ++c) {
+      const int64_t k = r * h + c;
+      gamma_mag[c] += std::fabs(dy[k] * res_for_gamma[k]);
+      beta_mag[c] += std::fabs(dy[k]);
+    }
+  }
+}
+
 }  // namespace lngrad::cli::golden

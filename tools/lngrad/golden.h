@@ -31,4 +31,15 @@ void LayerNormGrad(int64_t rows, int64_t h, const double* dy, const double* x, c
 void LayerNormGradBeta(int64_t rows, int64_t h, const double* dy, const double* res_for_gamma,
                        double* dgamma, double* dbeta);
 
+// The magnitudes of docs/math.md §6 that `lngrad verify`'s magnitude rule scales its bounds
+// by: each output with every term replaced by its absolute value. With x1, x2, v as above:
+//   pv_abs = 0.5 * sum_h|x1*x2| * v^-1.5,  pm_abs = sum_h|x1| * v^-0.5 + pv_abs * sum_h|2*x2| / N
+//   mag    = |x1| * v^-0.5 + pv_abs * (2/N) * |x2| + pm_abs / N      (one per pd_x element)
+void PdXMagnitude(int64_t rows, int64_t h, const double* dy, const double* x, const double* mean,
+                  const double* variance, const double* gamma, double eps, double* mag);
+
+// Per column: gamma_mag[c] = sum_rows|dy * res_for_gamma|, beta_mag[c] = sum_rows|dy|.
+void ColumnMagnitudes(int64_t rows, int64_t h, const double* dy, const double* res_for_gamma,
+                      double* gamma_mag, double* beta_mag);
+
 }  // namespace lngrad::cli::golden

@@ -9,6 +9,7 @@
 #include "lngrad/product.h"
 #include "progress.h"
 #include "run_ops.h"
+#include "vendor_names.h"
 
 namespace lngrad::cli {
 namespace {
@@ -35,6 +36,8 @@ struct RunOptions {
   std::string tmp_text = "min";
   int blocks = 1;
   bool strict = false;
+  // --names: lngrad (pd_x.npy ...) or vendor (output_outputPdX.bin ...).
+  std::string names = "lngrad";
   std::string out;
   bool json = false;
   // Which device-only options were given (for the "ignored by native" warning).
@@ -231,6 +234,9 @@ int RunRun(const RunOptions& o) {
     return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
   }
   if (Status st = CheckImplEnvironment(); !st.ok()) return Fail(kCmd, st);
+  if (o.names != "lngrad" && o.names != "vendor") {
+    return Fail(kCmd, "--names \"" + o.names + "\" is not lngrad or vendor");
+  }
   double eps_opt = 0;
   if (!o.eps_text.empty()) {
     if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok())
@@ -328,7 +334,9 @@ int RunRun(const RunOptions& o) {
 
   // Outputs: the input format (that of dy), the input shapes.
   progress.Stage("writing outputs");
-  const io::FileFormat format = io::FormatOfPath(src.paths[0]);
+  // The vendor samples' outputs are raw files (read back with ReadFile).
+  const bool vendor = o.names == "vendor";
+  const io::FileFormat format = vendor ? io::FileFormat::kBin : io::FormatOfPath(src.paths[0]);
   const std::string ext = FileExt(format);
   const std::vector<int64_t> out_shape = in.dy.shape(), h_shape = {in.h};
   std::pair<std::string, io::Tensor> outputs[] = {
@@ -364,7 +372,13 @@ int RunRun(const RunOptions& o) {
     inputs[kInputs[i]] = PathRelativeTo(src.paths[i], o.out);
   manifest["inputs"] = inputs;
   io::OutputSet out(o.out, /*create_dir=*/true);
-  const Status wst = WriteDataDir(&out, outputs, format, &manifest);
+  std::vector<std::string> file_bases;
+  for (const auto& [name, tensor] : outputs) {
+    file_bases.push_back(name);
+    for (const VendorName& v : kVendorNames)
+      if (vendor && v.key == name) file_bases.back() = std::string(v.output);
+  }
+  const Status wst = WriteDataDir(&out, outputs, format, &manifest, file_bases);
   progress.Finish();
   if (!wst.ok()) return Fail(kCmd, wst);
 
@@ -400,8 +414,9 @@ int RunRun(const RunOptions& o) {
     std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
                 io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);
     std::printf("path: %s\n", path.c_str());
-    std::printf("wrote pd_x%s res_for_gamma%s dgamma%s dbeta%s manifest.json to %s\n", ext.c_str(),
-                ext.c_str(), ext.c_str(), ext.c_str(), o.out.c_str());
+    std::printf("wrote %s%s %s%s %s%s %s%s manifest.json to %s\n", file_bases[0].c_str(),
+                ext.c_str(), file_bases[1].c_str(), ext.c_str(), file_bases[2].c_str(), ext.c_str(),
+                file_bases[3].c_str(), ext.c_str(), o.out.c_str());
   }
   return kExitOk;
 }
@@ -448,6 +463,11 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
       ->type_name("UINT:UINT in [1 - 65535]")
       ->capture_default_str();
   app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
+  app->add_option("--names", o->names,
+                  "Output file names: lngrad (pd_x, res_for_gamma, dgamma, dbeta in the inputs'\n"
+                  "format) or vendor (the official samples' raw output_outputPdX.bin,\n"
+                  "output_resForGamma.bin, output_PdGamma.bin, output_PdBeta.bin)")
+      ->capture_default_str();
   app->add_option("--out", o->out, "Output directory (created if missing)")->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
 }
