@@ -1,4 +1,6 @@
 // `lngrad run`: LayerNormGrad and LayerNormGradBeta on data files.
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +109,52 @@ Status ResolveSources(const RunOptions& o, const std::optional<std::vector<int64
   }
   if (manifest) src->manifest_eps = manifest->Number("eps");
   return Status::Ok();
+}
+
+constexpr std::array<const char*, 4> kOutputs = {"pd_x", "res_for_gamma", "dgamma", "dbeta"};
+
+// The files run will write: the outputs in the format of dy, and the manifest.
+std::vector<std::string> OutputNames(const Sources& src) {
+  const std::string ext = FileExt(io::FormatOfPath(src.paths[0]));
+  std::vector<std::string> names;
+  for (const char* name : kOutputs) names.push_back(name + ext);
+  names.emplace_back(kManifestName);
+  return names;
+}
+
+// Bytes run will hold at its peak, from the file headers and sizes (before reading any data):
+// the inputs as read, their float64 conversions, the four outputs and, on the device path, a
+// staging copy of pd_x and res_for_gamma. 0 when a file cannot be sized (reading it will say
+// why).
+uint64_t EstimateBytes(const Sources& src, const std::optional<io::DType>& dtype, RunImpl impl) {
+  uint64_t total = 0, f64_elements = 0, dy_elements = 0;
+  std::optional<io::DType> compute = dtype;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    io::DType dt;
+    uint64_t elements = 0;
+    if (io::FormatOfPath(src.paths[i]) == io::FileFormat::kNpy) {
+      std::vector<int64_t> shape;
+      int64_t count = 0;
+      if (!io::ReadNpyFileHeader(src.paths[i], &dt, &shape).ok() ||
+          !io::ElementCount(shape, &count).ok()) {
+        return 0;
+      }
+      elements = static_cast<uint64_t>(count);
+    } else {
+      struct stat st {};
+      if (!src.specs[i].dtype || ::stat(src.paths[i].c_str(), &st) != 0) return 0;
+      dt = *src.specs[i].dtype;
+      elements = static_cast<uint64_t>(st.st_size) / io::DTypeSize(dt);
+    }
+    total += elements * io::DTypeSize(dt);
+    if (dt == io::DType::kFloat64) f64_elements += elements;
+    if (!compute && dt != io::DType::kFloat64) compute = dt;
+    if (i == 0) dy_elements = elements;
+  }
+  const uint64_t size = io::DTypeSize(compute.value_or(io::DType::kFloat32));
+  total += f64_elements * size;
+  total += dy_elements * size * (impl == RunImpl::kAscendc ? 4 : 2);
+  return total;
 }
 
 // Checks the shapes of the five inputs against each other and fills b, s, h.
@@ -238,11 +286,29 @@ int RunRun(const RunOptions& o) {
       return Fail(kCmd, st);
   }
 
+  Sources src;
+  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
+  std::vector<InputFile> input_files;
+  for (size_t i = 0; i < kInputs.size(); ++i) input_files.push_back({kInputs[i], src.paths[i]});
+  if (Status st = CheckOutputsSpareInputs(o.out, OutputNames(src), input_files); !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  if (Status st = CheckMemory("run on dy '" + src.paths[0] + "'", EstimateBytes(src, dtype, impl));
+      !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  DataDirWrite how;
+  how.command = kCmd;
+  how.inputs = input_files;
+  how.nest_key = "run";
+  const std::vector<std::string> keys(kOutputs.begin(), kOutputs.end());
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) {
+    return Fail(kCmd, st);
+  }
   Progress progress(kCmd);
   config.progress = &progress;
   progress.Stage("reading inputs");
-  Sources src;
-  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
   std::array<io::Tensor, 5> t;
   for (size_t i = 0; i < kInputs.size(); ++i) {
     const Status st = LoadTensor(src.paths[i], src.specs[i],
@@ -358,8 +424,7 @@ int RunRun(const RunOptions& o) {
   io::Json inputs = io::Json::object();
   for (size_t i = 0; i < kInputs.size(); ++i) inputs[kInputs[i]] = src.paths[i];
   manifest["inputs"] = inputs;
-  io::OutputSet out(o.out, /*create_dir=*/true);
-  const Status wst = WriteDataDir(&out, outputs, format, &manifest);
+  const Status wst = WriteDataDir(&out, outputs, format, &manifest, how);
   progress.Finish();
   if (!wst.ok()) return Fail(kCmd, wst);
 
