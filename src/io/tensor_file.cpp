@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,6 +142,9 @@ constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 char g_signal_message[3][160];
 size_t g_signal_message_len[3];
 volatile sig_atomic_t g_signal_seen = 0;
+// The thread that installed the handler, and the only one that handles the signals: it holds
+// them back while it registers a path, which another thread could not see.
+std::atomic<long> g_signal_thread{0};
 
 int RegisterCleanup(const std::string& path, SlotState kind) {
   if (path.size() >= PATH_MAX) return -1;
@@ -156,6 +160,14 @@ void RetireCleanup(int slot) {
 }
 
 extern "C" void OnTerminatingSignal(int sig) {
+  const long handler_thread = g_signal_thread.load();
+  if (handler_thread != 0 && ::syscall(SYS_gettid) != handler_thread) {
+    // A process-directed signal may land on any thread (a worker of the native kernels, say),
+    // even while the main thread is between a mkstemp and its registration: hand it to the
+    // main thread, which takes it once the registration is complete.
+    ::syscall(SYS_tgkill, ::getpid(), handler_thread, sig);
+    return;
+  }
   if (g_signal_seen) _exit(128 + sig);  // a second signal while cleaning up
   g_signal_seen = 1;
   const int n = std::min(g_cleanup_next.load(std::memory_order_acquire), kCleanupSlots);
@@ -568,6 +580,7 @@ void InstallSignalCleanup(std::string_view command) {
     g_signal_message_len[k] =
         n > 0 ? std::min(static_cast<size_t>(n), sizeof g_signal_message[k] - 1) : 0;
   }
+  g_signal_thread.store(static_cast<long>(::syscall(SYS_gettid)));
   for (int sig : kSignals) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;

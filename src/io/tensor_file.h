@@ -105,7 +105,9 @@ class OutputSet {
 // that remove the temporaries and created directories of every uncommitted OutputSet, print
 // "lngrad <command>: interrupted by SIG...; the unfinished output was removed" on stderr and
 // exit with 128 + the signal number (130, 143, 129). The handler only calls unlink, rmdir,
-// write and _exit on data prepared in advance (async-signal-safe). Call once, early.
+// write, _exit and tgkill on data prepared in advance (async-signal-safe). Call once, early,
+// from the thread that uses the OutputSets: the signals are handled on that thread (another
+// thread that receives one passes it on), so that a path is never half registered.
 void InstallSignalCleanup(std::string_view command);
 
 // The canonical form of an existing path (symlinks, "." and ".." resolved), or "" when it does

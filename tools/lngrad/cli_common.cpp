@@ -271,6 +271,27 @@ Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, i
   io::Json written = *manifest;
   for (const auto& [name, t] : files) written["files"][name] = FileEntryJson(name + ext, t);
   io::Json result = written;
+  if (!existing && !how.inputs.empty()) {
+    // Inputs found by name in the directory the outputs go to: list them first, so that a
+    // second `run --in DIR` finds them through the manifest that this write adds.
+    const std::string dir = io::CanonicalPath(out->dir());
+    bool all_here = true;
+    for (const InputFile& in : how.inputs) {
+      const std::string p = io::CanonicalPath(in.path);
+      all_here = all_here && !in.entry.is_null() && !dir.empty() &&
+                 p == io::JoinPath(dir, p.substr(p.rfind('/') + 1));
+    }
+    if (all_here) {
+      io::Json listed = io::Json::object();
+      for (const InputFile& in : how.inputs) {
+        io::Json e = in.entry;
+        e["path"] = in.path.substr(in.path.rfind('/') + 1);
+        listed[in.label] = e;
+      }
+      for (const auto& [key, entry] : written["files"].items()) listed[key] = entry;
+      result["files"] = listed;
+    }
+  }
   if (existing) {
     // Run into its own input directory: the directory stays gen's data set (inputs and
     // goldens, so that `verify DIR DIR` and another `run --in DIR` still work) and gains the

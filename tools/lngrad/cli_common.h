@@ -75,6 +75,10 @@ std::string FileExt(io::FileFormat format);
 struct InputFile {
   std::string label;
   std::string path;
+  // Its manifest entry ({"path", "dtype", "shape"} of the file as read), when known: listed in
+  // the new manifest when the inputs lie in the output directory and it has no manifest yet, so
+  // that the directory stays readable with --in.
+  io::Json entry;
 };
 
 // Refuses (InvalidArgument naming both) when writing `names` into `dir` would replace one of

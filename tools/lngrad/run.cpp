@@ -289,7 +289,8 @@ int RunRun(const RunOptions& o) {
   Sources src;
   if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
   std::vector<InputFile> input_files;
-  for (size_t i = 0; i < kInputs.size(); ++i) input_files.push_back({kInputs[i], src.paths[i]});
+  for (size_t i = 0; i < kInputs.size(); ++i)
+    input_files.push_back({kInputs[i], src.paths[i], io::Json()});
   if (Status st = CheckOutputsSpareInputs(o.out, OutputNames(src), input_files); !st.ok()) {
     return Fail(kCmd, st);
   }
@@ -314,6 +315,7 @@ int RunRun(const RunOptions& o) {
     const Status st = LoadTensor(src.paths[i], src.specs[i],
                                  "give --shape B,S,H and --dtype for raw inputs", &t[i]);
     if (!st.ok()) return Fail(kCmd, st);
+    how.inputs[i].entry = FileEntryJson(src.paths[i], t[i]);
   }
   if (shape && t[0].shape() != *shape) {
     return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*shape) + " but dy '" +
@@ -502,7 +504,10 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_option("--blocks", o->blocks, "Device path: AI cores to split the B*S rows over")
       ->capture_default_str();
   app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
-  app->add_option("--out", o->out, "Output directory (created if missing)")->required();
+  app->add_option("--out", o->out,
+                  "Output directory (created if missing); may be the --in directory: the\n"
+                  "outputs are then added to its data set")
+      ->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
 }
 
