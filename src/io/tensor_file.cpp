@@ -1,15 +1,21 @@
 #include "io/tensor_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
 
 #include "io/byte_order.h"
 #include "io/npy.h"
@@ -117,6 +123,92 @@ Status ReadElements(int fd, const std::string& path, Tensor* t) {
   return Status::Ok();
 }
 
+// What the signal handler removes: paths registered by OutputSets, each in a slot of its own
+// that is written once and never reused, so that a handler running on any thread never reads a
+// path while it is being written. Slots run out after kCleanupSlots registrations in one process;
+// later paths are then simply not removed on a signal.
+constexpr int kCleanupSlots = 256;
+enum SlotState : int { kSlotUnused = 0, kSlotFile, kSlotDir, kSlotRetired };
+struct CleanupSlot {
+  std::atomic<int> state{kSlotUnused};
+  char path[PATH_MAX];
+};
+CleanupSlot g_cleanup[kCleanupSlots];
+std::atomic<int> g_cleanup_next{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads these atomics");
+
+// Messages of the handler, built by InstallSignalCleanup.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+char g_signal_message[3][160];
+size_t g_signal_message_len[3];
+volatile sig_atomic_t g_signal_seen = 0;
+// The thread that installed the handler, and the only one that handles the signals: it holds
+// them back while it registers a path, which another thread could not see.
+std::atomic<long> g_signal_thread{0};
+
+int RegisterCleanup(const std::string& path, SlotState kind) {
+  if (path.size() >= PATH_MAX) return -1;
+  const int i = g_cleanup_next.fetch_add(1);
+  if (i >= kCleanupSlots) return -1;
+  std::memcpy(g_cleanup[i].path, path.c_str(), path.size() + 1);
+  g_cleanup[i].state.store(kind, std::memory_order_release);
+  return i;
+}
+
+void RetireCleanup(int slot) {
+  if (slot >= 0) g_cleanup[slot].state.store(kSlotRetired, std::memory_order_release);
+}
+
+extern "C" void OnTerminatingSignal(int sig) {
+  const long handler_thread = g_signal_thread.load();
+  if (handler_thread != 0 && ::syscall(SYS_gettid) != handler_thread) {
+    // A process-directed signal may land on any thread (a worker of the native kernels, say),
+    // even while the main thread is between a mkstemp and its registration: hand it to the
+    // main thread, which takes it once the registration is complete.
+    ::syscall(SYS_tgkill, ::getpid(), handler_thread, sig);
+    return;
+  }
+  if (g_signal_seen) _exit(128 + sig);  // a second signal while cleaning up
+  g_signal_seen = 1;
+  const int n = std::min(g_cleanup_next.load(std::memory_order_acquire), kCleanupSlots);
+  // Files first, then directories innermost first (they were registered outermost first).
+  for (int i = n - 1; i >= 0; --i) {
+    if (g_cleanup[i].state.load(std::memory_order_acquire) == kSlotFile) {
+      ::unlink(g_cleanup[i].path);
+    }
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    if (g_cleanup[i].state.load(std::memory_order_acquire) == kSlotDir) {
+      ::rmdir(g_cleanup[i].path);
+    }
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (kSignals[k] == sig && g_signal_message_len[k] > 0) {
+      const ssize_t ignored = ::write(STDERR_FILENO, g_signal_message[k], g_signal_message_len[k]);
+      (void)ignored;
+    }
+  }
+  _exit(128 + sig);
+}
+
+// Holds SIGINT, SIGTERM and SIGHUP back on this thread while it lives: a registration and the
+// step it records happen together, and a commit is not cut in half.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kSignals) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
 }  // namespace
 
 FileFormat FormatOfPath(std::string_view path) {
@@ -142,45 +234,65 @@ Status ParseFormat(std::string_view text, FileFormat* out) {
   return Status::Ok();
 }
 
-Status ReadNpyFile(const std::string& path, Tensor* out) {
-  std::unique_ptr<Fd> fd;
+namespace {
+
+// Opens a .npy file and parses its header; on success the file offset is at the data, whose
+// size has been checked against the header.
+Status OpenNpy(const std::string& path, std::unique_ptr<Fd>* fd, NpyHeader* h) {
   uint64_t size = 0;
-  LNGRAD_RETURN_IF_ERROR(OpenForRead(path, &fd, &size));
+  LNGRAD_RETURN_IF_ERROR(OpenForRead(path, fd, &size));
   const std::string name = Quoted(path);
   std::string head(12, '\0');
   size_t got = 0;
-  LNGRAD_RETURN_IF_ERROR(ReadUpTo(fd->get(), path, head.data(), head.size(), &got));
+  LNGRAD_RETURN_IF_ERROR(ReadUpTo((*fd)->get(), path, head.data(), head.size(), &got));
   head.resize(got);
-  NpyHeader h;
-  LNGRAD_RETURN_IF_ERROR(ParseNpyPreamble(head, name, &h));
-  if (size < h.data_offset) {
+  LNGRAD_RETURN_IF_ERROR(ParseNpyPreamble(head, name, h));
+  if (size < h->data_offset) {
     return Status::InvalidArgument(name + ": truncated .npy header (file has " +
                                    std::to_string(size) + " bytes, the header needs " +
-                                   std::to_string(h.data_offset) + ")");
+                                   std::to_string(h->data_offset) + ")");
   }
-  const size_t dict_start = h.major_version == 1 ? 10 : 12;
-  std::string dict(h.data_offset - dict_start, '\0');
+  const size_t dict_start = h->major_version == 1 ? 10 : 12;
+  std::string dict(h->data_offset - dict_start, '\0');
   // The first 12 bytes already read may include the start of a 1.0 dict (or, for a tiny
   // header, even data bytes: hence the seek below).
   const size_t carried = std::min(head.size() - dict_start, dict.size());
   std::copy_n(head.begin() + static_cast<std::ptrdiff_t>(dict_start), carried, dict.begin());
   LNGRAD_RETURN_IF_ERROR(
-      ReadUpTo(fd->get(), path, dict.data() + carried, dict.size() - carried, &got));
-  LNGRAD_RETURN_IF_ERROR(ParseNpyDict(dict, name, &h));
-  if (::lseek(fd->get(), static_cast<off_t>(h.data_offset), SEEK_SET) < 0) {
+      ReadUpTo((*fd)->get(), path, dict.data() + carried, dict.size() - carried, &got));
+  LNGRAD_RETURN_IF_ERROR(ParseNpyDict(dict, name, h));
+  if (::lseek((*fd)->get(), static_cast<off_t>(h->data_offset), SEEK_SET) < 0) {
     return SysError("cannot seek in", path, errno);
   }
-  const uint64_t want = static_cast<uint64_t>(h.element_count) * DTypeSize(h.dtype);
-  const uint64_t have = size - h.data_offset;
+  const uint64_t want = static_cast<uint64_t>(h->element_count) * DTypeSize(h->dtype);
+  const uint64_t have = size - h->data_offset;
   if (have != want) {
     return Status::InvalidArgument(
         name + ": " + (have < want ? "truncated data" : "trailing bytes after the data") +
-        ": shape " + ShapeText(h.shape) + " of " + DTypeName(h.dtype) + " needs " +
+        ": shape " + ShapeText(h->shape) + " of " + DTypeName(h->dtype) + " needs " +
         std::to_string(want) + " bytes, the file has " + std::to_string(have));
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadNpyFile(const std::string& path, Tensor* out) {
+  std::unique_ptr<Fd> fd;
+  NpyHeader h;
+  LNGRAD_RETURN_IF_ERROR(OpenNpy(path, &fd, &h));
   Tensor t(h.dtype, h.shape);
   LNGRAD_RETURN_IF_ERROR(ReadElements(fd->get(), path, &t));
   *out = std::move(t);
+  return Status::Ok();
+}
+
+Status ReadNpyFileHeader(const std::string& path, DType* dtype, std::vector<int64_t>* shape) {
+  std::unique_ptr<Fd> fd;
+  NpyHeader h;
+  LNGRAD_RETURN_IF_ERROR(OpenNpy(path, &fd, &h));
+  *dtype = h.dtype;
+  *shape = h.shape;
   return Status::Ok();
 }
 
@@ -247,34 +359,120 @@ OutputSet::OutputSet(std::string dir, bool create_dir)
     : dir_(std::move(dir)), create_dir_(create_dir) {}
 
 OutputSet::~OutputSet() {
-  if (!committed_) RemoveTemporaries();
+  if (!committed_) {
+    RemoveTemporaries();
+    RemoveCreatedDirs();
+  }
+  Unlock();
 }
 
 void OutputSet::RemoveTemporaries() {
-  for (const Pending& p : pending_) ::unlink(p.temp_path.c_str());
+  for (const Pending& p : pending_) {
+    ::unlink(p.temp_path.c_str());
+    RetireCleanup(p.cleanup_slot);
+  }
   pending_.clear();
 }
 
-Status OutputSet::Open() {
-  if (dir_.empty()) return Status::InvalidArgument("output directory name is empty");
-  struct stat st {};
-  if (::stat(dir_.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) {
-      return Status::InvalidArgument("output directory " + Quoted(dir_) +
-                                     " exists and is not a directory");
-    }
-  } else if (create_dir_) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir_, ec);
-    if (ec) {
-      return Status::InvalidArgument("cannot create output directory " + Quoted(dir_) + ": " +
-                                     ec.message());
-    }
-  } else {
-    return SysError("output directory", dir_, errno);
+void OutputSet::RemoveCreatedDirs() {
+  // rmdir removes only empty directories: whatever someone else put there meanwhile stays.
+  for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
+    ::rmdir(it->path.c_str());
+    RetireCleanup(it->cleanup_slot);
   }
-  opened_ = true;
+  created_.clear();
+}
+
+void OutputSet::Unlock() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the last descriptor releases the flock
+  lock_fd_ = -1;
+}
+
+Status OutputSet::CreateDirs() {
+  // mkdir -p by hand, to know which directories are ours to remove again.
+  std::vector<std::string> prefixes;
+  for (size_t pos = dir_.find('/', 1); pos != std::string::npos; pos = dir_.find('/', pos + 1)) {
+    prefixes.push_back(dir_.substr(0, pos));
+  }
+  prefixes.push_back(dir_);
+  for (const std::string& p : prefixes) {
+    if (p.empty() || p.back() == '/') continue;
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) continue;
+      RemoveCreatedDirs();
+      return Status::InvalidArgument("cannot create output directory " + Quoted(dir_) + ": " +
+                                     Quoted(p) + " is not a directory");
+    }
+    SignalsHeld held;
+    if (::mkdir(p.c_str(), 0777) != 0) {
+      const int err = errno;
+      if (err == EEXIST && IsDirectory(p)) continue;  // made by someone else just now
+      RemoveCreatedDirs();
+      return Status::InvalidArgument("cannot create output directory " + Quoted(dir_) + ": " +
+                                     std::strerror(err));
+    }
+    created_.push_back({p, RegisterCleanup(p, kSlotDir)});
+  }
   return Status::Ok();
+}
+
+Status OutputSet::Lock(const std::function<void()>& on_wait, bool* stale) {
+  *stale = false;
+  const int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // A directory that cannot be opened for reading (mode -wx) is written unlocked; a file system
+  // without flock likewise. What matters then is what the writes themselves report.
+  if (fd < 0) return Status::Ok();
+  lock_fd_ = fd;
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) return Status::Ok();
+    if (on_wait) on_wait();
+    while (::flock(fd, LOCK_EX) != 0) {
+      if (errno != EINTR) return Status::Ok();
+    }
+  }
+  // The previous holder may have removed the directory it had created (its run failed) and
+  // someone may have made a new one of that name: the lock must be on what the name means now.
+  struct stat held {
+  }, now{};
+  if (::fstat(fd, &held) != 0 || ::stat(dir_.c_str(), &now) != 0 || held.st_dev != now.st_dev ||
+      held.st_ino != now.st_ino) {
+    Unlock();
+    *stale = true;
+  }
+  return Status::Ok();
+}
+
+Status OutputSet::Open(const std::function<void()>& on_wait) {
+  if (dir_.empty()) return Status::InvalidArgument("output directory name is empty");
+  if (opened_) return Status::Internal("OutputSet::Open called twice");
+  bool waited = false;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        return Status::InvalidArgument("output directory " + Quoted(dir_) +
+                                       " exists and is not a directory");
+      }
+    } else if (create_dir_) {
+      LNGRAD_RETURN_IF_ERROR(CreateDirs());
+    } else {
+      return SysError("output directory", dir_, errno);
+    }
+    bool stale = false;
+    LNGRAD_RETURN_IF_ERROR(Lock(
+        [&] {
+          if (!waited && on_wait) on_wait();
+          waited = true;
+        },
+        &stale));
+    if (!stale) {
+      opened_ = true;
+      return Status::Ok();
+    }
+  }
+  return Status::InvalidArgument("output directory " + Quoted(dir_) +
+                                 " keeps being replaced while waiting for its lock");
 }
 
 Status OutputSet::WritePieces(const std::string& file_name, std::string_view head, const void* data,
@@ -286,14 +484,18 @@ Status OutputSet::WritePieces(const std::string& file_name, std::string_view hea
   }
   const std::string final_path = JoinPath(dir_, file_name);
   std::string temp = JoinPath(dir_, "." + file_name + ".tmp-XXXXXX");
-  const int raw = ::mkstemp(temp.data());
+  int raw = -1;
+  {
+    SignalsHeld held;
+    raw = ::mkstemp(temp.data());
+    if (raw >= 0) pending_.push_back({final_path, temp, RegisterCleanup(temp, kSlotFile)});
+  }
   if (raw < 0) {
     const int err = errno;
     RemoveTemporaries();
     return Status::InvalidArgument("cannot write into output directory " + Quoted(dir_) + ": " +
                                    std::strerror(err));
   }
-  pending_.push_back({final_path, temp});
   Fd fd(raw);
   // mkstemp creates 0600; outputs are ordinary data files.
   ::fchmod(raw, 0644);
@@ -320,6 +522,7 @@ Status OutputSet::AddTensor(const std::string& file_name, const Tensor& t, FileF
 }
 
 Status OutputSet::Commit() {
+  if (!opened_) return Status::Internal("OutputSet::Open was not called");
   if (committed_) return Status::Internal("OutputSet already committed");
   for (const Pending& p : pending_) {
     if (IsDirectory(p.final_path)) {
@@ -329,25 +532,71 @@ Status OutputSet::Commit() {
                                      ": a directory of that name exists");
     }
   }
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    if (::rename(pending_[i].temp_path.c_str(), pending_[i].final_path.c_str()) != 0) {
-      const int err = errno;
-      std::string done;
-      for (size_t k = 0; k < i; ++k) done.append(" ").append(Quoted(pending_[k].final_path));
-      pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));
-      RemoveTemporaries();
-      return Status::InvalidArgument("cannot rename into " + Quoted(dir_) + ": " +
-                                     std::strerror(err) +
-                                     (done.empty() ? "" : "; already in place:" + done));
+  {
+    SignalsHeld held;
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      if (::rename(pending_[i].temp_path.c_str(), pending_[i].final_path.c_str()) != 0) {
+        const int err = errno;
+        std::string done;
+        for (size_t k = 0; k < i; ++k) done.append(" ").append(Quoted(pending_[k].final_path));
+        for (size_t k = 0; k < i; ++k) RetireCleanup(pending_[k].cleanup_slot);
+        pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));
+        RemoveTemporaries();
+        if (i > 0) {
+          // Files are in place: the directory is no longer empty, nor ours to remove.
+          for (const Created& c : created_) RetireCleanup(c.cleanup_slot);
+          created_.clear();
+        }
+        return Status::InvalidArgument("cannot rename into " + Quoted(dir_) + ": " +
+                                       std::strerror(err) +
+                                       (done.empty() ? "" : "; already in place:" + done));
+      }
     }
+    for (const Pending& p : pending_) RetireCleanup(p.cleanup_slot);
+    for (const Created& c : created_) RetireCleanup(c.cleanup_slot);
+    created_.clear();
+    committed_ = true;
   }
-  committed_ = true;
+  Unlock();
   return Status::Ok();
 }
 
 std::vector<std::string> OutputSet::Paths() const {
   std::vector<std::string> out;
   for (const Pending& p : pending_) out.push_back(p.final_path);
+  return out;
+}
+
+void InstallSignalCleanup(std::string_view command) {
+  // On a terminal the progress line may be half drawn: start the message on a clean line.
+  const char* lead = ::isatty(STDERR_FILENO) ? "\r\033[K" : "";
+  const char* names[] = {"SIGINT", "SIGTERM", "SIGHUP"};
+  for (int k = 0; k < 3; ++k) {
+    const int n = std::snprintf(g_signal_message[k], sizeof g_signal_message[k],
+                                "%slngrad %.*s: interrupted by %s; the unfinished output was "
+                                "removed\n",
+                                lead, static_cast<int>(std::min<size_t>(command.size(), 40)),
+                                command.data(), names[k]);
+    g_signal_message_len[k] =
+        n > 0 ? std::min(static_cast<size_t>(n), sizeof g_signal_message[k] - 1) : 0;
+  }
+  g_signal_thread.store(static_cast<long>(::syscall(SYS_gettid)));
+  for (int sig : kSignals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+    struct sigaction sa {};
+    sa.sa_handler = OnTerminatingSignal;
+    sigemptyset(&sa.sa_mask);
+    for (int other : kSignals) sigaddset(&sa.sa_mask, other);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+std::string CanonicalPath(const std::string& path) {
+  char* p = ::realpath(path.c_str(), nullptr);
+  if (p == nullptr) return std::string();
+  std::string out(p);
+  std::free(p);
   return out;
 }
 

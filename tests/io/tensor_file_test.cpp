@@ -2,14 +2,23 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "io/npy.h"
 #include "io/tensor_file.h"
@@ -194,6 +203,179 @@ TEST(OutputSet, DirectoryChecks) {
   st = proc.AddBytes("x.bin", "x");
   EXPECT_NE(st.message().find("cannot write into output directory '/proc/self'"), std::string::npos)
       << st.message();
+}
+
+TEST(TensorFile, ReadsANpyHeaderWithoutTheData) {
+  TempDir dir;
+  WriteRaw(dir / "a.npy", EncodeNpy(Ramp(DType::kFloat16, {3, 5})));
+  DType dt = DType::kFloat32;
+  std::vector<int64_t> shape;
+  ASSERT_TRUE(ReadNpyFileHeader(dir / "a.npy", &dt, &shape).ok());
+  EXPECT_EQ(dt, DType::kFloat16);
+  EXPECT_EQ(shape, (std::vector<int64_t>{3, 5}));
+  // The same size check as ReadNpyFile: a truncated file is refused.
+  const std::string bytes = EncodeNpy(Ramp(DType::kFloat32, {4}));
+  WriteRaw(dir / "short.npy", bytes.substr(0, bytes.size() - 1));
+  const Status st = ReadNpyFileHeader(dir / "short.npy", &dt, &shape);
+  EXPECT_NE(st.message().find("truncated data"), std::string::npos) << st.message();
+}
+
+TEST(OutputSet, RemovesTheDirectoriesItCreatedUnlessCommitted) {
+  TempDir dir;
+  {
+    OutputSet out(dir / "a/b/c", true);
+    ASSERT_TRUE(out.Open().ok());
+    EXPECT_TRUE(out.created_dir());
+    ASSERT_TRUE(out.AddBytes("m.json", "{}").ok());
+  }
+  // Every level it made is gone; the directory that was there stays.
+  EXPECT_TRUE(IsDirectory(dir.path()));
+  EXPECT_TRUE(ListDir(dir.path()).empty());
+
+  ::mkdir((dir / "a").c_str(), 0755);
+  {
+    OutputSet out(dir / "a/b", true);
+    ASSERT_TRUE(out.Open().ok());
+    EXPECT_FALSE(out.AddBytes("x/y", "{}").ok());  // a failure before the commit
+  }
+  EXPECT_EQ(ListDir(dir.path()), (std::set<std::string>{"a"}));
+  EXPECT_TRUE(ListDir(dir / "a").empty());
+
+  {
+    OutputSet out(dir / "a/b", true);
+    ASSERT_TRUE(out.Open().ok());
+    ASSERT_TRUE(out.AddBytes("m.json", "{}").ok());
+    ASSERT_TRUE(out.Commit().ok());
+  }
+  EXPECT_EQ(ListDir(dir / "a/b"), (std::set<std::string>{"m.json"}));
+
+  OutputSet existing(dir.path(), true);
+  ASSERT_TRUE(existing.Open().ok());
+  EXPECT_FALSE(existing.created_dir());
+}
+
+// A write that fails half way (the file size limit fails write() as a full disk does) removes
+// the temporaries and the directory the set created. In a child process: the limit and the
+// ignored SIGXFSZ must not reach the other tests.
+TEST(OutputSet, AFailedWriteLeavesNoNewDirectory) {
+  TempDir dir;
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl {};
+    ::getrlimit(RLIMIT_FSIZE, &rl);
+    rl.rlim_cur = 4096;
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    int code = 0;
+    {
+      OutputSet out(dir / "new/sub", true);
+      if (!out.Open().ok()) code = 10;
+      if (!out.AddBytes("small.bin", "x").ok()) code = 11;
+      const Status st = out.AddBytes("large.bin", std::string(100000, 'x'));
+      if (st.ok() || st.message().find("File too large") == std::string::npos) code = 12;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_TRUE(ListDir(dir.path()).empty());
+}
+
+TEST(OutputSet, WaitsForAnotherSetOnTheSameDirectory) {
+  TempDir dir;
+  OutputSet first(dir.path(), false);
+  ASSERT_TRUE(first.Open().ok());
+  ASSERT_TRUE(first.AddBytes("a.bin", "first").ok());
+  std::atomic<bool> waiting{false}, opened{false};
+  std::thread second_thread([&] {
+    OutputSet second(dir.path(), false);
+    ASSERT_TRUE(second.Open([&] { waiting = true; }).ok());
+    opened = true;
+    // The first set's files are complete when the second one gets the directory.
+    EXPECT_EQ(ListDir(dir.path()), (std::set<std::string>{"a.bin"}));
+    ASSERT_TRUE(second.AddBytes("a.bin", "second").ok());
+    ASSERT_TRUE(second.Commit().ok());
+  });
+  for (int i = 0; i < 2000 && !waiting; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(waiting);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(opened);
+  ASSERT_TRUE(first.Commit().ok());
+  second_thread.join();
+  EXPECT_TRUE(opened);
+  std::ifstream in(dir / "a.bin");
+  std::string content;
+  in >> content;
+  EXPECT_EQ(content, "second");
+  // Committed: the lock is free again.
+  const int fd = ::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY);
+  EXPECT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  ::close(fd);
+}
+
+// A set whose directory was removed and made again while it waited locks the new one.
+TEST(OutputSet, LocksTheDirectoryTheNameMeansAfterTheWait) {
+  TempDir dir;
+  std::atomic<bool> waiting{false};
+  auto first = std::make_unique<OutputSet>(dir / "d", true);
+  ASSERT_TRUE(first->Open().ok());
+  std::thread second_thread([&] {
+    OutputSet second(dir / "d", true);
+    ASSERT_TRUE(second.Open([&] { waiting = true; }).ok());
+    ASSERT_TRUE(second.AddBytes("b.bin", "b").ok());
+    ASSERT_TRUE(second.Commit().ok());
+  });
+  for (int i = 0; i < 2000 && !waiting; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(waiting);
+  first.reset();  // uncommitted: removes the directory it created, then unlocks
+  second_thread.join();
+  EXPECT_EQ(ListDir(dir / "d"), (std::set<std::string>{"b.bin"}));
+}
+
+// The signal handler removes what an uncommitted set left and exits with 128 + the signal.
+TEST(OutputSet, ASignalRemovesTheUnfinishedOutput) {
+  TempDir dir;
+  ::mkdir((dir / "kept").c_str(), 0755);
+  WriteRaw(dir / "kept/old.bin", "old");
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      InstallSignalCleanup("io_test");
+      OutputSet fresh(dir / "new/sub", true);
+      OutputSet existing(dir / "kept", false);
+      if (!fresh.Open().ok() || !existing.Open().ok()) ::_exit(10);
+      if (!fresh.AddBytes("a.bin", "a").ok() || !existing.AddBytes("old.bin", "new").ok()) {
+        ::_exit(11);
+      }
+      ::raise(sig);
+      ::_exit(12);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << sig;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig);
+    EXPECT_EQ(ListDir(dir.path()), (std::set<std::string>{"kept"}));
+    EXPECT_EQ(ListDir(dir / "kept"), (std::set<std::string>{"old.bin"}));
+  }
+}
+
+TEST(TensorFile, CanonicalPaths) {
+  TempDir dir;
+  WriteRaw(dir / "f", "x");
+  ASSERT_EQ(::symlink("f", (dir / "link").c_str()), 0);
+  const std::string f = CanonicalPath(dir / "f");
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(CanonicalPath(dir / "link"), f);
+  EXPECT_EQ(CanonicalPath(dir.path() + "/./f"), f);
+  EXPECT_EQ(CanonicalPath(dir / "missing"), "");
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 #include "cli_common.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 
 #include "lngrad/lngrad.h"
 
@@ -239,20 +245,258 @@ std::string FileExt(io::FileFormat format) {
   return format == io::FileFormat::kNpy ? ".npy" : ".bin";
 }
 
-Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
-                    io::FileFormat format, io::Json* manifest,
-                    std::span<const std::string> file_bases) {
-  const std::string ext = FileExt(format);
-  LNGRAD_RETURN_IF_ERROR(out->Open());
-  for (size_t i = 0; i < files.size(); ++i) {
-    const auto& [name, t] = files[i];
-    const std::string file = (i < file_bases.size() ? file_bases[i] : name) + ext;
-    LNGRAD_RETURN_IF_ERROR(out->AddTensor(file, t, format));
-    (*manifest)["files"][name] = FileEntryJson(file, t);
+Status CheckOutputsSpareInputs(const std::string& dir, std::span<const std::string> names,
+                               std::span<const InputFile> inputs) {
+  const std::string canonical_dir = io::CanonicalPath(dir);
+  if (canonical_dir.empty()) return Status::Ok();
+  for (const InputFile& in : inputs) {
+    const std::string input = io::CanonicalPath(in.path);
+    if (input.empty()) continue;
+    for (const std::string& name : names) {
+      // The directory entry that the rename replaces: a symlink named like an output is itself
+      // replaced, and what it points to is safe.
+      if (io::JoinPath(canonical_dir, name) == input) {
+        return Status::InvalidArgument("--out '" + dir + "' would overwrite the input " + in.label +
+                                       " '" + in.path + "' with the output " + name +
+                                       "; choose another --out");
+      }
+    }
   }
-  LNGRAD_RETURN_IF_ERROR(
-      out->AddBytes(std::string(kManifestName), io::DumpJson(*manifest, 2) + "\n"));
-  return out->Commit();
+  return Status::Ok();
+}
+
+namespace {
+
+std::string JoinKeys(const std::vector<std::string>& keys) {
+  std::string text;
+  for (const std::string& k : keys) text += (text.empty() ? "" : ", ") + k;
+  return text;
+}
+
+// Whether `existing` lists every one of `inputs` (by key) at the same file.
+bool ListsTheInputs(const Manifest& existing, std::span<const InputFile> inputs) {
+  if (inputs.empty()) return false;
+  for (const InputFile& in : inputs) {
+    std::optional<FileEntry> e;
+    if (!existing.File(in.label, &e).ok() || !e) return false;
+    const std::string listed = io::CanonicalPath(e->path);
+    if (listed.empty() || listed != io::CanonicalPath(in.path)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status CheckDataDir(const std::string& dir, std::span<const std::string> keys,
+                    const DataDirWrite& how, std::optional<Manifest>* keep) {
+  keep->reset();
+  if (!io::IsDirectory(dir)) return Status::Ok();
+  const std::string command(how.command.empty() ? "lngrad" : how.command);
+  std::optional<Manifest> existing;
+  if (Status st = LoadManifest(dir, &existing); !st.ok()) {
+    return Status::InvalidArgument("--out '" + dir + "' holds a manifest.json that " + command +
+                                   " will not replace: " + st.message());
+  }
+  if (!existing) return Status::Ok();
+  std::vector<std::string> others;
+  for (const std::string& key : existing->FileKeys()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) others.push_back(key);
+  }
+  if (others.empty()) return Status::Ok();  // the same kind of set, replaced as a whole
+  if (ListsTheInputs(*existing, how.inputs)) {
+    *keep = std::move(existing);
+    return Status::Ok();
+  }
+  if (how.inputs.empty()) {
+    return Status::InvalidArgument("--out '" + dir + "' holds files that " + command +
+                                   " does not write (its manifest.json lists " + JoinKeys(others) +
+                                   "): they would no longer match the new files; remove them "
+                                   "or choose another --out");
+  }
+  return Status::InvalidArgument("--out '" + dir +
+                                 "' holds another data set (its manifest.json lists " +
+                                 JoinKeys(others) + ", which " + command +
+                                 " did not read): choose another --out, or read that "
+                                 "directory with --in to add the outputs to it");
+}
+
+namespace {
+
+Status OpenLocked(io::OutputSet* out, std::string_view command) {
+  return out->Open([&] {
+    Warn(command.empty() ? "lngrad" : command,
+         "waiting for '" + out->dir() +
+             "': another process is writing into it (it holds the directory's lock)");
+  });
+}
+
+}  // namespace
+
+Status OpenDataDir(io::OutputSet* out, std::span<const std::string> keys, const DataDirWrite& how) {
+  std::optional<Manifest> kept;
+  LNGRAD_RETURN_IF_ERROR(CheckDataDir(out->dir(), keys, how, &kept));
+  io::InstallSignalCleanup(how.command.empty() ? "lngrad" : how.command);
+  // A directory still to be made is made only when the outputs are there to fill it, so that a
+  // refusal or a failed computation leaves nothing behind; a directory that exists (an input
+  // directory, perhaps) is locked now.
+  if (!io::PathExists(out->dir())) return Status::Ok();
+  return OpenLocked(out, how.command);
+}
+
+Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
+                    io::FileFormat format, io::Json* manifest, const DataDirWrite& how) {
+  const std::string ext = FileExt(format);
+  const std::string command(how.command.empty() ? "lngrad" : how.command);
+  if (!out->opened()) LNGRAD_RETURN_IF_ERROR(OpenLocked(out, command));
+  // Under the lock: what is in the directory now is what this write will replace.
+  std::vector<std::string> names, keys;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& name = files[i].first;
+    names.push_back((i < how.file_bases.size() ? how.file_bases[i] : name) + ext);
+    keys.push_back(name);
+  }
+  names.emplace_back(kManifestName);
+  LNGRAD_RETURN_IF_ERROR(CheckOutputsSpareInputs(out->dir(), names, how.inputs));
+  std::optional<Manifest> existing;
+  LNGRAD_RETURN_IF_ERROR(CheckDataDir(out->dir(), keys, how, &existing));
+  io::Json written = *manifest;
+  for (size_t i = 0; i < files.size(); ++i)
+    written["files"][files[i].first] = FileEntryJson(names[i], files[i].second);
+  io::Json result = written;
+  if (!existing && !how.inputs.empty()) {
+    // Inputs found by name in the directory the outputs go to: list them first, so that a
+    // second `run --in DIR` finds them through the manifest that this write adds.
+    const std::string dir = io::CanonicalPath(out->dir());
+    bool all_here = true;
+    for (const InputFile& in : how.inputs) {
+      const std::string p = io::CanonicalPath(in.path);
+      all_here = all_here && !in.entry.is_null() && !dir.empty() &&
+                 p == io::JoinPath(dir, p.substr(p.rfind('/') + 1));
+    }
+    if (all_here) {
+      io::Json listed = io::Json::object();
+      for (const InputFile& in : how.inputs) {
+        io::Json e = in.entry;
+        e["path"] = in.path.substr(in.path.rfind('/') + 1);
+        listed[in.label] = e;
+      }
+      for (const auto& [key, entry] : written["files"].items()) listed[key] = entry;
+      result["files"] = listed;
+    }
+  }
+  if (existing) {
+    // Run into its own input directory: the directory stays gen's data set (inputs and
+    // goldens, so that `verify DIR DIR` and another `run --in DIR` still work) and gains the
+    // outputs.
+    result = existing->json;
+    for (const auto& [key, entry] : written["files"].items()) result["files"][key] = entry;
+    io::Json own = written;
+    own.erase("format");
+    own.erase("files");
+    own["outputs"] = io::Json(keys);
+    result[how.nest_key.empty() ? command : how.nest_key] = own;
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    LNGRAD_RETURN_IF_ERROR(out->AddTensor(names[i], files[i].second, format));
+  LNGRAD_RETURN_IF_ERROR(out->AddBytes(std::string(kManifestName), io::DumpJson(result, 2) + "\n"));
+  LNGRAD_RETURN_IF_ERROR(out->Commit());
+  *manifest = std::move(result);
+  return Status::Ok();
+}
+
+namespace {
+
+// A "Key:  123 kB" line of /proc/meminfo, in bytes.
+std::optional<uint64_t> MemInfo(const std::string& text, std::string_view key) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(std::string(key) + ":", 0) != 0) continue;
+    uint64_t kb = 0;
+    std::istringstream(line.substr(key.size() + 1)) >> kb;
+    return kb * 1024;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> ReadNumberFile(const std::string& path) {
+  std::ifstream f(path);
+  std::string word;
+  if (!(f >> word)) return std::nullopt;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  if (ec != std::errc() || end != word.data() + word.size()) return std::nullopt;  // "max"
+  return v;
+}
+
+std::string GiB(uint64_t bytes) {
+  const double g = static_cast<double>(bytes) / static_cast<double>(1ull << 30);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, g < 10 ? "%.1f" : "%.0f", g);
+  return buf;
+}
+
+}  // namespace
+
+Status CheckMemory(std::string_view what, uint64_t bytes) {
+  std::optional<uint64_t> avail;
+  std::string from;
+  auto bound = [&](uint64_t v, const char* source) {
+    if (!avail || v < *avail) {
+      avail = v;
+      from = source;
+    }
+  };
+  std::ifstream mf("/proc/meminfo");
+  std::stringstream meminfo;
+  meminfo << mf.rdbuf();
+  const std::optional<uint64_t> mem = MemInfo(meminfo.str(), "MemAvailable");
+  if (mem) bound(*mem + MemInfo(meminfo.str(), "SwapFree").value_or(0), "MemAvailable + SwapFree");
+  // The memory cgroup (v2: "0::/path", v1: "N:memory:/path" in /proc/self/cgroup): its limit
+  // less what the group uses besides page cache (which the kernel reclaims before failing).
+  std::ifstream cg("/proc/self/cgroup");
+  for (std::string line; std::getline(cg, line);) {
+    std::string base, limit, usage, cache_key;
+    if (line.rfind("0::", 0) == 0) {
+      base = "/sys/fs/cgroup" + line.substr(3);
+      limit = "memory.max", usage = "memory.current", cache_key = "file";
+    } else if (const size_t at = line.find(":memory:"); at != std::string::npos) {
+      base = "/sys/fs/cgroup/memory" + line.substr(at + 8);
+      limit = "memory.limit_in_bytes", usage = "memory.usage_in_bytes", cache_key = "total_cache";
+    } else {
+      continue;
+    }
+    const std::optional<uint64_t> max = ReadNumberFile(base + "/" + limit);
+    if (!max || *max >= (uint64_t{1} << 60)) continue;  // "max", or v1's "unlimited"
+    uint64_t used = ReadNumberFile(base + "/" + usage).value_or(0);
+    std::ifstream sf(base + "/memory.stat");
+    for (std::string stat; std::getline(sf, stat);) {
+      uint64_t cache = 0;
+      if (stat.rfind(cache_key + " ", 0) == 0 &&
+          (std::istringstream(stat.substr(cache_key.size() + 1)) >> cache)) {
+        used -= std::min(used, cache);
+      }
+    }
+    bound(*max - std::min(*max, used), "the memory cgroup's limit");
+  }
+  // Address-space limits (ulimit -v, -d) count what is already mapped.
+  std::optional<uint64_t> mapped;
+  if (std::ifstream statm("/proc/self/statm"); statm) {
+    uint64_t pages = 0;
+    if (statm >> pages) mapped = pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  }
+  for (const auto& [resource, name] :
+       {std::pair{RLIMIT_AS, "ulimit -v"}, std::pair{RLIMIT_DATA, "ulimit -d"}}) {
+    struct rlimit rl {};
+    if (::getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+      const uint64_t lim = static_cast<uint64_t>(rl.rlim_cur);
+      bound(lim - std::min(lim, mapped.value_or(0)), name);
+    }
+  }
+  if (!avail || bytes <= *avail) return Status::Ok();
+  return Status::InvalidArgument(std::string(what) + " needs about " + GiB(bytes) +
+                                 " GiB of memory; this process can get about " + GiB(*avail) +
+                                 " GiB (" + from + ")");
 }
 
 int PrintJson(const io::Json& j) {

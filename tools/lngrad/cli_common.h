@@ -98,12 +98,65 @@ io::Json FileEntryJson(const std::string& path, const io::Tensor& t);
 // ".npy" or ".bin".
 std::string FileExt(io::FileFormat format);
 
-// Writes each tensor as <name><FileExt(format)> (or <file_bases[i]><ext> when given), adds it
-// to manifest["files"] under <name>, then writes the manifest as manifest.json, all into `out`
-// (opened here) and committed together: all or nothing.
+// A file that a writer read and must not overwrite: a label for messages ("dy") and its path.
+struct InputFile {
+  std::string label;
+  std::string path;
+  // Its manifest entry ({"path", "dtype", "shape"} of the file as read), when known: listed in
+  // the new manifest when the inputs lie in the output directory and it has no manifest yet, so
+  // that the directory stays readable with --in.
+  io::Json entry;
+};
+
+// Refuses (InvalidArgument naming both) when writing `names` into `dir` would replace one of
+// `inputs`: paths are compared in canonical form (symlinks and "./" spellings resolved). A
+// directory that does not exist yet holds no input.
+Status CheckOutputsSpareInputs(const std::string& dir, std::span<const std::string> names,
+                               std::span<const InputFile> inputs);
+
+// How WriteDataDir treats what is already in its directory.
+struct DataDirWrite {
+  std::string_view command;  // "gen", "run": for the "waiting" note and the messages
+  // The files the writer read, keyed by their manifest name ("dy", ...). None of them may be
+  // overwritten. When the directory's manifest.json lists each of them at that path (run
+  // writing into its own input directory), the directory stays that data set: its manifest
+  // keeps its members and entries, the written entries are replaced or added, and the writer's
+  // own members go under `nest_key`.
+  std::vector<InputFile> inputs;
+  std::string nest_key;
+  // File names without the extension, one per tensor in order (run --names vendor); empty: each
+  // tensor's manifest name.
+  std::vector<std::string> file_bases;
+};
+
+// Whether a write of the manifest keys `keys` into `dir` is accepted (see WriteDataDir), checked
+// before any work so that a refusal comes at once; WriteDataDir checks again under the lock.
+// `keep` receives the manifest to extend, when there is one.
+Status CheckDataDir(const std::string& dir, std::span<const std::string> keys,
+                    const DataDirWrite& how, std::optional<Manifest>* keep);
+
+// Before any work: CheckDataDir, then SIGINT/SIGTERM/SIGHUP cleanup (io::InstallSignalCleanup),
+// then, when the directory exists, opens `out`, which takes its lock (waiting, with a note on
+// stderr, while another process holds it). Holding the lock from before the inputs are read
+// until the commit keeps a concurrent gen or run from changing the directory in between. A
+// directory that does not exist yet is created and locked by WriteDataDir.
+Status OpenDataDir(io::OutputSet* out, std::span<const std::string> keys, const DataDirWrite& how);
+
+// Writes each tensor as <name><FileExt(format)> (or how.file_bases[i] + the extension), adds it
+// to manifest["files"] under <name>, then writes the
+// manifest as manifest.json, all into `out` (opened here unless OpenDataDir did) and committed
+// together: all or nothing. A manifest.json already there is read under the lock; it is replaced
+// when it lists only files that this write replaces, kept and extended as described for
+// `DataDirWrite`, and otherwise the write is refused (InvalidArgument, nothing touched): a
+// directory never ends up with a manifest that pairs files of two data sets, nor loses one's
+// entries silently.
 Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
-                    io::FileFormat format, io::Json* manifest,
-                    std::span<const std::string> file_bases = {});
+                    io::FileFormat format, io::Json* manifest, const DataDirWrite& how = {});
+
+// Refuses (InvalidArgument: "<what> needs about N GiB of memory, ...") when `bytes` exceed what
+// this process can still get: MemAvailable plus SwapFree from /proc/meminfo, bounded by the
+// cgroup's memory.max and by RLIMIT_AS / RLIMIT_DATA. Where none of these can be read, passes.
+Status CheckMemory(std::string_view what, uint64_t bytes);
 
 // Prints `j` (indented) on stdout and returns kExitOk: the --json report of a subcommand.
 int PrintJson(const io::Json& j);

@@ -154,6 +154,27 @@ int RunGen(const GenOptions& o) {
 
   const int64_t b = shape[0], s = shape[1], h = shape[2], rows = b * s;
   const std::vector<int64_t> bsh = shape, bs = {b, s}, hs = {h};
+  // At the peak, five float64 arrays of B*S*H (x, dy, pd_x, res_for_gamma and the stored
+  // res_for_gamma's values) or four of them and five tensors of the dtype (dy, x, the goldens).
+  const uint64_t elements = static_cast<uint64_t>(rows) * static_cast<uint64_t>(h);
+  if (Status st = CheckMemory("--shape " + io::ShapeText(bsh) + " of " + io::DTypeName(dt),
+                              elements * (40 + 5 * io::DTypeSize(dt)));
+      !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  DataDirWrite how;
+  how.command = kCmd;
+  const std::vector<std::string> keys = {"dy",
+                                         "x",
+                                         "gamma",
+                                         "mean",
+                                         "variance",
+                                         "golden_pd_x",
+                                         "golden_res_for_gamma",
+                                         "golden_dgamma",
+                                         "golden_dbeta"};
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) return Fail(kCmd, st);
   Progress progress(kCmd);
 
   // Inputs, drawn in this order from one stream, rounded once to the dtype.
@@ -220,8 +241,7 @@ int RunGen(const GenOptions& o) {
   manifest["seed"] = p.seed;
   manifest["dist"] = dist.text;
   manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
-  io::OutputSet out(o.out, /*create_dir=*/true);
-  const Status st = WriteDataDir(&out, files, format, &manifest);
+  const Status st = WriteDataDir(&out, files, format, &manifest, how);
   progress.Finish();
   if (!st.ok()) return Fail(kCmd, st);
 

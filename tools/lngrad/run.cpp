@@ -1,4 +1,6 @@
 // `lngrad run`: LayerNormGrad and LayerNormGradBeta on data files.
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -110,6 +112,69 @@ Status ResolveSources(const RunOptions& o, const std::optional<std::vector<int64
   }
   if (manifest) src->manifest_eps = manifest->Number("eps");
   return Status::Ok();
+}
+
+constexpr std::array<const char*, 4> kOutputs = {"pd_x", "res_for_gamma", "dgamma", "dbeta"};
+
+// The outputs' file names without the extension: lngrad's, or the vendor samples' (--names).
+std::vector<std::string> OutputBases(bool vendor) {
+  std::vector<std::string> bases;
+  for (const char* name : kOutputs) {
+    bases.emplace_back(name);
+    for (const VendorName& v : kVendorNames)
+      if (vendor && v.key == name) bases.back() = std::string(v.output);
+  }
+  return bases;
+}
+
+// The outputs' format: that of dy, or raw files for the vendor samples' names (they read them
+// back with ReadFile).
+io::FileFormat OutputFormat(const Sources& src, bool vendor) {
+  return vendor ? io::FileFormat::kBin : io::FormatOfPath(src.paths[0]);
+}
+
+// The files run will write: the outputs, and the manifest.
+std::vector<std::string> OutputNames(const Sources& src, bool vendor) {
+  const std::string ext = FileExt(OutputFormat(src, vendor));
+  std::vector<std::string> names;
+  for (const std::string& base : OutputBases(vendor)) names.push_back(base + ext);
+  names.emplace_back(kManifestName);
+  return names;
+}
+
+// Bytes run will hold at its peak, from the file headers and sizes (before reading any data):
+// the inputs as read, their float64 conversions, the four outputs and, on the device path, a
+// staging copy of pd_x and res_for_gamma. 0 when a file cannot be sized (reading it will say
+// why).
+uint64_t EstimateBytes(const Sources& src, const std::optional<io::DType>& dtype, RunImpl impl) {
+  uint64_t total = 0, f64_elements = 0, dy_elements = 0;
+  std::optional<io::DType> compute = dtype;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    io::DType dt;
+    uint64_t elements = 0;
+    if (io::FormatOfPath(src.paths[i]) == io::FileFormat::kNpy) {
+      std::vector<int64_t> shape;
+      int64_t count = 0;
+      if (!io::ReadNpyFileHeader(src.paths[i], &dt, &shape).ok() ||
+          !io::ElementCount(shape, &count).ok()) {
+        return 0;
+      }
+      elements = static_cast<uint64_t>(count);
+    } else {
+      struct stat st {};
+      if (!src.specs[i].dtype || ::stat(src.paths[i].c_str(), &st) != 0) return 0;
+      dt = *src.specs[i].dtype;
+      elements = static_cast<uint64_t>(st.st_size) / io::DTypeSize(dt);
+    }
+    total += elements * io::DTypeSize(dt);
+    if (dt == io::DType::kFloat64) f64_elements += elements;
+    if (!compute && dt != io::DType::kFloat64) compute = dt;
+    if (i == 0) dy_elements = elements;
+  }
+  const uint64_t size = io::DTypeSize(compute.value_or(io::DType::kFloat32));
+  total += f64_elements * size;
+  total += dy_elements * size * (impl == RunImpl::kAscendc ? 4 : 2);
+  return total;
 }
 
 // Checks the shapes of the five inputs against each other and fills b, s, h.
@@ -244,16 +309,38 @@ int RunRun(const RunOptions& o) {
   }
   if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
 
+  Sources src;
+  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
+  std::vector<InputFile> input_files;
+  for (size_t i = 0; i < kInputs.size(); ++i)
+    input_files.push_back({kInputs[i], src.paths[i], io::Json()});
+  const bool vendor = o.names == "vendor";
+  if (Status st = CheckOutputsSpareInputs(o.out, OutputNames(src, vendor), input_files); !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  if (Status st = CheckMemory("run on dy '" + src.paths[0] + "'", EstimateBytes(src, dtype, impl));
+      !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  DataDirWrite how;
+  how.command = kCmd;
+  how.inputs = input_files;
+  how.nest_key = "run";
+  how.file_bases = OutputBases(vendor);
+  const std::vector<std::string> keys(kOutputs.begin(), kOutputs.end());
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) {
+    return Fail(kCmd, st);
+  }
   Progress progress(kCmd);
   config.progress = &progress;
   progress.Stage("reading inputs");
-  Sources src;
-  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
   std::array<io::Tensor, 5> t;
   for (size_t i = 0; i < kInputs.size(); ++i) {
     const Status st = LoadTensor(src.paths[i], src.specs[i],
                                  "give --shape B,S,H and --dtype for raw inputs", &t[i]);
     if (!st.ok()) return Fail(kCmd, st);
+    how.inputs[i].entry = FileEntryJson(src.paths[i], t[i]);
   }
   if (shape && t[0].shape() != *shape) {
     return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*shape) + " but dy '" +
@@ -334,9 +421,7 @@ int RunRun(const RunOptions& o) {
 
   // Outputs: the input format (that of dy), the input shapes.
   progress.Stage("writing outputs");
-  // The vendor samples' outputs are raw files (read back with ReadFile).
-  const bool vendor = o.names == "vendor";
-  const io::FileFormat format = vendor ? io::FileFormat::kBin : io::FormatOfPath(src.paths[0]);
+  const io::FileFormat format = OutputFormat(src, vendor);
   const std::string ext = FileExt(format);
   const std::vector<int64_t> out_shape = in.dy.shape(), h_shape = {in.h};
   std::pair<std::string, io::Tensor> outputs[] = {
@@ -371,14 +456,7 @@ int RunRun(const RunOptions& o) {
   for (size_t i = 0; i < kInputs.size(); ++i)
     inputs[kInputs[i]] = PathRelativeTo(src.paths[i], o.out);
   manifest["inputs"] = inputs;
-  io::OutputSet out(o.out, /*create_dir=*/true);
-  std::vector<std::string> file_bases;
-  for (const auto& [name, tensor] : outputs) {
-    file_bases.push_back(name);
-    for (const VendorName& v : kVendorNames)
-      if (vendor && v.key == name) file_bases.back() = std::string(v.output);
-  }
-  const Status wst = WriteDataDir(&out, outputs, format, &manifest, file_bases);
+  const Status wst = WriteDataDir(&out, outputs, format, &manifest, how);
   progress.Finish();
   if (!wst.ok()) return Fail(kCmd, wst);
 
@@ -414,9 +492,10 @@ int RunRun(const RunOptions& o) {
     std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
                 io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);
     std::printf("path: %s\n", path.c_str());
-    std::printf("wrote %s%s %s%s %s%s %s%s manifest.json to %s\n", file_bases[0].c_str(),
-                ext.c_str(), file_bases[1].c_str(), ext.c_str(), file_bases[2].c_str(), ext.c_str(),
-                file_bases[3].c_str(), ext.c_str(), o.out.c_str());
+    const std::vector<std::string>& bases = how.file_bases;
+    std::printf("wrote %s%s %s%s %s%s %s%s manifest.json to %s\n", bases[0].c_str(), ext.c_str(),
+                bases[1].c_str(), ext.c_str(), bases[2].c_str(), ext.c_str(), bases[3].c_str(),
+                ext.c_str(), o.out.c_str());
   }
   return kExitOk;
 }
@@ -468,7 +547,10 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
                   "format) or vendor (the official samples' raw output_outputPdX.bin,\n"
                   "output_resForGamma.bin, output_PdGamma.bin, output_PdBeta.bin)")
       ->capture_default_str();
-  app->add_option("--out", o->out, "Output directory (created if missing)")->required();
+  app->add_option("--out", o->out,
+                  "Output directory (created if missing); may be the --in directory: the\n"
+                  "outputs are then added to its data set")
+      ->required();
   app->add_flag("--json", o->json, "Print a JSON summary on stdout instead of text");
 }
 
