@@ -45,6 +45,20 @@ BetaCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   return c;
 }
 
+// A half case of `rows` x `h` on `soc` with the given dy and res_for_gamma values (the tiling is
+// the caller's choice).
+BetaCase HalfCase(const std::string& soc, uint32_t rows, uint32_t h, const std::vector<double>& dy,
+                  const std::vector<double>& res) {
+  BetaCase c;
+  c.soc = soc;
+  c.half = true;
+  c.rows = rows;
+  c.h = h;
+  c.dy = MakeTensor(true, dy);
+  c.res_for_gamma = MakeTensor(true, res);
+  return c;
+}
+
 void ExpectSame(const char* what, const Tensor& got, const Tensor& want) {
   const int64_t i = FirstDifference(got, want);
   EXPECT_EQ(i, -1) << what << " differs first at element " << i;
@@ -218,13 +232,7 @@ TEST(BetaSaturationTest, Arch3510HalfStoresNanAsZeroAndInfAsMax) {
   dy[3 * h + 6] = 60000.0;  //   then 120002: beyond the range -> 65504
   for (const std::string& soc : kProducts) {
     SCOPED_TRACE(soc);
-    BetaCase c;
-    c.soc = soc;
-    c.half = true;
-    c.rows = rows;
-    c.h = h;
-    c.dy = MakeTensor(true, dy);
-    c.res_for_gamma = MakeTensor(true, res);
+    BetaCase c = HalfCase(soc, rows, h, dy, res);
     SetBetaTiling(c, TmpKind::kMax);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
@@ -323,13 +331,7 @@ TEST(BetaDocExampleTest, HalfIntegerSumsExact) {
     ASSERT_EQ(lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(g))), g);
   for (const std::string& soc : kProducts) {
     SCOPED_TRACE(soc);
-    BetaCase c;
-    c.soc = soc;
-    c.half = true;
-    c.rows = rows;
-    c.h = h;
-    c.dy = MakeTensor(true, v);
-    c.res_for_gamma = MakeTensor(true, v);
+    BetaCase c = HalfCase(soc, rows, h, v, v);
     SetBetaTiling(c, TmpKind::kRows);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
