@@ -15,6 +15,7 @@
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sync.h"
+#include "lngrad_aicore/sanitizer.h"
 #include "lngrad_aicore/tensor.h"
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/constants.h"

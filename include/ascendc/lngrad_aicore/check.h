@@ -53,6 +53,11 @@ inline constexpr const char* kQueueState =
 inline constexpr const char* kCastRoundMode =
     "cast_round_mode";  // round mode not defined for the type pair
 inline constexpr const char* kStackBuffer = "stack_buffer";  // PopStackBuffer with no UB left
+// The sanitizer's tools (lngrad_aicore/sanitizer.h): a launch with findings fails with one of
+// these, the first tool (in this order) that found something.
+inline constexpr const char* kRacecheck = "racecheck";  // unsynchronised conflicting accesses
+inline constexpr const char* kInitcheck = "initcheck";  // read of never-written UB / device memory
+inline constexpr const char* kSynccheck = "synccheck";  // unmatched flags, leaked event IDs
 }  // namespace checks
 
 // A kernel broke a rule that the device (or its CPU-debug model) checks, or one that lngrad's

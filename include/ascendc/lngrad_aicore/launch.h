@@ -26,6 +26,11 @@ inline constexpr uint32_t kMaxBlocks = 65535;  // the device's limit on numBlock
 struct LaunchOptions {
   bool sequential = false;         // run the blocks one after another on the calling thread
   std::optional<std::string> soc;  // simulate this SoC instead of CurrentProduct()
+  // Sanitizer tools (san::Tool bits, lngrad_aicore/sanitizer.h); unset: LNGRAD_SANITIZE.
+  std::optional<uint32_t> sanitize;
+  // The kernel was compiled with the compiler's automatic S/V/MTE synchronisation
+  // (--cce-auto-sync=on, the default; lngrad-asc --cce-auto-sync=off clears it).
+  bool cce_auto_sync = true;
 };
 
 // One failed block of a launch.

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "defs.h"
 #include "half.h"
+#include "sanitizer.h"
 
 namespace AscendC {
 

@@ -1,0 +1,134 @@
+// lngrad Ascend C runtime: the pipeline sanitizer (racecheck, initcheck, synccheck).
+//
+// On the device an AI vector core runs its pipes in parallel: MTE2 (GM -> UB copies), V (vector
+// instructions and the high-level APIs), MTE3 (UB -> GM copies) and S (scalar code, tensor
+// element access). The simulator runs every block in program order, so a kernel with a missing
+// synchronisation or a read of uninitialised UB passes here and fails on the device. When a tool
+// is on (LNGRAD_SANITIZE, LaunchOptions::sanitize), every kernel API records what it reads and
+// writes, on which pipe, from which source line, and every synchronisation (flags, barriers,
+// the TQue framework's EnQue/DeQue and FreeTensor/AllocTensor), and the sanitizer replays the
+// device's ordering rules over them (docs/ascendc_compat.md, "The pipeline sanitizer").
+//
+// Kernel APIs take a trailing `SrcLoc loc = SrcLoc::Current()` argument, so the call site of
+// each instruction is known. An API records its accesses through an Instr:
+//
+//   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Add", loc);
+//   if (in) { in.Read(src0, bytes); in.Read(src1, bytes); in.Write(dst, bytes); }
+//
+// The Instr is checked when it goes out of scope (not when an exception leaves the scope: a
+// failed instruction did nothing). Without an active tool `in` is false and costs one call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sync.h"
+
+namespace lngrad::aicore {
+
+// A kernel API's call site.
+struct SrcLoc {
+  const char* file = nullptr;
+  int line = 0;
+  static constexpr SrcLoc Current(const char* f = __builtin_FILE(),
+                                  int l = __builtin_LINE()) noexcept {
+    return SrcLoc{f, l};
+  }
+};
+
+// The pipes of an AI vector core that the sanitizer models.
+enum class Pipe : uint8_t { kS, kV, kMte2, kMte3 };
+inline constexpr int kPipeCount = 4;
+const char* PipeName(Pipe p) noexcept;  // "S", "V", "MTE2", "MTE3"
+
+namespace san {
+
+// The tools, as bits (LaunchOptions::sanitize, LNGRAD_SANITIZE).
+enum Tool : uint32_t {
+  kRacecheck = 1u << 0,
+  kInitcheck = 1u << 1,
+  kSynccheck = 1u << 2,
+  kAllTools = kRacecheck | kInitcheck | kSynccheck,
+};
+// Parses "racecheck,initcheck,synccheck", "all", "none" or "" (case-sensitive, comma
+// separated). Returns false and sets *error for anything else.
+bool ParseTools(const std::string& text, uint32_t* tools, std::string* error);
+// The tools LNGRAD_SANITIZE asks for (read once; an invalid value is reported on stderr once
+// and turns every tool on, so a typo never silences the sanitizer).
+uint32_t ToolsFromEnvironment();
+std::string ToolsText(uint32_t tools);  // "racecheck,initcheck"
+
+struct BlockState;
+
+// The running block's sanitizer state; nullptr when no tool is on for it.
+BlockState* Active() noexcept;
+
+// One instruction's accesses. Host addresses: inside the running block's UB they are UB bytes,
+// anywhere else GM bytes.
+class Instr {
+ public:
+  Instr(Pipe pipe, const char* api, SrcLoc loc) noexcept;
+  ~Instr();
+  Instr(const Instr&) = delete;
+  Instr& operator=(const Instr&) = delete;
+
+  explicit operator bool() const noexcept { return state_ != nullptr; }
+
+  void Read(const void* p, uint64_t bytes);
+  // initialises = false: bytes the instruction writes with undefined contents (DataCopyPad's
+  // dummy bytes): they race like any write, but initcheck still counts them as unwritten.
+  void Write(const void* p, uint64_t bytes, bool initialises = true);
+  // count blocks of len bytes, block i at p + i * pitch (pitch: start to start).
+  void ReadBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch);
+  void WriteBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch,
+                   bool initialises = true);
+  // The access belongs to the TQue framework's or the compiler's auto-sync set: an S access
+  // that cce-auto-sync orders with V/MTE2/MTE3 (LocalTensor GetValue/SetValue/operator(),
+  // GlobalTensor GetValue/operator(); not GlobalTensor::SetValue).
+  void AutoSynced() noexcept { auto_synced_ = true; }
+
+ private:
+  struct Range {
+    const void* p;
+    uint64_t bytes;
+    uint8_t kind;  // 0 read, 1 write, 2 write without initialising
+  };
+  void Add(const void* p, uint64_t bytes, uint8_t kind);
+
+  BlockState* state_ = nullptr;
+  Pipe pipe_;
+  bool auto_synced_ = false;
+  const char* api_;
+  SrcLoc loc_;
+  int uncaught_ = 0;
+  static constexpr int kInline = 8;
+  Range inline_[kInline];
+  int count_ = 0;
+  Range* heap_ = nullptr;  // more ranges than kInline
+  int heap_cap_ = 0;
+};
+
+// Synchronisation events of the running block (no-ops without an active tool).
+void SetFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
+void WaitFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
+void Barrier(pipe_t pipe, SrcLoc loc);
+// TPipe event IDs: AllocEventID hands out id (synccheck: exhausted, never released),
+// ReleaseEventID returns it.
+void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
+void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
+// The TQue framework's hidden flags, one per queue buffer and direction: EnQue signals
+// `evt` (the producer pipe's work so far), DeQue waits for it; FreeTensor signals the free
+// event, the next AllocTensor of that buffer waits for it.
+void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt);
+void QueueWait(const void* queue, int32_t buffer, bool free_event);
+// SyncAll: the block's later GM accesses are ordered after every block's earlier ones.
+void OnSyncAll();
+
+// Device memory (aclrtMalloc) is not zeroed: initcheck reports kernel reads of bytes that no
+// host copy and no kernel wrote. The ACL runtime marks such memory and its writes here.
+void GmMarkUninitialised(const void* p, uint64_t bytes);
+void GmMarkWritten(const void* p, uint64_t bytes);
+void GmForget(const void* p, uint64_t bytes);
+
+}  // namespace san
+}  // namespace lngrad::aicore
