@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,9 @@ struct LaunchConfig {
   // mode. Small outputs (LayerNormGradBeta's, LayerNorm's mean/variance) are always staged.
   enum class Outputs { kAuto, kStaged, kInPlace };
   Outputs outputs = Outputs::kAuto;
+  // The pipeline sanitizer's tools for the launches (lngrad_aicore/sanitizer.h); unset:
+  // LNGRAD_SANITIZE.
+  std::optional<uint32_t> sanitize;
 };
 
 // The arguments of every operator call besides its tensors (and epsilon).

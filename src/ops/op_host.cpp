@@ -301,6 +301,7 @@ Status LaunchOn(const OpCall& call, const LaunchConfig& launch, size_t blocks,
   aicore::LaunchOptions options;
   options.sequential = launch.sequential;
   options.soc = std::string(call.product->soc);
+  options.sanitize = launch.sanitize;
   return aicore::Launch(static_cast<uint32_t>(blocks), kernel, options);
 }
 
