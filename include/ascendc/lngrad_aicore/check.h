@@ -107,6 +107,10 @@ struct BlockContext {
   // one of them sets it in this block.
   bool pad_value_set = false;
   uint64_t pad_value = 0;
+  // The vector mask register and mode (mask.h): full mask, Normal mode at block start.
+  uint64_t mask_low = ~uint64_t{0};
+  uint64_t mask_high = ~uint64_t{0};
+  bool mask_counter = false;
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has
