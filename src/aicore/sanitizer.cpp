@@ -286,6 +286,30 @@ struct BlockState {
   std::map<std::pair<int, int>, Flag> flags;  // (HardEvent, id)
   std::map<std::tuple<const void*, int32_t, bool>, std::pair<Pipe, Flag>> queue_flags;
   std::map<std::pair<int, int>, SrcLoc> event_ids;  // allocated, not released
+  // Knowledge the TQue framework gives per queue buffer: UB offset -> (end, known[P][Q]).
+  using Known = std::array<std::array<uint32_t, kPipeCount>, kPipeCount>;
+  std::map<uint64_t, std::pair<uint64_t, Known>> scoped;
+
+  Known& ScopedEntry(const void* p, uint64_t bytes) {
+    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
+    auto [it, fresh] = scoped.try_emplace(b);
+    if (fresh) {
+      it->second.first = b + bytes;
+      for (auto& row : it->second.second) row.fill(0);
+    }
+    return it->second.second;
+  }
+  const Known* ScopedFor(const void* p, uint64_t bytes) const {
+    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
+    return ScopedRange(b, b + bytes);
+  }
+  // The queue buffer holding UB bytes [b, e), if any has framework knowledge.
+  const Known* ScopedRange(uint64_t b, uint64_t e) const {
+    auto it = scoped.upper_bound(b);
+    if (it == scoped.begin()) return nullptr;
+    --it;
+    return e <= it->second.first ? &it->second.second : nullptr;
+  }
 
   std::map<std::tuple<int, uint32_t, uint32_t, int>, size_t> finding_index;
   std::vector<Finding> findings;
@@ -319,19 +343,22 @@ struct BlockState {
     findings.push_back({tool, text});
   }
 
-  bool Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto) const {
+  // `scope`: the queue-buffer knowledge for the bytes in question (nullptr: none; GM).
+  bool Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
+               const Known* scope = nullptr) const {
     if (e.epoch == 0) return true;
     if (earlier == later) {
       if (earlier == Pipe::kS) return true;
       if (earlier == Pipe::kV && (vv_hardware || auto_sync)) return true;
-      return known[PipeIndex(later)][PipeIndex(later)] >= e.epoch;
-    }
-    if (auto_sync &&
-        ((earlier == Pipe::kS && e.auto_synced) || (later == Pipe::kS && later_auto))) {
+    } else if (auto_sync &&
+               ((earlier == Pipe::kS && e.auto_synced) || (later == Pipe::kS && later_auto))) {
       return true;
     }
-    return known[PipeIndex(later)][PipeIndex(earlier)] >= e.epoch;
+    const int l = PipeIndex(later), q = PipeIndex(earlier);
+    if (known[l][q] >= e.epoch) return true;
+    return scope != nullptr && (*scope)[l][q] >= e.epoch;
   }
+
 
   std::string Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const {
     const int la = Line(site_a), lb = Line(site_b);
@@ -372,7 +399,8 @@ struct BlockState {
        << (war ? " reads them, then " : " writes them, then ") << SiteText(sb)
        << (std::strcmp(what, "write-after-write") == 0 || war ? " writes them" : " reads them")
        << ", and nothing orders the two; " << Fix(pa, sa, pb, sb, war);
-    const int kind = war ? 2 : (std::strcmp(what, "write-after-write") == 0 ? 1 : 0);
+    // An in-place instruction both reads and overwrites what the other wrote: one finding.
+    const int kind = war ? 2 : 0;
     Report(kRacecheck, kind, sa, sb, os.str());
   }
 
@@ -417,6 +445,7 @@ struct BlockState {
     const bool race = (tools & kRacecheck) != 0;
     const bool init = (tools & kInitcheck) != 0 && in_ub;
     shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
+      const Known* scope = in_ub && !scoped.empty() ? ScopedRange(sb, se) : nullptr;
       if (!write) {
         if (init && !c.written) {
           Report(kInitcheck, 4, site, site,
@@ -426,20 +455,20 @@ struct BlockState {
                      "whatever the previous kernel left there); copy data in or initialise it "
                      "(e.g. Duplicate) first");
         }
-        if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
+        if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
           Race(space, sb, se, "read-after-write", c.write_pipe, c.write.site, pipe, site, false);
         }
         c.reads[PipeIndex(pipe)] = now;
         return;
       }
       if (race) {
-        if (!Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
+        if (!Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
           Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
         }
         for (int q = 0; q < kPipeCount; ++q) {
           const Pipe qp = static_cast<Pipe>(q);
           if (qp == pipe) continue;
-          if (!Ordered(qp, c.reads[q], pipe, auto_synced)) {
+          if (!Ordered(qp, c.reads[q], pipe, auto_synced, scope)) {
             Race(space, sb, se, "write-after-read", qp, c.reads[q].site, pipe, site, true);
           }
         }
@@ -696,7 +725,8 @@ void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
   }
 }
 
-void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt) {
+void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
+                 const void* p, uint64_t bytes) {
   BlockState* s = Active();
   if (s == nullptr) return;
   Pipe src, dst;
@@ -704,15 +734,27 @@ void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::Ha
   auto& slot = s->queue_flags[{queue, buffer, free_event}];
   slot.first = dst;
   slot.second.set = true;
-  slot.second.snapshot = s->Snapshot(src);
+  // What the producer knows of this buffer, through the framework too.
+  std::array<uint32_t, kPipeCount> snap = s->Snapshot(src);
+  if (const auto* scoped = s->ScopedFor(p, bytes)) {
+    for (int q = 0; q < kPipeCount; ++q) snap[q] = std::max(snap[q], (*scoped)[PipeIndex(src)][q]);
+  }
+  slot.second.snapshot = snap;
 }
 
-void QueueWait(const void* queue, int32_t buffer, bool free_event) {
+void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes) {
   BlockState* s = Active();
   if (s == nullptr) return;
   auto it = s->queue_flags.find({queue, buffer, free_event});
   if (it == s->queue_flags.end()) return;
-  s->Join(it->second.first, it->second.second.snapshot);
+  const Pipe dst = it->second.first;
+  auto& scoped = s->ScopedEntry(p, bytes);
+  for (int q = 0; q < kPipeCount; ++q) {
+    scoped[PipeIndex(dst)][q] = std::max(scoped[PipeIndex(dst)][q], it->second.second.snapshot[q]);
+  }
+  // Later accesses of the waiting pipe must not share an epoch with earlier ones (same-pipe
+  // ordering of MTE2/MTE3 copies is epoch-based).
+  ++s->epoch[PipeIndex(dst)];
   s->queue_flags.erase(it);
 }
 

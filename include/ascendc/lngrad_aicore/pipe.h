@@ -171,6 +171,9 @@ class TQueBind {
   int32_t BlockOf(const lngrad::aicore::detail::TensorBuffer& b, const char* api) const;
   template <typename T>
   LocalTensor<T> BlockTensor(int32_t index) const;
+  const std::byte* BlockHost(int32_t index) const {
+    return ctx_->ub + first_addr_ + static_cast<uint32_t>(index) * len_;
+  }
 
   lngrad::aicore::BlockContext* ctx_ = nullptr;
   uint32_t first_addr_ = 0;
@@ -322,7 +325,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
     if (state_[i] == detail_rt::BufState::kFree) {
       state_[i] = detail_rt::BufState::kOccupied;
       ++buf_used_count_;
-      lngrad::aicore::san::QueueWait(this, i, true);
+      lngrad::aicore::san::QueueWait(this, i, true, BlockHost(i), len_);
       return BlockTensor<T>(i);
     }
   }
@@ -352,7 +355,7 @@ void TQueBind<src, dst, depth, mask>::FreeTensor(const LocalTensor<T>& tensor) {
   --buf_used_count_;
   constexpr HardEvent kFreeEvent = detail_rt::QueueEvent(src, dst, false);
   if constexpr (kFreeEvent != HardEvent::MAX) {
-    lngrad::aicore::san::QueueSignal(this, i, true, kFreeEvent);
+    lngrad::aicore::san::QueueSignal(this, i, true, kFreeEvent, BlockHost(i), len_);
   }
 }
 
@@ -375,7 +378,7 @@ bool TQueBind<src, dst, depth, mask>::EnQue(const LocalTensor<T>& tensor) {
   state_[i] = detail_rt::BufState::kEnQue;
   constexpr HardEvent kEnQueEvent = detail_rt::QueueEvent(src, dst, true);
   if constexpr (kEnQueEvent != HardEvent::MAX) {
-    lngrad::aicore::san::QueueSignal(this, i, false, kEnQueEvent);
+    lngrad::aicore::san::QueueSignal(this, i, false, kEnQueEvent, BlockHost(i), len_);
   }
   return true;
 }
@@ -391,7 +394,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::DeQue() {
   head_ = static_cast<uint8_t>((head_ + 1) % QBUF_MAX_LEN);
   --used_count_;
   state_[i] = detail_rt::BufState::kDeQue;
-  lngrad::aicore::san::QueueWait(this, i, false);
+  lngrad::aicore::san::QueueWait(this, i, false, BlockHost(i), len_);
   return BlockTensor<T>(i);
 }
 
