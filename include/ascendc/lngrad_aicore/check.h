@@ -99,6 +99,10 @@ struct BlockContext {
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
   AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
+  // DataCopyPad's pad value register (SetPadValue, or DataCopyPad with isPad): undefined until
+  // one of them sets it in this block.
+  bool pad_value_set = false;
+  uint64_t pad_value = 0;
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has
