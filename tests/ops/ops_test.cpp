@@ -495,6 +495,16 @@ TEST(AnyHOpTest, PaddedRowsGiveTheReplaysBits) {
     ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
     a.launch.soc = soc;
     ASSERT_TRUE(ex::RunLayerNormGradOp(a).ok());
+    // Unchecked mode (outputs in place, no padding check): the same bits.
+    {
+      lngrad::aicore::test::CheckedModeScope unchecked(false);
+      smp::HostTensor u_pd_x = smp::ZeroTensor(d.dtype, size_t{rows} * h), u_res = u_pd_x;
+      ex::LayerNormGradOpArgs u = GradArgs(d, &u_pd_x, &u_res);
+      u.launch.soc = soc;
+      ASSERT_TRUE(ex::RunLayerNormGradOp(u).ok());
+      EXPECT_EQ(u_pd_x.bytes, pd_x.bytes);
+      EXPECT_EQ(u_res.bytes, res.bytes);
+    }
 
     AscendC::tiling::LayerNormGradTiling t;
     bool regbase = false;
