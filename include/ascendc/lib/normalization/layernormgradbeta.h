@@ -16,7 +16,8 @@
 // identical, output lengths 32-byte aligned, oneCalSize == 0, scratch smaller than
 // tiling.stackBufferSize or than resForGammaTmpTensorPos + oneCalSize; 3510: hLength*sizeof(T)
 // not 32-byte aligned), for "LayerNormGradBeta.padded_h" (hLength != originalHLength on the
-// vector path, unless lngrad::adv::SetReproducePaddedH(true)) and for operand or scratch
+// vector path when a chunk sums more than one row, which the device then misreads; hLength <
+// originalHLength always; unless lngrad::adv::SetReproducePaddedH(true)) and for operand or scratch
 // accesses beyond their tensors ("operand_bounds", "scratch_overrun").
 #pragma once
 
@@ -74,9 +75,7 @@ __aicore__ inline void LayerNormGradBeta(
         return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
                ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
       });
-      nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
-                       "the device uses originalHLength as the row stride, so rows are misread "
-                       "(spec §3.3).");
+      nd::CheckPaddedHBeta(kApi, tiling);
     } else {
       // The device's own check and message; `plan` refuses the same tilings.
       nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
