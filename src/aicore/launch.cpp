@@ -295,7 +295,7 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   }
   const uint32_t ub_bytes = UbHostBytes(*product);
   std::vector<BlockFailure> found;
-  const uint32_t tools = options.sanitize.value_or(san::ToolsFromEnvironment());
+  const uint32_t tools = options.sanitize.value_or(san::DefaultTools());
   std::unique_ptr<san::LaunchSanitizer> sanitizer;
   if (tools != 0) {
     sanitizer = std::make_unique<san::LaunchSanitizer>(tools, options.cce_auto_sync, *product);

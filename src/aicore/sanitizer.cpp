@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -556,6 +557,17 @@ uint32_t ToolsFromEnvironment() {
   }();
   return tools;
 }
+
+namespace {
+std::atomic<int64_t> g_default_tools{-1};  // -1: the environment
+}  // namespace
+
+uint32_t DefaultTools() {
+  const int64_t v = g_default_tools.load(std::memory_order_relaxed);
+  return v >= 0 ? static_cast<uint32_t>(v) : ToolsFromEnvironment();
+}
+void SetDefaultTools(uint32_t tools) { g_default_tools.store(tools, std::memory_order_relaxed); }
+void ClearDefaultTools() { g_default_tools.store(-1, std::memory_order_relaxed); }
 
 std::string ToolsText(uint32_t tools) {
   std::string s;

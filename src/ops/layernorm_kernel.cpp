@@ -37,7 +37,7 @@ class KernelLayerNormOp : BlockKernel<LayerNormTiling> {
     ForEachTile(block_, [&](uint32_t row, uint32_t rows, const LayerNormTiling& tiling, bool) {
       CopyInQue(inQueueX_, inputXGlobal_[uint64_t{row} * hLength_], rows * hLength_);
       tiling_ = tiling;
-      Compute(gamma, beta);
+      Compute(gamma, beta, rows);
       CopyOut(row, rows);
     });
     inQueueGamma_.FreeTensor(gamma);
@@ -45,11 +45,19 @@ class KernelLayerNormOp : BlockKernel<LayerNormTiling> {
   }
 
  private:
-  __aicore__ inline void Compute(const LocalTensor<T>& gamma, const LocalTensor<T>& beta) {
+  __aicore__ inline void Compute(const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+                                 uint32_t rows) {
     LocalTensor<T> x = inQueueX_.DeQue<T>();
     LocalTensor<T> y = outQueueY_.AllocTensor<T>();
     LocalTensor<T> mean = outQueueMean_.AllocTensor<T>();
     LocalTensor<T> variance = outQueueVariance_.AllocTensor<T>();
+    // CopyOut moves whole 32-byte blocks of the statistics: the elements past the tile's rows
+    // get defined contents (zeros) instead of whatever the UB held.
+    const uint32_t statCount = AlignUp(rows, ElemsPerBlock<T>());
+    if (statCount != rows) {
+      Duplicate(mean, static_cast<T>(0.0f), static_cast<int32_t>(statCount));
+      Duplicate(variance, static_cast<T>(0.0f), static_cast<int32_t>(statCount));
+    }
     WithScratch([&](auto&... sharedTmpBuffer) {
       LayerNorm<T, isReuseSource>(y, mean, variance, x, gamma, beta, sharedTmpBuffer...,
                                   Epsilon<T>(), tiling_);

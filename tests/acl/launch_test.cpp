@@ -206,6 +206,8 @@ TEST_F(Launch, VoidPointersConvertToKernelPointerTypes) {
   ASSERT_EQ(aclrtMalloc(&dx, kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   void* dy = nullptr;
   ASSERT_EQ(aclrtMalloc(&dy, kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  // Device memory is not zeroed on the NPU: give the input defined contents.
+  ASSERT_EQ(aclrtMemset(dx, kTile * sizeof(float), 0, kTile * sizeof(float)), ACL_SUCCESS);
   ::lngrad::acl::LaunchKernel(
       "scale_add<float, 1, int>", __FILE__, __LINE__, (1), (nullptr), (stream_),
       [&](auto&&... lngrad_args) { scale_add<float, 1, int>(lngrad_args...); }, dx, dx, dy, kTile);

@@ -144,6 +144,9 @@ class KernelLayerNormGradBeta {
     resL = inRes_.DeQue<T>();
     LocalTensor<T> g = outGamma_.AllocTensor<T>();
     LocalTensor<T> b = outBeta_.AllocTensor<T>();
+    // Defined where the API does not write (the padded columns of a padded-H tiling).
+    Duplicate(g, static_cast<T>(0.0f), static_cast<int32_t>(h));
+    Duplicate(b, static_cast<T>(0.0f), static_cast<int32_t>(h));
     if (tmp == 0) {
       LayerNormGradBeta<T, false>(g, b, resL, dyL, tiling_);
     } else {
@@ -198,6 +201,8 @@ class KernelLayerNorm {
     DataCopy(xl, xGm, bsh);
     DataCopy(gl, gGm, h);
     DataCopy(bl, bGm, h);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     if (p.tmpBytes == 0) {
       LayerNorm<T, false>(ol, ml, vl, xl, gl, bl, static_cast<T>(p.epsilon), tiling_);
     } else {
@@ -206,6 +211,8 @@ class KernelLayerNorm {
       LocalTensor<uint8_t> tl = tb.Get<uint8_t>();
       LayerNorm<T, false>(ol, ml, vl, xl, gl, bl, tl, static_cast<T>(p.epsilon), tiling_);
     }
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(oGm, ol, bsh);
     DataCopy(mGm, ml, bs);
     DataCopy(vGm, vl, bs);

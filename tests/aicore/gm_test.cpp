@@ -185,7 +185,12 @@ void CopyThroughUb(float* to, const float* from, uint32_t count) {
   out.SetGlobalBuffer(to, count);
   LocalTensor<float> t = buf.Get<float>();
   DataCopy(t, in, count);
+  SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
   DataCopy(out, t, count);
+  // The next round trip reuses the buffer: its copy-in waits for this copy-out.
+  SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
 }
 
 // UB -> GM copies into a region of kStreamRegionBytes or more use streaming stores, GM -> UB

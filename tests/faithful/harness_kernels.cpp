@@ -99,6 +99,10 @@ __aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_A
     PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
   }
   ZeroScratch(scratch, Round32(p.scratchCopyBytes));
+  // The outputs read back defined where the API does not write them (a non-ND call on arch
+  // 2201/2002 writes nothing).
+  ZeroScratch(pdXL.template ReinterpretCast<uint8_t>(), Round32(bsh * sizeof(T)));
+  ZeroScratch(resL.template ReinterpretCast<uint8_t>(), Round32(bsh * sizeof(T)));
   LoadsBeforeCompute();
   if (p.tmpBufferBytes != 0) {
     LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, scratch, epsilon,

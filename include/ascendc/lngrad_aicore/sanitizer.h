@@ -61,6 +61,13 @@ bool ParseTools(const std::string& text, uint32_t* tools, std::string* error);
 // and turns every tool on, so a typo never silences the sanitizer).
 uint32_t ToolsFromEnvironment();
 std::string ToolsText(uint32_t tools);  // "racecheck,initcheck"
+// The tools of launches that do not set LaunchOptions::sanitize: LNGRAD_SANITIZE, unless a
+// process-wide override is in force (SetDefaultTools; ClearDefaultTools returns to the
+// environment). For programs that must not inherit the environment's choice, e.g. unit tests
+// of the simulator itself that set up UB through HostPtr().
+uint32_t DefaultTools();
+void SetDefaultTools(uint32_t tools);
+void ClearDefaultTools();
 
 struct BlockState;
 
