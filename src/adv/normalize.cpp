@@ -224,6 +224,78 @@ void RegMeanVariance(const Ops& ops, const T* row, uint32_t r, float k2_rec, flo
   *variance = ops.Tree(sum, kRepeatLanes) * k2_r_rec;
 }
 
+// ComputeMeanVarianceUseY for one row (R > 128, rHeadLength = head, a power of two with
+// head <= R < 2 * head): the head's 64-lane blocks in pairs, each with the block rHeadLength
+// further on (the tail, masked to R) folded in by Axpy (a fused multiply-add), one tree per
+// pair into head / 128 partial sums, which are folded 64 lanes at a time and summed by one
+// last tree. The device keeps the partial sums at the start of the output row; they are
+// overwritten later and kept in a local buffer here.
+template <typename T>
+float RegFoldedPass(const Ops& ops, const T* row, uint32_t r, uint32_t head, float k2_rec,
+                    float k2_r_rec, bool variance, float mean) {
+  const uint32_t m = r - head;
+  const uint32_t entries = head / (2 * kRepeatLanes);
+  const uint32_t r1 = static_cast<uint32_t>(detail::CeilDiv(m, kRepeatLanes)) / 2;
+  uint32_t c2 = m % (2 * kRepeatLanes);
+  if (r1 * 2 * kRepeatLanes > m) c2 = 0;
+  const uint32_t r2 = static_cast<uint32_t>(detail::CeilDiv(c2, kRepeatLanes));
+  const uint32_t mvl = (r1 + r2) * 2 * kRepeatLanes;
+  const uint32_t r3 = (head - mvl) / (2 * kRepeatLanes);
+  // One lane's term: x * k2Rec for the mean, ((x - mean)^2) * k2Rec for the variance; `s` is
+  // the squared difference when the device squares before the multiply.
+  auto sq = [&](uint64_t i) {
+    const float d = Lane(row + i) - mean;
+    return d * d;
+  };
+  auto head_term = [&](uint64_t i, float acc) {
+    return variance ? std::fma(sq(i), k2_rec, acc) : std::fma(Lane(row + i), k2_rec, acc);
+  };
+  auto plain_term = [&](uint64_t i) { return variance ? sq(i) * k2_rec : Lane(row + i) * k2_rec; };
+  std::vector<float> work(std::max<uint32_t>(entries, kRepeatLanes), 0.0f);
+  float d0[kRepeatLanes], d1[kRepeatLanes], sum[kRepeatLanes];
+  auto tree_into = [&](uint32_t slot) {
+    for (uint32_t l = 0; l < kRepeatLanes; ++l) sum[l] = d0[l] + d1[l];
+    work[slot] = ops.Tree(sum, kRepeatLanes);
+  };
+  for (uint32_t i = 0; i < r1; ++i) {
+    const uint64_t a = 2 * uint64_t{i} * kRepeatLanes;
+    const uint64_t b = a + kRepeatLanes;
+    for (uint32_t l = 0; l < kRepeatLanes; ++l) {
+      const float ta = a + l < m ? plain_term(head + a + l) : 0.0f;
+      const float tb = b + l < m ? plain_term(head + b + l) : 0.0f;
+      d0[l] = head_term(a + l, ta);
+      d1[l] = head_term(b + l, tb);
+    }
+    tree_into(i);
+  }
+  if (r2 > 0) {
+    const uint64_t a = uint64_t{r1} * 2 * kRepeatLanes;
+    for (uint32_t l = 0; l < kRepeatLanes; ++l) {
+      d0[l] = head_term(a + l, l < c2 ? plain_term(head + a + l) : 0.0f);
+      d1[l] = plain_term(a + kRepeatLanes + l);
+    }
+    tree_into(r1);
+  }
+  for (uint32_t i = 0; i < r3; ++i) {
+    const uint64_t a = mvl + 2 * uint64_t{i} * kRepeatLanes;
+    for (uint32_t l = 0; l < kRepeatLanes; ++l) {
+      d0[l] = plain_term(a + l);
+      d1[l] = plain_term(a + kRepeatLanes + l);
+    }
+    tree_into(r1 + r2 + i);
+  }
+  // ReduceWorkBufferAndStore: halve the 64-lane groups of partial sums until one is left.
+  uint32_t groups = static_cast<uint32_t>(detail::CeilDiv(entries, kRepeatLanes));
+  while (groups > 1) {
+    groups /= 2;
+    for (uint32_t g = 0; g < groups; ++g) {
+      float* lo = work.data() + uint64_t{g} * kRepeatLanes;
+      ops.Add(lo, lo, lo + uint64_t{groups} * kRepeatLanes, kRepeatLanes);
+    }
+  }
+  return ops.Tree(work.data(), std::min(entries, kRepeatLanes)) * k2_r_rec;
+}
+
 // ------------------------------------------------------------------------------------------
 // LayerNorm [A, R], vector path.
 
@@ -332,8 +404,16 @@ void LayerNormRstdRegBase(const Ops& ops, const LayerNormSeparateTiling& t, cons
   float* variance = s.isOutputRstd ? st : o.outputRstd.data;
   float* rstd = s.isOutputRstd ? o.outputRstd.data : st + detail::Ceil8(s.aLength);
   for (uint64_t j = 0; j < s.aLength; ++j) {
-    RegMeanVariance(ops, o.inputX.data + j * rp, t.rLength, t.k2Rec, t.k2RRec,
-                    o.outputMean.data + j, variance + j);
+    const T* row = o.inputX.data + j * rp;
+    if (t.rLength <= 2 * kRepeatLanes) {
+      RegMeanVariance(ops, row, t.rLength, t.k2Rec, t.k2RRec, o.outputMean.data + j, variance + j);
+    } else {
+      const float mean =
+          RegFoldedPass(ops, row, t.rLength, t.rHeadLength, t.k2Rec, t.k2RRec, false, 0.0f);
+      o.outputMean.data[j] = mean;
+      variance[j] =
+          RegFoldedPass(ops, row, t.rLength, t.rHeadLength, t.k2Rec, t.k2RRec, true, mean);
+    }
   }
   ArShape n = s;
   n.rLength = t.rLength;
@@ -425,11 +505,17 @@ Status LayerNormRstdFootprintFor(Algorithm algorithm, const LayerNormSeparateTil
   LayerNormRstdFootprint f;
   auto upd = [](uint64_t& v, uint64_t e) { v = std::max(v, e); };
   if (algorithm == Algorithm::kRegBase) {
-    if (t.rLength == 0 || t.rLength > 2 * kRepeatLanes) {
-      return Status::Unsupported(
-          std::string(kLayerNorm) + ": tiling.rLength = " + std::to_string(t.rLength) +
-          " on arch 3510: lngrad models the register path for 1 <= R <= 128 only (the folded "
-          "path for longer rows is not implemented)");
+    if (t.rLength == 0) return BadShape(kLayerNorm, "tiling.rLength must be greater than 0");
+    const uint64_t head = t.rHeadLength;
+    if (t.rLength > 2 * kRepeatLanes && (head < 2 * kRepeatLanes || (head & (head - 1)) != 0 ||
+                                         head > t.rLength || t.rLength >= 2 * head)) {
+      // The folded path is written for the tiling's head: a power of two with
+      // head <= R < 2 * head (anything else reads and writes past the row).
+      return BadShape(kLayerNorm,
+                      "tiling.rHeadLength = " + std::to_string(head) +
+                          " does not fit tiling.rLength = " + std::to_string(t.rLength) +
+                          " (a power of two >= 128 with rHeadLength <= R < "
+                          "2 * rHeadLength)");
     }
     ArShape n = shape;
     n.rLength = t.rLength;

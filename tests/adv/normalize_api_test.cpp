@@ -140,12 +140,13 @@ TEST(AscendLayerNormRstd, PaddedRowsAndTailChunks) {
   }
 }
 
-TEST(AscendLayerNormRstd, LongRowsOn3510AreNotModelledYet) {
-  std::string check;
-  RunLayerNorm("Ascend950PR_9599", 2, 200, true, 5, &check);
-  EXPECT_EQ(check, "LayerNorm.unsupported_shape");
-  RunLayerNorm("Ascend910B1", 2, 200, true, 5, &check);
-  EXPECT_EQ(check, "");
+TEST(AscendLayerNormRstd, LongRowsOn3510AreFolded) {
+  // R > 128 takes the rHeadLength folding on 3510 (200: head 128; 1000: head 512).
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9599"}) {
+    SCOPED_TRACE(soc);
+    RunLayerNorm(soc, 2, 200, true, 5);
+    RunLayerNorm(soc, 3, 1000, true, 6);
+  }
 }
 
 TEST(AscendNormalize, HalfInputsWithFloatGamma) {

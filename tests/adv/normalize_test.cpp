@@ -412,17 +412,24 @@ TEST(LayerNormRstd, VectorPathMatchesReplayBitwise) {
 }
 
 TEST(LayerNormRstd, RegisterPathMatchesReplayBitwise) {
+  // Up to 64 and up to 128 columns: one tree per row. Beyond: the rHeadLength folding, with the
+  // tail covering part of a block (129, 200, 1000), exactly one pair (256 + 64 = 320: loop 2),
+  // no tail (256, 512), and 2, 4 and 8 groups of partial sums (head 16384, 32768, 65536).
   for (const Shape& s : {Shape{1, 1}, Shape{3, 7}, Shape{32, 32}, Shape{5, 64}, Shape{4, 65},
-                         Shape{6, 100}, Shape{2, 128}}) {
+                         Shape{6, 100}, Shape{2, 128}, Shape{3, 129}, Shape{2, 200}, Shape{2, 256},
+                         Shape{2, 320}, Shape{2, 400}, Shape{3, 512}, Shape{2, 1000},
+                         Shape{1, 5000}, Shape{1, 20000}, Shape{1, 40000}, Shape{1, 70000}}) {
     ExpectLayerNormMatchesReplay<float, float>(Algorithm::kRegBase, s, 64, false, false);
     ExpectLayerNormMatchesReplay<Half, Half>(Algorithm::kRegBase, s, 64, false, false);
     ExpectLayerNormMatchesReplay<Half, float>(Algorithm::kRegBase, s, 64, true, false);
   }
+  // A head that does not fit R would leave the row.
   LayerNormRstdFootprint f;
   const ArShape s{2, 200, 200, false, false, true};
-  EXPECT_EQ(LayerNormRstdFootprintFor(Algorithm::kRegBase, RegTiling(200), s, false, false, 64, &f)
-                .code(),
-            StatusCode::kUnsupported);
+  LayerNormSeparateTiling bad = RegTiling(200);
+  bad.rHeadLength = 256;
+  EXPECT_EQ(LayerNormRstdFootprintFor(Algorithm::kRegBase, bad, s, false, false, 64, &f).code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST(LayerNormRstd, PaddedColumnsAreZeroedAndDoNotBiasTheStatistics) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace lngrad_replay {
 namespace {
@@ -71,6 +72,89 @@ float RegRsqrt(float x) {
   float d = (x == std::numeric_limits<float>::infinity()) ? 0.0f : y;
   d = (x == 0.0f) ? std::numeric_limits<float>::infinity() : d;
   return d;
+}
+
+// ComputeMeanVarianceUseY (layernorm_3510_impl.h / layernorm_3510_utils.h), one row, one
+// statistic: `var` false sums x * k2Rec, true sums ((x - mean)^2) * k2Rec. Registers are arrays
+// of 64 lanes; UpdateMask(count) takes min(count, 64) lanes off `count`.
+template <class T>
+float UseYStatistic(const T* row, uint32_t rLength, uint32_t rHead, float k2Rec, float k2RRec,
+                    bool var, float mean) {
+  const uint32_t m = rLength - rHead;
+  const uint32_t halfAddCount = (rHead / 2 + 63) / 64;
+  const uint32_t halfAddTimes = (halfAddCount + 63) / 64;
+  uint32_t repeatTimes1 = (m + 63) / 64 / 2;
+  uint32_t count2 = m % 128;
+  if (repeatTimes1 * 128 > m) count2 = 0;
+  const uint32_t repeatTimes2 = (count2 + 63) / 64;
+  const uint32_t mainTailCount = rHead - repeatTimes1 * 2 * 64 - repeatTimes2 * 64 * 2;
+  const uint32_t mVL = (repeatTimes1 + repeatTimes2) * 64 * 2;
+  const uint32_t repeatTimes3 = mainTailCount / 64 / 2;
+  auto updateMask = [](uint32_t& count) {
+    const uint32_t n = count < 64 ? count : 64;
+    count -= n;
+    return n;
+  };
+  // A register loaded at `off` and prepared: x (mean) or (x - mean)^2 (variance); lanes at or
+  // beyond `active` are 0 (the zeroing masked ops).
+  auto load = [&](uint64_t off, uint32_t active, float* reg) {
+    for (uint32_t l = 0; l < 64; ++l) {
+      float v = 0.0f;
+      if (l < active) {
+        v = ToF(row[off + l]);
+        if (var) {
+          v = v - mean;
+          v = v * v;
+        }
+      }
+      reg[l] = v;
+    }
+  };
+  std::vector<float> work(halfAddTimes * 64 > 64 ? halfAddTimes * 64 : 64, 0.0f);
+  float s0[64], s1[64], d0[64], d1[64], dst[64];
+  // Loop1: pairs of head blocks, each with its tail block.
+  uint32_t mTmp = m;
+  for (uint32_t i = 0; i < repeatTimes1; ++i) {
+    uint32_t n = updateMask(mTmp);
+    load(2 * i * 64, 64, s0);
+    load(rHead + 2 * i * 64, n, s1);
+    for (uint32_t l = 0; l < 64; ++l) d0[l] = std::fma(s0[l], k2Rec, s1[l] * k2Rec);  // Axpy
+    n = updateMask(mTmp);
+    load((2 * i + 1) * 64, 64, s0);
+    load(rHead + (2 * i + 1) * 64, n, s1);
+    for (uint32_t l = 0; l < 64; ++l) d1[l] = std::fma(s0[l], k2Rec, s1[l] * k2Rec);
+    for (uint32_t l = 0; l < 64; ++l) dst[l] = d0[l] + d1[l];
+    work[i] = TreeSum64(dst, 64);
+  }
+  // Loop2: one head pair of which only the first block has a (partial) tail.
+  for (uint32_t i = 0; i < repeatTimes2; ++i) {
+    load(repeatTimes1 * 2 * 64, 64, s0);
+    load(rHead + repeatTimes1 * 2 * 64, count2, s1);
+    for (uint32_t l = 0; l < 64; ++l) d0[l] = std::fma(s0[l], k2Rec, s1[l] * k2Rec);
+    load(repeatTimes1 * 2 * 64 + 64, 64, s0);
+    for (uint32_t l = 0; l < 64; ++l) d1[l] = s0[l] * k2Rec;
+    for (uint32_t l = 0; l < 64; ++l) dst[l] = d0[l] + d1[l];
+    work[repeatTimes1 + i] = TreeSum64(dst, 64);
+  }
+  // Loop3: the head pairs with no tail.
+  for (uint32_t i = 0; i < repeatTimes3; ++i) {
+    load(mVL + 2 * i * 64, 64, s0);
+    load(mVL + (2 * i + 1) * 64, 64, s1);
+    for (uint32_t l = 0; l < 64; ++l) dst[l] = s0[l] * k2Rec + s1[l] * k2Rec;
+    work[repeatTimes1 + repeatTimes2 + i] = TreeSum64(dst, 64);
+  }
+  // ReduceWorkBufferAndStore: 1, 2, 4 or more groups of 64 partial sums, halved in place.
+  uint32_t cur = halfAddTimes;
+  uint32_t fold = 0;
+  for (uint32_t i = 1; i < 16 && (halfAddTimes >> i) != 0; ++i) ++fold;
+  for (uint32_t k = 0; k < fold; ++k) {
+    cur /= 2;
+    for (uint32_t i = 0; i < cur; ++i)
+      for (uint32_t l = 0; l < 64; ++l)
+        work[i * 64 + l] = work[i * 64 + l] + work[(cur + i) * 64 + l];
+  }
+  const uint32_t last = halfAddCount < 64 ? halfAddCount : 64;
+  return TreeSum64(work.data(), last) * k2RRec;
 }
 
 }  // namespace
@@ -217,11 +301,16 @@ bool ReplayLayerNormRstd3510(const SeparateTiling& t, const ArPara& p, bool outp
                              const U* gamma, const U* beta, float eps, T* out, float* mean,
                              float* out1, float* stack) {
   const uint32_t r = t.rLength;
-  if (r == 0 || r > 128) return false;
+  if (r == 0) return false;
   float* variance = outputRstd ? stack : out1;
   float* rstd = outputRstd ? out1 : stack + (p.a + 7) / 8 * 8;
   for (uint64_t i = 0; i < p.a; ++i) {
     const T* row = x + i * p.rPad;
+    if (r > 128) {
+      mean[i] = UseYStatistic(row, r, t.rHeadLength, t.k2Rec, t.k2RRec, false, 0.0f);
+      variance[i] = UseYStatistic(row, r, t.rHeadLength, t.k2Rec, t.k2RRec, true, mean[i]);
+      continue;
+    }
     // ComputeMeanVariance64VF / 128VF: lanes beyond r are 0 in every sum.
     float lo[64] = {};
     float hi[64] = {};

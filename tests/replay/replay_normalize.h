@@ -51,10 +51,10 @@ bool ReplayLayerNormRstd(SeparateTiling& tiling, const ArPara& p, T* x, const U*
                          const U* beta, float eps, T* out, float* mean, float* rstd, float* stack,
                          uint32_t stackFloats);
 
-// LayerNorm [A, R] on arch 3510 for tiling.rLength <= 128 (false otherwise): mean and variance
-// per row (one 64-lane tree, k2Rec/k2RRec), the variance in stack[0, a) (outputRstd) or in
-// out1 (!outputRstd, rstd then in stack[ceil8(a), ...)), then ReplayNormalize3510 with r =
-// tiling.rLength.
+// LayerNorm [A, R] on arch 3510 (false for tiling.rLength 0): mean and variance per row (one
+// 64-lane tree for R <= 128; the rHeadLength folding of ComputeMeanVarianceUseY beyond), the
+// variance in stack[0, a) (outputRstd) or in out1 (!outputRstd, rstd then in stack[ceil8(a), ...)),
+// then ReplayNormalize3510 with r = tiling.rLength.
 template <class T, class U>
 bool ReplayLayerNormRstd3510(const SeparateTiling& tiling, const ArPara& p, bool outputRstd,
                              const T* x, const U* gamma, const U* beta, float eps, T* out,

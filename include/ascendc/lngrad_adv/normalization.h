@@ -275,8 +275,9 @@ struct LayerNormRstdFootprint {
 };
 
 // InvalidArgument for a shape or tiling that cannot run (aLength/rLength 0, rLengthWithPadding
-// not 32-byte aligned for T, a chunk of no rows, Normalize's group of no rows); Unsupported for
-// kRegBase with tiling.rLength > 128 (the folded register path is not modelled yet). kVector:
+// not 32-byte aligned for T, a chunk of no rows, Normalize's group of no rows; kRegBase with
+// R > 128: an rHeadLength that is not the power of two with rHeadLength <= R < 2*rHeadLength).
+// kVector:
 // the footprint depends on tiling.arCurLength / aCurLength, which a call with a tail chunk
 // changes: take it anew for every call.
 Status LayerNormRstdFootprintFor(Algorithm algorithm, const LayerNormSeparateTiling& tiling,
@@ -288,7 +289,8 @@ Status LayerNormRstdFootprintFor(Algorithm algorithm, const LayerNormSeparateTil
 // at scratch[varianceTmpTensorPos]; then Normalize on the scratch from firstTmpStartPos. With a
 // tail chunk the tiling is left holding arCurLength/aCurLength of the tail (the device writes
 // them). kRegBase (§10.4): per row the register mean/variance (one tree of 64 lanes, k2Rec and
-// k2RRec), then Normalize's register path with R = tiling.rLength.
+// k2RRec; beyond 128 columns the rHeadLength folding with fused Axpy steps), then Normalize's
+// register path with R = tiling.rLength.
 template <typename T, typename U>
 Status LayerNormRstd(Algorithm algorithm, LayerNormSeparateTiling& tiling, const ArShape& shape,
                      const LayerNormRstdFootprint& footprint,

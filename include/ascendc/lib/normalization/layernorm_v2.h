@@ -11,9 +11,9 @@
 // says (the variance in sharedTmpBuffer), then Normalize on the scratch after it; with
 // rLength < rLengthWithPadding the padded columns of inputX are first multiplied by 0 in place
 // (the device's preprocessing), and a tail chunk leaves the tiling holding its lengths
-// (arCurLength, aCurLength), as the device does. Arch 3510: the register path for rLength up
-// to 128 (longer rows raise "LayerNorm.unsupported_shape": not modelled yet);
-// config.isOutputRstd = false there outputs the variance instead of rstd.
+// (arCurLength, aCurLength), as the device does. Arch 3510: the register path (rows longer
+// than 128 folded at tiling.rHeadLength); config.isOutputRstd = false there outputs the
+// variance instead of rstd.
 //
 // Checked mode raises KernelCheckError for the toolkit's CPU-debug checks (data types, UB
 // positions, sizes and alignment, tensors that must not be the same, para against inputX,
