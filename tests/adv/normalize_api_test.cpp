@@ -220,29 +220,48 @@ enum class Bend {
 
 constexpr AscendC::NormalizeConfig kConfigA7 = {.aLength = 7};
 
+// [4, 16] float operands carved from one TBuf, with the rule `bend` names broken; the scratch
+// holds `work_bytes` (32 fewer for kSmallTmp).
+struct Carved {
+  AscendC::LocalTensor<float> x, y, gamma, beta, mean, var, rstd;
+  AscendC::LocalTensor<uint8_t> work;
+  AscendC::NormalizePara para;
+};
+
+Carved Carve(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, Bend bend, uint32_t work_bytes) {
+  Carved c;
+  c.x = buf.GetWithOffset<float>(4 * 16, 0);
+  c.y = bend == Bend::kSameOutputs ? c.x : buf.GetWithOffset<float>(4 * 16, 256);
+  c.gamma = buf.GetWithOffset<float>(bend == Bend::kShortGamma ? 8 : 16, 512);
+  c.beta = buf.GetWithOffset<float>(16, 576);
+  c.mean = buf.GetWithOffset<float>(8, 640);
+  c.var = buf.GetWithOffset<float>(8, 672);
+  c.rstd = buf.GetWithOffset<float>(8, 704);
+  c.work = buf.GetWithOffset<uint8_t>(bend == Bend::kSmallTmp ? work_bytes - 32 : work_bytes, 8192);
+  for (uint32_t i = 0; i < 64; ++i) c.x.SetValue(i, static_cast<float>(i % 5));
+  for (uint32_t i = 0; i < 4; ++i) c.var.SetValue(i, 1.0f);
+  c.para = {4, bend == Bend::kLongPara ? 17u : 16u, 16};
+  if (bend == Bend::kUnalignedPadding) c.para = {4, 12, 12};
+  return c;
+}
+
 std::string NormalizeCheck(Bend bend, const char* soc = "Ascend910B1") {
   return FirstCheck(RunOn(soc, [&] {
     using namespace AscendC;
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 16384);
-    auto lx = buf.GetWithOffset<float>(4 * 16, 0);
-    auto ly = bend == Bend::kSameOutputs ? lx : buf.GetWithOffset<float>(4 * 16, 256);
-    auto lg = buf.GetWithOffset<float>(bend == Bend::kShortGamma ? 8 : 16, 512);
-    auto lb = buf.GetWithOffset<float>(16, 576);
-    auto lm = buf.GetWithOffset<float>(8, 640);
-    auto lv = buf.GetWithOffset<float>(8, 672);
-    auto lr = buf.GetWithOffset<float>(8, 704);
-    auto work = buf.GetWithOffset<uint8_t>(bend == Bend::kSmallTmp ? 64 : 4096, 8192);
-    for (uint32_t i = 0; i < 64; ++i) lx.SetValue(i, 1.0f);
-    NormalizePara para = {4, bend == Bend::kLongPara ? 17u : 16u, 16};
-    if (bend == Bend::kUnalignedPadding) para = {4, 12, 12};
+    // 96 bytes = 24 floats: fewer than 2 * 16 for one group.
+    Carved c = Carve(buf, bend, bend == Bend::kSmallTmp ? 96 : 4096);
     if (bend == Bend::kConfigA) {
-      Normalize<float, float, false, kConfigA7>(ly, lr, lm, lv, lx, lg, lb, work, 1e-5f, para);
+      Normalize<float, float, false, kConfigA7>(c.y, c.rstd, c.mean, c.var, c.x, c.gamma, c.beta,
+                                                c.work, 1e-5f, c.para);
     } else if (bend == Bend::kReuse) {
-      Normalize<float, float, true>(ly, lr, lm, lv, lx, lg, lb, work, 1e-5f, para);
+      Normalize<float, float, true>(c.y, c.rstd, c.mean, c.var, c.x, c.gamma, c.beta, c.work, 1e-5f,
+                                    c.para);
     } else {
-      Normalize<float, float>(ly, lr, lm, lv, lx, lg, lb, work, 1e-5f, para);
+      Normalize<float, float>(c.y, c.rstd, c.mean, c.var, c.x, c.gamma, c.beta, c.work, 1e-5f,
+                              c.para);
     }
   }));
 }
@@ -252,7 +271,7 @@ TEST(AscendNormalize, CheckedModeReportsTheDeviceChecks) {
   EXPECT_EQ(NormalizeCheck(Bend::kSameOutputs), "Normalize.tensor_reuse");
   EXPECT_EQ(NormalizeCheck(Bend::kLongPara), "Normalize.para");
   EXPECT_EQ(NormalizeCheck(Bend::kUnalignedPadding), "Normalize.para");
-  EXPECT_EQ(NormalizeCheck(Bend::kSmallTmp), "Normalize.stack_buffer");  // 16 floats < 2*16
+  EXPECT_EQ(NormalizeCheck(Bend::kSmallTmp), "Normalize.stack_buffer");
   EXPECT_EQ(NormalizeCheck(Bend::kShortGamma), "Normalize.operand_bounds");
   EXPECT_EQ(NormalizeCheck(Bend::kConfigA), "Normalize.config");
   EXPECT_EQ(NormalizeCheck(Bend::kReuse), "Normalize.reuse_source");
@@ -269,17 +288,9 @@ std::string LayerNormCheck(Bend bend) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, 16384);
-    auto lx = buf.GetWithOffset<float>(4 * 16, 0);
-    auto ly = bend == Bend::kSameOutputs ? lx : buf.GetWithOffset<float>(4 * 16, 256);
-    auto lg = buf.GetWithOffset<float>(bend == Bend::kShortGamma ? 8 : 16, 512);
-    auto lb = buf.GetWithOffset<float>(16, 576);
-    auto lm = buf.GetWithOffset<float>(8, 640);
-    auto lr = buf.GetWithOffset<float>(8, 704);
-    auto work = buf.GetWithOffset<uint8_t>(bend == Bend::kSmallTmp ? bytes - 32 : bytes, 8192);
-    for (uint32_t i = 0; i < 64; ++i) lx.SetValue(i, static_cast<float>(i % 5));
-    LayerNormPara para = {4, bend == Bend::kLongPara ? 17u : 16u, 16};
-    if (bend == Bend::kUnalignedPadding) para = {4, 12, 12};
-    LayerNorm<float, float>(ly, lm, lr, lx, lg, lb, 1e-5f, work, para, tiling);
+    Carved c = Carve(buf, bend, bytes);
+    const LayerNormPara para = {c.para.aLength, c.para.rLength, c.para.rLengthWithPadding};
+    LayerNorm<float, float>(c.y, c.mean, c.rstd, c.x, c.gamma, c.beta, 1e-5f, c.work, para, tiling);
   }));
 }
 

@@ -134,16 +134,16 @@ uint32_t Pad(uint32_t r) {
   return (r + al - 1) / al * al;
 }
 
-// One Normalize problem: inputs, a scratch of `floats` floats pre-filled with garbage, and
-// the outputs pre-filled too (so the padded columns the device leaves are compared as well).
+// One [A, R] problem (Normalize's, or LayerNorm's, which ignores var): inputs, a scratch of
+// `floats` floats pre-filled with garbage, and the outputs pre-filled too (so the padded columns
+// the device leaves are compared as well).
 template <typename T, typename U>
-struct NormProblem {
+struct ArProblem {
   ArShape shape;
   std::vector<T> x, out;
   std::vector<U> gamma, beta;
   std::vector<float> mean, var, rstd, scratch;
-  NormProblem(Shape s, uint64_t floats, uint32_t seed, bool no_gamma = false,
-              bool no_beta = false) {
+  ArProblem(Shape s, uint64_t floats, uint32_t seed, bool no_gamma = false, bool no_beta = false) {
     const uint32_t rpad = Pad<T>(s.r);
     shape = ArShape{s.a, s.r, rpad, no_gamma, no_beta, true};
     x = Random<T>(uint64_t{s.a} * rpad, -50.0f, 50.0f, seed);
@@ -155,6 +155,18 @@ struct NormProblem {
     rstd = Random<float>(s.a, -1.0f, 1.0f, seed + 6);
     scratch = Random<float>(floats, -3.0f, 3.0f, seed + 7);
     x.resize(x.size() + 64, FromFloat<T>(0.0f));
+  }
+  LayerNormRstdOperands<T, U> LayerNormOperands() {
+    LayerNormRstdOperands<T, U> o;
+    o.output = {out.data(), out.size()};
+    o.outputMean = {mean.data(), mean.size()};
+    o.outputRstd = {rstd.data(), rstd.size()};
+    o.inputX = {x.data(), x.size()};
+    o.gamma = {gamma.data(), gamma.size()};
+    o.beta = {beta.data(), beta.size()};
+    o.scratch = {scratch.data(), scratch.size()};
+    o.scratchSize = scratch.size();
+    return o;
   }
   NormalizeOperands<T, U> Operands() {
     NormalizeOperands<T, U> o;
@@ -178,8 +190,8 @@ void ExpectNormalizeMatchesReplay(Algorithm algo, Shape s, uint64_t floats, bool
                                   << " half x " << kHalf<T> << " half gamma "
                                   << kHalf<U> << " noGamma " << ng << " noBeta " << nb << " algo "
                                   << static_cast<int>(algo));
-  NormProblem<T, U> dev(s, floats, 7 + s.a * 31 + s.r, ng, nb);
-  NormProblem<T, U> ref = dev;
+  ArProblem<T, U> dev(s, floats, 7 + s.a * 31 + s.r, ng, nb);
+  ArProblem<T, U> ref = dev;
   NormalizeFootprint f;
   ASSERT_TRUE(NormalizeFootprintFor(algo, dev.shape, kHalf<T>, kHalf<U>, floats, &f).ok());
   const float eps = 1e-5f;
@@ -237,8 +249,8 @@ TEST(Normalize, RegisterPathMatchesReplayBitwise) {
 
 TEST(Normalize, ScalarPathGivesTheSameBits) {
   for (const Shape& s : kShapes) {
-    NormProblem<float, float> a(s, 4 * Pad<float>(s.r) + s.a, 3);
-    NormProblem<float, float> b = a;
+    ArProblem<float, float> a(s, 4 * Pad<float>(s.r) + s.a, 3);
+    ArProblem<float, float> b = a;
     NormalizeFootprint f;
     ASSERT_TRUE(
         NormalizeFootprintFor(Algorithm::kVector, a.shape, false, false, a.scratch.size(), &f)
@@ -256,7 +268,7 @@ TEST(Normalize, AccurateAgainstFloat64) {
   // within 2e-3 (one final rounding of 4.9e-4 dominates).
   for (Algorithm algo : {Algorithm::kVector, Algorithm::kRegBase}) {
     for (const Shape& s : kShapes) {
-      NormProblem<float, float> c(s, 4 * Pad<float>(s.r) + s.a, 11);
+      ArProblem<float, float> c(s, 4 * Pad<float>(s.r) + s.a, 11);
       NormalizeFootprint f;
       ASSERT_TRUE(NormalizeFootprintFor(algo, c.shape, false, false, c.scratch.size(), &f).ok());
       ASSERT_TRUE(Normalize(algo, c.shape, f, c.Operands(), 1e-5f).ok());
@@ -293,6 +305,29 @@ TEST(Normalize, RegisterRsqrtEdgeValues) {
   EXPECT_EQ(rstd[2], 0.5f);
 }
 
+TEST(Normalize, FloatStoresAddZero) {
+  // noBeta, gamma -1, x = mean: t = -0 before the store; the vector path stores t + 0 = +0
+  // (and loads x + 0), the register path stores the -0 itself.
+  const ArShape s{1, 8, 8, false, true, true};
+  for (Algorithm algo : {Algorithm::kVector, Algorithm::kRegBase}) {
+    std::vector<float> x(8, 2.0f), out(8, 1.0f), rstd(1), mean{2.0f}, var{1.0f}, g(8, -1.0f),
+        scratch(16);
+    NormalizeOperands<float, float> o;
+    o.output = {out.data(), 8};
+    o.outputRstd = {rstd.data(), 1};
+    o.inputMean = {mean.data(), 1};
+    o.inputVariance = {var.data(), 1};
+    o.inputX = {x.data(), 8};
+    o.gamma = {g.data(), 8};
+    o.scratch = {scratch.data(), 16};
+    o.scratchSize = 16;
+    NormalizeFootprint f;
+    ASSERT_TRUE(NormalizeFootprintFor(algo, s, false, false, 16, &f).ok());
+    ASSERT_TRUE(Normalize(algo, s, f, o, 0.0f).ok());
+    for (float v : out) EXPECT_EQ(std::signbit(v), algo == Algorithm::kRegBase);
+  }
+}
+
 TEST(Normalize, FootprintRejectsWhatTheDeviceCannotRun) {
   NormalizeFootprint f;
   const ArShape s{10, 30, 32, false, false, true};
@@ -316,37 +351,6 @@ TEST(Normalize, FootprintRejectsWhatTheDeviceCannotRun) {
 // ----------------------------------------------------------------------------------------
 
 template <typename T, typename U>
-struct LnProblem {
-  ArShape shape;
-  std::vector<T> x, out;
-  std::vector<U> gamma, beta;
-  std::vector<float> mean, rstd, scratch;
-  LnProblem(Shape s, uint64_t floats, uint32_t seed, bool ng = false, bool nb = false) {
-    const uint32_t rpad = Pad<T>(s.r);
-    shape = ArShape{s.a, s.r, rpad, ng, nb, true};
-    x = Random<T>(uint64_t{s.a} * rpad + 128, -50.0f, 50.0f, seed);
-    out = Random<T>(uint64_t{s.a} * rpad, -1.0f, 1.0f, seed + 1);
-    gamma = Random<U>(rpad + 128, -2.0f, 2.0f, seed + 2);
-    beta = Random<U>(rpad + 128, -2.0f, 2.0f, seed + 3);
-    mean = Random<float>(s.a, -1.0f, 1.0f, seed + 4);
-    rstd = Random<float>(s.a, -1.0f, 1.0f, seed + 5);
-    scratch = Random<float>(floats, -3.0f, 3.0f, seed + 6);
-  }
-  LayerNormRstdOperands<T, U> Operands() {
-    LayerNormRstdOperands<T, U> o;
-    o.output = {out.data(), out.size()};
-    o.outputMean = {mean.data(), mean.size()};
-    o.outputRstd = {rstd.data(), rstd.size()};
-    o.inputX = {x.data(), x.size()};
-    o.gamma = {gamma.data(), gamma.size()};
-    o.beta = {beta.data(), beta.size()};
-    o.scratch = {scratch.data(), scratch.size()};
-    o.scratchSize = scratch.size();
-    return o;
-  }
-};
-
-template <typename T, typename U>
 void ExpectLayerNormMatchesReplay(Algorithm algo, Shape s, uint32_t floats, bool ng, bool nb,
                                   int calls = 1) {
   SCOPED_TRACE(testing::Message() << "A " << s.a << " R " << s.r << " floats " << floats
@@ -358,14 +362,14 @@ void ExpectLayerNormMatchesReplay(Algorithm algo, Shape s, uint32_t floats, bool
   rp::SeparateTiling rt;
   static_assert(sizeof(rt) == sizeof(t));
   std::memcpy(&rt, &t, sizeof(t));
-  LnProblem<T, U> dev(s, floats, 5 + s.a * 13 + s.r, ng, nb);
-  LnProblem<T, U> ref = dev;
+  ArProblem<T, U> dev(s, floats, 5 + s.a * 13 + s.r, ng, nb);
+  ArProblem<T, U> ref = dev;
   const rp::ArPara p{s.a, s.r, rpad, ng, nb};
   // A second call reuses the tiling the first one changed, as a kernel looping over tiles does.
   for (int call = 0; call < calls; ++call) {
     LayerNormRstdFootprint f;
     ASSERT_TRUE(LayerNormRstdFootprintFor(algo, t, dev.shape, kHalf<T>, kHalf<U>, floats, &f).ok());
-    ASSERT_TRUE(LayerNormRstd(algo, t, dev.shape, f, dev.Operands(), 1e-4f).ok());
+    ASSERT_TRUE(LayerNormRstd(algo, t, dev.shape, f, dev.LayerNormOperands(), 1e-4f).ok());
     if (algo == Algorithm::kVector) {
       ASSERT_TRUE(rp::ReplayLayerNormRstd(rt, p, ReplayType(ref.x.data()),
                                           ReplayType(ref.gamma.data()), ReplayType(ref.beta.data()),
@@ -436,14 +440,14 @@ TEST(LayerNormRstd, PaddedColumnsAreZeroedAndDoNotBiasTheStatistics) {
   // R = 20 of Rp = 24: the device multiplies x's padding by 0 in place before reducing the
   // padded rows; mean and rstd are those of the 20 real columns.
   const Shape s{6, 20};
-  LnProblem<float, float> c(s, 8 + 4 * 6 * 24, 21);
+  ArProblem<float, float> c(s, 8 + 4 * 6 * 24, 21);
   LayerNormSeparateTiling t = VectorTiling(6, 20, 24, 8 + 4 * 6 * 24);
   LayerNormRstdFootprint f;
   ASSERT_TRUE(
       LayerNormRstdFootprintFor(Algorithm::kVector, t, c.shape, false, false, c.scratch.size(), &f)
           .ok());
   std::vector<float> x0 = c.x;
-  ASSERT_TRUE(LayerNormRstd(Algorithm::kVector, t, c.shape, f, c.Operands(), 1e-4f).ok());
+  ASSERT_TRUE(LayerNormRstd(Algorithm::kVector, t, c.shape, f, c.LayerNormOperands(), 1e-4f).ok());
   for (uint32_t i = 0; i < 6; ++i) {
     double m = 0, v = 0;
     for (uint32_t k = 0; k < 20; ++k) m += x0[i * 24 + k];
