@@ -34,5 +34,6 @@ using AscendC::DataFormat;
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
 #include "lib/normalization/layernorm.h"
+#include "lib/normalization/normalize.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -321,6 +321,14 @@ Status WithFootprint(Algorithm algorithm, LayerNormTiling& t, const LayerNormOpe
 
 }  // namespace
 
+namespace detail {
+// The row reduction for the [A, R] LayerNorm (normalize.cpp), which shares it.
+void LayerNormFoldReduce(const Ops& ops, float* mv, float* dst, float* src, uint32_t bs,
+                         uint32_t h) {
+  FoldReduce(ops, mv, dst, src, bs, h);
+}
+}  // namespace detail
+
 Status LayerNormFootprintFor(Algorithm algorithm, const LayerNormTiling& tiling, bool isHalf,
                              bool isReuseSource, LayerNormFootprint* out) {
   const uint32_t align = isHalf ? 16u : 8u;

@@ -98,6 +98,36 @@
   X(uint32_t, bsCurLength)                \
   X(float, lastDimValueBack)
 
+// The [A, R] LayerNorm with rstd output (layernorm_v2.h): LayerNormSeparateTiling, field order
+// of the toolkit's layernorm_tilingdata.h.
+#define LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(X) \
+  X(uint32_t, aLength)                             \
+  X(uint32_t, rLength)                             \
+  X(uint32_t, halfAddRepeatTimes)                  \
+  X(uint32_t, rHeadLength)                         \
+  X(float, k2Rec)                                  \
+  X(float, k2RRec)                                 \
+  X(uint32_t, inputXSize)                          \
+  X(uint32_t, meanVarSize)                         \
+  X(uint32_t, numberOfTmpBuf)                      \
+  X(uint32_t, varianceTmpTensorPos)                \
+  X(uint32_t, varianceTmpTensorSize)               \
+  X(uint32_t, tmpBufSize)                          \
+  X(uint32_t, oneTmpSize)                          \
+  X(uint32_t, firstTmpStartPos)                    \
+  X(uint32_t, secondTmpStartPos)                   \
+  X(uint32_t, thirdTmpStartPos)                    \
+  X(uint32_t, loopRound)                           \
+  X(uint32_t, inputRoundSize)                      \
+  X(uint32_t, inputTailSize)                       \
+  X(uint32_t, inputTailPos)                        \
+  X(uint32_t, meanVarRoundSize)                    \
+  X(uint32_t, meanVarTailSize)                     \
+  X(uint32_t, meanVarTailPos)                      \
+  X(uint32_t, arCurLength)                         \
+  X(uint32_t, aCurLength)                          \
+  X(float, rValueBack)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -126,6 +156,13 @@ struct LayerNormTiling {
   LNGRAD_LAYERNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// LayerNorm over [A, R] with mean and rstd outputs (spec §10): 23 x uint32 + 3 floats,
+// 104 bytes. On arch 2201/2002 positions and sizes are float elements of the scratch buffer; on
+// 3510 only rLength, oneTmpSize (the fold depth k), rHeadLength, k2Rec and k2RRec are set.
+struct LayerNormSeparateTiling {
+  LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -134,7 +171,9 @@ struct LayerNormTiling {
 static_assert(sizeof(AscendC::tiling::LayerNormGradTiling) == 120);
 static_assert(sizeof(AscendC::tiling::LayerNormGradBetaTiling) == 80);
 static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
+static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
 
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;

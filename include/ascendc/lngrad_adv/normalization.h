@@ -205,6 +205,99 @@ Status LayerNorm(Algorithm algorithm, LayerNormTiling& tiling,
                  Impl impl = Impl::kAuto);
 
 // ---------------------------------------------------------------------------------------------
+// The [A, R] family (spec §10): Normalize (mean and variance in, y and rstd out) and LayerNorm
+// with mean and rstd outputs on AscendC::tiling::LayerNormSeparateTiling. T is the type of x and
+// y (float or Half), U the type of gamma and beta (float, or Half when T is Half); mean,
+// variance and rstd are float. Rows are rLengthWithPadding elements apart; rLength of each row
+// are real.
+
+using AscendC::tiling::LayerNormSeparateTiling;
+
+struct ArShape {
+  uint32_t aLength = 0;
+  uint32_t rLength = 0;
+  uint32_t rLengthWithPadding = 0;
+  bool isNoGamma = false;  // the config's flags: y is not multiplied by gamma / beta not added
+  bool isNoBeta = false;
+  bool isOutputRstd = true;  // LayerNorm's config (3510 only): false outputs the variance
+};
+
+template <typename T, typename U>
+struct NormalizeOperands {
+  Buffer<T> output;
+  Buffer<float> outputRstd;
+  Buffer<const float> inputMean;
+  Buffer<const float> inputVariance;
+  Buffer<const T> inputX;
+  Buffer<const U> gamma;
+  Buffer<const U> beta;
+  Buffer<float> scratch;  // capacity: the floats addressable from the buffer's start
+  // sharedTmpBuffer.GetSize() / 4: kVector sizes its row groups from it (spec §10.3).
+  uint64_t scratchSize = 0;
+};
+
+struct NormalizeFootprint {
+  uint64_t output = 0, outputRstd = 0, inputMean = 0, inputVariance = 0, inputX = 0, gamma = 0,
+           beta = 0, scratch = 0;
+  uint32_t groupRows = 0;  // kVector: rows per group (N); kRegBase: 0
+};
+
+// InvalidArgument when the shape cannot run: aLength or rLength 0; kVector: a scratch that
+// holds fewer than aLength floats or no group of one row (the device divides by N = 0).
+Status NormalizeFootprintFor(Algorithm algorithm, const ArShape& shape, bool isHalfX,
+                             bool isHalfGamma, uint64_t scratchSize, NormalizeFootprint* out);
+
+// kVector (2201/2002, spec §10.3): rstd = 1 / sqrt(var + eps) (Adds, Sqrt, Div of a row of
+// ones), then per group of N rows: t = x + 0 (or cast), t -= bcast(mean), t *= bcast(rstd) over
+// the padded rows (the broadcasts fill rLength columns; the padded columns of the broadcast
+// buffer keep what the scratch held), t = t * gamma + beta over rLength columns, y = t + 0 (or
+// cast RNE) over the padded rows. kRegBase (3510, §10.5): rstd by the register Rsqrt with two
+// refinement steps (fused multiply-adds), y = fma(gamma, (x - mean) * rstd, beta) over rLength
+// columns; the padded columns of y are not written. `footprint` is NormalizeFootprintFor's.
+template <typename T, typename U>
+Status Normalize(Algorithm algorithm, const ArShape& shape, const NormalizeFootprint& footprint,
+                 const NormalizeOperands<T, U>& operands, float epsilon, Impl impl = Impl::kAuto);
+
+template <typename T, typename U>
+struct LayerNormRstdOperands {
+  Buffer<T> output;
+  Buffer<float> outputMean;
+  Buffer<float> outputRstd;  // the variance when !isOutputRstd (3510)
+  Buffer<T> inputX;          // kVector with rLength < rLengthWithPadding: padding set to x * 0
+  Buffer<const U> gamma;
+  Buffer<const U> beta;
+  Buffer<float> scratch;
+  uint64_t scratchSize = 0;  // sharedTmpBuffer.GetSize() / 4
+};
+
+struct LayerNormRstdFootprint {
+  uint64_t output = 0, outputMean = 0, outputRstd = 0, inputX = 0, gamma = 0, beta = 0, scratch = 0;
+};
+
+// InvalidArgument for a shape or tiling that cannot run (aLength/rLength 0, rLengthWithPadding
+// not 32-byte aligned for T, a chunk of no rows, Normalize's group of no rows; kRegBase with
+// R > 128: an rHeadLength that is not the power of two with rHeadLength <= R < 2*rHeadLength).
+// kVector:
+// the footprint depends on tiling.arCurLength / aCurLength, which a call with a tail chunk
+// changes: take it anew for every call.
+Status LayerNormRstdFootprintFor(Algorithm algorithm, const LayerNormSeparateTiling& tiling,
+                                 const ArShape& shape, bool isHalfX, bool isHalfGamma,
+                                 uint64_t scratchSize, LayerNormRstdFootprint* out);
+
+// kVector (spec §10.2): per chunk of the tiling, mean = fold-tree(x * rValueBack) and
+// variance = fold-tree(((x - mean)^2) * rValueBack) as LayerNorm's row reduction, the variance
+// at scratch[varianceTmpTensorPos]; then Normalize on the scratch from firstTmpStartPos. With a
+// tail chunk the tiling is left holding arCurLength/aCurLength of the tail (the device writes
+// them). kRegBase (§10.4): per row the register mean/variance (one tree of 64 lanes, k2Rec and
+// k2RRec; beyond 128 columns the rHeadLength folding with fused Axpy steps), then Normalize's
+// register path with R = tiling.rLength.
+template <typename T, typename U>
+Status LayerNormRstd(Algorithm algorithm, LayerNormSeparateTiling& tiling, const ArShape& shape,
+                     const LayerNormRstdFootprint& footprint,
+                     const LayerNormRstdOperands<T, U>& operands, float epsilon,
+                     Impl impl = Impl::kAuto);
+
+// ---------------------------------------------------------------------------------------------
 // Building blocks, exposed for the tests and the replay: the instruction set's reduction trees
 // (lngrad_aicore/instructions.h; the SIMD and scalar versions give the same bits).
 using aicore::ReduceRepeat64;
