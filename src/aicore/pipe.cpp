@@ -127,6 +127,9 @@ std::string QueueName(AscendC::TPosition src, AscendC::TPosition dst, int32_t de
 
 namespace lngrad::aicore::detail {
 
+// A TBufPool's buffers outside arch 3510 (the vendor's QBUFPOOL_MAX_LEN).
+constexpr uint32_t kPoolMaxBuffers = 16;
+
 void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids, BlockContext* ctx,
                    uint32_t addr, uint32_t len, const BufPoolState* share, const char* api,
                    SrcLoc loc) {
@@ -153,11 +156,18 @@ void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids,
     addr = share->start;
     len = share->len;
   }
-  pool = BufPoolState{ctx, addr, len, addr, 0, max_ids, pos};
+  pool = BufPoolState{};
+  pool.ctx = ctx;
+  pool.start = addr;
+  pool.len = len;
+  pool.cur = addr;
+  pool.max_ids = max_ids;
+  pool.pos = pos;
 }
 
 uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std::string& what,
-                      uint32_t num, uint32_t len, uint32_t ids, SrcLoc loc) {
+                      uint32_t num, uint32_t len, uint32_t sub_pool_ids, const void* queue,
+                      SrcLoc loc) {
   const std::string at = WithLoc(what.c_str(), loc);
   if (pool.ctx == nullptr) {
     RaiseKernelCheck(checks::kInitBuffer,
@@ -177,10 +187,17 @@ uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std:
     RaiseKernelCheck(checks::kInitBuffer,
                      at + ": buffer length is 0, which should be larger than 0");
   }
-  if (pool.ids + ids > pool.max_ids) {
+  // On 3510 the device does not check bufIDSize (the vendor's CPU-debug build asserts it), so
+  // only checked mode enforces it there; unchecked mode allows 16, as every other arch.
+  const bool ids_per_pool = pool.ctx->product->arch == NpuArch::k3510 && CheckedMode();
+  const uint32_t ids = sub_pool_ids != 0 ? (ids_per_pool ? sub_pool_ids : 0) : num;
+  const uint32_t max_ids = ids_per_pool ? pool.max_ids : kPoolMaxBuffers;
+  if (pool.ids + ids > max_ids) {
     RaiseKernelCheck(checks::kInitBuffer,
                      at + ": the pool's buffers would number " + std::to_string(pool.ids + ids) +
-                         ", which exceeds its bufIDSize " + std::to_string(pool.max_ids));
+                         ", which exceeds the limit " + std::to_string(max_ids) +
+                         (ids_per_pool ? std::string(" (its bufIDSize; checked mode)")
+                                       : std::string(" (QBUFPOOL_MAX_LEN)")));
   }
   const uint64_t bytes = uint64_t{num} * RoundUpToBlock(len);
   const uint64_t end = uint64_t{pool.start} + pool.len;
@@ -197,17 +214,27 @@ uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std:
   const uint32_t addr = pool.cur;
   pool.cur = static_cast<uint32_t>(pool.cur + bytes);
   pool.ids += ids;
+  if (queue != nullptr) pool.queues[pool.queue_count++] = {queue, static_cast<uint8_t>(num)};
   return addr;
 }
 
 void ResetPool(BufPoolState& pool, SrcLoc loc) {
-  if (pool.ctx != nullptr) AscendC::RequireOwnBlock(pool.ctx, "TBufPool::Reset");
-  // The device's Reset of a UB pool is PipeBarrier<PIPE_MTE2>, <PIPE_MTE3> and <PIPE_V>.
-  san::Barrier(PIPE_MTE2, loc);
-  san::Barrier(PIPE_MTE3, loc);
-  san::Barrier(PIPE_V, loc);
+  if (pool.ctx == nullptr) return;
+  AscendC::RequireOwnBlock(pool.ctx, "TBufPool::Reset");
+  if (pool.ctx->product->arch == NpuArch::k3510) {
+    san::Barrier(PIPE_MTE2, loc);
+    san::Barrier(PIPE_MTE3, loc);
+    san::Barrier(PIPE_V, loc);
+  } else {
+    for (uint8_t q = 0; q < pool.queue_count; ++q) {
+      for (int32_t i = 0; i < pool.queues[q].num; ++i) {
+        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true);
+      }
+    }
+  }
   pool.cur = pool.start;
   pool.ids = 0;
+  pool.queue_count = 0;
 }
 
 }  // namespace lngrad::aicore::detail

@@ -323,7 +323,7 @@ TEST(BufPool, PoolsCarveTheirBuffersFromTheirOwnRangeAndSharedPoolsReuseIt) {
                 pool2.InitBufPool(sub, 64);
                 EXPECT_EQ(sub.PoolState().start, 384u);
                 EXPECT_EQ(pool2.PoolState().cur, 448u);
-                EXPECT_EQ(pool2.PoolState().ids, 3u);
+                EXPECT_EQ(pool2.PoolState().ids, 1u);  // arch 2201: sub-pools take no buffers
                 AscendC::TBuf<AscendC::TPosition::VECIN> t2;
                 sub.InitBuffer(t2, 64);
                 EXPECT_EQ(t2.Get<float>().GetPhyAddr(), 384u);
@@ -346,17 +346,41 @@ TEST(BufPool, RequestsPastThePoolOrItsBufferIdsAreErrorsInBothModes) {
         << f.message;
     EXPECT_NE(f.message.find("static_tensor_test.cpp:"), std::string::npos) << f.message;
 
-    f = RunFailing([] {
+    // Arch 3510 counts buffer IDs against bufIDSize in checked mode (sub-pools take theirs) ...
+    const auto ids = [] {
       AscendC::TPipe pipe;
-      AscendC::TBufPool<AscendC::TPosition::VECCALC, 2> pool;
+      AscendC::TBufPool<AscendC::TPosition::VECCALC, 4> pool;
       pipe.InitBufPool(pool, 1024);
+      AscendC::TBufPool<AscendC::TPosition::VECCALC, 2> sub;
+      pool.InitBufPool(sub, 64);
       AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
       AscendC::TBuf<AscendC::TPosition::VECCALC> t;
       pool.InitBuffer(q, 2, 32);
       pool.InitBuffer(t, 32);
+    };
+    if (checked) {
+      f = RunFailing(ids, On("Ascend950PR_9599"));
+      EXPECT_EQ(f.check, "init_buffer");
+      EXPECT_NE(f.message.find("would number 5, which exceeds the limit 4 (its bufIDSize"),
+                std::string::npos)
+          << f.message;
+    } else {
+      EXPECT_TRUE(RunKernel(1, ids, On("Ascend950PR_9599")).empty());
+    }
+    // ... the others count queue blocks and TBufs, 16 at most, whatever bufIDSize says.
+    EXPECT_TRUE(RunKernel(1, ids).empty());
+    f = RunFailing([] {
+      AscendC::TPipe pipe;
+      AscendC::TBufPool<AscendC::TPosition::VECCALC, 1> pool;
+      pipe.InitBufPool(pool, 4096);
+      AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+      AscendC::TBuf<AscendC::TPosition::VECCALC> t;
+      pool.InitBuffer(q, 16, 32);
+      pool.InitBuffer(t, 32);
     });
     EXPECT_EQ(f.check, "init_buffer");
-    EXPECT_NE(f.message.find("would number 3, which exceeds its bufIDSize 2"), std::string::npos)
+    EXPECT_NE(f.message.find("would number 17, which exceeds the limit 16 (QBUFPOOL_MAX_LEN)"),
+              std::string::npos)
         << f.message;
 
     f = RunFailing([] {

@@ -3,13 +3,17 @@
 // shared pool: the same start address and length).
 //
 // A pool hands out its bytes sequentially from its start, each request rounded up to 32 bytes;
-// a request past the pool's end raises ub_overflow, more buffers than bufIDSize (queue blocks,
-// TBufs and the bufIDSize of sub-pools) raise init_buffer, in both modes (the device would
-// overlap buffers or run out of buffer IDs). Reset() makes the whole pool free again and, like
-// the device, waits for the MTE2, MTE3 and V pipes (PipeBarrier on each): the buffers stay
-// usable, their contents do not.
+// a request past the pool's end raises ub_overflow and too many buffers raise init_buffer, in
+// both modes (the device would overlap buffers or overrun its buffer table). The buffer limit is
+// the vendor's per architecture: on 3510 bufIDSize buffer IDs, which queue blocks, TBufs and the
+// bufIDSize of every sub-pool take (checked mode, as the vendor's CPU-debug build; the device
+// does not check, and unchecked mode allows 16); elsewhere 16 queue blocks and TBufs
+// (QBUFPOOL_MAX_LEN), sub-pools taking none. Reset() makes the whole pool free again (the buffers
+// stay usable, their contents do not) after what the device waits for: on 3510 the MTE2, MTE3 and V
+// pipes (PipeBarrier on each), elsewhere the pending FreeTensor events of the pool's queue buffers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -23,9 +27,16 @@ struct BufPoolState {
   uint32_t start = 0;           // UB address
   uint32_t len = 0;             // bytes (multiple of 32)
   uint32_t cur = 0;             // next free UB address
-  uint32_t ids = 0;             // buffer IDs used
+  uint32_t ids = 0;             // buffers (3510: buffer IDs) used
   uint32_t max_ids = 0;         // bufIDSize
   AscendC::TPosition pos = AscendC::TPosition::VECCALC;
+  // The queues given buffers, for Reset's FreeTensor waits (at most 16 buffers, so 16 queues).
+  struct Queue {
+    const void* queue;
+    uint8_t num;
+  };
+  std::array<Queue, 16> queues{};
+  uint8_t queue_count = 0;
 };
 
 // A pool of len bytes at addr, or sharing `share` (share != nullptr: same start and length,
@@ -33,9 +44,11 @@ struct BufPoolState {
 void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids, BlockContext* ctx,
                    uint32_t addr, uint32_t len, const BufPoolState* share, const char* api,
                    SrcLoc loc);
-// num * round32(len) bytes and `ids` buffer IDs from the pool; returns the UB address.
+// num * round32(len) bytes from the pool for num buffers of `queue` (nullptr: a TBuf), or for a
+// sub-pool of sub_pool_ids buffer IDs (num 1); returns the UB address.
 uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std::string& what,
-                      uint32_t num, uint32_t len, uint32_t ids, SrcLoc loc);
+                      uint32_t num, uint32_t len, uint32_t sub_pool_ids, const void* queue,
+                      SrcLoc loc);
 void ResetPool(BufPoolState& pool, SrcLoc loc);
 constexpr uint32_t RoundUpToBlock(uint32_t len) {
   return static_cast<uint32_t>((uint64_t{len} + 31) / 32 * 32);
@@ -74,7 +87,7 @@ class TBufPool {
         "TBufPool::InitBuffer(" +
             lngrad::aicore::detail::QueueName(T::srcPosition, T::dstPosition, T::queDepth) +
             ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")",
-        num, len, num, loc);
+        num, len, 0, &que, loc);
     que.InitBlocks(state_.ctx, addr, num, block);
     return true;
   }
@@ -86,7 +99,7 @@ class TBufPool {
         state_, bufPos,
         std::string("TBufPool::InitBuffer(TBuf<") + PositionName(bufPos) + ">, len " +
             std::to_string(len) + ")",
-        1, len, 1, loc);
+        1, len, 0, nullptr, loc);
     buf.InitBlock(state_.ctx, addr, RoundUp(len));
     return true;
   }
@@ -98,7 +111,7 @@ class TBufPool {
     static_assert(T::isTbufPool, "TBufPool::InitBufPool takes a TBufPool");
     const uint32_t addr = lngrad::aicore::detail::TakeFromPool(
         state_, T::poolPos, "TBufPool::InitBufPool(len " + std::to_string(len) + ")", 1, len,
-        T::bufSize, loc);
+        T::bufSize, nullptr, loc);
     lngrad::aicore::detail::InitPoolState(bufPool.PoolState(), T::poolPos, T::bufSize, state_.ctx,
                                           addr, RoundUp(len), nullptr, "TBufPool::InitBufPool",
                                           loc);
