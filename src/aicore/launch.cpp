@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/sys.h"
 #include "sanitizer_launch.h"
 
 namespace lngrad::aicore {
@@ -99,73 +101,50 @@ uint32_t UbHostBytes(const Product& p) {
   return (need + 31) / 32 * 32;
 }
 
+struct LaunchJob;
+
 // Runs one block on the calling thread; returns true on success.
-bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, const UbLease& ub,
-                 const std::function<void()>& kernel, san::LaunchSanitizer* sanitizer,
-                 BlockFailure* failure) {
-  BlockContext ctx;
-  ctx.block_idx = block;
-  ctx.block_num = num_blocks;
-  ctx.product = &product;
-  ctx.ub = ub.data();
-  ctx.ub_size = ub.size();
-  // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
-  std::memset(ub.data(), 0, ub.size());
-  san::BlockStatePtr san_state;
-  if (sanitizer != nullptr) {
-    san_state = sanitizer->BeginBlock(block, ub.data(), ub.size());
-    ctx.san = san_state.get();
-  }
-  // A launch from inside a block runs (partly) on the block's own thread: restore its context.
-  BlockContext* const outer = CurrentBlockContext();
-  detail::SetBlockContext(&ctx);
-  bool ok = true;
-  try {
-    kernel();
-  } catch (const KernelCheckError& e) {
-    ok = false;
-    *failure = {block, e.check(), e.message(), std::current_exception()};
-  } catch (const std::exception& e) {
-    ok = false;
-    *failure = {block, "exception", e.what(), std::current_exception()};
-  } catch (...) {
-    ok = false;
-    *failure = {block, "exception", "unknown exception", std::current_exception()};
-  }
-  // The block's streamed GM stores (DataCopy UB -> GM) become visible to the thread that
-  // waits for the launch before the block is reported done.
-  detail::FenceStreamedStores();
-  detail::SetBlockContext(outer);
-  if (sanitizer != nullptr) sanitizer->EndBlock(std::move(san_state), ok);
-  return ok;
-}
+bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure);
 
 // The blocks of one launch, shared by the calling thread and the helpers that join it.
-struct LaunchJob {
-  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k,
+//
+// SyncAll needs every block of the launch resident at once: a block waiting in SyncAll holds
+// its thread, so when every participant waits and blocks have not started yet, Arrive starts
+// another participant thread for them (at most one per block, kSyncAllMaxBlocks blocks). A
+// kernel without SyncAll never gets more threads than before. Sequential launches pass a baton:
+// one block runs at a time, the lowest-numbered block that can run goes next, and a block
+// waiting in SyncAll lets the next one start on a thread of its own.
+struct LaunchJob final : detail::SyncAllBarrier {
+  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k, bool seq,
             san::LaunchSanitizer* s)
-      : num_blocks(n), product(p), ub_bytes(ub), kernel(k), sanitizer(s) {}
+      : num_blocks(n), product(p), ub_bytes(ub), kernel(k), sequential(seq), sanitizer(s) {}
   const uint32_t num_blocks;
   const Product& product;
   const uint32_t ub_bytes;
   const std::function<void()>& kernel;
-  san::LaunchSanitizer* const sanitizer;
+  const bool sequential;
+  san::LaunchSanitizer* const sanitizer;  // nullptr: no sanitizer tool on
   std::atomic<uint32_t> next{0};
   std::mutex mu;  // found, error
   std::vector<BlockFailure> found;
   std::exception_ptr error;  // a participant could not start (its UB allocation failed)
 
-  // Runs blocks until none is left. Never throws.
-  void Participate() noexcept {
+  // Runs blocks until none is left. Never throws. counted: Arrive counted it in `live` already.
+  void Participate(bool counted = false) noexcept {
+    if (!counted) {
+      std::lock_guard lock(sync_mu_);
+      ++live_;
+    }
     try {
       // Nothing left (the others took every block): no UB needed.
-      if (next.load(std::memory_order_relaxed) >= num_blocks) return;
-      UbLease ub(ub_bytes);
-      for (uint32_t b = next.fetch_add(1); b < num_blocks; b = next.fetch_add(1)) {
-        BlockFailure f;
-        if (!RunOneBlock(b, num_blocks, product, ub, kernel, sanitizer, &f)) {
-          std::lock_guard lock(mu);
-          found.push_back(std::move(f));
+      if (next.load(std::memory_order_relaxed) < num_blocks) {
+        UbLease ub(ub_bytes);
+        for (uint32_t b = next.fetch_add(1); b < num_blocks; b = next.fetch_add(1)) {
+          BlockFailure f;
+          if (!RunOneBlock(b, *this, ub, &f)) {
+            std::lock_guard lock(mu);
+            found.push_back(std::move(f));
+          }
         }
       }
     } catch (...) {
@@ -173,8 +152,190 @@ struct LaunchJob {
       std::lock_guard lock(mu);
       if (!error) error = std::current_exception();
     }
+    std::lock_guard lock(sync_mu_);
+    --live_;
   }
+
+  // Sequential launches: block `b` runs only while it holds the baton.
+  void TakeBaton(uint32_t b) {
+    std::unique_lock lock(sync_mu_);
+    TakeBatonLocked(b, lock);
+  }
+  void GiveBaton() {
+    std::lock_guard lock(sync_mu_);
+    baton_free_ = true;
+    sync_cv_.notify_all();
+  }
+
+  // A block ends (ok or not) after `calls` SyncAll calls: any SyncAll still to complete never
+  // will (every block passed the completed ones), so blocks waiting in one are released with
+  // an error and later calls fail at once. The first block to end is the one reported.
+  void Depart(uint32_t block, uint64_t calls, const BlockFailure* failed) {
+    std::lock_guard lock(sync_mu_);
+    if (departed_) return;
+    departed_ = true;
+    departed_block_ = block;
+    departed_calls_ = calls;
+    departed_failed_ = failed != nullptr;
+    if (failed != nullptr) departed_check_ = failed->check;
+    Unpark();
+    if (waiting_ > 0) sync_cv_.notify_all();
+  }
+
+  void Arrive(uint64_t call, SrcLoc loc) override {
+    const std::string at = detail::WithLoc("SyncAll", loc) + " (call " + std::to_string(call) +
+                           " of block " + std::to_string(CurrentBlockContext()->block_idx) + ")";
+    if (num_blocks > kSyncAllMaxBlocks) {
+      RaiseKernelCheck(checks::kSyncAll,
+                       at + ": the launch has " + std::to_string(num_blocks) +
+                           " blocks; SyncAll needs all of them running at once (on the device "
+                           "numBlocks may not exceed the AI cores, or the kernel hangs), and "
+                           "lngrad runs at most " +
+                           std::to_string(kSyncAllMaxBlocks) + " blocks at once");
+    }
+    std::unique_lock lock(sync_mu_);
+    if (departed_) RaiseNeverCompletes(at);
+    const uint64_t gen = generation_;
+    if (++arrived_ == num_blocks) {
+      arrived_ = 0;
+      ++generation_;
+      Unpark();
+      sync_cv_.notify_all();
+      return;
+    }
+    ++waiting_;
+    if (waiting_ == live_ && next.load() < num_blocks) {
+      // Every participant waits here and some blocks have not started: one more thread for them.
+      try {
+        extra_.emplace_back(&LaunchJob::Participate, this, true);
+        ++live_;
+      } catch (const std::exception& e) {
+        --waiting_;
+        --arrived_;
+        RaiseKernelCheck(checks::kSyncAll,
+                         at + ": could not start a thread for the blocks that have not started (" +
+                             e.what() + ")");
+      }
+    }
+    const uint32_t block = static_cast<uint32_t>(CurrentBlockContext()->block_idx);
+    if (sequential) {
+      parked_.push_back(block);
+      baton_free_ = true;
+      sync_cv_.notify_all();
+    }
+    sync_cv_.wait(lock, [&] { return generation_ != gen || departed_; });
+    --waiting_;
+    const bool completed = generation_ != gen;
+    if (!completed) --arrived_;
+    if (sequential) WaitForBatonLocked(block, lock);
+    if (!completed) RaiseNeverCompletes(at);
+  }
+
+  // Waits for the participant threads SyncAll started. Call once the calling thread and the
+  // pooled helpers are done: no block is left to start, so no thread is added meanwhile.
+  void JoinExtra() {
+    for (;;) {
+      std::vector<std::thread> threads;
+      {
+        std::lock_guard lock(sync_mu_);
+        threads.swap(extra_);
+      }
+      if (threads.empty()) return;
+      for (std::thread& t : threads) t.join();
+    }
+  }
+
+ private:
+  void TakeBatonLocked(uint32_t b, std::unique_lock<std::mutex>& lock) {
+    wanting_.insert(b);
+    WaitForBatonLocked(b, lock);
+  }
+  // b is in wanting_.
+  void WaitForBatonLocked(uint32_t b, std::unique_lock<std::mutex>& lock) {
+    sync_cv_.wait(lock, [&] { return baton_free_ && *wanting_.begin() == b; });
+    wanting_.erase(b);
+    baton_free_ = false;
+  }
+  // The blocks released from SyncAll want the baton from now on, so that the lowest of them
+  // goes first whichever thread wakes first.
+  void Unpark() {
+    wanting_.insert(parked_.begin(), parked_.end());
+    parked_.clear();
+  }
+
+  [[noreturn]] void RaiseNeverCompletes(const std::string& at) {
+    std::string why =
+        "block " + std::to_string(departed_block_) +
+        (departed_failed_ ? " failed ([" + departed_check_ + "])" : std::string(" ended")) +
+        " after " + std::to_string(departed_calls_) + " SyncAll call(s)";
+    RaiseKernelCheck(checks::kSyncAll,
+                     at + ": " + why +
+                         ", so this SyncAll can never complete; every block must call SyncAll "
+                         "equally often (on the device the waiting blocks hang)");
+  }
+
+  std::mutex sync_mu_;  // everything below
+  std::condition_variable sync_cv_;
+  uint32_t live_ = 0;        // participants running (or about to run) blocks
+  uint32_t waiting_ = 0;     // of those, waiting in SyncAll
+  uint32_t arrived_ = 0;     // blocks in the pending SyncAll
+  uint64_t generation_ = 0;  // SyncAlls completed
+  bool departed_ = false;    // a block has ended
+  uint32_t departed_block_ = 0;
+  uint64_t departed_calls_ = 0;
+  bool departed_failed_ = false;
+  std::string departed_check_;
+  std::vector<std::thread> extra_;
+  bool baton_free_ = true;
+  std::set<uint32_t> wanting_;    // blocks waiting for the baton
+  std::vector<uint32_t> parked_;  // blocks waiting in SyncAll (sequential launches)
 };
+
+bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {
+  if (job.sequential) job.TakeBaton(block);
+  BlockContext ctx;
+  ctx.block_idx = block;
+  ctx.block_num = job.num_blocks;
+  ctx.product = &job.product;
+  ctx.ub = ub.data();
+  ctx.ub_size = ub.size();
+  // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
+  std::memset(ub.data(), 0, ub.size());
+  san::BlockStatePtr san_state;
+  if (job.sanitizer != nullptr) {
+    san_state = job.sanitizer->BeginBlock(block, ub.data(), ub.size());
+    ctx.san = san_state.get();
+  }
+  // A launch from inside a block runs (partly) on the block's own thread: restore its context.
+  BlockContext* const outer = CurrentBlockContext();
+  detail::SetBlockContext(&ctx);
+  bool ok = true;
+  uint64_t calls = 0;
+  {
+    detail::BlockSysScope sys(block, job.num_blocks, &job);
+    try {
+      job.kernel();
+    } catch (const KernelCheckError& e) {
+      ok = false;
+      *failure = {block, e.check(), e.message(), std::current_exception()};
+    } catch (const std::exception& e) {
+      ok = false;
+      *failure = {block, "exception", e.what(), std::current_exception()};
+    } catch (...) {
+      ok = false;
+      *failure = {block, "exception", "unknown exception", std::current_exception()};
+    }
+    calls = detail::CurrentBlockSys().sync_all_calls;
+  }
+  // The block's streamed GM stores (DataCopy UB -> GM) become visible to the thread that
+  // waits for the launch before the block is reported done.
+  detail::FenceStreamedStores();
+  detail::SetBlockContext(outer);
+  if (job.sanitizer != nullptr) job.sanitizer->EndBlock(std::move(san_state), ok);
+  job.Depart(block, calls, ok ? nullptr : failure);
+  if (job.sequential) job.GiveBaton();
+  return ok;
+}
 
 // Helper threads that join launches, started on first use and kept for the process (a thread
 // start per launch and block costs more than a small kernel). A launch posts tickets; an idle
@@ -308,36 +469,27 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
 
   // One block has nothing to run concurrently with: it runs on the calling thread, which saves
   // a thread start per launch.
-  if (options.sequential || numBlocks == 1 || EnvSequential()) {
-    std::unique_ptr<UbLease> ub;
-    try {
-      ub = std::make_unique<UbLease>(ub_bytes);
-    } catch (const std::exception& e) {
-      return Status::Internal(std::string("could not start the simulated core: ") + e.what());
-    }
-    for (uint32_t b = 0; b < numBlocks; ++b) {
-      BlockFailure f;
-      if (!RunOneBlock(b, numBlocks, *product, *ub, kernel, sanitizer.get(), &f)) {
-        found.push_back(std::move(f));
-      }
-    }
+  const bool sequential = options.sequential || EnvSequential();
+  LaunchJob job(numBlocks, *product, ub_bytes, kernel, sequential, sanitizer.get());
+  if (sequential || numBlocks == 1) {
+    job.Participate();
   } else {
     // At least two participants, so that concurrency bugs in kernels show up even on one core:
     // the calling thread and pooled helper threads.
     const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
-    LaunchJob job(numBlocks, *product, ub_bytes, kernel, sanitizer.get());
     Helpers().Run(&job, std::min(numBlocks, hw) - 1);
-    if (job.error) {
-      try {
-        std::rethrow_exception(job.error);
-      } catch (const std::exception& e) {
-        return Status::Internal(std::string("could not start the simulated cores: ") + e.what());
-      } catch (...) {
-        return Status::Internal("could not start the simulated cores");
-      }
-    }
-    found = std::move(job.found);
   }
+  job.JoinExtra();
+  if (job.error) {
+    try {
+      std::rethrow_exception(job.error);
+    } catch (const std::exception& e) {
+      return Status::Internal(std::string("could not start the simulated cores: ") + e.what());
+    } catch (...) {
+      return Status::Internal("could not start the simulated cores");
+    }
+  }
+  found = std::move(job.found);
   if (sanitizer != nullptr) sanitizer->Finish(&found);
 
   std::sort(found.begin(), found.end(),

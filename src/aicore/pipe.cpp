@@ -2,6 +2,8 @@
 #include <string>
 
 #include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/static_tensor.h"
+#include "lngrad_aicore/sys.h"
 
 namespace AscendC {
 namespace {
@@ -47,6 +49,12 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
   namespace checks = lngrad::aicore::checks;
   const std::string at = what + " at " + file + ":" + std::to_string(line);
   RequireOwnBlock(ctx_, at.c_str());
+  if (lngrad::aicore::CheckedMode() && lngrad::aicore::detail::CurrentBlockSys().live_allocators) {
+    lngrad::aicore::RaiseKernelCheck(checks::kLocalMemAllocator,
+                                     at + ": this block has a LocalMemAllocator; TPipe may not be "
+                                          "mixed with static tensors (both allocate the UB from "
+                                          "address 0, so their buffers would overlap)");
+  }
   if (!IsUbPosition(pos)) {
     lngrad::aicore::RaiseKernelCheck(checks::kPosition,
                                      at + ": position " + PositionName(pos) +
@@ -113,6 +121,120 @@ std::string QueueName(AscendC::TPosition src, AscendC::TPosition dst, int32_t de
     return std::string("TQue<") + AscendC::PositionName(src) + ", " + std::to_string(depth) + ">";
   return std::string("TQueBind<") + AscendC::PositionName(src) + ", " + AscendC::PositionName(dst) +
          ", " + std::to_string(depth) + ">";
+}
+
+}  // namespace lngrad::aicore::detail
+
+namespace lngrad::aicore::detail {
+
+// A TBufPool's buffers outside arch 3510 (the vendor's QBUFPOOL_MAX_LEN).
+constexpr uint32_t kPoolMaxBuffers = 16;
+
+void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids, BlockContext* ctx,
+                   uint32_t addr, uint32_t len, const BufPoolState* share, const char* api,
+                   SrcLoc loc) {
+  const std::string at = WithLoc(api, loc);
+  if (ctx == nullptr) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": the pool it is carved from was not initialised");
+  }
+  AscendC::RequireOwnBlock(ctx, at.c_str());
+  if (len == 0) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": buffer length is 0, which should be larger than 0");
+  }
+  if (share != nullptr) {
+    if (share->ctx == nullptr) {
+      RaiseKernelCheck(checks::kInitBuffer, at + ": shareBuf was not initialised");
+    }
+    if (len > share->len) {
+      RaiseKernelCheck(checks::kInitBuffer,
+                       at + ": len " + std::to_string(len) +
+                           " B: the length of bufPool should be no longer than the length of "
+                           "shareBuf, which is " +
+                           std::to_string(share->len) + " B");
+    }
+    addr = share->start;
+    len = share->len;
+  }
+  pool = BufPoolState{};
+  pool.ctx = ctx;
+  pool.start = addr;
+  pool.len = len;
+  pool.cur = addr;
+  pool.max_ids = max_ids;
+  pool.pos = pos;
+}
+
+uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std::string& what,
+                      uint32_t num, uint32_t len, uint32_t sub_pool_ids, const void* queue,
+                      SrcLoc loc) {
+  const std::string at = WithLoc(what.c_str(), loc);
+  if (pool.ctx == nullptr) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": the TBufPool was not initialised (TPipe::InitBufPool or "
+                          "TBufPool::InitBufPool)");
+  }
+  AscendC::RequireOwnBlock(pool.ctx, at.c_str());
+  if (!AscendC::IsUbPosition(buf_pos)) {
+    RaiseKernelCheck(checks::kPosition, at + ": position " + AscendC::PositionName(buf_pos) +
+                                            " is not modelled; only VECIN/VECOUT/VECCALC (UB) "
+                                            "are (buffer pos should be same as pos of TBufPool)");
+  }
+  if (num == 0) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": num is 0, which should be larger than 0");
+  }
+  if (len == 0) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": buffer length is 0, which should be larger than 0");
+  }
+  // On 3510 the device does not check bufIDSize (the vendor's CPU-debug build asserts it), so
+  // only checked mode enforces it there; unchecked mode allows 16, as every other arch.
+  const bool ids_per_pool = pool.ctx->product->arch == NpuArch::k3510 && CheckedMode();
+  const uint32_t ids = sub_pool_ids != 0 ? (ids_per_pool ? sub_pool_ids : 0) : num;
+  const uint32_t max_ids = ids_per_pool ? pool.max_ids : kPoolMaxBuffers;
+  if (pool.ids + ids > max_ids) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": the pool's buffers would number " + std::to_string(pool.ids + ids) +
+                         ", which exceeds the limit " + std::to_string(max_ids) +
+                         (ids_per_pool ? std::string(" (its bufIDSize; checked mode)")
+                                       : std::string(" (QBUFPOOL_MAX_LEN)")));
+  }
+  const uint64_t bytes = uint64_t{num} * RoundUpToBlock(len);
+  const uint64_t end = uint64_t{pool.start} + pool.len;
+  if (pool.cur + bytes > end) {
+    RaiseKernelCheck(checks::kUbOverflow,
+                     at + ": needs " + std::to_string(bytes) + " B at UB address " +
+                         std::to_string(pool.cur) + ", but only " + std::to_string(end - pool.cur) +
+                         " B of the pool [" + std::to_string(pool.start) + ", " +
+                         std::to_string(end) +
+                         ") are left (Buffer Init length exceeds limit of BufPool. Max Length of "
+                         "BufPool is " +
+                         std::to_string(pool.len) + ")");
+  }
+  const uint32_t addr = pool.cur;
+  pool.cur = static_cast<uint32_t>(pool.cur + bytes);
+  pool.ids += ids;
+  if (queue != nullptr) pool.queues[pool.queue_count++] = {queue, static_cast<uint8_t>(num)};
+  return addr;
+}
+
+void ResetPool(BufPoolState& pool, SrcLoc loc) {
+  if (pool.ctx == nullptr) return;
+  AscendC::RequireOwnBlock(pool.ctx, "TBufPool::Reset");
+  if (pool.ctx->product->arch == NpuArch::k3510) {
+    san::Barrier(PIPE_MTE2, loc);
+    san::Barrier(PIPE_MTE3, loc);
+    san::Barrier(PIPE_V, loc);
+  } else {
+    for (uint8_t q = 0; q < pool.queue_count; ++q) {
+      for (int32_t i = 0; i < pool.queues[q].num; ++i) {
+        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true);
+      }
+    }
+  }
+  pool.cur = pool.start;
+  pool.ids = 0;
+  pool.queue_count = 0;
 }
 
 }  // namespace lngrad::aicore::detail

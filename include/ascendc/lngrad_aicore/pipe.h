@@ -68,6 +68,15 @@ class TPipe {
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE());
+  // A TBufPool of len bytes (rounded up to 32) from this pipe's UB (buf_pool.h); it counts as
+  // one of the pipe's 64 buffers.
+  template <class T>
+  bool InitBufPool(T& bufPool, uint32_t len,
+                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current());
+  // bufPool reuses shareBuf's memory: same start address and length (len <= that length).
+  template <class T, class U>
+  bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf,
+                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current());
 
   // Event IDs for SetFlag/WaitFlag, 8 per HardEvent as on the device: AllocEventID hands out
   // the lowest free one (and -1 when all 8 are taken: the device has none left either; the
@@ -213,6 +222,23 @@ class TBuf {
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
     return GetWithOffset<T>(size, bufOffset, "TBuf::GetWithOffset");
+  }
+
+  // The whole buffer, as Get<T>(). A TBuf has no queue state: AllocTensor/FreeTensor hand out
+  // and take back nothing, and synchronise nothing (the framework's hidden flags are TQue's).
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    return GetWithOffset<T>(static_cast<uint32_t>(len_ / sizeof(T)), 0, "TBuf::AllocTensor");
+  }
+  // Does nothing, as on the device. Checked mode: the tensor must come from this TBuf.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& tensor) {
+    if (lngrad::aicore::CheckedMode() && tensor.Buffer().owner != this) {
+      lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kQueueForeignTensor,
+                                       std::string("TBuf<") + PositionName(pos) +
+                                           ">::FreeTensor: the tensor was not handed out by this "
+                                           "TBuf (AllocTensor/Get)");
+    }
   }
 
   // lngrad: called by TPipe::InitBuffer.
@@ -453,3 +479,6 @@ bool PopStackBuffer(LocalTensor<T>& popBuffer) {
 }
 
 }  // namespace AscendC
+
+// TBufPool and TPipe::InitBufPool.
+#include "buf_pool.h"
