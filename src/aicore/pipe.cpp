@@ -228,7 +228,7 @@ void ResetPool(BufPoolState& pool, SrcLoc loc) {
   } else {
     for (uint8_t q = 0; q < pool.queue_count; ++q) {
       for (int32_t i = 0; i < pool.queues[q].num; ++i) {
-        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true);
+        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true, nullptr, 0);
       }
     }
   }

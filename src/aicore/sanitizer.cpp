@@ -360,7 +360,6 @@ struct BlockState {
     return scope != nullptr && (*scope)[l][q] >= e.epoch;
   }
 
-
   std::string Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const {
     const int la = Line(site_a), lb = Line(site_b);
     std::ostringstream os;
@@ -760,6 +759,11 @@ void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p
   auto it = s->queue_flags.find({queue, buffer, free_event});
   if (it == s->queue_flags.end()) return;
   const Pipe dst = it->second.first;
+  if (p == nullptr) {  // a plain wait for the flag (TBufPool::Reset): it orders everything
+    s->Join(dst, it->second.second.snapshot);
+    s->queue_flags.erase(it);
+    return;
+  }
   auto& scoped = s->ScopedEntry(p, bytes);
   for (int q = 0; q < kPipeCount; ++q) {
     scoped[PipeIndex(dst)][q] = std::max(scoped[PipeIndex(dst)][q], it->second.second.snapshot[q]);

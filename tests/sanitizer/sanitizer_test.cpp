@@ -39,7 +39,7 @@ struct Result {
 };
 
 Result Launch(uint32_t blocks, const std::function<void()>& kernel, uint32_t tools = san::kAllTools,
-           bool auto_sync = true) {
+              bool auto_sync = true) {
   LaunchOptions o;
   o.sanitize = tools;
   o.cce_auto_sync = auto_sync;
@@ -97,9 +97,8 @@ TEST(Racecheck, StaticTensorsWithoutMte2VFlag) {
   EXPECT_NE(m.find("read-after-write hazard on UB bytes [0, 1024)"), std::string::npos) << m;
   EXPECT_NE(m.find("MTE2 DataCopy(GM->UB) at " + L(copy_line)), std::string::npos) << m;
   EXPECT_NE(m.find("V Add at " + L(add_line)), std::string::npos) << m;
-  EXPECT_NE(m.find("insert SetFlag<HardEvent::MTE2_V>(id) after line " +
-                   std::to_string(copy_line) + " and WaitFlag<HardEvent::MTE2_V>(id) before line " +
-                   std::to_string(add_line)),
+  EXPECT_NE(m.find("insert SetFlag<HardEvent::MTE2_V>(id) after line " + std::to_string(copy_line) +
+                   " and WaitFlag<HardEvent::MTE2_V>(id) before line " + std::to_string(add_line)),
             std::string::npos)
       << m;
   // The Add's result goes out with no V -> MTE3 flag either.
@@ -231,8 +230,8 @@ void ScalarAfterCopy(float* x, float* out, bool flag, int* copy_line, int* get_l
 TEST(Racecheck, GetValueAfterDataCopyWithAutoSyncOff) {
   Gm x(kN), out(kN);
   int c = 0, g = 0;
-  const Result r =
-      Launch(1, [&] { ScalarAfterCopy(x.p, out.p, false, &c, &g); }, san::kAllTools, false);
+  const Result r = Launch(
+      1, [&] { ScalarAfterCopy(x.p, out.p, false, &c, &g); }, san::kAllTools, false);
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   const std::string& m = r.failures[0].message;
   EXPECT_NE(m.find("UB bytes [12, 16)"), std::string::npos) << m;
@@ -247,7 +246,8 @@ TEST(Racecheck, GetValueAfterDataCopyIsCleanWithAutoSyncOrAFlag) {
   Gm x(kN), out(kN);
   int c = 0, g = 0;
   ExpectClean(Launch(1, [&] { ScalarAfterCopy(x.p, out.p, false, &c, &g); }));
-  ExpectClean(Launch(1, [&] { ScalarAfterCopy(x.p, out.p, true, &c, &g); }, san::kAllTools, false));
+  ExpectClean(Launch(
+      1, [&] { ScalarAfterCopy(x.p, out.p, true, &c, &g); }, san::kAllTools, false));
   EXPECT_EQ(out.p[0], 3.0f);
 }
 
@@ -369,6 +369,35 @@ TEST(Racecheck, TwoBlocksWithTheirOwnRangesAreClean) {
   EXPECT_EQ(z.p[kN + 3], 1.0f);
 }
 
+// Block 1 reads what block 0 wrote: a race unless SyncAll orders them.
+void WriteThenReadOther(float* z, bool sync_all) {
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 2 * kN);
+  AscendC::LocalTensor<float> t(AscendC::TPosition::VECOUT, 0, kN);
+  Fill(t, static_cast<float>(AscendC::GetBlockIdx() + 1));
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg[AscendC::GetBlockIdx() * kN], t, kN);
+  if (sync_all) AscendC::SyncAll<true>();
+  AscendC::LocalTensor<float> u(AscendC::TPosition::VECIN, 1024, kN);
+  // The copy-in reuses nothing the copy-out read: no intra-block order is needed.
+  AscendC::DataCopy(u, zg[(1 - AscendC::GetBlockIdx()) * kN], kN);
+}
+
+TEST(Racecheck, ReadingAnotherBlocksOutputNeedsSyncAll) {
+  Gm z(2 * kN);
+  const Result r = Launch(2, [&] { WriteThenReadOther(z.p, false); });
+  ASSERT_FALSE(r.failures.empty()) << r.AllText();
+  EXPECT_NE(r.AllText().find("cross-block hazard on GM: block 0"), std::string::npos)
+      << r.AllText();
+  EXPECT_NE(r.AllText().find("order them with SyncAll"), std::string::npos) << r.AllText();
+}
+
+TEST(Racecheck, SyncAllOrdersTheBlocks) {
+  Gm z(2 * kN);
+  ExpectClean(Launch(2, [&] { WriteThenReadOther(z.p, true); }));
+}
+
 // --- initcheck: an uninitialised TBuf read, and device memory nothing wrote. -------------------
 
 void UninitTBuf(float* z, bool init) {
@@ -407,7 +436,8 @@ TEST(Initcheck, InitialisedTBufIsClean) {
 // Only the tools asked for run.
 TEST(Initcheck, OffWhenNotAsked) {
   Gm z(kN);
-  ExpectClean(Launch(1, [&] { UninitTBuf(z.p, false); }, san::kRacecheck | san::kSynccheck));
+  ExpectClean(Launch(
+      1, [&] { UninitTBuf(z.p, false); }, san::kRacecheck | san::kSynccheck));
 }
 
 TEST(Initcheck, DeviceMemoryNobodyWrote) {

@@ -131,7 +131,8 @@ void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
 // producer pipe's work so far), DeQue waits for it; FreeTensor signals the free event, the next
 // AllocTensor of that buffer waits for it. The order they give is credited to the buffer's
 // bytes [p, p + bytes) only: the framework synchronises per tensor (a tensor used without its
-// DeQue is unordered even when another queue's DeQue happens to wait for the same pipe).
+// DeQue is unordered even when another queue's DeQue happens to wait for the same pipe). p ==
+// nullptr: a plain wait for the flag, which orders everything before it (TBufPool::Reset).
 void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
                  const void* p, uint64_t bytes);
 void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes);
