@@ -63,8 +63,10 @@ std::vector<std::vector<uint64_t>> Active(const MaskModel& m, uint32_t lanes,
   std::vector<std::vector<uint64_t>> out;
   uint32_t repeats = m.repeat_time;
   if (m.counter && !m.copy_counter) repeats = static_cast<uint32_t>((m.count + lanes - 1) / lanes);
+  // Copy's Counter mode: `count` positions per repeat, as many blocks as they need.
+  const uint64_t positions = m.copy_counter ? m.count : lanes;
   for (uint32_t r = 0; r < repeats; ++r) {
-    for (uint32_t p = 0; p < lanes; ++p) {
+    for (uint32_t p = 0; p < positions; ++p) {
       bool on;
       if (m.copy_counter) {
         on = p < m.count;
@@ -660,7 +662,6 @@ TEST(VectorRepeat, CopyMaskFormsAndCopysOwnCounterMode) {
     if (s.model.counter) {
       // Copy: the count applies to each repeat, and repeatTime counts.
       s.model.copy_counter = true;
-      s.model.count = std::min<uint64_t>(s.model.count, 128);
       s.model.repeat_time = 3;
     }
     const auto init = Fill<int16_t>(4, false);
@@ -680,6 +681,33 @@ TEST(VectorRepeat, CopyMaskFormsAndCopysOwnCounterMode) {
     });
     ASSERT_EQ(FirstDiff(got, want), -1) << s.name;
   }
+}
+
+// The Copy documentation's Counter-mode scenario: 18 rows of 64 int32, the first 8 of each row
+// gathered into [18, 8] by one repeat of 144 elements whose 18 source blocks are 8 blocks apart.
+TEST(VectorRepeat, CopyCounterModeGathersRowsInOneRepeat) {
+  const lngrad::Status s = lngrad::aicore::Launch(1, [] {
+    LocalTensor<int32_t> src(TPosition::VECIN, 0, 18 * 64);
+    LocalTensor<int32_t> dst(TPosition::VECOUT, 18 * 64 * 4, 18 * 8);
+    for (uint32_t i = 0; i < 18 * 64; ++i) src.SetValue(i, static_cast<int32_t>(i));
+    SetMaskCount();
+    SetVectorMask<int32_t, MaskMode::COUNTER>(144);
+    Copy<int32_t, false>(dst, src, MASK_PLACEHOLDER, 1, {1, 8, 8, 8});
+    SetMaskNorm();
+    ResetMask();
+    for (uint32_t row = 0; row < 18; ++row) {
+      for (uint32_t c = 0; c < 8; ++c) {
+        ASSERT_EQ(dst.GetValue(row * 8 + c), static_cast<int32_t>(row * 64 + c)) << row << " " << c;
+      }
+    }
+    // The continuous-mask scenarios: 8 elements per repeat, 18 repeats (rows), and 64 x 8.
+    Duplicate(dst, 0, 144);
+    Copy(dst, src, 8, 18, {1, 1, 1, 8});
+    for (uint32_t row = 0; row < 18; ++row) {
+      ASSERT_EQ(dst.GetValue(row * 8 + 7), static_cast<int32_t>(row * 64 + 7)) << row;
+    }
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
 }
 
 // ---------------------------------------------------------------------------------------------
