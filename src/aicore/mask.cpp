@@ -32,18 +32,19 @@ uint64_t ActiveEnd(const RepeatPlan& plan, const RepeatOperand& op) {
 }
 
 // UB block indices (32-byte units from UB byte 0) of repeat r that hold an active element.
-uint32_t ActiveBlocks(const RepeatPlan& plan, const RepeatOperand& op, uint32_t r, int64_t out[8]) {
+void ActiveBlocks(const RepeatPlan& plan, const RepeatOperand& op, uint32_t r,
+                  std::vector<int64_t>& out) {
+  out.clear();
   const uint32_t per = op.PerBlock();
   const int64_t first = (op.view.ptr - op.view.ub) / 32;
-  uint32_t n = 0;
-  for (uint32_t b = 0; b * per < plan.lanes && n < 8; ++b) {
+  for (uint64_t b = 0; b * per < plan.lanes; ++b) {
     bool any = false;
-    for (uint32_t p = b * per; p < (b + 1) * per && p < plan.lanes && !any; ++p) {
-      any = plan.Active(r, p);
+    for (uint64_t p = b * per; p < (b + 1) * per && p < plan.lanes && !any; ++p) {
+      any = plan.Active(r, static_cast<uint32_t>(p));
     }
-    if (any) out[n++] = first + int64_t{r} * op.rep_stride + int64_t{b} * op.blk_stride;
+    if (any)
+      out.push_back(first + int64_t{r} * op.rep_stride + static_cast<int64_t>(b) * op.blk_stride);
   }
-  return n;
 }
 
 std::string BlockBytes(int64_t block) {
@@ -64,14 +65,14 @@ void CheckPairOverlap(const char* api, const RepeatPlan& plan, const RepeatOpera
   // The usual in-place call: the same element mapping and repeats that do not meet.
   if (identical && (plan.repeats <= 1 || dst.rep_stride >= span)) return;
 
-  int64_t db[8];
-  int64_t sb[8];
+  std::vector<int64_t> db;
+  std::vector<int64_t> sb;
   if (!identical) {
     for (uint32_t r = 0; r < plan.repeats; ++r) {
-      const uint32_t nd = ActiveBlocks(plan, dst, r, db);
-      const uint32_t ns = ActiveBlocks(plan, src, r, sb);
-      for (uint32_t i = 0; i < nd; ++i) {
-        for (uint32_t j = 0; j < ns; ++j) {
+      ActiveBlocks(plan, dst, r, db);
+      ActiveBlocks(plan, src, r, sb);
+      for (size_t i = 0; i < db.size(); ++i) {
+        for (size_t j = 0; j < sb.size(); ++j) {
           if (db[i] != sb[j]) continue;
           RaiseKernelCheck(checks::kAddressOverlap,
                            std::string(api) + ": within repeat " + Str(r) + ", " + dst.name +
@@ -89,15 +90,15 @@ void CheckPairOverlap(const char* api, const RepeatPlan& plan, const RepeatOpera
   const int64_t hi = (std::max(d0 + d_end, s0 + s_end) - dst.view.ub + 31) / 32;
   std::vector<int32_t> first_write(static_cast<size_t>(hi - lo), INT32_MAX);
   for (uint32_t r = 0; r < plan.repeats; ++r) {
-    const uint32_t nd = ActiveBlocks(plan, dst, r, db);
-    for (uint32_t i = 0; i < nd; ++i) {
+    ActiveBlocks(plan, dst, r, db);
+    for (size_t i = 0; i < db.size(); ++i) {
       int32_t& w = first_write[static_cast<size_t>(db[i] - lo)];
       w = std::min(w, static_cast<int32_t>(r));
     }
   }
   for (uint32_t s = 1; s < plan.repeats; ++s) {
-    const uint32_t ns = ActiveBlocks(plan, src, s, sb);
-    for (uint32_t j = 0; j < ns; ++j) {
+    ActiveBlocks(plan, src, s, sb);
+    for (size_t j = 0; j < sb.size(); ++j) {
       const int32_t w = first_write[static_cast<size_t>(sb[j] - lo)];
       if (w >= static_cast<int32_t>(s)) continue;
       RaiseKernelCheck(checks::kAddressOverlap,

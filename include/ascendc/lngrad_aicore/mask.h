@@ -22,6 +22,7 @@
 // - Masked-off lanes are neither read nor written.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -230,7 +231,7 @@ void ForEachRun(const RepeatPlan& plan, const std::array<const RepeatOperand*, N
         continue;
       }
       uint32_t q = p + 1;
-      const uint32_t limit = (p / split + 1) * split;
+      const uint32_t limit = std::min((p / split + 1) * split, plan.lanes);
       while (q < limit && plan.Active(r, q)) ++q;
       emit(r, p, q - p);
       p = q;

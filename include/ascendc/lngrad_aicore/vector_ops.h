@@ -516,19 +516,18 @@ void DuplicateRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, T v, const 
 }
 
 // Copy's Counter mode differs from the other instructions' (the Copy documentation): the count
-// is the number of elements of each repeat, and repeatTime counts.
+// is the number of elements of each repeat, which may span more than 8 blocks
+// (ceil(count * sizeof(T) / 32) blocks at the block stride), and repeatTime counts.
 template <typename T>
 void CopyRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                 const MaskArg& mask, int64_t repeat_time, const AscendC::CopyRepeatParams& p) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: T must be a 2- or 4-byte type");
   RepeatPlan plan = PlanRepeats("Copy", sizeof(T), mask, repeat_time);
   if (plan.counter) {
-    const uint64_t per = plan.count < plan.lanes ? plan.count : plan.lanes;
-    const MaskBits b = ContinuousMaskBits(static_cast<int64_t>(per), sizeof(T));
-    plan.counter = false;
-    plan.bits[0] = b.low;
-    plan.bits[1] = plan.lanes > 64 ? b.high : 0;
+    const uint64_t per = plan.count < UINT32_MAX ? plan.count : UINT32_MAX;
+    plan.lanes = static_cast<uint32_t>(per);
     plan.repeats = per == 0 ? 0 : static_cast<uint32_t>(static_cast<uint64_t>(repeat_time) & 0xFFu);
+    plan.count = per * plan.repeats;  // every position of every repeat
   }
   const std::array<RepeatOperand, 2> ops{
       Operand(dst, p.dstStride, p.dstRepeatSize, "dst", "dstStride", "dstRepeatSize", true),
