@@ -1,0 +1,131 @@
+// The operand and parameter rules shared by the repeat-form reductions, comparisons and gathers
+// (lngrad_aicore/reduce_ops.h, compare_ops.h, gather_ops.h): out of line, so that the messages
+// are built once and the headers stay light.
+#include <string>
+
+#include "lngrad_aicore/reduce_ops.h"
+
+namespace lngrad::aicore::detail::rep {
+
+void Raise(const char* check, const char* api, const std::string& message) {
+  RaiseKernelCheck(check, std::string(api) + ": " + message);
+}
+
+int32_t CheckRepeat(const char* api, int64_t repeat, const char* name) {
+  if (repeat < 0) {
+    Raise(checks::kInvalidCount, api,
+          std::string(name) + " is " + std::to_string(repeat) + ", which must be >= 0");
+  }
+  if (repeat > kMaxRepeat) {
+    if (CheckedMode()) {
+      Raise(op_checks::kRepeatTime, api,
+            std::string(name) + " is " + std::to_string(repeat) + ", which must be in [0, 255]");
+    }
+    // The instruction's repeat field holds 8 bits.
+    return static_cast<int32_t>(repeat & 0xFF);
+  }
+  return static_cast<int32_t>(repeat);
+}
+
+uint32_t CheckStride(const char* api, const char* name, int64_t stride) {
+  if (stride < 0 || stride > 0xFFFF) {
+    if (CheckedMode()) {
+      Raise(op_checks::kStride, api,
+            std::string(name) + " is " + std::to_string(stride) + ", which must be in [0, 65535]");
+    }
+    return static_cast<uint32_t>(stride & 0xFFFF);
+  }
+  return static_cast<uint32_t>(stride);
+}
+
+Lanes MaskLanes(const char* api, int64_t mask, uint32_t lanes) {
+  if (mask < 0 || mask > lanes) {
+    if (CheckedMode() || mask < 0) {
+      Raise(op_checks::kMask, api,
+            "mask is " + std::to_string(mask) + ", which must be in [0, " + std::to_string(lanes) +
+                "] (the lanes of one repeat of this type)");
+    }
+    mask = lanes;
+  }
+  return Lanes::First(static_cast<uint32_t>(mask));
+}
+
+Lanes MaskLanes(const char* api, const uint64_t mask[], uint32_t lanes) {
+  Lanes l;
+  l.w[0] = mask[0];
+  l.w[1] = lanes > 64 ? mask[1] : 0;
+  if (lanes <= 64 && mask[1] != 0 && CheckedMode()) {
+    Raise(op_checks::kMask, api,
+          "mask[1] is " + std::to_string(mask[1]) +
+              ", which must be 0 for a 4-byte type (a repeat has 64 lanes, all in mask[0])");
+  }
+  return l;
+}
+
+void CheckOperand(const char* api, const char* name, const TensorView& v, uint64_t extent,
+                  uint32_t align, const std::string& how) {
+  if (extent == 0) return;
+  const bool checked = CheckedMode();
+  if (v.ptr == nullptr) {
+    Raise(checks::kTensorBounds, api, std::string(name) + " is an empty tensor");
+  }
+  if (checked && extent > v.size_bytes) {
+    Raise(checks::kTensorBounds, api,
+          std::string(name) + " is accessed up to byte " + std::to_string(extent) + " (" + how +
+              "), past its " + std::to_string(v.size_bytes) + " bytes");
+  }
+  const int64_t addr = v.ptr - v.ub;
+  if (checked && align > 1 && addr % align != 0) {
+    Raise(checks::kUbAlignment, api,
+          std::string(name) + " is at UB address " + std::to_string(addr) +
+              ", which must be aligned to " + std::to_string(align) + " bytes");
+  }
+  RequireInsideUb(v, addr, extent, api);
+}
+
+void CheckDisjoint(const char* api, const char* dst_name, const TensorView& dst,
+                   uint64_t dst_extent, const char* src_name, const TensorView& src,
+                   uint64_t src_extent) {
+  if (!CheckedMode() || dst_extent == 0 || src_extent == 0) return;
+  if (dst.ptr < src.ptr + src_extent && src.ptr < dst.ptr + dst_extent) {
+    Raise(checks::kAddressOverlap, api,
+          std::string(dst_name) + " (UB " + std::to_string(dst.ptr - dst.ub) + ", " +
+              std::to_string(dst_extent) + " B) overlaps " + src_name + " (UB " +
+              std::to_string(src.ptr - src.ub) + ", " + std::to_string(src_extent) +
+              " B), which this instruction does not allow");
+  }
+}
+
+NpuArch RunningArch() { return CurrentBlockProduct().arch; }
+
+const char* OrderName(AscendC::ReduceOrder o) {
+  switch (o) {
+    case AscendC::ReduceOrder::ORDER_VALUE_INDEX:
+      return "ORDER_VALUE_INDEX";
+    case AscendC::ReduceOrder::ORDER_INDEX_VALUE:
+      return "ORDER_INDEX_VALUE";
+    case AscendC::ReduceOrder::ORDER_ONLY_VALUE:
+      return "ORDER_ONLY_VALUE";
+    case AscendC::ReduceOrder::ORDER_ONLY_INDEX:
+      return "ORDER_ONLY_INDEX";
+  }
+  return "?";
+}
+
+uint64_t MaxMinTmpElems(uint64_t first, uint32_t elem, bool with_index) {
+  // ReduceMax.md's formulas: every round's output, [value, index] pairs, rounded up to whole
+  // data blocks; without the index later rounds reuse the first round's space.
+  const uint64_t per_block = kBlockBytes / elem;
+  const uint64_t per_repeat = kRepeatBytes / elem;
+  const auto blocks = [&](uint64_t n) { return (n + per_block - 1) / per_block * per_block; };
+  const uint64_t iter1 = first * 2;
+  if (!with_index) return blocks(iter1);
+  const uint64_t iter2_start = blocks(iter1);
+  const uint64_t iter2 = (iter1 + per_repeat - 1) / per_repeat * 2;
+  const uint64_t iter2_end = blocks(iter2);
+  if (iter2 <= 2) return iter2_start + iter2_end;
+  const uint64_t iter3 = (iter2 + per_repeat - 1) / per_repeat * 2;
+  return iter2_start + iter2_end + blocks(iter3);
+}
+
+}  // namespace lngrad::aicore::detail::rep
