@@ -99,6 +99,10 @@ struct BlockContext {
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
   AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
+  // The vector mask register and mode (mask.h): full mask, Normal mode at block start.
+  uint64_t mask_low = ~uint64_t{0};
+  uint64_t mask_high = ~uint64_t{0};
+  bool mask_counter = false;
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has

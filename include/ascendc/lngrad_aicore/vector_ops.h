@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "instructions.h"
+#include "mask.h"
 #include "tensor.h"
 
 namespace lngrad::aicore::detail {
