@@ -11,55 +11,15 @@ void Raise(const char* check, const char* api, const std::string& message) {
   RaiseKernelCheck(check, std::string(api) + ": " + message);
 }
 
-int32_t CheckRepeat(const char* api, int64_t repeat, const char* name) {
-  if (repeat < 0) {
-    Raise(checks::kInvalidCount, api,
-          std::string(name) + " is " + std::to_string(repeat) + ", which must be >= 0");
-  }
-  if (repeat > kMaxRepeat) {
-    if (CheckedMode()) {
-      Raise(op_checks::kRepeatTime, api,
-            std::string(name) + " is " + std::to_string(repeat) + ", which must be in [0, 255]");
-    }
-    // The instruction's repeat field holds 8 bits.
-    return static_cast<int32_t>(repeat & 0xFF);
-  }
-  return static_cast<int32_t>(repeat);
-}
-
 uint32_t CheckStride(const char* api, const char* name, int64_t stride) {
   if (stride < 0 || stride > 0xFFFF) {
     if (CheckedMode()) {
-      Raise(op_checks::kStride, api,
+      Raise(checks::kVectorStride, api,
             std::string(name) + " is " + std::to_string(stride) + ", which must be in [0, 65535]");
     }
     return static_cast<uint32_t>(stride & 0xFFFF);
   }
   return static_cast<uint32_t>(stride);
-}
-
-Lanes MaskLanes(const char* api, int64_t mask, uint32_t lanes) {
-  if (mask < 0 || mask > lanes) {
-    if (CheckedMode() || mask < 0) {
-      Raise(op_checks::kMask, api,
-            "mask is " + std::to_string(mask) + ", which must be in [0, " + std::to_string(lanes) +
-                "] (the lanes of one repeat of this type)");
-    }
-    mask = lanes;
-  }
-  return Lanes::First(static_cast<uint32_t>(mask));
-}
-
-Lanes MaskLanes(const char* api, const uint64_t mask[], uint32_t lanes) {
-  Lanes l;
-  l.w[0] = mask[0];
-  l.w[1] = lanes > 64 ? mask[1] : 0;
-  if (lanes <= 64 && mask[1] != 0 && CheckedMode()) {
-    Raise(op_checks::kMask, api,
-          "mask[1] is " + std::to_string(mask[1]) +
-              ", which must be 0 for a 4-byte type (a repeat has 64 lanes, all in mask[0])");
-  }
-  return l;
 }
 
 void CheckOperand(const char* api, const char* name, const TensorView& v, uint64_t extent,

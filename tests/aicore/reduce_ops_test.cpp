@@ -342,6 +342,57 @@ TEST(ReduceOps, NanWinsMaxAndMinAndTiesTakeTheLowestIndex) {
   EXPECT_EQ(std::bit_cast<uint32_t>(g[1]), 20u);
 }
 
+// isSetMask = false reads the mask register (SetVectorMask); Counter mode fills repeat after
+// repeat (mask.h), repeatTime ignored.
+TEST(ReduceOps, MaskRegisterAndCounterMode) {
+  const auto src = RandomValues<float>(7, 1024);
+  const float fill = -77.0f;
+  MaskModel m;
+  m.bits = true;
+  m.m[0] = 0xF0F0F0F00000FFFFull;
+  std::vector<float> want(kCap / sizeof(float), fill);
+  for (uint32_t r = 0; r < 2; ++r) {
+    std::vector<float> lanes(64);
+    for (uint32_t i = 0; i < 64; ++i) lanes[i] = m.On(i) ? src[At<float>(r, i, 8, 1)] : 0.0f;
+    want[r] = TreeModel(lanes, 0, 64);
+  }
+  auto got = RunOn<float>(src, fill, [&](auto a, auto d, auto) {
+    SetVectorMask<float>(0, m.m[0]);
+    WholeReduceSum<float, false>(d, a, MASK_PLACEHOLDER, 2, 1, 1, 8);
+    ResetMask();
+  });
+  ExpectSameBits(got, want, "WholeReduceSum with the mask register");
+  // Counter mode, 150 elements: repeats of 64, 64 and 22 lanes; blocks 3..7 of the last
+  // repeat have no lanes and keep dst (A2).
+  std::vector<float> w2(kCap / sizeof(float), fill);
+  std::vector<float> w3(kCap / sizeof(float), fill);
+  for (uint32_t r = 0; r < 3; ++r) {
+    std::vector<float> lanes(64, 0.0f);
+    for (uint32_t i = 0; i < 64 && r * 64 + i < 150; ++i) lanes[i] = src[r * 64 + i];
+    w2[r] = TreeModel(lanes, 0, 64);
+    for (uint32_t b = 0; b < 8 && r * 64 + b * 8 < 150; ++b) {
+      std::vector<float> blk(lanes.begin() + b * 8, lanes.begin() + b * 8 + 8);
+      w3[r * 8 + b] = TreeModel(blk, 0, 8);
+    }
+  }
+  got = RunOn<float>(src, fill, [&](auto a, auto d, auto) {
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 150);
+    WholeReduceSum<float, false>(d, a, MASK_PLACEHOLDER, 1, 1, 1, 8);
+    SetMaskNorm();
+    ResetMask();
+  });
+  ExpectSameBits(got, w2, "WholeReduceSum in Counter mode");
+  got = RunOn<float>(src, fill, [&](auto a, auto d, auto) {
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 150);
+    BlockReduceSum<float, false>(d, a, 1, MASK_PLACEHOLDER, 1, 1, 8);
+    SetMaskNorm();
+    ResetMask();
+  });
+  ExpectSameBits(got, w3, "BlockReduceSum in Counter mode");
+}
+
 // ---- BlockReduceSum / Max / Min, PairReduceSum ----
 
 template <typename T>
@@ -611,22 +662,13 @@ void ExpectCheck(const std::function<void(Buffers&)>& body, const std::string& c
 TEST(ReduceOpsChecks, RepeatStrideMaskAndBounds) {
   ExpectCheck(
       [](Buffers& b) { WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), 64, 256, 1, 1, 8); },
-      "repeat_time", "repeatTime is 256");
+      "repeat_times", "repeatTime is 256");
   ExpectCheck(
-      [](Buffers& b) { WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), 64, -1, 1, 1, 8); },
-      "invalid_count", "repeatTime is -1");
-  ExpectCheck(
-      [](Buffers& b) { WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), 65, 1, 1, 1, 8); },
-      "mask", "mask is 65");
-  ExpectCheck(
-      [](Buffers& b) {
-        uint64_t m[2] = {1, 1};
-        WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), m, 1, 1, 1, 8);
-      },
-      "mask", "mask[1]");
+      [](Buffers& b) { WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), -3, 1, 1, 1, 8); },
+      "vector_mask", "mask is -3");
   ExpectCheck(
       [](Buffers& b) { WholeReduceSum(b.d.Get<half>(), b.a.Get<half>(), 128, 1, 1, 1, 70000); },
-      "stride", "srcRepStride is 70000");
+      "vector_stride", "srcRepStride is 70000");
   // 17 repeats of 256 B run past the 4096-byte src.
   ExpectCheck(
       [](Buffers& b) { WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), 64, 17, 1, 1, 8); },
@@ -678,7 +720,7 @@ TEST(ReduceOpsChecks, SharedTmpBufferSize) {
 TEST(ReduceOpsChecks, Brcb) {
   ExpectCheck(
       [](Buffers& b) { Brcb(b.d.Get<float>(), b.a.Get<float>(), 1, BrcbRepeatParams(0, 8)); },
-      "block_stride", "dstBlkStride is 0");
+      "vector_stride", "dstBlkStride is 0");
   ExpectCheck(
       [](Buffers& b) {
         LocalTensor<float> x = b.a.Get<float>();

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include "constants.h"
 #include "half.h"
 #include "instructions.h"
+#include "mask.h"
 #include "sanitizer.h"
 #include "tensor.h"
 
@@ -61,23 +63,21 @@ struct BrcbRepeatParams {
 
 }  // namespace AscendC
 
-// The repeat machinery the reductions, comparisons and gathers share.
+// The repeat machinery the reductions, comparisons and gathers share (on top of mask.h's
+// RepeatPlan, which decides which positions of which repeats run).
 namespace lngrad::aicore::detail::rep {
 
-// Names of the checks the repeat forms add (KernelCheckError::check()).
+// Names of the checks these forms add (KernelCheckError::check()); repeatTime, the mask and
+// block strides use mask.h's checks::kRepeatTimes, kVectorMask and kVectorStride.
 namespace op_checks {
-inline constexpr const char* kRepeatTime = "repeat_time";      // repeatTime outside [0, 255]
-inline constexpr const char* kStride = "stride";               // a stride outside [0, 65535]
-inline constexpr const char* kMask = "mask";                   // mask outside the repeat's lanes
 inline constexpr const char* kReduceOrder = "reduce_order";    // order not on this product
 inline constexpr const char* kTmpBuffer = "tmp_buffer";        // sharedTmpBuffer too small
 inline constexpr const char* kCmpMode = "cmp_mode";            // mode not defined for the type
 inline constexpr const char* kSelMode = "sel_mode";            // SELMODE not valid here
 inline constexpr const char* kGatherOffset = "gather_offset";  // offset misaligned / outside
-inline constexpr const char* kBlockStride = "block_stride";    // a block stride of 0
+inline constexpr const char* kCount = "count_alignment";       // count not whole repeats
 }  // namespace op_checks
 
-inline constexpr int64_t kMaxRepeat = 255;
 inline constexpr uint32_t kBlockBytes = 32;
 inline constexpr uint32_t kRepeatBytes = 256;
 
@@ -89,7 +89,7 @@ inline constexpr uint32_t kPerBlock = kBlockBytes / sizeof(T);
 // The active lanes of one repeat (bit i = lane i).
 struct Lanes {
   uint64_t w[2] = {0, 0};
-  static Lanes First(uint32_t n) {
+  static Lanes First(uint64_t n) {
     Lanes l;
     l.w[0] = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
     l.w[1] = n >= 128 ? ~uint64_t{0} : n > 64 ? (uint64_t{1} << (n - 64)) - 1 : 0;
@@ -99,15 +99,46 @@ struct Lanes {
   bool Any() const { return (w[0] | w[1]) != 0; }
 };
 
+// The lanes of repeat r of a plan (Counter mode: full repeats, then the rest).
+inline Lanes LanesOf(const RepeatPlan& p, uint32_t r) {
+  if (!p.counter) {
+    Lanes l;
+    l.w[0] = p.bits[0];
+    l.w[1] = p.lanes > 64 ? p.bits[1] : 0;
+    return l;
+  }
+  const uint64_t done = uint64_t{r} * p.lanes;
+  return Lanes::First(p.count - done >= p.lanes ? p.lanes : p.count - done);
+}
+
+// The plan of a mask/repeat form: the continuous (integer) or bit-wise (array) mask,
+// isSetMask as mask.h describes, repeatTime in [0, 255].
+template <typename T, bool isSetMask, typename M>
+RepeatPlan Plan(const char* api, const M& mask, int64_t repeat) {
+  if constexpr (std::is_integral_v<M>) {
+    return PlanRepeats(api, sizeof(T),
+                       LenMaskArg(static_cast<uint64_t>(static_cast<int64_t>(mask)), isSetMask),
+                       repeat);
+  } else {
+    return PlanRepeats(api, sizeof(T), BitsMaskArg(mask, isSetMask), repeat);
+  }
+}
+
+// A plan of `repeats` repeats with the same lanes, outside the mask register (the level-0/2
+// reductions, which set the mask themselves and may run more than 255 repeats).
+inline RepeatPlan FixedPlan(uint32_t lanes_per_repeat, uint32_t repeats, const Lanes& lanes) {
+  RepeatPlan p;
+  p.lanes = lanes_per_repeat;
+  p.bits[0] = lanes.w[0];
+  p.bits[1] = lanes.w[1];
+  p.repeats = lanes.Any() ? repeats : 0;
+  return p;
+}
+
 [[noreturn]] void Raise(const char* check, const char* api, const std::string& message);
-// repeatTime in [0, 255] (negative: always kInvalidCount; above 255: checked mode
-// kRepeatTime, unchecked the instruction's low 8 bits). Returns the repeats to run.
-int32_t CheckRepeat(const char* api, int64_t repeat, const char* name = "repeatTime");
-// A stride in [0, 65535] (checked: kStride naming `name`; unchecked: the low 16 bits).
+// A stride parameter in [0, 65535] (checked: kVectorStride naming `name`; unchecked: the low
+// 16 bits, the instruction's field).
 uint32_t CheckStride(const char* api, const char* name, int64_t stride);
-// The lanes of a continuous mask (leading lanes, [0, lanes]) or a bit mask.
-Lanes MaskLanes(const char* api, int64_t mask, uint32_t lanes);
-Lanes MaskLanes(const char* api, const uint64_t mask[], uint32_t lanes);
 // An operand accessed in [0, extent) bytes from its start: checked mode, inside the tensor
 // (kTensorBounds, `how` says which parameters reach that far) and aligned to `align` bytes
 // (kUbAlignment); both modes, inside the UB (kUbBounds).
@@ -119,25 +150,43 @@ void CheckDisjoint(const char* api, const char* dst_name, const TensorView& dst,
                    uint64_t src_extent);
 NpuArch RunningArch();
 
-// Byte geometry of a strided operand: element size, repeat and block strides in bytes.
-struct Geo {
-  uint32_t elem;
-  uint64_t rep;
-  uint64_t blk;
-  uint64_t Off(uint32_t r, uint32_t lane) const {
-    const uint32_t epb = kBlockBytes / elem;
-    return r * rep + (lane / epb) * blk + (lane % epb) * elem;
-  }
-  // Bytes from the start up to the end of the furthest active lane of `repeats` repeats.
-  uint64_t Extent(uint32_t repeats, const Lanes& lanes, uint32_t nlanes) const {
-    if (repeats == 0 || !lanes.Any()) return 0;
-    uint64_t far = 0;
-    for (uint32_t i = 0; i < nlanes; ++i) {
-      if (lanes.Test(i) && Off(0, i) + elem > far) far = Off(0, i) + elem;
+// Bytes from a strided operand's start to the end of its furthest active element: the last
+// repeat's furthest lane (Counter mode: or the full repeat before it), every lane looked at,
+// since with a block stride of 0 a later lane may lie lower.
+inline uint64_t ActiveExtent(const RepeatPlan& plan, const RepeatOperand& op) {
+  uint64_t end = 0;
+  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
+    const uint32_t r = plan.repeats - 1 - k;
+    for (uint32_t p = 0; p < plan.lanes; ++p) {
+      if (plan.Active(r, p)) end = std::max<uint64_t>(end, op.Offset(r, p) + op.elem_size);
     }
-    return (repeats - 1) * rep + far;
   }
-};
+  return end;
+}
+// The rules of a strided source (mask.h's CheckRepeatOperands treats its first operand as a
+// destination, with dstBlkStride >= 1; a reduction's source may have block stride 0).
+inline void CheckSource(const char* api, const RepeatPlan& plan, const RepeatOperand& op) {
+  CheckOperand(api, op.name, op.view, ActiveExtent(plan, op), kBlockBytes,
+               std::to_string(plan.repeats) + " repeat(s), " + op.blk_name + " " +
+                   std::to_string(op.blk_stride) + ", " + op.rep_name + " " +
+                   std::to_string(op.rep_stride));
+}
+
+// A strided source operand.
+template <typename T>
+RepeatOperand SrcOperand(const AscendC::LocalTensor<T>& src, uint32_t blk, uint32_t rep,
+                         const char* name = "src", const char* blk_name = "srcBlkStride",
+                         const char* rep_name = "srcRepStride") {
+  RepeatOperand op;
+  op.view = src.View();
+  op.elem_size = sizeof(T);
+  op.blk_stride = blk;
+  op.rep_stride = rep;
+  op.name = name;
+  op.blk_name = blk_name;
+  op.rep_name = rep_name;
+  return op;
+}
 
 // Records byte ranges into an Instr, merging adjacent ones (used only while a tool is on).
 class Runs {
@@ -169,16 +218,12 @@ class Runs {
   uint64_t len_ = 0;
 };
 
-// The active lanes of `repeats` repeats of `g` from `base`, as read ranges.
-inline void RecordLanes(san::Instr& in, bool write, const void* base, const Geo& g,
-                        uint32_t repeats, const Lanes& lanes, uint32_t nlanes) {
-  Runs runs(in, write);
-  const auto* b = static_cast<const std::byte*>(base);
-  for (uint32_t r = 0; r < repeats; ++r) {
-    for (uint32_t i = 0; i < nlanes; ++i) {
-      if (lanes.Test(i)) runs.Add(b + g.Off(r, i), g.elem);
-    }
-  }
+// The active elements of a plan in an operand, as read (or write) ranges.
+inline void RecordActive(san::Instr& in, bool write, const RepeatPlan& plan,
+                         const RepeatOperand& op) {
+  ForEachRun<1>(plan, {&op}, [&](const std::array<std::byte*, 1>& p, uint64_t n) {
+    write ? in.Write(p[0], n * op.elem_size) : in.Read(p[0], n * op.elem_size);
+  });
 }
 
 template <typename T>
@@ -246,28 +291,19 @@ T IndexAsT(uint32_t index) {
     return std::bit_cast<T>(index);
   }
 }
-template <typename T>
-uint32_t IndexOf(T v) {
-  if constexpr (sizeof(T) == 2) {
-    return std::bit_cast<uint16_t>(v);
-  } else {
-    return std::bit_cast<uint32_t>(v);
-  }
-}
 
 enum class Kind { kSum, kMax, kMin };
-inline const char* KindName(Kind k) {
-  return k == Kind::kSum ? "sum" : k == Kind::kMax ? "max" : "min";
-}
 
 // One repeat's reduction over its active lanes: sum (tree) or max/min with the first index.
 template <typename T>
-void ReduceOneRepeat(Kind kind, const std::byte* src, const Geo& g, uint32_t r, const Lanes& lanes,
-                     T* value, uint32_t* index) {
+void ReduceOneRepeat(Kind kind, const RepeatOperand& op, uint32_t r, const Lanes& lanes, T* value,
+                     uint32_t* index) {
   constexpr uint32_t L = kLanes<T>;
+  const std::byte* src = op.view.ptr;
   if (kind == Kind::kSum) {
     T v[L];
-    for (uint32_t i = 0; i < L; ++i) v[i] = lanes.Test(i) ? Load<T>(src + g.Off(r, i)) : T(0.0f);
+    for (uint32_t i = 0; i < L; ++i)
+      v[i] = lanes.Test(i) ? Load<T>(src + op.Offset(r, i)) : T(0.0f);
     *value = RepeatSum(v);
     *index = 0;
     return;
@@ -277,7 +313,7 @@ void ReduceOneRepeat(Kind kind, const std::byte* src, const Geo& g, uint32_t r, 
   uint32_t at = 0;
   for (uint32_t i = 0; i < L; ++i) {
     if (!lanes.Test(i)) continue;
-    const T x = Load<T>(src + g.Off(r, i));
+    const T x = Load<T>(src + op.Offset(r, i));
     if (!found || Better(kind == Kind::kMax, x, best)) {
       best = x;
       at = i;
@@ -340,47 +376,47 @@ void StoreResult(Kind kind, AscendC::ReduceOrder order, std::byte* out, T value,
   }
 }
 
+inline std::string RepeatHow(const RepeatPlan& plan, const char* stride_name, uint32_t stride) {
+  return std::to_string(plan.repeats) + " repeat(s), " + stride_name + " " + std::to_string(stride);
+}
+
 // WholeReduceSum/Max/Min (ReduceRepeat): one result per repeat at dst + r * dstRepStride * unit.
 template <typename T>
 void WholeReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
-                 const AscendC::LocalTensor<T>& src, Lanes lanes, int64_t repeat_in,
-                 int64_t dst_rep_in, int64_t src_blk_in, int64_t src_rep_in,
-                 AscendC::ReduceOrder order, SrcLoc loc) {
+                 const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
+                 int64_t src_blk_in, int64_t src_rep_in, AscendC::ReduceOrder order, SrcLoc loc) {
   static_assert(kIsReduceType<T>, "reductions: T must be half or float");
-  const int32_t repeat = CheckRepeat(api, repeat_in);
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const uint32_t src_blk = CheckStride(api, "srcBlkStride", src_blk_in);
-  const uint32_t src_rep = CheckStride(api, "srcRepStride", src_rep_in);
+  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
+                                     CheckStride(api, "srcRepStride", src_rep_in));
   if (kind != Kind::kSum && CheckedMode() && !OrderSupported(RunningArch(), order)) {
     Raise(op_checks::kReduceOrder, api,
           std::string("order ") + OrderName(order) + " is not available on this product");
   }
-  if (repeat == 0 || !lanes.Any()) return;  // a NOP (A2/A3 documents)
-  constexpr uint32_t L = kLanes<T>;
-  const Geo g{sizeof(T), uint64_t{src_rep} * kBlockBytes, uint64_t{src_blk} * kBlockBytes};
+  if (plan.Empty()) return;  // a NOP (A2/A3 documents)
   const OutShape os = WholeOutShape<T>(kind, order);
   const uint64_t out_pitch = uint64_t{dst_rep} * os.unit;
-  const uint64_t src_extent = g.Extent(repeat, lanes, L);
-  const uint64_t dst_extent = (repeat - 1) * out_pitch + os.width;
-  CheckOperand(api, "src", src.View(), src_extent, kBlockBytes,
-               "repeatTime " + std::to_string(repeat) + ", srcRepStride " +
-                   std::to_string(src_rep) + ", srcBlkStride " + std::to_string(src_blk));
-  CheckOperand(
-      api, "dst", dst.View(), dst_extent, os.unit,
-      "repeatTime " + std::to_string(repeat) + ", dstRepStride " + std::to_string(dst_rep));
+  CheckSource(api, plan, s);
+  CheckOperand(api, "dst", dst.View(), (plan.repeats - 1) * out_pitch + os.width, os.unit,
+               RepeatHow(plan, "dstRepStride", dst_rep));
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
-    RecordLanes(in, false, src.HostPtr(), g, repeat, lanes, L);
-    in.WriteBlocks(dst.HostPtr(), repeat, os.width, out_pitch);
+    RecordActive(in, false, plan, s);
+    in.WriteBlocks(dst.HostPtr(), plan.repeats, os.width, out_pitch);
   }
-  const auto* s = reinterpret_cast<const std::byte*>(src.HostPtr());
   auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
-  for (int32_t r = 0; r < repeat; ++r) {
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
     T value;
     uint32_t index;
-    ReduceOneRepeat(kind, s, g, r, lanes, &value, &index);
+    ReduceOneRepeat(kind, s, r, LanesOf(plan, r), &value, &index);
     StoreResult(kind, order, d + r * out_pitch, value, index);
   }
+}
+
+// Whether an output of an empty block / pair is written (with the identity) rather than left
+// alone: the 950 and Atlas 200I/500 A2 documents say so.
+inline bool FillsEmptyOutputs(NpuArch arch) {
+  return arch == NpuArch::k3002 || arch == NpuArch::k3510;
 }
 
 // BlockReduceSum/Max/Min (ReduceDataBlock): one result per data block, 8 per repeat, at
@@ -389,72 +425,81 @@ void WholeReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
 // 65504 / +inf; 950: 0, -inf, +inf), as documented.
 template <typename T>
 void BlockReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
-                 const AscendC::LocalTensor<T>& src, Lanes lanes, int64_t repeat_in,
-                 int64_t dst_rep_in, int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
+                 const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
+                 int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
   static_assert(kIsReduceType<T>, "reductions: T must be half or float");
-  const int32_t repeat = CheckRepeat(api, repeat_in);
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const uint32_t src_blk = CheckStride(api, "srcBlkStride", src_blk_in);
-  const uint32_t src_rep = CheckStride(api, "srcRepStride", src_rep_in);
-  if (repeat == 0 || !lanes.Any()) return;
-  constexpr uint32_t L = kLanes<T>;
+  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
+                                     CheckStride(api, "srcRepStride", src_rep_in));
+  if (plan.Empty()) return;
   constexpr uint32_t E = kPerBlock<T>;
   const NpuArch arch = RunningArch();
-  const bool fill = arch == NpuArch::k3002 || arch == NpuArch::k3510;
-  bool block_active[8];
-  uint32_t last_out = 0;
-  for (uint32_t b = 0; b < 8; ++b) {
-    block_active[b] = false;
-    for (uint32_t j = 0; j < E; ++j) block_active[b] = block_active[b] || lanes.Test(b * E + j);
-    if (block_active[b] || fill) last_out = b + 1;
-  }
-  const Geo g{sizeof(T), uint64_t{src_rep} * kBlockBytes, uint64_t{src_blk} * kBlockBytes};
+  const bool fill = FillsEmptyOutputs(arch);
+  const auto active = [&](const Lanes& l, uint32_t b) {
+    for (uint32_t j = 0; j < E; ++j) {
+      if (l.Test(b * E + j)) return true;
+    }
+    return false;
+  };
+  // The furthest output: the last repeat's (Counter mode: it may have fewer blocks, so the
+  // one before it may reach further with dstRepStride 0).
+  uint64_t dst_extent = 0;
   const uint64_t out_pitch = uint64_t{dst_rep} * 8 * sizeof(T);
-  CheckOperand(api, "src", src.View(), g.Extent(repeat, lanes, L), kBlockBytes,
-               "repeatTime " + std::to_string(repeat) + ", srcRepStride " +
-                   std::to_string(src_rep) + ", srcBlkStride " + std::to_string(src_blk));
-  CheckOperand(
-      api, "dst", dst.View(), (repeat - 1) * out_pitch + last_out * sizeof(T), 8 * sizeof(T),
-      "repeatTime " + std::to_string(repeat) + ", dstRepStride " + std::to_string(dst_rep));
+  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
+    const uint32_t r = plan.repeats - 1 - k;
+    for (uint32_t b = 0; b < 8; ++b) {
+      if (fill || active(LanesOf(plan, r), b)) {
+        dst_extent = std::max<uint64_t>(dst_extent, r * out_pitch + (b + 1) * sizeof(T));
+      }
+    }
+  }
+  CheckSource(api, plan, s);
+  CheckOperand(api, "dst", dst.View(), dst_extent, 8 * sizeof(T),
+               RepeatHow(plan, "dstRepStride", dst_rep));
   auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
-    RecordLanes(in, false, src.HostPtr(), g, repeat, lanes, L);
+    RecordActive(in, false, plan, s);
     Runs w(in, true);
-    for (int32_t r = 0; r < repeat; ++r) {
+    for (uint32_t r = 0; r < plan.repeats; ++r) {
+      const Lanes l = LanesOf(plan, r);
       for (uint32_t b = 0; b < 8; ++b) {
-        if (block_active[b] || fill) w.Add(d + r * out_pitch + b * sizeof(T), sizeof(T));
+        if (fill || active(l, b)) w.Add(d + r * out_pitch + b * sizeof(T), sizeof(T));
       }
     }
   }
-  const auto* s = reinterpret_cast<const std::byte*>(src.HostPtr());
-  for (int32_t r = 0; r < repeat; ++r) {
+  const bool h3002 = std::is_same_v<T, half> && arch == NpuArch::k3002;
+  const float big = h3002 ? 65504.0f : INFINITY;
+  const T identity = T(kind == Kind::kSum ? 0.0f : kind == Kind::kMax ? -big : big);
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
+    const Lanes l = LanesOf(plan, r);
     T out[8] = {};
+    bool written[8] = {};
     for (uint32_t b = 0; b < 8; ++b) {
-      if (!block_active[b]) {
-        const bool h = std::is_same_v<T, half> && arch == NpuArch::k3002;
-        const float big = h ? 65504.0f : INFINITY;
-        out[b] = T(kind == Kind::kSum ? 0.0f : kind == Kind::kMax ? -big : big);
+      if (!active(l, b)) {
+        out[b] = identity;
+        written[b] = fill;
         continue;
       }
+      written[b] = true;
       if (kind == Kind::kSum) {
         T v[E];
         for (uint32_t j = 0; j < E; ++j) {
-          v[j] = lanes.Test(b * E + j) ? Load<T>(s + g.Off(r, b * E + j)) : T(0.0f);
+          v[j] = l.Test(b * E + j) ? Load<T>(s.view.ptr + s.Offset(r, b * E + j)) : T(0.0f);
         }
         out[b] = PairTree(v, E);
-      } else {
-        bool found = false;
-        for (uint32_t j = 0; j < E; ++j) {
-          if (!lanes.Test(b * E + j)) continue;
-          const T x = Load<T>(s + g.Off(r, b * E + j));
-          if (!found || Better(kind == Kind::kMax, x, out[b])) out[b] = x;
-          found = true;
-        }
+        continue;
+      }
+      bool found = false;
+      for (uint32_t j = 0; j < E; ++j) {
+        if (!l.Test(b * E + j)) continue;
+        const T x = Load<T>(s.view.ptr + s.Offset(r, b * E + j));
+        if (!found || Better(kind == Kind::kMax, x, out[b])) out[b] = x;
+        found = true;
       }
     }
     for (uint32_t b = 0; b < 8; ++b) {
-      if (block_active[b] || fill) Store(d + r * out_pitch + b * sizeof(T), out[b]);
+      if (written[b]) Store(d + r * out_pitch + b * sizeof(T), out[b]);
     }
   }
 }
@@ -464,54 +509,53 @@ void BlockReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
 // (950, Atlas 200I/500 A2), as documented; a single masked lane enters as +0.
 template <typename T>
 void PairReduce(const char* api, const AscendC::LocalTensor<T>& dst,
-                const AscendC::LocalTensor<T>& src, Lanes lanes, int64_t repeat_in,
-                int64_t dst_rep_in, int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
+                const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
+                int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
   static_assert(kIsReduceType<T>, "reductions: T must be half or float");
-  const int32_t repeat = CheckRepeat(api, repeat_in);
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const uint32_t src_blk = CheckStride(api, "srcBlkStride", src_blk_in);
-  const uint32_t src_rep = CheckStride(api, "srcRepStride", src_rep_in);
-  if (repeat == 0 || !lanes.Any()) return;
-  constexpr uint32_t L = kLanes<T>;
-  const NpuArch arch = RunningArch();
-  const bool fill = arch == NpuArch::k3002 || arch == NpuArch::k3510;
-  uint32_t last_out = 0;
-  for (uint32_t k = 0; k < L / 2; ++k) {
-    if (fill || lanes.Test(2 * k) || lanes.Test(2 * k + 1)) last_out = k + 1;
-  }
-  const Geo g{sizeof(T), uint64_t{src_rep} * kBlockBytes, uint64_t{src_blk} * kBlockBytes};
+  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
+                                     CheckStride(api, "srcRepStride", src_rep_in));
+  if (plan.Empty()) return;
+  constexpr uint32_t P = kLanes<T> / 2;
+  const bool fill = FillsEmptyOutputs(RunningArch());
+  const auto written = [&](const Lanes& l, uint32_t k) {
+    return fill || l.Test(2 * k) || l.Test(2 * k + 1);
+  };
   const uint64_t out_pitch = uint64_t{dst_rep} * (kRepeatBytes / 2);
-  CheckOperand(api, "src", src.View(), g.Extent(repeat, lanes, L), kBlockBytes,
-               "repeatTime " + std::to_string(repeat) + ", srcRepStride " +
-                   std::to_string(src_rep) + ", srcBlkStride " + std::to_string(src_blk));
-  CheckOperand(
-      api, "dst", dst.View(), (repeat - 1) * out_pitch + last_out * sizeof(T), kBlockBytes,
-      "repeatTime " + std::to_string(repeat) + ", dstRepStride " + std::to_string(dst_rep));
+  uint64_t dst_extent = 0;
+  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
+    const uint32_t r = plan.repeats - 1 - k;
+    for (uint32_t q = 0; q < P; ++q) {
+      if (written(LanesOf(plan, r), q)) {
+        dst_extent = std::max<uint64_t>(dst_extent, r * out_pitch + (q + 1) * sizeof(T));
+      }
+    }
+  }
+  CheckSource(api, plan, s);
+  CheckOperand(api, "dst", dst.View(), dst_extent, kBlockBytes,
+               RepeatHow(plan, "dstRepStride", dst_rep));
   auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
-    RecordLanes(in, false, src.HostPtr(), g, repeat, lanes, L);
+    RecordActive(in, false, plan, s);
     Runs w(in, true);
-    for (int32_t r = 0; r < repeat; ++r) {
-      for (uint32_t k = 0; k < L / 2; ++k) {
-        if (fill || lanes.Test(2 * k) || lanes.Test(2 * k + 1)) {
-          w.Add(d + r * out_pitch + k * sizeof(T), sizeof(T));
-        }
+    for (uint32_t r = 0; r < plan.repeats; ++r) {
+      const Lanes l = LanesOf(plan, r);
+      for (uint32_t k = 0; k < P; ++k) {
+        if (written(l, k)) w.Add(d + r * out_pitch + k * sizeof(T), sizeof(T));
       }
     }
   }
-  const auto* s = reinterpret_cast<const std::byte*>(src.HostPtr());
-  for (int32_t r = 0; r < repeat; ++r) {
-    T out[L / 2];
-    for (uint32_t k = 0; k < L / 2; ++k) {
-      const T a = lanes.Test(2 * k) ? Load<T>(s + g.Off(r, 2 * k)) : T(0.0f);
-      const T b = lanes.Test(2 * k + 1) ? Load<T>(s + g.Off(r, 2 * k + 1)) : T(0.0f);
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
+    const Lanes l = LanesOf(plan, r);
+    T out[P];
+    for (uint32_t k = 0; k < P; ++k) {
+      const T a = l.Test(2 * k) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k)) : T(0.0f);
+      const T b = l.Test(2 * k + 1) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k + 1)) : T(0.0f);
       out[k] = Add(a, b);
     }
-    for (uint32_t k = 0; k < L / 2; ++k) {
-      if (fill || lanes.Test(2 * k) || lanes.Test(2 * k + 1)) {
-        Store(d + r * out_pitch + k * sizeof(T), out[k]);
-      }
+    for (uint32_t k = 0; k < P; ++k) {
+      if (written(l, k)) Store(d + r * out_pitch + k * sizeof(T), out[k]);
     }
   }
 }
@@ -520,19 +564,20 @@ void PairReduce(const char* api, const AscendC::LocalTensor<T>& dst,
 // (ReduceMax.md, 关键特性说明), with and without the index.
 uint64_t MaxMinTmpElems(uint64_t first, uint32_t elem, bool with_index);
 
-// ReduceSum/Max/Min over the lanes of `repeats` repeats of `g` (srcBlkStride 1): the value,
-// and for max/min the element offset of the first extreme (r * repeat pitch + lane). The
-// first round's per-repeat results go to tmp (sum: tmp[r]; max/min: [value, index] pairs at
-// tmp[2r]), the sum's second round to tmp[0..) as the device's ReduceSumImpl writes them.
+// ReduceSum/Max/Min over the repeats of `plan` in `s`: the value, and for max/min the element
+// offset of the first extreme (r * repeat pitch + lane). The first round's per-repeat results
+// go to tmp (sum: tmp[r]; max/min: [value, index] pairs at tmp[2r]), the sum's second round to
+// tmp[0..), as the device's ReduceSumImpl writes them.
 template <typename T>
-void ReduceAll(Kind kind, const std::byte* src, const Geo& g, uint32_t repeats, const Lanes& lanes,
-               T* tmp, T* value, uint32_t* index) {
+void ReduceAll(Kind kind, const RepeatOperand& s, const RepeatPlan& plan, T* tmp, T* value,
+               uint32_t* index) {
   constexpr uint32_t L = kLanes<T>;
-  const uint32_t pitch_elems = static_cast<uint32_t>(g.rep / sizeof(T));
+  const uint32_t repeats = plan.repeats;
+  const uint32_t pitch_elems = s.rep_stride * kPerBlock<T>;
   if (kind == Kind::kSum) {
     for (uint32_t r = 0; r < repeats; ++r) {
       uint32_t unused;
-      ReduceOneRepeat(kind, src, g, r, lanes, &tmp[r], &unused);
+      ReduceOneRepeat(kind, s, r, LanesOf(plan, r), &tmp[r], &unused);
     }
     *index = 0;
     if (repeats == 1) {
@@ -561,7 +606,7 @@ void ReduceAll(Kind kind, const std::byte* src, const Geo& g, uint32_t repeats, 
   for (uint32_t r = 0; r < repeats; ++r) {
     T v;
     uint32_t i;
-    ReduceOneRepeat(kind, src, g, r, lanes, &v, &i);
+    ReduceOneRepeat(kind, s, r, LanesOf(plan, r), &v, &i);
     tmp[2 * r] = v;
     tmp[2 * r + 1] = IndexAsT<T>(i);
     if (!found || Better(kind == Kind::kMax, v, best)) {
@@ -575,7 +620,9 @@ void ReduceAll(Kind kind, const std::byte* src, const Geo& g, uint32_t repeats, 
 }
 
 // The level-0 and level-2 ReduceSum/Max/Min: checks, records and runs. count >= 0 selects
-// level 2 (count elements, repeats of L lanes and a tail); otherwise the repeat form.
+// level 2 (count elements: count / L full repeats, or one of count lanes, and a tail reduced
+// on its own and combined with the body as two lanes, as the vendor's level 2 does);
+// otherwise the repeat form with `lanes`.
 template <typename T>
 void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<T>& tmp,
@@ -584,19 +631,24 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
   static_assert(kIsReduceType<T>, "reductions: T must be half or float");
   constexpr uint32_t L = kLanes<T>;
   const bool level2 = count >= 0;
-  uint32_t repeats = 0;
   uint32_t tail = 0;
+  RepeatPlan body;     // the repeats of the first round
+  RepeatPlan touched;  // every element read (for the operand rules)
   uint32_t src_rep = 8;
   if (level2) {
     if (count == 0) return;
-    repeats = static_cast<uint32_t>(count / L);
-    tail = static_cast<uint32_t>(count % L);
-    lanes = Lanes::First(L);
-    if (repeats == 0) {
-      lanes = Lanes::First(tail);
-      repeats = 1;
-      tail = 0;
+    if (count < L) {
+      body = FixedPlan(L, 1, Lanes::First(static_cast<uint64_t>(count)));
+    } else {
+      body = FixedPlan(L, static_cast<uint32_t>(count / L), Lanes::First(L));
+      tail = static_cast<uint32_t>(count % L);
     }
+    touched.lanes = L;
+    touched.counter = true;
+    touched.count = static_cast<uint64_t>(count);
+    touched.repeats = static_cast<uint32_t>((count + L - 1) / L);
+    // The level-2 form runs in Counter mode and leaves the register full and Normal (mask.h).
+    RestoreMaskAfterCount(MaskContext(api));
   } else {
     // The level-0 repeatTime may exceed 255 (ReduceMax.md): the API splits it into
     // instructions of 255 repeats.
@@ -604,28 +656,26 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
       Raise(checks::kInvalidCount, api,
             "repeatTime is " + std::to_string(repeat_in) + ", which must be in [0, 2^31-1]");
     }
-    repeats = static_cast<uint32_t>(repeat_in);
     src_rep = CheckStride(api, "srcRepStride", src_rep_in);
-    if (repeats == 0 || !lanes.Any()) return;
+    body = FixedPlan(L, static_cast<uint32_t>(repeat_in), lanes);
+    touched = body;
+    if (body.Empty()) return;
   }
-  const Geo g{sizeof(T), uint64_t{src_rep} * kBlockBytes, kBlockBytes};
-  const uint64_t src_extent =
-      tail != 0 ? (uint64_t{repeats} * L + tail) * sizeof(T) : g.Extent(repeats, lanes, L);
+  const uint32_t repeats = body.repeats;
+  const RepeatOperand s = SrcOperand(src, 1, src_rep);
   const bool index_out = kind != Kind::kSum && cal_index;
   // Elements of tmp written: the first round, and the tail's [body, tail] pair.
   uint64_t tmp_written = kind == Kind::kSum ? repeats : 2 * uint64_t{repeats};
   if (tail != 0 && tmp_written < 2) tmp_written = 2;
   if (kind != Kind::kSum && repeats == 1 && cal_index && tail == 0) tmp_written = 0;
-  const uint64_t tmp_needed =
-      kind == Kind::kSum
-          ? tmp_written
-          : std::max<uint64_t>(tmp_written, repeats == 1 && tail == 0
-                                                ? (cal_index ? 0 : kPerBlock<T>)
-                                                : MaxMinTmpElems(repeats, sizeof(T), cal_index));
+  uint64_t tmp_needed = tmp_written;
+  if (kind != Kind::kSum && (repeats > 1 || tail != 0)) {
+    tmp_needed = std::max(tmp_needed, MaxMinTmpElems(repeats, sizeof(T), cal_index));
+  }
   const std::string how = level2 ? "count " + std::to_string(count)
                                  : "repeatTime " + std::to_string(repeats) + ", srcRepStride " +
                                        std::to_string(src_rep);
-  CheckOperand(api, "src", src.View(), src_extent, kBlockBytes, how);
+  CheckSource(api, touched, s);
   CheckOperand(api, "dst", dst.View(), (index_out ? 2 : 1) * sizeof(T),
                index_out ? 2 * sizeof(T) : sizeof(T), "the result");
   if (CheckedMode() && tmp_needed > tmp.GetSize()) {
@@ -636,26 +686,20 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
   CheckOperand(api, "sharedTmpBuffer", tmp.View(), tmp_written * sizeof(T), kBlockBytes, how);
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
-    RecordLanes(in, false, src.HostPtr(), g, repeats, lanes, L);
-    if (tail != 0) in.Read(src.HostPtr() + uint64_t{repeats} * L, uint64_t{tail} * sizeof(T));
+    RecordActive(in, false, touched, s);
     if (tmp_written != 0) in.Write(tmp.HostPtr(), tmp_written * sizeof(T));
     in.Write(dst.HostPtr(), (index_out ? 2 : 1) * sizeof(T));
   }
-  const auto* s = reinterpret_cast<const std::byte*>(src.HostPtr());
   T* t = tmp.HostPtr();
-  T scratch[2 * 2];
-  // The repeat-1 max/min with index writes straight into dst, not into tmp.
-  T* first_round = tmp_written == 0 ? scratch : t;
+  T scratch[2];
+  // The one-repeat max/min with the index writes straight into dst, not into tmp.
   T value;
   uint32_t index;
-  ReduceAll(kind, s, g, repeats, lanes, first_round, &value, &index);
+  ReduceAll(kind, s, body, tmp_written == 0 ? scratch : t, &value, &index);
   if (tail != 0) {
-    const Geo tg{sizeof(T), 0, kBlockBytes};
     T tv;
     uint32_t ti;
-    ReduceOneRepeat(kind, s + uint64_t{repeats} * L * sizeof(T), tg, 0, Lanes::First(tail), &tv,
-                    &ti);
-    // The body's and the tail's results are reduced once more as two lanes.
+    ReduceOneRepeat(kind, s, repeats, Lanes::First(tail), &tv, &ti);
     t[0] = value;
     t[1] = tv;
     if (kind == Kind::kSum) {
@@ -677,53 +721,37 @@ namespace AscendC {
 namespace lngrad_rep = lngrad::aicore::detail::rep;
 
 // ---- WholeReduceSum / WholeReduceMax / WholeReduceMin (ReduceRepeat) ----
+// M: int32_t (continuous mask) or uint64_t[2] (bit-wise mask), as in the vendor's overloads.
 
-template <typename T, bool isSetMask = true>
-void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,
-                    const int32_t repeatTime, const int32_t dstRepStride,
-                    const int32_t srcBlkStride, const int32_t srcRepStride,
-                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_rep::WholeReduce(lngrad_rep::Kind::kSum, "WholeReduceSum", dst, src,
-                          lngrad_rep::MaskLanes("WholeReduceSum", mask, lngrad_rep::kLanes<T>),
-                          repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                          ReduceOrder::ORDER_VALUE_INDEX, loc);
-}
-template <typename T, bool isSetMask = true>
-void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
-                    const int32_t repeatTime, const int32_t dstRepStride,
-                    const int32_t srcBlkStride, const int32_t srcRepStride,
-                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_rep::WholeReduce(lngrad_rep::Kind::kSum, "WholeReduceSum", dst, src,
-                          lngrad_rep::MaskLanes("WholeReduceSum", mask, lngrad_rep::kLanes<T>),
-                          repeatTime, dstRepStride, srcBlkStride, srcRepStride,
-                          ReduceOrder::ORDER_VALUE_INDEX, loc);
-}
-
-#define LNGRAD_WHOLE_REDUCE_EXTREME(NAME, KIND)                                                    \
+#define LNGRAD_WHOLE_REDUCE(NAME, KIND, ORDER_PARAM, ORDER_ARG)                                    \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask,              \
             const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,      \
-            const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,        \
+            const int32_t srcRepStride ORDER_PARAM,                                                \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
     lngrad_rep::WholeReduce(KIND, #NAME, dst, src,                                                 \
-                            lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-                            dstRepStride, srcBlkStride, srcRepStride, order, loc);                 \
+                            lngrad_rep::Plan<T, isSetMask>(#NAME, mask, repeatTime), dstRepStride, \
+                            srcBlkStride, srcRepStride, ORDER_ARG, loc);                           \
   }                                                                                                \
   template <typename T, bool isSetMask = true>                                                     \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],           \
             const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,      \
-            const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,        \
+            const int32_t srcRepStride ORDER_PARAM,                                                \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
     lngrad_rep::WholeReduce(KIND, #NAME, dst, src,                                                 \
-                            lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-                            dstRepStride, srcBlkStride, srcRepStride, order, loc);                 \
+                            lngrad_rep::Plan<T, isSetMask>(#NAME, mask, repeatTime), dstRepStride, \
+                            srcBlkStride, srcRepStride, ORDER_ARG, loc);                           \
   }
-LNGRAD_WHOLE_REDUCE_EXTREME(WholeReduceMax, lngrad_rep::Kind::kMax)
-LNGRAD_WHOLE_REDUCE_EXTREME(WholeReduceMin, lngrad_rep::Kind::kMin)
-#undef LNGRAD_WHOLE_REDUCE_EXTREME
+#define LNGRAD_COMMA ,
+LNGRAD_WHOLE_REDUCE(WholeReduceSum, lngrad_rep::Kind::kSum, , ReduceOrder::ORDER_VALUE_INDEX)
+LNGRAD_WHOLE_REDUCE(WholeReduceMax, lngrad_rep::Kind::kMax,
+                    LNGRAD_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+LNGRAD_WHOLE_REDUCE(WholeReduceMin, lngrad_rep::Kind::kMin,
+                    LNGRAD_COMMA ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+#undef LNGRAD_WHOLE_REDUCE
 
 // ---- BlockReduceSum / BlockReduceMax / BlockReduceMin (ReduceDataBlock), PairReduceSum ----
-// Note the parameter order of these older names: repeatTime before mask.
+// The parameter order of these older names: repeatTime before mask.
 
 #define LNGRAD_BLOCK_REDUCE(NAME, CALL)                                                          \
   template <typename T, bool isSetMask = true>                                                   \
@@ -731,16 +759,16 @@ LNGRAD_WHOLE_REDUCE_EXTREME(WholeReduceMin, lngrad_rep::Kind::kMin)
             const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,          \
             const int32_t srcRepStride,                                                          \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
-    CALL(#NAME, dst, src, lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-         dstRepStride, srcBlkStride, srcRepStride, loc);                                         \
+    CALL(#NAME, dst, src, lngrad_rep::Plan<T, isSetMask>(#NAME, mask, repeatTime), dstRepStride, \
+         srcBlkStride, srcRepStride, loc);                                                       \
   }                                                                                              \
   template <typename T, bool isSetMask = true>                                                   \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,      \
             const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,       \
             const int32_t srcRepStride,                                                          \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
-    CALL(#NAME, dst, src, lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-         dstRepStride, srcBlkStride, srcRepStride, loc);                                         \
+    CALL(#NAME, dst, src, lngrad_rep::Plan<T, isSetMask>(#NAME, mask, repeatTime), dstRepStride, \
+         srcBlkStride, srcRepStride, loc);                                                       \
   }
 #define LNGRAD_BLOCK_SUM(...) lngrad_rep::BlockReduce(lngrad_rep::Kind::kSum, __VA_ARGS__)
 #define LNGRAD_BLOCK_MAX(...) lngrad_rep::BlockReduce(lngrad_rep::Kind::kMax, __VA_ARGS__)
@@ -754,8 +782,14 @@ LNGRAD_BLOCK_REDUCE(PairReduceSum, lngrad_rep::PairReduce)
 #undef LNGRAD_BLOCK_MIN
 #undef LNGRAD_BLOCK_REDUCE
 
-// ---- The 2025 names: ReduceRepeat, ReduceDataBlock, ReducePairElem (mask before
-// repeatTime). T and U must be the same type here (A2/A3 documents). ----
+// ---- The 2025 names ReduceRepeat, ReduceDataBlock, ReducePairElem (mask before repeatTime;
+// M: int32_t or uint64_t[2]). T and U must be the same type (the A2/A3 documents). ----
+
+template <ReduceType reduceType>
+inline constexpr lngrad_rep::Kind kReduceKind =
+    reduceType == ReduceType::SUM   ? lngrad_rep::Kind::kSum
+    : reduceType == ReduceType::MAX ? lngrad_rep::Kind::kMax
+                                    : lngrad_rep::Kind::kMin;
 
 template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M>
 void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M& mask,
@@ -763,13 +797,10 @@ void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M&
                   const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,
                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, U>, "ReduceRepeat: lngrad emulates T == U only");
-  static_assert(reduceType != ReduceType::NONE, "ReduceRepeat: reduceType must be SUM, MAX or MIN");
-  constexpr auto kind = reduceType == ReduceType::SUM   ? lngrad_rep::Kind::kSum
-                        : reduceType == ReduceType::MAX ? lngrad_rep::Kind::kMax
-                                                        : lngrad_rep::Kind::kMin;
-  lngrad_rep::WholeReduce(kind, "ReduceRepeat", dst, src,
-                          lngrad_rep::MaskLanes("ReduceRepeat", mask, lngrad_rep::kLanes<T>),
-                          repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+  static_assert(reduceType != ReduceType::NONE, "ReduceRepeat: reduceType must be SUM/MAX/MIN");
+  lngrad_rep::WholeReduce(kReduceKind<reduceType>, "ReduceRepeat", dst, src,
+                          lngrad_rep::Plan<T, isSetMask>("ReduceRepeat", mask, repeatTime),
+                          dstRepStride, srcBlkStride, srcRepStride, order, loc);
 }
 
 template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M>
@@ -778,14 +809,10 @@ void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
                      const int32_t srcBlkStride, const int32_t srcRepStride,
                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, U>, "ReduceDataBlock: lngrad emulates T == U only");
-  static_assert(reduceType != ReduceType::NONE,
-                "ReduceDataBlock: reduceType must be SUM, MAX or MIN");
-  constexpr auto kind = reduceType == ReduceType::SUM   ? lngrad_rep::Kind::kSum
-                        : reduceType == ReduceType::MAX ? lngrad_rep::Kind::kMax
-                                                        : lngrad_rep::Kind::kMin;
-  lngrad_rep::BlockReduce(kind, "ReduceDataBlock", dst, src,
-                          lngrad_rep::MaskLanes("ReduceDataBlock", mask, lngrad_rep::kLanes<T>),
-                          repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
+  static_assert(reduceType != ReduceType::NONE, "ReduceDataBlock: reduceType must be SUM/MAX/MIN");
+  lngrad_rep::BlockReduce(kReduceKind<reduceType>, "ReduceDataBlock", dst, src,
+                          lngrad_rep::Plan<T, isSetMask>("ReduceDataBlock", mask, repeatTime),
+                          dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 
 template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M>
@@ -796,13 +823,36 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
   static_assert(std::is_same_v<T, U>, "ReducePairElem: lngrad emulates T == U only");
   static_assert(reduceType == ReduceType::SUM, "ReducePairElem: reduceType must be SUM");
   lngrad_rep::PairReduce("ReducePairElem", dst, src,
-                         lngrad_rep::MaskLanes("ReducePairElem", mask, lngrad_rep::kLanes<T>),
-                         repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
+                         lngrad_rep::Plan<T, isSetMask>("ReducePairElem", mask, repeatTime),
+                         dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 
 // ---- ReduceSum / ReduceMax / ReduceMin: level 0 (mask, repeatTime, srcRepStride) and
 // level 2 (count). dst[0] = the value; with calIndex, dst[1] = the index of its first
-// occurrence, as the bits of a T (element offset from src: r * srcRepStride * epb + lane). ----
+// occurrence, as the bits of a T (element offset from src: r * srcRepStride * epb + lane).
+// Level 0 sets its masks itself and leaves the mask register as it was; level 2 leaves it
+// full and in Normal mode, like the count forms (mask.h). ----
+
+namespace lngrad_rep_detail {
+// The lanes a level-0 mask selects (the register's rules, mask.h: a continuous mask sets the
+// first `mask` lanes; a 4-byte type reads mask[0] only).
+template <typename T>
+lngrad_rep::Lanes Level0Lanes(int64_t mask) {
+  const lngrad::aicore::detail::MaskBits b =
+      lngrad::aicore::detail::ContinuousMaskBits(mask, sizeof(T));
+  lngrad_rep::Lanes l;
+  l.w[0] = b.low;
+  l.w[1] = lngrad_rep::kLanes<T> > 64 ? b.high : 0;
+  return l;
+}
+template <typename T>
+lngrad_rep::Lanes Level0Lanes(const uint64_t mask[]) {
+  lngrad_rep::Lanes l;
+  l.w[0] = mask[0];
+  l.w[1] = lngrad_rep::kLanes<T> > 64 ? mask[1] : 0;
+  return l;
+}
+}  // namespace lngrad_rep_detail
 
 #define LNGRAD_REDUCE_ALL(NAME, KIND, INDEX_PARAM, INDEX_ARG)                                      \
   template <typename T>                                                                            \
@@ -811,8 +861,8 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
             const int32_t srcRepStride INDEX_PARAM,                                                \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
     lngrad_rep::ReduceWhole(KIND, #NAME, dst, src, sharedTmpBuffer,                                \
-                            lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-                            srcRepStride, -1, INDEX_ARG, loc);                                     \
+                            lngrad_rep_detail::Level0Lanes<T>(mask), repeatTime, srcRepStride, -1, \
+                            INDEX_ARG, loc);                                                       \
   }                                                                                                \
   template <typename T>                                                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
@@ -820,49 +870,33 @@ void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
             const int32_t repeatTime, const int32_t srcRepStride INDEX_PARAM,                      \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
     lngrad_rep::ReduceWhole(KIND, #NAME, dst, src, sharedTmpBuffer,                                \
-                            lngrad_rep::MaskLanes(#NAME, mask, lngrad_rep::kLanes<T>), repeatTime, \
-                            srcRepStride, -1, INDEX_ARG, loc);                                     \
+                            lngrad_rep_detail::Level0Lanes<T>(mask), repeatTime, srcRepStride, -1, \
+                            INDEX_ARG, loc);                                                       \
   }
-#define LNGRAD_COMMA ,
 LNGRAD_REDUCE_ALL(ReduceSum, lngrad_rep::Kind::kSum, , false)
 LNGRAD_REDUCE_ALL(ReduceMax, lngrad_rep::Kind::kMax, LNGRAD_COMMA bool calIndex = 0, calIndex)
 LNGRAD_REDUCE_ALL(ReduceMin, lngrad_rep::Kind::kMin, LNGRAD_COMMA bool calIndex = 0, calIndex)
 #undef LNGRAD_COMMA
 #undef LNGRAD_REDUCE_ALL
 
-template <typename T, bool isSetMask = true>
-void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-               const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
-               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  if (count < 0) {
-    lngrad_rep::Raise(lngrad::aicore::checks::kInvalidCount, "ReduceSum",
-                      "count is " + std::to_string(count) + ", which must be >= 0");
+#define LNGRAD_REDUCE_COUNT(NAME, KIND, TEMPLATE_EXTRA, INDEX_PARAM, INDEX_ARG)                 \
+  template <typename T TEMPLATE_EXTRA>                                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                               \
+            const LocalTensor<T>& sharedTmpBuffer, const int32_t count INDEX_PARAM,             \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                   \
+    if (count < 0) {                                                                            \
+      lngrad_rep::Raise(lngrad::aicore::checks::kInvalidCount, #NAME,                           \
+                        "count is " + std::to_string(count) + ", which must be >= 0");          \
+    }                                                                                           \
+    lngrad_rep::ReduceWhole(KIND, #NAME, dst, src, sharedTmpBuffer, {}, 0, 8, count, INDEX_ARG, \
+                            loc);                                                               \
   }
-  lngrad_rep::ReduceWhole(lngrad_rep::Kind::kSum, "ReduceSum", dst, src, sharedTmpBuffer, {}, 0, 8,
-                          count, false, loc);
-}
-template <typename T>
-void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-               const LocalTensor<T>& sharedTmpBuffer, const int32_t count, bool calIndex = 0,
-               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  if (count < 0) {
-    lngrad_rep::Raise(lngrad::aicore::checks::kInvalidCount, "ReduceMax",
-                      "count is " + std::to_string(count) + ", which must be >= 0");
-  }
-  lngrad_rep::ReduceWhole(lngrad_rep::Kind::kMax, "ReduceMax", dst, src, sharedTmpBuffer, {}, 0, 8,
-                          count, calIndex, loc);
-}
-template <typename T>
-void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-               const LocalTensor<T>& sharedTmpBuffer, const int32_t count, bool calIndex = 0,
-               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  if (count < 0) {
-    lngrad_rep::Raise(lngrad::aicore::checks::kInvalidCount, "ReduceMin",
-                      "count is " + std::to_string(count) + ", which must be >= 0");
-  }
-  lngrad_rep::ReduceWhole(lngrad_rep::Kind::kMin, "ReduceMin", dst, src, sharedTmpBuffer, {}, 0, 8,
-                          count, calIndex, loc);
-}
+#define LNGRAD_COMMA ,
+LNGRAD_REDUCE_COUNT(ReduceSum, lngrad_rep::Kind::kSum, LNGRAD_COMMA bool isSetMask = true, , false)
+LNGRAD_REDUCE_COUNT(ReduceMax, lngrad_rep::Kind::kMax, , LNGRAD_COMMA bool calIndex = 0, calIndex)
+LNGRAD_REDUCE_COUNT(ReduceMin, lngrad_rep::Kind::kMin, , LNGRAD_COMMA bool calIndex = 0, calIndex)
+#undef LNGRAD_COMMA
+#undef LNGRAD_REDUCE_COUNT
 
 // ---- Brcb: src[i*8 + j] fills data block (i * dstRepStride + j * dstBlkStride) of dst. ----
 
@@ -874,7 +908,7 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t re
   namespace r = lngrad_rep;
   const char* api = "Brcb";
   if (repeatParams.dstBlkStride == 0 && lngrad::aicore::CheckedMode()) {
-    r::Raise(r::op_checks::kBlockStride, api,
+    r::Raise(lngrad::aicore::checks::kVectorStride, api,
              "repeatParams.dstBlkStride is 0, which the device leaves undefined");
   }
   if (repeatTime == 0) return;
