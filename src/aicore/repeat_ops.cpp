@@ -3,6 +3,7 @@
 // are built once and the headers stay light.
 #include <string>
 
+#include "lngrad_aicore/compare_ops.h"
 #include "lngrad_aicore/reduce_ops.h"
 
 namespace lngrad::aicore::detail::rep {
@@ -70,6 +71,19 @@ const char* OrderName(AscendC::ReduceOrder o) {
       return "ORDER_ONLY_INDEX";
   }
   return "?";
+}
+
+const char* CmpModeName(AscendC::CMPMODE m) {
+  static const char* const kNames[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
+  const auto i = static_cast<uint32_t>(m);
+  return i < 6 ? kNames[i] : "?";
+}
+
+const char* SelModeName(AscendC::SELMODE m) {
+  static const char* const kNames[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE",
+                                       "VSEL_TENSOR_TENSOR_MODE"};
+  const auto i = static_cast<uint32_t>(m);
+  return i < 3 ? kNames[i] : "?";
 }
 
 uint64_t MaxMinTmpElems(uint64_t first, uint32_t elem, bool with_index) {

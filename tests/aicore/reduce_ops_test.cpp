@@ -18,22 +18,21 @@
 #include "kernel_operator.h"
 
 #include "checked_mode_scope.h"
+#include "repeat_test_util.h"
 
 namespace {
 
 using namespace AscendC;
 using lngrad::aicore::test::CheckedModeScope;
 
-constexpr uint32_t kCap = 40960;  // bytes per operand buffer
+using lngrad::aicore::test::Bits;
+using lngrad::aicore::test::ExpectCheck;
+using lngrad::aicore::test::ExpectSameBits;
+using lngrad::aicore::test::RandomValues;
+using lngrad::aicore::test::TieValues;
+using lngrad::aicore::test::Ub;
 
-template <typename T>
-uint32_t Bits(T v) {
-  if constexpr (sizeof(T) == 2) {
-    return std::bit_cast<uint16_t>(v);
-  } else {
-    return std::bit_cast<uint32_t>(v);
-  }
-}
+constexpr uint32_t kCap = lngrad::aicore::test::kUbBufBytes;
 
 // Runs body(src, dst, tmp) on one block of `soc`: src holds `in`, dst and tmp start as `fill`;
 // returns dst (and tmp in *tmp_out).
@@ -42,69 +41,18 @@ std::vector<T> RunOn(
     const std::vector<T>& in, T fill,
     const std::function<void(LocalTensor<T>, LocalTensor<T>, LocalTensor<T>)>& body,
     const char* soc = "Ascend910B1", std::vector<T>* tmp_out = nullptr) {
-  const uint32_t n = kCap / sizeof(T);
-  std::vector<T> out(n, fill);
-  std::vector<T> tmp(n, fill);
-  lngrad::aicore::LaunchOptions o;
-  o.soc = soc;
-  const lngrad::Status s = lngrad::aicore::Launch(
-      1,
-      [&] {
-        TPipe pipe;
-        TBuf<> bufs[3];
-        for (auto& b : bufs) pipe.InitBuffer(b, kCap);
-        LocalTensor<T> a = bufs[0].Get<T>();
-        LocalTensor<T> d = bufs[1].Get<T>();
-        LocalTensor<T> t = bufs[2].Get<T>();
-        std::memcpy(a.HostPtr(), in.data(), std::min<size_t>(in.size(), n) * sizeof(T));
-        std::memcpy(d.HostPtr(), out.data(), n * sizeof(T));
-        std::memcpy(t.HostPtr(), tmp.data(), n * sizeof(T));
-        body(a, d, t);
-        std::memcpy(out.data(), d.HostPtr(), n * sizeof(T));
-        std::memcpy(tmp.data(), t.HostPtr(), n * sizeof(T));
+  std::vector<T> out;
+  lngrad::aicore::test::OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, in);
+        ub.Put<T>(1, {}, fill);
+        ub.Put<T>(2, {}, fill);
+        body(ub.Get<T>(0), ub.Get<T>(1), ub.Get<T>(2));
+        out = ub.Take<T>(1);
+        if (tmp_out != nullptr) *tmp_out = ub.Take<T>(2);
       },
-      o);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  if (tmp_out != nullptr) *tmp_out = tmp;
+      soc);
   return out;
-}
-
-// The check a kernel body raises ("" if none) and its message.
-std::pair<std::string, std::string> CheckOf(const std::function<void()>& body,
-                                            const char* soc = "Ascend910B1") {
-  std::pair<std::string, std::string> r;
-  lngrad::aicore::LaunchOptions o;
-  o.soc = soc;
-  const lngrad::Status s = lngrad::aicore::Launch(
-      1,
-      [&] {
-        try {
-          body();
-        } catch (const lngrad::aicore::KernelCheckError& e) {
-          r = {e.check(), e.message()};
-        }
-      },
-      o);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return r;
-}
-
-template <typename T>
-std::vector<T> RandomValues(uint32_t seed, size_t n, float lo = -4.0f, float hi = 4.0f) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& x : v) x = T(d(gen));
-  return v;
-}
-// Small integers: many ties for max/min.
-template <typename T>
-std::vector<T> TieValues(uint32_t seed, size_t n) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int> d(-3, 3);
-  std::vector<T> v(n);
-  for (auto& x : v) x = T(static_cast<float>(d(gen)));
-  return v;
 }
 
 // ---- the models ----
@@ -162,20 +110,6 @@ T IdxBits(uint32_t i) {
     return std::bit_cast<T>(static_cast<uint16_t>(i));
   } else {
     return std::bit_cast<T>(i);
-  }
-}
-
-template <typename T>
-void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
-                    const std::string& what) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (Bits(got[i]) != Bits(want[i])) {
-      ADD_FAILURE() << what << ": element " << i << " is " << static_cast<float>(got[i]) << " (0x"
-                    << std::hex << Bits(got[i]) << "), expected " << static_cast<float>(want[i])
-                    << " (0x" << Bits(want[i]) << std::dec << ")";
-      return;
-    }
   }
 }
 
@@ -636,27 +570,29 @@ TEST(ReduceOps, BrcbInt32) { CheckBrcb<int32_t>(); }
 
 // ---- checked mode ----
 
-struct Buffers {
-  TPipe pipe;
-  TBuf<> a, d, t;
-  Buffers() {
-    pipe.InitBuffer(a, 4096);
-    pipe.InitBuffer(d, 4096);
-    pipe.InitBuffer(t, 4096);
+// Buffers 0 (a), 1 (d) and 2 (t) of the block as tensors of 4096 bytes (Get<T>() unless a
+// size is given).
+struct Small {
+  TBuf<>& buf;
+  template <typename T>
+  LocalTensor<T> Get(uint32_t n = 4096 / sizeof(T)) {
+    return buf.Get<T>(n);
   }
 };
-
+struct Buffers {
+  explicit Buffers(Ub& u) : a{u.buf[0]}, d{u.buf[1]}, t{u.buf[2]} {}
+  Small a;
+  Small d;
+  Small t;
+};
 void ExpectCheck(const std::function<void(Buffers&)>& body, const std::string& check,
                  const std::string& needle, const char* soc = "Ascend910B1") {
-  CheckedModeScope on(true);
-  const auto [c, msg] = CheckOf(
-      [&] {
-        Buffers b;
+  lngrad::aicore::test::ExpectCheck(
+      [&](Ub& u) {
+        Buffers b(u);
         body(b);
       },
-      soc);
-  EXPECT_EQ(c, check) << msg;
-  EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+      check, needle, soc);
 }
 
 TEST(ReduceOpsChecks, RepeatStrideMaskAndBounds) {
@@ -734,8 +670,8 @@ TEST(ReduceOpsChecks, Brcb) {
 
 TEST(ReduceOpsChecks, UncheckedModeStaysInsideTheUb) {
   CheckedModeScope off(false);
-  const auto [c, msg] = CheckOf([] {
-    Buffers b;
+  const auto [c, msg] = lngrad::aicore::test::CheckOf([](Ub& u) {
+    Buffers b(u);
     // Far beyond the UB: always an error.
     WholeReduceSum(b.d.Get<float>(), b.a.Get<float>(), 64, 255, 1, 1, 65535);
   });
