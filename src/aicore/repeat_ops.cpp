@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lngrad_aicore/compare_ops.h"
+#include "lngrad_aicore/gather_ops.h"
 #include "lngrad_aicore/reduce_ops.h"
 
 namespace lngrad::aicore::detail::rep {
@@ -55,6 +56,23 @@ void CheckDisjoint(const char* api, const char* dst_name, const TensorView& dst,
               std::to_string(src.ptr - src.ub) + ", " + std::to_string(src_extent) +
               " B), which this instruction does not allow");
   }
+}
+
+void CheckGatherOffset(const char* api, const char* what, const TensorView& src, uint64_t offset,
+                       uint32_t bytes, uint32_t align, uint64_t i) {
+  if (CheckedMode()) {
+    const std::string at = std::string(what) + " of element " + std::to_string(i) + " is " +
+                           std::to_string(offset) + " B";
+    if (offset % align != 0) {
+      Raise(op_checks::kGatherOffset, api,
+            at + ", which must be a multiple of " + std::to_string(align) + " B");
+    }
+    if (offset + bytes > src.size_bytes) {
+      Raise(op_checks::kGatherOffset, api,
+            at + ", which reaches past src's " + std::to_string(src.size_bytes) + " B");
+    }
+  }
+  RequireInsideUb(src, (src.ptr - src.ub) + static_cast<int64_t>(offset), bytes, api);
 }
 
 NpuArch RunningArch() { return CurrentBlockProduct().arch; }
