@@ -41,42 +41,31 @@ namespace lngrad::aicore::detail::rep {
 
 const char* CmpModeName(AscendC::CMPMODE m);
 
+template <typename V>
+bool CompareValues(AscendC::CMPMODE mode, V x, V y) {
+  switch (mode) {
+    case AscendC::CMPMODE::LT:
+      return x < y;
+    case AscendC::CMPMODE::GT:
+      return x > y;
+    case AscendC::CMPMODE::EQ:
+      return x == y;
+    case AscendC::CMPMODE::LE:
+      return x <= y;
+    case AscendC::CMPMODE::GE:
+      return x >= y;
+    case AscendC::CMPMODE::NE:
+      return x != y;
+  }
+  return false;
+}
+// Integers as they are, half and float as IEEE floats.
 template <typename T>
 bool CompareOne(AscendC::CMPMODE mode, T a, T b) {
   if constexpr (std::is_integral_v<T>) {
-    switch (mode) {
-      case AscendC::CMPMODE::LT:
-        return a < b;
-      case AscendC::CMPMODE::GT:
-        return a > b;
-      case AscendC::CMPMODE::EQ:
-        return a == b;
-      case AscendC::CMPMODE::LE:
-        return a <= b;
-      case AscendC::CMPMODE::GE:
-        return a >= b;
-      case AscendC::CMPMODE::NE:
-        return a != b;
-    }
-    return false;
+    return CompareValues(mode, a, b);
   } else {
-    const float x = static_cast<float>(a);
-    const float y = static_cast<float>(b);
-    switch (mode) {
-      case AscendC::CMPMODE::LT:
-        return x < y;
-      case AscendC::CMPMODE::GT:
-        return x > y;
-      case AscendC::CMPMODE::EQ:
-        return x == y;
-      case AscendC::CMPMODE::LE:
-        return x <= y;
-      case AscendC::CMPMODE::GE:
-        return x >= y;
-      case AscendC::CMPMODE::NE:
-        return x != y;
-    }
-    return false;
+    return CompareValues(mode, static_cast<float>(a), static_cast<float>(b));
   }
 }
 
@@ -205,21 +194,6 @@ void SelectRepeats(const char* api, const AscendC::LocalTensor<U>& sel, AscendC:
   }
 }
 
-inline RepeatOperand BinaryOperand(const TensorView& v, uint32_t elem, uint32_t blk, uint32_t rep,
-                                   const char* name, const char* blk_name, const char* rep_name,
-                                   bool is_dst = false) {
-  RepeatOperand op;
-  op.view = v;
-  op.elem_size = elem;
-  op.blk_stride = blk;
-  op.rep_stride = rep;
-  op.name = name;
-  op.blk_name = blk_name;
-  op.rep_name = rep_name;
-  op.is_dst = is_dst;
-  return op;
-}
-
 // The count form of Select: Counter mode over `count` elements, the register left full and
 // Normal.
 template <typename T>
@@ -335,9 +309,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
   lngrad_select::CheckTensorMode<T>("Select", selMode);
   const auto plan = r::SelectCountPlan<T>("Select", count);
   const lngrad::aicore::detail::RepeatOperand ops[3] = {
-      r::BinaryOperand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
-      r::BinaryOperand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride"),
-      r::BinaryOperand(src1.View(), sizeof(T), 1, 8, "src1", "src1BlkStride", "src1RepStride")};
+      r::Operand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
+      r::Operand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride"),
+      r::Operand(src1.View(), sizeof(T), 1, 8, "src1", "src1BlkStride", "src1RepStride")};
   r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 3, T{}, loc);
 }
 
@@ -350,43 +324,43 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
   lngrad_select::CheckScalarMode("Select", selMode);
   const auto plan = r::SelectCountPlan<T>("Select", count);
   const lngrad::aicore::detail::RepeatOperand ops[2] = {
-      r::BinaryOperand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
-      r::BinaryOperand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride")};
+      r::Operand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
+      r::Operand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride")};
   r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 2, src1, loc);
 }
 
-#define LNGRAD_SELECT_MASK(MASK_TYPE)                                                             \
-  template <typename T, typename U, bool isSetMask = true>                                        \
-  void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,                           \
-              const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE selMode, MASK_TYPE, \
-              uint8_t repeatTime, const BinaryRepeatParams& repeatParams,                         \
-              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                   \
-    namespace r = lngrad::aicore::detail::rep;                                                    \
-    lngrad_select::CheckTensorMode<T>("Select", selMode);                                         \
-    const auto plan = r::Plan<T, isSetMask>("Select", mask, repeatTime);                          \
-    const lngrad::aicore::detail::RepeatOperand ops[3] = {                                        \
-        r::BinaryOperand(dst.View(), sizeof(T), repeatParams.dstBlkStride,                        \
-                         repeatParams.dstRepStride, "dst", "dstBlkStride", "dstRepStride", true), \
-        r::BinaryOperand(src0.View(), sizeof(T), repeatParams.src0BlkStride,                      \
-                         repeatParams.src0RepStride, "src0", "src0BlkStride", "src0RepStride"),   \
-        r::BinaryOperand(src1.View(), sizeof(T), repeatParams.src1BlkStride,                      \
-                         repeatParams.src1RepStride, "src1", "src1BlkStride", "src1RepStride")};  \
-    r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 3, T{}, loc);                      \
-  }                                                                                               \
-  template <typename T, typename U, bool isSetMask = true>                                        \
-  void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,                           \
-              const LocalTensor<T>& src0, T src1, SELMODE selMode, MASK_TYPE, uint8_t repeatTime, \
-              const BinaryRepeatParams& repeatParams,                                             \
-              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                   \
-    namespace r = lngrad::aicore::detail::rep;                                                    \
-    lngrad_select::CheckScalarMode("Select", selMode);                                            \
-    const auto plan = r::Plan<T, isSetMask>("Select", mask, repeatTime);                          \
-    const lngrad::aicore::detail::RepeatOperand ops[2] = {                                        \
-        r::BinaryOperand(dst.View(), sizeof(T), repeatParams.dstBlkStride,                        \
-                         repeatParams.dstRepStride, "dst", "dstBlkStride", "dstRepStride", true), \
-        r::BinaryOperand(src0.View(), sizeof(T), repeatParams.src0BlkStride,                      \
-                         repeatParams.src0RepStride, "src0", "src0BlkStride", "src0RepStride")};  \
-    r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 2, src1, loc);                     \
+#define LNGRAD_SELECT_MASK(MASK_TYPE)                                                              \
+  template <typename T, typename U, bool isSetMask = true>                                         \
+  void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,                            \
+              const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE selMode, MASK_TYPE,  \
+              uint8_t repeatTime, const BinaryRepeatParams& repeatParams,                          \
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
+    namespace r = lngrad::aicore::detail::rep;                                                     \
+    lngrad_select::CheckTensorMode<T>("Select", selMode);                                          \
+    const auto plan = r::Plan<T, isSetMask>("Select", mask, repeatTime);                           \
+    const lngrad::aicore::detail::RepeatOperand ops[3] = {                                         \
+        r::Operand(dst.View(), sizeof(T), repeatParams.dstBlkStride, repeatParams.dstRepStride,    \
+                   "dst", "dstBlkStride", "dstRepStride", true),                                   \
+        r::Operand(src0.View(), sizeof(T), repeatParams.src0BlkStride, repeatParams.src0RepStride, \
+                   "src0", "src0BlkStride", "src0RepStride"),                                      \
+        r::Operand(src1.View(), sizeof(T), repeatParams.src1BlkStride, repeatParams.src1RepStride, \
+                   "src1", "src1BlkStride", "src1RepStride")};                                     \
+    r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 3, T{}, loc);                       \
+  }                                                                                                \
+  template <typename T, typename U, bool isSetMask = true>                                         \
+  void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,                            \
+              const LocalTensor<T>& src0, T src1, SELMODE selMode, MASK_TYPE, uint8_t repeatTime,  \
+              const BinaryRepeatParams& repeatParams,                                              \
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
+    namespace r = lngrad::aicore::detail::rep;                                                     \
+    lngrad_select::CheckScalarMode("Select", selMode);                                             \
+    const auto plan = r::Plan<T, isSetMask>("Select", mask, repeatTime);                           \
+    const lngrad::aicore::detail::RepeatOperand ops[2] = {                                         \
+        r::Operand(dst.View(), sizeof(T), repeatParams.dstBlkStride, repeatParams.dstRepStride,    \
+                   "dst", "dstBlkStride", "dstRepStride", true),                                   \
+        r::Operand(src0.View(), sizeof(T), repeatParams.src0BlkStride, repeatParams.src0RepStride, \
+                   "src0", "src0BlkStride", "src0RepStride")};                                     \
+    r::SelectRepeats<T>("Select", selMask, selMode, plan, ops, 2, src1, loc);                      \
   }
 LNGRAD_SELECT_MASK(const uint64_t mask[])
 LNGRAD_SELECT_MASK(const uint64_t mask)

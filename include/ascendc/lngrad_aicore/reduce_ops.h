@@ -172,20 +172,26 @@ inline void CheckSource(const char* api, const RepeatPlan& plan, const RepeatOpe
                    std::to_string(op.rep_stride));
 }
 
-// A strided source operand.
-template <typename T>
-RepeatOperand SrcOperand(const AscendC::LocalTensor<T>& src, uint32_t blk, uint32_t rep,
-                         const char* name = "src", const char* blk_name = "srcBlkStride",
-                         const char* rep_name = "srcRepStride") {
+// A strided operand (mask.h's RepeatOperand).
+inline RepeatOperand Operand(const TensorView& v, uint32_t elem, uint32_t blk, uint32_t rep,
+                             const char* name, const char* blk_name, const char* rep_name,
+                             bool is_dst = false) {
   RepeatOperand op;
-  op.view = src.View();
-  op.elem_size = sizeof(T);
+  op.view = v;
+  op.elem_size = elem;
   op.blk_stride = blk;
   op.rep_stride = rep;
   op.name = name;
   op.blk_name = blk_name;
   op.rep_name = rep_name;
+  op.is_dst = is_dst;
   return op;
+}
+template <typename T>
+RepeatOperand SrcOperand(const AscendC::LocalTensor<T>& src, uint32_t blk, uint32_t rep,
+                         const char* name = "src", const char* blk_name = "srcBlkStride",
+                         const char* rep_name = "srcRepStride") {
+  return Operand(src.View(), sizeof(T), blk, rep, name, blk_name, rep_name);
 }
 
 // Records byte ranges into an Instr, merging adjacent ones (used only while a tool is on).
@@ -419,6 +425,49 @@ inline bool FillsEmptyOutputs(NpuArch arch) {
   return arch == NpuArch::k3002 || arch == NpuArch::k3510;
 }
 
+// The reductions with N outputs per repeat at dst + r * out_pitch + k * sizeof(T): output k of
+// repeat r is written iff written(lanes, k). Checks src and dst, records, then for every repeat
+// compute(r, lanes, out) fills out[0..N) from the repeat's lanes (all read before any write).
+template <typename T, uint32_t N, typename Written, typename Compute>
+void PerRepeatOutputs(const char* api, const AscendC::LocalTensor<T>& dst, const RepeatOperand& s,
+                      const RepeatPlan& plan, uint32_t dst_rep, uint64_t out_pitch,
+                      uint32_t dst_align, Written written, Compute compute, SrcLoc loc) {
+  // The furthest output: the last repeat's (Counter mode: it may have fewer outputs, so the
+  // one before it may reach further).
+  uint64_t dst_extent = 0;
+  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
+    const uint32_t r = plan.repeats - 1 - k;
+    for (uint32_t q = 0; q < N; ++q) {
+      if (written(LanesOf(plan, r), q)) {
+        dst_extent = std::max<uint64_t>(dst_extent, r * out_pitch + (q + 1) * sizeof(T));
+      }
+    }
+  }
+  CheckSource(api, plan, s);
+  CheckOperand(api, "dst", dst.View(), dst_extent, dst_align,
+               RepeatHow(plan, "dstRepStride", dst_rep));
+  auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) {
+    RecordActive(in, false, plan, s);
+    Runs w(in, true);
+    for (uint32_t r = 0; r < plan.repeats; ++r) {
+      const Lanes l = LanesOf(plan, r);
+      for (uint32_t q = 0; q < N; ++q) {
+        if (written(l, q)) w.Add(d + r * out_pitch + q * sizeof(T), sizeof(T));
+      }
+    }
+  }
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
+    const Lanes l = LanesOf(plan, r);
+    T out[N] = {};
+    compute(r, l, out);
+    for (uint32_t q = 0; q < N; ++q) {
+      if (written(l, q)) Store(d + r * out_pitch + q * sizeof(T), out[q]);
+    }
+  }
+}
+
 // BlockReduceSum/Max/Min (ReduceDataBlock): one result per data block, 8 per repeat, at
 // dst[r * dstRepStride * 8 + b]. A block without active lanes is left as it is (A2/A3, 310P,
 // training series) or gets the operation's identity (Atlas 200I/500 A2: 0, -65504 / -inf,
@@ -435,73 +484,34 @@ void BlockReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
   constexpr uint32_t E = kPerBlock<T>;
   const NpuArch arch = RunningArch();
   const bool fill = FillsEmptyOutputs(arch);
-  const auto active = [&](const Lanes& l, uint32_t b) {
+  const auto active = [](const Lanes& l, uint32_t b) {
     for (uint32_t j = 0; j < E; ++j) {
       if (l.Test(b * E + j)) return true;
     }
     return false;
   };
-  // The furthest output: the last repeat's (Counter mode: it may have fewer blocks, so the
-  // one before it may reach further with dstRepStride 0).
-  uint64_t dst_extent = 0;
-  const uint64_t out_pitch = uint64_t{dst_rep} * 8 * sizeof(T);
-  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
-    const uint32_t r = plan.repeats - 1 - k;
-    for (uint32_t b = 0; b < 8; ++b) {
-      if (fill || active(LanesOf(plan, r), b)) {
-        dst_extent = std::max<uint64_t>(dst_extent, r * out_pitch + (b + 1) * sizeof(T));
-      }
-    }
-  }
-  CheckSource(api, plan, s);
-  CheckOperand(api, "dst", dst.View(), dst_extent, 8 * sizeof(T),
-               RepeatHow(plan, "dstRepStride", dst_rep));
-  auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
-  san::Instr in(Pipe::kV, api, loc);
-  if (in) {
-    RecordActive(in, false, plan, s);
-    Runs w(in, true);
-    for (uint32_t r = 0; r < plan.repeats; ++r) {
-      const Lanes l = LanesOf(plan, r);
-      for (uint32_t b = 0; b < 8; ++b) {
-        if (fill || active(l, b)) w.Add(d + r * out_pitch + b * sizeof(T), sizeof(T));
-      }
-    }
-  }
-  const bool h3002 = std::is_same_v<T, half> && arch == NpuArch::k3002;
-  const float big = h3002 ? 65504.0f : INFINITY;
+  const float big = std::is_same_v<T, half> && arch == NpuArch::k3002 ? 65504.0f : INFINITY;
   const T identity = T(kind == Kind::kSum ? 0.0f : kind == Kind::kMax ? -big : big);
-  for (uint32_t r = 0; r < plan.repeats; ++r) {
-    const Lanes l = LanesOf(plan, r);
-    T out[8] = {};
-    bool written[8] = {};
-    for (uint32_t b = 0; b < 8; ++b) {
-      if (!active(l, b)) {
-        out[b] = identity;
-        written[b] = fill;
-        continue;
-      }
-      written[b] = true;
-      if (kind == Kind::kSum) {
-        T v[E];
-        for (uint32_t j = 0; j < E; ++j) {
-          v[j] = l.Test(b * E + j) ? Load<T>(s.view.ptr + s.Offset(r, b * E + j)) : T(0.0f);
+  PerRepeatOutputs<T, 8>(
+      api, dst, s, plan, dst_rep, uint64_t{dst_rep} * 8 * sizeof(T), 8 * sizeof(T),
+      [&](const Lanes& l, uint32_t b) { return fill || active(l, b); },
+      [&](uint32_t r, const Lanes& l, T* out) {
+        for (uint32_t b = 0; b < 8; ++b) {
+          out[b] = identity;
+          bool found = false;
+          T v[E];
+          for (uint32_t j = 0; j < E; ++j) {
+            const bool on = l.Test(b * E + j);
+            v[j] = on ? Load<T>(s.view.ptr + s.Offset(r, b * E + j)) : T(0.0f);
+            if (on && kind != Kind::kSum && (!found || Better(kind == Kind::kMax, v[j], out[b]))) {
+              out[b] = v[j];
+              found = true;
+            }
+          }
+          if (kind == Kind::kSum && active(l, b)) out[b] = PairTree(v, E);
         }
-        out[b] = PairTree(v, E);
-        continue;
-      }
-      bool found = false;
-      for (uint32_t j = 0; j < E; ++j) {
-        if (!l.Test(b * E + j)) continue;
-        const T x = Load<T>(s.view.ptr + s.Offset(r, b * E + j));
-        if (!found || Better(kind == Kind::kMax, x, out[b])) out[b] = x;
-        found = true;
-      }
-    }
-    for (uint32_t b = 0; b < 8; ++b) {
-      if (written[b]) Store(d + r * out_pitch + b * sizeof(T), out[b]);
-    }
-  }
+      },
+      loc);
 }
 
 // PairReduceSum (ReducePairElem<SUM>): lanes 2k and 2k+1 summed into dst[r * dstRepStride *
@@ -518,46 +528,17 @@ void PairReduce(const char* api, const AscendC::LocalTensor<T>& dst,
   if (plan.Empty()) return;
   constexpr uint32_t P = kLanes<T> / 2;
   const bool fill = FillsEmptyOutputs(RunningArch());
-  const auto written = [&](const Lanes& l, uint32_t k) {
-    return fill || l.Test(2 * k) || l.Test(2 * k + 1);
-  };
-  const uint64_t out_pitch = uint64_t{dst_rep} * (kRepeatBytes / 2);
-  uint64_t dst_extent = 0;
-  for (uint32_t k = 0; k < 2 && k < plan.repeats; ++k) {
-    const uint32_t r = plan.repeats - 1 - k;
-    for (uint32_t q = 0; q < P; ++q) {
-      if (written(LanesOf(plan, r), q)) {
-        dst_extent = std::max<uint64_t>(dst_extent, r * out_pitch + (q + 1) * sizeof(T));
-      }
-    }
-  }
-  CheckSource(api, plan, s);
-  CheckOperand(api, "dst", dst.View(), dst_extent, kBlockBytes,
-               RepeatHow(plan, "dstRepStride", dst_rep));
-  auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
-  san::Instr in(Pipe::kV, api, loc);
-  if (in) {
-    RecordActive(in, false, plan, s);
-    Runs w(in, true);
-    for (uint32_t r = 0; r < plan.repeats; ++r) {
-      const Lanes l = LanesOf(plan, r);
-      for (uint32_t k = 0; k < P; ++k) {
-        if (written(l, k)) w.Add(d + r * out_pitch + k * sizeof(T), sizeof(T));
-      }
-    }
-  }
-  for (uint32_t r = 0; r < plan.repeats; ++r) {
-    const Lanes l = LanesOf(plan, r);
-    T out[P];
-    for (uint32_t k = 0; k < P; ++k) {
-      const T a = l.Test(2 * k) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k)) : T(0.0f);
-      const T b = l.Test(2 * k + 1) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k + 1)) : T(0.0f);
-      out[k] = Add(a, b);
-    }
-    for (uint32_t k = 0; k < P; ++k) {
-      if (written(l, k)) Store(d + r * out_pitch + k * sizeof(T), out[k]);
-    }
-  }
+  PerRepeatOutputs<T, P>(
+      api, dst, s, plan, dst_rep, uint64_t{dst_rep} * (kRepeatBytes / 2), kBlockBytes,
+      [&](const Lanes& l, uint32_t k) { return fill || l.Test(2 * k) || l.Test(2 * k + 1); },
+      [&](uint32_t r, const Lanes& l, T* out) {
+        for (uint32_t k = 0; k < P; ++k) {
+          const T a = l.Test(2 * k) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k)) : T(0.0f);
+          const T b = l.Test(2 * k + 1) ? Load<T>(s.view.ptr + s.Offset(r, 2 * k + 1)) : T(0.0f);
+          out[k] = Add(a, b);
+        }
+      },
+      loc);
 }
 
 // The elements of sharedTmpBuffer ReduceMax/Min need for `first` first-round repeats
