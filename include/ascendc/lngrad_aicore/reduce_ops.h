@@ -382,6 +382,15 @@ void StoreResult(Kind kind, AscendC::ReduceOrder order, std::byte* out, T value,
   }
 }
 
+// The source of the repeat-form reductions, its strides checked.
+template <typename T>
+RepeatOperand ReduceSource(const char* api, const AscendC::LocalTensor<T>& src, int64_t blk,
+                           int64_t rep) {
+  static_assert(kIsReduceType<T>, "reductions: T must be half or float");
+  return SrcOperand(src, CheckStride(api, "srcBlkStride", blk),
+                    CheckStride(api, "srcRepStride", rep));
+}
+
 inline std::string RepeatHow(const RepeatPlan& plan, const char* stride_name, uint32_t stride) {
   return std::to_string(plan.repeats) + " repeat(s), " + stride_name + " " + std::to_string(stride);
 }
@@ -391,10 +400,8 @@ template <typename T>
 void WholeReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
                  int64_t src_blk_in, int64_t src_rep_in, AscendC::ReduceOrder order, SrcLoc loc) {
-  static_assert(kIsReduceType<T>, "reductions: T must be half or float");
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
-                                     CheckStride(api, "srcRepStride", src_rep_in));
+  const RepeatOperand s = ReduceSource(api, src, src_blk_in, src_rep_in);
   if (kind != Kind::kSum && CheckedMode() && !OrderSupported(RunningArch(), order)) {
     Raise(op_checks::kReduceOrder, api,
           std::string("order ") + OrderName(order) + " is not available on this product");
@@ -476,10 +483,8 @@ template <typename T>
 void BlockReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
                  int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
-  static_assert(kIsReduceType<T>, "reductions: T must be half or float");
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
-                                     CheckStride(api, "srcRepStride", src_rep_in));
+  const RepeatOperand s = ReduceSource(api, src, src_blk_in, src_rep_in);
   if (plan.Empty()) return;
   constexpr uint32_t E = kPerBlock<T>;
   const NpuArch arch = RunningArch();
@@ -521,10 +526,8 @@ template <typename T>
 void PairReduce(const char* api, const AscendC::LocalTensor<T>& dst,
                 const AscendC::LocalTensor<T>& src, const RepeatPlan& plan, int64_t dst_rep_in,
                 int64_t src_blk_in, int64_t src_rep_in, SrcLoc loc) {
-  static_assert(kIsReduceType<T>, "reductions: T must be half or float");
   const uint32_t dst_rep = CheckStride(api, "dstRepStride", dst_rep_in);
-  const RepeatOperand s = SrcOperand(src, CheckStride(api, "srcBlkStride", src_blk_in),
-                                     CheckStride(api, "srcRepStride", src_rep_in));
+  const RepeatOperand s = ReduceSource(api, src, src_blk_in, src_rep_in);
   if (plan.Empty()) return;
   constexpr uint32_t P = kLanes<T> / 2;
   const bool fill = FillsEmptyOutputs(RunningArch());
