@@ -3,7 +3,8 @@
 // blocks = threads. Checked mode on and off (lngrad::aicore::SetCheckedMode); the operator's
 // outputs are staged in checked mode and written in place in unchecked mode (its default,
 // LaunchConfig::Outputs::kAuto); "checked_inplace" is checked mode writing in place, which
-// splits checked mode's cost into the checks and the staging. Before timing, the outputs with
+// splits checked mode's cost into the checks and the staging; "sanitized" is checked mode with
+// every sanitizer tool on (LaunchConfig::sanitize). Before timing, the outputs with
 // checked mode off (in place), off and staged, and on (staged) must be bitwise the same. bytes/s
 // counts dy, x, pd_x, res_for_gamma (4*rows*h*4) plus the small vectors, as bench_native's
 // LayerNormGrad.
@@ -21,6 +22,7 @@
 #include "bench_register.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sanitizer.h"
 
 namespace {
 
@@ -33,7 +35,7 @@ struct GradOut {
 using Outputs = lngrad::ops::LaunchConfig::Outputs;
 
 lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int blocks,
-                                        Outputs outputs = Outputs::kAuto) {
+                                        Outputs outputs = Outputs::kAuto, uint32_t sanitize = 0) {
   lngrad::ops::LayerNormGradOpArgs a;
   a.SetShape(lngrad::ops::OpDType::kFloat32, 1, in.rows, in.h);
   a.SetTensors(in.dy.data(), in.x.data(), in.mean.data(), in.variance.data(), in.gamma.data(),
@@ -41,6 +43,7 @@ lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int bloc
   a.epsilon = lngrad::bench::kEpsilon;
   a.launch.blocks = static_cast<uint32_t>(blocks);
   a.launch.outputs = outputs;
+  a.launch.sanitize = sanitize;
   return a;
 }
 
@@ -53,10 +56,10 @@ double Bytes(const Inputs& in) {
 }
 
 void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, bool checked,
-                Outputs outputs) {
+                Outputs outputs, uint32_t sanitize) {
   const Inputs in = lngrad::bench::MakeInputs(rows, h);
   GradOut out = Allocate(in);
-  const auto args = OpArgs(in, &out, threads, outputs);
+  const auto args = OpArgs(in, &out, threads, outputs, sanitize);
   lngrad::aicore::SetCheckedMode(checked);
   for (auto _ : state) {
     const lngrad::Status s = lngrad::ops::RunLayerNormGradOp(args);
@@ -134,13 +137,14 @@ int main(int argc, char** argv) {
       lngrad::bench::RegisterRealTime(native, BM_Native, rows, h, threads);
       const std::string ascendc =
           lngrad::bench::BenchmarkName("BM_AscendCLayerNormGrad", rows, h, threads);
-      const std::tuple<const char*, bool, Outputs> modes[] = {
-          {"/unchecked", false, Outputs::kAuto},
-          {"/checked", true, Outputs::kAuto},
-          {"/checked_inplace", true, Outputs::kInPlace}};
-      for (const auto& [name, checked, outputs] : modes) {
+      const std::tuple<const char*, bool, Outputs, uint32_t> modes[] = {
+          {"/unchecked", false, Outputs::kAuto, 0},
+          {"/checked", true, Outputs::kAuto, 0},
+          {"/checked_inplace", true, Outputs::kInPlace, 0},
+          {"/sanitized", true, Outputs::kAuto, lngrad::aicore::san::kAllTools}};
+      for (const auto& [name, checked, outputs, sanitize] : modes) {
         lngrad::bench::RegisterRealTime(ascendc + name, BM_AscendC, rows, h, threads, checked,
-                                        outputs);
+                                        outputs, sanitize);
       }
     }
   }

@@ -95,6 +95,16 @@ inline void BinaryLanes(BinaryOp op, T* dst, const T* a, const T* b, size_t n) {
           dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::Div(x, y); },
           [](float x, float y) { return x / y; });
       break;
+    case BinaryOp::kMax:
+      BinaryLoop(
+          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Gt(x, y), x, y); },
+          [](float x, float y) { return x > y ? x : y; });
+      break;
+    case BinaryOp::kMin:
+      BinaryLoop(
+          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Lt(x, y), x, y); },
+          [](float x, float y) { return x < y ? x : y; });
+      break;
   }
 }
 
@@ -146,6 +156,16 @@ inline void ScalarLanes(ScalarOp op, T* dst, const T* a, float s, size_t n) {
           dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::Div(x, y); },
           [](float x, float y) { return x / y; });
       break;
+    case ScalarOp::kMaxs:
+      ScalarLoop(
+          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Gt(x, y), x, y); },
+          [](float x, float y) { return x > y ? x : y; });
+      break;
+    case ScalarOp::kMins:
+      ScalarLoop(
+          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Lt(x, y), x, y); },
+          [](float x, float y) { return x < y ? x : y; });
+      break;
   }
 }
 
@@ -170,17 +190,35 @@ inline void UnaryLoop(Half* dst, const Half* a, size_t n, [[maybe_unused]] F vec
     dst[i] = Half::FromBits(FloatToHalfBits(scalar_op(HalfBitsToFloat(a[i].bits))));
 }
 
+// The ops with a SIMD version (SimdUnary); instructions.cpp runs the others as scalar loops.
 template <typename T>
 inline void UnaryLanes(UnaryOp op, T* dst, const T* a, size_t n) {
-  if (op == UnaryOp::kSqrt) {
-    UnaryLoop(
-        dst, a, n, [](auto x) HWY_ATTR { return hn::Sqrt(x); },
-        [](float x) { return __builtin_sqrtf(x); });
-  } else {
-    UnaryLoop(
-        dst, a, n,
-        [](auto x) HWY_ATTR { return hn::Div(hn::Set(hn::DFromV<decltype(x)>(), 1.0f), x); },
-        [](float x) { return 1.0f / x; });
+  switch (op) {
+    case UnaryOp::kSqrt:
+      UnaryLoop(
+          dst, a, n, [](auto x) HWY_ATTR { return hn::Sqrt(x); },
+          [](float x) { return __builtin_sqrtf(x); });
+      break;
+    case UnaryOp::kAbs:
+      UnaryLoop(
+          dst, a, n, [](auto x) HWY_ATTR { return hn::Abs(x); },
+          [](float x) { return __builtin_fabsf(x); });
+      break;
+    case UnaryOp::kRelu:
+      UnaryLoop(
+          dst, a, n,
+          [](auto x) HWY_ATTR {
+            const auto zero = hn::Zero(hn::DFromV<decltype(x)>());
+            return hn::IfThenElse(hn::Gt(x, zero), x, zero);
+          },
+          [](float x) { return x > 0.0f ? x : 0.0f; });
+      break;
+    default:
+      UnaryLoop(
+          dst, a, n,
+          [](auto x) HWY_ATTR { return hn::Div(hn::Set(hn::DFromV<decltype(x)>(), 1.0f), x); },
+          [](float x) { return 1.0f / x; });
+      break;
   }
 }
 

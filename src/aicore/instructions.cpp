@@ -60,9 +60,11 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace lngrad::aicore {
 
@@ -108,6 +110,23 @@ bool PartialOverlap(const T* a, const T* b, size_t n) {
 }
 
 float Widen(Half h) { return HalfBitsToFloat(h.bits); }
+
+bool SimdUnary(UnaryOp op) {
+  return op == UnaryOp::kSqrt || op == UnaryOp::kRecip || op == UnaryOp::kAbs ||
+         op == UnaryOp::kRelu;
+}
+// The transcendental ops in double; the caller rounds once to its element type.
+double UnaryDouble(UnaryOp op, float x) {
+  const double d = x;
+  switch (op) {
+    case UnaryOp::kExp:
+      return std::exp(d);
+    case UnaryOp::kLn:
+      return std::log(d);
+    default:
+      return 1.0 / std::sqrt(d);
+  }
+}
 Half Narrow(float f) { return Half::FromBits(FloatToHalfBits(f)); }
 
 // Binary16 neighbours in value order (bit patterns are sign-magnitude).
@@ -157,6 +176,12 @@ void Ops::Binary(BinaryOp op, float* dst, const float* a, const float* b, size_t
     case BinaryOp::kDiv:
       for (size_t i = 0; i < n; ++i) dst[i] = a[i] / b[i];
       break;
+    case BinaryOp::kMax:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > b[i] ? a[i] : b[i];
+      break;
+    case BinaryOp::kMin:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] < b[i] ? a[i] : b[i];
+      break;
   }
 }
 
@@ -177,6 +202,20 @@ void Ops::Binary(BinaryOp op, Half* dst, const Half* a, const Half* b, size_t n)
       break;
     case BinaryOp::kDiv:
       for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / Widen(b[i]));
+      break;
+    case BinaryOp::kMax:
+      for (size_t i = 0; i < n; ++i) {
+        const float x = Widen(a[i]);
+        const float y = Widen(b[i]);
+        dst[i] = Narrow(x > y ? x : y);
+      }
+      break;
+    case BinaryOp::kMin:
+      for (size_t i = 0; i < n; ++i) {
+        const float x = Widen(a[i]);
+        const float y = Widen(b[i]);
+        dst[i] = Narrow(x < y ? x : y);
+      }
       break;
   }
 }
@@ -199,6 +238,12 @@ void Ops::Scalar(ScalarOp op, float* dst, const float* a, float s, size_t n) con
     case ScalarOp::kDivs:
       for (size_t i = 0; i < n; ++i) dst[i] = a[i] / s;
       break;
+    case ScalarOp::kMaxs:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > s ? a[i] : s;
+      break;
+    case ScalarOp::kMins:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] < s ? a[i] : s;
+      break;
   }
 }
 
@@ -220,30 +265,73 @@ void Ops::Scalar(ScalarOp op, Half* dst, const Half* a, float s, size_t n) const
     case ScalarOp::kDivs:
       for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / s);
       break;
+    case ScalarOp::kMaxs:
+      for (size_t i = 0; i < n; ++i) {
+        const float x = Widen(a[i]);
+        dst[i] = Narrow(x > s ? x : s);
+      }
+      break;
+    case ScalarOp::kMins:
+      for (size_t i = 0; i < n; ++i) {
+        const float x = Widen(a[i]);
+        dst[i] = Narrow(x < s ? x : s);
+      }
+      break;
   }
 }
 
 void Ops::Unary(UnaryOp op, float* dst, const float* a, size_t n) const {
-  if (simd && !PartialOverlap(dst, a, n)) {
+  if (simd && SimdUnary(op) && !PartialOverlap(dst, a, n)) {
     HWY_DYNAMIC_DISPATCH(UnarySimd)(static_cast<int>(op), dst, a, n);
     return;
   }
-  if (op == UnaryOp::kSqrt) {
-    for (size_t i = 0; i < n; ++i) dst[i] = std::sqrt(a[i]);
-  } else {
-    for (size_t i = 0; i < n; ++i) dst[i] = 1.0f / a[i];
+  switch (op) {
+    case UnaryOp::kSqrt:
+      for (size_t i = 0; i < n; ++i) dst[i] = std::sqrt(a[i]);
+      break;
+    case UnaryOp::kRecip:
+      for (size_t i = 0; i < n; ++i) dst[i] = 1.0f / a[i];
+      break;
+    case UnaryOp::kAbs:
+      for (size_t i = 0; i < n; ++i) dst[i] = std::fabs(a[i]);
+      break;
+    case UnaryOp::kRelu:
+      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > 0.0f ? a[i] : 0.0f;
+      break;
+    case UnaryOp::kExp:
+    case UnaryOp::kLn:
+    case UnaryOp::kRsqrt:
+      for (size_t i = 0; i < n; ++i) dst[i] = static_cast<float>(UnaryDouble(op, a[i]));
+      break;
   }
 }
 
 void Ops::Unary(UnaryOp op, Half* dst, const Half* a, size_t n) const {
-  if (simd && !PartialOverlap(dst, a, n)) {
+  if (simd && SimdUnary(op) && !PartialOverlap(dst, a, n)) {
     HWY_DYNAMIC_DISPATCH(UnaryHalfSimd)(static_cast<int>(op), dst, a, n);
     return;
   }
-  if (op == UnaryOp::kSqrt) {
-    for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::sqrt(Widen(a[i])));
-  } else {
-    for (size_t i = 0; i < n; ++i) dst[i] = Narrow(1.0f / Widen(a[i]));
+  switch (op) {
+    case UnaryOp::kSqrt:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::sqrt(Widen(a[i])));
+      break;
+    case UnaryOp::kRecip:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(1.0f / Widen(a[i]));
+      break;
+    case UnaryOp::kAbs:
+      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::fabs(Widen(a[i])));
+      break;
+    case UnaryOp::kRelu:
+      for (size_t i = 0; i < n; ++i) {
+        const float x = Widen(a[i]);
+        dst[i] = Narrow(x > 0.0f ? x : 0.0f);
+      }
+      break;
+    case UnaryOp::kExp:
+    case UnaryOp::kLn:
+    case UnaryOp::kRsqrt:
+      for (size_t i = 0; i < n; ++i) dst[i] = DoubleToHalf(UnaryDouble(op, Widen(a[i])));
+      break;
   }
 }
 
@@ -366,6 +454,106 @@ Half FloatToHalfSaturate(float f) {
   uint16_t bits = FloatToHalfBits(f);
   if ((bits & 0x7FFFu) == 0x7C00u) bits = static_cast<uint16_t>((bits & 0x8000u) | 0x7BFFu);
   return Half::FromBits(bits);
+}
+
+namespace {
+
+// x (a float's value) rounded to an integral value in `mode`; the sign of a zero result is x's.
+double RoundIntegral(double x, AscendC::RoundMode mode) {
+  using AscendC::RoundMode;
+  double r = 0;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      return std::floor(x);
+    case RoundMode::CAST_CEIL:
+      return std::ceil(x);
+    case RoundMode::CAST_TRUNC:
+      return std::trunc(x);
+    case RoundMode::CAST_ROUND:
+      return std::round(x);  // ties away from zero
+    case RoundMode::CAST_ODD: {
+      const double f = std::floor(x);
+      r = (f == x || std::fmod(f, 2.0) != 0) ? f : f + 1;
+      break;
+    }
+    default: {  // CAST_NONE, CAST_RINT: ties to even
+      const double f = std::floor(x);
+      const double diff = x - f;
+      r = (diff > 0.5 || (diff == 0.5 && std::fmod(f, 2.0) != 0)) ? f + 1 : f;
+      break;
+    }
+  }
+  return r == 0 ? std::copysign(0.0, x) : r;
+}
+
+template <typename I>
+I FloatToInt(float f, AscendC::RoundMode mode) {
+  if (std::isnan(f)) return 0;
+  const double r = RoundIntegral(f, mode);
+  constexpr double kLo = static_cast<double>(std::numeric_limits<I>::min());
+  constexpr double kHi = static_cast<double>(std::numeric_limits<I>::max());
+  return static_cast<I>(std::clamp(r, kLo, kHi));
+}
+
+}  // namespace
+
+float RoundToIntegral(float f, AscendC::RoundMode mode) noexcept {
+  if (!std::isfinite(f)) return f;
+  return static_cast<float>(RoundIntegral(f, mode));
+}
+
+int32_t FloatToInt32(float f, AscendC::RoundMode mode) noexcept {
+  return FloatToInt<int32_t>(f, mode);
+}
+int16_t FloatToInt16(float f, AscendC::RoundMode mode) noexcept {
+  return FloatToInt<int16_t>(f, mode);
+}
+
+float Int32ToFloat(int32_t v, AscendC::RoundMode mode) noexcept {
+  using AscendC::RoundMode;
+  const double d = v;
+  const float rne = static_cast<float>(d);
+  if (static_cast<double>(rne) == d || mode == RoundMode::CAST_NONE ||
+      mode == RoundMode::CAST_RINT) {
+    return rne;
+  }
+  const bool above = static_cast<double>(rne) > d;
+  const float lo = above ? std::nextafter(rne, -INFINITY) : rne;
+  const float hi = above ? rne : std::nextafter(rne, INFINITY);
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      return lo;
+    case RoundMode::CAST_CEIL:
+      return hi;
+    case RoundMode::CAST_TRUNC:
+      return d > 0 ? lo : hi;
+    case RoundMode::CAST_ROUND: {
+      const double dl = d - lo;
+      const double dh = static_cast<double>(hi) - d;
+      if (dl != dh) return dl < dh ? lo : hi;
+      return d > 0 ? hi : lo;
+    }
+    case RoundMode::CAST_ODD:
+      return (std::bit_cast<uint32_t>(lo) & 1u) ? lo : hi;
+    default:
+      return rne;
+  }
+}
+
+int16_t Int32ToInt16(int32_t v) noexcept {
+  return static_cast<int16_t>(std::clamp<int32_t>(v, INT16_MIN, INT16_MAX));
+}
+
+Half DoubleToHalf(double d) noexcept {
+  float f = static_cast<float>(d);
+  if (std::isfinite(f) && static_cast<double>(f) != d) {
+    // Round to odd at float precision (24 bits >= 11 + 2), then once to nearest even at half
+    // precision: the same as rounding d to half directly.
+    uint32_t b = std::bit_cast<uint32_t>(f);
+    if (std::fabs(static_cast<double>(f)) > std::fabs(d)) --b;
+    f = std::bit_cast<float>(b | 1u);
+  }
+  return Half::FromBits(FloatToHalfBits(f));
 }
 
 void Ops::Fill(float* d, float v, size_t n) const { aicore::Fill(d, v, n, simd); }

@@ -97,6 +97,7 @@ class BlockKernel {
     head_ = head;
     block_ = block;
     hLength_ = head.hLength;
+    originalHLength_ = head.originalHLength;
   }
   // The TBuf of the sharedTmpBuffer prototype; after the queues, as the host planned the UB.
   __aicore__ inline void InitTmpBuffer() {
@@ -133,7 +134,8 @@ class BlockKernel {
   // The API takes the tiling by non-const reference (LayerNorm writes its tail lengths into
   // it), so each tile gets a fresh copy.
   Tiling tiling_{};
-  uint32_t hLength_ = 0;
+  uint32_t hLength_ = 0;          // H of a row in UB (storage)
+  uint32_t originalHLength_ = 0;  // H of a row in GM (real)
 };
 
 // `gm` over `count` elements of T from element `offset` of `base`.
@@ -177,6 +179,63 @@ __aicore__ inline void CopyInQue(Que& que, const AscendC::GlobalTensor<T>& src, 
   AscendC::LocalTensor<T> t = que.template AllocTensor<T>();
   AscendC::DataCopy(t, src, count);
   que.EnQue(t);
+}
+
+// Rows of h elements in GM <-> rows of storageH elements in UB (h padded to 32 bytes). Aligned
+// rows (h == storageH) move in one DataCopy; otherwise DataCopyPad moves up to 4095 rows per
+// call (its blockCount limit), each row's padding filled with `pad` (isPad) on the way in, only
+// the h real elements written back on the way out.
+inline constexpr uint32_t kMaxPadRows = 4095;
+
+template <typename T>
+__aicore__ inline void CopyRowsIn(const AscendC::LocalTensor<T>& dst,
+                                  const AscendC::GlobalTensor<T>& src, uint32_t rows, uint32_t h,
+                                  uint32_t storageH, T pad = T(0)) {
+  if (h == storageH) {
+    AscendC::DataCopy(dst, src, rows * h);
+    return;
+  }
+  const AscendC::DataCopyPadExtParams<T> padding(true, 0, static_cast<uint8_t>(storageH - h), pad);
+  for (uint32_t r = 0; r < rows; r += kMaxPadRows) {
+    const uint32_t n = rows - r < kMaxPadRows ? rows - r : kMaxPadRows;
+    const AscendC::DataCopyExtParams params(static_cast<uint16_t>(n),
+                                            static_cast<uint32_t>(h * sizeof(T)), 0, 0, 0);
+    AscendC::DataCopyPad(dst[r * storageH], src[uint64_t{r} * h], params, padding);
+  }
+}
+
+template <typename T>
+__aicore__ inline void CopyRowsOut(const AscendC::GlobalTensor<T>& dst,
+                                   const AscendC::LocalTensor<T>& src, uint32_t rows, uint32_t h,
+                                   uint32_t storageH) {
+  if (h == storageH) {
+    AscendC::DataCopy(dst, src, rows * h);
+    return;
+  }
+  for (uint32_t r = 0; r < rows; r += kMaxPadRows) {
+    const uint32_t n = rows - r < kMaxPadRows ? rows - r : kMaxPadRows;
+    const AscendC::DataCopyExtParams params(static_cast<uint16_t>(n),
+                                            static_cast<uint32_t>(h * sizeof(T)), 0, 0, 0);
+    AscendC::DataCopyPad(dst[uint64_t{r} * h], src[r * storageH], params);
+  }
+}
+
+// CopyInQue of `rows` rows (CopyRowsIn).
+template <typename T, class Que>
+__aicore__ inline void CopyRowsInQue(Que& que, const AscendC::GlobalTensor<T>& src, uint32_t rows,
+                                     uint32_t h, uint32_t storageH) {
+  AscendC::LocalTensor<T> t = que.template AllocTensor<T>();
+  CopyRowsIn(t, src, rows, h, storageH);
+  que.EnQue(t);
+}
+
+// CopyOutQue of `rows` rows (CopyRowsOut).
+template <typename T, class Que>
+__aicore__ inline void CopyRowsOutQue(const AscendC::GlobalTensor<T>& dst, Que& que, uint32_t rows,
+                                      uint32_t h, uint32_t storageH) {
+  AscendC::LocalTensor<T> t = que.template DeQue<T>();
+  CopyRowsOut(dst, t, rows, h, storageH);
+  que.FreeTensor(t);
 }
 
 // CopyOut of one queue: the queued tensor's first `count` elements to `dst`, then freed.

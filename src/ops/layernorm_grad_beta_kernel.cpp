@@ -8,6 +8,10 @@
 //  2. layernorm_grad_beta_combine (one block): adds the blocks' partial rows in block order and
 //     converts to T.
 // With one block and one tile the outputs are exactly the API's.
+//
+// Any H: rows that are not a multiple of 32 bytes are padded to 32 bytes in UB with 0
+// (DataCopyPad), and the API gets hLength = originalHLength = the storage H: its vector path
+// strides rows by originalHLength (spec §3.3). The padded columns' sums (0) are never copied out.
 #include "ops/kernel_common.h"
 
 namespace lngrad::ops::kernel {
@@ -20,8 +24,8 @@ class KernelLayerNormGradBetaOp : BlockKernel<LayerNormGradBetaTiling> {
                               const OpTilingHeader& head, const LayerNormGradBetaOpBlock& block) {
     InitBlock(head, block);
     const uint64_t blockIdx = static_cast<uint64_t>(GetBlockIdx());
-    SetBlockRows(resForGammaGlobal_, resForGamma, block, hLength_);
-    SetBlockRows(inputDyGlobal_, inputDy, block, hLength_);
+    SetBlockRows(resForGammaGlobal_, resForGamma, block, originalHLength_);
+    SetBlockRows(inputDyGlobal_, inputDy, block, originalHLength_);
     SetGm(partialGlobal_, workspace, blockIdx * 2 * hLength_, 2 * hLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
@@ -40,9 +44,10 @@ class KernelLayerNormGradBetaOp : BlockKernel<LayerNormGradBetaTiling> {
     LocalTensor<float> partial = outQueuePartial_.AllocTensor<float>();
     ForEachTile(block_, [&](uint32_t row, uint32_t rows, const LayerNormGradBetaTiling& tiling,
                             bool first) {
-      const uint64_t offset = uint64_t{row} * hLength_;
-      CopyInQue(inQueueResForGamma_, resForGammaGlobal_[offset], rows * hLength_);
-      CopyInQue(inQueueDy_, inputDyGlobal_[offset], rows * hLength_);
+      const uint64_t offset = uint64_t{row} * originalHLength_;
+      CopyRowsInQue(inQueueResForGamma_, resForGammaGlobal_[offset], rows, originalHLength_,
+                    hLength_);
+      CopyRowsInQue(inQueueDy_, inputDyGlobal_[offset], rows, originalHLength_, hLength_);
       tiling_ = tiling;
       Compute(partial, first);
     });
@@ -92,7 +97,8 @@ class KernelLayerNormGradBetaOp : BlockKernel<LayerNormGradBetaTiling> {
   GlobalTensor<float> partialGlobal_;
 };
 
-// Sums the blocks' partial rows in block order, combineCols columns at a time.
+// Sums the blocks' partial rows (storage H) in block order, combineCols columns at a time, and
+// writes the real H columns.
 template <typename T>
 class KernelLayerNormGradBetaCombine {
  public:
@@ -100,11 +106,12 @@ class KernelLayerNormGradBetaCombine {
                               const OpTilingHeader& head) {
     head_ = head;
     hLength_ = head.hLength;
+    originalHLength_ = head.originalHLength;
     combineCols_ =
         hLength_ < kLayerNormGradBetaCombineCols ? hLength_ : kLayerNormGradBetaCombineCols;
     SetGm(partialGlobal_, workspace, 0, uint64_t{head.blockNum} * 2 * hLength_);
-    SetGm(pdGammaGlobal_, outputPdGamma, 0, hLength_);
-    SetGm(pdBetaGlobal_, outputPdBeta, 0, hLength_);
+    SetGm(pdGammaGlobal_, outputPdGamma, 0, originalHLength_);
+    SetGm(pdBetaGlobal_, outputPdBeta, 0, originalHLength_);
     pipe_.InitBuffer(inQueuePartial_, 1, combineCols_ * sizeof(float));
     pipe_.InitBuffer(outQueueSum_, 1, combineCols_ * sizeof(T));
     pipe_.InitBuffer(accBuf_, combineCols_ * sizeof(float));
@@ -135,7 +142,9 @@ class KernelLayerNormGradBetaCombine {
           DataCopy(sum, acc, cols);
         }
         outQueueSum_.EnQue(sum);
-        CopyOutQue<T>(out[col], outQueueSum_, cols);
+        // Only the last step holds padded columns (fewer than 32 bytes).
+        const uint32_t real = originalHLength_ - col < cols ? originalHLength_ - col : cols;
+        CopyRowsOutQue<T>(out[col], outQueueSum_, 1, real, cols);
       }
     }
   }
@@ -149,6 +158,7 @@ class KernelLayerNormGradBetaCombine {
   GlobalTensor<T> pdGammaGlobal_, pdBetaGlobal_;
   OpTilingHeader head_{};
   uint32_t hLength_ = 0;
+  uint32_t originalHLength_ = 0;
   uint32_t combineCols_ = 0;
 };
 

@@ -21,7 +21,8 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
   // API's two [H] outputs; for half a float row to widen them.
   static constexpr host::OpApi<Tiling> kLayerNormGradBeta = {
       {"LayerNormGradBeta operator", "LayerNormGradBeta",
-       [](const lngrad::Product& p) { return p.supports_layernormgradbeta; }},
+       [](const lngrad::Product& p) { return p.supports_layernormgradbeta; },
+       host::RowPadding::kStorageInTiling},
       {lngrad::tiling::LayerNormGradBetaMaxMinTmpSize,
        lngrad::tiling::LayerNormGradBetaNDTilingInfo},
       {.tiles = 2, .rows = 2, .float_rows = 2, .half_float_rows = 1}};
@@ -37,8 +38,8 @@ Status RunLayerNormGradBetaOp(const LayerNormGradBetaOpArgs& args, LayerNormGrad
                {host::In("res_for_gamma", args.res_for_gamma), host::In("dy", args.dy),
                 host::StagedOut("pd_gamma", args.pd_gamma, kRow),
                 host::StagedOut("pd_beta", args.pd_beta, kRow)}));
-  // The blocks' partial sums [pd_gamma | pd_beta], one float row of 2*H each.
-  host::GmStage workspace(run.blocks().size() * 2 * run.call().h * sizeof(float));
+  // The blocks' partial sums [pd_gamma | pd_beta], one float row of 2*H each (storage H).
+  host::GmStage workspace(run.blocks().size() * 2 * run.call().storage_h * sizeof(float));
   workspace.Zero();
   LNGRAD_RETURN_IF_ERROR(run.Launch([&](const host::OpGm& gm, uint8_t* tiling) {
     layernorm_grad_beta_op(gm[0], gm[1], workspace.data(), tiling);

@@ -5,6 +5,12 @@
 // Compute / CopyOut. Unlike the sample, which loads the whole [B,S,H] problem into one core's
 // UB, each block takes a contiguous range of rows and walks it in row tiles sized by the host
 // so that every tile fits the product's UB; gamma is loaded once per block.
+//
+// Any H: rows whose length is not a multiple of 32 bytes are padded to 32 bytes in UB
+// (DataCopyPad; hLength = storage H, originalHLength = real H in the tiling). The API's sums
+// run over the storage H (spec §1.11), so the padding must add 0 to each: dy and gamma are
+// padded with 0 and x with its row's mean (x - mean = 0 there). Only the real columns of pdX and
+// resForGamma are copied out.
 #include "ops/kernel_common.h"
 
 namespace lngrad::ops::kernel {
@@ -17,13 +23,13 @@ class KernelLayerNormGradOp : BlockKernel<LayerNormGradTiling> {
                               GM_ADDR resForGamma, const OpTilingHeader& head,
                               const LayerNormGradOpBlock& block) {
     InitBlock(head, block);
-    SetBlockRows(inputXGlobal_, inputX, block, hLength_);
-    SetBlockRows(inputDyGlobal_, inputDy, block, hLength_);
-    SetBlockRows(outputPdXGlobal_, outputPdX, block, hLength_);
-    SetBlockRows(resForGammaGlobal_, resForGamma, block, hLength_);
+    SetBlockRows(inputXGlobal_, inputX, block, originalHLength_);
+    SetBlockRows(inputDyGlobal_, inputDy, block, originalHLength_);
+    SetBlockRows(outputPdXGlobal_, outputPdX, block, originalHLength_);
+    SetBlockRows(resForGammaGlobal_, resForGamma, block, originalHLength_);
     SetBlockStats(inputVarianceGlobal_, inputVariance, head, block);
     SetBlockStats(inputMeanGlobal_, inputMean, head, block);
-    SetGm(inputGammaGlobal_, inputGamma, 0, hLength_);
+    SetGm(inputGammaGlobal_, inputGamma, 0, originalHLength_);
 
     const uint32_t tileBytes = block.tileRows * hLength_ * sizeof(T);
     pipe_.InitBuffer(inQueueX_, 1, tileBytes);
@@ -37,12 +43,12 @@ class KernelLayerNormGradOp : BlockKernel<LayerNormGradTiling> {
   }
 
   __aicore__ inline void Process() {
-    CopyInQue(inQueueGamma_, inputGammaGlobal_, hLength_);
+    CopyRowsInQue(inQueueGamma_, inputGammaGlobal_, 1, originalHLength_, hLength_);
     LocalTensor<T> gamma = inQueueGamma_.DeQue<T>();
     ForEachTile(block_, [&](uint32_t row, uint32_t rows, const LayerNormGradTiling& tiling, bool) {
       CopyIn(row, rows);
       tiling_ = tiling;
-      Compute(gamma);
+      Compute(gamma, rows);
       CopyOut(row, rows);
     });
     inQueueGamma_.FreeTensor(gamma);
@@ -50,19 +56,20 @@ class KernelLayerNormGradOp : BlockKernel<LayerNormGradTiling> {
 
  private:
   __aicore__ inline void CopyIn(uint32_t row, uint32_t rows) {
-    const uint64_t offset = uint64_t{row} * hLength_;
+    const uint64_t offset = uint64_t{row} * originalHLength_;
     const uint32_t statCount = AlignUp(rows, ElemsPerBlock<T>());
-    CopyInQue(inQueueX_, inputXGlobal_[offset], rows * hLength_);
-    CopyInQue(inQueueDy_, inputDyGlobal_[offset], rows * hLength_);
+    CopyRowsInQue(inQueueX_, inputXGlobal_[offset], rows, originalHLength_, hLength_);
+    CopyRowsInQue(inQueueDy_, inputDyGlobal_[offset], rows, originalHLength_, hLength_);
     CopyInQue(inQueueVariance_, inputVarianceGlobal_[row], statCount);
     CopyInQue(inQueueMean_, inputMeanGlobal_[row], statCount);
   }
 
-  __aicore__ inline void Compute(const LocalTensor<T>& gamma) {
+  __aicore__ inline void Compute(const LocalTensor<T>& gamma, uint32_t rows) {
     LocalTensor<T> x = inQueueX_.DeQue<T>();
     LocalTensor<T> dy = inQueueDy_.DeQue<T>();
     LocalTensor<T> variance = inQueueVariance_.DeQue<T>();
     LocalTensor<T> mean = inQueueMean_.DeQue<T>();
+    PadWithMean(x, mean, rows);
     LocalTensor<T> pdX = outQueuePdX_.AllocTensor<T>();
     LocalTensor<T> resForGamma = outQueueResForGamma_.AllocTensor<T>();
     WithScratch([&](auto&... sharedTmpBuffer) {
@@ -77,10 +84,22 @@ class KernelLayerNormGradOp : BlockKernel<LayerNormGradTiling> {
     inQueueMean_.FreeTensor(mean);
   }
 
+  // x's padded columns (DataCopyPad wrote 0 there) get the row's mean: fewer than 32 bytes per
+  // row, so scalar stores.
+  __aicore__ inline void PadWithMean(const LocalTensor<T>& x, const LocalTensor<T>& mean,
+                                     uint32_t rows) {
+    if (originalHLength_ == hLength_) return;
+    for (uint32_t r = 0; r < rows; ++r) {
+      const T m = mean.GetValue(r);
+      for (uint32_t c = originalHLength_; c < hLength_; ++c) x.SetValue(r * hLength_ + c, m);
+    }
+  }
+
   __aicore__ inline void CopyOut(uint32_t row, uint32_t rows) {
-    const uint64_t offset = uint64_t{row} * hLength_;
-    CopyOutQue<T>(outputPdXGlobal_[offset], outQueuePdX_, rows * hLength_);
-    CopyOutQue<T>(resForGammaGlobal_[offset], outQueueResForGamma_, rows * hLength_);
+    const uint64_t offset = uint64_t{row} * originalHLength_;
+    CopyRowsOutQue<T>(outputPdXGlobal_[offset], outQueuePdX_, rows, originalHLength_, hLength_);
+    CopyRowsOutQue<T>(resForGammaGlobal_[offset], outQueueResForGamma_, rows, originalHLength_,
+                      hLength_);
   }
 
   TQue<TPosition::VECIN, 1> inQueueX_, inQueueDy_, inQueueVariance_, inQueueMean_, inQueueGamma_;

@@ -43,8 +43,9 @@ class Planner : public host::TilePlanner<Tiling, Planner> {
       if (least > t.tmp_bytes && least <= UINT32_MAX) {
         t.tmp_bytes = static_cast<uint32_t>(least);
         t.raised_min = true;
-        t.status = lngrad::tiling::LayerNormGradNDTilingInfo(
-            ge::Shape({1, rows, h_, h_}), t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
+        t.status = lngrad::tiling::LayerNormGradNDTilingInfo(ge::Shape({1, rows, h_, tiling_h_}),
+                                                             t.tmp_bytes, type_size_,
+                                                             args_.reuse_source, t.tiling);
       }
     }
     if (!t.status.ok()) return t;
@@ -67,8 +68,8 @@ class Planner : public host::TilePlanner<Tiling, Planner> {
       return t;
     }
     t.tmp_bytes = static_cast<uint32_t>(need);
-    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(ge::Shape({1, rows, h_, h_}), t.tmp_bytes,
-                                                         type_size_, args_.reuse_source, t.tiling);
+    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(
+        ge::Shape({1, rows, h_, tiling_h_}), t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
     if (!t.status.ok()) return t;
     Tiling& g = t.tiling;
     const uint64_t old_one = g.oneCalSize;
@@ -130,7 +131,8 @@ class Planner : public host::TilePlanner<Tiling, Planner> {
 // Queues: x, dy, pdX, resForGamma; variance, mean; gamma.
 constexpr host::OpApi<Tiling> kLayerNormGrad = {
     {"LayerNormGrad operator", "LayerNormGrad",
-     [](const lngrad::Product& p) { return p.supports_layernormgrad; }},
+     [](const lngrad::Product& p) { return p.supports_layernormgrad; },
+     host::RowPadding::kRealInTiling},
     {lngrad::tiling::LayerNormGradMaxMinTmpSize, lngrad::tiling::LayerNormGradNDTilingInfo},
     {.tiles = 4, .stats = 2, .rows = 1}};
 

@@ -4,13 +4,24 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "lngrad/status.h"
 
+namespace lngrad {
+struct Product;
+}  // namespace lngrad
+
 namespace lngrad::ops {
+
+// Whether the product has DataCopyPad GM <-> UB (the vendor's product table: Atlas A2/A3,
+// Atlas 200I/500 A2 and Ascend 950, not the Atlas inference or training series): the
+// LayerNormGrad and LayerNormGradBeta operators take any H there, padding rows in UB with it;
+// elsewhere H*sizeof(T) must be a multiple of 32 bytes.
+bool HasDataCopyPad(const lngrad::Product& p);
 
 // Element type of every tensor of one operator call.
 enum class OpDType { kFloat32, kFloat16 };
@@ -54,14 +65,19 @@ struct LaunchConfig {
   // mode. Small outputs (LayerNormGradBeta's, LayerNorm's mean/variance) are always staged.
   enum class Outputs { kAuto, kStaged, kInPlace };
   Outputs outputs = Outputs::kAuto;
+  // The pipeline sanitizer's tools for the launches (lngrad_aicore/sanitizer.h); unset:
+  // LNGRAD_SANITIZE.
+  std::optional<uint32_t> sanitize;
 };
 
 // The arguments of every operator call besides its tensors (and epsilon).
 struct OpArgs {
   OpDType dtype = OpDType::kFloat32;
-  int64_t b = 0, s = 0, h = 0;  // [B,S,H]; H*sizeof(T) must be a multiple of 32 bytes
-  bool reuse_source = false;    // isReuseSource of the API (see each operator)
-  TmpSize tmp;                  // scratch per tile (default: the minimum)
+  // [B,S,H]; any H >= 1 for LayerNormGrad and LayerNormGradBeta on a product with DataCopyPad,
+  // else (and for LayerNorm) H*sizeof(T) a multiple of 32 bytes.
+  int64_t b = 0, s = 0, h = 0;
+  bool reuse_source = false;  // isReuseSource of the API (see each operator)
+  TmpSize tmp;                // scratch per tile (default: the minimum)
   LaunchConfig launch;
 
   void SetShape(OpDType t, int64_t b_, int64_t s_, int64_t h_) {

@@ -12,6 +12,11 @@ namespace lngrad::ops {
 
 const char* DTypeName(OpDType t) { return t == OpDType::kFloat16 ? "half" : "float"; }
 
+bool HasDataCopyPad(const lngrad::Product& p) {
+  return p.arch == lngrad::NpuArch::k2201 || p.arch == lngrad::NpuArch::k3002 ||
+         p.arch == lngrad::NpuArch::k3510;
+}
+
 Status ParseTmpSize(std::string_view text, TmpSize* out) {
   if (text == "min") {
     *out = TmpSize{TmpSize::Kind::kMin, 0};
@@ -54,7 +59,7 @@ std::mutex& TilingMutex() {
   return m;
 }
 
-Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype) {
+Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h) {
   const std::string prefix = std::string(op) + ": ";
   if (b <= 0 || s <= 0 || h <= 0) {
     return Status::InvalidArgument(prefix + "shape [B,S,H] = [" + std::to_string(b) + "," +
@@ -73,12 +78,24 @@ Status CheckShape(const char* op, int64_t b, int64_t s, int64_t h, OpDType dtype
     return Status::OutOfRange(prefix + "B*S*H = " + std::to_string(rows) + "*" + std::to_string(h) +
                               " elements exceeds 2^40");
   }
-  if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes != 0) {
+  return Status::Ok();
+}
+
+// An H whose rows are not 32-byte aligned: fine for an operator that pads rows in UB on a
+// product with DataCopyPad.
+Status CheckRowAlignment(const OpId& api, int64_t h, OpDType dtype, const lngrad::Product& p) {
+  if (static_cast<uint64_t>(h) * DTypeSize(dtype) % kBlockBytes == 0) return Status::Ok();
+  const std::string row = std::string(api.op) + ": H = " + std::to_string(h) +
+                          " makes rows that are not 32-byte aligned (H*sizeof(" + DTypeName(dtype) +
+                          ") % 32 != 0; aligned H is a multiple of " +
+                          std::to_string(kBlockBytes / DTypeSize(dtype)) + ")";
+  if (api.padding == RowPadding::kNone) {
+    return Status::InvalidArgument(row + ", and the API cannot split H: pad H in your own layout");
+  }
+  if (!lngrad::ops::HasDataCopyPad(p)) {
     return Status::InvalidArgument(
-        prefix + "H = " + std::to_string(h) + " must make a 32-byte aligned row: H*sizeof(" +
-        DTypeName(dtype) + ") % 32 == 0, i.e. H a multiple of " +
-        std::to_string(kBlockBytes / DTypeSize(dtype)) +
-        " (the API cannot split H; pad H with zeros in your own layout)");
+        row + ", which the operator pads in UB with DataCopyPad, and " + ProductText(p) +
+        " has no DataCopyPad (e.g. Ascend910B1 or Ascend950PR_9599 have it)");
   }
   return Status::Ok();
 }
@@ -218,7 +235,7 @@ size_t OpCall::Bytes(OpTensor::Extent e) const {
 
 Status StartCall(const OpId& api, const OpArgs& args, std::span<const OpTensor> tensors,
                  uint32_t granularity, OpCall* call) {
-  LNGRAD_RETURN_IF_ERROR(CheckShape(api.op, args.b, args.s, args.h, args.dtype));
+  LNGRAD_RETURN_IF_ERROR(CheckShape(api.op, args.b, args.s, args.h));
   LNGRAD_RETURN_IF_ERROR(CheckBlocks(api.op, args.launch.blocks));
   for (const OpTensor& t : tensors) {
     if (t.host == nullptr) {
@@ -226,10 +243,12 @@ Status StartCall(const OpId& api, const OpArgs& args, std::span<const OpTensor> 
     }
   }
   LNGRAD_RETURN_IF_ERROR(ResolveProduct(args.launch.soc, api.api, api.supported, &call->product));
+  LNGRAD_RETURN_IF_ERROR(CheckRowAlignment(api, args.h, args.dtype, *call->product));
   call->op = api.op;
   call->rows = static_cast<uint64_t>(args.b) * static_cast<uint64_t>(args.s);
   call->h = static_cast<uint32_t>(args.h);
   call->type_size = DTypeSize(args.dtype);
+  call->storage_h = StorageH(call->h, call->type_size);
   call->granularity = granularity;
   call->split = SplitRows(call->rows, args.launch.blocks, granularity);
   return Status::Ok();
@@ -291,7 +310,8 @@ OpTilingHeader MakeHeader(const OpArgs& args, const OpCall& call, size_t blocks,
   head.useSharedTmpBuffer = args.launch.shared_tmp_buffer ? 1 : 0;
   head.tmpBufferBytes =
       args.launch.shared_tmp_buffer ? static_cast<uint32_t>(totals.tbuf_bytes) : 0;
-  head.hLength = call.h;
+  head.hLength = call.storage_h;
+  head.originalHLength = call.h;
   head.blockNum = static_cast<uint32_t>(blocks);
   return head;
 }
@@ -301,6 +321,7 @@ Status LaunchOn(const OpCall& call, const LaunchConfig& launch, size_t blocks,
   aicore::LaunchOptions options;
   options.sequential = launch.sequential;
   options.soc = std::string(call.product->soc);
+  options.sanitize = launch.sanitize;
   return aicore::Launch(static_cast<uint32_t>(blocks), kernel, options);
 }
 

@@ -166,12 +166,30 @@ std::string ProductText(const lngrad::Product& p);
 
 // ---- One operator call ----
 
+// How an operator stores rows whose H*sizeof(T) is not a multiple of 32 bytes in UB.
+enum class RowPadding {
+  kNone,  // it does not: H must be 32-byte aligned
+  // Each row is padded to 32 bytes in UB (DataCopyPad) and the tiling gets hLength = the padded
+  // (storage) H and originalHLength = the real H (LayerNormGrad: its sums run over hLength and
+  // only 1/N, 2/N use originalHLength, spec §1.11) ...
+  kRealInTiling,
+  // ... or originalHLength = the storage H too (LayerNormGradBeta: its vector path strides rows
+  // by originalHLength, spec §3.3; the padded output columns are dropped).
+  kStorageInTiling,
+};
+
 // Which API an operator calls, for messages and the product check.
 struct OpId {
   const char* op;   // "LayerNormGrad operator"
   const char* api;  // "LayerNormGrad"
   bool (*supported)(const lngrad::Product&);
+  RowPadding padding = RowPadding::kNone;
 };
+
+// H rounded up to whole 32-byte blocks of T: a row's length in UB.
+inline uint32_t StorageH(uint32_t h, uint32_t type_size) {
+  return static_cast<uint32_t>(CeilTo(h, kBlockBytes / type_size));
+}
 
 // The API's two host tiling functions (lngrad::tiling::*MaxMinTmpSize, *NDTilingInfo).
 template <class Tiling>
@@ -238,8 +256,9 @@ inline OpTensor PaddedOut(const char* name, void* p) {
 struct OpCall {
   const char* op = "";  // OpId::op, for messages
   const lngrad::Product* product = nullptr;
-  uint64_t rows = 0;  // B*S
-  uint32_t h = 0;
+  uint64_t rows = 0;       // B*S
+  uint32_t h = 0;          // H of the rows in GM (the caller's tensors)
+  uint32_t storage_h = 0;  // H of the rows in UB: h, or h padded to 32 bytes (RowPadding)
   uint32_t type_size = 0;
   uint32_t granularity = 1;      // rows per block are a multiple of it (padding of [B,S] GM)
   std::vector<BlockRows> split;  // the rows of each block used
@@ -250,9 +269,9 @@ struct OpCall {
 };
 
 // Checks the arguments (shape dims > 0, rows = b*s and h fit the tiling's uint32 fields,
-// h*sizeof(T) a multiple of 32 bytes (the API cannot split H and needs aligned rows), blocks in
-// [1, 65535], non-null tensors), resolves the product and splits the rows over the blocks in
-// multiples of `granularity` rows.
+// h*sizeof(T) a multiple of 32 bytes unless the operator pads rows (RowPadding) on a product
+// with DataCopyPad, blocks in [1, 65535], non-null tensors), resolves the product and splits
+// the rows over the blocks in multiples of `granularity` rows.
 Status StartCall(const OpId& api, const OpArgs& args, std::span<const OpTensor> tensors,
                  uint32_t granularity, OpCall* call);
 
@@ -304,14 +323,16 @@ class TilePlanner {
         product_(p),
         api_(api),
         type_size_(DTypeSize(a.dtype)),
-        h_(static_cast<uint32_t>(a.h)),
+        h_(api.padding == RowPadding::kNone ? static_cast<uint32_t>(a.h)
+                                            : StorageH(static_cast<uint32_t>(a.h), type_size_)),
+        tiling_h_(api.padding == RowPadding::kRealInTiling ? static_cast<uint32_t>(a.h) : h_),
         stat_rows_(RowsPerBlock32(a.dtype)) {}
 
   // The API's own sizing for a tile of `rows` rows: MaxMinTmpSize, the requested size of that
   // range, then NDTilingInfo. The scratch needed is the stackBufferSize.
   Tile Plan(uint32_t rows) const {
     Tile t;
-    const ge::Shape shape({1, rows, h_, h_});
+    const ge::Shape shape({1, rows, h_, tiling_h_});
     uint32_t max_value = 0;
     uint32_t min_value = 0;
     t.status = api_.tiling.max_min(shape, type_size_, args_.reuse_source, max_value, min_value);
@@ -362,8 +383,12 @@ class TilePlanner {
   }
 
  protected:
-  // "H = 64 float".
-  std::string RowText() const { return "H = " + std::to_string(h_) + " " + DTypeName(args_.dtype); }
+  // "H = 64 float", "H = 3 float (8 in UB)".
+  std::string RowText() const {
+    std::string t = "H = " + std::to_string(args_.h) + " " + DTypeName(args_.dtype);
+    if (h_ != args_.h) t += " (" + std::to_string(h_) + " in UB)";
+    return t;
+  }
   using Self_t = std::conditional_t<std::is_void_v<Derived>, TilePlanner, Derived>;
   const Self_t& Self() const { return static_cast<const Self_t&>(*this); }
 
@@ -371,7 +396,8 @@ class TilePlanner {
   const lngrad::Product& product_;
   OpApi<Tiling> api_;
   uint32_t type_size_;
-  uint32_t h_;
+  uint32_t h_;         // storage H (UB rows, the tiling's hLength)
+  uint32_t tiling_h_;  // the tiling's originalHLength
   uint32_t stat_rows_;
 };
 

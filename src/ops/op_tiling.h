@@ -14,17 +14,20 @@ struct OpTilingHeader {
   uint32_t isReuseSource;       // template argument of the API
   uint32_t useSharedTmpBuffer;  // 1: prototype with sharedTmpBuffer (a TBuf of tmpBufferBytes)
   uint32_t tmpBufferBytes;      // TBuf bytes (useSharedTmpBuffer only)
-  uint32_t hLength;             // H of every row
+  uint32_t hLength;             // H of every row in UB (storage: originalHLength padded to 32 B)
   // Elements of the per-row [B,S] GM buffers (mean, variance: rows + padding); 0 where the
   // operator has none.
   uint32_t statLength;
-  uint32_t blockNum;  // entries that follow (LayerNormGradBeta: also the partial-sum rows)
-  float epsilon;      // converted to T in the kernel (unused by LayerNormGradBeta)
+  uint32_t blockNum;         // entries that follow (LayerNormGradBeta: also the partial-sum rows)
+  float epsilon;             // converted to T in the kernel (unused by LayerNormGradBeta)
+  uint32_t originalHLength;  // H of every row in GM (the real H)
+  uint32_t reserved[7];
 };
 
 // Rows [rowStart, rowStart + rowCount) of one block, processed as tileNum tiles of tileRows rows
 // and a last tile of tailRows rows (0: none). Each tile is one API call whose tiling the host
-// computed for the tile's shape [1, rows, H, H].
+// computed for the tile's shape [1, rows, hLength, H'] (H' = originalHLength or hLength, see
+// op_host.h RowPadding).
 template <class Tiling>
 struct OpTilingBlock {
   uint32_t rowStart;
@@ -47,7 +50,7 @@ using LayerNormOpBlock = OpTilingBlock<LayerNormTiling>;
 // (half blocks).
 inline constexpr uint32_t kLayerNormGradBetaCombineCols = 4096;
 
-static_assert(sizeof(OpTilingHeader) == 32);
+static_assert(sizeof(OpTilingHeader) == 64);
 static_assert(sizeof(LayerNormGradOpBlock) == 32 + 2 * sizeof(LayerNormGradTiling));
 static_assert(sizeof(LayerNormGradBetaOpBlock) == 32 + 2 * sizeof(LayerNormGradBetaTiling));
 static_assert(sizeof(LayerNormOpBlock) == 32 + 2 * sizeof(LayerNormTiling));

@@ -3,7 +3,10 @@
 // agree, the product picks the algorithm, and checked mode reports what the spec asks for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -239,6 +242,119 @@ TEST(AscendLayerNormGrad, PaddedHIsReportedUnlessTheDeviceResultIsRequested) {
   EXPECT_EQ(FirstBitDifference(device.pd_x.data(), want_pdx.data(), want_pdx.size()), -1);
 }
 
+// An operator's padded rows (spec §1.11): storage H `h`, real H `orig`; real columns random,
+// mean and variance over them. pad_dy: dy's padded columns 0 (gamma's random), else gamma's 0
+// (dy's random); x's padded columns hold the row's float mean.
+FloatProblem PaddedProblem(uint32_t rows, uint32_t h, uint32_t orig, bool pad_dy, uint32_t seed) {
+  const FloatProblem real = RandomProblem(1, rows, orig, seed);
+  FloatProblem p = RandomProblem(1, rows, h, seed + 10);  // random padding everywhere
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < orig; ++c) {
+      p.x[r * h + c] = real.x[r * orig + c];
+      p.dy[r * h + c] = real.dy[r * orig + c];
+    }
+    for (uint32_t c = orig; c < h; ++c) {
+      p.x[r * h + c] = real.mean[r];
+      if (pad_dy) p.dy[r * h + c] = 0.0f;
+    }
+  }
+  for (uint32_t c = 0; c < orig; ++c) p.gamma[c] = real.gamma[c];
+  if (!pad_dy) std::fill(p.gamma.begin() + orig, p.gamma.end(), 0.0f);
+  p.mean = real.mean;
+  p.var = real.var;
+  return p;
+}
+
+TEST(AscendLayerNormGrad, HarmlessPaddedHIsAcceptedAndDoesNotBiasTheRealColumns) {
+  // Storage H 16 for real H 12, and 72 for 65 (two 64-lane chunks), on both algorithms.
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9599"}) {
+    for (const auto& [h, orig] : {std::pair{16u, 12u}, std::pair{72u, 65u}}) {
+      SCOPED_TRACE(std::string(soc) + " H " + std::to_string(orig));
+      const uint32_t rows = 8;
+      uint32_t bytes = 0;
+      const auto tiling = GradTiling(soc, 1, rows, h, orig, 4, false, false, &bytes);
+      const FloatProblem a = PaddedProblem(rows, h, orig, true, 21);
+      const FloatProblem b = PaddedProblem(rows, h, orig, false, 21);
+      const GradRun ra = RunGrad(lngrad_test_lng_float, soc, a, tiling, bytes, 1e-5f);
+      const GradRun rb = RunGrad(lngrad_test_lng_float, soc, b, tiling, bytes, 1e-5f);
+      ASSERT_TRUE(ra.failures.empty()) << FirstCheck(ra.failures) << " " << ra.failures[0].message;
+      ASSERT_TRUE(rb.failures.empty()) << FirstCheck(rb.failures) << " " << rb.failures[0].message;
+      for (uint32_t r = 0; r < rows; ++r) {
+        // Padded with 0 in dy or in gamma, and random in the other: the same real columns.
+        EXPECT_EQ(FirstBitDifference(ra.pd_x.data() + r * h, rb.pd_x.data() + r * h, orig), -1);
+        EXPECT_EQ(FirstBitDifference(ra.res.data() + r * h, rb.res.data() + r * h, orig), -1);
+        // And the formula over the real columns only (N = orig), in double.
+        const double v = double{a.var[r]} + double{1e-5f};
+        const double rstd = 1.0 / std::sqrt(v);
+        double s_x1x2 = 0, s_x1 = 0, s_x2 = 0, mag_pv = 0, mag_pm = 0;
+        for (uint32_t c = 0; c < orig; ++c) {
+          const double x1 = double{a.dy[r * h + c]} * a.gamma[c];
+          const double x2 = double{a.x[r * h + c]} - a.mean[r];
+          s_x1x2 += x1 * x2;
+          s_x1 += x1;
+          s_x2 += x2;
+          mag_pv += std::fabs(x1 * x2);
+          mag_pm += std::fabs(x1);
+        }
+        const double pv = -0.5 * s_x1x2 * rstd / v;
+        const double pm = -s_x1 * rstd + pv * (-2.0 * s_x2) / orig;
+        for (uint32_t c = 0; c < orig; ++c) {
+          const double x1 = double{a.dy[r * h + c]} * a.gamma[c];
+          const double x2 = double{a.x[r * h + c]} - a.mean[r];
+          const double want = x1 * rstd + pv * 2.0 / orig * x2 + pm / orig;
+          const double mag = std::fabs(x1) * rstd + mag_pv * rstd / v * std::fabs(x2) / orig +
+                             mag_pm * rstd / orig;
+          EXPECT_NEAR(ra.pd_x[r * h + c], want, 1e-5 * mag + 1e-30) << "row " << r << " col " << c;
+          EXPECT_NEAR(ra.res[r * h + c], x2 * rstd, 1e-6 * std::fabs(x2 * rstd) + 1e-30);
+        }
+      }
+    }
+  }
+}
+
+TEST(AscendLayerNormGrad, PaddingThatBiasesTheSumsIsRefusedNamingRowAndColumn) {
+  const uint32_t rows = 8, h = 16, orig = 12;
+  uint32_t bytes = 0;
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9599"}) {
+    SCOPED_TRACE(soc);
+    const auto tiling = GradTiling(soc, 1, rows, h, orig, 4, false, false, &bytes);
+    // dy*gamma != 0 in one padded column of one row: dy pad 0 everywhere but there.
+    FloatProblem p = PaddedProblem(rows, h, orig, true, 31);
+    p.dy[3 * h + 13] = 0.5f;
+    GradRun r = RunGrad(lngrad_test_lng_float, soc, p, tiling, bytes, 1e-5f);
+    ASSERT_EQ(FirstCheck(r.failures), "LayerNormGrad.padded_h");
+    EXPECT_NE(r.failures[0].message.find("row 3, padded column 13 dy*gamma"), std::string::npos)
+        << r.failures[0].message;
+    // x != the row's mean in a padded column, later rows already harmful too: the first named.
+    p = PaddedProblem(rows, h, orig, false, 32);
+    p.x[5 * h + 14] = p.mean[5] + 1.0f;
+    p.x[6 * h + 12] = p.mean[6] - 1.0f;
+    r = RunGrad(lngrad_test_lng_float, soc, p, tiling, bytes, 1e-5f);
+    ASSERT_EQ(FirstCheck(r.failures), "LayerNormGrad.padded_h");
+    EXPECT_NE(r.failures[0].message.find("row 5, padded column 14 x is"), std::string::npos)
+        << r.failures[0].message;
+    EXPECT_NE(r.failures[0].message.find("not the row's mean"), std::string::npos);
+    // 0 * inf is no 0.
+    p = PaddedProblem(rows, h, orig, true, 33);
+    p.gamma[15] = std::numeric_limits<float>::infinity();
+    r = RunGrad(lngrad_test_lng_float, soc, p, tiling, bytes, 1e-5f);
+    ASSERT_EQ(FirstCheck(r.failures), "LayerNormGrad.padded_h");
+    EXPECT_NE(r.failures[0].message.find("row 0, padded column 15"), std::string::npos);
+    // The device's result when asked for, as before.
+    lngrad::adv::SetReproducePaddedH(true);
+    r = RunGrad(lngrad_test_lng_float, soc, p, tiling, bytes, 1e-5f);
+    lngrad::adv::SetReproducePaddedH(false);
+    EXPECT_TRUE(r.failures.empty()) << FirstCheck(r.failures);
+  }
+  // Storage shorter than the row: refused whatever the data.
+  auto tiling = GradTiling("Ascend910B1", 1, rows, h, h, 4, false, false, &bytes);
+  tiling.originalHLength = 24;
+  const GradRun r = RunGrad(lngrad_test_lng_float, "Ascend910B1", RandomProblem(1, rows, h, 34),
+                            tiling, bytes, 1e-5f);
+  ASSERT_EQ(FirstCheck(r.failures), "LayerNormGrad.padded_h");
+  EXPECT_NE(r.failures[0].message.find("cannot be shorter"), std::string::npos);
+}
+
 TEST(AscendLayerNormGrad, ScratchOverrunIsReportedInCheckedModeOnly) {
   // Spec §2.7 E1-half: [2,32,16] half with tmp = min (4608 B) lays out 9216 B of scratch.
   uint32_t bytes = 0;
@@ -354,6 +470,63 @@ TEST(AscendLayerNormGradBeta, DocumentationExampleThroughBothPrototypes) {
       EXPECT_EQ(b.Read<float>(8), m["outputPdBeta"]) << soc << " tmp " << tmp;
     }
   }
+}
+
+// LayerNormGradBeta with storage H 16 and real H 12 on the vector path (spec §3.3): it sums the
+// first 12 columns of rows it strides by 12, so only chunks of one row read their row.
+TEST(AscendLayerNormGradBeta, PaddedHOnTheVectorPathNeedsOneRowPerChunk) {
+  const uint32_t rows = 8, h = 16, orig = 12;
+  ASSERT_TRUE(lngrad::SetCurrentSoc("Ascend910B1").ok());
+  const ge::Shape shape({1, rows, h, orig});
+  uint32_t max_v = 0, min_v = 0;
+  AscendC::GetLayerNormGradBetaMaxMinTmpSize(shape, 4, false, max_v, min_v);
+  AscendC::tiling::LayerNormGradBetaTiling t;
+  AscendC::GetLayerNormGradBetaNDTilingInfo(shape, min_v, 4, false, t);
+  ASSERT_EQ(t.bsCurLength, 2u);
+  const std::vector<float> dy = lngrad::adv::testing::Uniform(rows * h, -4.0f, 4.0f, 51);
+  const std::vector<float> res = lngrad::adv::testing::Uniform(rows * h, -4.0f, 4.0f, 52);
+  auto run = [&](const AscendC::tiling::LayerNormGradBetaTiling& tl, std::vector<float>* g,
+                 std::vector<float>* b) {
+    Gm dg(dy), rg(res), gg(std::vector<float>(size_t{h})), bg(std::vector<float>(size_t{h})),
+        tg(tl), tb(min_v);
+    const auto f = RunOn("Ascend910B1", [&] {
+      lngrad_test_lngbeta_float(dg.get(), rg.get(), gg.get(), bg.get(), tg.get(), tb.get());
+    });
+    *g = gg.Read<float>(h);
+    *b = bg.Read<float>(h);
+    return f;
+  };
+  std::vector<float> g, b;
+  auto f = run(t, &g, &b);
+  ASSERT_EQ(FirstCheck(f), "LayerNormGradBeta.padded_h");
+  EXPECT_NE(f[0].message.find("storage element 12 (row 0, column 12) as row 1, column 0"),
+            std::string::npos)
+      << f[0].message;
+  // One row per chunk: each chunk reads its row where it is stored; the padded columns of dy
+  // and resForGamma (random here) reach no output. Row-sequential float sums, acc = row + acc.
+  AscendC::tiling::LayerNormGradBetaTiling one = t;
+  one.oneCalSize = one.bshCurLength = h;
+  one.bsCurLength = 1;
+  one.loopRound = rows;
+  one.inputTailSize = one.inputTailPos = one.bsTailSize = 0;
+  f = run(one, &g, &b);
+  ASSERT_TRUE(f.empty()) << FirstCheck(f) << " " << f[0].message;
+  for (uint32_t c = 0; c < orig; ++c) {
+    float want_g = 0.0f, want_b = 0.0f;
+    for (uint32_t r = 0; r < rows; ++r) {
+      want_g = dy[r * h + c] * res[r * h + c] + want_g;
+      want_b = dy[r * h + c] + want_b;
+    }
+    EXPECT_EQ(g[c], want_g) << c;
+    EXPECT_EQ(b[c], want_b) << c;
+  }
+  // A chunk that starts inside a row: the device takes that element as the row's column 0.
+  one.oneCalSize = one.bshCurLength = 20;
+  one.loopRound = 2;
+  f = run(one, &g, &b);
+  ASSERT_EQ(FirstCheck(f), "LayerNormGradBeta.padded_h");
+  EXPECT_NE(f[0].message.find("storage element 20 (row 1, column 4) as row 1"), std::string::npos)
+      << f[0].message;
 }
 
 TEST(AscendLayerNorm, ForwardThenBackwardMatchesTheDeviceLibrary) {

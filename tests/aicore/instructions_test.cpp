@@ -56,7 +56,8 @@ TEST(VectorOps, BinaryOpsSimdMatchScalarBitwise) {
   for (size_t n : kSizes) {
     const auto a = Mixed(n, 1);
     const auto b = Mixed(n, 2);
-    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv}) {
+    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv,
+                        BinaryOp::kMax, BinaryOp::kMin}) {
       std::vector<float> s(n), v(n);
       Ops{false}.Binary(op, s.data(), a.data(), b.data(), n);
       Ops{true}.Binary(op, v.data(), a.data(), b.data(), n);
@@ -70,7 +71,8 @@ TEST(VectorOps, ScalarAndUnaryOpsSimdMatchScalarBitwise) {
   for (size_t n : kSizes) {
     const auto a = Mixed(n, 3);
     for (float sc : {0.0f, -0.5f, 1e-4f, 3.0e38f, 1e-40f}) {
-      for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs}) {
+      for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs,
+                          ScalarOp::kMaxs, ScalarOp::kMins}) {
         std::vector<float> s(n), v(n);
         Ops{false}.Scalar(op, s.data(), a.data(), sc, n);
         Ops{true}.Scalar(op, v.data(), a.data(), sc, n);
@@ -78,7 +80,8 @@ TEST(VectorOps, ScalarAndUnaryOpsSimdMatchScalarBitwise) {
             << "op " << static_cast<int>(op) << " s " << sc << " n " << n;
       }
     }
-    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip}) {
+    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip, UnaryOp::kAbs, UnaryOp::kRelu,
+                       UnaryOp::kExp, UnaryOp::kLn, UnaryOp::kRsqrt}) {
       std::vector<float> s(n), v(n);
       Ops{false}.Unary(op, s.data(), a.data(), n);
       Ops{true}.Unary(op, v.data(), a.data(), n);
@@ -321,7 +324,8 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
   std::vector<size_t> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.push_back(a.size());
   for (size_t n : sizes) {
-    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv}) {
+    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv,
+                        BinaryOp::kMax, BinaryOp::kMin}) {
       const auto f = [&](size_t i) {
         const float x = Widen(a[i]), y = Widen(b[i]);
         switch (op) {
@@ -333,6 +337,10 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
             return Narrow(x * y);
           case BinaryOp::kDiv:
             return Narrow(x / y);
+          case BinaryOp::kMax:
+            return Narrow(x > y ? x : y);
+          case BinaryOp::kMin:
+            return Narrow(x < y ? x : y);
         }
         return Half();
       };
@@ -345,7 +353,8 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
     }
     for (float sc :
          {0.0f, -0.5f, 3.0f, 65504.0f, 5.96e-8f, -std::numeric_limits<float>::infinity()}) {
-      for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs}) {
+      for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs,
+                          ScalarOp::kMaxs, ScalarOp::kMins}) {
         const auto f = [&](size_t i) {
           const float x = Widen(a[i]);
           switch (op) {
@@ -357,6 +366,10 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
               return Narrow(x * sc);
             case ScalarOp::kDivs:
               return Narrow(x / sc);
+            case ScalarOp::kMaxs:
+              return Narrow(x > sc ? x : sc);
+            case ScalarOp::kMins:
+              return Narrow(x < sc ? x : sc);
           }
           return Half();
         };
@@ -368,9 +381,24 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
         }
       }
     }
-    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip}) {
+    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip, UnaryOp::kAbs, UnaryOp::kRelu,
+                       UnaryOp::kExp, UnaryOp::kLn, UnaryOp::kRsqrt}) {
       const auto f = [&](size_t i) {
-        return op == UnaryOp::kSqrt ? Narrow(std::sqrt(Widen(a[i]))) : Narrow(1.0f / Widen(a[i]));
+        const float x = Widen(a[i]);
+        switch (op) {
+          case UnaryOp::kSqrt:
+            return Narrow(std::sqrt(x));
+          case UnaryOp::kRecip:
+            return Narrow(1.0f / x);
+          case UnaryOp::kAbs:
+            return Narrow(std::fabs(x));
+          case UnaryOp::kRelu:
+            return Narrow(x > 0 ? x : 0.0f);
+          default:
+            return lngrad::aicore::DoubleToHalf(op == UnaryOp::kExp  ? std::exp(double{x})
+                                                : op == UnaryOp::kLn ? std::log(double{x})
+                                                                     : 1.0 / std::sqrt(double{x}));
+        }
       };
       for (bool simd : {false, true}) {
         std::vector<Half> out(n);
@@ -493,7 +521,8 @@ TEST(VectorOps, EverySimdTargetMatchesScalar) {
     hwy::SetSupportedTargetsForTest(target);
     names.insert(SimdTargetName());
     SCOPED_TRACE(::testing::Message() << "target " << SimdTargetName());
-    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv}) {
+    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv,
+                        BinaryOp::kMax, BinaryOp::kMin}) {
       std::vector<float> fs(nf), fv(nf);
       Ops{false}.Binary(op, fs.data(), fa.data(), fb.data(), nf);
       Ops{true}.Binary(op, fv.data(), fa.data(), fb.data(), nf);
@@ -506,7 +535,8 @@ TEST(VectorOps, EverySimdTargetMatchesScalar) {
           -1)
           << static_cast<int>(op);
     }
-    for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs}) {
+    for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs,
+                        ScalarOp::kMaxs, ScalarOp::kMins}) {
       std::vector<float> fs(nf), fv(nf);
       Ops{false}.Scalar(op, fs.data(), fa.data(), -0.75f, nf);
       Ops{true}.Scalar(op, fv.data(), fa.data(), -0.75f, nf);
@@ -516,7 +546,8 @@ TEST(VectorOps, EverySimdTargetMatchesScalar) {
       Ops{true}.Scalar(op, hv.data(), ha.data(), -0.75f, nh);
       EXPECT_EQ(FirstBitDifference(hs.data(), hv.data(), nh), -1) << static_cast<int>(op);
     }
-    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip}) {
+    for (UnaryOp op : {UnaryOp::kSqrt, UnaryOp::kRecip, UnaryOp::kAbs, UnaryOp::kRelu,
+                       UnaryOp::kExp, UnaryOp::kLn, UnaryOp::kRsqrt}) {
       std::vector<float> fs(nf), fv(nf);
       Ops{false}.Unary(op, fs.data(), fa.data(), nf);
       Ops{true}.Unary(op, fv.data(), fa.data(), nf);

@@ -111,6 +111,18 @@ TEST(Driver, RunModes) {
   EXPECT_EQ(ParseError({"--run-mode=gpu"}).code(), StatusCode::kInvalidArgument);
 }
 
+// --cce-auto-sync=off reaches the sanitizer through LNGRAD_CCE_AUTO_SYNC (launch.h).
+TEST(Driver, CceAutoSync) {
+  EXPECT_FALSE(Has(Parse({"-c", "op.asc"}), "-DLNGRAD_CCE_AUTO_SYNC=0"));
+  EXPECT_FALSE(Has(Parse({"--cce-auto-sync=on", "-c", "op.asc"}), "-DLNGRAD_CCE_AUTO_SYNC=0"));
+  const Invocation off = Parse({"--cce-auto-sync=off", "-c", "op.asc"});
+  EXPECT_TRUE(Has(off, "-DLNGRAD_CCE_AUTO_SYNC=0"));
+  EXPECT_FALSE(Has(off, "--cce-auto-sync=off"));  // not a C++ compiler option
+  const Status st = ParseError({"--cce-auto-sync=maybe", "-c", "op.asc"});
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("--cce-auto-sync takes on or off"), std::string::npos);
+}
+
 TEST(Driver, StandardOlderThanCxx20IsAnError) {
   const Status st = ParseError({"-std=c++17", "-c", "op.asc"});
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);

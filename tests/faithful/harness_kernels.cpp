@@ -1,6 +1,9 @@
 // Device-style harness kernels of the faithfulness tests: they include only "kernel_operator.h"
 // (plus the plain parameter struct), load one problem into UB, call the high-level API once and
 // copy back the outputs, every input (to see what the API overwrote) and the scratch region.
+// They synchronise as a device kernel must (clean under the pipeline sanitizer): the loads
+// before the API (MTE2 -> V), the API before the stores (V -> MTE3), and the scratch region is
+// zeroed before the API, so the bytes it does not write read back defined.
 #include "kernel_operator.h"
 
 #include "harness_params.h"
@@ -44,6 +47,21 @@ __aicore__ inline LocalTensor<T> Load(TPipe& pipe, TBuf<pos>& buf, GM_ADDR src, 
   return t;
 }
 
+// Zeroes the first `bytes` (a multiple of 32) of a scratch tensor.
+__aicore__ inline void ZeroScratch(const LocalTensor<uint8_t>& t, uint32_t bytes) {
+  if (bytes != 0) Duplicate(t.ReinterpretCast<uint32_t>(), 0u, static_cast<int32_t>(bytes / 4));
+}
+
+__aicore__ inline void LoadsBeforeCompute() {
+  SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+}
+
+__aicore__ inline void ComputeBeforeStores() {
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+}
+
 template <typename T>
 __aicore__ inline void Store(GM_ADDR dst, const LocalTensor<T>& t, uint32_t count) {
   GlobalTensor<T> g;
@@ -76,14 +94,20 @@ __aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_A
   if (p.tmpBufferBytes != 0) {
     pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
     scratch = tmpBuf.Get<uint8_t>();
+  } else {
+    // The region the API pops: everything after the pipe's buffers.
+    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
+  }
+  ZeroScratch(scratch, Round32(p.scratchCopyBytes));
+  LoadsBeforeCompute();
+  if (p.tmpBufferBytes != 0) {
     LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, scratch, epsilon,
                                     p.tiling, {static_cast<DataFormat>(p.dataFormat)});
   } else {
     LayerNormGrad<T, isReuseSource>(pdXL, resL, dyL, xL, varL, meanL, gammaL, epsilon, p.tiling,
                                     {static_cast<DataFormat>(p.dataFormat)});
-    // The region the API popped: everything after the pipe's buffers.
-    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
   }
+  ComputeBeforeStores();
   Store(pdX, pdXL, bsh);
   Store(resForGamma, resL, bsh);
   // inputsOut: dy | x | variance | mean | gamma, each at a 32-byte rounded offset.
@@ -120,11 +144,17 @@ __aicore__ inline void BetaHarness(GM_ADDR resForGamma, GM_ADDR dy, GM_ADDR pdGa
   if (p.tmpBufferBytes != 0) {
     pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
     scratch = tmpBuf.Get<uint8_t>();
+  } else {
+    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
+  }
+  ZeroScratch(scratch, Round32(p.scratchCopyBytes));
+  LoadsBeforeCompute();
+  if (p.tmpBufferBytes != 0) {
     LayerNormGradBeta<T, isReuseSource>(gammaL, betaL, resL, dyL, scratch, p.tiling);
   } else {
     LayerNormGradBeta<T, isReuseSource>(gammaL, betaL, resL, dyL, p.tiling);
-    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
   }
+  ComputeBeforeStores();
   Store(pdGamma, gammaL, p.h);
   Store(pdBeta, betaL, p.h);
   Store(inputsOut, resL, bsh);

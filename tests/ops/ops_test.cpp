@@ -8,6 +8,8 @@
 // alias inputs) give the same bits in checked and unchecked mode.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -249,8 +251,9 @@ TEST(GradOpErrorTest, RefusedWithoutTouchingTheOutputs) {
     const char* message;
   };
   const Bad bad[] = {
-      {"H not aligned", [](auto& a) { a.h = 12, a.s = 10; }, lngrad::StatusCode::kInvalidArgument,
-       "H = 12"},
+      {"H not aligned without DataCopyPad",
+       [](auto& a) { a.h = 12, a.s = 10, a.launch.soc = "Ascend310P1"; },
+       lngrad::StatusCode::kInvalidArgument, "H = 12"},
       {"zero dim", [](auto& a) { a.b = 0; }, lngrad::StatusCode::kInvalidArgument,
        "every dimension > 0"},
       {"null gamma", [](auto& a) { a.gamma = nullptr; }, lngrad::StatusCode::kInvalidArgument,
@@ -387,7 +390,8 @@ TEST(BetaOpErrorTest, RefusedWithoutTouchingTheOutputs) {
   smp::HostTensor g = smp::MakeTensor(d.dtype, std::vector<double>(16, 7.0)), b = g;
   const std::vector<uint8_t> sentinel = g.bytes;
   ex::LayerNormGradBetaOpArgs a = BetaArgs(d, &g, &b);
-  a.h = 8;  // 16 bytes of half per row
+  a.h = 8;  // 16 bytes of half per row, on a product without DataCopyPad
+  a.launch.soc = "Ascend310P1";
   EXPECT_EQ(ex::RunLayerNormGradBetaOp(a).code(), lngrad::StatusCode::kInvalidArgument);
   a = BetaArgs(d, &g, &b);
   a.launch.soc = "Ascend310B1";
@@ -397,6 +401,178 @@ TEST(BetaOpErrorTest, RefusedWithoutTouchingTheOutputs) {
   EXPECT_EQ(ex::RunLayerNormGradBetaOp(a).code(), lngrad::StatusCode::kInvalidArgument);
   EXPECT_EQ(g.bytes, sentinel);
   EXPECT_EQ(b.bytes, sentinel);
+}
+
+// Any H (src/ops, "Any H"): rows that are not 32 bytes long are padded in UB. Float64 agreement
+// within the documented bounds (docs/math.md §6.1-§6.4, §6.8) for every H of issue 17, float
+// and half, on both algorithms, over several blocks and tiles; LayerNormGradBeta consumes the
+// res_for_gamma LayerNormGrad produced, as `lngrad run --impl ascendc` does.
+using AnyHParam = std::tuple<std::string, bool, uint32_t>;  // soc, half, H
+
+class AnyHOpTest : public ::testing::TestWithParam<AnyHParam> {};
+
+TEST_P(AnyHOpTest, WithinTheFloat64BoundsForAnyH) {
+  const auto& [soc, half, h] = GetParam();
+  const ex::OpDType dtype = half ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
+  const uint32_t rows = h >= 1000 ? 9 : 37;
+  GradData d = MakeGradData(dtype, rows, h, 70 + h);
+  smp::HostTensor pd_x = smp::ZeroTensor(dtype, size_t{rows} * h), res = pd_x;
+  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+  a.launch.soc = soc;
+  a.launch.blocks = 3;
+  ex::LayerNormGradOpInfo info;
+  const lngrad::Status st = ex::RunLayerNormGradOp(a, &info);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  const uint32_t storage = (h + (half ? 15 : 7)) / (half ? 16 : 8) * (half ? 16 : 8);
+  EXPECT_EQ(info.blocks[0].tile_tiling.hLength, storage);
+  EXPECT_EQ(info.blocks[0].tile_tiling.originalHLength, h);
+
+  const double eps = smp::RoundTo(dtype, 1e-5);
+  const lngrad::oracle::GradOutputs o = lngrad::oracle::LayerNormGrad(
+      rows, h, d.dy.values, d.x.values, d.mean.values, d.variance.values, d.gamma.values, eps);
+  // Half outputs: computed in float and rounded once, so half a half spacing more.
+  auto rounding = [&](double want, double bound) {
+    return half ? 0.5 * lngrad::oracle::HalfSpacing(std::fabs(want) + bound) : 0.0;
+  };
+  const double k_pdx = 2.0 * (std::ceil(h / 16.0) + 9) + 14;  // (2D + 14), D = ceil(H/16) + 9
+  const std::vector<double> got_pdx = smp::Values(dtype, pd_x.data(), size_t{rows} * h);
+  const std::vector<double> got_res = smp::Values(dtype, res.data(), size_t{rows} * h);
+  size_t bad = 0;
+  for (size_t i = 0; i < got_pdx.size(); ++i) {
+    const double b_pdx = k_pdx * kU * o.pd_x_mag[i];
+    const double b_res = 4 * kU * o.res_mag[i];
+    if (!(std::fabs(got_pdx[i] - o.pd_x[i]) <= b_pdx + rounding(o.pd_x[i], b_pdx)) ||
+        !(std::fabs(got_res[i] - o.res_for_gamma[i]) <=
+          b_res + rounding(o.res_for_gamma[i], b_res))) {
+      if (++bad <= 5) {
+        ADD_FAILURE() << "row " << i / h << " column " << i % h << ": pd_x " << got_pdx[i] << " vs "
+                      << o.pd_x[i] << ", res " << got_res[i] << " vs " << o.res_for_gamma[i];
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+
+  BetaData bd{dtype, rows, h, d.dy, res};
+  smp::HostTensor g = smp::ZeroTensor(dtype, h), be = g;
+  ex::LayerNormGradBetaOpArgs ba = BetaArgs(bd, &g, &be);
+  ba.launch.soc = soc;
+  ba.launch.blocks = 3;
+  ASSERT_TRUE(ex::RunLayerNormGradBetaOp(ba).ok());
+  const lngrad::oracle::BetaOutputs ob =
+      lngrad::oracle::LayerNormGradBeta(rows, h, d.dy.values, got_res);
+  const std::vector<double> gv = smp::Values(dtype, g.data(), h),
+                            bv = smp::Values(dtype, be.data(), h);
+  for (uint32_t c = 0; c < h; ++c) {
+    for (const auto& [got, want, mag] : {std::tuple{gv[c], ob.dgamma[c], ob.dgamma_mag[c]},
+                                         std::tuple{bv[c], ob.dbeta[c], ob.dbeta_mag[c]}}) {
+      double bound = (rows + 1) * kU * mag;
+      if (half) bound += 0x1.0p-11 * mag;
+      EXPECT_LE(std::fabs(got - want), bound + rounding(want, bound)) << "column " << c;
+    }
+  }
+}
+
+std::string AnyHParamName(const ::testing::TestParamInfo<AnyHParam>& info) {
+  const auto& [soc, half, h] = info.param;
+  return soc + (half ? "_half_H" : "_float_H") + std::to_string(h);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Products, AnyHOpTest,
+    ::testing::Combine(::testing::Values("Ascend910B1", "Ascend950PR_9599"), ::testing::Bool(),
+                       ::testing::Values(1u, 3u, 7u, 17u, 20u, 100u, 1000u, 4095u)),
+    AnyHParamName);
+
+// Padding in UB changes no bit: the operator's real columns equal the replay of the device
+// algorithm on rows the test pads itself (dy and gamma with 0, x with the row's mean) under the
+// API's tiling for [1, rows, storage H, H].
+TEST(AnyHOpTest, PaddedRowsGiveTheReplaysBits) {
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9599"}) {
+    SCOPED_TRACE(soc);
+    const uint32_t rows = 12, h = 13, hs = 16;
+    GradData d = MakeGradData(ex::OpDType::kFloat32, rows, h, 90);
+    smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{rows} * h), res = pd_x;
+    ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+    a.launch.soc = soc;
+    ASSERT_TRUE(ex::RunLayerNormGradOp(a).ok());
+    // Unchecked mode (outputs in place, no padding check): the same bits.
+    {
+      lngrad::aicore::test::CheckedModeScope unchecked(false);
+      smp::HostTensor u_pd_x = smp::ZeroTensor(d.dtype, size_t{rows} * h), u_res = u_pd_x;
+      ex::LayerNormGradOpArgs u = GradArgs(d, &u_pd_x, &u_res);
+      u.launch.soc = soc;
+      ASSERT_TRUE(ex::RunLayerNormGradOp(u).ok());
+      EXPECT_EQ(u_pd_x.bytes, pd_x.bytes);
+      EXPECT_EQ(u_res.bytes, res.bytes);
+    }
+
+    AscendC::tiling::LayerNormGradTiling t;
+    bool regbase = false;
+    {
+      SocScope scope(soc);
+      regbase = lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch);
+      const ge::Shape shape({1, rows, hs, h});
+      uint32_t max_v = 0, min_v = 0;
+      ASSERT_TRUE(lngrad::tiling::LayerNormGradMaxMinTmpSize(shape, 4, false, max_v, min_v).ok());
+      ASSERT_TRUE(lngrad::tiling::LayerNormGradNDTilingInfo(shape, min_v, 4, false, t).ok());
+    }
+    lngrad_replay::GradTiling rt;
+    std::memcpy(&rt, &t, sizeof(rt));
+    const float* dy = reinterpret_cast<const float*>(d.dy.bytes.data());
+    const float* x = reinterpret_cast<const float*>(d.x.bytes.data());
+    const float* mean = reinterpret_cast<const float*>(d.mean.bytes.data());
+    const float* gamma = reinterpret_cast<const float*>(d.gamma.bytes.data());
+    std::vector<float> pdy(rows * hs, 0.0f), px(rows * hs), pg(hs, 0.0f);
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < hs; ++c) {
+        px[r * hs + c] = c < h ? x[r * h + c] : mean[r];
+        if (c < h) pdy[r * hs + c] = dy[r * h + c];
+      }
+    }
+    std::copy(gamma, gamma + h, pg.begin());
+    std::vector<float> want_pdx(rows * hs), want_res(rows * hs);
+    std::vector<float> scratch(size_t{t.oneCalSize} * 9 + 2 * (hs + 8), 0.0f);
+    const auto* var = reinterpret_cast<const float*>(d.variance.bytes.data());
+    const bool ok = regbase ? lngrad_replay::ReplayLayerNormGrad3510<float>(
+                                  rt, pdy.data(), px.data(), var, mean, pg.data(), 1e-5f,
+                                  want_pdx.data(), want_res.data(), scratch.data(), false)
+                            : lngrad_replay::ReplayLayerNormGrad<float>(
+                                  rt, pdy.data(), px.data(), var, mean, pg.data(), 1e-5f,
+                                  want_pdx.data(), want_res.data(), scratch.data(), false);
+    ASSERT_TRUE(ok);
+    const float* got_pdx = reinterpret_cast<const float*>(pd_x.bytes.data());
+    const float* got_res = reinterpret_cast<const float*>(res.bytes.data());
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < h; ++c) {
+        EXPECT_EQ(std::bit_cast<uint32_t>(got_pdx[r * h + c]),
+                  std::bit_cast<uint32_t>(want_pdx[r * hs + c]))
+            << "pd_x row " << r << " column " << c;
+        EXPECT_EQ(std::bit_cast<uint32_t>(got_res[r * h + c]),
+                  std::bit_cast<uint32_t>(want_res[r * hs + c]))
+            << "res row " << r << " column " << c;
+      }
+    }
+  }
+}
+
+// Without DataCopyPad (Atlas inference series) an unaligned H is refused before any launch.
+TEST(AnyHOpTest, ProductsWithoutDataCopyPadRefuseUnalignedH) {
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 4, 12, 91);
+  smp::HostTensor pd_x = smp::MakeTensor(d.dtype, std::vector<double>(48, 42.0)), res = pd_x;
+  const std::vector<uint8_t> sentinel = pd_x.bytes;
+  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+  a.launch.soc = "Ascend310P1";
+  lngrad::Status st = ex::RunLayerNormGradOp(a);
+  EXPECT_EQ(st.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("has no DataCopyPad"), std::string::npos) << st.message();
+  EXPECT_EQ(pd_x.bytes, sentinel);
+  BetaData bd = MakeBetaData(ex::OpDType::kFloat16, 4, 12, 92);
+  smp::HostTensor g = smp::ZeroTensor(bd.dtype, 12), b = g;
+  ex::LayerNormGradBetaOpArgs ba = BetaArgs(bd, &g, &b);
+  ba.launch.soc = "Ascend310P1";
+  st = ex::RunLayerNormGradBetaOp(ba);
+  EXPECT_EQ(st.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("has no DataCopyPad"), std::string::npos) << st.message();
 }
 
 // Forward operator: rows are independent, so blocks and tiles must not change a bit.

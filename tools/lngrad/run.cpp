@@ -9,6 +9,7 @@
 #include "cli_common.h"
 #include "command.h"
 #include "lngrad/product.h"
+#include "ops/op_common.h"
 #include "progress.h"
 #include "run_ops.h"
 #include "vendor_names.h"
@@ -237,19 +238,17 @@ Status CheckDevicePath(const RunInputs& in, const lngrad::Product& p) {
         ", NPU arch " + lngrad::NpuArchName(p.arch) +
         "); see `lngrad socs` for the products that support it, or use --impl native");
   }
+  // Any H where the operators can pad rows in UB (DataCopyPad; src/ops).
   const int64_t bytes = in.h * static_cast<int64_t>(io::DTypeSize(in.dtype));
-  if (bytes % 32 != 0) {
+  if (bytes % 32 != 0 && !ops::HasDataCopyPad(p)) {
     const int64_t per_block = 32 / static_cast<int64_t>(io::DTypeSize(in.dtype));
-    const int64_t padded = (in.h + per_block - 1) / per_block * per_block;
     return Status::InvalidArgument(
         "H = " + std::to_string(in.h) + " is not 32-byte aligned for " + io::DTypeName(in.dtype) +
         " (H * " + std::to_string(io::DTypeSize(in.dtype)) + " = " + std::to_string(bytes) +
-        " bytes): the device API needs H to be a multiple of " + std::to_string(per_block) +
-        ". Hint: pad each row with zeros to H = " + std::to_string(padded) + " (and gamma to " +
-        std::to_string(padded) +
-        "), but note that padded columns enter the device's mean term (spec §1.11), so the "
-        "device API supports only aligned H; use --impl native for H = " +
-        std::to_string(in.h));
+        " bytes): the operators pad such rows in UB with DataCopyPad, which " + std::string(p.soc) +
+        " (" + std::string(p.product_line) + ") does not have; use H a multiple of " +
+        std::to_string(per_block) +
+        ", a product with DataCopyPad (e.g. Ascend910B1, Ascend950PR_9599) or --impl native");
   }
   return Status::Ok();
 }

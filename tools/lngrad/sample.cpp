@@ -92,10 +92,11 @@ int RunSample(const SampleOptions& o) {
   }
   const ops::OpDType dtype = o.dtype == "half" ? ops::OpDType::kFloat16 : ops::OpDType::kFloat32;
   const int64_t unit = 32 / ops::DTypeSize(dtype);
-  if (shape[2] % unit != 0) {
-    return Fail(kCommand, "--shape: H = " + std::to_string(shape[2]) + " must be a multiple of " +
+  if (shape[2] % unit != 0 && !ops::HasDataCopyPad(*product)) {
+    return Fail(kCommand, "--shape: H = " + std::to_string(shape[2]) + " is not a multiple of " +
                               std::to_string(unit) + " for " + o.dtype +
-                              " (rows must be 32-byte aligned; the API cannot split H)");
+                              ": the operator pads such rows in UB with DataCopyPad, which " + soc +
+                              " does not have (e.g. Ascend910B1, Ascend950PR_9599 do)");
   }
   const double bound = dtype == ops::OpDType::kFloat16 ? kHalfBound : kFloatBound;
 
@@ -149,7 +150,9 @@ int RunSample(const SampleOptions& o) {
 
 void AddSampleCommand(CLI::App& root, std::vector<Command>* commands) {
   auto [app, o] = AddCommand<SampleOptions>(root, commands, kCommand, kDescription, RunSample);
-  app->add_option("--shape", o->shape, "B,S,H (H*sizeof(dtype) a multiple of 32 bytes)")
+  app->add_option("--shape", o->shape,
+                  "B,S,H (any H >= 1; on a product without DataCopyPad, e.g. Ascend310P1, "
+                  "H*sizeof(dtype) a multiple of 32 bytes)")
       ->capture_default_str();
   app->add_option("--dtype", o->dtype, "float or half")
       ->check(CLI::IsMember({"float", "half"}))

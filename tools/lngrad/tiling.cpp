@@ -220,7 +220,9 @@ int RunTiling(const TilingOptions& o) {
 
   const char* unaligned_note =
       (dims[2] * static_cast<int64_t>(type_size)) % 32 != 0
-          ? "H is not 32-byte aligned: the kernels need H * sizeof(T) to be a multiple of 32"
+          ? "H is not 32-byte aligned: the APIs need hLength * sizeof(T) to be a multiple of 32; "
+            "an operator pads each row in UB (DataCopyPad) and passes the padded H as hLength, "
+            "H as originalHLength"
           : nullptr;
   // The tiling calls above all succeeded, so the warnings belong to a complete report.
   for (const auto& w : warnings) Warn(kCmd, w.get<std::string>());

@@ -4,7 +4,10 @@
 // sizeof(T), and count * sizeof(T) a multiple of 32 bytes; otherwise the device copies only
 // floor(bytes / 32) * 32 bytes and silently drops the tail. Checked mode raises
 // kDataCopyLength / kUbAlignment / kGmAlignment instead; unchecked mode rounds down exactly like
-// the device. DataCopyPad is not emulated.
+// the device. Rows that are not 32-byte multiples: DataCopyPad (data_copy_pad.h).
+//
+// Sanitizer pipes (lngrad_aicore/sanitizer.h): GM -> UB on MTE2, UB -> GM on MTE3, UB -> UB on
+// V (the vendor's copy_ubuf_to_ubuf, asc_copy_ub2ub: PIPE_V).
 #pragma once
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "sanitizer.h"
 #include "tensor.h"
 
 namespace AscendC {
@@ -68,6 +72,15 @@ inline constexpr uint64_t kReadAheadRegionBytes = uint64_t{1} << 20;
 // region, spread over the copy: each line is then prefetched twice, two copies and one copy
 // ahead (a burst of prefetches is partly dropped; the second catches what the first missed).
 void CopyFromGm(std::byte* dst, const std::byte* src, uint64_t bytes, const GmRegionSpan& region);
+// The sanitizer record of a strided DataCopy: blockCount blocks of blockLen * 32 bytes per side.
+inline void RecordStrided(Pipe pipe, const char* api, SrcLoc loc, const void* dst, const void* src,
+                          const AscendC::DataCopyParams& p) {
+  san::Instr in(pipe, api, loc);
+  if (!in || p.blockCount == 0 || p.blockLen == 0) return;
+  const uint64_t block = uint64_t{p.blockLen} * 32;
+  in.ReadBlocks(src, p.blockCount, block, block + uint64_t{p.srcStride} * 32);
+  in.WriteBlocks(dst, p.blockCount, block, block + uint64_t{p.dstStride} * 32);
+}
 inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::DataCopyParams& p) {
   const uint64_t block = uint64_t{p.blockLen} * 32;
   for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -82,7 +95,8 @@ namespace AscendC {
 
 // GM -> UB, count elements.
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count) {
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(GM->UB)";
   const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
@@ -90,13 +104,19 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   d::CheckGmAligned(src.GetPhyAddr(), sizeof(T), kApi);
   dst.Access(0, bytes / sizeof(T), kApi);
   const d::GmRegionSpan region = src.Access(0, bytes / sizeof(T), kApi);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kMte2, kApi, loc);
+  if (in) {
+    in.Read(src.GetPhyAddr(), bytes);
+    in.Write(dst.HostPtr(), bytes);
+  }
   d::CopyFromGm(reinterpret_cast<std::byte*>(dst.HostPtr()),
                 reinterpret_cast<const std::byte*>(src.GetPhyAddr()), bytes, region);
 }
 
 // UB -> GM, count elements.
 template <typename T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(UB->GM)";
   const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
@@ -104,6 +124,11 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   d::CheckGmAligned(dst.GetPhyAddr(), sizeof(T), kApi);
   src.Access(0, bytes / sizeof(T), kApi);
   const d::GmRegionSpan region = dst.Access(0, bytes / sizeof(T), kApi);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kMte3, kApi, loc);
+  if (in) {
+    in.Read(src.HostPtr(), bytes);
+    in.Write(dst.GetPhyAddr(), bytes);
+  }
   if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
     d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
                   reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
@@ -114,7 +139,8 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
 
 // UB -> UB, count elements.
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(UB->UB)";
   const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
@@ -123,12 +149,18 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32
   dst.Access(0, bytes / sizeof(T), kApi);
   src.Access(0, bytes / sizeof(T), kApi);
   d::CheckNoPartialOverlap(dst.View(), bytes, src.View(), bytes, kApi);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    in.Read(src.HostPtr(), bytes);
+    in.Write(dst.HostPtr(), bytes);
+  }
   if (bytes != 0) std::memmove(dst.HostPtr(), src.HostPtr(), bytes);
 }
 
 // GM -> UB, strided (units of 32-byte data blocks).
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params) {
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(GM->UB, DataCopyParams)";
   d::CheckUbAligned(dst.View(), kApi, "dst");
@@ -137,13 +169,15 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
+  d::RecordStrided(lngrad::aicore::Pipe::kMte2, kApi, loc, dst.HostPtr(), src.GetPhyAddr(), params);
   d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
                  reinterpret_cast<const std::byte*>(src.GetPhyAddr()), params);
 }
 
 // UB -> GM, strided (units of 32-byte data blocks).
 template <typename T>
-void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params) {
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(UB->GM, DataCopyParams)";
   d::CheckUbAligned(src.View(), kApi, "src");
@@ -152,13 +186,15 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
+  d::RecordStrided(lngrad::aicore::Pipe::kMte3, kApi, loc, dst.GetPhyAddr(), src.HostPtr(), params);
   d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
                  reinterpret_cast<const std::byte*>(src.HostPtr()), params);
 }
 
 // UB -> UB, strided (units of 32-byte data blocks).
 template <typename T>
-void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params) {
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
   constexpr const char* kApi = "DataCopy(UB->UB, DataCopyParams)";
   d::CheckUbAligned(dst.View(), kApi, "dst");
@@ -168,8 +204,11 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   d::CheckNoPartialOverlap(dst.View(), dst_bytes, src.View(), src_bytes, kApi);
+  d::RecordStrided(lngrad::aicore::Pipe::kV, kApi, loc, dst.HostPtr(), src.HostPtr(), params);
   d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
                  reinterpret_cast<const std::byte*>(src.HostPtr()), params);
 }
 
 }  // namespace AscendC
+
+#include "data_copy_pad.h"

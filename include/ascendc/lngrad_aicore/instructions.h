@@ -49,9 +49,16 @@ const char* SimdTargetName();
 
 inline constexpr uint32_t kRepeatLanes = 64;  // floats per 256-byte repeat / register
 
-enum class BinaryOp : int { kAdd, kSub, kMul, kDiv };      // dst = a op b
-enum class ScalarOp : int { kAdds, kSubs, kMuls, kDivs };  // dst = a op s
-enum class UnaryOp : int { kSqrt, kRecip };                // dst = sqrt(a), 1.0f / a
+// kMax: a > b ? a : b, kMin: a < b ? a : b (so a NaN operand or two zeros of either sign give b);
+// exact, one comparison per element.
+enum class BinaryOp : int { kAdd, kSub, kMul, kDiv, kMax, kMin };        // dst = a op b
+enum class ScalarOp : int { kAdds, kSubs, kMuls, kDivs, kMaxs, kMins };  // dst = a op s
+// kSqrt: sqrt(a), kRecip: 1.0f / a (correctly rounded); kAbs: |a| (sign cleared); kRelu:
+// a > 0 ? a : +0 (NaN -> +0); kExp: e^a, kLn: ln a, kRsqrt: 1 / sqrt(a), each computed in double
+// and rounded once to the element type (half: through round-to-odd float, so a single correct
+// rounding of the double result). kExp, kLn and kRsqrt have no SIMD version: the scalar loop
+// runs on every path.
+enum class UnaryOp : int { kSqrt, kRecip, kAbs, kRelu, kExp, kLn, kRsqrt };
 
 // One implementation of the instructions: simd = false runs the scalar loops.
 struct Ops {
@@ -131,6 +138,21 @@ void CastFloatToHalf(Half* dst, const float* src, size_t n, bool simd = true);
 // ODD as named, overflow to +-inf or the largest finite value as the direction says, NaN ->
 // quiet NaN.
 Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept;
+// Conversions of Cast beyond half <-> float (the vendor's Cast table for Atlas A2/A3; precision
+// conversion rules: the modes as named, CAST_NONE = CAST_RINT where precision is lost, overflow
+// saturates, NaN -> 0 for an integer destination [inference: the saturation mode's NaN rule]).
+// RoundToIntegral: float -> float rounded to an integral value in `mode` (+-0, +-inf and NaN
+// unchanged, the sign of a zero result kept).
+float RoundToIntegral(float f, AscendC::RoundMode mode) noexcept;
+int32_t FloatToInt32(float f, AscendC::RoundMode mode) noexcept;
+int16_t FloatToInt16(float f, AscendC::RoundMode mode) noexcept;
+// int32 -> float in `mode` (exact below 2^24).
+float Int32ToFloat(int32_t v, AscendC::RoundMode mode) noexcept;
+// int32 -> int16 with saturation.
+int16_t Int32ToInt16(int32_t v) noexcept;
+// A double rounded once to half, to nearest even (overflow to +-inf, NaN -> quiet NaN).
+Half DoubleToHalf(double d) noexcept;
+
 // The mode's name as the Ascend C API spells it ("CAST_RINT").
 const char* RoundModeName(AscendC::RoundMode mode) noexcept;
 // float -> half RNE in the Reg Cast's saturation mode (SatMode::SAT; 3510 LayerNormGradBeta

@@ -22,7 +22,11 @@
 #include <cstdint>
 #include <string>
 
-#include "sync.h"
+// sync.h defines these (and includes this header).
+enum pipe_t : uint8_t;
+namespace AscendC {
+enum class HardEvent : uint8_t;
+}
 
 namespace lngrad::aicore {
 
@@ -116,11 +120,14 @@ void Barrier(pipe_t pipe, SrcLoc loc);
 // ReleaseEventID returns it.
 void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
 void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
-// The TQue framework's hidden flags, one per queue buffer and direction: EnQue signals
-// `evt` (the producer pipe's work so far), DeQue waits for it; FreeTensor signals the free
-// event, the next AllocTensor of that buffer waits for it.
-void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt);
-void QueueWait(const void* queue, int32_t buffer, bool free_event);
+// The TQue framework's flags, one per queue buffer and direction: EnQue signals `evt` (the
+// producer pipe's work so far), DeQue waits for it; FreeTensor signals the free event, the next
+// AllocTensor of that buffer waits for it. The order they give is credited to the buffer's
+// bytes [p, p + bytes) only: the framework synchronises per tensor (a tensor used without its
+// DeQue is unordered even when another queue's DeQue happens to wait for the same pipe).
+void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
+                 const void* p, uint64_t bytes);
+void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes);
 // SyncAll: the block's later GM accesses are ordered after every block's earlier ones.
 void OnSyncAll();
 

@@ -1,26 +1,38 @@
-// lngrad Ascend C runtime: count-based vector instructions (Add, Sub, Mul, Div, Adds, Muls, Sqrt,
-// Duplicate, Cast).
+// lngrad Ascend C runtime: the element-wise vector instructions, in their count form
+// (Add(dst, a, b, count)) and their mask/repeat forms (Add(dst, a, b, mask, repeatTime,
+// repeatParams), mask continuous or bit-wise; mask.h says which elements run): Add, Sub, Mul,
+// Div, Max, Min, Adds, Muls, Maxs, Mins, Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt, Relu,
+// Duplicate, Cast and Copy (UB -> UB).
 //
 // Each element is one IEEE binary32 operation (half: computed in float, rounded once to half,
 // which equals the correctly rounded half operation). The arithmetic is the instruction set's
 // (instructions.h: scalar loops or Highway SIMD, same bits, chosen by LNGRAD_IMPL), compiled in
 // the library without FMA contraction or fast-math, so the bits do not depend on how the kernel
-// itself is compiled. Sqrt and Div are correctly rounded here; the device's "intrinsic" Div/Sqrt
-// may differ by 1 ulp and flush subnormals (spec §1.14).
+// itself is compiled. Sqrt, Div and Reciprocal are correctly rounded here; Exp, Ln and Rsqrt are
+// computed in double and rounded once. The device's "intrinsic" versions may differ by 1 ulp and
+// flush subnormals (spec §1.14; the vendor documents Rsqrt's intrinsic as "at most 1 ulp").
+// A mask/repeat form runs repeat by repeat, and a run of active elements in increasing order.
 //
-// Operand rules (checked mode): count <= every operand's GetSize(), every operand 32-byte aligned
-// in UB, dst and a source either identical or disjoint. count < 0 is always an error. Unchecked,
-// partially overlapping operands run element by element in increasing order.
+// Operand rules of the count forms (checked mode): count <= every operand's GetSize(), every
+// operand 32-byte aligned in UB, dst and a source either identical or disjoint. count < 0 is
+// always an error. Unchecked, partially overlapping operands run element by element in
+// increasing order. The mask/repeat forms' rules are mask.h's (CheckRepeatOperands).
+//
+// Every instruction records its exact reads and writes for the sanitizer (Pipe::kV), after its
+// checks: masked-off lanes are neither read nor written.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <type_traits>
 
 #include "check.h"
 #include "instructions.h"
 #include "mask.h"
+#include "sanitizer.h"
 #include "tensor.h"
 
 namespace lngrad::aicore::detail {
@@ -39,6 +51,8 @@ inline constexpr bool kIsVecFloat = std::is_same_v<T, float> || std::is_same_v<T
 template <typename T>
 inline constexpr bool kIsVecInt = std::is_same_v<T, int32_t> || std::is_same_v<T, int16_t> ||
                                   std::is_same_v<T, uint32_t> || std::is_same_v<T, uint16_t>;
+template <typename T>
+inline constexpr bool kIsSignedVecInt = std::is_same_v<T, int32_t> || std::is_same_v<T, int16_t>;
 
 static_assert(sizeof(half) == sizeof(Half) && alignof(half) == alignof(Half));
 // The instruction set's view of kernel operands: `half` and lngrad::Half share the binary16
@@ -62,179 +76,671 @@ using lngrad::aicore::RoundModeName;
 
 // Integer lanes wrap modulo 2^bits like the hardware; computed unsigned to stay defined in C++.
 template <typename T>
-void IntBinary(BinaryOp op, T* dst, const T* a, const T* b, uint32_t n) {
+T IntOp(BinaryOp op, T x, T y) {
   using U = std::make_unsigned_t<T>;
-  for (uint32_t i = 0; i < n; ++i) {
-    const U x = static_cast<U>(a[i]);
-    const U y = static_cast<U>(b[i]);
-    U r = 0;
-    switch (op) {
-      case BinaryOp::kAdd:
-        r = static_cast<U>(x + y);
-        break;
-      case BinaryOp::kSub:
-        r = static_cast<U>(x - y);
-        break;
-      case BinaryOp::kMul:
-        r = static_cast<U>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
-        break;
-      default:
-        break;
-    }
-    dst[i] = static_cast<T>(r);
+  const U a = static_cast<U>(x);
+  const U b = static_cast<U>(y);
+  switch (op) {
+    case BinaryOp::kAdd:
+      return static_cast<T>(static_cast<U>(a + b));
+    case BinaryOp::kSub:
+      return static_cast<T>(static_cast<U>(a - b));
+    case BinaryOp::kMul:
+      return static_cast<T>(static_cast<U>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)));
+    case BinaryOp::kMax:
+      return x > y ? x : y;
+    case BinaryOp::kMin:
+      return x < y ? x : y;
+    default:
+      return T{0};
   }
+}
+template <typename T>
+void IntBinary(BinaryOp op, T* dst, const T* a, const T* b, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) dst[i] = IntOp(op, a[i], b[i]);
+}
+inline BinaryOp ScalarToBinary(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::kMuls:
+      return BinaryOp::kMul;
+    case ScalarOp::kMaxs:
+      return BinaryOp::kMax;
+    case ScalarOp::kMins:
+      return BinaryOp::kMin;
+    default:
+      return BinaryOp::kAdd;
+  }
+}
+
+// The arithmetic of one contiguous run (every form ends here).
+template <typename T>
+void BinaryRun(BinaryOp op, T* dst, const T* a, const T* b, uint64_t n) {
+  if constexpr (kIsVecFloat<T>) {
+    MakeOps(Impl::kAuto).Binary(op, InstrPtr(dst), InstrPtr(a), InstrPtr(b), n);
+  } else {
+    IntBinary(op, dst, a, b, n);
+  }
+}
+template <typename T>
+void ScalarRun(ScalarOp op, T* dst, const T* a, T s, uint64_t n) {
+  if constexpr (kIsVecFloat<T>) {
+    MakeOps(Impl::kAuto).Scalar(op, InstrPtr(dst), InstrPtr(a), static_cast<float>(s), n);
+  } else {
+    // Element by element in increasing order, also when dst overlaps a.
+    for (uint64_t i = 0; i < n; ++i) dst[i] = IntOp(ScalarToBinary(op), a[i], s);
+  }
+}
+template <typename T>
+void UnaryRun(UnaryOp op, T* dst, const T* a, uint64_t n) {
+  if constexpr (kIsVecFloat<T>) {
+    MakeOps(Impl::kAuto).Unary(op, InstrPtr(dst), InstrPtr(a), n);
+  } else {
+    for (uint64_t i = 0; i < n; ++i) dst[i] = a[i] > T{0} ? a[i] : T{0};  // Relu
+  }
+}
+// A fill moves bits: every 4-byte type fills as float, every 2-byte type as half.
+template <typename T>
+void FillRun(T* dst, T v, uint64_t n) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const Ops ops = MakeOps(Impl::kAuto);
+  if constexpr (sizeof(T) == 4) {
+    ops.Fill(reinterpret_cast<float*>(dst), std::bit_cast<float>(v), n);
+  } else {
+    ops.Fill(reinterpret_cast<Half*>(dst), std::bit_cast<Half>(v), n);
+  }
+}
+
+// The sanitizer's record of a count form: srcs read, dst written, `bytes` each (the size of
+// the element type of that operand times count).
+struct CountAccess {
+  const void* p;
+  uint64_t bytes;
+};
+inline void RecordCount(san::Instr& in, CountAccess dst, std::initializer_list<CountAccess> srcs) {
+  if (!in) return;
+  for (const CountAccess& s : srcs) in.Read(s.p, s.bytes);
+  in.Write(dst.p, dst.bytes);
 }
 
 template <typename T>
 void Binary(BinaryOp op, const char* api, const AscendC::LocalTensor<T>& dst,
-            const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-            int32_t count) {
+            const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1, int32_t count,
+            SrcLoc loc) {
   CheckVectorOperands(api, count,
                       {{dst.View(), sizeof(T), "dst"},
                        {src0.View(), sizeof(T), "src0"},
                        {src1.View(), sizeof(T), "src1"}});
-  const uint32_t n = static_cast<uint32_t>(count);
-  if constexpr (kIsVecFloat<T>) {
-    MakeOps(Impl::kAuto)
-        .Binary(op, InstrPtr(dst.HostPtr()), InstrPtr(src0.HostPtr()), InstrPtr(src1.HostPtr()), n);
+  RestoreMaskAfterCount(MaskContext(api));
+  const uint64_t n = static_cast<uint32_t>(count);
+  san::Instr in(Pipe::kV, api, loc);
+  RecordCount(in, {dst.HostPtr(), n * sizeof(T)},
+              {{src0.HostPtr(), n * sizeof(T)}, {src1.HostPtr(), n * sizeof(T)}});
+  BinaryRun(op, dst.HostPtr(), src0.HostPtr(), src1.HostPtr(), n);
+}
+
+template <typename T>
+void Scalar(ScalarOp op, const char* api, const AscendC::LocalTensor<T>& dst,
+            const AscendC::LocalTensor<T>& src, T s, int32_t count, SrcLoc loc) {
+  CheckVectorOperands(api, count, {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
+  RestoreMaskAfterCount(MaskContext(api));
+  const uint64_t n = static_cast<uint32_t>(count);
+  san::Instr in(Pipe::kV, api, loc);
+  RecordCount(in, {dst.HostPtr(), n * sizeof(T)}, {{src.HostPtr(), n * sizeof(T)}});
+  ScalarRun(op, dst.HostPtr(), src.HostPtr(), s, n);
+}
+
+template <typename T>
+void Unary(UnaryOp op, const char* api, const AscendC::LocalTensor<T>& dst,
+           const AscendC::LocalTensor<T>& src, int32_t count, SrcLoc loc) {
+  CheckVectorOperands(api, count, {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
+  RestoreMaskAfterCount(MaskContext(api));
+  const uint64_t n = static_cast<uint32_t>(count);
+  san::Instr in(Pipe::kV, api, loc);
+  RecordCount(in, {dst.HostPtr(), n * sizeof(T)}, {{src.HostPtr(), n * sizeof(T)}});
+  UnaryRun(op, dst.HostPtr(), src.HostPtr(), n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mask/repeat forms: plan (mask.h), checks, then the runs, each recorded for the sanitizer.
+
+template <typename T>
+RepeatOperand Operand(const AscendC::LocalTensor<T>& t, uint32_t blk, uint32_t rep,
+                      const char* name, const char* blk_name, const char* rep_name,
+                      bool is_dst = false) {
+  RepeatOperand o;
+  o.view = t.View();
+  o.elem_size = sizeof(T);
+  o.blk_stride = blk;
+  o.rep_stride = rep;
+  o.name = name;
+  o.blk_name = blk_name;
+  o.rep_name = rep_name;
+  o.is_dst = is_dst;
+  return o;
+}
+
+// Runs kernel(ptrs, n) over the active runs of `plan` (ops[0] is the destination).
+template <size_t N, class K>
+void RunPlan(const char* api, SrcLoc loc, const RepeatPlan& plan,
+             const std::array<RepeatOperand, N>& ops, bool accumulate_src1, K&& kernel) {
+  CheckRepeatOperands(api, plan, ops.data(), N, accumulate_src1);
+  san::Instr in(Pipe::kV, api, loc);
+  std::array<const RepeatOperand*, N> p{};
+  for (size_t i = 0; i < N; ++i) p[i] = &ops[i];
+  ForEachRun(plan, p, [&](const std::array<std::byte*, N>& at, uint64_t n) {
+    if (in) {
+      for (size_t i = 1; i < N; ++i) in.Read(at[i], n * ops[i].elem_size);
+      in.Write(at[0], n * ops[0].elem_size);
+    }
+    kernel(at, n);
+  });
+}
+
+template <size_t N, class K>
+void RunRepeat(const char* api, SrcLoc loc, uint32_t mask_elem_size, const MaskArg& mask,
+               int64_t repeat_time, const std::array<RepeatOperand, N>& ops, bool accumulate_src1,
+               K&& kernel) {
+  const RepeatPlan plan = PlanRepeats(api, mask_elem_size, mask, repeat_time);
+  RunPlan(api, loc, plan, ops, accumulate_src1, kernel);
+}
+
+template <typename T>
+std::array<RepeatOperand, 3> BinaryOperands(const AscendC::LocalTensor<T>& dst,
+                                            const AscendC::LocalTensor<T>& src0,
+                                            const AscendC::LocalTensor<T>& src1,
+                                            const AscendC::BinaryRepeatParams& p) {
+  return {
+      Operand(dst, p.dstBlkStride, p.dstRepStride, "dst", "dstBlkStride", "dstRepStride", true),
+      Operand(src0, p.src0BlkStride, p.src0RepStride, "src0", "src0BlkStride", "src0RepStride"),
+      Operand(src1, p.src1BlkStride, p.src1RepStride, "src1", "src1BlkStride", "src1RepStride")};
+}
+template <typename T, typename U>
+std::array<RepeatOperand, 2> UnaryOperands(const AscendC::LocalTensor<T>& dst,
+                                           const AscendC::LocalTensor<U>& src,
+                                           const AscendC::UnaryRepeatParams& p) {
+  return {Operand(dst, p.dstBlkStride, p.dstRepStride, "dst", "dstBlkStride", "dstRepStride", true),
+          Operand(src, p.srcBlkStride, p.srcRepStride, "src", "srcBlkStride", "srcRepStride")};
+}
+
+template <typename T>
+void BinaryRepeat(BinaryOp op, const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                  const MaskArg& mask, int64_t repeat_time, const AscendC::BinaryRepeatParams& p) {
+  // The vendor's exception to the overlap rule (通用地址重叠约束): Add, Sub, Mul, Max, Min on
+  // half, float and int32 may accumulate into src1.
+  constexpr bool kAccType =
+      std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, int32_t>;
+  const bool acc = kAccType && op != BinaryOp::kDiv;
+  RunRepeat(api, loc, sizeof(T), mask, repeat_time, BinaryOperands(dst, src0, src1, p), acc,
+            [op](const std::array<std::byte*, 3>& at, uint64_t n) {
+              BinaryRun(op, reinterpret_cast<T*>(at[0]), reinterpret_cast<const T*>(at[1]),
+                        reinterpret_cast<const T*>(at[2]), n);
+            });
+}
+
+template <typename T>
+void ScalarRepeat(ScalarOp op, const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<T>& src, T s, const MaskArg& mask, int64_t repeat_time,
+                  const AscendC::UnaryRepeatParams& p) {
+  RunRepeat(api, loc, sizeof(T), mask, repeat_time, UnaryOperands(dst, src, p), false,
+            [op, s](const std::array<std::byte*, 2>& at, uint64_t n) {
+              ScalarRun(op, reinterpret_cast<T*>(at[0]), reinterpret_cast<const T*>(at[1]), s, n);
+            });
+}
+
+template <typename T>
+void UnaryRepeat(UnaryOp op, const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<T>& src, const MaskArg& mask, int64_t repeat_time,
+                 const AscendC::UnaryRepeatParams& p) {
+  RunRepeat(api, loc, sizeof(T), mask, repeat_time, UnaryOperands(dst, src, p), false,
+            [op](const std::array<std::byte*, 2>& at, uint64_t n) {
+              UnaryRun(op, reinterpret_cast<T*>(at[0]), reinterpret_cast<const T*>(at[1]), n);
+            });
+}
+
+// A count form with isSetMask = false: one repeat with the default strides under the mask
+// register as it is (the vendor's Level 2 implementation); count is not read.
+inline AscendC::UnaryRepeatParams DefaultUnaryParams() { return {}; }
+
+}  // namespace lngrad::aicore::detail
+
+// The kernel-facing forms of one instruction family. They only forward: the behaviour is the
+// detail:: drivers'.
+#define LNGRAD_SRCLOC_ARG lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()
+
+// Binary: Name(dst, src0, src1, count) and the two mask/repeat prototypes.
+#define LNGRAD_VEC_BINARY(Name, Op, TypeOk, TypeMsg)                                            \
+  template <typename T>                                                                         \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                          \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                  \
+    lngrad::aicore::detail::Binary(lngrad::aicore::BinaryOp::Op, #Name, dst, src0, src1, count, \
+                                   loc);                                                        \
+  }                                                                                             \
+  template <typename T, bool isSetMask = true>                                                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
+            const uint64_t mask[], const int32_t repeatTime,                                    \
+            const BinaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                        \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                  \
+    lngrad::aicore::detail::BinaryRepeat(                                                       \
+        lngrad::aicore::BinaryOp::Op, #Name, loc, dst, src0, src1,                              \
+        lngrad::aicore::detail::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams);        \
+  }                                                                                             \
+  template <typename T, bool isSetMask = true>                                                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
+            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,    \
+            LNGRAD_SRCLOC_ARG) {                                                                \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                  \
+    lngrad::aicore::detail::BinaryRepeat(                                                       \
+        lngrad::aicore::BinaryOp::Op, #Name, loc, dst, src0, src1,                              \
+        lngrad::aicore::detail::LenMaskArg(mask, isSetMask), repeatTime, repeatParams);         \
+  }
+
+// Tensor-scalar: Name(dst, src, scalar, count) and the mask/repeat prototypes, each with the
+// vendor's two templates: <T, isSetMask> with a T scalar, and <T, U, isSetMask> (here: any
+// scalar type, converted to T first, as the instruction takes a T).
+#define LNGRAD_VEC_SCALAR(Name, Op, TypeOk, TypeMsg)                                          \
+  template <typename T, bool isSetMask = true>                                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,       \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                        \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                \
+    namespace d = lngrad::aicore::detail;                                                     \
+    if constexpr (isSetMask) {                                                                \
+      d::Scalar(lngrad::aicore::ScalarOp::Op, #Name, dst, src, scalarValue, count, loc);      \
+    } else {                                                                                  \
+      d::ScalarRepeat(lngrad::aicore::ScalarOp::Op, #Name, loc, dst, src, scalarValue,        \
+                      d::MaskArg{}, 1, d::DefaultUnaryParams());                              \
+    }                                                                                         \
+  }                                                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,       \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                        \
+    Name<T, isSetMask>(dst, src, static_cast<T>(scalarValue), count, loc);                    \
+  }                                                                                           \
+  template <typename T, bool isSetMask = true>                                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,       \
+            const uint64_t mask[], const int32_t repeatTime,                                  \
+            const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                       \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                \
+    lngrad::aicore::detail::ScalarRepeat(                                                     \
+        lngrad::aicore::ScalarOp::Op, #Name, loc, dst, src, scalarValue,                      \
+        lngrad::aicore::detail::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams);      \
+  }                                                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,       \
+            const uint64_t mask[], const int32_t repeatTime,                                  \
+            const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                       \
+    Name<T, isSetMask>(dst, src, static_cast<T>(scalarValue), mask, repeatTime, repeatParams, \
+                       loc);                                                                  \
+  }                                                                                           \
+  template <typename T, bool isSetMask = true>                                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,       \
+            uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,   \
+            LNGRAD_SRCLOC_ARG) {                                                              \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                \
+    lngrad::aicore::detail::ScalarRepeat(                                                     \
+        lngrad::aicore::ScalarOp::Op, #Name, loc, dst, src, scalarValue,                      \
+        lngrad::aicore::detail::LenMaskArg(mask, isSetMask), repeatTime, repeatParams);       \
+  }                                                                                           \
+  template <typename T, typename U, bool isSetMask = true>                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,       \
+            uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,   \
+            LNGRAD_SRCLOC_ARG) {                                                              \
+    Name<T, isSetMask>(dst, src, static_cast<T>(scalarValue), mask, repeatTime, repeatParams, \
+                       loc);                                                                  \
+  }
+
+// Unary: Name(dst, src, count) and the mask/repeat prototypes.
+#define LNGRAD_VEC_UNARY(Name, Op, TypeOk, TypeMsg)                                               \
+  template <typename T>                                                                           \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,           \
+            LNGRAD_SRCLOC_ARG) {                                                                  \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                    \
+    lngrad::aicore::detail::Unary(lngrad::aicore::UnaryOp::Op, #Name, dst, src, count, loc);      \
+  }                                                                                               \
+  template <typename T, bool isSetMask = true>                                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],          \
+            const int32_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) { \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                    \
+    lngrad::aicore::detail::UnaryRepeat(lngrad::aicore::UnaryOp::Op, #Name, loc, dst, src,        \
+                                        lngrad::aicore::detail::BitsMaskArg(mask, isSetMask),     \
+                                        repeatTime, repeatParams);                                \
+  }                                                                                               \
+  template <typename T, bool isSetMask = true>                                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,                  \
+            const int32_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) { \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                    \
+    lngrad::aicore::detail::UnaryRepeat(lngrad::aicore::UnaryOp::Op, #Name, loc, dst, src,        \
+                                        lngrad::aicore::detail::LenMaskArg(mask, isSetMask),      \
+                                        repeatTime, repeatParams);                                \
+  }
+
+namespace AscendC {
+
+namespace vec_types {
+template <typename T>
+inline constexpr bool kArith =
+    lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>;
+template <typename T>
+inline constexpr bool kFloat = lngrad::aicore::detail::kIsVecFloat<T>;
+template <typename T>
+inline constexpr bool kMinMax =
+    lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsSignedVecInt<T>;
+template <typename T>
+inline constexpr bool kRelu = kFloat<T> || std::is_same_v<T, int32_t>;
+}  // namespace vec_types
+
+// dst = src0 + src1, - , *, / (IEEE, correctly rounded), max, min. Add/Sub/Mul: half, float,
+// int16_t, int32_t (and the unsigned twins, wrapping); Div: half, float; Max/Min: half, float,
+// int16_t, int32_t. The repeatTime parameter is int32_t here (the vendor's uint8_t) so that
+// checked mode can report a value above 255 instead of the device's silent wrap.
+LNGRAD_VEC_BINARY(Add, kAdd, vec_types::kArith<T>, "unsupported type")
+LNGRAD_VEC_BINARY(Sub, kSub, vec_types::kArith<T>, "unsupported type")
+LNGRAD_VEC_BINARY(Mul, kMul, vec_types::kArith<T>, "unsupported type")
+LNGRAD_VEC_BINARY(Div, kDiv, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_BINARY(Max, kMax, vec_types::kMinMax<T>, "T must be half, float, int16_t or int32_t")
+LNGRAD_VEC_BINARY(Min, kMin, vec_types::kMinMax<T>, "T must be half, float, int16_t or int32_t")
+
+// dst = src + scalar, * scalar, max(src, scalar), min(src, scalar); the scalar is first
+// converted to T (as the instruction takes a T). Adds/Muls: the Add types; Maxs/Mins: half,
+// float, int16_t, int32_t.
+LNGRAD_VEC_SCALAR(Adds, kAdds, vec_types::kArith<T>, "unsupported type")
+LNGRAD_VEC_SCALAR(Muls, kMuls, vec_types::kArith<T>, "unsupported type")
+LNGRAD_VEC_SCALAR(Maxs, kMaxs, vec_types::kMinMax<T>, "T must be half, float, int16_t or int32_t")
+LNGRAD_VEC_SCALAR(Mins, kMins, vec_types::kMinMax<T>, "T must be half, float, int16_t or int32_t")
+
+// Sqrt, Reciprocal (correctly rounded), Exp, Ln, Rsqrt (double, rounded once), Abs (sign
+// cleared), Relu (x > 0 ? x : +0): half, float; Relu also int32_t.
+LNGRAD_VEC_UNARY(Sqrt, kSqrt, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Reciprocal, kRecip, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Exp, kExp, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Ln, kLn, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Rsqrt, kRsqrt, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Abs, kAbs, vec_types::kFloat<T>, "T must be half or float")
+LNGRAD_VEC_UNARY(Relu, kRelu, vec_types::kRelu<T>, "T must be half, float or int32_t")
+
+// dst[i] = scalar for i < count; the scalar is first converted to T. T: any 2- or 4-byte type.
+template <typename T, typename U>
+void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count,
+               LNGRAD_SRCLOC_ARG) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Duplicate: T must be a 2- or 4-byte type");
+  namespace d = lngrad::aicore::detail;
+  d::CheckVectorOperands("Duplicate", count, {{dst.View(), sizeof(T), "dst"}});
+  d::RestoreMaskAfterCount(d::MaskContext("Duplicate"));
+  const uint64_t n = static_cast<uint32_t>(count);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Duplicate", loc);
+  if (in) in.Write(dst.HostPtr(), n * sizeof(T));
+  d::FillRun(dst.HostPtr(), static_cast<T>(scalarValue), n);
+}
+
+// The mask/repeat forms: dstBlockStride, dstRepeatStride in 32-byte blocks.
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const uint64_t mask[],
+               const int32_t repeatTime, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, LNGRAD_SRCLOC_ARG);
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask,
+               const int32_t repeatTime, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, LNGRAD_SRCLOC_ARG);
+
+// UB -> UB copy (mask/repeat form), strides in 32-byte blocks. (The vendor declares it in its
+// data-copy structures.)
+struct CopyRepeatParams {
+  CopyRepeatParams() {}
+  CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+                   uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        dstRepeatSize(dstRepeatSizeIn),
+        srcRepeatSize(srcRepeatSizeIn) {}
+  uint16_t dstStride = 1;
+  uint16_t srcStride = 1;
+  uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+  uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+
+template <typename T>
+void DuplicateRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, T v, const MaskArg& mask,
+                     int64_t repeat_time, uint32_t blk, uint32_t rep) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Duplicate: T must be a 2- or 4-byte type");
+  const std::array<RepeatOperand, 1> ops{
+      Operand(dst, blk, rep, "dst", "dstBlockStride", "dstRepeatStride", true)};
+  RunRepeat("Duplicate", loc, sizeof(T), mask, repeat_time, ops, false,
+            [v](const std::array<std::byte*, 1>& at, uint64_t n) {
+              FillRun(reinterpret_cast<T*>(at[0]), v, n);
+            });
+}
+
+// Copy's Counter mode differs from the other instructions' (the Copy documentation): the count
+// is the number of elements of each repeat, and repeatTime counts.
+template <typename T>
+void CopyRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                const MaskArg& mask, int64_t repeat_time, const AscendC::CopyRepeatParams& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: T must be a 2- or 4-byte type");
+  RepeatPlan plan = PlanRepeats("Copy", sizeof(T), mask, repeat_time);
+  if (plan.counter) {
+    const uint64_t per = plan.count < plan.lanes ? plan.count : plan.lanes;
+    const MaskBits b = ContinuousMaskBits(static_cast<int64_t>(per), sizeof(T));
+    plan.counter = false;
+    plan.bits[0] = b.low;
+    plan.bits[1] = plan.lanes > 64 ? b.high : 0;
+    plan.repeats = per == 0 ? 0 : static_cast<uint32_t>(static_cast<uint64_t>(repeat_time) & 0xFFu);
+  }
+  const std::array<RepeatOperand, 2> ops{
+      Operand(dst, p.dstStride, p.dstRepeatSize, "dst", "dstStride", "dstRepeatSize", true),
+      Operand(src, p.srcStride, p.srcRepeatSize, "src", "srcStride", "srcRepeatSize")};
+  RunPlan("Copy", loc, plan, ops, false, [](const std::array<std::byte*, 2>& at, uint64_t n) {
+    // Element by element in increasing order: a copy onto an overlapping source (unchecked)
+    // sees what the earlier elements wrote.
+    T* d = reinterpret_cast<T*>(at[0]);
+    const T* s = reinterpret_cast<const T*>(at[1]);
+    for (uint64_t i = 0; i < n; ++i) d[i] = s[i];
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cast: the vendor's table for Atlas A2/A3 restricted to half, float, int16_t and int32_t.
+
+template <typename T, typename U>
+inline constexpr bool kCastPair =
+    (std::is_same_v<U, half> &&
+     (std::is_same_v<T, float> || std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>)) ||
+    (std::is_same_v<U, float> && (std::is_same_v<T, half> || std::is_same_v<T, float> ||
+                                  std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>)) ||
+    (std::is_same_v<U, int16_t> && (std::is_same_v<T, half> || std::is_same_v<T, float>)) ||
+    (std::is_same_v<U, int32_t> && (std::is_same_v<T, float> || std::is_same_v<T, int16_t>));
+
+// The round modes the table allows for U -> T, as bits 1 << RoundMode.
+template <typename T, typename U>
+constexpr uint32_t CastModes() {
+  using AscendC::RoundMode;
+  constexpr uint32_t kNone = 1u << static_cast<int>(RoundMode::CAST_NONE);
+  constexpr uint32_t kOdd = 1u << static_cast<int>(RoundMode::CAST_ODD);
+  constexpr uint32_t kDirected = (1u << static_cast<int>(RoundMode::CAST_RINT)) |
+                                 (1u << static_cast<int>(RoundMode::CAST_FLOOR)) |
+                                 (1u << static_cast<int>(RoundMode::CAST_CEIL)) |
+                                 (1u << static_cast<int>(RoundMode::CAST_ROUND)) |
+                                 (1u << static_cast<int>(RoundMode::CAST_TRUNC));
+  if constexpr (std::is_same_v<U, float> && std::is_same_v<T, half>) {
+    return kNone | kDirected | kOdd;
+  } else if constexpr ((std::is_same_v<U, half> && std::is_same_v<T, float>) ||
+                       (std::is_same_v<U, int16_t> && std::is_same_v<T, float>) ||
+                       (std::is_same_v<U, int32_t> && std::is_same_v<T, int16_t>)) {
+    return kNone;  // exact (int32 -> int16: saturating)
+  } else if constexpr ((std::is_same_v<U, int16_t> && std::is_same_v<T, half>) ||
+                       (std::is_same_v<U, int32_t> && std::is_same_v<T, float>)) {
+    return kNone | kDirected;
   } else {
-    IntBinary(op, dst.HostPtr(), src0.HostPtr(), src1.HostPtr(), n);
+    return kDirected;  // to an integer, float -> float
+  }
+}
+// Checked mode: roundMode must be in the table for the pair (checks::kCastRoundMode).
+void CheckCastMode(const char* pair, uint32_t allowed, AscendC::RoundMode mode);
+template <typename T>
+constexpr const char* CastTypeName() {
+  if constexpr (std::is_same_v<T, half>) return "half";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+  return "?";
+}
+
+// One element U -> T in `mode` (a mode outside the table: CAST_NONE rounds to nearest even).
+template <typename T, typename U>
+T CastElem(U v, AscendC::RoundMode mode) {
+  using AscendC::RoundMode;
+  if constexpr (std::is_same_v<U, half> || std::is_same_v<U, int16_t>) {
+    // Exact in float: the conversion from float is the conversion from the value.
+    return CastElem<T, float>(static_cast<float>(v), mode);
+  } else if constexpr (std::is_same_v<U, float> && std::is_same_v<T, float>) {
+    return RoundToIntegral(v, mode);
+  } else if constexpr (std::is_same_v<U, float> && std::is_same_v<T, half>) {
+    return FloatToHalf(v, mode);
+  } else if constexpr (std::is_same_v<U, float> && std::is_same_v<T, int32_t>) {
+    return FloatToInt32(v, mode);
+  } else if constexpr (std::is_same_v<U, float> && std::is_same_v<T, int16_t>) {
+    return FloatToInt16(v, mode);
+  } else if constexpr (std::is_same_v<U, int32_t> && std::is_same_v<T, float>) {
+    return Int32ToFloat(v, mode);
+  } else {
+    static_assert(std::is_same_v<U, int32_t> && std::is_same_v<T, int16_t>);
+    return Int32ToInt16(v);
   }
 }
 
-// op: kAdds or kMuls (the integer lanes know these two).
-template <typename T>
-void Scalar(ScalarOp op, const char* api, const AscendC::LocalTensor<T>& dst,
-            const AscendC::LocalTensor<T>& src, T s, int32_t count) {
-  CheckVectorOperands(api, count, {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
-  const uint32_t n = static_cast<uint32_t>(count);
-  if constexpr (kIsVecFloat<T>) {
-    MakeOps(Impl::kAuto)
-        .Scalar(op, InstrPtr(dst.HostPtr()), InstrPtr(src.HostPtr()), static_cast<float>(s), n);
+// One contiguous run of a Cast.
+template <typename T, typename U>
+void CastRun(T* dst, const U* src, uint64_t n, AscendC::RoundMode mode) {
+  const Ops ops = MakeOps(Impl::kAuto);
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<U, half>) {
+    ops.CastHalfToFloat(dst, AsHalf(src), n);
+  } else if constexpr (std::is_same_v<T, half> && std::is_same_v<U, float>) {
+    ops.CastFloatToHalf(AsHalf(dst), src, n, mode);
   } else {
-    T* d = dst.HostPtr();
-    const T* a = src.HostPtr();
-    const BinaryOp bop = op == ScalarOp::kMuls ? BinaryOp::kMul : BinaryOp::kAdd;
-    for (uint32_t i = 0; i < n; ++i) IntBinary(bop, d + i, a + i, &s, 1);
+    for (uint64_t i = 0; i < n; ++i) dst[i] = CastElem<T, U>(src[i], mode);
   }
+}
+
+template <typename T, typename U>
+void CheckCastPair(AscendC::RoundMode mode) {
+  static_assert(kCastPair<T, U>,
+                "Cast: lngrad emulates the Atlas A2/A3 table's pairs of half, float, int16_t and "
+                "int32_t (no int32_t -> half, which needs SetDeqScale)");
+  const std::string pair = std::string(CastTypeName<U>()) + "->" + CastTypeName<T>();
+  if (CheckedMode()) CheckCastMode(pair.c_str(), CastModes<T, U>(), mode);
 }
 
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
 
-// dst[i] = src0[i] + src1[i], i < count. T: half, float, int16_t, int32_t (and unsigned twins).
-template <typename T>
-void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-         const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>,
-                "Add: unsupported type");
-  lngrad::aicore::detail::Binary(lngrad::aicore::BinaryOp::kAdd, "Add", dst, src0, src1, count);
-}
-
-// dst[i] = src0[i] - src1[i].
-template <typename T>
-void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-         const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>,
-                "Sub: unsupported type");
-  lngrad::aicore::detail::Binary(lngrad::aicore::BinaryOp::kSub, "Sub", dst, src0, src1, count);
-}
-
-// dst[i] = src0[i] * src1[i].
-template <typename T>
-void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-         const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>,
-                "Mul: unsupported type");
-  lngrad::aicore::detail::Binary(lngrad::aicore::BinaryOp::kMul, "Mul", dst, src0, src1, count);
-}
-
-// dst[i] = src0[i] / src1[i] (IEEE, correctly rounded). T: half, float.
-template <typename T>
-void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-         const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T>, "Div: T must be half or float");
-  lngrad::aicore::detail::Binary(lngrad::aicore::BinaryOp::kDiv, "Div", dst, src0, src1, count);
-}
-
-// dst[i] = src[i] + scalar; the scalar is first converted to T (as the instruction takes a T).
-template <typename T, typename U, bool isSetMask = true>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,
-          const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>,
-                "Adds: unsupported type");
-  lngrad::aicore::detail::Scalar(lngrad::aicore::ScalarOp::kAdds, "Adds", dst, src,
-                                 static_cast<T>(scalarValue), count);
-}
-
-// dst[i] = src[i] * scalar; the scalar is first converted to T.
-template <typename T, typename U, bool isSetMask = true>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,
-          const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T> || lngrad::aicore::detail::kIsVecInt<T>,
-                "Muls: unsupported type");
-  lngrad::aicore::detail::Scalar(lngrad::aicore::ScalarOp::kMuls, "Muls", dst, src,
-                                 static_cast<T>(scalarValue), count);
-}
-
-// dst[i] = sqrt(src[i]) (IEEE, correctly rounded). T: half, float.
-template <typename T>
-void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  static_assert(lngrad::aicore::detail::kIsVecFloat<T>, "Sqrt: T must be half or float");
-  lngrad::aicore::detail::CheckVectorOperands(
-      "Sqrt", count, {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
+template <typename T, bool isSetMask>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const uint64_t mask[],
+               const int32_t repeatTime, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, lngrad::aicore::SrcLoc loc) {
   namespace d = lngrad::aicore::detail;
-  lngrad::aicore::MakeOps(lngrad::aicore::Impl::kAuto)
-      .Unary(lngrad::aicore::UnaryOp::kSqrt, d::InstrPtr(dst.HostPtr()), d::InstrPtr(src.HostPtr()),
-             static_cast<uint32_t>(count));
+  d::DuplicateRepeat(loc, dst, scalarValue, d::BitsMaskArg(mask, isSetMask), repeatTime,
+                     dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask,
+               const int32_t repeatTime, const uint16_t dstBlockStride,
+               const uint8_t dstRepeatStride, lngrad::aicore::SrcLoc loc) {
+  namespace d = lngrad::aicore::detail;
+  d::DuplicateRepeat(loc, dst, scalarValue, d::LenMaskArg(mask, isSetMask), repeatTime,
+                     dstBlockStride, dstRepeatStride);
 }
 
-// dst[i] = scalar for i < count; the scalar is first converted to T. T: any 2- or 4-byte type.
-template <typename T, typename U>
-void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Duplicate: T must be a 2- or 4-byte type");
-  lngrad::aicore::detail::CheckVectorOperands("Duplicate", count, {{dst.View(), sizeof(T), "dst"}});
-  static_assert(std::is_trivially_copyable_v<T>);
-  // A fill moves bits: every 4-byte type fills as float, every 2-byte type as half.
-  const T v = static_cast<T>(scalarValue);
-  const lngrad::aicore::Ops ops = lngrad::aicore::MakeOps(lngrad::aicore::Impl::kAuto);
-  if constexpr (sizeof(T) == 4) {
-    ops.Fill(reinterpret_cast<float*>(dst.HostPtr()), std::bit_cast<float>(v),
-             static_cast<uint32_t>(count));
-  } else {
-    ops.Fill(reinterpret_cast<lngrad::Half*>(dst.HostPtr()), std::bit_cast<lngrad::Half>(v),
-             static_cast<uint32_t>(count));
-  }
+// dst = src, UB -> UB, with the mask/repeat semantics (Copy's own Counter mode: the count is
+// per repeat). T: any 2- or 4-byte type.
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+          const int32_t repeatTime, const CopyRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
+  namespace d = lngrad::aicore::detail;
+  d::CopyRepeat(loc, dst, src, d::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams);
+}
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
+          const int32_t repeatTime, const CopyRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
+  namespace d = lngrad::aicore::detail;
+  d::CopyRepeat(loc, dst, src, d::LenMaskArg(mask, isSetMask), repeatTime, repeatParams);
 }
 
-// Element type conversion. Supported: half -> float (exact; CAST_NONE), float -> half (CAST_NONE
-// and CAST_RINT round to nearest even; FLOOR, CEIL, ROUND, TRUNC, ODD as named), and the
-// identity copy for T == U. Overflow gives +-inf in the nearest modes (IEEE), the largest finite
-// value in the directed modes that round toward zero.
+// Element type conversion U -> T in roundMode, for the pairs of the vendor's Atlas A2/A3 table
+// among half, float, int16_t and int32_t: half -> float/int16/int32, float -> half/float/
+// int16/int32, int16 -> half/float, int32 -> float/int16. Checked mode rejects a round mode the
+// table does not list for the pair (checks::kCastRoundMode). float -> half: overflow gives
+// +-inf in the nearest modes (IEEE), the largest finite value in the directed modes that round
+// toward zero; to an integer: saturation, NaN -> 0.
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode,
-          const uint32_t count) {
+          const uint32_t count, LNGRAD_SRCLOC_ARG) {
   namespace d = lngrad::aicore::detail;
-  constexpr bool kHalfToFloat = std::is_same_v<T, float> && std::is_same_v<U, half>;
-  constexpr bool kFloatToHalf = std::is_same_v<T, half> && std::is_same_v<U, float>;
-  static_assert(kHalfToFloat || kFloatToHalf, "Cast: lngrad emulates half<->float only");
   const int64_t n = count;
   d::CheckVectorOperands("Cast", n > INT32_MAX ? -1 : n,
                          {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(U), "src"}});
-  if constexpr (kHalfToFloat) {
-    if (round_mode != RoundMode::CAST_NONE && lngrad::aicore::CheckedMode()) {
-      lngrad::aicore::RaiseKernelCheck(
-          lngrad::aicore::checks::kCastRoundMode,
-          std::string("Cast half->float: round mode ") + lngrad::aicore::RoundModeName(round_mode) +
-              " is not defined for a widening cast; use RoundMode::CAST_NONE");
-    }
-    lngrad::aicore::MakeOps(lngrad::aicore::Impl::kAuto)
-        .CastHalfToFloat(dst.HostPtr(), d::AsHalf(src.HostPtr()), count);
-  } else {
-    lngrad::aicore::MakeOps(lngrad::aicore::Impl::kAuto)
-        .CastFloatToHalf(d::AsHalf(dst.HostPtr()), src.HostPtr(), count, round_mode);
-  }
+  d::CheckCastPair<T, U>(round_mode);
+  d::RestoreMaskAfterCount(d::MaskContext("Cast"));
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Cast", loc);
+  d::RecordCount(in, {dst.HostPtr(), uint64_t{count} * sizeof(T)},
+                 {{src.HostPtr(), uint64_t{count} * sizeof(U)}});
+  d::CastRun(dst.HostPtr(), src.HostPtr(), count, round_mode);
+}
+
+// The mask/repeat forms: the mask counts elements of the wider type (256 / max(sizeof) per
+// repeat), the strides are each operand's own.
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
+          LNGRAD_SRCLOC_ARG);
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
+          LNGRAD_SRCLOC_ARG);
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+
+template <typename T, typename U>
+void CastRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+                AscendC::RoundMode mode, const MaskArg& mask, int64_t repeat_time,
+                const AscendC::UnaryRepeatParams& p) {
+  CheckCastPair<T, U>(mode);
+  constexpr uint32_t kMaskSize = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+  RunRepeat("Cast", loc, kMaskSize, mask, repeat_time, UnaryOperands(dst, src, p), false,
+            [mode](const std::array<std::byte*, 2>& at, uint64_t n) {
+              CastRun(reinterpret_cast<T*>(at[0]), reinterpret_cast<const U*>(at[1]), n, mode);
+            });
+}
+
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+template <typename T, typename U, bool isSetMask>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
+          lngrad::aicore::SrcLoc loc) {
+  namespace d = lngrad::aicore::detail;
+  d::CastRepeat(loc, dst, src, roundMode, d::BitsMaskArg(mask, isSetMask), repeatTime,
+                repeatParams);
+}
+template <typename T, typename U, bool isSetMask>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+          const uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
+          lngrad::aicore::SrcLoc loc) {
+  namespace d = lngrad::aicore::detail;
+  d::CastRepeat(loc, dst, src, roundMode, d::LenMaskArg(mask, isSetMask), repeatTime, repeatParams);
 }
 
 }  // namespace AscendC
+
+#undef LNGRAD_VEC_BINARY
+#undef LNGRAD_VEC_SCALAR
+#undef LNGRAD_VEC_UNARY
+#undef LNGRAD_SRCLOC_ARG

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Inputs and goldens of the LayerNormGrad demo: python3 ../scripts/gen_data.py [float|half].
+"""Inputs and goldens of the LayerNormGrad demo: python3 ../scripts/gen_data.py [float|half] [H].
 
 Writes input/input_{inputX,inputDy,inputVariance,inputMean,inputGamma}.bin and
 output/golden_{outputPdX,resForGamma}.bin in the working directory (the demo's build folder).
@@ -11,16 +11,17 @@ import sys
 
 import numpy as np
 
-# Keep in step with layernorm_grad.asc.
-B, S, H = 2, 512, 128
+# Keep in step with layernorm_grad.asc (H: the demo's second argument, default 128).
+B, S = 2, 512
 EPSILON = 1e-4
 
 
 def main():
     name = sys.argv[1] if len(sys.argv) > 1 else "float"
     dtype = {"float": np.float32, "half": np.float16}.get(name)
-    if dtype is None:
-        sys.exit("usage: gen_data.py [float|half]")
+    H = int(sys.argv[2]) if len(sys.argv) > 2 else 128
+    if dtype is None or H < 1 or len(sys.argv) > 3:
+        sys.exit("usage: gen_data.py [float|half] [H >= 1]")
     rng = np.random.default_rng(2024)
     x = rng.uniform(-100, 100, (B, S, H)).astype(dtype)
     dy = rng.uniform(-100, 100, (B, S, H)).astype(dtype)

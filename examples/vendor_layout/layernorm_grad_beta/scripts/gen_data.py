@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Inputs and goldens of the LayerNormGradBeta demo: python3 ../scripts/gen_data.py [float|half].
+"""Inputs and goldens of the LayerNormGradBeta demo: python3 ../scripts/gen_data.py [float|half] [H].
 
 Writes input/input_{resForGamma,inputDy}.bin and output/golden_{outputPdGamma,outputPdBeta}.bin
 in the working directory (the demo's build folder). pdGamma = sum over the B*S rows of
@@ -12,15 +12,16 @@ import sys
 
 import numpy as np
 
-# Keep in step with layernorm_grad_beta.asc.
-B, S, H = 4, 256, 256
+# Keep in step with layernorm_grad_beta.asc (H: the demo's second argument, default 256).
+B, S = 4, 256
 
 
 def main():
     name = sys.argv[1] if len(sys.argv) > 1 else "float"
     dtype = {"float": np.float32, "half": np.float16}.get(name)
-    if dtype is None:
-        sys.exit("usage: gen_data.py [float|half]")
+    H = int(sys.argv[2]) if len(sys.argv) > 2 else 256
+    if dtype is None or H < 1 or len(sys.argv) > 3:
+        sys.exit("usage: gen_data.py [float|half] [H >= 1]")
     rng = np.random.default_rng(7)
     res_for_gamma = rng.integers(-10, 10, (B, S, H)).astype(dtype)
     dy = rng.integers(-10, 10, (B, S, H)).astype(dtype)

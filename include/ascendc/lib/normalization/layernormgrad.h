@@ -21,9 +21,10 @@
 //  - the CPU-debug checks of §1.12 with the device's messages (positions, sizes, addresses,
 //    outputs identical, gamma alignment, ND only, sharedTmpBuffer smaller than
 //    tiling.stackBufferSize, hLength == 0);
-//  - "LayerNormGrad.padded_h": tiling.hLength != tiling.originalHLength (§1.11; the device
-//    gives biased results there) unless lngrad::adv::SetReproducePaddedH(true) asks for the
-//    device's result;
+//  - "LayerNormGrad.padded_h": tiling.hLength < tiling.originalHLength, or hLength >
+//    originalHLength with padded columns that would bias the sums (§1.11: in some row and padded
+//    column dy*gamma != 0 or x != the row's mean; the message names the first), unless
+//    lngrad::adv::SetReproducePaddedH(true) asks for the device's result;
 //  - "LayerNormGrad.scratch_overrun": the tiling's scratch layout ends beyond sharedTmpBuffer
 //    (§2.8); "LayerNormGrad.operand_bounds": the tiling reaches past an operand tensor.
 // With checked mode off the call behaves like the device (no checks; overruns write the
@@ -31,6 +32,7 @@
 // 3510, whose kernel only asserts ND).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -212,15 +214,108 @@ void CheckLengthAligned(const char* api, const char* what, const char* name,
   });
 }
 
-// "<api>.padded_h" for storage H != original H unless SetReproducePaddedH(true); `effect` says
-// what the device then gets wrong.
-inline void CheckPaddedH(const char* api, uint32_t hLength, uint32_t originalHLength,
-                         const char* effect) {
-  Check(hLength == originalHLength || ReproducePaddedH(), api, "padded_h", [&] {
-    return std::string("[") + api + "] tiling.hLength (storage H) is " + std::to_string(hLength) +
-           " but tiling.originalHLength is " + std::to_string(originalHLength) + ": " + effect +
-           " Call lngrad::adv::SetReproducePaddedH(true) to get the device's result anyway.";
+// The device's float of an operand element (half widens exactly, spec §1.10). Read from the
+// host pointer: a checked-mode check is no device access.
+template <typename T>
+float DevFloat(const AscendC::LocalTensor<T>& t, uint64_t i) {
+  return static_cast<float>(t.HostPtr()[i]);
+}
+
+// A float in a message: 9 significant digits read back the same float ("0.5", "-nan").
+inline std::string FloatText(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
+  return buf;
+}
+
+inline std::string PaddedHText(const char* api, uint32_t hLength, uint32_t originalHLength) {
+  return std::string("[") + api + "] tiling.hLength (storage H) is " + std::to_string(hLength) +
+         " but tiling.originalHLength is " + std::to_string(originalHLength);
+}
+
+inline std::string ReproduceHint() {
+  return " Call lngrad::adv::SetReproducePaddedH(true) to get the device's result anyway.";
+}
+
+// "<api>.padded_h" when storage H is shorter than the real row: no padding can make up for it.
+inline void CheckStorageNotShorter(const char* api, uint32_t hLength, uint32_t originalHLength) {
+  Check(hLength >= originalHLength || ReproducePaddedH(), api, "padded_h", [&] {
+    return PaddedHText(api, hLength, originalHLength) +
+           ": a row's storage cannot be shorter than the row." + ReproduceHint();
   });
+}
+
+// LayerNormGrad with storage H > original H (spec §1.11): every loop, stride and sum runs over
+// hLength, so the padded columns enter each row's sums. A padded column adds exactly 0 to all
+// of them when dy*gamma == 0 there (x1, x3 and the pd_var term vanish) and x == the row's mean
+// (x - mean and the -2*(x - mean) term vanish), as in an operator that pads dy or gamma with 0
+// and x with its row's mean; the padded output columns then hold values nobody copies out, and
+// the 1/N and 2/N constants already use originalHLength. "<api>.padded_h" names the first row
+// (of the call) and column where that does not hold, evaluated in float as the device does.
+// `rows`: the rows the tiling makes the call process (inside the operands: CheckFootprints ran).
+template <typename T>
+void CheckPaddedH(const char* api, uint32_t hLength, uint32_t originalHLength, uint64_t rows,
+                  const AscendC::LocalTensor<T>& inputDy, const AscendC::LocalTensor<T>& inputX,
+                  const AscendC::LocalTensor<T>& inputMean,
+                  const AscendC::LocalTensor<T>& inputGamma) {
+  CheckStorageNotShorter(api, hLength, originalHLength);
+  if (hLength <= originalHLength || ReproducePaddedH()) return;
+  auto fail = [&](uint64_t r, uint32_t c, const std::string& what) {
+    lngrad::aicore::RaiseKernelCheck(
+        std::string(api) + ".padded_h",
+        PaddedHText(api, hLength, originalHLength) + ", and in row " + std::to_string(r) +
+            ", padded column " + std::to_string(c) + " " + what +
+            ": the padded columns take part in every sum (spec §1.11), so they must add 0 "
+            "(pad dy or gamma with 0 and x with its row's mean)." +
+            ReproduceHint());
+  };
+  for (uint64_t r = 0; r < rows; ++r) {
+    const float mean = DevFloat(inputMean, r);
+    for (uint32_t c = originalHLength; c < hLength; ++c) {
+      const uint64_t k = r * hLength + c;
+      const float dy = DevFloat(inputDy, k);
+      const float gamma = DevFloat(inputGamma, c);
+      if (!(dy * gamma == 0.0f)) {
+        fail(r, c,
+             "dy*gamma is " + FloatText(dy * gamma) + " (dy " + FloatText(dy) + ", gamma " +
+                 FloatText(gamma) + "), not 0");
+      }
+      const float x = DevFloat(inputX, k);
+      if (!(x - mean == 0.0f)) {
+        fail(r, c, "x is " + FloatText(x) + ", not the row's mean " + FloatText(mean));
+      }
+    }
+  }
+}
+
+// LayerNormGradBeta's vector path with storage H > original H (spec §3.3): it sums only the
+// first originalHLength columns, so the padded columns of dy and resForGamma never reach a real
+// output column and their values do not matter; but it also strides rows by originalHLength.
+// Only a chunk's first row, at the chunk's offset, is read where it is stored, so the padding
+// is harmless exactly when every chunk starts on a row and sums at most one row.
+// "<api>.padded_h" names the first row the device misreads otherwise.
+inline void CheckPaddedHBeta(const char* api, const LayerNormGradBetaTiling& t) {
+  CheckStorageNotShorter(api, t.hLength, t.originalHLength);
+  if (t.hLength <= t.originalHLength || ReproducePaddedH()) return;
+  auto check_chunk = [&](uint64_t offset, uint32_t bs) {
+    const bool misplaced = offset % t.hLength != 0;
+    if (!misplaced && bs <= 1) return;
+    const uint64_t chunk_row = misplaced ? 0 : 1;
+    const uint64_t row = offset / t.hLength + (misplaced ? 0 : 1);
+    const uint64_t read = offset + chunk_row * t.originalHLength;
+    lngrad::aicore::RaiseKernelCheck(
+        std::string(api) + ".padded_h",
+        PaddedHText(api, t.hLength, t.originalHLength) + ", and the device takes storage element " +
+            std::to_string(read) + " (row " + std::to_string(read / t.hLength) + ", column " +
+            std::to_string(read % t.hLength) + ") as row " + std::to_string(row) +
+            ", column 0: the vector path strides rows by originalHLength (spec §3.3), so a "
+            "chunk may sum only its first row (bsCurLength and bsTailSize at most 1, oneCalSize "
+            "a multiple of hLength)." +
+            ReproduceHint());
+  };
+  check_chunk(0, t.bsCurLength);
+  for (uint32_t k = 1; k < t.loopRound; ++k) check_chunk(uint64_t{k} * t.oneCalSize, t.bsCurLength);
+  if (t.inputTailSize > 0) check_chunk(t.inputTailPos, t.bsTailSize);
 }
 
 // Two operands that must not be the same tensor (same address and same byte size).
@@ -272,6 +367,17 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
 
 // A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
 // tiling is one lngrad does not model ("<api>.unsupported_shape").
+// The sanitizer's record of a high-level API call (pipe V): `elems` elements of the tensor,
+// counted from its first element, as the footprint says.
+template <typename T>
+void SanRead(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+  in.Read(t.HostPtr(), elems * sizeof(T));
+}
+template <typename T>
+void SanWrite(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+  in.Write(t.HostPtr(), elems * sizeof(T));
+}
+
 inline void RaiseIfError(const char* api, const lngrad::Status& st) {
   if (st.ok()) return;
   const bool bounds = st.code() == lngrad::StatusCode::kOutOfRange;
@@ -288,15 +394,14 @@ namespace AscendC {
 // Caller-provided scratch (spec §1.1, prototype 1). sharedTmpBuffer: at least the tiling's
 // stackBufferSize bytes; contents are overwritten.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
-                                     const LocalTensor<T>& resForGamma,
-                                     const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance,
-                                     const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma,
-                                     LocalTensor<uint8_t>& sharedTmpBuffer,
-                                     std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
-                                     const LayerNormGradShapeInfo& shapeInfo = {}) {
+__aicore__ inline void LayerNormGrad(
+    const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+    const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+    const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer,
+    std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGrad: template parameter (T) is not half or float");
   namespace nd = lngrad::adv::detail;
@@ -325,9 +430,6 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
     });
     // The device's own check and message; `plan` refuses hLength == 0 as well.
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
-    nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
-                     "the padded columns take part in every sum and the device's result is biased "
-                     "(spec §1.11).");
     nd::RaiseIfError(kApi, plan);
     nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
     nd::CheckFootprints(kApi, {{"outputPdX", f.outputPdX, outputPdX.GetSize()},
@@ -337,6 +439,9 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
                                {"inputVariance", f.inputVariance, inputVariance.GetSize()},
                                {"inputMean", f.inputMean, inputMean.GetSize()},
                                {"inputGamma", f.inputGamma, inputGamma.GetSize()}});
+    nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
+                     std::min({f.inputMean, f.inputDy / tiling.hLength, f.inputX / tiling.hLength}),
+                     inputDy, inputX, inputMean, inputGamma);
   }
   // Unchecked, as on the device: arch 2002/2201 skip the computation for a non-ND format (the
   // else branch holds only an assert, compiled out); arch 3510 only asserts ND and computes.
@@ -353,6 +458,21 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
   o.inputMean = nd::UbBuffer<const D>(inputMean);
   o.inputGamma = nd::UbBuffer<const D>(inputGamma);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    nd::SanRead(in, inputDy, f.inputDy);
+    nd::SanRead(in, inputX, f.inputX);
+    nd::SanRead(in, inputVariance, f.inputVariance);
+    nd::SanRead(in, inputMean, f.inputMean);
+    nd::SanRead(in, inputGamma, f.inputGamma);
+    nd::SanWrite(in, outputPdX, f.outputPdX);
+    nd::SanWrite(in, resForGamma, f.resForGamma);
+    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+    if (isReuseSource && !kHalf) {
+      nd::SanWrite(in, inputDy, f.inputDy);
+      nd::SanWrite(in, inputX, f.inputX);
+    }
+  }
   // Unchecked mode too: every access stays inside the simulated UB ("LayerNormGrad.ub_bounds").
   nd::RaiseIfError(kApi,
                    dm::LayerNormGrad(algo, tiling, f, o, nd::DevScalar(epsilon), isReuseSource));
@@ -361,17 +481,16 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
 // Framework-provided scratch (spec §1.1, prototype 2): all UB left after the TPipe's buffers,
 // from PopStackBuffer<uint8_t, TPosition::LCM>.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
-                                     const LocalTensor<T>& resForGamma,
-                                     const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance,
-                                     const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma,
-                                     std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
-                                     const LayerNormGradShapeInfo& shapeInfo = {}) {
+__aicore__ inline void LayerNormGrad(
+    const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+    const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+    const LocalTensor<T>& inputGamma, std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   LocalTensor<uint8_t> stackBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNormGrad");
   LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
-                                  inputGamma, stackBuffer, epsilon, tiling, shapeInfo);
+                                  inputGamma, stackBuffer, epsilon, tiling, shapeInfo, loc);
 }
 
 }  // namespace AscendC

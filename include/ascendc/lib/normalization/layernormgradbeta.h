@@ -16,7 +16,8 @@
 // identical, output lengths 32-byte aligned, oneCalSize == 0, scratch smaller than
 // tiling.stackBufferSize or than resForGammaTmpTensorPos + oneCalSize; 3510: hLength*sizeof(T)
 // not 32-byte aligned), for "LayerNormGradBeta.padded_h" (hLength != originalHLength on the
-// vector path, unless lngrad::adv::SetReproducePaddedH(true)) and for operand or scratch
+// vector path when a chunk sums more than one row, which the device then misreads; hLength <
+// originalHLength always; unless lngrad::adv::SetReproducePaddedH(true)) and for operand or scratch
 // accesses beyond their tensors ("operand_bounds", "scratch_overrun").
 #pragma once
 
@@ -28,12 +29,11 @@
 namespace AscendC {
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
-                                         const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma,
-                                         const LocalTensor<T>& inputDy,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                         const LayerNormGradBetaTiling& tiling) {
+__aicore__ inline void LayerNormGradBeta(
+    const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+    const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling,
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGradBeta: template parameter (T) is not half or float");
   namespace nd = lngrad::adv::detail;
@@ -75,9 +75,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
         return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
                ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
       });
-      nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
-                       "the device uses originalHLength as the row stride, so rows are misread "
-                       "(spec §3.3).");
+      nd::CheckPaddedHBeta(kApi, tiling);
     } else {
       // The device's own check and message; `plan` refuses the same tilings.
       nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
@@ -99,21 +97,29 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
   o.resForGamma = nd::UbBuffer<D>(resForGamma);
   o.inputDy = nd::UbBuffer<const D>(inputDy);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    nd::SanRead(in, resForGamma, f.resForGamma);
+    nd::SanRead(in, inputDy, f.inputDy);
+    nd::SanWrite(in, outputPdGamma, f.outputPdGamma);
+    nd::SanWrite(in, outputPdBeta, f.outputPdBeta);
+    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+  }
   // Unchecked mode too: every access stays inside the simulated UB.
   nd::RaiseIfError(kApi, dm::LayerNormGradBeta(algo, tiling, f, o, isReuseSource));
 }
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
-                                         const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma,
-                                         const LocalTensor<T>& inputDy,
-                                         LayerNormGradBetaTiling& tiling) {
+__aicore__ inline void LayerNormGradBeta(
+    const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+    const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+    LayerNormGradBetaTiling& tiling,
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   const LocalTensor<uint8_t> sharedTmpBuffer =
       lngrad::adv::detail::PopStackBufferFor("LayerNormGradBeta");
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       sharedTmpBuffer,
-                                      static_cast<const LayerNormGradBetaTiling&>(tiling));
+                                      static_cast<const LayerNormGradBetaTiling&>(tiling), loc);
 }
 
 }  // namespace AscendC
