@@ -329,4 +329,30 @@ TEST(CompareSelectChecks, Rules) {
       "", "");
 }
 
+TEST(CompareSelectSanitizer, SelectWritesOnlyActiveLanes) {
+  // A mask of the first 8 lanes: dst[7] is written, dst[8] is not.
+  for (uint32_t read : {7u, 8u}) {
+    const std::string f = lngrad::aicore::test::SanitizerFindings(
+        [&] {
+          LocalTensor<float> a(TPosition::VECCALC, 0, 64);
+          LocalTensor<float> b(TPosition::VECCALC, 256, 64);
+          LocalTensor<uint8_t> sel(TPosition::VECCALC, 512, 32);
+          LocalTensor<float> d(TPosition::VECCALC, 1024, 64);
+          Duplicate(a, 1.0f, 64);
+          Duplicate(b, 2.0f, 64);
+          Duplicate(sel.ReinterpretCast<uint16_t>(), uint16_t{0x5555}, 16);
+          Select(d, sel, a, b, SELMODE::VSEL_TENSOR_TENSOR_MODE, uint64_t{8}, 1,
+                 BinaryRepeatParams());
+          volatile float x = d.GetValue(read);
+          (void)x;
+        },
+        lngrad::aicore::san::kInitcheck);
+    if (read == 7) {
+      EXPECT_EQ(f, "");
+    } else {
+      EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+    }
+  }
+}
+
 }  // namespace

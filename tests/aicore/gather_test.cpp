@@ -233,4 +233,26 @@ TEST(GatherChecks, Rules) {
       "tensor_bounds", "dst is accessed up to byte 512");
 }
 
+TEST(GatherSanitizer, GatherReadsTheOffsetsItUses) {
+  // Only src[0..8) is written; offsets into it are clean, one offset past it is not.
+  for (uint32_t last : {28u, 32u}) {
+    const std::string f = lngrad::aicore::test::SanitizerFindings(
+        [&] {
+          LocalTensor<float> src(TPosition::VECCALC, 0, 64);
+          LocalTensor<uint32_t> off(TPosition::VECCALC, 256, 8);
+          LocalTensor<float> d(TPosition::VECCALC, 1024, 64);
+          Duplicate(src, 3.0f, 8);
+          Duplicate(off, 4u, 8);
+          off.SetValue(7, last);
+          Gather(d, src, off, 0u, 8u);
+        },
+        lngrad::aicore::san::kInitcheck);
+    if (last == 28) {
+      EXPECT_EQ(f, "");
+    } else {
+      EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+    }
+  }
+}
+
 }  // namespace

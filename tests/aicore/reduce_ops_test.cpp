@@ -678,4 +678,63 @@ TEST(ReduceOpsChecks, UncheckedModeStaysInsideTheUb) {
   EXPECT_EQ(c, "ub_bounds") << msg;
 }
 
+// ---- what the sanitizer sees: exact ranges (initcheck reports a read of bytes never written) ----
+
+namespace san = lngrad::aicore::san;
+using lngrad::aicore::test::SanitizerFindings;
+
+TEST(ReduceOpsSanitizer, MaskedLanesAreNotRead) {
+  // 32 of 64 lanes written: a mask of 32 lanes reads only those; 33 reads one more.
+  for (int32_t mask : {32, 33}) {
+    const std::string f = SanitizerFindings(
+        [&] {
+          LocalTensor<float> src(TPosition::VECCALC, 0, 256);
+          LocalTensor<float> dst(TPosition::VECCALC, 1024, 64);
+          Duplicate(src, 1.0f, 32);
+          WholeReduceMax(dst, src, mask, 1, 1, 1, 8);
+        },
+        san::kInitcheck);
+    if (mask == 32) {
+      EXPECT_EQ(f, "");
+    } else {
+      EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+    }
+  }
+}
+
+TEST(ReduceOpsSanitizer, OutputsAreWhereTheDeviceWritesThem) {
+  // BlockReduceSum with mask 16 (float): blocks 0 and 1 of each repeat are written, the rest of
+  // dst is not; PairReduceSum's empty pairs neither. Reading dst[1] is fine, dst[2] is not.
+  for (uint32_t read : {1u, 2u}) {
+    const std::string f = SanitizerFindings(
+        [&] {
+          LocalTensor<float> src(TPosition::VECCALC, 0, 256);
+          LocalTensor<float> dst(TPosition::VECCALC, 1024, 64);
+          Duplicate(src, 1.0f, 256);
+          BlockReduceSum(dst, src, 1, 16, 1, 1, 8);
+          volatile float x = dst.GetValue(read);
+          (void)x;
+        },
+        san::kInitcheck);
+    if (read == 1) {
+      EXPECT_EQ(f, "");
+    } else {
+      EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+    }
+  }
+  // ReduceSum writes the repeat sums into sharedTmpBuffer: reading them back is initialised.
+  const std::string f = SanitizerFindings(
+      [] {
+        LocalTensor<float> src(TPosition::VECCALC, 0, 256);
+        LocalTensor<float> dst(TPosition::VECCALC, 1024, 8);
+        LocalTensor<float> tmp(TPosition::VECCALC, 2048, 64);
+        Duplicate(src, 1.0f, 256);
+        ReduceSum(dst, src, tmp, 256);
+        volatile float x = tmp.GetValue(3) + dst.GetValue(0);
+        (void)x;
+      },
+      san::kInitcheck);
+  EXPECT_EQ(f, "");
+}
+
 }  // namespace

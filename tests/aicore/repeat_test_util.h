@@ -131,3 +131,20 @@ inline void ExpectCheck(const std::function<void(Ub&)>& body, const std::string&
 }
 
 }  // namespace lngrad::aicore::test
+
+namespace lngrad::aicore::test {
+
+// The findings of a one-block launch of `kernel` under the sanitizer's `tools` ("" if none):
+// "[check] message" lines.
+inline std::string SanitizerFindings(const std::function<void()>& kernel, uint32_t tools) {
+  LaunchOptions o;
+  o.sanitize = tools;
+  o.soc = "Ascend910B1";
+  std::vector<BlockFailure> failures;
+  (void)detail::RunBlocks("kernel", 1, kernel, o, &failures);
+  std::string s;
+  for (const BlockFailure& f : failures) s += "[" + f.check + "] " + f.message + "\n";
+  return s;
+}
+
+}  // namespace lngrad::aicore::test
