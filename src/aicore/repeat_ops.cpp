@@ -75,6 +75,22 @@ void CheckGatherOffset(const char* api, const char* what, const TensorView& src,
   RequireInsideUb(src, (src.ptr - src.ub) + static_cast<int64_t>(offset), bytes, api);
 }
 
+namespace {
+// The register of the block that last ran a level-2 ReduceSum on this thread (a block runs on
+// one thread at a time; another block's value reads as 0).
+struct SumRegister {
+  const BlockContext* block = nullptr;
+  uint64_t bits = 0;
+};
+thread_local SumRegister sum_register;
+}  // namespace
+
+void SetReduceSumRegister(uint64_t bits) { sum_register = {CurrentBlockContext(), bits}; }
+
+uint64_t ReduceSumRegister() {
+  return sum_register.block == CurrentBlockContext() ? sum_register.bits : 0;
+}
+
 NpuArch RunningArch() { return CurrentBlockProduct().arch; }
 
 const char* OrderName(AscendC::ReduceOrder o) {

@@ -477,6 +477,17 @@ void CheckReduceLevel2() {
 }
 
 TEST(ReduceOps, ReduceLevel2Float) { CheckReduceLevel2<float>(); }
+
+TEST(ReduceOps, GetReduceRepeatSumSprIsTheLastLevel2Sum) {
+  const auto src = RandomValues<half>(61, 1000);
+  half spr = half(0.0f);
+  const auto got = RunOn<half>(src, half(0.0f), [&](auto a, auto d, auto t) {
+    ReduceSum(d, a, t, 1000);
+    spr = GetReduceRepeatSumSpr<half>();
+  });
+  EXPECT_EQ(Bits(spr), Bits(got[0]));
+  EXPECT_NE(Bits(spr), 0u);
+}
 TEST(ReduceOps, ReduceLevel2Half) { CheckReduceLevel2<half>(); }
 
 template <typename T>

@@ -544,6 +544,11 @@ void PairReduce(const char* api, const AscendC::LocalTensor<T>& dst,
       loc);
 }
 
+// The register the level-2 ReduceSum leaves its sum in (GetReduceRepeatSumSpr): per block,
+// its value's bits; 0 before any ReduceSum of the running block.
+void SetReduceSumRegister(uint64_t bits);
+uint64_t ReduceSumRegister();
+
 // The elements of sharedTmpBuffer ReduceMax/Min need for `first` first-round repeats
 // (ReduceMax.md, 关键特性说明), with and without the index.
 uint64_t MaxMinTmpElems(uint64_t first, uint32_t elem, bool with_index);
@@ -696,6 +701,11 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
   T* d = dst.HostPtr();
   d[0] = value;
   if (index_out) d[1] = IndexAsT<T>(index);
+  if (level2 && kind == Kind::kSum) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    SetReduceSumRegister(bits);
+  }
 }
 
 }  // namespace lngrad::aicore::detail::rep
@@ -881,6 +891,16 @@ LNGRAD_REDUCE_COUNT(ReduceMax, lngrad_rep::Kind::kMax, , LNGRAD_COMMA bool calIn
 LNGRAD_REDUCE_COUNT(ReduceMin, lngrad_rep::Kind::kMin, , LNGRAD_COMMA bool calIndex = 0, calIndex)
 #undef LNGRAD_COMMA
 #undef LNGRAD_REDUCE_COUNT
+
+// The sum of the last level-2 ReduceSum of this block (ReduceSum's register; half, float).
+template <typename T>
+T GetReduceRepeatSumSpr() {
+  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceRepeatSumSpr: T must be half or float");
+  const uint64_t bits = lngrad_rep::ReduceSumRegister();
+  T v;
+  std::memcpy(&v, &bits, sizeof(T));
+  return v;
+}
 
 // ---- Brcb: src[i*8 + j] fills data block (i * dstRepStride + j * dstBlkStride) of dst. ----
 
