@@ -141,7 +141,8 @@ void CheckGatherMask() {
   const T fill = src[1];
   for (bool counter : {false, true}) {
     for (uint8_t builtin : {0, 1, 2, 3, 4, 5, 6, 7}) {  // 0: the tensor pattern
-      const uint32_t mask = counter ? L / 2 + 3 : 0;
+      // Counter mode: more elements per repeat than a repeat's lanes run on into the next blocks.
+      const uint32_t mask = counter ? L + 6 : 0;
       const GatherMaskParams gp(2, 3, 20, 1);
       std::vector<T> want(kBytes / sizeof(T), fill);
       uint64_t kept = 0;
@@ -155,6 +156,10 @@ void CheckGatherMask() {
               src[(size_t{r} * gp.src0RepeatStride + size_t{p / E} * gp.src0BlockStride) * E +
                   p % E];
         }
+      }
+      // Normal mode zeroes the rest of the processed range.
+      if (!counter) {
+        for (size_t i = kept; i < size_t{gp.repeatTimes} * L; ++i) want[i] = T{};
       }
       std::vector<T> got;
       uint64_t rsvd = 0;
@@ -182,6 +187,22 @@ void CheckGatherMask() {
       EXPECT_FALSE(mask_counter) << what;
     }
   }
+}
+
+// In place, as the vendor's sample runs it: dst == src0.
+TEST(GatherOps, GatherMaskInPlace) {
+  std::vector<uint32_t> v(256);
+  for (uint32_t i = 0; i < 256; ++i) v[i] = i + 1;
+  std::vector<uint32_t> got;
+  uint64_t n = 0;
+  OnBlock([&](Ub& ub) {
+    ub.Put<uint32_t>(0, v);
+    GatherMask(ub.Get<uint32_t>(0), ub.Get<uint32_t>(0), static_cast<uint8_t>(2), false, 0u,
+               GatherMaskParams(1, 4, 8, 0), n);
+    got = ub.Take<uint32_t>(0);
+  });
+  EXPECT_EQ(n, 128u);
+  for (uint32_t i = 0; i < 256; ++i) EXPECT_EQ(got[i], i < 128 ? 2 * (i + 1) : 0u) << i;
 }
 
 TEST(GatherOps, GatherMaskHalf) { CheckGatherMask<half, uint16_t>(); }
@@ -220,10 +241,10 @@ TEST(GatherChecks, Rules) {
   ExpectCheck(
       [](Ub& ub) {
         uint64_t n = 0;
-        GatherMask(ub.Get<float>(2), ub.Get<float>(0), static_cast<uint8_t>(7), true, 65u,
+        GatherMask(ub.Get<float>(2), ub.Get<float>(0), static_cast<uint8_t>(7), true, 0u,
                    GatherMaskParams(1, 1, 8, 0), n);
       },
-      "vector_mask", "mask is 65");
+      "vector_mask", "mask is 0");
   ExpectCheck(
       [](Ub& ub) {
         uint64_t n = 0;
@@ -231,6 +252,13 @@ TEST(GatherChecks, Rules) {
                    GatherMaskParams(1, 2, 8, 0), n);
       },
       "tensor_bounds", "dst is accessed up to byte 512");
+  ExpectCheck(
+      [](Ub& ub) {
+        uint64_t n = 0;
+        LocalTensor<float> x = ub.Get<float>(0);
+        GatherMask(x[8], x, static_cast<uint8_t>(7), false, 0u, GatherMaskParams(1, 1, 8, 0), n);
+      },
+      "address_overlap", "overlaps src0");
 }
 
 TEST(GatherSanitizer, GatherReadsTheOffsetsItUses) {

@@ -8,11 +8,13 @@
 // Gatherb: for i < repeatTime, j < 8, the 32-byte block at byte offset[i * 8 + j] of src goes
 // to data block i * dstRepStride + j * dstBlkStride of dst (dstBlkStride 0 counts as 1).
 // GatherMask: the elements of src0 whose pattern bit is 1 are packed into dst in order; the
-// pattern is a built-in one (1..7, the same for every repeat) or a tensor of bits, bits [0, L)
-// of repeat r at src1Pattern + r * src1RepeatStride * 32 B. Normal mode (reduceMode false):
-// repeatTimes repeats of L elements; Counter mode (true): repeatTimes repeats of the first
-// `mask` elements (the A2/A3 "配置方式一"). rsvdCnt = the elements kept. Afterwards the mask
-// register holds (0, mask) in Normal mode, as the vendor's implementation leaves it.
+// pattern is a built-in one (1..7, the same for every repeat) or a tensor of bits, the bits of
+// repeat r at src1Pattern + r * src1RepeatStride * 32 B. Normal mode (reduceMode false):
+// repeatTimes repeats of L elements, and dst[kept, repeatTimes * L) is zeroed (the vendor's
+// sample golden); Counter mode (true): repeatTimes repeats of `mask` elements each (the A2/A3
+// "配置方式一"; more than L run on into the following blocks), nothing written past the kept
+// ones. dst may be src0 (in place). rsvdCnt = the elements kept. Afterwards the mask register
+// holds (0, mask) in Normal mode, as the vendor's implementation leaves it.
 #pragma once
 
 #include <cstdint>
@@ -155,57 +157,73 @@ void GatherMaskRun(const char* api, const AscendC::LocalTensor<T>& dst,
     Raise(op_checks::kGatherPattern, api,
           "src1Pattern is " + std::to_string(builtin) + ", which must be in [1, 7]");
   }
-  if (reduce_mode && checked && (mask == 0 || mask > L)) {
-    Raise(checks::kVectorMask, api,
-          "mask is " + std::to_string(mask) + " in Counter mode (reduceMode true); lngrad models " +
-              "[1, " + std::to_string(L) +
-              "] elements per repeat (A2/A3: mask elements per repeat)");
+  if (reduce_mode && mask == 0) {
+    Raise(checks::kVectorMask, api, "mask is 0 in Counter mode (reduceMode true); it must be >= 1");
   }
-  const uint32_t per_repeat = reduce_mode ? (mask < L ? mask : L) : L;
-  RepeatPlan plan = FixedPlan(L, gp.repeatTimes, Lanes::First(per_repeat));
   if (checked && gp.repeatTimes > 255) {
     Raise(checks::kRepeatTimes, api,
           "gatherMaskParams.repeatTimes is " + std::to_string(gp.repeatTimes) +
               ", which must be in [0, 255]");
   }
+  // Elements per repeat: a whole repeat (Normal), or `mask` (Counter), which may run past 256 B
+  // into the blocks that follow (the vendor's sample: mask 70 for uint32_t).
+  const uint32_t per_repeat = reduce_mode ? mask : L;
+  const uint32_t repeats = gp.repeatTimes;
   const RepeatOperand s = SrcOperand(src0, gp.src0BlockStride, gp.src0RepeatStride, "src0",
                                      "src0BlockStride", "src0RepeatStride");
-  CheckSource(api, plan, s);
+  uint64_t src_extent = 0;
+  if (repeats != 0) {
+    for (uint32_t p = 0; p < per_repeat; ++p) {
+      src_extent = std::max<uint64_t>(src_extent, s.Offset(repeats - 1, p) + sizeof(T));
+    }
+  }
+  CheckOperand(api, "src0", src0.View(), src_extent, kBlockBytes,
+               std::to_string(repeats) + " repeat(s) of " + std::to_string(per_repeat) +
+                   " elements, src0BlockStride " + std::to_string(gp.src0BlockStride) +
+                   ", src0RepeatStride " + std::to_string(gp.src0RepeatStride));
   const uint64_t pitch = uint64_t{gp.src1RepeatStride} * kBlockBytes;
   const uint8_t* bits = nullptr;
-  uint64_t pattern_bytes = 0;
-  if (pattern != nullptr && !plan.Empty()) {
-    pattern_bytes = (plan.repeats - 1) * pitch + (per_repeat + 7) / 8;
-    CheckOperand(api, "src1Pattern", pattern->View(), pattern_bytes, kBlockBytes,
-                 std::to_string(plan.repeats) + " repeat(s), src1RepeatStride " +
+  const uint64_t pattern_row = (uint64_t{per_repeat} + 7) / 8;
+  if (pattern != nullptr && repeats != 0) {
+    CheckOperand(api, "src1Pattern", pattern->View(), (repeats - 1) * pitch + pattern_row,
+                 kBlockBytes,
+                 std::to_string(repeats) + " repeat(s), src1RepeatStride " +
                      std::to_string(gp.src1RepeatStride));
     bits = reinterpret_cast<const uint8_t*>(pattern->HostPtr());
   }
   uint64_t kept = 0;
-  for (uint32_t r = 0; r < plan.repeats; ++r) {
+  for (uint32_t r = 0; r < repeats; ++r) {
     for (uint32_t p = 0; p < per_repeat; ++p) kept += PatternBit(builtin, bits, pitch, r, p);
   }
-  CheckOperand(api, "dst", dst.View(), kept * sizeof(T), kBlockBytes,
-               std::to_string(kept) + " elements kept");
-  CheckDisjoint(api, "dst", dst.View(), kept * sizeof(T), "src0", src0.View(),
-                ActiveExtent(plan, s));
+  // Normal mode writes the whole processed range: the kept elements, then zeros (the vendor's
+  // sample golden); Counter mode writes the kept elements only.
+  const uint64_t written = reduce_mode ? kept : std::max<uint64_t>(kept, uint64_t{repeats} * L);
+  CheckOperand(api, "dst", dst.View(), written * sizeof(T), kBlockBytes,
+               std::to_string(kept) + " elements kept" + (reduce_mode ? "" : ", zeros after"));
+  // In place (dst == src0) works: element k is written after every element up to k is read.
+  if (dst.HostPtr() != src0.HostPtr()) {
+    CheckDisjoint(api, "dst", dst.View(), written * sizeof(T), "src0", src0.View(), src_extent);
+  }
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
-    RecordActive(in, false, plan, s);
-    if (bits != nullptr) {
-      in.ReadBlocks(bits, plan.repeats, (per_repeat + 7) / 8, pitch);
+    Runs rd(in, false);
+    for (uint32_t r = 0; r < repeats; ++r) {
+      for (uint32_t p = 0; p < per_repeat; ++p) rd.Add(s.view.ptr + s.Offset(r, p), sizeof(T));
     }
-    in.Write(dst.HostPtr(), kept * sizeof(T));
+    rd.Flush();
+    if (bits != nullptr) in.ReadBlocks(bits, repeats, pattern_row, pitch);
+    in.Write(dst.HostPtr(), written * sizeof(T));
   }
   auto* out = reinterpret_cast<std::byte*>(dst.HostPtr());
   uint64_t k = 0;
-  for (uint32_t r = 0; r < plan.repeats; ++r) {
+  for (uint32_t r = 0; r < repeats; ++r) {
     for (uint32_t p = 0; p < per_repeat; ++p) {
       if (!PatternBit(builtin, bits, pitch, r, p)) continue;
-      std::memcpy(out + k * sizeof(T), s.view.ptr + s.Offset(r, p), sizeof(T));
+      std::memmove(out + k * sizeof(T), s.view.ptr + s.Offset(r, p), sizeof(T));
       ++k;
     }
   }
+  if (written > kept) std::memset(out + kept * sizeof(T), 0, (written - kept) * sizeof(T));
   rsvd_cnt = kept;
   ctx.mask_high = 0;
   ctx.mask_low = mask;
