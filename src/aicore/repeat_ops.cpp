@@ -91,6 +91,19 @@ uint64_t ReduceSumRegister() {
   return sum_register.block == CurrentBlockContext() ? sum_register.bits : 0;
 }
 
+namespace {
+struct CmpMask {
+  const BlockContext* block = nullptr;
+  uint8_t bytes[kCmpMaskBytes] = {};
+};
+thread_local CmpMask cmp_mask;
+}  // namespace
+
+uint8_t* CmpMaskRegister() {
+  if (cmp_mask.block != CurrentBlockContext()) cmp_mask = {CurrentBlockContext(), {}};
+  return cmp_mask.bytes;
+}
+
 NpuArch RunningArch() { return CurrentBlockProduct().arch; }
 
 const char* OrderName(AscendC::ReduceOrder o) {

@@ -195,6 +195,37 @@ TEST(CompareOps, ComparesIsCompareScalar) {
   ExpectSameBits(x, y, "Compares vs CompareScalar");
 }
 
+// Compare into the CMPMASK register, read back with GetCmpMask, loaded with SetCmpMask.
+TEST(CompareOps, CmpMaskRegister) {
+  const auto a = Operand<half>(6);
+  const auto b = Operand<half>(7);
+  std::vector<uint8_t> want(kBytes, 0xA5);
+  for (uint32_t k = 0; k < 16; ++k) want[k] = 0;
+  for (uint32_t k = 0; k < 128; ++k) {
+    if (CmpModel(CMPMODE::GE, static_cast<double>(a[k]), static_cast<double>(b[k]))) {
+      SetBit(want, k);
+    }
+  }
+  std::vector<uint8_t> got;
+  std::vector<uint8_t> again;
+  OnBlock([&](Ub& ub) {
+    ub.Put<half>(0, a);
+    ub.Put<half>(1, b);
+    ub.Put<uint8_t>(2, {}, 0xA5);
+    ub.Put<uint8_t>(3, {}, 0xA5);
+    Compare(ub.Get<half>(0), ub.Get<half>(1), CMPMODE::GE, uint64_t{128}, BinaryRepeatParams());
+    GetCmpMask(ub.Get<uint8_t>(2));
+    got = ub.Take<uint8_t>(2);
+    // SetCmpMask loads what GetCmpMask gives back.
+    LocalTensor<uint8_t> ones = ub.Get<uint8_t>(3);
+    SetCmpMask(ones);
+    GetCmpMask(ub.Get<uint8_t>(2));
+    again = ub.Take<uint8_t>(2);
+  });
+  ExpectSameBits(got, want, "Compare into CMPMASK");
+  for (uint32_t k = 0; k < 16; ++k) EXPECT_EQ(again[k], 0xA5) << k;
+}
+
 // ---- Select ----
 
 template <typename T>

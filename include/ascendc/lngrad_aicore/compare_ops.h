@@ -81,8 +81,27 @@ void CheckCmpType(const char* api, AscendC::CMPMODE mode) {
   }
 }
 
+// The running block's CMPMASK register (128 bits): Compare into the register writes it,
+// GetCmpMask reads it out, SetCmpMask loads it; zero until then.
+uint8_t* CmpMaskRegister();
+inline constexpr uint32_t kCmpMaskBytes = 16;
+
 // Whether the product honours the mask of Compare / CompareScalar.
 inline bool CompareHonoursMask(NpuArch a) { return a == NpuArch::k3002 || a == NpuArch::k3510; }
+
+// The L result bits of repeat r (masked-off lanes 0). src1: nullptr for the scalar forms.
+template <typename T>
+void CompareBits(AscendC::CMPMODE mode, const RepeatPlan& plan, uint32_t r, const RepeatOperand& s0,
+                 const RepeatOperand* s1, T scalar, uint8_t* bits) {
+  constexpr uint32_t L = kLanes<T>;
+  std::memset(bits, 0, L / 8);
+  for (uint32_t p = 0; p < L; ++p) {
+    if (!plan.Active(r, p)) continue;
+    const T a = Load<T>(s0.view.ptr + s0.Offset(r, p));
+    const T b = s1 != nullptr ? Load<T>(s1->view.ptr + s1->Offset(r, p)) : scalar;
+    if (CompareOne(mode, a, b)) bits[p / 8] = static_cast<uint8_t>(bits[p / 8] | (1u << (p % 8)));
+  }
+}
 
 // src1: nullptr for the scalar forms (then `scalar`).
 template <typename T, typename U>
@@ -110,15 +129,29 @@ void CompareRepeats(const char* api, const AscendC::LocalTensor<U>& dst, AscendC
   }
   auto* d = reinterpret_cast<uint8_t*>(dst.HostPtr());
   for (uint32_t r = 0; r < plan.repeats; ++r) {
-    uint8_t bits[L / 8] = {};
-    for (uint32_t p = 0; p < L; ++p) {
-      if (!plan.Active(r, p)) continue;
-      const T a = Load<T>(s0.view.ptr + s0.Offset(r, p));
-      const T b = s1 != nullptr ? Load<T>(s1->view.ptr + s1->Offset(r, p)) : scalar;
-      if (CompareOne(mode, a, b)) bits[p / 8] = static_cast<uint8_t>(bits[p / 8] | (1u << (p % 8)));
-    }
+    uint8_t bits[L / 8];
+    CompareBits(mode, plan, r, s0, s1, scalar, bits);
     std::memcpy(d + r * (L / 8), bits, L / 8);
   }
+}
+
+// Compare into the CMPMASK register: one repeat, its L bits in the register's low bits, the
+// rest 0.
+template <typename T>
+void CompareToRegister(const char* api, AscendC::CMPMODE mode, const RepeatPlan& plan,
+                       const RepeatOperand& s0, const RepeatOperand& s1, SrcLoc loc) {
+  CheckCmpType<T>(api, mode);
+  if (plan.Empty()) return;
+  CheckSource(api, plan, s0);
+  CheckSource(api, plan, s1);
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) {
+    RecordActive(in, false, plan, s0);
+    RecordActive(in, false, plan, s1);
+  }
+  uint8_t bits[kCmpMaskBytes] = {};
+  CompareBits<T>(mode, plan, 0, s0, &s1, T{}, bits);
+  std::memcpy(CmpMaskRegister(), bits, kCmpMaskBytes);
 }
 
 // The plan of a Compare mask form: every lane of repeatTime repeats where the mask is
@@ -241,6 +274,46 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
 LNGRAD_COMPARE_MASK(const uint64_t mask[])
 LNGRAD_COMPARE_MASK(const uint64_t mask)
 #undef LNGRAD_COMPARE_MASK
+
+// Compare into the CMPMASK register (one repeat; Compare（结果存入寄存器）.md).
+#define LNGRAD_COMPARE_REGISTER(MASK_TYPE)                                                         \
+  template <typename T, bool isSetMask = true>                                                     \
+  void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, MASK_TYPE, \
+               const BinaryRepeatParams& repeatParams,                                             \
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                   \
+    namespace r = lngrad::aicore::detail::rep;                                                     \
+    const auto plan = r::ComparePlan<T, isSetMask>("Compare", mask, 1);                            \
+    const auto s0 = r::SrcOperand(src0, repeatParams.src0BlkStride, repeatParams.src0RepStride,    \
+                                  "src0", "src0BlkStride", "src0RepStride");                       \
+    const auto s1 = r::SrcOperand(src1, repeatParams.src1BlkStride, repeatParams.src1RepStride,    \
+                                  "src1", "src1BlkStride", "src1RepStride");                       \
+    r::CompareToRegister<T>("Compare", cmpMode, plan, s0, s1, loc);                                \
+  }
+LNGRAD_COMPARE_REGISTER(const uint64_t mask[])
+LNGRAD_COMPARE_REGISTER(const uint64_t mask)
+#undef LNGRAD_COMPARE_REGISTER
+
+// The CMPMASK register's 128 bits to dst (16 bytes; dst 16-byte aligned).
+template <typename T>
+void GetCmpMask(const LocalTensor<T>& dst,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace r = lngrad::aicore::detail::rep;
+  r::CheckOperand("GetCmpMask", "dst", dst.View(), r::kCmpMaskBytes, 16, "the 128-bit register");
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "GetCmpMask", loc);
+  if (in) in.Write(dst.HostPtr(), r::kCmpMaskBytes);
+  std::memcpy(dst.HostPtr(), r::CmpMaskRegister(), r::kCmpMaskBytes);
+}
+
+// Loads the CMPMASK register from src (16 bytes; src 16-byte aligned).
+template <typename T>
+void SetCmpMask(const LocalTensor<T>& src,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace r = lngrad::aicore::detail::rep;
+  r::CheckOperand("SetCmpMask", "src", src.View(), r::kCmpMaskBytes, 16, "the 128-bit register");
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "SetCmpMask", loc);
+  if (in) in.Read(src.HostPtr(), r::kCmpMaskBytes);
+  std::memcpy(r::CmpMaskRegister(), src.HostPtr(), r::kCmpMaskBytes);
+}
 
 // ---- CompareScalar (the 2025 name: Compares): src1 is a scalar ----
 
