@@ -25,6 +25,9 @@
 #include "lngrad_aicore/kernel_log.h"
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/vector_ops.h"
+#include "lngrad_aicore/reduce_ops.h"
+#include "lngrad_aicore/compare_ops.h"
+#include "lngrad_aicore/gather_ops.h"
 #include "lngrad_aicore/launch.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
