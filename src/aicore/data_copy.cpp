@@ -175,6 +175,21 @@ void RequireForwardPitch(const char* api, const char* name, int64_t stride, int6
   }
 }
 
+// The rows and the GM side of either direction (gm_stride: the GM side's stride), and the
+// packed UB side of Compact mode; count 0 for a no-op.
+PadCopyPlan RowsPlan(const PadCopyArgs& a, int64_t gm_stride) {
+  PadCopyPlan plan;
+  if (a.block_count == 0 || a.block_len == 0) return plan;
+  plan.count = a.block_count;
+  plan.len = a.block_len;
+  plan.compact = a.compact;
+  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + gm_stride);
+  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
+  plan.ub_pitch = plan.len;
+  plan.ub_extent = AlignUp32(plan.count * plan.len);
+  return plan;
+}
+
 void FillUnits(std::byte* p, uint64_t bytes, const uint8_t* unit_bytes, uint32_t unit) {
   if (bytes == 0) return;
   if (unit == 1) {
@@ -221,16 +236,9 @@ PadCopyPlan PlanPadGmToUb(const PadCopyArgs& a) {
     ctx.pad_value_set = true;
     ctx.pad_value = a.pad_bits;
   }
-  PadCopyPlan plan;
-  if (a.block_count == 0 || a.block_len == 0) return plan;
-  plan.count = a.block_count;
-  plan.len = a.block_len;
-  plan.compact = a.compact;
-  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + a.src_stride);
-  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
+  PadCopyPlan plan = RowsPlan(a, a.src_stride);
+  if (plan.count == 0) return plan;
   if (a.compact) {
-    plan.ub_pitch = plan.len;
-    plan.ub_extent = AlignUp32(plan.count * plan.len);
     plan.dummy = plan.ub_extent - plan.count * plan.len;
   } else {
     plan.left = a.left_elems * a.elem_size;
@@ -266,17 +274,9 @@ PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a) {
                        is950 ? kMax950GmStride : kMaxStride, p);
     }
   }
-  PadCopyPlan plan;
-  if (a.block_count == 0 || a.block_len == 0) return plan;
-  plan.count = a.block_count;
-  plan.len = a.block_len;
-  plan.compact = a.compact;
-  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + a.dst_stride);
-  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
-  if (a.compact) {
-    plan.ub_pitch = plan.len;
-    plan.ub_extent = AlignUp32(plan.count * plan.len);
-  } else {
+  PadCopyPlan plan = RowsPlan(a, a.dst_stride);
+  if (plan.count == 0) return plan;
+  if (!a.compact) {
     plan.ub_pitch = AlignUp32(plan.len) + static_cast<uint64_t>(a.src_stride) * 32;
     plan.ub_extent = (plan.count - 1) * plan.ub_pitch + AlignUp32(plan.len);
   }

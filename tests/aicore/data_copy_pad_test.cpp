@@ -75,6 +75,36 @@ std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
   return v;
 }
 
+// The structs as kernels spell them (the vendor's samples and documentation).
+TEST(DataCopyPadStructs, VendorSpellingsAndDefaults) {
+  constexpr uint32_t srcCols = 20;
+  const DataCopyExtParams copyParams{1, srcCols * sizeof(half), 0, 0, 0};
+  EXPECT_EQ(copyParams.blockCount, 1);
+  EXPECT_EQ(copyParams.blockLen, 40u);
+  const DataCopyExtParams defaults;
+  EXPECT_EQ(defaults.blockCount, 1);  // DEFAULT_DATA_COPY_NBURST
+  EXPECT_EQ(defaults.blockLen, 0u);
+  EXPECT_EQ(defaults.srcStride, 0u);
+  EXPECT_EQ(defaults.dstStride, 0u);
+  EXPECT_EQ(defaults.rsv, 0u);
+  const DataCopyPadExtParams<int8_t> minusOne{true, 0, 0, -1};
+  EXPECT_TRUE(minusOne.isPad);
+  EXPECT_EQ(minusOne.paddingValue, -1);
+  DataCopyPadExtParams<half> padParams;
+  EXPECT_FALSE(padParams.isPad);
+  EXPECT_EQ(padParams.leftPadding, 0);
+  EXPECT_EQ(padParams.rightPadding, 0);
+  EXPECT_EQ(float(padParams.paddingValue), 0.0f);
+  padParams.rightPadding = 12;
+  DataCopyPadParams legacy;
+  legacy.isPad = 1;
+  legacy.rightPadding = 4;
+  legacy.paddingValue = 0;
+  EXPECT_EQ(legacy.rightPadding, 4);
+  EXPECT_EQ(static_cast<int>(PaddingMode::Normal), 0);
+  EXPECT_EQ(static_cast<int>(PaddingMode::Compact), 1);
+}
+
 // ---- The model, from the documentation ----------------------------------------------------
 
 // The fields as the documentation names them (element counts for the paddings).
@@ -302,18 +332,16 @@ std::vector<Case> GmToUbCases() {
           for (uint32_t left : {0u, 1u, 32 / e}) {
             for (uint32_t right : {0u, 2u}) {
               for (int pad : {0, 1, 2}) {  // isPad, SetPadValue register, neither
-                Case c;
-                c.blockCount = count;
-                c.blockLen = len;
-                c.srcStride = src_stride;
-                c.dstStride = dst_stride;
-                c.leftPadding = left;
-                c.rightPadding = right;
-                c.isPad = pad == 0;
-                c.padBits = 0x8877665544332211ull;
-                c.registerKnown = pad == 1;
-                c.registerBits = 0x0123456789ABCDEFull;
-                cases.push_back(c);
+                cases.push_back({.blockCount = count,
+                                 .blockLen = len,
+                                 .srcStride = src_stride,
+                                 .dstStride = dst_stride,
+                                 .leftPadding = left,
+                                 .rightPadding = right,
+                                 .isPad = pad == 0,
+                                 .padBits = 0x8877665544332211ull,
+                                 .registerKnown = pad == 1,
+                                 .registerBits = 0x0123456789ABCDEFull});
               }
             }
           }
@@ -352,12 +380,10 @@ void UbToGmAllFields(const char* soc) {
     for (uint32_t len : {e, 5 * e, 32u, 96u + e}) {
       for (int64_t src_stride : {0, 1, 3}) {
         for (int64_t dst_stride : {0, 1, 33}) {
-          Case c;
-          c.blockCount = count;
-          c.blockLen = len;
-          c.srcStride = src_stride;
-          c.dstStride = dst_stride;
-          ExpectUbToGmMatchesModel<T>(soc, c);
+          ExpectUbToGmMatchesModel<T>(soc, {.blockCount = count,
+                                            .blockLen = len,
+                                            .srcStride = src_stride,
+                                            .dstStride = dst_stride});
           if (testing::Test::HasFatalFailure()) return;
         }
       }

@@ -75,13 +75,15 @@ struct DataCopyExtParams {
   uint32_t rsv = 0;  // reserved
 };
 
-// GM -> UB padding: leftPadding / rightPadding elements (at most 32 bytes each) around each row,
-// filled with paddingValue when isPad (else with the SetPadValue register).
-template <typename T>
-struct DataCopyPadExtParams {
-  DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue,
-                       const uint8_t rightPadValue, T padValue)
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+// The fields both padding structs share; V: the type of paddingValue.
+template <typename V>
+struct PadFields {
+  PadFields() = default;
+  PadFields(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+            const V padValue)
       : isPad(isPadValue),
         leftPadding(leftPadValue),
         rightPadding(rightPadValue),
@@ -89,23 +91,23 @@ struct DataCopyPadExtParams {
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;
-  T paddingValue = T(0);
+  V paddingValue = V(0);
+};
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+// GM -> UB padding: leftPadding / rightPadding elements (at most 32 bytes each) around each row,
+// filled with paddingValue when isPad (else with the SetPadValue register).
+template <typename T>
+struct DataCopyPadExtParams : lngrad::aicore::detail::PadFields<T> {
+  using lngrad::aicore::detail::PadFields<T>::PadFields;
 };
 
 // The older prototype's padding: paddingValue is the register's raw bits (the low sizeof(T)
 // bytes are used), not a value of T.
-struct DataCopyPadParams {
-  DataCopyPadParams() = default;
-  DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
-                    const uint64_t padValue)
-      : isPad(isPadValue),
-        leftPadding(leftPadValue),
-        rightPadding(rightPadValue),
-        paddingValue(padValue) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;
-  uint8_t rightPadding = 0;
-  uint64_t paddingValue = 0;
+struct DataCopyPadParams : lngrad::aicore::detail::PadFields<uint64_t> {
+  using lngrad::aicore::detail::PadFields<uint64_t>::PadFields;
 };
 
 }  // namespace AscendC
@@ -168,6 +170,30 @@ uint64_t PadBits(const T& v) {
   return bits;
 }
 
+// The arguments of either prototype; UB -> GM passes no padding.
+template <typename T, AscendC::PaddingMode mode, typename Params>
+PadCopyArgs PadArgs(const char* api, const Params& p) {
+  PadCopyArgs a{};
+  a.api = api;
+  a.block_count = p.blockCount;
+  a.block_len = p.blockLen;
+  a.src_stride = static_cast<int64_t>(p.srcStride);
+  a.dst_stride = static_cast<int64_t>(p.dstStride);
+  a.elem_size = sizeof(T);
+  a.compact = mode == AscendC::PaddingMode::Compact;
+  a.legacy = std::is_same_v<Params, AscendC::DataCopyParams>;
+  return a;
+}
+template <typename T, AscendC::PaddingMode mode, typename Params, typename Pad>
+PadCopyArgs PadArgs(const char* api, const Params& p, const Pad& pad, uint64_t pad_bits) {
+  PadCopyArgs a = PadArgs<T, mode>(api, p);
+  a.left_elems = pad.leftPadding;
+  a.right_elems = pad.rightPadding;
+  a.is_pad = pad.isPad;
+  a.pad_bits = pad_bits;
+  return a;
+}
+
 template <typename T>
 void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
                const PadCopyArgs& args, SrcLoc loc) {
@@ -201,15 +227,11 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadGmToUb(
-      dst, src,
-      {"DataCopyPad(GM->UB)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       static_cast<int64_t>(dataCopyParams.srcStride),
-       static_cast<int64_t>(dataCopyParams.dstStride), sizeof(T), padParams.leftPadding,
-       padParams.rightPadding, padParams.isPad,
-       lngrad::aicore::detail::PadBits(padParams.paddingValue), mode == PaddingMode::Compact,
-       false},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadGmToUb(dst, src,
+               d::PadArgs<T, mode>("DataCopyPad(GM->UB)", dataCopyParams, padParams,
+                                   d::PadBits(padParams.paddingValue)),
+               loc);
 }
 
 // GM -> UB, the older prototype: DataCopyParams with blockLen in bytes (16-bit fields).
@@ -217,13 +239,11 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyParams& dataCopyParams, const DataCopyPadParams& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadGmToUb(
-      dst, src,
-      {"DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), padParams.leftPadding,
-       padParams.rightPadding, padParams.isPad, padParams.paddingValue,
-       mode == PaddingMode::Compact, true},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadGmToUb(dst, src,
+               d::PadArgs<T, mode>("DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams, padParams,
+                                   padParams.paddingValue),
+               loc);
 }
 
 // UB -> GM with DataCopyExtParams: blockLen in bytes, srcStride UB blocks, dstStride GM bytes.
@@ -231,13 +251,8 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadUbToGm(
-      dst, src,
-      {"DataCopyPad(UB->GM)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       static_cast<int64_t>(dataCopyParams.srcStride),
-       static_cast<int64_t>(dataCopyParams.dstStride), sizeof(T), 0, 0, false, 0,
-       mode == PaddingMode::Compact, false},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM)", dataCopyParams), loc);
 }
 
 // UB -> GM, the older prototype.
@@ -245,12 +260,9 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadUbToGm(
-      dst, src,
-      {"DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), 0, 0, false, 0,
-       mode == PaddingMode::Compact, true},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams),
+               loc);
 }
 
 // Sets the pad value register that DataCopyPad GM -> UB uses when isPad is false. pos:
