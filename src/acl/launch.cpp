@@ -40,7 +40,7 @@ void Record(Stream* st, aclError code, const std::string& message,
 }  // namespace
 
 void LaunchOnStream(const char* name, const char* file, int line, uint64_t blocks,
-                    bool blocks_valid, void* stream,
+                    bool blocks_valid, void* stream, bool cce_auto_sync,
                     const std::function<void()>& per_block) noexcept {
   const std::string site = Site(name, file, line);
   State& s = GetState();
@@ -70,9 +70,11 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   }
   std::vector<aicore::BlockFailure> failures;
   Status status = Status::Ok();
+  aicore::LaunchOptions options;
+  options.cce_auto_sync = cce_auto_sync;
   try {
-    status = aicore::detail::RunBlocks(name, static_cast<uint32_t>(blocks), per_block,
-                                       aicore::LaunchOptions{}, &failures);
+    status = aicore::detail::RunBlocks(name, static_cast<uint32_t>(blocks), per_block, options,
+                                       &failures);
   } catch (const std::exception& e) {
     status = Status::Internal(e.what());
   } catch (...) {

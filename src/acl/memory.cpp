@@ -145,6 +145,7 @@ aclError Copy(const char* api, void* dst, size_t destMax, const void* src, size_
   if (!RangeFits(d, dst, count, api, "dst", &code)) return code;
   if (!RangeFits(from, src, count, api, "src", &code)) return code;
   std::memmove(dst, src, count);
+  if (d.device()) lngrad::aicore::san::GmMarkWritten(dst, count);
   return ACL_SUCCESS;
 }
 
@@ -175,6 +176,9 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
                 "aclrtMalloc: out of memory for " + std::to_string(size) + " bytes");
   }
   s.device_memory[reinterpret_cast<uintptr_t>(p)] = {size};
+  // Device memory is not zeroed on the NPU (GmAlloc's zeros are lngrad's): initcheck reports
+  // kernel reads of bytes no copy and no kernel has written.
+  lngrad::aicore::san::GmMarkUninitialised(p, size);
   *devPtr = p;
   return ACL_SUCCESS;
 }
@@ -192,6 +196,7 @@ aclError aclrtFree(void* devPtr) {
                           : " is not the start of a live aclrtMalloc allocation (freed "
                             "already, or never allocated)"));
   }
+  lngrad::aicore::san::GmForget(devPtr, it->second.size);
   s.device_memory.erase(it);
   try {
     AscendC::GmFree(devPtr);
@@ -283,6 +288,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     return code;
   }
   std::memset(devPtr, static_cast<unsigned char>(value), count);
+  lngrad::aicore::san::GmMarkWritten(devPtr, count);
   return ACL_SUCCESS;
 }
 

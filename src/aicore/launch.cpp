@@ -16,6 +16,7 @@
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/pipe.h"
+#include "sanitizer_launch.h"
 
 namespace lngrad::aicore {
 namespace {
@@ -100,7 +101,8 @@ uint32_t UbHostBytes(const Product& p) {
 
 // Runs one block on the calling thread; returns true on success.
 bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, const UbLease& ub,
-                 const std::function<void()>& kernel, BlockFailure* failure) {
+                 const std::function<void()>& kernel, san::LaunchSanitizer* sanitizer,
+                 BlockFailure* failure) {
   BlockContext ctx;
   ctx.block_idx = block;
   ctx.block_num = num_blocks;
@@ -109,6 +111,11 @@ bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, co
   ctx.ub_size = ub.size();
   // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
   std::memset(ub.data(), 0, ub.size());
+  san::BlockStatePtr san_state;
+  if (sanitizer != nullptr) {
+    san_state = sanitizer->BeginBlock(block, ub.data(), ub.size());
+    ctx.san = san_state.get();
+  }
   // A launch from inside a block runs (partly) on the block's own thread: restore its context.
   BlockContext* const outer = CurrentBlockContext();
   detail::SetBlockContext(&ctx);
@@ -129,17 +136,20 @@ bool RunOneBlock(uint32_t block, uint32_t num_blocks, const Product& product, co
   // waits for the launch before the block is reported done.
   detail::FenceStreamedStores();
   detail::SetBlockContext(outer);
+  if (sanitizer != nullptr) sanitizer->EndBlock(std::move(san_state), ok);
   return ok;
 }
 
 // The blocks of one launch, shared by the calling thread and the helpers that join it.
 struct LaunchJob {
-  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k)
-      : num_blocks(n), product(p), ub_bytes(ub), kernel(k) {}
+  LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k,
+            san::LaunchSanitizer* s)
+      : num_blocks(n), product(p), ub_bytes(ub), kernel(k), sanitizer(s) {}
   const uint32_t num_blocks;
   const Product& product;
   const uint32_t ub_bytes;
   const std::function<void()>& kernel;
+  san::LaunchSanitizer* const sanitizer;
   std::atomic<uint32_t> next{0};
   std::mutex mu;  // found, error
   std::vector<BlockFailure> found;
@@ -153,7 +163,7 @@ struct LaunchJob {
       UbLease ub(ub_bytes);
       for (uint32_t b = next.fetch_add(1); b < num_blocks; b = next.fetch_add(1)) {
         BlockFailure f;
-        if (!RunOneBlock(b, num_blocks, product, ub, kernel, &f)) {
+        if (!RunOneBlock(b, num_blocks, product, ub, kernel, sanitizer, &f)) {
           std::lock_guard lock(mu);
           found.push_back(std::move(f));
         }
@@ -285,6 +295,13 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   }
   const uint32_t ub_bytes = UbHostBytes(*product);
   std::vector<BlockFailure> found;
+  const uint32_t tools = options.sanitize.value_or(san::ToolsFromEnvironment());
+  std::unique_ptr<san::LaunchSanitizer> sanitizer;
+  if (tools != 0) {
+    sanitizer = std::make_unique<san::LaunchSanitizer>(tools, options.cce_auto_sync, *product);
+  }
+  // Without initcheck this launch may write any device memory: nothing is known unwritten.
+  if ((tools & san::kInitcheck) == 0) san::GmForgetUninitialised();
   // A launch from inside a block: what that block streamed to GM so far must be visible to the
   // helper threads that run the inner blocks.
   detail::FenceStreamedStores();
@@ -300,13 +317,15 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
     }
     for (uint32_t b = 0; b < numBlocks; ++b) {
       BlockFailure f;
-      if (!RunOneBlock(b, numBlocks, *product, *ub, kernel, &f)) found.push_back(std::move(f));
+      if (!RunOneBlock(b, numBlocks, *product, *ub, kernel, sanitizer.get(), &f)) {
+        found.push_back(std::move(f));
+      }
     }
   } else {
     // At least two participants, so that concurrency bugs in kernels show up even on one core:
     // the calling thread and pooled helper threads.
     const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
-    LaunchJob job(numBlocks, *product, ub_bytes, kernel);
+    LaunchJob job(numBlocks, *product, ub_bytes, kernel, sanitizer.get());
     Helpers().Run(&job, std::min(numBlocks, hw) - 1);
     if (job.error) {
       try {
@@ -319,6 +338,7 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
     }
     found = std::move(job.found);
   }
+  if (sanitizer != nullptr) sanitizer->Finish(&found);
 
   std::sort(found.begin(), found.end(),
             [](const BlockFailure& a, const BlockFailure& b) { return a.block_idx < b.block_idx; });
@@ -335,9 +355,12 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   return all_checks ? Status::InvalidArgument(summary) : Status::Internal(summary);
 }
 
-void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel) {
+void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
+                       bool cce_auto_sync) {
   std::vector<BlockFailure> failures;
-  const Status s = RunBlocks(name, numBlocks, kernel, LaunchOptions{}, &failures);
+  LaunchOptions options;
+  options.cce_auto_sync = cce_auto_sync;
+  const Status s = RunBlocks(name, numBlocks, kernel, options, &failures);
   if (!failures.empty()) std::rethrow_exception(failures.front().error);
   if (!s.ok())
     throw std::invalid_argument("ICPU_RUN_KF(" + std::string(name) + "): " + s.message());

@@ -170,6 +170,14 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
       }
       return Status::InvalidArgument(a + ": unknown run mode (only cpu)");
     }
+    if (a.rfind("--cce-auto-sync=", 0) == 0) {
+      const std::string v = a.substr(16);
+      if (v != "on" && v != "off") {
+        return Status::InvalidArgument(a + ": --cce-auto-sync takes on or off");
+      }
+      inv->cce_auto_sync = v == "on";
+      continue;
+    }
     if (a.rfind("--cxx=", 0) == 0) {
       cxx = a.substr(6);
       if (cxx.empty()) return Status::InvalidArgument("--cxx= needs the C++ compiler's path");
@@ -263,6 +271,7 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
   inv->argv.push_back("-DASCENDC_CPU_DEBUG");
   inv->argv.push_back("-D__NPU_ARCH__=" + std::string(NpuArchName(inv->arch)));
   inv->argv.push_back("-DLNGRAD_DEFAULT_SOC=\"" + inv->soc + "\"");
+  if (!inv->cce_auto_sync) inv->argv.push_back("-DLNGRAD_CCE_AUTO_SYNC=0");
   // The compiler reads the rewritten copy from a scratch directory: `#include "x.h"` must still
   // find x.h beside the .asc, before any -I.
   std::vector<std::string> dirs;
@@ -320,6 +329,9 @@ driver options:
                          (Ascend950PR_9599): __NPU_ARCH__ and the simulated product
                          (LNGRAD_SOC still chooses another one at run time)
   --run-mode=cpu         accepted; npu and sim are errors (lngrad runs kernels on the CPU)
+  --cce-auto-sync=on|off the compiler's automatic S/V/MTE synchronisation (default on); off
+                         defines LNGRAD_CCE_AUTO_SYNC=0, and the sanitizer (LNGRAD_SANITIZE)
+                         then no longer counts those syncs
   --cxx=PATH             the C++ compiler (default: $LNGRAD_ASC_CXX, else the one lngrad was
                          built with)
   -x asc                 the inputs that follow are .asc sources, whatever their extension

@@ -50,6 +50,7 @@ struct Invocation {
   std::string depfile;        // the dependency file the compiler writes (-MD/-MMD), "" when none
   bool rewrite_only = false;  // --rewrite-only: print the rewritten source, do not compile
   bool dry_run = false;       // --dry-run: print the compiler's command, do not run it
+  bool cce_auto_sync = true;  // --cce-auto-sync=on|off (LNGRAD_CCE_AUTO_SYNC for the sanitizer)
 };
 
 // Parses the driver's arguments (argv without the program name). InvalidArgument for an

@@ -45,5 +45,7 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands);
 void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands);
 void AddTilingCommand(CLI::App& root, std::vector<Command>* commands);
 void AddSocsCommand(CLI::App& root, std::vector<Command>* commands);
+// `lngrad sanitize -- PROGRAM`: PROGRAM with the pipeline sanitizer on (sanitize.cpp).
+void AddSanitizeCommand(CLI::App& root, std::vector<Command>* commands);
 
 }  // namespace lngrad::cli

@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   lngrad::cli::AddVerifyCommand(app, &commands);
   lngrad::cli::AddTilingCommand(app, &commands);
   lngrad::cli::AddSocsCommand(app, &commands);
+  lngrad::cli::AddSanitizeCommand(app, &commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

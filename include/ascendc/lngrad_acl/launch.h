@@ -31,14 +31,21 @@
 #include <type_traits>
 #include <utility>
 
+// 0 when the kernel's translation unit is built with --cce-auto-sync=off (lngrad-asc defines it);
+// the launch tells the sanitizer (lngrad_aicore/launch.h has the same default).
+#ifndef LNGRAD_CCE_AUTO_SYNC
+#define LNGRAD_CCE_AUTO_SYNC 1
+#endif
+
 namespace lngrad::acl {
 namespace detail {
 
 // Runs per_block on `blocks` simulated blocks for `stream` (an aclrtStream; nullptr: the current
 // context's default stream) and records any failure on the stream. blocks < 0 is passed as
-// blocks_valid = false. Never throws.
+// blocks_valid = false. cce_auto_sync: how the kernel was built (for the sanitizer). Never
+// throws.
 void LaunchOnStream(const char* name, const char* file, int line, uint64_t blocks,
-                    bool blocks_valid, void* stream,
+                    bool blocks_valid, void* stream, bool cce_auto_sync,
                     const std::function<void()>& per_block) noexcept;
 
 // Applies a compile-time default product (see the header comment). Returns whether it applied.
@@ -97,11 +104,13 @@ void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L
   (void)l2ctrl;
   const auto [count, valid] = detail::BlockCount(blocks);
   const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
-  detail::LaunchOnStream(name, file, line, count, valid, detail::StreamHandle(stream), [&] {
-    // Each block gets its own copy, as each core receives the arguments by value.
-    auto copy = stored;
-    std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
-  });
+  detail::LaunchOnStream(name, file, line, count, valid, detail::StreamHandle(stream),
+                         LNGRAD_CCE_AUTO_SYNC != 0, [&] {
+                           // Each block gets its own copy, as each core receives the arguments by
+                           // value.
+                           auto copy = stored;
+                           std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
+                         });
 }
 
 }  // namespace lngrad::acl

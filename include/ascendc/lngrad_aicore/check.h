@@ -15,6 +15,9 @@
 namespace AscendC {
 class TPipe;
 }
+namespace lngrad::aicore::san {
+struct BlockState;
+}
 
 namespace lngrad::aicore {
 
@@ -99,6 +102,7 @@ struct BlockContext {
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
   AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
+  san::BlockState* san = nullptr;  // the sanitizer's record of this block (nullptr: no tool on)
   // DataCopyPad's pad value register (SetPadValue, or DataCopyPad with isPad): undefined until
   // one of them sets it in this block.
   bool pad_value_set = false;

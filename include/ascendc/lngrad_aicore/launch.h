@@ -19,6 +19,12 @@
 #include "lngrad/status.h"
 #include "check.h"
 
+// 0 when the kernel's translation unit is built with the compiler's automatic synchronisation
+// off (lngrad-asc --cce-auto-sync=off defines it); launches from it tell the sanitizer.
+#ifndef LNGRAD_CCE_AUTO_SYNC
+#define LNGRAD_CCE_AUTO_SYNC 1
+#endif
+
 namespace lngrad::aicore {
 
 inline constexpr uint32_t kMaxBlocks = 65535;  // the device's limit on numBlocks
@@ -92,7 +98,8 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
                  const LaunchOptions& options, std::vector<BlockFailure>* failures);
 // ICPU_RUN_KF: throws std::invalid_argument for bad launch parameters and rethrows the first
 // failed block's exception (KernelCheckError for a kernel check).
-void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel);
+void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
+                       bool cce_auto_sync = true);
 
 // A GM pointer handed to a kernel parameter of any pointer type, as the CPU-debug launcher does.
 struct AnyGmPtr {
@@ -112,7 +119,8 @@ auto KernelArg(A& a) {
 }
 template <typename F, typename... Args>
 void IcpuRunKf(const char* name, uint32_t numBlocks, F&& func, Args&&... args) {
-  RunKernelFunction(name, numBlocks, [&] { func(KernelArg(args)...); });
+  RunKernelFunction(
+      name, numBlocks, [&] { func(KernelArg(args)...); }, LNGRAD_CCE_AUTO_SYNC != 0);
 }
 // The kernel's part of ICPU_RUN_KF's spelled arguments: up to the first comma outside (), <>,
 // [] and {} ("add<float, 8>, 8, x, y" -> "add<float, 8>"), without enclosing parentheses.

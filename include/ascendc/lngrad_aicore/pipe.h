@@ -28,6 +28,22 @@ constexpr TPosition GetPosition(TPosition src, TPosition dst) {
   return src;
 }
 
+namespace detail_rt {
+// The flag a queue's EnQue sets and its DeQue waits for (forward), and the one FreeTensor sets
+// and the next AllocTensor of the buffer waits for (backward), as the device's TQue inserts
+// them: VECIN (GM -> UB) MTE2_V / V_MTE2, VECOUT (UB -> GM) V_MTE3 / MTE3_V, VECIN -> VECOUT
+// MTE2_MTE3 / MTE3_MTE2. MAX: none.
+constexpr HardEvent QueueEvent(TPosition src, TPosition dst, bool forward) {
+  if (src == dst && src == TPosition::VECIN) return forward ? HardEvent::MTE2_V : HardEvent::V_MTE2;
+  if (src == dst && src == TPosition::VECOUT)
+    return forward ? HardEvent::V_MTE3 : HardEvent::MTE3_V;
+  if (src == TPosition::VECIN && dst == TPosition::VECOUT) {
+    return forward ? HardEvent::MTE2_MTE3 : HardEvent::MTE3_MTE2;
+  }
+  return HardEvent::MAX;
+}
+}  // namespace detail_rt
+
 class TPipe {
  public:
   // Becomes the running block's current pipe (GetTPipePtr); allocation starts at UB address 0.
@@ -53,15 +69,30 @@ class TPipe {
   bool InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE());
 
-  // Event IDs order the device's pipelines; the simulator has a single in-order stream, so any
-  // ID works (see sync.h).
+  // Event IDs for SetFlag/WaitFlag, 8 per HardEvent as on the device: AllocEventID hands out
+  // the lowest free one (and -1 when all 8 are taken: the device has none left either; the
+  // sanitizer's synccheck reports it), ReleaseEventID returns it, FetchEventID tells which one
+  // AllocEventID would hand out without taking it.
   template <HardEvent evt>
-  TEventID AllocEventID() {
-    return 0;
+  TEventID AllocEventID(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    const TEventID id = FetchEventID(evt);
+    if (id >= 0) event_ids_[static_cast<size_t>(evt)] |= static_cast<uint8_t>(1u << id);
+    lngrad::aicore::san::AllocEventId(evt, id, loc);
+    return id;
   }
   template <HardEvent evt>
-  void ReleaseEventID(TEventID /*id*/) {}
-  TEventID FetchEventID(HardEvent /*evt*/) { return 0; }
+  void ReleaseEventID(TEventID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    if (id >= 0 && id < 8)
+      event_ids_[static_cast<size_t>(evt)] &= static_cast<uint8_t>(~(1u << id));
+    lngrad::aicore::san::ReleaseEventId(evt, id, loc);
+  }
+  TEventID FetchEventID(HardEvent evt) const {
+    const uint8_t used = event_ids_[static_cast<size_t>(evt)];
+    for (int i = 0; i < 8; ++i) {
+      if ((used & (1u << i)) == 0) return static_cast<TEventID>(i);
+    }
+    return -1;
+  }
 
   // lngrad extension: UB bytes allocated so far (where PopStackBuffer starts).
   uint32_t AllocatedBytes() const { return alloc_end_; }
@@ -74,6 +105,7 @@ class TPipe {
   lngrad::aicore::BlockContext* ctx_ = nullptr;
   uint32_t alloc_end_ = 0;
   int32_t buffer_count_ = 0;
+  std::array<uint8_t, static_cast<size_t>(HardEvent::MAX)> event_ids_{};  // bit i: ID i taken
 };
 
 // The current block's pipe (nullptr before a TPipe is constructed).
@@ -290,6 +322,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
     if (state_[i] == detail_rt::BufState::kFree) {
       state_[i] = detail_rt::BufState::kOccupied;
       ++buf_used_count_;
+      lngrad::aicore::san::QueueWait(this, i, true);
       return BlockTensor<T>(i);
     }
   }
@@ -317,6 +350,10 @@ void TQueBind<src, dst, depth, mask>::FreeTensor(const LocalTensor<T>& tensor) {
   }
   state_[i] = detail_rt::BufState::kFree;
   --buf_used_count_;
+  constexpr HardEvent kFreeEvent = detail_rt::QueueEvent(src, dst, false);
+  if constexpr (kFreeEvent != HardEvent::MAX) {
+    lngrad::aicore::san::QueueSignal(this, i, true, kFreeEvent);
+  }
 }
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
@@ -336,6 +373,10 @@ bool TQueBind<src, dst, depth, mask>::EnQue(const LocalTensor<T>& tensor) {
   fifo_[(head_ + used_count_) % QBUF_MAX_LEN] = static_cast<int8_t>(i);
   ++used_count_;
   state_[i] = detail_rt::BufState::kEnQue;
+  constexpr HardEvent kEnQueEvent = detail_rt::QueueEvent(src, dst, true);
+  if constexpr (kEnQueEvent != HardEvent::MAX) {
+    lngrad::aicore::san::QueueSignal(this, i, false, kEnQueEvent);
+  }
   return true;
 }
 
@@ -350,6 +391,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::DeQue() {
   head_ = static_cast<uint8_t>((head_ + 1) % QBUF_MAX_LEN);
   --used_count_;
   state_[i] = detail_rt::BufState::kDeQue;
+  lngrad::aicore::san::QueueWait(this, i, false);
   return BlockTensor<T>(i);
 }
 

@@ -22,7 +22,11 @@
 #include <cstdint>
 #include <string>
 
-#include "sync.h"
+// sync.h defines these (and includes this header).
+enum pipe_t : uint8_t;
+namespace AscendC {
+enum class HardEvent : uint8_t;
+}
 
 namespace lngrad::aicore {
 

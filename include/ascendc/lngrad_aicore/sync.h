@@ -1,12 +1,14 @@
 // lngrad Ascend C runtime: pipeline synchronisation (barriers, flags, event IDs).
 //
-// A simulated block executes its instructions one after another in program order, so every
-// pipeline is always in sync: barriers and flags are accepted and have nothing to do. This is
-// not a silent no-op of the device's semantics: the device needs them only to order its
-// parallel pipelines, which the simulator does not have.
+// A simulated block executes its instructions one after another in program order, so the data
+// is always in sync and barriers and flags have nothing to do to it. What they order on the
+// device (its pipes run in parallel) is what the sanitizer checks (sanitizer.h): each one is
+// reported to it, with its call site.
 #pragma once
 
 #include <cstdint>
+
+#include "sanitizer.h"
 
 // pipe_t and event_t are the device compiler's built-in types: kernel code names them and their
 // values without a namespace (`PipeBarrier<PIPE_ALL>()`, `SetFlag<HardEvent::V_S>(EVENT_ID0)`),
@@ -85,10 +87,57 @@ enum class HardEvent : uint8_t {
 using TEventID = int8_t;
 
 template <pipe_t pipe = PIPE_ALL>
-inline void PipeBarrier() {}
+inline void PipeBarrier(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::san::Barrier(pipe, loc);
+}
+// SetFlag: once every earlier instruction of the event's source pipe is done, the flag is set;
+// WaitFlag: the event's destination pipe waits until it is set, then clears it.
 template <HardEvent event>
-inline void SetFlag(int32_t /*eventID*/) {}
+inline void SetFlag(int32_t eventID,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::san::SetFlag(event, eventID, loc);
+}
 template <HardEvent event>
-inline void WaitFlag(int32_t /*eventID*/) {}
+inline void WaitFlag(int32_t eventID,
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::san::WaitFlag(event, eventID, loc);
+}
+
+namespace detail_sync {
+// The HardEvent from pipe src to pipe dst, for the vector core's pipes (MAX otherwise).
+constexpr HardEvent EventBetween(pipe_t src, pipe_t dst) {
+  if (src == PIPE_MTE2 && dst == PIPE_V) return HardEvent::MTE2_V;
+  if (src == PIPE_V && dst == PIPE_MTE2) return HardEvent::V_MTE2;
+  if (src == PIPE_MTE3 && dst == PIPE_V) return HardEvent::MTE3_V;
+  if (src == PIPE_V && dst == PIPE_MTE3) return HardEvent::V_MTE3;
+  if (src == PIPE_V && dst == PIPE_V) return HardEvent::V_V;
+  if (src == PIPE_MTE3 && dst == PIPE_MTE2) return HardEvent::MTE3_MTE2;
+  if (src == PIPE_MTE2 && dst == PIPE_MTE3) return HardEvent::MTE2_MTE3;
+  if (src == PIPE_S && dst == PIPE_V) return HardEvent::S_V;
+  if (src == PIPE_V && dst == PIPE_S) return HardEvent::V_S;
+  if (src == PIPE_S && dst == PIPE_MTE2) return HardEvent::S_MTE2;
+  if (src == PIPE_MTE2 && dst == PIPE_S) return HardEvent::MTE2_S;
+  if (src == PIPE_S && dst == PIPE_MTE3) return HardEvent::S_MTE3;
+  if (src == PIPE_MTE3 && dst == PIPE_S) return HardEvent::MTE3_S;
+  return HardEvent::MAX;
+}
+}  // namespace detail_sync
+
+// SetFlag/WaitFlag between two pipes named by pipe_t (TQueSync<PIPE_S, PIPE_MTE3> sync;
+// sync.SetFlag(0); sync.WaitFlag(0);).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+  static constexpr HardEvent kEvent = detail_sync::EventBetween(src, dst);
+  static_assert(kEvent != HardEvent::MAX,
+                "TQueSync: lngrad models the vector core's pipes S, V, MTE2 and MTE3");
+
+ public:
+  void SetFlag(TEventID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::san::SetFlag(kEvent, id, loc);
+  }
+  void WaitFlag(TEventID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::san::WaitFlag(kEvent, id, loc);
+  }
+};
 
 }  // namespace AscendC

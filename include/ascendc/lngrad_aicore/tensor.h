@@ -192,17 +192,24 @@ class LocalTensor {
   // lngrad extension: host address of element 0 (nullptr for an empty tensor).
   T* HostPtr() const { return ptr_; }
 
-  T GetValue(uint32_t index) const {
+  // Element access runs on the scalar pipe (S). operator() hands out a reference, so the
+  // sanitizer counts it as a write (it cannot tell a read through it).
+  T GetValue(uint32_t index, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(index, 1, "LocalTensor::GetValue");
+    ScalarAccess("LocalTensor::GetValue", index, false, loc);
     return ptr_[index];
   }
   template <typename U>
-  void SetValue(uint32_t index, const U value) const {
+  void SetValue(uint32_t index, const U value,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(index, 1, "LocalTensor::SetValue");
+    ScalarAccess("LocalTensor::SetValue", index, true, loc);
     ptr_[index] = static_cast<T>(value);
   }
-  T& operator()(uint32_t index) const {
+  T& operator()(uint32_t index,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(index, 1, "LocalTensor::operator()");
+    ScalarAccess("LocalTensor::operator()", index, true, loc);
     return ptr_[index];
   }
   // Sub-tensor starting at element `offset`, with GetSize() - offset elements. Checked mode:
@@ -234,6 +241,17 @@ class LocalTensor {
   friend struct lngrad::aicore::detail::TensorAccess;
 
   const std::byte* Bytes() const { return reinterpret_cast<const std::byte*>(ptr_); }
+  void ScalarAccess(const char* api, uint32_t index, bool write, lngrad::aicore::SrcLoc loc) const {
+    lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kS, api, loc);
+    if (in) {
+      in.AutoSynced();
+      if (write) {
+        in.Write(ptr_ + index, sizeof(T));
+      } else {
+        in.Read(ptr_ + index, sizeof(T));
+      }
+    }
+  }
 
   T* ptr_ = nullptr;
   uint32_t size_ = 0;
@@ -267,16 +285,24 @@ class GlobalTensor {
   __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
   uint64_t GetSize() const { return size_; }
 
-  T GetValue(uint64_t offset) const {
+  // S pipe. cce-auto-sync orders GetValue and operator() with the copies, not SetValue (the
+  // vendor's list); operator() counts as a write (see LocalTensor).
+  T GetValue(uint64_t offset,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::GetValue");
+    ScalarAccess("GlobalTensor::GetValue", offset, false, true, loc);
     return ptr_[offset];
   }
-  void SetValue(uint64_t offset, T value) const {
+  void SetValue(uint64_t offset, T value,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::SetValue");
+    ScalarAccess("GlobalTensor::SetValue", offset, true, false, loc);
     ptr_[offset] = value;
   }
-  T& operator()(uint64_t offset) const {
+  T& operator()(uint64_t offset,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::operator()");
+    ScalarAccess("GlobalTensor::operator()", offset, true, true, loc);
     return ptr_[offset];
   }
   GlobalTensor operator[](uint64_t offset) const {
@@ -298,6 +324,19 @@ class GlobalTensor {
   bool SizeKnown() const { return size_known_; }
 
  private:
+  void ScalarAccess(const char* api, uint64_t offset, bool write, bool auto_synced,
+                    lngrad::aicore::SrcLoc loc) const {
+    lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kS, api, loc);
+    if (in) {
+      if (auto_synced) in.AutoSynced();
+      if (write) {
+        in.Write(ptr_ + offset, sizeof(T));
+      } else {
+        in.Read(ptr_ + offset, sizeof(T));
+      }
+    }
+  }
+
   T* ptr_ = nullptr;
   uint64_t size_ = 0;
   bool size_known_ = false;

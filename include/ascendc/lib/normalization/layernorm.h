@@ -32,7 +32,8 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                 const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
+                                 const std::type_identity_t<T> epsilon, LayerNormTiling& tiling,
+                                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNorm: template parameter (T) is not half or float");
   namespace nd = lngrad::adv::detail;
@@ -113,6 +114,17 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   o.gamma = nd::UbBuffer<const D>(gamma);
   o.beta = nd::UbBuffer<const D>(beta);
   if (vector) o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    nd::SanRead(in, inputX, f.inputX);
+    nd::SanRead(in, gamma, f.gamma);
+    nd::SanRead(in, beta, f.beta);
+    nd::SanWrite(in, output, f.output);
+    nd::SanWrite(in, outputMean, f.outputMean);
+    nd::SanWrite(in, outputVariance, f.outputVariance);
+    if (vector) in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+    if (isReuseSource && !kHalf) nd::SanWrite(in, inputX, f.inputX);
+  }
   // Writes the tail lengths into the caller's tiling, as the device does. Unchecked mode too:
   // every access stays inside the simulated UB.
   nd::RaiseIfError(kApi, dm::LayerNorm(algo, tiling, f, o, nd::DevScalar(epsilon), isReuseSource));
@@ -122,14 +134,15 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
                                  const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
-                                 const std::type_identity_t<T> epsilon, LayerNormTiling& tiling) {
+                                 const std::type_identity_t<T> epsilon, LayerNormTiling& tiling,
+                                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   LocalTensor<uint8_t> sharedTmpBuffer;
   // The 3510 implementation uses no scratch and does not pop the stack.
   if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
     sharedTmpBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNorm");
   }
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
-                              sharedTmpBuffer, epsilon, tiling);
+                              sharedTmpBuffer, epsilon, tiling, loc);
 }
 
 }  // namespace AscendC

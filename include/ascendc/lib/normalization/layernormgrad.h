@@ -272,6 +272,17 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
 
 // A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
 // tiling is one lngrad does not model ("<api>.unsupported_shape").
+// The sanitizer's record of a high-level API call (pipe V): `elems` elements of the tensor,
+// counted from its first element, as the footprint says.
+template <typename T>
+void SanRead(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+  in.Read(t.HostPtr(), elems * sizeof(T));
+}
+template <typename T>
+void SanWrite(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+  in.Write(t.HostPtr(), elems * sizeof(T));
+}
+
 inline void RaiseIfError(const char* api, const lngrad::Status& st) {
   if (st.ok()) return;
   const bool bounds = st.code() == lngrad::StatusCode::kOutOfRange;
@@ -288,15 +299,14 @@ namespace AscendC {
 // Caller-provided scratch (spec §1.1, prototype 1). sharedTmpBuffer: at least the tiling's
 // stackBufferSize bytes; contents are overwritten.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
-                                     const LocalTensor<T>& resForGamma,
-                                     const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance,
-                                     const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma,
-                                     LocalTensor<uint8_t>& sharedTmpBuffer,
-                                     std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
-                                     const LayerNormGradShapeInfo& shapeInfo = {}) {
+__aicore__ inline void LayerNormGrad(
+    const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+    const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+    const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer,
+    std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGrad: template parameter (T) is not half or float");
   namespace nd = lngrad::adv::detail;
@@ -353,6 +363,21 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
   o.inputMean = nd::UbBuffer<const D>(inputMean);
   o.inputGamma = nd::UbBuffer<const D>(inputGamma);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    nd::SanRead(in, inputDy, f.inputDy);
+    nd::SanRead(in, inputX, f.inputX);
+    nd::SanRead(in, inputVariance, f.inputVariance);
+    nd::SanRead(in, inputMean, f.inputMean);
+    nd::SanRead(in, inputGamma, f.inputGamma);
+    nd::SanWrite(in, outputPdX, f.outputPdX);
+    nd::SanWrite(in, resForGamma, f.resForGamma);
+    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+    if (isReuseSource && !kHalf) {
+      nd::SanWrite(in, inputDy, f.inputDy);
+      nd::SanWrite(in, inputX, f.inputX);
+    }
+  }
   // Unchecked mode too: every access stays inside the simulated UB ("LayerNormGrad.ub_bounds").
   nd::RaiseIfError(kApi,
                    dm::LayerNormGrad(algo, tiling, f, o, nd::DevScalar(epsilon), isReuseSource));
@@ -361,17 +386,16 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
 // Framework-provided scratch (spec §1.1, prototype 2): all UB left after the TPipe's buffers,
 // from PopStackBuffer<uint8_t, TPosition::LCM>.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX,
-                                     const LocalTensor<T>& resForGamma,
-                                     const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
-                                     const LocalTensor<T>& inputVariance,
-                                     const LocalTensor<T>& inputMean,
-                                     const LocalTensor<T>& inputGamma,
-                                     std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
-                                     const LayerNormGradShapeInfo& shapeInfo = {}) {
+__aicore__ inline void LayerNormGrad(
+    const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
+    const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+    const LocalTensor<T>& inputGamma, std::type_identity_t<T> epsilon, LayerNormGradTiling& tiling,
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   LocalTensor<uint8_t> stackBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNormGrad");
   LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
-                                  inputGamma, stackBuffer, epsilon, tiling, shapeInfo);
+                                  inputGamma, stackBuffer, epsilon, tiling, shapeInfo, loc);
 }
 
 }  // namespace AscendC

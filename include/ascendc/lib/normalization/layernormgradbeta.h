@@ -28,12 +28,11 @@
 namespace AscendC {
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
-                                         const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma,
-                                         const LocalTensor<T>& inputDy,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                         const LayerNormGradBetaTiling& tiling) {
+__aicore__ inline void LayerNormGradBeta(
+    const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+    const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormGradBetaTiling& tiling,
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                 "LayerNormGradBeta: template parameter (T) is not half or float");
   namespace nd = lngrad::adv::detail;
@@ -99,21 +98,29 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
   o.resForGamma = nd::UbBuffer<D>(resForGamma);
   o.inputDy = nd::UbBuffer<const D>(inputDy);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+  if (in) {
+    nd::SanRead(in, resForGamma, f.resForGamma);
+    nd::SanRead(in, inputDy, f.inputDy);
+    nd::SanWrite(in, outputPdGamma, f.outputPdGamma);
+    nd::SanWrite(in, outputPdBeta, f.outputPdBeta);
+    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+  }
   // Unchecked mode too: every access stays inside the simulated UB.
   nd::RaiseIfError(kApi, dm::LayerNormGradBeta(algo, tiling, f, o, isReuseSource));
 }
 
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
-                                         const LocalTensor<T>& outputPdBeta,
-                                         const LocalTensor<T>& resForGamma,
-                                         const LocalTensor<T>& inputDy,
-                                         LayerNormGradBetaTiling& tiling) {
+__aicore__ inline void LayerNormGradBeta(
+    const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+    const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+    LayerNormGradBetaTiling& tiling,
+    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   const LocalTensor<uint8_t> sharedTmpBuffer =
       lngrad::adv::detail::PopStackBufferFor("LayerNormGradBeta");
   LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
                                       sharedTmpBuffer,
-                                      static_cast<const LayerNormGradBetaTiling&>(tiling));
+                                      static_cast<const LayerNormGradBetaTiling&>(tiling), loc);
 }
 
 }  // namespace AscendC

@@ -1,0 +1,69 @@
+// The launcher's side of the sanitizer (lngrad_aicore/sanitizer.h): one LaunchSanitizer per
+// launch with a tool on, one BlockState per block, the cross-block check at the end.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lngrad/product.h"
+#include "lngrad_aicore/launch.h"
+#include "lngrad_aicore/sanitizer.h"
+
+namespace lngrad::aicore::san {
+
+// One reported problem, already worded.
+struct Finding {
+  uint32_t tool = 0;  // a Tool bit
+  std::string text;
+};
+
+// What a block's GM accesses cover, for the cross-block check.
+struct GmSpan {
+  uintptr_t begin = 0, end = 0;
+  uint32_t site = 0;   // index into the block's site names
+  uint32_t phase = 0;  // SyncAll calls before the access
+  bool write = false;
+};
+
+struct BlockSummary {
+  int64_t block = 0;
+  std::vector<GmSpan> spans;
+  std::vector<std::string> site_names;  // "DataCopy(UB->GM) at add.asc:70 (MTE3)"
+  std::vector<Finding> findings;
+};
+
+struct BlockStateDeleter {
+  void operator()(BlockState* s) const noexcept;
+};
+using BlockStatePtr = std::unique_ptr<BlockState, BlockStateDeleter>;
+
+class LaunchSanitizer {
+ public:
+  LaunchSanitizer(uint32_t tools, bool cce_auto_sync, const Product& product);
+  ~LaunchSanitizer();
+  uint32_t tools() const { return tools_; }
+
+  // The block's record; BlockContext::san points to it while the block runs.
+  BlockStatePtr BeginBlock(int64_t block, const std::byte* ub, uint32_t ub_size);
+  // completed: the kernel returned (a failed block's record is dropped: it stopped halfway).
+  void EndBlock(BlockStatePtr state, bool completed);
+  // The cross-block check; then one failure per block with findings (check: the first tool in
+  // racecheck, initcheck, synccheck order with a finding in that block), appended to *failures.
+  void Finish(std::vector<BlockFailure>* failures);
+
+ private:
+  uint32_t tools_;
+  bool auto_sync_;
+  const Product& product_;
+  std::mutex mu_;
+  std::vector<BlockSummary> blocks_;
+};
+
+// After a launch without initcheck, any device memory may have been written by it.
+void GmForgetUninitialised();
+
+}  // namespace lngrad::aicore::san

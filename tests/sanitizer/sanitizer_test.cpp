@@ -1,0 +1,544 @@
+// The pipeline sanitizer (lngrad_aicore/sanitizer.h): for each rule a kernel that breaks it and
+// its corrected twin. The broken kernels are the device's failure modes (docs/ascendc_compat.md,
+// "The pipeline sanitizer"); each finding must name both accesses' lines and the fix.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+
+namespace {
+
+using lngrad::aicore::BlockFailure;
+using lngrad::aicore::LaunchOptions;
+namespace san = lngrad::aicore::san;
+
+constexpr uint32_t kN = 256;  // floats per tile (1 KiB)
+
+struct Gm {
+  explicit Gm(size_t floats) : p(static_cast<float*>(AscendC::GmAlloc(floats * sizeof(float)))) {
+    for (size_t i = 0; i < floats; ++i) p[i] = static_cast<float>(i % 17);
+  }
+  ~Gm() { AscendC::GmFree(p); }
+  Gm(const Gm&) = delete;
+  Gm& operator=(const Gm&) = delete;
+  float* p;
+};
+
+struct Result {
+  lngrad::Status status = lngrad::Status::Ok();
+  std::vector<BlockFailure> failures;
+  std::string AllText() const {
+    std::string s;
+    for (const BlockFailure& f : failures) s += "[" + f.check + "] " + f.message + "\n";
+    return s;
+  }
+};
+
+Result Launch(uint32_t blocks, const std::function<void()>& kernel, uint32_t tools = san::kAllTools,
+           bool auto_sync = true) {
+  LaunchOptions o;
+  o.sanitize = tools;
+  o.cce_auto_sync = auto_sync;
+  o.soc = "Ascend910B1";
+  Result r;
+  r.status = lngrad::aicore::detail::RunBlocks("kernel", blocks, kernel, o, &r.failures);
+  return r;
+}
+
+std::string L(int line) { return "sanitizer_test.cpp:" + std::to_string(line); }
+
+void ExpectClean(const Result& r) {
+  EXPECT_TRUE(r.status.ok()) << r.status.message();
+  EXPECT_TRUE(r.failures.empty()) << r.AllText();
+}
+
+// Fills a UB tensor on V, so that its later uses are initialised.
+void Fill(const AscendC::LocalTensor<float>& t, float v) { AscendC::Duplicate(t, v, kN); }
+
+// --- The vendor's counter-example 1: static tensors, no MTE2 -> V flag. ------------------------
+
+void StaticAdd(float* x, float* y, float* z, bool synced, int* copy_line, int* add_line) {
+  AscendC::GlobalTensor<float> xg, yg, zg;
+  xg.SetGlobalBuffer(x, kN);
+  yg.SetGlobalBuffer(y, kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::LocalTensor<float> xl(AscendC::TPosition::VECCALC, 0, kN);
+  AscendC::LocalTensor<float> yl(AscendC::TPosition::VECCALC, 1024, kN);
+  AscendC::LocalTensor<float> zl(AscendC::TPosition::VECCALC, 2048, kN);
+  AscendC::DataCopy(xl, xg, kN);
+  *copy_line = __LINE__ - 1;
+  AscendC::DataCopy(yl, yg, kN);
+  if (synced) {
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+  }
+  AscendC::Add(zl, xl, yl, kN);
+  *add_line = __LINE__ - 1;
+  if (synced) {
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  }
+  AscendC::DataCopy(zg, zl, kN);
+}
+
+TEST(Racecheck, StaticTensorsWithoutMte2VFlag) {
+  Gm x(kN), y(kN), z(kN);
+  int copy_line = 0, add_line = 0;
+  const Result r = Launch(1, [&] { StaticAdd(x.p, y.p, z.p, false, &copy_line, &add_line); });
+  EXPECT_FALSE(r.status.ok());
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  const BlockFailure& f = r.failures[0];
+  EXPECT_EQ(f.check, "racecheck");
+  const std::string& m = f.message;
+  EXPECT_NE(m.find("read-after-write hazard on UB bytes [0, 1024)"), std::string::npos) << m;
+  EXPECT_NE(m.find("MTE2 DataCopy(GM->UB) at " + L(copy_line)), std::string::npos) << m;
+  EXPECT_NE(m.find("V Add at " + L(add_line)), std::string::npos) << m;
+  EXPECT_NE(m.find("insert SetFlag<HardEvent::MTE2_V>(id) after line " +
+                   std::to_string(copy_line) + " and WaitFlag<HardEvent::MTE2_V>(id) before line " +
+                   std::to_string(add_line)),
+            std::string::npos)
+      << m;
+  // The Add's result goes out with no V -> MTE3 flag either.
+  EXPECT_NE(m.find("HardEvent::V_MTE3"), std::string::npos) << m;
+  // The launch's failure is a KernelCheckError naming the tool.
+  try {
+    std::rethrow_exception(f.error);
+  } catch (const lngrad::aicore::KernelCheckError& e) {
+    EXPECT_EQ(e.check(), "racecheck");
+    EXPECT_EQ(e.block_idx(), 0);
+  }
+}
+
+TEST(Racecheck, StaticTensorsWithFlagsAreClean) {
+  Gm x(kN), y(kN), z(kN);
+  int a = 0, b = 0;
+  ExpectClean(Launch(1, [&] { StaticAdd(x.p, y.p, z.p, true, &a, &b); }));
+  for (uint32_t i = 0; i < kN; ++i) ASSERT_EQ(z.p[i], 2.0f * static_cast<float>(i % 17));
+}
+
+// --- The vendor's counter-example 2: an input used without its DeQue. --------------------------
+
+void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> inX, inY;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outZ;
+  pipe.InitBuffer(inX, 1, kN * sizeof(float));
+  pipe.InitBuffer(inY, 1, kN * sizeof(float));
+  pipe.InitBuffer(outZ, 1, kN * sizeof(float));
+  AscendC::GlobalTensor<float> xg, yg, zg;
+  xg.SetGlobalBuffer(x, kN);
+  yg.SetGlobalBuffer(y, kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::LocalTensor<float> xl = inX.AllocTensor<float>();
+  AscendC::LocalTensor<float> yl = inY.AllocTensor<float>();
+  AscendC::DataCopy(xl, xg, kN);
+  AscendC::DataCopy(yl, yg, kN);
+  inX.EnQue(xl);
+  inY.EnQue(yl);
+  if (dequeue_x) xl = inX.DeQue<float>();
+  yl = inY.DeQue<float>();
+  AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
+  AscendC::Add(zl, xl, yl, kN);
+  *add_line = __LINE__ - 1;
+  outZ.EnQue(zl);
+  if (!dequeue_x) xl = inX.DeQue<float>();
+  inX.FreeTensor(xl);
+  inY.FreeTensor(yl);
+  zl = outZ.DeQue<float>();
+  AscendC::DataCopy(zg, zl, kN);
+  outZ.FreeTensor(zl);
+}
+
+TEST(Racecheck, InputUsedWithoutItsDeQue) {
+  Gm x(kN), y(kN), z(kN);
+  int add_line = 0;
+  const Result r = Launch(1, [&] { QueueAdd(x.p, y.p, z.p, false, &add_line); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  const std::string& m = r.failures[0].message;
+  EXPECT_EQ(r.failures[0].check, "racecheck");
+  EXPECT_NE(m.find("V Add at " + L(add_line)), std::string::npos) << m;
+  EXPECT_NE(m.find("or EnQue the tensor after line"), std::string::npos) << m;
+  // Exactly one hazard: x; y was dequeued and the output goes through its queue.
+  EXPECT_NE(m.find("1 sanitizer finding(s)"), std::string::npos) << m;
+}
+
+TEST(Racecheck, InputWithItsDeQueIsClean) {
+  Gm x(kN), y(kN), z(kN);
+  int add_line = 0;
+  ExpectClean(Launch(1, [&] { QueueAdd(x.p, y.p, z.p, true, &add_line); }));
+}
+
+// --- A VECCALC TBuf filled by DataCopy and read by a vector instruction. -----------------------
+
+void TBufKernel(float* x, float* z, bool synced) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outZ;
+  pipe.InitBuffer(buf, kN * sizeof(float));
+  pipe.InitBuffer(outZ, 1, kN * sizeof(float));
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer(x, kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::LocalTensor<float> t = buf.Get<float>();
+  AscendC::DataCopy(t, xg, kN);
+  if (synced) {
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1);
+  }
+  AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
+  AscendC::Muls(zl, t, 2.0f, kN);
+  outZ.EnQue(zl);
+  zl = outZ.DeQue<float>();
+  AscendC::DataCopy(zg, zl, kN);
+  outZ.FreeTensor(zl);
+}
+
+TEST(Racecheck, TBufWithoutFlag) {
+  Gm x(kN), z(kN);
+  const Result r = Launch(1, [&] { TBufKernel(x.p, z.p, false); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("MTE2_V"), std::string::npos) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("V Muls"), std::string::npos) << r.AllText();
+}
+
+TEST(Racecheck, TBufWithFlagIsClean) {
+  Gm x(kN), z(kN);
+  ExpectClean(Launch(1, [&] { TBufKernel(x.p, z.p, true); }));
+}
+
+// --- A scalar read right after a DataCopy, with and without cce-auto-sync. ---------------------
+
+void ScalarAfterCopy(float* x, float* out, bool flag, int* copy_line, int* get_line) {
+  AscendC::GlobalTensor<float> xg, og;
+  xg.SetGlobalBuffer(x, kN);
+  og.SetGlobalBuffer(out, kN);
+  AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 0, kN);
+  AscendC::DataCopy(t, xg, kN);
+  *copy_line = __LINE__ - 1;
+  if (flag) {
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_S>(EVENT_ID0);
+  }
+  const float v = t.GetValue(3);
+  *get_line = __LINE__ - 1;
+  out[0] = v;  // host-side result check only (plain pointer: not a kernel access)
+}
+
+TEST(Racecheck, GetValueAfterDataCopyWithAutoSyncOff) {
+  Gm x(kN), out(kN);
+  int c = 0, g = 0;
+  const Result r =
+      Launch(1, [&] { ScalarAfterCopy(x.p, out.p, false, &c, &g); }, san::kAllTools, false);
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("UB bytes [12, 16)"), std::string::npos) << m;
+  EXPECT_NE(m.find("S LocalTensor::GetValue at " + L(g)), std::string::npos) << m;
+  EXPECT_NE(m.find("SetFlag<HardEvent::MTE2_S>(id) after line " + std::to_string(c)),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("--cce-auto-sync=off"), std::string::npos) << m;
+}
+
+TEST(Racecheck, GetValueAfterDataCopyIsCleanWithAutoSyncOrAFlag) {
+  Gm x(kN), out(kN);
+  int c = 0, g = 0;
+  ExpectClean(Launch(1, [&] { ScalarAfterCopy(x.p, out.p, false, &c, &g); }));
+  ExpectClean(Launch(1, [&] { ScalarAfterCopy(x.p, out.p, true, &c, &g); }, san::kAllTools, false));
+  EXPECT_EQ(out.p[0], 3.0f);
+}
+
+// cce-auto-sync's list has GlobalTensor::GetValue and operator(), not SetValue.
+TEST(Racecheck, GlobalSetValueIsNotAutoSynced) {
+  Gm z(kN);
+  const Result r = Launch(1, [&] {
+    AscendC::GlobalTensor<float> zg;
+    zg.SetGlobalBuffer(z.p, kN);
+    AscendC::LocalTensor<float> t(AscendC::TPosition::VECOUT, 0, kN);
+    Fill(t, 1.0f);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(zg, t, kN);
+    zg.SetValue(5, 7.0f);
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("write-after-write hazard on GM bytes"), std::string::npos)
+      << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("cce-auto-sync does not order this scalar access"),
+            std::string::npos)
+      << r.AllText();
+}
+
+// --- Overlapping MTE3 copies need a barrier. ----------------------------------------------------
+
+void OverlappingCopyOut(float* z, bool barrier) {
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 2 * kN);
+  AscendC::LocalTensor<float> a(AscendC::TPosition::VECOUT, 0, kN);
+  AscendC::LocalTensor<float> b(AscendC::TPosition::VECOUT, 1024, kN);
+  Fill(a, 1.0f);
+  Fill(b, 2.0f);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg, a, kN);
+  if (barrier) AscendC::PipeBarrier<PIPE_MTE3>();
+  AscendC::DataCopy(zg[kN / 2], b, kN);
+}
+
+TEST(Racecheck, OverlappingMte3WritesWithoutBarrier) {
+  Gm z(2 * kN);
+  const Result r = Launch(1, [&] { OverlappingCopyOut(z.p, false); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("write-after-write hazard on GM bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("insert PipeBarrier<PIPE_MTE3>() between line"), std::string::npos) << m;
+}
+
+TEST(Racecheck, OverlappingMte3WritesWithBarrierAreClean) {
+  Gm z(2 * kN);
+  ExpectClean(Launch(1, [&] { OverlappingCopyOut(z.p, true); }));
+  EXPECT_EQ(z.p[kN / 2], 2.0f);
+  EXPECT_EQ(z.p[0], 1.0f);
+}
+
+// --- A double-buffered loop that frees a buffer before its copy-out (WAR). ---------------------
+
+void DoubleBuffered(float* z, bool free_after_copy) {
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> outZ;
+  pipe.InitBuffer(outZ, 2, kN * sizeof(float));
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 4 * kN);
+  for (int i = 0; i < 4; ++i) {
+    AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
+    AscendC::Duplicate(zl, static_cast<float>(i), kN);
+    outZ.EnQue(zl);
+    zl = outZ.DeQue<float>();
+    if (!free_after_copy) outZ.FreeTensor(zl);
+    AscendC::DataCopy(zg[i * kN], zl, kN);
+    if (free_after_copy) outZ.FreeTensor(zl);
+  }
+}
+
+TEST(Racecheck, BufferReallocatedBeforeItsCopyOut) {
+  Gm z(4 * kN);
+  const Result r = Launch(1, [&] { DoubleBuffered(z.p, false); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("write-after-read hazard on UB bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("MTE3 DataCopy(UB->GM)"), std::string::npos) << m;
+  EXPECT_NE(m.find("V Duplicate"), std::string::npos) << m;
+  EXPECT_NE(m.find("FreeTensor the buffer only after line"), std::string::npos) << m;
+}
+
+TEST(Racecheck, BufferFreedAfterItsCopyOutIsClean) {
+  Gm z(4 * kN);
+  ExpectClean(Launch(1, [&] { DoubleBuffered(z.p, true); }));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(z.p[i * kN + 7], static_cast<float>(i));
+}
+
+// --- Two blocks writing one GM range. ----------------------------------------------------------
+
+void BlockWrite(float* z, bool own_range) {
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 2 * kN);
+  AscendC::LocalTensor<float> t(AscendC::TPosition::VECOUT, 0, kN);
+  Fill(t, static_cast<float>(AscendC::GetBlockIdx()));
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg[own_range ? AscendC::GetBlockIdx() * kN : 0], t, kN);
+}
+
+TEST(Racecheck, TwoBlocksWriteOneGmRange) {
+  Gm z(2 * kN);
+  const Result r = Launch(2, [&] { BlockWrite(z.p, false); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].block_idx, 0);
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("cross-block hazard on GM: block 0"), std::string::npos) << m;
+  EXPECT_NE(m.find("and block 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("the same 1024 bytes"), std::string::npos) << m;
+}
+
+TEST(Racecheck, TwoBlocksWithTheirOwnRangesAreClean) {
+  Gm z(2 * kN);
+  ExpectClean(Launch(2, [&] { BlockWrite(z.p, true); }));
+  EXPECT_EQ(z.p[kN + 3], 1.0f);
+}
+
+// --- initcheck: an uninitialised TBuf read, and device memory nothing wrote. -------------------
+
+void UninitTBuf(float* z, bool init) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, kN * sizeof(float));
+  AscendC::TBuf<AscendC::TPosition::VECCALC> out;
+  pipe.InitBuffer(out, kN * sizeof(float));
+  AscendC::LocalTensor<float> t = buf.Get<float>();
+  AscendC::LocalTensor<float> o = out.Get<float>();
+  if (init) Fill(t, 0.5f);
+  AscendC::Adds(o, t, 1.0f, kN);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::DataCopy(zg, o, kN);
+}
+
+TEST(Initcheck, UninitialisedTBufRead) {
+  Gm z(kN);
+  const Result r = Launch(1, [&] { UninitTBuf(z.p, false); });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("read of uninitialised UB: V Adds"), std::string::npos)
+      << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("UB bytes [0, 1024)"), std::string::npos) << r.AllText();
+}
+
+TEST(Initcheck, InitialisedTBufIsClean) {
+  Gm z(kN);
+  ExpectClean(Launch(1, [&] { UninitTBuf(z.p, true); }));
+  EXPECT_EQ(z.p[9], 1.5f);
+}
+
+// Only the tools asked for run.
+TEST(Initcheck, OffWhenNotAsked) {
+  Gm z(kN);
+  ExpectClean(Launch(1, [&] { UninitTBuf(z.p, false); }, san::kRacecheck | san::kSynccheck));
+}
+
+TEST(Initcheck, DeviceMemoryNobodyWrote) {
+  float* dev = static_cast<float*>(AscendC::GmAlloc(kN * sizeof(float)));
+  san::GmMarkUninitialised(dev, kN * sizeof(float));
+  san::GmMarkWritten(dev, 16 * sizeof(float));  // a host copy of the first 16 floats
+  auto kernel = [&] {
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer(dev, kN);
+    AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 0, kN);
+    AscendC::DataCopy(t, g, kN);
+  };
+  const Result r = Launch(1, kernel);
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("reads GM bytes [64, 1024) of its range"), std::string::npos)
+      << r.AllText();
+  san::GmMarkWritten(dev, kN * sizeof(float));
+  ExpectClean(Launch(1, kernel));
+  AscendC::GmFree(dev);
+}
+
+// --- synccheck ---------------------------------------------------------------------------------
+
+TEST(Synccheck, WaitFlagWithoutSetFlag) {
+  int line = 0;
+  const Result r = Launch(1, [&] {
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID2);
+    line = __LINE__ - 1;
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "synccheck");
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("WaitFlag<HardEvent::MTE2_V>(2) at " + L(line) + " has no SetFlag"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("waits forever"), std::string::npos) << m;
+}
+
+TEST(Synccheck, SetFlagLeftSet) {
+  int line = 0;
+  const Result r = Launch(1, [&] {
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID3);
+    line = __LINE__ - 1;
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "synccheck");
+  EXPECT_NE(r.failures[0].message.find("SetFlag<HardEvent::V_MTE3>(3) at " + L(line) +
+                                       " is still set when the kernel ends"),
+            std::string::npos)
+      << r.AllText();
+}
+
+TEST(Synccheck, PairedFlagsAreClean) {
+  ExpectClean(Launch(1, [&] {
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID3);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID3);
+    AscendC::TQueSync<PIPE_S, PIPE_MTE3> sync;
+    sync.SetFlag(0);
+    sync.WaitFlag(0);
+  }));
+}
+
+TEST(Synccheck, EventIdOutOfRange) {
+  const Result r = Launch(1, [&] {
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(8);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(8);
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("event ID 8 is out of range; the IDs are 0-7"),
+            std::string::npos)
+      << r.AllText();
+}
+
+TEST(Synccheck, AllocEventIdNeverReleased) {
+  const Result r = Launch(1, [&] {
+    AscendC::TPipe pipe;
+    const auto id = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();
+    EXPECT_EQ(id, 0);
+    EXPECT_EQ(pipe.FetchEventID(AscendC::HardEvent::MTE2_V), 1);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("handed out event ID 0, which is never released"),
+            std::string::npos)
+      << r.AllText();
+}
+
+TEST(Synccheck, ReleasedAndFetchedEventIdsAreClean) {
+  ExpectClean(Launch(1, [&] {
+    AscendC::TPipe pipe;
+    const auto id = pipe.AllocEventID<AscendC::HardEvent::MTE2_V>();
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+    pipe.ReleaseEventID<AscendC::HardEvent::MTE2_V>(id);
+    const auto f = pipe.FetchEventID(AscendC::HardEvent::V_MTE3);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(f);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(f);
+  }));
+}
+
+TEST(Synccheck, EightIdsAndThenNone) {
+  const Result r = Launch(1, [&] {
+    AscendC::TPipe pipe;
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_EQ(pipe.AllocEventID<AscendC::HardEvent::V_S>(), i);
+    }
+    EXPECT_EQ(pipe.AllocEventID<AscendC::HardEvent::V_S>(), -1);
+    for (int8_t i = 0; i < 8; ++i) pipe.ReleaseEventID<AscendC::HardEvent::V_S>(i);
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("all 8 event IDs of this event are taken"),
+            std::string::npos)
+      << r.AllText();
+}
+
+// --- The tools' names. -------------------------------------------------------------------------
+
+TEST(Tools, Parse) {
+  uint32_t t = 0;
+  std::string error;
+  ASSERT_TRUE(san::ParseTools("racecheck,synccheck", &t, &error));
+  EXPECT_EQ(t, san::kRacecheck | san::kSynccheck);
+  ASSERT_TRUE(san::ParseTools("all", &t, &error));
+  EXPECT_EQ(t, san::kAllTools);
+  ASSERT_TRUE(san::ParseTools("none", &t, &error));
+  EXPECT_EQ(t, 0u);
+  EXPECT_FALSE(san::ParseTools("racecheck,memcheck", &t, &error));
+  EXPECT_NE(error.find("unknown sanitizer tool 'memcheck'"), std::string::npos) << error;
+  EXPECT_EQ(san::ToolsText(san::kInitcheck | san::kRacecheck), "racecheck,initcheck");
+}
+
+}  // namespace
