@@ -956,4 +956,208 @@ TEST(DataCopyPadChecks, ZeroBlockCountOrLengthIsANoOp) {
   }
 }
 
+// ---- What the sanitizer sees (lngrad_aicore/sanitizer.h) ---------------------------------------
+
+namespace san = lngrad::aicore::san;
+
+struct SanResult {
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  std::string Text() const {
+    std::string t;
+    for (const auto& f : failures) t += "[" + f.check + "] " + f.message + "\n";
+    return t;
+  }
+};
+
+SanResult Sanitize(const char* soc, const std::function<void()>& kernel) {
+  LaunchOptions o;
+  o.sanitize = san::kAllTools;
+  o.soc = soc;
+  SanResult r;
+  testing::internal::CaptureStderr();
+  (void)lngrad::aicore::detail::RunBlocks("kernel", 1, kernel, o, &r.failures);
+  testing::internal::GetCapturedStderr();
+  return r;
+}
+
+std::string Here(int line) { return "data_copy_pad_test.cpp:" + std::to_string(line); }
+
+// 20 bytes of floats in with `right` elements of padding, then `read` floats of the row out
+// with DataCopyPad (MTE2 -> MTE3 synchronised unless `synced` is false). Only data movement, so
+// every access is this file's.
+struct PaddedRowKernel {
+  const char* soc = k910B;
+  bool isPad = true;
+  bool setPadValue = false;
+  uint8_t right = 3;
+  uint32_t read = 8;
+  bool synced = true;
+  int copy_line = 0;
+
+  void Run(float* x, float* z) {
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer(x, 16);
+    zg.SetGlobalBuffer(z, 16);
+    LocalTensor<float> t(TPosition::VECIN, 0, 16);
+    if (setPadValue) SetPadValue(2.0f);
+    copy_line = __LINE__ + 1;  // the call's first line is its call site
+    DataCopyPad(t, xg, DataCopyExtParams(1, 20, 0, 0, 0),
+                DataCopyPadExtParams<float>(isPad, 0, right, 0.0f));
+    if (synced) {
+      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    }
+    DataCopyPad(zg, t, DataCopyExtParams(1, read * 4, 0, 0, 0));
+  }
+};
+
+SanResult SanitizePaddedRow(PaddedRowKernel& k) {
+  GmBuffer x(64), z(64);
+  for (int i = 0; i < 16; ++i) x.as<float>()[i] = static_cast<float>(i + 1);
+  return Sanitize(k.soc, [&] { k.Run(x.as<float>(), z.as<float>()); });
+}
+
+TEST(DataCopyPadSanitizer, PaddingWithIsPadOrSetPadValueIsInitialised) {
+  PaddedRowKernel k;  // 20 B + 12 B of padding: one aligned row, no dummy bytes
+  SanResult r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+  k.isPad = false;
+  k.setPadValue = true;
+  r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, PaddingFromAnUndefinedRegisterIsNot) {
+  PaddedRowKernel k;
+  k.isPad = false;
+  const SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, DummyBytesAreNotInitialised) {
+  // No padding: UB bytes [20, 32) are dummy bytes (the row's first element); copying them out
+  // is an initcheck finding, copying the 5 floats of data is not.
+  PaddedRowKernel k;
+  k.right = 0;
+  SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+  k.read = 5;
+  r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, On950IsPadFillsTheDummyBytes) {
+  PaddedRowKernel k;
+  k.soc = k950;
+  k.right = 0;
+  const SanResult r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, RecordsItsCallSiteOnMte2) {
+  PaddedRowKernel k;
+  k.synced = false;
+  const SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "racecheck");
+  EXPECT_NE(r.failures[0].message.find("MTE2 DataCopyPad(GM->UB) at " + Here(k.copy_line)),
+            std::string::npos)
+      << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, UbToGmReadsOnlyTheRowsBytes) {
+  // A 20-byte row in, its dummy bytes never written, the same 20 bytes out on MTE3: clean, and
+  // an MTE2 -> MTE3 flag is needed.
+  for (bool synced : {true, false}) {
+    GmBuffer x(64), z(64);
+    int out_line = 0;
+    const SanResult r = Sanitize(k910B, [&] {
+      GlobalTensor<float> xg, zg;
+      xg.SetGlobalBuffer(x.as<float>(), 16);
+      zg.SetGlobalBuffer(z.as<float>(), 16);
+      LocalTensor<float> t(TPosition::VECIN, 0, 16);
+      DataCopyPad(t, xg, DataCopyExtParams(1, 20, 0, 0, 0), DataCopyPadExtParams<float>());
+      if (synced) {
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      }
+      DataCopyPad(zg, t, DataCopyExtParams(1, 20, 0, 0, 0));
+      out_line = __LINE__ - 1;
+    });
+    if (synced) {
+      EXPECT_TRUE(r.failures.empty()) << r.Text();
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+      EXPECT_EQ(r.failures[0].check, "racecheck");
+      EXPECT_NE(r.failures[0].message.find("MTE3 DataCopyPad(UB->GM) at " + Here(out_line)),
+                std::string::npos)
+          << r.Text();
+      EXPECT_NE(r.failures[0].message.find("UB bytes [0, 20)"), std::string::npos) << r.Text();
+    }
+  }
+}
+
+// The plain DataCopy forms record on their pipes, block by block.
+TEST(DataCopySanitizer, StridedCopyWritesOnlyItsBlocks) {
+  // Two 32-byte blocks with a one-block gap in UB: the gap stays unwritten (initcheck when the
+  // copy out reads it).
+  GmBuffer x(256), z(256);
+  int copy_line = 0;
+  const SanResult r = Sanitize(k910B, [&] {
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer(x.as<float>(), 64);
+    zg.SetGlobalBuffer(z.as<float>(), 64);
+    LocalTensor<float> t(TPosition::VECIN, 0, 64);
+    DataCopy(t, xg, DataCopyParams(2, 1, 0, 1));
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(zg, t, 24);
+    copy_line = __LINE__ - 1;
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("MTE3 DataCopy(UB->GM) at " + Here(copy_line) +
+                                       " reads UB bytes [32, 64)"),
+            std::string::npos)
+      << r.Text();
+}
+
+TEST(DataCopySanitizer, UbToUbCopyIsOnV) {
+  // UB -> UB DataCopy is a V instruction: after an MTE2 write it needs MTE2 -> V, before an
+  // MTE3 read V -> MTE3.
+  for (bool synced : {true, false}) {
+    GmBuffer x(128), z(128);
+    int copy_line = 0;
+    const SanResult r = Sanitize(k910B, [&] {
+      GlobalTensor<float> xg, zg;
+      xg.SetGlobalBuffer(x.as<float>(), 32);
+      zg.SetGlobalBuffer(z.as<float>(), 32);
+      LocalTensor<float> a(TPosition::VECIN, 0, 32);
+      LocalTensor<float> b(TPosition::VECCALC, 256, 32);
+      DataCopy(a, xg, 32);
+      if (synced) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+      }
+      DataCopy(b, a, 32);
+      copy_line = __LINE__ - 1;
+      SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      DataCopy(zg, b, 32);
+    });
+    if (synced) {
+      EXPECT_TRUE(r.failures.empty()) << r.Text();
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+      EXPECT_NE(r.failures[0].message.find("V DataCopy(UB->UB) at " + Here(copy_line)),
+                std::string::npos)
+          << r.Text();
+    }
+  }
+}
+
 }  // namespace
