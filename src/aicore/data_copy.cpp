@@ -283,8 +283,8 @@ PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a) {
   return plan;
 }
 
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const char* api,
-                  SrcLoc loc) {
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
   // Bytes filled from the pad register count as written when the register is defined; the
   // first-element dummy bytes do not (the vendor calls them dummy data).
   const bool dummy_defined = p.pad_defined && !p.dummy_is_first_element;
@@ -307,7 +307,7 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, cons
   }
   if (p.compact) {
     for (uint64_t i = 0; i < p.count; ++i) {
-      std::memcpy(ub + i * p.len, gm + i * p.gm_pitch, p.len);
+      CopyFromGm(ub + i * p.len, gm + i * p.gm_pitch, p.len, region);
     }
     const std::byte* dummy_unit =
         p.dummy_is_first_element ? ub : reinterpret_cast<const std::byte*>(p.pad);
@@ -319,7 +319,7 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, cons
   for (uint64_t i = 0; i < p.count; ++i) {
     std::byte* row = ub + i * p.ub_pitch;
     FillUnits(row, p.left, p.pad, p.unit);
-    std::memcpy(row + p.left, gm + i * p.gm_pitch, p.len);
+    CopyFromGm(row + p.left, gm + i * p.gm_pitch, p.len, region);
     FillUnits(row + p.left + p.len, p.right, p.pad, p.unit);
     if (p.dummy != 0) {
       uint8_t unit[8];

@@ -155,8 +155,8 @@ struct PadCopyPlan {
 PadCopyPlan PlanPadGmToUb(const PadCopyArgs& a);
 PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a);
 // The copies and their sanitizer records (MTE2, MTE3).
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const char* api,
-                  SrcLoc loc);
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc);
 void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
                   const GmRegionSpan& region, const char* api, SrcLoc loc);
 // SetPadValue: product check, then the register.
@@ -201,9 +201,9 @@ void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T
   if (plan.count == 0) return;
   CheckUbAligned(dst.View(), args.api, "dst");
   dst.Access(0, (plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  src.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  const GmRegionSpan region = src.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
   RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()),
-               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, args.api, loc);
+               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, region, args.api, loc);
 }
 
 template <typename T>
@@ -266,9 +266,10 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
 }
 
 // Sets the pad value register that DataCopyPad GM -> UB uses when isPad is false. pos:
-// VECIN, VECOUT or MAX (both).
+// VECIN, VECOUT or MAX (both). A register write, no memory access: nothing for the sanitizer.
 template <typename T, TPosition pos = TPosition::MAX>
-void SetPadValue(T paddingValue) {
+void SetPadValue(T paddingValue,
+                 [[maybe_unused]] lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::SetPadRegister(lngrad::aicore::detail::PadBits(paddingValue), pos);
 }
 
