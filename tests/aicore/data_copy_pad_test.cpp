@@ -101,6 +101,9 @@ TEST(DataCopyPadStructs, VendorSpellingsAndDefaults) {
   legacy.rightPadding = 4;
   legacy.paddingValue = 0;
   EXPECT_EQ(legacy.rightPadding, 4);
+  const DataCopyPadExtParams<half> halfPad{true, 0, 2, 0};
+  EXPECT_EQ(halfPad.rightPadding, 2);
+  EXPECT_EQ(float(halfPad.paddingValue), 0.0f);
   EXPECT_EQ(static_cast<int>(PaddingMode::Normal), 0);
   EXPECT_EQ(static_cast<int>(PaddingMode::Compact), 1);
 }
@@ -578,8 +581,7 @@ TEST(DataCopyPadRegister, IsPadLoadsTheRegisterForLaterCopies) {
     LocalTensor<int16_t> t = ub.ReinterpretCast<int16_t>();
     DataCopyPad(t, src, DataCopyExtParams(1, 0, 0, 0, 0),
                 DataCopyPadExtParams<int16_t>(true, 0, 0, 0x1234));  // a no-op copy
-    DataCopyPad(t, src, DataCopyExtParams(1, 8, 0, 0, 0),
-                DataCopyPadExtParams<int16_t>(false, 1, 2, 0));
+    DataCopyPad(t, src, {1, 8, 0, 0, 0}, {false, 1, 2, 0});          // braced, as kernels write it
   });
   ASSERT_FALSE(o.error.has_value()) << o.error->what();
   int16_t y[16];
