@@ -351,6 +351,64 @@ void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
   }
 }
 
+PadLoops ActiveLoops(bool gm_to_ub) {
+  PadLoops l;
+  const BlockContext* ctx = CurrentBlockContext();
+  if (ctx == nullptr) return l;
+  const uint64_t* m = ctx->loop_mode[gm_to_ub ? 1 : 0];
+  // A size of 0 (the reset state) runs the copy once.
+  l.n1 = m[0] == 0 ? 1 : m[0];
+  l.n2 = m[1] == 0 ? 1 : m[1];
+  l.src1 = m[2];
+  l.dst1 = m[3];
+  l.src2 = m[4];
+  l.dst2 = m[5];
+  return l;
+}
+
+void SetLoopMode(const AscendC::LoopModeParams& p, AscendC::DataCopyMVType type, bool reset) {
+  const char* api = reset ? "ResetLoopModePara" : "SetLoopModePara";
+  BlockContext& ctx = RequireBlockContext(api);
+  if (ctx.product->arch != NpuArch::k3510) {
+    RaiseKernelCheck(std::string(api) + ".unsupported_product",
+                     std::string(api) + " is not supported on " + ProductText(*ctx.product) +
+                         ": the loop mode exists on Ascend 950PR/950DT (__NPU_ARCH__ 3510) only");
+  }
+  const bool to_ub = type == AscendC::DataCopyMVType::OUT_TO_UB;
+  if (CheckedMode() && !reset) {
+    constexpr uint64_t kUbLimit = uint64_t{1} << 21;
+    constexpr uint64_t kGmLimit = uint64_t{1} << 40;
+    struct Field {
+      const char* name;
+      uint64_t v;
+      bool ub;  // a UB-side stride: a 32-byte multiple below 2^21
+      bool size;
+    };
+    const Field fields[] = {{"loop1Size", p.loop1Size, false, true},
+                            {"loop2Size", p.loop2Size, false, true},
+                            {"loop1SrcStride", p.loop1SrcStride, !to_ub, false},
+                            {"loop1DstStride", p.loop1DstStride, to_ub, false},
+                            {"loop2SrcStride", p.loop2SrcStride, !to_ub, false},
+                            {"loop2DstStride", p.loop2DstStride, to_ub, false}};
+    for (const Field& f : fields) {
+      const uint64_t limit = f.size || f.ub ? kUbLimit : kGmLimit;
+      if (f.v >= limit || (f.ub && f.v % 32 != 0)) {
+        RaisePadParam(api, std::string(f.name) + " is " + std::to_string(f.v) +
+                               ", which must be below 2^" + (limit == kUbLimit ? "21" : "40") +
+                               (f.ub ? " and a multiple of 32 (UB side)" : "") + " for " +
+                               (to_ub ? "OUT_TO_UB" : "UB_TO_OUT"));
+      }
+    }
+  }
+  uint64_t* m = ctx.loop_mode[to_ub ? 1 : 0];
+  m[0] = p.loop1Size;
+  m[1] = p.loop2Size;
+  m[2] = p.loop1SrcStride;
+  m[3] = p.loop1DstStride;
+  m[4] = p.loop2SrcStride;
+  m[5] = p.loop2DstStride;
+}
+
 void SetPadRegister(uint64_t bits, AscendC::TPosition pos) {
   constexpr const char* kApi = "SetPadValue";
   BlockContext& ctx = RequireBlockContext(kApi);

@@ -567,6 +567,107 @@ TEST(DataCopyPadSample, Scenario3CompactPacksThreeRowsOn950) {
   for (int i = 0; i < 80; ++i) EXPECT_EQ(y[i], i < 72 ? x[i] : 0) << i;
 }
 
+// ---- The 950's loop mode (SetLoopModePara) ---------------------------------------------------
+
+// The vendor sample's scenarios 4 and 5: 320 int8 in, two loops of two iterations (GM strides 80
+// and 160, UB strides 128 and 288), each iteration a DataCopyPad of two 40-byte blocks with
+// paddingValue -1: Compact packs the 80 bytes and pads to 96, Normal pads each block to 64.
+std::vector<uint8_t> LoopModeExpected(const std::vector<uint8_t>& x, bool compact) {
+  std::vector<uint8_t> ub(kUbBytes, kUbSentinel);
+  for (int outer = 0; outer < 2; ++outer) {
+    for (int inner = 0; inner < 2; ++inner) {
+      const int dst = outer * 288 + inner * 128;
+      const int src = outer * 160 + inner * 80;
+      for (int block = 0; block < 2; ++block) {
+        const int d = dst + block * (compact ? 40 : 64);
+        for (int b = 0; b < 40; ++b) ub[d + b] = x[src + block * 40 + b];
+        if (!compact) {
+          for (int b = 40; b < 64; ++b) ub[d + b] = 0xFF;
+        }
+      }
+      if (compact) {
+        for (int b = 80; b < 96; ++b) ub[dst + b] = 0xFF;
+      }
+    }
+  }
+  return ub;
+}
+
+TEST(DataCopyPadLoopMode, SampleScenarios4And5) {
+  const std::vector<uint8_t> x = Pattern(320, 5);
+  GmBuffer gm(320);
+  std::memcpy(gm.p, x.data(), 320);
+  for (bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "Compact" : "Normal");
+    const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>& ub) {
+      GlobalTensor<int8_t> src;
+      src.SetGlobalBuffer(reinterpret_cast<int8_t*>(gm.p), 320);
+      LocalTensor<int8_t> t = ub.ReinterpretCast<int8_t>();
+      const DataCopyExtParams copyParams{2, 40, 0, 0, 0};
+      const DataCopyPadExtParams<int8_t> padParams{true, 0, 0, -1};
+      const LoopModeParams loop{2, 2, 80, 128, 160, 288};
+      SetLoopModePara(loop, DataCopyMVType::OUT_TO_UB);
+      if (compact) {
+        DataCopyPad<int8_t, PaddingMode::Compact>(t, src, copyParams, padParams);
+      } else {
+        DataCopyPad<int8_t>(t, src, copyParams, padParams);
+      }
+      ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    });
+    ASSERT_FALSE(o.error.has_value()) << o.error->what();
+    ExpectSameBytes(o.ub, LoopModeExpected(x, compact), "UB");
+  }
+}
+
+TEST(DataCopyPadLoopMode, UbToGmAndReset) {
+  // UB_TO_OUT: two iterations of one 20-byte row, UB 64 bytes and GM 20 bytes apart; after the
+  // reset a copy runs once again.
+  const std::vector<uint8_t> ub_bytes = Pattern(kUbBytes, 3);
+  GmBuffer gm(128);
+  std::memset(gm.p, kGmSentinel, 128);
+  const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>& ub) {
+    std::memcpy(ub.HostPtr(), ub_bytes.data(), kUbBytes);
+    GlobalTensor<uint8_t> dst;
+    dst.SetGlobalBuffer(gm.p, 128);
+    SetLoopModePara({2, 1, 64, 20, 0, 0}, DataCopyMVType::UB_TO_OUT);
+    DataCopyPad(dst, ub, DataCopyExtParams(1, 20, 0, 0, 0));
+    ResetLoopModePara(DataCopyMVType::UB_TO_OUT);
+    DataCopyPad(dst[64], ub, DataCopyExtParams(1, 20, 0, 0, 0));
+  });
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  std::vector<uint8_t> expected(128, kGmSentinel);
+  for (int b = 0; b < 20; ++b) {
+    expected[b] = ub_bytes[b];
+    expected[20 + b] = ub_bytes[64 + b];
+    expected[64 + b] = ub_bytes[b];
+  }
+  ExpectSameBytes(std::vector<uint8_t>(gm.p, gm.p + 128), expected, "GM");
+}
+
+TEST(DataCopyPadLoopMode, RulesAndProducts) {
+  CheckedModeScope mode(true);
+  const Outcome a2 = RunOn(k910B, [](LocalTensor<uint8_t>&) {
+    SetLoopModePara({2, 1, 64, 128, 0, 0}, DataCopyMVType::OUT_TO_UB);
+  });
+  ASSERT_TRUE(a2.error.has_value());
+  EXPECT_EQ(a2.error->check(), "SetLoopModePara.unsupported_product");
+  EXPECT_NE(a2.error->message().find("Ascend910B1"), std::string::npos) << a2.error->message();
+  for (uint64_t stride : {128u, 100u}) {
+    const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>&) {
+      SetLoopModePara({2, 1, 64, stride, 0, 0}, DataCopyMVType::OUT_TO_UB);
+      ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    });
+    ASSERT_EQ(o.error.has_value(), stride == 100);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+      EXPECT_NE(o.error->message().find("loop1DstStride is 100, which must be below 2^21 and a "
+                                        "multiple of 32 (UB side) for OUT_TO_UB"),
+                std::string::npos)
+          << o.error->message();
+    }
+  }
+}
+
 // ---- The pad value register -----------------------------------------------------------------
 
 TEST(DataCopyPadRegister, IsPadLoadsTheRegisterForLaterCopies) {

@@ -107,6 +107,9 @@ struct BlockContext {
   // one of them sets it in this block.
   bool pad_value_set = false;
   uint64_t pad_value = 0;
+  // SetLoopModePara (950) per direction, [0] UB -> GM, [1] GM -> UB: loop1Size, loop2Size,
+  // loop1SrcStride, loop1DstStride, loop2SrcStride, loop2DstStride; all 0 when reset.
+  uint64_t loop_mode[2][6] = {};
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has

@@ -21,7 +21,8 @@
 // 950 (3510) have DataCopyPad; the Atlas inference series (310P, 2002) and training series
 // (910, 1001) do not, and PaddingMode::Compact exists on the 950 only: such calls raise
 // "DataCopyPad.unsupported_product" in both modes (the device has no such instruction to
-// compile to). SetPadValue exists on 2201 and 3510 only ("SetPadValue.unsupported_product").
+// compile to). SetPadValue exists on 2201 and 3510 only ("SetPadValue.unsupported_product"),
+// the loop mode (SetLoopModePara) on 3510 only.
 // Parameter rules (checked mode, "datacopypad_params"): blockCount <= 4095, blockLen <= 2097151
 // and a multiple of sizeof(T), each padding at most 32 bytes, strides in the product's range,
 // 64-bit paddingValue 0; the UB operand 32-byte aligned (ub_alignment); tensor and GM bounds
@@ -73,6 +74,23 @@ struct DataCopyExtParams {
   DataCopyExtStride srcStride = 0;
   DataCopyExtStride dstStride = 0;
   uint32_t rsv = 0;  // reserved
+};
+
+// SetLoopModePara's direction.
+enum class DataCopyMVType : uint8_t {
+  UB_TO_OUT = 0,
+  OUT_TO_UB = 1,
+};
+
+// The 950's loop mode: DataCopyPad repeated loop2Size x loop1Size times, the source and
+// destination moving by the loop strides (bytes, start to start) per iteration.
+struct LoopModeParams {
+  uint32_t loop1Size = 0;
+  uint32_t loop2Size = 0;
+  uint64_t loop1SrcStride = 0;
+  uint64_t loop1DstStride = 0;
+  uint64_t loop2SrcStride = 0;
+  uint64_t loop2DstStride = 0;
 };
 
 }  // namespace AscendC
@@ -161,6 +179,15 @@ void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
                   const GmRegionSpan& region, const char* api, SrcLoc loc);
 // SetPadValue: product check, then the register.
 void SetPadRegister(uint64_t bits, AscendC::TPosition pos);
+// The loop mode of a direction (SetLoopModePara); sizes 1 and strides 0 when off.
+struct PadLoops {
+  uint64_t n1 = 1, n2 = 1;
+  uint64_t src1 = 0, dst1 = 0, src2 = 0, dst2 = 0;
+  uint64_t SrcExtra() const { return (n1 - 1) * src1 + (n2 - 1) * src2; }
+  uint64_t DstExtra() const { return (n1 - 1) * dst1 + (n2 - 1) * dst2; }
+};
+PadLoops ActiveLoops(bool gm_to_ub);
+void SetLoopMode(const AscendC::LoopModeParams& p, AscendC::DataCopyMVType type, bool reset);
 
 template <typename T>
 uint64_t PadBits(const T& v) {
@@ -199,11 +226,18 @@ void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T
                const PadCopyArgs& args, SrcLoc loc) {
   const PadCopyPlan plan = PlanPadGmToUb(args);
   if (plan.count == 0) return;
+  const PadLoops l = ActiveLoops(true);
   CheckUbAligned(dst.View(), args.api, "dst");
-  dst.Access(0, (plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  const GmRegionSpan region = src.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()),
-               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, region, args.api, loc);
+  dst.Access(0, (l.DstExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  const GmRegionSpan region =
+      src.Access(0, (l.SrcExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
+    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
+      RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()) + i1 * l.dst1 + i2 * l.dst2,
+                   reinterpret_cast<const std::byte*>(src.GetPhyAddr()) + i1 * l.src1 + i2 * l.src2,
+                   plan, region, args.api, loc);
+    }
+  }
 }
 
 template <typename T>
@@ -211,11 +245,18 @@ void PadUbToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T
                const PadCopyArgs& args, SrcLoc loc) {
   const PadCopyPlan plan = PlanPadUbToGm(args);
   if (plan.count == 0) return;
+  const PadLoops l = ActiveLoops(false);
   CheckUbAligned(src.View(), args.api, "src");
-  src.Access(0, (plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  const GmRegionSpan region = dst.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-               reinterpret_cast<const std::byte*>(src.HostPtr()), plan, region, args.api, loc);
+  src.Access(0, (l.SrcExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  const GmRegionSpan region =
+      dst.Access(0, (l.DstExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
+    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
+      RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()) + i1 * l.dst1 + i2 * l.dst2,
+                   reinterpret_cast<const std::byte*>(src.HostPtr()) + i1 * l.src1 + i2 * l.src2,
+                   plan, region, args.api, loc);
+    }
+  }
 }
 
 }  // namespace lngrad::aicore::detail
@@ -271,6 +312,15 @@ template <typename T, TPosition pos = TPosition::MAX>
 void SetPadValue(T paddingValue,
                  [[maybe_unused]] lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::SetPadRegister(lngrad::aicore::detail::PadBits(paddingValue), pos);
+}
+
+// Loop mode (950): the DataCopyPad calls of that direction that follow repeat as `loopParams`
+// says, until ResetLoopModePara. Strides in bytes; the UB side's must be 32-byte multiples.
+inline void SetLoopModePara(const LoopModeParams& loopParams, DataCopyMVType type) {
+  lngrad::aicore::detail::SetLoopMode(loopParams, type, false);
+}
+inline void ResetLoopModePara(DataCopyMVType type) {
+  lngrad::aicore::detail::SetLoopMode(LoopModeParams{}, type, true);
 }
 
 }  // namespace AscendC
