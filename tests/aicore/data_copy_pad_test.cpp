@@ -619,6 +619,52 @@ TEST(DataCopyPadLoopMode, SampleScenarios4And5) {
   }
 }
 
+TEST(DataCopyPadLoopMode, SampleScenario6FiveDimensions) {
+  // GM [2, 4, 3, 128, 126] int8 -> UB [512, 128]: rows [2, 2, 2, 64] of 126 bytes, each padded
+  // with two zeros; loop1 over dimension 2, loop2 over dimension 1, a plain loop over dimension 0.
+  constexpr int kD1 = 4, kD2 = 3, kD3 = 128, kD4 = 126;
+  const std::vector<uint8_t> x = Pattern(2 * kD1 * kD2 * kD3 * kD4, 9);
+  GmBuffer gm(x.size());
+  std::memcpy(gm.p, x.data(), x.size());
+  std::vector<uint8_t> ub(512 * 128);
+  LaunchOptions o;
+  o.sequential = true;
+  o.soc = k950;
+  const lngrad::Status s = lngrad::aicore::Launch(
+      1,
+      [&] {
+        LocalTensor<int8_t> t(TPosition::VECIN, 0, 512 * 128);
+        std::memset(t.HostPtr(), kUbSentinel, 512 * 128);
+        GlobalTensor<int8_t> src;
+        src.SetGlobalBuffer(reinterpret_cast<int8_t*>(gm.p), x.size());
+        SetLoopModePara({2, 2, kD3 * kD4, 64 * 128, kD2 * kD3 * kD4, 2 * 64 * 128},
+                        DataCopyMVType::OUT_TO_UB);
+        const DataCopyExtParams copyParams{64, kD4, 0, 0, 0};
+        const DataCopyPadExtParams<int8_t> padParams{true, 0, 0, 0};
+        for (uint32_t dim0 = 0; dim0 < 2; ++dim0) {
+          DataCopyPad<int8_t>(t[dim0 * 2 * 2 * 64 * 128], src[dim0 * kD1 * kD2 * kD3 * kD4],
+                              copyParams, padParams);
+        }
+        ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+        std::memcpy(ub.data(), t.HostPtr(), ub.size());
+      },
+      o);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<uint8_t> expected(512 * 128, 0);
+  int row = 0;
+  for (int d0 = 0; d0 < 2; ++d0) {
+    for (int d1 = 0; d1 < 2; ++d1) {
+      for (int d2 = 0; d2 < 2; ++d2) {
+        for (int d3 = 0; d3 < 64; ++d3, ++row) {
+          const size_t from = (((static_cast<size_t>(d0) * kD1 + d1) * kD2 + d2) * kD3 + d3) * kD4;
+          for (int b = 0; b < kD4; ++b) expected[row * 128 + b] = x[from + b];
+        }
+      }
+    }
+  }
+  ExpectSameBytes(ub, expected, "UB");
+}
+
 TEST(DataCopyPadLoopMode, UbToGmAndReset) {
   // UB_TO_OUT: two iterations of one 20-byte row, UB 64 bytes and GM 20 bytes apart; after the
   // reset a copy runs once again.
