@@ -283,8 +283,10 @@ PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a) {
   return plan;
 }
 
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
-                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+namespace {
+
+void PadGmToUbOnce(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
+                   const GmRegionSpan& region, const char* api, SrcLoc loc) {
   // Bytes filled from the pad register count as written when the register is defined; the
   // first-element dummy bytes do not (the vendor calls them dummy data).
   const bool dummy_defined = p.pad_defined && !p.dummy_is_first_element;
@@ -332,8 +334,8 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
   }
 }
 
-void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
-                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+void PadUbToGmOnce(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
+                   const GmRegionSpan& region, const char* api, SrcLoc loc) {
   san::Instr in(Pipe::kMte3, api, loc);
   if (in) {
     in.ReadBlocks(ub, p.count, p.len, p.ub_pitch);
@@ -349,6 +351,29 @@ void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
       std::memcpy(gm + i * p.gm_pitch, ub + i * p.ub_pitch, p.len);
     }
   }
+}
+
+template <typename Once, typename Dst, typename Src>
+void ForEachLoop(const PadLoops& l, Dst* dst, Src* src, Once once) {
+  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
+    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
+      once(dst + i1 * l.dst1 + i2 * l.dst2, src + i1 * l.src1 + i2 * l.src2);
+    }
+  }
+}
+
+}  // namespace
+
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+  ForEachLoop(l, ub, gm,
+              [&](std::byte* d, const std::byte* s) { PadGmToUbOnce(d, s, p, region, api, loc); });
+}
+
+void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+  ForEachLoop(l, gm, ub,
+              [&](std::byte* d, const std::byte* s) { PadUbToGmOnce(d, s, p, region, api, loc); });
 }
 
 PadLoops ActiveLoops(bool gm_to_ub) {

@@ -172,13 +172,6 @@ struct PadCopyPlan {
 // Returns the layout; count or len 0 is a no-op (count 0 in the plan).
 PadCopyPlan PlanPadGmToUb(const PadCopyArgs& a);
 PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a);
-// The copies and their sanitizer records (MTE2, MTE3).
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
-                  const GmRegionSpan& region, const char* api, SrcLoc loc);
-void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
-                  const GmRegionSpan& region, const char* api, SrcLoc loc);
-// SetPadValue: product check, then the register.
-void SetPadRegister(uint64_t bits, AscendC::TPosition pos);
 // The loop mode of a direction (SetLoopModePara); sizes 1 and strides 0 when off.
 struct PadLoops {
   uint64_t n1 = 1, n2 = 1;
@@ -186,6 +179,13 @@ struct PadLoops {
   uint64_t SrcExtra() const { return (n1 - 1) * src1 + (n2 - 1) * src2; }
   uint64_t DstExtra() const { return (n1 - 1) * dst1 + (n2 - 1) * dst2; }
 };
+// The copies, once per loop-mode iteration, and their sanitizer records (MTE2, MTE3).
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc);
+void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc);
+// SetPadValue: product check, then the register.
+void SetPadRegister(uint64_t bits, AscendC::TPosition pos);
 PadLoops ActiveLoops(bool gm_to_ub);
 void SetLoopMode(const AscendC::LoopModeParams& p, AscendC::DataCopyMVType type, bool reset);
 
@@ -231,13 +231,9 @@ void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T
   dst.Access(0, (l.DstExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
   const GmRegionSpan region =
       src.Access(0, (l.SrcExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
-    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
-      RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()) + i1 * l.dst1 + i2 * l.dst2,
-                   reinterpret_cast<const std::byte*>(src.GetPhyAddr()) + i1 * l.src1 + i2 * l.src2,
-                   plan, region, args.api, loc);
-    }
-  }
+  RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()),
+               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, l, region, args.api,
+               loc);
 }
 
 template <typename T>
@@ -250,13 +246,8 @@ void PadUbToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T
   src.Access(0, (l.SrcExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
   const GmRegionSpan region =
       dst.Access(0, (l.DstExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
-    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
-      RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()) + i1 * l.dst1 + i2 * l.dst2,
-                   reinterpret_cast<const std::byte*>(src.HostPtr()) + i1 * l.src1 + i2 * l.src2,
-                   plan, region, args.api, loc);
-    }
-  }
+  RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+               reinterpret_cast<const std::byte*>(src.HostPtr()), plan, l, region, args.api, loc);
 }
 
 }  // namespace lngrad::aicore::detail
