@@ -219,7 +219,7 @@ uint64_t DataCopyBytes(const char* api, uint64_t count, uint32_t elem_size) {
                          " B is not a multiple of 32 B; the device would copy only " +
                          std::to_string(copied) + " B and silently drop the last " +
                          std::to_string(bytes - copied) +
-                         " B (use a 32-byte multiple, or DataCopyPad on the device)");
+                         " B (use a 32-byte multiple, or DataCopyPad for rows that are not)");
   }
   return copied;
 }

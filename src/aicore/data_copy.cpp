@@ -175,6 +175,21 @@ void RequireForwardPitch(const char* api, const char* name, int64_t stride, int6
   }
 }
 
+// The rows and the GM side of either direction (gm_stride: the GM side's stride), and the
+// packed UB side of Compact mode; count 0 for a no-op.
+PadCopyPlan RowsPlan(const PadCopyArgs& a, int64_t gm_stride) {
+  PadCopyPlan plan;
+  if (a.block_count == 0 || a.block_len == 0) return plan;
+  plan.count = a.block_count;
+  plan.len = a.block_len;
+  plan.compact = a.compact;
+  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + gm_stride);
+  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
+  plan.ub_pitch = plan.len;
+  plan.ub_extent = AlignUp32(plan.count * plan.len);
+  return plan;
+}
+
 void FillUnits(std::byte* p, uint64_t bytes, const uint8_t* unit_bytes, uint32_t unit) {
   if (bytes == 0) return;
   if (unit == 1) {
@@ -221,16 +236,9 @@ PadCopyPlan PlanPadGmToUb(const PadCopyArgs& a) {
     ctx.pad_value_set = true;
     ctx.pad_value = a.pad_bits;
   }
-  PadCopyPlan plan;
-  if (a.block_count == 0 || a.block_len == 0) return plan;
-  plan.count = a.block_count;
-  plan.len = a.block_len;
-  plan.compact = a.compact;
-  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + a.src_stride);
-  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
+  PadCopyPlan plan = RowsPlan(a, a.src_stride);
+  if (plan.count == 0) return plan;
   if (a.compact) {
-    plan.ub_pitch = plan.len;
-    plan.ub_extent = AlignUp32(plan.count * plan.len);
     plan.dummy = plan.ub_extent - plan.count * plan.len;
   } else {
     plan.left = a.left_elems * a.elem_size;
@@ -266,25 +274,19 @@ PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a) {
                        is950 ? kMax950GmStride : kMaxStride, p);
     }
   }
-  PadCopyPlan plan;
-  if (a.block_count == 0 || a.block_len == 0) return plan;
-  plan.count = a.block_count;
-  plan.len = a.block_len;
-  plan.compact = a.compact;
-  plan.gm_pitch = static_cast<uint64_t>(static_cast<int64_t>(a.block_len) + a.dst_stride);
-  plan.gm_extent = (plan.count - 1) * plan.gm_pitch + plan.len;
-  if (a.compact) {
-    plan.ub_pitch = plan.len;
-    plan.ub_extent = AlignUp32(plan.count * plan.len);
-  } else {
+  PadCopyPlan plan = RowsPlan(a, a.dst_stride);
+  if (plan.count == 0) return plan;
+  if (!a.compact) {
     plan.ub_pitch = AlignUp32(plan.len) + static_cast<uint64_t>(a.src_stride) * 32;
     plan.ub_extent = (plan.count - 1) * plan.ub_pitch + AlignUp32(plan.len);
   }
   return plan;
 }
 
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const char* api,
-                  SrcLoc loc) {
+namespace {
+
+void PadGmToUbOnce(std::byte* ub, const std::byte* gm, const PadCopyPlan& p,
+                   const GmRegionSpan& region, const char* api, SrcLoc loc) {
   // Bytes filled from the pad register count as written when the register is defined; the
   // first-element dummy bytes do not (the vendor calls them dummy data).
   const bool dummy_defined = p.pad_defined && !p.dummy_is_first_element;
@@ -307,7 +309,7 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, cons
   }
   if (p.compact) {
     for (uint64_t i = 0; i < p.count; ++i) {
-      std::memcpy(ub + i * p.len, gm + i * p.gm_pitch, p.len);
+      CopyFromGm(ub + i * p.len, gm + i * p.gm_pitch, p.len, region);
     }
     const std::byte* dummy_unit =
         p.dummy_is_first_element ? ub : reinterpret_cast<const std::byte*>(p.pad);
@@ -319,7 +321,7 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, cons
   for (uint64_t i = 0; i < p.count; ++i) {
     std::byte* row = ub + i * p.ub_pitch;
     FillUnits(row, p.left, p.pad, p.unit);
-    std::memcpy(row + p.left, gm + i * p.gm_pitch, p.len);
+    CopyFromGm(row + p.left, gm + i * p.gm_pitch, p.len, region);
     FillUnits(row + p.left + p.len, p.right, p.pad, p.unit);
     if (p.dummy != 0) {
       uint8_t unit[8];
@@ -332,8 +334,8 @@ void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, cons
   }
 }
 
-void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
-                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+void PadUbToGmOnce(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
+                   const GmRegionSpan& region, const char* api, SrcLoc loc) {
   san::Instr in(Pipe::kMte3, api, loc);
   if (in) {
     in.ReadBlocks(ub, p.count, p.len, p.ub_pitch);
@@ -349,6 +351,87 @@ void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
       std::memcpy(gm + i * p.gm_pitch, ub + i * p.ub_pitch, p.len);
     }
   }
+}
+
+template <typename Once, typename Dst, typename Src>
+void ForEachLoop(const PadLoops& l, Dst* dst, Src* src, Once once) {
+  for (uint64_t i2 = 0; i2 < l.n2; ++i2) {
+    for (uint64_t i1 = 0; i1 < l.n1; ++i1) {
+      once(dst + i1 * l.dst1 + i2 * l.dst2, src + i1 * l.src1 + i2 * l.src2);
+    }
+  }
+}
+
+}  // namespace
+
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+  ForEachLoop(l, ub, gm,
+              [&](std::byte* d, const std::byte* s) { PadGmToUbOnce(d, s, p, region, api, loc); });
+}
+
+void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc) {
+  ForEachLoop(l, gm, ub,
+              [&](std::byte* d, const std::byte* s) { PadUbToGmOnce(d, s, p, region, api, loc); });
+}
+
+PadLoops ActiveLoops(bool gm_to_ub) {
+  PadLoops l;
+  const BlockContext* ctx = CurrentBlockContext();
+  if (ctx == nullptr) return l;
+  const uint64_t* m = ctx->loop_mode[gm_to_ub ? 1 : 0];
+  // A size of 0 (the reset state) runs the copy once.
+  l.n1 = m[0] == 0 ? 1 : m[0];
+  l.n2 = m[1] == 0 ? 1 : m[1];
+  l.src1 = m[2];
+  l.dst1 = m[3];
+  l.src2 = m[4];
+  l.dst2 = m[5];
+  return l;
+}
+
+void SetLoopMode(const AscendC::LoopModeParams& p, AscendC::DataCopyMVType type, bool reset) {
+  const char* api = reset ? "ResetLoopModePara" : "SetLoopModePara";
+  BlockContext& ctx = RequireBlockContext(api);
+  if (ctx.product->arch != NpuArch::k3510) {
+    RaiseKernelCheck(std::string(api) + ".unsupported_product",
+                     std::string(api) + " is not supported on " + ProductText(*ctx.product) +
+                         ": the loop mode exists on Ascend 950PR/950DT (__NPU_ARCH__ 3510) only");
+  }
+  const bool to_ub = type == AscendC::DataCopyMVType::OUT_TO_UB;
+  if (CheckedMode() && !reset) {
+    constexpr uint64_t kUbLimit = uint64_t{1} << 21;
+    constexpr uint64_t kGmLimit = uint64_t{1} << 40;
+    struct Field {
+      const char* name;
+      uint64_t v;
+      bool ub;  // a UB-side stride: a 32-byte multiple below 2^21
+      bool size;
+    };
+    const Field fields[] = {{"loop1Size", p.loop1Size, false, true},
+                            {"loop2Size", p.loop2Size, false, true},
+                            {"loop1SrcStride", p.loop1SrcStride, !to_ub, false},
+                            {"loop1DstStride", p.loop1DstStride, to_ub, false},
+                            {"loop2SrcStride", p.loop2SrcStride, !to_ub, false},
+                            {"loop2DstStride", p.loop2DstStride, to_ub, false}};
+    for (const Field& f : fields) {
+      const uint64_t limit = f.size || f.ub ? kUbLimit : kGmLimit;
+      if (f.v >= limit || (f.ub && f.v % 32 != 0)) {
+        RaisePadParam(api, std::string(f.name) + " is " + std::to_string(f.v) +
+                               ", which must be below 2^" + (limit == kUbLimit ? "21" : "40") +
+                               (f.ub ? " and a multiple of 32 (UB side)" : "") + " for " +
+                               (to_ub ? "OUT_TO_UB" : "UB_TO_OUT"));
+      }
+    }
+  }
+  uint64_t* m = ctx.loop_mode[to_ub ? 1 : 0];
+  m[0] = p.loop1Size;
+  m[1] = p.loop2Size;
+  m[2] = p.loop1SrcStride;
+  m[3] = p.loop1DstStride;
+  m[4] = p.loop2SrcStride;
+  m[5] = p.loop2DstStride;
 }
 
 void SetPadRegister(uint64_t bits, AscendC::TPosition pos) {

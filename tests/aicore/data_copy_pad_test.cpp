@@ -75,6 +75,39 @@ std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
   return v;
 }
 
+// The structs as kernels spell them (the vendor's samples and documentation).
+TEST(DataCopyPadStructs, VendorSpellingsAndDefaults) {
+  constexpr uint32_t srcCols = 20;
+  const DataCopyExtParams copyParams{1, srcCols * sizeof(half), 0, 0, 0};
+  EXPECT_EQ(copyParams.blockCount, 1);
+  EXPECT_EQ(copyParams.blockLen, 40u);
+  const DataCopyExtParams defaults;
+  EXPECT_EQ(defaults.blockCount, 1);  // DEFAULT_DATA_COPY_NBURST
+  EXPECT_EQ(defaults.blockLen, 0u);
+  EXPECT_EQ(defaults.srcStride, 0u);
+  EXPECT_EQ(defaults.dstStride, 0u);
+  EXPECT_EQ(defaults.rsv, 0u);
+  const DataCopyPadExtParams<int8_t> minusOne{true, 0, 0, -1};
+  EXPECT_TRUE(minusOne.isPad);
+  EXPECT_EQ(minusOne.paddingValue, -1);
+  DataCopyPadExtParams<half> padParams;
+  EXPECT_FALSE(padParams.isPad);
+  EXPECT_EQ(padParams.leftPadding, 0);
+  EXPECT_EQ(padParams.rightPadding, 0);
+  EXPECT_EQ(float(padParams.paddingValue), 0.0f);
+  padParams.rightPadding = 12;
+  DataCopyPadParams legacy;
+  legacy.isPad = 1;
+  legacy.rightPadding = 4;
+  legacy.paddingValue = 0;
+  EXPECT_EQ(legacy.rightPadding, 4);
+  const DataCopyPadExtParams<half> halfPad{true, 0, 2, 0};
+  EXPECT_EQ(halfPad.rightPadding, 2);
+  EXPECT_EQ(float(halfPad.paddingValue), 0.0f);
+  EXPECT_EQ(static_cast<int>(PaddingMode::Normal), 0);
+  EXPECT_EQ(static_cast<int>(PaddingMode::Compact), 1);
+}
+
 // ---- The model, from the documentation ----------------------------------------------------
 
 // The fields as the documentation names them (element counts for the paddings).
@@ -302,18 +335,16 @@ std::vector<Case> GmToUbCases() {
           for (uint32_t left : {0u, 1u, 32 / e}) {
             for (uint32_t right : {0u, 2u}) {
               for (int pad : {0, 1, 2}) {  // isPad, SetPadValue register, neither
-                Case c;
-                c.blockCount = count;
-                c.blockLen = len;
-                c.srcStride = src_stride;
-                c.dstStride = dst_stride;
-                c.leftPadding = left;
-                c.rightPadding = right;
-                c.isPad = pad == 0;
-                c.padBits = 0x8877665544332211ull;
-                c.registerKnown = pad == 1;
-                c.registerBits = 0x0123456789ABCDEFull;
-                cases.push_back(c);
+                cases.push_back({.blockCount = count,
+                                 .blockLen = len,
+                                 .srcStride = src_stride,
+                                 .dstStride = dst_stride,
+                                 .leftPadding = left,
+                                 .rightPadding = right,
+                                 .isPad = pad == 0,
+                                 .padBits = 0x8877665544332211ull,
+                                 .registerKnown = pad == 1,
+                                 .registerBits = 0x0123456789ABCDEFull});
               }
             }
           }
@@ -352,12 +383,10 @@ void UbToGmAllFields(const char* soc) {
     for (uint32_t len : {e, 5 * e, 32u, 96u + e}) {
       for (int64_t src_stride : {0, 1, 3}) {
         for (int64_t dst_stride : {0, 1, 33}) {
-          Case c;
-          c.blockCount = count;
-          c.blockLen = len;
-          c.srcStride = src_stride;
-          c.dstStride = dst_stride;
-          ExpectUbToGmMatchesModel<T>(soc, c);
+          ExpectUbToGmMatchesModel<T>(soc, {.blockCount = count,
+                                            .blockLen = len,
+                                            .srcStride = src_stride,
+                                            .dstStride = dst_stride});
           if (testing::Test::HasFatalFailure()) return;
         }
       }
@@ -373,5 +402,911 @@ TEST(DataCopyPadUbToGm, Int32AllFields) { UbToGmAllFields<int32_t>(k910B); }
 TEST(DataCopyPadUbToGm, Int64AllFields) { UbToGmAllFields<int64_t>(k910B); }
 TEST(DataCopyPadUbToGm, FloatAllFieldsOn950) { UbToGmAllFields<float>(k950); }
 TEST(DataCopyPadUbToGm, HalfAllFieldsOn310B) { UbToGmAllFields<half>(k310B); }
+
+// The older prototype: the same fields in DataCopyParams (16-bit, blockLen in bytes) and
+// DataCopyPadParams (paddingValue as the register's raw bits).
+TEST(DataCopyPadLegacy, GmToUbAndUbToGmMatchTheModel) {
+  for (Case c : GmToUbCases<half>()) {
+    c.padBits = 0x3C00;  // 1.0 as half bits
+    ExpectGmToUbMatchesModel<half>(k910B, c, /*legacy=*/true);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  for (Case c : GmToUbCases<int8_t>()) {
+    ExpectGmToUbMatchesModel<int8_t>(k910B, c, /*legacy=*/true);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  Case c;
+  c.blockCount = 3;
+  c.blockLen = 46;
+  c.srcStride = 2;
+  c.dstStride = 5;
+  ExpectUbToGmMatchesModel<int16_t>(k910B, c, /*legacy=*/true);
+}
+
+// Compact mode (950): rows packed back to back, one fill at the end; dstStride and the
+// paddings are ignored.
+TEST(DataCopyPadCompact, GmToUbPacksRowsAndFillsTheEnd) {
+  for (Case c : GmToUbCases<half>()) {
+    c.is950 = true;
+    c.compact = true;
+    ExpectGmToUbMatchesModel<half>(k950, c);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+  for (Case c : GmToUbCases<float>()) {
+    c.is950 = true;
+    c.compact = true;
+    ExpectGmToUbMatchesModel<float>(k950, c, /*legacy=*/true);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(DataCopyPadCompact, UbToGmReadsPackedRows) {
+  for (uint32_t count : {1u, 3u}) {
+    for (uint32_t len : {4u, 20u, 48u}) {
+      Case c;
+      c.blockCount = count;
+      c.blockLen = len;
+      c.srcStride = 7;  // ignored
+      c.dstStride = 3;
+      c.compact = true;
+      ExpectUbToGmMatchesModel<float>(k950, c);
+      if (testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+#if __NPU_ARCH__ == 3510
+// The 950's GM stride may step back, down to -blockLen (the same row again).
+TEST(DataCopyPad950, NegativeGmStrides) {
+  for (int64_t stride : {-48, -20, -1}) {
+    Case c;
+    c.blockCount = 4;
+    c.blockLen = 48;
+    c.srcStride = stride;
+    c.isPad = true;
+    c.is950 = true;
+    c.dstStride = 1;
+    ExpectGmToUbMatchesModel<int8_t>(k950, c);
+  }
+}
+
+TEST(DataCopyPad950, UbToGmStridesAreNotNegative) {
+  // The GM side of UB -> GM is documented as [0, 2^40 - 1] on the 950.
+  CheckedModeScope mode(true);
+  Case u;
+  u.blockCount = 2;
+  u.blockLen = 48;
+  u.dstStride = -1;
+  std::optional<KernelCheckError> e;
+  UbToGm<int8_t>(k950, u, Pattern(kUbBytes, 1), 256, &e);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->check(), lngrad::aicore::checks::kDataCopyPadParams);
+  EXPECT_NE(e->message().find("dstStride (GM bytes) is -1, which must be in [0, 1099511627775]"),
+            std::string::npos)
+      << e->message();
+  u.dstStride = int64_t{1} << 40;  // one row: only the range refuses it
+  u.blockCount = 1;
+  UbToGm<int8_t>(k950, u, Pattern(kUbBytes, 1), 256, &e);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_NE(e->message().find("dstStride (GM bytes) is 1099511627776"), std::string::npos)
+      << e->message();
+}
+
+TEST(DataCopyPad950, StrideBelowMinusBlockLenIsAnErrorInBothModes) {
+  for (bool checked : {true, false}) {
+    CheckedModeScope mode(checked);
+    Case c;
+    c.blockCount = 2;
+    c.blockLen = 32;
+    c.srcStride = -33;
+    const Outcome o = GmToUb<int8_t>(k950, c, Pattern(256, 1));
+    ASSERT_TRUE(o.error.has_value());
+    EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+    EXPECT_NE(o.error->message().find("srcStride is -33"), std::string::npos) << o.error->message();
+  }
+}
+#endif
+
+// The vendor's data_copy_pad sample, scenarios 1-3, with the outputs its gen_data.py expects.
+TEST(DataCopyPadSample, Scenario1SetPadValueFillsTheRightPadding) {
+  // [1, 20] half -> [1, 32]: isPad false, rightPadding 12, SetPadValue(1).
+  std::vector<uint16_t> x(20);
+  for (int i = 0; i < 20; ++i) x[i] = static_cast<uint16_t>(0x4000 + i);
+  std::vector<uint8_t> gm(64, 0);
+  std::memcpy(gm.data(), x.data(), 40);
+  Case c;
+  c.blockLen = 40;
+  c.rightPadding = 12;
+  c.registerKnown = true;
+  c.registerBits = 0x3C00;
+  const Outcome o = GmToUb<half>(k910B, c, gm);
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  uint16_t y[32];
+  std::memcpy(y, o.ub.data(), sizeof(y));
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(y[i], i < 20 ? x[i] : 0x3C00) << i;
+}
+
+TEST(DataCopyPadSample, Scenario2IsPadZeroFillsEveryRow) {
+  // [32, 59] float -> [32, 64]: isPad true (paddingValue 0), rightPadding 5.
+  std::vector<float> x(32 * 59);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * static_cast<float>(i) + 1.0f;
+  std::vector<uint8_t> gm(x.size() * 4);
+  std::memcpy(gm.data(), x.data(), gm.size());
+  Case c;
+  c.blockCount = 32;
+  c.blockLen = 59 * 4;
+  c.rightPadding = 5;
+  c.isPad = true;
+  const Outcome o = GmToUb<float>(k910B, c, gm);
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  std::vector<float> y(32 * 64);
+  std::memcpy(y.data(), o.ub.data(), y.size() * 4);
+  for (int r = 0; r < 32; ++r) {
+    for (int j = 0; j < 64; ++j) {
+      ASSERT_EQ(y[r * 64 + j], j < 59 ? x[r * 59 + j] : 0.0f) << r << "," << j;
+    }
+  }
+}
+
+TEST(DataCopyPadSample, Scenario3CompactPacksThreeRowsOn950) {
+  // [3, 24] half -> [1, 80]: Compact, isPad true (0): 72 elements, then 8 of padding.
+  std::vector<uint16_t> x(72);
+  for (int i = 0; i < 72; ++i) x[i] = static_cast<uint16_t>(0x4400 + 3 * i);
+  std::vector<uint8_t> gm(160, 0);
+  std::memcpy(gm.data(), x.data(), 144);
+  Case c;
+  c.blockCount = 3;
+  c.blockLen = 48;
+  c.rightPadding = 8;
+  c.isPad = true;
+  c.compact = true;
+  const Outcome o = GmToUb<half>(k950, c, gm);
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  uint16_t y[80];
+  std::memcpy(y, o.ub.data(), sizeof(y));
+  for (int i = 0; i < 80; ++i) EXPECT_EQ(y[i], i < 72 ? x[i] : 0) << i;
+}
+
+// ---- The 950's loop mode (SetLoopModePara) ---------------------------------------------------
+
+// The vendor sample's scenarios 4 and 5: 320 int8 in, two loops of two iterations (GM strides 80
+// and 160, UB strides 128 and 288), each iteration a DataCopyPad of two 40-byte blocks with
+// paddingValue -1: Compact packs the 80 bytes and pads to 96, Normal pads each block to 64.
+std::vector<uint8_t> LoopModeExpected(const std::vector<uint8_t>& x, bool compact) {
+  std::vector<uint8_t> ub(kUbBytes, kUbSentinel);
+  for (int outer = 0; outer < 2; ++outer) {
+    for (int inner = 0; inner < 2; ++inner) {
+      const int dst = outer * 288 + inner * 128;
+      const int src = outer * 160 + inner * 80;
+      for (int block = 0; block < 2; ++block) {
+        const int d = dst + block * (compact ? 40 : 64);
+        for (int b = 0; b < 40; ++b) ub[d + b] = x[src + block * 40 + b];
+        if (!compact) {
+          for (int b = 40; b < 64; ++b) ub[d + b] = 0xFF;
+        }
+      }
+      if (compact) {
+        for (int b = 80; b < 96; ++b) ub[dst + b] = 0xFF;
+      }
+    }
+  }
+  return ub;
+}
+
+TEST(DataCopyPadLoopMode, SampleScenarios4And5) {
+  const std::vector<uint8_t> x = Pattern(320, 5);
+  GmBuffer gm(320);
+  std::memcpy(gm.p, x.data(), 320);
+  for (bool compact : {true, false}) {
+    SCOPED_TRACE(compact ? "Compact" : "Normal");
+    const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>& ub) {
+      GlobalTensor<int8_t> src;
+      src.SetGlobalBuffer(reinterpret_cast<int8_t*>(gm.p), 320);
+      LocalTensor<int8_t> t = ub.ReinterpretCast<int8_t>();
+      const DataCopyExtParams copyParams{2, 40, 0, 0, 0};
+      const DataCopyPadExtParams<int8_t> padParams{true, 0, 0, -1};
+      const LoopModeParams loop{2, 2, 80, 128, 160, 288};
+      SetLoopModePara(loop, DataCopyMVType::OUT_TO_UB);
+      if (compact) {
+        DataCopyPad<int8_t, PaddingMode::Compact>(t, src, copyParams, padParams);
+      } else {
+        DataCopyPad<int8_t>(t, src, copyParams, padParams);
+      }
+      ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    });
+    ASSERT_FALSE(o.error.has_value()) << o.error->what();
+    ExpectSameBytes(o.ub, LoopModeExpected(x, compact), "UB");
+  }
+}
+
+TEST(DataCopyPadLoopMode, SampleScenario6FiveDimensions) {
+  // GM [2, 4, 3, 128, 126] int8 -> UB [512, 128]: rows [2, 2, 2, 64] of 126 bytes, each padded
+  // with two zeros; loop1 over dimension 2, loop2 over dimension 1, a plain loop over dimension 0.
+  constexpr int kD1 = 4, kD2 = 3, kD3 = 128, kD4 = 126;
+  const std::vector<uint8_t> x = Pattern(2 * kD1 * kD2 * kD3 * kD4, 9);
+  GmBuffer gm(x.size());
+  std::memcpy(gm.p, x.data(), x.size());
+  std::vector<uint8_t> ub(512 * 128);
+  LaunchOptions o;
+  o.sequential = true;
+  o.soc = k950;
+  const lngrad::Status s = lngrad::aicore::Launch(
+      1,
+      [&] {
+        LocalTensor<int8_t> t(TPosition::VECIN, 0, 512 * 128);
+        std::memset(t.HostPtr(), kUbSentinel, 512 * 128);
+        GlobalTensor<int8_t> src;
+        src.SetGlobalBuffer(reinterpret_cast<int8_t*>(gm.p), x.size());
+        SetLoopModePara({2, 2, kD3 * kD4, 64 * 128, kD2 * kD3 * kD4, 2 * 64 * 128},
+                        DataCopyMVType::OUT_TO_UB);
+        const DataCopyExtParams copyParams{64, kD4, 0, 0, 0};
+        const DataCopyPadExtParams<int8_t> padParams{true, 0, 0, 0};
+        for (uint32_t dim0 = 0; dim0 < 2; ++dim0) {
+          DataCopyPad<int8_t>(t[dim0 * 2 * 2 * 64 * 128], src[dim0 * kD1 * kD2 * kD3 * kD4],
+                              copyParams, padParams);
+        }
+        ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+        std::memcpy(ub.data(), t.HostPtr(), ub.size());
+      },
+      o);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<uint8_t> expected(512 * 128, 0);
+  int row = 0;
+  for (int d0 = 0; d0 < 2; ++d0) {
+    for (int d1 = 0; d1 < 2; ++d1) {
+      for (int d2 = 0; d2 < 2; ++d2) {
+        for (int d3 = 0; d3 < 64; ++d3, ++row) {
+          const size_t from = (((static_cast<size_t>(d0) * kD1 + d1) * kD2 + d2) * kD3 + d3) * kD4;
+          for (int b = 0; b < kD4; ++b) expected[row * 128 + b] = x[from + b];
+        }
+      }
+    }
+  }
+  ExpectSameBytes(ub, expected, "UB");
+}
+
+TEST(DataCopyPadLoopMode, UbToGmAndReset) {
+  // UB_TO_OUT: two iterations of one 20-byte row, UB 64 bytes and GM 20 bytes apart; after the
+  // reset a copy runs once again.
+  const std::vector<uint8_t> ub_bytes = Pattern(kUbBytes, 3);
+  GmBuffer gm(128);
+  std::memset(gm.p, kGmSentinel, 128);
+  const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>& ub) {
+    std::memcpy(ub.HostPtr(), ub_bytes.data(), kUbBytes);
+    GlobalTensor<uint8_t> dst;
+    dst.SetGlobalBuffer(gm.p, 128);
+    SetLoopModePara({2, 1, 64, 20, 0, 0}, DataCopyMVType::UB_TO_OUT);
+    DataCopyPad(dst, ub, DataCopyExtParams(1, 20, 0, 0, 0));
+    ResetLoopModePara(DataCopyMVType::UB_TO_OUT);
+    DataCopyPad(dst[64], ub, DataCopyExtParams(1, 20, 0, 0, 0));
+  });
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  std::vector<uint8_t> expected(128, kGmSentinel);
+  for (int b = 0; b < 20; ++b) {
+    expected[b] = ub_bytes[b];
+    expected[20 + b] = ub_bytes[64 + b];
+    expected[64 + b] = ub_bytes[b];
+  }
+  ExpectSameBytes(std::vector<uint8_t>(gm.p, gm.p + 128), expected, "GM");
+}
+
+TEST(DataCopyPadLoopMode, RulesAndProducts) {
+  CheckedModeScope mode(true);
+  const Outcome a2 = RunOn(k910B, [](LocalTensor<uint8_t>&) {
+    SetLoopModePara({2, 1, 64, 128, 0, 0}, DataCopyMVType::OUT_TO_UB);
+  });
+  ASSERT_TRUE(a2.error.has_value());
+  EXPECT_EQ(a2.error->check(), "SetLoopModePara.unsupported_product");
+  EXPECT_NE(a2.error->message().find("Ascend910B1"), std::string::npos) << a2.error->message();
+  for (uint64_t stride : {128u, 100u}) {
+    const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>&) {
+      SetLoopModePara({2, 1, 64, stride, 0, 0}, DataCopyMVType::OUT_TO_UB);
+      ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
+    });
+    ASSERT_EQ(o.error.has_value(), stride == 100);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+      EXPECT_NE(o.error->message().find("loop1DstStride is 100, which must be below 2^21 and a "
+                                        "multiple of 32 (UB side) for OUT_TO_UB"),
+                std::string::npos)
+          << o.error->message();
+    }
+  }
+}
+
+// ---- The pad value register -----------------------------------------------------------------
+
+TEST(DataCopyPadRegister, IsPadLoadsTheRegisterForLaterCopies) {
+  // The vendor's isPad writes paddingValue into the register (set_mov_pad_val) before copying,
+  // so a later isPad = false copy in the same block pads with it.
+  std::vector<uint8_t> gm = Pattern(256, 9);
+  GmBuffer g(gm.size());
+  std::memcpy(g.p, gm.data(), gm.size());
+  const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+    GlobalTensor<int16_t> src;
+    src.SetGlobalBuffer(g.as<int16_t>(), 128);
+    LocalTensor<int16_t> t = ub.ReinterpretCast<int16_t>();
+    DataCopyPad(t, src, DataCopyExtParams(1, 0, 0, 0, 0),
+                DataCopyPadExtParams<int16_t>(true, 0, 0, 0x1234));  // a no-op copy
+    DataCopyPad(t, src, {1, 8, 0, 0, 0}, {false, 1, 2, 0});          // braced, as kernels write it
+  });
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  int16_t y[16];
+  std::memcpy(y, o.ub.data(), sizeof(y));
+  int16_t x[4];
+  std::memcpy(x, gm.data(), sizeof(x));
+  const int16_t expected[16] = {0x1234, x[0],   x[1],   x[2],   x[3],   0x1234, 0x1234, 0x1234,
+                                0x1234, 0x1234, 0x1234, 0x1234, 0x1234, 0x1234, 0x1234, 0x1234};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(y[i], expected[i]) << i;
+  EXPECT_EQ(o.ub[32], kUbSentinel);
+}
+
+TEST(DataCopyPadRegister, UndefinedRegisterFillsAllOnesAndIsPerBlock) {
+  // Each block starts with an undefined register, whatever an earlier block set.
+  std::vector<uint8_t> gm = Pattern(64, 1);
+  Case set;
+  set.blockLen = 4;
+  set.rightPadding = 1;
+  set.registerKnown = true;
+  set.registerBits = 0x7;
+  const Outcome first = GmToUb<float>(k910B, set, gm);
+  ASSERT_FALSE(first.error.has_value());
+  EXPECT_EQ(first.ub[4], 0x7);
+  Case unset = set;
+  unset.registerKnown = false;
+  const Outcome o = GmToUb<float>(k910B, unset, gm);
+  ASSERT_FALSE(o.error.has_value());
+  for (int i = 4; i < 32; ++i) EXPECT_EQ(o.ub[i], kUndefined) << i;
+}
+
+TEST(DataCopyPadRegister, SetPadValueTakesVecinVecoutOrMaxOnly) {
+  CheckedModeScope mode(true);
+  const Outcome ok = RunOn(k910B, [](LocalTensor<uint8_t>&) {
+    SetPadValue<float, TPosition::VECIN>(1.0f);
+    SetPadValue<float, TPosition::VECOUT>(1.0f);
+    SetPadValue(1.0f);
+  });
+  EXPECT_FALSE(ok.error.has_value());
+  const Outcome bad =
+      RunOn(k910B, [](LocalTensor<uint8_t>&) { SetPadValue<float, TPosition::VECCALC>(1.0f); });
+  ASSERT_TRUE(bad.error.has_value());
+  EXPECT_EQ(bad.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+  EXPECT_NE(bad.error->message().find("pos is VECCALC"), std::string::npos) << bad.error->message();
+}
+
+// ---- The product table (产品支持情况) ---------------------------------------------------------
+
+std::optional<KernelCheckError> PadErrorOn(const char* soc, bool compact, bool set_pad_value,
+                                           bool ub_to_gm = false) {
+  GmBuffer g(256);
+  return RunOn(soc,
+               [&](LocalTensor<uint8_t>& ub) {
+                 GlobalTensor<half> src;
+                 src.SetGlobalBuffer(g.as<half>(), 128);
+                 LocalTensor<half> t = ub.ReinterpretCast<half>();
+                 if (set_pad_value) SetPadValue(half(1.0f));
+                 const DataCopyExtParams p(1, 20, 0, 0, 0);
+                 if (ub_to_gm) {
+                   if (compact) {
+                     DataCopyPad<half, PaddingMode::Compact>(src, t, p);
+                   } else {
+                     DataCopyPad(src, t, p);
+                   }
+                 } else if (compact) {
+                   DataCopyPad<half, PaddingMode::Compact>(t, src, p, DataCopyPadExtParams<half>());
+                 } else {
+                   DataCopyPad(t, src, p, DataCopyPadExtParams<half>());
+                 }
+               })
+      .error;
+}
+
+TEST(DataCopyPadProducts, WhereEachPrototypeExists) {
+  struct Row {
+    const char* soc;
+    bool pad;      // DataCopyPad without mode
+    bool compact;  // PaddingMode::Compact
+    bool set_pad;  // SetPadValue
+  };
+  for (const Row& r : {Row{k910B, true, false, true}, Row{"Ascend910_9391", true, false, true},
+                       Row{k310B, true, false, false}, Row{k950, true, true, true},
+                       Row{k310P, false, false, false}, Row{k910A, false, false, false}}) {
+    SCOPED_TRACE(r.soc);
+    for (bool checked : {true, false}) {
+      CheckedModeScope mode(checked);
+      for (bool ub_to_gm : {false, true}) {
+        const auto plain = PadErrorOn(r.soc, false, false, ub_to_gm);
+        EXPECT_EQ(plain.has_value(), !r.pad);
+        if (plain) {
+          EXPECT_EQ(plain->check(), "DataCopyPad.unsupported_product");
+          EXPECT_NE(plain->message().find(r.soc), std::string::npos) << plain->message();
+        }
+        const auto compact = PadErrorOn(r.soc, true, false, ub_to_gm);
+        EXPECT_EQ(compact.has_value(), !r.compact);
+        if (compact && r.pad) {
+          EXPECT_NE(compact->message().find("PaddingMode::Compact"), std::string::npos)
+              << compact->message();
+        }
+      }
+      const auto set_pad = PadErrorOn(r.soc, false, true);
+      if (!r.set_pad) {
+        ASSERT_TRUE(set_pad.has_value());
+        EXPECT_EQ(set_pad->check(), "SetPadValue.unsupported_product");
+        EXPECT_NE(set_pad->message().find(r.soc), std::string::npos) << set_pad->message();
+      } else {
+        EXPECT_FALSE(set_pad.has_value()) << set_pad->what();
+      }
+    }
+  }
+}
+
+// ---- Checked-mode rules -----------------------------------------------------------------------
+
+// Runs a GM -> UB (or UB -> GM) copy of `c` on float data in checked mode, once legal (`good`)
+// and once breaking a rule (`bad`), and returns the error of the bad one.
+KernelCheckError ExpectRule(const char* soc, const Case& good, const Case& bad, const char* check,
+                            const std::string& message_part, bool ub_to_gm = false,
+                            uint32_t bad_ub_offset = 0) {
+  CheckedModeScope mode(true);
+  std::optional<KernelCheckError> e;
+  if (ub_to_gm) {
+    std::optional<KernelCheckError> g;
+    UbToGm<float>(soc, good, Pattern(kUbBytes, 1), 2048, &g);
+    EXPECT_FALSE(g.has_value()) << g->what();
+    UbToGm<float>(soc, bad, Pattern(kUbBytes, 1), 2048, &e);
+  } else {
+    const Outcome g = GmToUb<float>(soc, good, Pattern(2048, 1));
+    EXPECT_FALSE(g.error.has_value()) << g.error->what();
+    e = GmToUb<float>(soc, bad, Pattern(2048, 1), false, bad_ub_offset).error;
+  }
+  if (!e) {
+    ADD_FAILURE() << "no " << check;
+    return KernelCheckError(-2, "", "");
+  }
+  EXPECT_EQ(e->check(), check) << e->what();
+  EXPECT_NE(e->message().find(message_part), std::string::npos) << e->message();
+  return *e;
+}
+
+Case Rows(uint32_t count, uint32_t len) {
+  Case c;
+  c.blockCount = count;
+  c.blockLen = len;
+  return c;
+}
+
+TEST(DataCopyPadChecks, BlockLenMustBeAMultipleOfTheElementSize) {
+  ExpectRule(k910B, Rows(1, 20), Rows(1, 22), lngrad::aicore::checks::kDataCopyPadParams,
+             "blockLen is 22 B, which must be a multiple of sizeof(T) = 4");
+  ExpectRule(k910B, Rows(1, 20), Rows(1, 22), lngrad::aicore::checks::kDataCopyPadParams,
+             "blockLen is 22 B", /*ub_to_gm=*/true);
+}
+
+TEST(DataCopyPadChecks, BlockCountAtMost4095) {
+  // blockLen 1 on a UB tensor large enough for 4096 rows of 32 bytes: only the documented range
+  // refuses the 4096th.
+  CheckedModeScope mode(true);
+  GmBuffer gm(4096);
+  for (uint32_t n : {4095u, 4096u}) {
+    const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>&) {
+      LocalTensor<uint8_t> big(TPosition::VECOUT, kUbBytes, 4096 * 32);
+      GlobalTensor<uint8_t> dst;
+      dst.SetGlobalBuffer(gm.p, 4096);
+      DataCopyPad(dst, big, DataCopyExtParams(static_cast<uint16_t>(n), 1, 0, 0, 0));
+    });
+    ASSERT_EQ(o.error.has_value(), n == 4096) << n;
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+      EXPECT_NE(o.error->message().find("blockCount is 4096, which must be in [0, 4095]"),
+                std::string::npos)
+          << o.error->message();
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, BlockLenAtMost2097151) {
+  ExpectRule(k910B, Rows(1, 20), Rows(1, 2097152), lngrad::aicore::checks::kDataCopyPadParams,
+             "blockLen is 2097152 B, which must be in [0, 2097151]");
+}
+
+TEST(DataCopyPadChecks, PaddingAtMost32Bytes) {
+  Case good = Rows(2, 20);
+  good.leftPadding = 8;  // 32 B of float
+  good.rightPadding = 8;
+  Case bad = good;
+  bad.leftPadding = 9;
+  ExpectRule(k910B, good, bad, lngrad::aicore::checks::kDataCopyPadParams,
+             "leftPadding is 9 elements = 36 B, which must be at most 32 B");
+  bad = good;
+  bad.rightPadding = 9;
+  ExpectRule(k910B, good, bad, lngrad::aicore::checks::kDataCopyPadParams,
+             "rightPadding is 9 elements = 36 B");
+}
+
+TEST(DataCopyPadChecks, UncheckedModeCopiesLargerPaddingsLikeAsked) {
+  CheckedModeScope mode(false);
+  Case c = Rows(2, 20);
+  c.leftPadding = 9;
+  c.isPad = true;
+  c.padBits = 0x3F800000;
+  ExpectGmToUbMatchesModel<float>(k910B, c);
+}
+
+TEST(DataCopyPadChecks, UbStrideRangeOf950) {
+  // One row: the stride moves nothing, so only the 950's range [0, 65535] refuses 65536 (the
+  // A2's is [0, 2^32 - 1]).
+  CheckedModeScope mode(true);
+  for (const char* soc : {k910B, k950}) {
+    for (uint32_t stride : {65535u, 65536u}) {
+      const bool bad = stride == 65536 && soc == k950;
+      Case c = Rows(1, 20);
+      c.dstStride = stride;
+      const Outcome o = GmToUb<float>(soc, c, Pattern(64, 1));
+      ASSERT_EQ(o.error.has_value(), bad) << soc << " " << stride;
+      if (o.error) {
+        EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+        EXPECT_NE(o.error->message().find("dstStride (UB 32-byte blocks) is 65536, which must be "
+                                          "in [0, 65535] on Ascend950PR_9599"),
+                  std::string::npos)
+            << o.error->message();
+      }
+      Case u = Rows(1, 20);
+      u.srcStride = stride;
+      std::optional<KernelCheckError> e;
+      UbToGm<float>(soc, u, Pattern(kUbBytes, 1), 64, &e);
+      ASSERT_EQ(e.has_value(), bad) << soc << " " << stride;
+      if (e) {
+        EXPECT_NE(e->message().find("srcStride (UB 32-byte blocks) is 65536"), std::string::npos)
+            << e->message();
+      }
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, SixtyFourBitPaddingValueMustBeZero) {
+  CheckedModeScope mode(true);
+  Case c = Rows(1, 16);
+  c.rightPadding = 2;
+  c.isPad = true;
+  for (uint64_t bits : {uint64_t{0}, uint64_t{1}}) {
+    c.padBits = bits;
+    const Outcome o = GmToUb<int64_t>(k910B, c, Pattern(64, 1));
+    ASSERT_EQ(o.error.has_value(), bits != 0);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+      EXPECT_NE(o.error->message().find("paddingValue must be 0 for 64-bit"), std::string::npos)
+          << o.error->message();
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, SixtyFourBitTypesNotOn310B) {
+  CheckedModeScope mode(true);
+  const Outcome ok = GmToUb<int32_t>(k310B, Rows(1, 16), Pattern(64, 1));
+  EXPECT_FALSE(ok.error.has_value());
+  const Outcome o = GmToUb<int64_t>(k310B, Rows(1, 16), Pattern(64, 1));
+  ASSERT_TRUE(o.error.has_value());
+  EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
+  EXPECT_NE(o.error->message().find("64-bit element types are not supported on Ascend310B1"),
+            std::string::npos)
+      << o.error->message();
+}
+
+TEST(DataCopyPadChecks, UbOperandMustBe32ByteAligned) {
+  CheckedModeScope mode(true);
+  for (uint32_t offset : {32u, 16u}) {
+    const Outcome o = GmToUb<float>(k910B, Rows(1, 20), Pattern(64, 1), false, offset);
+    ASSERT_EQ(o.error.has_value(), offset == 16);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kUbAlignment);
+      EXPECT_NE(o.error->message().find("dst UB address 16"), std::string::npos)
+          << o.error->message();
+    }
+  }
+  GmBuffer gm(64);
+  for (uint32_t offset : {32u, 16u}) {
+    const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+      GlobalTensor<float> dst;
+      dst.SetGlobalBuffer(gm.as<float>(), 16);
+      DataCopyPad(dst, ub.ReinterpretCast<float>()[offset / 4], DataCopyExtParams(1, 20, 0, 0, 0));
+    });
+    ASSERT_EQ(o.error.has_value(), offset == 16);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kUbAlignment);
+      EXPECT_NE(o.error->message().find("src UB address 16"), std::string::npos)
+          << o.error->message();
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, GmAddressNeedsNoAlignment) {
+  // GM operands are 1-byte aligned: a float GlobalTensor may start at an odd address.
+  CheckedModeScope mode(true);
+  GmBuffer gm(128);
+  for (uint32_t i = 0; i < 128; ++i) gm.p[i] = static_cast<uint8_t>(i);
+  const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(reinterpret_cast<float*>(gm.p + 1), 16);
+    DataCopyPad(ub.ReinterpretCast<float>(), src, DataCopyExtParams(1, 12, 0, 0, 0),
+                DataCopyPadExtParams<float>(true, 0, 0, 0.0f));
+  });
+  ASSERT_FALSE(o.error.has_value()) << o.error->what();
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(o.ub[i], i + 1) << i;
+}
+
+TEST(DataCopyPadChecks, UbExtentIncludesTheDummyBytes) {
+  // 10 floats = 40 B of data fill 64 B of UB: a 10-element tensor is too small, a 16-element one
+  // is not (the vendor's CPU-debug check counts the aligned rows too).
+  GmBuffer gm(64);
+  for (bool checked : {true, false}) {
+    CheckedModeScope mode(checked);
+    for (uint32_t size : {16u, 10u}) {
+      const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+        GlobalTensor<float> src;
+        src.SetGlobalBuffer(gm.as<float>(), 16);
+        LocalTensor<float> t = ub.ReinterpretCast<float>();
+        t.SetSize(size);
+        DataCopyPad(t, src, DataCopyExtParams(1, 40, 0, 0, 0), DataCopyPadExtParams<float>());
+      });
+      ASSERT_EQ(o.error.has_value(), checked && size == 10) << checked << " " << size;
+      if (o.error) {
+        EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kTensorBounds);
+        EXPECT_NE(o.error->message().find("DataCopyPad(GM->UB)"), std::string::npos)
+            << o.error->message();
+      }
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, GmExtentWithinTheGlobalTensor) {
+  // Two rows of 20 B, 4 B apart: 44 B of GM; a GlobalTensor of 10 floats (40 B) is too small.
+  Case c = Rows(2, 20);
+  c.srcStride = 4;
+  GmBuffer gm(64);
+  CheckedModeScope mode(true);
+  for (uint32_t size : {11u, 10u}) {
+    const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+      GlobalTensor<float> src;
+      src.SetGlobalBuffer(gm.as<float>(), size);
+      DataCopyPad(ub.ReinterpretCast<float>(), src, ExtParams(c), DataCopyPadExtParams<float>());
+    });
+    ASSERT_EQ(o.error.has_value(), size == 10);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kGmBounds);
+    }
+  }
+  for (uint32_t size : {11u, 10u}) {
+    const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
+      GlobalTensor<float> dst;
+      dst.SetGlobalBuffer(gm.as<float>(), size);
+      DataCopyExtParams p = ExtParams(c);
+      p.srcStride = 0;
+      p.dstStride = 4;
+      DataCopyPad(dst, ub.ReinterpretCast<float>(), p);
+    });
+    ASSERT_EQ(o.error.has_value(), size == 10);
+    if (o.error) {
+      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kGmBounds);
+    }
+  }
+}
+
+TEST(DataCopyPadChecks, ZeroBlockCountOrLengthIsANoOp) {
+  CheckedModeScope mode(true);
+  for (const Case& c : {Rows(0, 20), Rows(3, 0)}) {
+    Case p = c;
+    p.rightPadding = 3;
+    p.isPad = true;
+    const Outcome o = GmToUb<float>(k910B, p, Pattern(64, 1));
+    ASSERT_FALSE(o.error.has_value()) << o.error->what();
+    EXPECT_EQ(o.ub, std::vector<uint8_t>(kUbBytes, kUbSentinel));
+    const std::vector<uint8_t> gm = UbToGm<float>(k910B, c, Pattern(kUbBytes, 1), 128);
+    EXPECT_EQ(gm, std::vector<uint8_t>(128, kGmSentinel));
+  }
+}
+
+// ---- What the sanitizer sees (lngrad_aicore/sanitizer.h) ---------------------------------------
+
+namespace san = lngrad::aicore::san;
+
+struct SanResult {
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  std::string Text() const {
+    std::string t;
+    for (const auto& f : failures) t += "[" + f.check + "] " + f.message + "\n";
+    return t;
+  }
+};
+
+SanResult Sanitize(const char* soc, const std::function<void()>& kernel) {
+  LaunchOptions o;
+  o.sanitize = san::kAllTools;
+  o.soc = soc;
+  SanResult r;
+  testing::internal::CaptureStderr();
+  (void)lngrad::aicore::detail::RunBlocks("kernel", 1, kernel, o, &r.failures);
+  testing::internal::GetCapturedStderr();
+  return r;
+}
+
+std::string Here(int line) { return "data_copy_pad_test.cpp:" + std::to_string(line); }
+
+// 20 bytes of floats in with `right` elements of padding, then `read` floats of the row out
+// with DataCopyPad (MTE2 -> MTE3 synchronised unless `synced` is false). Only data movement, so
+// every access is this file's.
+struct PaddedRowKernel {
+  const char* soc = k910B;
+  bool isPad = true;
+  bool setPadValue = false;
+  uint8_t right = 3;
+  uint32_t read = 8;
+  bool synced = true;
+  int copy_line = 0;
+
+  void Run(float* x, float* z) {
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer(x, 16);
+    zg.SetGlobalBuffer(z, 16);
+    LocalTensor<float> t(TPosition::VECIN, 0, 16);
+    if (setPadValue) SetPadValue(2.0f);
+    copy_line = __LINE__ + 1;  // the call's first line is its call site
+    DataCopyPad(t, xg, DataCopyExtParams(1, 20, 0, 0, 0),
+                DataCopyPadExtParams<float>(isPad, 0, right, 0.0f));
+    if (synced) {
+      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    }
+    DataCopyPad(zg, t, DataCopyExtParams(1, read * 4, 0, 0, 0));
+  }
+};
+
+SanResult SanitizePaddedRow(PaddedRowKernel& k) {
+  GmBuffer x(64), z(64);
+  for (int i = 0; i < 16; ++i) x.as<float>()[i] = static_cast<float>(i + 1);
+  return Sanitize(k.soc, [&] { k.Run(x.as<float>(), z.as<float>()); });
+}
+
+TEST(DataCopyPadSanitizer, PaddingWithIsPadOrSetPadValueIsInitialised) {
+  PaddedRowKernel k;  // 20 B + 12 B of padding: one aligned row, no dummy bytes
+  SanResult r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+  k.isPad = false;
+  k.setPadValue = true;
+  r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, PaddingFromAnUndefinedRegisterIsNot) {
+  PaddedRowKernel k;
+  k.isPad = false;
+  const SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, DummyBytesAreNotInitialised) {
+  // No padding: UB bytes [20, 32) are dummy bytes (the row's first element); copying them out
+  // is an initcheck finding, copying the 5 floats of data is not.
+  PaddedRowKernel k;
+  k.right = 0;
+  SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+  k.read = 5;
+  r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, On950IsPadFillsTheDummyBytes) {
+  PaddedRowKernel k;
+  k.soc = k950;
+  k.right = 0;
+  const SanResult r = SanitizePaddedRow(k);
+  EXPECT_TRUE(r.failures.empty()) << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, RecordsItsCallSiteOnMte2) {
+  PaddedRowKernel k;
+  k.synced = false;
+  const SanResult r = SanitizePaddedRow(k);
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "racecheck");
+  EXPECT_NE(r.failures[0].message.find("MTE2 DataCopyPad(GM->UB) at " + Here(k.copy_line)),
+            std::string::npos)
+      << r.Text();
+}
+
+TEST(DataCopyPadSanitizer, UbToGmReadsOnlyTheRowsBytes) {
+  // A 20-byte row in, its dummy bytes never written, the same 20 bytes out on MTE3: clean, and
+  // an MTE2 -> MTE3 flag is needed.
+  for (bool synced : {true, false}) {
+    GmBuffer x(64), z(64);
+    int out_line = 0;
+    const SanResult r = Sanitize(k910B, [&] {
+      GlobalTensor<float> xg, zg;
+      xg.SetGlobalBuffer(x.as<float>(), 16);
+      zg.SetGlobalBuffer(z.as<float>(), 16);
+      LocalTensor<float> t(TPosition::VECIN, 0, 16);
+      DataCopyPad(t, xg, DataCopyExtParams(1, 20, 0, 0, 0), DataCopyPadExtParams<float>());
+      if (synced) {
+        SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      }
+      DataCopyPad(zg, t, DataCopyExtParams(1, 20, 0, 0, 0));
+      out_line = __LINE__ - 1;
+    });
+    if (synced) {
+      EXPECT_TRUE(r.failures.empty()) << r.Text();
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+      EXPECT_EQ(r.failures[0].check, "racecheck");
+      EXPECT_NE(r.failures[0].message.find("MTE3 DataCopyPad(UB->GM) at " + Here(out_line)),
+                std::string::npos)
+          << r.Text();
+      EXPECT_NE(r.failures[0].message.find("UB bytes [0, 20)"), std::string::npos) << r.Text();
+    }
+  }
+}
+
+// The plain DataCopy forms record on their pipes, block by block.
+TEST(DataCopySanitizer, StridedCopyWritesOnlyItsBlocks) {
+  // Two 32-byte blocks with a one-block gap in UB: the gap stays unwritten (initcheck when the
+  // copy out reads it).
+  GmBuffer x(256), z(256);
+  int copy_line = 0;
+  const SanResult r = Sanitize(k910B, [&] {
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer(x.as<float>(), 64);
+    zg.SetGlobalBuffer(z.as<float>(), 64);
+    LocalTensor<float> t(TPosition::VECIN, 0, 64);
+    DataCopy(t, xg, DataCopyParams(2, 1, 0, 1));
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(zg, t, 24);
+    copy_line = __LINE__ - 1;
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  EXPECT_NE(r.failures[0].message.find("MTE3 DataCopy(UB->GM) at " + Here(copy_line) +
+                                       " reads UB bytes [32, 64)"),
+            std::string::npos)
+      << r.Text();
+}
+
+TEST(DataCopySanitizer, UbToUbCopyIsOnV) {
+  // UB -> UB DataCopy is a V instruction: after an MTE2 write it needs MTE2 -> V, before an
+  // MTE3 read V -> MTE3.
+  for (bool synced : {true, false}) {
+    GmBuffer x(128), z(128);
+    int copy_line = 0;
+    const SanResult r = Sanitize(k910B, [&] {
+      GlobalTensor<float> xg, zg;
+      xg.SetGlobalBuffer(x.as<float>(), 32);
+      zg.SetGlobalBuffer(z.as<float>(), 32);
+      LocalTensor<float> a(TPosition::VECIN, 0, 32);
+      LocalTensor<float> b(TPosition::VECCALC, 256, 32);
+      DataCopy(a, xg, 32);
+      if (synced) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+      }
+      DataCopy(b, a, 32);
+      copy_line = __LINE__ - 1;
+      SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      DataCopy(zg, b, 32);
+    });
+    if (synced) {
+      EXPECT_TRUE(r.failures.empty()) << r.Text();
+    } else {
+      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
+      EXPECT_NE(r.failures[0].message.find("V DataCopy(UB->UB) at " + Here(copy_line)),
+                std::string::npos)
+          << r.Text();
+    }
+  }
+}
 
 }  // namespace

@@ -111,6 +111,9 @@ struct BlockContext {
   uint64_t mask_low = ~uint64_t{0};
   uint64_t mask_high = ~uint64_t{0};
   bool mask_counter = false;
+  // SetLoopModePara (950) per direction, [0] UB -> GM, [1] GM -> UB: loop1Size, loop2Size,
+  // loop1SrcStride, loop1DstStride, loop2SrcStride, loop2DstStride; all 0 when reset.
+  uint64_t loop_mode[2][6] = {};
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has

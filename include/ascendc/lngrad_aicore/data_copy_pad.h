@@ -21,7 +21,8 @@
 // 950 (3510) have DataCopyPad; the Atlas inference series (310P, 2002) and training series
 // (910, 1001) do not, and PaddingMode::Compact exists on the 950 only: such calls raise
 // "DataCopyPad.unsupported_product" in both modes (the device has no such instruction to
-// compile to). SetPadValue exists on 2201 and 3510 only ("SetPadValue.unsupported_product").
+// compile to). SetPadValue exists on 2201 and 3510 only ("SetPadValue.unsupported_product"),
+// the loop mode (SetLoopModePara) on 3510 only.
 // Parameter rules (checked mode, "datacopypad_params"): blockCount <= 4095, blockLen <= 2097151
 // and a multiple of sizeof(T), each padding at most 32 bytes, strides in the product's range,
 // 64-bit paddingValue 0; the UB operand 32-byte aligned (ub_alignment); tensor and GM bounds
@@ -75,13 +76,32 @@ struct DataCopyExtParams {
   uint32_t rsv = 0;  // reserved
 };
 
-// GM -> UB padding: leftPadding / rightPadding elements (at most 32 bytes each) around each row,
-// filled with paddingValue when isPad (else with the SetPadValue register).
-template <typename T>
-struct DataCopyPadExtParams {
-  DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue,
-                       const uint8_t rightPadValue, T padValue)
+// SetLoopModePara's direction.
+enum class DataCopyMVType : uint8_t {
+  UB_TO_OUT = 0,
+  OUT_TO_UB = 1,
+};
+
+// The 950's loop mode: DataCopyPad repeated loop2Size x loop1Size times, the source and
+// destination moving by the loop strides (bytes, start to start) per iteration.
+struct LoopModeParams {
+  uint32_t loop1Size = 0;
+  uint32_t loop2Size = 0;
+  uint64_t loop1SrcStride = 0;
+  uint64_t loop1DstStride = 0;
+  uint64_t loop2SrcStride = 0;
+  uint64_t loop2DstStride = 0;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+// The fields both padding structs share; V: the type of paddingValue.
+template <typename V>
+struct PadFields {
+  PadFields() = default;
+  PadFields(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
+            const V padValue)
       : isPad(isPadValue),
         leftPadding(leftPadValue),
         rightPadding(rightPadValue),
@@ -89,23 +109,23 @@ struct DataCopyPadExtParams {
   bool isPad = false;
   uint8_t leftPadding = 0;
   uint8_t rightPadding = 0;
-  T paddingValue = T(0);
+  V paddingValue = V(0);
+};
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+// GM -> UB padding: leftPadding / rightPadding elements (at most 32 bytes each) around each row,
+// filled with paddingValue when isPad (else with the SetPadValue register).
+template <typename T>
+struct DataCopyPadExtParams : lngrad::aicore::detail::PadFields<T> {
+  using lngrad::aicore::detail::PadFields<T>::PadFields;
 };
 
 // The older prototype's padding: paddingValue is the register's raw bits (the low sizeof(T)
 // bytes are used), not a value of T.
-struct DataCopyPadParams {
-  DataCopyPadParams() = default;
-  DataCopyPadParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
-                    const uint64_t padValue)
-      : isPad(isPadValue),
-        leftPadding(leftPadValue),
-        rightPadding(rightPadValue),
-        paddingValue(padValue) {}
-  bool isPad = false;
-  uint8_t leftPadding = 0;
-  uint8_t rightPadding = 0;
-  uint64_t paddingValue = 0;
+struct DataCopyPadParams : lngrad::aicore::detail::PadFields<uint64_t> {
+  using lngrad::aicore::detail::PadFields<uint64_t>::PadFields;
 };
 
 }  // namespace AscendC
@@ -152,13 +172,22 @@ struct PadCopyPlan {
 // Returns the layout; count or len 0 is a no-op (count 0 in the plan).
 PadCopyPlan PlanPadGmToUb(const PadCopyArgs& a);
 PadCopyPlan PlanPadUbToGm(const PadCopyArgs& a);
-// The copies and their sanitizer records (MTE2, MTE3).
-void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const char* api,
-                  SrcLoc loc);
-void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
+// The loop mode of a direction (SetLoopModePara); sizes 1 and strides 0 when off.
+struct PadLoops {
+  uint64_t n1 = 1, n2 = 1;
+  uint64_t src1 = 0, dst1 = 0, src2 = 0, dst2 = 0;
+  uint64_t SrcExtra() const { return (n1 - 1) * src1 + (n2 - 1) * src2; }
+  uint64_t DstExtra() const { return (n1 - 1) * dst1 + (n2 - 1) * dst2; }
+};
+// The copies, once per loop-mode iteration, and their sanitizer records (MTE2, MTE3).
+void RunPadGmToUb(std::byte* ub, const std::byte* gm, const PadCopyPlan& p, const PadLoops& l,
+                  const GmRegionSpan& region, const char* api, SrcLoc loc);
+void RunPadUbToGm(std::byte* gm, const std::byte* ub, const PadCopyPlan& p, const PadLoops& l,
                   const GmRegionSpan& region, const char* api, SrcLoc loc);
 // SetPadValue: product check, then the register.
 void SetPadRegister(uint64_t bits, AscendC::TPosition pos);
+PadLoops ActiveLoops(bool gm_to_ub);
+void SetLoopMode(const AscendC::LoopModeParams& p, AscendC::DataCopyMVType type, bool reset);
 
 template <typename T>
 uint64_t PadBits(const T& v) {
@@ -168,16 +197,43 @@ uint64_t PadBits(const T& v) {
   return bits;
 }
 
+// The arguments of either prototype; UB -> GM passes no padding.
+template <typename T, AscendC::PaddingMode mode, typename Params>
+PadCopyArgs PadArgs(const char* api, const Params& p) {
+  PadCopyArgs a{};
+  a.api = api;
+  a.block_count = p.blockCount;
+  a.block_len = p.blockLen;
+  a.src_stride = static_cast<int64_t>(p.srcStride);
+  a.dst_stride = static_cast<int64_t>(p.dstStride);
+  a.elem_size = sizeof(T);
+  a.compact = mode == AscendC::PaddingMode::Compact;
+  a.legacy = std::is_same_v<Params, AscendC::DataCopyParams>;
+  return a;
+}
+template <typename T, AscendC::PaddingMode mode, typename Params, typename Pad>
+PadCopyArgs PadArgs(const char* api, const Params& p, const Pad& pad, uint64_t pad_bits) {
+  PadCopyArgs a = PadArgs<T, mode>(api, p);
+  a.left_elems = pad.leftPadding;
+  a.right_elems = pad.rightPadding;
+  a.is_pad = pad.isPad;
+  a.pad_bits = pad_bits;
+  return a;
+}
+
 template <typename T>
 void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
                const PadCopyArgs& args, SrcLoc loc) {
   const PadCopyPlan plan = PlanPadGmToUb(args);
   if (plan.count == 0) return;
+  const PadLoops l = ActiveLoops(true);
   CheckUbAligned(dst.View(), args.api, "dst");
-  dst.Access(0, (plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  src.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  dst.Access(0, (l.DstExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  const GmRegionSpan region =
+      src.Access(0, (l.SrcExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
   RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()),
-               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, args.api, loc);
+               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, l, region, args.api,
+               loc);
 }
 
 template <typename T>
@@ -185,11 +241,13 @@ void PadUbToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T
                const PadCopyArgs& args, SrcLoc loc) {
   const PadCopyPlan plan = PlanPadUbToGm(args);
   if (plan.count == 0) return;
+  const PadLoops l = ActiveLoops(false);
   CheckUbAligned(src.View(), args.api, "src");
-  src.Access(0, (plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  const GmRegionSpan region = dst.Access(0, (plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  src.Access(0, (l.SrcExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
+  const GmRegionSpan region =
+      dst.Access(0, (l.DstExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
   RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-               reinterpret_cast<const std::byte*>(src.HostPtr()), plan, region, args.api, loc);
+               reinterpret_cast<const std::byte*>(src.HostPtr()), plan, l, region, args.api, loc);
 }
 
 }  // namespace lngrad::aicore::detail
@@ -201,15 +259,11 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadGmToUb(
-      dst, src,
-      {"DataCopyPad(GM->UB)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       static_cast<int64_t>(dataCopyParams.srcStride),
-       static_cast<int64_t>(dataCopyParams.dstStride), sizeof(T), padParams.leftPadding,
-       padParams.rightPadding, padParams.isPad,
-       lngrad::aicore::detail::PadBits(padParams.paddingValue), mode == PaddingMode::Compact,
-       false},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadGmToUb(dst, src,
+               d::PadArgs<T, mode>("DataCopyPad(GM->UB)", dataCopyParams, padParams,
+                                   d::PadBits(padParams.paddingValue)),
+               loc);
 }
 
 // GM -> UB, the older prototype: DataCopyParams with blockLen in bytes (16-bit fields).
@@ -217,13 +271,11 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyParams& dataCopyParams, const DataCopyPadParams& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadGmToUb(
-      dst, src,
-      {"DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), padParams.leftPadding,
-       padParams.rightPadding, padParams.isPad, padParams.paddingValue,
-       mode == PaddingMode::Compact, true},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadGmToUb(dst, src,
+               d::PadArgs<T, mode>("DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams, padParams,
+                                   padParams.paddingValue),
+               loc);
 }
 
 // UB -> GM with DataCopyExtParams: blockLen in bytes, srcStride UB blocks, dstStride GM bytes.
@@ -231,13 +283,8 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadUbToGm(
-      dst, src,
-      {"DataCopyPad(UB->GM)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       static_cast<int64_t>(dataCopyParams.srcStride),
-       static_cast<int64_t>(dataCopyParams.dstStride), sizeof(T), 0, 0, false, 0,
-       mode == PaddingMode::Compact, false},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM)", dataCopyParams), loc);
 }
 
 // UB -> GM, the older prototype.
@@ -245,19 +292,26 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::PadUbToGm(
-      dst, src,
-      {"DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams.blockCount, dataCopyParams.blockLen,
-       dataCopyParams.srcStride, dataCopyParams.dstStride, sizeof(T), 0, 0, false, 0,
-       mode == PaddingMode::Compact, true},
-      loc);
+  namespace d = lngrad::aicore::detail;
+  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams),
+               loc);
 }
 
 // Sets the pad value register that DataCopyPad GM -> UB uses when isPad is false. pos:
-// VECIN, VECOUT or MAX (both).
+// VECIN, VECOUT or MAX (both). A register write, no memory access: nothing for the sanitizer.
 template <typename T, TPosition pos = TPosition::MAX>
-void SetPadValue(T paddingValue) {
+void SetPadValue(T paddingValue,
+                 [[maybe_unused]] lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::SetPadRegister(lngrad::aicore::detail::PadBits(paddingValue), pos);
+}
+
+// Loop mode (950): the DataCopyPad calls of that direction that follow repeat as `loopParams`
+// says, until ResetLoopModePara. Strides in bytes; the UB side's must be 32-byte multiples.
+inline void SetLoopModePara(const LoopModeParams& loopParams, DataCopyMVType type) {
+  lngrad::aicore::detail::SetLoopMode(loopParams, type, false);
+}
+inline void ResetLoopModePara(DataCopyMVType type) {
+  lngrad::aicore::detail::SetLoopMode(LoopModeParams{}, type, true);
 }
 
 }  // namespace AscendC
