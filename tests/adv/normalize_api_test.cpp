@@ -84,6 +84,8 @@ Result RunLayerNorm(const std::string& soc, uint32_t a, uint32_t r, bool tmp, ui
     for (uint32_t i = 0; i < rp; ++i) lg.SetValue(i, g[i]);
     for (uint32_t i = 0; i < rp; ++i) lb.SetValue(i, b[i]);
     LocalTensor<float> y = out_y.Get<float>(), m = out_m.Get<float>(), rs = out_r.Get<float>();
+    // Defined where the API does not write (y's padded columns on the register path).
+    Duplicate(y, 0.0f, static_cast<int32_t>(a * rp));
     const LayerNormPara para = {a, r, rp};
     if (tmp) {
       LayerNorm<float, float, false, kSampleConfig>(y, m, rs, lx, lg, lb, 1e-4f,
@@ -181,6 +183,7 @@ TEST(AscendNormalize, HalfInputsWithFloatGamma) {
         for (uint32_t i = 0; i < rp; ++i) lb.SetValue(i, b[i]);
         for (uint32_t i = 0; i < a; ++i) lm.SetValue(i, mean[i]);
         for (uint32_t i = 0; i < a; ++i) lv.SetValue(i, var[i]);
+        Duplicate(ly, half(0.0f), static_cast<int32_t>(a * rp));
         const NormalizePara para = {a, r, rp};
         if (tmp) {
           Normalize<float, half>(ly, lr, lm, lv, lx, lg, lb, work, 1e-5f, para);
@@ -230,6 +233,8 @@ struct Carved {
 
 Carved Carve(AscendC::TBuf<AscendC::TPosition::VECCALC>& buf, Bend bend, uint32_t work_bytes) {
   Carved c;
+  // Every operand defined (clean under the sanitizer's initcheck): gamma, beta, mean 0.
+  AscendC::Duplicate(buf.GetWithOffset<float>(8192 / 4, 0), 0.0f, 8192 / 4);
   c.x = buf.GetWithOffset<float>(4 * 16, 0);
   c.y = bend == Bend::kSameOutputs ? c.x : buf.GetWithOffset<float>(4 * 16, 256);
   c.gamma = buf.GetWithOffset<float>(bend == Bend::kShortGamma ? 8 : 16, 512);
