@@ -16,8 +16,8 @@
 
 namespace {
 
-// These kernels break checked-mode rules on purpose, on UB they never initialise; they test the simulator's
-// instructions and checks, not synchronisation. The sanitizer has its own tests
+// These kernels break checked-mode rules on purpose, on UB they never initialise; they test the
+// simulator's instructions and checks, not synchronisation. The sanitizer has its own tests
 // (tests/sanitizer), so it stays off here whatever LNGRAD_SANITIZE says.
 const bool kSanitizerOff = [] {
   lngrad::aicore::san::SetDefaultTools(0);

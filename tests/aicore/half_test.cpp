@@ -14,8 +14,8 @@
 
 namespace {
 
-// These kernels set up UB through HostPtr(), which the sanitizer cannot see; they test the simulator's
-// instructions and checks, not synchronisation. The sanitizer has its own tests
+// These kernels set up UB through HostPtr(), which the sanitizer cannot see; they test the
+// simulator's instructions and checks, not synchronisation. The sanitizer has its own tests
 // (tests/sanitizer), so it stays off here whatever LNGRAD_SANITIZE says.
 const bool kSanitizerOff = [] {
   lngrad::aicore::san::SetDefaultTools(0);
