@@ -147,6 +147,22 @@ struct Cell {
   bool operator==(const Cell&) const = default;
 };
 
+constexpr uint64_t kFingerprintSeed = 0x9e3779b97f4a7c15ull;
+
+// Continues `h` over `bytes` bytes at p, eight at a time (a multiply-xorshift mix; not
+// cryptographic: it tells identical writes from different ones).
+uint64_t Fingerprint(uint64_t h, const std::byte* p, uint64_t bytes) {
+  uint64_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  for (; i < bytes; ++i) h = (h ^ static_cast<uint8_t>(p[i])) * 0x100000001b3ull;
+  return h ^ bytes;
+}
+
 // Byte ranges [begin, end) -> Cell; a range never accessed has no entry.
 class ShadowMap {
  public:
@@ -415,15 +431,17 @@ struct BlockState {
     const bool write = kind != 0;
     const Stamp now{epoch[PipeIndex(pipe)], site, auto_synced};
     if (!in_ub) {
-      if (!gm_spans.empty()) {
+      // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
+      const bool hashed = kind == 1 && pipe == Pipe::kMte3;
+      if (!gm_spans.empty() && gm_spans.back().site == site && gm_spans.back().write == write &&
+          gm_spans.back().phase == phase && gm_spans.back().end == begin &&
+          gm_spans.back().hashed == hashed) {
         GmSpan& last = gm_spans.back();
-        if (last.site == site && last.write == write && last.phase == phase && last.end == begin) {
-          last.end = end;
-        } else {
-          gm_spans.push_back({begin, end, site, phase, write});
-        }
+        last.end = end;
+        if (hashed) last.hash = Fingerprint(last.hash, bp, bytes);
       } else {
-        gm_spans.push_back({begin, end, site, phase, write});
+        gm_spans.push_back({begin, end, site, phase, write, hashed,
+                            hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0});
       }
       if ((tools & kInitcheck) != 0 && !Uninit().empty) {
         if (write && kind == 1) {
@@ -913,7 +931,12 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
       expire(active_writes);
       expire(active_reads);
       auto conflicts = [&](const Ref& a) {
-        return a.block != r.block && a.span->phase == r.span->phase;
+        if (a.block == r.block || a.span->phase != r.span->phase) return false;
+        const GmSpan& x = *a.span;
+        const GmSpan& y = *r.span;
+        const bool same_bytes = x.write && y.write && x.hashed && y.hashed && x.begin == y.begin &&
+                                x.end == y.end && x.hash == y.hash;
+        return !same_bytes;
       };
       for (const Ref& w : active_writes) {
         if (conflicts(w)) report(w, r);

@@ -27,6 +27,11 @@ struct GmSpan {
   uint32_t site = 0;   // index into the block's site names
   uint32_t phase = 0;  // SyncAll calls before the access
   bool write = false;
+  // MTE3 writes: a fingerprint of the bytes the span's copies left in GM, in order. Two blocks
+  // whose copies write the same bytes to the same range do not race in effect (samples that
+  // run every block over the whole tensor do this).
+  bool hashed = false;
+  uint64_t hash = 0;
 };
 
 struct BlockSummary {

@@ -10,19 +10,12 @@
 #include <string>
 
 #include "kernel_operator.h"
+#include "sanitizer_off.h"
 
 #include "checked_mode_scope.h"
 #include "gm_buffer.h"
 
 namespace {
-
-// These kernels break checked-mode rules on purpose, on UB they never initialise; they test the
-// simulator's instructions and checks, not synchronisation. The sanitizer has its own tests
-// (tests/sanitizer), so it stays off here whatever LNGRAD_SANITIZE says.
-const bool kSanitizerOff = [] {
-  lngrad::aicore::san::SetDefaultTools(0);
-  return true;
-}();
 
 using namespace AscendC;
 namespace checks = lngrad::aicore::checks;

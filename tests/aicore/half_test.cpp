@@ -10,17 +10,10 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "sanitizer_off.h"
 #include "lngrad/half.h"
 
 namespace {
-
-// These kernels set up UB through HostPtr(), which the sanitizer cannot see; they test the
-// simulator's instructions and checks, not synchronisation. The sanitizer has its own tests
-// (tests/sanitizer), so it stays off here whatever LNGRAD_SANITIZE says.
-const bool kSanitizerOff = [] {
-  lngrad::aicore::san::SetDefaultTools(0);
-  return true;
-}();
 
 using namespace AscendC;
 

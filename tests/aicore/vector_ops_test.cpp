@@ -15,19 +15,11 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "sanitizer_off.h"
 
 #include "checked_mode_scope.h"
 
 namespace {
-
-// These kernels set up UB through HostPtr(), which the sanitizer cannot see; they test the
-// simulator's instructions against scalar models, not synchronisation. Their sanitizer cases
-// name their tools in LaunchOptions; every other launch here runs without the sanitizer,
-// whatever LNGRAD_SANITIZE says.
-const bool kSanitizerOff = [] {
-  lngrad::aicore::san::SetDefaultTools(0);
-  return true;
-}();
 
 using namespace AscendC;
 using lngrad::aicore::test::CheckedModeScope;
