@@ -222,7 +222,7 @@ class ShadowMap {
 struct GmUninit {
   std::mutex mu;
   std::map<uintptr_t, uintptr_t> ranges;
-  bool empty = true;  // read without the lock on the fast path; written under it
+  std::atomic<bool> empty{true};  // read without the lock on the fast path; written under it
 };
 
 GmUninit& Uninit() {
@@ -443,7 +443,7 @@ struct BlockState {
         gm_spans.push_back({begin, end, site, phase, write, hashed,
                             hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0});
       }
-      if ((tools & kInitcheck) != 0 && !Uninit().empty) {
+      if ((tools & kInitcheck) != 0 && !Uninit().empty.load(std::memory_order_relaxed)) {
         if (write && kind == 1) {
           GmMarkWritten(p, bytes);
         } else if (!write) {
@@ -805,26 +805,26 @@ void GmMarkUninitialised(const void* p, uint64_t bytes) {
   const auto b = reinterpret_cast<uintptr_t>(p);
   EraseRange(u.ranges, b, b + bytes);
   u.ranges.emplace(b, b + bytes);
-  u.empty = false;
+  u.empty.store(false, std::memory_order_relaxed);
 }
 
 void GmMarkWritten(const void* p, uint64_t bytes) {
   GmUninit& u = Uninit();
-  if (u.empty || p == nullptr || bytes == 0) return;
+  if (u.empty.load(std::memory_order_relaxed) || p == nullptr || bytes == 0) return;
   std::lock_guard lock(u.mu);
   const auto b = reinterpret_cast<uintptr_t>(p);
   EraseRange(u.ranges, b, b + bytes);
-  u.empty = u.ranges.empty();
+  u.empty.store(u.ranges.empty(), std::memory_order_relaxed);
 }
 
 void GmForget(const void* p, uint64_t bytes) { GmMarkWritten(p, bytes); }
 
 void GmForgetUninitialised() {
   GmUninit& u = Uninit();
-  if (u.empty) return;
+  if (u.empty.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(u.mu);
   u.ranges.clear();
-  u.empty = true;
+  u.empty.store(true, std::memory_order_relaxed);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -92,7 +92,9 @@ void CheckGatherb() {
   for (auto& o : off) o = static_cast<uint32_t>(gen() % 1000) * 32;
   constexpr uint32_t E = 32 / sizeof(T);
   const T fill = src[3];
-  for (auto [repeat, blk, rep] : {std::tuple{1, 1, 8}, {4, 2, 16}, {3, 0, 8}, {2, 1, 0}}) {
+  for (const auto& t : {std::tuple{1, 1, 8}, {4, 2, 16}, {3, 0, 8}, {2, 1, 0}}) {
+    // Plain variables: clang 14 cannot capture structured bindings in lambdas.
+    const int repeat = std::get<0>(t), blk = std::get<1>(t), rep = std::get<2>(t);
     std::vector<T> want(kBytes / sizeof(T), fill);
     const int b = blk == 0 ? 1 : blk;
     for (int i = 0; i < repeat; ++i) {

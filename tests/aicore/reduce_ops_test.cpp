@@ -558,8 +558,9 @@ void CheckBrcb() {
   std::vector<T> src(2048);
   for (size_t i = 0; i < src.size(); ++i) src[i] = T(static_cast<float>(i % 97) - 40.0f);
   const T fill = T(-77.0f);
-  for (auto [repeat, blk, rep] :
-       {std::tuple{1, 1, 8}, {3, 1, 8}, {4, 2, 16}, {2, 1, 0}, {5, 3, 9}}) {
+  for (const auto& t : {std::tuple{1, 1, 8}, {3, 1, 8}, {4, 2, 16}, {2, 1, 0}, {5, 3, 9}}) {
+    // Plain variables: clang 14 cannot capture structured bindings in lambdas.
+    const int repeat = std::get<0>(t), blk = std::get<1>(t), rep = std::get<2>(t);
     std::vector<T> want(kCap / sizeof(T), fill);
     for (int i = 0; i < repeat; ++i) {
       for (int j = 0; j < 8; ++j) {

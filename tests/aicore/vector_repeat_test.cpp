@@ -640,7 +640,9 @@ TEST(VectorRepeat, CastSaturatesAtIntegerDestinations) {
 
 TEST(VectorRepeat, DuplicateMaskForms) {
   for (const Scenario& s : Scenarios(64)) {
-    for (auto [blk, rep] : {std::pair{1u, 8u}, {2u, 16u}, {1u, 0u}, {3u, 5u}}) {
+    for (const auto& br : {std::pair{1u, 8u}, {2u, 16u}, {1u, 0u}, {3u, 5u}}) {
+      // Plain variables: clang 14 cannot capture structured bindings in lambdas.
+      const uint32_t blk = br.first, rep = br.second;
       const auto init = Fill<float>(3, false);
       std::vector<std::byte> want = init;
       for (const auto& e : Active(s.model, 64, {{0, 4, blk, rep}})) Store(want, e[0], 4.25f);

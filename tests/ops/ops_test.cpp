@@ -412,7 +412,10 @@ using AnyHParam = std::tuple<std::string, bool, uint32_t>;  // soc, half, H
 class AnyHOpTest : public ::testing::TestWithParam<AnyHParam> {};
 
 TEST_P(AnyHOpTest, WithinTheFloat64BoundsForAnyH) {
-  const auto& [soc, half, h] = GetParam();
+  // Plain variables: clang 14 cannot capture structured bindings in lambdas.
+  const auto& soc = std::get<0>(GetParam());
+  const bool half = std::get<1>(GetParam());
+  const auto h = std::get<2>(GetParam());
   const ex::OpDType dtype = half ? ex::OpDType::kFloat16 : ex::OpDType::kFloat32;
   const uint32_t rows = h >= 1000 ? 9 : 37;
   GradData d = MakeGradData(dtype, rows, h, 70 + h);
