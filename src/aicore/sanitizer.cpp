@@ -56,52 +56,21 @@ constexpr size_t kMaxFindingsPerBlock = 64;
 
 int PipeIndex(Pipe p) { return static_cast<int>(p); }
 
-// The pipes a HardEvent connects, for the four the sanitizer models. false for the cube pipes.
+// The pipes a HardEvent connects, for the four the sanitizer models (sync.h's EventBetween,
+// read backwards). false for the cube pipes.
 bool EventPipes(AscendC::HardEvent e, Pipe* src, Pipe* dst) {
-  using AscendC::HardEvent;
-  switch (e) {
-    case HardEvent::MTE2_V:
-      *src = Pipe::kMte2, *dst = Pipe::kV;
-      return true;
-    case HardEvent::V_MTE2:
-      *src = Pipe::kV, *dst = Pipe::kMte2;
-      return true;
-    case HardEvent::MTE3_V:
-      *src = Pipe::kMte3, *dst = Pipe::kV;
-      return true;
-    case HardEvent::V_MTE3:
-      *src = Pipe::kV, *dst = Pipe::kMte3;
-      return true;
-    case HardEvent::V_V:
-      *src = Pipe::kV, *dst = Pipe::kV;
-      return true;
-    case HardEvent::MTE3_MTE2:
-      *src = Pipe::kMte3, *dst = Pipe::kMte2;
-      return true;
-    case HardEvent::MTE2_MTE3:
-      *src = Pipe::kMte2, *dst = Pipe::kMte3;
-      return true;
-    case HardEvent::S_V:
-      *src = Pipe::kS, *dst = Pipe::kV;
-      return true;
-    case HardEvent::V_S:
-      *src = Pipe::kV, *dst = Pipe::kS;
-      return true;
-    case HardEvent::S_MTE2:
-      *src = Pipe::kS, *dst = Pipe::kMte2;
-      return true;
-    case HardEvent::MTE2_S:
-      *src = Pipe::kMte2, *dst = Pipe::kS;
-      return true;
-    case HardEvent::S_MTE3:
-      *src = Pipe::kS, *dst = Pipe::kMte3;
-      return true;
-    case HardEvent::MTE3_S:
-      *src = Pipe::kMte3, *dst = Pipe::kS;
-      return true;
-    default:
-      return false;
+  static constexpr pipe_t kPipeOf[kPipeCount] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
+  if (e == AscendC::HardEvent::MAX) return false;
+  for (int s = 0; s < kPipeCount; ++s) {
+    for (int d = 0; d < kPipeCount; ++d) {
+      if (AscendC::detail_sync::EventBetween(kPipeOf[s], kPipeOf[d]) == e) {
+        *src = static_cast<Pipe>(s);
+        *dst = static_cast<Pipe>(d);
+        return true;
+      }
+    }
   }
+  return false;
 }
 
 std::string EventName(Pipe src, Pipe dst) {
