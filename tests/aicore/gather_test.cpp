@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -210,6 +211,95 @@ TEST(GatherOps, GatherMaskInPlace) {
 
 TEST(GatherOps, GatherMaskHalf) { CheckGatherMask<half, uint16_t>(); }
 TEST(GatherOps, GatherMaskFloat) { CheckGatherMask<float, uint32_t>(); }
+
+// Scatter: src element i goes to byte base + off[i] of dst (a permutation of distinct offsets).
+template <typename T>
+void CheckScatter(const char* soc) {
+  constexpr uint32_t L = 256 / sizeof(T);
+  const auto src = Iota<T>(kBytes / sizeof(T));
+  const uint32_t slots = 4000;
+  std::vector<uint32_t> perm(slots);
+  for (uint32_t i = 0; i < slots; ++i) perm[i] = i;
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(11));
+  std::vector<uint32_t> off(kBytes / 4);
+  for (uint32_t i = 0; i < slots; ++i) off[i] = perm[i] * sizeof(T);
+  const T fill = src[9];
+  for (uint32_t base : {0u, 64u}) {
+    for (uint32_t count : {1u, 17u, L, 3 * L + 5}) {
+      std::vector<T> want(kBytes / sizeof(T), fill);
+      for (uint32_t i = 0; i < count; ++i) want[(base + off[i]) / sizeof(T)] = src[i];
+      std::vector<T> got;
+      OnBlock(
+          [&](Ub& ub) {
+            ub.Put<T>(0, src);
+            ub.Put<uint32_t>(1, off);
+            ub.Put<T>(2, {}, fill);
+            Scatter(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1), base, count);
+            got = ub.Take<T>(2);
+          },
+          soc);
+      ExpectSameBits(got, want, "Scatter count " + std::to_string(count));
+    }
+  }
+  if constexpr (sizeof(T) > 1) {
+    // Repeat form: a bit mask, srcRepStride 10 blocks; offsets are consumed r * L + p.
+    const uint64_t mask[2] = {0xF00F0000FFFF1234ull, L > 64 ? 0x00000000000000FFull : 0};
+    std::vector<T> want(kBytes / sizeof(T), fill);
+    for (uint32_t r = 0; r < 3; ++r) {
+      for (uint32_t p = 0; p < L; ++p) {
+        if (((mask[p / 64] >> (p % 64)) & 1) == 0) continue;
+        want[(32 + off[r * L + p]) / sizeof(T)] = src[size_t{r} * 10 * (32 / sizeof(T)) + p];
+      }
+    }
+    std::vector<T> got;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<T>(0, src);
+          ub.Put<uint32_t>(1, off);
+          ub.Put<T>(2, {}, fill);
+          Scatter(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1), 32u, mask, 3, 10);
+          got = ub.Take<T>(2);
+        },
+        soc);
+    ExpectSameBits(got, want, "Scatter repeat form");
+  }
+}
+
+TEST(GatherOps, ScatterHalf950) { CheckScatter<half>("Ascend950PR_9599"); }
+TEST(GatherOps, ScatterFloat950) { CheckScatter<float>("Ascend950PR_9599"); }
+TEST(GatherOps, ScatterUint16On310P) { CheckScatter<uint16_t>("Ascend310P1"); }
+TEST(GatherOps, ScatterInt8950) { CheckScatter<int8_t>("Ascend950PR_9599"); }
+
+TEST(GatherChecks, ScatterRules) {
+  const char* k950 = "Ascend950PR_9599";
+  ExpectCheck(
+      [](Ub& ub) { Scatter(ub.Get<half>(2), ub.Get<half>(0), ub.Get<uint32_t>(1), 0u, 8u); },
+      "unsupported_on_product", "not available on Ascend910B1");
+  ExpectCheck(
+      [](Ub& ub) {
+        ub.Put<uint32_t>(1, {0, 2, 4, 2});
+        Scatter(ub.Get<half>(2), ub.Get<half>(0), ub.Get<uint32_t>(1), 0u, 4u);
+      },
+      "gather_offset", "elements 1 and 3 are both 2 B", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        ub.Put<uint32_t>(1, {3});
+        Scatter(ub.Get<half>(2), ub.Get<half>(0), ub.Get<uint32_t>(1), 0u, 1u);
+      },
+      "gather_offset", "is 3 B, which must be a multiple of 2", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        ub.Put<uint32_t>(1, {1u << 17});
+        Scatter(ub.Get<half>(2), ub.Get<half>(0), ub.Get<uint32_t>(1), 0u, 1u);
+      },
+      "gather_offset", "must be below 131072", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        ub.Put<uint32_t>(1, {4096});
+        Scatter(ub.buf[2].Get<float>(1024), ub.Get<float>(0), ub.Get<uint32_t>(1), 0u, 1u);
+      },
+      "gather_offset", "reaches past", k950);
+}
 
 TEST(GatherChecks, Rules) {
   ExpectCheck(

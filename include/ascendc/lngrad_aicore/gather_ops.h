@@ -7,6 +7,12 @@
 // mode, inside src.
 // Gatherb: for i < repeatTime, j < 8, the 32-byte block at byte offset[i * 8 + j] of src goes
 // to data block i * dstRepStride + j * dstBlkStride of dst (dstBlkStride 0 counts as 1).
+// Scatter (950, 310B, 310P AI Core; Scatter(ISASI).md): the element i of src goes to the byte
+// dstBaseAddr + dstOffset[i] of dst, i < count (count form) or, in the repeat forms, i = r * L +
+// p for the active positions p of repeat r, the src element at byte r * srcRepStride * 32 +
+// p * sizeof(T). Offsets keep the element aligned and inside the UB (always); checked mode
+// also keeps them inside dst, within the product's offset range (8-bit: < 2^16, 16-bit:
+// < 2^17 on 950/310B) and pairwise different (duplicates are undefined on the device).
 // GatherMask: the elements of src0 whose pattern bit is 1 are packed into dst in order; the
 // pattern is a built-in one (1..7, the same for every repeat) or a tensor of bits, the bits of
 // repeat r at src1Pattern + r * src1RepeatStride * 32 B. Normal mode (reduceMode false):
@@ -21,9 +27,12 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "mask.h"
 #include "reduce_ops.h"
+#include "sys.h"
 
 namespace AscendC {
 
@@ -120,6 +129,75 @@ void GatherRun(const char* api, const AscendC::LocalTensor<T>& dst,
     for (uint32_t p = 0; p < L; ++p) {
       if (!plan.Active(r, p)) continue;
       std::memcpy(out + d.Offset(r, p), s + base + o[uint64_t{r} * L + p], sizeof(T));
+    }
+  }
+}
+
+template <typename T>
+void ScatterRun(const char* api, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint32_t>& offs,
+                uint32_t base, const RepeatPlan& plan, uint32_t src_rep, SrcLoc loc) {
+  RequireProduct(api, ArchBit::k2002 | ArchBit::k3002 | ArchBit::k3510,
+                 "Ascend 950PR/950DT, Atlas 200I/500 A2 and the Atlas inference series AI Core",
+                 loc);
+  if (plan.Empty()) return;
+  constexpr uint32_t L = kLanes<T>;
+  const uint64_t elems = uint64_t{plan.repeats - 1} * L + plan.LastActive(plan.repeats - 1) + 1;
+  const RepeatOperand s_op = SrcOperand(src, 1, src_rep);
+  CheckSource(api, plan, s_op);
+  CheckOperand(api, "dstOffset", offs.View(), elems * 4, kBlockBytes,
+               std::to_string(elems) + " offsets");
+  CheckOperand(api, "dst", dst.View(), sizeof(T), kBlockBytes, "its first element");
+  const uint32_t* o = offs.HostPtr();
+  const NpuArch arch = RunningArch();
+  const uint64_t limit =
+      sizeof(T) > 2 || arch == NpuArch::k2002 ? uint64_t{1} << 32 : uint64_t{1} << (15 + sizeof(T));
+  std::vector<std::pair<uint64_t, uint64_t>> seen;  // (offset, element) for the duplicate rule
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
+    for (uint32_t p = 0; p < L; ++p) {
+      if (!plan.Active(r, p)) continue;
+      const uint64_t i = uint64_t{r} * L + p;
+      if (CheckedMode() && o[i] >= limit) {
+        Raise(op_checks::kGatherOffset, api,
+              "dstOffset of element " + std::to_string(i) + " is " + std::to_string(o[i]) +
+                  " B; for " + std::to_string(8 * sizeof(T)) +
+                  "-bit operands on this product it must be below " + std::to_string(limit));
+      }
+      CheckGatherOffset(api, "dstBaseAddr + dstOffset", dst.View(), uint64_t{base} + o[i],
+                        sizeof(T), sizeof(T), i);
+      if (CheckedMode()) seen.emplace_back(o[i], i);
+    }
+  }
+  if (CheckedMode()) {
+    std::sort(seen.begin(), seen.end());
+    for (size_t k = 1; k < seen.size(); ++k) {
+      if (seen[k].first == seen[k - 1].first) {
+        Raise(op_checks::kGatherOffset, api,
+              "dstOffset of elements " + std::to_string(seen[k - 1].second) + " and " +
+                  std::to_string(seen[k].second) + " are both " + std::to_string(seen[k].first) +
+                  " B; the device's result is undefined when offsets repeat");
+      }
+    }
+  }
+  auto* d = reinterpret_cast<std::byte*>(const_cast<T*>(dst.HostPtr()));
+  const auto* sp = s_op.view.ptr;
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) {
+    in.Read(offs.HostPtr(), elems * 4);
+    RecordActive(in, false, plan, s_op);
+    Runs wr(in, true);
+    for (uint32_t r = 0; r < plan.repeats; ++r) {
+      for (uint32_t p = 0; p < L; ++p) {
+        if (plan.Active(r, p)) wr.Add(d + base + o[uint64_t{r} * L + p], sizeof(T));
+      }
+    }
+    wr.Flush();
+  }
+  for (uint32_t r = 0; r < plan.repeats; ++r) {
+    for (uint32_t p = 0; p < L; ++p) {
+      if (plan.Active(r, p)) {
+        std::memcpy(d + base + o[uint64_t{r} * L + p], sp + s_op.Offset(r, p), sizeof(T));
+      }
     }
   }
 }
@@ -263,6 +341,38 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 LNGRAD_GATHER_MASK(const uint64_t mask[])
 LNGRAD_GATHER_MASK(const uint64_t mask)
 #undef LNGRAD_GATHER_MASK
+
+// ---- Scatter ----
+
+template <typename T>
+void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+             const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
+             const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace r = lngrad::aicore::detail::rep;
+  lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Scatter"));
+  lngrad::aicore::detail::RepeatPlan plan;
+  plan.lanes = r::kLanes<T>;
+  plan.counter = true;
+  plan.count = count;
+  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
+  r::ScatterRun("Scatter", dst, src, dstOffset, dstBaseAddr, plan, 8, loc);
+}
+
+// 8-bit operands have only the count form (Scatter(ISASI).md).
+#define LNGRAD_SCATTER_MASK(MASK_TYPE)                                                        \
+  template <typename T>                                                                       \
+  void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
+               const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr, MASK_TYPE, \
+               const uint8_t repeatTime, const uint8_t srcRepStride,                          \
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {              \
+    static_assert(sizeof(T) > 1, "Scatter: 8-bit operands have only the count form");         \
+    namespace r = lngrad::aicore::detail::rep;                                                \
+    r::ScatterRun("Scatter", dst, src, dstOffset, dstBaseAddr,                                \
+                  r::Plan<T, true>("Scatter", mask, repeatTime), srcRepStride, loc);          \
+  }
+LNGRAD_SCATTER_MASK(const uint64_t mask[])
+LNGRAD_SCATTER_MASK(const uint64_t mask)
+#undef LNGRAD_SCATTER_MASK
 
 // ---- Gatherb ----
 
