@@ -2,6 +2,8 @@
 // ctrl.h). SyncAll's rendezvous is the launcher's (launch.cpp).
 #include "lngrad_aicore/sys.h"
 
+#include "lngrad_aicore/mask.h"
+
 #include "lngrad_aicore/static_tensor.h"
 
 #include <chrono>
@@ -176,6 +178,11 @@ void InitSocState(lngrad::aicore::SrcLoc loc) {
   RequireProduct("InitSocState", bits::k2002 | bits::k2201 | bits::k3510,
                  "Atlas A2/A3, Ascend 950 and the Atlas inference series", loc);
   lngrad::aicore::RequireBlockContext("InitSocState");
+  // The vendor's InitSocStateImpl: Normal mask mode on A2/A3 and 950, and on A2/A3's vector
+  // cores every mask bit set.
+  const lngrad::NpuArch arch = lngrad::aicore::CurrentBlockProduct().arch;
+  if (arch == lngrad::NpuArch::k2201 || arch == lngrad::NpuArch::k3510) SetMaskNorm(loc);
+  if (arch == lngrad::NpuArch::k2201) ResetMask(loc);
 }
 
 int64_t GetSystemCycle(lngrad::aicore::SrcLoc loc) {

@@ -519,6 +519,29 @@ TEST(SystemApis, InitSocStateAndDataSyncBarrierExistWhereTheVendorHasThem) {
   };
   EXPECT_TRUE(RunKernel(1, both).empty());
   EXPECT_TRUE(RunKernel(1, both, On("Ascend950PR_9599")).empty());
+  // It leaves the mask register as the vendor's implementation does: Normal mode, and every
+  // bit set on A2/A3 (950 keeps the mask bits).
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9599"}) {
+    bool counter = true;
+    uint64_t high = 0, low = 0;
+    EXPECT_TRUE(RunKernel(
+                    1,
+                    [&] {
+                      AscendC::SetMaskCount();
+                      AscendC::SetVectorMask<float>(0, 0x0F);
+                      AscendC::InitSocState();
+                      auto& ctx = lngrad::aicore::detail::MaskContext("test");
+                      counter = ctx.mask_counter;
+                      high = ctx.mask_high;
+                      low = ctx.mask_low;
+                    },
+                    On(soc))
+                    .empty());
+    EXPECT_FALSE(counter) << soc;
+    const bool full = std::string(soc) == "Ascend910B1";
+    EXPECT_EQ(low, full ? ~uint64_t{0} : uint64_t{0x0F}) << soc;
+    EXPECT_EQ(high, full ? ~uint64_t{0} : uint64_t{0}) << soc;
+  }
   BlockFailure f = RunFailing([] { AscendC::InitSocState(); }, On("Ascend310B1"));
   EXPECT_EQ(f.check, "unsupported_on_product");
   EXPECT_NE(f.message.find("InitSocState at "), std::string::npos) << f.message;

@@ -99,8 +99,9 @@ namespace AscendC {
 
 // Puts the AI core's global state to its defaults, as the static-tensor style must at kernel
 // entry (TPipe does it for the framework style). What the simulator keeps of that state starts
-// at its defaults in every block anyway; InitSocState resets it again (not the overflow mode,
-// which the vendor's InitSocState keeps). Not on Atlas 200I/500 A2 and Atlas training series.
+// at its defaults in every block anyway; InitSocState resets it again: Normal mask mode (A2/A3,
+// 950) and a full vector mask (A2/A3), as the vendor's implementation does, but not the
+// overflow mode, which it keeps. Not on Atlas 200I/500 A2 and Atlas training series.
 void InitSocState(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current());
 
 // (a + b - 1) / b in uint32_t, wrapping as on the device. b == 0 raises div_by_zero (the host
