@@ -92,6 +92,32 @@ uint64_t ReduceSumRegister() {
 }
 
 namespace {
+struct MaxMinRegisterState {
+  const BlockContext* block = nullptr;
+  MaxMinSpr spr;
+};
+thread_local MaxMinRegisterState max_min_register;
+}  // namespace
+
+void SetMaxMinRegister(const MaxMinSpr& spr) { max_min_register = {CurrentBlockContext(), spr}; }
+
+MaxMinSpr MaxMinRegister() {
+  return max_min_register.block == CurrentBlockContext() ? max_min_register.spr : MaxMinSpr{};
+}
+
+MaxMinSpr ReadMaxMinRegister(const char* api, uint32_t archs, const char* products, SrcLoc loc) {
+  RequireProduct(api, archs, products, loc);
+  const MaxMinSpr spr = MaxMinRegister();
+  if (CheckedMode() && !spr.documented) {
+    Raise(op_checks::kReduceSpr, api,
+          "the last ReduceRepeat<MAX/MIN> / ReduceMax / ReduceMin ran in Counter mode or with "
+          "srcBlkStride != 1 or srcRepStride != 8; the register holds a defined result only for "
+          "contiguous Normal-mode reductions");
+  }
+  return spr;
+}
+
+namespace {
 struct CmpMask {
   const BlockContext* block = nullptr;
   uint8_t bytes[kCmpMaskBytes] = {};

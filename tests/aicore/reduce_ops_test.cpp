@@ -489,6 +489,88 @@ TEST(ReduceOps, GetReduceRepeatSumSprIsTheLastLevel2Sum) {
   EXPECT_EQ(Bits(spr), Bits(got[0]));
   EXPECT_NE(Bits(spr), 0u);
 }
+// The max/min register: the extreme over all repeats and its element index from src's start
+// (first occurrence), modelled here over the flat source.
+template <typename T>
+void CheckMaxMinSpr() {
+  constexpr uint32_t L = Lanes<T>();
+  const auto src = TieValues<T>(67, 3 * L);  // many ties: the first index must win
+  for (const bool is_max : {true, false}) {
+    uint32_t want_at = 0;
+    for (uint32_t i = 1; i < 3 * L; ++i) {
+      const float x = static_cast<float>(src[i]), b = static_cast<float>(src[want_at]);
+      if (is_max ? x > b : x < b) want_at = i;
+    }
+    T val{}, idx{};
+    uint32_t bits_val = 0, bits_idx = 0;
+    RunOn<T>(src, T(0.0f), [&](auto a, auto d, auto) {
+      if (is_max) {
+        WholeReduceMax(d, a, static_cast<int32_t>(L), 3, 1, 1, 8);
+      } else {
+        WholeReduceMin(d, a, static_cast<int32_t>(L), 3, 1, 1, 8);
+      }
+      GetReduceRepeatMaxMinSpr<T>(val, idx);
+      GetReduceMaxMinCount<T>(bits_val, bits_idx);
+    });
+    EXPECT_EQ(Bits(val), Bits(src[want_at])) << is_max;
+    EXPECT_EQ(Bits(idx), want_at) << is_max;
+    EXPECT_EQ(bits_val, Bits(src[want_at]));
+    EXPECT_EQ(bits_idx, want_at);
+    // ReduceMax/Min (level 2) leave their result there too.
+    const auto rnd = RandomValues<T>(68, 1000);
+    uint32_t at = 0;
+    for (uint32_t i = 1; i < 1000; ++i) {
+      const float x = static_cast<float>(rnd[i]), b = static_cast<float>(rnd[at]);
+      if (is_max ? x > b : x < b) at = i;
+    }
+    RunOn<T>(rnd, T(0.0f), [&](auto a, auto d, auto t) {
+      if (is_max) {
+        ReduceMax(d, a, t, 1000, true);
+      } else {
+        ReduceMin(d, a, t, 1000, true);
+      }
+      GetReduceRepeatMaxMinSpr<T>(val, idx);
+    });
+    EXPECT_EQ(Bits(val), Bits(rnd[at])) << is_max;
+  }
+  // The inference series' value-only form.
+  T v310{};
+  RunOn<T>(
+      src, T(0.0f),
+      [&](auto a, auto d, auto) {
+        WholeReduceMax(d, a, static_cast<int32_t>(L), 3, 1, 1, 8);
+        GetReduceRepeatMaxMinSpr<T>(v310);
+      },
+      "Ascend310P1");
+  float best = static_cast<float>(src[0]);
+  for (const T& x : src) best = std::max(best, static_cast<float>(x));
+  EXPECT_EQ(static_cast<float>(v310), best);
+}
+TEST(ReduceOps, MaxMinSprFloat) { CheckMaxMinSpr<float>(); }
+TEST(ReduceOps, MaxMinSprHalf) { CheckMaxMinSpr<half>(); }
+
+TEST(ReduceOpsChecks, MaxMinSprOnlyForContiguousNormalMode) {
+  ExpectCheck(
+      [](Ub& ub) {
+        float v, i;
+        WholeReduceMax(ub.Get<float>(1), ub.Get<float>(0), 64, 2, 1, 1, 16);
+        GetReduceRepeatMaxMinSpr<float>(v, i);
+      },
+      "reduce_spr", "srcRepStride != 8");
+  ExpectCheck(
+      [](Ub&) {
+        float v, i;
+        GetReduceRepeatMaxMinSpr<float>(v, i);
+      },
+      "unsupported_on_product", "not available on Ascend950", "Ascend950PR_9599");
+  ExpectCheck(
+      [](Ub&) {
+        float v;
+        GetReduceRepeatMaxMinSpr<float>(v);
+      },
+      "unsupported_on_product", "Atlas inference series");
+}
+
 TEST(ReduceOps, ReduceLevel2Half) { CheckReduceLevel2<half>(); }
 
 template <typename T>

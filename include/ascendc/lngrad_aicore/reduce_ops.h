@@ -32,6 +32,7 @@
 #include "instructions.h"
 #include "mask.h"
 #include "sanitizer.h"
+#include "sys.h"
 #include "tensor.h"
 
 namespace AscendC {
@@ -70,10 +71,12 @@ namespace lngrad::aicore::detail::rep {
 // Names of the checks these forms add (KernelCheckError::check()); repeatTime, the mask and
 // block strides use mask.h's checks::kRepeatTimes, kVectorMask and kVectorStride.
 namespace op_checks {
-inline constexpr const char* kReduceOrder = "reduce_order";    // order not on this product
-inline constexpr const char* kTmpBuffer = "tmp_buffer";        // sharedTmpBuffer too small
-inline constexpr const char* kCmpMode = "cmp_mode";            // mode not defined for the type
-inline constexpr const char* kSelMode = "sel_mode";            // SELMODE not valid here
+inline constexpr const char* kReduceOrder = "reduce_order";  // order not on this product
+inline constexpr const char* kTmpBuffer = "tmp_buffer";      // sharedTmpBuffer too small
+inline constexpr const char* kReduceSpr = "reduce_spr";  // max/min register read after a form it
+                                                         // is not documented for
+inline constexpr const char* kCmpMode = "cmp_mode";      // mode not defined for the type
+inline constexpr const char* kSelMode = "sel_mode";      // SELMODE not valid here
 inline constexpr const char* kGatherOffset = "gather_offset";  // offset misaligned / outside
 inline constexpr const char* kCount = "count_alignment";       // count not whole repeats
 }  // namespace op_checks
@@ -395,6 +398,32 @@ inline std::string RepeatHow(const RepeatPlan& plan, const char* stride_name, ui
   return std::to_string(plan.repeats) + " repeat(s), " + stride_name + " " + std::to_string(stride);
 }
 
+// The register ReduceRepeat<MAX/MIN> (WholeReduceMax/Min) and ReduceMax/Min leave their
+// extreme in (GetReduceRepeatMaxMinSpr, GetReduceMaxMinCount): per block, the value's bits, the
+// element index from src's start, and whether the reduction was one the vendor documents the
+// register for (Normal mask mode, srcBlkStride 1, srcRepStride 8). [inference] The index of
+// ReduceRepeat is the first extreme's element index over all repeats (r * L + lane); the
+// vendor documents only that it is "the index within all repeats".
+struct MaxMinSpr {
+  uint64_t value_bits = 0;
+  uint32_t index = 0;
+  bool documented = true;
+};
+void SetMaxMinRegister(const MaxMinSpr& spr);
+MaxMinSpr MaxMinRegister();
+// The register for a Get* API: product check (checked mode), then reduce_spr when the last
+// reduction is not one the register is documented for.
+MaxMinSpr ReadMaxMinRegister(const char* api, uint32_t archs, const char* products, SrcLoc loc);
+
+template <typename T>
+MaxMinSpr MakeMaxMinSpr(T value, uint32_t index, const RepeatPlan& plan, const RepeatOperand& s) {
+  MaxMinSpr spr;
+  std::memcpy(&spr.value_bits, &value, sizeof(T));
+  spr.index = index;
+  spr.documented = !plan.counter && s.blk_stride == 1 && s.rep_stride == 8;
+  return spr;
+}
+
 // WholeReduceSum/Max/Min (ReduceRepeat): one result per repeat at dst + r * dstRepStride * unit.
 template <typename T>
 void WholeReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
@@ -418,12 +447,21 @@ void WholeReduce(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
     in.WriteBlocks(dst.HostPtr(), plan.repeats, os.width, out_pitch);
   }
   auto* d = reinterpret_cast<std::byte*>(dst.HostPtr());
+  bool found = false;
+  T best{};
+  uint32_t best_at = 0;
   for (uint32_t r = 0; r < plan.repeats; ++r) {
     T value;
     uint32_t index;
     ReduceOneRepeat(kind, s, r, LanesOf(plan, r), &value, &index);
     StoreResult(kind, order, d + r * out_pitch, value, index);
+    if (kind != Kind::kSum && (!found || Better(kind == Kind::kMax, value, best))) {
+      best = value;
+      best_at = r * kLanes<T> + index;
+      found = true;
+    }
   }
+  if (kind != Kind::kSum) SetMaxMinRegister(MakeMaxMinSpr(best, best_at, plan, s));
 }
 
 // Whether an output of an empty block / pair is written (with the identity) rather than left
@@ -706,6 +744,13 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
     std::memcpy(&bits, &value, sizeof(T));
     SetReduceSumRegister(bits);
   }
+  if (kind != Kind::kSum) {
+    // The level-2 form runs Normal mode internally; its index is exact here (the vendor's is
+    // documented as unreliable, so no kernel can depend on it).
+    RepeatPlan normal = body;
+    normal.counter = false;
+    SetMaxMinRegister(MakeMaxMinSpr(value, index, level2 ? normal : body, s));
+  }
 }
 
 }  // namespace lngrad::aicore::detail::rep
@@ -900,6 +945,46 @@ T GetReduceRepeatSumSpr() {
   T v;
   std::memcpy(&v, &bits, sizeof(T));
   return v;
+}
+
+// The extreme of the last ReduceRepeat<MAX/MIN> / WholeReduceMax/Min / ReduceMax/Min of this
+// block, and its index as the bits of a T (reinterpret as uint16_t/uint32_t to read it), as the
+// vendor's A2/A3 implementation returns them; the one-argument form is the Atlas inference
+// series' (value only). Checked mode: unsupported_on_product elsewhere, and reduce_spr after a
+// reduction the register is not documented for (Counter mode, srcBlkStride != 1 or
+// srcRepStride != 8).
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex,
+                              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceRepeatMaxMinSpr: T must be half or float");
+  const lngrad_rep::MaxMinSpr spr = lngrad_rep::ReadMaxMinRegister(
+      "GetReduceRepeatMaxMinSpr", lngrad::aicore::detail::ArchBit::k2201, "Atlas A2/A3", loc);
+  std::memcpy(&maxMinValue, &spr.value_bits, sizeof(T));
+  maxMinIndex = lngrad_rep::IndexAsT<T>(spr.index);
+}
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue,
+                              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceRepeatMaxMinSpr: T must be half or float");
+  const lngrad_rep::MaxMinSpr spr = lngrad_rep::ReadMaxMinRegister(
+      "GetReduceRepeatMaxMinSpr", lngrad::aicore::detail::ArchBit::k2002,
+      "the Atlas inference series", loc);
+  std::memcpy(&maxMinValue, &spr.value_bits, sizeof(T));
+}
+// The older name (A2/A3): the same register, as bits (uint32_t) or as T.
+template <typename T>
+void GetReduceMaxMinCount(uint32_t& maxMinValue, uint32_t& maxMinIndex,
+                          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceMaxMinCount: T must be half or float");
+  const lngrad_rep::MaxMinSpr spr = lngrad_rep::ReadMaxMinRegister(
+      "GetReduceMaxMinCount", lngrad::aicore::detail::ArchBit::k2201, "Atlas A2/A3", loc);
+  maxMinValue = static_cast<uint32_t>(spr.value_bits);
+  maxMinIndex = spr.index;
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex,
+                          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex, loc);
 }
 
 // ---- Brcb: src[i*8 + j] fills data block (i * dstRepStride + j * dstBlkStride) of dst. ----
