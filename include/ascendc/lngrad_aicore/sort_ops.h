@@ -174,7 +174,8 @@ void Merge(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
       queues = 4;
       break;
     default:
-      ParamError(api, "validBit is " + std::to_string(info.validBit) + ", which must be 3, 7 or 15");
+      ParamError(api,
+                 "validBit is " + std::to_string(info.validBit) + ", which must be 3, 7 or 15");
       queues = static_cast<uint32_t>(std::popcount(static_cast<uint32_t>(info.validBit & 15u)));
       break;
   }
@@ -258,7 +259,8 @@ void ProposalMove(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& ds
   const std::string how = std::to_string(r) + " repeats";
   const AscendC::LocalTensor<T>& props = concat ? dst : src;
   const AscendC::LocalTensor<T>& flat = concat ? src : dst;
-  const uint64_t prop_extent = n == 0 ? 0 : ((n - 1) * 8 + static_cast<uint64_t>(mode) + 1) * sizeof(T);
+  const uint64_t prop_extent =
+      n == 0 ? 0 : ((n - 1) * 8 + static_cast<uint64_t>(mode) + 1) * sizeof(T);
   rep::CheckOperand(api, concat ? "dst" : "src", props.View(), prop_extent, 32, how);
   rep::CheckOperand(api, concat ? "src" : "dst", flat.View(), n * sizeof(T), 32, how);
   if (n == 0) return;
@@ -304,8 +306,8 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgS
 
 // The queue lengths the last MrgSort / MrgSort4 of this block took (meaningful with
 // ifExhaustedSuspension).
-inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2,
-                             uint16_t& mrgSortList3, uint16_t& mrgSortList4) {
+inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uint16_t& mrgSortList3,
+                             uint16_t& mrgSortList4) {
   const auto& r = lngrad::aicore::detail::sort::last_merge;
   mrgSortList1 = r.taken[0];
   mrgSortList2 = r.taken[1];
@@ -328,8 +330,8 @@ void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
 }
 
 template <typename T>
-void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                     const int32_t repeatTime, const int32_t modeNumber, LNGRAD_SRCLOC_ARG) {
+void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                     const int32_t modeNumber, LNGRAD_SRCLOC_ARG) {
   lngrad::aicore::detail::sort::ProposalMove("ProposalExtract", loc, dst, src, repeatTime,
                                              modeNumber, false);
 }

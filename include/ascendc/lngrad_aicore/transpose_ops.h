@@ -92,14 +92,15 @@ inline void CheckDisjoint(const char* api, std::initializer_list<Range> ranges) 
 }
 inline void CheckEven(const char* api, const char* name, int64_t n) {
   if (n % 2 != 0 && CheckedMode()) {
-    RaiseKernelCheck(checks::kCountParity,
-                     std::string(api) + ": " + name + " is " + std::to_string(n) + ", which must be even");
+    RaiseKernelCheck(checks::kCountParity, std::string(api) + ": " + name + " is " +
+                                               std::to_string(n) + ", which must be even");
   }
 }
 
 // The 16 x 16 transpose of 2-byte elements, through a copy (dst may be src).
 template <typename T>
-void Transpose16(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src) {
+void Transpose16(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<T>& src) {
   static_assert(sizeof(T) == 2, "Transpose: T must be int16_t, uint16_t or half");
   CheckVectorOperands("Transpose", 256, {{dst.View(), 2, "dst"}, {src.View(), 2, "src"}});
   san::Instr in(Pipe::kV, "Transpose", loc);
@@ -149,8 +150,7 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   }
   const bool to_nhwc = p.transposeType == TransposeType::TRANSPOSE_NCHW2NHWC;
   if (!to_nhwc && p.transposeType != TransposeType::TRANSPOSE_NHWC2NCHW) {
-    a::TransposeParamsError("transposeType " +
-                            std::to_string(static_cast<int>(p.transposeType)) +
+    a::TransposeParamsError("transposeType " + std::to_string(static_cast<int>(p.transposeType)) +
                             " is not supported (TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC and "
                             "TRANSPOSE_NHWC2NCHW are)");
     return;
@@ -173,13 +173,14 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   const uint64_t h0 = sizeof(T) == 1 ? 32 : 16, w0 = 32 / sizeof(T);
   const uint64_t need = (to_nhwc ? c + 2 : 2 * c + 1) * h0 * w0 * sizeof(T);
   if (sharedTmpBuffer.GetSize() < need && lngrad::aicore::CheckedMode()) {
-    lngrad::aicore::RaiseKernelCheck(
-        d::rep::op_checks::kTmpBuffer,
-        "Transpose: sharedTmpBuffer holds " + std::to_string(sharedTmpBuffer.GetSize()) +
-            " B, the transpose needs " + std::to_string(need) + " B");
+    lngrad::aicore::RaiseKernelCheck(d::rep::op_checks::kTmpBuffer,
+                                     "Transpose: sharedTmpBuffer holds " +
+                                         std::to_string(sharedTmpBuffer.GetSize()) +
+                                         " B, the transpose needs " + std::to_string(need) + " B");
   }
   const int32_t cnt = total > INT32_MAX ? -1 : static_cast<int32_t>(total);
-  d::CheckVectorOperands("Transpose", cnt, {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
+  d::CheckVectorOperands("Transpose", cnt,
+                         {{dst.View(), sizeof(T), "dst"}, {src.View(), sizeof(T), "src"}});
   a::CheckDisjoint("Transpose", {{dst.View(), total * sizeof(T), "dst"},
                                  {src.View(), total * sizeof(T), "src"}});
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Transpose", loc);
@@ -279,9 +280,9 @@ void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const 
   const int32_t half_count = static_cast<int32_t>(n);
   d::CheckVectorOperands("DeInterleave", half_count, {{dst0.View(), sizeof(T), "dst0"}});
   d::CheckVectorOperands("DeInterleave", half_count, {{dst1.View(), sizeof(T), "dst1"}});
-  a::CheckDisjoint("DeInterleave", {{dst0.View(), bytes, "dst0"},
-                                    {dst1.View(), bytes, "dst1"},
-                                    {src.View(), 2 * bytes, "src"}});
+  a::CheckDisjoint(
+      "DeInterleave",
+      {{dst0.View(), bytes, "dst0"}, {dst1.View(), bytes, "dst1"}, {src.View(), 2 * bytes, "src"}});
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "DeInterleave", loc);
   if (in) {
     in.Read(src.HostPtr(), 2 * bytes);
