@@ -443,6 +443,26 @@ TEST(VectorExt, ScalarLogicWithBinaryConfig) {
   });
 }
 
+TEST(VectorExt, ComparesWithAScalarTensor) {
+  // The 950's Compares(dst, src0, src1[0], mode, count): the scalar on the right by default,
+  // on the left with scalarTensorIndex 0 (x op s becomes s op x).
+  const auto v = lngrad::aicore::test::TieValues<float>(95, 64);
+  std::vector<uint8_t> right(kUbBufBytes), left(kUbBufBytes);
+  for (uint32_t i = 0; i < 64; ++i) {
+    if (v[i] < v[0]) right[i / 8] = static_cast<uint8_t>(right[i / 8] | (1u << (i % 8)));
+    if (v[0] < v[i]) left[i / 8] = static_cast<uint8_t>(left[i / 8] | (1u << (i % 8)));
+  }
+  static constexpr BinaryConfig kLeft = {0};
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, v);
+    Compares(ub.Get<uint8_t>(1), ub.Get<float>(0), ub.Get<float>(0)[0], CMPMODE::LT, 64);
+    ExpectSameBits(ub.Take<uint8_t>(1), right, "x < s");
+    Compares<BinaryDefaultType, true, kLeft>(ub.Get<uint8_t>(2), ub.Get<float>(0)[0],
+                                             ub.Get<float>(0), CMPMODE::LT, 64);
+    ExpectSameBits(ub.Take<uint8_t>(2), left, "s < x");
+  });
+}
+
 TEST(VectorExt, CreateVecIndex) {
   auto run = [](auto tag, auto first) {
     using T = decltype(tag);

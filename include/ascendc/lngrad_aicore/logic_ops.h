@@ -421,6 +421,40 @@ void Select(const D& dst, const LocalTensor<U>& selMask, const S0& src0, const S
   Select(dst, selMask, *vs.first, vs.second, selMode, count, loc);
 }
 
+// Compares' BinaryConfig form (950): the scalar is element 0 of a LocalTensor (config says
+// which when both operands are tensors) or a scalar argument, on either side; a scalar on the
+// left compares with the mirrored mode (scalar < x is x > scalar).
+template <typename T = BinaryDefaultType, bool isSetMask = true,
+          const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S, typename V>
+void Compares(const U& dst, const S& src0, const V& src1, CMPMODE cmpMode, uint32_t count,
+              LNGRAD_SRCLOC_ARG) {
+  namespace l = lngrad::aicore::detail::logic;
+  using E = typename l::ElemOf<std::conditional_t<l::IsLocal<S>::value, S, V>>::type;
+  constexpr bool kScalarLeft =
+      !l::IsLocal<S>::value || (l::IsLocal<V>::value && config.scalarTensorIndex == 0);
+  const auto vs = l::VectorAndScalar<E, config>("Compares", loc, src0, src1);
+  CMPMODE mode = cmpMode;
+  if constexpr (kScalarLeft) {
+    switch (cmpMode) {
+      case CMPMODE::LT:
+        mode = CMPMODE::GT;
+        break;
+      case CMPMODE::GT:
+        mode = CMPMODE::LT;
+        break;
+      case CMPMODE::LE:
+        mode = CMPMODE::GE;
+        break;
+      case CMPMODE::GE:
+        mode = CMPMODE::LE;
+        break;
+      default:
+        break;
+    }
+  }
+  Compares(dst, *vs.first, vs.second, mode, count, loc);
+}
+
 // dst[i] = firstValue + i, i < count (half: the sum rounded to half; int16_t/int32_t wrap).
 template <typename T>
 void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint32_t count, LNGRAD_SRCLOC_ARG) {
