@@ -139,51 +139,35 @@ void Repeat(const char* api, SrcLoc loc, const MaskArg& mask, int64_t repeat_tim
             });
 }
 
-// The element functions.
-template <typename D, typename S>
-auto AddRelu() {
+// The element functions. The Relu of a sum or difference: integers wrap first (as Add/Sub
+// do), then the result is rounded to D (int16_t -> int8_t saturates).
+template <typename D, typename S, BinaryOp kOp>
+auto ReluOf() {
   return [](D& d, const std::array<S, 2>& s) {
     if constexpr (std::is_integral_v<S>) {
-      const S sum = IntOp(BinaryOp::kAdd, s[0], s[1]);
-      d = static_cast<D>(sum > 0 ? sum : S{0});
+      const S r = IntOp(kOp, s[0], s[1]);
+      d = Narrow<D>(static_cast<float>(r > 0 ? r : S{0}));
     } else {
-      d = Narrow<D>(ReluF(Wide(s[0]) + Wide(s[1])));
+      const float a = Wide(s[0]), b = Wide(s[1]);
+      d = Narrow<D>(ReluF(kOp == BinaryOp::kAdd ? a + b : a - b));
     }
   };
+}
+template <typename D, typename S>
+auto AddRelu() {
+  return ReluOf<D, S, BinaryOp::kAdd>();
 }
 template <typename D, typename S>
 auto SubRelu() {
-  return [](D& d, const std::array<S, 2>& s) {
-    if constexpr (std::is_integral_v<S>) {
-      const S diff = IntOp(BinaryOp::kSub, s[0], s[1]);
-      d = static_cast<D>(diff > 0 ? diff : S{0});
-    } else {
-      d = Narrow<D>(ReluF(Wide(s[0]) - Wide(s[1])));
-    }
-  };
+  return ReluOf<D, S, BinaryOp::kSub>();
 }
-// The int16_t -> int8_t casts of a sum: the Relu of the wrapped int16 result, saturated.
 template <typename D, typename S>
 auto AddReluCast() {
-  return [](D& d, const std::array<S, 2>& s) {
-    if constexpr (std::is_integral_v<S>) {
-      const S sum = IntOp(BinaryOp::kAdd, s[0], s[1]);
-      d = Narrow<D>(static_cast<float>(sum > 0 ? sum : S{0}));
-    } else {
-      d = Narrow<D>(ReluF(Wide(s[0]) + Wide(s[1])));
-    }
-  };
+  return ReluOf<D, S, BinaryOp::kAdd>();
 }
 template <typename D, typename S>
 auto SubReluCast() {
-  return [](D& d, const std::array<S, 2>& s) {
-    if constexpr (std::is_integral_v<S>) {
-      const S diff = IntOp(BinaryOp::kSub, s[0], s[1]);
-      d = Narrow<D>(static_cast<float>(diff > 0 ? diff : S{0}));
-    } else {
-      d = Narrow<D>(ReluF(Wide(s[0]) - Wide(s[1])));
-    }
-  };
+  return ReluOf<D, S, BinaryOp::kSub>();
 }
 template <typename D, typename S>
 auto MulAddDst() {

@@ -97,6 +97,31 @@ inline void CheckEven(const char* api, const char* name, int64_t n) {
   }
 }
 
+// The checks and the sanitizer record of the two-source forms (count elements each).
+template <typename T>
+uint64_t PairForm(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst0,
+                  const AscendC::LocalTensor<T>& dst1, const AscendC::LocalTensor<T>& src0,
+                  const AscendC::LocalTensor<T>& src1, int32_t count) {
+  CheckVectorOperands(api, count,
+                      {{dst0.View(), sizeof(T), "dst0"}, {src0.View(), sizeof(T), "src0"}});
+  CheckVectorOperands(api, count,
+                      {{dst1.View(), sizeof(T), "dst1"}, {src1.View(), sizeof(T), "src1"}});
+  CheckEven(api, "count", count);
+  const uint64_t bytes = uint64_t{static_cast<uint32_t>(count)} * sizeof(T);
+  CheckDisjoint(api, {{dst0.View(), bytes, "dst0"},
+                      {dst1.View(), bytes, "dst1"},
+                      {src0.View(), bytes, "src0"},
+                      {src1.View(), bytes, "src1"}});
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) {
+    in.Read(src0.HostPtr(), bytes);
+    in.Read(src1.HostPtr(), bytes);
+    in.Write(dst0.HostPtr(), bytes);
+    in.Write(dst1.HostPtr(), bytes);
+  }
+  return bytes / sizeof(T);
+}
+
 // The 16 x 16 transpose of 2-byte elements, through a copy (dst may be src).
 template <typename T>
 void Transpose16(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
@@ -209,25 +234,9 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src0,
                 const LocalTensor<T>& src1, const int32_t count, LNGRAD_SRCLOC_ARG) {
-  namespace a = lngrad::aicore::detail::arrange;
-  namespace d = lngrad::aicore::detail;
-  d::CheckVectorOperands("Interleave", count,
-                         {{dst0.View(), sizeof(T), "dst0"}, {src0.View(), sizeof(T), "src0"}});
-  d::CheckVectorOperands("Interleave", count,
-                         {{dst1.View(), sizeof(T), "dst1"}, {src1.View(), sizeof(T), "src1"}});
-  a::CheckEven("Interleave", "count", count);
-  const uint64_t n = static_cast<uint32_t>(count), bytes = n * sizeof(T);
-  a::CheckDisjoint("Interleave", {{dst0.View(), bytes, "dst0"},
-                                  {dst1.View(), bytes, "dst1"},
-                                  {src0.View(), bytes, "src0"},
-                                  {src1.View(), bytes, "src1"}});
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Interleave", loc);
-  if (in) {
-    in.Read(src0.HostPtr(), bytes);
-    in.Read(src1.HostPtr(), bytes);
-    in.Write(dst0.HostPtr(), bytes);
-    in.Write(dst1.HostPtr(), bytes);
-  }
+  const uint64_t n =
+      lngrad::aicore::detail::arrange::PairForm("Interleave", loc, dst0, dst1, src0, src1, count);
+  const uint64_t bytes = n * sizeof(T);
   std::vector<T> z(2 * n);
   for (uint64_t i = 0; i < n; ++i) {
     z[2 * i] = src0.HostPtr()[i];
@@ -241,25 +250,9 @@ template <typename T>
 void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                   const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t count,
                   LNGRAD_SRCLOC_ARG) {
-  namespace a = lngrad::aicore::detail::arrange;
-  namespace d = lngrad::aicore::detail;
-  d::CheckVectorOperands("DeInterleave", count,
-                         {{dst0.View(), sizeof(T), "dst0"}, {src0.View(), sizeof(T), "src0"}});
-  d::CheckVectorOperands("DeInterleave", count,
-                         {{dst1.View(), sizeof(T), "dst1"}, {src1.View(), sizeof(T), "src1"}});
-  a::CheckEven("DeInterleave", "count", count);
-  const uint64_t n = static_cast<uint32_t>(count), bytes = n * sizeof(T);
-  a::CheckDisjoint("DeInterleave", {{dst0.View(), bytes, "dst0"},
-                                    {dst1.View(), bytes, "dst1"},
-                                    {src0.View(), bytes, "src0"},
-                                    {src1.View(), bytes, "src1"}});
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "DeInterleave", loc);
-  if (in) {
-    in.Read(src0.HostPtr(), bytes);
-    in.Read(src1.HostPtr(), bytes);
-    in.Write(dst0.HostPtr(), bytes);
-    in.Write(dst1.HostPtr(), bytes);
-  }
+  const uint64_t n =
+      lngrad::aicore::detail::arrange::PairForm("DeInterleave", loc, dst0, dst1, src0, src1, count);
+  const uint64_t bytes = n * sizeof(T);
   std::vector<T> z(2 * n);
   std::memcpy(z.data(), src0.HostPtr(), bytes);
   std::memcpy(z.data() + n, src1.HostPtr(), bytes);
