@@ -482,6 +482,48 @@ TEST(VectorExt, CreateVecIndex) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The sanitizer's records: an instruction that reads dst reads exactly its active lanes.
+
+std::string InitcheckOf(const std::function<void(Ub&)>& body) {
+  lngrad::aicore::LaunchOptions o;
+  o.soc = "Ascend910B1";
+  o.sanitize = lngrad::aicore::san::kInitcheck;
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  (void)lngrad::aicore::detail::RunBlocks(
+      "kernel", 1,
+      [&] {
+        Ub ub;
+        body(ub);
+      },
+      o, &failures);
+  std::string all;
+  for (const auto& f : failures) all += "[" + f.check + "] " + f.message + "\n";
+  return all;
+}
+
+TEST(VectorExt, ReadsOfDstAreRecordedLaneByLane) {
+  // src fully initialised, dst only its first 8 floats (UB bytes [40960 * 2, + 32)).
+  auto kernel = [](uint64_t mask) {
+    return [mask](Ub& ub) {
+      Duplicate(ub.Get<float>(0), 1.0f, 64);
+      Duplicate(ub.Get<float>(2), 2.0f, 8);
+      Axpy(ub.Get<float>(2), ub.Get<float>(0), 3.0f, mask, 1, {1, 1, 8, 8});
+    };
+  };
+  EXPECT_EQ(InitcheckOf(kernel(8)), "");
+  const std::string m = InitcheckOf(kernel(9));
+  EXPECT_NE(m.find("read of uninitialised UB: V Axpy"), std::string::npos) << m;
+  EXPECT_NE(m.find("UB bytes [81952, 81956)"), std::string::npos) << m;
+  // The count form of MulAddDst reads all of dst.
+  const std::string c = InitcheckOf([](Ub& ub) {
+    Duplicate(ub.Get<float>(0), 1.0f, 64);
+    MulAddDst(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(0), 64);
+  });
+  EXPECT_NE(c.find("V MulAddDst"), std::string::npos) << c;
+  EXPECT_NE(c.find("UB bytes [81920, 82176)"), std::string::npos) << c;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Checked mode.
 
 TEST(VectorExt, CheckedModeRules) {
