@@ -28,6 +28,10 @@
 #include "lngrad_aicore/reduce_ops.h"
 #include "lngrad_aicore/compare_ops.h"
 #include "lngrad_aicore/gather_ops.h"
+#include "lngrad_aicore/compound_ops.h"
+#include "lngrad_aicore/logic_ops.h"
+#include "lngrad_aicore/transpose_ops.h"
+#include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
