@@ -1,4 +1,5 @@
 // The multi-dimensional copies (data_copy_slice.h, nd_dma.h) and GlobalTensor::SetL2CacheHint.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -308,6 +309,76 @@ void RunNdDma(const char* api, SrcLoc loc, const NdDmaShape& s, std::byte* dst,
         in.Write(dst + dst_row * elem_size, total[0] * elem_size);
       } else {
         in.WriteBlocks(dst + dst_row * elem_size, total[0], elem_size, s.dst_stride[0] * elem_size);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// ND2NZ
+
+void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_size,
+                uint64_t* src_extent, uint64_t* dst_extent) {
+  const Product& prod = RunningProduct(api);
+  if (prod.arch == NpuArch::k3002 || prod.arch == NpuArch::k1001) {
+    RaiseUnsupported("DataCopy(Nd2NzParams).unsupported_product", api, prod,
+                     "Atlas A2/A3, Atlas inference AI Core and Ascend 950PR/950DT only");
+  }
+  if (CheckedMode()) {
+    struct Rule {
+      const char* name;
+      uint64_t value, lo, hi;
+    };
+    const Rule rules[] = {
+        {"ndNum", p.ndNum, 0, 4095},
+        {"nValue", p.nValue, 0, 16384},
+        {"dValue", p.dValue, 0, 65535},
+        {"srcNdMatrixStride", p.srcNdMatrixStride, 0, 65535},
+        {"srcDValue", p.srcDValue, 1, 65535},
+        {"dstNzC0Stride", p.dstNzC0Stride, 1, 16384},
+        {"dstNzNStride", p.dstNzNStride, 1, 16384},
+        {"dstNzMatrixStride", p.dstNzMatrixStride, 1, 65535},
+    };
+    for (const Rule& r : rules) {
+      if (r.value < r.lo || r.value > r.hi) {
+        RaiseKernelCheck(checks::kNd2NzParams, std::string(api) + ": intriParams." + r.name +
+                                                   " is " + std::to_string(r.value) +
+                                                   ", which should be in [" + std::to_string(r.lo) +
+                                                   ", " + std::to_string(r.hi) + "]");
+      }
+    }
+  }
+  *src_extent = 0;
+  *dst_extent = 0;
+  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+  const uint64_t c0 = 32 / elem_size;
+  const uint64_t chunks = (uint64_t{p.dValue} + c0 - 1) / c0;
+  *src_extent = (uint64_t{p.ndNum} - 1) * p.srcNdMatrixStride +
+                (uint64_t{p.nValue} - 1) * p.srcDValue + p.dValue;
+  *dst_extent = (uint64_t{p.ndNum} - 1) * p.dstNzMatrixStride +
+                (chunks - 1) * p.dstNzC0Stride * c0 +
+                (uint64_t{p.nValue} - 1) * p.dstNzNStride * c0 + c0;
+}
+
+void RunNd2Nz(const char* api, SrcLoc loc, const AscendC::Nd2NzParams& p, std::byte* dst,
+              const std::byte* src, uint32_t elem_size) {
+  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+  const uint64_t row_bytes = uint64_t{p.dValue} * elem_size;
+  const uint64_t chunks = (row_bytes + 31) / 32;
+  const uint64_t c0_pitch = uint64_t{p.dstNzC0Stride} * 32;
+  san::Instr in(Pipe::kMte2, api, loc);
+  for (uint64_t m = 0; m < p.ndNum; ++m) {
+    for (uint64_t r = 0; r < p.nValue; ++r) {
+      const std::byte* s = src + (m * p.srcNdMatrixStride + r * p.srcDValue) * elem_size;
+      std::byte* d = dst + m * p.dstNzMatrixStride * elem_size + r * p.dstNzNStride * 32;
+      for (uint64_t c = 0; c < chunks; ++c) {
+        const uint64_t n = std::min<uint64_t>(32, row_bytes - c * 32);
+        std::memmove(d + c * c0_pitch, s + c * 32, n);
+        if (n < 32) std::memset(d + c * c0_pitch + n, 0, 32 - n);
+      }
+      if (in) {
+        in.Read(s, row_bytes);
+        in.WriteBlocks(d, chunks, 32, c0_pitch);
       }
     }
   }

@@ -44,6 +44,17 @@ void ExpectFailure(const BlockFailure& f, const std::string& check, const std::s
   EXPECT_NE(f.message.find(text), std::string::npos) << f.message;
 }
 
+// The failures of a one-block launch with every sanitizer tool on (its report silenced).
+std::vector<BlockFailure> Sanitized(const char* soc, const std::function<void()>& kernel) {
+  LaunchOptions o = On(soc);
+  o.sanitize = san::kAllTools;
+  std::vector<BlockFailure> failures;
+  testing::internal::CaptureStderr();
+  (void)lngrad::aicore::detail::RunBlocks("k", 1, kernel, o, &failures);
+  testing::internal::GetCapturedStderr();
+  return failures;
+}
+
 // ---- DataCopy with SliceInfo -------------------------------------------------------------------
 
 // The elements a SliceInfo list selects, in the order the documentation's example walks them
@@ -247,27 +258,19 @@ TEST(DataCopySlice, ProductsWithoutItRefuseItInBothModes) {
 TEST(DataCopySlice, SanitizerSeesEachBurstAndNotTheGaps) {
   // Two bursts one block apart in UB: reading the gap is an initcheck finding naming it.
   GmBuffer x(64 * 4), y(64 * 4);
-  LaunchOptions o = On(k910B);
-  o.sanitize = san::kAllTools;
   for (bool readGap : {false, true}) {
-    std::vector<BlockFailure> failures;
-    testing::internal::CaptureStderr();
-    (void)lngrad::aicore::detail::RunBlocks(
-        "k", 1,
-        [&] {
-          GlobalTensor<float> xg, yg;
-          xg.SetGlobalBuffer(x.as<float>(), 64);
-          yg.SetGlobalBuffer(y.as<float>(), 64);
-          LocalTensor<float> t(TPosition::VECIN, 0, 32);
-          const SliceInfo src[] = {{0, 31, 16, 1, 64}};
-          const SliceInfo dst[] = {{0, 23, 8, 1, 24}};
-          DataCopy(t, xg, dst, src, 1);
-          SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-          WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-          DataCopy(yg, t, readGap ? 24u : 8u);
-        },
-        o, &failures);
-    testing::internal::GetCapturedStderr();
+    const std::vector<BlockFailure> failures = Sanitized(k910B, [&] {
+      GlobalTensor<float> xg, yg;
+      xg.SetGlobalBuffer(x.as<float>(), 64);
+      yg.SetGlobalBuffer(y.as<float>(), 64);
+      LocalTensor<float> t(TPosition::VECIN, 0, 32);
+      const SliceInfo src[] = {{0, 31, 16, 1, 64}};
+      const SliceInfo dst[] = {{0, 23, 8, 1, 24}};
+      DataCopy(t, xg, dst, src, 1);
+      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      DataCopy(yg, t, readGap ? 24u : 8u);
+    });
     if (!readGap) {
       EXPECT_TRUE(failures.empty()) << failures[0].message;
     } else {
@@ -411,31 +414,128 @@ TEST(NdDma, SanitizerRecordsTheRowsItWritesAndReads) {
   // only written bytes; a 1 x 8 source (loopSize 1 in dimension 1) leaves every odd float
   // unwritten.
   GmBuffer x(64 * 4), y(64 * 4);
-  LaunchOptions o = On(k950);
-  o.sanitize = san::kAllTools;
   for (uint32_t rows : {2u, 1u}) {
-    std::vector<BlockFailure> failures;
-    testing::internal::CaptureStderr();
-    (void)lngrad::aicore::detail::RunBlocks(
-        "k", 1,
-        [&] {
-          GlobalTensor<float> xg, yg;
-          xg.SetGlobalBuffer(x.as<float>(), 64);
-          yg.SetGlobalBuffer(y.as<float>(), 64);
-          LocalTensor<float> t(TPosition::VECIN, 0, 16);
-          DataCopy<float, 2>(
-              t, xg, NdDmaParams<float, 2>{{{1, 8}, {2, 1}, {8, rows}, {0, 0}, {0, 0}}, 0.0f});
-          SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-          WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-          DataCopy(yg, t, 16);
-        },
-        o, &failures);
-    testing::internal::GetCapturedStderr();
+    const std::vector<BlockFailure> failures = Sanitized(k950, [&] {
+      GlobalTensor<float> xg, yg;
+      xg.SetGlobalBuffer(x.as<float>(), 64);
+      yg.SetGlobalBuffer(y.as<float>(), 64);
+      LocalTensor<float> t(TPosition::VECIN, 0, 16);
+      DataCopy<float, 2>(t, xg,
+                         NdDmaParams<float, 2>{{{1, 8}, {2, 1}, {8, rows}, {0, 0}, {0, 0}}, 0.0f});
+      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      DataCopy(yg, t, 16);
+    });
     if (rows == 2) {
       EXPECT_TRUE(failures.empty()) << failures[0].message;
     } else {
       ASSERT_EQ(failures.size(), 1u);
       ExpectFailure(failures[0], "initcheck", "UB bytes [4, 8)");
+    }
+  }
+}
+
+// ---- ND2NZ
+// ---------------------------------------------------------------------------------------
+
+// The page's figure, element by element: row r of matrix m, element j < dValue, lands in chunk
+// j / C0 at m * dstNzMatrixStride + (j / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + j % C0;
+// the rest of the last chunk is 0.
+template <typename T>
+void CheckNd2Nz(const Nd2NzParams& p, uint64_t srcLen, uint64_t dstLen, const char* soc) {
+  constexpr uint64_t c0 = 32 / sizeof(T);
+  GmBuffer x(srcLen * sizeof(T));
+  for (uint64_t i = 0; i < srcLen; ++i)
+    x.as<T>()[i] = static_cast<T>(static_cast<float>(i % 97 + 1));
+  std::vector<T> got(dstLen);
+  EXPECT_TRUE(RunKernel(
+                  1,
+                  [&] {
+                    GlobalTensor<T> xg;
+                    xg.SetGlobalBuffer(x.as<T>(), srcLen);
+                    LocalTensor<T> t(TPosition::VECIN, 0, static_cast<uint32_t>(dstLen));
+                    for (uint64_t i = 0; i < dstLen; ++i) t.HostPtr()[i] = static_cast<T>(-1.0f);
+                    DataCopy(t, xg, p);
+                    std::memcpy(got.data(), t.HostPtr(), dstLen * sizeof(T));
+                  },
+                  On(soc))
+                  .empty());
+  std::vector<T> want(dstLen, static_cast<T>(-1.0f));
+  const uint64_t chunks = (p.dValue + c0 - 1) / c0;
+  for (uint64_t m = 0; m < p.ndNum; ++m) {
+    for (uint64_t r = 0; r < p.nValue; ++r) {
+      for (uint64_t j = 0; j < chunks * c0; ++j) {
+        const uint64_t d = m * p.dstNzMatrixStride + (j / c0) * p.dstNzC0Stride * c0 +
+                           r * p.dstNzNStride * c0 + j % c0;
+        want.at(d) = j < p.dValue ? x.as<T>()[m * p.srcNdMatrixStride + r * p.srcDValue + j]
+                                  : static_cast<T>(0.0f);
+      }
+    }
+  }
+  for (uint64_t i = 0; i < dstLen; ++i) {
+    EXPECT_EQ(static_cast<float>(got[i]), static_cast<float>(want[i])) << "element " << i;
+  }
+}
+
+TEST(Nd2Nz, TheVendorsFigureAndOtherShapes) {
+  // Two 2 x 24 half matrices 144 apart, rows 48 apart, into chunks 11 blocks apart.
+  for (const char* soc : {k910B, k950, k310P}) {
+    CheckNd2Nz<half>(Nd2NzParams(2, 2, 24, 144, 48, 11, 2, 96), 2 * 144, 96 + 11 * 16 + 2 * 16 + 16,
+                     soc);
+  }
+  CheckNd2Nz<float>(Nd2NzParams(1, 5, 13, 0, 20, 6, 1, 1), 100, 2 * 6 * 8 + 8 * 8, k910B);
+  CheckNd2Nz<int8_t>(Nd2NzParams(3, 2, 40, 90, 45, 2, 4, 300), 300, 3 * 300, k950);
+}
+
+TEST(Nd2Nz, CheckedModeRangesAndProducts) {
+  GmBuffer x(4096);
+  auto copy = [&x](Nd2NzParams p) {
+    return [&x, p] {
+      GlobalTensor<half> xg;
+      xg.SetGlobalBuffer(x.as<half>(), 2048);
+      LocalTensor<half> t(TPosition::VECIN, 0, 4096);
+      DataCopy(t, xg, p);
+    };
+  };
+  {
+    CheckedModeScope checked(true);
+    EXPECT_EQ(Failure(k910B, copy(Nd2NzParams(1, 2, 16, 0, 16, 2, 1, 1))).check, "");
+    ExpectFailure(Failure(k910B, copy(Nd2NzParams(1, 2, 16, 0, 0, 2, 1, 1))), "nd2nz_params",
+                  "intriParams.srcDValue is 0, which should be in [1, 65535]");
+    ExpectFailure(Failure(k910B, copy(Nd2NzParams(1, 2, 16, 0, 16, 0, 1, 1))), "nd2nz_params",
+                  "intriParams.dstNzC0Stride is 0");
+    ExpectFailure(Failure(k910B, copy(Nd2NzParams(1, 16385, 16, 0, 16, 1, 1, 1))), "nd2nz_params",
+                  "intriParams.nValue is 16385");
+  }
+  for (bool checked : {true, false}) {
+    CheckedModeScope mode(checked);
+    for (const char* soc : {k310B, k910A}) {
+      ExpectFailure(Failure(soc, copy(Nd2NzParams(1, 2, 16, 0, 16, 2, 1, 1))),
+                    "DataCopy(Nd2NzParams).unsupported_product", soc);
+    }
+  }
+}
+
+TEST(Nd2Nz, SanitizerSeesTheZeroFillAsWritten) {
+  // One 2 x 5 float row pair: chunks at 0 and 64 (dstNzNStride 2); the 3 zero-filled floats of
+  // each chunk count as written, the block between the chunks does not.
+  GmBuffer x(64 * 4), y(64 * 4);
+  for (uint32_t n : {8u, 24u}) {
+    const std::vector<BlockFailure> failures = Sanitized(k910B, [&] {
+      GlobalTensor<float> xg, yg;
+      xg.SetGlobalBuffer(x.as<float>(), 64);
+      yg.SetGlobalBuffer(y.as<float>(), 64);
+      LocalTensor<float> t(TPosition::VECIN, 0, 24);
+      DataCopy(t, xg, Nd2NzParams(1, 2, 5, 0, 5, 1, 2, 1));
+      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+      DataCopy(yg, t, n);
+    });
+    if (n == 8) {
+      EXPECT_TRUE(failures.empty()) << failures[0].message;
+    } else {
+      ASSERT_EQ(failures.size(), 1u);
+      ExpectFailure(failures[0], "initcheck", "UB bytes [32, 64)");
     }
   }
 }
