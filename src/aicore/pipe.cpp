@@ -1,4 +1,5 @@
 // TPipe: the sequential UB allocator of one block.
+#include <exception>
 #include <string>
 
 #include "lngrad_aicore/pipe.h"
@@ -235,6 +236,125 @@ void ResetPool(BufPoolState& pool, SrcLoc loc) {
   pool.cur = pool.start;
   pool.ids = 0;
   pool.queue_count = 0;
+}
+
+// Custom TBufPools (EXTERN_IMPL_BUFPOOL).
+
+void CheckStartBufHandle(const std::string& what, AscendC::TBufHandle start, uint32_t num,
+                         uint32_t limit, uint32_t len, SrcLoc loc) {
+  const std::string at = WithLoc(what.c_str(), loc);
+  if (start == nullptr) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": startBufhandle is nullptr (take it from the pool's GetBufHandle)");
+  }
+  if (num == 0 || num > limit) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": num is " + std::to_string(num) +
+                                              ", which should be in [1, " + std::to_string(limit) +
+                                              "]");
+  }
+  if (len == 0) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": buffer length is 0, which should be larger than 0");
+  }
+}
+
+uint32_t PlaceCustomBlock(BufPoolState& pool, const std::string& what, AscendC::TBufHandle start,
+                          uint32_t num, uint32_t index, AscendC::TBufHandle handle, uint32_t addr,
+                          uint32_t len, const void* queue, SrcLoc loc) {
+  const std::string at = WithLoc(what.c_str(), loc);
+  if (pool.ctx == nullptr) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": the custom TBufPool was not initialised (TPipe::InitBufPool)");
+  }
+  AscendC::RequireOwnBlock(pool.ctx, at.c_str());
+  if (start == nullptr) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": InitStartBufHandle was not called first");
+  }
+  // The device writes the slot bufhandle points to, so a handle outside [start, start + num)
+  // would corrupt another buffer's slot: an error in both modes.
+  const ptrdiff_t diff = handle - start;
+  constexpr ptrdiff_t kSlot = sizeof(BufHandleSlot);
+  if (handle == nullptr || diff < 0 || diff % kSlot != 0 || diff / kSlot >= ptrdiff_t{num}) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": bufhandle is not the slot of one of the " +
+                                              std::to_string(num) +
+                                              " blocks announced by InitStartBufHandle");
+  }
+  const auto k = static_cast<uint32_t>(diff / kSlot);
+  if (CheckedMode() && index != k) {
+    RaiseKernelCheck(checks::kInitBuffer, at + ": index is " + std::to_string(index) +
+                                              " but bufhandle is the slot of "
+                                              "block " +
+                                              std::to_string(k) +
+                                              "; the device places the block bufhandle names (pass "
+                                              "GetBufHandle(first + index))");
+  }
+  if (len == 0) {
+    RaiseKernelCheck(checks::kInitBuffer,
+                     at + ": buffer length is 0, which should be larger than 0");
+  }
+  const uint32_t bytes = RoundUpToBlock(len);
+  if (CheckedMode()) {
+    if (addr % 32 != 0) {
+      RaiseKernelCheck(checks::kUbAlignment,
+                       at + ": curPoolAddr " + std::to_string(addr) + " is not a multiple of 32 B");
+    }
+    const uint64_t end = uint64_t{pool.start} + pool.len;
+    if (addr < pool.start || uint64_t{addr} + bytes > end) {
+      RaiseKernelCheck(checks::kUbOverflow, at + ": the block [" + std::to_string(addr) + ", " +
+                                                std::to_string(uint64_t{addr} + bytes) +
+                                                ") (curPoolAddr, len) is not inside the pool [" +
+                                                std::to_string(pool.start) + ", " +
+                                                std::to_string(end) + ")");
+    }
+  }
+  TensorView ub_view{pool.ctx->ub, 0, pool.ctx->ub, pool.ctx->ub_size, pool.pos};
+  RequireInsideUb(ub_view, addr, bytes, at.c_str());
+  auto* slot = reinterpret_cast<BufHandleSlot*>(handle);
+  slot->addr = addr;
+  slot->len = bytes;
+  if (queue != nullptr) {
+    bool known = false;
+    for (uint8_t q = 0; q < pool.queue_count; ++q) known = known || pool.queues[q].queue == queue;
+    if (!known && pool.queue_count < pool.queues.size()) {
+      pool.queues[pool.queue_count++] = {queue, static_cast<uint8_t>(num)};
+    }
+  }
+  return k;
+}
+
+void RaiseUnplacedBlock(const std::string& what, int32_t index) {
+  RaiseKernelCheck(checks::kInitBuffer, what + ": block " + std::to_string(index) +
+                                            " was announced by InitStartBufHandle but never "
+                                            "placed by InitBufHandle");
+}
+
+AscendC::TBufHandle CustomPoolHandle(BufHandleSlot* slots, uint32_t offset, uint32_t size) {
+  if (offset >= size) {
+    RaiseKernelCheck(checks::kInitBuffer, "GetBufHandle: offset is " + std::to_string(offset) +
+                                              ", which should be less than BUFID_SIZE " +
+                                              std::to_string(size));
+  }
+  return reinterpret_cast<AscendC::TBufHandle>(slots + offset);
+}
+
+void ResetCustomPool(BufPoolState& pool, SrcLoc loc) {
+  if (pool.ctx == nullptr) return;
+  ResetPool(pool, loc);
+  // Outside 3510 the vendor's Reset also clears the pool's start and length: the pool and its
+  // buffers cannot be used again until TPipe::InitBufPool gives it memory anew.
+  if (pool.ctx->product->arch != NpuArch::k3510) {
+    pool.start = 0;
+    pool.cur = 0;
+    pool.len = 0;
+  }
+}
+
+void DestroyCustomPool(BufPoolState& pool) noexcept {
+  if (std::uncaught_exceptions() != 0 || CurrentBlockContext() != pool.ctx) return;
+  try {
+    ResetCustomPool(pool, SrcLoc{});
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor cannot report; Reset() can
+  }
 }
 
 }  // namespace lngrad::aicore::detail

@@ -50,6 +50,19 @@ uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std:
                       uint32_t num, uint32_t len, uint32_t sub_pool_ids, const void* queue,
                       SrcLoc loc);
 void ResetPool(BufPoolState& pool, SrcLoc loc);
+
+// A custom pool's buffer slot (what its TBufHandles point to): the block's UB address and length.
+struct BufHandleSlot {
+  uint32_t addr = 0;
+  uint32_t len = 0;
+};
+// GetBufHandle: the slot at offset (< size, else init_buffer in both modes).
+AscendC::TBufHandle CustomPoolHandle(BufHandleSlot* slots, uint32_t offset, uint32_t size);
+// A custom pool's Reset: TBufPool's waits; outside 3510 the pool then has no memory until
+// TPipe::InitBufPool again (the vendor's Reset clears its start and length).
+void ResetCustomPool(BufPoolState& pool, SrcLoc loc);
+// Its destructor's Reset; reports nothing (a destructor cannot throw).
+void DestroyCustomPool(BufPoolState& pool) noexcept;
 constexpr uint32_t RoundUpToBlock(uint32_t len) {
   return static_cast<uint32_t>((uint64_t{len} + 31) / 32 * 32);
 }
@@ -168,3 +181,38 @@ bool TPipe::InitBufPool(T& bufPool, uint32_t len, U& shareBuf, lngrad::aicore::S
 }
 
 }  // namespace AscendC
+
+// A user-defined TBufPool: the class places its TQue/TBuf blocks itself (InitStartBufHandle and
+// InitBufHandle of each), from GetCurAddr on, counting them with Get/SetCurBufSize; TPipe::
+// InitBufPool gives it its memory. BUFID_SIZE: slots for GetBufHandle (at most 16, as the
+// vendor recommends and lngrad's pool bookkeeping holds). Reset as TBufPool::Reset; outside 3510
+// it also takes the pool's memory away (see ResetCustomPool).
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                            \
+ public:                                                                                  \
+  static constexpr ::AscendC::TPosition poolPos = POSITION;                               \
+  static constexpr uint32_t bufSize = BUFID_SIZE;                                         \
+  static constexpr uint32_t bufIDSize = BUFID_SIZE;                                       \
+  static constexpr bool isTbufPool = true;                                                \
+  static_assert(                                                                          \
+      ::AscendC::IsUbPosition(POSITION),                                                  \
+      "lngrad models the UB only: a TBufPool position must be VECIN, VECOUT or VECCALC"); \
+  static_assert(BUFID_SIZE >= 1 && BUFID_SIZE <= 16,                                      \
+                "EXTERN_IMPL_BUFPOOL: BUFID_SIZE in [1, 16]");                            \
+  ~EXT_BUFPOOL() { ::lngrad::aicore::detail::DestroyCustomPool(lngradPool_); }            \
+  void Reset(::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {        \
+    ::lngrad::aicore::detail::ResetCustomPool(lngradPool_, loc);                          \
+  }                                                                                       \
+  void Init() { lngradPool_ = ::lngrad::aicore::detail::BufPoolState{}; }                 \
+  ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                    \
+    return ::lngrad::aicore::detail::CustomPoolHandle(lngradSlots_, offset, BUFID_SIZE);  \
+  }                                                                                       \
+  void SetCurAddr(uint32_t curAddr) { lngradPool_.cur = curAddr; }                        \
+  uint32_t GetCurAddr() const { return lngradPool_.cur; }                                 \
+  void SetCurBufSize(uint8_t curBufSize) { lngradPool_.ids = curBufSize; }                \
+  uint8_t GetCurBufSize() const { return static_cast<uint8_t>(lngradPool_.ids); }         \
+  ::lngrad::aicore::detail::BufPoolState& PoolState() { return lngradPool_; }             \
+  const ::lngrad::aicore::detail::BufPoolState& PoolState() const { return lngradPool_; } \
+                                                                                          \
+ private:                                                                                 \
+  ::lngrad::aicore::detail::BufPoolState lngradPool_;                                     \
+  ::lngrad::aicore::detail::BufHandleSlot lngradSlots_[BUFID_SIZE] = {}

@@ -213,3 +213,6 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
 }  // namespace AscendC
 
 #include "data_copy_pad.h"
+#include "data_copy_nd2nz.h"
+#include "data_copy_slice.h"
+#include "nd_dma.h"

@@ -22,6 +22,9 @@ class TBuf;
 inline constexpr int32_t QBUF_MAX_LEN = 64;   // buffers one TPipe can manage (device limit)
 inline constexpr uint32_t ONE_BLK_SIZE = 32;  // bytes per data block
 
+// A custom TBufPool's buffer slot (EXTERN_IMPL_BUFPOOL's GetBufHandle), as the vendor types it.
+using TBufHandle = uint8_t*;
+
 // The position of the tensors a queue from src to dst hands out.
 constexpr TPosition GetPosition(TPosition src, TPosition dst) {
   if (src == TPosition::GM) return dst;
@@ -125,6 +128,28 @@ enum class BufState : uint8_t { kFree, kOccupied, kEnQue, kDeQue };
 const char* BufStateName(BufState s) noexcept;
 }  // namespace detail_rt
 
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+struct BufPoolState;
+// A block that InitStartBufHandle announced and InitBufHandle has not placed yet.
+inline constexpr uint32_t kUnplacedBlock = 0xFFFFFFFFu;
+// Custom TBufPool (EXTERN_IMPL_BUFPOOL): checks InitStartBufHandle's arguments (num <= limit,
+// a handle) for `what`.
+void CheckStartBufHandle(const std::string& what, AscendC::TBufHandle start, uint32_t num,
+                         uint32_t limit, uint32_t len, SrcLoc loc);
+// InitBufHandle: the block the handle names (its offset from the start handle, < num), after
+// the checks (pool initialised, index equal to that offset in checked mode, the block inside the
+// UB and, in checked mode, inside the pool and 32-byte aligned). Registers `queue` (nullptr: a
+// TBuf) with the pool for its Reset.
+uint32_t PlaceCustomBlock(BufPoolState& pool, const std::string& what, AscendC::TBufHandle start,
+                          uint32_t num, uint32_t index, AscendC::TBufHandle handle, uint32_t addr,
+                          uint32_t len, const void* queue, SrcLoc loc);
+[[noreturn]] void RaiseUnplacedBlock(const std::string& what, int32_t index);
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
 // A queue of UB buffer blocks between two positions (TQue<pos, depth> is TQueBind<pos, pos,
 // depth>). depth: how many tensors may be enqueued at once.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
@@ -163,8 +188,43 @@ class TQueBind {
   // lngrad: called by TPipe::InitBuffer.
   void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num,
                   uint32_t len) {
+    ResetBlocks(ctx, num, len);
+    for (uint32_t i = 0; i < num && i < addr_.size(); ++i) addr_[i] = first_addr + i * len;
+  }
+
+  // Custom TBufPool (EXTERN_IMPL_BUFPOOL): num blocks of len bytes (rounded up to 32) whose
+  // slots start at startBufhandle; InitBufHandle places each one.
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::detail::CheckStartBufHandle(Name() + "::InitStartBufHandle", startBufhandle,
+                                                num, QBUF_MAX_LEN, len, loc);
+    ResetBlocks(nullptr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
+    addr_.fill(lngrad::aicore::detail::kUnplacedBlock);
+    start_handle_ = startBufhandle;
+  }
+  // Places the block whose slot is bufhandle at UB address curPoolAddr. As on the device the
+  // slot, not index, selects the block; checked mode requires index to name the same one.
+  template <typename P>
+  void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                     uint32_t len, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    static_assert(P::isTbufPool, "InitBufHandle takes a TBufPool");
+    auto& pool = bufPool->PoolState();
+    const uint32_t k = lngrad::aicore::detail::PlaceCustomBlock(
+        pool, Name() + "::InitBufHandle", start_handle_, num_, index, bufhandle, curPoolAddr, len,
+        this, loc);
+    ctx_ = pool.ctx;
+    addr_[k] = curPoolAddr;
+  }
+
+ private:
+  static std::string Name();
+  [[noreturn]] void Raise(const char* check, const std::string& msg) const;
+  int32_t BlockOf(const lngrad::aicore::detail::TensorBuffer& b, const char* api) const;
+  template <typename T>
+  LocalTensor<T> BlockTensor(int32_t index) const;
+  const std::byte* BlockHost(int32_t index) const { return ctx_->ub + addr_[index]; }
+  void ResetBlocks(lngrad::aicore::BlockContext* ctx, uint8_t num, uint32_t len) {
     ctx_ = ctx;
-    first_addr_ = first_addr;
     num_ = num;
     len_ = len;
     cursor_ = 0;
@@ -174,18 +234,9 @@ class TQueBind {
     state_.fill(detail_rt::BufState::kFree);
   }
 
- private:
-  static std::string Name();
-  [[noreturn]] void Raise(const char* check, const std::string& msg) const;
-  int32_t BlockOf(const lngrad::aicore::detail::TensorBuffer& b, const char* api) const;
-  template <typename T>
-  LocalTensor<T> BlockTensor(int32_t index) const;
-  const std::byte* BlockHost(int32_t index) const {
-    return ctx_->ub + first_addr_ + static_cast<uint32_t>(index) * len_;
-  }
-
   lngrad::aicore::BlockContext* ctx_ = nullptr;
-  uint32_t first_addr_ = 0;
+  std::array<uint32_t, QBUF_MAX_LEN> addr_{};  // UB address of each block
+  TBufHandle start_handle_ = nullptr;          // custom pools: the first block's slot
   uint32_t len_ = 0;
   uint8_t num_ = 0;
   uint8_t cursor_ = 0;
@@ -248,6 +299,28 @@ class TBuf {
     len_ = len;
   }
 
+  // Custom TBufPool (EXTERN_IMPL_BUFPOOL): the TBuf's one slot (num must be 1) and length.
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::detail::CheckStartBufHandle(
+        std::string("TBuf<") + PositionName(pos) + ">::InitStartBufHandle", startBufhandle, num, 1,
+        len, loc);
+    ctx_ = nullptr;
+    len_ = (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+    start_handle_ = startBufhandle;
+  }
+  template <typename P>
+  void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                     uint32_t len, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    static_assert(P::isTbufPool, "InitBufHandle takes a TBufPool");
+    auto& pool = bufPool->PoolState();
+    lngrad::aicore::detail::PlaceCustomBlock(
+        pool, std::string("TBuf<") + PositionName(pos) + ">::InitBufHandle", start_handle_, 1,
+        index, bufhandle, curPoolAddr, len, nullptr, loc);
+    ctx_ = pool.ctx;
+    addr_ = curPoolAddr;
+  }
+
  private:
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, const char* api);
@@ -255,6 +328,7 @@ class TBuf {
   lngrad::aicore::BlockContext* ctx_ = nullptr;
   uint32_t addr_ = 0;
   uint32_t len_ = 0;
+  TBufHandle start_handle_ = nullptr;
 };
 
 // A tensor over the UB that no TPipe buffer uses: [end of the current TPipe's allocations,
@@ -330,8 +404,7 @@ int32_t TQueBind<src, dst, depth, mask>::BlockOf(const lngrad::aicore::detail::T
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
 template <typename T>
 LocalTensor<T> TQueBind<src, dst, depth, mask>::BlockTensor(int32_t index) const {
-  const uint32_t addr = first_addr_ + static_cast<uint32_t>(index) * len_;
-  std::byte* host = ctx_->ub + addr;
+  std::byte* host = ctx_->ub + addr_[index];
   return lngrad::aicore::detail::TensorAccess::Make<T>(
       host, static_cast<uint32_t>(len_ / sizeof(T)), GetPosition(src, dst),
       {host, host + len_, this, index}, ctx_->ub, ctx_->ub_size);
@@ -349,6 +422,9 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
     const uint8_t i = cursor_;
     if (num_ != 1) cursor_ = static_cast<uint8_t>((cursor_ + 1) % num_);
     if (state_[i] == detail_rt::BufState::kFree) {
+      if (addr_[i] == lngrad::aicore::detail::kUnplacedBlock) [[unlikely]] {
+        lngrad::aicore::detail::RaiseUnplacedBlock(Name() + "::AllocTensor", i);
+      }
       state_[i] = detail_rt::BufState::kOccupied;
       ++buf_used_count_;
       lngrad::aicore::san::QueueWait(this, i, true, BlockHost(i), len_);

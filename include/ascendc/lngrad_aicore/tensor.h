@@ -162,6 +162,24 @@ struct TensorAccess;
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
+// GlobalTensor::SetL2CacheHint's modes and its (reserved) read/write template argument.
+enum class CacheMode : uint8_t {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_LAST = 2,
+  CACHE_MODE_PERSISTENT = 4,
+};
+enum class CacheRwMode : uint8_t { READ = 1, WRITE = 2, RW = 3 };
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail {
+// SetL2CacheHint's rules (checked mode): a product that has the API (Atlas A2/A3 and the 950,
+// "SetL2CacheHint.unsupported_product" naming the SoC) and a documented mode (PERSISTENT on the
+// 950 only, "l2_cache_mode").
+void CheckL2CacheHint(AscendC::CacheMode mode, SrcLoc loc);
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
 
 // A tensor in the block's Unified Buffer. T: any trivially copyable element type (half, float,
 // int32_t, uint8_t, ...). Sizes are in elements, addresses (GetPhyAddr) in UB bytes.
@@ -314,6 +332,17 @@ class GlobalTensor {
   void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
   ShapeInfo GetShapeInfo() const { return shape_info_; }
 
+  // Whether the device's copies of this tensor go through the L2 cache. The CPU has no L2 to
+  // steer, so copies behave alike in every mode; the mode is kept (GetL2CacheHint, an lngrad
+  // extension) and travels with operator[] as on the device.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode,
+                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::detail::CheckL2CacheHint(mode, loc);
+    cache_mode_ = mode;
+  }
+  CacheMode GetL2CacheHint() const { return cache_mode_; }
+
   // lngrad extension: raises kGmBounds unless elements [offset, offset + count) may be accessed.
   // Returns the GM region holding them (bytes 0: memory the runtime does not know).
   lngrad::aicore::detail::GmRegionSpan Access(uint64_t offset, uint64_t count,
@@ -340,6 +369,7 @@ class GlobalTensor {
   T* ptr_ = nullptr;
   uint64_t size_ = 0;
   bool size_known_ = false;
+  CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
   ShapeInfo shape_info_;
 };
 
