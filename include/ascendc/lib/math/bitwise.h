@@ -13,22 +13,10 @@
 
 namespace AscendC {
 
-struct BitwiseAndConfig {
-  bool isReuseSource;
-};
-constexpr BitwiseAndConfig DEFAULT_BITWISE_AND_CONFIG = {false};
-struct BitwiseOrConfig {
-  bool isReuseSource;
-};
-constexpr BitwiseOrConfig DEFAULT_BITWISE_OR_CONFIG = {false};
-struct BitwiseXorConfig {
-  bool isReuseSource;
-};
-constexpr BitwiseXorConfig DEFAULT_BITWISE_XOR_CONFIG = {false};
-struct BitwiseNotConfig {
-  bool isReuseSource;
-};
-constexpr BitwiseNotConfig DEFAULT_BITWISE_NOT_CONFIG = {false};
+LNGRAD_MATH_CONFIG(BitwiseAndConfig, DEFAULT_BITWISE_AND_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseXorConfig, DEFAULT_BITWISE_XOR_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseNotConfig, DEFAULT_BITWISE_NOT_CONFIG)
 
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,

@@ -34,14 +34,8 @@ void Classify(const char* api, const AscendC::LocalTensor<D>& dst,
 
 namespace AscendC {
 
-struct IsInfConfig {
-  bool isReuseSource;
-};
-constexpr IsInfConfig DEFAULT_IS_INF_CONFIG = {false};
-struct IsNanConfig {
-  bool isReuseSource;
-};
-constexpr IsNanConfig DEFAULT_IS_NAN_CONFIG = {false};
+LNGRAD_MATH_CONFIG(IsInfConfig, DEFAULT_IS_INF_CONFIG)
+LNGRAD_MATH_CONFIG(IsNanConfig, DEFAULT_IS_NAN_CONFIG)
 
 // Neither NaN nor ±inf.
 template <typename T, typename U>
@@ -51,34 +45,25 @@ void IsFinite(const LocalTensor<U>& dst, const LocalTensor<T>& src, uint32_t cal
                                         [](float x) { return std::isfinite(x); });
 }
 
-template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
-void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src,
-           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;  // 0 bytes needed (GetIsInfMaxMinTmpSize)
-  lngrad::aicore::math_detail::Classify("IsInf", dst, src, count, loc,
-                                        [](float x) { return std::isinf(x); });
-}
-template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
-void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::math_detail::Classify("IsInf", dst, src, count, loc,
-                                        [](float x) { return std::isinf(x); });
-}
+// IsInf and IsNan: with sharedTmpBuffer (0 bytes needed: GetIsInfMaxMinTmpSize) or without.
+#define LNGRAD_CLASSIFY_WITH_CONFIG(Name, Config, Default, Test)                        \
+  template <const Config& config = Default, typename T, typename U>                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
+    lngrad::aicore::math_detail::Classify(#Name, dst, src, count, loc, Test);           \
+  }                                                                                     \
+  template <const Config& config = Default, typename T, typename U>                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src,                       \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,          \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
+    (void)sharedTmpBuffer;                                                              \
+    Name<config>(dst, src, count, loc);                                                 \
+  }
 
-template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
-void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src,
-           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;  // 0 bytes needed (GetIsNanMaxMinTmpSize)
-  lngrad::aicore::math_detail::Classify("IsNan", dst, src, count, loc,
-                                        [](float x) { return std::isnan(x); });
-}
-template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
-void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::math_detail::Classify("IsNan", dst, src, count, loc,
-                                        [](float x) { return std::isnan(x); });
-}
+LNGRAD_CLASSIFY_WITH_CONFIG(IsInf, IsInfConfig, DEFAULT_IS_INF_CONFIG,
+                            [](float x) { return std::isinf(x); })
+LNGRAD_CLASSIFY_WITH_CONFIG(IsNan, IsNanConfig, DEFAULT_IS_NAN_CONFIG,
+                            [](float x) { return std::isnan(x); })
+#undef LNGRAD_CLASSIFY_WITH_CONFIG
 
 }  // namespace AscendC

@@ -49,10 +49,7 @@ inline half FmaHalf(half a, half b, half c) {
 
 namespace AscendC {
 
-struct FmaConfig {
-  bool isReuseSource;
-};
-constexpr FmaConfig DEFAULT_FMA_CONFIG = {false};
+LNGRAD_MATH_CONFIG(FmaConfig, DEFAULT_FMA_CONFIG)
 
 template <const FmaConfig& config = DEFAULT_FMA_CONFIG, typename T>
 void Fma(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,

@@ -13,22 +13,10 @@
 
 namespace AscendC {
 
-struct LogicalAndConfig {
-  bool isReuseSource;
-};
-constexpr LogicalAndConfig DEFAULT_LOGICAL_AND_CONFIG = {false};
-struct LogicalOrConfig {
-  bool isReuseSource;
-};
-constexpr LogicalOrConfig DEFAULT_LOGICAL_OR_CONFIG = {false};
-struct LogicalXorConfig {
-  bool isReuseSource;
-};
-constexpr LogicalXorConfig DEFAULT_LOGICAL_XOR_CONFIG = {false};
-struct LogicalNotConfig {
-  bool isReuseSource;
-};
-constexpr LogicalNotConfig DEFAULT_LOGICAL_NOT_CONFIG = {false};
+LNGRAD_MATH_CONFIG(LogicalAndConfig, DEFAULT_LOGICAL_AND_CONFIG)
+LNGRAD_MATH_CONFIG(LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG)
+LNGRAD_MATH_CONFIG(LogicalXorConfig, DEFAULT_LOGICAL_XOR_CONFIG)
+LNGRAD_MATH_CONFIG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
 
 #define LNGRAD_LOGICAL_BINARY(Name, Config, Default, Expr)                                       \
   template <const Config& config = Default, typename T, typename U>                              \

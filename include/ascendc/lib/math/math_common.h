@@ -33,6 +33,13 @@ inline constexpr const char* kTmpBuffer = "tmp_buffer";
 inline constexpr const char* kFillOrder = "fill_order";
 }  // namespace lngrad::aicore::checks
 
+// The config struct most of these APIs take as a template argument, with its default.
+#define LNGRAD_MATH_CONFIG(Type, Default) \
+  struct Type {                           \
+    bool isReuseSource;                   \
+  };                                      \
+  constexpr Type Default = {false};
+
 namespace lngrad::aicore::math_detail {
 
 // One LocalTensor operand of an element-wise API: `count` elements of elem_size bytes.

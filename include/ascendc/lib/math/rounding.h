@@ -113,10 +113,7 @@ inline float FracF(float x) { return x - std::trunc(x); }
 
 namespace AscendC {
 
-struct RintConfig {
-  bool isReuseSource;
-};
-constexpr RintConfig DEFAULT_RINT_CONFIG = {false};
+LNGRAD_MATH_CONFIG(RintConfig, DEFAULT_RINT_CONFIG)
 
 // Smallest integral value >= x.
 LNGRAD_ROUNDING_API(Ceil, kCeil, CeilF,

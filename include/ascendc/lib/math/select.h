@@ -66,10 +66,7 @@ inline constexpr bool kClampType = kBitwiseInt<T> || kHalfOrFloat<T>;
 
 namespace AscendC {
 
-struct ClampConfig {
-  bool isReuseSource;
-};
-constexpr ClampConfig DEFAULT_CLAMP_CONFIG = {false};
+LNGRAD_MATH_CONFIG(ClampConfig, DEFAULT_CLAMP_CONFIG)
 
 template <typename T, typename U, typename S, typename V>
 void Where(const LocalTensor<T>& dst, const U& src0, const S& src1, const LocalTensor<V>& condition,
