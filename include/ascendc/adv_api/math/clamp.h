@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/clamp.h;
+// the implementation is lib/math/select.h.
+#pragma once
+
+#include "../../lib/math/select.h"

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/floor.h;
+// the implementation is lib/math/rounding.h.
+#pragma once
+
+#include "../../lib/math/rounding.h"

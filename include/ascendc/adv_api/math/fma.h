@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/fma.h;
+// the implementation is lib/math/fma.h.
+#pragma once
+
+#include "../../lib/math/fma.h"

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/is_inf.h;
+// the implementation is lib/math/classify.h.
+#pragma once
+
+#include "../../lib/math/classify.h"

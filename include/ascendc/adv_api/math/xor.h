@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/xor.h;
+// the implementation is lib/math/bitwise.h.
+#pragma once
+
+#include "../../lib/math/bitwise.h"

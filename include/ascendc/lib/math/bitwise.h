@@ -1,0 +1,79 @@
+// lngrad: the Ascend C high-level bit APIs Xor (int16_t, uint16_t; every product) and
+// BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseNot (8- to 64-bit integers; Ascend 950 only) — the
+// vendor's adv_api/math/{xor,bitwise_and,bitwise_or,bitwise_xor,bitwise_not}.h. Exact.
+//
+// Checked mode: count within every operand, 32-byte aligned operands, dst disjoint from every
+// source, the product, and for Xor a sharedTmpBuffer of at least 256 bytes (GetXorMaxMinTmpSize)
+// disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+
+#include "lib/math/math_common.h"
+
+namespace AscendC {
+
+LNGRAD_MATH_CONFIG(BitwiseAndConfig, DEFAULT_BITWISE_AND_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseXorConfig, DEFAULT_BITWISE_XOR_CONFIG)
+LNGRAD_MATH_CONFIG(BitwiseNotConfig, DEFAULT_BITWISE_NOT_CONFIG)
+
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+         const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
+                "Xor: T must be int16_t or uint16_t");
+  // The tiling's minimum holds on every product: the device chunks by the buffer everywhere.
+  m::BinaryPass("Xor", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
+                &sharedTmpBuffer, 256, calCount, loc,
+                [](T a, T b) { return static_cast<T>(a ^ b); });
+}
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(),
+                        loc);
+}
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, lngrad::aicore::math_detail::StackTmp(),
+                        calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
+         const LocalTensor<T>& src1Tensor,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
+}
+
+#define LNGRAD_BITWISE_BINARY(Name, Config, Default, Expr)                                       \
+  template <const Config& config = Default, typename T>                                          \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+            const uint32_t count,                                                                \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
+    namespace m = lngrad::aicore::math_detail;                                                   \
+    static_assert(m::kBitwiseInt<T>, #Name ": T must be an 8-, 16-, 32- or 64-bit integer");     \
+    m::BinaryPass(#Name, m::Products::kOnly3510, m::Overlap::kNone, dst, src0, src1, nullptr, 0, \
+                  count, loc, [](T a, T b) { return static_cast<T>(Expr); });                    \
+  }
+
+LNGRAD_BITWISE_BINARY(BitwiseAnd, BitwiseAndConfig, DEFAULT_BITWISE_AND_CONFIG, a& b)
+LNGRAD_BITWISE_BINARY(BitwiseOr, BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG, a | b)
+LNGRAD_BITWISE_BINARY(BitwiseXor, BitwiseXorConfig, DEFAULT_BITWISE_XOR_CONFIG, a ^ b)
+#undef LNGRAD_BITWISE_BINARY
+
+template <const BitwiseNotConfig& config = DEFAULT_BITWISE_NOT_CONFIG, typename T>
+void BitwiseNot(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kBitwiseInt<T>, "BitwiseNot: T must be an 8-, 16-, 32- or 64-bit integer");
+  m::UnaryPass("BitwiseNot", m::Products::kOnly3510, m::Overlap::kNone, dst, src, nullptr, 0, count,
+               loc, [](T a) { return static_cast<T>(~a); });
+}
+
+}  // namespace AscendC
