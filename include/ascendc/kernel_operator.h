@@ -13,6 +13,7 @@
 
 #include "lngrad_aicore/defs.h"
 #include "lngrad_aicore/half.h"
+#include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sync.h"
 #include "lngrad_aicore/sanitizer.h"

@@ -540,6 +540,64 @@ float Int32ToFloat(int32_t v, AscendC::RoundMode mode) noexcept {
   }
 }
 
+namespace {
+
+// `kept` (a magnitude with `rem` below it, `halfway` = half a unit of kept's last place) rounded
+// in `mode` for a value of sign `neg`.
+uint64_t RoundKept(uint64_t kept, uint64_t rem, uint64_t halfway, bool neg,
+                   AscendC::RoundMode mode) noexcept {
+  using AscendC::RoundMode;
+  if (rem == 0) return kept;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      return neg ? kept + 1 : kept;
+    case RoundMode::CAST_CEIL:
+      return neg ? kept : kept + 1;
+    case RoundMode::CAST_TRUNC:
+      return kept;
+    case RoundMode::CAST_ROUND:
+      return rem >= halfway ? kept + 1 : kept;
+    case RoundMode::CAST_ODD:
+      return kept | 1u;
+    default:  // CAST_NONE, CAST_RINT
+      return (rem > halfway || (rem == halfway && (kept & 1u) != 0)) ? kept + 1 : kept;
+  }
+}
+
+}  // namespace
+
+uint16_t FloatToBf16Bits(float f, AscendC::RoundMode mode) noexcept {
+  const uint32_t u = std::bit_cast<uint32_t>(f);
+  const uint32_t mag = u & 0x7FFFFFFFu;
+  const uint32_t sign = (u >> 16) & 0x8000u;
+  if (mag > 0x7F800000u) return static_cast<uint16_t>((u >> 16) | 0x0040u);
+  // The bit pattern of a binary32 magnitude is monotonic, so rounding its top 16 bits rounds
+  // the value; a carry into the exponent reaches the next binade or infinity, as it should.
+  const uint64_t r = RoundKept(mag >> 16, mag & 0xFFFFu, 0x8000u, sign != 0, mode);
+  return static_cast<uint16_t>(sign | r);
+}
+
+float Int64ToFloat(int64_t v, AscendC::RoundMode mode) noexcept {
+  const bool neg = v < 0;
+  const uint64_t mag = neg ? ~static_cast<uint64_t>(v) + 1 : static_cast<uint64_t>(v);
+  const int width = 64 - std::countl_zero(mag);
+  if (width <= 24) return static_cast<float>(v);
+  int shift = width - 24;
+  const uint64_t rem = mag & ((uint64_t{1} << shift) - 1);
+  uint64_t kept = RoundKept(mag >> shift, rem, uint64_t{1} << (shift - 1), neg, mode);
+  const float r = std::ldexp(static_cast<float>(kept), shift);  // kept <= 2^24: exact
+  return neg ? -r : r;
+}
+
+int64_t FloatToIntSat(float f, AscendC::RoundMode mode, int64_t lo, int64_t hi) noexcept {
+  if (std::isnan(f)) return 0;
+  const double r = RoundIntegral(f, mode);
+  // Compared as doubles: 2^63 (hi = INT64_MAX) is exact there and above every int64.
+  if (r >= static_cast<double>(hi)) return hi;
+  if (r <= static_cast<double>(lo)) return lo;
+  return static_cast<int64_t>(r);
+}
+
 int16_t Int32ToInt16(int32_t v) noexcept {
   return static_cast<int16_t>(std::clamp<int32_t>(v, INT16_MIN, INT16_MAX));
 }

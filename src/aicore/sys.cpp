@@ -46,6 +46,8 @@ void Rendezvous(SrcLoc loc) {
 
 bool FloatSaturation() noexcept { return t_sys.float_saturation; }
 void SetFloatSaturation(bool on) noexcept { t_sys.float_saturation = on; }
+uint64_t DeqScaleRegister() noexcept { return t_sys.deq_scale; }
+void SetDeqScaleRegister(uint64_t v) noexcept { t_sys.deq_scale = v; }
 
 namespace detail {
 

@@ -1,7 +1,14 @@
 // Out-of-line checks of the kernel API's vector instructions (vector_ops.h).
 #include "lngrad_aicore/vector_ops.h"
 
+#include <cfloat>
+#include <cmath>
+#include <span>
 #include <string>
+
+#include "lngrad/half.h"
+#include "lngrad/product.h"
+#include "lngrad_aicore/ctrl.h"
 
 namespace lngrad::aicore::detail {
 
@@ -16,6 +23,253 @@ void CheckCastMode(const char* pair, uint32_t allowed, AscendC::RoundMode mode) 
   RaiseKernelCheck(checks::kCastRoundMode,
                    std::string("Cast ") + pair + ": roundMode " + RoundModeName(mode) +
                        " is not in the vendor's Cast table for this pair (allowed: " + list + ")");
+}
+
+namespace {
+
+using AscendC::RoundMode;
+using CT = CastType;
+
+constexpr uint32_t Bit(RoundMode m) { return 1u << static_cast<int>(m); }
+constexpr uint32_t kN = Bit(RoundMode::CAST_NONE);
+constexpr uint32_t kR = Bit(RoundMode::CAST_RINT);
+constexpr uint32_t kDirected = Bit(RoundMode::CAST_FLOOR) | Bit(RoundMode::CAST_CEIL) |
+                               Bit(RoundMode::CAST_ROUND) | Bit(RoundMode::CAST_TRUNC);
+constexpr uint32_t k5 = kR | kDirected;  // RINT, FLOOR, CEIL, ROUND, TRUNC
+constexpr uint32_t kO = Bit(RoundMode::CAST_ODD);
+// int32_t -> half with SetDeqScale: roundMode has no effect, any value is accepted.
+constexpr uint32_t kDeq = 1u << 8;
+
+struct CastEntry {
+  CT src;
+  CT dst;
+  uint32_t modes;
+};
+
+// The vendor's Cast tables ("支持的数据类型组合情况"), restricted to the types lngrad has.
+constexpr CastEntry kA2A3[] = {
+    {CT::kInt4, CT::kHalf, kN},
+    {CT::kInt8, CT::kHalf, kN},
+    {CT::kUint8, CT::kHalf, kN},
+    {CT::kInt16, CT::kHalf, k5 | kN},
+    {CT::kInt16, CT::kFloat, kN},
+    {CT::kHalf, CT::kInt4, k5 | kN},
+    {CT::kHalf, CT::kInt8, k5 | kN},
+    {CT::kHalf, CT::kUint8, k5 | kN},
+    {CT::kHalf, CT::kInt16, k5},
+    {CT::kHalf, CT::kInt32, k5},
+    {CT::kHalf, CT::kFloat, kN},
+    {CT::kBf16, CT::kInt32, k5},
+    {CT::kBf16, CT::kFloat, kN},
+    {CT::kInt32, CT::kInt16, kN},
+    {CT::kInt32, CT::kHalf, kDeq},
+    {CT::kInt32, CT::kFloat, k5 | kN},
+    {CT::kInt32, CT::kInt64, kN},
+    {CT::kFloat, CT::kInt16, k5},
+    {CT::kFloat, CT::kHalf, k5 | kO | kN},
+    {CT::kFloat, CT::kBf16, k5},
+    {CT::kFloat, CT::kInt32, k5},
+    {CT::kFloat, CT::kFloat, k5},
+    {CT::kFloat, CT::kInt64, k5},
+    {CT::kInt64, CT::kInt32, kN},
+    {CT::kInt64, CT::kFloat, k5},
+};
+constexpr CastEntry k950[] = {
+    {CT::kInt4, CT::kInt16, kN},    {CT::kInt4, CT::kHalf, kN},
+    {CT::kInt4, CT::kBf16, kN},     {CT::kInt8, CT::kInt16, kN},
+    {CT::kInt8, CT::kHalf, kN},     {CT::kInt8, CT::kInt32, kN},
+    {CT::kUint8, CT::kUint16, kN},  {CT::kUint8, CT::kHalf, kN},
+    {CT::kUint8, CT::kUint32, kN},  {CT::kInt16, CT::kInt4, kN},
+    {CT::kInt16, CT::kUint8, kN},   {CT::kInt16, CT::kHalf, k5},
+    {CT::kInt16, CT::kInt32, kN},   {CT::kInt16, CT::kUint32, kN},
+    {CT::kInt16, CT::kFloat, kN},   {CT::kUint16, CT::kUint8, kN},
+    {CT::kUint16, CT::kUint32, kN}, {CT::kHalf, CT::kInt4, k5},
+    {CT::kHalf, CT::kInt8, k5},     {CT::kHalf, CT::kUint8, k5},
+    {CT::kHalf, CT::kInt16, k5},    {CT::kHalf, CT::kBf16, k5},
+    {CT::kHalf, CT::kInt32, k5},    {CT::kHalf, CT::kFloat, kN},
+    {CT::kBf16, CT::kHalf, k5},     {CT::kBf16, CT::kInt32, k5},
+    {CT::kBf16, CT::kFloat, kN},    {CT::kInt32, CT::kUint8, kN},
+    {CT::kInt32, CT::kInt16, kN},   {CT::kInt32, CT::kUint16, kN},
+    {CT::kInt32, CT::kHalf, kDeq},  {CT::kInt32, CT::kFloat, k5},
+    {CT::kInt32, CT::kInt64, kN},   {CT::kUint32, CT::kUint8, kN},
+    {CT::kUint32, CT::kInt16, kN},  {CT::kUint32, CT::kUint16, kN},
+    {CT::kFloat, CT::kInt16, k5},   {CT::kFloat, CT::kHalf, k5 | kO | kN},
+    {CT::kFloat, CT::kBf16, k5},    {CT::kFloat, CT::kInt32, k5},
+    {CT::kFloat, CT::kFloat, k5},   {CT::kFloat, CT::kInt64, k5},
+    {CT::kInt64, CT::kInt32, kN},   {CT::kInt64, CT::kFloat, k5},
+};
+// Atlas 200I/500 A2: no int4b_t, and int32_t -> half is a plain CAST_NONE (no SetDeqScale).
+constexpr CastEntry k200I500A2[] = {
+    {CT::kInt8, CT::kHalf, kN},
+    {CT::kUint8, CT::kHalf, kN},
+    {CT::kInt16, CT::kHalf, k5 | kN},
+    {CT::kInt16, CT::kFloat, kN},
+    {CT::kHalf, CT::kInt8, k5 | kN},
+    {CT::kHalf, CT::kUint8, k5 | kN},
+    {CT::kHalf, CT::kInt16, k5},
+    {CT::kHalf, CT::kInt32, k5},
+    {CT::kHalf, CT::kFloat, kN},
+    {CT::kBf16, CT::kInt32, k5},
+    {CT::kBf16, CT::kFloat, kN},
+    {CT::kInt32, CT::kInt16, kN},
+    {CT::kInt32, CT::kHalf, kN},
+    {CT::kInt32, CT::kFloat, k5 | kN},
+    {CT::kInt32, CT::kInt64, kN},
+    {CT::kFloat, CT::kInt16, k5},
+    {CT::kFloat, CT::kHalf, k5 | kO | kN},
+    {CT::kFloat, CT::kBf16, k5},
+    {CT::kFloat, CT::kInt32, k5},
+    {CT::kFloat, CT::kFloat, k5},
+    {CT::kFloat, CT::kInt64, k5},
+    {CT::kInt64, CT::kInt32, kN},
+    {CT::kInt64, CT::kFloat, k5},
+};
+constexpr CastEntry kInferenceAiCore[] = {
+    {CT::kInt8, CT::kHalf, kN},
+    {CT::kUint8, CT::kHalf, kN},
+    {CT::kInt16, CT::kHalf, kN},
+    {CT::kHalf, CT::kInt4, kN},
+    {CT::kHalf, CT::kInt8, kDirected | kN},
+    {CT::kHalf, CT::kUint8, kDirected | kN},
+    {CT::kHalf, CT::kInt16, kR},
+    {CT::kHalf, CT::kInt32, k5},
+    {CT::kHalf, CT::kFloat, kN},
+    {CT::kInt32, CT::kInt16, kN},
+    {CT::kInt32, CT::kHalf, kDeq},
+    {CT::kInt32, CT::kFloat, kN},
+    {CT::kFloat, CT::kHalf, kO | kN},
+    {CT::kFloat, CT::kInt64, k5},
+};
+constexpr CastEntry kTraining[] = {
+    {CT::kInt8, CT::kHalf, kN},
+    {CT::kUint8, CT::kHalf, kN},
+    {CT::kInt16, CT::kHalf, kN},
+    {CT::kHalf, CT::kInt8, kDirected | kN},
+    {CT::kHalf, CT::kUint8, kDirected | kN},
+    {CT::kHalf, CT::kInt32, k5},
+    {CT::kHalf, CT::kFloat, kN},
+    {CT::kInt32, CT::kFloat, kN},
+    {CT::kFloat, CT::kHalf, kO | kN},
+    {CT::kFloat, CT::kInt64, k5},
+};
+
+std::span<const CastEntry> CastTable(NpuArch arch) {
+  switch (arch) {
+    case NpuArch::k1001:
+      return kTraining;
+    case NpuArch::k2002:
+      return kInferenceAiCore;
+    case NpuArch::k3002:
+      return k200I500A2;
+    case NpuArch::k3510:
+      return k950;
+    default:
+      return kA2A3;
+  }
+}
+const CastEntry* FindCast(std::span<const CastEntry> table, CT src, CT dst) {
+  for (const CastEntry& e : table) {
+    if (e.src == src && e.dst == dst) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const char* CastTypeName(CastType t) noexcept {
+  static constexpr const char* kNames[] = {"half",    "float",    "bfloat16_t", "int4b_t",
+                                           "int8_t",  "uint8_t",  "int16_t",    "uint16_t",
+                                           "int32_t", "uint32_t", "int64_t",    "?"};
+  return kNames[static_cast<int>(t)];
+}
+
+bool CastPairExists(CastType src, CastType dst) noexcept {
+  for (NpuArch a :
+       {NpuArch::k1001, NpuArch::k2002, NpuArch::k2201, NpuArch::k3002, NpuArch::k3510}) {
+    if (FindCast(CastTable(a), src, dst) != nullptr) return true;
+  }
+  return false;
+}
+
+CastCtx PrepareCast(CastType src, CastType dst, AscendC::RoundMode mode) {
+  const Product& p = *RequireBlockContext("Cast").product;
+  const CastEntry* e = FindCast(CastTable(p.arch), src, dst);
+  const std::string pair = std::string(CastTypeName(src)) + "->" + CastTypeName(dst);
+  if (CheckedMode()) {
+    if (e == nullptr) {
+      RaiseKernelCheck(checks::kCastPair, "Cast " + pair + ": the vendor's Cast table for " +
+                                              std::string(p.soc) + " (" +
+                                              std::string(p.product_line) + ", __NPU_ARCH__ " +
+                                              NpuArchName(p.arch) + ") has no such pair");
+    }
+    if ((e->modes & kDeq) == 0) CheckCastMode(pair.c_str(), e->modes, mode);
+  }
+  CastCtx c{mode, FloatSaturation(), 1.0};
+  if (e != nullptr && (e->modes & kDeq) != 0) {
+    c.deq_scale = HalfBitsToFloat(static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu));
+  }
+  return c;
+}
+
+void SaturateHalfRun(Half* d, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint16_t b = d[i].bits;
+    if ((b & 0x7C00u) != 0x7C00u) continue;
+    d[i] = Half::FromBits((b & 0x3FFu) != 0 ? 0 : static_cast<uint16_t>((b & 0x8000u) | 0x7BFFu));
+  }
+}
+void SaturateFloatRun(float* d, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    if (std::isnan(d[i])) {
+      d[i] = 0.0f;
+    } else if (std::isinf(d[i])) {
+      d[i] = d[i] > 0 ? FLT_MAX : -FLT_MAX;
+    }
+  }
+}
+
+void CheckInt4Count(uint64_t count) {
+  if (CheckedMode() && count % 2 != 0) {
+    RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: count is " + std::to_string(count) +
+                                            ", which must be even (two elements per byte)");
+  }
+}
+
+RepeatPlan PairPlan(const RepeatPlan& plan) {
+  RepeatPlan r = plan;
+  r.lanes = plan.lanes / 2;
+  if (plan.counter) {
+    if (CheckedMode() && plan.count % 2 != 0) {
+      RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: the mask (Counter mode count) is " +
+                                              std::to_string(plan.count) + ", which must be even");
+    }
+    r.count = plan.count / 2;
+    return r;
+  }
+  r.bits[0] = r.bits[1] = 0;
+  for (uint32_t k = 0; k < r.lanes; ++k) {
+    const uint32_t p = 2 * k;
+    const bool a = (plan.bits[p >> 6] >> (p & 63)) & 1u;
+    const bool b = (plan.bits[(p + 1) >> 6] >> ((p + 1) & 63)) & 1u;
+    if (a != b && CheckedMode()) {
+      RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: mask bits " + std::to_string(p) +
+                                              " and " + std::to_string(p + 1) +
+                                              " differ; the two elements of a byte run together");
+    }
+    if (a) r.bits[k >> 6] |= uint64_t{1} << (k & 63);
+  }
+  return r;
+}
+
+void RequireWideTypeProduct(const char* api, uint32_t elem_size) {
+  if (!CheckedMode()) return;
+  const Product& p = *RequireBlockContext(api).product;
+  if (p.arch == NpuArch::k3510) return;
+  RaiseKernelCheck(checks::kVectorType,
+                   std::string(api) + ": a " + std::to_string(elem_size) +
+                       "-byte element type exists on Ascend 950PR/950DT (__NPU_ARCH__ 3510) "
+                       "only, not on " +
+                       std::string(p.soc) + " (" + std::string(p.product_line) + ")");
 }
 
 }  // namespace lngrad::aicore::detail

@@ -54,7 +54,12 @@ inline constexpr const char* kQueueForeignTensor =
 inline constexpr const char* kQueueState =
     "queue_state";  // EnQue/FreeTensor of a block in the wrong state
 inline constexpr const char* kCastRoundMode =
-    "cast_round_mode";  // round mode not defined for the type pair
+    "cast_round_mode";                                 // round mode not defined for the type pair
+inline constexpr const char* kCastPair = "cast_pair";  // Cast pair the running product lacks
+inline constexpr const char* kCastInt4 =
+    "cast_int4";  // int4b_t count or mask that splits the two nibbles of a byte
+inline constexpr const char* kVectorType =
+    "vector_type";  // element type the running product's instruction lacks
 inline constexpr const char* kStackBuffer = "stack_buffer";  // PopStackBuffer with no UB left
 // The sanitizer's tools (lngrad_aicore/sanitizer.h): a launch with findings fails with one of
 // these, the first tool (in this order) that found something.

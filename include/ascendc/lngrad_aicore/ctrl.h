@@ -7,7 +7,10 @@
 // leaves CTRL[48] alone).
 #pragma once
 
+#include <bit>
 #include <cstdint>
+
+#include "half.h"
 
 namespace lngrad::aicore {
 
@@ -18,6 +21,11 @@ namespace lngrad::aicore {
 // overflow; see docs/ascendc_compat.md, "Programming styles".
 bool FloatSaturation() noexcept;
 void SetFloatSaturation(bool on) noexcept;
+
+// The running block's DEQSCALE register (64 bits; 0 at the start of every block, like the
+// overflow mode), written by SetDeqScale. Cast int32_t -> half reads bits 0..15 (a half).
+uint64_t DeqScaleRegister() noexcept;
+void SetDeqScaleRegister(uint64_t v) noexcept;
 
 }  // namespace lngrad::aicore
 
@@ -32,5 +40,17 @@ class AscendCUtils {
     lngrad::aicore::SetFloatSaturation(ctrlValue != 1);
   }
 };
+
+// The DEQSCALE register (the vendor's bit layout). s322fp16 (Cast int32_t -> half, AddDeqRelu):
+// bits 0..15 = scale.
+inline void SetDeqScale(half scale) { lngrad::aicore::SetDeqScaleRegister(scale.bits); }
+// s162b8 without vector quantisation (CastDequant): bits 0..31 = scale (float bits), 37..45 = the
+// low 9 bits of offset, 46 = signMode. Stored only: lngrad has no CastDequant yet.
+inline void SetDeqScale(float scale, int16_t offset, bool signMode) {
+  const uint64_t v = uint64_t{std::bit_cast<uint32_t>(scale)} |
+                     (uint64_t{static_cast<uint16_t>(offset) & 0x1FFu} << 37) |
+                     (uint64_t{signMode ? 1u : 0u} << 46);
+  lngrad::aicore::SetDeqScaleRegister(v);
+}
 
 }  // namespace AscendC

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #ifndef __aicore__
 #define __aicore__
@@ -77,6 +78,25 @@ namespace AscendC {
 enum CoreType : int32_t { MIX = 0, AIC = 1, AIV = 2 };
 inline constexpr int32_t g_coreType = AIV;
 
+// The packed signed 4-bit integer of Cast (the vendor's int4b_t): two elements per byte, element
+// 2k in the low nibble of byte k. One object holds one value in its low nibble; tensors of it
+// count elements, not bytes (lngrad::aicore::kElemBits), and are made by ReinterpretCast from a
+// tensor of bytes, as the vendor's documentation says.
+struct int4b_t {
+  uint8_t storage;
+
+  int4b_t() = default;
+  constexpr int4b_t(int32_t v) noexcept : storage(static_cast<uint8_t>(v & 0xF)) {}
+  constexpr int4b_t(uint32_t v) noexcept : storage(static_cast<uint8_t>(v & 0xFu)) {}
+  // Sign-extended from bit 3.
+  constexpr operator int8_t() const noexcept {
+    return static_cast<int8_t>((storage & 0x8u) != 0 ? (storage | 0xF0u) : storage);
+  }
+  constexpr bool operator==(const int4b_t& o) const noexcept {
+    return (storage & 0xFu) == (o.storage & 0xFu);
+  }
+};
+
 // Kernels may print with AscendC::printf; on the CPU it is the C library's.
 using std::printf;
 
@@ -89,3 +109,18 @@ using std::printf;
 #ifndef ASCEND_IS_AIV
 #define ASCEND_IS_AIV (::AscendC::g_coreType == ::AscendC::AIV)
 #endif
+
+namespace lngrad::aicore {
+
+// Bits one element of T occupies in memory (int4b_t: 4, every other type 8 * sizeof).
+template <typename T>
+inline constexpr uint32_t kElemBits = std::is_same_v<std::remove_cv_t<T>, AscendC::int4b_t>
+                                          ? 4u
+                                          : 8u * sizeof(T);
+// Bytes n elements of T occupy (a half-filled last byte counts).
+template <typename T>
+constexpr uint64_t ElemBytes(uint64_t n) noexcept {
+  return (n * kElemBits<T> + 7) / 8;
+}
+
+}  // namespace lngrad::aicore

@@ -95,28 +95,30 @@ using HalfPromoted =
     std::conditional_t<std::is_same_v<U, double> || std::is_same_v<U, long double>, U, float>;
 }  // namespace lngrad::aicore::detail
 
-#define LNGRAD_HALF_MIXED_OP(op)                          \
+// Shared with bfloat16_t (bfloat16.h), hence the type parameter; not undefined for that reason.
+#define LNGRAD_AICORE_MIXED_OP(T, op)                     \
   template <lngrad::aicore::detail::HalfPeer U>           \
-  constexpr auto operator op(half a, U b) noexcept {      \
+  constexpr auto operator op(T a, U b) noexcept {         \
     using P = lngrad::aicore::detail::HalfPromoted<U>;    \
     return static_cast<P>(float(a)) op static_cast<P>(b); \
   }                                                       \
   template <lngrad::aicore::detail::HalfPeer U>           \
-  constexpr auto operator op(U a, half b) noexcept {      \
+  constexpr auto operator op(U a, T b) noexcept {         \
     using P = lngrad::aicore::detail::HalfPromoted<U>;    \
     return static_cast<P>(a) op static_cast<P>(float(b)); \
   }
-LNGRAD_HALF_MIXED_OP(+)
-LNGRAD_HALF_MIXED_OP(-)
-LNGRAD_HALF_MIXED_OP(*)
-LNGRAD_HALF_MIXED_OP(/)
-LNGRAD_HALF_MIXED_OP(==)
-LNGRAD_HALF_MIXED_OP(!=)
-LNGRAD_HALF_MIXED_OP(<)
-LNGRAD_HALF_MIXED_OP(<=)
-LNGRAD_HALF_MIXED_OP(>)
-LNGRAD_HALF_MIXED_OP(>=)
-#undef LNGRAD_HALF_MIXED_OP
+#define LNGRAD_AICORE_MIXED_OPS(T) \
+  LNGRAD_AICORE_MIXED_OP(T, +)     \
+  LNGRAD_AICORE_MIXED_OP(T, -)     \
+  LNGRAD_AICORE_MIXED_OP(T, *)     \
+  LNGRAD_AICORE_MIXED_OP(T, /)     \
+  LNGRAD_AICORE_MIXED_OP(T, ==)    \
+  LNGRAD_AICORE_MIXED_OP(T, !=)    \
+  LNGRAD_AICORE_MIXED_OP(T, <)     \
+  LNGRAD_AICORE_MIXED_OP(T, <=)    \
+  LNGRAD_AICORE_MIXED_OP(T, >)     \
+  LNGRAD_AICORE_MIXED_OP(T, >=)
+LNGRAD_AICORE_MIXED_OPS(half)
 
 template <>
 class std::numeric_limits<half> {

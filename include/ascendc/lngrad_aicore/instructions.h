@@ -150,6 +150,14 @@ int16_t FloatToInt16(float f, AscendC::RoundMode mode) noexcept;
 float Int32ToFloat(int32_t v, AscendC::RoundMode mode) noexcept;
 // int32 -> int16 with saturation.
 int16_t Int32ToInt16(int32_t v) noexcept;
+// float -> bfloat16 bits in `mode` (CAST_NONE = CAST_RINT): the magnitude rounded as named,
+// overflow to +-inf or the largest finite value as the direction says, NaN -> quiet NaN.
+uint16_t FloatToBf16Bits(float f, AscendC::RoundMode mode) noexcept;
+// int64 -> float in `mode` (exact below 2^24).
+float Int64ToFloat(int64_t v, AscendC::RoundMode mode) noexcept;
+// float -> an integer in [lo, hi]: rounded to an integral value in `mode` (CAST_NONE = CAST_RINT),
+// then saturated; NaN -> 0.
+int64_t FloatToIntSat(float f, AscendC::RoundMode mode, int64_t lo, int64_t hi) noexcept;
 // A double rounded once to half, to nearest even (overflow to +-inf, NaN -> quiet NaN).
 Half DoubleToHalf(double d) noexcept;
 

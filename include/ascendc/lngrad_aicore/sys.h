@@ -53,6 +53,7 @@ class SyncAllBarrier {
 // The running block's state besides its BlockContext (thread-local, like block_idx).
 struct BlockSys {
   bool float_saturation = true;       // ctrl.h
+  uint64_t deq_scale = 0;             // ctrl.h: the DEQSCALE register
   SyncAllBarrier* barrier = nullptr;  // nullptr: a standalone block (1 block, nothing to wait for)
   uint64_t sync_all_calls = 0;        // SyncAll calls the block made
   int live_allocators = 0;            // LocalMemAllocator objects alive (static_tensor.h)

@@ -198,7 +198,7 @@ class LocalTensor {
 
   uint32_t GetSize() const { return size_; }
   // Bytes covered by the tensor.
-  uint32_t GetLength() const { return static_cast<uint32_t>(uint64_t{size_} * sizeof(T)); }
+  uint32_t GetLength() const { return static_cast<uint32_t>(lngrad::aicore::ElemBytes<T>(size_)); }
   // Changes the element count. Checked mode: may not grow past the tensor's TPipe buffer.
   // Both modes: may not reach outside the UB.
   void SetSize(uint32_t size);
@@ -234,7 +234,7 @@ class LocalTensor {
   // offset < GetSize() (the CPU-debug model's rule).
   LocalTensor operator[](uint32_t offset) const;
 
-  // The same bytes viewed as U; size = GetSize() * sizeof(T) / sizeof(U).
+  // The same bytes viewed as U; size = GetSize() * bits(T) / bits(U) (int4b_t: 4 bits).
   template <typename U>
   LocalTensor<U> ReinterpretCast() const;
 
@@ -249,7 +249,7 @@ class LocalTensor {
     }
   }
   lngrad::aicore::detail::TensorView View() const {
-    return {Bytes(), uint64_t{size_} * sizeof(T), ub_, ub_size_, pos_};
+    return {Bytes(), lngrad::aicore::ElemBytes<T>(size_), ub_, ub_size_, pos_};
   }
   const lngrad::aicore::detail::TensorBuffer& Buffer() const { return buf_; }
 
@@ -460,7 +460,8 @@ template <typename U>
 LocalTensor<U> LocalTensor<T>::ReinterpretCast() const {
   LocalTensor<U> r;
   r.ptr_ = reinterpret_cast<U*>(ptr_);
-  r.size_ = static_cast<uint32_t>(uint64_t{size_} * sizeof(T) / sizeof(U));
+  r.size_ = static_cast<uint32_t>(uint64_t{size_} * lngrad::aicore::kElemBits<T> /
+                                  lngrad::aicore::kElemBits<U>);
   r.pos_ = pos_;
   r.ub_ = ub_;
   r.ub_size_ = ub_size_;
