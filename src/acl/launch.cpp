@@ -6,6 +6,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad/product.h"
+#include "debug_print.h"
 #include "lngrad_acl/launch.h"
 #include "state.h"
 
@@ -73,8 +74,9 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   aicore::LaunchOptions options;
   options.cce_auto_sync = cce_auto_sync;
   try {
-    status = aicore::detail::RunBlocks(name, static_cast<uint32_t>(blocks), per_block, options,
-                                       &failures);
+    LaunchPrints prints(blocks);
+    status = aicore::detail::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block),
+                                       options, &failures);
   } catch (const std::exception& e) {
     status = Status::Internal(e.what());
   } catch (...) {

@@ -343,6 +343,33 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return code;
 }
 
+aclError aclrtSynchronizeDevice() {
+  State& s = GetState();
+  std::lock_guard lock(s.mu);
+  const Context* current = lngrad::acl::detail::CurrentContext(s);
+  if (current == nullptr) {
+    return lngrad::acl::detail::Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                                     "aclrtSynchronizeDevice: no device is set on this thread: "
+                                     "call aclrtSetDevice first");
+  }
+  aclError first = ACL_SUCCESS;
+  auto take = [&first](aclError code, std::vector<std::string>& messages) {
+    if (code == ACL_SUCCESS) return;
+    for (const std::string& m : messages) lngrad::acl::detail::AddRecentMessage(m);
+    messages.clear();
+    if (first == ACL_SUCCESS) first = code;
+  };
+  auto& orphan = lngrad::acl::detail::ThreadOrphanError();
+  take(orphan.code, orphan.messages);
+  orphan = {};
+  for (const auto& st : s.streams) {
+    if (!st->alive || st->context == nullptr || st->context->device != current->device) continue;
+    take(st->error, st->messages);
+    st->error = ACL_SUCCESS;
+  }
+  return first;
+}
+
 const char* aclrtGetSocName() { return lngrad::CurrentProduct().soc.data(); }
 
 const char* aclGetRecentErrMsg() {

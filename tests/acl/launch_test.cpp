@@ -261,6 +261,37 @@ TEST_F(Launch, AFailureStaysOnItsStream) {
   EXPECT_EQ(aclrtFree(dx), ACL_SUCCESS);
 }
 
+// aclrtSynchronizeDevice reports the failures of every stream of the device, then clears them.
+TEST_F(Launch, SynchronizeDeviceCoversEveryStreamOfTheDevice) {
+  uint8_t* dx = Upload(std::vector<float>(64, 1.0f));
+  ::testing::internal::CaptureStderr();
+  ::lngrad::acl::LaunchKernel(
+      "overread", "mine.asc", 5, (1), (0), (stream_),
+      [&](auto&&... lngrad_args) { overread(lngrad_args...); }, dx, dx, 64u);
+  // count_calls<<<0, 0>>>(...) on the default stream: numBlocks 0 fails it.
+  ::lngrad::acl::LaunchKernel(
+      "count_calls", "mine.asc", 6, (0), (0), (nullptr),
+      [&](auto&&... lngrad_args) { count_calls(lngrad_args...); }, 1, nullptr);
+  (void)::testing::internal::GetCapturedStderr();
+  // The default stream was created first (aclrtSetDevice): its failure comes first.
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_ERROR_RT_PARAM_INVALID);
+  const std::string msg = TakeMsg();
+  EXPECT_NE(msg.find("mine.asc:5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("mine.asc:6"), std::string::npos) << msg;
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(dx), ACL_SUCCESS);
+  aclError no_device = ACL_SUCCESS;
+  std::thread t([&] {
+    ::testing::internal::CaptureStderr();
+    no_device = aclrtSynchronizeDevice();
+    (void)::testing::internal::GetCapturedStderr();
+    (void)TakeMsg();
+  });
+  t.join();
+  EXPECT_EQ(no_device, ACL_ERROR_RT_CONTEXT_NULL);
+}
+
 TEST_F(Launch, BadBlockCountsFailTheStream) {
   g_calls = 0;
   for (long long blocks : {0LL, -3LL, 65536LL}) {

@@ -199,6 +199,46 @@ TEST(Driver, DeviceOptionsAreDropped) {
             std::string::npos);
 }
 
+// bisheng's --cce-* options act on device code generation only: dropped from compile and link
+// lines alike (the kit's samples pass --cce-simd-vf-fusion=false with target_compile_options).
+TEST(Driver, DeviceCodeGenerationOptionsAreDropped) {
+  const std::vector<std::string> device = {"--cce-simd-vf-fusion=false", "--cce-res-usage",
+                                           "--cce-auto-sync-log=sync.log", "--cce-mask-opt",
+                                           "--cce-disable-asc-reserved-ubuf"};
+  std::vector<std::string> args = device;
+  args.insert(args.end(), {"-O2", "-c", "op.asc", "-o", "op.o"});
+  const Invocation compile = Parse(args);
+  for (const std::string& d : device) EXPECT_FALSE(Has(compile, d)) << d;
+  EXPECT_TRUE(Has(compile, "-O2"));
+  args = device;
+  args.insert(args.end(), {"op.o", "-o", "demo"});
+  const std::vector<std::string> link = {"/usr/bin/g++", "op.o", "-o", "demo"};
+  EXPECT_EQ(Parse(args).argv, link);
+  // The bare --cce-auto-sync is the documented "on".
+  EXPECT_FALSE(Has(Parse({"--cce-auto-sync=off", "--cce-auto-sync", "-c", "op.asc"}),
+                   "-DLNGRAD_CCE_AUTO_SYNC=0"));
+}
+
+TEST(Driver, BuildsLngradDoesNotMakeAreErrors) {
+  for (const std::string a : {"--cce-build-static-lib", "--cce-aicpu-launch-with-interface",
+                              "--cce-host-only", "--cce-aicore-only", "--enable-simt"}) {
+    const Status st = ParseError({a, "-c", "op.asc"});
+    EXPECT_EQ(st.code(), StatusCode::kUnsupported) << a;
+    EXPECT_NE(st.message().find(a), std::string::npos) << st.message();
+  }
+}
+
+// --sanitizer (msSanitizer's instrumentation) changes nothing: lngrad's APIs always record.
+TEST(Driver, SanitizerIsAccepted) {
+  const Invocation with = Parse({"--sanitizer", "-g", "-c", "op.asc", "-o", "op.o"});
+  const Invocation without = Parse({"-g", "-c", "op.asc", "-o", "op.o"});
+  EXPECT_TRUE(with.sanitizer);
+  EXPECT_FALSE(without.sanitizer);
+  EXPECT_EQ(with.argv, without.argv);
+  const std::vector<std::string> link = {"/usr/bin/g++", "op.o", "-o", "demo"};
+  EXPECT_EQ(Parse({"--sanitizer", "op.o", "-o", "demo"}).argv, link);
+}
+
 TEST(Driver, CompilerChoice) {
   EXPECT_EQ(Parse({"--cxx=/opt/clang++", "-c", "op.asc"}).argv.front(), "/opt/clang++");
   EXPECT_EQ(ParseError({"--cxx=", "-c", "op.asc"}).code(), StatusCode::kInvalidArgument);

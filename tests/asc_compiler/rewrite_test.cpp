@@ -205,13 +205,55 @@ TEST(RewriteErrors, LaunchInAnotherDirective) {
   EXPECT_NE(d.message.find("preprocessor directive"), std::string::npos);
 }
 
-TEST(RewriteErrors, WrongNumberOfConfigurationArguments) {
-  Diagnostic d = OnlyError("\nk<<<1, s>>>();");
+TEST(RewriteErrors, TooManyConfigurationArguments) {
+  const Diagnostic d = OnlyError("\nk<<<1, nullptr, s, 0>>>();");
   EXPECT_EQ(d.line, 2);
-  EXPECT_NE(d.message.find("three configuration arguments"), std::string::npos);
-  EXPECT_NE(d.message.find("found 2"), std::string::npos);
-  d = OnlyError("k<<<1, nullptr, s, 0>>>();");
+  EXPECT_NE(d.message.find("at most three configuration arguments"), std::string::npos);
   EXPECT_NE(d.message.find("found 4"), std::string::npos);
+}
+
+TEST(Rewrite, OmittedConfigurationArgumentsGetTheDocumentedDefaults) {
+  // The programming guide: dynUBufSize defaults to 0, stream to nullptr (the default stream).
+  EXPECT_EQ(Rewrite("k<<<8, 0>>>(x);", 1), Launch("k", "(8),( 0),(nullptr), ", ", x") + ";");
+  EXPECT_EQ(Rewrite("k<<<n>>>();", 1), Launch("k", "(n),(0),(nullptr), ", "") + ";");
+  EXPECT_EQ(Rewrite("k<T, 4><<<f(a, b), 0>>>(x);", 1),
+            Launch("k<T, 4>", "(f(a, b)),( 0),(nullptr), ", ", x") + ";");
+}
+
+// Unqualified printf calls go to the kernel printf (utils/debug/asc_printf.h); qualified ones,
+// members, declarations, comments and strings keep theirs.
+TEST(Rewrite, UnqualifiedPrintfCallsBecomeTheKernelPrintf) {
+  const std::string k = "::lngrad::aicore::debug::printf";
+  const RewriteResult r = RewriteLaunches(
+      "void f() { printf(\"hi\\n\"); if (x) printf (\"%d\", 1); else printf(\"b\"); }\n"
+      "return printf(\"r\");\n"
+      "g(printf(\"in\"));\n",
+      "op.asc");
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.printfs, 5);
+  EXPECT_EQ(r.text, std::string(kHeader) + "void f() { " + k + "(\"hi\\n\"); if (x) " + k +
+                        " (\"%d\", 1); else " + k + "(\"b\"); }\nreturn " + k + "(\"r\");\ng(" + k +
+                        "(\"in\"));\n");
+  const std::string kept =
+      "std::printf(\"a\"); AscendC::printf(\"b\"); o.printf(\"c\"); p->printf(\"d\");\n"
+      "int printf(const char*, ...);\nauto q = &printf; // printf(\"e\")\n"
+      "const char* s = \"printf(\\\"f\\\")\";\n#include <printf.h>\n";
+  const RewriteResult same = RewriteLaunches(kept, "op.asc");
+  EXPECT_EQ(same.printfs, 0);
+  EXPECT_EQ(same.text, std::string(kHeader) + kept);
+}
+
+TEST(Rewrite, PrintfInsideALaunchArgumentAndAMacroBody) {
+  const RewriteResult r =
+      RewriteLaunches("#define SAY(x) printf(x)\nk<<<1>>>(printf(\"a\"));\n", "op.asc");
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.printfs, 2);
+  EXPECT_NE(r.text.find("#define SAY(x) ::lngrad::aicore::debug::printf(x)"), std::string::npos);
+  EXPECT_NE(r.text.find(", ::lngrad::aicore::debug::printf(\"a\"))"), std::string::npos) << r.text;
+}
+
+TEST(RewriteErrors, EmptyLaunchConfiguration) {
+  EXPECT_NE(OnlyError("k<<<>>>();").message.find("numBlocks is empty"), std::string::npos);
 }
 
 TEST(RewriteErrors, EmptyConfigurationArgument) {
@@ -239,7 +281,7 @@ TEST(RewriteErrors, NoArgumentList) {
 
 TEST(RewriteErrors, EveryBadLaunchIsReported) {
   const RewriteResult r =
-      RewriteLaunches("k<<<1>>>();\nk<<<1, nullptr, s>>>();\nj<<<>>>();\n", "op.asc");
+      RewriteLaunches("k<<<1, 0, s, 4>>>();\nk<<<1, nullptr, s>>>();\nj<<<>>>();\n", "op.asc");
   ASSERT_EQ(r.errors.size(), 2u);
   EXPECT_EQ(r.errors[0].line, 1);
   EXPECT_EQ(r.errors[1].line, 3);

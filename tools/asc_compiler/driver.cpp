@@ -170,6 +170,10 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
       }
       return Status::InvalidArgument(a + ": unknown run mode (only cpu)");
     }
+    if (a == "--cce-auto-sync") {
+      inv->cce_auto_sync = true;
+      continue;
+    }
     if (a.rfind("--cce-auto-sync=", 0) == 0) {
       const std::string v = a.substr(16);
       if (v != "on" && v != "off") {
@@ -189,6 +193,33 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
     }
     if (a == "--dry-run") {
       inv->dry_run = true;
+      continue;
+    }
+    // The device compiler's own options (bisheng's --cce-*) tune device code generation, its
+    // resource report or its automatic synchronisation log; a CPU build has nothing for them to
+    // act on, so they are accepted and dropped (also from link lines). Those that would change
+    // what is built into something lngrad cannot build are errors.
+    if (a.rfind("--cce-", 0) == 0) {
+      for (const std::string_view refused :
+           {"--cce-build-static-lib", "--cce-aicpu", "--cce-host-only", "--cce-aicore-only"}) {
+        if (a.rfind(refused, 0) == 0) {
+          return Status::Unsupported(a +
+                                     ": lngrad-asc builds one CPU object (host and simulated "
+                                     "device code together); it has no device-only, host-only, "
+                                     "AI CPU or device static-library builds");
+        }
+      }
+      continue;
+    }
+    if (a == "--enable-simt") {
+      return Status::Unsupported(a +
+                                 ": lngrad simulates the AI core's SIMD (vector) "
+                                 "programming only; SIMT kernels are not simulated");
+    }
+    // msSanitizer's instrumentation: lngrad's kernel APIs always record their accesses (the
+    // pipeline sanitizer is switched on at run time, LNGRAD_SANITIZE or `lngrad sanitize`).
+    if (a == "--sanitizer") {
+      inv->sanitizer = true;
       continue;
     }
     // ascendc_compile_options(): host options pass, device compiler options have no meaning
@@ -337,6 +368,11 @@ driver options:
   -x asc                 the inputs that follow are .asc sources, whatever their extension
   -Xhost-start ... -Xhost-end      options for the C++ compiler (passed on)
   -Xaicore-start ... -Xaicore-end  device compiler options (ignored)
+  --cce-*                device code-generation options (ignored; --cce-build-static-lib,
+                         --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
+  --sanitizer            accepted: every build can run under the pipeline sanitizer
+                         (lngrad sanitize -- ./demo, or LNGRAD_SANITIZE=all ./demo)
+  --enable-simt          an error (SIMT kernels are not simulated)
   --rewrite-only         print the rewritten C++ (to -o FILE or stdout), do not compile
   --dry-run              print the C++ compiler's command, do not run it
   --help, --version

@@ -51,12 +51,15 @@ struct Invocation {
   bool rewrite_only = false;  // --rewrite-only: print the rewritten source, do not compile
   bool dry_run = false;       // --dry-run: print the compiler's command, do not run it
   bool cce_auto_sync = true;  // --cce-auto-sync=on|off (LNGRAD_CCE_AUTO_SYNC for the sanitizer)
+  bool sanitizer = false;     // --sanitizer was given (no effect on the command)
 };
 
 // Parses the driver's arguments (argv without the program name). InvalidArgument for an
 // unknown --npu-arch, a -std older than C++20, an option missing its value, an unclosed
 // -Xaicore-start, --rewrite-only without exactly one .asc input; Unsupported for
-// --run-mode=npu|sim (lngrad runs kernels on the CPU).
+// --run-mode=npu|sim (lngrad runs kernels on the CPU), --enable-simt and the --cce-* options of
+// builds lngrad does not make (device static library, AI CPU, host-only, device-only). Other
+// --cce-* options (device code generation) are dropped.
 Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig& config,
                         Invocation* inv);
 

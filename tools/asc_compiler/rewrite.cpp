@@ -225,6 +225,7 @@ class Rewriter {
 
  private:
   static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr const char* kPrintf = "::lngrad::aicore::debug::printf";
 
   bool Significant(size_t i) const {
     const Kind k = toks_[i].kind;
@@ -362,7 +363,7 @@ class Rewriter {
             "kernel named by an identifier, optionally qualified and with template arguments)");
       return kNone;
     }
-    // The configuration: three arguments separated by top-level commas, up to `>>>`.
+    // The configuration: one to three arguments separated by top-level commas, up to `>>>`.
     std::vector<std::pair<size_t, size_t>> config;
     size_t arg_begin = launch + 3;
     size_t close = kNone;
@@ -389,16 +390,18 @@ class Rewriter {
       Error(launch, "no '>>>' closes the kernel launch configuration opened by '<<<'");
       return kNone;
     }
-    if (config.size() != 3) {
+    // dynUBufSize (l2ctrl) and stream have defaults, 0 and nullptr (the default stream), as in
+    // the vendor's programming guide: <<<numBlocks>>> and <<<numBlocks, 0>>> are launches too.
+    if (config.size() > 3) {
       Error(launch,
-            "a kernel launch takes three configuration arguments "
+            "a kernel launch takes at most three configuration arguments "
             "<<<numBlocks, l2ctrl, stream>>>, found " +
                 std::to_string(config.size()) +
                 " (wrap an argument that holds a comma in parentheses)");
       return kNone;
     }
     static constexpr const char* kConfigNames[] = {"numBlocks", "l2ctrl", "stream"};
-    for (size_t a = 0; a < 3; ++a) {
+    for (size_t a = 0; a < config.size(); ++a) {
       const size_t first = NextSig(config[a].first - 1, config[a].second);
       if (first == kNone) {
         Error(launch,
@@ -431,8 +434,11 @@ class Rewriter {
     out += Raw(flushed, name);
     out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
     out.append(Newlines(name, launch), '\n');
+    static constexpr const char* kConfigDefaults[] = {"", "0", "nullptr"};
     for (size_t a = 0; a < 3; ++a) {
-      out += '(' + Emit(config[a].first, config[a].second) + ')';
+      out += '(' +
+             (a < config.size() ? Emit(config[a].first, config[a].second) : kConfigDefaults[a]) +
+             ')';
       out += a < 2 ? "," : ", ";
     }
     out.append(Newlines(close, open), '\n');
@@ -444,11 +450,37 @@ class Rewriter {
     return args_end + 1;
   }
 
-  // Tokens [lo, hi) with their launches rewritten.
+  // An unqualified call of printf at token i (not a member, not a declaration `int printf(`).
+  bool IsPrintfCall(size_t i, size_t lo, size_t hi) const {
+    if (toks_[i].kind != Kind::kIdent || Text(i) != "printf") return false;
+    if (toks_[i].in_directive && !toks_[i].in_define) return false;
+    const size_t next = NextSig(i, hi);
+    if (next == kNone || !IsPunct(next, "(")) return false;
+    const size_t before = PrevSig(i, lo);
+    if (before == kNone) return true;
+    if (IsPunct(before, "::") || IsPunct(before, ".") || IsPunct(before, ">") ||
+        IsPunct(before, "*") || IsPunct(before, "&") || IsPunct(before, "~")) {
+      return false;  // qualified, a member (a.printf, p->printf), or a declarator
+    }
+    if (toks_[before].kind == Kind::kIdent) {
+      const std::string_view w = Text(before);
+      return w == "return" || w == "else" || w == "do" || w == "co_return";
+    }
+    return true;
+  }
+
+  // Tokens [lo, hi) with their launches and unqualified printf calls rewritten.
   std::string Emit(size_t lo, size_t hi) {
     std::string out;
     size_t flushed = lo;
     for (size_t i = lo; i < hi;) {
+      if (IsPrintfCall(i, lo, hi)) {
+        out += Raw(flushed, i);
+        out += kPrintf;
+        flushed = ++i;
+        ++result_->printfs;
+        continue;
+      }
       if (!IsTriple(i, '<')) {
         ++i;
         continue;

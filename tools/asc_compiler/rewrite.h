@@ -4,6 +4,12 @@
 // ACL runtime's launcher (include/ascendc/lngrad_acl/launch.h):
 //   ::lngrad::acl::LaunchKernel("kernel<A, B>", __FILE__, __LINE__, (blocks), (l2ctrl), (stream),
 //       [&](auto&&... lngrad_args) { kernel<A, B>(lngrad_args...); }, a1, a2)
+// A configuration of one or two arguments gets the documented defaults of the others:
+// <<<blocks>>> is <<<blocks, 0, nullptr>>>, <<<blocks, size>>> is <<<blocks, size, nullptr>>>
+// (nullptr: the default stream). Every unqualified call `printf(` (not `x.printf(`, `ns::printf(`
+// or a declaration `int printf(`) becomes `::lngrad::aicore::debug::printf(`, the kernel printf
+// of utils/debug/asc_printf.h (which prints like the C library's in host code): with nothing
+// after the format the C library's printf would win overload resolution against the kernel's.
 // Nothing else changes: comments, string, character and raw string literals are copied as they
 // are, and every newline of the input is kept, so with the leading #line directive each line of
 // the output is the same line of the .asc (compiler errors, __LINE__ and gdb point into it).
@@ -25,6 +31,7 @@ struct RewriteResult {
   std::string text;                // `#line 1 "<file>"` and the rewritten source
   std::vector<Diagnostic> errors;  // when not empty, `text` must not be compiled
   int launches = 0;                // launches rewritten
+  int printfs = 0;                 // unqualified printf calls rewritten
 };
 
 // Rewrites the launches of `source`; `file` is the name the #line directive gives the output

@@ -1,9 +1,9 @@
 # The targets a vendor-style ASC project links, all lngrad::ascendc: the names of the vendor's
-# samples (tiling_api, register, platform, unified_dlog, graph_base) and those its kernel-launch
+# samples (tiling_api, register, platform, unified_dlog, graph_base, ascendalog) and those its kernel-launch
 # modules link (ascendcl, acl_rt, ascendc_runtime, runtime, error_manager, profapi,
 # ge_common_base, mmpa, ascend_dump, c_sec). dl and m stay the system libraries.
 set(LNGRAD_ASC_VENDOR_LINK_NAMES
-  tiling_api register platform unified_dlog graph_base
+  tiling_api register platform unified_dlog graph_base ascendalog
   ascendcl acl_rt ascendc_runtime runtime error_manager profapi ge_common_base mmpa ascend_dump
   c_sec)
 

@@ -113,6 +113,49 @@ static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
+// IEEE 754 binary16 bits, as the host sees device float16 data (half on the device).
+typedef uint16_t aclFloat16;
+
+// Tensor element types (the values of the vendor's aclDataType).
+typedef enum {
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_STRING = 13,
+  ACL_COMPLEX64 = 16,
+  ACL_COMPLEX128 = 17,
+  ACL_BF16 = 27,
+  ACL_INT4 = 29,
+  ACL_UINT1 = 30,
+  ACL_COMPLEX32 = 33,
+  ACL_HIFLOAT8 = 34,
+  ACL_FLOAT8_E5M2 = 35,
+  ACL_FLOAT8_E4M3FN = 36,
+  ACL_FLOAT8_E8M0 = 37,
+  ACL_FLOAT6_E3M2 = 38,
+  ACL_FLOAT6_E2M3 = 39,
+  ACL_FLOAT4_E2M1 = 40,
+  ACL_FLOAT4_E1M2 = 41,
+} aclDataType;
+
+// binary16 -> float, exact (subnormals, infinities and NaN payloads kept).
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+// float -> binary16, rounded to nearest, ties to even; overflow gives infinity, NaN stays NaN.
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+// Bytes of one element of dataType; 0 for ACL_STRING, ACL_DT_UNDEFINED, an unknown value and
+// the types narrower than a byte (INT4, UINT1, FLOAT6_*, FLOAT4_*), which have no whole-byte size.
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
 // The error messages of this thread's failed ACL calls since the last call, latest first, one
 // per line; they are cleared by the call. nullptr when there are none. The pointer stays valid
 // until this thread calls aclGetRecentErrMsg again.

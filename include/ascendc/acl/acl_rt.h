@@ -93,6 +93,12 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+// Every stream of the current device (all its contexts): the first failure recorded on any of
+// them since its last synchronisation (streams in creation order), after the launches of this
+// thread that had no stream to fail; all are reported (aclGetRecentErrMsg) and cleared. No
+// device set on this thread: ACL_ERROR_RT_CONTEXT_NULL. The kit's samples that launch on the
+// default stream (<<<numBlocks, 0>>>) synchronise with it.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice();
 
 // Device memory: size > 0 bytes of global memory, 32-byte aligned and zero-filled, bounded by
 // `size` for kernels (checked mode) and copies. aclrtFree: nullptr is ACL_ERROR_INVALID_PARAM;

@@ -14,7 +14,8 @@
 // the device launch: a kernel that fails a check, numBlocks outside [1, 65535], or a stream that
 // is not a live stream fail the launch's stream, so that the next aclrtSynchronizeStream returns
 // an error code and aclGetRecentErrMsg (and stderr, at the launch) names the kernel, the launch
-// site, the failed blocks and their checks. l2ctrl is accepted and ignored.
+// site, the failed blocks and their checks. l2ctrl is accepted and ignored. What the blocks print
+// with printf (utils/debug/asc_printf.h) is printed when the launch ends, block 0 first.
 //
 // LNGRAD_DEFAULT_SOC: the driver compiles .asc sources with -DLNGRAD_DEFAULT_SOC="<soc>", the
 // default simulated product of the --npu-arch. It applies before main unless the environment
@@ -30,6 +31,9 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+
+// The driver turns unqualified printf calls into calls of the kernel printf.
+#include "utils/debug/asc_printf.h"
 
 // 0 when the kernel's translation unit is built with --cce-auto-sync=off (lngrad-asc defines it);
 // the launch tells the sanitizer (lngrad_aicore/launch.h has the same default).

@@ -556,5 +556,10 @@ bool PopStackBuffer(LocalTensor<T>& popBuffer) {
 
 }  // namespace AscendC
 
+// The vendor declares GetTPipePtr in the global namespace (kernels call it unqualified, with or
+// without `using namespace AscendC`); a using-declaration names the same function, so neither
+// spelling is ambiguous.
+using AscendC::GetTPipePtr;
+
 // TBufPool and TPipe::InitBufPool.
 #include "buf_pool.h"
