@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/data_copy.h"
 
 #if defined(__SSE2__)
@@ -341,6 +342,7 @@ void PadUbToGmOnce(std::byte* gm, const std::byte* ub, const PadCopyPlan& p,
     in.ReadBlocks(ub, p.count, p.len, p.ub_pitch);
     in.WriteBlocks(gm, p.count, p.len, p.gm_pitch);
   }
+  if (AtomicCopyToGm(gm, ub, p.count, p.len, p.gm_pitch, p.ub_pitch)) return;  // atomic.h
   // Rows that overlap in GM (a 950 dstStride below 0) are written in order with plain stores.
   const bool stream =
       p.len >= kStreamMinCopy && region.bytes >= kStreamRegionBytes && p.gm_pitch >= p.len;

@@ -1,6 +1,7 @@
 // Block launcher: one simulated AI vector core per block, on worker threads or sequentially.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/sys.h"
+#include "block_sync_state.h"
 #include "sanitizer_launch.h"
 
 namespace lngrad::aicore {
@@ -117,7 +119,13 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
 struct LaunchJob final : detail::SyncAllBarrier {
   LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k, bool seq,
             san::LaunchSanitizer* s)
-      : num_blocks(n), product(p), ub_bytes(ub), kernel(k), sequential(seq), sanitizer(s) {}
+      : num_blocks(n),
+        product(p),
+        ub_bytes(ub),
+        kernel(k),
+        sequential(seq),
+        sanitizer(s),
+        shared_(n) {}
   const uint32_t num_blocks;
   const Product& product;
   const uint32_t ub_bytes;
@@ -154,6 +162,8 @@ struct LaunchJob final : detail::SyncAllBarrier {
     }
     std::lock_guard lock(sync_mu_);
     --live_;
+    // The blocks still running may all be waiting for something this one never did.
+    CheckStuckLocked();
   }
 
   // Sequential launches: block `b` runs only while it holds the baton.
@@ -203,19 +213,16 @@ struct LaunchJob final : detail::SyncAllBarrier {
       sync_cv_.notify_all();
       return;
     }
+    const std::function<bool()> ready = [&] { return generation_ != gen || departed_; };
     ++waiting_;
-    if (waiting_ == live_ && next.load() < num_blocks) {
-      // Every participant waits here and some blocks have not started: one more thread for them.
-      try {
-        extra_.emplace_back(&LaunchJob::Participate, this, true);
-        ++live_;
-      } catch (const std::exception& e) {
-        --waiting_;
-        --arrived_;
-        RaiseKernelCheck(checks::kSyncAll,
-                         at + ": could not start a thread for the blocks that have not started (" +
-                             e.what() + ")");
-      }
+    waiters_.push_back(&ready);
+    try {
+      MoreThreadsLocked(at, checks::kSyncAll);
+    } catch (...) {
+      --waiting_;
+      --arrived_;
+      std::erase(waiters_, &ready);
+      throw;
     }
     const uint32_t block = static_cast<uint32_t>(CurrentBlockContext()->block_idx);
     if (sequential) {
@@ -223,12 +230,61 @@ struct LaunchJob final : detail::SyncAllBarrier {
       baton_free_ = true;
       sync_cv_.notify_all();
     }
-    sync_cv_.wait(lock, [&] { return generation_ != gen || departed_; });
+    sync_cv_.wait(lock, [&] { return ready() || stuck_; });
     --waiting_;
+    std::erase(waiters_, &ready);
     const bool completed = generation_ != gen;
     if (!completed) --arrived_;
-    if (sequential) WaitForBatonLocked(block, lock);
+    if (sequential) {
+      if (!completed && !departed_) std::erase(parked_, block);
+      if (!completed && !departed_) wanting_.insert(block);
+      WaitForBatonLocked(block, lock);
+    }
+    if (!completed && !departed_) RaiseStuck(checks::kSyncAll, at);
     if (!completed) RaiseNeverCompletes(at);
+  }
+
+  void WaitUntil(const char* check, const std::string& what,
+                 const std::function<bool(detail::InterBlockState&)>& ready_in,
+                 const std::function<void(detail::InterBlockState&)>& then) override {
+    std::unique_lock lock(sync_mu_);
+    const std::function<bool()> ready = [&] { return ready_in(shared_); };
+    if (ready()) {
+      then(shared_);
+      sync_cv_.notify_all();
+      return;
+    }
+    ++waiting_;
+    waiters_.push_back(&ready);
+    try {
+      MoreThreadsLocked(what, check);
+    } catch (...) {
+      --waiting_;
+      std::erase(waiters_, &ready);
+      throw;
+    }
+    const uint32_t block = static_cast<uint32_t>(CurrentBlockContext()->block_idx);
+    if (sequential) {
+      baton_free_ = true;
+      sync_cv_.notify_all();
+    }
+    // Timed: a polled GM value (ReadGmByPassDCache) may change through any kind of write.
+    while (!ready() && !stuck_) sync_cv_.wait_for(lock, std::chrono::milliseconds(1));
+    --waiting_;
+    std::erase(waiters_, &ready);
+    const bool ok = ready();
+    if (ok) {
+      then(shared_);
+      sync_cv_.notify_all();
+    }
+    if (sequential) TakeBatonLocked(block, lock);
+    if (!ok) RaiseStuck(check, what);
+  }
+
+  void Change(const std::function<void(detail::InterBlockState&)>& change) override {
+    std::lock_guard lock(sync_mu_);
+    change(shared_);
+    sync_cv_.notify_all();
   }
 
   // Waits for the participant threads SyncAll started. Call once the calling thread and the
@@ -263,6 +319,44 @@ struct LaunchJob final : detail::SyncAllBarrier {
     parked_.clear();
   }
 
+  // A participant starts waiting: when every participant waits and blocks have not started, one
+  // more thread for them; when none has any block left to start, checks for a stuck launch.
+  void MoreThreadsLocked(const std::string& at, const char* check) {
+    if (waiting_ != live_) return;
+    if (next.load() >= num_blocks) {
+      CheckStuckLocked();
+      return;
+    }
+    if (extra_.size() >= kSyncAllMaxBlocks) {
+      RaiseKernelCheck(check, at + ": the launch has " + std::to_string(num_blocks) +
+                                  " blocks and every running block waits; lngrad runs at most " +
+                                  std::to_string(kSyncAllMaxBlocks) +
+                                  " blocks at once (on the device numBlocks may not exceed the "
+                                  "AI cores, or the kernel hangs)");
+    }
+    try {
+      extra_.emplace_back(&LaunchJob::Participate, this, true);
+      ++live_;
+    } catch (const std::exception& e) {
+      RaiseKernelCheck(check, at + ": could not start a thread for the blocks that have not " +
+                                  "started (" + e.what() + ")");
+    }
+  }
+  // Every running block waits, no block is left to start and no wait can go on: stuck.
+  void CheckStuckLocked() {
+    if (stuck_ || live_ == 0 || waiting_ != live_ || next.load() < num_blocks) return;
+    for (const std::function<bool()>* w : waiters_) {
+      if ((*w)()) return;
+    }
+    stuck_ = true;
+    sync_cv_.notify_all();
+  }
+  [[noreturn]] void RaiseStuck(const char* check, const std::string& at) {
+    RaiseKernelCheck(check, at + ": can never go on: every block of the launch has ended or "
+                                 "waits (in SyncAll, IBSet/IBWait or WaitPreBlock) for something "
+                                 "no block will do; on the device the kernel hangs");
+  }
+
   [[noreturn]] void RaiseNeverCompletes(const std::string& at) {
     std::string why =
         "block " + std::to_string(departed_block_) +
@@ -289,6 +383,9 @@ struct LaunchJob final : detail::SyncAllBarrier {
   bool baton_free_ = true;
   std::set<uint32_t> wanting_;    // blocks waiting for the baton
   std::vector<uint32_t> parked_;  // blocks waiting in SyncAll (sequential launches)
+  std::vector<const std::function<bool()>*> waiters_;  // every waiting block's condition
+  bool stuck_ = false;                                 // CheckStuckLocked found none can go on
+  detail::InterBlockState shared_;
 };
 
 bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {

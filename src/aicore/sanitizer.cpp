@@ -28,6 +28,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sync.h"
 #include "sanitizer_launch.h"
@@ -111,6 +112,7 @@ struct Stamp {
 struct Cell {
   bool written = false;  // initcheck: an instruction of this block initialised the bytes
   Pipe write_pipe = Pipe::kS;
+  uint8_t write_atomic = 0;  // GmSpan::atomic of the last write
   Stamp write;
   std::array<Stamp, kPipeCount> reads{};  // since the last write, per pipe
   bool operator==(const Cell&) const = default;
@@ -257,6 +259,12 @@ struct BlockState {
   std::array<uint32_t, kPipeCount> epoch{};
   std::array<std::array<uint32_t, kPipeCount>, kPipeCount> known{};
   uint32_t phase = 0;  // SyncAll calls so far
+  // Cross-block order (Release/Acquire): this block's release epoch, what it acquired, and
+  // every clock it had (GmSpan::clock indexes them).
+  LaunchSanitizer* launch = nullptr;
+  uint32_t xepoch = 1;
+  CrossClock clock;
+  std::vector<CrossClock> clocks{CrossClock{}};
 
   std::vector<Site> sites;
   std::map<std::tuple<const char*, const char*, int, int>, uint32_t> site_ids;
@@ -399,18 +407,28 @@ struct BlockState {
     const char* space = in_ub ? "UB" : "GM";
     const bool write = kind != 0;
     const Stamp now{epoch[PipeIndex(pipe)], site, auto_synced};
+    uint8_t atomic = 0;
+    if (!in_ub && write && pipe == Pipe::kMte3) {
+      const detail::DmaAtomic a = detail::CurrentDmaAtomic();
+      if (a.type != detail::AtomicType::kOff) {
+        atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
+      }
+    }
     if (!in_ub) {
       // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
-      const bool hashed = kind == 1 && pipe == Pipe::kMte3;
+      const bool hashed = kind == 1 && pipe == Pipe::kMte3 && atomic == 0;
+      const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
       if (!gm_spans.empty() && gm_spans.back().site == site && gm_spans.back().write == write &&
           gm_spans.back().phase == phase && gm_spans.back().end == begin &&
-          gm_spans.back().hashed == hashed) {
+          gm_spans.back().hashed == hashed && gm_spans.back().atomic == atomic &&
+          gm_spans.back().xepoch == xepoch && gm_spans.back().clock == clock_id) {
         GmSpan& last = gm_spans.back();
         last.end = end;
         if (hashed) last.hash = Fingerprint(last.hash, bp, bytes);
       } else {
         gm_spans.push_back({begin, end, site, phase, write, hashed,
-                            hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0});
+                            hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0, atomic, xepoch,
+                            clock_id});
       }
       if ((tools & kInitcheck) != 0 && !Uninit().empty.load(std::memory_order_relaxed)) {
         if (write && kind == 1) {
@@ -449,7 +467,9 @@ struct BlockState {
         return;
       }
       if (race) {
-        if (!Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+        // Two atomic copies with the same operation combine in either order.
+        const bool combine = atomic != 0 && c.write_atomic == atomic;
+        if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
           Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
         }
         for (int q = 0; q < kPipeCount; ++q) {
@@ -462,6 +482,7 @@ struct BlockState {
       }
       c.written = c.written || kind == 1;
       c.write_pipe = pipe;
+      c.write_atomic = atomic;
       c.write = now;
       c.reads.fill(Stamp{});
     });
@@ -767,6 +788,30 @@ void OnSyncAll() {
   ++s->phase;
 }
 
+void Release(uint64_t key) {
+  BlockState* s = Active();
+  if (s == nullptr || s->launch == nullptr) return;
+  CrossClock c = s->clock;
+  c[s->block] = s->xepoch;
+  s->launch->Publish(key, c);
+  ++s->xepoch;
+}
+
+void Acquire(uint64_t key) {
+  BlockState* s = Active();
+  if (s == nullptr || s->launch == nullptr) return;
+  bool grew = false;
+  for (const auto& [block, e] : s->launch->Fetch(key)) {
+    if (block == s->block) continue;
+    uint32_t& mine = s->clock[block];
+    if (e > mine) {
+      mine = e;
+      grew = true;
+    }
+  }
+  if (grew) s->clocks.push_back(s->clock);
+}
+
 void GmMarkUninitialised(const void* p, uint64_t bytes) {
   if (p == nullptr || bytes == 0) return;
   GmUninit& u = Uninit();
@@ -809,7 +854,21 @@ void BlockStateDeleter::operator()(BlockState* s) const noexcept { delete s; }
 BlockStatePtr LaunchSanitizer::BeginBlock(int64_t block, const std::byte* ub, uint32_t ub_size) {
   // 3510 orders V after V in hardware; 2201 and 2002 rely on the compiler's auto-sync.
   const bool vv_hw = IsRegBaseArch(product_.arch);
-  return BlockStatePtr(new BlockState(tools_, auto_sync_, vv_hw, block, ub, ub_size));
+  BlockStatePtr s(new BlockState(tools_, auto_sync_, vv_hw, block, ub, ub_size));
+  s->launch = this;
+  return s;
+}
+
+void LaunchSanitizer::Publish(uint64_t key, const CrossClock& c) {
+  std::lock_guard lock(clock_mu_);
+  CrossClock& mine = released_[key];
+  for (const auto& [block, e] : c) mine[block] = std::max(mine[block], e);
+}
+
+CrossClock LaunchSanitizer::Fetch(uint64_t key) {
+  std::lock_guard lock(clock_mu_);
+  auto it = released_.find(key);
+  return it == released_.end() ? CrossClock{} : it->second;
 }
 
 void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
@@ -842,6 +901,7 @@ void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
   sum.site_names.reserve(s.sites.size());
   for (uint32_t i = 0; i < s.sites.size(); ++i) sum.site_names.push_back(s.SiteText(i));
   sum.findings = std::move(s.findings);
+  sum.clocks = std::move(s.clocks);
   if (s.dropped > 0) {
     sum.findings.push_back(
         {0, std::to_string(s.dropped) + " more finding(s) in this block not shown"});
@@ -888,8 +948,14 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
          << "no set order; "
          << (both ? "give each block its own range, combine the writes with SetAtomicAdd, or "
                   : "give each block its own range, or ")
-         << "order them with SyncAll";
+         << "order them with SyncAll (or IBSet/IBWait, NotifyNextBlock/WaitPreBlock)";
       blocks_[lo.block].findings.push_back({kRacecheck, os.str()});
+    };
+    // x's block released after x, and y's block acquired that release before y.
+    auto happens_before = [&](const Ref& x, const Ref& y) {
+      const CrossClock& c = blocks_[y.block].clocks[y.span->clock];
+      auto it = c.find(blocks_[x.block].block);
+      return it != c.end() && it->second >= x.span->xepoch;
     };
     for (const Ref& r : all) {
       auto expire = [&](std::vector<Ref>& v) {
@@ -905,7 +971,8 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
         const GmSpan& y = *r.span;
         const bool same_bytes = x.write && y.write && x.hashed && y.hashed && x.begin == y.begin &&
                                 x.end == y.end && x.hash == y.hash;
-        return !same_bytes;
+        const bool combined = x.write && y.write && x.atomic != 0 && x.atomic == y.atomic;
+        return !same_bytes && !combined && !happens_before(a, r) && !happens_before(r, a);
       };
       for (const Ref& w : active_writes) {
         if (conflicts(w)) report(w, r);

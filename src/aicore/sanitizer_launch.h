@@ -32,13 +32,24 @@ struct GmSpan {
   // run every block over the whole tensor do this).
   bool hashed = false;
   uint64_t hash = 0;
+  // Writes of an atomic UB -> GM copy: 1 + the CTRL[10:6] bits (type and operation); 0 plain.
+  // Atomic writes with the same code combine and do not race.
+  uint8_t atomic = 0;
+  // Cross-block order (san::Release/Acquire): the block's release epoch when it made the access,
+  // and which of the block's clocks (BlockSummary::clocks) it knew then.
+  uint32_t xepoch = 1;
+  uint32_t clock = 0;
 };
+
+// What a block knows of the others' release epochs: block -> highest epoch it has acquired.
+using CrossClock = std::map<int64_t, uint32_t>;
 
 struct BlockSummary {
   int64_t block = 0;
   std::vector<GmSpan> spans;
   std::vector<std::string> site_names;  // "DataCopy(UB->GM) at add.asc:70 (MTE3)"
   std::vector<Finding> findings;
+  std::vector<CrossClock> clocks;  // GmSpan::clock indexes this; clocks[0] is empty
 };
 
 struct BlockStateDeleter {
@@ -59,8 +70,13 @@ class LaunchSanitizer {
   // The cross-block check; then one failure per block with findings (check: the first tool in
   // racecheck, initcheck, synccheck order with a finding in that block), appended to *failures.
   void Finish(std::vector<BlockFailure>* failures);
+  // san::Release/Acquire: joins `c` into what `key` carries; what `key` carries so far.
+  void Publish(uint64_t key, const CrossClock& c);
+  CrossClock Fetch(uint64_t key);
 
  private:
+  std::mutex clock_mu_;
+  std::map<uint64_t, CrossClock> released_;
   uint32_t tools_;
   bool auto_sync_;
   const Product& product_;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "atomic.h"
 #include "check.h"
 #include "sanitizer.h"
 #include "tensor.h"
@@ -129,7 +130,10 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     in.Read(src.HostPtr(), bytes);
     in.Write(dst.GetPhyAddr(), bytes);
   }
-  if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
+  if (d::AtomicCopyToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+                        reinterpret_cast<const std::byte*>(src.HostPtr()), 1, bytes, 0, 0)) {
+    // SetAtomicAdd/Max/Min: combined with GM (atomic.h).
+  } else if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
     d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
                   reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
   } else if (bytes != 0) {
@@ -186,8 +190,14 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
   src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
   dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                 reinterpret_cast<const std::byte*>(src.HostPtr()), params);
+  const uint64_t block = uint64_t{params.blockLen} * 32;
+  if (!d::AtomicCopyToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+                         reinterpret_cast<const std::byte*>(src.HostPtr()), params.blockCount,
+                         block, block + uint64_t{params.dstStride} * 32,
+                         block + uint64_t{params.srcStride} * 32)) {
+    d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
+                   reinterpret_cast<const std::byte*>(src.HostPtr()), params);
+  }
   // After the copy: the sanitizer fingerprints what a GM write left there.
   d::RecordStrided(lngrad::aicore::Pipe::kMte3, kApi, loc, dst.GetPhyAddr(), src.HostPtr(), params);
 }

@@ -138,6 +138,12 @@ void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::Ha
 void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes);
 // SyncAll: the block's later GM accesses are ordered after every block's earlier ones.
 void OnSyncAll();
+// Point-to-point order between blocks (IBSet/IBWait, NotifyNextBlock/WaitPreBlock): Release
+// publishes under `key` that the block's GM accesses so far (and what it acquired) are done;
+// an Acquire of the same key in another block, made after the release in real time (the caller
+// waits for it), orders that block's later GM accesses after them. Keys are launch-wide.
+void Release(uint64_t key);
+void Acquire(uint64_t key);
 
 // Device memory (aclrtMalloc) is not zeroed: initcheck reports kernel reads of bytes that no
 // host copy and no kernel wrote. The ACL runtime marks such memory and its writes here.

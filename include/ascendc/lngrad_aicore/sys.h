@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "check.h"
@@ -39,16 +40,31 @@ inline constexpr uint32_t kSyncAllMaxBlocks = 256;
 
 namespace detail {
 
-// The running launch's SyncAll rendezvous (implemented by the launcher).
+struct InterBlockState;  // block_sync.cpp's launch-wide state
+
+// The running launch's SyncAll rendezvous and inter-block waits (implemented by the launcher).
 class SyncAllBarrier {
  public:
   // The running block's call-th SyncAll (1-based); returns when every block of the launch made
   // its call-th call. Raises sync_all when that can never happen.
   virtual void Arrive(uint64_t call, SrcLoc loc) = 0;
+  // Blocks until ready() holds, then runs then(); both under the launch's lock, with the
+  // launch's InterBlockState. A block that waits keeps its thread, and the blocks not started
+  // yet get threads of their own, as for SyncAll. When every block left waits and none can go
+  // on, raises `check` with `what` and the reason (the device would hang).
+  virtual void WaitUntil(const char* check, const std::string& what,
+                         const std::function<bool(InterBlockState&)>& ready,
+                         const std::function<void(InterBlockState&)>& then) = 0;
+  // Runs change() under the lock and wakes the blocks that wait.
+  virtual void Change(const std::function<void(InterBlockState&)>& change) = 0;
 
  protected:
   ~SyncAllBarrier() = default;
 };
+
+// CTRL[60] (saturation set globally) is on by default on Ascend 950; every other modelled bit is
+// 0 (cache.h). The simulator keeps the bit on every product.
+inline constexpr uint64_t kCtrlDefault = uint64_t{1} << 60;
 
 // The running block's state besides its BlockContext (thread-local, like block_idx).
 struct BlockSys {
@@ -57,6 +73,18 @@ struct BlockSys {
   SyncAllBarrier* barrier = nullptr;  // nullptr: a standalone block (1 block, nothing to wait for)
   uint64_t sync_all_calls = 0;        // SyncAll calls the block made
   int live_allocators = 0;            // LocalMemAllocator objects alive (static_tensor.h)
+  // The CTRL register bits other than the overflow mode (cache.h: SetCtrlSpr; atomic.h keeps
+  // the DMA atomic mode in CTRL[10:6]); every block starts from the defaults.
+  uint64_t ctrl = kCtrlDefault;
+  // Inter-block waits (block_sync.h): WaitPreBlock and NotifyNextBlock calls so far.
+  bool determine_init = false;  // InitDetermineComputeWorkspace called
+  uint64_t wait_pre_calls = 0;
+  uint64_t notify_next_calls = 0;
+  // ReadGmByPassDCache poll detection (cache.h): the last address and value, and how many reads
+  // in a row returned them.
+  const void* poll_addr = nullptr;
+  uint64_t poll_value = 0;
+  uint32_t poll_count = 0;
 };
 BlockSys& CurrentBlockSys() noexcept;
 
