@@ -257,6 +257,11 @@ TEST(MathRounding, CheckedModeRules) {
       "", "");
   ExpectCheck([](Ub& ub) { Floor(ub.Get<float>(1)[8], ub.Get<float>(0), 10240); }, "tensor_bounds",
               "Floor dst");
+  ExpectCheck(
+      [](Ub& ub) {
+        Ceil<float, false>(ub.Get<float>(1)[4], ub.Get<float>(0), ub.Get<uint8_t>(2), 16);
+      },
+      "ub_alignment", "dst");
 }
 
 // ----------------------------------------------------------------------------------------------
