@@ -168,6 +168,9 @@ class KernelLayerNormGradBetaCombine {
 // blockNum block entries.
 extern "C" __global__ __aicore__ void layernorm_grad_beta_op(GM_ADDR resForGamma, GM_ADDR inputDy,
                                                              GM_ADDR workspace, GM_ADDR tiling) {
+  // inf/NaN mode: an inf or NaN tile sum must reach the outputs as it is, not saturate in the
+  // casts (the CTRL default).
+  AscendC::AscendCUtils::SetOverflow(1);
   lngrad::ops::kernel::RunBlock<lngrad::ops::kernel::KernelLayerNormGradBetaOp,
                                 LayerNormGradBetaTiling>(tiling, resForGamma, inputDy, workspace);
 }
@@ -180,6 +183,7 @@ extern "C" __global__ __aicore__ void layernorm_grad_beta_combine(GM_ADDR worksp
   if ASCEND_IS_AIC {
     return;
   }
+  AscendC::AscendCUtils::SetOverflow(1);  // as in launch 1
   using namespace lngrad::ops;
   OpTilingHeader head;
   kernel::CopyTiling(&head, tiling);

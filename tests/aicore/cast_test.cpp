@@ -615,3 +615,33 @@ TEST(Duplicate, OneAndEightByteTypesOn950) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Duplicate, Bfloat16MovesBitsInCountAndMaskForms) {
+  // bfloat16_t is a Duplicate and Copy type on every product with a bfloat16 table (A2/A3 here).
+  std::vector<uint16_t> out(160), copied(160);
+  const auto failures = RunKernel(1, [&] {
+    TPipe pipe;
+    TBuf<> b, c;
+    pipe.InitBuffer(b, 160 * 2);
+    pipe.InitBuffer(c, 160 * 2);
+    LocalTensor<bfloat16_t> t = b.Get<bfloat16_t>();
+    LocalTensor<bfloat16_t> u = c.Get<bfloat16_t>();
+    std::memset(t.HostPtr(), 0, 160 * 2);
+    std::memset(u.HostPtr(), 0, 160 * 2);
+    Duplicate(t, bfloat16_t(-2.5f), 100);
+    Duplicate(t[128], bfloat16_t::FromBits(0x7FC1), uint64_t{16}, 1, 1, 8);  // first block only
+    Copy(u, t, uint64_t{128}, 1, {1, 1, 8, 8});
+    std::memcpy(out.data(), t.HostPtr(), 160 * 2);
+    std::memcpy(copied.data(), u.HostPtr(), 160 * 2);
+  });
+  ASSERT_TRUE(failures.empty()) << failures[0].message;
+  for (uint32_t i = 0; i < 160; ++i) {
+    const uint16_t want = i < 100 ? 0xC020u : (i >= 128 && i < 144 ? 0x7FC1u : 0u);
+    EXPECT_EQ(out[i], want) << i;
+    EXPECT_EQ(copied[i], i < 128 ? want : 0u) << i;
+  }
+}
+
+}  // namespace
