@@ -183,6 +183,70 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
 void TaskSync(const char* api, SrcLoc) { RequireBlockContext(api); }
 
 namespace {
+constexpr uint32_t kUserMutexIds = 28, kMutexIds = 32;
+const char kMutexQueue = 0;  // the sanitizer's queue key of the mutex flags
+constexpr pipe_t kModelled[] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
+int PipeSlot(pipe_t p) {
+  for (int i = 0; i < 4; ++i) {
+    if (kModelled[i] == p) return i;
+  }
+  return -1;
+}
+}  // namespace
+
+uint8_t AllocMutexId(SrcLoc loc) {
+  constexpr const char* kApi = "AllocMutexID";
+  RequireBlockContext(kApi);
+  RequireProduct(kApi, k3510, "Ascend 950", loc);
+  uint32_t& ids = CurrentBlockSys().mutex_ids;
+  for (uint32_t i = 0; i < kUserMutexIds; ++i) {
+    if ((ids & (1u << i)) == 0) {
+      ids |= 1u << i;
+      return static_cast<uint8_t>(i);
+    }
+  }
+  RaiseKernelCheck(checks::kBlockSync, At(kApi, loc) + ": all " + std::to_string(kUserMutexIds) +
+                                           " MutexIDs are taken; release one with "
+                                           "ReleaseMutexID first");
+}
+
+void ReleaseMutexId(uint8_t id, SrcLoc loc) {
+  constexpr const char* kApi = "ReleaseMutexID";
+  RequireBlockContext(kApi);
+  RequireProduct(kApi, k3510, "Ascend 950", loc);
+  uint32_t& ids = CurrentBlockSys().mutex_ids;
+  if (CheckedMode() && (id >= kUserMutexIds || (ids & (1u << id)) == 0)) {
+    RaiseKernelCheck(checks::kBlockSync, At(kApi, loc) + ": MutexID " + std::to_string(id) +
+                                             " was not handed out by AllocMutexID (or is "
+                                             "released already)");
+  }
+  if (id < kUserMutexIds) ids &= ~(1u << id);
+}
+
+void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
+  const char* api = lock ? "Mutex::Lock" : "Mutex::Unlock";
+  RequireBlockContext(api);
+  RequireProduct(api, k3510, "Ascend 950", loc);
+  if (CheckedMode() && id >= kMutexIds) {
+    RaiseKernelCheck(checks::kBlockSync, At(api, loc) + ": MutexID " + std::to_string(id) +
+                                             " is out of range; the IDs are 0-31");
+  }
+  const int slot = PipeSlot(pipe);
+  if (slot < 0) return;  // the cube pipes are not modelled
+  // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
+  if (lock) {
+    san::QueueWait(&kMutexQueue, id * 4 + slot, false, nullptr, 0);
+    return;
+  }
+  for (int q = 0; q < 4; ++q) {
+    const AscendC::HardEvent e = AscendC::detail_sync::EventBetween(pipe, kModelled[q]);
+    if (q != slot && e != AscendC::HardEvent::MAX) {
+      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e, nullptr, 0);
+    }
+  }
+}
+
+namespace {
 constexpr uint64_t kGroupArriveKey = uint64_t{1} << 62, kGroupWaitKey = uint64_t{3} << 61;
 uint64_t GroupKey(uint64_t kind, const void* ws, uint32_t round) {
   return kind ^ (reinterpret_cast<uintptr_t>(ws) * 0x9e3779b97f4a7c15ull) ^ round;
