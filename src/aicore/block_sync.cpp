@@ -92,6 +92,9 @@ void IbSetWait(bool set, bool aiv_only, const AscendC::GlobalTensor<int32_t>& gm
       std::to_string(block) + ", eventID " + std::to_string(event) +
       (set ? ") to be clear (a second IBSet before the matching IBWait)"
            : ") of the block waited for");
+  // The vendor's IBSet/IBWait, WaitPreBlock/NotifyNextBlock and InitDetermineComputeWorkspace
+  // start and end with PipeBarrier<PIPE_ALL>: they order the block's own pipes too.
+  san::Barrier(PIPE_ALL, loc);
   // IBSet publishes this block's accesses before the flag goes up; IBWait takes them after.
   if (set) san::Release(key);
   WaitOrRaise(
@@ -107,6 +110,7 @@ void IbSetWait(bool set, bool aiv_only, const AscendC::GlobalTensor<int32_t>& gm
         if (ub.GetSize() >= 8) std::memcpy(ub.HostPtr(), flag, 32);
       });
   if (!set) san::Acquire(key);
+  san::Barrier(PIPE_ALL, loc);
 }
 
 void DetermineInit(const AscendC::GlobalTensor<int32_t>& gm,
@@ -134,6 +138,7 @@ void DetermineInit(const AscendC::GlobalTensor<int32_t>& gm,
                            std::to_string(need + 8) + " elements");
     }
   }
+  san::Barrier(PIPE_ALL, loc);
   CurrentBlockSys().determine_init = true;
 }
 
@@ -151,6 +156,7 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
   }
   const auto n = static_cast<uint64_t>(ctx.block_num);
   const auto i = static_cast<uint64_t>(ctx.block_idx);
+  san::Barrier(PIPE_ALL, loc);
   if (notify) {
     const uint64_t m = ++sys.notify_next_calls;
     san::Release(kTurnKeyBase | ((m - 1) * n + i));
@@ -159,6 +165,7 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
       s.notifies[i] = m;
       s.AdvanceTurn();
     });
+    san::Barrier(PIPE_ALL, loc);
     return;
   }
   const uint64_t k = ++sys.wait_pre_calls;
@@ -178,6 +185,7 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
   // The turn before this one was the previous block's notification (which acquired the one
   // before it when that block also waited).
   if (turn > 0) san::Acquire(kTurnKeyBase | (turn - 1));
+  san::Barrier(PIPE_ALL, loc);
 }
 
 void TaskSync(const char* api, SrcLoc) { RequireBlockContext(api); }

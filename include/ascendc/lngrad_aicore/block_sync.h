@@ -8,7 +8,9 @@
 // blocks wait for each other runs them all at once (at most kSyncAllMaxBlocks), so they cannot
 // deadlock however few host cores there are. A wait that can never end (every other block has
 // ended or waits too) raises block_sync naming the call, where the device would hang. The order
-// a wait gives counts for the sanitizer's cross-block racecheck (san::Release/Acquire).
+// a wait gives counts for the sanitizer's cross-block racecheck (san::Release/Acquire). Like the
+// vendor's, IBSet/IBWait and the deterministic-computation calls begin and end with a
+// PipeBarrier<PIPE_ALL> (which the sanitizer sees).
 #pragma once
 
 #include <cstdint>
