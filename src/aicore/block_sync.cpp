@@ -92,6 +92,9 @@ void IbSetWait(bool set, bool aiv_only, const AscendC::GlobalTensor<int32_t>& gm
       std::to_string(block) + ", eventID " + std::to_string(event) +
       (set ? ") to be clear (a second IBSet before the matching IBWait)"
            : ") of the block waited for");
+  // The vendor's IBSet/IBWait, WaitPreBlock/NotifyNextBlock and InitDetermineComputeWorkspace
+  // start and end with PipeBarrier<PIPE_ALL>: they order the block's own pipes too.
+  san::Barrier(PIPE_ALL, loc);
   // IBSet publishes this block's accesses before the flag goes up; IBWait takes them after.
   if (set) san::Release(key);
   WaitOrRaise(
@@ -107,6 +110,7 @@ void IbSetWait(bool set, bool aiv_only, const AscendC::GlobalTensor<int32_t>& gm
         if (ub.GetSize() >= 8) std::memcpy(ub.HostPtr(), flag, 32);
       });
   if (!set) san::Acquire(key);
+  san::Barrier(PIPE_ALL, loc);
 }
 
 void DetermineInit(const AscendC::GlobalTensor<int32_t>& gm,
@@ -134,6 +138,7 @@ void DetermineInit(const AscendC::GlobalTensor<int32_t>& gm,
                            std::to_string(need + 8) + " elements");
     }
   }
+  san::Barrier(PIPE_ALL, loc);
   CurrentBlockSys().determine_init = true;
 }
 
@@ -151,6 +156,7 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
   }
   const auto n = static_cast<uint64_t>(ctx.block_num);
   const auto i = static_cast<uint64_t>(ctx.block_idx);
+  san::Barrier(PIPE_ALL, loc);
   if (notify) {
     const uint64_t m = ++sys.notify_next_calls;
     san::Release(kTurnKeyBase | ((m - 1) * n + i));
@@ -159,6 +165,7 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
       s.notifies[i] = m;
       s.AdvanceTurn();
     });
+    san::Barrier(PIPE_ALL, loc);
     return;
   }
   const uint64_t k = ++sys.wait_pre_calls;
@@ -178,9 +185,74 @@ void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>&,
   // The turn before this one was the previous block's notification (which acquired the one
   // before it when that block also waited).
   if (turn > 0) san::Acquire(kTurnKeyBase | (turn - 1));
+  san::Barrier(PIPE_ALL, loc);
 }
 
 void TaskSync(const char* api, SrcLoc) { RequireBlockContext(api); }
+
+namespace {
+constexpr uint32_t kUserMutexIds = 28, kMutexIds = 32;
+const char kMutexQueue = 0;  // the sanitizer's queue key of the mutex flags
+constexpr pipe_t kModelled[] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
+int PipeSlot(pipe_t p) {
+  for (int i = 0; i < 4; ++i) {
+    if (kModelled[i] == p) return i;
+  }
+  return -1;
+}
+}  // namespace
+
+uint8_t AllocMutexId(SrcLoc loc) {
+  constexpr const char* kApi = "AllocMutexID";
+  RequireBlockContext(kApi);
+  RequireProduct(kApi, k3510, "Ascend 950", loc);
+  uint32_t& ids = CurrentBlockSys().mutex_ids;
+  for (uint32_t i = 0; i < kUserMutexIds; ++i) {
+    if ((ids & (1u << i)) == 0) {
+      ids |= 1u << i;
+      return static_cast<uint8_t>(i);
+    }
+  }
+  RaiseKernelCheck(checks::kBlockSync, At(kApi, loc) + ": all " + std::to_string(kUserMutexIds) +
+                                           " MutexIDs are taken; release one with "
+                                           "ReleaseMutexID first");
+}
+
+void ReleaseMutexId(uint8_t id, SrcLoc loc) {
+  constexpr const char* kApi = "ReleaseMutexID";
+  RequireBlockContext(kApi);
+  RequireProduct(kApi, k3510, "Ascend 950", loc);
+  uint32_t& ids = CurrentBlockSys().mutex_ids;
+  if (CheckedMode() && (id >= kUserMutexIds || (ids & (1u << id)) == 0)) {
+    RaiseKernelCheck(checks::kBlockSync, At(kApi, loc) + ": MutexID " + std::to_string(id) +
+                                             " was not handed out by AllocMutexID (or is "
+                                             "released already)");
+  }
+  if (id < kUserMutexIds) ids &= ~(1u << id);
+}
+
+void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
+  const char* api = lock ? "Mutex::Lock" : "Mutex::Unlock";
+  RequireBlockContext(api);
+  RequireProduct(api, k3510, "Ascend 950", loc);
+  if (CheckedMode() && id >= kMutexIds) {
+    RaiseKernelCheck(checks::kBlockSync, At(api, loc) + ": MutexID " + std::to_string(id) +
+                                             " is out of range; the IDs are 0-31");
+  }
+  const int slot = PipeSlot(pipe);
+  if (slot < 0) return;  // the cube pipes are not modelled
+  // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
+  if (lock) {
+    san::QueueWait(&kMutexQueue, id * 4 + slot, false, nullptr, 0);
+    return;
+  }
+  for (int q = 0; q < 4; ++q) {
+    const AscendC::HardEvent e = AscendC::detail_sync::EventBetween(pipe, kModelled[q]);
+    if (q != slot && e != AscendC::HardEvent::MAX) {
+      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e, nullptr, 0);
+    }
+  }
+}
 
 namespace {
 constexpr uint64_t kGroupArriveKey = uint64_t{1} << 62, kGroupWaitKey = uint64_t{3} << 61;

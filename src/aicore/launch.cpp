@@ -353,7 +353,8 @@ struct LaunchJob final : detail::SyncAllBarrier {
   }
   [[noreturn]] void RaiseStuck(const char* check, const std::string& at) {
     RaiseKernelCheck(check, at + ": can never go on: every block of the launch has ended or "
-                                 "waits (in SyncAll, IBSet/IBWait or WaitPreBlock) for something "
+                                 "waits (in SyncAll, IBSet/IBWait, WaitPreBlock, GroupBarrier or a "
+                                 "ReadGmByPassDCache poll) for something "
                                  "no block will do; on the device the kernel hangs");
   }
 

@@ -501,6 +501,67 @@ TEST(GroupBarrier, WaitersSeeEveryArriversWorkRoundAfterRound) {
   EXPECT_NE(f[0].message.find("can never go on"), std::string::npos) << f[0].message;
 }
 
+// --- Mutex (Ascend 950) --------------------------------------------------------------------------
+
+// The vendor's mutex pattern: copy in under Lock<MTE2>, add under Lock<V>, copy out under
+// Lock<MTE3>, one ID per tile. Without the locks the sanitizer finds the MTE2 -> V race.
+void MutexAdd(float* x, float* z, bool locks) {
+  constexpr uint32_t kN = 64;
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer(x, kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::LocalTensor<float> a(AscendC::TPosition::VECIN, 0, kN);
+  AscendC::LocalTensor<float> c(AscendC::TPosition::VECOUT, 1024, kN);
+  const AscendC::MutexID id = AscendC::AllocMutexID();
+  if (locks) AscendC::Mutex::Lock<PIPE_MTE2>(id);
+  AscendC::DataCopy(a, xg, kN);
+  if (locks) AscendC::Mutex::Unlock<PIPE_MTE2>(id);
+  if (locks) AscendC::Mutex::Lock<PIPE_V>(id);
+  AscendC::Adds(c, a, 1.0f, kN);
+  if (locks) AscendC::Mutex::Unlock<PIPE_V>(id);
+  if (locks) AscendC::Mutex::Lock<PIPE_MTE3>(id);
+  AscendC::DataCopy(zg, c, kN);
+  if (locks) AscendC::Mutex::Unlock<PIPE_MTE3>(id);
+  AscendC::ReleaseMutexID(id);
+}
+
+TEST(Mutex, LockAndUnlockOrderThePipesForTheSanitizer) {
+  GmBuffer x(256), z(256);
+  for (int i = 0; i < 64; ++i) x.as<float>()[i] = float(i);
+  auto f = RunKernel(
+      1, [&] { MutexAdd(x.as<float>(), z.as<float>(), true); }, Sanitized("Ascend950PR_9599"));
+  EXPECT_TRUE(f.empty()) << Text(f);
+  EXPECT_EQ(z.as<float>()[5], 6.0f);
+  f = RunKernel(
+      1, [&] { MutexAdd(x.as<float>(), z.as<float>(), false); }, Sanitized("Ascend950PR_9599"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].check, "racecheck");
+}
+
+TEST(Mutex, IdsAreHandedOutLowestFirstAndCheckedMode) {
+  CheckedModeScope checked(true);
+  auto f = RunKernel(
+      1,
+      [] {
+        EXPECT_EQ(AscendC::AllocMutexID(), 0);
+        EXPECT_EQ(AscendC::AllocMutexID(), 1);
+        AscendC::ReleaseMutexID(0);
+        EXPECT_EQ(AscendC::AllocMutexID(), 0);
+        for (int i = 2; i < 28; ++i) AscendC::AllocMutexID();
+        AscendC::AllocMutexID();  // the 29th
+      },
+      On("Ascend950PR_9599"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].message.find("all 28 MutexIDs are taken"), std::string::npos) << f[0].message;
+  f = RunKernel(
+      1, [] { AscendC::ReleaseMutexID(3); }, On("Ascend950PR_9599"));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].check, "block_sync");
+  f = RunKernel(1, [] { AscendC::Mutex::Lock<PIPE_V>(0); });
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].check, "unsupported_on_product");
+}
+
 // --- Data cache, polling, CTRL -------------------------------------------------------------------
 
 // The vendor's data_sync_barrier pattern: block 0 writes a value, then a flag; block 1 polls

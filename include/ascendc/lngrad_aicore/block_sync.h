@@ -8,7 +8,9 @@
 // blocks wait for each other runs them all at once (at most kSyncAllMaxBlocks), so they cannot
 // deadlock however few host cores there are. A wait that can never end (every other block has
 // ended or waits too) raises block_sync naming the call, where the device would hang. The order
-// a wait gives counts for the sanitizer's cross-block racecheck (san::Release/Acquire).
+// a wait gives counts for the sanitizer's cross-block racecheck (san::Release/Acquire). Like the
+// vendor's, IBSet/IBWait and the deterministic-computation calls begin and end with a
+// PipeBarrier<PIPE_ALL> (which the sanitizer sees).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,9 @@ void DetermineInit(const AscendC::GlobalTensor<int32_t>& gm,
 void DetermineStep(bool notify, const AscendC::GlobalTensor<int32_t>& gm,
                    const AscendC::LocalTensor<int32_t>& ub, SrcLoc loc);
 void TaskSync(const char* api, SrcLoc loc);
+uint8_t AllocMutexId(SrcLoc loc);
+void ReleaseMutexId(uint8_t id, SrcLoc loc);
+void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc);
 void GroupBarrierInit(bool mte3_mode, const void* ws, uint32_t arrive, uint32_t wait, SrcLoc loc);
 // round: the caller's GroupBarrier round (1-based).
 void GroupBarrierArrive(const void* ws, uint32_t arrive, uint32_t wait, uint32_t index,
@@ -85,6 +90,34 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
                             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::DetermineStep(true, gmWorkspace, ubWorkspace, loc);
 }
+
+// Pipe locks within a block (Ascend 950). Lock<pipe>(id): the pipe's later instructions wait
+// until the last Unlock of id (by any pipe) has been reached; Unlock<pipe>(id): once the pipe's
+// earlier instructions are done, id is free. A block runs in program order here, so only the
+// sanitizer sees them: an Unlock<P>(id) followed by a Lock<Q>(id) orders Q's later accesses after
+// P's earlier ones, like SetFlag/WaitFlag. IDs: AllocMutexID hands out the lowest free one of
+// 0-27 (28-31 are the system's), ReleaseMutexID frees it; static-tensor kernels may use 0-27
+// directly. Checked mode: block_sync for an ID above 31, all 28 taken, or releasing one not
+// handed out.
+using MutexID = uint8_t;
+inline MutexID AllocMutexID(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  return lngrad::aicore::detail::AllocMutexId(loc);
+}
+inline void ReleaseMutexID(MutexID id,
+                           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::detail::ReleaseMutexId(id, loc);
+}
+class Mutex {
+ public:
+  template <pipe_t pipe>
+  static void Lock(MutexID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::detail::MutexOp(true, pipe, id, loc);
+  }
+  template <pipe_t pipe>
+  static void Unlock(MutexID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+    lngrad::aicore::detail::MutexOp(false, pipe, id, loc);
+  }
+};
 
 // The unit GroupBarrier sends its messages with (only MTE3_MODE is supported).
 enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };

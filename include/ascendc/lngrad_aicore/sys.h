@@ -85,6 +85,7 @@ struct BlockSys {
   const void* poll_addr = nullptr;
   uint64_t poll_value = 0;
   uint32_t poll_count = 0;
+  uint32_t mutex_ids = 0;  // AllocMutexID: the IDs handed out, as bits (block_sync.h)
 };
 BlockSys& CurrentBlockSys() noexcept;
 
