@@ -943,6 +943,37 @@ TEST(MathFill, SetsGmBeforeInitBufferOnly) {
   EXPECT_EQ(gm[299], -1.0f);
 }
 
+TEST(MathFill, InitOutputFillsAfterInitBufferToo) {
+  for (const char* soc : {k910B, "Ascend950PR_9599"}) {
+    std::vector<int32_t> gm(100, -1);
+    LaunchOptions o;
+    o.soc = soc;
+    ASSERT_TRUE(Launch(
+                    1,
+                    [&] {
+                      TPipe pipe;
+                      TBuf<> b;
+                      pipe.InitBuffer(b, 1024);
+                      GlobalTensor<int32_t> g;
+                      g.SetGlobalBuffer(gm.data(), 100);
+                      InitOutput<int32_t>(g, 77, 5);
+                    },
+                    o)
+                    .ok());
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(gm[i], i < 77 ? 5 : -1) << soc << " " << i;
+  }
+  // Where the vendor's InitOutput compiles to nothing, checked mode says so.
+  std::vector<float> gm(16, -1.0f);
+  ExpectCheck(
+      [&](Ub&) {
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(gm.data(), 16);
+        InitOutput<float>(g, 16, 0.0f);
+      },
+      "unsupported_on_product", "InitOutput", "Ascend310P1");
+  EXPECT_EQ(gm[0], -1.0f);
+}
+
 // ----------------------------------------------------------------------------------------------
 // The sanitizer sees the reads and writes.
 

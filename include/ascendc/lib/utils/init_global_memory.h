@@ -1,4 +1,5 @@
-// lngrad: the Ascend C high-level API Fill (the vendor's adv_api/utils/init_global_memory.h):
+// lngrad: the Ascend C high-level API Fill (the vendor's adv_api/utils/init_global_memory.h) and
+// the basic API's deprecated InitOutput:
 // sets `size` elements of a GlobalTensor to `value`, on the MTE3 pipe (the device stages the
 // value in UB and copies it out; the staging is not modelled).
 //
@@ -13,6 +14,22 @@
 #include <string>
 
 #include "lib/math/math_common.h"
+
+namespace lngrad::aicore::detail {
+
+// size elements of gm set to value, recorded as one MTE3 write.
+template <typename T>
+void FillGlobal(AscendC::GlobalTensor<T>& gm, uint64_t size, T value, const char* api, SrcLoc loc) {
+  gm.Access(0, size, api);
+  T* p = gm.GetPhyAddr();
+  {
+    san::Instr in(Pipe::kMte3, api, loc);
+    if (in) in.Write(p, size * sizeof(T));
+  }
+  for (uint64_t i = 0; i < size; ++i) p[i] = value;
+}
+
+}  // namespace lngrad::aicore::detail
 
 namespace AscendC {
 
@@ -40,13 +57,25 @@ void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
                               " UB bytes; the API may only run before any InitBuffer");
     }
   }
-  gmWorkspaceAddr.Access(0, size, kApi);
-  T* p = gmWorkspaceAddr.GetPhyAddr();
-  {
-    a::san::Instr in(a::Pipe::kMte3, kApi, loc);
-    if (in) in.Write(p, size * sizeof(T));
-  }
-  for (uint64_t i = 0; i < size; ++i) p[i] = value;
+  lngrad::aicore::detail::FillGlobal(gmWorkspaceAddr, size, value, kApi, loc);
+}
+
+// InitOutput, the deprecated basic-API predecessor of Fill (kernel_operator_common_intf): the
+// same result on A2/A3 and the 950, staged in the core's stack buffer rather than the TPipe's
+// UB (so no InitBuffer rule); elsewhere the vendor's version compiles to nothing, which checked
+// mode reports as unsupported_on_product instead of leaving the output unset.
+template <typename T>
+void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value,
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "InitOutput: T must be a 2- or 4-byte type");
+  constexpr const char* kApi = "InitOutput";
+  lngrad::aicore::RequireBlockContext(kApi);
+  lngrad::aicore::detail::RequireProduct(
+      kApi, lngrad::aicore::detail::ArchBit::k2201 | lngrad::aicore::detail::ArchBit::k3510,
+      "Atlas A2/A3 and Ascend 950", loc);
+  const lngrad::NpuArch arch = lngrad::aicore::detail::rep::RunningArch();
+  if (arch != lngrad::NpuArch::k2201 && arch != lngrad::NpuArch::k3510) return;
+  lngrad::aicore::detail::FillGlobal(gmWorkspaceAddr, size, value, kApi, loc);
 }
 
 }  // namespace AscendC
