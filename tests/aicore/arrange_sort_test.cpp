@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -118,6 +119,72 @@ TEST(Arrange, TransposeCheckedRules) {
                   TransposeParamsExt(1, 2, 4, 4, TransposeType::TRANSPOSE_NHWC2NCHW));
       },
       "address_overlap", "Transpose");
+}
+
+// TransDataTo5HD, 16-bit: NCHW [C = 16, H * W = 64] to [C1 = 1, HW, C0 = 16] in 4 repeats
+// (srcList one HW plane apart, srcRepStride 1; dstList one block apart, dstRepStride 16), as the
+// vendor's NCHW -> NC1HWC0 recipe; the model: out[hw][c] = in[c][hw].
+TEST(Arrange, TransDataTo5HDNchwToNc1hwc0) {
+  const auto in = RandomValues<half>(91, 1024);
+  std::vector<half> want(kUbBufBytes / 2, half(0.0f));
+  for (uint32_t c = 0; c < 16; ++c) {
+    for (uint32_t hw = 0; hw < 64; ++hw) want[hw * 16 + c] = in[c * 64 + hw];
+  }
+  for (int form = 0; form < 3; ++form) {
+    std::vector<half> got;
+    OnBlock([&](Ub& ub) {
+      ub.Put<half>(0, in);
+      ub.Put<half>(1, {}, half(0.0f));
+      LocalTensor<half> src = ub.Get<half>(0), dst = ub.Get<half>(1);
+      TransDataTo5HDParams p(false, false, 4, 16, 1);
+      if (form == 0) {
+        uint64_t d[16], s[16];
+        for (int k = 0; k < 16; ++k) {
+          d[k] = dst[16 * k].GetPhyAddr();
+          s[k] = src[64 * k].GetPhyAddr();
+        }
+        TransDataTo5HD<half>(d, s, p);
+      } else if (form == 1) {
+        LocalTensor<uint64_t> lists = ub.Get<uint64_t>(2);
+        for (int k = 0; k < 16; ++k) {
+          lists.SetValue(k, dst[16 * k].GetPhyAddr());
+          lists.SetValue(16 + k, src[64 * k].GetPhyAddr());
+        }
+        TransDataTo5HD<half>(lists, lists[16], p);
+      } else {
+        LocalTensor<half> d[16], s[16];
+        for (int k = 0; k < 16; ++k) {
+          d[k] = dst[16 * k];
+          s[k] = src[64 * k];
+        }
+        TransDataTo5HD<half>(d, s, p);
+      }
+      got = ub.Take<half>(1);
+    });
+    ExpectSameBits(got, want, "TransDataTo5HD form " + std::to_string(form));
+  }
+}
+
+TEST(Arrange, TransDataTo5HDCheckedRules) {
+  const CheckedModeScope checked(true);
+  const auto run = [](uint32_t src_shift, uint32_t dst_base) {
+    return CheckOf([&](Ub& ub) {
+      uint64_t d[16], s[16];
+      const uint64_t base = ub.Get<int16_t>(0).GetPhyAddr();
+      for (int k = 0; k < 16; ++k) {
+        s[k] = base + 32 * k + src_shift;
+        d[k] = base + dst_base + 32 * k;
+      }
+      TransDataTo5HD<int16_t>(d, s, TransDataTo5HDParams(false, false, 1, 0, 0));
+    });
+  };
+  EXPECT_EQ(run(0, 4096).first, "");
+  auto [c, m] = run(2, 4096);
+  EXPECT_EQ(c, "ub_alignment") << m;
+  EXPECT_NE(m.find("srcList[0]"), std::string::npos) << m;
+  std::tie(c, m) = run(0, 64);
+  EXPECT_EQ(c, "address_overlap") << m;
+  EXPECT_NE(m.find("dstList[0] overlaps srcList[2]"), std::string::npos) << m;
 }
 
 TEST(Arrange, InterleaveAndDeInterleave) {

@@ -1,6 +1,6 @@
 // lngrad Ascend C runtime: data re-arrangement of the basic API: Transpose (the 16 x 16 form
 // and the TransposeParamsExt form: 16 x 16, [N,C,H,W] <-> [N,H,W,C]), Interleave and
-// DeInterleave (the 950's).
+// DeInterleave (the 950's), TransDataTo5HD (16-bit elements).
 //
 // Semantics (vendor docs):
 // - Transpose(dst, src): dst = src^T of one 16 x 16 matrix of 2-byte elements (int16_t,
@@ -18,6 +18,14 @@
 //   z[count, 2 count). DeInterleave: z = src0 ++ src1 (or z = src), dst0 = z's even elements,
 //   dst1 = its odd ones. count even (checks::kCountParity); no operand overlaps another
 //   (kAddressOverlap).
+// - TransDataTo5HD: per repeat r, source block k (k < 16) is the 32 bytes at srcList[k] + r *
+//   srcRepStride * 32 and destination block j at dstList[j] + r * dstRepStride * 32; for 16-bit
+//   types dst block j holds element j of source blocks 0..15 (a 16 x 16 transpose; the layout
+//   the kit's transpose sample checks for NCHW -> NC1HWC0). repeatTimes 0 is a NOP. The 8- and
+//   32-bit layouts are documented only by figures the kit does not carry, so they are not
+//   provided (a compile error), nor are dstHighHalf/srcHighHalf, which only 8-bit types read.
+//   Every block 32-byte aligned and inside the UB; source and destination blocks of one repeat
+//   disjoint (checked mode, kAddressOverlap).
 #pragma once
 
 #include <algorithm>
@@ -149,7 +157,129 @@ inline bool TransposeParamsError(const std::string& message) {
 
 }  // namespace lngrad::aicore::detail::arrange
 
+namespace AscendC {
+
+inline constexpr uint32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+
+struct TransDataTo5HDParams {
+  TransDataTo5HDParams() {}
+  TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn,
+                       const uint8_t repeatTimesIn, const uint16_t dstRepStrideIn,
+                       const uint16_t srcRepStrideIn)
+      : dstHighHalf(dstHighHalfIn),
+        srcHighHalf(srcHighHalfIn),
+        repeatTimes(repeatTimesIn),
+        dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+  bool dstHighHalf = false;
+  bool srcHighHalf = false;
+  uint8_t repeatTimes = 1;
+  uint16_t dstRepStride = 0;
+  uint16_t srcRepStride = 0;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::detail::arrange {
+
+// The host address of the 32-byte block at UB byte `addr` + `offset` (both modes: inside the
+// UB; checked mode: 32-byte aligned).
+inline std::byte* UbBlock(const char* api, const char* what, uint32_t k, uint64_t addr,
+                          uint64_t offset) {
+  BlockContext& ctx = RequireBlockContext(api);
+  const uint64_t at = addr + offset;
+  const std::string name = std::string(what) + "[" + std::to_string(k) + "]";
+  if (CheckedMode() && addr % 32 != 0) {
+    RaiseKernelCheck(checks::kUbAlignment, std::string(api) + ": " + name + " is UB byte " +
+                                               std::to_string(addr) +
+                                               ", which must be 32-byte aligned");
+  }
+  if (at + 32 > ctx.ub_size) {
+    RaiseKernelCheck(checks::kUbBounds, std::string(api) + ": " + name + " reaches UB byte " +
+                                            std::to_string(at + 32) + ", past the UB's " +
+                                            std::to_string(ctx.ub_size));
+  }
+  return ctx.ub + at;
+}
+
+template <typename T>
+void TransDataTo5HDRun(const uint64_t* dst_addr, const uint64_t* src_addr,
+                       const AscendC::TransDataTo5HDParams& p, SrcLoc loc) {
+  static_assert(sizeof(T) == 2,
+                "TransDataTo5HD: lngrad provides the 16-bit layout only (int16_t, uint16_t, half)");
+  constexpr const char* api = "TransDataTo5HD";
+  for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+    std::byte* d[16];
+    const std::byte* s[16];
+    for (uint32_t k = 0; k < 16; ++k) {
+      s[k] = UbBlock(api, "srcList", k, src_addr[k], uint64_t{r} * p.srcRepStride * 32);
+      d[k] = UbBlock(api, "dstList", k, dst_addr[k], uint64_t{r} * p.dstRepStride * 32);
+    }
+    if (CheckedMode()) {
+      for (uint32_t j = 0; j < 16; ++j) {
+        for (uint32_t k = 0; k < 16; ++k) {
+          if (d[j] < s[k] + 32 && s[k] < d[j] + 32) {
+            RaiseKernelCheck(checks::kAddressOverlap,
+                             std::string(api) + ": repeat " + std::to_string(r) + ": dstList[" +
+                                 std::to_string(j) + "] overlaps srcList[" + std::to_string(k) +
+                                 "]");
+          }
+        }
+      }
+    }
+    san::Instr in(Pipe::kV, api, loc);
+    if (in) {
+      for (uint32_t k = 0; k < 16; ++k) in.Read(s[k], 32);
+      for (uint32_t j = 0; j < 16; ++j) in.Write(d[j], 32);
+    }
+    T tmp[16][16];
+    for (uint32_t k = 0; k < 16; ++k) std::memcpy(tmp[k], s[k], 32);
+    for (uint32_t j = 0; j < 16; ++j) {
+      for (uint32_t k = 0; k < 16; ++k) std::memcpy(d[j] + k * sizeof(T), &tmp[k][j], sizeof(T));
+    }
+  }
+}
+
+}  // namespace lngrad::aicore::detail::arrange
+
 #define LNGRAD_SRCLOC_ARG lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()
+
+namespace AscendC {
+
+template <typename T>
+void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                    uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& nchwconvParams, LNGRAD_SRCLOC_ARG) {
+  lngrad::aicore::detail::arrange::TransDataTo5HDRun<T>(dstList, srcList, nchwconvParams, loc);
+}
+
+template <typename T>
+void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src,
+                    const TransDataTo5HDParams& nchwconvParams, LNGRAD_SRCLOC_ARG) {
+  lngrad::aicore::detail::CheckVectorOperands("TransDataTo5HD", 16,
+                                              {{dst.View(), 8, "dst"}, {src.View(), 8, "src"}});
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "TransDataTo5HD", loc);
+  if (in) {
+    in.Read(dst.HostPtr(), 128);
+    in.Read(src.HostPtr(), 128);
+  }
+  lngrad::aicore::detail::arrange::TransDataTo5HDRun<T>(dst.HostPtr(), src.HostPtr(),
+                                                        nchwconvParams, loc);
+}
+
+template <typename T>
+void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                    const TransDataTo5HDParams& nchwconvParams, LNGRAD_SRCLOC_ARG) {
+  uint64_t d[16], s[16];
+  for (uint32_t k = 0; k < 16; ++k) {
+    d[k] = dstList[k].GetPhyAddr();
+    s[k] = srcList[k].GetPhyAddr();
+  }
+  lngrad::aicore::detail::arrange::TransDataTo5HDRun<T>(d, s, nchwconvParams, loc);
+}
+
+}  // namespace AscendC
 
 namespace AscendC {
 
