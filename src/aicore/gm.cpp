@@ -324,7 +324,9 @@ namespace AscendC {
 
 void* GmAlloc(size_t size) {
   const uint64_t allocated = lngrad::aicore::Rounded32(size);
-  void* p = std::aligned_alloc(32, allocated);
+  // 512-byte aligned, as device memory is (GroupBarrier's workspace must be; the kit's samples
+  // pass aclrtMalloc memory straight to it).
+  void* p = std::aligned_alloc(512, (allocated + 511) / 512 * 512);
   if (p == nullptr) throw std::bad_alloc();
   std::memset(p, 0, allocated);
   lngrad::aicore::detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated,
