@@ -133,6 +133,19 @@ void GatherRun(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// The count form's plan: count elements in Counter mode over full repeats; the mask register
+// is left as mask.h's count forms leave it.
+template <typename T>
+RepeatPlan CountPlan(const char* api, uint32_t count) {
+  RestoreMaskAfterCount(MaskContext(api));
+  RepeatPlan plan;
+  plan.lanes = kLanes<T>;
+  plan.counter = true;
+  plan.count = count;
+  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
+  return plan;
+}
+
 template <typename T>
 void ScatterRun(const char* api, const AscendC::LocalTensor<T>& dst,
                 const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint32_t>& offs,
@@ -319,12 +332,7 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
             const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
             const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace r = lngrad::aicore::detail::rep;
-  lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Gather"));
-  lngrad::aicore::detail::RepeatPlan plan;
-  plan.lanes = r::kLanes<T>;
-  plan.counter = true;
-  plan.count = count;
-  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
+  const lngrad::aicore::detail::RepeatPlan plan = r::CountPlan<T>("Gather", count);
   r::GatherRun("Gather", dst, src, srcOffset, srcBaseAddr, plan, 8, loc);
 }
 
@@ -349,12 +357,7 @@ void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
              const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace r = lngrad::aicore::detail::rep;
-  lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Scatter"));
-  lngrad::aicore::detail::RepeatPlan plan;
-  plan.lanes = r::kLanes<T>;
-  plan.counter = true;
-  plan.count = count;
-  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
+  const lngrad::aicore::detail::RepeatPlan plan = r::CountPlan<T>("Scatter", count);
   r::ScatterRun("Scatter", dst, src, dstOffset, dstBaseAddr, plan, 8, loc);
 }
 
