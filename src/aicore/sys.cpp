@@ -33,9 +33,12 @@ uint32_t ArchBitOf(NpuArch a) {
   return 0;
 }
 
-// Every block calls SyncAll equally often; the launcher's barrier waits for the others.
+// Every block calls SyncAll equally often; the launcher's barrier waits for the others. Both
+// of the vendor's SyncAll implementations begin with PipeBarrier<PIPE_ALL>, so the block's own
+// pipes are ordered across it too.
 void Rendezvous(SrcLoc loc) {
   RequireBlockContext("SyncAll");
+  san::Barrier(PIPE_ALL, loc);
   detail::BlockSys& s = t_sys;
   ++s.sync_all_calls;
   if (s.barrier != nullptr) s.barrier->Arrive(s.sync_all_calls, loc);

@@ -413,6 +413,28 @@ TEST(Racecheck, SyncAllOrdersTheBlocks) {
   ExpectClean(Launch(2, [&] { WriteThenReadOther(z.p, true); }));
 }
 
+// SyncAll begins with PipeBarrier<PIPE_ALL> (both vendor implementations): the vector write of
+// a tile its copy-out still read before SyncAll is ordered (the kit's sync_all sample does that).
+void OverwriteAfter(float* z, bool sync_all) {
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 2 * kN);
+  AscendC::LocalTensor<float> t(AscendC::TPosition::VECOUT, 0, kN);
+  Fill(t, 1.0f);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg[AscendC::GetBlockIdx() * kN], t, kN);
+  if (sync_all) AscendC::SyncAll<true>();
+  AscendC::Adds(t, t, 1.0f, kN);
+}
+
+TEST(Racecheck, SyncAllIsAPipeBarrierToo) {
+  Gm z(2 * kN);
+  const Result racy = Launch(1, [&] { OverwriteAfter(z.p, false); });
+  ASSERT_FALSE(racy.failures.empty());
+  EXPECT_NE(racy.AllText().find("write-after-read"), std::string::npos) << racy.AllText();
+  ExpectClean(Launch(2, [&] { OverwriteAfter(z.p, true); }));
+}
+
 // --- initcheck: an uninitialised TBuf read, and device memory nothing wrote. -------------------
 
 void UninitTBuf(float* z, bool init) {
