@@ -27,8 +27,10 @@ void RequireOwnBlock(const lngrad::aicore::BlockContext* owner, const char* api)
 TPipe::TPipe() : ctx_(&lngrad::aicore::RequireBlockContext("TPipe")) { ctx_->pipe = this; }
 
 TPipe::~TPipe() {
-  if (ctx_ != nullptr && lngrad::aicore::CurrentBlockContext() == ctx_ && ctx_->pipe == this)
+  if (ctx_ != nullptr && lngrad::aicore::CurrentBlockContext() == ctx_ && ctx_->pipe == this) {
+    lngrad::aicore::san::Barrier(PIPE_ALL, {});
     ctx_->pipe = nullptr;
+  }
 }
 
 void TPipe::Init() {
@@ -38,11 +40,12 @@ void TPipe::Init() {
   ctx_->pipe = this;
 }
 
-void TPipe::Destroy() {
+void TPipe::Destroy(lngrad::aicore::SrcLoc loc) {
   RequireOwnBlock(ctx_, "TPipe::Destroy");
   alloc_end_ = 0;
   buffer_count_ = 0;
   if (ctx_->pipe == this) ctx_->pipe = nullptr;
+  lngrad::aicore::san::Barrier(PIPE_ALL, loc);
 }
 
 uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,

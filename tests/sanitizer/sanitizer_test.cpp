@@ -304,6 +304,38 @@ TEST(Racecheck, OverlappingMte3WritesWithBarrierAreClean) {
   EXPECT_EQ(z.p[0], 1.0f);
 }
 
+// TPipe::Destroy ends with PipeBarrier<PIPE_ALL> (the vendor's): the kit's tpipe_reuse sample
+// runs a second pipe's copy-out to the same GM after destroying the first.
+void CopyOutWith(AscendC::TPipe& pipe, AscendC::GlobalTensor<float>& zg, float v) {
+  AscendC::TBuf<AscendC::TPosition::VECOUT> buf;
+  pipe.InitBuffer(buf, kN * sizeof(float));
+  AscendC::LocalTensor<float> t = buf.Get<float>();
+  Fill(t, v);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg, t, kN);
+}
+
+void CopyOutTwicePipes(float* z, bool destroy) {
+  AscendC::GlobalTensor<float> zg;
+  zg.SetGlobalBuffer(z, 2 * kN);
+  AscendC::TPipe pipe1;
+  CopyOutWith(pipe1, zg, 1.0f);
+  if (destroy) pipe1.Destroy();
+  AscendC::TPipe pipe2;  // pipe1 is still alive: only Destroy orders the copies
+  CopyOutWith(pipe2, zg, 2.0f);
+}
+
+TEST(Racecheck, TPipeDestroyIsAPipeBarrier) {
+  Gm z(2 * kN);
+  const Result racy = Launch(1, [&] { CopyOutTwicePipes(z.p, false); });
+  ASSERT_FALSE(racy.failures.empty());
+  EXPECT_NE(racy.AllText().find("write-after-write hazard on GM"), std::string::npos)
+      << racy.AllText();
+  ExpectClean(Launch(1, [&] { CopyOutTwicePipes(z.p, true); }));
+  EXPECT_EQ(z.p[0], 2.0f);
+}
+
 // --- A double-buffered loop that frees a buffer before its copy-out (WAR). ---------------------
 
 void DoubleBuffered(float* z, bool free_after_copy) {

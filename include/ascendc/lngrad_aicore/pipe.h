@@ -57,8 +57,10 @@ class TPipe {
 
   // Resets the allocator to UB address 0 and makes this the current pipe again.
   void Init();
-  // Releases all buffers (the allocator restarts at 0); the pipe stops being current.
-  void Destroy();
+  // Releases all buffers (the allocator restarts at 0); the pipe stops being current. Ends with
+  // PipeBarrier<PIPE_ALL>, as the vendor's does (the sanitizer sees it), and so does the
+  // destructor of a pipe not destroyed before.
+  void Destroy(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current());
   void Reset() { Init(); }
 
   // num blocks of len bytes (len rounded up to 32) for a queue. Raises kUbOverflow when the UB is
