@@ -275,6 +275,7 @@ struct BlockState {
   struct Flag {
     bool set = false;
     std::array<uint32_t, kPipeCount> snapshot{};
+    std::array<uint32_t, kPipeCount> gm_snapshot{};  // queue flags: everything the producer knew
     SrcLoc loc;
   };
   std::map<std::pair<int, int>, Flag> flags;  // (HardEvent, id)
@@ -283,6 +284,10 @@ struct BlockState {
   // Knowledge the TQue framework gives per queue buffer: UB offset -> (end, known[P][Q]).
   using Known = std::array<std::array<uint32_t, kPipeCount>, kPipeCount>;
   std::map<uint64_t, std::pair<uint64_t, Known>> scoped;
+  // What the queue flags order for GM: a DeQue or AllocTensor wait is a hardware WaitFlag, so
+  // for GM bytes (which no queue buffer owns) its order is transitive, whatever buffer carried
+  // it. (UB keeps the per-buffer contract above.)
+  Known gm_known{};
 
   Known& ScopedEntry(const void* p, uint64_t bytes) {
     const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
@@ -450,7 +455,7 @@ struct BlockState {
     const bool race = (tools & kRacecheck) != 0;
     const bool init = (tools & kInitcheck) != 0 && in_ub;
     shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
-      const Known* scope = in_ub && !scoped.empty() ? ScopedRange(sb, se) : nullptr;
+      const Known* scope = !in_ub ? &gm_known : !scoped.empty() ? ScopedRange(sb, se) : nullptr;
       if (!write) {
         if (init && !c.written) {
           Report(kInitcheck, 4, site, site,
@@ -759,6 +764,13 @@ void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::Ha
     for (int q = 0; q < kPipeCount; ++q) snap[q] = std::max(snap[q], (*scoped)[PipeIndex(src)][q]);
   }
   slot.second.snapshot = snap;
+  for (int q = 0; q < kPipeCount; ++q) {
+    snap[q] = std::max(snap[q], s->gm_known[PipeIndex(src)][q]);
+    for (const auto& entry : s->scoped) {
+      snap[q] = std::max(snap[q], entry.second.second[PipeIndex(src)][q]);
+    }
+  }
+  slot.second.gm_snapshot = snap;
 }
 
 void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes) {
@@ -773,8 +785,10 @@ void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p
     return;
   }
   auto& scoped = s->ScopedEntry(p, bytes);
+  auto& gm = s->gm_known[PipeIndex(dst)];
   for (int q = 0; q < kPipeCount; ++q) {
     scoped[PipeIndex(dst)][q] = std::max(scoped[PipeIndex(dst)][q], it->second.second.snapshot[q]);
+    gm[q] = std::max(gm[q], it->second.second.gm_snapshot[q]);
   }
   // Later accesses of the waiting pipe must not share an epoch with earlier ones (same-pipe
   // ordering of MTE2/MTE3 copies is epoch-based).

@@ -336,6 +336,51 @@ TEST(Racecheck, TPipeDestroyIsAPipeBarrier) {
   EXPECT_EQ(z.p[0], 2.0f);
 }
 
+// GM order through the queues is transitive: an MTE3 write of z, MTE3_MTE2, x copied in and
+// DeQue'd by V, the result EnQue'd to MTE3 and copied over z (the kit's fill sample). Without
+// the MTE3_MTE2 flag nothing orders the two writes of z.
+void RewriteThroughQueues(float* x, float* z, bool flag) {
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer(x, kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECOUT> first;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> in;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> out;
+  pipe.InitBuffer(first, kN * sizeof(float));
+  pipe.InitBuffer(in, 1, kN * sizeof(float));
+  pipe.InitBuffer(out, 1, kN * sizeof(float));
+  AscendC::LocalTensor<float> f = first.Get<float>();
+  Fill(f, 0.0f);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg, f, kN);
+  if (flag) {
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+  }
+  AscendC::LocalTensor<float> a = in.AllocTensor<float>();
+  AscendC::DataCopy(a, xg, kN);
+  in.EnQue(a);
+  a = in.DeQue<float>();
+  AscendC::LocalTensor<float> b = out.AllocTensor<float>();
+  AscendC::Adds(b, a, 1.0f, kN);
+  out.EnQue(b);
+  in.FreeTensor(a);
+  b = out.DeQue<float>();
+  AscendC::DataCopy(zg, b, kN);
+  out.FreeTensor(b);
+}
+
+TEST(Racecheck, GmOrderThroughQueuesIsTransitive) {
+  Gm x(kN), z(kN);
+  const Result racy = Launch(1, [&] { RewriteThroughQueues(x.p, z.p, false); });
+  ASSERT_FALSE(racy.failures.empty());
+  EXPECT_NE(racy.AllText().find("write-after-write hazard on GM"), std::string::npos)
+      << racy.AllText();
+  ExpectClean(Launch(1, [&] { RewriteThroughQueues(x.p, z.p, true); }));
+}
+
 // --- A double-buffered loop that frees a buffer before its copy-out (WAR). ---------------------
 
 void DoubleBuffered(float* z, bool free_after_copy) {
