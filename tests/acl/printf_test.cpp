@@ -172,7 +172,7 @@ TEST(GlobalGetTPipePtr, IsTheBlocksPipeUnqualifiedAndQualified) {
       using namespace AscendC;
       EXPECT_EQ(GetTPipePtr(), &pipe);  // not ambiguous with AscendC's
     }
-    const int32_t id = GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S);
+    const int32_t id = GetTPipePtr()->AllocEventID<AscendC::HardEvent::V_S>();
     EXPECT_GE(id, 0);
     GetTPipePtr()->ReleaseEventID<AscendC::HardEvent::V_S>(id);
   });

@@ -16,6 +16,7 @@
 
 #include "checked_mode_scope.h"
 #include "kernel_operator.h"
+#include "sanitizer_off.h"
 #include "run_kernel.h"
 
 namespace {
