@@ -110,6 +110,14 @@ Status LayerNormBackward(RowShape shape, const float* dy, const float* x, const 
 Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Half* mean,
                          const Half* variance, const Half* gamma, float epsilon, Half* dx,
                          Half* dgamma, Half* dbeta, const Options& options = {});
+// Half data with float statistics (mean, variance [rows] of float), as PyTorch keeps them for
+// half data: the same evaluation at the float statistics, so no half rounding of the statistics
+// adds to the error (the same bounds, with mean and variance exact as given). Its own name, so
+// that LayerNormBackward(..., nullptr, nullptr, ...) for an empty batch stays unambiguous.
+Status LayerNormBackwardFloatStats(RowShape shape, const Half* dy, const Half* x, const float* mean,
+                                   const float* variance, const Half* gamma, float epsilon,
+                                   Half* dx, Half* dgamma, Half* dbeta,
+                                   const Options& options = {});
 
 // LayerNorm forward: y = (x - mean) / sqrt(variance + eps) * gamma + beta, with
 // mean[rows] and variance[rows] (biased: divided by h) as outputs; x [rows,h], gamma, beta [h].
@@ -120,6 +128,10 @@ Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float
                  const Options& options = {});
 Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* beta, float epsilon,
                  Half* y, Half* mean, Half* variance, const Options& options = {});
+// Half data, float statistics: mean and variance rounded once from double to float.
+Status LayerNormFloatStats(RowShape shape, const Half* x, const Half* gamma, const Half* beta,
+                           float epsilon, Half* y, float* mean, float* variance,
+                           const Options& options = {});
 
 // Statistics conventions. PyTorch saves (mean, rstd) with rstd = 1/sqrt(var + eps); lngrad and
 // Ascend C take (mean, variance). These convert n per-row values (in place allowed):

@@ -571,11 +571,11 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
     const size_t base = static_cast<size_t>(r0) * h;
     for (size_t j = 0; j < rows; ++j) {
       const int64_t r = r0 + static_cast<int64_t>(j);
-      const float mean = ScalarToF(a.mean[r]);
+      const float mean = RowMean(a, r);
       double s12, s1, s2;
       RowGradSumsD(a.dy + base + j * h, a.x + base + j * h, a.gamma, mean, h, &s12, &s1, &s2);
       const RowCoefficientsD k =
-          ComputeRowCoefficientsD(s12, s1, s2, ScalarToF(a.variance[r]), a.epsilon, a.h);
+          ComputeRowCoefficientsD(s12, s1, s2, RowVariance(a, r), a.epsilon, a.h);
       ka[j] = k.a, kb[j] = k.b, kc[j] = k.c, km[j] = mean;
       kaf[j] = static_cast<float>(k.a), kbf[j] = static_cast<float>(k.b);
       kcf[j] = static_cast<float>(k.c), kmf[j] = mean;
@@ -788,8 +788,13 @@ HWY_INLINE void ForwardHalf(const ForwardArgs<Half>& a, int64_t row_begin, int64
     const double mean = RowSumD<false>(x, 0.0, h) / static_cast<double>(a.h);
     const double variance = RowSumD<true>(x, mean, h) / static_cast<double>(a.h);
     const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
-    ScalarPut(a.mean + r, RoundToOddFloat(mean));
-    ScalarPut(a.variance + r, RoundToOddFloat(variance));
+    if (a.mean_f32 != nullptr) {
+      a.mean_f32[r] = static_cast<float>(mean);
+      a.variance_f32[r] = static_cast<float>(variance);
+    } else {
+      ScalarPut(a.mean + r, RoundToOddFloat(mean));
+      ScalarPut(a.variance + r, RoundToOddFloat(variance));
+    }
     const VD vmean = hn::Set(dd, mean);
     const VD vrstd = hn::Set(dd, rstd);
     auto chunk = [&](size_t i, size_t count, auto full) HWY_ATTR {

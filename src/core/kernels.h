@@ -38,6 +38,11 @@ struct GradArgs {
   // Large problem: write pd_x/res_for_gamma with non-temporal stores where the alignment allows
   // (they would only evict the inputs from the caches). Never changes a value.
   bool stream = false;
+  // Half data with float statistics (PyTorch's convention): when set, mean and variance are read
+  // from these instead of `mean` and `variance`. Only for T = Half; read through RowMean and
+  // RowVariance.
+  const float* mean_f32 = nullptr;
+  const float* variance_f32 = nullptr;
 };
 
 // Inputs of LayerNormGradBeta.
@@ -59,6 +64,10 @@ struct ForwardArgs {
   T* y = nullptr;
   T* mean = nullptr;
   T* variance = nullptr;
+  // Half data with float statistics: when set (T = Half only), the statistics are written here,
+  // rounded once from double to float, instead of to `mean` and `variance`.
+  float* mean_f32 = nullptr;
+  float* variance_f32 = nullptr;
 };
 
 // One implementation's kernels. Every kernel handles rows [row_begin, row_end).
@@ -102,6 +111,16 @@ inline float ToFloat(float v) { return v; }
 inline float ToFloat(Half v) { return HalfBitsToFloat(v.bits); }
 inline void PutFloat(float* p, float v) { *p = v; }
 inline void PutFloat(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+
+// Row r's statistics as float (exact): from the float statistics when the call has them.
+template <class T>
+inline float RowMean(const GradArgs<T>& a, int64_t r) {
+  return a.mean_f32 != nullptr ? a.mean_f32[r] : ToFloat(a.mean[r]);
+}
+template <class T>
+inline float RowVariance(const GradArgs<T>& a, int64_t r) {
+  return a.variance_f32 != nullptr ? a.variance_f32[r] : ToFloat(a.variance[r]);
+}
 
 // Row sums accumulate in at least kSumLanes independent partial sums (scalar path and
 // Highway's one-lane SCALAR target: lane_sums.h; other SIMD targets: 4 vectors of >= 4 lanes),

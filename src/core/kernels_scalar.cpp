@@ -24,14 +24,14 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
   for (int64_t r = row_begin; r < row_end; ++r) {
     const T* dy = a.dy + r * h;
     const T* x = a.x + r * h;
-    const float mean = ToFloat(a.mean[r]);
+    const float mean = RowMean(a, r);
     T* pd_x = a.pd_x + r * h;
     if constexpr (std::is_same_v<T, Half>) {
       // Half: sums, coefficients and pd_x in double, rounded once to half (docs/math.md §3).
       double s12, s1, s2;
       LaneGradSums<T, double>(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
       const RowCoefficientsD k =
-          ComputeRowCoefficientsD(s12, s1, s2, ToFloat(a.variance[r]), a.epsilon, h);
+          ComputeRowCoefficientsD(s12, s1, s2, RowVariance(a, r), a.epsilon, h);
       const float a_f = static_cast<float>(k.a);
       for (int64_t i = 0; i < h; ++i) {
         const float dyi = ToFloat(dy[i]);
@@ -50,8 +50,7 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
     }
     float s12, s1, s2;
     LaneGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
-    const RowCoefficients k =
-        ComputeRowCoefficients(s12, s1, s2, ToFloat(a.variance[r]), a.epsilon, h);
+    const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, RowVariance(a, r), a.epsilon, h);
     for (int64_t i = 0; i < h; ++i) {
       const float dyi = ToFloat(dy[i]);
       const float x1 = dyi * ToFloat(a.gamma[i]);
@@ -104,8 +103,13 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
       const double mean = LaneRowSum<T, false, double>(x, 0.0, h) / static_cast<double>(h);
       const double variance = LaneRowSum<T, true, double>(x, mean, h) / static_cast<double>(h);
       const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
-      PutFloat(a.mean + r, RoundToOddFloat(mean));
-      PutFloat(a.variance + r, RoundToOddFloat(variance));
+      if (a.mean_f32 != nullptr) {
+        a.mean_f32[r] = static_cast<float>(mean);
+        a.variance_f32[r] = static_cast<float>(variance);
+      } else {
+        PutFloat(a.mean + r, RoundToOddFloat(mean));
+        PutFloat(a.variance + r, RoundToOddFloat(variance));
+      }
       T* y = a.y + r * h;
       for (int64_t i = 0; i < h; ++i) {
         const double t = (static_cast<double>(ToFloat(x[i])) - mean) * rstd;

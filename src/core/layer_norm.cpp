@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -213,7 +214,9 @@ Status RunReductionBlocks(const char* fn, const Options& options, RowShape shape
   return Status::Ok();
 }
 
-enum class Extent { kMatrix, kPerRow, kPerCol };
+// kPerRowFloat: one float per row whatever the call's element type (float statistics of half
+// data).
+enum class Extent { kMatrix, kPerRow, kPerCol, kPerRowFloat };
 
 // A tensor argument with the extent its byte size follows from.
 struct Operand {
@@ -230,10 +233,11 @@ Status CheckCall(const char* fn, RowShape shape, size_t elem_size, const Operand
                  const Operand (&outputs)[kOutputs], std::optional<float> epsilon,
                  const Options& options, TensorBytes* n, Selection* sel, int64_t min_rows = 1) {
   LNGRAD_RETURN_IF_ERROR(core::CheckShape(fn, shape, elem_size, n, min_rows));
-  auto buffer = [n](const Operand& o) {
-    const size_t bytes = o.extent == Extent::kMatrix   ? n->matrix
-                         : o.extent == Extent::kPerRow ? n->per_row
-                                                       : n->per_col;
+  auto buffer = [n, elem_size](const Operand& o) {
+    const size_t bytes = o.extent == Extent::kMatrix        ? n->matrix
+                         : o.extent == Extent::kPerRow      ? n->per_row
+                         : o.extent == Extent::kPerRowFloat ? n->per_row / elem_size * sizeof(float)
+                                                            : n->per_col;
     return core::BufferArg{o.name, o.ptr, bytes};
   };
   std::array<core::BufferArg, kInputs + kOutputs> args;  // inputs, then outputs
@@ -247,13 +251,15 @@ Status CheckCall(const char* fn, RowShape shape, size_t elem_size, const Operand
   return Select(fn, options, sel);
 }
 
-// CheckCall with the inputs LayerNormGrad and LayerNormBackward share.
-template <class T, size_t kOutputs>
-Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, const T* mean,
-                     const T* variance, const T* gamma, float epsilon,
+// CheckCall with the inputs LayerNormGrad and LayerNormBackward share. S, the statistics' type,
+// is T or float.
+template <class T, class S, size_t kOutputs>
+Status CheckGradCall(const char* fn, RowShape shape, const T* dy, const T* x, const S* mean,
+                     const S* variance, const T* gamma, float epsilon,
                      const Operand (&outputs)[kOutputs], const Options& options, TensorBytes* n,
                      Selection* sel, int64_t min_rows = 1) {
-  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
+  constexpr Extent kR = std::is_same_v<S, T> ? Extent::kPerRow : Extent::kPerRowFloat;
   return CheckCall(fn, shape, sizeof(T),
                    {{"dy", dy, kM},
                     {"x", x, kM},
@@ -297,8 +303,9 @@ Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, 
                             dbeta);
 }
 
-template <class T>
-Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T* variance,
+// S: the statistics' type, T or (half data, PyTorch's convention) float.
+template <class T, class S>
+Status BackwardImpl(RowShape shape, const T* dy, const T* x, const S* mean, const S* variance,
                     const T* gamma, float epsilon, T* dx, T* dgamma, T* dbeta,
                     const Options& options) {
   constexpr const char* kFn = "LayerNormBackward";
@@ -316,25 +323,45 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const T* mean, cons
     return Status::Ok();
   }
 
-  const core::GradArgs<T> args{
-      dy,      x,       mean, variance, gamma,
-      epsilon, shape.h, dx,   nullptr,  n.matrix >= core::StreamThresholdElements()};
+  core::GradArgs<T> args;
+  args.dy = dy;
+  args.x = x;
+  args.gamma = gamma;
+  args.epsilon = epsilon;
+  args.h = shape.h;
+  args.pd_x = dx;
+  args.stream = n.matrix >= core::StreamThresholdElements();
+  if constexpr (std::is_same_v<S, T>) {
+    args.mean = mean;
+    args.variance = variance;
+  } else {
+    args.mean_f32 = mean;
+    args.variance_f32 = variance;
+  }
   return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).backward, args,
                             dgamma, dbeta);
 }
 
-template <class T>
+template <class T, class S>
 Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, float epsilon, T* y,
-                   T* mean, T* variance, const Options& options) {
+                   S* mean, S* variance, const Options& options) {
   constexpr const char* kFn = "LayerNorm";
-  constexpr Extent kM = Extent::kMatrix, kR = Extent::kPerRow, kC = Extent::kPerCol;
+  constexpr Extent kM = Extent::kMatrix, kC = Extent::kPerCol;
+  constexpr Extent kR = std::is_same_v<S, T> ? Extent::kPerRow : Extent::kPerRowFloat;
   TensorBytes n;
   Selection sel;
   LNGRAD_RETURN_IF_ERROR(CheckCall(
       kFn, shape, sizeof(T), {{"x", x, kM}, {"gamma", gamma, kC}, {"beta", beta, kC}},
       {{"y", y, kM}, {"mean", mean, kR}, {"variance", variance, kR}}, epsilon, options, &n, &sel));
 
-  const core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y, mean, variance};
+  core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y};
+  if constexpr (std::is_same_v<S, T>) {
+    args.mean = mean;
+    args.variance = variance;
+  } else {
+    args.mean_f32 = mean;
+    args.variance_f32 = variance;
+  }
   RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).forward, args);
   return Status::Ok();
 }
@@ -439,12 +466,23 @@ Status LayerNormBackward(RowShape shape, const Half* dy, const Half* x, const Ha
   return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
 }
 
+Status LayerNormBackwardFloatStats(RowShape shape, const Half* dy, const Half* x, const float* mean,
+                                   const float* variance, const Half* gamma, float epsilon,
+                                   Half* dx, Half* dgamma, Half* dbeta, const Options& options) {
+  return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
+}
+
 Status LayerNorm(RowShape shape, const float* x, const float* gamma, const float* beta,
                  float epsilon, float* y, float* mean, float* variance, const Options& options) {
   return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
 }
 Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* beta, float epsilon,
                  Half* y, Half* mean, Half* variance, const Options& options) {
+  return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
+}
+Status LayerNormFloatStats(RowShape shape, const Half* x, const Half* gamma, const Half* beta,
+                           float epsilon, Half* y, float* mean, float* variance,
+                           const Options& options) {
   return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
 }
 

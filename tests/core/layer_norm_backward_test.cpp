@@ -155,6 +155,109 @@ std::vector<GradCase> FusedCases() {
           {255, 4097, Kind::kPlain, 5}, {1000, 17, Kind::kCancel, 6}};
 }
 
+// LayerNormBackwardFloatStats: half data with float statistics (PyTorch's convention).
+BackwardOut<Half> RunBackwardFloatStats(const test::GradData<Half>& d,
+                                        const std::vector<float>& mean,
+                                        const std::vector<float>& variance, Impl impl) {
+  BackwardOut<Half> out;
+  out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
+  out.dgamma.resize(static_cast<size_t>(d.c.h));
+  out.dbeta.resize(static_cast<size_t>(d.c.h));
+  Options o;
+  o.impl = impl;
+  o.info = &out.info;
+  const Status s = LayerNormBackwardFloatStats(
+      {d.c.rows, d.c.h}, d.dy.data(), d.x.data(), mean.data(), variance.data(), d.gamma.data(),
+      d.c.epsilon, out.dx.data(), out.dgamma.data(), out.dbeta.data(), o);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return out;
+}
+
+// Float statistics that are half values: the same evaluation as the half statistics, bitwise,
+// on every path and target.
+TEST(LayerNormBackward, FloatStatsOfHalfValuesEqualHalfStatsBitwise) {
+  for (const GradCase& c : FusedCases()) {
+    const auto d = test::MakeGradData<Half>(c);
+    std::vector<float> mean(d.mean.size()), variance(d.variance.size());
+    for (size_t r = 0; r < mean.size(); ++r) {
+      mean[r] = static_cast<float>(d.mean[r]);
+      variance[r] = static_cast<float>(d.variance[r]);
+    }
+    for (const Path& p : test::AllPaths()) {
+      test::TargetScope scope(p);
+      const auto half = RunBackward(d, p.impl, 0);
+      const auto mixed = RunBackwardFloatStats(d, mean, variance, p.impl);
+      ExpectSameBits(mixed.dx, half.dx, p, c, "dx");
+      ExpectSameBits(mixed.dgamma, half.dgamma, p, c, "dgamma");
+      ExpectSameBits(mixed.dbeta, half.dbeta, p, c, "dbeta");
+    }
+  }
+}
+
+// Float statistics that are not half values (each row's exact statistics rounded to float):
+// the half rules of docs/math.md §6.4 against the oracle at those statistics.
+TEST(LayerNormBackward, HalfDataFloatStatsMatchOracle) {
+  test::ErrorStats pool;
+  for (const GradCase& c : OracleCases()) {
+    const auto d = test::MakeGradData<Half>(c);
+    const auto h = static_cast<size_t>(c.h);
+    std::vector<float> mean(d.mean.size()), variance(d.variance.size());
+    std::vector<double> mean_d(mean.size()), variance_d(mean.size());
+    for (size_t r = 0; r < mean.size(); ++r) {
+      double sum = 0, sq = 0;
+      for (size_t i = 0; i < h; ++i) sum += d.x_d[r * h + i];
+      const double m = sum / static_cast<double>(h);
+      for (size_t i = 0; i < h; ++i) sq += (d.x_d[r * h + i] - m) * (d.x_d[r * h + i] - m);
+      mean[r] = static_cast<float>(m);
+      variance[r] = static_cast<float>(sq / static_cast<double>(h));
+      mean_d[r] = mean[r];
+      variance_d[r] = variance[r];
+    }
+    const auto ref =
+        oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, mean_d, variance_d, d.gamma_d, c.epsilon);
+    const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
+    for (const Path& p : test::MainPaths()) {
+      test::TargetScope scope(p);
+      const auto out = RunBackwardFloatStats(d, mean, variance, p.impl);
+      test::ExpectRan(p, out.info);
+      test::ErrorStats s;
+      const double kx = test::PdXBoundFactor(c.h) * test::kU;
+      for (size_t i = 0; i < out.dx.size(); ++i) {
+        test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, &s);
+      }
+      const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
+      const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
+      for (size_t j = 0; j < out.dgamma.size(); ++j) {
+        test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma",
+                         j, &s);
+        test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j,
+                         &s);
+      }
+      EXPECT_EQ(s.failures, 0) << s.first_failure << " (" << test::Describe(c) << ", path "
+                               << p.name << ")";
+      pool.Merge(s);
+    }
+  }
+  test::ExpectHalfExactFraction(pool);
+}
+
+TEST(LayerNormBackward, FloatStatsEmptyBatchAndErrors) {
+  const Half gamma[2] = {Half(1.0f), Half(2.0f)};
+  Half dgamma[2] = {Half(5.0f), Half(5.0f)}, dbeta[2] = {Half(5.0f), Half(5.0f)};
+  ASSERT_TRUE(LayerNormBackwardFloatStats({0, 2}, nullptr, nullptr, nullptr, nullptr, gamma, 0.0f,
+                                          nullptr, dgamma, dbeta)
+                  .ok());
+  EXPECT_EQ(static_cast<float>(dgamma[1]), 0.0f);
+  EXPECT_EQ(static_cast<float>(dbeta[0]), 0.0f);
+  const Half x[2] = {Half(1.0f), Half(2.0f)};
+  const float mean = 1.5f;
+  Half dx[2];
+  const Status s =
+      LayerNormBackwardFloatStats({1, 2}, x, x, &mean, nullptr, gamma, 0.0f, dx, dgamma, dbeta);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("'variance'"), std::string::npos) << s.message();
+}
+
 // Float: the fused kernel performs exactly the operations of LayerNormGrad (dx) and of
 // LayerNormGradBeta on the float res_for_gamma (dgamma, dbeta), on the same row blocks:
 // all three are bitwise equal.

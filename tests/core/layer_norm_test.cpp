@@ -126,6 +126,45 @@ TEST(LayerNormForward, BitwiseForAnyThreadCount) {
   }
 }
 
+// LayerNormFloatStats: half data, float statistics. The same evaluation as the half forward:
+// y bitwise equal on every path and target; mean and variance the double statistics rounded
+// once to float, so within one float ulp of the oracle (whose statistics are exact up to
+// double rounding) and equal to the half statistics once rounded to half, up to that ulp.
+TEST(LayerNormForward, HalfDataFloatStats) {
+  for (const ForwardCase& fc : ForwardCases()) {
+    const auto n = static_cast<size_t>(fc.rows * fc.h);
+    const auto x = test::RandomVector<Half>(n, fc.seed, fc.offset - 2.0, fc.offset + 2.0);
+    const auto gamma = test::RandomVector<Half>(static_cast<size_t>(fc.h), fc.seed + 1, 0.5, 1.5);
+    const auto beta = test::RandomVector<Half>(static_cast<size_t>(fc.h), fc.seed + 2, -1.0, 1.0);
+    const auto ref = oracle::LayerNorm(fc.rows, fc.h, test::Widen(x), test::Widen(gamma),
+                                       test::Widen(beta), 1e-5f);
+    const auto rows = static_cast<size_t>(fc.rows);
+    for (const Path& p : test::AllPaths()) {
+      test::TargetScope scope(p);
+      Options o = test::PathOptions(p, nullptr);
+      std::vector<Half> y16(n), m16(rows), v16(rows), y(n);
+      std::vector<float> m(rows), v(rows);
+      ASSERT_TRUE(LayerNorm({fc.rows, fc.h}, x.data(), gamma.data(), beta.data(), 1e-5f, y16.data(),
+                            m16.data(), v16.data(), o)
+                      .ok());
+      ASSERT_TRUE(LayerNormFloatStats({fc.rows, fc.h}, x.data(), gamma.data(), beta.data(), 1e-5f,
+                                      y.data(), m.data(), v.data(), o)
+                      .ok());
+      std::string where;
+      EXPECT_TRUE(test::SameBits(y, y16, &where)) << p.name << ": " << where;
+      for (size_t r = 0; r < rows; ++r) {
+        EXPECT_LE(std::fabs(m[r] - ref.mean[r]), std::fabs(ref.mean[r]) * 2 * test::kU + 1e-300)
+            << p.name << " row " << r;
+        EXPECT_LE(std::fabs(v[r] - ref.variance[r]), ref.variance[r] * 2 * test::kU + 1e-300)
+            << p.name << " row " << r;
+        EXPECT_LE(std::fabs(static_cast<float>(Half(m[r])) - static_cast<float>(m16[r])),
+                  std::fabs(static_cast<float>(m16[r])) * 0x1p-10f)
+            << p.name << " row " << r;
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Statistics conventions. Both helpers compute in double and round once, so each result is
 // within 1 float ulp (u relative) of the exact formula applied to the float inputs.
