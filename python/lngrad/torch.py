@@ -1,0 +1,128 @@
+"""PyTorch integration: a torch.nn.LayerNorm drop-in whose forward and backward run lngrad.
+
+    import lngrad.torch
+    norm = lngrad.torch.LayerNorm(768)              # same arguments and parameters as torch's
+    y = lngrad.torch.layer_norm(x, (768,), weight, bias, eps=1e-5)   # functional form
+
+Both compute with lngrad's native library (lngrad.layer_norm forward, the fused
+lngrad.layer_norm_backward_variance backward) through a torch.autograd.Function, for CPU
+tensors of float32 or float16 (torch's own CPU layer norm has no float16 before 2.x). The
+statistics are kept in float32 for float16 data too, as torch keeps them, so half gradients
+are within one half ulp of the exact ones. Other
+tensors (another device, another dtype, or weight/bias of a different dtype than the input) go
+to torch.nn.functional.layer_norm, so that the module stays a drop-in everywhere. Double
+backward is not supported: differentiating the gradient raises a RuntimeError.
+
+Gradients are bitwise identical for every thread count (``num_threads``, default: one per
+hardware thread), which makes data-parallel training (torch.distributed, DDP) reproducible; the
+module's parameters and state_dict are exactly those of torch.nn.LayerNorm.
+"""
+
+import inspect
+import math
+import numbers
+
+import torch
+from torch.autograd.function import once_differentiable
+
+from . import _lngrad
+
+__all__ = ["LayerNorm", "layer_norm", "uses_lngrad"]
+
+_DTYPES = (torch.float32, torch.float16)
+
+
+def _normalized(normalized_shape):
+    if isinstance(normalized_shape, numbers.Integral):
+        return (int(normalized_shape),)
+    return tuple(int(d) for d in normalized_shape)
+
+
+def uses_lngrad(input, weight=None, bias=None):
+    """True when layer_norm(input, ..., weight, bias) runs lngrad rather than torch's own."""
+    if input.device.type != "cpu" or input.dtype not in _DTYPES:
+        return False
+    for p in (weight, bias):
+        if p is not None and (p.device.type != "cpu" or p.dtype != input.dtype):
+            return False
+    return True
+
+
+class _LayerNormFunction(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input, weight, bias, h, eps, num_threads):
+        x = input.detach().contiguous().view(-1, h)
+        w = None if weight is None else weight.detach().contiguous().view(h)
+        b = None if bias is None else bias.detach().contiguous().view(h)
+        # float32 statistics for half data too (as torch keeps them): the backward then
+        # differentiates at statistics as accurate as torch's.
+        y, mean, variance = _lngrad.layer_norm(x, w, b, eps, num_threads=num_threads,
+                                               float32_stats=True)
+        ctx.save_for_backward(x, w, mean, variance)
+        ctx.h, ctx.eps, ctx.num_threads = h, eps, num_threads
+        ctx.shapes = (input.shape, None if weight is None else weight.shape,
+                      None if bias is None else bias.shape)
+        return y.view(input.shape)
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        x, w, mean, variance = ctx.saved_tensors
+        dy = grad_output.detach().contiguous().view(-1, ctx.h)
+        if dy.dtype != x.dtype:
+            dy = dy.to(x.dtype)
+        dx, dgamma, dbeta = _lngrad.layer_norm_backward_variance(
+            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads)
+        input_shape, weight_shape, bias_shape = ctx.shapes
+        need_x, need_w, need_b = ctx.needs_input_grad[:3]
+        return (dx.view(input_shape) if need_x else None,
+                dgamma.view(weight_shape) if need_w and weight_shape is not None else None,
+                dbeta.view(bias_shape) if need_b and bias_shape is not None else None,
+                None, None, None)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num_threads=None):
+    """torch.nn.functional.layer_norm with lngrad's forward and backward (see the module doc)."""
+    shape = _normalized(normalized_shape)
+    if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+        raise RuntimeError(
+            f"lngrad.torch.layer_norm: normalized_shape {list(shape)} does not match the trailing "
+            f"dimensions of the input, of shape {list(input.shape)}")
+    for name, p in (("weight", weight), ("bias", bias)):
+        if p is not None and tuple(p.shape) != shape:
+            raise RuntimeError(
+                f"lngrad.torch.layer_norm: {name} has shape {list(p.shape)}; expected "
+                f"normalized_shape {list(shape)}")
+    if not uses_lngrad(input, weight, bias):
+        return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
+    h = math.prod(shape)
+    if h == 0:
+        return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
+    return _LayerNormFunction.apply(input, weight, bias, h, float(eps), num_threads)
+
+
+_TORCH_HAS_BIAS_ARG = "bias" in inspect.signature(torch.nn.LayerNorm.__init__).parameters
+
+
+class LayerNorm(torch.nn.LayerNorm):
+    """torch.nn.LayerNorm whose forward and backward run lngrad (see the module doc).
+
+    Same constructor (normalized_shape, eps, elementwise_affine, bias, device, dtype), the same
+    parameters (weight, bias) and state_dict; ``num_threads`` is lngrad's thread count.
+    """
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 device=None, dtype=None, *, num_threads=None):
+        if _TORCH_HAS_BIAS_ARG:
+            super().__init__(normalized_shape, eps, elementwise_affine, bias=bias,
+                             device=device, dtype=dtype)
+        else:  # torch < 2.1: no bias argument; the same result by hand
+            super().__init__(normalized_shape, eps, elementwise_affine, device=device,
+                             dtype=dtype)
+            if elementwise_affine and not bias:
+                self.bias = None
+        self.num_threads = num_threads
+
+    def forward(self, input):
+        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps,
+                          num_threads=self.num_threads)
