@@ -56,29 +56,10 @@ void ThrowIfError(const lngrad::Status& s) {
 }
 
 std::string DTypeText(nb::dlpack::dtype d) {
-  const char* kind = "?";
-  switch (static_cast<nb::dlpack::dtype_code>(d.code)) {
-    case nb::dlpack::dtype_code::Int:
-      kind = "int";
-      break;
-    case nb::dlpack::dtype_code::UInt:
-      kind = "uint";
-      break;
-    case nb::dlpack::dtype_code::Float:
-      kind = "float";
-      break;
-    case nb::dlpack::dtype_code::Bfloat:
-      kind = "bfloat";
-      break;
-    case nb::dlpack::dtype_code::Complex:
-      kind = "complex";
-      break;
-    case nb::dlpack::dtype_code::Bool:
-      kind = "bool";
-      break;
-    default:
-      break;
-  }
+  // DLPack's type codes 0..6, in order.
+  static const char* const kKinds[] = {"int",    "uint",    "float", "opaque",
+                                       "bfloat", "complex", "bool"};
+  const char* kind = d.code < std::size(kKinds) ? kKinds[d.code] : "?";
   return std::string(kind) + std::to_string(d.bits);
 }
 
@@ -489,18 +470,33 @@ nb::tuple LayerNormBackwardVariance(nb::handle dy, nb::handle x, nb::handle mean
                   gamma, num_threads);
 }
 
+// The checked inputs of LayerNormGrad (native and on the device): one dtype, dy and x of one
+// shape (..., H), variance and mean one per row, gamma H.
+struct GradInputs {
+  Arg dy, x, variance, mean, gamma;
+  lngrad::RowShape shape;
+  GradInputs(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle variance_h,
+             nb::handle mean_h, nb::handle gamma_h)
+      : dy(Take(fn, "dy", dy_h)),
+        x(Take(fn, "x", x_h)),
+        variance(Take(fn, "variance", variance_h)),
+        mean(Take(fn, "mean", mean_h)),
+        gamma(Take(fn, "gamma", gamma_h)) {
+    for (const Arg* a : {&dy, &variance, &mean, &gamma}) SameDType(fn, x, *a);
+    SameShape(fn, x, dy);
+    shape = RowsOf(fn, x);
+    NeedSize(fn, variance, shape.rows, "one per row of x");
+    NeedSize(fn, mean, shape.rows, "one per row of x");
+    NeedSize(fn, gamma, shape.h, "H, the last extent of x");
+  }
+};
+
 nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, nb::handle mean_h,
                         nb::handle gamma_h, float eps, nb::handle num_threads) {
   constexpr const char* kFn = "layer_norm_grad";
-  const Arg dy = Take(kFn, "dy", dy_h), x = Take(kFn, "x", x_h);
-  const Arg variance = Take(kFn, "variance", variance_h), mean = Take(kFn, "mean", mean_h);
-  const Arg gamma = Take(kFn, "gamma", gamma_h);
-  for (const Arg* a : {&dy, &variance, &mean, &gamma}) SameDType(kFn, x, *a);
-  SameShape(kFn, x, dy);
-  const lngrad::RowShape shape = RowsOf(kFn, x);
-  NeedSize(kFn, variance, shape.rows, "one per row of x");
-  NeedSize(kFn, mean, shape.rows, "one per row of x");
-  NeedSize(kFn, gamma, shape.h, "H, the last extent of x");
+  const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
+  const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
+  const lngrad::RowShape shape = in.shape;
   const lngrad::Options options = OptionsFrom(num_threads);
   const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;
   Out pd_x = Allocate(kind, x.dtype, ShapeOf(x));
@@ -662,15 +658,8 @@ nb::tuple DeviceLayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle varian
                               const std::string& soc, bool reuse_source, nb::handle tmp,
                               nb::handle blocks) {
   constexpr const char* kFn = "ascendc.layer_norm_grad";
-  const Arg dy = Take(kFn, "dy", dy_h), x = Take(kFn, "x", x_h);
-  const Arg variance = Take(kFn, "variance", variance_h), mean = Take(kFn, "mean", mean_h);
-  const Arg gamma = Take(kFn, "gamma", gamma_h);
-  for (const Arg* a : {&dy, &variance, &mean, &gamma}) SameDType(kFn, x, *a);
-  SameShape(kFn, x, dy);
-  const lngrad::RowShape shape = RowsOf(kFn, x);
-  NeedSize(kFn, variance, shape.rows, "one per row of x");
-  NeedSize(kFn, mean, shape.rows, "one per row of x");
-  NeedSize(kFn, gamma, shape.h, "H, the last extent of x");
+  const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
+  const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
   lngrad::ops::LayerNormGradOpArgs g;
   static_cast<lngrad::ops::OpArgs&>(g) = DeviceArgs(kFn, x, soc, reuse_source, tmp, blocks);
   const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;

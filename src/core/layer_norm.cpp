@@ -303,6 +303,19 @@ Status BetaImpl(RowShape shape, const T* dy, const T* res_for_gamma, T* dgamma, 
                             dbeta);
 }
 
+// The statistics of GradArgs or ForwardArgs: `mean`/`variance` when they have the data's type,
+// else (half data, float statistics) `mean_f32`/`variance_f32`.
+template <class Args, class S>
+void SetStatistics(Args& args, S* mean, S* variance) {
+  if constexpr (std::is_assignable_v<decltype((args.mean)), S*>) {
+    args.mean = mean;
+    args.variance = variance;
+  } else {
+    args.mean_f32 = mean;
+    args.variance_f32 = variance;
+  }
+}
+
 // S: the statistics' type, T or (half data, PyTorch's convention) float.
 template <class T, class S>
 Status BackwardImpl(RowShape shape, const T* dy, const T* x, const S* mean, const S* variance,
@@ -331,13 +344,7 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const S* mean, cons
   args.h = shape.h;
   args.pd_x = dx;
   args.stream = n.matrix >= core::StreamThresholdElements();
-  if constexpr (std::is_same_v<S, T>) {
-    args.mean = mean;
-    args.variance = variance;
-  } else {
-    args.mean_f32 = mean;
-    args.variance_f32 = variance;
-  }
+  SetStatistics(args, mean, variance);
   return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).backward, args,
                             dgamma, dbeta);
 }
@@ -355,13 +362,7 @@ Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, fl
       {{"y", y, kM}, {"mean", mean, kR}, {"variance", variance, kR}}, epsilon, options, &n, &sel));
 
   core::ForwardArgs<T> args{x, gamma, beta, epsilon, shape.h, y};
-  if constexpr (std::is_same_v<S, T>) {
-    args.mean = mean;
-    args.variance = variance;
-  } else {
-    args.mean_f32 = mean;
-    args.variance_f32 = variance;
-  }
+  SetStatistics(args, mean, variance);
   RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).forward, args);
   return Status::Ok();
 }

@@ -77,6 +77,22 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
 
 // dx: the pd_x bound. dgamma = sum(dy * fl(x2*rstd)): each term carries res's 3 roundings,
 // plus (rows - 1) additions in any order: (rows + 3) u sum|dy*res|. dbeta: rows u sum|dy|.
+template <class T, class Grad, class Beta>
+void CheckOutputs(const GradCase& c, const BackwardOut<T>& out, const Grad& ref,
+                  const Beta& ref_beta, test::ErrorStats* s) {
+  const double kx = test::PdXBoundFactor(c.h) * test::kU;
+  for (size_t i = 0; i < out.dx.size(); ++i) {
+    test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, s);
+  }
+  const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
+  const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
+  for (size_t j = 0; j < out.dgamma.size(); ++j) {
+    test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma", j,
+                     s);
+    test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j, s);
+  }
+}
+
 template <class T>
 void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
                         test::ErrorStats* pool = nullptr) {
@@ -89,17 +105,7 @@ void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
     const auto out = RunBackward(d, p.impl, 0);
     test::ExpectRan(p, out.info);
     test::ErrorStats s;
-    const double kx = test::PdXBoundFactor(c.h) * test::kU;
-    for (size_t i = 0; i < out.dx.size(); ++i) {
-      test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, &s);
-    }
-    const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
-    const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
-    for (size_t j = 0; j < out.dgamma.size(); ++j) {
-      test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma", j,
-                       &s);
-      test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j, &s);
-    }
+    CheckOutputs(c, out, ref, ref_beta, &s);
     EXPECT_EQ(s.failures, 0) << s.first_failure << "\nrepro: core_layer_norm_backward_test "
                              << "--gtest_filter=LayerNormBackward.*Oracle*  (" << test::Describe(c)
                              << ", path " << p.name << ", " << test::TypeName<T>() << ")";
@@ -221,18 +227,7 @@ TEST(LayerNormBackward, HalfDataFloatStatsMatchOracle) {
       const auto out = RunBackwardFloatStats(d, mean, variance, p.impl);
       test::ExpectRan(p, out.info);
       test::ErrorStats s;
-      const double kx = test::PdXBoundFactor(c.h) * test::kU;
-      for (size_t i = 0; i < out.dx.size(); ++i) {
-        test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, &s);
-      }
-      const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
-      const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
-      for (size_t j = 0; j < out.dgamma.size(); ++j) {
-        test::CheckValue(out.dgamma[j], ref_beta.dgamma[j], kg * ref_beta.dgamma_mag[j], "dgamma",
-                         j, &s);
-        test::CheckValue(out.dbeta[j], ref_beta.dbeta[j], kb * ref_beta.dbeta_mag[j], "dbeta", j,
-                         &s);
-      }
+      CheckOutputs(c, out, ref, ref_beta, &s);
       EXPECT_EQ(s.failures, 0) << s.first_failure << " (" << test::Describe(c) << ", path "
                                << p.name << ")";
       pool.Merge(s);
