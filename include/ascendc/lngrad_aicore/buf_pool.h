@@ -187,32 +187,34 @@ bool TPipe::InitBufPool(T& bufPool, uint32_t len, U& shareBuf, lngrad::aicore::S
 // InitBufPool gives it its memory. BUFID_SIZE: slots for GetBufHandle (at most 16, as the
 // vendor recommends and lngrad's pool bookkeeping holds). Reset as TBufPool::Reset; outside 3510
 // it also takes the pool's memory away (see ResetCustomPool).
-#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                            \
- public:                                                                                  \
-  static constexpr ::AscendC::TPosition poolPos = POSITION;                               \
-  static constexpr uint32_t bufSize = BUFID_SIZE;                                         \
-  static constexpr uint32_t bufIDSize = BUFID_SIZE;                                       \
-  static constexpr bool isTbufPool = true;                                                \
-  static_assert(                                                                          \
-      ::AscendC::IsUbPosition(POSITION),                                                  \
-      "lngrad models the UB only: a TBufPool position must be VECIN, VECOUT or VECCALC"); \
-  static_assert(BUFID_SIZE >= 1 && BUFID_SIZE <= 16,                                      \
-                "EXTERN_IMPL_BUFPOOL: BUFID_SIZE in [1, 16]");                            \
-  ~EXT_BUFPOOL() { ::lngrad::aicore::detail::DestroyCustomPool(lngradPool_); }            \
-  void Reset(::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {        \
-    ::lngrad::aicore::detail::ResetCustomPool(lngradPool_, loc);                          \
-  }                                                                                       \
-  void Init() { lngradPool_ = ::lngrad::aicore::detail::BufPoolState{}; }                 \
-  ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                    \
-    return ::lngrad::aicore::detail::CustomPoolHandle(lngradSlots_, offset, BUFID_SIZE);  \
-  }                                                                                       \
-  void SetCurAddr(uint32_t curAddr) { lngradPool_.cur = curAddr; }                        \
-  uint32_t GetCurAddr() const { return lngradPool_.cur; }                                 \
-  void SetCurBufSize(uint8_t curBufSize) { lngradPool_.ids = curBufSize; }                \
-  uint8_t GetCurBufSize() const { return static_cast<uint8_t>(lngradPool_.ids); }         \
-  ::lngrad::aicore::detail::BufPoolState& PoolState() { return lngradPool_; }             \
-  const ::lngrad::aicore::detail::BufPoolState& PoolState() const { return lngradPool_; } \
-                                                                                          \
- private:                                                                                 \
-  ::lngrad::aicore::detail::BufPoolState lngradPool_;                                     \
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                             \
+ public:                                                                                   \
+  /* [[maybe_unused]]: a pool class of internal linkage need not read them (clang's     */ \
+  /* -Wunused-const-variable).                                                          */ \
+  [[maybe_unused]] static constexpr ::AscendC::TPosition poolPos = POSITION;               \
+  [[maybe_unused]] static constexpr uint32_t bufSize = BUFID_SIZE;                         \
+  [[maybe_unused]] static constexpr uint32_t bufIDSize = BUFID_SIZE;                       \
+  [[maybe_unused]] static constexpr bool isTbufPool = true;                                \
+  static_assert(                                                                           \
+      ::AscendC::IsUbPosition(POSITION),                                                   \
+      "lngrad models the UB only: a TBufPool position must be VECIN, VECOUT or VECCALC");  \
+  static_assert(BUFID_SIZE >= 1 && BUFID_SIZE <= 16,                                       \
+                "EXTERN_IMPL_BUFPOOL: BUFID_SIZE in [1, 16]");                             \
+  ~EXT_BUFPOOL() { ::lngrad::aicore::detail::DestroyCustomPool(lngradPool_); }             \
+  void Reset(::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {         \
+    ::lngrad::aicore::detail::ResetCustomPool(lngradPool_, loc);                           \
+  }                                                                                        \
+  void Init() { lngradPool_ = ::lngrad::aicore::detail::BufPoolState{}; }                  \
+  ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                     \
+    return ::lngrad::aicore::detail::CustomPoolHandle(lngradSlots_, offset, BUFID_SIZE);   \
+  }                                                                                        \
+  void SetCurAddr(uint32_t curAddr) { lngradPool_.cur = curAddr; }                         \
+  uint32_t GetCurAddr() const { return lngradPool_.cur; }                                  \
+  void SetCurBufSize(uint8_t curBufSize) { lngradPool_.ids = curBufSize; }                 \
+  uint8_t GetCurBufSize() const { return static_cast<uint8_t>(lngradPool_.ids); }          \
+  ::lngrad::aicore::detail::BufPoolState& PoolState() { return lngradPool_; }              \
+  const ::lngrad::aicore::detail::BufPoolState& PoolState() const { return lngradPool_; }  \
+                                                                                           \
+ private:                                                                                  \
+  ::lngrad::aicore::detail::BufPoolState lngradPool_;                                      \
   ::lngrad::aicore::detail::BufHandleSlot lngradSlots_[BUFID_SIZE] = {}
