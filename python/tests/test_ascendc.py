@@ -125,3 +125,28 @@ def test_errors():
         lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, soc="Ascend310P1")
     with pytest.raises(ValueError, match="stack_buffer"):
         lngrad.ascendc.tiling((1, 8, 16), stack_buffer="big")
+
+
+def test_concurrent_calls_from_threads():
+    # The GIL is released during a launch: Python threads may run the device at once, on
+    # different products, and each gets the bits it gets alone.
+    import threading
+
+    dy, x, mean, var, gamma = oracle.inputs(np.random.default_rng(5), 256, 64)
+    want = {soc: lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, blocks=2, soc=soc)
+            for soc in ("Ascend910B1", "Ascend950PR_9599")}
+    failures = []
+
+    def work(i):
+        for k in range(5):
+            soc = ("Ascend910B1", "Ascend950PR_9599")[(i + k) % 2]
+            got = lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, blocks=2, soc=soc)
+            if not all(np.array_equal(a, b) for a, b in zip(got, want[soc])):
+                failures.append((i, k, soc))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
