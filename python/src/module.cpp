@@ -77,11 +77,13 @@ std::string ShapeText(const int64_t* shape, size_t ndim) {
 // The kind of array the caller passed, so that results come back as the same kind.
 enum class Kind { kNumpy, kTorch };
 
-// torch.Tensor, once torch has been imported by someone (lngrad never imports it itself).
+// torch.Tensor, once torch has been imported by someone (lngrad never imports it itself). Until
+// then each call looks "torch" up in sys.modules with an interned key (a hash-table probe).
 PyObject* TorchTensorType() {
   static PyObject* type = nullptr;
+  static PyObject* key = PyUnicode_InternFromString("torch");
   if (type == nullptr) {
-    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");
+    PyObject* torch = PyDict_GetItem(PyImport_GetModuleDict(), key);       // borrowed, no error set
     if (torch != nullptr) type = PyObject_GetAttrString(torch, "Tensor");  // kept for good
     if (type == nullptr) PyErr_Clear();
   }

@@ -515,7 +515,9 @@ Status RstdToVariance(int64_t n, const float* rstd, float epsilon, float* varian
                                      std::to_string(i) + " must be finite and > 0 (got " +
                                      core::FormatValue(r) + ")");
     }
-    if (1.0 / (static_cast<double>(r) * r) > std::numeric_limits<float>::max()) {
+    // 1/r^2 exceeds the float range only for r below about 5.4e-20: the division is made only
+    // there (it is per element, and this conversion is on the Python binding's call path).
+    if (r < 1e-19f && 1.0 / (static_cast<double>(r) * r) > std::numeric_limits<float>::max()) {
       return Status::OutOfRange(std::string(kFn) + ": argument 'rstd' element " +
                                 std::to_string(i) + " = " + core::FormatValue(r) +
                                 " gives a variance beyond the float range");
