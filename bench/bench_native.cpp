@@ -4,8 +4,6 @@
 // once (the memory traffic of an ideal single pass). The label names the path that ran
 // (LNGRAD_IMPL=scalar selects the reference path).
 #include <cstdint>
-#include <new>
-#include <sys/mman.h>
 #include <random>
 #include <string>
 #include <utility>
@@ -22,38 +20,11 @@ using lngrad::Options;
 using lngrad::RowShape;
 using lngrad::RunInfo;
 
-// Buffers as NumPy allocates them on Linux, so that bench/bench_python.py compares the Python
-// call with the C++ call on the same kind of memory: 64-byte aligned (large std::vector buffers
-// come from mmap 16 bytes past a page boundary, so every 64-byte access would straddle two cache
-// lines), and buffers of 4 MiB or more on transparent huge pages (NumPy madvises them
-// MADV_HUGEPAGE, which a machine with THP "madvise" honours: fewer TLB misses over large tensors).
 template <class T>
-struct CacheLineAllocator {
-  using value_type = T;
-  static constexpr size_t kHuge = size_t{4} << 20;
-  CacheLineAllocator() = default;
-  template <class U>
-  CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  T* allocate(size_t n) {
-    const size_t bytes = n * sizeof(T);
-    const size_t align = bytes >= kHuge ? size_t{2} << 20 : 64;
-    void* p = ::operator new (bytes, std::align_val_t{align});
-    if (bytes >= kHuge) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: ignore failures
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, size_t n) {
-    ::operator delete (p, std::align_val_t{n * sizeof(T) >= kHuge ? size_t{2} << 20 : 64});
-  }
-  bool operator==(const CacheLineAllocator&) const { return true; }
-};
-template <class T>
-using Buffer = std::vector<T, CacheLineAllocator<T>>;
-
-template <class T>
-Buffer<T> Random(size_t n, uint32_t seed, float lo, float hi) {
+std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(lo, hi);
-  Buffer<T> v(n);
+  std::vector<T> v(n);
   for (auto& e : v) e = T(dist(rng));
   return v;
 }
@@ -100,7 +71,7 @@ void Measure(benchmark::State& state, Problem& p, const void* out, double bytes_
 // The inputs of LayerNormGrad and LayerNormBackward, the same for both.
 template <class T>
 struct GradInputs {
-  Buffer<T> dy, x, mean, var, gamma;
+  std::vector<T> dy, x, mean, var, gamma;
 };
 
 template <class T>
@@ -116,7 +87,7 @@ void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  Buffer<T> dx(n), dgamma(h), dbeta(h);
+  std::vector<T> dx(n), dgamma(h), dbeta(h);
   Measure(state, p, dx.data(), static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h),
           [&] {
             return lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
@@ -130,7 +101,7 @@ void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  Buffer<T> pd_x(n), res(n);
+  std::vector<T> pd_x(n), res(n);
   Measure(state, p, pd_x.data(), static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), [&] {
     return lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
                                  in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options);
@@ -142,7 +113,7 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, h = p.h;
   const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
-  Buffer<T> dgamma(h), dbeta(h);
+  std::vector<T> dgamma(h), dbeta(h);
   Measure(state, p, dgamma.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), [&] {
     return lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
                                      p.options);
@@ -155,7 +126,7 @@ void BM_LayerNorm(benchmark::State& state) {
   const size_t n = p.n, rows = p.rows, h = p.h;
   const auto x = Random<T>(n, 2, -2, 2);
   const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
-  Buffer<T> y(n), mean(rows), var(rows);
+  std::vector<T> y(n), mean(rows), var(rows);
   Measure(state, p, y.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h),
           [&] {
             return lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
