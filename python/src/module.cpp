@@ -95,6 +95,9 @@ bool IsTorchTensor(nb::handle h) {
   return t != nullptr && PyObject_IsInstance(h.ptr(), t) == 1;
 }
 
+// The kind of results for a call whose first data argument is `h`.
+Kind KindOf(nb::handle h) { return IsTorchTensor(h) ? Kind::kTorch : Kind::kNumpy; }
+
 // One checked array argument: CPU, float32 or float16, C-contiguous. Objects with the buffer
 // protocol (NumPy arrays) are read through it, everything else (torch tensors) through DLPack;
 // either way the view is held until the Arg is destroyed (with the GIL held).
@@ -266,8 +269,8 @@ Arg Take(const char* fn, const char* name, nb::handle h) {
 
 void SameDType(const char* fn, const Arg& ref, const Arg& a) {
   if (a.dtype != ref.dtype) {
-    Raise(PyExc_TypeError, std::string(fn) + ": argument '" + a.name + "' is " + NameOf(a.dtype) +
-                               " but '" + ref.name + "' is " + NameOf(ref.dtype) +
+    Raise(PyExc_TypeError, Where(fn, a.name) + " is " + NameOf(a.dtype) + " but '" + ref.name +
+                               "' is " + NameOf(ref.dtype) +
                                "; every tensor of the call has one dtype");
   }
 }
@@ -276,17 +279,17 @@ void SameShape(const char* fn, const Arg& ref, const Arg& a) {
   bool same = a.ndim() == ref.ndim();
   for (size_t i = 0; same && i < a.ndim(); ++i) same = a.dim(i) == ref.dim(i);
   if (!same) {
-    Raise(PyExc_ValueError, std::string(fn) + ": argument '" + a.name + "' has shape " +
-                                a.shape_text() + " but '" + ref.name + "' has shape " +
-                                ref.shape_text() + "; they must be equal");
+    Raise(PyExc_ValueError, Where(fn, a.name) + " has shape " + a.shape_text() + " but '" +
+                                ref.name + "' has shape " + ref.shape_text() +
+                                "; they must be equal");
   }
 }
 
 // The row layout of a [..., H] tensor: H = last extent, rows = the product of the others.
 lngrad::RowShape RowsOf(const char* fn, const Arg& a) {
   if (a.ndim() == 0) {
-    Raise(PyExc_ValueError, std::string(fn) + ": argument '" + a.name +
-                                "' is a scalar; it needs at least one axis (rows over the last)");
+    Raise(PyExc_ValueError,
+          Where(fn, a.name) + " is a scalar; it needs at least one axis (rows over the last)");
   }
   lngrad::RowShape s;
   s.h = a.dim(a.ndim() - 1);
@@ -297,9 +300,9 @@ lngrad::RowShape RowsOf(const char* fn, const Arg& a) {
 
 void NeedSize(const char* fn, const Arg& a, int64_t n, const char* what) {
   if (static_cast<int64_t>(a.size()) != n) {
-    Raise(PyExc_ValueError, std::string(fn) + ": argument '" + a.name + "' has " +
-                                std::to_string(a.size()) + " elements (shape " + a.shape_text() +
-                                ") but must have " + std::to_string(n) + " (" + what + ")");
+    Raise(PyExc_ValueError, Where(fn, a.name) + " has " + std::to_string(a.size()) +
+                                " elements (shape " + a.shape_text() + ") but must have " +
+                                std::to_string(n) + " (" + what + ")");
   }
 }
 
@@ -396,17 +399,17 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
     gamma = Take(fn, "gamma", gamma_h);
     SameDType(fn, x, gamma);
     if (gamma.ndim() != 1) {
-      Raise(PyExc_ValueError, std::string(fn) + ": argument 'gamma' has shape " +
-                                  gamma.shape_text() + "; it must be 1-D, (H,)");
+      Raise(PyExc_ValueError,
+            Where(fn, "gamma") + " has shape " + gamma.shape_text() + "; it must be 1-D, (H,)");
     }
     NeedSize(fn, gamma, shape.h, "H, the last extent of x");
   }
   const lngrad::Options options = OptionsFrom(num_threads);
-  const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(x_h);
   Out dx = Allocate(kind, x.dtype, ShapeOf(x));
   Out dgamma = Allocate(kind, x.dtype, {static_cast<size_t>(shape.h)});
   Out dbeta = Allocate(kind, x.dtype, {static_cast<size_t>(shape.h)});
-  lngrad::Status st;
+  lngrad::Status conversion, st;
   {
     nb::gil_scoped_release release;
     using lngrad::Half;
@@ -430,17 +433,21 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
         }
         mean32 = stat32.data();
       }
-      if (rows > 0)
-        st = lngrad::RstdToVariance(shape.rows, widen ? var_out : P<float>(stat), 0.0f, var_out);
+      if (rows > 0) {
+        conversion =
+            lngrad::RstdToVariance(shape.rows, widen ? var_out : P<float>(stat), 0.0f, var_out);
+      }
       var32 = var_out;
     }
     const float epsilon = stat_is_rstd ? 0.0f : eps;
-    if (st.ok() && x.dtype == DType::kFloat32) {
+    if (!conversion.ok()) {
+      // nothing to compute: the statistics are refused
+    } else if (x.dtype == DType::kFloat32) {
       const std::vector<float> ones = has_gamma ? std::vector<float>() : Filled<float>(shape.h, 1);
       st = lngrad::LayerNormBackward(shape, P<float>(dy), P<float>(x), mean32, var32,
                                      has_gamma ? P<float>(gamma) : ones.data(), epsilon,
                                      P<float>(dx), P<float>(dgamma), P<float>(dbeta), options);
-    } else if (st.ok()) {
+    } else {
       const std::vector<Half> ones = has_gamma ? std::vector<Half>() : Filled<Half>(shape.h, 1);
       const Half* g = has_gamma ? P<Half>(gamma) : ones.data();
       if (as_given && stats_half) {
@@ -454,9 +461,7 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
       }
     }
   }
-  if (!st.ok() && st.message().rfind("RstdToVariance", 0) == 0) {
-    Raise(PyExc_ValueError, std::string(fn) + ": " + st.message());
-  }
+  if (!conversion.ok()) Raise(PyExc_ValueError, std::string(fn) + ": " + conversion.message());
   ThrowIfError(st);
   return nb::make_tuple(dx.object, dgamma.object, dbeta.object);
 }
@@ -501,7 +506,7 @@ nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, 
   const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
   const lngrad::RowShape shape = in.shape;
   const lngrad::Options options = OptionsFrom(num_threads);
-  const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(x_h);
   Out pd_x = Allocate(kind, x.dtype, ShapeOf(x));
   Out res = Allocate(kind, x.dtype, ShapeOf(x));
   lngrad::Status st;
@@ -528,7 +533,7 @@ nb::tuple LayerNormGradBeta(nb::handle dy_h, nb::handle res_h, nb::handle num_th
   SameShape(kFn, dy, res);
   const lngrad::RowShape shape = RowsOf(kFn, dy);
   const lngrad::Options options = OptionsFrom(num_threads);
-  const Kind kind = IsTorchTensor(dy_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(dy_h);
   Out dgamma = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
   Out dbeta = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
   lngrad::Status st;
@@ -565,7 +570,7 @@ nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, float
     NeedSize(kFn, beta, shape.h, "H, the last extent of x");
   }
   const lngrad::Options options = OptionsFrom(num_threads);
-  const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(x_h);
   std::vector<size_t> stat_shape = ShapeOf(x);
   stat_shape.pop_back();
   // float32_stats: float statistics of half data (rounded once from double), as PyTorch keeps
@@ -607,21 +612,37 @@ nb::object Convert(const char* fn, const char* name, nb::handle in_h, float eps)
   if (in.dtype != DType::kFloat32) {
     Raise(PyExc_TypeError, std::string(fn) + ": argument '" + name + "' must be float32");
   }
-  Out out = Allocate(IsTorchTensor(in_h) ? Kind::kTorch : Kind::kNumpy, in.dtype, ShapeOf(in));
+  Out out = Allocate(KindOf(in_h), in.dtype, ShapeOf(in));
   if (in.size() > 0) ThrowIfError(kConvert(in.size(), P<float>(in), eps, P<float>(out)));
   return out.object;
 }
 
 // ---- lngrad.ascendc: the operators on the simulated device -------------------------------
 
+// "min", "max" or a byte count (an int, or its decimal text) of argument `name`.
+lngrad::ops::TmpSize TmpFrom(const char* fn, const char* name, nb::handle h) {
+  lngrad::ops::TmpSize t;
+  int64_t bytes = 0;
+  if (nb::isinstance<nb::str>(h)) {
+    const lngrad::Status st = lngrad::ops::ParseTmpSize(nb::cast<std::string>(h), &t);
+    if (!st.ok()) Raise(PyExc_ValueError, Where(fn, name) + ": " + st.message());
+  } else if (!nb::try_cast<int64_t>(h, bytes)) {
+    Raise(PyExc_TypeError, Where(fn, name) + " must be \"min\", \"max\" or a byte count (int)");
+  } else if (bytes < 0 || bytes > UINT32_MAX) {
+    Raise(PyExc_ValueError,
+          Where(fn, name) + " must be a byte count in [0, 2^32), got " + std::to_string(bytes));
+  } else {
+    t.kind = lngrad::ops::TmpSize::Kind::kBytes;
+    t.bytes = static_cast<uint32_t>(bytes);
+  }
+  return t;
+}
+
 lngrad::ops::OpArgs DeviceArgs(const char* fn, const Arg& x, const std::string& soc,
                                bool reuse_source, nb::handle tmp, nb::handle blocks) {
   lngrad::ops::OpArgs a;
-  if (x.ndim() == 0) {
-    Raise(PyExc_ValueError, std::string(fn) + ": argument '" + x.name +
-                                "' is a scalar; it needs at least one axis (rows over the last)");
-  }
-  // [B, S, H]: H the last extent, S the one before it, B the product of the rest.
+  // [B, S, H] (the caller's RowsOf has refused a scalar x): H the last extent, S the one before it,
+  // B the product of the rest.
   const int64_t h = x.dim(x.ndim() - 1);
   const int64_t s = x.ndim() >= 2 ? x.dim(x.ndim() - 2) : 1;
   int64_t b = 1;
@@ -631,17 +652,7 @@ lngrad::ops::OpArgs DeviceArgs(const char* fn, const Arg& x, const std::string& 
       b, s, h);
   // isReuseSource has no effect for half (spec §1.9, §3.3); as `lngrad run --impl ascendc`.
   a.reuse_source = reuse_source && x.dtype == DType::kFloat32;
-  if (nb::isinstance<nb::str>(tmp)) {
-    ThrowIfError(lngrad::ops::ParseTmpSize(nb::cast<std::string>(tmp), &a.tmp));
-  } else {
-    int64_t bytes = 0;
-    if (!nb::try_cast<int64_t>(tmp, bytes)) {
-      Raise(PyExc_TypeError, std::string(fn) +
-                                 ": argument 'tmp' must be \"min\", \"max\" or a "
-                                 "byte count (int)");
-    }
-    ThrowIfError(lngrad::ops::ParseTmpSize(std::to_string(bytes), &a.tmp));
-  }
+  a.tmp = TmpFrom(fn, "tmp", tmp);
   int64_t n = 1;
   if (!blocks.is_none() && !nb::try_cast<int64_t>(blocks, n)) {
     Raise(PyExc_TypeError, std::string(fn) + ": argument 'blocks' must be an int or None");
@@ -651,8 +662,7 @@ lngrad::ops::OpArgs DeviceArgs(const char* fn, const Arg& x, const std::string& 
           std::string(fn) + ": argument 'blocks' must be in [1, 65535], got " + std::to_string(n));
   }
   a.launch.blocks = static_cast<uint32_t>(n);
-  if (lngrad::FindProduct(soc) == nullptr) ThrowIfError(lngrad::SetCurrentSoc(soc));
-  a.launch.soc = soc;
+  a.launch.soc = soc;  // an unknown one is the operator's InvalidArgument
   return a;
 }
 
@@ -665,7 +675,7 @@ nb::tuple DeviceLayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle varian
   const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
   lngrad::ops::LayerNormGradOpArgs g;
   static_cast<lngrad::ops::OpArgs&>(g) = DeviceArgs(kFn, x, soc, reuse_source, tmp, blocks);
-  const Kind kind = IsTorchTensor(x_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(x_h);
   Out pd_x = Allocate(kind, x.dtype, ShapeOf(x));
   Out res = Allocate(kind, x.dtype, ShapeOf(x));
   g.SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data,
@@ -689,7 +699,7 @@ nb::tuple DeviceLayerNormGradBeta(nb::handle dy_h, nb::handle res_h, const std::
   const lngrad::RowShape shape = RowsOf(kFn, dy);
   lngrad::ops::LayerNormGradBetaOpArgs b;
   static_cast<lngrad::ops::OpArgs&>(b) = DeviceArgs(kFn, dy, soc, reuse_source, tmp, blocks);
-  const Kind kind = IsTorchTensor(dy_h) ? Kind::kTorch : Kind::kNumpy;
+  const Kind kind = KindOf(dy_h);
   Out pd_gamma = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
   Out pd_beta = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
   b.SetTensors(res.data(), dy.data(), pd_gamma.data, pd_beta.data);
@@ -721,28 +731,14 @@ nb::dict FieldsOf(const AscendC::tiling::LayerNormGradBetaTiling& t) {
 // One API's host tiling: its max/min tmp sizes, the stack buffer chosen from them, the tiling.
 template <class Tiling, class MaxMin, class Info>
 nb::dict TileApi(const char* api, const ge::Shape& shape, uint32_t type_size, bool reuse,
-                 nb::handle stack, MaxMin max_min, Info info) {
-  uint32_t max_tmp = 0, min_tmp = 0, chosen = 0;
+                 const lngrad::ops::TmpSize& stack, MaxMin max_min, Info info) {
+  uint32_t max_tmp = 0, min_tmp = 0;
   lngrad::Status st = max_min(shape, type_size, reuse, max_tmp, min_tmp);
   if (!st.ok()) Raise(PyExc_ValueError, std::string(api) + ": " + st.message());
-  if (nb::isinstance<nb::str>(stack)) {
-    const std::string s = nb::cast<std::string>(stack);
-    if (s != "min" && s != "max") {
-      Raise(PyExc_ValueError,
-            "ascendc.tiling: argument 'stack_buffer' must be \"min\", \"max\" "
-            "or a byte count, not \"" +
-                s + "\"");
-    }
-    chosen = s == "min" ? min_tmp : max_tmp;
-  } else {
-    int64_t bytes = 0;
-    if (!nb::try_cast<int64_t>(stack, bytes) || bytes < 0 || bytes > UINT32_MAX) {
-      Raise(PyExc_ValueError,
-            "ascendc.tiling: argument 'stack_buffer' must be \"min\", \"max\" "
-            "or a byte count in [0, 2^32)");
-    }
-    chosen = static_cast<uint32_t>(bytes);
-  }
+  using TmpKind = lngrad::ops::TmpSize::Kind;
+  const uint32_t chosen = stack.kind == TmpKind::kMin   ? min_tmp
+                          : stack.kind == TmpKind::kMax ? max_tmp
+                                                        : stack.bytes;
   Tiling t;
   st = info(shape, chosen, type_size, reuse, t);
   if (!st.ok()) Raise(PyExc_ValueError, std::string(api) + ": " + st.message());
@@ -779,8 +775,13 @@ nb::dict Tiling(nb::handle shape_h, const std::string& dtype, const std::string&
           "\"half\" (\"float16\"), not \"" +
               dtype + "\"");
   }
+  const lngrad::ops::TmpSize stack = TmpFrom("ascendc.tiling", "stack_buffer", stack_buffer);
   const lngrad::Product* p = lngrad::FindProduct(soc);
-  if (p == nullptr) ThrowIfError(lngrad::SetCurrentSoc(soc));  // the library's message
+  if (p == nullptr) {
+    // SetCurrentSoc words the message (the known names) and changes nothing on failure.
+    const lngrad::Status st = lngrad::SetCurrentSoc(soc);
+    Raise(PyExc_ValueError, st.ok() ? "soc \"" + soc + "\" is unknown" : st.message());
+  }
   // The tiling functions read the current product; held for the call.
   lngrad::ops::host::TilingProductScope scope(*p);
   const ge::Shape shape(dims);
@@ -795,10 +796,10 @@ nb::dict Tiling(nb::handle shape_h, const std::string& dtype, const std::string&
   d["type_size"] = type_size;
   d["reuse_source"] = reuse_source;
   d["LayerNormGrad"] = TileApi<AscendC::tiling::LayerNormGradTiling>(
-      "LayerNormGrad", shape, type_size, reuse_source, stack_buffer,
+      "LayerNormGrad", shape, type_size, reuse_source, stack,
       lngrad::tiling::LayerNormGradMaxMinTmpSize, lngrad::tiling::LayerNormGradNDTilingInfo);
   d["LayerNormGradBeta"] = TileApi<AscendC::tiling::LayerNormGradBetaTiling>(
-      "LayerNormGradBeta", shape, type_size, reuse_source, stack_buffer,
+      "LayerNormGradBeta", shape, type_size, reuse_source, stack,
       lngrad::tiling::LayerNormGradBetaMaxMinTmpSize,
       lngrad::tiling::LayerNormGradBetaNDTilingInfo);
   return d;

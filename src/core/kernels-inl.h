@@ -788,13 +788,7 @@ HWY_INLINE void ForwardHalf(const ForwardArgs<Half>& a, int64_t row_begin, int64
     const double mean = RowSumD<false>(x, 0.0, h) / static_cast<double>(a.h);
     const double variance = RowSumD<true>(x, mean, h) / static_cast<double>(a.h);
     const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
-    if (a.mean_f32 != nullptr) {
-      a.mean_f32[r] = static_cast<float>(mean);
-      a.variance_f32[r] = static_cast<float>(variance);
-    } else {
-      ScalarPut(a.mean + r, RoundToOddFloat(mean));
-      ScalarPut(a.variance + r, RoundToOddFloat(variance));
-    }
+    PutRowStatistics(a, r, mean, variance);
     const VD vmean = hn::Set(dd, mean);
     const VD vrstd = hn::Set(dd, rstd);
     auto chunk = [&](size_t i, size_t count, auto full) HWY_ATTR {

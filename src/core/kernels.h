@@ -194,6 +194,18 @@ inline float RoundToOddFloat(double d) {
   return out;
 }
 
+// Row r's statistics from the half forward (double): rounded once to float where the call has
+// float statistics, else to half through RoundToOddFloat (one rounding, docs/math.md §3).
+inline void PutRowStatistics(const ForwardArgs<Half>& a, int64_t r, double mean, double variance) {
+  if (a.mean_f32 != nullptr) {
+    a.mean_f32[r] = static_cast<float>(mean);
+    a.variance_f32[r] = static_cast<float>(variance);
+  } else {
+    PutFloat(a.mean + r, RoundToOddFloat(mean));
+    PutFloat(a.variance + r, RoundToOddFloat(variance));
+  }
+}
+
 // Forward statistics: mean = sum(x)/N and variance = sum((x - mean)^2)/N, divided in double
 // and rounded once.
 inline float DivideByN(float sum, int64_t n) {

@@ -103,13 +103,7 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
       const double mean = LaneRowSum<T, false, double>(x, 0.0, h) / static_cast<double>(h);
       const double variance = LaneRowSum<T, true, double>(x, mean, h) / static_cast<double>(h);
       const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
-      if (a.mean_f32 != nullptr) {
-        a.mean_f32[r] = static_cast<float>(mean);
-        a.variance_f32[r] = static_cast<float>(variance);
-      } else {
-        PutFloat(a.mean + r, RoundToOddFloat(mean));
-        PutFloat(a.variance + r, RoundToOddFloat(variance));
-      }
+      PutRowStatistics(a, r, mean, variance);
       T* y = a.y + r * h;
       for (int64_t i = 0; i < h; ++i) {
         const double t = (static_cast<double>(ToFloat(x[i])) - mean) * rstd;
