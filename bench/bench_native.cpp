@@ -1,8 +1,8 @@
 // Native library throughput: LayerNormBackward, LayerNormGrad, LayerNormGradBeta and the
-// LayerNorm forward, float and half, rows x H in {64 x 16, 4096 x 768, 8192 x 1024,
-// 16384 x 4096, 2048 x 12288}, 1 and 2 threads. bytes/s counts every tensor read or written
-// once (the memory traffic of an ideal single pass). The label names the path that ran
-// (LNGRAD_IMPL=scalar selects the reference path).
+// LayerNorm forward, float and half (half LayerNormGrad/LayerNormBackward in both evaluations),
+// rows x H in {64 x 16, 4096 x 768, 8192 x 1024, 16384 x 4096, 2048 x 12288}, 1 and 2 threads.
+// bytes/s counts every tensor read or written once (the memory traffic of an ideal single pass).
+// The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path).
 #include <cstdint>
 #include <random>
 #include <string>
@@ -82,9 +82,11 @@ GradInputs<T> MakeGradInputs(RowShape shape) {
           Random<T>(rows, 4, 0.5f, 2.0f), Random<T>(h, 5, 0.5f, 1.5f)};
 }
 
-template <class T>
+// kEval: the half evaluation (Options::half_eval; float data ignores it).
+template <class T, lngrad::HalfEval kEval = lngrad::HalfEval::kFast>
 void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
+  p.options.half_eval = kEval;
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> dx(n), dgamma(h), dbeta(h);
@@ -96,9 +98,10 @@ void BM_LayerNormBackward(benchmark::State& state) {
           });
 }
 
-template <class T>
+template <class T, lngrad::HalfEval kEval = lngrad::HalfEval::kFast>
 void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
+  p.options.half_eval = kEval;
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
   std::vector<T> pd_x(n), res(n);
@@ -153,6 +156,15 @@ BENCHMARK(BM_LayerNormGradBeta<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNormGradBeta<Half>)->Apply(Shapes);
 BENCHMARK(BM_LayerNorm<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNorm<Half>)->Apply(Shapes);
+// The correctly rounded half evaluation (the default is the fast one).
+void BM_LayerNormBackwardCorrectlyRounded(benchmark::State& state) {
+  BM_LayerNormBackward<Half, lngrad::HalfEval::kCorrectlyRounded>(state);
+}
+void BM_LayerNormGradCorrectlyRounded(benchmark::State& state) {
+  BM_LayerNormGrad<Half, lngrad::HalfEval::kCorrectlyRounded>(state);
+}
+BENCHMARK(BM_LayerNormBackwardCorrectlyRounded)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGradCorrectlyRounded)->Apply(Shapes);
 
 }  // namespace
 

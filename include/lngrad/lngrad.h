@@ -52,11 +52,22 @@ struct RunInfo {
   int threads = 1;          // threads actually used (1 for problems under 64K elements)
 };
 
+// How the half LayerNormGrad and LayerNormBackward evaluate pd_x / dx (docs/math.md §3, §6.4).
+//  kFast:             the float evaluation (float sums and coefficients, as for float data),
+//                     rounded once to half: memory-bound, within the bound of docs/math.md §6.4
+//                     (the float bound of §6.1 plus the half rounding). The default.
+//  kCorrectlyRounded: sums and pd_x in double (or certified in float), rounded once: every
+//                     output within 1 half ulp of the exact value rounded to half, at least
+//                     99.9 % of them equal to it; about twice the time per element.
+// Float data, LayerNormGradBeta and the LayerNorm forward do not depend on it.
+enum class HalfEval { kFast, kCorrectlyRounded };
+
 struct Options {
   int num_threads = 0;  // 0 = DefaultThreadCount(); 1 = calling thread only; capped at
                         // 256 and at the number of row blocks; must be >= 0
   Impl impl = Impl::kAuto;
   RunInfo* info = nullptr;  // optional: reports the path taken
+  HalfEval half_eval = HalfEval::kFast;
 };
 
 // One line per implementation, fastest first, reference last; `available` false with a reason
@@ -71,6 +82,9 @@ std::vector<ImplDescription> ListImpls();
 const char* ImplName(Impl impl);
 // Parses "auto", "simd", "scalar"; InvalidArgument otherwise.
 Status ParseImpl(const std::string& text, Impl* out);
+// "fast" and "correctly-rounded"; ParseHalfEval: InvalidArgument for anything else.
+const char* HalfEvalName(HalfEval eval);
+Status ParseHalfEval(const std::string& text, HalfEval* out);
 // What the environment variable LNGRAD_IMPL asks Impl::kAuto to mean: kAuto when it is unset or
 // empty, else its value; InvalidArgument naming the variable when it is not auto, simd or
 // scalar. `fn` prefixes the message (e.g. "LayerNormGrad"; empty: none).
@@ -80,8 +94,9 @@ Status ImplFromEnvironment(std::string_view fn, Impl* out);
 // variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.
 // Error (float, to first order): |pd_x - exact| <= (2*ceil(h/16) + 24) * 2^-24 * mag, mag = the
 // formula with absolute values (docs/math.md §6.1); res_for_gamma within 3 * 2^-24 relative.
-// Half: pd_x evaluated in double, res_for_gamma in float, each output rounded once (RNE): every
-// element within 1 half ulp of the exact value rounded to half (docs/math.md §6.4).
+// Half: res_for_gamma in float, pd_x as Options::half_eval says (the default kFast: in float;
+// kCorrectlyRounded: in double, every element within 1 half ulp of the exact value rounded to
+// half), each output rounded once (RNE) (docs/math.md §6.4).
 Status LayerNormGrad(RowShape shape, const float* dy, const float* x, const float* mean,
                      const float* variance, const float* gamma, float epsilon, float* pd_x,
                      float* res_for_gamma, const Options& options = {});

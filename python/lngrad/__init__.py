@@ -2,7 +2,8 @@
 
 Native maths (the C++ library, lngrad::LayerNorm*; formulas and error bounds in docs/math.md):
 
-    dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, mean, rstd, gamma=None, *, num_threads=None)
+    dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, mean, rstd, gamma=None, *, num_threads=None,
+                                                   half_eval="fast")
     dx, dgamma, dbeta = lngrad.layer_norm_backward_variance(dy, x, mean, variance, gamma=None, eps=1e-5)
     pd_x, res_for_gamma = lngrad.layer_norm_grad(dy, x, variance, mean, gamma, eps)
     dgamma, dbeta = lngrad.layer_norm_grad_beta(dy, res_for_gamma)
@@ -18,6 +19,11 @@ results are new arrays of the caller's kind (a torch tensor in, torch tensors ou
 released while the library computes. Results are bitwise identical for every num_threads
 (None or 0: one thread per hardware thread). Bad arguments raise TypeError (kind, dtype) or
 ValueError (shape, layout, values), with the library's message naming the argument.
+
+float16 data: layer_norm_backward, layer_norm_backward_variance and layer_norm_grad take
+half_eval="fast" (the default: the float evaluation, rounded once to half; its error bound is in
+docs/math.md §6.4) or half_eval="correctly-rounded" (every output within one half ulp of the
+exact value rounded to half, at least 99.9 % equal to it; about half the speed).
 
 lngrad.layer_norm_backward follows PyTorch's convention (mean and rstd = 1/sqrt(var + eps), as
 torch.native_layer_norm saves them); the other functions follow Ascend C's (mean, variance and

@@ -7,8 +7,9 @@
 Both compute with lngrad's native library (lngrad.layer_norm forward, the fused
 lngrad.layer_norm_backward_variance backward) through a torch.autograd.Function, for CPU
 tensors of float32 or float16 (torch's own CPU layer norm has no float16 before 2.x). The
-statistics are kept in float32 for float16 data too, as torch keeps them, so half gradients
-are within one half ulp of the exact ones. Other
+statistics are kept in float32 for float16 data too, as torch keeps them. Half gradients use
+``half_eval`` (default "fast": the float evaluation rounded once, docs/math.md §6.4;
+"correctly-rounded": every element within one half ulp of the exact value). Other
 tensors (another device, another dtype, or weight/bias of a different dtype than the input) go
 to torch.nn.functional.layer_norm, so that the module stays a drop-in everywhere. Double
 backward is not supported: differentiating the gradient raises a RuntimeError.
@@ -50,7 +51,7 @@ def uses_lngrad(input, weight=None, bias=None):
 
 class _LayerNormFunction(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, input, weight, bias, h, eps, num_threads):
+    def forward(ctx, input, weight, bias, h, eps, num_threads, half_eval):
         x = input.detach().contiguous().view(-1, h)
         w = None if weight is None else weight.detach().contiguous().view(h)
         b = None if bias is None else bias.detach().contiguous().view(h)
@@ -59,7 +60,7 @@ class _LayerNormFunction(torch.autograd.Function):
         y, mean, variance = _lngrad.layer_norm(x, w, b, eps, num_threads=num_threads,
                                                float32_stats=True)
         ctx.save_for_backward(x, w, mean, variance)
-        ctx.h, ctx.eps, ctx.num_threads = h, eps, num_threads
+        ctx.h, ctx.eps, ctx.num_threads, ctx.half_eval = h, eps, num_threads, half_eval
         ctx.shapes = (input.shape, None if weight is None else weight.shape,
                       None if bias is None else bias.shape)
         return y.view(input.shape)
@@ -72,16 +73,18 @@ class _LayerNormFunction(torch.autograd.Function):
         if dy.dtype != x.dtype:
             dy = dy.to(x.dtype)
         dx, dgamma, dbeta = _lngrad.layer_norm_backward_variance(
-            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads)
+            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads,
+            half_eval=ctx.half_eval)
         input_shape, weight_shape, bias_shape = ctx.shapes
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
         return (dx.view(input_shape) if need_x else None,
                 dgamma.view(weight_shape) if need_w and weight_shape is not None else None,
                 dbeta.view(bias_shape) if need_b and bias_shape is not None else None,
-                None, None, None)
+                None, None, None, None)
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num_threads=None):
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num_threads=None,
+               half_eval="fast"):
     """torch.nn.functional.layer_norm with lngrad's forward and backward (see the module doc)."""
     shape = _normalized(normalized_shape)
     if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
@@ -98,7 +101,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num
     h = math.prod(shape)
     if h == 0:
         return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
-    return _LayerNormFunction.apply(input, weight, bias, h, float(eps), num_threads)
+    if half_eval not in ("fast", "correctly-rounded"):
+        raise ValueError(f"lngrad.torch.layer_norm: half_eval must be 'fast' or "
+                         f"'correctly-rounded', got {half_eval!r}")
+    return _LayerNormFunction.apply(input, weight, bias, h, float(eps), num_threads, half_eval)
 
 
 _TORCH_HAS_BIAS_ARG = "bias" in inspect.signature(torch.nn.LayerNorm.__init__).parameters
@@ -108,11 +114,12 @@ class LayerNorm(torch.nn.LayerNorm):
     """torch.nn.LayerNorm whose forward and backward run lngrad (see the module doc).
 
     Same constructor (normalized_shape, eps, elementwise_affine, bias, device, dtype), the same
-    parameters (weight, bias) and state_dict; ``num_threads`` is lngrad's thread count.
+    parameters (weight, bias) and state_dict; ``num_threads`` is lngrad's thread count,
+    ``half_eval`` its evaluation of float16 gradients ("fast" or "correctly-rounded").
     """
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
-                 device=None, dtype=None, *, num_threads=None):
+                 device=None, dtype=None, *, num_threads=None, half_eval="fast"):
         if _TORCH_HAS_BIAS_ARG:
             super().__init__(normalized_shape, eps, elementwise_affine, bias=bias,
                              device=device, dtype=dtype)
@@ -122,7 +129,8 @@ class LayerNorm(torch.nn.LayerNorm):
             if elementwise_affine and not bias:
                 self.bias = None
         self.num_threads = num_threads
+        self.half_eval = half_eval
 
     def forward(self, input):
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps,
-                          num_threads=self.num_threads)
+                          num_threads=self.num_threads, half_eval=self.half_eval)

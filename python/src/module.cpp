@@ -343,8 +343,13 @@ std::vector<size_t> ShapeOf(const Arg& a) {
   return s;
 }
 
-lngrad::Options OptionsFrom(nb::handle num_threads) {
+// half_eval: "fast" (the default) or "correctly-rounded" (lngrad::HalfEval).
+lngrad::Options OptionsFrom(nb::handle num_threads, const std::string& half_eval = "fast") {
   lngrad::Options o;
+  if (!lngrad::ParseHalfEval(half_eval, &o.half_eval).ok()) {
+    Raise(PyExc_ValueError,
+          "argument 'half_eval' must be 'fast' or 'correctly-rounded', got '" + half_eval + "'");
+  }
   if (!num_threads.is_none()) {
     int64_t n = 0;
     if (!nb::try_cast<int64_t>(num_threads, n)) {
@@ -380,7 +385,7 @@ std::vector<T> Filled(int64_t h, float value) {
 // eps (Ascend C's, what lngrad.torch saves from lngrad.layer_norm).
 nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle mean_h,
                    nb::handle stat_h, const char* stat_name, bool stat_is_rstd, float eps,
-                   nb::handle gamma_h, nb::handle num_threads) {
+                   nb::handle gamma_h, nb::handle num_threads, const std::string& half_eval) {
   const Arg dy = Take(fn, "dy", dy_h), x = Take(fn, "x", x_h);
   const Arg mean = Take(fn, "mean", mean_h), stat = Take(fn, stat_name, stat_h);
   SameDType(fn, x, dy);
@@ -404,7 +409,7 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
     }
     NeedSize(fn, gamma, shape.h, "H, the last extent of x");
   }
-  const lngrad::Options options = OptionsFrom(num_threads);
+  const lngrad::Options options = OptionsFrom(num_threads, half_eval);
   const Kind kind = KindOf(x_h);
   Out dx = Allocate(kind, x.dtype, ShapeOf(x));
   Out dgamma = Allocate(kind, x.dtype, {static_cast<size_t>(shape.h)});
@@ -467,15 +472,17 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
 }
 
 nb::tuple LayerNormBackward(nb::handle dy, nb::handle x, nb::handle mean, nb::handle rstd,
-                            nb::handle gamma, nb::handle num_threads) {
-  return Backward("layer_norm_backward", dy, x, mean, rstd, "rstd", true, 0.0f, gamma, num_threads);
+                            nb::handle gamma, nb::handle num_threads,
+                            const std::string& half_eval) {
+  return Backward("layer_norm_backward", dy, x, mean, rstd, "rstd", true, 0.0f, gamma, num_threads,
+                  half_eval);
 }
 
 nb::tuple LayerNormBackwardVariance(nb::handle dy, nb::handle x, nb::handle mean,
                                     nb::handle variance, nb::handle gamma, float eps,
-                                    nb::handle num_threads) {
+                                    nb::handle num_threads, const std::string& half_eval) {
   return Backward("layer_norm_backward_variance", dy, x, mean, variance, "variance", false, eps,
-                  gamma, num_threads);
+                  gamma, num_threads, half_eval);
 }
 
 // The checked inputs of LayerNormGrad (native and on the device): one dtype, dy and x of one
@@ -500,12 +507,13 @@ struct GradInputs {
 };
 
 nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, nb::handle mean_h,
-                        nb::handle gamma_h, float eps, nb::handle num_threads) {
+                        nb::handle gamma_h, float eps, nb::handle num_threads,
+                        const std::string& half_eval) {
   constexpr const char* kFn = "layer_norm_grad";
   const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
   const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
   const lngrad::RowShape shape = in.shape;
-  const lngrad::Options options = OptionsFrom(num_threads);
+  const lngrad::Options options = OptionsFrom(num_threads, half_eval);
   const Kind kind = KindOf(x_h);
   Out pd_x = Allocate(kind, x.dtype, ShapeOf(x));
   Out res = Allocate(kind, x.dtype, ShapeOf(x));
@@ -863,12 +871,14 @@ NB_MODULE(_lngrad, m) {
   auto arr = [](const char* name) { return nb::arg(name).none(); };
   m.doc() = "lngrad's compiled core (use the lngrad package, not this module)";
   m.def("layer_norm_backward", &LayerNormBackward, arr("dy"), arr("x"), arr("mean"), arr("rstd"),
-        arg("gamma").none() = nb::none(), nb::kw_only(), arg("num_threads").none() = nb::none());
+        arg("gamma").none() = nb::none(), nb::kw_only(), arg("num_threads").none() = nb::none(),
+        arg("half_eval") = "fast");
   m.def("layer_norm_backward_variance", &LayerNormBackwardVariance, arr("dy"), arr("x"),
         arr("mean"), arr("variance"), arg("gamma").none() = nb::none(), arg("eps") = 1e-5f,
-        nb::kw_only(), arg("num_threads").none() = nb::none());
+        nb::kw_only(), arg("num_threads").none() = nb::none(), arg("half_eval") = "fast");
   m.def("layer_norm_grad", &LayerNormGrad, arr("dy"), arr("x"), arr("variance"), arr("mean"),
-        arr("gamma"), arg("eps"), nb::kw_only(), arg("num_threads").none() = nb::none());
+        arr("gamma"), arg("eps"), nb::kw_only(), arg("num_threads").none() = nb::none(),
+        arg("half_eval") = "fast");
   m.def("layer_norm_grad_beta", &LayerNormGradBeta, arr("dy"), arr("res_for_gamma"), nb::kw_only(),
         arg("num_threads").none() = nb::none());
   m.def("layer_norm", &LayerNorm, arr("x"), arg("gamma").none() = nb::none(),

@@ -54,6 +54,20 @@ def pd_x_bound(h, mag):
     return (2 * d + 14) * U * mag
 
 
+def half_spacing(v):
+    """The spacing of the float16 values at |v| (2^-24 among the subnormals)."""
+    a = np.abs(np.asarray(v, np.float64))
+    e = np.floor(np.log2(np.maximum(a, 2.0**-14)))
+    return np.exp2(e - 10)
+
+
+def half_fast_ok(out, exact, h, mag):
+    """docs/math.md §6.4, the fast half evaluation: the float bound of pd_x plus half the half
+    spacing at the output."""
+    got = np.asarray(out, np.float16).astype(np.float64)
+    return np.abs(got - exact) <= pd_x_bound(h, mag) + 0.5 * half_spacing(got) + 16 * 2.0**-149
+
+
 def half_ulps(out, exact):
     """How many half ulps `out` (float16) is from `exact` (float64) rounded to half."""
     rounded = np.asarray(exact, np.float64).astype(np.float16)

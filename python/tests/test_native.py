@@ -39,11 +39,28 @@ def test_layer_norm_grad_float_within_bound(rows, h):
 def test_layer_norm_grad_half_within_one_ulp(rows, h):
     dy, x, mean, var, gamma = oracle.inputs(rng(rows * 31 + h), rows, h, np.float16)
     eps = 1e-5
-    pd_x, res = lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps)
+    pd_x, res = lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps, half_eval="correctly-rounded")
     assert pd_x.dtype == np.float16 and res.dtype == np.float16
     e_pd_x, e_res, _ = oracle.grad(dy, x, var, mean, gamma, eps)
     assert oracle.half_ulps(pd_x, e_pd_x).max() <= 1
     assert oracle.half_ulps(res, e_res).max() <= 1
+
+
+@pytest.mark.parametrize("rows,h", SHAPES)
+def test_layer_norm_grad_half_fast_within_its_bound(rows, h):
+    # The default half evaluation: the float bound plus half a half spacing (docs/math.md §6.4);
+    # res_for_gamma is evaluated as in the correctly rounded mode.
+    dy, x, mean, var, gamma = oracle.inputs(rng(rows * 37 + h), rows, h, np.float16)
+    eps = 1e-5
+    pd_x, res = lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps)
+    pd_x_f, res_f = lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps, half_eval="fast")
+    assert np.array_equal(pd_x.view(np.uint16), pd_x_f.view(np.uint16))
+    e_pd_x, e_res, mag = oracle.grad(dy, x, var, mean, gamma, eps)
+    assert np.all(oracle.half_fast_ok(pd_x, e_pd_x, h, mag))
+    assert oracle.half_ulps(res, e_res).max() <= 1
+    with pytest.raises(ValueError, match=r"argument 'half_eval' must be 'fast' or "
+                                         r"'correctly-rounded', got 'exact'"):
+        lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps, half_eval="exact")
 
 
 @pytest.mark.parametrize("rows,h", SHAPES)
@@ -96,17 +113,22 @@ def test_layer_norm_backward_is_grad_then_beta_bitwise():
 
 
 @pytest.mark.parametrize("rows,h", [(64, 16), (20, 17), (8, 1000), (100, 768)])
-def test_layer_norm_backward_half_data_float_statistics(rows, h):
+@pytest.mark.parametrize("half_eval", ["correctly-rounded", "fast"])
+def test_layer_norm_backward_half_data_float_statistics(rows, h, half_eval):
     # Half data with PyTorch's float32 statistics: evaluated at the float statistics (no half
-    # rounding of them), so every dx is within 1 half ulp of the oracle's at those statistics.
+    # rounding of them). Correctly rounded: every dx within 1 half ulp of the oracle's at those
+    # statistics; fast: within its bound.
     dy, x, _, _, gamma = oracle.inputs(rng(rows + h), rows, h, np.float16)
     mean, rstd = torch_stats(x.astype(np.float32), 1e-5)
-    dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, mean, rstd, gamma)
+    dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, mean, rstd, gamma, half_eval=half_eval)
     assert dx.dtype == np.float16 and dgamma.dtype == np.float16
     variance = lngrad.rstd_to_variance(rstd, 0.0)  # what the library evaluates at
-    e_dx, e_res, _ = oracle.grad(dy, x, variance, mean, gamma, 0.0)
-    ulps = oracle.half_ulps(dx, e_dx)
-    assert ulps.max() <= 1 and np.mean(ulps == 0) >= 0.999
+    e_dx, e_res, mag = oracle.grad(dy, x, variance, mean, gamma, 0.0)
+    if half_eval == "fast":
+        assert np.all(oracle.half_fast_ok(dx, e_dx, h, mag))
+    else:
+        ulps = oracle.half_ulps(dx, e_dx)
+        assert ulps.max() <= 1 and np.mean(ulps == 0) >= 0.999
     e_g, e_b, _, _ = oracle.beta(dy, e_res)
     assert oracle.half_ulps(dbeta, e_b).max() <= 1
     assert oracle.half_ulps(dgamma, e_g).max() <= 1

@@ -8,9 +8,10 @@
 // Pass 2 walks the sub-block column vector by column vector, rows inside, while dy and x are
 // still in L1/L2 (memory sees one pass), writes pd_x = a*x1 + (b*x2 + c) with two FMAs where
 // the target has FMA (non-temporal stores on large problems), and keeps the fused dgamma/dbeta
-// partials of the column vector in registers. Half data: sums in double, pd_x in float where an
-// error bound certifies the half rounding, else in double; rounded once to half (GradRowsHalf);
-// loads widen to float exactly.
+// partials of the column vector in registers. Half data, fast evaluation (the default): the same
+// kernel, loads widening to float exactly and each output rounded once to half. Half data,
+// correctly rounded: sums in double, pd_x in float where an error bound certifies the half
+// rounding, else in double; rounded once to half (GradRowsHalf).
 
 #if defined(LNGRAD_CORE_KERNELS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef LNGRAD_CORE_KERNELS_INL_H_
@@ -328,6 +329,10 @@ HWY_INLINE bool StreamPlan(bool wanted, const T* out1, const T* out2, size_t h, 
 }
 
 HWY_INLINE void StreamF(DF d, VF v, float* p) { hn::Stream(v, d, p); }
+HWY_INLINE void StreamF(DF d, VF v, Half* p) {
+  const hn::Rebind<uint16_t, DF> d16;
+  hn::Stream(HalfBitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
+}
 
 // ComputeRowCoefficients for `rows` rows at once (arrays of kMaxSubRows, entries past `rows`
 // initialized but ignored). On x86 SIMD targets in double vectors: the same IEEE operations in
@@ -366,9 +371,11 @@ HWY_INLINE void CoefficientsBatch(const float* s12, const float* s1, const float
 }
 
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
-// pd_x and res_for_gamma. Float data (half data: GradRowsHalf).
-template <bool kFused>
-HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t row_end, float* g,
+// pd_x and res_for_gamma. Float data, and half data in the fast evaluation: loads widen half to
+// float exactly, every operation is the float one, each half output is rounded once from the
+// float value (the correctly rounded half evaluation: GradRowsHalf).
+template <class T, bool kFused>
+HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g,
                          float* b) {
   const DF d;
   const size_t n = hn::Lanes(d);
@@ -386,16 +393,16 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
     const size_t base = static_cast<size_t>(r0) * h;
     for (size_t j = 0; j < rows; ++j) {
-      km[j] = a.mean[r0 + static_cast<int64_t>(j)];
-      kv[j] = a.variance[r0 + static_cast<int64_t>(j)];
+      km[j] = RowMean(a, r0 + static_cast<int64_t>(j));
+      kv[j] = RowVariance(a, r0 + static_cast<int64_t>(j));
       RowGradSums(a.dy + base + j * h, a.x + base + j * h, a.gamma, km[j], h, &s12[j], &s1[j],
                   &s2[j]);
     }
     CoefficientsBatch(s12, s1, s2, kv, a.epsilon, a.h, rows, ka, kb, kc);
-    const float* dy = a.dy + base;
-    const float* x = a.x + base;
-    float* pd_x = a.pd_x + base;
-    float* res_out = kFused ? nullptr : a.res_for_gamma + base;
+    const T* dy = a.dy + base;
+    const T* x = a.x + base;
+    T* pd_x = a.pd_x + base;
+    T* res_out = kFused ? nullptr : a.res_for_gamma + base;
     // Pass 2 covers rows [j_begin, j_end) of the sub-block: all of them at once for the fused
     // path (the dgamma/dbeta partials of a column stay in registers over the rows), one row at a
     // time for LayerNormGrad, which has no column sums: its two outputs are then written as two
@@ -408,8 +415,8 @@ HWY_INLINE void GradRows(const GradArgs<float>& a, int64_t row_begin, int64_t ro
     // columns stay in registers over the rows.
     auto columns = [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
       constexpr size_t kVecs = decltype(vecs)::value;
-      auto load = [&](const float* p) HWY_ATTR { return LoadSome(d, p, rem, full); };
-      auto store = [&](VF v, float* p) HWY_ATTR {
+      auto load = [&](const auto* p) HWY_ATTR { return LoadSome(d, p, rem, full); };
+      auto store = [&](VF v, T* p) HWY_ATTR {
         if constexpr (decltype(nt)::value) {
           StreamF(d, v, p);
         } else {
@@ -655,19 +662,17 @@ HWY_INLINE void GradRowsHalf(const GradArgs<Half>& a, int64_t row_begin, int64_t
 template <class T>
 void Grad(const GradArgs<T>& a, int64_t row_begin, int64_t row_end) {
   if constexpr (std::is_same_v<T, Half>) {
-    GradRowsHalf<false>(a, row_begin, row_end, nullptr, nullptr);
-  } else {
-    GradRows<false>(a, row_begin, row_end, nullptr, nullptr);
+    if (a.correctly_rounded) return GradRowsHalf<false>(a, row_begin, row_end, nullptr, nullptr);
   }
+  GradRows<T, false>(a, row_begin, row_end, nullptr, nullptr);
 }
 
 template <class T>
 void Backward(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
   if constexpr (std::is_same_v<T, Half>) {
-    GradRowsHalf<true>(a, row_begin, row_end, g, b);
-  } else {
-    GradRows<true>(a, row_begin, row_end, g, b);
+    if (a.correctly_rounded) return GradRowsHalf<true>(a, row_begin, row_end, g, b);
   }
+  GradRows<T, true>(a, row_begin, row_end, g, b);
 }
 
 // Column vector outer, rows inner (sub-blocks of kBetaSubRows rows): the partials stay in

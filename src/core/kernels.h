@@ -43,6 +43,9 @@ struct GradArgs {
   // RowVariance.
   const float* mean_f32 = nullptr;
   const float* variance_f32 = nullptr;
+  // Half data: evaluate pd_x correctly rounded (sums and pd_x in double, or certified in float)
+  // instead of the fast float evaluation (Options::half_eval). Ignored for float data.
+  bool correctly_rounded = false;
 };
 
 // Inputs of LayerNormGradBeta.

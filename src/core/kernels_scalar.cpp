@@ -13,7 +13,7 @@ namespace lngrad::core {
 namespace {
 
 // kFused: write dx only and accumulate dy*res and dy into g/b; otherwise write pd_x and
-// res_for_gamma.
+// res_for_gamma. Half data takes the float evaluation unless a.correctly_rounded.
 template <class T, bool kFused>
 void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g, float* b) {
   const int64_t h = a.h;
@@ -26,8 +26,9 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
     const T* x = a.x + r * h;
     const float mean = RowMean(a, r);
     T* pd_x = a.pd_x + r * h;
-    if constexpr (std::is_same_v<T, Half>) {
-      // Half: sums, coefficients and pd_x in double, rounded once to half (docs/math.md §3).
+    if (std::is_same_v<T, Half> && a.correctly_rounded) {
+      // Half, correctly rounded: sums, coefficients and pd_x in double, rounded once to half
+      // (docs/math.md §3).
       double s12, s1, s2;
       LaneGradSums<T, double>(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
       const RowCoefficientsD k =
@@ -48,6 +49,8 @@ void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_end, float* g
       }
       continue;
     }
+    // Float data, and half data in the fast evaluation: every operation in float, each half
+    // output rounded once from the float value.
     float s12, s1, s2;
     LaneGradSums(dy, x, a.gamma, mean, h, &s12, &s1, &s2);
     const RowCoefficients k = ComputeRowCoefficients(s12, s1, s2, RowVariance(a, r), a.epsilon, h);

@@ -280,9 +280,10 @@ Status GradImpl(RowShape shape, const T* dy, const T* x, const T* mean, const T*
                                        {{"pd_x", pd_x, kM}, {"res_for_gamma", res_for_gamma, kM}},
                                        options, &n, &sel));
 
-  const core::GradArgs<T> args{
+  core::GradArgs<T> args{
       dy,      x,       mean, variance,      gamma,
       epsilon, shape.h, pd_x, res_for_gamma, n.matrix >= core::StreamThresholdElements()};
+  args.correctly_rounded = options.half_eval == HalfEval::kCorrectlyRounded;
   RunRowBlocks(options, shape, sel, KernelsFor<T>(*sel.table).grad, args);
   return Status::Ok();
 }
@@ -344,6 +345,7 @@ Status BackwardImpl(RowShape shape, const T* dy, const T* x, const S* mean, cons
   args.h = shape.h;
   args.pd_x = dx;
   args.stream = n.matrix >= core::StreamThresholdElements();
+  args.correctly_rounded = options.half_eval == HalfEval::kCorrectlyRounded;
   SetStatistics(args, mean, variance);
   return RunReductionBlocks(kFn, options, shape, sel, KernelsFor<T>(*sel.table).backward, args,
                             dgamma, dbeta);
@@ -411,6 +413,28 @@ Status ParseImpl(const std::string& text, Impl* out) {
   }
   return Status::InvalidArgument("ParseImpl: argument 'text' must be auto, simd or scalar (got '" +
                                  text + "')");
+}
+
+constexpr std::pair<HalfEval, const char*> kHalfEvalNames[] = {
+    {HalfEval::kFast, "fast"}, {HalfEval::kCorrectlyRounded, "correctly-rounded"}};
+
+const char* HalfEvalName(HalfEval eval) {
+  for (const auto& [value, name] : kHalfEvalNames) {
+    if (value == eval) return name;
+  }
+  return "unknown";
+}
+
+Status ParseHalfEval(const std::string& text, HalfEval* out) {
+  if (out == nullptr) return Status::InvalidArgument("ParseHalfEval: argument 'out' is null");
+  for (const auto& [value, name] : kHalfEvalNames) {
+    if (text == name) {
+      *out = value;
+      return Status::Ok();
+    }
+  }
+  return Status::InvalidArgument(
+      "ParseHalfEval: argument 'text' must be fast or correctly-rounded (got '" + text + "')");
 }
 
 Status ImplFromEnvironment(std::string_view fn, Impl* out) {

@@ -101,6 +101,11 @@ Status CheckOptions(const char* fn, const Options& options) {
     return Status::InvalidArgument(Prefix(fn, "options.num_threads") + "must be >= 0 (got " +
                                    std::to_string(options.num_threads) + ")");
   }
+  if (options.half_eval != HalfEval::kFast && options.half_eval != HalfEval::kCorrectlyRounded) {
+    return Status::InvalidArgument(Prefix(fn, "options.half_eval") +
+                                   "is not a declared HalfEval value (" +
+                                   std::to_string(static_cast<int>(options.half_eval)) + ")");
+  }
   switch (options.impl) {
     case Impl::kAuto:
     case Impl::kSimd:

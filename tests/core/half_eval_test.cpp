@@ -49,6 +49,7 @@ HalfOutputs RunBoth(const test::GradData<Half>& d, const Path& p, bool certified
   Options o;
   o.impl = p.impl;
   o.num_threads = 1;
+  o.half_eval = HalfEval::kCorrectlyRounded;
   const uint64_t before = core::HalfDoubleEvaluations().load();
   EXPECT_TRUE(LayerNormGrad({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
                             d.variance.data(), d.gamma.data(), d.c.epsilon, out.pd_x.data(),

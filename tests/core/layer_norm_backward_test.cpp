@@ -33,13 +33,15 @@ struct BackwardOut {
 };
 
 template <class T>
-BackwardOut<T> RunBackward(const test::GradData<T>& d, Impl impl, int threads) {
+BackwardOut<T> RunBackward(const test::GradData<T>& d, Impl impl, int threads,
+                           HalfEval eval = HalfEval::kCorrectlyRounded) {
   BackwardOut<T> out;
   out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
   out.dgamma.resize(static_cast<size_t>(d.c.h));
   out.dbeta.resize(static_cast<size_t>(d.c.h));
   Options o;
   o.impl = impl;
+  o.half_eval = eval;
   o.num_threads = threads;
   o.info = &out.info;
   const Status s = LayerNormBackward({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
@@ -55,7 +57,8 @@ struct SeparateOut {
 };
 
 template <class T>
-SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
+SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads,
+                           HalfEval eval = HalfEval::kCorrectlyRounded) {
   const auto n = static_cast<size_t>(d.c.rows * d.c.h);
   SeparateOut<T> out;
   out.pd_x.resize(n);
@@ -64,6 +67,7 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
   out.dbeta.resize(static_cast<size_t>(d.c.h));
   Options o;
   o.impl = impl;
+  o.half_eval = eval;
   o.num_threads = threads;
   const RowShape shape{d.c.rows, d.c.h};
   EXPECT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
@@ -79,10 +83,11 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads) {
 // plus (rows - 1) additions in any order: (rows + 3) u sum|dy*res|. dbeta: rows u sum|dy|.
 template <class T, class Grad, class Beta>
 void CheckOutputs(const GradCase& c, const BackwardOut<T>& out, const Grad& ref,
-                  const Beta& ref_beta, test::ErrorStats* s) {
+                  const Beta& ref_beta, test::ErrorStats* s,
+                  HalfEval eval = HalfEval::kCorrectlyRounded) {
   const double kx = test::PdXBoundFactor(c.h) * test::kU;
   for (size_t i = 0; i < out.dx.size(); ++i) {
-    test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, s);
+    test::CheckValue(out.dx[i], ref.pd_x[i], kx * ref.pd_x_mag[i], "dx", i, s, eval);
   }
   const double kg = (static_cast<double>(c.rows) + 3.0) * test::kU;
   const double kb = test::AnyOrderSumFactor(c.rows) * test::kU;
@@ -95,17 +100,18 @@ void CheckOutputs(const GradCase& c, const BackwardOut<T>& out, const Grad& ref,
 
 template <class T>
 void CheckAgainstOracle(const GradCase& c, const std::vector<Path>& paths,
-                        test::ErrorStats* pool = nullptr) {
+                        test::ErrorStats* pool = nullptr,
+                        HalfEval eval = HalfEval::kCorrectlyRounded) {
   const auto d = test::MakeGradData<T>(c);
   const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
                                          d.gamma_d, c.epsilon);
   const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
   for (const Path& p : paths) {
     test::TargetScope scope(p);
-    const auto out = RunBackward(d, p.impl, 0);
+    const auto out = RunBackward(d, p.impl, 0, eval);
     test::ExpectRan(p, out.info);
     test::ErrorStats s;
-    CheckOutputs(c, out, ref, ref_beta, &s);
+    CheckOutputs(c, out, ref, ref_beta, &s, eval);
     EXPECT_EQ(s.failures, 0) << s.first_failure << "\nrepro: core_layer_norm_backward_test "
                              << "--gtest_filter=LayerNormBackward.*Oracle*  (" << test::Describe(c)
                              << ", path " << p.name << ", " << test::TypeName<T>() << ")";
@@ -143,15 +149,28 @@ TEST(LayerNormBackward, EveryTargetMatchesOracle) {
                               test::AllPaths());
     CheckAgainstOracle<Half>({9, h, Kind::kOffsetMean, 950 + static_cast<uint64_t>(h)},
                              test::AllPaths());
+    CheckAgainstOracle<Half>({9, h, Kind::kCancel, 970 + static_cast<uint64_t>(h)},
+                             test::AllPaths(), nullptr, HalfEval::kFast);
   }
+}
+
+// The fast half evaluation (the default): dx within the float bound plus half a half spacing,
+// dgamma and dbeta as in the correctly rounded evaluation (the same float sums).
+TEST(LayerNormBackward, HalfFastMatchesOracle) {
+  test::ErrorStats pool;
+  for (const GradCase& c : OracleCases()) {
+    CheckAgainstOracle<Half>(c, test::MainPaths(), &pool, HalfEval::kFast);
+  }
+  std::printf("fast: half outputs equal to the rounded oracle: %lld/%lld\n",
+              static_cast<long long>(pool.exact), static_cast<long long>(pool.count));
 }
 
 // The fused kernel and LayerNormGrad + LayerNormGradBeta on path p, default threads.
 template <class T>
-std::pair<BackwardOut<T>, SeparateOut<T>> RunFusedAndSeparate(const test::GradData<T>& d,
-                                                              const Path& p) {
+std::pair<BackwardOut<T>, SeparateOut<T>> RunFusedAndSeparate(
+    const test::GradData<T>& d, const Path& p, HalfEval eval = HalfEval::kCorrectlyRounded) {
   test::TargetScope scope(p);
-  return {RunBackward(d, p.impl, 0), RunSeparate(d, p.impl, 0)};
+  return {RunBackward(d, p.impl, 0, eval), RunSeparate(d, p.impl, 0, eval)};
 }
 
 // Shapes with one block, several blocks, a partial last block and column tails.
@@ -164,13 +183,15 @@ std::vector<GradCase> FusedCases() {
 // LayerNormBackwardFloatStats: half data with float statistics (PyTorch's convention).
 BackwardOut<Half> RunBackwardFloatStats(const test::GradData<Half>& d,
                                         const std::vector<float>& mean,
-                                        const std::vector<float>& variance, Impl impl) {
+                                        const std::vector<float>& variance, Impl impl,
+                                        HalfEval eval = HalfEval::kCorrectlyRounded) {
   BackwardOut<Half> out;
   out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
   out.dgamma.resize(static_cast<size_t>(d.c.h));
   out.dbeta.resize(static_cast<size_t>(d.c.h));
   Options o;
   o.impl = impl;
+  o.half_eval = eval;
   o.info = &out.info;
   const Status s = LayerNormBackwardFloatStats(
       {d.c.rows, d.c.h}, d.dy.data(), d.x.data(), mean.data(), variance.data(), d.gamma.data(),
@@ -191,11 +212,13 @@ TEST(LayerNormBackward, FloatStatsOfHalfValuesEqualHalfStatsBitwise) {
     }
     for (const Path& p : test::AllPaths()) {
       test::TargetScope scope(p);
-      const auto half = RunBackward(d, p.impl, 0);
-      const auto mixed = RunBackwardFloatStats(d, mean, variance, p.impl);
-      ExpectSameBits(mixed.dx, half.dx, p, c, "dx");
-      ExpectSameBits(mixed.dgamma, half.dgamma, p, c, "dgamma");
-      ExpectSameBits(mixed.dbeta, half.dbeta, p, c, "dbeta");
+      for (HalfEval eval : {HalfEval::kCorrectlyRounded, HalfEval::kFast}) {
+        const auto half = RunBackward(d, p.impl, 0, eval);
+        const auto mixed = RunBackwardFloatStats(d, mean, variance, p.impl, eval);
+        ExpectSameBits(mixed.dx, half.dx, p, c, "dx");
+        ExpectSameBits(mixed.dgamma, half.dgamma, p, c, "dgamma");
+        ExpectSameBits(mixed.dbeta, half.dbeta, p, c, "dbeta");
+      }
     }
   }
 }
@@ -268,18 +291,18 @@ TEST(LayerNormBackward, FloatFusedEqualsSeparateBitwise) {
   }
 }
 
-// Half: dx and dbeta are bitwise equal as above. dgamma differs because the separate path
-// rounds res_for_gamma to half before the sum (relative change <= 2^-11 per term), while the
-// fused path keeps it in float: |fused - separate| <= 2^-11 sum|dy*res| + both sums' float
-// error (2 * rows * u * sum|dy*res|) + half a half-spacing for each final rounding.
+// Half, both evaluations: dx and dbeta are bitwise equal as above. dgamma differs because the
+// separate path rounds res_for_gamma to half before the sum (relative change <= 2^-11 per term),
+// while the fused path keeps it in float: |fused - separate| <= 2^-11 sum|dy*res| + both sums'
+// float error (2 * rows * u * sum|dy*res|) + half a half-spacing for each final rounding.
 TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
   for (const GradCase& c : FusedCases()) {
     const auto d = test::MakeGradData<Half>(c);
     const auto ref = oracle::LayerNormGrad(c.rows, c.h, d.dy_d, d.x_d, d.mean_d, d.variance_d,
                                            d.gamma_d, c.epsilon);
     const auto ref_beta = oracle::LayerNormGradBeta(c.rows, c.h, d.dy_d, ref.res_for_gamma);
-    for (const Path& p : test::MainPaths()) {
-      const auto [fused, separate] = RunFusedAndSeparate(d, p);
+    for (const auto& [p, eval] : test::EvalPaths(test::MainPaths())) {
+      const auto [fused, separate] = RunFusedAndSeparate(d, p, eval);
       ExpectSameBits(fused.dx, separate.pd_x, p, c, "dx");
       ExpectSameBits(fused.dbeta, separate.dbeta, p, c, "dbeta");
       for (size_t j = 0; j < fused.dgamma.size(); ++j) {
@@ -289,8 +312,8 @@ TEST(LayerNormBackward, HalfFusedMatchesSeparate) {
         const double mag = 1.01 * ref_beta.dgamma_mag[j];
         const double bound = 0x1p-11 * mag + 2.0 * static_cast<double>(c.rows) * test::kU * mag +
                              0.5 * oracle::HalfSpacing(a) + 0.5 * oracle::HalfSpacing(b);
-        EXPECT_LE(std::fabs(a - b), bound)
-            << p.name << " " << test::Describe(c) << " dgamma[" << j << "]";
+        EXPECT_LE(std::fabs(a - b), bound) << p.name << " " << HalfEvalName(eval) << " "
+                                           << test::Describe(c) << " dgamma[" << j << "]";
       }
     }
   }
@@ -310,7 +333,7 @@ struct StreamThresholdScope {
 };
 
 template <class T>
-void CheckStreamedOutputs(const GradCase& c) {
+void CheckStreamedOutputs(const GradCase& c, HalfEval eval = HalfEval::kCorrectlyRounded) {
   const StreamThresholdScope threshold(static_cast<size_t>(c.rows * c.h));
   const auto d = test::MakeGradData<T>(c);
   const auto n = static_cast<size_t>(c.rows * c.h);
@@ -319,11 +342,11 @@ void CheckStreamedOutputs(const GradCase& c) {
                                          d.gamma_d, c.epsilon);
   for (const Path& p : test::MainPaths()) {
     test::TargetScope scope(p);
-    const auto base = RunSeparate(d, p.impl, 1);
+    const auto base = RunSeparate(d, p.impl, 1, eval);
     test::ErrorStats s;
     for (size_t i = 0; i < n; ++i) {
       test::CheckValue(base.pd_x[i], ref.pd_x[i],
-                       test::PdXBoundFactor(c.h) * test::kU * ref.pd_x_mag[i], "pd_x", i, &s);
+                       test::PdXBoundFactor(c.h) * test::kU * ref.pd_x_mag[i], "pd_x", i, &s, eval);
     }
     EXPECT_EQ(s.failures, 0) << s.first_failure << " " << p.name;
     for (size_t offset : {0, 1, 3}) {
@@ -333,12 +356,14 @@ void CheckStreamedOutputs(const GradCase& c) {
         Options o;
         o.impl = p.impl;
         o.num_threads = threads;
+        o.half_eval = eval;
         ASSERT_TRUE(LayerNormBackward(shape, d.dy.data(), d.x.data(), d.mean.data(),
                                       d.variance.data(), d.gamma.data(), c.epsilon,
                                       dx.data() + offset, dgamma.data(), dbeta.data(), o)
                         .ok());
         const std::string what = p.name + " offset " + std::to_string(offset) + " threads " +
-                                 std::to_string(threads) + " " + test::TypeName<T>();
+                                 std::to_string(threads) + " " + test::TypeName<T>() + " " +
+                                 HalfEvalName(eval);
         std::string where;
         EXPECT_TRUE(test::SameBits(std::vector<T>(dx.begin() + static_cast<long>(offset),
                                                   dx.begin() + static_cast<long>(offset + n)),
@@ -371,24 +396,26 @@ TEST(LayerNormBackward, FloatStreamedOutputsUnchanged) {
 
 TEST(LayerNormBackward, HalfStreamedOutputsUnchanged) {
   CheckStreamedOutputs<Half>({2100, 2048, Kind::kOffsetMean, 42});
+  CheckStreamedOutputs<Half>({2100, 2048, Kind::kOffsetMean, 43}, HalfEval::kFast);
 }
 
 // The row blocks depend on the shape only, so the bits do not depend on the thread count.
 template <class T>
-void CheckThreadCounts(const GradCase& c) {
+void CheckThreadCounts(const GradCase& c, HalfEval eval = HalfEval::kCorrectlyRounded) {
   const auto d = test::MakeGradData<T>(c);
   for (const Path& p : test::MainPaths()) {
     test::TargetScope scope(p);
-    const auto base = RunBackward(d, p.impl, 1);
-    const auto base_sep = RunSeparate(d, p.impl, 1);
+    const auto base = RunBackward(d, p.impl, 1, eval);
+    const auto base_sep = RunSeparate(d, p.impl, 1, eval);
     EXPECT_EQ(base.info.threads, 1);
     for (int threads : {2, 3, 7}) {
-      const auto got = RunBackward(d, p.impl, threads);
-      const auto sep = RunSeparate(d, p.impl, threads);
+      const auto got = RunBackward(d, p.impl, threads, eval);
+      const auto sep = RunSeparate(d, p.impl, threads, eval);
       EXPECT_EQ(got.info.threads, threads) << "the shape has enough blocks for every thread";
       std::string where;
       const std::string what = p.name + " " + test::Describe(c) + " threads " +
-                               std::to_string(threads) + " " + test::TypeName<T>();
+                               std::to_string(threads) + " " + test::TypeName<T>() + " " +
+                               HalfEvalName(eval);
       EXPECT_TRUE(test::SameBits(got.dx, base.dx, &where)) << what << " dx: " << where;
       EXPECT_TRUE(test::SameBits(got.dgamma, base.dgamma, &where)) << what << " dgamma: " << where;
       EXPECT_TRUE(test::SameBits(got.dbeta, base.dbeta, &where)) << what << " dbeta: " << where;
@@ -410,6 +437,8 @@ TEST(LayerNormBackward, FloatBitwiseForAnyThreadCount) {
 TEST(LayerNormBackward, HalfBitwiseForAnyThreadCount) {
   CheckThreadCounts<Half>({1000, 768, Kind::kOffsetMean, 23});
   CheckThreadCounts<Half>({4099, 33, Kind::kPlain, 24});
+  CheckThreadCounts<Half>({1000, 768, Kind::kOffsetMean, 25}, HalfEval::kFast);
+  CheckThreadCounts<Half>({4099, 33, Kind::kPlain, 26}, HalfEval::kFast);
 }
 
 TEST(LayerNormBackward, DefaultThreadCountIsAllCores) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -254,12 +255,25 @@ inline std::vector<Path> MainPaths() {
           {Impl::kScalar, 0, "scalar"}};
 }
 
+// Every path with each half evaluation.
+inline std::vector<std::pair<Path, HalfEval>> EvalPaths(const std::vector<Path>& paths) {
+  std::vector<std::pair<Path, HalfEval>> out;
+  for (const Path& p : paths) {
+    for (HalfEval eval : {HalfEval::kCorrectlyRounded, HalfEval::kFast}) out.emplace_back(p, eval);
+  }
+  return out;
+}
+
 // Restricts Highway's dispatch to one target while alive.
-// Options that run path p and report the path taken into *info.
-inline Options PathOptions(const Path& p, RunInfo* info) {
+// Options that run path p and report the path taken into *info. Half data: the correctly
+// rounded evaluation, whose rule (CheckHalf) the oracle tests assert; the fast evaluation (the
+// default) has tests of its own (half_fast_test.cpp), which set half_eval back.
+inline Options PathOptions(const Path& p, RunInfo* info,
+                           HalfEval half_eval = HalfEval::kCorrectlyRounded) {
   Options o;
   o.impl = p.impl;
   o.info = info;
+  o.half_eval = half_eval;
   return o;
 }
 
@@ -350,11 +364,38 @@ inline void CheckHalf(Half got, double exact, double /*float_bound*/, const char
   }
 }
 
+// Half pd_x of the fast evaluation (docs/math.md §6.4): the float value f before the rounding
+// obeys the float bound, and the rounding to half moves it by at most half the spacing at the
+// output (f and its rounding `got` lie in one binade, or f rounded up to a power of two, whose
+// spacing is the larger), so |got - exact| <= float_bound + spacing(got) / 2 (+ kTiny). `exact`
+// counts as the half rounding of the oracle for the exact-fraction statistics.
+inline void CheckHalfFast(Half got, double exact, double float_bound, const char* what,
+                          size_t index, ErrorStats* s) {
+  ++s->count;
+  const uint16_t want = oracle::DoubleToHalfBits(exact);
+  if (got.bits == want || ((got.bits | want) & 0x7FFF) == 0) ++s->exact;
+  const double got_v = oracle::HalfToDouble(got.bits);
+  const double err = std::fabs(got_v - exact);
+  const double limit = float_bound + 0.5 * oracle::HalfSpacing(got_v) + kTiny;
+  s->worst_ratio = std::max(s->worst_ratio, err / limit);
+  if (!(err <= limit)) {
+    if (s->failures++ > 0) return;
+    std::ostringstream m;
+    m << what << "[" << index << "] = " << got_v << ", oracle " << exact << ", |err| " << err
+      << " > bound " << limit << " (float bound " << float_bound << ")";
+    s->first_failure = m.str();
+  }
+}
+
+// The rule for an output of type T: the float bound, or for half the rule of the evaluation
+// (pd_x/dx only; every other half output is evaluated alike in both, use the default).
 template <class T>
 void CheckValue(T got, double exact, double float_bound, const char* what, size_t index,
-                ErrorStats* s) {
+                ErrorStats* s, HalfEval eval = HalfEval::kCorrectlyRounded) {
   if constexpr (std::is_same_v<T, float>) {
     CheckFloat(got, exact, float_bound, what, index, s);
+  } else if (eval == HalfEval::kFast) {
+    CheckHalfFast(got, exact, float_bound, what, index, s);
   } else {
     CheckHalf(got, exact, float_bound, what, index, s);
   }

@@ -214,6 +214,9 @@ void CheckAllRejections() {
     ExpectRejected<T>(
         api, [](C& c) { c.options.impl = static_cast<Impl>(42); }, inv, "'options.impl'",
         "impl 42");
+    ExpectRejected<T>(
+        api, [](C& c) { c.options.half_eval = static_cast<HalfEval>(7); }, inv,
+        "'options.half_eval' is not a declared HalfEval value (7)", "half_eval 7");
     // Every output against every input: exact alias, then a one-element partial overlap.
     for (size_t o = 0; o < api.outputs.size(); ++o) {
       const std::string on = api.outputs[o].first;

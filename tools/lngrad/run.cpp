@@ -43,8 +43,10 @@ struct RunOptions {
   std::string names = "lngrad";
   std::string out;
   bool json = false;
+  std::string half_eval_text = "fast";
   // Which device-only options were given (for the "ignored by native" warning).
   std::vector<std::string> device_options_given;
+  bool half_eval_given = false;
 };
 
 // Where each input comes from and how to read it.
@@ -286,6 +288,9 @@ int RunRun(const RunOptions& o) {
   }
   RunConfig config;
   config.impl = impl;
+  if (!ParseHalfEval(o.half_eval_text, &config.half_eval).ok()) {
+    return Fail(kCmd, "--half-eval \"" + o.half_eval_text + "\" is not fast or correctly-rounded");
+  }
   config.reuse_source = o.reuse_source;
   config.blocks = o.blocks;
   if (Status st = ParseTmp(o.tmp_text, &config.tmp); !st.ok()) return Fail(kCmd, st);
@@ -412,6 +417,11 @@ int RunRun(const RunOptions& o) {
       warnings.push_back(msg);
     }
   }
+  if (o.half_eval_given && (impl != RunImpl::kNative || in.dtype != io::DType::kFloat16)) {
+    const std::string msg = "--half-eval applies to --impl native with half data only; ignored";
+    Warn(kCmd, msg);
+    warnings.push_back(msg);
+  }
 
   RunOutputs res;
   const Status st =
@@ -507,6 +517,7 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
         for (const char* opt : {"--soc", "--reuse-source", "--tmp", "--blocks"}) {
           if (app.count(opt) > 0) o.device_options_given.push_back(opt);
         }
+        o.half_eval_given = app.count("--half-eval") > 0;
         return RunRun(o);
       });
   app->add_option("--in", o->in_dir,
@@ -539,6 +550,12 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   app->add_option("--blocks", o->blocks,
                   "Device path: AI cores to split the B*S rows over, 1 to 65535")
       ->type_name("UINT:UINT in [1 - 65535]")
+      ->capture_default_str();
+  app->add_option("--half-eval", o->half_eval_text,
+                  "Native path, half data: fast (float evaluation, rounded once) or\n"
+                  "correctly-rounded (every output within 1 half ulp, about half the speed);\n"
+                  "docs/math.md §6.4")
+      ->type_name("TEXT:{fast,correctly-rounded}")
       ->capture_default_str();
   app->add_flag("--strict", o->strict, "Refuse inputs with NaN or infinity (default: warn)");
   app->add_option("--names", o->names,

@@ -15,6 +15,7 @@ Status Compute(const RunInputs& in, const std::vector<T>& dy, const std::vector<
   const RowShape shape{in.b * in.s, in.h};
   Options opt;
   opt.info = info;
+  opt.half_eval = config.half_eval;
   if (config.progress) config.progress->Stage("LayerNormGrad (native)");
   LNGRAD_RETURN_IF_ERROR(LayerNormGrad(shape, dy.data(), x.data(), mean.data(), variance.data(),
                                        gamma.data(), in.epsilon, pd_x.data(), res.data(), opt));
@@ -42,6 +43,7 @@ Status RunNative(const RunInputs& in, const RunConfig& config, RunOutputs* out) 
   o.details["kernel"] = ImplName(info.impl);
   o.details["target"] = info.target;
   o.details["threads"] = info.threads;
+  if (in.dtype == io::DType::kFloat16) o.details["half_eval"] = HalfEvalName(config.half_eval);
   *out = std::move(o);
   return Status::Ok();
 }

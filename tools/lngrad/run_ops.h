@@ -7,6 +7,7 @@
 
 #include "io/json.h"
 #include "io/tensor.h"
+#include "lngrad/lngrad.h"
 #include "lngrad/product.h"
 #include "lngrad/status.h"
 
@@ -39,6 +40,7 @@ struct RunConfig {
   TmpChoice tmp;                             // device path: scratch size
   int blocks = 1;                            // device path: AI cores the rows are split over
   Progress* progress = nullptr;              // optional
+  HalfEval half_eval = HalfEval::kFast;      // native path, half data
 };
 
 // Outputs in the input dtype: pd_x and res_for_gamma [b*s*h], dgamma and dbeta [h] (flat; the
