@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Accuracy of half (float16) LayerNorm backward: lngrad's two evaluations (half_eval="fast", the
 default, and "correctly-rounded") side by side with PyTorch's own float16 CPU kernel and with
-PyTorch's float32 computation rounded to half, on the same float16 inputs, all measured against
-the float64 oracle of python/tests/oracle.py (docs/math.md §1) at the exact row statistics.
+PyTorch's float32 computation rounded to half, on the same float16 inputs, each measured against
+the float64 oracle of python/tests/oracle.py (docs/math.md §1) at the statistics it was given:
+PyTorch's forward saves float16 statistics for float16 data on the CPU, and its float16 kernel is
+judged at those; lngrad (as lngrad.torch and lngrad.layer_norm_backward use it) and the float32
+computation at PyTorch's float32 statistics.
 
   half_accuracy.py [--torch-python PY] [--shapes ROWSxH,...]
       run with a Python that imports lngrad (PYTHONPATH=build/dev/python, build/venv/bin/python);
       PY (default: this Python) must import a torch with a float16 CPU layer norm (torch >= 2.1,
       e.g. the PyPI torch that bench/compare installs); it runs `half_accuracy.py torch DIR`.
   half_accuracy.py torch DIR
-      reads DIR/{dy,x,gamma,beta}.npy and writes torch's float16 dx, dgamma, dbeta as
-      DIR/torch16_*.npy and its float32 ones rounded to half as DIR/torch32_*.npy.
+      reads DIR/{dy,x,gamma,beta}.npy and writes torch's float16 dx, dgamma, dbeta and the
+      forward's mean, rstd as DIR/torch16_*.npy, its float32 ones (outputs rounded to half) as
+      DIR/torch32_*.npy.
 
 Prints one markdown table: per case and contender, the share of dx elements equal to the oracle
 rounded to half, the share within 1 half ulp, the largest distance in half ulps, the root mean
@@ -33,14 +37,18 @@ def torch_main(d):
     dy, x, gamma, beta = (torch.from_numpy(np.load(os.path.join(d, f"{n}.npy")))
                           for n in ("dy", "x", "gamma", "beta"))
     h = x.shape[-1]
+    mask = [True, True, True]
     for tag, dtype in (("torch16", torch.float16), ("torch32", torch.float32)):
-        xs = x.to(dtype).requires_grad_()
-        w = gamma.to(dtype).requires_grad_()
-        b = beta.to(dtype).requires_grad_()
-        y = torch.nn.functional.layer_norm(xs, (h,), w, b, EPS)
-        y.backward(dy.to(dtype))
-        for name, t in (("dx", xs.grad), ("dgamma", w.grad), ("dbeta", b.grad)):
+        # What autograd runs for torch.nn.functional.layer_norm: the forward's saved statistics
+        # (float16 ones for float16 data on the CPU), then the backward at them.
+        xs, w, b = (t.to(dtype) for t in (x, gamma, beta))
+        _, mean, rstd = torch.ops.aten.native_layer_norm(xs, [h], w, b, EPS)
+        outs = torch.ops.aten.native_layer_norm_backward(dy.to(dtype), xs, [h], mean, rstd, w, b,
+                                                         mask)
+        for name, t in zip(("dx", "dgamma", "dbeta"), outs):
             np.save(os.path.join(d, f"{tag}_{name}.npy"), t.to(torch.float16).numpy())
+        for name, t in (("mean", mean), ("rstd", rstd)):
+            np.save(os.path.join(d, f"{tag}_{name}.npy"), t.reshape(-1).to(torch.float32).numpy())
     print(torch.__version__)
 
 
@@ -92,17 +100,6 @@ def main(argv):
     torch_version = None
     for name, dy, x, gamma, beta in cases(shapes):
         h = x.shape[-1]
-        xf = x.astype(np.float64)
-        mean_e, var_e = xf.mean(-1), xf.var(-1)
-        e_dx, e_res, _ = oracle.grad(dy, x, var_e, mean_e, gamma, EPS)
-        e_g, e_b, _, _ = oracle.beta(dy, e_res)
-        # lngrad at the row statistics rounded once to float, as PyTorch keeps them.
-        mean32 = mean_e.astype(np.float32)
-        rstd32 = (1.0 / np.sqrt(var_e + EPS)).astype(np.float32)
-        outs = {}
-        for mode in ("fast", "correctly-rounded"):
-            outs[f"lngrad {mode}"] = lngrad.layer_norm_backward(dy, x, mean32, rstd32, gamma,
-                                                                half_eval=mode)
         with tempfile.TemporaryDirectory() as d:
             for n, a in (("dy", dy), ("x", x), ("gamma", gamma), ("beta", beta)):
                 np.save(os.path.join(d, f"{n}.npy"), a)
@@ -111,11 +108,26 @@ def main(argv):
             if r.returncode != 0:
                 sys.exit(f"half_accuracy.py: {torch_py} failed:\n{r.stderr.strip()}")
             torch_version = r.stdout.strip()
-            for tag, label in (("torch16", "PyTorch float16 kernel"),
-                               ("torch32", "PyTorch float32, rounded to half")):
-                outs[label] = tuple(np.load(os.path.join(d, f"{tag}_{n}.npy"))
-                                    for n in ("dx", "dgamma", "dbeta"))
-        for label, (dx, dg, db) in outs.items():
+            got = {tag: {n: np.load(os.path.join(d, f"{tag}_{n}.npy"))
+                         for n in ("dx", "dgamma", "dbeta", "mean", "rstd")}
+                   for tag in ("torch16", "torch32")}
+        # Every contender is judged at the statistics it was given, exactly: PyTorch's float16
+        # kernel at its float16 ones, the others at PyTorch's float32 ones (lngrad takes them as
+        # lngrad.torch and lngrad.layer_norm_backward do).
+        s32 = got["torch32"]
+        outs = {}
+        for mode in ("fast", "correctly-rounded"):
+            outs[f"lngrad {mode}"] = (lngrad.layer_norm_backward(
+                dy, x, s32["mean"], s32["rstd"], gamma, half_eval=mode), "torch32")
+        outs["PyTorch float16 kernel"] = (tuple(got["torch16"][n] for n in ("dx", "dgamma", "dbeta")),
+                                          "torch16")
+        outs["PyTorch float32, rounded to half"] = (
+            tuple(s32[n] for n in ("dx", "dgamma", "dbeta")), "torch32")
+        for label, ((dx, dg, db), stat) in outs.items():
+            mean = got[stat]["mean"].astype(np.float64)
+            variance = 1.0 / got[stat]["rstd"].astype(np.float64) ** 2  # eps inside
+            e_dx, e_res, _ = oracle.grad(dy, x, variance, mean, gamma, 0.0)
+            e_g, e_b, _, _ = oracle.beta(dy, e_res)
             ex, w1, mx, rms = stats(dx, e_dx, oracle)
             gb = np.concatenate([oracle.half_ulps(dg, e_g), oracle.half_ulps(db, e_b)])
             print(f"| {name} | {label} | {ex:.3f} % | {w1:.3f} % | {mx} | {rms:.3f} |"
