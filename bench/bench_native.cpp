@@ -2,7 +2,8 @@
 // LayerNorm forward, float and half, rows x H in {64 x 16, 4096 x 768, 8192 x 1024,
 // 16384 x 4096, 2048 x 12288}, 1 and 2 threads. bytes/s counts every tensor read or written
 // once (the memory traffic of an ideal single pass). The label names the path that ran
-// (LNGRAD_IMPL=scalar selects the reference path).
+// (LNGRAD_IMPL=scalar selects the reference path). Buffers follow bench_common.h's allocation
+// policy (64-byte aligned, huge pages for large ones, touched before timing), as every peer's.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_common.h"
 #include "lngrad/lngrad.h"
 
 namespace {
@@ -19,12 +21,13 @@ using lngrad::Half;
 using lngrad::Options;
 using lngrad::RowShape;
 using lngrad::RunInfo;
+using lngrad::bench::Vector;
 
 template <class T>
-std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
+Vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<T> v(n);
+  Vector<T> v(n);
   for (auto& e : v) e = T(dist(rng));
   return v;
 }
@@ -71,7 +74,7 @@ void Measure(benchmark::State& state, Problem& p, const void* out, double bytes_
 // The inputs of LayerNormGrad and LayerNormBackward, the same for both.
 template <class T>
 struct GradInputs {
-  std::vector<T> dy, x, mean, var, gamma;
+  Vector<T> dy, x, mean, var, gamma;
 };
 
 template <class T>
@@ -87,7 +90,7 @@ void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  std::vector<T> dx(n), dgamma(h), dbeta(h);
+  Vector<T> dx(n), dgamma(h), dbeta(h);
   Measure(state, p, dx.data(), static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h),
           [&] {
             return lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
@@ -101,7 +104,7 @@ void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  std::vector<T> pd_x(n), res(n);
+  Vector<T> pd_x(n), res(n);
   Measure(state, p, pd_x.data(), static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), [&] {
     return lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
                                  in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options);
@@ -113,7 +116,7 @@ void BM_LayerNormGradBeta(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, h = p.h;
   const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
-  std::vector<T> dgamma(h), dbeta(h);
+  Vector<T> dgamma(h), dbeta(h);
   Measure(state, p, dgamma.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), [&] {
     return lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
                                      p.options);
@@ -126,7 +129,7 @@ void BM_LayerNorm(benchmark::State& state) {
   const size_t n = p.n, rows = p.rows, h = p.h;
   const auto x = Random<T>(n, 2, -2, 2);
   const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
-  std::vector<T> y(n), mean(rows), var(rows);
+  Vector<T> y(n), mean(rows), var(rows);
   Measure(state, p, y.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h),
           [&] {
             return lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),
