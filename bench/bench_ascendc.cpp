@@ -59,7 +59,7 @@ double Bytes(const Inputs& in) {
 
 void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, bool checked,
                 Outputs outputs, uint32_t sanitize) {
-  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  const Inputs& in = lngrad::bench::SharedInputs(rows, h);
   GradOut out = Allocate(in);
   const auto args = OpArgs(in, &out, threads, outputs, sanitize);
   lngrad::aicore::SetCheckedMode(checked);
@@ -77,7 +77,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
 }
 
 void BM_Native(benchmark::State& state, int64_t rows, int64_t h, int threads) {
-  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  const Inputs& in = lngrad::bench::SharedInputs(rows, h);
   GradOut out = Allocate(in);
   lngrad::Options o;
   o.num_threads = threads;
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   const bool check_bits = bits_env == nullptr || std::strcmp(bits_env, "0") != 0;
   for (const auto& [rows, h] : shapes) {
     if (!check_bits) break;
-    const Inputs in = lngrad::bench::MakeInputs(rows, h);
+    const Inputs& in = lngrad::bench::SharedInputs(rows, h);
     GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
     lngrad::aicore::SetCheckedMode(true);
     const lngrad::Status s1 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &on, 2));

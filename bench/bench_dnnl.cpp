@@ -79,7 +79,7 @@ struct DnnlBackward {
 };
 
 void BM_DnnlLayerNormBackward(benchmark::State& state, int64_t rows, int64_t h) {
-  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  const Inputs& in = lngrad::bench::SharedInputs(rows, h);
   Outputs out = lngrad::bench::AllocateOutputs(in);
   DnnlBackward bwd(in, &out);
   for (auto _ : state) {
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   if (!lngrad::bench::SelectedShapes(lngrad::bench::Shapes(), &shapes)) return 2;
   bool ok = true;
   for (const auto& [rows, h] : shapes) {
-    const Inputs in = lngrad::bench::MakeInputs(rows, h);
+    const Inputs& in = lngrad::bench::SharedInputs(rows, h);
     Outputs out = lngrad::bench::AllocateOutputs(in);
     DnnlBackward(in, &out).Run();
     ok &= lngrad::bench::ReportAgreement("onednn", in, out,
