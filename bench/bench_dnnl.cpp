@@ -125,7 +125,19 @@ int main(int argc, char** argv) {
   for (const auto& [rows, h] : shapes) {
     const Inputs& in = lngrad::bench::SharedInputs(rows, h);
     Outputs out = lngrad::bench::AllocateOutputs(in);
-    DnnlBackward(in, &out).Run();
+    try {
+      DnnlBackward(in, &out).Run();
+    } catch (const dnnl::error& e) {
+      // The primitives are made here first, so a oneDNN that cannot run stops here.
+      std::fprintf(stderr, "bench_dnnl: oneDNN failed on %lldx%lld: %s (status %d)%s\n",
+                   static_cast<long long>(rows), static_cast<long long>(h), e.what(),
+                   static_cast<int>(e.status),
+                   std::strcmp(CpuRuntime(), "omp") == 0
+                       ? ""
+                       : "; a SYCL build needs its OpenCL CPU runtime, e.g. "
+                         "OCL_ICD_FILENAMES=<prefix>/lib/libintelocl.so (bench/compare sets it)");
+      return 1;
+    }
     ok &= lngrad::bench::ReportAgreement("onednn", in, out,
                                          lngrad::bench::LngradBackward(in, threads));
   }
