@@ -7,7 +7,7 @@
 // every sanitizer tool on (LaunchConfig::sanitize). Before timing, the outputs with
 // checked mode off (in place), off and staged, and on (staged) must be bitwise the same. bytes/s
 // counts dy, x, pd_x, res_for_gamma (4*rows*h*4) plus the small vectors, as bench_native's
-// LayerNormGrad.
+// LayerNormGrad. LNGRAD_BENCH_SHAPES="ROWSxH,..." restricts the shapes (bench/compare --quick).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,8 +28,10 @@ namespace {
 
 using lngrad::bench::Inputs;
 
+// Under bench_common.h's allocation policy (as the inputs); what the operator stages on the
+// simulated device (checked mode) the library allocates itself.
 struct GradOut {
-  std::vector<float> pd_x, res;
+  lngrad::bench::Vector<float> pd_x, res;
 };
 
 using Outputs = lngrad::ops::LaunchConfig::Outputs;
@@ -48,7 +50,7 @@ lngrad::ops::LayerNormGradOpArgs OpArgs(const Inputs& in, GradOut* out, int bloc
 }
 
 GradOut Allocate(const Inputs& in) {
-  return {std::vector<float>(in.dy.size()), std::vector<float>(in.dy.size())};
+  return {lngrad::bench::Vector<float>(in.dy.size()), lngrad::bench::Vector<float>(in.dy.size())};
 }
 
 double Bytes(const Inputs& in) {
@@ -57,7 +59,7 @@ double Bytes(const Inputs& in) {
 
 void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, bool checked,
                 Outputs outputs, uint32_t sanitize) {
-  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  const Inputs& in = lngrad::bench::SharedInputs(rows, h);
   GradOut out = Allocate(in);
   const auto args = OpArgs(in, &out, threads, outputs, sanitize);
   lngrad::aicore::SetCheckedMode(checked);
@@ -75,7 +77,7 @@ void BM_AscendC(benchmark::State& state, int64_t rows, int64_t h, int threads, b
 }
 
 void BM_Native(benchmark::State& state, int64_t rows, int64_t h, int threads) {
-  const Inputs in = lngrad::bench::MakeInputs(rows, h);
+  const Inputs& in = lngrad::bench::SharedInputs(rows, h);
   GradOut out = Allocate(in);
   lngrad::Options o;
   o.num_threads = threads;
@@ -100,13 +102,15 @@ const std::vector<std::pair<int64_t, int64_t>> kShapes = {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::vector<std::pair<int64_t, int64_t>> shapes;
+  if (!lngrad::bench::SelectedShapes(kShapes, &shapes)) return 2;
   bool ok = true;
   // LNGRAD_BENCH_BITS=0 skips the bit checks (for profiling the timed loops alone).
   const char* bits_env = std::getenv("LNGRAD_BENCH_BITS");
   const bool check_bits = bits_env == nullptr || std::strcmp(bits_env, "0") != 0;
-  for (const auto& [rows, h] : kShapes) {
+  for (const auto& [rows, h] : shapes) {
     if (!check_bits) break;
-    const Inputs in = lngrad::bench::MakeInputs(rows, h);
+    const Inputs& in = lngrad::bench::SharedInputs(rows, h);
     GradOut on = Allocate(in), off = Allocate(in), off_staged = Allocate(in);
     lngrad::aicore::SetCheckedMode(true);
     const lngrad::Status s1 = lngrad::ops::RunLayerNormGradOp(OpArgs(in, &on, 2));
@@ -131,7 +135,7 @@ int main(int argc, char** argv) {
   }
   if (!ok) return 1;
   for (int threads : {1, 2}) {
-    for (const auto& [rows, h] : kShapes) {
+    for (const auto& [rows, h] : shapes) {
       const std::string native =
           lngrad::bench::BenchmarkName("BM_NativeLayerNormGrad", rows, h, threads);
       lngrad::bench::RegisterRealTime(native, BM_Native, rows, h, threads);

@@ -14,14 +14,14 @@ namespace {
 using lngrad::bench::Inputs;
 using lngrad::bench::Outputs;
 
-bool Write(const std::string& path, const std::vector<float>& v) {
+bool Write(const std::string& path, const lngrad::bench::Vector<float>& v) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) return false;
   const bool ok = std::fwrite(v.data(), sizeof(float), v.size(), f) == v.size();
   return std::fclose(f) == 0 && ok;
 }
 
-bool Read(const std::string& path, std::vector<float>* v) {
+bool Read(const std::string& path, lngrad::bench::Vector<float>* v) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return false;
   const bool ok = std::fread(v->data(), sizeof(float), v->size(), f) == v->size();

@@ -1,11 +1,18 @@
-// Shared by the peer-comparison programs (bench_check, bench_dnnl): the benchmark shapes, the
-// deterministic float32 inputs every peer gets, and the agreement check against lngrad.
+// Shared by the benchmark programs (bench_native, bench_stream, bench_check, bench_dnnl,
+// bench_ascendc): the one allocation policy of every contender and ceiling, the benchmark shapes,
+// the deterministic float32 inputs every peer gets, and the agreement check against lngrad.
 #pragma once
+
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <random>
 #include <string>
 #include <utility>
@@ -15,11 +22,100 @@
 
 namespace lngrad::bench {
 
+// The allocation policy of every contender and ceiling (issue 19; bench/README.md, "Recipe"):
+// every buffer starts on a 64-byte boundary (one AVX-512 vector, one cache line); a buffer of
+// kHugePageBytes or more starts on a 2 MiB boundary, its size is rounded up to whole 2 MiB, and it
+// is madvise(MADV_HUGEPAGE)d before anything touches it, so that it gets transparent huge pages
+// where the kernel's THP mode is "madvise" or "always" (NumPy and PyTorch 2.x with
+// THP_MEM_ALLOC_ENABLE=1 do the same for their large arrays; bench_torch.py gives PyTorch's
+// tensors this policy itself). The allocator zero-fills what it allocates, so a Vector is first
+// touched when it is made, never inside a timed loop.
+inline constexpr size_t kHugePageBytes = size_t{2} << 20;
+inline constexpr size_t kVectorAlign = 64;
+
+template <class T>
+struct BenchAllocator {
+  using value_type = T;
+  BenchAllocator() = default;
+  template <class U>
+  BenchAllocator(const BenchAllocator<U>&) noexcept {}  // NOLINT: implicit by the Allocator rules
+
+  static size_t Alignment(size_t bytes) {
+    return bytes >= kHugePageBytes ? kHugePageBytes : kVectorAlign;
+  }
+  static size_t Rounded(size_t bytes) {
+    const size_t a = Alignment(bytes);
+    return (std::max<size_t>(bytes, 1) + a - 1) / a * a;
+  }
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    void* p = std::aligned_alloc(Alignment(bytes), Rounded(bytes));
+    if (p == nullptr) {
+      std::fprintf(stderr, "bench: out of memory allocating %zu bytes\n", bytes);
+      throw std::bad_alloc();
+    }
+    // Advice, not a requirement: where THP is "never" (or the call fails) the buffer stays on
+    // 4 KiB pages, as every other contender's then does.
+    if (bytes >= kHugePageBytes) (void)madvise(p, Rounded(bytes), MADV_HUGEPAGE);
+    // First touch here, for element types whose default constructor leaves memory untouched.
+    std::memset(p, 0, Rounded(bytes));
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) noexcept { std::free(p); }
+  template <class U>
+  bool operator==(const BenchAllocator<U>&) const noexcept {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const BenchAllocator<U>&) const noexcept {
+    return false;
+  }
+};
+
+// A buffer under the policy above.
+template <class T>
+using Vector = std::vector<T, BenchAllocator<T>>;
+
 // rows x h of issue 6.
 inline const std::vector<std::pair<int64_t, int64_t>>& Shapes() {
   static const std::vector<std::pair<int64_t, int64_t>> shapes = {
       {64, 16}, {4096, 768}, {8192, 1024}, {16384, 4096}, {2048, 12288}};
   return shapes;
+}
+
+// The shapes of `all` that LNGRAD_BENCH_SHAPES selects ("ROWSxH,ROWSxH,...", e.g.
+// "16384x4096,4096x768"; bench/compare --quick), all of them where it is unset or empty. A
+// malformed list or a shape not in `all` prints why and returns false.
+inline bool SelectedShapes(const std::vector<std::pair<int64_t, int64_t>>& all,
+                           std::vector<std::pair<int64_t, int64_t>>* selected) {
+  const char* env = std::getenv("LNGRAD_BENCH_SHAPES");
+  selected->clear();
+  if (env == nullptr || *env == '\0') {
+    *selected = all;
+    return true;
+  }
+  const std::string list(env);
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const size_t end = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, end - pos);
+    long long rows = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(item.c_str(), "%lldx%lld%c", &rows, &h, &tail) != 2) {
+      std::fprintf(stderr, "LNGRAD_BENCH_SHAPES: \"%s\" is not ROWSxH (in \"%s\")\n", item.c_str(),
+                   env);
+      return false;
+    }
+    const std::pair<int64_t, int64_t> shape{rows, h};
+    if (std::find(all.begin(), all.end(), shape) == all.end()) {
+      std::fprintf(stderr, "LNGRAD_BENCH_SHAPES: %lldx%lld is not one of this program's shapes\n",
+                   rows, h);
+      return false;
+    }
+    selected->push_back(shape);
+    pos = end + 1;
+  }
+  return true;
 }
 
 inline constexpr float kEpsilon = 1e-5f;
@@ -36,7 +132,7 @@ inline std::string BenchmarkName(const char* prefix, int64_t rows, int64_t h, in
 // PyTorch convention of the same statistics.
 struct Inputs {
   int64_t rows = 0, h = 0;
-  std::vector<float> dy, x, gamma, mean, variance, rstd;
+  Vector<float> dy, x, gamma, mean, variance, rstd;
 };
 
 inline Inputs MakeInputs(int64_t rows, int64_t h) {
@@ -52,8 +148,8 @@ inline Inputs MakeInputs(int64_t rows, int64_t h) {
   for (auto& v : in.x) v = 2.0f * u(rng) + 0.5f;
   in.gamma.resize(static_cast<size_t>(h));
   for (auto& v : in.gamma) v = 1.0f + 0.5f * u(rng);
-  const std::vector<float> beta(static_cast<size_t>(h), 0.0f);
-  std::vector<float> y(n);
+  const Vector<float> beta(static_cast<size_t>(h), 0.0f);
+  Vector<float> y(n);
   in.mean.resize(static_cast<size_t>(rows));
   in.variance.resize(static_cast<size_t>(rows));
   in.rstd.resize(static_cast<size_t>(rows));
@@ -67,8 +163,21 @@ inline Inputs MakeInputs(int64_t rows, int64_t h) {
   return in;
 }
 
+// MakeInputs(rows, h), made once per shape and kept until another shape is asked for (one
+// problem's memory at a time): Google Benchmark calls a benchmark's function once per repetition
+// and once more to size the iteration count, and drawing 2 x 64 Mi random floats each time would
+// make most of a run's wall time.
+inline const Inputs& SharedInputs(int64_t rows, int64_t h) {
+  static Inputs cached;
+  if (cached.rows != rows || cached.h != h) {
+    cached = Inputs();  // frees the old shape's buffers before the new ones are made
+    cached = MakeInputs(rows, h);
+  }
+  return cached;
+}
+
 struct Outputs {
-  std::vector<float> dx, dgamma, dbeta;
+  Vector<float> dx, dgamma, dbeta;
 };
 
 // Zero-filled outputs of the right sizes for in.
@@ -97,7 +206,7 @@ inline Outputs LngradBackward(const Inputs& in, int threads) {
 // Largest |peer - ours| relative to the largest |ours| of the tensor. Different but correct
 // float evaluations differ by a few ulps of the row magnitudes, so 1e-4 separates "same work"
 // from "different function" (a wrong formula or a missing term gives O(1)).
-inline double RelDiff(const std::vector<float>& peer, const std::vector<float>& ours) {
+inline double RelDiff(const Vector<float>& peer, const Vector<float>& ours) {
   double diff = 0, mag = 0;
   for (size_t i = 0; i < ours.size(); ++i) {
     diff = std::max(diff, std::fabs(static_cast<double>(peer[i]) - ours[i]));

@@ -2,7 +2,9 @@
 // LayerNorm forward, float and half (half LayerNormGrad/LayerNormBackward in both evaluations),
 // rows x H in {64 x 16, 4096 x 768, 8192 x 1024, 16384 x 4096, 2048 x 12288}, 1 and 2 threads.
 // bytes/s counts every tensor read or written once (the memory traffic of an ideal single pass).
-// The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path).
+// The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path). Buffers
+// follow bench_common.h's allocation policy (64-byte aligned, huge pages for large ones, touched
+// before timing), as every peer's.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_common.h"
 #include "lngrad/lngrad.h"
 
 namespace {
@@ -19,12 +22,13 @@ using lngrad::Half;
 using lngrad::Options;
 using lngrad::RowShape;
 using lngrad::RunInfo;
+using lngrad::bench::Vector;
 
 template <class T>
-std::vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
+Vector<T> Random(size_t n, uint32_t seed, float lo, float hi) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<T> v(n);
+  Vector<T> v(n);
   for (auto& e : v) e = T(dist(rng));
   return v;
 }
@@ -71,7 +75,7 @@ void Measure(benchmark::State& state, Problem& p, const void* out, double bytes_
 // The inputs of LayerNormGrad and LayerNormBackward, the same for both.
 template <class T>
 struct GradInputs {
-  std::vector<T> dy, x, mean, var, gamma;
+  Vector<T> dy, x, mean, var, gamma;
 };
 
 template <class T>
@@ -82,14 +86,30 @@ GradInputs<T> MakeGradInputs(RowShape shape) {
           Random<T>(rows, 4, 0.5f, 2.0f), Random<T>(h, 5, 0.5f, 1.5f)};
 }
 
+// MakeGradInputs(shape), made once per shape and element type and kept until another shape is
+// asked for: Google Benchmark calls a benchmark's function once per repetition and once more to
+// size the iteration count, and drawing 2 x 64 Mi random values each time would make most of a
+// run's wall time. LayerNormGradBeta and LayerNorm take their large inputs from here too.
+template <class T>
+const GradInputs<T>& SharedGradInputs(RowShape shape) {
+  static GradInputs<T> cached;
+  static RowShape cached_shape{-1, -1};
+  if (cached_shape.rows != shape.rows || cached_shape.h != shape.h) {
+    cached = GradInputs<T>();  // frees the old shape's buffers before the new ones are made
+    cached = MakeGradInputs<T>(shape);
+    cached_shape = shape;
+  }
+  return cached;
+}
+
 // kEval: the half evaluation (Options::half_eval; float data ignores it).
 template <class T, lngrad::HalfEval kEval = lngrad::HalfEval::kFast>
 void BM_LayerNormBackward(benchmark::State& state) {
   Problem p = MakeProblem(state);
   p.options.half_eval = kEval;
   const size_t n = p.n, rows = p.rows, h = p.h;
-  const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  std::vector<T> dx(n), dgamma(h), dbeta(h);
+  const GradInputs<T>& in = SharedGradInputs<T>(p.shape);
+  Vector<T> dx(n), dgamma(h), dbeta(h);
   Measure(state, p, dx.data(), static_cast<double>(sizeof(T)) * (3.0 * n + 2.0 * rows + 3.0 * h),
           [&] {
             return lngrad::LayerNormBackward(p.shape, in.dy.data(), in.x.data(), in.mean.data(),
@@ -103,8 +123,8 @@ void BM_LayerNormGrad(benchmark::State& state) {
   Problem p = MakeProblem(state);
   p.options.half_eval = kEval;
   const size_t n = p.n, rows = p.rows, h = p.h;
-  const GradInputs<T> in = MakeGradInputs<T>(p.shape);
-  std::vector<T> pd_x(n), res(n);
+  const GradInputs<T>& in = SharedGradInputs<T>(p.shape);
+  Vector<T> pd_x(n), res(n);
   Measure(state, p, pd_x.data(), static_cast<double>(sizeof(T)) * (4.0 * n + 2.0 * rows + h), [&] {
     return lngrad::LayerNormGrad(p.shape, in.dy.data(), in.x.data(), in.mean.data(), in.var.data(),
                                  in.gamma.data(), 1e-5f, pd_x.data(), res.data(), p.options);
@@ -115,8 +135,10 @@ template <class T>
 void BM_LayerNormGradBeta(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, h = p.h;
-  const auto dy = Random<T>(n, 1, -1, 1), res = Random<T>(n, 2, -2, 2);
-  std::vector<T> dgamma(h), dbeta(h);
+  // The same values as Random<T>(n, 1, -1, 1) and Random<T>(n, 2, -2, 2).
+  const Vector<T>& dy = SharedGradInputs<T>(p.shape).dy;
+  const Vector<T>& res = SharedGradInputs<T>(p.shape).x;
+  Vector<T> dgamma(h), dbeta(h);
   Measure(state, p, dgamma.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * h), [&] {
     return lngrad::LayerNormGradBeta(p.shape, dy.data(), res.data(), dgamma.data(), dbeta.data(),
                                      p.options);
@@ -127,9 +149,11 @@ template <class T>
 void BM_LayerNorm(benchmark::State& state) {
   Problem p = MakeProblem(state);
   const size_t n = p.n, rows = p.rows, h = p.h;
-  const auto x = Random<T>(n, 2, -2, 2);
-  const auto gamma = Random<T>(h, 5, 0.5f, 1.5f), beta = Random<T>(h, 6, -0.5f, 0.5f);
-  std::vector<T> y(n), mean(rows), var(rows);
+  // The same values as Random<T>(n, 2, -2, 2) and Random<T>(h, 5, 0.5f, 1.5f).
+  const Vector<T>& x = SharedGradInputs<T>(p.shape).x;
+  const Vector<T>& gamma = SharedGradInputs<T>(p.shape).gamma;
+  const auto beta = Random<T>(h, 6, -0.5f, 0.5f);
+  Vector<T> y(n), mean(rows), var(rows);
   Measure(state, p, y.data(), static_cast<double>(sizeof(T)) * (2.0 * n + 2.0 * rows + 2.0 * h),
           [&] {
             return lngrad::LayerNorm(p.shape, x.data(), gamma.data(), beta.data(), 1e-5f, y.data(),

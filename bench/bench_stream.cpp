@@ -8,7 +8,8 @@
 // Store variants: ordinary stores (the write allocates the line: one more transfer per output)
 // and non-temporal stores (_mm_stream_ps, the way lngrad writes large outputs). bytes/s counts
 // every array once (3, 4 or 2 * rows * h * 4 bytes), the same count as lngrad's effective GB/s
-// without the small vectors.
+// without the small vectors. The arrays follow bench_common.h's allocation policy (64-byte
+// aligned, so the non-temporal variant needs no peel; huge pages), as every contender's do.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -22,31 +23,23 @@
 #include <immintrin.h>
 #endif
 
+#include "bench_common.h"
 #include "core/thread_pool.h"
 
 namespace {
 
 constexpr int64_t kBlockElements = 16 * 1024;
 
+// Under bench_common.h's allocation policy, as every contender's buffers.
 struct Arrays {
-  explicit Arrays(size_t n) : n(n) {
-    // 64-byte aligned so that the non-temporal variant needs no peel.
-    a.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
-    b.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
-    c.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
-    d.reset(static_cast<float*>(::operator new[](n * sizeof(float), std::align_val_t{64})));
+  explicit Arrays(size_t n) : n(n), a(n), b(n), c(n), d(n) {
     for (size_t i = 0; i < n; ++i) {
-      a.get()[i] = static_cast<float>(i % 1000) * 0.001f;
-      b.get()[i] = static_cast<float>(i % 777) * 0.002f;
-      c.get()[i] = 0.0f;
-      d.get()[i] = 0.0f;
+      a[i] = static_cast<float>(i % 1000) * 0.001f;
+      b[i] = static_cast<float>(i % 777) * 0.002f;
     }
   }
-  struct Free {
-    void operator()(float* p) const { ::operator delete[](p, std::align_val_t{64}); }
-  };
   size_t n;
-  std::unique_ptr<float[], Free> a, b, c, d;
+  lngrad::bench::Vector<float> a, b, c, d;
 };
 
 struct Job {
@@ -66,10 +59,10 @@ template <bool kWriteD>
 void ReadTwoWrite(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
   const auto [begin, end] = BlockRange(job, block);
-  const float* a = job.arr->a.get();
-  const float* b = job.arr->b.get();
-  float* c = job.arr->c.get();
-  float* d = job.arr->d.get();
+  const float* a = job.arr->a.data();
+  const float* b = job.arr->b.data();
+  float* c = job.arr->c.data();
+  float* d = job.arr->d.data();
   const float s = 0.5f;
   auto scalar = [&](size_t i) {
     c[i] = a[i] + s * b[i];
@@ -95,8 +88,8 @@ void ReadTwoWrite(void* context, int64_t block) {
 void Read2(void* context, int64_t block) {
   const Job& job = *static_cast<Job*>(context);
   const auto [begin, end] = BlockRange(job, block);
-  const float* a = job.arr->a.get();
-  const float* b = job.arr->b.get();
+  const float* a = job.arr->a.data();
+  const float* b = job.arr->b.data();
   // Eight partial sums: the additions do not serialize on one register.
   float acc[8] = {};
   size_t i = begin;
@@ -113,14 +106,21 @@ void Read2(void* context, int64_t block) {
 void Measure(benchmark::State& state, void (*kernel)(void*, int64_t), int64_t tensors) {
   const int64_t rows = state.range(0), h = state.range(1);
   const int threads = static_cast<int>(state.range(2));
-  Arrays arr(static_cast<size_t>(rows * h));
+  // Made once per size and kept until another size is asked for: Google Benchmark calls this once
+  // per repetition and once more to size the iteration count.
+  static std::unique_ptr<Arrays> cached;
+  if (cached == nullptr || cached->n != static_cast<size_t>(rows * h)) {
+    cached.reset();
+    cached = std::make_unique<Arrays>(static_cast<size_t>(rows * h));
+  }
+  Arrays& arr = *cached;
   const int64_t blocks = (rows * h + kBlockElements - 1) / kBlockElements;
   std::vector<float> sums(static_cast<size_t>(blocks));
   Job job{&arr, state.range(3) != 0, sums.data()};
   for (auto _ : state) {
     lngrad::core::ThreadPool::Global().Run(threads, blocks, kernel, &job);
-    benchmark::DoNotOptimize(arr.c.get());
-    benchmark::DoNotOptimize(arr.d.get());
+    benchmark::DoNotOptimize(arr.c.data());
+    benchmark::DoNotOptimize(arr.d.data());
     benchmark::DoNotOptimize(sums.data());
     benchmark::ClobberMemory();
   }

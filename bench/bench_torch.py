@@ -6,8 +6,18 @@ PyTorch has it. Prints one JSON line per shape: name, median seconds per call, r
   bench_torch.py time THREADS           time every shape (median of REPS samples)
   bench_torch.py run DIR ROWS H         read the inputs bench_check wrote, write dx/dgamma/dbeta
 
-Tuning (jemalloc, ATEN_CPU_CAPABILITY) is the caller's business (bench/compare)."""
+LNGRAD_BENCH_SHAPES="ROWSxH,..." restricts `time` to those shapes (bench/compare --quick);
+LNGRAD_BENCH_REPS the samples per shape (default 5).
+
+Allocation: the timed tensors (inputs and the .out outputs) follow the policy of bench_common.h,
+the same as every other contender and ceiling: 64-byte aligned, and a buffer of 2 MiB or more
+2 MiB aligned and madvise(MADV_HUGEPAGE)d before its first touch (anonymous mmap, then
+torch.from_numpy), so they get transparent huge pages where the kernel's THP mode is "madvise"
+or "always", whatever this PyTorch's allocator does. What PyTorch allocates inside the call is
+its allocator's (bench/compare sets THP_MEM_ALLOC_ENABLE=1, which PyTorch 2.x reads and 1.13
+ignores). Tuning (ATEN_CPU_CAPABILITY, ...) is the caller's business (bench/compare)."""
 import json
+import mmap
 import os
 import statistics
 import sys
@@ -19,6 +29,53 @@ import torch
 SHAPES = [(64, 16), (4096, 768), (8192, 1024), (16384, 4096), (2048, 12288)]
 EPS = 1e-5
 REPS = int(os.environ.get("LNGRAD_BENCH_REPS", "5"))
+HUGE = 2 << 20  # bench_common.h's kHugePageBytes
+_KEEP = []  # the mappings behind the tensors of buffer(): they must outlive the tensors
+
+
+def selected_shapes():
+    """SHAPES, or those of them LNGRAD_BENCH_SHAPES lists; exits 2 with a message otherwise."""
+    env = os.environ.get("LNGRAD_BENCH_SHAPES", "")
+    if not env:
+        return SHAPES
+    out = []
+    for item in env.split(","):
+        try:
+            rows, h = (int(v) for v in item.split("x"))
+        except ValueError:
+            sys.exit(f"LNGRAD_BENCH_SHAPES: \"{item}\" is not ROWSxH (in \"{env}\")")
+        if (rows, h) not in SHAPES:
+            sys.exit(f"LNGRAD_BENCH_SHAPES: {rows}x{h} is not one of this program's shapes")
+        out.append((rows, h))
+    return out
+
+
+def buffer(*shape):
+    """A zero-filled float32 tensor under bench_common.h's allocation policy (see the module's
+    docstring): an anonymous mapping, 2 MiB aligned and MADV_HUGEPAGE for 2 MiB or more (64-byte
+    aligned below; a mapping is page aligned), touched here, before any timing."""
+    count = 1
+    for d in shape:
+        count *= d
+    nbytes = max(4 * count, 4)
+    big = nbytes >= HUGE
+    length = (nbytes + HUGE - 1) // HUGE * HUGE + HUGE if big else nbytes
+    m = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    whole = np.frombuffer(m, dtype=np.uint8)
+    offset = (-whole.ctypes.data) % HUGE if big else 0
+    if big and hasattr(mmap, "MADV_HUGEPAGE"):
+        m.madvise(mmap.MADV_HUGEPAGE, offset, length - offset)
+    arr = whole[offset:offset + 4 * count].view(np.float32).reshape(shape)
+    arr.fill(0.0)
+    _KEEP.append(m)
+    return torch.from_numpy(arr)
+
+
+def filled(src):
+    """src copied into a buffer() of its shape."""
+    out = buffer(*src.shape)
+    out.copy_(src)
+    return out
 
 
 def capability():
@@ -33,7 +90,7 @@ def make_call(dy, x, mean, rstd, gamma):
     h = x.shape[1]
     beta = torch.zeros_like(gamma)
     mask = [True, True, True]
-    outs = (torch.empty_like(x), torch.empty_like(gamma), torch.empty_like(gamma))
+    outs = (buffer(*x.shape), buffer(*gamma.shape), buffer(*gamma.shape))
     op = torch.ops.aten.native_layer_norm_backward
     try:
         op.out(dy, x, [h], mean, rstd, gamma, beta, mask, out0=outs[0], out1=outs[1], out2=outs[2])
@@ -50,11 +107,11 @@ def make_call(dy, x, mean, rstd, gamma):
 
 def time_shape(rows, h):
     g = torch.Generator().manual_seed(1)
-    dy = torch.rand(rows, h, generator=g) * 2 - 1
-    x = torch.rand(rows, h, generator=g) * 4 - 1.5
-    gamma = torch.rand(h, generator=g) + 0.5
-    mean = x.mean(dim=1, keepdim=True)
-    rstd = 1.0 / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + EPS)
+    dy = filled(torch.rand(rows, h, generator=g) * 2 - 1)
+    x = filled(torch.rand(rows, h, generator=g) * 4 - 1.5)
+    gamma = filled(torch.rand(h, generator=g) + 0.5)
+    mean = filled(x.mean(dim=1, keepdim=True))
+    rstd = filled(1.0 / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + EPS))
     call, prealloc = make_call(dy, x, mean, rstd, gamma)
     call()
     # Calls per sample: enough for ~20 ms, so timer overhead does not count.
@@ -75,11 +132,12 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "time":
         threads = int(sys.argv[2])
         torch.set_num_threads(threads)
-        for rows, h in SHAPES:
+        for rows, h in selected_shapes():
             t, prealloc = time_shape(rows, h)
             print(json.dumps({"name": f"torch/rows:{rows}/h:{h}/threads:{threads}",
                               "seconds": t, "preallocated": prealloc,
-                              "capability": capability()}), flush=True)
+                              "capability": capability(), "version": torch.__version__}),
+                  flush=True)
         return 0
     if len(sys.argv) == 5 and sys.argv[1] == "run":
         d, rows, h = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
