@@ -101,6 +101,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num
     h = math.prod(shape)
     if h == 0:
         return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
+    # Checked here as well as in the backward: an error there would only show at backward time.
     if half_eval not in ("fast", "correctly-rounded"):
         raise ValueError(f"lngrad.torch.layer_norm: half_eval must be 'fast' or "
                          f"'correctly-rounded', got {half_eval!r}")

@@ -392,49 +392,44 @@ std::vector<ImplDescription> ListImpls() {
   };
 }
 
-// One list for the printer and the parser.
+// The enums with a text form: one list each for the printer and the parser.
 constexpr std::pair<Impl, const char*> kImplNames[] = {
     {Impl::kAuto, "auto"}, {Impl::kSimd, "simd"}, {Impl::kScalar, "scalar"}};
-
-const char* ImplName(Impl impl) {
-  for (const auto& [value, name] : kImplNames) {
-    if (value == impl) return name;
-  }
-  return "unknown";
-}
-
-Status ParseImpl(const std::string& text, Impl* out) {
-  if (out == nullptr) return Status::InvalidArgument("ParseImpl: argument 'out' is null");
-  for (const auto& [value, name] : kImplNames) {
-    if (text == name) {
-      *out = value;
-      return Status::Ok();
-    }
-  }
-  return Status::InvalidArgument("ParseImpl: argument 'text' must be auto, simd or scalar (got '" +
-                                 text + "')");
-}
-
 constexpr std::pair<HalfEval, const char*> kHalfEvalNames[] = {
     {HalfEval::kFast, "fast"}, {HalfEval::kCorrectlyRounded, "correctly-rounded"}};
 
-const char* HalfEvalName(HalfEval eval) {
-  for (const auto& [value, name] : kHalfEvalNames) {
-    if (value == eval) return name;
+template <class E, size_t N>
+const char* NameIn(const std::pair<E, const char*> (&names)[N], E value) {
+  for (const auto& [v, name] : names) {
+    if (v == value) return name;
   }
   return "unknown";
 }
 
-Status ParseHalfEval(const std::string& text, HalfEval* out) {
-  if (out == nullptr) return Status::InvalidArgument("ParseHalfEval: argument 'out' is null");
-  for (const auto& [value, name] : kHalfEvalNames) {
-    if (text == name) {
-      *out = value;
+// Sets *out to the value named `text` in `names`; `fn` words the errors ("fn: argument ...").
+template <class E, size_t N>
+Status ParseIn(const char* fn, const std::pair<E, const char*> (&names)[N], const std::string& text,
+               E* out) {
+  if (out == nullptr) return Status::InvalidArgument(std::string(fn) + ": argument 'out' is null");
+  std::string all;
+  for (size_t i = 0; i < N; ++i) {
+    if (text == names[i].second) {
+      *out = names[i].first;
       return Status::Ok();
     }
+    all += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i].second;
   }
-  return Status::InvalidArgument(
-      "ParseHalfEval: argument 'text' must be fast or correctly-rounded (got '" + text + "')");
+  return Status::InvalidArgument(std::string(fn) + ": argument 'text' must be " + all + " (got '" +
+                                 text + "')");
+}
+
+const char* ImplName(Impl impl) { return NameIn(kImplNames, impl); }
+Status ParseImpl(const std::string& text, Impl* out) {
+  return ParseIn("ParseImpl", kImplNames, text, out);
+}
+const char* HalfEvalName(HalfEval eval) { return NameIn(kHalfEvalNames, eval); }
+Status ParseHalfEval(const std::string& text, HalfEval* out) {
+  return ParseIn("ParseHalfEval", kHalfEvalNames, text, out);
 }
 
 Status ImplFromEnvironment(std::string_view fn, Impl* out) {

@@ -32,18 +32,31 @@ struct BackwardOut {
   RunInfo info;
 };
 
+// The options of a call on `impl` (threads 0: the default count).
+Options CallOptions(Impl impl, int threads, HalfEval eval, RunInfo* info = nullptr) {
+  Options o;
+  o.impl = impl;
+  o.num_threads = threads;
+  o.half_eval = eval;
+  o.info = info;
+  return o;
+}
+
+// dx, dgamma, dbeta sized for the case.
+template <class T>
+BackwardOut<T> SizedOutputs(const GradCase& c) {
+  BackwardOut<T> out;
+  out.dx.resize(static_cast<size_t>(c.rows * c.h));
+  out.dgamma.resize(static_cast<size_t>(c.h));
+  out.dbeta.resize(static_cast<size_t>(c.h));
+  return out;
+}
+
 template <class T>
 BackwardOut<T> RunBackward(const test::GradData<T>& d, Impl impl, int threads,
                            HalfEval eval = HalfEval::kCorrectlyRounded) {
-  BackwardOut<T> out;
-  out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
-  out.dgamma.resize(static_cast<size_t>(d.c.h));
-  out.dbeta.resize(static_cast<size_t>(d.c.h));
-  Options o;
-  o.impl = impl;
-  o.half_eval = eval;
-  o.num_threads = threads;
-  o.info = &out.info;
+  BackwardOut<T> out = SizedOutputs<T>(d.c);
+  const Options o = CallOptions(impl, threads, eval, &out.info);
   const Status s = LayerNormBackward({d.c.rows, d.c.h}, d.dy.data(), d.x.data(), d.mean.data(),
                                      d.variance.data(), d.gamma.data(), d.c.epsilon, out.dx.data(),
                                      out.dgamma.data(), out.dbeta.data(), o);
@@ -65,10 +78,7 @@ SeparateOut<T> RunSeparate(const test::GradData<T>& d, Impl impl, int threads,
   out.res.resize(n);
   out.dgamma.resize(static_cast<size_t>(d.c.h));
   out.dbeta.resize(static_cast<size_t>(d.c.h));
-  Options o;
-  o.impl = impl;
-  o.half_eval = eval;
-  o.num_threads = threads;
+  const Options o = CallOptions(impl, threads, eval);
   const RowShape shape{d.c.rows, d.c.h};
   EXPECT_TRUE(LayerNormGrad(shape, d.dy.data(), d.x.data(), d.mean.data(), d.variance.data(),
                             d.gamma.data(), d.c.epsilon, out.pd_x.data(), out.res.data(), o)
@@ -185,14 +195,8 @@ BackwardOut<Half> RunBackwardFloatStats(const test::GradData<Half>& d,
                                         const std::vector<float>& mean,
                                         const std::vector<float>& variance, Impl impl,
                                         HalfEval eval = HalfEval::kCorrectlyRounded) {
-  BackwardOut<Half> out;
-  out.dx.resize(static_cast<size_t>(d.c.rows * d.c.h));
-  out.dgamma.resize(static_cast<size_t>(d.c.h));
-  out.dbeta.resize(static_cast<size_t>(d.c.h));
-  Options o;
-  o.impl = impl;
-  o.half_eval = eval;
-  o.info = &out.info;
+  BackwardOut<Half> out = SizedOutputs<Half>(d.c);
+  const Options o = CallOptions(impl, 0, eval, &out.info);
   const Status s = LayerNormBackwardFloatStats(
       {d.c.rows, d.c.h}, d.dy.data(), d.x.data(), mean.data(), variance.data(), d.gamma.data(),
       d.c.epsilon, out.dx.data(), out.dgamma.data(), out.dbeta.data(), o);
@@ -353,10 +357,7 @@ void CheckStreamedOutputs(const GradCase& c, HalfEval eval = HalfEval::kCorrectl
       for (int threads : {1, 2}) {
         std::vector<T> dx(n + 4), res(n + 4), dgamma(static_cast<size_t>(c.h)),
             dbeta(static_cast<size_t>(c.h));
-        Options o;
-        o.impl = p.impl;
-        o.num_threads = threads;
-        o.half_eval = eval;
+        const Options o = CallOptions(p.impl, threads, eval);
         ASSERT_TRUE(LayerNormBackward(shape, d.dy.data(), d.x.data(), d.mean.data(),
                                       d.variance.data(), d.gamma.data(), c.epsilon,
                                       dx.data() + offset, dgamma.data(), dbeta.data(), o)
