@@ -8,7 +8,9 @@ lists, for each of our targets, the targets of ours it links directly ("a -> b c
 with no dependency of ours stands alone). The test fails when a listed target links something
 the diagram does not show, when the diagram shows a link that does not exist, when one of our
 library targets is missing from the diagram, or when the graph is not in the diagram's order
-(each target may link only targets listed below it: the one-direction rule).
+(each target may link only targets listed below it: the one-direction rule). The plan's block
+(<!-- planned:begin -->) lists the layers still to come with the most each may link: one that has
+landed must be in the diagram and link no more than its plan allows.
 """
 import re
 import sys
@@ -17,11 +19,12 @@ import sys
 IGNORED = {"lngrad_warnings", "lngrad_strict_fp"}
 
 
-def read_diagram(path):
+def read_diagram(path, block="layers"):
     text = open(path, encoding="utf-8").read()
-    m = re.search(r"<!-- layers:begin -->\s*```[a-z]*\n(.*?)```\s*<!-- layers:end -->", text, re.S)
+    m = re.search(rf"<!-- {block}:begin -->\s*```[a-z]*\n(.*?)```\s*<!-- {block}:end -->", text,
+                  re.S)
     if not m:
-        sys.exit(f"{path}: no block between <!-- layers:begin --> and <!-- layers:end -->")
+        sys.exit(f"{path}: no block between <!-- {block}:begin --> and <!-- {block}:end -->")
     order, deps = [], {}
     for line in m.group(1).splitlines():
         line = line.split("#", 1)[0].strip()
@@ -56,9 +59,19 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     order, diagram = read_diagram(sys.argv[1])
+    _, planned = read_diagram(sys.argv[1], "planned")
     graph = read_graph(sys.argv[2])
     ours = {n for n in graph if n.startswith("lngrad_") and n not in IGNORED}
     errors = []
+    # The plan (CONTRIBUTING.md, "Where the next layers go"): a planned layer that has landed is
+    # in the diagram, and links no more than its planned line allows.
+    for name, allowed in sorted(planned.items()):
+        if name in graph and name not in diagram:
+            errors.append(f"{name} has landed: move its line from the plan into the diagram")
+        if name in diagram:
+            for d in sorted(diagram[name] - allowed):
+                errors.append(f"{name} -> {d} is not in the plan ({name} may link only "
+                              f"{' '.join(sorted(allowed)) or 'nothing of ours'})")
     for name in sorted(ours - set(order)):
         errors.append(f"{name} is a target of ours but not in the diagram")
     for i, name in enumerate(order):
@@ -76,7 +89,8 @@ def main():
     if errors:
         print("\n".join(errors))
         return 1
-    print(f"check_layers: {len(order)} targets, the diagram matches the link graph")
+    print(f"check_layers: {len(order)} targets, the diagram matches the link graph; "
+          f"{sum(n not in graph for n in planned)} planned layers still to land")
     return 0
 
 
