@@ -46,6 +46,7 @@ def main():
     import numpy as np
     import lngrad
     from lngrad import _lngrad
+
     try:
         import torch
     except ImportError:
@@ -74,6 +75,7 @@ def main():
             for _ in range(n):
                 f(*inputs, num_threads=1)
             return time.perf_counter() - start
+
         return run
 
     cpp = {s: [] for s, _, _ in cases}
@@ -89,9 +91,13 @@ def main():
                 t = per_call_us(run)
                 (cpp[s] if name == "C++" else py.setdefault((s, name), [])).append(t)
 
-    print(f"lngrad.layer_norm_backward vs the C++ call, float32, 1 thread, {args.rounds} rounds "
-          f"(us; medians; extra and ratio: medians of the rounds' paired values)")
-    print(f"{'rows x H':>12} {'C++':>10} {'inputs':>7} {'Python':>10} {'extra':>9} {'ratio':>7}  target")
+    print(
+        f"lngrad.layer_norm_backward vs the C++ call, float32, 1 thread, {args.rounds} rounds "
+        f"(us; medians; extra and ratio: medians of the rounds' paired values)"
+    )
+    print(
+        f"{'rows x H':>12} {'C++':>10} {'inputs':>7} {'Python':>10} {'extra':>9} {'ratio':>7}  target"
+    )
     ok = True
     for s, _, kinds in cases:
         c = statistics.median(cpp[s])
@@ -103,8 +109,10 @@ def main():
             met = (extra <= limit) if how == "abs" else (ratio - 1 <= limit)
             ok &= met
             target = f"<= +{limit:g} us" if how == "abs" else f"<= +{limit:.0%}"
-            print(f"{s[0]:>6} x {s[1]:<4} {c:>10.2f} {kind:>7} {p:>10.2f} {extra:>+9.2f} "
-                  f"{ratio:>7.3f}  {target} {'met' if met else 'MISSED'}")
+            print(
+                f"{s[0]:>6} x {s[1]:<4} {c:>10.2f} {kind:>7} {p:>10.2f} {extra:>+9.2f} "
+                f"{ratio:>7.3f}  {target} {'met' if met else 'MISSED'}"
+            )
     return 0 if ok else 1
 
 

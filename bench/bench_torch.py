@@ -16,6 +16,7 @@ torch.from_numpy), so they get transparent huge pages where the kernel's THP mod
 or "always", whatever this PyTorch's allocator does. What PyTorch allocates inside the call is
 its allocator's (bench/compare sets THP_MEM_ALLOC_ENABLE=1, which PyTorch 2.x reads and 1.13
 ignores). Tuning (ATEN_CPU_CAPABILITY, ...) is the caller's business (bench/compare)."""
+
 import json
 import mmap
 import os
@@ -43,7 +44,7 @@ def selected_shapes():
         try:
             rows, h = (int(v) for v in item.split("x"))
         except ValueError:
-            sys.exit(f"LNGRAD_BENCH_SHAPES: \"{item}\" is not ROWSxH (in \"{env}\")")
+            sys.exit(f'LNGRAD_BENCH_SHAPES: "{item}" is not ROWSxH (in "{env}")')
         if (rows, h) not in SHAPES:
             sys.exit(f"LNGRAD_BENCH_SHAPES: {rows}x{h} is not one of this program's shapes")
         out.append((rows, h))
@@ -65,7 +66,7 @@ def buffer(*shape):
     offset = (-whole.ctypes.data) % HUGE if big else 0
     if big and hasattr(mmap, "MADV_HUGEPAGE"):
         m.madvise(mmap.MADV_HUGEPAGE, offset, length - offset)
-    arr = whole[offset:offset + 4 * count].view(np.float32).reshape(shape)
+    arr = whole[offset : offset + 4 * count].view(np.float32).reshape(shape)
     arr.fill(0.0)
     _KEEP.append(m)
     return torch.from_numpy(arr)
@@ -96,12 +97,16 @@ def make_call(dy, x, mean, rstd, gamma):
         op.out(dy, x, [h], mean, rstd, gamma, beta, mask, out0=outs[0], out1=outs[1], out2=outs[2])
 
         def call():
-            return op.out(dy, x, [h], mean, rstd, gamma, beta, mask,
-                          out0=outs[0], out1=outs[1], out2=outs[2])
+            return op.out(
+                dy, x, [h], mean, rstd, gamma, beta, mask, out0=outs[0], out1=outs[1], out2=outs[2]
+            )
+
         return call, True
     except (RuntimeError, AttributeError, TypeError):
+
         def call():
             return op(dy, x, [h], mean, rstd, gamma, beta, mask)
+
         return call, False
 
 
@@ -134,17 +139,27 @@ def main():
         torch.set_num_threads(threads)
         for rows, h in selected_shapes():
             t, prealloc = time_shape(rows, h)
-            print(json.dumps({"name": f"torch/rows:{rows}/h:{h}/threads:{threads}",
-                              "seconds": t, "preallocated": prealloc,
-                              "capability": capability(), "version": torch.__version__}),
-                  flush=True)
+            print(
+                json.dumps(
+                    {
+                        "name": f"torch/rows:{rows}/h:{h}/threads:{threads}",
+                        "seconds": t,
+                        "preallocated": prealloc,
+                        "capability": capability(),
+                        "version": torch.__version__,
+                    }
+                ),
+                flush=True,
+            )
         return 0
     if len(sys.argv) == 5 and sys.argv[1] == "run":
         d, rows, h = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 
         def load(name, shape):
-            return torch.from_numpy(np.fromfile(os.path.join(d, name + ".f32"),
-                                                 dtype=np.float32).reshape(shape))
+            return torch.from_numpy(
+                np.fromfile(os.path.join(d, name + ".f32"), dtype=np.float32).reshape(shape)
+            )
+
         dy, x = load("dy", (rows, h)), load("x", (rows, h))
         gamma = load("gamma", (h,))
         mean, rstd = load("mean", (rows, 1)), load("rstd", (rows, 1))

@@ -21,6 +21,7 @@ rounded to half, the share within 1 half ulp, the largest distance in half ulps,
 square error in units of the half spacing at the oracle, and the same share and largest distance
 for dgamma and dbeta.
 """
+
 import os
 import subprocess
 import sys
@@ -34,8 +35,9 @@ EPS = 1e-5
 def torch_main(d):
     import torch
 
-    dy, x, gamma, beta = (torch.from_numpy(np.load(os.path.join(d, f"{n}.npy")))
-                          for n in ("dy", "x", "gamma", "beta"))
+    dy, x, gamma, beta = (
+        torch.from_numpy(np.load(os.path.join(d, f"{n}.npy"))) for n in ("dy", "x", "gamma", "beta")
+    )
     h = x.shape[-1]
     mask = [True, True, True]
     for tag, dtype in (("torch16", torch.float16), ("torch32", torch.float32)):
@@ -43,8 +45,9 @@ def torch_main(d):
         # (float16 ones for float16 data on the CPU), then the backward at them.
         xs, w, b = (t.to(dtype) for t in (x, gamma, beta))
         _, mean, rstd = torch.ops.aten.native_layer_norm(xs, [h], w, b, EPS)
-        outs = torch.ops.aten.native_layer_norm_backward(dy.to(dtype), xs, [h], mean, rstd, w, b,
-                                                         mask)
+        outs = torch.ops.aten.native_layer_norm_backward(
+            dy.to(dtype), xs, [h], mean, rstd, w, b, mask
+        )
         for name, t in zip(("dx", "dgamma", "dbeta"), outs):
             np.save(os.path.join(d, f"{tag}_{name}.npy"), t.to(torch.float16).numpy())
         for name, t in (("mean", mean), ("rstd", rstd)):
@@ -73,8 +76,12 @@ def stats(out, exact, oracle):
     ulps = oracle.half_ulps(out, exact)
     spacing = oracle.half_spacing(np.asarray(exact, np.float64).astype(np.float16))
     err = (np.asarray(out, np.float16).astype(np.float64) - exact) / spacing
-    return (100.0 * np.mean(ulps == 0), 100.0 * np.mean(ulps <= 1), int(ulps.max()),
-            float(np.sqrt(np.mean(err * err))))
+    return (
+        100.0 * np.mean(ulps == 0),
+        100.0 * np.mean(ulps <= 1),
+        int(ulps.max()),
+        float(np.sqrt(np.mean(err * err))),
+    )
 
 
 def main(argv):
@@ -94,8 +101,10 @@ def main(argv):
         else:
             sys.exit(f"half_accuracy.py: unknown argument {a!r} (see the module doc)")
 
-    print("| case | contender | dx = rounded oracle | dx within 1 ulp | dx max ulps |"
-          " dx RMS error (half spacings) | dgamma, dbeta = rounded oracle | dgamma, dbeta max ulps |")
+    print(
+        "| case | contender | dx = rounded oracle | dx within 1 ulp | dx max ulps |"
+        " dx RMS error (half spacings) | dgamma, dbeta = rounded oracle | dgamma, dbeta max ulps |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     torch_version = None
     for name, dy, x, gamma, beta in cases(shapes):
@@ -103,26 +112,37 @@ def main(argv):
         with tempfile.TemporaryDirectory() as d:
             for n, a in (("dy", dy), ("x", x), ("gamma", gamma), ("beta", beta)):
                 np.save(os.path.join(d, f"{n}.npy"), a)
-            r = subprocess.run([torch_py, os.path.abspath(__file__), "torch", d],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                [torch_py, os.path.abspath(__file__), "torch", d], capture_output=True, text=True
+            )
             if r.returncode != 0:
                 sys.exit(f"half_accuracy.py: {torch_py} failed:\n{r.stderr.strip()}")
             torch_version = r.stdout.strip()
-            got = {tag: {n: np.load(os.path.join(d, f"{tag}_{n}.npy"))
-                         for n in ("dx", "dgamma", "dbeta", "mean", "rstd")}
-                   for tag in ("torch16", "torch32")}
+            got = {
+                tag: {
+                    n: np.load(os.path.join(d, f"{tag}_{n}.npy"))
+                    for n in ("dx", "dgamma", "dbeta", "mean", "rstd")
+                }
+                for tag in ("torch16", "torch32")
+            }
         # Every contender is judged at the statistics it was given, exactly: PyTorch's float16
         # kernel at its float16 ones, the others at PyTorch's float32 ones (lngrad takes them as
         # lngrad.torch and lngrad.layer_norm_backward do).
         s32 = got["torch32"]
         outs = {}
         for mode in ("fast", "correctly-rounded"):
-            outs[f"lngrad {mode}"] = (lngrad.layer_norm_backward(
-                dy, x, s32["mean"], s32["rstd"], gamma, half_eval=mode), "torch32")
-        outs["PyTorch float16 kernel"] = (tuple(got["torch16"][n] for n in ("dx", "dgamma", "dbeta")),
-                                          "torch16")
+            outs[f"lngrad {mode}"] = (
+                lngrad.layer_norm_backward(dy, x, s32["mean"], s32["rstd"], gamma, half_eval=mode),
+                "torch32",
+            )
+        outs["PyTorch float16 kernel"] = (
+            tuple(got["torch16"][n] for n in ("dx", "dgamma", "dbeta")),
+            "torch16",
+        )
         outs["PyTorch float32, rounded to half"] = (
-            tuple(s32[n] for n in ("dx", "dgamma", "dbeta")), "torch32")
+            tuple(s32[n] for n in ("dx", "dgamma", "dbeta")),
+            "torch32",
+        )
         for label, ((dx, dg, db), stat) in outs.items():
             mean = got[stat]["mean"].astype(np.float64)
             variance = 1.0 / got[stat]["rstd"].astype(np.float64) ** 2  # eps inside
@@ -130,8 +150,10 @@ def main(argv):
             e_g, e_b, _, _ = oracle.beta(dy, e_res)
             ex, w1, mx, rms = stats(dx, e_dx, oracle)
             gb = np.concatenate([oracle.half_ulps(dg, e_g), oracle.half_ulps(db, e_b)])
-            print(f"| {name} | {label} | {ex:.3f} % | {w1:.3f} % | {mx} | {rms:.3f} |"
-                  f" {100.0 * np.mean(gb == 0):.2f} % | {int(gb.max())} |")
+            print(
+                f"| {name} | {label} | {ex:.3f} % | {w1:.3f} % | {mx} | {rms:.3f} |"
+                f" {100.0 * np.mean(gb == 0):.2f} % | {int(gb.max())} |"
+            )
     print(f"\nPyTorch {torch_version} ({torch_py}); lngrad {lngrad.__version__}")
 
 

@@ -57,12 +57,16 @@ class _LayerNormFunction(torch.autograd.Function):
         b = None if bias is None else bias.detach().contiguous().view(h)
         # float32 statistics for half data too (as torch keeps them): the backward then
         # differentiates at statistics as accurate as torch's.
-        y, mean, variance = _lngrad.layer_norm(x, w, b, eps, num_threads=num_threads,
-                                               float32_stats=True)
+        y, mean, variance = _lngrad.layer_norm(
+            x, w, b, eps, num_threads=num_threads, float32_stats=True
+        )
         ctx.save_for_backward(x, w, mean, variance)
         ctx.h, ctx.eps, ctx.num_threads, ctx.half_eval = h, eps, num_threads, half_eval
-        ctx.shapes = (input.shape, None if weight is None else weight.shape,
-                      None if bias is None else bias.shape)
+        ctx.shapes = (
+            input.shape,
+            None if weight is None else weight.shape,
+            None if bias is None else bias.shape,
+        )
         return y.view(input.shape)
 
     @staticmethod
@@ -73,29 +77,37 @@ class _LayerNormFunction(torch.autograd.Function):
         if dy.dtype != x.dtype:
             dy = dy.to(x.dtype)
         dx, dgamma, dbeta = _lngrad.layer_norm_backward_variance(
-            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads,
-            half_eval=ctx.half_eval)
+            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads, half_eval=ctx.half_eval
+        )
         input_shape, weight_shape, bias_shape = ctx.shapes
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
-        return (dx.view(input_shape) if need_x else None,
-                dgamma.view(weight_shape) if need_w and weight_shape is not None else None,
-                dbeta.view(bias_shape) if need_b and bias_shape is not None else None,
-                None, None, None, None)
+        return (
+            dx.view(input_shape) if need_x else None,
+            dgamma.view(weight_shape) if need_w and weight_shape is not None else None,
+            dbeta.view(bias_shape) if need_b and bias_shape is not None else None,
+            None,
+            None,
+            None,
+            None,
+        )
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num_threads=None,
-               half_eval="fast"):
+def layer_norm(
+    input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num_threads=None, half_eval="fast"
+):
     """torch.nn.functional.layer_norm with lngrad's forward and backward (see the module doc)."""
     shape = _normalized(normalized_shape)
-    if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+    if tuple(input.shape[input.dim() - len(shape) :]) != shape or input.dim() < len(shape):
         raise RuntimeError(
             f"lngrad.torch.layer_norm: normalized_shape {list(shape)} does not match the trailing "
-            f"dimensions of the input, of shape {list(input.shape)}")
+            f"dimensions of the input, of shape {list(input.shape)}"
+        )
     for name, p in (("weight", weight), ("bias", bias)):
         if p is not None and tuple(p.shape) != shape:
             raise RuntimeError(
                 f"lngrad.torch.layer_norm: {name} has shape {list(p.shape)}; expected "
-                f"normalized_shape {list(shape)}")
+                f"normalized_shape {list(shape)}"
+            )
     if not uses_lngrad(input, weight, bias):
         return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
     h = math.prod(shape)
@@ -103,8 +115,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, *, num
         return torch.nn.functional.layer_norm(input, shape, weight, bias, eps)
     # Checked here as well as in the backward: an error there would only show at backward time.
     if half_eval not in ("fast", "correctly-rounded"):
-        raise ValueError(f"lngrad.torch.layer_norm: half_eval must be 'fast' or "
-                         f"'correctly-rounded', got {half_eval!r}")
+        raise ValueError(
+            f"lngrad.torch.layer_norm: half_eval must be 'fast' or "
+            f"'correctly-rounded', got {half_eval!r}"
+        )
     return _LayerNormFunction.apply(input, weight, bias, h, float(eps), num_threads, half_eval)
 
 
@@ -119,19 +133,36 @@ class LayerNorm(torch.nn.LayerNorm):
     ``half_eval`` its evaluation of float16 gradients ("fast" or "correctly-rounded").
     """
 
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
-                 device=None, dtype=None, *, num_threads=None, half_eval="fast"):
+    def __init__(
+        self,
+        normalized_shape,
+        eps=1e-5,
+        elementwise_affine=True,
+        bias=True,
+        device=None,
+        dtype=None,
+        *,
+        num_threads=None,
+        half_eval="fast",
+    ):
         if _TORCH_HAS_BIAS_ARG:
-            super().__init__(normalized_shape, eps, elementwise_affine, bias=bias,
-                             device=device, dtype=dtype)
+            super().__init__(
+                normalized_shape, eps, elementwise_affine, bias=bias, device=device, dtype=dtype
+            )
         else:  # torch < 2.1: no bias argument; the same result by hand
-            super().__init__(normalized_shape, eps, elementwise_affine, device=device,
-                             dtype=dtype)
+            super().__init__(normalized_shape, eps, elementwise_affine, device=device, dtype=dtype)
             if elementwise_affine and not bias:
                 self.bias = None
         self.num_threads = num_threads
         self.half_eval = half_eval
 
     def forward(self, input):
-        return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps,
-                          num_threads=self.num_threads, half_eval=self.half_eval)
+        return layer_norm(
+            input,
+            self.normalized_shape,
+            self.weight,
+            self.bias,
+            self.eps,
+            num_threads=self.num_threads,
+            half_eval=self.half_eval,
+        )

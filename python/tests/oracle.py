@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-U = 2.0 ** -24  # float unit roundoff
+U = 2.0**-24  # float unit roundoff
 
 
 def grad(dy, x, variance, mean, gamma, eps):
@@ -19,15 +19,17 @@ def grad(dy, x, variance, mean, gamma, eps):
     n = x.shape[-1]
     x1 = dy * gamma
     x2 = x - m
-    rstd = v ** -0.5
-    pd_var = np.sum(-0.5 * x1 * x2 * rstd ** 3, axis=-1, keepdims=True)
-    pd_mean = np.sum(-x1 * rstd, axis=-1, keepdims=True) + pd_var / n * np.sum(-2 * x2, axis=-1,
-                                                                               keepdims=True)
+    rstd = v**-0.5
+    pd_var = np.sum(-0.5 * x1 * x2 * rstd**3, axis=-1, keepdims=True)
+    pd_mean = np.sum(-x1 * rstd, axis=-1, keepdims=True) + pd_var / n * np.sum(
+        -2 * x2, axis=-1, keepdims=True
+    )
     pd_x = x1 * rstd + pd_var * (2.0 / n) * x2 + pd_mean / n
     res = x2 * rstd
-    pv_abs = 0.5 * np.sum(np.abs(x1 * x2), axis=-1, keepdims=True) * rstd ** 3
+    pv_abs = 0.5 * np.sum(np.abs(x1 * x2), axis=-1, keepdims=True) * rstd**3
     pm_abs = np.sum(np.abs(x1), axis=-1, keepdims=True) * rstd + pv_abs / n * np.sum(
-        np.abs(2 * x2), axis=-1, keepdims=True)
+        np.abs(2 * x2), axis=-1, keepdims=True
+    )
     mag = np.abs(x1) * rstd + pv_abs * (2.0 / n) * np.abs(x2) + pm_abs / n
     return pd_x, res, mag
 
@@ -44,7 +46,8 @@ def forward(x, gamma, beta_, eps):
     mean = x.mean(-1)
     var = ((x - mean[..., None]) ** 2).mean(-1)
     y = (x - mean[..., None]) / np.sqrt(var[..., None] + eps) * np.asarray(
-        gamma, np.float64) + np.asarray(beta_, np.float64)
+        gamma, np.float64
+    ) + np.asarray(beta_, np.float64)
     return y, mean, var
 
 

@@ -21,7 +21,9 @@ def cli():
         default = pathlib.Path(__file__).resolve().parents[2] / "build/dev/tools/lngrad/lngrad"
         path = str(default)
     if not os.path.exists(path):
-        pytest.fail(f"the lngrad command is needed for this comparison: set LNGRAD_CLI (not at {path})")
+        pytest.fail(
+            f"the lngrad command is needed for this comparison: set LNGRAD_CLI (not at {path})"
+        )
     return path
 
 
@@ -29,23 +31,41 @@ def run_cli(tmp_path, dy, x, mean, variance, gamma, eps, *options):
     src = tmp_path / "in"
     out = tmp_path / "out"
     src.mkdir()
-    for name, a in (("dy", dy), ("x", x), ("mean", mean), ("variance", variance),
-                    ("gamma", gamma)):
+    for name, a in (("dy", dy), ("x", x), ("mean", mean), ("variance", variance), ("gamma", gamma)):
         np.save(src / f"{name}.npy", a)
-    subprocess.run([cli(), "run", "--in", str(src), "--eps", repr(float(np.float32(eps))),
-                    "--impl", "ascendc", "--out", str(out), *options],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            cli(),
+            "run",
+            "--in",
+            str(src),
+            "--eps",
+            repr(float(np.float32(eps))),
+            "--impl",
+            "ascendc",
+            "--out",
+            str(out),
+            *options,
+        ],
+        check=True,
+        capture_output=True,
+    )
     return [np.load(out / f"{name}.npy") for name in ("pd_x", "res_for_gamma", "dgamma", "dbeta")]
 
 
 CASES = [
     # shape [B, S, H], dtype, soc, options (python keywords, CLI flags)
     ((2, 32, 16), np.float32, "Ascend910B1", {}, []),
-    ((1, 8, 17), np.float32, "Ascend910B1", {}, []),                # any H: rows padded in UB
+    ((1, 8, 17), np.float32, "Ascend910B1", {}, []),  # any H: rows padded in UB
     ((3, 5, 100), np.float16, "Ascend910B1", {"tmp": 16384}, ["--tmp", "16384"]),
     ((2, 40, 64), np.float32, "Ascend950PR_9599", {"blocks": 3}, ["--blocks", "3"]),
-    ((4, 16, 32), np.float32, "Ascend910B1", {"reuse_source": True, "blocks": 2},
-     ["--reuse-source", "--blocks", "2"]),
+    (
+        (4, 16, 32),
+        np.float32,
+        "Ascend910B1",
+        {"reuse_source": True, "blocks": 2},
+        ["--reuse-source", "--blocks", "2"],
+    ),
     ((2, 8, 48), np.float16, "Ascend310P1", {}, []),
 ]
 
@@ -66,16 +86,24 @@ def test_bits_equal_the_cli(tmp_path, shape, dtype, soc, kw, flags):
         assert np.array_equal(got.view(np.uint8), want.reshape(got.shape).view(np.uint8))
     # And the device's numbers are LayerNormGrad's: within the bound of the float64 oracle.
     if dtype == np.float32:
-        e_pd_x, _, mag = oracle.grad(dy.reshape(-1, h), x.reshape(-1, h), var.reshape(-1),
-                                     mean.reshape(-1), gamma, np.float32(eps))
+        e_pd_x, _, mag = oracle.grad(
+            dy.reshape(-1, h),
+            x.reshape(-1, h),
+            var.reshape(-1),
+            mean.reshape(-1),
+            gamma,
+            np.float32(eps),
+        )
         assert np.all(np.abs(pd_x.reshape(-1, h) - e_pd_x) <= oracle.pd_x_bound(h, mag))
 
 
 def test_torch_tensors_in_and_out():
     import torch
+
     dy, x, mean, var, gamma = oracle.inputs(np.random.default_rng(3), 16, 32)
-    got = lngrad.ascendc.layer_norm_grad(*(torch.from_numpy(a) for a in (dy, x, var, mean, gamma)),
-                                         1e-5)
+    got = lngrad.ascendc.layer_norm_grad(
+        *(torch.from_numpy(a) for a in (dy, x, var, mean, gamma)), 1e-5
+    )
     want = lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5)
     assert all(isinstance(t, torch.Tensor) for t in got)
     for a, b in zip(got, want):
@@ -83,22 +111,40 @@ def test_torch_tensors_in_and_out():
 
 
 def test_tiling_equals_the_cli():
-    for shape, dtype, soc, stack in (((2, 32, 16), "float", "Ascend910B1", "min"),
-                                     ((4, 64, 1024), "half", "Ascend950PR_9599", "max"),
-                                     ((1, 8, 24, 17), "float", "Ascend910B1", 65536)):
+    for shape, dtype, soc, stack in (
+        ((2, 32, 16), "float", "Ascend910B1", "min"),
+        ((4, 64, 1024), "half", "Ascend950PR_9599", "max"),
+        ((1, 8, 24, 17), "float", "Ascend910B1", 65536),
+    ):
         got = lngrad.ascendc.tiling(shape, dtype, soc=soc, stack_buffer=stack)
-        out = subprocess.run([cli(), "tiling", "--shape", ",".join(map(str, shape)), "--dtype",
-                              dtype, "--soc", soc, "--stack-buffer", str(stack), "--json"],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [
+                cli(),
+                "tiling",
+                "--shape",
+                ",".join(map(str, shape)),
+                "--dtype",
+                dtype,
+                "--soc",
+                soc,
+                "--stack-buffer",
+                str(stack),
+                "--json",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         want = json.loads(out)
-        for key in ("soc", "npu_arch", "ub_bytes", "shape", "dtype", "type_size",
-                    "reuse_source"):
+        for key in ("soc", "npu_arch", "ub_bytes", "shape", "dtype", "type_size", "reuse_source"):
             assert got[key] == want[key], key
         for api in ("LayerNormGrad", "LayerNormGradBeta"):
             for key in ("min_tmp_size", "max_tmp_size", "stack_buffer_bytes", "tiling"):
                 assert got[api][key] == want[api][key], (api, key)
-        assert (got["LayerNormGrad"]["scratch_bytes_touched"] ==
-                want["LayerNormGrad"]["scratch_bytes_touched"])
+        assert (
+            got["LayerNormGrad"]["scratch_bytes_touched"]
+            == want["LayerNormGrad"]["scratch_bytes_touched"]
+        )
 
 
 def test_socs_lists_the_products():
@@ -107,8 +153,9 @@ def test_socs_lists_the_products():
     assert "Ascend910B1" in names and "Ascend950PR_9599" in names and "Ascend310P1" in names
     p310 = next(p for p in products if p["soc"] == "Ascend310P1")
     assert p310["data_copy_pad"] is False and p310["npu_arch"] == "2002"
-    out = subprocess.run([cli(), "socs", "--json"], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        [cli(), "socs", "--json"], check=True, capture_output=True, text=True
+    ).stdout
     assert names == [p["soc"] for p in json.loads(out)["products"]]
 
 
@@ -133,8 +180,10 @@ def test_concurrent_calls_from_threads():
     import threading
 
     dy, x, mean, var, gamma = oracle.inputs(np.random.default_rng(5), 256, 64)
-    want = {soc: lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, blocks=2, soc=soc)
-            for soc in ("Ascend910B1", "Ascend950PR_9599")}
+    want = {
+        soc: lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, blocks=2, soc=soc)
+        for soc in ("Ascend910B1", "Ascend950PR_9599")
+    }
     failures = []
 
     def work(i):

@@ -58,8 +58,11 @@ def test_layer_norm_grad_half_fast_within_its_bound(rows, h):
     e_pd_x, e_res, mag = oracle.grad(dy, x, var, mean, gamma, eps)
     assert np.all(oracle.half_fast_ok(pd_x, e_pd_x, h, mag))
     assert oracle.half_ulps(res, e_res).max() <= 1
-    with pytest.raises(ValueError, match=r"argument 'half_eval' must be 'fast' or "
-                                         r"'correctly-rounded', got 'exact'"):
+    with pytest.raises(
+        ValueError,
+        match=r"argument 'half_eval' must be 'fast' or "
+        r"'correctly-rounded', got 'exact'",
+    ):
         lngrad.layer_norm_grad(dy, x, var, mean, gamma, eps, half_eval="exact")
 
 
@@ -139,26 +142,31 @@ def test_float_statistics_of_half_values_give_the_half_bits():
     # values give identical bits either way.
     dy, x, mean, var, gamma = oracle.inputs(rng(6), 24, 40, np.float16)
     half = lngrad.layer_norm_backward_variance(dy, x, mean, var, gamma, 1e-3)
-    mixed = lngrad.layer_norm_backward_variance(dy, x, mean.astype(np.float32),
-                                                var.astype(np.float32), gamma, 1e-3)
+    mixed = lngrad.layer_norm_backward_variance(
+        dy, x, mean.astype(np.float32), var.astype(np.float32), gamma, 1e-3
+    )
     for a, b in zip(half, mixed):
         assert a.dtype == np.float16 and np.array_equal(a.view(np.uint16), b.view(np.uint16))
     # The forward's float statistics are its half statistics before their rounding to half.
     y16, m16, v16 = lngrad.layer_norm(x, gamma, gamma, 1e-5)
     y32, m32, v32 = lngrad.layer_norm(x, gamma, gamma, 1e-5, float32_stats=True)
     assert m32.dtype == np.float32 and np.array_equal(y16, y32)
-    assert np.array_equal(m32.astype(np.float16), m16) and np.array_equal(v32.astype(np.float16), v16)
+    assert np.array_equal(m32.astype(np.float16), m16) and np.array_equal(
+        v32.astype(np.float16), v16
+    )
     _, e_mean, e_var = oracle.forward(x, gamma, gamma, 1e-5)
-    assert np.allclose(m32, e_mean, rtol=2 ** -23, atol=0)
-    assert np.allclose(v32, e_var, rtol=2 ** -23, atol=0)
+    assert np.allclose(m32, e_mean, rtol=2**-23, atol=0)
+    assert np.allclose(v32, e_var, rtol=2**-23, atol=0)
 
 
 def test_gamma_none_is_ones():
     dy, x, _, _, _ = oracle.inputs(rng(7), 8, 24)
     mean, rstd = torch_stats(x, 1e-5)
     ones = np.ones(24, np.float32)
-    for a, b in zip(lngrad.layer_norm_backward(dy, x, mean, rstd),
-                    lngrad.layer_norm_backward(dy, x, mean, rstd, ones)):
+    for a, b in zip(
+        lngrad.layer_norm_backward(dy, x, mean, rstd),
+        lngrad.layer_norm_backward(dy, x, mean, rstd, ones),
+    ):
         assert np.array_equal(a, b)
 
 
@@ -178,8 +186,10 @@ def test_empty_batch(dtype):
 def test_bitwise_identical_for_every_thread_count(dtype):
     dy, x, mean, var, gamma = oracle.inputs(rng(8), 3000, 64, dtype)
     rstd = (1 / np.sqrt(var.astype(np.float64) + 1e-5)).astype(np.float32)
-    runs = [lngrad.layer_norm_backward(dy, x, mean.astype(np.float32), rstd, gamma, num_threads=n)
-            for n in (1, 2, 3, 7, None)]
+    runs = [
+        lngrad.layer_norm_backward(dy, x, mean.astype(np.float32), rstd, gamma, num_threads=n)
+        for n in (1, 2, 3, 7, None)
+    ]
     for run in runs[1:]:
         for a, b in zip(runs[0], run):
             assert np.array_equal(a, b)
@@ -199,10 +209,12 @@ def test_layer_norm_forward():
     y2, _, _ = lngrad.layer_norm(x)
     e_y2, _, _ = oracle.forward(x, np.ones(48), np.zeros(48), 1e-5)
     assert np.allclose(y2, e_y2, rtol=1e-5, atol=1e-5)
-    yh, _, _ = lngrad.layer_norm(x.astype(np.float16), gamma.astype(np.float16),
-                                 beta_.astype(np.float16), 1e-5)
-    e_yh, _, _ = oracle.forward(x.astype(np.float16), gamma.astype(np.float16),
-                                beta_.astype(np.float16), 1e-5)
+    yh, _, _ = lngrad.layer_norm(
+        x.astype(np.float16), gamma.astype(np.float16), beta_.astype(np.float16), 1e-5
+    )
+    e_yh, _, _ = oracle.forward(
+        x.astype(np.float16), gamma.astype(np.float16), beta_.astype(np.float16), 1e-5
+    )
     assert oracle.half_ulps(yh, e_yh).max() <= 1
 
 
@@ -230,8 +242,14 @@ def test_inputs_are_not_modified_nor_copied_back():
 def test_leading_axes_and_statistics_shapes():
     dy, x, mean, var, gamma = oracle.inputs(rng(11), 12, 20)
     flat = lngrad.layer_norm_grad(dy, x, var, mean, gamma, 1e-5)
-    shaped = lngrad.layer_norm_grad(dy.reshape(3, 4, 20), x.reshape(3, 4, 20),
-                                    var.reshape(3, 4, 1), mean.reshape(12, 1), gamma, 1e-5)
+    shaped = lngrad.layer_norm_grad(
+        dy.reshape(3, 4, 20),
+        x.reshape(3, 4, 20),
+        var.reshape(3, 4, 1),
+        mean.reshape(12, 1),
+        gamma,
+        1e-5,
+    )
     assert shaped[0].shape == (3, 4, 20)
     assert np.array_equal(flat[0], shaped[0].reshape(12, 20))
 

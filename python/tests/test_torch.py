@@ -25,8 +25,9 @@ def test_torch_tensors_in_torch_tensors_out():
     assert isinstance(dx, torch.Tensor) and dx.shape == x.shape and dx.dtype == torch.float32
     assert isinstance(dgamma, torch.Tensor) and dgamma.shape == (40,)
     # The same bits as with NumPy arrays of the same data.
-    ref = lngrad.layer_norm_backward(dy.numpy(), x.numpy(), mean.numpy(), rstd.numpy(),
-                                     gamma.numpy())
+    ref = lngrad.layer_norm_backward(
+        dy.numpy(), x.numpy(), mean.numpy(), rstd.numpy(), gamma.numpy()
+    )
     for a, b in zip((dx, dgamma, dbeta), ref):
         assert np.array_equal(a.numpy(), b)
     # Inputs are read in place, never copied back or modified.
@@ -41,7 +42,8 @@ def test_against_torch_native_layer_norm_backward():
     dy = torch.randn(32, 768)
     _, mean, rstd = torch.ops.aten.native_layer_norm(x, [768], weight, bias, 1e-5)
     t_dx, t_dw, t_db = torch.ops.aten.native_layer_norm_backward(
-        dy, x, [768], mean, rstd, weight, bias, [True, True, True])
+        dy, x, [768], mean, rstd, weight, bias, [True, True, True]
+    )
     dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, mean, rstd, weight)
     assert torch.allclose(dx, t_dx, rtol=1e-5, atol=1e-5)
     assert torch.allclose(dgamma, t_dw, rtol=1e-5, atol=1e-5)
@@ -60,8 +62,9 @@ def test_non_contiguous_tensor_rejected():
         lngrad.layer_norm(x.t())
 
 
-@pytest.mark.parametrize("shape,normalized", [((4, 10, 32), (32,)), ((6, 3, 7), (3, 7)),
-                                              ((5, 17), 17)])
+@pytest.mark.parametrize(
+    "shape,normalized", [((4, 10, 32), (32,)), ((6, 3, 7), (3, 7)), ((5, 17), 17)]
+)
 @pytest.mark.parametrize("affine", [True, False])
 def test_module_float32_matches_torch(shape, normalized, affine):
     torch.manual_seed(2)
@@ -224,8 +227,9 @@ def test_distributed_data_parallel_step_matches_torch(tmp_path):
     grads = torch.load(result)
     # The whole batch in one process with torch's layer norm: what DDP must average to.
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(24, 48), torch.nn.LayerNorm(48),
-                                torch.nn.Linear(48, 5))
+    model = torch.nn.Sequential(
+        torch.nn.Linear(24, 48), torch.nn.LayerNorm(48), torch.nn.Linear(48, 5)
+    )
     torch.manual_seed(1)
     data = torch.randn(16, 24)
     target = torch.randn(16, 5)
@@ -233,5 +237,7 @@ def test_distributed_data_parallel_step_matches_torch(tmp_path):
     full = {n: p.grad for n, p in model.named_parameters()}
     assert set(grads["lngrad"]) == set(full)
     for name, g in full.items():
-        assert torch.allclose(grads["lngrad"][name], grads["torch"][name], rtol=1e-5, atol=1e-6), name
+        assert torch.allclose(grads["lngrad"][name], grads["torch"][name], rtol=1e-5, atol=1e-6), (
+            name
+        )
         assert torch.allclose(grads["lngrad"][name], g, rtol=1e-5, atol=1e-6), name

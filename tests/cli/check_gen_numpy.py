@@ -10,6 +10,7 @@ LayerNormGradBeta from the stored inputs. Each stored value must equal the float
 rounded to the file's dtype to within 1 ulp (two float64 evaluations in different orders can
 fall on different sides of a rounding boundary, nothing more), and at least 99% of them exactly.
 """
+
 import json
 import os
 
@@ -67,9 +68,13 @@ def main(d):
     x2 = x - mean
     rstd = 1.0 / np.sqrt(var + eps)
     pd_var = np.sum(-0.5 * x1 * x2 * rstd**3, axis=2, keepdims=True)
-    pd_mean = np.sum(-x1 * rstd, axis=2, keepdims=True) + pd_var / h * np.sum(-2.0 * x2, axis=2,
-                                                                               keepdims=True)
-    checks["golden_pd_x"] = (files["golden_pd_x"], x1 * rstd + pd_var * (2.0 / h) * x2 + pd_mean / h)
+    pd_mean = np.sum(-x1 * rstd, axis=2, keepdims=True) + pd_var / h * np.sum(
+        -2.0 * x2, axis=2, keepdims=True
+    )
+    checks["golden_pd_x"] = (
+        files["golden_pd_x"],
+        x1 * rstd + pd_var * (2.0 / h) * x2 + pd_mean / h,
+    )
     checks["golden_res_for_gamma"] = (files["golden_res_for_gamma"], x2 * rstd)
     res_stored = files["golden_res_for_gamma"].astype(np.float64)
     checks["golden_dgamma"] = (files["golden_dgamma"], np.sum(dy * res_stored, axis=(0, 1)))
@@ -80,7 +85,9 @@ def main(d):
         exact_share = float(np.mean(u == 0))
         ok = u.max() <= 1 and exact_share >= 0.99
         failed += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {name}: max {u.max()} ulp, {100 * exact_share:.2f}% exact")
+        print(
+            f"{'ok  ' if ok else 'FAIL'} {name}: max {u.max()} ulp, {100 * exact_share:.2f}% exact"
+        )
     return check_util.summary(len(checks), failed)
 
 

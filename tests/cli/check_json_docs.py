@@ -8,6 +8,7 @@ Usage: check_json_docs.py LNGRAD DOCS_CLI_MD WORKDIR
 - The manifest that run writes records its inputs relative to the manifest's directory: each
   one names an existing file from there, wherever run was started.
 """
+
 import json
 import os
 import re
@@ -38,11 +39,20 @@ def main(binary, docs, work):
     with open(docs, encoding="utf-8") as f:
         doc = f.read()
     reports = {}
-    reports["gen"] = lngrad(binary, "gen", "--shape", "1,2,16", "--out", "data", "--json",
-                            cwd=work)
+    reports["gen"] = lngrad(binary, "gen", "--shape", "1,2,16", "--out", "data", "--json", cwd=work)
     # run from another directory, with relative paths: the manifest must still be right.
-    reports["run"] = lngrad(binary, "run", "--in", "../data", "--out", "../out", "--json",
-                            "--soc", "Ascend310P3", cwd=os.path.join(work, "elsewhere"))
+    reports["run"] = lngrad(
+        binary,
+        "run",
+        "--in",
+        "../data",
+        "--out",
+        "../out",
+        "--json",
+        "--soc",
+        "Ascend310P3",
+        cwd=os.path.join(work, "elsewhere"),
+    )
     reports["verify"] = lngrad(binary, "verify", "out", "data", "--json", cwd=work, ok=(0, 1))
     reports["tiling"] = lngrad(binary, "tiling", "--shape", "2,32,16", "--json", cwd=work)
     reports["socs"] = lngrad(binary, "socs", "--json", cwd=work)
@@ -53,15 +63,22 @@ def main(binary, docs, work):
         for key in report:
             total += 1
             if f"`{key}`" not in text:
-                print(f"FAIL: `lngrad {command} --json` writes \"{key}\", which docs/cli.md's "
-                      f"section of {command} does not name")
+                print(
+                    f'FAIL: `lngrad {command} --json` writes "{key}", which docs/cli.md\'s '
+                    f"section of {command} does not name"
+                )
                 failed += 1
     arches = [("socs", p["npu_arch"]) for p in reports["socs"]["products"]]
-    arches += [("tiling", reports["tiling"]["npu_arch"]), ("run", reports["run"]["path"]["npu_arch"])]
+    arches += [
+        ("tiling", reports["tiling"]["npu_arch"]),
+        ("run", reports["run"]["path"]["npu_arch"]),
+    ]
     for command, value in arches:
         total += 1
         if not isinstance(value, str):
-            print(f"FAIL: {command} writes npu_arch {value!r} ({type(value).__name__}), not a string")
+            print(
+                f"FAIL: {command} writes npu_arch {value!r} ({type(value).__name__}), not a string"
+            )
             failed += 1
     total += 1
     if reports["run"]["path"]["npu_arch"] != "2002":
@@ -74,8 +91,10 @@ def main(binary, docs, work):
         where = os.path.join(work, "out", path)
         want = os.path.join(work, "data", name + ".npy")
         if os.path.isabs(path) or not os.path.exists(where) or not os.path.samefile(where, want):
-            print(f"FAIL: manifest input {name} = {path!r} is not data/{name}.npy relative to "
-                  "the manifest")
+            print(
+                f"FAIL: manifest input {name} = {path!r} is not data/{name}.npy relative to "
+                "the manifest"
+            )
             failed += 1
     return summary(total, failed)
 

@@ -1,4 +1,5 @@
 """What the NumPy checks of this folder share: the summary line and the command line."""
+
 import sys
 
 

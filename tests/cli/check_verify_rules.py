@@ -6,6 +6,7 @@ fail on real errors: a whole output perturbed by a few hundred ulps, one wrong e
 
 Usage: check_verify_rules.py LNGRAD WORKDIR
 """
+
 import json
 import os
 import shutil
@@ -17,8 +18,9 @@ import check_util
 
 
 def verify(lngrad, out, gen, *extra):
-    p = subprocess.run([lngrad, "verify", out, gen, "--json", *extra], capture_output=True,
-                       text=True)
+    p = subprocess.run(
+        [lngrad, "verify", out, gen, "--json", *extra], capture_output=True, text=True
+    )
     return p.returncode, (json.loads(p.stdout) if p.stdout else None), p.stderr
 
 
@@ -48,19 +50,30 @@ def main(lngrad, work):
 
     # Float column sums over 1024 rows are allowed (1024 + 3) u * sum|terms| (the worst case of
     # any summation order), up to 6e-4 of the largest values: their shift is 30000 ulps (0.36 %).
-    for dtype, ulps in (("float", {"pd_x": 3000, "dgamma": 30000, "dbeta": 30000}),
-                        ("half", {"pd_x": 300, "dgamma": 300, "dbeta": 300})):
+    for dtype, ulps in (
+        ("float", {"pd_x": 3000, "dgamma": 30000, "dbeta": 30000}),
+        ("half", {"pd_x": 300, "dgamma": 300, "dbeta": 300}),
+    ):
         gen, out = os.path.join(work, dtype + "_gen"), os.path.join(work, dtype + "_out")
-        subprocess.run([lngrad, "gen", "--shape", "64,16,4096", "--dtype", dtype, "--out", gen],
-                       check=True, capture_output=True)
-        subprocess.run([lngrad, "run", "--in", gen, "--out", out], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [lngrad, "gen", "--shape", "64,16,4096", "--dtype", dtype, "--out", gen],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run([lngrad, "run", "--in", gen, "--out", out], check=True, capture_output=True)
         rc, rep, err = verify(lngrad, out, gen)
         check(rc == 0 and rep["pass"], f"{dtype}: verify of run's outputs passes ({rc} {err})")
         rules = {r["key"]: r["rule"] for r in rep["results"]}
-        check(rules == {"pd_x": "ascend+magnitude", "res_for_gamma": "ascend",
-                        "dgamma": "ascend+magnitude", "dbeta": "ascend+magnitude"},
-              f"{dtype}: the report names the rule of each output: {rules}")
+        check(
+            rules
+            == {
+                "pd_x": "ascend+magnitude",
+                "res_for_gamma": "ascend",
+                "dgamma": "ascend+magnitude",
+                "dbeta": "ascend+magnitude",
+            },
+            f"{dtype}: the report names the rule of each output: {rules}",
+        )
         accepted = sum(r["magnitude"]["accepted"] for r in rep["results"] if r["magnitude"])
         check(accepted > 0, f"{dtype}: the magnitude rule accepted some elements ({accepted})")
         rc, rep, _ = verify(lngrad, out, gen, "--no-magnitude")
@@ -69,14 +82,17 @@ def main(lngrad, work):
         # A whole output a few hundred ulps off: the bits of every element moved by ulps[name].
         int_type = np.uint16 if dtype == "half" else np.uint32
         for name in ("pd_x", "dgamma", "dbeta"):
+
             def shift_bits(a):
                 v = a.view(int_type)
                 v += int_type(ulps[name])  # away from zero for either sign; no value reaches inf
 
             rc, rep, _ = verify(lngrad, perturbed(work, out, name, shift_bits), gen)
             bad = {r["key"]: r["mismatches"] for r in rep["results"]}
-            check(rc == 1 and bad[name] > 0 and sum(bad.values()) == bad[name],
-                  f"{dtype}: {name} {ulps[name]} ulps off fails: {bad}")
+            check(
+                rc == 1 and bad[name] > 0 and sum(bad.values()) == bad[name],
+                f"{dtype}: {name} {ulps[name]} ulps off fails: {bad}",
+            )
 
         # One wrong element: the largest pd_x takes its neighbour row's value; the largest
         # dgamma and dbeta are 1 % off.
@@ -89,12 +105,17 @@ def main(lngrad, work):
             i = int(np.argmax(np.abs(a)))
             a[i] = a[i] * a.dtype.type(1.01)
 
-        for name, change in (("pd_x", neighbour_row), ("dgamma", one_percent),
-                             ("dbeta", one_percent)):
+        for name, change in (
+            ("pd_x", neighbour_row),
+            ("dgamma", one_percent),
+            ("dbeta", one_percent),
+        ):
             rc, rep, _ = verify(lngrad, perturbed(work, out, name, change), gen)
             bad = {r["key"]: r["mismatches"] for r in rep["results"]}
-            check(rc == 1 and bad[name] == 1 and sum(bad.values()) == 1,
-                  f"{dtype}: one wrong {name} element fails: {bad}")
+            check(
+                rc == 1 and bad[name] == 1 and sum(bad.values()) == 1,
+                f"{dtype}: one wrong {name} element fails: {bad}",
+            )
     return check_util.summary(total, failed)
 
 

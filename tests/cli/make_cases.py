@@ -3,6 +3,7 @@
 
 Usage: make_cases.py DIR   (DIR is emptied first)
 """
+
 import os
 import shutil
 import sys
@@ -36,8 +37,13 @@ def main(d):
         arr.tofile(f"{d}/bin/{name}.bin")
     # The official sample's names.
     os.makedirs(f"{d}/sample", exist_ok=True)
-    for name, arr in (("inputDy", dy), ("inputX", x), ("inputMean", mean),
-                      ("inputVariance", var), ("inputGamma", gamma)):
+    for name, arr in (
+        ("inputDy", dy),
+        ("inputX", x),
+        ("inputMean", mean),
+        ("inputVariance", var),
+        ("inputGamma", gamma),
+    ):
         arr.tofile(f"{d}/sample/input_{name}.bin")
 
     # Inputs each of which must be refused (or, for NaN, reported).

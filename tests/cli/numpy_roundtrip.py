@@ -7,6 +7,7 @@ Then `lngrad verify` must agree: pass on NumPy's goldens, fail on a corrupted co
 
 Usage: numpy_roundtrip.py LNGRAD WORKDIR
 """
+
 import os
 import shutil
 import subprocess
@@ -49,8 +50,9 @@ def main(lngrad, work):
     x1, x2 = d64 * g64, x64 - m64
     rstd = 1.0 / np.sqrt(v64 + np.float64(np.float32(eps)))
     pd_var = np.sum(-0.5 * x1 * x2 * rstd**3, axis=2, keepdims=True)
-    pd_mean = np.sum(-x1 * rstd, axis=2, keepdims=True) + pd_var / h * np.sum(-2 * x2, axis=2,
-                                                                              keepdims=True)
+    pd_mean = np.sum(-x1 * rstd, axis=2, keepdims=True) + pd_var / h * np.sum(
+        -2 * x2, axis=2, keepdims=True
+    )
     want = {"pd_x": x1 * rstd + pd_var * 2 / h * x2 + pd_mean / h, "res_for_gamma": x2 * rstd}
     res_out = np.load(f"{work}/out/res_for_gamma.npy")
     want["dgamma"] = np.sum(d64 * res_out.astype(np.float64), axis=(0, 1))
@@ -74,8 +76,11 @@ def main(lngrad, work):
     bad = np.load(f"{work}/out/pd_x.npy")
     bad[1, 2, 3] += 1.0
     np.save(f"{work}/bad_pd_x.npy", bad)
-    r = subprocess.run([lngrad, "verify", f"{work}/bad_pd_x.npy", f"{work}/golden_pd_x.npy"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [lngrad, "verify", f"{work}/bad_pd_x.npy", f"{work}/golden_pd_x.npy"],
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 1 or "mismatches: 1 of 1024" not in r.stdout or "[1,2,3]" not in r.stdout:
         print(r.stdout, r.stderr)
         print(f"FAIL: verify of a corrupted output exited {r.returncode}")

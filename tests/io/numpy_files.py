@@ -7,6 +7,7 @@
 Both sides fill arrays with value(i) = (((i*37) % 201) - 100) / 8 in C order, a sequence that
 every dtype represents exactly, so each side checks the other against the formula alone.
 """
+
 import os
 import sys
 
@@ -76,13 +77,18 @@ def check(d):
         arr = np.load(path, allow_pickle=False)
         checked += 1
         want = np.array(vals, dtype="<" + dt)
-        if arr.dtype != want.dtype or not np.array_equal(arr, want, equal_nan=True) or \
-                not np.array_equal(np.signbit(arr), np.signbit(want)):
+        if (
+            arr.dtype != want.dtype
+            or not np.array_equal(arr, want, equal_nan=True)
+            or not np.array_equal(np.signbit(arr), np.signbit(want))
+        ):
             failures.append(f"{path}: {arr!r} != {want!r}")
     for f in failures:
         print("FAIL", f)
-    print(f"checked {checked} files written by lngrad_io with NumPy {np.__version__}: "
-          f"{len(failures)} failures")
+    print(
+        f"checked {checked} files written by lngrad_io with NumPy {np.__version__}: "
+        f"{len(failures)} failures"
+    )
     return 1 if failures else 0
 
 

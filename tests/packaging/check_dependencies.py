@@ -17,6 +17,7 @@ is in requirements-dev.txt.
   check_dependencies.py SOURCE_DIR BUILD_DIR --each   the self-test that the check can fail: each
       listed package removed in turn must be caught, unless another listed package depends on it
 """
+
 import argparse
 import ast
 import importlib.machinery
@@ -98,7 +99,7 @@ def owners(paths):
     result = {}
     paths = sorted(set(paths))
     for i in range(0, len(paths), 200):
-        chunk = paths[i:i + 200]
+        chunk = paths[i : i + 200]
         for resolve in (lambda p: p, os.path.realpath):
             query = {}
             for p in chunk:
@@ -152,8 +153,13 @@ def cmake_programs(build):
 def preset_programs(source):
     """Programs the CI scripts call: clang-format (scripts/check_format.sh, ./dev format) and the
     compiler of every configure preset, with the sanitizer runtimes of the clang presets."""
-    progs = {"clang-format": "scripts/check_format.sh", "cmake": "./dev", "ctest": "./dev",
-             "ccache": "./dev (use_ccache)", "g++": "CMake preset dev (the default compiler)"}
+    progs = {
+        "clang-format": "scripts/check_format.sh",
+        "cmake": "./dev",
+        "ctest": "./dev",
+        "ccache": "./dev (use_ccache)",
+        "g++": "CMake preset dev (the default compiler)",
+    }
     presets = json.load(open(os.path.join(source, "CMakePresets.json")))
     for p in presets.get("configurePresets", []):
         cxx = p.get("cacheVariables", {}).get("CMAKE_CXX_COMPILER")
@@ -217,7 +223,9 @@ def collect(source, build, requirements):
     problems = []  # (what, needed by, why)
     files = {}
     for h, bench_only in system_headers(build, source).items():
-        files[h] = "bench/ (a header; bench/compare installs it)" if bench_only else "the build (a header)"
+        files[h] = (
+            "bench/ (a header; bench/compare installs it)" if bench_only else "the build (a header)"
+        )
     for p in cmake_programs(build):
         files[p] = "CMake (find_program)"
     progs, missing = preset_programs(source)
@@ -239,8 +247,13 @@ def collect(source, build, requirements):
         if origin.startswith(sys.prefix) and sys.prefix != sys.base_prefix:
             dist = {normalize(d) for d in dists.get(mod, [])}
             if not dist & requirements:
-                problems.append((f"Python module {mod}", user,
-                                 f"PyPI {', '.join(sorted(dist)) or '?'} (not in requirements-dev.txt)"))
+                problems.append(
+                    (
+                        f"Python module {mod}",
+                        user,
+                        f"PyPI {', '.join(sorted(dist)) or '?'} (not in requirements-dev.txt)",
+                    )
+                )
             continue
         files[origin] = f"{os.path.relpath(user, source)} (import {mod})"
     return files, problems
@@ -265,9 +278,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("source")
     ap.add_argument("build")
-    ap.add_argument("--each", action="store_true",
-                    help="self-test: remove each listed package in turn; every one must be caught "
-                         "or be brought by another listed package")
+    ap.add_argument(
+        "--each",
+        action="store_true",
+        help="self-test: remove each listed package in turn; every one must be caught "
+        "or be brought by another listed package",
+    )
     args = ap.parse_args()
     source, build = os.path.realpath(args.source), os.path.realpath(args.build)
 
@@ -289,8 +305,10 @@ def main():
             elif p in closure(listed - {p}, pkgs, provides):
                 print(f"{p}: brought by another listed package (removing it changes nothing)")
             else:
-                print(f"{p}: FAIL: removing it goes unnoticed (nothing checked needs it: "
-                      "drop it from ./dev, or teach this check what needs it)")
+                print(
+                    f"{p}: FAIL: removing it goes unnoticed (nothing checked needs it: "
+                    "drop it from ./dev, or teach this check what needs it)"
+                )
                 status = 1
         return status
 
@@ -301,8 +319,10 @@ def main():
         by_why.setdefault(why, []).append((what, user))
     for why, items in sorted(by_why.items()):
         print(f"{why}: needed by {len(items)}, e.g. {items[0][0]} for {items[0][1]}")
-    print(f"checked {len(files)} files and modules against {len(listed)} listed packages "
-          f"({len(allowed)} with their dependencies) and {len(requirements)} requirements")
+    print(
+        f"checked {len(files)} files and modules against {len(listed)} listed packages "
+        f"({len(allowed)} with their dependencies) and {len(requirements)} requirements"
+    )
     return 1 if problems else 0
 
 

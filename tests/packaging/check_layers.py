@@ -12,6 +12,7 @@ library targets is missing from the diagram, or when the graph is not in the dia
 (<!-- planned:begin -->) lists the layers still to come with the most each may link: one that has
 landed must be in the diagram and link no more than its plan allows.
 """
+
 import re
 import sys
 
@@ -21,8 +22,9 @@ IGNORED = {"lngrad_warnings", "lngrad_strict_fp"}
 
 def read_diagram(path, block="layers"):
     text = open(path, encoding="utf-8").read()
-    m = re.search(rf"<!-- {block}:begin -->\s*```[a-z]*\n(.*?)```\s*<!-- {block}:end -->", text,
-                  re.S)
+    m = re.search(
+        rf"<!-- {block}:begin -->\s*```[a-z]*\n(.*?)```\s*<!-- {block}:end -->", text, re.S
+    )
     if not m:
         sys.exit(f"{path}: no block between <!-- {block}:begin --> and <!-- {block}:end -->")
     order, deps = [], {}
@@ -70,8 +72,10 @@ def main():
             errors.append(f"{name} has landed: move its line from the plan into the diagram")
         if name in diagram:
             for d in sorted(diagram[name] - allowed):
-                errors.append(f"{name} -> {d} is not in the plan ({name} may link only "
-                              f"{' '.join(sorted(allowed)) or 'nothing of ours'})")
+                errors.append(
+                    f"{name} -> {d} is not in the plan ({name} may link only "
+                    f"{' '.join(sorted(allowed)) or 'nothing of ours'})"
+                )
     for name in sorted(ours - set(order)):
         errors.append(f"{name} is a target of ours but not in the diagram")
     for i, name in enumerate(order):
@@ -83,14 +87,16 @@ def main():
             errors.append(f"{name} links {d}, which the diagram does not show")
         for d in sorted(diagram[name] - actual):
             errors.append(f"the diagram shows {name} -> {d}, which CMake does not link")
-        below = set(order[i + 1:])
+        below = set(order[i + 1 :])
         for d in sorted(diagram[name] - below):
             errors.append(f"{name} -> {d} points up or sideways: {d} must be listed below {name}")
     if errors:
         print("\n".join(errors))
         return 1
-    print(f"check_layers: {len(order)} targets, the diagram matches the link graph; "
-          f"{sum(n not in graph for n in planned)} planned layers still to land")
+    print(
+        f"check_layers: {len(order)} targets, the diagram matches the link graph; "
+        f"{sum(n not in graph for n in planned)} planned layers still to land"
+    )
     return 0
 
 
