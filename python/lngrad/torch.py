@@ -55,30 +55,47 @@ class _LayerNormFunction(torch.autograd.Function):
         x = input.detach().contiguous().view(-1, h)
         w = None if weight is None else weight.detach().contiguous().view(h)
         b = None if bias is None else bias.detach().contiguous().view(h)
-        # float32 statistics for half data too (as torch keeps them): the backward then
-        # differentiates at statistics as accurate as torch's.
-        y, mean, variance = _lngrad.layer_norm(
-            x, w, b, eps, num_threads=num_threads, float32_stats=True
-        )
-        ctx.save_for_backward(x, w, mean, variance)
         ctx.h, ctx.eps, ctx.num_threads, ctx.half_eval = h, eps, num_threads, half_eval
         ctx.shapes = (
             input.shape,
             None if weight is None else weight.shape,
             None if bias is None else bias.shape,
         )
+        if x.shape[0] == 0:
+            # An empty batch, as torch.nn.LayerNorm takes it: an empty output, and in the
+            # backward an empty dx with zero dgamma and dbeta (sums over no rows).
+            ctx.save_for_backward(x, w, None, None)
+            return torch.empty(input.shape, dtype=input.dtype)
+        # float32 statistics for half data too (as torch keeps them): the backward then
+        # differentiates at statistics as accurate as torch's.
+        y, mean, variance = _lngrad.layer_norm(
+            x, w, b, eps, num_threads=num_threads, float32_stats=True
+        )
+        ctx.save_for_backward(x, w, mean, variance)
         return y.view(input.shape)
 
     @staticmethod
     @once_differentiable
     def backward(ctx, grad_output):
         x, w, mean, variance = ctx.saved_tensors
-        dy = grad_output.detach().contiguous().view(-1, ctx.h)
-        if dy.dtype != x.dtype:
-            dy = dy.to(x.dtype)
-        dx, dgamma, dbeta = _lngrad.layer_norm_backward_variance(
-            dy, x, mean, variance, w, ctx.eps, num_threads=ctx.num_threads, half_eval=ctx.half_eval
-        )
+        if x.shape[0] == 0:
+            dx = torch.empty_like(x)
+            dgamma = torch.zeros(ctx.h, dtype=x.dtype)
+            dbeta = torch.zeros(ctx.h, dtype=x.dtype)
+        else:
+            dy = grad_output.detach().contiguous().view(-1, ctx.h)
+            if dy.dtype != x.dtype:
+                dy = dy.to(x.dtype)
+            dx, dgamma, dbeta = _lngrad.layer_norm_backward_variance(
+                dy,
+                x,
+                mean,
+                variance,
+                w,
+                ctx.eps,
+                num_threads=ctx.num_threads,
+                half_eval=ctx.half_eval,
+            )
         input_shape, weight_shape, bias_shape = ctx.shapes
         need_x, need_w, need_b = ctx.needs_input_grad[:3]
         return (

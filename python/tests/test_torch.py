@@ -105,6 +105,23 @@ def test_one_element_rows():
     assert np.all(np.abs(x.grad.reshape(-1, 1).numpy()) <= oracle.pd_x_bound(1, mag))
 
 
+@pytest.mark.parametrize("shape", [(0, 8), (3, 0, 8), (0, 2, 8)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+def test_empty_batch_is_what_torch_does(shape, dtype):
+    # torch.nn.LayerNorm takes an empty batch: an empty output, an empty dx, zero dgamma/dbeta
+    # (torch's own in float32: this torch has no float16 CPU layer norm).
+    results = []
+    for mod, t in ((lngrad.torch.LayerNorm(8, dtype=dtype), dtype), (torch.nn.LayerNorm(8), None)):
+        x = torch.randn(shape, dtype=t or torch.float32).requires_grad_()
+        y = mod(x)
+        y.backward(torch.randn(shape, dtype=t or torch.float32))
+        results.append((y, x.grad, mod.weight.grad, mod.bias.grad))
+    for a, b in zip(*results):
+        assert a.shape == b.shape and a.dtype == dtype
+        assert torch.equal(a.float(), b)
+    assert torch.equal(results[0][2], torch.zeros(8, dtype=dtype))
+
+
 def test_module_is_a_drop_in():
     ref = torch.nn.LayerNorm((4, 6), eps=1e-3)
     mod = lngrad.torch.LayerNorm((4, 6), eps=1e-3)
