@@ -44,6 +44,36 @@ Where Locate(const State& s, const void* p) {
   return w;
 }
 
+// The live device allocation whose block holds a, at or past its end: GmAlloc rounds every
+// block up to 512 bytes, so [base + size, base + size rounded up to 512] is no host object's.
+// Such a pointer is an off-by-one past device memory, never host memory.
+const Allocation* PastTheEnd(const State& s, const void* p, uintptr_t* base) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = s.device_memory.upper_bound(a);
+  if (it == s.device_memory.begin()) return nullptr;
+  --it;
+  const uint64_t off = a - it->first, size = it->second.size;
+  if (off < size || off > (size + 511) / 512 * 512) return nullptr;
+  *base = it->first;
+  return &it->second;
+}
+
+// ACL_MEMCPY_DEFAULT takes the pointers' kinds from where they lie; one just past a device
+// allocation is refused rather than taken for host memory.
+bool NotPastDevice(const State& s, const void* p, const char* api, const char* arg,
+                   aclError* code) {
+  uintptr_t base = 0;
+  const Allocation* d = PastTheEnd(s, p, &base);
+  if (d == nullptr) return true;
+  *code = Fail(ACL_ERROR_RT_PARAM_INVALID,
+               std::string(api) + ": " + arg + " " + PtrText(p) + " is " +
+                   std::to_string(reinterpret_cast<uintptr_t>(p) - base - d->size) +
+                   " B past the end of the " + std::to_string(d->size) +
+                   " B device allocation (aclrtMalloc) at " +
+                   PtrText(reinterpret_cast<const void*>(base)) + ", not host memory");
+  return false;
+}
+
 const char* KindName(aclrtMemcpyKind kind) {
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_HOST:
@@ -67,8 +97,8 @@ const char* KindName(aclrtMemcpyKind kind) {
 bool RangeFits(const Where& w, const void* p, size_t count, const char* api, const char* arg,
                aclError* code) {
   if (w.kind == Where::kHost) return true;
-  const uint64_t off = reinterpret_cast<uintptr_t>(p) - w.base;
-  if (off + count <= w.size) return true;
+  const uint64_t off = reinterpret_cast<uintptr_t>(p) - w.base;  // < w.size (Locate)
+  if (count <= w.size - off) return true;  // not off + count, which a huge count wraps
   *code =
       Fail(ACL_ERROR_RT_PARAM_INVALID,
            std::string(api) + ": " + arg + " bytes [" + std::to_string(off) + ", " +
@@ -133,6 +163,10 @@ aclError Copy(const char* api, void* dst, size_t destMax, const void* src, size_
     default:
       any = true;
       break;
+  }
+  if (any &&
+      (!NotPastDevice(s, dst, api, "dst", &code) || !NotPastDevice(s, src, api, "src", &code))) {
+    return code;
   }
   if (!any && (d.device() != want_dst_device || from.device() != want_src_device)) {
     auto what = [](bool device) { return device ? "device memory" : "host memory"; };

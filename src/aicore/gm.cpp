@@ -199,6 +199,14 @@ using detail::GmKind;
 
 uint64_t Rounded32(size_t size) { return size == 0 ? 32 : (uint64_t{size} + 31) / 32 * 32; }
 
+// The largest GM block a process can have here: 2^47 bytes, the x86-64 user address space. A
+// larger request is refused (std::bad_alloc) before any size is rounded, so no rounding of a
+// caller's number can wrap round to a small block that the registry would record as huge.
+constexpr uint64_t kMaxGmBytes = uint64_t{1} << 47;
+void CheckGmSize(size_t size) {
+  if (uint64_t{size} > kMaxGmBytes) throw std::bad_alloc();
+}
+
 // Free pooled blocks by capacity. Capacities are whole 4 KiB pages, so that blocks of nearby
 // sizes are interchangeable and the pages of a reused block are already mapped.
 constexpr uint64_t kPoolPage = 4096;
@@ -260,6 +268,7 @@ void GmRegistration::Release() noexcept {
 }
 
 void* GmPoolAlloc(size_t size) {
+  CheckGmSize(size);
   const uint64_t allocated = Rounded32(size);
   const uint64_t want = (allocated + kPoolPage - 1) / kPoolPage * kPoolPage;
   Pool& pool = GmPool();
@@ -323,6 +332,7 @@ size_t GmPoolCachedBytes() {
 namespace AscendC {
 
 void* GmAlloc(size_t size) {
+  lngrad::aicore::CheckGmSize(size);
   const uint64_t allocated = lngrad::aicore::Rounded32(size);
   // 512-byte aligned, as device memory is (GroupBarrier's workspace must be; the kit's samples
   // pass aclrtMalloc memory straight to it).

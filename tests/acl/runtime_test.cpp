@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "acl/acl.h"
+#include "lngrad_aicore/launch.h"
 #include "lngrad/product.h"
 
 namespace {
@@ -287,6 +290,70 @@ TEST_F(WithDevice, MallocMisuse) {
   ExpectFailure(ACL_ERROR_INVALID_PARAM, "aclrtMalloc",
                 [&] { return aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST); });
   ExpectFailure(ACL_ERROR_INVALID_PARAM, "aclrtFree", [] { return aclrtFree(nullptr); });
+}
+
+// Sizes the process cannot have are refused before any rounding (issue 27: SIZE_MAX used to
+// wrap to a tiny block recorded as 2^64 bytes, after which a memset overflowed the heap).
+TEST_F(WithDevice, MallocOfSizesNoProcessCanHave) {
+  for (size_t size :
+       {SIZE_MAX, SIZE_MAX - 10, SIZE_MAX - 511, size_t{1} << 63, (size_t{1} << 47) + 1}) {
+    void* p = reinterpret_cast<void*>(uintptr_t{1});
+    const std::string msg = ExpectFailure(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc", [&] {
+      return aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST);
+    });
+    EXPECT_NE(msg.find(std::to_string(size)), std::string::npos) << msg;
+    EXPECT_EQ(p, reinterpret_cast<void*>(uintptr_t{1})) << "devPtr is left alone";
+  }
+  // No host pointer became device memory on the way.
+  std::vector<char> host(1 << 20);
+  ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemset",
+                [&] { return aclrtMemset(host.data(), host.size(), 0, host.size()); });
+  EXPECT_THROW(AscendC::GmAlloc(SIZE_MAX), std::bad_alloc);
+  EXPECT_THROW(lngrad::aicore::GmPoolAlloc(SIZE_MAX - 100), std::bad_alloc);
+}
+
+// A count near 2^64 must not wrap the range check (offset + count).
+TEST_F(WithDevice, CopyOfHugeCountsIsBounded) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<char> host(256, 1);
+  char* at = static_cast<char*>(dev) + 60;
+  for (size_t count : {SIZE_MAX, SIZE_MAX - 59, SIZE_MAX - 30}) {
+    ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy", [&] {
+      return aclrtMemcpy(at, SIZE_MAX, host.data(), count, ACL_MEMCPY_HOST_TO_DEVICE);
+    });
+    ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemset",
+                  [&] { return aclrtMemset(at, SIZE_MAX, 0, count); });
+  }
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+}
+
+// ACL_MEMCPY_DEFAULT: a pointer just past a device allocation is an off-by-one, not host memory.
+TEST_F(WithDevice, DefaultCopyRefusesPointersJustPastDeviceMemory) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<char> host(64, 1);
+  for (size_t past : {size_t{100}, size_t{101}, size_t{511}, size_t{512}}) {
+    char* p = static_cast<char*>(dev) + past;
+    std::string msg = ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy", [&] {
+      return aclrtMemcpy(p, 16, host.data(), 16, ACL_MEMCPY_DEFAULT);
+    });
+    EXPECT_NE(msg.find("dst"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::to_string(past - 100) + " B past the end of the 100 B device"),
+              std::string::npos)
+        << msg;
+    msg = ExpectFailure(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy",
+                        [&] { return aclrtMemcpy(host.data(), 64, p, 16, ACL_MEMCPY_DEFAULT); });
+    EXPECT_NE(msg.find("src"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(host, std::vector<char>(64, 1)) << "nothing was copied";
+  // Inside it, and plain host memory, DEFAULT still copies.
+  EXPECT_EQ(aclrtMemcpy(static_cast<char*>(dev) + 84, 16, host.data(), 16, ACL_MEMCPY_DEFAULT),
+            ACL_SUCCESS);
+  std::vector<char> other(16, 0);
+  EXPECT_EQ(aclrtMemcpy(other.data(), 16, host.data(), 16, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+  EXPECT_EQ(other, std::vector<char>(16, 1));
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
 }
 
 TEST(AclMemory, DeviceMemoryNeedsADevice) {
