@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "lngrad_adv/normalization.h"
 #include "lngrad_aicore/instructions.h"
@@ -47,6 +48,35 @@ Status CheckCapacity(const char* api, const char* operand, const Buffer<T>& b, u
                               std::to_string(b.capacity) + " are addressable");
   }
   return Status::Ok();
+}
+
+// The full rounds of a chunked row loop: f(C{element offset, row offset, elements, rows}) for
+// rounds 0 .. rounds - 1, the offsets advancing by elem_step and row_step. C is the caller's
+// chunk struct of those four fields. Returns the offsets after the last round.
+template <class C, class F>
+std::pair<uint64_t, uint64_t> ForFullChunks(uint32_t rounds, uint64_t elem_step, uint64_t row_step,
+                                            uint32_t elems, uint32_t rows, F f) {
+  uint64_t elem_off = 0;
+  uint64_t row_off = 0;
+  for (uint32_t k = 0; k < rounds; ++k) {
+    f(C{elem_off, row_off, elems, rows});
+    elem_off += elem_step;
+    row_off += row_step;
+  }
+  return {elem_off, row_off};
+}
+
+// The Process loop of LayerNorm's two families (LayerNormTiling, LayerNormSeparateTiling): the
+// full rounds, then the tail, whose lengths the device stores into the (non-const, or
+// const-cast) tiling's cur_elems and cur_rows fields and leaves there.
+template <class C, class Tiling, class F>
+void ForEachRoundAndTail(Tiling& t, uint32_t Tiling::*cur_elems, uint32_t Tiling::*cur_rows, F f) {
+  ForFullChunks<C>(t.loopRound, t.inputRoundSize, t.meanVarRoundSize, t.*cur_elems, t.*cur_rows, f);
+  if (t.inputTailSize > 0) {
+    t.*cur_elems = t.inputTailSize;
+    t.*cur_rows = t.meanVarTailSize;
+    f(C{t.inputTailPos, t.meanVarTailPos, t.*cur_elems, t.*cur_rows});
+  }
 }
 
 }  // namespace lngrad::adv::detail

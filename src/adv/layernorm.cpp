@@ -154,21 +154,11 @@ void MeanVarianceNormalise(const Ops& ops, const LayerNormTiling& t, const Temps
   ops.Mul(w.c, w.a, w.b, bsh);
 }
 
+// The device stores the tail lengths into the (non-const) tiling and leaves them there.
 template <class F>
 void ForEachChunk(LayerNormTiling& t, F f) {
-  uint64_t in_off = 0;
-  uint64_t mv_off = 0;
-  for (uint32_t k = 0; k < t.loopRound; ++k) {
-    f(Chunk{in_off, mv_off, t.bshCurLength, t.bsCurLength});
-    in_off += t.inputRoundSize;
-    mv_off += t.meanVarRoundSize;
-  }
-  if (t.inputTailSize > 0) {
-    // The device stores the tail lengths into the (non-const) tiling and leaves them there.
-    t.bshCurLength = t.inputTailSize;
-    t.bsCurLength = t.meanVarTailSize;
-    f(Chunk{t.inputTailPos, t.meanVarTailPos, t.bshCurLength, t.bsCurLength});
-  }
+  detail::ForEachRoundAndTail<Chunk>(t, &LayerNormTiling::bshCurLength,
+                                     &LayerNormTiling::bsCurLength, f);
 }
 
 void VectorFloat(const Ops& ops, LayerNormTiling& t, const LayerNormOperands<float>& o,

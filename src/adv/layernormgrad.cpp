@@ -187,13 +187,8 @@ ChunkTensors StackTensors(const LayerNormGradTiling& t, float* s) {
 
 template <class F>
 void ForEachChunk(const LayerNormGradTiling& t, F f) {
-  uint64_t off0 = 0;
-  uint64_t off1 = 0;
-  for (uint32_t k = 0; k < t.loopNum; ++k) {
-    f(Chunk{off0, off1, t.oneCalSize, t.nohCalSize});
-    off0 += t.oneCalSize;
-    off1 += t.nohCalSize;
-  }
+  const auto [off0, off1] = detail::ForFullChunks<Chunk>(t.loopNum, t.oneCalSize, t.nohCalSize,
+                                                         t.oneCalSize, t.nohCalSize, f);
   if (t.tailSize != 0) f(Chunk{off0, off1, t.tailSize, t.nohTailSize});
 }
 

@@ -317,21 +317,11 @@ void ForBoundingSepChunks(const LayerNormSeparateTiling& t, F f) {
   }
 }
 
+// The device writes the tail lengths into the (const-cast) tiling and leaves them there.
 template <class F>
 void ForEachSepChunk(LayerNormSeparateTiling& t, F f) {
-  uint64_t in_off = 0;
-  uint64_t mv_off = 0;
-  for (uint32_t k = 0; k < t.loopRound; ++k) {
-    f(SepChunk{in_off, mv_off, t.arCurLength, t.aCurLength});
-    in_off += t.inputRoundSize;
-    mv_off += t.meanVarRoundSize;
-  }
-  if (t.inputTailSize > 0) {
-    // The device writes the tail lengths into the (const-cast) tiling and leaves them there.
-    t.arCurLength = t.inputTailSize;
-    t.aCurLength = t.meanVarTailSize;
-    f(SepChunk{t.inputTailPos, t.meanVarTailPos, t.arCurLength, t.aCurLength});
-  }
+  detail::ForEachRoundAndTail<SepChunk>(t, &LayerNormSeparateTiling::arCurLength,
+                                        &LayerNormSeparateTiling::aCurLength, f);
 }
 
 template <typename T>

@@ -13,6 +13,7 @@
 
 #include "adv_test_util.h"
 #include "kernel_operator.h"
+#include "run_on.h"
 #include "lngrad_adv/normalization.h"
 #include "tiling/tiling_api.h"
 
@@ -31,7 +32,6 @@ namespace {
 
 namespace dm = lngrad::adv;
 using lngrad::aicore::BlockFailure;
-using lngrad::aicore::LaunchOptions;
 
 // A GmAlloc block holding a copy of `data`.
 class Gm {
@@ -64,17 +64,8 @@ struct GradParams {
   float epsilon;
 };
 
-// Runs one block on `soc`; returns the failures (empty on success).
-std::vector<BlockFailure> RunOn(const std::string& soc, const std::function<void()>& kernel) {
-  LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  std::vector<BlockFailure> failures;
-  (void)lngrad::aicore::detail::RunBlocks("test", 1, kernel, opts, &failures);
-  return failures;
-}
-
-std::string FirstCheck(const std::vector<BlockFailure>& f) { return f.empty() ? "" : f[0].check; }
+using lngrad::adv::testing::FirstCheck;
+using lngrad::adv::testing::RunOn;
 
 // Host tiling for `soc` (the tiling functions follow the current product, as on the host).
 AscendC::tiling::LayerNormGradTiling GradTiling(const std::string& soc, uint32_t b, uint32_t s,

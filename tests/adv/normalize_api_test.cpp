@@ -10,23 +10,15 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 #include "tiling/tiling_api.h"
 
 namespace {
 
 using lngrad::aicore::BlockFailure;
 
-// One block on `soc`; the failures (empty on success).
-std::vector<BlockFailure> RunOn(const std::string& soc, const std::function<void()>& kernel) {
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  opts.sequential = true;
-  std::vector<BlockFailure> failures;
-  (void)lngrad::aicore::detail::RunBlocks("test", 1, kernel, opts, &failures);
-  return failures;
-}
-
-std::string FirstCheck(const std::vector<BlockFailure>& f) { return f.empty() ? "" : f[0].check; }
+using lngrad::adv::testing::FirstCheck;
+using lngrad::adv::testing::RunOn;
 
 std::vector<float> Uniform(size_t n, float lo, float hi, uint32_t seed) {
   std::mt19937 gen(seed);

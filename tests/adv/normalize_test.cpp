@@ -157,23 +157,22 @@ struct ArProblem {
     x.resize(x.size() + 64, FromFloat<T>(0.0f));
   }
   LayerNormRstdOperands<T, U> LayerNormOperands() {
-    LayerNormRstdOperands<T, U> o;
-    o.output = {out.data(), out.size()};
+    LayerNormRstdOperands<T, U> o = Shared<LayerNormRstdOperands<T, U>>();
     o.outputMean = {mean.data(), mean.size()};
-    o.outputRstd = {rstd.data(), rstd.size()};
-    o.inputX = {x.data(), x.size()};
-    o.gamma = {gamma.data(), gamma.size()};
-    o.beta = {beta.data(), beta.size()};
-    o.scratch = {scratch.data(), scratch.size()};
-    o.scratchSize = scratch.size();
     return o;
   }
   NormalizeOperands<T, U> Operands() {
-    NormalizeOperands<T, U> o;
-    o.output = {out.data(), out.size()};
-    o.outputRstd = {rstd.data(), rstd.size()};
+    NormalizeOperands<T, U> o = Shared<NormalizeOperands<T, U>>();
     o.inputMean = {mean.data(), mean.size()};
     o.inputVariance = {var.data(), var.size()};
+    return o;
+  }
+  // The operands both families have.
+  template <class O>
+  O Shared() {
+    O o;
+    o.output = {out.data(), out.size()};
+    o.outputRstd = {rstd.data(), rstd.size()};
     o.inputX = {x.data(), x.size()};
     o.gamma = {gamma.data(), gamma.size()};
     o.beta = {beta.data(), beta.size()};

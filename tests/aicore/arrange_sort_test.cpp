@@ -21,14 +21,7 @@
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::CheckOf;
-using lngrad::aicore::test::ExpectSameBits;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::RandomValues;
-using lngrad::aicore::test::TieValues;
-using lngrad::aicore::test::Ub;
+using namespace lngrad::aicore::test;
 
 void ExpectCheck(const std::function<void(Ub&)>& body, const std::string& name,
                  const std::string& text) {

@@ -24,10 +24,7 @@ namespace {
 
 using lngrad::aicore::BlockFailure;
 using lngrad::aicore::LaunchOptions;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::GmBuffer;
-using lngrad::aicore::test::On;
-using lngrad::aicore::test::RunKernel;
+using namespace lngrad::aicore::test;
 namespace san = lngrad::aicore::san;
 
 LaunchOptions Sanitized(const char* soc = "Ascend910B1") {

@@ -17,14 +17,13 @@
 #include "checked_mode_scope.h"
 #include "kernel_operator.h"
 #include "sanitizer_off.h"
+#include "round_model.h"
 #include "run_kernel.h"
 
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::On;
-using lngrad::aicore::test::RunKernel;
+using namespace lngrad::aicore::test;
 using LD = long double;
 
 constexpr const char* kA2 = "Ascend910B1";
@@ -108,24 +107,6 @@ LD RoundToFmt(const Fmt& f, LD x, RoundMode mode) {
     r = toward_zero ? MaxFinite(f) : std::numeric_limits<LD>::infinity();
   }
   return neg ? -r : (r == 0 ? 0.0L : r);
-}
-
-LD RoundToInteger(LD x, RoundMode mode) {
-  switch (mode) {
-    case RoundMode::CAST_FLOOR:
-      return std::floor(x);
-    case RoundMode::CAST_CEIL:
-      return std::ceil(x);
-    case RoundMode::CAST_TRUNC:
-      return std::trunc(x);
-    case RoundMode::CAST_ROUND:
-      return std::round(x);
-    default: {
-      const LD fl = std::floor(x);
-      const LD d = x - fl;
-      return (d > 0.5L || (d == 0.5L && std::fmod(fl, 2.0L) != 0)) ? fl + 1 : fl;
-    }
-  }
 }
 
 // Element types: how the test reads a value from memory and what it means.

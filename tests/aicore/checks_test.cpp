@@ -24,9 +24,7 @@ using lngrad::aicore::KernelCheckError;
 constexpr uint32_t kBlocks = 4;
 constexpr int64_t kBadBlock = 2;
 
-using lngrad::aicore::test::CheckedModeScope;
-
-using lngrad::aicore::test::GmBuffer;
+using namespace lngrad::aicore::test;
 
 // Runs body(bad) in kBlocks blocks through ICPU_RUN_KF, bad == (block == kBadBlock), and
 // returns the error it must raise. The launcher's stderr report must name the bad block.

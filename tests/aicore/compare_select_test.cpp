@@ -19,13 +19,9 @@
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::ExpectCheck;
-using lngrad::aicore::test::ExpectSameBits;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::TieValues;
-using lngrad::aicore::test::Ub;
+using namespace lngrad::aicore::test;
 
-constexpr uint32_t kBytes = lngrad::aicore::test::kUbBufBytes;
+constexpr uint32_t kBytes = kUbBufBytes;
 
 template <typename T>
 constexpr uint32_t Lanes() {
@@ -253,23 +249,31 @@ void CheckSelect() {
              : use_scalar                                               ? scalar
                                                                         : b[ib];
     };
-    // Count form.
-    for (uint32_t count : {1u, L - 3, 5 * L + 9}) {
-      std::vector<T> want(kBytes / sizeof(T), fill);
-      for (uint32_t k = 0; k < count; ++k) want[k] = pick(k, k, k);
+    // dst after `select` (on dst, sel, src0, src1) from a, b, sel and a dst of `fill`.
+    const auto run = [&](const auto& select) {
       std::vector<T> got;
       OnBlock([&](Ub& ub) {
         ub.Put<T>(0, a);
         ub.Put<T>(1, b);
         ub.Put<uint8_t>(2, sel);
         ub.Put<T>(3, {}, fill);
-        if (use_scalar) {
-          Select(ub.Get<T>(3), ub.Get<uint8_t>(2), ub.Get<T>(0), scalar, mode, count);
-        } else {
-          Select(ub.Get<T>(3), ub.Get<uint8_t>(2), ub.Get<T>(0), ub.Get<T>(1), mode, count);
-        }
+        select(ub.Get<T>(3), ub.Get<uint8_t>(2), ub.Get<T>(0), ub.Get<T>(1));
         got = ub.Take<T>(3);
       });
+      return got;
+    };
+    // Count form.
+    for (uint32_t count : {1u, L - 3, 5 * L + 9}) {
+      std::vector<T> want(kBytes / sizeof(T), fill);
+      for (uint32_t k = 0; k < count; ++k) want[k] = pick(k, k, k);
+      const std::vector<T> got =
+          run([&](const auto& dst, const auto& s, const auto& x, const auto& y) {
+            if (use_scalar) {
+              Select(dst, s, x, scalar, mode, count);
+            } else {
+              Select(dst, s, x, y, mode, count);
+            }
+          });
       ExpectSameBits(got, want,
                      "Select count mode " + std::to_string(static_cast<int>(mode)) + " count " +
                          std::to_string(count));
@@ -288,20 +292,14 @@ void CheckSelect() {
         want[at(2, 20)] = pick(size_t{r} * L + p, at(1, 8), at(1, 12));
       }
     }
-    std::vector<T> got;
-    OnBlock([&](Ub& ub) {
-      ub.Put<T>(0, a);
-      ub.Put<T>(1, b);
-      ub.Put<uint8_t>(2, sel);
-      ub.Put<T>(3, {}, fill);
-      if (use_scalar) {
-        Select(ub.Get<T>(3), ub.Get<uint8_t>(2), ub.Get<T>(0), scalar, mode, mask, repeat, rp);
-      } else {
-        Select(ub.Get<T>(3), ub.Get<uint8_t>(2), ub.Get<T>(0), ub.Get<T>(1), mode, mask, repeat,
-               rp);
-      }
-      got = ub.Take<T>(3);
-    });
+    const std::vector<T> got =
+        run([&](const auto& dst, const auto& s, const auto& x, const auto& y) {
+          if (use_scalar) {
+            Select(dst, s, x, scalar, mode, mask, repeat, rp);
+          } else {
+            Select(dst, s, x, y, mode, mask, repeat, rp);
+          }
+        });
     ExpectSameBits(got, want, "Select repeat form mode " + std::to_string(static_cast<int>(mode)));
   }
 }

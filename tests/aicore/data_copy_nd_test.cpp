@@ -21,10 +21,7 @@ namespace {
 using namespace AscendC;
 using lngrad::aicore::BlockFailure;
 using lngrad::aicore::LaunchOptions;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::GmBuffer;
-using lngrad::aicore::test::On;
-using lngrad::aicore::test::RunKernel;
+using namespace lngrad::aicore::test;
 namespace san = lngrad::aicore::san;
 
 constexpr const char* k910B = "Ascend910B1";      // 2201

@@ -23,8 +23,7 @@ namespace {
 using namespace AscendC;
 using lngrad::aicore::KernelCheckError;
 using lngrad::aicore::LaunchOptions;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::GmBuffer;
+using namespace lngrad::aicore::test;
 
 constexpr const char* k910B = "Ascend910B1";      // Atlas A2, __NPU_ARCH__ 2201
 constexpr const char* k950 = "Ascend950PR_9599";  // 3510

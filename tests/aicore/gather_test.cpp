@@ -18,12 +18,9 @@
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::ExpectCheck;
-using lngrad::aicore::test::ExpectSameBits;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::Ub;
+using namespace lngrad::aicore::test;
 
-constexpr uint32_t kBytes = lngrad::aicore::test::kUbBufBytes;
+constexpr uint32_t kBytes = kUbBufBytes;
 
 template <typename T>
 std::vector<T> Iota(size_t n) {
@@ -301,6 +298,13 @@ TEST(GatherChecks, ScatterRules) {
       "gather_offset", "reaches past", k950);
 }
 
+// GatherMask with built-in pattern `pattern` (rsvdCnt discarded).
+void BuiltInGatherMask(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                       uint8_t pattern, bool reduceMode, const GatherMaskParams& params) {
+  uint64_t n = 0;
+  GatherMask(dst, src, pattern, reduceMode, 0u, params, n);
+}
+
 TEST(GatherChecks, Rules) {
   ExpectCheck(
       [](Ub& ub) {
@@ -326,23 +330,20 @@ TEST(GatherChecks, Rules) {
       "gather_offset", "multiple of 32");
   ExpectCheck(
       [](Ub& ub) {
-        uint64_t n = 0;
-        GatherMask(ub.Get<float>(2), ub.Get<float>(0), static_cast<uint8_t>(9), false, 0u,
-                   GatherMaskParams(1, 1, 8, 0), n);
+        BuiltInGatherMask(ub.Get<float>(2), ub.Get<float>(0), 9, false,
+                          GatherMaskParams(1, 1, 8, 0));
       },
       "gather_pattern", "src1Pattern is 9");
   ExpectCheck(
       [](Ub& ub) {
-        uint64_t n = 0;
-        GatherMask(ub.Get<float>(2), ub.Get<float>(0), static_cast<uint8_t>(7), true, 0u,
-                   GatherMaskParams(1, 1, 8, 0), n);
+        BuiltInGatherMask(ub.Get<float>(2), ub.Get<float>(0), 7, true,
+                          GatherMaskParams(1, 1, 8, 0));
       },
       "vector_mask", "mask is 0");
   ExpectCheck(
       [](Ub& ub) {
-        uint64_t n = 0;
-        GatherMask(ub.buf[2].Get<float>(100), ub.Get<float>(0), static_cast<uint8_t>(7), false, 0u,
-                   GatherMaskParams(1, 2, 8, 0), n);
+        BuiltInGatherMask(ub.buf[2].Get<float>(100), ub.Get<float>(0), 7, false,
+                          GatherMaskParams(1, 2, 8, 0));
       },
       "tensor_bounds", "dst is accessed up to byte 512");
   ExpectCheck(

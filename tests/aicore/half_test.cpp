@@ -220,37 +220,31 @@ TEST(AscendcHalf, VectorInstructionsAreCorrectlyRoundedPerElement) {
     LocalTensor<half> z = bufs[2].Get<half>();
     std::memcpy(x.HostPtr(), ha.data(), kN * 2);
     std::memcpy(y.HostPtr(), hb.data(), kN * 2);
-    auto grab = [&](int k) { std::memcpy(hout[k].data(), z.HostPtr(), kN * 2); };
-    Add(z, x, y, kN);
-    grab(0);
-    Sub(z, x, y, kN);
-    grab(1);
-    Mul(z, x, y, kN);
-    grab(2);
-    Div(z, x, y, kN);
-    grab(3);
-    Sqrt(z, x, kN);
-    grab(4);
-    Muls(z, x, 0.3f, kN);
-    grab(5);  // scalar rounded to half first
+    // Outputs 0-4: Add, Sub, Mul, Div, Sqrt; output 5: `last` (a scalar form).
+    auto run = [&](const auto& a, const auto& b, const auto& c, auto* out, const auto& last) {
+      const auto grab = [&](int k) {
+        std::memcpy(out[k].data(), c.HostPtr(), kN * sizeof(out[k][0]));
+      };
+      Add(c, a, b, kN);
+      grab(0);
+      Sub(c, a, b, kN);
+      grab(1);
+      Mul(c, a, b, kN);
+      grab(2);
+      Div(c, a, b, kN);
+      grab(3);
+      Sqrt(c, a, kN);
+      grab(4);
+      last();
+      grab(5);
+    };
+    run(x, y, z, hout.data(), [&] { Muls(z, x, 0.3f, kN); });  // scalar rounded to half first
     LocalTensor<float> p = bufs[0].Get<float>();
     LocalTensor<float> q = bufs[1].Get<float>();
     LocalTensor<float> r = bufs[2].Get<float>();
     std::memcpy(p.HostPtr(), fa.data(), kN * 4);
     std::memcpy(q.HostPtr(), fb.data(), kN * 4);
-    auto grabf = [&](int k) { std::memcpy(fout[k].data(), r.HostPtr(), kN * 4); };
-    Add(r, p, q, kN);
-    grabf(0);
-    Sub(r, p, q, kN);
-    grabf(1);
-    Mul(r, p, q, kN);
-    grabf(2);
-    Div(r, p, q, kN);
-    grabf(3);
-    Sqrt(r, p, kN);
-    grabf(4);
-    Adds(r, p, 0.1f, kN);
-    grabf(5);
+    run(p, q, r, fout.data(), [&] { Adds(r, p, 0.1f, kN); });
   });
   ASSERT_TRUE(s.ok()) << s.ToString();
   const double s03 = HalfValue(half(0.3f).bits);

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <set>
@@ -316,6 +317,28 @@ long FirstHalfMismatch(const Half* got, const Half* a, const Half* b, size_t n, 
   return -1;
 }
 
+// The two-operand forms in one order, vector-vector and vector-scalar, and their float model.
+constexpr BinaryOp kBinaryOps[] = {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul,
+                                   BinaryOp::kDiv, BinaryOp::kMax, BinaryOp::kMin};
+constexpr ScalarOp kScalarOps[] = {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls,
+                                   ScalarOp::kDivs, ScalarOp::kMaxs, ScalarOp::kMins};
+float TwoOperandModel(size_t k, float x, float y) {
+  switch (k) {
+    case 0:
+      return x + y;
+    case 1:
+      return x - y;
+    case 2:
+      return x * y;
+    case 3:
+      return x / y;
+    case 4:
+      return x > y ? x : y;
+    default:
+      return x < y ? x : y;
+  }
+}
+
 TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
   // Half operands: widened exactly, one float operation, one RNE rounding, in both paths, at
   // lengths that leave every possible tail after the last full vector.
@@ -324,26 +347,9 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
   std::vector<size_t> sizes(std::begin(kSizes), std::end(kSizes));
   sizes.push_back(a.size());
   for (size_t n : sizes) {
-    for (BinaryOp op : {BinaryOp::kAdd, BinaryOp::kSub, BinaryOp::kMul, BinaryOp::kDiv,
-                        BinaryOp::kMax, BinaryOp::kMin}) {
-      const auto f = [&](size_t i) {
-        const float x = Widen(a[i]), y = Widen(b[i]);
-        switch (op) {
-          case BinaryOp::kAdd:
-            return Narrow(x + y);
-          case BinaryOp::kSub:
-            return Narrow(x - y);
-          case BinaryOp::kMul:
-            return Narrow(x * y);
-          case BinaryOp::kDiv:
-            return Narrow(x / y);
-          case BinaryOp::kMax:
-            return Narrow(x > y ? x : y);
-          case BinaryOp::kMin:
-            return Narrow(x < y ? x : y);
-        }
-        return Half();
-      };
+    for (size_t k = 0; k < std::size(kBinaryOps); ++k) {
+      const BinaryOp op = kBinaryOps[k];
+      const auto f = [&](size_t i) { return Narrow(TwoOperandModel(k, Widen(a[i]), Widen(b[i]))); };
       for (bool simd : {false, true}) {
         std::vector<Half> out(n);
         Ops{simd}.Binary(op, out.data(), a.data(), b.data(), n);
@@ -353,26 +359,9 @@ TEST(VectorOps, HalfOpsSimdMatchScalarAndTheRoundedFloatOperation) {
     }
     for (float sc :
          {0.0f, -0.5f, 3.0f, 65504.0f, 5.96e-8f, -std::numeric_limits<float>::infinity()}) {
-      for (ScalarOp op : {ScalarOp::kAdds, ScalarOp::kSubs, ScalarOp::kMuls, ScalarOp::kDivs,
-                          ScalarOp::kMaxs, ScalarOp::kMins}) {
-        const auto f = [&](size_t i) {
-          const float x = Widen(a[i]);
-          switch (op) {
-            case ScalarOp::kAdds:
-              return Narrow(x + sc);
-            case ScalarOp::kSubs:
-              return Narrow(x - sc);
-            case ScalarOp::kMuls:
-              return Narrow(x * sc);
-            case ScalarOp::kDivs:
-              return Narrow(x / sc);
-            case ScalarOp::kMaxs:
-              return Narrow(x > sc ? x : sc);
-            case ScalarOp::kMins:
-              return Narrow(x < sc ? x : sc);
-          }
-          return Half();
-        };
+      for (size_t k = 0; k < std::size(kScalarOps); ++k) {
+        const ScalarOp op = kScalarOps[k];
+        const auto f = [&](size_t i) { return Narrow(TwoOperandModel(k, Widen(a[i]), sc)); };
         for (bool simd : {false, true}) {
           std::vector<Half> out(n);
           Ops{simd}.Scalar(op, out.data(), a.data(), sc, n);

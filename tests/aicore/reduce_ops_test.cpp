@@ -24,16 +24,9 @@
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::CheckedModeScope;
+using namespace lngrad::aicore::test;
 
-using lngrad::aicore::test::Bits;
-using lngrad::aicore::test::ExpectCheck;
-using lngrad::aicore::test::ExpectSameBits;
-using lngrad::aicore::test::RandomValues;
-using lngrad::aicore::test::TieValues;
-using lngrad::aicore::test::Ub;
-
-constexpr uint32_t kCap = lngrad::aicore::test::kUbBufBytes;
+constexpr uint32_t kCap = kUbBufBytes;
 
 // Runs body(src, dst, tmp) on one block of `soc`: src holds `in`, dst and tmp start as `fill`;
 // returns dst (and tmp in *tmp_out).
@@ -776,7 +769,6 @@ TEST(ReduceOpsChecks, UncheckedModeStaysInsideTheUb) {
 // ---- what the sanitizer sees: exact ranges (initcheck reports a read of bytes never written) ----
 
 namespace san = lngrad::aicore::san;
-using lngrad::aicore::test::SanitizerFindings;
 
 TEST(ReduceOpsSanitizer, MaskedLanesAreNotRead) {
   // 32 of 64 lanes written: a mask of 32 lanes reads only those; 33 reads one more.

@@ -19,10 +19,7 @@ namespace {
 using lngrad::aicore::BlockFailure;
 using lngrad::aicore::KernelCheckError;
 using lngrad::aicore::LaunchOptions;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::GmBuffer;
-using lngrad::aicore::test::On;
-using lngrad::aicore::test::RunKernel;
+using namespace lngrad::aicore::test;
 
 constexpr uint32_t kUb910B = 192 * 1024;  // spec §6.6, independent of the product table
 constexpr uint32_t kUb950 = 248 * 1024;

@@ -21,10 +21,7 @@ namespace {
 
 using lngrad::aicore::BlockFailure;
 using lngrad::aicore::LaunchOptions;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::GmBuffer;
-using lngrad::aicore::test::On;
-using lngrad::aicore::test::RunKernel;
+using namespace lngrad::aicore::test;
 
 // The value block b publishes in round r.
 int32_t Stamp(int64_t b, int r) { return static_cast<int32_t>(1000 * (r + 1) + b); }

@@ -21,14 +21,7 @@
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::Bits;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::CheckOf;
-using lngrad::aicore::test::ExpectSameBits;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::RandomValues;
-using lngrad::aicore::test::Ub;
+using namespace lngrad::aicore::test;
 
 static_assert(std::is_same_v<Conditional<true, float, half>::type, float>);
 static_assert(std::is_same_v<Conditional<false, float, half>::type, half>);

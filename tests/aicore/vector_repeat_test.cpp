@@ -19,12 +19,14 @@
 #include "sanitizer_off.h"
 
 #include "checked_mode_scope.h"
+#include "round_model.h"
 
 namespace {
 
 using namespace AscendC;
 using lngrad::aicore::KernelCheckError;
 using lngrad::aicore::test::CheckedModeScope;
+using lngrad::aicore::test::RoundToInteger;
 
 constexpr uint32_t kOpBytes = 32768;  // bytes per operand slot
 constexpr uint32_t kRegion = 3 * kOpBytes;
@@ -476,25 +478,10 @@ TEST(VectorRepeat, OneSourceInt16) { CheckIntOneSource<int16_t>(); }
 // ---------------------------------------------------------------------------------------------
 // Cast: every pair and round mode of the table, through the mask forms.
 
-// Independent rounding of a value to an integer.
-long double RoundLd(long double v, RoundMode m) {
-  switch (m) {
-    case RoundMode::CAST_FLOOR:
-      return std::floor(v);
-    case RoundMode::CAST_CEIL:
-      return std::ceil(v);
-    case RoundMode::CAST_TRUNC:
-      return std::trunc(v);
-    case RoundMode::CAST_ROUND:
-      return std::round(v);
-    default:
-      return std::nearbyint(v);  // the default environment: ties to even
-  }
-}
 template <typename I>
 I ToInt(float v, RoundMode m) {
   if (std::isnan(v)) return 0;
-  const long double r = RoundLd(v, m);
+  const long double r = RoundToInteger(v, m);
   if (r <= std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
   if (r >= std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
   return static_cast<I>(r);
@@ -547,7 +534,7 @@ TEST(VectorRepeat, CastToIntegers) {
     CheckCast<int32_t, half>(m, [m](half x) { return ToInt<int32_t>(float(x), m); });
     CheckCast<int16_t, half>(m, [m](half x) { return ToInt<int16_t>(float(x), m); });
     CheckCast<float, float>(m, [m](float x) {
-      const long double r = RoundLd(x, m);
+      const long double r = RoundToInteger(x, m);
       return r == 0 ? std::copysign(0.0f, x) : static_cast<float>(r);
     });
   }

@@ -2,6 +2,8 @@
 #include "harness.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "kernel_operator.h"
 #include "lngrad/product.h"
@@ -58,6 +60,13 @@ std::vector<float> FloatsOf(const std::vector<uint8_t>& bytes) {
   std::vector<float> f(bytes.size() / 4);
   std::memcpy(f.data(), bytes.data(), f.size() * 4);
   return f;
+}
+
+// One block of `kernel` on `soc`.
+lngrad::Status LaunchOne(const std::string& soc, const std::function<void()>& kernel) {
+  lngrad::aicore::LaunchOptions opt;
+  opt.soc = soc;
+  return lngrad::aicore::Launch(1, kernel, opt);
 }
 
 }  // namespace
@@ -127,15 +136,10 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out) {
 
   auto* entry =
       c.half ? (c.reuse ? &GradHalfReuse : &GradHalf) : (c.reuse ? &GradFloatReuse : &GradFloat);
-  lngrad::aicore::LaunchOptions opt;
-  opt.soc = c.soc;
-  LNGRAD_RETURN_IF_ERROR(lngrad::aicore::Launch(
-      1,
-      [&] {
-        entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(),
-              inputs.get(), scratch.get(), params.get());
-      },
-      opt));
+  LNGRAD_RETURN_IF_ERROR(LaunchOne(c.soc, [&] {
+    entry(dy.get(), x.get(), var.get(), mean.get(), gamma.get(), pdx.get(), res.get(), inputs.get(),
+          scratch.get(), params.get());
+  }));
   out->pd_x = FromBytes(c.half, pdx.Read(0, bsh * es));
   out->res_for_gamma = FromBytes(c.half, res.Read(0, bsh * es));
   out->dy = FromBytes(c.half, inputs.Read(0, bsh * es));
@@ -207,15 +211,10 @@ lngrad::Status RunBeta(const BetaCase& c, BetaResult* out) {
   Gm inputs(2 * Round32(bsh * es));
   auto* entry =
       c.half ? (c.reuse ? &BetaHalfReuse : &BetaHalf) : (c.reuse ? &BetaFloatReuse : &BetaFloat);
-  lngrad::aicore::LaunchOptions opt;
-  opt.soc = c.soc;
-  LNGRAD_RETURN_IF_ERROR(lngrad::aicore::Launch(
-      1,
-      [&] {
-        entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(),
-              params.get());
-      },
-      opt));
+  LNGRAD_RETURN_IF_ERROR(LaunchOne(c.soc, [&] {
+    entry(res.get(), dy.get(), pd_gamma.get(), pd_beta.get(), inputs.get(), scratch.get(),
+          params.get());
+  }));
   out->pd_gamma = FromBytes(c.half, pd_gamma.Read(0, c.h * es));
   out->pd_beta = FromBytes(c.half, pd_beta.Read(0, c.h * es));
   out->res_for_gamma = FromBytes(c.half, inputs.Read(0, bsh * es));

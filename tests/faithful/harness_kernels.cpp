@@ -52,6 +52,21 @@ __aicore__ inline void ZeroScratch(const LocalTensor<uint8_t>& t, uint32_t bytes
   if (bytes != 0) Duplicate(t.ReinterpretCast<uint32_t>(), 0u, static_cast<int32_t>(bytes / 4));
 }
 
+// The call's scratch, its first `zeroBytes` (rounded up to 32) zeroed: a tmpBuf of `tmpBytes`,
+// or with tmpBytes 0 the region the API pops (everything after the pipe's buffers).
+__aicore__ inline LocalTensor<uint8_t> Scratch(TPipe& pipe, TBuf<TPosition::VECCALC>& tmpBuf,
+                                               uint32_t tmpBytes, uint32_t zeroBytes) {
+  LocalTensor<uint8_t> scratch;
+  if (tmpBytes != 0) {
+    pipe.InitBuffer(tmpBuf, tmpBytes);
+    scratch = tmpBuf.Get<uint8_t>();
+  } else {
+    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
+  }
+  ZeroScratch(scratch, Round32(zeroBytes));
+  return scratch;
+}
+
 __aicore__ inline void LoadsBeforeCompute() {
   SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
   WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
@@ -90,15 +105,7 @@ __aicore__ inline void GradHarness(GM_ADDR dy, GM_ADDR x, GM_ADDR variance, GM_A
   LocalTensor<T> pdXL = pdXBuf.Get<T>();
   LocalTensor<T> resL = resBuf.Get<T>();
   const T epsilon = EpsilonFromBits<T>(p.epsilonBits);
-  LocalTensor<uint8_t> scratch;
-  if (p.tmpBufferBytes != 0) {
-    pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
-    scratch = tmpBuf.Get<uint8_t>();
-  } else {
-    // The region the API pops: everything after the pipe's buffers.
-    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
-  }
-  ZeroScratch(scratch, Round32(p.scratchCopyBytes));
+  LocalTensor<uint8_t> scratch = Scratch(pipe, tmpBuf, p.tmpBufferBytes, p.scratchCopyBytes);
   // The outputs read back defined where the API does not write them (a non-ND call on arch
   // 2201/2002 writes nothing).
   ZeroScratch(pdXL.template ReinterpretCast<uint8_t>(), Round32(bsh * sizeof(T)));
@@ -144,14 +151,7 @@ __aicore__ inline void BetaHarness(GM_ADDR resForGamma, GM_ADDR dy, GM_ADDR pdGa
   pipe.InitBuffer(betaBuf, p.h * sizeof(T));
   LocalTensor<T> gammaL = gammaBuf.Get<T>();
   LocalTensor<T> betaL = betaBuf.Get<T>();
-  LocalTensor<uint8_t> scratch;
-  if (p.tmpBufferBytes != 0) {
-    pipe.InitBuffer(tmpBuf, p.tmpBufferBytes);
-    scratch = tmpBuf.Get<uint8_t>();
-  } else {
-    PopStackBuffer<uint8_t, TPosition::LCM>(scratch);
-  }
-  ZeroScratch(scratch, Round32(p.scratchCopyBytes));
+  LocalTensor<uint8_t> scratch = Scratch(pipe, tmpBuf, p.tmpBufferBytes, p.scratchCopyBytes);
   LoadsBeforeCompute();
   if (p.tmpBufferBytes != 0) {
     LayerNormGradBeta<T, isReuseSource>(gammaL, betaL, resL, dyL, scratch, p.tiling);

@@ -121,6 +121,21 @@ bool SameBytes(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+// A plain tiling through the Status variant (which must succeed) and through the official
+// overload (which must leave LastTilingStatus ok), into structs poisoned differently: both must
+// write the same bytes. Returns the Status variant's.
+template <class Tiling, class ViaStatus, class Official>
+Tiling AgreeingTiling(ViaStatus via_status, Official official) {
+  auto a = Poisoned<Tiling>();
+  const Status s = via_status(a);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  auto b = Poisoned<Tiling>(0x11);
+  official(b);
+  EXPECT_TRUE(LastTilingStatus().ok()) << LastTilingStatus().ToString();
+  EXPECT_TRUE(SameBytes(a, b));
+  return a;
+}
+
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
