@@ -8,7 +8,7 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "golden.h"
+#include "ops/golden.h"
 #include "progress.h"
 
 namespace lngrad::cli {
@@ -203,7 +203,7 @@ int GenerateInputs(const GenOptions& o, const GenRequest& req, GenInputs* in) {
   }
   const std::vector<double> xd = Values(in->x);
   std::vector<double> mean_d(static_cast<size_t>(rows)), var_d(static_cast<size_t>(rows));
-  golden::RowStatistics(rows, h, xd.data(), mean_d.data(), var_d.data());
+  ops::golden::RowStatistics(rows, h, xd.data(), mean_d.data(), var_d.data());
   in->mean = FromValues(dt, {b, s}, mean_d);
   in->variance = FromValues(dt, {b, s}, var_d);
   if (io::FindNonFinite(in->variance).first_index >= 0) {
@@ -223,13 +223,13 @@ void ComputeGoldens(const GenRequest& req, const GenInputs& in, Progress& progre
   std::vector<double> res(static_cast<size_t>(rows * h));
   g->dgamma.resize(static_cast<size_t>(h));
   g->dbeta.resize(static_cast<size_t>(h));
-  golden::LayerNormGrad(rows, h, dyd.data(), xd.data(), md.data(), vd.data(), gd.data(), eps,
-                        g->pd_x.data(), res.data(), [&](double f) { progress.Fraction(f); });
+  ops::golden::LayerNormGrad(rows, h, dyd.data(), xd.data(), md.data(), vd.data(), gd.data(), eps,
+                             g->pd_x.data(), res.data(), [&](double f) { progress.Fraction(f); });
   // LayerNormGradBeta consumes res_for_gamma as stored in the dtype, so its golden is the
   // exact result for the stored golden res_for_gamma (what a perfect LayerNormGrad hands on).
   g->res_stored = FromValues(req.dt, req.shape, res);
-  golden::LayerNormGradBeta(rows, h, dyd.data(), Values(g->res_stored).data(), g->dgamma.data(),
-                            g->dbeta.data());
+  ops::golden::LayerNormGradBeta(rows, h, dyd.data(), Values(g->res_stored).data(),
+                                 g->dgamma.data(), g->dbeta.data());
 }
 
 io::Json GenManifest(const GenRequest& req) {

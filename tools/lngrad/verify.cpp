@@ -15,7 +15,7 @@
 #include "cli_common.h"
 #include "command.h"
 #include "compare.h"
-#include "golden.h"
+#include "ops/golden.h"
 #include "vendor_names.h"
 
 namespace lngrad::cli {
@@ -429,19 +429,19 @@ std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const
     in->Row(in->dy, r, &dy);
     if (m.what == Cancelling::kPdX) {
       in->Row(in->x, r, &x);
-      golden::PdXMagnitude(1, in->h, dy.data(), x.data(), &in->mean[k], &in->variance[k],
-                           in->gamma.data(), in->eps, m.mag.data() + k * h);
+      ops::golden::PdXMagnitude(1, in->h, dy.data(), x.data(), &in->mean[k], &in->variance[k],
+                                in->gamma.data(), in->eps, m.mag.data() + k * h);
       continue;
     }
     in->ResRow(r, &res);
-    golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), b.data());
+    ops::golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), b.data());
     const std::vector<double>& add = m.what == Cancelling::kDgamma ? g : b;
     for (size_t c = 0; c < h; ++c) m.mag[c] += add[c];
     if (res_error) {
       // sum |dy| * |dres|: ColumnMagnitudes' gamma term with res = dres.
       for (size_t c = 0; c < h; ++c)
         res[c] = res_out->Get(r * in->h + static_cast<int64_t>(c)) - res[c];
-      golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), unused.data());
+      ops::golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), unused.data());
       for (size_t c = 0; c < h; ++c) m.res_error[c] += g[c];
     }
   }
