@@ -45,70 +45,18 @@ double HalfSpacing(double v) {
 using lngrad::test::FromDouble;
 using lngrad::test::ToDouble;
 
+// The inputs of one case, the device's outputs and the native path's.
 template <typename T>
-void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
+struct CaseData {
+  std::vector<T> dy, x, mean, var, gamma, pdx, res, npdx, nres;
+};
+
+// The device's pd_x and res_for_gamma against the native path's, within the bounds of
+// docs/math.md §6 (pd_x) and 8 u (res_for_gamma), plus one half spacing for half.
+template <typename T>
+void CheckRows(const CaseData<T>& d, int64_t rows, int64_t h, float eps) {
   constexpr bool kHalf = sizeof(T) == 2;
-  const int64_t b = p.ConsumeIntegralInRange<int64_t>(1, 3);
-  const int64_t s = p.ConsumeIntegralInRange<int64_t>(1, 9);
-  const int64_t align = kHalf ? 16 : 8;  // H*sizeof(T) a multiple of 32 bytes
-  const int64_t h = align * p.ConsumeIntegralInRange<int64_t>(1, p.ConsumeBool() ? 4 : 40);
-  const int64_t rows = b * s, n = rows * h;
-  const double range = std::ldexp(1.0, p.ConsumeIntegralInRange<int>(-8, 8));
-  const float eps_in = p.PickValueInArray<float>({1e-5f, 1e-4f, 1e-3f, 0.1f});
-  std::mt19937 rng(p.ConsumeIntegral<uint32_t>());
-  std::uniform_real_distribution<double> dist(-range, range);
-
-  std::vector<T> dy(n), x(n), mean(rows), var(rows), gamma(h);
-  for (auto& v : dy) v = FromDouble<T>(dist(rng));
-  for (auto& v : x) v = FromDouble<T>(dist(rng));
-  for (auto& v : gamma) v = FromDouble<T>(dist(rng) / range);
-  for (int64_t r = 0; r < rows; ++r) {  // the statistics of the stored x, in double
-    double m = 0, q = 0;
-    for (int64_t c = 0; c < h; ++c) m += ToDouble(x[r * h + c]);
-    m /= static_cast<double>(h);
-    for (int64_t c = 0; c < h; ++c)
-      q += (ToDouble(x[r * h + c]) - m) * (ToDouble(x[r * h + c]) - m);
-    mean[r] = FromDouble<T>(m);
-    var[r] = FromDouble<T>(q / static_cast<double>(h));
-  }
-
-  lngrad::ops::LayerNormGradOpArgs args;
-  args.SetShape(kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32, b, s, h);
-  std::vector<T> pdx(n), res(n), npdx(n), nres(n);
-  args.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pdx.data(),
-                  res.data());
-  args.epsilon = eps_in;
-  args.reuse_source = p.ConsumeBool();
-  args.tmp.kind =
-      p.ConsumeBool() ? lngrad::ops::TmpSize::Kind::kMin : lngrad::ops::TmpSize::Kind::kMax;
-  args.launch.blocks = p.ConsumeIntegralInRange<uint32_t>(1, 4);
-  args.launch.soc = std::string(product.soc);
-  args.launch.shared_tmp_buffer = p.ConsumeBool();
-  args.launch.sequential = p.ConsumeBool();
-  lngrad::Status s_dev = lngrad::ops::RunLayerNormGradOp(args);
-  if (s_dev.code() == lngrad::StatusCode::kOutOfRange &&
-      args.tmp.kind == lngrad::ops::TmpSize::Kind::kMax && product.supports_layernormgrad) {
-    // Documented: the maximum scratch (n*max(BSH, H*H) bytes) may not fit the UB; the minimum
-    // must then be used. Every shape generated here fits with the minimum.
-    args.tmp.kind = lngrad::ops::TmpSize::Kind::kMin;
-    s_dev = lngrad::ops::RunLayerNormGradOp(args);
-  }
-  if (!product.supports_layernormgrad) {
-    if (s_dev.code() != lngrad::StatusCode::kUnsupported) Fail("unsupported product accepted");
-    return;
-  }
-  if (!s_dev.ok()) {
-    std::fprintf(stderr, "%s\n", s_dev.ToString().c_str());
-    Fail("valid launch failed");
-  }
-
-  // Half kernels receive epsilon as half (spec §1.10): give the native path the same value.
-  const float eps = kHalf ? lngrad::Half(eps_in).ToFloat() : eps_in;
-  const lngrad::Status s_nat =
-      lngrad::LayerNormGrad({rows, h}, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
-                            eps, npdx.data(), nres.data());
-  if (!s_nat.ok()) Fail("native call failed");
-
+  const auto& [dy, x, mean, var, gamma, pdx, res, npdx, nres] = d;
   const double k = 2.0 * (2.0 * static_cast<double>(h) + 14.0);
   for (int64_t r = 0; r < rows; ++r) {
     const double v = ToDouble(var[r]) + static_cast<double>(eps);
@@ -147,6 +95,75 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
       }
     }
   }
+}
+
+template <typename T>
+void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
+  constexpr bool kHalf = sizeof(T) == 2;
+  const int64_t b = p.ConsumeIntegralInRange<int64_t>(1, 3);
+  const int64_t s = p.ConsumeIntegralInRange<int64_t>(1, 9);
+  const int64_t align = kHalf ? 16 : 8;  // H*sizeof(T) a multiple of 32 bytes
+  const int64_t h = align * p.ConsumeIntegralInRange<int64_t>(1, p.ConsumeBool() ? 4 : 40);
+  const int64_t rows = b * s, n = rows * h;
+  const double range = std::ldexp(1.0, p.ConsumeIntegralInRange<int>(-8, 8));
+  const float eps_in = p.PickValueInArray<float>({1e-5f, 1e-4f, 1e-3f, 0.1f});
+  std::mt19937 rng(p.ConsumeIntegral<uint32_t>());
+  std::uniform_real_distribution<double> dist(-range, range);
+
+  CaseData<T> d{std::vector<T>(n),    std::vector<T>(n), std::vector<T>(rows),
+                std::vector<T>(rows), std::vector<T>(h), std::vector<T>(n),
+                std::vector<T>(n),    std::vector<T>(n), std::vector<T>(n)};
+  auto& [dy, x, mean, var, gamma, pdx, res, npdx, nres] = d;
+  for (auto& v : dy) v = FromDouble<T>(dist(rng));
+  for (auto& v : x) v = FromDouble<T>(dist(rng));
+  for (auto& v : gamma) v = FromDouble<T>(dist(rng) / range);
+  for (int64_t r = 0; r < rows; ++r) {  // the statistics of the stored x, in double
+    double m = 0, q = 0;
+    for (int64_t c = 0; c < h; ++c) m += ToDouble(x[r * h + c]);
+    m /= static_cast<double>(h);
+    for (int64_t c = 0; c < h; ++c)
+      q += (ToDouble(x[r * h + c]) - m) * (ToDouble(x[r * h + c]) - m);
+    mean[r] = FromDouble<T>(m);
+    var[r] = FromDouble<T>(q / static_cast<double>(h));
+  }
+
+  lngrad::ops::LayerNormGradOpArgs args;
+  args.SetShape(kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32, b, s, h);
+  args.SetTensors(dy.data(), x.data(), mean.data(), var.data(), gamma.data(), pdx.data(),
+                  res.data());
+  args.epsilon = eps_in;
+  args.reuse_source = p.ConsumeBool();
+  args.tmp.kind =
+      p.ConsumeBool() ? lngrad::ops::TmpSize::Kind::kMin : lngrad::ops::TmpSize::Kind::kMax;
+  args.launch.blocks = p.ConsumeIntegralInRange<uint32_t>(1, 4);
+  args.launch.soc = std::string(product.soc);
+  args.launch.shared_tmp_buffer = p.ConsumeBool();
+  args.launch.sequential = p.ConsumeBool();
+  lngrad::Status s_dev = lngrad::ops::RunLayerNormGradOp(args);
+  if (s_dev.code() == lngrad::StatusCode::kOutOfRange &&
+      args.tmp.kind == lngrad::ops::TmpSize::Kind::kMax && product.supports_layernormgrad) {
+    // Documented: the maximum scratch (n*max(BSH, H*H) bytes) may not fit the UB; the minimum
+    // must then be used. Every shape generated here fits with the minimum.
+    args.tmp.kind = lngrad::ops::TmpSize::Kind::kMin;
+    s_dev = lngrad::ops::RunLayerNormGradOp(args);
+  }
+  if (!product.supports_layernormgrad) {
+    if (s_dev.code() != lngrad::StatusCode::kUnsupported) Fail("unsupported product accepted");
+    return;
+  }
+  if (!s_dev.ok()) {
+    std::fprintf(stderr, "%s\n", s_dev.ToString().c_str());
+    Fail("valid launch failed");
+  }
+
+  // Half kernels receive epsilon as half (spec §1.10): give the native path the same value.
+  const float eps = kHalf ? lngrad::Half(eps_in).ToFloat() : eps_in;
+  const lngrad::Status s_nat =
+      lngrad::LayerNormGrad({rows, h}, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
+                            eps, npdx.data(), nres.data());
+  if (!s_nat.ok()) Fail("native call failed");
+
+  CheckRows(d, rows, h, eps);
 }
 
 }  // namespace

@@ -71,6 +71,70 @@ T* At(std::vector<unsigned char>& arena, const Arg& a) {
   return a.null ? nullptr : reinterpret_cast<T*>(arena.data() + a.offset);
 }
 
+// Arguments per function: {matrix=0, per_row=1, per_col=2}, input or output.
+struct Spec {
+  int kind;
+  bool output;
+};
+
+std::vector<Spec> SpecsOf(int fn) {
+  switch (fn) {
+    case 0:  // LayerNormGrad: dy x mean variance gamma | pd_x res
+      return {{0, false}, {0, false}, {1, false}, {1, false}, {2, false}, {0, true}, {0, true}};
+    case 1:  // LayerNormGradBeta: dy res | dgamma dbeta
+      return {{0, false}, {0, false}, {2, true}, {2, true}};
+    case 2:  // LayerNormBackward: dy x mean variance gamma | dx dgamma dbeta
+      return {{0, false}, {0, false}, {1, false}, {1, false},
+              {2, false}, {0, true},  {2, true},  {2, true}};
+    default:  // LayerNorm: x gamma beta | y mean variance
+      return {{0, false}, {2, false}, {2, false}, {0, true}, {1, true}, {1, true}};
+  }
+}
+
+// Function `fn` on the arguments laid out in `arena`.
+template <typename T>
+lngrad::Status Call(int fn, const lngrad::RowShape& shape, std::vector<unsigned char>& arena,
+                    const std::vector<Arg>& args, float eps, const lngrad::Options& opt) {
+  auto A = [&](size_t i) { return At<T>(arena, args[i]); };
+  switch (fn) {
+    case 0:
+      return lngrad::LayerNormGrad(shape, A(0), A(1), A(2), A(3), A(4), eps, A(5), A(6), opt);
+    case 1:
+      return lngrad::LayerNormGradBeta(shape, A(0), A(1), A(2), A(3), opt);
+    case 2:
+      return lngrad::LayerNormBackward(shape, A(0), A(1), A(2), A(3), A(4), eps, A(5), A(6), A(7),
+                                       opt);
+    default:
+      return lngrad::LayerNorm(shape, A(0), A(1), A(2), eps, A(3), A(4), A(5), opt);
+  }
+}
+
+// The call's status matches `valid`; a failed call wrote nothing, a successful one only its
+// outputs.
+void CheckEffects(const lngrad::Status& s, bool valid, const lngrad::Options& opt,
+                  const std::vector<Arg>& args, const std::vector<unsigned char>& arena,
+                  const std::vector<unsigned char>& before) {
+  if (s.ok() != valid) {
+    if (!s.ok() && s.code() == lngrad::StatusCode::kUnsupported && opt.impl == lngrad::Impl::kSimd)
+      return;  // the build may lack the SIMD path
+    Fail(valid ? "valid call refused" : "invalid call accepted", s);
+  }
+  if (!s.ok()) {
+    if (s.message().empty()) Fail("error without a message", s);
+    if (arena != before) Fail("memory written by a call that failed", s);
+    return;
+  }
+  // Success: bytes outside every output are untouched.
+  std::vector<bool> is_out(kArenaBytes, false);
+  for (const Arg& a : args) {
+    if (!a.output) continue;
+    for (size_t k = 0; k < a.bytes; ++k) is_out[a.offset + k] = true;
+  }
+  for (size_t k = 0; k < kArenaBytes; ++k) {
+    if (!is_out[k] && arena[k] != before[k]) Fail("bytes outside the outputs written", s);
+  }
+}
+
 template <typename T>
 void RunOne(FuzzedDataProvider& p, int fn) {
   const lngrad::RowShape shape{PickExtent(p), PickExtent(p)};
@@ -92,27 +156,7 @@ void RunOne(FuzzedDataProvider& p, int fn) {
            !__builtin_mul_overflow(shape.rows, static_cast<int64_t>(sizeof(T)), &bytes) &&
            !__builtin_mul_overflow(shape.h, static_cast<int64_t>(sizeof(T)), &bytes);
   }
-  // Arguments per function: {matrix=0, per_row=1, per_col=2}, input or output.
-  struct Spec {
-    int kind;
-    bool output;
-  };
-  std::vector<Spec> specs;
-  switch (fn) {
-    case 0:  // LayerNormGrad: dy x mean variance gamma | pd_x res
-      specs = {{0, false}, {0, false}, {1, false}, {1, false}, {2, false}, {0, true}, {0, true}};
-      break;
-    case 1:  // LayerNormGradBeta: dy res | dgamma dbeta
-      specs = {{0, false}, {0, false}, {2, true}, {2, true}};
-      break;
-    case 2:  // LayerNormBackward: dy x mean variance gamma | dx dgamma dbeta
-      specs = {{0, false}, {0, false}, {1, false}, {1, false},
-               {2, false}, {0, true},  {2, true},  {2, true}};
-      break;
-    default:  // LayerNorm: x gamma beta | y mean variance
-      specs = {{0, false}, {2, false}, {2, false}, {0, true}, {1, true}, {1, true}};
-      break;
-  }
+  const std::vector<Spec> specs = SpecsOf(fn);
   const bool small =
       shape_ok && fits && static_cast<uint64_t>(matrix) * sizeof(T) * 8 <= kArenaBytes;
   // A valid shape too big for the arena cannot be given memory; only invalid calls are made then.
@@ -151,42 +195,8 @@ void RunOne(FuzzedDataProvider& p, int fn) {
   for (auto& b : arena) b = p.ConsumeIntegral<unsigned char>();
   const std::vector<unsigned char> before = arena;
 
-  auto A = [&](size_t i) { return At<T>(arena, args[i]); };
-  lngrad::Status s;
-  switch (fn) {
-    case 0:
-      s = lngrad::LayerNormGrad(shape, A(0), A(1), A(2), A(3), A(4), eps, A(5), A(6), opt);
-      break;
-    case 1:
-      s = lngrad::LayerNormGradBeta(shape, A(0), A(1), A(2), A(3), opt);
-      break;
-    case 2:
-      s = lngrad::LayerNormBackward(shape, A(0), A(1), A(2), A(3), A(4), eps, A(5), A(6), A(7),
-                                    opt);
-      break;
-    default:
-      s = lngrad::LayerNorm(shape, A(0), A(1), A(2), eps, A(3), A(4), A(5), opt);
-      break;
-  }
-  if (s.ok() != valid) {
-    if (!s.ok() && s.code() == lngrad::StatusCode::kUnsupported && opt.impl == lngrad::Impl::kSimd)
-      return;  // the build may lack the SIMD path
-    Fail(valid ? "valid call refused" : "invalid call accepted", s);
-  }
-  if (!s.ok()) {
-    if (s.message().empty()) Fail("error without a message", s);
-    if (arena != before) Fail("memory written by a call that failed", s);
-    return;
-  }
-  // Success: bytes outside every output are untouched.
-  std::vector<bool> is_out(kArenaBytes, false);
-  for (const Arg& a : args) {
-    if (!a.output) continue;
-    for (size_t k = 0; k < a.bytes; ++k) is_out[a.offset + k] = true;
-  }
-  for (size_t k = 0; k < kArenaBytes; ++k) {
-    if (!is_out[k] && arena[k] != before[k]) Fail("bytes outside the outputs written", s);
-  }
+  const lngrad::Status s = Call<T>(fn, shape, arena, args, eps, opt);
+  CheckEffects(s, valid, opt, args, arena, before);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "lngrad/half.h"
+#include "ops/golden.h"
 
 namespace lngrad::ops::sample {
 namespace {
@@ -78,20 +79,13 @@ std::vector<double> Values(OpDType dtype, const void* data, size_t n) {
   return v;
 }
 
+// The goldens are the float64 reference of ops/golden.h (compensated sums), on vectors.
 void RowStatistics(size_t rows, size_t h, const std::vector<double>& x, std::vector<double>* mean,
                    std::vector<double>* variance) {
   mean->assign(rows, 0.0);
   variance->assign(rows, 0.0);
-  for (size_t r = 0; r < rows; ++r) {
-    const double* row = x.data() + r * h;
-    double s = 0;
-    for (size_t c = 0; c < h; ++c) s += row[c];
-    const double m = s / static_cast<double>(h);
-    double q = 0;
-    for (size_t c = 0; c < h; ++c) q += (row[c] - m) * (row[c] - m);
-    (*mean)[r] = m;
-    (*variance)[r] = q / static_cast<double>(h);
-  }
+  golden::RowStatistics(static_cast<int64_t>(rows), static_cast<int64_t>(h), x.data(), mean->data(),
+                        variance->data());
 }
 
 void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy,
@@ -101,29 +95,9 @@ void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy,
                          std::vector<double>* res_for_gamma) {
   pd_x->assign(rows * h, 0.0);
   res_for_gamma->assign(rows * h, 0.0);
-  const double n = static_cast<double>(h);
-  for (size_t r = 0; r < rows; ++r) {
-    const double v = variance[r] + epsilon;
-    const double rstd = 1.0 / std::sqrt(v);
-    const double rstd3 = rstd * rstd * rstd;  // v^-1.5
-    double pd_var = 0, sum_x1 = 0, sum_x2 = 0;
-    for (size_t c = 0; c < h; ++c) {
-      const size_t k = r * h + c;
-      const double x1 = dy[k] * gamma[c];
-      const double x2 = x[k] - mean[r];
-      pd_var += -0.5 * x1 * x2 * rstd3;
-      sum_x1 += -1.0 * x1 * rstd;
-      sum_x2 += -2.0 * x2;
-    }
-    const double pd_mean = sum_x1 + pd_var * (1.0 / n) * sum_x2;
-    for (size_t c = 0; c < h; ++c) {
-      const size_t k = r * h + c;
-      const double x1 = dy[k] * gamma[c];
-      const double x2 = x[k] - mean[r];
-      (*pd_x)[k] = x1 * rstd + pd_var * (2.0 / n) * x2 + pd_mean * (1.0 / n);
-      (*res_for_gamma)[k] = x2 * rstd;
-    }
-  }
+  golden::LayerNormGrad(static_cast<int64_t>(rows), static_cast<int64_t>(h), dy.data(), x.data(),
+                        mean.data(), variance.data(), gamma.data(), epsilon, pd_x->data(),
+                        res_for_gamma->data());
 }
 
 void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& dy,
@@ -131,12 +105,8 @@ void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& d
                              std::vector<double>* pd_gamma, std::vector<double>* pd_beta) {
   pd_gamma->assign(h, 0.0);
   pd_beta->assign(h, 0.0);
-  for (size_t r = 0; r < rows; ++r) {
-    for (size_t c = 0; c < h; ++c) {
-      (*pd_gamma)[c] += dy[r * h + c] * res_for_gamma[r * h + c];
-      (*pd_beta)[c] += dy[r * h + c];
-    }
-  }
+  golden::LayerNormGradBeta(static_cast<int64_t>(rows), static_cast<int64_t>(h), dy.data(),
+                            res_for_gamma.data(), pd_gamma->data(), pd_beta->data());
 }
 
 void LayerNormGolden(size_t rows, size_t h, const std::vector<double>& x,

@@ -37,18 +37,21 @@ std::vector<double> Values(OpDType dtype, const void* data, size_t n);
 // `v` rounded to dtype and back (what a kernel parameter of type T holds).
 double RoundTo(OpDType dtype, double v);
 
-// Forward statistics of each of `rows` rows of h values: mean and biased variance.
+// Forward statistics of each of `rows` rows of h values (golden::RowStatistics): mean and
+// biased variance.
 void RowStatistics(size_t rows, size_t h, const std::vector<double>& x, std::vector<double>* mean,
                    std::vector<double>* variance);
 
-// LayerNormGrad golden (spec §1.4) with N = h: pd_x and res_for_gamma [rows*h].
+// LayerNormGrad golden (spec §1.4; golden::LayerNormGrad) with N = h: pd_x and res_for_gamma
+// [rows*h].
 void LayerNormGradGolden(size_t rows, size_t h, const std::vector<double>& dy,
                          const std::vector<double>& x, const std::vector<double>& mean,
                          const std::vector<double>& variance, const std::vector<double>& gamma,
                          double epsilon, std::vector<double>* pd_x,
                          std::vector<double>* res_for_gamma);
 
-// LayerNormGradBeta golden (spec §3.2): pd_gamma[c] = sum dy*res, pd_beta[c] = sum dy.
+// LayerNormGradBeta golden (spec §3.2; golden::LayerNormGradBeta): pd_gamma[c] = sum dy*res,
+// pd_beta[c] = sum dy.
 void LayerNormGradBetaGolden(size_t rows, size_t h, const std::vector<double>& dy,
                              const std::vector<double>& res_for_gamma,
                              std::vector<double>* pd_gamma, std::vector<double>* pd_beta);

@@ -1,12 +1,13 @@
-// The CLI's float64 reference (tools/lngrad/golden.cpp) against the tests' independent oracle
-// (tests/oracle): two float64 implementations of the same formulas, written separately.
+// The float64 reference (src/ops/golden.cpp, what the CLI's goldens come from) against the tests'
+// independent oracle (tests/oracle): two float64 implementations of the same formulas, written
+// separately.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 #include <vector>
 
-#include "golden.h"
+#include "ops/golden.h"
 #include "io/tensor.h"
 #include "oracle.h"
 
@@ -35,7 +36,7 @@ TEST(Golden, AgreesWithTheOracle) {
     for (double& v : x) v = static_cast<float>(c.cancel ? 50 + 1e-3 * u(rng) : u(rng));
     for (double& v : gamma) v = static_cast<float>(u(rng));
     std::vector<double> mean(static_cast<size_t>(c.rows)), var(static_cast<size_t>(c.rows));
-    golden::RowStatistics(c.rows, c.h, x.data(), mean.data(), var.data());
+    ops::golden::RowStatistics(c.rows, c.h, x.data(), mean.data(), var.data());
     for (int64_t r = 0; r < c.rows; ++r) {
       // Statistics: direct float64 sums are exact enough to compare at 1e-12 relative.
       double s = 0;
@@ -47,9 +48,9 @@ TEST(Golden, AgreesWithTheOracle) {
     const double eps = static_cast<float>(1e-4);
     std::vector<double> pd_x(n), res(n), dgamma(static_cast<size_t>(c.h)),
         dbeta(static_cast<size_t>(c.h));
-    golden::LayerNormGrad(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
-                          eps, pd_x.data(), res.data());
-    golden::LayerNormGradBeta(c.rows, c.h, dy.data(), res.data(), dgamma.data(), dbeta.data());
+    ops::golden::LayerNormGrad(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(),
+                               gamma.data(), eps, pd_x.data(), res.data());
+    ops::golden::LayerNormGradBeta(c.rows, c.h, dy.data(), res.data(), dgamma.data(), dbeta.data());
     const oracle::GradOutputs o = oracle::LayerNormGrad(c.rows, c.h, dy, x, mean, var, gamma, eps);
     const oracle::BetaOutputs ob = oracle::LayerNormGradBeta(c.rows, c.h, dy, res);
     for (size_t i = 0; i < n; ++i) {
@@ -63,9 +64,9 @@ TEST(Golden, AgreesWithTheOracle) {
     }
     // verify's magnitudes (sums of non-negative terms, so plain sums) are the oracle's.
     std::vector<double> mag(n), gmag(static_cast<size_t>(c.h)), bmag(static_cast<size_t>(c.h));
-    golden::PdXMagnitude(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(), gamma.data(),
-                         eps, mag.data());
-    golden::ColumnMagnitudes(c.rows, c.h, dy.data(), res.data(), gmag.data(), bmag.data());
+    ops::golden::PdXMagnitude(c.rows, c.h, dy.data(), x.data(), mean.data(), var.data(),
+                              gamma.data(), eps, mag.data());
+    ops::golden::ColumnMagnitudes(c.rows, c.h, dy.data(), res.data(), gmag.data(), bmag.data());
     for (size_t i = 0; i < n; ++i) ASSERT_NEAR(mag[i], o.pd_x_mag[i], 1e-12 * mag[i]) << i;
     for (size_t i = 0; i < static_cast<size_t>(c.h); ++i) {
       ASSERT_NEAR(gmag[i], ob.dgamma_mag[i], 1e-12 * gmag[i]) << i;
@@ -78,7 +79,7 @@ TEST(Golden, CompensatedSumsKeepCancellingRows) {
   // dbeta of a column 1e16, 1, -1e16 is exactly 1: a plain float64 sum gives 0.
   const std::vector<double> dy = {1e16, 1, -1e16}, res = {0, 0, 0};
   double dgamma = -1, dbeta = -1;
-  golden::LayerNormGradBeta(3, 1, dy.data(), res.data(), &dgamma, &dbeta);
+  ops::golden::LayerNormGradBeta(3, 1, dy.data(), res.data(), &dgamma, &dbeta);
   EXPECT_EQ(dbeta, 1.0);
   EXPECT_EQ(dgamma, 0.0);
 }

@@ -121,10 +121,11 @@ std::string MakeEscape(std::string_view path) {
   return s;
 }
 
-Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig& config,
-                        Invocation* inv) {
-  *inv = Invocation{};
-  std::string cxx = config.cxx;
+namespace {
+
+// The command line as scanned, before the compiler's command is assembled.
+struct ScannedArgs {
+  std::string cxx;
   std::vector<std::string> user;     // the arguments that reach the compiler
   std::vector<size_t> source_slots;  // indices into `user` of the .asc inputs
   bool lang_asc = false;             // inside `-x asc`
@@ -132,173 +133,192 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
   bool user_std = false;
   bool compile_only = false;   // -c, -S or -E: no link
   bool wants_depfile = false;  // -MD or -MMD
-  std::string arch_option(kDefaultNpuArch);
+  std::string arch_option{kDefaultNpuArch};
+};
 
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string_view option, std::string* out) -> Status {
-      if (i + 1 >= args.size()) {
-        return Status::InvalidArgument(std::string(option) + " needs a value");
+// The value of the option at args[*i], the next argument (*i then points at it).
+Status NextValue(const std::vector<std::string>& args, size_t* i, std::string_view option,
+                 std::string* out) {
+  if (*i + 1 >= args.size()) {
+    return Status::InvalidArgument(std::string(option) + " needs a value");
+  }
+  *out = args[++*i];
+  return Status::Ok();
+}
+
+// The driver's own options (*taken: args[*i] was one).
+Status TakeDriverOption(const std::vector<std::string>& args, size_t* i, ScannedArgs* p,
+                        Invocation* inv, bool* taken) {
+  const std::string& a = args[*i];
+  *taken = true;
+  if (a == "--version") {
+    inv->action = Invocation::Action::kVersion;
+  } else if (a.rfind("--npu-arch=", 0) == 0) {
+    p->arch_option = a.substr(11);
+  } else if (a == "--npu-arch") {
+    LNGRAD_RETURN_IF_ERROR(NextValue(args, i, a, &p->arch_option));
+  } else if (a.rfind("--run-mode=", 0) == 0) {
+    const std::string mode = a.substr(11);
+    if (mode == "cpu") return Status::Ok();
+    if (mode == "npu" || mode == "sim") {
+      return Status::Unsupported(a +
+                                 ": lngrad runs Ascend C kernels on the CPU (a simulated AI "
+                                 "core); there is no NPU or simulator build (use --run-mode=cpu)");
+    }
+    return Status::InvalidArgument(a + ": unknown run mode (only cpu)");
+  } else if (a == "--cce-auto-sync") {
+    inv->cce_auto_sync = true;
+  } else if (a.rfind("--cce-auto-sync=", 0) == 0) {
+    const std::string v = a.substr(16);
+    if (v != "on" && v != "off") {
+      return Status::InvalidArgument(a + ": --cce-auto-sync takes on or off");
+    }
+    inv->cce_auto_sync = v == "on";
+  } else if (a.rfind("--cxx=", 0) == 0) {
+    p->cxx = a.substr(6);
+    if (p->cxx.empty()) return Status::InvalidArgument("--cxx= needs the C++ compiler's path");
+  } else if (a == "--rewrite-only") {
+    inv->rewrite_only = true;
+  } else if (a == "--dry-run") {
+    inv->dry_run = true;
+  } else {
+    *taken = false;
+  }
+  return Status::Ok();
+}
+
+// The device compiler's options (*taken: args[*i] was one), accepted and dropped or refused.
+Status TakeDeviceOption(const std::vector<std::string>& args, size_t* i, Invocation* inv,
+                        bool* taken) {
+  const std::string& a = args[*i];
+  *taken = true;
+  // The device compiler's own options (bisheng's --cce-*) tune device code generation, its
+  // resource report or its automatic synchronisation log; a CPU build has nothing for them to
+  // act on, so they are accepted and dropped (also from link lines). Those that would change
+  // what is built into something lngrad cannot build are errors.
+  if (a.rfind("--cce-", 0) == 0) {
+    for (const std::string_view refused :
+         {"--cce-build-static-lib", "--cce-aicpu", "--cce-host-only", "--cce-aicore-only"}) {
+      if (a.rfind(refused, 0) == 0) {
+        return Status::Unsupported(a +
+                                   ": lngrad-asc builds one CPU object (host and simulated "
+                                   "device code together); it has no device-only, host-only, "
+                                   "AI CPU or device static-library builds");
       }
-      *out = args[++i];
-      return Status::Ok();
-    };
-    if (a == "--help") {
+    }
+    return Status::Ok();
+  }
+  if (a == "--enable-simt") {
+    return Status::Unsupported(a +
+                               ": lngrad simulates the AI core's SIMD (vector) "
+                               "programming only; SIMT kernels are not simulated");
+  }
+  // msSanitizer's instrumentation: lngrad's kernel APIs always record their accesses (the
+  // pipeline sanitizer is switched on at run time, LNGRAD_SANITIZE or `lngrad sanitize`).
+  if (a == "--sanitizer") {
+    inv->sanitizer = true;
+    return Status::Ok();
+  }
+  // ascendc_compile_options(): host options pass, device compiler options have no meaning
+  // for the CPU build.
+  if (a == "-Xhost-start" || a == "-Xhost-end" || a == "-Xaicore-end") return Status::Ok();
+  if (a == "-Xaicore-start") {
+    while (*i + 1 < args.size() && args[*i + 1] != "-Xaicore-end") ++*i;
+    if (*i + 1 >= args.size()) {
+      return Status::InvalidArgument("-Xaicore-start without its -Xaicore-end");
+    }
+    return Status::Ok();
+  }
+  *taken = false;
+  return Status::Ok();
+}
+
+// An argument for the C++ compiler: kept in p->user, the .asc inputs among them noted.
+Status TakeCompilerArg(const std::vector<std::string>& args, size_t* i, ScannedArgs* p,
+                       Invocation* inv) {
+  const std::string& a = args[*i];
+  if (a == "-x" || (a.rfind("-x", 0) == 0 && a.size() > 2)) {
+    std::string lang = a.size() > 2 ? a.substr(2) : "";
+    if (a == "-x") LNGRAD_RETURN_IF_ERROR(NextValue(args, i, a, &lang));
+    p->lang_asc = lang == "asc";
+    p->lang_other = !p->lang_asc && lang != "none";
+    p->user.push_back("-x");
+    // The rewritten copy is C++; a later `-x` still applies to the inputs after it.
+    p->user.push_back(p->lang_asc ? "c++" : lang);
+    return Status::Ok();
+  }
+  if (a.rfind("-std=", 0) == 0) {
+    if (OlderThanCxx20(a.substr(5))) {
+      return Status::InvalidArgument(a +
+                                     ": lngrad's Ascend C headers need C++20 or later "
+                                     "(-std=c++20, the driver's default)");
+    }
+    p->user_std = true;
+  }
+  if (a == "-c" || a == "-S" || a == "-E") p->compile_only = true;
+  if (a == "-MD" || a == "-MMD") p->wants_depfile = true;
+  if (a == "-o" || a == "-MF") {
+    std::string v;
+    LNGRAD_RETURN_IF_ERROR(NextValue(args, i, a, &v));
+    (a == "-o" ? inv->output : inv->depfile) = v;
+    p->user.push_back(a);
+    p->user.push_back(v);
+    return Status::Ok();
+  }
+  if (a.rfind("-MF", 0) == 0 && a.size() > 3) inv->depfile = a.substr(3);
+  if (a.rfind("-o", 0) == 0 && a.size() > 2) inv->output = a.substr(2);
+  if (TakesValue(a)) {
+    std::string v;
+    LNGRAD_RETURN_IF_ERROR(NextValue(args, i, a, &v));
+    p->user.push_back(a);
+    p->user.push_back(v);
+    return Status::Ok();
+  }
+  const bool input = a == "-" || a.empty() || a[0] != '-';
+  if (input && (p->lang_asc || (!p->lang_other && EndsWith(a, ".asc")))) {
+    p->source_slots.push_back(p->user.size());
+    inv->sources.push_back({a, 0, std::string(Stem(a)) + ".cpp"});
+  }
+  p->user.push_back(a);
+  return Status::Ok();
+}
+
+// Every argument in order; stops at --help.
+Status ScanArgs(const std::vector<std::string>& args, ScannedArgs* p, Invocation* inv) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help") {
       inv->action = Invocation::Action::kHelp;
       return Status::Ok();
     }
-    if (a == "--version") {
-      inv->action = Invocation::Action::kVersion;
-      continue;
-    }
-    if (a.rfind("--npu-arch=", 0) == 0) {
-      arch_option = a.substr(11);
-      continue;
-    }
-    if (a == "--npu-arch") {
-      LNGRAD_RETURN_IF_ERROR(value(a, &arch_option));
-      continue;
-    }
-    if (a.rfind("--run-mode=", 0) == 0) {
-      const std::string mode = a.substr(11);
-      if (mode == "cpu") continue;
-      if (mode == "npu" || mode == "sim") {
-        return Status::Unsupported(
-            a +
-            ": lngrad runs Ascend C kernels on the CPU (a simulated AI "
-            "core); there is no NPU or simulator build (use --run-mode=cpu)");
-      }
-      return Status::InvalidArgument(a + ": unknown run mode (only cpu)");
-    }
-    if (a == "--cce-auto-sync") {
-      inv->cce_auto_sync = true;
-      continue;
-    }
-    if (a.rfind("--cce-auto-sync=", 0) == 0) {
-      const std::string v = a.substr(16);
-      if (v != "on" && v != "off") {
-        return Status::InvalidArgument(a + ": --cce-auto-sync takes on or off");
-      }
-      inv->cce_auto_sync = v == "on";
-      continue;
-    }
-    if (a.rfind("--cxx=", 0) == 0) {
-      cxx = a.substr(6);
-      if (cxx.empty()) return Status::InvalidArgument("--cxx= needs the C++ compiler's path");
-      continue;
-    }
-    if (a == "--rewrite-only") {
-      inv->rewrite_only = true;
-      continue;
-    }
-    if (a == "--dry-run") {
-      inv->dry_run = true;
-      continue;
-    }
-    // The device compiler's own options (bisheng's --cce-*) tune device code generation, its
-    // resource report or its automatic synchronisation log; a CPU build has nothing for them to
-    // act on, so they are accepted and dropped (also from link lines). Those that would change
-    // what is built into something lngrad cannot build are errors.
-    if (a.rfind("--cce-", 0) == 0) {
-      for (const std::string_view refused :
-           {"--cce-build-static-lib", "--cce-aicpu", "--cce-host-only", "--cce-aicore-only"}) {
-        if (a.rfind(refused, 0) == 0) {
-          return Status::Unsupported(a +
-                                     ": lngrad-asc builds one CPU object (host and simulated "
-                                     "device code together); it has no device-only, host-only, "
-                                     "AI CPU or device static-library builds");
-        }
-      }
-      continue;
-    }
-    if (a == "--enable-simt") {
-      return Status::Unsupported(a +
-                                 ": lngrad simulates the AI core's SIMD (vector) "
-                                 "programming only; SIMT kernels are not simulated");
-    }
-    // msSanitizer's instrumentation: lngrad's kernel APIs always record their accesses (the
-    // pipeline sanitizer is switched on at run time, LNGRAD_SANITIZE or `lngrad sanitize`).
-    if (a == "--sanitizer") {
-      inv->sanitizer = true;
-      continue;
-    }
-    // ascendc_compile_options(): host options pass, device compiler options have no meaning
-    // for the CPU build.
-    if (a == "-Xhost-start" || a == "-Xhost-end" || a == "-Xaicore-end") continue;
-    if (a == "-Xaicore-start") {
-      while (i + 1 < args.size() && args[i + 1] != "-Xaicore-end") ++i;
-      if (i + 1 >= args.size()) {
-        return Status::InvalidArgument("-Xaicore-start without its -Xaicore-end");
-      }
-      continue;
-    }
-    if (a == "-x" || (a.rfind("-x", 0) == 0 && a.size() > 2)) {
-      std::string lang = a.size() > 2 ? a.substr(2) : "";
-      if (a == "-x") LNGRAD_RETURN_IF_ERROR(value(a, &lang));
-      lang_asc = lang == "asc";
-      lang_other = !lang_asc && lang != "none";
-      user.push_back("-x");
-      // The rewritten copy is C++; a later `-x` still applies to the inputs after it.
-      user.push_back(lang_asc ? "c++" : lang);
-      continue;
-    }
-    if (a.rfind("-std=", 0) == 0) {
-      if (OlderThanCxx20(a.substr(5))) {
-        return Status::InvalidArgument(a +
-                                       ": lngrad's Ascend C headers need C++20 or later "
-                                       "(-std=c++20, the driver's default)");
-      }
-      user_std = true;
-    }
-    if (a == "-c" || a == "-S" || a == "-E") compile_only = true;
-    if (a == "-MD" || a == "-MMD") wants_depfile = true;
-    if (a == "-o" || a == "-MF") {
-      std::string v;
-      LNGRAD_RETURN_IF_ERROR(value(a, &v));
-      (a == "-o" ? inv->output : inv->depfile) = v;
-      user.push_back(a);
-      user.push_back(v);
-      continue;
-    }
-    if (a.rfind("-MF", 0) == 0 && a.size() > 3) inv->depfile = a.substr(3);
-    if (a.rfind("-o", 0) == 0 && a.size() > 2) inv->output = a.substr(2);
-    if (TakesValue(a)) {
-      std::string v;
-      LNGRAD_RETURN_IF_ERROR(value(a, &v));
-      user.push_back(a);
-      user.push_back(v);
-      continue;
-    }
-    const bool input = a == "-" || a.empty() || a[0] != '-';
-    if (input && (lang_asc || (!lang_other && EndsWith(a, ".asc")))) {
-      source_slots.push_back(user.size());
-      inv->sources.push_back({a, 0, std::string(Stem(a)) + ".cpp"});
-    }
-    user.push_back(a);
+    bool taken = false;
+    LNGRAD_RETURN_IF_ERROR(TakeDriverOption(args, &i, p, inv, &taken));
+    if (!taken) LNGRAD_RETURN_IF_ERROR(TakeDeviceOption(args, &i, inv, &taken));
+    if (!taken) LNGRAD_RETURN_IF_ERROR(TakeCompilerArg(args, &i, p, inv));
   }
+  return Status::Ok();
+}
 
-  inv->cxx = cxx;
-  if (inv->action != Invocation::Action::kRun) return Status::Ok();
-  LNGRAD_RETURN_IF_ERROR(ParseNpuArch(arch_option, &inv->arch));
-  inv->soc = std::string(DefaultSocOf(inv->arch));
-  if (inv->rewrite_only && inv->sources.size() != 1) {
-    return Status::InvalidArgument("--rewrite-only needs exactly one .asc input, got " +
-                                   std::to_string(inv->sources.size()));
+// A -MD/-MMD compile without -MF: the depfile named as GCC would (from -o, else from the input),
+// explicitly: the input the compiler sees is the rewritten copy.
+void AddDepfile(Invocation* inv) {
+  if (!inv->output.empty()) {
+    const std::string_view base = BaseName(inv->output);
+    const size_t dot = base.rfind('.');
+    const size_t cut = dot == std::string_view::npos || dot == 0
+                           ? inv->output.size()
+                           : inv->output.size() - (base.size() - dot);
+    inv->depfile = inv->output.substr(0, cut) + ".d";
+  } else {
+    inv->depfile = std::string(Stem(inv->sources.front().path)) + ".d";
   }
-  for (const AscSource& s : inv->sources) {
-    if (s.path == "-") {
-      return Status::InvalidArgument("-x asc -: the .asc source must be a file, not stdin");
-    }
-  }
-  if (cxx.empty()) return Status::InvalidArgument("no C++ compiler configured (--cxx=PATH)");
+  inv->argv.push_back("-MF");
+  inv->argv.push_back(inv->depfile);
+}
 
-  inv->argv.push_back(cxx);
-  if (inv->sources.empty()) {
-    // Linking, or plain C++: the compiler's own command line.
-    inv->argv.insert(inv->argv.end(), user.begin(), user.end());
-    return Status::Ok();
-  }
-  if (!user_std) inv->argv.push_back("-std=c++20");
+// The compiler's command for .asc inputs: the user's arguments between lngrad's definitions and
+// include directories.
+void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* inv) {
+  if (!p.user_std) inv->argv.push_back("-std=c++20");
   inv->argv.push_back("-DASCENDC_CPU_DEBUG");
   inv->argv.push_back("-D__NPU_ARCH__=" + std::string(NpuArchName(inv->arch)));
   inv->argv.push_back("-DLNGRAD_DEFAULT_SOC=\"" + inv->soc + "\"");
@@ -315,9 +335,9 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
     inv->argv.push_back(dir);
   }
   const size_t offset = inv->argv.size();
-  inv->argv.insert(inv->argv.end(), user.begin(), user.end());
+  inv->argv.insert(inv->argv.end(), p.user.begin(), p.user.end());
   for (size_t k = 0; k < inv->sources.size(); ++k) {
-    inv->sources[k].arg_index = offset + source_slots[k];
+    inv->sources[k].arg_index = offset + p.source_slots[k];
   }
   // After the user's -I, so that a project may shadow one of our headers. The Ascend C headers
   // include lngrad's own (lngrad/status.h) from the directory above.
@@ -325,22 +345,41 @@ Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig
   inv->argv.push_back("-I" + DirName(config.include_root));
   inv->argv.push_back("-include");
   inv->argv.push_back("lngrad_acl/launch.h");
-  if (wants_depfile && inv->depfile.empty() && compile_only) {
-    // Name it as GCC would (from -o, else from the input), explicitly: the input the compiler
-    // sees is the rewritten copy.
-    if (!inv->output.empty()) {
-      const std::string_view base = BaseName(inv->output);
-      const size_t dot = base.rfind('.');
-      const size_t cut = dot == std::string_view::npos || dot == 0
-                             ? inv->output.size()
-                             : inv->output.size() - (base.size() - dot);
-      inv->depfile = inv->output.substr(0, cut) + ".d";
-    } else {
-      inv->depfile = std::string(Stem(inv->sources.front().path)) + ".d";
-    }
-    inv->argv.push_back("-MF");
-    inv->argv.push_back(inv->depfile);
+  if (p.wants_depfile && inv->depfile.empty() && p.compile_only) AddDepfile(inv);
+}
+
+}  // namespace
+
+// scan the arguments -> check the request -> assemble the compiler's command.
+Status ParseCommandLine(const std::vector<std::string>& args, const DriverConfig& config,
+                        Invocation* inv) {
+  *inv = Invocation{};
+  ScannedArgs p;
+  p.cxx = config.cxx;
+  LNGRAD_RETURN_IF_ERROR(ScanArgs(args, &p, inv));
+  if (inv->action == Invocation::Action::kHelp) return Status::Ok();
+  inv->cxx = p.cxx;
+  if (inv->action != Invocation::Action::kRun) return Status::Ok();
+  LNGRAD_RETURN_IF_ERROR(ParseNpuArch(p.arch_option, &inv->arch));
+  inv->soc = std::string(DefaultSocOf(inv->arch));
+  if (inv->rewrite_only && inv->sources.size() != 1) {
+    return Status::InvalidArgument("--rewrite-only needs exactly one .asc input, got " +
+                                   std::to_string(inv->sources.size()));
   }
+  for (const AscSource& s : inv->sources) {
+    if (s.path == "-") {
+      return Status::InvalidArgument("-x asc -: the .asc source must be a file, not stdin");
+    }
+  }
+  if (p.cxx.empty()) return Status::InvalidArgument("no C++ compiler configured (--cxx=PATH)");
+
+  inv->argv.push_back(p.cxx);
+  if (inv->sources.empty()) {
+    // Linking, or plain C++: the compiler's own command line.
+    inv->argv.insert(inv->argv.end(), p.user.begin(), p.user.end());
+    return Status::Ok();
+  }
+  BuildAscArgv(p, config, inv);
   return Status::Ok();
 }
 

@@ -344,6 +344,45 @@ class Rewriter {
     return q + "\"";
   }
 
+  // The configuration of the launch whose `<<<` starts at token `launch`: one to three
+  // arguments separated by top-level commas, up to `>>>`, as token ranges in *config. Returns
+  // the token of `>>>`, or kNone when none closes it.
+  size_t LaunchConfig(size_t launch, size_t hi, std::vector<std::pair<size_t, size_t>>* config) {
+    size_t arg_begin = launch + 3;
+    int nest = 0;
+    for (size_t i = arg_begin; i < hi; ++i) {
+      if (!Significant(i)) continue;
+      if (nest == 0 && IsTriple(i, '>')) {
+        config->emplace_back(arg_begin, i);
+        return i;
+      }
+      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
+        ++nest;
+      } else if (IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) {
+        if (--nest < 0) break;
+      } else if (nest == 0 && IsPunct(i, ";")) {
+        break;
+      } else if (nest == 0 && IsPunct(i, ",")) {
+        config->emplace_back(arg_begin, i);
+        arg_begin = i + 1;
+      }
+    }
+    return kNone;
+  }
+
+  // The bracket that closes the one at token `open` (of any kind), or kNone.
+  size_t ClosingBracket(size_t open, size_t hi) const {
+    int nest = 0;
+    for (size_t i = open; i < hi; ++i) {
+      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
+        ++nest;
+      } else if ((IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) && --nest == 0) {
+        return i;
+      }
+    }
+    return kNone;
+  }
+
   // Rewrites the launch whose `<<<` starts at token `launch`; tokens [flushed, ...) are not
   // emitted yet. On success appends the name's prefix and the call to `out` and returns the
   // token after the launch's closing parenthesis; on error returns kNone.
@@ -363,29 +402,8 @@ class Rewriter {
             "kernel named by an identifier, optionally qualified and with template arguments)");
       return kNone;
     }
-    // The configuration: one to three arguments separated by top-level commas, up to `>>>`.
     std::vector<std::pair<size_t, size_t>> config;
-    size_t arg_begin = launch + 3;
-    size_t close = kNone;
-    int nest = 0;
-    for (size_t i = arg_begin; i < hi; ++i) {
-      if (!Significant(i)) continue;
-      if (nest == 0 && IsTriple(i, '>')) {
-        config.emplace_back(arg_begin, i);
-        close = i;
-        break;
-      }
-      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
-        ++nest;
-      } else if (IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) {
-        if (--nest < 0) break;
-      } else if (nest == 0 && IsPunct(i, ";")) {
-        break;
-      } else if (nest == 0 && IsPunct(i, ",")) {
-        config.emplace_back(arg_begin, i);
-        arg_begin = i + 1;
-      }
-    }
+    const size_t close = LaunchConfig(launch, hi, &config);
     if (close == kNone) {
       Error(launch, "no '>>>' closes the kernel launch configuration opened by '<<<'");
       return kNone;
@@ -414,16 +432,7 @@ class Rewriter {
       Error(launch, "expected '(' and the kernel arguments after '>>>'");
       return kNone;
     }
-    size_t args_end = kNone;
-    nest = 0;
-    for (size_t i = open; i < hi; ++i) {
-      if (IsPunct(i, "(") || IsPunct(i, "[") || IsPunct(i, "{")) {
-        ++nest;
-      } else if ((IsPunct(i, ")") || IsPunct(i, "]") || IsPunct(i, "}")) && --nest == 0) {
-        args_end = i;
-        break;
-      }
-    }
+    const size_t args_end = ClosingBracket(open, hi);
     if (args_end == kNone || !IsPunct(args_end, ")")) {
       Error(launch, "the kernel argument list after '>>>' is not closed by ')'");
       return kNone;

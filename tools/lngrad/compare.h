@@ -34,9 +34,9 @@ double Spacing(double v, io::DType dtype);
 enum class Cancelling { kPdX, kDgamma, kDbeta };
 
 // Per-element allowance of the magnitude rule (docs/math.md §6.8): an element is also right
-// when |out - golden| <= bound. `mag` holds the magnitudes (golden::PdXMagnitude per pd_x
-// element, golden::ColumnMagnitudes per column), `rows` and `h` the problem; the bound adds one
-// ulp of OUT's dtype at max(|out|, |golden|) for the two roundings to the output dtype.
+// when |out - golden| <= bound. `mag` holds the magnitudes (ops::golden::PdXMagnitude per pd_x
+// element, ops::golden::ColumnMagnitudes per column), `rows` and `h` the problem; the bound adds
+// one ulp of OUT's dtype at max(|out|, |golden|) for the two roundings to the output dtype.
 //   pd_x:   (2D + 14) u mag, D = ceil(h/16) + 9                         (§6.1)
 //   dgamma: (rows + 7) u mag, half: + 3 u_h mag                         (§6.3, §6.8)
 //           or, with res_error (OUT's res_for_gamma known):

@@ -8,7 +8,7 @@
 
 #include "cli_common.h"
 #include "command.h"
-#include "golden.h"
+#include "ops/golden.h"
 #include "progress.h"
 
 namespace lngrad::cli {
@@ -127,41 +127,155 @@ io::Tensor FromValues(io::DType dt, std::vector<int64_t> shape, const std::vecto
   return t;
 }
 
-int RunGen(const GenOptions& o) {
-  std::vector<int64_t> shape;
+// What to generate, once the options are parsed and checked.
+struct GenRequest {
+  std::vector<int64_t> shape;  // B, S, H
+  io::DType dt = io::DType::kFloat32;
+  Dist dist;
+  GenParams p;
+  io::FileFormat format = io::FileFormat::kNpy;
+};
+
+// The stored inputs, in the dtype.
+struct GenInputs {
+  io::Tensor dy, x, gamma, mean, variance;
+};
+
+// The float64 goldens; res_for_gamma as stored in the dtype.
+struct GenGoldens {
+  std::vector<double> pd_x, dgamma, dbeta;
+  io::Tensor res_stored;
+};
+
+int ParseGenRequest(const GenOptions& o, GenRequest* req) {
+  std::vector<int64_t>& shape = req->shape;
   if (Status st = io::ParseShape(o.shape_text, "--shape", &shape); !st.ok()) return Fail(kCmd, st);
   if (shape.size() != 3) {
     return Fail(kCmd, "--shape \"" + o.shape_text + "\" must have three dimensions B,S,H");
   }
-  io::DType dt;
-  if (Status st = ParseFloatOrHalf(o.dtype_text, "gen writes", &dt); !st.ok())
+  if (Status st = ParseFloatOrHalf(o.dtype_text, "gen writes", &req->dt); !st.ok())
     return Fail(kCmd, st);
-  Dist dist;
-  if (Status st = ParseDist(o.dist_text, &dist); !st.ok()) return Fail(kCmd, st);
-  GenParams p;
+  if (Status st = ParseDist(o.dist_text, &req->dist); !st.ok()) return Fail(kCmd, st);
+  GenParams& p = req->p;
   if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &p.eps); !st.ok()) return Fail(kCmd, st);
   // The device kernels take epsilon in the data's type, so half data needs a half epsilon.
-  if (Status st = CheckEpsilon(p.eps, "--eps", dt == io::DType::kFloat16); !st.ok())
+  if (Status st = CheckEpsilon(p.eps, "--eps", req->dt == io::DType::kFloat16); !st.ok())
     return Fail(kCmd, st);
   // The manifest stores the seed as a JSON integer (int64).
   if (Status st = ParseUint(o.seed_text, "--seed", static_cast<uint64_t>(INT64_MAX), &p.seed);
       !st.ok())
     return Fail(kCmd, st);
-  io::FileFormat format;
-  if (Status st = io::ParseFormat(o.format_text, &format); !st.ok())
+  if (Status st = io::ParseFormat(o.format_text, &req->format); !st.ok())
     return Fail(kCmd, "--" + st.message());
   if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
-
-  const int64_t b = shape[0], s = shape[1], h = shape[2], rows = b * s;
-  const std::vector<int64_t> bsh = shape, bs = {b, s}, hs = {h};
   // At the peak, five float64 arrays of B*S*H (x, dy, pd_x, res_for_gamma and the stored
   // res_for_gamma's values) or four of them and five tensors of the dtype (dy, x, the goldens).
-  const uint64_t elements = static_cast<uint64_t>(rows) * static_cast<uint64_t>(h);
-  if (Status st = CheckMemory("--shape " + io::ShapeText(bsh) + " of " + io::DTypeName(dt),
-                              elements * (40 + 5 * io::DTypeSize(dt)));
+  const uint64_t elements =
+      static_cast<uint64_t>(shape[0] * shape[1]) * static_cast<uint64_t>(shape[2]);
+  if (Status st = CheckMemory("--shape " + io::ShapeText(shape) + " of " + io::DTypeName(req->dt),
+                              elements * (40 + 5 * io::DTypeSize(req->dt)));
       !st.ok()) {
     return Fail(kCmd, st);
   }
+  return kExitOk;
+}
+
+// Inputs, drawn in this order from one stream, rounded once to the dtype; then the statistics
+// from the stored x, as the forward pass would give them, then stored.
+int GenerateInputs(const GenOptions& o, const GenRequest& req, GenInputs* in) {
+  const io::DType dt = req.dt;
+  const int64_t b = req.shape[0], s = req.shape[1], h = req.shape[2], rows = b * s;
+  Rng rng(req.p.seed);
+  in->dy = io::Tensor(dt, req.shape);
+  in->x = io::Tensor(dt, req.shape);
+  in->gamma = io::Tensor(dt, {h});
+  for (io::Tensor* t : {&in->dy, &in->x, &in->gamma}) {
+    for (int64_t i = 0; i < t->size(); ++i) t->Set(i, req.dist.Draw(rng));
+  }
+  for (const auto& [name, t] :
+       {std::pair<const char*, io::Tensor*>{"dy", &in->dy}, {"x", &in->x}, {"gamma", &in->gamma}}) {
+    const io::NonFinite nf = io::FindNonFinite(*t);
+    if (nf.first_index >= 0) {
+      return Fail(kCmd, "--dist " + o.dist_text + " gives " + name + " values beyond the " +
+                            io::DTypeName(dt) + " range (first at " +
+                            io::IndexText(t->shape(), nf.first_index) + ")");
+    }
+  }
+  const std::vector<double> xd = Values(in->x);
+  std::vector<double> mean_d(static_cast<size_t>(rows)), var_d(static_cast<size_t>(rows));
+  ops::golden::RowStatistics(rows, h, xd.data(), mean_d.data(), var_d.data());
+  in->mean = FromValues(dt, {b, s}, mean_d);
+  in->variance = FromValues(dt, {b, s}, var_d);
+  if (io::FindNonFinite(in->variance).first_index >= 0) {
+    return Fail(kCmd, "--dist " + o.dist_text + ": the row variance exceeds the " +
+                          std::string(io::DTypeName(dt)) + " range; use a narrower distribution");
+  }
+  return kExitOk;
+}
+
+// Goldens from exactly what was stored (and eps as the float kernels receive it).
+void ComputeGoldens(const GenRequest& req, const GenInputs& in, Progress& progress, GenGoldens* g) {
+  const int64_t rows = req.shape[0] * req.shape[1], h = req.shape[2];
+  const double eps = static_cast<double>(static_cast<float>(req.p.eps));
+  const std::vector<double> xd = Values(in.x), dyd = Values(in.dy), gd = Values(in.gamma),
+                            md = Values(in.mean), vd = Values(in.variance);
+  g->pd_x.resize(static_cast<size_t>(rows * h));
+  std::vector<double> res(static_cast<size_t>(rows * h));
+  g->dgamma.resize(static_cast<size_t>(h));
+  g->dbeta.resize(static_cast<size_t>(h));
+  ops::golden::LayerNormGrad(rows, h, dyd.data(), xd.data(), md.data(), vd.data(), gd.data(), eps,
+                             g->pd_x.data(), res.data(), [&](double f) { progress.Fraction(f); });
+  // LayerNormGradBeta consumes res_for_gamma as stored in the dtype, so its golden is the
+  // exact result for the stored golden res_for_gamma (what a perfect LayerNormGrad hands on).
+  g->res_stored = FromValues(req.dt, req.shape, res);
+  ops::golden::LayerNormGradBeta(rows, h, dyd.data(), Values(g->res_stored).data(),
+                                 g->dgamma.data(), g->dbeta.data());
+}
+
+io::Json GenManifest(const GenRequest& req) {
+  io::Json manifest = io::Json::object();
+  manifest["format"] = std::string(kManifestFormat);
+  manifest["producer"] = "lngrad gen " + std::string(kVersion);
+  manifest["op"] = "LayerNormGrad";
+  manifest["shape"] = io::Json(req.shape);
+  manifest["dtype"] = io::DTypeName(req.dt);
+  manifest["eps"] = req.p.eps;
+  manifest["seed"] = req.p.seed;
+  manifest["dist"] = req.dist.text;
+  manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
+  return manifest;
+}
+
+int ReportGen(const GenOptions& o, const GenRequest& req, const io::OutputSet& out) {
+  const std::vector<int64_t>& bsh = req.shape;
+  if (o.json) {
+    io::Json j = io::Json::object();
+    j["command"] = "gen";
+    j["out"] = o.out;
+    j["shape"] = io::Json(bsh);
+    j["dtype"] = io::DTypeName(req.dt);
+    j["eps"] = req.p.eps;
+    j["seed"] = req.p.seed;
+    j["dist"] = req.dist.text;
+    j["format"] = io::FormatName(req.format);
+    j["files"] = io::Json(out.Paths());
+    return PrintJson(j);
+  }
+  const std::string ext = FileExt(req.format);
+  std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),
+              o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(req.dt), req.p.eps,
+              static_cast<unsigned long long>(req.p.seed), req.dist.text.c_str());
+  std::printf("inputs: dy%s x%s gamma%s mean%s variance%s\n", ext.c_str(), ext.c_str(), ext.c_str(),
+              ext.c_str(), ext.c_str());
+  std::printf("goldens: golden_pd_x%s golden_res_for_gamma%s golden_dgamma%s golden_dbeta%s\n",
+              ext.c_str(), ext.c_str(), ext.c_str(), ext.c_str());
+  return kExitOk;
+}
+
+// parse -> open the directory -> generate the inputs -> compute the goldens -> write -> report.
+int RunGen(const GenOptions& o) {
+  GenRequest req;
+  if (int rc = ParseGenRequest(o, &req); rc != kExitOk) return rc;
   DataDirWrite how;
   how.command = kCmd;
   const std::vector<std::string> keys = {"dy",
@@ -177,96 +291,31 @@ int RunGen(const GenOptions& o) {
   if (Status st = OpenDataDir(&out, keys, how); !st.ok()) return Fail(kCmd, st);
   Progress progress(kCmd);
 
-  // Inputs, drawn in this order from one stream, rounded once to the dtype.
   progress.Stage("generating inputs");
-  Rng rng(p.seed);
-  io::Tensor dy(dt, bsh), x(dt, bsh), gamma(dt, hs);
-  for (io::Tensor* t : {&dy, &x, &gamma}) {
-    for (int64_t i = 0; i < t->size(); ++i) t->Set(i, dist.Draw(rng));
-  }
-  for (const auto& [name, t] :
-       {std::pair<const char*, io::Tensor*>{"dy", &dy}, {"x", &x}, {"gamma", &gamma}}) {
-    const io::NonFinite nf = io::FindNonFinite(*t);
-    if (nf.first_index >= 0) {
-      return Fail(kCmd, "--dist " + o.dist_text + " gives " + name + " values beyond the " +
-                            io::DTypeName(dt) + " range (first at " +
-                            io::IndexText(t->shape(), nf.first_index) + ")");
-    }
-  }
-  // Statistics from the stored x, as the forward pass would give them, then stored.
-  const std::vector<double> xd = Values(x);
-  std::vector<double> mean_d(static_cast<size_t>(rows)), var_d(static_cast<size_t>(rows));
-  golden::RowStatistics(rows, h, xd.data(), mean_d.data(), var_d.data());
-  const io::Tensor mean = FromValues(dt, bs, mean_d), variance = FromValues(dt, bs, var_d);
-  if (io::FindNonFinite(variance).first_index >= 0) {
-    return Fail(kCmd, "--dist " + o.dist_text + ": the row variance exceeds the " +
-                          std::string(io::DTypeName(dt)) + " range; use a narrower distribution");
-  }
-
-  // Goldens from exactly what was stored (and eps as the float kernels receive it).
+  GenInputs in;
+  if (int rc = GenerateInputs(o, req, &in); rc != kExitOk) return rc;
   progress.Stage("computing the golden");
-  const double eps = static_cast<double>(static_cast<float>(p.eps));
-  const std::vector<double> dyd = Values(dy), gd = Values(gamma), md = Values(mean),
-                            vd = Values(variance);
-  std::vector<double> pd_x(static_cast<size_t>(rows * h)), res(static_cast<size_t>(rows * h));
-  std::vector<double> dgamma(static_cast<size_t>(h)), dbeta(static_cast<size_t>(h));
-  golden::LayerNormGrad(rows, h, dyd.data(), xd.data(), md.data(), vd.data(), gd.data(), eps,
-                        pd_x.data(), res.data(), [&](double f) { progress.Fraction(f); });
-  // LayerNormGradBeta consumes res_for_gamma as stored in the dtype, so its golden is the
-  // exact result for the stored golden res_for_gamma (what a perfect LayerNormGrad hands on).
-  const io::Tensor res_stored = FromValues(dt, bsh, res);
-  golden::LayerNormGradBeta(rows, h, dyd.data(), Values(res_stored).data(), dgamma.data(),
-                            dbeta.data());
+  GenGoldens g;
+  ComputeGoldens(req, in, progress, &g);
 
   progress.Stage("writing files");
-  const std::string ext = FileExt(format);
+  const int64_t h = req.shape[2];
   const std::pair<std::string, io::Tensor> files[] = {
-      {"dy", std::move(dy)},
-      {"x", std::move(x)},
-      {"gamma", std::move(gamma)},
-      {"mean", mean},
-      {"variance", variance},
-      {"golden_pd_x", FromValues(dt, bsh, pd_x)},
-      {"golden_res_for_gamma", res_stored},
-      {"golden_dgamma", FromValues(dt, hs, dgamma)},
-      {"golden_dbeta", FromValues(dt, hs, dbeta)},
+      {"dy", std::move(in.dy)},
+      {"x", std::move(in.x)},
+      {"gamma", std::move(in.gamma)},
+      {"mean", in.mean},
+      {"variance", in.variance},
+      {"golden_pd_x", FromValues(req.dt, req.shape, g.pd_x)},
+      {"golden_res_for_gamma", g.res_stored},
+      {"golden_dgamma", FromValues(req.dt, {h}, g.dgamma)},
+      {"golden_dbeta", FromValues(req.dt, {h}, g.dbeta)},
   };
-  io::Json manifest = io::Json::object();
-  manifest["format"] = std::string(kManifestFormat);
-  manifest["producer"] = "lngrad gen " + std::string(kVersion);
-  manifest["op"] = "LayerNormGrad";
-  manifest["shape"] = io::Json(bsh);
-  manifest["dtype"] = io::DTypeName(dt);
-  manifest["eps"] = p.eps;
-  manifest["seed"] = p.seed;
-  manifest["dist"] = dist.text;
-  manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
-  const Status st = WriteDataDir(&out, files, format, &manifest, how);
+  io::Json manifest = GenManifest(req);
+  const Status st = WriteDataDir(&out, files, req.format, &manifest, how);
   progress.Finish();
   if (!st.ok()) return Fail(kCmd, st);
-
-  if (o.json) {
-    io::Json j = io::Json::object();
-    j["command"] = "gen";
-    j["out"] = o.out;
-    j["shape"] = io::Json(bsh);
-    j["dtype"] = io::DTypeName(dt);
-    j["eps"] = p.eps;
-    j["seed"] = p.seed;
-    j["dist"] = dist.text;
-    j["format"] = io::FormatName(format);
-    j["files"] = io::Json(out.Paths());
-    return PrintJson(j);
-  } else {
-    std::printf("wrote %zu files to %s: %s %s, eps %g, seed %llu, dist %s\n", out.Paths().size(),
-                o.out.c_str(), io::ShapeText(bsh).c_str(), io::DTypeName(dt), p.eps,
-                static_cast<unsigned long long>(p.seed), dist.text.c_str());
-    std::printf("inputs: dy%s x%s gamma%s mean%s variance%s\n", ext.c_str(), ext.c_str(),
-                ext.c_str(), ext.c_str(), ext.c_str());
-    std::printf("goldens: golden_pd_x%s golden_res_for_gamma%s golden_dgamma%s golden_dbeta%s\n",
-                ext.c_str(), ext.c_str(), ext.c_str(), ext.c_str());
-  }
-  return kExitOk;
+  return ReportGen(o, req, out);
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_common.h"
 #include "command.h"
@@ -255,8 +259,25 @@ Status CheckDevicePath(const RunInputs& in, const lngrad::Product& p) {
   return Status::Ok();
 }
 
-int RunRun(const RunOptions& o) {
-  // Options first: nothing is read before the request is known to be well formed.
+// The request once its options are parsed (nothing read yet).
+struct RunRequest {
+  std::optional<std::vector<int64_t>> shape;
+  std::optional<io::DType> dtype;
+  RunImpl impl = RunImpl::kAscendc;
+  RunConfig config;
+  double eps_opt = 0;   // --eps, when given
+  bool vendor = false;  // --names vendor
+};
+
+// What the inputs were: the tensors the kernels take, the epsilon, the warnings so far.
+struct LoadedInputs {
+  RunInputs in;
+  double eps = 0;
+  io::Json warnings = io::Json::array();
+};
+
+// Options first: nothing is read before the request is known to be well formed.
+int ParseRequest(const RunOptions& o, RunRequest* req) {
   const bool explicit_files = !o.files[0].empty() || !o.files[1].empty() || !o.files[2].empty() ||
                               !o.files[3].empty() || !o.files[4].empty();
   if (o.in_dir.empty() == !explicit_files) {
@@ -264,30 +285,27 @@ int RunRun(const RunOptions& o) {
                           ? "give the inputs: --in DIR, or --dy --x --mean --variance --gamma"
                           : "--in DIR and the per-file options (--dy ...) exclude each other");
   }
-  std::optional<std::vector<int64_t>> shape;
   if (!o.shape_text.empty()) {
     std::vector<int64_t> s;
     if (Status st = io::ParseShape(o.shape_text, "--shape", &s); !st.ok()) return Fail(kCmd, st);
     if (s.size() != 3) return Fail(kCmd, "--shape \"" + o.shape_text + "\" must be B,S,H");
-    shape = s;
+    req->shape = s;
   }
-  std::optional<io::DType> dtype;
   if (!o.dtype_text.empty()) {
     io::DType d;
     if (Status st = ParseFloatOrHalf(o.dtype_text, "run computes in", &d); !st.ok())
       return Fail(kCmd, st);
-    dtype = d;
+    req->dtype = d;
   }
-  RunImpl impl;
   if (o.impl_text == "ascendc") {
-    impl = RunImpl::kAscendc;
+    req->impl = RunImpl::kAscendc;
   } else if (o.impl_text == "native") {
-    impl = RunImpl::kNative;
+    req->impl = RunImpl::kNative;
   } else {
     return Fail(kCmd, "--impl \"" + o.impl_text + "\" is not ascendc or native");
   }
-  RunConfig config;
-  config.impl = impl;
+  RunConfig& config = req->config;
+  config.impl = req->impl;
   if (!ParseHalfEval(o.half_eval_text, &config.half_eval).ok()) {
     return Fail(kCmd, "--half-eval \"" + o.half_eval_text + "\" is not fast or correctly-rounded");
   }
@@ -297,7 +315,7 @@ int RunRun(const RunOptions& o) {
   // The device's limit on numBlocks.
   if (o.blocks < 1 || o.blocks > 65535) return Fail(kCmd, "--blocks must be in [1, 65535]");
   // LNGRAD_SOC matters only for the device path, and is checked there before any work.
-  if (impl == RunImpl::kAscendc) {
+  if (req->impl == RunImpl::kAscendc) {
     if (Status st = ChooseProduct(o.soc, &config.product); !st.ok()) return Fail(kCmd, st);
   } else if (!o.soc.empty() && lngrad::FindProduct(o.soc) == nullptr) {
     return Fail(kCmd, "--soc \"" + o.soc + "\" is not a known SoC name (see `lngrad socs`)");
@@ -306,56 +324,43 @@ int RunRun(const RunOptions& o) {
   if (o.names != "lngrad" && o.names != "vendor") {
     return Fail(kCmd, "--names \"" + o.names + "\" is not lngrad or vendor");
   }
-  double eps_opt = 0;
+  req->vendor = o.names == "vendor";
   if (!o.eps_text.empty()) {
-    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &eps_opt); !st.ok())
+    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &req->eps_opt); !st.ok())
       return Fail(kCmd, st);
   }
   if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
+  return kExitOk;
+}
 
-  Sources src;
-  if (Status st = ResolveSources(o, shape, dtype, &src); !st.ok()) return Fail(kCmd, st);
+// Where the inputs are, checked against the outputs they must not be and the memory they need;
+// `how` then describes the data directory to write.
+int PlanFiles(const RunOptions& o, const RunRequest& req, Sources* src, DataDirWrite* how) {
+  if (Status st = ResolveSources(o, req.shape, req.dtype, src); !st.ok()) return Fail(kCmd, st);
   std::vector<InputFile> input_files;
   for (size_t i = 0; i < kInputs.size(); ++i)
-    input_files.push_back({kInputs[i], src.paths[i], io::Json()});
-  const bool vendor = o.names == "vendor";
-  if (Status st = CheckOutputsSpareInputs(o.out, OutputNames(src, vendor), input_files); !st.ok()) {
-    return Fail(kCmd, st);
-  }
-  if (Status st = CheckMemory("run on dy '" + src.paths[0] + "'", EstimateBytes(src, dtype, impl));
+    input_files.push_back({kInputs[i], src->paths[i], io::Json()});
+  if (Status st = CheckOutputsSpareInputs(o.out, OutputNames(*src, req.vendor), input_files);
       !st.ok()) {
     return Fail(kCmd, st);
   }
-  DataDirWrite how;
-  how.command = kCmd;
-  how.inputs = input_files;
-  how.nest_key = "run";
-  how.file_bases = OutputBases(vendor);
-  const std::vector<std::string> keys(kOutputs.begin(), kOutputs.end());
-  io::OutputSet out(o.out, /*create_dir=*/true);
-  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) {
+  if (Status st = CheckMemory("run on dy '" + src->paths[0] + "'",
+                              EstimateBytes(*src, req.dtype, req.impl));
+      !st.ok()) {
     return Fail(kCmd, st);
   }
-  Progress progress(kCmd);
-  config.progress = &progress;
-  progress.Stage("reading inputs");
-  std::array<io::Tensor, 5> t;
-  for (size_t i = 0; i < kInputs.size(); ++i) {
-    const Status st = LoadTensor(src.paths[i], src.specs[i],
-                                 "give --shape B,S,H and --dtype for raw inputs", &t[i]);
-    if (!st.ok()) return Fail(kCmd, st);
-    how.inputs[i].entry = FileEntryJson(src.paths[i], t[i]);
-  }
-  if (shape && t[0].shape() != *shape) {
-    return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*shape) + " but dy '" +
-                          src.paths[0] + "' is " + io::ShapeText(t[0].shape()));
-  }
+  how->command = kCmd;
+  how->inputs = input_files;
+  how->nest_key = "run";
+  how->file_bases = OutputBases(req.vendor);
+  return kExitOk;
+}
 
-  RunInputs in;
-  if (Status st = CheckShapes(t, src.paths, &in); !st.ok()) return Fail(kCmd, st);
-  // One compute dtype: --dtype, else that of the float16/float32 inputs; float64 inputs are
-  // rounded to it.
-  std::optional<io::DType> common = dtype;
+// One compute dtype: --dtype, else that of the float16/float32 inputs; float64 inputs are
+// rounded to it. Then the non-finite values (refused with --strict).
+int SettleDType(const RunOptions& o, const RunRequest& req, const Sources& src,
+                std::array<io::Tensor, 5>& t, LoadedInputs* loaded) {
+  std::optional<io::DType> common = req.dtype;
   std::string common_from = "--dtype";  // what set `common`, for the message
   for (size_t i = 0; i < kInputs.size(); ++i) {
     const io::DType d = t[i].dtype();
@@ -368,78 +373,100 @@ int RunRun(const RunOptions& o) {
     if (!common) common_from = kInputs[i];
     common = d;
   }
+  RunInputs& in = loaded->in;
   in.dtype = common.value_or(io::DType::kFloat32);
-  io::Json warnings = io::Json::array();
   for (size_t i = 0; i < kInputs.size(); ++i) {
     if (t[i].dtype() == io::DType::kFloat64) {
       const std::string msg =
           std::string(kInputs[i]) + " is float64; rounded to " + io::DTypeName(in.dtype);
       Warn(kCmd, msg);
-      warnings.push_back(msg);
+      loaded->warnings.push_back(msg);
       t[i] = t[i].ConvertedTo(in.dtype);
     }
   }
   bool non_finite = false;
   for (size_t i = 0; i < kInputs.size(); ++i) {
-    non_finite = ReportNonFinite(kCmd, kInputs[i], t[i], &warnings) || non_finite;
+    non_finite = ReportNonFinite(kCmd, kInputs[i], t[i], &loaded->warnings) || non_finite;
   }
   if (non_finite && o.strict) {
     return Fail(kCmd, "non-finite input values and --strict: nothing was computed");
   }
+  return kExitOk;
+}
+
+// The inputs read, their shapes and dtypes settled, the epsilon chosen and checked.
+int LoadInputs(const RunOptions& o, const RunRequest& req, const Sources& src, DataDirWrite* how,
+               LoadedInputs* loaded) {
+  std::array<io::Tensor, 5> t;
+  for (size_t i = 0; i < kInputs.size(); ++i) {
+    const Status st = LoadTensor(src.paths[i], src.specs[i],
+                                 "give --shape B,S,H and --dtype for raw inputs", &t[i]);
+    if (!st.ok()) return Fail(kCmd, st);
+    how->inputs[i].entry = FileEntryJson(src.paths[i], t[i]);
+  }
+  if (req.shape && t[0].shape() != *req.shape) {
+    return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*req.shape) + " but dy '" +
+                          src.paths[0] + "' is " + io::ShapeText(t[0].shape()));
+  }
+  RunInputs& in = loaded->in;
+  if (Status st = CheckShapes(t, src.paths, &in); !st.ok()) return Fail(kCmd, st);
+  if (int rc = SettleDType(o, req, src, t, loaded); rc != kExitOk) return rc;
   if (o.eps_text.empty() && !src.manifest_eps) {
     return Fail(kCmd, "--eps is required (the inputs have no manifest.json that records it)");
   }
-  const double eps = o.eps_text.empty() ? *src.manifest_eps : eps_opt;
+  loaded->eps = o.eps_text.empty() ? *src.manifest_eps : req.eps_opt;
   // The device kernels take epsilon as the tensor type (half for half); the native path as float.
-  if (Status st = CheckEpsilon(eps, o.eps_text.empty() ? "the manifest's eps" : "--eps",
-                               impl == RunImpl::kAscendc && in.dtype == io::DType::kFloat16);
+  if (Status st = CheckEpsilon(loaded->eps, o.eps_text.empty() ? "the manifest's eps" : "--eps",
+                               req.impl == RunImpl::kAscendc && in.dtype == io::DType::kFloat16);
       !st.ok()) {
     return Fail(kCmd, st);
   }
-  in.epsilon = static_cast<float>(eps);
+  in.epsilon = static_cast<float>(loaded->eps);
   in.dy = std::move(t[0]);
   in.x = std::move(t[1]);
   in.mean = std::move(t[2]);
   in.variance = std::move(t[3]);
   in.gamma = std::move(t[4]);
+  return kExitOk;
+}
 
-  if (impl == RunImpl::kAscendc) {
-    if (Status st = CheckDevicePath(in, *config.product); !st.ok()) return Fail(kCmd, st);
+// The device path's checks of the inputs, and a warning for each option the path ignores.
+int CheckPathOptions(const RunOptions& o, const RunRequest& req, LoadedInputs* loaded) {
+  const RunInputs& in = loaded->in;
+  auto warn = [&](const std::string& msg) {
+    Warn(kCmd, msg);
+    loaded->warnings.push_back(msg);
+  };
+  if (req.impl == RunImpl::kAscendc) {
+    if (Status st = CheckDevicePath(in, *req.config.product); !st.ok()) return Fail(kCmd, st);
     if (o.reuse_source && in.dtype == io::DType::kFloat16) {
-      const std::string msg = "--reuse-source has no effect for half (as on the device); ignored";
-      Warn(kCmd, msg);
-      warnings.push_back(msg);
+      warn("--reuse-source has no effect for half (as on the device); ignored");
     }
   } else {
     for (const std::string& opt : o.device_options_given) {
-      const std::string msg = opt + " applies to --impl ascendc only; ignored";
-      Warn(kCmd, msg);
-      warnings.push_back(msg);
+      warn(opt + " applies to --impl ascendc only; ignored");
     }
   }
-  if (o.half_eval_given && (impl != RunImpl::kNative || in.dtype != io::DType::kFloat16)) {
-    const std::string msg = "--half-eval applies to --impl native with half data only; ignored";
-    Warn(kCmd, msg);
-    warnings.push_back(msg);
+  if (o.half_eval_given && (req.impl != RunImpl::kNative || in.dtype != io::DType::kFloat16)) {
+    warn("--half-eval applies to --impl native with half data only; ignored");
   }
+  return kExitOk;
+}
 
-  RunOutputs res;
-  const Status st =
-      impl == RunImpl::kNative ? RunNative(in, config, &res) : RunAscendc(in, config, &res);
-  if (!st.ok()) return Fail(kCmd, st, kExitFailed);
+using NamedOutputs = std::array<std::pair<std::string, io::Tensor>, 4>;
 
-  // Outputs: the input format (that of dy), the input shapes.
-  progress.Stage("writing outputs");
-  const io::FileFormat format = OutputFormat(src, vendor);
-  const std::string ext = FileExt(format);
+// The outputs in their file shapes (those of the inputs), checked; their non-finite values
+// reported.
+int ShapeOutputs(const LoadedInputs& loaded, RunOutputs* res, NamedOutputs* outputs) {
+  const RunInputs& in = loaded.in;
   const std::vector<int64_t> out_shape = in.dy.shape(), h_shape = {in.h};
-  std::pair<std::string, io::Tensor> outputs[] = {
-      {"pd_x", std::move(res.pd_x)},
-      {"res_for_gamma", std::move(res.res_for_gamma)},
-      {"dgamma", std::move(res.dgamma)},
-      {"dbeta", std::move(res.dbeta)},
-  };
-  for (auto& [name, tensor] : outputs) {
+  *outputs = {{
+      {"pd_x", std::move(res->pd_x)},
+      {"res_for_gamma", std::move(res->res_for_gamma)},
+      {"dgamma", std::move(res->dgamma)},
+      {"dbeta", std::move(res->dbeta)},
+  }};
+  for (auto& [name, tensor] : *outputs) {
     const std::vector<int64_t>& want =
         name == "pd_x" || name == "res_for_gamma" ? out_shape : h_shape;
     const Status rs = tensor.Reshape(want);
@@ -448,65 +475,109 @@ int RunRun(const RunOptions& o) {
                   kExitFailed);
     }
   }
-  for (const auto& [name, tensor] : outputs)
-    ReportNonFinite(kCmd, "output " + name, tensor, &warnings);
+  return kExitOk;
+}
 
+// manifest.json's record of the run.
+io::Json RunManifest(const RunOptions& o, const RunRequest& req, const Sources& src,
+                     const LoadedInputs& loaded, const RunOutputs& res) {
   io::Json manifest = io::Json::object();
   manifest["format"] = std::string(kManifestFormat);
   manifest["producer"] = "lngrad run " + std::string(kVersion);
   manifest["op"] = "LayerNormGrad+LayerNormGradBeta";
-  manifest["shape"] = io::Json(out_shape);
-  manifest["dtype"] = io::DTypeName(in.dtype);
-  manifest["eps"] = eps;
+  manifest["shape"] = io::Json(loaded.in.dy.shape());
+  manifest["dtype"] = io::DTypeName(loaded.in.dtype);
+  manifest["eps"] = loaded.eps;
   manifest["path"] = res.details;
-  if (impl == RunImpl::kAscendc) manifest["soc"] = std::string(config.product->soc);
+  if (req.impl == RunImpl::kAscendc) manifest["soc"] = std::string(req.config.product->soc);
   io::Json inputs = io::Json::object();
   // Relative to the manifest, so that the record stays true wherever the directory is read from.
   for (size_t i = 0; i < kInputs.size(); ++i)
     inputs[kInputs[i]] = PathRelativeTo(src.paths[i], o.out);
   manifest["inputs"] = inputs;
-  const Status wst = WriteDataDir(&out, outputs, format, &manifest, how);
-  progress.Finish();
-  if (!wst.ok()) return Fail(kCmd, wst);
+  return manifest;
+}
 
+// The report on stdout: --json, or "impl native, kernel simd, ..., LayerNormGrad (tmp_bytes
+// 6144, tiles 4)" and the files written.
+int ReportRun(const RunOptions& o, const RunRequest& req, const LoadedInputs& loaded,
+              const RunOutputs& res, const io::OutputSet& out, const DataDirWrite& how,
+              const std::string& ext) {
+  const std::vector<int64_t>& out_shape = loaded.in.dy.shape();
   if (o.json) {
     io::Json j = io::Json::object();
     j["command"] = "run";
     j["out"] = o.out;
     j["shape"] = io::Json(out_shape);
-    j["dtype"] = io::DTypeName(in.dtype);
-    j["eps"] = eps;
+    j["dtype"] = io::DTypeName(loaded.in.dtype);
+    j["eps"] = loaded.eps;
     j["path"] = res.details;
-    if (impl == RunImpl::kAscendc) j["soc"] = std::string(config.product->soc);
+    if (req.impl == RunImpl::kAscendc) j["soc"] = std::string(req.config.product->soc);
     j["files"] = io::Json(out.Paths());
-    j["warnings"] = warnings;
+    j["warnings"] = loaded.warnings;
     return PrintJson(j);
-  } else {
-    // "impl native, kernel simd, ..., LayerNormGrad (tmp_bytes 6144, tiles 4)".
-    auto flat = [](const io::Json& obj) {
-      std::string text;
-      for (const auto& [key, v] : obj.items()) {
-        text += (text.empty() ? "" : ", ") + key + " " +
-                (v.is_string() ? v.get<std::string>() : io::DumpJson(v, 0));
-      }
-      return text;
-    };
-    std::string path;
-    for (const auto& [key, v] : res.details.items()) {
-      path += (path.empty() ? "" : ", ") + key + " " +
-              (v.is_string()   ? v.get<std::string>()
-               : v.is_object() ? "(" + flat(v) + ")"
-                               : io::DumpJson(v, 0));
-    }
-    std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
-                io::ShapeText(out_shape).c_str(), io::DTypeName(in.dtype), eps);
-    std::printf("path: %s\n", path.c_str());
-    const std::vector<std::string>& bases = how.file_bases;
-    std::printf("wrote %s%s %s%s %s%s %s%s manifest.json to %s\n", bases[0].c_str(), ext.c_str(),
-                bases[1].c_str(), ext.c_str(), bases[2].c_str(), ext.c_str(), bases[3].c_str(),
-                ext.c_str(), o.out.c_str());
   }
+  auto flat = [](const io::Json& obj) {
+    std::string text;
+    for (const auto& [key, v] : obj.items()) {
+      text += (text.empty() ? "" : ", ") + key + " " +
+              (v.is_string() ? v.get<std::string>() : io::DumpJson(v, 0));
+    }
+    return text;
+  };
+  std::string path;
+  for (const auto& [key, v] : res.details.items()) {
+    path += (path.empty() ? "" : ", ") + key + " " +
+            (v.is_string()   ? v.get<std::string>()
+             : v.is_object() ? "(" + flat(v) + ")"
+                             : io::DumpJson(v, 0));
+  }
+  std::printf("LayerNormGrad + LayerNormGradBeta: %s %s, eps %g\n",
+              io::ShapeText(out_shape).c_str(), io::DTypeName(loaded.in.dtype), loaded.eps);
+  std::printf("path: %s\n", path.c_str());
+  const std::vector<std::string>& bases = how.file_bases;
+  std::printf("wrote %s%s %s%s %s%s %s%s manifest.json to %s\n", bases[0].c_str(), ext.c_str(),
+              bases[1].c_str(), ext.c_str(), bases[2].c_str(), ext.c_str(), bases[3].c_str(),
+              ext.c_str(), o.out.c_str());
   return kExitOk;
+}
+
+// parse -> plan the files -> load -> compute -> write -> report.
+int RunRun(const RunOptions& o) {
+  RunRequest req;
+  if (int rc = ParseRequest(o, &req); rc != kExitOk) return rc;
+  Sources src;
+  DataDirWrite how;
+  if (int rc = PlanFiles(o, req, &src, &how); rc != kExitOk) return rc;
+  const std::vector<std::string> keys(kOutputs.begin(), kOutputs.end());
+  io::OutputSet out(o.out, /*create_dir=*/true);
+  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) {
+    return Fail(kCmd, st);
+  }
+  Progress progress(kCmd);
+  req.config.progress = &progress;
+  progress.Stage("reading inputs");
+  LoadedInputs loaded;
+  if (int rc = LoadInputs(o, req, src, &how, &loaded); rc != kExitOk) return rc;
+  if (int rc = CheckPathOptions(o, req, &loaded); rc != kExitOk) return rc;
+
+  RunOutputs res;
+  const Status st = req.impl == RunImpl::kNative ? RunNative(loaded.in, req.config, &res)
+                                                 : RunAscendc(loaded.in, req.config, &res);
+  if (!st.ok()) return Fail(kCmd, st, kExitFailed);
+
+  // Outputs: the input format (that of dy), the input shapes.
+  progress.Stage("writing outputs");
+  const io::FileFormat format = OutputFormat(src, req.vendor);
+  NamedOutputs outputs;
+  if (int rc = ShapeOutputs(loaded, &res, &outputs); rc != kExitOk) return rc;
+  for (const auto& [name, tensor] : outputs)
+    ReportNonFinite(kCmd, "output " + name, tensor, &loaded.warnings);
+  io::Json manifest = RunManifest(o, req, src, loaded, res);
+  const Status wst = WriteDataDir(&out, outputs, format, &manifest, how);
+  progress.Finish();
+  if (!wst.ok()) return Fail(kCmd, wst);
+  return ReportRun(o, req, loaded, res, out, how, FileExt(format));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "cli_common.h"
 #include "command.h"
 #include "compare.h"
-#include "golden.h"
+#include "ops/golden.h"
 #include "vendor_names.h"
 
 namespace lngrad::cli {
@@ -429,19 +429,19 @@ std::optional<MagnitudeRule> MagnitudeFor(const Pair& p, int64_t elements, const
     in->Row(in->dy, r, &dy);
     if (m.what == Cancelling::kPdX) {
       in->Row(in->x, r, &x);
-      golden::PdXMagnitude(1, in->h, dy.data(), x.data(), &in->mean[k], &in->variance[k],
-                           in->gamma.data(), in->eps, m.mag.data() + k * h);
+      ops::golden::PdXMagnitude(1, in->h, dy.data(), x.data(), &in->mean[k], &in->variance[k],
+                                in->gamma.data(), in->eps, m.mag.data() + k * h);
       continue;
     }
     in->ResRow(r, &res);
-    golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), b.data());
+    ops::golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), b.data());
     const std::vector<double>& add = m.what == Cancelling::kDgamma ? g : b;
     for (size_t c = 0; c < h; ++c) m.mag[c] += add[c];
     if (res_error) {
       // sum |dy| * |dres|: ColumnMagnitudes' gamma term with res = dres.
       for (size_t c = 0; c < h; ++c)
         res[c] = res_out->Get(r * in->h + static_cast<int64_t>(c)) - res[c];
-      golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), unused.data());
+      ops::golden::ColumnMagnitudes(1, in->h, dy.data(), res.data(), g.data(), unused.data());
       for (size_t c = 0; c < h; ++c) m.res_error[c] += g[c];
     }
   }
@@ -561,37 +561,49 @@ io::Json ResultJson(const Pair& p, const CompareResult& r, const Judged& how) {
   return j;
 }
 
-int RunVerify(const VerifyOptions& o) {
+// The comparison asked for, once its options are parsed.
+struct VerifyRequest {
   CompareRule base;
+  std::vector<ToleranceSpec> atols, rtols;
+  BinSpec cli_spec;  // --dtype, --shape
+};
+
+// Each pair's result and the rule it was judged by, in the order of the pairs.
+struct Verdicts {
+  std::vector<CompareResult> results;
+  std::vector<Judged> judged;
+};
+
+int ParseVerifyRequest(const VerifyOptions& o, VerifyRequest* req) {
   if (o.rule_text == "ascend") {
-    base.kind = CompareRule::kAscend;
+    req->base.kind = CompareRule::kAscend;
   } else if (o.rule_text == "allclose") {
-    base.kind = CompareRule::kAllclose;
+    req->base.kind = CompareRule::kAllclose;
   } else {
     return Fail(kCmd, "--rule \"" + o.rule_text + "\" is not ascend or allclose");
   }
-  std::vector<ToleranceSpec> atols, rtols;
-  if (Status st = ParseTolerances(o.atol_texts, "--atol", &atols); !st.ok()) return Fail(kCmd, st);
-  if (Status st = ParseTolerances(o.rtol_texts, "--rtol", &rtols); !st.ok()) return Fail(kCmd, st);
+  if (Status st = ParseTolerances(o.atol_texts, "--atol", &req->atols); !st.ok())
+    return Fail(kCmd, st);
+  if (Status st = ParseTolerances(o.rtol_texts, "--rtol", &req->rtols); !st.ok())
+    return Fail(kCmd, st);
   if (o.worst < 0) return Fail(kCmd, "--worst must be >= 0");
-  BinSpec cli_spec;
   if (!o.dtype_text.empty()) {
     io::DType d;
     if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok())
       return Fail(kCmd, "--" + st.message());
-    cli_spec.dtype = d;
+    req->cli_spec.dtype = d;
   }
   if (!o.shape_text.empty()) {
     std::vector<int64_t> s;
     if (Status st = io::ParseShape(o.shape_text, "--shape", &s); !st.ok()) return Fail(kCmd, st);
-    cli_spec.shape = s;
+    req->cli_spec.shape = s;
   }
-  std::vector<Pair> pairs;
-  std::optional<Manifest> golden_manifest;
-  if (Status st = CollectPairs(o, cli_spec, &pairs, &golden_manifest); !st.ok())
-    return Fail(kCmd, st);
-  // A named tolerance must name a compared output: a misspelt name would silently do nothing.
-  for (const auto* specs : {&atols, &rtols}) {
+  return kExitOk;
+}
+
+// A named tolerance must name a compared output: a misspelt name would silently do nothing.
+int CheckToleranceNames(const VerifyRequest& req, const std::vector<Pair>& pairs) {
+  for (const auto* specs : {&req.atols, &req.rtols}) {
     for (const ToleranceSpec& t : *specs) {
       if (t.name.empty()) continue;
       std::string known;
@@ -601,11 +613,41 @@ int RunVerify(const VerifyOptions& o) {
         known += (known.empty() ? "" : ", ") + p.key;
       }
       if (!found) {
-        return Fail(kCmd, std::string(specs == &atols ? "--atol" : "--rtol") + " " + t.name +
+        return Fail(kCmd, std::string(specs == &req.atols ? "--atol" : "--rtol") + " " + t.name +
                               "=...: no output named \"" + t.name + "\" (compared: " + known + ")");
       }
     }
   }
+  return kExitOk;
+}
+
+// Both sides of a pair, in one shape.
+int LoadPair(Pair& p, io::Tensor* out, io::Tensor* golden) {
+  // A raw side without a dtype takes the other's: a raw OUT without a manifest that of the
+  // golden's manifest entry, a raw golden (the vendor samples' golden_*.bin) OUT's.
+  if (!p.out_spec.dtype && io::FormatOfPath(p.out_path) != io::FileFormat::kNpy)
+    p.out_spec.dtype = p.golden_spec.dtype;
+  bool out_flat = false, golden_flat = false;
+  Status st = LoadSide(p.out_path, p.out_spec, out, &out_flat);
+  if (st.ok() && !p.golden_spec.dtype && io::FormatOfPath(p.golden_path) != io::FileFormat::kNpy)
+    p.golden_spec.dtype = out->dtype();
+  if (st.ok()) st = LoadSide(p.golden_path, p.golden_spec, golden, &golden_flat);
+  if (!st.ok()) return Fail(kCmd, st);
+  // A flat raw side takes the other side's shape when the counts agree.
+  if (out_flat && !golden_flat && out->size() == golden->size()) st = out->Reshape(golden->shape());
+  if (golden_flat && !out_flat && out->size() == golden->size()) st = golden->Reshape(out->shape());
+  if (!st.ok() || out->shape() != golden->shape()) {
+    return Fail(kCmd, "shapes disagree: '" + p.out_path + "' is " + io::ShapeText(out->shape()) +
+                          " but '" + p.golden_path + "' is " + io::ShapeText(golden->shape()));
+  }
+  return kExitOk;
+}
+
+// Reads and compares every pair before any verdict is printed: an I/O error is exit 2, never a
+// half-printed report.
+int ComparePairs(const VerifyOptions& o, const VerifyRequest& req,
+                 const std::optional<Manifest>& golden_manifest, std::vector<Pair>& pairs,
+                 Verdicts* v) {
   // The inputs behind the goldens, read at the first output the magnitude rule covers (raw
   // inputs without a manifest are read in that output's dtype).
   Inputs inputs;
@@ -616,7 +658,7 @@ int RunVerify(const VerifyOptions& o) {
   auto read_inputs = [&](io::DType out_dtype) -> Status {
     inputs_read = true;
     LNGRAD_RETURN_IF_ERROR(
-        LoadInputs(o, golden_manifest, cli_spec.dtype.value_or(out_dtype), &inputs));
+        LoadInputs(o, golden_manifest, req.cli_spec.dtype.value_or(out_dtype), &inputs));
     if (!inputs.missing.empty()) return Status::Ok();
     for (const Pair& p : pairs) {
       if (p.key != "res_for_gamma") continue;
@@ -629,45 +671,30 @@ int RunVerify(const VerifyOptions& o) {
     }
     return Status::Ok();
   };
-
-  // Read and check everything before printing any verdict: an I/O error is exit 2, never a
-  // half-printed report.
-  std::vector<CompareResult> results;
-  std::vector<Judged> judged;
   for (Pair& p : pairs) {
-    // A raw side without a dtype takes the other's: a raw OUT without a manifest that of the
-    // golden's manifest entry, a raw golden (the vendor samples' golden_*.bin) OUT's.
-    if (!p.out_spec.dtype && io::FormatOfPath(p.out_path) != io::FileFormat::kNpy)
-      p.out_spec.dtype = p.golden_spec.dtype;
     io::Tensor out, golden;
-    bool out_flat = false, golden_flat = false;
-    Status st = LoadSide(p.out_path, p.out_spec, &out, &out_flat);
-    if (st.ok() && !p.golden_spec.dtype && io::FormatOfPath(p.golden_path) != io::FileFormat::kNpy)
-      p.golden_spec.dtype = out.dtype();
-    if (st.ok()) st = LoadSide(p.golden_path, p.golden_spec, &golden, &golden_flat);
-    if (!st.ok()) return Fail(kCmd, st);
-    // A flat raw side takes the other side's shape when the counts agree.
-    if (out_flat && !golden_flat && out.size() == golden.size()) st = out.Reshape(golden.shape());
-    if (golden_flat && !out_flat && out.size() == golden.size()) st = golden.Reshape(out.shape());
-    if (!st.ok() || out.shape() != golden.shape()) {
-      return Fail(kCmd, "shapes disagree: '" + p.out_path + "' is " + io::ShapeText(out.shape()) +
-                            " but '" + p.golden_path + "' is " + io::ShapeText(golden.shape()));
-    }
+    if (int rc = LoadPair(p, &out, &golden); rc != kExitOk) return rc;
     if (!o.no_magnitude && !inputs_read &&
         (p.key == "pd_x" || p.key == "dgamma" || p.key == "dbeta")) {
       if (Status rst = read_inputs(out.dtype()); !rst.ok()) return Fail(kCmd, rst);
     }
     Judged j;
-    j.rule = base;
-    j.rule.atol = ToleranceFor(atols, p, DefaultTolerance(out.dtype()));
-    j.rule.rtol = ToleranceFor(rtols, p, DefaultTolerance(out.dtype()));
+    j.rule = req.base;
+    j.rule.atol = ToleranceFor(req.atols, p, DefaultTolerance(out.dtype()));
+    j.rule.rtol = ToleranceFor(req.rtols, p, DefaultTolerance(out.dtype()));
     j.magnitude = MagnitudeFor(p, out.size(), o.no_magnitude ? nullptr : &inputs,
                                res_out ? &*res_out : nullptr, &j.magnitude_off);
-    results.push_back(Compare(out, golden, j.rule, static_cast<size_t>(o.worst),
-                              j.magnitude ? &*j.magnitude : nullptr));
-    judged.push_back(std::move(j));
+    v->results.push_back(Compare(out, golden, j.rule, static_cast<size_t>(o.worst),
+                                 j.magnitude ? &*j.magnitude : nullptr));
+    v->judged.push_back(std::move(j));
   }
+  return kExitOk;
+}
 
+// The verdicts on stdout (--json or text); kExitFailed when a pair has mismatches.
+int ReportVerify(const VerifyOptions& o, const std::vector<Pair>& pairs, const Verdicts& v) {
+  const std::vector<CompareResult>& results = v.results;
+  const std::vector<Judged>& judged = v.judged;
   bool pass = true;
   int failed = 0;
   for (const CompareResult& r : results) {
@@ -701,6 +728,20 @@ int RunVerify(const VerifyOptions& o) {
     }
   }
   return pass ? kExitOk : kExitFailed;
+}
+
+// parse -> collect the pairs -> load and compare -> report.
+int RunVerify(const VerifyOptions& o) {
+  VerifyRequest req;
+  if (int rc = ParseVerifyRequest(o, &req); rc != kExitOk) return rc;
+  std::vector<Pair> pairs;
+  std::optional<Manifest> golden_manifest;
+  if (Status st = CollectPairs(o, req.cli_spec, &pairs, &golden_manifest); !st.ok())
+    return Fail(kCmd, st);
+  if (int rc = CheckToleranceNames(req, pairs); rc != kExitOk) return rc;
+  Verdicts v;
+  if (int rc = ComparePairs(o, req, golden_manifest, pairs, &v); rc != kExitOk) return rc;
+  return ReportVerify(o, pairs, v);
 }
 
 }  // namespace

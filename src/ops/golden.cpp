@@ -1,9 +1,10 @@
-#include "golden.h"
+// lngrad::ops::golden (golden.h): the float64 reference, with compensated sums.
+#include "ops/golden.h"
 
 #include <cmath>
 #include <vector>
 
-namespace lngrad::cli::golden {
+namespace lngrad::ops::golden {
 namespace {
 
 // Neumaier's compensated sum: keeps the rounding error of each addition and adds it back, so
@@ -122,4 +123,4 @@ void ColumnMagnitudes(int64_t rows, int64_t h, const double* dy, const double* r
   }
 }
 
-}  // namespace lngrad::cli::golden
+}  // namespace lngrad::ops::golden

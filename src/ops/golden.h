@@ -1,4 +1,5 @@
-// The float64 reference that `lngrad gen` writes its goldens with. Written straight from the
+// The float64 LayerNormGrad reference: the goldens `lngrad gen` writes, those of the operator
+// samples (sample_data.h) and the magnitudes of `lngrad verify`. Written straight from the
 // formulas (spec §1.4, §3.2; docs/cli.md), separate from the library and from tests/oracle.
 // All arrays are row-major: [rows, h] tensors, [rows] statistics, [h] per-column vectors.
 #pragma once
@@ -6,7 +7,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace lngrad::cli::golden {
+namespace lngrad::ops::golden {
 
 // Called with the fraction of the work done (for a progress line); may be empty.
 using ProgressFn = std::function<void(double)>;
@@ -42,4 +43,4 @@ void PdXMagnitude(int64_t rows, int64_t h, const double* dy, const double* x, co
 void ColumnMagnitudes(int64_t rows, int64_t h, const double* dy, const double* res_for_gamma,
                       double* gamma_mag, double* beta_mag);
 
-}  // namespace lngrad::cli::golden
+}  // namespace lngrad::ops::golden

@@ -1,0 +1,309 @@
+// lngrad's native functions in the Python module (lngrad.layer_norm_backward & co.): the checked
+// arguments go to lngrad::LayerNorm* with the GIL released (python/lngrad/__init__.py has the
+// Python-facing contract).
+#include <nanobind/stl/string.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "lngrad/lngrad.h"
+
+namespace lngrad::python {
+
+namespace nb = nanobind;
+
+namespace {
+
+// The fused backward. `stat` is rstd (PyTorch's convention, eps unused) or the variance with
+// eps (Ascend C's, what lngrad.torch saves from lngrad.layer_norm).
+nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle mean_h,
+                   nb::handle stat_h, const char* stat_name, bool stat_is_rstd, float eps,
+                   nb::handle gamma_h, nb::handle num_threads, const std::string& half_eval) {
+  const Arg dy = Take(fn, "dy", dy_h), x = Take(fn, "x", x_h);
+  const Arg mean = Take(fn, "mean", mean_h), stat = Take(fn, stat_name, stat_h);
+  SameDType(fn, x, dy);
+  SameShape(fn, x, dy);
+  const lngrad::RowShape shape = RowsOf(fn, x);
+  // Statistics: of the data's dtype, or float32 with float16 data (PyTorch keeps them so).
+  for (const Arg* a : {&mean, &stat}) {
+    if (a->dtype != x.dtype && x.dtype == DType::kFloat32) SameDType(fn, x, *a);
+  }
+  SameDType(fn, mean, stat);
+  NeedSize(fn, mean, shape.rows, "one per row of x");
+  NeedSize(fn, stat, shape.rows, "one per row of x");
+  Arg gamma;
+  const bool has_gamma = !gamma_h.is_none();
+  if (has_gamma) {
+    gamma = Take(fn, "gamma", gamma_h);
+    SameDType(fn, x, gamma);
+    if (gamma.ndim() != 1) {
+      Raise(PyExc_ValueError,
+            Where(fn, "gamma") + " has shape " + gamma.shape_text() + "; it must be 1-D, (H,)");
+    }
+    NeedSize(fn, gamma, shape.h, "H, the last extent of x");
+  }
+  const lngrad::Options options = OptionsFrom(num_threads, half_eval);
+  const Kind kind = KindOf(x_h);
+  Out dx = Allocate(kind, x.dtype, ShapeOf(x));
+  Out dgamma = Allocate(kind, x.dtype, {static_cast<size_t>(shape.h)});
+  Out dbeta = Allocate(kind, x.dtype, {static_cast<size_t>(shape.h)});
+  lngrad::Status conversion, st;
+  {
+    nb::gil_scoped_release release;
+    using lngrad::Half;
+    const size_t rows = static_cast<size_t>(shape.rows);
+    const bool stats_half = mean.dtype == DType::kFloat16;
+    // The statistics go to the library as given (float32, or half with half data and a
+    // variance), except that PyTorch's rstd = 1/sqrt(var + eps) becomes the variance with
+    // epsilon 0, variance = 1/rstd^2 (lngrad::RstdToVariance: double, rounded once to float),
+    // and half statistics then widen to float (exact).
+    const bool as_given = !stat_is_rstd;
+    const bool widen = stat_is_rstd && stats_half;
+    std::vector<float> stat32(as_given ? 0 : widen ? 2 * rows : rows);
+    const float* mean32 = P<float>(mean);
+    const float* var32 = P<float>(stat);
+    if (!as_given) {
+      float* var_out = stat32.data() + (widen ? rows : 0);
+      if (widen) {
+        for (size_t i = 0; i < rows; ++i) {
+          stat32[i] = static_cast<float>(P<Half>(mean)[i]);
+          var_out[i] = static_cast<float>(P<Half>(stat)[i]);
+        }
+        mean32 = stat32.data();
+      }
+      if (rows > 0) {
+        conversion =
+            lngrad::RstdToVariance(shape.rows, widen ? var_out : P<float>(stat), 0.0f, var_out);
+      }
+      var32 = var_out;
+    }
+    const float epsilon = stat_is_rstd ? 0.0f : eps;
+    if (!conversion.ok()) {
+      // nothing to compute: the statistics are refused
+    } else if (x.dtype == DType::kFloat32) {
+      const std::vector<float> ones = has_gamma ? std::vector<float>() : Filled<float>(shape.h, 1);
+      st = lngrad::LayerNormBackward(shape, P<float>(dy), P<float>(x), mean32, var32,
+                                     has_gamma ? P<float>(gamma) : ones.data(), epsilon,
+                                     P<float>(dx), P<float>(dgamma), P<float>(dbeta), options);
+    } else {
+      const std::vector<Half> ones = has_gamma ? std::vector<Half>() : Filled<Half>(shape.h, 1);
+      const Half* g = has_gamma ? P<Half>(gamma) : ones.data();
+      if (as_given && stats_half) {
+        st = lngrad::LayerNormBackward(shape, P<Half>(dy), P<Half>(x), P<Half>(mean), P<Half>(stat),
+                                       g, epsilon, P<Half>(dx), P<Half>(dgamma), P<Half>(dbeta),
+                                       options);
+      } else {
+        st = lngrad::LayerNormBackwardFloatStats(shape, P<Half>(dy), P<Half>(x), mean32, var32, g,
+                                                 epsilon, P<Half>(dx), P<Half>(dgamma),
+                                                 P<Half>(dbeta), options);
+      }
+    }
+  }
+  if (!conversion.ok()) Raise(PyExc_ValueError, std::string(fn) + ": " + conversion.message());
+  ThrowIfError(st);
+  return nb::make_tuple(dx.object, dgamma.object, dbeta.object);
+}
+
+nb::tuple LayerNormBackward(nb::handle dy, nb::handle x, nb::handle mean, nb::handle rstd,
+                            nb::handle gamma, nb::handle num_threads,
+                            const std::string& half_eval) {
+  return Backward("layer_norm_backward", dy, x, mean, rstd, "rstd", true, 0.0f, gamma, num_threads,
+                  half_eval);
+}
+
+nb::tuple LayerNormBackwardVariance(nb::handle dy, nb::handle x, nb::handle mean,
+                                    nb::handle variance, nb::handle gamma, float eps,
+                                    nb::handle num_threads, const std::string& half_eval) {
+  return Backward("layer_norm_backward_variance", dy, x, mean, variance, "variance", false, eps,
+                  gamma, num_threads, half_eval);
+}
+
+nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, nb::handle mean_h,
+                        nb::handle gamma_h, float eps, nb::handle num_threads,
+                        const std::string& half_eval) {
+  constexpr const char* kFn = "layer_norm_grad";
+  const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
+  const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
+  const lngrad::RowShape shape = in.shape;
+  const lngrad::Options options = OptionsFrom(num_threads, half_eval);
+  const Kind kind = KindOf(x_h);
+  Out pd_x = Allocate(kind, x.dtype, ShapeOf(x));
+  Out res = Allocate(kind, x.dtype, ShapeOf(x));
+  lngrad::Status st;
+  {
+    nb::gil_scoped_release release;
+    if (x.dtype == DType::kFloat32) {
+      st = lngrad::LayerNormGrad(shape, P<float>(dy), P<float>(x), P<float>(mean),
+                                 P<float>(variance), P<float>(gamma), eps, P<float>(pd_x),
+                                 P<float>(res), options);
+    } else {
+      using lngrad::Half;
+      st = lngrad::LayerNormGrad(shape, P<Half>(dy), P<Half>(x), P<Half>(mean), P<Half>(variance),
+                                 P<Half>(gamma), eps, P<Half>(pd_x), P<Half>(res), options);
+    }
+  }
+  ThrowIfError(st);
+  return nb::make_tuple(pd_x.object, res.object);
+}
+
+nb::tuple LayerNormGradBeta(nb::handle dy_h, nb::handle res_h, nb::handle num_threads) {
+  constexpr const char* kFn = "layer_norm_grad_beta";
+  const Arg dy = Take(kFn, "dy", dy_h), res = Take(kFn, "res_for_gamma", res_h);
+  SameDType(kFn, dy, res);
+  SameShape(kFn, dy, res);
+  const lngrad::RowShape shape = RowsOf(kFn, dy);
+  const lngrad::Options options = OptionsFrom(num_threads);
+  const Kind kind = KindOf(dy_h);
+  Out dgamma = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
+  Out dbeta = Allocate(kind, dy.dtype, {static_cast<size_t>(shape.h)});
+  lngrad::Status st;
+  {
+    nb::gil_scoped_release release;
+    if (dy.dtype == DType::kFloat32) {
+      st = lngrad::LayerNormGradBeta(shape, P<float>(dy), P<float>(res), P<float>(dgamma),
+                                     P<float>(dbeta), options);
+    } else {
+      using lngrad::Half;
+      st = lngrad::LayerNormGradBeta(shape, P<Half>(dy), P<Half>(res), P<Half>(dgamma),
+                                     P<Half>(dbeta), options);
+    }
+  }
+  ThrowIfError(st);
+  return nb::make_tuple(dgamma.object, dbeta.object);
+}
+
+nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, float eps,
+                    nb::handle num_threads, bool float32_stats) {
+  constexpr const char* kFn = "layer_norm";
+  const Arg x = Take(kFn, "x", x_h);
+  const lngrad::RowShape shape = RowsOf(kFn, x);
+  const bool has_gamma = !gamma_h.is_none(), has_beta = !beta_h.is_none();
+  Arg gamma, beta;
+  if (has_gamma) {
+    gamma = Take(kFn, "gamma", gamma_h);
+    SameDType(kFn, x, gamma);
+    NeedSize(kFn, gamma, shape.h, "H, the last extent of x");
+  }
+  if (has_beta) {
+    beta = Take(kFn, "beta", beta_h);
+    SameDType(kFn, x, beta);
+    NeedSize(kFn, beta, shape.h, "H, the last extent of x");
+  }
+  const lngrad::Options options = OptionsFrom(num_threads);
+  const Kind kind = KindOf(x_h);
+  std::vector<size_t> stat_shape = ShapeOf(x);
+  stat_shape.pop_back();
+  // float32_stats: float statistics of half data (rounded once from double), as PyTorch keeps
+  // them and as lngrad.torch saves them for the backward.
+  const bool stats32 = float32_stats && x.dtype == DType::kFloat16;
+  const DType stat_dtype = float32_stats ? DType::kFloat32 : x.dtype;
+  Out y = Allocate(kind, x.dtype, ShapeOf(x));
+  Out mean = Allocate(kind, stat_dtype, stat_shape);
+  Out variance = Allocate(kind, stat_dtype, stat_shape);
+  lngrad::Status st;
+  {
+    nb::gil_scoped_release release;
+    if (x.dtype == DType::kFloat32) {
+      const auto g = has_gamma ? std::vector<float>() : Filled<float>(shape.h, 1);
+      const auto b = has_beta ? std::vector<float>() : Filled<float>(shape.h, 0);
+      st = lngrad::LayerNorm(shape, P<float>(x), has_gamma ? P<float>(gamma) : g.data(),
+                             has_beta ? P<float>(beta) : b.data(), eps, P<float>(y), P<float>(mean),
+                             P<float>(variance), options);
+    } else {
+      using lngrad::Half;
+      const auto g = has_gamma ? std::vector<Half>() : Filled<Half>(shape.h, 1);
+      const auto b = has_beta ? std::vector<Half>() : Filled<Half>(shape.h, 0);
+      const Half* gp = has_gamma ? P<Half>(gamma) : g.data();
+      const Half* bp = has_beta ? P<Half>(beta) : b.data();
+      st = stats32 ? lngrad::LayerNormFloatStats(shape, P<Half>(x), gp, bp, eps, P<Half>(y),
+                                                 P<float>(mean), P<float>(variance), options)
+                   : lngrad::LayerNorm(shape, P<Half>(x), gp, bp, eps, P<Half>(y), P<Half>(mean),
+                                       P<Half>(variance), options);
+    }
+  }
+  ThrowIfError(st);
+  return nb::make_tuple(y.object, mean.object, variance.object);
+}
+
+// rstd <-> variance (float32 only, as the library's conversions).
+template <lngrad::Status (*kConvert)(int64_t, const float*, float, float*)>
+nb::object Convert(const char* fn, const char* name, nb::handle in_h, float eps) {
+  const Arg in = Take(fn, name, in_h);
+  if (in.dtype != DType::kFloat32) {
+    Raise(PyExc_TypeError, std::string(fn) + ": argument '" + name + "' must be float32");
+  }
+  Out out = Allocate(KindOf(in_h), in.dtype, ShapeOf(in));
+  if (in.size() > 0) ThrowIfError(kConvert(in.size(), P<float>(in), eps, P<float>(out)));
+  return out.object;
+}
+
+// Benchmark support (bench/bench_python.py): `iterations` C++ calls of LayerNormBackward on the
+// given float32 arrays with outputs allocated once, the GIL released, as a C++ program makes
+// them; returns the seconds they took. Not part of the API.
+double BenchBackwardCpp(nb::handle dy_h, nb::handle x_h, nb::handle mean_h, nb::handle variance_h,
+                        nb::handle gamma_h, int64_t iterations) {
+  constexpr const char* kFn = "_bench_backward_cpp";
+  const Arg dy = Take(kFn, "dy", dy_h), x = Take(kFn, "x", x_h), mean = Take(kFn, "mean", mean_h);
+  const Arg variance = Take(kFn, "variance", variance_h), gamma = Take(kFn, "gamma", gamma_h);
+  for (const Arg* a : {&dy, &x, &mean, &variance, &gamma}) {
+    if (a->dtype != DType::kFloat32) Raise(PyExc_TypeError, "float32 arrays only");
+  }
+  const lngrad::RowShape shape = RowsOf(kFn, x);
+  // Outputs of the kind the Python call returns (NumPy arrays), allocated once.
+  const Out dx = Allocate(Kind::kNumpy, DType::kFloat32, ShapeOf(x));
+  const Out dgamma = Allocate(Kind::kNumpy, DType::kFloat32, {static_cast<size_t>(shape.h)});
+  const Out dbeta = Allocate(Kind::kNumpy, DType::kFloat32, {static_cast<size_t>(shape.h)});
+  lngrad::Options options;
+  options.num_threads = 1;
+  lngrad::Status st;
+  nb::gil_scoped_release release;
+  const auto start = std::chrono::steady_clock::now();
+  for (int64_t i = 0; i < iterations && st.ok(); ++i) {
+    st = lngrad::LayerNormBackward(shape, P<float>(dy), P<float>(x), P<float>(mean),
+                                   P<float>(variance), P<float>(gamma), 0.0f, P<float>(dx),
+                                   P<float>(dgamma), P<float>(dbeta), options);
+  }
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  if (!st.ok()) throw std::runtime_error(st.message());
+  return seconds.count();
+}
+
+}  // namespace
+
+void DefineNative(nb::module_& m) {
+  using nb::arg;
+  const auto arr = ArrayArg;
+  m.def("layer_norm_backward", &LayerNormBackward, arr("dy"), arr("x"), arr("mean"), arr("rstd"),
+        arg("gamma").none() = nb::none(), nb::kw_only(), arg("num_threads").none() = nb::none(),
+        arg("half_eval") = "fast");
+  m.def("layer_norm_backward_variance", &LayerNormBackwardVariance, arr("dy"), arr("x"),
+        arr("mean"), arr("variance"), arg("gamma").none() = nb::none(), arg("eps") = 1e-5f,
+        nb::kw_only(), arg("num_threads").none() = nb::none(), arg("half_eval") = "fast");
+  m.def("layer_norm_grad", &LayerNormGrad, arr("dy"), arr("x"), arr("variance"), arr("mean"),
+        arr("gamma"), arg("eps"), nb::kw_only(), arg("num_threads").none() = nb::none(),
+        arg("half_eval") = "fast");
+  m.def("layer_norm_grad_beta", &LayerNormGradBeta, arr("dy"), arr("res_for_gamma"), nb::kw_only(),
+        arg("num_threads").none() = nb::none());
+  m.def("layer_norm", &LayerNorm, arr("x"), arg("gamma").none() = nb::none(),
+        arg("beta").none() = nb::none(), arg("eps") = 1e-5f, nb::kw_only(),
+        arg("num_threads").none() = nb::none(), arg("float32_stats") = false);
+  m.def(
+      "rstd_to_variance",
+      [](nb::handle rstd, float eps) {
+        return Convert<lngrad::RstdToVariance>("rstd_to_variance", "rstd", rstd, eps);
+      },
+      arr("rstd"), arg("eps"));
+  m.def(
+      "variance_to_rstd",
+      [](nb::handle variance, float eps) {
+        return Convert<lngrad::VarianceToRstd>("variance_to_rstd", "variance", variance, eps);
+      },
+      arr("variance"), arg("eps"));
+  m.def("default_thread_count", &lngrad::DefaultThreadCount);
+  m.def("_bench_backward_cpp", &BenchBackwardCpp);
+}
+
+}  // namespace lngrad::python

@@ -1,0 +1,225 @@
+// The sanitizer's check of one access (lngrad_aicore/sanitizer.h; the model is described at the
+// top of sanitizer.cpp): racecheck against the shadow state of the bytes, initcheck of UB and of
+// device memory, and the wording of each finding with its fix.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+#include "lngrad_aicore/atomic.h"
+#include "lngrad_aicore/check.h"
+#include "sanitizer_state.h"
+
+namespace lngrad::aicore::san {
+
+bool EventPipes(AscendC::HardEvent e, Pipe* src, Pipe* dst) {
+  static constexpr pipe_t kPipeOf[kPipeCount] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
+  if (e == AscendC::HardEvent::MAX) return false;
+  for (int s = 0; s < kPipeCount; ++s) {
+    for (int d = 0; d < kPipeCount; ++d) {
+      if (AscendC::detail_sync::EventBetween(kPipeOf[s], kPipeOf[d]) == e) {
+        *src = static_cast<Pipe>(s);
+        *dst = static_cast<Pipe>(d);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::string EventName(Pipe src, Pipe dst) {
+  return std::string("HardEvent::") + PipeName(src) + "_" + PipeName(dst);
+}
+
+const char* EventText(AscendC::HardEvent e) {
+  static const char* const kNames[] = {
+      "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1",   "MTE2_V",    "V_MTE2",    "MTE3_V",
+      "V_MTE3",    "M_V",       "V_M",    "V_V",      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",
+      "MTE2_M",    "M_MTE2",    "V_MTE1", "M_FIX",    "FIX_M",     "MTE3_MTE2", "MTE2_MTE3",
+      "S_V",       "V_S",       "S_MTE2", "MTE2_S",   "S_MTE3",    "MTE3_S",    "MTE2_FIX",
+      "FIX_MTE2",  "FIX_S",     "M_S",    "FIX_MTE3", "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX"};
+  const auto i = static_cast<size_t>(e);
+  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
+}
+
+std::string Where(SrcLoc loc) {
+  if (loc.file == nullptr) return "?";
+  const char* base = std::strrchr(loc.file, '/');
+  return std::string(base != nullptr ? base + 1 : loc.file) + ":" + std::to_string(loc.line);
+}
+
+void BlockState::Report(uint32_t tool, int kind, uint32_t a, uint32_t b, const std::string& text) {
+  const auto key = std::make_tuple(kind, a, b, static_cast<int>(tool));
+  if (finding_index.count(key) != 0) return;
+  if (findings.size() >= kMaxFindingsPerBlock) {
+    ++dropped;
+    return;
+  }
+  finding_index.emplace(key, findings.size());
+  findings.push_back({tool, text});
+}
+
+bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
+                         const Known* scope) const {
+  if (e.epoch == 0) return true;
+  if (earlier == later) {
+    if (earlier == Pipe::kS) return true;
+    if (earlier == Pipe::kV && (vv_hardware || auto_sync)) return true;
+  } else if (auto_sync &&
+             ((earlier == Pipe::kS && e.auto_synced) || (later == Pipe::kS && later_auto))) {
+    return true;
+  }
+  const int l = PipeIndex(later), q = PipeIndex(earlier);
+  if (known[l][q] >= e.epoch) return true;
+  return scope != nullptr && (*scope)[l][q] >= e.epoch;
+}
+
+std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const {
+  const int la = Line(site_a), lb = Line(site_b);
+  std::ostringstream os;
+  if (a == b) {
+    os << "insert PipeBarrier<PIPE_" << PipeName(a) << ">() between line " << la << " and line "
+       << lb;
+    return os.str();
+  }
+  const std::string evt = EventName(a, b);
+  os << "insert SetFlag<" << evt << ">(id) after line " << la << " and WaitFlag<" << evt
+     << ">(id) before line " << lb;
+  if (!war && ((a == Pipe::kMte2 && b == Pipe::kV) || (a == Pipe::kV && b == Pipe::kMte3) ||
+               (a == Pipe::kMte2 && b == Pipe::kMte3))) {
+    os << ", or EnQue the tensor after line " << la << " and DeQue it before line " << lb;
+  }
+  if (war && ((a == Pipe::kV && b == Pipe::kMte2) || (a == Pipe::kMte3 && b == Pipe::kV) ||
+              (a == Pipe::kMte3 && b == Pipe::kMte2))) {
+    os << ", or FreeTensor the buffer only after line " << la << " (its next AllocTensor then "
+       << "waits)";
+  }
+  if (a == Pipe::kS || b == Pipe::kS) {
+    if (!auto_sync) {
+      os << ", or build with cce-auto-sync on (the default; this launch's kernel was built with "
+            "--cce-auto-sync=off)";
+    } else {
+      os << " (cce-auto-sync does not order this scalar access: only LocalTensor "
+            "GetValue/SetValue/operator() and GlobalTensor GetValue/operator() are)";
+    }
+  }
+  return os.str();
+}
+
+void BlockState::Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa,
+                      uint32_t sa, Pipe pb, uint32_t sb, bool war) {
+  std::ostringstream os;
+  os << what << " hazard on " << space << " bytes [" << b << ", " << e << "): " << SiteText(sa)
+     << (war ? " reads them, then " : " writes them, then ") << SiteText(sb)
+     << (std::strcmp(what, "write-after-write") == 0 || war ? " writes them" : " reads them")
+     << ", and nothing orders the two; " << Fix(pa, sa, pb, sb, war);
+  // An in-place instruction both reads and overwrites what the other wrote: one finding.
+  const int kind = war ? 2 : 0;
+  Report(kRacecheck, kind, sa, sb, os.str());
+}
+
+void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
+                        uint8_t kind) {
+  if (bytes == 0) return;
+  const auto* bp = static_cast<const std::byte*>(p);
+  const bool in_ub = bp >= ub && bp < ub + ub_size;
+  const uint64_t begin = in_ub ? static_cast<uint64_t>(bp - ub) : reinterpret_cast<uintptr_t>(p);
+  const uint64_t end = begin + bytes;
+  const char* space = in_ub ? "UB" : "GM";
+  const bool write = kind != 0;
+  const Stamp now{epoch[PipeIndex(pipe)], site, auto_synced};
+  uint8_t atomic = 0;
+  if (!in_ub && write && pipe == Pipe::kMte3) {
+    const detail::DmaAtomic a = detail::CurrentDmaAtomic();
+    if (a.type != detail::AtomicType::kOff) {
+      atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
+    }
+  }
+  if (!in_ub) {
+    // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
+    const bool hashed = kind == 1 && pipe == Pipe::kMte3 && atomic == 0;
+    const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
+    if (!gm_spans.empty() && gm_spans.back().site == site && gm_spans.back().write == write &&
+        gm_spans.back().phase == phase && gm_spans.back().end == begin &&
+        gm_spans.back().hashed == hashed && gm_spans.back().atomic == atomic &&
+        gm_spans.back().xepoch == xepoch && gm_spans.back().clock == clock_id) {
+      GmSpan& last = gm_spans.back();
+      last.end = end;
+      if (hashed) last.hash = Fingerprint(last.hash, bp, bytes);
+    } else {
+      gm_spans.push_back({begin, end, site, phase, write, hashed,
+                          hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0, atomic, xepoch,
+                          clock_id});
+    }
+    if ((tools & kInitcheck) != 0 && GmHasUninitialised()) {
+      if (write && kind == 1) {
+        GmMarkWritten(p, bytes);
+      } else if (!write) {
+        uintptr_t ub0 = 0, ue0 = 0;
+        if (FirstUninit(begin, end, &ub0, &ue0)) {
+          Report(kInitcheck, 3, site, site,
+                 "read of device memory no one wrote: " + SiteText(site) + " reads GM bytes [" +
+                     std::to_string(ub0 - begin) + ", " + std::to_string(ue0 - begin) +
+                     ") of its range (address 0x" + Hex(ub0) +
+                     "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel "
+                     "has written (device memory is not zeroed)");
+        }
+      }
+    }
+  }
+  ShadowMap& shadow = in_ub ? ub_shadow : gm_shadow;
+  const bool race = (tools & kRacecheck) != 0;
+  const bool init = (tools & kInitcheck) != 0 && in_ub;
+  shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
+    const Known* scope = !in_ub ? &gm_known : !scoped.empty() ? ScopedRange(sb, se) : nullptr;
+    if (!write) {
+      if (init && !c.written) {
+        Report(kInitcheck, 4, site, site,
+               "read of uninitialised UB: " + SiteText(site) + " reads UB bytes [" +
+                   std::to_string(sb) + ", " + std::to_string(se) +
+                   ") that no instruction of this block has written (on the device UB holds "
+                   "whatever the previous kernel left there); copy data in or initialise it "
+                   "(e.g. Duplicate) first");
+      }
+      if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+        Race(space, sb, se, "read-after-write", c.write_pipe, c.write.site, pipe, site, false);
+      }
+      c.reads[PipeIndex(pipe)] = now;
+      return;
+    }
+    if (race) {
+      // Two atomic copies with the same operation combine in either order.
+      const bool combine = atomic != 0 && c.write_atomic == atomic;
+      if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+        Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
+      }
+      for (int q = 0; q < kPipeCount; ++q) {
+        const Pipe qp = static_cast<Pipe>(q);
+        if (qp == pipe) continue;
+        if (!Ordered(qp, c.reads[q], pipe, auto_synced, scope)) {
+          Race(space, sb, se, "write-after-read", qp, c.reads[q].site, pipe, site, true);
+        }
+      }
+    }
+    c.written = c.written || kind == 1;
+    c.write_pipe = pipe;
+    c.write_atomic = atomic;
+    c.write = now;
+    c.reads.fill(Stamp{});
+  });
+}
+
+bool BlockState::CheckId(const char* api, AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  if (id >= 0 && id < kEventIds) return true;
+  if ((tools & kSynccheck) != 0) {
+    Report(kSynccheck, 10, Intern(api, loc, Pipe::kS), 0,
+           std::string(api) + "<HardEvent::" + EventText(evt) + ">(" + std::to_string(id) +
+               ") at " + Where(loc) + ": event ID " + std::to_string(id) +
+               " is out of range; the IDs are 0-" + std::to_string(kEventIds - 1) +
+               " (take them from TPipe::AllocEventID or FetchEventID)");
+  }
+  return false;
+}
+
+}  // namespace lngrad::aicore::san

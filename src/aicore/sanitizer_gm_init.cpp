@@ -1,0 +1,93 @@
+// Device-memory initialisation for the sanitizer's initcheck (lngrad_aicore/sanitizer.h): the
+// ranges aclrtMalloc handed out that no copy, memset or kernel has written yet, shared by every
+// launch of the process.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+#include "sanitizer_state.h"
+
+namespace lngrad::aicore::san {
+namespace {
+
+// Device memory nothing wrote yet (aclrtMalloc without a copy): disjoint ranges begin -> end.
+struct GmUninit {
+  std::mutex mu;
+  std::map<uintptr_t, uintptr_t> ranges;
+  std::atomic<bool> empty{true};  // read without the lock on the fast path; written under it
+};
+
+GmUninit& Uninit() {
+  static GmUninit* u = new GmUninit;  // leaked: memory may be freed from static destructors
+  return *u;
+}
+
+void EraseRange(std::map<uintptr_t, uintptr_t>& m, uintptr_t b, uintptr_t e) {
+  auto it = m.upper_bound(b);
+  if (it != m.begin()) --it;
+  while (it != m.end() && it->first < e) {
+    const uintptr_t rb = it->first, re = it->second;
+    if (re <= b) {
+      ++it;
+      continue;
+    }
+    it = m.erase(it);
+    if (rb < b) m.emplace(rb, b);
+    if (re > e) {
+      m.emplace(e, re);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+bool GmHasUninitialised() noexcept { return !Uninit().empty.load(std::memory_order_relaxed); }
+
+// The first never-written sub-range of [b, e), or false.
+bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue) {
+  GmUninit& u = Uninit();
+  std::lock_guard lock(u.mu);
+  auto it = u.ranges.upper_bound(b);
+  if (it != u.ranges.begin()) --it;
+  for (; it != u.ranges.end() && it->first < e; ++it) {
+    if (it->second <= b) continue;
+    *ub = std::max(b, it->first);
+    *ue = std::min(e, it->second);
+    return true;
+  }
+  return false;
+}
+
+void GmMarkUninitialised(const void* p, uint64_t bytes) {
+  if (p == nullptr || bytes == 0) return;
+  GmUninit& u = Uninit();
+  std::lock_guard lock(u.mu);
+  const auto b = reinterpret_cast<uintptr_t>(p);
+  EraseRange(u.ranges, b, b + bytes);
+  u.ranges.emplace(b, b + bytes);
+  u.empty.store(false, std::memory_order_relaxed);
+}
+
+void GmMarkWritten(const void* p, uint64_t bytes) {
+  GmUninit& u = Uninit();
+  if (u.empty.load(std::memory_order_relaxed) || p == nullptr || bytes == 0) return;
+  std::lock_guard lock(u.mu);
+  const auto b = reinterpret_cast<uintptr_t>(p);
+  EraseRange(u.ranges, b, b + bytes);
+  u.empty.store(u.ranges.empty(), std::memory_order_relaxed);
+}
+
+void GmForget(const void* p, uint64_t bytes) { GmMarkWritten(p, bytes); }
+
+void GmForgetUninitialised() {
+  GmUninit& u = Uninit();
+  if (u.empty.load(std::memory_order_relaxed)) return;
+  std::lock_guard lock(u.mu);
+  u.ranges.clear();
+  u.empty.store(true, std::memory_order_relaxed);
+}
+
+}  // namespace lngrad::aicore::san

@@ -1,0 +1,178 @@
+// The sanitizer's per-block state (internal to sanitizer*.cpp): the pipes' vector clocks, the
+// flags and queue knowledge that order them, the shadow state of UB and GM, the findings. The
+// model is described at the top of sanitizer.cpp; the accesses are checked in
+// sanitizer_access.cpp, the synchronisation that orders them is sanitizer_sync.cpp.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/sync.h"
+#include "sanitizer_launch.h"
+#include "sanitizer_shadow.h"
+
+namespace lngrad::aicore::san {
+
+constexpr int kEventIds = 8;  // SetFlag/WaitFlag ids 0-7 on every product lngrad simulates
+constexpr size_t kMaxFindingsPerBlock = 64;
+
+inline int PipeIndex(Pipe p) { return static_cast<int>(p); }
+
+// The pipes a HardEvent connects, for the four the sanitizer models (sync.h's EventBetween,
+// read backwards). false for the cube pipes.
+bool EventPipes(AscendC::HardEvent e, Pipe* src, Pipe* dst);
+std::string EventName(Pipe src, Pipe dst);    // "HardEvent::V_MTE3"
+const char* EventText(AscendC::HardEvent e);  // "V_MTE3"
+std::string Where(SrcLoc loc);                // "add.asc:70"
+
+struct Site {
+  const char* api;
+  SrcLoc loc;
+  Pipe pipe;
+};
+
+// Device memory nothing wrote yet (sanitizer_gm_init.cpp): whether any is recorded (a lock-free
+// test), and the first never-written sub-range of [b, e), or false.
+bool GmHasUninitialised() noexcept;
+bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue);
+
+struct BlockState {
+  BlockState(uint32_t tools_in, bool auto_sync_in, bool vv_hw_in, int64_t block_in,
+             const std::byte* ub_in, uint32_t ub_size_in)
+      : tools(tools_in),
+        auto_sync(auto_sync_in),
+        vv_hardware(vv_hw_in),
+        block(block_in),
+        ub(ub_in),
+        ub_size(ub_size_in) {
+    epoch.fill(1);
+    for (auto& row : known) row.fill(0);
+  }
+
+  uint32_t tools;
+  bool auto_sync;
+  bool vv_hardware;
+  int64_t block;
+  const std::byte* ub;
+  uint32_t ub_size;
+
+  std::array<uint32_t, kPipeCount> epoch{};
+  std::array<std::array<uint32_t, kPipeCount>, kPipeCount> known{};
+  uint32_t phase = 0;  // SyncAll calls so far
+  // Cross-block order (Release/Acquire): this block's release epoch, what it acquired, and
+  // every clock it had (GmSpan::clock indexes them).
+  LaunchSanitizer* launch = nullptr;
+  uint32_t xepoch = 1;
+  CrossClock clock;
+  std::vector<CrossClock> clocks{CrossClock{}};
+
+  std::vector<Site> sites;
+  std::map<std::tuple<const char*, const char*, int, int>, uint32_t> site_ids;
+  ShadowMap ub_shadow;
+  ShadowMap gm_shadow;
+  std::vector<GmSpan> gm_spans;
+
+  struct Flag {
+    bool set = false;
+    std::array<uint32_t, kPipeCount> snapshot{};
+    std::array<uint32_t, kPipeCount> gm_snapshot{};  // queue flags: everything the producer knew
+    SrcLoc loc;
+  };
+  std::map<std::pair<int, int>, Flag> flags;  // (HardEvent, id)
+  std::map<std::tuple<const void*, int32_t, bool>, std::pair<Pipe, Flag>> queue_flags;
+  std::map<std::pair<int, int>, SrcLoc> event_ids;  // allocated, not released
+  // Knowledge the TQue framework gives per queue buffer: UB offset -> (end, known[P][Q]).
+  using Known = std::array<std::array<uint32_t, kPipeCount>, kPipeCount>;
+  std::map<uint64_t, std::pair<uint64_t, Known>> scoped;
+  // What the queue flags order for GM: a DeQue or AllocTensor wait is a hardware WaitFlag, so
+  // for GM bytes (which no queue buffer owns) its order is transitive, whatever buffer carried
+  // it. (UB keeps the per-buffer contract above.)
+  Known gm_known{};
+
+  Known& ScopedEntry(const void* p, uint64_t bytes) {
+    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
+    auto [it, fresh] = scoped.try_emplace(b);
+    if (fresh) {
+      it->second.first = b + bytes;
+      for (auto& row : it->second.second) row.fill(0);
+    }
+    return it->second.second;
+  }
+  const Known* ScopedFor(const void* p, uint64_t bytes) const {
+    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
+    return ScopedRange(b, b + bytes);
+  }
+  // The queue buffer holding UB bytes [b, e), if any has framework knowledge.
+  const Known* ScopedRange(uint64_t b, uint64_t e) const {
+    auto it = scoped.upper_bound(b);
+    if (it == scoped.begin()) return nullptr;
+    --it;
+    return e <= it->second.first ? &it->second.second : nullptr;
+  }
+
+  std::map<std::tuple<int, uint32_t, uint32_t, int>, size_t> finding_index;
+  std::vector<Finding> findings;
+  size_t dropped = 0;
+
+  uint32_t Intern(const char* api, SrcLoc loc, Pipe pipe) {
+    const auto key = std::make_tuple(api, loc.file, loc.line, PipeIndex(pipe));
+    auto it = site_ids.find(key);
+    if (it != site_ids.end()) return it->second;
+    const auto id = static_cast<uint32_t>(sites.size());
+    sites.push_back({api, loc, pipe});
+    site_ids.emplace(key, id);
+    return id;
+  }
+  std::string SiteText(uint32_t id) const {
+    const Site& s = sites[id];
+    return std::string(PipeName(s.pipe)) + " " + s.api + " at " + Where(s.loc);
+  }
+  int Line(uint32_t id) const { return sites[id].loc.line; }
+
+  // Records a finding unless this (kind, site, site) pair was reported already; `range` widens
+  // the byte range of an existing one.
+  void Report(uint32_t tool, int kind, uint32_t a, uint32_t b, const std::string& text);
+
+  // `scope`: the queue-buffer knowledge for the bytes in question (nullptr: none; GM).
+  bool Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
+               const Known* scope = nullptr) const;
+
+  std::string Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const;
+
+  void Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa, uint32_t sa,
+            Pipe pb, uint32_t sb, bool war);
+
+  void Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
+              uint8_t kind);
+
+  static std::string Hex(uintptr_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(v));
+    return buf;
+  }
+
+  std::array<uint32_t, kPipeCount> Snapshot(Pipe src) {
+    std::array<uint32_t, kPipeCount> s = known[PipeIndex(src)];
+    s[PipeIndex(src)] = epoch[PipeIndex(src)];
+    ++epoch[PipeIndex(src)];
+    return s;
+  }
+  void Join(Pipe dst, const std::array<uint32_t, kPipeCount>& s) {
+    auto& row = known[PipeIndex(dst)];
+    for (int q = 0; q < kPipeCount; ++q) row[q] = std::max(row[q], s[q]);
+    uint32_t& e = epoch[PipeIndex(dst)];
+    e = std::max(e, row[PipeIndex(dst)]) + 1;
+  }
+
+  bool CheckId(const char* api, AscendC::HardEvent evt, int32_t id, SrcLoc loc);
+};
+
+}  // namespace lngrad::aicore::san

@@ -1,0 +1,189 @@
+// The synchronisation the sanitizer models (lngrad_aicore/sanitizer.h; the model is described at
+// the top of sanitizer.cpp): SetFlag/WaitFlag, PipeBarrier, event IDs, the TQue framework's
+// queue flags, SyncAll phases and the cross-block Release/Acquire clocks.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "lngrad_aicore/sync.h"
+#include "sanitizer_state.h"
+
+namespace lngrad::aicore::san {
+
+void SetFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  Pipe src, dst;
+  if (!s->CheckId("SetFlag", evt, id, loc) || !EventPipes(evt, &src, &dst)) return;
+  BlockState::Flag& f = s->flags[{static_cast<int>(evt), id}];
+  // The flag is one bit: a second SetFlag before the WaitFlag changes nothing (the waiter may go
+  // as soon as the first one fires).
+  if (f.set) return;
+  f.set = true;
+  f.snapshot = s->Snapshot(src);
+  f.loc = loc;
+}
+
+void WaitFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  Pipe src, dst;
+  if (!s->CheckId("WaitFlag", evt, id, loc) || !EventPipes(evt, &src, &dst)) return;
+  BlockState::Flag& f = s->flags[{static_cast<int>(evt), id}];
+  if (!f.set) {
+    if ((s->tools & kSynccheck) != 0) {
+      s->Report(kSynccheck, 11, s->Intern("WaitFlag", loc, dst), 0,
+                std::string("WaitFlag<HardEvent::") + EventText(evt) + ">(" + std::to_string(id) +
+                    ") at " + Where(loc) +
+                    " has no SetFlag before it with the same event and ID: on the device pipe " +
+                    PipeName(dst) +
+                    " waits forever (the kernel hangs); insert SetFlag<HardEvent::" +
+                    EventText(evt) + ">(" + std::to_string(id) + ") before it");
+    }
+    return;
+  }
+  f.set = false;
+  s->Join(dst, f.snapshot);
+}
+
+void Barrier(pipe_t pipe, SrcLoc) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  auto complete = [s](Pipe p) {
+    auto& own = s->known[PipeIndex(p)][PipeIndex(p)];
+    own = std::max(own, s->epoch[PipeIndex(p)]);
+    ++s->epoch[PipeIndex(p)];
+  };
+  switch (pipe) {
+    case PIPE_ALL: {
+      std::array<uint32_t, kPipeCount> all = s->epoch;
+      for (auto& row : s->known) {
+        for (int q = 0; q < kPipeCount; ++q) row[q] = std::max(row[q], all[q]);
+      }
+      for (auto& e : s->epoch) ++e;
+      break;
+    }
+    case PIPE_S:
+      complete(Pipe::kS);
+      break;
+    case PIPE_V:
+      complete(Pipe::kV);
+      break;
+    case PIPE_MTE2:
+      complete(Pipe::kMte2);
+      break;
+    case PIPE_MTE3:
+      complete(Pipe::kMte3);
+      break;
+    default:
+      break;
+  }
+}
+
+void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  if (id < 0) {
+    if ((s->tools & kSynccheck) != 0) {
+      s->Report(kSynccheck, 15, s->Intern("AllocEventID", loc, Pipe::kS), 0,
+                std::string("AllocEventID<HardEvent::") + EventText(evt) + ">() at " + Where(loc) +
+                    ": all " + std::to_string(kEventIds) +
+                    " event IDs of this event are taken (returned -1); release one with "
+                    "ReleaseEventID first");
+    }
+    return;
+  }
+  s->event_ids[{static_cast<int>(evt), id}] = loc;
+}
+
+void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  if (s->event_ids.erase({static_cast<int>(evt), id}) == 0 && (s->tools & kSynccheck) != 0) {
+    s->Report(kSynccheck, 12, s->Intern("ReleaseEventID", loc, Pipe::kS), 0,
+              std::string("ReleaseEventID<HardEvent::") + EventText(evt) + ">(" +
+                  std::to_string(id) + ") at " + Where(loc) +
+                  ": that ID is not allocated (AllocEventID did not hand it out, or it was "
+                  "released already)");
+  }
+}
+
+void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
+                 const void* p, uint64_t bytes) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  Pipe src, dst;
+  if (!EventPipes(evt, &src, &dst)) return;
+  auto& slot = s->queue_flags[{queue, buffer, free_event}];
+  slot.first = dst;
+  slot.second.set = true;
+  // What the producer knows of this buffer, through the framework too.
+  std::array<uint32_t, kPipeCount> snap = s->Snapshot(src);
+  if (const auto* scoped = s->ScopedFor(p, bytes)) {
+    for (int q = 0; q < kPipeCount; ++q) snap[q] = std::max(snap[q], (*scoped)[PipeIndex(src)][q]);
+  }
+  slot.second.snapshot = snap;
+  for (int q = 0; q < kPipeCount; ++q) {
+    snap[q] = std::max(snap[q], s->gm_known[PipeIndex(src)][q]);
+    for (const auto& entry : s->scoped) {
+      snap[q] = std::max(snap[q], entry.second.second[PipeIndex(src)][q]);
+    }
+  }
+  slot.second.gm_snapshot = snap;
+}
+
+void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  auto it = s->queue_flags.find({queue, buffer, free_event});
+  if (it == s->queue_flags.end()) return;
+  const Pipe dst = it->second.first;
+  if (p == nullptr) {  // a plain wait for the flag (TBufPool::Reset): it orders everything
+    s->Join(dst, it->second.second.snapshot);
+    s->queue_flags.erase(it);
+    return;
+  }
+  auto& scoped = s->ScopedEntry(p, bytes);
+  auto& gm = s->gm_known[PipeIndex(dst)];
+  for (int q = 0; q < kPipeCount; ++q) {
+    scoped[PipeIndex(dst)][q] = std::max(scoped[PipeIndex(dst)][q], it->second.second.snapshot[q]);
+    gm[q] = std::max(gm[q], it->second.second.gm_snapshot[q]);
+  }
+  // Later accesses of the waiting pipe must not share an epoch with earlier ones (same-pipe
+  // ordering of MTE2/MTE3 copies is epoch-based).
+  ++s->epoch[PipeIndex(dst)];
+  s->queue_flags.erase(it);
+}
+
+void OnSyncAll() {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  ++s->phase;
+}
+
+void Release(uint64_t key) {
+  BlockState* s = Active();
+  if (s == nullptr || s->launch == nullptr) return;
+  CrossClock c = s->clock;
+  c[s->block] = s->xepoch;
+  s->launch->Publish(key, c);
+  ++s->xepoch;
+}
+
+void Acquire(uint64_t key) {
+  BlockState* s = Active();
+  if (s == nullptr || s->launch == nullptr) return;
+  bool grew = false;
+  for (const auto& [block, e] : s->launch->Fetch(key)) {
+    if (block == s->block) continue;
+    uint32_t& mine = s->clock[block];
+    if (e > mine) {
+      mine = e;
+      grew = true;
+    }
+  }
+  if (grew) s->clocks.push_back(s->clock);
+}
+
+}  // namespace lngrad::aicore::san
