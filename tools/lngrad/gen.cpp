@@ -242,7 +242,7 @@ io::Json GenManifest(const GenRequest& req) {
   manifest["eps"] = req.p.eps;
   manifest["seed"] = req.p.seed;
   manifest["dist"] = req.dist.text;
-  manifest["golden"] = "float64 reference (tools/lngrad/golden.cpp), rounded once to the dtype";
+  manifest["golden"] = "float64 reference (src/ops/golden.cpp), rounded once to the dtype";
   return manifest;
 }
 
