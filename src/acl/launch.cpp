@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
 #include "lngrad/product.h"
 #include "debug_print.h"
 #include "lngrad_acl/launch.h"

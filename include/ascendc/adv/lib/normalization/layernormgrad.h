@@ -42,12 +42,12 @@
 #include <string>
 #include <type_traits>
 
-#include "../../kernel_tiling/kernel_tiling.h"
-#include "../../lngrad_aicore/check.h"
-#include "../../lngrad_aicore/defs.h"
-#include "../../lngrad_aicore/half.h"
-#include "../../lngrad_aicore/pipe.h"
-#include "../../lngrad_aicore/tensor.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/half.h"
+#include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/tensor.h"
 #include "lngrad/product.h"
 #include "lngrad_adv/normalization.h"
 
