@@ -24,7 +24,7 @@
 #endif
 
 #include "bench_common.h"
-#include "core/thread_pool.h"
+#include "thread_pool.h"
 
 namespace {
 

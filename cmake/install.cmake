@@ -5,8 +5,8 @@
 include(CMakePackageConfigHelpers)
 
 set(LNGRAD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/lngrad)
-set(LNGRAD_EXPORTED_TARGETS lngrad_base lngrad_core lngrad_aicore lngrad_adv lngrad_tiling
-    lngrad_acl lngrad_ascendc)
+set(LNGRAD_EXPORTED_TARGETS lngrad_base lngrad_core lngrad_aicore lngrad_tiling_data lngrad_adv
+    lngrad_tiling lngrad_acl lngrad_kernel_operator lngrad_ascendc)
 install(TARGETS ${LNGRAD_EXPORTED_TARGETS}
   EXPORT lngradTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -45,7 +45,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/cmake/asc/asc_modules
 # Build tree: lngrad's targets exported where they are built (with the build-only flag targets
 # they name as link-only dependencies), the modules from the source tree.
 set(_lngrad_build_cmakedir ${PROJECT_BINARY_DIR}/asc/lngrad)
-export(TARGETS ${LNGRAD_EXPORTED_TARGETS} lngrad_warnings lngrad_strict_fp NAMESPACE lngrad::
+export(TARGETS ${LNGRAD_EXPORTED_TARGETS} lngrad_warnings lngrad_strict_fp lngrad_aicore_simd
+  NAMESPACE lngrad::
   FILE ${_lngrad_build_cmakedir}/lngradTargets.cmake)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/lngrad-config.cmake.in
   ${_lngrad_build_cmakedir}/lngrad-config.cmake INSTALL_DESTINATION ${_lngrad_build_cmakedir}

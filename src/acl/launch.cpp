@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
 #include "lngrad/product.h"
 #include "debug_print.h"
 #include "lngrad_acl/launch.h"
@@ -75,8 +75,8 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   options.cce_auto_sync = cce_auto_sync;
   try {
     LaunchPrints prints(blocks);
-    status = aicore::detail::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block),
-                                       options, &failures);
+    status = aicore::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block), options,
+                               &failures);
   } catch (const std::exception& e) {
     status = Status::Internal(e.what());
   } catch (...) {

@@ -4,7 +4,8 @@
 #include <new>
 #include <string>
 
-#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "lngrad_aicore/sanitizer.h"
 #include "state.h"
 
 namespace lngrad::acl::detail {

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-#include "aicore/instructions-inl.h"
+#include "lngrad_aicore/instructions-inl.h"
 #include "row_kernels.h"
 
 HWY_BEFORE_NAMESPACE();

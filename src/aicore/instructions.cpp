@@ -8,7 +8,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "instructions-inl.h"
+#include "lngrad_aicore/instructions-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace lngrad::aicore {

@@ -530,8 +530,6 @@ Status CheckImplEnvironment() {
 
 }  // namespace
 
-namespace detail {
-
 Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
                  const LaunchOptions& options, std::vector<BlockFailure>* failures) {
   failures->clear();
@@ -604,6 +602,8 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
                                       [](const BlockFailure& f) { return f.check != "exception"; });
   return all_checks ? Status::InvalidArgument(summary) : Status::Internal(summary);
 }
+
+namespace detail {
 
 void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
                        bool cce_auto_sync) {

@@ -28,8 +28,8 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
-#include "core/kernels.h"
-#include "core/lane_sums.h"
+#include "kernels.h"
+#include "lane_sums.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace lngrad::core {

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "core/kernels.h"
-#include "core/lane_sums.h"
+#include "kernels.h"
+#include "lane_sums.h"
 
 namespace lngrad::core {
 namespace {

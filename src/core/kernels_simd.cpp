@@ -1,11 +1,11 @@
 // Compiles kernels-inl.h once per Highway target and exports the run-time dispatch.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "core/kernels_simd.cpp"
+#define HWY_TARGET_INCLUDE "kernels_simd.cpp"
 #include <hwy/foreach_target.h>  // must come before highway.h
 
 #include <hwy/highway.h>
 
-#include "core/kernels-inl.h"
+#include "kernels-inl.h"
 
 #if HWY_ONCE
 namespace lngrad::core {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/kernels.h"
+#include "kernels.h"
 
 namespace lngrad::core {
 

@@ -19,9 +19,9 @@
 
 #include <hwy/targets.h>
 
-#include "core/kernels.h"
-#include "core/thread_pool.h"
-#include "core/validate.h"
+#include "kernels.h"
+#include "thread_pool.h"
+#include "validate.h"
 #include "lngrad/lngrad.h"
 
 namespace lngrad {

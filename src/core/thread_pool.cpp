@@ -1,4 +1,4 @@
-#include "core/thread_pool.h"
+#include "thread_pool.h"
 
 #include <algorithm>
 #include <system_error>

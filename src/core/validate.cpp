@@ -1,4 +1,4 @@
-#include "core/validate.h"
+#include "validate.h"
 
 #include <charconv>
 #include <cmath>

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <optional>
 
-#include "io/byte_order.h"
+#include "byte_order.h"
 
 namespace lngrad::io {
 namespace {

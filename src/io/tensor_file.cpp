@@ -17,7 +17,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "io/byte_order.h"
+#include "byte_order.h"
 #include "io/npy.h"
 
 namespace lngrad::io {

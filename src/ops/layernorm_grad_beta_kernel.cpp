@@ -12,7 +12,7 @@
 // Any H: rows that are not a multiple of 32 bytes are padded to 32 bytes in UB with 0
 // (DataCopyPad), and the API gets hLength = originalHLength = the storage H: its vector path
 // strides rows by originalHLength (spec §3.3). The padded columns' sums (0) are never copied out.
-#include "ops/kernel_common.h"
+#include "kernel_common.h"
 
 namespace lngrad::ops::kernel {
 

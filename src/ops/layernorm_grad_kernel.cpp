@@ -11,7 +11,7 @@
 // run over the storage H (spec §1.11), so the padding must add 0 to each: dy and gamma are
 // padded with 0 and x with its row's mean (x - mean = 0 there). Only the real columns of pdX and
 // resForGamma are copied out.
-#include "ops/kernel_common.h"
+#include "kernel_common.h"
 
 namespace lngrad::ops::kernel {
 

@@ -1,7 +1,7 @@
 // Forward LayerNorm operator: the kernel (device code). Same structure as the LayerNormGrad
 // operator: each block walks its rows in tiles; CopyIn x, Compute with AscendC::LayerNorm
 // (output, mean, variance), CopyOut; gamma and beta are loaded once per block.
-#include "ops/kernel_common.h"
+#include "kernel_common.h"
 
 namespace lngrad::ops::kernel {
 

@@ -65,7 +65,12 @@ TEST(Driver, CompileCommandOfAnAscSource) {
                                              "op.o",
                                              "-c",
                                              "src/op.asc",
-                                             "-I/opt/lngrad/include/ascendc",
+                                             "-I/opt/lngrad/include/ascendc/kernel_operator",
+                                             "-I/opt/lngrad/include/ascendc/aicore",
+                                             "-I/opt/lngrad/include/ascendc/adv",
+                                             "-I/opt/lngrad/include/ascendc/tiling_data",
+                                             "-I/opt/lngrad/include/ascendc/tiling_host",
+                                             "-I/opt/lngrad/include/ascendc/acl_host",
                                              "-I/opt/lngrad/include",
                                              "-include",
                                              "lngrad_acl/launch.h"};

@@ -14,6 +14,11 @@ struct ArchName {
   std::string_view option;
   NpuArch arch;
 };
+// The Ascend C include roots under include/ascendc, one per layer (CONTRIBUTING.md's table of
+// layers): kernel code sees them all, as with lngrad::ascendc.
+constexpr std::array<std::string_view, 6> kLayerRoots = {
+    "kernel_operator", "aicore", "adv", "tiling_data", "tiling_host", "acl_host"};
+
 constexpr std::array<ArchName, 3> kArchs = {{
     {"dav-2201", NpuArch::k2201},
     {"dav-2002", NpuArch::k2002},
@@ -341,7 +346,9 @@ void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* 
   }
   // After the user's -I, so that a project may shadow one of our headers. The Ascend C headers
   // include lngrad's own (lngrad/status.h) from the directory above.
-  inv->argv.push_back("-I" + config.include_root);
+  for (const std::string_view root : kLayerRoots) {
+    inv->argv.push_back("-I" + config.include_root + "/" + std::string(root));
+  }
   inv->argv.push_back("-I" + DirName(config.include_root));
   inv->argv.push_back("-include");
   inv->argv.push_back("lngrad_acl/launch.h");
@@ -390,7 +397,7 @@ The ASC compiler of lngrad: compiles Ascend C sources (.asc) for the simulated A
 CPU. Each kernel<<<numBlocks, l2ctrl, stream>>>(args) launch becomes a call of
 ::lngrad::acl::LaunchKernel; the rewritten source keeps the .asc's line numbers (#line), and the
 configured C++ compiler compiles it as C++20 with ASCENDC_CPU_DEBUG, __NPU_ARCH__ and
-LNGRAD_DEFAULT_SOC defined, lngrad's Ascend C include root on the include path and
+LNGRAD_DEFAULT_SOC defined, lngrad's Ascend C include roots on the include path and
 lngrad_acl/launch.h force-included. Without .asc inputs the command goes to the C++ compiler
 unchanged (linking).
 

@@ -60,7 +60,7 @@ std::string IncludeRoot() {
     std::string exe(buf.data(), static_cast<size_t>(n));
     const std::string dir = exe.substr(0, exe.rfind('/'));
     const std::string installed = dir + "/" + LNGRAD_ASC_RELATIVE_INCLUDE_ROOT;
-    if (IsFile(installed + "/kernel_operator.h")) return installed;
+    if (IsFile(installed + "/kernel_operator/kernel_operator.h")) return installed;
   }
   return LNGRAD_ASC_SOURCE_INCLUDE_ROOT;
 }

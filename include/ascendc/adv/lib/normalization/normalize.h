@@ -22,7 +22,7 @@
 #include <string>
 #include <type_traits>
 
-#include "layernormgrad.h"
+#include "lngrad_adv/checks.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "normalize_utils.h"
 

@@ -24,7 +24,7 @@
 #include <string>
 #include <type_traits>
 
-#include "layernormgrad.h"
+#include "lngrad_adv/checks.h"
 
 namespace AscendC {
 

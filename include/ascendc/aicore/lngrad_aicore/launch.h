@@ -54,6 +54,13 @@ struct BlockFailure {
 // anything other than KernelCheckError. Blocks that fail do not stop the others.
 Status Launch(uint32_t numBlocks, std::function<void()> kernel, const LaunchOptions& options = {});
 
+// The launcher behind Launch and ICPU_RUN_KF, for the runtimes built on the simulated device
+// (lngrad_acl's <<<>>> launcher): Launch under the kernel's name, which the failures printed to
+// stderr carry, and *failures filled with the failed blocks (sorted by block index); the Status
+// covers the launch parameters and the failures.
+Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
+                 const LaunchOptions& options, std::vector<BlockFailure>* failures);
+
 // Caller memory registered as GM for the object's lifetime (lngrad extension), so kernels can
 // read and write host data in place instead of through GmAlloc copies. While registered, GM
 // accesses that start inside [p, p + bytes) are bounded by it like a GmAlloc block of `bytes`
@@ -92,10 +99,8 @@ size_t GmPoolCachedBytes();
 
 namespace detail {
 
-// The launcher behind Launch and ICPU_RUN_KF. Fills *failures (sorted by block index) and
-// prints them to stderr; the Status covers the launch parameters and the failures.
-Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
-                 const LaunchOptions& options, std::vector<BlockFailure>* failures);
+// The spelling the layer's own tests use.
+using ::lngrad::aicore::RunBlocks;
 // ICPU_RUN_KF: throws std::invalid_argument for bad launch parameters and rethrows the first
 // failed block's exception (KernelCheckError for a kernel check).
 void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
