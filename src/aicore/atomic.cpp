@@ -6,7 +6,9 @@
 #include <mutex>
 #include <string>
 
+#include "lngrad_aicore/repeat_base.h"
 #include "lngrad_aicore/sys.h"
+#include "name_table.h"
 
 namespace lngrad::aicore::detail {
 namespace {
@@ -22,23 +24,9 @@ std::mutex& AtomicMutex() {
 }
 
 const char* TypeName(AtomicType t) {
-  switch (t) {
-    case AtomicType::kFloat:
-      return "float";
-    case AtomicType::kHalf:
-      return "half";
-    case AtomicType::kInt16:
-      return "int16_t";
-    case AtomicType::kInt32:
-      return "int32_t";
-    case AtomicType::kInt8:
-      return "int8_t";
-    case AtomicType::kBf16:
-      return "bfloat16_t";
-    case AtomicType::kOff:
-      break;
-  }
-  return "none";
+  static constexpr const char* kNames[] = {"none",    "float",  "half",      "int16_t",
+                                           "int32_t", "int8_t", "bfloat16_t"};
+  return NameAt(kNames, t, "none");
 }
 
 uint32_t TypeBytes(AtomicType t) {
@@ -77,16 +65,8 @@ bool ProductHasType(AtomicType t, bool max_min) {
   return false;
 }
 
-template <typename T>
-T Load(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-template <typename T>
-void Store(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
+using rep::Load;
+using rep::Store;
 
 template <typename T>
 T Pick(AtomicOp op, T a, T b) {

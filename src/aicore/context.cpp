@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <new>
 #include <string>
@@ -10,6 +11,7 @@
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/vector_ops.h"
+#include "name_table.h"
 
 namespace lngrad::aicore {
 namespace {
@@ -66,6 +68,20 @@ std::string TensorDescription(const detail::TensorView& v) {
          AscendC::PositionName(v.pos) + ", " + std::to_string(v.size_bytes) + " B";
 }
 
+// A switch that is on unless the environment variable `name` is "0", read once (the first
+// caller's value stays) unless set before: state is -1 until then, else 0 or 1.
+bool EnvSwitch(std::atomic<int>& state, const char* name) {
+  int v = state.load(std::memory_order_relaxed);
+  if (v < 0) {
+    const char* env = std::getenv(name);
+    const int from_env = (env != nullptr && std::strcmp(env, "0") == 0) ? 0 : 1;
+    int expected = -1;
+    state.compare_exchange_strong(expected, from_env, std::memory_order_relaxed);
+    v = state.load(std::memory_order_relaxed);
+  }
+  return v == 1;
+}
+
 }  // namespace
 
 KernelCheckError::KernelCheckError(int64_t block_idx, std::string check, std::string message)
@@ -74,17 +90,7 @@ KernelCheckError::KernelCheckError(int64_t block_idx, std::string check, std::st
       check_(std::move(check)),
       message_(std::move(message)) {}
 
-bool CheckedMode() {
-  int v = g_checked.load(std::memory_order_relaxed);
-  if (v < 0) {
-    const char* env = std::getenv("LNGRAD_CHECKED");
-    const int from_env = (env != nullptr && std::strcmp(env, "0") == 0) ? 0 : 1;
-    int expected = -1;
-    g_checked.compare_exchange_strong(expected, from_env, std::memory_order_relaxed);
-    v = g_checked.load(std::memory_order_relaxed);
-  }
-  return v == 1;
-}
+bool CheckedMode() { return EnvSwitch(g_checked, "LNGRAD_CHECKED"); }
 
 void SetCheckedMode(bool on) { g_checked.store(on ? 1 : 0, std::memory_order_relaxed); }
 
@@ -114,17 +120,7 @@ BlockContext& RequireBlockContext(std::string_view api) {
   return *t_block_ctx;
 }
 
-bool StandaloneBlocks() {
-  int v = g_standalone.load(std::memory_order_relaxed);
-  if (v < 0) {
-    const char* env = std::getenv("LNGRAD_STANDALONE_BLOCK");
-    const int from_env = (env != nullptr && std::strcmp(env, "0") == 0) ? 0 : 1;
-    int expected = -1;
-    g_standalone.compare_exchange_strong(expected, from_env, std::memory_order_relaxed);
-    v = g_standalone.load(std::memory_order_relaxed);
-  }
-  return v == 1;
-}
+bool StandaloneBlocks() { return EnvSwitch(g_standalone, "LNGRAD_STANDALONE_BLOCK"); }
 
 void SetStandaloneBlocks(bool on) { g_standalone.store(on ? 1 : 0, std::memory_order_relaxed); }
 
@@ -273,43 +269,12 @@ void RaiseBadPosition(const char* api, AscendC::TPosition pos) {
 namespace AscendC {
 
 const char* PositionName(TPosition p) noexcept {
-  switch (p) {
-    case TPosition::GM:
-      return "GM";
-    case TPosition::A1:
-      return "A1";
-    case TPosition::A2:
-      return "A2";
-    case TPosition::B1:
-      return "B1";
-    case TPosition::B2:
-      return "B2";
-    case TPosition::C1:
-      return "C1";
-    case TPosition::C2:
-      return "C2";
-    case TPosition::CO1:
-      return "CO1";
-    case TPosition::CO2:
-      return "CO2";
-    case TPosition::VECIN:
-      return "VECIN";
-    case TPosition::VECOUT:
-      return "VECOUT";
-    case TPosition::VECCALC:
-      return "VECCALC";
-    case TPosition::SPM:
-      return "SPM";
-    case TPosition::TSCM:
-      return "TSCM";
-    case TPosition::C2PIPE2GM:
-      return "C2PIPE2GM";
-    case TPosition::C2PIPE2LOCAL:
-      return "C2PIPE2LOCAL";
-    case TPosition::MAX:
-      return "MAX";
-  }
-  return "?";
+  // In the enum's order (LCM and SHM are other names of VECCALC and SPM).
+  static constexpr const char* kNames[] = {
+      "GM",    "A1",     "A2",      "B1",  "B2",   "C1",        "C2",           "CO1", "CO2",
+      "VECIN", "VECOUT", "VECCALC", "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL", "MAX"};
+  static_assert(std::size(kNames) == static_cast<size_t>(TPosition::MAX) + 1);
+  return lngrad::aicore::detail::NameAt(kNames, p, "?");
 }
 
 }  // namespace AscendC

@@ -24,6 +24,7 @@
 
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/tensor.h"
+#include "name_table.h"
 
 namespace lngrad::aicore::detail {
 namespace {
@@ -51,15 +52,9 @@ RegistryMap& Registry() {
 std::atomic<uint64_t> g_generation{1};
 
 const char* KindName(GmKind k) {
-  switch (k) {
-    case GmKind::kAlloc:
-      return "GmAlloc block";
-    case GmKind::kPool:
-      return "pooled GM block";
-    case GmKind::kRegistered:
-      return "registered GM region";
-  }
-  return "GM region";
+  static constexpr const char* kNames[] = {"GmAlloc block", "pooled GM block",
+                                           "registered GM region"};
+  return NameAt(kNames, k, "GM region");
 }
 
 // Per-thread cache of regions that held an access.

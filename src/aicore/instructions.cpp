@@ -65,6 +65,9 @@ HWY_AFTER_NAMESPACE();
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+
+#include "name_table.h"
 
 namespace lngrad::aicore {
 
@@ -158,181 +161,120 @@ const char* SimdTargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameSimd)(); }
 // ---------------------------------------------------------------------------------------------
 // Element-wise instructions.
 
+namespace {
+
+// The scalar loops of the element-wise instructions, once for float and Half: each element is
+// widened to float, computed in float and narrowed back (rounded once for Half, exact for float),
+// dst[i] written after a[i] and b[i] are read, in increasing i.
+float Widen(float f) { return f; }
+// d = a float result (rounded once for Half), d = a double one (rounded once to E).
+void Put(float& d, float f) { d = f; }
+void Put(Half& d, float f) { d = Narrow(f); }
+void PutDouble(float& d, double x) { d = static_cast<float>(x); }
+void PutDouble(Half& d, double x) { d = DoubleToHalf(x); }
+
+template <typename E>
+void BinaryLoop(BinaryOp op, E* dst, const E* a, const E* b, size_t n) {
+  const auto each = [&](auto f) {
+    for (size_t i = 0; i < n; ++i) Put(dst[i], f(Widen(a[i]), Widen(b[i])));
+  };
+  switch (op) {
+    case BinaryOp::kAdd:
+      return each([](float x, float y) { return x + y; });
+    case BinaryOp::kSub:
+      return each([](float x, float y) { return x - y; });
+    case BinaryOp::kMul:
+      return each([](float x, float y) { return x * y; });
+    case BinaryOp::kDiv:
+      return each([](float x, float y) { return x / y; });
+    case BinaryOp::kMax:
+      return each([](float x, float y) { return x > y ? x : y; });
+    case BinaryOp::kMin:
+      return each([](float x, float y) { return x < y ? x : y; });
+  }
+}
+
+template <typename E>
+void ScalarLoop(ScalarOp op, E* dst, const E* a, float s, size_t n) {
+  const auto each = [&](auto f) {
+    for (size_t i = 0; i < n; ++i) Put(dst[i], f(Widen(a[i])));
+  };
+  switch (op) {
+    case ScalarOp::kAdds:
+      return each([s](float x) { return x + s; });
+    case ScalarOp::kSubs:
+      return each([s](float x) { return x - s; });
+    case ScalarOp::kMuls:
+      return each([s](float x) { return x * s; });
+    case ScalarOp::kDivs:
+      return each([s](float x) { return x / s; });
+    case ScalarOp::kMaxs:
+      return each([s](float x) { return x > s ? x : s; });
+    case ScalarOp::kMins:
+      return each([s](float x) { return x < s ? x : s; });
+  }
+}
+
+template <typename E>
+void UnaryLoop(UnaryOp op, E* dst, const E* a, size_t n) {
+  const auto each = [&](auto f) {
+    for (size_t i = 0; i < n; ++i) Put(dst[i], f(Widen(a[i])));
+  };
+  switch (op) {
+    case UnaryOp::kSqrt:
+      return each([](float x) { return std::sqrt(x); });
+    case UnaryOp::kRecip:
+      return each([](float x) { return 1.0f / x; });
+    case UnaryOp::kAbs:
+      return each([](float x) { return std::fabs(x); });
+    case UnaryOp::kRelu:
+      return each([](float x) { return x > 0.0f ? x : 0.0f; });
+    case UnaryOp::kExp:
+    case UnaryOp::kLn:
+    case UnaryOp::kRsqrt:
+      // In double, rounded once to E.
+      for (size_t i = 0; i < n; ++i) PutDouble(dst[i], UnaryDouble(op, Widen(a[i])));
+      return;
+  }
+}
+
+}  // namespace
+
 void Ops::Binary(BinaryOp op, float* dst, const float* a, const float* b, size_t n) const {
   if (simd && !PartialOverlap(dst, a, n) && !PartialOverlap(dst, b, n)) {
-    HWY_DYNAMIC_DISPATCH(BinarySimd)(static_cast<int>(op), dst, a, b, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(BinarySimd)(static_cast<int>(op), dst, a, b, n);
   }
-  switch (op) {
-    case BinaryOp::kAdd:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] + b[i];
-      break;
-    case BinaryOp::kSub:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] - b[i];
-      break;
-    case BinaryOp::kMul:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] * b[i];
-      break;
-    case BinaryOp::kDiv:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] / b[i];
-      break;
-    case BinaryOp::kMax:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > b[i] ? a[i] : b[i];
-      break;
-    case BinaryOp::kMin:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] < b[i] ? a[i] : b[i];
-      break;
-  }
+  BinaryLoop(op, dst, a, b, n);
 }
-
 void Ops::Binary(BinaryOp op, Half* dst, const Half* a, const Half* b, size_t n) const {
   if (simd && !PartialOverlap(dst, a, n) && !PartialOverlap(dst, b, n)) {
-    HWY_DYNAMIC_DISPATCH(BinaryHalfSimd)(static_cast<int>(op), dst, a, b, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(BinaryHalfSimd)(static_cast<int>(op), dst, a, b, n);
   }
-  switch (op) {
-    case BinaryOp::kAdd:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) + Widen(b[i]));
-      break;
-    case BinaryOp::kSub:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) - Widen(b[i]));
-      break;
-    case BinaryOp::kMul:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) * Widen(b[i]));
-      break;
-    case BinaryOp::kDiv:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / Widen(b[i]));
-      break;
-    case BinaryOp::kMax:
-      for (size_t i = 0; i < n; ++i) {
-        const float x = Widen(a[i]);
-        const float y = Widen(b[i]);
-        dst[i] = Narrow(x > y ? x : y);
-      }
-      break;
-    case BinaryOp::kMin:
-      for (size_t i = 0; i < n; ++i) {
-        const float x = Widen(a[i]);
-        const float y = Widen(b[i]);
-        dst[i] = Narrow(x < y ? x : y);
-      }
-      break;
-  }
+  BinaryLoop(op, dst, a, b, n);
 }
-
 void Ops::Scalar(ScalarOp op, float* dst, const float* a, float s, size_t n) const {
   if (simd && !PartialOverlap(dst, a, n)) {
-    HWY_DYNAMIC_DISPATCH(ScalarSimd)(static_cast<int>(op), dst, a, s, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(ScalarSimd)(static_cast<int>(op), dst, a, s, n);
   }
-  switch (op) {
-    case ScalarOp::kAdds:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] + s;
-      break;
-    case ScalarOp::kSubs:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] - s;
-      break;
-    case ScalarOp::kMuls:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] * s;
-      break;
-    case ScalarOp::kDivs:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] / s;
-      break;
-    case ScalarOp::kMaxs:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > s ? a[i] : s;
-      break;
-    case ScalarOp::kMins:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] < s ? a[i] : s;
-      break;
-  }
+  ScalarLoop(op, dst, a, s, n);
 }
-
 void Ops::Scalar(ScalarOp op, Half* dst, const Half* a, float s, size_t n) const {
   if (simd && !PartialOverlap(dst, a, n)) {
-    HWY_DYNAMIC_DISPATCH(ScalarHalfSimd)(static_cast<int>(op), dst, a, s, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(ScalarHalfSimd)(static_cast<int>(op), dst, a, s, n);
   }
-  switch (op) {
-    case ScalarOp::kAdds:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) + s);
-      break;
-    case ScalarOp::kSubs:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) - s);
-      break;
-    case ScalarOp::kMuls:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) * s);
-      break;
-    case ScalarOp::kDivs:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(Widen(a[i]) / s);
-      break;
-    case ScalarOp::kMaxs:
-      for (size_t i = 0; i < n; ++i) {
-        const float x = Widen(a[i]);
-        dst[i] = Narrow(x > s ? x : s);
-      }
-      break;
-    case ScalarOp::kMins:
-      for (size_t i = 0; i < n; ++i) {
-        const float x = Widen(a[i]);
-        dst[i] = Narrow(x < s ? x : s);
-      }
-      break;
-  }
+  ScalarLoop(op, dst, a, s, n);
 }
-
 void Ops::Unary(UnaryOp op, float* dst, const float* a, size_t n) const {
   if (simd && SimdUnary(op) && !PartialOverlap(dst, a, n)) {
-    HWY_DYNAMIC_DISPATCH(UnarySimd)(static_cast<int>(op), dst, a, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(UnarySimd)(static_cast<int>(op), dst, a, n);
   }
-  switch (op) {
-    case UnaryOp::kSqrt:
-      for (size_t i = 0; i < n; ++i) dst[i] = std::sqrt(a[i]);
-      break;
-    case UnaryOp::kRecip:
-      for (size_t i = 0; i < n; ++i) dst[i] = 1.0f / a[i];
-      break;
-    case UnaryOp::kAbs:
-      for (size_t i = 0; i < n; ++i) dst[i] = std::fabs(a[i]);
-      break;
-    case UnaryOp::kRelu:
-      for (size_t i = 0; i < n; ++i) dst[i] = a[i] > 0.0f ? a[i] : 0.0f;
-      break;
-    case UnaryOp::kExp:
-    case UnaryOp::kLn:
-    case UnaryOp::kRsqrt:
-      for (size_t i = 0; i < n; ++i) dst[i] = static_cast<float>(UnaryDouble(op, a[i]));
-      break;
-  }
+  UnaryLoop(op, dst, a, n);
 }
-
 void Ops::Unary(UnaryOp op, Half* dst, const Half* a, size_t n) const {
   if (simd && SimdUnary(op) && !PartialOverlap(dst, a, n)) {
-    HWY_DYNAMIC_DISPATCH(UnaryHalfSimd)(static_cast<int>(op), dst, a, n);
-    return;
+    return HWY_DYNAMIC_DISPATCH(UnaryHalfSimd)(static_cast<int>(op), dst, a, n);
   }
-  switch (op) {
-    case UnaryOp::kSqrt:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::sqrt(Widen(a[i])));
-      break;
-    case UnaryOp::kRecip:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(1.0f / Widen(a[i]));
-      break;
-    case UnaryOp::kAbs:
-      for (size_t i = 0; i < n; ++i) dst[i] = Narrow(std::fabs(Widen(a[i])));
-      break;
-    case UnaryOp::kRelu:
-      for (size_t i = 0; i < n; ++i) {
-        const float x = Widen(a[i]);
-        dst[i] = Narrow(x > 0.0f ? x : 0.0f);
-      }
-      break;
-    case UnaryOp::kExp:
-    case UnaryOp::kLn:
-    case UnaryOp::kRsqrt:
-      for (size_t i = 0; i < n; ++i) dst[i] = DoubleToHalf(UnaryDouble(op, Widen(a[i])));
-      break;
-  }
+  UnaryLoop(op, dst, a, n);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,23 +371,9 @@ Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept {
 }
 
 const char* RoundModeName(AscendC::RoundMode mode) noexcept {
-  switch (mode) {
-    case AscendC::RoundMode::CAST_NONE:
-      return "CAST_NONE";
-    case AscendC::RoundMode::CAST_RINT:
-      return "CAST_RINT";
-    case AscendC::RoundMode::CAST_FLOOR:
-      return "CAST_FLOOR";
-    case AscendC::RoundMode::CAST_CEIL:
-      return "CAST_CEIL";
-    case AscendC::RoundMode::CAST_ROUND:
-      return "CAST_ROUND";
-    case AscendC::RoundMode::CAST_TRUNC:
-      return "CAST_TRUNC";
-    case AscendC::RoundMode::CAST_ODD:
-      return "CAST_ODD";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                                           "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+  return detail::NameAt(kNames, mode, "?");
 }
 
 Half FloatToHalfSaturate(float f) {
@@ -461,27 +389,17 @@ namespace {
 // x (a float's value) rounded to an integral value in `mode`; the sign of a zero result is x's.
 double RoundIntegral(double x, AscendC::RoundMode mode) {
   using AscendC::RoundMode;
+  if (mode == RoundMode::CAST_FLOOR) return std::floor(x);
+  if (mode == RoundMode::CAST_CEIL) return std::ceil(x);
+  if (mode == RoundMode::CAST_TRUNC) return std::trunc(x);
+  if (mode == RoundMode::CAST_ROUND) return std::round(x);  // ties away from zero
+  const double f = std::floor(x);
   double r = 0;
-  switch (mode) {
-    case RoundMode::CAST_FLOOR:
-      return std::floor(x);
-    case RoundMode::CAST_CEIL:
-      return std::ceil(x);
-    case RoundMode::CAST_TRUNC:
-      return std::trunc(x);
-    case RoundMode::CAST_ROUND:
-      return std::round(x);  // ties away from zero
-    case RoundMode::CAST_ODD: {
-      const double f = std::floor(x);
-      r = (f == x || std::fmod(f, 2.0) != 0) ? f : f + 1;
-      break;
-    }
-    default: {  // CAST_NONE, CAST_RINT: ties to even
-      const double f = std::floor(x);
-      const double diff = x - f;
-      r = (diff > 0.5 || (diff == 0.5 && std::fmod(f, 2.0) != 0)) ? f + 1 : f;
-      break;
-    }
+  if (mode == RoundMode::CAST_ODD) {
+    r = (f == x || std::fmod(f, 2.0) != 0) ? f : f + 1;
+  } else {  // CAST_NONE, CAST_RINT: ties to even
+    const double diff = x - f;
+    r = (diff > 0.5 || (diff == 0.5 && std::fmod(f, 2.0) != 0)) ? f + 1 : f;
   }
   return r == 0 ? std::copysign(0.0, x) : r;
 }

@@ -1,5 +1,6 @@
 // KERNEL_LOG and the assertion macros of lngrad_aicore/kernel_log.h.
 #include "lngrad_aicore/kernel_log.h"
+#include "name_table.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -10,17 +11,8 @@ namespace lngrad::aicore::detail {
 namespace {
 
 const char* LevelName(AscendC::LogLevel level) {
-  switch (level) {
-    case AscendC::LogLevel::KERNEL_DEBUG:
-      return "DEBUG";
-    case AscendC::LogLevel::KERNEL_INFO:
-      return "INFO";
-    case AscendC::LogLevel::KERNEL_WARN:
-      return "WARN";
-    case AscendC::LogLevel::KERNEL_ERROR:
-      return "ERROR";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"DEBUG", "INFO", "WARN", "ERROR"};
+  return NameAt(kNames, level, "?");
 }
 
 // Blocks log from several threads: one lock keeps each line whole.

@@ -5,6 +5,7 @@
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/static_tensor.h"
 #include "lngrad_aicore/sys.h"
+#include "name_table.h"
 
 namespace AscendC {
 namespace {
@@ -102,17 +103,8 @@ TPipe* GetTPipePtr() { return lngrad::aicore::RequireBlockContext("GetTPipePtr")
 
 namespace detail_rt {
 const char* BufStateName(BufState s) noexcept {
-  switch (s) {
-    case BufState::kFree:
-      return "FREE";
-    case BufState::kOccupied:
-      return "OCCUPIED";
-    case BufState::kEnQue:
-      return "ENQUE";
-    case BufState::kDeQue:
-      return "DEQUE";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"FREE", "OCCUPIED", "ENQUE", "DEQUE"};
+  return lngrad::aicore::detail::NameAt(kNames, s, "?");
 }
 }  // namespace detail_rt
 
@@ -162,9 +154,8 @@ void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids,
   }
   pool = BufPoolState{};
   pool.ctx = ctx;
-  pool.start = addr;
+  pool.start = pool.cur = addr;
   pool.len = len;
-  pool.cur = addr;
   pool.max_ids = max_ids;
   pool.pos = pos;
 }

@@ -6,6 +6,7 @@
 #include "lngrad_aicore/compare_ops.h"
 #include "lngrad_aicore/gather_ops.h"
 #include "lngrad_aicore/reduce_ops.h"
+#include "name_table.h"
 
 namespace lngrad::aicore::detail::rep {
 
@@ -133,30 +134,20 @@ uint8_t* CmpMaskRegister() {
 NpuArch RunningArch() { return CurrentBlockProduct().arch; }
 
 const char* OrderName(AscendC::ReduceOrder o) {
-  switch (o) {
-    case AscendC::ReduceOrder::ORDER_VALUE_INDEX:
-      return "ORDER_VALUE_INDEX";
-    case AscendC::ReduceOrder::ORDER_INDEX_VALUE:
-      return "ORDER_INDEX_VALUE";
-    case AscendC::ReduceOrder::ORDER_ONLY_VALUE:
-      return "ORDER_ONLY_VALUE";
-    case AscendC::ReduceOrder::ORDER_ONLY_INDEX:
-      return "ORDER_ONLY_INDEX";
-  }
-  return "?";
+  static constexpr const char* kNames[] = {"ORDER_VALUE_INDEX", "ORDER_INDEX_VALUE",
+                                           "ORDER_ONLY_VALUE", "ORDER_ONLY_INDEX"};
+  return NameAt(kNames, o, "?");
 }
 
 const char* CmpModeName(AscendC::CMPMODE m) {
-  static const char* const kNames[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
-  const auto i = static_cast<uint32_t>(m);
-  return i < 6 ? kNames[i] : "?";
+  static constexpr const char* kNames[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
+  return NameAt(kNames, m, "?");
 }
 
 const char* SelModeName(AscendC::SELMODE m) {
-  static const char* const kNames[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE",
-                                       "VSEL_TENSOR_TENSOR_MODE"};
-  const auto i = static_cast<uint32_t>(m);
-  return i < 3 ? kNames[i] : "?";
+  static constexpr const char* kNames[] = {"VSEL_CMPMASK_SPR", "VSEL_TENSOR_SCALAR_MODE",
+                                           "VSEL_TENSOR_TENSOR_MODE"};
+  return NameAt(kNames, m, "?");
 }
 
 uint64_t MaxMinTmpElems(uint64_t first, uint32_t elem, bool with_index) {

@@ -3,6 +3,8 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <span>
 #include <string>
 
@@ -40,138 +42,79 @@ constexpr uint32_t kO = Bit(RoundMode::CAST_ODD);
 // int32_t -> half with SetDeqScale: roundMode has no effect, any value is accepted.
 constexpr uint32_t kDeq = 1u << 8;
 
-struct CastEntry {
+// The vendor's Cast tables ("支持的数据类型组合情况"), restricted to the types lngrad has: one
+// row a pair, one column a table (kTableArchs), the round modes that table allows, 0 where it
+// lacks the pair. Atlas 200I/500 A2 has no int4b_t, and its int32_t -> half is a plain CAST_NONE
+// (no SetDeqScale).
+constexpr NpuArch kTableArchs[] = {NpuArch::k1001, NpuArch::k2002, NpuArch::k2201, NpuArch::k3002,
+                                   NpuArch::k3510};
+constexpr size_t kTables = std::size(kTableArchs);
+constexpr size_t kDefaultTable = 2;  // Atlas A2/A3 (any other product)
+
+struct CastRow {
   CT src;
   CT dst;
-  uint32_t modes;
+  uint32_t modes[kTables];  // training, inference AI Core, A2/A3, 200I/500 A2, 950
+};
+constexpr CastRow kCastRows[] = {
+    {CT::kHalf, CT::kFloat, {kN, kN, kN, kN, kN}},
+    {CT::kHalf, CT::kBf16, {0, 0, 0, 0, k5}},
+    {CT::kHalf, CT::kInt4, {0, kN, k5 | kN, 0, k5}},
+    {CT::kHalf, CT::kInt8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5}},
+    {CT::kHalf, CT::kUint8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5}},
+    {CT::kHalf, CT::kInt16, {0, kR, k5, k5, k5}},
+    {CT::kHalf, CT::kInt32, {k5, k5, k5, k5, k5}},
+    {CT::kFloat, CT::kHalf, {kO | kN, kO | kN, k5 | kO | kN, k5 | kO | kN, k5 | kO | kN}},
+    {CT::kFloat, CT::kFloat, {0, 0, k5, k5, k5}},
+    {CT::kFloat, CT::kBf16, {0, 0, k5, k5, k5}},
+    {CT::kFloat, CT::kInt16, {0, 0, k5, k5, k5}},
+    {CT::kFloat, CT::kInt32, {0, 0, k5, k5, k5}},
+    {CT::kFloat, CT::kInt64, {k5, k5, k5, k5, k5}},
+    {CT::kBf16, CT::kHalf, {0, 0, 0, 0, k5}},
+    {CT::kBf16, CT::kFloat, {0, 0, kN, kN, kN}},
+    {CT::kBf16, CT::kInt32, {0, 0, k5, k5, k5}},
+    {CT::kInt4, CT::kHalf, {0, 0, kN, 0, kN}},
+    {CT::kInt4, CT::kBf16, {0, 0, 0, 0, kN}},
+    {CT::kInt4, CT::kInt16, {0, 0, 0, 0, kN}},
+    {CT::kInt8, CT::kHalf, {kN, kN, kN, kN, kN}},
+    {CT::kInt8, CT::kInt16, {0, 0, 0, 0, kN}},
+    {CT::kInt8, CT::kInt32, {0, 0, 0, 0, kN}},
+    {CT::kUint8, CT::kHalf, {kN, kN, kN, kN, kN}},
+    {CT::kUint8, CT::kUint16, {0, 0, 0, 0, kN}},
+    {CT::kUint8, CT::kUint32, {0, 0, 0, 0, kN}},
+    {CT::kInt16, CT::kHalf, {kN, kN, k5 | kN, k5 | kN, k5}},
+    {CT::kInt16, CT::kFloat, {0, 0, kN, kN, kN}},
+    {CT::kInt16, CT::kInt4, {0, 0, 0, 0, kN}},
+    {CT::kInt16, CT::kUint8, {0, 0, 0, 0, kN}},
+    {CT::kInt16, CT::kInt32, {0, 0, 0, 0, kN}},
+    {CT::kInt16, CT::kUint32, {0, 0, 0, 0, kN}},
+    {CT::kUint16, CT::kUint8, {0, 0, 0, 0, kN}},
+    {CT::kUint16, CT::kUint32, {0, 0, 0, 0, kN}},
+    {CT::kInt32, CT::kHalf, {0, kDeq, kDeq, kN, kDeq}},
+    {CT::kInt32, CT::kFloat, {kN, kN, k5 | kN, k5 | kN, k5}},
+    {CT::kInt32, CT::kUint8, {0, 0, 0, 0, kN}},
+    {CT::kInt32, CT::kInt16, {0, kN, kN, kN, kN}},
+    {CT::kInt32, CT::kUint16, {0, 0, 0, 0, kN}},
+    {CT::kInt32, CT::kInt64, {0, 0, kN, kN, kN}},
+    {CT::kUint32, CT::kUint8, {0, 0, 0, 0, kN}},
+    {CT::kUint32, CT::kInt16, {0, 0, 0, 0, kN}},
+    {CT::kUint32, CT::kUint16, {0, 0, 0, 0, kN}},
+    {CT::kInt64, CT::kFloat, {0, 0, k5, k5, k5}},
+    {CT::kInt64, CT::kInt32, {0, 0, kN, kN, kN}},
 };
 
-// The vendor's Cast tables ("支持的数据类型组合情况"), restricted to the types lngrad has.
-constexpr CastEntry kA2A3[] = {
-    {CT::kInt4, CT::kHalf, kN},
-    {CT::kInt8, CT::kHalf, kN},
-    {CT::kUint8, CT::kHalf, kN},
-    {CT::kInt16, CT::kHalf, k5 | kN},
-    {CT::kInt16, CT::kFloat, kN},
-    {CT::kHalf, CT::kInt4, k5 | kN},
-    {CT::kHalf, CT::kInt8, k5 | kN},
-    {CT::kHalf, CT::kUint8, k5 | kN},
-    {CT::kHalf, CT::kInt16, k5},
-    {CT::kHalf, CT::kInt32, k5},
-    {CT::kHalf, CT::kFloat, kN},
-    {CT::kBf16, CT::kInt32, k5},
-    {CT::kBf16, CT::kFloat, kN},
-    {CT::kInt32, CT::kInt16, kN},
-    {CT::kInt32, CT::kHalf, kDeq},
-    {CT::kInt32, CT::kFloat, k5 | kN},
-    {CT::kInt32, CT::kInt64, kN},
-    {CT::kFloat, CT::kInt16, k5},
-    {CT::kFloat, CT::kHalf, k5 | kO | kN},
-    {CT::kFloat, CT::kBf16, k5},
-    {CT::kFloat, CT::kInt32, k5},
-    {CT::kFloat, CT::kFloat, k5},
-    {CT::kFloat, CT::kInt64, k5},
-    {CT::kInt64, CT::kInt32, kN},
-    {CT::kInt64, CT::kFloat, k5},
-};
-constexpr CastEntry k950[] = {
-    {CT::kInt4, CT::kInt16, kN},    {CT::kInt4, CT::kHalf, kN},
-    {CT::kInt4, CT::kBf16, kN},     {CT::kInt8, CT::kInt16, kN},
-    {CT::kInt8, CT::kHalf, kN},     {CT::kInt8, CT::kInt32, kN},
-    {CT::kUint8, CT::kUint16, kN},  {CT::kUint8, CT::kHalf, kN},
-    {CT::kUint8, CT::kUint32, kN},  {CT::kInt16, CT::kInt4, kN},
-    {CT::kInt16, CT::kUint8, kN},   {CT::kInt16, CT::kHalf, k5},
-    {CT::kInt16, CT::kInt32, kN},   {CT::kInt16, CT::kUint32, kN},
-    {CT::kInt16, CT::kFloat, kN},   {CT::kUint16, CT::kUint8, kN},
-    {CT::kUint16, CT::kUint32, kN}, {CT::kHalf, CT::kInt4, k5},
-    {CT::kHalf, CT::kInt8, k5},     {CT::kHalf, CT::kUint8, k5},
-    {CT::kHalf, CT::kInt16, k5},    {CT::kHalf, CT::kBf16, k5},
-    {CT::kHalf, CT::kInt32, k5},    {CT::kHalf, CT::kFloat, kN},
-    {CT::kBf16, CT::kHalf, k5},     {CT::kBf16, CT::kInt32, k5},
-    {CT::kBf16, CT::kFloat, kN},    {CT::kInt32, CT::kUint8, kN},
-    {CT::kInt32, CT::kInt16, kN},   {CT::kInt32, CT::kUint16, kN},
-    {CT::kInt32, CT::kHalf, kDeq},  {CT::kInt32, CT::kFloat, k5},
-    {CT::kInt32, CT::kInt64, kN},   {CT::kUint32, CT::kUint8, kN},
-    {CT::kUint32, CT::kInt16, kN},  {CT::kUint32, CT::kUint16, kN},
-    {CT::kFloat, CT::kInt16, k5},   {CT::kFloat, CT::kHalf, k5 | kO | kN},
-    {CT::kFloat, CT::kBf16, k5},    {CT::kFloat, CT::kInt32, k5},
-    {CT::kFloat, CT::kFloat, k5},   {CT::kFloat, CT::kInt64, k5},
-    {CT::kInt64, CT::kInt32, kN},   {CT::kInt64, CT::kFloat, k5},
-};
-// Atlas 200I/500 A2: no int4b_t, and int32_t -> half is a plain CAST_NONE (no SetDeqScale).
-constexpr CastEntry k200I500A2[] = {
-    {CT::kInt8, CT::kHalf, kN},
-    {CT::kUint8, CT::kHalf, kN},
-    {CT::kInt16, CT::kHalf, k5 | kN},
-    {CT::kInt16, CT::kFloat, kN},
-    {CT::kHalf, CT::kInt8, k5 | kN},
-    {CT::kHalf, CT::kUint8, k5 | kN},
-    {CT::kHalf, CT::kInt16, k5},
-    {CT::kHalf, CT::kInt32, k5},
-    {CT::kHalf, CT::kFloat, kN},
-    {CT::kBf16, CT::kInt32, k5},
-    {CT::kBf16, CT::kFloat, kN},
-    {CT::kInt32, CT::kInt16, kN},
-    {CT::kInt32, CT::kHalf, kN},
-    {CT::kInt32, CT::kFloat, k5 | kN},
-    {CT::kInt32, CT::kInt64, kN},
-    {CT::kFloat, CT::kInt16, k5},
-    {CT::kFloat, CT::kHalf, k5 | kO | kN},
-    {CT::kFloat, CT::kBf16, k5},
-    {CT::kFloat, CT::kInt32, k5},
-    {CT::kFloat, CT::kFloat, k5},
-    {CT::kFloat, CT::kInt64, k5},
-    {CT::kInt64, CT::kInt32, kN},
-    {CT::kInt64, CT::kFloat, k5},
-};
-constexpr CastEntry kInferenceAiCore[] = {
-    {CT::kInt8, CT::kHalf, kN},
-    {CT::kUint8, CT::kHalf, kN},
-    {CT::kInt16, CT::kHalf, kN},
-    {CT::kHalf, CT::kInt4, kN},
-    {CT::kHalf, CT::kInt8, kDirected | kN},
-    {CT::kHalf, CT::kUint8, kDirected | kN},
-    {CT::kHalf, CT::kInt16, kR},
-    {CT::kHalf, CT::kInt32, k5},
-    {CT::kHalf, CT::kFloat, kN},
-    {CT::kInt32, CT::kInt16, kN},
-    {CT::kInt32, CT::kHalf, kDeq},
-    {CT::kInt32, CT::kFloat, kN},
-    {CT::kFloat, CT::kHalf, kO | kN},
-    {CT::kFloat, CT::kInt64, k5},
-};
-constexpr CastEntry kTraining[] = {
-    {CT::kInt8, CT::kHalf, kN},
-    {CT::kUint8, CT::kHalf, kN},
-    {CT::kInt16, CT::kHalf, kN},
-    {CT::kHalf, CT::kInt8, kDirected | kN},
-    {CT::kHalf, CT::kUint8, kDirected | kN},
-    {CT::kHalf, CT::kInt32, k5},
-    {CT::kHalf, CT::kFloat, kN},
-    {CT::kInt32, CT::kFloat, kN},
-    {CT::kFloat, CT::kHalf, kO | kN},
-    {CT::kFloat, CT::kInt64, k5},
-};
-
-std::span<const CastEntry> CastTable(NpuArch arch) {
-  switch (arch) {
-    case NpuArch::k1001:
-      return kTraining;
-    case NpuArch::k2002:
-      return kInferenceAiCore;
-    case NpuArch::k3002:
-      return k200I500A2;
-    case NpuArch::k3510:
-      return k950;
-    default:
-      return kA2A3;
+size_t TableOf(NpuArch arch) {
+  for (size_t t = 0; t < kTables; ++t) {
+    if (kTableArchs[t] == arch) return t;
   }
+  return kDefaultTable;
 }
-const CastEntry* FindCast(std::span<const CastEntry> table, CT src, CT dst) {
-  for (const CastEntry& e : table) {
-    if (e.src == src && e.dst == dst) return &e;
+// The modes of the pair in table t; 0 when the table has no such pair.
+uint32_t FindCast(size_t t, CT src, CT dst) {
+  for (const CastRow& r : kCastRows) {
+    if (r.src == src && r.dst == dst) return r.modes[t];
   }
-  return nullptr;
+  return 0;
 }
 
 }  // namespace
@@ -184,28 +127,27 @@ const char* CastTypeName(CastType t) noexcept {
 }
 
 bool CastPairExists(CastType src, CastType dst) noexcept {
-  for (NpuArch a :
-       {NpuArch::k1001, NpuArch::k2002, NpuArch::k2201, NpuArch::k3002, NpuArch::k3510}) {
-    if (FindCast(CastTable(a), src, dst) != nullptr) return true;
+  for (size_t t = 0; t < kTables; ++t) {
+    if (FindCast(t, src, dst) != 0) return true;
   }
   return false;
 }
 
 CastCtx PrepareCast(CastType src, CastType dst, AscendC::RoundMode mode) {
   const Product& p = *RequireBlockContext("Cast").product;
-  const CastEntry* e = FindCast(CastTable(p.arch), src, dst);
+  const uint32_t modes = FindCast(TableOf(p.arch), src, dst);
   const std::string pair = std::string(CastTypeName(src)) + "->" + CastTypeName(dst);
   if (CheckedMode()) {
-    if (e == nullptr) {
+    if (modes == 0) {
       RaiseKernelCheck(checks::kCastPair, "Cast " + pair + ": the vendor's Cast table for " +
                                               std::string(p.soc) + " (" +
                                               std::string(p.product_line) + ", __NPU_ARCH__ " +
                                               NpuArchName(p.arch) + ") has no such pair");
     }
-    if ((e->modes & kDeq) == 0) CheckCastMode(pair.c_str(), e->modes, mode);
+    if ((modes & kDeq) == 0) CheckCastMode(pair.c_str(), modes, mode);
   }
   CastCtx c{mode, FloatSaturation(), 1.0};
-  if (e != nullptr && (e->modes & kDeq) != 0) {
+  if ((modes & kDeq) != 0) {
     c.deq_scale = HalfBitsToFloat(static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu));
   }
   return c;

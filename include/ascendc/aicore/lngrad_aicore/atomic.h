@@ -145,30 +145,18 @@ void SetAtomicType(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current(
                 "SetAtomicType: T must be int8_t, int16_t, half, int32_t or float");
   lngrad::aicore::detail::SetAtomicTypeChecked(kType, loc);
 }
-template <typename T>
-void SetAtomicAdd(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  constexpr auto kType = lngrad::aicore::detail::AtomicTypeOf<T>();
-  static_assert(kType != lngrad::aicore::detail::AtomicType::kOff,
-                "SetAtomicAdd: T must be int8_t, int16_t, half, int32_t or float");
-  lngrad::aicore::detail::SetDmaAtomicChecked("SetAtomicAdd",
-                                              {kType, lngrad::aicore::detail::AtomicOp::kAdd}, loc);
-}
-template <typename T>
-void SetAtomicMax(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  constexpr auto kType = lngrad::aicore::detail::AtomicTypeOf<T>();
-  static_assert(kType != lngrad::aicore::detail::AtomicType::kOff,
-                "SetAtomicMax: T must be int8_t, int16_t, half, int32_t or float");
-  lngrad::aicore::detail::SetDmaAtomicChecked("SetAtomicMax",
-                                              {kType, lngrad::aicore::detail::AtomicOp::kMax}, loc);
-}
-template <typename T>
-void SetAtomicMin(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  constexpr auto kType = lngrad::aicore::detail::AtomicTypeOf<T>();
-  static_assert(kType != lngrad::aicore::detail::AtomicType::kOff,
-                "SetAtomicMin: T must be int8_t, int16_t, half, int32_t or float");
-  lngrad::aicore::detail::SetDmaAtomicChecked("SetAtomicMin",
-                                              {kType, lngrad::aicore::detail::AtomicOp::kMin}, loc);
-}
+#define LNGRAD_SET_ATOMIC(Name, Op)                                                               \
+  template <typename T>                                                                           \
+  void Name(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    constexpr auto kType = lngrad::aicore::detail::AtomicTypeOf<T>();                             \
+    static_assert(kType != lngrad::aicore::detail::AtomicType::kOff,                              \
+                  #Name ": T must be int8_t, int16_t, half, int32_t or float");                   \
+    lngrad::aicore::detail::SetDmaAtomicChecked(#Name, {kType, lngrad::aicore::detail::Op}, loc); \
+  }
+LNGRAD_SET_ATOMIC(SetAtomicAdd, AtomicOp::kAdd)
+LNGRAD_SET_ATOMIC(SetAtomicMax, AtomicOp::kMax)
+LNGRAD_SET_ATOMIC(SetAtomicMin, AtomicOp::kMin)
+#undef LNGRAD_SET_ATOMIC
 // Later UB -> GM copies overwrite GM again.
 inline void DisableDmaAtomic(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::DisableDmaAtomicChecked("DisableDmaAtomic", loc);
@@ -181,42 +169,21 @@ inline void SetAtomicNone(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::C
 // Scalar atomics on one GM value (Ascend 950 only), on pipe S, bypassing the data cache.
 // AtomicAdd/Max/Min: int32_t, uint32_t, float, int64_t, uint64_t; AtomicExch likewise;
 // AtomicCas: uint32_t, uint64_t. Return the value before the operation.
-template <typename T>
-T AtomicAdd(T* address, T value, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, int64_t> ||
-                    std::is_same_v<T, uint64_t>,
-                "AtomicAdd: T must be int32_t, uint32_t, float, int64_t or uint64_t");
-  return lngrad::aicore::detail::ScalarAtomic(
-      "AtomicAdd", lngrad::aicore::detail::ScalarAtomicOp::kAdd, address, value, T{}, loc);
-}
-template <typename T>
-T AtomicMax(T* address, T value, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, int64_t> ||
-                    std::is_same_v<T, uint64_t>,
-                "AtomicMax: T must be int32_t, uint32_t, float, int64_t or uint64_t");
-  return lngrad::aicore::detail::ScalarAtomic(
-      "AtomicMax", lngrad::aicore::detail::ScalarAtomicOp::kMax, address, value, T{}, loc);
-}
-template <typename T>
-T AtomicMin(T* address, T value, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, int64_t> ||
-                    std::is_same_v<T, uint64_t>,
-                "AtomicMin: T must be int32_t, uint32_t, float, int64_t or uint64_t");
-  return lngrad::aicore::detail::ScalarAtomic(
-      "AtomicMin", lngrad::aicore::detail::ScalarAtomicOp::kMin, address, value, T{}, loc);
-}
-template <typename T>
-T AtomicExch(T* address, T value, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-                    std::is_same_v<T, float> || std::is_same_v<T, int64_t> ||
-                    std::is_same_v<T, uint64_t>,
-                "AtomicExch: T must be int32_t, uint32_t, float, int64_t or uint64_t");
-  return lngrad::aicore::detail::ScalarAtomic(
-      "AtomicExch", lngrad::aicore::detail::ScalarAtomicOp::kExch, address, value, T{}, loc);
-}
+#define LNGRAD_SCALAR_ATOMIC(Name, Op)                                                             \
+  template <typename T>                                                                            \
+  T Name(T* address, T value, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {    \
+    static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||                     \
+                      std::is_same_v<T, float> || std::is_same_v<T, int64_t> ||                    \
+                      std::is_same_v<T, uint64_t>,                                                 \
+                  #Name ": T must be int32_t, uint32_t, float, int64_t or uint64_t");              \
+    return lngrad::aicore::detail::ScalarAtomic(#Name, lngrad::aicore::detail::ScalarAtomicOp::Op, \
+                                                address, value, T{}, loc);                         \
+  }
+LNGRAD_SCALAR_ATOMIC(AtomicAdd, kAdd)
+LNGRAD_SCALAR_ATOMIC(AtomicMax, kMax)
+LNGRAD_SCALAR_ATOMIC(AtomicMin, kMin)
+LNGRAD_SCALAR_ATOMIC(AtomicExch, kExch)
+#undef LNGRAD_SCALAR_ATOMIC
 // old == value1 ? value2 : old is written; returns old.
 template <typename T>
 T AtomicCas(T* address, T value1, T value2,

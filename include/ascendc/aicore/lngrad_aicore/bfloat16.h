@@ -32,7 +32,7 @@ constexpr float Bf16BitsToFloat(uint16_t b) noexcept {
 }  // namespace lngrad::aicore::detail
 
 // In the global namespace, as in the Ascend C headers.
-struct bfloat16_t {
+struct bfloat16_t : lngrad::aicore::detail::Float16Arith<bfloat16_t> {
   uint16_t bits;  // bfloat16 storage; public so that tests and loaders can move raw bits
 
   bfloat16_t() = default;  // trivial, like a built-in, so that tensors of it stay POD
@@ -42,74 +42,19 @@ struct bfloat16_t {
   template <std::integral I>
   constexpr bfloat16_t(I i) noexcept : bfloat16_t(static_cast<float>(i)) {}
 
-  static constexpr bfloat16_t FromBits(uint16_t b) noexcept {
-    bfloat16_t h;
-    h.bits = b;
-    return h;
-  }
   constexpr operator float() const noexcept {
     return lngrad::aicore::detail::Bf16BitsToFloat(bits);
   }
   constexpr float ToFloat() const noexcept { return lngrad::aicore::detail::Bf16BitsToFloat(bits); }
-
-  constexpr bfloat16_t& operator+=(bfloat16_t o) noexcept {
-    return *this = bfloat16_t(float(*this) + float(o));
-  }
-  constexpr bfloat16_t& operator-=(bfloat16_t o) noexcept {
-    return *this = bfloat16_t(float(*this) - float(o));
-  }
-  constexpr bfloat16_t& operator*=(bfloat16_t o) noexcept {
-    return *this = bfloat16_t(float(*this) * float(o));
-  }
-  constexpr bfloat16_t& operator/=(bfloat16_t o) noexcept {
-    return *this = bfloat16_t(float(*this) / float(o));
-  }
-  constexpr bfloat16_t operator-() const noexcept {
-    return FromBits(static_cast<uint16_t>(bits ^ 0x8000u));
-  }
-  constexpr bfloat16_t operator+() const noexcept { return *this; }
 };
 static_assert(sizeof(bfloat16_t) == 2 && alignof(bfloat16_t) == 2);
 static_assert(std::is_trivially_copyable_v<bfloat16_t> &&
               std::is_trivially_default_constructible_v<bfloat16_t>);
 
-#define LNGRAD_BF16_OP(op)                                                \
-  constexpr bfloat16_t operator op(bfloat16_t a, bfloat16_t b) noexcept { \
-    return bfloat16_t(float(a) op float(b));                              \
-  }
-LNGRAD_BF16_OP(+)
-LNGRAD_BF16_OP(-)
-LNGRAD_BF16_OP(*)
-LNGRAD_BF16_OP(/)
-#undef LNGRAD_BF16_OP
-#define LNGRAD_BF16_CMP(op) \
-  constexpr bool operator op(bfloat16_t a, bfloat16_t b) noexcept { return float(a) op float(b); }
-LNGRAD_BF16_CMP(==)
-LNGRAD_BF16_CMP(!=)
-LNGRAD_BF16_CMP(<)
-LNGRAD_BF16_CMP(<=)
-LNGRAD_BF16_CMP(>)
-LNGRAD_BF16_CMP(>=)
-#undef LNGRAD_BF16_CMP
 LNGRAD_AICORE_MIXED_OPS(bfloat16_t)
 
 template <>
-class std::numeric_limits<bfloat16_t> {
- public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool is_iec559 = false;
-  static constexpr int digits = 8;
-  static constexpr int radix = 2;
-  static constexpr bfloat16_t min() noexcept { return bfloat16_t::FromBits(0x0080); }
-  static constexpr bfloat16_t lowest() noexcept { return bfloat16_t::FromBits(0xFF7F); }
-  static constexpr bfloat16_t max() noexcept { return bfloat16_t::FromBits(0x7F7F); }
-  static constexpr bfloat16_t epsilon() noexcept { return bfloat16_t::FromBits(0x3C00); }
-  static constexpr bfloat16_t infinity() noexcept { return bfloat16_t::FromBits(0x7F80); }
-  static constexpr bfloat16_t quiet_NaN() noexcept { return bfloat16_t::FromBits(0x7FC0); }
-  static constexpr bfloat16_t denorm_min() noexcept { return bfloat16_t::FromBits(0x0001); }
-};
+class std::numeric_limits<bfloat16_t>
+    : public lngrad::aicore::detail::Float16Limits<
+          bfloat16_t, lngrad::aicore::detail::Float16LimitBits{8, false, 0x0080, 0xFF7F, 0x7F7F,
+                                                               0x3C00, 0x7F80, 0x7FC0}> {};

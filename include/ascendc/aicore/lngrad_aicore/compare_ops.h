@@ -85,6 +85,26 @@ void CheckCmpType(const char* api, AscendC::CMPMODE mode) {
 // GetCmpMask reads it out, SetCmpMask loads it; zero until then.
 uint8_t* CmpMaskRegister();
 inline constexpr uint32_t kCmpMaskBytes = 16;
+// GetCmpMask (the register to the tensor t) and SetCmpMask (kToRegister: t to the register).
+template <bool kToRegister, typename T>
+void MoveCmpMask(const AscendC::LocalTensor<T>& t, SrcLoc loc) {
+  constexpr const char* kApi = kToRegister ? "SetCmpMask" : "GetCmpMask";
+  CheckOperand(kApi, kToRegister ? "src" : "dst", t.View(), kCmpMaskBytes, 16,
+               "the 128-bit register");
+  san::Instr in(Pipe::kV, kApi, loc);
+  if (in) {
+    if (kToRegister) {
+      in.Read(t.HostPtr(), kCmpMaskBytes);
+    } else {
+      in.Write(t.HostPtr(), kCmpMaskBytes);
+    }
+  }
+  if (kToRegister) {
+    std::memcpy(CmpMaskRegister(), t.HostPtr(), kCmpMaskBytes);
+  } else {
+    std::memcpy(t.HostPtr(), CmpMaskRegister(), kCmpMaskBytes);
+  }
+}
 
 // Whether the product honours the mask of Compare / CompareScalar.
 inline bool CompareHonoursMask(NpuArch a) { return a == NpuArch::k3002 || a == NpuArch::k3510; }
@@ -297,59 +317,44 @@ LNGRAD_COMPARE_REGISTER(const uint64_t mask)
 template <typename T>
 void GetCmpMask(const LocalTensor<T>& dst,
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace r = lngrad::aicore::detail::rep;
-  r::CheckOperand("GetCmpMask", "dst", dst.View(), r::kCmpMaskBytes, 16, "the 128-bit register");
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "GetCmpMask", loc);
-  if (in) in.Write(dst.HostPtr(), r::kCmpMaskBytes);
-  std::memcpy(dst.HostPtr(), r::CmpMaskRegister(), r::kCmpMaskBytes);
+  lngrad::aicore::detail::rep::MoveCmpMask<false>(dst, loc);
 }
 
 // Loads the CMPMASK register from src (16 bytes; src 16-byte aligned).
 template <typename T>
 void SetCmpMask(const LocalTensor<T>& src,
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace r = lngrad::aicore::detail::rep;
-  r::CheckOperand("SetCmpMask", "src", src.View(), r::kCmpMaskBytes, 16, "the 128-bit register");
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "SetCmpMask", loc);
-  if (in) in.Read(src.HostPtr(), r::kCmpMaskBytes);
-  std::memcpy(r::CmpMaskRegister(), src.HostPtr(), r::kCmpMaskBytes);
+  lngrad::aicore::detail::rep::MoveCmpMask<true>(src, loc);
 }
 
 // ---- CompareScalar (the 2025 name: Compares): src1 is a scalar ----
 
-#define LNGRAD_COMPARE_SCALAR(NAME)                                                            \
-  template <typename T, typename U>                                                            \
-  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,         \
-            CMPMODE cmpMode, uint32_t count,                                                   \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                  \
-    namespace r = lngrad::aicore::detail::rep;                                                 \
-    const auto plan = r::CompareCountPlan<T>(#NAME, count);                                    \
-    const auto s0 = r::SrcOperand(src0, 1, 8);                                                 \
-    r::CompareRepeats<T>(#NAME, dst, cmpMode, plan, s0, nullptr, src1Scalar, loc);             \
-  }                                                                                            \
-  template <typename T, typename U, bool isSetMask = true>                                     \
-  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,         \
-            CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTime,                        \
-            const UnaryRepeatParams& repeatParams,                                             \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                  \
-    namespace r = lngrad::aicore::detail::rep;                                                 \
-    const auto plan = r::ComparePlan<T, isSetMask>(#NAME, mask, repeatTime);                   \
-    const auto s0 = r::SrcOperand(src0, repeatParams.srcBlkStride, repeatParams.srcRepStride); \
-    r::CompareRepeats<T>(#NAME, dst, cmpMode, plan, s0, nullptr, src1Scalar, loc);             \
-  }                                                                                            \
-  template <typename T, typename U, bool isSetMask = true>                                     \
-  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,         \
-            CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTime,                          \
-            const UnaryRepeatParams& repeatParams,                                             \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                  \
-    namespace r = lngrad::aicore::detail::rep;                                                 \
-    const auto plan = r::ComparePlan<T, isSetMask>(#NAME, mask, repeatTime);                   \
-    const auto s0 = r::SrcOperand(src0, repeatParams.srcBlkStride, repeatParams.srcRepStride); \
-    r::CompareRepeats<T>(#NAME, dst, cmpMode, plan, s0, nullptr, src1Scalar, loc);             \
+#define LNGRAD_COMPARE_SCALAR_MASK(NAME, MASK_TYPE)                                                \
+  template <typename T, typename U, bool isSetMask = true>                                         \
+  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,             \
+            CMPMODE cmpMode, MASK_TYPE, uint8_t repeatTime, const UnaryRepeatParams& repeatParams, \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
+    namespace r = lngrad::aicore::detail::rep;                                                     \
+    const auto plan = r::ComparePlan<T, isSetMask>(#NAME, mask, repeatTime);                       \
+    const auto s0 = r::SrcOperand(src0, repeatParams.srcBlkStride, repeatParams.srcRepStride);     \
+    r::CompareRepeats<T>(#NAME, dst, cmpMode, plan, s0, nullptr, src1Scalar, loc);                 \
   }
+#define LNGRAD_COMPARE_SCALAR(NAME)                                                    \
+  template <typename T, typename U>                                                    \
+  void NAME(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, \
+            CMPMODE cmpMode, uint32_t count,                                           \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {          \
+    namespace r = lngrad::aicore::detail::rep;                                         \
+    const auto plan = r::CompareCountPlan<T>(#NAME, count);                            \
+    const auto s0 = r::SrcOperand(src0, 1, 8);                                         \
+    r::CompareRepeats<T>(#NAME, dst, cmpMode, plan, s0, nullptr, src1Scalar, loc);     \
+  }                                                                                    \
+  LNGRAD_COMPARE_SCALAR_MASK(NAME, const uint64_t mask[])                              \
+  LNGRAD_COMPARE_SCALAR_MASK(NAME, const uint64_t mask)
 LNGRAD_COMPARE_SCALAR(CompareScalar)
 LNGRAD_COMPARE_SCALAR(Compares)
 #undef LNGRAD_COMPARE_SCALAR
+#undef LNGRAD_COMPARE_SCALAR_MASK
 
 // ---- Select ----
 

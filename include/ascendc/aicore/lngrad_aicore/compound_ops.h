@@ -142,37 +142,26 @@ void Repeat(const char* api, SrcLoc loc, const MaskArg& mask, int64_t repeat_tim
 // The element functions. The Relu of a sum or difference: integers wrap first (as Add/Sub
 // do), then the result is rounded to D (int16_t -> int8_t saturates).
 template <typename D, typename S, BinaryOp kOp>
-auto ReluOf() {
-  return [](D& d, const std::array<S, 2>& s) {
-    if constexpr (std::is_integral_v<S>) {
-      const S r = IntOp(kOp, s[0], s[1]);
-      d = Narrow<D>(static_cast<float>(r > 0 ? r : S{0}));
-    } else {
-      const float a = Wide(s[0]), b = Wide(s[1]);
-      d = Narrow<D>(ReluF(kOp == BinaryOp::kAdd ? a + b : a - b));
-    }
-  };
-}
+inline constexpr auto ReluOf = [](D& d, const std::array<S, 2>& s) {
+  if constexpr (std::is_integral_v<S>) {
+    const S r = IntOp(kOp, s[0], s[1]);
+    d = Narrow<D>(static_cast<float>(r > 0 ? r : S{0}));
+  } else {
+    const float a = Wide(s[0]), b = Wide(s[1]);
+    d = Narrow<D>(ReluF(kOp == BinaryOp::kAdd ? a + b : a - b));
+  }
+};
 template <typename D, typename S>
-auto AddRelu() {
-  return ReluOf<D, S, BinaryOp::kAdd>();
-}
+inline constexpr auto AddRelu = ReluOf<D, S, BinaryOp::kAdd>;
 template <typename D, typename S>
-auto SubRelu() {
-  return ReluOf<D, S, BinaryOp::kSub>();
-}
+inline constexpr auto SubRelu = ReluOf<D, S, BinaryOp::kSub>;
 template <typename D, typename S>
-auto AddReluCast() {
-  return ReluOf<D, S, BinaryOp::kAdd>();
-}
+inline constexpr auto AddReluCast = ReluOf<D, S, BinaryOp::kAdd>;
 template <typename D, typename S>
-auto SubReluCast() {
-  return ReluOf<D, S, BinaryOp::kSub>();
-}
+inline constexpr auto SubReluCast = ReluOf<D, S, BinaryOp::kSub>;
 template <typename D, typename S>
-auto MulAddDst() {
-  return [](D& d, const std::array<S, 2>& s) { d = Narrow<D>(Wide(s[0]) * Wide(s[1]) + Wide(d)); };
-}
+inline constexpr auto MulAddDst =
+    [](D& d, const std::array<S, 2>& s) { d = Narrow<D>(Wide(s[0]) * Wide(s[1]) + Wide(d)); };
 template <typename T>
 auto FusedMulAdd(bool relu) {
   return [relu](T& d, const std::array<T, 2>& s) {
@@ -209,6 +198,19 @@ inline constexpr bool kMulAddPair = (std::is_same_v<D, S> && kIsVecFloat<S>) ||
 
 // The three forms of a two-source instruction with destination type D and source type S:
 // count, bit-wise mask, continuous mask. Elem: the ew:: element function; ReadsDst: bool.
+// A mask form: MASK `const uint64_t mask[]` (MASK_FN BitsMaskArg) or `uint64_t mask` (LenMaskArg);
+// the variadic tail is the template parameters (TParams, which may hold commas).
+#define LNGRAD_EW_BINARY_MASK(Name, D, S, TypeOk, TypeMsg, ReadsDst, MASK, MASK_FN, ...)          \
+  template <__VA_ARGS__, bool isSetMask = true>                                                   \
+  void Name(const LocalTensor<D>& dst, const LocalTensor<S>& src0, const LocalTensor<S>& src1,    \
+            MASK, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,               \
+            LNGRAD_SRCLOC_ARG) {                                                                  \
+    static_assert(TypeOk, #Name ": " TypeMsg);                                                    \
+    namespace e = lngrad::aicore::detail::ew;                                                     \
+    e::Repeat<ReadsDst, D, S, 2>(#Name, loc, lngrad::aicore::detail::MASK_FN(mask, isSetMask),    \
+                                 repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams), \
+                                 e::Name<D, S>);                                                  \
+  }
 #define LNGRAD_EW_BINARY(Name, TParams, D, S, TypeOk, TypeMsg, ReadsDst, CountT)                   \
   template <TParams>                                                                               \
   void Name(const LocalTensor<D>& dst, const LocalTensor<S>& src0, const LocalTensor<S>& src1,     \
@@ -216,28 +218,11 @@ inline constexpr bool kMulAddPair = (std::is_same_v<D, S> && kIsVecFloat<S>) ||
     static_assert(TypeOk, #Name ": " TypeMsg);                                                     \
     namespace e = lngrad::aicore::detail::ew;                                                      \
     e::Count<ReadsDst, D, S, 2>(#Name, loc, static_cast<int64_t>(count), dst, {&src0, &src1},      \
-                                e::Name<D, S>());                                                  \
+                                e::Name<D, S>);                                                    \
   }                                                                                                \
-  template <TParams, bool isSetMask = true>                                                        \
-  void Name(const LocalTensor<D>& dst, const LocalTensor<S>& src0, const LocalTensor<S>& src1,     \
-            const uint64_t mask[], const int32_t repeatTime,                                       \
-            const BinaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                           \
-    static_assert(TypeOk, #Name ": " TypeMsg);                                                     \
-    namespace e = lngrad::aicore::detail::ew;                                                      \
-    e::Repeat<ReadsDst, D, S, 2>(#Name, loc, lngrad::aicore::detail::BitsMaskArg(mask, isSetMask), \
-                                 repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                                 e::Name<D, S>());                                                 \
-  }                                                                                                \
-  template <TParams, bool isSetMask = true>                                                        \
-  void Name(const LocalTensor<D>& dst, const LocalTensor<S>& src0, const LocalTensor<S>& src1,     \
-            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,       \
-            LNGRAD_SRCLOC_ARG) {                                                                   \
-    static_assert(TypeOk, #Name ": " TypeMsg);                                                     \
-    namespace e = lngrad::aicore::detail::ew;                                                      \
-    e::Repeat<ReadsDst, D, S, 2>(#Name, loc, lngrad::aicore::detail::LenMaskArg(mask, isSetMask),  \
-                                 repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                                 e::Name<D, S>());                                                 \
-  }
+  LNGRAD_EW_BINARY_MASK(Name, D, S, TypeOk, TypeMsg, ReadsDst, const uint64_t mask[], BitsMaskArg, \
+                        TParams)                                                                   \
+  LNGRAD_EW_BINARY_MASK(Name, D, S, TypeOk, TypeMsg, ReadsDst, uint64_t mask, LenMaskArg, TParams)
 
 #define LNGRAD_EW_COMMA ,
 
@@ -263,6 +248,17 @@ LNGRAD_EW_BINARY(MulAddDst, typename T LNGRAD_EW_COMMA typename U, T, U,
                  "(U, T) must be (half, half), (float, float) or (half, float)", true, int32_t&)
 
 // dst = src0 * dst + src1 (FusedMulAdd), max(src0 * dst + src1, 0) (MulAddRelu): half, float.
+#define LNGRAD_EW_FMA_MASK(Name, Relu, MASK, MASK_FN)                                          \
+  template <typename T, bool isSetMask = true>                                                 \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+            MASK, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,            \
+            LNGRAD_SRCLOC_ARG) {                                                               \
+    static_assert(lngrad::aicore::detail::kIsVecFloat<T>, #Name ": T must be half or float");  \
+    namespace e = lngrad::aicore::detail::ew;                                                  \
+    e::Repeat<true, T, T, 2>(#Name, loc, lngrad::aicore::detail::MASK_FN(mask, isSetMask),     \
+                             repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
+                             e::FusedMulAdd<T>(Relu));                                         \
+  }
 #define LNGRAD_EW_FMA(Name, Relu)                                                              \
   template <typename T>                                                                        \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
@@ -271,26 +267,8 @@ LNGRAD_EW_BINARY(MulAddDst, typename T LNGRAD_EW_COMMA typename U, T, U,
     namespace e = lngrad::aicore::detail::ew;                                                  \
     e::Count<true, T, T, 2>(#Name, loc, count, dst, {&src0, &src1}, e::FusedMulAdd<T>(Relu));  \
   }                                                                                            \
-  template <typename T, bool isSetMask = true>                                                 \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
-            const uint64_t mask[], const int32_t repeatTime,                                   \
-            const BinaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                       \
-    static_assert(lngrad::aicore::detail::kIsVecFloat<T>, #Name ": T must be half or float");  \
-    namespace e = lngrad::aicore::detail::ew;                                                  \
-    e::Repeat<true, T, T, 2>(#Name, loc, lngrad::aicore::detail::BitsMaskArg(mask, isSetMask), \
-                             repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                             e::FusedMulAdd<T>(Relu));                                         \
-  }                                                                                            \
-  template <typename T, bool isSetMask = true>                                                 \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
-            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,   \
-            LNGRAD_SRCLOC_ARG) {                                                               \
-    static_assert(lngrad::aicore::detail::kIsVecFloat<T>, #Name ": T must be half or float");  \
-    namespace e = lngrad::aicore::detail::ew;                                                  \
-    e::Repeat<true, T, T, 2>(#Name, loc, lngrad::aicore::detail::LenMaskArg(mask, isSetMask),  \
-                             repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                             e::FusedMulAdd<T>(Relu));                                         \
-  }
+  LNGRAD_EW_FMA_MASK(Name, Relu, const uint64_t mask[], BitsMaskArg)                           \
+  LNGRAD_EW_FMA_MASK(Name, Relu, uint64_t mask, LenMaskArg)
 LNGRAD_EW_FMA(FusedMulAdd, false)
 LNGRAD_EW_FMA(MulAddRelu, true)
 
@@ -369,6 +347,8 @@ void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
 }  // namespace AscendC
 
 #undef LNGRAD_EW_FMA
+#undef LNGRAD_EW_FMA_MASK
 #undef LNGRAD_EW_COMMA
 #undef LNGRAD_EW_BINARY
+#undef LNGRAD_EW_BINARY_MASK
 #undef LNGRAD_SRCLOC_ARG

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "atomic.h"
 #include "check.h"
@@ -90,6 +91,101 @@ inline void StridedCopy(std::byte* dst, const std::byte* src, const AscendC::Dat
   }
 }
 
+// The two sides of a copy: UB tensors check their 32-byte alignment and are reached by HostPtr,
+// GM tensors check the element alignment and are reached by GetPhyAddr.
+template <typename T>
+void CheckCopyAligned(const AscendC::LocalTensor<T>& t, const char* api, const char* name) {
+  CheckUbAligned(t.View(), api, name);
+}
+template <typename T>
+void CheckCopyAligned(const AscendC::GlobalTensor<T>& t, const char* api, const char*) {
+  CheckGmAligned(t.GetPhyAddr(), sizeof(T), api);
+}
+template <typename T>
+std::byte* CopyBytes(const AscendC::LocalTensor<T>& t) {
+  return reinterpret_cast<std::byte*>(t.HostPtr());
+}
+template <typename T>
+std::byte* CopyBytes(const AscendC::GlobalTensor<T>& t) {
+  return reinterpret_cast<std::byte*>(t.GetPhyAddr());
+}
+
+// The checks every DataCopy form makes, in one order: the UB side's alignment (dst first when
+// both sides are in UB), then the other side's; then the accesses in the same order, each side
+// `bytes` long rounded up to elements. Returns the GM side's region (empty for UB -> UB).
+template <typename T, template <typename> class D, template <typename> class S>
+GmRegionSpan CheckCopySides(const char* api, const D<T>& dst, uint64_t dst_bytes, const S<T>& src,
+                            uint64_t src_bytes) {
+  constexpr bool kToGm = std::is_same_v<D<T>, AscendC::GlobalTensor<T>>;
+  const auto elems = [](uint64_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
+  GmRegionSpan region;
+  if constexpr (kToGm) {
+    CheckCopyAligned(src, api, "src");
+    CheckCopyAligned(dst, api, "dst");
+    src.Access(0, elems(src_bytes), api);
+    region = dst.Access(0, elems(dst_bytes), api);
+  } else {
+    CheckCopyAligned(dst, api, "dst");
+    CheckCopyAligned(src, api, "src");
+    dst.Access(0, elems(dst_bytes), api);
+    if constexpr (std::is_same_v<S<T>, AscendC::GlobalTensor<T>>) {
+      region = src.Access(0, elems(src_bytes), api);
+    } else {
+      src.Access(0, elems(src_bytes), api);
+      CheckNoPartialOverlap(dst.View(), dst_bytes, src.View(), src_bytes, api);
+    }
+  }
+  return region;
+}
+
+// A count form: GM -> UB (MTE2), UB -> GM (MTE3, through the atomic mode or streamed) or
+// UB -> UB (V).
+template <typename T, template <typename> class D, template <typename> class S>
+void CopyCount(Pipe pipe, const char* api, const D<T>& dst, const S<T>& src, uint32_t count,
+               SrcLoc loc) {
+  const uint64_t bytes = DataCopyBytes(api, count, sizeof(T));
+  const GmRegionSpan region = CheckCopySides(api, dst, bytes, src, bytes);
+  san::Instr in(pipe, api, loc);
+  if (in) {
+    in.Read(CopyBytes(src), bytes);
+    in.Write(CopyBytes(dst), bytes);
+  }
+  if constexpr (std::is_same_v<S<T>, AscendC::GlobalTensor<T>>) {
+    CopyFromGm(CopyBytes(dst), CopyBytes(src), bytes, region);
+  } else if constexpr (std::is_same_v<D<T>, AscendC::GlobalTensor<T>>) {
+    if (AtomicCopyToGm(CopyBytes(dst), CopyBytes(src), 1, bytes, 0, 0)) {
+      // SetAtomicAdd/Max/Min: combined with GM (atomic.h).
+    } else if (bytes >= kStreamMinCopy && region.bytes >= kStreamRegionBytes) {
+      StreamToGm(CopyBytes(dst), CopyBytes(src), bytes);
+    } else if (bytes != 0) {
+      std::memcpy(CopyBytes(dst), CopyBytes(src), bytes);
+    }
+  } else if (bytes != 0) {
+    std::memmove(CopyBytes(dst), CopyBytes(src), bytes);
+  }
+}
+
+// A strided form (units of 32-byte data blocks), same directions and pipes.
+template <typename T, template <typename> class D, template <typename> class S>
+void CopyStrided(Pipe pipe, const char* api, const D<T>& dst, const S<T>& src,
+                 const AscendC::DataCopyParams& params, SrcLoc loc) {
+  CheckCopySides(api, dst, StridedExtent(params, params.dstStride), src,
+                 StridedExtent(params, params.srcStride));
+  if constexpr (std::is_same_v<D<T>, AscendC::GlobalTensor<T>>) {
+    const uint64_t block = uint64_t{params.blockLen} * 32;
+    if (!AtomicCopyToGm(CopyBytes(dst), CopyBytes(src), params.blockCount, block,
+                        block + uint64_t{params.dstStride} * 32,
+                        block + uint64_t{params.srcStride} * 32)) {
+      StridedCopy(CopyBytes(dst), CopyBytes(src), params);
+    }
+    // After the copy: the sanitizer fingerprints what a GM write left there.
+    RecordStrided(pipe, api, loc, CopyBytes(dst), CopyBytes(src), params);
+  } else {
+    RecordStrided(pipe, api, loc, CopyBytes(dst), CopyBytes(src), params);
+    StridedCopy(CopyBytes(dst), CopyBytes(src), params);
+  }
+}
+
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
@@ -98,126 +194,48 @@ namespace AscendC {
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(GM->UB)";
-  const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
-  d::CheckUbAligned(dst.View(), kApi, "dst");
-  d::CheckGmAligned(src.GetPhyAddr(), sizeof(T), kApi);
-  dst.Access(0, bytes / sizeof(T), kApi);
-  const d::GmRegionSpan region = src.Access(0, bytes / sizeof(T), kApi);
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kMte2, kApi, loc);
-  if (in) {
-    in.Read(src.GetPhyAddr(), bytes);
-    in.Write(dst.HostPtr(), bytes);
-  }
-  d::CopyFromGm(reinterpret_cast<std::byte*>(dst.HostPtr()),
-                reinterpret_cast<const std::byte*>(src.GetPhyAddr()), bytes, region);
+  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte2, "DataCopy(GM->UB)", dst, src,
+                                    count, loc);
 }
 
 // UB -> GM, count elements.
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(UB->GM)";
-  const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
-  d::CheckUbAligned(src.View(), kApi, "src");
-  d::CheckGmAligned(dst.GetPhyAddr(), sizeof(T), kApi);
-  src.Access(0, bytes / sizeof(T), kApi);
-  const d::GmRegionSpan region = dst.Access(0, bytes / sizeof(T), kApi);
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kMte3, kApi, loc);
-  if (in) {
-    in.Read(src.HostPtr(), bytes);
-    in.Write(dst.GetPhyAddr(), bytes);
-  }
-  if (d::AtomicCopyToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                        reinterpret_cast<const std::byte*>(src.HostPtr()), 1, bytes, 0, 0)) {
-    // SetAtomicAdd/Max/Min: combined with GM (atomic.h).
-  } else if (bytes >= d::kStreamMinCopy && region.bytes >= d::kStreamRegionBytes) {
-    d::StreamToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                  reinterpret_cast<const std::byte*>(src.HostPtr()), bytes);
-  } else if (bytes != 0) {
-    std::memcpy(dst.GetPhyAddr(), src.HostPtr(), bytes);
-  }
+  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte3, "DataCopy(UB->GM)", dst, src,
+                                    count, loc);
 }
 
 // UB -> UB, count elements.
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(UB->UB)";
-  const uint64_t bytes = d::DataCopyBytes(kApi, count, sizeof(T));
-  d::CheckUbAligned(dst.View(), kApi, "dst");
-  d::CheckUbAligned(src.View(), kApi, "src");
-  dst.Access(0, bytes / sizeof(T), kApi);
-  src.Access(0, bytes / sizeof(T), kApi);
-  d::CheckNoPartialOverlap(dst.View(), bytes, src.View(), bytes, kApi);
-  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
-  if (in) {
-    in.Read(src.HostPtr(), bytes);
-    in.Write(dst.HostPtr(), bytes);
-  }
-  if (bytes != 0) std::memmove(dst.HostPtr(), src.HostPtr(), bytes);
+  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kV, "DataCopy(UB->UB)", dst, src, count,
+                                    loc);
 }
 
 // GM -> UB, strided (units of 32-byte data blocks).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(GM->UB, DataCopyParams)";
-  d::CheckUbAligned(dst.View(), kApi, "dst");
-  d::CheckGmAligned(src.GetPhyAddr(), sizeof(T), kApi);
-  const uint64_t dst_bytes = d::StridedExtent(params, params.dstStride);
-  const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
-  dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  d::RecordStrided(lngrad::aicore::Pipe::kMte2, kApi, loc, dst.HostPtr(), src.GetPhyAddr(), params);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
-                 reinterpret_cast<const std::byte*>(src.GetPhyAddr()), params);
+  lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte2,
+                                      "DataCopy(GM->UB, DataCopyParams)", dst, src, params, loc);
 }
 
 // UB -> GM, strided (units of 32-byte data blocks).
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(UB->GM, DataCopyParams)";
-  d::CheckUbAligned(src.View(), kApi, "src");
-  d::CheckGmAligned(dst.GetPhyAddr(), sizeof(T), kApi);
-  const uint64_t dst_bytes = d::StridedExtent(params, params.dstStride);
-  const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
-  src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  const uint64_t block = uint64_t{params.blockLen} * 32;
-  if (!d::AtomicCopyToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                         reinterpret_cast<const std::byte*>(src.HostPtr()), params.blockCount,
-                         block, block + uint64_t{params.dstStride} * 32,
-                         block + uint64_t{params.srcStride} * 32)) {
-    d::StridedCopy(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                   reinterpret_cast<const std::byte*>(src.HostPtr()), params);
-  }
-  // After the copy: the sanitizer fingerprints what a GM write left there.
-  d::RecordStrided(lngrad::aicore::Pipe::kMte3, kApi, loc, dst.GetPhyAddr(), src.HostPtr(), params);
+  lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte3,
+                                      "DataCopy(UB->GM, DataCopyParams)", dst, src, params, loc);
 }
 
 // UB -> UB, strided (units of 32-byte data blocks).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(UB->UB, DataCopyParams)";
-  d::CheckUbAligned(dst.View(), kApi, "dst");
-  d::CheckUbAligned(src.View(), kApi, "src");
-  const uint64_t dst_bytes = d::StridedExtent(params, params.dstStride);
-  const uint64_t src_bytes = d::StridedExtent(params, params.srcStride);
-  dst.Access(0, (dst_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  src.Access(0, (src_bytes + sizeof(T) - 1) / sizeof(T), kApi);
-  d::CheckNoPartialOverlap(dst.View(), dst_bytes, src.View(), src_bytes, kApi);
-  d::RecordStrided(lngrad::aicore::Pipe::kV, kApi, loc, dst.HostPtr(), src.HostPtr(), params);
-  d::StridedCopy(reinterpret_cast<std::byte*>(dst.HostPtr()),
-                 reinterpret_cast<const std::byte*>(src.HostPtr()), params);
+  lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kV, "DataCopy(UB->UB, DataCopyParams)",
+                                      dst, src, params, loc);
 }
 
 }  // namespace AscendC

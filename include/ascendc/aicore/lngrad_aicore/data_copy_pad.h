@@ -221,33 +221,26 @@ PadCopyArgs PadArgs(const char* api, const Params& p, const Pad& pad, uint64_t p
   return a;
 }
 
-template <typename T>
-void PadGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
-               const PadCopyArgs& args, SrcLoc loc) {
-  const PadCopyPlan plan = PlanPadGmToUb(args);
+// GM -> UB (dst in UB) or UB -> GM: the plan, the UB side's alignment, both sides' accesses (the
+// UB side first), then the copies.
+template <typename T, template <typename> class D, template <typename> class S>
+void PadCopy(const D<T>& dst, const S<T>& src, const PadCopyArgs& args, SrcLoc loc) {
+  constexpr bool kToUb = std::is_same_v<D<T>, AscendC::LocalTensor<T>>;
+  const PadCopyPlan plan = kToUb ? PlanPadGmToUb(args) : PlanPadUbToGm(args);
   if (plan.count == 0) return;
-  const PadLoops l = ActiveLoops(true);
-  CheckUbAligned(dst.View(), args.api, "dst");
-  dst.Access(0, (l.DstExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  const GmRegionSpan region =
-      src.Access(0, (l.SrcExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  RunPadGmToUb(reinterpret_cast<std::byte*>(dst.HostPtr()),
-               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), plan, l, region, args.api,
-               loc);
-}
-
-template <typename T>
-void PadUbToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-               const PadCopyArgs& args, SrcLoc loc) {
-  const PadCopyPlan plan = PlanPadUbToGm(args);
-  if (plan.count == 0) return;
-  const PadLoops l = ActiveLoops(false);
-  CheckUbAligned(src.View(), args.api, "src");
-  src.Access(0, (l.SrcExtra() + plan.ub_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  const GmRegionSpan region =
-      dst.Access(0, (l.DstExtra() + plan.gm_extent + sizeof(T) - 1) / sizeof(T), args.api);
-  RunPadUbToGm(reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-               reinterpret_cast<const std::byte*>(src.HostPtr()), plan, l, region, args.api, loc);
+  const PadLoops l = ActiveLoops(kToUb);
+  const auto elems = [](uint64_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
+  if constexpr (kToUb) {
+    CheckUbAligned(dst.View(), args.api, "dst");
+    dst.Access(0, elems(l.DstExtra() + plan.ub_extent), args.api);
+    const GmRegionSpan region = src.Access(0, elems(l.SrcExtra() + plan.gm_extent), args.api);
+    RunPadGmToUb(CopyBytes(dst), CopyBytes(src), plan, l, region, args.api, loc);
+  } else {
+    CheckUbAligned(src.View(), args.api, "src");
+    src.Access(0, elems(l.SrcExtra() + plan.ub_extent), args.api);
+    const GmRegionSpan region = dst.Access(0, elems(l.DstExtra() + plan.gm_extent), args.api);
+    RunPadUbToGm(CopyBytes(dst), CopyBytes(src), plan, l, region, args.api, loc);
+  }
 }
 
 }  // namespace lngrad::aicore::detail
@@ -260,10 +253,10 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams, const DataCopyPadExtParams<T>& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
-  d::PadGmToUb(dst, src,
-               d::PadArgs<T, mode>("DataCopyPad(GM->UB)", dataCopyParams, padParams,
-                                   d::PadBits(padParams.paddingValue)),
-               loc);
+  d::PadCopy(dst, src,
+             d::PadArgs<T, mode>("DataCopyPad(GM->UB)", dataCopyParams, padParams,
+                                 d::PadBits(padParams.paddingValue)),
+             loc);
 }
 
 // GM -> UB, the older prototype: DataCopyParams with blockLen in bytes (16-bit fields).
@@ -272,10 +265,10 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyParams& dataCopyParams, const DataCopyPadParams& padParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
-  d::PadGmToUb(dst, src,
-               d::PadArgs<T, mode>("DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams, padParams,
-                                   padParams.paddingValue),
-               loc);
+  d::PadCopy(dst, src,
+             d::PadArgs<T, mode>("DataCopyPad(GM->UB, DataCopyParams)", dataCopyParams, padParams,
+                                 padParams.paddingValue),
+             loc);
 }
 
 // UB -> GM with DataCopyExtParams: blockLen in bytes, srcStride UB blocks, dstStride GM bytes.
@@ -284,7 +277,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
-  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM)", dataCopyParams), loc);
+  d::PadCopy(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM)", dataCopyParams), loc);
 }
 
 // UB -> GM, the older prototype.
@@ -293,8 +286,8 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyParams& dataCopyParams,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace d = lngrad::aicore::detail;
-  d::PadUbToGm(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams),
-               loc);
+  d::PadCopy(dst, src, d::PadArgs<T, mode>("DataCopyPad(UB->GM, DataCopyParams)", dataCopyParams),
+             loc);
 }
 
 // Sets the pad value register that DataCopyPad GM -> UB uses when isPad is false. pos:

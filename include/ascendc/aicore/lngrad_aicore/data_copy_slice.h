@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "check.h"
@@ -83,6 +84,31 @@ void RunSliceCopy(const SlicePlan& plan, Pipe pipe, const char* api, SrcLoc loc,
                   const std::byte* src, uint32_t elem_size);
 void CheckUbAligned(const TensorView& v, const char* api, const char* operand);
 
+// Either direction (D, S: LocalTensor and GlobalTensor): the UB side's alignment, the plan, the
+// accesses (the UB side first), then the copy on MTE2 (GM -> UB) or MTE3.
+template <typename T, template <typename> class D, template <typename> class S>
+void SliceCopy(const D<T>& dst, const S<T>& src, const AscendC::SliceInfo dst_info[],
+               const AscendC::SliceInfo src_info[], uint32_t dim_value, SrcLoc loc) {
+  constexpr bool kToUb = std::is_same_v<D<T>, AscendC::LocalTensor<T>>;
+  constexpr const char* api = kToUb ? "DataCopy(GM->UB, SliceInfo)" : "DataCopy(UB->GM, SliceInfo)";
+  if constexpr (kToUb) {
+    CheckUbAligned(dst.View(), api, "dst");
+  } else {
+    CheckUbAligned(src.View(), api, "src");
+  }
+  const SlicePlan plan = PlanSliceCopy(api, kToUb, dst_info, src_info, dim_value, sizeof(T),
+                                       dst.GetShapeInfo(), src.GetShapeInfo());
+  if constexpr (kToUb) {
+    dst.Access(0, plan.dst_extent, api);
+    src.Access(0, plan.src_extent, api);
+  } else {
+    src.Access(0, plan.src_extent, api);
+    dst.Access(0, plan.dst_extent, api);
+  }
+  RunSliceCopy(plan, kToUb ? Pipe::kMte2 : Pipe::kMte3, api, loc, CopyBytes(dst), CopyBytes(src),
+               sizeof(T));
+}
+
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
@@ -92,16 +118,7 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(GM->UB, SliceInfo)";
-  d::CheckUbAligned(dst.View(), kApi, "dst");
-  const d::SlicePlan plan = d::PlanSliceCopy(kApi, true, dstSliceInfo, srcSliceInfo, dimValue,
-                                             sizeof(T), dst.GetShapeInfo(), src.GetShapeInfo());
-  dst.Access(0, plan.dst_extent, kApi);
-  src.Access(0, plan.src_extent, kApi);
-  d::RunSliceCopy(plan, lngrad::aicore::Pipe::kMte2, kApi, loc,
-                  reinterpret_cast<std::byte*>(dst.HostPtr()),
-                  reinterpret_cast<const std::byte*>(src.GetPhyAddr()), sizeof(T));
+  lngrad::aicore::detail::SliceCopy(dst, src, dstSliceInfo, srcSliceInfo, dimValue, loc);
 }
 
 // UB -> GM: the srcSliceInfo box of src into the dstSliceInfo box of dst.
@@ -109,16 +126,7 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(UB->GM, SliceInfo)";
-  d::CheckUbAligned(src.View(), kApi, "src");
-  const d::SlicePlan plan = d::PlanSliceCopy(kApi, false, dstSliceInfo, srcSliceInfo, dimValue,
-                                             sizeof(T), dst.GetShapeInfo(), src.GetShapeInfo());
-  src.Access(0, plan.src_extent, kApi);
-  dst.Access(0, plan.dst_extent, kApi);
-  d::RunSliceCopy(plan, lngrad::aicore::Pipe::kMte3, kApi, loc,
-                  reinterpret_cast<std::byte*>(dst.GetPhyAddr()),
-                  reinterpret_cast<const std::byte*>(src.HostPtr()), sizeof(T));
+  lngrad::aicore::detail::SliceCopy(dst, src, dstSliceInfo, srcSliceInfo, dimValue, loc);
 }
 
 }  // namespace AscendC

@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "float16.h"
 #include "lngrad/half.h"
 
 namespace lngrad::aicore::detail {
@@ -39,7 +40,7 @@ constexpr uint16_t DoubleToHalfBits(double d) noexcept {
 }  // namespace lngrad::aicore::detail
 
 // `half` lives in the global namespace, as in the Ascend C headers.
-struct half {
+struct half : lngrad::aicore::detail::Float16Arith<half> {
   uint16_t bits;  // binary16 storage; public so that tests and loaders can move raw bits
 
   half() = default;  // trivial: uninitialised like a built-in, so tensors of half stay POD
@@ -50,39 +51,13 @@ struct half {
       : bits(lngrad::aicore::detail::DoubleToHalfBits(static_cast<double>(i))) {}
   constexpr half(lngrad::Half h) noexcept : bits(h.bits) {}
 
-  static constexpr half FromBits(uint16_t b) noexcept {
-    half h;
-    h.bits = b;
-    return h;
-  }
   constexpr operator float() const noexcept { return lngrad::HalfBitsToFloat(bits); }
   constexpr float ToFloat() const noexcept { return lngrad::HalfBitsToFloat(bits); }
   constexpr lngrad::Half ToLngrad() const noexcept { return lngrad::Half::FromBits(bits); }
-
-  constexpr half& operator+=(half o) noexcept { return *this = half(float(*this) + float(o)); }
-  constexpr half& operator-=(half o) noexcept { return *this = half(float(*this) - float(o)); }
-  constexpr half& operator*=(half o) noexcept { return *this = half(float(*this) * float(o)); }
-  constexpr half& operator/=(half o) noexcept { return *this = half(float(*this) / float(o)); }
-  constexpr half operator-() const noexcept {
-    return FromBits(static_cast<uint16_t>(bits ^ 0x8000u));
-  }
-  constexpr half operator+() const noexcept { return *this; }
 };
 static_assert(sizeof(half) == 2 && alignof(half) == 2);
 static_assert(std::is_trivially_copyable_v<half> &&
               std::is_trivially_default_constructible_v<half>);
-
-// half (op) half -> half, rounded once (see the header comment).
-constexpr half operator+(half a, half b) noexcept { return half(float(a) + float(b)); }
-constexpr half operator-(half a, half b) noexcept { return half(float(a) - float(b)); }
-constexpr half operator*(half a, half b) noexcept { return half(float(a) * float(b)); }
-constexpr half operator/(half a, half b) noexcept { return half(float(a) / float(b)); }
-constexpr bool operator==(half a, half b) noexcept { return float(a) == float(b); }
-constexpr bool operator!=(half a, half b) noexcept { return float(a) != float(b); }
-constexpr bool operator<(half a, half b) noexcept { return float(a) < float(b); }
-constexpr bool operator<=(half a, half b) noexcept { return float(a) <= float(b); }
-constexpr bool operator>(half a, half b) noexcept { return float(a) > float(b); }
-constexpr bool operator>=(half a, half b) noexcept { return float(a) >= float(b); }
 
 // Mixed half/arithmetic operands promote half to float (or to double with a double operand),
 // like any other narrower floating type; the exact match here avoids ambiguity with the
@@ -121,22 +96,7 @@ using HalfPromoted =
 LNGRAD_AICORE_MIXED_OPS(half)
 
 template <>
-class std::numeric_limits<half> {
- public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool is_iec559 = true;
-  static constexpr int digits = 11;
-  static constexpr int radix = 2;
-  static constexpr half min() noexcept { return half::FromBits(0x0400); }
-  static constexpr half lowest() noexcept { return half::FromBits(0xFBFF); }
-  static constexpr half max() noexcept { return half::FromBits(0x7BFF); }
-  static constexpr half epsilon() noexcept { return half::FromBits(0x1400); }
-  static constexpr half infinity() noexcept { return half::FromBits(0x7C00); }
-  static constexpr half quiet_NaN() noexcept { return half::FromBits(0x7E00); }
-  static constexpr half denorm_min() noexcept { return half::FromBits(0x0001); }
-};
+class std::numeric_limits<half>
+    : public lngrad::aicore::detail::Float16Limits<half, lngrad::aicore::detail::Float16LimitBits{
+                                                             11, true, 0x0400, 0xFBFF, 0x7BFF,
+                                                             0x1400, 0x7C00, 0x7E00}> {};

@@ -150,40 +150,33 @@ struct IsLocal<AscendC::LocalTensor<T>> : std::true_type {};
 namespace AscendC {
 
 // And, Or: count and mask/repeat forms.
-#define LNGRAD_LOGIC_BINARY(Name, Op)                                                           \
-  template <typename T>                                                                         \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
-            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                          \
-    namespace l = lngrad::aicore::detail::logic;                                                \
-    static_assert(l::kBitType<T>, #Name ": T must be a 2- or 4-byte integer");                  \
-    lngrad::aicore::detail::ew::Count<false, T, T, 2>(#Name, loc, count, dst, {&src0, &src1},   \
-                                                      l::BinaryBits<T>(l::Bit::Op));            \
-  }                                                                                             \
-  template <typename T, bool isSetMask = true>                                                  \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
-            const uint64_t mask[], const int32_t repeatTime,                                    \
-            const BinaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                        \
-    namespace l = lngrad::aicore::detail::logic;                                                \
-    namespace e = lngrad::aicore::detail::ew;                                                   \
-    static_assert(l::kBitType<T>, #Name ": T must be a 2- or 4-byte integer");                  \
-    e::Repeat<false, T, T, 2>(#Name, loc, lngrad::aicore::detail::BitsMaskArg(mask, isSetMask), \
-                              repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                              l::BinaryBits<T>(l::Bit::Op));                                    \
-  }                                                                                             \
-  template <typename T, bool isSetMask = true>                                                  \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,  \
-            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,    \
-            LNGRAD_SRCLOC_ARG) {                                                                \
-    namespace l = lngrad::aicore::detail::logic;                                                \
-    namespace e = lngrad::aicore::detail::ew;                                                   \
-    static_assert(l::kBitType<T>, #Name ": T must be a 2- or 4-byte integer");                  \
-    e::Repeat<false, T, T, 2>(#Name, loc, lngrad::aicore::detail::LenMaskArg(mask, isSetMask),  \
-                              repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams),  \
-                              l::BinaryBits<T>(l::Bit::Op));                                    \
+#define LNGRAD_LOGIC_BINARY_MASK(Name, Op, MASK, MASK_FN)                                      \
+  template <typename T, bool isSetMask = true>                                                 \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+            MASK, const int32_t repeatTime, const BinaryRepeatParams& repeatParams,            \
+            LNGRAD_SRCLOC_ARG) {                                                               \
+    namespace l = lngrad::aicore::detail::logic;                                               \
+    namespace e = lngrad::aicore::detail::ew;                                                  \
+    static_assert(l::kBitType<T>, #Name ": T must be a 2- or 4-byte integer");                 \
+    e::Repeat<false, T, T, 2>(#Name, loc, lngrad::aicore::detail::MASK_FN(mask, isSetMask),    \
+                              repeatTime, dst, {&src0, &src1}, e::BinaryStrides(repeatParams), \
+                              l::BinaryBits<T>(l::Bit::Op));                                   \
   }
+#define LNGRAD_LOGIC_BINARY(Name, Op)                                                          \
+  template <typename T>                                                                        \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                         \
+    namespace l = lngrad::aicore::detail::logic;                                               \
+    static_assert(l::kBitType<T>, #Name ": T must be a 2- or 4-byte integer");                 \
+    lngrad::aicore::detail::ew::Count<false, T, T, 2>(#Name, loc, count, dst, {&src0, &src1},  \
+                                                      l::BinaryBits<T>(l::Bit::Op));           \
+  }                                                                                            \
+  LNGRAD_LOGIC_BINARY_MASK(Name, Op, const uint64_t mask[], BitsMaskArg)                       \
+  LNGRAD_LOGIC_BINARY_MASK(Name, Op, uint64_t mask, LenMaskArg)
 LNGRAD_LOGIC_BINARY(And, kAnd)
 LNGRAD_LOGIC_BINARY(Or, kOr)
 #undef LNGRAD_LOGIC_BINARY
+#undef LNGRAD_LOGIC_BINARY_MASK
 
 template <typename T>
 void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
@@ -263,59 +256,34 @@ void ShiftTensor(const char* api, SrcLoc loc, bool left, const AscendC::LocalTen
 namespace AscendC {
 
 // dst = src << scalarValue, >> scalarValue; the scalar of another type U is converted to T.
-template <typename T>
-void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-               const int32_t& count, LNGRAD_SRCLOC_ARG) {
-  lngrad::aicore::detail::logic::ShiftCount("ShiftLeft", loc, true, dst, src, scalarValue, count);
-}
-template <typename T, bool isSetMask = true>
-void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-               const uint64_t mask[], const int32_t repeatTime,
-               const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  d::logic::ShiftRepeat("ShiftLeft", loc, true, dst, src, scalarValue,
-                        d::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams, false);
-}
-template <typename T, bool isSetMask = true>
-void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-               uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
-               LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  d::logic::ShiftRepeat("ShiftLeft", loc, true, dst, src, scalarValue,
-                        d::LenMaskArg(mask, isSetMask), repeatTime, repeatParams, false);
-}
-template <typename T, typename U>
-void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,
-               const int32_t& count, LNGRAD_SRCLOC_ARG) {
-  lngrad::aicore::detail::logic::ShiftTensor("ShiftLeft", loc, true, dst, src0, src1, count);
-}
-
-template <typename T>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                const int32_t& count, LNGRAD_SRCLOC_ARG) {
-  lngrad::aicore::detail::logic::ShiftCount("ShiftRight", loc, false, dst, src, scalarValue, count);
-}
-template <typename T, bool isSetMask = true>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                const uint64_t mask[], const int32_t repeatTime,
-                const UnaryRepeatParams& repeatParams, bool roundEn = false, LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  d::logic::ShiftRepeat("ShiftRight", loc, false, dst, src, scalarValue,
-                        d::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams, roundEn);
-}
-template <typename T, bool isSetMask = true>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
-                bool roundEn = false, LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  d::logic::ShiftRepeat("ShiftRight", loc, false, dst, src, scalarValue,
-                        d::LenMaskArg(mask, isSetMask), repeatTime, repeatParams, roundEn);
-}
-template <typename T, typename U>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,
-                const int32_t& count, LNGRAD_SRCLOC_ARG) {
-  lngrad::aicore::detail::logic::ShiftTensor("ShiftRight", loc, false, dst, src0, src1, count);
-}
+// A mask form: MASK `const uint64_t mask[]` (MASK_FN BitsMaskArg) or `uint64_t mask`
+// (LenMaskArg); the variadic tail is ShiftRight's `, bool roundEn = false`.
+#define LNGRAD_SHIFT_MASK(Name, Left, MASK, MASK_FN, ROUND_ARG, ...)                            \
+  template <typename T, bool isSetMask = true>                                                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, MASK,   \
+            const int32_t repeatTime, const UnaryRepeatParams& repeatParams __VA_ARGS__,        \
+            LNGRAD_SRCLOC_ARG) {                                                                \
+    namespace d = lngrad::aicore::detail;                                                       \
+    d::logic::ShiftRepeat(#Name, loc, Left, dst, src, scalarValue, d::MASK_FN(mask, isSetMask), \
+                          repeatTime, repeatParams, ROUND_ARG);                                 \
+  }
+#define LNGRAD_SHIFT(Name, Left, ROUND_ARG, ...)                                               \
+  template <typename T>                                                                        \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,        \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                         \
+    lngrad::aicore::detail::logic::ShiftCount(#Name, loc, Left, dst, src, scalarValue, count); \
+  }                                                                                            \
+  LNGRAD_SHIFT_MASK(Name, Left, const uint64_t mask[], BitsMaskArg, ROUND_ARG, __VA_ARGS__)    \
+  LNGRAD_SHIFT_MASK(Name, Left, uint64_t mask, LenMaskArg, ROUND_ARG, __VA_ARGS__)             \
+  template <typename T, typename U>                                                            \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, \
+            const int32_t& count, LNGRAD_SRCLOC_ARG) {                                         \
+    lngrad::aicore::detail::logic::ShiftTensor(#Name, loc, Left, dst, src0, src1, count);      \
+  }
+LNGRAD_SHIFT(ShiftLeft, true, false)
+LNGRAD_SHIFT(ShiftRight, false, roundEn, , bool roundEn = false)
+#undef LNGRAD_SHIFT
+#undef LNGRAD_SHIFT_MASK
 
 }  // namespace AscendC
 
@@ -363,6 +331,21 @@ namespace AscendC {
 // Ands / Ors (950): dst = src | scalar or scalar | src (the same bits), the scalar an argument
 // or element 0 of a LocalTensor (config says which LocalTensor when both are). T: the reserved
 // BinaryDefaultType.
+#define LNGRAD_LOGIC_SCALAR_MASK(Name, Op, MASK, MASK_FN)                                     \
+  template <typename T = BinaryDefaultType, bool isSetMask = true,                            \
+            const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,       \
+            typename V>                                                                       \
+  void Name(const U& dst, const S& src0, const V& src1, MASK, const int32_t repeatTime,       \
+            const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                       \
+    namespace l = lngrad::aicore::detail::logic;                                              \
+    namespace e = lngrad::aicore::detail::ew;                                                 \
+    using E = typename l::ElemOf<U>::type;                                                    \
+    static_assert(l::kBitType<E>, #Name ": the element type must be a 2- or 4-byte integer"); \
+    const auto vs = l::VectorAndScalar<E, config>(#Name, loc, src0, src1);                    \
+    e::Repeat<false, E, E, 1>(#Name, loc, lngrad::aicore::detail::MASK_FN(mask, isSetMask),   \
+                              repeatTime, dst, {vs.first}, e::UnaryStrides(repeatParams),     \
+                              l::ScalarBits<E>(l::Bit::Op, vs.second));                       \
+  }
 #define LNGRAD_LOGIC_SCALAR(Name, Op)                                                              \
   template <typename T = BinaryDefaultType, bool isSetMask = true,                                 \
             const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,            \
@@ -375,37 +358,12 @@ namespace AscendC {
     lngrad::aicore::detail::ew::Count<false, E, E, 1>(#Name, loc, count, dst, {vs.first},          \
                                                       l::ScalarBits<E>(l::Bit::Op, vs.second));    \
   }                                                                                                \
-  template <typename T = BinaryDefaultType, bool isSetMask = true,                                 \
-            const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,            \
-            typename V>                                                                            \
-  void Name(const U& dst, const S& src0, const V& src1, const uint64_t mask[],                     \
-            const int32_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {  \
-    namespace l = lngrad::aicore::detail::logic;                                                   \
-    namespace e = lngrad::aicore::detail::ew;                                                      \
-    using E = typename l::ElemOf<U>::type;                                                         \
-    static_assert(l::kBitType<E>, #Name ": the element type must be a 2- or 4-byte integer");      \
-    const auto vs = l::VectorAndScalar<E, config>(#Name, loc, src0, src1);                         \
-    e::Repeat<false, E, E, 1>(#Name, loc, lngrad::aicore::detail::BitsMaskArg(mask, isSetMask),    \
-                              repeatTime, dst, {vs.first}, e::UnaryStrides(repeatParams),          \
-                              l::ScalarBits<E>(l::Bit::Op, vs.second));                            \
-  }                                                                                                \
-  template <typename T = BinaryDefaultType, bool isSetMask = true,                                 \
-            const BinaryConfig& config = DEFAULT_BINARY_CONFIG, typename U, typename S,            \
-            typename V>                                                                            \
-  void Name(const U& dst, const S& src0, const V& src1, uint64_t mask, const int32_t repeatTime,   \
-            const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {                            \
-    namespace l = lngrad::aicore::detail::logic;                                                   \
-    namespace e = lngrad::aicore::detail::ew;                                                      \
-    using E = typename l::ElemOf<U>::type;                                                         \
-    static_assert(l::kBitType<E>, #Name ": the element type must be a 2- or 4-byte integer");      \
-    const auto vs = l::VectorAndScalar<E, config>(#Name, loc, src0, src1);                         \
-    e::Repeat<false, E, E, 1>(#Name, loc, lngrad::aicore::detail::LenMaskArg(mask, isSetMask),     \
-                              repeatTime, dst, {vs.first}, e::UnaryStrides(repeatParams),          \
-                              l::ScalarBits<E>(l::Bit::Op, vs.second));                            \
-  }
+  LNGRAD_LOGIC_SCALAR_MASK(Name, Op, const uint64_t mask[], BitsMaskArg)                           \
+  LNGRAD_LOGIC_SCALAR_MASK(Name, Op, uint64_t mask, LenMaskArg)
 LNGRAD_LOGIC_SCALAR(Ands, kAnd)
 LNGRAD_LOGIC_SCALAR(Ors, kOr)
 #undef LNGRAD_LOGIC_SCALAR
+#undef LNGRAD_LOGIC_SCALAR_MASK
 
 // Select's BinaryConfig form (950): src1 is element 0 of a LocalTensor (or a scalar), mode
 // VSEL_TENSOR_SCALAR_MODE. lngrad models the scalar on the right (scalarTensorIndex 1) only.

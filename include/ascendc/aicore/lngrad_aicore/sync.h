@@ -105,20 +105,28 @@ inline void WaitFlag(int32_t eventID,
 
 namespace detail_sync {
 // The HardEvent from pipe src to pipe dst, for the vector core's pipes (MAX otherwise).
+struct PipeEdge {
+  pipe_t src;
+  pipe_t dst;
+  HardEvent event;
+};
+inline constexpr PipeEdge kPipeEdges[] = {{PIPE_MTE2, PIPE_V, HardEvent::MTE2_V},
+                                          {PIPE_V, PIPE_MTE2, HardEvent::V_MTE2},
+                                          {PIPE_MTE3, PIPE_V, HardEvent::MTE3_V},
+                                          {PIPE_V, PIPE_MTE3, HardEvent::V_MTE3},
+                                          {PIPE_V, PIPE_V, HardEvent::V_V},
+                                          {PIPE_MTE3, PIPE_MTE2, HardEvent::MTE3_MTE2},
+                                          {PIPE_MTE2, PIPE_MTE3, HardEvent::MTE2_MTE3},
+                                          {PIPE_S, PIPE_V, HardEvent::S_V},
+                                          {PIPE_V, PIPE_S, HardEvent::V_S},
+                                          {PIPE_S, PIPE_MTE2, HardEvent::S_MTE2},
+                                          {PIPE_MTE2, PIPE_S, HardEvent::MTE2_S},
+                                          {PIPE_S, PIPE_MTE3, HardEvent::S_MTE3},
+                                          {PIPE_MTE3, PIPE_S, HardEvent::MTE3_S}};
 constexpr HardEvent EventBetween(pipe_t src, pipe_t dst) {
-  if (src == PIPE_MTE2 && dst == PIPE_V) return HardEvent::MTE2_V;
-  if (src == PIPE_V && dst == PIPE_MTE2) return HardEvent::V_MTE2;
-  if (src == PIPE_MTE3 && dst == PIPE_V) return HardEvent::MTE3_V;
-  if (src == PIPE_V && dst == PIPE_MTE3) return HardEvent::V_MTE3;
-  if (src == PIPE_V && dst == PIPE_V) return HardEvent::V_V;
-  if (src == PIPE_MTE3 && dst == PIPE_MTE2) return HardEvent::MTE3_MTE2;
-  if (src == PIPE_MTE2 && dst == PIPE_MTE3) return HardEvent::MTE2_MTE3;
-  if (src == PIPE_S && dst == PIPE_V) return HardEvent::S_V;
-  if (src == PIPE_V && dst == PIPE_S) return HardEvent::V_S;
-  if (src == PIPE_S && dst == PIPE_MTE2) return HardEvent::S_MTE2;
-  if (src == PIPE_MTE2 && dst == PIPE_S) return HardEvent::MTE2_S;
-  if (src == PIPE_S && dst == PIPE_MTE3) return HardEvent::S_MTE3;
-  if (src == PIPE_MTE3 && dst == PIPE_S) return HardEvent::MTE3_S;
+  for (const PipeEdge& e : kPipeEdges) {
+    if (e.src == src && e.dst == dst) return e.event;
+  }
   return HardEvent::MAX;
 }
 }  // namespace detail_sync

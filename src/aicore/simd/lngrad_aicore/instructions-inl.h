@@ -71,41 +71,37 @@ inline void BinaryLoop(Half* dst, const Half* a, const Half* b, size_t n, [[mayb
   }
 }
 
+// Calls run(vec_op, scalar_op) with the lane and the scalar form of binary operation op
+// (BinaryOp's order, which ScalarOp's follows).
+template <class Run>
+inline void WithBinaryOp(BinaryOp op, Run run) {
+  switch (op) {
+    case BinaryOp::kAdd:
+      return run([](auto x, auto y) HWY_ATTR { return hn::Add(x, y); },
+                 [](float x, float y) { return x + y; });
+    case BinaryOp::kSub:
+      return run([](auto x, auto y) HWY_ATTR { return hn::Sub(x, y); },
+                 [](float x, float y) { return x - y; });
+    case BinaryOp::kMul:
+      return run([](auto x, auto y) HWY_ATTR { return hn::Mul(x, y); },
+                 [](float x, float y) { return x * y; });
+    case BinaryOp::kDiv:
+      return run([](auto x, auto y) HWY_ATTR { return hn::Div(x, y); },
+                 [](float x, float y) { return x / y; });
+    case BinaryOp::kMax:
+      return run([](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Gt(x, y), x, y); },
+                 [](float x, float y) { return x > y ? x : y; });
+    case BinaryOp::kMin:
+      return run([](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Lt(x, y), x, y); },
+                 [](float x, float y) { return x < y ? x : y; });
+  }
+}
+
 // T = float or Half: dst = a op b per element.
 template <typename T>
 inline void BinaryLanes(BinaryOp op, T* dst, const T* a, const T* b, size_t n) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::Add(x, y); },
-          [](float x, float y) { return x + y; });
-      break;
-    case BinaryOp::kSub:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::Sub(x, y); },
-          [](float x, float y) { return x - y; });
-      break;
-    case BinaryOp::kMul:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::Mul(x, y); },
-          [](float x, float y) { return x * y; });
-      break;
-    case BinaryOp::kDiv:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::Div(x, y); },
-          [](float x, float y) { return x / y; });
-      break;
-    case BinaryOp::kMax:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Gt(x, y), x, y); },
-          [](float x, float y) { return x > y ? x : y; });
-      break;
-    case BinaryOp::kMin:
-      BinaryLoop(
-          dst, a, b, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Lt(x, y), x, y); },
-          [](float x, float y) { return x < y ? x : y; });
-      break;
-  }
+  WithBinaryOp(op, [&](auto vec_op, auto scalar_op)
+                       HWY_ATTR { BinaryLoop(dst, a, b, n, vec_op, scalar_op); });
 }
 
 template <class F, class G>
@@ -133,40 +129,17 @@ inline void ScalarLoop(Half* dst, const Half* a, float s, size_t n, [[maybe_unus
   }
 }
 
+static_assert(static_cast<int>(ScalarOp::kAdds) == static_cast<int>(BinaryOp::kAdd) &&
+              static_cast<int>(ScalarOp::kSubs) == static_cast<int>(BinaryOp::kSub) &&
+              static_cast<int>(ScalarOp::kMuls) == static_cast<int>(BinaryOp::kMul) &&
+              static_cast<int>(ScalarOp::kDivs) == static_cast<int>(BinaryOp::kDiv) &&
+              static_cast<int>(ScalarOp::kMaxs) == static_cast<int>(BinaryOp::kMax) &&
+              static_cast<int>(ScalarOp::kMins) == static_cast<int>(BinaryOp::kMin));
 template <typename T>
 inline void ScalarLanes(ScalarOp op, T* dst, const T* a, float s, size_t n) {
-  switch (op) {
-    case ScalarOp::kAdds:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::Add(x, y); },
-          [](float x, float y) { return x + y; });
-      break;
-    case ScalarOp::kSubs:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::Sub(x, y); },
-          [](float x, float y) { return x - y; });
-      break;
-    case ScalarOp::kMuls:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::Mul(x, y); },
-          [](float x, float y) { return x * y; });
-      break;
-    case ScalarOp::kDivs:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::Div(x, y); },
-          [](float x, float y) { return x / y; });
-      break;
-    case ScalarOp::kMaxs:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Gt(x, y), x, y); },
-          [](float x, float y) { return x > y ? x : y; });
-      break;
-    case ScalarOp::kMins:
-      ScalarLoop(
-          dst, a, s, n, [](auto x, auto y) HWY_ATTR { return hn::IfThenElse(hn::Lt(x, y), x, y); },
-          [](float x, float y) { return x < y ? x : y; });
-      break;
-  }
+  WithBinaryOp(static_cast<BinaryOp>(op), [&](auto vec_op, auto scalar_op) HWY_ATTR {
+    ScalarLoop(dst, a, s, n, vec_op, scalar_op);
+  });
 }
 
 template <class F, class G>
