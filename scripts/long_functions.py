@@ -9,6 +9,7 @@ skipped; braces are counted), which is enough for this tree's formatted code. La
 classes count towards the function that holds them. Exit status 1 when a function is over the
 limit, 0 otherwise.
 """
+
 import argparse
 import pathlib
 import re
@@ -104,7 +105,9 @@ def functions(path):
                 kind = "scope"
             elif "=" in flat.split("(")[0] or flat.endswith("="):
                 kind = "block"  # an initializer
-            elif (FUNCTION_TAIL.search(flat) or CTOR_INIT.search(flat)) and not CONTROL.search(flat):
+            elif (FUNCTION_TAIL.search(flat) or CTOR_INIT.search(flat)) and not CONTROL.search(
+                flat
+            ):
                 kind = "function"
             if kind == "function":
                 lead = len(header) - len(header.lstrip())
@@ -136,8 +139,11 @@ def main():
     paths = [pathlib.Path(p) for p in args.paths] or [root / r for r in ROOTS]
     files = []
     for p in paths:
-        files += [p] if p.is_file() else sorted(
-            f for f in p.rglob("*") if f.suffix in SUFFIXES and "tests" not in f.parts)
+        files += (
+            [p]
+            if p.is_file()
+            else sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and "tests" not in f.parts)
+        )
     over = []
     for f in files:
         for name, start, end in functions(f):

@@ -8,6 +8,7 @@ float64 maths from what that stage reads as the device stores it: the inputs, an
 stage's goldens rounded to the dtype (mean and variance for LayerNormGrad, resForGamma for
 LayerNormGradBeta); every golden is rounded once to the dtype.
 """
+
 import os
 import sys
 
@@ -48,7 +49,8 @@ def main():
     rstd = (v + eps) ** -0.5
     pd_var = np.sum(-0.5 * pd_xl * x_mu * (v + eps) ** -1.5, axis=2, keepdims=True)
     pd_mean = np.sum(-pd_xl * rstd, axis=2, keepdims=True) + pd_var / H * np.sum(
-        -2.0 * x_mu, axis=2, keepdims=True)
+        -2.0 * x_mu, axis=2, keepdims=True
+    )
     pd_x = pd_xl * rstd + pd_var * 2.0 / H * x_mu + pd_mean / H
     res_for_gamma = (x_mu * rstd).astype(dtype)
 
@@ -60,9 +62,15 @@ def main():
     os.makedirs("output", exist_ok=True)
     for label, arr in (("inputX", x), ("inputDy", dy), ("inputGamma", gamma), ("inputBeta", beta)):
         arr.tofile("./input/input_%s.bin" % label)
-    for label, arr in (("outputY", y), ("outputMean", mean), ("outputVariance", variance),
-                       ("outputPdX", pd_x), ("resForGamma", res_for_gamma),
-                       ("outputPdGamma", pd_gamma), ("outputPdBeta", pd_beta)):
+    for label, arr in (
+        ("outputY", y),
+        ("outputMean", mean),
+        ("outputVariance", variance),
+        ("outputPdX", pd_x),
+        ("resForGamma", res_for_gamma),
+        ("outputPdGamma", pd_gamma),
+        ("outputPdBeta", pd_beta),
+    ):
         arr.astype(dtype).tofile("./output/golden_%s.bin" % label)
 
 

@@ -6,6 +6,7 @@ output/golden_{outputPdX,resForGamma}.bin in the working directory (the demo's b
 The goldens are computed in float64 from the inputs as stored (already rounded to the dtype)
 and rounded once to the dtype at the end.
 """
+
 import os
 import sys
 
@@ -41,14 +42,20 @@ def main():
     rstd = (var64 + eps) ** -0.5
     pd_var = np.sum(-0.5 * pd_xl * x_mu * (var64 + eps) ** -1.5, axis=2, keepdims=True)
     pd_mean = np.sum(-pd_xl * rstd, axis=2, keepdims=True) + pd_var / H * np.sum(
-        -2.0 * x_mu, axis=2, keepdims=True)
+        -2.0 * x_mu, axis=2, keepdims=True
+    )
     pd_x = pd_xl * rstd + pd_var * 2.0 / H * x_mu + pd_mean / H
     res_for_gamma = x_mu * rstd
 
     os.makedirs("input", exist_ok=True)
     os.makedirs("output", exist_ok=True)
-    for label, arr in (("inputX", x), ("inputDy", dy), ("inputVariance", variance),
-                       ("inputMean", mean), ("inputGamma", gamma)):
+    for label, arr in (
+        ("inputX", x),
+        ("inputDy", dy),
+        ("inputVariance", variance),
+        ("inputMean", mean),
+        ("inputGamma", gamma),
+    ):
         arr.tofile("./input/input_%s.bin" % label)
     pd_x.astype(dtype).tofile("./output/golden_outputPdX.bin")
     res_for_gamma.astype(dtype).tofile("./output/golden_resForGamma.bin")

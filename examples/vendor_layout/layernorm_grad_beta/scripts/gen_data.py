@@ -7,6 +7,7 @@ dy * resForGamma, pdBeta = sum of dy, in float64 from the inputs as stored, roun
 dtype. The inputs are integers in [-10, 10), as in the vendor's sample: then every partial sum
 of the kernels is exact in float, whatever the order of the blocks and tiles.
 """
+
 import os
 import sys
 
