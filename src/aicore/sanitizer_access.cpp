@@ -60,8 +60,7 @@ void BlockState::Report(uint32_t tool, int kind, uint32_t a, uint32_t b, const s
   findings.push_back({tool, text});
 }
 
-bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
-                         const Known* scope) const {
+bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto) const {
   if (e.epoch == 0) return true;
   if (earlier == later) {
     if (earlier == Pipe::kS) return true;
@@ -71,8 +70,7 @@ bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_au
     return true;
   }
   const int l = PipeIndex(later), q = PipeIndex(earlier);
-  if (known[l][q] >= e.epoch) return true;
-  return scope != nullptr && (*scope)[l][q] >= e.epoch;
+  return known[l][q] >= e.epoch;
 }
 
 std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const {
@@ -172,7 +170,6 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   const bool race = (tools & kRacecheck) != 0;
   const bool init = (tools & kInitcheck) != 0 && in_ub;
   shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
-    const Known* scope = !in_ub ? &gm_known : !scoped.empty() ? ScopedRange(sb, se) : nullptr;
     if (!write) {
       if (init && !c.written) {
         Report(kInitcheck, 4, site, site,
@@ -182,7 +179,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
                    "whatever the previous kernel left there); copy data in or initialise it "
                    "(e.g. Duplicate) first");
       }
-      if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+      if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
         Race(space, sb, se, "read-after-write", c.write_pipe, c.write.site, pipe, site, false);
       }
       c.reads[PipeIndex(pipe)] = now;
@@ -191,13 +188,13 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
     if (race) {
       // Two atomic copies with the same operation combine in either order.
       const bool combine = atomic != 0 && c.write_atomic == atomic;
-      if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+      if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
         Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
       }
       for (int q = 0; q < kPipeCount; ++q) {
         const Pipe qp = static_cast<Pipe>(q);
         if (qp == pipe) continue;
-        if (!Ordered(qp, c.reads[q], pipe, auto_synced, scope)) {
+        if (!Ordered(qp, c.reads[q], pipe, auto_synced)) {
           Race(space, sb, se, "write-after-read", qp, c.reads[q].site, pipe, site, true);
         }
       }

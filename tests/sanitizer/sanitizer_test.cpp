@@ -120,6 +120,10 @@ TEST(Racecheck, StaticTensorsWithFlagsAreClean) {
 }
 
 // --- The vendor's counter-example 2: an input used without its DeQue. --------------------------
+// On the device y's EnQue is a SetFlag<MTE2_V>, which fires once every earlier MTE2 instruction is
+// complete, so x's copy is ordered by y's DeQue when it comes before y's EnQue (the counter-example
+// as the vendor prints it; queue_sync_test.cpp). Here x is copied after y's EnQue: nothing orders
+// that copy before the Add unless x is dequeued.
 
 void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
   AscendC::TPipe pipe;
@@ -134,10 +138,10 @@ void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
   zg.SetGlobalBuffer(z, kN);
   AscendC::LocalTensor<float> xl = inX.AllocTensor<float>();
   AscendC::LocalTensor<float> yl = inY.AllocTensor<float>();
-  AscendC::DataCopy(xl, xg, kN);
   AscendC::DataCopy(yl, yg, kN);
-  inX.EnQue(xl);
   inY.EnQue(yl);
+  AscendC::DataCopy(xl, xg, kN);
+  inX.EnQue(xl);
   if (dequeue_x) xl = inX.DeQue<float>();
   yl = inY.DeQue<float>();
   AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
