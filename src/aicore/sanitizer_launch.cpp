@@ -2,6 +2,7 @@
 // end-of-block synccheck, the cross-block check of GM at the end of the launch and the failures
 // it reports.
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -75,6 +76,14 @@ void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
   sum.site_names.reserve(s.sites.size());
   for (uint32_t i = 0; i < s.sites.size(); ++i) sum.site_names.push_back(s.SiteText(i));
   sum.findings = std::move(s.findings);
+  for (const BlockState::PendingWaw& w : s.pending_waw) {
+    if (w.promoted) continue;
+    sum.warnings.push_back(
+        {kRacecheck, "write-only race (a warning; the launch does not fail): " + w.text +
+                         ". Nothing reads these bytes before they are overwritten or the kernel "
+                         "ends, so no result depends on the order; the device may still run the "
+                         "two writes in either order"});
+  }
   sum.clocks = std::move(s.clocks);
   if (s.dropped > 0) {
     sum.findings.push_back(
@@ -207,6 +216,10 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
             [](const BlockSummary& a, const BlockSummary& b) { return a.block < b.block; });
   if ((tools_ & kRacecheck) != 0 && blocks_.size() > 1) CheckCrossBlock(blocks_);
   for (const BlockSummary& b : blocks_) {
+    for (const Finding& w : b.warnings) {
+      std::fprintf(stderr, "lngrad: block %lld: [racecheck warning] %s\n",
+                   static_cast<long long>(b.block), w.text.c_str());
+    }
     if (!b.findings.empty()) AppendFailure(b, failures);
   }
 }

@@ -95,6 +95,15 @@ struct BlockState {
   std::map<std::tuple<int, uint32_t, uint32_t, int>, size_t> finding_index;
   std::vector<Finding> findings;
   size_t dropped = 0;
+  // Write-only races (UB write-after-write with no read of the first write): a warning at the
+  // end of the block unless a read of the bytes made it a finding first.
+  struct PendingWaw {
+    uint32_t site_a, site_b;
+    std::string text;
+    bool promoted = false;
+  };
+  std::vector<PendingWaw> pending_waw;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pending_index;
 
   uint32_t Intern(const char* api, SrcLoc loc, Pipe pipe) {
     const auto key = std::make_tuple(api, loc.file, loc.line, PipeIndex(pipe));
@@ -119,8 +128,13 @@ struct BlockState {
 
   std::string Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const;
 
+  std::string RaceText(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa,
+                       uint32_t sa, Pipe pb, uint32_t sb, bool war) const;
   void Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa, uint32_t sa,
             Pipe pb, uint32_t sb, bool war);
+  // A write-only race between the writes at sites a and b of UB bytes [b, e): its pending index.
+  uint32_t WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb, uint32_t sb);
+  void PromoteWriteOnly(uint32_t index);
 
   void Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
               uint8_t kind);
