@@ -215,12 +215,25 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
   std::sort(blocks_.begin(), blocks_.end(),
             [](const BlockSummary& a, const BlockSummary& b) { return a.block < b.block; });
   if ((tools_ & kRacecheck) != 0 && blocks_.size() > 1) CheckCrossBlock(blocks_);
+  // Each warning once, with the first block that has it and how many more do.
+  std::vector<std::pair<const Finding*, std::pair<int64_t, size_t>>> warnings;
+  std::map<std::string, size_t> warning_index;
   for (const BlockSummary& b : blocks_) {
     for (const Finding& w : b.warnings) {
-      std::fprintf(stderr, "lngrad: block %lld: [racecheck warning] %s\n",
-                   static_cast<long long>(b.block), w.text.c_str());
+      auto [it, fresh] = warning_index.try_emplace(w.text, warnings.size());
+      if (fresh) {
+        warnings.push_back({&w, {b.block, 0}});
+      } else {
+        ++warnings[it->second].second.second;
+      }
     }
     if (!b.findings.empty()) AppendFailure(b, failures);
+  }
+  for (const auto& [w, where] : warnings) {
+    const std::string more =
+        where.second == 0 ? "" : " (and " + std::to_string(where.second) + " more block(s))";
+    std::fprintf(stderr, "lngrad: block %lld%s: [racecheck warning] %s\n",
+                 static_cast<long long>(where.first), more.c_str(), w->text.c_str());
   }
 }
 
