@@ -56,7 +56,8 @@ void BM_Copy(benchmark::State& state, Shape s, uint32_t tools) {
   o.sanitize = tools;
   o.sequential = true;  // one core: the ratio, not the machine's parallelism
   for (auto _ : state) {
-    const lngrad::Status st = lngrad::aicore::Launch(kBlocks, [&] { CopyKernel(gm, s); }, o);
+    const lngrad::Status st = lngrad::aicore::Launch(
+        kBlocks, [&] { CopyKernel(gm, s); }, o);
     if (!st.ok()) {
       state.SkipWithError(st.message().c_str());
       break;
@@ -82,8 +83,8 @@ int main(int argc, char** argv) {
     for (const auto& [mode, tools] :
          {std::pair<const char*, uint32_t>{"checked", 0u},
           std::pair<const char*, uint32_t>{"sanitized", lngrad::aicore::san::kAllTools}}) {
-      benchmark::RegisterBenchmark((std::string("copy/") + s.name + "/" + mode).c_str(), BM_Copy,
-                                   s, tools)
+      benchmark::RegisterBenchmark((std::string("copy/") + s.name + "/" + mode).c_str(), BM_Copy, s,
+                                   tools)
           ->Unit(benchmark::kMillisecond);
     }
   }
