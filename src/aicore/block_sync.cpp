@@ -243,13 +243,13 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
   if (slot < 0) return;  // the cube pipes are not modelled
   // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
   if (lock) {
-    san::QueueWait(&kMutexQueue, id * 4 + slot, false, nullptr, 0);
+    san::QueueWait(&kMutexQueue, id * 4 + slot, false);
     return;
   }
   for (int q = 0; q < 4; ++q) {
     const AscendC::HardEvent e = AscendC::detail_sync::EventBetween(pipe, kModelled[q]);
     if (q != slot && e != AscendC::HardEvent::MAX) {
-      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e, nullptr, 0);
+      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e);
     }
   }
 }

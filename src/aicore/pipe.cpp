@@ -158,6 +158,24 @@ void InitPoolState(BufPoolState& pool, AscendC::TPosition pos, uint32_t max_ids,
   pool.len = len;
   pool.max_ids = max_ids;
   pool.pos = pos;
+  pool.id_set = &pool;
+  pool.id_mask = pool.id_avail = max_ids >= 32 ? ~0u : (1u << max_ids) - 1;
+  if (share != nullptr) InheritBufIds(pool, *share);
+}
+
+void InheritBufIds(BufPoolState& pool, const BufPoolState& from) {
+  pool.id_set = from.id_set;
+  pool.id_mask = pool.id_avail = from.id_mask & from.id_avail;
+}
+
+const void* TakeBufIds(BufPoolState& pool, uint32_t num, uint8_t* ids) {
+  if (pool.ctx == nullptr || !IsRegBaseArch(pool.ctx->product->arch)) return nullptr;
+  if (static_cast<uint32_t>(__builtin_popcount(pool.id_avail)) < num) return nullptr;
+  for (uint32_t i = 0; i < num; ++i) {
+    ids[i] = static_cast<uint8_t>(__builtin_ctz(pool.id_avail));
+    pool.id_avail &= pool.id_avail - 1;
+  }
+  return pool.id_set;
 }
 
 uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std::string& what,
@@ -223,7 +241,7 @@ void ResetPool(BufPoolState& pool, SrcLoc loc) {
   } else {
     for (uint8_t q = 0; q < pool.queue_count; ++q) {
       for (int32_t i = 0; i < pool.queues[q].num; ++i) {
-        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true, nullptr, 0);
+        san::QueueWait(pool.queues[q].queue, i, /*free_event=*/true);
       }
     }
   }

@@ -6,7 +6,9 @@
 // P's next access starts (a vector clock). SetFlag<A_B> snapshots A's knowledge plus A's own
 // current epoch and starts a new epoch of A; WaitFlag<A_B> joins the snapshot into B's
 // knowledge; PipeBarrier<P> completes P's own epochs; PIPE_ALL completes everything. The TQue
-// framework's EnQue/DeQue and FreeTensor/AllocTensor are such flags, one per queue buffer.
+// framework's EnQue/DeQue and FreeTensor/AllocTensor are such flags, one per queue buffer (on
+// 3510 gets and releases of the buffer's hardware ID: a get joins the last release's snapshot
+// when another pipe made it); like every flag they order the whole pipe, not one buffer.
 // Two accesses to the same bytes, one a write, are ordered when the later pipe knows the
 // earlier epoch, or when both are on S, or both on V with the compiler's V-V syncs (2201 with
 // cce-auto-sync) or the hardware's (3510), or when one is an auto-synced S access and the other

@@ -60,8 +60,7 @@ void BlockState::Report(uint32_t tool, int kind, uint32_t a, uint32_t b, const s
   findings.push_back({tool, text});
 }
 
-bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
-                         const Known* scope) const {
+bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto) const {
   if (e.epoch == 0) return true;
   if (earlier == later) {
     if (earlier == Pipe::kS) return true;
@@ -71,8 +70,7 @@ bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_au
     return true;
   }
   const int l = PipeIndex(later), q = PipeIndex(earlier);
-  if (known[l][q] >= e.epoch) return true;
-  return scope != nullptr && (*scope)[l][q] >= e.epoch;
+  return known[l][q] >= e.epoch;
 }
 
 std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const {
@@ -107,16 +105,38 @@ std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bo
   return os.str();
 }
 
-void BlockState::Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa,
-                      uint32_t sa, Pipe pb, uint32_t sb, bool war) {
+std::string BlockState::RaceText(const char* space, uint64_t b, uint64_t e, const char* what,
+                                 Pipe pa, uint32_t sa, Pipe pb, uint32_t sb, bool war) const {
   std::ostringstream os;
   os << what << " hazard on " << space << " bytes [" << b << ", " << e << "): " << SiteText(sa)
      << (war ? " reads them, then " : " writes them, then ") << SiteText(sb)
      << (std::strcmp(what, "write-after-write") == 0 || war ? " writes them" : " reads them")
      << ", and nothing orders the two; " << Fix(pa, sa, pb, sb, war);
+  return os.str();
+}
+
+void BlockState::Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa,
+                      uint32_t sa, Pipe pb, uint32_t sb, bool war) {
   // An in-place instruction both reads and overwrites what the other wrote: one finding.
   const int kind = war ? 2 : 0;
-  Report(kRacecheck, kind, sa, sb, os.str());
+  Report(kRacecheck, kind, sa, sb, RaceText(space, b, e, what, pa, sa, pb, sb, war));
+}
+
+uint32_t BlockState::WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb,
+                                   uint32_t sb) {
+  auto [it, fresh] = pending_index.try_emplace({sa, sb}, static_cast<uint32_t>(pending_waw.size()));
+  if (fresh) {
+    pending_waw.push_back(
+        {sa, sb, RaceText("UB", b, e, "write-after-write", pa, sa, pb, sb, false), false});
+  }
+  return it->second;
+}
+
+void BlockState::PromoteWriteOnly(uint32_t index) {
+  PendingWaw& w = pending_waw[index];
+  if (w.promoted) return;
+  w.promoted = true;
+  Report(kRacecheck, 0, w.site_a, w.site_b, w.text);
 }
 
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
@@ -172,7 +192,6 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   const bool race = (tools & kRacecheck) != 0;
   const bool init = (tools & kInitcheck) != 0 && in_ub;
   shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
-    const Known* scope = !in_ub ? &gm_known : !scoped.empty() ? ScopedRange(sb, se) : nullptr;
     if (!write) {
       if (init && !c.written) {
         Report(kInitcheck, 4, site, site,
@@ -182,22 +201,32 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
                    "whatever the previous kernel left there); copy data in or initialise it "
                    "(e.g. Duplicate) first");
       }
-      if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
+      if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
         Race(space, sb, se, "read-after-write", c.write_pipe, c.write.site, pipe, site, false);
       }
+      // The read sees one of two racing writes: the write-only race was not harmless.
+      if (c.waw != 0) PromoteWriteOnly(c.waw - 1);
       c.reads[PipeIndex(pipe)] = now;
       return;
     }
+    uint32_t waw = 0;
     if (race) {
       // Two atomic copies with the same operation combine in either order.
       const bool combine = atomic != 0 && c.write_atomic == atomic;
-      if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced, scope)) {
-        Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
+      if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
+        const bool unread = std::all_of(c.reads.begin(), c.reads.end(),
+                                        [](const Stamp& r) { return r.epoch == 0; });
+        if (in_ub && unread) {
+          // Nothing read the first write: the race matters only if the bytes are read later.
+          waw = 1 + WriteOnlyRace(sb, se, c.write_pipe, c.write.site, pipe, site);
+        } else {
+          Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
+        }
       }
       for (int q = 0; q < kPipeCount; ++q) {
         const Pipe qp = static_cast<Pipe>(q);
         if (qp == pipe) continue;
-        if (!Ordered(qp, c.reads[q], pipe, auto_synced, scope)) {
+        if (!Ordered(qp, c.reads[q], pipe, auto_synced)) {
           Race(space, sb, se, "write-after-read", qp, c.reads[q].site, pipe, site, true);
         }
       }
@@ -207,6 +236,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
     c.write_atomic = atomic;
     c.write = now;
     c.reads.fill(Stamp{});
+    c.waw = waw;
   });
 }
 

@@ -2,6 +2,7 @@
 // end-of-block synccheck, the cross-block check of GM at the end of the launch and the failures
 // it reports.
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -75,6 +76,14 @@ void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
   sum.site_names.reserve(s.sites.size());
   for (uint32_t i = 0; i < s.sites.size(); ++i) sum.site_names.push_back(s.SiteText(i));
   sum.findings = std::move(s.findings);
+  for (const BlockState::PendingWaw& w : s.pending_waw) {
+    if (w.promoted) continue;
+    sum.warnings.push_back(
+        {kRacecheck, "write-only race (a warning; the launch does not fail): " + w.text +
+                         ". Nothing reads these bytes before they are overwritten or the kernel "
+                         "ends, so no result depends on the order; the device may still run the "
+                         "two writes in either order"});
+  }
   sum.clocks = std::move(s.clocks);
   if (s.dropped > 0) {
     sum.findings.push_back(
@@ -206,8 +215,25 @@ void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
   std::sort(blocks_.begin(), blocks_.end(),
             [](const BlockSummary& a, const BlockSummary& b) { return a.block < b.block; });
   if ((tools_ & kRacecheck) != 0 && blocks_.size() > 1) CheckCrossBlock(blocks_);
+  // Each warning once, with the first block that has it and how many more do.
+  std::vector<std::pair<const Finding*, std::pair<int64_t, size_t>>> warnings;
+  std::map<std::string, size_t> warning_index;
   for (const BlockSummary& b : blocks_) {
+    for (const Finding& w : b.warnings) {
+      auto [it, fresh] = warning_index.try_emplace(w.text, warnings.size());
+      if (fresh) {
+        warnings.push_back({&w, {b.block, 0}});
+      } else {
+        ++warnings[it->second].second.second;
+      }
+    }
     if (!b.findings.empty()) AppendFailure(b, failures);
+  }
+  for (const auto& [w, where] : warnings) {
+    const std::string more =
+        where.second == 0 ? "" : " (and " + std::to_string(where.second) + " more block(s))";
+    std::fprintf(stderr, "lngrad: block %lld%s: [racecheck warning] %s\n",
+                 static_cast<long long>(where.first), more.c_str(), w->text.c_str());
   }
 }
 

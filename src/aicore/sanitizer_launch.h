@@ -49,6 +49,7 @@ struct BlockSummary {
   std::vector<GmSpan> spans;
   std::vector<std::string> site_names;  // "DataCopy(UB->GM) at add.asc:70 (MTE3)"
   std::vector<Finding> findings;
+  std::vector<Finding> warnings;   // write-only races: printed, the launch does not fail
   std::vector<CrossClock> clocks;  // GmSpan::clock indexes this; clocks[0] is empty
 };
 

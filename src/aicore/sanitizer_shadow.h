@@ -29,6 +29,9 @@ struct Cell {
   uint8_t write_atomic = 0;  // GmSpan::atomic of the last write
   Stamp write;
   std::array<Stamp, kPipeCount> reads{};  // since the last write, per pipe
+  // UB: the last write raced with the one before it, which nothing had read (a write-only race,
+  // BlockState::pending_waw index + 1); a read of the bytes makes it a finding. 0: none.
+  uint32_t waw = 0;
   bool operator==(const Cell&) const = default;
 };
 

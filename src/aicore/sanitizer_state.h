@@ -83,44 +83,27 @@ struct BlockState {
   struct Flag {
     bool set = false;
     std::array<uint32_t, kPipeCount> snapshot{};
-    std::array<uint32_t, kPipeCount> gm_snapshot{};  // queue flags: everything the producer knew
     SrcLoc loc;
   };
   std::map<std::pair<int, int>, Flag> flags;  // (HardEvent, id)
   std::map<std::tuple<const void*, int32_t, bool>, std::pair<Pipe, Flag>> queue_flags;
   std::map<std::pair<int, int>, SrcLoc> event_ids;  // allocated, not released
-  // Knowledge the TQue framework gives per queue buffer: UB offset -> (end, known[P][Q]).
-  using Known = std::array<std::array<uint32_t, kPipeCount>, kPipeCount>;
-  std::map<uint64_t, std::pair<uint64_t, Known>> scoped;
-  // What the queue flags order for GM: a DeQue or AllocTensor wait is a hardware WaitFlag, so
-  // for GM bytes (which no queue buffer owns) its order is transitive, whatever buffer carried
-  // it. (UB keeps the per-buffer contract above.)
-  Known gm_known{};
-
-  Known& ScopedEntry(const void* p, uint64_t bytes) {
-    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
-    auto [it, fresh] = scoped.try_emplace(b);
-    if (fresh) {
-      it->second.first = b + bytes;
-      for (auto& row : it->second.second) row.fill(0);
-    }
-    return it->second.second;
-  }
-  const Known* ScopedFor(const void* p, uint64_t bytes) const {
-    const auto b = static_cast<uint64_t>(static_cast<const std::byte*>(p) - ub);
-    return ScopedRange(b, b + bytes);
-  }
-  // The queue buffer holding UB bytes [b, e), if any has framework knowledge.
-  const Known* ScopedRange(uint64_t b, uint64_t e) const {
-    auto it = scoped.upper_bound(b);
-    if (it == scoped.begin()) return nullptr;
-    --it;
-    return e <= it->second.first ? &it->second.second : nullptr;
-  }
+  // 3510's buffer IDs: (key, id) -> the pipe that released it last and what that pipe knew.
+  std::map<std::pair<const void*, int32_t>, std::pair<Pipe, std::array<uint32_t, kPipeCount>>>
+      buf_ids;
 
   std::map<std::tuple<int, uint32_t, uint32_t, int>, size_t> finding_index;
   std::vector<Finding> findings;
   size_t dropped = 0;
+  // Write-only races (UB write-after-write with no read of the first write): a warning at the
+  // end of the block unless a read of the bytes made it a finding first.
+  struct PendingWaw {
+    uint32_t site_a, site_b;
+    std::string text;
+    bool promoted = false;
+  };
+  std::vector<PendingWaw> pending_waw;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pending_index;
 
   uint32_t Intern(const char* api, SrcLoc loc, Pipe pipe) {
     const auto key = std::make_tuple(api, loc.file, loc.line, PipeIndex(pipe));
@@ -141,14 +124,17 @@ struct BlockState {
   // the byte range of an existing one.
   void Report(uint32_t tool, int kind, uint32_t a, uint32_t b, const std::string& text);
 
-  // `scope`: the queue-buffer knowledge for the bytes in question (nullptr: none; GM).
-  bool Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto,
-               const Known* scope = nullptr) const;
+  bool Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_auto) const;
 
   std::string Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bool war) const;
 
+  std::string RaceText(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa,
+                       uint32_t sa, Pipe pb, uint32_t sb, bool war) const;
   void Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa, uint32_t sa,
             Pipe pb, uint32_t sb, bool war);
+  // A write-only race between the writes at sites a and b of UB bytes [b, e): its pending index.
+  uint32_t WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb, uint32_t sb);
+  void PromoteWriteOnly(uint32_t index);
 
   void Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
               uint8_t kind);

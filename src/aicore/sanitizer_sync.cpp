@@ -109,51 +109,36 @@ void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
   }
 }
 
-void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
-                 const void* p, uint64_t bytes) {
+void QueueSignal(const void* key, int32_t id, bool free_event, AscendC::HardEvent evt) {
   BlockState* s = Active();
   if (s == nullptr) return;
   Pipe src, dst;
   if (!EventPipes(evt, &src, &dst)) return;
-  auto& slot = s->queue_flags[{queue, buffer, free_event}];
+  auto& slot = s->queue_flags[{key, id, free_event}];
   slot.first = dst;
   slot.second.set = true;
-  // What the producer knows of this buffer, through the framework too.
-  std::array<uint32_t, kPipeCount> snap = s->Snapshot(src);
-  if (const auto* scoped = s->ScopedFor(p, bytes)) {
-    for (int q = 0; q < kPipeCount; ++q) snap[q] = std::max(snap[q], (*scoped)[PipeIndex(src)][q]);
-  }
-  slot.second.snapshot = snap;
-  for (int q = 0; q < kPipeCount; ++q) {
-    snap[q] = std::max(snap[q], s->gm_known[PipeIndex(src)][q]);
-    for (const auto& entry : s->scoped) {
-      snap[q] = std::max(snap[q], entry.second.second[PipeIndex(src)][q]);
-    }
-  }
-  slot.second.gm_snapshot = snap;
+  slot.second.snapshot = s->Snapshot(src);
 }
 
-void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes) {
+void QueueWait(const void* key, int32_t id, bool free_event) {
   BlockState* s = Active();
   if (s == nullptr) return;
-  auto it = s->queue_flags.find({queue, buffer, free_event});
+  auto it = s->queue_flags.find({key, id, free_event});
   if (it == s->queue_flags.end()) return;
-  const Pipe dst = it->second.first;
-  if (p == nullptr) {  // a plain wait for the flag (TBufPool::Reset): it orders everything
-    s->Join(dst, it->second.second.snapshot);
-    s->queue_flags.erase(it);
-    return;
-  }
-  auto& scoped = s->ScopedEntry(p, bytes);
-  auto& gm = s->gm_known[PipeIndex(dst)];
-  for (int q = 0; q < kPipeCount; ++q) {
-    scoped[PipeIndex(dst)][q] = std::max(scoped[PipeIndex(dst)][q], it->second.second.snapshot[q]);
-    gm[q] = std::max(gm[q], it->second.second.gm_snapshot[q]);
-  }
-  // Later accesses of the waiting pipe must not share an epoch with earlier ones (same-pipe
-  // ordering of MTE2/MTE3 copies is epoch-based).
-  ++s->epoch[PipeIndex(dst)];
+  s->Join(it->second.first, it->second.second.snapshot);
   s->queue_flags.erase(it);
+}
+
+void BufIdSync(const void* key, int32_t id, AscendC::HardEvent evt, bool producer) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  Pipe src, dst;
+  if (!EventPipes(evt, &src, &dst)) return;
+  const Pipe pipe = producer ? src : dst;
+  auto [it, fresh] = s->buf_ids.try_emplace({key, id});
+  // The same pipe getting the ID it released itself does not wait (the vendor's Lock/Unlock).
+  if (!fresh && it->second.first != pipe) s->Join(pipe, it->second.second);
+  it->second = {pipe, s->Snapshot(pipe)};
 }
 
 void OnSyncAll() {

@@ -120,6 +120,10 @@ TEST(Racecheck, StaticTensorsWithFlagsAreClean) {
 }
 
 // --- The vendor's counter-example 2: an input used without its DeQue. --------------------------
+// On the device y's EnQue is a SetFlag<MTE2_V>, which fires once every earlier MTE2 instruction is
+// complete, so x's copy is ordered by y's DeQue when it comes before y's EnQue (the counter-example
+// as the vendor prints it; queue_sync_test.cpp). Here x is copied after y's EnQue: nothing orders
+// that copy before the Add unless x is dequeued.
 
 void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
   AscendC::TPipe pipe;
@@ -134,10 +138,10 @@ void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
   zg.SetGlobalBuffer(z, kN);
   AscendC::LocalTensor<float> xl = inX.AllocTensor<float>();
   AscendC::LocalTensor<float> yl = inY.AllocTensor<float>();
-  AscendC::DataCopy(xl, xg, kN);
   AscendC::DataCopy(yl, yg, kN);
-  inX.EnQue(xl);
   inY.EnQue(yl);
+  AscendC::DataCopy(xl, xg, kN);
+  inX.EnQue(xl);
   if (dequeue_x) xl = inX.DeQue<float>();
   yl = inY.DeQue<float>();
   AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
@@ -302,6 +306,61 @@ TEST(Racecheck, OverlappingMte3WritesWithBarrierAreClean) {
   ExpectClean(Launch(1, [&] { OverlappingCopyOut(z.p, true); }));
   EXPECT_EQ(z.p[kN / 2], 2.0f);
   EXPECT_EQ(z.p[0], 1.0f);
+}
+
+// --- Write-only races: repeated copies into one UB buffer (the kit's data_copy samples). --------
+// Three unordered MTE2 copies into one TBuf race on the device, but when nothing reads the bytes
+// no result depends on their order: a warning on stderr, not a failure. Once something reads
+// them (here V after an MTE2_V flag), the value it sees depends on the order: a finding.
+
+void RepeatedCopyIn(float* x, float* z, bool read_after, int* first_line) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf, out;
+  pipe.InitBuffer(buf, kN * sizeof(float));
+  pipe.InitBuffer(out, kN * sizeof(float));
+  AscendC::GlobalTensor<float> xg, zg;
+  xg.SetGlobalBuffer(x, 3 * kN);
+  zg.SetGlobalBuffer(z, kN);
+  AscendC::LocalTensor<float> t = buf.Get<float>();
+  *first_line = __LINE__ + 1;
+  for (int i = 0; i < 3; ++i) AscendC::DataCopy(t, xg[i * kN], kN);
+  if (!read_after) return;
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+  AscendC::LocalTensor<float> o = out.Get<float>();
+  AscendC::Muls(o, t, 2.0f, kN);
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  AscendC::DataCopy(zg, o, kN);
+}
+
+TEST(Racecheck, WriteOnlyRaceIsAWarning) {
+  Gm x(3 * kN), z(kN);
+  int line = 0;
+  testing::internal::CaptureStderr();
+  const Result r = Launch(1, [&] { RepeatedCopyIn(x.p, z.p, false, &line); });
+  const std::string err = testing::internal::GetCapturedStderr();
+  ExpectClean(r);
+  EXPECT_NE(err.find("[racecheck warning] write-only race"), std::string::npos) << err;
+  EXPECT_NE(err.find("write-after-write hazard on UB bytes [0, 1024): MTE2 DataCopy(GM->UB) at " +
+                     L(line)),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("PipeBarrier<PIPE_MTE2>()"), std::string::npos) << err;
+}
+
+TEST(Racecheck, WriteOnlyRaceThenReadIsAFinding) {
+  Gm x(3 * kN), z(kN);
+  int line = 0;
+  testing::internal::CaptureStderr();
+  const Result r = Launch(1, [&] { RepeatedCopyIn(x.p, z.p, true, &line); });
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "racecheck");
+  EXPECT_NE(r.failures[0].message.find("write-after-write hazard on UB bytes [0, 1024)"),
+            std::string::npos)
+      << r.AllText();
+  EXPECT_EQ(err.find("warning"), std::string::npos) << err;
 }
 
 // TPipe::Destroy ends with PipeBarrier<PIPE_ALL> (the vendor's): the kit's tpipe_reuse sample

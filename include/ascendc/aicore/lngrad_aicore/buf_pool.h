@@ -37,6 +37,11 @@ struct BufPoolState {
   };
   std::array<Queue, 16> queues{};
   uint8_t queue_count = 0;
+  // 3510's buffer IDs: the set they come from (the root pool's state; pools sharing IDs share
+  // it), the pool's IDs in it (bit i: ID i) and those not handed out yet.
+  const void* id_set = nullptr;
+  uint32_t id_mask = 0;
+  uint32_t id_avail = 0;
 };
 
 // A pool of len bytes at addr, or sharing `share` (share != nullptr: same start and length,
@@ -50,6 +55,13 @@ uint32_t TakeFromPool(BufPoolState& pool, AscendC::TPosition buf_pos, const std:
                       uint32_t num, uint32_t len, uint32_t sub_pool_ids, const void* queue,
                       SrcLoc loc);
 void ResetPool(BufPoolState& pool, SrcLoc loc);
+// 3510: the pool takes the IDs `from` has not handed out (a sub-pool from its parent, a pool
+// from its shareBuf), as the vendor's does.
+void InheritBufIds(BufPoolState& pool, const BufPoolState& from);
+// 3510: hands out num buffer IDs (the lowest available first, as the device) into ids and
+// returns their set; nullptr elsewhere, or when the pool has too few left (each block then keeps
+// an ID of its own).
+const void* TakeBufIds(BufPoolState& pool, uint32_t num, uint8_t* ids);
 
 // A custom pool's buffer slot (what its TBufHandles point to): the block's UB address and length.
 struct BufHandleSlot {
@@ -102,6 +114,10 @@ class TBufPool {
             ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")",
         num, len, 0, &que, loc);
     que.InitBlocks(state_.ctx, addr, num, block);
+    uint8_t ids[16];
+    if (const void* set = lngrad::aicore::detail::TakeBufIds(state_, num, ids)) {
+      que.SetBufIds(set, ids, num);
+    }
     return true;
   }
   // One buffer of len bytes (rounded up to 32) for a TBuf, from the pool.
@@ -128,6 +144,7 @@ class TBufPool {
     lngrad::aicore::detail::InitPoolState(bufPool.PoolState(), T::poolPos, T::bufSize, state_.ctx,
                                           addr, RoundUp(len), nullptr, "TBufPool::InitBufPool",
                                           loc);
+    lngrad::aicore::detail::InheritBufIds(bufPool.PoolState(), state_);
     return true;
   }
   // bufPool reuses shareBuf's memory (same start address and length; len <= that length).

@@ -217,6 +217,12 @@ class TQueBind {
     ctx_ = pool.ctx;
     addr_[k] = curPoolAddr;
   }
+  // lngrad: the hardware buffer IDs of the num blocks (3510, TBufPool queues): the pool's ID set
+  // `key`, block i's ID ids[i]. By default each block has an ID of its own.
+  void SetBufIds(const void* key, const uint8_t* ids, uint8_t num) {
+    sync_key_ = key;
+    for (uint8_t i = 0; i < num && i < QBUF_MAX_LEN; ++i) sync_id_[i] = ids[i];
+  }
 
  private:
   static std::string Name();
@@ -224,7 +230,9 @@ class TQueBind {
   int32_t BlockOf(const lngrad::aicore::detail::TensorBuffer& b, const char* api) const;
   template <typename T>
   LocalTensor<T> BlockTensor(int32_t index) const;
-  const std::byte* BlockHost(int32_t index) const { return ctx_->ub + addr_[index]; }
+  // The device's hidden synchronisation of block i for the sanitizer: EnQue (forward, signal),
+  // DeQue (forward), FreeTensor (signal), AllocTensor (neither).
+  void SanSync(int32_t i, bool forward, bool signal) const;
   void ResetBlocks(lngrad::aicore::BlockContext* ctx, uint8_t num, uint32_t len) {
     ctx_ = ctx;
     num_ = num;
@@ -234,6 +242,8 @@ class TQueBind {
     used_count_ = 0;
     buf_used_count_ = 0;
     state_.fill(detail_rt::BufState::kFree);
+    sync_key_ = this;
+    for (int i = 0; i < QBUF_MAX_LEN; ++i) sync_id_[i] = static_cast<uint8_t>(i);
   }
 
   lngrad::aicore::BlockContext* ctx_ = nullptr;
@@ -247,6 +257,8 @@ class TQueBind {
   int32_t buf_used_count_ = 0;
   std::array<detail_rt::BufState, QBUF_MAX_LEN> state_{};
   std::array<int8_t, QBUF_MAX_LEN> fifo_{};
+  const void* sync_key_ = this;                  // 3510: the buffer IDs' set (SetBufIds)
+  std::array<uint8_t, QBUF_MAX_LEN> sync_id_{};  // 3510: each block's buffer ID in it
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>
@@ -404,6 +416,24 @@ int32_t TQueBind<src, dst, depth, mask>::BlockOf(const lngrad::aicore::detail::T
 }
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
+void TQueBind<src, dst, depth, mask>::SanSync(int32_t i, bool forward, bool signal) const {
+  constexpr HardEvent kEnQueEvent = detail_rt::QueueEvent(src, dst, true);
+  constexpr HardEvent kFreeEvent = detail_rt::QueueEvent(src, dst, false);
+  if constexpr (kEnQueEvent != HardEvent::MAX) {
+    if (lngrad::aicore::san::Active() == nullptr) return;
+    if (lngrad::IsRegBaseArch(ctx_->product->arch)) {
+      // The 950's buffer IDs: AllocTensor and EnQue on the producer pipe, DeQue and FreeTensor
+      // on the consumer's.
+      lngrad::aicore::san::BufIdSync(sync_key_, sync_id_[i], kEnQueEvent, forward == signal);
+    } else if (signal) {
+      lngrad::aicore::san::QueueSignal(this, i, !forward, forward ? kEnQueEvent : kFreeEvent);
+    } else {
+      lngrad::aicore::san::QueueWait(this, i, !forward);
+    }
+  }
+}
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask>
 template <typename T>
 LocalTensor<T> TQueBind<src, dst, depth, mask>::BlockTensor(int32_t index) const {
   std::byte* host = ctx_->ub + addr_[index];
@@ -429,7 +459,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::AllocTensor() {
       }
       state_[i] = detail_rt::BufState::kOccupied;
       ++buf_used_count_;
-      lngrad::aicore::san::QueueWait(this, i, true, BlockHost(i), len_);
+      SanSync(i, false, false);
       return BlockTensor<T>(i);
     }
   }
@@ -457,10 +487,7 @@ void TQueBind<src, dst, depth, mask>::FreeTensor(const LocalTensor<T>& tensor) {
   }
   state_[i] = detail_rt::BufState::kFree;
   --buf_used_count_;
-  constexpr HardEvent kFreeEvent = detail_rt::QueueEvent(src, dst, false);
-  if constexpr (kFreeEvent != HardEvent::MAX) {
-    lngrad::aicore::san::QueueSignal(this, i, true, kFreeEvent, BlockHost(i), len_);
-  }
+  SanSync(i, false, true);
 }
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
@@ -480,10 +507,7 @@ bool TQueBind<src, dst, depth, mask>::EnQue(const LocalTensor<T>& tensor) {
   fifo_[(head_ + used_count_) % QBUF_MAX_LEN] = static_cast<int8_t>(i);
   ++used_count_;
   state_[i] = detail_rt::BufState::kEnQue;
-  constexpr HardEvent kEnQueEvent = detail_rt::QueueEvent(src, dst, true);
-  if constexpr (kEnQueEvent != HardEvent::MAX) {
-    lngrad::aicore::san::QueueSignal(this, i, false, kEnQueEvent, BlockHost(i), len_);
-  }
+  SanSync(i, true, true);
   return true;
 }
 
@@ -498,7 +522,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::DeQue() {
   head_ = static_cast<uint8_t>((head_ + 1) % QBUF_MAX_LEN);
   --used_count_;
   state_[i] = detail_rt::BufState::kDeQue;
-  lngrad::aicore::san::QueueWait(this, i, false, BlockHost(i), len_);
+  SanSync(i, true, false);
   return BlockTensor<T>(i);
 }
 

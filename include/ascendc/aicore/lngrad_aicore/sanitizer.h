@@ -127,15 +127,22 @@ void Barrier(pipe_t pipe, SrcLoc loc);
 // ReleaseEventID returns it.
 void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
 void ReleaseEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc);
-// The TQue framework's flags, one per queue buffer and direction: EnQue signals `evt` (the
-// producer pipe's work so far), DeQue waits for it; FreeTensor signals the free event, the next
-// AllocTensor of that buffer waits for it. The order they give is credited to the buffer's
-// bytes [p, p + bytes) only: the framework synchronises per tensor (a tensor used without its
-// DeQue is unordered even when another queue's DeQue happens to wait for the same pipe). p ==
-// nullptr: a plain wait for the flag, which orders everything before it (TBufPool::Reset).
-void QueueSignal(const void* queue, int32_t buffer, bool free_event, AscendC::HardEvent evt,
-                 const void* p, uint64_t bytes);
-void QueueWait(const void* queue, int32_t buffer, bool free_event, const void* p, uint64_t bytes);
+// The TQue framework's hidden flags (2201, 2002; and the 950's mutexes): one per (key, id,
+// free_event), for a queue buffer and direction. EnQue and FreeTensor signal `evt`; DeQue and the
+// next AllocTensor of the buffer wait for it (a wait with nothing signalled does nothing). As the
+// hardware flag it is (SetFlag fires once everything its pipe issued before it is complete), a
+// wait orders everything the producer pipe issued before the signal against everything the
+// waiting pipe issues after the wait: all bytes, not only the buffer's (TBufPool::Reset's waits
+// too).
+void QueueSignal(const void* key, int32_t id, bool free_event, AscendC::HardEvent evt);
+void QueueWait(const void* key, int32_t id, bool free_event);
+// The 950's hardware buffer IDs (arch 3510), which its queues synchronise through: every queue
+// operation gets and releases the buffer's ID on one pipe (AllocTensor and EnQue on the
+// producer pipe of `evt`, the queue's EnQue event; DeQue and FreeTensor on its consumer pipe).
+// A get waits for the ID's last release when another pipe released it, and so orders what that
+// pipe issued before the release; the release publishes what this pipe issued so far. Pools that
+// share buffer IDs (InitBufPool with a shareBuf) share `key` and `id`.
+void BufIdSync(const void* key, int32_t id, AscendC::HardEvent evt, bool producer);
 // SyncAll: the block's later GM accesses are ordered after every block's earlier ones.
 void OnSyncAll();
 // Point-to-point order between blocks (IBSet/IBWait, NotifyNextBlock/WaitPreBlock): Release
