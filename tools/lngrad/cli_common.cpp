@@ -31,20 +31,6 @@ void Warn(std::string_view command, const std::string& message) {
                command.data(), message.c_str());
 }
 
-namespace {
-
-// Shortest text that reads back as `v` ("1e+40", "0.0001").
-std::string FormatDouble(double v) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-}  // namespace
-
 Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out) {
   int base = 10;
   std::string_view digits = text;
@@ -81,27 +67,6 @@ Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io
                                    " float or half (also float32/f4/fp32, float16/f2/fp16)");
   }
   *out = d;
-  return Status::Ok();
-}
-
-Status CheckEpsilon(double eps, std::string_view what, bool as_half) {
-  const std::string name(what);
-  if (!(eps >= 0) || std::isinf(eps)) {
-    return Status::InvalidArgument(name + " must be finite and >= 0 (got " + FormatDouble(eps) +
-                                   ")");
-  }
-  constexpr double kHalfMax = 65504;
-  if (as_half && eps > kHalfMax) {
-    return Status::InvalidArgument(
-        name + " " + FormatDouble(eps) +
-        " is too large: for half data the device kernels take epsilon as half, so it must be at "
-        "most 65504 (the largest finite half)");
-  }
-  if (!std::isfinite(static_cast<float>(eps))) {
-    return Status::InvalidArgument(name + " " + FormatDouble(eps) +
-                                   " is too large: the kernels take epsilon as a float, so it "
-                                   "must be at most 3.40282347e+38 (the largest finite float)");
-  }
   return Status::Ok();
 }
 

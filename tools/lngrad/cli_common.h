@@ -14,6 +14,7 @@
 #include "io/json.h"
 #include "io/tensor.h"
 #include "io/tensor_file.h"
+#include "lngrad/arg_checks.h"
 #include "lngrad/product.h"
 #include "lngrad/status.h"
 
@@ -48,10 +49,7 @@ Status ParseFiniteDouble(std::string_view text, std::string_view what, double* o
 // what this command takes.
 Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out);
 
-// Epsilon rules: >= 0 and finite once converted to the type the kernels take it in (float; for
-// half data on the device also half, whose largest finite value is 65504). `what` names the
-// option or the manifest it came from.
-Status CheckEpsilon(double eps, std::string_view what, bool as_half);
+// Epsilon rules: lngrad::CheckEpsilon (lngrad/arg_checks.h), shared with the Python module.
 
 // The product a subcommand runs on: --soc when given, else LNGRAD_SOC, else Ascend910B1. An
 // unknown name from either is an error, never replaced by the default.
