@@ -120,9 +120,9 @@ Status FinishCommit(int dir_fd, const std::string& dir) {
   std::vector<JournalStep> steps;
   LNGRAD_RETURN_IF_ERROR(ParseJournal(text, where, &steps));
   auto fail = [&](const std::string& what, int err) {
-    return Status::InvalidArgument(Quoted(dir) + " holds an interrupted commit (" +
-                                   std::string(kCommitJournal) + ") that cannot be completed: " +
-                                   what + ": " + std::strerror(err));
+    return Status::InvalidArgument(
+        Quoted(dir) + " holds an interrupted commit (" + std::string(kCommitJournal) +
+        ") that cannot be completed: " + what + ": " + std::strerror(err));
   };
   for (const JournalStep& s : steps) {
     if (s.rename) {
@@ -199,8 +199,9 @@ Status DirectoryReadLocks::Acquire(const std::vector<std::string>& dirs,
     if (fd < 0) continue;
     struct stat st {};
     const Id id = ::fstat(fd, &st) == 0 ? Id(st.st_dev, st.st_ino) : Id(0, 0);
-    const bool seen = std::find(skip.begin(), skip.end(), id) != skip.end() ||
-                      std::any_of(open.begin(), open.end(), [&](const Open& o) { return o.id == id; });
+    const bool seen =
+        std::find(skip.begin(), skip.end(), id) != skip.end() ||
+        std::any_of(open.begin(), open.end(), [&](const Open& o) { return o.id == id; });
     if (seen) {
       ::close(fd);
       continue;
