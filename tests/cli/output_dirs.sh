@@ -332,6 +332,10 @@ case "$case" in
     [ -z "$(ls in | grep '^output_')" ] || fail "the replaced run's outputs are left: $(ls in)"
     lng verify in in
     expect_rc 0
+    # gen likewise: --format npy after --format bin leaves no .bin file.
+    gen --shape 2,8,32 --format bin --out g
+    gen --shape 2,8,32 --format npy --out g
+    [ -z "$(ls g | grep '\.bin$')" ] || fail "gen left the replaced set's .bin files: $(ls g)"
     ;;
   *)
     fail "unknown case"
