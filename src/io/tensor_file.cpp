@@ -603,6 +603,11 @@ Status OutputSet::Commit() {
     RemoveTemporaries();
     return st;
   }
+  // A directory this set created must survive with the files: its entry in its parent too.
+  for (const Created& c : created_) {
+    Fd parent(::open(DirectoryOf(c.path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (parent.get() >= 0) (void)SyncDirectory(parent.get(), DirectoryOf(c.path));
+  }
   const std::string journal = JoinPath(dir_, kCommitJournal);
   // Signals wait from the commit point until the set is in place: a signal never interrupts it.
   SignalsHeld held;

@@ -21,9 +21,10 @@ TEST(ArgChecks, EpsilonRefusesWhatTheKernelsCannotTakeWithTheValueAsGiven) {
   EXPECT_EQ(Message(CheckEpsilon(std::nan(""), "e", false)), "e must be finite and >= 0 (got nan)");
   EXPECT_EQ(Message(CheckEpsilon(HUGE_VAL, "e", false)), "e must be finite and >= 0 (got inf)");
   // Beyond the largest float: named as given (1e+300), never as the inf the float would be.
-  EXPECT_EQ(Message(CheckEpsilon(1e300, "e", false)).rfind("e 1e+300 is too large: the kernels take "
-                                                           "epsilon as a float",
-                                                           0),
+  EXPECT_EQ(Message(CheckEpsilon(1e300, "e", false))
+                .rfind("e 1e+300 is too large: the kernels take "
+                       "epsilon as a float",
+                       0),
             0u);
   EXPECT_EQ(Message(CheckEpsilon(65520, "e", true)).rfind("e 6.552e+04 is too large: for half", 0),
             0u);
