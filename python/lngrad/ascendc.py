@@ -17,7 +17,9 @@ directly::
 Arrays as in ``lngrad`` (float32 or float16, C-contiguous, rows over the last axis); x of shape
 (..., S, H) is the API's [B, S, H] with B the product of the leading extents. ``tmp``: "min",
 "max" or a byte count of scratch per tile; ``blocks``: AI cores (None: 1, as the CLI);
-``reuse_source`` is isReuseSource (float only; ignored for half, as on the device). Checked mode
+``reuse_source`` is isReuseSource (float only; ignored for half, as on the device). ``eps`` is
+checked as ``lngrad run --eps`` checks it: finite, >= 0, at most the largest float, and at
+most 65504 for float16 data (a ValueError otherwise). Checked mode
 (LNGRAD_CHECKED, on unless set to 0) turns what the device gets silently wrong into a
 ValueError carrying the kernel check's message; the pipeline sanitizer follows LNGRAD_SANITIZE.
 ``tiling`` returns what ``lngrad tiling --json`` reports of the two APIs' host tiling.

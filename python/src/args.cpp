@@ -10,10 +10,13 @@
 
 #include <nanobind/stl/string.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "lngrad/arg_checks.h"
 
 namespace lngrad::python {
 
@@ -31,6 +34,13 @@ void ThrowIfError(const lngrad::Status& s) {
   if (s.ok()) return;
   if (s.code() == lngrad::StatusCode::kInternal) throw std::runtime_error(s.message());
   Raise(PyExc_ValueError, s.message());
+}
+
+float FloatEps(const char* fn, double eps) {
+  if (std::isfinite(eps) && !std::isfinite(static_cast<float>(eps))) {
+    ThrowIfError(lngrad::CheckEpsilon(eps, std::string(fn) + ": argument 'eps'", false));
+  }
+  return static_cast<float>(eps);
 }
 
 namespace {

@@ -32,6 +32,11 @@ void ThrowIfError(const lngrad::Status& s);
 
 std::string ShapeText(const int64_t* shape, size_t ndim);  // "(2, 3)", "(4,)"
 
+// Argument 'eps' of `fn` as the native library takes it (float). A finite value beyond the
+// largest float, which the conversion would make inf, is refused here by lngrad::CheckEpsilon
+// with the value as given (ValueError); every other value goes on to the library's own check.
+float FloatEps(const char* fn, double eps);
+
 // The kind of array the caller passed, so that results come back as the same kind.
 enum class Kind { kNumpy, kTorch };
 

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "lngrad/arg_checks.h"
 #include "lngrad/product.h"
 #include "ops/layernorm_grad_beta_op.h"
 #include "ops/layernorm_grad_op.h"
@@ -71,12 +72,19 @@ lngrad::ops::OpArgs DeviceArgs(const char* fn, const Arg& x, const std::string& 
 }
 
 nb::tuple DeviceLayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h,
-                              nb::handle mean_h, nb::handle gamma_h, float eps,
+                              nb::handle mean_h, nb::handle gamma_h, double eps,
                               const std::string& soc, bool reuse_source, nb::handle tmp,
                               nb::handle blocks) {
   constexpr const char* kFn = "ascendc.layer_norm_grad";
   const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
   const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
+  // The rule of `lngrad run --eps` (the device kernels take epsilon as the data's type), on the
+  // value as given, before its conversion to float.
+  if (const lngrad::Status st = lngrad::CheckEpsilon(eps, std::string(kFn) + ": argument 'eps'",
+                                                     x.dtype == DType::kFloat16);
+      !st.ok()) {
+    Raise(PyExc_ValueError, st.message());
+  }
   lngrad::ops::LayerNormGradOpArgs g;
   static_cast<lngrad::ops::OpArgs&>(g) = DeviceArgs(kFn, x, soc, reuse_source, tmp, blocks);
   const Kind kind = KindOf(x_h);
@@ -84,7 +92,7 @@ nb::tuple DeviceLayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle varian
   Out res = Allocate(kind, x.dtype, ShapeOf(x));
   g.SetTensors(dy.data(), x.data(), mean.data(), variance.data(), gamma.data(), pd_x.data,
                res.data);
-  g.epsilon = eps;
+  g.epsilon = static_cast<float>(eps);
   lngrad::Status st;
   {
     nb::gil_scoped_release release;
@@ -168,6 +176,16 @@ nb::dict Tiling(nb::handle shape_h, const std::string& dtype, const std::string&
           "ints");
   }
   if (dims.size() == 3) dims.push_back(dims[2]);
+  // As `lngrad tiling`: B*S*H*H0 in exact arithmetic, never wrapped past 2^64 to a small number.
+  uint64_t elements = 0;
+  std::string shape_text;
+  for (int64_t v : dims) shape_text += (shape_text.empty() ? "" : ", ") + std::to_string(v);
+  if (const lngrad::Status st = lngrad::CheckedProduct(
+          dims.data(), dims.size(),
+          "ascendc.tiling: argument 'shape' (" + shape_text + "): B*S*H*H0", &elements);
+      !st.ok()) {
+    Raise(PyExc_ValueError, st.message());
+  }
   uint32_t type_size = 0;
   if (dtype == "float" || dtype == "float32") {
     type_size = 4;

@@ -115,16 +115,18 @@ nb::tuple LayerNormBackward(nb::handle dy, nb::handle x, nb::handle mean, nb::ha
 }
 
 nb::tuple LayerNormBackwardVariance(nb::handle dy, nb::handle x, nb::handle mean,
-                                    nb::handle variance, nb::handle gamma, float eps,
+                                    nb::handle variance, nb::handle gamma, double eps,
                                     nb::handle num_threads, const std::string& half_eval) {
-  return Backward("layer_norm_backward_variance", dy, x, mean, variance, "variance", false, eps,
-                  gamma, num_threads, half_eval);
+  constexpr const char* kFn = "layer_norm_backward_variance";
+  return Backward(kFn, dy, x, mean, variance, "variance", false, FloatEps(kFn, eps), gamma,
+                  num_threads, half_eval);
 }
 
 nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, nb::handle mean_h,
-                        nb::handle gamma_h, float eps, nb::handle num_threads,
+                        nb::handle gamma_h, double eps_arg, nb::handle num_threads,
                         const std::string& half_eval) {
   constexpr const char* kFn = "layer_norm_grad";
+  const float eps = FloatEps(kFn, eps_arg);
   const GradInputs in(kFn, dy_h, x_h, variance_h, mean_h, gamma_h);
   const Arg &dy = in.dy, &x = in.x, &variance = in.variance, &mean = in.mean, &gamma = in.gamma;
   const lngrad::RowShape shape = in.shape;
@@ -175,9 +177,10 @@ nb::tuple LayerNormGradBeta(nb::handle dy_h, nb::handle res_h, nb::handle num_th
   return nb::make_tuple(dgamma.object, dbeta.object);
 }
 
-nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, float eps,
+nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, double eps_arg,
                     nb::handle num_threads, bool float32_stats) {
   constexpr const char* kFn = "layer_norm";
+  const float eps = FloatEps(kFn, eps_arg);
   const Arg x = Take(kFn, "x", x_h);
   const lngrad::RowShape shape = RowsOf(kFn, x);
   const bool has_gamma = !gamma_h.is_none(), has_beta = !beta_h.is_none();
@@ -292,14 +295,16 @@ void DefineNative(nb::module_& m) {
         arg("num_threads").none() = nb::none(), arg("float32_stats") = false);
   m.def(
       "rstd_to_variance",
-      [](nb::handle rstd, float eps) {
-        return Convert<lngrad::RstdToVariance>("rstd_to_variance", "rstd", rstd, eps);
+      [](nb::handle rstd, double eps) {
+        return Convert<lngrad::RstdToVariance>("rstd_to_variance", "rstd", rstd,
+                                               FloatEps("rstd_to_variance", eps));
       },
       arr("rstd"), arg("eps"));
   m.def(
       "variance_to_rstd",
-      [](nb::handle variance, float eps) {
-        return Convert<lngrad::VarianceToRstd>("variance_to_rstd", "variance", variance, eps);
+      [](nb::handle variance, double eps) {
+        return Convert<lngrad::VarianceToRstd>("variance_to_rstd", "variance", variance,
+                                               FloatEps("variance_to_rstd", eps));
       },
       arr("variance"), arg("eps"));
   m.def("default_thread_count", &lngrad::DefaultThreadCount);

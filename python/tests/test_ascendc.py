@@ -174,6 +174,47 @@ def test_errors():
         lngrad.ascendc.tiling((1, 8, 16), stack_buffer="big")
 
 
+@pytest.mark.parametrize(
+    "eps, dtype, words",
+    [
+        (float("nan"), np.float32, r"must be finite and >= 0 \(got nan\)"),
+        (-1.0, np.float32, r"must be finite and >= 0 \(got -1\)"),
+        (float("inf"), np.float32, r"must be finite and >= 0 \(got inf\)"),
+        (1e39, np.float32, r"1e\+39 is too large: the kernels take epsilon as a float"),
+        (1e300, np.float32, r"1e\+300 is too large"),
+        (65520.0, np.float16, r"6.552e\+04 is too large: for half data .* at most 65504"),
+    ],
+)
+def test_eps_is_refused_as_the_cli_does(tmp_path, eps, dtype, words):
+    # Before, NaN or -1 gave all-NaN outputs and inf, 1e39 or >= 65520 with half data all-zero
+    # outputs, silently. Now the CLI's rule refuses them (lngrad.CheckEpsilon, one function).
+    dy, x, mean, var, gamma = (
+        a.astype(dtype) for a in oracle.inputs(np.random.default_rng(6), 4, 32)
+    )
+    with pytest.raises(ValueError, match="ascendc.layer_norm_grad: argument 'eps' " + words) as e:
+        lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, eps)
+    # The largest accepted value still runs.
+    lngrad.ascendc.layer_norm_grad(dy, x, var, mean, gamma, 65504.0)
+    # `lngrad run --eps` refuses a finite value with the same words.
+    if np.isfinite(eps):
+        for name, a in (("dy", dy), ("x", x), ("mean", mean), ("variance", var), ("gamma", gamma)):
+            np.save(tmp_path / f"{name}.npy", a)
+        cli_run = subprocess.run(
+            [cli(), "run", "--in", str(tmp_path), f"--eps={eps!r}", "--out", str(tmp_path / "o")],
+            capture_output=True,
+            text=True,
+        )
+        assert cli_run.returncode == 2
+        said = str(e.value).split("argument 'eps' ", 1)[1]
+        assert "--eps " + said in cli_run.stderr, (said, cli_run.stderr)
+
+
+def test_tiling_refuses_a_shape_whose_product_overflows():
+    # 1 * 1 * 2^32 * 2^32 (H0 = H) wrapped to 0 before.
+    with pytest.raises(ValueError, match=r"B\*S\*H\*H0 overflows"):
+        lngrad.ascendc.tiling((1, 1, 4294967296))
+
+
 def test_concurrent_calls_from_threads():
     # The GIL is released during a launch: Python threads may run the device at once, on
     # different products, and each gets the bits it gets alone.

@@ -280,6 +280,15 @@ def test_argument_errors_name_the_argument():
         lngrad.layer_norm_grad_beta(dy, None)
     with pytest.raises(ValueError, match=r"epsilon"):
         lngrad.layer_norm_grad(dy, x, var, mean, gamma, -1.0)
+    # A finite eps beyond the largest float is named as given, not as the inf it would become.
+    for call in (
+        lambda e: lngrad.layer_norm_grad(dy, x, var, mean, gamma, e),
+        lambda e: lngrad.layer_norm(x, eps=e),
+        lambda e: lngrad.layer_norm_backward_variance(dy, x, mean, var, gamma, eps=e),
+        lambda e: lngrad.rstd_to_variance(var, e),
+    ):
+        with pytest.raises(ValueError, match=r"argument 'eps' 1e\+300 is too large: .*epsilon"):
+            call(1e300)
     with pytest.raises(ValueError, match=r"num_threads"):
         lngrad.layer_norm_backward(dy, x, mean, var, gamma, num_threads=-1)
 

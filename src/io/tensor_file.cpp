@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "byte_order.h"
+#include "io/dir_lock.h"
 #include "io/npy.h"
 
 namespace lngrad::io {
@@ -236,6 +237,12 @@ Status ParseFormat(std::string_view text, FileFormat* out) {
 
 namespace {
 
+// A file name inside the directory: no '/', and none of the journal's separators.
+bool IsPlainName(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." &&
+         name.find_first_of("/\t\n") == std::string::npos;
+}
+
 // Opens a .npy file and parses its header; on success the file offset is at the data, whose
 // size has been checked against the header.
 Status OpenNpy(const std::string& path, std::unique_ptr<Fd>* fd, NpyHeader* h) {
@@ -386,6 +393,7 @@ void OutputSet::RemoveCreatedDirs() {
 void OutputSet::Unlock() {
   if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the last descriptor releases the flock
   lock_fd_ = -1;
+  locked_ = false;
 }
 
 Status OutputSet::CreateDirs() {
@@ -431,6 +439,7 @@ Status OutputSet::Lock(const std::function<void()>& on_wait, bool* stale) {
       if (errno != EINTR) return Status::Ok();
     }
   }
+  locked_ = true;
   // The previous holder may have removed the directory it had created (its run failed) and
   // someone may have made a new one of that name: the lock must be on what the name means now.
   struct stat held {
@@ -467,6 +476,11 @@ Status OutputSet::Open(const std::function<void()>& on_wait) {
         },
         &stale));
     if (!stale) {
+      if (locked_) {
+        // The directory is ours alone now: what a killed writer left is finished or removed.
+        LNGRAD_RETURN_IF_ERROR(FinishCommit(lock_fd_, dir_));
+        RemoveStaleTemporaries(lock_fd_);
+      }
       opened_ = true;
       return Status::Ok();
     }
@@ -479,7 +493,7 @@ Status OutputSet::WritePieces(const std::string& file_name, std::string_view hea
                               size_t data_bytes) {
   if (!opened_) return Status::Internal("OutputSet::Open was not called");
   if (committed_) return Status::Internal("OutputSet already committed");
-  if (file_name.empty() || file_name.find('/') != std::string::npos) {
+  if (!IsPlainName(file_name)) {
     return Status::InvalidArgument("output file name \"" + file_name + "\" is not a plain name");
   }
   const std::string final_path = JoinPath(dir_, file_name);
@@ -501,6 +515,9 @@ Status OutputSet::WritePieces(const std::string& file_name, std::string_view hea
   ::fchmod(raw, 0644);
   Status st = WriteAll(raw, final_path, head.data(), head.size());
   if (st.ok() && data_bytes > 0) st = WriteAll(raw, final_path, data, data_bytes);
+  // On disk before the commit names it: a crash after the commit finds the data, not a hole.
+  if (st.ok() && ::fsync(raw) != 0 && errno != EINVAL)
+    st = SysError("cannot sync", final_path, errno);
   if (st.ok() && ::close(fd.Release()) != 0) st = SysError("cannot write", final_path, errno);
   if (!st.ok()) RemoveTemporaries();
   return st;
@@ -521,6 +538,46 @@ Status OutputSet::AddTensor(const std::string& file_name, const Tensor& t, FileF
   }
 }
 
+void OutputSet::RemoveOnCommit(const std::string& file_name) {
+  if (IsPlainName(file_name)) removals_.push_back(file_name);
+}
+
+namespace {
+
+std::string BaseName(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+}  // namespace
+
+Status OutputSet::WriteJournal(std::string* temp, int* slot) {
+  std::string text = "lngrad-commit/1\n";
+  for (const Pending& p : pending_)
+    text += "R\t" + BaseName(p.temp_path) + "\t" + BaseName(p.final_path) + "\n";
+  for (const std::string& name : removals_) {
+    const bool written = std::any_of(pending_.begin(), pending_.end(), [&](const Pending& p) {
+      return BaseName(p.final_path) == name;
+    });
+    if (!written) text += "D\t" + name + "\n";
+  }
+  text += "end\n";
+  *temp = JoinPath(dir_, "." + std::string(kCommitJournal).substr(1) + ".tmp-XXXXXX");
+  int raw = -1;
+  {
+    SignalsHeld held;
+    raw = ::mkstemp(temp->data());
+    *slot = raw >= 0 ? RegisterCleanup(*temp, kSlotFile) : -1;
+  }
+  if (raw < 0) return SysError("cannot write into", dir_, errno);
+  Fd fd(raw);
+  Status st = WriteAll(raw, *temp, text.data(), text.size());
+  if (st.ok() && ::fsync(raw) != 0 && errno != EINVAL) st = SysError("cannot sync", *temp, errno);
+  if (st.ok() && ::close(fd.Release()) != 0) st = SysError("cannot write", *temp, errno);
+  if (!st.ok()) {
+    ::unlink(temp->c_str());
+    RetireCleanup(*slot);
+  }
+  return st;
+}
+
 Status OutputSet::Commit() {
   if (!opened_) return Status::Internal("OutputSet::Open was not called");
   if (committed_) return Status::Internal("OutputSet already committed");
@@ -532,33 +589,74 @@ Status OutputSet::Commit() {
                                      ": a directory of that name exists");
     }
   }
-  {
-    SignalsHeld held;
-    for (size_t i = 0; i < pending_.size(); ++i) {
-      if (::rename(pending_[i].temp_path.c_str(), pending_[i].final_path.c_str()) != 0) {
-        const int err = errno;
-        std::string done;
-        for (size_t k = 0; k < i; ++k) done.append(" ").append(Quoted(pending_[k].final_path));
-        for (size_t k = 0; k < i; ++k) RetireCleanup(pending_[k].cleanup_slot);
-        pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(i));
-        RemoveTemporaries();
-        if (i > 0) {
-          // Files are in place: the directory is no longer empty, nor ours to remove.
-          for (const Created& c : created_) RetireCleanup(c.cleanup_slot);
-          created_.clear();
-        }
-        return Status::InvalidArgument("cannot rename into " + Quoted(dir_) + ": " +
-                                       std::strerror(err) +
-                                       (done.empty() ? "" : "; already in place:" + done));
-      }
-    }
-    for (const Pending& p : pending_) RetireCleanup(p.cleanup_slot);
-    for (const Created& c : created_) RetireCleanup(c.cleanup_slot);
-    created_.clear();
-    committed_ = true;
+  TestStopPoint("commit");
+  // The directory's descriptor: the lock's, else one for the fsyncs alone.
+  std::unique_ptr<Fd> own;
+  int dir_fd = lock_fd_;
+  if (dir_fd < 0) {
+    own = std::make_unique<Fd>(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    dir_fd = own->get();
   }
+  std::string journal_temp;
+  int journal_slot = -1;
+  if (Status st = WriteJournal(&journal_temp, &journal_slot); !st.ok()) {
+    RemoveTemporaries();
+    return st;
+  }
+  // A directory this set created must survive with the files: its entry in its parent too.
+  for (const Created& c : created_) {
+    Fd parent(::open(DirectoryOf(c.path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (parent.get() >= 0) (void)SyncDirectory(parent.get(), DirectoryOf(c.path));
+  }
+  const std::string journal = JoinPath(dir_, kCommitJournal);
+  // Signals wait from the commit point until the set is in place: a signal never interrupts it.
+  SignalsHeld held;
+  // The commit point: once the journal has its name, the set is committed, and whoever opens
+  // the directory next completes the renames should this process die now.
+  if (::rename(journal_temp.c_str(), journal.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(journal_temp.c_str());
+    RetireCleanup(journal_slot);
+    RemoveTemporaries();
+    return SysError("cannot commit into", dir_, err);
+  }
+  RetireCleanup(journal_slot);
+  for (const Pending& p : pending_) RetireCleanup(p.cleanup_slot);
+  for (const Created& c : created_) RetireCleanup(c.cleanup_slot);
+  created_.clear();
+  committed_ = true;
+  Status st = dir_fd >= 0 ? SyncDirectory(dir_fd, dir_) : Status::Ok();
+  TestStopPoint("commit-journal");
+  if (st.ok()) st = ApplyCommit(dir_fd, journal);
   Unlock();
+  if (!st.ok()) {
+    return Status::InvalidArgument(st.message() +
+                                   " (the outputs are committed: the next lngrad command that "
+                                   "opens the directory completes the renames)");
+  }
   return Status::Ok();
+}
+
+Status OutputSet::ApplyCommit(int dir_fd, const std::string& journal) {
+  // The journal's steps by path (a directory that cannot be opened for reading has no
+  // descriptor), then the journal itself; what is done survives a crash once fsync'd.
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    if (::rename(pending_[i].temp_path.c_str(), pending_[i].final_path.c_str()) != 0) {
+      return SysError("cannot rename into", dir_, errno);
+    }
+    if (i == 0) TestStopPoint("commit-renamed-1");
+  }
+  for (const std::string& name : removals_) {
+    const std::string path = JoinPath(dir_, name);
+    const bool written = std::any_of(pending_.begin(), pending_.end(),
+                                     [&](const Pending& p) { return p.final_path == path; });
+    if (!written && ::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      return SysError("cannot remove", path, errno);
+    }
+  }
+  if (dir_fd >= 0) LNGRAD_RETURN_IF_ERROR(SyncDirectory(dir_fd, dir_));
+  if (::unlink(journal.c_str()) != 0) return SysError("cannot remove", journal, errno);
+  return dir_fd >= 0 ? SyncDirectory(dir_fd, dir_) : Status::Ok();
 }
 
 std::vector<std::string> OutputSet::Paths() const {

@@ -25,6 +25,28 @@ no_tmp() {
   [ -z "$(find "$@" -name '.*.tmp-*' 2>/dev/null)" ] || fail "temporaries left in $*"
 }
 gen() { "$lngrad" gen "$@" >/dev/null || fail "gen $* failed"; }
+# Waits until process $1 has stopped itself (LNGRAD_TEST_STOP_AT); fails when it ends instead.
+wait_stopped() {
+  local pid=$1 state=
+  for _ in $(seq 1 1200); do
+    state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+    case "$state" in T | t) return 0 ;; Z | "") break ;; esac
+    sleep 0.05
+  done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  fail "process $pid did not stop at LNGRAD_TEST_STOP_AT=$stop_at (state '$state')"
+}
+# STEP COMMAND...: runs lngrad COMMAND until it stops itself at STEP, then kills it (SIGKILL).
+kill_at() {
+  stop_at=$1
+  shift
+  LNGRAD_TEST_STOP_AT=$stop_at "$lngrad" "$@" >/dev/null 2>&1 &
+  local pid=$!
+  wait_stopped "$pid"
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+}
 
 case "$case" in
   run_into_its_input_dir)
@@ -213,6 +235,107 @@ case "$case" in
     expect_rc 2
     expect_err "run: error: run on dy 'raw/dy.bin' needs about [0-9]+ GiB of memory"
     [ -e new ] && fail "run created 'new'"
+    ;;
+  commit_killed)
+    # run killed inside its commit, at each step: every lngrad reader sees one complete set (the
+    # old one before the commit point, the new one after it), never B's pd_x beside A's dgamma,
+    # nor B's data under A's manifest; the next writer leaves no temporaries and no journal.
+    gen --shape 2,8,32 --seed 1 --out a
+    gen --shape 2,8,32 --seed 2 --out b
+    for step in commit commit-journal commit-renamed-1; do
+      rm -rf d
+      "$lngrad" run --in a --out d --impl native >/dev/null || fail "run a"
+      kill_at "$step" run --in b --out d --impl native
+      if [ "$step" = commit ]; then
+        want=a
+        compgen -G "d/.*.tmp-*" >/dev/null || fail "$step: no temporaries (nothing was tested)"
+      else
+        want=b
+        [ -e d/.lngrad-commit ] || fail "$step: no journal (nothing was tested)"
+      fi
+      lng verify d "$want"
+      expect_rc 0
+      grep -q "PASS (4 of 4 compared)" out.txt || fail "$step: verify d $want: $(cat out.txt)"
+      grep -q "\"dy\": \"[^\"]*$want/dy.npy\"" d/manifest.json ||
+        fail "$step: the manifest does not name $want's inputs: $(cat d/manifest.json)"
+      [ -e d/.lngrad-commit ] && fail "$step: verify left the journal"
+      "$lngrad" run --in "$want" --out d --impl native >/dev/null || fail "$step: the next run"
+      no_tmp d
+    done
+    # gen killed after its commit point into the directory that run then reads: run reads the
+    # complete new set (its read lock completes the commit first).
+    gen --shape 2,8,32 --seed 1 --out g
+    kill_at commit-renamed-1 gen --shape 2,8,32 --seed 2 --out g
+    lng run --in g --out r --impl native
+    expect_rc 0
+    lng verify r g
+    expect_rc 0
+    grep -q '"seed": 2' g/manifest.json || fail "g is not gen's second set"
+    ;;
+  stale_temporaries)
+    # A writer killed by SIGXFSZ (the file size limit, default action) or SIGKILL leaves its
+    # temporaries; the next writer of the directory removes them under its lock.
+    gen --shape 4,64,256 --seed 1 --out d
+    (
+      ulimit -S -f 200
+      exec "$lngrad" gen --shape 4,64,256 --seed 2 --out d
+    ) >/dev/null 2>&1
+    compgen -G "d/.*.tmp-*" >/dev/null || fail "SIGXFSZ left no temporaries (nothing was tested)"
+    lng gen --shape 4,64,256 --seed 3 --out d
+    expect_rc 0
+    no_tmp d
+    kill_at commit gen --shape 4,64,256 --seed 4 --out d
+    compgen -G "d/.*.tmp-*" >/dev/null || fail "SIGKILL left no temporaries (nothing was tested)"
+    lng gen --shape 4,64,256 --seed 5 --out d
+    expect_rc 0
+    no_tmp d
+    ;;
+  readers_lock)
+    # run --in d stopped after reading dy (a delayed read): a gen into d waits for run's shared
+    # lock, so run reads one set, the one it started on.
+    gen --shape 2,8,32 --seed 1 --out d
+    gen --shape 2,8,32 --seed 1 --out a  # the same set, kept for the check
+    stop_at=inputs-read-1
+    LNGRAD_TEST_STOP_AT=$stop_at "$lngrad" run --in d --out r --impl native >/dev/null 2>&1 &
+    runpid=$!
+    wait_stopped "$runpid"
+    "$lngrad" gen --shape 2,8,32 --seed 2 --out d >/dev/null 2>gen.err &
+    genpid=$!
+    for _ in $(seq 1 200); do
+      grep -q "waiting for 'd'" gen.err && break
+      kill -0 "$genpid" 2>/dev/null || break
+      sleep 0.05
+    done
+    kill -CONT "$runpid"
+    wait "$runpid" || fail "run failed"
+    wait "$genpid" || fail "gen failed"
+    grep -q "gen: warning: waiting for 'd': another process is writing into it" gen.err ||
+      fail "gen did not wait for run's shared lock: $(cat gen.err)"
+    lng verify r a
+    expect_rc 0
+    grep -q '"seed": 2' d/manifest.json || fail "gen did not write after run"
+    ;;
+  names_switch)
+    # A run replaces the outputs of the run before it, whatever their names were.
+    gen --shape 2,8,32 --out in
+    "$lngrad" run --in in --out d --impl native --names vendor >/dev/null || fail "run vendor"
+    [ -e d/output_outputPdX.bin ] || fail "no vendor-named outputs: $(ls d)"
+    "$lngrad" run --in in --out d --impl native >/dev/null || fail "run lngrad"
+    [ -z "$(ls d | grep '^output_')" ] || fail "the replaced run's outputs are left: $(ls d)"
+    [ -e d/pd_x.npy ] || fail "no pd_x.npy"
+    "$lngrad" run --in in --out d --impl native --names vendor >/dev/null || fail "run vendor 2"
+    [ "$(ls d | tr '\n' ' ')" = "manifest.json output_PdBeta.bin output_PdGamma.bin output_outputPdX.bin output_resForGamma.bin " ] ||
+      fail "after vendor names again: $(ls d)"
+    # Into gen's directory: the run's outputs are replaced, the inputs and goldens stay.
+    "$lngrad" run --in in --out in --impl native --names vendor >/dev/null || fail "run in vendor"
+    "$lngrad" run --in in --out in --impl native >/dev/null || fail "run in lngrad"
+    [ -z "$(ls in | grep '^output_')" ] || fail "the replaced run's outputs are left: $(ls in)"
+    lng verify in in
+    expect_rc 0
+    # gen likewise: --format npy after --format bin leaves no .bin file.
+    gen --shape 2,8,32 --format bin --out g
+    gen --shape 2,8,32 --format npy --out g
+    [ -z "$(ls g | grep '\.bin$')" ] || fail "gen left the replaced set's .bin files: $(ls g)"
     ;;
   *)
     fail "unknown case"

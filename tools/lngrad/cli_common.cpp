@@ -31,20 +31,6 @@ void Warn(std::string_view command, const std::string& message) {
                command.data(), message.c_str());
 }
 
-namespace {
-
-// Shortest text that reads back as `v` ("1e+40", "0.0001").
-std::string FormatDouble(double v) {
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-}  // namespace
-
 Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uint64_t* out) {
   int base = 10;
   std::string_view digits = text;
@@ -81,27 +67,6 @@ Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io
                                    " float or half (also float32/f4/fp32, float16/f2/fp16)");
   }
   *out = d;
-  return Status::Ok();
-}
-
-Status CheckEpsilon(double eps, std::string_view what, bool as_half) {
-  const std::string name(what);
-  if (!(eps >= 0) || std::isinf(eps)) {
-    return Status::InvalidArgument(name + " must be finite and >= 0 (got " + FormatDouble(eps) +
-                                   ")");
-  }
-  constexpr double kHalfMax = 65504;
-  if (as_half && eps > kHalfMax) {
-    return Status::InvalidArgument(
-        name + " " + FormatDouble(eps) +
-        " is too large: for half data the device kernels take epsilon as half, so it must be at "
-        "most 65504 (the largest finite half)");
-  }
-  if (!std::isfinite(static_cast<float>(eps))) {
-    return Status::InvalidArgument(name + " " + FormatDouble(eps) +
-                                   " is too large: the kernels take epsilon as a float, so it "
-                                   "must be at most 3.40282347e+38 (the largest finite float)");
-  }
   return Status::Ok();
 }
 
@@ -188,6 +153,7 @@ Status Manifest::File(std::string_view key, std::optional<FileEntry>* out) const
                                    "\" must be a plain file name in the same directory");
   }
   f.path = io::JoinPath(dir, path->get_ref<const std::string&>());
+  f.manifest = io::JoinPath(dir, kManifestName);
   if (Status st = io::ParseDType(dtype->get_ref<const std::string&>(), &f.dtype); !st.ok()) {
     return Status::InvalidArgument(what + ": " + st.message());
   }
@@ -204,11 +170,20 @@ std::vector<std::string> Manifest::FileKeys() const {
   return keys;
 }
 
-std::optional<double> Manifest::Number(std::string_view key) const {
+Status Manifest::Number(std::string_view key, std::optional<double>* out) const {
+  out->reset();
   const io::Json* v = io::FindMember(json, key);
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  return v->get<double>();
+  if (v == nullptr) return Status::Ok();
+  if (!v->is_number()) {
+    return Status::InvalidArgument("'" + io::JoinPath(dir, kManifestName) + "': \"" +
+                                   std::string(key) + "\" must be a number, not " +
+                                   io::DumpJson(*v, 0));
+  }
+  *out = v->get<double>();
+  return Status::Ok();
 }
+
+BinSpec FileEntry::Spec() const { return BinSpec{dtype, shape, manifest}; }
 
 Status LoadManifest(const std::string& dir, std::optional<Manifest>* out) {
   out->reset();
@@ -332,6 +307,30 @@ Status OpenLocked(io::OutputSet* out, std::string_view command) {
 
 }  // namespace
 
+namespace {
+
+// The files that the directory's manifest lists under `keys` and that this write does not write
+// again (`run --names vendor`, then lngrad's names; `gen --format npy`, then bin): the set they
+// belonged to is replaced, so they go with the commit. Inputs are never removed.
+void RemoveReplacedFiles(io::OutputSet* out, std::span<const std::string> keys,
+                         std::span<const std::string> names, std::span<const InputFile> inputs) {
+  std::optional<Manifest> before;
+  if (!LoadManifest(out->dir(), &before).ok() || !before) return;
+  for (const std::string& key : keys) {
+    std::optional<FileEntry> e;
+    if (!before->File(key, &e).ok() || !e) continue;
+    const std::string name = e->path.substr(e->path.rfind('/') + 1);
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    const std::string canonical = io::CanonicalPath(e->path);
+    const bool is_input = std::any_of(inputs.begin(), inputs.end(), [&](const InputFile& in) {
+      return !canonical.empty() && io::CanonicalPath(in.path) == canonical;
+    });
+    if (!is_input) out->RemoveOnCommit(name);
+  }
+}
+
+}  // namespace
+
 Status OpenDataDir(io::OutputSet* out, std::span<const std::string> keys, const DataDirWrite& how) {
   std::optional<Manifest> kept;
   LNGRAD_RETURN_IF_ERROR(CheckDataDir(out->dir(), keys, how, &kept));
@@ -396,12 +395,21 @@ Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, i
     own["outputs"] = io::Json(keys);
     result[how.nest_key.empty() ? command : how.nest_key] = own;
   }
+  RemoveReplacedFiles(out, keys, names, how.inputs);
   for (size_t i = 0; i < files.size(); ++i)
     LNGRAD_RETURN_IF_ERROR(out->AddTensor(names[i], files[i].second, format));
   LNGRAD_RETURN_IF_ERROR(out->AddBytes(std::string(kManifestName), io::DumpJson(result, 2) + "\n"));
   LNGRAD_RETURN_IF_ERROR(out->Commit());
   *manifest = std::move(result);
   return Status::Ok();
+}
+
+Status LockForReading(std::string_view command, const std::vector<std::string>& dirs,
+                      const std::vector<std::string>& held, io::DirectoryReadLocks* locks) {
+  return locks->Acquire(dirs, held, [&](const std::string& dir) {
+    Warn(command, "waiting for '" + dir +
+                      "': another process is writing into it (it holds the directory's lock)");
+  });
 }
 
 namespace {
@@ -506,7 +514,19 @@ int PrintJson(const io::Json& j) {
 
 Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view hint,
                   io::Tensor* out) {
-  if (io::FormatOfPath(path) == io::FileFormat::kNpy) return io::ReadNpyFile(path, out);
+  if (io::FormatOfPath(path) == io::FileFormat::kNpy) {
+    LNGRAD_RETURN_IF_ERROR(io::ReadNpyFile(path, out));
+    const bool dtype_differs = spec.dtype && *spec.dtype != out->dtype();
+    const bool shape_differs = spec.shape && *spec.shape != out->shape();
+    if (!spec.listed_in.empty() && (dtype_differs || shape_differs)) {
+      return Status::InvalidArgument(
+          "'" + path + "' is " + io::DTypeName(out->dtype()) + " " + io::ShapeText(out->shape()) +
+          " but '" + spec.listed_in + "' lists it as " +
+          (spec.dtype ? io::DTypeName(*spec.dtype) : "?") + " " +
+          (spec.shape ? io::ShapeText(*spec.shape) : "?") + "; the manifest and the file disagree");
+    }
+    return Status::Ok();
+  }
   if (!spec.dtype || !spec.shape) {
     // What is wrong with the file itself comes before what is missing to read it.
     if (!io::PathExists(path)) {

@@ -11,9 +11,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/dir_lock.h"
 #include "io/json.h"
 #include "io/tensor.h"
 #include "io/tensor_file.h"
+#include "lngrad/arg_checks.h"
 #include "lngrad/product.h"
 #include "lngrad/status.h"
 
@@ -48,10 +50,7 @@ Status ParseFiniteDouble(std::string_view text, std::string_view what, double* o
 // what this command takes.
 Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out);
 
-// Epsilon rules: >= 0 and finite once converted to the type the kernels take it in (float; for
-// half data on the device also half, whose largest finite value is 65504). `what` names the
-// option or the manifest it came from.
-Status CheckEpsilon(double eps, std::string_view what, bool as_half);
+// Epsilon rules: lngrad::CheckEpsilon (lngrad/arg_checks.h), shared with the Python module.
 
 // The product a subcommand runs on: --soc when given, else LNGRAD_SOC, else Ascend910B1. An
 // unknown name from either is an error, never replaced by the default.
@@ -69,11 +68,16 @@ Status CheckOutputPath(std::string_view option, const std::string& path);
 // valid wherever the two directories are seen from.
 std::string PathRelativeTo(const std::string& path, const std::string& dir);
 
+struct BinSpec;
+
 // One tensor file as listed in a manifest: path relative to the manifest's directory.
 struct FileEntry {
   std::string path;
   io::DType dtype = io::DType::kFloat32;
   std::vector<int64_t> shape;
+  std::string manifest;  // the manifest's path, for messages
+  // How LoadTensor reads it: raw in this dtype and shape, a .npy whose header must agree.
+  BinSpec Spec() const;
 };
 
 // manifest.json of a data directory (written by gen and run).
@@ -84,8 +88,9 @@ struct Manifest {
   Status File(std::string_view key, std::optional<FileEntry>* out) const;
   // All keys of "files", in file order.
   std::vector<std::string> FileKeys() const;
-  // A number member (e.g. "eps"), if present.
-  std::optional<double> Number(std::string_view key) const;
+  // A number member (e.g. "eps"): nullopt when absent; a member that is not a number (e.g. the
+  // string "1e-4") is an error naming the manifest and the member.
+  Status Number(std::string_view key, std::optional<double>* out) const;
 };
 
 // Reads DIR/manifest.json if it exists (nullopt if not). A present but unreadable or invalid
@@ -153,6 +158,11 @@ Status OpenDataDir(io::OutputSet* out, std::span<const std::string> keys, const 
 Status WriteDataDir(io::OutputSet* out, std::span<const std::pair<std::string, io::Tensor>> files,
                     io::FileFormat format, io::Json* manifest, const DataDirWrite& how = {});
 
+// Locks `dirs` shared for reading (io::DirectoryReadLocks: each once, skipping `held`, an
+// interrupted commit completed first), with a note on stderr while a writer holds one.
+Status LockForReading(std::string_view command, const std::vector<std::string>& dirs,
+                      const std::vector<std::string>& held, io::DirectoryReadLocks* locks);
+
 // Refuses (InvalidArgument: "<what> needs about N GiB of memory, ...") when `bytes` exceed what
 // this process can still get: MemAvailable plus SwapFree from /proc/meminfo, bounded by the
 // cgroup's memory.max and by RLIMIT_AS / RLIMIT_DATA. Where none of these can be read, passes.
@@ -165,10 +175,14 @@ int PrintJson(const io::Json& j);
 struct BinSpec {
   std::optional<io::DType> dtype;
   std::optional<std::vector<int64_t>> shape;
+  // The manifest that lists the file, when the spec is its entry: a .npy file's header must then
+  // have this dtype and shape (an error names both otherwise).
+  std::string listed_in;
 };
 
-// Reads a tensor: .npy from its header; anything else as raw data of spec.dtype and
-// spec.shape (both needed; the error names the missing option `hint`).
+// Reads a tensor: .npy from its header (checked against spec when spec.listed_in is set);
+// anything else as raw data of spec.dtype and spec.shape (both needed; the error names the
+// missing option `hint`).
 Status LoadTensor(const std::string& path, const BinSpec& spec, std::string_view hint,
                   io::Tensor* out);
 

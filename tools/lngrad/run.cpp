@@ -1,6 +1,7 @@
 // `lngrad run`: LayerNormGrad and LayerNormGradBeta on data files.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -37,6 +38,7 @@ struct RunOptions {
   std::string shape_text;
   std::string dtype_text;
   std::string eps_text;
+  bool eps_given = false;  // --eps, even as "" (refused like gen's)
   std::string soc;
   std::string impl_text = "ascendc";
   bool reuse_source = false;
@@ -99,7 +101,7 @@ Status ResolveSources(const RunOptions& o, const std::optional<std::vector<int64
                                        "' lists no \"" + kInputs[i] + "\" file");
       }
       src->paths[i] = e->path;
-      src->specs[i] = BinSpec{e->dtype, e->shape};
+      src->specs[i] = e->Spec();
       continue;
     }
     const std::string base = io::JoinPath(o.in_dir, kInputs[i]);
@@ -117,7 +119,8 @@ Status ResolveSources(const RunOptions& o, const std::optional<std::vector<int64
     }
     src->specs[i] = bin_spec(i);
   }
-  if (manifest) src->manifest_eps = manifest->Number("eps");
+  // The manifest's eps matters only without --eps.
+  if (manifest && !o.eps_given) LNGRAD_RETURN_IF_ERROR(manifest->Number("eps", &src->manifest_eps));
   return Status::Ok();
 }
 
@@ -325,7 +328,7 @@ int ParseRequest(const RunOptions& o, RunRequest* req) {
     return Fail(kCmd, "--names \"" + o.names + "\" is not lngrad or vendor");
   }
   req->vendor = o.names == "vendor";
-  if (!o.eps_text.empty()) {
+  if (o.eps_given) {
     if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &req->eps_opt); !st.ok())
       return Fail(kCmd, st);
   }
@@ -403,6 +406,7 @@ int LoadInputs(const RunOptions& o, const RunRequest& req, const Sources& src, D
                                  "give --shape B,S,H and --dtype for raw inputs", &t[i]);
     if (!st.ok()) return Fail(kCmd, st);
     how->inputs[i].entry = FileEntryJson(src.paths[i], t[i]);
+    if (i == 0) io::TestStopPoint("inputs-read-1");
   }
   if (req.shape && t[0].shape() != *req.shape) {
     return Fail(kCmd, "shapes disagree: --shape " + io::ShapeText(*req.shape) + " but dy '" +
@@ -411,12 +415,12 @@ int LoadInputs(const RunOptions& o, const RunRequest& req, const Sources& src, D
   RunInputs& in = loaded->in;
   if (Status st = CheckShapes(t, src.paths, &in); !st.ok()) return Fail(kCmd, st);
   if (int rc = SettleDType(o, req, src, t, loaded); rc != kExitOk) return rc;
-  if (o.eps_text.empty() && !src.manifest_eps) {
+  if (!o.eps_given && !src.manifest_eps) {
     return Fail(kCmd, "--eps is required (the inputs have no manifest.json that records it)");
   }
-  loaded->eps = o.eps_text.empty() ? *src.manifest_eps : req.eps_opt;
+  loaded->eps = o.eps_given ? req.eps_opt : *src.manifest_eps;
   // The device kernels take epsilon as the tensor type (half for half); the native path as float.
-  if (Status st = CheckEpsilon(loaded->eps, o.eps_text.empty() ? "the manifest's eps" : "--eps",
+  if (Status st = CheckEpsilon(loaded->eps, o.eps_given ? "--eps" : "the manifest's eps",
                                req.impl == RunImpl::kAscendc && in.dtype == io::DType::kFloat16);
       !st.ok()) {
     return Fail(kCmd, st);
@@ -542,6 +546,14 @@ int ReportRun(const RunOptions& o, const RunRequest& req, const LoadedInputs& lo
   return kExitOk;
 }
 
+// The directories the inputs are read from.
+std::vector<std::string> InputDirectories(const RunOptions& o, const Sources& src) {
+  if (!o.in_dir.empty()) return {o.in_dir};
+  std::vector<std::string> dirs;
+  for (const std::string& p : src.paths) dirs.push_back(io::DirectoryOf(p));
+  return dirs;
+}
+
 // parse -> plan the files -> load -> compute -> write -> report.
 int RunRun(const RunOptions& o) {
   RunRequest req;
@@ -550,15 +562,40 @@ int RunRun(const RunOptions& o) {
   DataDirWrite how;
   if (int rc = PlanFiles(o, req, &src, &how); rc != kExitOk) return rc;
   const std::vector<std::string> keys(kOutputs.begin(), kOutputs.end());
+  std::optional<Manifest> kept;
+  if (Status st = CheckDataDir(o.out, keys, how, &kept); !st.ok()) return Fail(kCmd, st);
+  // The input directories are read under their shared lock, the output directory is written
+  // under its exclusive one. An input directory that is also --out is read under the exclusive
+  // lock, taken first; otherwise the inputs are read (and their locks released) before --out is
+  // locked, so that two runs reading each other's output directory never wait for each other.
   io::OutputSet out(o.out, /*create_dir=*/true);
-  if (Status st = OpenDataDir(&out, keys, how); !st.ok()) {
-    return Fail(kCmd, st);
+  const std::vector<std::string> in_dirs = InputDirectories(o, src);
+  const std::string out_canonical = io::CanonicalPath(o.out);
+  const bool out_is_input =
+      !out_canonical.empty() && std::any_of(in_dirs.begin(), in_dirs.end(), [&](const auto& d) {
+        return io::CanonicalPath(d) == out_canonical;
+      });
+  if (out_is_input) {
+    if (Status st = OpenDataDir(&out, keys, how); !st.ok()) return Fail(kCmd, st);
   }
   Progress progress(kCmd);
   req.config.progress = &progress;
   progress.Stage("reading inputs");
   LoadedInputs loaded;
-  if (int rc = LoadInputs(o, req, src, &how, &loaded); rc != kExitOk) return rc;
+  {
+    io::DirectoryReadLocks in_locks;
+    const std::vector<std::string> held =
+        out_is_input ? std::vector<std::string>{o.out} : std::vector<std::string>{};
+    if (Status st = LockForReading(kCmd, in_dirs, held, &in_locks); !st.ok()) {
+      return Fail(kCmd, st);
+    }
+    // Again under the locks: what the directories hold now is what is read.
+    if (int rc = PlanFiles(o, req, &src, &how); rc != kExitOk) return rc;
+    if (int rc = LoadInputs(o, req, src, &how, &loaded); rc != kExitOk) return rc;
+  }
+  if (!out.opened()) {
+    if (Status st = OpenDataDir(&out, keys, how); !st.ok()) return Fail(kCmd, st);
+  }
   if (int rc = CheckPathOptions(o, req, &loaded); rc != kExitOk) return rc;
 
   RunOutputs res;
@@ -589,6 +626,7 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
           if (app.count(opt) > 0) o.device_options_given.push_back(opt);
         }
         o.half_eval_given = app.count("--half-eval") > 0;
+        o.eps_given = app.count("--eps") > 0;
         return RunRun(o);
       });
   app->add_option("--in", o->in_dir,

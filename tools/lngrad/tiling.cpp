@@ -172,6 +172,14 @@ int RunTiling(const TilingOptions& o) {
     return Fail(kCmd, "--shape \"" + o.shape_text + "\" must be B,S,H or B,S,H,H0");
   }
   if (dims.size() == 3) dims.push_back(dims[2]);
+  // B*S*H*H0 wraps past 2^64 for shapes like 1,1,2^32 (H0 = H), which the tiling functions
+  // would then see as 0 elements: refused here, in exact arithmetic.
+  uint64_t elements = 0;
+  if (Status st = lngrad::CheckedProduct(
+          dims.data(), dims.size(), "--shape " + io::ShapeText(dims) + ": B*S*H*H0", &elements);
+      !st.ok()) {
+    return Fail(kCmd, st);
+  }
   io::DType dt;
   if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
     return Fail(kCmd, "--" + st.message());

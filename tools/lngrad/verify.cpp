@@ -39,6 +39,7 @@ struct VerifyOptions {
   bool no_magnitude = false;
   std::string inputs_dir;  // --inputs: where the magnitude rule finds the inputs
   std::string eps_text;    // --eps: epsilon of the inputs (default: their manifest's)
+  bool eps_given = false;  // --eps, even as "" (refused like gen's)
   std::string dtype_text;
   std::string shape_text;
   int worst = 5;
@@ -160,12 +161,12 @@ Status CollectPairs(const VerifyOptions& o, const BinSpec& cli_spec, std::vector
       p.name = stem;
       p.key = KeyOfStem(stem);
       p.golden_path = g->path;
-      p.golden_spec = BinSpec{g->dtype, g->shape};
+      p.golden_spec = g->Spec();
       std::optional<FileEntry> e;
       LNGRAD_RETURN_IF_ERROR(OutEntry(mo, p.key, stem, &e));
       if (e) {
         p.out_path = e->path;
-        p.out_spec = BinSpec{e->dtype, e->shape};
+        p.out_spec = e->Spec();
       } else {
         const std::string file = g->path.substr(g->path.rfind('/') + 1);
         p.out_path = io::JoinPath(o.out, OutNameFor(o.out, file, p.key));
@@ -194,7 +195,7 @@ Status CollectPairs(const VerifyOptions& o, const BinSpec& cli_spec, std::vector
       LNGRAD_RETURN_IF_ERROR(OutEntry(mo, p.key, GoldenStem(n), &e));
       if (e) {
         p.out_path = e->path;
-        p.out_spec = BinSpec{e->dtype, e->shape};
+        p.out_spec = e->Spec();
       }
       pairs->push_back(std::move(p));
     }
@@ -289,7 +290,7 @@ struct Inputs {
 Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_manifest,
                   io::DType raw_dtype, Inputs* in) {
   std::optional<double> eps_opt;
-  if (!o.eps_text.empty()) {
+  if (o.eps_given) {
     double e = 0;
     LNGRAD_RETURN_IF_ERROR(ParseFiniteDouble(o.eps_text, "--eps", &e));
     if (e < 0) return Status::InvalidArgument("--eps must be finite and >= 0");
@@ -320,7 +321,7 @@ Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_
               ".bin or " + std::string(kVendorInputs[i]) + ".bin (and no manifest.json)");
         }
         bool flat = false;
-        LNGRAD_RETURN_IF_ERROR(LoadSide(path, BinSpec{raw_dtype, std::nullopt}, &t[i], &flat));
+        LNGRAD_RETURN_IF_ERROR(LoadSide(path, BinSpec{raw_dtype, std::nullopt, ""}, &t[i], &flat));
       }
       if (!eps_opt) {
         return Status::InvalidArgument("--eps is required with --inputs '" + o.inputs_dir +
@@ -361,10 +362,11 @@ Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_
       in->missing = where + "'s manifest lists no \"" + names[i] + "\" (see --inputs)";
       return Status::Ok();
     }
-    LNGRAD_RETURN_IF_ERROR(LoadTensor(e->path, BinSpec{e->dtype, e->shape}, "", &t[i]));
+    LNGRAD_RETURN_IF_ERROR(LoadTensor(e->path, e->Spec(), "", &t[i]));
     if (i == 5) in->res = std::move(t[5]);
   }
-  const std::optional<double> eps = eps_opt ? eps_opt : mg->Number("eps");
+  std::optional<double> eps = eps_opt;
+  if (!eps) LNGRAD_RETURN_IF_ERROR(mg->Number("eps", &eps));
   if (!eps) {
     in->missing = where + "'s manifest records no \"eps\" (see --eps)";
     return Status::Ok();
@@ -587,6 +589,10 @@ int ParseVerifyRequest(const VerifyOptions& o, VerifyRequest* req) {
   if (Status st = ParseTolerances(o.rtol_texts, "--rtol", &req->rtols); !st.ok())
     return Fail(kCmd, st);
   if (o.worst < 0) return Fail(kCmd, "--worst must be >= 0");
+  if (double e = 0; o.eps_given) {
+    // Checked again where it is used; here so that "" is refused before any file is read.
+    if (Status st = ParseFiniteDouble(o.eps_text, "--eps", &e); !st.ok()) return Fail(kCmd, st);
+  }
   if (!o.dtype_text.empty()) {
     io::DType d;
     if (Status st = io::ParseDType(o.dtype_text, &d); !st.ok())
@@ -734,6 +740,14 @@ int ReportVerify(const VerifyOptions& o, const std::vector<Pair>& pairs, const V
 int RunVerify(const VerifyOptions& o) {
   VerifyRequest req;
   if (int rc = ParseVerifyRequest(o, &req); rc != kExitOk) return rc;
+  // The directories read, locked shared while they are read: a concurrent gen or run into one of
+  // them waits, so the files compared are one set each.
+  std::vector<std::string> dirs;
+  for (const std::string& p : {o.out, o.golden})
+    dirs.push_back(io::IsDirectory(p) ? p : io::DirectoryOf(p));
+  if (!o.inputs_dir.empty()) dirs.push_back(o.inputs_dir);
+  io::DirectoryReadLocks locks;
+  if (Status st = LockForReading(kCmd, dirs, {}, &locks); !st.ok()) return Fail(kCmd, st);
   std::vector<Pair> pairs;
   std::optional<Manifest> golden_manifest;
   if (Status st = CollectPairs(o, req.cli_spec, &pairs, &golden_manifest); !st.ok())
@@ -747,7 +761,11 @@ int RunVerify(const VerifyOptions& o) {
 }  // namespace
 
 void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
-  auto [app, o] = AddCommand<VerifyOptions>(root, commands, kCmd, kDescription, RunVerify);
+  auto [app, o] = AddCommand<VerifyOptions>(root, commands, kCmd, kDescription,
+                                            [](VerifyOptions& o, const CLI::App& app) {
+                                              o.eps_given = app.count("--eps") > 0;
+                                              return RunVerify(o);
+                                            });
   app->add_option("OUT", o->out, "Output file or directory")->required();
   app->add_option("GOLDEN", o->golden, "Golden file or directory")->required();
   app->add_option("--atol", o->atol_texts,

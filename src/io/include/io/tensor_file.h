@@ -36,14 +36,19 @@ Status ReadBinFile(const std::string& path, DType dtype, const std::vector<int64
 std::string EncodeTensor(const Tensor& t, FileFormat format);
 
 // A set of output files that appear together or not at all. Each Add* writes the complete file
-// under a temporary name (".<name>.tmp-XXXXXX") in the target directory; Commit() renames them
-// all to their final names. If anything fails before Commit(), or the set is destroyed
-// uncommitted, the temporaries are removed, so are the directories that Open() created, and no
-// existing file is touched.
+// under a temporary name (".<name>.tmp-XXXXXX") in the target directory and fsyncs it; Commit()
+// makes them all appear in one step through the directory's commit journal (io/dir_lock.h):
+// the journal is renamed into place (the commit point), then the temporaries are renamed to
+// their final names and the files of RemoveOnCommit() removed. If anything fails before
+// Commit(), or the set is destroyed uncommitted, the temporaries are removed, so are the
+// directories that Open() created, and no existing file is touched. A process killed after the
+// commit point leaves the journal, which the next lngrad process opening the directory
+// completes; killed before it, stale temporaries, which the next writer removes.
 //
 // Between Open() and Commit() (or destruction) the set holds an exclusive flock(2) on the
 // directory itself (no lock file is left behind), so two sets writing one directory, in one
 // process or in two, follow each other and a directory always holds one set's complete files.
+// Readers take it shared (io::DirectoryReadLocks).
 //
 // With InstallSignalCleanup(), SIGINT, SIGTERM and SIGHUP also remove the temporaries and the
 // created directories of every uncommitted set before the process exits.
@@ -57,14 +62,19 @@ class OutputSet {
 
   // Checks (or creates) the directory and locks it; call once before the Add* calls. When
   // another set holds the lock, `on_wait` (if given) is called once and Open() waits for it.
+  // Holding the lock, it completes an interrupted commit and removes stale temporaries.
   // The error says what is wrong with the directory (not one, not writable, cannot be created).
   Status Open(const std::function<void()>& on_wait = {});
   // file_name is a plain name inside the directory (no '/').
   Status AddBytes(const std::string& file_name, std::string_view bytes);
   Status AddTensor(const std::string& file_name, const Tensor& t, FileFormat format);
-  // Renames every temporary into place (with SIGINT, SIGTERM and SIGHUP held back meanwhile, so
-  // that a signal cannot leave half a set), then releases the lock. Refuses (before renaming
-  // anything) when a target name is an existing directory.
+  // A file of the directory that the commit removes (the replaced set's file that this set does
+  // not write again); nothing happens to it before the commit.
+  void RemoveOnCommit(const std::string& file_name);
+  // Commits the set (the journal, then the renames and removals, with SIGINT, SIGTERM and SIGHUP
+  // held back meanwhile, so that a signal cannot leave half a set; the directory fsync'd), then
+  // releases the lock. Refuses (before renaming anything) when a target name is an existing
+  // directory.
   Status Commit();
 
   const std::string& dir() const { return dir_; }
@@ -86,6 +96,8 @@ class OutputSet {
   };
   Status CreateDirs();
   Status Lock(const std::function<void()>& on_wait, bool* stale);
+  Status WriteJournal(std::string* temp, int* slot);
+  Status ApplyCommit(int dir_fd, const std::string& journal);
   Status WritePieces(const std::string& file_name, std::string_view head, const void* data,
                      size_t data_bytes);
   void RemoveTemporaries();
@@ -97,6 +109,8 @@ class OutputSet {
   bool opened_ = false;
   bool committed_ = false;
   int lock_fd_ = -1;
+  bool locked_ = false;  // lock_fd_ holds the flock (a file system without flock: not)
+  std::vector<std::string> removals_;
   std::vector<Pending> pending_;
   std::vector<Created> created_;  // outermost first
 };
