@@ -79,4 +79,18 @@ void ForEachRoundAndTail(Tiling& t, uint32_t Tiling::*cur_elems, uint32_t Tiling
   }
 }
 
+// The chunks of that loop whose extents bound all others: the last full round (full rounds
+// share their sizes, so it reaches furthest) and the tail.
+template <class C, class Tiling, class F>
+void ForBoundingRoundAndTail(const Tiling& t, uint32_t Tiling::*cur_elems,
+                             uint32_t Tiling::*cur_rows, F f) {
+  if (t.loopRound > 0) {
+    const uint64_t k = t.loopRound - 1;
+    f(C{k * t.inputRoundSize, k * t.meanVarRoundSize, t.*cur_elems, t.*cur_rows});
+  }
+  if (t.inputTailSize > 0) {
+    f(C{t.inputTailPos, t.meanVarTailPos, t.inputTailSize, t.meanVarTailSize});
+  }
+}
+
 }  // namespace lngrad::adv::detail

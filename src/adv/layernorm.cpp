@@ -34,13 +34,8 @@ uint64_t WorkExtent(const Chunk& c, uint64_t h) {
 
 template <class F>
 void ForBoundingChunks(const LayerNormTiling& t, F f) {
-  if (t.loopRound > 0) {
-    const uint64_t k = t.loopRound - 1;
-    f(Chunk{k * t.inputRoundSize, k * t.meanVarRoundSize, t.bshCurLength, t.bsCurLength});
-  }
-  if (t.inputTailSize > 0) {
-    f(Chunk{t.inputTailPos, t.meanVarTailPos, t.inputTailSize, t.meanVarTailSize});
-  }
+  detail::ForBoundingRoundAndTail<Chunk>(t, &LayerNormTiling::bshCurLength,
+                                         &LayerNormTiling::bsCurLength, f);
 }
 
 void VectorFootprint(const LayerNormTiling& t, bool is_half, bool reuse, LayerNormFootprint* f) {

@@ -308,13 +308,8 @@ struct SepChunk {
 
 template <class F>
 void ForBoundingSepChunks(const LayerNormSeparateTiling& t, F f) {
-  if (t.loopRound > 0) {
-    const uint64_t k = t.loopRound - 1;
-    f(SepChunk{k * t.inputRoundSize, k * t.meanVarRoundSize, t.arCurLength, t.aCurLength});
-  }
-  if (t.inputTailSize > 0) {
-    f(SepChunk{t.inputTailPos, t.meanVarTailPos, t.inputTailSize, t.meanVarTailSize});
-  }
+  detail::ForBoundingRoundAndTail<SepChunk>(t, &LayerNormSeparateTiling::arCurLength,
+                                            &LayerNormSeparateTiling::aCurLength, f);
 }
 
 // The device writes the tail lengths into the (const-cast) tiling and leaves them there.

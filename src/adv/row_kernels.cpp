@@ -85,22 +85,25 @@ struct OneLane {
   HWY_INLINE float Mul(float a, float b) const { return a * b; }
 };
 
-void GradRow1Row(const GradRowPass1& pass) {
-  const GradRowPass1 a = pass;  // in registers (GradRow1TreesImpl says why)
+// The row of `pass` in whole vectors, then lane by lane: row_lanes(a, i, VecLanes or OneLane).
+template <class Pass, class RowLanes>
+HWY_INLINE void ForRowLanes(const Pass& pass, const RowLanes& row_lanes) {
+  const Pass a = pass;  // in registers (GradRow1TreesImpl says why)
   const VecLanes v;
   const size_t lanes = hn::Lanes(v.d);
   size_t i = 0;
-  for (; i + lanes <= a.h; i += lanes) GradRow1Lanes(a, i, v);
-  for (; i < a.h; ++i) GradRow1Lanes(a, i, OneLane());
+  for (; i + lanes <= a.h; i += lanes) row_lanes(a, i, v);
+  for (; i < a.h; ++i) row_lanes(a, i, OneLane());
+}
+
+void GradRow1Row(const GradRowPass1& pass) {
+  ForRowLanes(pass, [](const GradRowPass1& a, size_t i, const auto& ops)
+                        HWY_ATTR { GradRow1Lanes(a, i, ops); });
 }
 
 void GradRow2Row(const GradRowPass2& pass) {
-  const GradRowPass2 a = pass;  // in registers (GradRow1TreesImpl says why)
-  const VecLanes v;
-  const size_t lanes = hn::Lanes(v.d);
-  size_t i = 0;
-  for (; i + lanes <= a.h; i += lanes) GradRow2Lanes(a, i, v);
-  for (; i < a.h; ++i) GradRow2Lanes(a, i, OneLane());
+  ForRowLanes(pass, [](const GradRowPass2& a, size_t i, const auto& ops)
+                        HWY_ATTR { GradRow2Lanes(a, i, ops); });
 }
 
 // Fixed-width targets only (Lanes(d) == HWY_LANES(float), a power of two <= 64): the tree

@@ -351,36 +351,48 @@ TEST(LayerNormGrad, SimdEqualsScalarBitwise) {
   }
 }
 
+struct RowShape {
+  uint32_t rows, h;
+};
+
+// ExpectSimdEqualsScalar on one shape over the sizes of sharedTmpBuffer the fused-rows tests
+// use: the API's minimum, its maximum if `with_max`, and three rows per buffer; float with and
+// without reuse, half where h is a multiple of 16.
+void ExpectFusionOnShape(RowShape sh, bool specials, bool with_max, bool spread_specials) {
+  uint32_t max_b, min_b;
+  for (bool reuse : {false, true}) {
+    testing::GradMaxMin(1, sh.rows, sh.h, 4, reuse, &max_b, &min_b);
+    const uint32_t n = reuse ? 4 : 6;
+    // The max size (H*H per buffer for wide rows) is large: only for the narrow shapes.
+    std::vector<uint32_t> sizes = {min_b};
+    if (with_max) sizes.push_back(sh.h <= 320 ? max_b : min_b);
+    sizes.push_back(n * 4 * 3 * sh.h);
+    for (uint32_t bytes : sizes) {
+      ExpectSimdEqualsScalar<float>(Algorithm::kVector, 1, sh.rows, sh.h, reuse, bytes, specials,
+                                    spread_specials);
+    }
+  }
+  if (sh.h % 16 == 0) {
+    testing::GradMaxMin(1, sh.rows, sh.h, 2, false, &max_b, &min_b);
+    // The API's minimum counts 2-byte elements for float buffers: at least one float row.
+    const uint32_t least = std::max(min_b, 9 * 4 * sh.h);
+    std::vector<uint32_t> sizes = {least};
+    if (with_max) sizes.push_back(sh.h <= 320 ? max_b : least);
+    sizes.push_back(9 * 4 * 3 * sh.h);
+    for (uint32_t bytes : sizes) {
+      ExpectSimdEqualsScalar<Half>(Algorithm::kVector, 1, sh.rows, sh.h, false, bytes, specials,
+                                   spread_specials);
+    }
+  }
+}
+
 // The shapes and tmp sizes of tests/faithful (min, max, a row loop with a tail, one chunk), and
 // special values: the fused rows must leave every buffer as the steps do.
 TEST(LayerNormGrad, RowFusionLeavesTheStepsMemory) {
-  struct Shape {
-    uint32_t rows, h;
-  };
-  const Shape shapes[] = {{26, 16},  {19, 40},  {21, 48},  {10, 320}, {20, 96},
-                          {20, 128}, {3, 1088}, {1, 4160}, {1, 4224}, {9, 200}};
-  for (const Shape& sh : shapes) {
-    for (bool specials : {false, true}) {
-      uint32_t max_b, min_b;
-      for (bool reuse : {false, true}) {
-        testing::GradMaxMin(1, sh.rows, sh.h, 4, reuse, &max_b, &min_b);
-        const uint32_t n = reuse ? 4 : 6;
-        // The max size (H*H per buffer for wide rows) is large: only for the narrow shapes.
-        for (uint32_t bytes : {min_b, sh.h <= 320 ? max_b : min_b, n * 4 * 3 * sh.h}) {
-          ExpectSimdEqualsScalar<float>(Algorithm::kVector, 1, sh.rows, sh.h, reuse, bytes,
-                                        specials);
-        }
-      }
-      if (sh.h % 16 == 0) {
-        testing::GradMaxMin(1, sh.rows, sh.h, 2, false, &max_b, &min_b);
-        // The API's minimum counts 2-byte elements for float buffers: at least one float row.
-        const uint32_t least = std::max(min_b, 9 * 4 * sh.h);
-        for (uint32_t bytes : {least, sh.h <= 320 ? max_b : least, 9 * 4 * 3 * sh.h}) {
-          ExpectSimdEqualsScalar<Half>(Algorithm::kVector, 1, sh.rows, sh.h, false, bytes,
-                                       specials);
-        }
-      }
-    }
+  const RowShape shapes[] = {{26, 16},  {19, 40},  {21, 48},  {10, 320}, {20, 96},
+                             {20, 128}, {3, 1088}, {1, 4160}, {1, 4224}, {9, 200}};
+  for (const RowShape& sh : shapes) {
+    for (bool specials : {false, true}) ExpectFusionOnShape(sh, specials, true, false);
   }
 }
 
@@ -388,39 +400,18 @@ TEST(LayerNormGrad, RowFusionLeavesTheStepsMemory) {
 // lane-count repeats, single repeats, and the tail repeat with masked lanes, on every SIMD
 // target this CPU runs (each target has its own vector width, so its own tree grouping).
 TEST(LayerNormGrad, RowFusionRegisterTreesLeaveTheStepsMemory) {
-  struct Shape {
-    uint32_t rows, h;
-  };
   // 128/192: fewer repeats than lanes; 200/4104/1000: tails of 8/8/40 lanes; 4096: exactly 64
   // first-pass sums (the second pass is the final tree); 4160/8192: more than 64 (a third pass).
-  const Shape shapes[] = {{10, 128}, {10, 192}, {10, 200}, {10, 1000},
-                          {9, 4096}, {9, 4104}, {8, 4160}, {8, 8192}};
+  const RowShape shapes[] = {{10, 128}, {10, 192}, {10, 200}, {10, 1000},
+                             {9, 4096}, {9, 4104}, {8, 4160}, {8, 8192}};
   std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   std::set<std::string> names;  // each target really dispatched
   for (int64_t target : targets) {
     hwy::SetSupportedTargetsForTest(target);
     names.insert(SimdTargetName());
     SCOPED_TRACE(::testing::Message() << "target " << SimdTargetName());
-    for (const Shape& sh : shapes) {
-      for (bool specials : {false, true}) {
-        uint32_t max_b, min_b;
-        for (bool reuse : {false, true}) {
-          testing::GradMaxMin(1, sh.rows, sh.h, 4, reuse, &max_b, &min_b);
-          const uint32_t n = reuse ? 4 : 6;
-          for (uint32_t bytes : {min_b, n * 4 * 3 * sh.h}) {
-            ExpectSimdEqualsScalar<float>(Algorithm::kVector, 1, sh.rows, sh.h, reuse, bytes,
-                                          specials, specials);
-          }
-        }
-        if (sh.h % 16 == 0) {
-          testing::GradMaxMin(1, sh.rows, sh.h, 2, false, &max_b, &min_b);
-          const uint32_t least = std::max(min_b, 9 * 4 * sh.h);
-          for (uint32_t bytes : {least, 9 * 4 * 3 * sh.h}) {
-            ExpectSimdEqualsScalar<Half>(Algorithm::kVector, 1, sh.rows, sh.h, false, bytes,
-                                         specials, specials);
-          }
-        }
-      }
+    for (const RowShape& sh : shapes) {
+      for (bool specials : {false, true}) ExpectFusionOnShape(sh, specials, false, specials);
     }
   }
   hwy::SetSupportedTargetsForTest(0);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -996,50 +997,44 @@ TEST(MathSanitizer, UninitialisedSourceIsReportedAtTheApi) {
 // Host scratch sizes.
 
 TEST(MathTiling, ValuesOfTheToolkitFormulas) {
+  using MaxMinFn = void (*)(const ge::Shape&, uint32_t, bool, uint32_t&, uint32_t&);
+  // One call (srcShape {n}, typeSize, isReuseSource false) and the max and min it must give
+  // (min: not checked where absent).
+  struct MaxMinRow {
+    const char* name;
+    MaxMinFn fn;
+    int64_t n;
+    uint32_t type_size;
+    uint32_t max;
+    std::optional<uint32_t> min;
+  };
+  const MaxMinRow rows[] = {
+      {"Ceil", GetCeilMaxMinTmpSize, 1000, 4, 4000, 256},
+      {"Ceil", GetCeilMaxMinTmpSize, 8, 2, 512, 512},  // the ceil sample's call
+      {"Floor", GetFloorMaxMinTmpSize, 1000, 4, 0, 0},
+      {"Floor", GetFloorMaxMinTmpSize, 1000, 2, 4000, 512},
+      {"Trunc", GetTruncMaxMinTmpSize, 1000, 2, 4000, std::nullopt},
+      {"Frac", GetFracMaxMinTmpSize, 1000, 2, 8000, 1024},
+      {"Fmod", GetFmodMaxMinTmpSize, 1000, 2, 16000, 2048},
+      {"Fmod", GetFmodMaxMinTmpSize, 8, 4, 256, 256},
+      {"Axpy", GetAxpyMaxMinTmpSize, 1000, 2, 8000, 1024},
+      {"Axpy", GetAxpyMaxMinTmpSize, 8, 2, 1024, std::nullopt},
+      {"Axpy", GetAxpyMaxMinTmpSize, 1000, 4, 0, std::nullopt},
+      {"Xor", GetXorMaxMinTmpSize, 1000, 2, 2000, 256},
+      {"Xor", GetXorMaxMinTmpSize, 8, 2, 256, std::nullopt},
+      {"Clamp", GetClampMaxMinTmpSize, 1000, 4, 1000, 64},
+      {"Clamp", GetClampMaxMinTmpSize, 8, 2, 128, 128},
+  };
   uint32_t mx = 7, mn = 7, k = 7, extra = 7;
-  const ge::Shape s1000({1000});
-  const ge::Shape s8({8});
-  GetCeilMaxMinTmpSize(s1000, 4, false, mx, mn);
-  EXPECT_EQ(mx, 4000u);
-  EXPECT_EQ(mn, 256u);
-  GetCeilMaxMinTmpSize(s8, 2, false, mx, mn);  // the ceil sample's call
-  EXPECT_EQ(mx, 512u);
-  EXPECT_EQ(mn, 512u);
-  GetFloorMaxMinTmpSize(s1000, 4, false, mx, mn);
-  EXPECT_EQ(mx, 0u);
-  EXPECT_EQ(mn, 0u);
-  GetFloorMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 4000u);
-  EXPECT_EQ(mn, 512u);
-  GetTruncMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 4000u);
-  GetFracMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 8000u);
-  EXPECT_EQ(mn, 1024u);
-  GetFmodMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 16000u);
-  EXPECT_EQ(mn, 2048u);
-  GetFmodMaxMinTmpSize(s8, 4, false, mx, mn);
-  EXPECT_EQ(mx, 256u);
-  EXPECT_EQ(mn, 256u);
-  GetAxpyMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 8000u);
-  EXPECT_EQ(mn, 1024u);
-  GetAxpyMaxMinTmpSize(s8, 2, false, mx, mn);
-  EXPECT_EQ(mx, 1024u);
-  GetAxpyMaxMinTmpSize(s1000, 4, false, mx, mn);
-  EXPECT_EQ(mx, 0u);
-  GetXorMaxMinTmpSize(s1000, 2, false, mx, mn);
-  EXPECT_EQ(mx, 2000u);
-  EXPECT_EQ(mn, 256u);
-  GetXorMaxMinTmpSize(s8, 2, false, mx, mn);
-  EXPECT_EQ(mx, 256u);
-  GetClampMaxMinTmpSize(s1000, 4, false, mx, mn);
-  EXPECT_EQ(mx, 1000u);
-  EXPECT_EQ(mn, 64u);
-  GetClampMaxMinTmpSize(s8, 2, false, mx, mn);
-  EXPECT_EQ(mx, 128u);
-  EXPECT_EQ(mn, 128u);
+  for (const MaxMinRow& r : rows) {
+    SCOPED_TRACE(::testing::Message()
+                 << "Get" << r.name << "MaxMinTmpSize({" << r.n << "}, " << r.type_size << ")");
+    r.fn(ge::Shape({r.n}), r.type_size, false, mx, mn);
+    EXPECT_EQ(mx, r.max);
+    if (r.min) {
+      EXPECT_EQ(mn, *r.min);
+    }
+  }
   GetCeilTmpBufferFactorSize(2, k, extra);
   EXPECT_EQ(k, 2u);
   EXPECT_EQ(extra, 0u);

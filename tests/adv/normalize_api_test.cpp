@@ -263,13 +263,29 @@ std::string NormalizeCheck(Bend bend, const char* soc = "Ascend910B1") {
   }));
 }
 
+// The bends both [A, R] APIs check alike, and the check each one raises ("<api>.<check>"; none
+// for kNone).
+struct BendCheck {
+  Bend bend;
+  const char* check;
+};
+constexpr BendCheck kArBendChecks[] = {
+    {Bend::kNone, nullptr},
+    {Bend::kSameOutputs, "tensor_reuse"},
+    {Bend::kLongPara, "para"},
+    {Bend::kUnalignedPadding, "para"},
+    {Bend::kSmallTmp, "stack_buffer"},
+    {Bend::kShortGamma, "operand_bounds"},
+};
+
+std::string Expected(const char* api, const char* check) {
+  return check == nullptr ? "" : std::string(api) + "." + check;
+}
+
 TEST(AscendNormalize, CheckedModeReportsTheDeviceChecks) {
-  EXPECT_EQ(NormalizeCheck(Bend::kNone), "");
-  EXPECT_EQ(NormalizeCheck(Bend::kSameOutputs), "Normalize.tensor_reuse");
-  EXPECT_EQ(NormalizeCheck(Bend::kLongPara), "Normalize.para");
-  EXPECT_EQ(NormalizeCheck(Bend::kUnalignedPadding), "Normalize.para");
-  EXPECT_EQ(NormalizeCheck(Bend::kSmallTmp), "Normalize.stack_buffer");
-  EXPECT_EQ(NormalizeCheck(Bend::kShortGamma), "Normalize.operand_bounds");
+  for (const BendCheck& b : kArBendChecks) {
+    EXPECT_EQ(NormalizeCheck(b.bend), Expected("Normalize", b.check));
+  }
   EXPECT_EQ(NormalizeCheck(Bend::kConfigA), "Normalize.config");
   EXPECT_EQ(NormalizeCheck(Bend::kReuse), "Normalize.reuse_source");
   EXPECT_EQ(NormalizeCheck(Bend::kNone, "Ascend310B1"), "Normalize.unsupported_product");
@@ -292,12 +308,9 @@ std::string LayerNormCheck(Bend bend) {
 }
 
 TEST(AscendLayerNormRstd, CheckedModeReportsTheDeviceChecks) {
-  EXPECT_EQ(LayerNormCheck(Bend::kNone), "");
-  EXPECT_EQ(LayerNormCheck(Bend::kSameOutputs), "LayerNorm.tensor_reuse");
-  EXPECT_EQ(LayerNormCheck(Bend::kLongPara), "LayerNorm.para");
-  EXPECT_EQ(LayerNormCheck(Bend::kUnalignedPadding), "LayerNorm.para");
-  EXPECT_EQ(LayerNormCheck(Bend::kSmallTmp), "LayerNorm.stack_buffer");
-  EXPECT_EQ(LayerNormCheck(Bend::kShortGamma), "LayerNorm.operand_bounds");
+  for (const BendCheck& b : kArBendChecks) {
+    EXPECT_EQ(LayerNormCheck(b.bend), Expected("LayerNorm", b.check));
+  }
 }
 
 TEST(AscendLayerNormRstd, HalfWithReuseSourceIsRefused) {

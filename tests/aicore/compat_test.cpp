@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -48,6 +49,18 @@ namespace {
 using namespace AscendC;  // both spellings of the global names must stay unambiguous with it
 namespace checks = lngrad::aicore::checks;
 using lngrad::aicore::KernelCheckError;
+
+// The KernelCheckError that f() raises; none, and a test failure saying `what`, when it returns.
+template <class F>
+std::optional<KernelCheckError> RaisedBy(const F& f, const char* what) {
+  try {
+    f();
+    ADD_FAILURE() << what;
+  } catch (const KernelCheckError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
 
 // Switches standalone blocks off for one test and drops the thread's standalone block before and
 // after, so that tests do not share its UB.
@@ -163,14 +176,12 @@ TEST(AscendcCompat, AscendcAssertRunsItsBehaviourAndFailsTheBlock) {
   };
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  try {
-    ICPU_RUN_KF(kernel, 4);
-    ADD_FAILURE() << "ASCENDC_ASSERT(false) did not fail the launch";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kAssert);
-    EXPECT_EQ(e.block_idx(), 2);
-    EXPECT_NE(e.message().find("ASCENDC_ASSERT(good) failed at "), std::string::npos)
-        << e.message();
+  if (const auto e = RaisedBy([&] { ICPU_RUN_KF(kernel, 4); },
+                              "ASCENDC_ASSERT(false) did not fail the launch")) {
+    EXPECT_EQ(e->check(), checks::kAssert);
+    EXPECT_EQ(e->block_idx(), 2);
+    EXPECT_NE(e->message().find("ASCENDC_ASSERT(good) failed at "), std::string::npos)
+        << e->message();
   }
   testing::internal::GetCapturedStderr();
   const std::string out = testing::internal::GetCapturedStdout();
@@ -181,12 +192,9 @@ TEST(AscendcCompat, AscendcAssertRunsItsBehaviourAndFailsTheBlock) {
 TEST(AscendcCompat, AssertIsCheckedWhateverNdebugSays) {
   StandaloneScope scope(true);
   EXPECT_NO_THROW(ASSERT(1 + 1 == 2));
-  try {
-    ASSERT(1 + 1 == 3);
-    ADD_FAILURE() << "ASSERT(false) did not raise";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kAssert);
-    EXPECT_NE(e.message().find("ASSERT(1 + 1 == 3)"), std::string::npos) << e.message();
+  if (const auto e = RaisedBy([] { ASSERT(1 + 1 == 3); }, "ASSERT(false) did not raise")) {
+    EXPECT_EQ(e->check(), checks::kAssert);
+    EXPECT_NE(e->message().find("ASSERT(1 + 1 == 3)"), std::string::npos) << e->message();
   }
 }
 
@@ -213,18 +221,13 @@ TEST(AscendcCompat, LocalTensorRegisterKeepsTheUbChecks) {
   const uint32_t ub = lngrad::CurrentProduct().ub_bytes;
   auto outside = [&] { LOCAL_TENSOR_REGISTER(t, float, VECCALC, ub - 64, 32); };
   testing::internal::CaptureStderr();
-  try {
-    ICPU_RUN_KF(outside, 1);
-    ADD_FAILURE() << "a tensor past the UB was accepted";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kUbBounds);
+  if (const auto e =
+          RaisedBy([&] { ICPU_RUN_KF(outside, 1); }, "a tensor past the UB was accepted")) {
+    EXPECT_EQ(e->check(), checks::kUbBounds);
   }
   auto gm = [] { LOCAL_TENSOR_REGISTER(t, float, GM, 0, 32); };
-  try {
-    ICPU_RUN_KF(gm, 1);
-    ADD_FAILURE() << "a GM position was accepted";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kPosition);
+  if (const auto e = RaisedBy([&] { ICPU_RUN_KF(gm, 1); }, "a GM position was accepted")) {
+    EXPECT_EQ(e->check(), checks::kPosition);
   }
   testing::internal::GetCapturedStderr();
 }
@@ -373,26 +376,22 @@ TEST(AscendcStandalone, ChecksNameTheStandaloneBlock) {
   StandaloneScope scope(true);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
-  try {
-    pipe.InitBuffer(buf, lngrad::CurrentProduct().ub_bytes + 32);
-    ADD_FAILURE() << "no ub_overflow";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kUbOverflow);
-    EXPECT_EQ(e.block_idx(), 0);
-    EXPECT_NE(std::string(e.what()).find("standalone block 0 (outside a launch)"),
+  if (const auto e = RaisedBy([&] { pipe.InitBuffer(buf, lngrad::CurrentProduct().ub_bytes + 32); },
+                              "no ub_overflow")) {
+    EXPECT_EQ(e->check(), checks::kUbOverflow);
+    EXPECT_EQ(e->block_idx(), 0);
+    EXPECT_NE(std::string(e->what()).find("standalone block 0 (outside a launch)"),
               std::string::npos)
-        << e.what();
+        << e->what();
   }
 }
 
 TEST(AscendcStandalone, SwitchedOffKernelApisOutsideALaunchFail) {
   StandaloneScope scope(false);
-  try {
-    (void)GetBlockIdx();
-    ADD_FAILURE() << "GetBlockIdx outside a launch did not raise";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kOutsideLaunch);
-    EXPECT_EQ(e.block_idx(), -1);
+  if (const auto e =
+          RaisedBy([] { (void)GetBlockIdx(); }, "GetBlockIdx outside a launch did not raise")) {
+    EXPECT_EQ(e->check(), checks::kOutsideLaunch);
+    EXPECT_EQ(e->block_idx(), -1);
   }
   EXPECT_THROW(TPipe pipe, KernelCheckError);
   EXPECT_EQ(lngrad::aicore::CurrentBlockContext(), nullptr);
@@ -405,11 +404,10 @@ TEST(AscendcStandalone, SwitchingOffAlsoStopsALiveStandaloneBlock) {
   StandaloneScope scope(true);
   EXPECT_EQ(GetBlockIdx(), 0);  // the standalone block now exists
   lngrad::aicore::SetStandaloneBlocks(false);
-  try {
-    (void)GetBlockNum();
-    ADD_FAILURE() << "the standalone block kept running after SetStandaloneBlocks(false)";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kOutsideLaunch);
+  if (const auto e =
+          RaisedBy([] { (void)GetBlockNum(); },
+                   "the standalone block kept running after SetStandaloneBlocks(false)")) {
+    EXPECT_EQ(e->check(), checks::kOutsideLaunch);
   }
 }
 
@@ -419,12 +417,10 @@ TEST(AscendcStandalone, APipeOfTheStandaloneBlockIsForeignInALaunch) {
   TBuf<TPosition::VECCALC> buf;
   auto kernel = [&] { pipe.InitBuffer(buf, 64); };
   testing::internal::CaptureStderr();
-  try {
-    ICPU_RUN_KF(kernel, 1);
-    ADD_FAILURE() << "a standalone TPipe served a launch's block";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kForeignBlock);
-    EXPECT_EQ(e.block_idx(), 0);
+  if (const auto e =
+          RaisedBy([&] { ICPU_RUN_KF(kernel, 1); }, "a standalone TPipe served a launch's block")) {
+    EXPECT_EQ(e->check(), checks::kForeignBlock);
+    EXPECT_EQ(e->block_idx(), 0);
   }
   testing::internal::GetCapturedStderr();
   EXPECT_NO_THROW(pipe.InitBuffer(buf, 64));  // its own block still may
@@ -436,11 +432,9 @@ TEST(AscendcStandalone, APipeKeptPastItsLaunchIsForeign) {
   auto kernel = [&] { kept = std::make_unique<TPipe>(); };
   ICPU_RUN_KF(kernel, 1);
   TBuf<TPosition::VECCALC> buf;
-  try {
-    kept->InitBuffer(buf, 64);
-    ADD_FAILURE() << "a TPipe of an ended launch handed out UB";
-  } catch (const KernelCheckError& e) {
-    EXPECT_EQ(e.check(), checks::kForeignBlock);
+  if (const auto e = RaisedBy([&] { kept->InitBuffer(buf, 64); },
+                              "a TPipe of an ended launch handed out UB")) {
+    EXPECT_EQ(e->check(), checks::kForeignBlock);
   }
   EXPECT_THROW(kept->Init(), KernelCheckError);
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -1116,6 +1117,16 @@ struct SanResult {
     for (const auto& f : failures) t += "[" + f.check + "] " + f.message + "\n";
     return t;
   }
+  // Exactly one finding, of `check` (any if null), whose message holds each of `parts`.
+  void ExpectOne(const char* check, std::initializer_list<std::string> parts) const {
+    ASSERT_EQ(failures.size(), 1u) << Text();
+    if (check != nullptr) {
+      EXPECT_EQ(failures[0].check, check);
+    }
+    for (const std::string& part : parts) {
+      EXPECT_NE(failures[0].message.find(part), std::string::npos) << Text();
+    }
+  }
 };
 
 SanResult Sanitize(const char* soc, const std::function<void()>& kernel) {
@@ -1180,9 +1191,7 @@ TEST(DataCopyPadSanitizer, PaddingFromAnUndefinedRegisterIsNot) {
   PaddedRowKernel k;
   k.isPad = false;
   const SanResult r = SanitizePaddedRow(k);
-  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-  EXPECT_EQ(r.failures[0].check, "initcheck");
-  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+  r.ExpectOne("initcheck", {"UB bytes [20, 32)"});
 }
 
 TEST(DataCopyPadSanitizer, DummyBytesAreNotInitialised) {
@@ -1191,9 +1200,7 @@ TEST(DataCopyPadSanitizer, DummyBytesAreNotInitialised) {
   PaddedRowKernel k;
   k.right = 0;
   SanResult r = SanitizePaddedRow(k);
-  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-  EXPECT_EQ(r.failures[0].check, "initcheck");
-  EXPECT_NE(r.failures[0].message.find("UB bytes [20, 32)"), std::string::npos) << r.Text();
+  r.ExpectOne("initcheck", {"UB bytes [20, 32)"});
   k.read = 5;
   r = SanitizePaddedRow(k);
   EXPECT_TRUE(r.failures.empty()) << r.Text();
@@ -1211,11 +1218,7 @@ TEST(DataCopyPadSanitizer, RecordsItsCallSiteOnMte2) {
   PaddedRowKernel k;
   k.synced = false;
   const SanResult r = SanitizePaddedRow(k);
-  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-  EXPECT_EQ(r.failures[0].check, "racecheck");
-  EXPECT_NE(r.failures[0].message.find("MTE2 DataCopyPad(GM->UB) at " + Here(k.copy_line)),
-            std::string::npos)
-      << r.Text();
+  r.ExpectOne("racecheck", {"MTE2 DataCopyPad(GM->UB) at " + Here(k.copy_line)});
 }
 
 TEST(DataCopyPadSanitizer, UbToGmReadsOnlyTheRowsBytes) {
@@ -1240,12 +1243,8 @@ TEST(DataCopyPadSanitizer, UbToGmReadsOnlyTheRowsBytes) {
     if (synced) {
       EXPECT_TRUE(r.failures.empty()) << r.Text();
     } else {
-      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-      EXPECT_EQ(r.failures[0].check, "racecheck");
-      EXPECT_NE(r.failures[0].message.find("MTE3 DataCopyPad(UB->GM) at " + Here(out_line)),
-                std::string::npos)
-          << r.Text();
-      EXPECT_NE(r.failures[0].message.find("UB bytes [0, 20)"), std::string::npos) << r.Text();
+      r.ExpectOne("racecheck",
+                  {"MTE3 DataCopyPad(UB->GM) at " + Here(out_line), "UB bytes [0, 20)"});
     }
   }
 }
@@ -1267,12 +1266,8 @@ TEST(DataCopySanitizer, StridedCopyWritesOnlyItsBlocks) {
     DataCopy(zg, t, 24);
     copy_line = __LINE__ - 1;
   });
-  ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-  EXPECT_EQ(r.failures[0].check, "initcheck");
-  EXPECT_NE(r.failures[0].message.find("MTE3 DataCopy(UB->GM) at " + Here(copy_line) +
-                                       " reads UB bytes [32, 64)"),
-            std::string::npos)
-      << r.Text();
+  r.ExpectOne("initcheck",
+              {"MTE3 DataCopy(UB->GM) at " + Here(copy_line) + " reads UB bytes [32, 64)"});
 }
 
 TEST(DataCopySanitizer, UbToUbCopyIsOnV) {
@@ -1301,10 +1296,7 @@ TEST(DataCopySanitizer, UbToUbCopyIsOnV) {
     if (synced) {
       EXPECT_TRUE(r.failures.empty()) << r.Text();
     } else {
-      ASSERT_EQ(r.failures.size(), 1u) << r.Text();
-      EXPECT_NE(r.failures[0].message.find("V DataCopy(UB->UB) at " + Here(copy_line)),
-                std::string::npos)
-          << r.Text();
+      r.ExpectOne(nullptr, {"V DataCopy(UB->UB) at " + Here(copy_line)});
     }
   }
 }

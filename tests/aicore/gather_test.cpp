@@ -221,20 +221,26 @@ void CheckScatter(const char* soc) {
   std::vector<uint32_t> off(kBytes / 4);
   for (uint32_t i = 0; i < slots; ++i) off[i] = perm[i] * sizeof(T);
   const T fill = src[9];
+  // dst (filled with `fill`) after scatter(dst, src, offsets) on a block of `soc`.
+  auto scattered = [&](auto scatter) {
+    std::vector<T> got;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<T>(0, src);
+          ub.Put<uint32_t>(1, off);
+          ub.Put<T>(2, {}, fill);
+          scatter(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1));
+          got = ub.Take<T>(2);
+        },
+        soc);
+    return got;
+  };
   for (uint32_t base : {0u, 64u}) {
     for (uint32_t count : {1u, 17u, L, 3 * L + 5}) {
       std::vector<T> want(kBytes / sizeof(T), fill);
       for (uint32_t i = 0; i < count; ++i) want[(base + off[i]) / sizeof(T)] = src[i];
-      std::vector<T> got;
-      OnBlock(
-          [&](Ub& ub) {
-            ub.Put<T>(0, src);
-            ub.Put<uint32_t>(1, off);
-            ub.Put<T>(2, {}, fill);
-            Scatter(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1), base, count);
-            got = ub.Take<T>(2);
-          },
-          soc);
+      const std::vector<T> got = scattered(
+          [&](const auto& dst, const auto& s, const auto& o) { Scatter(dst, s, o, base, count); });
       ExpectSameBits(got, want, "Scatter count " + std::to_string(count));
     }
   }
@@ -248,16 +254,9 @@ void CheckScatter(const char* soc) {
         want[(32 + off[r * L + p]) / sizeof(T)] = src[size_t{r} * 10 * (32 / sizeof(T)) + p];
       }
     }
-    std::vector<T> got;
-    OnBlock(
-        [&](Ub& ub) {
-          ub.Put<T>(0, src);
-          ub.Put<uint32_t>(1, off);
-          ub.Put<T>(2, {}, fill);
-          Scatter(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1), 32u, mask, 3, 10);
-          got = ub.Take<T>(2);
-        },
-        soc);
+    const std::vector<T> got = scattered([&](const auto& dst, const auto& s, const auto& o) {
+      Scatter(dst, s, o, 32u, mask, 3, 10);
+    });
     ExpectSameBits(got, want, "Scatter repeat form");
   }
 }

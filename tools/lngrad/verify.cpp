@@ -269,6 +269,16 @@ struct Inputs {
   std::vector<double> mean, variance, gamma;
   double eps = 0;
 
+  // dy, x, mean, variance, gamma (t[0..4], loaded and checked to fit together): the [rows, h]
+  // tensors moved in, the others widened.
+  void Take(io::Tensor* t) {
+    dy = std::move(t[0]);
+    x = std::move(t[1]);
+    mean = t[2].ConvertedTo(io::DType::kFloat64).f64();
+    variance = t[3].ConvertedTo(io::DType::kFloat64).f64();
+    gamma = t[4].ConvertedTo(io::DType::kFloat64).f64();
+  }
+
   // Row r of a [rows, h] tensor as doubles.
   void Row(const io::Tensor& t, int64_t r, std::vector<double>* out) const {
     out->resize(static_cast<size_t>(h));
@@ -338,11 +348,7 @@ Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_
             std::to_string(t[2].size()) + ", variance " + std::to_string(t[3].size()) + ", gamma " +
             std::to_string(t[4].size()) + " elements)");
       }
-      in->dy = std::move(t[0]);
-      in->x = std::move(t[1]);
-      in->mean = t[2].ConvertedTo(io::DType::kFloat64).f64();
-      in->variance = t[3].ConvertedTo(io::DType::kFloat64).f64();
-      in->gamma = t[4].ConvertedTo(io::DType::kFloat64).f64();
+      in->Take(t);
       return Status::Ok();
     }
   }
@@ -380,11 +386,7 @@ Status LoadInputs(const VerifyOptions& o, const std::optional<Manifest>& golden_
     in->missing = "the shapes of " + where + "'s inputs do not fit together";
     return Status::Ok();
   }
-  in->dy = std::move(t[0]);
-  in->x = std::move(t[1]);
-  in->mean = t[2].ConvertedTo(io::DType::kFloat64).f64();
-  in->variance = t[3].ConvertedTo(io::DType::kFloat64).f64();
-  in->gamma = t[4].ConvertedTo(io::DType::kFloat64).f64();
+  in->Take(t);
   return Status::Ok();
 }
 

@@ -283,16 +283,45 @@ inline void CheckPaddedHBeta(const char* api, const LayerNormGradBetaTiling& t) 
   if (t.inputTailSize > 0) check_chunk(t.inputTailPos, t.bsTailSize);
 }
 
+// A tensor operand as the reuse checks see it: its name, UB address and byte size.
+struct NamedTensor {
+  template <typename T>
+  NamedTensor(const char* n, const AscendC::LocalTensor<T>& t)
+      : name(n), addr(t.GetPhyAddr()), length(t.GetLength()) {}
+  const char* name;
+  uint64_t addr;
+  uint32_t length;
+};
+
 // Two operands that must not be the same tensor (same address and same byte size).
+inline void CheckNotSame(const char* api, const NamedTensor& a, const NamedTensor& b) {
+  Check(!(a.addr == b.addr && a.length == b.length), api, "tensor_reuse", [&] {
+    return std::string("[") + api + "] " + a.name + " and " + b.name +
+           " are the same tensor (same address " + std::to_string(a.addr) + " and size " +
+           std::to_string(a.length) + " B); they must be different.";
+  });
+}
+
 template <typename A, typename B>
 void CheckNotSame(const char* api, const char* name_a, const AscendC::LocalTensor<A>& a,
                   const char* name_b, const AscendC::LocalTensor<B>& b) {
-  Check(!(a.GetPhyAddr() == b.GetPhyAddr() && a.GetLength() == b.GetLength()), api, "tensor_reuse",
-        [&] {
-          return std::string("[") + api + "] " + name_a + " and " + name_b +
-                 " are the same tensor (same address " + std::to_string(a.GetPhyAddr()) +
-                 " and size " + std::to_string(a.GetLength()) + " B); they must be different.";
-        });
+  CheckNotSame(api, NamedTensor(name_a, a), NamedTensor(name_b, b));
+}
+
+// CheckNotSame(api, o, t) for each o of `others`, in order.
+inline void CheckNotSameAsAny(const char* api, std::initializer_list<NamedTensor> others,
+                              const NamedTensor& t) {
+  for (const NamedTensor& o : others) CheckNotSame(api, o, t);
+}
+
+// The toolkit's reuse groups of the [A, R] APIs (LayerNorm with rstd output, Normalize): each
+// output against the outputs before it, then each input against every output.
+inline void CheckOutputsNotReused(const char* api, std::initializer_list<NamedTensor> outputs,
+                                  std::initializer_list<NamedTensor> inputs) {
+  for (auto out = outputs.begin(); out != outputs.end(); ++out) {
+    for (auto before = outputs.begin(); before != out; ++before) CheckNotSame(api, *before, *out);
+  }
+  for (const NamedTensor& in : inputs) CheckNotSameAsAny(api, outputs, in);
 }
 
 inline void WarnReuseIgnoredForHalf(const char* api) {

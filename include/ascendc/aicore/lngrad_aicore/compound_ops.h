@@ -283,29 +283,20 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarV
                 "(half, float)");
   e::Count<true, T, U, 1>("Axpy", loc, count, dst, {&src}, e::Axpy<T, U>(scalarValue));
 }
-template <typename T, typename U, bool isSetMask = true>
-void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue,
-          const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
-          LNGRAD_SRCLOC_ARG) {
-  namespace e = lngrad::aicore::detail::ew;
-  static_assert(e::kMulAddPair<T, U>,
-                "Axpy: (U, T) must be (half, half), (float, float) or "
-                "(half, float)");
-  e::Repeat<true, T, U, 1>("Axpy", loc, lngrad::aicore::detail::BitsMaskArg(mask, isSetMask),
-                           repeatTime, dst, {&src}, e::UnaryStrides(repeatParams),
-                           e::Axpy<T, U>(scalarValue));
-}
-template <typename T, typename U, bool isSetMask = true>
-void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask,
-          const int32_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
-  namespace e = lngrad::aicore::detail::ew;
-  static_assert(e::kMulAddPair<T, U>,
-                "Axpy: (U, T) must be (half, half), (float, float) or "
-                "(half, float)");
-  e::Repeat<true, T, U, 1>("Axpy", loc, lngrad::aicore::detail::LenMaskArg(mask, isSetMask),
-                           repeatTime, dst, {&src}, e::UnaryStrides(repeatParams),
-                           e::Axpy<T, U>(scalarValue));
-}
+#define LNGRAD_EW_AXPY_MASK(MASK, MASK_FN)                                                        \
+  template <typename T, typename U, bool isSetMask = true>                                        \
+  void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, MASK,     \
+            const int32_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) { \
+    namespace e = lngrad::aicore::detail::ew;                                                     \
+    static_assert(e::kMulAddPair<T, U>,                                                           \
+                  "Axpy: (U, T) must be (half, half), (float, float) or "                         \
+                  "(half, float)");                                                               \
+    e::Repeat<true, T, U, 1>("Axpy", loc, lngrad::aicore::detail::MASK_FN(mask, isSetMask),       \
+                             repeatTime, dst, {&src}, e::UnaryStrides(repeatParams),              \
+                             e::Axpy<T, U>(scalarValue));                                         \
+  }
+LNGRAD_EW_AXPY_MASK(const uint64_t mask[], BitsMaskArg)
+LNGRAD_EW_AXPY_MASK(uint64_t mask, LenMaskArg)
 
 // dst = src >= 0 ? src : scalar * src: half, float. isSetMask = false on the count form: one
 // repeat under the mask register as it is (count not read), as for Adds.
@@ -323,31 +314,26 @@ void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
                                   d::ew::LeakyRelu<T>(scalarValue));
   }
 }
-template <typename T, bool isSetMask = true>
-void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-               const uint64_t mask[], const int32_t repeatTime,
-               const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  static_assert(d::kIsVecFloat<T>, "LeakyRelu: T must be half or float");
-  d::ew::Repeat<false, T, T, 1>("LeakyRelu", loc, d::BitsMaskArg(mask, isSetMask), repeatTime, dst,
-                                {&src}, d::ew::UnaryStrides(repeatParams),
-                                d::ew::LeakyRelu<T>(scalarValue));
-}
-template <typename T, bool isSetMask = true>
-void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-               uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& repeatParams,
-               LNGRAD_SRCLOC_ARG) {
-  namespace d = lngrad::aicore::detail;
-  static_assert(d::kIsVecFloat<T>, "LeakyRelu: T must be half or float");
-  d::ew::Repeat<false, T, T, 1>("LeakyRelu", loc, d::LenMaskArg(mask, isSetMask), repeatTime, dst,
-                                {&src}, d::ew::UnaryStrides(repeatParams),
-                                d::ew::LeakyRelu<T>(scalarValue));
-}
+#define LNGRAD_EW_LEAKY_RELU_MASK(MASK, MASK_FN)                                                   \
+  template <typename T, bool isSetMask = true>                                                     \
+  void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, MASK, \
+                 const int32_t repeatTime, const UnaryRepeatParams& repeatParams,                  \
+                 LNGRAD_SRCLOC_ARG) {                                                              \
+    namespace d = lngrad::aicore::detail;                                                          \
+    static_assert(d::kIsVecFloat<T>, "LeakyRelu: T must be half or float");                        \
+    d::ew::Repeat<false, T, T, 1>("LeakyRelu", loc, d::MASK_FN(mask, isSetMask), repeatTime, dst,  \
+                                  {&src}, d::ew::UnaryStrides(repeatParams),                       \
+                                  d::ew::LeakyRelu<T>(scalarValue));                               \
+  }
+LNGRAD_EW_LEAKY_RELU_MASK(const uint64_t mask[], BitsMaskArg)
+LNGRAD_EW_LEAKY_RELU_MASK(uint64_t mask, LenMaskArg)
 
 }  // namespace AscendC
 
 #undef LNGRAD_EW_FMA
 #undef LNGRAD_EW_FMA_MASK
+#undef LNGRAD_EW_AXPY_MASK
+#undef LNGRAD_EW_LEAKY_RELU_MASK
 #undef LNGRAD_EW_COMMA
 #undef LNGRAD_EW_BINARY
 #undef LNGRAD_EW_BINARY_MASK

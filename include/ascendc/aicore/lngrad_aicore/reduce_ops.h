@@ -300,6 +300,26 @@ void ReduceAll(Kind kind, const RepeatOperand& s, const RepeatPlan& plan, T* tmp
   *index = at;
 }
 
+// The elements of sharedTmpBuffer that ReduceWhole writes (the first round, and the level-2
+// tail's [body, tail] pair; none for the one-repeat max/min with the index, which writes dst
+// directly) and the elements it needs (max/min keep room for their later rounds).
+struct TmpElems {
+  uint64_t written;
+  uint64_t needed;
+};
+
+template <typename T>
+TmpElems WholeTmpElems(Kind kind, uint32_t repeats, uint32_t tail, bool cal_index) {
+  uint64_t written = kind == Kind::kSum ? repeats : 2 * uint64_t{repeats};
+  if (tail != 0 && written < 2) written = 2;
+  if (kind != Kind::kSum && repeats == 1 && cal_index && tail == 0) written = 0;
+  uint64_t needed = written;
+  if (kind != Kind::kSum && (repeats > 1 || tail != 0)) {
+    needed = std::max(needed, MaxMinTmpElems(repeats, sizeof(T), cal_index));
+  }
+  return {written, needed};
+}
+
 // The level-0 and level-2 ReduceSum/Max/Min: checks, records and runs. count >= 0 selects
 // level 2 (count elements: count / L full repeats, or one of count lanes, and a tail reduced
 // on its own and combined with the body as two lanes, as the vendor's level 2 does);
@@ -345,14 +365,7 @@ void ReduceWhole(Kind kind, const char* api, const AscendC::LocalTensor<T>& dst,
   const uint32_t repeats = body.repeats;
   const RepeatOperand s = SrcOperand(src, 1, src_rep);
   const bool index_out = kind != Kind::kSum && cal_index;
-  // Elements of tmp written: the first round, and the tail's [body, tail] pair.
-  uint64_t tmp_written = kind == Kind::kSum ? repeats : 2 * uint64_t{repeats};
-  if (tail != 0 && tmp_written < 2) tmp_written = 2;
-  if (kind != Kind::kSum && repeats == 1 && cal_index && tail == 0) tmp_written = 0;
-  uint64_t tmp_needed = tmp_written;
-  if (kind != Kind::kSum && (repeats > 1 || tail != 0)) {
-    tmp_needed = std::max(tmp_needed, MaxMinTmpElems(repeats, sizeof(T), cal_index));
-  }
+  const auto [tmp_written, tmp_needed] = WholeTmpElems<T>(kind, repeats, tail, cal_index);
   const std::string how = level2 ? "count " + std::to_string(count)
                                  : "repeatTime " + std::to_string(repeats) + ", srcRepStride " +
                                        std::to_string(src_rep);

@@ -157,6 +157,20 @@ GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_k
                               uint64_t elem_offset, uint64_t count, uint32_t elem_size,
                               const char* api);
 
+// The sanitizer's record of a scalar-pipe read or write of one element (GetValue, SetValue).
+inline void RecordScalarAccess(const char* api, const void* p, uint64_t bytes, bool write,
+                               bool auto_synced, SrcLoc loc) {
+  san::Instr in(Pipe::kS, api, loc);
+  if (in) {
+    if (auto_synced) in.AutoSynced();
+    if (write) {
+      in.Write(p, bytes);
+    } else {
+      in.Read(p, bytes);
+    }
+  }
+}
+
 struct TensorAccess;
 
 }  // namespace lngrad::aicore::detail
@@ -260,15 +274,7 @@ class LocalTensor {
 
   const std::byte* Bytes() const { return reinterpret_cast<const std::byte*>(ptr_); }
   void ScalarAccess(const char* api, uint32_t index, bool write, lngrad::aicore::SrcLoc loc) const {
-    lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kS, api, loc);
-    if (in) {
-      in.AutoSynced();
-      if (write) {
-        in.Write(ptr_ + index, sizeof(T));
-      } else {
-        in.Read(ptr_ + index, sizeof(T));
-      }
-    }
+    lngrad::aicore::detail::RecordScalarAccess(api, ptr_ + index, sizeof(T), write, true, loc);
   }
 
   T* ptr_ = nullptr;
@@ -355,15 +361,8 @@ class GlobalTensor {
  private:
   void ScalarAccess(const char* api, uint64_t offset, bool write, bool auto_synced,
                     lngrad::aicore::SrcLoc loc) const {
-    lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kS, api, loc);
-    if (in) {
-      if (auto_synced) in.AutoSynced();
-      if (write) {
-        in.Write(ptr_ + offset, sizeof(T));
-      } else {
-        in.Read(ptr_ + offset, sizeof(T));
-      }
-    }
+    lngrad::aicore::detail::RecordScalarAccess(api, ptr_ + offset, sizeof(T), write, auto_synced,
+                                               loc);
   }
 
   T* ptr_ = nullptr;

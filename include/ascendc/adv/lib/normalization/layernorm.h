@@ -71,10 +71,12 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     nd::CheckNotSame(kApi, "outputVariance", outputVariance, "beta", beta);
     nd::CheckNotSame(kApi, "outputVariance", outputVariance, "inputX", inputX);
     if (vector) {
-      nd::CheckNotSame(kApi, "output", output, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "outputMean", outputMean, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "outputVariance", outputVariance, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "inputX", inputX, "sharedTmpBuffer", sharedTmpBuffer);
+      nd::CheckNotSameAsAny(kApi,
+                            {{"output", output},
+                             {"outputMean", outputMean},
+                             {"outputVariance", outputVariance},
+                             {"inputX", inputX}},
+                            {"sharedTmpBuffer", sharedTmpBuffer});
     }
     nd::CheckLengthAligned(kApi, "gamma_alignment", "gamma", gamma);
     nd::CheckLengthAligned(kApi, "gamma_alignment", "beta", beta);

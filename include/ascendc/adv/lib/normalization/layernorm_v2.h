@@ -63,26 +63,20 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     nd::CheckTensors(kApi, "output", output, "outputMean", outputMean, "outputRstd", outputRstd,
                      "inputX", inputX, "gamma", gamma, "beta", beta);
     if (vector) nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
-    // The toolkit's groups: the outputs (and the scratch) against each other and each input.
-    nd::CheckNotSame(kApi, "output", output, "outputMean", outputMean);
-    nd::CheckNotSame(kApi, "output", output, "outputRstd", outputRstd);
-    nd::CheckNotSame(kApi, "outputMean", outputMean, "outputRstd", outputRstd);
-    nd::CheckNotSame(kApi, "output", output, "inputX", inputX);
-    nd::CheckNotSame(kApi, "outputMean", outputMean, "inputX", inputX);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "inputX", inputX);
-    nd::CheckNotSame(kApi, "output", output, "gamma", gamma);
-    nd::CheckNotSame(kApi, "outputMean", outputMean, "gamma", gamma);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "gamma", gamma);
-    nd::CheckNotSame(kApi, "output", output, "beta", beta);
-    nd::CheckNotSame(kApi, "outputMean", outputMean, "beta", beta);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "beta", beta);
+    // The toolkit's groups: the outputs against each other and each input, then the scratch
+    // against every operand.
+    nd::CheckOutputsNotReused(
+        kApi, {{"output", output}, {"outputMean", outputMean}, {"outputRstd", outputRstd}},
+        {{"inputX", inputX}, {"gamma", gamma}, {"beta", beta}});
     if (vector) {
-      nd::CheckNotSame(kApi, "output", output, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "outputMean", outputMean, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "outputRstd", outputRstd, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "inputX", inputX, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "gamma", gamma, "sharedTmpBuffer", sharedTmpBuffer);
-      nd::CheckNotSame(kApi, "beta", beta, "sharedTmpBuffer", sharedTmpBuffer);
+      nd::CheckNotSameAsAny(kApi,
+                            {{"output", output},
+                             {"outputMean", outputMean},
+                             {"outputRstd", outputRstd},
+                             {"inputX", inputX},
+                             {"gamma", gamma},
+                             {"beta", beta}},
+                            {"sharedTmpBuffer", sharedTmpBuffer});
     }
     if (std::is_same_v<T, half>) nd::CheckReuseFalse(kApi, isReuseSource);
     nd::CheckArPara(kApi, "LayerNorm Rtsd", para.aLength, para.rLength, para.rLengthWithPadding,

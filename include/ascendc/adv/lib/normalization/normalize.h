@@ -116,18 +116,13 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                      "inputVariance", inputVariance, "inputX", inputX, "gamma", gamma, "beta",
                      beta);
     if (vector) nd::CheckTensor(kApi, "sharedTmpBuffer", sharedTmpBuffer);
-    // The toolkit's groups: output and outputRstd against each input.
-    nd::CheckNotSame(kApi, "output", output, "outputRstd", outputRstd);
-    nd::CheckNotSame(kApi, "output", output, "inputMean", inputMean);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "inputMean", inputMean);
-    nd::CheckNotSame(kApi, "output", output, "inputVariance", inputVariance);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "inputVariance", inputVariance);
-    nd::CheckNotSame(kApi, "output", output, "inputX", inputX);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "inputX", inputX);
-    nd::CheckNotSame(kApi, "output", output, "gamma", gamma);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "gamma", gamma);
-    nd::CheckNotSame(kApi, "output", output, "beta", beta);
-    nd::CheckNotSame(kApi, "outputRstd", outputRstd, "beta", beta);
+    // The toolkit's groups: output and outputRstd against each other and each input.
+    nd::CheckOutputsNotReused(kApi, {{"output", output}, {"outputRstd", outputRstd}},
+                              {{"inputMean", inputMean},
+                               {"inputVariance", inputVariance},
+                               {"inputX", inputX},
+                               {"gamma", gamma},
+                               {"beta", beta}});
     nd::CheckReuseFalse(kApi, isReuseSource);
     nd::Check(config.reducePattern == ReducePattern::AR, kApi, "config",
               "[Normalize] The config.reducePattern should be ReducePattern::AR.");
