@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lngrad/environment.h"
 #include "lngrad/half.h"
 #include "lngrad/status.h"
 
@@ -39,10 +40,11 @@ struct RowShape {
   int64_t h = 0;
 };
 
-// Implementation choice. kAuto honours the LNGRAD_IMPL environment variable
-// ("auto", "simd" or "scalar"; anything else is an InvalidArgument error of the call), else
-// picks the fastest available (simd: Google Highway, best target for this CPU at run time).
-enum class Impl { kAuto, kSimd, kScalar };
+// Implementation choice: lngrad::Impl (kAuto, kSimd, kScalar), ImplName, ParseImpl and
+// ImplFromEnvironment are declared in lngrad/environment.h, shared with the simulated AI core.
+// kAuto honours the LNGRAD_IMPL environment variable (read once per process; "auto", "simd" or
+// "scalar", anything else is an InvalidArgument error of the call), else picks the fastest
+// available (simd: Google Highway, best target for this CPU at run time).
 
 // What ran (filled when Options::info is set).
 struct RunInfo {
@@ -79,16 +81,9 @@ struct ImplDescription {
   std::string detail;  // chosen SIMD target, or why it is unavailable
 };
 std::vector<ImplDescription> ListImpls();
-const char* ImplName(Impl impl);
-// Parses "auto", "simd", "scalar"; InvalidArgument otherwise.
-Status ParseImpl(const std::string& text, Impl* out);
 // "fast" and "correctly-rounded"; ParseHalfEval: InvalidArgument for anything else.
 const char* HalfEvalName(HalfEval eval);
 Status ParseHalfEval(const std::string& text, HalfEval* out);
-// What the environment variable LNGRAD_IMPL asks Impl::kAuto to mean: kAuto when it is unset or
-// empty, else its value; InvalidArgument naming the variable when it is not auto, simd or
-// scalar. `fn` prefixes the message (e.g. "LayerNormGrad"; empty: none).
-Status ImplFromEnvironment(std::string_view fn, Impl* out);
 
 // LayerNormGrad: pd_x[rows,h] and res_for_gamma[rows,h] from dy, x [rows,h], mean,
 // variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.

@@ -392,9 +392,7 @@ std::vector<ImplDescription> ListImpls() {
   };
 }
 
-// The enums with a text form: one list each for the printer and the parser.
-constexpr std::pair<Impl, const char*> kImplNames[] = {
-    {Impl::kAuto, "auto"}, {Impl::kSimd, "simd"}, {Impl::kScalar, "scalar"}};
+// The enum with a text form (Impl's is in src/base): one list for the printer and the parser.
 constexpr std::pair<HalfEval, const char*> kHalfEvalNames[] = {
     {HalfEval::kFast, "fast"}, {HalfEval::kCorrectlyRounded, "correctly-rounded"}};
 
@@ -423,29 +421,9 @@ Status ParseIn(const char* fn, const std::pair<E, const char*> (&names)[N], cons
                                  text + "')");
 }
 
-const char* ImplName(Impl impl) { return NameIn(kImplNames, impl); }
-Status ParseImpl(const std::string& text, Impl* out) {
-  return ParseIn("ParseImpl", kImplNames, text, out);
-}
 const char* HalfEvalName(HalfEval eval) { return NameIn(kHalfEvalNames, eval); }
 Status ParseHalfEval(const std::string& text, HalfEval* out) {
   return ParseIn("ParseHalfEval", kHalfEvalNames, text, out);
-}
-
-Status ImplFromEnvironment(std::string_view fn, Impl* out) {
-  if (out == nullptr) return Status::InvalidArgument("ImplFromEnvironment: argument 'out' is null");
-  const char* env = std::getenv("LNGRAD_IMPL");
-  if (env == nullptr || *env == '\0') {
-    *out = Impl::kAuto;
-    return Status::Ok();
-  }
-  if (!ParseImpl(env, out).ok()) {
-    return Status::InvalidArgument(std::string(fn) + (fn.empty() ? "" : ": ") +
-                                   "environment variable LNGRAD_IMPL must be auto, simd or "
-                                   "scalar (got '" +
-                                   env + "')");
-  }
-  return Status::Ok();
 }
 
 int DefaultThreadCount() {
