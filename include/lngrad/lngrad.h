@@ -42,9 +42,10 @@ struct RowShape {
 
 // Implementation choice: lngrad::Impl (kAuto, kSimd, kScalar), ImplName, ParseImpl and
 // ImplFromEnvironment are declared in lngrad/environment.h, shared with the simulated AI core.
-// kAuto honours the LNGRAD_IMPL environment variable (read once per process; "auto", "simd" or
-// "scalar", anything else is an InvalidArgument error of the call), else picks the fastest
-// available (simd: Google Highway, best target for this CPU at run time).
+// A call's Options::impl, or for kAuto the LNGRAD_IMPL environment variable (read once per
+// process; "auto", "simd" or "scalar", anything else is an InvalidArgument error of the call),
+// is offered to the implementations in ListImpls() order, fastest first; each accepts the call
+// or refuses it with a reason, and the first that accepts runs.
 
 // What ran (filled when Options::info is set).
 struct RunInfo {
@@ -52,6 +53,10 @@ struct RunInfo {
   std::string target;       // Highway target name ("AVX3", "AVX2", "SSE4", "SSSE3", "EMU128",
                             // "SCALAR") for kSimd, "scalar" for kScalar
   int threads = 1;          // threads actually used (1 for problems under 64K elements)
+  // The implementations ahead of `impl` in ListImpls() order that refused the call, in that
+  // order, one "<name>: <reason>" line each (e.g. "simd: not requested (LNGRAD_IMPL=scalar)");
+  // empty when the first one ran.
+  std::vector<std::string> refused;
 };
 
 // How the half LayerNormGrad and LayerNormBackward evaluate pd_x / dx (docs/math.md §3, §6.4).
@@ -72,8 +77,8 @@ struct Options {
   HalfEval half_eval = HalfEval::kFast;
 };
 
-// One line per implementation, fastest first, reference last; `available` false with a reason
-// when it cannot run on this machine/build.
+// One line per implementation, in the order they are offered a call: fastest first, reference
+// last; `available` false with a reason when it cannot run on this machine/build.
 struct ImplDescription {
   Impl impl;
   std::string name;

@@ -17,8 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <hwy/targets.h>
-
+#include "impl_list.h"
 #include "kernels.h"
 #include "thread_pool.h"
 #include "validate.h"
@@ -89,18 +88,12 @@ struct Selection {
 };
 
 Status Select(const char* fn, const Options& options, Selection* out) {
-  Impl impl = options.impl;
-  if (impl == Impl::kAuto) LNGRAD_RETURN_IF_ERROR(ImplFromEnvironment(fn, &impl));
-  if (impl == Impl::kScalar) {
-    out->table = &core::ScalarKernels();
-    out->info.impl = Impl::kScalar;
-    out->info.target = "scalar";
-  } else {
-    int64_t target = 0;
-    out->table = &core::SimdKernels(&target);
-    out->info.impl = Impl::kSimd;
-    out->info.target = hwy::TargetName(target);
-  }
+  core::ImplChoice choice;
+  LNGRAD_RETURN_IF_ERROR(core::ChooseImpl(fn, options, &choice));
+  out->table = choice.table;
+  out->info.impl = choice.impl;
+  out->info.target = std::move(choice.target);
+  out->info.refused = std::move(choice.refused);
   return Status::Ok();
 }
 
@@ -369,28 +362,7 @@ Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, fl
   return Status::Ok();
 }
 
-std::string CompiledTargetNames() {
-  std::string names;
-  for (int64_t t = core::CompiledSimdTargets(); t != 0; t &= t - 1) {
-    if (!names.empty()) names += ' ';
-    names += hwy::TargetName(t & -t);
-  }
-  return names;
-}
-
 }  // namespace
-
-std::vector<ImplDescription> ListImpls() {
-  int64_t target = 0;
-  core::SimdKernels(&target);
-  return {
-      {Impl::kSimd, ImplName(Impl::kSimd), true,
-       std::string("Highway ") + hwy::TargetName(target) + " (compiled: " + CompiledTargetNames() +
-           ")"},
-      {Impl::kScalar, ImplName(Impl::kScalar), true,
-       "portable C++ reference, one element at a time"},
-  };
-}
 
 // The enum with a text form (Impl's is in src/base): one list for the printer and the parser.
 constexpr std::pair<HalfEval, const char*> kHalfEvalNames[] = {

@@ -184,6 +184,55 @@ TEST(Impl, EnvironmentIsTheSameObjectForEveryThread) {
   EXPECT_EQ(ProcessEnvironment().impl, Impl::kScalar);
 }
 
+TEST(Impl, AutoRunsTheFirstImplementationThatAccepts) {
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  {
+    EnvScope env(nullptr);
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, ListImpls().front().impl) << "the first in the list accepts auto";
+    EXPECT_TRUE(info.refused.empty());
+  }
+  {
+    EnvScope env("auto");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+    EXPECT_TRUE(info.refused.empty());
+  }
+}
+
+TEST(Impl, RefusalsAreReportedWithTheirReasons) {
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  {
+    EnvScope env("scalar");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kScalar);
+    EXPECT_EQ(info.refused, std::vector<std::string>{"simd: not requested (LNGRAD_IMPL=scalar)"});
+    o.impl = Impl::kSimd;  // explicit: the first entry accepts, nothing refused
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+    EXPECT_TRUE(info.refused.empty()) << "a RunInfo is overwritten, not appended to";
+  }
+  {
+    EnvScope env(nullptr);
+    o.impl = Impl::kScalar;
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kScalar);
+    EXPECT_EQ(info.refused,
+              std::vector<std::string>{"simd: not requested (Options::impl is scalar)"});
+    // Every entry point reports them (LayerNormGradBeta here).
+    const std::vector<float> dy(16, 1.0f), res(16, 1.0f);
+    std::vector<float> dgamma(8), dbeta(8);
+    info = RunInfo{};
+    ASSERT_TRUE(
+        LayerNormGradBeta({2, 8}, dy.data(), res.data(), dgamma.data(), dbeta.data(), o).ok());
+    EXPECT_EQ(info.refused.size(), 1u);
+  }
+}
+
 TEST(Impl, EveryEntryPointReportsThePath) {
   const std::vector<float> a(16, 1.0f), stat(2, 1.0f), col(8, 1.0f);
   std::vector<float> o1(16), o2(8), o3(8), r1(2), r2(2);
