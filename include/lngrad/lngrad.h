@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lngrad/environment.h"
 #include "lngrad/half.h"
 #include "lngrad/status.h"
 
@@ -39,10 +40,12 @@ struct RowShape {
   int64_t h = 0;
 };
 
-// Implementation choice. kAuto honours the LNGRAD_IMPL environment variable
-// ("auto", "simd" or "scalar"; anything else is an InvalidArgument error of the call), else
-// picks the fastest available (simd: Google Highway, best target for this CPU at run time).
-enum class Impl { kAuto, kSimd, kScalar };
+// Implementation choice: lngrad::Impl (kAuto, kSimd, kScalar), ImplName, ParseImpl and
+// ImplFromEnvironment are declared in lngrad/environment.h, shared with the simulated AI core.
+// A call's Options::impl, or for kAuto the LNGRAD_IMPL environment variable (read once per
+// process; "auto", "simd" or "scalar", anything else is an InvalidArgument error of the call),
+// is offered to the implementations in ListImpls() order, fastest first; each accepts the call
+// or refuses it with a reason, and the first that accepts runs.
 
 // What ran (filled when Options::info is set).
 struct RunInfo {
@@ -50,6 +53,10 @@ struct RunInfo {
   std::string target;       // Highway target name ("AVX3", "AVX2", "SSE4", "SSSE3", "EMU128",
                             // "SCALAR") for kSimd, "scalar" for kScalar
   int threads = 1;          // threads actually used (1 for problems under 64K elements)
+  // The implementations ahead of `impl` in ListImpls() order that refused the call, in that
+  // order, one "<name>: <reason>" line each (e.g. "simd: not requested (LNGRAD_IMPL=scalar)");
+  // empty when the first one ran.
+  std::vector<std::string> refused;
 };
 
 // How the half LayerNormGrad and LayerNormBackward evaluate pd_x / dx (docs/math.md §3, §6.4).
@@ -70,8 +77,8 @@ struct Options {
   HalfEval half_eval = HalfEval::kFast;
 };
 
-// One line per implementation, fastest first, reference last; `available` false with a reason
-// when it cannot run on this machine/build.
+// One line per implementation, in the order they are offered a call: fastest first, reference
+// last; `available` false with a reason when it cannot run on this machine/build.
 struct ImplDescription {
   Impl impl;
   std::string name;
@@ -79,16 +86,9 @@ struct ImplDescription {
   std::string detail;  // chosen SIMD target, or why it is unavailable
 };
 std::vector<ImplDescription> ListImpls();
-const char* ImplName(Impl impl);
-// Parses "auto", "simd", "scalar"; InvalidArgument otherwise.
-Status ParseImpl(const std::string& text, Impl* out);
 // "fast" and "correctly-rounded"; ParseHalfEval: InvalidArgument for anything else.
 const char* HalfEvalName(HalfEval eval);
 Status ParseHalfEval(const std::string& text, HalfEval* out);
-// What the environment variable LNGRAD_IMPL asks Impl::kAuto to mean: kAuto when it is unset or
-// empty, else its value; InvalidArgument naming the variable when it is not auto, simd or
-// scalar. `fn` prefixes the message (e.g. "LayerNormGrad"; empty: none).
-Status ImplFromEnvironment(std::string_view fn, Impl* out);
 
 // LayerNormGrad: pd_x[rows,h] and res_for_gamma[rows,h] from dy, x [rows,h], mean,
 // variance [rows], gamma [h]. Overwrites pd_x and res_for_gamma only.

@@ -89,16 +89,6 @@ HWY_EXPORT(TargetNameSimd);
 
 namespace {
 
-Impl ImplFromEnvironment() {
-  const char* env = std::getenv("LNGRAD_IMPL");
-  if (env != nullptr && std::strcmp(env, "scalar") == 0) return Impl::kScalar;
-  // A separate variable: LNGRAD_IMPL is shared with the native library, which accepts only
-  // auto, simd and scalar.
-  const char* fuse = std::getenv("LNGRAD_ADV_FUSE");
-  if (fuse != nullptr && std::strcmp(fuse, "0") == 0) return Impl::kSimdSteps;
-  return Impl::kSimd;
-}
-
 // True when the byte ranges [a, a+na) and [b, b+nb) share memory.
 bool Overlap(const void* a, size_t na, const void* b, size_t nb) {
   const auto pa = reinterpret_cast<uintptr_t>(a);
@@ -152,8 +142,11 @@ double HalfValueForDistance(uint16_t h) {
 
 Impl ResolveImpl(Impl requested) {
   if (requested != Impl::kAuto) return requested;
-  static const Impl from_environment = ImplFromEnvironment();
-  return from_environment;
+  // One atomic load: the settings are read once per process (lngrad/environment.h). A
+  // misspelt LNGRAD_IMPL resolves like auto here; a launch reports it (launch.cpp).
+  const lngrad::Environment& env = lngrad::ProcessEnvironment();
+  if (env.impl == lngrad::Impl::kScalar) return Impl::kScalar;
+  return env.adv_fuse ? Impl::kSimd : Impl::kSimdSteps;
 }
 
 const char* SimdTargetName() { return HWY_DYNAMIC_DISPATCH(TargetNameSimd)(); }

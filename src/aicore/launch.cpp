@@ -15,6 +15,7 @@
 #include <string_view>
 #include <thread>
 
+#include "lngrad/environment.h"
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/pipe.h"
@@ -28,10 +29,8 @@ namespace {
 std::atomic<uint64_t> g_tiling_key{0};
 std::atomic<int> g_kernel_mode{static_cast<int>(AscendC::KernelMode::MIX_MODE)};
 
-bool EnvSequential() {
-  const char* env = std::getenv("LNGRAD_SEQUENTIAL_BLOCKS");
-  return env != nullptr && std::strcmp(env, "1") == 0;
-}
+// LNGRAD_SEQUENTIAL_BLOCKS=1, read once per process by the library's one reader.
+bool EnvSequential() { return lngrad::ProcessEnvironment().sequential_blocks; }
 
 // The host memory behind one simulated UB; reused for the blocks a worker runs and, through
 // UbPool, across launches (a fresh 200+ KiB allocation per worker and launch costs an mmap, page
@@ -514,18 +513,12 @@ std::string Report(const char* name, uint32_t num_blocks, const Product& product
   return os.str();
 }
 
-// LNGRAD_IMPL is shared with the native library and takes the same values there; the
-// instructions read it without an error channel, so a launch is where a misspelt value is
-// reported instead of being taken for the default.
+// LNGRAD_IMPL (read once per process, lngrad/environment.h) takes the native library's values;
+// the instructions have no error channel, so a launch is where a misspelt value is reported,
+// with the same message, instead of being taken for the default.
 Status CheckImplEnvironment() {
-  const char* env = std::getenv("LNGRAD_IMPL");
-  if (env == nullptr || *env == '\0') return Status::Ok();
-  for (const char* ok : {"auto", "simd", "scalar"}) {
-    if (std::strcmp(env, ok) == 0) return Status::Ok();
-  }
-  return Status::InvalidArgument(
-      std::string("environment variable LNGRAD_IMPL must be auto, simd or scalar (got '") + env +
-      "')");
+  lngrad::Impl ignored = lngrad::Impl::kAuto;
+  return lngrad::ImplFromEnvironment("", &ignored);
 }
 
 }  // namespace

@@ -17,8 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <hwy/targets.h>
-
+#include "impl_list.h"
 #include "kernels.h"
 #include "thread_pool.h"
 #include "validate.h"
@@ -89,18 +88,12 @@ struct Selection {
 };
 
 Status Select(const char* fn, const Options& options, Selection* out) {
-  Impl impl = options.impl;
-  if (impl == Impl::kAuto) LNGRAD_RETURN_IF_ERROR(ImplFromEnvironment(fn, &impl));
-  if (impl == Impl::kScalar) {
-    out->table = &core::ScalarKernels();
-    out->info.impl = Impl::kScalar;
-    out->info.target = "scalar";
-  } else {
-    int64_t target = 0;
-    out->table = &core::SimdKernels(&target);
-    out->info.impl = Impl::kSimd;
-    out->info.target = hwy::TargetName(target);
-  }
+  core::ImplChoice choice;
+  LNGRAD_RETURN_IF_ERROR(core::ChooseImpl(fn, options, &choice));
+  out->table = choice.table;
+  out->info.impl = choice.impl;
+  out->info.target = std::move(choice.target);
+  out->info.refused = std::move(choice.refused);
   return Status::Ok();
 }
 
@@ -369,32 +362,9 @@ Status ForwardImpl(RowShape shape, const T* x, const T* gamma, const T* beta, fl
   return Status::Ok();
 }
 
-std::string CompiledTargetNames() {
-  std::string names;
-  for (int64_t t = core::CompiledSimdTargets(); t != 0; t &= t - 1) {
-    if (!names.empty()) names += ' ';
-    names += hwy::TargetName(t & -t);
-  }
-  return names;
-}
-
 }  // namespace
 
-std::vector<ImplDescription> ListImpls() {
-  int64_t target = 0;
-  core::SimdKernels(&target);
-  return {
-      {Impl::kSimd, ImplName(Impl::kSimd), true,
-       std::string("Highway ") + hwy::TargetName(target) + " (compiled: " + CompiledTargetNames() +
-           ")"},
-      {Impl::kScalar, ImplName(Impl::kScalar), true,
-       "portable C++ reference, one element at a time"},
-  };
-}
-
-// The enums with a text form: one list each for the printer and the parser.
-constexpr std::pair<Impl, const char*> kImplNames[] = {
-    {Impl::kAuto, "auto"}, {Impl::kSimd, "simd"}, {Impl::kScalar, "scalar"}};
+// The enum with a text form (Impl's is in src/base): one list for the printer and the parser.
 constexpr std::pair<HalfEval, const char*> kHalfEvalNames[] = {
     {HalfEval::kFast, "fast"}, {HalfEval::kCorrectlyRounded, "correctly-rounded"}};
 
@@ -423,29 +393,9 @@ Status ParseIn(const char* fn, const std::pair<E, const char*> (&names)[N], cons
                                  text + "')");
 }
 
-const char* ImplName(Impl impl) { return NameIn(kImplNames, impl); }
-Status ParseImpl(const std::string& text, Impl* out) {
-  return ParseIn("ParseImpl", kImplNames, text, out);
-}
 const char* HalfEvalName(HalfEval eval) { return NameIn(kHalfEvalNames, eval); }
 Status ParseHalfEval(const std::string& text, HalfEval* out) {
   return ParseIn("ParseHalfEval", kHalfEvalNames, text, out);
-}
-
-Status ImplFromEnvironment(std::string_view fn, Impl* out) {
-  if (out == nullptr) return Status::InvalidArgument("ImplFromEnvironment: argument 'out' is null");
-  const char* env = std::getenv("LNGRAD_IMPL");
-  if (env == nullptr || *env == '\0') {
-    *out = Impl::kAuto;
-    return Status::Ok();
-  }
-  if (!ParseImpl(env, out).ok()) {
-    return Status::InvalidArgument(std::string(fn) + (fn.empty() ? "" : ": ") +
-                                   "environment variable LNGRAD_IMPL must be auto, simd or "
-                                   "scalar (got '" +
-                                   env + "')");
-  }
-  return Status::Ok();
 }
 
 int DefaultThreadCount() {

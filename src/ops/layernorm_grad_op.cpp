@@ -20,7 +20,9 @@ namespace {
 
 using Tiling = AscendC::tiling::LayerNormGradTiling;
 
-// The API's tiling, with two fallbacks on arch 2201/2002 (regbase: 3510 needs neither).
+// Chooses between the API's tiling and the single-chunk tiling (both from src/tiling; this
+// layer never rewrites a tiling), with two fallbacks on arch 2201/2002 (regbase: 3510 needs
+// neither).
 class Planner : public host::TilePlanner<Tiling, Planner> {
  public:
   using TilePlanner::TilePlanner;
@@ -55,48 +57,19 @@ class Planner : public host::TilePlanner<Tiling, Planner> {
     return t;
   }
 
-  // The single-chunk tiling: the API's tiling for exactly n buffers of `rows` rows, with the
-  // rows per loop left at `rows` instead of rounded up to a 32-byte block of rows. The kernel
-  // then runs one chunk (loopNum 1, no tail), so the per-row [B,S] offsets never move and the
-  // rounding is not needed; the layout shrinks from n*ceil8(rows)*H to n*rows*H floats.
+  // The single-chunk tiling (lngrad::tiling::LayerNormGradSingleChunkTilingInfo): one chunk of
+  // `rows` rows, not rounded up to a 32-byte block of rows, in exactly the scratch it sizes.
   Tile SingleChunk(uint32_t rows) const {
     Tile t;
-    const uint64_t one = uint64_t{rows} * h_;
-    const uint64_t need = uint64_t{BufNum()} * one * sizeof(float);
-    if (need > UINT32_MAX) {
-      t.status = Status::OutOfRange("scratch of " + std::to_string(need) + " bytes exceeds uint32");
-      return t;
-    }
-    t.tmp_bytes = static_cast<uint32_t>(need);
-    t.status = lngrad::tiling::LayerNormGradNDTilingInfo(
-        ge::Shape({1, rows, h_, tiling_h_}), t.tmp_bytes, type_size_, args_.reuse_source, t.tiling);
+    t.status = lngrad::tiling::LayerNormGradSingleChunkTilingInfo(
+        ge::Shape({1, rows, h_, tiling_h_}), type_size_, args_.reuse_source, t.tiling);
     if (!t.status.ok()) return t;
-    Tiling& g = t.tiling;
-    const uint64_t old_one = g.oneCalSize;
-    auto rescale = [&](uint32_t& pos) { pos = static_cast<uint32_t>(pos / old_one * one); };
-    rescale(g.tmpTensorBSHPos);
-    rescale(g.pdVarTensorPos);
-    rescale(g.pdMeanTensorPos);
-    rescale(g.x1TensorPos);
-    rescale(g.x2TensorPos);
-    rescale(g.x3TensorPos);
-    rescale(g.tmpTensorPos);
-    rescale(g.tmpTensor1Pos);
-    rescale(g.tmpTensor2Pos);
-    g.oneCalSize = static_cast<uint32_t>(one);
-    g.nohCalSize = rows;
-    g.loopNum = 1;
-    g.tailSize = 0;
-    g.nohTailSize = 0;
-    g.tmpTensorBSHSize = g.pdVarTensorSize = g.pdMeanTensorSize = g.x1TensorSize = g.x2TensorSize =
-        g.x3TensorSize = g.tmpTensorSize = g.tmpTensor1Size = g.tmpTensor2Size = g.oneCalSize;
-    const uint64_t last =
-        std::max({g.tmpTensorBSHPos, g.pdVarTensorPos, g.pdMeanTensorPos, g.x1TensorPos,
-                  g.x2TensorPos, g.x3TensorPos, g.tmpTensorPos, g.tmpTensor1Pos, g.tmpTensor2Pos});
-    t.need_bytes = std::max<uint64_t>(t.tmp_bytes, (last + one) * sizeof(float));
+    t.tmp_bytes = t.tiling.stackBufferSize;
+    t.need_bytes = t.tmp_bytes;
     return t;
   }
 
+  // The planner chooses between the two tilings; both are computed in src/tiling.
   Tile Plan(uint32_t rows) const { return single_chunk_ ? SingleChunk(rows) : Official(rows); }
 
   // Largest tile that fits, in whole 32-byte blocks of rows when it has that many (every tile's

@@ -12,6 +12,7 @@ namespace {
 constexpr const char* kApi = "LayerNormGrad";
 constexpr const char* kMaxMinFunc = "GetLayerNormGradMaxMinTmpSize";
 constexpr const char* kTilingFunc = "GetLayerNormGradNDTilingInfo";
+constexpr const char* kSingleChunkFunc = "LayerNormGradSingleChunkTilingInfo";
 
 // Float scratch buffers the 2201/2002 kernel lays out (spec §2.4).
 uint32_t BufNum(uint32_t typeSize, bool isReuseSource) {
@@ -57,6 +58,59 @@ Status LayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, 
   return internal::StoreMaxMin(kApi, kMaxMinFunc, max_bytes, min_bytes, maxValue, minValue);
 }
 
+namespace {
+
+// Every field but stackBufferSize's meaning from the rows per loop: `one` floats per buffer
+// (`noh` rows of H), the loop count and tail over B*S*H, the buffer positions (spec §2.1: float+
+// reuse drops x1/x2, which alias dy and x; half adds tmp, tmp1, tmp2 after x3) and the 1/N
+// constants. The one place that lays out the 2201/2002 scratch; `func` names it in errors.
+Status FillTiling(const char* func, const internal::Bsh& d, uint32_t stackBufferSize,
+                  uint32_t typeSize, bool isReuseSource, uint64_t one, uint64_t noh,
+                  AscendC::tiling::LayerNormGradTiling& tiling) {
+  const bool reuse = FloatReuse(typeSize, isReuseSource);
+  const uint64_t pd_var = one;
+  const uint64_t pd_mean = 2 * one;
+  const uint64_t x1 = reuse ? 0 : 3 * one;
+  const uint64_t x2 = reuse ? 0 : 4 * one;
+  const uint64_t x3 = reuse ? 3 * one : 5 * one;
+  const bool half = typeSize == AscendC::LAYERNORM_GRAD_B16_BYTE_SIZE;
+  const uint64_t tmp = half ? x3 + one : 0;
+  const uint64_t tmp1 = half ? x3 + 2 * one : 0;
+  const uint64_t tmp2 = half ? x3 + 3 * one : 0;
+
+  AscendC::tiling::LayerNormGradTiling t;
+  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, func, "oneCalSize", one, &t.oneCalSize));
+  // The last buffer's end bounds every position.
+  uint32_t layout_end = 0;
+  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, func, "scratch layout end (float elements)",
+                                          std::max({x3, tmp2}) + one, &layout_end));
+  t.stackBufferSize = stackBufferSize;
+  internal::SetShapeFields(d, t);
+  t.nohCalSize = static_cast<uint32_t>(noh);
+  t.loopNum = d.bsh / t.oneCalSize;
+  t.tailSize = d.bsh % t.oneCalSize;
+  t.nohTailSize = t.tailSize / d.h;
+  t.tmpTensorBSHPos = 0;
+  t.pdVarTensorPos = static_cast<uint32_t>(pd_var);
+  t.pdMeanTensorPos = static_cast<uint32_t>(pd_mean);
+  t.x1TensorPos = static_cast<uint32_t>(x1);
+  t.x2TensorPos = static_cast<uint32_t>(x2);
+  t.x3TensorPos = static_cast<uint32_t>(x3);
+  t.tmpTensorPos = static_cast<uint32_t>(tmp);
+  t.tmpTensor1Pos = static_cast<uint32_t>(tmp1);
+  t.tmpTensor2Pos = static_cast<uint32_t>(tmp2);
+  // Every size field equals oneCalSize, used or not.
+  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.oneCalSize;
+  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = t.oneCalSize;
+  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = t.oneCalSize;
+  t.lastDimValueBack = std::bit_cast<uint32_t>(1.0f / static_cast<float>(d.orig_h));
+  t.lastDimValueBackMulTwo = std::bit_cast<uint32_t>(2.0f / static_cast<float>(d.orig_h));
+  tiling = t;
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize,
                                  uint32_t typeSize, bool isReuseSource,
                                  AscendC::tiling::LayerNormGradTiling& tiling) {
@@ -82,48 +136,26 @@ Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBuffer
     noh = internal::CeilTo(one / d.h, per_block);
     one = noh * d.h;
   }
-  // Buffer positions (spec §2.1): float+reuse drops x1/x2 (they alias dy and x); half adds
-  // tmp, tmp1, tmp2 after x3.
-  const bool reuse = FloatReuse(typeSize, isReuseSource);
-  const uint64_t pd_var = one;
-  const uint64_t pd_mean = 2 * one;
-  const uint64_t x1 = reuse ? 0 : 3 * one;
-  const uint64_t x2 = reuse ? 0 : 4 * one;
-  const uint64_t x3 = reuse ? 3 * one : 5 * one;
-  const bool half = typeSize == AscendC::LAYERNORM_GRAD_B16_BYTE_SIZE;
-  const uint64_t tmp = half ? x3 + one : 0;
-  const uint64_t tmp1 = half ? x3 + 2 * one : 0;
-  const uint64_t tmp2 = half ? x3 + 3 * one : 0;
+  return FillTiling(kTilingFunc, d, stackBufferSize, typeSize, isReuseSource, one, noh, tiling);
+}
 
-  AscendC::tiling::LayerNormGradTiling t;
-  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, kTilingFunc, "oneCalSize", one, &t.oneCalSize));
-  // The last buffer's end bounds every position.
-  uint32_t layout_end = 0;
-  LNGRAD_RETURN_IF_ERROR(internal::FitU32(kApi, kTilingFunc, "scratch layout end (float elements)",
-                                          std::max({x3, tmp2}) + one, &layout_end));
-  t.stackBufferSize = stackBufferSize;
-  internal::SetShapeFields(d, t);
-  t.nohCalSize = static_cast<uint32_t>(noh);
-  t.loopNum = d.bsh / t.oneCalSize;
-  t.tailSize = d.bsh % t.oneCalSize;
-  t.nohTailSize = t.tailSize / d.h;
-  t.tmpTensorBSHPos = 0;
-  t.pdVarTensorPos = static_cast<uint32_t>(pd_var);
-  t.pdMeanTensorPos = static_cast<uint32_t>(pd_mean);
-  t.x1TensorPos = static_cast<uint32_t>(x1);
-  t.x2TensorPos = static_cast<uint32_t>(x2);
-  t.x3TensorPos = static_cast<uint32_t>(x3);
-  t.tmpTensorPos = static_cast<uint32_t>(tmp);
-  t.tmpTensor1Pos = static_cast<uint32_t>(tmp1);
-  t.tmpTensor2Pos = static_cast<uint32_t>(tmp2);
-  // Every size field equals oneCalSize, used or not.
-  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.oneCalSize;
-  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = t.oneCalSize;
-  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = t.oneCalSize;
-  t.lastDimValueBack = std::bit_cast<uint32_t>(1.0f / static_cast<float>(d.orig_h));
-  t.lastDimValueBackMulTwo = std::bit_cast<uint32_t>(2.0f / static_cast<float>(d.orig_h));
-  tiling = t;
-  return Status::Ok();
+Status LayerNormGradSingleChunkTilingInfo(const ge::Shape& srcShape, uint32_t typeSize,
+                                          bool isReuseSource,
+                                          AscendC::tiling::LayerNormGradTiling& tiling) {
+  internal::Bsh d;
+  LNGRAD_RETURN_IF_ERROR(CheckInputs(kSingleChunkFunc, srcShape, typeSize, &d));
+  if (lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {
+    return Status::Unsupported(internal::Prefix(kApi, kSingleChunkFunc) +
+                               "the single-chunk tiling is for arch 2201/2002; the register "
+                               "kernel of arch 3510 has no scratch layout to plan (on " +
+                               std::string(lngrad::CurrentProduct().soc) + ")");
+  }
+  // n buffers of all B*S rows, the rows not rounded to a block: one chunk, no tail.
+  uint32_t stack = 0;
+  LNGRAD_RETURN_IF_ERROR(
+      internal::FitU32(kApi, kSingleChunkFunc, "stackBufferSize (n * B*S*H * 4 bytes)",
+                       uint64_t{BufNum(typeSize, isReuseSource)} * d.bsh * sizeof(float), &stack));
+  return FillTiling(kSingleChunkFunc, d, stack, typeSize, isReuseSource, d.bsh, d.bs, tiling);
 }
 
 uint64_t LayerNormGradScratchFloats(const AscendC::tiling::LayerNormGradTiling& tiling,

@@ -7,6 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <initializer_list>
+#include <utility>
+#include <string>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -14,6 +18,7 @@
 
 #include "kernel_operator.h"
 #include "gm_buffer.h"
+#include "lngrad/environment.h"
 #include "lngrad/half.h"
 
 extern "C" void mixed_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling);
@@ -159,9 +164,12 @@ TEST(AscendcRuntime, SequentialRunsOnTheCallingThread) {
 }
 
 TEST(AscendcRuntime, EnvironmentVariableSelectsSequentialBlocks) {
+  // Read once per process: the test hook reads the environment again after each change.
   ASSERT_EQ(setenv("LNGRAD_SEQUENTIAL_BLOCKS", "1", 1), 0);
+  lngrad::RereadEnvironmentForTesting();
   const std::set<std::thread::id> ids = ThreadsOfLaunch(LaunchOptions{}, 4);
   unsetenv("LNGRAD_SEQUENTIAL_BLOCKS");
+  lngrad::RereadEnvironmentForTesting();
   EXPECT_EQ(ids, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
@@ -240,21 +248,97 @@ TEST(AscendcRuntime, CurrentSocDrivesLaunchesWithoutOverride) {
   EXPECT_EQ(soc_seen, "Ascend310P3");
 }
 
+// Sets environment variables for the scope and has the library read them again (it reads
+// them once per process); restores them on exit.
+class EnvScope {
+ public:
+  EnvScope(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    for (const auto& [name, value] : vars) {
+      const char* old = std::getenv(name);
+      saved_.push_back({name, old != nullptr ? std::optional<std::string>(old) : std::nullopt});
+      if (value != nullptr) {
+        setenv(name, value, 1);
+      } else {
+        unsetenv(name);
+      }
+    }
+    lngrad::RereadEnvironmentForTesting();
+  }
+  ~EnvScope() {
+    for (const auto& [name, value] : saved_) {
+      if (value) {
+        setenv(name, value->c_str(), 1);
+      } else {
+        unsetenv(name);
+      }
+    }
+    lngrad::RereadEnvironmentForTesting();
+  }
+
+ private:
+  std::vector<std::pair<const char*, std::optional<std::string>>> saved_;
+};
+
+TEST(AscendcRuntime, ImplNamesMeanWhatTheyMeanForTheNativeLibrary) {
+  using lngrad::aicore::Impl;
+  using lngrad::aicore::ResolveImpl;
+  // One concept: the user's names map onto the instruction set's Impl one to one.
+  EXPECT_EQ(lngrad::aicore::FromUserImpl(lngrad::Impl::kAuto), Impl::kAuto);
+  EXPECT_EQ(lngrad::aicore::FromUserImpl(lngrad::Impl::kSimd), Impl::kSimd);
+  EXPECT_EQ(lngrad::aicore::FromUserImpl(lngrad::Impl::kScalar), Impl::kScalar);
+  const std::pair<const char*, Impl> cases[] = {{nullptr, Impl::kSimd},
+                                                {"", Impl::kSimd},
+                                                {"auto", Impl::kSimd},
+                                                {"simd", Impl::kSimd},
+                                                {"scalar", Impl::kScalar}};
+  for (const auto& [value, want] : cases) {
+    EnvScope env({{"LNGRAD_IMPL", value}, {"LNGRAD_ADV_FUSE", nullptr}});
+    SCOPED_TRACE(value != nullptr ? value : "(unset)");
+    EXPECT_EQ(ResolveImpl(Impl::kAuto), want);
+    lngrad::Impl native = lngrad::Impl::kAuto;
+    ASSERT_TRUE(lngrad::ImplFromEnvironment("", &native).ok());
+    // The native library's auto is simd too (tests/core/impl_test.cpp).
+    EXPECT_EQ(
+        lngrad::aicore::FromUserImpl(native == lngrad::Impl::kAuto ? lngrad::Impl::kSimd : native),
+        want);
+  }
+  {
+    EnvScope env({{"LNGRAD_IMPL", "simd"}, {"LNGRAD_ADV_FUSE", "0"}});
+    EXPECT_EQ(ResolveImpl(Impl::kAuto), Impl::kSimdSteps);
+  }
+}
+
+TEST(AscendcRuntime, ALaunchAndTheNativeLibraryReportABadImplAlike) {
+  EnvScope env({{"LNGRAD_IMPL", "fast"}});
+  lngrad::Impl native = lngrad::Impl::kSimd;
+  const lngrad::Status from_native = lngrad::ImplFromEnvironment("", &native);
+  const lngrad::Status from_launch = lngrad::aicore::Launch(1, [] {});
+  EXPECT_EQ(from_launch.code(), lngrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(from_launch.message(),
+            "environment variable LNGRAD_IMPL must be auto, simd or scalar (got 'fast')");
+  EXPECT_EQ(from_launch.message(), from_native.message());
+  EXPECT_EQ(native, lngrad::Impl::kSimd);
+}
+
 TEST(AscendcRuntime, MisspeltImplEnvironmentIsAnErrorNotTheDefault) {
   // LNGRAD_IMPL takes auto, simd or scalar (shared with the native library); anything else is
   // reported by the launch, and the kernel does not run.
   const char* saved = std::getenv("LNGRAD_IMPL");
   const std::string before = saved != nullptr ? saved : "";
+  // (Read once per process: the test hook reads the environment again after each change.)
   ASSERT_EQ(setenv("LNGRAD_IMPL", "scaler", 1), 0);
+  lngrad::RereadEnvironmentForTesting();
   bool ran = false;
   const lngrad::Status bad = lngrad::aicore::Launch(1, [&] { ran = true; });
   ASSERT_EQ(setenv("LNGRAD_IMPL", "scalar", 1), 0);
+  lngrad::RereadEnvironmentForTesting();
   const lngrad::Status good = lngrad::aicore::Launch(1, [] {});
   if (saved != nullptr) {
     setenv("LNGRAD_IMPL", before.c_str(), 1);
   } else {
     unsetenv("LNGRAD_IMPL");
   }
+  lngrad::RereadEnvironmentForTesting();
   EXPECT_EQ(bad.code(), lngrad::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.message().find("LNGRAD_IMPL must be auto, simd or scalar (got 'scaler')"),
             std::string::npos)

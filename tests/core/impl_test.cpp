@@ -2,6 +2,7 @@
 // that every entry point reports the path it took.
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -11,7 +12,8 @@
 namespace lngrad {
 namespace {
 
-// Sets LNGRAD_IMPL for the scope (tests run in one thread).
+// Sets LNGRAD_IMPL for the scope (tests run in one thread). The library reads the environment
+// once per process; the test hook makes it read the variable again on entry and on exit.
 class EnvScope {
  public:
   explicit EnvScope(const char* value) {
@@ -20,8 +22,12 @@ class EnvScope {
     } else {
       unsetenv("LNGRAD_IMPL");
     }
+    RereadEnvironmentForTesting();
   }
-  ~EnvScope() { unsetenv("LNGRAD_IMPL"); }
+  ~EnvScope() {
+    unsetenv("LNGRAD_IMPL");
+    RereadEnvironmentForTesting();
+  }
 };
 
 Status RunSmallGrad(const Options& o) {
@@ -138,6 +144,92 @@ TEST(Impl, ImplFromEnvironmentNamesTheVariable) {
     EXPECT_EQ(impl, Impl::kSimd);  // unchanged on error
     EXPECT_EQ(ImplFromEnvironment("LayerNormGrad", &impl).message().rfind("LayerNormGrad: ", 0),
               0u);
+  }
+}
+
+TEST(Impl, EnvironmentIsReadOncePerProcess) {
+  EnvScope env(nullptr);
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  const Environment* first = &ProcessEnvironment();
+  // Changed after the read, without the test hook: neither the calls nor ImplFromEnvironment
+  // see it.
+  ASSERT_EQ(setenv("LNGRAD_IMPL", "scalar", 1), 0);
+  ASSERT_TRUE(RunSmallGrad(o).ok());
+  EXPECT_EQ(info.impl, Impl::kSimd);
+  Impl impl = Impl::kSimd;
+  ASSERT_TRUE(ImplFromEnvironment("", &impl).ok());
+  EXPECT_EQ(impl, Impl::kAuto);
+  EXPECT_EQ(&ProcessEnvironment(), first);
+  // Read again: now it does; what was handed out before stays valid and unchanged.
+  RereadEnvironmentForTesting();
+  ASSERT_TRUE(RunSmallGrad(o).ok());
+  EXPECT_EQ(info.impl, Impl::kScalar);
+  EXPECT_EQ(ProcessEnvironment().impl, Impl::kScalar);
+  EXPECT_EQ(first->impl, Impl::kAuto);
+}
+
+TEST(Impl, EnvironmentIsTheSameObjectForEveryThread) {
+  EnvScope env("scalar");
+  std::vector<const Environment*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i) {
+    threads.emplace_back([&seen, i] { seen[i] = &ProcessEnvironment(); });
+  }
+  for (auto& t : threads) t.join();
+  for (const Environment* e : seen) {
+    EXPECT_EQ(e, &ProcessEnvironment());
+  }
+  EXPECT_EQ(ProcessEnvironment().impl, Impl::kScalar);
+}
+
+TEST(Impl, AutoRunsTheFirstImplementationThatAccepts) {
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  {
+    EnvScope env(nullptr);
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, ListImpls().front().impl) << "the first in the list accepts auto";
+    EXPECT_TRUE(info.refused.empty());
+  }
+  {
+    EnvScope env("auto");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+    EXPECT_TRUE(info.refused.empty());
+  }
+}
+
+TEST(Impl, RefusalsAreReportedWithTheirReasons) {
+  RunInfo info;
+  Options o;
+  o.info = &info;
+  {
+    EnvScope env("scalar");
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kScalar);
+    EXPECT_EQ(info.refused, std::vector<std::string>{"simd: not requested (LNGRAD_IMPL=scalar)"});
+    o.impl = Impl::kSimd;  // explicit: the first entry accepts, nothing refused
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kSimd);
+    EXPECT_TRUE(info.refused.empty()) << "a RunInfo is overwritten, not appended to";
+  }
+  {
+    EnvScope env(nullptr);
+    o.impl = Impl::kScalar;
+    ASSERT_TRUE(RunSmallGrad(o).ok());
+    EXPECT_EQ(info.impl, Impl::kScalar);
+    EXPECT_EQ(info.refused,
+              std::vector<std::string>{"simd: not requested (Options::impl is scalar)"});
+    // Every entry point reports them (LayerNormGradBeta here).
+    const std::vector<float> dy(16, 1.0f), res(16, 1.0f);
+    std::vector<float> dgamma(8), dbeta(8);
+    info = RunInfo{};
+    ASSERT_TRUE(
+        LayerNormGradBeta({2, 8}, dy.data(), res.data(), dgamma.data(), dbeta.data(), o).ok());
+    EXPECT_EQ(info.refused.size(), 1u);
   }
 }
 

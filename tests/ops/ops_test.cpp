@@ -240,6 +240,24 @@ TEST(GradOpPlanTest, LongRowsUseTheSingleChunkTilingAndKeepTheBits) {
   EXPECT_EQ(ex::RunLayerNormGradOp(a).code(), lngrad::StatusCode::kOutOfRange);
 }
 
+TEST(GradOpPlanTest, TheSingleChunkTilingIsTheTilingLayersUnchanged) {
+  // 5 rows of H = 2048 float: single-chunk tiles of 2 rows and a tail of 1, as src/tiling has them.
+  GradData d = MakeGradData(ex::OpDType::kFloat32, 5, 2048, 6);
+  smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h), res = pd_x;
+  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
+  a.launch.soc = "Ascend910B1";
+  ex::LayerNormGradOpInfo info;
+  ASSERT_TRUE(ex::RunLayerNormGradOp(a, &info).ok() && info.single_chunk_tiling);
+  ASSERT_TRUE(lngrad::SetCurrentSoc("Ascend910B1").ok());  // the tiling functions' product
+  const auto& b = info.blocks[0];
+  for (const auto* got : {&b.tile_tiling, &b.tail_tiling}) {
+    AscendC::tiling::LayerNormGradTiling t;
+    const ge::Shape shape({1, got->sLength, 2048, 2048});
+    ASSERT_TRUE(lngrad::tiling::LayerNormGradSingleChunkTilingInfo(shape, 4, false, t).ok());
+    EXPECT_EQ(std::memcmp(got, &t, sizeof(t)), 0) << got->sLength << " rows";
+  }
+}
+
 TEST(GradOpErrorTest, RefusedWithoutTouchingTheOutputs) {
   GradData d = MakeGradData(ex::OpDType::kFloat32, 8, 16, 7);
   smp::HostTensor pd_x = smp::MakeTensor(d.dtype, std::vector<double>(128, 42.0)), res = pd_x;

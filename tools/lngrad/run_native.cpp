@@ -43,6 +43,8 @@ Status RunNative(const RunInputs& in, const RunConfig& config, RunOutputs* out) 
   o.details["kernel"] = ImplName(info.impl);
   o.details["target"] = info.target;
   o.details["threads"] = info.threads;
+  // The implementations ahead of the one that ran that refused the call, with their reasons.
+  if (!info.refused.empty()) o.details["refused"] = io::Json(info.refused);
   if (in.dtype == io::DType::kFloat16) o.details["half_eval"] = HalfEvalName(config.half_eval);
   *out = std::move(o);
   return Status::Ok();

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lngrad/environment.h"
 #include "lngrad/half.h"
 
 namespace AscendC {
@@ -36,13 +37,23 @@ enum class RoundMode : uint8_t {
 namespace lngrad::aicore {
 
 // Implementation: Highway SIMD or scalar loops (the reference); all give the same bits in every
-// buffer. kSimd also lets a high-level API fuse its steps row by row where that provably leaves
-// the same memory (LayerNormGrad's vector path); kSimdSteps is SIMD with every step a separate
-// pass, as the device runs it.
-enum class Impl { kAuto, kSimd, kScalar, kSimdSteps };
-// kAuto -> kScalar when the environment variable LNGRAD_IMPL is "scalar", else kSimdSteps when
-// LNGRAD_ADV_FUSE is "0", else kSimd. The environment is read once, on the first call. Other
-// values are returned unchanged.
+// buffer. The user's names mean what they mean for the native library (lngrad::Impl,
+// lngrad/environment.h): kAuto, kSimd and kScalar have the values of lngrad::Impl's (auto = the
+// fastest, simd; scalar = the reference). kSimd also lets a high-level API fuse its steps row by
+// row where that provably leaves the same memory (LayerNormGrad's vector path); kSimdSteps, a
+// debugging mode of this layer only (LNGRAD_ADV_FUSE=0, no user name), is SIMD with every step a
+// separate pass, as the device runs it.
+enum class Impl {
+  kAuto = static_cast<int>(lngrad::Impl::kAuto),
+  kSimd = static_cast<int>(lngrad::Impl::kSimd),
+  kScalar = static_cast<int>(lngrad::Impl::kScalar),
+  kSimdSteps,
+};
+// The user's choice (the CLI's --impl, LNGRAD_IMPL) as this layer's Impl.
+constexpr Impl FromUserImpl(lngrad::Impl impl) { return static_cast<Impl>(impl); }
+// kAuto -> kScalar when LNGRAD_IMPL is "scalar", else kSimdSteps when LNGRAD_ADV_FUSE is "0",
+// else kSimd: lngrad::ProcessEnvironment(), the library's one reader of these variables, read
+// once per process. Other values are returned unchanged.
 Impl ResolveImpl(Impl requested);
 // Name of the Highway target the SIMD path dispatches to on this machine (e.g. "AVX2").
 const char* SimdTargetName();

@@ -46,6 +46,21 @@ Status LayerNormGradNDTilingInfo(const ge::Shape& srcShape, uint32_t stackBuffer
                                  uint32_t typeSize, bool isReuseSource,
                                  AscendC::tiling::LayerNormGradTiling& tiling);
 
+// lngrad's own plan (the vendor has no such function; its unit tests build such tilings by hand,
+// spec §5.7): the single-chunk tiling of arch 2201/2002, for rows whose API tiling does not fit
+// the UB. The same layout as LayerNormGradNDTilingInfo, for a scratch of exactly n buffers of
+// B*S*H floats (n = 9 half, 4 float+reuse, 6 float): stackBufferSize = n*B*S*H*4,
+// oneCalSize = B*S*H, nohCalSize = B*S (not rounded up to a 32-byte block of rows: with one
+// chunk the per-row [B,S] offsets never move), loopNum 1, tailSize and nohTailSize 0, every
+// position k*oneCalSize as in the API's layout, every size oneCalSize. The kernel touches
+// exactly stackBufferSize bytes. Errors: the argument checks of LayerNormGradNDTilingInfo
+// (prefix "[LayerNormGrad][LayerNormGradSingleChunkTilingInfo] "), OutOfRange when
+// n*B*S*H*4 does not fit in uint32, Unsupported on arch 3510 (the register kernel has no
+// layout). `tiling` is untouched on error.
+Status LayerNormGradSingleChunkTilingInfo(const ge::Shape& srcShape, uint32_t typeSize,
+                                          bool isReuseSource,
+                                          AscendC::tiling::LayerNormGradTiling& tiling);
+
 // Float elements of scratch that the 2201/2002 kernel touches with this tiling: the highest
 // buffer position in use + oneCalSize (spec §2.7 "end"). For a 3510 tiling (oneCalSize 1): the
 // two float rows of the register kernel, 2*ceil8(H), or 0 for float+reuse.
