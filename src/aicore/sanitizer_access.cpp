@@ -174,23 +174,21 @@ void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& 
 }
 
 void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s, uint8_t kind) {
-  for (uint64_t i = 0; i < s.count; ++i) {
-    const std::byte* bp = p + i * s.pitch;
-    const uintptr_t begin = s.At(i), end = begin + s.len;
-    if (kind == 1) {
-      GmMarkWritten(bp, s.len);
-    } else if (kind == 0) {
-      uintptr_t ub0 = 0, ue0 = 0;
-      if (FirstUninit(begin, end, &ub0, &ue0)) {
-        Report(kInitcheck, 3, site, site,
-               "read of device memory no one wrote: " + SiteText(site) + " reads GM bytes [" +
-                   std::to_string(ub0 - begin) + ", " + std::to_string(ue0 - begin) +
-                   ") of its range (address 0x" + Hex(ub0) +
-                   "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel "
-                   "has written (device memory is not zeroed)");
-      }
-    }
+  if (kind == 1) {
+    if (s.count == 1) return GmMarkWritten(p, s.len);
+    return GmMarkWritten(s);
   }
+  uintptr_t ub0 = 0, ue0 = 0;
+  uint64_t burst = 0;
+  if (kind != 0 || !FirstUninit(s, &ub0, &ue0, &burst)) return;
+  // Bytes counted from the burst's start, as a copy of that burst alone would report them.
+  const uintptr_t begin = s.At(burst);
+  Report(kInitcheck, 3, site, site,
+         "read of device memory no one wrote: " + SiteText(site) + " reads GM bytes [" +
+             std::to_string(ub0 - begin) + ", " + std::to_string(ue0 - begin) +
+             ") of its range (address 0x" + Hex(ub0) +
+             "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has "
+             "written (device memory is not zeroed)");
 }
 
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,

@@ -44,6 +44,10 @@ struct Site {
 // test), and the first never-written sub-range of [b, e), or false.
 bool GmHasUninitialised() noexcept;
 bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue);
+// The same over s's bursts: the lowest burst with never-written bytes (*burst) and its first
+// never-written sub-range; and s's bursts written.
+bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst);
+void GmMarkWritten(const Strided& s);
 
 struct BlockState {
   BlockState(uint32_t tools_in, bool auto_sync_in, bool vv_hw_in, int64_t block_in,

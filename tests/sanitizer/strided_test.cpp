@@ -202,6 +202,30 @@ TEST(Strided, UninitialisedReadOfOneBurst) {
   san::GmMarkWritten(x.p, kRows * kRow * sizeof(float));
 }
 
+// A strided write initialises its bursts and not the gaps: a read of a whole row finds the gap.
+TEST(Strided, WriteInitialisesOnlyItsBursts) {
+  Gm x(kRows * kRow);
+  san::GmMarkUninitialised(x.p, kRows * kRow * sizeof(float));
+  const Result r = Launch(1, [&] {
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer(x.p, kRows * kRow);
+    AscendC::DataCopy(g, Filled(kRows * kBurst, 4.0f),
+                      AscendC::DataCopyParams(kRows, kBurstBlocks, 0, kGapBlocks));
+    AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID1);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID1);
+    AscendC::LocalTensor<float> a(AscendC::TPosition::VECIN, 0, kBurst);
+    AscendC::LocalTensor<float> b(AscendC::TPosition::VECIN, 1024, kRow);
+    AscendC::DataCopy(a, g[2 * kRow], kBurst);  // a burst: written
+    AscendC::DataCopy(b, g[3 * kRow], kRow);    // a row: its gap is not
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  const std::string want =
+      "reads GM bytes [128, 1024) of its range (address " + Address(x.p + 3 * kRow + kBurst) + ")";
+  EXPECT_NE(r.failures[0].message.find(want), std::string::npos) << want << "\n" << r.AllText();
+  san::GmMarkWritten(x.p, kRows * kRow * sizeof(float));
+}
+
 // Two blocks writing strided columns: their own columns are clean; one burst of block 0 that
 // block 1 also writes, with other bytes, is a cross-block hazard at that burst's address.
 TEST(Strided, CrossBlockOnOneBurst) {
