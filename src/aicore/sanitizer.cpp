@@ -18,10 +18,11 @@
 // the launch.
 //
 // Files: sanitizer.cpp (tool selection, the instruction record Instr), sanitizer_state.h (the
-// per-block state), sanitizer_shadow.h (the shadow state of the bytes), sanitizer_access.cpp
-// (racecheck and initcheck of one access), sanitizer_sync.cpp (the synchronisation that orders
-// accesses), sanitizer_gm_init.cpp (device memory nothing wrote yet), sanitizer_launch.cpp (the
-// launch: blocks, the cross-block check, the failures).
+// per-block state), sanitizer_shadow.h (the shadow state of the bytes), sanitizer_strided.h (a
+// strided copy's bursts as one record, for GM's shadow state and the cross-block check),
+// sanitizer_access.cpp (racecheck and initcheck of one access), sanitizer_sync.cpp (the
+// synchronisation that orders accesses), sanitizer_gm_init.cpp (device memory nothing wrote
+// yet), sanitizer_launch.cpp (the launch: blocks, the cross-block check, the failures).
 #include "lngrad_aicore/sanitizer.h"
 
 #include <atomic>
@@ -139,17 +140,21 @@ Instr::~Instr() {
     const Range* r = heap_ != nullptr ? heap_ : inline_;
     // An instruction reads its sources before it writes its destination.
     for (int i = 0; i < count_; ++i) {
-      if (r[i].kind == 0) s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, 0);
+      if (r[i].kind == 0) {
+        s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, 0, r[i].count, r[i].pitch);
+      }
     }
     for (int i = 0; i < count_; ++i) {
-      if (r[i].kind != 0) s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, r[i].kind);
+      if (r[i].kind != 0) {
+        s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, r[i].kind, r[i].count, r[i].pitch);
+      }
     }
   }
   std::free(heap_);
 }
 
-void Instr::Add(const void* p, uint64_t bytes, uint8_t kind) {
-  if (state_ == nullptr || bytes == 0) return;
+void Instr::Add(const void* p, uint64_t bytes, uint8_t kind, uint64_t count, uint64_t pitch) {
+  if (state_ == nullptr || bytes == 0 || count == 0) return;
   if (count_ == kInline && heap_ == nullptr) {
     heap_cap_ = 2 * kInline;
     heap_ = static_cast<Range*>(std::malloc(sizeof(Range) * heap_cap_));
@@ -161,23 +166,27 @@ void Instr::Add(const void* p, uint64_t bytes, uint8_t kind) {
     if (grown == nullptr) throw std::bad_alloc();
     heap_ = grown;
   }
-  (heap_ != nullptr ? heap_ : inline_)[count_++] = {p, bytes, kind};
+  (heap_ != nullptr ? heap_ : inline_)[count_++] = {p, bytes, count, pitch, kind};
 }
 
 void Instr::Read(const void* p, uint64_t bytes) { Add(p, bytes, 0); }
 void Instr::Write(const void* p, uint64_t bytes, bool initialises) {
   Add(p, bytes, initialises ? 1 : 2);
 }
+// One strided record when the bursts are apart (checked as the bursts one by one would be,
+// sanitizer_strided.h); overlapping bursts (pitch < len) one by one.
 void Instr::ReadBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch) {
   if (state_ == nullptr) return;
-  if (pitch == len) return Add(p, count * len, 0);
+  if (pitch == len || count == 1) return Add(p, count * len, 0);
+  if (pitch > len) return Add(p, len, 0, count, pitch);
   for (uint64_t i = 0; i < count; ++i) Add(static_cast<const std::byte*>(p) + i * pitch, len, 0);
 }
 void Instr::WriteBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch,
                         bool initialises) {
   if (state_ == nullptr) return;
   const uint8_t kind = initialises ? 1 : 2;
-  if (pitch == len) return Add(p, count * len, kind);
+  if (pitch == len || count == 1) return Add(p, count * len, kind);
+  if (pitch > len) return Add(p, len, kind, count, pitch);
   for (uint64_t i = 0; i < count; ++i) Add(static_cast<const std::byte*>(p) + i * pitch, len, kind);
 }
 

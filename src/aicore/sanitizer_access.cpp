@@ -139,13 +139,65 @@ void BlockState::PromoteWriteOnly(uint32_t index) {
   Report(kRacecheck, 0, w.site_a, w.site_b, w.text);
 }
 
+void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write,
+                              bool hashed, uint8_t atomic) {
+  const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
+  if (s.count > 1) {
+    // One span for the strided copy, with each burst's fingerprint (as the bursts' own spans
+    // would have had).
+    const auto first = static_cast<uint32_t>(gm_hashes.size());
+    uint64_t whole = 0;
+    if (hashed) {
+      for (uint64_t i = 0; i < s.count; ++i) {
+        gm_hashes.push_back(Fingerprint(kFingerprintSeed, p + i * s.pitch, s.len));
+        whole = whole * 0x100000001b3ull ^ gm_hashes.back();
+      }
+    }
+    gm_spans.push_back({s.begin, s.End(), s.len, s.pitch, s.count, site, phase, write, hashed,
+                        whole, first, atomic, xepoch, clock_id});
+    return;
+  }
+  if (!gm_spans.empty() && gm_spans.back().count == 1 && gm_spans.back().site == site &&
+      gm_spans.back().write == write && gm_spans.back().phase == phase &&
+      gm_spans.back().end == s.begin && gm_spans.back().hashed == hashed &&
+      gm_spans.back().atomic == atomic && gm_spans.back().xepoch == xepoch &&
+      gm_spans.back().clock == clock_id) {
+    GmSpan& last = gm_spans.back();
+    last.end = s.End();
+    last.len = last.end - last.begin;
+    if (hashed) last.hash = Fingerprint(last.hash, p, s.len);
+  } else {
+    gm_spans.push_back({s.begin, s.End(), s.len, s.len, 1, site, phase, write, hashed,
+                        hashed ? Fingerprint(kFingerprintSeed, p, s.len) : 0, 0, atomic, xepoch,
+                        clock_id});
+  }
+}
+
+void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s, uint8_t kind) {
+  if (kind == 1) {
+    if (s.count == 1) return GmMarkWritten(p, s.len);
+    return GmMarkWritten(s);
+  }
+  uintptr_t ub0 = 0, ue0 = 0;
+  uint64_t burst = 0;
+  if (kind != 0 || !FirstUninit(s, &ub0, &ue0, &burst)) return;
+  // Bytes counted from the burst's start, as a copy of that burst alone would report them.
+  const uintptr_t begin = s.At(burst);
+  Report(kInitcheck, 3, site, site,
+         "read of device memory no one wrote: " + SiteText(site) + " reads GM bytes [" +
+             std::to_string(ub0 - begin) + ", " + std::to_string(ue0 - begin) +
+             ") of its range (address 0x" + Hex(ub0) +
+             "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has "
+             "written (device memory is not zeroed)");
+}
+
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
-                        uint8_t kind) {
-  if (bytes == 0) return;
+                        uint8_t kind, uint64_t count, uint64_t pitch) {
+  if (bytes == 0 || count == 0) return;
   const auto* bp = static_cast<const std::byte*>(p);
   const bool in_ub = bp >= ub && bp < ub + ub_size;
   const uint64_t begin = in_ub ? static_cast<uint64_t>(bp - ub) : reinterpret_cast<uintptr_t>(p);
-  const uint64_t end = begin + bytes;
+  const Strided shape{begin, bytes, count > 1 ? pitch : bytes, count};
   const char* space = in_ub ? "UB" : "GM";
   const bool write = kind != 0;
   const Stamp now{epoch[PipeIndex(pipe)], site, auto_synced};
@@ -158,40 +210,12 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   }
   if (!in_ub) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
-    const bool hashed = kind == 1 && pipe == Pipe::kMte3 && atomic == 0;
-    const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
-    if (!gm_spans.empty() && gm_spans.back().site == site && gm_spans.back().write == write &&
-        gm_spans.back().phase == phase && gm_spans.back().end == begin &&
-        gm_spans.back().hashed == hashed && gm_spans.back().atomic == atomic &&
-        gm_spans.back().xepoch == xepoch && gm_spans.back().clock == clock_id) {
-      GmSpan& last = gm_spans.back();
-      last.end = end;
-      if (hashed) last.hash = Fingerprint(last.hash, bp, bytes);
-    } else {
-      gm_spans.push_back({begin, end, site, phase, write, hashed,
-                          hashed ? Fingerprint(kFingerprintSeed, bp, bytes) : 0, atomic, xepoch,
-                          clock_id});
-    }
-    if ((tools & kInitcheck) != 0 && GmHasUninitialised()) {
-      if (write && kind == 1) {
-        GmMarkWritten(p, bytes);
-      } else if (!write) {
-        uintptr_t ub0 = 0, ue0 = 0;
-        if (FirstUninit(begin, end, &ub0, &ue0)) {
-          Report(kInitcheck, 3, site, site,
-                 "read of device memory no one wrote: " + SiteText(site) + " reads GM bytes [" +
-                     std::to_string(ub0 - begin) + ", " + std::to_string(ue0 - begin) +
-                     ") of its range (address 0x" + Hex(ub0) +
-                     "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel "
-                     "has written (device memory is not zeroed)");
-        }
-      }
-    }
+    RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic);
+    if ((tools & kInitcheck) != 0 && GmHasUninitialised()) GmInitcheck(site, bp, shape, kind);
   }
-  ShadowMap& shadow = in_ub ? ub_shadow : gm_shadow;
   const bool race = (tools & kRacecheck) != 0;
   const bool init = (tools & kInitcheck) != 0 && in_ub;
-  shadow.Visit(begin, end, [&](uint64_t sb, uint64_t se, Cell& c) {
+  const auto update = [&](uint64_t sb, uint64_t se, Cell& c) {
     if (!write) {
       if (init && !c.written) {
         Report(kInitcheck, 4, site, site,
@@ -237,7 +261,9 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
     c.write = now;
     c.reads.fill(Stamp{});
     c.waw = waw;
-  });
+  };
+  if (!in_ub) return gm_shadow.Visit(shape, update);
+  for (uint64_t i = 0; i < count; ++i) ub_shadow.Visit(shape.At(i), shape.At(i) + bytes, update);
 }
 
 bool BlockState::CheckId(const char* api, AscendC::HardEvent evt, int32_t id, SrcLoc loc) {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "sanitizer_state.h"
 
@@ -59,6 +61,39 @@ bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue) {
     return true;
   }
   return false;
+}
+
+bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst) {
+  GmUninit& u = Uninit();
+  std::lock_guard lock(u.mu);
+  auto it = u.ranges.upper_bound(s.begin);
+  if (it != u.ranges.begin()) --it;
+  // The first range (in address order) that meets a burst meets the lowest such burst first.
+  for (; it != u.ranges.end() && it->first < s.End(); ++it) {
+    uint64_t lo = 0, hi = 0;
+    if (!BurstsMeeting(s, it->first, it->second, &lo, &hi)) continue;
+    *burst = lo;
+    *ub = std::max<uintptr_t>(it->first, s.At(lo));
+    *ue = std::min<uintptr_t>(it->second, s.At(lo) + s.len);
+    return true;
+  }
+  return false;
+}
+
+void GmMarkWritten(const Strided& s) {
+  GmUninit& u = Uninit();
+  if (u.empty.load(std::memory_order_relaxed)) return;
+  std::lock_guard lock(u.mu);
+  std::vector<std::pair<uintptr_t, uintptr_t>> met;
+  auto it = u.ranges.upper_bound(s.begin);
+  if (it != u.ranges.begin()) --it;
+  for (; it != u.ranges.end() && it->first < s.End(); ++it) met.emplace_back(*it);
+  for (const auto& [rb, re] : met) {
+    uint64_t lo = 0, hi = 0;
+    if (!BurstsMeeting(s, rb, re, &lo, &hi)) continue;
+    for (uint64_t j = lo; j <= hi; ++j) EraseRange(u.ranges, s.At(j), s.At(j) + s.len);
+  }
+  u.empty.store(u.ranges.empty(), std::memory_order_relaxed);
 }
 
 void GmMarkUninitialised(const void* p, uint64_t bytes) {

@@ -73,6 +73,7 @@ void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
   BlockSummary sum;
   sum.block = s.block;
   sum.spans = std::move(s.gm_spans);
+  sum.hashes = std::move(s.gm_hashes);
   sum.site_names.reserve(s.sites.size());
   for (uint32_t i = 0; i < s.sites.size(); ++i) sum.site_names.push_back(s.SiteText(i));
   sum.findings = std::move(s.findings);
@@ -107,7 +108,7 @@ using SeenPairs = std::map<std::tuple<size_t, uint32_t, size_t, uint32_t>, bool>
 // Words the cross-block hazard between x and y into the lower block's findings, once per pair
 // of sites, whichever blocks meet there first.
 void ReportCrossBlock(std::vector<BlockSummary>& blocks, const SpanRef& x, const SpanRef& y,
-                      SeenPairs& seen) {
+                      uintptr_t b, uintptr_t e, SeenPairs& seen) {
   const SpanRef& lo = blocks[x.block].block <= blocks[y.block].block ? x : y;
   const SpanRef& hi = &lo == &x ? y : x;
   const auto key = std::make_tuple(lo.block, lo.span->site, hi.block, hi.span->site);
@@ -115,8 +116,6 @@ void ReportCrossBlock(std::vector<BlockSummary>& blocks, const SpanRef& x, const
   if (seen.count(key) != 0 || seen.count(site_key) != 0) return;
   seen[key] = true;
   seen[site_key] = true;
-  const uintptr_t b = std::max(lo.span->begin, hi.span->begin);
-  const uintptr_t e = std::min(lo.span->end, hi.span->end);
   const bool both = lo.span->write && hi.span->write;
   std::ostringstream os;
   os << "cross-block hazard on GM: block " << blocks[lo.block].block << " ("
@@ -139,16 +138,46 @@ bool HappensBefore(const std::vector<BlockSummary>& blocks, const SpanRef& x, co
   return it != c.end() && it->second >= x.span->xepoch;
 }
 
-// Two spans of different blocks in one SyncAll phase that overlap and that nothing orders:
-// not two writes of the same bytes, not two atomic writes with one operation.
-bool Conflicts(const std::vector<BlockSummary>& blocks, const SpanRef& a, const SpanRef& r) {
+Strided Shape(const GmSpan& g) { return {g.begin, g.len, g.pitch, g.count}; }
+
+uint64_t BurstHash(const std::vector<BlockSummary>& blocks, const SpanRef& r, uint64_t i) {
+  return r.span->count == 1 ? r.span->hash : blocks[r.block].hashes[r.span->hashes + i];
+}
+
+// Two spans of different blocks in one SyncAll phase that nothing orders, and where their bytes
+// meet: the lowest such bytes [*b, *e), not counting two writes of the same bytes (a burst or
+// a contiguous span, with the same fingerprint) and not two atomic writes with one operation.
+bool Conflicts(const std::vector<BlockSummary>& blocks, const SpanRef& a, const SpanRef& r,
+               uintptr_t* b, uintptr_t* e) {
   if (a.block == r.block || a.span->phase != r.span->phase) return false;
   const GmSpan& x = *a.span;
   const GmSpan& y = *r.span;
-  const bool same_bytes = x.write && y.write && x.hashed && y.hashed && x.begin == y.begin &&
-                          x.end == y.end && x.hash == y.hash;
   const bool combined = x.write && y.write && x.atomic != 0 && x.atomic == y.atomic;
-  return !same_bytes && !combined && !HappensBefore(blocks, a, r) && !HappensBefore(blocks, r, a);
+  if (combined || HappensBefore(blocks, a, r) || HappensBefore(blocks, r, a)) return false;
+  const Strided sx = Shape(x), sy = Shape(y);
+  uint64_t ob = 0, oe = 0;
+  if (!FirstOverlap(sx, sy, &ob, &oe)) return false;
+  if (!(x.write && y.write && x.hashed && y.hashed)) {
+    *b = ob;
+    *e = oe;
+    return true;
+  }
+  // Both fingerprinted: burst by burst, in address order, skipping identical bursts.
+  uint64_t i0 = 0, i1 = 0;
+  if (!BurstsMeeting(sx, sy.begin, sy.End(), &i0, &i1)) return false;
+  for (uint64_t i = i0; i <= i1; ++i) {
+    const uint64_t x0 = sx.At(i), x1 = x0 + sx.len;
+    uint64_t lo = 0, hi = 0;
+    if (!BurstsMeeting(sy, x0, x1, &lo, &hi)) continue;
+    for (uint64_t j = lo; j <= hi; ++j) {
+      const uint64_t y0 = sy.At(j), y1 = y0 + sy.len;
+      if (x0 == y0 && x1 == y1 && BurstHash(blocks, a, i) == BurstHash(blocks, r, j)) continue;
+      *b = std::max(x0, y0);
+      *e = std::min(x1, y1);
+      return true;
+    }
+  }
+  return false;
 }
 
 // The cross-block check: a sweep over every block's GM spans in address order, each span
@@ -170,12 +199,13 @@ void CheckCrossBlock(std::vector<BlockSummary>& blocks) {
     };
     expire(active_writes);
     expire(active_reads);
+    uintptr_t b = 0, e = 0;
     for (const SpanRef& w : active_writes) {
-      if (Conflicts(blocks, w, r)) ReportCrossBlock(blocks, w, r, seen);
+      if (Conflicts(blocks, w, r, &b, &e)) ReportCrossBlock(blocks, w, r, b, e, seen);
     }
     if (r.span->write) {
       for (const SpanRef& rd : active_reads) {
-        if (Conflicts(blocks, rd, r)) ReportCrossBlock(blocks, rd, r, seen);
+        if (Conflicts(blocks, rd, r, &b, &e)) ReportCrossBlock(blocks, rd, r, b, e, seen);
       }
       active_writes.push_back(r);
     } else {

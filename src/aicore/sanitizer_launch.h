@@ -21,9 +21,11 @@ struct Finding {
   std::string text;
 };
 
-// What a block's GM accesses cover, for the cross-block check.
+// What a block's GM accesses cover, for the cross-block check: [begin, end), or a strided copy's
+// count bursts of len bytes, burst i at begin + i * pitch (end: the last burst's end).
 struct GmSpan {
   uintptr_t begin = 0, end = 0;
+  uint64_t len = 0, pitch = 0, count = 1;
   uint32_t site = 0;   // index into the block's site names
   uint32_t phase = 0;  // SyncAll calls before the access
   bool write = false;
@@ -32,6 +34,7 @@ struct GmSpan {
   // run every block over the whole tensor do this).
   bool hashed = false;
   uint64_t hash = 0;
+  uint32_t hashes = 0;  // count > 1: burst i's fingerprint is BlockSummary::hashes[hashes + i]
   // Writes of an atomic UB -> GM copy: 1 + the CTRL[10:6] bits (type and operation); 0 plain.
   // Atomic writes with the same code combine and do not race.
   uint8_t atomic = 0;
@@ -47,6 +50,7 @@ using CrossClock = std::map<int64_t, uint32_t>;
 struct BlockSummary {
   int64_t block = 0;
   std::vector<GmSpan> spans;
+  std::vector<uint64_t> hashes;         // the strided spans' burst fingerprints
   std::vector<std::string> site_names;  // "DataCopy(UB->GM) at add.asc:70 (MTE3)"
   std::vector<Finding> findings;
   std::vector<Finding> warnings;   // write-only races: printed, the launch does not fail

@@ -73,6 +73,24 @@ class ShadowMap {
     Coalesce(begin, end);
   }
   size_t size() const { return map_.size(); }
+  // Whether a range of the map meets a burst of count bursts of len bytes at begin + i * pitch
+  // (pitch > len), or more than kMeetsScan ranges lie in their extent (then true too: the caller
+  // takes the exact, slower way).
+  bool Meets(uint64_t begin, uint64_t len, uint64_t pitch, uint64_t count) const {
+    constexpr int kMeetsScan = 64;
+    const uint64_t end = begin + (count - 1) * pitch + len;
+    auto it = map_.upper_bound(begin);
+    if (it != map_.begin()) --it;
+    for (int n = 0; it != map_.end() && it->first < end; ++it, ++n) {
+      if (n == kMeetsScan) return true;
+      if (it->second.end <= begin) continue;
+      // The first burst ending after the range's start begins before the range's end.
+      const uint64_t from = std::max(it->first, begin);
+      const uint64_t j = from < begin + len ? 0 : (from - begin - len) / pitch + 1;
+      if (j < count && begin + j * pitch < it->second.end) return true;
+    }
+    return false;
+  }
 
  private:
   struct Seg {

@@ -18,6 +18,7 @@
 #include "lngrad_aicore/sync.h"
 #include "sanitizer_launch.h"
 #include "sanitizer_shadow.h"
+#include "sanitizer_strided.h"
 
 namespace lngrad::aicore::san {
 
@@ -43,6 +44,10 @@ struct Site {
 // test), and the first never-written sub-range of [b, e), or false.
 bool GmHasUninitialised() noexcept;
 bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue);
+// The same over s's bursts: the lowest burst with never-written bytes (*burst) and its first
+// never-written sub-range; and s's bursts written.
+bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst);
+void GmMarkWritten(const Strided& s);
 
 struct BlockState {
   BlockState(uint32_t tools_in, bool auto_sync_in, bool vv_hw_in, int64_t block_in,
@@ -77,8 +82,9 @@ struct BlockState {
   std::vector<Site> sites;
   std::map<std::tuple<const char*, const char*, int, int>, uint32_t> site_ids;
   ShadowMap ub_shadow;
-  ShadowMap gm_shadow;
+  GmShadow gm_shadow;
   std::vector<GmSpan> gm_spans;
+  std::vector<uint64_t> gm_hashes;  // GmSpan::hashes indexes this
 
   struct Flag {
     bool set = false;
@@ -136,8 +142,13 @@ struct BlockState {
   uint32_t WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb, uint32_t sb);
   void PromoteWriteOnly(uint32_t index);
 
+  // count bursts of `bytes` bytes at p + i * pitch (pitch > bytes when count > 1).
   void Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
-              uint8_t kind);
+              uint8_t kind, uint64_t count = 1, uint64_t pitch = 0);
+  // The GM side of an access: its cross-block span and the initcheck of device memory.
+  void RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write, bool hashed,
+                    uint8_t atomic);
+  void GmInitcheck(uint32_t site, const std::byte* p, const Strided& s, uint8_t kind);
 
   static std::string Hex(uintptr_t v) {
     char buf[32];

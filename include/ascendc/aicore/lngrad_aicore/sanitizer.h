@@ -99,12 +99,15 @@ class Instr {
   void AutoSynced() noexcept { auto_synced_ = true; }
 
  private:
+  // count bursts of `bytes` bytes, burst i at p + i * pitch (count 1: one range).
   struct Range {
     const void* p;
     uint64_t bytes;
+    uint64_t count;
+    uint64_t pitch;
     uint8_t kind;  // 0 read, 1 write, 2 write without initialising
   };
-  void Add(const void* p, uint64_t bytes, uint8_t kind);
+  void Add(const void* p, uint64_t bytes, uint8_t kind, uint64_t count = 1, uint64_t pitch = 0);
 
   BlockState* state_ = nullptr;
   Pipe pipe_;
