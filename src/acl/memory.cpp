@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "lngrad_aicore/gm.h"
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "state.h"
@@ -46,26 +47,41 @@ Where Locate(const State& s, const void* p) {
 }
 
 // The live device allocation whose block holds a, at or past its end: GmAlloc rounds every
-// block up to 512 bytes, so [base + size, base + size rounded up to 512] is no host object's.
-// Such a pointer is an off-by-one past device memory, never host memory.
+// block up to 512 bytes and adds a red zone (lngrad_aicore/gm.h), so [base + size, base +
+// GmAllocSpan(size)) is no host object's. Such a pointer is an off-by-one past device memory,
+// never host memory.
 const Allocation* PastTheEnd(const State& s, const void* p, uintptr_t* base) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   auto it = s.device_memory.upper_bound(a);
   if (it == s.device_memory.begin()) return nullptr;
   --it;
   const uint64_t off = a - it->first, size = it->second.size;
-  if (off < size || off > (size + 511) / 512 * 512) return nullptr;
+  if (off < size || off >= lngrad::aicore::detail::GmAllocSpan(size)) return nullptr;
   *base = it->first;
   return &it->second;
 }
 
+// A pointer into device memory freed earlier (aclrtFree keeps the block for a while, gm.h) is
+// neither device nor host memory: refused, whatever the kind says.
+bool NotFreedDevice(const void* p, const char* api, const char* arg, aclError* code) {
+  lngrad::aicore::detail::FreedGm freed;
+  if (!lngrad::aicore::detail::FindFreedGm(p, &freed)) return true;
+  *code = Fail(ACL_ERROR_RT_PARAM_INVALID,
+               std::string(api) + ": " + arg + " " + PtrText(p) + " is " +
+                   std::to_string(reinterpret_cast<uintptr_t>(p) - freed.base) + " B into the " +
+                   std::to_string(freed.requested) + " B " + freed.kind + " at " +
+                   PtrText(reinterpret_cast<const void*>(freed.base)) +
+                   ", which was freed (aclrtFree) before this call");
+  return false;
+}
+
 // ACL_MEMCPY_DEFAULT takes the pointers' kinds from where they lie; one just past a device
-// allocation is refused rather than taken for host memory.
+// allocation, or into a freed one, is refused rather than taken for host memory.
 bool NotPastDevice(const State& s, const void* p, const char* api, const char* arg,
                    aclError* code) {
   uintptr_t base = 0;
   const Allocation* d = PastTheEnd(s, p, &base);
-  if (d == nullptr) return true;
+  if (d == nullptr) return NotFreedDevice(p, api, arg, code);
   *code = Fail(ACL_ERROR_RT_PARAM_INVALID,
                std::string(api) + ": " + arg + " " + PtrText(p) + " is " +
                    std::to_string(reinterpret_cast<uintptr_t>(p) - base - d->size) +
@@ -165,8 +181,10 @@ aclError Copy(const char* api, void* dst, size_t destMax, const void* src, size_
       any = true;
       break;
   }
-  if (any &&
-      (!NotPastDevice(s, dst, api, "dst", &code) || !NotPastDevice(s, src, api, "src", &code))) {
+  // Whatever the kind: a pointer just past a device allocation or into a freed one is neither
+  // device nor host memory (ACL_MEMCPY_HOST_TO_HOST would otherwise copy into the red zone).
+  if ((!d.device() && !NotPastDevice(s, dst, api, "dst", &code)) ||
+      (!from.device() && !NotPastDevice(s, src, api, "src", &code))) {
     return code;
   }
   if (!any && (d.device() != want_dst_device || from.device() != want_src_device)) {

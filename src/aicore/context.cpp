@@ -1,6 +1,7 @@
 // Checked mode, the per-block context and the check helpers shared by the runtime headers.
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -68,19 +69,52 @@ std::string TensorDescription(const detail::TensorView& v) {
          AscendC::PositionName(v.pos) + ", " + std::to_string(v.size_bytes) + " B";
 }
 
-// A switch that is on unless the environment variable `name` is "0", read once (the first
-// caller's value stays) unless set before: state is -1 until then, else 0 or 1.
+// The values an LNGRAD_* switch accepts (EnvSwitch); anything else is an error.
+constexpr const char* kSwitchOn[] = {"1", "on", "true", "yes"};
+constexpr const char* kSwitchOff[] = {"0", "off", "false", "no"};
+constexpr const char* kSwitchValues = "1, on, true, yes (on) or 0, off, false, no (off)";
+
+// A switch's environment value that was not one of those: the first such message, kept for
+// every later launch to fail with (RequireValidEnvSwitches).
+std::atomic<const std::string*> g_env_error{nullptr};
+
+// -1: unset or empty (the default), 0/1: off/on, 2: not a value a switch accepts.
+int ParseSwitch(const char* env) {
+  if (env == nullptr || *env == '\0') return -1;
+  for (const char* v : kSwitchOn) {
+    if (std::strcmp(env, v) == 0) return 1;
+  }
+  for (const char* v : kSwitchOff) {
+    if (std::strcmp(env, v) == 0) return 0;
+  }
+  return 2;
+}
+
+// A switch that is on unless the environment variable `name` turns it off, read once (the
+// first caller's value stays) unless set before: state is -1 until then, else 0 or 1. An
+// unknown value takes the default (on), is printed to stderr once, and fails every launch.
 bool EnvSwitch(std::atomic<int>& state, const char* name) {
   int v = state.load(std::memory_order_relaxed);
   if (v < 0) {
     const char* env = std::getenv(name);
-    const int from_env = (env != nullptr && std::strcmp(env, "0") == 0) ? 0 : 1;
+    const int parsed = ParseSwitch(env);
     int expected = -1;
-    state.compare_exchange_strong(expected, from_env, std::memory_order_relaxed);
+    if (state.compare_exchange_strong(expected, parsed == 0 ? 0 : 1, std::memory_order_relaxed) &&
+        parsed == 2) {
+      auto* what = new std::string(std::string("environment variable ") + name + " is '" + env +
+                                   "'; it must be " + kSwitchValues +
+                                   " (unset or empty: on); every launch fails until it is fixed");
+      const std::string* none = nullptr;
+      if (!g_env_error.compare_exchange_strong(none, what)) delete what;
+      std::fprintf(stderr, "lngrad: %s\n", what->c_str());
+    }
     v = state.load(std::memory_order_relaxed);
   }
   return v == 1;
 }
+
+// Numbers the checks RaiseKernelCheck throws, so that DismissKernelCheck finds its own.
+std::atomic<uint64_t> g_check_serial{0};
 
 }  // namespace
 
@@ -95,8 +129,31 @@ bool CheckedMode() { return EnvSwitch(g_checked, "LNGRAD_CHECKED"); }
 void SetCheckedMode(bool on) { g_checked.store(on ? 1 : 0, std::memory_order_relaxed); }
 
 void RaiseKernelCheck(std::string check, std::string message) {
-  const int64_t block = t_block_ctx != nullptr ? t_block_ctx->block_idx : -1;
-  throw KernelCheckError(block, std::move(check), std::move(message));
+  BlockContext* const ctx = t_block_ctx;
+  KernelCheckError e(ctx != nullptr ? ctx->block_idx : -1, std::move(check), std::move(message));
+  e.serial_ = g_check_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+  // A launch's block keeps it: the launch fails with it even if the kernel catches it.
+  if (ctx != nullptr && !ctx->standalone) {
+    if (ctx->raised.size() < BlockContext::kMaxRaised) {
+      ctx->raised.emplace_back(e.serial_, std::make_exception_ptr(e));
+    } else {
+      ++ctx->raised_unrecorded;
+    }
+  }
+  throw e;
+}
+
+void DismissKernelCheck(const KernelCheckError& e) noexcept {
+  BlockContext* const ctx = t_block_ctx;
+  if (ctx == nullptr || e.serial_ == 0) return;
+  auto& raised = ctx->raised;
+  for (auto it = raised.begin(); it != raised.end(); ++it) {
+    if (it->first == e.serial_) {
+      raised.erase(it);
+      return;
+    }
+  }
+  if (ctx->raised_unrecorded > 0) --ctx->raised_unrecorded;
 }
 
 const Product& CurrentBlockProduct() {
@@ -133,6 +190,21 @@ void ResetStandaloneBlock() noexcept {
 namespace detail {
 
 void SetBlockContext(BlockContext* ctx) noexcept { t_block_ctx = ctx; }
+
+std::exception_ptr FirstRaisedCheck(const BlockContext& ctx) {
+  if (!ctx.raised.empty()) return ctx.raised.front().second;
+  if (ctx.raised_unrecorded == 0) return nullptr;
+  return std::make_exception_ptr(KernelCheckError(
+      ctx.block_idx, "exception",
+      std::to_string(ctx.raised_unrecorded) +
+          " check(s) raised in this block were caught by the kernel and not reported"));
+}
+
+void RequireValidEnvSwitches() {
+  (void)CheckedMode();
+  (void)StandaloneBlocks();
+  if (const std::string* what = g_env_error.load()) RaiseKernelCheck(checks::kEnvironment, *what);
+}
 
 void OnTensorOverrun(const TensorView& v, uint64_t elem_offset, uint64_t count, uint32_t elem_size,
                      const char* api) {

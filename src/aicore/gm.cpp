@@ -4,16 +4,20 @@
 // The registry maps every known GM region to its extent. GmAlloc and pooled blocks never
 // overlap each other; registered caller regions may overlap anything (two operators reading the
 // same input, an output aliasing an input). A GM access is accepted when some region holds it
-// entirely, refused (kGmBounds) when it starts inside a region that no region holds it in, and
-// not checked when it starts outside every region.
+// entirely, refused (kGmBounds) when it starts inside the memory of a region (its bytes, the
+// rounding and the red zone of runtime blocks) that no region holds it in, refused (kGmFreed)
+// when it starts inside a freed block the runtime still holds, and not checked when it starts
+// outside all of them (plain host memory, which host code may pass as GM).
 //
 // The check runs on every DataCopy and GlobalTensor access, so each thread keeps a small cache
 // of regions that held an access. Adding a region can only turn a refusal into an acceptance,
 // so only removals invalidate the caches (a generation counter).
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -22,6 +26,9 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/mman.h>
+
+#include "lngrad_aicore/gm.h"
 #include "lngrad_aicore/launch.h"
 #include "lngrad_aicore/tensor.h"
 #include "name_table.h"
@@ -34,6 +41,7 @@ enum class GmKind : uint8_t { kAlloc, kPool, kRegistered };
 struct GmBlock {
   uint64_t requested;  // what the caller asked for (checked-mode bound)
   uint64_t allocated;  // rounded up to 32 B for runtime memory (unchecked-mode bound)
+  uint64_t span;       // bytes from the base that the runtime owns (>= allocated; red zone)
   GmKind kind;
   uint32_t refs;  // identical registrations of caller memory share one entry
 };
@@ -48,6 +56,14 @@ RegistryMap& Registry() {
   static RegistryMap r;
   return r;
 }
+// Freed blocks whose memory the runtime still holds (gm.h), by base. Under RegistryMutex.
+// Leaked on purpose: static destructors may still free pooled blocks.
+std::map<uintptr_t, GmBlock>& Freed() {
+  static auto* f = new std::map<uintptr_t, GmBlock>;
+  return *f;
+}
+// The largest span of any region so far: a lookup stops at regions that far below it.
+std::atomic<uint64_t> g_max_span{0};
 // Bumped (under the unique lock) whenever a region is removed.
 std::atomic<uint64_t> g_generation{1};
 
@@ -55,6 +71,12 @@ const char* KindName(GmKind k) {
   static constexpr const char* kNames[] = {"GmAlloc block", "pooled GM block",
                                            "registered GM region"};
   return NameAt(kNames, k, "GM region");
+}
+
+std::string Hex(uintptr_t a) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(a));
+  return buf;
 }
 
 // Per-thread cache of regions that held an access.
@@ -71,7 +93,7 @@ struct RegionCache {
 };
 thread_local RegionCache t_cache;
 
-void AddRegion(uintptr_t base, uint64_t requested, uint64_t allocated, GmKind kind) {
+void AddRegion(uintptr_t base, uint64_t requested, uint64_t allocated, uint64_t span, GmKind kind) {
   std::unique_lock lock(RegistryMutex());
   RegistryMap& reg = Registry();
   if (kind == GmKind::kRegistered) {
@@ -83,17 +105,25 @@ void AddRegion(uintptr_t base, uint64_t requested, uint64_t allocated, GmKind ki
       }
     }
   }
-  reg.emplace(base, GmBlock{requested, allocated, kind, 1});
+  Freed().erase(base);  // the memory is live again
+  reg.emplace(base, GmBlock{requested, allocated, span, kind, 1});
+  if (span > g_max_span.load(std::memory_order_relaxed)) {
+    g_max_span.store(span, std::memory_order_relaxed);
+  }
 }
 
-// Removes one reference of the region (base, kind[, requested]); false when there is none.
-bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_size) {
+// Removes one reference of the region (base, kind[, requested]); false when there is none. A
+// runtime block (GmAlloc, pooled) that `keep` says stays held is recorded as freed.
+bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_size,
+                  bool keep = false, uint64_t* span = nullptr) {
   std::unique_lock lock(RegistryMutex());
   RegistryMap& reg = Registry();
   auto [lo, hi] = reg.equal_range(base);
   for (auto it = lo; it != hi; ++it) {
     if (it->second.kind != kind || (match_size && it->second.requested != requested)) continue;
+    if (span != nullptr) *span = it->second.span;
     if (--it->second.refs == 0) {
+      if (keep) Freed()[base] = it->second;
       reg.erase(it);
       g_generation.fetch_add(1, std::memory_order_release);
     }
@@ -102,10 +132,18 @@ bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_si
   return false;
 }
 
-// What the registry says about [a, a + bytes): a region holding it, or the region it starts in.
+// The memory at base goes back to the host's allocator: no longer a freed block.
+void ForgetFreed(uintptr_t base) {
+  std::unique_lock lock(RegistryMutex());
+  Freed().erase(base);
+}
+
+// What the registry says about [a, a + bytes): a region holding it, the region it starts in,
+// or the freed block it starts in.
 struct Lookup {
   bool held = false;
   bool starts_inside = false;
+  bool freed = false;
   uintptr_t base = 0;
   GmBlock block{};
 };
@@ -114,14 +152,16 @@ Lookup Find(uintptr_t a, uint64_t bytes, bool checked) {
   Lookup r;
   std::shared_lock lock(RegistryMutex());
   const RegistryMap& reg = Registry();
+  const uint64_t max_span = g_max_span.load(std::memory_order_relaxed);
   // Regions starting at or below a, nearest first. Usually the first one decides.
   for (auto it = reg.upper_bound(a); it != reg.begin();) {
     --it;
     const uintptr_t base = it->first;
     const GmBlock& b = it->second;
-    if (a >= base + b.allocated) continue;  // a is not inside this region
+    if (a - base >= max_span) break;   // no region this far below reaches a
+    if (a - base >= b.span) continue;  // a is not inside this region's memory
     const uint64_t limit = checked ? b.requested : b.allocated;
-    if (a - base + bytes <= limit) {
+    if (a - base <= limit && bytes <= limit - (a - base)) {
       r.held = true;
       r.base = base;
       r.block = b;
@@ -133,10 +173,48 @@ Lookup Find(uintptr_t a, uint64_t bytes, bool checked) {
       r.block = b;
     }
   }
+  if (r.starts_inside) return r;
+  const auto& freed = Freed();
+  auto it = freed.upper_bound(a);
+  if (it != freed.begin() && a - std::prev(it)->first < std::prev(it)->second.span) {
+    --it;
+    r.freed = true;
+    r.base = it->first;
+    r.block = it->second;
+  }
   return r;
 }
 
+[[noreturn]] void RaiseOutside(const Lookup& found, uintptr_t a, uint64_t bytes, bool checked,
+                               const char* api) {
+  const uint64_t off = a - found.base;
+  const GmBlock& block = found.block;
+  const std::string where = "GM bytes [" + Hex(a) + ", +" + std::to_string(bytes) + ") = bytes [" +
+                            std::to_string(off) + ", " + std::to_string(off + bytes) + ") of the " +
+                            std::to_string(block.requested) + " B " + KindName(block.kind) +
+                            " at " + Hex(found.base);
+  if (found.freed) {
+    RaiseKernelCheck(checks::kGmFreed,
+                     std::string(api) + ": " + where +
+                         ", which was freed (GmFree / aclrtFree / GmPoolFree) before this access");
+  }
+  const bool rounded = !checked && block.allocated != block.requested;
+  RaiseKernelCheck(
+      checks::kGmBounds,
+      std::string(api) + ": " + where + ": " +
+          (off >= (checked ? block.requested : block.allocated) ? "the access starts past its end"
+                                                                : "the access runs past its end") +
+          (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)" : std::string()));
+}
+
 }  // namespace
+
+bool FindFreedGm(const void* p, FreedGm* out) {
+  const Lookup found = Find(reinterpret_cast<uintptr_t>(p), 1, true);
+  if (!found.freed) return false;
+  *out = {found.base, found.block.requested, KindName(found.block.kind)};
+  return true;
+}
 
 GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
@@ -155,16 +233,8 @@ GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
     cache.next = (cache.next + 1) % kCacheSlots;
     return {reinterpret_cast<const std::byte*>(found.base), found.block.requested};
   }
-  if (!found.starts_inside) return {};  // not GM the runtime knows: nothing to check against
-  const uint64_t off = a - found.base;
-  const GmBlock& block = found.block;
-  const bool rounded = !checked && block.allocated != block.requested;
-  RaiseKernelCheck(
-      checks::kGmBounds,
-      std::string(api) + ": GM bytes [" + std::to_string(off) + ", " + std::to_string(off + bytes) +
-          ") run past the end of the " + std::to_string(block.requested) + " B " +
-          KindName(block.kind) +
-          (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)" : std::string()));
+  if (!found.starts_inside && !found.freed) return {};  // plain host memory: nothing to check
+  RaiseOutside(found, a, bytes, checked, api);
 }
 
 GmRegionSpan CheckGlobalRange(const void* base, uint64_t size_elems, bool size_known,
@@ -220,6 +290,7 @@ struct Pool {
       auto it = std::prev(free_blocks.end());
       cached -= it->first;
       capacity.erase(reinterpret_cast<uintptr_t>(it->second));
+      detail::ForgetFreed(reinterpret_cast<uintptr_t>(it->second));
       std::free(it->second);
       free_blocks.erase(it);
     }
@@ -232,11 +303,55 @@ Pool& GmPool() {
   return *pool;
 }
 
+// Freed GmAlloc blocks still held (gm.h), oldest first: up to kGmFreedKeepBytes of memory and
+// kFreedKeepBlocks blocks. A block of kFreedReleaseBytes or more gives its whole pages back to
+// the system at once (madvise; its address range stays the process's), so it is held at the
+// cost of its address range only.
+constexpr size_t kFreedKeepBlocks = 4096;
+constexpr uint64_t kFreedReleaseBytes = uint64_t{1} << 20;
+
+struct FreedKeep {
+  struct Block {
+    void* p;
+    uint64_t held;  // bytes of memory it still holds
+  };
+  std::mutex mu;
+  std::deque<Block> blocks;
+  uint64_t held = 0;
+
+  void Keep(void* p, uint64_t span) {
+    uint64_t keep = span;
+    if (span >= kFreedReleaseBytes) {
+      const uintptr_t page = 4096;
+      const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+      const uintptr_t from = (a + page - 1) / page * page, to = (a + span) / page * page;
+      if (to > from && madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED) == 0) {
+        keep = span - (to - from);
+      }
+    }
+    std::lock_guard lock(mu);
+    blocks.push_back({p, keep});
+    held += keep;
+    while (held > detail::kGmFreedKeepBytes || blocks.size() > kFreedKeepBlocks) {
+      const Block old = blocks.front();
+      blocks.pop_front();
+      held -= old.held;
+      detail::ForgetFreed(reinterpret_cast<uintptr_t>(old.p));
+      std::free(old.p);
+    }
+  }
+};
+
+FreedKeep& GmFreedKeep() {
+  static FreedKeep* keep = new FreedKeep;  // leaked on purpose, as the pool
+  return *keep;
+}
+
 }  // namespace
 
 GmRegistration::GmRegistration(const void* p, size_t bytes)
     : base_(reinterpret_cast<uintptr_t>(p)), bytes_(bytes), active_(p != nullptr && bytes != 0) {
-  if (active_) detail::AddRegion(base_, bytes_, bytes_, GmKind::kRegistered);
+  if (active_) detail::AddRegion(base_, bytes_, bytes_, bytes_, GmKind::kRegistered);
 }
 
 GmRegistration::~GmRegistration() { Release(); }
@@ -265,9 +380,12 @@ void GmRegistration::Release() noexcept {
 void* GmPoolAlloc(size_t size) {
   CheckGmSize(size);
   const uint64_t allocated = Rounded32(size);
-  const uint64_t want = (allocated + kPoolPage - 1) / kPoolPage * kPoolPage;
+  // With a red zone after the request, as GmAlloc blocks (gm.h).
+  const uint64_t want =
+      (allocated + detail::kGmRedZoneBytes + kPoolPage - 1) / kPoolPage * kPoolPage;
   Pool& pool = GmPool();
   void* p = nullptr;
+  uint64_t cap = want;
   {
     std::lock_guard lock(pool.mu);
     // Best fit, but never a block more than twice (plus a page) as large: it would hold memory
@@ -275,6 +393,7 @@ void* GmPoolAlloc(size_t size) {
     auto it = pool.free_blocks.lower_bound(want);
     if (it != pool.free_blocks.end() && it->first <= 2 * want + kPoolPage) {
       p = it->second;
+      cap = it->first;
       pool.cached -= it->first;
       pool.free_blocks.erase(it);
     }
@@ -285,13 +404,14 @@ void* GmPoolAlloc(size_t size) {
     std::lock_guard lock(pool.mu);
     pool.capacity[reinterpret_cast<uintptr_t>(p)] = want;
   }
-  detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated, GmKind::kPool);
+  detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated, cap, GmKind::kPool);
   return p;
 }
 
 void GmPoolFree(void* ptr) {
   if (ptr == nullptr) return;
-  if (!detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), GmKind::kPool, 0, false)) {
+  // A free pooled block stays the pool's: accesses to it are refused (gm_freed) until reused.
+  if (!detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr), GmKind::kPool, 0, false, true)) {
     throw std::invalid_argument(
         "lngrad::aicore::GmPoolFree: the pointer was not returned by GmPoolAlloc, or was "
         "freed already");
@@ -301,6 +421,7 @@ void GmPoolFree(void* ptr) {
   const uint64_t cap = pool.capacity.at(reinterpret_cast<uintptr_t>(ptr));
   if (cap > pool.limit) {
     pool.capacity.erase(reinterpret_cast<uintptr_t>(ptr));
+    detail::ForgetFreed(reinterpret_cast<uintptr_t>(ptr));
     std::free(ptr);
     return;
   }
@@ -330,25 +451,29 @@ void* GmAlloc(size_t size) {
   lngrad::aicore::CheckGmSize(size);
   const uint64_t allocated = lngrad::aicore::Rounded32(size);
   // 512-byte aligned, as device memory is (GroupBarrier's workspace must be; the kit's samples
-  // pass aclrtMalloc memory straight to it).
-  void* p = std::aligned_alloc(512, (allocated + 511) / 512 * 512);
+  // pass aclrtMalloc memory straight to it), and followed by a red zone (gm.h).
+  const uint64_t span = lngrad::aicore::detail::GmAllocSpan(allocated);
+  void* p = std::aligned_alloc(512, span);
   if (p == nullptr) throw std::bad_alloc();
-  std::memset(p, 0, allocated);
-  lngrad::aicore::detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated,
+  std::memset(p, 0, span);  // the red zone too: the runtime may read it (it never writes it)
+  lngrad::aicore::detail::AddRegion(reinterpret_cast<uintptr_t>(p), size, allocated, span,
                                     lngrad::aicore::detail::GmKind::kAlloc);
   return p;
 }
 
 void GmFree(void* ptr) {
   if (ptr == nullptr) return;
+  // Kept for a while (gm.h): a later access to it is refused as one after the free (gm_freed).
+  uint64_t span = 0;
   if (!lngrad::aicore::detail::RemoveRegion(reinterpret_cast<uintptr_t>(ptr),
-                                            lngrad::aicore::detail::GmKind::kAlloc, 0, false)) {
+                                            lngrad::aicore::detail::GmKind::kAlloc, 0, false, true,
+                                            &span)) {
     throw std::invalid_argument(
         "AscendC::GmFree: the pointer was not returned by GmAlloc, or was freed already (memory "
         "registered with "
         "lngrad::aicore::GmRegistration or taken from GmPoolAlloc is not GmFree's to free)");
   }
-  std::free(ptr);
+  lngrad::aicore::GmFreedKeep().Keep(ptr, span);
 }
 
 }  // namespace AscendC

@@ -411,6 +411,7 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   {
     detail::BlockSysScope sys(block, job.num_blocks, &job);
     try {
+      detail::RequireValidEnvSwitches();
       job.kernel();
     } catch (const KernelCheckError& e) {
       ok = false;
@@ -421,6 +422,16 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
     } catch (...) {
       ok = false;
       *failure = {block, "exception", "unknown exception", std::current_exception()};
+    }
+    // A check the block raised fails it whatever the kernel did with the exception (caught it,
+    // or threw something else instead): the first one raised is the block's failure.
+    if (std::exception_ptr raised = detail::FirstRaisedCheck(ctx)) {
+      ok = false;
+      try {
+        std::rethrow_exception(raised);
+      } catch (const KernelCheckError& e) {
+        *failure = {block, e.check(), e.message(), raised};
+      }
     }
     calls = detail::CurrentBlockSys().sync_all_calls;
   }

@@ -6,9 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lngrad/product.h"
 
@@ -41,6 +44,10 @@ inline constexpr const char* kUbAlignment = "ub_alignment";  // UB operand not 3
 inline constexpr const char* kGmAlignment = "gm_alignment";  // GM operand not aligned to sizeof(T)
 inline constexpr const char* kGmBounds =
     "gm_bounds";  // GM access beyond a GlobalTensor / GmAlloc block
+inline constexpr const char* kGmFreed =
+    "gm_freed";  // GM access inside a GmAlloc / aclrtMalloc / pooled block freed earlier
+inline constexpr const char* kEnvironment =
+    "environment";  // an LNGRAD_* switch with a value it does not accept
 inline constexpr const char* kDataCopyLength =
     "datacopy_length";  // DataCopy bytes % 32 != 0 (device rounds down)
 inline constexpr const char* kInvalidCount = "invalid_count";      // negative element count
@@ -68,6 +75,10 @@ inline constexpr const char* kInitcheck = "initcheck";  // read of never-written
 inline constexpr const char* kSynccheck = "synccheck";  // unmatched flags, leaked event IDs
 }  // namespace checks
 
+class KernelCheckError;
+[[noreturn]] void RaiseKernelCheck(std::string check, std::string message);  // below
+void DismissKernelCheck(const KernelCheckError& e) noexcept;                 // below
+
 // A kernel broke a rule that the device (or its CPU-debug model) checks, or one that lngrad's
 // checked mode adds. block_idx() is -1 when raised outside any block (standalone blocks are
 // block 0).
@@ -79,20 +90,32 @@ class KernelCheckError : public std::runtime_error {
   const std::string& message() const noexcept { return message_; }
 
  private:
+  friend void RaiseKernelCheck(std::string check, std::string message);
+  friend void DismissKernelCheck(const KernelCheckError& e) noexcept;
   int64_t block_idx_;
   std::string check_;
   std::string message_;
+  uint64_t serial_ = 0;  // RaiseKernelCheck's number for it (0: constructed elsewhere)
 };
 
-// Checked mode (default on; LNGRAD_CHECKED=0 in the environment turns it off at start-up).
+// Checked mode (default on; LNGRAD_CHECKED=0 in the environment turns it off at start-up;
+// detail::RequireValidEnvSwitches
+// lists the values the switches accept).
 // On: the extra checks (tensor bounds, alignment, DataCopy round-down, overlap) are errors.
 // Off: the runtime behaves like the device (reads past a tensor into neighbouring UB, DataCopy
 // rounds its length down), but never touches memory outside the block's UB or a GM block.
 bool CheckedMode();
 void SetCheckedMode(bool on);
 
-// Throws KernelCheckError carrying the running block's index (-1 outside any block).
+// Throws KernelCheckError carrying the running block's index (-1 outside any block). Inside a
+// launch the block also records it: the launch fails with the first check its block raised
+// even when the kernel catches the exception (catch (...) cannot turn a failed check into a
+// successful launch).
 [[noreturn]] void RaiseKernelCheck(std::string check, std::string message);
+// For code that raises a check on purpose and handles it (lngrad's own tests of the checks):
+// forgets `e`, caught in the block that raised it, so that it no longer fails the launch. Does
+// nothing for a check raised elsewhere or outside a launch.
+void DismissKernelCheck(const KernelCheckError& e) noexcept;
 
 // The product the running launch simulates; outside a launch, CurrentProduct().
 const Product& CurrentBlockProduct();
@@ -119,6 +142,11 @@ struct BlockContext {
   // SetLoopModePara (950) per direction, [0] UB -> GM, [1] GM -> UB: loop1Size, loop2Size,
   // loop1SrcStride, loop1DstStride, loop2SrcStride, loop2DstStride; all 0 when reset.
   uint64_t loop_mode[2][6] = {};
+  // Checks RaiseKernelCheck raised in this block and DismissKernelCheck did not forget, in the
+  // order raised (serial, error); at most kMaxRaised, the others only counted.
+  static constexpr size_t kMaxRaised = 16;
+  std::vector<std::pair<uint64_t, std::exception_ptr>> raised;
+  uint64_t raised_unrecorded = 0;
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has
@@ -143,6 +171,16 @@ void ResetStandaloneBlock() noexcept;
 namespace detail {
 // Installs `ctx` as the running block's context for the current thread (nullptr clears it).
 void SetBlockContext(BlockContext* ctx) noexcept;
+// The first check `ctx`'s block raised and did not dismiss (a KernelCheckError; for checks
+// beyond BlockContext::kMaxRaised one naming their number), or nullptr when there is none.
+std::exception_ptr FirstRaisedCheck(const BlockContext& ctx);
+// The LNGRAD_CHECKED and LNGRAD_STANDALONE_BLOCK switches (LNGRAD_CHECKED=0: unchecked mode).
+// Each accepts 1, on, true, yes and 0, off, false, no (lowercase); unset or empty keeps the
+// default (on). Any other value is an error: the first read prints it to stderr and takes the
+// default, and every launch fails (check `environment` naming the variable and the values it
+// accepts) until the process is started with a valid value. Raises that check now if either
+// switch read from the environment was invalid.
+void RequireValidEnvSwitches();
 }  // namespace detail
 
 }  // namespace lngrad::aicore

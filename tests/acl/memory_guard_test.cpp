@@ -1,0 +1,144 @@
+// Device memory that kernels and copies cannot use to reach host memory (issue 27): a kernel
+// writing a tile just past the end of an aclrtMalloc allocation or into memory freed by
+// aclrtFree fails its stream with ACL_ERROR_RT_AICORE_EXCEPTION in checked and unchecked mode
+// (and writes nothing); a kernel that catches the check still fails; aclrtMemcpy refuses a freed
+// device pointer whatever the kind.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kernel_operator.h"
+#include "lngrad_acl/launch.h"
+
+namespace {
+
+constexpr uint32_t kTile = 64;  // floats
+
+// Writes 7.0f to one tile at element `at` of z (a GlobalTensor of unknown size); with
+// `catch_all`, the kernel catches whatever that raises and returns normally.
+__global__ __aicore__ void write_tile(GM_ADDR z, uint32_t at, bool catch_all) {
+  auto body = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, kTile * sizeof(float));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::Duplicate(t, 7.0f, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z));
+    AscendC::DataCopy(g[at], t, kTile);
+  };
+  if (!catch_all) {
+    body();
+    return;
+  }
+  try {
+    body();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): the kernel under test swallows the check
+  }
+}
+
+std::string TakeMsg() {
+  const char* m = aclGetRecentErrMsg();
+  return m == nullptr ? std::string() : std::string(m);
+}
+
+class MemoryGuard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    lngrad::aicore::SetCheckedMode(true);
+  }
+  // write_tile<<<1, nullptr, stream_>>>(z, at, catch_all); returns the stream's status and
+  // leaves its message in *msg.
+  aclError WriteTile(void* z, uint32_t at, bool catch_all, std::string* msg) {
+    ::testing::internal::CaptureStderr();
+    ::lngrad::acl::LaunchKernel(
+        "write_tile", __FILE__, __LINE__, (1), (nullptr), (stream_),
+        [&](auto&&... lngrad_args) { write_tile(lngrad_args...); }, z, at, catch_all);
+    (void)::testing::internal::GetCapturedStderr();
+    const aclError rc = aclrtSynchronizeStream(stream_);
+    *msg = TakeMsg();
+    return rc;
+  }
+  aclrtStream stream_ = nullptr;
+};
+
+// The off-by-one: 8 tiles allocated (2048 B, a multiple of 512: no rounding behind the end),
+// tile 8 written. It used to succeed and corrupt the heap (SIGSEGV later).
+TEST_F(MemoryGuard, TileJustPastTheEndFailsTheStreamInBothModes) {
+  for (bool checked : {true, false}) {
+    SCOPED_TRACE(checked ? "checked" : "unchecked");
+    lngrad::aicore::SetCheckedMode(checked);
+    void* dev = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dev, 8 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::string msg;
+    EXPECT_EQ(WriteTile(dev, 8 * kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
+    const float* end = static_cast<const float*>(dev) + 8 * kTile;
+    for (uint32_t i = 0; i < kTile; ++i) ASSERT_NE(end[i], 7.0f) << i;
+    EXPECT_EQ(WriteTile(dev, 7 * kTile, false, &msg), ACL_SUCCESS) << msg;
+    EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  }
+}
+
+TEST_F(MemoryGuard, WriteAfterFreeFailsTheStreamInBothModes) {
+  for (bool checked : {true, false}) {
+    SCOPED_TRACE(checked ? "checked" : "unchecked");
+    lngrad::aicore::SetCheckedMode(checked);
+    void* dev = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dev, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+    std::string msg;
+    EXPECT_EQ(WriteTile(dev, kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_NE(msg.find("[gm_freed]"), std::string::npos) << msg;
+  }
+}
+
+TEST_F(MemoryGuard, AKernelThatCatchesTheCheckStillFails) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::string msg;
+  EXPECT_EQ(WriteTile(dev, kTile, true, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
+  EXPECT_EQ(WriteTile(dev, 0, true, &msg), ACL_SUCCESS) << msg;
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+}
+
+TEST_F(MemoryGuard, CopiesRefuseAFreedDevicePointerWhateverTheKind) {
+  const size_t bytes = 1024;
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  std::vector<char> host(bytes, 1);
+  char* inside = static_cast<char*>(dev) + 100;
+  struct Case {
+    void* dst;
+    const void* src;
+    aclrtMemcpyKind kind;
+  };
+  for (const Case& c :
+       {Case{dev, host.data(), ACL_MEMCPY_DEFAULT}, Case{host.data(), inside, ACL_MEMCPY_DEFAULT},
+        Case{dev, host.data(), ACL_MEMCPY_HOST_TO_DEVICE},
+        Case{host.data(), dev, ACL_MEMCPY_DEVICE_TO_HOST},
+        Case{inside, host.data(), ACL_MEMCPY_HOST_TO_HOST}}) {
+    SCOPED_TRACE(::testing::Message() << "kind " << static_cast<int>(c.kind));
+    (void)TakeMsg();
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(aclrtMemcpy(c.dst, 512, c.src, 512, c.kind), ACL_ERROR_RT_PARAM_INVALID);
+    (void)::testing::internal::GetCapturedStderr();
+    const std::string msg = TakeMsg();
+    EXPECT_NE(msg.find("which was freed (aclrtFree)"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(host, std::vector<char>(bytes, 1)) << "nothing was copied";
+}
+
+}  // namespace
