@@ -125,20 +125,18 @@ nb::tuple DeviceLayerNormGradBeta(nb::handle dy_h, nb::handle res_h, const std::
 }
 
 // The fields of a tiling struct in declaration order, from the X-macro lists that define them.
+#define LNGRAD_FIELD(type, name) d[#name] = static_cast<uint32_t>(t.name);
 nb::dict FieldsOf(const AscendC::tiling::LayerNormGradTiling& t) {
   nb::dict d;
-#define LNGRAD_FIELD(type, name) d[#name] = static_cast<uint32_t>(t.name);
   LNGRAD_LAYERNORM_GRAD_TILING_FIELDS(LNGRAD_FIELD)
-#undef LNGRAD_FIELD
   return d;
 }
 nb::dict FieldsOf(const AscendC::tiling::LayerNormGradBetaTiling& t) {
   nb::dict d;
-#define LNGRAD_FIELD(type, name) d[#name] = static_cast<uint32_t>(t.name);
   LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS(LNGRAD_FIELD)
-#undef LNGRAD_FIELD
   return d;
 }
+#undef LNGRAD_FIELD
 
 // One API's host tiling: its max/min tmp sizes, the stack buffer chosen from them, the tiling.
 template <class Tiling, class MaxMin, class Info>

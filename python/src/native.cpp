@@ -243,6 +243,17 @@ nb::object Convert(const char* fn, const char* name, nb::handle in_h, float eps)
   return out.object;
 }
 
+// Defines fn(<name>, eps): Convert<kConvert> of the array argument `name`.
+template <lngrad::Status (*kConvert)(int64_t, const float*, float, float*)>
+void DefineConvert(nb::module_& m, const char* fn, const char* name) {
+  m.def(
+      fn,
+      [fn, name](nb::handle in, double eps) {
+        return Convert<kConvert>(fn, name, in, FloatEps(fn, eps));
+      },
+      ArrayArg(name), nb::arg("eps"));
+}
+
 // Benchmark support (bench/bench_python.py): `iterations` C++ calls of LayerNormBackward on the
 // given float32 arrays with outputs allocated once, the GIL released, as a C++ program makes
 // them; returns the seconds they took. Not part of the API.
@@ -293,20 +304,8 @@ void DefineNative(nb::module_& m) {
   m.def("layer_norm", &LayerNorm, arr("x"), arg("gamma").none() = nb::none(),
         arg("beta").none() = nb::none(), arg("eps") = 1e-5f, nb::kw_only(),
         arg("num_threads").none() = nb::none(), arg("float32_stats") = false);
-  m.def(
-      "rstd_to_variance",
-      [](nb::handle rstd, double eps) {
-        return Convert<lngrad::RstdToVariance>("rstd_to_variance", "rstd", rstd,
-                                               FloatEps("rstd_to_variance", eps));
-      },
-      arr("rstd"), arg("eps"));
-  m.def(
-      "variance_to_rstd",
-      [](nb::handle variance, double eps) {
-        return Convert<lngrad::VarianceToRstd>("variance_to_rstd", "variance", variance,
-                                               FloatEps("variance_to_rstd", eps));
-      },
-      arr("variance"), arg("eps"));
+  DefineConvert<lngrad::RstdToVariance>(m, "rstd_to_variance", "rstd");
+  DefineConvert<lngrad::VarianceToRstd>(m, "variance_to_rstd", "variance");
   m.def("default_thread_count", &lngrad::DefaultThreadCount);
   m.def("_bench_backward_cpp", &BenchBackwardCpp);
 }

@@ -3,58 +3,23 @@
 
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "io/tensor_file.h"
+#include "io_test_util.h"
 
 namespace lngrad::io {
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "lngrad_dirlock_XXXXXX";
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : std::string();
-  }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-  std::string operator/(const std::string& name) const { return JoinPath(path_, name); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::set<std::string> ListDir(const std::string& dir) {
-  std::set<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      const std::string n = e->d_name;
-      if (n != "." && n != "..") names.insert(n);
-    }
-    ::closedir(d);
-  }
-  return names;
-}
-
-void Write(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ListDir;
+using test::ReadRaw;
+using test::TempDir;
+using test::WriteRaw;
 
 TEST(DirLock, TemporaryNames) {
   EXPECT_TRUE(IsTemporaryName(".pd_x.npy.tmp-Ab12Cd"));
@@ -69,25 +34,25 @@ TEST(DirLock, TemporaryNames) {
 // writer completes the renames and removals, then removes the stale temporaries of others.
 TEST(DirLock, TheNextWriterCompletesAnInterruptedCommit) {
   TempDir dir;
-  Write(dir / "a.bin", "old a");
-  Write(dir / "b.bin", "new b");                  // renamed before the kill
-  Write(dir / ".a.bin.tmp-AAAAAA", "new a");      // not yet
-  Write(dir / "output_old.bin", "replaced set");  // to be removed
-  Write(dir / ".c.bin.tmp-ZZZZZZ", "a killed writer's, before its commit point");
-  Write(dir / ".lngrad-commit",
-        "lngrad-commit/1\nR\t.a.bin.tmp-AAAAAA\ta.bin\nR\t.b.bin.tmp-BBBBBB\tb.bin\n"
-        "D\toutput_old.bin\nend\n");
+  WriteRaw(dir / "a.bin", "old a");
+  WriteRaw(dir / "b.bin", "new b");                  // renamed before the kill
+  WriteRaw(dir / ".a.bin.tmp-AAAAAA", "new a");      // not yet
+  WriteRaw(dir / "output_old.bin", "replaced set");  // to be removed
+  WriteRaw(dir / ".c.bin.tmp-ZZZZZZ", "a killed writer's, before its commit point");
+  WriteRaw(dir / ".lngrad-commit",
+           "lngrad-commit/1\nR\t.a.bin.tmp-AAAAAA\ta.bin\nR\t.b.bin.tmp-BBBBBB\tb.bin\n"
+           "D\toutput_old.bin\nend\n");
   OutputSet out(dir.path(), false);
   ASSERT_TRUE(out.Open().ok());
   EXPECT_EQ(ListDir(dir.path()), (std::set<std::string>{"a.bin", "b.bin"}));
-  EXPECT_EQ(Read(dir / "a.bin"), "new a");
-  EXPECT_EQ(Read(dir / "b.bin"), "new b");
+  EXPECT_EQ(ReadRaw(dir / "a.bin"), "new a");
+  EXPECT_EQ(ReadRaw(dir / "b.bin"), "new b");
 }
 
 TEST(DirLock, AReaderCompletesAnInterruptedCommitAndHoldsTheLockShared) {
   TempDir dir;
-  Write(dir / ".a.bin.tmp-AAAAAA", "new a");
-  Write(dir / ".lngrad-commit", "lngrad-commit/1\nR\t.a.bin.tmp-AAAAAA\ta.bin\nend\n");
+  WriteRaw(dir / ".a.bin.tmp-AAAAAA", "new a");
+  WriteRaw(dir / ".lngrad-commit", "lngrad-commit/1\nR\t.a.bin.tmp-AAAAAA\ta.bin\nend\n");
   {
     DirectoryReadLocks locks;
     // The same directory under two names is locked once (twice would wait for itself).
@@ -106,7 +71,7 @@ TEST(DirLock, AReaderCompletesAnInterruptedCommitAndHoldsTheLockShared) {
 
 TEST(DirLock, ACommitRemovesTheFilesOfTheSetItReplaces) {
   TempDir dir;
-  Write(dir / "output_outputPdX.bin", "vendor-named");
+  WriteRaw(dir / "output_outputPdX.bin", "vendor-named");
   OutputSet out(dir.path(), false);
   ASSERT_TRUE(out.Open().ok());
   ASSERT_TRUE(out.AddBytes("pd_x.npy", "lngrad-named").ok());
@@ -118,7 +83,7 @@ TEST(DirLock, ACommitRemovesTheFilesOfTheSetItReplaces) {
 
 TEST(DirLock, AMalformedJournalIsAnErrorNamingIt) {
   TempDir dir;
-  Write(dir / ".lngrad-commit", "lngrad-commit/1\nR\t../escape\ta.bin\nend\n");
+  WriteRaw(dir / ".lngrad-commit", "lngrad-commit/1\nR\t../escape\ta.bin\nend\n");
   OutputSet out(dir.path(), false);
   const Status st = out.Open();
   ASSERT_FALSE(st.ok());

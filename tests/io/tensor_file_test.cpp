@@ -1,7 +1,6 @@
 // Files: .npy and .bin reading, and the all-or-nothing OutputSet.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -22,40 +21,14 @@
 
 #include "io/npy.h"
 #include "io/tensor_file.h"
+#include "io_test_util.h"
 
 namespace lngrad::io {
 namespace {
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "lngrad_io_XXXXXX";
-    path_ = ::mkdtemp(tmpl.data()) ? tmpl : std::string();
-  }
-  ~TempDir() { std::system(("rm -rf '" + path_ + "'").c_str()); }
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return JoinPath(path_, name); }
-
- private:
-  std::string path_;
-};
-
-std::set<std::string> ListDir(const std::string& dir) {
-  std::set<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      const std::string n = e->d_name;
-      if (n != "." && n != "..") names.insert(n);
-    }
-    ::closedir(d);
-  }
-  return names;
-}
-
-void WriteRaw(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+using test::ListDir;
+using test::TempDir;
+using test::WriteRaw;
 
 Tensor Ramp(DType dt, std::vector<int64_t> shape) {
   Tensor t(dt, std::move(shape));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -348,6 +349,32 @@ inline void CheckFootprints(const char* api, std::initializer_list<FootprintUse>
   }
 }
 
+// One operand tensor of a high-level API call, read or written by it: its name, host address,
+// element size, the elements the footprint touches (counted from its first element) and the
+// tensor's size. One table of these per call feeds both CheckFootprints and SanRecord.
+struct Operand {
+  const char* name;
+  bool written;
+  const void* host;
+  uint64_t elem_bytes;
+  uint64_t need;
+  uint64_t have;
+};
+template <typename T>
+Operand ReadOperand(const char* name, const AscendC::LocalTensor<T>& t, uint64_t need) {
+  return {name, false, t.HostPtr(), sizeof(T), need, t.GetSize()};
+}
+template <typename T>
+Operand WrittenOperand(const char* name, const AscendC::LocalTensor<T>& t, uint64_t need) {
+  return {name, true, t.HostPtr(), sizeof(T), need, t.GetSize()};
+}
+
+// CheckFootprints over an operand table, in its order.
+template <size_t N>
+void CheckFootprints(const char* api, const Operand (&ops)[N]) {
+  for (const Operand& o : ops) CheckFootprints(api, {{o.name, o.need, o.have}});
+}
+
 inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_bytes) {
   Check(need_floats * sizeof(float) <= have_bytes, api, "scratch_overrun", [&] {
     return std::string("[") + api + "] the tiling's scratch layout ends at byte " +
@@ -361,15 +388,14 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
 
 // A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
 // tiling is one lngrad does not model ("<api>.unsupported_shape").
-// The sanitizer's record of a high-level API call (pipe V): `elems` elements of the tensor,
-// counted from its first element, as the footprint says.
-template <typename T>
-void SanRead(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
-  in.Read(t.HostPtr(), elems * sizeof(T));
-}
-template <typename T>
-void SanWrite(lngrad::aicore::san::Instr& in, const AscendC::LocalTensor<T>& t, uint64_t elems) {
-  in.Write(t.HostPtr(), elems * sizeof(T));
+// The sanitizer's record of a high-level API call (pipe V) over its operand table: the read
+// operands in table order, then the written ones, each as far as its footprint reaches.
+template <size_t N>
+void SanRecord(lngrad::aicore::san::Instr& in, const Operand (&ops)[N]) {
+  for (const Operand& o : ops)
+    if (!o.written) in.Read(o.host, o.need * o.elem_bytes);
+  for (const Operand& o : ops)
+    if (o.written) in.Write(o.host, o.need * o.elem_bytes);
 }
 
 inline void RaiseIfError(const char* api, const lngrad::Status& st) {

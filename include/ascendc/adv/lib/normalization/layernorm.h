@@ -53,6 +53,13 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   // The one validation of the tiling for this call: what it touches of every operand.
   dm::LayerNormFootprint f;
   const lngrad::Status plan = dm::LayerNormFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
+  const nd::Operand operands[] = {
+      nd::WrittenOperand("output", output, f.output),
+      nd::WrittenOperand("outputMean", outputMean, f.outputMean),
+      nd::WrittenOperand("outputVariance", outputVariance, f.outputVariance),
+      nd::ReadOperand("inputX", inputX, f.inputX),
+      nd::ReadOperand("gamma", gamma, f.gamma),
+      nd::ReadOperand("beta", beta, f.beta)};
   if (checked) {
     if (kHalf && isReuseSource) nd::WarnReuseIgnoredForHalf(kApi);
     nd::CheckTensors(kApi, "output", output, "outputMean", outputMean, "outputVariance",
@@ -98,12 +105,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     }
     nd::RaiseIfError(kApi, plan);
     if (vector) nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, {{"output", f.output, output.GetSize()},
-                               {"outputMean", f.outputMean, outputMean.GetSize()},
-                               {"outputVariance", f.outputVariance, outputVariance.GetSize()},
-                               {"inputX", f.inputX, inputX.GetSize()},
-                               {"gamma", f.gamma, gamma.GetSize()},
-                               {"beta", f.beta, beta.GetSize()}});
+    nd::CheckFootprints(kApi, operands);
   }
   nd::RaiseIfError(kApi, plan);
 
@@ -118,14 +120,9 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   if (vector) o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    nd::SanRead(in, inputX, f.inputX);
-    nd::SanRead(in, gamma, f.gamma);
-    nd::SanRead(in, beta, f.beta);
-    nd::SanWrite(in, output, f.output);
-    nd::SanWrite(in, outputMean, f.outputMean);
-    nd::SanWrite(in, outputVariance, f.outputVariance);
+    nd::SanRecord(in, operands);
     if (vector) in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
-    if (isReuseSource && !kHalf) nd::SanWrite(in, inputX, f.inputX);
+    if (isReuseSource && !kHalf) in.Write(inputX.HostPtr(), f.inputX * sizeof(T));
   }
   // Writes the tail lengths into the caller's tiling, as the device does. Unchecked mode too:
   // every access stays inside the simulated UB.

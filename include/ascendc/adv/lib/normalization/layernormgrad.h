@@ -62,6 +62,13 @@ __aicore__ inline void LayerNormGrad(
   // The one validation of the tiling for this call: what it touches of every operand.
   dm::LayerNormGradFootprint f;
   const lngrad::Status plan = dm::LayerNormGradFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
+  const nd::Operand operands[] = {nd::WrittenOperand("outputPdX", outputPdX, f.outputPdX),
+                                  nd::WrittenOperand("resForGamma", resForGamma, f.resForGamma),
+                                  nd::ReadOperand("inputDy", inputDy, f.inputDy),
+                                  nd::ReadOperand("inputX", inputX, f.inputX),
+                                  nd::ReadOperand("inputVariance", inputVariance, f.inputVariance),
+                                  nd::ReadOperand("inputMean", inputMean, f.inputMean),
+                                  nd::ReadOperand("inputGamma", inputGamma, f.inputGamma)};
 
   const bool checked = lngrad::aicore::CheckedMode();
   if (checked) {
@@ -82,13 +89,7 @@ __aicore__ inline void LayerNormGrad(
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
     nd::RaiseIfError(kApi, plan);
     nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, {{"outputPdX", f.outputPdX, outputPdX.GetSize()},
-                               {"resForGamma", f.resForGamma, resForGamma.GetSize()},
-                               {"inputDy", f.inputDy, inputDy.GetSize()},
-                               {"inputX", f.inputX, inputX.GetSize()},
-                               {"inputVariance", f.inputVariance, inputVariance.GetSize()},
-                               {"inputMean", f.inputMean, inputMean.GetSize()},
-                               {"inputGamma", f.inputGamma, inputGamma.GetSize()}});
+    nd::CheckFootprints(kApi, operands);
     nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
                      std::min({f.inputMean, f.inputDy / tiling.hLength, f.inputX / tiling.hLength}),
                      inputDy, inputX, inputMean, inputGamma);
@@ -110,17 +111,11 @@ __aicore__ inline void LayerNormGrad(
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    nd::SanRead(in, inputDy, f.inputDy);
-    nd::SanRead(in, inputX, f.inputX);
-    nd::SanRead(in, inputVariance, f.inputVariance);
-    nd::SanRead(in, inputMean, f.inputMean);
-    nd::SanRead(in, inputGamma, f.inputGamma);
-    nd::SanWrite(in, outputPdX, f.outputPdX);
-    nd::SanWrite(in, resForGamma, f.resForGamma);
+    nd::SanRecord(in, operands);
     in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
     if (isReuseSource && !kHalf) {
-      nd::SanWrite(in, inputDy, f.inputDy);
-      nd::SanWrite(in, inputX, f.inputX);
+      in.Write(inputDy.HostPtr(), f.inputDy * sizeof(T));
+      in.Write(inputX.HostPtr(), f.inputX * sizeof(T));
     }
   }
   // Unchecked mode too: every access stays inside the simulated UB ("LayerNormGrad.ub_bounds").

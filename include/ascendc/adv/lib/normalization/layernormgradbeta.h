@@ -50,6 +50,11 @@ __aicore__ inline void LayerNormGradBeta(
   dm::LayerNormGradBetaFootprint f;
   const lngrad::Status plan =
       dm::LayerNormGradBetaFootprintFor(algo, tiling, kHalf, isReuseSource, &f);
+  const nd::Operand operands[] = {
+      nd::WrittenOperand("outputPdGamma", outputPdGamma, f.outputPdGamma),
+      nd::WrittenOperand("outputPdBeta", outputPdBeta, f.outputPdBeta),
+      nd::ReadOperand("resForGamma", resForGamma, f.resForGamma),
+      nd::ReadOperand("inputDy", inputDy, f.inputDy)};
 
   if (lngrad::aicore::CheckedMode()) {
     if (vector) {
@@ -83,10 +88,7 @@ __aicore__ inline void LayerNormGradBeta(
     }
     nd::RaiseIfError(kApi, plan);
     nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, {{"outputPdGamma", f.outputPdGamma, outputPdGamma.GetSize()},
-                               {"outputPdBeta", f.outputPdBeta, outputPdBeta.GetSize()},
-                               {"resForGamma", f.resForGamma, resForGamma.GetSize()},
-                               {"inputDy", f.inputDy, inputDy.GetSize()}});
+    nd::CheckFootprints(kApi, operands);
   }
   nd::RaiseIfError(kApi, plan);
 
@@ -99,10 +101,7 @@ __aicore__ inline void LayerNormGradBeta(
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    nd::SanRead(in, resForGamma, f.resForGamma);
-    nd::SanRead(in, inputDy, f.inputDy);
-    nd::SanWrite(in, outputPdGamma, f.outputPdGamma);
-    nd::SanWrite(in, outputPdBeta, f.outputPdBeta);
+    nd::SanRecord(in, operands);
     in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
   }
   // Unchecked mode too: every access stays inside the simulated UB.
