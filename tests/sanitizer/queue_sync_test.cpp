@@ -15,49 +15,19 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "san_test_util.h"
 
 namespace {
 
-using lngrad::aicore::BlockFailure;
-using lngrad::aicore::LaunchOptions;
 namespace san = lngrad::aicore::san;
+using namespace lngrad::aicore::san_test;
 
 constexpr uint32_t kN = 256;  // floats per tile (1 KiB)
 constexpr const char* k910B = "Ascend910B1";
 constexpr const char* k950 = "Ascend950PR_9599";
 
-struct Gm {
-  explicit Gm(size_t floats) : p(static_cast<float*>(AscendC::GmAlloc(floats * sizeof(float)))) {
-    for (size_t i = 0; i < floats; ++i) p[i] = static_cast<float>(i % 13);
-  }
-  ~Gm() { AscendC::GmFree(p); }
-  Gm(const Gm&) = delete;
-  Gm& operator=(const Gm&) = delete;
-  float* p;
-};
-
-struct Result {
-  lngrad::Status status = lngrad::Status::Ok();
-  std::vector<BlockFailure> failures;
-  std::string AllText() const {
-    std::string s;
-    for (const BlockFailure& f : failures) s += "[" + f.check + "] " + f.message + "\n";
-    return s;
-  }
-};
-
 Result Launch(const char* soc, const std::function<void()>& kernel) {
-  LaunchOptions o;
-  o.sanitize = san::kAllTools;
-  o.soc = soc;
-  Result r;
-  r.status = lngrad::aicore::detail::RunBlocks("kernel", 1, kernel, o, &r.failures);
-  return r;
-}
-
-void ExpectClean(const Result& r) {
-  EXPECT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_TRUE(r.failures.empty()) << r.AllText();
+  return LaunchSanitized({.soc = soc}, kernel);
 }
 
 // --- 2201: a queue's flag orders its whole pipe. ----------------------------------------------

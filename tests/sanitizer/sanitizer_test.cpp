@@ -9,52 +9,22 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "san_test_util.h"
 
 namespace {
 
 using lngrad::aicore::BlockFailure;
-using lngrad::aicore::LaunchOptions;
 namespace san = lngrad::aicore::san;
+using namespace lngrad::aicore::san_test;
 
 constexpr uint32_t kN = 256;  // floats per tile (1 KiB)
 
-struct Gm {
-  explicit Gm(size_t floats) : p(static_cast<float*>(AscendC::GmAlloc(floats * sizeof(float)))) {
-    for (size_t i = 0; i < floats; ++i) p[i] = static_cast<float>(i % 17);
-  }
-  ~Gm() { AscendC::GmFree(p); }
-  Gm(const Gm&) = delete;
-  Gm& operator=(const Gm&) = delete;
-  float* p;
-};
-
-struct Result {
-  lngrad::Status status = lngrad::Status::Ok();
-  std::vector<BlockFailure> failures;
-  std::string AllText() const {
-    std::string s;
-    for (const BlockFailure& f : failures) s += "[" + f.check + "] " + f.message + "\n";
-    return s;
-  }
-};
-
 Result Launch(uint32_t blocks, const std::function<void()>& kernel, uint32_t tools = san::kAllTools,
               bool auto_sync = true) {
-  LaunchOptions o;
-  o.sanitize = tools;
-  o.cce_auto_sync = auto_sync;
-  o.soc = "Ascend910B1";
-  Result r;
-  r.status = lngrad::aicore::detail::RunBlocks("kernel", blocks, kernel, o, &r.failures);
-  return r;
+  return LaunchSanitized({.blocks = blocks, .tools = tools, .auto_sync = auto_sync}, kernel);
 }
 
 std::string L(int line) { return "sanitizer_test.cpp:" + std::to_string(line); }
-
-void ExpectClean(const Result& r) {
-  EXPECT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_TRUE(r.failures.empty()) << r.AllText();
-}
 
 // Fills a UB tensor on V, so that its later uses are initialised.
 void Fill(const AscendC::LocalTensor<float>& t, float v) { AscendC::Duplicate(t, v, kN); }

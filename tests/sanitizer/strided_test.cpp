@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "san_test_util.h"
 #include "sanitizer_strided.h"  // src/aicore: the strided records themselves
 
 namespace {
 
-using lngrad::aicore::BlockFailure;
-using lngrad::aicore::LaunchOptions;
 namespace san = lngrad::aicore::san;
+using namespace lngrad::aicore::san_test;
 
 // GM: kRows rows of kRow floats (1 KiB); a strided copy takes the first 128 bytes of each row.
 constexpr uint32_t kRows = 8;
@@ -28,38 +28,8 @@ constexpr uint16_t kBurstBlocks = 4;                // 128 bytes
 constexpr uint16_t kGapBlocks = (1024 - 128) / 32;  // to the next row
 constexpr uint32_t kBurst = 32;                     // floats per burst
 
-struct Gm {
-  explicit Gm(size_t floats) : p(static_cast<float*>(AscendC::GmAlloc(floats * sizeof(float)))) {
-    for (size_t i = 0; i < floats; ++i) p[i] = static_cast<float>(i % 17);
-  }
-  ~Gm() { AscendC::GmFree(p); }
-  Gm(const Gm&) = delete;
-  Gm& operator=(const Gm&) = delete;
-  float* p;
-};
-
-struct Result {
-  lngrad::Status status = lngrad::Status::Ok();
-  std::vector<BlockFailure> failures;
-  std::string AllText() const {
-    std::string s;
-    for (const BlockFailure& f : failures) s += "[" + f.check + "] " + f.message + "\n";
-    return s;
-  }
-};
-
 Result Launch(uint32_t blocks, const std::function<void()>& kernel) {
-  LaunchOptions o;
-  o.sanitize = san::kAllTools;
-  o.soc = "Ascend910B1";
-  Result r;
-  r.status = lngrad::aicore::detail::RunBlocks("kernel", blocks, kernel, o, &r.failures);
-  return r;
-}
-
-void ExpectClean(const Result& r) {
-  EXPECT_TRUE(r.status.ok()) << r.status.message();
-  EXPECT_TRUE(r.failures.empty()) << r.AllText();
+  return LaunchSanitized({.blocks = blocks}, kernel);
 }
 
 std::string Bytes(const float* b, const float* e) {
