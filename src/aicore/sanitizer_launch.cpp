@@ -46,6 +46,21 @@ CrossClock LaunchSanitizer::Fetch(uint64_t key) {
   return it == released_.end() ? CrossClock{} : it->second;
 }
 
+void LaunchSanitizer::ResolveLateAcquires() {
+  for (BlockSummary& b : blocks_) {
+    for (const auto& [first, key] : b.late_acquires) {
+      const CrossClock c = Fetch(key);
+      for (size_t i = first; i < b.clocks.size(); ++i) {
+        for (const auto& [block, e] : c) {
+          if (block == b.block) continue;
+          uint32_t& mine = b.clocks[i][block];
+          mine = std::max(mine, e);
+        }
+      }
+    }
+  }
+}
+
 void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
   if (state == nullptr || !completed) return;
   BlockState& s = *state;
@@ -86,6 +101,7 @@ void LaunchSanitizer::EndBlock(BlockStatePtr state, bool completed) {
                          "two writes in either order"});
   }
   sum.clocks = std::move(s.clocks);
+  sum.late_acquires = std::move(s.late_acquires);
   if (s.dropped > 0) {
     sum.findings.push_back(
         {0, std::to_string(s.dropped) + " more finding(s) in this block not shown"});
@@ -244,7 +260,10 @@ void AppendFailure(const BlockSummary& b, std::vector<BlockFailure>* failures) {
 void LaunchSanitizer::Finish(std::vector<BlockFailure>* failures) {
   std::sort(blocks_.begin(), blocks_.end(),
             [](const BlockSummary& a, const BlockSummary& b) { return a.block < b.block; });
-  if ((tools_ & kRacecheck) != 0 && blocks_.size() > 1) CheckCrossBlock(blocks_);
+  if ((tools_ & kRacecheck) != 0 && blocks_.size() > 1) {
+    ResolveLateAcquires();
+    CheckCrossBlock(blocks_);
+  }
   // Each warning once, with the first block that has it and how many more do.
   std::vector<std::pair<const Finding*, std::pair<int64_t, size_t>>> warnings;
   std::map<std::string, size_t> warning_index;

@@ -55,6 +55,9 @@ struct BlockSummary {
   std::vector<Finding> findings;
   std::vector<Finding> warnings;   // write-only races: printed, the launch does not fail
   std::vector<CrossClock> clocks;  // GmSpan::clock indexes this; clocks[0] is empty
+  // Acquires resolved when the launch ends (san::DcacheLoad): clocks[i] for i >= first join
+  // what `key` carries then.
+  std::vector<std::pair<uint32_t, uint64_t>> late_acquires;
 };
 
 struct BlockStateDeleter {
@@ -78,6 +81,8 @@ class LaunchSanitizer {
   // san::Release/Acquire: joins `c` into what `key` carries; what `key` carries so far.
   void Publish(uint64_t key, const CrossClock& c);
   CrossClock Fetch(uint64_t key);
+  // Joins into each block's clocks what its late acquires' keys carry at the end of the launch.
+  void ResolveLateAcquires();
 
  private:
   std::mutex clock_mu_;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -78,6 +79,16 @@ struct BlockState {
   uint32_t xepoch = 1;
   CrossClock clock;
   std::vector<CrossClock> clocks{CrossClock{}};
+  // The data cache (sanitizer_dcache.cpp): scalar GM stores not cleaned yet (address -> bytes),
+  // lines invalidated and not loaded since (line -> first byte the invalidate covered), whether
+  // the whole cache was, and the lines loaded since then; the value keys this block acquires
+  // (BlockSummary::late_acquires) and those it has asked for.
+  std::map<uintptr_t, uint32_t> dirty;
+  std::map<uintptr_t, uint32_t> fresh_lines;
+  bool fresh_all = false;
+  std::set<uintptr_t> loaded_lines;
+  std::vector<std::pair<uint32_t, uint64_t>> late_acquires;
+  std::set<uint64_t> late_keys;
 
   std::vector<Site> sites;
   std::map<std::tuple<const char*, const char*, int, int>, uint32_t> site_ids;

@@ -10,6 +10,10 @@
 // sanitizer they are synchronisation, not data: a write releases, a read acquires (a block that
 // reads what another wrote is ordered after that block's earlier GM accesses), and neither is
 // checked for races (they are single atomic accesses).
+//
+// The sanitizer models the data cache's hand-over too (san::DcacheStore and its neighbours): a
+// clean towards GM after a GlobalTensor::SetValue releases, a GetValue after an invalidate that
+// sees the stored value acquires.
 #pragma once
 
 #include <atomic>
@@ -44,12 +48,19 @@ namespace AscendC {
 enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
-// Writes back and drops the cache line(s) of dst (or the whole cache): nothing to do here. Not
-// on the Atlas training series and the Atlas inference series' vector cores.
+// Writes back and drops the cache line(s) of dst (or the whole cache): nothing to do here but
+// tell the sanitizer, for which a clean towards GM (CACHELINE_OUT and CACHELINE_ALL, which the
+// vendor documents as the same; the prototype without dcciDst) orders the block's earlier GM
+// accesses before a scalar load in another block that sees what it writes back. Not on the
+// Atlas training series and the Atlas inference series' vector cores.
 template <typename T, CacheLine entireType, DcciDst dcciDst>
-void DataCacheCleanAndInvalid(const GlobalTensor<T>&,
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst,
                               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::DcciCheck(loc);
+  if constexpr (dcciDst == DcciDst::CACHELINE_OUT || dcciDst == DcciDst::CACHELINE_ALL) {
+    lngrad::aicore::san::DcacheCleanInvalidate(dst.GetPhyAddr(),
+                                               entireType == CacheLine::ENTIRE_DATA_CACHE);
+  }
 }
 template <typename T, CacheLine entireType, DcciDst dcciDst>
 void DataCacheCleanAndInvalid(const LocalTensor<T>&,
@@ -57,9 +68,11 @@ void DataCacheCleanAndInvalid(const LocalTensor<T>&,
   lngrad::aicore::detail::DcciCheck(loc);
 }
 template <typename T, CacheLine entireType>
-void DataCacheCleanAndInvalid(const GlobalTensor<T>&,
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst,
                               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::DcciCheck(loc);
+  lngrad::aicore::san::DcacheCleanInvalidate(dst.GetPhyAddr(),
+                                             entireType == CacheLine::ENTIRE_DATA_CACHE);
 }
 
 namespace detail_cache {

@@ -154,6 +154,17 @@ void OnSyncAll();
 // waits for it), orders that block's later GM accesses after them. Keys are launch-wide.
 void Release(uint64_t key);
 void Acquire(uint64_t key);
+// The data cache's hand-over between blocks (sanitizer_dcache.cpp; the vendor's
+// DataCacheCleanAndInvalid page): a scalar GM store (GlobalTensor::SetValue) waits in the block's
+// cache until a clean writes it back, and that clean is a Release of the value it writes; a
+// scalar load that reads GM afresh (the line was invalidated since the block last loaded it) is
+// an Acquire of the value it sees. DcacheStore: a scalar store of [p, p + bytes).
+// DcacheCleanInvalidate: DataCacheCleanAndInvalid of GM, the whole cache or [p, the end of p's
+// 64-byte line). DcacheLoad: a scalar load that saw `value` (bytes bytes at p); true when it
+// read GM afresh, so it is synchronisation (like ReadGmByPassDCache) and is not recorded.
+void DcacheStore(const void* p, uint64_t bytes);
+void DcacheCleanInvalidate(const void* p, bool entire);
+bool DcacheLoad(const void* p, const void* value, uint64_t bytes);
 
 // Device memory (aclrtMalloc) is not zeroed: initcheck reports kernel reads of bytes that no
 // host copy and no kernel wrote. The ACL runtime marks such memory and its writes here.

@@ -310,18 +310,23 @@ class GlobalTensor {
   uint64_t GetSize() const { return size_; }
 
   // S pipe. cce-auto-sync orders GetValue and operator() with the copies, not SetValue (the
-  // vendor's list); operator() counts as a write (see LocalTensor).
+  // vendor's list); operator() counts as a write (see LocalTensor). Both go through the data
+  // cache (cache.h): for the sanitizer a load after DataCacheCleanAndInvalid synchronises.
   T GetValue(uint64_t offset,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::GetValue");
-    ScalarAccess("GlobalTensor::GetValue", offset, false, true, loc);
-    return ptr_[offset];
+    const T v = ptr_[offset];
+    if (!lngrad::aicore::san::DcacheLoad(ptr_ + offset, &v, sizeof(T))) {
+      ScalarAccess("GlobalTensor::GetValue", offset, false, true, loc);
+    }
+    return v;
   }
   void SetValue(uint64_t offset, T value,
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::SetValue");
     ScalarAccess("GlobalTensor::SetValue", offset, true, false, loc);
     ptr_[offset] = value;
+    lngrad::aicore::san::DcacheStore(ptr_ + offset, sizeof(T));
   }
   T& operator()(uint64_t offset,
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
