@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <ostream>
@@ -164,6 +165,41 @@ void ExpectMaxMins(Get get, const MaxMinCase (&cases)[N]) {
       EXPECT_EQ(m.min, c.want.min);
     }
   }
+}
+
+// The LayerNormGrad tiling a worked example expects: dims = {B, S, H, original H}, the loop
+// fields as given, pos[9] = tmpTensorBSH, pdVar, pdMean, x1, x2, x3, tmp, tmp1, tmp2, and every
+// size field oneCalSize (spec §2.1).
+struct GradLoop {
+  uint32_t loopNum, tailSize, nohTailSize;
+};
+inline AscendC::tiling::LayerNormGradTiling ExpectedGradTiling(const std::vector<int64_t>& dims,
+                                                               uint32_t stack, uint32_t oneCalSize,
+                                                               uint32_t nohCalSize, GradLoop loop,
+                                                               const uint32_t (&pos)[9],
+                                                               uint32_t lastDimValueBack,
+                                                               uint32_t lastDimValueBackMulTwo) {
+  AscendC::tiling::LayerNormGradTiling t;
+  t.stackBufferSize = stack;
+  t.bLength = static_cast<uint32_t>(dims[0]);
+  t.sLength = static_cast<uint32_t>(dims[1]);
+  t.hLength = static_cast<uint32_t>(dims[2]);
+  t.originalHLength = static_cast<uint32_t>(dims[3]);
+  t.oneCalSize = oneCalSize;
+  t.nohCalSize = nohCalSize;
+  t.loopNum = loop.loopNum;
+  t.tailSize = loop.tailSize;
+  t.nohTailSize = loop.nohTailSize;
+  uint32_t* const positions[] = {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos,
+                                 &t.x1TensorPos,     &t.x2TensorPos,    &t.x3TensorPos,
+                                 &t.tmpTensorPos,    &t.tmpTensor1Pos,  &t.tmpTensor2Pos};
+  for (size_t i = 0; i < std::size(positions); ++i) *positions[i] = pos[i];
+  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = oneCalSize;
+  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = oneCalSize;
+  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = oneCalSize;
+  t.lastDimValueBack = lastDimValueBack;
+  t.lastDimValueBackMulTwo = lastDimValueBackMulTwo;
+  return t;
 }
 
 // A bad input to a tiling API: the device's log text, which our message must contain, and
