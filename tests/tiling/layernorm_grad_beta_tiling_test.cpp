@@ -137,19 +137,19 @@ TEST_P(LayerNormGradBetaTilingErrorTest, OutputsUntouchedAndReported) {
   }
 
   const std::string prefix = "[LayerNormGradBeta][GetLayerNormGradBetaNDTilingInfo] ";
+  // The official call, for the plain struct and the optiling class alike.
+  const auto official = [&](auto& t) {
+    AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+  };
   ExpectPlainTilingRejected<LayerNormGradBetaTiling>(
       c, prefix,
       [&](LayerNormGradBetaTiling& t) {
         return LayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
       },
-      [&](LayerNormGradBetaTiling& t) {
-        AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-      });
+      official);
   optiling::LayerNormGradBetaTiling host;
   host.set_loopRound(9);
-  ExpectOptilingRejected(c, prefix, host, [&](optiling::LayerNormGradBetaTiling& t) {
-    AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-  });
+  ExpectOptilingRejected(c, prefix, host, official);
   EXPECT_EQ(host.get_loopRound(), 9u);
   EXPECT_EQ(host.get_bLength(), 0u);
 }

@@ -278,20 +278,20 @@ TEST_P(LayerNormGradTilingErrorTest, TilingLeavesOutputsAndReports) {
   const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   const std::string prefix = "[LayerNormGrad][GetLayerNormGradNDTilingInfo] ";
+  // The official call, for the plain struct and the optiling class alike.
+  const auto official = [&](auto& t) {
+    AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+  };
   ExpectPlainTilingRejected<LayerNormGradTiling>(
       c, prefix,
       [&](LayerNormGradTiling& t) {
         return LayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
       },
-      [&](LayerNormGradTiling& t) {
-        AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-      });
+      official);
 
   optiling::LayerNormGradTiling host;
   host.set_oneCalSize(77);
-  ExpectOptilingRejected(c, prefix, host, [&](optiling::LayerNormGradTiling& t) {
-    AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-  });
+  ExpectOptilingRejected(c, prefix, host, official);
   EXPECT_EQ(host.get_oneCalSize(), 77u);
   EXPECT_EQ(host.get_bLength(), 0u);
   EXPECT_EQ(LastTilingStatus().code(), c.code);
