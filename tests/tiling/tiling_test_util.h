@@ -234,6 +234,22 @@ inline void ExpectMaxMinRejected(const ErrorCase& c, const Status& s, const std:
   EXPECT_EQ(min, 222u);
 }
 
+// The sizes query of an error case through its Status variant, status_fn(max, min) with both
+// outputs poisoned (111, 222): a tiling-only case succeeds, any other is rejected as
+// ExpectMaxMinRejected says. Returns whether the query was rejected.
+template <class StatusFn>
+bool ExpectMaxMinQuery(const ErrorCase& c, const std::string& prefix, StatusFn status_fn) {
+  uint32_t max = 111;
+  uint32_t min = 222;
+  const Status ms = status_fn(max, min);
+  if (c.tiling_only) {
+    EXPECT_TRUE(ms.ok()) << ms.ToString();
+    return false;
+  }
+  ExpectMaxMinRejected(c, ms, prefix, max, min);
+  return true;
+}
+
 // The error path of an NDTilingInfo API `Api`: the Status variant, then the official call for
 // the plain struct, then for the optiling class (`def`, already holding a marker field);
 // `prefix` names the official function that reports. Plain outputs stay poisoned, stderr and
