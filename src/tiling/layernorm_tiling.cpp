@@ -123,15 +123,7 @@ Status LayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, bool
   }
   uint32_t a = 0;
   uint32_t r = 0;
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t v = srcShape.GetDim(i);
-    if (v <= 0) {
-      return Status::InvalidArgument(prefix + "srcShape[" + std::to_string(i) +
-                                     "] must be greater than 0. (it is " + std::to_string(v) + ")");
-    }
-    LNGRAD_RETURN_IF_ERROR(
-        FitU32(kApi, kMaxMinFunc, i == 0 ? "A" : "R", static_cast<uint64_t>(v), i == 0 ? &a : &r));
-  }
+  LNGRAD_RETURN_IF_ERROR(internal::ArDims(kApi, kMaxMinFunc, srcShape, &a, &r));
   uint64_t max_bytes = 0;
   uint64_t min_bytes = 0;
   if (lngrad::IsRegBaseArch(lngrad::CurrentProduct().arch)) {

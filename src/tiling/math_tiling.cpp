@@ -29,13 +29,14 @@ Status TypeSizeIn(const char* func, uint32_t typeSize, std::initializer_list<uin
                                  std::to_string(typeSize) + " is not one the API takes");
 }
 
-// The toolkit's common shape: k * 256 minimum, k * max(n * typeSize, 256) maximum.
+// The toolkit's common shape: k * 256 minimum, k * max(n * typeSize, 256) maximum. api: the
+// name the messages give the API.
 void ByFactor(const char* func, const ge::Shape& shape, uint32_t typeSize, uint32_t k,
-              uint32_t& maxValue, uint32_t& minValue) {
+              uint32_t& maxValue, uint32_t& minValue, const char* api = "Math") {
   Status s = ShapeNonEmpty(func, shape);
   if (s.ok()) {
     const uint64_t bytes = static_cast<uint64_t>(shape.GetShapeSize()) * typeSize;
-    s = lngrad::tiling::internal::StoreMaxMin("Math", func, k * std::max(bytes, kRepeatBytes),
+    s = lngrad::tiling::internal::StoreMaxMin(api, func, k * std::max(bytes, kRepeatBytes),
                                               k * kRepeatBytes, maxValue, minValue);
   }
   lngrad::tiling::internal::Report(s);
@@ -105,16 +106,8 @@ LNGRAD_BY_FACTOR(Fmod, FmodK)
 
 void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                           uint32_t& maxValue, uint32_t& minValue) {
-  constexpr const char* kFunc = "GetAxpyMaxMinTmpSize";
-  Status s = ShapeNonEmpty(kFunc, srcShape);
-  if (s.ok()) {
-    const uint64_t bytes = static_cast<uint64_t>(srcShape.GetShapeSize()) * typeSize;
-    const uint64_t k = typeSize == 4 ? 0 : 4;
-    s = lngrad::tiling::internal::StoreMaxMin("Axpy", kFunc,
-                                              bytes > kRepeatBytes ? k * bytes : k * kRepeatBytes,
-                                              k * kRepeatBytes, maxValue, minValue);
-  }
-  lngrad::tiling::internal::Report(s);
+  ByFactor("GetAxpyMaxMinTmpSize", srcShape, typeSize, typeSize == 4 ? 0 : 4, maxValue, minValue,
+           "Axpy");
 }
 void GetAxpyTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
                                 uint32_t& extraBuf) {
@@ -123,14 +116,7 @@ void GetAxpyTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCo
 
 void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                          uint32_t& maxValue, uint32_t& minValue) {
-  constexpr const char* kFunc = "GetXorMaxMinTmpSize";
-  Status s = ShapeNonEmpty(kFunc, srcShape);
-  if (s.ok()) {
-    const uint64_t bytes = static_cast<uint64_t>(srcShape.GetShapeSize()) * typeSize;
-    s = lngrad::tiling::internal::StoreMaxMin("Xor", kFunc, std::max(bytes, kRepeatBytes),
-                                              kRepeatBytes, maxValue, minValue);
-  }
-  lngrad::tiling::internal::Report(s);
+  ByFactor("GetXorMaxMinTmpSize", srcShape, typeSize, 1, maxValue, minValue, "Xor");
 }
 void GetXorTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
   Factor(1, maxLiveNodeCount, extraBuf);

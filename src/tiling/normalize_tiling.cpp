@@ -43,16 +43,7 @@ Status ArShape(const char* api, const char* func, const ge::Shape& shape, uint32
     return Status::InvalidArgument(prefix + "The dims of srcShape is " +
                                    std::to_string(shape.GetDimNum()) + ", should be 2 ([A, R])");
   }
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t v = shape.GetDim(i);
-    if (v <= 0) {
-      return Status::InvalidArgument(prefix + "srcShape[" + std::to_string(i) +
-                                     "] must be greater than 0. (it is " + std::to_string(v) + ")");
-    }
-    LNGRAD_RETURN_IF_ERROR(
-        FitU32(api, func, i == 0 ? "A" : "R", static_cast<uint64_t>(v), i == 0 ? a : r));
-  }
-  return Status::Ok();
+  return internal::ArDims(api, func, shape, a, r);
 }
 
 // The 3510 fields: the fold depth k and the head length of the pairwise folding, and the two

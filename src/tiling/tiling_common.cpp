@@ -84,6 +84,19 @@ Status FitU32(const char* api, const char* func, const char* what, uint64_t valu
   return Status::Ok();
 }
 
+Status ArDims(const char* api, const char* func, const ge::Shape& shape, uint32_t* a, uint32_t* r) {
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t v = shape.GetDim(i);
+    if (v <= 0) {
+      return Status::InvalidArgument(Prefix(api, func) + "srcShape[" + std::to_string(i) +
+                                     "] must be greater than 0. (it is " + std::to_string(v) + ")");
+    }
+    LNGRAD_RETURN_IF_ERROR(
+        FitU32(api, func, i == 0 ? "A" : "R", static_cast<uint64_t>(v), i == 0 ? a : r));
+  }
+  return Status::Ok();
+}
+
 Status StoreMaxMin(const char* api, const char* func, uint64_t max_bytes, uint64_t min_bytes,
                    uint32_t& maxValue, uint32_t& minValue) {
   uint32_t max32 = 0;

@@ -37,6 +37,10 @@ Status CheckBshShape(const char* api, const char* func, bool supported, const ge
 // OutOfRange naming `what` when value does not fit in uint32; else stores it.
 Status FitU32(const char* api, const char* func, const char* what, uint64_t value, uint32_t* out);
 
+// The two dims {A, R} of a 2-dim shape (the caller checks the dim count): each > 0
+// (InvalidArgument "srcShape[i] must be greater than 0.") and FitU32-checked as "A" and "R".
+Status ArDims(const char* api, const char* func, const ge::Shape& shape, uint32_t* a, uint32_t* r);
+
 // The result of a *MaxMinTmpSize: both sizes FitU32-checked, neither written unless both fit.
 Status StoreMaxMin(const char* api, const char* func, uint64_t max_bytes, uint64_t min_bytes,
                    uint32_t& maxValue, uint32_t& minValue);

@@ -69,15 +69,23 @@ class MemoryGuard : public ::testing::Test {
     *msg = TakeMsg();
     return rc;
   }
+  // body() in checked, then unchecked mode (traced); a fatal failure ends the loop.
+  template <class Body>
+  void InBothModes(Body body) {
+    for (bool checked : {true, false}) {
+      SCOPED_TRACE(checked ? "checked" : "unchecked");
+      lngrad::aicore::SetCheckedMode(checked);
+      body();
+      if (HasFatalFailure()) return;
+    }
+  }
   aclrtStream stream_ = nullptr;
 };
 
 // The off-by-one: 8 tiles allocated (2048 B, a multiple of 512: no rounding behind the end),
 // tile 8 written. It used to succeed and corrupt the heap (SIGSEGV later).
 TEST_F(MemoryGuard, TileJustPastTheEndFailsTheStreamInBothModes) {
-  for (bool checked : {true, false}) {
-    SCOPED_TRACE(checked ? "checked" : "unchecked");
-    lngrad::aicore::SetCheckedMode(checked);
+  InBothModes([&] {
     void* dev = nullptr;
     ASSERT_EQ(aclrtMalloc(&dev, 8 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     std::string msg;
@@ -87,20 +95,18 @@ TEST_F(MemoryGuard, TileJustPastTheEndFailsTheStreamInBothModes) {
     for (uint32_t i = 0; i < kTile; ++i) ASSERT_NE(end[i], 7.0f) << i;
     EXPECT_EQ(WriteTile(dev, 7 * kTile, false, &msg), ACL_SUCCESS) << msg;
     EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
-  }
+  });
 }
 
 TEST_F(MemoryGuard, WriteAfterFreeFailsTheStreamInBothModes) {
-  for (bool checked : {true, false}) {
-    SCOPED_TRACE(checked ? "checked" : "unchecked");
-    lngrad::aicore::SetCheckedMode(checked);
+  InBothModes([&] {
     void* dev = nullptr;
     ASSERT_EQ(aclrtMalloc(&dev, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
     std::string msg;
     EXPECT_EQ(WriteTile(dev, kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
     EXPECT_NE(msg.find("[gm_freed]"), std::string::npos) << msg;
-  }
+  });
 }
 
 TEST_F(MemoryGuard, AKernelThatCatchesTheCheckStillFails) {

@@ -20,6 +20,15 @@
 
 namespace lngrad::adv::testing {
 
+// The four shape fields every tiling struct begins with.
+template <class Tiling>
+void SetShapeFields(Tiling& t, uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h) {
+  t.bLength = b;
+  t.sLength = s;
+  t.hLength = h;
+  t.originalHLength = orig_h;
+}
+
 // GetLayerNormGradNDTilingInfo, non-3510 (spec §2.5). stack_bytes is in bytes.
 inline LayerNormGradTiling MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
                                           uint32_t stack_bytes, uint32_t type_size, bool reuse) {
@@ -33,10 +42,7 @@ inline LayerNormGradTiling MakeGradTiling(uint32_t b, uint32_t s, uint32_t h, ui
   one = noh * h;
   LayerNormGradTiling t;
   t.stackBufferSize = stack_bytes;
-  t.bLength = b;
-  t.sLength = s;
-  t.hLength = h;
-  t.originalHLength = orig_h;
+  SetShapeFields(t, b, s, h, orig_h);
   const uint32_t bsh = b * s * h;
   t.oneCalSize = one;
   t.nohCalSize = noh;
@@ -74,10 +80,7 @@ inline void GradMaxMin(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, b
 inline LayerNormGradBetaTiling MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t orig_h,
                                               uint32_t stack_bytes, bool is_half) {
   LayerNormGradBetaTiling t;
-  t.bLength = b;
-  t.sLength = s;
-  t.hLength = h;
-  t.originalHLength = orig_h;
+  SetShapeFields(t, b, s, h, orig_h);
   t.bshLength = b * s * h;
   t.bsLength = b * s;
   const uint32_t st = stack_bytes / 4;
@@ -111,10 +114,7 @@ inline LayerNormGradBetaTiling MakeBetaTiling(uint32_t b, uint32_t s, uint32_t h
 inline LayerNormTiling MakeLayerNormTiling(uint32_t b, uint32_t s, uint32_t h,
                                            uint32_t rows_per_chunk, bool is_half, bool reuse) {
   LayerNormTiling t;
-  t.bLength = b;
-  t.sLength = s;
-  t.hLength = h;
-  t.originalHLength = h;
+  SetShapeFields(t, b, s, h, h);
   t.inputXSize = b * s * h;
   t.meanVarSize = b * s;
   const uint32_t one = rows_per_chunk * h;

@@ -52,6 +52,53 @@ std::vector<BlockFailure> Sanitized(const char* soc, const std::function<void()>
   return failures;
 }
 
+// One block on soc: copy_in(t, xg) copies from x's first srcLen elements into t (dstLen elements
+// at UB address 0, each -1 before the copy); returns t's elements afterwards.
+template <typename T>
+std::vector<T> CopyIntoUb(
+    GmBuffer& x, uint64_t srcLen, uint64_t dstLen, const char* soc,
+    const std::function<void(const LocalTensor<T>&, const GlobalTensor<T>&)>& copy_in) {
+  std::vector<T> got(dstLen);
+  EXPECT_TRUE(RunKernel(
+                  1,
+                  [&] {
+                    GlobalTensor<T> xg;
+                    xg.SetGlobalBuffer(x.as<T>(), srcLen);
+                    LocalTensor<T> t(TPosition::VECIN, 0, static_cast<uint32_t>(dstLen));
+                    for (uint64_t i = 0; i < dstLen; ++i) t.HostPtr()[i] = static_cast<T>(-1.0f);
+                    copy_in(t, xg);
+                    std::memcpy(got.data(), t.HostPtr(), dstLen * sizeof(T));
+                  },
+                  On(soc))
+                  .empty());
+  return got;
+}
+
+// A copy into UB and back under the sanitizer on soc: copy_in(t, xg) fills t (ub_floats at UB
+// address 0) from x's 64 floats, then the first `out` floats of t go to y. Nothing is reported
+// (gap nullptr) or one initcheck finding naming `gap`.
+void ExpectCopyThroughUb(
+    GmBuffer& x, GmBuffer& y, const char* soc, uint32_t ub_floats,
+    const std::function<void(const LocalTensor<float>&, const GlobalTensor<float>&)>& copy_in,
+    uint32_t out, const char* gap) {
+  const std::vector<BlockFailure> failures = Sanitized(soc, [&] {
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(x.as<float>(), 64);
+    yg.SetGlobalBuffer(y.as<float>(), 64);
+    LocalTensor<float> t(TPosition::VECIN, 0, ub_floats);
+    copy_in(t, xg);
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    DataCopy(yg, t, out);
+  });
+  if (gap == nullptr) {
+    EXPECT_TRUE(failures.empty()) << failures[0].message;
+  } else {
+    ASSERT_EQ(failures.size(), 1u);
+    ExpectFailure(failures[0], "initcheck", gap);
+  }
+}
+
 // ---- DataCopy with SliceInfo -------------------------------------------------------------------
 
 // The elements a SliceInfo list selects, in the order the documentation's example walks them
@@ -256,24 +303,15 @@ TEST(DataCopySlice, SanitizerSeesEachBurstAndNotTheGaps) {
   // Two bursts one block apart in UB: reading the gap is an initcheck finding naming it.
   GmBuffer x(64 * 4), y(64 * 4);
   for (bool readGap : {false, true}) {
-    const std::vector<BlockFailure> failures = Sanitized(k910B, [&] {
-      GlobalTensor<float> xg, yg;
-      xg.SetGlobalBuffer(x.as<float>(), 64);
-      yg.SetGlobalBuffer(y.as<float>(), 64);
-      LocalTensor<float> t(TPosition::VECIN, 0, 32);
-      const SliceInfo src[] = {{0, 31, 16, 1, 64}};
-      const SliceInfo dst[] = {{0, 23, 8, 1, 24}};
-      DataCopy(t, xg, dst, src, 1);
-      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      DataCopy(yg, t, readGap ? 24u : 8u);
-    });
-    if (!readGap) {
-      EXPECT_TRUE(failures.empty()) << failures[0].message;
-    } else {
-      ASSERT_EQ(failures.size(), 1u);
-      ExpectFailure(failures[0], "initcheck", "UB bytes [32, 64)");
-    }
+    ExpectCopyThroughUb(
+        x, y, k910B, 32,
+        [](const LocalTensor<float>& t, const GlobalTensor<float>& xg) {
+          const SliceInfo src[] = {{0, 31, 16, 1, 64}};
+          const SliceInfo dst[] = {{0, 23, 8, 1, 24}};
+          DataCopy(t, xg, dst, src, 1);
+        },
+        readGap ? 24u : 8u, readGap ? "UB bytes [32, 64)" : nullptr);
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -314,21 +352,12 @@ template <uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig>
 void CheckNdDma(const NdDmaLoopInfo<dim>& info, uint64_t srcLen, uint64_t dstLen, float pad) {
   GmBuffer x(srcLen * 4);
   for (uint64_t i = 0; i < srcLen; ++i) x.as<float>()[i] = static_cast<float>(i + 1);
-  std::vector<float> got(dstLen);
-  EXPECT_TRUE(RunKernel(
-                  1,
-                  [&] {
-                    GlobalTensor<float> xg;
-                    xg.SetGlobalBuffer(x.as<float>(), srcLen);
-                    LocalTensor<float> t(TPosition::VECIN, 0, static_cast<uint32_t>(dstLen));
-                    for (uint64_t i = 0; i < dstLen; ++i) t.HostPtr()[i] = -1.0f;
-                    NdDmaParams<float, dim> params{info, pad};
-                    NdDmaDci();
-                    DataCopy<float, dim, config>(t, xg, params);
-                    std::memcpy(got.data(), t.HostPtr(), dstLen * 4);
-                  },
-                  On(k950))
-                  .empty());
+  const std::vector<float> got = CopyIntoUb<float>(
+      x, srcLen, dstLen, k950, [&](const LocalTensor<float>& t, const GlobalTensor<float>& xg) {
+        NdDmaParams<float, dim> params{info, pad};
+        NdDmaDci();
+        DataCopy<float, dim, config>(t, xg, params);
+      });
   NdModel<dim> m{info, config.isNearestValueMode};
   if (config.loopLpSize != NdDmaConfig::unsetPad) {
     for (int i = 0; i < dim; ++i) m.info.loopLpSize[i] = static_cast<uint8_t>(config.loopLpSize);
@@ -412,23 +441,14 @@ TEST(NdDma, SanitizerRecordsTheRowsItWritesAndReads) {
   // unwritten.
   GmBuffer x(64 * 4), y(64 * 4);
   for (uint32_t rows : {2u, 1u}) {
-    const std::vector<BlockFailure> failures = Sanitized(k950, [&] {
-      GlobalTensor<float> xg, yg;
-      xg.SetGlobalBuffer(x.as<float>(), 64);
-      yg.SetGlobalBuffer(y.as<float>(), 64);
-      LocalTensor<float> t(TPosition::VECIN, 0, 16);
-      DataCopy<float, 2>(t, xg,
-                         NdDmaParams<float, 2>{{{1, 8}, {2, 1}, {8, rows}, {0, 0}, {0, 0}}, 0.0f});
-      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      DataCopy(yg, t, 16);
-    });
-    if (rows == 2) {
-      EXPECT_TRUE(failures.empty()) << failures[0].message;
-    } else {
-      ASSERT_EQ(failures.size(), 1u);
-      ExpectFailure(failures[0], "initcheck", "UB bytes [4, 8)");
-    }
+    ExpectCopyThroughUb(
+        x, y, k950, 16,
+        [&](const LocalTensor<float>& t, const GlobalTensor<float>& xg) {
+          DataCopy<float, 2>(
+              t, xg, NdDmaParams<float, 2>{{{1, 8}, {2, 1}, {8, rows}, {0, 0}, {0, 0}}, 0.0f});
+        },
+        16, rows == 2 ? nullptr : "UB bytes [4, 8)");
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -444,19 +464,9 @@ void CheckNd2Nz(const Nd2NzParams& p, uint64_t srcLen, uint64_t dstLen, const ch
   GmBuffer x(srcLen * sizeof(T));
   for (uint64_t i = 0; i < srcLen; ++i)
     x.as<T>()[i] = static_cast<T>(static_cast<float>(i % 97 + 1));
-  std::vector<T> got(dstLen);
-  EXPECT_TRUE(RunKernel(
-                  1,
-                  [&] {
-                    GlobalTensor<T> xg;
-                    xg.SetGlobalBuffer(x.as<T>(), srcLen);
-                    LocalTensor<T> t(TPosition::VECIN, 0, static_cast<uint32_t>(dstLen));
-                    for (uint64_t i = 0; i < dstLen; ++i) t.HostPtr()[i] = static_cast<T>(-1.0f);
-                    DataCopy(t, xg, p);
-                    std::memcpy(got.data(), t.HostPtr(), dstLen * sizeof(T));
-                  },
-                  On(soc))
-                  .empty());
+  const std::vector<T> got = CopyIntoUb<T>(
+      x, srcLen, dstLen, soc,
+      [&](const LocalTensor<T>& t, const GlobalTensor<T>& xg) { DataCopy(t, xg, p); });
   std::vector<T> want(dstLen, static_cast<T>(-1.0f));
   const uint64_t chunks = (p.dValue + c0 - 1) / c0;
   for (uint64_t m = 0; m < p.ndNum; ++m) {
@@ -518,22 +528,13 @@ TEST(Nd2Nz, SanitizerSeesTheZeroFillAsWritten) {
   // each chunk count as written, the block between the chunks does not.
   GmBuffer x(64 * 4), y(64 * 4);
   for (uint32_t n : {8u, 24u}) {
-    const std::vector<BlockFailure> failures = Sanitized(k910B, [&] {
-      GlobalTensor<float> xg, yg;
-      xg.SetGlobalBuffer(x.as<float>(), 64);
-      yg.SetGlobalBuffer(y.as<float>(), 64);
-      LocalTensor<float> t(TPosition::VECIN, 0, 24);
-      DataCopy(t, xg, Nd2NzParams(1, 2, 5, 0, 5, 1, 2, 1));
-      SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
-      DataCopy(yg, t, n);
-    });
-    if (n == 8) {
-      EXPECT_TRUE(failures.empty()) << failures[0].message;
-    } else {
-      ASSERT_EQ(failures.size(), 1u);
-      ExpectFailure(failures[0], "initcheck", "UB bytes [32, 64)");
-    }
+    ExpectCopyThroughUb(
+        x, y, k910B, 24,
+        [](const LocalTensor<float>& t, const GlobalTensor<float>& xg) {
+          DataCopy(t, xg, Nd2NzParams(1, 2, 5, 0, 5, 1, 2, 1));
+        },
+        n, n == 8 ? nullptr : "UB bytes [32, 64)");
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 

@@ -217,39 +217,39 @@ TEST(GradOpPlanTest, RowsSplitOverBlocksAndTilesWithinTheUb) {
   EXPECT_FALSE(info.single_chunk_tiling);
 }
 
-TEST(GradOpPlanTest, LongRowsUseTheSingleChunkTilingAndKeepTheBits) {
-  // H = 2048 float: the API's tiling rounds rows per loop up to 8, so its layout needs
-  // 6 * 8 * 2048 floats (384 KiB) for any tile on Atlas A2; one chunk of 2 rows fits.
+// 5 rows of H = 2048 float on Atlas A2: the API's tiling rounds rows per loop up to 8, so its
+// layout needs 6 * 8 * 2048 floats (384 KiB) for any tile; one chunk of 2 rows fits.
+struct LongRows {
+  LongRows() { a.launch.soc = "Ascend910B1"; }
   GradData d = MakeGradData(ex::OpDType::kFloat32, 5, 2048, 6);
   smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h), res = pd_x;
   ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
-  a.launch.soc = "Ascend910B1";
   ex::LayerNormGradOpInfo info;
-  const lngrad::Status st = ex::RunLayerNormGradOp(a, &info);
+};
+
+TEST(GradOpPlanTest, LongRowsUseTheSingleChunkTilingAndKeepTheBits) {
+  LongRows r;
+  const lngrad::Status st = ex::RunLayerNormGradOp(r.a, &r.info);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  EXPECT_TRUE(info.single_chunk_tiling);
-  EXPECT_EQ(info.blocks[0].tile_tiling.loopNum, 1u);
-  EXPECT_EQ(info.blocks[0].tile_tiling.tailSize, 0u);
-  EXPECT_EQ(info.blocks[0].tile_tiling.nohCalSize, info.blocks[0].tile_rows);
+  EXPECT_TRUE(r.info.single_chunk_tiling);
+  EXPECT_EQ(r.info.blocks[0].tile_tiling.loopNum, 1u);
+  EXPECT_EQ(r.info.blocks[0].tile_tiling.tailSize, 0u);
+  EXPECT_EQ(r.info.blocks[0].tile_tiling.nohCalSize, r.info.blocks[0].tile_rows);
   std::vector<uint8_t> want_pd_x, want_res;
-  ReplayGrad(d, "Ascend910B1", false, 1e-5f, &want_pd_x, &want_res);
-  EXPECT_EQ(pd_x.bytes, want_pd_x);
-  EXPECT_EQ(res.bytes, want_res);
+  ReplayGrad(r.d, "Ascend910B1", false, 1e-5f, &want_pd_x, &want_res);
+  EXPECT_EQ(r.pd_x.bytes, want_pd_x);
+  EXPECT_EQ(r.res.bytes, want_res);
   // With max or a byte count there is no fallback: refused with the sizes.
-  a.tmp = {ex::TmpSize::Kind::kMax, 0};
-  EXPECT_EQ(ex::RunLayerNormGradOp(a).code(), lngrad::StatusCode::kOutOfRange);
+  r.a.tmp = {ex::TmpSize::Kind::kMax, 0};
+  EXPECT_EQ(ex::RunLayerNormGradOp(r.a).code(), lngrad::StatusCode::kOutOfRange);
 }
 
 TEST(GradOpPlanTest, TheSingleChunkTilingIsTheTilingLayersUnchanged) {
-  // 5 rows of H = 2048 float: single-chunk tiles of 2 rows and a tail of 1, as src/tiling has them.
-  GradData d = MakeGradData(ex::OpDType::kFloat32, 5, 2048, 6);
-  smp::HostTensor pd_x = smp::ZeroTensor(d.dtype, size_t{d.rows} * d.h), res = pd_x;
-  ex::LayerNormGradOpArgs a = GradArgs(d, &pd_x, &res);
-  a.launch.soc = "Ascend910B1";
-  ex::LayerNormGradOpInfo info;
-  ASSERT_TRUE(ex::RunLayerNormGradOp(a, &info).ok() && info.single_chunk_tiling);
+  // Single-chunk tiles of 2 rows and a tail of 1, as src/tiling has them.
+  LongRows r;
+  ASSERT_TRUE(ex::RunLayerNormGradOp(r.a, &r.info).ok() && r.info.single_chunk_tiling);
   ASSERT_TRUE(lngrad::SetCurrentSoc("Ascend910B1").ok());  // the tiling functions' product
-  const auto& b = info.blocks[0];
+  const auto& b = r.info.blocks[0];
   for (const auto* got : {&b.tile_tiling, &b.tail_tiling}) {
     AscendC::tiling::LayerNormGradTiling t;
     const ge::Shape shape({1, got->sLength, 2048, 2048});

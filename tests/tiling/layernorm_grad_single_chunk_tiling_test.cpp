@@ -36,27 +36,8 @@ struct SingleChunkExample {
 };
 
 LayerNormGradTiling Expected(const SingleChunkExample& e) {
-  LayerNormGradTiling t;
-  t.stackBufferSize = e.stack;
-  t.bLength = static_cast<uint32_t>(e.dims[0]);
-  t.sLength = static_cast<uint32_t>(e.dims[1]);
-  t.hLength = static_cast<uint32_t>(e.dims[2]);
-  t.originalHLength = static_cast<uint32_t>(e.dims[3]);
-  t.oneCalSize = e.oneCalSize;
-  t.nohCalSize = e.nohCalSize;
-  t.loopNum = 1;
-  t.tailSize = 0;
-  t.nohTailSize = 0;
-  uint32_t* const positions[] = {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos,
-                                 &t.x1TensorPos,     &t.x2TensorPos,    &t.x3TensorPos,
-                                 &t.tmpTensorPos,    &t.tmpTensor1Pos,  &t.tmpTensor2Pos};
-  for (size_t i = 0; i < std::size(positions); ++i) *positions[i] = e.pos[i];
-  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = e.oneCalSize;
-  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = e.oneCalSize;
-  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = e.oneCalSize;
-  t.lastDimValueBack = e.lastDimValueBack;
-  t.lastDimValueBackMulTwo = e.lastDimValueBackMulTwo;
-  return t;
+  return ExpectedGradTiling(e.dims, e.stack, e.oneCalSize, e.nohCalSize, {1, 0, 0}, e.pos,
+                            e.lastDimValueBack, e.lastDimValueBackMulTwo);
 }
 
 // clang-format off

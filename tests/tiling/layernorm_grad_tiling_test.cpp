@@ -75,27 +75,9 @@ struct GradExample {
 };
 
 LayerNormGradTiling Expected(const GradExample& e) {
-  LayerNormGradTiling t;
-  t.stackBufferSize = e.stack;
-  t.bLength = static_cast<uint32_t>(e.dims[0]);
-  t.sLength = static_cast<uint32_t>(e.dims[1]);
-  t.hLength = static_cast<uint32_t>(e.dims[2]);
-  t.originalHLength = static_cast<uint32_t>(e.dims[3]);
-  t.oneCalSize = e.oneCalSize;
-  t.nohCalSize = e.nohCalSize;
-  t.loopNum = e.loopNum;
-  t.tailSize = e.tailSize;
-  t.nohTailSize = e.nohTailSize;
-  uint32_t* const positions[] = {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos,
-                                 &t.x1TensorPos,     &t.x2TensorPos,    &t.x3TensorPos,
-                                 &t.tmpTensorPos,    &t.tmpTensor1Pos,  &t.tmpTensor2Pos};
-  for (size_t i = 0; i < std::size(positions); ++i) *positions[i] = e.pos[i];
-  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.oneCalSize;
-  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = t.oneCalSize;
-  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = t.oneCalSize;
-  t.lastDimValueBack = e.lastDimValueBack;
-  t.lastDimValueBackMulTwo = e.lastDimValueBackMulTwo;
-  return t;
+  return ExpectedGradTiling(e.dims, e.stack, e.oneCalSize, e.nohCalSize,
+                            {e.loopNum, e.tailSize, e.nohTailSize}, e.pos, e.lastDimValueBack,
+                            e.lastDimValueBackMulTwo);
 }
 
 constexpr MaxMin kNoMaxMin{kUnchecked, kUnchecked};
@@ -296,20 +278,20 @@ TEST_P(LayerNormGradTilingErrorTest, TilingLeavesOutputsAndReports) {
   const ErrorCase& c = GetParam();
   const ge::Shape shape(c.dims);
   const std::string prefix = "[LayerNormGrad][GetLayerNormGradNDTilingInfo] ";
+  // The official call, for the plain struct and the optiling class alike.
+  const auto official = [&](auto& t) {
+    AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
+  };
   ExpectPlainTilingRejected<LayerNormGradTiling>(
       c, prefix,
       [&](LayerNormGradTiling& t) {
         return LayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
       },
-      [&](LayerNormGradTiling& t) {
-        AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-      });
+      official);
 
   optiling::LayerNormGradTiling host;
   host.set_oneCalSize(77);
-  ExpectOptilingRejected(c, prefix, host, [&](optiling::LayerNormGradTiling& t) {
-    AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack, c.typeSize, false, t);
-  });
+  ExpectOptilingRejected(c, prefix, host, official);
   EXPECT_EQ(host.get_oneCalSize(), 77u);
   EXPECT_EQ(host.get_bLength(), 0u);
   EXPECT_EQ(LastTilingStatus().code(), c.code);

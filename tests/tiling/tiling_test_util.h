@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <ostream>
@@ -166,6 +167,41 @@ void ExpectMaxMins(Get get, const MaxMinCase (&cases)[N]) {
   }
 }
 
+// The LayerNormGrad tiling a worked example expects: dims = {B, S, H, original H}, the loop
+// fields as given, pos[9] = tmpTensorBSH, pdVar, pdMean, x1, x2, x3, tmp, tmp1, tmp2, and every
+// size field oneCalSize (spec §2.1).
+struct GradLoop {
+  uint32_t loopNum, tailSize, nohTailSize;
+};
+inline AscendC::tiling::LayerNormGradTiling ExpectedGradTiling(const std::vector<int64_t>& dims,
+                                                               uint32_t stack, uint32_t oneCalSize,
+                                                               uint32_t nohCalSize, GradLoop loop,
+                                                               const uint32_t (&pos)[9],
+                                                               uint32_t lastDimValueBack,
+                                                               uint32_t lastDimValueBackMulTwo) {
+  AscendC::tiling::LayerNormGradTiling t;
+  t.stackBufferSize = stack;
+  t.bLength = static_cast<uint32_t>(dims[0]);
+  t.sLength = static_cast<uint32_t>(dims[1]);
+  t.hLength = static_cast<uint32_t>(dims[2]);
+  t.originalHLength = static_cast<uint32_t>(dims[3]);
+  t.oneCalSize = oneCalSize;
+  t.nohCalSize = nohCalSize;
+  t.loopNum = loop.loopNum;
+  t.tailSize = loop.tailSize;
+  t.nohTailSize = loop.nohTailSize;
+  uint32_t* const positions[] = {&t.tmpTensorBSHPos, &t.pdVarTensorPos, &t.pdMeanTensorPos,
+                                 &t.x1TensorPos,     &t.x2TensorPos,    &t.x3TensorPos,
+                                 &t.tmpTensorPos,    &t.tmpTensor1Pos,  &t.tmpTensor2Pos};
+  for (size_t i = 0; i < std::size(positions); ++i) *positions[i] = pos[i];
+  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = oneCalSize;
+  t.x1TensorSize = t.x2TensorSize = t.x3TensorSize = oneCalSize;
+  t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = oneCalSize;
+  t.lastDimValueBack = lastDimValueBack;
+  t.lastDimValueBackMulTwo = lastDimValueBackMulTwo;
+  return t;
+}
+
 // A bad input to a tiling API: the device's log text, which our message must contain, and
 // whether only the tiling call (not the sizes query) rejects it.
 struct ErrorCase {
@@ -196,6 +232,22 @@ inline void ExpectMaxMinRejected(const ErrorCase& c, const Status& s, const std:
   EXPECT_TRUE(Contains(s.message(), prefix + c.message)) << s.message();
   EXPECT_EQ(max, 111u);
   EXPECT_EQ(min, 222u);
+}
+
+// The sizes query of an error case through its Status variant, status_fn(max, min) with both
+// outputs poisoned (111, 222): a tiling-only case succeeds, any other is rejected as
+// ExpectMaxMinRejected says. Returns whether the query was rejected.
+template <class StatusFn>
+bool ExpectMaxMinQuery(const ErrorCase& c, const std::string& prefix, StatusFn status_fn) {
+  uint32_t max = 111;
+  uint32_t min = 222;
+  const Status ms = status_fn(max, min);
+  if (c.tiling_only) {
+    EXPECT_TRUE(ms.ok()) << ms.ToString();
+    return false;
+  }
+  ExpectMaxMinRejected(c, ms, prefix, max, min);
+  return true;
 }
 
 // The error path of an NDTilingInfo API `Api`: the Status variant, then the official call for

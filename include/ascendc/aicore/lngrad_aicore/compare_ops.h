@@ -247,19 +247,6 @@ void SelectRepeats(const char* api, const AscendC::LocalTensor<U>& sel, AscendC:
   }
 }
 
-// The count form of Select: Counter mode over `count` elements, the register left full and
-// Normal.
-template <typename T>
-RepeatPlan SelectCountPlan(const char* api, uint32_t count) {
-  RestoreMaskAfterCount(MaskContext(api));
-  RepeatPlan p;
-  p.lanes = kLanes<T>;
-  p.counter = true;
-  p.count = count;
-  p.repeats = static_cast<uint32_t>((uint64_t{count} + kLanes<T> - 1) / kLanes<T>);
-  return p;
-}
-
 }  // namespace lngrad::aicore::detail::rep
 
 namespace AscendC {
@@ -385,7 +372,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace r = lngrad::aicore::detail::rep;
   lngrad_select::CheckTensorMode<T>("Select", selMode);
-  const auto plan = r::SelectCountPlan<T>("Select", count);
+  const auto plan = r::CountPlan<T>("Select", count);
   const lngrad::aicore::detail::RepeatOperand ops[3] = {
       r::Operand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
       r::Operand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride"),
@@ -400,7 +387,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace r = lngrad::aicore::detail::rep;
   lngrad_select::CheckScalarMode("Select", selMode);
-  const auto plan = r::SelectCountPlan<T>("Select", count);
+  const auto plan = r::CountPlan<T>("Select", count);
   const lngrad::aicore::detail::RepeatOperand ops[2] = {
       r::Operand(dst.View(), sizeof(T), 1, 8, "dst", "dstBlkStride", "dstRepStride", true),
       r::Operand(src0.View(), sizeof(T), 1, 8, "src0", "src0BlkStride", "src0RepStride")};

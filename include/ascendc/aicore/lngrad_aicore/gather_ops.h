@@ -133,19 +133,6 @@ void GatherRun(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// The count form's plan: count elements in Counter mode over full repeats; the mask register
-// is left as mask.h's count forms leave it.
-template <typename T>
-RepeatPlan CountPlan(const char* api, uint32_t count) {
-  RestoreMaskAfterCount(MaskContext(api));
-  RepeatPlan plan;
-  plan.lanes = kLanes<T>;
-  plan.counter = true;
-  plan.count = count;
-  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
-  return plan;
-}
-
 template <typename T>
 void ScatterRun(const char* api, const AscendC::LocalTensor<T>& dst,
                 const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint32_t>& offs,
@@ -325,57 +312,40 @@ void GatherMaskRun(const char* api, const AscendC::LocalTensor<T>& dst,
 
 namespace AscendC {
 
-// ---- Gather ----
+// ---- Gather, Scatter ----
 
-template <typename T>
-void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
-            const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace r = lngrad::aicore::detail::rep;
-  const lngrad::aicore::detail::RepeatPlan plan = r::CountPlan<T>("Gather", count);
-  r::GatherRun("Gather", dst, src, srcOffset, srcBaseAddr, plan, 8, loc);
-}
-
-#define LNGRAD_GATHER_MASK(MASK_TYPE)                                                        \
-  template <typename T>                                                                      \
-  void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
-              const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, MASK_TYPE, \
-              const uint8_t repeatTime, const uint16_t dstRepStride,                         \
-              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {              \
-    namespace r = lngrad::aicore::detail::rep;                                               \
-    r::GatherRun("Gather", dst, src, srcOffset, srcBaseAddr,                                 \
-                 r::Plan<T, true>("Gather", mask, repeatTime), dstRepStride, loc);           \
+// The count form, then the bit-wise and continuous mask forms of Gather and Scatter: they differ
+// in the run, the names of the offset operands and the type and name of the repeat stride.
+// MIN_BYTES: the smallest element size the mask forms take (Scatter: 8-bit operands have only
+// the count form, Scatter(ISASI).md).
+#define LNGRAD_OFFSET_MASK_FORM(NAME, RUN, OFFSET, BASE, STRIDE_TYPE, STRIDE, MIN_BYTES,           \
+                                MASK_TYPE)                                                         \
+  template <typename T>                                                                            \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                                  \
+            const LocalTensor<uint32_t>& OFFSET, const uint32_t BASE, MASK_TYPE,                   \
+            const uint8_t repeatTime, const STRIDE_TYPE STRIDE,                                    \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                      \
+    static_assert(sizeof(T) >= MIN_BYTES, #NAME ": 8-bit operands have only the count form");      \
+    namespace r = lngrad::aicore::detail::rep;                                                     \
+    r::RUN(#NAME, dst, src, OFFSET, BASE, r::Plan<T, true>(#NAME, mask, repeatTime), STRIDE, loc); \
   }
-LNGRAD_GATHER_MASK(const uint64_t mask[])
-LNGRAD_GATHER_MASK(const uint64_t mask)
-#undef LNGRAD_GATHER_MASK
-
-// ---- Scatter ----
-
-template <typename T>
-void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-             const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
-             const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace r = lngrad::aicore::detail::rep;
-  const lngrad::aicore::detail::RepeatPlan plan = r::CountPlan<T>("Scatter", count);
-  r::ScatterRun("Scatter", dst, src, dstOffset, dstBaseAddr, plan, 8, loc);
-}
-
-// 8-bit operands have only the count form (Scatter(ISASI).md).
-#define LNGRAD_SCATTER_MASK(MASK_TYPE)                                                        \
-  template <typename T>                                                                       \
-  void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
-               const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr, MASK_TYPE, \
-               const uint8_t repeatTime, const uint8_t srcRepStride,                          \
-               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {              \
-    static_assert(sizeof(T) > 1, "Scatter: 8-bit operands have only the count form");         \
-    namespace r = lngrad::aicore::detail::rep;                                                \
-    r::ScatterRun("Scatter", dst, src, dstOffset, dstBaseAddr,                                \
-                  r::Plan<T, true>("Scatter", mask, repeatTime), srcRepStride, loc);          \
-  }
-LNGRAD_SCATTER_MASK(const uint64_t mask[])
-LNGRAD_SCATTER_MASK(const uint64_t mask)
-#undef LNGRAD_SCATTER_MASK
+#define LNGRAD_OFFSET_FORMS(NAME, RUN, OFFSET, BASE, STRIDE_TYPE, STRIDE, MIN_BYTES)        \
+  template <typename T>                                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                           \
+            const LocalTensor<uint32_t>& OFFSET, const uint32_t BASE, const uint32_t count, \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {               \
+    namespace r = lngrad::aicore::detail::rep;                                              \
+    const lngrad::aicore::detail::RepeatPlan plan = r::CountPlan<T>(#NAME, count);          \
+    r::RUN(#NAME, dst, src, OFFSET, BASE, plan, 8, loc);                                    \
+  }                                                                                         \
+  LNGRAD_OFFSET_MASK_FORM(NAME, RUN, OFFSET, BASE, STRIDE_TYPE, STRIDE, MIN_BYTES,          \
+                          const uint64_t mask[])                                            \
+  LNGRAD_OFFSET_MASK_FORM(NAME, RUN, OFFSET, BASE, STRIDE_TYPE, STRIDE, MIN_BYTES,          \
+                          const uint64_t mask)
+LNGRAD_OFFSET_FORMS(Gather, GatherRun, srcOffset, srcBaseAddr, uint16_t, dstRepStride, 1)
+LNGRAD_OFFSET_FORMS(Scatter, ScatterRun, dstOffset, dstBaseAddr, uint8_t, srcRepStride, 2)
+#undef LNGRAD_OFFSET_FORMS
+#undef LNGRAD_OFFSET_MASK_FORM
 
 // ---- Gatherb ----
 

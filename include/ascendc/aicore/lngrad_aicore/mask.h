@@ -77,10 +77,7 @@ struct UnaryRepeatParams {
   UnaryRepeatParams() {}
   UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
                     const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn)
-      : dstBlkStride(dstBlkStrideIn),
-        srcBlkStride(srcBlkStrideIn),
-        dstRepStride(dstRepStrideIn),
-        srcRepStride(srcRepStrideIn) {}
+      : UnaryRepeatParams(dstBlkStrideIn, srcBlkStrideIn, dstRepStrideIn, srcRepStrideIn, false) {}
   UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
                     const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn,
                     const bool halfBlockIn)

@@ -148,6 +148,18 @@ uint32_t PlaceCustomBlock(BufPoolState& pool, const std::string& what, AscendC::
                           uint32_t num, uint32_t index, AscendC::TBufHandle handle, uint32_t addr,
                           uint32_t len, const void* queue, SrcLoc loc);
 [[noreturn]] void RaiseUnplacedBlock(const std::string& what, int32_t index);
+// InitBufHandle of a TQueBind or (queue nullptr) a TBuf: PlaceCustomBlock in bufPool's pool,
+// whose block context becomes the caller's `ctx`. Returns the block's index.
+template <typename P>
+uint32_t PlaceInBufPool(P* bufPool, const std::string& what, AscendC::TBufHandle start,
+                        uint32_t num, uint32_t index, AscendC::TBufHandle handle, uint32_t addr,
+                        uint32_t len, const void* queue, SrcLoc loc, BlockContext*& ctx) {
+  static_assert(P::isTbufPool, "InitBufHandle takes a TBufPool");
+  auto& pool = bufPool->PoolState();
+  const uint32_t k = PlaceCustomBlock(pool, what, start, num, index, handle, addr, len, queue, loc);
+  ctx = pool.ctx;
+  return k;
+}
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
@@ -209,12 +221,9 @@ class TQueBind {
   template <typename P>
   void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
                      uint32_t len, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-    static_assert(P::isTbufPool, "InitBufHandle takes a TBufPool");
-    auto& pool = bufPool->PoolState();
-    const uint32_t k = lngrad::aicore::detail::PlaceCustomBlock(
-        pool, Name() + "::InitBufHandle", start_handle_, num_, index, bufhandle, curPoolAddr, len,
-        this, loc);
-    ctx_ = pool.ctx;
+    const uint32_t k = lngrad::aicore::detail::PlaceInBufPool(bufPool, Name() + "::InitBufHandle",
+                                                              start_handle_, num_, index, bufhandle,
+                                                              curPoolAddr, len, this, loc, ctx_);
     addr_[k] = curPoolAddr;
   }
   // lngrad: the hardware buffer IDs of the num blocks (3510, TBufPool queues): the pool's ID set
@@ -326,12 +335,9 @@ class TBuf {
   template <typename P>
   void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
                      uint32_t len, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-    static_assert(P::isTbufPool, "InitBufHandle takes a TBufPool");
-    auto& pool = bufPool->PoolState();
-    lngrad::aicore::detail::PlaceCustomBlock(
-        pool, std::string("TBuf<") + PositionName(pos) + ">::InitBufHandle", start_handle_, 1,
-        index, bufhandle, curPoolAddr, len, nullptr, loc);
-    ctx_ = pool.ctx;
+    lngrad::aicore::detail::PlaceInBufPool(
+        bufPool, std::string("TBuf<") + PositionName(pos) + ">::InitBufHandle", start_handle_, 1,
+        index, bufhandle, curPoolAddr, len, nullptr, loc, ctx_);
     addr_ = curPoolAddr;
   }
 

@@ -61,6 +61,19 @@ inline constexpr uint32_t kLanes = kRepeatBytes / sizeof(T);
 template <typename T>
 inline constexpr uint32_t kPerBlock = kBlockBytes / sizeof(T);
 
+// The plan of a count form (Select, Gather, Scatter): count elements in Counter mode over full
+// repeats; the mask register is left full and Normal, as mask.h's count forms leave it.
+template <typename T>
+RepeatPlan CountPlan(const char* api, uint32_t count) {
+  RestoreMaskAfterCount(MaskContext(api));
+  RepeatPlan plan;
+  plan.lanes = kLanes<T>;
+  plan.counter = true;
+  plan.count = count;
+  plan.repeats = static_cast<uint32_t>((uint64_t{count} + plan.lanes - 1) / plan.lanes);
+  return plan;
+}
+
 // The active lanes of one repeat (bit i = lane i).
 struct Lanes {
   uint64_t w[2] = {0, 0};
