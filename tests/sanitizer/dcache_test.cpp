@@ -88,7 +88,9 @@ TEST(Dcache, CleanAfterTheStoreAndLoadAfterTheInvalidateOrderTheBlocks) {
   ExpectClean(RunHandover(Mode::kOrdered));
 }
 
-TEST(Dcache, WholeCacheOperationsOrderTheBlocksToo) { ExpectClean(RunHandover(Mode::kEntireCache)); }
+TEST(Dcache, WholeCacheOperationsOrderTheBlocksToo) {
+  ExpectClean(RunHandover(Mode::kEntireCache));
+}
 
 TEST(Dcache, WithoutTheCleanTheBlocksRace) { ExpectHazard(RunHandover(Mode::kNoClean)); }
 
@@ -102,6 +104,8 @@ TEST(Dcache, ReadingBeforeTheFlagIsSeenRaces) {
   EXPECT_NE(r.AllText().find("DataCopy(GM->UB)"), std::string::npos) << r.AllText();
 }
 
-TEST(Dcache, WritesAfterTheCleanAreNotReleased) { ExpectHazard(RunHandover(Mode::kWriteAfterClean)); }
+TEST(Dcache, WritesAfterTheCleanAreNotReleased) {
+  ExpectHazard(RunHandover(Mode::kWriteAfterClean));
+}
 
 }  // namespace
