@@ -62,8 +62,16 @@ Status CheckShape(const char* fn, RowShape shape, size_t elem_size, TensorBytes*
                               " elements of " + std::to_string(elem_size) +
                               " bytes exceed the addressable size (PTRDIFF_MAX bytes)");
   }
-  *bytes = {matrix, static_cast<size_t>(shape.rows) * elem_size,
-            static_cast<size_t>(shape.h) * elem_size};
+  // rows >= 1 bounds h by the matrix; an empty batch (rows = 0) does not, and the [h] tensors
+  // must be addressable too.
+  size_t per_col = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(shape.h), elem_size, &per_col) ||
+      per_col > kMaxBytes) {
+    return Status::OutOfRange(Prefix(fn, "shape.h") + "= " + std::to_string(shape.h) +
+                              " elements of " + std::to_string(elem_size) +
+                              " bytes exceed the addressable size (PTRDIFF_MAX bytes)");
+  }
+  *bytes = {matrix, static_cast<size_t>(shape.rows) * elem_size, per_col};
   return Status::Ok();
 }
 

@@ -1,6 +1,8 @@
 // LayerNormBackward (fused dx + dgamma + dbeta): against the oracle, against LayerNormGrad
 // followed by LayerNormGradBeta, and bitwise reproducibility over thread counts.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -490,6 +492,17 @@ void ExpectEmptyBatch() {
                         dgamma.data(), dbeta.data());
   EXPECT_NE(negative.message().find("'shape.rows' must be >= 0 (got -1)"), std::string::npos)
       << negative.ToString();
+  // No matrix bounds h when rows = 0: an h whose [h] tensors no process can have is refused
+  // before anything is written (fuzz_native_args found fill_n running past dgamma).
+  for (int64_t huge : {std::numeric_limits<int64_t>::max(), int64_t{1} << 62}) {
+    std::fill(dgamma.begin(), dgamma.end(), T(7.0f));
+    const Status too_long =
+        LayerNormBackward({0, huge}, nullptr, nullptr, nullptr, nullptr, gamma.data(), 1e-5f,
+                          nullptr, dgamma.data(), dbeta.data());
+    EXPECT_EQ(too_long.code(), StatusCode::kOutOfRange) << too_long.ToString();
+    EXPECT_NE(too_long.message().find("'shape.h'"), std::string::npos) << too_long.ToString();
+    EXPECT_EQ(static_cast<float>(dgamma[0]), 7.0f) << "written by a call that failed";
+  }
 }
 
 TEST(LayerNormBackward, FloatEmptyBatchGivesZeroSums) { ExpectEmptyBatch<float>(); }
