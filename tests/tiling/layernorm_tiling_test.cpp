@@ -14,27 +14,23 @@ using AscendC::tiling::LayerNormTiling;
 using namespace testing;  // the tiling tests' helpers (tiling_test_util.h)
 
 MaxMin GetMaxMin(const ge::Shape& shape, uint32_t typeSize, bool reuse) {
-  MaxMin a{1, 2};
-  const Status s = LayerNormMaxMinTmpSize(shape, typeSize, reuse, a.max, a.min);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  MaxMin b{3, 4};
-  AscendC::GetLayerNormMaxMinTmpSize(shape, typeSize, reuse, b.max, b.min);
-  EXPECT_TRUE(LastTilingStatus().ok());
-  EXPECT_EQ(a.max, b.max);
-  EXPECT_EQ(a.min, b.min);
-  return a;
+  return AgreeingMaxMin(
+      [&](uint32_t& max, uint32_t& min) {
+        return LayerNormMaxMinTmpSize(shape, typeSize, reuse, max, min);
+      },
+      [&](uint32_t& max, uint32_t& min) {
+        AscendC::GetLayerNormMaxMinTmpSize(shape, typeSize, reuse, max, min);
+      });
 }
 
 MaxMin GetRstdMaxMin(const ge::Shape& shape, uint32_t typeSize, bool computeRstd) {
-  MaxMin a{1, 2};
-  const Status s = LayerNormMaxMinTmpSize(shape, typeSize, false, computeRstd, false, a.max, a.min);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  MaxMin b{3, 4};
-  AscendC::GetLayerNormMaxMinTmpSize(shape, typeSize, false, computeRstd, false, b.max, b.min);
-  EXPECT_TRUE(LastTilingStatus().ok());
-  EXPECT_EQ(a.max, b.max);
-  EXPECT_EQ(a.min, b.min);
-  return a;
+  return AgreeingMaxMin(
+      [&](uint32_t& max, uint32_t& min) {
+        return LayerNormMaxMinTmpSize(shape, typeSize, false, computeRstd, false, max, min);
+      },
+      [&](uint32_t& max, uint32_t& min) {
+        AscendC::GetLayerNormMaxMinTmpSize(shape, typeSize, false, computeRstd, false, max, min);
+      });
 }
 
 LayerNormTiling GetTiling(const ge::Shape& shape, uint32_t stack, uint32_t typeSize, bool reuse) {

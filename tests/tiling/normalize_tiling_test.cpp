@@ -18,15 +18,13 @@ using AscendC::tiling::LayerNormSeparateTiling;
 using namespace testing;  // the tiling tests' helpers (tiling_test_util.h)
 
 MaxMin NormalizeSizes(const ge::Shape& shape, uint32_t u, uint32_t t) {
-  MaxMin a{1, 2};
-  const Status s = NormalizeMaxMinTmpSize(shape, u, t, false, true, false, a.max, a.min);
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  MaxMin b{3, 4};
-  AscendC::GetNormalizeMaxMinTmpSize(shape, u, t, false, true, false, b.max, b.min);
-  EXPECT_TRUE(LastTilingStatus().ok());
-  EXPECT_EQ(a.max, b.max);
-  EXPECT_EQ(a.min, b.min);
-  return a;
+  return AgreeingMaxMin(
+      [&](uint32_t& max, uint32_t& min) {
+        return NormalizeMaxMinTmpSize(shape, u, t, false, true, false, max, min);
+      },
+      [&](uint32_t& max, uint32_t& min) {
+        AscendC::GetNormalizeMaxMinTmpSize(shape, u, t, false, true, false, max, min);
+      });
 }
 
 LayerNormSeparateTiling Separate(const ge::Shape& shape, uint32_t stack, uint32_t typeSize) {

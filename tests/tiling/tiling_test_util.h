@@ -137,6 +137,22 @@ Tiling AgreeingTiling(ViaStatus via_status, Official official) {
   return a;
 }
 
+// A sizes query through the Status variant, via_status(max, min) (which must succeed), and
+// through the official overload, official(max, min) (which must leave LastTilingStatus ok), into
+// outputs poisoned differently: both must give the same sizes. Returns the Status variant's.
+template <class ViaStatus, class Official>
+MaxMin AgreeingMaxMin(ViaStatus via_status, Official official) {
+  MaxMin a{1, 2};
+  const Status s = via_status(a.max, a.min);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  MaxMin b{3, 4};
+  official(b.max, b.min);
+  EXPECT_TRUE(LastTilingStatus().ok()) << LastTilingStatus().ToString();
+  EXPECT_EQ(a.max, b.max);
+  EXPECT_EQ(a.min, b.min);
+  return a;
+}
+
 inline bool Contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
