@@ -33,10 +33,12 @@
 #include "lngrad_acl/launch.h"
 #include "lngrad_aicore/gm.h"
 #include "lngrad_aicore/sanitizer.h"
+#include "write_tile_kernel.h"  // tests/acl
 
 namespace {
 
-constexpr uint32_t kTile = 64;  // floats, 256 B
+using lngrad::acl_test::kTile;
+using lngrad::acl_test::kTileValue;
 constexpr size_t kHostBytes = 4096;
 constexpr size_t kSlots = 6;
 
@@ -61,17 +63,8 @@ struct Mute {
   Mute& operator=(const Mute&) = delete;
 };
 
-__global__ __aicore__ void write_tile(GM_ADDR z) {
-  AscendC::TPipe pipe;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, kTile * sizeof(float));
-  AscendC::LocalTensor<float> t = buf.Get<float>();
-  AscendC::Duplicate(t, 7.0f, kTile);
-  AscendC::PipeBarrier<PIPE_ALL>();
-  AscendC::GlobalTensor<float> g;
-  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z));
-  AscendC::DataCopy(g, t, kTile);
-}
+// The tile kernel of the memory-guard tests, at offset 0 of z.
+__global__ __aicore__ void write_tile(GM_ADDR z) { lngrad::acl_test::WriteTileAt(z, 0); }
 
 // An object a pointer may point into, with the bytes it must hold.
 struct Object {
@@ -326,7 +319,7 @@ void DoLaunch(FuzzedDataProvider& in, World& w) {
   if (!inside && rc != ACL_ERROR_RT_AICORE_EXCEPTION) Fail("a failed kernel: not 507015");
   if (inside) {
     for (uint32_t i = 0; i < kTile; ++i) {
-      const float v = 7.0f;
+      const float v = kTileValue;
       std::memcpy(z.obj->shadow.data() + z.off + i * sizeof(float), &v, sizeof v);
     }
   }

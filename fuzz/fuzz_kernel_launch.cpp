@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "element.h"
+#include "row_stats.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad/product.h"
 #include "lngrad/half.h"
@@ -117,15 +118,7 @@ void RunCase(FuzzedDataProvider& p, const lngrad::Product& product) {
   for (auto& v : dy) v = FromDouble<T>(dist(rng));
   for (auto& v : x) v = FromDouble<T>(dist(rng));
   for (auto& v : gamma) v = FromDouble<T>(dist(rng) / range);
-  for (int64_t r = 0; r < rows; ++r) {  // the statistics of the stored x, in double
-    double m = 0, q = 0;
-    for (int64_t c = 0; c < h; ++c) m += ToDouble(x[r * h + c]);
-    m /= static_cast<double>(h);
-    for (int64_t c = 0; c < h; ++c)
-      q += (ToDouble(x[r * h + c]) - m) * (ToDouble(x[r * h + c]) - m);
-    mean[r] = FromDouble<T>(m);
-    var[r] = FromDouble<T>(q / static_cast<double>(h));
-  }
+  lngrad::test::RowStats(x.data(), rows, h, mean.data(), var.data());
 
   lngrad::ops::LayerNormGradOpArgs args;
   args.SetShape(kHalf ? lngrad::ops::OpDType::kFloat16 : lngrad::ops::OpDType::kFloat32, b, s, h);

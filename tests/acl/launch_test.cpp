@@ -13,6 +13,8 @@
 #include "kernel_operator.h"
 #include "lngrad_acl/launch.h"
 
+#include "acl_test_util.h"
+
 namespace {
 
 constexpr int32_t kTile = 64;  // elements per block
@@ -83,22 +85,18 @@ __global__ __aicore__ void mutate(Arg& a) {
   a.v = 99;
 }
 
-std::string TakeMsg() {
-  const char* m = aclGetRecentErrMsg();
-  return m == nullptr ? std::string() : std::string(m);
-}
+using lngrad::acl_test::TakeMsg;
 
-class Launch : public ::testing::Test {
+class Launch : public lngrad::acl_test::StreamTest {
  protected:
   void SetUp() override {
     ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+    StreamTest::SetUp();
+    if (HasFatalFailure()) return;
     (void)TakeMsg();
   }
   void TearDown() override {
-    EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    StreamTest::TearDown();
     EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
   }
 
@@ -120,8 +118,6 @@ class Launch : public ::testing::Test {
               ACL_SUCCESS);
     return v;
   }
-
-  aclrtStream stream_ = nullptr;
 };
 
 TEST_F(Launch, TemplateKernelSeveralLaunchesOneStream) {

@@ -13,48 +13,32 @@
 #include "kernel_operator.h"
 #include "lngrad_acl/launch.h"
 
+#include "acl_test_util.h"
+#include "write_tile_kernel.h"
+
 namespace {
 
-constexpr uint32_t kTile = 64;  // floats
+using lngrad::acl_test::kTile;
+using lngrad::acl_test::kTileValue;
+using lngrad::acl_test::TakeMsg;
 
-// Writes 7.0f to one tile at element `at` of z (a GlobalTensor of unknown size); with
+// Writes kTileValue to one tile at element `at` of z (a GlobalTensor of unknown size); with
 // `catch_all`, the kernel catches whatever that raises and returns normally.
 __global__ __aicore__ void write_tile(GM_ADDR z, uint32_t at, bool catch_all) {
-  auto body = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, kTile * sizeof(float));
-    AscendC::LocalTensor<float> t = buf.Get<float>();
-    AscendC::Duplicate(t, 7.0f, kTile);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::GlobalTensor<float> g;
-    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z));
-    AscendC::DataCopy(g[at], t, kTile);
-  };
   if (!catch_all) {
-    body();
+    lngrad::acl_test::WriteTileAt(z, at);
     return;
   }
   try {
-    body();
+    lngrad::acl_test::WriteTileAt(z, at);
   } catch (...) {  // NOLINT(bugprone-empty-catch): the kernel under test swallows the check
   }
 }
 
-std::string TakeMsg() {
-  const char* m = aclGetRecentErrMsg();
-  return m == nullptr ? std::string() : std::string(m);
-}
-
-class MemoryGuard : public ::testing::Test {
+class MemoryGuard : public lngrad::acl_test::StreamTest {
  protected:
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
   void TearDown() override {
-    EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    StreamTest::TearDown();
     lngrad::aicore::SetCheckedMode(true);
   }
   // write_tile<<<1, nullptr, stream_>>>(z, at, catch_all); returns the stream's status and
@@ -79,7 +63,6 @@ class MemoryGuard : public ::testing::Test {
       if (HasFatalFailure()) return;
     }
   }
-  aclrtStream stream_ = nullptr;
 };
 
 // The off-by-one: 8 tiles allocated (2048 B, a multiple of 512: no rounding behind the end),
@@ -92,7 +75,7 @@ TEST_F(MemoryGuard, TileJustPastTheEndFailsTheStreamInBothModes) {
     EXPECT_EQ(WriteTile(dev, 8 * kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
     EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
     const float* end = static_cast<const float*>(dev) + 8 * kTile;
-    for (uint32_t i = 0; i < kTile; ++i) ASSERT_NE(end[i], 7.0f) << i;
+    for (uint32_t i = 0; i < kTile; ++i) ASSERT_NE(end[i], kTileValue) << i;
     EXPECT_EQ(WriteTile(dev, 7 * kTile, false, &msg), ACL_SUCCESS) << msg;
     EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   });

@@ -15,6 +15,8 @@
 #include "lngrad_acl/launch.h"
 #include "utils/debug/asc_printf.h"
 
+#include "acl_test_util.h"
+
 namespace {
 
 // What the device prints for one message of block `idx` of `num`: the prefix, then the text.
@@ -35,18 +37,7 @@ __global__ __vector__ void hello_rewritten() {
          static_cast<long>(AscendC::GetBlockNum()));
 }
 
-class KernelPrintf : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    aclrtDestroyStream(stream_);
-    aclrtResetDevice(0);
-  }
-  aclrtStream stream_ = nullptr;
-};
+using KernelPrintf = lngrad::acl_test::StreamTest;
 
 TEST_F(KernelPrintf, EachBlocksMessagesInBlockOrderAfterTheLaunch) {
   constexpr int kBlocks = 8;

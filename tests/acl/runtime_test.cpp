@@ -15,13 +15,11 @@
 #include "lngrad_aicore/launch.h"
 #include "lngrad/product.h"
 
+#include "acl_test_util.h"
+
 namespace {
 
-// The calling thread's recent messages (and clears them); "" when there are none.
-std::string TakeMsg() {
-  const char* m = aclGetRecentErrMsg();
-  return m == nullptr ? std::string() : std::string(m);
-}
+using lngrad::acl_test::TakeMsg;
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;

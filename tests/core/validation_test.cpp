@@ -151,6 +151,16 @@ auto InOneBuffer(int64_t count_a, int64_t count_b, Assign assign) {
   };
 }
 
+// Arguments a and b (name, element count) given one address by `assign` (InOneBuffer):
+// rejected as an overlap of a with b.
+template <class T, class Assign>
+void ExpectSameAddressRejected(const Api<T>& api, const std::pair<const char*, int64_t>& a,
+                               const std::pair<const char*, int64_t>& b, Assign assign) {
+  const std::string an = a.first, bn = b.first;
+  ExpectRejected<T>(api, InOneBuffer<T>(a.second, b.second, assign), StatusCode::kInvalidArgument,
+                    "'" + an + "' overlaps '" + bn + "'", an + " == " + bn);
+}
+
 template <class T>
 void CheckAllRejections() {
   for (const Api<T>& api : Apis<T>()) {
@@ -222,10 +232,8 @@ void CheckAllRejections() {
       const std::string on = api.outputs[o].first;
       for (size_t i = 0; i < api.inputs.size(); ++i) {
         const std::string in = api.inputs[i].first;
-        ExpectRejected<T>(api,
-                          InOneBuffer<T>(api.outputs[o].second, api.inputs[i].second,
-                                         [o, i](C& c, T* p) { c.in[i] = c.out[o] = p; }),
-                          inv, "'" + on + "' overlaps '" + in + "'", on + " == " + in);
+        ExpectSameAddressRejected(api, api.outputs[o], api.inputs[i],
+                                  [o, i](C& c, T* p) { c.in[i] = c.out[o] = p; });
         // Output placed to end one element into the input: last output element = first input
         // element.
         ExpectRejected<T>(
@@ -242,11 +250,8 @@ void CheckAllRejections() {
       }
       // Outputs against earlier outputs.
       for (size_t p = 0; p < o; ++p) {
-        const std::string pn = api.outputs[p].first;
-        ExpectRejected<T>(api,
-                          InOneBuffer<T>(api.outputs[o].second, api.outputs[p].second,
-                                         [o, p](C& c, T* b) { c.out[o] = c.out[p] = b; }),
-                          inv, "'" + on + "' overlaps '" + pn + "'", on + " == " + pn);
+        ExpectSameAddressRejected(api, api.outputs[o], api.outputs[p],
+                                  [o, p](C& c, T* b) { c.out[o] = c.out[p] = b; });
       }
     }
     // A buffer that would run past the end of the address space.

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "element.h"
+#include "row_stats.h"
 #include "ops/layernorm_grad_op.h"
 #include "lngrad/half.h"
 #include "lngrad/lngrad.h"
@@ -40,16 +41,7 @@ struct Problem {
     for (auto& v : dy) v = FromDouble<T>(u(rng));
     for (auto& v : x) v = FromDouble<T>(u(rng));
     for (auto& v : gamma) v = FromDouble<T>(u(rng));
-    // Statistics of the stored x, in double, rounded once.
-    for (int64_t i = 0; i < rows; ++i) {
-      double m = 0, q = 0;
-      for (int64_t c = 0; c < h; ++c) m += ToDouble(x[i * h + c]);
-      m /= static_cast<double>(h);
-      for (int64_t c = 0; c < h; ++c)
-        q += (ToDouble(x[i * h + c]) - m) * (ToDouble(x[i * h + c]) - m);
-      mean[i] = FromDouble<T>(m);
-      var[i] = FromDouble<T>(q / static_cast<double>(h));
-    }
+    test::RowStats(x.data(), rows, h, mean.data(), var.data());
     ClearOutputs();
   }
   void ClearOutputs() {

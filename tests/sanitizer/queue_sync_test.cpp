@@ -31,48 +31,19 @@ Result Launch(const char* soc, const std::function<void()>& kernel) {
 }
 
 // --- 2201: a queue's flag orders its whole pipe. ----------------------------------------------
-
-// x and y copied in; only y goes through its queue before the Add. With x's copy issued before
-// y's EnQue (the vendor's counter-example 2 as printed), y's SetFlag<MTE2_V> fires after it too.
-void CopyBeforeOtherEnQue(float* x, float* y, float* z, bool x_before_enque) {
-  AscendC::TPipe pipe;
-  AscendC::TQue<AscendC::TPosition::VECIN, 1> inX, inY;
-  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outZ;
-  pipe.InitBuffer(inX, 1, kN * sizeof(float));
-  pipe.InitBuffer(inY, 1, kN * sizeof(float));
-  pipe.InitBuffer(outZ, 1, kN * sizeof(float));
-  AscendC::GlobalTensor<float> xg, yg, zg;
-  xg.SetGlobalBuffer(x, kN);
-  yg.SetGlobalBuffer(y, kN);
-  zg.SetGlobalBuffer(z, kN);
-  AscendC::LocalTensor<float> xl = inX.AllocTensor<float>();
-  AscendC::LocalTensor<float> yl = inY.AllocTensor<float>();
-  if (x_before_enque) AscendC::DataCopy(xl, xg, kN);
-  AscendC::DataCopy(yl, yg, kN);
-  inY.EnQue(yl);
-  if (!x_before_enque) AscendC::DataCopy(xl, xg, kN);
-  inX.EnQue(xl);
-  yl = inY.DeQue<float>();
-  AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
-  AscendC::Add(zl, xl, yl, kN);
-  outZ.EnQue(zl);
-  xl = inX.DeQue<float>();
-  inX.FreeTensor(xl);
-  inY.FreeTensor(yl);
-  zl = outZ.DeQue<float>();
-  AscendC::DataCopy(zg, zl, kN);
-  outZ.FreeTensor(zl);
-}
+// san_test_util.h's QueueAdd: x and y copied in; only y goes through its queue before the Add.
+// With x's copy issued before y's EnQue (the vendor's counter-example 2 as printed), y's
+// SetFlag<MTE2_V> fires after it too.
 
 TEST(QueueFlags, CopyBeforeAnotherQueuesEnQueIsOrdered) {
   Gm x(kN), y(kN), z(kN);
-  ExpectClean(Launch(k910B, [&] { CopyBeforeOtherEnQue(x.p, y.p, z.p, true); }));
+  ExpectClean(Launch(k910B, [&] { QueueAdd(x.p, y.p, z.p, kN, {.copy_x_before_y_enque = true}); }));
   EXPECT_EQ(z.p[5], 10.0f);
 }
 
 TEST(QueueFlags, CopyAfterTheEnQueIsNotOrdered) {
   Gm x(kN), y(kN), z(kN);
-  const Result r = Launch(k910B, [&] { CopyBeforeOtherEnQue(x.p, y.p, z.p, false); });
+  const Result r = Launch(k910B, [&] { QueueAdd(x.p, y.p, z.p, kN, {}); });
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   EXPECT_NE(r.failures[0].message.find("read-after-write hazard on UB bytes [0, 1024)"),
             std::string::npos)

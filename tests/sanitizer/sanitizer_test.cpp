@@ -93,47 +93,16 @@ TEST(Racecheck, StaticTensorsWithFlagsAreClean) {
 // On the device y's EnQue is a SetFlag<MTE2_V>, which fires once every earlier MTE2 instruction is
 // complete, so x's copy is ordered by y's DeQue when it comes before y's EnQue (the counter-example
 // as the vendor prints it; queue_sync_test.cpp). Here x is copied after y's EnQue: nothing orders
-// that copy before the Add unless x is dequeued.
-
-void QueueAdd(float* x, float* y, float* z, bool dequeue_x, int* add_line) {
-  AscendC::TPipe pipe;
-  AscendC::TQue<AscendC::TPosition::VECIN, 1> inX, inY;
-  AscendC::TQue<AscendC::TPosition::VECOUT, 1> outZ;
-  pipe.InitBuffer(inX, 1, kN * sizeof(float));
-  pipe.InitBuffer(inY, 1, kN * sizeof(float));
-  pipe.InitBuffer(outZ, 1, kN * sizeof(float));
-  AscendC::GlobalTensor<float> xg, yg, zg;
-  xg.SetGlobalBuffer(x, kN);
-  yg.SetGlobalBuffer(y, kN);
-  zg.SetGlobalBuffer(z, kN);
-  AscendC::LocalTensor<float> xl = inX.AllocTensor<float>();
-  AscendC::LocalTensor<float> yl = inY.AllocTensor<float>();
-  AscendC::DataCopy(yl, yg, kN);
-  inY.EnQue(yl);
-  AscendC::DataCopy(xl, xg, kN);
-  inX.EnQue(xl);
-  if (dequeue_x) xl = inX.DeQue<float>();
-  yl = inY.DeQue<float>();
-  AscendC::LocalTensor<float> zl = outZ.AllocTensor<float>();
-  AscendC::Add(zl, xl, yl, kN);
-  *add_line = __LINE__ - 1;
-  outZ.EnQue(zl);
-  if (!dequeue_x) xl = inX.DeQue<float>();
-  inX.FreeTensor(xl);
-  inY.FreeTensor(yl);
-  zl = outZ.DeQue<float>();
-  AscendC::DataCopy(zg, zl, kN);
-  outZ.FreeTensor(zl);
-}
+// that copy before the Add unless x is dequeued. The kernel is san_test_util.h's QueueAdd.
 
 TEST(Racecheck, InputUsedWithoutItsDeQue) {
   Gm x(kN), y(kN), z(kN);
   int add_line = 0;
-  const Result r = Launch(1, [&] { QueueAdd(x.p, y.p, z.p, false, &add_line); });
+  const Result r = Launch(1, [&] { QueueAdd(x.p, y.p, z.p, kN, {}, &add_line); });
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   const std::string& m = r.failures[0].message;
   EXPECT_EQ(r.failures[0].check, "racecheck");
-  EXPECT_NE(m.find("V Add at " + L(add_line)), std::string::npos) << m;
+  EXPECT_NE(m.find("V Add at san_test_util.h:" + std::to_string(add_line)), std::string::npos) << m;
   EXPECT_NE(m.find("or EnQue the tensor after line"), std::string::npos) << m;
   // Exactly one hazard: x; y was dequeued and the output goes through its queue.
   EXPECT_NE(m.find("1 sanitizer finding(s)"), std::string::npos) << m;
@@ -141,8 +110,7 @@ TEST(Racecheck, InputUsedWithoutItsDeQue) {
 
 TEST(Racecheck, InputWithItsDeQueIsClean) {
   Gm x(kN), y(kN), z(kN);
-  int add_line = 0;
-  ExpectClean(Launch(1, [&] { QueueAdd(x.p, y.p, z.p, true, &add_line); }));
+  ExpectClean(Launch(1, [&] { QueueAdd(x.p, y.p, z.p, kN, {.dequeue_x_before_add = true}); }));
 }
 
 // --- A VECCALC TBuf filled by DataCopy and read by a vector instruction. -----------------------

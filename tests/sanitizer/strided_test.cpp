@@ -43,6 +43,13 @@ std::string Address(const void* p) {
   return buf;
 }
 
+// The kRows rows at x as one GlobalTensor.
+AscendC::GlobalTensor<float> Rows(float* x) {
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(x, kRows * kRow);
+  return g;
+}
+
 // The strided copy-in (MTE2) of the first 128 bytes of each row into UB [0, 1 KiB).
 void StridedRead(const AscendC::GlobalTensor<float>& g) {
   AscendC::LocalTensor<float> a(AscendC::TPosition::VECIN, 0, kRows * kBurst);
@@ -62,8 +69,7 @@ AscendC::LocalTensor<float> Filled(uint32_t floats, float v) {
 // MTE2 -> MTE3 order unless `synced`.
 Result ReadThenWrite(float* x, uint32_t at, uint32_t floats, bool synced) {
   return Launch(1, [&] {
-    AscendC::GlobalTensor<float> g;
-    g.SetGlobalBuffer(x, kRows * kRow);
+    const AscendC::GlobalTensor<float> g = Rows(x);
     StridedRead(g);
     if (synced) {
       AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID1);
@@ -108,8 +114,7 @@ TEST(Strided, OtherPitchMeetsOneBurst) {
   Gm x(kRows * kRow);
   auto kernel = [&](uint32_t first_row, uint32_t column) {
     return Launch(1, [&] {
-      AscendC::GlobalTensor<float> g;
-      g.SetGlobalBuffer(x.p, kRows * kRow);
+      const AscendC::GlobalTensor<float> g = Rows(x.p);
       StridedRead(g);
       // Four bursts of 128 bytes, 2 KiB apart: every other row.
       AscendC::DataCopy(g[first_row * kRow + column], Filled(4 * kBurst, 2.0f),
@@ -129,8 +134,7 @@ TEST(Strided, SameBurstsWrittenBack) {
   Gm x(kRows * kRow);
   auto kernel = [&](bool synced) {
     return Launch(1, [&] {
-      AscendC::GlobalTensor<float> g;
-      g.SetGlobalBuffer(x.p, kRows * kRow);
+      const AscendC::GlobalTensor<float> g = Rows(x.p);
       StridedRead(g);
       if (synced) {
         AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID1);
@@ -153,8 +157,7 @@ TEST(Strided, SameBurstsWrittenBack) {
 TEST(Strided, UninitialisedReadOfOneBurst) {
   Gm x(kRows * kRow);
   auto kernel = [&] {
-    AscendC::GlobalTensor<float> g;
-    g.SetGlobalBuffer(x.p, kRows * kRow);
+    const AscendC::GlobalTensor<float> g = Rows(x.p);
     StridedRead(g);
   };
   san::GmMarkUninitialised(x.p + 5 * kRow + 8, 8 * sizeof(float));
@@ -177,8 +180,7 @@ TEST(Strided, WriteInitialisesOnlyItsBursts) {
   Gm x(kRows * kRow);
   san::GmMarkUninitialised(x.p, kRows * kRow * sizeof(float));
   const Result r = Launch(1, [&] {
-    AscendC::GlobalTensor<float> g;
-    g.SetGlobalBuffer(x.p, kRows * kRow);
+    const AscendC::GlobalTensor<float> g = Rows(x.p);
     AscendC::DataCopy(g, Filled(kRows * kBurst, 4.0f),
                       AscendC::DataCopyParams(kRows, kBurstBlocks, 0, kGapBlocks));
     AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID1);
@@ -202,8 +204,7 @@ TEST(Strided, CrossBlockOnOneBurst) {
   Gm x(kRows * kRow);
   auto kernel = [&](uint32_t column1, int differ_at_burst) {
     return Launch(2, [&] {
-      AscendC::GlobalTensor<float> g;
-      g.SetGlobalBuffer(x.p, kRows * kRow);
+      const AscendC::GlobalTensor<float> g = Rows(x.p);
       const bool one = AscendC::GetBlockIdx() == 1;
       AscendC::LocalTensor<float> b(AscendC::TPosition::VECOUT, 4096, kRows * kBurst);
       AscendC::Duplicate(b, 1.0f, kRows * kBurst);
