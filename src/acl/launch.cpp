@@ -73,6 +73,7 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   Status status = Status::Ok();
   aicore::LaunchOptions options;
   options.cce_auto_sync = cce_auto_sync;
+  options.device_memory_only = true;  // a kernel on the device sees only device memory
   try {
     LaunchPrints prints(blocks);
     status = aicore::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block), options,

@@ -6,8 +6,10 @@
 // same input, an output aliasing an input). A GM access is accepted when some region holds it
 // entirely, refused (kGmBounds) when it starts inside the memory of a region (its bytes, the
 // rounding and the red zone of runtime blocks) that no region holds it in, refused (kGmFreed)
-// when it starts inside a freed block the runtime still holds, and not checked when it starts
-// outside all of them (plain host memory, which host code may pass as GM).
+// when it starts inside a freed block the runtime still holds, and, when it starts outside all
+// of them (plain host memory), refused (kGmBounds) in launches that see only device memory
+// (LaunchOptions::device_memory_only: the ACL <<<>>> launcher) and not checked otherwise (host
+// code may pass host memory as GM to Launch and ICPU_RUN_KF).
 //
 // The check runs on every DataCopy and GlobalTensor access, so each thread keeps a small cache
 // of regions that held an access. Adding a region can only turn a refusal into an acceptance,
@@ -207,6 +209,47 @@ Lookup Find(uintptr_t a, uint64_t bytes, bool checked) {
           (rounded ? " (rounded up to " + std::to_string(block.allocated) + " B)" : std::string()));
 }
 
+// The live region nearest to a (below or above it), for the message of an access to memory
+// that is not GM: "" when there is none.
+std::string NearestRegion(uintptr_t a) {
+  std::shared_lock lock(RegistryMutex());
+  const RegistryMap& reg = Registry();
+  auto above = reg.upper_bound(a);
+  const RegistryMap::const_iterator none = reg.end();
+  RegistryMap::const_iterator below = none;
+  // The region that ends nearest below a (regions may overlap: take the greatest end).
+  uint64_t below_gap = UINT64_MAX;
+  for (auto it = above; it != reg.begin();) {
+    --it;
+    const uint64_t end = it->first + it->second.requested;
+    const uint64_t gap = a >= end ? a - end : 0;
+    if (gap < below_gap) {
+      below_gap = gap;
+      below = it;
+    }
+    // No region based farther below can end nearer to a than that.
+    if (a - it->first >= below_gap + g_max_span.load(std::memory_order_relaxed)) break;
+  }
+  const uint64_t above_gap = above == none ? UINT64_MAX : above->first - a;
+  const bool use_above = above != none && (below == none || above_gap < below_gap);
+  const auto it = use_above ? above : below;
+  if (it == none) return "";
+  const std::string gap = std::to_string(use_above ? above_gap : below_gap);
+  return "; the nearest GM region is the " + std::to_string(it->second.requested) + " B " +
+         KindName(it->second.kind) + " at " + Hex(it->first) + ", " + gap + " B " +
+         (use_above ? "above" : "below") + " the access";
+}
+
+[[noreturn]] void RaiseNotDeviceMemory(uintptr_t a, uint64_t bytes, const char* api) {
+  RaiseKernelCheck(
+      checks::kGmBounds,
+      std::string(api) + ": GM bytes [" + Hex(a) + ", +" + std::to_string(bytes) +
+          ") are not device memory: the access starts outside every live GM region (aclrtMalloc, "
+          "GmAlloc, pooled or registered); an aclrtMallocHost block, host memory or memory "
+          "freed long ago is not GM in a <<<>>> launch (the device raises an AI core exception)" +
+          NearestRegion(a));
+}
+
 }  // namespace
 
 bool FindFreedGm(const void* p, FreedGm* out) {
@@ -233,7 +276,11 @@ GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
     cache.next = (cache.next + 1) % kCacheSlots;
     return {reinterpret_cast<const std::byte*>(found.base), found.block.requested};
   }
-  if (!found.starts_inside && !found.freed) return {};  // plain host memory: nothing to check
+  if (!found.starts_inside && !found.freed) {
+    const BlockContext* ctx = CurrentBlockContext();
+    if (ctx != nullptr && ctx->device_memory_only) RaiseNotDeviceMemory(a, bytes, api);
+    return {};  // plain host memory passed as GM outside a <<<>>> launch: the caller's to bound
+  }
   RaiseOutside(found, a, bytes, checked, api);
 }
 
@@ -304,10 +351,9 @@ Pool& GmPool() {
 }
 
 // Freed GmAlloc blocks still held (gm.h), oldest first: up to kGmFreedKeepBytes of memory and
-// kFreedKeepBlocks blocks. A block of kFreedReleaseBytes or more gives its whole pages back to
+// kGmFreedKeepBlocks blocks. A block of kFreedReleaseBytes or more gives its whole pages back to
 // the system at once (madvise; its address range stays the process's), so it is held at the
 // cost of its address range only.
-constexpr size_t kFreedKeepBlocks = 4096;
 constexpr uint64_t kFreedReleaseBytes = uint64_t{1} << 20;
 
 struct FreedKeep {
@@ -332,7 +378,7 @@ struct FreedKeep {
     std::lock_guard lock(mu);
     blocks.push_back({p, keep});
     held += keep;
-    while (held > detail::kGmFreedKeepBytes || blocks.size() > kFreedKeepBlocks) {
+    while (held > detail::kGmFreedKeepBytes || blocks.size() > detail::kGmFreedKeepBlocks) {
       const Block old = blocks.front();
       blocks.pop_front();
       held -= old.held;

@@ -117,12 +117,13 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
 // waiting in SyncAll lets the next one start on a thread of its own.
 struct LaunchJob final : detail::SyncAllBarrier {
   LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k, bool seq,
-            san::LaunchSanitizer* s)
+            bool device_only, san::LaunchSanitizer* s)
       : num_blocks(n),
         product(p),
         ub_bytes(ub),
         kernel(k),
         sequential(seq),
+        device_memory_only(device_only),
         sanitizer(s),
         shared_(n) {}
   const uint32_t num_blocks;
@@ -130,6 +131,7 @@ struct LaunchJob final : detail::SyncAllBarrier {
   const uint32_t ub_bytes;
   const std::function<void()>& kernel;
   const bool sequential;
+  const bool device_memory_only;          // LaunchOptions::device_memory_only
   san::LaunchSanitizer* const sanitizer;  // nullptr: no sanitizer tool on
   std::atomic<uint32_t> next{0};
   std::mutex mu;  // found, error
@@ -393,6 +395,7 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   BlockContext ctx;
   ctx.block_idx = block;
   ctx.block_num = job.num_blocks;
+  ctx.device_memory_only = job.device_memory_only;
   ctx.product = &job.product;
   ctx.ub = ub.data();
   ctx.ub_size = ub.size();
@@ -570,7 +573,8 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   // One block has nothing to run concurrently with: it runs on the calling thread, which saves
   // a thread start per launch.
   const bool sequential = options.sequential || EnvSequential();
-  LaunchJob job(numBlocks, *product, ub_bytes, kernel, sequential, sanitizer.get());
+  LaunchJob job(numBlocks, *product, ub_bytes, kernel, sequential, options.device_memory_only,
+                sanitizer.get());
   if (sequential || numBlocks == 1) {
     job.Participate();
   } else {

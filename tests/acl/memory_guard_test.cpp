@@ -12,6 +12,7 @@
 #include "acl/acl.h"
 #include "kernel_operator.h"
 #include "lngrad_acl/launch.h"
+#include "lngrad_aicore/gm.h"
 
 #include "acl_test_util.h"
 #include "write_tile_kernel.h"
@@ -128,6 +129,52 @@ TEST_F(MemoryGuard, CopiesRefuseAFreedDevicePointerWhateverTheKind) {
     EXPECT_NE(msg.find("which was freed (aclrtFree)"), std::string::npos) << msg;
   }
   EXPECT_EQ(host, std::vector<char>(bytes, 1)) << "nothing was copied";
+}
+
+// A kernel on the device sees only device memory: a <<<>>> launch refuses GM accesses that start
+// outside every live GM region (a host array, an aclrtMallocHost block), in both modes, before
+// a byte is written. They used to be taken as host memory the caller bounds, and written.
+TEST_F(MemoryGuard, HostMemoryIsNotDeviceMemoryInALaunch) {
+  InBothModes([&] {
+    std::vector<float> host(4 * kTile, 1.0f);
+    void* pinned = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&pinned, 4 * kTile * sizeof(float)), ACL_SUCCESS);
+    std::memset(pinned, 0, 4 * kTile * sizeof(float));
+    void* dev = nullptr;
+    ASSERT_EQ(aclrtMalloc(&dev, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (void* z : {static_cast<void*>(host.data()), pinned}) {
+      std::string msg;
+      EXPECT_EQ(WriteTile(z, kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+      EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("are not device memory"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("the nearest GM region is the"), std::string::npos) << msg;
+    }
+    EXPECT_EQ(host, std::vector<float>(4 * kTile, 1.0f)) << "nothing was written";
+    const float* p = static_cast<const float*>(pinned);
+    EXPECT_EQ(std::vector<float>(p, p + 4 * kTile), std::vector<float>(4 * kTile, 0.0f));
+    std::string msg;
+    EXPECT_EQ(WriteTile(dev, kTile, false, &msg), ACL_SUCCESS) << msg;
+    EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+  });
+}
+
+// A block freed so long ago that the runtime gave it back to the host (kGmFreedKeepBlocks
+// younger frees followed it) is no longer gm_freed but host memory: still refused in a launch.
+TEST_F(MemoryGuard, MemoryFreedLongAgoIsNotDeviceMemoryInALaunch) {
+  InBothModes([&] {
+    void* old = nullptr;
+    ASSERT_EQ(aclrtMalloc(&old, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtFree(old), ACL_SUCCESS);
+    std::vector<void*> younger(lngrad::aicore::detail::kGmFreedKeepBlocks);
+    for (void*& y : younger) ASSERT_EQ(aclrtMalloc(&y, 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (void* y : younger) ASSERT_EQ(aclrtFree(y), ACL_SUCCESS);
+    lngrad::aicore::detail::FreedGm freed;
+    ASSERT_FALSE(lngrad::aicore::detail::FindFreedGm(old, &freed)) << "still held";
+    std::string msg;
+    EXPECT_EQ(WriteTile(old, 0, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    EXPECT_NE(msg.find("are not device memory"), std::string::npos) << msg;
+  });
 }
 
 }  // namespace

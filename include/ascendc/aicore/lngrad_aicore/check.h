@@ -124,7 +124,8 @@ const Product& CurrentBlockProduct();
 struct BlockContext {
   int64_t block_idx = 0;
   int64_t block_num = 1;
-  bool standalone = false;  // the thread's standalone block (kernel code outside a launch)
+  bool standalone = false;          // the thread's standalone block (kernel code outside a launch)
+  bool device_memory_only = false;  // LaunchOptions::device_memory_only of the launch
   const Product* product = nullptr;
   std::byte* ub = nullptr;         // host address of UB byte 0 (32-byte aligned)
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)

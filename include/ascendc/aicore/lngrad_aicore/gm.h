@@ -19,9 +19,12 @@ constexpr uint64_t GmAllocSpan(uint64_t size) { return (size + 511) / 512 * 512 
 
 // A GM block freed earlier (GmFree, so aclrtFree, or GmPoolFree) whose memory the runtime still
 // holds: freed GmAlloc blocks are kept (not returned to the host's allocator) until
-// kGmFreedKeepBytes of younger freed blocks follow them, free pooled blocks while the pool keeps
-// them. While held, an access to it is certainly one after the free (gm_freed).
+// kGmFreedKeepBytes of younger freed blocks, or kGmFreedKeepBlocks of them, follow them; free
+// pooled blocks while the pool keeps them. While held, an access to it is certainly one after
+// the free (gm_freed); afterwards it is host memory again, which a <<<>>> launch refuses as not
+// device memory (LaunchOptions::device_memory_only).
 inline constexpr uint64_t kGmFreedKeepBytes = uint64_t{64} << 20;
+inline constexpr uint64_t kGmFreedKeepBlocks = 4096;
 struct FreedGm {
   uintptr_t base = 0;
   uint64_t requested = 0;      // the size the block was allocated with

@@ -37,6 +37,13 @@ struct LaunchOptions {
   // The kernel was compiled with the compiler's automatic S/V/MTE synchronisation
   // (--cce-auto-sync=on, the default; lngrad-asc --cce-auto-sync=off clears it).
   bool cce_auto_sync = true;
+  // Every GM access must fall in a live GM region (GmAlloc, so aclrtMalloc; pooled; registered):
+  // one that starts in plain host memory (an aclrtMallocHost block, a stack array, a block freed
+  // so long ago that the host has it again) is refused with checks::kGmBounds in both modes, as
+  // the device's AI core raises an exception on an address that is not device memory. Set by
+  // the ACL <<<>>> launcher, whose kernels see only device memory; off for Launch and
+  // ICPU_RUN_KF, whose callers may pass host memory as GM.
+  bool device_memory_only = false;
 };
 
 // One failed block of a launch.
