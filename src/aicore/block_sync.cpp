@@ -193,13 +193,6 @@ void TaskSync(const char* api, SrcLoc) { RequireBlockContext(api); }
 namespace {
 constexpr uint32_t kUserMutexIds = 28, kMutexIds = 32;
 const char kMutexQueue = 0;  // the sanitizer's queue key of the mutex flags
-constexpr pipe_t kModelled[] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
-int PipeSlot(pipe_t p) {
-  for (int i = 0; i < 4; ++i) {
-    if (kModelled[i] == p) return i;
-  }
-  return -1;
-}
 }  // namespace
 
 uint8_t AllocMutexId(SrcLoc loc) {
@@ -239,7 +232,8 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
     RaiseKernelCheck(checks::kBlockSync, At(api, loc) + ": MutexID " + std::to_string(id) +
                                              " is out of range; the IDs are 0-31");
   }
-  const int slot = PipeSlot(pipe);
+  namespace ds = AscendC::detail_sync;
+  const int slot = ds::ModelledPipeIndex(pipe);
   if (slot < 0) return;  // the cube pipes are not modelled
   // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
   if (lock) {
@@ -247,7 +241,7 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
     return;
   }
   for (int q = 0; q < 4; ++q) {
-    const AscendC::HardEvent e = AscendC::detail_sync::EventBetween(pipe, kModelled[q]);
+    const AscendC::HardEvent e = ds::EventBetween(pipe, ds::kModelledPipes[q]);
     if (q != slot && e != AscendC::HardEvent::MAX) {
       san::QueueSignal(&kMutexQueue, id * 4 + q, false, e);
     }

@@ -14,11 +14,11 @@
 namespace lngrad::aicore::san {
 
 bool EventPipes(AscendC::HardEvent e, Pipe* src, Pipe* dst) {
-  static constexpr pipe_t kPipeOf[kPipeCount] = {PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3};
+  namespace ds = AscendC::detail_sync;
   if (e == AscendC::HardEvent::MAX) return false;
   for (int s = 0; s < kPipeCount; ++s) {
     for (int d = 0; d < kPipeCount; ++d) {
-      if (AscendC::detail_sync::EventBetween(kPipeOf[s], kPipeOf[d]) == e) {
+      if (ds::EventBetween(ds::kModelledPipes[s], ds::kModelledPipes[d]) == e) {
         *src = static_cast<Pipe>(s);
         *dst = static_cast<Pipe>(d);
         return true;

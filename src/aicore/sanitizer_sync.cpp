@@ -11,26 +11,41 @@
 
 namespace lngrad::aicore::san {
 
+namespace {
+// The block, pipes and flag of a SetFlag/WaitFlag; no flag where the sanitizer is off, the ID is
+// invalid (CheckId reports it) or the event is not between modelled pipes.
+struct FlagAt {
+  BlockState* s = nullptr;
+  BlockState::Flag* f = nullptr;
+  Pipe src{}, dst{};
+};
+FlagAt FindFlag(const char* api, AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
+  FlagAt at;
+  at.s = Active();
+  if (at.s == nullptr || !at.s->CheckId(api, evt, id, loc) || !EventPipes(evt, &at.src, &at.dst)) {
+    return {};
+  }
+  at.f = &at.s->flags[{static_cast<int>(evt), id}];
+  return at;
+}
+}  // namespace
+
 void SetFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
-  BlockState* s = Active();
-  if (s == nullptr) return;
-  Pipe src, dst;
-  if (!s->CheckId("SetFlag", evt, id, loc) || !EventPipes(evt, &src, &dst)) return;
-  BlockState::Flag& f = s->flags[{static_cast<int>(evt), id}];
+  const FlagAt at = FindFlag("SetFlag", evt, id, loc);
   // The flag is one bit: a second SetFlag before the WaitFlag changes nothing (the waiter may go
   // as soon as the first one fires).
-  if (f.set) return;
-  f.set = true;
-  f.snapshot = s->Snapshot(src);
-  f.loc = loc;
+  if (at.f == nullptr || at.f->set) return;
+  at.f->set = true;
+  at.f->snapshot = at.s->Snapshot(at.src);
+  at.f->loc = loc;
 }
 
 void WaitFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
-  BlockState* s = Active();
-  if (s == nullptr) return;
-  Pipe src, dst;
-  if (!s->CheckId("WaitFlag", evt, id, loc) || !EventPipes(evt, &src, &dst)) return;
-  BlockState::Flag& f = s->flags[{static_cast<int>(evt), id}];
+  const FlagAt at = FindFlag("WaitFlag", evt, id, loc);
+  if (at.f == nullptr) return;
+  BlockState* s = at.s;
+  BlockState::Flag& f = *at.f;
+  const Pipe dst = at.dst;
   if (!f.set) {
     if ((s->tools & kSynccheck) != 0) {
       s->Report(kSynccheck, 11, s->Intern("WaitFlag", loc, dst), 0,
@@ -55,30 +70,16 @@ void Barrier(pipe_t pipe, SrcLoc) {
     own = std::max(own, s->epoch[PipeIndex(p)]);
     ++s->epoch[PipeIndex(p)];
   };
-  switch (pipe) {
-    case PIPE_ALL: {
-      std::array<uint32_t, kPipeCount> all = s->epoch;
-      for (auto& row : s->known) {
-        for (int q = 0; q < kPipeCount; ++q) row[q] = std::max(row[q], all[q]);
-      }
-      for (auto& e : s->epoch) ++e;
-      break;
+  if (pipe == PIPE_ALL) {
+    std::array<uint32_t, kPipeCount> all = s->epoch;
+    for (auto& row : s->known) {
+      for (int q = 0; q < kPipeCount; ++q) row[q] = std::max(row[q], all[q]);
     }
-    case PIPE_S:
-      complete(Pipe::kS);
-      break;
-    case PIPE_V:
-      complete(Pipe::kV);
-      break;
-    case PIPE_MTE2:
-      complete(Pipe::kMte2);
-      break;
-    case PIPE_MTE3:
-      complete(Pipe::kMte3);
-      break;
-    default:
-      break;
+    for (auto& e : s->epoch) ++e;
+    return;
   }
+  const int p = AscendC::detail_sync::ModelledPipeIndex(pipe);
+  if (p >= 0) complete(static_cast<Pipe>(p));
 }
 
 void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {

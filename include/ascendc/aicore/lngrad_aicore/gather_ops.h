@@ -36,19 +36,9 @@
 
 namespace AscendC {
 
-struct GatherRepeatParams {
-  GatherRepeatParams() {}
-  GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
-      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
-  uint32_t blockNumber = DEFAULT_BLK_NUM;
-  uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
-  uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
-  uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
-  bool repeatStrideMode = false;
-  bool strideSizeMode = false;
+// The fields and constructor: DstStrideParams (mask.h).
+struct GatherRepeatParams : lngrad::aicore::detail::DstStrideParams<uint8_t, uint16_t, uint8_t> {
+  using DstStrideParams::DstStrideParams;
 };
 
 // Reserved by the vendor ("预留参数"); lngrad reads neither version.

@@ -39,19 +39,16 @@ inline constexpr const char* kVectorStride = "vector_stride";  // a forbidden bl
 inline constexpr const char* kVectorMask = "vector_mask";      // a mask outside its range
 }  // namespace lngrad::aicore::checks
 
-namespace AscendC {
-
-inline constexpr uint64_t MASK_PLACEHOLDER = 0;
-inline constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
-
-enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
-
-// Strides of a two-source instruction, in 32-byte blocks. blockNumber, repeatStrideMode and
-// strideSizeMode are the vendor's fields; the instructions modelled here do not read them.
-struct BinaryRepeatParams {
-  BinaryRepeatParams() {}
-  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn,
-                     const uint8_t src1BlkStrideIn, const uint8_t dstRepStrideIn,
+namespace lngrad::aicore::detail {
+// The fields of the two-source repeat parameters (BinaryRepeatParams, GatherRepeatParams,
+// BrcbRepeatParams), strides in 32-byte blocks; the three differ in the widths of dstBlkStride
+// (DstBlk) and dstRepStride (DstRep). blockNumber, repeatStrideMode and strideSizeMode are the
+// vendor's fields; the instructions modelled here do not read them.
+template <typename DstBlk, typename DstRep>
+struct BinaryStrideFields {
+  BinaryStrideFields() = default;
+  BinaryStrideFields(const DstBlk dstBlkStrideIn, const uint8_t src0BlkStrideIn,
+                     const uint8_t src1BlkStrideIn, const DstRep dstRepStrideIn,
                      const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
       : dstBlkStride(dstBlkStrideIn),
         src0BlkStride(src0BlkStrideIn),
@@ -60,15 +57,38 @@ struct BinaryRepeatParams {
         src0RepStride(src0RepStrideIn),
         src1RepStride(src1RepStrideIn) {}
 
-  uint32_t blockNumber = DEFAULT_BLK_NUM;
-  uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
-  uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
-  uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+  uint32_t blockNumber = AscendC::DEFAULT_BLK_NUM;
+  DstBlk dstBlkStride = AscendC::DEFAULT_BLK_STRIDE;
+  uint8_t src0BlkStride = AscendC::DEFAULT_BLK_STRIDE;
+  uint8_t src1BlkStride = AscendC::DEFAULT_BLK_STRIDE;
+  DstRep dstRepStride = AscendC::DEFAULT_REPEAT_STRIDE;
+  uint8_t src0RepStride = AscendC::DEFAULT_REPEAT_STRIDE;
+  uint8_t src1RepStride = AscendC::DEFAULT_REPEAT_STRIDE;
   bool repeatStrideMode = false;
   bool strideSizeMode = false;
+};
+// GatherRepeatParams and BrcbRepeatParams: the same fields, constructed from the destination's
+// strides alone (Arg: the constructor's parameter type).
+template <typename DstBlk, typename DstRep, typename Arg>
+struct DstStrideParams : BinaryStrideFields<DstBlk, DstRep> {
+  DstStrideParams() = default;
+  DstStrideParams(const Arg dstBlkStrideIn, const Arg dstRepStrideIn) {
+    this->dstBlkStride = dstBlkStrideIn;
+    this->dstRepStride = dstRepStrideIn;
+  }
+};
+}  // namespace lngrad::aicore::detail
+
+namespace AscendC {
+
+inline constexpr uint64_t MASK_PLACEHOLDER = 0;
+inline constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
+
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+
+// Strides of a two-source instruction, in 32-byte blocks (the fields: BinaryStrideFields).
+struct BinaryRepeatParams : lngrad::aicore::detail::BinaryStrideFields<uint8_t, uint8_t> {
+  using BinaryStrideFields::BinaryStrideFields;
 };
 
 // Strides of a one-source instruction (and of the scalar forms), in 32-byte blocks. halfBlock

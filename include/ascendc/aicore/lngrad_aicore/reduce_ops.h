@@ -33,19 +33,9 @@
 
 namespace AscendC {
 
-struct BrcbRepeatParams {
-  BrcbRepeatParams() = default;
-  BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
-      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
-  uint32_t blockNumber = DEFAULT_BLK_NUM;
-  uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
-  uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
-  uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
-  uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
-  bool repeatStrideMode = false;
-  bool strideSizeMode = false;
+// The fields and constructor: DstStrideParams (mask.h).
+struct BrcbRepeatParams : lngrad::aicore::detail::DstStrideParams<uint16_t, uint16_t, uint16_t> {
+  using DstStrideParams::DstStrideParams;
 };
 
 }  // namespace AscendC
@@ -500,29 +490,24 @@ void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M&
                           dstRepStride, srcBlkStride, srcRepStride, order, loc);
 }
 
-template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M>
-void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M& mask,
-                     const int32_t repeatTime, const int32_t dstRepStride,
-                     const int32_t srcBlkStride, const int32_t srcRepStride,
-                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, U>, "ReduceDataBlock: lngrad emulates T == U only");
-  static_assert(reduceType != ReduceType::NONE, "ReduceDataBlock: reduceType must be SUM/MAX/MIN");
-  lngrad_rep::BlockReduce(kReduceKind<reduceType>, "ReduceDataBlock", dst, src,
-                          lngrad_rep::Plan<T, isSetMask>("ReduceDataBlock", mask, repeatTime),
-                          dstRepStride, srcBlkStride, srcRepStride, loc);
-}
-
-template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M>
-void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M& mask,
-                    const int32_t repeatTime, const int32_t dstRepStride,
-                    const int32_t srcBlkStride, const int32_t srcRepStride,
-                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(std::is_same_v<T, U>, "ReducePairElem: lngrad emulates T == U only");
-  static_assert(reduceType == ReduceType::SUM, "ReducePairElem: reduceType must be SUM");
-  lngrad_rep::PairReduce("ReducePairElem", dst, src,
-                         lngrad_rep::Plan<T, isSetMask>("ReducePairElem", mask, repeatTime),
-                         dstRepStride, srcBlkStride, srcRepStride, loc);
-}
+// ReduceDataBlock and ReducePairElem: BlockReduceSum/Max/Min and PairReduceSum with mask first.
+#define LNGRAD_REDUCE_2025(NAME, KINDS, KINDS_TEXT, CALL)                                         \
+  template <ReduceType reduceType, typename T, typename U = T, bool isSetMask = true, typename M> \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src, const M& mask,                  \
+            const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,     \
+            const int32_t srcRepStride,                                                           \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    static_assert(std::is_same_v<T, U>, #NAME ": lngrad emulates T == U only");                   \
+    static_assert(KINDS, #NAME ": reduceType must be " KINDS_TEXT);                               \
+    CALL(#NAME, dst, src, lngrad_rep::Plan<T, isSetMask>(#NAME, mask, repeatTime), dstRepStride,  \
+         srcBlkStride, srcRepStride, loc);                                                        \
+  }
+#define LNGRAD_BLOCK_KIND(...) lngrad_rep::BlockReduce(kReduceKind<reduceType>, __VA_ARGS__)
+LNGRAD_REDUCE_2025(ReduceDataBlock, reduceType != ReduceType::NONE, "SUM/MAX/MIN",
+                   LNGRAD_BLOCK_KIND)
+LNGRAD_REDUCE_2025(ReducePairElem, reduceType == ReduceType::SUM, "SUM", lngrad_rep::PairReduce)
+#undef LNGRAD_BLOCK_KIND
+#undef LNGRAD_REDUCE_2025
 
 // ---- ReduceSum / ReduceMax / ReduceMin: level 0 (mask, repeatTime, srcRepStride) and
 // level 2 (count). dst[0] = the value; with calIndex, dst[1] = the index of its first
@@ -600,6 +585,17 @@ T GetReduceRepeatSumSpr() {
   return v;
 }
 
+namespace lngrad_rep_detail {
+// The register as the A2/A3 forms read it (GetReduceRepeatMaxMinSpr, GetReduceMaxMinCount).
+template <typename T>
+lngrad_rep::MaxMinSpr ReadA2A3MaxMin(const char* api, lngrad::aicore::SrcLoc loc) {
+  static_assert(lngrad_rep::kIsReduceType<T>,
+                "GetReduceRepeatMaxMinSpr, GetReduceMaxMinCount: T must be half or float");
+  return lngrad_rep::ReadMaxMinRegister(api, lngrad::aicore::detail::ArchBit::k2201, "Atlas A2/A3",
+                                        loc);
+}
+}  // namespace lngrad_rep_detail
+
 // The extreme of the last ReduceRepeat<MAX/MIN> / WholeReduceMax/Min / ReduceMax/Min of this
 // block, and its index as the bits of a T (reinterpret as uint16_t/uint32_t to read it), as the
 // vendor's A2/A3 implementation returns them; the one-argument form is the Atlas inference
@@ -609,9 +605,8 @@ T GetReduceRepeatSumSpr() {
 template <typename T>
 void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex,
                               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceRepeatMaxMinSpr: T must be half or float");
-  const lngrad_rep::MaxMinSpr spr = lngrad_rep::ReadMaxMinRegister(
-      "GetReduceRepeatMaxMinSpr", lngrad::aicore::detail::ArchBit::k2201, "Atlas A2/A3", loc);
+  const lngrad_rep::MaxMinSpr spr =
+      lngrad_rep_detail::ReadA2A3MaxMin<T>("GetReduceRepeatMaxMinSpr", loc);
   std::memcpy(&maxMinValue, &spr.value_bits, sizeof(T));
   maxMinIndex = lngrad_rep::IndexAsT<T>(spr.index);
 }
@@ -628,9 +623,8 @@ void GetReduceRepeatMaxMinSpr(T& maxMinValue,
 template <typename T>
 void GetReduceMaxMinCount(uint32_t& maxMinValue, uint32_t& maxMinIndex,
                           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(lngrad_rep::kIsReduceType<T>, "GetReduceMaxMinCount: T must be half or float");
-  const lngrad_rep::MaxMinSpr spr = lngrad_rep::ReadMaxMinRegister(
-      "GetReduceMaxMinCount", lngrad::aicore::detail::ArchBit::k2201, "Atlas A2/A3", loc);
+  const lngrad_rep::MaxMinSpr spr =
+      lngrad_rep_detail::ReadA2A3MaxMin<T>("GetReduceMaxMinCount", loc);
   maxMinValue = static_cast<uint32_t>(spr.value_bits);
   maxMinIndex = spr.index;
 }

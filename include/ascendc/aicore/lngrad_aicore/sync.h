@@ -129,6 +129,16 @@ constexpr HardEvent EventBetween(pipe_t src, pipe_t dst) {
   }
   return HardEvent::MAX;
 }
+// The vector core's pipes that lngrad models, in the order of the sanitizer's Pipe (kS, kV,
+// kMte2, kMte3), and a pipe's index there (-1: not modelled, such as the cube's or PIPE_ALL).
+inline constexpr pipe_t kModelledPipes[lngrad::aicore::kPipeCount] = {PIPE_S, PIPE_V, PIPE_MTE2,
+                                                                      PIPE_MTE3};
+constexpr int ModelledPipeIndex(pipe_t p) {
+  for (int i = 0; i < lngrad::aicore::kPipeCount; ++i) {
+    if (kModelledPipes[i] == p) return i;
+  }
+  return -1;
+}
 }  // namespace detail_sync
 
 // SetFlag/WaitFlag between two pipes named by pipe_t (TQueSync<PIPE_S, PIPE_MTE3> sync;

@@ -274,23 +274,14 @@ HWY_INLINE VF Fold(DF d, const Load& load, size_t first) {
   }
 }
 
-template <class Load>
+// Fold<k> for a run-time k: the powers of two from K up to 32, anything else 64.
+template <size_t K = 1, class Load>
 HWY_INLINE VF FoldAny(DF d, size_t k, const Load& load) {
-  switch (k) {
-    case 1:
-      return Fold<1>(d, load, 0);
-    case 2:
-      return Fold<2>(d, load, 0);
-    case 4:
-      return Fold<4>(d, load, 0);
-    case 8:
-      return Fold<8>(d, load, 0);
-    case 16:
-      return Fold<16>(d, load, 0);
-    case 32:
-      return Fold<32>(d, load, 0);
-    default:
-      return Fold<64>(d, load, 0);
+  if constexpr (K == 64) {
+    return Fold<64>(d, load, 0);
+  } else {
+    if (k == K) return Fold<K>(d, load, 0);
+    return FoldAny<K * 2>(d, k, load);
   }
 }
 
