@@ -125,6 +125,13 @@ inline AscendC::LocalTensor<uint8_t> PopStackBufferFor(const char* api) {
   return stackBuffer;
 }
 
+// PopStackBufferFor for an API whose register path (arch 3510) uses no scratch and does not pop
+// the stack: there an empty tensor.
+inline AscendC::LocalTensor<uint8_t> PopStackBufferUnlessRegBase(const char* api) {
+  if (IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) return {};
+  return PopStackBufferFor(api);
+}
+
 // `message` is a string or a callable returning one; a callable is only called on failure, so
 // checked mode builds no strings for checks that pass.
 template <class Message>

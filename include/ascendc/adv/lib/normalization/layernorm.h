@@ -125,11 +125,8 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                                  const std::type_identity_t<T> epsilon, LayerNormTiling& tiling,
                                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  LocalTensor<uint8_t> sharedTmpBuffer;
-  // The 3510 implementation uses no scratch and does not pop the stack.
-  if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
-    sharedTmpBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNorm");
-  }
+  const LocalTensor<uint8_t> sharedTmpBuffer =
+      lngrad::adv::detail::PopStackBufferUnlessRegBase("LayerNorm");
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
                               sharedTmpBuffer, epsilon, tiling, loc);
 }
