@@ -172,6 +172,16 @@ inline std::vector<Half> ToHalf(const std::vector<float>& v) {
   return h;
 }
 
+// v as an operand of type T: float as it is, Half rounded to nearest (ToHalf).
+template <typename T>
+std::vector<T> AsType(const std::vector<float>& v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    return ToHalf(v);
+  }
+}
+
 // Row means and biased variances of x (as the sample's gen_data.py: float32 inputs, computed in
 // float64 and rounded once).
 inline void RowStats(const std::vector<float>& x, size_t rows, size_t h, std::vector<float>* mean,
@@ -213,14 +223,9 @@ struct NormCase {
   std::vector<float> scratch;
   NormCase(uint32_t b_, uint32_t s_, uint32_t h_, uint32_t seed, size_t scratch_floats)
       : b(b_), s(s_), h(h_) {
-    const auto xf = Uniform(size_t{b} * s * h, -100.0f, 100.0f, seed);
-    const auto gf = Uniform(h, -2.0f, 2.0f, seed + 1);
-    const auto bf = Uniform(h, -2.0f, 2.0f, seed + 2);
-    if constexpr (std::is_same_v<T, float>) {
-      x = xf, gamma = gf, beta = bf;
-    } else {
-      x = ToHalf(xf), gamma = ToHalf(gf), beta = ToHalf(bf);
-    }
+    x = AsType<T>(Uniform(size_t{b} * s * h, -100.0f, 100.0f, seed));
+    gamma = AsType<T>(Uniform(h, -2.0f, 2.0f, seed + 1));
+    beta = AsType<T>(Uniform(h, -2.0f, 2.0f, seed + 2));
     out.assign(x.size(), T{});
     mean.assign(size_t{b} * s, T{});
     var.assign(size_t{b} * s, T{});

@@ -35,22 +35,15 @@ struct GradCase {
     const auto gf = testing::Uniform(h, -100.0f, 100.0f, seed + 2);
     std::vector<float> mf, vf;
     testing::RowStats(xf, rows, h, &mf, &vf);
-    Assign(xf, &x);
-    Assign(dyf, &dy);
-    Assign(gf, &gamma);
-    Assign(mf, &mean);
-    Assign(vf, &var);
+    x = testing::AsType<T>(xf);
+    dy = testing::AsType<T>(dyf);
+    gamma = testing::AsType<T>(gf);
+    mean = testing::AsType<T>(mf);
+    var = testing::AsType<T>(vf);
     pd_x.assign(rows * h, T{});
     res.assign(rows * h, T{});
     scratch.assign(scratch_floats, 0.0f);
     for (size_t i = 0; i < scratch.size(); ++i) scratch[i] = static_cast<float>(i % 97) - 48.5f;
-  }
-  static void Assign(const std::vector<float>& f, std::vector<T>* out) {
-    if constexpr (std::is_same_v<T, float>) {
-      *out = f;
-    } else {
-      *out = testing::ToHalf(f);
-    }
   }
   LayerNormGradOperands<T> Operands() {
     using testing::Whole, testing::WholeIn;

@@ -7,10 +7,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <type_traits>
 #include <vector>
 
+#include "adv_test_util.h"
 #include "lngrad_adv/normalization.h"
 #include "replay_normalize.h"
 
@@ -63,13 +63,10 @@ auto ReplayType(const T* p) {
   }
 }
 
+// n values uniform in [lo, hi) as T (adv_test_util.h's Uniform, rounded to T).
 template <typename T>
 std::vector<T> Random(size_t n, float lo, float hi, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<T> v(n);
-  for (auto& e : v) e = FromFloat<T>(d(gen));
-  return v;
+  return testing::AsType<T>(testing::Uniform(n, lo, hi, seed));
 }
 
 // The first index where the two vectors' bits differ, or -1.
@@ -185,10 +182,10 @@ struct ArProblem {
 template <typename T, typename U>
 void ExpectNormalizeMatchesReplay(Algorithm algo, Shape s, uint64_t floats, bool ng, bool nb,
                                   Impl impl = Impl::kAuto) {
-  SCOPED_TRACE(testing::Message() << "A " << s.a << " R " << s.r << " floats " << floats
-                                  << " half x " << kHalf<T> << " half gamma "
-                                  << kHalf<U> << " noGamma " << ng << " noBeta " << nb << " algo "
-                                  << static_cast<int>(algo));
+  SCOPED_TRACE(::testing::Message()
+               << "A " << s.a << " R " << s.r << " floats " << floats << " half x "
+               << kHalf<T> << " half gamma " << kHalf<U> << " noGamma " << ng << " noBeta " << nb
+               << " algo " << static_cast<int>(algo));
   ArProblem<T, U> dev(s, floats, 7 + s.a * 31 + s.r, ng, nb);
   ArProblem<T, U> ref = dev;
   NormalizeFootprint f;
@@ -352,9 +349,9 @@ TEST(Normalize, FootprintRejectsWhatTheDeviceCannotRun) {
 template <typename T, typename U>
 void ExpectLayerNormMatchesReplay(Algorithm algo, Shape s, uint32_t floats, bool ng, bool nb,
                                   int calls = 1) {
-  SCOPED_TRACE(testing::Message() << "A " << s.a << " R " << s.r << " floats " << floats
-                                  << " half x " << kHalf<T> << " half gamma "
-                                  << kHalf<U> << " algo " << static_cast<int>(algo));
+  SCOPED_TRACE(::testing::Message()
+               << "A " << s.a << " R " << s.r << " floats " << floats << " half x "
+               << kHalf<T> << " half gamma " << kHalf<U> << " algo " << static_cast<int>(algo));
   const uint32_t rpad = Pad<T>(s.r);
   LayerNormSeparateTiling t =
       algo == Algorithm::kVector ? VectorTiling(s.a, s.r, rpad, floats) : RegTiling(s.r);

@@ -31,13 +31,7 @@ const BetaShape kShapes[] = {
 BetaCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   const auto& [soc, half, reuse, index] = p;
   const BetaShape& s = kShapes[index];
-  BetaCase c;
-  c.soc = soc;
-  c.half = half;
-  c.reuse = reuse;
-  c.proto = proto;
-  c.rows = s.rows;
-  c.h = half ? s.h_half : s.h_float;
+  BetaCase c = NewCase<BetaCase>(soc, half, reuse, s.rows, half ? s.h_half : s.h_float, proto);
   const uint64_t seed = 500 + static_cast<uint64_t>(index) * 7 + (half ? 1 : 0);
   c.dy = MakeTensor(half, Uniform(size_t{c.rows} * c.h, -4, 4, seed));
   c.res_for_gamma = MakeTensor(half, Uniform(size_t{c.rows} * c.h, -2, 2, seed + 1));
@@ -45,23 +39,23 @@ BetaCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   return c;
 }
 
-// A half case of `rows` x `h` on `soc` with the given dy and res_for_gamma values (the tiling is
-// the caller's choice).
+// A half case of `rows` x `h` on `soc` with the given dy and res_for_gamma values and the tiling
+// of `kind`.
 BetaCase HalfCase(const std::string& soc, uint32_t rows, uint32_t h, const std::vector<double>& dy,
-                  const std::vector<double>& res) {
-  BetaCase c;
-  c.soc = soc;
-  c.half = true;
-  c.rows = rows;
-  c.h = h;
+                  const std::vector<double>& res, TmpKind kind) {
+  BetaCase c = NewCase<BetaCase>(soc, true, false, rows, h);
   c.dy = MakeTensor(true, dy);
   c.res_for_gamma = MakeTensor(true, res);
+  SetBetaTiling(c, kind);
   return c;
 }
 
-void ExpectSame(const char* what, const Tensor& got, const Tensor& want) {
-  const int64_t i = FirstDifference(got, want);
-  EXPECT_EQ(i, -1) << what << " differs first at element " << i;
+// The outputs and the inputs after the call (the replay's, and inputDy unchanged).
+void ExpectSameAsReplay(const BetaCase& c, const BetaResult& got, const BetaResult& want) {
+  ExpectSame("outputPdGamma", got.pd_gamma, want.pd_gamma);
+  ExpectSame("outputPdBeta", got.pd_beta, want.pd_beta);
+  ExpectSame("resForGamma after", got.res_for_gamma, want.res_for_gamma);
+  ExpectSame("inputDy after", got.dy, c.dy);
 }
 
 class BetaBitwiseTest : public ::testing::TestWithParam<Param> {};
@@ -72,14 +66,8 @@ TEST_P(BetaBitwiseTest, OutputsInputsAndScratchEqualTheReplay) {
   const lngrad::Status st = RunBeta(c, &got);
   ASSERT_TRUE(st.ok()) << st.ToString();
   const BetaResult want = ReplayBeta(c);
-  ExpectSame("outputPdGamma", got.pd_gamma, want.pd_gamma);
-  ExpectSame("outputPdBeta", got.pd_beta, want.pd_beta);
-  ExpectSame("resForGamma after", got.res_for_gamma, want.res_for_gamma);
-  ExpectSame("inputDy after", got.dy, c.dy);
-  ASSERT_EQ(got.scratch.size(), want.scratch.size());
-  for (size_t i = 0; i < got.scratch.size(); ++i) {
-    ASSERT_EQ(FloatBits(got.scratch[i]), FloatBits(want.scratch[i])) << "scratch float " << i;
-  }
+  ExpectSameAsReplay(c, got, want);
+  ExpectSameScratch(got.scratch, want.scratch);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllProducts, BetaBitwiseTest, AllParams(kShapes), ParamNames(kShapes));
@@ -165,11 +153,7 @@ TEST(BetaReuseSourceTest, ChunkedExampleLeavesOnlyTheBaseOverwritten) {
   for (const Example& e : {Example{128, 32, 32, 0}, Example{192, 48, 21, 16}}) {
     for (const char* soc : {kA2, kInfer}) {
       SCOPED_TRACE(std::string(soc) + " stackBufferSize " + std::to_string(e.stack_bytes));
-      BetaCase c;
-      c.soc = soc;
-      c.reuse = true;
-      c.rows = 64;
-      c.h = 16;
+      BetaCase c = NewCase<BetaCase>(soc, false, true, 64, 16);
       c.dy = MakeTensor(false, Uniform(1024, -4, 4, 77));
       c.res_for_gamma = MakeTensor(false, Uniform(1024, -2, 2, 78));
       {
@@ -199,11 +183,7 @@ TEST(BetaReuseSourceTest, ChunkedExampleLeavesOnlyTheBaseOverwritten) {
       }
       // The replay (re-derived from the kernel source) agrees, outputs and scratch included;
       // the outputs are those of the run without reuse.
-      const BetaResult want = ReplayBeta(c);
-      ExpectSame("outputPdGamma", got.pd_gamma, want.pd_gamma);
-      ExpectSame("outputPdBeta", got.pd_beta, want.pd_beta);
-      ExpectSame("resForGamma after", got.res_for_gamma, want.res_for_gamma);
-      ExpectSame("inputDy after", got.dy, c.dy);
+      ExpectSameAsReplay(c, got, ReplayBeta(c));
       BetaCase plain = c;
       plain.reuse = false;
       BetaResult no_reuse;
@@ -232,8 +212,7 @@ TEST(BetaSaturationTest, Arch3510HalfStoresNanAsZeroAndInfAsMax) {
   dy[3 * h + 6] = 60000.0;  //   then 120002: beyond the range -> 65504
   for (const std::string& soc : kProducts) {
     SCOPED_TRACE(soc);
-    BetaCase c = HalfCase(soc, rows, h, dy, res);
-    SetBetaTiling(c, TmpKind::kMax);
+    const BetaCase c = HalfCase(soc, rows, h, dy, res, TmpKind::kMax);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
     const BetaResult want = ReplayBeta(c);
@@ -331,8 +310,7 @@ TEST(BetaDocExampleTest, HalfIntegerSumsExact) {
     ASSERT_EQ(lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(g))), g);
   for (const std::string& soc : kProducts) {
     SCOPED_TRACE(soc);
-    BetaCase c = HalfCase(soc, rows, h, v, v);
-    SetBetaTiling(c, TmpKind::kRows);
+    const BetaCase c = HalfCase(soc, rows, h, v, v, TmpKind::kRows);
     BetaResult got;
     ASSERT_TRUE(RunBeta(c, &got).ok());
     EXPECT_EQ(Values(got.pd_gamma), want_gamma);

@@ -24,16 +24,19 @@ inline const char* const kInfer = "Ascend310P1";     // arch 2002
 inline const char* const k950 = "Ascend950PR_9599";  // arch 3510
 inline const std::vector<std::string> kProducts = {kA2, kInfer, k950};
 
+// A GradCase or BetaCase of `rows` x `h` on `soc`; data and tiling unset.
+template <class Case>
+Case NewCase(const std::string& soc, bool half, bool reuse, uint32_t rows, uint32_t h,
+             Proto proto = Proto::kSharedTmpBuffer) {
+  Case c;
+  static_cast<CaseBase&>(c) = CaseBase{soc, half, reuse, proto, rows, h};
+  return c;
+}
+
 // A case on the [1,8,8] documentation examples (data/*_doc_example.txt), float, inputs unset.
 template <class Case>
 Case DocExampleCase(const std::string& soc, bool reuse, Proto proto) {
-  Case c;
-  c.soc = soc;
-  c.reuse = reuse;
-  c.proto = proto;
-  c.rows = 8;
-  c.h = 8;
-  return c;
+  return NewCase<Case>(soc, false, reuse, 8, 8, proto);
 }
 
 // A bitwise case: soc, half, reuse, index into the test's shape table.
@@ -91,6 +94,25 @@ inline uint32_t EpsilonBits(bool half, double eps) {
 inline double EpsilonValue(bool half, double eps) {
   return half ? lngrad::HalfBitsToFloat(lngrad::FloatToHalfBits(static_cast<float>(eps)))
               : static_cast<float>(eps);
+}
+
+// The same bits in both tensors (the first element that differs in the failure).
+inline void ExpectSame(const char* what, const Tensor& got, const Tensor& want) {
+  const int64_t i = FirstDifference(got, want);
+  EXPECT_EQ(i, -1) << what << " differs first at element " << i << ": " << (i >= 0 ? got.At(i) : 0)
+                   << " vs " << (i >= 0 && static_cast<size_t>(i) < want.size() ? want.At(i) : 0);
+}
+
+// The same scratch floats, bit for bit (the first that differs in the failure).
+inline void ExpectSameScratch(const std::vector<float>& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (FloatBits(got[i]) != FloatBits(want[i])) {
+      ADD_FAILURE() << "scratch float " << i << " of " << got.size() << ": " << got[i] << " vs "
+                    << want[i];
+      return;
+    }
+  }
 }
 
 // Inputs of a LayerNormGrad case: dy, x, gamma uniform; mean and biased variance of the stored x

@@ -39,36 +39,13 @@ const ShapeCase kShapes[] = {
 GradCase MakeCase(const Param& p, Proto proto = Proto::kSharedTmpBuffer) {
   const auto& [soc, half, reuse, shape_index] = p;
   const ShapeCase& s = kShapes[shape_index];
-  GradCase c;
-  c.soc = soc;
-  c.half = half;
-  c.reuse = reuse;
-  c.proto = proto;
-  c.rows = half ? s.rows_half : s.rows_float;
-  c.h = half ? s.h_half : s.h_float;
+  GradCase c = NewCase<GradCase>(soc, half, reuse, half ? s.rows_half : s.rows_float,
+                                 half ? s.h_half : s.h_float, proto);
   c.epsilon_bits = EpsilonBits(half, 1e-5);
   // Same data for the same shape, whatever the tmp size.
   FillGradInputs(c, 1000 + uint64_t{c.rows} * 7919 + c.h + (half ? 3 : 0));
   SetGradTiling(c, s.tmp);
   return c;
-}
-
-void ExpectSame(const char* what, const Tensor& got, const Tensor& want) {
-  const int64_t i = FirstDifference(got, want);
-  EXPECT_EQ(i, -1) << what << " differs first at element " << i << ": " << (i >= 0 ? got.At(i) : 0)
-                   << " vs replay "
-                   << (i >= 0 && static_cast<size_t>(i) < want.size() ? want.At(i) : 0);
-}
-
-void ExpectSameScratch(const std::vector<float>& got, const std::vector<float>& want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (FloatBits(got[i]) != FloatBits(want[i])) {
-      ADD_FAILURE() << "scratch float " << i << " of " << got.size() << ": " << got[i]
-                    << " vs replay " << want[i];
-      return;
-    }
-  }
 }
 
 // The outputs, the inputs the device overwrites and the scratch, against the replay.

@@ -40,12 +40,17 @@ std::vector<double> Values(const Tensor& t);
 // Index of the first differing element, or -1.
 int64_t FirstDifference(const Tensor& a, const Tensor& b);
 
-struct GradCase {
-  std::string soc;  // simulated product
+// What every case names: the simulated product, T, isReuseSource, the prototype and the shape
+// [1, rows, h].
+struct CaseBase {
+  std::string soc;
   bool half = false;
   bool reuse = false;
   Proto proto = Proto::kSharedTmpBuffer;
   uint32_t rows = 0, h = 0;
+};
+
+struct GradCase : CaseBase {
   AscendC::tiling::LayerNormGradTiling tiling;
   uint32_t tmp_buffer_bytes = 0;  // kSharedTmpBuffer: the TBuf's size
   uint32_t scratch_bytes = 0;     // scratch bytes compared (a multiple of 32; <= the TBuf)
@@ -65,12 +70,7 @@ lngrad::Status RunGrad(const GradCase& c, GradResult* out);
 // The replay on copies of the same inputs (arch 3510 algorithm for arch 3510 products).
 GradResult ReplayGrad(const GradCase& c);
 
-struct BetaCase {
-  std::string soc;
-  bool half = false;
-  bool reuse = false;
-  Proto proto = Proto::kSharedTmpBuffer;
-  uint32_t rows = 0, h = 0;
+struct BetaCase : CaseBase {
   AscendC::tiling::LayerNormGradBetaTiling tiling;
   uint32_t tmp_buffer_bytes = 0;
   uint32_t scratch_bytes = 0;

@@ -91,11 +91,7 @@ TEST_P(GradOracleTest, WithinTheDocumentedBounds) {
   for (const OracleShape& s : shapes) {
     for (bool cancel : {false, true}) {
       SCOPED_TRACE(std::string(s.name) + (cancel ? " cancelling" : ""));
-      GradCase c;
-      c.soc = soc;
-      c.half = half;
-      c.rows = s.rows;
-      c.h = s.h;
+      GradCase c = NewCase<GradCase>(soc, half, false, s.rows, s.h);
       if (half && s.h == 320) c.h = 96;  // 9 half buffers of 16 rows of 320 do not fit 192 KiB
       c.epsilon_bits = EpsilonBits(half, 1e-5);
       FillGradInputs(c, 77 + s.h);
@@ -132,11 +128,7 @@ TEST_P(BetaOracleTest, WithinTheSumBound) {
   const auto& [soc, half] = GetParam();
   for (TmpKind kind : {TmpKind::kMin, TmpKind::kRows, TmpKind::kMax}) {
     SCOPED_TRACE(TmpKindName(kind));
-    BetaCase c;
-    c.soc = soc;
-    c.half = half;
-    c.rows = 50;
-    c.h = 64;
+    BetaCase c = NewCase<BetaCase>(soc, half, false, 50, 64);
     c.dy = MakeTensor(half, Uniform(size_t{c.rows} * c.h, -3, 3, 31));
     c.res_for_gamma = MakeTensor(half, Uniform(size_t{c.rows} * c.h, -2, 2, 32));
     SetBetaTiling(c, kind);

@@ -70,19 +70,7 @@ void ReduceRows(float* dst, const float* src, uint32_t calSize, uint32_t h) {
   }
 }
 
-// ---- conversions between T and float ----
-float ToFloat(float v) { return v; }
-float ToFloat(Half v) { return HalfToFloat(v); }
-template <class T>
-T FromFloat(float v);
-template <>
-float FromFloat<float>(float v) {
-  return v;
-}
-template <>
-Half FromFloat<Half>(float v) {
-  return FloatToHalf(v);
-}
+// ---- conversions between T and float (ToFloat, FromFloat: replay.h) ----
 template <class T>
 void CastIn(float* d, const T* s, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) d[i] = ToFloat(s[i]);

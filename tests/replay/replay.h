@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace lngrad_replay {
 
@@ -27,6 +28,18 @@ float HalfToFloat(Half h);  // exact
 Half FloatToHalf(float f);  // round to nearest even; overflow -> inf (CAST_NONE / RINT)
 Half FloatToHalfSaturate(
     float f);  // as FloatToHalf, but out-of-range and inf -> +-65504, NaN -> +0
+
+// An operand element (float or Half) as float, exactly, and a float stored as T (FloatToHalf).
+inline float ToFloat(float v) { return v; }
+inline float ToFloat(Half v) { return HalfToFloat(v); }
+template <class T>
+T FromFloat(float v) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return FloatToHalf(v);
+  } else {
+    return v;
+  }
+}
 
 // The 30 uint32 fields of LayerNormGradTiling, spec §2.1 order (same bytes as the kernel struct).
 struct GradTiling {

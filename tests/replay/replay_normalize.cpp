@@ -11,24 +11,6 @@
 namespace lngrad_replay {
 namespace {
 
-template <class T>
-float ToF(T v) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return HalfToFloat(v);
-  } else {
-    return v;
-  }
-}
-
-template <class T>
-T FromF(float v) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return FloatToHalf(v);
-  } else {
-    return v;
-  }
-}
-
 // LayerNormReduceSumImpl(mv, dst, src, rows, h): per row, the columns beyond the first 64
 // are added onto them repeat by repeat (acc = chunk + acc), then the partial tail; then one
 // WholeReduceSum repeat per row over min(h, 64) lanes, to mv[i] and to dst[i * h].
@@ -101,7 +83,7 @@ float UseYStatistic(const T* row, uint32_t rLength, uint32_t rHead, float k2Rec,
     for (uint32_t l = 0; l < 64; ++l) {
       float v = 0.0f;
       if (l < active) {
-        v = ToF(row[off + l]);
+        v = ToFloat(row[off + l]);
         if (var) {
           v = v - mean;
           v = v * v;
@@ -211,8 +193,8 @@ bool ReplayNormalize(const ArPara& p, const float* mean, const float* var, const
     for (uint32_t i = 0; i < rows; ++i) {
       float* row = ta + uint64_t{i} * p.rPad;
       for (uint32_t c = 0; c < p.r; ++c) {
-        const float gv = std::is_same_v<U, Half> ? gt[c] : ToF(gamma[c]);
-        const float bv = std::is_same_v<U, Half> ? bt[c] : ToF(beta[c]);
+        const float gv = std::is_same_v<U, Half> ? gt[c] : ToFloat(gamma[c]);
+        const float bv = std::is_same_v<U, Half> ? bt[c] : ToFloat(beta[c]);
         if (!p.noGamma) row[c] = row[c] * gv;
         if (!p.noBeta) row[c] = row[c] + bv;
       }
@@ -234,15 +216,15 @@ void ReplayNormalize3510(const ArPara& p, const float* mean, const float* var, c
   for (uint32_t j = 0; j < p.a; ++j) rstd[j] = RegRsqrt(var[j] + eps);
   for (uint32_t j = 0; j < p.a; ++j) {
     for (uint32_t c = 0; c < p.r; ++c) {
-      float d = ToF(x[uint64_t{j} * p.rPad + c]) - mean[j];
+      float d = ToFloat(x[uint64_t{j} * p.rPad + c]) - mean[j];
       d = d * rstd[j];
       if (!p.noGamma && !p.noBeta) {
-        d = std::fma(ToF(gamma[c]), d, ToF(beta[c]));  // FusedMulDstAdd
+        d = std::fma(ToFloat(gamma[c]), d, ToFloat(beta[c]));  // FusedMulDstAdd
       } else {
-        if (!p.noGamma) d = d * ToF(gamma[c]);
-        if (!p.noBeta) d = d + ToF(beta[c]);
+        if (!p.noGamma) d = d * ToFloat(gamma[c]);
+        if (!p.noBeta) d = d + ToFloat(beta[c]);
       }
-      out[uint64_t{j} * p.rPad + c] = FromF<T>(d);  // RINT, no saturation
+      out[uint64_t{j} * p.rPad + c] = FromFloat<T>(d);  // RINT, no saturation
     }
   }
 }
@@ -254,12 +236,12 @@ bool ReplayLayerNormRstd(SeparateTiling& t, const ArPara& p, T* x, const U* gamm
   if (p.r != p.rPad) {
     // LayerNormPreProc, in T at the stack's start.
     T* ones = reinterpret_cast<T*>(stack);
-    for (uint32_t c = 0; c < p.rPad; ++c) ones[c] = FromF<T>(0.0f);
-    for (uint32_t c = 0; c < p.r; ++c) ones[c] = FromF<T>(ToF(ones[c]) + 1.0f);
+    for (uint32_t c = 0; c < p.rPad; ++c) ones[c] = FromFloat<T>(0.0f);
+    for (uint32_t c = 0; c < p.r; ++c) ones[c] = FromFloat<T>(ToFloat(ones[c]) + 1.0f);
     for (uint64_t i = 0; i < p.a; ++i)
       for (uint32_t c = 0; c < p.rPad; ++c) {
         T& v = x[i * p.rPad + c];
-        v = FromF<T>(ToF(v) * ToF(ones[c]));
+        v = FromFloat<T>(ToFloat(v) * ToFloat(ones[c]));
       }
   }
   float* variance = stack + t.varianceTmpTensorPos;
@@ -268,10 +250,10 @@ bool ReplayLayerNormRstd(SeparateTiling& t, const ArPara& p, T* x, const U* gamm
   // ComputeMeanVariance for one chunk.
   auto chunk = [&](uint64_t inOff, uint64_t mvOff) {
     const T* src = x + inOff;
-    for (uint32_t k = 0; k < t.arCurLength; ++k) ta[k] = ToF(src[k]);
+    for (uint32_t k = 0; k < t.arCurLength; ++k) ta[k] = ToFloat(src[k]);
     for (uint32_t k = 0; k < t.arCurLength; ++k) ta[k] = ta[k] * t.rValueBack;
     RowReduce(mean + mvOff, tb, ta, t.aCurLength, p.rPad);
-    for (uint32_t k = 0; k < t.arCurLength; ++k) ta[k] = ToF(src[k]);
+    for (uint32_t k = 0; k < t.arCurLength; ++k) ta[k] = ToFloat(src[k]);
     for (uint32_t j = 0; j < t.aCurLength; ++j) {
       const float s = -1.0f * mean[mvOff + j];
       for (uint32_t c = 0; c < t.rLength; ++c) ta[uint64_t{j} * p.rPad + c] += s;
@@ -314,8 +296,8 @@ bool ReplayLayerNormRstd3510(const SeparateTiling& t, const ArPara& p, bool outp
     // ComputeMeanVariance64VF / 128VF: lanes beyond r are 0 in every sum.
     float lo[64] = {};
     float hi[64] = {};
-    for (uint32_t l = 0; l < 64 && l < r; ++l) lo[l] = ToF(row[l]);
-    for (uint32_t l = 64; l < r; ++l) hi[l - 64] = ToF(row[l]);
+    for (uint32_t l = 0; l < 64 && l < r; ++l) lo[l] = ToFloat(row[l]);
+    for (uint32_t l = 64; l < r; ++l) hi[l - 64] = ToFloat(row[l]);
     float acc[64];
     for (uint32_t l = 0; l < 64; ++l) {
       float v = l < r ? lo[l] * t.k2Rec : 0.0f;

@@ -125,6 +125,13 @@ inline AscendC::LocalTensor<uint8_t> PopStackBufferFor(const char* api) {
   return stackBuffer;
 }
 
+// PopStackBufferFor for an API whose register path (arch 3510) uses no scratch and does not pop
+// the stack: there an empty tensor.
+inline AscendC::LocalTensor<uint8_t> PopStackBufferUnlessRegBase(const char* api) {
+  if (IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) return {};
+  return PopStackBufferFor(api);
+}
+
 // `message` is a string or a callable returning one; a callable is only called on failure, so
 // checked mode builds no strings for checks that pass.
 template <class Message>
@@ -386,8 +393,34 @@ inline void CheckScratch(const char* api, uint64_t need_floats, uint64_t have_by
   });
 }
 
-// A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
-// tiling is one lngrad does not model ("<api>.unsupported_shape").
+// The device's checks of a tiling's scratch layout, in floats ("<api>.stack_buffer"): the last
+// buffer's end, "<end_text> is (end) should <= <limit_text> is (limit)".
+inline void CheckLayoutEnd(const char* api, const char* end_text, uint64_t end,
+                           const char* limit_text, uint64_t limit) {
+  Check(end <= limit, api, "stack_buffer", [&] {
+    return std::string(end_text) + " is (" + std::to_string(end) + ") should <= " + limit_text +
+           " is (" + std::to_string(limit) + ")";
+  });
+}
+
+// sharedTmpBuffer holds at least `limit` floats: "stackBuffer.GetSize is (floats) <relation>
+// is (limit)", `relation` as the API's message words it.
+inline void CheckStackFloats(const char* api, uint64_t floats, const char* relation,
+                             uint64_t limit) {
+  Check(floats >= limit, api, "stack_buffer", [&] {
+    return "stackBuffer.GetSize is (" + std::to_string(floats) + ") " + relation + " is (" +
+           std::to_string(limit) + ")";
+  });
+}
+
+// Both LayerNorm families: the layout's last buffer (ending at `end`, named by `end_text`)
+// within tiling.tmpBufSize, and sharedTmpBuffer (`floats`) at least tmpBufSize floats.
+inline void CheckTmpBufSize(const char* api, const char* end_text, uint64_t end, uint64_t floats,
+                            uint64_t tmpBufSize) {
+  CheckLayoutEnd(api, end_text, end, "tmpBufSize", tmpBufSize);
+  CheckStackFloats(api, floats, "should >= tiling.tmpBufSize", tmpBufSize);
+}
+
 // The sanitizer's record of a high-level API call (pipe V) over its operand table: the read
 // operands in table order, then the written ones, each as far as its footprint reaches.
 template <size_t N>
@@ -398,12 +431,32 @@ void SanRecord(lngrad::aicore::san::Instr& in, const Operand (&ops)[N]) {
     if (o.written) in.Write(o.host, o.need * o.elem_bytes);
 }
 
+// A lngrad_adv error: the access would leave the simulated UB ("<api>.ub_bounds"), or the
+// tiling is one lngrad does not model ("<api>.unsupported_shape").
 inline void RaiseIfError(const char* api, const lngrad::Status& st) {
   if (st.ok()) return;
   const bool bounds = st.code() == lngrad::StatusCode::kOutOfRange;
   lngrad::aicore::RaiseKernelCheck(
       std::string(api) + (bounds ? ".ub_bounds" : ".unsupported_shape"),
       st.message() + (bounds ? " (the access would leave the block's UB)" : ""));
+}
+
+// Checked mode, after an API's own checks: the tiling's plan, then its scratch layout against
+// sharedTmpBuffer and every operand's footprint against its tensor.
+template <size_t N>
+void CheckPlan(const char* api, const lngrad::Status& plan, uint64_t scratch_floats,
+               const AscendC::LocalTensor<uint8_t>& sharedTmpBuffer, const Operand (&ops)[N]) {
+  RaiseIfError(api, plan);
+  CheckScratch(api, scratch_floats, sharedTmpBuffer.GetSize());
+  CheckFootprints(api, ops);
+}
+
+// SanRecord, then the scratch layout written in sharedTmpBuffer.
+template <size_t N>
+void SanRecord(lngrad::aicore::san::Instr& in, const Operand (&ops)[N],
+               const AscendC::LocalTensor<uint8_t>& sharedTmpBuffer, uint64_t scratch_floats) {
+  SanRecord(in, ops);
+  in.Write(sharedTmpBuffer.HostPtr(), scratch_floats * sizeof(float));
 }
 
 }  // namespace detail

@@ -70,6 +70,24 @@
   X(uint32_t, resForGammaTmpTensorPos)              \
   X(uint32_t, reserved)
 
+// The scratch layout and chunk loop that both LayerNorm families' tilings hold, in the
+// toolkit's order (src/adv's ForEachRoundAndTail runs either struct's loop from them).
+#define LNGRAD_LAYERNORM_CHUNK_FIELDS(X) \
+  X(uint32_t, varianceTmpTensorPos)     \
+  X(uint32_t, varianceTmpTensorSize)    \
+  X(uint32_t, tmpBufSize)               \
+  X(uint32_t, oneTmpSize)               \
+  X(uint32_t, firstTmpStartPos)         \
+  X(uint32_t, secondTmpStartPos)        \
+  X(uint32_t, thirdTmpStartPos)         \
+  X(uint32_t, loopRound)                \
+  X(uint32_t, inputRoundSize)           \
+  X(uint32_t, inputTailSize)            \
+  X(uint32_t, inputTailPos)             \
+  X(uint32_t, meanVarRoundSize)         \
+  X(uint32_t, meanVarTailSize)          \
+  X(uint32_t, meanVarTailPos)
+
 #define LNGRAD_LAYERNORM_TILING_FIELDS(X) \
   X(uint32_t, bLength)                    \
   X(uint32_t, sLength)                    \
@@ -80,20 +98,7 @@
   X(uint32_t, numberOfTmpBuf)             \
   X(uint32_t, meanTmpTensorPos)           \
   X(uint32_t, meanTmpTensorSize)          \
-  X(uint32_t, varianceTmpTensorPos)       \
-  X(uint32_t, varianceTmpTensorSize)      \
-  X(uint32_t, tmpBufSize)                 \
-  X(uint32_t, oneTmpSize)                 \
-  X(uint32_t, firstTmpStartPos)           \
-  X(uint32_t, secondTmpStartPos)          \
-  X(uint32_t, thirdTmpStartPos)           \
-  X(uint32_t, loopRound)                  \
-  X(uint32_t, inputRoundSize)             \
-  X(uint32_t, inputTailSize)              \
-  X(uint32_t, inputTailPos)               \
-  X(uint32_t, meanVarRoundSize)           \
-  X(uint32_t, meanVarTailSize)            \
-  X(uint32_t, meanVarTailPos)             \
+  LNGRAD_LAYERNORM_CHUNK_FIELDS(X)        \
   X(uint32_t, bshCurLength)               \
   X(uint32_t, bsCurLength)                \
   X(float, lastDimValueBack)
@@ -110,20 +115,7 @@
   X(uint32_t, inputXSize)                          \
   X(uint32_t, meanVarSize)                         \
   X(uint32_t, numberOfTmpBuf)                      \
-  X(uint32_t, varianceTmpTensorPos)                \
-  X(uint32_t, varianceTmpTensorSize)               \
-  X(uint32_t, tmpBufSize)                          \
-  X(uint32_t, oneTmpSize)                          \
-  X(uint32_t, firstTmpStartPos)                    \
-  X(uint32_t, secondTmpStartPos)                   \
-  X(uint32_t, thirdTmpStartPos)                    \
-  X(uint32_t, loopRound)                           \
-  X(uint32_t, inputRoundSize)                      \
-  X(uint32_t, inputTailSize)                       \
-  X(uint32_t, inputTailPos)                        \
-  X(uint32_t, meanVarRoundSize)                    \
-  X(uint32_t, meanVarTailSize)                     \
-  X(uint32_t, meanVarTailPos)                      \
+  LNGRAD_LAYERNORM_CHUNK_FIELDS(X)                 \
   X(uint32_t, arCurLength)                         \
   X(uint32_t, aCurLength)                          \
   X(float, rValueBack)

@@ -20,7 +20,6 @@
 // beyond an operand ("operand_bounds") or beyond sharedTmpBuffer ("scratch_overrun").
 #pragma once
 
-#include <string>
 #include <type_traits>
 
 #include "lngrad_adv/checks.h"
@@ -92,20 +91,12 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
       nd::Check(stack_floats > 0, kApi, "stack_buffer", "sharedTmpBuffer size must > 0!");
       const bool float_reuse = !kHalf && isReuseSource;
       const uint64_t last_pos = float_reuse ? tiling.secondTmpStartPos : tiling.thirdTmpStartPos;
-      const uint64_t end = last_pos + tiling.oneTmpSize;
-      nd::Check(end <= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
-        return std::string(float_reuse ? "secondTmpStartPos" : "thirdTmpStartPos") +
-               " + oneTmpSize is (" + std::to_string(end) + ") should <= tmpBufSize is (" +
-               std::to_string(tiling.tmpBufSize) + ")";
-      });
-      nd::Check(stack_floats >= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
-        return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
-               ") should >= tiling.tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")";
-      });
+      nd::CheckTmpBufSize(
+          kApi, float_reuse ? "secondTmpStartPos + oneTmpSize" : "thirdTmpStartPos + oneTmpSize",
+          last_pos + tiling.oneTmpSize, stack_floats, tiling.tmpBufSize);
     }
-    nd::RaiseIfError(kApi, plan);
-    if (vector) nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, operands);
+    // f.scratch is 0 on the register path, which uses no scratch.
+    nd::CheckPlan(kApi, plan, f.scratch, sharedTmpBuffer, operands);
   }
   nd::RaiseIfError(kApi, plan);
 
@@ -120,8 +111,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
   if (vector) o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    nd::SanRecord(in, operands);
-    if (vector) in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+    nd::SanRecord(in, operands, sharedTmpBuffer, f.scratch);
     if (isReuseSource && !kHalf) in.Write(inputX.HostPtr(), f.inputX * sizeof(T));
   }
   // Writes the tail lengths into the caller's tiling, as the device does. Unchecked mode too:
@@ -135,11 +125,8 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                                  const std::type_identity_t<T> epsilon, LayerNormTiling& tiling,
                                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  LocalTensor<uint8_t> sharedTmpBuffer;
-  // The 3510 implementation uses no scratch and does not pop the stack.
-  if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
-    sharedTmpBuffer = lngrad::adv::detail::PopStackBufferFor("LayerNorm");
-  }
+  const LocalTensor<uint8_t> sharedTmpBuffer =
+      lngrad::adv::detail::PopStackBufferUnlessRegBase("LayerNorm");
   LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
                               sharedTmpBuffer, epsilon, tiling, loc);
 }

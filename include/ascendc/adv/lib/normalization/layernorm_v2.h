@@ -84,15 +84,9 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
     if (vector) {
       nd::Check(stack_floats > para.rLengthWithPadding, kApi, "stack_buffer",
                 "sharedTmpBuffer size must > LayerNormMinTmpSize!");
-      const uint64_t end = uint64_t{tiling.secondTmpStartPos} + tiling.oneTmpSize;
-      nd::Check(end <= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
-        return "secondTmpStartPos + oneTmpSize is (" + std::to_string(end) +
-               ") should <= tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")";
-      });
-      nd::Check(stack_floats >= tiling.tmpBufSize, kApi, "stack_buffer", [&] {
-        return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
-               ") should >= tiling.tmpBufSize is (" + std::to_string(tiling.tmpBufSize) + ")";
-      });
+      nd::CheckTmpBufSize(kApi, "secondTmpStartPos + oneTmpSize",
+                          uint64_t{tiling.secondTmpStartPos} + tiling.oneTmpSize, stack_floats,
+                          tiling.tmpBufSize);
     }
     if (plan.ok()) {
       nd::CheckFootprints(kApi, {{"output", f.output, output.GetSize()},

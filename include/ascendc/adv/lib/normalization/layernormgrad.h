@@ -87,9 +87,7 @@ __aicore__ inline void LayerNormGrad(
     });
     // The device's own check and message; `plan` refuses hLength == 0 as well.
     nd::Check(tiling.hLength != 0, kApi, "shape", "error shape for layernormgrad.");
-    nd::RaiseIfError(kApi, plan);
-    nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, operands);
+    nd::CheckPlan(kApi, plan, f.scratch, sharedTmpBuffer, operands);
     nd::CheckPaddedH(kApi, tiling.hLength, tiling.originalHLength,
                      std::min({f.inputMean, f.inputDy / tiling.hLength, f.inputX / tiling.hLength}),
                      inputDy, inputX, inputMean, inputGamma);
@@ -111,8 +109,7 @@ __aicore__ inline void LayerNormGrad(
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    nd::SanRecord(in, operands);
-    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
+    nd::SanRecord(in, operands, sharedTmpBuffer, f.scratch);
     if (isReuseSource && !kHalf) {
       in.Write(inputDy.HostPtr(), f.inputDy * sizeof(T));
       in.Write(inputX.HostPtr(), f.inputX * sizeof(T));

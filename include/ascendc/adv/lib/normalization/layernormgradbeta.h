@@ -21,7 +21,6 @@
 // accesses beyond their tensors ("operand_bounds", "scratch_overrun").
 #pragma once
 
-#include <string>
 #include <type_traits>
 
 #include "lngrad_adv/checks.h"
@@ -70,25 +69,18 @@ __aicore__ inline void LayerNormGradBeta(
     const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
     if (vector) {
       if (kHalf || !isReuseSource) {
-        const uint64_t end = uint64_t{tiling.resForGammaTmpTensorPos} + tiling.oneCalSize;
-        nd::Check(end <= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
-          return "resForGammaTmpTensorPos + oneCalSize is (" + std::to_string(end) +
-                 ") should <= stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
-        });
+        nd::CheckLayoutEnd(kApi, "resForGammaTmpTensorPos + oneCalSize",
+                           uint64_t{tiling.resForGammaTmpTensorPos} + tiling.oneCalSize,
+                           "stackBufferSize", tiling.stackBufferSize);
       }
-      nd::Check(stack_floats >= tiling.stackBufferSize, kApi, "stack_buffer", [&] {
-        return "stackBuffer.GetSize is (" + std::to_string(stack_floats) +
-               ") >= tiling.stackBufferSize is (" + std::to_string(tiling.stackBufferSize) + ")";
-      });
+      nd::CheckStackFloats(kApi, stack_floats, ">= tiling.stackBufferSize", tiling.stackBufferSize);
       nd::CheckPaddedHBeta(kApi, tiling);
     } else {
       // The device's own check and message; `plan` refuses the same tilings.
       nd::Check(uint64_t{tiling.hLength} * sizeof(T) % 32 == 0, kApi, "h_alignment",
                 "The value of hLength * sizeof(T) must be an integer multiple of 32.");
     }
-    nd::RaiseIfError(kApi, plan);
-    nd::CheckScratch(kApi, f.scratch, sharedTmpBuffer.GetSize());
-    nd::CheckFootprints(kApi, operands);
+    nd::CheckPlan(kApi, plan, f.scratch, sharedTmpBuffer, operands);
   }
   nd::RaiseIfError(kApi, plan);
 
@@ -100,10 +92,7 @@ __aicore__ inline void LayerNormGradBeta(
   o.inputDy = nd::UbBuffer<const D>(inputDy);
   o.scratch = nd::ScratchBuffer(sharedTmpBuffer);
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
-  if (in) {
-    nd::SanRecord(in, operands);
-    in.Write(sharedTmpBuffer.HostPtr(), f.scratch * sizeof(float));
-  }
+  if (in) nd::SanRecord(in, operands, sharedTmpBuffer, f.scratch);
   // Unchecked mode too: every access stays inside the simulated UB.
   nd::RaiseIfError(kApi, dm::LayerNormGradBeta(algo, tiling, f, o, isReuseSource));
 }

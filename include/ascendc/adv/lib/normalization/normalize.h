@@ -194,11 +194,8 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<U>& beta, const float epsilon,
                                  const NormalizePara& para,
                                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  LocalTensor<uint8_t> sharedTmpBuffer;
-  // The 3510 implementation uses no scratch.
-  if (!lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch)) {
-    sharedTmpBuffer = lngrad::adv::detail::PopStackBufferFor("Normalize");
-  }
+  const LocalTensor<uint8_t> sharedTmpBuffer =
+      lngrad::adv::detail::PopStackBufferUnlessRegBase("Normalize");
   Normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX,
                                          gamma, beta, sharedTmpBuffer, epsilon, para, loc);
 }
