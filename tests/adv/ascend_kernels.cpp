@@ -21,6 +21,31 @@ __aicore__ inline void CopyTilingFromGm(T* dst, GM_ADDR src) {
   for (uint32_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) out[i] = words[i];
 }
 
+// A GM tensor of `count` elements at `addr` and the one-buffer queue that stages it in UB.
+template <typename T, TPosition pos>
+__aicore__ inline void BindQueued(TPipe& pipe, GlobalTensor<T>& gm, TQue<pos, 1>& queue,
+                                  GM_ADDR addr, uint32_t count) {
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(addr), count);
+  pipe.InitBuffer(queue, 1, count * sizeof(T));
+}
+
+// CopyIn's step for one input: a tensor of `queue` filled with `count` elements of `gm`, enqueued.
+template <typename T>
+__aicore__ inline void CopyInQueued(TQue<TPosition::VECIN, 1>& queue, const GlobalTensor<T>& gm,
+                                    uint32_t count) {
+  LocalTensor<T> local = queue.AllocTensor<T>();
+  DataCopy(local, gm, count);
+  queue.EnQue(local);
+}
+
+// CopyOut's step for one output: the tensor dequeued from `queue` copied to `gm`, then freed.
+template <typename T>
+__aicore__ inline void CopyOutQueued(const GlobalTensor<T>& gm, TQue<TPosition::VECOUT, 1>& queue,
+                                     uint32_t count) {
+  LocalTensor<T> local = queue.DeQue<T>();
+  DataCopy(gm, local, count);
+  queue.FreeTensor(local);
+}
 template <typename T, bool isReuseSource>
 class KernelLayerNormGrad {
  public:
@@ -31,20 +56,13 @@ class KernelLayerNormGrad {
     bsh_ = tiling_.bLength * tiling_.sLength * tiling_.hLength;
     bs_ = tiling_.bLength * tiling_.sLength;
     h_ = tiling_.hLength;
-    dyGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dy), bsh_);
-    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), bsh_);
-    varGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(var), bs_);
-    meanGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mean), bs_);
-    gammaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gamma), h_);
-    pdxGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(pdx), bsh_);
-    resGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(res), bsh_);
-    pipe_.InitBuffer(inDy_, 1, bsh_ * sizeof(T));
-    pipe_.InitBuffer(inX_, 1, bsh_ * sizeof(T));
-    pipe_.InitBuffer(inVar_, 1, bs_ * sizeof(T));
-    pipe_.InitBuffer(inMean_, 1, bs_ * sizeof(T));
-    pipe_.InitBuffer(inGamma_, 1, h_ * sizeof(T));
-    pipe_.InitBuffer(outPdx_, 1, bsh_ * sizeof(T));
-    pipe_.InitBuffer(outRes_, 1, bsh_ * sizeof(T));
+    BindQueued(pipe_, dyGm_, inDy_, dy, bsh_);
+    BindQueued(pipe_, xGm_, inX_, x, bsh_);
+    BindQueued(pipe_, varGm_, inVar_, var, bs_);
+    BindQueued(pipe_, meanGm_, inMean_, mean, bs_);
+    BindQueued(pipe_, gammaGm_, inGamma_, gamma, h_);
+    BindQueued(pipe_, pdxGm_, outPdx_, pdx, bsh_);
+    BindQueued(pipe_, resGm_, outRes_, res, bsh_);
     if (params_.tmpBytes != 0) pipe_.InitBuffer(tmpBuf_, params_.tmpBytes);
   }
   __aicore__ inline void Process() {
@@ -55,21 +73,11 @@ class KernelLayerNormGrad {
 
  private:
   __aicore__ inline void CopyIn() {
-    LocalTensor<T> dy = inDy_.AllocTensor<T>();
-    LocalTensor<T> x = inX_.AllocTensor<T>();
-    LocalTensor<T> var = inVar_.AllocTensor<T>();
-    LocalTensor<T> mean = inMean_.AllocTensor<T>();
-    LocalTensor<T> gamma = inGamma_.AllocTensor<T>();
-    DataCopy(dy, dyGm_, bsh_);
-    DataCopy(x, xGm_, bsh_);
-    DataCopy(var, varGm_, bs_);
-    DataCopy(mean, meanGm_, bs_);
-    DataCopy(gamma, gammaGm_, h_);
-    inDy_.EnQue(dy);
-    inX_.EnQue(x);
-    inVar_.EnQue(var);
-    inMean_.EnQue(mean);
-    inGamma_.EnQue(gamma);
+    CopyInQueued(inDy_, dyGm_, bsh_);
+    CopyInQueued(inX_, xGm_, bsh_);
+    CopyInQueued(inVar_, varGm_, bs_);
+    CopyInQueued(inMean_, meanGm_, bs_);
+    CopyInQueued(inGamma_, gammaGm_, h_);
   }
   __aicore__ inline void Compute() {
     LocalTensor<T> dy = inDy_.DeQue<T>();
@@ -97,12 +105,8 @@ class KernelLayerNormGrad {
     inGamma_.FreeTensor(gamma);
   }
   __aicore__ inline void CopyOut() {
-    LocalTensor<T> pdx = outPdx_.DeQue<T>();
-    LocalTensor<T> res = outRes_.DeQue<T>();
-    DataCopy(pdxGm_, pdx, bsh_);
-    DataCopy(resGm_, res, bsh_);
-    outPdx_.FreeTensor(pdx);
-    outRes_.FreeTensor(res);
+    CopyOutQueued(pdxGm_, outPdx_, bsh_);
+    CopyOutQueued(resGm_, outRes_, bsh_);
   }
 
   TPipe pipe_;
@@ -125,23 +129,15 @@ class KernelLayerNormGradBeta {
     CopyTilingFromGm(&tmp, tmpBytes);
     const uint32_t bsh = tiling_.bshLength;
     const uint32_t h = tiling_.hLength;
-    dyGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dy), bsh);
-    resGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(res), bsh);
-    gammaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gammaOut), h);
-    betaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(betaOut), h);
-    pipe_.InitBuffer(inDy_, 1, bsh * sizeof(T));
-    pipe_.InitBuffer(inRes_, 1, bsh * sizeof(T));
-    pipe_.InitBuffer(outGamma_, 1, h * sizeof(T));
-    pipe_.InitBuffer(outBeta_, 1, h * sizeof(T));
+    BindQueued(pipe_, dyGm_, inDy_, dy, bsh);
+    BindQueued(pipe_, resGm_, inRes_, res, bsh);
+    BindQueued(pipe_, gammaGm_, outGamma_, gammaOut, h);
+    BindQueued(pipe_, betaGm_, outBeta_, betaOut, h);
     if (tmp != 0) pipe_.InitBuffer(tmpBuf_, tmp);
-    LocalTensor<T> dyL = inDy_.AllocTensor<T>();
-    LocalTensor<T> resL = inRes_.AllocTensor<T>();
-    DataCopy(dyL, dyGm_, bsh);
-    DataCopy(resL, resGm_, bsh);
-    inDy_.EnQue(dyL);
-    inRes_.EnQue(resL);
-    dyL = inDy_.DeQue<T>();
-    resL = inRes_.DeQue<T>();
+    CopyInQueued(inDy_, dyGm_, bsh);
+    CopyInQueued(inRes_, resGm_, bsh);
+    LocalTensor<T> dyL = inDy_.DeQue<T>();
+    LocalTensor<T> resL = inRes_.DeQue<T>();
     LocalTensor<T> g = outGamma_.AllocTensor<T>();
     LocalTensor<T> b = outBeta_.AllocTensor<T>();
     // Defined where the API does not write (the padded columns of a padded-H tiling).
@@ -155,10 +151,8 @@ class KernelLayerNormGradBeta {
     }
     outGamma_.EnQue(g);
     outBeta_.EnQue(b);
-    g = outGamma_.DeQue<T>();
-    b = outBeta_.DeQue<T>();
-    DataCopy(gammaGm_, g, h);
-    DataCopy(betaGm_, b, h);
+    CopyOutQueued(gammaGm_, outGamma_, h);
+    CopyOutQueued(betaGm_, outBeta_, h);
   }
 
  private:

@@ -149,8 +149,7 @@ void WithMask(const MaskModel& m, F&& f) {
 
 template <typename T>
 void CheckWholeReduce() {
-  const auto src = RandomValues<T>(11, kCap / sizeof(T));
-  const auto ties = TieValues<T>(12, kCap / sizeof(T));
+  const auto [src, ties] = RandomAndTieBuffers<T>(11);
   const T fill = T(-77.0f);
   for (const Shape& s : kShapes) {
     for (const MaskModel& m : Masks<T>(s.repeat)) {
@@ -432,8 +431,7 @@ T SumLevel0Model(const std::vector<T>& src, const MaskModel& m, uint32_t repeats
 template <typename T>
 void CheckReduceLevel2() {
   const uint32_t L = Lanes<T>();
-  const auto src = RandomValues<T>(31, kCap / sizeof(T));
-  const auto ties = TieValues<T>(32, kCap / sizeof(T));
+  const auto [src, ties] = RandomAndTieBuffers<T>(31);
   const T fill = T(-77.0f);
   for (uint32_t count : {1u, 5u, L - 1, L, L + 1, 3 * L + 17, 64 * L, 65 * L + 3,
                          static_cast<uint32_t>(kCap / sizeof(T))}) {
@@ -569,8 +567,7 @@ TEST(ReduceOps, ReduceLevel2Half) { CheckReduceLevel2<half>(); }
 template <typename T>
 void CheckReduceLevel0() {
   const uint32_t L = Lanes<T>();
-  const auto src = RandomValues<T>(41, kCap / sizeof(T));
-  const auto ties = TieValues<T>(42, kCap / sizeof(T));
+  const auto [src, ties] = RandomAndTieBuffers<T>(41);
   const T fill = T(-77.0f);
   for (uint32_t repeats : {1u, 2u, 7u, 70u}) {
     for (uint32_t rep : {8u, 12u}) {

@@ -105,6 +105,14 @@ std::vector<T> TieValues(uint32_t seed, size_t n) {
   return v;
 }
 
+// A whole buffer of RandomValues from `seed` and one of TieValues from seed + 1: the sources of
+// a reduction's sum and of its max / min.
+template <typename T>
+std::pair<std::vector<T>, std::vector<T>> RandomAndTieBuffers(uint32_t seed) {
+  return {RandomValues<T>(seed, kUbBufBytes / sizeof(T)),
+          TieValues<T>(seed + 1, kUbBufBytes / sizeof(T))};
+}
+
 template <typename T>
 void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
                     const std::string& what) {

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -50,6 +51,40 @@ std::vector<T> Ints(uint32_t seed, size_t n, int64_t lo, int64_t hi) {
   return v;
 }
 
+// a + b and a - b of 16-bit integers, wrapped to T as the instructions wrap them.
+template <typename T>
+std::pair<double, double> WrappedSumDiff(T a, T b) {
+  const auto ua = static_cast<uint16_t>(a), ub = static_cast<uint16_t>(b);
+  return {static_cast<T>(ua + ub), static_cast<T>(ua - ub)};
+}
+
+// AddRelu/SubRelu (D == S) or AddReluCast/SubReluCast (D != S), count forms over n elements of
+// a and b, against the model: max(s, 0) and max(d, 0) rounded to D, {s, d} = sum_diff(i).
+template <typename D, typename S, typename SumDiff>
+void ExpectReluPair(const std::vector<S>& a, const std::vector<S>& b, uint32_t n,
+                    SumDiff sum_diff) {
+  constexpr bool kCast = !std::is_same_v<D, S>;
+  std::vector<D> want_add(kUbBufBytes / sizeof(D)), want_sub(kUbBufBytes / sizeof(D));
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto [s, d] = sum_diff(i);
+    want_add[i] = Round<D>(s > 0 ? s : 0.0);
+    want_sub[i] = Round<D>(d > 0 ? d : 0.0);
+  }
+  OnBlock([&](Ub& ub) {
+    ub.Put<S>(0, a);
+    ub.Put<S>(1, b);
+    if constexpr (kCast) {
+      AddReluCast(ub.Get<D>(2), ub.Get<S>(0), ub.Get<S>(1), n);
+      SubReluCast(ub.Get<D>(3), ub.Get<S>(0), ub.Get<S>(1), n);
+    } else {
+      AddRelu(ub.Get<D>(2), ub.Get<S>(0), ub.Get<S>(1), n);
+      SubRelu(ub.Get<D>(3), ub.Get<S>(0), ub.Get<S>(1), n);
+    }
+    ExpectSameBits(ub.Take<D>(2), want_add, kCast ? "AddReluCast" : "AddRelu");
+    ExpectSameBits(ub.Take<D>(3), want_sub, kCast ? "SubReluCast" : "SubRelu");
+  });
+}
+
 // Element position p of repeat r of an operand of element size `size` with strides blk/rep (in
 // 32-byte blocks), as an element index (高维切分).
 uint64_t At(uint32_t size, uint32_t blk, uint32_t rep, uint32_t r, uint32_t p) {
@@ -65,26 +100,12 @@ TEST(VectorExt, AddReluSubReluCountForms) {
   auto run = [&](auto tag, auto make) {
     using T = decltype(tag);
     const std::vector<T> a = make(1), b = make(2);
-    std::vector<T> want_add(kUbBufBytes / sizeof(T)), want_sub(kUbBufBytes / sizeof(T));
-    for (uint32_t i = 0; i < n; ++i) {
+    ExpectReluPair<T>(a, b, n, [&](uint32_t i) -> std::pair<double, double> {
       if constexpr (std::is_integral_v<T>) {
-        const T s = static_cast<T>(static_cast<uint16_t>(a[i]) + static_cast<uint16_t>(b[i]));
-        const T d = static_cast<T>(static_cast<uint16_t>(a[i]) - static_cast<uint16_t>(b[i]));
-        want_add[i] = s > 0 ? s : T{0};
-        want_sub[i] = d > 0 ? d : T{0};
+        return WrappedSumDiff(a[i], b[i]);
       } else {
-        const double s = double(F(a[i])) + F(b[i]), d = double(F(a[i])) - F(b[i]);
-        want_add[i] = Round<T>(s > 0 ? s : 0.0);
-        want_sub[i] = Round<T>(d > 0 ? d : 0.0);
+        return {double(F(a[i])) + F(b[i]), double(F(a[i])) - F(b[i])};
       }
-    }
-    OnBlock([&](Ub& ub) {
-      ub.Put<T>(0, a);
-      ub.Put<T>(1, b);
-      AddRelu(ub.Get<T>(2), ub.Get<T>(0), ub.Get<T>(1), n);
-      SubRelu(ub.Get<T>(3), ub.Get<T>(0), ub.Get<T>(1), n);
-      ExpectSameBits(ub.Take<T>(2), want_add, "AddRelu");
-      ExpectSameBits(ub.Take<T>(3), want_sub, "SubRelu");
     });
   };
   run(half{}, [&](int s) { return RandomValues<half>(s, n, -100.f, 100.f); });
@@ -97,26 +118,12 @@ TEST(VectorExt, AddReluCastAndSubReluCastPairs) {
   auto run = [&](auto dtag, auto stag, const auto& a, const auto& b) {
     using D = decltype(dtag);
     using S = decltype(stag);
-    std::vector<D> want_add(kUbBufBytes / sizeof(D)), want_sub(kUbBufBytes / sizeof(D));
-    for (uint32_t i = 0; i < n; ++i) {
-      double s, d;
+    ExpectReluPair<D>(a, b, n, [&](uint32_t i) -> std::pair<double, double> {
       if constexpr (std::is_integral_v<S>) {
-        s = static_cast<S>(static_cast<uint16_t>(a[i]) + static_cast<uint16_t>(b[i]));
-        d = static_cast<S>(static_cast<uint16_t>(a[i]) - static_cast<uint16_t>(b[i]));
-      } else {
-        s = static_cast<float>(F(a[i]) + F(b[i]));  // the float sum, then the cast
-        d = static_cast<float>(F(a[i]) - F(b[i]));
+        return WrappedSumDiff<S>(a[i], b[i]);
+      } else {  // the float sum, then the cast
+        return {static_cast<float>(F(a[i]) + F(b[i])), static_cast<float>(F(a[i]) - F(b[i]))};
       }
-      want_add[i] = Round<D>(s > 0 ? s : 0.0);
-      want_sub[i] = Round<D>(d > 0 ? d : 0.0);
-    }
-    OnBlock([&](Ub& ub) {
-      ub.Put<S>(0, a);
-      ub.Put<S>(1, b);
-      AddReluCast(ub.Get<D>(2), ub.Get<S>(0), ub.Get<S>(1), n);
-      SubReluCast(ub.Get<D>(3), ub.Get<S>(0), ub.Get<S>(1), n);
-      ExpectSameBits(ub.Take<D>(2), want_add, "AddReluCast");
-      ExpectSameBits(ub.Take<D>(3), want_sub, "SubReluCast");
     });
   };
   run(half{}, float{}, RandomValues<float>(3, n, -70000.f, 70000.f),

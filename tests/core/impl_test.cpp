@@ -37,6 +37,19 @@ Status RunSmallGrad(const Options& o) {
                        pd_x.data(), res.data(), o);
 }
 
+// RunSmallGrad(o) with LNGRAD_IMPL set to `value` for the call (nullptr: unset).
+Status RunSmallGradUnder(const char* value, const Options& o) {
+  EnvScope env(value);
+  return RunSmallGrad(o);
+}
+
+// Default options that report the path they take into `info`.
+Options ReportingTo(RunInfo* info) {
+  Options o;
+  o.info = info;
+  return o;
+}
+
 TEST(Impl, ListFastestFirstReferenceLast) {
   const auto impls = ListImpls();
   ASSERT_EQ(impls.size(), 2u);
@@ -83,15 +96,11 @@ TEST(Impl, NamesAndParsing) {
 
 TEST(Impl, OptionsEnvAndDefault) {
   RunInfo info;
-  Options o;
-  o.info = &info;
-  {
-    EnvScope env(nullptr);
-    ASSERT_TRUE(RunSmallGrad(o).ok());
-    EXPECT_EQ(info.impl, Impl::kSimd) << "default is the fastest";
-    EXPECT_EQ(info.target, hwy::TargetName(test::MainPaths().front().target));
-    EXPECT_EQ(info.threads, 1);
-  }
+  Options o = ReportingTo(&info);
+  ASSERT_TRUE(RunSmallGradUnder(nullptr, o).ok());
+  EXPECT_EQ(info.impl, Impl::kSimd) << "default is the fastest";
+  EXPECT_EQ(info.target, hwy::TargetName(test::MainPaths().front().target));
+  EXPECT_EQ(info.threads, 1);
   {
     EnvScope env("scalar");
     ASSERT_TRUE(RunSmallGrad(o).ok());
@@ -102,16 +111,10 @@ TEST(Impl, OptionsEnvAndDefault) {
     EXPECT_EQ(info.impl, Impl::kSimd);
     o.impl = Impl::kAuto;
   }
-  {
-    EnvScope env("simd");
-    ASSERT_TRUE(RunSmallGrad(o).ok());
-    EXPECT_EQ(info.impl, Impl::kSimd);
-  }
-  {
-    EnvScope env("auto");
-    ASSERT_TRUE(RunSmallGrad(o).ok());
-    EXPECT_EQ(info.impl, Impl::kSimd);
-  }
+  ASSERT_TRUE(RunSmallGradUnder("simd", o).ok());
+  EXPECT_EQ(info.impl, Impl::kSimd);
+  ASSERT_TRUE(RunSmallGradUnder("auto", o).ok());
+  EXPECT_EQ(info.impl, Impl::kSimd);
   {
     EnvScope env("fast");
     const Status s = RunSmallGrad(o);
@@ -150,8 +153,7 @@ TEST(Impl, ImplFromEnvironmentNamesTheVariable) {
 TEST(Impl, EnvironmentIsReadOncePerProcess) {
   EnvScope env(nullptr);
   RunInfo info;
-  Options o;
-  o.info = &info;
+  Options o = ReportingTo(&info);
   const Environment* first = &ProcessEnvironment();
   // Changed after the read, without the test hook: neither the calls nor ImplFromEnvironment
   // see it.
@@ -186,26 +188,18 @@ TEST(Impl, EnvironmentIsTheSameObjectForEveryThread) {
 
 TEST(Impl, AutoRunsTheFirstImplementationThatAccepts) {
   RunInfo info;
-  Options o;
-  o.info = &info;
-  {
-    EnvScope env(nullptr);
-    ASSERT_TRUE(RunSmallGrad(o).ok());
-    EXPECT_EQ(info.impl, ListImpls().front().impl) << "the first in the list accepts auto";
-    EXPECT_TRUE(info.refused.empty());
-  }
-  {
-    EnvScope env("auto");
-    ASSERT_TRUE(RunSmallGrad(o).ok());
-    EXPECT_EQ(info.impl, Impl::kSimd);
-    EXPECT_TRUE(info.refused.empty());
-  }
+  Options o = ReportingTo(&info);
+  ASSERT_TRUE(RunSmallGradUnder(nullptr, o).ok());
+  EXPECT_EQ(info.impl, ListImpls().front().impl) << "the first in the list accepts auto";
+  EXPECT_TRUE(info.refused.empty());
+  ASSERT_TRUE(RunSmallGradUnder("auto", o).ok());
+  EXPECT_EQ(info.impl, Impl::kSimd);
+  EXPECT_TRUE(info.refused.empty());
 }
 
 TEST(Impl, RefusalsAreReportedWithTheirReasons) {
   RunInfo info;
-  Options o;
-  o.info = &info;
+  Options o = ReportingTo(&info);
   {
     EnvScope env("scalar");
     ASSERT_TRUE(RunSmallGrad(o).ok());

@@ -25,6 +25,25 @@ __aicore__ inline void CopyWords(T* dst, GM_ADDR src) {
   }
 }
 
+// One input's copy-in: a tensor of `queue` filled with `count` elements of `gm`, enqueued.
+template <typename T>
+__aicore__ inline void CopyInQueued(AscendC::TQue<AscendC::TPosition::VECIN, 1>& queue,
+                                    const AscendC::GlobalTensor<T>& gm, uint32_t count) {
+  AscendC::LocalTensor<T> local = queue.AllocTensor<T>();
+  AscendC::DataCopy(local, gm, count);
+  queue.EnQue(local);
+}
+
+// One output's copy-out: the tensor dequeued from `queue` written to `gm`, then freed.
+template <typename T>
+__aicore__ inline void CopyOutQueued(const AscendC::GlobalTensor<T>& gm,
+                                     AscendC::TQue<AscendC::TPosition::VECOUT, 1>& queue,
+                                     uint32_t count) {
+  AscendC::LocalTensor<T> local = queue.DeQue<T>();
+  AscendC::DataCopy(gm, local, count);
+  queue.FreeTensor(local);
+}
+
 template <typename T>
 class KernelGradAndBeta {
  public:
@@ -58,27 +77,17 @@ class KernelGradAndBeta {
   }
 
   __aicore__ inline void Process() {
-    AscendC::LocalTensor<T> x = inX_.AllocTensor<T>();
-    AscendC::LocalTensor<T> dy = inDy_.AllocTensor<T>();
-    AscendC::LocalTensor<T> variance = inVariance_.AllocTensor<T>();
-    AscendC::LocalTensor<T> mean = inMean_.AllocTensor<T>();
-    AscendC::LocalTensor<T> gamma = inGamma_.AllocTensor<T>();
-    AscendC::DataCopy(x, xGm_, bsh_);
-    AscendC::DataCopy(dy, dyGm_, bsh_);
-    AscendC::DataCopy(variance, varianceGm_, bs_);
-    AscendC::DataCopy(mean, meanGm_, bs_);
-    AscendC::DataCopy(gamma, gammaGm_, h_);
-    inX_.EnQue(x);
-    inDy_.EnQue(dy);
-    inVariance_.EnQue(variance);
-    inMean_.EnQue(mean);
-    inGamma_.EnQue(gamma);
+    CopyInQueued(inX_, xGm_, bsh_);
+    CopyInQueued(inDy_, dyGm_, bsh_);
+    CopyInQueued(inVariance_, varianceGm_, bs_);
+    CopyInQueued(inMean_, meanGm_, bs_);
+    CopyInQueued(inGamma_, gammaGm_, h_);
 
-    x = inX_.DeQue<T>();
-    dy = inDy_.DeQue<T>();
-    variance = inVariance_.DeQue<T>();
-    mean = inMean_.DeQue<T>();
-    gamma = inGamma_.DeQue<T>();
+    AscendC::LocalTensor<T> x = inX_.DeQue<T>();
+    AscendC::LocalTensor<T> dy = inDy_.DeQue<T>();
+    AscendC::LocalTensor<T> variance = inVariance_.DeQue<T>();
+    AscendC::LocalTensor<T> mean = inMean_.DeQue<T>();
+    AscendC::LocalTensor<T> gamma = inGamma_.DeQue<T>();
     AscendC::LocalTensor<T> pdX = outPdX_.AllocTensor<T>();
     AscendC::LocalTensor<T> res = outRes_.AllocTensor<T>();
     AscendC::LocalTensor<T> pdGamma = outPdGamma_.AllocTensor<T>();
@@ -96,18 +105,10 @@ class KernelGradAndBeta {
     inMean_.FreeTensor(mean);
     inGamma_.FreeTensor(gamma);
 
-    pdX = outPdX_.DeQue<T>();
-    res = outRes_.DeQue<T>();
-    pdGamma = outPdGamma_.DeQue<T>();
-    pdBeta = outPdBeta_.DeQue<T>();
-    AscendC::DataCopy(pdXGm_, pdX, bsh_);
-    AscendC::DataCopy(resGm_, res, bsh_);
-    AscendC::DataCopy(pdGammaGm_, pdGamma, h_);
-    AscendC::DataCopy(pdBetaGm_, pdBeta, h_);
-    outPdX_.FreeTensor(pdX);
-    outRes_.FreeTensor(res);
-    outPdGamma_.FreeTensor(pdGamma);
-    outPdBeta_.FreeTensor(pdBeta);
+    CopyOutQueued(pdXGm_, outPdX_, bsh_);
+    CopyOutQueued(resGm_, outRes_, bsh_);
+    CopyOutQueued(pdGammaGm_, outPdGamma_, h_);
+    CopyOutQueued(pdBetaGm_, outPdBeta_, h_);
   }
 
  private:
