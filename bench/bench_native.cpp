@@ -40,8 +40,11 @@ struct Problem {
   RunInfo info;
 };
 
-Problem MakeProblem(const benchmark::State& state) {
+// The benchmark's shape and threads; eval: the half evaluation (float data ignores it).
+Problem MakeProblem(const benchmark::State& state,
+                    lngrad::HalfEval eval = lngrad::HalfEval::kFast) {
   Problem p;
+  p.options.half_eval = eval;
   p.shape = {state.range(0), state.range(1)};
   p.rows = static_cast<size_t>(p.shape.rows);
   p.h = static_cast<size_t>(p.shape.h);
@@ -105,8 +108,7 @@ const GradInputs<T>& SharedGradInputs(RowShape shape) {
 // kEval: the half evaluation (Options::half_eval; float data ignores it).
 template <class T, lngrad::HalfEval kEval = lngrad::HalfEval::kFast>
 void BM_LayerNormBackward(benchmark::State& state) {
-  Problem p = MakeProblem(state);
-  p.options.half_eval = kEval;
+  Problem p = MakeProblem(state, kEval);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T>& in = SharedGradInputs<T>(p.shape);
   Vector<T> dx(n), dgamma(h), dbeta(h);
@@ -120,8 +122,7 @@ void BM_LayerNormBackward(benchmark::State& state) {
 
 template <class T, lngrad::HalfEval kEval = lngrad::HalfEval::kFast>
 void BM_LayerNormGrad(benchmark::State& state) {
-  Problem p = MakeProblem(state);
-  p.options.half_eval = kEval;
+  Problem p = MakeProblem(state, kEval);
   const size_t n = p.n, rows = p.rows, h = p.h;
   const GradInputs<T>& in = SharedGradInputs<T>(p.shape);
   Vector<T> pd_x(n), res(n);
