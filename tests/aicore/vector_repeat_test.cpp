@@ -3,15 +3,12 @@
 // which repeats run (Normal mode: mask bits per repeat; Counter mode: the first count elements,
 // repeat after repeat; Copy: count per repeat), where they are (block and repeat strides in
 // 32-byte blocks), the per-element formula, masked lanes untouched, repeats in order; every
-// dtype; and the checked-mode rules.
+// dtype; and the checked-mode rules. The model is in vector_repeat_test_util.h, the Cast forms
+// in vector_repeat_cast_test.cpp.
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cmath>
-#include <cstring>
 #include <functional>
-#include <limits>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -19,223 +16,14 @@
 #include "sanitizer_off.h"
 
 #include "checked_mode_scope.h"
-#include "round_model.h"
+#include "vector_repeat_test_util.h"
 
 namespace {
 
 using namespace AscendC;
 using lngrad::aicore::KernelCheckError;
-using lngrad::aicore::test::CheckedModeScope;
-using lngrad::aicore::test::RoundToInteger;
+using namespace lngrad::aicore::test;
 
-constexpr uint32_t kOpBytes = 32768;  // bytes per operand slot
-constexpr uint32_t kRegion = 3 * kOpBytes;
-
-// ---------------------------------------------------------------------------------------------
-// The model.
-
-struct Layout {
-  uint32_t offset;  // byte offset of element 0 in the region
-  uint32_t size;    // element size
-  uint32_t blk;
-  uint32_t rep;
-};
-
-struct MaskModel {
-  bool counter = false;
-  uint64_t hi = ~0ull, lo = ~0ull;  // Normal mode
-  uint64_t count = 0;               // Counter mode
-  uint32_t repeat_time = 1;
-  bool copy_counter = false;  // Copy: count per repeat, repeatTime counts
-};
-
-// First min(len, 128) bits (SIMD 计算说明 → 掩码, continuous mode).
-MaskModel Continuous(int64_t len, uint32_t rt) {
-  MaskModel m;
-  m.hi = m.lo = 0;
-  for (int64_t p = 0; p < 128 && p < len; ++p) {
-    (p < 64 ? m.lo : m.hi) |= uint64_t{1} << (p % 64);
-  }
-  m.repeat_time = rt;
-  return m;
-}
-
-// Byte offsets (one per operand) of each active element, in execution order.
-std::vector<std::vector<uint64_t>> Active(const MaskModel& m, uint32_t lanes,
-                                          const std::vector<Layout>& ops) {
-  std::vector<std::vector<uint64_t>> out;
-  uint32_t repeats = m.repeat_time;
-  if (m.counter && !m.copy_counter) repeats = static_cast<uint32_t>((m.count + lanes - 1) / lanes);
-  // Copy's Counter mode: `count` positions per repeat, as many blocks as they need.
-  const uint64_t positions = m.copy_counter ? m.count : lanes;
-  for (uint32_t r = 0; r < repeats; ++r) {
-    for (uint32_t p = 0; p < positions; ++p) {
-      bool on;
-      if (m.copy_counter) {
-        on = p < m.count;
-      } else if (m.counter) {
-        on = uint64_t{r} * lanes + p < m.count;
-      } else {
-        on = lanes == 64 ? ((m.lo >> p) & 1)
-                         : (p < 64 ? ((m.lo >> p) & 1) : ((m.hi >> (p - 64)) & 1));
-      }
-      if (!on) continue;
-      std::vector<uint64_t> e;
-      for (const Layout& l : ops) {
-        const uint32_t per = 32 / l.size;
-        e.push_back(l.offset + 32ull * (uint64_t{r} * l.rep + uint64_t{p / per} * l.blk) +
-                    uint64_t{p % per} * l.size);
-      }
-      out.push_back(e);
-    }
-  }
-  return out;
-}
-
-template <typename T>
-T Load(const std::vector<std::byte>& mem, uint64_t off) {
-  T v;
-  std::memcpy(&v, mem.data() + off, sizeof(T));
-  return v;
-}
-template <typename T>
-void Store(std::vector<std::byte>& mem, uint64_t off, T v) {
-  std::memcpy(mem.data() + off, &v, sizeof(T));
-}
-
-// The region before: random finite values in each slot (positive where `positive`).
-template <typename T>
-std::vector<std::byte> Fill(uint32_t seed, bool positive, float range = 50.0f) {
-  std::mt19937 gen(seed);
-  std::vector<std::byte> mem(kRegion);
-  std::uniform_real_distribution<float> dist(positive ? 0.01f : -range, range);
-  for (uint64_t off = 0; off + sizeof(T) <= kRegion; off += sizeof(T)) {
-    if constexpr (std::is_integral_v<T>) {
-      Store(mem, off, static_cast<T>(gen()));
-    } else {
-      Store(mem, off, static_cast<T>(dist(gen)));
-    }
-  }
-  return mem;
-}
-
-// Runs body(region) on one block whose UB region starts as `init`; returns the region after.
-std::vector<std::byte> OnUb(const std::vector<std::byte>& init,
-                            const std::function<void(LocalTensor<uint8_t>)>& body) {
-  std::vector<std::byte> after(kRegion);
-  const lngrad::Status s = lngrad::aicore::Launch(1, [&] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, kRegion);
-    LocalTensor<uint8_t> region = buf.Get<uint8_t>();
-    std::memcpy(region.HostPtr(), init.data(), kRegion);
-    body(region);
-    std::memcpy(after.data(), region.HostPtr(), kRegion);
-  });
-  EXPECT_TRUE(s.ok()) << s.ToString();
-  return after;
-}
-
-template <typename T>
-LocalTensor<T> At(LocalTensor<uint8_t> region, uint32_t offset) {
-  LocalTensor<T> t = region[offset].ReinterpretCast<T>();
-  return t;
-}
-
-// Index of the first differing byte, or -1.
-long FirstDiff(const std::vector<std::byte>& a, const std::vector<std::byte>& b) {
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return static_cast<long>(i);
-  }
-  return -1;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Mask / stride scenarios.
-
-struct Scenario {
-  std::string name;
-  MaskModel model;
-  // Runs the instruction's mask form for this scenario: how the mask reaches it.
-  enum Kind { kLen, kBits, kRegisterNormal, kRegisterCounter, kBitsCounter } kind;
-  int64_t len = 0;
-};
-
-std::vector<Scenario> Scenarios(uint32_t lanes) {
-  std::vector<Scenario> out;
-  for (int64_t len : {1, 7, 37, 64, 100, 128, 200}) {
-    for (uint32_t rt : {0u, 1u, 3u}) {
-      out.push_back({"len " + std::to_string(len) + " rt " + std::to_string(rt),
-                     Continuous(len, rt), Scenario::kLen, len});
-    }
-  }
-  const std::pair<uint64_t, uint64_t> bits[] = {{~0ull, ~0ull},
-                                                {0x69A569A569A569A5ull, 0x69A569A569A569A5ull},
-                                                {1ull << 63, 1},
-                                                {0, 0},
-                                                {0xF0F0ull, 0x8000000000000001ull}};
-  for (const auto& [hi, lo] : bits) {
-    for (uint32_t rt : {1u, 2u}) {
-      MaskModel m;
-      m.hi = hi;
-      m.lo = lo;
-      m.repeat_time = rt;
-      out.push_back({"bits " + std::to_string(hi) + ":" + std::to_string(lo), m, Scenario::kBits});
-      out.push_back({"register bits", m, Scenario::kRegisterNormal});
-    }
-  }
-  for (uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{lanes} - 1, uint64_t{lanes},
-                         uint64_t{lanes} + 3, uint64_t{3} * lanes + 5}) {
-    MaskModel m;
-    m.counter = true;
-    m.count = count;
-    m.repeat_time = 1;  // ignored in Counter mode
-    out.push_back({"counter " + std::to_string(count), m, Scenario::kRegisterCounter});
-    out.push_back({"counter bits " + std::to_string(count), m, Scenario::kBitsCounter});
-  }
-  return out;
-}
-
-// Calls form(mask_bits_ptr_or_len, is_register) with the scenario's way of passing the mask;
-// `bits_form(mask[])`, `len_form(len)` and `reg_form()` are the instruction's three calls.
-void Drive(const Scenario& s, const std::function<void(const uint64_t*)>& bits_form,
-           const std::function<void(uint64_t)>& len_form, const std::function<void()>& reg_form) {
-  const uint64_t bits[2] = {s.model.lo, s.model.hi};
-  switch (s.kind) {
-    case Scenario::kLen:
-      len_form(static_cast<uint64_t>(s.len));
-      break;
-    case Scenario::kBits:
-      bits_form(bits);
-      break;
-    case Scenario::kRegisterNormal:
-      SetMaskNorm();
-      SetVectorMask<float>(s.model.hi, s.model.lo);
-      reg_form();
-      ResetMask();
-      break;
-    case Scenario::kRegisterCounter:
-      SetMaskCount();
-      SetVectorMask<float, MaskMode::COUNTER>(static_cast<int32_t>(s.model.count));
-      reg_form();
-      SetMaskNorm();
-      ResetMask();
-      break;
-    case Scenario::kBitsCounter: {
-      SetMaskCount();
-      const uint64_t c[2] = {s.model.count, 0};
-      bits_form(c);
-      SetMaskNorm();
-      ResetMask();
-      break;
-    }
-  }
-}
-
-struct Strides {
-  uint32_t blk[3];
-  uint32_t rep[3];
-};
 const Strides kBinaryStrides[] = {{{1, 1, 1}, {8, 8, 8}},
                                   {{2, 1, 3}, {16, 8, 24}},
                                   {{1, 0, 2}, {9, 0, 1}},
@@ -329,45 +117,6 @@ TEST(VectorRepeat, BinaryInt16) { CheckAllBinary<int16_t>(); }
 // ---------------------------------------------------------------------------------------------
 // Unary and tensor-scalar instructions (one source).
 
-const Strides kUnaryStrides[] = {{{1, 1, 0}, {8, 8, 0}},
-                                 {{2, 3, 0}, {16, 24, 0}},
-                                 {{1, 0, 0}, {8, 1, 0}},
-                                 {{3, 1, 0}, {2, 8, 0}}};
-
-// run(dst, src, how, mask_bits, len, rt, params): how 0 = bits, 1 = len, 2 = register.
-template <typename D, typename S>
-using UnaryDriver =
-    std::function<void(const LocalTensor<D>&, const LocalTensor<S>&, int, const uint64_t*, uint64_t,
-                       int32_t, const UnaryRepeatParams&)>;
-
-template <typename D, typename S>
-void CheckOneSource(const std::string& name, const std::function<D(S)>& f,
-                    const UnaryDriver<D, S>& run, bool positive = false, float range = 50.0f) {
-  constexpr uint32_t kMaskSize = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
-  const uint32_t lanes = 256 / kMaskSize;
-  auto init = Fill<S>(21, positive, range);
-  for (const Strides& st : kUnaryStrides) {
-    for (const Scenario& s : Scenarios(lanes)) {
-      const UnaryRepeatParams p(st.blk[0], st.blk[1], st.rep[0], st.rep[1]);
-      const std::vector<Layout> ops = {{0, sizeof(D), st.blk[0], st.rep[0]},
-                                       {kOpBytes, sizeof(S), st.blk[1], st.rep[1]}};
-      std::vector<std::byte> want = init;
-      for (const auto& e : Active(s.model, lanes, ops)) Store(want, e[0], f(Load<S>(want, e[1])));
-      const auto got = OnUb(init, [&](LocalTensor<uint8_t> r) {
-        const auto d = At<D>(r, 0);
-        const auto a = At<S>(r, kOpBytes);
-        const int32_t rt = static_cast<int32_t>(s.model.repeat_time);
-        Drive(
-            s, [&](const uint64_t* m) { run(d, a, 0, m, 0, rt, p); },
-            [&](uint64_t m) { run(d, a, 1, nullptr, m, rt, p); },
-            [&] { run(d, a, 2, MASK_PLACEHOLDER_LIST, 0, rt, p); });
-      });
-      ASSERT_EQ(FirstDiff(got, want), -1) << name << " " << s.name << " strides " << st.blk[0]
-                                          << st.blk[1] << "/" << st.rep[0] << "," << st.rep[1];
-    }
-  }
-}
-
 #define UNARY_DRIVER(Name, T)                                                                    \
   [](const LocalTensor<T>& d, const LocalTensor<T>& a, int how, const uint64_t* m, uint64_t len, \
      int32_t rt, const UnaryRepeatParams& p) {                                                   \
@@ -382,40 +131,6 @@ void CheckOneSource(const std::string& name, const std::function<D(S)>& f,
     if (how == 1) Name(d, a, T(s), len, rt, p);                                                  \
     if (how == 2) Name<T, false>(d, a, T(s), m, rt, p);                                          \
   }
-
-// Round a long double to the nearest half, ties to even (independent of the library's codec:
-// the candidates are compared by value).
-uint16_t NearestHalf(long double v) {
-  if (std::isnan(v)) return 0x7E00;
-  const auto value = [](uint16_t h) -> long double {
-    if ((h & 0x7FFF) == 0x7C00) return (h & 0x8000) ? -65536.0L : 65536.0L;
-    const int e = (h >> 10) & 0x1F;
-    const int m = h & 0x3FF;
-    const long double mag = e == 0 ? std::ldexp(static_cast<long double>(m), -24)
-                                   : std::ldexp(static_cast<long double>(1024 + m), e - 25);
-    return (h & 0x8000) ? -mag : mag;
-  };
-  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  const long double a = std::fabs(v);
-  // The smallest magnitude whose value is >= a (values grow with the bits), then the nearer of
-  // it and its predecessor.
-  uint16_t lo = 0, hi = 0x7C00;
-  while (lo < hi) {
-    const uint16_t mid = static_cast<uint16_t>((lo + hi) / 2);
-    if (value(mid) >= a) {
-      hi = mid;
-    } else {
-      lo = static_cast<uint16_t>(mid + 1);
-    }
-  }
-  uint16_t best = lo;
-  if (lo > 0 && value(lo) != a) {
-    const long double below = a - value(lo - 1);
-    const long double above = value(lo) - a;
-    if (below < above || (below == above && ((lo - 1) & 1) == 0)) best = lo - 1;
-  }
-  return static_cast<uint16_t>(sign | best);
-}
 
 template <typename T>
 T FromLongDouble(long double v) {
@@ -474,153 +189,6 @@ void CheckIntOneSource() {
 
 TEST(VectorRepeat, OneSourceInt32) { CheckIntOneSource<int32_t>(); }
 TEST(VectorRepeat, OneSourceInt16) { CheckIntOneSource<int16_t>(); }
-
-// ---------------------------------------------------------------------------------------------
-// Cast: every pair and round mode of the table, through the mask forms.
-
-template <typename I>
-I ToInt(float v, RoundMode m) {
-  if (std::isnan(v)) return 0;
-  const long double r = RoundToInteger(v, m);
-  if (r <= std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
-  if (r >= std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
-  return static_cast<I>(r);
-}
-// v rounded to float in mode m: the floats around v compared by value.
-float ToFloat(long double v, RoundMode m) {
-  float lo = static_cast<float>(v);
-  while (static_cast<long double>(lo) > v) lo = std::nextafter(lo, -INFINITY);
-  while (static_cast<long double>(std::nextafter(lo, INFINITY)) <= v) {
-    lo = std::nextafter(lo, INFINITY);
-  }
-  if (static_cast<long double>(lo) == v) return lo;
-  const float hi = std::nextafter(lo, INFINITY);
-  switch (m) {
-    case RoundMode::CAST_FLOOR:
-      return lo;
-    case RoundMode::CAST_CEIL:
-      return hi;
-    case RoundMode::CAST_TRUNC:
-      return v > 0 ? lo : hi;
-    case RoundMode::CAST_ROUND:
-      if (v - lo != hi - v) return v - lo < hi - v ? lo : hi;
-      return v > 0 ? hi : lo;
-    default:
-      if (v - lo != hi - v) return v - lo < hi - v ? lo : hi;
-      return (std::bit_cast<uint32_t>(lo) & 1u) ? hi : lo;
-  }
-}
-
-constexpr RoundMode kDirected[] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
-                                   RoundMode::CAST_CEIL, RoundMode::CAST_ROUND,
-                                   RoundMode::CAST_TRUNC};
-
-template <typename D, typename S>
-void CheckCast(RoundMode mode, const std::function<D(S)>& f) {
-  CheckOneSource<D, S>(
-      std::string("Cast ") + lngrad::aicore::RoundModeName(mode), f,
-      [mode](const LocalTensor<D>& d, const LocalTensor<S>& a, int how, const uint64_t* m,
-             uint64_t len, int32_t rt, const UnaryRepeatParams& p) {
-        if (how == 0) Cast(d, a, mode, m, rt, p);
-        if (how == 1) Cast(d, a, mode, len, rt, p);
-        if (how == 2) Cast<D, S, false>(d, a, mode, m, rt, p);
-      });
-}
-
-TEST(VectorRepeat, CastToIntegers) {
-  for (RoundMode m : kDirected) {
-    CheckCast<int32_t, float>(m, [m](float x) { return ToInt<int32_t>(x * 1.0f, m); });
-    CheckCast<int16_t, float>(m, [m](float x) { return ToInt<int16_t>(x, m); });
-    CheckCast<int32_t, half>(m, [m](half x) { return ToInt<int32_t>(float(x), m); });
-    CheckCast<int16_t, half>(m, [m](half x) { return ToInt<int16_t>(float(x), m); });
-    CheckCast<float, float>(m, [m](float x) {
-      const long double r = RoundToInteger(x, m);
-      return r == 0 ? std::copysign(0.0f, x) : static_cast<float>(r);
-    });
-  }
-}
-
-TEST(VectorRepeat, CastFromIntegers) {
-  CheckCast<int16_t, int32_t>(RoundMode::CAST_NONE, [](int32_t v) {
-    return static_cast<int16_t>(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
-  });
-  CheckCast<float, int16_t>(RoundMode::CAST_NONE, [](int16_t v) { return float(v); });
-  for (RoundMode m : {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
-                      RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC}) {
-    CheckCast<float, int32_t>(m, [m](int32_t v) { return ToFloat(v, m); });
-    CheckCast<half, int16_t>(m, [m](int16_t v) {
-      // Through the float value (exact): the half candidates around it.
-      return half::FromBits(lngrad::aicore::detail::FloatToHalf(float(v), m).bits);
-    });
-  }
-}
-
-TEST(VectorRepeat, CastBetweenHalfAndFloat) {
-  CheckCast<float, half>(RoundMode::CAST_NONE, [](half x) { return float(x); });
-  for (RoundMode m :
-       {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
-        RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD}) {
-    CheckCast<half, float>(m, [m](float x) { return lngrad::aicore::detail::FloatToHalf(x, m); });
-  }
-}
-
-// int16 -> half in the directed modes, against the value-ordered candidates.
-TEST(VectorRepeat, CastInt16ToHalfRoundsAsNamed) {
-  for (int v = -32768; v <= 32767; v += 3) {
-    const long double x = v;
-    const uint16_t rne = NearestHalf(x);
-    EXPECT_EQ(lngrad::aicore::detail::FloatToHalf(float(v), RoundMode::CAST_RINT).bits, rne) << v;
-  }
-}
-
-TEST(VectorRepeat, CastCountFormsOfTheNewPairs) {
-  const auto init = Fill<float>(5, false);
-  for (uint32_t n : {1u, 9u, 64u, 100u, 1000u}) {
-    std::vector<std::byte> want = init;
-    for (uint32_t i = 0; i < n; ++i) {
-      Store(want, i * 4,
-            ToInt<int32_t>(Load<float>(init, kOpBytes + i * 4), RoundMode::CAST_FLOOR));
-      Store(want, 2 * kOpBytes + i * 2,
-            ToInt<int16_t>(Load<float>(init, kOpBytes + i * 4), RoundMode::CAST_ROUND));
-    }
-    const auto got = OnUb(init, [&](LocalTensor<uint8_t> r) {
-      Cast(At<int32_t>(r, 0), At<float>(r, kOpBytes), RoundMode::CAST_FLOOR, n);
-      Cast(At<int16_t>(r, 2 * kOpBytes), At<float>(r, kOpBytes), RoundMode::CAST_ROUND, n);
-    });
-    ASSERT_EQ(FirstDiff(got, want), -1) << n;
-  }
-}
-
-// Saturation and NaN at an integer destination (precision conversion rules: overflow saturates;
-// NaN -> 0 is lngrad's reading of the saturation mode).
-TEST(VectorRepeat, CastSaturatesAtIntegerDestinations) {
-  const lngrad::Status s = lngrad::aicore::Launch(1, [] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 4096);
-    LocalTensor<float> f = buf.Get<float>();
-    LocalTensor<int32_t> i32 = f[256].ReinterpretCast<int32_t>();
-    LocalTensor<int16_t> i16 = f[512].ReinterpretCast<int16_t>();
-    const float in[4] = {1e10f, -1e10f, std::numeric_limits<float>::quiet_NaN(), 40000.5f};
-    for (int i = 0; i < 4; ++i) f.SetValue(i, in[i]);
-    Cast(i32, f, RoundMode::CAST_RINT, 4);
-    Cast(i16, f, RoundMode::CAST_TRUNC, 4);
-    EXPECT_EQ(i32.GetValue(0), INT32_MAX);
-    EXPECT_EQ(i32.GetValue(1), INT32_MIN);
-    EXPECT_EQ(i32.GetValue(2), 0);
-    EXPECT_EQ(i32.GetValue(3), 40000);
-    EXPECT_EQ(i16.GetValue(0), INT16_MAX);
-    EXPECT_EQ(i16.GetValue(1), INT16_MIN);
-    EXPECT_EQ(i16.GetValue(2), 0);
-    EXPECT_EQ(i16.GetValue(3), INT16_MAX);
-    i32.SetValue(0, INT32_MAX);
-    i32.SetValue(1, -70000);
-    Cast(i16, i32, RoundMode::CAST_NONE, 2);
-    EXPECT_EQ(i16.GetValue(0), INT16_MAX);  // the documentation's example: 2^31 - 1 -> 2^15 - 1
-    EXPECT_EQ(i16.GetValue(1), INT16_MIN);
-  });
-  ASSERT_TRUE(s.ok()) << s.ToString();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Duplicate and Copy.
