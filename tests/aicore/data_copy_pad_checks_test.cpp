@@ -141,13 +141,9 @@ TEST(DataCopyPadChecks, BlockCountAtMost4095) {
       dst.SetGlobalBuffer(gm.p, 4096);
       DataCopyPad(dst, big, DataCopyExtParams(static_cast<uint16_t>(n), 1, 0, 0, 0));
     });
-    ASSERT_EQ(o.error.has_value(), n == 4096) << n;
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
-      EXPECT_NE(o.error->message().find("blockCount is 4096, which must be in [0, 4095]"),
-                std::string::npos)
-          << o.error->message();
-    }
+    SCOPED_TRACE(::testing::Message() << n);
+    ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, n == 4096, lngrad::aicore::checks::kDataCopyPadParams,
+                                          "blockCount is 4096, which must be in [0, 4095]"));
   }
 }
 
@@ -189,14 +185,10 @@ TEST(DataCopyPadChecks, UbStrideRangeOf950) {
       Case c = Rows(1, 20);
       c.dstStride = stride;
       const Outcome o = GmToUb<float>(soc, c, Pattern(64, 1));
-      ASSERT_EQ(o.error.has_value(), bad) << soc << " " << stride;
-      if (o.error) {
-        EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
-        EXPECT_NE(o.error->message().find("dstStride (UB 32-byte blocks) is 65536, which must be "
-                                          "in [0, 65535] on Ascend950PR_9599"),
-                  std::string::npos)
-            << o.error->message();
-      }
+      SCOPED_TRACE(::testing::Message() << soc << " " << stride);
+      ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, bad, lngrad::aicore::checks::kDataCopyPadParams,
+                                            "dstStride (UB 32-byte blocks) is 65536, which must be "
+                                            "in [0, 65535] on Ascend950PR_9599"));
       Case u = Rows(1, 20);
       u.srcStride = stride;
       std::optional<KernelCheckError> e;
@@ -218,12 +210,8 @@ TEST(DataCopyPadChecks, SixtyFourBitPaddingValueMustBeZero) {
   for (uint64_t bits : {uint64_t{0}, uint64_t{1}}) {
     c.padBits = bits;
     const Outcome o = GmToUb<int64_t>(k910B, c, Pattern(64, 1));
-    ASSERT_EQ(o.error.has_value(), bits != 0);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
-      EXPECT_NE(o.error->message().find("paddingValue must be 0 for 64-bit"), std::string::npos)
-          << o.error->message();
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, bits != 0, lngrad::aicore::checks::kDataCopyPadParams,
+                                          "paddingValue must be 0 for 64-bit"));
   }
 }
 
@@ -243,12 +231,8 @@ TEST(DataCopyPadChecks, UbOperandMustBe32ByteAligned) {
   CheckedModeScope mode(true);
   for (uint32_t offset : {32u, 16u}) {
     const Outcome o = GmToUb<float>(k910B, Rows(1, 20), Pattern(64, 1), false, offset);
-    ASSERT_EQ(o.error.has_value(), offset == 16);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kUbAlignment);
-      EXPECT_NE(o.error->message().find("dst UB address 16"), std::string::npos)
-          << o.error->message();
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectFailsIf(o, offset == 16, lngrad::aicore::checks::kUbAlignment, "dst UB address 16"));
   }
   GmBuffer gm(64);
   for (uint32_t offset : {32u, 16u}) {
@@ -257,12 +241,8 @@ TEST(DataCopyPadChecks, UbOperandMustBe32ByteAligned) {
       dst.SetGlobalBuffer(gm.as<float>(), 16);
       DataCopyPad(dst, ub.ReinterpretCast<float>()[offset / 4], DataCopyExtParams(1, 20, 0, 0, 0));
     });
-    ASSERT_EQ(o.error.has_value(), offset == 16);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kUbAlignment);
-      EXPECT_NE(o.error->message().find("src UB address 16"), std::string::npos)
-          << o.error->message();
-    }
+    ASSERT_NO_FATAL_FAILURE(
+        ExpectFailsIf(o, offset == 16, lngrad::aicore::checks::kUbAlignment, "src UB address 16"));
   }
 }
 
@@ -295,12 +275,9 @@ TEST(DataCopyPadChecks, UbExtentIncludesTheDummyBytes) {
         t.SetSize(size);
         DataCopyPad(t, src, DataCopyExtParams(1, 40, 0, 0, 0), DataCopyPadExtParams<float>());
       });
-      ASSERT_EQ(o.error.has_value(), checked && size == 10) << checked << " " << size;
-      if (o.error) {
-        EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kTensorBounds);
-        EXPECT_NE(o.error->message().find("DataCopyPad(GM->UB)"), std::string::npos)
-            << o.error->message();
-      }
+      SCOPED_TRACE(::testing::Message() << checked << " " << size);
+      ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(
+          o, checked && size == 10, lngrad::aicore::checks::kTensorBounds, "DataCopyPad(GM->UB)"));
     }
   }
 }
@@ -317,10 +294,7 @@ TEST(DataCopyPadChecks, GmExtentWithinTheGlobalTensor) {
       src.SetGlobalBuffer(gm.as<float>(), size);
       DataCopyPad(ub.ReinterpretCast<float>(), src, ExtParams(c), DataCopyPadExtParams<float>());
     });
-    ASSERT_EQ(o.error.has_value(), size == 10);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kGmBounds);
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, size == 10, lngrad::aicore::checks::kGmBounds));
   }
   for (uint32_t size : {11u, 10u}) {
     const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
@@ -331,10 +305,7 @@ TEST(DataCopyPadChecks, GmExtentWithinTheGlobalTensor) {
       p.dstStride = 4;
       DataCopyPad(dst, ub.ReinterpretCast<float>(), p);
     });
-    ASSERT_EQ(o.error.has_value(), size == 10);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kGmBounds);
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, size == 10, lngrad::aicore::checks::kGmBounds));
   }
 }
 

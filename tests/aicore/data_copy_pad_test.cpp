@@ -409,14 +409,10 @@ TEST(DataCopyPadLoopMode, RulesAndProducts) {
       SetLoopModePara({2, 1, 64, stride, 0, 0}, DataCopyMVType::OUT_TO_UB);
       ResetLoopModePara(DataCopyMVType::OUT_TO_UB);
     });
-    ASSERT_EQ(o.error.has_value(), stride == 100);
-    if (o.error) {
-      EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
-      EXPECT_NE(o.error->message().find("loop1DstStride is 100, which must be below 2^21 and a "
-                                        "multiple of 32 (UB side) for OUT_TO_UB"),
-                std::string::npos)
-          << o.error->message();
-    }
+    ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, stride == 100,
+                                          lngrad::aicore::checks::kDataCopyPadParams,
+                                          "loop1DstStride is 100, which must be below 2^21 and a "
+                                          "multiple of 32 (UB side) for OUT_TO_UB"));
   }
 }
 

@@ -254,6 +254,18 @@ inline void ExpectSameBytes(const std::vector<uint8_t>& got, const std::vector<u
   }
 }
 
+// Expects the kernel of `o` to have failed exactly when `fails`, and then with check `check`
+// and a message that holds `needle` (if not empty). Call it under ASSERT_NO_FATAL_FAILURE.
+inline void ExpectFailsIf(const Outcome& o, bool fails, const std::string& check,
+                          const std::string& needle = "") {
+  ASSERT_EQ(o.error.has_value(), fails);
+  if (!o.error) return;
+  EXPECT_EQ(o.error->check(), check);
+  if (!needle.empty()) {
+    EXPECT_NE(o.error->message().find(needle), std::string::npos) << o.error->message();
+  }
+}
+
 inline std::string Describe(const Case& c) {
   return "blockCount " + std::to_string(c.blockCount) + " blockLen " + std::to_string(c.blockLen) +
          " srcStride " + std::to_string(c.srcStride) + " dstStride " + std::to_string(c.dstStride) +
