@@ -14,6 +14,7 @@
 #include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
+#include "run_on.h"
 #include "math_api_test_util.h"
 #include "tiling/tiling_api.h"
 
@@ -21,8 +22,6 @@ namespace {
 
 using namespace AscendC;
 using namespace lngrad::adv::testing;
-using lngrad::aicore::Launch;
-using lngrad::aicore::LaunchOptions;
 
 // ----------------------------------------------------------------------------------------------
 // Arange: the replay of the vendor's sequence (scalar first block, block doubling within the
@@ -110,29 +109,19 @@ TEST(MathArange, MatchesTheVendorSequenceForEveryBranch) {
 
 TEST(MathFill, SetsGmBeforeInitBufferOnly) {
   std::vector<float> gm(300, -1.0f);
-  LaunchOptions o;
-  o.soc = k910B;
-  ASSERT_TRUE(Launch(
-                  1,
-                  [&] {
-                    TPipe pipe;
-                    GlobalTensor<float> g;
-                    g.SetGlobalBuffer(gm.data(), 300);
-                    Fill(g, 257, 2.5f);
-                  },
-                  o)
-                  .ok());
+  ASSERT_TRUE(RunOn(k910B, [&] {
+                TPipe pipe;
+                GlobalTensor<float> g;
+                g.SetGlobalBuffer(gm.data(), 300);
+                Fill(g, 257, 2.5f);
+              }).empty());
   for (int i = 0; i < 300; ++i) ASSERT_EQ(gm[i], i < 257 ? 2.5f : -1.0f) << i;
   std::vector<uint16_t> g16(64, 0);
-  ASSERT_TRUE(Launch(
-                  1,
-                  [&] {
-                    GlobalTensor<uint16_t> g;
-                    g.SetGlobalBuffer(g16.data(), 64);
-                    Fill(g, 64, uint16_t{0xbeef});
-                  },
-                  o)
-                  .ok());
+  ASSERT_TRUE(RunOn(k910B, [&] {
+                GlobalTensor<uint16_t> g;
+                g.SetGlobalBuffer(g16.data(), 64);
+                Fill(g, 64, uint16_t{0xbeef});
+              }).empty());
   EXPECT_EQ(g16[63], 0xbeef);
   ExpectCheck(
       [&](Ub&) {
@@ -143,18 +132,15 @@ TEST(MathFill, SetsGmBeforeInitBufferOnly) {
       "fill_order", "before any InitBuffer");
   const lngrad::aicore::test::CheckedModeScope checked(true);
   std::string check;
-  (void)Launch(
-      1,
-      [&] {
-        GlobalTensor<float> g;
-        g.SetGlobalBuffer(gm.data(), 300);
-        try {
-          Fill(g, 301, 1.0f);
-        } catch (const lngrad::aicore::KernelCheckError& e) {
-          check = e.check();
-        }
-      },
-      o);
+  (void)RunOn(k910B, [&] {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm.data(), 300);
+    try {
+      Fill(g, 301, 1.0f);
+    } catch (const lngrad::aicore::KernelCheckError& e) {
+      check = e.check();
+    }
+  });
   EXPECT_EQ(check, "gm_bounds");
   EXPECT_EQ(gm[299], -1.0f);
 }
@@ -162,20 +148,14 @@ TEST(MathFill, SetsGmBeforeInitBufferOnly) {
 TEST(MathFill, InitOutputFillsAfterInitBufferToo) {
   for (const char* soc : {k910B, "Ascend950PR_9599"}) {
     std::vector<int32_t> gm(100, -1);
-    LaunchOptions o;
-    o.soc = soc;
-    ASSERT_TRUE(Launch(
-                    1,
-                    [&] {
-                      TPipe pipe;
-                      TBuf<> b;
-                      pipe.InitBuffer(b, 1024);
-                      GlobalTensor<int32_t> g;
-                      g.SetGlobalBuffer(gm.data(), 100);
-                      InitOutput<int32_t>(g, 77, 5);
-                    },
-                    o)
-                    .ok());
+    ASSERT_TRUE(RunOn(soc, [&] {
+                  TPipe pipe;
+                  TBuf<> b;
+                  pipe.InitBuffer(b, 1024);
+                  GlobalTensor<int32_t> g;
+                  g.SetGlobalBuffer(gm.data(), 100);
+                  InitOutput<int32_t>(g, 77, 5);
+                }).empty());
     for (int i = 0; i < 100; ++i) ASSERT_EQ(gm[i], i < 77 ? 5 : -1) << soc << " " << i;
   }
   // Where the vendor's InitOutput compiles to nothing, checked mode says so.
