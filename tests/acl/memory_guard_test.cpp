@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,29 @@ class MemoryGuard : public lngrad::acl_test::StreamTest {
     *msg = TakeMsg();
     return rc;
   }
+  // A launch that writes tile `at` of z fails its stream with ACL_ERROR_RT_AICORE_EXCEPTION and
+  // a message that holds each of `needles`.
+  void ExpectRefused(void* z, uint32_t at, std::initializer_list<const char*> needles,
+                     bool catch_all = false) {
+    std::string msg;
+    EXPECT_EQ(WriteTile(z, at, catch_all, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
+    for (const char* needle : needles) EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+  }
+  // A device pointer to `tiles` tiles, freed again; nullptr (and a failure) if a call fails.
+  static void* FreedTiles(uint32_t tiles) {
+    void* p = nullptr;
+    if (aclrtMalloc(&p, tiles * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
+        aclrtFree(p) != ACL_SUCCESS) {
+      ADD_FAILURE() << "aclrtMalloc or aclrtFree failed";
+      return nullptr;
+    }
+    return p;
+  }
+  // A launch that writes tile `at` of z succeeds.
+  void ExpectWritten(void* z, uint32_t at, bool catch_all = false) {
+    std::string msg;
+    EXPECT_EQ(WriteTile(z, at, catch_all, &msg), ACL_SUCCESS) << msg;
+  }
   // body() in checked, then unchecked mode (traced); a fatal failure ends the loop.
   template <class Body>
   void InBothModes(Body body) {
@@ -72,42 +96,34 @@ TEST_F(MemoryGuard, TileJustPastTheEndFailsTheStreamInBothModes) {
   InBothModes([&] {
     void* dev = nullptr;
     ASSERT_EQ(aclrtMalloc(&dev, 8 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    std::string msg;
-    EXPECT_EQ(WriteTile(dev, 8 * kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
-    EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
+    ExpectRefused(dev, 8 * kTile, {"[gm_bounds]"});
     const float* end = static_cast<const float*>(dev) + 8 * kTile;
     for (uint32_t i = 0; i < kTile; ++i) ASSERT_NE(end[i], kTileValue) << i;
-    EXPECT_EQ(WriteTile(dev, 7 * kTile, false, &msg), ACL_SUCCESS) << msg;
+    ExpectWritten(dev, 7 * kTile);
     EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   });
 }
 
 TEST_F(MemoryGuard, WriteAfterFreeFailsTheStreamInBothModes) {
   InBothModes([&] {
-    void* dev = nullptr;
-    ASSERT_EQ(aclrtMalloc(&dev, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
-    std::string msg;
-    EXPECT_EQ(WriteTile(dev, kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
-    EXPECT_NE(msg.find("[gm_freed]"), std::string::npos) << msg;
+    void* dev = FreedTiles(4);
+    ASSERT_NE(dev, nullptr);
+    ExpectRefused(dev, kTile, {"[gm_freed]"});
   });
 }
 
 TEST_F(MemoryGuard, AKernelThatCatchesTheCheckStillFails) {
   void* dev = nullptr;
   ASSERT_EQ(aclrtMalloc(&dev, kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  std::string msg;
-  EXPECT_EQ(WriteTile(dev, kTile, true, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
-  EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
-  EXPECT_EQ(WriteTile(dev, 0, true, &msg), ACL_SUCCESS) << msg;
+  ExpectRefused(dev, kTile, {"[gm_bounds]"}, true);
+  ExpectWritten(dev, 0, true);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
 }
 
 TEST_F(MemoryGuard, CopiesRefuseAFreedDevicePointerWhateverTheKind) {
-  const size_t bytes = 1024;
-  void* dev = nullptr;
-  ASSERT_EQ(aclrtMalloc(&dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  const size_t bytes = 4 * kTile * sizeof(float);
+  void* dev = FreedTiles(4);
+  ASSERT_NE(dev, nullptr);
   std::vector<char> host(bytes, 1);
   char* inside = static_cast<char*>(dev) + 100;
   struct Case {
@@ -143,17 +159,13 @@ TEST_F(MemoryGuard, HostMemoryIsNotDeviceMemoryInALaunch) {
     void* dev = nullptr;
     ASSERT_EQ(aclrtMalloc(&dev, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (void* z : {static_cast<void*>(host.data()), pinned}) {
-      std::string msg;
-      EXPECT_EQ(WriteTile(z, kTile, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
-      EXPECT_NE(msg.find("[gm_bounds]"), std::string::npos) << msg;
-      EXPECT_NE(msg.find("are not device memory"), std::string::npos) << msg;
-      EXPECT_NE(msg.find("the nearest GM region is the"), std::string::npos) << msg;
+      ExpectRefused(z, kTile,
+                    {"[gm_bounds]", "are not device memory", "the nearest GM region is the"});
     }
     EXPECT_EQ(host, std::vector<float>(4 * kTile, 1.0f)) << "nothing was written";
     const float* p = static_cast<const float*>(pinned);
     EXPECT_EQ(std::vector<float>(p, p + 4 * kTile), std::vector<float>(4 * kTile, 0.0f));
-    std::string msg;
-    EXPECT_EQ(WriteTile(dev, kTile, false, &msg), ACL_SUCCESS) << msg;
+    ExpectWritten(dev, kTile);
     EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
     EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
   });
@@ -163,17 +175,14 @@ TEST_F(MemoryGuard, HostMemoryIsNotDeviceMemoryInALaunch) {
 // younger frees followed it) is no longer gm_freed but host memory: still refused in a launch.
 TEST_F(MemoryGuard, MemoryFreedLongAgoIsNotDeviceMemoryInALaunch) {
   InBothModes([&] {
-    void* old = nullptr;
-    ASSERT_EQ(aclrtMalloc(&old, 4 * kTile * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtFree(old), ACL_SUCCESS);
+    void* old = FreedTiles(4);
+    ASSERT_NE(old, nullptr);
     std::vector<void*> younger(lngrad::aicore::detail::kGmFreedKeepBlocks);
     for (void*& y : younger) ASSERT_EQ(aclrtMalloc(&y, 32, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (void* y : younger) ASSERT_EQ(aclrtFree(y), ACL_SUCCESS);
     lngrad::aicore::detail::FreedGm freed;
     ASSERT_FALSE(lngrad::aicore::detail::FindFreedGm(old, &freed)) << "still held";
-    std::string msg;
-    EXPECT_EQ(WriteTile(old, 0, false, &msg), ACL_ERROR_RT_AICORE_EXCEPTION);
-    EXPECT_NE(msg.find("are not device memory"), std::string::npos) << msg;
+    ExpectRefused(old, 0, {"are not device memory"});
   });
 }
 
