@@ -141,11 +141,7 @@ TEST(VectorRepeat, CastCountFormsOfTheNewPairs) {
 // Saturation and NaN at an integer destination (precision conversion rules: overflow saturates;
 // NaN -> 0 is lngrad's reading of the saturation mode).
 TEST(VectorRepeat, CastSaturatesAtIntegerDestinations) {
-  const lngrad::Status s = lngrad::aicore::Launch(1, [] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 4096);
-    LocalTensor<float> f = buf.Get<float>();
+  const lngrad::Status s = LaunchOnFloatBuf(4096, [](LocalTensor<float> f) {
     LocalTensor<int32_t> i32 = f[256].ReinterpretCast<int32_t>();
     LocalTensor<int16_t> i16 = f[512].ReinterpretCast<int16_t>();
     const float in[4] = {1e10f, -1e10f, std::numeric_limits<float>::quiet_NaN(), 40000.5f};

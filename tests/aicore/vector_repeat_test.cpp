@@ -316,11 +316,7 @@ TEST(VectorRepeat, NewCountFormsAtEveryTail) {
 }
 
 TEST(VectorRepeat, CountFormsLeaveTheMaskFullAndNormal) {
-  const lngrad::Status s = lngrad::aicore::Launch(1, [] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 1024);
-    LocalTensor<float> x = buf.Get<float>();
+  const lngrad::Status s = LaunchOnFloatBuf(1024, [](LocalTensor<float> x) {
     SetMaskCount();
     SetVectorMask<float>(0, 5);
     Add(x, x, x, 8);  // the vendor's Level 2: Counter mode inside, then full mask, Normal mode
@@ -347,11 +343,7 @@ TEST(VectorRepeat, CountFormsLeaveTheMaskFullAndNormal) {
 // In place with the documented accumulation exception: dst = src1, dstRepStride 0: each repeat
 // adds into the same 64 floats.
 TEST(VectorRepeat, AccumulationIntoSrc1RunsRepeatsInOrder) {
-  const lngrad::Status s = lngrad::aicore::Launch(1, [] {
-    TPipe pipe;
-    TBuf<> buf;
-    pipe.InitBuffer(buf, 8192);
-    LocalTensor<float> acc = buf.Get<float>();
+  const lngrad::Status s = LaunchOnFloatBuf(8192, [](LocalTensor<float> acc) {
     LocalTensor<float> src = acc[256];
     Duplicate(acc, 0.0f, 64);
     for (uint32_t i = 0; i < 256; ++i) src.SetValue(i, static_cast<float>(i / 64 + 1));

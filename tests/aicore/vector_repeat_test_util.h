@@ -306,4 +306,16 @@ inline uint16_t NearestHalf(long double v) {
   return static_cast<uint16_t>(sign | best);
 }
 
+// Launches one block whose kernel gets the float view of a TBuf of `bytes` from a fresh TPipe;
+// returns the launch's status.
+template <class Body>
+lngrad::Status LaunchOnFloatBuf(uint32_t bytes, Body body) {
+  return lngrad::aicore::Launch(1, [bytes, body] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> buf;
+    pipe.InitBuffer(buf, bytes);
+    body(buf.Get<float>());
+  });
+}
+
 }  // namespace lngrad::aicore::test
