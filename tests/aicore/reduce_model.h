@@ -16,7 +16,6 @@ namespace lngrad::aicore::test::reduce_model {
 
 using namespace AscendC;
 
-
 template <typename T>
 constexpr uint32_t Lanes() {
   return 256 / sizeof(T);
