@@ -133,6 +133,31 @@ Instr::Instr(Pipe pipe, const char* api, SrcLoc loc) noexcept
   if (state_ != nullptr) uncaught_ = std::uncaught_exceptions();
 }
 
+namespace {
+
+// A copy from UB to GM (one UB source, one GM destination of the same bursts, or a contiguous
+// source of all of them) wrote its source's bytes: where to read them back (the block's own UB,
+// which no other block writes). Anything else: {} (GM is read back).
+template <class Range>
+WrittenBytes WrittenFromUb(const BlockState& s, const Range* r, int n) {
+  if (n != 2) return {};
+  const Range& src = r[0].kind == 0 ? r[0] : r[1];
+  const Range& dst = r[0].kind == 0 ? r[1] : r[0];
+  const auto in_ub = [&](const void* p) {
+    const auto* b = static_cast<const std::byte*>(p);
+    return b >= s.ub && b < s.ub + s.ub_size;
+  };
+  if (src.kind != 0 || dst.kind != 1 || !in_ub(src.p) || in_ub(dst.p)) return {};
+  const auto* p = static_cast<const std::byte*>(src.p);
+  if (src.count == dst.count && src.bytes == dst.bytes) {
+    return {p, src.count > 1 ? src.pitch : src.bytes};
+  }
+  if (src.count == 1 && src.bytes == dst.bytes * dst.count) return {p, dst.bytes};
+  return {};
+}
+
+}  // namespace
+
 Instr::~Instr() {
   if (state_ != nullptr && std::uncaught_exceptions() == uncaught_) {
     BlockState& s = *state_;
@@ -144,9 +169,11 @@ Instr::~Instr() {
         s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, 0, r[i].count, r[i].pitch);
       }
     }
+    const WrittenBytes written = WrittenFromUb(s, r, count_);
     for (int i = 0; i < count_; ++i) {
       if (r[i].kind != 0) {
-        s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, r[i].kind, r[i].count, r[i].pitch);
+        s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, r[i].kind, r[i].count, r[i].pitch,
+                 written);
       }
     }
   }

@@ -140,8 +140,12 @@ void BlockState::PromoteWriteOnly(uint32_t index) {
 }
 
 void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write,
-                              bool hashed, uint8_t atomic) {
+                              bool hashed, uint8_t atomic, WrittenBytes written) {
   const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
+  // The fingerprints read the bytes written from their source when it is known: GM itself may
+  // already hold another block's bytes (a concurrent copy into the same range).
+  const std::byte* hp = written.p != nullptr ? written.p : p;
+  const uint64_t hpitch = written.p != nullptr ? written.pitch : s.pitch;
   if (s.count > 1) {
     // One span for the strided copy, with each burst's fingerprint (as the bursts' own spans
     // would have had).
@@ -149,7 +153,7 @@ void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& 
     uint64_t whole = 0;
     if (hashed) {
       for (uint64_t i = 0; i < s.count; ++i) {
-        gm_hashes.push_back(Fingerprint(kFingerprintSeed, p + i * s.pitch, s.len));
+        gm_hashes.push_back(Fingerprint(kFingerprintSeed, hp + i * hpitch, s.len));
         whole = whole * 0x100000001b3ull ^ gm_hashes.back();
       }
     }
@@ -165,10 +169,10 @@ void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& 
     GmSpan& last = gm_spans.back();
     last.end = s.End();
     last.len = last.end - last.begin;
-    if (hashed) last.hash = Fingerprint(last.hash, p, s.len);
+    if (hashed) last.hash = Fingerprint(last.hash, hp, s.len);
   } else {
     gm_spans.push_back({s.begin, s.End(), s.len, s.len, 1, site, phase, write, hashed,
-                        hashed ? Fingerprint(kFingerprintSeed, p, s.len) : 0, 0, atomic, xepoch,
+                        hashed ? Fingerprint(kFingerprintSeed, hp, s.len) : 0, 0, atomic, xepoch,
                         clock_id});
   }
 }
@@ -192,7 +196,7 @@ void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s
 }
 
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
-                        uint8_t kind, uint64_t count, uint64_t pitch) {
+                        uint8_t kind, uint64_t count, uint64_t pitch, WrittenBytes written) {
   if (bytes == 0 || count == 0) return;
   const auto* bp = static_cast<const std::byte*>(p);
   const bool in_ub = bp >= ub && bp < ub + ub_size;
@@ -210,7 +214,8 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   }
   if (!in_ub) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
-    RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic);
+    RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
+                 written);
     if ((tools & kInitcheck) != 0 && GmHasUninitialised()) GmInitcheck(site, bp, shape, kind);
   }
   const bool race = (tools & kRacecheck) != 0;

@@ -50,6 +50,13 @@ bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue);
 bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst);
 void GmMarkWritten(const Strided& s);
 
+// Where the bytes a GM write wrote can be read back without a race: burst i at p + i * pitch
+// (the copy's UB source, which only its block writes); p nullptr: the GM bytes themselves.
+struct WrittenBytes {
+  const std::byte* p = nullptr;
+  uint64_t pitch = 0;
+};
+
 struct BlockState {
   BlockState(uint32_t tools_in, bool auto_sync_in, bool vv_hw_in, int64_t block_in,
              const std::byte* ub_in, uint32_t ub_size_in)
@@ -155,10 +162,10 @@ struct BlockState {
 
   // count bursts of `bytes` bytes at p + i * pitch (pitch > bytes when count > 1).
   void Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
-              uint8_t kind, uint64_t count = 1, uint64_t pitch = 0);
+              uint8_t kind, uint64_t count = 1, uint64_t pitch = 0, WrittenBytes written = {});
   // The GM side of an access: its cross-block span and the initcheck of device memory.
   void RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write, bool hashed,
-                    uint8_t atomic);
+                    uint8_t atomic, WrittenBytes written = {});
   void GmInitcheck(uint32_t site, const std::byte* p, const Strided& s, uint8_t kind);
 
   static std::string Hex(uintptr_t v) {
