@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/activation/kernel_operator_swiglu_intf.h;
+// the implementation is lib/activation/glu.h.
+#pragma once
+
+#include "../../lib/activation/glu.h"

@@ -1,0 +1,55 @@
+// lngrad: what the element-wise activation APIs (Gelu, FasterGelu, FasterGeluV2, GeGLU, ReGlu,
+// SwiGLU, Swish, Silu, Sigmoid; lib/activation/*.h) share: the basic instructions they are
+// built from, as one element's arithmetic, and the running arch.
+//
+// Each API is the vendor's instruction sequence (impl/adv_api/detail/activation/...), replayed
+// element by element: every step is one instruction, so one IEEE binary32 operation rounded to
+// the compute type C (float, or half where the device keeps half in its registers and UB),
+// with the same choices as the basic instructions (lngrad_aicore/instructions.h): Exp computed
+// in double and rounded once to C; Div and Reciprocal correctly rounded; Mins/Maxs return the
+// scalar when the element is NaN; no FMA. The chunking of the device loops (by the scratch
+// size, by repeat) changes no element's arithmetic, so it is not replayed; the scratch itself is
+// checked, not modelled (its contents after a call are not promised).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_common.h"
+
+namespace lngrad::aicore::act_detail {
+
+// One instruction's arithmetic on compute type C (float, half or bfloat16_t): the operands
+// widened exactly to float, one float operation, rounded to C.
+template <typename C>
+struct Ar {
+  static C Add(C a, C b) { return C(static_cast<float>(a) + static_cast<float>(b)); }
+  static C Mul(C a, C b) { return C(static_cast<float>(a) * static_cast<float>(b)); }
+  static C Div(C a, C b) { return C(static_cast<float>(a) / static_cast<float>(b)); }
+  static C Adds(C a, C s) { return Add(a, s); }
+  static C Muls(C a, C s) { return Mul(a, s); }
+  static C Rec(C a) { return C(1.0f / static_cast<float>(a)); }
+  static C Abs(C a) { return C(std::fabs(static_cast<float>(a))); }
+  // a < s ? a : s and a > s ? a : s: a NaN element gives the scalar (the instructions' rule).
+  static C Mins(C a, C s) { return static_cast<float>(a) < static_cast<float>(s) ? a : s; }
+  static C Maxs(C a, C s) { return static_cast<float>(a) > static_cast<float>(s) ? a : s; }
+  // e^a in double, rounded once to C (half: a single rounding, through half(double)).
+  static C Exp(C a) { return C(std::exp(static_cast<double>(static_cast<float>(a)))); }
+};
+
+// True when the running block is arch 3510 (the 950's register-based sequences).
+inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+template <typename T>
+inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
+
+// x / (1 + e^(s * x)) in C: Muls, Exp, Adds 1, Div (Swish, Silu, SwiGLU's swish, FasterGelu
+// with Div).
+template <typename C>
+C SwishSteps(C x, C s) {
+  using A = Ar<C>;
+  return A::Div(x, A::Adds(A::Exp(A::Muls(x, s)), C(1.0f)));
+}
+
+}  // namespace lngrad::aicore::act_detail

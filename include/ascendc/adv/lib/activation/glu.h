@@ -1,0 +1,153 @@
+// lngrad: the Ascend C high-level gated activations GeGLU, ReGlu and SwiGLU (the vendor's
+// adv_api/activation/{geglu,reglu,swiglu}.h), on every product (Atlas A2/A3, Ascend 950);
+// dst = src0 * act(src1).
+//
+// Each is the vendor's instruction sequence, replayed per element (act_detail::Ar). All three
+// compute in float: half (and ReGlu's bfloat16_t) sources are cast in exactly and the result is
+// rounded once to T (RNE; ReGlu's CAST_RINT for bfloat16_t is the same rounding).
+//  - GeGLU (geglu_common_impl.h, geglu_3510_impl.h): t = ((x1 * x1 + A) * x1) * B; dst = x0 *
+//    (x1 / (e^t + 1)), with A = 22.363860002236, B = -0.0713548162726 on 2201 and the 950's
+//    constants A = 22.36386, B = -0.071354814 on 3510 (each rounded to float).
+//  - ReGlu (reglu_common_impl.h, reglu_3510_impl.h): dst = x0 * max(x1, 0) (Maxs: NaN -> 0).
+//  - SwiGLU (swiglu_common_impl.h, swiglu_3510_impl.h): dst = x0 * (x1 / (e^(x1 * -beta) + 1)),
+//    -beta computed in float.
+//
+// Checked mode: the count within every operand, 32-byte aligned operands, dst disjoint from both
+// sources, and on 2201 a sharedTmpBuffer of at least the GetXxxMaxMinTmpSize minimum (GeGLU: 0
+// float / 1024 half; ReGlu: 256 float / 1536 half and bfloat16; SwiGLU: 0 float / 1536 half),
+// disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/activation/eltwise_common.h"
+
+namespace lngrad::aicore::act_detail {
+
+inline float GeGluSteps(float x0, float x1, bool arch3510) {
+  using A = Ar<float>;
+  const float ka = arch3510 ? 22.36386f : 22.363860002236f;
+  const float kb = arch3510 ? -0.071354814f : -0.0713548162726f;
+  const float t = A::Muls(A::Mul(A::Adds(A::Mul(x1, x1), ka), x1), kb);
+  return A::Mul(x0, A::Div(x1, A::Adds(A::Exp(t), 1.0f)));
+}
+
+inline float ReGluSteps(float x0, float x1) {
+  return Ar<float>::Mul(x0, Ar<float>::Maxs(x1, 0.0f));
+}
+
+inline float SwiGluSteps(float x0, float x1, float beta) {
+  return Ar<float>::Mul(x0, SwishSteps(x1, -1.0f * beta));
+}
+
+// dst = T(f(float(src0), float(src1))) with the checks of the gated APIs; factor: the tmp
+// minimum in 256-byte units (0: none).
+template <typename T, typename F>
+void GluPass(const char* api, const AscendC::LocalTensor<T>& dst,
+             const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+             const AscendC::LocalTensor<uint8_t>& tmp, uint32_t factor, uint32_t n, SrcLoc loc,
+             F f) {
+  namespace m = math_detail;
+  m::BinaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp,
+                m::TmpMinBytes(factor), n, loc,
+                [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
+}
+
+}  // namespace lngrad::aicore::act_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+           uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace a = lngrad::aicore::act_detail;
+  static_assert(a::kHalfOrFloat<T>, "GeGLU: T must be half or float");
+  const bool arch3510 = a::On3510();
+  a::GluPass("GeGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 4,
+             calCount, loc,
+             [arch3510](float x0, float x1) { return a::GeGluSteps(x0, x1, arch3510); });
+}
+
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, uint32_t calCount,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
+                          lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, srcTensor0.GetSize(),
+                          loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, srcTensor0.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+           const uint32_t calCount,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace a = lngrad::aicore::act_detail;
+  static_assert(a::kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t>,
+                "ReGlu: T must be half, bfloat16_t or float");
+  a::GluPass("ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6,
+             calCount, loc, [](float x0, float x1) { return a::ReGluSteps(x0, x1); });
+}
+
+template <typename T, bool isReuseSource = false>
+void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const uint32_t calCount,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  ReGlu<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
+                          lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue,
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace a = lngrad::aicore::act_detail;
+  static_assert(a::kHalfOrFloat<T>, "SwiGLU: T must be half or float");
+  const float beta = scalarValue;
+  a::GluPass("SwiGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 6,
+             calCount, loc, [beta](float x0, float x1) { return a::SwiGluSteps(x0, x1, beta); });
+}
+
+template <typename T, bool isReuseSource = false>
+void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue, const uint32_t calCount,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
+                           lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue,
+            const LocalTensor<uint8_t>& sharedTmpBuffer,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer,
+                           srcTensor0.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T>& srcTensor1,
+            const float& scalarValue,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
+                           lngrad::aicore::math_detail::StackTmp(), srcTensor0.GetSize(), loc);
+}
+
+}  // namespace AscendC

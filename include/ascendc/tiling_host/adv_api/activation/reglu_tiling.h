@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/activation/reglu_tiling.h;
+// the implementation is tiling/activation/eltwise_tiling.h.
+#pragma once
+
+#include "tiling/activation/eltwise_tiling.h"
