@@ -131,6 +131,12 @@ TEST(ActivationChecks, TmpMinimumOn2201NoneOn3510) {
         ReGlu<half, false>(ub.Get<half>(1), ub.Get<half>(0), ub.Get<half>(3), Tmp(ub, 0), 64);
       },
       "", "", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        ReGlu<bfloat16_t, false>(ub.Get<bfloat16_t>(1), ub.Get<bfloat16_t>(0),
+                                 ub.Get<bfloat16_t>(3), ub.Get<uint8_t>(2), 64);
+      },
+      "product", "ReGlu: bfloat16_t is not supported on arch 2002", k310P);
 }
 
 TEST(ActivationChecks, OverlapAlignmentAndCount) {

@@ -1,6 +1,7 @@
 // The element-wise activation APIs (lib/activation/eltwise.h) on the simulated device, on
-// Atlas A2 (Ascend910B1, arch 2201) and the 950 (arch 3510): every overload, half and float
-// (and ReGlu's bfloat16_t), counts that are no multiple of a repeat, against
+// Atlas A2 (Ascend910B1, arch 2201), Atlas inference AI Core (Ascend310P1, arch 2002, which runs
+// the 2201 sequences) and the 950 (arch 3510): every overload, half and float, counts that are no
+// multiple of a repeat, against
 //  - an independent replay of the vendor's instruction sequences (impl/adv_api/detail/
 //    activation/..., per arch), each step in double rounded once to the compute type: bit-exact;
 //  - a float64 oracle of the function the API computes, within a stated bound.
@@ -93,7 +94,7 @@ double Floor() {
   return std::is_same_v<T, float> ? 1e-37 : std::ldexp(1.0, -24);
 }
 
-const char* const kSocs[] = {k910B, k950};
+const char* const kSocs[] = {k910B, k310P, k950};
 
 enum class Kind { kGelu, kFaster, kFasterV2 };
 

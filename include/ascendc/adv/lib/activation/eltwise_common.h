@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "lib/math/math_common.h"
@@ -40,6 +41,16 @@ struct Ar {
 
 // True when the running block is arch 3510 (the 950's register-based sequences).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+// Checked mode: bfloat16_t data exists on Atlas A2/A3 and the 950 only (arch 2201, 3510), not
+// on Atlas inference AI Core (arch 2002).
+inline void CheckBf16Product(const char* api) {
+  if (!CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
+  RaiseKernelCheck(checks::kProduct,
+                   std::string(api) +
+                       ": bfloat16_t is not supported on arch 2002 (Atlas inference "
+                       "AI Core takes half and float)");
+}
 
 template <typename T>
 inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;

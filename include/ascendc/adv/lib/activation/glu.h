@@ -101,6 +101,7 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
   namespace a = lngrad::aicore::act_detail;
   static_assert(a::kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t>,
                 "ReGlu: T must be half, bfloat16_t or float");
+  if constexpr (std::is_same_v<T, bfloat16_t>) a::CheckBf16Product("ReGlu");
   a::GluPass("ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6,
              calCount, loc, [](float x0, float x1) { return a::ReGluSteps(x0, x1); });
 }
