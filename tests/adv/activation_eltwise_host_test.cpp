@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "../aicore/repeat_test_util.h"
@@ -177,6 +178,30 @@ TEST(ActivationChecks, OverlapAlignmentAndCount) {
       "ub_alignment", "dst");
   ExpectCheck([](Ub& ub) { Swish(ub.Get<float>(1)[8], ub.Get<float>(0), 10240, 1.0f); },
               "tensor_bounds", "Swish dst");
+}
+
+// With every UB byte given to the TPipe, the overloads without sharedTmpBuffer still run on
+// 3510 (its sequences pop no stack buffer); on 2201 they need the stack buffer.
+void FillUbThen(Ub& ub, const std::function<void(Ub&)>& body) {
+  LocalTensor<uint8_t> rest;
+  ASSERT_TRUE((PopStackBuffer<uint8_t, TPosition::VECCALC>(rest)));
+  TBuf<> all;
+  ub.pipe.InitBuffer(all, rest.GetSize());
+  body(ub);
+}
+
+void FrameworkOverloads(Ub& ub) {
+  LocalTensor<float> d = ub.Get<float>(1);
+  Gelu(d, ub.Get<float>(0), 64);
+  Sigmoid<float, false>(d, ub.Get<float>(0), 64);
+  GeGLU<float, false>(d, ub.Get<float>(0), ub.Get<float>(3), 64);
+  ReGlu<float, false>(d, ub.Get<float>(0), ub.Get<float>(3), 64);
+  SwiGLU<float, false>(d, ub.Get<float>(0), ub.Get<float>(3), 1.0f, 64);
+}
+
+TEST(ActivationChecks, FrameworkScratchOnlyWhereTheSequenceTakesIt) {
+  ExpectCheck([](Ub& ub) { FillUbThen(ub, FrameworkOverloads); }, "", "", k950);
+  ExpectCheck([](Ub& ub) { FillUbThen(ub, FrameworkOverloads); }, "stack_buffer", "no UB is left");
 }
 
 }  // namespace

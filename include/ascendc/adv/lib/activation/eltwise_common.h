@@ -52,6 +52,14 @@ inline void CheckBf16Product(const char* api) {
                        "AI Core takes half and float)");
 }
 
+// The scratch of the overloads without sharedTmpBuffer: the stack buffer on 2201/2002
+// (PopStackBuffer, as the vendor's sequences take it), none on 3510, whose register sequences
+// take no scratch and pop no stack buffer.
+inline AscendC::LocalTensor<uint8_t> FrameworkTmp() {
+  if (On3510()) return {};
+  return math_detail::StackTmp();
+}
+
 template <typename T>
 inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
 

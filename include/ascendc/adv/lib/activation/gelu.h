@@ -88,21 +88,21 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
 
 namespace AscendC {
 
-#define LNGRAD_GELU_API(Name, Kind)                                                  \
-  template <typename T, bool highPrecision = false, bool highPerformance = false>    \
-  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,          \
-            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize,    \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {        \
-    namespace a = lngrad::aicore::act_detail;                                        \
-    a::GeluPass<a::GeluKind::Kind, T, highPrecision, highPerformance>(               \
-        #Name, dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc);                  \
-  }                                                                                  \
-  template <typename T, bool highPrecision = false, bool highPerformance = false>    \
-  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,          \
-            const uint32_t dataSize,                                                 \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {        \
-    Name<T, highPrecision, highPerformance>(                                         \
-        dstLocal, srcLocal, lngrad::aicore::math_detail::StackTmp(), dataSize, loc); \
+#define LNGRAD_GELU_API(Name, Kind)                                                     \
+  template <typename T, bool highPrecision = false, bool highPerformance = false>       \
+  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize,       \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
+    namespace a = lngrad::aicore::act_detail;                                           \
+    a::GeluPass<a::GeluKind::Kind, T, highPrecision, highPerformance>(                  \
+        #Name, dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc);                     \
+  }                                                                                     \
+  template <typename T, bool highPrecision = false, bool highPerformance = false>       \
+  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
+            const uint32_t dataSize,                                                    \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
+    Name<T, highPrecision, highPerformance>(                                            \
+        dstLocal, srcLocal, lngrad::aicore::act_detail::FrameworkTmp(), dataSize, loc); \
   }
 
 LNGRAD_GELU_API(Gelu, kGelu)

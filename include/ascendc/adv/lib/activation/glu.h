@@ -75,7 +75,7 @@ void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
-                          lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+                          lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -111,7 +111,7 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, const uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   ReGlu<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
-                          lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+                          lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -131,7 +131,7 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
             const LocalTensor<T>& srcTensor1, const float& scalarValue, const uint32_t calCount,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
-                           lngrad::aicore::math_detail::StackTmp(), calCount, loc);
+                           lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -148,7 +148,7 @@ void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T
             const float& scalarValue,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
-                           lngrad::aicore::math_detail::StackTmp(), srcTensor0.GetSize(), loc);
+                           lngrad::aicore::act_detail::FrameworkTmp(), srcTensor0.GetSize(), loc);
 }
 
 }  // namespace AscendC

@@ -61,8 +61,8 @@ template <typename T, bool isReuseSource = false>
 void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const uint32_t calCount,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), calCount,
-                            loc);
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::act_detail::FrameworkTmp(),
+                            calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
