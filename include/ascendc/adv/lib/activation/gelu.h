@@ -79,7 +79,7 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
   static_assert(kHalfOrFloat<T>, "Gelu family: T must be half or float");
   namespace m = math_detail;
   using C = std::conditional_t<highPrecision, float, T>;
-  const bool recip = highPerformance && !On3510();
+  bool recip = highPerformance && !On3510();  // not const: a capture under either compiler
   m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
                loc, [recip](T v) { return T(GeluOf<kind>(C(static_cast<float>(v)), recip)); });
 }
