@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -38,6 +39,38 @@ struct Ar {
   // e^a in double, rounded once to C (half: a single rounding, through half(double)).
   static C Exp(C a) { return C(std::exp(static_cast<double>(static_cast<float>(a)))); }
 };
+
+// A half value kept as the float it equals: what the half sequences carry from step to step.
+// Hf(f) rounds a float to half precision (RNE, subnormals, overflow to inf, NaN kept) without
+// packing it into 16 bits, so a chain of half steps converts to half only once, at the end;
+// each step still rounds exactly as half(f) does. Hf(d) rounds a double once (Exp, constants).
+struct Hf {
+  float v;
+  Hf() = default;
+  Hf(float f) : v(Round(f)) {}  // NOLINT(google-explicit-constructor): the C(x) of Ar
+  Hf(double d) : v(static_cast<float>(half(d))) {}
+  operator float() const { return v; }  // NOLINT(google-explicit-constructor)
+
+  static float Round(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    const uint32_t abs = bits & 0x7FFFFFFFu;
+    if (abs >= 0x7F800000u) return f;                           // inf, NaN
+    if (abs >= 0x477FF000u) return std::copysign(INFINITY, f);  // rounds to >= 65520
+    if (abs >= 0x38800000u) {                                   // normal half range
+      bits = (bits + 0xFFFu + ((bits >> 13) & 1u)) & ~0x1FFFu;  // RNE to 10 fraction bits
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+    // Subnormal half range: multiples of 2^-24; the ulp of [0.5, 1) is 2^-24, so adding and
+    // removing 0.75 rounds |f| to nearest even there (the subtraction is exact).
+    return std::copysign((std::fabs(f) + 0.75f) - 0.75f, f);
+  }
+};
+
+// The compute type of a sequence that runs in T: Hf for half, T otherwise.
+template <typename T>
+using StepType = std::conditional_t<std::is_same_v<T, half>, Hf, T>;
 
 // True when the running block is arch 3510 (the 950's register-based sequences).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }

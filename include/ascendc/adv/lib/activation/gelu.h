@@ -78,10 +78,12 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
               uint32_t n, SrcLoc loc) {
   static_assert(kHalfOrFloat<T>, "Gelu family: T must be half or float");
   namespace m = math_detail;
-  using C = std::conditional_t<highPrecision, float, T>;
+  using C = std::conditional_t<highPrecision, float, StepType<T>>;
   bool recip = highPerformance && !On3510();  // not const: a capture under either compiler
   m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
-               loc, [recip](T v) { return T(GeluOf<kind>(C(static_cast<float>(v)), recip)); });
+               loc, [recip](T v) {
+                 return T(static_cast<float>(GeluOf<kind>(C(static_cast<float>(v)), recip)));
+               });
 }
 
 }  // namespace lngrad::aicore::act_detail

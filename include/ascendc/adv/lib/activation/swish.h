@@ -35,8 +35,10 @@ void SwishPass(const char* api, const AscendC::LocalTensor<T>& dst,
   static_assert(kHalfOrFloat<T>, "Swish/Silu: T must be half or float");
   namespace m = math_detail;
   const T s = T(-1.0f * beta);
-  m::UnaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src, nullptr, 0, n, loc,
-               [s](T x) { return SwishSteps(x, s); });
+  m::UnaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src, nullptr, 0, n, loc, [s](T x) {
+    using C = StepType<T>;
+    return T(static_cast<float>(SwishSteps(C(static_cast<float>(x)), C(static_cast<float>(s)))));
+  });
 }
 
 }  // namespace lngrad::aicore::act_detail
@@ -53,7 +55,11 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool in_float = a::On3510();
   m::UnaryPass("Sigmoid", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
                &sharedTmpBuffer, m::TmpMinBytes(1), calCount, loc, [in_float](T x) {
-                 return in_float ? T(a::SigmoidSteps(static_cast<float>(x))) : a::SigmoidSteps(x);
+                 using C = a::StepType<T>;
+                 const float r =
+                     in_float ? a::SigmoidSteps(static_cast<float>(x))
+                              : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
+                 return T(r);
                });
 }
 
