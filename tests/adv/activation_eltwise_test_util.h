@@ -29,7 +29,7 @@ double Eps() {
 // One instruction of a replayed sequence: the operation in double, rounded once to C. For + - * /
 // of float or half operands this equals the correctly rounded operation of C (double has more
 // than 2p + 2 bits), exp is rounded once from double, as docs/ascendc_kernels.md §2 chooses. The
-// code shares nothing with the library's act_detail::Ar.
+// code shares nothing with the library's eltwise_detail::Ar.
 template <typename C>
 struct Dbl {
   static double V(C a) { return static_cast<double>(static_cast<float>(a)); }

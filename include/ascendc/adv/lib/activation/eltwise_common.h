@@ -20,7 +20,7 @@
 
 #include "lib/math/math_common.h"
 
-namespace lngrad::aicore::act_detail {
+namespace lngrad::aicore::eltwise_detail {
 
 // One instruction's arithmetic on compute type C (float, half or bfloat16_t): the operands
 // widened exactly to float, one float operation, rounded to C.
@@ -104,4 +104,4 @@ C SwishSteps(C x, C s) {
   return A::Div(x, A::Adds(A::Exp(A::Muls(x, s)), C(1.0f)));
 }
 
-}  // namespace lngrad::aicore::act_detail
+}  // namespace lngrad::aicore::eltwise_detail

@@ -2,7 +2,7 @@
 // adv_api/activation/gelu.h), half and float, on every product (Atlas A2/A3, Ascend 950).
 //
 // Each is the vendor's instruction sequence (gelu_impl.h on 2201, gelu_3510_impl.h on 3510),
-// replayed per element (act_detail::Ar): C = float for float data and for half with
+// replayed per element (eltwise_detail::Ar): C = float for float data and for half with
 // highPrecision (cast in, computed in float, rounded once to half), C = half otherwise (every
 // step rounded to half, as the device's half registers do).
 //  - Gelu: y = ((x * (x * x)) * 0.044715 + x) * 1.5957691216057308; dst = (x / (e^(-|y|) + 1))
@@ -23,7 +23,7 @@
 
 #include "lib/activation/eltwise_common.h"
 
-namespace lngrad::aicore::act_detail {
+namespace lngrad::aicore::eltwise_detail {
 
 // x / d as the sequence divides: Div, or with highPerformance Reciprocal then Mul.
 template <typename C>
@@ -86,25 +86,25 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
                });
 }
 
-}  // namespace lngrad::aicore::act_detail
+}  // namespace lngrad::aicore::eltwise_detail
 
 namespace AscendC {
 
-#define LNGRAD_GELU_API(Name, Kind)                                                     \
-  template <typename T, bool highPrecision = false, bool highPerformance = false>       \
-  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
-            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize,       \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
-    namespace a = lngrad::aicore::act_detail;                                           \
-    a::GeluPass<a::GeluKind::Kind, T, highPrecision, highPerformance>(                  \
-        #Name, dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc);                     \
-  }                                                                                     \
-  template <typename T, bool highPrecision = false, bool highPerformance = false>       \
-  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
-            const uint32_t dataSize,                                                    \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {           \
-    Name<T, highPrecision, highPerformance>(                                            \
-        dstLocal, srcLocal, lngrad::aicore::act_detail::FrameworkTmp(), dataSize, loc); \
+#define LNGRAD_GELU_API(Name, Kind)                                                         \
+  template <typename T, bool highPrecision = false, bool highPerformance = false>           \
+  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                 \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize,           \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {               \
+    namespace a = lngrad::aicore::eltwise_detail;                                           \
+    a::GeluPass<a::GeluKind::Kind, T, highPrecision, highPerformance>(                      \
+        #Name, dstLocal, srcLocal, sharedTmpBuffer, dataSize, loc);                         \
+  }                                                                                         \
+  template <typename T, bool highPrecision = false, bool highPerformance = false>           \
+  void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                 \
+            const uint32_t dataSize,                                                        \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {               \
+    Name<T, highPrecision, highPerformance>(                                                \
+        dstLocal, srcLocal, lngrad::aicore::eltwise_detail::FrameworkTmp(), dataSize, loc); \
   }
 
 LNGRAD_GELU_API(Gelu, kGelu)

@@ -2,7 +2,7 @@
 // adv_api/activation/{geglu,reglu,swiglu}.h), on every product (Atlas A2/A3, Ascend 950);
 // dst = src0 * act(src1).
 //
-// Each is the vendor's instruction sequence, replayed per element (act_detail::Ar). All three
+// Each is the vendor's instruction sequence, replayed per element (eltwise_detail::Ar). All three
 // compute in float: half (and ReGlu's bfloat16_t) sources are cast in exactly and the result is
 // rounded once to T (RNE; ReGlu's CAST_RINT for bfloat16_t is the same rounding).
 //  - GeGLU (geglu_common_impl.h, geglu_3510_impl.h): t = ((x1 * x1 + A) * x1) * B; dst = x0 *
@@ -23,7 +23,7 @@
 
 #include "lib/activation/eltwise_common.h"
 
-namespace lngrad::aicore::act_detail {
+namespace lngrad::aicore::eltwise_detail {
 
 inline float GeGluSteps(float x0, float x1, bool arch3510) {
   using A = Ar<float>;
@@ -54,7 +54,7 @@ void GluPass(const char* api, const AscendC::LocalTensor<T>& dst,
                 [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
 }
 
-}  // namespace lngrad::aicore::act_detail
+}  // namespace lngrad::aicore::eltwise_detail
 
 namespace AscendC {
 
@@ -62,7 +62,7 @@ template <typename T, bool isReuseSource = false>
 void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
            uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace a = lngrad::aicore::act_detail;
+  namespace a = lngrad::aicore::eltwise_detail;
   static_assert(a::kHalfOrFloat<T>, "GeGLU: T must be half or float");
   const bool arch3510 = a::On3510();
   a::GluPass("GeGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 4,
@@ -75,7 +75,7 @@ void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
-                          lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
+                          lngrad::aicore::eltwise_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -98,7 +98,7 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
            const uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace a = lngrad::aicore::act_detail;
+  namespace a = lngrad::aicore::eltwise_detail;
   static_assert(a::kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t>,
                 "ReGlu: T must be half, bfloat16_t or float");
   if constexpr (std::is_same_v<T, bfloat16_t>) a::CheckBf16Product("ReGlu");
@@ -111,7 +111,7 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
            const LocalTensor<T>& srcTensor1, const uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   ReGlu<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1,
-                          lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
+                          lngrad::aicore::eltwise_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -119,7 +119,7 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
             const LocalTensor<T>& srcTensor1, const float& scalarValue,
             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace a = lngrad::aicore::act_detail;
+  namespace a = lngrad::aicore::eltwise_detail;
   static_assert(a::kHalfOrFloat<T>, "SwiGLU: T must be half or float");
   const float beta = scalarValue;
   a::GluPass("SwiGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 6,
@@ -131,7 +131,7 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
             const LocalTensor<T>& srcTensor1, const float& scalarValue, const uint32_t calCount,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
-                           lngrad::aicore::act_detail::FrameworkTmp(), calCount, loc);
+                           lngrad::aicore::eltwise_detail::FrameworkTmp(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -148,7 +148,8 @@ void SwiGLU(LocalTensor<T>& dstTensor, LocalTensor<T>& srcTensor0, LocalTensor<T
             const float& scalarValue,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue,
-                           lngrad::aicore::act_detail::FrameworkTmp(), srcTensor0.GetSize(), loc);
+                           lngrad::aicore::eltwise_detail::FrameworkTmp(), srcTensor0.GetSize(),
+                           loc);
 }
 
 }  // namespace AscendC

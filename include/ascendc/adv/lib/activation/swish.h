@@ -2,7 +2,7 @@
 // adv_api/activation/{sigmoid,swish,silu}.h), half and float, on every product (Atlas A2/A3,
 // Ascend 950).
 //
-// Each is the vendor's instruction sequence, replayed per element (act_detail::Ar):
+// Each is the vendor's instruction sequence, replayed per element (eltwise_detail::Ar):
 //  - Sigmoid: t = e^(x * -1) + 1; dst = 1 / t (Duplicate 1, Div). On 2201 (sigmoid_impl.h) half
 //    data is computed in half, every step rounded to half; on 3510 (sigmoid_3510_impl.h) half is
 //    cast to float, computed in float and rounded once to half.
@@ -20,7 +20,7 @@
 
 #include "lib/activation/eltwise_common.h"
 
-namespace lngrad::aicore::act_detail {
+namespace lngrad::aicore::eltwise_detail {
 
 template <typename C>
 C SigmoidSteps(C x) {
@@ -41,7 +41,7 @@ void SwishPass(const char* api, const AscendC::LocalTensor<T>& dst,
   });
 }
 
-}  // namespace lngrad::aicore::act_detail
+}  // namespace lngrad::aicore::eltwise_detail
 
 namespace AscendC {
 
@@ -49,7 +49,7 @@ template <typename T, bool isReuseSource = false>
 void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace a = lngrad::aicore::act_detail;
+  namespace a = lngrad::aicore::eltwise_detail;
   namespace m = lngrad::aicore::math_detail;
   static_assert(a::kHalfOrFloat<T>, "Sigmoid: T must be half or float");
   const bool in_float = a::On3510();
@@ -67,7 +67,7 @@ template <typename T, bool isReuseSource = false>
 void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const uint32_t calCount,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::act_detail::FrameworkTmp(),
+  Sigmoid<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::eltwise_detail::FrameworkTmp(),
                             calCount, loc);
 }
 
@@ -87,14 +87,14 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 template <typename T, bool isReuseSource = false>
 void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
            const T scalarValue, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::act_detail::SwishPass("Swish", dstLocal, srcLocal, dataSize,
-                                        static_cast<float>(scalarValue), loc);
+  lngrad::aicore::eltwise_detail::SwishPass("Swish", dstLocal, srcLocal, dataSize,
+                                            static_cast<float>(scalarValue), loc);
 }
 
 template <typename T, bool isReuseSource = false>
 void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::act_detail::SwishPass("Silu", dstLocal, srcLocal, dataSize, 1.0f, loc);
+  lngrad::aicore::eltwise_detail::SwishPass("Silu", dstLocal, srcLocal, dataSize, 1.0f, loc);
 }
 
 }  // namespace AscendC
