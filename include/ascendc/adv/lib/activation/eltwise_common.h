@@ -93,8 +93,7 @@ inline AscendC::LocalTensor<uint8_t> FrameworkTmp() {
   return math_detail::StackTmp();
 }
 
-template <typename T>
-inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
+using math_detail::kHalfOrFloat;
 
 // x / (1 + e^(s * x)) in C: Muls, Exp, Adds 1, Div (Swish, Silu, SwiGLU's swish, FasterGelu
 // with Div).
