@@ -17,6 +17,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::RefuseNz<isDataFormatNZ>("LogSoftMax");
+  (void)tiling;  // the split is the kernel's own (rows are independent)
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
                         &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(src), loc);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lib/activation/logsoftmax.h"
+#include "lib/activation/simplesoftmax.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/activation/softmaxflashv3.h"

@@ -142,6 +142,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
   static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
                 "SoftmaxFlashV3: T must be half and U float");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
+  (void)tiling;  // the split is the kernel's own (rows are independent)
   sd::FlashV3Rows<T, U>(isUpdate,
                         {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                          inMeanTensor, inExpSumTensor, inMaxTensor},
@@ -162,6 +163,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
   static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
                 "SoftmaxFlashV3: T must be half and U float");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
+  (void)tiling;  // the split is the kernel's own (rows are independent)
   sd::FlashV3Rows<T, U>(isUpdate,
                         {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                          inMeanTensor, inExpSumTensor, inMaxTensor},
