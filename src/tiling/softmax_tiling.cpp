@@ -155,6 +155,62 @@ uint64_t FlashV2RegUpdate(const Mk& d, uint32_t ts1, uint32_t ts2) {
   return size1 + uint64_t{d.m} * (d.e * 2 + d.k + (ts2 == 2 ? 0 : d.e));
 }
 
+uint32_t SoftMaxMaxBytes(const char* func, const ge::Shape& s, uint32_t ts) {
+  Mk d;
+  const Status st = Dims(func, s, ts, ts, &d);
+  if (!st.ok()) return SizeOr0(st, 0);
+  uint64_t need = uint64_t{d.m} * SoftMaxRow(d);
+  if (RegBase()) need = std::max<uint64_t>(RegNeed1(d, 4), need);
+  return SizeOr0(st, need);
+}
+
+uint32_t SoftMaxMinBytes(const char* func, const ge::Shape& s, uint32_t ts) {
+  Mk d;
+  const Status st = Dims(func, s, ts, ts, &d);
+  if (!st.ok()) return SizeOr0(st, 0);
+  if (RegBase()) {
+    return SizeOr0(st, std::max<uint64_t>(RegNeed1(d, 4), uint64_t{d.m} * (d.e + d.k)));
+  }
+  return SizeOr0(st, SoftMaxRow(d));
+}
+
+template <class Out>
+void SoftMaxPlan(const char* func, const ge::Shape& s, uint32_t ts, uint32_t bytes, Out& out) {
+  Plan(func, s, ts, ts, bytes, out,
+       [](const Mk& d, uint32_t w) { return GenericBaseM(d, w, SoftMaxRow(d)); });
+}
+
+template <class Out>
+void FlashPlan(const ge::Shape& s, uint32_t ts, uint32_t bytes, Out& out, bool isUpdate) {
+  Plan("SoftMaxFlashTilingFunc", s, ts, ts, bytes, out,
+       [&](const Mk& d, uint32_t w) { return GenericBaseM(d, w, FlashRow(d, isUpdate)); });
+}
+
+template <class Out>
+void GradPlan(const ge::Shape& s, uint32_t ts, uint32_t bytes, Out& out, bool isFront) {
+  Plan("SoftMaxGradTilingFunc", s, ts, ts, bytes, out,
+       [&](const Mk& d, uint32_t w) { return GenericBaseM(d, w, GradRow(d, ts, isFront)); });
+}
+
+uint32_t FlashV2BaseM(const Mk& d, uint32_t w, uint32_t ts1, bool isBasicBlock, bool brc) {
+  uint32_t b = 0;
+  if (isBasicBlock && d.k % kUnit == 0 && d.m % kTile == 0) {
+    b = std::min(w / FlashV2Row(d, ts1, true), d.m);
+    AdjustToBasicBlock(b, d.m, d.k);
+  } else {
+    b = w / FlashV2Row(d, ts1, false);
+  }
+  const uint32_t tile = brc && ts1 == 2 ? 16 : kTile;
+  return ClampBaseM(b, d.m, tile);
+}
+
+template <class Out>
+void FlashV2Plan(const ge::Shape& s, uint32_t ts1, uint32_t ts2, uint32_t bytes, Out& out,
+                 bool isBasicBlock, bool brc) {
+  Plan("SoftMaxFlashV2TilingFunc", s, ts1, ts2, bytes, out,
+       [&](const Mk& d, uint32_t w) { return FlashV2BaseM(d, w, ts1, isBasicBlock, brc); });
+}
+
 }  // namespace
 }  // namespace lngrad::tiling
 
@@ -163,33 +219,20 @@ namespace AscendC {
 namespace t = lngrad::tiling;
 
 uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& s, const uint32_t ts, const bool) {
-  t::Mk d;
-  const lngrad::Status st = t::Dims("GetSoftMaxMaxTmpSize", s, ts, ts, &d);
-  if (!st.ok()) return t::SizeOr0(st, 0);
-  uint64_t need = uint64_t{d.m} * t::SoftMaxRow(d);
-  if (t::RegBase()) need = std::max<uint64_t>(t::RegNeed1(d, 4), need);
-  return t::SizeOr0(st, need);
+  return t::SoftMaxMaxBytes("GetSoftMaxMaxTmpSize", s, ts);
 }
 
 uint32_t GetSoftMaxMinTmpSize(const ge::Shape& s, const uint32_t ts, const bool) {
-  t::Mk d;
-  const lngrad::Status st = t::Dims("GetSoftMaxMinTmpSize", s, ts, ts, &d);
-  if (!st.ok()) return t::SizeOr0(st, 0);
-  if (t::RegBase()) {
-    return t::SizeOr0(st, std::max<uint64_t>(t::RegNeed1(d, 4), uint64_t{d.m} * (d.e + d.k)));
-  }
-  return t::SizeOr0(st, t::SoftMaxRow(d));
+  return t::SoftMaxMinBytes("GetSoftMaxMinTmpSize", s, ts);
 }
 
 void SoftMaxTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                        optiling::SoftMaxTiling& out) {
-  t::Plan("SoftMaxTilingFunc", s, ts, ts, bytes, out,
-          [](const t::Mk& d, uint32_t w) { return t::GenericBaseM(d, w, t::SoftMaxRow(d)); });
+  t::SoftMaxPlan("SoftMaxTilingFunc", s, ts, bytes, out);
 }
 void SoftMaxTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                        AscendC::tiling::SoftMaxTiling& out) {
-  t::Plan("SoftMaxTilingFunc", s, ts, ts, bytes, out,
-          [](const t::Mk& d, uint32_t w) { return t::GenericBaseM(d, w, t::SoftMaxRow(d)); });
+  t::SoftMaxPlan("SoftMaxTilingFunc", s, ts, bytes, out);
 }
 
 uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& s, const uint32_t ts, const bool isUpdate,
@@ -218,15 +261,11 @@ uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape& s, const uint32_t ts, const 
 
 void SoftMaxFlashTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                             optiling::SoftMaxTiling& out, const bool isUpdate) {
-  t::Plan("SoftMaxFlashTilingFunc", s, ts, ts, bytes, out, [&](const t::Mk& d, uint32_t w) {
-    return t::GenericBaseM(d, w, t::FlashRow(d, isUpdate));
-  });
+  t::FlashPlan(s, ts, bytes, out, isUpdate);
 }
 void SoftMaxFlashTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                             AscendC::tiling::SoftMaxTiling& out, const bool isUpdate) {
-  t::Plan("SoftMaxFlashTilingFunc", s, ts, ts, bytes, out, [&](const t::Mk& d, uint32_t w) {
-    return t::GenericBaseM(d, w, t::FlashRow(d, isUpdate));
-  });
+  t::FlashPlan(s, ts, bytes, out, isUpdate);
 }
 
 uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& s, const uint32_t ts, const bool isFront,
@@ -249,15 +288,11 @@ uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& s, const uint32_t ts, const b
 
 void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                            optiling::SoftMaxTiling& out, const bool isFront) {
-  t::Plan("SoftMaxGradTilingFunc", s, ts, ts, bytes, out, [&](const t::Mk& d, uint32_t w) {
-    return t::GenericBaseM(d, w, t::GradRow(d, ts, isFront));
-  });
+  t::GradPlan(s, ts, bytes, out, isFront);
 }
 void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t ts, const uint32_t bytes,
                            AscendC::tiling::SoftMaxTiling& out, const bool isFront) {
-  t::Plan("SoftMaxGradTilingFunc", s, ts, ts, bytes, out, [&](const t::Mk& d, uint32_t w) {
-    return t::GenericBaseM(d, w, t::GradRow(d, ts, isFront));
-  });
+  t::GradPlan(s, ts, bytes, out, isFront);
 }
 
 bool IsBasicBlockInSoftMax(AscendC::tiling::SoftMaxTiling& tiling, const uint32_t ts) {
@@ -317,31 +352,15 @@ uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape& s, const uint32_t ts1, con
   return t::SizeOr0(st, need);
 }
 
-namespace {
-uint32_t FlashV2BaseM(const t::Mk& d, uint32_t w, uint32_t ts1, bool isBasicBlock, bool brc) {
-  uint32_t b = 0;
-  if (isBasicBlock && d.k % t::kUnit == 0 && d.m % t::kTile == 0) {
-    b = std::min(w / t::FlashV2Row(d, ts1, true), d.m);
-    t::AdjustToBasicBlock(b, d.m, d.k);
-  } else {
-    b = w / t::FlashV2Row(d, ts1, false);
-  }
-  const uint32_t tile = brc && ts1 == 2 ? 16 : t::kTile;
-  return t::ClampBaseM(b, d.m, tile);
-}
-}  // namespace
-
 void SoftMaxFlashV2TilingFunc(const ge::Shape& s, const uint32_t ts1, const uint32_t ts2,
                               const uint32_t bytes, optiling::SoftMaxTiling& out, const bool,
                               const bool isBasicBlock, const bool brc) {
-  t::Plan("SoftMaxFlashV2TilingFunc", s, ts1, ts2, bytes, out,
-          [&](const t::Mk& d, uint32_t w) { return FlashV2BaseM(d, w, ts1, isBasicBlock, brc); });
+  t::FlashV2Plan(s, ts1, ts2, bytes, out, isBasicBlock, brc);
 }
 void SoftMaxFlashV2TilingFunc(const ge::Shape& s, const uint32_t ts1, const uint32_t ts2,
                               const uint32_t bytes, AscendC::tiling::SoftMaxTiling& out, const bool,
                               const bool isBasicBlock, const bool brc) {
-  t::Plan("SoftMaxFlashV2TilingFunc", s, ts1, ts2, bytes, out,
-          [&](const t::Mk& d, uint32_t w) { return FlashV2BaseM(d, w, ts1, isBasicBlock, brc); });
+  t::FlashV2Plan(s, ts1, ts2, bytes, out, isBasicBlock, brc);
 }
 
 namespace {
@@ -393,33 +412,20 @@ void SoftMaxFlashV3TilingFunc(const ge::Shape& s, const uint32_t ts1, const uint
 }
 
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape s, const uint32_t ts, const bool) {
-  t::Mk d;
-  const lngrad::Status st = t::Dims("GetLogSoftMaxMaxTmpSize", s, ts, ts, &d);
-  if (!st.ok()) return t::SizeOr0(st, 0);
-  uint64_t need = uint64_t{d.m} * t::SoftMaxRow(d);
-  if (t::RegBase()) need = std::max<uint64_t>(t::RegNeed1(d, 4), need);
-  return t::SizeOr0(st, need);
+  return t::SoftMaxMaxBytes("GetLogSoftMaxMaxTmpSize", s, ts);
 }
 
 uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape s, const uint32_t ts, const bool) {
-  t::Mk d;
-  const lngrad::Status st = t::Dims("GetLogSoftMaxMinTmpSize", s, ts, ts, &d);
-  if (!st.ok()) return t::SizeOr0(st, 0);
-  if (t::RegBase()) {
-    return t::SizeOr0(st, std::max<uint64_t>(t::RegNeed1(d, 4), uint64_t{d.m} * (d.e + d.k)));
-  }
-  return t::SizeOr0(st, t::SoftMaxRow(d));
+  return t::SoftMaxMinBytes("GetLogSoftMaxMinTmpSize", s, ts);
 }
 
 void LogSoftMaxTilingFunc(const ge::Shape s, const uint32_t ts, const uint32_t bytes,
                           optiling::LogSoftMaxTiling& out) {
-  t::Plan("LogSoftMaxTilingFunc", s, ts, ts, bytes, out,
-          [](const t::Mk& d, uint32_t w) { return t::GenericBaseM(d, w, t::SoftMaxRow(d)); });
+  t::SoftMaxPlan("LogSoftMaxTilingFunc", s, ts, bytes, out);
 }
 void LogSoftMaxTilingFunc(const ge::Shape s, const uint32_t ts, const uint32_t bytes,
                           AscendC::tiling::LogSoftMaxTiling& out) {
-  t::Plan("LogSoftMaxTilingFunc", s, ts, ts, bytes, out,
-          [](const t::Mk& d, uint32_t w) { return t::GenericBaseM(d, w, t::SoftMaxRow(d)); });
+  t::SoftMaxPlan("LogSoftMaxTilingFunc", s, ts, bytes, out);
 }
 
 }  // namespace AscendC

@@ -39,54 +39,32 @@ void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U
 
 namespace AscendC {
 
-#define LNGRAD_SIMPLE_SOFTMAX_TPARAMS                                                             \
-  typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, \
-                   const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG
-
-template <LNGRAD_SIMPLE_SOFTMAX_TPARAMS>
-void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
-                   const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor,
+// D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumTensor,
+                   const LocalTensor<U>& inMaxTensor, const LocalTensor<D>& srcTensor,
                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<D, U>("SimpleSoftMax");
   sd::RefuseNz<isDataFormatNZ>("SimpleSoftMax");
-  sd::SimpleRows<T, T>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
+  sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
                        LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
 }
 
-template <LNGRAD_SIMPLE_SOFTMAX_TPARAMS>
-void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
-                   const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor,
-                   const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                   const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("SimpleSoftMax");
-  sd::SimpleRows<half, float>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
-                              LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
-}
-
-template <LNGRAD_SIMPLE_SOFTMAX_TPARAMS>
-void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
-                   const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor,
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumTensor,
+                   const LocalTensor<U>& inMaxTensor, const LocalTensor<D>& srcTensor,
                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
       dstTensor, inSumTensor, inMaxTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
       tiling, softmaxShapeInfo, loc);
 }
-
-template <LNGRAD_SIMPLE_SOFTMAX_TPARAMS>
-void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& inSumTensor,
-                   const LocalTensor<float>& inMaxTensor, const LocalTensor<half>& srcTensor,
-                   const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-      dstTensor, inSumTensor, inMaxTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
-      tiling, softmaxShapeInfo, loc);
-}
-
-#undef LNGRAD_SIMPLE_SOFTMAX_TPARAMS
 
 }  // namespace AscendC

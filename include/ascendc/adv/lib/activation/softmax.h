@@ -51,6 +51,15 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   }
 }
 
+// The (data, statistics) type pairs of the family: (half, half), (float, float), (half, float).
+template <typename D, typename U>
+void CheckTypes(const char*) {
+  static_assert((std::is_same_v<D, U> && math_detail::kHalfOrFloat<D>) ||
+                    (std::is_same_v<D, half> && std::is_same_v<U, float>),
+                "SoftMax family: (T, statistics) must be (half, half), (float, float) or "
+                "(half, float)");
+}
+
 template <bool isDataFormatNZ>
 void RefuseNz(const char* api) {
   if constexpr (isDataFormatNZ) {
@@ -66,49 +75,29 @@ namespace AscendC {
 #define LNGRAD_SOFTMAX_DIMS(src) \
   lngrad::aicore::softmax_detail::DimsOf(softmaxShapeInfo, src, tiling.srcM, tiling.srcK)
 
+// With sum/max outputs: D = T and U = T (half or float), or D = half with U = float statistics
+// (the toolkit's two overloads, one template here).
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
-             const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
+             const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<D, U>("SoftMax");
   sd::RefuseNz<isDataFormatNZ>("SoftMax");
-  sd::SoftMaxRows<T, T>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
+  sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
                         &maxTensor, srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor),
                         loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
-             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-             const SoftMaxShapeInfo& softmaxShapeInfo = {},
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("SoftMax");
-  sd::SoftMaxRows<half, float>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
-                               &maxTensor, srcTensor, &sharedTmpBuffer,
-                               LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
-}
-
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
-             const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-      dstTensor, sumTensor, maxTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), tiling,
-      softmaxShapeInfo, loc);
-}
-
-template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
-          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
-void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>& sumTensor,
-             const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
+             const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
              const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(

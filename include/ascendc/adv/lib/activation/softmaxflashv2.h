@@ -79,65 +79,38 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
 
 namespace AscendC {
 
-#define LNGRAD_FLASHV2_TPARAMS                                                              \
-  typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false, \
-                   bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG
-
-template <LNGRAD_FLASHV2_TPARAMS>
-void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
-                    const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-                    const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
-                    const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+// D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads; expMax
+// is D in both).
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSumTensor,
+                    const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+                    const LocalTensor<D>& expMaxTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<D, U>("SoftmaxFlashV2");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
-  sd::FlashV2Rows<T, T, T>(
+  sd::FlashV2Rows<D, U, D>(
       isUpdate, isBasicBlock,
       {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor},
       LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
 }
 
-template <LNGRAD_FLASHV2_TPARAMS>
-void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
-                    const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-                    const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
-                    const LocalTensor<float>& inMaxTensor,
-                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
-  sd::FlashV2Rows<half, float, half>(
-      isUpdate, isBasicBlock,
-      {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor},
-      LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
-}
-
-template <LNGRAD_FLASHV2_TPARAMS>
-void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
-                    const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
-                    const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
-                    const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSumTensor,
+                    const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+                    const LocalTensor<D>& expMaxTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const SoftMaxTiling& tiling,
                     const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
       dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
       lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
 }
-
-template <LNGRAD_FLASHV2_TPARAMS>
-void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const LocalTensor<float>& expSumTensor,
-                    const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
-                    const LocalTensor<half>& expMaxTensor, const LocalTensor<float>& inExpSumTensor,
-                    const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
-                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
-      dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
-      lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
-}
-
-#undef LNGRAD_FLASHV2_TPARAMS
 
 }  // namespace AscendC

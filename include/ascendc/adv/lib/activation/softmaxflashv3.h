@@ -159,15 +159,9 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
                     const LocalTensor<U>& inMaxTensor, const SoftMaxTiling& tiling,
                     const SoftMaxParams& params,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  namespace sd = lngrad::aicore::softmax_detail;
-  static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
-                "SoftmaxFlashV3: T must be half and U float");
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
-  (void)tiling;  // the split is the kernel's own (rows are independent)
-  sd::FlashV3Rows<T, U>(isUpdate,
-                        {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
-                         inMeanTensor, inExpSumTensor, inMaxTensor},
-                        params, nullptr, loc);
+  SoftmaxFlashV3<T, U, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inMeanTensor,
+      inExpSumTensor, inMaxTensor, lngrad::aicore::math_detail::StackTmp(), tiling, params, loc);
 }
 
 }  // namespace AscendC
