@@ -1,0 +1,126 @@
+// The SoftMax family's row sums against the toolkit's instruction sequence, replayed here with
+// lngrad's basic instructions (Adds, Exp, Add, BlockReduceSum, WholeReduceSum): the sums of
+// SoftMax (NewReduceSumLastNDImpl) and SoftmaxGradFront (ReduceSumLastNDImpl) must have the
+// same bits, for row lengths in every branch (< 64, [64, 128), [128, 512), >= 512, tails).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::RandomValues;
+using lngrad::aicore::test::Ub;
+
+constexpr uint32_t kLanes = 64;
+
+uint32_t BitsOf(float f) {
+  uint32_t b = 0;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+// NewReduceSumLastNDImpl for one row of k values at v (scratch acc, 64 floats): the 64-lane
+// accumulator, the tail, then one WholeReduceSum over the 64 lanes into out[0]. basic: the
+// basic-block path's BasicBlockAddImpl (every chunk added from the first two on).
+void SoftMaxSumSequence(const AscendC::LocalTensor<float>& out,
+                        const AscendC::LocalTensor<float>& v,
+                        const AscendC::LocalTensor<float>& acc, uint32_t k, bool basic = false) {
+  if (k < kLanes) {
+    AscendC::WholeReduceSum<float>(out, v, static_cast<int32_t>(k), 1, 1, 1, 8);
+    return;
+  }
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  uint32_t next = 1;
+  if (k >= 512 && !basic) {
+    AscendC::BlockReduceSum<float>(acc, v, 8, 64, 1, 1, 8);
+    next = 8;
+  } else if (k >= 128) {
+    AscendC::Add(acc, v, v[kLanes], kLanes);
+    next = 2;
+  } else {
+    AscendC::Adds(acc, v, 0.0f, kLanes);
+  }
+  for (uint32_t b = next; b < blocks; ++b) AscendC::Add(acc, v[b * kLanes], acc, kLanes);
+  if (tail != 0) AscendC::Add(acc, acc, v[blocks * kLanes], tail);
+  AscendC::WholeReduceSum<float>(out, acc, 64, 1, 1, 1, 8);
+}
+
+// ReduceSumLastNDImpl for one row: each chunk's eight block sums added chunk by chunk, their
+// block sum, then the tail's masked WholeReduceSum added.
+void GradSumSequence(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& v,
+                     const AscendC::LocalTensor<float>& acc, uint32_t k) {
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  auto b8 = acc, t8 = acc[64], tailSum = acc[128];
+  for (uint32_t b = 0; b < blocks; ++b) {
+    AscendC::BlockReduceSum<float>(b == 0 ? b8 : t8, v[b * kLanes], 1, 64, 1, 1, 8);
+    if (b > 0) AscendC::Add(b8, b8, t8, 8);
+  }
+  if (blocks > 0) AscendC::BlockReduceSum<float>(out, b8, 1, 8, 1, 1, 8);
+  if (tail == 0) return;
+  AscendC::WholeReduceSum<float>(blocks > 0 ? tailSum : out, v[blocks * kLanes],
+                                 static_cast<int32_t>(tail), 1, 1, 1, 8);
+  if (blocks > 0) AscendC::Add(out, out, tailSum, 1);
+}
+
+TEST(SoftMaxOrder, RowSumsAreTheInstructionSequence) {
+  for (uint32_t k : {40u, 64u, 72u, 128u, 200u, 512u, 600u, 1040u}) {
+    SCOPED_TRACE("k " + std::to_string(k));
+    const uint32_t m = 3;
+    const auto x = RandomValues<float>(k, m * k);
+    OnBlock([&](Ub& ub) {
+      ub.Put(0, x);
+      auto src = ub.Get<float>(0);
+      auto dst = ub.Get<float>(1);
+      auto st = ub.Get<float>(2);
+      auto work = ub.Get<float>(3);
+      SoftMaxTiling t;
+      AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, 8192, t);
+      AscendC::SoftMax<float>(dst, st[0], st[1024], src, t, {m, k, m, k});
+      for (uint32_t r = 0; r < m; ++r) {
+        const float mx = st.HostPtr()[1024 + r * 8];
+        auto v = work[0];
+        AscendC::Adds(v, src[r * k], -mx, k);
+        AscendC::Exp(v, v, k);
+        SoftMaxSumSequence(work[2048], v, work[4096], k);
+        EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[r * 8])) << "row " << r;
+      }
+      AscendC::SoftmaxGradFront<float>(st[2048], src, dst, t, {m, k, m, k});
+      for (uint32_t r = 0; r < m; ++r) {
+        auto p = work[0];
+        AscendC::Mul(p, dst[r * k], src[r * k], k);
+        GradSumSequence(work[2048], p, work[4096], k);
+        EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[2048 + r * 8])) << "grad " << r;
+      }
+    });
+  }
+}
+
+TEST(SoftMaxOrder, BasicBlockSumsAreBasicBlockAddImpl) {
+  const uint32_t m = 8, k = 640;
+  const auto x = RandomValues<float>(99, m * k);
+  OnBlock([&](Ub& ub) {
+    ub.Put(0, x);
+    auto src = ub.Get<float>(0);
+    auto st = ub.Get<float>(2);
+    auto work = ub.Get<float>(3);
+    SoftMaxTiling t;
+    AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, 40960, t);
+    AscendC::SoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024], src, t, {m, k, m, k});
+    for (uint32_t r = 0; r < m; ++r) {
+      auto v = work[0];
+      AscendC::Adds(v, src[r * k], -st.HostPtr()[1024 + r * 8], k);
+      AscendC::Exp(v, v, k);
+      SoftMaxSumSequence(work[2048], v, work[4096], k, true);
+      EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[r * 8])) << "row " << r;
+    }
+  });
+}
+
+}  // namespace
