@@ -2,10 +2,13 @@
 // lngrad's basic instructions (Adds, Exp, Add, BlockReduceSum, WholeReduceSum): the sums of
 // SoftMax (NewReduceSumLastNDImpl) and SoftmaxGradFront (ReduceSumLastNDImpl) must have the
 // same bits, for row lengths in every branch (< 64, [64, 128), [128, 512), >= 512, tails).
+// Also the deprecated SoftmaxFlash against a float64 oracle.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
@@ -121,6 +124,58 @@ TEST(SoftMaxOrder, BasicBlockSumsAreBasicBlockAddImpl) {
       EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[r * 8])) << "row " << r;
     }
   });
+}
+
+}  // namespace
+
+namespace {
+
+// SoftmaxFlash (deprecated V1): a row in two blocks, no update then update; the second call's
+// dst is exp(x - max) / sum over the whole row, sum the whole row's, expMax the first block's
+// share. Bounds as SoftmaxFlashV2's (softmax_api_test.cpp), doubled for the two-step sum.
+TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) {
+  const uint32_t m = 3, k = 80;
+  const auto a = RandomValues<float>(71, m * k);
+  const auto b = RandomValues<float>(72, m * k, -4.0f, 6.0f);
+  std::vector<float> y, st;
+  OnBlock([&](Ub& ub) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashTilingFunc(ge::Shape({m, k}), 4, 40960, t, true);
+    auto s = ub.Get<float>(2);
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ub.Put(0, a);
+    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
+                                 s[1024], ub.Get<uint8_t>(3), t, false, shape);
+    ub.Put(0, b);
+    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
+                                 s[1024], t, true, shape);
+#pragma GCC diagnostic pop
+    y = ub.Take<float>(1);
+    st = ub.Take<float>(2);
+  });
+  for (uint32_t r = 0; r < m; ++r) {
+    double ma = -INFINITY, mb = -INFINITY;
+    for (uint32_t j = 0; j < k; ++j) {
+      ma = std::max(ma, static_cast<double>(a[r * k + j]));
+      mb = std::max(mb, static_cast<double>(b[r * k + j]));
+    }
+    const double mx = std::max(ma, mb);
+    double sa = 0, sb = 0;
+    for (uint32_t j = 0; j < k; ++j) {
+      sa += std::exp(a[r * k + j] - mx);
+      sb += std::exp(b[r * k + j] - mx);
+    }
+    const double sum = sa + sb;
+    EXPECT_EQ(st[1024 + r * 8], static_cast<float>(mx));
+    EXPECT_NEAR(st[r * 8], sum, 4e-6 * sum);
+    EXPECT_NEAR(st[2048 + r * 8], sa / sum, 4e-6 * sa / sum);
+    for (uint32_t j = 0; j < k; ++j) {
+      const double want = std::exp(b[r * k + j] - mx) / sum;
+      EXPECT_NEAR(y[r * k + j], want, 4e-6 * want + std::ldexp(1.0, -25));
+    }
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "lib/activation/logsoftmax.h"
 #include "lib/activation/simplesoftmax.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmaxflash.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/activation/softmaxflashv3.h"
 #include "lib/activation/softmaxgrad.h"
