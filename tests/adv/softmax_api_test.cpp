@@ -166,32 +166,38 @@ TEST(SoftMaxApi, AdjustSoftMaxResRewritesTheMarkedRows) {
 
 // Two halves of each row: no update on the first, update with the second; the final max and
 // sum are the whole row's, dst the second half's exp(x - max), expMax exp(max1 - max).
-template <typename T>
+// Statistics of U (sum at 0, max at 1024), expMax of T (buffer 3's second half).
+template <typename T, typename U>
 void RunFlashV2(const char* soc, uint32_t seed) {
   const Case half{4, 64, 64};
   const auto a = RandomValues<T>(seed, half.m * half.k);
   const auto b = RandomValues<T>(seed + 1, half.m * half.k, -4.0f, 6.0f);
-  std::vector<T> y, sum, max, em;
+  std::vector<T> y, em;
+  std::vector<U> sum, max;
   OnBlock(
       [&](Ub& ub) {
         const AscendC::SoftMaxShapeInfo shape{half.m, half.k, half.m, half.k};
         const auto t = TilingFor(half, sizeof(T));
-        auto st = ub.Get<T>(2);
-        auto sumT = st[0], maxT = st[1024], emT = st[2048];
+        auto st = ub.Get<U>(2);
+        auto sumT = st[0], maxT = st[1024];
+        auto emT = ub.Get<T>(3)[4096];
+        auto tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(4096);
         ub.Put(0, a);
         AscendC::SoftmaxFlashV2<T, false>(ub.Get<T>(1), sumT, maxT, ub.Get<T>(0), emT, sumT, maxT,
-                                          ub.Get<uint8_t>(3), t, shape);
+                                          tmp, t, shape);
         ub.Put(0, b);
-        AscendC::SoftmaxFlashV2<T, true>(ub.Get<T>(1), sumT, maxT, ub.Get<T>(0), emT, sumT, maxT, t,
-                                         shape);
+        AscendC::SoftmaxFlashV2<T, true>(ub.Get<T>(1), sumT, maxT, ub.Get<T>(0), emT, sumT, maxT,
+                                         tmp, t, shape);
         y = ub.Take<T>(1);
-        const auto s = ub.Take<T>(2);
+        const auto s = ub.Take<U>(2);
         sum.assign(s.begin(), s.begin() + 1024);
         max.assign(s.begin() + 1024, s.begin() + 2048);
-        em.assign(s.begin() + 2048, s.begin() + 3072);
+        const auto e = ub.Take<T>(3);
+        em.assign(e.begin() + 4096, e.begin() + 4096 + 1024);
       },
       soc);
-  constexpr uint32_t lanes = 32 / sizeof(T);
+  constexpr uint32_t lanes = 32 / sizeof(U), elanes = 32 / sizeof(T);
   for (uint32_t r = 0; r < half.m; ++r) {
     double m1 = -INFINITY, m2 = -INFINITY;
     for (uint32_t j = 0; j < half.k; ++j) {
@@ -204,8 +210,10 @@ void RunFlashV2(const char* soc, uint32_t seed) {
       s += std::exp(D(a[r * half.k + j]) - mx) + std::exp(D(b[r * half.k + j]) - mx);
     }
     EXPECT_EQ(D(max[r * lanes]), mx);
-    ExpectWithin(D(sum[r * lanes]), s, 2 * HalfU<T>() + 4e-6, 0, "flash sum");
-    ExpectWithin(D(em[r * lanes]), std::exp(m1 - mx), HalfU<T>() + 2e-6, 0, "expMax");
+    ExpectWithin(D(sum[r * lanes]), s, 2 * HalfU<U>() + 4e-6, 0, "flash sum");
+    for (uint32_t l = 0; l < elanes; ++l) {
+      ExpectWithin(D(em[r * elanes + l]), std::exp(m1 - mx), HalfU<T>() + 2e-6, 0, "expMax");
+    }
     for (uint32_t j = 0; j < half.k; ++j) {
       ExpectWithin(D(y[r * half.k + j]), std::exp(D(b[r * half.k + j]) - mx), HalfU<T>() + 2e-6,
                    std::ldexp(1.0, -25), "flash dst");
@@ -215,8 +223,9 @@ void RunFlashV2(const char* soc, uint32_t seed) {
 
 TEST(SoftmaxFlashV2Api, UpdateCombinesTwoBlocksOfARow) {
   for (const char* soc : {k910B, k950}) {
-    RunFlashV2<float>(soc, 31);
-    RunFlashV2<half>(soc, 33);
+    RunFlashV2<float, float>(soc, 31);
+    RunFlashV2<half, half>(soc, 33);
+    RunFlashV2<half, float>(soc, 35);
   }
 }
 
