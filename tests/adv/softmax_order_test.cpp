@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -176,6 +177,49 @@ TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) {
       EXPECT_NEAR(y[r * k + j], want, 4e-6 * want + std::ldexp(1.0, -25));
     }
   }
+}
+
+constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
+                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+
+// SOFTMAX_OUTPUT_WITHOUT_BRC: one statistic per row, the same values as the broadcast form;
+// outReduceMax is the block's own row max. The outReduceMax form in the normal mode writes
+// nothing (as the toolkit's).
+TEST(SoftmaxFlashV2Api, WithoutBroadcastKeepsOneValuePerRow) {
+  const uint32_t m = 5, k = 72;
+  const auto a = RandomValues<float>(81, m * k);
+  const auto b = RandomValues<float>(82, m * k, -4.0f, 6.0f);
+  OnBlock([&](Ub& ub) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, true);
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+    auto s = ub.Get<float>(2);
+    auto x = ub.Get<float>(0);
+    ub.Put(0, a);
+    AscendC::SoftmaxFlashV2<float, false>(ub.Get<float>(1), s[0], s[64], x, s[128], s[0], s[64], t,
+                                          shape);
+    AscendC::SoftmaxFlashV2<float, false, false, false, false, kNoBrc>(
+        ub.Get<float>(1), s[512], s[640], x, s[768], s[512], s[640], t, shape);
+    ub.Put(0, b);
+    AscendC::SoftmaxFlashV2<float, true>(ub.Get<float>(1), s[0], s[64], x, s[128], s[0], s[64], t,
+                                         shape);
+    const std::vector<float> y = ub.Take<float>(1);
+    AscendC::SoftmaxFlashV2<float, true, false, false, false, kNoBrc>(
+        ub.Get<float>(1), s[1024], s[512], s[640], x, s[768], s[512], s[640], t, shape);
+    EXPECT_EQ(y, ub.Take<float>(1));
+    for (uint32_t r = 0; r < m; ++r) {
+      EXPECT_EQ(s.HostPtr()[r * 8], s.HostPtr()[512 + r]) << "sum row " << r;
+      EXPECT_EQ(s.HostPtr()[64 + r * 8], s.HostPtr()[640 + r]) << "max row " << r;
+      EXPECT_EQ(s.HostPtr()[128 + r * 8], s.HostPtr()[768 + r]) << "expMax row " << r;
+      float rmax = b[r * k];
+      for (uint32_t j = 1; j < k; ++j) rmax = std::max(rmax, b[r * k + j]);
+      EXPECT_EQ(s.HostPtr()[1024 + r], rmax);
+    }
+    s.HostPtr()[2048] = 7.0f;
+    AscendC::SoftmaxFlashV2<float, true>(ub.Get<float>(1), s[2048], s[512], s[640], x, s[768],
+                                         s[512], s[640], t, shape);
+    EXPECT_EQ(s.HostPtr()[2048], 7.0f);
+  });
 }
 
 }  // namespace

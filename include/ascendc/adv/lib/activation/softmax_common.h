@@ -192,13 +192,14 @@ template <typename U>
 constexpr uint32_t Lanes() {
   return 32 / sizeof(U);
 }
+// lanes: the values per row (Lanes<U>() broadcast; 1 in SOFTMAX_OUTPUT_WITHOUT_BRC mode).
 template <typename U>
-void PutStat(U* stats, uint32_t row, float v) {
-  for (uint32_t j = 0; j < Lanes<U>(); ++j) stats[row * Lanes<U>() + j] = Narrow<U>(v);
+void PutStat(U* stats, uint32_t row, float v, uint32_t lanes = Lanes<U>()) {
+  for (uint32_t j = 0; j < lanes; ++j) stats[row * lanes + j] = Narrow<U>(v);
 }
 template <typename U>
-float GetStat(const U* stats, uint32_t row) {
-  return Widen(stats[row * Lanes<U>()]);
+float GetStat(const U* stats, uint32_t row, uint32_t lanes = Lanes<U>()) {
+  return Widen(stats[row * lanes]);
 }
 
 // Operand size checks (always) and, in checked mode, 32-byte alignment and the product.

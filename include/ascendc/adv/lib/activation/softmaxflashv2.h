@@ -22,6 +22,9 @@ struct FlashV2Args {
   const AscendC::LocalTensor<E>& expMax;
   const AscendC::LocalTensor<U>& inExpSum;
   const AscendC::LocalTensor<U>& inMax;
+  // SOFTMAX_OUTPUT_WITHOUT_BRC: one statistic per row; outReduceMax (optional) gets the row max.
+  bool perRow = false;
+  const AscendC::LocalTensor<U>* outReduceMax = nullptr;
 };
 
 template <typename T, typename U, typename E>
@@ -29,8 +32,8 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
   const char* api = "SoftmaxFlashV2";
   CheckShape<T>(api, d);
-  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
-  const uint64_t se = uint64_t{d.m} * Lanes<E>();
+  const uint32_t ls = a.perRow ? 1 : Lanes<U>(), le = a.perRow ? 1 : Lanes<E>();
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * ls, se = uint64_t{d.m} * le;
   namespace md = math_detail;
   CheckRows(api,
             {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"),
@@ -42,6 +45,7 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
                md::Op(a.inMax, "inMaxTensor")},
               {se, s, s});
   }
+  if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
   if (update) {
     RecordCall(api, loc,
@@ -50,6 +54,7 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
   } else {
     RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, n), Wr(a.expSum, s), Wr(a.max, s)});
   }
+  if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
   std::vector<float> x;
   const bool basicOrder = basic && d.oriK % kLanes == 0;
   for (uint32_t r = 0; r < d.m; ++r) {
@@ -57,8 +62,8 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
     const float rmax = RowMax(x.data(), d.oriK);
     float mx = rmax, em = 0.0f, inSum = 0.0f;
     if (update) {
-      const float inMax = GetStat(a.inMax.HostPtr(), r);
-      inSum = GetStat(a.inExpSum.HostPtr(), r);
+      const float inMax = GetStat(a.inMax.HostPtr(), r, ls);
+      inSum = GetStat(a.inExpSum.HostPtr(), r, ls);
       mx = inMax > rmax ? inMax : rmax;
       em = ExpOf(inMax - mx);
     }
@@ -68,10 +73,11 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
     float sm = RowSum(x.data(), d.oriK, basicOrder);
     if (update) {
       sm = em * inSum + sm;
-      PutStat(a.expMax.HostPtr(), r, em);
+      PutStat(a.expMax.HostPtr(), r, em, le);
     }
-    PutStat(a.max.HostPtr(), r, mx);
-    PutStat(a.expSum.HostPtr(), r, sm);
+    PutStat(a.max.HostPtr(), r, mx, ls);
+    PutStat(a.expSum.HostPtr(), r, sm, ls);
+    if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
 }
 
@@ -95,7 +101,8 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
   sd::FlashV2Rows<D, U, D>(
       isUpdate, isBasicBlock,
-      {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor},
+      {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+       config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
       LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
 }
 
@@ -110,6 +117,42 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
       dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+      lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
+}
+
+// The forms with outReduceMax (T only): in SOFTMAX_OUTPUT_WITHOUT_BRC mode, one statistic per
+// row and outReduceMax = the block's row max; in the normal mode the toolkit's implementation
+// does nothing (softmax_flashv2_base_impl.h SoftmaxFlashV2MaxImpl), and so does this one.
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax,
+                    const LocalTensor<T>& outExpSum, const LocalTensor<T>& outMax,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
+                    const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<T, T>("SoftmaxFlashV2");
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
+    sd::FlashV2Rows<T, T, T>(
+        isUpdate, isBasicBlock,
+        {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
+        LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
+  }
+}
+
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax,
+                    const LocalTensor<T>& outExpSum, const LocalTensor<T>& outMax,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
+                    const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
+                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, outReduceMax, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax,
       lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
 }
 
