@@ -222,4 +222,33 @@ TEST(SoftmaxFlashV2Api, WithoutBroadcastKeepsOneValuePerRow) {
   });
 }
 
+// Half results round as the device's Cast in each implementation: CAST_ROUND (ties away from
+// zero) on 2201 (membase/v220 FLOAT2HALF_ROUND_MODE), RNE on 3510 (the register Cast's
+// CAST_RINT). Row: grad [1.5, -1.5, 1, 0...], src [1, 1, -2^-11, 0...], so s = -2^-11 exactly,
+// dst0 = 1.5 + 2^-11 and dst2 = -(2^-11 + 2^-22): both exact ties between two halves.
+TEST(SoftmaxGradApi, HalfResultsRoundAsTheDevicesCast) {
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9589"}) {
+    std::vector<half> g(16, half(0.0f)), y(16, half(0.0f)), out;
+    g[0] = half(1.5f);
+    g[1] = half(-1.5f);
+    g[2] = half(1.0f);
+    y[0] = half(1.0f);
+    y[1] = half(1.0f);
+    y[2] = half(-std::ldexp(1.0f, -11));
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put(0, g);
+          ub.Put(1, y);
+          SoftMaxTiling t;
+          AscendC::SoftmaxGrad<half>(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), t, false,
+                                     {1, 16, 1, 16});
+          out = ub.Take<half>(2);
+        },
+        soc);
+    const bool away = std::string(soc) == "Ascend910B1";
+    EXPECT_EQ(out[0].bits, away ? 0x3E01 : 0x3E00) << soc;
+    EXPECT_EQ(out[2].bits, away ? 0x9001 : 0x9000) << soc;
+  }
+}
+
 }  // namespace

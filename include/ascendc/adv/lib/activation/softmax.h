@@ -2,7 +2,8 @@
 // stack buffer, half with half or float statistics) and AdjustSoftMaxRes — the toolkit's
 // adv_api/activation/softmax.h. Algorithm of membase/v220/softmax_impl.h (SoftMaxGenericNDImpl,
 // SoftMaxBasicBlock): per row, max (exact), x - max, Exp, the row sum (softmax_common.h's order),
-// then (x - max) / sum, in float; half data and half statistics rounded once at the end (RNE).
+// then (x - max) / sum, in float; half data and half statistics rounded once at the end
+// (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock) sums with BasicBlockAddImpl's order. sum and max are
 // written as [rows, 32 B] with the value repeated. NZ layouts are not modelled (refused).
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.

@@ -2,7 +2,8 @@
 // SoftmaxConfig, the row reductions in the order of the toolkit's 2201 implementation, the
 // half/float row staging, the [rows, 32 B] broadcast statistics and the checks.
 //
-// Each API computes in float (half widened exactly), one float operation per element and step,
+// Each API computes in float (half widened exactly; half results rounded as HalfRounding says),
+// one float operation per element and step,
 // as the device's vector instructions do (Exp and Ln: lngrad's choice, double rounded once;
 // docs/ascendc_kernels.md). Row sums follow membase/v220/softmax_common_impl (the 64-lane
 // accumulator, then the adjacent-pair tree); a row max is exact. The result does not depend on
@@ -168,10 +169,17 @@ template <typename T>
 float Widen(T v) {
   return static_cast<float>(v);
 }
+// The family's float -> half casts (FLOAT2HALF_ROUND_MODE): CAST_ROUND (to nearest, ties away
+// from zero) in membase/v220 (arch 2201), CAST_NONE (RNE) in membase/v200 (2002) and the 3510
+// register Cast's CAST_RINT (RNE).
+inline AscendC::RoundMode HalfRounding() {
+  return detail::rep::RunningArch() == NpuArch::k2201 ? AscendC::RoundMode::CAST_ROUND
+                                                      : AscendC::RoundMode::CAST_RINT;
+}
 template <typename T>
 T Narrow(float v) {
   if constexpr (std::is_same_v<T, half>) {
-    return half(v);
+    return half(FloatToHalf(v, HalfRounding()));
   } else {
     return v;
   }
