@@ -12,6 +12,7 @@
 #define LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 
 #include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/scalar_builtins.h"
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/check.h"
@@ -54,5 +55,6 @@ using AscendC::DataFormat;
 #include "lib/normalization/normalize.h"
 #include "lib/math/math.h"
 #include "lib/activation/eltwise.h"
+#include "lib/activation/softmax_all.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -120,6 +120,27 @@
   X(uint32_t, aCurLength)                          \
   X(float, rValueBack)
 
+// SoftMax family (softmax_tilingdata.h) and LogSoftMax (logsoftmax_tilingdata.h): the same 16
+// fields, in elements: the source [srcM, srcK], the max/sum output [outMaxM, outMaxK], one split
+// of splitM rows, its reduce output [reduceM, reduceK], rangeM full splits and tailM rows left.
+#define LNGRAD_SOFTMAX_TILING_FIELDS(X) \
+  X(uint32_t, srcM)                     \
+  X(uint32_t, srcK)                     \
+  X(uint32_t, srcSize)                  \
+  X(uint32_t, outMaxM)                  \
+  X(uint32_t, outMaxK)                  \
+  X(uint32_t, outMaxSize)               \
+  X(uint32_t, splitM)                   \
+  X(uint32_t, splitK)                   \
+  X(uint32_t, splitSize)                \
+  X(uint32_t, reduceM)                  \
+  X(uint32_t, reduceK)                  \
+  X(uint32_t, reduceSize)               \
+  X(uint32_t, rangeM)                   \
+  X(uint32_t, tailM)                    \
+  X(uint32_t, tailSplitSize)            \
+  X(uint32_t, tailReduceSize)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -155,6 +176,16 @@ struct LayerNormSeparateTiling {
   LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// SoftMax, SimpleSoftMax, SoftmaxFlash/V2/V3, SoftmaxGrad(Front): 16 x uint32, 64 bytes.
+struct SoftMaxTiling {
+  LNGRAD_SOFTMAX_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// LogSoftMax: the same fields as SoftMaxTiling (64 bytes).
+struct LogSoftMaxTiling {
+  LNGRAD_SOFTMAX_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -164,8 +195,12 @@ static_assert(sizeof(AscendC::tiling::LayerNormGradTiling) == 120);
 static_assert(sizeof(AscendC::tiling::LayerNormGradBetaTiling) == 80);
 static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
+static_assert(sizeof(AscendC::tiling::SoftMaxTiling) == 64);
+static_assert(sizeof(AscendC::tiling::LogSoftMaxTiling) == 64);
 
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
+using AscendC::tiling::LogSoftMaxTiling;
+using AscendC::tiling::SoftMaxTiling;

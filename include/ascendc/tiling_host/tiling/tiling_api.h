@@ -11,6 +11,7 @@
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/math/math_tiling.h"
 #include "tiling/activation/eltwise_tiling.h"
+#include "tiling/activation/softmax_tiling.h"
 #include "tiling/normalization/normalize_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"

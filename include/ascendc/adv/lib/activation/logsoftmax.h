@@ -1,0 +1,25 @@
+// lngrad: LogSoftMax — the toolkit's adv_api/activation/logsoftmax.h. Algorithm of
+// membase/common/logsoftmax_common_impl.h: the SoftMax steps (max, x - max, Exp, row sum, Div)
+// then log10 (Ln times 0.4342944819f on 2201/2002, Log10 on 3510), in float (half rounded once at
+// the end); sum and max written as [rows, 32 B]. The kernel recomputes its own split from the
+// buffer size (the tiling argument is not read), as the toolkit's does.
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax.h"
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
+                const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::RefuseNz<isDataFormatNZ>("LogSoftMax");
+  (void)tiling;  // the split is the kernel's own (rows are independent)
+  sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
+                        &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(src), loc);
+}
+
+}  // namespace AscendC

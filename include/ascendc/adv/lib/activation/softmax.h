@@ -1,0 +1,158 @@
+// lngrad: SoftMax (every overload: with and without sum/max outputs, sharedTmpBuffer or the
+// stack buffer, half with half or float statistics) and AdjustSoftMaxRes — the toolkit's
+// adv_api/activation/softmax.h. Algorithm of membase/v220/softmax_impl.h (SoftMaxGenericNDImpl,
+// SoftMaxBasicBlock): per row, max (exact), x - max, Exp, the row sum (softmax_common.h's order),
+// then (x - max) / sum, in float; half data and half statistics rounded once at the end
+// (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
+// The basic-block path (isBasicBlock) sums with BasicBlockAddImpl's order. sum and max are
+// written as [rows, 32 B] with the value repeated. NZ layouts are not modelled (refused).
+// Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+enum class Finish { kDiv, kLog };
+
+// dst = softmax (or log-softmax) of src by rows; sum/max: U per row (nullptr: not written).
+template <typename T, typename U>
+void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
+                 const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                 const Dims& d, SrcLoc loc) {
+  CheckShape<T>(api, d);
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
+  if (sum != nullptr) {
+    CheckRows(api, {math_detail::Op(*sum, "sumTensor"), math_detail::Op(*max, "maxTensor")},
+              {s, s});
+  }
+  if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
+  if (sum != nullptr) {
+    RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(*sum, s), Wr(*max, s)});
+  } else {
+    RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
+  }
+  std::vector<float> x;
+  const bool basicOrder = basic && d.oriK % kLanes == 0;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+    const float mx = RowMax(x.data(), d.oriK);
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    const float sm = RowSum(x.data(), d.oriK, basicOrder);
+    for (float& v : x) v = v / sm;
+    if (fin == Finish::kLog) Log10InPlace(x);
+    if (sum != nullptr) {
+      PutStat(max->HostPtr(), r, mx);
+      PutStat(sum->HostPtr(), r, sm);
+    }
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
+  }
+}
+
+// The (data, statistics) type pairs of the family: (half, half), (float, float), (half, float).
+template <typename D, typename U>
+void CheckTypes(const char*) {
+  static_assert((std::is_same_v<D, U> && math_detail::kHalfOrFloat<D>) ||
+                    (std::is_same_v<D, half> && std::is_same_v<U, float>),
+                "SoftMax family: (T, statistics) must be (half, half), (float, float) or "
+                "(half, float)");
+}
+
+template <bool isDataFormatNZ>
+void RefuseNz(const char* api) {
+  if constexpr (isDataFormatNZ) {
+    RaiseKernelCheck(checks::kVectorType,
+                     std::string(api) + ": the NZ data format is not modelled by lngrad");
+  }
+}
+
+}  // namespace lngrad::aicore::softmax_detail
+
+namespace AscendC {
+
+#define LNGRAD_SOFTMAX_DIMS(src) \
+  lngrad::aicore::softmax_detail::DimsOf(softmaxShapeInfo, src, tiling.srcM, tiling.srcK)
+
+// With sum/max outputs: D = T and U = T (half or float), or D = half with U = float statistics
+// (the toolkit's two overloads, one template here).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
+             const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {},
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<D, U>("SoftMax");
+  sd::RefuseNz<isDataFormatNZ>("SoftMax");
+  sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
+                        &maxTensor, srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor),
+                        loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
+             const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, sumTensor, maxTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), tiling,
+      softmaxShapeInfo, loc);
+}
+
+// Without sum/max outputs.
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& softmaxShapeInfo = {},
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::SoftMaxRows<T, T>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, nullptr, nullptr,
+                        srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftMax<T, isReuseSource, isBasicBlock, config>(
+      dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
+}
+
+// Rows whose max equals the bit pattern `from` get every element set to `to`; true when some
+// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl).
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
+                      const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo,
+                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::RefuseNz<isDataFormatNZ>("AdjustSoftMaxRes");
+  const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK;
+  const uint32_t lanes = stepSizeMode == 0 ? sd::Lanes<T2>() : 1;
+  const uint64_t n = uint64_t{m} * k, s = uint64_t{m} * lanes;
+  sd::CheckRows("AdjustSoftMaxRes",
+                {lngrad::aicore::math_detail::Op(softMaxRes, "softMaxRes"),
+                 lngrad::aicore::math_detail::Op(maxTensor, "maxTensor")},
+                {n, s});
+  sd::RecordCall("AdjustSoftMaxRes", loc,
+                 {sd::Rd(maxTensor, s), sd::Rd(softMaxRes, n), sd::Wr(softMaxRes, n)});
+  bool any = false;
+  for (uint32_t r = 0; r < m; ++r) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, maxTensor.HostPtr() + uint64_t{r} * lanes, sizeof(T2));
+    if (bits != (sizeof(T2) == 2 ? (from & 0xFFFFu) : from)) continue;
+    any = true;
+    for (uint32_t j = 0; j < k; ++j) softMaxRes.HostPtr()[uint64_t{r} * k + j] = to;
+  }
+  return any;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,276 @@
+// lngrad: what the SoftMax family (softmax*.h, logsoftmax.h) shares: SoftMaxShapeInfo and
+// SoftmaxConfig, the row reductions in the order of the toolkit's 2201 implementation, the
+// half/float row staging, the [rows, 32 B] broadcast statistics and the checks.
+//
+// Each API computes in float (half widened exactly; half results rounded as HalfRounding says),
+// one float operation per element and step,
+// as the device's vector instructions do (Exp and Ln: lngrad's choice, double rounded once;
+// docs/ascendc_kernels.md). Row sums follow membase/v220/softmax_common_impl (the 64-lane
+// accumulator, then the adjacent-pair tree); a row max is exact. The result does not depend on
+// how the tiling splits the rows (the tree of one row is the same for one row or many).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_tiling/kernel_tiling.h"
+#include "lib/math/math_common.h"
+#include "lngrad_aicore/instructions.h"
+
+namespace AscendC {
+
+enum class SoftmaxMode {
+  SOFTMAX_NORMAL = 0,
+  SOFTMAX_OUTPUT_WITHOUT_BRC = 1,
+};
+
+struct SoftmaxConfig {
+  constexpr SoftmaxConfig(const bool isCheckTilingIn) : isCheckTiling(isCheckTilingIn) {}
+  constexpr SoftmaxConfig(const bool isCheckTilingIn, const uint32_t oriSrcMIn,
+                          const uint32_t oriSrcKIn)
+      : isCheckTiling(isCheckTilingIn), oriSrcM(oriSrcMIn), oriSrcK(oriSrcKIn) {}
+  constexpr SoftmaxConfig(const bool isCheckTilingIn, const uint32_t oriSrcMIn,
+                          const uint32_t oriSrcKIn, const SoftmaxMode modeIn)
+      : isCheckTiling(isCheckTilingIn), oriSrcM(oriSrcMIn), oriSrcK(oriSrcKIn), mode(modeIn) {}
+  bool isCheckTiling = true;
+  uint32_t oriSrcM = 0;
+  uint32_t oriSrcK = 0;
+  SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
+};
+constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {true, 0, 0, SoftmaxMode::SOFTMAX_NORMAL};
+
+struct SoftMaxParams {
+  uint32_t srcM{0};
+  uint32_t srcK{0};
+  uint32_t oriSrcM{0};
+  uint32_t oriSrcK{0};
+  uint32_t loopCnt{1};
+  uint32_t splitMeanCnt{8};
+  float alpha{0.9375};
+};
+
+struct SoftMaxShapeInfo {
+  uint32_t srcM{0};
+  uint32_t srcK{0};
+  uint32_t oriSrcM{0};
+  uint32_t oriSrcK{0};
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::softmax_detail {
+
+inline constexpr uint32_t kLanes = 64;
+
+// The rows: m rows of k stored elements, the first oriK of which are reduced.
+struct Dims {
+  uint32_t m = 0, k = 0, oriK = 0;
+};
+
+template <typename T>
+Dims DimsOf(const AscendC::SoftMaxShapeInfo& s, const AscendC::LocalTensor<T>& src,
+            uint32_t tilingM, uint32_t tilingK) {
+  if (s.srcM != 0 && s.srcK != 0) return {s.srcM, s.srcK, s.oriSrcK != 0 ? s.oriSrcK : s.srcK};
+  const AscendC::ShapeInfo info = src.GetShapeInfo();
+  if (info.shapeDim >= 2) {
+    const uint32_t k = info.shape[info.shapeDim - 1];
+    const uint32_t m = static_cast<uint32_t>(AscendC::GetShapeSize(info) / k);
+    const uint32_t ok =
+        info.originalShapeDim >= 1 ? info.originalShape[info.originalShapeDim - 1] : k;
+    return {m, k, ok != 0 ? ok : k};
+  }
+  return {tilingM, tilingK, tilingK};
+}
+
+// The adjacent-pair tree over 8 values (one BlockReduceSum block).
+inline float Tree8(const float* v) {
+  float a[8];
+  for (int i = 0; i < 4; ++i) a[i] = v[2 * i] + v[2 * i + 1];
+  a[0] = a[0] + a[1];
+  a[1] = a[2] + a[3];
+  return a[0] + a[1];
+}
+
+// The sum of x[0..k) as NewReduceSumLastNDImpl (and, basic = true, the basic-block
+// BasicBlockAddImpl) forms it: a 64-lane accumulator, then the tree over the 64 lanes
+// (WholeReduceSum for one row, BlockReduceSum twice for several: the same additions).
+inline float RowSum(const float* x, uint32_t k, bool basic) {
+  if (k < kLanes) return ScalarTree64(x, k);
+  float acc[kLanes];
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  uint32_t next = 1;
+  if (k >= 512 && !basic) {
+    for (uint32_t i = 0; i < kLanes; ++i) acc[i] = Tree8(x + 8 * i);
+    next = 8;
+  } else {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = x[j];
+  }
+  for (uint32_t b = next; b < blocks; ++b) {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = acc[j] + x[b * kLanes + j];
+  }
+  for (uint32_t j = 0; j < tail; ++j) acc[j] = acc[j] + x[blocks * kLanes + j];
+  return ScalarTree64(acc, kLanes);
+}
+
+// The sum of ReduceSumLastNDImpl (SoftmaxGrad): the eight block sums of each full 64-lane chunk
+// added chunk by chunk, their tree, then the tail's WholeReduceSum added.
+inline float GradRowSum(const float* x, uint32_t k) {
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  float total = 0.0f;
+  if (blocks > 0) {
+    float b8[8];
+    for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t j = 0; j < 8; ++j) {
+        const float s = Tree8(x + b * kLanes + 8 * j);
+        b8[j] = b == 0 ? s : b8[j] + s;
+      }
+    }
+    total = Tree8(b8);
+  }
+  if (tail == 0) return total;
+  const float t = ScalarTree64(x + blocks * kLanes, tail);
+  return blocks > 0 ? total + t : t;
+}
+
+// The device's Max (a > b ? a : b) folded over the row.
+inline float RowMax(const float* x, uint32_t k) {
+  float m = x[0];
+  for (uint32_t j = 1; j < k; ++j) m = x[j] > m ? x[j] : m;
+  return m;
+}
+
+inline void ExpInPlace(std::vector<float>& v) {
+  Ops{false}.Unary(UnaryOp::kExp, v.data(), v.data(), v.size());
+}
+// LogSoftMax's base-10 logarithm: on 2201/2002 Ln then Muls by 0.4342944819f (two roundings,
+// logsoftmax_common_impl.h GenericLogNDImpl); on 3510 the register Log10, taken as log10 in
+// double rounded once (lngrad's choice for a transcendental instruction).
+inline constexpr float kLog10OfE = 0.4342944819f;
+inline void Log10InPlace(std::vector<float>& v) {
+  if (detail::rep::RunningArch() == NpuArch::k3510) {
+    for (float& x : v) x = static_cast<float>(std::log10(static_cast<double>(x)));
+    return;
+  }
+  Ops{false}.Unary(UnaryOp::kLn, v.data(), v.data(), v.size());
+  for (float& x : v) x = x * kLog10OfE;
+}
+inline float ExpOf(float x) {
+  float r = 0.0f;
+  Ops{false}.Unary(UnaryOp::kExp, &r, &x, 1);
+  return r;
+}
+
+template <typename T>
+float Widen(T v) {
+  return static_cast<float>(v);
+}
+// The family's float -> half casts (FLOAT2HALF_ROUND_MODE): CAST_ROUND (to nearest, ties away
+// from zero) in membase/v220 (arch 2201), CAST_NONE (RNE) in membase/v200 (2002) and the 3510
+// register Cast's CAST_RINT (RNE).
+inline AscendC::RoundMode HalfRounding() {
+  return detail::rep::RunningArch() == NpuArch::k2201 ? AscendC::RoundMode::CAST_ROUND
+                                                      : AscendC::RoundMode::CAST_RINT;
+}
+template <typename T>
+T Narrow(float v) {
+  if constexpr (std::is_same_v<T, half>) {
+    return half(FloatToHalf(v, HalfRounding()));
+  } else {
+    return v;
+  }
+}
+
+template <typename T>
+void LoadRow(std::vector<float>& out, const T* p, uint32_t n) {
+  out.resize(n);
+  for (uint32_t j = 0; j < n; ++j) out[j] = Widen(p[j]);
+}
+template <typename T>
+void StoreRow(T* p, const std::vector<float>& v) {
+  for (size_t j = 0; j < v.size(); ++j) p[j] = Narrow<T>(v[j]);
+}
+
+// Elements per row of a statistics tensor of U: one 32-byte block.
+template <typename U>
+constexpr uint32_t Lanes() {
+  return 32 / sizeof(U);
+}
+// lanes: the values per row (Lanes<U>() broadcast; 1 in SOFTMAX_OUTPUT_WITHOUT_BRC mode).
+template <typename U>
+void PutStat(U* stats, uint32_t row, float v, uint32_t lanes = Lanes<U>()) {
+  for (uint32_t j = 0; j < lanes; ++j) stats[row * lanes + j] = Narrow<U>(v);
+}
+template <typename U>
+float GetStat(const U* stats, uint32_t row, uint32_t lanes = Lanes<U>()) {
+  return Widen(stats[row * lanes]);
+}
+
+// Operand size checks (always) and, in checked mode, 32-byte alignment and the product.
+inline void CheckRows(const char* api, std::initializer_list<math_detail::Operand> ops,
+                      std::initializer_list<uint64_t> counts) {
+  auto c = counts.begin();
+  for (const math_detail::Operand& op : ops) {
+    const uint64_t n = *c++;
+    if (n * op.elem_size > op.view.size_bytes || op.view.ptr == nullptr) {
+      const std::string where = std::string(api) + " " + op.name;
+      detail::OnTensorOverrun(op.view, 0, n, op.elem_size, where.c_str());
+    }
+    if (CheckedMode()) detail::CheckUbAligned(op.view, api, op.name);
+  }
+}
+
+// Checked mode: k * sizeof(T) a multiple of 32 bytes, oriK <= k.
+template <typename T>
+void CheckShape(const char* api, const Dims& d) {
+  if (!CheckedMode()) return;
+  if ((uint64_t{d.k} * sizeof(T)) % 32 != 0 || d.oriK > d.k || d.k == 0) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": srcK = " + std::to_string(d.k) + " (oriSrcK " +
+                         std::to_string(d.oriK) +
+                         ") must be > 0, 32-byte aligned and at least oriSrcK");
+  }
+}
+
+// Checked mode: sharedTmpBuffer of at least `need` bytes on 2201/2002 (the register-based 3510
+// implementation sizes its scratch differently; not checked there).
+inline void CheckTmp(const char* api, const AscendC::LocalTensor<uint8_t>& tmp, uint64_t need) {
+  if (!CheckedMode() || detail::rep::RunningArch() == NpuArch::k3510) return;
+  if (tmp.View().size_bytes < need) {
+    RaiseKernelCheck(checks::kTmpBuffer, std::string(api) + ": sharedTmpBuffer holds " +
+                                             std::to_string(tmp.View().size_bytes) +
+                                             " bytes, less than the " + std::to_string(need) +
+                                             " one row needs (the Get*MinTmpSize minimum)");
+  }
+}
+
+// The sanitizer record of one call: the sources read, the destinations written.
+struct Access {
+  const std::byte* ptr;
+  uint64_t bytes;
+  bool write;
+};
+inline void RecordCall(const char* api, SrcLoc loc, std::initializer_list<Access> acc) {
+  san::Instr in(Pipe::kV, api, loc);
+  if (!in) return;
+  for (const Access& a : acc) {
+    if (!a.write) in.Read(a.ptr, a.bytes);
+  }
+  for (const Access& a : acc) {
+    if (a.write) in.Write(a.ptr, a.bytes);
+  }
+}
+template <typename T>
+Access Rd(const AscendC::LocalTensor<T>& t, uint64_t n) {
+  return {t.View().ptr, n * sizeof(T), false};
+}
+template <typename T>
+Access Wr(const AscendC::LocalTensor<T>& t, uint64_t n) {
+  return {t.View().ptr, n * sizeof(T), true};
+}
+
+}  // namespace lngrad::aicore::softmax_detail

@@ -1,0 +1,159 @@
+// lngrad: SoftmaxFlashV2 — the toolkit's adv_api/activation/softmaxflashv2.h (the forms with
+// expSum/max outputs; T = half or float, or half data with float statistics). Algorithm of
+// membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,update}_impl.h, in float:
+//  - isUpdate = false: max = rowmax(x), dst = exp(x - max), expSum = rowsum(dst);
+//  - isUpdate = true: max = Max(inMax, rowmax(x)), expMax = exp(inMax - max),
+//    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add).
+// Each row's statistics are read before any is written, so the outputs may alias the inputs
+// (as the device's per-split order allows). isBasicBlock: BasicBlockAddImpl's summation order.
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+template <typename T, typename U, typename E>
+struct FlashV2Args {
+  const AscendC::LocalTensor<T>& dst;
+  const AscendC::LocalTensor<U>& expSum;
+  const AscendC::LocalTensor<U>& max;
+  const AscendC::LocalTensor<T>& src;
+  const AscendC::LocalTensor<E>& expMax;
+  const AscendC::LocalTensor<U>& inExpSum;
+  const AscendC::LocalTensor<U>& inMax;
+  // SOFTMAX_OUTPUT_WITHOUT_BRC: one statistic per row; outReduceMax (optional) gets the row max.
+  bool perRow = false;
+  const AscendC::LocalTensor<U>* outReduceMax = nullptr;
+};
+
+template <typename T, typename U, typename E>
+void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const Dims& d,
+                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV2";
+  CheckShape<T>(api, d);
+  const uint32_t ls = a.perRow ? 1 : Lanes<U>(), le = a.perRow ? 1 : Lanes<E>();
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * ls, se = uint64_t{d.m} * le;
+  namespace md = math_detail;
+  CheckRows(api,
+            {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"),
+             md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor")},
+            {n, n, s, s});
+  if (update) {
+    CheckRows(api,
+              {md::Op(a.expMax, "expMaxTensor"), md::Op(a.inExpSum, "inExpSumTensor"),
+               md::Op(a.inMax, "inMaxTensor")},
+              {se, s, s});
+  }
+  if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
+  if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
+  if (update) {
+    RecordCall(api, loc,
+               {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
+                Wr(a.max, s), Wr(a.expMax, se)});
+  } else {
+    RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, n), Wr(a.expSum, s), Wr(a.max, s)});
+  }
+  if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
+  std::vector<float> x;
+  const bool basicOrder = basic && d.oriK % kLanes == 0;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
+    const float rmax = RowMax(x.data(), d.oriK);
+    float mx = rmax, em = 0.0f, inSum = 0.0f;
+    if (update) {
+      const float inMax = GetStat(a.inMax.HostPtr(), r, ls);
+      inSum = GetStat(a.inExpSum.HostPtr(), r, ls);
+      mx = inMax > rmax ? inMax : rmax;
+      em = ExpOf(inMax - mx);
+    }
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
+    float sm = RowSum(x.data(), d.oriK, basicOrder);
+    if (update) {
+      sm = em * inSum + sm;
+      PutStat(a.expMax.HostPtr(), r, em, le);
+    }
+    PutStat(a.max.HostPtr(), r, mx, ls);
+    PutStat(a.expSum.HostPtr(), r, sm, ls);
+    if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
+  }
+}
+
+}  // namespace lngrad::aicore::softmax_detail
+
+namespace AscendC {
+
+// D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads; expMax
+// is D in both).
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSumTensor,
+                    const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+                    const LocalTensor<D>& expMaxTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<D, U>("SoftmaxFlashV2");
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  sd::FlashV2Rows<D, U, D>(
+      isUpdate, isBasicBlock,
+      {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+       config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
+      LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
+}
+
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG,
+          typename D, typename U>
+void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSumTensor,
+                    const LocalTensor<U>& maxTensor, const LocalTensor<D>& srcTensor,
+                    const LocalTensor<D>& expMaxTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const SoftMaxTiling& tiling,
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
+      lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
+}
+
+// The forms with outReduceMax (T only): in SOFTMAX_OUTPUT_WITHOUT_BRC mode, one statistic per
+// row and outReduceMax = the block's row max; in the normal mode the toolkit's implementation
+// does nothing (softmax_flashv2_base_impl.h SoftmaxFlashV2MaxImpl), and so does this one.
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax,
+                    const LocalTensor<T>& outExpSum, const LocalTensor<T>& outMax,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
+                    const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::CheckTypes<T, T>("SoftmaxFlashV2");
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
+    sd::FlashV2Rows<T, T, T>(
+        isUpdate, isBasicBlock,
+        {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
+        LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
+  }
+}
+
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outReduceMax,
+                    const LocalTensor<T>& outExpSum, const LocalTensor<T>& outMax,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& outExpMax,
+                    const LocalTensor<T>& inExpSum, const LocalTensor<T>& inMax,
+                    const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxFlashV2<T, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, outReduceMax, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax,
+      lngrad::aicore::math_detail::StackTmp(), tiling, softmaxShapeInfo, loc);
+}
+
+}  // namespace AscendC

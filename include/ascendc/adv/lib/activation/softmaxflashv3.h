@@ -1,0 +1,167 @@
+// lngrad: SoftmaxFlashV3 (T = half data, U = float statistics) — the toolkit's
+// adv_api/activation/softmaxflashv3.h. Algorithm of membase/v220/softmax_flashv3_impl.h, in float,
+// row by row (sc = alpha / (1 - alpha) rounded to float, baseK = oriSrcK / splitMeanCnt):
+//  1. the 64-lane accumulator of the row (BlockReduceSum of the first 512 elements, then the
+//     further 64-element chunks and the tail added), its eight block sums L_j times (1/baseK),
+//     G = tree(L) times (1/8); x[c] -= (G - L_j) * sc for c in segment j = c / baseK;
+//  2. update: mean = (inMean * (loopCnt - 1) + G) * (1/loopCnt); else mean = G;
+//  3. shiftCurr = (G - mean) * sc, max = rowmax(x) + shiftCurr; update: shiftPrev =
+//     (inMean - mean) * sc, max = Max(max, inMax + shiftPrev), expMax = exp(shiftPrev + (inMax -
+//     max)), expSum = expMax * inExpSum;
+//  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
+// The statistics are read and written in this order in memory, so outputs that alias inputs
+// behave as on the device (the toolkit's sample passes mean/expSum/max as both).
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+template <typename T, typename U>
+struct FlashV3Args {
+  const AscendC::LocalTensor<T>& dst;
+  const AscendC::LocalTensor<U>& mean;
+  const AscendC::LocalTensor<U>& expSum;
+  const AscendC::LocalTensor<U>& max;
+  const AscendC::LocalTensor<T>& src;
+  const AscendC::LocalTensor<T>& expMax;
+  const AscendC::LocalTensor<U>& inMean;
+  const AscendC::LocalTensor<U>& inExpSum;
+  const AscendC::LocalTensor<U>& inMax;
+};
+
+// Step 1: G and the per-segment shifts applied to x.
+inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segments, float sc) {
+  float acc[kLanes];
+  for (uint32_t i = 0; i < kLanes; ++i) acc[i] = Tree8(x.data() + 8 * i);
+  const uint32_t blocks = oriK / kLanes, tail = oriK % kLanes;
+  for (uint32_t b = 8; b < blocks; ++b) {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = x[b * kLanes + j] + acc[j];
+  }
+  for (uint32_t j = 0; j < tail; ++j) acc[j] = acc[j] + x[blocks * kLanes + j];
+  const uint32_t baseK = oriK / segments;
+  const float inv = 1.0f / static_cast<float>(baseK);
+  float local[8];
+  for (uint32_t j = 0; j < 8; ++j) local[j] = Tree8(acc + 8 * j) * inv;
+  const float g = Tree8(local) * (1.0f / 8.0f);
+  for (uint32_t j = 0; j < segments && j < 8; ++j) {
+    const float shift = (g - local[j]) * sc;
+    for (uint32_t c = j * baseK; c < (j + 1) * baseK && c < x.size(); ++c) x[c] = x[c] - shift;
+  }
+  return g;
+}
+
+template <typename T, typename U>
+void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
+                const Dims& d, uint32_t r, std::vector<float>& x) {
+  U* mean = a.mean.HostPtr();
+  const U* inMean = a.inMean.HostPtr();
+  const float sc = p.alpha / (1.0f - p.alpha);
+  LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
+  const float g = FlashV3Center(x, d.oriK, p.splitMeanCnt, sc);
+  if (update) {
+    const float cnt = static_cast<float>(p.loopCnt);
+    PutStat(mean, r, (GetStat(inMean, r) * (cnt - 1.0f) + g) * (1.0f / cnt));
+  } else {
+    PutStat(mean, r, g);
+  }
+  const float rmax = RowMax(x.data(), d.oriK);
+  const float shiftCurr = (g - GetStat(mean, r)) * sc;
+  PutStat(a.max.HostPtr(), r, rmax + shiftCurr);
+  float em = 0.0f;
+  if (update) {
+    const float shiftPrev = (GetStat(inMean, r) - GetStat(mean, r)) * sc;
+    const float prev = GetStat(a.inMax.HostPtr(), r) + shiftPrev;
+    const float cur = GetStat(a.max.HostPtr(), r);
+    PutStat(a.max.HostPtr(), r, cur > prev ? cur : prev);
+    em = ExpOf(shiftPrev + (GetStat(a.inMax.HostPtr(), r) - GetStat(a.max.HostPtr(), r)));
+    PutStat(a.expSum.HostPtr(), r, em * GetStat(a.inExpSum.HostPtr(), r));
+  }
+  const float shifted = GetStat(a.max.HostPtr(), r) - shiftCurr;
+  for (float& v : x) v = v - shifted;
+  ExpInPlace(x);
+  StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
+  const float s = RowSum(x.data(), d.oriK, false);
+  PutStat(a.expSum.HostPtr(), r, update ? GetStat(a.expSum.HostPtr(), r) + s : s);
+  if (update) PutStat(a.expMax.HostPtr(), r, em);
+}
+
+template <typename T, typename U>
+void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
+                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV3";
+  const Dims d{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
+  CheckShape<T>(api, d);
+  if (CheckedMode() &&
+      (d.oriK < 512 || p.splitMeanCnt == 0 || p.splitMeanCnt > 8 || p.loopCnt == 0)) {
+    RaiseKernelCheck(checks::kInvalidCount, std::string(api) +
+                                                ": srcK must be >= 512, splitMeanCnt in [1, 8] and "
+                                                "loopCnt >= 1 (srcK " +
+                                                std::to_string(d.oriK) + ")");
+  }
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  const uint64_t se = uint64_t{d.m} * Lanes<T>();
+  namespace md = math_detail;
+  CheckRows(api,
+            {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"), md::Op(a.mean, "meanTensor"),
+             md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor")},
+            {n, n, s, s, s});
+  if (update) {
+    CheckRows(api,
+              {md::Op(a.expMax, "expMaxTensor"), md::Op(a.inMean, "inMeanTensor"),
+               md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor")},
+              {se, s, s, s});
+  }
+  if (tmp != nullptr) {
+    CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} * 5 + 2 * uint64_t{d.k} + kLanes) * 4);
+  }
+  RecordCall(api, loc,
+             {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
+              Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
+              Wr(a.max, s), Wr(a.expMax, update ? se : 0)});
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) FlashV3Row(update, a, p, d, r, x);
+}
+
+}  // namespace lngrad::aicore::softmax_detail
+
+namespace AscendC {
+
+template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false,
+          bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor,
+                    const LocalTensor<U>& expSumTensor, const LocalTensor<U>& maxTensor,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+                    const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                    const SoftMaxTiling& tiling, const SoftMaxParams& params,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
+                "SoftmaxFlashV3: T must be half and U float");
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
+  (void)tiling;  // the split is the kernel's own (rows are independent)
+  sd::FlashV3Rows<T, U>(isUpdate,
+                        {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                         inMeanTensor, inExpSumTensor, inMaxTensor},
+                        params, &sharedTmpBuffer, loc);
+}
+
+template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false,
+          bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanTensor,
+                    const LocalTensor<U>& expSumTensor, const LocalTensor<U>& maxTensor,
+                    const LocalTensor<T>& srcTensor, const LocalTensor<T>& expMaxTensor,
+                    const LocalTensor<U>& inMeanTensor, const LocalTensor<U>& inExpSumTensor,
+                    const LocalTensor<U>& inMaxTensor, const SoftMaxTiling& tiling,
+                    const SoftMaxParams& params,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxFlashV3<T, U, isUpdate, isReuseSource, isBasicBlock, isDataFormatNZ, config>(
+      dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inMeanTensor,
+      inExpSumTensor, inMaxTensor, lngrad::aicore::math_detail::StackTmp(), tiling, params, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,91 @@
+// lngrad: SoftmaxGrad and SoftmaxGradFront — the toolkit's adv_api/activation/softmaxgrad.h
+// (T = half or float; sharedTmpBuffer or the stack buffer). Algorithm of
+// membase/common/softmax_grad_nd_impl.h, in float: s = rowsum(grad * src) in ReduceSumLastNDImpl's
+// order (the eight block sums of each 64-lane chunk added chunk by chunk, their tree, then the
+// tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
+// SoftmaxGradFront: dst = s as [rows, 32 B]. Half rounded once at the end.
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+template <typename T>
+void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+              const AscendC::LocalTensor<uint8_t>& tmp, const Dims& d, SrcLoc loc) {
+  CheckShape<T>(api, d);
+  const uint64_t n = uint64_t{d.m} * d.k, out = front ? uint64_t{d.m} * Lanes<T>() : n;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(dst, "dstTensor"), md::Op(grad, "gradTensor"), md::Op(src, "srcTensor")},
+            {out, n, n});
+  const uint64_t row = sizeof(T) == 2 ? uint64_t{Lanes<T>()} * 2 + d.k * 3 + kLanes
+                                      : (front ? Lanes<T>() + d.k + kLanes
+                                               : uint64_t{Lanes<T>()} * 2 + d.k + kLanes);
+  CheckTmp(api, tmp, row * 4);
+  RecordCall(api, loc, {Rd(grad, n), Rd(src, n), Wr(dst, out)});
+  std::vector<float> g, y, p;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadRow(g, grad.HostPtr() + uint64_t{r} * d.k, d.k);
+    LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, d.k);
+    p.resize(d.k);
+    for (uint32_t j = 0; j < d.k; ++j) p[j] = y[j] * g[j];
+    const float s = GradRowSum(p.data(), d.oriK);
+    if (front) {
+      PutStat(dst.HostPtr(), r, s);
+      continue;
+    }
+    for (uint32_t j = 0; j < d.k; ++j) p[j] = (g[j] - s) * y[j];
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, p);
+  }
+}
+
+}  // namespace lngrad::aicore::softmax_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxGrad");
+  sd::GradRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
+                  LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+}
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dstTensor, gradTensor, srcTensor,
+                                                lngrad::aicore::math_detail::StackTmp(), tiling,
+                                                isFront, softmaxShapeInfo, loc);
+}
+
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace sd = lngrad::aicore::softmax_detail;
+  sd::RefuseNz<isDataFormatNZ>("SoftmaxGradFront");
+  sd::GradRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
+                  LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+}
+
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                      const SoftMaxShapeInfo& softmaxShapeInfo = {},
+                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  SoftmaxGradFront<T, isBasicBlock, isDataFormatNZ>(dstTensor, gradTensor, srcTensor,
+                                                    lngrad::aicore::math_detail::StackTmp(), tiling,
+                                                    softmaxShapeInfo, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/activation/logsoftmax_tilingdata.h; the
+// one implementation is tiling/activation/softmax_tiling.h.
+#pragma once
+
+#include "tiling/activation/softmax_tiling.h"

@@ -1,0 +1,254 @@
+// The SoftMax family's row sums against the toolkit's instruction sequence, replayed here with
+// lngrad's basic instructions (Adds, Exp, Add, BlockReduceSum, WholeReduceSum): the sums of
+// SoftMax (NewReduceSumLastNDImpl) and SoftmaxGradFront (ReduceSumLastNDImpl) must have the
+// same bits, for row lengths in every branch (< 64, [64, 128), [128, 512), >= 512, tails).
+// Also the deprecated SoftmaxFlash against a float64 oracle.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::RandomValues;
+using lngrad::aicore::test::Ub;
+
+constexpr uint32_t kLanes = 64;
+
+uint32_t BitsOf(float f) {
+  uint32_t b = 0;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+// NewReduceSumLastNDImpl for one row of k values at v (scratch acc, 64 floats): the 64-lane
+// accumulator, the tail, then one WholeReduceSum over the 64 lanes into out[0]. basic: the
+// basic-block path's BasicBlockAddImpl (every chunk added from the first two on).
+void SoftMaxSumSequence(const AscendC::LocalTensor<float>& out,
+                        const AscendC::LocalTensor<float>& v,
+                        const AscendC::LocalTensor<float>& acc, uint32_t k, bool basic = false) {
+  if (k < kLanes) {
+    AscendC::WholeReduceSum<float>(out, v, static_cast<int32_t>(k), 1, 1, 1, 8);
+    return;
+  }
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  uint32_t next = 1;
+  if (k >= 512 && !basic) {
+    AscendC::BlockReduceSum<float>(acc, v, 8, 64, 1, 1, 8);
+    next = 8;
+  } else if (k >= 128) {
+    AscendC::Add(acc, v, v[kLanes], kLanes);
+    next = 2;
+  } else {
+    AscendC::Adds(acc, v, 0.0f, kLanes);
+  }
+  for (uint32_t b = next; b < blocks; ++b) AscendC::Add(acc, v[b * kLanes], acc, kLanes);
+  if (tail != 0) AscendC::Add(acc, acc, v[blocks * kLanes], tail);
+  AscendC::WholeReduceSum<float>(out, acc, 64, 1, 1, 1, 8);
+}
+
+// ReduceSumLastNDImpl for one row: each chunk's eight block sums added chunk by chunk, their
+// block sum, then the tail's masked WholeReduceSum added.
+void GradSumSequence(const AscendC::LocalTensor<float>& out, const AscendC::LocalTensor<float>& v,
+                     const AscendC::LocalTensor<float>& acc, uint32_t k) {
+  const uint32_t blocks = k / kLanes, tail = k % kLanes;
+  auto b8 = acc, t8 = acc[64], tailSum = acc[128];
+  for (uint32_t b = 0; b < blocks; ++b) {
+    AscendC::BlockReduceSum<float>(b == 0 ? b8 : t8, v[b * kLanes], 1, 64, 1, 1, 8);
+    if (b > 0) AscendC::Add(b8, b8, t8, 8);
+  }
+  if (blocks > 0) AscendC::BlockReduceSum<float>(out, b8, 1, 8, 1, 1, 8);
+  if (tail == 0) return;
+  AscendC::WholeReduceSum<float>(blocks > 0 ? tailSum : out, v[blocks * kLanes],
+                                 static_cast<int32_t>(tail), 1, 1, 1, 8);
+  if (blocks > 0) AscendC::Add(out, out, tailSum, 1);
+}
+
+TEST(SoftMaxOrder, RowSumsAreTheInstructionSequence) {
+  for (uint32_t k : {40u, 64u, 72u, 128u, 200u, 512u, 600u, 1040u}) {
+    SCOPED_TRACE("k " + std::to_string(k));
+    const uint32_t m = 3;
+    const auto x = RandomValues<float>(k, m * k);
+    OnBlock([&](Ub& ub) {
+      ub.Put(0, x);
+      auto src = ub.Get<float>(0);
+      auto dst = ub.Get<float>(1);
+      auto st = ub.Get<float>(2);
+      auto work = ub.Get<float>(3);
+      SoftMaxTiling t;
+      AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, 8192, t);
+      AscendC::SoftMax<float>(dst, st[0], st[1024], src, t, {m, k, m, k});
+      for (uint32_t r = 0; r < m; ++r) {
+        const float mx = st.HostPtr()[1024 + r * 8];
+        auto v = work[0];
+        AscendC::Adds(v, src[r * k], -mx, k);
+        AscendC::Exp(v, v, k);
+        SoftMaxSumSequence(work[2048], v, work[4096], k);
+        EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[r * 8])) << "row " << r;
+      }
+      AscendC::SoftmaxGradFront<float>(st[2048], src, dst, t, {m, k, m, k});
+      for (uint32_t r = 0; r < m; ++r) {
+        auto p = work[0];
+        AscendC::Mul(p, dst[r * k], src[r * k], k);
+        GradSumSequence(work[2048], p, work[4096], k);
+        EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[2048 + r * 8])) << "grad " << r;
+      }
+    });
+  }
+}
+
+TEST(SoftMaxOrder, BasicBlockSumsAreBasicBlockAddImpl) {
+  const uint32_t m = 8, k = 640;
+  const auto x = RandomValues<float>(99, m * k);
+  OnBlock([&](Ub& ub) {
+    ub.Put(0, x);
+    auto src = ub.Get<float>(0);
+    auto st = ub.Get<float>(2);
+    auto work = ub.Get<float>(3);
+    SoftMaxTiling t;
+    AscendC::SoftMaxTilingFunc(ge::Shape({m, k}), 4, 40960, t);
+    AscendC::SoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024], src, t, {m, k, m, k});
+    for (uint32_t r = 0; r < m; ++r) {
+      auto v = work[0];
+      AscendC::Adds(v, src[r * k], -st.HostPtr()[1024 + r * 8], k);
+      AscendC::Exp(v, v, k);
+      SoftMaxSumSequence(work[2048], v, work[4096], k, true);
+      EXPECT_EQ(BitsOf(work.HostPtr()[2048]), BitsOf(st.HostPtr()[r * 8])) << "row " << r;
+    }
+  });
+}
+
+}  // namespace
+
+namespace {
+
+// SoftmaxFlash (deprecated V1): a row in two blocks, no update then update; the second call's
+// dst is exp(x - max) / sum over the whole row, sum the whole row's, expMax the first block's
+// share. Bounds as SoftmaxFlashV2's (softmax_api_test.cpp), doubled for the two-step sum.
+TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) {
+  const uint32_t m = 3, k = 80;
+  const auto a = RandomValues<float>(71, m * k);
+  const auto b = RandomValues<float>(72, m * k, -4.0f, 6.0f);
+  std::vector<float> y, st;
+  OnBlock([&](Ub& ub) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashTilingFunc(ge::Shape({m, k}), 4, 40960, t, true);
+    auto s = ub.Get<float>(2);
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ub.Put(0, a);
+    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
+                                 s[1024], ub.Get<uint8_t>(3), t, false, shape);
+    ub.Put(0, b);
+    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
+                                 s[1024], t, true, shape);
+#pragma GCC diagnostic pop
+    y = ub.Take<float>(1);
+    st = ub.Take<float>(2);
+  });
+  for (uint32_t r = 0; r < m; ++r) {
+    double ma = -INFINITY, mb = -INFINITY;
+    for (uint32_t j = 0; j < k; ++j) {
+      ma = std::max(ma, static_cast<double>(a[r * k + j]));
+      mb = std::max(mb, static_cast<double>(b[r * k + j]));
+    }
+    const double mx = std::max(ma, mb);
+    double sa = 0, sb = 0;
+    for (uint32_t j = 0; j < k; ++j) {
+      sa += std::exp(a[r * k + j] - mx);
+      sb += std::exp(b[r * k + j] - mx);
+    }
+    const double sum = sa + sb;
+    EXPECT_EQ(st[1024 + r * 8], static_cast<float>(mx));
+    EXPECT_NEAR(st[r * 8], sum, 4e-6 * sum);
+    EXPECT_NEAR(st[2048 + r * 8], sa / sum, 4e-6 * sa / sum);
+    for (uint32_t j = 0; j < k; ++j) {
+      const double want = std::exp(b[r * k + j] - mx) / sum;
+      EXPECT_NEAR(y[r * k + j], want, 4e-6 * want + std::ldexp(1.0, -25));
+    }
+  }
+}
+
+constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
+                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+
+// SOFTMAX_OUTPUT_WITHOUT_BRC: one statistic per row, the same values as the broadcast form;
+// outReduceMax is the block's own row max. The outReduceMax form in the normal mode writes
+// nothing (as the toolkit's).
+TEST(SoftmaxFlashV2Api, WithoutBroadcastKeepsOneValuePerRow) {
+  const uint32_t m = 5, k = 72;
+  const auto a = RandomValues<float>(81, m * k);
+  const auto b = RandomValues<float>(82, m * k, -4.0f, 6.0f);
+  OnBlock([&](Ub& ub) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, true);
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+    auto s = ub.Get<float>(2);
+    auto x = ub.Get<float>(0);
+    ub.Put(0, a);
+    AscendC::SoftmaxFlashV2<float, false>(ub.Get<float>(1), s[0], s[64], x, s[128], s[0], s[64], t,
+                                          shape);
+    AscendC::SoftmaxFlashV2<float, false, false, false, false, kNoBrc>(
+        ub.Get<float>(1), s[512], s[640], x, s[768], s[512], s[640], t, shape);
+    ub.Put(0, b);
+    AscendC::SoftmaxFlashV2<float, true>(ub.Get<float>(1), s[0], s[64], x, s[128], s[0], s[64], t,
+                                         shape);
+    const std::vector<float> y = ub.Take<float>(1);
+    AscendC::SoftmaxFlashV2<float, true, false, false, false, kNoBrc>(
+        ub.Get<float>(1), s[1024], s[512], s[640], x, s[768], s[512], s[640], t, shape);
+    EXPECT_EQ(y, ub.Take<float>(1));
+    for (uint32_t r = 0; r < m; ++r) {
+      EXPECT_EQ(s.HostPtr()[r * 8], s.HostPtr()[512 + r]) << "sum row " << r;
+      EXPECT_EQ(s.HostPtr()[64 + r * 8], s.HostPtr()[640 + r]) << "max row " << r;
+      EXPECT_EQ(s.HostPtr()[128 + r * 8], s.HostPtr()[768 + r]) << "expMax row " << r;
+      float rmax = b[r * k];
+      for (uint32_t j = 1; j < k; ++j) rmax = std::max(rmax, b[r * k + j]);
+      EXPECT_EQ(s.HostPtr()[1024 + r], rmax);
+    }
+    s.HostPtr()[2048] = 7.0f;
+    AscendC::SoftmaxFlashV2<float, true>(ub.Get<float>(1), s[2048], s[512], s[640], x, s[768],
+                                         s[512], s[640], t, shape);
+    EXPECT_EQ(s.HostPtr()[2048], 7.0f);
+  });
+}
+
+// Half results round as the device's Cast in each implementation: CAST_ROUND (ties away from
+// zero) on 2201 (membase/v220 FLOAT2HALF_ROUND_MODE), RNE on 3510 (the register Cast's
+// CAST_RINT). Row: grad [1.5, -1.5, 1, 0...], src [1, 1, -2^-11, 0...], so s = -2^-11 exactly,
+// dst0 = 1.5 + 2^-11 and dst2 = -(2^-11 + 2^-22): both exact ties between two halves.
+TEST(SoftmaxGradApi, HalfResultsRoundAsTheDevicesCast) {
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9589"}) {
+    std::vector<half> g(16, half(0.0f)), y(16, half(0.0f)), out;
+    g[0] = half(1.5f);
+    g[1] = half(-1.5f);
+    g[2] = half(1.0f);
+    y[0] = half(1.0f);
+    y[1] = half(1.0f);
+    y[2] = half(-std::ldexp(1.0f, -11));
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put(0, g);
+          ub.Put(1, y);
+          SoftMaxTiling t;
+          AscendC::SoftmaxGrad<half>(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), t, false,
+                                     {1, 16, 1, 16});
+          out = ub.Take<half>(2);
+        },
+        soc);
+    const bool away = std::string(soc) == "Ascend910B1";
+    EXPECT_EQ(out[0].bits, away ? 0x3E01 : 0x3E00) << soc;
+    EXPECT_EQ(out[2].bits, away ? 0x9001 : 0x9000) << soc;
+  }
+}
+
+}  // namespace
