@@ -8,6 +8,8 @@
 #include "tiling/normalization/layernorm_grad_beta_tiling.h"
 #include "tiling/normalization/layernorm_grad_tiling.h"
 #include "tiling/normalization/layernorm_tiling.h"
+#include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/rmsnorm_tiling.h"
 
 namespace lngrad::tiling::internal {
 
@@ -67,6 +69,8 @@ LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradTiling, LNGRAD_LAYERNORM_GRAD_TILING
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradBetaTiling, LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormTiling, LNGRAD_LAYERNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormSeparateTiling, LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(RmsNormTiling, LNGRAD_RMSNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(DeepNormTiling, LNGRAD_DEEPNORM_TILING_FIELDS)
 #undef LNGRAD_DEFINE_COPY_TO_OPTILING
 #undef LNGRAD_COPY_FIELD
 

@@ -52,6 +52,7 @@ using AscendC::DataFormat;
 #include "lib/normalization/layernormgradbeta.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
+#include "lib/normalization/norm_ext.h"
 #include "lib/math/math.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

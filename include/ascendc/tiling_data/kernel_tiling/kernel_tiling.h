@@ -120,6 +120,24 @@
   X(uint32_t, aCurLength)                          \
   X(float, rValueBack)
 
+// RmsNorm (rmsnorm_tilingdata.h): 11 x uint32 + 1 float, 48 bytes.
+#define LNGRAD_RMSNORM_TILING_FIELDS(X) \
+  X(uint32_t, bLength)                  \
+  X(uint32_t, sLength)                  \
+  X(uint32_t, hLength)                  \
+  X(uint32_t, originalHLength)          \
+  X(float, reciprocalOfHLength)         \
+  X(uint32_t, mainBshLength)            \
+  X(uint32_t, mainBsLength)             \
+  X(uint32_t, mainBsLengthAlign)        \
+  X(uint32_t, loopRound)                \
+  X(uint32_t, inputTailPos)             \
+  X(uint32_t, tailBshLength)            \
+  X(uint32_t, tailBsLength)
+
+// DeepNorm (deepnorm_tilingdata.h): the forward LayerNorm's field list, in the same order.
+#define LNGRAD_DEEPNORM_TILING_FIELDS(X) LNGRAD_LAYERNORM_TILING_FIELDS(X)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -155,6 +173,16 @@ struct LayerNormSeparateTiling {
   LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// RmsNorm: 48 bytes. Lengths in elements; reciprocalOfHLength = 1 / originalHLength.
+struct RmsNormTiling {
+  LNGRAD_RMSNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// DeepNorm: LayerNormTiling's fields (104 bytes); positions in float elements of the scratch.
+struct DeepNormTiling {
+  LNGRAD_DEEPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -164,8 +192,12 @@ static_assert(sizeof(AscendC::tiling::LayerNormGradTiling) == 120);
 static_assert(sizeof(AscendC::tiling::LayerNormGradBetaTiling) == 80);
 static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
+static_assert(sizeof(AscendC::tiling::RmsNormTiling) == 48);
+static_assert(sizeof(AscendC::tiling::DeepNormTiling) == 104);
 
+using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
+using AscendC::tiling::RmsNormTiling;

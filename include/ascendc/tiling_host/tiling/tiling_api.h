@@ -11,5 +11,8 @@
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/math/math_tiling.h"
 #include "tiling/normalization/normalize_tiling.h"
+#include "tiling/normalization/rmsnorm_tiling.h"
+#include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/welford_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"
