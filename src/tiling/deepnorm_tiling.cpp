@@ -156,20 +156,16 @@ namespace AscendC {
 bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                               const bool isReuseSource, const bool isBasicBlock, uint32_t& maxValue,
                               uint32_t& minValue) {
-  const lngrad::Status s = lngrad::tiling::DeepNormMaxMinTmpSize(srcShape, typeSize, isReuseSource,
-                                                                 isBasicBlock, maxValue, minValue);
-  lngrad::tiling::internal::Report(s);
-  return s.ok();
+  return lngrad::tiling::internal::ReportOk(lngrad::tiling::DeepNormMaxMinTmpSize(
+      srcShape, typeSize, isReuseSource, isBasicBlock, maxValue, minValue));
 }
 
 bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
                            const uint32_t stackBufferSize, const uint32_t typeSize,
                            const bool isReuseSource, const bool isBasicBlock,
                            AscendC::tiling::DeepNormTiling& tiling) {
-  const lngrad::Status s = lngrad::tiling::DeepNormTilingInfo(
-      srcShape, originSrcShape, stackBufferSize, typeSize, isReuseSource, isBasicBlock, tiling);
-  lngrad::tiling::internal::Report(s);
-  return s.ok();
+  return lngrad::tiling::internal::ReportOk(lngrad::tiling::DeepNormTilingInfo(
+      srcShape, originSrcShape, stackBufferSize, typeSize, isReuseSource, isBasicBlock, tiling));
 }
 
 bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
@@ -177,10 +173,10 @@ bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrc
                            const bool isReuseSource, const bool isBasicBlock,
                            optiling::DeepNormTiling& tiling) {
   AscendC::tiling::DeepNormTiling plain;
-  const lngrad::Status s = lngrad::tiling::DeepNormTilingInfo(
-      srcShape, originSrcShape, stackBufferSize, typeSize, isReuseSource, isBasicBlock, plain);
-  lngrad::tiling::internal::ReportTiling(s, plain, tiling);
-  return s.ok();
+  return lngrad::tiling::internal::ReportTilingOk(
+      lngrad::tiling::DeepNormTilingInfo(srcShape, originSrcShape, stackBufferSize, typeSize,
+                                         isReuseSource, isBasicBlock, plain),
+      plain, tiling);
 }
 
 }  // namespace AscendC

@@ -135,29 +135,25 @@ namespace AscendC {
 
 bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                              uint32_t& minValue, const bool isBasicBlock) {
-  const lngrad::Status s =
-      lngrad::tiling::RmsNormMaxMinTmpSize(srcShape, typeSize, maxValue, minValue, isBasicBlock);
-  lngrad::tiling::internal::Report(s);
-  return s.ok();
+  return lngrad::tiling::internal::ReportOk(
+      lngrad::tiling::RmsNormMaxMinTmpSize(srcShape, typeSize, maxValue, minValue, isBasicBlock));
 }
 
 bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
                           const uint32_t stackBufferByteSize, const uint32_t typeSize,
                           AscendC::tiling::RmsNormTiling& tiling, const bool isBasicBlock) {
-  const lngrad::Status s = lngrad::tiling::RmsNormTilingInfo(
-      srcShape, originSrcShape, stackBufferByteSize, typeSize, tiling, isBasicBlock);
-  lngrad::tiling::internal::Report(s);
-  return s.ok();
+  return lngrad::tiling::internal::ReportOk(lngrad::tiling::RmsNormTilingInfo(
+      srcShape, originSrcShape, stackBufferByteSize, typeSize, tiling, isBasicBlock));
 }
 
 bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
                           const uint32_t stackBufferByteSize, const uint32_t typeSize,
                           optiling::RmsNormTiling& tiling, const bool isBasicBlock) {
   AscendC::tiling::RmsNormTiling plain;
-  const lngrad::Status s = lngrad::tiling::RmsNormTilingInfo(
-      srcShape, originSrcShape, stackBufferByteSize, typeSize, plain, isBasicBlock);
-  lngrad::tiling::internal::ReportTiling(s, plain, tiling);
-  return s.ok();
+  return lngrad::tiling::internal::ReportTilingOk(
+      lngrad::tiling::RmsNormTilingInfo(srcShape, originSrcShape, stackBufferByteSize, typeSize,
+                                        plain, isBasicBlock),
+      plain, tiling);
 }
 
 }  // namespace AscendC

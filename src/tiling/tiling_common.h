@@ -8,6 +8,7 @@
 #include "tiling/normalization/layernorm_grad_beta_tiling.h"
 #include "tiling/normalization/layernorm_grad_tiling.h"
 #include "tiling/normalization/layernorm_tiling.h"
+#include "tiling/normalization/batchnorm_tiling.h"
 #include "tiling/normalization/deepnorm_tiling.h"
 #include "tiling/normalization/rmsnorm_tiling.h"
 
@@ -71,6 +72,7 @@ LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormTiling, LNGRAD_LAYERNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormSeparateTiling, LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(RmsNormTiling, LNGRAD_RMSNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(DeepNormTiling, LNGRAD_DEEPNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(BatchNormTiling, LNGRAD_BATCHNORM_TILING_FIELDS)
 #undef LNGRAD_DEFINE_COPY_TO_OPTILING
 #undef LNGRAD_COPY_FIELD
 
@@ -80,6 +82,17 @@ template <class Plain, class Def>
 void ReportTiling(const Status& status, const Plain& plain, Def& tiling) {
   if (status.ok()) CopyToOptiling(plain, tiling);
   Report(status);
+}
+
+// Report, then whether the call succeeded: the official entry points that return bool.
+inline bool ReportOk(const Status& status) {
+  Report(status);
+  return status.ok();
+}
+template <class Plain, class Def>
+bool ReportTilingOk(const Status& status, const Plain& plain, Def& tiling) {
+  ReportTiling(status, plain, tiling);
+  return status.ok();
 }
 
 constexpr uint64_t CeilTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }

@@ -138,6 +138,29 @@
 // DeepNorm (deepnorm_tilingdata.h): the forward LayerNorm's field list, in the same order.
 #define LNGRAD_DEEPNORM_TILING_FIELDS(X) LNGRAD_LAYERNORM_TILING_FIELDS(X)
 
+// BatchNorm (batchnorm_tilingdata.h): 16 x uint32, a float, 3 x uint32: 80 bytes.
+#define LNGRAD_BATCHNORM_TILING_FIELDS(X) \
+  X(uint32_t, originalBLength)            \
+  X(uint32_t, meanVarSize)                \
+  X(uint32_t, meanTmpTensorPos)           \
+  X(uint32_t, varianceTmpTensorPos)       \
+  X(uint32_t, tmpBufSize)                 \
+  X(uint32_t, oneTmpSize)                 \
+  X(uint32_t, firstTmpStartPos)           \
+  X(uint32_t, secondTmpStartPos)          \
+  X(uint32_t, thirdTmpStartPos)           \
+  X(uint32_t, loopRound)                  \
+  X(uint32_t, inputTailSize)              \
+  X(uint32_t, inputTailPos)               \
+  X(uint32_t, meanVarTailSize)            \
+  X(uint32_t, meanVarTailPos)             \
+  X(uint32_t, bshCurLength)               \
+  X(uint32_t, shCurLength)                \
+  X(float, firstDimValueBack)             \
+  X(uint32_t, castHalfRepStride)          \
+  X(uint32_t, shCurLengthBlockNum)        \
+  X(uint32_t, castHalfOutRepStride)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -183,6 +206,12 @@ struct DeepNormTiling {
   LNGRAD_DEEPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// BatchNorm: 80 bytes. Positions and sizes in float elements of the scratch; inputTailPos and
+// meanVarTailPos are column (S*H) offsets.
+struct BatchNormTiling {
+  LNGRAD_BATCHNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -194,7 +223,9 @@ static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
 static_assert(sizeof(AscendC::tiling::RmsNormTiling) == 48);
 static_assert(sizeof(AscendC::tiling::DeepNormTiling) == 104);
+static_assert(sizeof(AscendC::tiling::BatchNormTiling) == 80);
 
+using AscendC::tiling::BatchNormTiling;
 using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
