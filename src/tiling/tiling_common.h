@@ -10,6 +10,7 @@
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/normalization/batchnorm_tiling.h"
 #include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/groupnorm_tiling.h"
 #include "tiling/normalization/rmsnorm_tiling.h"
 
 namespace lngrad::tiling::internal {
@@ -73,6 +74,7 @@ LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormSeparateTiling, LNGRAD_LAYERNORM_SEPARAT
 LNGRAD_DEFINE_COPY_TO_OPTILING(RmsNormTiling, LNGRAD_RMSNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(DeepNormTiling, LNGRAD_DEEPNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(BatchNormTiling, LNGRAD_BATCHNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(GroupNormTiling, LNGRAD_GROUPNORM_TILING_FIELDS)
 #undef LNGRAD_DEFINE_COPY_TO_OPTILING
 #undef LNGRAD_COPY_FIELD
 

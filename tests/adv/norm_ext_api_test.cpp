@@ -74,7 +74,7 @@ void CheckRmsNorm(const RmsCase& c, const char* soc, uint32_t seed) {
 }
 
 TEST(NormExtRmsNorm, FloatAndHalfOnBothArchs) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, k950, k310P}) {
     SCOPED_TRACE(soc);
     // H = 40 (not a multiple of 64), originalH 37, a buffer for 3 rows: tail chunk of 1 row.
     CheckRmsNorm<float, false>({2, 5, 40, 37, 4 * (3 * 40 + 8), true}, soc, 1);
@@ -97,6 +97,13 @@ TEST(NormExtRmsNorm, CheckedRefusals) {
     });
   };
   EXPECT_EQ(run(64, 256), "RmsNorm.tmp_buffer");
+  EXPECT_EQ(RunBlock(k310B,
+                     [&] {
+                       Bufs u({1024, 256, 1024, 4096});
+                       RmsNorm<float>(u.Get<float>(2), u.Get<float>(0), u.Get<float>(1),
+                                      u.Get<uint8_t>(3), 1e-5f, tiling);
+                     }),
+            "RmsNorm.unsupported_product");
   EXPECT_EQ(run(4096, 128), "RmsNorm.operand_bounds");
   EXPECT_EQ(run(4096, 256), "");
 }
@@ -224,7 +231,7 @@ void CheckDeepNorm(const DnCase& c, const char* soc, uint32_t seed) {
 }
 
 TEST(NormExtDeepNorm, FloatAndHalfOnBothArchs) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, k950, k310P}) {
     SCOPED_TRACE(soc);
     CheckDeepNorm<float, false, false>({2, 3, 40, 40, 0, true}, soc, 11);
     // A buffer of 2 rows per chunk (3 float buffers of 2*40): chunks of 2 rows, tail of 1.
@@ -269,6 +276,14 @@ TEST(NormExtDeepNorm, CheckedRefusals) {
   };
   EXPECT_EQ(run(t, 8192), "");
   EXPECT_EQ(run(t, 1024), "DeepNorm.tmp_buffer");
+  EXPECT_EQ(RunBlock(k310B,
+                     [&] {
+                       Bufs u({2048, 2048, 256, 256, 2048, 32, 32, 8192});
+                       DeepNorm<float>(u.Get<float>(4), u.Get<float>(5), u.Get<float>(6),
+                                       u.Get<float>(0), u.Get<float>(1), u.Get<float>(2),
+                                       u.Get<float>(3), u.Get<uint8_t>(7), 1.0f, 1e-5f, t);
+                     }),
+            "DeepNorm.unsupported_product");
   DeepNormTiling zero = t;
   zero.oneTmpSize = 0;
   EXPECT_EQ(run(zero, 8192), "DeepNorm.tiling");

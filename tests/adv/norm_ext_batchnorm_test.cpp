@@ -1,7 +1,8 @@
 // BatchNorm (lib/normalization/batchnorm.h) through the Ascend C API on Ascend910B1 and
 // Ascend950PR_9599, half and float, both prototypes, isBasicBlock, column-chunk tails, against a
 // float64 oracle of the documented formula with the bound of docs/ascendc_kernels.md; the
-// checked refusals; the host tiling pinned field by field.
+// checked refusals; the host tiling pinned field by field. Also GroupNorm's host tiling (its
+// kernel API is not provided yet).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -91,7 +92,7 @@ void CheckBatchNorm(const BnCase& c, const char* soc, uint32_t seed) {
 }
 
 TEST(NormExtBatchNorm, FloatAndHalfOnBothArchs) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, k950, k310P}) {
     SCOPED_TRACE(soc);
     CheckBatchNorm<float, false>({4, 3, 40, 0, true}, soc, 1);
     // 3 float buffers of 4 rows x 48 columns: column chunks of 48, a tail of 24.
@@ -117,6 +118,15 @@ TEST(NormExtBatchNorm, CheckedRefusals) {
   };
   EXPECT_EQ(run(4096, 1024), "");
   EXPECT_EQ(run(1024, 1024), "BatchNorm.tmp_buffer");
+  EXPECT_EQ(RunBlock(k310B,
+                     [&] {
+                       Bufs u({1024, 32, 32, 1024, 256, 256, 4096});
+                       BatchNormTiling tt = t;
+                       BatchNorm<float>(u.Get<float>(3), u.Get<float>(4), u.Get<float>(5),
+                                        u.Get<float>(0), u.Get<float>(1), u.Get<float>(2),
+                                        u.Get<uint8_t>(6), 1e-5f, tt);
+                     }),
+            "BatchNorm.unsupported_product");
   EXPECT_EQ(run(4096, 512), "BatchNorm.operand_bounds");
 }
 
@@ -158,6 +168,66 @@ TEST(NormExtBatchNormTiling, FieldsPinned) {
   ASSERT_TRUE(GetBatchNormNDTilingInfo(shape, shape, 2304, 4, false, o));
   EXPECT_EQ(o.get_shCurLength(), 48u);
   EXPECT_FALSE(GetBatchNormNDTilingInfo(shape, shape, 100, 4, false, t));
+}
+
+TEST(NormExtGroupNormTiling, FieldsPinned) {
+  uint32_t mx = 0, mn = 0;
+  // float [2, 6, 4, 5], 3 groups: HW 20 aligned to 24, d = 2, 48 per group; a small shape.
+  const ge::Shape shape({2, 6, 4, 5});
+  GetGroupNormMaxMinTmpSize(shape, 4, false, 3, mx, mn);
+  EXPECT_EQ(mx, 3u * 2 * 6 * 96 + 2 * 32);
+  EXPECT_EQ(mn, 3u * 2 * 96 + 2 * 32);
+  GroupNormTiling t;
+  GetGroupNormNDTilingInfo(shape, 4096, 4, false, 3, t);
+  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok());
+  const uint32_t want[] = {2,    6,   20, 3,   2,   24, 48,  288, 6,   3, 0, 8, 8,   8,
+                           1024, 288, 0,  288, 576, 1,  288, 0,   288, 6, 0, 6, 288, 6};
+  const uint32_t got[] = {t.n,
+                          t.c,
+                          t.hw,
+                          t.g,
+                          t.d,
+                          t.hwAlignSize,
+                          t.dhwAlignSize,
+                          t.inputXSize,
+                          t.meanVarSize,
+                          t.numberOfTmpBuf,
+                          t.meanTmpTensorPos,
+                          t.meanTmpTensorSize,
+                          t.varianceTmpTensorPos,
+                          t.varianceTmpTensorSize,
+                          t.tmpBufSize,
+                          t.oneTmpSize,
+                          t.firstTmpStartPos,
+                          t.secondTmpStartPos,
+                          t.thirdTmpStartPos,
+                          t.loopRound,
+                          t.inputRoundSize,
+                          t.inputTailSize,
+                          t.inputTailPos,
+                          t.meanVarRoundSize,
+                          t.meanVarTailSize,
+                          t.meanVarTailPos,
+                          t.bshCurLength,
+                          t.bsCurLength};
+  for (size_t i = 0; i < std::size(want); ++i) EXPECT_EQ(got[i], want[i]) << "field " << i;
+  EXPECT_EQ(t.factor, 1.0f / 40.0f);
+  EXPECT_TRUE(t.smallShape);
+  // float [1, 4, 16, 16], 2 groups: 512 per group, not small; one group per chunk.
+  GetGroupNormNDTilingInfo(ge::Shape({1, 4, 16, 16}), 8192, 4, false, 2, t);
+  EXPECT_FALSE(t.smallShape);
+  EXPECT_EQ(t.bsCurLength, 1u);
+  EXPECT_EQ(t.loopRound, 2u);
+  EXPECT_EQ(t.factor, 1.0f / 512.0f);
+  // half [2, 4, 3, 3], 2 groups: HW 9 aligned to 16, float mean/variance staged (2 * 8).
+  optiling::GroupNormTiling o;
+  GetGroupNormNDTilingInfo(ge::Shape({2, 4, 3, 3}), 1024, 2, false, 2, o);
+  EXPECT_EQ(o.get_firstTmpStartPos(), 16u);
+  EXPECT_EQ(o.get_oneTmpSize(), 64u);
+  EXPECT_EQ(o.get_bsCurLength(), 2u);
+  EXPECT_EQ(o.get_loopRound(), 2u);
+  GetGroupNormMaxMinTmpSize(ge::Shape({2, 4, 3}), 4, false, 2, mx, mn);
+  EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }
 
 }  // namespace

@@ -19,8 +19,10 @@ namespace norm_ext_test {
 
 inline constexpr const char* k910B = "Ascend910B1";
 inline constexpr const char* k950 = "Ascend950PR_9599";
-inline constexpr double kU = 0x1p-24;   // float unit roundoff
-inline constexpr double kUh = 0x1p-11;  // half unit roundoff
+inline constexpr const char* k310P = "Ascend310P1";  // arch 2002, supported
+inline constexpr const char* k310B = "Ascend310B1";  // arch 3002, not supported
+inline constexpr double kU = 0x1p-24;                // float unit roundoff
+inline constexpr double kUh = 0x1p-11;               // half unit roundoff
 
 // One block's UB operands: buffer i holds bytes[i] (rounded up to 32).
 struct Bufs {

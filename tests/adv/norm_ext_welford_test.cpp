@@ -75,7 +75,7 @@ void CheckUpdate(uint32_t ab, uint32_t n, bool withTmp, const char* soc, uint32_
 }
 
 TEST(NormExtWelfordUpdate, EveryPrototypeOnBothArchs) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, k950, k310P}) {
     SCOPED_TRACE(soc);
     CheckUpdate<float, false, kNotInplace>(200, 200, true, soc, 1);
     CheckUpdate<float, false, kInplace>(200, 131, false, soc, 2);
@@ -99,6 +99,14 @@ TEST(NormExtWelfordUpdate, CheckedRefusals) {
   EXPECT_EQ(run({1, 64, 65, 0.5f}, 512), "WelfordUpdate.para");
   EXPECT_EQ(run({1, 60, 60, 0.5f}, 512), "WelfordUpdate.para");
   EXPECT_EQ(run({1, 64, 64, 0.5f}, 256), "WelfordUpdate.tmp_buffer");
+  EXPECT_EQ(RunBlock(k310B,
+                     [&] {
+                       Bufs u({256, 256, 256, 256, 256, 512});
+                       WelfordUpdate<float, float>(
+                           u.Get<float>(3), u.Get<float>(4), u.Get<float>(1), u.Get<float>(2),
+                           u.Get<float>(0), u.Get<uint8_t>(5), {1, 64, 64, 0.5f});
+                     }),
+            "WelfordUpdate.unsupported_product");
   EXPECT_EQ(run({1, 128, 64, 0.5f}, 512), "WelfordUpdate.operand_bounds");
 }
 
@@ -184,7 +192,7 @@ void CheckFinalize(const FinCase& c, const char* soc, uint32_t seed) {
 }
 
 TEST(NormExtWelfordFinalize, EveryPrototypeOnBothArchs) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, k950, k310P}) {
     SCOPED_TRACE(soc);
     CheckFinalize<false>({8, 1, 8, 0, true, 1024}, soc, 1);         // the sample's shape
     CheckFinalize<false>({200, 4, 200, 0, false, 1024}, soc, 2);    // no tail, 4 chunks of 64
@@ -214,6 +222,14 @@ TEST(NormExtWelfordFinalize, CheckedRefusals) {
   EXPECT_EQ(run({1, 64, 1, 60, 0, 0, 1.0f / 64, 1.0f / 64}, 1024), "WelfordFinalize.para");
   EXPECT_EQ(run({1, 64, 1, 32, 0, 32, 1.0f / 64, 1.0f / 64}, 1024), "WelfordFinalize.para");
   EXPECT_EQ(run({1, 64, 1, 64, 0, 0, 1.0f / 64, 1.0f / 64}, 512), "WelfordFinalize.tmp_buffer");
+  EXPECT_EQ(RunBlock(k310B,
+                     [&] {
+                       Bufs u({256, 256, 32, 32, 1024});
+                       WelfordFinalizePara p{1, 64, 1, 64, 0, 0, 1.0f / 64, 1.0f / 64};
+                       WelfordFinalize<false>(u.Get<float>(2), u.Get<float>(3), u.Get<float>(0),
+                                              u.Get<float>(1), u.Get<uint8_t>(4), p);
+                     }),
+            "WelfordFinalize.unsupported_product");
   EXPECT_EQ(run({1, 128, 1, 128, 0, 0, 1.0f / 128, 1.0f / 128}, 1024),
             "WelfordFinalize.operand_bounds");
 }

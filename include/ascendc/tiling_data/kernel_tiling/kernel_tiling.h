@@ -161,6 +161,39 @@
   X(uint32_t, shCurLengthBlockNum)        \
   X(uint32_t, castHalfOutRepStride)
 
+// GroupNorm (groupnorm_tilingdata.h): 28 x uint32, a float, a bool: 120 bytes.
+#define LNGRAD_GROUPNORM_TILING_FIELDS(X) \
+  X(uint32_t, n)                          \
+  X(uint32_t, c)                          \
+  X(uint32_t, hw)                         \
+  X(uint32_t, g)                          \
+  X(uint32_t, d)                          \
+  X(uint32_t, hwAlignSize)                \
+  X(uint32_t, dhwAlignSize)               \
+  X(uint32_t, inputXSize)                 \
+  X(uint32_t, meanVarSize)                \
+  X(uint32_t, numberOfTmpBuf)             \
+  X(uint32_t, meanTmpTensorPos)           \
+  X(uint32_t, meanTmpTensorSize)          \
+  X(uint32_t, varianceTmpTensorPos)       \
+  X(uint32_t, varianceTmpTensorSize)      \
+  X(uint32_t, tmpBufSize)                 \
+  X(uint32_t, oneTmpSize)                 \
+  X(uint32_t, firstTmpStartPos)           \
+  X(uint32_t, secondTmpStartPos)          \
+  X(uint32_t, thirdTmpStartPos)           \
+  X(uint32_t, loopRound)                  \
+  X(uint32_t, inputRoundSize)             \
+  X(uint32_t, inputTailSize)              \
+  X(uint32_t, inputTailPos)               \
+  X(uint32_t, meanVarRoundSize)           \
+  X(uint32_t, meanVarTailSize)            \
+  X(uint32_t, meanVarTailPos)             \
+  X(uint32_t, bshCurLength)               \
+  X(uint32_t, bsCurLength)                \
+  X(float, factor)                        \
+  X(bool, smallShape)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -212,6 +245,11 @@ struct BatchNormTiling {
   LNGRAD_BATCHNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// GroupNorm: 120 bytes (the bool padded to 4). Sizes in elements; factor = 1 / (d * h * w).
+struct GroupNormTiling {
+  LNGRAD_GROUPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -224,9 +262,11 @@ static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
 static_assert(sizeof(AscendC::tiling::RmsNormTiling) == 48);
 static_assert(sizeof(AscendC::tiling::DeepNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::BatchNormTiling) == 80);
+static_assert(sizeof(AscendC::tiling::GroupNormTiling) == 120);
 
 using AscendC::tiling::BatchNormTiling;
 using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::GroupNormTiling;
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;

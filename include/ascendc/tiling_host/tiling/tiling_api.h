@@ -13,6 +13,7 @@
 #include "tiling/normalization/normalize_tiling.h"
 #include "tiling/normalization/rmsnorm_tiling.h"
 #include "tiling/normalization/batchnorm_tiling.h"
+#include "tiling/normalization/groupnorm_tiling.h"
 #include "tiling/normalization/deepnorm_tiling.h"
 #include "tiling/normalization/welford_tiling.h"
 #include "tiling/tiling_data_def.h"

@@ -169,6 +169,7 @@ __aicore__ inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor
   if ASCEND_IS_AIC {
     return;
   }
+  ne::RequireProduct(kApi);
   BatchNormTiling& t = tiling;
   const bool reg = ne::RegBase();
   if (lngrad::aicore::CheckedMode()) {

@@ -186,6 +186,7 @@ __aicore__ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTenso
   if ASCEND_IS_AIC {
     return;
   }
+  ne::RequireProduct(kApi);
   DeepNormTiling& t = tiling;
   const bool reg = ne::RegBase();
   if (reg && isReuseSrc) {

@@ -170,6 +170,15 @@ inline void Record(const char* api, lngrad::aicore::SrcLoc loc, std::initializer
   }
 }
 
+// "<api>.unsupported_product" on the products the API's page marks unsupported (Atlas training,
+// arch 1001; Atlas 200I/500 A2, arch 3002). GroupNorm would also refuse arch 2002.
+inline void RequireProduct(const char* api) {
+  const lngrad::Product& p = lngrad::aicore::CurrentBlockProduct();
+  if (p.arch == lngrad::NpuArch::k1001 || p.arch == lngrad::NpuArch::k3002) {
+    lngrad::adv::detail::RaiseUnsupported(api, p);
+  }
+}
+
 inline bool RegBase() { return lngrad::IsRegBaseArch(lngrad::aicore::CurrentBlockProduct().arch); }
 
 }  // namespace lngrad::adv::ext

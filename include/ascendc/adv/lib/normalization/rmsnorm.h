@@ -139,6 +139,7 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor
   if ASCEND_IS_AIC {
     return;
   }
+  ne::RequireProduct(kApi);
   const RmsNormTiling& t = tiling;
   const bool reg = ne::RegBase();
   const uint64_t bsh = uint64_t{t.bLength} * t.sLength * t.hLength;

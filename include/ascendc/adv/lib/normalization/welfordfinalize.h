@@ -152,6 +152,7 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
   namespace ne = lngrad::adv::ext;
   namespace nd = lngrad::adv::detail;
   constexpr const char* kApi = "WelfordFinalize";
+  ne::RequireProduct(kApi);
   const bool withCounts = countsPtr != nullptr;
   const AscendC::LocalTensor<int32_t> counts =
       withCounts ? *countsPtr : AscendC::LocalTensor<int32_t>{};

@@ -55,6 +55,7 @@ __aicore__ inline void WelfordUpdate(
   if ASCEND_IS_AIC {
     return;
   }
+  ne::RequireProduct(kApi);
   if (lngrad::aicore::CheckedMode()) {
     nd::CheckTensors(kApi, "outputMean", outputMean, "outputVariance", outputVariance, "inputMean",
                      inputMean, "inputVariance", inputVariance, "inputX", inputX);
