@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -226,6 +228,15 @@ TEST(NormExtGroupNormTiling, FieldsPinned) {
   EXPECT_EQ(o.get_oneTmpSize(), 64u);
   EXPECT_EQ(o.get_bsCurLength(), 2u);
   EXPECT_EQ(o.get_loopRound(), 2u);
+  // The optiling image is the kernel struct, byte for byte (the bool at offset 116).
+  GroupNormTiling plain;
+  GetGroupNormNDTilingInfo(ge::Shape({2, 4, 3, 3}), 1024, 2, false, 2, plain);
+  ASSERT_EQ(o.GetDataSize(), sizeof(GroupNormTiling));
+  GroupNormTiling image;
+  o.SaveToBuffer(&image, sizeof(image));
+  const size_t used = offsetof(GroupNormTiling, smallShape) + 1;  // padding not compared
+  EXPECT_EQ(used, 117u);
+  EXPECT_EQ(std::memcmp(&image, &plain, used), 0);
   GetGroupNormMaxMinTmpSize(ge::Shape({2, 4, 3}), 4, false, 2, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }
