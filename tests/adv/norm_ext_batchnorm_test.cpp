@@ -1,8 +1,7 @@
 // BatchNorm (lib/normalization/batchnorm.h) through the Ascend C API on Ascend910B1 and
 // Ascend950PR_9599, half and float, both prototypes, isBasicBlock, column-chunk tails, against a
 // float64 oracle of the documented formula with the bound of docs/ascendc_kernels.md; the
-// checked refusals; the host tiling pinned field by field. Also GroupNorm's host tiling (its
-// kernel API is not provided yet).
+// checked refusals; the host tiling pinned field by field, GroupNorm's too.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -4,6 +4,7 @@
 
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
+#include "lib/normalization/groupnorm.h"
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/welfordfinalize.h"
 #include "lib/normalization/welfordupdate.h"

@@ -1,7 +1,7 @@
 // Host tiling for GroupNorm (optiling::GroupNormTiling, AscendC::GetGroupNormMaxMinTmpSize,
 // AscendC::GetGroupNormNDTilingInfo) and the Status-returning lngrad::tiling variants. Formulas:
 // docs/ascendc_kernels.md, "Normalization beyond LayerNorm (issue 28)". The GroupNorm kernel API
-// itself is not provided yet.
+// is lib/normalization/groupnorm.h.
 #pragma once
 
 #include <cstdint>
