@@ -97,6 +97,31 @@ bool ReportTilingOk(const Status& status, const Plain& plain, Def& tiling) {
   return status.ok();
 }
 
+// The LayerNorm-family chunk layout (LayerNorm, DeepNorm, GroupNorm): float mean/variance slots
+// of mv_size at the front (staged there when mv_total != 0), three (or two) buffers of `one`
+// elements after mv_total, chunks of `one` input elements, `per` input elements per mean.
+template <class Tiling>
+void SetChunkLayout(Tiling& t, uint64_t mv_size, uint64_t mv_total, uint64_t tmp_buf, uint64_t one,
+                    uint64_t input, uint64_t per) {
+  t.meanTmpTensorPos = 0;
+  t.meanTmpTensorSize = static_cast<uint32_t>(mv_size);
+  t.varianceTmpTensorPos = static_cast<uint32_t>(mv_size);
+  t.varianceTmpTensorSize = static_cast<uint32_t>(mv_size);
+  t.tmpBufSize = static_cast<uint32_t>(tmp_buf);
+  t.oneTmpSize = static_cast<uint32_t>(one);
+  t.firstTmpStartPos = static_cast<uint32_t>(mv_total);
+  t.secondTmpStartPos = static_cast<uint32_t>(mv_total + one);
+  t.thirdTmpStartPos = static_cast<uint32_t>(mv_total + 2 * one);
+  t.loopRound = static_cast<uint32_t>(input / one);
+  t.inputRoundSize = static_cast<uint32_t>(one);
+  t.inputTailSize = static_cast<uint32_t>(input % one);
+  t.inputTailPos = static_cast<uint32_t>(input - input % one);
+  t.meanVarRoundSize = static_cast<uint32_t>(one / per);
+  t.meanVarTailSize = static_cast<uint32_t>((input % one) / per);
+  t.meanVarTailPos = t.meanVarSize - t.meanVarTailSize;
+  t.bshCurLength = t.inputRoundSize;
+}
+
 constexpr uint64_t CeilTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }
 
 }  // namespace lngrad::tiling::internal

@@ -161,7 +161,8 @@
   X(uint32_t, shCurLengthBlockNum)        \
   X(uint32_t, castHalfOutRepStride)
 
-// GroupNorm (groupnorm_tilingdata.h): 28 x uint32, a float, a bool: 120 bytes.
+// GroupNorm (groupnorm_tilingdata.h): 28 x uint32 (the LayerNorm chunk layout among them), a
+// float, a bool: 120 bytes.
 #define LNGRAD_GROUPNORM_TILING_FIELDS(X) \
   X(uint32_t, n)                          \
   X(uint32_t, c)                          \
@@ -175,20 +176,7 @@
   X(uint32_t, numberOfTmpBuf)             \
   X(uint32_t, meanTmpTensorPos)           \
   X(uint32_t, meanTmpTensorSize)          \
-  X(uint32_t, varianceTmpTensorPos)       \
-  X(uint32_t, varianceTmpTensorSize)      \
-  X(uint32_t, tmpBufSize)                 \
-  X(uint32_t, oneTmpSize)                 \
-  X(uint32_t, firstTmpStartPos)           \
-  X(uint32_t, secondTmpStartPos)          \
-  X(uint32_t, thirdTmpStartPos)           \
-  X(uint32_t, loopRound)                  \
-  X(uint32_t, inputRoundSize)             \
-  X(uint32_t, inputTailSize)              \
-  X(uint32_t, inputTailPos)               \
-  X(uint32_t, meanVarRoundSize)           \
-  X(uint32_t, meanVarTailSize)            \
-  X(uint32_t, meanVarTailPos)             \
+  LNGRAD_LAYERNORM_CHUNK_FIELDS(X)        \
   X(uint32_t, bshCurLength)               \
   X(uint32_t, bsCurLength)                \
   X(float, factor)                        \
