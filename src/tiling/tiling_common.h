@@ -8,6 +8,10 @@
 #include "tiling/normalization/layernorm_grad_beta_tiling.h"
 #include "tiling/normalization/layernorm_grad_tiling.h"
 #include "tiling/normalization/layernorm_tiling.h"
+#include "tiling/normalization/batchnorm_tiling.h"
+#include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/groupnorm_tiling.h"
+#include "tiling/normalization/rmsnorm_tiling.h"
 
 namespace lngrad::tiling::internal {
 
@@ -67,6 +71,10 @@ LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradTiling, LNGRAD_LAYERNORM_GRAD_TILING
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormGradBetaTiling, LNGRAD_LAYERNORM_GRAD_BETA_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormTiling, LNGRAD_LAYERNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(LayerNormSeparateTiling, LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(RmsNormTiling, LNGRAD_RMSNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(DeepNormTiling, LNGRAD_DEEPNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(BatchNormTiling, LNGRAD_BATCHNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(GroupNormTiling, LNGRAD_GROUPNORM_TILING_FIELDS)
 #undef LNGRAD_DEFINE_COPY_TO_OPTILING
 #undef LNGRAD_COPY_FIELD
 
@@ -76,6 +84,42 @@ template <class Plain, class Def>
 void ReportTiling(const Status& status, const Plain& plain, Def& tiling) {
   if (status.ok()) CopyToOptiling(plain, tiling);
   Report(status);
+}
+
+// Report, then whether the call succeeded: the official entry points that return bool.
+inline bool ReportOk(const Status& status) {
+  Report(status);
+  return status.ok();
+}
+template <class Plain, class Def>
+bool ReportTilingOk(const Status& status, const Plain& plain, Def& tiling) {
+  ReportTiling(status, plain, tiling);
+  return status.ok();
+}
+
+// The LayerNorm-family chunk layout (LayerNorm, DeepNorm, GroupNorm): float mean/variance slots
+// of mv_size at the front (staged there when mv_total != 0), three (or two) buffers of `one`
+// elements after mv_total, chunks of `one` input elements, `per` input elements per mean.
+template <class Tiling>
+void SetChunkLayout(Tiling& t, uint64_t mv_size, uint64_t mv_total, uint64_t tmp_buf, uint64_t one,
+                    uint64_t input, uint64_t per) {
+  t.meanTmpTensorPos = 0;
+  t.meanTmpTensorSize = static_cast<uint32_t>(mv_size);
+  t.varianceTmpTensorPos = static_cast<uint32_t>(mv_size);
+  t.varianceTmpTensorSize = static_cast<uint32_t>(mv_size);
+  t.tmpBufSize = static_cast<uint32_t>(tmp_buf);
+  t.oneTmpSize = static_cast<uint32_t>(one);
+  t.firstTmpStartPos = static_cast<uint32_t>(mv_total);
+  t.secondTmpStartPos = static_cast<uint32_t>(mv_total + one);
+  t.thirdTmpStartPos = static_cast<uint32_t>(mv_total + 2 * one);
+  t.loopRound = static_cast<uint32_t>(input / one);
+  t.inputRoundSize = static_cast<uint32_t>(one);
+  t.inputTailSize = static_cast<uint32_t>(input % one);
+  t.inputTailPos = static_cast<uint32_t>(input - input % one);
+  t.meanVarRoundSize = static_cast<uint32_t>(one / per);
+  t.meanVarTailSize = static_cast<uint32_t>((input % one) / per);
+  t.meanVarTailPos = t.meanVarSize - t.meanVarTailSize;
+  t.bshCurLength = t.inputRoundSize;
 }
 
 constexpr uint64_t CeilTo(uint64_t v, uint64_t m) { return (v + m - 1) / m * m; }

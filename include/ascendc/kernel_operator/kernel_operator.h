@@ -53,6 +53,7 @@ using AscendC::DataFormat;
 #include "lib/normalization/layernormgradbeta.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
+#include "lib/normalization/norm_ext.h"
 #include "lib/math/math.h"
 #include "lib/activation/eltwise.h"
 #include "lib/activation/softmax_all.h"

@@ -140,6 +140,67 @@
   X(uint32_t, tailM)                    \
   X(uint32_t, tailSplitSize)            \
   X(uint32_t, tailReduceSize)
+// RmsNorm (rmsnorm_tilingdata.h): 11 x uint32 + 1 float, 48 bytes.
+#define LNGRAD_RMSNORM_TILING_FIELDS(X) \
+  X(uint32_t, bLength)                  \
+  X(uint32_t, sLength)                  \
+  X(uint32_t, hLength)                  \
+  X(uint32_t, originalHLength)          \
+  X(float, reciprocalOfHLength)         \
+  X(uint32_t, mainBshLength)            \
+  X(uint32_t, mainBsLength)             \
+  X(uint32_t, mainBsLengthAlign)        \
+  X(uint32_t, loopRound)                \
+  X(uint32_t, inputTailPos)             \
+  X(uint32_t, tailBshLength)            \
+  X(uint32_t, tailBsLength)
+
+// DeepNorm (deepnorm_tilingdata.h): the forward LayerNorm's field list, in the same order.
+#define LNGRAD_DEEPNORM_TILING_FIELDS(X) LNGRAD_LAYERNORM_TILING_FIELDS(X)
+
+// BatchNorm (batchnorm_tilingdata.h): 16 x uint32, a float, 3 x uint32: 80 bytes.
+#define LNGRAD_BATCHNORM_TILING_FIELDS(X) \
+  X(uint32_t, originalBLength)            \
+  X(uint32_t, meanVarSize)                \
+  X(uint32_t, meanTmpTensorPos)           \
+  X(uint32_t, varianceTmpTensorPos)       \
+  X(uint32_t, tmpBufSize)                 \
+  X(uint32_t, oneTmpSize)                 \
+  X(uint32_t, firstTmpStartPos)           \
+  X(uint32_t, secondTmpStartPos)          \
+  X(uint32_t, thirdTmpStartPos)           \
+  X(uint32_t, loopRound)                  \
+  X(uint32_t, inputTailSize)              \
+  X(uint32_t, inputTailPos)               \
+  X(uint32_t, meanVarTailSize)            \
+  X(uint32_t, meanVarTailPos)             \
+  X(uint32_t, bshCurLength)               \
+  X(uint32_t, shCurLength)                \
+  X(float, firstDimValueBack)             \
+  X(uint32_t, castHalfRepStride)          \
+  X(uint32_t, shCurLengthBlockNum)        \
+  X(uint32_t, castHalfOutRepStride)
+
+// GroupNorm (groupnorm_tilingdata.h): 28 x uint32 (the LayerNorm chunk layout among them), a
+// float, a bool: 120 bytes.
+#define LNGRAD_GROUPNORM_TILING_FIELDS(X) \
+  X(uint32_t, n)                          \
+  X(uint32_t, c)                          \
+  X(uint32_t, hw)                         \
+  X(uint32_t, g)                          \
+  X(uint32_t, d)                          \
+  X(uint32_t, hwAlignSize)                \
+  X(uint32_t, dhwAlignSize)               \
+  X(uint32_t, inputXSize)                 \
+  X(uint32_t, meanVarSize)                \
+  X(uint32_t, numberOfTmpBuf)             \
+  X(uint32_t, meanTmpTensorPos)           \
+  X(uint32_t, meanTmpTensorSize)          \
+  LNGRAD_LAYERNORM_CHUNK_FIELDS(X)        \
+  X(uint32_t, bshCurLength)               \
+  X(uint32_t, bsCurLength)                \
+  X(float, factor)                        \
+  X(bool, smallShape)
 
 // clang-format on
 
@@ -184,6 +245,25 @@ struct SoftMaxTiling {
 // LogSoftMax: the same fields as SoftMaxTiling (64 bytes).
 struct LogSoftMaxTiling {
   LNGRAD_SOFTMAX_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+// RmsNorm: 48 bytes. Lengths in elements; reciprocalOfHLength = 1 / originalHLength.
+struct RmsNormTiling {
+  LNGRAD_RMSNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// DeepNorm: LayerNormTiling's fields (104 bytes); positions in float elements of the scratch.
+struct DeepNormTiling {
+  LNGRAD_DEEPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// BatchNorm: 80 bytes. Positions and sizes in float elements of the scratch; inputTailPos and
+// meanVarTailPos are column (S*H) offsets.
+struct BatchNormTiling {
+  LNGRAD_BATCHNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
+// GroupNorm: 120 bytes (the bool padded to 4). Sizes in elements; factor = 1 / (d * h * w).
+struct GroupNormTiling {
+  LNGRAD_GROUPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
 #pragma pack(pop)
@@ -197,10 +277,18 @@ static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
 static_assert(sizeof(AscendC::tiling::SoftMaxTiling) == 64);
 static_assert(sizeof(AscendC::tiling::LogSoftMaxTiling) == 64);
+static_assert(sizeof(AscendC::tiling::RmsNormTiling) == 48);
+static_assert(sizeof(AscendC::tiling::DeepNormTiling) == 104);
+static_assert(sizeof(AscendC::tiling::BatchNormTiling) == 80);
+static_assert(sizeof(AscendC::tiling::GroupNormTiling) == 120);
 
+using AscendC::tiling::BatchNormTiling;
+using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::GroupNormTiling;
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::SoftMaxTiling;
+using AscendC::tiling::RmsNormTiling;

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path lib/normalization/deepnorm_tiling.h; the one
+// implementation is tiling/normalization/deepnorm_tiling.h.
+#pragma once
+
+#include "tiling/normalization/deepnorm_tiling.h"
