@@ -53,5 +53,7 @@ using AscendC::DataFormat;
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
 #include "lib/math/math.h"
+#include "lib/reduce/reduce_api.h"
+#include "lib/sort/sort_api.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

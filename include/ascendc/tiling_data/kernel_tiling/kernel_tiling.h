@@ -120,6 +120,42 @@
   X(uint32_t, aCurLength)                          \
   X(float, rValueBack)
 
+// TopK (the toolkit's topk_tilingdata.h, field order kept): 24 x 4 bytes then 8 x uint16_t,
+// 112 bytes. Sizes and offsets are elements of the data type.
+#define LNGRAD_TOPK_TILING_FIELDS(X)       \
+  X(int32_t, tmpLocalSize)                 \
+  X(int32_t, allDataSize)                  \
+  X(int32_t, innerDataSize)                \
+  X(uint32_t, sortRepeat)                  \
+  X(int32_t, mrgSortRepeat)                \
+  X(int32_t, kAlignFourBytes)              \
+  X(int32_t, kAlignTwoBytes)               \
+  X(int32_t, maskOffset)                   \
+  X(int32_t, maskVreducev2FourBytes)       \
+  X(int32_t, maskVreducev2TwoBytes)        \
+  X(int32_t, mrgSortSrc1offset)            \
+  X(int32_t, mrgSortSrc2offset)            \
+  X(int32_t, mrgSortSrc3offset)            \
+  X(int32_t, mrgSortTwoQueueSrc1Offset)    \
+  X(int32_t, mrgFourQueueTailPara1)        \
+  X(int32_t, mrgFourQueueTailPara2)        \
+  X(int32_t, srcIndexOffset)               \
+  X(uint32_t, copyUbToUbBlockCount)        \
+  X(int32_t, topkMrgSrc1MaskSizeOffset)    \
+  X(int32_t, topkNSmallSrcIndexOffset)     \
+  X(uint32_t, vreduceValMask0)             \
+  X(uint32_t, vreduceValMask1)             \
+  X(uint32_t, vreduceIdxMask0)             \
+  X(uint32_t, vreduceIdxMask1)             \
+  X(uint16_t, vreducehalfValMask0)         \
+  X(uint16_t, vreducehalfValMask1)         \
+  X(uint16_t, vreducehalfValMask2)         \
+  X(uint16_t, vreducehalfValMask3)         \
+  X(uint16_t, vreducehalfValMask4)         \
+  X(uint16_t, vreducehalfValMask5)         \
+  X(uint16_t, vreducehalfValMask6)         \
+  X(uint16_t, vreducehalfValMask7)
+
 // clang-format on
 
 // One struct member from a field list; every field defaults to 0.
@@ -155,6 +191,11 @@ struct LayerNormSeparateTiling {
   LNGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
+// TopK (topk.h): the layout of the toolkit's optiling::TopkTiling image.
+struct TopkTiling {
+  LNGRAD_TOPK_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 #pragma pack(pop)
 
 }  // namespace tiling
@@ -164,8 +205,10 @@ static_assert(sizeof(AscendC::tiling::LayerNormGradTiling) == 120);
 static_assert(sizeof(AscendC::tiling::LayerNormGradBetaTiling) == 80);
 static_assert(sizeof(AscendC::tiling::LayerNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::LayerNormSeparateTiling) == 104);
+static_assert(sizeof(AscendC::tiling::TopkTiling) == 112);
 
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
+using AscendC::tiling::TopkTiling;

@@ -11,5 +11,7 @@
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/math/math_tiling.h"
 #include "tiling/normalization/normalize_tiling.h"
+#include "tiling/reduce/reduce_tiling.h"
+#include "tiling/sort/sort_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"
