@@ -2,7 +2,7 @@
 // (impl/adv_api/tiling/sort/{sort,topk}_tiling_impl.cpp), written from its formulas. As in the
 // toolkit, the common checks of GetConcatTmpSize, GetSortTmpSize, GetTopKMaxMinTmpSize and
 // TopKTilingFunc report a problem and the function still answers; GetSortMaxMinTmpSize leaves
-// its outputs untouched on a refusal.
+// its outputs untouched on a refusal, except on a product without the 950 Sort: 0 and 0.
 #include "tiling/sort/sort_tiling.h"
 
 #include <algorithm>
@@ -350,6 +350,12 @@ void GetSortMaxMinTmpSize(const ge::Shape& srcShape, ge::DataType valueType, ge:
                           bool isReuseSource, const SortConfig& config, uint32_t& maxValue,
                           uint32_t& minValue) {
   Status s = CheckSortTypes(valueType, indexType, config);
+  if (s.code() == lngrad::StatusCode::kUnsupported) {
+    // lngrad's choice: the toolkit returns with the outputs unset, and callers that ignore the
+    // refusal (the kit's sort sample on dav-2201) then size a buffer from uninitialised memory;
+    // 0 is what the 2201 sort path (Concat, Sort<T, isFullSort>, Extract) takes from here.
+    maxValue = minValue = 0;
+  }
   if (s.ok()) {
     uint64_t n = 1;
     for (int64_t d : srcShape.GetDims()) n *= static_cast<uint64_t>(d);

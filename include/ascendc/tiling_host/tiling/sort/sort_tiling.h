@@ -6,7 +6,8 @@
 // - GetSortMaxMinTmpSize (the 950 Sort; arch 3510 only): MERGE_SORT 8 bytes per element;
 //   RADIX_SORT with n = align32(elements): 7n + 512, plus n * typeSize (values only), n * (4 +
 //   typeSize) (dst index only) or n * (typeSize + indexSize) (both), the type sizes 0 with
-//   isReuseSource; 1-byte values: nothing extra, 2n less with dst index only.
+//   isReuseSource; 1-byte values: nothing extra, 2n less with dst index only. On another arch:
+//   the toolkit's error, and (lngrad's choice, where the toolkit leaves them unset) 0 and 0.
 // - TopKTilingFunc / GetTopKMaxMinTmpSize: the TopkTiling fields and scratch of the toolkit per
 //   arch (2201: TOPK_NORMAL (16 + 4 without isInitIndex) * inner bytes; TOPK_NSMALL inner *
 //   outter * (8 + 4 when !isLargest + 4 without isInitIndex) + 64; 3510: 16 * inner (+ 4 *
