@@ -412,4 +412,43 @@ bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, co
   return ok;
 }
 
+bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, const int32_t k,
+                          const bool isReuseSource, const bool isInitIndex, enum TopKMode mode,
+                          const bool isLargest, ge::DataType dataType, const TopKConfig& config,
+                          uint32_t& maxValue, uint32_t& minValue) {
+  Status s = Status::Ok();
+  if (lngrad::CurrentProduct().arch != NpuArch::k3510) {
+    s = Status::Unsupported("Unsupported NpuArch of Topk radix select API.");
+  } else if (inner % 32 != 0) {
+    s = Status::InvalidArgument("The value of inner must be an integer multiple of 32.");
+  } else if (k < 1 || k > inner) {
+    s = Status::InvalidArgument(
+        "The value of k must be greater than or equal to 1 and less than or equal to inner.");
+  } else if (!In(dataType, {ge::DT_INT8, ge::DT_UINT8, ge::DT_INT16, ge::DT_UINT16, ge::DT_INT32,
+                            ge::DT_UINT32, ge::DT_INT64, ge::DT_UINT64, ge::DT_FLOAT,
+                            ge::DT_FLOAT16, ge::DT_BF16})) {
+    s = Status::InvalidArgument("Unsupported valueType of TopK radix select API.");
+  }
+  Report(s);
+  if (!s.ok()) return false;
+  const uint64_t ts = SizeOf(dataType), n = static_cast<uint64_t>(inner);
+  const uint64_t buckets = std::max<uint64_t>(4 * n, 2 * 256);
+  uint64_t need = (ts == 8 ? ts * std::max<uint64_t>(n, 256) : ts * n) + buckets;
+  const bool twiddled = In(dataType, {ge::DT_INT8, ge::DT_INT16, ge::DT_INT32, ge::DT_INT64,
+                                      ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16});
+  if (!isReuseSource && (twiddled || !isLargest)) need += ts * n;
+  if (!isInitIndex) need += mode == TopKMode::TOPK_NORMAL ? 4 * n : 4 * n * uint64_t(outter);
+  uint32_t sort_max = 0, sort_min = 0;
+  if (config.sorted) {
+    SortConfig sc;
+    sc.isDescend = true;
+    sc.hasSrcIndex = true;
+    sc.hasDstIndex = true;
+    GetSortMaxMinTmpSize(ge::Shape({1, k}), dataType, ge::DT_INT32, false, sc, sort_max, sort_min);
+  }
+  minValue = static_cast<uint32_t>(need + sort_min);
+  maxValue = static_cast<uint32_t>(need + sort_max);
+  return true;
+}
+
 }  // namespace AscendC

@@ -437,6 +437,14 @@ TEST(ReduceApi, CheckedModeRefusals) {
         Sum(ub.Get<float>(0), ub.Get<float>(1), ub.Get<uint8_t>(2), p);
       },
       "reduce_shape", "inner");
+  ExpectCheck(
+      [&](Ub& ub) {
+        SumParams p{2, 4096, 4096};  // 64 repeats: 64 floats of scratch (256 bytes)
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(224);
+        Sum(ub.Get<float>(0), ub.Get<float>(1), tmp, p);
+      },
+      "tmp_buffer", "256");
 }
 
 // srcInnerPad false is allowed for ReduceMax on the 950 (the rows are then unpadded).

@@ -149,6 +149,51 @@ TEST(SortApi, Sort950IsStableBothWays) {
   }
 }
 
+constexpr SortConfig kMergeDesc = {SortType::MERGE_SORT, true};
+
+// The 950 Sort with source indexes: int32 keys by radix (signed order), half by merge sort.
+TEST(SortApi, Sort950CarriesSourceIndexes) {
+  std::vector<int32_t> keys(96);
+  std::vector<uint32_t> ids(96);
+  std::mt19937 gen(4);
+  for (uint32_t i = 0; i < 96; ++i) {
+    keys[i] = static_cast<int32_t>(gen() % 21) - 10;
+    ids[i] = 7000 + i;
+  }
+  const std::vector<half> hv = Tied<half>(12, 64);
+  std::vector<int32_t> out;
+  std::vector<uint32_t> out_ids, hid;
+  std::vector<half> hout;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<int32_t>(0, keys);
+        ub.Put<uint32_t>(1, ids);
+        Sort<int32_t, uint32_t>(ub.Get<int32_t>(2), ub.Get<uint32_t>(3), ub.Get<int32_t>(0),
+                                ub.Get<uint32_t>(1), ub.Get<uint8_t>(3)[8192], 96u);
+        out = ub.Take<int32_t>(2);
+        out_ids = ub.Take<uint32_t>(3);
+        ub.Put<half>(0, hv);
+        LocalTensor<half> hd = ub.Get<half>(2);
+        LocalTensor<uint32_t> hi = ub.Get<uint32_t>(1);
+        Sort<half, false, kMergeDesc>(hd, hi, ub.Get<half>(0), ub.Get<uint8_t>(3), 64u);
+        hout = ub.Take<half>(2);
+        hid = ub.Take<uint32_t>(1);
+      },
+      k950);
+  std::vector<uint32_t> o(96);
+  std::iota(o.begin(), o.end(), 0u);
+  std::stable_sort(o.begin(), o.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  for (uint32_t i = 0; i < 96; ++i) {
+    ASSERT_EQ(out[i], keys[o[i]]);
+    ASSERT_EQ(out_ids[i], ids[o[i]]);
+  }
+  const auto desc = StableOrder(hv, true);
+  for (uint32_t i = 0; i < 64; ++i) {
+    ASSERT_EQ(Bits(hout[i]), Bits(hv[desc[i]]));
+    ASSERT_EQ(hid[i], desc[i]);
+  }
+}
+
 TEST(SortApi, Sort950RefusedOn910B) {
   ExpectCheck(
       [](Ub& ub) {
@@ -324,6 +369,14 @@ TEST(TopKTiling, HalfAndSmallModeFields) {
   ASSERT_TRUE(TopKTilingFunc(*p950, 64, 2, 5, 4, false, TopKMode::TOPK_NORMAL, true, t950));
   EXPECT_EQ(t950.tmpLocalSize, 64 * 20 / 4);
   EXPECT_EQ(t950.maskOffset, 16);
+}
+
+// The 950 radix-select scratch exists on the 950 only (this process runs Ascend910B1).
+TEST(TopKTiling, RadixSelectScratchNeedsThe950) {
+  uint32_t mx = 0, mn = 0;
+  const TopKConfig config;
+  EXPECT_FALSE(GetTopKMaxMinTmpSize(64, 2, 10, false, false, TopKMode::TOPK_NORMAL, true,
+                                    ge::DT_FLOAT, config, mx, mn));
 }
 
 TEST(SortTiling, TmpSizes) {

@@ -141,9 +141,12 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
           const bool isLargest = true,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(lngrad::aicore::math_detail::kHalfOrFloat<T>, "TopK: T must be half or float");
+  // The 950 configuration's order, when set, overrides isLargest.
+  const bool largest =
+      config.order == TopKOrder::UNSET ? isLargest : config.order == TopKOrder::LARGEST;
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
-      tmpLocal.View().size_bytes, k, tilling, topKInfo, isLargest, loc);
+      tmpLocal.View().size_bytes, k, tilling, topKInfo, largest, loc);
 }
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,

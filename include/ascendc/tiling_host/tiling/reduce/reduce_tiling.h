@@ -26,30 +26,9 @@
 
 #include "graph/tensor.h"
 #include "graph/types.h"
+#include "kernel_tiling/reduce_pattern.h"
 
 namespace AscendC {
-
-#ifndef ASCC_ENUM_REDUCEPATTERN
-#define ASCC_ENUM_REDUCEPATTERN
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
-#endif
 
 #define LNGRAD_REDUCE_TMP_SIZE(Name)                                                           \
   void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const ge::DataType dataType,        \

@@ -42,6 +42,15 @@ bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatfo
                           const int32_t inner, const int32_t outter, const bool isReuseSource,
                           const bool isInitIndex, enum TopKMode mode, const bool isLargest,
                           const uint32_t dataTypeSize, uint32_t& maxValue, uint32_t& minValue);
+// The 950 radix-select form (arch 3510): type size ts * inner + max(4 * inner, 512) (8-byte
+// types: ts * max(inner, 256) + ...), plus ts * inner to twiddle the data (signed and float types,
+// or !isLargest, without isReuseSource), 4 * inner (TOPK_NORMAL) or 4 * inner * outter
+// (TOPK_NSMALL) without isInitIndex, and with config.sorted the 950 Sort's size for k elements
+// with int32 indexes, descending.
+bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, const int32_t k,
+                          const bool isReuseSource, const bool isInitIndex, enum TopKMode mode,
+                          const bool isLargest, ge::DataType dataType, const TopKConfig& config,
+                          uint32_t& maxValue, uint32_t& minValue);
 bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
                     const int32_t outter, const int32_t k, const uint32_t dataTypeSize,
                     const bool isInitIndex, enum TopKMode mode, const bool isLargest,
