@@ -395,3 +395,50 @@ TEST(SortTiling, TmpSizes) {
 }
 
 }  // namespace
+
+// ---- The host functions that read the product in force (run with LNGRAD_SOC set to the 950:
+// the CTest adv.sort_api_950_env; skipped elsewhere) ----
+
+bool On950() { return lngrad::CurrentProduct().arch == lngrad::NpuArch::k3510; }
+
+TEST(On950Env, SortScratchByMode) {
+  if (!On950()) GTEST_SKIP() << "needs LNGRAD_SOC=Ascend950PR_9589";
+  uint32_t mx = 0, mn = 0;
+  SortConfig c;  // RADIX_SORT, values only: 7n + 512 + 4n
+  GetSortMaxMinTmpSize(ge::Shape({128}), ge::DT_FLOAT, ge::DT_UINT32, false, c, mx, mn);
+  EXPECT_EQ(mn, 1920u);
+  c.hasDstIndex = true;  // dst index only: + n * (4 + 4)
+  GetSortMaxMinTmpSize(ge::Shape({128}), ge::DT_FLOAT, ge::DT_UINT32, false, c, mx, mn);
+  EXPECT_EQ(mn, 2432u);
+  GetSortMaxMinTmpSize(ge::Shape({100}), ge::DT_UINT8, ge::DT_UINT32, false, c, mx, mn);
+  EXPECT_EQ(mn, 128u * 7 + 512 - 256);
+  c.hasSrcIndex = true;  // both, reused: no extra
+  GetSortMaxMinTmpSize(ge::Shape({128}), ge::DT_INT32, ge::DT_INT32, true, c, mx, mn);
+  EXPECT_EQ(mn, 1408u);
+  c.type = SortType::MERGE_SORT;
+  GetSortMaxMinTmpSize(ge::Shape({2, 64}), ge::DT_FLOAT, ge::DT_UINT32, false, c, mx, mn);
+  EXPECT_EQ(mn, 1024u);
+  EXPECT_EQ(mx, 1024u);
+  // TopK radix select: 4 * 64 + 512, + 256 (twiddle), + 256 (indexes), + the Sort of k = 10
+  // (n = 32, both indexes: 7 * 32 + 512 + 32 * 8).
+  const TopKConfig tc;
+  ASSERT_TRUE(GetTopKMaxMinTmpSize(64, 2, 10, false, false, TopKMode::TOPK_NORMAL, true,
+                                   ge::DT_FLOAT, tc, mx, mn));
+  EXPECT_EQ(mn, 768u + 256 + 256 + 992);
+}
+
+TEST(On950Env, ReduceScratchWithoutPadding) {
+  if (!On950()) GTEST_SKIP() << "needs LNGRAD_SOC=Ascend950PR_9589";
+  uint32_t mx = 0, mn = 0;
+  GetReduceMaxMaxMinTmpSize(ge::Shape({32, 136}), ge::DT_FLOAT, ReducePattern::RA, false, false, mx,
+                            mn);
+  EXPECT_EQ(mn, 16u * 544);
+  // The toolkit's type size for int16 is 1: k(6) = 4 rows of align32(40) bytes.
+  GetReduceMinMaxMinTmpSize(ge::Shape({6, 40}), ge::DT_INT16, ReducePattern::RA, true, false, mx,
+                            mn);
+  EXPECT_EQ(mn, 256u);
+  mn = 3;
+  GetReduceSumMaxMinTmpSize(ge::Shape({6, 40}), ge::DT_FLOAT16, ReducePattern::AR, true, false, mx,
+                            mn);
+  EXPECT_EQ(mn, 3u);
+}
