@@ -98,13 +98,13 @@ KernelCheckError ExpectRule(const char* soc, const Case& good, const Case& bad, 
   std::optional<KernelCheckError> e;
   if (ub_to_gm) {
     std::optional<KernelCheckError> g;
-    UbToGm<float>(soc, good, Pattern(kUbBytes, 1), 2048, &g);
+    UbToGm<float>(soc, good, BytePattern(kUbBytes, 1), 2048, &g);
     EXPECT_FALSE(g.has_value()) << g->what();
-    UbToGm<float>(soc, bad, Pattern(kUbBytes, 1), 2048, &e);
+    UbToGm<float>(soc, bad, BytePattern(kUbBytes, 1), 2048, &e);
   } else {
-    const Outcome g = GmToUb<float>(soc, good, Pattern(2048, 1));
+    const Outcome g = GmToUb<float>(soc, good, BytePattern(2048, 1));
     EXPECT_FALSE(g.error.has_value()) << g.error->what();
-    e = GmToUb<float>(soc, bad, Pattern(2048, 1), false, bad_ub_offset).error;
+    e = GmToUb<float>(soc, bad, BytePattern(2048, 1), false, bad_ub_offset).error;
   }
   if (!e) {
     ADD_FAILURE() << "no " << check;
@@ -184,7 +184,7 @@ TEST(DataCopyPadChecks, UbStrideRangeOf950) {
       const bool bad = stride == 65536 && soc == k950;
       Case c = Rows(1, 20);
       c.dstStride = stride;
-      const Outcome o = GmToUb<float>(soc, c, Pattern(64, 1));
+      const Outcome o = GmToUb<float>(soc, c, BytePattern(64, 1));
       SCOPED_TRACE(::testing::Message() << soc << " " << stride);
       ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, bad, lngrad::aicore::checks::kDataCopyPadParams,
                                             "dstStride (UB 32-byte blocks) is 65536, which must be "
@@ -192,7 +192,7 @@ TEST(DataCopyPadChecks, UbStrideRangeOf950) {
       Case u = Rows(1, 20);
       u.srcStride = stride;
       std::optional<KernelCheckError> e;
-      UbToGm<float>(soc, u, Pattern(kUbBytes, 1), 64, &e);
+      UbToGm<float>(soc, u, BytePattern(kUbBytes, 1), 64, &e);
       ASSERT_EQ(e.has_value(), bad) << soc << " " << stride;
       if (e) {
         EXPECT_NE(e->message().find("srcStride (UB 32-byte blocks) is 65536"), std::string::npos)
@@ -209,7 +209,7 @@ TEST(DataCopyPadChecks, SixtyFourBitPaddingValueMustBeZero) {
   c.isPad = true;
   for (uint64_t bits : {uint64_t{0}, uint64_t{1}}) {
     c.padBits = bits;
-    const Outcome o = GmToUb<int64_t>(k910B, c, Pattern(64, 1));
+    const Outcome o = GmToUb<int64_t>(k910B, c, BytePattern(64, 1));
     ASSERT_NO_FATAL_FAILURE(ExpectFailsIf(o, bits != 0, lngrad::aicore::checks::kDataCopyPadParams,
                                           "paddingValue must be 0 for 64-bit"));
   }
@@ -217,9 +217,9 @@ TEST(DataCopyPadChecks, SixtyFourBitPaddingValueMustBeZero) {
 
 TEST(DataCopyPadChecks, SixtyFourBitTypesNotOn310B) {
   CheckedModeScope mode(true);
-  const Outcome ok = GmToUb<int32_t>(k310B, Rows(1, 16), Pattern(64, 1));
+  const Outcome ok = GmToUb<int32_t>(k310B, Rows(1, 16), BytePattern(64, 1));
   EXPECT_FALSE(ok.error.has_value());
-  const Outcome o = GmToUb<int64_t>(k310B, Rows(1, 16), Pattern(64, 1));
+  const Outcome o = GmToUb<int64_t>(k310B, Rows(1, 16), BytePattern(64, 1));
   ASSERT_TRUE(o.error.has_value());
   EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
   EXPECT_NE(o.error->message().find("64-bit element types are not supported on Ascend310B1"),
@@ -230,7 +230,7 @@ TEST(DataCopyPadChecks, SixtyFourBitTypesNotOn310B) {
 TEST(DataCopyPadChecks, UbOperandMustBe32ByteAligned) {
   CheckedModeScope mode(true);
   for (uint32_t offset : {32u, 16u}) {
-    const Outcome o = GmToUb<float>(k910B, Rows(1, 20), Pattern(64, 1), false, offset);
+    const Outcome o = GmToUb<float>(k910B, Rows(1, 20), BytePattern(64, 1), false, offset);
     ASSERT_NO_FATAL_FAILURE(
         ExpectFailsIf(o, offset == 16, lngrad::aicore::checks::kUbAlignment, "dst UB address 16"));
   }
@@ -315,10 +315,10 @@ TEST(DataCopyPadChecks, ZeroBlockCountOrLengthIsANoOp) {
     Case p = c;
     p.rightPadding = 3;
     p.isPad = true;
-    const Outcome o = GmToUb<float>(k910B, p, Pattern(64, 1));
+    const Outcome o = GmToUb<float>(k910B, p, BytePattern(64, 1));
     ASSERT_FALSE(o.error.has_value()) << o.error->what();
     EXPECT_EQ(o.ub, std::vector<uint8_t>(kUbBytes, kUbSentinel));
-    const std::vector<uint8_t> gm = UbToGm<float>(k910B, c, Pattern(kUbBytes, 1), 128);
+    const std::vector<uint8_t> gm = UbToGm<float>(k910B, c, BytePattern(kUbBytes, 1), 128);
     EXPECT_EQ(gm, std::vector<uint8_t>(128, kGmSentinel));
   }
 }

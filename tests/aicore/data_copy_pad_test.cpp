@@ -184,7 +184,7 @@ TEST(DataCopyPad950, UbToGmStridesAreNotNegative) {
   u.blockLen = 48;
   u.dstStride = -1;
   std::optional<KernelCheckError> e;
-  UbToGm<int8_t>(k950, u, Pattern(kUbBytes, 1), 256, &e);
+  UbToGm<int8_t>(k950, u, BytePattern(kUbBytes, 1), 256, &e);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->check(), lngrad::aicore::checks::kDataCopyPadParams);
   EXPECT_NE(e->message().find("dstStride (GM bytes) is -1, which must be in [0, 1099511627775]"),
@@ -192,7 +192,7 @@ TEST(DataCopyPad950, UbToGmStridesAreNotNegative) {
       << e->message();
   u.dstStride = int64_t{1} << 40;  // one row: only the range refuses it
   u.blockCount = 1;
-  UbToGm<int8_t>(k950, u, Pattern(kUbBytes, 1), 256, &e);
+  UbToGm<int8_t>(k950, u, BytePattern(kUbBytes, 1), 256, &e);
   ASSERT_TRUE(e.has_value());
   EXPECT_NE(e->message().find("dstStride (GM bytes) is 1099511627776"), std::string::npos)
       << e->message();
@@ -205,7 +205,7 @@ TEST(DataCopyPad950, StrideBelowMinusBlockLenIsAnErrorInBothModes) {
     c.blockCount = 2;
     c.blockLen = 32;
     c.srcStride = -33;
-    const Outcome o = GmToUb<int8_t>(k950, c, Pattern(256, 1));
+    const Outcome o = GmToUb<int8_t>(k950, c, BytePattern(256, 1));
     ASSERT_TRUE(o.error.has_value());
     EXPECT_EQ(o.error->check(), lngrad::aicore::checks::kDataCopyPadParams);
     EXPECT_NE(o.error->message().find("srcStride is -33"), std::string::npos) << o.error->message();
@@ -300,7 +300,7 @@ std::vector<uint8_t> LoopModeExpected(const std::vector<uint8_t>& x, bool compac
 }
 
 TEST(DataCopyPadLoopMode, SampleScenarios4And5) {
-  const std::vector<uint8_t> x = Pattern(320, 5);
+  const std::vector<uint8_t> x = BytePattern(320, 5);
   GmBuffer gm(320);
   std::memcpy(gm.p, x.data(), 320);
   for (bool compact : {true, false}) {
@@ -329,7 +329,7 @@ TEST(DataCopyPadLoopMode, SampleScenario6FiveDimensions) {
   // GM [2, 4, 3, 128, 126] int8 -> UB [512, 128]: rows [2, 2, 2, 64] of 126 bytes, each padded
   // with two zeros; loop1 over dimension 2, loop2 over dimension 1, a plain loop over dimension 0.
   constexpr int kD1 = 4, kD2 = 3, kD3 = 128, kD4 = 126;
-  const std::vector<uint8_t> x = Pattern(2 * kD1 * kD2 * kD3 * kD4, 9);
+  const std::vector<uint8_t> x = BytePattern(2 * kD1 * kD2 * kD3 * kD4, 9);
   GmBuffer gm(x.size());
   std::memcpy(gm.p, x.data(), x.size());
   std::vector<uint8_t> ub(512 * 128);
@@ -374,7 +374,7 @@ TEST(DataCopyPadLoopMode, SampleScenario6FiveDimensions) {
 TEST(DataCopyPadLoopMode, UbToGmAndReset) {
   // UB_TO_OUT: two iterations of one 20-byte row, UB 64 bytes and GM 20 bytes apart; after the
   // reset a copy runs once again.
-  const std::vector<uint8_t> ub_bytes = Pattern(kUbBytes, 3);
+  const std::vector<uint8_t> ub_bytes = BytePattern(kUbBytes, 3);
   GmBuffer gm(128);
   std::memset(gm.p, kGmSentinel, 128);
   const Outcome o = RunOn(k950, [&](LocalTensor<uint8_t>& ub) {
@@ -421,7 +421,7 @@ TEST(DataCopyPadLoopMode, RulesAndProducts) {
 TEST(DataCopyPadRegister, IsPadLoadsTheRegisterForLaterCopies) {
   // The vendor's isPad writes paddingValue into the register (set_mov_pad_val) before copying,
   // so a later isPad = false copy in the same block pads with it.
-  std::vector<uint8_t> gm = Pattern(256, 9);
+  std::vector<uint8_t> gm = BytePattern(256, 9);
   GmBuffer g(gm.size());
   std::memcpy(g.p, gm.data(), gm.size());
   const Outcome o = RunOn(k910B, [&](LocalTensor<uint8_t>& ub) {
@@ -445,7 +445,7 @@ TEST(DataCopyPadRegister, IsPadLoadsTheRegisterForLaterCopies) {
 
 TEST(DataCopyPadRegister, UndefinedRegisterFillsAllOnesAndIsPerBlock) {
   // Each block starts with an undefined register, whatever an earlier block set.
-  std::vector<uint8_t> gm = Pattern(64, 1);
+  std::vector<uint8_t> gm = BytePattern(64, 1);
   Case set;
   set.blockLen = 4;
   set.rightPadding = 1;

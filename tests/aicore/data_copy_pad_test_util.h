@@ -67,7 +67,7 @@ inline Outcome RunOn(const char* soc,
 }
 
 // Distinct, non-zero bytes, so every misplaced byte shows.
-inline std::vector<uint8_t> Pattern(size_t n, uint8_t seed) {
+inline std::vector<uint8_t> BytePattern(size_t n, uint8_t seed) {
   std::vector<uint8_t> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = static_cast<uint8_t>(seed + 7 * i + i / 251);
   return v;
@@ -280,7 +280,7 @@ void ExpectGmToUbMatchesModel(const char* soc, const Case& c, bool legacy = fals
                (legacy ? " legacy" : ""));
   const size_t gm_size = RoundUp32(
       c.blockCount * (c.blockLen + static_cast<size_t>(std::max<int64_t>(c.srcStride, 0))) + 64);
-  const std::vector<uint8_t> gm = Pattern(gm_size, static_cast<uint8_t>(3 + sizeof(T)));
+  const std::vector<uint8_t> gm = BytePattern(gm_size, static_cast<uint8_t>(3 + sizeof(T)));
   const Outcome o = GmToUb<T>(soc, c, gm, legacy);
   ASSERT_FALSE(o.error.has_value()) << o.error->what();
   const std::vector<uint8_t> expected =
@@ -292,7 +292,7 @@ template <typename T>
 void ExpectUbToGmMatchesModel(const char* soc, const Case& c, bool legacy = false) {
   SCOPED_TRACE(std::string(soc) + " sizeof(T) " + std::to_string(sizeof(T)) + " " + Describe(c) +
                (legacy ? " legacy" : ""));
-  const std::vector<uint8_t> ub = Pattern(kUbBytes, static_cast<uint8_t>(11 + sizeof(T)));
+  const std::vector<uint8_t> ub = BytePattern(kUbBytes, static_cast<uint8_t>(11 + sizeof(T)));
   const size_t gm_size = RoundUp32(c.blockCount * (c.blockLen + c.dstStride) + 64);
   const std::vector<uint8_t> got = UbToGm<T>(soc, c, ub, gm_size, nullptr, legacy);
   const std::vector<uint8_t> expected =

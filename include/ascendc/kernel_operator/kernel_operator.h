@@ -57,5 +57,7 @@ using AscendC::DataFormat;
 #include "lib/math/math.h"
 #include "lib/activation/eltwise.h"
 #include "lib/activation/softmax_all.h"
+#include "lib/reduce/reduce_api.h"
+#include "lib/sort/sort_api.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

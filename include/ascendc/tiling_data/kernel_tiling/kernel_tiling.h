@@ -201,6 +201,41 @@
   X(uint32_t, bsCurLength)                \
   X(float, factor)                        \
   X(bool, smallShape)
+// TopK (the toolkit's topk_tilingdata.h, field order kept): 24 x 4 bytes then 8 x uint16_t,
+// 112 bytes. Sizes and offsets are elements of the data type.
+#define LNGRAD_TOPK_TILING_FIELDS(X)       \
+  X(int32_t, tmpLocalSize)                 \
+  X(int32_t, allDataSize)                  \
+  X(int32_t, innerDataSize)                \
+  X(uint32_t, sortRepeat)                  \
+  X(int32_t, mrgSortRepeat)                \
+  X(int32_t, kAlignFourBytes)              \
+  X(int32_t, kAlignTwoBytes)               \
+  X(int32_t, maskOffset)                   \
+  X(int32_t, maskVreducev2FourBytes)       \
+  X(int32_t, maskVreducev2TwoBytes)        \
+  X(int32_t, mrgSortSrc1offset)            \
+  X(int32_t, mrgSortSrc2offset)            \
+  X(int32_t, mrgSortSrc3offset)            \
+  X(int32_t, mrgSortTwoQueueSrc1Offset)    \
+  X(int32_t, mrgFourQueueTailPara1)        \
+  X(int32_t, mrgFourQueueTailPara2)        \
+  X(int32_t, srcIndexOffset)               \
+  X(uint32_t, copyUbToUbBlockCount)        \
+  X(int32_t, topkMrgSrc1MaskSizeOffset)    \
+  X(int32_t, topkNSmallSrcIndexOffset)     \
+  X(uint32_t, vreduceValMask0)             \
+  X(uint32_t, vreduceValMask1)             \
+  X(uint32_t, vreduceIdxMask0)             \
+  X(uint32_t, vreduceIdxMask1)             \
+  X(uint16_t, vreducehalfValMask0)         \
+  X(uint16_t, vreducehalfValMask1)         \
+  X(uint16_t, vreducehalfValMask2)         \
+  X(uint16_t, vreducehalfValMask3)         \
+  X(uint16_t, vreducehalfValMask4)         \
+  X(uint16_t, vreducehalfValMask5)         \
+  X(uint16_t, vreducehalfValMask6)         \
+  X(uint16_t, vreducehalfValMask7)
 
 // clang-format on
 
@@ -264,6 +299,9 @@ struct BatchNormTiling {
 // GroupNorm: 120 bytes (the bool padded to 4). Sizes in elements; factor = 1 / (d * h * w).
 struct GroupNormTiling {
   LNGRAD_GROUPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+// TopK (topk.h): the layout of the toolkit's optiling::TopkTiling image.
+struct TopkTiling {
+  LNGRAD_TOPK_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
 };
 
 #pragma pack(pop)
@@ -281,6 +319,7 @@ static_assert(sizeof(AscendC::tiling::RmsNormTiling) == 48);
 static_assert(sizeof(AscendC::tiling::DeepNormTiling) == 104);
 static_assert(sizeof(AscendC::tiling::BatchNormTiling) == 80);
 static_assert(sizeof(AscendC::tiling::GroupNormTiling) == 120);
+static_assert(sizeof(AscendC::tiling::TopkTiling) == 112);
 
 using AscendC::tiling::BatchNormTiling;
 using AscendC::tiling::DeepNormTiling;
@@ -292,3 +331,4 @@ using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::RmsNormTiling;
+using AscendC::tiling::TopkTiling;

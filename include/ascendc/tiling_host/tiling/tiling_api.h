@@ -18,5 +18,7 @@
 #include "tiling/normalization/groupnorm_tiling.h"
 #include "tiling/normalization/deepnorm_tiling.h"
 #include "tiling/normalization/welford_tiling.h"
+#include "tiling/reduce/reduce_tiling.h"
+#include "tiling/sort/sort_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"

@@ -4,32 +4,10 @@
 
 #include <cstdint>
 
+#include "kernel_tiling/reduce_pattern.h"
 #include "lngrad_aicore/defs.h"
 
 namespace AscendC {
-
-// The toolkit guards the enum so that other headers may define it too.
-#ifndef ASCC_ENUM_REDUCEPATTERN
-#define ASCC_ENUM_REDUCEPATTERN
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
-#endif  // ASCC_ENUM_REDUCEPATTERN
 
 // Only reducePattern AR and isOnlyOutput false run; aLength -1 (any) or para.aLength.
 struct NormalizeConfig {

@@ -1,0 +1,69 @@
+// lngrad: the Ascend C high-level API Mean (the vendor's adv_api/reduce/mean.h, mean_utils.h):
+// dst[r] = the mean of the first n elements of row r (rows of `inner` elements), r < outter;
+// T = accType (half or float), or half data accumulated in float.
+//
+// The sequence of mean_common_impl.h: the row's repeat sums level by level (Sum's trees, sum.h),
+// then one Muls by T(1.0f / n). half with accType float: the row cast to float (exact), float
+// repeat sums, Muls by 1.0f / n in float, the cast to half (round to nearest even) and one
+// RepeatReduceSum of that single half (+0 lanes).
+//
+// Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
+// sharedTmpBuffer at least GetMeanMaxMinTmpSize's value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lib/reduce/reduce_model.h"
+#include "lib/reduce/sum.h"
+
+namespace AscendC {
+
+struct MeanParams {
+  uint32_t outter = 1;
+  uint32_t inner;  // n rounded up to 32 bytes
+  uint32_t n;      // the elements averaged per row
+};
+
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const MeanParams& meanParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace rd = lngrad::aicore::reduce_detail;
+  namespace r = lngrad::aicore::detail::rep;
+  static_assert(lngrad::aicore::math_detail::kHalfOrFloat<T>, "Mean: T must be half or float");
+  constexpr bool kWiden = std::is_same_v<T, half> && std::is_same_v<accType, float>;
+  static_assert(std::is_same_v<T, accType> || kWiden, "Mean: accType must be T, or float for half");
+  const SumParams p{meanParams.outter, meanParams.inner, meanParams.n};
+  rd::SumCheck(dstTensor, srcTensor, sharedTmpBuffer, p, "Mean",
+               rd::MeanTmpBytes(meanParams.n, meanParams.inner, sizeof(T), kWiden));
+  lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Mean"));
+  rd::RecordRows("Mean", loc, dstTensor, srcTensor, p);
+  const float rec = 1.0f / static_cast<float>(static_cast<int32_t>(meanParams.n));
+  for (uint32_t row = 0; row < meanParams.outter; ++row) {
+    const T* x = srcTensor.HostPtr() + uint64_t{row} * meanParams.inner;
+    if constexpr (kWiden) {
+      std::vector<float> f(x, x + meanParams.n);
+      half single[r::kLanes<half>] = {};
+      single[0] = half(rd::SumRow(f.data(), meanParams.n) * rec);
+      dstTensor.HostPtr()[row] = r::RepeatSum(single);
+    } else {
+      (void)rec;
+      dstTensor.HostPtr()[row] = rd::Scale(rd::SumRow(x, meanParams.n), meanParams.n);
+    }
+  }
+}
+
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const MeanParams& meanParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(
+      dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), meanParams, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,131 @@
+// lngrad: the Ascend C high-level API Sum (the vendor's adv_api/reduce/sum.h, sum_utils.h):
+// dst[r] = the sum of the first n elements of row r (rows of `inner` elements, inner * sizeof(T)
+// a multiple of 32), r < outter; half and float.
+//
+// The sequence of sum_common_impl.h: RepeatReduceSum over the row in Counter mode (one sum per
+// repeat of 256 bytes, the repeat's adjacent-pair tree, lanes past n as +0), then the same over
+// those sums until one remains. lngrad evaluates each repeat with the basic WholeReduceSum tree
+// (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's.
+//
+// Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
+// sharedTmpBuffer at least GetSumMaxMinTmpSize's value (disjoint from src and dst).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/math/math_common.h"
+#include "lib/reduce/reduce_model.h"
+#include "lngrad_aicore/repeat_base.h"
+
+namespace AscendC {
+
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner;  // n rounded up to 32 bytes
+  uint32_t n;      // the elements summed per row
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::reduce_detail {
+
+// One row's Sum: repeat sums, level by level.
+template <typename T>
+T SumRow(const T* x, uint32_t n) {
+  constexpr uint32_t kL = detail::rep::kLanes<T>;
+  std::vector<T> v(x, x + n);
+  while (true) {
+    const uint32_t repeats = (static_cast<uint32_t>(v.size()) + kL - 1) / kL;
+    std::vector<T> next(repeats);
+    for (uint32_t i = 0; i < repeats; ++i) {
+      T lanes[kL] = {};
+      const uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(v.size()), (i + 1) * kL);
+      std::copy(v.begin() + i * kL, v.begin() + end, lanes);
+      next[i] = detail::rep::RepeatSum(lanes);
+    }
+    if (repeats == 1) return next[0];
+    v.swap(next);
+  }
+}
+
+// GetSumMaxMinTmpSize's value: the first level's sums, rounded up to 32 bytes.
+inline uint64_t SumTmpBytes(uint32_t n, uint32_t ts) {
+  const uint32_t per_rep = 256 / ts, per_blk = 32 / ts;
+  const uint64_t repeats = (uint64_t{n} + per_rep - 1) / per_rep;
+  return (repeats + per_blk - 1) / per_blk * per_blk * ts;
+}
+
+// GetMeanMaxMinTmpSize's value: the first level's count rounded up to 32 (the toolkit's
+// formula), plus the float copy of a row when half accumulates in float.
+inline uint64_t MeanTmpBytes(uint32_t n, uint32_t inner, uint32_t ts, bool widen) {
+  const uint32_t per_rep = 256 / (widen ? 4 : ts);
+  const uint64_t repeats = (uint64_t{n} + per_rep - 1) / per_rep;
+  return (repeats + 31) / 32 * 32 + (widen ? uint64_t{inner} * 4 : 0);
+}
+
+template <typename T>
+void SumCheck(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+              const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SumParams& p,
+              const char* api, uint64_t tmp_need) {
+  const std::string name = api;
+  const uint64_t in = uint64_t{p.outter} * p.inner;
+  if (in > src.GetSize()) {
+    detail::OnTensorOverrun(src.View(), 0, in, sizeof(T), (name + " srcTensor").c_str());
+  }
+  if (p.outter > dst.GetSize()) {
+    detail::OnTensorOverrun(dst.View(), 0, p.outter, sizeof(T), (name + " dstTensor").c_str());
+  }
+  if (!CheckedMode()) return;
+  if (p.n == 0 || p.n > p.inner || (uint64_t{p.inner} * sizeof(T)) % 32 != 0) {
+    RaiseKernelCheck(checks::kReduceShape,
+                     name + ": n is " + std::to_string(p.n) + " and inner " +
+                         std::to_string(p.inner) +
+                         "; n must be in [1, inner] and inner * sizeof(T) a multiple of 32");
+  }
+  detail::CheckUbAligned(dst.View(), api, "dstTensor");
+  detail::CheckUbAligned(src.View(), api, "srcTensor");
+  math_detail::CheckTmpBuffer(api, tmp.View(), tmp_need, 0, {});
+}
+
+// The sanitizer record of a row API: the rows read, one value per row written.
+template <typename T>
+void RecordRows(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src, const AscendC::SumParams& p) {
+  san::Instr rec(Pipe::kV, api, loc);
+  if (!rec) return;
+  rec.Read(src.HostPtr(), uint64_t{p.outter} * p.inner * sizeof(T));
+  rec.Write(dst.HostPtr(), uint64_t{p.outter} * sizeof(T));
+}
+
+}  // namespace lngrad::aicore::reduce_detail
+
+namespace AscendC {
+
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace rd = lngrad::aicore::reduce_detail;
+  static_assert(lngrad::aicore::math_detail::kHalfOrFloat<T>, "Sum: T must be half or float");
+  rd::SumCheck(dstTensor, srcTensor, sharedTmpBuffer, sumParams, "Sum",
+               rd::SumTmpBytes(sumParams.n, sizeof(T)));
+  lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Sum"));
+  rd::RecordRows("Sum", loc, dstTensor, srcTensor, sumParams);
+  for (uint32_t r = 0; r < sumParams.outter; ++r) {
+    dstTensor.HostPtr()[r] =
+        rd::SumRow(srcTensor.HostPtr() + uint64_t{r} * sumParams.inner, sumParams.n);
+  }
+}
+
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const SumParams& sumParams,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Sum<T, reduceDim, isReuseSource, isBasicBlock>(
+      dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), sumParams, loc);
+}
+
+}  // namespace AscendC
