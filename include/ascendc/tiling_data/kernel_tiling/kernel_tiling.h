@@ -140,6 +140,7 @@
   X(uint32_t, tailM)                    \
   X(uint32_t, tailSplitSize)            \
   X(uint32_t, tailReduceSize)
+
 // RmsNorm (rmsnorm_tilingdata.h): 11 x uint32 + 1 float, 48 bytes.
 #define LNGRAD_RMSNORM_TILING_FIELDS(X) \
   X(uint32_t, bLength)                  \
@@ -201,6 +202,7 @@
   X(uint32_t, bsCurLength)                \
   X(float, factor)                        \
   X(bool, smallShape)
+
 // TopK (the toolkit's topk_tilingdata.h, field order kept): 24 x 4 bytes then 8 x uint16_t,
 // 112 bytes. Sizes and offsets are elements of the data type.
 #define LNGRAD_TOPK_TILING_FIELDS(X)       \
@@ -280,6 +282,8 @@ struct SoftMaxTiling {
 // LogSoftMax: the same fields as SoftMaxTiling (64 bytes).
 struct LogSoftMaxTiling {
   LNGRAD_SOFTMAX_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 // RmsNorm: 48 bytes. Lengths in elements; reciprocalOfHLength = 1 / originalHLength.
 struct RmsNormTiling {
   LNGRAD_RMSNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
@@ -299,6 +303,8 @@ struct BatchNormTiling {
 // GroupNorm: 120 bytes (the bool padded to 4). Sizes in elements; factor = 1 / (d * h * w).
 struct GroupNormTiling {
   LNGRAD_GROUPNORM_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
+};
+
 // TopK (topk.h): the layout of the toolkit's optiling::TopkTiling image.
 struct TopkTiling {
   LNGRAD_TOPK_TILING_FIELDS(LNGRAD_TILING_STRUCT_FIELD)
@@ -329,6 +335,6 @@ using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
-using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::RmsNormTiling;
+using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::TopkTiling;
