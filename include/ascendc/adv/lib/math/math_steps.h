@@ -1,0 +1,51 @@
+// lngrad: the single steps the transcendental high-level math APIs (lib/math/exp.h, log.h,
+// erf.h, acosh.h, power.h, cumsum.h) are sequences of, each what one basic vector instruction
+// gives on one element in lngrad (lngrad_aicore/instructions.h, docs/ascendc_kernels.md §2):
+// + - * / and Sqrt one IEEE binary32 operation (correctly rounded, no FMA); Exp and Ln computed
+// in double and rounded once to the element type; Cast float -> float to an integral value in
+// the named mode; half widened exactly and rounded back (to nearest even unless a mode is
+// named). The APIs write their algorithm as a chain of these on one element; the element loop,
+// the checks and the sanitizer record are math_common.h's.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_common.h"
+#include "lib/math/rounding.h"  // FloorF, RintF: Cast<float, float>(CAST_FLOOR / CAST_RINT)
+#include "lngrad_aicore/instructions.h"
+
+namespace lngrad::aicore::math_detail {
+
+// The Exp and Ln instructions on float: the double result rounded once to float.
+inline float ExpF(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+inline float LnF(float x) { return static_cast<float>(std::log(static_cast<double>(x))); }
+
+// The same instructions on half elements: the double result rounded once to half.
+inline half LnH(half x) {
+  return half(static_cast<float>(DoubleToHalf(std::log(static_cast<double>(float(x))))));
+}
+
+// Cast<float, T>: half from float in `mode` (CAST_NONE: nearest even), float unchanged.
+template <typename T>
+T Narrow(float f, AscendC::RoundMode mode = AscendC::RoundMode::CAST_NONE) {
+  if constexpr (std::is_same_v<T, half>) {
+    if (mode == AscendC::RoundMode::CAST_NONE) return half(f);
+    return half(static_cast<float>(FloatToHalf(f, mode)));
+  } else {
+    return f;
+  }
+}
+
+// Cast<float, T>'s other direction: exact.
+template <typename T>
+float Widen(T x) {
+  return static_cast<float>(x);
+}
+
+// The device's Maxs/Mins convention (a NaN element gives the scalar).
+inline float MinsF(float a, float s) { return a < s ? a : s; }
+inline float MaxsF(float a, float s) { return a > s ? a : s; }
+
+}  // namespace lngrad::aicore::math_detail
