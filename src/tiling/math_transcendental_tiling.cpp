@@ -99,16 +99,21 @@ void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCo
   Factor(typeSize == 4 ? 0 : 2, 0, maxLiveNodeCount, extraBuf);
 }
 
-void GetErfMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
-                         uint32_t& maxValue, uint32_t& minValue) {
-  const uint64_t k = typeSize == 4 ? 3 : 8;
-  Store("Erf", "GetErfMaxMinTmpSize", true, srcShape,
-        k * std::max(Elements(srcShape) * typeSize, kRepeat), k * kRepeat, maxValue, minValue);
-}
-void GetErfTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
-                               uint32_t& extraBuf) {
-  Factor(typeSize == 4 ? 3 : 8, 0, maxLiveNodeCount, extraBuf);
-}
+// The APIs sized k * max(n * typeSize, 256) (minimum 256k), k by the type: Erf, Tanh.
+#define LNGRAD_BY_TYPE_FACTOR(Name, KFloat, KHalf)                                              \
+  void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool, \
+                                uint32_t& maxValue, uint32_t& minValue) {                       \
+    const uint64_t k = typeSize == 4 ? KFloat : KHalf;                                          \
+    Store(#Name, "Get" #Name "MaxMinTmpSize", true, srcShape,                                   \
+          k* std::max(Elements(srcShape) * typeSize, kRepeat), k* kRepeat, maxValue, minValue); \
+  }                                                                                             \
+  void Get##Name##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,      \
+                                      uint32_t& extraBuf) {                                     \
+    Factor(typeSize == 4 ? KFloat : KHalf, 0, maxLiveNodeCount, extraBuf);                      \
+  }
+LNGRAD_BY_TYPE_FACTOR(Erf, 3, 8)
+LNGRAD_BY_TYPE_FACTOR(Tanh, 1, 4)
+#undef LNGRAD_BY_TYPE_FACTOR
 
 void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                            uint32_t& maxValue, uint32_t& minValue) {
@@ -119,6 +124,16 @@ void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, c
 void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
                                  uint32_t& extraBuf) {
   Factor(typeSize == 4 ? 1 : 2, 0, maxLiveNodeCount, extraBuf);
+}
+
+void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
+                          uint32_t& maxValue, uint32_t& minValue) {
+  const uint64_t min = 3 * kRepeat;
+  Store("Sign", "GetSignMaxMinTmpSize", false, srcShape,
+        std::max(3 * Elements(srcShape) * typeSize, min), min, maxValue, minValue);
+}
+void GetSignTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  Factor(3, 0, maxLiveNodeCount, extraBuf);
 }
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,

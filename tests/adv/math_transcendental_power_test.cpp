@@ -316,6 +316,20 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   GetAcoshMaxMinTmpSize(ge::Shape({16}), 4, false, mx, mn);
   EXPECT_EQ(mx, 256u * 4);
   EXPECT_EQ(mn, 256u);
+  GetTanhMaxMinTmpSize(s, 2, false, mx, mn);
+  EXPECT_EQ(mx, 4u * 2000);
+  EXPECT_EQ(mn, 1024u);
+  GetTanhMaxMinTmpSize(ge::Shape({16}), 4, false, mx, mn);
+  EXPECT_EQ(mx, 256u);
+  GetSignMaxMinTmpSize(s, 4, false, mx, mn);
+  EXPECT_EQ(mx, 3u * 4000);
+  EXPECT_EQ(mn, 768u);
+  GetSignMaxMinTmpSize(ge::Shape({16}), 2, false, mx, mn);
+  EXPECT_EQ(mx, 768u);
+  GetSignTmpBufferFactorSize(2, k, extra);
+  EXPECT_EQ(k, 3u);
+  GetTanhTmpBufferFactorSize(2, k, extra);
+  EXPECT_EQ(k, 4u);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

@@ -1,4 +1,4 @@
-// The transcendental high-level math APIs Exp (Taylor), Log, Log2, Log10, Erf and Acosh
+// The transcendental high-level math APIs Exp (Taylor), Log, Log2, Log10, Erf, Acosh, Tanh, Sign
 // (lib/math/*.h) against a float64 oracle (the C library's double functions) with the bounds
 // each test states, half and float, on Ascend910B1 (arch 2201) and Ascend950PR (arch 3510), with
 // counts that are not a multiple of a repeat, every overload, and the checked-mode rules. The
@@ -25,6 +25,14 @@ using namespace AscendC;
 using namespace lngrad::adv::testing;
 
 constexpr uint32_t kCount = 1000;  // 15 repeats of 64 floats and a tail of 40
+
+// The four overloads of a unary API as callables (dst, src, sharedTmpBuffer, count): with
+// sharedTmpBuffer and calCount, with sharedTmpBuffer only, with calCount only, with neither.
+#define LNGRAD_UNARY_FORMS(Name)                                                   \
+  const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Name(d, s, t, n); }; \
+  const auto tmp = [](auto d, auto s, auto t, uint32_t) { Name(d, s, t); };        \
+  const auto count = [](auto d, auto s, auto, uint32_t n) { Name(d, s, n); };      \
+  const auto all = [](auto d, auto s, auto, uint32_t) { Name(d, s); }
 
 // Exp with the default Taylor level (10), every overload, against e^x.
 TEST(MathExp, TaylorLevel10WithinBounds) {
@@ -128,10 +136,7 @@ TEST(MathErf, WithinBoundsEveryOverload) {
     const auto in_f = Uniform<float>(6, kCount, -6.0f, 6.0f);
     const auto in_h = Uniform<half>(7, kCount, -6.0f, 6.0f);
     const auto erf = [](double x) { return std::erf(x); };
-    const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Erf(d, s, t, n); };
-    const auto tmp = [](auto d, auto s, auto t, uint32_t) { Erf(d, s, t); };
-    const auto count = [](auto d, auto s, auto, uint32_t n) { Erf(d, s, n); };
-    const auto all = [](auto d, auto s, auto, uint32_t) { Erf(d, s); };
+    LNGRAD_UNARY_FORMS(Erf);
     ExpectWithinAbs(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), erf, 1e-6, "Erf float");
     ExpectWithinAbs(in_f, RunUnary<float>(soc, in_f, kCount, count), erf, 1e-6, "Erf float n");
     ExpectWithinAbs(in_h, RunUnary<half>(soc, in_h, kCount, tmp), erf, 1e-3, "Erf half tmp");
@@ -145,10 +150,7 @@ TEST(MathAcosh, WithinBoundsEveryOverload) {
     const auto in_f = LogUniform<float>(8, kCount, 0, 18);
     const auto in_h = LogUniform<half>(9, kCount, 0, 8);
     const auto acosh = [](double x) { return std::acosh(x); };
-    const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Acosh(d, s, t, n); };
-    const auto tmp = [](auto d, auto s, auto t, uint32_t) { Acosh(d, s, t); };
-    const auto count = [](auto d, auto s, auto, uint32_t n) { Acosh(d, s, n); };
-    const auto all = [](auto d, auto s, auto, uint32_t) { Acosh(d, s); };
+    LNGRAD_UNARY_FORMS(Acosh);
     ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), acosh, 3e-4, 3.0,
                           "Acosh float");
     ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, count), acosh, 3e-4, 3.0,
@@ -164,6 +166,48 @@ TEST(MathAcosh, WithinBoundsEveryOverload) {
   EXPECT_TRUE(std::isnan(out[0]));
   EXPECT_TRUE(std::isnan(out[1]));
   EXPECT_EQ(out[2], 0.0f);
+}
+
+// Tanh: (e^2x - 1) / (e^2x + 1) with |x| clipped at 8.8 (tanh(8.8) rounds to 1 in float): the
+// cancellation in e^2x - 1 near 0 gives an absolute bound there, 3 ulps elsewhere.
+TEST(MathTanh, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    const auto in_f = Uniform<float>(12, kCount, -12.0f, 12.0f);
+    const auto in_h = Uniform<half>(13, kCount, -6.0f, 6.0f);
+    const auto tanh = [](double x) { return std::tanh(x); };
+    LNGRAD_UNARY_FORMS(Tanh);
+    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), tanh, 1.2e-7, 3.0,
+                          "Tanh float");
+    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, all), tanh, 1.2e-7, 3.0,
+                          "Tanh float all");
+    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, tmp), tanh, 1e-7, 1.0,
+                          "Tanh half");
+    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, count), tanh, 1e-7, 1.0,
+                          "Tanh half n");
+  }
+}
+
+// Sign is exact: -1, 1, +0 for zeros and NaN.
+TEST(MathSign, ExactEveryOverloadAndType) {
+  const auto sign = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
+  for (const char* soc : kSocs) {
+    const auto in_f = Inputs<float>(14, kCount);
+    const auto in_h = Inputs<half>(15, kCount);
+    const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Sign(d, s, t, n); };
+    const auto count = [](auto d, auto s, auto, uint32_t n) { Sign(d, s, n); };
+    const auto out_f = RunUnary<float>(soc, in_f, kCount, tmp_n);
+    const auto out_h = RunUnary<half>(soc, in_h, kCount, count);
+    for (uint32_t i = 0; i < kCount; ++i) {
+      const double want_f = std::isnan(in_f[i]) ? 0.0 : sign(in_f[i]);
+      const double want_h = std::isnan(D(in_h[i])) ? 0.0 : sign(D(in_h[i]));
+      ASSERT_EQ(Bits(out_f[i]), Bits(static_cast<float>(want_f))) << i;
+      ASSERT_EQ(Bits(out_h[i]), Bits(half(static_cast<float>(want_h)))) << i;
+    }
+  }
+  const std::vector<int64_t> in = {-5, 0, 7, INT64_MIN};
+  const auto out =
+      RunUnary<int64_t>(k950, in, 4, [](auto d, auto s, auto t, uint32_t n) { Sign(d, s, t, n); });
+  EXPECT_EQ(out, (std::vector<int64_t>{-1, 0, 1, -1}));
 }
 
 TEST(MathTranscendental, CheckedModeRules) {
@@ -201,6 +245,15 @@ TEST(MathTranscendental, CheckedModeRules) {
               "address_overlap", "dst and src");
   ExpectCheck([](Ub& ub) { Acosh(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(1), 64); },
               "address_overlap", "sharedTmpBuffer and dst");
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(512);  // half needs 4 * 256
+        Tanh(ub.Get<half>(1), ub.Get<half>(0), tmp, 64);
+      },
+      "tmp_buffer", "less than the 1024");
+  ExpectCheck([](Ub& ub) { Sign(ub.Get<int64_t>(1), ub.Get<int64_t>(0), 16); }, "product",
+              "Ascend 950");
   // Arch 3510 needs no scratch: an empty sharedTmpBuffer is accepted there.
   ExpectCheck(
       [](Ub& ub) {

@@ -47,25 +47,6 @@ void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                [](T x) { return m::Narrow<T>(m::AcoshSteps(m::Widen(x))); });
 }
 
-template <typename T, bool isReuseSource = false>
-void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-           const LocalTensor<uint8_t>& sharedTmpBuffer,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Acosh<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
-}
-
-template <typename T, bool isReuseSource = false>
-void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-           const uint32_t calCount,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Acosh<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), calCount,
-                          loc);
-}
-
-template <typename T, bool isReuseSource = false>
-void Acosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Acosh<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
-}
+LNGRAD_MATH_UNARY_FORWARDS(Acosh)
 
 }  // namespace AscendC

@@ -17,4 +17,6 @@
 #include "lib/math/power.h"
 #include "lib/math/rounding.h"
 #include "lib/math/select.h"
+#include "lib/math/sign.h"
+#include "lib/math/tanh.h"
 #include "lib/utils/init_global_memory.h"

@@ -49,3 +49,26 @@ inline float MinsF(float a, float s) { return a < s ? a : s; }
 inline float MaxsF(float a, float s) { return a > s ? a : s; }
 
 }  // namespace lngrad::aicore::math_detail
+
+// The three forwarding overloads of a unary API <T, isReuseSource> whose full form is
+// Name(dst, src, sharedTmpBuffer, calCount): (dst, src, sharedTmpBuffer) over src's size,
+// (dst, src, calCount) with the stack buffer, (dst, src).
+#define LNGRAD_MATH_UNARY_FORWARDS(Name)                                                     \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer,                                     \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc); \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const uint32_t calCount,                                                         \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),    \
+                           calCount, loc);                                                   \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                  \
+  }

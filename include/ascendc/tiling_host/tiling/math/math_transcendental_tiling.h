@@ -1,13 +1,15 @@
 // Host side of the transcendental high-level math APIs (lib/math/exp.h, log.h, erf.h, acosh.h,
 // power.h, cumsum.h): their scratch sizes, with the vendor's names, signatures and values (read
-// from the toolkit's impl/adv_api/tiling/math/*_tiling*.cpp). All sizes are bytes; typeSize 4
-// means float, anything else half, as in the toolkit; n = srcShape.GetShapeSize().
+// from the toolkit's impl/adv_api/tiling/math/*_tiling*.cpp; also Tanh, Sign). All sizes are bytes;
+// typeSize 4 means float, anything else half, as in the toolkit; n = srcShape.GetShapeSize().
 //   Exp:    k = 4 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = k * max(n * 4, 256); returns true. Factor: 8 (half) / 3 (float), extra 0.
 //   Log, Log10: 0 and 0 (factor 0).  Log2: half min 256, max max(n * 4, 256); float 0 and 0;
 //           factor 2 (half) / 0 (float).
 //   Erf:    k = 8 (half) / 3 (float); min = 256k, max = k * max(n * typeSize, 256).
 //   Acosh:  k = 2 (half) / 1 (float); min = 256k, max = max(k * n, 256) * typeSize.
+//   Tanh:   k = 4 (half) / 1 (float); min = 256k, max = k * max(n * typeSize, 256).
+//   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
 //   Power:  arch 2201 (k per form: tensor^tensor float 4, int 6, half 14; with a scalar float 5,
 //           int 7, half 14; a shape of one dim of 1 is a scalar): int min 256k, max c * k;
 //           float min 256k + 256, max c * k + 256; half min 128k + 256, max c * k + 256, where
@@ -44,6 +46,8 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Log2)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Log10)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Erf)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Acosh)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tanh)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Sign)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
