@@ -99,7 +99,7 @@ void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCo
   Factor(typeSize == 4 ? 0 : 2, 0, maxLiveNodeCount, extraBuf);
 }
 
-// The APIs sized k * max(n * typeSize, 256) (minimum 256k), k by the type: Erf, Tanh.
+// The APIs sized k * max(n * typeSize, 256) (minimum 256k), k by the type.
 #define LNGRAD_BY_TYPE_FACTOR(Name, KFloat, KHalf)                                              \
   void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool, \
                                 uint32_t& maxValue, uint32_t& minValue) {                       \
@@ -113,6 +113,10 @@ void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCo
   }
 LNGRAD_BY_TYPE_FACTOR(Erf, 3, 8)
 LNGRAD_BY_TYPE_FACTOR(Tanh, 1, 4)
+LNGRAD_BY_TYPE_FACTOR(Cosh, 2, 6)
+LNGRAD_BY_TYPE_FACTOR(Sinh, 1, 4)
+LNGRAD_BY_TYPE_FACTOR(Asinh, 3, 3)
+LNGRAD_BY_TYPE_FACTOR(Atanh, 1, 4)
 #undef LNGRAD_BY_TYPE_FACTOR
 
 void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,

@@ -330,6 +330,17 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   EXPECT_EQ(k, 3u);
   GetTanhTmpBufferFactorSize(2, k, extra);
   EXPECT_EQ(k, 4u);
+  GetCoshMaxMinTmpSize(s, 2, false, mx, mn);
+  EXPECT_EQ(mx, 6u * 2000);
+  EXPECT_EQ(mn, 6u * 256);
+  GetSinhMaxMinTmpSize(s, 4, false, mx, mn);
+  EXPECT_EQ(mx, 4000u);
+  EXPECT_EQ(mn, 256u);
+  GetAsinhMaxMinTmpSize(ge::Shape({16}), 2, false, mx, mn);
+  EXPECT_EQ(mx, 3u * 256);
+  EXPECT_EQ(mn, 3u * 256);
+  GetAtanhTmpBufferFactorSize(2, k, extra);
+  EXPECT_EQ(k, 4u);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

@@ -1,9 +1,10 @@
-// The transcendental high-level math APIs Exp (Taylor), Log, Log2, Log10, Erf, Acosh, Tanh, Sign
-// (lib/math/*.h) against a float64 oracle (the C library's double functions) with the bounds
-// each test states, half and float, on Ascend910B1 (arch 2201) and Ascend950PR (arch 3510), with
-// counts that are not a multiple of a repeat, every overload, and the checked-mode rules. The
-// bounds are in units in the last place of the oracle's value in the operand type (ulp), from
-// the error analysis of each API's instruction sequence in docs/ascendc_kernels.md.
+// The transcendental high-level math APIs Exp (Taylor), Log, Log2, Log10, Erf, Acosh, Tanh, Sign,
+// Cosh, Sinh, Asinh, Atanh (lib/math/*.h) against a float64 oracle (the C library's double
+// functions) with the bounds each test states, half and float, on Ascend910B1 (arch 2201) and
+// Ascend950PR (arch 3510), with counts that are not a multiple of a repeat, every overload, and the
+// checked-mode rules. The bounds are in units in the last place of the oracle's value in the
+// operand type (ulp), from the error analysis of each API's instruction sequence in
+// docs/ascendc_kernels.md.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,13 +27,35 @@ using namespace lngrad::adv::testing;
 
 constexpr uint32_t kCount = 1000;  // 15 repeats of 64 floats and a tail of 40
 
-// The four overloads of a unary API as callables (dst, src, sharedTmpBuffer, count): with
-// sharedTmpBuffer and calCount, with sharedTmpBuffer only, with calCount only, with neither.
-#define LNGRAD_UNARY_FORMS(Name)                                                   \
-  const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Name(d, s, t, n); }; \
-  const auto tmp = [](auto d, auto s, auto t, uint32_t) { Name(d, s, t); };        \
-  const auto count = [](auto d, auto s, auto, uint32_t n) { Name(d, s, n); };      \
-  const auto all = [](auto d, auto s, auto, uint32_t) { Name(d, s); }
+// The four overloads of a unary API, chosen by `form`: with sharedTmpBuffer and calCount (0),
+// sharedTmpBuffer only (1), calCount only (2), neither (3).
+#define LNGRAD_UNARY_CALL(Name)                      \
+  [](int form, auto d, auto s, auto t, uint32_t n) { \
+    if (form == 0) Name(d, s, t, n);                 \
+    if (form == 1) Name(d, s, t);                    \
+    if (form == 2) Name(d, s, n);                    \
+    if (form == 3) Name(d, s);                       \
+  }
+
+// A bound: within `abs` or within `ulps` ulps of the oracle's value, the larger.
+struct Bound {
+  double abs, ulps;
+};
+
+// Every form of `api` on float (in_f) and half (in_h) inputs against the oracle.
+template <typename Api>
+void CheckUnaryApi(const char* soc, const std::string& name, const std::vector<float>& in_f,
+                   const std::vector<half>& in_h, const std::function<double(double)>& oracle,
+                   Bound bf, Bound bh, Api api) {
+  for (int form = 0; form < 4; ++form) {
+    const auto run = [&](auto d, auto s, auto t, uint32_t n) { api(form, d, s, t, n); };
+    const std::string what = name + " " + soc + " form " + std::to_string(form);
+    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, run), oracle, bf.abs, bf.ulps,
+                          what + " float");
+    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, run), oracle, bh.abs, bh.ulps,
+                          what + " half");
+  }
+}
 
 // Exp with the default Taylor level (10), every overload, against e^x.
 TEST(MathExp, TaylorLevel10WithinBounds) {
@@ -133,32 +156,18 @@ TEST(MathLog, Specials) {
 // Erf's rational approximation on [-3.92, 3.92] (constant beyond): absolute error bound.
 TEST(MathErf, WithinBoundsEveryOverload) {
   for (const char* soc : kSocs) {
-    const auto in_f = Uniform<float>(6, kCount, -6.0f, 6.0f);
-    const auto in_h = Uniform<half>(7, kCount, -6.0f, 6.0f);
-    const auto erf = [](double x) { return std::erf(x); };
-    LNGRAD_UNARY_FORMS(Erf);
-    ExpectWithinAbs(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), erf, 1e-6, "Erf float");
-    ExpectWithinAbs(in_f, RunUnary<float>(soc, in_f, kCount, count), erf, 1e-6, "Erf float n");
-    ExpectWithinAbs(in_h, RunUnary<half>(soc, in_h, kCount, tmp), erf, 1e-3, "Erf half tmp");
-    ExpectWithinAbs(in_h, RunUnary<half>(soc, in_h, kCount, all), erf, 1e-3, "Erf half all");
+    CheckUnaryApi(
+        soc, "Erf", Uniform<float>(6, kCount, -6.0f, 6.0f), Uniform<half>(7, kCount, -6.0f, 6.0f),
+        [](double x) { return std::erf(x); }, {1e-6, 0}, {1e-3, 0}, LNGRAD_UNARY_CALL(Erf));
   }
 }
 
 // Acosh: relative bound for x >= 2, absolute near 1 (x * x - 1 cancels), NaN below 1.
 TEST(MathAcosh, WithinBoundsEveryOverload) {
   for (const char* soc : kSocs) {
-    const auto in_f = LogUniform<float>(8, kCount, 0, 18);
-    const auto in_h = LogUniform<half>(9, kCount, 0, 8);
-    const auto acosh = [](double x) { return std::acosh(x); };
-    LNGRAD_UNARY_FORMS(Acosh);
-    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), acosh, 3e-4, 3.0,
-                          "Acosh float");
-    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, count), acosh, 3e-4, 3.0,
-                          "Acosh float n");
-    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, tmp), acosh, 3e-4, 1.0,
-                          "Acosh half");
-    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, all), acosh, 3e-4, 1.0,
-                          "Acosh half all");
+    CheckUnaryApi(
+        soc, "Acosh", LogUniform<float>(8, kCount, 0, 18), LogUniform<half>(9, kCount, 0, 8),
+        [](double x) { return std::acosh(x); }, {3e-4, 3.0}, {3e-4, 1.0}, LNGRAD_UNARY_CALL(Acosh));
   }
   const std::vector<float> low = {0.5f, -2.0f, 1.0f};
   const auto out =
@@ -172,18 +181,10 @@ TEST(MathAcosh, WithinBoundsEveryOverload) {
 // cancellation in e^2x - 1 near 0 gives an absolute bound there, 3 ulps elsewhere.
 TEST(MathTanh, WithinBoundsEveryOverload) {
   for (const char* soc : kSocs) {
-    const auto in_f = Uniform<float>(12, kCount, -12.0f, 12.0f);
-    const auto in_h = Uniform<half>(13, kCount, -6.0f, 6.0f);
-    const auto tanh = [](double x) { return std::tanh(x); };
-    LNGRAD_UNARY_FORMS(Tanh);
-    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, tmp_n), tanh, 1.2e-7, 3.0,
-                          "Tanh float");
-    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, all), tanh, 1.2e-7, 3.0,
-                          "Tanh float all");
-    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, tmp), tanh, 1e-7, 1.0,
-                          "Tanh half");
-    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, count), tanh, 1e-7, 1.0,
-                          "Tanh half n");
+    CheckUnaryApi(
+        soc, "Tanh", Uniform<float>(12, kCount, -12.0f, 12.0f),
+        Uniform<half>(13, kCount, -6.0f, 6.0f), [](double x) { return std::tanh(x); },
+        {1.2e-7, 3.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Tanh));
   }
 }
 
@@ -210,50 +211,65 @@ TEST(MathSign, ExactEveryOverloadAndType) {
   EXPECT_EQ(out, (std::vector<int64_t>{-1, 0, 1, -1}));
 }
 
+// Cosh, Sinh: the rounding of x - ln2 (half an ulp of x) becomes |x| 2^-24 relative in the Exp:
+// (2|x| + 3) ulps, 23 on [-10, 10]; Sinh's b - a cancels near 0 (absolute 1.2e-7 there).
+// Asinh, Atanh: 4 ulps, or 1.2e-7 absolute near 0 where 1 + x rounds.
+TEST(MathHyperbolic, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    const auto in_f = Uniform<float>(16, kCount, -10.0f, 10.0f);
+    const auto in_h = Uniform<half>(17, kCount, -10.0f, 10.0f);
+    CheckUnaryApi(
+        soc, "Cosh", in_f, in_h, [](double x) { return std::cosh(x); }, {0, 23.0}, {0, 1.0},
+        LNGRAD_UNARY_CALL(Cosh));
+    CheckUnaryApi(
+        soc, "Sinh", in_f, in_h, [](double x) { return std::sinh(x); }, {1.2e-7, 23.0}, {1e-7, 1.0},
+        LNGRAD_UNARY_CALL(Sinh));
+    CheckUnaryApi(
+        soc, "Asinh", Uniform<float>(20, kCount, -1e4f, 1e4f), in_h,
+        [](double x) { return std::asinh(x); }, {1.2e-7, 4.0}, {1e-7, 1.0},
+        LNGRAD_UNARY_CALL(Asinh));
+    CheckUnaryApi(
+        soc, "Atanh", Uniform<float>(18, kCount, -0.999f, 0.999f),
+        Uniform<half>(19, kCount, -0.99f, 0.99f), [](double x) { return std::atanh(x); },
+        {1.2e-7, 4.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Atanh));
+  }
+}
+
+// Checked mode refuses a sharedTmpBuffer of `bytes` for api(dst, src, tmp) on 64 elements.
+template <typename T, typename Api>
+void ExpectTmpTooSmall(uint32_t bytes, const std::string& needle, Api api) {
+  ExpectCheck(
+      [&](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(bytes);
+        api(ub.Get<T>(1), ub.Get<T>(0), tmp);
+      },
+      "tmp_buffer", needle);
+}
+
 TEST(MathTranscendental, CheckedModeRules) {
-  ExpectCheck(
-      [](Ub& ub) {
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(512);  // float without isReuseSource needs 3 * 256
-        Exp<float, 10>(ub.Get<float>(1), ub.Get<float>(0), tmp, 64);
-      },
-      "tmp_buffer", "less than the 768");
-  ExpectCheck(
-      [](Ub& ub) {
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(1024);  // half needs 8 * 256
-        Erf(ub.Get<half>(1), ub.Get<half>(0), tmp, 64);
-      },
-      "tmp_buffer", "less than the 2048");
-  ExpectCheck(
-      [](Ub& ub) {
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(256);  // half needs 2 * 256
-        Acosh(ub.Get<half>(1), ub.Get<half>(0), tmp, 64);
-      },
-      "tmp_buffer", "less than the 512");
-  ExpectCheck(
-      [](Ub& ub) {
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(0);
-        Log2(ub.Get<half>(1), ub.Get<half>(0), tmp, 64);
-      },
-      "tmp_buffer", "less than the 256");
+  ExpectTmpTooSmall<float>(512, "less than the 768", [](auto d, auto s, auto t) {
+    Exp<float, 10>(d, s, t, 64);
+  });  // float without isReuseSource needs 3 * 256
+  ExpectTmpTooSmall<half>(1024, "less than the 2048",
+                          [](auto d, auto s, auto t) { Erf(d, s, t, 64); });  // half needs 8 * 256
+  ExpectTmpTooSmall<half>(256, "less than the 512", [](auto d, auto s, auto t) {
+    Acosh(d, s, t, 64);
+  });  // half needs 2 * 256
+  ExpectTmpTooSmall<half>(0, "less than the 256",
+                          [](auto d, auto s, auto t) { Log2(d, s, t, 64); });
   ExpectCheck([](Ub& ub) { Log(ub.Get<float>(0), ub.Get<float>(0), 64); }, "address_overlap",
               "dst and src");
   ExpectCheck([](Ub& ub) { Erf(ub.Get<float>(0)[8], ub.Get<float>(0), ub.Get<uint8_t>(2), 64); },
               "address_overlap", "dst and src");
   ExpectCheck([](Ub& ub) { Acosh(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(1), 64); },
               "address_overlap", "sharedTmpBuffer and dst");
-  ExpectCheck(
-      [](Ub& ub) {
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(512);  // half needs 4 * 256
-        Tanh(ub.Get<half>(1), ub.Get<half>(0), tmp, 64);
-      },
-      "tmp_buffer", "less than the 1024");
+  ExpectTmpTooSmall<half>(512, "less than the 1024",
+                          [](auto d, auto s, auto t) { Tanh(d, s, t, 64); });  // half needs 4 * 256
   ExpectCheck([](Ub& ub) { Sign(ub.Get<int64_t>(1), ub.Get<int64_t>(0), 16); }, "product",
               "Ascend 950");
+  ExpectTmpTooSmall<half>(1024, "less than the 1536",
+                          [](auto d, auto s, auto t) { Cosh(d, s, t, 64); });  // half needs 6 * 256
   // Arch 3510 needs no scratch: an empty sharedTmpBuffer is accepted there.
   ExpectCheck(
       [](Ub& ub) {

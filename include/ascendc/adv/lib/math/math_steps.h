@@ -72,3 +72,19 @@ inline float MaxsF(float a, float s) { return a > s ? a : s; }
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
     Name<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                  \
   }
+
+// A unary API <T, isReuseSource> on half and float whose result is Fn<T>(x) per element, with a
+// scratch minimum of 256 * KFloat (float) or 256 * KHalf (half) bytes on 2201/2002, dst and src
+// disjoint, on every product; and its forwarding overloads.
+#define LNGRAD_MATH_UNARY_API(Name, KFloat, KHalf, Fn)                                       \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,            \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    namespace m = lngrad::aicore::math_detail;                                               \
+    static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                    \
+    const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);      \
+    m::UnaryPass(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,          \
+                 &sharedTmpBuffer, tmp_min, calCount, loc, [](T x) { return m::Fn<T>(x); }); \
+  }                                                                                          \
+  LNGRAD_MATH_UNARY_FORWARDS(Name)

@@ -1,7 +1,8 @@
 // Host side of the transcendental high-level math APIs (lib/math/exp.h, log.h, erf.h, acosh.h,
 // power.h, cumsum.h): their scratch sizes, with the vendor's names, signatures and values (read
-// from the toolkit's impl/adv_api/tiling/math/*_tiling*.cpp; also Tanh, Sign). All sizes are bytes;
-// typeSize 4 means float, anything else half, as in the toolkit; n = srcShape.GetShapeSize().
+// from the toolkit's impl/adv_api/tiling/math/*_tiling*.cpp; also Tanh, Sign, Cosh, Sinh, Asinh,
+// Atanh). All sizes are bytes; typeSize 4 means float, anything else half, as in the toolkit; n =
+// srcShape.GetShapeSize().
 //   Exp:    k = 4 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = k * max(n * 4, 256); returns true. Factor: 8 (half) / 3 (float), extra 0.
 //   Log, Log10: 0 and 0 (factor 0).  Log2: half min 256, max max(n * 4, 256); float 0 and 0;
@@ -9,6 +10,7 @@
 //   Erf:    k = 8 (half) / 3 (float); min = 256k, max = k * max(n * typeSize, 256).
 //   Acosh:  k = 2 (half) / 1 (float); min = 256k, max = max(k * n, 256) * typeSize.
 //   Tanh:   k = 4 (half) / 1 (float); min = 256k, max = k * max(n * typeSize, 256).
+//   Cosh, Sinh, Asinh, Atanh: as Erf with k = 2 / 6, 1 / 4, 3 / 3, 1 / 4 (float / half).
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
 //   Power:  arch 2201 (k per form: tensor^tensor float 4, int 6, half 14; with a scalar float 5,
 //           int 7, half 14; a shape of one dim of 1 is a scalar): int min 256k, max c * k;
@@ -48,6 +50,10 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Erf)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Acosh)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tanh)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Sign)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Cosh)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Sinh)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Asinh)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Atanh)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
