@@ -130,6 +130,17 @@ void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeC
   Factor(typeSize == 4 ? 1 : 2, 0, maxLiveNodeCount, extraBuf);
 }
 
+void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                         const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  const uint64_t k = typeSize == 4 ? (isReuseSource ? 2 : 3) : 8;
+  Store("Sin", "GetSinMaxMinTmpSize", true, srcShape,
+        std::max(Elements(srcShape) * k * typeSize, k * kRepeat), k * kRepeat, maxValue, minValue);
+}
+void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
+                               uint32_t& extraBuf) {
+  Factor(typeSize == 4 ? 3 : 8, 0, maxLiveNodeCount, extraBuf);
+}
+
 void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                           uint32_t& maxValue, uint32_t& minValue) {
   const uint64_t min = 3 * kRepeat;

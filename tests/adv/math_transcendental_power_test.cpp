@@ -341,6 +341,11 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   EXPECT_EQ(mn, 3u * 256);
   GetAtanhTmpBufferFactorSize(2, k, extra);
   EXPECT_EQ(k, 4u);
+  GetSinMaxMinTmpSize(s, 4, true, mx, mn);
+  EXPECT_EQ(mx, 2u * 4000);
+  EXPECT_EQ(mn, 512u);
+  GetSinMaxMinTmpSize(ge::Shape({16}), 2, false, mx, mn);
+  EXPECT_EQ(mx, 8u * 256);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

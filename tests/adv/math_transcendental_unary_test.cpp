@@ -247,6 +247,29 @@ void ExpectTmpTooSmall(uint32_t bytes, const std::string& needle, Api api) {
       "tmp_buffer", needle);
 }
 
+// Sin: the four-part pi reduction keeps x0 within an ulp or so of the exact reduction for
+// |x| < 2^10; the polynomial's own error is about 2^-24: 4 ulps or 1.2e-7 absolute (near the
+// zeros, where the reduced argument's absolute error shows).
+TEST(MathSin, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Sin", Uniform<float>(21, kCount, -1000.0f, 1000.0f),
+        Uniform<half>(22, kCount, -100.0f, 100.0f), [](double x) { return std::sin(x); },
+        {1.2e-7, 4.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Sin));
+  }
+  const auto in = Uniform<float>(23, kCount, -20.0f, 20.0f);
+  std::vector<float> src_after;
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, in);
+    Sin<float, true>(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(2), kCount);
+    src_after = ub.Take<float>(0);
+  });
+  for (uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_LE(std::fabs(src_after[i]), 1.5708f) << i;  // the reduced argument
+    ASSERT_NEAR(std::fabs(std::sin(src_after[i])), std::fabs(std::sin(in[i])), 1e-5) << i;
+  }
+}
+
 TEST(MathTranscendental, CheckedModeRules) {
   ExpectTmpTooSmall<float>(512, "less than the 768", [](auto d, auto s, auto t) {
     Exp<float, 10>(d, s, t, 64);

@@ -19,5 +19,6 @@
 #include "lib/math/rounding.h"
 #include "lib/math/select.h"
 #include "lib/math/sign.h"
+#include "lib/math/sin.h"
 #include "lib/math/tanh.h"
 #include "lib/utils/init_global_memory.h"

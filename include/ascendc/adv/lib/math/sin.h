@@ -1,0 +1,117 @@
+// lngrad: the Ascend C high-level API Sin (the vendor's adv_api/math/sin.h), half and float.
+//
+// The result is the device's sequence on arch 2201 (sin_common_impl.h), per element in float
+// (half widened exactly, the result rounded to half, CAST_NONE), each step one instruction
+// (math_steps.h): k = Cast<ROUND>(x * 0.31830987...) (ties away from zero); x0 = x - k * pi0,
+// then - k * pi1, - k * pi2, - k * pi3 (pi split in four float constants, each product rounded);
+// s = Floor(k * 0.5) * 4 + k * -2 + 1 (the sign (-1)^k); z = x0 * x0;
+// p = (((z * R0 + R1) * z + R2) * z + R3) * z + 1; r = p * x0 * s. isReuseSource with float
+// lets the device keep x0 in srcTensor: lngrad writes it there too. Arch 3510 runs its register
+// implementations (SinConfig), whose bits lngrad does not model: there the same sequence runs.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least GetSinMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 3
+// for float, 2 with isReuseSource, 8 for half) and disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace AscendC {
+
+enum class SinAlgo {
+  POLYNOMIAL_APPROXIMATION = 0,
+  RADIAN_REDUCTION,
+};
+
+struct SinConfig {
+  SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION;
+};
+
+constexpr SinConfig defaultSinConfig = {SinAlgo::POLYNOMIAL_APPROXIMATION};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::math_detail {
+
+// x reduced by k * pi (k = round(x / pi)), and k.
+struct SinReduced {
+  float x0, k;
+};
+
+inline SinReduced SinReduce(float x) {
+  float k = x * 0.3183098733425140380859375f;
+  k = RoundToIntegral(k, AscendC::RoundMode::CAST_ROUND);
+  float x0 = x;
+  for (const float pi_part : {3.140625f, 0.0009670257568359375f, 6.2771141529083251953125e-7f,
+                              1.21644916362129151821136474609375e-10f}) {
+    const float kp = k * pi_part;
+    x0 = x0 - kp;
+  }
+  return {x0, k};
+}
+
+inline float SinSteps(float x) {
+  const SinReduced r = SinReduce(x);
+  const float z = r.x0 * r.x0;
+  float s = r.k * 0.5f;
+  s = FloorF(s);
+  s = s * 4.0f;
+  const float k2 = r.k * -2.0f;
+  s = s + k2;
+  s = s + 1.0f;
+  float p = z * 2.604926501e-6f;
+  for (const float c : {-0.0001980894471f, 0.008333049340f, -0.1666665792f}) {
+    p = p + c;
+    p = p * z;
+  }
+  p = p + 1.0f;
+  p = p * r.x0;
+  return p * s;
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
+void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Sin: T must be half or float");
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
+  m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
+               &sharedTmpBuffer, tmp_min, calCount, loc,
+               [](T x) { return m::Narrow<T>(m::SinSteps(m::Widen(x))); });
+  if constexpr (kFloat && isReuseSource) {
+    // The reduced arguments the device leaves in the reused source.
+    T* src = srcTensor.HostPtr();
+    for (uint32_t i = 0; i < calCount; ++i) src[i] = m::SinReduce(src[i]).x0;
+  }
+}
+
+template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
+void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Sin<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
+void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Sin<T, isReuseSource, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
+                                calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
+void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Sin<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+
+}  // namespace AscendC
