@@ -80,24 +80,6 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                tmp_min, calCount, loc, [](T x) { return m::ErfOf(x); });
 }
 
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-         const LocalTensor<uint8_t>& sharedTmpBuffer,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Erf<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
-}
-
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Erf<T, isReuseSource, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
-                                calCount, loc);
-}
-
-template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
-void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Erf<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
-}
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)
 
 }  // namespace AscendC

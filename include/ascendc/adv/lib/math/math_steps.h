@@ -88,3 +88,26 @@ inline float MaxsF(float a, float s) { return a > s ? a : s; }
                  &sharedTmpBuffer, tmp_min, calCount, loc, [](T x) { return m::Fn<T>(x); }); \
   }                                                                                          \
   LNGRAD_MATH_UNARY_FORWARDS(Name)
+
+// LNGRAD_MATH_UNARY_FORWARDS for an API with a config template parameter
+// <T, isReuseSource, const Config& config = Default> (Erf, Sin).
+#define LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Name, Config, Default)                                  \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            const LocalTensor<uint8_t>& sharedTmpBuffer,                                          \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(),    \
+                                   loc);                                                          \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            const uint32_t calCount,                                                              \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), \
+                                   calCount, loc);                                                \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize(), loc);               \
+  }

@@ -84,9 +84,8 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(m::kHalfOrFloat<T>, "Sin: T must be half or float");
   constexpr bool kFloat = std::is_same_v<T, float>;
   const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
-  m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-               &sharedTmpBuffer, tmp_min, calCount, loc,
-               [](T x) { return m::Narrow<T>(m::SinSteps(m::Widen(x))); });
+  m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::SinSteps(m::Widen(x))); });
   if constexpr (kFloat && isReuseSource) {
     // The reduced arguments the device leaves in the reused source.
     T* src = srcTensor.HostPtr();
@@ -94,24 +93,6 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   }
 }
 
-template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
-void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-         const LocalTensor<uint8_t>& sharedTmpBuffer,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Sin<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
-}
-
-template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
-void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Sin<T, isReuseSource, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
-                                calCount, loc);
-}
-
-template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
-void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Sin<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
-}
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Sin, SinConfig, defaultSinConfig)
 
 }  // namespace AscendC
