@@ -130,16 +130,23 @@ void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeC
   Factor(typeSize == 4 ? 1 : 2, 0, maxLiveNodeCount, extraBuf);
 }
 
-void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
-                         const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
-  const uint64_t k = typeSize == 4 ? (isReuseSource ? 2 : 3) : 8;
-  Store("Sin", "GetSinMaxMinTmpSize", true, srcShape,
-        std::max(Elements(srcShape) * k * typeSize, k * kRepeat), k * kRepeat, maxValue, minValue);
-}
-void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
-                               uint32_t& extraBuf) {
-  Factor(typeSize == 4 ? 3 : 8, 0, maxLiveNodeCount, extraBuf);
-}
+// Sin and Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource).
+#define LNGRAD_BY_REUSE_FACTOR(Name)                                                       \
+  void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,        \
+                                const bool isReuseSource, uint32_t& maxValue,              \
+                                uint32_t& minValue) {                                      \
+    const uint64_t k = typeSize == 4 ? (isReuseSource ? 2 : 3) : 8;                        \
+    Store(#Name, "Get" #Name "MaxMinTmpSize", true, srcShape,                              \
+          std::max(Elements(srcShape) * k * typeSize, k * kRepeat), k* kRepeat, maxValue,  \
+          minValue);                                                                       \
+  }                                                                                        \
+  void Get##Name##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, \
+                                      uint32_t& extraBuf) {                                \
+    Factor(typeSize == 4 ? 3 : 8, 0, maxLiveNodeCount, extraBuf);                          \
+  }
+LNGRAD_BY_REUSE_FACTOR(Sin)
+LNGRAD_BY_REUSE_FACTOR(Cos)
+#undef LNGRAD_BY_REUSE_FACTOR
 
 void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                           uint32_t& maxValue, uint32_t& minValue) {

@@ -346,6 +346,11 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   EXPECT_EQ(mn, 512u);
   GetSinMaxMinTmpSize(ge::Shape({16}), 2, false, mx, mn);
   EXPECT_EQ(mx, 8u * 256);
+  GetCosMaxMinTmpSize(s, 2, false, mx, mn);
+  EXPECT_EQ(mx, 8u * 2000);
+  EXPECT_EQ(mn, 8u * 256);
+  GetCosTmpBufferFactorSize(4, k, extra);
+  EXPECT_EQ(k, 3u);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

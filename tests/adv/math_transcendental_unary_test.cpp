@@ -247,10 +247,10 @@ void ExpectTmpTooSmall(uint32_t bytes, const std::string& needle, Api api) {
       "tmp_buffer", needle);
 }
 
-// Sin: the four-part pi reduction keeps x0 within an ulp or so of the exact reduction for
-// |x| < 2^10; the polynomial's own error is about 2^-24: 4 ulps or 1.2e-7 absolute (near the
+// Sin, Cos: the four- (five-) part pi reduction keeps x0 within an ulp or so of the exact reduction
+// for |x| < 2^10; the polynomial's own error is about 2^-24: 4 ulps or 1.2e-7 absolute (near the
 // zeros, where the reduced argument's absolute error shows).
-TEST(MathSin, WithinBoundsEveryOverload) {
+TEST(MathSinCos, WithinBoundsEveryOverload) {
   for (const char* soc : kSocs) {
     CheckUnaryApi(
         soc, "Sin", Uniform<float>(21, kCount, -1000.0f, 1000.0f),

@@ -11,7 +11,7 @@
 //   Acosh:  k = 2 (half) / 1 (float); min = 256k, max = max(k * n, 256) * typeSize.
 //   Tanh:   k = 4 (half) / 1 (float); min = 256k, max = k * max(n * typeSize, 256).
 //   Cosh, Sinh, Asinh, Atanh: as Erf with k = 2 / 6, 1 / 4, 3 / 3, 1 / 4 (float / half).
-//   Sin:    k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
+//   Sin, Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = max(n * k * typeSize, 256k); factor 8 / 3.
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
 //   Power:  arch 2201 (k per form: tensor^tensor float 4, int 6, half 14; with a scalar float 5,
@@ -57,6 +57,7 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Sinh)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Asinh)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Atanh)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Sin)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Cos)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
