@@ -117,6 +117,7 @@ LNGRAD_BY_TYPE_FACTOR(Cosh, 2, 6)
 LNGRAD_BY_TYPE_FACTOR(Sinh, 1, 4)
 LNGRAD_BY_TYPE_FACTOR(Asinh, 3, 3)
 LNGRAD_BY_TYPE_FACTOR(Atanh, 1, 4)
+LNGRAD_BY_TYPE_FACTOR(Atan, 5, 12)
 #undef LNGRAD_BY_TYPE_FACTOR
 
 void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,

@@ -351,6 +351,9 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   EXPECT_EQ(mn, 8u * 256);
   GetCosTmpBufferFactorSize(4, k, extra);
   EXPECT_EQ(k, 3u);
+  GetAtanMaxMinTmpSize(s, 2, false, mx, mn);
+  EXPECT_EQ(mx, 12u * 2000);
+  EXPECT_EQ(mn, 12u * 256);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

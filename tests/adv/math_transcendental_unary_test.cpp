@@ -270,6 +270,18 @@ TEST(MathSinCos, WithinBoundsEveryOverload) {
   }
 }
 
+// Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to
+// tan(pi/8) is the sequence's weak point (truncation u^11 / 11 <= 5.4e-6, e.g. 4.1e-6 at
+// x = 2.37): 6e-6 absolute, or 4 ulps.
+TEST(MathAtan, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Atan", Uniform<float>(26, kCount, -20.0f, 20.0f),
+        Uniform<half>(27, kCount, -20.0f, 20.0f), [](double x) { return std::atan(x); },
+        {6e-6, 4.0}, {6e-6, 1.0}, LNGRAD_UNARY_CALL(Atan));
+  }
+}
+
 TEST(MathTranscendental, CheckedModeRules) {
   ExpectTmpTooSmall<float>(512, "less than the 768", [](auto d, auto s, auto t) {
     Exp<float, 10>(d, s, t, 64);

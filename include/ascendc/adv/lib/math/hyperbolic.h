@@ -54,10 +54,7 @@ T AsinhOf(T x) {
   s = std::sqrt(s);
   s = s + a;
   s = LnF(s);
-  const float d = v * 0x1p62f;
-  float den = std::fabs(d);
-  den = den + 0x1p-62f;
-  return Narrow<T>(s * (d / den));
+  return Narrow<T>(s * SignByDivision(v));
 }
 
 template <typename T>

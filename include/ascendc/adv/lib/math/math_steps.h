@@ -44,6 +44,14 @@ float Widen(T x) {
   return static_cast<float>(x);
 }
 
+// (x * 2^62) / (|x * 2^62| + 2^-62): +-1, 0 at 0 (Asinh's and Atan's sign step).
+inline float SignByDivision(float x) {
+  const float d = x * 0x1p62f;
+  float den = std::fabs(d);
+  den = den + 0x1p-62f;
+  return d / den;
+}
+
 // The device's Maxs/Mins convention (a NaN element gives the scalar).
 inline float MinsF(float a, float s) { return a < s ? a : s; }
 inline float MaxsF(float a, float s) { return a > s ? a : s; }
