@@ -354,6 +354,11 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   GetAtanMaxMinTmpSize(s, 2, false, mx, mn);
   EXPECT_EQ(mx, 12u * 2000);
   EXPECT_EQ(mn, 12u * 256);
+  GetAsinMaxMinTmpSize(s, 4, false, mx, mn);
+  EXPECT_EQ(mx, 2u * 4000);
+  EXPECT_EQ(mn, 512u);
+  GetAcosTmpBufferFactorSize(2, k, extra);
+  EXPECT_EQ(k, 6u);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

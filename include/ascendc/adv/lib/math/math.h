@@ -5,6 +5,7 @@
 
 #include "lib/index/arithprogression.h"
 #include "lib/math/acosh.h"
+#include "lib/math/asin.h"
 #include "lib/math/atan.h"
 #include "lib/math/bitwise.h"
 #include "lib/math/classify.h"
