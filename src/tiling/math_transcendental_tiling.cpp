@@ -120,6 +120,7 @@ LNGRAD_BY_TYPE_FACTOR(Atanh, 1, 4)
 LNGRAD_BY_TYPE_FACTOR(Atan, 5, 12)
 LNGRAD_BY_TYPE_FACTOR(Asin, 2, 6)
 LNGRAD_BY_TYPE_FACTOR(Acos, 2, 6)
+LNGRAD_BY_TYPE_FACTOR(Tan, 4, 10)
 #undef LNGRAD_BY_TYPE_FACTOR
 
 void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,

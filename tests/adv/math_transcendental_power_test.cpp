@@ -359,6 +359,9 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   EXPECT_EQ(mn, 512u);
   GetAcosTmpBufferFactorSize(2, k, extra);
   EXPECT_EQ(k, 6u);
+  GetTanMaxMinTmpSize(s, 2, false, mx, mn);
+  EXPECT_EQ(mx, 10u * 2000);
+  EXPECT_EQ(mn, 10u * 256);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

@@ -22,5 +22,6 @@
 #include "lib/math/select.h"
 #include "lib/math/sign.h"
 #include "lib/math/sin.h"
+#include "lib/math/tan.h"
 #include "lib/math/tanh.h"
 #include "lib/utils/init_global_memory.h"

@@ -10,8 +10,8 @@
 //   Erf:    k = 8 (half) / 3 (float); min = 256k, max = k * max(n * typeSize, 256).
 //   Acosh:  k = 2 (half) / 1 (float); min = 256k, max = max(k * n, 256) * typeSize.
 //   Tanh:   k = 4 (half) / 1 (float); min = 256k, max = k * max(n * typeSize, 256).
-//   Cosh, Sinh, Asinh, Atanh, Atan, Asin, Acos: as Erf with k = 2 / 6, 1 / 4, 3 / 3, 1 / 4,
-//           5 / 12, 2 / 6, 2 / 6 (float / half).
+//   Cosh, Sinh, Asinh, Atanh, Atan, Asin, Acos, Tan: as Erf with k = 2 / 6, 1 / 4, 3 / 3,
+//           1 / 4, 5 / 12, 2 / 6, 2 / 6, 4 / 10 (float / half).
 //   Sin, Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = max(n * k * typeSize, 256k); factor 8 / 3.
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
@@ -62,6 +62,7 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Cos)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Atan)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Asin)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Acos)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tan)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
