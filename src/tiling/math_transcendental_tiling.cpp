@@ -121,6 +121,7 @@ LNGRAD_BY_TYPE_FACTOR(Atan, 5, 12)
 LNGRAD_BY_TYPE_FACTOR(Asin, 2, 6)
 LNGRAD_BY_TYPE_FACTOR(Acos, 2, 6)
 LNGRAD_BY_TYPE_FACTOR(Tan, 4, 10)
+LNGRAD_BY_TYPE_FACTOR(Erfc, 7, 16)
 #undef LNGRAD_BY_TYPE_FACTOR
 
 void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,

@@ -362,6 +362,9 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   GetTanMaxMinTmpSize(s, 2, false, mx, mn);
   EXPECT_EQ(mx, 10u * 2000);
   EXPECT_EQ(mn, 10u * 256);
+  GetErfcMaxMinTmpSize(s, 4, false, mx, mn);
+  EXPECT_EQ(mx, 7u * 4000);
+  EXPECT_EQ(mn, 7u * 256);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

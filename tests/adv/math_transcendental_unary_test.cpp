@@ -1,7 +1,7 @@
 // The element-wise transcendental high-level math APIs (lib/math/*.h: Exp with its Taylor
-// levels, Log, Log2, Log10, Erf, Acosh, Tanh, Sign, Sin, Cos, Tan, Atan, Asin, Acos, Cosh, Sinh,
-// Asinh, Atanh) against a float64 oracle (the C library's double functions) with the bounds each
-// test states, half and float, on Ascend910B1 (arch 2201) and Ascend950PR (arch 3510), with
+// levels, Log, Log2, Log10, Erf, Erfc, Acosh, Tanh, Sign, Sin, Cos, Tan, Atan, Asin, Acos, Cosh,
+// Sinh, Asinh, Atanh) against a float64 oracle (the C library's double functions) with the bounds
+// each test states, half and float, on Ascend910B1 (arch 2201) and Ascend950PR (arch 3510), with
 // counts that are not a multiple of a repeat, every overload, and the checked-mode rules. The
 // bounds are in units in the last place of the oracle's value in the operand type (ulp) or
 // absolute, from the error analysis of each API's instruction sequence in
@@ -311,6 +311,18 @@ TEST(MathTan, WithinBoundsEveryOverload) {
     CheckUnaryApi(
         soc, "Tan", in_f, in_h, [](double x) { return std::tan(x); }, {2.4e-7, 8.0}, {1e-7, 1.0},
         LNGRAD_UNARY_CALL(Tan));
+  }
+}
+
+// Erfc: E = e^(-a^2) R(a) / S(a) is a relative approximation of erfc(|x|) (the clip at 10 is
+// below float's range of erfc); 1 - E for negative x: 16 ulps of the result or 1e-7 absolute
+// (measured: the rational approximation's own error dominates).
+TEST(MathErfc, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Erfc", Uniform<float>(32, kCount, -5.0f, 9.0f),
+        Uniform<half>(33, kCount, -4.0f, 4.0f), [](double x) { return std::erfc(x); }, {1e-7, 16.0},
+        {1e-7, 1.0}, LNGRAD_UNARY_CALL(Erfc));
   }
 }
 

@@ -1,4 +1,5 @@
-// lngrad: the Ascend C high-level API Erf (the vendor's adv_api/math/erf.h), half and float.
+// lngrad: the Ascend C high-level APIs Erf and Erfc (the vendor's adv_api/math/erf.h, erfc.h),
+// half and float.
 //
 // The result is the device's sequence on arch 2201 (erf_common_impl.h), per element in float
 // (half widened exactly), each step one float instruction (math_steps.h): x = Maxs(Mins(x,
@@ -12,11 +13,17 @@
 // implementations (ErfConfig), whose bits lngrad does not model: there the same sequence runs
 // for either algo.
 //
+// Erfc (erfc_common_impl.h), per element in float: c = Maxs(Mins(x, 10), -10); a = |c| + 2^-62;
+// s = c / a (the sign, 0 at 0); E = Exp(-(a * a)) * R(a) / S(a) with R a degree-8 and S a
+// degree-5 polynomial (Horner, every step rounded, the float constants of the source); r =
+// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201.
+//
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetErfMaxMinTmpSize's minimum on 2201/2002 (768 bytes for
-// float, 2048 for half) and disjoint from the operands.
+// float, 2048 for half; Erfc: 1792 and 4096) and disjoint from the operands.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -65,6 +72,42 @@ T ErfOf(T x) {
   return Narrow<T>(ErfRational(Widen(x)), AscendC::RoundMode::CAST_ROUND);
 }
 
+// Erfc's sequence above, in float.
+inline float ErfcSteps(float x) {
+  const float c = MaxsF(MinsF(x, 10.0f), -10.0f);
+  float a = std::fabs(c);
+  a = a + 0x1p-62f;
+  const float s = c / a;
+  float r = a * 0.1735313680e-7f;
+  for (const float k : {-0.9856738394e-6f, 0.2517003236e-4f, -0.3848015171e-3f, 0.5681528564e0f,
+                        0.5245623129e1f, 0.2107740710e2f, 0.4212761755e2f}) {
+    r = r + k;
+    r = a * r;
+  }
+  r = r + 0.4380524149e2f;
+  float q = a + 0.9349684299e1f;
+  for (const float k : {0.3756930664e2f, 0.8058268949e2f, 0.9155653738e2f}) {
+    q = a * q;
+    q = q + k;
+  }
+  q = a * q;
+  q = q + 0.4380524152e2f;
+  float e = a * a;
+  e = e * -1.0f;
+  e = ExpF(e);
+  const float ratio = r / q;
+  float big = e * ratio;
+  float one_minus = s * -1.0f;
+  one_minus = one_minus + 1.0f;
+  big = big * s;
+  return big + one_minus;
+}
+
+template <typename T>
+T ErfcOf(T x) {
+  return Narrow<T>(ErfcSteps(Widen(x)), AscendC::RoundMode::CAST_ROUND);
+}
+
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -81,5 +124,7 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)
+
+LNGRAD_MATH_UNARY_API(Erfc, 7, 16, ErfcOf)
 
 }  // namespace AscendC

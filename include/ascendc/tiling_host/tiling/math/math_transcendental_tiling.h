@@ -11,7 +11,7 @@
 //   Acosh:  k = 2 (half) / 1 (float); min = 256k, max = max(k * n, 256) * typeSize.
 //   Tanh:   k = 4 (half) / 1 (float); min = 256k, max = k * max(n * typeSize, 256).
 //   Cosh, Sinh, Asinh, Atanh, Atan, Asin, Acos, Tan: as Erf with k = 2 / 6, 1 / 4, 3 / 3,
-//           1 / 4, 5 / 12, 2 / 6, 2 / 6, 4 / 10 (float / half).
+//           1 / 4, 5 / 12, 2 / 6, 2 / 6, 4 / 10 (float / half); Erfc 7 / 16.
 //   Sin, Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = max(n * k * typeSize, 256k); factor 8 / 3.
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
@@ -63,6 +63,7 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Atan)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Asin)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Acos)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tan)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Erfc)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
