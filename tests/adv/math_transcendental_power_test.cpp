@@ -408,4 +408,26 @@ TEST(MathTranscendentalTiling, PowerAndCumSumPinned) {
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }
 
+// Arch 3510's Power sizes: the process's product must be a 950 (LNGRAD_SOC, read once per
+// process): CTest runs this test again as adv.MathTranscendentalTiling950.PowerPinnedOn950 with
+// LNGRAD_SOC=Ascend950PR_9589; elsewhere it skips.
+TEST(MathTranscendentalTiling950, PowerPinned) {
+  if (platform_ascendc::PlatformAscendCManager::GetInstance()->SimulatedProduct().arch !=
+      lngrad::NpuArch::k3510) {
+    GTEST_SKIP() << "needs LNGRAD_SOC set to a 950 product";
+  }
+  const ge::Shape t({1000}), scalar({1});
+  uint32_t mx = 0, mn = 0, k = 0, extra = 9;
+  GetPowerMaxMinTmpSize(t, t, false, 4, false, mx, mn);
+  EXPECT_EQ(mx, 12000u);
+  EXPECT_EQ(mn, 12000u);
+  GetPowerMaxMinTmpSize(scalar, t, false, 2, false, mx, mn);
+  EXPECT_EQ(mx, 12000u);  // 4 * n * 3 for half too
+  GetPowerMaxMinTmpSize(t, t, true, 4, false, mx, mn);
+  EXPECT_EQ(mx + mn, 0u);
+  GetPowerTmpBufferFactorSize(true, true, false, 2, k, extra);
+  EXPECT_EQ(k, 6u);
+  EXPECT_EQ(extra, 0u);
+}
+
 }  // namespace
