@@ -163,6 +163,16 @@ void GetSignTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint
   Factor(3, 0, maxLiveNodeCount, extraBuf);
 }
 
+void GetHypotMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t, const bool,
+                           uint32_t& maxValue, uint32_t& minValue) {
+  Store("Hypot", "GetHypotMaxMinTmpSize", true, srcShape, 0, 0, maxValue, minValue);
+}
+void GetHypotTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  extraBuf = 0;
+  if (CurrentArch() == NpuArch::k3510) maxLiveNodeCount = 0;
+  lngrad::tiling::internal::Report(Status::Ok());
+}
+
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
                            const bool typeIsInt, const uint32_t typeSize, const bool,
                            uint32_t& maxValue, uint32_t& minValue) {

@@ -183,6 +183,61 @@ TEST(MathPower, Int32MatchesWrappingPower) {
   }
 }
 
+// Hypot (950 only): the scaled sum of squares, one fused multiply-add, Sqrt and the exact
+// rescaling: 2 ulps float, 1 ulp half; the specials replaced as the device does.
+TEST(MathHypot, WithinBoundsAndSpecials) {
+  const auto x = Uniform<float>(40, kCount, -1e30f, 1e30f),
+             y = Uniform<float>(41, kCount, -1e3f, 1e3f);
+  const auto hx = Uniform<half>(42, kCount, -200.0f, 200.0f),
+             hy = Uniform<half>(43, kCount, -200.0f, 200.0f);
+  for (int form = 0; form < 4; ++form) {
+    std::vector<float> out;
+    std::vector<half> hout;
+    lngrad::aicore::test::OnBlock(
+        [&](lngrad::aicore::test::Ub& ub) {
+          ub.Put<float>(0, x);
+          ub.Put<float>(1, y);
+          const LocalTensor<uint8_t> t = ub.Get<uint8_t>(3);
+          if (form == 0) Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), t, kCount);
+          if (form == 1) Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), t);
+          if (form == 2) Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), kCount);
+          if (form == 3) Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1));
+          out = ub.Take<float>(2);
+          ub.Put<half>(0, hx);
+          ub.Put<half>(1, hy);
+          Hypot(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), kCount);
+          hout = ub.Take<half>(2);
+        },
+        k950);
+    for (uint32_t i = 0; i < kCount; ++i) {
+      const double want = std::hypot(D(x[i]), D(y[i])), hwant = std::hypot(D(hx[i]), D(hy[i]));
+      ASSERT_LE(ErrorOf(out[i], want), 2 * UlpAt<float>(want)) << form << " " << i;
+      ASSERT_LE(ErrorOf(hout[i], hwant), UlpAt<half>(hwant)) << form << " " << i;
+    }
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  const std::vector<float> a = {0.0f, -0.0f, nan, 3.0f, -inf, nan, 3.0f};
+  const std::vector<float> b = {0.0f, 0.0f, 1.0f, nan, nan, inf, 4.0f};
+  std::vector<float> out;
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<float>(0, a);
+        ub.Put<float>(1, b);
+        Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), 7);
+        out = ub.Take<float>(2);
+      },
+      k950);
+  EXPECT_EQ(Bits(out[0]), 0u);
+  EXPECT_EQ(out[1], 0.0f);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_TRUE(std::isnan(out[3]));
+  EXPECT_EQ(out[4], inf);  // an infinity wins over a NaN
+  EXPECT_EQ(out[5], inf);
+  EXPECT_EQ(out[6], 5.0f);
+  ExpectCheck([](Ub& ub) { Hypot(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), 16); },
+              "product", "Ascend 950");
+}
+
 // ------------------------------------------------------------------------------------------
 // CumSum.
 
@@ -365,6 +420,9 @@ TEST(MathTranscendentalTiling, EveryFunctionPinned) {
   GetErfcMaxMinTmpSize(s, 4, false, mx, mn);
   EXPECT_EQ(mx, 7u * 4000);
   EXPECT_EQ(mn, 7u * 256);
+  mx = mn = 7;
+  GetHypotMaxMinTmpSize(s, 4, false, mx, mn);
+  EXPECT_EQ(mx + mn, 0u);
   GetErfMaxMinTmpSize(ge::Shape({0}), 4, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }

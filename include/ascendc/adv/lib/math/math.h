@@ -15,6 +15,7 @@
 #include "lib/math/fma.h"
 #include "lib/math/fmod.h"
 #include "lib/math/hyperbolic.h"
+#include "lib/math/hypot.h"
 #include "lib/math/log.h"
 #include "lib/math/logical.h"
 #include "lib/math/power.h"

@@ -14,6 +14,8 @@
 //           1 / 4, 5 / 12, 2 / 6, 2 / 6, 4 / 10 (float / half); Erfc 7 / 16.
 //   Sin, Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
 //           max = max(n * k * typeSize, 256k); factor 8 / 3.
+//   Hypot:  0 and 0 (shape size > 0); factor 0 and extra 0 on arch 3510 (the count untouched
+//           elsewhere, as in the toolkit).
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
 //   Power:  arch 2201 (k per form: tensor^tensor float 4, int 6, half 14; with a scalar float 5,
 //           int 7, half 14; a shape of one dim of 1 is a scalar): int min 256k, max c * k;
@@ -64,6 +66,7 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Asin)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Acos)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tan)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Erfc)
+LNGRAD_TRANSCENDENTAL_TMP_SIZE(Hypot)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
