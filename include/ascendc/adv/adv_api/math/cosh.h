@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/cosh.h;
+// the implementation is lib/math/hyperbolic.h.
+#pragma once
+
+#include "../../lib/math/hyperbolic.h"

@@ -1,0 +1,130 @@
+// lngrad: the Ascend C high-level APIs Erf and Erfc (the vendor's adv_api/math/erf.h, erfc.h),
+// half and float.
+//
+// The result is the device's sequence on arch 2201 (erf_common_impl.h), per element in float
+// (half widened exactly), each step one float instruction (math_steps.h): x = Maxs(Mins(x,
+// 3.92), -3.92) (a NaN becomes 3.92, the device's Mins convention); s = x * x;
+//   P = x * (((((0.053443748819 s + 7.5517016694) s + 101.62808918) s + 1393.8061484) s
+//       + 5063.7915060) s + 29639.384698),
+//   Q = ((((s + 31.212858877) s + 398.56963806) s + 3023.1248150) s + 13243.365831) s
+//       + 26267.224157
+// (every * and + rounded, the constants rounded to float); Erf = P / Q; half: rounded to half
+// with CAST_ROUND (ties away from zero) as on arch 2201. Arch 3510 runs its register
+// implementations (ErfConfig), whose bits lngrad does not model: there the same sequence runs
+// for either algo.
+//
+// Erfc (erfc_common_impl.h), per element in float: c = Maxs(Mins(x, 10), -10); a = |c| + 2^-62;
+// s = c / a (the sign, 0 at 0); E = Exp(-(a * a)) * R(a) / S(a) with R a degree-8 and S a
+// degree-5 polynomial (Horner, every step rounded, the float constants of the source); r =
+// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least GetErfMaxMinTmpSize's minimum on 2201/2002 (768 bytes for
+// float, 2048 for half; Erfc: 1792 and 4096) and disjoint from the operands.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace AscendC {
+
+enum class ErfAlgo {
+  PADE_APPROXIMATION = 0,
+  SUBSECTION_POLYNOMIAL_APPROXIMATION,
+};
+
+struct ErfConfig {
+  ErfAlgo algo = ErfAlgo::PADE_APPROXIMATION;
+};
+
+constexpr ErfConfig defaultErfConfig = {ErfAlgo::PADE_APPROXIMATION};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::math_detail {
+
+// The rational approximation above, in float.
+inline float ErfRational(float x0) {
+  const float x = MaxsF(MinsF(x0, 3.92f), -3.92f);
+  const float s = x * x;
+  float p = s * 0.053443748819f;
+  for (const float c : {7.5517016694f, 101.62808918f, 1393.8061484f, 5063.7915060f}) {
+    p = p + c;
+    p = s * p;
+  }
+  p = p + 29639.384698f;
+  p = x * p;
+  float q = s + 31.212858877f;
+  for (const float c : {398.56963806f, 3023.1248150f, 13243.365831f}) {
+    q = s * q;
+    q = q + c;
+  }
+  q = s * q;
+  q = q + 26267.224157f;
+  return p / q;
+}
+
+template <typename T>
+T ErfOf(T x) {
+  return Narrow<T>(ErfRational(Widen(x)), AscendC::RoundMode::CAST_ROUND);
+}
+
+// Erfc's sequence above, in float.
+inline float ErfcSteps(float x) {
+  const float c = MaxsF(MinsF(x, 10.0f), -10.0f);
+  float a = std::fabs(c);
+  a = a + 0x1p-62f;
+  const float s = c / a;
+  float r = a * 0.1735313680e-7f;
+  for (const float k : {-0.9856738394e-6f, 0.2517003236e-4f, -0.3848015171e-3f, 0.5681528564e0f,
+                        0.5245623129e1f, 0.2107740710e2f, 0.4212761755e2f}) {
+    r = r + k;
+    r = a * r;
+  }
+  r = r + 0.4380524149e2f;
+  float q = a + 0.9349684299e1f;
+  for (const float k : {0.3756930664e2f, 0.8058268949e2f, 0.9155653738e2f}) {
+    q = a * q;
+    q = q + k;
+  }
+  q = a * q;
+  q = q + 0.4380524152e2f;
+  float e = a * a;
+  e = e * -1.0f;
+  e = ExpF(e);
+  const float ratio = r / q;
+  float big = e * ratio;
+  float one_minus = s * -1.0f;
+  one_minus = one_minus + 1.0f;
+  big = big * s;
+  return big + one_minus;
+}
+
+template <typename T>
+T ErfcOf(T x) {
+  return Narrow<T>(ErfcSteps(Widen(x)), AscendC::RoundMode::CAST_ROUND);
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
+void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Erf: T must be half or float");
+  const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 3 : 8);
+  m::UnaryPass("Erf", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+               tmp_min, calCount, loc, [](T x) { return m::ErfOf(x); });
+}
+
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)
+
+LNGRAD_MATH_UNARY_API(Erfc, 7, 16, ErfcOf)
+
+}  // namespace AscendC

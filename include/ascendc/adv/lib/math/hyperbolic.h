@@ -1,0 +1,78 @@
+// lngrad: the Ascend C high-level APIs Cosh, Sinh, Asinh and Atanh (the vendor's
+// adv_api/math/{cosh,sinh,asinh,atanh}.h), half and float.
+//
+// The results are the device's sequences on arch 2201 (<api>_common_impl.h), per element in
+// float (half widened exactly, the result rounded to half: CAST_ROUND for Cosh as on 2201,
+// CAST_NONE for the others), each step one instruction (math_steps.h; ln2 = the float nearest
+// 0.693147...):
+//   Cosh:  e = Exp(x + (-ln2)); r = e + 0.25 / e;
+//   Sinh:  a = Exp(x * -1 + (-ln2)); b = Exp(x + (-ln2)); r = b - a;
+//   Asinh: a = |x|; s = Ln(Sqrt(a * a + 1) + a); sign = (x * 2^62) / (|x * 2^62| + 2^-62);
+//          r = s * sign (so |x| beyond ~7.4e19 gives inf / inf = NaN, as on the device);
+//   Atanh: r = Ln((x + 1) / (x * -1 + 1)) * 0.5.
+// Arch 3510 runs its register implementations, whose bits lngrad does not model: there the
+// same sequences run.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least the GetXxxMaxMinTmpSize minimum on 2201/2002 (256 bytes times:
+// Cosh 2 / 6, Sinh 1 / 4, Asinh 3 / 3, Atanh 1 / 4 for float / half) and disjoint from the
+// operands.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace lngrad::aicore::math_detail {
+
+inline constexpr float kNegLn2 = -0.69314718055994530941723212145818f;
+
+template <typename T>
+T CoshOf(T x) {
+  const float e = ExpF(Widen(x) + kNegLn2);
+  const float q = 0.25f / e;
+  return Narrow<T>(e + q, AscendC::RoundMode::CAST_ROUND);
+}
+
+template <typename T>
+T SinhOf(T x) {
+  const float v = Widen(x);
+  float a = v * -1.0f;
+  a = ExpF(a + kNegLn2);
+  const float b = ExpF(v + kNegLn2);
+  return Narrow<T>(b - a);
+}
+
+template <typename T>
+T AsinhOf(T x) {
+  const float v = Widen(x);
+  const float a = std::fabs(v);
+  float s = a * a;
+  s = s + 1.0f;
+  s = std::sqrt(s);
+  s = s + a;
+  s = LnF(s);
+  return Narrow<T>(s * SignByDivision(v));
+}
+
+template <typename T>
+T AtanhOf(T x) {
+  const float v = Widen(x);
+  const float num = v + 1.0f;
+  float den = v * -1.0f;
+  den = den + 1.0f;
+  return Narrow<T>(LnF(num / den) * 0.5f);
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+LNGRAD_MATH_UNARY_API(Cosh, 2, 6, CoshOf)
+LNGRAD_MATH_UNARY_API(Sinh, 1, 4, SinhOf)
+LNGRAD_MATH_UNARY_API(Asinh, 3, 3, AsinhOf)
+LNGRAD_MATH_UNARY_API(Atanh, 1, 4, AtanhOf)
+
+}  // namespace AscendC

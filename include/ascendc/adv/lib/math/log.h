@@ -1,0 +1,117 @@
+// lngrad: the Ascend C high-level APIs Log, Log2 and Log10 (the vendor's adv_api/math/log.h),
+// half and float.
+//
+// The results are the device's sequences on arch 2201/2002 (log_common_impl.h), each step one
+// basic instruction (math_steps.h):
+//   Log:   Ln(x) (double, rounded once to T);
+//   Log2:  float: Ln(x) * 1.4426950408889634f; half: widened to float, the same two float
+//          steps, rounded to half (CAST_NONE) — its sharedTmpBuffer holds the float values;
+//   Log10: Ln(x) * half-or-float(0.43429448190325176), both steps in T (half: Ln rounded to
+//          half, the product rounded to half).
+// Arch 3510 runs its register implementation, whose bits lngrad does not model: there the same
+// sequences run.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src; Log2 with half: sharedTmpBuffer at least 256 bytes (GetLog2MaxMinTmpSize) on 2201/2002
+// and disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace lngrad::aicore::math_detail {
+
+inline constexpr double kLn2Reciprocal = 1.4426950408889634;
+inline constexpr double kLn10Reciprocal = 0.43429448190325176;
+
+template <typename T>
+T LnT(T x) {
+  if constexpr (std::is_same_v<T, half>) {
+    return LnH(x);
+  } else {
+    return LnF(x);
+  }
+}
+
+template <typename T>
+T Log2Of(T x) {
+  return Narrow<T>(LnF(Widen(x)) * static_cast<float>(kLn2Reciprocal));
+}
+
+template <typename T>
+T Log10Of(T x) {
+  const T s = T(static_cast<float>(kLn10Reciprocal));
+  return T(static_cast<float>(LnT(x)) * static_cast<float>(s));
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Log: T must be half or float");
+  m::UnaryPass("Log", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, nullptr, 0,
+               calCount, loc, [](T x) { return m::LnT(x); });
+}
+
+template <typename T, bool isReuseSource = false>
+void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Log<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Log10: T must be half or float");
+  m::UnaryPass("Log10", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, nullptr, 0,
+               calCount, loc, [](T x) { return m::Log10Of(x); });
+}
+
+template <typename T, bool isReuseSource = false>
+void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Log10<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Log2: T must be half or float");
+  // Float uses no scratch (the vendor's float path ignores sharedTmpBuffer).
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  m::UnaryPass("Log2", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
+               kHalf ? &sharedTmpBuffer : nullptr, m::TmpMinBytes(1), calCount, loc,
+               [](T x) { return m::Log2Of(x); });
+}
+
+template <typename T, bool isReuseSource = false>
+void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Log2<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  LocalTensor<uint8_t> stack;
+  if constexpr (std::is_same_v<T, half>) stack = lngrad::aicore::math_detail::StackTmp();
+  Log2<T, isReuseSource>(dstTensor, srcTensor, stack, calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Log2<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);
+}
+
+}  // namespace AscendC

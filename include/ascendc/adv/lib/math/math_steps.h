@@ -1,0 +1,121 @@
+// lngrad: the single steps the transcendental high-level math APIs (lib/math/exp.h, log.h,
+// erf.h, acosh.h, power.h, cumsum.h) are sequences of, each what one basic vector instruction
+// gives on one element in lngrad (lngrad_aicore/instructions.h, docs/ascendc_kernels.md §2):
+// + - * / and Sqrt one IEEE binary32 operation (correctly rounded, no FMA); Exp and Ln computed
+// in double and rounded once to the element type; Cast float -> float to an integral value in
+// the named mode; half widened exactly and rounded back (to nearest even unless a mode is
+// named). The APIs write their algorithm as a chain of these on one element; the element loop,
+// the checks and the sanitizer record are math_common.h's.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_common.h"
+#include "lib/math/rounding.h"  // FloorF, RintF: Cast<float, float>(CAST_FLOOR / CAST_RINT)
+#include "lngrad_aicore/instructions.h"
+
+namespace lngrad::aicore::math_detail {
+
+// The Exp and Ln instructions on float: the double result rounded once to float.
+inline float ExpF(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+inline float LnF(float x) { return static_cast<float>(std::log(static_cast<double>(x))); }
+
+// The same instructions on half elements: the double result rounded once to half.
+inline half LnH(half x) {
+  return half(static_cast<float>(DoubleToHalf(std::log(static_cast<double>(float(x))))));
+}
+
+// Cast<float, T>: half from float in `mode` (CAST_NONE: nearest even), float unchanged.
+template <typename T>
+T Narrow(float f, AscendC::RoundMode mode = AscendC::RoundMode::CAST_NONE) {
+  if constexpr (std::is_same_v<T, half>) {
+    if (mode == AscendC::RoundMode::CAST_NONE) return half(f);
+    return half(static_cast<float>(FloatToHalf(f, mode)));
+  } else {
+    return f;
+  }
+}
+
+// Cast<float, T>'s other direction: exact.
+template <typename T>
+float Widen(T x) {
+  return static_cast<float>(x);
+}
+
+// (x * 2^62) / (|x * 2^62| + 2^-62): +-1, 0 at 0 (Asinh's and Atan's sign step).
+inline float SignByDivision(float x) {
+  const float d = x * 0x1p62f;
+  float den = std::fabs(d);
+  den = den + 0x1p-62f;
+  return d / den;
+}
+
+// The device's Maxs/Mins convention (a NaN element gives the scalar).
+inline float MinsF(float a, float s) { return a < s ? a : s; }
+inline float MaxsF(float a, float s) { return a > s ? a : s; }
+
+}  // namespace lngrad::aicore::math_detail
+
+// The three forwarding overloads of a unary API <T, isReuseSource> whose full form is
+// Name(dst, src, sharedTmpBuffer, calCount): (dst, src, sharedTmpBuffer) over src's size,
+// (dst, src, calCount) with the stack buffer, (dst, src).
+#define LNGRAD_MATH_UNARY_FORWARDS(Name)                                                     \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer,                                     \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc); \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const uint32_t calCount,                                                         \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),    \
+                           calCount, loc);                                                   \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    Name<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                  \
+  }
+
+// A unary API <T, isReuseSource> on half and float whose result is Fn<T>(x) per element, with a
+// scratch minimum of 256 * KFloat (float) or 256 * KHalf (half) bytes on 2201/2002, dst and src
+// disjoint, on every product; and its forwarding overloads.
+#define LNGRAD_MATH_UNARY_API(Name, KFloat, KHalf, Fn)                                       \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,            \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    namespace m = lngrad::aicore::math_detail;                                               \
+    static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                    \
+    const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);      \
+    m::UnaryPass(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,          \
+                 &sharedTmpBuffer, tmp_min, calCount, loc, [](T x) { return m::Fn<T>(x); }); \
+  }                                                                                          \
+  LNGRAD_MATH_UNARY_FORWARDS(Name)
+
+// LNGRAD_MATH_UNARY_FORWARDS for an API with a config template parameter
+// <T, isReuseSource, const Config& config = Default> (Erf, Sin).
+#define LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Name, Config, Default)                                  \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            const LocalTensor<uint8_t>& sharedTmpBuffer,                                          \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(),    \
+                                   loc);                                                          \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            const uint32_t calCount,                                                              \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), \
+                                   calCount, loc);                                                \
+  }                                                                                               \
+  template <typename T, bool isReuseSource = false, const Config& config = Default>               \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    Name<T, isReuseSource, config>(dstTensor, srcTensor, srcTensor.GetSize(), loc);               \
+  }

@@ -1,0 +1,178 @@
+// lngrad: the Ascend C high-level API Power (the vendor's adv_api/math/power.h): tensor^tensor,
+// tensor^scalar and scalar^tensor, half, float and int32_t (the other integer types of the 950:
+// the same integer algorithm).
+//
+// Floating point: the device's sequence on arch 2201 (power_float_impl.h), per element in float
+// (half widened exactly, the result rounded to half, CAST_NONE), each step one instruction
+// (math_steps.h):
+//   d = Exp(y * Ln(|x|));
+//   s = (Rint(|y|) - Floor(Rint(|y|) * 0.5) * 2) * -2 + 1, then Rint (+1 for even |y|, -1 odd);
+//   yInt = |(|y| - Rint(|y|))| < 1e-8f;  d = (signbit(x) && yInt ? s : 1) * d;
+//   d = 1 where y == 0, x == 1, or x == -1 and |y| == inf;
+//   d = NaN unless |y| == inf, yInt, x >= 0 or x == -inf;
+// comparisons are IEEE (a NaN operand compares unequal, not less, not greater). Integers: x^|y|
+// with wrapping multiplications (power_int_impl.h's squarings, then the remaining products; the
+// product modulo 2^32 does not depend on their order); y < 0 gives trunc(1.0f / float(p)) for a
+// nonzero p (so 1, -1 or 0) and 0 for p = 0. Arch 3510 runs its register implementations
+// (PowerConfig: INTRINSIC or DOUBLE_FLOAT_TECH), whose bits lngrad does not model: there the
+// same sequences run for either algo.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 and
+// disjoint from the operands.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace AscendC {
+
+enum class PowerAlgo {
+  INTRINSIC = 0,
+  DOUBLE_FLOAT_TECH,
+};
+
+struct PowerConfig {
+  PowerAlgo algo = PowerAlgo::INTRINSIC;
+};
+
+constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::math_detail {
+
+inline float PowerF(float x, float y) {
+  const float ay = std::fabs(y);
+  float d = y * LnF(std::fabs(x));
+  d = ExpF(d);
+  const float r = RintF(ay);
+  float half_r = r * 0.5f;
+  half_r = FloorF(half_r);
+  half_r = half_r * 2.0f;
+  float s = r - half_r;
+  s = s * -2.0f;
+  s = s + 1.0f;
+  s = RintF(s);
+  const bool y_int = std::fabs(ay - r) < 1e-8f;
+  const float sel = (std::signbit(x) && y_int) ? s : 1.0f;
+  d = sel * d;
+  const float inf = std::numeric_limits<float>::infinity();
+  const bool keep = ay != 0.0f && x != 1.0f && (x != -1.0f || ay != inf);
+  if (!keep) d = 1.0f;
+  const bool defined = ay == inf || y_int || x >= 0.0f || x == -inf;
+  return defined ? d : std::numeric_limits<float>::quiet_NaN();
+}
+
+template <typename T>
+T PowerInt(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  const bool neg = std::is_signed_v<T> && y < T{0};
+  U e = neg ? static_cast<U>(U{0} - static_cast<U>(y)) : static_cast<U>(y);
+  U p = 1, b = static_cast<U>(x);
+  for (; e != 0; e >>= 1) {
+    if (e & 1u) p = static_cast<U>(p * b);
+    b = static_cast<U>(b * b);
+  }
+  const T v = static_cast<T>(p);
+  if (!neg) return v;
+  if (v == T{0}) return T{0};
+  return static_cast<T>(std::trunc(1.0f / static_cast<float>(v)));
+}
+
+template <typename T>
+T PowerOf(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    return PowerInt(x, y);
+  } else {
+    return Narrow<T>(PowerF(Widen(x), Widen(y)));
+  }
+}
+
+template <typename T>
+inline constexpr bool kPowerType =
+    kHalfOrFloat<T> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int8_t> ||
+    std::is_same_v<T, uint8_t>;
+
+// GetPowerMaxMinTmpSize's minimum on 2201 (none on 3510): tensor^tensor or with a scalar.
+template <typename T>
+uint64_t PowerTmpMin(bool tensor_tensor) {
+  if (detail::rep::RunningArch() == NpuArch::k3510) return 0;
+  if constexpr (std::is_integral_v<T>) {
+    return 256u * (tensor_tensor ? 6 : 7);
+  } else if constexpr (std::is_same_v<T, float>) {
+    return 256u * (tensor_tensor ? 4 : 5) + 256;
+  } else {
+    return 256u * 14 / 2 + 256;
+  }
+}
+
+// Runs Power over `count` elements: base and exponent from a tensor or a scalar.
+template <typename T, typename Base, typename Exp>
+void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& exp,
+              const AscendC::LocalTensor<uint8_t>& tmp, uint32_t count, SrcLoc loc) {
+  static_assert(kPowerType<T>, "Power: T must be half, float or an integer type up to 32 bits");
+  constexpr bool kBaseT = std::is_same_v<Base, AscendC::LocalTensor<T>>;
+  constexpr bool kExpT = std::is_same_v<Exp, AscendC::LocalTensor<T>>;
+  const uint64_t tmp_min = PowerTmpMin<T>(kBaseT && kExpT);
+  if constexpr (kBaseT && kExpT) {
+    BinaryPass("Power", Products::kAll, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc,
+               [](T x, T y) { return PowerOf(x, y); });
+  } else if constexpr (kBaseT) {
+    UnaryPass("Power", Products::kAll, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
+              [y = exp](T x) { return PowerOf(x, y); });
+  } else {
+    UnaryPass("Power", Products::kAll, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
+              [x = base](T y) { return PowerOf(x, y); });
+  }
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+// The twelve prototypes: (tensor, tensor), (tensor, scalar), (scalar, tensor), each with and
+// without sharedTmpBuffer and calCount.
+#define LNGRAD_POWER_FORMS(BaseType, ExpType, SizeOf)                                              \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig& config = defaultPowerConfig>                                        \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
+             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount,                       \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1, sharedTmpBuffer, calCount, loc);  \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig& config = defaultPowerConfig>                                        \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1, uint32_t calCount,      \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1,                                   \
+                                          lngrad::aicore::math_detail::StackTmp(), calCount, loc); \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig& config = defaultPowerConfig>                                        \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
+             const LocalTensor<uint8_t>& sharedTmpBuffer,                                          \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1, sharedTmpBuffer,                  \
+                                          static_cast<uint32_t>(SizeOf.GetSize()), loc);           \
+  }                                                                                                \
+  template <typename T, bool isReuseSource = false,                                                \
+            const PowerConfig& config = defaultPowerConfig>                                        \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
+    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1,                                   \
+                                          lngrad::aicore::math_detail::StackTmp(),                 \
+                                          static_cast<uint32_t>(SizeOf.GetSize()), loc);           \
+  }
+
+namespace AscendC {
+
+LNGRAD_POWER_FORMS(const LocalTensor<T>&, const LocalTensor<T>&, src0)
+LNGRAD_POWER_FORMS(const LocalTensor<T>&, const T&, src0)
+LNGRAD_POWER_FORMS(const T&, const LocalTensor<T>&, src1)
+
+}  // namespace AscendC
+
+#undef LNGRAD_POWER_FORMS

@@ -1,0 +1,154 @@
+// lngrad: the Ascend C high-level APIs Sin and Cos (the vendor's adv_api/math/sin.h, cos.h),
+// half and float.
+//
+// The result is the device's sequence on arch 2201 (sin_common_impl.h), per element in float
+// (half widened exactly, the result rounded to half, CAST_NONE), each step one instruction
+// (math_steps.h): k = Cast<ROUND>(x * 0.31830987...) (ties away from zero); x0 = x - k * pi0,
+// then - k * pi1, - k * pi2, - k * pi3 (pi split in four float constants, each product rounded);
+// s = Floor(k * 0.5) * 4 + k * -2 + 1 (the sign (-1)^k); z = x0 * x0;
+// p = (((z * R0 + R1) * z + R2) * z + R3) * z + 1; r = p * x0 * s. isReuseSource with float
+// lets the device keep x0 in srcTensor: lngrad writes it there too. Cos (cos_common_impl.h):
+// k = Cast<RINT>(x * 0.31830987... + 0.5); x0 = x - k * pi0 - k * pi1, + 1.5707963705 (pi/2
+// in float), - k * pi2 - k * pi3 - k * pi4, + -4.371139e-8; then Sin's sign and polynomial. Arch
+// 3510 runs its register implementations (SinConfig, CosConfig), whose bits lngrad does not
+// model: there the same sequences run.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least GetSinMaxMinTmpSize's (GetCosMaxMinTmpSize's) minimum on 2201/2002
+// (256 bytes times 3 for float, 2 with isReuseSource, 8 for half) and disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace AscendC {
+
+enum class SinAlgo {
+  POLYNOMIAL_APPROXIMATION = 0,
+  RADIAN_REDUCTION,
+};
+
+struct SinConfig {
+  SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION;
+};
+
+constexpr SinConfig defaultSinConfig = {SinAlgo::POLYNOMIAL_APPROXIMATION};
+
+enum class CosAlgo {
+  POLYNOMIAL_APPROXIMATION = 0,
+  RADIAN_REDUCTION,
+};
+
+struct CosConfig {
+  CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION;
+};
+
+constexpr CosConfig defaultCosConfig = {CosAlgo::POLYNOMIAL_APPROXIMATION};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::math_detail {
+
+// x reduced by k * pi (k = round(x / pi)), and k.
+struct SinReduced {
+  float x0, k;
+};
+
+inline SinReduced SinReduce(float x) {
+  float k = x * 0.3183098733425140380859375f;
+  k = RoundToIntegral(k, AscendC::RoundMode::CAST_ROUND);
+  float x0 = x;
+  for (const float pi_part : {3.140625f, 0.0009670257568359375f, 6.2771141529083251953125e-7f,
+                              1.21644916362129151821136474609375e-10f}) {
+    const float kp = k * pi_part;
+    x0 = x0 - kp;
+  }
+  return {x0, k};
+}
+
+// Cos's reduction: x0 = x - k * pi + pi/2 with k = rint(x / pi + 1/2).
+inline SinReduced CosReduce(float x) {
+  float k = x * 0.3183098733425140380859375f;
+  k = k + 0.5f;
+  k = RintF(k);
+  float x0 = x;
+  const auto sub = [&](float pi_part) {
+    const float kp = k * pi_part;
+    x0 = x0 - kp;
+  };
+  sub(3.140625f);
+  sub(0.0009670257568359375f);
+  x0 = x0 + 1.57079637050628662109375f;
+  sub(6.2771141529083251953125e-7f);
+  sub(1.21644916362129151821136474609375e-10f);
+  sub(-1.0290623200529979163359041220560e-13f);
+  x0 = x0 + -0.00000004371139000189375f;
+  return {x0, k};
+}
+
+// The sign (-1)^k and the polynomial on the reduced argument.
+inline float SinPolynomial(const SinReduced& r) {
+  const float z = r.x0 * r.x0;
+  float s = r.k * 0.5f;
+  s = FloorF(s);
+  s = s * 4.0f;
+  const float k2 = r.k * -2.0f;
+  s = s + k2;
+  s = s + 1.0f;
+  float p = z * 2.604926501e-6f;
+  for (const float c : {-0.0001980894471f, 0.008333049340f, -0.1666665792f}) {
+    p = p + c;
+    p = p * z;
+  }
+  p = p + 1.0f;
+  p = p * r.x0;
+  return p * s;
+}
+
+inline float SinSteps(float x) { return SinPolynomial(SinReduce(x)); }
+inline float CosSteps(float x) { return SinPolynomial(CosReduce(x)); }
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false, const SinConfig& config = defaultSinConfig>
+void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Sin: T must be half or float");
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
+  m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::SinSteps(m::Widen(x))); });
+  if constexpr (kFloat && isReuseSource) {
+    // The reduced arguments the device leaves in the reused source.
+    T* src = srcTensor.HostPtr();
+    for (uint32_t i = 0; i < calCount; ++i) src[i] = m::SinReduce(src[i]).x0;
+  }
+}
+
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Sin, SinConfig, defaultSinConfig)
+
+template <typename T, bool isReuseSource = false, const CosConfig& config = defaultCosConfig>
+void Cos(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Cos: T must be half or float");
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
+  m::UnaryPass("Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::CosSteps(m::Widen(x))); });
+  if constexpr (kFloat && isReuseSource) {
+    T* src = srcTensor.HostPtr();
+    for (uint32_t i = 0; i < calCount; ++i) src[i] = m::CosReduce(src[i]).x0;
+  }
+}
+
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Cos, CosConfig, defaultCosConfig)
+
+}  // namespace AscendC

@@ -1,0 +1,72 @@
+// lngrad: the Ascend C high-level API Tan (the vendor's adv_api/math/tan.h), half and float.
+//
+// The result is the device's sequence on arch 2201 (tan_common_impl.h), per element in float
+// (float: x + 0 first, so -0 gives +0; half widened exactly, the result rounded to half,
+// CAST_NONE), each step one instruction (math_steps.h): k = Cast<RINT>(x * 0.31830987...);
+// x0 = x - k * pi0 - k * pi1; u = x0 + pi/2, v = x0 - pi/2 (pi/2 in float); then each of x0, u,
+// v minus k * pi2 (u, v also + -4.371139e-8 and + 4.371139e-8), minus k * pi3, minus k * pi4;
+// z = x0 * x0; p = ((z * R0 + R1) * z + R2) * x0; q = (z + R3) * u * v; r = p / q. Arch 3510
+// runs its register implementation, whose bits lngrad does not model: there the same sequence
+// runs.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least GetTanMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
+// for float, 10 for half) and disjoint from the operands.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+
+namespace lngrad::aicore::math_detail {
+
+inline float TanSteps(float x) {
+  float k = x * 0.3183098733425140380859375f;
+  k = RintF(k);
+  const float kp0 = k * 3.140625f;
+  float x0 = x - kp0;
+  const float kp1 = k * 0.0009670257568359375f;
+  x0 = x0 - kp1;
+  float u = x0 + 1.57079637050628662109375f;
+  float v = x0 + -1.57079637050628662109375f;
+  const float parts[3] = {6.2771141529083251953125e-7f, 1.21644916362129151821136474609375e-10f,
+                          -1.0291767438275201129727065563201904296875e-13f};
+  for (int i = 0; i < 3; ++i) {
+    const float t = k * parts[i];
+    x0 = x0 - t;
+    u = u - t;
+    v = v - t;
+    if (i == 0) {
+      u = u + -0.00000004371139000189375f;
+      v = v + 0.00000004371139000189375f;
+    }
+  }
+  const float z = x0 * x0;
+  float p = z * 0.0698520831551998762793f;
+  p = p + -6.8711573651634203789f;
+  p = p * z;
+  p = p + 61.20362572811089435388f;
+  p = p * x0;
+  float q = z + -24.8048928861126769186219f;
+  q = q * u;
+  q = q * v;
+  return p / q;
+}
+
+template <typename T>
+T TanOf(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return TanSteps(x + 0.0f);
+  } else {
+    return Narrow<T>(TanSteps(Widen(x)));
+  }
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+LNGRAD_MATH_UNARY_API(Tan, 4, 10, TanOf)
+
+}  // namespace AscendC

@@ -1,0 +1,362 @@
+// The element-wise transcendental high-level math APIs (lib/math/*.h: Exp with its Taylor
+// levels, Log, Log2, Log10, Erf, Erfc, Acosh, Tanh, Sign, Sin, Cos, Tan, Atan, Asin, Acos, Cosh,
+// Sinh, Asinh, Atanh) against a float64 oracle (the C library's double functions) with the bounds
+// each test states, half and float, on Ascend910B1 (arch 2201) and Ascend950PR (arch 3510), with
+// counts that are not a multiple of a repeat, every overload, and the checked-mode rules. The
+// bounds are in units in the last place of the oracle's value in the operand type (ulp) or
+// absolute, from the error analysis of each API's instruction sequence in
+// docs/ascendc_kernels.md ("Math: transcendental APIs").
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "math_transcendental_test_util.h"
+
+namespace {
+
+using namespace AscendC;
+using namespace lngrad::adv::testing;
+
+constexpr uint32_t kCount = 1000;  // 15 repeats of 64 floats and a tail of 40
+
+// The four overloads of a unary API, chosen by `form`: with sharedTmpBuffer and calCount (0),
+// sharedTmpBuffer only (1), calCount only (2), neither (3).
+#define LNGRAD_UNARY_CALL(Name)                      \
+  [](int form, auto d, auto s, auto t, uint32_t n) { \
+    if (form == 0) Name(d, s, t, n);                 \
+    if (form == 1) Name(d, s, t);                    \
+    if (form == 2) Name(d, s, n);                    \
+    if (form == 3) Name(d, s);                       \
+  }
+
+// A bound: within `abs` or within `ulps` ulps of the oracle's value, the larger.
+struct Bound {
+  double abs, ulps;
+};
+
+// Every form of `api` on float (in_f) and half (in_h) inputs against the oracle.
+template <typename Api>
+void CheckUnaryApi(const char* soc, const std::string& name, const std::vector<float>& in_f,
+                   const std::vector<half>& in_h, const std::function<double(double)>& oracle,
+                   Bound bf, Bound bh, Api api) {
+  for (int form = 0; form < 4; ++form) {
+    const auto run = [&](auto d, auto s, auto t, uint32_t n) { api(form, d, s, t, n); };
+    const std::string what = name + " " + soc + " form " + std::to_string(form);
+    ExpectWithinAbsOrUlps(in_f, RunUnary<float>(soc, in_f, kCount, run), oracle, bf.abs, bf.ulps,
+                          what + " float");
+    ExpectWithinAbsOrUlps(in_h, RunUnary<half>(soc, in_h, kCount, run), oracle, bh.abs, bh.ulps,
+                          what + " half");
+  }
+}
+
+// Exp with the default Taylor level (10), every overload, against e^x.
+TEST(MathExp, TaylorLevel10WithinBounds) {
+  for (const char* soc : kSocs) {
+    const auto in_f = Uniform<float>(1, kCount, -80.0f, 80.0f);
+    const auto in_h = Uniform<half>(2, kCount, -10.0f, 10.0f);
+    const auto exp = [](double x) { return std::exp(x); };
+    ExpectWithinUlps(in_f,
+                     RunUnary<float>(soc, in_f, kCount,
+                                     [](auto d, auto s, auto t, uint32_t n) {
+                                       Exp<float, 10, false>(d, s, t, n);
+                                     }),
+                     exp, 8.0, "Exp float tmp");
+    ExpectWithinUlps(
+        in_f,
+        RunUnary<float>(soc, in_f, kCount,
+                        [](auto d, auto s, auto, uint32_t n) { Exp<float, 10, false>(d, s, n); }),
+        exp, 8.0, "Exp float stack");
+    ExpectWithinUlps(in_h,
+                     RunUnary<half>(soc, in_h, kCount,
+                                    [](auto d, auto s, auto t, uint32_t n) {
+                                      Exp<half, 10, false>(d, s, t, n);
+                                    }),
+                     exp, 1.0, "Exp half tmp");
+    ExpectWithinUlps(
+        in_h,
+        RunUnary<half>(soc, in_h, kCount,
+                       [](auto d, auto s, auto, uint32_t n) { Exp<half, 10>(d, s, n); }),
+        exp, 1.0, "Exp half stack");
+  }
+}
+
+// Level 0 is the basic instruction (correctly rounded from double); isReuseSource (float) leaves
+// the fractional parts x - floor(x) in the source.
+TEST(MathExp, LevelZeroAndReuseSource) {
+  const auto in = Uniform<float>(3, kCount, -20.0f, 20.0f);
+  const auto out = RunUnary<float>(
+      k910B, in, kCount, [](auto d, auto s, auto t, uint32_t n) { Exp<float, 0>(d, s, t, n); });
+  ExpectWithinUlps(
+      in, out, [](double x) { return std::exp(x); }, 0.5, "Exp level 0");
+  std::vector<float> src_after;
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, in);
+    Exp<float, 10, true>(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(2), kCount);
+    src_after = ub.Take<float>(0);
+  });
+  for (uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_EQ(src_after[i], in[i] - std::floor(in[i])) << i;
+  }
+}
+
+// The sequence's specials: x - floor(x) is NaN for infinite x, so Exp(+-inf) is NaN.
+TEST(MathExp, InfinitiesGiveNaNAsTheSequenceDoes) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {inf, -inf, 0.0f, -0.0f};
+  const auto out = RunUnary<float>(
+      k910B, in, 4, [](auto d, auto s, auto t, uint32_t n) { Exp<float, 10>(d, s, t, n); });
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_TRUE(std::isnan(out[1]));
+  EXPECT_EQ(out[2], 1.0f);
+  EXPECT_EQ(out[3], 1.0f);
+}
+
+TEST(MathLog, LogLog2Log10WithinBounds) {
+  for (const char* soc : kSocs) {
+    const auto in_f = LogUniform<float>(4, kCount, -30, 30);
+    const auto in_h = LogUniform<half>(5, kCount, -14, 15);
+    const auto ln = [](double x) { return std::log(x); };
+    const auto l2 = [](double x) { return std::log2(x); };
+    const auto l10 = [](double x) { return std::log10(x); };
+    const auto log = [](auto d, auto s, auto, uint32_t n) { Log(d, s, n); };
+    const auto log_all = [](auto d, auto s, auto, uint32_t) { Log(d, s); };
+    const auto log2_tmp = [](auto d, auto s, auto t, uint32_t n) { Log2(d, s, t, n); };
+    const auto log2 = [](auto d, auto s, auto, uint32_t n) { Log2(d, s, n); };
+    const auto log10 = [](auto d, auto s, auto, uint32_t n) { Log10(d, s, n); };
+    ExpectWithinUlps(in_f, RunUnary<float>(soc, in_f, kCount, log), ln, 0.5, "Log float");
+    ExpectWithinUlps(in_h, RunUnary<half>(soc, in_h, kCount, log_all), ln, 0.5, "Log half all");
+    ExpectWithinUlps(in_f, RunUnary<float>(soc, in_f, kCount, log2_tmp), l2, 2.5, "Log2 float");
+    ExpectWithinUlps(in_h, RunUnary<half>(soc, in_h, kCount, log2_tmp), l2, 0.5, "Log2 half");
+    ExpectWithinUlps(in_h, RunUnary<half>(soc, in_h, kCount, log2), l2, 0.5, "Log2 half stack");
+    ExpectWithinUlps(in_f, RunUnary<float>(soc, in_f, kCount, log10), l10, 2.5, "Log10 float");
+    ExpectWithinUlps(in_h, RunUnary<half>(soc, in_h, kCount, log10), l10, 2.5, "Log10 half");
+  }
+}
+
+TEST(MathLog, Specials) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {0.0f, -0.0f, -1.0f, inf, 1.0f};
+  const auto out =
+      RunUnary<float>(k910B, in, 5, [](auto d, auto s, auto, uint32_t n) { Log(d, s, n); });
+  EXPECT_EQ(out[0], -inf);
+  EXPECT_EQ(out[1], -inf);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_EQ(out[3], inf);
+  EXPECT_EQ(out[4], 0.0f);
+}
+
+// Erf's rational approximation on [-3.92, 3.92] (constant beyond): absolute error bound.
+TEST(MathErf, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Erf", Uniform<float>(6, kCount, -6.0f, 6.0f), Uniform<half>(7, kCount, -6.0f, 6.0f),
+        [](double x) { return std::erf(x); }, {1e-6, 0}, {1e-3, 0}, LNGRAD_UNARY_CALL(Erf));
+  }
+}
+
+// Acosh: relative bound for x >= 2, absolute near 1 (x * x - 1 cancels), NaN below 1.
+TEST(MathAcosh, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Acosh", LogUniform<float>(8, kCount, 0, 18), LogUniform<half>(9, kCount, 0, 8),
+        [](double x) { return std::acosh(x); }, {3e-4, 3.0}, {3e-4, 1.0}, LNGRAD_UNARY_CALL(Acosh));
+  }
+  const std::vector<float> low = {0.5f, -2.0f, 1.0f};
+  const auto out =
+      RunUnary<float>(k910B, low, 3, [](auto d, auto s, auto, uint32_t n) { Acosh(d, s, n); });
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_TRUE(std::isnan(out[1]));
+  EXPECT_EQ(out[2], 0.0f);
+}
+
+// Tanh: (e^2x - 1) / (e^2x + 1) with |x| clipped at 8.8 (tanh(8.8) rounds to 1 in float): the
+// cancellation in e^2x - 1 near 0 gives an absolute bound there, 3 ulps elsewhere.
+TEST(MathTanh, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Tanh", Uniform<float>(12, kCount, -12.0f, 12.0f),
+        Uniform<half>(13, kCount, -6.0f, 6.0f), [](double x) { return std::tanh(x); },
+        {1.2e-7, 3.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Tanh));
+  }
+}
+
+// Sign is exact: -1, 1, +0 for zeros and NaN.
+TEST(MathSign, ExactEveryOverloadAndType) {
+  const auto sign = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };
+  for (const char* soc : kSocs) {
+    const auto in_f = Inputs<float>(14, kCount);
+    const auto in_h = Inputs<half>(15, kCount);
+    const auto tmp_n = [](auto d, auto s, auto t, uint32_t n) { Sign(d, s, t, n); };
+    const auto count = [](auto d, auto s, auto, uint32_t n) { Sign(d, s, n); };
+    const auto out_f = RunUnary<float>(soc, in_f, kCount, tmp_n);
+    const auto out_h = RunUnary<half>(soc, in_h, kCount, count);
+    for (uint32_t i = 0; i < kCount; ++i) {
+      const double want_f = std::isnan(in_f[i]) ? 0.0 : sign(in_f[i]);
+      const double want_h = std::isnan(D(in_h[i])) ? 0.0 : sign(D(in_h[i]));
+      ASSERT_EQ(Bits(out_f[i]), Bits(static_cast<float>(want_f))) << i;
+      ASSERT_EQ(Bits(out_h[i]), Bits(half(static_cast<float>(want_h)))) << i;
+    }
+  }
+  const std::vector<int64_t> in = {-5, 0, 7, INT64_MIN};
+  const auto out =
+      RunUnary<int64_t>(k950, in, 4, [](auto d, auto s, auto t, uint32_t n) { Sign(d, s, t, n); });
+  EXPECT_EQ(out, (std::vector<int64_t>{-1, 0, 1, -1}));
+}
+
+// Cosh, Sinh: the rounding of x - ln2 (half an ulp of x) becomes |x| 2^-24 relative in the Exp:
+// (2|x| + 3) ulps, 23 on [-10, 10]; Sinh's b - a cancels near 0 (absolute 1.2e-7 there).
+// Asinh, Atanh: 4 ulps, or 1.2e-7 absolute near 0 where 1 + x rounds.
+TEST(MathHyperbolic, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    const auto in_f = Uniform<float>(16, kCount, -10.0f, 10.0f);
+    const auto in_h = Uniform<half>(17, kCount, -10.0f, 10.0f);
+    CheckUnaryApi(
+        soc, "Cosh", in_f, in_h, [](double x) { return std::cosh(x); }, {0, 23.0}, {0, 1.0},
+        LNGRAD_UNARY_CALL(Cosh));
+    CheckUnaryApi(
+        soc, "Sinh", in_f, in_h, [](double x) { return std::sinh(x); }, {1.2e-7, 23.0}, {1e-7, 1.0},
+        LNGRAD_UNARY_CALL(Sinh));
+    CheckUnaryApi(
+        soc, "Asinh", Uniform<float>(20, kCount, -1e4f, 1e4f), in_h,
+        [](double x) { return std::asinh(x); }, {1.2e-7, 4.0}, {1e-7, 1.0},
+        LNGRAD_UNARY_CALL(Asinh));
+    CheckUnaryApi(
+        soc, "Atanh", Uniform<float>(18, kCount, -0.999f, 0.999f),
+        Uniform<half>(19, kCount, -0.99f, 0.99f), [](double x) { return std::atanh(x); },
+        {1.2e-7, 4.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Atanh));
+  }
+}
+
+// Checked mode refuses a sharedTmpBuffer of `bytes` for api(dst, src, tmp) on 64 elements.
+template <typename T, typename Api>
+void ExpectTmpTooSmall(uint32_t bytes, const std::string& needle, Api api) {
+  ExpectCheck(
+      [&](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(bytes);
+        api(ub.Get<T>(1), ub.Get<T>(0), tmp);
+      },
+      "tmp_buffer", needle);
+}
+
+// Sin, Cos: the four- (five-) part pi reduction keeps x0 within an ulp or so of the exact reduction
+// for |x| < 2^10; the polynomial's own error is about 2^-24: 4 ulps or 1.2e-7 absolute (near the
+// zeros, where the reduced argument's absolute error shows).
+TEST(MathSinCos, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Sin", Uniform<float>(21, kCount, -1000.0f, 1000.0f),
+        Uniform<half>(22, kCount, -100.0f, 100.0f), [](double x) { return std::sin(x); },
+        {1.2e-7, 4.0}, {1e-7, 1.0}, LNGRAD_UNARY_CALL(Sin));
+  }
+  const auto in = Uniform<float>(23, kCount, -20.0f, 20.0f);
+  std::vector<float> src_after;
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, in);
+    Sin<float, true>(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(2), kCount);
+    src_after = ub.Take<float>(0);
+  });
+  for (uint32_t i = 0; i < kCount; ++i) {
+    ASSERT_LE(std::fabs(src_after[i]), 1.5708f) << i;  // the reduced argument
+    ASSERT_NEAR(std::fabs(std::sin(src_after[i])), std::fabs(std::sin(in[i])), 1e-5) << i;
+  }
+}
+
+// Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to
+// tan(pi/8) is the sequence's weak point (truncation u^11 / 11 <= 5.4e-6, e.g. 4.1e-6 at
+// x = 2.37): 6e-6 absolute, or 4 ulps.
+TEST(MathAtan, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Atan", Uniform<float>(26, kCount, -20.0f, 20.0f),
+        Uniform<half>(27, kCount, -20.0f, 20.0f), [](double x) { return std::atan(x); },
+        {6e-6, 4.0}, {6e-6, 1.0}, LNGRAD_UNARY_CALL(Atan));
+  }
+}
+
+// Asin, Acos: the degree-15 Taylor series of asin on |x| < 1/sqrt2 (directly, or on
+// sqrt(1 - x^2)) truncates by up to 5.6e-5 at |x| = 1/sqrt2 (asin's series converges slowly;
+// checked in double): 6e-5 absolute, or 4 ulps; half: its Taylor branch runs in half, 2 ulps.
+TEST(MathAsinAcos, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    const auto in_f = Uniform<float>(28, kCount, -1.0f, 1.0f);
+    const auto in_h = Uniform<half>(29, kCount, -1.0f, 1.0f);
+    CheckUnaryApi(
+        soc, "Asin", in_f, in_h, [](double x) { return std::asin(x); }, {6e-5, 4.0}, {6e-5, 2.0},
+        LNGRAD_UNARY_CALL(Asin));
+    CheckUnaryApi(
+        soc, "Acos", in_f, in_h, [](double x) { return std::acos(x); }, {6e-5, 4.0}, {6e-5, 2.0},
+        LNGRAD_UNARY_CALL(Acos));
+  }
+}
+
+// Tan: the reduced argument carries Sin's reduction error, and the rational approximation about
+// 2^-23; near the poles tan's condition number |x| (1 + tan^2) amplifies the reduction's absolute
+// error: checked away from them (|cos x| > 0.05), 8 ulps or 2.4e-7 absolute near the zeros.
+TEST(MathTan, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    auto in_f = Uniform<float>(30, kCount, -100.0f, 100.0f);
+    auto in_h = Uniform<half>(31, kCount, -10.0f, 10.0f);
+    for (auto& x : in_f) x = std::fabs(std::cos(x)) > 0.05 ? x : 0.5f;
+    for (auto& x : in_h) x = std::fabs(std::cos(D(x))) > 0.05 ? x : half(0.5f);
+    CheckUnaryApi(
+        soc, "Tan", in_f, in_h, [](double x) { return std::tan(x); }, {2.4e-7, 8.0}, {1e-7, 1.0},
+        LNGRAD_UNARY_CALL(Tan));
+  }
+}
+
+// Erfc: E = e^(-a^2) R(a) / S(a) is a relative approximation of erfc(|x|) (the clip at 10 is
+// below float's range of erfc); 1 - E for negative x: 16 ulps of the result or 1e-7 absolute
+// (measured: the rational approximation's own error dominates).
+TEST(MathErfc, WithinBoundsEveryOverload) {
+  for (const char* soc : kSocs) {
+    CheckUnaryApi(
+        soc, "Erfc", Uniform<float>(32, kCount, -5.0f, 9.0f),
+        Uniform<half>(33, kCount, -4.0f, 4.0f), [](double x) { return std::erfc(x); }, {1e-7, 16.0},
+        {1e-7, 1.0}, LNGRAD_UNARY_CALL(Erfc));
+  }
+}
+
+TEST(MathTranscendental, CheckedModeRules) {
+  ExpectTmpTooSmall<float>(512, "less than the 768", [](auto d, auto s, auto t) {
+    Exp<float, 10>(d, s, t, 64);
+  });  // float without isReuseSource needs 3 * 256
+  ExpectTmpTooSmall<half>(1024, "less than the 2048",
+                          [](auto d, auto s, auto t) { Erf(d, s, t, 64); });  // half needs 8 * 256
+  ExpectTmpTooSmall<half>(256, "less than the 512", [](auto d, auto s, auto t) {
+    Acosh(d, s, t, 64);
+  });  // half needs 2 * 256
+  ExpectTmpTooSmall<half>(0, "less than the 256",
+                          [](auto d, auto s, auto t) { Log2(d, s, t, 64); });
+  ExpectCheck([](Ub& ub) { Log(ub.Get<float>(0), ub.Get<float>(0), 64); }, "address_overlap",
+              "dst and src");
+  ExpectCheck([](Ub& ub) { Erf(ub.Get<float>(0)[8], ub.Get<float>(0), ub.Get<uint8_t>(2), 64); },
+              "address_overlap", "dst and src");
+  ExpectCheck([](Ub& ub) { Acosh(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(1), 64); },
+              "address_overlap", "sharedTmpBuffer and dst");
+  ExpectTmpTooSmall<half>(512, "less than the 1024",
+                          [](auto d, auto s, auto t) { Tanh(d, s, t, 64); });  // half needs 4 * 256
+  ExpectCheck([](Ub& ub) { Sign(ub.Get<int64_t>(1), ub.Get<int64_t>(0), 16); }, "product",
+              "Ascend 950");
+  ExpectTmpTooSmall<half>(1024, "less than the 1536",
+                          [](auto d, auto s, auto t) { Cosh(d, s, t, 64); });  // half needs 6 * 256
+  // Arch 3510 needs no scratch: an empty sharedTmpBuffer is accepted there.
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(0);
+        Exp<float, 10>(ub.Get<float>(1), ub.Get<float>(0), tmp, 64);
+      },
+      "", "", k950);
+}
+
+}  // namespace
