@@ -11,5 +11,6 @@
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/math/math_tiling.h"
 #include "tiling/normalization/normalize_tiling.h"
+#include "tiling/quantization/quant_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"
