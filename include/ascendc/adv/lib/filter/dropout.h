@@ -10,7 +10,8 @@
 // (least significant first) keeps element 8b + j: dst = (bit ? src : 0) * divValue - the
 // device's Select against the zero compare register, then Muls. The misaligned modes first pack
 // each row's first srcLastAxis mask bytes (bits) to the front of maskLocal, in place - the
-// device's GatherMask - and lngrad writes that packing into maskLocal too.
+// device's GatherMask - and lngrad writes that packing into maskLocal too; arch 3510
+// (dropout_3510_impl.h) reads the rows in place and leaves maskLocal as it was.
 //
 // Checked mode: the elements within src, dst and mask, 32-byte aligned operands, sharedTmpBuffer
 // at least 512 bytes on 2201/2002 (GetDropOutMaxMinTmpSize's minimum), srcLastAxis a multiple of
@@ -89,22 +90,26 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
   q::CheckCount(kApi, srcLocal, n, "srcLocal");
   q::CheckCount(kApi, maskLocal, maskBytes, "maskLocal");
   if (!q::Is3510()) q::CheckTmp(kApi, sharedTmpBuffer, 512);
+  const bool packs = misaligned && !q::Is3510();
   q::Record(kApi, loc, {q::SpanOf(srcLocal, n), q::SpanOf(maskLocal, maskBytes)},
-            {q::SpanOf(dstLocal, n), misaligned ? q::SpanOf(maskLocal, maskBytes) : q::Span{}});
+            {q::SpanOf(dstLocal, n), packs ? q::SpanOf(maskLocal, maskBytes) : q::Span{}});
   uint8_t* mask = maskLocal.HostPtr();
-  if (misaligned) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
   const T div = T(1.0f / keepProb);
   const T* in = srcLocal.HostPtr();
   T* out = dstLocal.HostPtr();
+  const uint32_t src = info.srcLastAxis, pitch = misaligned ? info.maskLastAxis : keep;
   for (uint64_t e = 0; e < n; ++e) {
+    const uint64_t r = e / src, c = e % src;
     T v;
     if (bits) {
-      v = ((mask[e / 8] >> (e % 8)) & 1u) != 0 ? in[e] : T(0.0f);
+      v = ((mask[r * pitch + c / 8] >> (c % 8)) & 1u) != 0 ? in[e] : T(0.0f);
     } else {
-      v = T(q::F(T(static_cast<float>(mask[e]))) * q::F(in[e]));
+      v = T(q::F(T(static_cast<float>(mask[r * pitch + c]))) * q::F(in[e]));
     }
     out[e] = T(q::F(v) * q::F(div));
   }
+  // 2201/2002 pack the mask rows in place first (GatherMask); 3510 reads them where they are.
+  if (misaligned && !q::Is3510()) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
 }
 
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>

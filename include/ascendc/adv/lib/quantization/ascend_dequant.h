@@ -248,7 +248,7 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
   static_assert(q::DequantPairValid<dstT, scaleT>(false),
                 "AscendDequant: this deqScale / dstTensor type pair is not supported");
   q::UpdateDequantShape<dstT, mode>(params);
-  const float s = q::F(deqScale);
+  const float s = q::F(deqScale) + 0.0f;  // Duplicate, then the scale pass's Adds 0
   q::DequantPass("AscendDequant", dstTensor, srcTensor, &sharedTmpBuffer, params,
                  uint64_t{params.m} * params.n, q::Span{nullptr, 0}, loc,
                  [&](uint64_t) { return s; });

@@ -8,7 +8,9 @@
 // zero and a float NaN as nonzero. The tensor operand's whole size is processed. When
 // maskLastAxis != srcLastAxis each mask row's first srcLastAxis elements are packed first
 // (the device's GatherMask): into the mask itself when isReuseMask (lngrad writes that packing
-// too), else into sharedTmpBuffer.
+// too), else into sharedTmpBuffer. Arch 3510 (selectwithbytesmask_3510_impl.h) compares each
+// mask element with 0 in its own type (so a 4-byte -0.0f is zero, 0x80000000 as int32 is not)
+// and reads the mask rows in place, over the [firstAxis, srcLastAxis] elements.
 //
 // Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
 // sharedTmpBuffer at least 1024 bytes, plus the packed mask (rounded to 32 bytes) when the axes
@@ -30,21 +32,25 @@ LNGRAD_AXES_SHAPE_INFO(SelectWithBytesMaskShapeInfo)
 
 namespace lngrad::aicore::quant_detail {
 
-// Whether a mask element is zero after the device's Cast to half.
+// Whether a mask element counts as zero: 2201/2002 compare its half Cast with 0, 3510 compares
+// it with 0 in its own type.
 template <typename U>
-bool MaskIsZero(U m) {
-  if constexpr (sizeof(U) == 4) {
-    float f;
-    std::memcpy(&f, &m, sizeof(f));
-    return F(Conv<half, float>(f, RoundMode::CAST_ODD)) == 0.0f;
-  } else if constexpr (sizeof(U) == 2) {
-    int16_t i;
-    std::memcpy(&i, &m, sizeof(i));
-    return i == 0;
-  } else {
+bool MaskIsZero(U m, bool arch3510) {
+  if constexpr (sizeof(U) == 1) {
     uint8_t b;
     std::memcpy(&b, &m, 1);
     return b == 0;
+  } else {
+    if (arch3510) return F(m) == 0.0f;
+    if constexpr (sizeof(U) == 4) {
+      float f;
+      std::memcpy(&f, &m, sizeof(f));
+      return F(Conv<half, float>(f, RoundMode::CAST_ODD)) == 0.0f;
+    } else {
+      int16_t i;
+      std::memcpy(&i, &m, sizeof(i));
+      return i == 0;
+    }
   }
 }
 
@@ -59,7 +65,9 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
                 "Select (bytes mask): T must be half or float");
   static_assert(sizeof(U) == 1 || sizeof(U) == 2 || sizeof(U) == 4,
                 "Select (bytes mask): the mask type must be 1, 2 or 4 bytes");
-  const uint64_t n = tensor.GetSize();
+  const bool arch3510 = Is3510();
+  // 2201/2002 process the tensor operand's whole size, 3510 the [firstAxis, srcLastAxis] rows.
+  const uint64_t n = arch3510 ? uint64_t{info.firstAxis} * info.srcLastAxis : tensor.GetSize();
   const bool pack = info.srcLastAxis != info.maskLastAxis;
   const uint64_t maskCount = pack ? uint64_t{info.firstAxis} * info.maskLastAxis : n;
   Require(!pack || (info.srcLastAxis != 0 && n <= uint64_t{info.firstAxis} * info.srcLastAxis),
@@ -69,23 +77,22 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
   CheckCount(kApi, mask, maskCount, "mask");
   const uint64_t extra = pack && !isReuseMask ? (n * sizeof(U) + 31) / 32 * 32 : 0;
   CheckTmp(kApi, tmp, 1024 + extra);
+  const bool packInPlace = pack && isReuseMask && !arch3510;
   Record(kApi, loc, {SpanOf(tensor, n), SpanOf(mask, maskCount)},
-         {SpanOf(dst, n), pack && isReuseMask ? SpanOf(mask, n) : Span{}});
+         {SpanOf(dst, n), packInPlace ? SpanOf(mask, n) : Span{}});
   U* m = mask.HostPtr();
-  if (pack && isReuseMask) {
-    PackRows(reinterpret_cast<uint8_t*>(m), info.firstAxis,
-             static_cast<uint32_t>(info.srcLastAxis * sizeof(U)),
-             static_cast<uint32_t>(info.maskLastAxis * sizeof(U)));
-  }
   const T* in = tensor.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t e = 0; e < n; ++e) {
-    const uint64_t mi = pack && !isReuseMask
-                            ? (e / info.srcLastAxis) * info.maskLastAxis + e % info.srcLastAxis
-                            : e;
-    const bool zero = MaskIsZero(m[mi]);
+    const uint64_t mi =
+        pack ? (e / info.srcLastAxis) * info.maskLastAxis + e % info.srcLastAxis : e;
     // Zero selects the first operand: the tensor in (src0, scalar), the scalar in (scalar, src1).
-    out[e] = zero != scalarFirst ? in[e] : scalar;
+    out[e] = MaskIsZero(m[mi], arch3510) != scalarFirst ? in[e] : scalar;
+  }
+  if (packInPlace) {  // the device's GatherMask of the rows into the mask itself
+    PackRows(reinterpret_cast<uint8_t*>(m), info.firstAxis,
+             static_cast<uint32_t>(info.srcLastAxis * sizeof(U)),
+             static_cast<uint32_t>(info.maskLastAxis * sizeof(U)));
   }
 }
 
