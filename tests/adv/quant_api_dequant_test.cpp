@@ -232,6 +232,40 @@ TEST(QuantAntiQuantize, PerChannelFloatSequenceOn950) {
   }
 }
 
+constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false, 1};
+constexpr AscendC::AntiQuantizeConfig kAqGroup = {AscendC::AntiQuantizePolicy::PER_GROUP, true, 1};
+
+TEST(QuantAntiQuantize, PerTokenAndPerGroupBf16On950) {
+  constexpr uint32_t m = 5, n = 64, g = 32;
+  std::vector<int8_t> x(m * n);
+  for (uint32_t i = 0; i < m * n; ++i) x[i] = static_cast<int8_t>(i * 53 % 256 - 128);
+  const std::vector<float> sc = Uniform(17, 64, -3.0f, 3.0f), of = Uniform(18, 64, -5.0f, 5.0f);
+  std::vector<bfloat16_t> tok, grp;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        ub.Put<bfloat16_t>(2, As<bfloat16_t>(sc));
+        ub.Put<bfloat16_t>(3, As<bfloat16_t>(of));
+        AscendC::AntiQuantize<kAqToken>(ub.Get<bfloat16_t>(0), ub.Get<int8_t>(1),
+                                        ub.Get<bfloat16_t>(2), ub.Get<bfloat16_t>(3),
+                                        AscendC::AntiQuantizeParams{m, n, 0});
+        tok = ub.Take<bfloat16_t>(0);
+        AscendC::AntiQuantize<kAqGroup>(ub.Get<bfloat16_t>(0), ub.Get<int8_t>(1),
+                                        ub.Get<bfloat16_t>(2), ub.Get<bfloat16_t>(3),
+                                        AscendC::AntiQuantizeParams{m, n, g});
+        grp = ub.Take<bfloat16_t>(0);
+      },
+      k950);
+  auto bf = [](float v) { return static_cast<float>(bfloat16_t(v)); };
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t e = i * n + j, c = i * 2 + j / g;
+      ASSERT_EQ(Bits(tok[e]), Bits(bfloat16_t(x[e] * bf(sc[i])))) << e;
+      ASSERT_EQ(Bits(grp[e]), Bits(bfloat16_t((x[e] + bf(of[c])) * bf(sc[c])))) << e;
+    }
+  }
+}
+
 TEST(QuantTiling, DequantAndAntiQuantSizes) {
   uint32_t mx = 0, mn = 0, live = 0, extra = 0;
   AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({128, 32}), 4, mx, mn);

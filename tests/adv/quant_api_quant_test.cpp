@@ -188,6 +188,55 @@ TEST(QuantQuantize, PerTensorChannelTokenInTheConfigRoundMode) {
   }
 }
 
+constexpr AscendC::QuantizeConfig kGroupCol = {AscendC::QuantizePolicy::PER_GROUP, true,
+                                               AscendC::RoundMode::CAST_RINT, 1};
+constexpr AscendC::QuantizeConfig kGroupRow = {AscendC::QuantizePolicy::PER_GROUP, false,
+                                               AscendC::RoundMode::CAST_CEIL, 0};
+
+TEST(QuantQuantize, PerGroupAlongRowsAndColumns) {
+  constexpr uint32_t m = 7, n = 80, g = 32;  // tails: ceil(80 / 32) = 3, ceil(7 / 32) = 1
+  const std::vector<float> x = Uniform(14, m * n, -60.0f, 60.0f);
+  const std::vector<float> sc = Uniform(15, 1024, -2.0f, 2.0f), of = Uniform(16, 1024, -3.0f, 3.0f);
+  auto fill = [&](Ub& ub) {
+    for (uint32_t j = 0; j < 1024; ++j) {
+      ub.Get<float>(2).HostPtr()[j] = sc[j];
+      ub.Get<float>(3).HostPtr()[j] = of[j];
+    }
+  };
+  std::vector<int8_t> got;
+  auto tensor = [](int b) { return [b](Ub& ub) { return ub.Get<float>(b); }; };
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, x);
+        fill(ub);
+        AscendC::Quantize<kGroupCol>(ub.Get<int8_t>(0), ub.Get<float>(1), tensor(2)(ub),
+                                     tensor(3)(ub), AscendC::QuantizeParams{m, n, g});
+        got = ub.Take<int8_t>(0);
+      },
+      k950);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t c = i * 3 + j / g;
+      ASSERT_EQ(got[i * n + j], Sat8(Rint(static_cast<double>(x[i * n + j] * sc[c] + of[c]))));
+    }
+  }
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, x);
+        fill(ub);
+        AscendC::Quantize<kGroupRow>(ub.Get<int8_t>(0), ub.Get<float>(1), tensor(2)(ub), 0.0f,
+                                     AscendC::QuantizeParams{m, n, 4});
+        got = ub.Take<int8_t>(0);
+      },
+      k950);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const float v = x[i * n + j] * sc[(i / 4) * n + j];
+      ASSERT_EQ(got[i * n + j], Sat8(std::ceil(static_cast<double>(v))));
+    }
+  }
+}
+
 TEST(QuantQuantize, RefusedOffArch3510) {
   ExpectCheck(
       [](Ub& ub) {

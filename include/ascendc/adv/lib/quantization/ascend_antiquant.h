@@ -13,9 +13,10 @@
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
 // The scalar forms use one offset and scale for every element.
-// AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]) on a
-// row-major [m, n] source, the float sequence; hasOffset false skips the Add. PER_GROUP and the
-// fp8 / fp4 / fp8_e8m0 scale forms are not modelled (no such types in lngrad).
+// AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
+// PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
+// [m, n] source, the float sequence; hasOffset false skips the Add. The fp8 / fp4 / fp8_e8m0
+// scale forms are not modelled (no such types in lngrad).
 //
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
@@ -259,20 +260,21 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AntiQuantize";
   q::CheckAntiQuantTypes<SrcT, DstT>();
-  static_assert(config.policy != AntiQuantizePolicy::PER_GROUP,
-                "AntiQuantize: the PER_GROUP policy is not modelled by lngrad");
   constexpr bool kTensor = config.policy != AntiQuantizePolicy::PER_TENSOR;
   static_assert(kTensor == q::IsTensor<ScaleT>::value,
                 "AntiQuantize: PER_TENSOR takes scalars, the other policies tensors");
   (void)sharedTmpBuffer;
   q::CheckProduct(kApi, true);
-  const uint64_t channels = config.policy == AntiQuantizePolicy::PER_TOKEN ? params.m : params.n;
-  auto at = [&](const auto& x, uint64_t i) -> DstT {
+  const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
+                           params.groupSize};
+  q::Require(config.policy != AntiQuantizePolicy::PER_GROUP || params.groupSize > 0, kApi,
+             "PER_GROUP needs groupSize > 0");
+  if (config.policy == AntiQuantizePolicy::PER_GROUP && params.groupSize == 0) return;
+  const uint64_t channels = lay.Count();
+  auto at = [&](const auto& x, uint64_t e) -> DstT {
     using X = std::decay_t<decltype(x)>;
     if constexpr (q::IsTensor<X>::value) {
-      const uint64_t c =
-          config.policy == AntiQuantizePolicy::PER_TOKEN ? i / params.n : i % params.n;
-      return x.HostPtr()[c];
+      return x.HostPtr()[lay.Index(e / params.n, e % params.n)];
     } else {
       return static_cast<DstT>(x);
     }

@@ -15,11 +15,11 @@
 // (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode
 // (saturating), int16 -> half, half -> int8 (saturating): the int8 is v rounded in the mode and
 // clamped to [-128, 127]. PER_TENSOR (scalar scale and offset), PER_CHANNEL (scale[n], offset
-// tensor or scalar), PER_TOKEN (scale[m]) on a row-major [m, n] source.
+// tensor or scalar), PER_TOKEN (scale[m]), PER_GROUP (kDim 1: scale [m, ceil(n / groupSize)];
+// kDim 0: [ceil(m / groupSize), n]) on a row-major [m, n] source.
 //
 // Not modelled: the fp8 / hifloat8 / fp4 destinations (lngrad has no such types), the
-// dstT/srcT overloads and the AscendQuantPolicy per-group forms of arch 3510, Quantize's
-// PER_GROUP policy (static_assert).
+// dstT/srcT overloads and the AscendQuantPolicy per-group forms of arch 3510.
 //
 // Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
 // calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
@@ -364,8 +364,6 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   constexpr const char* kApi = "Quantize";
   static_assert(std::is_same_v<DstT, int8_t>,
                 "Quantize: lngrad models the int8_t destination (no fp8/hifloat8/fp4 types)");
-  static_assert(config.policy != QuantizePolicy::PER_GROUP,
-                "Quantize: the PER_GROUP policy is not modelled by lngrad");
   constexpr bool kPerTensor = config.policy == QuantizePolicy::PER_TENSOR;
   static_assert(kPerTensor != q::IsTensor<ScaleT>::value,
                 "Quantize: PER_TENSOR takes a scalar scale, the other policies a scale tensor");
@@ -374,7 +372,12 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   const uint64_t n = uint64_t{params.m} * params.n;
   m::CheckElementwise(kApi, static_cast<int64_t>(n), m::Products::kAll, m::Overlap::kNone,
                       {m::Op(dstTensor, "dstTensor"), m::Op(srcTensor, "srcTensor")});
-  const uint64_t channels = config.policy == QuantizePolicy::PER_TOKEN ? params.m : params.n;
+  const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
+                           params.groupSize};
+  q::Require(config.policy != QuantizePolicy::PER_GROUP || params.groupSize > 0, kApi,
+             "PER_GROUP needs groupSize > 0");
+  if (config.policy == QuantizePolicy::PER_GROUP && params.groupSize == 0) return;
+  const uint64_t channels = lay.Count();
   if constexpr (q::IsTensor<ScaleT>::value) q::CheckCount(kApi, scale, channels, "scale");
   if constexpr (q::IsTensor<OffsetT>::value) {
     if (config.hasOffset) q::CheckCount(kApi, offset, channels, "offset");
@@ -387,7 +390,7 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   int8_t* out = dstTensor.HostPtr();
   for (uint64_t i = 0; i < params.m; ++i) {
     for (uint64_t j = 0; j < params.n; ++j) {
-      const uint64_t c = config.policy == QuantizePolicy::PER_TOKEN ? i : j;
+      const uint64_t c = lay.Index(i, j);
       float v = q::F(in[i * params.n + j]) * lngrad_quant::At(scale, c);
       if constexpr (config.hasOffset) v = v + lngrad_quant::At(offset, c);
       out[i * params.n + j] = q::QuantizeToInt8(v, config.roundMode);

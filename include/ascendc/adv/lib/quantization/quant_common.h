@@ -131,6 +131,33 @@ inline void Record(const char* api, SrcLoc loc, std::initializer_list<Span> read
   }
 }
 
+// Where the scale (offset) of element [i, j] of an [m, n] source lies for the policies of
+// Quantize / Dequantize / AntiQuantize (their enums share the order PER_TENSOR, PER_CHANNEL,
+// PER_TOKEN, PER_GROUP): per channel j, per token i, per group with kDim 1 (groups of g along
+// a row) i * ceil(n / g) + j / g, with kDim 0 (groups of g rows) (i / g) * n + j.
+struct ParamLayout {
+  int policy;  // 0 tensor, 1 channel, 2 token, 3 group
+  int32_t kDim;
+  uint64_t m, n, g;
+  uint64_t Index(uint64_t i, uint64_t j) const {
+    switch (policy) {
+      case 1:
+        return j;
+      case 2:
+        return i;
+      case 3:
+        return kDim == 1 ? i * ((n + g - 1) / g) + j / g : (i / g) * n + j;
+      default:
+        return 0;
+    }
+  }
+  // The elements the scale (offset) tensor holds.
+  uint64_t Count() const {
+    if (policy == 3) return kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n;
+    return policy == 2 ? m : (policy == 1 ? n : 1);
+  }
+};
+
 // The operand rule of the kernels' templates: a LocalTensor or a scalar.
 template <typename X>
 struct IsTensor : std::false_type {};
