@@ -112,6 +112,45 @@ TEST(QuantDequantize, PerChannelAndPerTensorOn950) {
       "product", "Dequantize");
 }
 
+// int32 -> float rounding ties away from zero (the 3510 Cast).
+float TiesAway(int32_t x) {
+  const double d = x;
+  if (std::fabs(d) < 16777216.0) return static_cast<float>(x);
+  const double ulp = std::ldexp(1.0, std::ilogb(d) - 23);
+  return static_cast<float>(std::round(d / ulp) * ulp);
+}
+
+constexpr AscendC::DequantizeConfig kDqToken = {AscendC::DequantizePolicy::PER_TOKEN, false, 1};
+constexpr AscendC::DequantizeConfig kDqGroupRow = {AscendC::DequantizePolicy::PER_GROUP, false, 0};
+
+TEST(QuantDequantize, PerTokenFloatSourceAndPerGroupRowsOn950) {
+  constexpr uint32_t m = 70, n = 32;
+  const std::vector<float> xf = Uniform(19, m * n, -500.0f, 500.0f);
+  std::vector<int32_t> xi = Ints(20, m * n, -(1 << 26), 1 << 26);
+  xi[0] = (1 << 24) + 1;  // a tie of the int32 -> float Cast: 3510 rounds it away from zero
+  const std::vector<float> s = Uniform(21, 3 * n, -4.0f, 4.0f);
+  std::vector<half> tok;
+  std::vector<float> grp;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, xf);
+        ub.Put<float>(2, s);
+        AscendC::Dequantize<kDqToken>(ub.Get<half>(0), ub.Get<float>(1), ub.Get<float>(2),
+                                      ub.Get<float>(2), AscendC::DequantizeParams{m, n, 0});
+        tok = ub.Take<half>(0);
+        ub.Put<int32_t>(1, xi);
+        AscendC::Dequantize<kDqGroupRow>(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                                         ub.Get<float>(2), AscendC::DequantizeParams{m, n, 32});
+        grp = ub.Take<float>(0);
+      },
+      k950);
+  for (uint32_t e = 0; e < m * n; ++e) {
+    ASSERT_EQ(Bits(tok[e]), Bits(half(xf[e] * s[e / n]))) << e;
+    const float v = TiesAway(xi[e]);
+    ASSERT_EQ(grp[e], v * s[(e / n / 32) * n + e % n]) << e;
+  }
+}
+
 TEST(QuantAscendDequant, CheckedModeRules) {
   ExpectCheck(
       [](Ub& ub) {

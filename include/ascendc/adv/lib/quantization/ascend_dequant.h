@@ -13,7 +13,9 @@
 // the first calCount elements. DEQUANT_WITH_SINGLE_ROW with m == 1, calCount a multiple of
 // 32 bytes of dst and n a multiple of calCount reads the row as n / calCount rows of calCount.
 // Dequantize (PER_TENSOR: scalar scale; PER_CHANNEL: scale tensor [n]) runs the same sequence
-// with calCount = n; its PER_TOKEN / PER_GROUP policies are not modelled (static_assert).
+// with calCount = n; PER_TOKEN (scale[m]) and PER_GROUP (kDim 1: [m, ceil(n / groupSize)], kDim
+// 0: [ceil(m / groupSize), n]) take an int32 or float source, float(src) * scale Cast to dst.
+// On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0.
 //
 // Checked mode: m * n within src, every row of dst within dst, n * 4 a multiple of 32, calCount
 // in (0, n] and within deqScale, sharedTmpBuffer at least (align8(calCount) + n) floats on
@@ -82,7 +84,7 @@ float ScaleToFloat(S s) {
     std::memcpy(&f, &low, sizeof(f));
     return f;
   } else if constexpr (std::is_same_v<S, float>) {
-    return s + 0.0f;
+    return Is3510() ? s : s + 0.0f;  // 2201/2002 move it with Adds 0
   } else {
     return F(s);
   }
@@ -91,7 +93,7 @@ float ScaleToFloat(S s) {
 template <typename D>
 D DequantOut(float v) {
   if constexpr (std::is_same_v<D, float>) {
-    return v + 0.0f;
+    return Is3510() ? v : v + 0.0f;  // 2201/2002 move it with Adds 0
   } else if constexpr (std::is_same_v<D, half>) {
     return Conv<half, float>(v, RoundMode::CAST_NONE);
   } else {
@@ -144,9 +146,11 @@ void DequantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   Record(api, loc, {SpanOf(src, total), scaleSpan}, {SpanOf(dst, dstCount)});
   const int32_t* in = src.HostPtr();
   D* out = dst.HostPtr();
+  // int32 -> float: nearest even on 2201/2002, ties away from zero on 3510 (MrgZRndA).
+  const RoundMode mode = Is3510() ? RoundMode::CAST_ROUND : RoundMode::CAST_NONE;
   for (uint64_t e = 0; e < total; ++e) {
     const uint64_t row = e / p.n, col = e % p.n;
-    float v = Conv<float, int32_t>(in[e], RoundMode::CAST_NONE);
+    float v = Conv<float, int32_t>(in[e], mode);
     if (col < p.calCount) v = v * scaleAt(col);
     out[row * dstInner + col] = DequantOut<D>(v);
   }
@@ -248,7 +252,8 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
   static_assert(q::DequantPairValid<dstT, scaleT>(false),
                 "AscendDequant: this deqScale / dstTensor type pair is not supported");
   q::UpdateDequantShape<dstT, mode>(params);
-  const float s = q::F(deqScale) + 0.0f;  // Duplicate, then the scale pass's Adds 0
+  // 2201/2002: Duplicate, then the scale pass's Adds 0; 3510: Muls by the scalar.
+  const float s = q::Is3510() ? q::F(deqScale) : q::F(deqScale) + 0.0f;
   q::DequantPass("AscendDequant", dstTensor, srcTensor, &sharedTmpBuffer, params,
                  uint64_t{params.m} * params.n, q::Span{nullptr, 0}, loc,
                  [&](uint64_t) { return s; });
@@ -262,7 +267,56 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
                                     lngrad::aicore::math_detail::StackTmp(), params, loc);
 }
 
-// ---- Dequantize (arch 3510): PER_TENSOR and PER_CHANNEL ----------------------------------------
+// ---- Dequantize (arch 3510)
+// -----------------------------------------------------------------------
+
+namespace lngrad_dequant {
+
+// PER_TOKEN (scale[m]) and PER_GROUP (quant_common.h's ParamLayout): float(src) (int32 rounded
+// ties away, as the 3510 Cast; float as is) times the float scale, Cast to dst to nearest even.
+template <const DequantizeConfig& config, typename DstT, typename SrcT, typename ScaleT>
+void TokenOrGroup(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const ScaleT& scale,
+                  const DequantizeParams& params, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "Dequantize";
+  static_assert(q::IsTensor<ScaleT>::value,
+                "Dequantize: PER_TOKEN / PER_GROUP take a scale tensor");
+  using S = typename q::IsTensor<ScaleT>::Elem;
+  static_assert((std::is_same_v<S, DstT> && !std::is_same_v<S, uint64_t>) ||
+                    (std::is_same_v<S, float> &&
+                     (std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>)),
+                "Dequantize: unsupported scale / dst type pair");
+  const bool group = config.policy == DequantizePolicy::PER_GROUP;
+  q::Require(!group || (params.groupSize > 0 && params.groupSize % 32 == 0), kApi,
+             "PER_GROUP needs groupSize a nonzero multiple of 32");
+  if (group && params.groupSize == 0) return;
+  const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
+                           params.groupSize};
+  const uint64_t n = uint64_t{params.m} * params.n;
+  q::CheckCount(kApi, src, n, "srcTensor");
+  q::CheckCount(kApi, dst, n, "dstTensor");
+  q::CheckCount(kApi, scale, lay.Count(), "scale");
+  q::Record(kApi, loc, {q::SpanOf(src, n), q::SpanOf(scale, lay.Count())}, {q::SpanOf(dst, n)});
+  const SrcT* in = src.HostPtr();
+  const S* sp = scale.HostPtr();
+  DstT* out = dst.HostPtr();
+  for (uint64_t e = 0; e < n; ++e) {
+    float v;
+    if constexpr (std::is_same_v<SrcT, int32_t>) {
+      v = q::Conv<float, int32_t>(in[e], RoundMode::CAST_ROUND);
+    } else {
+      v = in[e];
+    }
+    v = v * q::F(sp[lay.Index(e / params.n, e % params.n)]);
+    if constexpr (std::is_same_v<DstT, float>) {
+      out[e] = v;
+    } else {
+      out[e] = q::Conv<DstT, float>(v, RoundMode::CAST_RINT);
+    }
+  }
+}
+
+}  // namespace lngrad_dequant
 
 template <const DequantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
           typename OffsetT>
@@ -273,17 +327,19 @@ void Dequantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& src
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "Dequantize";
   static_assert(!config.hasOffset, "Dequantize: the device does not support an offset");
-  static_assert(std::is_same_v<SrcT, int32_t>, "Dequantize: srcTensor must be int32_t");
-  static_assert(config.policy == DequantizePolicy::PER_TENSOR ||
-                    config.policy == DequantizePolicy::PER_CHANNEL,
-                "Dequantize: lngrad models the PER_TENSOR and PER_CHANNEL policies");
   (void)offset;
   (void)sharedTmpBuffer;
   q::CheckProduct(kApi, true);
   q::Require(params.n * sizeof(DstT) % 32 == 0, kApi, "n must be 32-byte aligned in dst");
   const DequantParams p{params.m, params.n, params.n};
   const uint64_t total = uint64_t{params.m} * params.n;
-  if constexpr (config.policy == DequantizePolicy::PER_TENSOR) {
+  constexpr bool kTokenOrGroup =
+      config.policy == DequantizePolicy::PER_TOKEN || config.policy == DequantizePolicy::PER_GROUP;
+  static_assert(std::is_same_v<SrcT, int32_t> || (kTokenOrGroup && std::is_same_v<SrcT, float>),
+                "Dequantize: srcTensor must be int32_t (or float for PER_TOKEN / PER_GROUP)");
+  if constexpr (kTokenOrGroup) {
+    lngrad_dequant::TokenOrGroup<config>(dstTensor, srcTensor, scale, params, loc);
+  } else if constexpr (config.policy == DequantizePolicy::PER_TENSOR) {
     static_assert(!q::IsTensor<ScaleT>::value, "Dequantize: PER_TENSOR takes a scalar scale");
     static_assert(q::DequantPairValid<DstT, ScaleT>(false), "Dequantize: unsupported types");
     const float s = q::F(scale);
