@@ -59,5 +59,6 @@ using AscendC::DataFormat;
 #include "lib/activation/softmax_all.h"
 #include "lib/reduce/reduce_api.h"
 #include "lib/sort/sort_api.h"
+#include "lib/quantization/quantization_family.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -175,6 +175,8 @@ inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetSubBlockNum() { return 1; }
 // The product's UB bytes (what TPipe may allocate).
 uint32_t GetUBSizeInBytes();
+// The bytes of one UB data block (32 on every product).
+inline constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
 
 }  // namespace AscendC
 

@@ -175,6 +175,31 @@ struct TensorAccess;
 
 }  // namespace lngrad::aicore::detail
 
+namespace lngrad::aicore {
+
+// What LocalTensor::GetPhyAddr returns: the UB byte address (offset from the block's UB base, as
+// on the device) wherever an integer is wanted; cast to a pointer, as kernels write
+// (__ubuf__ T*)t.GetPhyAddr(), the host address of those bytes (what CANN's CPU debug returns).
+// The sanitizer cannot see accesses through that pointer: the cast records the bytes from there
+// to the tensor's end as written by the scalar pipe in the compiler's auto-sync set, so
+// initcheck does not report what the kernel fills that way (nor reads of bytes nothing wrote).
+struct UbAddr {
+  uint64_t offset = 0;
+  std::byte* host = nullptr;
+  uint64_t bytes = 0;
+  constexpr operator uint64_t() const noexcept { return offset; }
+  template <typename U>
+  explicit operator U*() const {
+    if (host != nullptr && bytes != 0) {
+      detail::RecordScalarAccess("GetPhyAddr (raw UB pointer)", host, bytes, true, true,
+                                 SrcLoc::Current());
+    }
+    return reinterpret_cast<U*>(host);
+  }
+};
+
+}  // namespace lngrad::aicore
+
 namespace AscendC {
 // GlobalTensor::SetL2CacheHint's modes and its (reserved) read/write template argument.
 enum class CacheMode : uint8_t {
@@ -219,8 +244,22 @@ class LocalTensor {
   int32_t GetPosition() const { return static_cast<int32_t>(pos_); }
 
   // UB byte address of element 0 (offset from the block's UB base, as on the device).
-  uint64_t GetPhyAddr() const { return ptr_ == nullptr ? 0 : static_cast<uint64_t>(Bytes() - ub_); }
-  uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + uint64_t{offset} * sizeof(T); }
+  // Converts to uint64_t; cast to a pointer it is the host address (lngrad::aicore::UbAddr).
+  lngrad::aicore::UbAddr GetPhyAddr() const {
+    if (ptr_ == nullptr) return {};
+    return {static_cast<uint64_t>(Bytes() - ub_), const_cast<std::byte*>(Bytes()),
+            uint64_t{GetLength()}};
+  }
+  lngrad::aicore::UbAddr GetPhyAddr(uint32_t offset) const {
+    lngrad::aicore::UbAddr a = GetPhyAddr();
+    const uint64_t d = uint64_t{offset} * sizeof(T);
+    a.offset += d;
+    if (a.host != nullptr) {
+      a.host += d;
+      a.bytes = a.bytes > d ? a.bytes - d : 0;
+    }
+    return a;
+  }
   // lngrad extension: host address of element 0 (nullptr for an empty tensor).
   T* HostPtr() const { return ptr_; }
 

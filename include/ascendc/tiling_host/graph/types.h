@@ -1,10 +1,12 @@
-// ge::DataType: the tensor data type that Ascend C host tiling functions take (also spelled
-// AscendC::TensorDataType), with GE's enumerator values.
+// ge::DataType: the element type enumeration that host tiling functions take (also spelled
+// AscendC::TensorDataType), with the values of the toolkit's graph/types.h.
 #pragma once
+
+#include <cstdint>
 
 namespace ge {
 
-enum DataType {
+enum DataType : int32_t {
   DT_FLOAT = 0,
   DT_FLOAT16 = 1,
   DT_INT8 = 2,
@@ -34,6 +36,19 @@ enum DataType {
   DT_BF16 = 27,
   DT_UNDEFINED = 28,
   DT_INT4 = 29,
+  DT_UINT1 = 30,
+  DT_INT2 = 31,
+  DT_UINT2 = 32,
+  DT_COMPLEX32 = 33,
+  DT_HIFLOAT8 = 34,
+  DT_FLOAT8_E5M2 = 35,
+  DT_FLOAT8_E4M3FN = 36,
+  DT_FLOAT8_E8M0 = 37,
+  DT_FLOAT6_E3M2 = 38,
+  DT_FLOAT6_E2M3 = 39,
+  DT_FLOAT4_E2M1 = 40,
+  DT_FLOAT4_E1M2 = 41,
+  DT_MAX
 };
 
 }  // namespace ge

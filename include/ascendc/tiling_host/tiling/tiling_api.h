@@ -20,5 +20,6 @@
 #include "tiling/normalization/welford_tiling.h"
 #include "tiling/reduce/reduce_tiling.h"
 #include "tiling/sort/sort_tiling.h"
+#include "tiling/quantization/quant_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"

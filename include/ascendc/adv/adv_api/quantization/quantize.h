@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/quantization/quantize.h;
+// the implementation is lib/quantization/ascend_quant.h.
+#pragma once
+
+#include "../../lib/quantization/ascend_quant.h"

@@ -1,0 +1,124 @@
+// lngrad: the Ascend C high-level API DropOut (the vendor's adv_api/filter/dropout.h), half and
+// float (bfloat16_t on arch 3510), every product.
+//
+// The sequences of dropout_membase_impl.h / dropout_c220_impl.h. divValue = 1.0f / keepProb in
+// float, then converted to T once. The mode (template dropOutMode, or 0: chosen from the shape):
+// srcLastAxis < maskLastAxis byte mode, misaligned (1); == byte mode (2); == maskLastAxis * 8
+// bit mode (3); otherwise bit mode, misaligned (4). Byte mode: dst = (T(mask byte) * src) *
+// divValue, two Mul instructions in T (half: the float result of exact operands rounded to half
+// once; a mask byte of 2 doubles the element, as on the device). Bit mode: bit j of mask byte b
+// (least significant first) keeps element 8b + j: dst = (bit ? src : 0) * divValue - the
+// device's Select against the zero compare register, then Muls. The misaligned modes first pack
+// each row's first srcLastAxis mask bytes (bits) to the front of maskLocal, in place - the
+// device's GatherMask - and lngrad writes that packing into maskLocal too; arch 3510
+// (dropout_3510_impl.h) reads the rows in place and leaves maskLocal as it was.
+//
+// Checked mode: the elements within src, dst and mask, 32-byte aligned operands, sharedTmpBuffer
+// at least 512 bytes on 2201/2002 (GetDropOutMaxMinTmpSize's minimum), srcLastAxis a multiple of
+// 8 in the bit modes, a misaligned mask row a multiple of 32 bytes keeping an even byte count,
+// keepProb in (0, 1], bfloat16_t on arch 3510 only.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "lib/quantization/quant_common.h"
+
+namespace AscendC {
+
+LNGRAD_AXES_SHAPE_INFO(DropOutShapeInfo)
+
+inline constexpr uint32_t DROPOUT_MODE_BYTE_MISALIGN = 1;
+inline constexpr uint32_t DROPOUT_MODE_BYTE_ALIGN = 2;
+inline constexpr uint32_t DROPOUT_MODE_BIT_ALIGN = 3;
+inline constexpr uint32_t DROPOUT_MODE_BIT_MISALIGN = 4;
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::quant_detail {
+
+inline uint32_t DropOutMode(uint32_t fixed, const AscendC::DropOutShapeInfo& info) {
+  if (fixed != 0) return fixed;
+  if (info.srcLastAxis < info.maskLastAxis) return AscendC::DROPOUT_MODE_BYTE_MISALIGN;
+  if (info.srcLastAxis == info.maskLastAxis) return AscendC::DROPOUT_MODE_BYTE_ALIGN;
+  if (info.srcLastAxis == info.maskLastAxis * 8) return AscendC::DROPOUT_MODE_BIT_ALIGN;
+  return AscendC::DROPOUT_MODE_BIT_MISALIGN;
+}
+
+// Packs each of `rows` rows' first `keep` bytes (row pitch `pitch` bytes) to the front, in
+// place, in 2-byte units as the device's GatherMask does.
+inline void PackRows(uint8_t* p, uint32_t rows, uint32_t keep, uint32_t pitch) {
+  std::vector<uint8_t> packed(uint64_t{rows} * keep);
+  for (uint32_t r = 0; r < rows; ++r)
+    std::memcpy(&packed[uint64_t{r} * keep], p + uint64_t{r} * pitch, keep);
+  if (!packed.empty()) std::memcpy(p, packed.data(), packed.size());
+}
+
+}  // namespace lngrad::aicore::quant_detail
+
+namespace AscendC {
+
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<uint8_t>& maskLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+             const float keepProb, const DropOutShapeInfo& info,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "DropOut";
+  static_assert(
+      std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t>,
+      "DropOut: T must be half, float or bfloat16_t");
+  static_assert(dropOutMode <= 4, "DropOut: dropOutMode must be 0 to 4");
+  q::CheckProduct(kApi, std::is_same_v<T, bfloat16_t>);
+  const uint32_t mode = q::DropOutMode(dropOutMode, info);
+  const bool bits = mode == DROPOUT_MODE_BIT_ALIGN || mode == DROPOUT_MODE_BIT_MISALIGN;
+  const bool misaligned = mode == DROPOUT_MODE_BYTE_MISALIGN || mode == DROPOUT_MODE_BIT_MISALIGN;
+  const uint64_t n = uint64_t{info.firstAxis} * info.srcLastAxis;
+  const uint32_t keep = bits ? info.srcLastAxis / 8 : info.srcLastAxis;  // mask bytes a row uses
+  q::Require(!bits || info.srcLastAxis % 8 == 0, kApi,
+             "srcLastAxis " + std::to_string(info.srcLastAxis) +
+                 " must be a multiple of 8 in the bit modes");
+  q::Require(!misaligned || (keep % 2 == 0 && info.maskLastAxis % 32 == 0), kApi,
+             "a misaligned mask row must be a multiple of 32 bytes and keep an even byte count");
+  q::Require(keepProb > 0.0f && keepProb <= 1.0f, kApi, "keepProb must be in (0, 1]");
+  const uint64_t maskBytes =
+      misaligned ? uint64_t{info.firstAxis} * info.maskLastAxis : (bits ? (n + 7) / 8 : n);
+  q::CheckCount(kApi, dstLocal, n, "dstLocal");
+  q::CheckCount(kApi, srcLocal, n, "srcLocal");
+  q::CheckCount(kApi, maskLocal, maskBytes, "maskLocal");
+  if (!q::Is3510()) q::CheckTmp(kApi, sharedTmpBuffer, 512);
+  const bool packs = misaligned && !q::Is3510();
+  q::Record(kApi, loc, {q::SpanOf(srcLocal, n), q::SpanOf(maskLocal, maskBytes)},
+            {q::SpanOf(dstLocal, n), packs ? q::SpanOf(maskLocal, maskBytes) : q::Span{}});
+  uint8_t* mask = maskLocal.HostPtr();
+  const T div = T(1.0f / keepProb);
+  const T* in = srcLocal.HostPtr();
+  T* out = dstLocal.HostPtr();
+  const uint32_t src = info.srcLastAxis, pitch = misaligned ? info.maskLastAxis : keep;
+  for (uint64_t e = 0; e < n; ++e) {
+    const uint64_t r = e / src, c = e % src;
+    T v;
+    if (bits) {
+      v = ((mask[r * pitch + c / 8] >> (c % 8)) & 1u) != 0 ? in[e] : T(0.0f);
+    } else {
+      v = T(q::F(T(static_cast<float>(mask[r * pitch + c]))) * q::F(in[e]));
+    }
+    out[e] = T(q::F(v) * q::F(div));
+  }
+  // 2201/2002 pack the mask rows in place first (GatherMask); 3510 reads them where they are.
+  if (misaligned && !q::Is3510()) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
+}
+
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+             const LocalTensor<uint8_t>& maskLocal, const float keepProb,
+             const DropOutShapeInfo& info,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  DropOut<T, isInitBitMode, dropOutMode>(
+      dstLocal, srcLocal, maskLocal, lngrad::aicore::math_detail::StackTmp(), keepProb, info, loc);
+}
+
+}  // namespace AscendC

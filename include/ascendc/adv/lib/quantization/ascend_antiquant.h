@@ -1,0 +1,305 @@
+// lngrad: the Ascend C high-level anti-quantization APIs AscendAntiQuant (every product) and
+// AntiQuantize (Ascend 950 only): the vendor's adv_api/quantization/{ascend_antiquant,
+// antiquantize}.h, int8_t / int4b_t source, half / bfloat16_t destination.
+//
+// AscendAntiQuant, arch 2201/2002 (ascend_antiquant_impl.h, _c220_impl.h): half output - the
+// source Cast to half (exact), Add the half offset, Mul by the half scale, each one half
+// instruction (the float result of exact operands rounded to half once); bfloat16 output - the
+// source through half to float (exact), Add float(offset), Mul float(scale) in float, Cast to
+// bfloat16 CAST_RINT. Arch 3510 (ascend_antiquant_3510_impl.h, antiquantize_3510_impl.h):
+// the float sequence for both outputs, Cast to the destination rounding to nearest even.
+// Layout: isTranspose false - src [K, N] (N = src size / K), offset and scale [groupCount, N],
+// row k using row k / (K / groupCount); isTranspose true - src [N, K], offset and scale
+// [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
+// height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
+// The scalar forms use one offset and scale for every element.
+// AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
+// PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
+// [m, n] source, the float sequence; hasOffset false skips the Add. The fp8 / fp4 / fp8_e8m0
+// scale forms are not modelled (no such types in lngrad).
+//
+// Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
+// operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
+// on 2201/2002 (0 for half output), AntiQuantize on arch 3510.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "lib/quantization/quant_common.h"
+
+namespace AscendC {
+
+struct AntiQuantShapeInfo {
+  uint32_t offsetHeight{0};
+  uint32_t offsetWidth{0};
+  uint32_t scaleHeight{0};
+  uint32_t scaleWidth{0};
+};
+
+LNGRAD_QUANTIZE_POLICY_AND_PARAMS(AntiQuantize)
+
+struct AntiQuantizeConfig {
+  AntiQuantizePolicy policy;
+  bool hasOffset;
+  int32_t kDim = 1;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::quant_detail {
+
+// One element of the anti-quantization: (src + offset) * scale in the arch's sequence.
+template <typename D, typename S>
+D AntiQuantElem(S x, D off, D sc, bool withOffset) {
+  const float xf = F(x);  // int8 / int4 -> half -> float is exact
+  if constexpr (std::is_same_v<D, half>) {
+    if (!Is3510()) {
+      half h = half(xf);
+      if (withOffset) h = HAdd(h, off);
+      return HMul(h, sc);
+    }
+  }
+  float v = xf;
+  if (withOffset) v = v + F(off);
+  v = v * F(sc);
+  return Conv<D, float>(v, RoundMode::CAST_RINT);
+}
+
+// The group count of an offset/scale tensor: the shape info's value, else ShapeInfo dim `dim`.
+template <typename D>
+uint32_t GroupCount(uint32_t fromInfo, const AscendC::LocalTensor<D>& t, int dim) {
+  if (fromInfo != 0) return fromInfo;
+  const AscendC::ShapeInfo s = t.GetShapeInfo();
+  const uint32_t g = s.shapeDim > dim ? s.shape[dim] : 0;
+  return g == 0 ? 1 : g;
+}
+
+// The minimum scratch of the 2201/2002 sequence (GetAscendAntiQuantMinTmpSize).
+inline uint64_t AntiQuantTmpMin(bool bf16Out, bool transposed, uint32_t scaleSize, uint32_t k) {
+  if (!bf16Out || Is3510()) return 0;
+  if (scaleSize == 1) return 1024;
+  if (transposed) return uint64_t{80} * scaleSize * sizeof(float);
+  return uint64_t{scaleSize} * 2 * sizeof(float) + uint64_t{64} * k * sizeof(float);
+}
+
+template <typename S, typename D>
+void CheckAntiQuantTypes() {
+  static_assert(std::is_same_v<S, int8_t> || std::is_same_v<S, AscendC::int4b_t>,
+                "AscendAntiQuant: InputDataType must be int8_t or int4b_t");
+  static_assert(std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t>,
+                "AscendAntiQuant: OutputDataType must be half or bfloat16_t");
+}
+
+template <typename S>
+S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
+  return detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
+}
+
+// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i.
+template <typename S, typename D, typename OffAt, typename ScAt>
+void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
+                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
+                   bool withOffset, OffAt&& offAt, ScAt&& scAt) {
+  CheckCount(api, src, n, "src");
+  CheckCount(api, dst, n, "dst");
+  if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
+  std::vector<Span> reads{SpanOf(src, n)};
+  reads.insert(reads.end(), params.begin(), params.end());
+  detail::RestoreMaskAfterCount(detail::MaskContext(api));
+  {
+    san::Instr in(Pipe::kV, api, loc);
+    if (in) {
+      for (const Span& s : reads) {
+        if (s.bytes != 0) in.Read(s.p, s.bytes);
+      }
+      in.Write(SpanOf(dst, n).p, SpanOf(dst, n).bytes);
+    }
+  }
+  D* out = dst.HostPtr();
+  for (uint64_t i = 0; i < n; ++i) {
+    out[i] = AntiQuantElem<D>(SrcAt(src, i), offAt(i), scAt(i), withOffset);
+  }
+}
+
+}  // namespace lngrad::aicore::quant_detail
+
+namespace AscendC {
+
+namespace lngrad_antiquant {
+
+// The tensor forms: offset null means no offset (the scale-only form).
+template <typename S, typename D, bool isTranspose>
+void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
+                const LocalTensor<D>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
+                const AntiQuantShapeInfo& info, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  q::CheckAntiQuantTypes<S, D>();
+  const uint64_t total = src.GetSize();
+  q::Require(k != 0 && total % k == 0, kApi,
+             "k " + std::to_string(k) + " must divide the source size " + std::to_string(total));
+  if (k == 0) return;
+  const uint64_t nCols = isTranspose ? k : total / k;  // the contiguous axis
+  const uint64_t nRows = total / nCols;
+  const int dim = isTranspose ? 1 : 0;
+  const uint32_t gs = q::GroupCount(isTranspose ? info.scaleWidth : info.scaleHeight, scale, dim);
+  const uint32_t go =
+      offset == nullptr
+          ? gs
+          : q::GroupCount(isTranspose ? info.offsetWidth : info.offsetHeight, *offset, dim);
+  const uint64_t per = isTranspose ? nRows : nCols;  // N
+  q::Require(k % gs == 0 && k % go == 0, kApi, "the group count must divide k");
+  q::CheckCount(kApi, scale, gs * per, "scale");
+  if (offset != nullptr) q::CheckCount(kApi, *offset, go * per, "offset");
+  // Flat element i -> the index of its offset/scale for `groups` groups along K.
+  auto index = [&](uint64_t i, uint32_t groups) {
+    const uint64_t r = i / nCols, c = i % nCols;
+    const uint64_t kk = isTranspose ? c : r, nn = isTranspose ? r : c;
+    const uint64_t g = kk / (k / groups);
+    return isTranspose ? nn * groups + g : g * per + nn;
+  };
+  const D* sp = scale.HostPtr();
+  const D* op = offset == nullptr ? nullptr : offset->HostPtr();
+  const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, isTranspose,
+                                             static_cast<uint32_t>(gs * per), k);
+  q::AntiQuantPass(
+      kApi, dst, src, &tmp, tmpMin, total,
+      {q::SpanOf(scale, gs * per),
+       offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
+      loc, offset != nullptr, [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; },
+      [&](uint64_t i) { return sp[index(i, gs)]; });
+}
+
+template <typename S, typename D>
+void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withOffset, D offset,
+                D scale, const LocalTensor<uint8_t>& tmp, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  q::CheckAntiQuantTypes<S, D>();
+  const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false, 1, 0);
+  q::AntiQuantPass(
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset,
+      [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; });
+}
+
+}  // namespace lngrad_antiquant
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<OutputDataType>& offset,
+                     const LocalTensor<OutputDataType>& scale,
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_antiquant::TensorForm<InputDataType, OutputDataType, isTranspose>(
+      dst, src, &offset, scale, sharedTmpBuffer, k, shapeInfo, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<OutputDataType>& scale,
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_antiquant::TensorForm<InputDataType, OutputDataType, isTranspose>(
+      dst, src, nullptr, scale, sharedTmpBuffer, k, shapeInfo, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<OutputDataType>& offset,
+                     const LocalTensor<OutputDataType>& scale, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_antiquant::TensorForm<InputDataType, OutputDataType, isTranspose>(
+      dst, src, &offset, scale, lngrad::aicore::math_detail::StackTmp(), k, shapeInfo, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const OutputDataType offset, const OutputDataType scale,
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  (void)k;
+  (void)shapeInfo;
+  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType>(dst, src, true, offset, scale,
+                                                              sharedTmpBuffer, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                     const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  (void)k;
+  (void)shapeInfo;
+  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType>(dst, src, false, OutputDataType{},
+                                                              scale, sharedTmpBuffer, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const OutputDataType offset, const OutputDataType scale, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendAntiQuant<InputDataType, OutputDataType, isTranspose>(
+      dst, src, offset, scale, lngrad::aicore::math_detail::StackTmp(), k, shapeInfo, loc);
+}
+
+// ---- AntiQuantize (arch 3510) ----------------------------------------------------------------
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+                  const ScaleT& scale, const OffsetT& offset,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params,
+                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AntiQuantize";
+  q::CheckAntiQuantTypes<SrcT, DstT>();
+  constexpr bool kTensor = config.policy != AntiQuantizePolicy::PER_TENSOR;
+  static_assert(kTensor == q::IsTensor<ScaleT>::value,
+                "AntiQuantize: PER_TENSOR takes scalars, the other policies tensors");
+  (void)sharedTmpBuffer;
+  q::CheckProduct(kApi, true);
+  const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
+                           params.groupSize};
+  q::Require(config.policy != AntiQuantizePolicy::PER_GROUP || params.groupSize > 0, kApi,
+             "PER_GROUP needs groupSize > 0");
+  if (config.policy == AntiQuantizePolicy::PER_GROUP && params.groupSize == 0) return;
+  const uint64_t channels = lay.Count();
+  auto at = [&](const auto& x, uint64_t e) -> DstT {
+    using X = std::decay_t<decltype(x)>;
+    if constexpr (q::IsTensor<X>::value) {
+      return x.HostPtr()[lay.Index(e / params.n, e % params.n)];
+    } else {
+      return static_cast<DstT>(x);
+    }
+  };
+  q::Span sSpan{nullptr, 0}, oSpan{nullptr, 0};
+  if constexpr (kTensor) {
+    q::CheckCount(kApi, scale, channels, "scale");
+    sSpan = q::SpanOf(scale, channels);
+    if constexpr (config.hasOffset && q::IsTensor<OffsetT>::value) {
+      q::CheckCount(kApi, offset, channels, "offset");
+      oSpan = q::SpanOf(offset, channels);
+    }
+  }
+  q::AntiQuantPass(
+      kApi, dstTensor, srcTensor, nullptr, 0, uint64_t{params.m} * params.n, {sSpan, oSpan}, loc,
+      config.hasOffset, [&](uint64_t i) { return at(offset, i); },
+      [&](uint64_t i) { return at(scale, i); });
+}
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+                  const ScaleT& scale, const OffsetT& offset, const AntiQuantizeParams& params,
+                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AntiQuantize<config>(dstTensor, srcTensor, scale, offset, LocalTensor<uint8_t>{}, params, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,409 @@
+// lngrad: the Ascend C high-level quantization APIs AscendQuant (every product) and Quantize
+// (Ascend 950 only): the vendor's adv_api/quantization/{ascend_quant,quantize}.h, int8_t output.
+//
+// AscendQuant follows ascend_quant_pre_impl.h (arch 2201/2002): a float source is first Cast to
+// half (round to nearest even), then Muls by half(scale) and Adds half(offset) (per channel: Mul
+// by the scale tensor and Add the offset tensor or scalar, both as half), each one half
+// instruction (lngrad: the float result of the exact operands rounded to half once), then Cast
+// half -> int8 (CAST_NONE: ties to even, saturating). With a float scale tensor (and offset
+// tensor) the device converts it to half in place: its first scaleCount * 2 bytes hold the
+// halves afterwards (the vendor's "source vector of scale is reused"); lngrad writes them too.
+// On arch 3510 the same half sequence runs (ascend_quant_3510_impl.h: its int8 Cast rounds to
+// nearest even whatever the config's roundMode) with the scale tensors left untouched.
+//
+// Quantize (quantize_impl.h, arch 3510) computes in float: v = float(src) * float(scale)
+// (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode
+// (saturating), int16 -> half, half -> int8 (saturating): the int8 is v rounded in the mode and
+// clamped to [-128, 127]. PER_TENSOR (scalar scale and offset), PER_CHANNEL (scale[n], offset
+// tensor or scalar), PER_TOKEN (scale[m]), PER_GROUP (kDim 1: scale [m, ceil(n / groupSize)];
+// kDim 0: [ceil(m / groupSize), n]) on a row-major [m, n] source.
+//
+// Not modelled: the fp8 / hifloat8 / fp4 destinations (lngrad has no such types), the
+// dstT/srcT overloads and the AscendQuantPolicy per-group forms of arch 3510.
+//
+// Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
+// calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
+// least 512 bytes on 2201/2002 (GetAscendQuantMaxMinTmpSize's minimum), Quantize on arch 3510.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "lib/quantization/quant_common.h"
+
+namespace AscendC {
+
+struct AscendQuantConfig {
+  constexpr AscendQuantConfig(const uint32_t calcCountIn, const uint32_t offsetCountIn,
+                              const uint32_t scaleCountIn, const uint32_t workLocalSizeIn)
+      : calcCount(calcCountIn),
+        offsetCount(offsetCountIn),
+        scaleCount(scaleCountIn),
+        workLocalSize(workLocalSizeIn) {}
+  constexpr AscendQuantConfig(const uint32_t calcCountIn, const uint32_t offsetCountIn,
+                              const uint32_t scaleCountIn, const uint32_t workLocalSizeIn,
+                              const bool hasOffsetIn, const int32_t kDimIn,
+                              const RoundMode roundModeIn)
+      : calcCount(calcCountIn),
+        offsetCount(offsetCountIn),
+        scaleCount(scaleCountIn),
+        workLocalSize(workLocalSizeIn),
+        hasOffset(hasOffsetIn),
+        kDim(kDimIn),
+        roundMode(roundModeIn) {}
+  constexpr AscendQuantConfig(const bool hasOffsetIn, const int32_t kDimIn = 1,
+                              const RoundMode roundModeIn = RoundMode::CAST_RINT)
+      : hasOffset(hasOffsetIn), kDim(kDimIn), roundMode(roundModeIn) {}
+  uint32_t calcCount = 0;
+  uint32_t offsetCount = 0;
+  uint32_t scaleCount = 0;
+  uint32_t workLocalSize = 0;
+  bool hasOffset = false;
+  int32_t kDim = 1;
+  RoundMode roundMode = RoundMode::CAST_RINT;
+};
+
+constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
+
+enum class AscendQuantPolicy : int32_t {
+  PER_TENSOR,
+  PER_CHANNEL,
+  PER_TOKEN,
+  PER_GROUP,
+  PER_CHANNEL_PER_GROUP,
+  PER_TOKEN_PER_GROUP
+};
+
+struct AscendQuantParam {
+  uint32_t m;
+  uint32_t n;
+  uint32_t calCount;
+  uint32_t groupSize = 0;
+};
+
+LNGRAD_QUANTIZE_POLICY_AND_PARAMS(Quantize)
+
+struct QuantizeConfig {
+  QuantizePolicy policy;
+  bool hasOffset;
+  RoundMode roundMode = RoundMode::CAST_RINT;
+  int32_t kDim = 1;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::quant_detail {
+
+inline constexpr uint64_t kAscendQuantTmpMin = 512;
+
+// The half form of a source element (float: Cast to half, round to nearest even).
+template <typename T>
+half ToHalfSrc(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return Conv<half, float>(x, RoundMode::CAST_NONE);
+  } else {
+    return x;
+  }
+}
+
+// The per-channel scale (or offset) as the halves the sequence multiplies by: a float tensor
+// Cast to half, written back over its own bytes on 2201/2002.
+template <typename T>
+std::vector<half> ChannelHalves(const AscendC::LocalTensor<T>& t, uint32_t count) {
+  std::vector<half> h(count);
+  const T* p = t.HostPtr();
+  for (uint32_t j = 0; j < count; ++j) h[j] = ToHalfSrc(p[j]);
+  if constexpr (std::is_same_v<T, float>) {
+    if (!Is3510()) {
+      half* out = reinterpret_cast<half*>(t.HostPtr());
+      for (uint32_t j = 0; j < count; ++j) out[j] = h[j];
+    }
+  }
+  return h;
+}
+
+template <typename T>
+void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst,
+                        const AscendC::LocalTensor<T>& src,
+                        const AscendC::LocalTensor<uint8_t>& tmp, uint64_t count) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "AscendQuant: T must be half or float");
+  namespace m = math_detail;
+  m::CheckElementwise(api, static_cast<int64_t>(count), m::Products::kAll, m::Overlap::kNone,
+                      {m::Op(dst, "dstTensor"), m::Op(src, "srcTensor")});
+  CheckTmp(api, tmp, Is3510() ? 0 : kAscendQuantTmpMin);
+}
+
+// dst[i] = int8(((half)src[i] * scale(i % sc)) + offset(i % sc)) for i < count.
+template <typename T, typename ScaleAt, typename OffsetAt>
+void QuantLoop(const AscendC::LocalTensor<int8_t>& dst, const AscendC::LocalTensor<T>& src,
+               uint64_t count, RoundMode mode, ScaleAt&& scaleAt, OffsetAt&& offsetAt) {
+  int8_t* out = dst.HostPtr();
+  const T* in = src.HostPtr();
+  for (uint64_t i = 0; i < count; ++i) {
+    const half h = HAdd(HMul(ToHalfSrc(in[i]), scaleAt(i)), offsetAt(i));
+    out[i] = Conv<int8_t, half>(h, mode);
+  }
+}
+
+// The int8 of Quantize's float value v: float -> int16 (mode, saturating) -> half -> int8.
+inline int8_t QuantizeToInt8(float v, RoundMode mode) {
+  const int16_t i16 = Conv<int16_t, float>(v, mode);
+  return Conv<int8_t, half>(Conv<half, int16_t>(i16, RoundMode::CAST_RINT), RoundMode::CAST_RINT);
+}
+
+}  // namespace lngrad::aicore::quant_detail
+
+namespace AscendC {
+
+// ---- AscendQuant, per tensor ----------------------------------------------------------------
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
+                 const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr bool kStatic = config.workLocalSize != 0 && config.calcCount != 0;
+  const uint64_t n = kStatic ? config.calcCount : calCount;
+  q::CheckQuantOperands("AscendQuant", dstTensor, srcTensor, sharedTmpBuffer, n);
+  q::Record("AscendQuant", loc, {q::SpanOf(srcTensor, n)}, {q::SpanOf(dstTensor, n)});
+  const half hs = q::Conv<half, float>(scale, RoundMode::CAST_NONE);
+  const half ho = q::Conv<half, float>(offset, RoundMode::CAST_NONE);
+  q::QuantLoop(
+      dstTensor, srcTensor, n, RoundMode::CAST_RINT, [&](uint64_t) { return hs; },
+      [&](uint64_t) { return ho; });
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const float scale, const float offset, const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(
+      dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), scale, offset, calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, scale, offset,
+                                        srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const float scale, const float offset,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scale, offset, srcTensor.GetSize(),
+                                        loc);
+}
+
+// ---- AscendQuant, per channel (scale tensor; offset scalar or tensor) -----------------------
+
+namespace lngrad_quant {
+
+// The shared body of the per-channel forms: offsetTensor null means the scalar offset.
+template <typename T, const AscendQuantConfig& config>
+void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
+                const LocalTensor<uint8_t>& tmp, const LocalTensor<T>& scaleTensor,
+                const LocalTensor<T>* offsetTensor, T offset, uint32_t scaleCount,
+                uint32_t offsetCount, uint32_t calCount, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendQuant";
+  constexpr bool kStatic = config.scaleCount != 0 && config.calcCount != 0;
+  const uint32_t sc = kStatic ? config.scaleCount : scaleCount;
+  const uint32_t n = kStatic ? config.calcCount : calCount;
+  q::CheckQuantOperands(kApi, dst, src, tmp, n);
+  q::CheckCount(kApi, scaleTensor, sc, "scaleTensor");
+  q::Require(sc > 0 && n % sc == 0, kApi,
+             "calCount " + std::to_string(n) + " must be a nonzero multiple of scaleCount " +
+                 std::to_string(sc));
+  if (offsetTensor != nullptr) {
+    const uint32_t oc = kStatic ? config.offsetCount : offsetCount;
+    q::CheckCount(kApi, *offsetTensor, oc, "offsetTensor");
+    q::Require(oc == sc, kApi, "offsetCount must equal scaleCount");
+  }
+  q::Record(kApi, loc,
+            {q::SpanOf(src, n), q::SpanOf(scaleTensor, sc),
+             offsetTensor != nullptr ? q::SpanOf(*offsetTensor, sc) : q::Span{nullptr, 0}},
+            {q::SpanOf(dst, n)});
+  const std::vector<half> hs = q::ChannelHalves(scaleTensor, sc);
+  const std::vector<half> ho = offsetTensor != nullptr
+                                   ? q::ChannelHalves(*offsetTensor, sc)
+                                   : std::vector<half>(sc, q::ToHalfSrc(offset));
+  q::QuantLoop(
+      dst, src, n, RoundMode::CAST_RINT, [&](uint64_t i) { return hs[i % sc]; },
+      [&](uint64_t i) { return ho[i % sc]; });
+}
+
+}  // namespace lngrad_quant
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                 const T offset, const uint32_t scaleCount, const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_quant::PerChannel<T, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor, nullptr,
+                                      offset, scaleCount, scaleCount, calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const T offset, const uint32_t scaleCount,
+                 const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_quant::PerChannel<T, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
+                                      scaleTensor, nullptr, offset, scaleCount, scaleCount,
+                                      calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                 const T offset, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_quant::PerChannel<T, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor, nullptr,
+                                      offset, scaleTensor.GetSize(), scaleTensor.GetSize(),
+                                      srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const T offset,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scaleTensor, offset,
+                                        scaleTensor.GetSize(), srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                 const LocalTensor<T>& offsetTensor, const uint32_t scaleCount,
+                 const uint32_t offsetCount, const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_quant::PerChannel<T, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor,
+                                      &offsetTensor, T{}, scaleCount, offsetCount, calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
+                 const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_quant::PerChannel<T, config>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),
+                                      scaleTensor, &offsetTensor, T{}, scaleCount, offsetCount,
+                                      calCount, loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
+                 const LocalTensor<T>& offsetTensor,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor,
+                                        offsetTensor, scaleTensor.GetSize(), offsetTensor.GetSize(),
+                                        srcTensor.GetSize(), loc);
+}
+
+template <typename T, bool isReuseSource = false,
+          const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
+void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scaleTensor, offsetTensor,
+                                        scaleTensor.GetSize(), offsetTensor.GetSize(),
+                                        srcTensor.GetSize(), loc);
+}
+
+// ---- Quantize (arch 3510) -------------------------------------------------------------------
+
+namespace lngrad_quant {
+
+// Element j of a per-channel / per-token operand or the scalar, as float.
+template <typename X>
+float At(const X& x, uint64_t j) {
+  namespace q = lngrad::aicore::quant_detail;
+  if constexpr (q::IsTensor<X>::value) {
+    return q::F(x.HostPtr()[j]);
+  } else {
+    return q::F(x);
+  }
+}
+
+template <typename X>
+lngrad::aicore::quant_detail::Span SpanIf(const X& x, uint64_t count) {
+  if constexpr (lngrad::aicore::quant_detail::IsTensor<X>::value) {
+    return lngrad::aicore::quant_detail::SpanOf(x, count);
+  } else {
+    return {nullptr, 0};
+  }
+}
+
+}  // namespace lngrad_quant
+
+template <const QuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+              const ScaleT& scale, const OffsetT& offset,
+              const LocalTensor<uint8_t>& sharedTmpBuffer, const QuantizeParams& params,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace q = lngrad::aicore::quant_detail;
+  namespace m = lngrad::aicore::math_detail;
+  constexpr const char* kApi = "Quantize";
+  static_assert(std::is_same_v<DstT, int8_t>,
+                "Quantize: lngrad models the int8_t destination (no fp8/hifloat8/fp4 types)");
+  constexpr bool kPerTensor = config.policy == QuantizePolicy::PER_TENSOR;
+  static_assert(kPerTensor != q::IsTensor<ScaleT>::value,
+                "Quantize: PER_TENSOR takes a scalar scale, the other policies a scale tensor");
+  (void)sharedTmpBuffer;
+  q::CheckProduct(kApi, true);
+  const uint64_t n = uint64_t{params.m} * params.n;
+  m::CheckElementwise(kApi, static_cast<int64_t>(n), m::Products::kAll, m::Overlap::kNone,
+                      {m::Op(dstTensor, "dstTensor"), m::Op(srcTensor, "srcTensor")});
+  const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
+                           params.groupSize};
+  q::Require(config.policy != QuantizePolicy::PER_GROUP || params.groupSize > 0, kApi,
+             "PER_GROUP needs groupSize > 0");
+  if (config.policy == QuantizePolicy::PER_GROUP && params.groupSize == 0) return;
+  const uint64_t channels = lay.Count();
+  if constexpr (q::IsTensor<ScaleT>::value) q::CheckCount(kApi, scale, channels, "scale");
+  if constexpr (q::IsTensor<OffsetT>::value) {
+    if (config.hasOffset) q::CheckCount(kApi, offset, channels, "offset");
+  }
+  q::Record(kApi, loc,
+            {q::SpanOf(srcTensor, n), lngrad_quant::SpanIf(scale, channels),
+             config.hasOffset ? lngrad_quant::SpanIf(offset, channels) : q::Span{nullptr, 0}},
+            {q::SpanOf(dstTensor, n)});
+  const SrcT* in = srcTensor.HostPtr();
+  int8_t* out = dstTensor.HostPtr();
+  for (uint64_t i = 0; i < params.m; ++i) {
+    for (uint64_t j = 0; j < params.n; ++j) {
+      const uint64_t c = lay.Index(i, j);
+      float v = q::F(in[i * params.n + j]) * lngrad_quant::At(scale, c);
+      if constexpr (config.hasOffset) v = v + lngrad_quant::At(offset, c);
+      out[i * params.n + j] = q::QuantizeToInt8(v, config.roundMode);
+    }
+  }
+}
+
+template <const QuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+              const ScaleT& scale, const OffsetT& offset, const QuantizeParams& params,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Quantize<config>(dstTensor, srcTensor, scale, offset, LocalTensor<uint8_t>{}, params, loc);
+}
+
+}  // namespace AscendC

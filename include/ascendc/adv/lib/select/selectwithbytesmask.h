@@ -1,0 +1,137 @@
+// lngrad: the Ascend C high-level API Select with a bytes mask (SelectWithBytesMask; the
+// vendor's adv_api/select/selectwithbytesmask.h), half and float, every product.
+//
+// The sequence of selectwithbytesmask_impl.h / _common_impl.h: each mask element is Cast to half
+// (a 4-byte mask read as float, CAST_ODD; a 2-byte one as int16; a byte as uint8) and compared
+// with 0; an element whose mask is zero takes the first operand (src0), any other the second
+// (src1) - whichever of the two is the scalar. So a 4-byte mask of -0.0f (0x80000000) counts as
+// zero and a float NaN as nonzero. The tensor operand's whole size is processed. When
+// maskLastAxis != srcLastAxis each mask row's first srcLastAxis elements are packed first
+// (the device's GatherMask): into the mask itself when isReuseMask (lngrad writes that packing
+// too), else into sharedTmpBuffer. Arch 3510 (selectwithbytesmask_3510_impl.h) compares each
+// mask element with 0 in its own type (so a 4-byte -0.0f is zero, 0x80000000 as int32 is not)
+// and reads the mask rows in place, over the [firstAxis, srcLastAxis] elements.
+//
+// Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
+// sharedTmpBuffer at least 1024 bytes, plus the packed mask (rounded to 32 bytes) when the axes
+// differ and isReuseMask is false.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "lib/filter/dropout.h"
+#include "lib/quantization/quant_common.h"
+
+namespace AscendC {
+
+LNGRAD_AXES_SHAPE_INFO(SelectWithBytesMaskShapeInfo)
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::quant_detail {
+
+// Whether a mask element counts as zero: 2201/2002 compare its half Cast with 0, 3510 compares
+// it with 0 in its own type.
+template <typename U>
+bool MaskIsZero(U m, bool arch3510) {
+  if constexpr (sizeof(U) == 1) {
+    uint8_t b;
+    std::memcpy(&b, &m, 1);
+    return b == 0;
+  } else {
+    if (arch3510) return F(m) == 0.0f;
+    if constexpr (sizeof(U) == 4) {
+      float f;
+      std::memcpy(&f, &m, sizeof(f));
+      return F(Conv<half, float>(f, RoundMode::CAST_ODD)) == 0.0f;
+    } else {
+      int16_t i;
+      std::memcpy(&i, &m, sizeof(i));
+      return i == 0;
+    }
+  }
+}
+
+// dst[e] = mask(e) is zero ? first(e) : second(e), e < the tensor operand's size.
+template <typename T, typename U, bool isReuseMask, bool scalarFirst>
+void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor,
+                 T scalar, const AscendC::LocalTensor<U>& mask,
+                 const AscendC::LocalTensor<uint8_t>& tmp,
+                 const AscendC::SelectWithBytesMaskShapeInfo& info, SrcLoc loc) {
+  constexpr const char* kApi = "Select";
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "Select (bytes mask): T must be half or float");
+  static_assert(sizeof(U) == 1 || sizeof(U) == 2 || sizeof(U) == 4,
+                "Select (bytes mask): the mask type must be 1, 2 or 4 bytes");
+  const bool arch3510 = Is3510();
+  // 2201/2002 process the tensor operand's whole size, 3510 the [firstAxis, srcLastAxis] rows.
+  const uint64_t n = arch3510 ? uint64_t{info.firstAxis} * info.srcLastAxis : tensor.GetSize();
+  const bool pack = info.srcLastAxis != info.maskLastAxis;
+  const uint64_t maskCount = pack ? uint64_t{info.firstAxis} * info.maskLastAxis : n;
+  Require(!pack || (info.srcLastAxis != 0 && n <= uint64_t{info.firstAxis} * info.srcLastAxis),
+          kApi, "the source must hold firstAxis * srcLastAxis elements when the axes differ");
+  CheckCount(kApi, dst, n, "dst");
+  CheckCount(kApi, tensor, n, scalarFirst ? "src1" : "src0");
+  CheckCount(kApi, mask, maskCount, "mask");
+  const uint64_t extra = pack && !isReuseMask ? (n * sizeof(U) + 31) / 32 * 32 : 0;
+  CheckTmp(kApi, tmp, 1024 + extra);
+  const bool packInPlace = pack && isReuseMask && !arch3510;
+  Record(kApi, loc, {SpanOf(tensor, n), SpanOf(mask, maskCount)},
+         {SpanOf(dst, n), packInPlace ? SpanOf(mask, n) : Span{}});
+  U* m = mask.HostPtr();
+  const T* in = tensor.HostPtr();
+  T* out = dst.HostPtr();
+  for (uint64_t e = 0; e < n; ++e) {
+    const uint64_t mi =
+        pack ? (e / info.srcLastAxis) * info.maskLastAxis + e % info.srcLastAxis : e;
+    // Zero selects the first operand: the tensor in (src0, scalar), the scalar in (scalar, src1).
+    out[e] = MaskIsZero(m[mi], arch3510) != scalarFirst ? in[e] : scalar;
+  }
+  if (packInPlace) {  // the device's GatherMask of the rows into the mask itself
+    PackRows(reinterpret_cast<uint8_t*>(m), info.firstAxis,
+             static_cast<uint32_t>(info.srcLastAxis * sizeof(U)),
+             static_cast<uint32_t>(info.maskLastAxis * sizeof(U)));
+  }
+}
+
+}  // namespace lngrad::aicore::quant_detail
+
+namespace AscendC {
+
+template <typename T, typename U, bool isReuseMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1,
+            const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+            const SelectWithBytesMaskShapeInfo& info,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::quant_detail::SelectBytes<T, U, isReuseMask, false>(dst, src0, src1, mask,
+                                                                      sharedTmpBuffer, info, loc);
+}
+
+template <typename T, typename U, bool isReuseMask = true>
+void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1,
+            const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+            const SelectWithBytesMaskShapeInfo& info,
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::quant_detail::SelectBytes<T, U, isReuseMask, true>(dst, src1, src0, mask,
+                                                                     sharedTmpBuffer, info, loc);
+}
+
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1,
+                         const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                         const SelectWithBytesMaskShapeInfo& info,
+                         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info, loc);
+}
+
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1,
+                         const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                         const SelectWithBytesMaskShapeInfo& info,
+                         lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,350 @@
+// AscendDequant, Dequantize, AscendAntiQuant and AntiQuantize (lib/quantization/) against the
+// step model of the documented sequences (bit exact) and a float64 oracle with the bound of
+// their roundings; the checked-mode refusals; the host scratch sizes field by field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "quant_api_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace lngrad::adv::testing {
+namespace {
+
+std::vector<int32_t> Ints(uint32_t seed, size_t n, int32_t lo, int32_t hi) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int32_t> d(lo, hi);
+  std::vector<int32_t> v(n);
+  for (int32_t& x : v) x = d(gen);
+  return v;
+}
+
+// Dequant, float output: float(src) * scale (one float rounding; 2^-24 relative oracle bound).
+TEST(QuantAscendDequant, FloatScaleShapesCalCountAndOverloads) {
+  constexpr uint32_t m = 7, n = 40, cal = 24;
+  const std::vector<int32_t> x = Ints(1, m * n, -100000, 100000);
+  const std::vector<float> s = Uniform(2, n, -50.0f, 50.0f);
+  for (int form = 0; form < 3; ++form) {
+    std::vector<float> got;
+    OnBlock([&](Ub& ub) {
+      ub.Put<int32_t>(1, x);
+      ub.Put<float>(2, s);
+      if (form == 0) {
+        AscendC::AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                               ub.Get<uint8_t>(3), {m, n, cal});
+      } else if (form == 1) {
+        AscendC::AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2), {m, n, cal});
+      } else {  // [size / 40, 40], the first 100 elements
+        AscendC::LocalTensor<float> sc = ub.Get<float>(2);
+        sc.SetSize(n);
+        AscendC::AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), sc, ub.Get<uint8_t>(3), 100u);
+      }
+      got = ub.Take<float>(0);
+    });
+    const uint32_t total = form == 2 ? 100 : m * n;
+    const uint32_t scaled = form == 2 ? n : cal;
+    for (uint32_t e = 0; e < total; ++e) {
+      const float v = static_cast<float>(x[e]);
+      const float want = e % n < scaled ? v * s[e % n] + 0.0f : v + 0.0f;
+      ASSERT_EQ(Bits(got[e]), Bits(want)) << form << " " << e;
+      const double exact = static_cast<double>(x[e]) * (e % n < scaled ? s[e % n] : 1.0);
+      ASSERT_LE(std::fabs(got[e] - exact), std::ldexp(std::fabs(exact), -23)) << e;
+    }
+  }
+}
+
+TEST(QuantAscendDequant, HalfFromUint64ScaleAndBf16Outputs) {
+  constexpr uint32_t m = 3, n = 24;  // half rows padded to 32
+  const std::vector<int32_t> x = Ints(3, m * n, -3000, 3000);
+  const std::vector<float> s = Uniform(4, n, -2.0f, 2.0f);
+  std::vector<half> gotH;
+  std::vector<bfloat16_t> gotB;
+  OnBlock([&](Ub& ub) {
+    ub.Put<int32_t>(1, x);
+    uint64_t* u = ub.Get<uint64_t>(2).HostPtr();
+    for (uint32_t j = 0; j < n; ++j) u[j] = (uint64_t{0xABCD} << 32) | Bits(s[j]);
+    AscendC::AscendDequant(ub.Get<half>(0), ub.Get<int32_t>(1), ub.Get<uint64_t>(2), {m, n, n});
+    gotH = ub.Take<half>(0);
+    AscendC::AscendDequant<bfloat16_t, float>(ub.Get<bfloat16_t>(0), ub.Get<int32_t>(1), 0.375f,
+                                              ub.Get<uint8_t>(3), {m, n, n});
+    gotB = ub.Take<bfloat16_t>(0);
+  });
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const float v = static_cast<float>(x[r * n + c]);
+      ASSERT_EQ(Bits(gotH[r * 32 + c]), Bits(half(v * s[c]))) << r << " " << c;
+      ASSERT_EQ(Bits(gotB[r * 32 + c]), Bits(bfloat16_t(v * 0.375f))) << r << " " << c;
+    }
+  }
+}
+
+constexpr AscendC::DequantizeConfig kDqChannel = {AscendC::DequantizePolicy::PER_CHANNEL, false, 1};
+constexpr AscendC::DequantizeConfig kDqTensor = {AscendC::DequantizePolicy::PER_TENSOR, false, 1};
+
+TEST(QuantDequantize, PerChannelAndPerTensorOn950) {
+  constexpr uint32_t m = 9, n = 48;
+  const std::vector<int32_t> x = Ints(5, m * n, -1000, 1000);
+  const std::vector<float> s = Uniform(6, n, -9.0f, 9.0f);
+  std::vector<float> ch, te;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<int32_t>(1, x);
+        ub.Put<float>(2, s);
+        AscendC::Dequantize<kDqChannel>(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                                        ub.Get<float>(2), AscendC::DequantizeParams{m, n, 0});
+        ch = ub.Take<float>(0);
+        AscendC::Dequantize<kDqTensor>(ub.Get<float>(0), ub.Get<int32_t>(1), 2.5f, 0.0f,
+                                       AscendC::DequantizeParams{m, n, 0});
+        te = ub.Take<float>(0);
+      },
+      k950);
+  for (uint32_t e = 0; e < m * n; ++e) {
+    ASSERT_EQ(ch[e], static_cast<float>(x[e]) * s[e % n]) << e;
+    ASSERT_EQ(te[e], static_cast<float>(x[e]) * 2.5f) << e;
+  }
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::Dequantize<kDqTensor>(ub.Get<float>(0), ub.Get<int32_t>(1), 2.5f, 0.0f,
+                                       AscendC::DequantizeParams{1, 8, 0});
+      },
+      "product", "Dequantize");
+}
+
+// int32 -> float rounding ties away from zero (the 3510 Cast).
+float TiesAway(int32_t x) {
+  const double d = x;
+  if (std::fabs(d) < 16777216.0) return static_cast<float>(x);
+  const double ulp = std::ldexp(1.0, std::ilogb(d) - 23);
+  return static_cast<float>(std::round(d / ulp) * ulp);
+}
+
+constexpr AscendC::DequantizeConfig kDqToken = {AscendC::DequantizePolicy::PER_TOKEN, false, 1};
+constexpr AscendC::DequantizeConfig kDqGroupRow = {AscendC::DequantizePolicy::PER_GROUP, false, 0};
+
+TEST(QuantDequantize, PerTokenFloatSourceAndPerGroupRowsOn950) {
+  constexpr uint32_t m = 70, n = 32;
+  const std::vector<float> xf = Uniform(19, m * n, -500.0f, 500.0f);
+  std::vector<int32_t> xi = Ints(20, m * n, -(1 << 26), 1 << 26);
+  xi[0] = (1 << 24) + 1;  // a tie of the int32 -> float Cast: 3510 rounds it away from zero
+  const std::vector<float> s = Uniform(21, 3 * n, -4.0f, 4.0f);
+  std::vector<half> tok;
+  std::vector<float> grp;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, xf);
+        ub.Put<float>(2, s);
+        AscendC::Dequantize<kDqToken>(ub.Get<half>(0), ub.Get<float>(1), ub.Get<float>(2),
+                                      ub.Get<float>(2), AscendC::DequantizeParams{m, n, 0});
+        tok = ub.Take<half>(0);
+        ub.Put<int32_t>(1, xi);
+        AscendC::Dequantize<kDqGroupRow>(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                                         ub.Get<float>(2), AscendC::DequantizeParams{m, n, 32});
+        grp = ub.Take<float>(0);
+      },
+      k950);
+  for (uint32_t e = 0; e < m * n; ++e) {
+    ASSERT_EQ(Bits(tok[e]), Bits(half(xf[e] * s[e / n]))) << e;
+    const float v = TiesAway(xi[e]);
+    ASSERT_EQ(grp[e], v * s[(e / n / 32) * n + e % n]) << e;
+  }
+}
+
+TEST(QuantAscendDequant, CheckedModeRules) {
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                               {2u, 12u, 12u});
+      },
+      "quant_filter_arg", "multiple of 32 bytes");
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(64);
+        AscendC::AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2), tmp,
+                               {2u, 32u, 32u});
+      },
+      "tmp_buffer", "256");
+}
+
+// AntiQuant, 2201 half: half(src) + half offset, * half scale, each rounded to half; 950 and
+// bf16: in float, rounded once. Oracle bound: 2^-10 relative per half rounding, two roundings.
+template <typename D, bool transpose>
+void AntiQuantCase(const char* soc) {
+  constexpr uint32_t K = 64, N = 40, G = 2;
+  std::vector<int8_t> x(K * N);
+  std::mt19937 gen(8);
+  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
+  const std::vector<float> of = Uniform(9, G * N, -10.0f, 10.0f),
+                           sc = Uniform(10, G * N, -4.0f, 4.0f);
+  std::vector<D> got;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        AscendC::LocalTensor<D> off = ub.Get<D>(2), scl = ub.Get<D>(2)[1024];
+        for (uint32_t i = 0; i < G * N; ++i) {
+          off.HostPtr()[i] = D(of[i]);
+          scl.HostPtr()[i] = D(sc[i]);
+        }
+        AscendC::LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+        src.SetSize(K * N);
+        AscendC::AntiQuantShapeInfo info{transpose ? N : G, transpose ? G : N, transpose ? N : G,
+                                         transpose ? G : N};
+        AscendC::AscendAntiQuant<int8_t, D, transpose>(ub.Get<D>(0), src, off, scl,
+                                                       ub.Get<uint8_t>(3), K, info);
+        got = ub.Take<D>(0);
+      },
+      soc);
+  const bool halfSteps = std::is_same_v<D, half> && std::string(soc) == k910B;
+  for (uint32_t i = 0; i < K * N; ++i) {
+    const uint32_t r = i / (transpose ? K : N), c = i % (transpose ? K : N);
+    const uint32_t k = transpose ? c : r, nn = transpose ? r : c;
+    const uint32_t idx = transpose ? nn * G + k / (K / G) : (k / (K / G)) * N + nn;
+    const float o = static_cast<float>(D(of[idx])), s = static_cast<float>(D(sc[idx]));
+    D want = halfSteps ? D(static_cast<float>(half(static_cast<float>(half(x[i] + o)) * s)))
+                       : D((static_cast<float>(x[i]) + o) * s);
+    ASSERT_EQ(Bits(got[i]), Bits(want)) << soc << " " << i;
+    const double exact = (x[i] + static_cast<double>(o)) * s;
+    const double rel = std::is_same_v<D, half> ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+    ASSERT_LE(std::fabs(static_cast<float>(got[i]) - exact),
+              rel * (std::fabs(exact) + std::fabs((std::fabs(x[i]) + std::fabs(o)) * s)) + 1e-7)
+        << i;
+  }
+}
+
+TEST(QuantAscendAntiQuant, PerGroupHalfAndBf16TransposedOrNotEveryProduct) {
+  for (const char* soc : {k910B, k950}) {
+    AntiQuantCase<half, false>(soc);
+    AntiQuantCase<half, true>(soc);
+    AntiQuantCase<bfloat16_t, false>(soc);
+    AntiQuantCase<bfloat16_t, true>(soc);
+  }
+}
+
+TEST(QuantAscendAntiQuant, ScalarFormsInt4SourceWithAndWithoutOffset) {
+  constexpr uint32_t n = 256;
+  std::vector<half> withOff, scaleOnly;
+  OnBlock([&](Ub& ub) {
+    uint8_t* p = ub.Get<uint8_t>(1).HostPtr();
+    for (uint32_t i = 0; i < n / 2; ++i) {  // element 2i in the low nibble
+      p[i] = static_cast<uint8_t>(((2 * i) % 16) | (((2 * i + 1) % 16) << 4));
+    }
+    AscendC::LocalTensor<AscendC::int4b_t> src = ub.Get<AscendC::int4b_t>(1);
+    src.SetSize(n);
+    AscendC::AscendAntiQuant<AscendC::int4b_t, half, false>(ub.Get<half>(0), src, half(1.5f),
+                                                            half(-0.75f), ub.Get<uint8_t>(3), 8);
+    withOff = ub.Take<half>(0);
+    AscendC::AscendAntiQuant<AscendC::int4b_t, half, false>(ub.Get<half>(0), src, half(3.0f),
+                                                            ub.Get<uint8_t>(3), 8);
+    scaleOnly = ub.Take<half>(0);
+  });
+  for (uint32_t i = 0; i < n; ++i) {
+    const int v = static_cast<int>(i % 16) - ((i % 16) >= 8 ? 16 : 0);  // two's complement nibble
+    ASSERT_EQ(Bits(withOff[i]), Bits(half(static_cast<float>(half(v + 1.5f)) * -0.75f))) << i;
+    ASSERT_EQ(Bits(scaleOnly[i]), Bits(half(v * 3.0f))) << i;
+  }
+}
+
+constexpr AscendC::AntiQuantizeConfig kAqChannel = {AscendC::AntiQuantizePolicy::PER_CHANNEL, true,
+                                                    -1};
+
+TEST(QuantAntiQuantize, PerChannelFloatSequenceOn950) {
+  constexpr uint32_t m = 6, n = 96;
+  std::vector<int8_t> x(m * n);
+  for (uint32_t i = 0; i < m * n; ++i) x[i] = static_cast<int8_t>(i * 37 % 256 - 128);
+  const std::vector<float> of = Uniform(12, n, -10.0f, 10.0f), sc = Uniform(13, n, -10.0f, 10.0f);
+  std::vector<half> got;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        ub.Put<half>(2, As<half>(sc));
+        ub.Put<half>(3, As<half>(of));
+        AscendC::AntiQuantize<kAqChannel>(ub.Get<half>(0), ub.Get<int8_t>(1), ub.Get<half>(2),
+                                          ub.Get<half>(3), AscendC::AntiQuantizeParams{m, n, 0});
+        got = ub.Take<half>(0);
+      },
+      k950);
+  for (uint32_t i = 0; i < m * n; ++i) {
+    const float o = static_cast<float>(half(of[i % n])), s = static_cast<float>(half(sc[i % n]));
+    ASSERT_EQ(Bits(got[i]), Bits(half((x[i] + o) * s))) << i;
+  }
+}
+
+constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false, 1};
+constexpr AscendC::AntiQuantizeConfig kAqGroup = {AscendC::AntiQuantizePolicy::PER_GROUP, true, 1};
+
+TEST(QuantAntiQuantize, PerTokenAndPerGroupBf16On950) {
+  constexpr uint32_t m = 5, n = 64, g = 32;
+  std::vector<int8_t> x(m * n);
+  for (uint32_t i = 0; i < m * n; ++i) x[i] = static_cast<int8_t>(i * 53 % 256 - 128);
+  const std::vector<float> sc = Uniform(17, 64, -3.0f, 3.0f), of = Uniform(18, 64, -5.0f, 5.0f);
+  std::vector<bfloat16_t> tok, grp;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        ub.Put<bfloat16_t>(2, As<bfloat16_t>(sc));
+        ub.Put<bfloat16_t>(3, As<bfloat16_t>(of));
+        AscendC::AntiQuantize<kAqToken>(ub.Get<bfloat16_t>(0), ub.Get<int8_t>(1),
+                                        ub.Get<bfloat16_t>(2), ub.Get<bfloat16_t>(3),
+                                        AscendC::AntiQuantizeParams{m, n, 0});
+        tok = ub.Take<bfloat16_t>(0);
+        AscendC::AntiQuantize<kAqGroup>(ub.Get<bfloat16_t>(0), ub.Get<int8_t>(1),
+                                        ub.Get<bfloat16_t>(2), ub.Get<bfloat16_t>(3),
+                                        AscendC::AntiQuantizeParams{m, n, g});
+        grp = ub.Take<bfloat16_t>(0);
+      },
+      k950);
+  auto bf = [](float v) { return static_cast<float>(bfloat16_t(v)); };
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t e = i * n + j, c = i * 2 + j / g;
+      ASSERT_EQ(Bits(tok[e]), Bits(bfloat16_t(x[e] * bf(sc[i])))) << e;
+      ASSERT_EQ(Bits(grp[e]), Bits(bfloat16_t((x[e] + bf(of[c])) * bf(sc[c])))) << e;
+    }
+  }
+}
+
+TEST(QuantTiling, DequantAndAntiQuantSizes) {
+  uint32_t mx = 0, mn = 0, live = 0, extra = 0;
+  AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({128, 32}), 4, mx, mn);
+  EXPECT_EQ(mx, (64u + 128u * 32u + 40u) * 4u);
+  EXPECT_EQ(mn, (64u + 32u + 40u) * 4u);
+  AscendC::GetDequantizeMaxMinTmpSize(ge::Shape({100}), 4, mx, mn);
+  EXPECT_EQ(mx, (64u + 100u + 108u) * 4u);
+  EXPECT_EQ(mn, mx);
+  AscendC::GetAscendDequantTmpBufferFactorSize(ge::Shape({5, 24}), live, extra);
+  EXPECT_EQ(live, 1u);
+  EXPECT_EQ(extra, 96u);
+  AscendC::GetAscendDequantTmpBufferFactorSize(ge::Shape({24}), live, extra);
+  EXPECT_EQ(live, 2u);
+  EXPECT_EQ(extra, 72u);
+  using ge::DT_BF16;
+  using ge::DT_FLOAT16;
+  using ge::DT_INT8;
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({1024}), ge::Shape({128}), false, DT_INT8,
+                                           DT_FLOAT16, mx, mn);
+  EXPECT_EQ(mx, 0u);
+  EXPECT_EQ(mn, 0u);
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({64, 40}), ge::Shape({2, 40}), false, DT_INT8,
+                                           DT_BF16, mx, mn);
+  EXPECT_EQ(mx, 80u * 2 * 4 + 64u * 64 * 4);
+  EXPECT_EQ(mn, mx);
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({40, 64}), ge::Shape({40, 2}), true, DT_INT8,
+                                           DT_BF16, mx, mn);
+  EXPECT_EQ(mx, 80u * 80 * 4);
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({40, 64}), ge::Shape({1}), true, DT_INT8,
+                                           DT_BF16, mx, mn);
+  EXPECT_EQ(mx, 40u * 64 * 4);
+  EXPECT_EQ(mn, 1024u);
+  AscendC::GetAscendAntiQuantTmpBufferFactorSize(ge::Shape({40, 64}), ge::Shape({1}), true, DT_INT8,
+                                                 DT_BF16, live, extra);
+  EXPECT_EQ(live, 1u);
+  EXPECT_EQ(extra, 0u);
+  AscendC::GetAntiQuantizeMaxMinTmpSize(ge::Shape({8, 128}), ge::Shape({128}), false, DT_INT8,
+                                        DT_FLOAT16, mx, mn);
+  EXPECT_EQ(mx + mn, 0u);
+}
+
+}  // namespace
+}  // namespace lngrad::adv::testing
