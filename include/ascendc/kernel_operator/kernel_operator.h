@@ -53,5 +53,6 @@ using AscendC::DataFormat;
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
 #include "lib/math/math.h"
+#include "lib/pad/transform.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

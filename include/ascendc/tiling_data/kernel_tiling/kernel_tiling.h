@@ -169,3 +169,5 @@ using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
+
+#include "kernel_tiling/transform_tiling.h"

@@ -13,3 +13,4 @@
 #include "tiling/normalization/normalize_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"
+#include "tiling/transform/transform_tiling.h"
