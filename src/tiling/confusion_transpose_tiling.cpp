@@ -3,6 +3,7 @@
 #include "tiling/transform/confusion_transpose_tiling.h"
 
 #include <array>
+#include <iterator>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -96,47 +97,48 @@ Params P2Nz012N(const std::vector<uint32_t>& d, uint32_t ts) {
           align_h * align_s};
 }
 
+// The dims the NZ 012 types share: {B, N, S, H/N} and their block counts.
+struct Nz012 {
+  uint32_t bs, b, n, hn, h, hb, sb, hnb;
+};
+Nz012 Nz012Of(const std::vector<uint32_t>& d, uint32_t ts) {
+  const uint32_t n = d[1], hn = d[3];
+  return {kBlock / ts, d[0], n, hn, n * hn, Blocks(n * hn), Blocks(d[2]), Blocks(hn)};
+}
+// params 0..7 of NZ2ND_012_WITH_N and the WITHOUT_N types: bs, B, N, H/N, H and the blocks.
+Params Head012(const Nz012& z) { return {z.bs, z.b, z.n, z.hn, z.h, z.hb, z.sb, z.hnb}; }
+
 Params P2Nd012N(const std::vector<uint32_t>& d, uint32_t ts) {
-  const uint32_t bs = kBlock / ts, n = d[1], hn = d[3], h = n * hn;
-  const uint32_t hb = Blocks(h), sb = Blocks(d[2]), hnb = Blocks(hn), align_hn = hnb * kCube;
-  return {bs,
-          d[0],
-          n,
-          hn,
-          h,
-          hb,
-          sb,
-          hnb,
-          align_hn,
-          align_hn - hn,
-          sb * kCubeSize,
-          n * hnb,
-          sb * kCube * align_hn,
-          align_hn * kCube,
-          align_hn * bs,
-          n * align_hn * sb * kCube,
-          hb * sb * kCubeSize,
-          kCube / bs};
+  const Nz012 z = Nz012Of(d, ts);
+  const uint32_t align_hn = z.hnb * kCube;
+  Params p = Head012(z);
+  const uint32_t tail[] = {align_hn,
+                           align_hn - z.hn,
+                           z.sb * kCubeSize,
+                           z.n * z.hnb,
+                           z.sb * kCube * align_hn,
+                           align_hn * kCube,
+                           align_hn * z.bs,
+                           z.n * align_hn * z.sb * kCube,
+                           z.hb * z.sb * kCubeSize,
+                           kCube / z.bs};
+  for (size_t i = 0; i < std::size(tail); ++i) p[8 + i] = tail[i];
+  return p;
 }
 
 Params P012(const std::vector<uint32_t>& d, uint32_t ts) {
-  const uint32_t bs = kBlock / ts, n = d[1], hn = d[3], h = n * hn;
-  const uint32_t hb = Blocks(h), sb = Blocks(d[2]), hnb = Blocks(hn), align_h = hb * kCube;
-  return {bs,
-          d[0],
-          n,
-          hn,
-          h,
-          hb,
-          sb,
-          hnb,
-          align_h,
-          sb * kCubeSize,
-          align_h * kCube,
-          bs * align_h,
-          n * hnb * kCube * sb * kCube,
-          align_h * sb * kCube,
-          kCube / bs};
+  const Nz012 z = Nz012Of(d, ts);
+  const uint32_t align_h = z.hb * kCube;
+  Params p = Head012(z);
+  const uint32_t tail[] = {align_h,
+                           z.sb * kCubeSize,
+                           align_h * kCube,
+                           z.bs * align_h,
+                           z.n * z.hnb * kCube * z.sb * kCube,
+                           align_h * z.sb * kCube,
+                           kCube / z.bs};
+  for (size_t i = 0; i < std::size(tail); ++i) p[8 + i] = tail[i];
+  return p;
 }
 
 Params POnly(const std::vector<uint32_t>& d, uint32_t ts) {
@@ -174,10 +176,10 @@ namespace lngrad::tiling {
 
 Status TransposeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
                               uint32_t transposeTypeIn, uint32_t& maxValue, uint32_t& minValue) {
-  constexpr const char* func = "GetTransposeMaxMinTmpSize";
-  if (!Known(transposeTypeIn)) return Status::Ok();
   std::vector<uint32_t> d;
-  LNGRAD_RETURN_IF_ERROR(Validate(func, srcShape, typeSize, transposeTypeIn, &d));
+  if (!Known(transposeTypeIn)) return Status::Ok();
+  LNGRAD_RETURN_IF_ERROR(
+      Validate("GetTransposeMaxMinTmpSize", srcShape, typeSize, transposeTypeIn, &d));
   uint64_t max_b = 0, min_b = 0;
   if (transposeTypeIn == kNz2Nd0213 || transposeTypeIn == kNz2Nz0213) {
     max_b = uint64_t{Blocks(d[2])} * kCube * kCube * typeSize;
@@ -185,7 +187,8 @@ Status TransposeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
   } else if (transposeTypeIn <= kNz2Nz012WithoutN) {
     max_b = min_b = uint64_t{2} * kCubeSize * typeSize;
   }
-  return in::StoreMaxMin("Transpose", func, max_b, min_b, maxValue, minValue);
+  return in::StoreMaxMin("Transpose", "GetTransposeMaxMinTmpSize", max_b, min_b, maxValue,
+                         minValue);
 }
 
 Status TransposeTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,

@@ -14,6 +14,7 @@
 #include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
 #include "math_api_test_util.h"
+#include "transform_test_util.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -21,20 +22,7 @@ namespace {
 using namespace AscendC;
 using namespace lngrad::adv::testing;
 
-const char* const kSocs[] = {k910B, k950};
-
-// Distinct values 1, 2, 3, ... in T (exact in half up to 2048).
-template <typename T>
-std::vector<T> Iota(size_t n, int first = 1) {
-  std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(static_cast<float>((first + i) % 2000));
-  return v;
-}
-
-template <typename T>
-std::vector<T> Prefix(const std::vector<T>& v, size_t n) {
-  return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-}
+const auto& kSocs = kTransformSocs;
 
 // ----------------------------------------------------------------------------------------------
 // Pad / UnPad

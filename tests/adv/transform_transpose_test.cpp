@@ -11,6 +11,7 @@
 #include "kernel_operator.h"
 #include "kernel_operator_list_tensor_intf.h"
 #include "math_api_test_util.h"
+#include "transform_test_util.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -18,19 +19,7 @@ namespace {
 using namespace AscendC;
 using namespace lngrad::adv::testing;
 
-const char* const kSocs[] = {k910B, k950};
-
-template <typename T>
-std::vector<T> Iota(size_t n) {
-  std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<T>(static_cast<float>(1 + i % 2000));
-  return v;
-}
-
-template <typename T>
-std::vector<T> Prefix(const std::vector<T>& v, size_t n) {
-  return std::vector<T>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-}
+const auto& kSocs = kTransformSocs;
 
 // ----------------------------------------------------------------------------------------------
 // The 0213 types: src per (b, a1) an NZ matrix [alignA2 rows, alignA3 columns].
