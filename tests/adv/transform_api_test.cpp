@@ -115,6 +115,8 @@ void CheckUnPad(const char* soc, uint32_t h, uint32_t w, uint16_t r) {
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
         UnPad(ub.Get<T>(1), ub.Get<T>(0), p, tmp, t);
         ExpectSame(Prefix(ub.Take<T>(1), want.size()), want, "UnPad");
+        UnPad(ub.Get<T>(3), ub.Get<T>(0), p, t);
+        ExpectSame(Prefix(ub.Take<T>(3), want.size()), want, "UnPad (no scratch)");
       },
       soc);
 }
@@ -184,8 +186,8 @@ void CheckBroadcast(const char* soc, uint32_t rows, uint32_t cols) {
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
         Broadcast<T, dim, axis>(ub.Get<T>(1), ub.Get<T>(0), dst_shape, src_shape, tmp);
         ExpectSame(Prefix(ub.Take<T>(1), want.size()), want, "Broadcast");
-        Broadcast<T, dim, axis>(ub.Get<T>(3), ub.Get<T>(0), dst_shape, src_shape);
-        ExpectSame(Prefix(ub.Take<T>(3), want.size()), want, "Broadcast (stack tmp)");
+        Broadcast<T, dim, axis, true>(ub.Get<T>(3), ub.Get<T>(0), dst_shape, src_shape);
+        ExpectSame(Prefix(ub.Take<T>(3), want.size()), want, "Broadcast (stack tmp, reuse)");
       },
       soc);
 }
