@@ -1,5 +1,5 @@
 // lngrad: the small part of the kit's layout vocabulary that TransData's parameters are written
-// in: AscendC::Shape / Stride (tuples), MakeShape, MakeStride, Layout, MakeLayout, is_layout_v
+// in: MakeShape, MakeStride, Layout, MakeLayout, is_layout_v
 // and AscendC::Std::tuple / get / tuple_size / is_tuple_v. A Layout here only carries its shape
 // and stride (GetShape, GetStride); the kit's layout algebra (coordinates, composition) is not
 // provided.
@@ -26,19 +26,16 @@ template <typename T>
 inline constexpr bool is_tuple_v = is_tuple<std::remove_cv_t<T>>::value;
 }  // namespace Std
 
+// A shape and a stride are tuples (the kit's Shape / Stride; those alias names are not declared
+// here, so that code with its own Shape under `using namespace AscendC` keeps compiling).
 template <typename... Ts>
-using Shape = std::tuple<Ts...>;
-template <typename... Ts>
-using Stride = std::tuple<Ts...>;
-
-template <typename... Ts>
-Shape<Ts...> MakeShape(const Ts&... dims) {
-  return Shape<Ts...>(dims...);
+std::tuple<Ts...> MakeShape(const Ts&... dims) {
+  return std::tuple<Ts...>(dims...);
 }
 
 template <typename... Ts>
-Stride<Ts...> MakeStride(const Ts&... strides) {
-  return Stride<Ts...>(strides...);
+std::tuple<Ts...> MakeStride(const Ts&... strides) {
+  return std::tuple<Ts...>(strides...);
 }
 
 template <typename ShapeT, typename StrideT>
