@@ -45,7 +45,10 @@ constexpr uint32_t kDeq = 1u << 8;
 // The vendor's Cast tables ("支持的数据类型组合情况"), restricted to the types lngrad has: one
 // row a pair, one column a table (kTableArchs), the round modes that table allows, 0 where it
 // lacks the pair. Atlas 200I/500 A2 has no int4b_t, and its int32_t -> half is a plain CAST_NONE
-// (no SetDeqScale).
+// (no SetDeqScale). The 950's table omits CAST_NONE for half -> int8_t / uint8_t / int4b_t,
+// int16_t -> half and int32_t -> float, but its implementation (dav_3510
+// kernel_operator_vec_vconv_impl.h) runs CAST_NONE there as CAST_RINT, so the 950 column accepts
+// it (the kit's add_broadcast sample casts half -> int8_t with CAST_NONE on dav-3510).
 constexpr NpuArch kTableArchs[] = {NpuArch::k1001, NpuArch::k2002, NpuArch::k2201, NpuArch::k3002,
                                    NpuArch::k3510};
 constexpr size_t kTables = std::size(kTableArchs);
@@ -59,9 +62,9 @@ struct CastRow {
 constexpr CastRow kCastRows[] = {
     {CT::kHalf, CT::kFloat, {kN, kN, kN, kN, kN}},
     {CT::kHalf, CT::kBf16, {0, 0, 0, 0, k5}},
-    {CT::kHalf, CT::kInt4, {0, kN, k5 | kN, 0, k5}},
-    {CT::kHalf, CT::kInt8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5}},
-    {CT::kHalf, CT::kUint8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5}},
+    {CT::kHalf, CT::kInt4, {0, kN, k5 | kN, 0, k5 | kN}},
+    {CT::kHalf, CT::kInt8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5 | kN}},
+    {CT::kHalf, CT::kUint8, {kDirected | kN, kDirected | kN, k5 | kN, k5 | kN, k5 | kN}},
     {CT::kHalf, CT::kInt16, {0, kR, k5, k5, k5}},
     {CT::kHalf, CT::kInt32, {k5, k5, k5, k5, k5}},
     {CT::kFloat, CT::kHalf, {kO | kN, kO | kN, k5 | kO | kN, k5 | kO | kN, k5 | kO | kN}},
@@ -82,7 +85,7 @@ constexpr CastRow kCastRows[] = {
     {CT::kUint8, CT::kHalf, {kN, kN, kN, kN, kN}},
     {CT::kUint8, CT::kUint16, {0, 0, 0, 0, kN}},
     {CT::kUint8, CT::kUint32, {0, 0, 0, 0, kN}},
-    {CT::kInt16, CT::kHalf, {kN, kN, k5 | kN, k5 | kN, k5}},
+    {CT::kInt16, CT::kHalf, {kN, kN, k5 | kN, k5 | kN, k5 | kN}},
     {CT::kInt16, CT::kFloat, {0, 0, kN, kN, kN}},
     {CT::kInt16, CT::kInt4, {0, 0, 0, 0, kN}},
     {CT::kInt16, CT::kUint8, {0, 0, 0, 0, kN}},
@@ -91,7 +94,7 @@ constexpr CastRow kCastRows[] = {
     {CT::kUint16, CT::kUint8, {0, 0, 0, 0, kN}},
     {CT::kUint16, CT::kUint32, {0, 0, 0, 0, kN}},
     {CT::kInt32, CT::kHalf, {0, kDeq, kDeq, kN, kDeq}},
-    {CT::kInt32, CT::kFloat, {kN, kN, k5 | kN, k5 | kN, k5}},
+    {CT::kInt32, CT::kFloat, {kN, kN, k5 | kN, k5 | kN, k5 | kN}},
     {CT::kInt32, CT::kUint8, {0, 0, 0, 0, kN}},
     {CT::kInt32, CT::kInt16, {0, kN, kN, kN, kN}},
     {CT::kInt32, CT::kUint16, {0, 0, 0, 0, kN}},

@@ -23,6 +23,7 @@ namespace {
 using namespace AscendC;
 using lngrad::aicore::KernelCheckError;
 using namespace lngrad::aicore::test;
+using lngrad::aicore::test::Layout;  // not AscendC::Layout (TransData's layouts)
 
 const Strides kBinaryStrides[] = {{{1, 1, 1}, {8, 8, 8}},
                                   {{2, 1, 3}, {16, 8, 24}},

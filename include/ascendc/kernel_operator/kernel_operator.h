@@ -60,5 +60,6 @@ using AscendC::DataFormat;
 #include "lib/reduce/reduce_api.h"
 #include "lib/sort/sort_api.h"
 #include "lib/quantization/quantization_family.h"
+#include "lib/pad/transform.h"
 
 #endif  // LNGRAD_ASCENDC_KERNEL_OPERATOR_H_

@@ -338,3 +338,5 @@ using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::TopkTiling;
+
+#include "kernel_tiling/transform_tiling.h"

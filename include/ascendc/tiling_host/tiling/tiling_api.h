@@ -23,3 +23,4 @@
 #include "tiling/quantization/quant_tiling.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/tiling_status.h"
+#include "tiling/transform/transform_tiling.h"

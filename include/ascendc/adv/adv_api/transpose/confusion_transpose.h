@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/transpose/confusion_transpose.h;
+// the implementation is lib/transpose/confusion_transpose.h.
+#pragma once
+
+#include "../../lib/transpose/confusion_transpose.h"

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/transpose/transdata_common.h;
+// the implementation is lib/transpose/transdata.h.
+#pragma once
+
+#include "../../lib/transpose/transdata.h"

@@ -1,0 +1,190 @@
+// lngrad: the Ascend C high-level APIs ConfusionTranspose and Transpose (the vendor's
+// adv_api/transpose/confusion_transpose.h), with the TransposeType of the call and the
+// ConfusionTransposeTiling of GetTransposeTilingInfo.
+//
+// Modelled types (the element moves of confusion_transpose_base_0213.h / _v220_impl.h and
+// confusion_transpose_3510_impl.h; exact, every moved element is a copy):
+// - TRANSPOSE_NZ2ND_0213 / TRANSPOSE_NZ2NZ_0213 (2- and 4-byte T, all products): src holds, per
+//   batch k < B and a1 < A1, the NZ matrix of alignA2 rows and alignA3 columns (column blocks of
+//   16, each alignA2 rows of 16 elements). Element (r, 16 * j + c) moves to dst offset
+//   k * batchOffset + r * A1 * alignA3 + a1 * alignA3 + 16 * j + c (NZ2ND) or
+//   k * batchOffset + r * A1 * alignA3 + (j * A1 + a1) * 16 + c (NZ2NZ): the two TransDataTo5HD
+//   passes of the device. Every one of the alignA2 rows and alignA3 columns moves, padding too.
+// - TRANSPOSE_ND2ND_ONLY, {H, W} -> {W, H} (H a multiple of 16, W of 32 / sizeof(T)).
+// - TRANSPOSE_ND2ND_021 / _102 / _210 (arch 3510 only), compact {d0, d1, d2} -> {d0, d2, d1},
+//   {d1, d0, d2}, {d2, d1, d0}.
+// The NZ 012 types (3 to 6) and ND2NZ_WITH_INTLV are not modelled: calling them is refused
+// in both modes (check transform_params).
+//
+// Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, the 3510-only
+// types run on arch 3510, ND2ND_ONLY's alignment; operand sizes are checked in both modes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "kernel_tiling/kernel_tiling.h"
+#include "lib/math/math_common.h"
+#include "lib/pad/transform_common.h"
+#include "lngrad_aicore/transpose_ops.h"
+
+namespace lngrad::aicore::transpose_detail {
+
+namespace td = lngrad::aicore::transform_detail;
+using AscendC::TransposeType;
+
+struct Dims3 {
+  uint64_t d0, d1, d2;
+};
+
+// dst = src permuted: out index (a, b, c) over the dims `out` names of src's (i0, i1, i2).
+template <typename T, typename Map>
+void Permute3(T* dst, const T* src, Dims3 s, Map&& to_dst) {
+  for (uint64_t i = 0; i < s.d0; ++i) {
+    for (uint64_t j = 0; j < s.d1; ++j) {
+      for (uint64_t k = 0; k < s.d2; ++k) dst[to_dst(i, j, k)] = src[(i * s.d1 + j) * s.d2 + k];
+    }
+  }
+}
+
+template <typename T>
+void Run0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+             const AscendC::LocalTensor<uint8_t>& tmp, bool to_nd,
+             const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "the 0213 types take 2- and 4-byte T");
+  const uint64_t b = t.param1, a1 = t.param2, align_a3 = t.param3, align_a2 = t.param4;
+  const uint64_t batch = t.param12, n = b * a1 * align_a2 * align_a3;
+  td::Require(t.param6 != 0 && tmp.View().size_bytes >= uint64_t{t.param6} * sizeof(T), api,
+              "the scratch holds " + std::to_string(tmp.View().size_bytes) +
+                  " bytes, less than newPopSize (tiling param6) elements");
+  td::Require(batch == a1 * align_a2 * align_a3, api,
+              "tiling param12 is not A1 * alignA2 * alignA3 (not a 0213 tiling)");
+  td::RequireElems(src, n, api, "srcTensor");
+  td::RequireElems(dst, n, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
+  const T* in = src.HostPtr();
+  T* out = dst.HostPtr();
+  const uint64_t blocks = align_a3 / 16, row = a1 * align_a3;
+  for (uint64_t k = 0; k < b; ++k) {
+    for (uint64_t i = 0; i < a1; ++i) {
+      for (uint64_t j = 0; j < blocks; ++j) {
+        const T* blk = in + k * batch + i * align_a2 * align_a3 + j * align_a2 * 16;
+        const uint64_t col = to_nd ? i * align_a3 + j * 16 : (j * a1 + i) * 16;
+        for (uint64_t r = 0; r < align_a2; ++r) {
+          T* o = out + k * batch + r * row + col;
+          for (uint64_t c = 0; c < 16; ++c) o[c] = blk[r * 16 + c];
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void RunNdOnly(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+               const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  const uint64_t h = t.param1, w = t.param2;
+  td::Require(h % 16 == 0 && w * sizeof(T) % 32 == 0, api,
+              "ND2ND_ONLY needs H a multiple of 16 and W * sizeof(T) a multiple of 32");
+  td::RequireElems(src, h * w, api, "srcTensor");
+  td::RequireElems(dst, h * w, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
+                 {{dst.HostPtr(), h * w * sizeof(T)}});
+  Permute3(dst.HostPtr(), src.HostPtr(), {1, h, w},
+           [&](uint64_t, uint64_t r, uint64_t c) { return c * h + r; });
+}
+
+template <typename T>
+void RunNd3(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+            TransposeType type, const AscendC::tiling::ConfusionTransposeTiling& t, const char* api,
+            SrcLoc loc) {
+  td::Require(detail::rep::RunningArch() == NpuArch::k3510, api,
+              "TRANSPOSE_ND2ND_021/102/210 exist on arch 3510 only");
+  const Dims3 s{t.param0, t.param1, t.param2};
+  const uint64_t n = s.d0 * s.d1 * s.d2;
+  td::RequireElems(src, n, api, "srcTensor");
+  td::RequireElems(dst, n, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
+  T* out = dst.HostPtr();
+  const T* in = src.HostPtr();
+  if (type == TransposeType::TRANSPOSE_ND2ND_021) {
+    Permute3(out, in, s,
+             [&](uint64_t i, uint64_t j, uint64_t k) { return (i * s.d2 + k) * s.d1 + j; });
+  } else if (type == TransposeType::TRANSPOSE_ND2ND_102) {
+    Permute3(out, in, s,
+             [&](uint64_t i, uint64_t j, uint64_t k) { return (j * s.d0 + i) * s.d2 + k; });
+  } else {
+    Permute3(out, in, s,
+             [&](uint64_t i, uint64_t j, uint64_t k) { return (k * s.d1 + j) * s.d0 + i; });
+  }
+}
+
+template <typename T>
+void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+         const AscendC::LocalTensor<uint8_t>& tmp, TransposeType type,
+         const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  switch (type) {
+    case TransposeType::TRANSPOSE_NZ2ND_0213:
+    case TransposeType::TRANSPOSE_NZ2NZ_0213:
+      if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+        Run0213(dst, src, tmp, type == TransposeType::TRANSPOSE_NZ2ND_0213, t, api, loc);
+        return;
+      }
+      break;
+    case TransposeType::TRANSPOSE_ND2ND_ONLY:
+      RunNdOnly(dst, src, t, api, loc);
+      return;
+    case TransposeType::TRANSPOSE_ND2ND_021:
+    case TransposeType::TRANSPOSE_ND2ND_102:
+    case TransposeType::TRANSPOSE_ND2ND_210:
+      RunNd3(dst, src, type, t, api, loc);
+      return;
+    default:
+      break;
+  }
+  RaiseKernelCheck(checks::kTransformParams,
+                   std::string(api) + ": TransposeType " +
+                       std::to_string(static_cast<uint32_t>(type)) +
+                       " with this T is not one lngrad models (see lib/transpose)");
+}
+
+}  // namespace lngrad::aicore::transpose_detail
+
+namespace AscendC {
+
+template <typename T>
+void ConfusionTranspose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                        const LocalTensor<uint8_t>& sharedTmpBuffer, TransposeType transposeType,
+                        ConfusionTransposeTiling& tiling,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::transpose_detail::Run(dstTensor, srcTensor, sharedTmpBuffer, transposeType,
+                                        tiling, "ConfusionTranspose", loc);
+}
+
+template <typename T>
+void ConfusionTranspose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+                        TransposeType transposeType, ConfusionTransposeTiling& tiling,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::transpose_detail::Run(dstTensor, srcTensor,
+                                        lngrad::aicore::math_detail::StackTmp(), transposeType,
+                                        tiling, "ConfusionTranspose", loc);
+}
+
+template <typename T>
+void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, TransposeType transposeType,
+               ConfusionTransposeTiling& tiling,
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::transpose_detail::Run(dst, src, sharedTmpBuffer, transposeType, tiling,
+                                        "Transpose", loc);
+}
+
+template <typename T>
+void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TransposeType transposeType,
+               ConfusionTransposeTiling& tiling,
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::transpose_detail::Run(dst, src, lngrad::aicore::math_detail::StackTmp(),
+                                        transposeType, tiling, "Transpose", loc);
+}
+
+}  // namespace AscendC
