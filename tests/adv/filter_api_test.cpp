@@ -10,6 +10,7 @@
 
 #include "quant_api_test_util.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace lngrad::adv::testing {
 namespace {

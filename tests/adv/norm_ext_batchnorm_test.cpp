@@ -13,6 +13,7 @@
 #include "kernel_operator.h"
 #include "norm_ext_test_util.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "quant_api_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace lngrad::adv::testing {
 namespace {

@@ -22,6 +22,7 @@
 #include "kernel_operator.h"
 #include "lngrad/product.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

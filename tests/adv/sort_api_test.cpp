@@ -14,6 +14,7 @@
 #include "kernel_operator.h"
 #include "math_api_test_util.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -16,6 +16,7 @@
 #include "math_api_test_util.h"
 #include "transform_test_util.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

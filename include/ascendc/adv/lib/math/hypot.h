@@ -24,7 +24,8 @@
 namespace lngrad::aicore::math_detail {
 
 inline float HypotScaled(float x, float y) {
-  const uint32_t a = std::bit_cast<uint32_t>(std::fabs(x)), b = std::bit_cast<uint32_t>(std::fabs(y));
+  const uint32_t a = std::bit_cast<uint32_t>(std::fabs(x)),
+                 b = std::bit_cast<uint32_t>(std::fabs(y));
   const int32_t ia = static_cast<int32_t>(a), ib = static_cast<int32_t>(b);
   const uint32_t mx = static_cast<uint32_t>(ia > ib ? ia : ib);
   const uint32_t mn = static_cast<uint32_t>(ia < ib ? ia : ib);
@@ -63,7 +64,8 @@ namespace AscendC {
 template <typename T, bool isReuseSource = false>
 void Hypot(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
            const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
-           const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+           const uint32_t calCount,
+           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
   static_assert(m::kHalfOrFloat<T>, "Hypot: T must be half or float");
   m::BinaryPass("Hypot", m::Products::kOnly3510, m::Overlap::kNone, dstTensor, src0Tensor,
@@ -75,16 +77,15 @@ template <typename T, bool isReuseSource = false>
 void Hypot(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
            const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Hypot<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer,
-                          src0Tensor.GetSize(), loc);
+  Hypot<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(),
+                          loc);
 }
 
 template <typename T, bool isReuseSource = false>
 void Hypot(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
            const LocalTensor<T>& src1Tensor, const uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  Hypot<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, LocalTensor<uint8_t>(), calCount,
-                          loc);
+  Hypot<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, LocalTensor<uint8_t>(), calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false>
