@@ -1,7 +1,7 @@
 // lngrad: what RmsNorm, DeepNorm, WelfordUpdate and WelfordFinalize (issue 28) share: the
 // device's steps as float passes over UB memory, each step one instruction of the simulated
-// core's instruction set (lngrad_aicore/instructions.h, its scalar reference loops: one IEEE
-// float operation per element, Exp and Ln computed in double and rounded once, no FMA), the
+// core's instruction set (lngrad_aicore/instructions.h: SIMD by default, the scalar reference
+// loops under LNGRAD_IMPL=scalar, the same bits either way: one IEEE float operation per element, Exp and Ln computed in double and rounded once, no FMA), the
 // reduction trees of RepeatReduceSum / WholeReduceSum / Reg::ReduceSum (the 64-lane
 // adjacent-pair tree, masked lanes +0), the operand-size and scratch checks, and the sanitizer
 // record. Namespace lngrad::adv::ext (`ne::` in the API headers).
@@ -23,9 +23,10 @@ namespace lngrad::adv::ext {
 using lngrad::aicore::Ops;
 inline constexpr uint32_t kLanes = 64;  // floats per repeat / vector register
 
-// The instruction set's scalar reference loops: the device's steps one pass at a time.
+// The instruction set as the kernel API's instructions run it (LNGRAD_IMPL: SIMD unless
+// "scalar"): the device's steps one pass at a time.
 inline const Ops& StepOps() {
-  static const Ops ops{false, false};
+  static const Ops ops = lngrad::aicore::MakeOps(lngrad::aicore::Impl::kAuto);
   return ops;
 }
 
