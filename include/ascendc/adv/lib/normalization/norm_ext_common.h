@@ -1,10 +1,11 @@
 // lngrad: what RmsNorm, DeepNorm, WelfordUpdate and WelfordFinalize (issue 28) share: the
 // device's steps as float passes over UB memory, each step one instruction of the simulated
 // core's instruction set (lngrad_aicore/instructions.h: SIMD by default, the scalar reference
-// loops under LNGRAD_IMPL=scalar, the same bits either way: one IEEE float operation per element, Exp and Ln computed in double and rounded once, no FMA), the
-// reduction trees of RepeatReduceSum / WholeReduceSum / Reg::ReduceSum (the 64-lane
-// adjacent-pair tree, masked lanes +0), the operand-size and scratch checks, and the sanitizer
-// record. Namespace lngrad::adv::ext (`ne::` in the API headers).
+// loops under LNGRAD_IMPL=scalar, the same bits either way: one IEEE float operation per element,
+// Exp and Ln computed in double and rounded once, no FMA), the reduction trees of RepeatReduceSum /
+// WholeReduceSum / Reg::ReduceSum (the 64-lane adjacent-pair tree, masked lanes +0), the
+// operand-size and scratch checks, and the sanitizer record. Namespace lngrad::adv::ext (`ne::` in
+// the API headers).
 #pragma once
 
 #include <algorithm>
