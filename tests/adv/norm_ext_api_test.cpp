@@ -303,31 +303,8 @@ TEST(NormExtDeepNormTiling, FieldsPinned) {
                                     true, t));
   const uint32_t want[] = {4, 16, 64,  64, 4096, 64, 3,    0, 64, 64, 64, 320, 64,
                            0, 64, 128, 64, 64,   0,  4096, 1, 0,  64, 64, 1};
-  const uint32_t got[] = {t.bLength,
-                          t.sLength,
-                          t.hLength,
-                          t.originalHLength,
-                          t.inputXSize,
-                          t.meanVarSize,
-                          t.numberOfTmpBuf,
-                          t.meanTmpTensorPos,
-                          t.meanTmpTensorSize,
-                          t.varianceTmpTensorPos,
-                          t.varianceTmpTensorSize,
-                          t.tmpBufSize,
-                          t.oneTmpSize,
-                          t.firstTmpStartPos,
-                          t.secondTmpStartPos,
-                          t.thirdTmpStartPos,
-                          t.loopRound,
-                          t.inputRoundSize,
-                          t.inputTailSize,
-                          t.inputTailPos,
-                          t.meanVarRoundSize,
-                          t.meanVarTailSize,
-                          t.meanVarTailPos,
-                          t.bshCurLength,
-                          t.bsCurLength};
+  const std::vector<uint32_t> got =
+      WithNormLayoutFields({t.bLength, t.sLength, t.hLength, t.originalHLength}, t);
   for (size_t i = 0; i < std::size(want); ++i) EXPECT_EQ(got[i], want[i]) << "field " << i;
   EXPECT_EQ(t.lastDimValueBack, 1.0f / 64.0f);
   // half [1, 3, 48]: float mean/variance staged at the front (2 * ceil8(3) = 16 floats).

@@ -17,6 +17,20 @@
 
 namespace norm_ext_test {
 
+// The uint32 fields DeepNormTiling and GroupNormTiling share, in struct order: the tensor and
+// mean/variance sizes, the LayerNorm chunk layout (LNGRAD_LAYERNORM_CHUNK_FIELDS) and the
+// current lengths; appended to `fields` (the fields before them, which differ per struct).
+template <typename Tiling>
+std::vector<uint32_t> WithNormLayoutFields(std::vector<uint32_t> fields, const Tiling& t) {
+  fields.insert(fields.end(), {t.inputXSize, t.meanVarSize, t.numberOfTmpBuf, t.meanTmpTensorPos,
+                               t.meanTmpTensorSize});
+#define LNGRAD_NORM_TEST_FIELD(type, name) fields.push_back(t.name);
+  LNGRAD_LAYERNORM_CHUNK_FIELDS(LNGRAD_NORM_TEST_FIELD)
+#undef LNGRAD_NORM_TEST_FIELD
+  fields.insert(fields.end(), {t.bshCurLength, t.bsCurLength});
+  return fields;
+}
+
 inline constexpr const char* k910B = "Ascend910B1";
 inline constexpr const char* k950 = "Ascend950PR_9599";
 inline constexpr const char* k310P = "Ascend310P1";  // arch 2002, supported
