@@ -156,6 +156,53 @@ WrittenBytes WrittenFromUb(const BlockState& s, const Range* r, int n) {
   return {};
 }
 
+// A copy from GM into UB (one GM source, one UB destination, the same bytes burst for burst):
+// n bursts of len bytes, burst j from gm + j * gm_pitch to UB offset ub + j * ub_pitch.
+struct GmToUb {
+  int src = -1;
+  const std::byte* gm = nullptr;
+  uint64_t ub = 0, len = 0, n = 0, gm_pitch = 0, ub_pitch = 0;
+};
+
+template <class Range>
+GmToUb MapGmToUb(const BlockState& s, const Range* r, int n) {
+  if (n != 2) return {};
+  const int si = r[0].kind == 0 ? 0 : 1;
+  const Range& src = r[si];
+  const Range& dst = r[1 - si];
+  const auto in_ub = [&](const void* p) {
+    const auto* b = static_cast<const std::byte*>(p);
+    return b >= s.ub && b < s.ub + s.ub_size;
+  };
+  if (src.kind != 0 || dst.kind != 1 || in_ub(src.p) || !in_ub(dst.p)) return {};
+  const uint64_t sp = src.count > 1 ? src.pitch : src.bytes;
+  const uint64_t dp = dst.count > 1 ? dst.pitch : dst.bytes;
+  GmToUb m{si, static_cast<const std::byte*>(src.p),
+           static_cast<uint64_t>(static_cast<const std::byte*>(dst.p) - s.ub)};
+  if (src.count == dst.count && src.bytes == dst.bytes) {
+    m.len = src.bytes, m.n = src.count, m.gm_pitch = sp, m.ub_pitch = dp;
+  } else if (src.count == 1 && src.bytes == dst.bytes * dst.count) {
+    m.len = dst.bytes, m.n = dst.count, m.gm_pitch = dst.bytes, m.ub_pitch = dp;
+  } else if (dst.count == 1 && dst.bytes == src.bytes * src.count) {
+    m.len = src.bytes, m.n = src.count, m.gm_pitch = sp, m.ub_pitch = src.bytes;
+  } else {
+    return {};
+  }
+  return m;
+}
+
+// The never-written device bytes a GM-to-UB copy brought in stay unwritten in UB.
+void CarryUnwritten(BlockState& s, const GmToUb& m) {
+  if (m.src < 0 || (s.tools & kInitcheck) == 0 || !GmHasUninitialised()) return;
+  uintptr_t b = 0, e = 0;
+  uint64_t burst = 0;
+  const Strided shape{reinterpret_cast<uintptr_t>(m.gm), m.len, m.gm_pitch, m.n};
+  if (!FirstUninit(shape, &b, &e, &burst)) return;
+  for (uint64_t j = burst; j < m.n; ++j) {
+    s.CarryUnwritten(m.gm + j * m.gm_pitch, m.len, m.ub + j * m.ub_pitch);
+  }
+}
+
 }  // namespace
 
 Instr::~Instr() {
@@ -163,10 +210,13 @@ Instr::~Instr() {
     BlockState& s = *state_;
     const uint32_t site = s.Intern(api_, loc_, pipe_);
     const Range* r = heap_ != nullptr ? heap_ : inline_;
+    const GmToUb in = MapGmToUb(s, r, count_);
     // An instruction reads its sources before it writes its destination.
     for (int i = 0; i < count_; ++i) {
       if (r[i].kind == 0) {
+        s.carry_gm_unwritten = i == in.src;
         s.Access(pipe_, site, auto_synced_, r[i].p, r[i].bytes, 0, r[i].count, r[i].pitch);
+        s.carry_gm_unwritten = false;
       }
     }
     const WrittenBytes written = WrittenFromUb(s, r, count_);
@@ -176,6 +226,7 @@ Instr::~Instr() {
                  written);
       }
     }
+    CarryUnwritten(s, in);
   }
   std::free(heap_);
 }

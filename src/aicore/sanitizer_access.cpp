@@ -195,6 +195,16 @@ void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s
              "written (device memory is not zeroed)");
 }
 
+void BlockState::CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub_offset) {
+  const auto b = reinterpret_cast<uintptr_t>(gm);
+  for (const auto& [ub0, ue0] : UninitIn(b, b + bytes)) {
+    ub_shadow.Visit(ub_offset + (ub0 - b), ub_offset + (ue0 - b), [](uint64_t, uint64_t, Cell& c) {
+      c.written = false;
+      c.from_unwritten_gm = true;
+    });
+  }
+}
+
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
                         uint8_t kind, uint64_t count, uint64_t pitch, WrittenBytes written) {
   if (bytes == 0 || count == 0) return;
@@ -216,13 +226,23 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);
-    if ((tools & kInitcheck) != 0 && GmHasUninitialised()) GmInitcheck(site, bp, shape, kind);
+    const bool carried = kind == 0 && carry_gm_unwritten;
+    if ((tools & kInitcheck) != 0 && GmHasUninitialised() && !carried) {
+      GmInitcheck(site, bp, shape, kind);
+    }
   }
   const bool race = (tools & kRacecheck) != 0;
   const bool init = (tools & kInitcheck) != 0 && in_ub;
   const auto update = [&](uint64_t sb, uint64_t se, Cell& c) {
     if (!write) {
-      if (init && !c.written) {
+      if (init && !c.written && c.from_unwritten_gm) {
+        Report(kInitcheck, 4, site, site,
+               "read of uninitialised UB: " + SiteText(site) + " reads UB bytes [" +
+                   std::to_string(sb) + ", " + std::to_string(se) +
+                   ") that a copy brought in from device memory no one wrote (it came from "
+                   "aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has written it; device "
+                   "memory is not zeroed)");
+      } else if (init && !c.written) {
         Report(kInitcheck, 4, site, site,
                "read of uninitialised UB: " + SiteText(site) + " reads UB bytes [" +
                    std::to_string(sb) + ", " + std::to_string(se) +
@@ -261,6 +281,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       }
     }
     c.written = c.written || kind == 1;
+    if (kind == 1) c.from_unwritten_gm = false;
     c.write_pipe = pipe;
     c.write_atomic = atomic;
     c.write = now;

@@ -63,6 +63,18 @@ bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue) {
   return false;
 }
 
+std::vector<std::pair<uintptr_t, uintptr_t>> UninitIn(uintptr_t b, uintptr_t e) {
+  std::vector<std::pair<uintptr_t, uintptr_t>> out;
+  GmUninit& u = Uninit();
+  std::lock_guard lock(u.mu);
+  auto it = u.ranges.upper_bound(b);
+  if (it != u.ranges.begin()) --it;
+  for (; it != u.ranges.end() && it->first < e; ++it) {
+    if (it->second > b) out.emplace_back(std::max(b, it->first), std::min(e, it->second));
+  }
+  return out;
+}
+
 bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst) {
   GmUninit& u = Uninit();
   std::lock_guard lock(u.mu);

@@ -25,6 +25,8 @@ struct Stamp {
 
 struct Cell {
   bool written = false;  // initcheck: an instruction of this block initialised the bytes
+  // initcheck: unwritten because a copy brought them in from device memory that nothing wrote
+  bool from_unwritten_gm = false;
   Pipe write_pipe = Pipe::kS;
   uint8_t write_atomic = 0;  // GmSpan::atomic of the last write
   Stamp write;

@@ -48,6 +48,8 @@ bool FirstUninit(uintptr_t b, uintptr_t e, uintptr_t* ub, uintptr_t* ue);
 // The same over s's bursts: the lowest burst with never-written bytes (*burst) and its first
 // never-written sub-range; and s's bursts written.
 bool FirstUninit(const Strided& s, uintptr_t* ub, uintptr_t* ue, uint64_t* burst);
+// Every never-written sub-range of [b, e), in address order.
+std::vector<std::pair<uintptr_t, uintptr_t>> UninitIn(uintptr_t b, uintptr_t e);
 void GmMarkWritten(const Strided& s);
 
 // Where the bytes a GM write wrote can be read back without a race: burst i at p + i * pitch
@@ -167,6 +169,12 @@ struct BlockState {
   void RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write, bool hashed,
                     uint8_t atomic, WrittenBytes written = {});
   void GmInitcheck(uint32_t site, const std::byte* p, const Strided& s, uint8_t kind);
+  // A copy from GM into UB carries "never written" along with the bytes: the UB bytes at
+  // ub_offset.. that came from never-written device memory in [gm, gm + bytes) become unwritten,
+  // and initcheck reports them where an instruction reads them, not at the copy.
+  void CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub_offset);
+  // Set while a GM-to-UB copy's GM read is recorded: its never-written bytes are carried.
+  bool carry_gm_unwritten = false;
 
   static std::string Hex(uintptr_t v) {
     char buf[32];

@@ -551,23 +551,68 @@ TEST(Initcheck, OffWhenNotAsked) {
       1, [&] { UninitTBuf(z.p, false); }, san::kRacecheck | san::kSynccheck));
 }
 
+// Device memory nobody wrote: a copy into UB carries "unwritten" with the bytes (the device
+// copies whatever they hold), and initcheck reports the instruction that reads them.
 TEST(Initcheck, DeviceMemoryNobodyWrote) {
   float* dev = static_cast<float*>(AscendC::GmAlloc(kN * sizeof(float)));
   san::GmMarkUninitialised(dev, kN * sizeof(float));
   san::GmMarkWritten(dev, 16 * sizeof(float));  // a host copy of the first 16 floats
-  auto kernel = [&] {
+  int line = 0;
+  auto kernel = [&](uint32_t used) {
+    return [&, used] {
+      AscendC::GlobalTensor<float> g;
+      g.SetGlobalBuffer(dev, kN);
+      AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 0, kN);
+      AscendC::DataCopy(t, g, kN);
+      AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+      if (used != 0) AscendC::Adds(t, t, 1.0f, used);
+      line = __LINE__ - 1;
+    };
+  };
+  const Result r = Launch(1, kernel(kN));
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "initcheck");
+  const std::string& m = r.failures[0].message;
+  EXPECT_NE(m.find("read of uninitialised UB: V Adds at " + L(line) + " reads UB bytes [64, 1024)"),
+            std::string::npos)
+      << r.AllText();
+  EXPECT_NE(m.find("came from aclrtMalloc"), std::string::npos) << r.AllText();
+  // The copy alone, and a use of the written bytes only, are what the device runs correctly.
+  ExpectClean(Launch(1, kernel(0)));
+  ExpectClean(Launch(1, kernel(16)));
+  // A write into UB after the copy initialises the bytes again.
+  ExpectClean(Launch(1, [&] {
     AscendC::GlobalTensor<float> g;
     g.SetGlobalBuffer(dev, kN);
     AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 0, kN);
     AscendC::DataCopy(t, g, kN);
-  };
-  const Result r = Launch(1, kernel);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Duplicate(t, 2.0f, kN);
+    AscendC::Adds(t, t, 1.0f, kN);
+  }));
+  san::GmMarkWritten(dev, kN * sizeof(float));
+  ExpectClean(Launch(1, kernel(kN)));
+  AscendC::GmFree(dev);
+}
+
+// A read of device memory that does not land in UB (a scalar load) is reported where it reads.
+TEST(Initcheck, ScalarReadOfDeviceMemoryNobodyWrote) {
+  float* dev = static_cast<float*>(AscendC::GmAlloc(kN * sizeof(float)));
+  san::GmMarkUninitialised(dev, kN * sizeof(float));
+  float seen = 0.0f;
+  const Result r = Launch(1, [&] {
+    AscendC::GlobalTensor<float> g;
+    g.SetGlobalBuffer(dev, kN);
+    seen = g.GetValue(3);
+  });
+  (void)seen;
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   EXPECT_EQ(r.failures[0].check, "initcheck");
-  EXPECT_NE(r.failures[0].message.find("reads GM bytes [64, 1024) of its range"), std::string::npos)
+  EXPECT_NE(r.failures[0].message.find("reads GM bytes [0, 4) of its range"), std::string::npos)
       << r.AllText();
   san::GmMarkWritten(dev, kN * sizeof(float));
-  ExpectClean(Launch(1, kernel));
   AscendC::GmFree(dev);
 }
 

@@ -153,19 +153,24 @@ TEST(Strided, SameBurstsWrittenBack) {
   EXPECT_EQ(x.p[7 * kRow + kBurst], static_cast<float>((7 * kRow + kBurst) % 17));
 }
 
-// Device memory nobody wrote under one burst, or only in the gaps.
+// Device memory nobody wrote under one burst, or only in the gaps: the strided copy carries it
+// into UB, where the instruction that reads it is reported.
 TEST(Strided, UninitialisedReadOfOneBurst) {
   Gm x(kRows * kRow);
   auto kernel = [&] {
     const AscendC::GlobalTensor<float> g = Rows(x.p);
     StridedRead(g);
+    AscendC::LocalTensor<float> a(AscendC::TPosition::VECIN, 0, kRows * kBurst);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Adds(a, a, 1.0f, kRows * kBurst);
   };
   san::GmMarkUninitialised(x.p + 5 * kRow + 8, 8 * sizeof(float));
   const Result r = Launch(1, kernel);
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   EXPECT_EQ(r.failures[0].check, "initcheck");
-  const std::string want =
-      "reads GM bytes [32, 64) of its range (address " + Address(x.p + 5 * kRow + 8) + ")";
+  // Burst 5 lands at UB float 5 * kBurst; its floats 8..16 are the unwritten ones.
+  const std::string want = "reads UB bytes [672, 704) that a copy brought in from device memory";
   EXPECT_NE(r.failures[0].message.find(want), std::string::npos) << want << "\n" << r.AllText();
   san::GmMarkWritten(x.p, kRows * kRow * sizeof(float));
   for (uint32_t row = 0; row < kRows; ++row) {
@@ -177,6 +182,7 @@ TEST(Strided, UninitialisedReadOfOneBurst) {
 
 // A strided write initialises its bursts and not the gaps: a read of a whole row finds the gap.
 TEST(Strided, WriteInitialisesOnlyItsBursts) {
+  int line = 0;
   Gm x(kRows * kRow);
   san::GmMarkUninitialised(x.p, kRows * kRow * sizeof(float));
   const Result r = Launch(1, [&] {
@@ -189,11 +195,17 @@ TEST(Strided, WriteInitialisesOnlyItsBursts) {
     AscendC::LocalTensor<float> b(AscendC::TPosition::VECIN, 1024, kRow);
     AscendC::DataCopy(a, g[2 * kRow], kBurst);  // a burst: written
     AscendC::DataCopy(b, g[3 * kRow], kRow);    // a row: its gap is not
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Adds(a, a, 1.0f, kBurst);
+    AscendC::Adds(b, b, 1.0f, kRow);
+    line = __LINE__ - 1;
   });
   ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
   EXPECT_EQ(r.failures[0].check, "initcheck");
-  const std::string want =
-      "reads GM bytes [128, 1024) of its range (address " + Address(x.p + 3 * kRow + kBurst) + ")";
+  // b's floats kBurst.. (UB bytes 1024 + 128 ..) came from the row's unwritten gap.
+  const std::string want = "V Adds at strided_test.cpp:" + std::to_string(line) +
+                           " reads UB bytes [1152, 2048) that a copy brought in";
   EXPECT_NE(r.failures[0].message.find(want), std::string::npos) << want << "\n" << r.AllText();
   san::GmMarkWritten(x.p, kRows * kRow * sizeof(float));
 }
