@@ -1,4 +1,4 @@
-// ConfusionTranspose / Transpose, TransData and ListTensorDesc on the simulated device, against
+// ConfusionTranspose / Transpose and ListTensorDesc on the simulated device, against
 // oracles written here from the documented element moves (bit for bit, bound 0), on Ascend910B1
 // and Ascend950PR; and their checked-mode refusals.
 #include <gtest/gtest.h>
@@ -149,80 +149,6 @@ TEST(TransformTranspose, CheckedModeRefusals) {
         Transpose(ub.Get<half>(1), ub.Get<half>(0), tmp, TransposeType::TRANSPOSE_NZ2ND_0213, t0);
       },
       "transform_params", "newPopSize");
-}
-
-// ----------------------------------------------------------------------------------------------
-// TransData: n = 20, c = 19, d = 2, h = 2, w = 5 (n, c and h * w all with tails).
-
-constexpr uint32_t kTdN = 20, kTdC = 19, kTdD = 2, kTdH = 2, kTdW = 5, kTdHw = kTdH * kTdW,
-                   kTdPad = 16;
-constexpr uint32_t kTdN1 = 2, kTdC1 = 2;
-
-size_t NcdhwAt(uint32_t n, uint32_t c, uint32_t d, uint32_t hw) {
-  return ((size_t{n} * kTdC + c) * kTdD + d) * kTdPad + hw;
-}
-size_t FzAt(uint32_t n, uint32_t c, uint32_t d, uint32_t hw) {
-  return (((size_t{d} * kTdC1 + c / 16) * kTdHw + hw) * kTdN1 + n / 16) * 256 + n % 16 * 16 +
-         c % 16;
-}
-size_t Hd6At(uint32_t n, uint32_t c, uint32_t d, uint32_t hw) {
-  return (((size_t{n} * kTdD + d) * kTdC1 + c / 16) * kTdHw + hw) * 16 + c % 16;
-}
-
-constexpr TransDataConfig kToFz = {DataFormat::NCDHW, DataFormat::FRACTAL_Z_3D};
-constexpr TransDataConfig kFromFz = {DataFormat::FRACTAL_Z_3D, DataFormat::NCDHW};
-constexpr TransDataConfig kTo6Hd = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
-constexpr TransDataConfig kFrom6Hd = {DataFormat::NDC1HWC0, DataFormat::NCDHW};
-
-template <typename T>
-void CheckTransData(const char* soc) {
-  SCOPED_TRACE(soc);
-  const size_t nc_n = size_t{kTdN} * kTdC * kTdD * kTdPad;
-  const size_t fz_n = size_t{kTdN1} * 16 * kTdC1 * 16 * kTdD * kTdHw;
-  const size_t hd_n = size_t{kTdN} * kTdC1 * 16 * kTdD * kTdHw;
-  const std::vector<T> nc = Iota<T>(nc_n);
-  std::vector<T> fz(fz_n, T(0)), hd(hd_n, T(0)), back_fz(nc_n, T(0)), back_hd(nc_n, T(0));
-  for (uint32_t n = 0; n < kTdN; ++n) {
-    for (uint32_t c = 0; c < kTdC; ++c) {
-      for (uint32_t d = 0; d < kTdD; ++d) {
-        for (uint32_t hw = 0; hw < kTdHw; ++hw) {
-          fz[FzAt(n, c, d, hw)] = nc[NcdhwAt(n, c, d, hw)];
-          hd[Hd6At(n, c, d, hw)] = nc[NcdhwAt(n, c, d, hw)];
-          back_fz[NcdhwAt(n, c, d, hw)] = nc[NcdhwAt(n, c, d, hw)];
-        }
-      }
-    }
-  }
-  back_hd = back_fz;
-  auto nc_l = MakeLayout(MakeShape(kTdN, kTdC, kTdD, kTdH, kTdW), MakeStride());
-  auto fz_l = MakeLayout(MakeShape(kTdD, kTdC1, kTdH, kTdW, kTdN1, 16u, 16u), MakeStride());
-  auto hd_l = MakeLayout(MakeShape(kTdN, kTdD, kTdC1, kTdH, kTdW, 16u), MakeStride());
-  OnBlock(
-      [&](Ub& ub) {
-        ub.Put<T>(0, nc);
-        TransDataParams<decltype(nc_l), decltype(fz_l)> p1 = {nc_l, fz_l};
-        TransData<kToFz>(ub.Get<T>(1), ub.Get<T>(0), ub.Get<uint8_t>(3), p1);
-        ExpectSame(Prefix(ub.Take<T>(1), fz_n), fz, "NCDHW -> FRACTAL_Z_3D");
-        TransDataParams<decltype(fz_l), decltype(nc_l)> p2 = {fz_l, nc_l};
-        ub.Put<T>(2, {});
-        TransData<kFromFz>(ub.Get<T>(2), ub.Get<T>(1), p2);
-        ExpectSame(Prefix(ub.Take<T>(2), nc_n), back_fz, "FRACTAL_Z_3D -> NCDHW");
-        TransDataParams<decltype(nc_l), decltype(hd_l)> p3 = {nc_l, hd_l};
-        TransData<kTo6Hd>(ub.Get<T>(1), ub.Get<T>(0), ub.Get<uint8_t>(3), p3);
-        ExpectSame(Prefix(ub.Take<T>(1), hd_n), hd, "NCDHW -> NDC1HWC0");
-        TransDataParams<decltype(hd_l), decltype(nc_l)> p4 = {hd_l, nc_l};
-        ub.Put<T>(2, {});
-        TransData<kFrom6Hd>(ub.Get<T>(2), ub.Get<T>(1), ub.Get<uint8_t>(3), p4);
-        ExpectSame(Prefix(ub.Take<T>(2), nc_n), back_hd, "NDC1HWC0 -> NCDHW");
-      },
-      soc);
-}
-
-TEST(TransformTransData, AllFourConversions) {
-  for (const char* soc : kSocs) {
-    CheckTransData<half>(soc);
-    CheckTransData<int16_t>(soc);
-  }
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -40,6 +40,10 @@ enum class TPosition : uint8_t {
 };
 using QuePosition = TPosition;
 
+// Also declared by the host's tiling/transform/transdata_tiling.h, for code that includes both
+// (a .asc file's host and device parts): the toolkit's guard keeps one definition.
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
 enum class DataFormat : uint8_t {
   ND = 0,
   NZ,
@@ -50,6 +54,7 @@ enum class DataFormat : uint8_t {
   NDC1HWC0,
   FRACTAL_Z_3D,
 };
+#endif  // ASCC_ENUM_DATAFORMAT
 
 // The positions backed by the Unified Buffer: the only ones the simulator models.
 constexpr bool IsUbPosition(TPosition p) {

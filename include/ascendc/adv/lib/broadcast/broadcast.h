@@ -12,13 +12,14 @@
 // == 1; on arch 2201/2002, axis 0 of a 2-dim broadcast needs dstShape[1] * sizeof(T) a multiple
 // of 32; the scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's
 // StackTmp for the overload without it). Operand sizes are checked in both modes.
-// The rank-N form with BroadcastTiling (arch 3510) is not provided.
+// The rank-N form with BroadcastTiling (arch 3510): lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include "lib/broadcast/broadcast_rank_n.h"
 #include "lib/math/math_common.h"
 #include "lib/pad/transform_common.h"
 

@@ -13,11 +13,14 @@
 // - FRACTAL_Z_3D -> NCDHW and NDC1HWC0 -> NCDHW: the inverse moves of the real elements; the
 //   P - HW columns of each NCDHW row are left as they were (the device leaves scratch data there).
 // The scratch is the caller's (or the stack buffer); its contents after the call are not
-// promised. Checked mode: the shapes of the two layouts agree (5 dims for NCDHW, 7 for
+// promised. Checked mode: the scratch holds GetTransDataMaxMinTmpSize's size (both overloads:
+// the stack buffer too); the shapes of the two layouts agree (5 dims for NCDHW, 7 for
 // FRACTAL_Z_3D, 6 for NDC1HWC0); operand sizes are checked in both modes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "lib/math/math_common.h"
@@ -32,10 +35,14 @@ struct TransDataParams {
   U dstLayout;
 };
 
+// Also declared by the host's tiling/transform/transdata_tiling.h (the toolkit's guard).
+#ifndef ASCC_PARAM_TRANSDATACONFIG
+#define ASCC_PARAM_TRANSDATACONFIG
 struct TransDataConfig {
   DataFormat srcFormat;
   DataFormat dstFormat;
 };
+#endif  // ASCC_PARAM_TRANSDATACONFIG
 
 }  // namespace AscendC
 
@@ -57,6 +64,21 @@ inline uint64_t FractalAt(const Ncdhw& s, uint64_t n, uint64_t c, uint64_t d, ui
 }
 inline uint64_t Hd6At(const Ncdhw& s, uint64_t n, uint64_t c, uint64_t d, uint64_t hw) {
   return (((n * s.d + d) * s.c1 + c / 16) * s.hw + hw) * 16 + c % 16;
+}
+
+// The scratch the conversion lays out, in bytes: GetTransDataMaxMinTmpSize's one size
+// (tiling/transform/transdata_tiling.h lists the four formulas).
+template <DataFormat other, bool to_other>
+uint64_t ScratchBytes(const Ncdhw& s) {
+  constexpr uint64_t e = 2, c0 = 16;
+  const uint64_t slab = s.d * s.c1 * c0 * s.pad_hw * e;  // D * C1 * C0 * P elements
+  if constexpr (other == DataFormat::NDC1HWC0) {
+    return to_other ? s.d * s.pad_hw * e + slab : slab + 512;
+  } else if constexpr (to_other) {
+    return std::max(s.c * s.d * s.pad_hw * e, s.d * s.hw * s.n1 * c0 * e) + s.n1 * c0 * slab;
+  } else {
+    return s.n1 * c0 * slab * (s.n % c0 == 0 && s.c % c0 == 0 ? 1 : 2);
+  }
 }
 
 template <typename T, DataFormat other, bool to_other>
@@ -125,7 +147,6 @@ void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(
       Std::tuple_size<std::remove_cv_t<std::remove_reference_t<decltype(ncdhw)>>>::value == 5,
       "TransData: the NCDHW layout's shape has 5 dims");
-  (void)sharedTmpBuffer;
   tdd::Ncdhw s{};
   s.n = static_cast<uint64_t>(Std::get<0>(ncdhw));
   s.c = static_cast<uint64_t>(Std::get<1>(ncdhw));
@@ -134,6 +155,12 @@ void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   s.n1 = (s.n + 15) / 16;
   s.c1 = (s.c + 15) / 16;
   s.pad_hw = (s.hw + 15) / 16 * 16;
+  const uint64_t need = tdd::ScratchBytes<other, from_ncdhw>(s);
+  lngrad::aicore::transform_detail::Require(
+      sharedTmpBuffer.View().size_bytes >= need, "TransData",
+      "the scratch holds " + std::to_string(sharedTmpBuffer.View().size_bytes) +
+          " bytes, less than the " + std::to_string(need) +
+          " this conversion lays out (GetTransDataMaxMinTmpSize)");
   tdd::Move<T, other, from_ncdhw>(dstTensor, srcTensor, s, loc);
 }
 

@@ -1,0 +1,225 @@
+// lngrad: the rank-N Broadcast of arch 3510 (the vendor's adv_api/pad/broadcast.h):
+// GetBroadcastTilingInfo<T, constRank, constDstShape, constSrcShape>(rank, dstShape, srcShape,
+// srcInnerPad, tiling) and Broadcast<T, constRank, constDstShape, constSrcShape,
+// constSrcInnerPad>(dst, src, dstShape, srcShape, &tiling), for 1-, 2-, 4- and 8-byte T, rank 1
+// to 9, numpy's broadcasting of a compact src into a compact dst.
+//
+// The tiling (broadcast_common_impl.h, GetBroadcastTilingInfoImpl): the original shapes; with
+// constRank -1 or above 4, neighbouring dims fused into runs of broadcast dims (src 1, dst not)
+// and runs of equal dims, the fused shape in dstShape[0, rank) and 1 in [oriRank, 9) (entries in
+// between keep the original dims, as on the device); 8-byte T, when src and dst sizes differ,
+// as pairs of 4-byte units (one more dim of 2, or the last dim doubled, or at rank 9 a loop over
+// dim 0: loopNum and srcStride[9]); strides from the last dim, 0 for a broadcast dim. srcInnerPad
+// is not read (as on the device).
+// Broadcast (broadcast_common_impl.h, BroadcastCompute): equal sizes copy the element count
+// rounded up to 32 bytes (DataCopy); otherwise every dst unit from the tiling's strides. The
+// results are exact copies.
+// Checked mode (transform_params): arch 3510 only (elsewhere the toolkit compiles both to
+// nothing; lngrad leaves the outputs as they were when not checked); rank in [1, 9] and equal to
+// constRank when that is set; every src dim 1 or the dst dim; the tiling's original shapes equal
+// to the shapes passed; every fused dst dim at most 65536. Operand sizes are checked in both
+// modes.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "lib/broadcast/broadcast_utils.h"
+#include "lib/pad/transform_common.h"
+#include "lngrad_aicore/repeat_base.h"
+
+namespace lngrad::aicore::broadcast_detail {
+
+namespace td = lngrad::aicore::transform_detail;
+
+inline constexpr uint32_t kMaxRank = 9;
+
+inline bool RankNRunsHere(const char* api) {
+  const bool ok = detail::rep::RunningArch() == NpuArch::k3510;
+  td::Require(ok, api, "the rank-N form with BroadcastTiling runs on arch 3510 only");
+  return ok;
+}
+
+inline void CheckShapes(uint32_t rank, int const_rank, const uint32_t* dst, const uint32_t* src,
+                        const char* api) {
+  td::Require(rank >= 1 && rank <= kMaxRank, api, "rank should be in range [1, 9]");
+  td::Require(const_rank == -1 || static_cast<uint32_t>(const_rank) == rank, api,
+              "constRank should be equal to rank when constRank != -1");
+  for (uint32_t i = 0; i < std::min(rank, kMaxRank); ++i) {
+    td::Require(src[i] == dst[i] || src[i] == 1, api,
+                "srcShape[" + std::to_string(i) + "] = " + std::to_string(src[i]) +
+                    " cannot broadcast to dstShape[" + std::to_string(i) +
+                    "] = " + std::to_string(dst[i]));
+  }
+}
+
+// Fuses runs of broadcast dims and runs of equal dims of t.dstShape / src (the first oriRank
+// entries); returns the fused rank.
+inline uint32_t FuseDims(AscendC::BroadcastTiling& t, uint32_t* src) {
+  const uint32_t n = t.oriRank;
+  uint32_t count = 0, i = 0;
+  const auto take_run = [&](auto in_run, bool broadcast) {
+    uint32_t size = 1, begin = i;
+    while (i < n && in_run(i)) size *= t.dstShape[i++];
+    if (i == begin) return;
+    t.dstShape[count] = size;
+    src[count] = broadcast ? 1 : size;
+    ++count;
+  };
+  while (i < n) {
+    take_run([&](uint32_t k) { return src[k] == 1 && t.dstShape[k] != 1; }, true);
+    take_run([&](uint32_t k) { return src[k] == t.dstShape[k]; }, false);
+  }
+  for (; i < kMaxRank; ++i) t.dstShape[i] = src[i] = 1;
+  return count;
+}
+
+// 8-byte data as pairs of 4-byte units (sizes differ only).
+inline uint32_t SplitB64(AscendC::BroadcastTiling& t, uint32_t* src, uint32_t rank) {
+  if (src[rank - 1] == 1 && t.dstShape[rank - 1] != 1) {
+    if (rank < kMaxRank) {
+      t.dstShape[rank] = src[rank] = 2;
+      ++rank;
+    } else {
+      t.loopNum = t.dstShape[0];
+    }
+  } else {
+    src[rank - 1] *= 2;
+    t.dstShape[rank - 1] *= 2;
+  }
+  t.srcSize *= 2;
+  t.dstSize *= 2;
+  return rank;
+}
+
+inline void SetStrides(AscendC::BroadcastTiling& t, uint32_t* src) {
+  bool outer_broadcast = false;
+  if (t.loopNum != 0) {  // dim 0 becomes the loop: the rest moves up, a pair of units last
+    outer_broadcast = src[0] == 1 && t.dstShape[0] != 1;
+    if (outer_broadcast) t.srcStride[kMaxRank] = 0;
+    for (uint32_t i = 0; i + 1 < kMaxRank; ++i) {
+      t.dstShape[i] = t.dstShape[i + 1];
+      src[i] = src[i + 1];
+    }
+    t.dstShape[kMaxRank - 1] = src[kMaxRank - 1] = 2;
+  }
+  uint32_t src_stride = 1, dst_stride = 1;
+  for (uint32_t i = std::min(t.rank, kMaxRank); i-- > 0;) {
+    t.dstStride[i] = dst_stride;
+    dst_stride *= t.dstShape[i];
+    const bool broadcast = src[i] == 1 && t.dstShape[i] != 1;
+    t.srcStride[i] = broadcast ? 0 : src_stride;
+    if (!broadcast) src_stride *= src[i];
+  }
+  if (t.loopNum != 0 && !outer_broadcast) t.srcStride[kMaxRank] = src_stride;
+}
+
+// Copies unit u of dst from the tiling's strides: dims [0, rank) of t.dstShape, loop h over
+// max(loopNum, 1).
+template <typename U>
+void Scatter(U* out, const U* in, const AscendC::BroadcastTiling& t) {
+  const uint32_t rank = t.rank, loops = std::max<uint32_t>(t.loopNum, 1);
+  const uint64_t block = uint64_t{t.dstStride[0]} * t.dstShape[0];
+  uint32_t idx[kMaxRank] = {};
+  for (uint32_t h = 0; h < loops; ++h) {
+    const uint64_t dst0 = h * block, src0 = t.loopNum != 0 ? uint64_t{h} * t.srcStride[9] : 0;
+    for (uint64_t k = 0; k < block; ++k) {
+      uint64_t from = src0, rest = k;
+      for (uint32_t d = 0; d < rank; ++d) {
+        idx[d] = static_cast<uint32_t>(rest / t.dstStride[d]);
+        rest %= t.dstStride[d];
+        from += uint64_t{idx[d]} * t.srcStride[d];
+      }
+      out[dst0 + k] = in[from];
+    }
+  }
+}
+
+// The units src spans under the tiling's strides (the highest one read, plus one).
+inline uint64_t SrcUnits(const AscendC::BroadcastTiling& t) {
+  uint64_t last = 0;
+  for (uint32_t d = 0; d < t.rank; ++d) last += uint64_t{t.dstShape[d] - 1} * t.srcStride[d];
+  if (t.loopNum != 0) last += uint64_t{t.loopNum - 1} * t.srcStride[9];
+  return last + 1;
+}
+
+}  // namespace lngrad::aicore::broadcast_detail
+
+namespace AscendC {
+
+template <typename T, int constRank = -1, uint32_t* constDstShape = nullptr,
+          uint32_t* constSrcShape = nullptr>
+void GetBroadcastTilingInfo(uint32_t rank, const uint32_t* dstShape, const uint32_t* srcShape,
+                            bool srcInnerPad, BroadcastTiling& tiling) {
+  namespace bd = lngrad::aicore::broadcast_detail;
+  static_assert(constRank == -1 || (constRank > 0 && constRank <= 9),
+                "constRank only supports -1 and the range between 1 and 9");
+  (void)srcInnerPad;
+  constexpr const char* api = "GetBroadcastTilingInfo";
+  if (!bd::RankNRunsHere(api)) return;
+  bd::CheckShapes(rank, constRank, dstShape, srcShape, api);
+  rank = std::min(rank, bd::kMaxRank);
+  uint32_t src[bd::kMaxRank];
+  tiling.srcSize = tiling.dstSize = 1;
+  for (uint32_t i = 0; i < rank; ++i) {
+    tiling.dstShape[i] = tiling.oriDstShape[i] = dstShape[i];
+    src[i] = tiling.oriSrcShape[i] = srcShape[i];
+    tiling.srcSize *= srcShape[i];
+    tiling.dstSize *= dstShape[i];
+  }
+  tiling.oriRank = rank;
+  if constexpr (constRank == -1 || constRank > 4) rank = bd::FuseDims(tiling, src);
+  if (sizeof(T) == 8 && tiling.srcSize != tiling.dstSize) rank = bd::SplitB64(tiling, src, rank);
+  tiling.rank = rank;
+  bd::SetStrides(tiling, src);
+}
+
+template <typename T, int constRank = -1, uint32_t* constDstShape = nullptr,
+          uint32_t* constSrcShape = nullptr, bool constSrcInnerPad = false>
+void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t* dstShape,
+               const uint32_t* srcShape, BroadcastTiling* tiling,
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace bd = lngrad::aicore::broadcast_detail;
+  namespace td = lngrad::aicore::transform_detail;
+  static_assert(constRank == -1 || (constRank > 0 && constRank <= 9),
+                "constRank only supports -1 and the range between 1 and 9");
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                "Broadcast only supports type b8/b16/b32/b64");
+  constexpr const char* api = "Broadcast";
+  if (!bd::RankNRunsHere(api)) return;
+  td::Require(tiling != nullptr, api, "BroadcastTiling could not be empty");
+  if (tiling == nullptr) return;
+  const BroadcastTiling& t = *tiling;
+  td::Require(constRank == -1 || t.oriRank == static_cast<uint32_t>(constRank), api,
+              "the tiling's oriRank and constRank should be equal");
+  td::Require(t.rank >= 1 && t.rank <= 9 && t.oriRank >= 1 && t.oriRank <= 9, api,
+              "the tiling's rank and oriRank should be in range [1, 9] (GetBroadcastTilingInfo)");
+  if (t.rank < 1 || t.rank > 9 || t.oriRank > 9) return;
+  for (uint32_t i = 0; i < t.oriRank; ++i) {
+    td::Require(t.oriDstShape[i] == dstShape[i] && t.oriSrcShape[i] == srcShape[i], api,
+                "the tiling's shapes should be equal to dstShape and srcShape (dim " +
+                    std::to_string(i) + ")");
+  }
+  using U = std::conditional_t<sizeof(T) == 8, uint32_t, T>;
+  constexpr uint64_t unit = sizeof(U);
+  if (t.srcSize == t.dstSize) {
+    const uint64_t n = (uint64_t{t.dstSize} * sizeof(T) + 31) / 32 * 32 / sizeof(T);
+    td::RequireElems(src, n, api, "src");
+    td::RequireElems(dst, n, api, "dst");
+    td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
+    std::memmove(dst.HostPtr(), src.HostPtr(), n * sizeof(T));
+    return;
+  }
+  for (uint32_t d = 0; d < t.rank; ++d) {
+    td::Require(t.dstShape[d] <= 65536, api, "shape should be less than uint16 max");
+  }
+  const uint64_t in_units = bd::SrcUnits(t), out_units = t.dstSize;  // units
+  td::RequireElems(src, (in_units * unit + sizeof(T) - 1) / sizeof(T), api, "src");
+  td::RequireElems(dst, (out_units * unit + sizeof(T) - 1) / sizeof(T), api, "dst");
+  td::RecordMove(api, loc, {{src.HostPtr(), in_units * unit}}, {{dst.HostPtr(), out_units * unit}});
+  bd::Scatter(reinterpret_cast<U*>(dst.HostPtr()), reinterpret_cast<const U*>(src.HostPtr()), t);
+}
+
+}  // namespace AscendC
