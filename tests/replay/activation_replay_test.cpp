@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,7 +26,9 @@ namespace {
 namespace rp = lngrad_replay;
 using AscendC::LocalTensor;
 
-constexpr const char* kSoc = "Ascend910B1";
+// The product the kernels run on: Ascend910B1 (arch 2201); the 310P test switches it to
+// Ascend310P1 (arch 2002, whose sources take the same sequences).
+const char* g_soc = "Ascend910B1";
 
 // The replay's storage type for a kernel element type.
 template <class T>
@@ -74,9 +77,11 @@ float Value(T v) {
 
 template <class T>
 uint32_t BitsOf(T v) {
-  uint32_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
+  if constexpr (sizeof(T) == 2) {
+    return std::bit_cast<uint16_t>(v);
+  } else {
+    return std::bit_cast<uint32_t>(v);
+  }
 }
 
 template <class T>
@@ -87,12 +92,41 @@ T Sentinel() {
 // Values the sequences branch on: zeros, infinities, NaN, subnormals, the exp overflow of half
 // (|x| > 11.09) and float (|x| > 88.72), FasterGeluV2's clip (|0.7071 x| = 1.769), large values.
 const std::vector<float>& Specials() {
-  static const std::vector<float> v = {
-      0.0f,    -0.0f,   std::numeric_limits<float>::infinity(),
-      -std::numeric_limits<float>::infinity(),    std::numeric_limits<float>::quiet_NaN(),
-      1.0f,    -1.0f,   1e-40f,  -1e-40f, 6e-8f,  -6e-8f,  2.5017f, -2.5017f, 2.5018f, -2.5018f,
-      11.0f,   -11.0f,  11.2f,   -11.2f,  20.0f,  -20.0f,  88.7f,   -88.7f,   89.0f,   -89.0f,
-      200.0f,  -200.0f, 65504.0f, -65504.0f, 1e30f, -1e30f, 0.5f,   -0.5f,    3.0f,    -3.0f};
+  static const std::vector<float> v = {0.0f,
+                                       -0.0f,
+                                       std::numeric_limits<float>::infinity(),
+                                       -std::numeric_limits<float>::infinity(),
+                                       std::numeric_limits<float>::quiet_NaN(),
+                                       1.0f,
+                                       -1.0f,
+                                       1e-40f,
+                                       -1e-40f,
+                                       6e-8f,
+                                       -6e-8f,
+                                       2.5017f,
+                                       -2.5017f,
+                                       2.5018f,
+                                       -2.5018f,
+                                       11.0f,
+                                       -11.0f,
+                                       11.2f,
+                                       -11.2f,
+                                       20.0f,
+                                       -20.0f,
+                                       88.7f,
+                                       -88.7f,
+                                       89.0f,
+                                       -89.0f,
+                                       200.0f,
+                                       -200.0f,
+                                       65504.0f,
+                                       -65504.0f,
+                                       1e30f,
+                                       -1e30f,
+                                       0.5f,
+                                       -0.5f,
+                                       3.0f,
+                                       -3.0f};
   return v;
 }
 
@@ -129,9 +163,9 @@ void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, uint32_t 
   for (uint32_t i = 0; i < count; ++i) {
     const bool bothNan = std::isnan(Value(got[i])) && std::isnan(Value(want[i]));
     if (BitsOf(got[i]) != BitsOf(want[i]) && !bothNan) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Value(got[i])
-                    << " (0x" << std::hex << BitsOf(got[i]) << "), replay " << std::dec
-                    << Value(want[i]) << " (0x" << std::hex << BitsOf(want[i]) << ")";
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Value(got[i]) << " (0x"
+                    << std::hex << BitsOf(got[i]) << "), replay " << std::dec << Value(want[i])
+                    << " (0x" << std::hex << BitsOf(want[i]) << ")";
       return;
     }
   }
@@ -168,7 +202,7 @@ Io<T> RunKernel(const std::vector<T>& in0, const std::vector<T>& in1, uint32_t d
                 uint32_t tmpBytes, const Body<T>& body) {
   Io<T> io;
   lngrad::aicore::LaunchOptions opts;
-  opts.soc = kSoc;
+  opts.soc = g_soc;
   opts.sequential = true;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
@@ -430,9 +464,10 @@ void CheckGlu(Glu api, float beta, float range) {
           count * 8 + static_cast<uint32_t>(form) + 100 * static_cast<uint32_t>(api);
       const std::vector<T> in0 = Inputs<T>(seed, count, range);
       const std::vector<T> in1 = Inputs<T>(seed + 7, count, range);
-      const Io<T> io = RunKernel<T>(in0, in1, count, tmp, [&](auto& d, auto& s0, auto& s1, auto& t) {
-        CallGlu<T, reuse>(api, form, beta, d, s0, s1, t, count);
-      });
+      const Io<T> io =
+          RunKernel<T>(in0, in1, count, tmp, [&](auto& d, auto& s0, auto& s1, auto& t) {
+            CallGlu<T, reuse>(api, form, beta, d, s0, s1, t, count);
+          });
       const std::vector<T> want = Replayed<T>(in0, in1, count, [&](auto* a, auto* b, auto* out) {
         ReplayGlu<T>(api, beta, a, b, out, count);
       });
@@ -469,6 +504,116 @@ TEST(ActivationReplay, SwiGLUBitwise) {
   }
   CheckGlu<float, true>(Glu::kSwiGlu, 1.0f, 16.0f);
   CheckGlu<half, true>(Glu::kSwiGlu, 1.0f, 16.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every half input (all 65536 patterns, in launches of kSlice): a rounding choice that differs
+// from the replay's on a few inputs only (Exp rounded twice, a constant rounded differently)
+// shows here.
+
+constexpr uint32_t kSlice = 8192;
+
+std::vector<half> HalfSlice(uint32_t first) {
+  std::vector<half> v(kSlice);
+  for (uint32_t i = 0; i < kSlice; ++i) {
+    const auto bits = static_cast<uint16_t>(first + i);
+    std::memcpy(&v[i], &bits, 2);
+  }
+  return v;
+}
+
+using UnaryCall = std::function<void(const LocalTensor<half>&, const LocalTensor<half>&,
+                                     const LocalTensor<uint8_t>&, uint32_t)>;
+using UnaryReplay = std::function<void(const rp::Half*, rp::Half*, uint32_t)>;
+
+void CheckAllHalves(const std::string& what, const UnaryCall& call, const UnaryReplay& replay) {
+  for (uint32_t first = 0; first < 0x10000u; first += kSlice) {
+    const std::vector<half> in = HalfSlice(first);
+    const Io<half> io =
+        RunKernel<half>(in, {}, kSlice, kTmpBytes[1],
+                        [&](auto& d, auto& s0, auto&, auto& t) { call(d, s0, t, kSlice); });
+    const std::vector<half> want =
+        Replayed<half>(in, in, kSlice, [&](auto* a, auto*, auto* out) { replay(a, out, kSlice); });
+    ExpectBits(io.dst, want, kSlice, what + " half inputs from 0x" + std::to_string(first));
+  }
+}
+
+template <bool P, bool Q>
+void CheckGeluAllHalves(rp::GeluForm form) {
+  CheckAllHalves(
+      "Gelu form " + std::to_string(static_cast<int>(form)) + " highPrecision " +
+          std::to_string(P) + " highPerformance " + std::to_string(Q),
+      [&](auto& d, auto& s, auto& t, uint32_t n) { CallGelu<half, P, Q>(form, d, s, t, n, true); },
+      [&](auto* a, auto* out, uint32_t n) { rp::ReplayGelu(form, P, Q, a, out, n); });
+}
+
+TEST(ActivationReplay, GeluFamilyEveryHalf) {
+  for (rp::GeluForm form :
+       {rp::GeluForm::kGelu, rp::GeluForm::kFasterGelu, rp::GeluForm::kFasterGeluV2}) {
+    CheckGeluAllHalves<false, false>(form);
+    CheckGeluAllHalves<true, false>(form);
+    CheckGeluAllHalves<false, true>(form);
+    CheckGeluAllHalves<true, true>(form);
+  }
+}
+
+TEST(ActivationReplay, SigmoidSwishSiluEveryHalf) {
+  CheckAllHalves(
+      "Sigmoid", [](auto& d, auto& s, auto& t, uint32_t n) { AscendC::Sigmoid(d, s, t, n); },
+      [](auto* a, auto* out, uint32_t n) { rp::ReplaySigmoid(a, out, n); });
+  CheckAllHalves(
+      "Silu", [](auto& d, auto& s, auto&, uint32_t n) { AscendC::Silu(d, s, n); },
+      [](auto* a, auto* out, uint32_t n) { rp::ReplaySilu(a, out, n); });
+  for (float betaF : {1.702f, 0.3f}) {
+    const half beta = Make<half>(betaF);
+    rp::Half rbeta;
+    std::memcpy(&rbeta, &beta, 2);
+    CheckAllHalves(
+        "Swish beta " + std::to_string(betaF),
+        [&](auto& d, auto& s, auto&, uint32_t n) { AscendC::Swish(d, s, n, beta); },
+        [&](auto* a, auto* out, uint32_t n) { rp::ReplaySwish(a, out, n, rbeta); });
+  }
+}
+
+// The GLU family with every half as src1 (the gate), random src0.
+TEST(ActivationReplay, GluEveryHalfGate) {
+  for (Glu api : {Glu::kGeGlu, Glu::kReGlu, Glu::kSwiGlu}) {
+    for (uint32_t first = 0; first < 0x10000u; first += kSlice) {
+      const std::vector<half> in0 = Inputs<half>(first + 3, kSlice, 8.0f);
+      const std::vector<half> in1 = HalfSlice(first);
+      const Io<half> io = RunKernel<half>(
+          in0, in1, kSlice, kTmpBytes[1], [&](auto& d, auto& s0, auto& s1, auto& t) {
+            CallGlu<half, false>(api, 0, 1.5f, d, s0, s1, t, kSlice);
+          });
+      const std::vector<half> want = Replayed<half>(
+          in0, in1, kSlice,
+          [&](auto* a, auto* b, auto* out) { ReplayGlu<half>(api, 1.5f, a, b, out, kSlice); });
+      ExpectBits(io.dst, want, kSlice,
+                 "GLU " + std::to_string(static_cast<int>(api)) + " gates from 0x" +
+                     std::to_string(first));
+    }
+  }
+}
+
+// Arch 2002 includes the same files (gelu_impl.h, sigmoid_impl.h, the 2201/2002 branch of Silu
+// and Swish, geglu/swiglu_common_impl.h; ReGlu's reglu_v200_impl.h stores half with CAST_NONE,
+// the same rounding): float and half on Ascend310P1 against the same replay.
+TEST(ActivationReplay, Ascend310PTakesTheSameSequences) {
+  g_soc = "Ascend310P1";
+  for (rp::GeluForm form :
+       {rp::GeluForm::kGelu, rp::GeluForm::kFasterGelu, rp::GeluForm::kFasterGeluV2}) {
+    CheckGeluForm<float>(form, false);
+    CheckGeluForm<half>(form, false);
+  }
+  CheckSigmoid<float, false>();
+  CheckSigmoid<half, false>();
+  CheckSwishSilu<float, false>(1.702f);
+  CheckSwishSilu<half, false>(1.702f);
+  for (Glu api : {Glu::kGeGlu, Glu::kReGlu, Glu::kSwiGlu}) {
+    CheckGlu<float, false>(api, 1.0f, 16.0f);
+    CheckGlu<half, false>(api, 1.0f, 16.0f);
+  }
+  g_soc = "Ascend910B1";
 }
 
 // ---------------------------------------------------------------------------------------------

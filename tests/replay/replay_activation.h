@@ -27,8 +27,8 @@ struct Bf16 {
 };
 static_assert(sizeof(Bf16) == 2);
 
-float Bf16ToFloat(Bf16 b);   // exact
-Bf16 FloatToBf16(float f);   // round to nearest even, overflow -> inf, NaN -> quiet NaN
+float Bf16ToFloat(Bf16 b);    // exact
+Bf16 FloatToBf16(float f);    // round to nearest even, overflow -> inf, NaN -> quiet NaN
 Half DoubleToHalf(double d);  // one rounding to nearest even, overflow -> inf
 
 enum class GeluForm { kGelu, kFasterGelu, kFasterGeluV2 };
