@@ -1,0 +1,70 @@
+// lngrad_replay, the element-wise activations: Gelu, FasterGelu, FasterGeluV2, Sigmoid, Swish,
+// Silu, GeGLU, ReGlu and SwiGLU on arch 2201/2002, replayed one vector instruction at a time from
+// a second reading of the toolkit's sources (impl/adv_api/detail/activation/{gelu,sigmoid,swish,
+// silu,geglu,reglu,swiglu}/, the 2201 branches), written without reading lngrad's implementation.
+// No code shared with src/ or include/ascendc/adv.
+//
+// Each instruction is one loop over the count, element by element in increasing index order,
+// reading and writing the caller's arrays where the source does (so an output that is also an
+// input behaves as on the device). The element type T is float, Half or, for ReGlu, Bf16; a Half
+// instruction computes in float on the exact operands and rounds once to half (RNE), Exp is
+// computed in double and rounded once to the element type, Div and 1/x are IEEE divisions, Mins
+// and Maxs return the scalar unless the element compares below / above it (so NaN gives the
+// scalar), casts half/bfloat16 -> float are exact and float -> half/bfloat16 round to nearest
+// even with overflow to infinity (docs/ascendc_kernels.md §2). The scratch (sharedTmpBuffer) and
+// the device's chunking of the count by its size are not modelled: chunking changes no element.
+#pragma once
+
+#include <cstdint>
+
+#include "replay.h"
+
+namespace lngrad_replay {
+
+// bfloat16 storage (1 sign, 8 exponent, 7 fraction bits).
+struct Bf16 {
+  uint16_t bits;
+};
+static_assert(sizeof(Bf16) == 2);
+
+float Bf16ToFloat(Bf16 b);    // exact
+Bf16 FloatToBf16(float f);    // round to nearest even, overflow -> inf, NaN -> quiet NaN
+Half DoubleToHalf(double d);  // one rounding to nearest even, overflow -> inf
+
+enum class GeluForm { kGelu, kFasterGelu, kFasterGeluV2 };
+
+// Gelu / FasterGelu / FasterGeluV2 (gelu_impl.h). T = float or Half; highPrecision computes a
+// Half call in float (cast in, sequence, cast out); highPerformance replaces each Div by
+// Reciprocal then Mul. dst may be src.
+template <class T>
+void ReplayGelu(GeluForm form, bool highPrecision, bool highPerformance, const T* src, T* dst,
+                uint32_t count);
+
+// Sigmoid (sigmoid_impl.h): 1 / (e^(-x) + 1) in T, the numerator a Duplicate of 1.
+template <class T>
+void ReplaySigmoid(const T* src, T* dst, uint32_t count);
+
+// Swish (swish_common_impl.h): x / (e^(x * s) + 1) in T, s = T(-1.0f * float(beta)).
+template <class T>
+void ReplaySwish(const T* src, T* dst, uint32_t count, T beta);
+
+// Silu (silu_common_impl.h): x / (e^(x * T(-1)) + 1) in T.
+template <class T>
+void ReplaySilu(const T* src, T* dst, uint32_t count);
+
+// GeGLU (geglu_common_impl.h): src0 * (src1 / (e^(((src1*src1 + A)*src1)*B) + 1)); float: in
+// dst, Half: in float (the half specialisation of GeGLUCompute).
+template <class T>
+void ReplayGeGLU(const T* src0, const T* src1, T* dst, uint32_t count);
+
+// ReGlu (reglu_common_impl.h, reglu_v220_impl.h): src0 * max(src1, 0) in float; T = float (in
+// dst), Half or Bf16 (cast in, cast out).
+template <class T>
+void ReplayReGlu(const T* src0, const T* src1, T* dst, uint32_t count);
+
+// SwiGLU (swiglu_common_impl.h): src0 * (src1 / (e^(src1 * (-1.0f * beta)) + 1)) in float;
+// float: in dst, Half: in float.
+template <class T>
+void ReplaySwiGLU(const T* src0, const T* src1, T* dst, uint32_t count, float beta);
+
+}  // namespace lngrad_replay
