@@ -1,0 +1,480 @@
+// The SoftMax family through lngrad's Ascend C API on the 910B (dav-2201), compared bit for bit
+// with the independent replay of the toolkit's 2201 source (replay_softmax.h): float and half,
+// one row and many, tails (oriSrcK < srcK, lengths not multiples of 64), every branch of the row
+// reductions (< 64, [64, 128), [128, 512), >= 512), tilings from the host tiling functions with
+// one split and several (with a tail split), the overloads with and without sharedTmpBuffer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "replay_softmax.h"
+#include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using lngrad::aicore::test::kUbBufBytes;
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::Ub;
+using lngrad_replay::Half;
+using lngrad_replay::SmxTiling;
+
+constexpr const char* k910B = "Ascend910B1";
+static_assert(sizeof(SoftMaxTiling) == sizeof(SmxTiling));
+
+// The device element type of a replay type.
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, Half>, half, float>;
+
+struct Shape {
+  uint32_t m, k, oriK;
+};
+
+std::string Name(const Shape& s) {
+  return "m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " oriK " +
+         std::to_string(s.oriK);
+}
+
+// Seeded inputs: uniform in [-8, 8]; every third row spans [-110, 12] (exp underflows to
+// subnormals and zero); every row repeats its first value (ties of the max) and has -inf at
+// one column of the reduced part when oriK > 2.
+template <class T>
+std::vector<T> Inputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<T> v(s.m * s.k);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    const bool wide = r % 3 == 2;
+    std::uniform_real_distribution<float> d(wide ? -110.0f : -8.0f, wide ? 12.0f : 8.0f);
+    for (uint32_t c = 0; c < s.k; ++c) v[r * s.k + c] = lngrad_replay::FromFloat<T>(d(gen));
+    if (s.oriK > 2) {
+      v[r * s.k + s.oriK - 1] = v[r * s.k];
+      v[r * s.k + (seed + r) % (s.oriK - 1)] = lngrad_replay::FromFloat<T>(-INFINITY);
+    }
+  }
+  return v;
+}
+
+template <class T>
+void Put(Ub& ub, int buf, const std::vector<T>& v, uint32_t at = 0) {
+  std::memcpy(ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), v.data(), v.size() * sizeof(T));
+}
+
+template <class T>
+std::vector<T> Take(Ub& ub, int buf, size_t n, uint32_t at = 0) {
+  std::vector<T> v(n);
+  std::memcpy(v.data(), ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), n * sizeof(T));
+  return v;
+}
+
+template <class T>
+uint32_t BitsOf(T v) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return v.bits;
+  } else {
+    return lngrad_replay::Bits(v);
+  }
+}
+
+// Bitwise comparison; the first mismatch is reported with both values.
+template <class T>
+void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
+                    const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (BitsOf(got[i]) != BitsOf(want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad "
+                    << lngrad_replay::ToFloat(got[i]) << " (0x" << std::hex << BitsOf(got[i])
+                    << "), replay " << std::dec << lngrad_replay::ToFloat(want[i]) << " (0x"
+                    << std::hex << BitsOf(want[i]) << ")";
+      return;
+    }
+  }
+}
+
+// The host tiling for [m, k] with a tmp budget of `splitRows` rows' minimum (0: the maximum
+// size, capped at the scratch buffer), as lngrad's SoftMaxTilingFunc computes it.
+SoftMaxTiling HostTiling(const Shape& s, uint32_t typeSize, uint32_t splitRows) {
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxMaxTmpSize(shape, typeSize, false);
+  if (splitRows != 0) {
+    budget = AscendC::GetSoftMaxMinTmpSize(ge::Shape({1, s.k}), typeSize, false) * splitRows;
+  }
+  budget = std::min(budget, kUbBufBytes);
+  SoftMaxTiling t;
+  AscendC::SoftMaxTilingFunc(shape, typeSize, budget, t);
+  return t;
+}
+
+SmxTiling Mirror(const SoftMaxTiling& t) {
+  SmxTiling r;
+  std::memcpy(&r, &t, sizeof r);
+  return r;
+}
+
+// Statistics live in buffer 2: sum from element 0, max from the buffer's middle.
+template <class S>
+constexpr uint32_t kMaxAt = kUbBufBytes / 2 / sizeof(S);
+
+// SoftMax with sum and max; inPlace: dst is src (buffer 0), else buffer 1; tmp: the
+// sharedTmpBuffer overload (buffer 3) or the framework-allocated one.
+template <class T, class S>
+void CheckSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, bool inPlace, bool tmp,
+                  uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
+               std::to_string(seed));
+  const auto x = Inputs<T>(seed, s);
+  const SoftMaxTiling t = HostTiling(s, typeSize, splitRows);
+  const uint32_t stats = s.m * t.reduceK;
+  std::vector<T> y;
+  std::vector<S> sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        auto src = ub.Get<Dev<T>>(0);
+        auto dst = inPlace ? src : ub.Get<Dev<T>>(1);
+        auto st = ub.Get<Dev<S>>(2);
+        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+        if (tmp) {
+          AscendC::SoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3), t, shape);
+        } else {
+          AscendC::SoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, t, shape);
+        }
+        y = Take<T>(ub, inPlace ? 0 : 1, x.size());
+        sum = Take<S>(ub, 2, stats);
+        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+      },
+      k910B);
+  std::vector<T> wy(x.size());
+  std::vector<S> wsum(stats), wmax(stats);
+  lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(sum, wsum, "sum");
+  ExpectSameBits(max, wmax, "max");
+}
+
+const Shape kFloatShapes[] = {{1, 8, 8},       {4, 24, 20},     {7, 64, 64},   {3, 72, 72},
+                              {2, 128, 128},   {5, 200, 200},   {3, 264, 260}, {2, 512, 512},
+                              {2, 600, 600},   {3, 1032, 1030}, {40, 64, 60},  {16, 96, 96},
+                              {1, 1040, 1040}, {2, 4096, 4090}, {9, 192, 192}, {6, 184, 184}};
+
+const Shape kHalfShapes[] = {{1, 16, 16},     {3, 48, 40},    {5, 80, 80},     {2, 144, 130},
+                             {4, 256, 256},   {2, 528, 520},  {2, 1040, 1040}, {9, 16, 16},
+                             {2, 2048, 2000}, {12, 192, 190}, {33, 64, 64}};
+
+TEST(SoftMaxReplay, FloatMatchesBitForBit) {
+  uint32_t seed = 1;
+  for (const Shape& s : kFloatShapes) {
+    CheckSoftMax<float, float>(s, 4, 0, false, true, seed++);
+    CheckSoftMax<float, float>(s, 4, 3, true, true, seed++);
+  }
+  CheckSoftMax<float, float>({5, 200, 200}, 4, 2, false, false, 99);
+}
+
+TEST(SoftMaxReplay, HalfMatchesBitForBit) {
+  uint32_t seed = 100;
+  for (const Shape& s : kHalfShapes) {
+    CheckSoftMax<Half, Half>(s, 2, 0, false, true, seed++);
+    CheckSoftMax<Half, Half>(s, 2, 4, true, true, seed++);
+    CheckSoftMax<Half, float>(s, 4, 0, false, true, seed++);
+    CheckSoftMax<Half, float>(s, 4, 3, false, true, seed++);
+  }
+  CheckSoftMax<Half, Half>({12, 192, 190}, 2, 5, false, false, 199);
+}
+
+// Uniform values in [lo, hi) as T.
+template <class T>
+std::vector<T> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<T> v(n);
+  for (T& e : v) e = lngrad_replay::FromFloat<T>(d(gen));
+  return v;
+}
+
+// SoftMax without statistics; float + isReuseSource also compares what src is left holding.
+template <class T, bool reuse>
+void CheckSoftMaxNoStats(const Shape& s, uint32_t splitRows, bool tmp, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " reuse " + std::to_string(reuse) + " seed " + std::to_string(seed));
+  const auto x = Inputs<T>(seed, s);
+  const SoftMaxTiling t = HostTiling(s, sizeof(T), splitRows);
+  std::vector<T> y, left;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+        if (tmp) {
+          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3),
+                                          t, shape);
+        } else {
+          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), t, shape);
+        }
+        y = Take<T>(ub, 1, x.size());
+        left = Take<T>(ub, 0, x.size());
+      },
+      k910B);
+  std::vector<T> wx = x, wy(x.size());
+  lngrad_replay::ReplaySoftMaxNoStats(Mirror(t), s.oriK, wx.data(), wy.data(), reuse);
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(left, wx, "src after the call");
+}
+
+TEST(SoftMaxReplay, WithoutStatisticsMatchesBitForBit) {
+  uint32_t seed = 300;
+  for (const Shape& s :
+       {Shape{3, 72, 72}, Shape{5, 200, 196}, Shape{2, 600, 600}, Shape{9, 48, 48}}) {
+    CheckSoftMaxNoStats<float, false>(s, 0, true, seed++);
+    seed += 2;
+  }
+  for (const Shape& s : {Shape{3, 80, 72}, Shape{4, 256, 256}, Shape{2, 528, 520}}) {
+    CheckSoftMaxNoStats<Half, false>(s, 0, true, seed++);
+    CheckSoftMaxNoStats<Half, true>(s, 3, false, seed++);
+  }
+}
+
+// Statistics [m, reduceK] for SimpleSoftMax: laneWise: every entry its own value (the source
+// reads lane c % 8 of the row for column c); else one value per row.
+template <class S>
+std::vector<S> Stats(uint32_t seed, uint32_t m, uint32_t reduceK, float lo, float hi,
+                     bool laneWise) {
+  std::vector<S> v = Uniform<S>(seed, m * reduceK, lo, hi);
+  if (!laneWise) {
+    for (uint32_t i = 0; i < v.size(); ++i) v[i] = v[i - i % reduceK];
+  }
+  return v;
+}
+
+template <class T, class S>
+void CheckSimpleSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, bool laneWise,
+                        uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
+  const auto x = Inputs<T>(seed, s);
+  const SoftMaxTiling t = HostTiling(s, typeSize, splitRows);
+  const auto inMax = Stats<S>(seed + 1, s.m, t.reduceK, -2.0f, 9.0f, laneWise);
+  const auto inSum = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, laneWise);
+  std::vector<T> y;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 2, inSum);
+        Put(ub, 2, inMax, kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+        AscendC::SimpleSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
+                                       ub.Get<uint8_t>(3), t, shape);
+        y = Take<T>(ub, 1, x.size());
+      },
+      k910B);
+  std::vector<T> wy(x.size());
+  lngrad_replay::ReplaySimpleSoftMax(Mirror(t), x.data(), inSum.data(), inMax.data(), wy.data());
+  ExpectSameBits(y, wy, "dst");
+}
+
+TEST(SimpleSoftMaxReplay, MatchesBitForBit) {
+  uint32_t seed = 400;
+  for (const Shape& s : {Shape{1, 8, 8}, Shape{3, 72, 72}, Shape{5, 200, 196}, Shape{2, 600, 600},
+                         Shape{17, 192, 192}}) {
+    CheckSimpleSoftMax<float, float>(s, 4, 0, false, seed++);
+    CheckSimpleSoftMax<float, float>(s, 4, 2, false, seed++);
+  }
+  for (const Shape& s : {Shape{3, 80, 72}, Shape{4, 256, 256}, Shape{7, 192, 192}}) {
+    CheckSimpleSoftMax<Half, Half>(s, 2, 0, false, seed++);
+    CheckSimpleSoftMax<Half, Half>(s, 2, 3, false, seed++);
+    CheckSimpleSoftMax<Half, float>(s, 4, 0, false, seed++);
+    CheckSimpleSoftMax<Half, float>(s, 4, 2, false, seed++);
+  }
+}
+
+template <class T>
+void CheckLogSoftMax(const Shape& s, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " seed " + std::to_string(seed));
+  const auto x = Inputs<T>(seed, s);
+  const ge::Shape shape({s.m, s.k});
+  LogSoftMaxTiling t;
+  AscendC::LogSoftMaxTilingFunc(
+      shape, sizeof(T),
+      std::min(AscendC::GetLogSoftMaxMaxTmpSize(shape, sizeof(T), false), kUbBufBytes), t);
+  const uint32_t stats = s.m * 32 / sizeof(T);
+  std::vector<T> y, sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        auto st = ub.Get<Dev<T>>(2);
+        AscendC::LogSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<T>], ub.Get<Dev<T>>(0),
+                                    ub.Get<uint8_t>(3), t, {s.m, s.k, s.m, s.oriK});
+        y = Take<T>(ub, 1, x.size());
+        sum = Take<T>(ub, 2, stats);
+        max = Take<T>(ub, 2, stats, kMaxAt<T>);
+      },
+      k910B);
+  std::vector<T> wy(x.size()), wsum(stats), wmax(stats);
+  lngrad_replay::ReplayLogSoftMax(s.m, s.k, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(sum, wsum, "sum");
+  ExpectSameBits(max, wmax, "max");
+}
+
+TEST(LogSoftMaxReplay, MatchesBitForBit) {
+  uint32_t seed = 500;
+  for (const Shape& s : {Shape{1, 8, 8}, Shape{4, 24, 20}, Shape{3, 72, 72}, Shape{5, 200, 196},
+                         Shape{2, 600, 600}, Shape{9, 192, 192}}) {
+    CheckLogSoftMax<float>(s, seed++);
+  }
+  for (const Shape& s : {Shape{3, 48, 40}, Shape{4, 256, 256}, Shape{2, 528, 520}}) {
+    CheckLogSoftMax<Half>(s, seed++);
+  }
+}
+
+// SoftmaxGrad (isFront false/true) and SoftmaxGradFront on the host's SoftMaxGradTilingFunc.
+template <class T>
+void CheckSoftmaxGrad(const Shape& s, bool isFront, bool frontApi, uint32_t splitRows,
+                      uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " isFront " + std::to_string(isFront) + " seed " + std::to_string(seed));
+  const auto grad = Uniform<T>(seed, s.m * s.k, -2.0f, 2.0f);
+  const auto y = Uniform<T>(seed + 1, s.m * s.k, 0.0f, 1.0f);
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxGradMaxTmpSize(shape, sizeof(T), isFront, false);
+  if (splitRows != 0) {
+    budget = AscendC::GetSoftMaxGradMinTmpSize(ge::Shape({1, s.k}), sizeof(T), isFront, false) *
+             splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxGradTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes), t, isFront);
+  const size_t n = isFront ? s.m * t.reduceK : grad.size();
+  std::vector<T> out;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, grad);
+        Put(ub, 1, y);
+        auto dst = ub.Get<Dev<T>>(2);
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+        if (frontApi) {
+          AscendC::SoftmaxGradFront<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                            ub.Get<uint8_t>(3), t, si);
+        } else {
+          AscendC::SoftmaxGrad<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                       ub.Get<uint8_t>(3), t, isFront, si);
+        }
+        out = Take<T>(ub, 2, n);
+      },
+      k910B);
+  std::vector<T> want(n);
+  lngrad_replay::ReplaySoftmaxGrad(Mirror(t), s.oriK, grad.data(), y.data(), want.data(), isFront);
+  ExpectSameBits(out, want, "dst");
+}
+
+TEST(SoftmaxGradReplay, MatchesBitForBit) {
+  uint32_t seed = 600;
+  for (const Shape& s : {Shape{1, 8, 8}, Shape{4, 40, 36}, Shape{3, 72, 72}, Shape{5, 200, 196},
+                         Shape{2, 600, 600}, Shape{9, 192, 192}, Shape{2, 1040, 1030}}) {
+    CheckSoftmaxGrad<float>(s, false, false, 0, seed++);
+    CheckSoftmaxGrad<float>(s, false, false, 2, seed++);
+    CheckSoftmaxGrad<float>(s, true, false, 0, seed++);
+    CheckSoftmaxGrad<float>(s, true, true, 3, seed++);
+  }
+  for (const Shape& s :
+       {Shape{3, 48, 40}, Shape{4, 256, 256}, Shape{2, 528, 520}, Shape{5, 80, 80}}) {
+    CheckSoftmaxGrad<Half>(s, false, false, 0, seed++);
+    CheckSoftmaxGrad<Half>(s, false, false, 2, seed++);
+    CheckSoftmaxGrad<Half>(s, true, true, 0, seed++);
+    CheckSoftmaxGrad<Half>(s, true, false, 3, seed++);
+  }
+}
+
+// SoftmaxFlashV2 (broadcast mode): a no-update call on block a, then an update call on block b
+// with the statistics in place (inExpSum = expSum, inMax = max, as the toolkit's sample); or,
+// laneWise, one update call on statistics that differ lane by lane. Statistics: sum at 0, max
+// at the middle of buffer 2; expMax at the middle of buffer 3 (the first half is the tmp).
+template <class T, class S>
+void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
+  const auto a = Inputs<T>(seed, s), b = Inputs<T>(seed + 1, s);
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), true);
+  if (splitRows != 0) {
+    budget = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S), true) *
+             splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
+                                    t, true);
+  const uint32_t stats = s.m * t.reduceK, emN = s.m * 32 / sizeof(S) * (sizeof(S) / sizeof(T));
+  constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
+  std::vector<S> in0 = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
+  std::vector<S> in1 = Stats<S>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
+  std::vector<T> y0, y, em;
+  std::vector<S> sum0, max0, sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        auto st = ub.Get<Dev<S>>(2);
+        auto sumT = st[0], maxT = st[kMaxAt<S>];
+        auto emT = ub.Get<Dev<T>>(3)[kEmAt];
+        auto tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(kUbBufBytes / 2);
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+        if (!laneWise) {
+          Put(ub, 0, a);
+          AscendC::SoftmaxFlashV2<Dev<T>, false>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0),
+                                                 emT, sumT, maxT, tmp, t, si);
+          y0 = Take<T>(ub, 1, a.size());
+          in0 = sum0 = Take<S>(ub, 2, stats);
+          in1 = max0 = Take<S>(ub, 2, stats, kMaxAt<S>);
+        } else {
+          Put(ub, 2, in0);
+          Put(ub, 2, in1, kMaxAt<S>);
+        }
+        Put(ub, 0, b);
+        AscendC::SoftmaxFlashV2<Dev<T>, true>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT,
+                                              sumT, maxT, tmp, t, si);
+        y = Take<T>(ub, 1, b.size());
+        sum = Take<S>(ub, 2, stats);
+        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+        em = Take<T>(ub, 3, emN, kEmAt);
+      },
+      k910B);
+  const SmxTiling mt = Mirror(t);
+  if (!laneWise) {
+    std::vector<T> wy0(a.size()), none;
+    std::vector<S> wsum0(stats), wmax0(stats);
+    lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
+                                              wmax0.data(), none.data(), nullptr, nullptr);
+    ExpectSameBits(y0, wy0, "no update dst");
+    ExpectSameBits(sum0, wsum0, "no update expSum");
+    ExpectSameBits(max0, wmax0, "no update max");
+  }
+  std::vector<T> wy(b.size()), wem(emN);
+  std::vector<S> wsum = in0, wmax = in1;
+  lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
+                                            wmax.data(), wem.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "update dst");
+  ExpectSameBits(sum, wsum, "update expSum");
+  ExpectSameBits(max, wmax, "update max");
+  ExpectSameBits(em, wem, "update expMax");
+}
+
+TEST(SoftmaxFlashV2Replay, MatchesBitForBit) {
+  uint32_t seed = 700;
+  for (const Shape& s : {Shape{1, 8, 8}, Shape{4, 24, 20}, Shape{3, 72, 72}, Shape{5, 200, 196},
+                         Shape{2, 600, 600}, Shape{9, 192, 192}, Shape{2, 1040, 1030}}) {
+    CheckFlashV2<float, float>(s, 0, false, seed);
+    CheckFlashV2<float, float>(s, 2, false, seed + 10);
+    seed += 20;
+  }
+  for (const Shape& s :
+       {Shape{3, 48, 40}, Shape{4, 256, 256}, Shape{2, 528, 520}, Shape{5, 80, 80}}) {
+    CheckFlashV2<Half, Half>(s, 0, false, seed);
+    CheckFlashV2<Half, Half>(s, 3, false, seed + 10);
+    CheckFlashV2<Half, float>(s, 0, false, seed + 20);
+    CheckFlashV2<Half, float>(s, 2, false, seed + 30);
+    seed += 40;
+  }
+}
+
+}  // namespace
