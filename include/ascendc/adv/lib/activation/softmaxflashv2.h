@@ -3,7 +3,9 @@
 // membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,update}_impl.h, in float:
 //  - isUpdate = false: max = rowmax(x), dst = exp(x - max), expSum = rowsum(dst);
 //  - isUpdate = true: max = Max(inMax, rowmax(x)), expMax = exp(inMax - max),
-//    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add).
+//    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add), each
+//    statistic lane by lane (column c uses lane c % 8 of max; half data with float statistics
+//    writes expMax's 16 halves from the 8 float lanes twice).
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
 // (as the device's per-split order allows). isBasicBlock: BasicBlockAddImpl's summation order.
 #pragma once
@@ -25,6 +27,28 @@ struct FlashV2Args {
   // SOFTMAX_OUTPUT_WITHOUT_BRC: one statistic per row; outReduceMax (optional) gets the row max.
   bool perRow = false;
   const AscendC::LocalTensor<U>* outReduceMax = nullptr;
+};
+
+// One row's statistics, lane by lane (the update's Max, Sub, Exp, Mul and Add run over every
+// lane of the [rows, 32 B] statistics; column c of the row subtracts lane c % 8 of the new max).
+template <typename U>
+struct FlashLanes {
+  uint32_t lanes;
+  std::vector<float> max = std::vector<float>(lanes), expMax = std::vector<float>(lanes),
+                     inSum = std::vector<float>(lanes);
+  void Fill(float rowMax) {
+    for (float& v : max) v = rowMax;
+  }
+  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j); inputs read before any output
+  // is written, so the outputs may alias them.
+  void Load(const U* inMax, const U* inExpSum, float rowMax) {
+    for (uint32_t j = 0; j < lanes; ++j) {
+      const float im = Widen(inMax[j]);
+      inSum[j] = Widen(inExpSum[j]);
+      max[j] = im > rowMax ? im : rowMax;
+      expMax[j] = ExpOf(im - max[j]);
+    }
+  }
 };
 
 template <typename T, typename U, typename E>
@@ -57,26 +81,27 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
   if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
   std::vector<float> x;
   const bool basicOrder = basic && d.oriK % kLanes == 0;
+  FlashLanes<U> f{ls};
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float rmax = RowMax(x.data(), d.oriK);
-    float mx = rmax, em = 0.0f, inSum = 0.0f;
     if (update) {
-      const float inMax = GetStat(a.inMax.HostPtr(), r, ls);
-      inSum = GetStat(a.inExpSum.HostPtr(), r, ls);
-      mx = inMax > rmax ? inMax : rmax;
-      em = ExpOf(inMax - mx);
+      f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
+    } else {
+      f.Fill(rmax);
     }
-    for (float& v : x) v = v - mx;
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[c % 8 % ls];
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
-    float sm = RowSum(x.data(), d.oriK, basicOrder);
-    if (update) {
-      sm = em * inSum + sm;
-      PutStat(a.expMax.HostPtr(), r, em, le);
+    const float sm = RowSum(x.data(), d.oriK, basicOrder);
+    for (uint32_t j = 0; j < ls; ++j) {
+      const float s = update ? f.expMax[j] * f.inSum[j] + sm : sm;
+      a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
+      a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
-    PutStat(a.max.HostPtr(), r, mx, ls);
-    PutStat(a.expSum.HostPtr(), r, sm, ls);
+    for (uint32_t l = 0; update && l < le; ++l) {
+      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[l % ls]);
+    }
     if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
 }
