@@ -200,7 +200,7 @@ std::vector<T> Uniform(uint32_t seed, size_t n, float lo, float hi) {
 }
 
 // SoftMax without statistics; float + isReuseSource also compares what src is left holding.
-template <class T, bool reuse>
+template <class T, bool reuse, bool basic = false>
 void CheckSoftMaxNoStats(const Shape& s, uint32_t splitRows, bool tmp, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " reuse " + std::to_string(reuse) + " seed " + std::to_string(seed));
   const auto x = Inputs<T>(seed, s);
@@ -211,10 +211,10 @@ void CheckSoftMaxNoStats(const Shape& s, uint32_t splitRows, bool tmp, uint32_t 
         Put(ub, 0, x);
         const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
         if (tmp) {
-          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3),
-                                          t, shape);
+          AscendC::SoftMax<Dev<T>, reuse, basic>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0),
+                                                 ub.Get<uint8_t>(3), t, shape);
         } else {
-          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), t, shape);
+          AscendC::SoftMax<Dev<T>, reuse, basic>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), t, shape);
         }
         y = Take<T>(ub, 1, x.size());
         left = Take<T>(ub, 0, x.size());
@@ -231,12 +231,21 @@ TEST(SoftMaxReplay, WithoutStatisticsMatchesBitForBit) {
   for (const Shape& s :
        {Shape{3, 72, 72}, Shape{5, 200, 196}, Shape{2, 600, 600}, Shape{9, 48, 48}}) {
     CheckSoftMaxNoStats<float, false>(s, 0, true, seed++);
-    seed += 2;
+    CheckSoftMaxNoStats<float, true>(s, 2, true, seed++);
+    CheckSoftMaxNoStats<float, true>(s, 0, false, seed++);
   }
   for (const Shape& s : {Shape{3, 80, 72}, Shape{4, 256, 256}, Shape{2, 528, 520}}) {
     CheckSoftMaxNoStats<Half, false>(s, 0, true, seed++);
     CheckSoftMaxNoStats<Half, true>(s, 3, false, seed++);
   }
+}
+
+// The form without statistics has no basic-block path (SoftMaxNDImpl runs SingleSoftMaxImpl for
+// any isBasicBlock): rows of 512 or more sum with the generic BlockReduceSum start.
+TEST(SoftMaxReplay, WithoutStatisticsIgnoresIsBasicBlock) {
+  CheckSoftMaxNoStats<float, false, true>({8, 640, 640}, 0, true, 350);
+  CheckSoftMaxNoStats<float, true, true>({8, 512, 512}, 0, true, 351);
+  CheckSoftMaxNoStats<Half, false, true>({8, 1024, 1024}, 0, true, 352);
 }
 
 // Statistics [m, reduceK] for SimpleSoftMax: laneWise: every entry its own value (the source
@@ -290,6 +299,13 @@ TEST(SimpleSoftMaxReplay, MatchesBitForBit) {
     CheckSimpleSoftMax<Half, float>(s, 4, 0, false, seed++);
     CheckSimpleSoftMax<Half, float>(s, 4, 2, false, seed++);
   }
+}
+
+TEST(SimpleSoftMaxReplay, ColumnsReadTheirLaneOfTheStatistics) {
+  CheckSimpleSoftMax<float, float>({3, 72, 72}, 4, 0, true, 450);
+  CheckSimpleSoftMax<float, float>({2, 264, 264}, 4, 0, true, 451);
+  CheckSimpleSoftMax<Half, Half>({3, 80, 80}, 2, 0, true, 452);
+  CheckSimpleSoftMax<Half, float>({2, 208, 208}, 4, 0, true, 453);
 }
 
 template <class T>
@@ -475,6 +491,13 @@ TEST(SoftmaxFlashV2Replay, MatchesBitForBit) {
     CheckFlashV2<Half, float>(s, 2, false, seed + 30);
     seed += 40;
   }
+}
+
+TEST(SoftmaxFlashV2Replay, UpdateWorksLaneByLane) {
+  CheckFlashV2<float, float>({3, 72, 72}, 0, true, 800);
+  CheckFlashV2<float, float>({2, 264, 260}, 0, true, 801);
+  CheckFlashV2<Half, Half>({3, 80, 80}, 0, true, 802);
+  CheckFlashV2<Half, float>({2, 208, 208}, 0, true, 803);
 }
 
 }  // namespace
