@@ -40,14 +40,14 @@ float Tree(const float* v, uint32_t n, Op op) {
 // k % 64 lanes; then the 64-lane tree (WholeReduce for one row, two BlockReduce levels for
 // several: the same pairs).
 template <class Op>
-float RowReduce(const float* row, uint32_t k, Op op, float neutral) {
+float RowReduce(const float* row, uint32_t k, Op op, float neutral, bool basic = false) {
   float acc[kLanes];
   if (k < kLanes) {
     for (uint32_t l = 0; l < kLanes; ++l) acc[l] = l < k ? row[l] : neutral;
     return Tree(acc, kLanes, op);
   }
   const uint32_t chunks = k / kLanes, tail = k % kLanes;
-  if (k >= kBigReduce) {
+  if (k >= kBigReduce && !basic) {
     for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Tree(row + l * kBlock, kBlock, op);
     for (uint32_t c = kBigReduce / kLanes; c < chunks; ++c) {
       for (uint32_t l = 0; l < kLanes; ++l) acc[l] = op(row[c * kLanes + l], acc[l]);
@@ -98,12 +98,13 @@ void ForEachSplit(const SmxTiling& t, Body body) {
 }
 
 // One row in float: x (srcK widened values) -> (x - max) -> exp, in place; returns max and sum
-// of the first oriK columns.
-void ExpRow(std::vector<float>& x, uint32_t oriK, float* max, float* sum) {
-  *max = RowReduce(x.data(), oriK, Max2, -INFINITY);
+// of the first oriK columns. basic: SoftMaxBasicBlock's BasicBlockMaxImpl/BasicBlockAddImpl
+// (chunk 0 op chunk 1, then every further chunk; no BlockReduce start for long rows).
+void ExpRow(std::vector<float>& x, uint32_t oriK, float* max, float* sum, bool basic = false) {
+  *max = RowReduce(x.data(), oriK, Max2, -INFINITY, basic);
   for (float& v : x) v = v - *max;
   for (float& v : x) v = ExpF(v);
-  *sum = RowReduce(x.data(), oriK, Sum2, 0.0f);
+  *sum = RowReduce(x.data(), oriK, Sum2, 0.0f, basic);
 }
 
 template <class T>
@@ -164,18 +165,24 @@ float SmxGradRowSum(const float* row, uint32_t k) {
 }
 
 template <class T, class S>
-void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max) {
-  ForEachSplit(t, [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
+void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+                   bool basic) {
+  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
     for (uint32_t r = 0; r < rows; ++r) {
       const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * t.reduceK;
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       float mx = 0, s = 0;
-      ExpRow(x, oriK, &mx, &s);
+      ExpRow(x, basic ? t.splitK : oriK, &mx, &s, basic);
       StoreStat(max + o2, t.reduceK, mx);
       StoreStat(sum + o2, t.reduceK, s);
       for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>(x[c] / s);
     }
-  });
+  };
+  if (!basic) {
+    ForEachSplit(t, rowsOf);
+    return;
+  }
+  for (uint32_t i = 0; i < t.rangeM; ++i) rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM);
 }
 
 template <class T>
@@ -331,11 +338,11 @@ template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*,
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,
                                       bool);
 template void ReplaySoftMax<float, float>(const SmxTiling&, uint32_t, const float*, float*, float*,
-                                          float*);
+                                          float*, bool);
 template void ReplaySoftMax<Half, Half>(const SmxTiling&, uint32_t, const Half*, Half*, Half*,
-                                        Half*);
+                                        Half*, bool);
 template void ReplaySoftMax<Half, float>(const SmxTiling&, uint32_t, const Half*, Half*, float*,
-                                         float*);
+                                         float*, bool);
 template void ReplaySoftMaxNoStats<float>(const SmxTiling&, uint32_t, float*, float*, bool);
 template void ReplaySoftMaxNoStats<Half>(const SmxTiling&, uint32_t, Half*, Half*, bool);
 template void ReplaySimpleSoftMax<float, float>(const SmxTiling&, const float*, const float*,

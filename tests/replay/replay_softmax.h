@@ -31,9 +31,12 @@ float SmxRowMax(const float* row, uint32_t k);
 float SmxGradRowSum(const float* row, uint32_t k);
 
 // SoftMax with statistics (SoftMaxNDExtImpl / SoftMaxGenericNDImpl). T = float or Half; S =
-// T, or float with T = Half. oriK = SoftMaxShapeInfo::oriSrcK. dst may be src.
+// T, or float with T = Half. oriK = SoftMaxShapeInfo::oriSrcK. dst may be src. basic
+// (isBasicBlock, SoftMaxBasicBlock): rows reduced over splitK columns in BasicBlockAddImpl's
+// order, the rangeM full splits only (the basic-block path has no tail split).
 template <class T, class S>
-void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max);
+void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+                   bool basic = false);
 
 // SoftMax without statistics (SingleSoftMaxImpl). float + isReuseSource leaves exp(x - max) in
 // src (every srcK column of each row); half ignores isReuseSource.

@@ -125,7 +125,7 @@ constexpr uint32_t kMaxAt = kUbBufBytes / 2 / sizeof(S);
 
 // SoftMax with sum and max; inPlace: dst is src (buffer 0), else buffer 1; tmp: the
 // sharedTmpBuffer overload (buffer 3) or the framework-allocated one.
-template <class T, class S>
+template <class T, class S, bool basic = false>
 void CheckSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, bool inPlace, bool tmp,
                   uint32_t seed) {
   SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
@@ -143,9 +143,10 @@ void CheckSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, bool in
         auto st = ub.Get<Dev<S>>(2);
         const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
         if (tmp) {
-          AscendC::SoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3), t, shape);
+          AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3),
+                                                 t, shape);
         } else {
-          AscendC::SoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, t, shape);
+          AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, t, shape);
         }
         y = Take<T>(ub, inPlace ? 0 : 1, x.size());
         sum = Take<S>(ub, 2, stats);
@@ -154,7 +155,8 @@ void CheckSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, bool in
       k910B);
   std::vector<T> wy(x.size());
   std::vector<S> wsum(stats), wmax(stats);
-  lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
+                               basic);
   ExpectSameBits(y, wy, "dst");
   ExpectSameBits(sum, wsum, "sum");
   ExpectSameBits(max, wmax, "max");
@@ -187,6 +189,18 @@ TEST(SoftMaxReplay, HalfMatchesBitForBit) {
     CheckSoftMax<Half, float>(s, 4, 3, false, true, seed++);
   }
   CheckSoftMax<Half, Half>({12, 192, 190}, 2, 5, false, false, 199);
+}
+
+// isBasicBlock (shapes of the basic-block contract: K a multiple of 64 below 2048, M a
+// multiple of 8): BasicBlockAddImpl's sums, no BlockReduceSum start for K >= 512.
+TEST(SoftMaxReplay, BasicBlockMatchesBitForBit) {
+  CheckSoftMax<float, float, true>({8, 64, 64}, 4, 0, false, true, 200);
+  CheckSoftMax<float, float, true>({8, 128, 128}, 4, 0, false, true, 201);
+  CheckSoftMax<float, float, true>({16, 640, 640}, 4, 0, true, true, 202);
+  CheckSoftMax<float, float, true>({8, 1024, 1024}, 4, 0, false, false, 203);
+  CheckSoftMax<Half, Half, true>({8, 256, 256}, 2, 0, false, true, 204);
+  CheckSoftMax<Half, Half, true>({8, 1024, 1024}, 2, 0, false, true, 205);
+  CheckSoftMax<Half, float, true>({16, 512, 512}, 4, 0, false, true, 206);
 }
 
 // Uniform values in [lo, hi) as T.
