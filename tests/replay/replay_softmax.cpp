@@ -333,6 +333,44 @@ template void ReplaySoftmaxFlashV2<Half, Half>(const SmxTiling&, uint32_t, bool,
 template void ReplaySoftmaxFlashV2<Half, float>(const SmxTiling&, uint32_t, bool, const Half*,
                                                 Half*, float*, float*, Half*, const float*,
                                                 const float*);
+template <class T>
+void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
+                        T* sum, T* max, T* expMax, const T* inSum, const T* inMax) {
+  if (!isUpdate) {
+    ReplaySoftMax(t, oriK, src, dst, sum, max);
+    return;
+  }
+  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * t.reduceK;
+      std::vector<float> e = LoadRow(src + o1, t.srcK);
+      const std::vector<float> im = LoadRow(inMax + o2, t.reduceK),
+                               is = LoadRow(inSum + o2, t.reduceK);
+      const float rm = RowReduce(e.data(), oriK, Max2, -INFINITY);
+      for (float& v : e) v = ExpF(v - rm);
+      const float s = SmxGradRowSum(e.data(), oriK);
+      std::vector<float> a(t.reduceK);
+      for (uint32_t j = 0; j < t.reduceK; ++j) {
+        const float mx = Max2(im[j], rm);
+        const float b = ExpF(im[j] - mx) * is[j];
+        a[j] = ExpF(rm - mx);
+        const float total = b + a[j] * s;
+        max[o2 + j] = Store<T>(mx);
+        expMax[o2 + j] = Store<T>(b / total);
+        sum[o2 + j] = Store<T>(total);
+        a[j] = a[j] / total;
+      }
+      for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>(e[c] * a[c % kBlock]);
+    }
+  };
+  for (uint32_t i = 0; i < t.rangeM; ++i) rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM);
+  if (t.tailM != 0) rowsOf(t.rangeM * t.splitSize, t.rangeM * t.reduceSize, t.tailM);
+}
+
+template void ReplaySoftmaxFlash<float>(const SmxTiling&, uint32_t, bool, const float*, float*,
+                                        float*, float*, float*, const float*, const float*);
+template void ReplaySoftmaxFlash<Half>(const SmxTiling&, uint32_t, bool, const Half*, Half*, Half*,
+                                       Half*, Half*, const Half*, const Half*);
 template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*, const float*,
                                        float*, bool);
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,

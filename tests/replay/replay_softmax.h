@@ -73,4 +73,13 @@ template <class T, class S>
 void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                           S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax);
 
+// SoftmaxFlash (deprecated, softmax_common_flash.h, softmax_flash_nd_process_impl.h; generic
+// path), T = float or Half with statistics of T. No update: ReplaySoftMax. Update, per row:
+// e = exp(x - rowmax), s = the SoftmaxGrad-order row sum of e; lane by lane j: max_j =
+// Max(inMax_j, rowmax), a_j = exp(rowmax - max_j), b_j = exp(inMax_j - max_j) * inSum_j,
+// sum_j = b_j + a_j * s, expMax_j = b_j / sum_j; dst = e * (a / sum) at lane c % 8.
+template <class T>
+void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
+                        T* sum, T* max, T* expMax, const T* inSum, const T* inMax);
+
 }  // namespace lngrad_replay

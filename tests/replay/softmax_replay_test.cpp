@@ -514,4 +514,85 @@ TEST(SoftmaxFlashV2Replay, UpdateWorksLaneByLane) {
   CheckFlashV2<Half, float>({2, 208, 208}, 0, true, 803);
 }
 
+// SoftmaxFlash (deprecated): no update on block a, then update on block b with the statistics in
+// place; laneWise: one update on statistics that differ lane by lane. Statistics in buffer 2:
+// sum at 0, max at the middle, expMax at three quarters.
+template <class T>
+void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
+  const auto a = Inputs<T>(seed, s), b = Inputs<T>(seed + 1, s);
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxFlashMaxTmpSize(shape, sizeof(T), true, false);
+  if (splitRows != 0) {
+    budget =
+        AscendC::GetSoftMaxFlashMinTmpSize(ge::Shape({1, s.k}), sizeof(T), true, false) * splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes), t, true);
+  const uint32_t stats = s.m * t.reduceK;
+  constexpr uint32_t kEmAt = kUbBufBytes * 3 / 4 / sizeof(T);
+  std::vector<T> in0 = Stats<T>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
+  std::vector<T> in1 = Stats<T>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
+  std::vector<T> y0, y, sum0, max0, sum, max, em;
+  OnBlock(
+      [&](Ub& ub) {
+        auto st = ub.Get<Dev<T>>(2);
+        auto sumT = st[0], maxT = st[kMaxAt<T>], emT = st[kEmAt];
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        if (!laneWise) {
+          Put(ub, 0, a);
+          AscendC::SoftmaxFlash<Dev<T>>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT, sumT,
+                                        maxT, ub.Get<uint8_t>(3), t, false, si);
+          y0 = Take<T>(ub, 1, a.size());
+          in0 = sum0 = Take<T>(ub, 2, stats);
+          in1 = max0 = Take<T>(ub, 2, stats, kMaxAt<T>);
+        } else {
+          Put(ub, 2, in0);
+          Put(ub, 2, in1, kMaxAt<T>);
+        }
+        Put(ub, 0, b);
+        AscendC::SoftmaxFlash<Dev<T>>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT, sumT,
+                                      maxT, ub.Get<uint8_t>(3), t, true, si);
+#pragma GCC diagnostic pop
+        y = Take<T>(ub, 1, b.size());
+        sum = Take<T>(ub, 2, stats);
+        max = Take<T>(ub, 2, stats, kMaxAt<T>);
+        em = Take<T>(ub, 2, stats, kEmAt);
+      },
+      k910B);
+  const SmxTiling mt = Mirror(t);
+  if (!laneWise) {
+    std::vector<T> wy0(a.size()), wsum0(stats), wmax0(stats);
+    lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
+                                         wmax0.data(), nullptr, nullptr, nullptr);
+    ExpectSameBits(y0, wy0, "no update dst");
+    ExpectSameBits(sum0, wsum0, "no update sum");
+    ExpectSameBits(max0, wmax0, "no update max");
+  }
+  std::vector<T> wy(b.size()), wem(stats), wsum = in0, wmax = in1;
+  lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
+                                       wmax.data(), wem.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "update dst");
+  ExpectSameBits(sum, wsum, "update sum");
+  ExpectSameBits(max, wmax, "update max");
+  ExpectSameBits(em, wem, "update expMax");
+}
+
+TEST(SoftmaxFlashReplay, MatchesBitForBit) {
+  uint32_t seed = 900;
+  for (const Shape& s : {Shape{1, 8, 8}, Shape{3, 80, 80}, Shape{5, 200, 196}, Shape{2, 600, 600},
+                         Shape{9, 192, 192}}) {
+    CheckFlash<float>(s, 0, false, seed);
+    CheckFlash<float>(s, 2, false, seed + 10);
+    seed += 20;
+  }
+  for (const Shape& s : {Shape{3, 48, 40}, Shape{4, 256, 256}, Shape{2, 528, 520}}) {
+    CheckFlash<Half>(s, 0, false, seed);
+    CheckFlash<Half>(s, 3, false, seed + 10);
+    seed += 20;
+  }
+}
+
 }  // namespace
