@@ -595,4 +595,9 @@ TEST(SoftmaxFlashReplay, MatchesBitForBit) {
   }
 }
 
+TEST(SoftmaxFlashReplay, UpdateWorksLaneByLane) {
+  CheckFlash<float>({3, 72, 72}, 0, true, 950);
+  CheckFlash<Half>({3, 80, 80}, 0, true, 951);
+}
+
 }  // namespace
