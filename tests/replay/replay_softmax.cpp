@@ -371,6 +371,29 @@ template void ReplaySoftmaxFlash<float>(const SmxTiling&, uint32_t, bool, const 
                                         float*, float*, float*, const float*, const float*);
 template void ReplaySoftmaxFlash<Half>(const SmxTiling&, uint32_t, bool, const Half*, Half*, Half*,
                                        Half*, Half*, const Half*, const Half*);
+template <class T, class S>
+bool ReplayAdjustSoftMaxRes(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to,
+                            bool stepSizeMode) {
+  const uint32_t step = stepSizeMode ? 1 : 32 / sizeof(S);
+  bool any = false;
+  for (uint32_t r = 0; r < m; ++r) {
+    S v = max[r * step];
+    uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof v);
+    const uint32_t want = sizeof(S) == 2 ? (from & 0xFFFFu) : from;
+    if (bits != want) continue;
+    for (uint32_t c = 0; c < k; ++c) res[r * k + c] = to;
+    any = true;
+  }
+  return any;
+}
+
+template bool ReplayAdjustSoftMaxRes<float, float>(uint32_t, uint32_t, float*, const float*,
+                                                   uint32_t, float, bool);
+template bool ReplayAdjustSoftMaxRes<Half, Half>(uint32_t, uint32_t, Half*, const Half*, uint32_t,
+                                                 Half, bool);
+template bool ReplayAdjustSoftMaxRes<Half, float>(uint32_t, uint32_t, Half*, const float*, uint32_t,
+                                                  Half, bool);
 template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*, const float*,
                                        float*, bool);
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,

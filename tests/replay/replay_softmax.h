@@ -82,4 +82,11 @@ template <class T>
 void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                         T* sum, T* max, T* expMax, const T* inSum, const T* inMax);
 
+// AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
+// row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
+// of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.
+template <class T, class S>
+bool ReplayAdjustSoftMaxRes(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to,
+                            bool stepSizeMode);
+
 }  // namespace lngrad_replay
