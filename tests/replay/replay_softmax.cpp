@@ -394,6 +394,94 @@ template bool ReplayAdjustSoftMaxRes<Half, Half>(uint32_t, uint32_t, Half*, cons
                                                  Half, bool);
 template bool ReplayAdjustSoftMaxRes<Half, float>(uint32_t, uint32_t, Half*, const float*, uint32_t,
                                                   Half, bool);
+namespace {
+
+// ModifyInputImpl on one row (x: the row in float, modified in place); returns meanTmp.
+float V3ModifyInput(std::vector<float>& x, uint32_t oriK, float alpha) {
+  const uint32_t baseK = oriK / kBlock, chunks = oriK / kLanes, tail = oriK % kLanes;
+  float acc[kLanes], local[kBlock], shift[kBlock];
+  for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Tree(x.data() + l * kBlock, kBlock, Sum2);
+  for (uint32_t c = kBigReduce / kLanes; c < chunks; ++c) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = x[c * kLanes + l] + acc[l];
+  }
+  for (uint32_t l = 0; l < tail; ++l) acc[l] = acc[l] + x[chunks * kLanes + l];
+  for (uint32_t b = 0; b < kBlock; ++b) local[b] = Tree(acc + b * kBlock, kBlock, Sum2);
+  if (baseK != 0) {
+    for (float& v : local) v = v * (1.0f / static_cast<float>(baseK));
+  }
+  const float meanTmp = Tree(local, kBlock, Sum2) * (1.0f / kBlock);
+  const float scale = alpha / (1.0f - alpha);
+  for (uint32_t b = 0; b < kBlock; ++b) shift[b] = (meanTmp - local[b]) * scale;
+  for (uint32_t c = 0; c < x.size(); ++c) x[c] = x[c] - shift[c / baseK];
+  return meanTmp;
+}
+
+// The update's statistics of one row (lane j of st's tensors at o2 + j), in the source's
+// order; shiftCurr and the exp of (inMax - max) + shiftPrev come back for the row.
+void V3UpdateStats(const FlashV3Stats& st, uint32_t o2, float meanTmp, float rowMax,
+                   uint32_t loopCnt, float alpha, float* shiftCurr, float* em) {
+  const float scale = alpha / (1.0f - alpha);
+  float shiftPrev[kBlock], maxTmp[kBlock];
+  for (uint32_t j = 0; j < kBlock; ++j) {
+    float* mean = st.mean + o2 + j;
+    *mean = st.inMean[o2 + j] * (static_cast<float>(loopCnt) - 1.0f);
+    *mean = *mean + meanTmp;
+    *mean = *mean * (1.0f / static_cast<float>(loopCnt));
+  }
+  for (uint32_t j = 0; j < kBlock; ++j) {
+    shiftCurr[j] = (meanTmp - st.mean[o2 + j]) * scale;
+    st.max[o2 + j] = rowMax + shiftCurr[j];
+  }
+  for (uint32_t j = 0; j < kBlock; ++j) {
+    shiftPrev[j] = (st.inMean[o2 + j] - st.mean[o2 + j]) * scale;
+    maxTmp[j] = st.inMax[o2 + j] + shiftPrev[j];
+  }
+  for (uint32_t j = 0; j < kBlock; ++j) st.max[o2 + j] = Max2(st.max[o2 + j], maxTmp[j]);
+  for (uint32_t j = 0; j < kBlock; ++j) em[j] = st.inMax[o2 + j] - st.max[o2 + j];
+  for (uint32_t j = 0; j < kBlock; ++j) em[j] = ExpF(shiftPrev[j] + em[j]);
+  for (uint32_t j = 0; j < kBlock; ++j) st.expSum[o2 + j] = em[j] * st.inExpSum[o2 + j];
+  for (uint32_t j = 0; j < kBlock; ++j) shiftCurr[j] = st.max[o2 + j] - shiftCurr[j];
+}
+
+}  // namespace
+
+void ReplaySoftmaxFlashV3(const SmxTiling& t, uint32_t oriK, uint32_t loopCnt, float alpha,
+                          bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                          const FlashV3Stats& st) {
+  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * kBlock;
+      std::vector<float> x = LoadRow(src + o1, t.srcK);
+      const float meanTmp = V3ModifyInput(x, oriK, alpha);
+      float shiftCurr[kBlock], em[kBlock];
+      if (!isUpdate) {
+        for (uint32_t j = 0; j < kBlock; ++j) st.mean[o2 + j] = meanTmp;
+      }
+      const float rm = RowReduce(x.data(), oriK, Max2, -INFINITY);
+      if (isUpdate) {
+        V3UpdateStats(st, o2, meanTmp, rm, loopCnt, alpha, shiftCurr, em);
+      } else {
+        for (uint32_t j = 0; j < kBlock; ++j) {
+          shiftCurr[j] = (meanTmp - st.mean[o2 + j]) * (alpha / (1.0f - alpha));
+          st.max[o2 + j] = rm + shiftCurr[j];
+          shiftCurr[j] = st.max[o2 + j] - shiftCurr[j];
+        }
+      }
+      for (uint32_t c = 0; c < t.srcK; ++c) x[c] = ExpF(x[c] - shiftCurr[c % kBlock]);
+      for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = FloatToHalfRoundAway(x[c]);
+      const float s = RowReduce(x.data(), oriK, Sum2, 0.0f);
+      for (uint32_t j = 0; j < kBlock; ++j) {
+        st.expSum[o2 + j] = isUpdate ? st.expSum[o2 + j] + s : s;
+      }
+      for (uint32_t l = 0; isUpdate && l < 2 * kBlock; ++l) {
+        expMax[offset2 * 2 + r * 2 * kBlock + l] = FloatToHalfRoundAway(em[l % kBlock]);
+      }
+    }
+  };
+  for (uint32_t i = 0; i < t.rangeM; ++i) rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM);
+  if (t.tailM != 0) rowsOf(t.rangeM * t.splitSize, t.rangeM * t.reduceSize, t.tailM);
+}
+
 template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*, const float*,
                                        float*, bool);
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,

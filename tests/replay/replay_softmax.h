@@ -89,4 +89,22 @@ template <class T, class S>
 bool ReplayAdjustSoftMaxRes(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to,
                             bool stepSizeMode);
 
+// SoftmaxFlashV3 (membase/v220/softmax_flashv3_impl.h), half data, float statistics with
+// reduceK = 8, srcK = oriK a multiple of 64 and at least 512, splitMeanCnt 8. ModifyInputImpl:
+// the 64-lane BigBlock accumulator, L_b = tree8(lanes 8b..8b+7) * (1 / baseK), G = tree8(L),
+// meanTmp = G * 0.125, x -= (meanTmp - L_b) * (alpha / (1 - alpha)) on segment b. Then no
+// update or update (loopCnt) with every statistic op run lane by lane through the given
+// pointers in the source's order, so outputs aliasing inputs behave as on the device.
+struct FlashV3Stats {
+  float* mean;
+  float* expSum;
+  float* max;
+  const float* inMean;
+  const float* inExpSum;
+  const float* inMax;
+};
+void ReplaySoftmaxFlashV3(const SmxTiling& t, uint32_t oriK, uint32_t loopCnt, float alpha,
+                          bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                          const FlashV3Stats& st);
+
 }  // namespace lngrad_replay

@@ -642,4 +642,79 @@ TEST(AdjustSoftMaxResReplay, MatchesBitForBit) {
   CheckAdjust<float, float, 0>(2, 40, 1005);  // row 1 has the marker off lane 0 only
 }
 
+// SoftmaxFlashV3 (half data, float statistics): no update on block a, then update (loopCnt) on
+// block b with mean/expSum/max in place (aliased, as the toolkit's sample); or `separate`: one
+// update from lane-varying inputs into other tensors. Buffer 2 holds the statistics at
+// multiples of 1024 floats (out: mean, expSum, max; separate inputs from 3072); expMax in
+// buffer 3's second half.
+void CheckFlashV3(const Shape& s, uint32_t splitRows, uint32_t loopCnt, bool separate,
+                  uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " loopCnt " + std::to_string(loopCnt) + " seed " + std::to_string(seed));
+  const auto a = Inputs<Half>(seed, s), b = Uniform<Half>(seed + 1, s.m * s.k, -3.0f, 9.0f);
+  const ge::Shape shape({s.m, s.k});
+  uint32_t mx = 0, mn = 0;
+  AscendC::GetSoftMaxFlashV3MaxMinTmpSize(shape, 2, 4, mx, mn, true);
+  if (splitRows != 0) {
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({1, s.k}), 2, 4, mx, mn, true);
+    mx = mn * splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV3TilingFunc(shape, 2, 4, std::min(mx, kUbBufBytes / 2), t, true);
+  const uint32_t stats = s.m * 8, inAt = separate ? 3072 : 0;
+  constexpr uint32_t kEmAt = kUbBufBytes / 4;
+  const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, loopCnt, 8, 0.9375f};
+  std::vector<float> st0 = Uniform<float>(seed + 2, 6 * 1024, 0.5f, 9.0f);
+  std::vector<float> st, st1;
+  std::vector<Half> y0, y, em;
+  OnBlock(
+      [&](Ub& ub) {
+        auto f = ub.Get<float>(2);
+        auto tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(kUbBufBytes / 2);
+        Put(ub, 2, st0);
+        if (!separate) {
+          Put(ub, 0, a);
+          AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), f[0], f[1024], f[2048],
+                                                      ub.Get<half>(0), ub.Get<half>(3)[kEmAt], f[0],
+                                                      f[1024], f[2048], tmp, t, p);
+          y0 = Take<Half>(ub, 1, a.size());
+          st1 = Take<float>(ub, 2, 6 * 1024);
+        }
+        Put(ub, 0, b);
+        AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), f[0], f[1024], f[2048],
+                                                   ub.Get<half>(0), ub.Get<half>(3)[kEmAt], f[inAt],
+                                                   f[inAt + 1024], f[inAt + 2048], tmp, t, p);
+        y = Take<Half>(ub, 1, b.size());
+        st = Take<float>(ub, 2, 6 * 1024);
+        em = Take<Half>(ub, 3, s.m * 16, kEmAt);
+      },
+      k910B);
+  std::vector<float> w = st0;
+  std::vector<Half> wy0(a.size()), wy(b.size()), wem(s.m * 16);
+  auto stats3 = [&](uint32_t in) {
+    return lngrad_replay::FlashV3Stats{w.data(),      w.data() + 1024,      w.data() + 2048,
+                                       w.data() + in, w.data() + in + 1024, w.data() + in + 2048};
+  };
+  const SmxTiling mt = Mirror(t);
+  if (!separate) {
+    lngrad_replay::ReplaySoftmaxFlashV3(mt, s.k, loopCnt, 0.9375f, false, a.data(), wy0.data(),
+                                        nullptr, stats3(0));
+    ExpectSameBits(y0, wy0, "no update dst");
+    ExpectSameBits(st1, w, "no update statistics");
+  }
+  lngrad_replay::ReplaySoftmaxFlashV3(mt, s.k, loopCnt, 0.9375f, true, b.data(), wy.data(),
+                                      wem.data(), stats3(inAt));
+  ExpectSameBits(y, wy, "update dst");
+  ExpectSameBits(st, w, "update statistics");
+  ExpectSameBits(em, wem, "update expMax");
+  (void)stats;
+}
+
+TEST(SoftmaxFlashV3Replay, MatchesBitForBit) {
+  CheckFlashV3({2, 512, 512}, 0, 2, false, 1100);
+  CheckFlashV3({3, 640, 640}, 0, 3, false, 1101);
+  CheckFlashV3({5, 1024, 1024}, 2, 2, false, 1102);
+  CheckFlashV3({1, 2048, 2048}, 0, 5, false, 1103);
+}
+
 }  // namespace
