@@ -715,6 +715,8 @@ TEST(SoftmaxFlashV3Replay, MatchesBitForBit) {
   CheckFlashV3({3, 640, 640}, 0, 3, false, 1101);
   CheckFlashV3({5, 1024, 1024}, 2, 2, false, 1102);
   CheckFlashV3({1, 2048, 2048}, 0, 5, false, 1103);
+  CheckFlashV3({3, 640, 640}, 0, 2, true, 1104);
+  CheckFlashV3({4, 768, 768}, 3, 4, true, 1105);
 }
 
 }  // namespace
