@@ -244,14 +244,15 @@ void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T*
 
 template <class T>
 void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
-                       bool isFront) {
-  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
+                       bool isFront, bool basic) {
+  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows, bool basicSplit) {
     for (uint32_t r = 0; r < rows; ++r) {
       const uint32_t o1 = offset1 + r * t.srcK;
       const std::vector<float> g = LoadRow(grad + o1, t.srcK), y = LoadRow(src + o1, t.srcK);
       std::vector<float> p(t.srcK);
       for (uint32_t c = 0; c < t.srcK; ++c) p[c] = y[c] * g[c];
-      const float s = SmxGradRowSum(p.data(), oriK);
+      const float s = basicSplit ? RowReduce(p.data(), t.splitK, Sum2, 0.0f, true)
+                                 : SmxGradRowSum(p.data(), oriK);
       if (isFront) {
         StoreStat(dst + offset2 + r * t.reduceK, t.reduceK, s);
         continue;
@@ -259,8 +260,10 @@ void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T
       for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>((g[c] - s) * y[c]);
     }
   };
-  for (uint32_t i = 0; i < t.rangeM; ++i) rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM);
-  if (t.tailM != 0) rowsOf(t.rangeM * t.splitSize, t.rangeM * t.reduceSize, t.tailM);
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM, basic);
+  }
+  if (t.tailM != 0) rowsOf(t.rangeM * t.splitSize, t.rangeM * t.reduceSize, t.tailM, false);
 }
 
 namespace {
@@ -483,9 +486,9 @@ void ReplaySoftmaxFlashV3(const SmxTiling& t, uint32_t oriK, uint32_t loopCnt, f
 }
 
 template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*, const float*,
-                                       float*, bool);
+                                       float*, bool, bool);
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,
-                                      bool);
+                                      bool, bool);
 template void ReplaySoftMax<float, float>(const SmxTiling&, uint32_t, const float*, float*, float*,
                                           float*, bool);
 template void ReplaySoftMax<Half, Half>(const SmxTiling&, uint32_t, const Half*, Half*, Half*,

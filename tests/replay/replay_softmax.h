@@ -58,9 +58,12 @@ void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T*
 // SoftmaxGrad / SoftmaxGradFront (softmax_grad_nd_impl.h): s = ReduceSumLastNDImpl of src * grad
 // over the first oriK columns; isFront: dst = s as [rows, reduceK]; else dst = (grad - s) * src
 // over every srcK column. Splits: rangeM of splitM rows, then the tail.
+// basic (SoftmaxGradFront with isBasicBlock): the rangeM full splits sum each row's splitK
+// products chunk after chunk per lane, then the 64-lane tree; the tail split keeps the
+// ReduceSumLastNDImpl order.
 template <class T>
 void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
-                       bool isFront);
+                       bool isFront, bool basic = false);
 
 // SoftmaxFlashV2 in the broadcast mode, generic (non-basic-block) path
 // (softmax_flashv2_{no_update,update}_impl.h). T = float or Half; S = T, or float with T = Half.
