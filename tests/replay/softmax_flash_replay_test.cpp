@@ -35,7 +35,7 @@ void CheckSoftmaxGrad(const Shape& s, bool isFront, bool frontApi, uint32_t spli
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         if (frontApi) {
           AscendC::SoftmaxGradFront<Dev<T>, basic>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                            ub.Get<uint8_t>(3), t, si);
+                                                   ub.Get<uint8_t>(3), t, si);
         } else {
           AscendC::SoftmaxGrad<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
                                        ub.Get<uint8_t>(3), t, isFront, si);
@@ -71,6 +71,8 @@ TEST(SoftmaxGradReplay, MatchesBitForBit) {
 // a tail split (several splits of 8 rows over 20) keeps the generic order.
 TEST(SoftmaxGradReplay, FrontBasicBlockMatchesBitForBit) {
   CheckSoftmaxGrad<float, true>({8, 64, 64}, true, true, 0, 680);
+  CheckSoftmaxGrad<float, true>({8, 640, 640}, true, true, 0, 681);
+  CheckSoftmaxGrad<float, true>({20, 256, 256}, true, true, 8, 682);
   CheckSoftmaxGrad<Half, true>({8, 512, 512}, true, true, 0, 683);
   CheckSoftmaxGrad<Half, true>({16, 256, 256}, true, true, 8, 684);
 }

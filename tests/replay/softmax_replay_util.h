@@ -133,7 +133,6 @@ std::vector<T> Uniform(uint32_t seed, size_t n, float lo, float hi) {
   return v;
 }
 
-
 // Statistics [m, reduceK] for SimpleSoftMax: laneWise: every entry its own value (the source
 // reads lane c % 8 of the row for column c); else one value per row.
 template <class S>
