@@ -77,10 +77,38 @@ TEST(SoftmaxGradReplay, FrontBasicBlockMatchesBitForBit) {
   CheckSoftmaxGrad<Half, true>({16, 256, 256}, true, true, 8, 684);
 }
 
-// SoftmaxFlashV2 (broadcast mode): a no-update call on block a, then an update call on block b
-// with the statistics in place (inExpSum = expSum, inMax = max, as the toolkit's sample); or,
-// laneWise, one update call on statistics that differ lane by lane. Statistics: sum at 0, max
-// at the middle of buffer 2; expMax at the middle of buffer 3 (the first half is the tmp).
+// The two-call protocol of the flash tests, on buffers 0 (src), 1 (dst) and 2 (sum at 0, max
+// at the middle): unless laneWise, a no-update call on block a whose statistics then become the
+// inputs in0/in1 (in place, as the toolkit's sample); else in0/in1 put there; then an update
+// call on block b. launch(isUpdate) makes the API call.
+template <class T, class S>
+struct FlashSteps {
+  std::vector<T> y0, y;
+  std::vector<S> sum0, max0, sum, max;
+
+  template <class Launch>
+  void Run(Ub& ub, const std::vector<T>& a, const std::vector<T>& b, uint32_t stats, bool laneWise,
+           std::vector<S>& in0, std::vector<S>& in1, Launch launch) {
+    if (!laneWise) {
+      Put(ub, 0, a);
+      launch(false);
+      y0 = Take<T>(ub, 1, a.size());
+      in0 = sum0 = Take<S>(ub, 2, stats);
+      in1 = max0 = Take<S>(ub, 2, stats, kMaxAt<S>);
+    } else {
+      Put(ub, 2, in0);
+      Put(ub, 2, in1, kMaxAt<S>);
+    }
+    Put(ub, 0, b);
+    launch(true);
+    y = Take<T>(ub, 1, b.size());
+    sum = Take<S>(ub, 2, stats);
+    max = Take<S>(ub, 2, stats, kMaxAt<S>);
+  }
+};
+
+// SoftmaxFlashV2 (broadcast mode) through FlashSteps: inExpSum = expSum and inMax = max; expMax
+// at the middle of buffer 3 (the first half is the tmp).
 template <class T, class S>
 void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
@@ -94,12 +122,12 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
                                     t, true);
-  const uint32_t stats = s.m * t.reduceK, emN = s.m * 32 / sizeof(S) * (sizeof(S) / sizeof(T));
+  const uint32_t stats = s.m * t.reduceK, emN = s.m * 32 / sizeof(T);
   constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
   std::vector<S> in0 = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
   std::vector<S> in1 = Stats<S>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
-  std::vector<T> y0, y, em;
-  std::vector<S> sum0, max0, sum, max;
+  FlashSteps<T, S> r;
+  std::vector<T> em;
   OnBlock(
       [&](Ub& ub) {
         auto st = ub.Get<Dev<S>>(2);
@@ -108,23 +136,16 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(kUbBufBytes / 2);
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if (!laneWise) {
-          Put(ub, 0, a);
-          AscendC::SoftmaxFlashV2<Dev<T>, false>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0),
-                                                 emT, sumT, maxT, tmp, t, si);
-          y0 = Take<T>(ub, 1, a.size());
-          in0 = sum0 = Take<S>(ub, 2, stats);
-          in1 = max0 = Take<S>(ub, 2, stats, kMaxAt<S>);
-        } else {
-          Put(ub, 2, in0);
-          Put(ub, 2, in1, kMaxAt<S>);
-        }
-        Put(ub, 0, b);
-        AscendC::SoftmaxFlashV2<Dev<T>, true>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT,
-                                              sumT, maxT, tmp, t, si);
-        y = Take<T>(ub, 1, b.size());
-        sum = Take<S>(ub, 2, stats);
-        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+        auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
+        r.Run(ub, a, b, stats, laneWise, in0, in1, [&](bool update) {
+          if (update) {
+            AscendC::SoftmaxFlashV2<Dev<T>, true>(dst, sumT, maxT, src, emT, sumT, maxT, tmp, t,
+                                                  si);
+          } else {
+            AscendC::SoftmaxFlashV2<Dev<T>, false>(dst, sumT, maxT, src, emT, sumT, maxT, tmp, t,
+                                                   si);
+          }
+        });
         em = Take<T>(ub, 3, emN, kEmAt);
       },
       k910B);
@@ -134,17 +155,13 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
     std::vector<S> wsum0(stats), wmax0(stats);
     lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
                                               wmax0.data(), none.data(), nullptr, nullptr);
-    ExpectSameBits(y0, wy0, "no update dst");
-    ExpectSameBits(sum0, wsum0, "no update expSum");
-    ExpectSameBits(max0, wmax0, "no update max");
+    ExpectOutputs("no update ", r.y0, wy0, r.sum0, wsum0, r.max0, wmax0);
   }
   std::vector<T> wy(b.size()), wem(emN);
   std::vector<S> wsum = in0, wmax = in1;
   lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
                                             wmax.data(), wem.data(), wsum.data(), wmax.data());
-  ExpectSameBits(y, wy, "update dst");
-  ExpectSameBits(sum, wsum, "update expSum");
-  ExpectSameBits(max, wmax, "update max");
+  ExpectOutputs("update ", r.y, wy, r.sum, wsum, r.max, wmax);
   ExpectSameBits(em, wem, "update expMax");
 }
 
@@ -173,9 +190,7 @@ TEST(SoftmaxFlashV2Replay, UpdateWorksLaneByLane) {
   CheckFlashV2<Half, float>({2, 208, 208}, 0, true, 803);
 }
 
-// SoftmaxFlash (deprecated): no update on block a, then update on block b with the statistics in
-// place; laneWise: one update on statistics that differ lane by lane. Statistics in buffer 2:
-// sum at 0, max at the middle, expMax at three quarters.
+// SoftmaxFlash (deprecated) through FlashSteps; expMax at three quarters of buffer 2.
 template <class T>
 void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
@@ -192,32 +207,21 @@ void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed
   constexpr uint32_t kEmAt = kUbBufBytes * 3 / 4 / sizeof(T);
   std::vector<T> in0 = Stats<T>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
   std::vector<T> in1 = Stats<T>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
-  std::vector<T> y0, y, sum0, max0, sum, max, em;
+  FlashSteps<T, T> r;
+  std::vector<T> em;
   OnBlock(
       [&](Ub& ub) {
         auto st = ub.Get<Dev<T>>(2);
         auto sumT = st[0], maxT = st[kMaxAt<T>], emT = st[kEmAt];
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+        auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
+        r.Run(ub, a, b, stats, laneWise, in0, in1, [&](bool update) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        if (!laneWise) {
-          Put(ub, 0, a);
-          AscendC::SoftmaxFlash<Dev<T>>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT, sumT,
-                                        maxT, ub.Get<uint8_t>(3), t, false, si);
-          y0 = Take<T>(ub, 1, a.size());
-          in0 = sum0 = Take<T>(ub, 2, stats);
-          in1 = max0 = Take<T>(ub, 2, stats, kMaxAt<T>);
-        } else {
-          Put(ub, 2, in0);
-          Put(ub, 2, in1, kMaxAt<T>);
-        }
-        Put(ub, 0, b);
-        AscendC::SoftmaxFlash<Dev<T>>(ub.Get<Dev<T>>(1), sumT, maxT, ub.Get<Dev<T>>(0), emT, sumT,
-                                      maxT, ub.Get<uint8_t>(3), t, true, si);
+          AscendC::SoftmaxFlash<Dev<T>>(dst, sumT, maxT, src, emT, sumT, maxT, ub.Get<uint8_t>(3),
+                                        t, update, si);
 #pragma GCC diagnostic pop
-        y = Take<T>(ub, 1, b.size());
-        sum = Take<T>(ub, 2, stats);
-        max = Take<T>(ub, 2, stats, kMaxAt<T>);
+        });
         em = Take<T>(ub, 2, stats, kEmAt);
       },
       k910B);
@@ -226,16 +230,12 @@ void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed
     std::vector<T> wy0(a.size()), wsum0(stats), wmax0(stats);
     lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
                                          wmax0.data(), nullptr, nullptr, nullptr);
-    ExpectSameBits(y0, wy0, "no update dst");
-    ExpectSameBits(sum0, wsum0, "no update sum");
-    ExpectSameBits(max0, wmax0, "no update max");
+    ExpectOutputs("no update ", r.y0, wy0, r.sum0, wsum0, r.max0, wmax0);
   }
   std::vector<T> wy(b.size()), wem(stats), wsum = in0, wmax = in1;
   lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
                                        wmax.data(), wem.data(), wsum.data(), wmax.data());
-  ExpectSameBits(y, wy, "update dst");
-  ExpectSameBits(sum, wsum, "update sum");
-  ExpectSameBits(max, wmax, "update max");
+  ExpectOutputs("update ", r.y, wy, r.sum, wsum, r.max, wmax);
   ExpectSameBits(em, wem, "update expMax");
 }
 

@@ -99,6 +99,16 @@ void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
   }
 }
 
+// dst, sum and max against the replay's (`what` prefixes the names).
+template <class T, class S>
+void ExpectOutputs(const std::string& what, const std::vector<T>& y, const std::vector<T>& wy,
+                   const std::vector<S>& sum, const std::vector<S>& wsum, const std::vector<S>& max,
+                   const std::vector<S>& wmax) {
+  ExpectSameBits(y, wy, what + "dst");
+  ExpectSameBits(sum, wsum, what + "sum");
+  ExpectSameBits(max, wmax, what + "max");
+}
+
 // The host tiling for [m, k] with a tmp budget of `splitRows` rows' minimum (0: the maximum
 // size, capped at the scratch buffer), as lngrad's SoftMaxTilingFunc computes it.
 inline SoftMaxTiling HostTiling(const Shape& s, uint32_t typeSize, uint32_t splitRows) {
