@@ -2,8 +2,8 @@
 // row sum and max given (no reduction). Algorithm of membase/common/simple_softmax_common_impl.h,
 // in float: dst = exp(x - inMax) / inSum (Sub, Exp, Div; half statistics widened, half data
 // rounded once at the end). inSum/inMax are [rows, 32 B]; column c of a row uses lane c % 8 of
-// the row's statistics (GenericSub/DivNDImpl's block strides read the row's first 8 lanes
-// block by block; the other APIs write them equal).
+// the row's statistics on 2201/2002 (GenericSub/DivNDImpl's block strides read the row's first
+// 8 lanes block by block), lane 0 on 3510 (ColumnLane); the other APIs write them equal.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -30,9 +30,9 @@ void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
     const U* mx = inMax.HostPtr() + uint64_t{r} * Lanes<U>();
     const U* sm = inSum.HostPtr() + uint64_t{r} * Lanes<U>();
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[c % 8]);
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[ColumnLane(c)]);
     ExpInPlace(x);
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[c % 8]);
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[ColumnLane(c)]);
     StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

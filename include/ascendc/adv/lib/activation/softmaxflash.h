@@ -6,7 +6,8 @@
 //    max = Max(inMax, rowmax), a = exp(rowmax - max), b = exp(inMax - max) * inSum,
 //    sum = b + a * s, expMax = b / sum, dst = e * (a / sum), the statistics lane by lane (the
 //    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
-//    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block).
+//    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
+//    3510, ColumnLane).
 // Each row's statistics are read before any is written (outputs may alias the inputs).
 #pragma once
 
@@ -59,7 +60,7 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
     for (uint32_t l = 0; l < le; ++l) {
       a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
     }
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[c % 8];
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[ColumnLane(c)];
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

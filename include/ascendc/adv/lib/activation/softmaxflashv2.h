@@ -4,8 +4,8 @@
 //  - isUpdate = false: max = rowmax(x), dst = exp(x - max), expSum = rowsum(dst);
 //  - isUpdate = true: max = Max(inMax, rowmax(x)), expMax = exp(inMax - max),
 //    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add), each
-//    statistic lane by lane (column c uses lane c % 8 of max; half data with float statistics
-//    writes expMax's 16 halves from the 8 float lanes twice).
+//    statistic lane by lane (column c uses lane ColumnLane(c) of max; half data with float
+//    statistics writes expMax's 16 halves from the 8 float lanes twice).
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
 // (as the device's per-split order allows). isBasicBlock: BasicBlockAddImpl's summation order.
 #pragma once
@@ -30,7 +30,8 @@ struct FlashV2Args {
 };
 
 // One row's statistics, lane by lane (the update's Max, Sub, Exp, Mul and Add run over every
-// lane of the [rows, 32 B] statistics; column c of the row subtracts lane c % 8 of the new max).
+// lane of the [rows, 32 B] statistics; column c of the row subtracts lane ColumnLane(c) of the new
+// max).
 template <typename U>
 struct FlashLanes {
   uint32_t lanes;
@@ -90,7 +91,7 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
     } else {
       f.Fill(rmax);
     }
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[c % 8 % ls];
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const float sm = RowSum(x.data(), d.oriK, basicOrder);

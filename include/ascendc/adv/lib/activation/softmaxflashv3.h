@@ -10,7 +10,7 @@
 //     max)), expSum = expMax * inExpSum;
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
 // The statistics are read and written in this order in memory, lane by lane (column c uses lane
-// c % 8), so outputs that alias inputs behave as on the device (the toolkit's sample passes
+// ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
 // mean/expSum/max as both).
 #pragma once
 
@@ -54,8 +54,8 @@ inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segmen
 }
 
 // Steps 2-4 for row r; every statistic lane by lane (the device's Muls, Add, Sub, Max and Exp
-// run over the [rows, 32 B] blocks; column c of x subtracts lane c % 8), each op a pass over
-// the row's lanes in the source's order.
+// run over the [rows, 32 B] blocks; column c of x subtracts lane ColumnLane(c)), each op a pass
+// over the row's lanes in the source's order.
 template <typename T, typename U>
 void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                 const Dims& d, uint32_t r, std::vector<float>& x) {
@@ -95,7 +95,7 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
     }
   }
   for (uint32_t j = 0; j < kL; ++j) shiftCurr[j] = Widen(max[j]) - shiftCurr[j];
-  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - shiftCurr[c % 8 % kL];
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - shiftCurr[ColumnLane(c) % kL];
   ExpInPlace(x);
   StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   const float s = RowSum(x.data(), d.oriK, false);
