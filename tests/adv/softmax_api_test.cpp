@@ -87,7 +87,8 @@ void RunSoftMax(const Case& c, const char* soc, uint32_t seed) {
           AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, ub.Get<uint8_t>(3),
                                             TilingFor(c, sizeof(T)), shape);
         } else {
-          AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, TilingFor(c, sizeof(T)), shape);
+          // dataTypeSize is the statistics' type size (the tiling page): 4 for float sum/max.
+          AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, TilingFor(c, sizeof(U)), shape);
         }
         y = ub.Take<T>(0);
         sum = ub.Take<U>(2);
@@ -178,7 +179,7 @@ void RunFlashV2(const char* soc, uint32_t seed) {
   OnBlock(
       [&](Ub& ub) {
         const AscendC::SoftMaxShapeInfo shape{half.m, half.k, half.m, half.k};
-        const auto t = TilingFor(half, sizeof(T));
+        const auto t = TilingFor(half, sizeof(U));  // dataTypeSize: the statistics' type
         auto st = ub.Get<U>(2);
         auto sumT = st[0], maxT = st[1024];
         auto emT = ub.Get<T>(3)[4096];
