@@ -83,12 +83,18 @@ TEST(SoftmaxGradReplay, FrontBasicBlockMatchesBitForBit) {
 // call on block b. launch(isUpdate) makes the API call.
 template <class T, class S>
 struct FlashSteps {
+  // The update's input sum and max (lane-varying until a no-update run replaces them).
+  std::vector<S> in0, in1;
   std::vector<T> y0, y;
   std::vector<S> sum0, max0, sum, max;
 
+  FlashSteps(uint32_t seed, uint32_t m, uint32_t reduceK)
+      : in0(Stats<S>(seed, m, reduceK, 0.5f, 300.0f, true)),
+        in1(Stats<S>(seed + 1, m, reduceK, -2.0f, 9.0f, true)) {}
+
   template <class Launch>
   void Run(Ub& ub, const std::vector<T>& a, const std::vector<T>& b, uint32_t stats, bool laneWise,
-           std::vector<S>& in0, std::vector<S>& in1, Launch launch) {
+           Launch launch) {
     if (!laneWise) {
       Put(ub, 0, a);
       launch(false);
@@ -104,6 +110,23 @@ struct FlashSteps {
     y = Take<T>(ub, 1, b.size());
     sum = Take<S>(ub, 2, stats);
     max = Take<S>(ub, 2, stats, kMaxAt<S>);
+  }
+
+  // Compares every output with the replay's: replay(isUpdate, y, sum, max, expMax) computes them,
+  // the update reading its statistics in place from copies of in0/in1.
+  template <class Replay>
+  void Expect(bool laneWise, const std::vector<T>& em, Replay replay) const {
+    std::vector<S> wsum = in0, wmax = in1;
+    if (!laneWise) {
+      std::vector<T> wy0(y0.size());
+      std::vector<S> wsum0(sum0.size()), wmax0(max0.size());
+      replay(false, wy0.data(), wsum0.data(), wmax0.data(), nullptr);
+      ExpectOutputs("no update ", y0, wy0, sum0, wsum0, max0, wmax0);
+    }
+    std::vector<T> wy(y.size()), wem(em.size());
+    replay(true, wy.data(), wsum.data(), wmax.data(), wem.data());
+    ExpectOutputs("update ", y, wy, sum, wsum, max, wmax);
+    ExpectSameBits(em, wem, "update expMax");
   }
 };
 
@@ -124,9 +147,7 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
                                     t, true);
   const uint32_t stats = s.m * t.reduceK, emN = s.m * 32 / sizeof(T);
   constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
-  std::vector<S> in0 = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
-  std::vector<S> in1 = Stats<S>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
-  FlashSteps<T, S> r;
+  FlashSteps<T, S> r(seed + 2, s.m, t.reduceK);
   std::vector<T> em;
   OnBlock(
       [&](Ub& ub) {
@@ -137,7 +158,7 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
         tmp.SetSize(kUbBufBytes / 2);
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
-        r.Run(ub, a, b, stats, laneWise, in0, in1, [&](bool update) {
+        r.Run(ub, a, b, stats, laneWise, [&](bool update) {
           if (update) {
             AscendC::SoftmaxFlashV2<Dev<T>, true>(dst, sumT, maxT, src, emT, sumT, maxT, tmp, t,
                                                   si);
@@ -150,19 +171,10 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
       },
       k910B);
   const SmxTiling mt = Mirror(t);
-  if (!laneWise) {
-    std::vector<T> wy0(a.size()), none;
-    std::vector<S> wsum0(stats), wmax0(stats);
-    lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
-                                              wmax0.data(), none.data(), nullptr, nullptr);
-    ExpectOutputs("no update ", r.y0, wy0, r.sum0, wsum0, r.max0, wmax0);
-  }
-  std::vector<T> wy(b.size()), wem(emN);
-  std::vector<S> wsum = in0, wmax = in1;
-  lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
-                                            wmax.data(), wem.data(), wsum.data(), wmax.data());
-  ExpectOutputs("update ", r.y, wy, r.sum, wsum, r.max, wmax);
-  ExpectSameBits(em, wem, "update expMax");
+  r.Expect(laneWise, em, [&](bool update, T* y, S* sum, S* max, T* expMax) {
+    lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, (update ? b : a).data(), y, sum,
+                                              max, expMax, sum, max);
+  });
 }
 
 TEST(SoftmaxFlashV2Replay, MatchesBitForBit) {
@@ -205,9 +217,7 @@ void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed
   AscendC::SoftMaxFlashTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes), t, true);
   const uint32_t stats = s.m * t.reduceK;
   constexpr uint32_t kEmAt = kUbBufBytes * 3 / 4 / sizeof(T);
-  std::vector<T> in0 = Stats<T>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
-  std::vector<T> in1 = Stats<T>(seed + 3, s.m, t.reduceK, -2.0f, 9.0f, true);
-  FlashSteps<T, T> r;
+  FlashSteps<T, T> r(seed + 2, s.m, t.reduceK);
   std::vector<T> em;
   OnBlock(
       [&](Ub& ub) {
@@ -215,7 +225,7 @@ void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed
         auto sumT = st[0], maxT = st[kMaxAt<T>], emT = st[kEmAt];
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
-        r.Run(ub, a, b, stats, laneWise, in0, in1, [&](bool update) {
+        r.Run(ub, a, b, stats, laneWise, [&](bool update) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
           AscendC::SoftmaxFlash<Dev<T>>(dst, sumT, maxT, src, emT, sumT, maxT, ub.Get<uint8_t>(3),
@@ -226,17 +236,10 @@ void CheckFlash(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed
       },
       k910B);
   const SmxTiling mt = Mirror(t);
-  if (!laneWise) {
-    std::vector<T> wy0(a.size()), wsum0(stats), wmax0(stats);
-    lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, false, a.data(), wy0.data(), wsum0.data(),
-                                         wmax0.data(), nullptr, nullptr, nullptr);
-    ExpectOutputs("no update ", r.y0, wy0, r.sum0, wsum0, r.max0, wmax0);
-  }
-  std::vector<T> wy(b.size()), wem(stats), wsum = in0, wmax = in1;
-  lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, true, b.data(), wy.data(), wsum.data(),
-                                       wmax.data(), wem.data(), wsum.data(), wmax.data());
-  ExpectOutputs("update ", r.y, wy, r.sum, wsum, r.max, wmax);
-  ExpectSameBits(em, wem, "update expMax");
+  r.Expect(laneWise, em, [&](bool update, T* y, T* sum, T* max, T* expMax) {
+    lngrad_replay::ReplaySoftmaxFlash<T>(mt, s.oriK, update, (update ? b : a).data(), y, sum, max,
+                                         expMax, sum, max);
+  });
 }
 
 TEST(SoftmaxFlashReplay, MatchesBitForBit) {
