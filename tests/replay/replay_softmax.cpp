@@ -274,14 +274,29 @@ struct FlashStats {
   std::vector<float> max, expMax, expSum;
 };
 
+// BasicBlockReduceSumImpl of softmax_flashv2_block_reduce_impl.h for one row of k values.
+float FlashV2BasicSum(const float* x, uint32_t k) {
+  constexpr uint32_t kSpecial = 1024;  // SOFTMAX_SPECIAL_BASICBLOCK_LEN
+  if (k == kBigReduce || k == kSpecial) {
+    float chunk[kSpecial / kLanes], lanes[kBlock];
+    for (uint32_t c = 0; c < k / kLanes; ++c) chunk[c] = Tree(x + c * kLanes, kLanes, Sum2);
+    for (uint32_t l = 0; l < kBlock; ++l) {
+      lanes[l] = k == kBigReduce ? chunk[l] : chunk[l] + chunk[l + kBlock];
+    }
+    return Tree(lanes, kBlock, Sum2);
+  }
+  return RowReduce(x, k, Sum2, 0.0f, k <= kBigReduce);
+}
+
 FlashStats FlashUpdateRow(std::vector<float>& x, uint32_t oriK, const std::vector<float>& inMax,
-                          const std::vector<float>& inExpSum) {
+                          const std::vector<float>& inExpSum, bool basic) {
   const uint32_t n = static_cast<uint32_t>(inMax.size());
   FlashStats f{std::vector<float>(n), std::vector<float>(n), std::vector<float>(n)};
   const float rm = RowReduce(x.data(), oriK, Max2, -INFINITY);
   for (uint32_t j = 0; j < n; ++j) f.max[j] = Max2(inMax[j], rm);
   for (uint32_t c = 0; c < x.size(); ++c) x[c] = ExpF(x[c] - f.max[c % kBlock]);
-  const float s = RowReduce(x.data(), oriK, Sum2, 0.0f);
+  const float s = basic ? FlashV2BasicSum(x.data(), static_cast<uint32_t>(x.size()))
+                        : RowReduce(x.data(), oriK, Sum2, 0.0f);
   for (uint32_t j = 0; j < n; ++j) {
     f.expMax[j] = ExpF(inMax[j] - f.max[j]);
     f.expSum[j] = f.expMax[j] * inExpSum[j] + s;
@@ -298,19 +313,21 @@ std::vector<float> LoadStats(const S* p, uint32_t n) {
 
 template <class T, class S>
 void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
-                          S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax) {
-  ForEachSplit(t, [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
+                          S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax,
+                          bool basic) {
+  auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
     for (uint32_t r = 0; r < rows; ++r) {
       const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * t.reduceK;
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       if (!isUpdate) {
         float mx = 0, s = 0;
         ExpRow(x, oriK, &mx, &s);
+        if (basic) s = FlashV2BasicSum(x.data(), t.splitK);
         StoreStat(max + o2, t.reduceK, mx);
         StoreStat(expSum + o2, t.reduceK, s);
       } else {
         const FlashStats f = FlashUpdateRow(x, oriK, LoadStats(inMax + o2, t.reduceK),
-                                            LoadStats(inExpSum + o2, t.reduceK));
+                                            LoadStats(inExpSum + o2, t.reduceK), basic);
         for (uint32_t j = 0; j < t.reduceK; ++j) {
           max[o2 + j] = Store<S>(f.max[j]);
           expSum[o2 + j] = Store<S>(f.expSum[j]);
@@ -325,17 +342,22 @@ void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, cons
       }
       for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>(x[c]);
     }
-  });
+  };
+  if (!basic) {
+    ForEachSplit(t, rowsOf);
+    return;
+  }
+  for (uint32_t i = 0; i < t.rangeM; ++i) rowsOf(i * t.splitSize, i * t.reduceSize, t.splitM);
 }
 
 template void ReplaySoftmaxFlashV2<float, float>(const SmxTiling&, uint32_t, bool, const float*,
                                                  float*, float*, float*, float*, const float*,
-                                                 const float*);
+                                                 const float*, bool);
 template void ReplaySoftmaxFlashV2<Half, Half>(const SmxTiling&, uint32_t, bool, const Half*, Half*,
-                                               Half*, Half*, Half*, const Half*, const Half*);
+                                               Half*, Half*, Half*, const Half*, const Half*, bool);
 template void ReplaySoftmaxFlashV2<Half, float>(const SmxTiling&, uint32_t, bool, const Half*,
                                                 Half*, float*, float*, Half*, const float*,
-                                                const float*);
+                                                const float*, bool);
 template <class T>
 void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                         T* sum, T* max, T* expMax, const T* inSum, const T* inMax) {

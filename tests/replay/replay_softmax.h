@@ -72,9 +72,15 @@ void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T
 // expMax_j = exp(inMax_j - max_j), dst = exp(x - max_(c % 8)), expSum_j = expMax_j * inExpSum_j
 // + rowsum. Half data with float statistics writes expMax as halves at [rows, 16] (the
 // statistics' first 8 lanes twice). Outputs may alias inputs (expSum = inExpSum, max = inMax).
+// basic (isBasicBlock, softmax_flashv2_basic_block_impl.h): the rangeM full splits only, row
+// sums of softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over splitK columns:
+// K = 512: tree of the eight chunks' 64-lane trees; K = 1024 (8-row splits): tree over l of
+// tree(chunk l) + tree(chunk l + 8); K = 64: the tree; K > 512: the BigBlock start; else
+// BasicBlockAddImpl.
 template <class T, class S>
 void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
-                          S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax);
+                          S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax,
+                          bool basic = false);
 
 // SoftmaxFlash (deprecated, softmax_common_flash.h, softmax_flash_nd_process_impl.h; generic
 // path), T = float or Half with statistics of T. No update: ReplaySoftMax. Update, per row:

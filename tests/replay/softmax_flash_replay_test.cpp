@@ -132,7 +132,7 @@ struct FlashSteps {
 
 // SoftmaxFlashV2 (broadcast mode) through FlashSteps: inExpSum = expSum and inMax = max; expMax
 // at the middle of buffer 3 (the first half is the tmp).
-template <class T, class S>
+template <class T, class S, bool basic = false>
 void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " laneWise " + std::to_string(laneWise) + " seed " + std::to_string(seed));
   const auto a = Inputs<T>(seed, s), b = Inputs<T>(seed + 1, s);
@@ -144,7 +144,7 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
   }
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
-                                    t, true);
+                                    t, true, basic);
   const uint32_t stats = s.m * t.reduceK, emN = s.m * 32 / sizeof(T);
   constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
   FlashSteps<T, S> r(seed + 2, s.m, t.reduceK);
@@ -160,11 +160,11 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
         auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
         r.Run(ub, a, b, stats, laneWise, [&](bool update) {
           if (update) {
-            AscendC::SoftmaxFlashV2<Dev<T>, true>(dst, sumT, maxT, src, emT, sumT, maxT, tmp, t,
-                                                  si);
+            AscendC::SoftmaxFlashV2<Dev<T>, true, false, basic>(dst, sumT, maxT, src, emT, sumT,
+                                                                maxT, tmp, t, si);
           } else {
-            AscendC::SoftmaxFlashV2<Dev<T>, false>(dst, sumT, maxT, src, emT, sumT, maxT, tmp, t,
-                                                   si);
+            AscendC::SoftmaxFlashV2<Dev<T>, false, false, basic>(dst, sumT, maxT, src, emT, sumT,
+                                                                 maxT, tmp, t, si);
           }
         });
         em = Take<T>(ub, 3, emN, kEmAt);
@@ -173,7 +173,7 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
   const SmxTiling mt = Mirror(t);
   r.Expect(laneWise, em, [&](bool update, T* y, S* sum, S* max, T* expMax) {
     lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, (update ? b : a).data(), y, sum,
-                                              max, expMax, sum, max);
+                                              max, expMax, sum, max, basic);
   });
 }
 
@@ -193,6 +193,14 @@ TEST(SoftmaxFlashV2Replay, MatchesBitForBit) {
     CheckFlashV2<Half, float>(s, 2, false, seed + 30);
     seed += 40;
   }
+}
+
+// isBasicBlock (rows a multiple of 8, K a multiple of 64): softmax_flashv2_block_reduce_impl.h's
+// sums, special for K = 512 and 1024.
+TEST(SoftmaxFlashV2Replay, BasicBlockMatchesBitForBit) {
+  CheckFlashV2<float, float, true>({8, 64, 64}, 0, false, 760);
+  CheckFlashV2<float, float, true>({8, 256, 256}, 0, false, 761);
+  CheckFlashV2<Half, Half, true>({8, 1024, 1024}, 0, false, 764);
 }
 
 TEST(SoftmaxFlashV2Replay, UpdateWorksLaneByLane) {
