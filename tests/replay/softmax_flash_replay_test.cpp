@@ -200,7 +200,10 @@ TEST(SoftmaxFlashV2Replay, MatchesBitForBit) {
 TEST(SoftmaxFlashV2Replay, BasicBlockMatchesBitForBit) {
   CheckFlashV2<float, float, true>({8, 64, 64}, 0, false, 760);
   CheckFlashV2<float, float, true>({8, 256, 256}, 0, false, 761);
+  CheckFlashV2<float, float, true>({8, 512, 512}, 0, false, 762);
+  CheckFlashV2<float, float, true>({8, 640, 640}, 0, false, 763);
   CheckFlashV2<Half, Half, true>({8, 1024, 1024}, 0, false, 764);
+  CheckFlashV2<Half, float, true>({8, 512, 512}, 0, false, 765);
 }
 
 TEST(SoftmaxFlashV2Replay, UpdateWorksLaneByLane) {
