@@ -87,7 +87,8 @@ void RunSoftMax(const Case& c, const char* soc, uint32_t seed) {
           AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, ub.Get<uint8_t>(3),
                                             TilingFor(c, sizeof(T)), shape);
         } else {
-          AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, TilingFor(c, sizeof(T)), shape);
+          // dataTypeSize is the statistics' type size (the tiling page): 4 for float sum/max.
+          AscendC::SoftMax<T, false, basic>(src, sumT, maxT, src, TilingFor(c, sizeof(U)), shape);
         }
         y = ub.Take<T>(0);
         sum = ub.Take<U>(2);
@@ -178,7 +179,7 @@ void RunFlashV2(const char* soc, uint32_t seed) {
   OnBlock(
       [&](Ub& ub) {
         const AscendC::SoftMaxShapeInfo shape{half.m, half.k, half.m, half.k};
-        const auto t = TilingFor(half, sizeof(T));
+        const auto t = TilingFor(half, sizeof(U));  // dataTypeSize: the statistics' type
         auto st = ub.Get<U>(2);
         auto sumT = st[0], maxT = st[1024];
         auto emT = ub.Get<T>(3)[4096];
@@ -308,6 +309,47 @@ void RunGrad(bool front, const char* soc, uint32_t seed) {
       ExpectWithin(D(out[r * c.k + j]), (gy - s) * yy, HalfU<T>(),
                    4e-6 * (std::fabs(gy) + sabs) * yy + std::ldexp(1.0, -25), "grad");
     }
+  }
+}
+
+// Statistics whose lanes differ: on 2201 column c reads lane c % 8 of its row
+// (GenericSub/DivNDImpl block strides), on 3510 lane 0 (regbase/3510/simple_softmax_impl.h
+// broadcasts element 0 with Reg::Duplicate). Each column equals SimpleSoftMax with that lane's
+// value in every lane (tests/replay compares the 2201 path with its replay bit for bit).
+TEST(SimpleSoftMaxApi, ColumnsReadTheArchsLaneOfTheStatistics) {
+  const uint32_t m = 2, k = 24;
+  const auto x = RandomValues<float>(61, m * k);
+  std::vector<float> mx(m * 8), sm(m * 8);
+  for (uint32_t i = 0; i < m * 8; ++i) {
+    mx[i] = 0.25f * static_cast<float>(i % 8) - 1.0f;
+    sm[i] = 2.0f + static_cast<float>(i);
+  }
+  for (const char* soc : {k910B, k950}) {
+    const bool lane0 = std::string(soc) == k950;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put(0, x);
+          auto st = ub.Get<float>(2);
+          const SoftMaxTiling t = TilingFor({m, k, k}, 4);
+          for (uint32_t lane = 0; lane < 8; ++lane) {
+            for (uint32_t i = 0; i < m * 8; ++i) {
+              st.HostPtr()[i] = mx[i];
+              st.HostPtr()[1024 + i] = sm[i];
+              st.HostPtr()[2048 + i] = mx[i - i % 8 + lane];
+              st.HostPtr()[3072 + i] = sm[i - i % 8 + lane];
+            }
+            AscendC::SimpleSoftMax<float>(ub.Get<float>(1), st[1024], st[0], ub.Get<float>(0), t,
+                                          {m, k, m, k});
+            AscendC::SimpleSoftMax<float>(ub.Get<float>(3), st[3072], st[2048], ub.Get<float>(0), t,
+                                          {m, k, m, k});
+            for (uint32_t c = 0; c < m * k; ++c) {
+              if ((lane0 ? 0 : c % k % 8) != lane) continue;
+              EXPECT_EQ(ub.Get<float>(1).HostPtr()[c], ub.Get<float>(3).HostPtr()[c])
+                  << soc << " column " << c % k;
+            }
+          }
+        },
+        soc);
   }
 }
 

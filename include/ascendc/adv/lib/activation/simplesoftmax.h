@@ -1,8 +1,9 @@
 // lngrad: SimpleSoftMax — the toolkit's adv_api/activation/simplesoftmax.h: SoftMax with the
 // row sum and max given (no reduction). Algorithm of membase/common/simple_softmax_common_impl.h,
 // in float: dst = exp(x - inMax) / inSum (Sub, Exp, Div; half statistics widened, half data
-// rounded once at the end). inSum/inMax are [rows, 32 B]; element 0 of each row is used (the
-// device broadcasts the row's block, whose values the other APIs write equal).
+// rounded once at the end). inSum/inMax are [rows, 32 B]; column c of a row uses lane c % 8 of
+// the row's statistics on 2201/2002 (GenericSub/DivNDImpl's block strides read the row's first
+// 8 lanes block by block), lane 0 on 3510 (ColumnLane); the other APIs write them equal.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -27,10 +28,11 @@ void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U
   std::vector<float> x;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = GetStat(inMax.HostPtr(), r), sm = GetStat(inSum.HostPtr(), r);
-    for (float& v : x) v = v - mx;
+    const U* mx = inMax.HostPtr() + uint64_t{r} * Lanes<U>();
+    const U* sm = inSum.HostPtr() + uint64_t{r} * Lanes<U>();
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[ColumnLane(c)]);
     ExpInPlace(x);
-    for (float& v : x) v = v / sm;
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[ColumnLane(c)]);
     StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

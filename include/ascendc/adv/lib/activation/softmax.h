@@ -16,11 +16,13 @@ namespace lngrad::aicore::softmax_detail {
 enum class Finish { kDiv, kLog };
 
 // dst = softmax (or log-softmax) of src by rows; sum/max: U per row (nullptr: not written).
+// reuseSrc (float SoftMax without statistics, isReuseSource): src keeps exp(x - max), as
+// SingleSoftMaxImpl's Exp writes it there.
 template <typename T, typename U>
 void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<U>* sum, const AscendC::LocalTensor<U>* max,
                  const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                 const Dims& d, SrcLoc loc) {
+                 const Dims& d, SrcLoc loc, bool reuseSrc = false) {
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
   CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
@@ -31,6 +33,8 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
   if (sum != nullptr) {
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(*sum, s), Wr(*max, s)});
+  } else if (reuseSrc) {
+    RecordCall(api, loc, {Rd(src, n), Wr(src, n), Wr(dst, n)});
   } else {
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
   }
@@ -41,6 +45,7 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
     const float mx = RowMax(x.data(), d.oriK);
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
+    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
     const float sm = RowSum(x.data(), d.oriK, basicOrder);
     for (float& v : x) v = v / sm;
     if (fin == Finish::kLog) Log10InPlace(x);
@@ -114,8 +119,11 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  sd::SoftMaxRows<T, T>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, nullptr, nullptr,
-                        srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+  // SoftMaxNDImpl without statistics runs SingleSoftMaxImpl for any isBasicBlock (the generic
+  // row sums).
+  sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
+                        &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor), loc,
+                        isReuseSource && std::is_same_v<T, float>);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -195,6 +195,13 @@ void StoreRow(T* p, const std::vector<float>& v) {
   for (size_t j = 0; j < v.size(); ++j) p[j] = Narrow<T>(v[j]);
 }
 
+// The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl
+// and BroadCastLastImpl read the row's first 8 lanes block by block), lane 0 on 3510 (the
+// register implementation broadcasts element 0 with Reg::Duplicate).
+inline uint32_t ColumnLane(uint32_t c) {
+  return detail::rep::RunningArch() == NpuArch::k3510 ? 0 : c % 8;
+}
+
 // Elements per row of a statistics tensor of U: one 32-byte block.
 template <typename U>
 constexpr uint32_t Lanes() {

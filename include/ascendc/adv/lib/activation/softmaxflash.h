@@ -4,7 +4,10 @@
 //  - isUpdate = false: SoftMax (sum, max and the normalised dst);
 //  - isUpdate = true: e = exp(x - rowmax), s = rowsum(e) (ReduceSumLastNDImpl's order),
 //    max = Max(inMax, rowmax), a = exp(rowmax - max), b = exp(inMax - max) * inSum,
-//    sum = b + a * s, expMax = b / sum, dst = e * (a / sum).
+//    sum = b + a * s, expMax = b / sum, dst = e * (a / sum), the statistics lane by lane (the
+//    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
+//    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
+//    3510, ColumnLane).
 // Each row's statistics are read before any is written (outputs may alias the inputs).
 #pragma once
 
@@ -32,22 +35,32 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
              {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
               Wr(a.max, s), Wr(a.expMax, se)});
   std::vector<float> x;
+  const uint32_t ls = Lanes<U>(), le = Lanes<T>();
+  std::vector<float> scale(ls), expMax(ls);
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float rmax = RowMax(x.data(), d.oriK);
     for (float& v : x) v = v - rmax;
     ExpInPlace(x);
     const float rs = GradRowSum(x.data(), d.oriK);
-    const float inMax = GetStat(a.inMax.HostPtr(), r), inSum = GetStat(a.inExpSum.HostPtr(), r);
-    const float mx = inMax > rmax ? inMax : rmax;
-    const float ea = ExpOf(rmax - mx);
-    const float b = ExpOf(inMax - mx) * inSum;
-    const float sum = b + ea * rs;
-    const float scale = ea / sum;
-    for (float& v : x) v = v * scale;
-    PutStat(a.max.HostPtr(), r, mx);
-    PutStat(a.expMax.HostPtr(), r, b / sum);
-    PutStat(a.expSum.HostPtr(), r, sum);
+    U* maxRow = a.max.HostPtr() + uint64_t{r} * ls;
+    U* sumRow = a.expSum.HostPtr() + uint64_t{r} * ls;
+    for (uint32_t j = 0; j < ls; ++j) {  // the statistics lane by lane
+      const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
+      const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
+      const float mx = inMax > rmax ? inMax : rmax;
+      const float ea = ExpOf(rmax - mx);
+      const float b = ExpOf(inMax - mx) * inSum;
+      const float sum = b + ea * rs;
+      scale[j] = ea / sum;
+      expMax[j] = b / sum;
+      maxRow[j] = Narrow<U>(mx);
+      sumRow[j] = Narrow<U>(sum);
+    }
+    for (uint32_t l = 0; l < le; ++l) {
+      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
+    }
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[ColumnLane(c)];
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

@@ -3,9 +3,13 @@
 // membase/common/softmax_flashv2_impl/softmax_flashv2_{no_update,update}_impl.h, in float:
 //  - isUpdate = false: max = rowmax(x), dst = exp(x - max), expSum = rowsum(dst);
 //  - isUpdate = true: max = Max(inMax, rowmax(x)), expMax = exp(inMax - max),
-//    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add).
+//    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add), each
+//    statistic lane by lane (column c uses lane ColumnLane(c) of max; half data with float
+//    statistics writes expMax's 16 halves from the 8 float lanes twice).
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
-// (as the device's per-split order allows). isBasicBlock: BasicBlockAddImpl's summation order.
+// (as the device's per-split order allows). isBasicBlock: the row sums of
+// softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl (FlashV2BasicSum) on the tiling's
+// full splits.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -27,8 +31,52 @@ struct FlashV2Args {
   const AscendC::LocalTensor<U>* outReduceMax = nullptr;
 };
 
+// One row's statistics, lane by lane (the update's Max, Sub, Exp, Mul and Add run over every
+// lane of the [rows, 32 B] statistics; column c of the row subtracts lane ColumnLane(c) of the new
+// max).
+template <typename U>
+struct FlashLanes {
+  uint32_t lanes;
+  std::vector<float> max = std::vector<float>(lanes), expMax = std::vector<float>(lanes),
+                     inSum = std::vector<float>(lanes);
+  void Fill(float rowMax) {
+    for (float& v : max) v = rowMax;
+  }
+  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j); inputs read before any output
+  // is written, so the outputs may alias them.
+  void Load(const U* inMax, const U* inExpSum, float rowMax) {
+    for (uint32_t j = 0; j < lanes; ++j) {
+      const float im = Widen(inMax[j]);
+      inSum[j] = Widen(inExpSum[j]);
+      max[j] = im > rowMax ? im : rowMax;
+      expMax[j] = ExpOf(im - max[j]);
+    }
+  }
+};
+
+// BasicBlockReduceSumImpl of softmax_flashv2_block_reduce_impl.h for a row of k values (k a
+// multiple of 64): k = 512 and 1024 (SpecialBasicBlockAddImpl) the tree of the 64-lane chunk
+// trees (for 1024 chunk l + chunk l + 8 first); k > 512 BigBlockReduceSum's start (RowSum's
+// generic order); otherwise BasicBlockAddImpl (RowSum's basic order).
+inline float FlashV2BasicSum(const float* x, uint32_t k) {
+  if (k == 512 || k == 1024) {
+    float chunk[16], lanes[8];
+    for (uint32_t c = 0; c < k / kLanes; ++c) chunk[c] = ScalarTree64(x + c * kLanes, kLanes);
+    for (uint32_t l = 0; l < 8; ++l) lanes[l] = k == 512 ? chunk[l] : chunk[l] + chunk[l + 8];
+    return Tree8(lanes);
+  }
+  return RowSum(x, k, k < 512);
+}
+
+// The rows isBasicBlock computes with the basic-block sums: the tiling's rangeM full splits (all
+// rows when the tiling is for another shape, which the device recomputes).
+inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  if (!basic) return 0;
+  return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
+}
+
 template <typename T, typename U, typename E>
-void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const Dims& d,
+void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
   const char* api = "SoftmaxFlashV2";
   CheckShape<T>(api, d);
@@ -56,27 +104,28 @@ void FlashV2Rows(bool update, bool basic, const FlashV2Args<T, U, E>& a, const D
   }
   if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
   std::vector<float> x;
-  const bool basicOrder = basic && d.oriK % kLanes == 0;
+  FlashLanes<U> f{ls};
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float rmax = RowMax(x.data(), d.oriK);
-    float mx = rmax, em = 0.0f, inSum = 0.0f;
     if (update) {
-      const float inMax = GetStat(a.inMax.HostPtr(), r, ls);
-      inSum = GetStat(a.inExpSum.HostPtr(), r, ls);
-      mx = inMax > rmax ? inMax : rmax;
-      em = ExpOf(inMax - mx);
+      f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
+    } else {
+      f.Fill(rmax);
     }
-    for (float& v : x) v = v - mx;
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
-    float sm = RowSum(x.data(), d.oriK, basicOrder);
-    if (update) {
-      sm = em * inSum + sm;
-      PutStat(a.expMax.HostPtr(), r, em, le);
+    const bool basicRow = r < basicRows && d.k % kLanes == 0;
+    const float sm = basicRow ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
+    for (uint32_t j = 0; j < ls; ++j) {
+      const float s = update ? f.expMax[j] * f.inSum[j] + sm : sm;
+      a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
+      a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
-    PutStat(a.max.HostPtr(), r, mx, ls);
-    PutStat(a.expSum.HostPtr(), r, sm, ls);
+    for (uint32_t l = 0; update && l < le; ++l) {
+      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[l % ls]);
+    }
     if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
 }
@@ -99,11 +148,12 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   sd::FlashV2Rows<D, U, D>(
-      isUpdate, isBasicBlock,
+      isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
       {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
        config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
-      LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
+      d, &sharedTmpBuffer, loc);
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
@@ -136,10 +186,11 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
   sd::CheckTypes<T, T>("SoftmaxFlashV2");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
   if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
+    const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
     sd::FlashV2Rows<T, T, T>(
-        isUpdate, isBasicBlock,
+        isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
-        LNGRAD_SOFTMAX_DIMS(srcTensor), &sharedTmpBuffer, loc);
+        d, &sharedTmpBuffer, loc);
   }
 }
 

@@ -9,8 +9,9 @@
 //     (inMean - mean) * sc, max = Max(max, inMax + shiftPrev), expMax = exp(shiftPrev + (inMax -
 //     max)), expSum = expMax * inExpSum;
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
-// The statistics are read and written in this order in memory, so outputs that alias inputs
-// behave as on the device (the toolkit's sample passes mean/expSum/max as both).
+// The statistics are read and written in this order in memory, lane by lane (column c uses lane
+// ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
+// mean/expSum/max as both).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -52,39 +53,56 @@ inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segmen
   return g;
 }
 
+// Steps 2-4 for row r; every statistic lane by lane (the device's Muls, Add, Sub, Max and Exp
+// run over the [rows, 32 B] blocks; column c of x subtracts lane ColumnLane(c)), each op a pass
+// over the row's lanes in the source's order.
 template <typename T, typename U>
 void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                 const Dims& d, uint32_t r, std::vector<float>& x) {
-  U* mean = a.mean.HostPtr();
-  const U* inMean = a.inMean.HostPtr();
+  constexpr uint32_t kL = Lanes<U>();
+  const uint64_t o = uint64_t{r} * kL;
+  U* mean = a.mean.HostPtr() + o;
+  U* max = a.max.HostPtr() + o;
+  U* expSum = a.expSum.HostPtr() + o;
+  const U* inMean = a.inMean.HostPtr() + o;
+  const U* inMax = a.inMax.HostPtr() + o;
   const float sc = p.alpha / (1.0f - p.alpha);
   LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
   const float g = FlashV3Center(x, d.oriK, p.splitMeanCnt, sc);
-  if (update) {
-    const float cnt = static_cast<float>(p.loopCnt);
-    PutStat(mean, r, (GetStat(inMean, r) * (cnt - 1.0f) + g) * (1.0f / cnt));
-  } else {
-    PutStat(mean, r, g);
+  const float cnt = static_cast<float>(p.loopCnt);
+  for (uint32_t j = 0; j < kL; ++j) {
+    mean[j] =
+        update ? Narrow<U>((Widen(inMean[j]) * (cnt - 1.0f) + g) * (1.0f / cnt)) : Narrow<U>(g);
   }
   const float rmax = RowMax(x.data(), d.oriK);
-  const float shiftCurr = (g - GetStat(mean, r)) * sc;
-  PutStat(a.max.HostPtr(), r, rmax + shiftCurr);
-  float em = 0.0f;
-  if (update) {
-    const float shiftPrev = (GetStat(inMean, r) - GetStat(mean, r)) * sc;
-    const float prev = GetStat(a.inMax.HostPtr(), r) + shiftPrev;
-    const float cur = GetStat(a.max.HostPtr(), r);
-    PutStat(a.max.HostPtr(), r, cur > prev ? cur : prev);
-    em = ExpOf(shiftPrev + (GetStat(a.inMax.HostPtr(), r) - GetStat(a.max.HostPtr(), r)));
-    PutStat(a.expSum.HostPtr(), r, em * GetStat(a.inExpSum.HostPtr(), r));
+  float shiftCurr[kL], shiftPrev[kL], em[kL] = {};
+  for (uint32_t j = 0; j < kL; ++j) {
+    shiftCurr[j] = (g - Widen(mean[j])) * sc;
+    max[j] = Narrow<U>(rmax + shiftCurr[j]);
   }
-  const float shifted = GetStat(a.max.HostPtr(), r) - shiftCurr;
-  for (float& v : x) v = v - shifted;
+  if (update) {
+    float prev[kL];
+    for (uint32_t j = 0; j < kL; ++j) {
+      shiftPrev[j] = (Widen(inMean[j]) - Widen(mean[j])) * sc;
+      prev[j] = Widen(inMax[j]) + shiftPrev[j];
+    }
+    for (uint32_t j = 0; j < kL; ++j)
+      max[j] = Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]);
+    for (uint32_t j = 0; j < kL; ++j)
+      em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
+    for (uint32_t j = 0; j < kL; ++j) {
+      expSum[j] = Narrow<U>(em[j] * Widen(a.inExpSum.HostPtr()[o + j]));
+    }
+  }
+  for (uint32_t j = 0; j < kL; ++j) shiftCurr[j] = Widen(max[j]) - shiftCurr[j];
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - shiftCurr[ColumnLane(c) % kL];
   ExpInPlace(x);
   StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   const float s = RowSum(x.data(), d.oriK, false);
-  PutStat(a.expSum.HostPtr(), r, update ? GetStat(a.expSum.HostPtr(), r) + s : s);
-  if (update) PutStat(a.expMax.HostPtr(), r, em);
+  for (uint32_t j = 0; j < kL; ++j) expSum[j] = Narrow<U>(update ? Widen(expSum[j]) + s : s);
+  for (uint32_t l = 0; update && l < Lanes<T>(); ++l) {
+    a.expMax.HostPtr()[uint64_t{r} * Lanes<T>() + l] = Narrow<T>(em[l % kL]);
+  }
 }
 
 template <typename T, typename U>

@@ -3,7 +3,8 @@
 // membase/common/softmax_grad_nd_impl.h, in float: s = rowsum(grad * src) in ReduceSumLastNDImpl's
 // order (the eight block sums of each 64-lane chunk added chunk by chunk, their tree, then the
 // tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
-// SoftmaxGradFront: dst = s as [rows, 32 B]. Half rounded once at the end.
+// SoftmaxGradFront: dst = s as [rows, 32 B] (isBasicBlock: the basic-block sums on the full
+// splits, softmax_grad_nd_impl.h SoftmaxGradFrontNDImpl). Half rounded once at the end.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -11,10 +12,14 @@
 
 namespace lngrad::aicore::softmax_detail {
 
+// basicRows: the leading rows SoftmaxGradFront<isBasicBlock> sums in the basic-block order
+// (the tiling's rangeM full splits: every 64-lane chunk of the row added lane by lane, then the
+// 64-lane tree, over all k columns); the tail split keeps ReduceSumLastNDImpl's order.
 template <typename T>
 void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
               const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
-              const AscendC::LocalTensor<uint8_t>& tmp, const Dims& d, SrcLoc loc) {
+              const AscendC::LocalTensor<uint8_t>& tmp, const Dims& d, SrcLoc loc,
+              uint64_t basicRows = 0) {
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, out = front ? uint64_t{d.m} * Lanes<T>() : n;
   namespace md = math_detail;
@@ -31,7 +36,7 @@ void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
     LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, d.k);
     p.resize(d.k);
     for (uint32_t j = 0; j < d.k; ++j) p[j] = y[j] * g[j];
-    const float s = GradRowSum(p.data(), d.oriK);
+    const float s = r < basicRows ? RowSum(p.data(), d.k, true) : GradRowSum(p.data(), d.oriK);
     if (front) {
       PutStat(dst.HostPtr(), r, s);
       continue;
@@ -74,8 +79,14 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::RefuseNz<isDataFormatNZ>("SoftmaxGradFront");
-  sd::GradRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
-                  LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  // The basic-block path runs on the tiling's full splits (a tiling for another shape is
+  // recomputed by the device; lngrad then keeps the generic order).
+  const bool sameShape = tiling.srcM == d.m && tiling.srcK == d.k;
+  const uint64_t basicRows =
+      isBasicBlock && sameShape ? uint64_t{tiling.rangeM} * tiling.splitM : uint64_t{0};
+  sd::GradRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer, d,
+                  loc, basicRows);
 }
 
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>

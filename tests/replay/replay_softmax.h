@@ -1,0 +1,119 @@
+// lngrad_replay, the SoftMax family on arch 2201 (membase/v220 and membase/common of the toolkit's
+// impl/adv_api/detail/activation/softmax/), replayed from a second reading of that source and
+// docs/ascendc_kernels.md §2 only. No code shared with src/ or include/ascendc/adv.
+//
+// Every API works on ND rows of srcK elements (the first oriK of them reduced), in splits of the
+// tiling's rows; statistics are [rows, reduceK] (every entry of a row the same value).
+#pragma once
+
+#include <cstdint>
+
+#include "replay.h"
+
+namespace lngrad_replay {
+
+// SoftMaxTiling, the toolkit's field order (same 64 bytes as the kernel struct).
+struct SmxTiling {
+  uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM,
+      reduceK, reduceSize, rangeM, tailM, tailSplitSize, tailReduceSize;
+};
+static_assert(sizeof(SmxTiling) == 64);
+
+// Float to half with the 2201 softmax's FLOAT2HALF_ROUND_MODE (CAST_ROUND): nearest, ties away
+// from zero; overflow to inf, NaN to a quiet NaN.
+Half FloatToHalfRoundAway(float f);
+
+// The per-row reductions of softmax_common_nd_reduce.h over the first k values of row:
+// NewReduceSumLastNDImpl / NewReduceMaxLastNDImpl (the 64-lane accumulator, then its tree) and
+// ReduceSumLastNDImpl (SoftmaxGrad: each chunk's eight block sums, then the tail's tree added).
+float SmxRowSum(const float* row, uint32_t k);
+float SmxRowMax(const float* row, uint32_t k);
+float SmxGradRowSum(const float* row, uint32_t k);
+
+// SoftMax with statistics (SoftMaxNDExtImpl / SoftMaxGenericNDImpl). T = float or Half; S =
+// T, or float with T = Half. oriK = SoftMaxShapeInfo::oriSrcK. dst may be src. basic
+// (isBasicBlock, SoftMaxBasicBlock): rows reduced over splitK columns in BasicBlockAddImpl's
+// order, the rangeM full splits only (the basic-block path has no tail split).
+template <class T, class S>
+void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+                   bool basic = false);
+
+// SoftMax without statistics (SingleSoftMaxImpl). float + isReuseSource leaves exp(x - max) in
+// src (every srcK column of each row); half ignores isReuseSource.
+template <class T>
+void ReplaySoftMaxNoStats(const SmxTiling& t, uint32_t oriK, T* src, T* dst, bool isReuseSource);
+
+// SimpleSoftMax (SimpleSoftMaxNDImpl): exp(x - inMax) / inSum over every srcK column; column c
+// reads lane c % 8 of its row's statistics (they need not be equal across the row).
+template <class T, class S>
+void ReplaySimpleSoftMax(const SmxTiling& t, const T* src, const S* inSum, const S* inMax, T* dst);
+
+// LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
+// kernel re-splits rows from the tmp buffer's size; the values do not depend on the split, so
+// all m rows are one split here. Statistics are [m, 32 bytes of T].
+template <class T>
+void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
+                      T* max);
+
+// SoftmaxGrad / SoftmaxGradFront (softmax_grad_nd_impl.h): s = ReduceSumLastNDImpl of src * grad
+// over the first oriK columns; isFront: dst = s as [rows, reduceK]; else dst = (grad - s) * src
+// over every srcK column. Splits: rangeM of splitM rows, then the tail.
+// basic (SoftmaxGradFront with isBasicBlock): the rangeM full splits sum each row's splitK
+// products chunk after chunk per lane, then the 64-lane tree; the tail split keeps the
+// ReduceSumLastNDImpl order.
+template <class T>
+void ReplaySoftmaxGrad(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
+                       bool isFront, bool basic = false);
+
+// SoftmaxFlashV2 in the broadcast mode, generic (non-basic-block) path
+// (softmax_flashv2_{no_update,update}_impl.h). T = float or Half; S = T, or float with T = Half.
+// No update: max = row max, dst = exp(x - max), expSum = row sum of the float exp. Update,
+// lane by lane j of each row's statistics: max_j = inMax_j > rowmax ? inMax_j : rowmax,
+// expMax_j = exp(inMax_j - max_j), dst = exp(x - max_(c % 8)), expSum_j = expMax_j * inExpSum_j
+// + rowsum. Half data with float statistics writes expMax as halves at [rows, 16] (the
+// statistics' first 8 lanes twice). Outputs may alias inputs (expSum = inExpSum, max = inMax).
+// basic (isBasicBlock, softmax_flashv2_basic_block_impl.h): the rangeM full splits only, row
+// sums of softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over splitK columns:
+// K = 512: tree of the eight chunks' 64-lane trees; K = 1024 (8-row splits): tree over l of
+// tree(chunk l) + tree(chunk l + 8); K = 64: the tree; K > 512: the BigBlock start; else
+// BasicBlockAddImpl.
+template <class T, class S>
+void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
+                          S* expSum, S* max, T* expMax, const S* inExpSum, const S* inMax,
+                          bool basic = false);
+
+// SoftmaxFlash (deprecated, softmax_common_flash.h, softmax_flash_nd_process_impl.h; generic
+// path), T = float or Half with statistics of T. No update: ReplaySoftMax. Update, per row:
+// e = exp(x - rowmax), s = the SoftmaxGrad-order row sum of e; lane by lane j: max_j =
+// Max(inMax_j, rowmax), a_j = exp(rowmax - max_j), b_j = exp(inMax_j - max_j) * inSum_j,
+// sum_j = b_j + a_j * s, expMax_j = b_j / sum_j; dst = e * (a / sum) at lane c % 8.
+template <class T>
+void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
+                        T* sum, T* max, T* expMax, const T* inSum, const T* inMax);
+
+// AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
+// row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
+// of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.
+template <class T, class S>
+bool ReplayAdjustSoftMaxRes(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to,
+                            bool stepSizeMode);
+
+// SoftmaxFlashV3 (membase/v220/softmax_flashv3_impl.h), half data, float statistics with
+// reduceK = 8, srcK = oriK a multiple of 64 and at least 512, splitMeanCnt 8. ModifyInputImpl:
+// the 64-lane BigBlock accumulator, L_b = tree8(lanes 8b..8b+7) * (1 / baseK), G = tree8(L),
+// meanTmp = G * 0.125, x -= (meanTmp - L_b) * (alpha / (1 - alpha)) on segment b. Then no
+// update or update (loopCnt) with every statistic op run lane by lane through the given
+// pointers in the source's order, so outputs aliasing inputs behave as on the device.
+struct FlashV3Stats {
+  float* mean;
+  float* expSum;
+  float* max;
+  const float* inMean;
+  const float* inExpSum;
+  const float* inMax;
+};
+void ReplaySoftmaxFlashV3(const SmxTiling& t, uint32_t oriK, uint32_t loopCnt, float alpha,
+                          bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                          const FlashV3Stats& st);
+
+}  // namespace lngrad_replay

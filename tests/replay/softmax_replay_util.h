@@ -1,0 +1,158 @@
+// Shared helpers of the softmax replay tests (softmax_replay_test.cpp,
+// softmax_flash_replay_test.cpp): UB staging, seeded inputs, the host tilings and the bitwise
+// comparison against lngrad_replay.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "replay_softmax.h"
+#include "tiling/tiling_api.h"
+
+namespace softmax_replay_test {
+
+using lngrad::aicore::test::kUbBufBytes;
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::Ub;
+using lngrad_replay::Half;
+using lngrad_replay::SmxTiling;
+
+inline constexpr const char* k910B = "Ascend910B1";
+static_assert(sizeof(SoftMaxTiling) == sizeof(SmxTiling));
+
+// The device element type of a replay type.
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, Half>, half, float>;
+
+struct Shape {
+  uint32_t m, k, oriK;
+};
+
+inline std::string Name(const Shape& s) {
+  return "m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " oriK " +
+         std::to_string(s.oriK);
+}
+
+// Seeded inputs: uniform in [-8, 8]; every third row spans [-110, 12] (exp underflows to
+// subnormals and zero); every row repeats its first value (ties of the max) and has -inf at
+// one column of the reduced part when oriK > 2.
+template <class T>
+std::vector<T> Inputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<T> v(s.m * s.k);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    const bool wide = r % 3 == 2;
+    std::uniform_real_distribution<float> d(wide ? -110.0f : -8.0f, wide ? 12.0f : 8.0f);
+    for (uint32_t c = 0; c < s.k; ++c) v[r * s.k + c] = lngrad_replay::FromFloat<T>(d(gen));
+    if (s.oriK > 2) {
+      v[r * s.k + s.oriK - 1] = v[r * s.k];
+      v[r * s.k + (seed + r) % (s.oriK - 1)] = lngrad_replay::FromFloat<T>(-INFINITY);
+    }
+  }
+  return v;
+}
+
+template <class T>
+void Put(Ub& ub, int buf, const std::vector<T>& v, uint32_t at = 0) {
+  std::memcpy(ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), v.data(), v.size() * sizeof(T));
+}
+
+template <class T>
+std::vector<T> Take(Ub& ub, int buf, size_t n, uint32_t at = 0) {
+  std::vector<T> v(n);
+  std::memcpy(v.data(), ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), n * sizeof(T));
+  return v;
+}
+
+template <class T>
+uint32_t BitsOf(T v) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return v.bits;
+  } else {
+    return lngrad_replay::Bits(v);
+  }
+}
+
+// Bitwise comparison; the first mismatch is reported with both values.
+template <class T>
+void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
+                    const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (BitsOf(got[i]) != BitsOf(want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad "
+                    << lngrad_replay::ToFloat(got[i]) << " (0x" << std::hex << BitsOf(got[i])
+                    << "), replay " << std::dec << lngrad_replay::ToFloat(want[i]) << " (0x"
+                    << std::hex << BitsOf(want[i]) << ")";
+      return;
+    }
+  }
+}
+
+// dst, sum and max against the replay's (`what` prefixes the names).
+template <class T, class S>
+void ExpectOutputs(const std::string& what, const std::vector<T>& y, const std::vector<T>& wy,
+                   const std::vector<S>& sum, const std::vector<S>& wsum, const std::vector<S>& max,
+                   const std::vector<S>& wmax) {
+  ExpectSameBits(y, wy, what + "dst");
+  ExpectSameBits(sum, wsum, what + "sum");
+  ExpectSameBits(max, wmax, what + "max");
+}
+
+// The host tiling for [m, k] with a tmp budget of `splitRows` rows' minimum (0: the maximum
+// size, capped at the scratch buffer), as lngrad's SoftMaxTilingFunc computes it.
+inline SoftMaxTiling HostTiling(const Shape& s, uint32_t typeSize, uint32_t splitRows) {
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxMaxTmpSize(shape, typeSize, false);
+  if (splitRows != 0) {
+    budget = AscendC::GetSoftMaxMinTmpSize(ge::Shape({1, s.k}), typeSize, false) * splitRows;
+  }
+  budget = std::min(budget, kUbBufBytes);
+  SoftMaxTiling t;
+  AscendC::SoftMaxTilingFunc(shape, typeSize, budget, t);
+  return t;
+}
+
+inline SmxTiling Mirror(const SoftMaxTiling& t) {
+  SmxTiling r;
+  std::memcpy(&r, &t, sizeof r);
+  return r;
+}
+
+// Statistics live in buffer 2: sum from element 0, max from the buffer's middle.
+template <class S>
+inline constexpr uint32_t kMaxAt = kUbBufBytes / 2 / sizeof(S);
+
+// Uniform values in [lo, hi) as T.
+template <class T>
+std::vector<T> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<T> v(n);
+  for (T& e : v) e = lngrad_replay::FromFloat<T>(d(gen));
+  return v;
+}
+
+// Statistics [m, reduceK] for SimpleSoftMax: laneWise: every entry its own value (the source
+// reads lane c % 8 of the row for column c); else one value per row.
+template <class S>
+std::vector<S> Stats(uint32_t seed, uint32_t m, uint32_t reduceK, float lo, float hi,
+                     bool laneWise) {
+  std::vector<S> v = Uniform<S>(seed, m * reduceK, lo, hi);
+  if (!laneWise) {
+    for (uint32_t i = 0; i < v.size(); ++i) v[i] = v[i - i % reduceK];
+  }
+  return v;
+}
+
+}  // namespace softmax_replay_test
