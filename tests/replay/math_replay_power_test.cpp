@@ -12,52 +12,18 @@
 #include <string>
 #include <vector>
 
-#include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
+#include "math_replay_test_util.h"
 #include "lngrad/half.h"
 #include "replay_math.h"
 
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::Ub;
+using namespace lngrad_replay::test;
 using lngrad_replay::MathOp;
 using RHalf = lngrad_replay::Half;
 
-constexpr const char* kSoc = "Ascend910B1";
-constexpr uint32_t kFull = kUbBufBytes / sizeof(float);
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-
-template <typename T>
-uint32_t BitsOf(T v) {
-  uint32_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
-
-template <typename T>
-bool IsNan(T v) {
-  const uint32_t b = BitsOf(v);
-  if constexpr (sizeof(T) == 4) return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
-  return (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu) != 0;
-}
-
-// Bit equality over [0, n) (integers exactly; two NaNs match); the first mismatch is reported.
-template <typename T>
-void ExpectBitsEqual(const T* got, const T* want, size_t n, const std::string& what) {
-  for (size_t i = 0; i < n; ++i) {
-    if (BitsOf(got[i]) == BitsOf(want[i])) continue;
-    if constexpr (!std::is_integral_v<T>) {
-      if (IsNan(got[i]) && IsNan(want[i])) continue;
-    }
-    ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad 0x" << std::hex
-                  << BitsOf(got[i]) << ", replay 0x" << BitsOf(want[i]);
-    return;
-  }
-}
 
 std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
   std::mt19937 gen(seed);
@@ -70,36 +36,12 @@ std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
 }
 
 template <typename T>
-std::vector<T> As(const std::vector<float>& v) {
-  std::vector<T> r;
-  for (float x : v) r.push_back(T(x));
-  return r;
-}
-
-template <typename T>
 const RHalf* R(const std::vector<T>& v) {
   return reinterpret_cast<const RHalf*>(v.data());
 }
 template <typename T>
 RHalf* R(std::vector<T>& v) {
   return reinterpret_cast<RHalf*>(v.data());
-}
-
-// api(dst, src, tmp, n): src buffer 0, dst buffer 1, tmpBytes of buffer 2; dst and src after.
-template <typename T, typename Api>
-std::pair<std::vector<T>, std::vector<T>> Run(const std::vector<T>& in, uint32_t n,
-                                              uint32_t tmpBytes, Api api) {
-  std::pair<std::vector<T>, std::vector<T>> r;
-  OnBlock(
-      [&](Ub& ub) {
-        ub.Put<T>(0, in);
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(tmpBytes);
-        api(ub.Get<T>(1), ub.Get<T>(0), tmp, n);
-        r = {ub.Take<T>(1), ub.Take<T>(0)};
-      },
-      kSoc);
-  return r;
 }
 
 const uint32_t kCounts[] = {1, 37, 1000, kFull - 3};
@@ -125,13 +67,13 @@ void CheckExpLevel() {
       lngrad_replay::ReplayExpTaylor(L, in.data(), want.data(), n);
       lngrad_replay::ReplayExpTaylor(L, R(in_h), R(want_h), n);
     }
-    ExpectBitsEqual(Run<float>(in, n, kUbBufBytes, tmp_call).first.data(), want.data(), n,
+    ExpectBitsEqual(RunApi<float>(in, n, kUbBufBytes, tmp_call).first.data(), want.data(), n,
                     what + " float tmp");
-    ExpectBitsEqual(Run<float>(in, n, kUbBufBytes, stack_call).first.data(), want.data(), n,
+    ExpectBitsEqual(RunApi<float>(in, n, kUbBufBytes, stack_call).first.data(), want.data(), n,
                     what + " float stack");
-    ExpectBitsEqual(Run<half>(in_h, n, kUbBufBytes, tmp_call).first.data(), want_h.data(), n,
+    ExpectBitsEqual(RunApi<half>(in_h, n, kUbBufBytes, tmp_call).first.data(), want_h.data(), n,
                     what + " half tmp");
-    ExpectBitsEqual(Run<half>(in_h, n, kUbBufBytes, stack_call).first.data(), want_h.data(), n,
+    ExpectBitsEqual(RunApi<half>(in_h, n, kUbBufBytes, stack_call).first.data(), want_h.data(), n,
                     what + " half stack");
   }
 }
@@ -149,7 +91,7 @@ TEST(MathReplayExp, ReuseSourceOverwritesItsBase) {
   const auto in = Uniform(60, kFull, -30, 30);
   for (uint32_t tmpBytes : {2048u, 2080u, static_cast<uint32_t>(kUbBufBytes)}) {
     for (uint32_t n : {37u, 1000u, kFull - 3}) {
-      const auto got = Run<float>(in, n, tmpBytes, [](auto d, auto s, auto t, uint32_t c) {
+      const auto got = RunApi<float>(in, n, tmpBytes, [](auto d, auto s, auto t, uint32_t c) {
         Exp<float, 10, true>(d, s, t, c);
       });
       std::vector<float> src(in), want(n);
@@ -189,9 +131,9 @@ TEST(MathReplay, LogLog2Log10Sign) {
       std::vector<half> want_h(n);
       lngrad_replay::ReplayMath(c.op, in.data(), want.data(), n);
       lngrad_replay::ReplayMath(c.op, R(in_h), R(want_h), n);
-      ExpectBitsEqual(Run<float>(in, n, kUbBufBytes, c.f).first.data(), want.data(), n,
+      ExpectBitsEqual(RunApi<float>(in, n, kUbBufBytes, c.f).first.data(), want.data(), n,
                       what + " float");
-      ExpectBitsEqual(Run<half>(in_h, n, kUbBufBytes, c.h).first.data(), want_h.data(), n,
+      ExpectBitsEqual(RunApi<half>(in_h, n, kUbBufBytes, c.h).first.data(), want_h.data(), n,
                       what + " half");
     }
   }
@@ -202,7 +144,7 @@ TEST(MathReplay, SinCosReuseSource) {
   const auto in = Uniform(80, kFull, -500, 500);
   for (MathOp op : {MathOp::kSin, MathOp::kCos}) {
     for (uint32_t n : {37u, kFull - 3}) {
-      const auto got = Run<float>(in, n, kUbBufBytes, [op](auto d, auto s, auto t, uint32_t c) {
+      const auto got = RunApi<float>(in, n, kUbBufBytes, [op](auto d, auto s, auto t, uint32_t c) {
         if (op == MathOp::kSin) Sin<float, true>(d, s, t, c);
         if (op == MathOp::kCos) Cos<float, true>(d, s, t, c);
       });
@@ -320,8 +262,9 @@ TEST(MathReplaySelf, DoubleToHalfAgreesWithHalfH) {
 TEST(MathReplaySelf, SequencesNearFloat64) {
   for (float x = -3.0f; x <= 3.0f; x += 0.01f) {
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kErf, x), std::erf(x), 1e-6) << x;
-    EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kSin, x * 100), std::sin(x * 100.0), 2e-6);
-    EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kCos, x * 100), std::cos(x * 100.0), 2e-6);
+    const float a = x * 100;  // the argument as the sequence sees it
+    EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kSin, a), std::sin(double{a}), 1e-6) << a;
+    EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kCos, a), std::cos(double{a}), 1e-6) << a;
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kAtan, x), std::atan(x), 6e-6) << x;
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kAsin, x / 3), std::asin(x / 3.0), 6e-5);
     EXPECT_NEAR(lngrad_replay::ReplayPowerFloat(std::fabs(x) + 0.5f, x), std::pow(std::fabs(x) + 0.5, x),
@@ -330,6 +273,53 @@ TEST(MathReplaySelf, SequencesNearFloat64) {
   EXPECT_EQ(lngrad_replay::ReplayPowerFloat(-2.0f, 3.0f), -8.0f);
   EXPECT_TRUE(std::isnan(lngrad_replay::ReplayPowerFloat(-2.0f, 0.5f)));
   EXPECT_EQ(lngrad_replay::ReplayPowerFloat(kNan, 0.0f), 1.0f);
+}
+
+
+// CumSum on both axes, with the last row, float and half; several chunks of rows for the last
+// axis (a scratch of 4 KiB holds 32 float rows of 16); -0 at row starts (the `+ 0` copies).
+template <typename T, const CumSumConfig& kConfig>
+void CheckCumSum(uint32_t outer, uint32_t inner, uint32_t tmpBytes) {
+  std::vector<float> v = Uniform(100 + outer, outer * inner, -2, 2);
+  for (uint32_t r = 0; r < outer; r += 3) v[r * inner] = -0.0f;
+  const auto in = As<T>(v);
+  std::vector<T> dst, last;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, in);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(tmpBytes);
+        LocalTensor<T> d = ub.Get<T>(1), l = ub.Get<T>(2), s = ub.Get<T>(0);
+        CumSum<T, kConfig>(d, l, s, tmp, CumSumInfo{outer, inner});
+        dst = ub.Take<T>(1);
+        last = ub.Take<T>(2);
+      },
+      kSoc);
+  std::vector<T> want(outer * inner), want_last(inner);
+  if constexpr (sizeof(T) == 2) {
+    lngrad_replay::ReplayCumSum(R(in), R(want), R(want_last), outer, inner, kConfig.isLastAxis);
+  } else {
+    lngrad_replay::ReplayCumSum(in.data(), want.data(), want_last.data(), outer, inner,
+                                kConfig.isLastAxis);
+  }
+  const std::string what = std::string("CumSum ") + (kConfig.isLastAxis ? "last" : "first") +
+                           " axis [" + std::to_string(outer) + ", " + std::to_string(inner) + "]";
+  ExpectBitsEqual(dst.data(), want.data(), outer * inner, what + " dst");
+  ExpectBitsEqual(last.data(), want_last.data(), inner, what + " last row");
+}
+
+constexpr CumSumConfig kFirstAxis = {false, false, true};
+constexpr CumSumConfig kLastAxis = {true, false, true};
+
+TEST(MathReplayCumSum, BothAxesFloatAndHalf) {
+  CheckCumSum<float, kFirstAxis>(37, 24, kUbBufBytes);
+  CheckCumSum<float, kFirstAxis>(1, 64, kUbBufBytes);
+  CheckCumSum<half, kFirstAxis>(37, 32, kUbBufBytes);
+  CheckCumSum<float, kLastAxis>(37, 24, kUbBufBytes);
+  CheckCumSum<float, kLastAxis>(100, 16, 4096);
+  CheckCumSum<float, kLastAxis>(5, 200, kUbBufBytes);
+  CheckCumSum<half, kLastAxis>(37, 32, kUbBufBytes);
+  CheckCumSum<half, kLastAxis>(70, 16, 4096);
 }
 
 }  // namespace

@@ -15,49 +15,17 @@
 #include <string>
 #include <vector>
 
-#include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
+#include "math_replay_test_util.h"
 #include "replay_math.h"
 
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::Ub;
+using namespace lngrad_replay::test;
 using lngrad_replay::MathOp;
 
-constexpr const char* kSoc = "Ascend910B1";
 
-template <typename T>
-uint32_t BitsOf(T v) {
-  uint32_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
-
-template <typename T>
-bool IsNan(T v) {
-  const uint32_t b = BitsOf(v);
-  if constexpr (sizeof(T) == 4) return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
-  return (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu) != 0;
-}
-
-// Bit equality of got and want over [0, n); two NaNs match. Reports the first mismatch.
-template <typename T>
-void ExpectBitsEqual(const T* got, const T* want, const T* in, size_t n, const std::string& what) {
-  for (size_t i = 0; i < n; ++i) {
-    if (BitsOf(got[i]) == BitsOf(want[i]) || (IsNan(got[i]) && IsNan(want[i]))) continue;
-    ADD_FAILURE() << what << ": first mismatch at " << i << " (input bits 0x" << std::hex
-                  << BitsOf(in[i]) << "): lngrad 0x" << BitsOf(got[i]) << ", replay 0x"
-                  << BitsOf(want[i]) << std::dec << " (" << static_cast<float>(got[i]) << " vs "
-                  << static_cast<float>(want[i]) << ")";
-    return;
-  }
-}
-
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
 // n inputs: uniform in [lo, hi), with the specials and `points` (and their neighbours one ulp
 // away) spread over the first elements.
@@ -77,32 +45,6 @@ std::vector<float> Inputs(uint32_t seed, size_t n, float lo, float hi,
   return v;
 }
 
-template <typename T>
-std::vector<T> As(const std::vector<float>& v) {
-  std::vector<T> r;
-  for (float x : v) r.push_back(T(x));
-  return r;
-}
-
-// Runs api(dst, src, tmp, n) on one block: src in buffer 0, dst buffer 1, the first tmpBytes of
-// buffer 2 as sharedTmpBuffer. Returns dst and src after the call.
-template <typename T, typename Api>
-std::pair<std::vector<T>, std::vector<T>> Run(const std::vector<T>& in, uint32_t n,
-                                              uint32_t tmpBytes, Api api) {
-  std::pair<std::vector<T>, std::vector<T>> r;
-  OnBlock(
-      [&](Ub& ub) {
-        ub.Put<T>(0, in);
-        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-        tmp.SetSize(tmpBytes);
-        api(ub.Get<T>(1), ub.Get<T>(0), tmp, n);
-        r = {ub.Take<T>(1), ub.Take<T>(0)};
-      },
-      kSoc);
-  return r;
-}
-
-constexpr uint32_t kFull = kUbBufBytes / sizeof(float);  // 10240 floats
 // Counts: one element, a tail inside one repeat, several repeats with a tail, several scratch
 // chunks with a tail.
 const uint32_t kCounts[] = {1, 37, 1000, kFull - 3};
@@ -127,18 +69,18 @@ void CheckUnary(MathOp op, const std::string& name, const std::vector<float>& in
       if (form % 2 == 1 && count != kCounts[0]) continue;  // the whole tensor once
       const auto call = [&](auto d, auto s, auto t, uint32_t c) { api(form, d, s, t, c); };
       const std::string what = name + " form " + std::to_string(form) + " n " + std::to_string(n);
-      const auto got_f = Run<float>(in_f, n, kUbBufBytes, call).first;
+      const auto got_f = RunApi<float>(in_f, n, kUbBufBytes, call).first;
       std::vector<float> want_f(n);
       lngrad_replay::ReplayMath(op, in_f.data(), want_f.data(), n);
-      ExpectBitsEqual(got_f.data(), want_f.data(), in_f.data(), n, what + " float");
+      ExpectBitsEqual(got_f.data(), want_f.data(), n, what + " float", in_f.data());
       const uint32_t nh = form % 2 == 1 ? kFull * 2 : n;
       std::vector<half> big_h(in_h);
       big_h.resize(kFull * 2, half(0.5f));
-      const auto got_h = Run<half>(big_h, nh, kUbBufBytes, call).first;
+      const auto got_h = RunApi<half>(big_h, nh, kUbBufBytes, call).first;
       std::vector<half> want_h(nh);
       lngrad_replay::ReplayMath(op, reinterpret_cast<const lngrad_replay::Half*>(big_h.data()),
                                 reinterpret_cast<lngrad_replay::Half*>(want_h.data()), nh);
-      ExpectBitsEqual(got_h.data(), want_h.data(), big_h.data(), nh, what + " half");
+      ExpectBitsEqual(got_h.data(), want_h.data(), nh, what + " half", big_h.data());
     }
   }
 }

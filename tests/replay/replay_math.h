@@ -56,6 +56,16 @@ void ReplayPower(const float* x, const float* y, float* dst, size_t n);
 void ReplayPower(const Half* x, const Half* y, Half* dst, size_t n);
 void ReplayPower(const int32_t* x, const int32_t* y, int32_t* dst, size_t n);
 
+// CumSum<T, {isLastAxis, ..., outputLastRow}> over an [outer, inner] tensor (cumsum_common_impl.h):
+// last axis: each row's running sum prev + x in float (half: widened, each sum rounded once),
+// then `+ 0` on the stored value; first axis: float rows dst[r] = dst[r - 1] + src[r] after
+// dst[0] = src[0] + 0, half summed in float and rounded (no `+ 0`). lastRow (when not null) =
+// the last row of dst + 0.
+void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
+                  bool lastAxis);
+void ReplayCumSum(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
+                  bool lastAxis);
+
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);
 float ReplayPowerFloat(float x, float y);
