@@ -24,7 +24,6 @@ using namespace lngrad_replay::test;
 using lngrad_replay::MathOp;
 using RHalf = lngrad_replay::Half;
 
-
 std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> u(lo, hi);
@@ -96,8 +95,8 @@ TEST(MathReplayExp, ReuseSourceOverwritesItsBase) {
       });
       std::vector<float> src(in), want(n);
       lngrad_replay::ReplayExpTaylorReuse(10, src.data(), want.data(), n, tmpBytes);
-      const std::string what = "Exp reuse tmp " + std::to_string(tmpBytes) + " n " +
-                               std::to_string(n);
+      const std::string what =
+          "Exp reuse tmp " + std::to_string(tmpBytes) + " n " + std::to_string(n);
       ExpectBitsEqual(got.first.data(), want.data(), n, what + " dst");
       ExpectBitsEqual(got.second.data(), src.data(), kFull, what + " src");
     }
@@ -113,8 +112,8 @@ TEST(MathReplay, LogLog2Log10Sign) {
     std::function<void(LocalTensor<float>, LocalTensor<float>, LocalTensor<uint8_t>, uint32_t)> f;
     std::function<void(LocalTensor<half>, LocalTensor<half>, LocalTensor<uint8_t>, uint32_t)> h;
   };
-#define LNGRAD_BOTH(Call) [](auto d, auto s, auto t, uint32_t n) { Call; }, \
-                          [](auto d, auto s, auto t, uint32_t n) { Call; }
+#define LNGRAD_BOTH(Call) \
+  [](auto d, auto s, auto t, uint32_t n) { Call; }, [](auto d, auto s, auto t, uint32_t n) { Call; }
   const Case cases[] = {
       {MathOp::kLog, "Log", LNGRAD_BOTH((void)t; Log(d, s, n))},
       {MathOp::kLog2, "Log2 tmp", LNGRAD_BOTH(Log2(d, s, t, n))},
@@ -150,8 +149,8 @@ TEST(MathReplay, SinCosReuseSource) {
       });
       std::vector<float> src(in), want(n);
       lngrad_replay::ReplaySinCosReuse(op, src.data(), want.data(), n);
-      const std::string what = std::string(op == MathOp::kSin ? "Sin" : "Cos") + " reuse n " +
-                               std::to_string(n);
+      const std::string what =
+          std::string(op == MathOp::kSin ? "Sin" : "Cos") + " reuse n " + std::to_string(n);
       ExpectBitsEqual(got.first.data(), want.data(), n, what + " dst");
       ExpectBitsEqual(got.second.data(), src.data(), kFull, what + " src");
     }
@@ -220,8 +219,10 @@ std::pair<std::vector<float>, std::vector<float>> PowerInputs(uint32_t seed, siz
 
 TEST(MathReplayPower, FloatHalfInt32AllForms) {
   const auto [x, y] = PowerInputs(90, kFull, 6, 12);
-  CheckPowerForms<float>(x, y, "Power float", [](const float* a, const float* b, float* d,
-                                                 size_t n) { lngrad_replay::ReplayPower(a, b, d, n); });
+  CheckPowerForms<float>(x, y, "Power float",
+                         [](const float* a, const float* b, float* d, size_t n) {
+                           lngrad_replay::ReplayPower(a, b, d, n);
+                         });
   const auto [xh, yh] = PowerInputs(91, kFull * 2, 3, 8);
   CheckPowerForms<half>(As<half>(xh), As<half>(yh), "Power half",
                         [](const half* a, const half* b, half* d, size_t n) {
@@ -267,14 +268,13 @@ TEST(MathReplaySelf, SequencesNearFloat64) {
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kCos, a), std::cos(double{a}), 1e-6) << a;
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kAtan, x), std::atan(x), 6e-6) << x;
     EXPECT_NEAR(lngrad_replay::ReplayMathFloat(MathOp::kAsin, x / 3), std::asin(x / 3.0), 6e-5);
-    EXPECT_NEAR(lngrad_replay::ReplayPowerFloat(std::fabs(x) + 0.5f, x), std::pow(std::fabs(x) + 0.5, x),
-                1e-5 * std::pow(std::fabs(x) + 0.5, x));
+    EXPECT_NEAR(lngrad_replay::ReplayPowerFloat(std::fabs(x) + 0.5f, x),
+                std::pow(std::fabs(x) + 0.5, x), 1e-5 * std::pow(std::fabs(x) + 0.5, x));
   }
   EXPECT_EQ(lngrad_replay::ReplayPowerFloat(-2.0f, 3.0f), -8.0f);
   EXPECT_TRUE(std::isnan(lngrad_replay::ReplayPowerFloat(-2.0f, 0.5f)));
   EXPECT_EQ(lngrad_replay::ReplayPowerFloat(kNan, 0.0f), 1.0f);
 }
-
 
 // CumSum on both axes, with the last row, float and half; several chunks of rows for the last
 // axis (a scratch of 4 KiB holds 32 float rows of 16); -0 at row starts (the `+ 0` copies).

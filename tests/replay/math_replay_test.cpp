@@ -25,8 +25,6 @@ using namespace AscendC;
 using namespace lngrad_replay::test;
 using lngrad_replay::MathOp;
 
-
-
 // n inputs: uniform in [lo, hi), with the specials and `points` (and their neighbours one ulp
 // away) spread over the first elements.
 std::vector<float> Inputs(uint32_t seed, size_t n, float lo, float hi,
@@ -50,13 +48,13 @@ std::vector<float> Inputs(uint32_t seed, size_t n, float lo, float hi,
 const uint32_t kCounts[] = {1, 37, 1000, kFull - 3};
 
 // Forms: 0 (tmp, count), 1 (tmp, whole tensor), 2 (count, framework scratch), 3 (whole tensor).
-#define LNGRAD_MATH_FORMS(Name, Reuse)                                            \
-  [](int form, auto d, auto s, auto t, uint32_t n) {                              \
-    using TT = typename decltype(d)::PrimType;                                    \
-    if (form == 0) Name<TT, Reuse>(d, s, t, n);                                   \
-    if (form == 1) Name<TT, Reuse>(d, s, t);                                      \
-    if (form == 2) Name<TT, Reuse>(d, s, n);                                      \
-    if (form == 3) Name<TT, Reuse>(d, s);                                         \
+#define LNGRAD_MATH_FORMS(Name, Reuse)               \
+  [](int form, auto d, auto s, auto t, uint32_t n) { \
+    using TT = typename decltype(d)::PrimType;       \
+    if (form == 0) Name<TT, Reuse>(d, s, t, n);      \
+    if (form == 1) Name<TT, Reuse>(d, s, t);         \
+    if (form == 2) Name<TT, Reuse>(d, s, n);         \
+    if (form == 3) Name<TT, Reuse>(d, s);            \
   }
 
 // Every form and count of `api` against ReplayMath, float and half.
@@ -107,7 +105,8 @@ TEST(MathReplay, SinCos) {
 }
 
 TEST(MathReplay, Tan) {
-  CheckUnary(MathOp::kTan, "Tan", Inputs(5, kFull, -100, 100, {1.5707964f, -1.5707964f, 3.1415927f}),
+  CheckUnary(MathOp::kTan, "Tan",
+             Inputs(5, kFull, -100, 100, {1.5707964f, -1.5707964f, 3.1415927f}),
              LNGRAD_MATH_FORMS(Tan, false));
 }
 
@@ -171,6 +170,44 @@ TEST(MathReplay, EveryHalfInput) {
   CheckEveryHalf(MathOp::kAsinh, "Asinh", LNGRAD_MATH_FORMS(Asinh, false));
   CheckEveryHalf(MathOp::kAtanh, "Atanh", LNGRAD_MATH_FORMS(Atanh, false));
   CheckEveryHalf(MathOp::kAcosh, "Acosh", LNGRAD_MATH_FORMS(Acosh, false));
+  CheckEveryHalf(MathOp::kLog, "Log", [](int, auto d, auto s, auto, uint32_t n) { Log(d, s, n); });
+  CheckEveryHalf(MathOp::kLog2, "Log2",
+                 [](int, auto d, auto s, auto t, uint32_t n) { Log2(d, s, t, n); });
+  CheckEveryHalf(MathOp::kLog10, "Log10",
+                 [](int, auto d, auto s, auto, uint32_t n) { Log10(d, s, n); });
+  CheckEveryHalf(MathOp::kSign, "Sign",
+                 [](int, auto d, auto s, auto t, uint32_t n) { Sign(d, s, t, n); });
+  CheckEveryHalf(MathOp::kExpBasic, "Exp<half, 0>",
+                 [](int, auto d, auto s, auto t, uint32_t n) { Exp<half, 0>(d, s, t, n); });
+}
+
+// isReuseSource = true changes nothing for the APIs whose 2201 sources ignore it (all but Sin,
+// Cos and Exp): the same result, the source untouched.
+template <typename ApiReuse>
+void CheckReuseIgnored(MathOp op, const std::string& name, ApiReuse api) {
+  const auto in = Inputs(12, kFull, -3, 3, {});
+  const uint32_t n = 1000;
+  const auto got = RunApi<float>(in, n, kUbBufBytes,
+                                 [&](auto d, auto s, auto t, uint32_t c) { api(0, d, s, t, c); });
+  std::vector<float> want(n);
+  lngrad_replay::ReplayMath(op, in.data(), want.data(), n);
+  ExpectBitsEqual(got.first.data(), want.data(), n, name + " isReuseSource dst", in.data());
+  ExpectBitsEqual(got.second.data(), in.data(), kFull, name + " isReuseSource src", in.data());
+}
+
+TEST(MathReplay, ReuseSourceIgnoredElsewhere) {
+  CheckReuseIgnored(MathOp::kErf, "Erf", LNGRAD_MATH_FORMS(Erf, true));
+  CheckReuseIgnored(MathOp::kErfc, "Erfc", LNGRAD_MATH_FORMS(Erfc, true));
+  CheckReuseIgnored(MathOp::kTanh, "Tanh", LNGRAD_MATH_FORMS(Tanh, true));
+  CheckReuseIgnored(MathOp::kTan, "Tan", LNGRAD_MATH_FORMS(Tan, true));
+  CheckReuseIgnored(MathOp::kAtan, "Atan", LNGRAD_MATH_FORMS(Atan, true));
+  CheckReuseIgnored(MathOp::kAsin, "Asin", LNGRAD_MATH_FORMS(Asin, true));
+  CheckReuseIgnored(MathOp::kAcos, "Acos", LNGRAD_MATH_FORMS(Acos, true));
+  CheckReuseIgnored(MathOp::kCosh, "Cosh", LNGRAD_MATH_FORMS(Cosh, true));
+  CheckReuseIgnored(MathOp::kSinh, "Sinh", LNGRAD_MATH_FORMS(Sinh, true));
+  CheckReuseIgnored(MathOp::kAsinh, "Asinh", LNGRAD_MATH_FORMS(Asinh, true));
+  CheckReuseIgnored(MathOp::kAtanh, "Atanh", LNGRAD_MATH_FORMS(Atanh, true));
+  CheckReuseIgnored(MathOp::kAcosh, "Acosh", LNGRAD_MATH_FORMS(Acosh, true));
 }
 
 }  // namespace

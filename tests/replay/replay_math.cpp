@@ -18,8 +18,8 @@ using namespace math_ops;
 float Erf(float x) {
   const float c = Maxs(Mins(x, 3.92f), -3.92f);
   const float s = c * c;
-  const float p_coef[] = {0.053443748819f, 0.75517016694e1f, 0.10162808918e3f, 0.13938061484e4f,
-                          0.50637915060e4f, 0.29639384698e5f};
+  const float p_coef[] = {0.053443748819f,  0.75517016694e1f, 0.10162808918e3f,
+                          0.13938061484e4f, 0.50637915060e4f, 0.29639384698e5f};
   float p = s * p_coef[0];
   for (int k = 1; k < 6; ++k) {
     if (k > 1) p = s * p;
@@ -42,9 +42,9 @@ float Erfc(float x) {
   const float c = Maxs(Mins(x, 10.0f), -10.0f);
   const float a = std::fabs(c) + 2.168404344971009e-19f;
   const float s = c / a;
-  const float r_coef[] = {0.1735313680e-7f, -0.9856738394e-6f, 0.2517003236e-4f,
-                          -0.3848015171e-3f, 0.5681528564e0f, 0.5245623129e1f,
-                          0.2107740710e2f,  0.4212761755e2f,  0.4380524149e2f};
+  const float r_coef[] = {0.1735313680e-7f,  -0.9856738394e-6f, 0.2517003236e-4f,
+                          -0.3848015171e-3f, 0.5681528564e0f,   0.5245623129e1f,
+                          0.2107740710e2f,   0.4212761755e2f,   0.4380524149e2f};
   float r = a * r_coef[0];
   for (int k = 1; k < 9; ++k) {
     if (k > 1) r = a * r;
