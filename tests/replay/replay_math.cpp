@@ -20,20 +20,10 @@ float Erf(float x) {
   const float s = c * c;
   const float p_coef[] = {0.053443748819f,  0.75517016694e1f, 0.10162808918e3f,
                           0.13938061484e4f, 0.50637915060e4f, 0.29639384698e5f};
-  float p = s * p_coef[0];
-  for (int k = 1; k < 6; ++k) {
-    if (k > 1) p = s * p;
-    p = p + p_coef[k];
-  }
-  const float big_p = c * p;
+  const float big_p = c * HornerFromProduct(s, p_coef, 6);
   const float q_coef[] = {0.31212858877e2f, 0.39856963806e3f, 0.30231248150e4f, 0.13243365831e5f,
                           0.26267224157e5f};
-  float q = s + q_coef[0];
-  for (int k = 1; k < 5; ++k) {
-    q = s * q;
-    q = q + q_coef[k];
-  }
-  return big_p / q;
+  return big_p / HornerMonic(s, q_coef, 5);
 }
 
 // Erfc: clip to +-10; s = c / (|c| + 2^-62); exp(-a^2) * R(a) / S(a) on a = |c| + 2^-62;
@@ -45,18 +35,10 @@ float Erfc(float x) {
   const float r_coef[] = {0.1735313680e-7f,  -0.9856738394e-6f, 0.2517003236e-4f,
                           -0.3848015171e-3f, 0.5681528564e0f,   0.5245623129e1f,
                           0.2107740710e2f,   0.4212761755e2f,   0.4380524149e2f};
-  float r = a * r_coef[0];
-  for (int k = 1; k < 9; ++k) {
-    if (k > 1) r = a * r;
-    r = r + r_coef[k];
-  }
+  const float r = HornerFromProduct(a, r_coef, 9);
   const float s_coef[] = {0.9349684299e1f, 0.3756930664e2f, 0.8058268949e2f, 0.9155653738e2f,
                           0.4380524152e2f};
-  float sp = a + s_coef[0];
-  for (int k = 1; k < 5; ++k) {
-    sp = a * sp;
-    sp = sp + s_coef[k];
-  }
+  const float sp = HornerMonic(a, s_coef, 5);
   float e = r / sp;
   float g = a * a;
   g = g * -1.0f;
@@ -182,14 +164,6 @@ float Tan(float x, bool copy) {
   den = den * up;
   den = den * down;
   return num / den;
-}
-
-// x * 2^62 / (|x * 2^62| + 2^-62): the sign trick of Atan, Asin (float) and Asinh.
-float SignBy2p62(float x) {
-  const float s = x * 4611686018427387904.0f;
-  float den = std::fabs(s);
-  den = den + 2.168404344971009e-19f;
-  return s / den;
 }
 
 // Atan's Taylor polynomial of `level` terms (TaylorExpand).

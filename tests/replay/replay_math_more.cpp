@@ -52,13 +52,6 @@ float AsinTaylorOfSquare(float q) {
   return d * std::sqrt(q);
 }
 
-float SignBy2p62(float x) {
-  const float s = x * 4611686018427387904.0f;
-  float den = std::fabs(s);
-  den = den + 2.168404344971009e-19f;
-  return s / den;
-}
-
 // Asin's float path (AsinCompute<float>).
 float AsinFloat(float x) {
   float big = x * x;
