@@ -84,6 +84,37 @@ TEST(MathReplayExp, TaylorLevels) {
   CheckExpLevel<10>();
 }
 
+// Every binary16 input through Exp<half, 10> (and through Power as the base, with exponents
+// cycling over integers of both parities, fractions, 0, +-inf and NaN).
+TEST(MathReplayExp, EveryHalfInputLevel10AndPowerBase) {
+  constexpr uint32_t kRun = 16384;
+  const float ys[] = {2, 3, -1, 0.5f, -2.5f, 0, kInf, -kInf, 7, -4, kNan, 1e-4f, 11.5f};
+  for (uint32_t base = 0; base < 0x10000u; base += kRun) {
+    std::vector<half> in(kRun), y(kRun);
+    for (uint32_t i = 0; i < kRun; ++i) {
+      const auto bits = static_cast<uint16_t>(base + i);
+      std::memcpy(&in[i], &bits, 2);
+      y[i] = half(ys[i % std::size(ys)]);
+    }
+    const auto got = RunApi<half>(in, kRun, kUbBufBytes, [](auto d, auto s, auto t, uint32_t c) {
+                       Exp<half, 10>(d, s, t, c);
+                     }).first;
+    std::vector<half> want(kRun), got_p, want_p(kRun);
+    lngrad_replay::ReplayExpTaylor(10, R(in), R(want), kRun);
+    ExpectBitsEqual(got.data(), want.data(), kRun, "Exp<half, 10> every half", in.data());
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<half>(0, in);
+          ub.Put<half>(1, y);
+          Power(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), ub.Get<uint8_t>(3), kRun);
+          got_p = ub.Take<half>(2);
+        },
+        kSoc);
+    lngrad_replay::ReplayPower(R(in), R(y), R(want_p), kRun);
+    ExpectBitsEqual(got_p.data(), want_p.data(), kRun, "Power half every base", in.data());
+  }
+}
+
 // Float with isReuseSource: the result, and the source holding the fractional parts at its
 // base, chunk after chunk (scratch of 2 KiB: chunks of 256 floats).
 TEST(MathReplayExp, ReuseSourceOverwritesItsBase) {
