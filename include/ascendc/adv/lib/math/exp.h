@@ -7,7 +7,8 @@
 // p = p * (1.0f / n) (that quotient rounded to float once), r = r + p; r = r * e; half: r
 // rounded to half (CAST_NONE). taylorExpandLevel 0 is the basic Exp instruction. Arch 3510 runs
 // its register implementation, whose bits lngrad does not model: there the same sequence runs.
-// isReuseSource with float lets the device keep f in srcTensor: lngrad writes f there too.
+// isReuseSource with float lets the device keep f in srcTensor: lngrad writes f there too, as
+// the device does, at the source's base chunk after chunk (exp_common_impl.h: FloorX = src).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetExpMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
@@ -56,11 +57,16 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                  tmp_min, calCount, loc,
                  [](T x) { return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel)); });
     if constexpr (kFloat && isReuseSource) {
-      // The fractional parts the device leaves in the reused source.
+      // The fractional parts the device leaves in the reused source: its FloorX tensor is the
+      // source at its base (not at the chunk's offset), so each chunk of
+      // (sharedTmpBuffer floats / 2, rounded down to 8) writes src[0, chunk length).
       T* src = srcLocal.HostPtr();
-      for (uint32_t i = 0; i < calCount; ++i) {
-        const float x = src[i];
-        src[i] = x - m::FloorF(x);
+      const uint32_t chunk = sharedTmpBuffer.GetSize() / sizeof(float) / 2 / 8 * 8;
+      for (uint32_t off = 0; chunk != 0 && off < calCount; off += chunk) {
+        for (uint32_t j = 0; j < chunk && off + j < calCount; ++j) {
+          const float x = src[off + j] + 0.0f;
+          src[j] = x - m::FloorF(x);
+        }
       }
     }
   }

@@ -9,7 +9,8 @@
 // p = (((z * R0 + R1) * z + R2) * z + R3) * z + 1; r = p * x0 * s. isReuseSource with float
 // lets the device keep x0 in srcTensor: lngrad writes it there too. Cos (cos_common_impl.h):
 // k = Cast<RINT>(x * 0.31830987... + 0.5); x0 = x - k * pi0 - k * pi1, + 1.5707963705 (pi/2
-// in float), - k * pi2 - k * pi3 - k * pi4, + -4.371139e-8; then Sin's sign and polynomial. Arch
+// in float), - k * pi2 - k * pi3 - k * pi4, + -4.371139e-8; then Sin's sign and polynomial,
+// clamped by Mins(1.0) and Maxs(-1.0) (so Cos(+-inf) = Cos(NaN) = 1). Arch
 // 3510 runs its register implementations (SinConfig, CosConfig), whose bits lngrad does not
 // model: there the same sequences run.
 //
@@ -108,7 +109,9 @@ inline float SinPolynomial(const SinReduced& r) {
 }
 
 inline float SinSteps(float x) { return SinPolynomial(SinReduce(x)); }
-inline float CosSteps(float x) { return SinPolynomial(CosReduce(x)); }
+// Cos ends with Mins(1) and Maxs(-1) (CosPolynomialApproximation): the polynomial's 1 + 1 ulp at
+// x0 = pi/2 becomes 1, and a NaN (from +-inf or NaN) becomes 1 by the Mins/Maxs convention.
+inline float CosSteps(float x) { return MaxsF(MinsF(SinPolynomial(CosReduce(x)), 1.0f), -1.0f); }
 
 }  // namespace lngrad::aicore::math_detail
 

@@ -1,0 +1,77 @@
+// lngrad_replay, the math family: the arch-2201 instruction sequences of the element-wise
+// transcendental high-level APIs (Exp with its Taylor levels, Log/Log2/Log10, Erf, Erfc, Tanh,
+// Sin, Cos, Tan, Atan, Asin, Acos, Acosh, Asinh, Atanh, Cosh, Sinh, Sign, Power), replayed one
+// element at a time from a second reading of the toolkit's impl/adv_api/detail/math/<api>/
+// sources (README.md, "The math family"). No code shared with src/ or include/ascendc/adv.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "replay.h"
+
+namespace lngrad_replay {
+
+// The unary APIs whose result depends on the element alone.
+enum class MathOp : int {
+  kExpBasic,  // Exp<T, 0>: the basic Exp instruction
+  kLog,
+  kLog2,
+  kLog10,
+  kErf,
+  kErfc,
+  kTanh,
+  kSin,
+  kCos,
+  kTan,
+  kAtan,
+  kAsin,
+  kAcos,
+  kAcosh,
+  kAsinh,
+  kAtanh,
+  kCosh,
+  kSinh,
+  kSign,
+};
+
+// dst[i] = op(src[i]) on arch 2201, float or half operands.
+void ReplayMath(MathOp op, const float* src, float* dst, size_t n);
+void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n);
+
+// Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
+// (the sequence computes it in the source tensor).
+void ReplaySinCosReuse(MathOp op, float* src, float* dst, size_t n);
+
+// Exp<T, level, isReuseSource> (level >= 1: floor split and Taylor sum). Float with
+// isReuseSource: the fractional parts are computed in the source tensor at its base, chunk by
+// chunk of ((tmpBytes / 4) / 2) rounded down to 8 floats, so src[0, chunk) ends with the last
+// chunks' fractional parts; tmpBytes is sharedTmpBuffer's size in bytes.
+void ReplayExpTaylor(uint32_t level, const float* src, float* dst, size_t n);
+void ReplayExpTaylor(uint32_t level, const Half* src, Half* dst, size_t n);
+void ReplayExpTaylorReuse(uint32_t level, float* src, float* dst, size_t n, uint32_t tmpBytes);
+
+// Power(x, y) element-wise (the tensor-scalar forms broadcast the scalar first).
+void ReplayPower(const float* x, const float* y, float* dst, size_t n);
+void ReplayPower(const Half* x, const Half* y, Half* dst, size_t n);
+void ReplayPower(const int32_t* x, const int32_t* y, int32_t* dst, size_t n);
+
+// CumSum<T, {isLastAxis, ..., outputLastRow}> over an [outer, inner] tensor (cumsum_common_impl.h):
+// last axis: each row's running sum prev + x in float (half: widened, each sum rounded once),
+// then `+ 0` on the stored value; first axis: float rows dst[r] = dst[r - 1] + src[r] after
+// dst[0] = src[0] + 0, half summed in float and rounded (no `+ 0`). lastRow (when not null) =
+// the last row of dst + 0.
+void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
+                  bool lastAxis);
+void ReplayCumSum(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
+                  bool lastAxis);
+
+// The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
+float ReplayMathFloat(MathOp op, float x);
+float ReplayPowerFloat(float x, float y);
+
+// A double rounded once to binary16: to nearest even (away = false) or to nearest with ties
+// away from zero (away = true, Cast CAST_ROUND); overflow to +-inf, NaN to a quiet NaN.
+Half DoubleToHalf(double d, bool away = false);
+
+}  // namespace lngrad_replay
