@@ -322,6 +322,23 @@ void CastFloatToHalf(Half* dst, const float* src, size_t n, bool simd) {
 }
 
 Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept {
+  if (mode == AscendC::RoundMode::CAST_ROUND) {
+    const uint32_t x = std::bit_cast<uint32_t>(f);
+    const uint32_t abs = x & 0x7FFFFFFFu;
+    if (abs < 0x477FF000u) {  // finite results (65520 and above round away to inf, as with RNE)
+      // The magnitude's half bits: half a unit of the last kept place added, then truncated,
+      // rounds ties away from zero.
+      uint32_t m = 0;
+      if (abs >= 0x38800000u) {  // half normal range: drop 13 fraction bits, rebias
+        m = (abs + 0x1000u - 0x38000000u) >> 13;
+      } else if (abs >= 0x33000000u) {
+        // [2^-25, 2^-14): half subnormals, multiples of 2^-24 (below 2^-25: +-0).
+        const uint32_t shift = 126u - (abs >> 23);  // 14..24
+        m = (((abs & 0x7FFFFFu) | 0x800000u) + (1u << (shift - 1))) >> shift;
+      }
+      return Half::FromBits(static_cast<uint16_t>(((x >> 16) & 0x8000u) | m));
+    }
+  }
   const uint16_t rne = FloatToHalfBits(f);
   if (mode == AscendC::RoundMode::CAST_NONE || mode == AscendC::RoundMode::CAST_RINT ||
       std::isnan(f)) {
@@ -548,15 +565,34 @@ void Ops::CastFloatToHalf(Half* d, const float* s, size_t n, AscendC::RoundMode 
 // ---------------------------------------------------------------------------------------------
 // Reduction trees.
 
+namespace {
+// One level of the tree: lane[j] = lane[2j] + lane[2j+1] for j < kSums (every sum from the
+// previous level's lanes).
+template <uint32_t kSums>
+inline void TreeLevel(float* lane) {
+  float sum[kSums];
+  for (uint32_t j = 0; j < kSums; ++j) sum[j] = lane[2 * j] + lane[2 * j + 1];
+  std::memcpy(lane, sum, sizeof sum);
+}
+}  // namespace
+
 float ScalarTree64(const float* src, uint32_t n) {
   // Masked lanes enter the tree as +0 (spec §1.8 [inference]); the tree adds adjacent pairs,
   // level by level, always left + right.
   float lane[kRepeatLanes];
-  const uint32_t active = n < kRepeatLanes ? n : kRepeatLanes;
-  for (uint32_t i = 0; i < kRepeatLanes; ++i) lane[i] = i < active ? src[i] : 0.0f;
-  for (uint32_t width = kRepeatLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) lane[j] = lane[2 * j] + lane[2 * j + 1];
+  if (n >= kRepeatLanes) {
+    std::memcpy(lane, src, sizeof lane);
+  } else {
+    std::memcpy(lane, src, n * sizeof(float));
+    std::fill(lane + n, lane + kRepeatLanes, 0.0f);
   }
+  // Level by level with fixed trip counts (32, 16, ..., 1 sums): the compiler unrolls them.
+  TreeLevel<32>(lane);
+  TreeLevel<16>(lane);
+  TreeLevel<8>(lane);
+  TreeLevel<4>(lane);
+  TreeLevel<2>(lane);
+  TreeLevel<1>(lane);
   return lane[0];
 }
 

@@ -8,6 +8,7 @@
 // Checked-mode rules and the host scratch sizes are in activation_eltwise_host_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -204,6 +205,35 @@ TEST(ActivationGelu, InPlaceGivesTheSameBits) {
   std::vector<float> want(in);
   for (uint32_t i = 0; i < kN; ++i) want[i] = ReGelu(in[i], false);
   ExpectSame(out, want, "Gelu in place");
+}
+
+// Every half input (all 65536 bit patterns, kN at a time, then a tail) through the half steps
+// (several elements at once in the library) against the replay, element by element.
+template <Kind K, bool Q>
+void CheckGeluEveryHalf(const std::string& name) {
+  const std::string what = name + " Q=" + std::to_string(Q) + " every half";
+  for (uint32_t first = 0; first < 0x10000u; first += kN) {
+    const uint32_t count = std::min(kN, 0x10000u - first);
+    std::vector<half> in(kN);
+    for (uint32_t i = 0; i < kN; ++i) in[i].bits = static_cast<uint16_t>(first + i);
+    const Unary<half> call = [&](const LocalTensor<half>& d, const LocalTensor<half>& s,
+                                 const LocalTensor<uint8_t>& t) {
+      CallGelu<K, half, false, Q>(d, s, t, count, true);
+    };
+    std::vector<half> want(count);
+    for (uint32_t i = 0; i < count; ++i) want[i] = ReplayOf<K>(in[i], Q);
+    ExpectReplay(RunUnary<half>(k910B, in, call), want, count,
+                 what + " from " + std::to_string(first));
+  }
+}
+
+TEST(ActivationGelu, HalfStepsMatchReplayForEveryInput) {
+  CheckGeluEveryHalf<Kind::kGelu, false>("Gelu");
+  CheckGeluEveryHalf<Kind::kGelu, true>("Gelu");
+  CheckGeluEveryHalf<Kind::kFaster, false>("FasterGelu");
+  CheckGeluEveryHalf<Kind::kFaster, true>("FasterGelu");
+  CheckGeluEveryHalf<Kind::kFasterV2, false>("FasterGeluV2");
+  CheckGeluEveryHalf<Kind::kFasterV2, true>("FasterGeluV2");
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 // checked, not modelled (its contents after a call are not promised).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -48,7 +49,7 @@ struct Hf {
   float v;
   Hf() = default;
   Hf(float f) : v(Round(f)) {}  // NOLINT(google-explicit-constructor): the C(x) of Ar
-  Hf(double d) : v(static_cast<float>(half(d))) {}
+  Hf(double d) : v(RoundDouble(d)) {}
   operator float() const { return v; }  // NOLINT(google-explicit-constructor)
 
   static float Round(float f) {
@@ -65,6 +66,143 @@ struct Hf {
     // Subnormal half range: multiples of 2^-24; the ulp of [0.5, 1) is 2^-24, so adding and
     // removing 0.75 rounds |f| to nearest even there (the subtraction is exact).
     return std::copysign((std::fabs(f) + 0.75f) - 0.75f, f);
+  }
+  // float(half(d)): d rounded to float to odd (truncated, the last bit set when inexact: float
+  // has more than 11 + 2 bits, so rounding that to half is d's one rounding), then Round, whose
+  // result is float(half(x)) for every x but NaN, which half quiets (top payload bits kept).
+  static float RoundDouble(double d) {
+    const uint32_t odd = OddBits(d);
+    if ((odd & 0x7FFFFFFFu) > 0x7F800000u) return FloatOf((odd | 0x00400000u) & 0xFFFFE000u);
+    return Round(FloatOf(odd));
+  }
+  // Round and RoundDouble without branches on the data, for HfV's lanes, which meet subnormals,
+  // zeros and overflow unpredictably: |f| plus 2^(e+13), e its exponent clamped to [-14, 16],
+  // rounds |f| to a multiple of 2^(e-10), half's ulp there (the float addition rounds to
+  // nearest even, the subtraction is exact); below 2^-14 the multiples of 2^-24 are half's
+  // subnormals; a result above 65504 is an overflow (|f| >= 65520). The same bits as Round
+  // (every float, NaN unchanged) and RoundDouble.
+  static float RoundFlat(float f) {
+    const uint32_t bits = BitsOf(f);
+    const uint32_t abs = bits & 0x7FFFFFFFu;
+    const uint32_t e = std::min(std::max(abs & 0x7F800000u, 0x38800000u), 0x47800000u);
+    const float m = FloatOf(e + (13u << 23));
+    float r = (FloatOf(abs) + m) - m;
+    r = r > 65504.0f ? INFINITY : r;
+    const uint32_t out = BitsOf(r) | (bits & 0x80000000u);
+    return FloatOf(abs >= 0x7F800000u ? bits : out);
+  }
+  static float RoundDoubleFlat(double d) {
+    const uint32_t odd = OddBits(d);
+    const float nan = FloatOf((odd | 0x00400000u) & 0xFFFFE000u);
+    const float r = RoundFlat(FloatOf(odd));
+    return (odd & 0x7FFFFFFFu) > 0x7F800000u ? nan : r;
+  }
+
+ private:
+  // d rounded to float to odd, as bits.
+  static uint32_t OddBits(double d) {
+    const float f = static_cast<float>(d);
+    const uint32_t b = BitsOf(f);
+    const double back = static_cast<double>(f);
+    const bool inexact = (b & 0x7F800000u) != 0x7F800000u && back != d;
+    const uint32_t toward_zero = b - (std::fabs(back) > std::fabs(d) ? 1u : 0u);
+    return inexact ? (toward_zero | 1u) : b;
+  }
+  static uint32_t BitsOf(float f) {
+    uint32_t b;
+    std::memcpy(&b, &f, sizeof b);
+    return b;
+  }
+  static float FloatOf(uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+  }
+};
+
+// kHfLanes half values of independent elements, each rounded exactly as Hf rounds it (RoundFlat:
+// the same bits without branches): a step sequence written for Hf runs on HfV unchanged (Ar<HfV>
+// below), several elements at once, so the processor overlaps their dependency chains.
+inline constexpr int kHfLanes = 8;
+struct HfV {
+  float v[kHfLanes];
+  HfV() = default;
+  HfV(float f) {  // NOLINT(google-explicit-constructor): the C(x) of Ar, one value in every lane
+    const float r = Hf::RoundFlat(f);
+    for (float& x : v) x = r;
+  }
+  HfV(double d) {  // NOLINT(google-explicit-constructor)
+    const float r = Hf::RoundDoubleFlat(d);
+    for (float& x : v) x = r;
+  }
+  template <typename F>
+  static HfV Map(const HfV& a, F f) {
+    HfV r;
+    for (int k = 0; k < kHfLanes; ++k) r.v[k] = f(a.v[k]);
+    return r;
+  }
+  template <typename F>
+  static HfV Map(const HfV& a, const HfV& b, F f) {
+    HfV r;
+    for (int k = 0; k < kHfLanes; ++k) r.v[k] = f(a.v[k], b.v[k]);
+    return r;
+  }
+};
+
+// Ar<Hf> lane by lane.
+template <>
+struct Ar<HfV> {
+  using V = HfV;
+  static V Add(const V& a, const V& b) {
+    return V::Map(a, b, [](float x, float y) { return Hf::RoundFlat(x + y); });
+  }
+  static V Mul(const V& a, const V& b) {
+    return V::Map(a, b, [](float x, float y) { return Hf::RoundFlat(x * y); });
+  }
+  static V Div(const V& a, const V& b) {
+    return V::Map(a, b, [](float x, float y) { return Hf::RoundFlat(x / y); });
+  }
+  static V Adds(const V& a, const V& s) { return Add(a, s); }
+  static V Muls(const V& a, const V& s) { return Mul(a, s); }
+  static V Rec(const V& a) {
+    return V::Map(a, [](float x) { return Hf::RoundFlat(1.0f / x); });
+  }
+  static V Abs(const V& a) {
+    return V::Map(a, [](float x) { return Hf::RoundFlat(std::fabs(x)); });
+  }
+  static V Mins(const V& a, const V& s) {
+    return V::Map(a, s, [](float x, float y) { return x < y ? x : y; });
+  }
+  static V Maxs(const V& a, const V& s) {
+    return V::Map(a, s, [](float x, float y) { return x > y ? x : y; });
+  }
+  static V Exp(const V& a) {
+    return V::Map(a, [](float x) { return Hf::RoundDoubleFlat(std::exp(static_cast<double>(x))); });
+  }
+};
+
+// The element function of a half sequence for UnaryPass: dst = T(step(C(src))) per element,
+// and (C = Hf) Batch, the same on kHfLanes elements at a time through HfV, where dst and src
+// are identical or disjoint (a partial overlap runs element by element, in increasing order).
+template <typename T, typename C, typename Step>
+struct StepFn {
+  Step step;
+  T operator()(T v) const { return T(static_cast<float>(step(C(static_cast<float>(v))))); }
+  uint64_t Batch(T* out, const T* in, uint64_t n) const {
+    if constexpr (!std::is_same_v<C, Hf>) {
+      return 0;
+    } else {
+      const auto o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
+      if (o != i && o < i + n * sizeof(T) && i < o + n * sizeof(T)) return 0;
+      uint64_t done = 0;
+      for (; done + kHfLanes <= n; done += kHfLanes) {
+        HfV x;
+        for (int k = 0; k < kHfLanes; ++k) x.v[k] = Hf(static_cast<float>(in[done + k])).v;
+        const HfV r = step(x);
+        for (int k = 0; k < kHfLanes; ++k) out[done + k] = T(r.v[k]);
+      }
+      return done;
+    }
   }
 };
 

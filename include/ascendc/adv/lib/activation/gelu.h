@@ -80,10 +80,9 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
   namespace m = math_detail;
   using C = std::conditional_t<highPrecision, float, StepType<T>>;
   bool recip = highPerformance && !On3510();  // not const: a capture under either compiler
+  const auto step = [recip](auto x) { return GeluOf<kind>(x, recip); };
   m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
-               loc, [recip](T v) {
-                 return T(static_cast<float>(GeluOf<kind>(C(static_cast<float>(v)), recip)));
-               });
+               loc, StepFn<T, C, decltype(step)>{step});
 }
 
 }  // namespace lngrad::aicore::eltwise_detail

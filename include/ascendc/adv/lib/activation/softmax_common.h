@@ -137,8 +137,9 @@ inline float GradRowSum(const float* x, uint32_t k) {
   return blocks > 0 ? total + t : t;
 }
 
-// The device's Max (a > b ? a : b) folded over the row.
-inline float RowMax(const float* x, uint32_t k) {
+// The device's Max (a > b ? a : b) folded over the row. Not inlined: inside SoftMaxRows the
+// running max would live in memory across the row (it outlives calls there).
+[[gnu::noinline]] inline float RowMax(const float* x, uint32_t k) {
   float m = x[0];
   for (uint32_t j = 1; j < k; ++j) m = x[j] > m ? x[j] : m;
   return m;

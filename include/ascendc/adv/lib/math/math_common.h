@@ -166,6 +166,13 @@ inline AscendC::LocalTensor<uint8_t> StackTmp() {
   return tmp;
 }
 
+// True when F has a member Batch(D* out, const S* in, uint64_t n) -> uint64_t: it writes
+// out[0..k) as f would, element by element, and returns k (the rest runs element by element).
+template <typename F, typename = void>
+inline constexpr bool kHasBatch = false;
+template <typename F>
+inline constexpr bool kHasBatch<F, std::void_t<decltype(&std::decay_t<F>::Batch)>> = true;
+
 // Checks, records and runs dst[i] = f(src[i]) for i < count. `tmp` null: no scratch involved.
 template <typename D, typename S, typename F>
 void UnaryPass(const char* api, Products products, Overlap overlap,
@@ -180,7 +187,9 @@ void UnaryPass(const char* api, Products products, Overlap overlap,
   Record(api, loc, n, {d, s});
   D* out = dst.HostPtr();
   const S* in = src.HostPtr();
-  for (uint64_t i = 0; i < n; ++i) out[i] = f(in[i]);
+  uint64_t i = 0;
+  if constexpr (kHasBatch<F>) i = f.Batch(out, in, n);
+  for (; i < n; ++i) out[i] = f(in[i]);
 }
 
 // The same for dst[i] = f(src0[i], src1[i]).
