@@ -141,6 +141,15 @@ void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean, cons
   std::fill(outVar + 1, outVar + 8, 0.0f);
 }
 
+// The scratch refused below: 1024 bytes; on 3510 the host tiling's minimum, abLength +
+// ceil128(p / 64) floats (p the largest power of two <= abLength), where it is smaller (lngrad
+// sums in the 2201 order there through a buffer of its own, one chunk).
+inline uint64_t WelfordFinalizeScratchBytes(uint32_t ab, bool reg) {
+  uint64_t p2 = 1;
+  while (p2 * 2 <= ab) p2 *= 2;
+  return reg ? std::min<uint64_t>(4 * (ab + (p2 / 64 + 127) / 128 * 128), 4 * 256) : 4 * 256;
+}
+
 // The four prototypes' one body; counts null for the overloads without it.
 template <bool isCorrection>
 void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
@@ -174,14 +183,8 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
   ne::CheckHolds(kApi, "outputMean", outputMean, 8);
   ne::CheckHolds(kApi, "outputVariance", outputVariance, 8);
   if (withCounts) ne::CheckHolds(kApi, "counts", counts, ab);
-  // 3510: the host tiling's minimum is abLength + ceil128(p / 64) floats (p the largest power of
-  // two <= abLength), below 1024 bytes for short inputs; lngrad sums in the 2201 order there
-  // through a buffer of its own (one chunk) and refuses only what is below both sizes.
   const bool reg = RegBase();
-  uint64_t p2 = 1;
-  while (p2 * 2 <= ab) p2 *= 2;
-  const uint64_t need =
-      reg ? std::min<uint64_t>(4 * (ab + (p2 / 64 + 127) / 128 * 128), 4 * 256) : 4 * 256;
+  const uint64_t need = WelfordFinalizeScratchBytes(ab, reg);
   ne::CheckScratch(kApi, sharedTmpBuffer, need,
                    reg ? "sharedTmpBuffer size must >= min(1024, 4 * (abLength + ceil128(p / "
                          "64))) Bytes"
