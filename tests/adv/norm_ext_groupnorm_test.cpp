@@ -20,8 +20,9 @@ using namespace norm_ext_test;
 
 struct GnCase {
   uint32_t n, c, h, w, groups;
-  uint32_t stackBytes;  // 0: the maximum
+  uint32_t stackBytes;  // 0: the maximum, 1: the minimum
   bool withTmp;
+  bool reuse = false;  // float isReuseSource: tmp size and tiling for two scratch buffers
 };
 
 template <typename T>
@@ -40,10 +41,10 @@ void CheckGroupNorm(const GnCase& k, const char* soc, uint32_t seed) {
   const T eps = T(1e-3f);
   const ge::Shape shape({k.n, k.c, k.h, k.w});
   uint32_t mx = 0, mn = 0;
-  GetGroupNormMaxMinTmpSize(shape, sz, false, k.groups, mx, mn);
-  const uint32_t stack = k.stackBytes == 0 ? mx : k.stackBytes;
+  GetGroupNormMaxMinTmpSize(shape, sz, k.reuse, k.groups, mx, mn);
+  const uint32_t stack = k.stackBytes == 0 ? mx : k.stackBytes == 1 ? mn : k.stackBytes;
   GroupNormTiling tiling;
-  GetGroupNormNDTilingInfo(shape, stack, sz, false, k.groups, tiling);
+  GetGroupNormNDTilingInfo(shape, stack, sz, k.reuse, k.groups, tiling);
   ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok());
   std::vector<T> y, mean, var;
   const std::string check = RunBlock(soc, [&] {
@@ -52,7 +53,10 @@ void CheckGroupNorm(const GnCase& k, const char* soc, uint32_t seed) {
     u.Put(1, gamma);
     u.Put(2, beta);
     GroupNormTiling t = tiling;
-    if (k.withTmp) {
+    if (k.reuse) {
+      GroupNorm<T, true>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0), u.Get<T>(1),
+                         u.Get<T>(2), u.Get<uint8_t>(6), eps, t);
+    } else if (k.withTmp) {
       GroupNorm<T, false>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0), u.Get<T>(1),
                           u.Get<T>(2), u.Get<uint8_t>(6), eps, t);
     } else {
@@ -115,6 +119,9 @@ TEST(NormExtGroupNorm, FloatAndHalfOnBothArchs) {
     CheckGroupNorm<float>({1, 4, 16, 16, 2, 0, false}, soc, 3);     // general: ReduceSum
     CheckGroupNorm<half>({2, 6, 4, 5, 3, 0, true}, soc, 4);
     CheckGroupNorm<half>({2, 4, 9, 9, 2, 0, false}, soc, 5);
+    // isReuseSource with the minimum two-buffer scratch of the reuse tiling (the kernel took
+    // three buffers and refused it).
+    CheckGroupNorm<float>({2, 6, 4, 6, 3, 1, true, true}, soc, 6);
   }
 }
 

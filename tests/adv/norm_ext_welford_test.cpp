@@ -210,6 +210,14 @@ TEST(NormExtWelfordFinalize, CorrectionOn950) {
   CheckFinalize<true>({64, 1, 64, 0, true, 1024}, k950, 7);
 }
 
+TEST(NormExtWelfordFinalize, HostMinimumScratchOn950) {
+  // The 3510 minimum of GetWelfordFinalizeMaxMinTmpSize (4 * (abLength + ceil128(p / 64))
+  // bytes) where it is below the 2201 kernel's 1024: the 950 took the 2201 check and refused it.
+  CheckFinalize<false>({40, 1, 40, 0, true, 160}, k950, 8);
+  CheckFinalize<false>({72, 5, 40, 4, false, 800}, k950, 9);
+  CheckFinalize<false>({16, 2, 16, 0, false, 64}, k950, 10);
+}
+
 TEST(NormExtWelfordFinalize, CheckedRefusals) {
   auto run = [](WelfordFinalizePara p, uint32_t tmpBytes) {
     return RunBlock(k910B, [&] {

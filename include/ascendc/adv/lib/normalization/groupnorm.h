@@ -121,8 +121,10 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
   if constexpr (!std::is_same_v<D, float>) FromFloat(y + off, work, n);
 }
 
-inline uint64_t GroupNormScratchFloats(const GroupNormTiling& t, bool half) {
-  uint64_t end = uint64_t{t.thirdTmpStartPos} + t.oneTmpSize;
+// Float with isReuseSource takes inputX as its first buffer and the scratch's first two as the
+// other two (the tiling then plans two buffers); otherwise the scratch holds all three.
+inline uint64_t GroupNormScratchFloats(const GroupNormTiling& t, bool half, bool reuse) {
+  uint64_t end = uint64_t{reuse ? t.secondTmpStartPos : t.thirdTmpStartPos} + t.oneTmpSize;
   if (half) end = std::max<uint64_t>(end, uint64_t{t.varianceTmpTensorPos} + t.meanVarSize);
   return std::max<uint64_t>(end, t.tmpBufSize);
 }
@@ -167,7 +169,8 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
   ne::CheckHolds(kApi, "outputVariance", outputVariance, t.meanVarSize);
   ne::CheckHolds(kApi, "gamma", gamma, t.c);
   ne::CheckHolds(kApi, "beta", beta, t.c);
-  const uint64_t scratch = ne::GroupNormScratchFloats(t, kHalf) * 4;
+  constexpr bool kReuse = isReuseSource && !kHalf;
+  const uint64_t scratch = ne::GroupNormScratchFloats(t, kHalf, kReuse) * 4;
   ne::CheckScratch(kApi, sharedTmpBuffer, scratch, "the tiling's layout");
   ne::Record(kApi, loc,
              {{inputX.HostPtr(), uint64_t{t.inputXSize} * sizeof(T), false},
@@ -180,6 +183,7 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
   float* stack = reinterpret_cast<float*>(sharedTmpBuffer.HostPtr());
   ne::GroupNormWork w{stack + t.firstTmpStartPos, stack + t.secondTmpStartPos,
                       stack + t.thirdTmpStartPos, nullptr, nullptr};
+  if constexpr (kReuse) w.c = stack + t.secondTmpStartPos;
   if constexpr (kHalf) {
     w.mean = stack + t.meanTmpTensorPos;
     w.var = stack + t.varianceTmpTensorPos;

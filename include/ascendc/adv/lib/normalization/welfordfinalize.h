@@ -20,7 +20,8 @@
 // instead of rRec. The overloads without sharedTmpBuffer take the stack buffer.
 //
 // Always raised: abLength 0 or not a multiple of 8, headCountLength + tailCountLength !=
-// abLength, operands shorter than abLength (outputs than 8), a scratch below 1024 bytes,
+// abLength, operands shorter than abLength (outputs than 8), a scratch below 1024 bytes (3510:
+// below the host tiling's minimum),
 // tailCount == 0 with tailCountLength != 0.
 #pragma once
 
@@ -140,6 +141,15 @@ void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean, cons
   std::fill(outVar + 1, outVar + 8, 0.0f);
 }
 
+// The scratch refused below: 1024 bytes; on 3510 the host tiling's minimum, abLength +
+// ceil128(p / 64) floats (p the largest power of two <= abLength), where it is smaller (lngrad
+// sums in the 2201 order there through a buffer of its own, one chunk).
+inline uint64_t WelfordFinalizeScratchBytes(uint32_t ab, bool reg) {
+  uint64_t p2 = 1;
+  while (p2 * 2 <= ab) p2 *= 2;
+  return reg ? std::min<uint64_t>(4 * (ab + (p2 / 64 + 127) / 128 * 128), 4 * 256) : 4 * 256;
+}
+
 // The four prototypes' one body; counts null for the overloads without it.
 template <bool isCorrection>
 void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
@@ -173,10 +183,22 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
   ne::CheckHolds(kApi, "outputMean", outputMean, 8);
   ne::CheckHolds(kApi, "outputVariance", outputVariance, 8);
   if (withCounts) ne::CheckHolds(kApi, "counts", counts, ab);
-  ne::CheckScratch(kApi, sharedTmpBuffer, 4 * 256, "sharedTmpBuffer size must >= 1024 Bytes");
-  const uint64_t stackFloats = sharedTmpBuffer.GetSize() / 4;
+  const bool reg = RegBase();
+  const uint64_t need = WelfordFinalizeScratchBytes(ab, reg);
+  ne::CheckScratch(kApi, sharedTmpBuffer, need,
+                   reg ? "sharedTmpBuffer size must >= min(1024, 4 * (abLength + ceil128(p / "
+                         "64))) Bytes"
+                       : "sharedTmpBuffer size must >= 1024 Bytes");
+  std::vector<float> own;
+  float* stack = reinterpret_cast<float*>(sharedTmpBuffer.HostPtr());
+  uint64_t stackFloats = sharedTmpBuffer.GetSize() / 4;
+  if (reg) {
+    own.assign(128 + 2 * ((uint64_t{ab} + 63) / 64 * 64), 0.0f);
+    stack = own.data();
+    stackFloats = own.size();
+  }
   const uint64_t cl = (stackFloats - 128) / 128 * 64;
-  const uint64_t used = 128 + 2 * std::min<uint64_t>(cl, ab);
+  const uint64_t used = reg ? need / 4 : 128 + 2 * std::min<uint64_t>(cl, ab);
   ne::Record(kApi, loc,
              {{inputMean.HostPtr(), uint64_t{ab} * 4, false},
               {inputVariance.HostPtr(), uint64_t{ab} * 4, false},
@@ -186,8 +208,7 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
               {outputVariance.HostPtr(), 32, true}});
   ne::WelfordFinalizeRun<isCorrection>(
       outputMean.HostPtr(), outputVariance.HostPtr(), inputMean.HostPtr(), inputVariance.HostPtr(),
-      withCounts ? counts.HostPtr() : nullptr, reinterpret_cast<float*>(sharedTmpBuffer.HostPtr()),
-      stackFloats, para);
+      withCounts ? counts.HostPtr() : nullptr, stack, stackFloats, para);
 }
 
 }  // namespace lngrad::adv::ext
