@@ -1,0 +1,284 @@
+// AscendQuant and AscendDequant run as kernels on Ascend910B1 (dav-2201), compared bit for bit
+// with the replay of replay_reduce_quant.h (written from ascend_quant_pre_impl.h and
+// ascend_dequant_common_impl.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "replay.h"
+#include "replay_reduce_quant.h"
+
+namespace {
+
+using namespace AscendC;
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::Ub;
+namespace rp = lngrad_replay;
+
+constexpr const char* k910B = "Ascend910B1";
+
+template <typename T>
+std::vector<T> Values(uint32_t seed, size_t n, float range) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-range, range);
+  const float specials[] = {0.0f,
+                            -0.0f,
+                            0.5f,
+                            -2.5f,
+                            3.5f,
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1e9f,
+                            -1e9f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity()};
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    float f = i < std::size(specials) ? specials[i] : d(gen);
+    if constexpr (std::is_same_v<T, half>) {
+      if (std::fabs(f) > 60000.0f && std::isfinite(f)) f = f > 0 ? 70000.0f : -70000.0f;
+    }
+    v[i] = T(f);
+  }
+  return v;
+}
+
+std::string Int8Mismatch(const std::vector<int8_t>& got, const std::vector<int8_t>& want) {
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (got[i] != want[i]) {
+      std::ostringstream s;
+      s << "element " << i << ": lngrad " << int{got[i]} << ", replay " << int{want[i]};
+      return s.str();
+    }
+  }
+  return "";
+}
+
+uint32_t HalfBits(half h) {
+  uint16_t b = 0;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+uint32_t FloatBits(float f) {
+  uint32_t b = 0;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// ---- AscendQuant, per tensor ----
+
+template <typename T>
+void CheckQuantPerTensor(uint32_t count, float scale, float offset, bool withTmp, uint32_t seed) {
+  const std::vector<T> in = Values<T>(seed, count, 200.0f);
+  std::vector<int8_t> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(1, in);
+        if (withTmp) {
+          AscendQuant<T>(ub.Get<int8_t>(0), ub.Get<T>(1), ub.Get<uint8_t>(2), scale, offset, count);
+        } else {
+          AscendQuant<T>(ub.Get<int8_t>(0), ub.Get<T>(1), scale, offset, count);
+        }
+        got = ub.Take<int8_t>(0);
+      },
+      k910B);
+  got.resize(count);
+  const auto want = rp::ReplayAscendQuant(
+      std::is_same_v<T, half>, std::vector<float>(in.begin(), in.end()), scale, offset, count);
+  EXPECT_EQ(Int8Mismatch(got, want), "")
+      << count << (std::is_same_v<T, half> ? " half" : " float") << " scale " << scale << " offset "
+      << offset << (withTmp ? " tmp" : " stack");
+}
+
+TEST(QuantReplay, AscendQuantPerTensor) {
+  uint32_t seed = 1;
+  for (bool withTmp : {true, false}) {
+    for (uint32_t count : {1u, 37u, 256u, 1000u, 5000u}) {
+      // 0.1 and 0.3 are not halves: the half scale's rounding shows; 2.0 doubles the ties.
+      for (float s : {0.1f, 2.0f, -0.3f}) {
+        CheckQuantPerTensor<float>(count, s, 0.75f, withTmp, ++seed);
+        CheckQuantPerTensor<half>(count, s, -1.25f, withTmp, ++seed);
+      }
+    }
+  }
+}
+
+// ---- AscendQuant, per channel ----
+
+template <typename T>
+void CheckQuantPerChannel(uint32_t scaleCount, uint32_t rows, bool offsetTensor, bool withTmp,
+                          uint32_t seed) {
+  const uint32_t count = scaleCount * rows;
+  const std::vector<T> in = Values<T>(seed, count, 150.0f);
+  const std::vector<T> scale = Values<T>(seed + 1, scaleCount, 3.0f);
+  const std::vector<T> offset = Values<T>(seed + 2, scaleCount, 4.0f);
+  constexpr uint32_t kOffsetAt = 4096;  // the offset tensor in buffer 2, after the scales
+  std::vector<int8_t> got;
+  std::vector<T> scaleAfter;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(1, in);
+        std::vector<T> both(kOffsetAt + scaleCount);
+        std::copy(scale.begin(), scale.end(), both.begin());
+        std::copy(offset.begin(), offset.end(), both.begin() + kOffsetAt);
+        ub.Put<T>(2, both);
+        LocalTensor<T> sc = ub.Get<T>(2);
+        LocalTensor<T> of = sc[kOffsetAt];
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        if (offsetTensor) {
+          AscendQuant<T>(ub.Get<int8_t>(0), ub.Get<T>(1), tmp, sc, of, scaleCount, scaleCount,
+                         count);
+        } else if (withTmp) {
+          AscendQuant<T>(ub.Get<int8_t>(0), ub.Get<T>(1), tmp, sc, T(0.625f), scaleCount, count);
+        } else {
+          AscendQuant<T>(ub.Get<int8_t>(0), ub.Get<T>(1), sc, T(0.625f), scaleCount, count);
+        }
+        got = ub.Take<int8_t>(0);
+        scaleAfter = ub.Take<T>(2);
+      },
+      k910B);
+  got.resize(count);
+  rp::QuantChannelCall c{std::is_same_v<T, half>,
+                         scaleCount,
+                         count,
+                         std::vector<float>(scale.begin(), scale.end()),
+                         {},
+                         0.625f};
+  if (offsetTensor) c.offset.assign(offset.begin(), offset.end());
+  std::vector<float> scaleHalf, offsetHalf;
+  const auto want = rp::ReplayAscendQuantPerChannel(c, std::vector<float>(in.begin(), in.end()),
+                                                    &scaleHalf, &offsetHalf);
+  const std::string what =
+      std::to_string(rows) + "x" + std::to_string(scaleCount) + (c.isHalf ? " half" : " float") +
+      (offsetTensor ? " offset tensor" : " offset scalar") + (withTmp ? " tmp" : " stack");
+  EXPECT_EQ(Int8Mismatch(got, want), "") << what;
+  if (!c.isHalf) {  // the float scale (offset) tensor now starts with its halves
+    const half* h = reinterpret_cast<const half*>(scaleAfter.data());
+    for (uint32_t j = 0; j < scaleCount; ++j) {
+      ASSERT_EQ(HalfBits(h[j]), rp::FloatToHalf(scaleHalf[j]).bits) << what << " scale " << j;
+      if (offsetTensor) {
+        ASSERT_EQ(HalfBits(h[2 * kOffsetAt + j]), rp::FloatToHalf(offsetHalf[j]).bits)
+            << what << " offset " << j;
+      }
+    }
+  }
+}
+
+TEST(QuantReplay, AscendQuantPerChannel) {
+  uint32_t seed = 500;
+  for (uint32_t scaleCount : {32u, 64u, 96u}) {
+    for (uint32_t rows : {1u, 3u, 17u}) {
+      for (int form = 0; form < 3; ++form) {
+        const bool offsetTensor = form == 0, withTmp = form != 2;
+        CheckQuantPerChannel<float>(scaleCount, rows, offsetTensor, withTmp, seed += 3);
+        CheckQuantPerChannel<half>(scaleCount, rows, offsetTensor, withTmp, seed += 3);
+      }
+    }
+  }
+}
+
+// ---- AscendDequant ----
+
+std::vector<int32_t> Ints(uint32_t seed, size_t n) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int32_t> d(-(1 << 26), 1 << 26);  // beyond 2^24: rounded
+  std::vector<int32_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = i < 3 ? static_cast<int32_t>(i) - 1 : d(gen);
+  v[n / 2] = 0;
+  return v;
+}
+
+std::vector<float> Scales(uint32_t seed, uint32_t n) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-2e-3f, 2e-3f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(gen);
+  v[0] = -0.0f;            // -0 scale: 0 * -0 shows whether the scale was copied with + 0
+  if (n > 1) v[1] = 3e4f;  // a product beyond the half range: the saturation of the Cast
+  return v;
+}
+
+// float -> float with float scales (the DequantParams forms, with and without tmp).
+void CheckDequantFloat(uint32_t m, uint32_t n, uint32_t cal, bool withTmp, uint32_t seed) {
+  const std::vector<int32_t> x = Ints(seed, size_t{m} * n);
+  const std::vector<float> s = Scales(seed + 1, n);
+  std::vector<float> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<int32_t>(1, x);
+        ub.Put<float>(2, s);
+        if (withTmp) {
+          AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2), ub.Get<uint8_t>(3),
+                        DequantParams{m, n, cal});
+        } else {
+          AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                        DequantParams{m, n, cal});
+        }
+        got = ub.Take<float>(0);
+      },
+      k910B);
+  const auto want = rp::ReplayAscendDequant({false, true, true, m, n, cal}, x, s);
+  for (size_t e = 0; e < want.size(); ++e) {
+    ASSERT_EQ(FloatBits(got[e]), FloatBits(want[e]))
+        << m << "x" << n << " cal " << cal << " element " << e << ": lngrad " << got[e]
+        << ", replay " << want[e];
+  }
+}
+
+TEST(QuantReplay, AscendDequantFloat) {
+  uint32_t seed = 800;
+  for (bool withTmp : {true, false}) {
+    CheckDequantFloat(7, 40, 24, withTmp, ++seed);
+    CheckDequantFloat(3, 64, 64, withTmp, ++seed);
+    CheckDequantFloat(1, 96, 32, withTmp, ++seed);  // one row: reshaped into 3 rows of 32
+    CheckDequantFloat(1, 96, 40, withTmp, ++seed);  // 40 does not divide 96: not reshaped
+    CheckDequantFloat(40, 200, 136, withTmp, ++seed);
+  }
+}
+
+// uint64 scales (the float in the low word) to half, rows padded to 16 halves.
+TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
+  uint32_t seed = 900;
+  for (const auto& [m, n, cal] :
+       {std::array<uint32_t, 3>{3, 24, 24}, {5, 40, 8}, {1, 64, 32}, {9, 8, 8}}) {
+    const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
+    const std::vector<float> s = Scales(++seed, n);
+    std::vector<uint64_t> s64(n);
+    for (uint32_t j = 0; j < n; ++j) s64[j] = (uint64_t{0xABCD} << 32) | FloatBits(s[j]);
+    std::vector<half> got;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<int32_t>(1, x);
+          ub.Put<uint64_t>(2, s64);
+          AscendDequant(ub.Get<half>(0), ub.Get<int32_t>(1), ub.Get<uint64_t>(2),
+                        ub.Get<uint8_t>(3), DequantParams{m, n, cal});
+          got = ub.Take<half>(0);
+        },
+        k910B);
+    const auto want = rp::ReplayAscendDequant({true, true, false, m, n, cal}, x, s);
+    const bool reshaped = m == 1 && cal % 16 == 0 && n % cal == 0;
+    const uint32_t rows = reshaped ? n / cal : m, cols = reshaped ? cal : n;
+    const uint32_t stride = (cols + 15) / 16 * 16;
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t j = 0; j < cols; ++j) {
+        const float w = want[size_t{r} * cols + j];
+        ASSERT_EQ(HalfBits(got[size_t{r} * stride + j]), rp::FloatToHalf(w).bits)
+            << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
+            << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
+      }
+    }
+  }
+}
+
+}  // namespace
