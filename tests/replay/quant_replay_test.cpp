@@ -23,6 +23,7 @@
 namespace {
 
 using namespace AscendC;
+using lngrad::aicore::test::kUbBufBytes;
 using lngrad::aicore::test::OnBlock;
 using lngrad::aicore::test::Ub;
 namespace rp = lngrad_replay;
@@ -279,6 +280,138 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
       }
     }
   }
+}
+
+// ---- AscendAntiQuant, int8 -> half ----
+
+enum class AqForm { kTensors, kScaleTensor, kScalars, kScaleScalar };
+
+// One call; offset and scale tensors in buffer 2 (scale at kScaleAt), tmp in buffer 3.
+std::vector<half> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t tmpBytes,
+                               uint32_t K, uint32_t N, uint32_t groups,
+                               const std::vector<int8_t>& x, const std::vector<half>& off,
+                               const std::vector<half>& scl) {
+  constexpr uint32_t kScaleAt = 8192;
+  std::vector<half> got;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        LocalTensor<half> o = ub.Get<half>(2), s = ub.Get<half>(2)[kScaleAt];
+        std::copy(off.begin(), off.end(), o.HostPtr());
+        std::copy(scl.begin(), scl.end(), s.HostPtr());
+        LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+        src.SetSize(K * N);
+        LocalTensor<half> dst = ub.Get<half>(0);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(tmpBytes);
+        const uint32_t rowsOf = transpose ? N : groups, colsOf = transpose ? groups : N;
+        const AntiQuantShapeInfo info{rowsOf, colsOf, rowsOf, colsOf};
+#define LNGRAD_RP_AQ(...)                                        \
+  if (transpose) {                                               \
+    AscendAntiQuant<int8_t, half, true>(dst, src, __VA_ARGS__);  \
+  } else {                                                       \
+    AscendAntiQuant<int8_t, half, false>(dst, src, __VA_ARGS__); \
+  }
+        switch (form) {
+          case AqForm::kTensors:
+            if (withTmp) {
+              LNGRAD_RP_AQ(o, s, tmp, K, info)
+            } else {
+              LNGRAD_RP_AQ(o, s, K, info)
+            }
+            break;
+          case AqForm::kScaleTensor:
+            LNGRAD_RP_AQ(s, tmp, K, info)
+            break;
+          case AqForm::kScalars:
+            if (withTmp) {
+              LNGRAD_RP_AQ(half(1.3f), half(-0.7f), tmp, K)
+            } else {
+              LNGRAD_RP_AQ(half(1.3f), half(-0.7f), K)
+            }
+            break;
+          case AqForm::kScaleScalar:
+            LNGRAD_RP_AQ(half(-2.9f), tmp, K)
+            break;
+        }
+#undef LNGRAD_RP_AQ
+        got = ub.Take<half>(0);
+      },
+      k910B);
+  got.resize(size_t{K} * N);
+  return got;
+}
+
+// tmpBytes: the sharedTmpBuffer's size (small: the transposed forms' scalar fallback).
+void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint32_t N,
+                    uint32_t groups, uint32_t seed, uint32_t tmpBytes = kUbBufBytes) {
+  std::vector<int8_t> x(size_t{K} * N);
+  std::mt19937 gen(seed);
+  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
+  const size_t params = size_t{groups} * N;
+  const std::vector<half> off = Values<half>(seed + 1, params, 300.0f);
+  const std::vector<half> scl = Values<half>(seed + 2, params, 40.0f);
+  const std::vector<half> got =
+      RunAntiQuant(form, transpose, withTmp, tmpBytes, K, N, groups, x, off, scl);
+  const bool tensors = form == AqForm::kTensors || form == AqForm::kScaleTensor;
+  const bool hasOffset = form == AqForm::kTensors || form == AqForm::kScalars;
+  // The Brcb path: 32 bytes per scale row (64 with an offset) of tmp; the framework's buffer
+  // (32 KiB here) holds them for these shapes.
+  const bool brcb = !withTmp || tmpBytes >= 32u * N * (hasOffset ? 2 : 1);
+  rp::AntiQuantCall c{transpose,
+                      hasOffset,
+                      brcb,
+                      K,
+                      N,
+                      groups,
+                      {},
+                      {},
+                      static_cast<float>(half(1.3f)),
+                      static_cast<float>(half(form == AqForm::kScalars ? -0.7f : -2.9f))};
+  if (tensors) {
+    c.scale.assign(scl.begin(), scl.end());
+    if (hasOffset) c.offset.assign(off.begin(), off.end());
+  }
+  const std::vector<float> want = rp::ReplayAscendAntiQuantHalf(c, x);
+  std::vector<float> gotF(got.begin(), got.end());
+  for (size_t e = 0; e < want.size(); ++e) {
+    if (std::isnan(want[e]) && std::isnan(gotF[e])) continue;
+    ASSERT_EQ(HalfBits(got[e]), rp::FloatToHalf(want[e]).bits)
+        << "form " << static_cast<int>(form) << (transpose ? " transposed " : " ") << K << "x" << N
+        << " groups " << groups << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad "
+        << gotF[e] << ", replay " << want[e];
+  }
+}
+
+TEST(QuantReplay, AscendAntiQuantHalfPerChannelAndScalars) {
+  uint32_t seed = 1200;
+  for (bool transpose : {false, true}) {
+    for (const auto& [K, N] : {std::array<uint32_t, 2>{64, 48}, {200, 32}, {33, 160}}) {
+      if (transpose && K % 16 != 0) continue;  // rows of 32-byte blocks
+      CheckAntiQuant(AqForm::kTensors, transpose, true, K, N, 1, seed += 3);
+      CheckAntiQuant(AqForm::kTensors, transpose, false, K, N, 1, seed += 3);
+      CheckAntiQuant(AqForm::kScaleTensor, transpose, true, K, N, 1, seed += 3);
+      CheckAntiQuant(AqForm::kScalars, transpose, true, K, N, 1, seed += 3);
+      CheckAntiQuant(AqForm::kScalars, transpose, false, K, N, 1, seed += 3);
+      CheckAntiQuant(AqForm::kScaleScalar, transpose, true, K, N, 1, seed += 3);
+    }
+  }
+}
+
+// Without transpose and without offset, the scale rows are groups along K.
+TEST(QuantReplay, AscendAntiQuantHalfScaleGroupsAlongK) {
+  CheckAntiQuant(AqForm::kScaleTensor, false, true, 64, 48, 4, 1300);
+  CheckAntiQuant(AqForm::kScaleTensor, false, true, 200, 32, 2, 1301);
+}
+
+// With an offset tensor the performance path (not transposed) and the Brcb path (transposed)
+// take element n whatever the groups; the transposed scalar fallback (a small tmp) groups.
+TEST(QuantReplay, AscendAntiQuantHalfGroupsOnlyWhereThePathReadsThem) {
+  CheckAntiQuant(AqForm::kTensors, false, true, 64, 48, 2, 1400);
+  CheckAntiQuant(AqForm::kTensors, true, true, 64, 48, 2, 1401);
+  CheckAntiQuant(AqForm::kTensors, true, true, 64, 48, 2, 1402, 1024);
+  CheckAntiQuant(AqForm::kScaleTensor, true, true, 64, 48, 4, 1403, 1024);
+  CheckAntiQuant(AqForm::kTensors, true, true, 64, 48, 1, 1404, 1024);
 }
 
 }  // namespace

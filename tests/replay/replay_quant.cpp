@@ -83,4 +83,27 @@ std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<i
   return dst;
 }
 
+std::vector<float> ReplayAscendAntiQuantHalf(const AntiQuantCall& c,
+                                             const std::vector<int8_t>& src) {
+  const uint32_t rows = c.transpose ? c.N : c.K, cols = c.transpose ? c.K : c.N;
+  std::vector<float> dst(size_t{rows} * cols);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t j = 0; j < cols; ++j) {
+      const size_t e = size_t{r} * cols + j;
+      float h = static_cast<float>(src[e]);  // Cast int8 -> half: exact
+      float o = c.offsetScalar, s = c.scaleScalar;
+      if (!c.scale.empty()) {
+        uint32_t at = c.transpose ? r : j;  // the Brcb path / the performance path
+        if (!c.transpose && !c.hasOffset) at = r / (c.K / c.groups) * c.N + j;
+        if (c.transpose && !c.brcb) at = r * c.groups + j / (c.K / c.groups);
+        s = c.scale[at];
+        if (c.hasOffset) o = c.offset[at];
+      }
+      if (c.hasOffset) h = HalfAdd(h, o);
+      dst[e] = HalfMul(h, s);
+    }
+  }
+  return dst;
+}
+
 }  // namespace lngrad_replay

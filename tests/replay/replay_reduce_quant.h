@@ -86,4 +86,24 @@ struct DequantCall {
 std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<int32_t>& src,
                                        const std::vector<float>& scale);
 
+// ---- AscendAntiQuant, int8 -> half (ascend_antiquant_impl.h, 2201) ----
+
+// src is [K, N] (or [N, K] when transposed), int8 widened to half exactly, then half Add of
+// the offset and half Mul by the scale, each rounded to half. Tensor forms: without transpose
+// and with an offset tensor, column n takes offset[n] and scale[n] for every row (the
+// performance path: its offset/scale repeat stride is 0); without an offset tensor, row k
+// takes the scale row k / (K / groups); transposed (the Brcb path, `brcb`: a tmp buffer of at
+// least 32 (64 with offset) bytes per scale row and K < 4096), row n takes offset[n] and
+// scale[n]; transposed otherwise (AntiQuantImplScalar), row n, column k takes element
+// n * groups + k / (K / groups).
+// Scalar forms (tensors empty): Adds half(offset) (if hasOffset), Muls half(scale).
+struct AntiQuantCall {
+  bool transpose, hasOffset, brcb;
+  uint32_t K, N, groups;
+  std::vector<float> offset, scale;  // half values; empty: the scalar form
+  float offsetScalar, scaleScalar;
+};
+std::vector<float> ReplayAscendAntiQuantHalf(const AntiQuantCall& c,
+                                             const std::vector<int8_t>& src);
+
 }  // namespace lngrad_replay
