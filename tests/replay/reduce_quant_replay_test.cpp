@@ -265,4 +265,39 @@ TEST(SumMeanReplay, RowsOfEveryRepeatCount) {
   }
 }
 
+// ---- ReduceXorSum ----
+
+TEST(ReduceXorSumReplay, SmallAndFullRangeWithAndWithoutReuse) {
+  uint32_t seed = 7000;
+  for (uint32_t n : {1u, 7u, 64u, 100u, 300u, 512u}) {
+    for (int range : {40, 65536}) {
+      std::mt19937 gen(++seed);
+      std::vector<int16_t> a(n), b(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        a[i] = static_cast<int16_t>(static_cast<int>(gen() % range) - range / 2);
+        b[i] = static_cast<int16_t>(static_cast<int>(gen() % range) - range / 2);
+      }
+      const int16_t want = rp::ReplayReduceXorSum(a, b, n);
+      for (bool reuse : {false, true}) {
+        int16_t got = 0;
+        OnBlock(
+            [&](Ub& ub) {
+              ub.Put<int16_t>(0, a);
+              ub.Put<int16_t>(1, b);
+              LocalTensor<int16_t> dst = ub.Get<int16_t>(3);
+              LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);  // the API takes it non-const
+              if (reuse) {
+                ReduceXorSum<int16_t, true>(dst, ub.Get<int16_t>(0), ub.Get<int16_t>(1), tmp, n);
+              } else {
+                ReduceXorSum<int16_t>(dst, ub.Get<int16_t>(0), ub.Get<int16_t>(1), tmp, n);
+              }
+              got = ub.Take<int16_t>(3)[0];
+            },
+            k910B);
+        EXPECT_EQ(got, want) << "n " << n << " range " << range << (reuse ? " reuse" : "");
+      }
+    }
+  }
+}
+
 }  // namespace

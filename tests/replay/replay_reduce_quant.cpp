@@ -274,4 +274,14 @@ std::vector<float> ReplayMean(const RowsCall& c, const std::vector<float>& src) 
   return dst;
 }
 
+int16_t ReplayReduceXorSum(const std::vector<int16_t>& a, const std::vector<int16_t>& b,
+                           uint32_t calCount) {
+  int64_t sum = 0;
+  for (uint32_t i = 0; i < calCount; ++i) {
+    const int32_t both = a[i] & b[i], either = a[i] | b[i];
+    sum += static_cast<int16_t>(~both & either);
+  }
+  return static_cast<int16_t>(sum > 32767 ? 32767 : (sum < -32768 ? -32768 : sum));
+}
+
 }  // namespace lngrad_replay

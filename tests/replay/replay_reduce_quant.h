@@ -51,6 +51,15 @@ struct RowsCall {
 std::vector<float> ReplaySum(const RowsCall& c, const std::vector<float>& src);
 std::vector<float> ReplayMean(const RowsCall& c, const std::vector<float>& src);
 
+// ---- ReduceXorSum (reduce_xor_sum_common_impl.h, 2201/2002) ----
+
+// And, Or, Not, And (a ^ b as ~(a & b) & (a | b)), Cast int16 -> float (exact), the basic
+// ReduceSum over calCount floats, Cast float -> int16 CAST_ROUND (saturated). The replay sums
+// exactly: it holds for calCount <= 512, where every partial sum of int16 values is an integer
+// below 2^24 and therefore exact in float whatever the ReduceSum order.
+int16_t ReplayReduceXorSum(const std::vector<int16_t>& a, const std::vector<int16_t>& b,
+                           uint32_t calCount);
+
 // ---- AscendQuant (ascend_quant_pre_impl.h, 2201/2002) ----
 
 // Per tensor: half(src) (float source: Cast, saturation mode) * half(scale) + half(offset),
