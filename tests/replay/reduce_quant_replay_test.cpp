@@ -115,6 +115,16 @@ void CallReduce(rp::RedOp op, Ub& ub, const uint32_t shape[2], bool withTmp) {
       LNGRAD_RP_CALL(ReduceMax) break;
     case rp::RedOp::kMin:
       LNGRAD_RP_CALL(ReduceMin) break;
+    case rp::RedOp::kAny:
+      if constexpr (std::is_same_v<T, float>) {
+        LNGRAD_RP_CALL(ReduceAny)
+      }
+      break;
+    case rp::RedOp::kAll:
+      if constexpr (std::is_same_v<T, float>) {
+        LNGRAD_RP_CALL(ReduceAll)
+      }
+      break;
   }
 #undef LNGRAD_RP_CALL
 }
@@ -177,6 +187,14 @@ TEST(ReduceReplay, MaxMinArAndRaWithZerosNanAndInfinities) {
     CheckAllShapes<float, Pattern::Reduce::RA>(op, 50.0f, true);
     CheckAllShapes<half, Pattern::Reduce::AR>(op, 50.0f, true);
     CheckAllShapes<half, Pattern::Reduce::RA>(op, 50.0f, true);
+  }
+}
+
+// Float ReduceAny / ReduceAll: the Max / Min sequences (any value, not only 0 and 1).
+TEST(ReduceReplay, AnyAllFloatArAndRa) {
+  for (rp::RedOp op : {rp::RedOp::kAny, rp::RedOp::kAll}) {
+    CheckAllShapes<float, Pattern::Reduce::AR>(op, 50.0f, true);
+    CheckAllShapes<float, Pattern::Reduce::RA>(op, 50.0f, true);
   }
 }
 

@@ -178,7 +178,18 @@ uint32_t RedPadLast(const RedCall& c) {
   return (c.last + e - 1) / e * e;
 }
 
-std::vector<float> ReplayReduceAR(const RedCall& c, const std::vector<float>& src) {
+namespace {
+
+RedCall AsMaxMin(RedCall c) {
+  if (c.op == RedOp::kAny) c.op = RedOp::kMax;
+  if (c.op == RedOp::kAll) c.op = RedOp::kMin;
+  return c;
+}
+
+}  // namespace
+
+std::vector<float> ReplayReduceAR(const RedCall& call, const std::vector<float>& src) {
+  const RedCall c = AsMaxMin(call);
   const uint32_t pad = RedPadLast(c);
   std::vector<float> dst(c.first);
   for (uint32_t i = 0; i < c.first; ++i) dst[i] = ArRow(c, src.data() + size_t{i} * pad);
@@ -190,7 +201,8 @@ std::vector<float> ReplayReduceAR(const RedCall& c, const std::vector<float>& sr
 }
 
 // BinaryReduceByFirstAxis over whole padded rows, into tmp (or src with isReuseSource).
-std::vector<float> ReplayReduceRA(const RedCall& c, std::vector<float>& src) {
+std::vector<float> ReplayReduceRA(const RedCall& call, std::vector<float>& src) {
+  const RedCall c = AsMaxMin(call);
   const uint32_t pad = RedPadLast(c);
   const RedOp op = c.op == RedOp::kMean ? RedOp::kSum : c.op;
   uint32_t splitK = Pow2Floor(c.first);

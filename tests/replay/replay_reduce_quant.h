@@ -27,7 +27,9 @@ float LaneTree(const float* v, uint32_t n, uint32_t lanes, bool isHalf);
 
 // ---- Reduce (reduce_common_util_v220_impl.h, reduce_{sum,max,min,prod,mean}_v220_impl.h) ----
 
-enum class RedOp { kSum, kMax, kMin, kProd, kMean };
+// kAny / kAll: the float forms of ReduceAny / ReduceAll (reduce_any_v220_impl.h,
+// reduce_all_v220_impl.h), the Max / Min sequences.
+enum class RedOp { kSum, kMax, kMin, kProd, kMean, kAny, kAll };
 struct RedCall {
   RedOp op;
   bool isHalf;  // T = half (Max, Min, Mean), else float
