@@ -8,9 +8,11 @@
 //   k = the largest power of two <= n, v[i] op= v[k + i] for i < n - k, then v[i] op= v[i + k/2]
 //   while k halves to 1. RA (every op) folds rows this way, column by column, and moves the
 //   result row to dst with Adds 0 (-0 becomes +0); AR ReduceProd folds each row (the Brcb
-//   block halvings continue the same fold) and ends with Adds 0; AR ReduceAny/All fold each row.
-// - ReduceMax/ReduceMin AR: BlockReduceByLastAxis's chunk accumulation and lane reductions
-//   (ArMaxMinRow), whose NaN and signed-zero results depend on that order.
+//   block halvings continue the same fold) and ends with Adds 0; uint8 AR ReduceAny/All fold
+//   each row.
+// - ReduceMax/ReduceMin AR and float ReduceAny/ReduceAll AR (the Max/Min sequences):
+//   BlockReduceByLastAxis's chunk accumulation and lane reductions (ArMaxMinRow), whose NaN
+//   and signed-zero results depend on that order.
 // - ReduceSum/ReduceMean AR: rows of at most 8 lanes: one BlockReduceSum (adjacent-pair tree
 //   over a 32-byte block, missing lanes +0); at most 64: one WholeReduceSum (the repeat's tree,
 //   missing lanes +0); longer rows: p = max(8, k) (halved when n = k), v[j] = x[j] + x[p + j] for
@@ -298,6 +300,12 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
       if (op == Op::kMax || op == Op::kMin) {
         out[r] = ArMaxMinRow(xr, s.last, op, reuse);
         continue;
+      }
+      if constexpr (!std::is_integral_v<T>) {  // float ReduceAny/All: the Max/Min sequence
+        if (op == Op::kAny || op == Op::kAll) {
+          out[r] = ArMaxMinRow(xr, s.last, op == Op::kAny ? Op::kMax : Op::kMin, reuse);
+          continue;
+        }
       }
       std::copy(xr, xr + s.last, row.begin());
       FoldRows(row.data(), s.last, 1, op, false);
