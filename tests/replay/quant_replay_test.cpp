@@ -15,20 +15,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "../aicore/repeat_test_util.h"
-#include "kernel_operator.h"
-#include "replay.h"
-#include "replay_reduce_quant.h"
+#include "reduce_quant_test_util.h"
 
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::Ub;
+using namespace lngrad_replay::testing;
 namespace rp = lngrad_replay;
-
-constexpr const char* k910B = "Ascend910B1";
 
 template <typename T>
 std::vector<T> Values(uint32_t seed, size_t n, float range) {
@@ -64,17 +57,6 @@ std::string Int8Mismatch(const std::vector<int8_t>& got, const std::vector<int8_
     }
   }
   return "";
-}
-
-uint32_t HalfBits(half h) {
-  uint16_t b = 0;
-  std::memcpy(&b, &h, 2);
-  return b;
-}
-uint32_t FloatBits(float f) {
-  uint32_t b = 0;
-  std::memcpy(&b, &f, 4);
-  return b;
 }
 
 // ---- AscendQuant, per tensor ----
@@ -167,9 +149,9 @@ void CheckQuantPerChannel(uint32_t scaleCount, uint32_t rows, bool offsetTensor,
   if (!c.isHalf) {  // the float scale (offset) tensor now starts with its halves
     const half* h = reinterpret_cast<const half*>(scaleAfter.data());
     for (uint32_t j = 0; j < scaleCount; ++j) {
-      ASSERT_EQ(HalfBits(h[j]), rp::FloatToHalf(scaleHalf[j]).bits) << what << " scale " << j;
+      ASSERT_EQ(Bits(h[j]), rp::FloatToHalf(scaleHalf[j]).bits) << what << " scale " << j;
       if (offsetTensor) {
-        ASSERT_EQ(HalfBits(h[2 * kOffsetAt + j]), rp::FloatToHalf(offsetHalf[j]).bits)
+        ASSERT_EQ(Bits(h[2 * kOffsetAt + j]), rp::FloatToHalf(offsetHalf[j]).bits)
             << what << " offset " << j;
       }
     }
@@ -231,9 +213,8 @@ void CheckDequantFloat(uint32_t m, uint32_t n, uint32_t cal, bool withTmp, uint3
       k910B);
   const auto want = rp::ReplayAscendDequant({false, true, true, m, n, cal}, x, s);
   for (size_t e = 0; e < want.size(); ++e) {
-    ASSERT_EQ(FloatBits(got[e]), FloatBits(want[e]))
-        << m << "x" << n << " cal " << cal << " element " << e << ": lngrad " << got[e]
-        << ", replay " << want[e];
+    ASSERT_EQ(Bits(got[e]), Bits(want[e])) << m << "x" << n << " cal " << cal << " element " << e
+                                           << ": lngrad " << got[e] << ", replay " << want[e];
   }
 }
 
@@ -256,7 +237,7 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
     const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
     const std::vector<float> s = Scales(++seed, n);
     std::vector<uint64_t> s64(n);
-    for (uint32_t j = 0; j < n; ++j) s64[j] = (uint64_t{0xABCD} << 32) | FloatBits(s[j]);
+    for (uint32_t j = 0; j < n; ++j) s64[j] = (uint64_t{0xABCD} << 32) | Bits(s[j]);
     std::vector<half> got;
     OnBlock(
         [&](Ub& ub) {
@@ -274,7 +255,7 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
     for (uint32_t r = 0; r < rows; ++r) {
       for (uint32_t j = 0; j < cols; ++j) {
         const float w = want[size_t{r} * cols + j];
-        ASSERT_EQ(HalfBits(got[size_t{r} * stride + j]), rp::FloatToHalf(w).bits)
+        ASSERT_EQ(Bits(got[size_t{r} * stride + j]), rp::FloatToHalf(w).bits)
             << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
             << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
       }
@@ -376,7 +357,7 @@ void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint3
   std::vector<float> gotF(got.begin(), got.end());
   for (size_t e = 0; e < want.size(); ++e) {
     if (std::isnan(want[e]) && std::isnan(gotF[e])) continue;
-    ASSERT_EQ(HalfBits(got[e]), rp::FloatToHalf(want[e]).bits)
+    ASSERT_EQ(Bits(got[e]), rp::FloatToHalf(want[e]).bits)
         << "form " << static_cast<int>(form) << (transpose ? " transposed " : " ") << K << "x" << N
         << " groups " << groups << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad "
         << gotF[e] << ", replay " << want[e];

@@ -13,33 +13,19 @@
 #include <type_traits>
 #include <vector>
 
-#include "../aicore/repeat_test_util.h"
-#include "kernel_operator.h"
-#include "replay.h"
-#include "replay_reduce_quant.h"
+#include "reduce_quant_test_util.h"
 
 namespace {
 
 using namespace AscendC;
-using lngrad::aicore::test::kUbBufBytes;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::Ub;
+using namespace lngrad_replay::testing;
 namespace rp = lngrad_replay;
-
-constexpr const char* k910B = "Ascend910B1";
-
-template <typename T>
-uint32_t BitsOf(T v) {
-  uint32_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
 
 // The replay's float as T's bits (half: exact, the replay's values are halves).
 template <typename T>
 uint32_t ReplayBits(float v) {
   if constexpr (std::is_same_v<T, half>) return rp::FloatToHalf(v).bits;
-  return BitsOf(v);
+  return Bits(v);
 }
 
 // First index where got (T) and want (the replay's floats) differ in bits; NaN equals NaN.
@@ -48,10 +34,10 @@ std::string FirstMismatch(const std::vector<T>& got, const std::vector<float>& w
   for (size_t i = 0; i < want.size(); ++i) {
     const float g = static_cast<float>(got[i]);
     if (std::isnan(g) && std::isnan(want[i])) continue;
-    if (BitsOf(got[i]) != ReplayBits<T>(want[i])) {
+    if (Bits(got[i]) != ReplayBits<T>(want[i])) {
       std::ostringstream s;
-      s << "element " << i << ": lngrad " << g << " (0x" << std::hex << BitsOf(got[i])
-        << "), replay " << want[i] << " (0x" << ReplayBits<T>(want[i]) << ")";
+      s << "element " << i << ": lngrad " << g << " (0x" << std::hex << Bits(got[i]) << "), replay "
+        << want[i] << " (0x" << ReplayBits<T>(want[i]) << ")";
       return s.str();
     }
   }
@@ -98,32 +84,28 @@ void CallReduce(rp::RedOp op, Ub& ub, const uint32_t shape[2], bool withTmp) {
   } else {                                         \
     NAME<T, P, reuse>(dst, src, shape, true);      \
   }
+  if constexpr (std::is_same_v<T, float>) {  // the APIs with a float form only
+    switch (op) {
+      case rp::RedOp::kSum:
+        LNGRAD_RP_CALL(ReduceSum) return;
+      case rp::RedOp::kProd:
+        LNGRAD_RP_CALL(ReduceProd) return;
+      case rp::RedOp::kAny:
+        LNGRAD_RP_CALL(ReduceAny) return;
+      case rp::RedOp::kAll:
+        LNGRAD_RP_CALL(ReduceAll) return;
+      default:
+        break;
+    }
+  }
   switch (op) {
-    case rp::RedOp::kSum:
-      if constexpr (std::is_same_v<T, float>) {
-        LNGRAD_RP_CALL(ReduceSum)
-      }
-      break;
-    case rp::RedOp::kProd:
-      if constexpr (std::is_same_v<T, float>) {
-        LNGRAD_RP_CALL(ReduceProd)
-      }
-      break;
     case rp::RedOp::kMean:
       LNGRAD_RP_CALL(ReduceMean) break;
     case rp::RedOp::kMax:
       LNGRAD_RP_CALL(ReduceMax) break;
     case rp::RedOp::kMin:
       LNGRAD_RP_CALL(ReduceMin) break;
-    case rp::RedOp::kAny:
-      if constexpr (std::is_same_v<T, float>) {
-        LNGRAD_RP_CALL(ReduceAny)
-      }
-      break;
-    case rp::RedOp::kAll:
-      if constexpr (std::is_same_v<T, float>) {
-        LNGRAD_RP_CALL(ReduceAll)
-      }
+    default:
       break;
   }
 #undef LNGRAD_RP_CALL
