@@ -268,30 +268,32 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
 enum class AqForm { kTensors, kScaleTensor, kScalars, kScaleScalar };
 
 // One call; offset and scale tensors in buffer 2 (scale at kScaleAt), tmp in buffer 3.
-std::vector<half> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t tmpBytes,
-                               uint32_t K, uint32_t N, uint32_t groups,
-                               const std::vector<int8_t>& x, const std::vector<half>& off,
-                               const std::vector<half>& scl) {
+template <typename D>
+std::vector<D> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t tmpBytes,
+                            uint32_t K, uint32_t N, uint32_t groups, const std::vector<int8_t>& x,
+                            const std::vector<D>& off, const std::vector<D>& scl) {
   constexpr uint32_t kScaleAt = 8192;
-  std::vector<half> got;
+  std::vector<D> got;
   OnBlock(
       [&](Ub& ub) {
         std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
-        LocalTensor<half> o = ub.Get<half>(2), s = ub.Get<half>(2)[kScaleAt];
+        LocalTensor<D> o = ub.Get<D>(2), s = ub.Get<D>(2)[kScaleAt];
         std::copy(off.begin(), off.end(), o.HostPtr());
         std::copy(scl.begin(), scl.end(), s.HostPtr());
+        o.SetSize(groups * N);  // the bf16 path's scratch test reads the scale's size
+        s.SetSize(groups * N);
         LocalTensor<int8_t> src = ub.Get<int8_t>(1);
         src.SetSize(K * N);
-        LocalTensor<half> dst = ub.Get<half>(0);
+        LocalTensor<D> dst = ub.Get<D>(0);
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(tmpBytes);
         const uint32_t rowsOf = transpose ? N : groups, colsOf = transpose ? groups : N;
         const AntiQuantShapeInfo info{rowsOf, colsOf, rowsOf, colsOf};
-#define LNGRAD_RP_AQ(...)                                        \
-  if (transpose) {                                               \
-    AscendAntiQuant<int8_t, half, true>(dst, src, __VA_ARGS__);  \
-  } else {                                                       \
-    AscendAntiQuant<int8_t, half, false>(dst, src, __VA_ARGS__); \
+#define LNGRAD_RP_AQ(...)                                     \
+  if (transpose) {                                            \
+    AscendAntiQuant<int8_t, D, true>(dst, src, __VA_ARGS__);  \
+  } else {                                                    \
+    AscendAntiQuant<int8_t, D, false>(dst, src, __VA_ARGS__); \
   }
         switch (form) {
           case AqForm::kTensors:
@@ -306,17 +308,17 @@ std::vector<half> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32
             break;
           case AqForm::kScalars:
             if (withTmp) {
-              LNGRAD_RP_AQ(half(1.3f), half(-0.7f), tmp, K)
+              LNGRAD_RP_AQ(D(1.3f), D(-0.7f), tmp, K)
             } else {
-              LNGRAD_RP_AQ(half(1.3f), half(-0.7f), K)
+              LNGRAD_RP_AQ(D(1.3f), D(-0.7f), K)
             }
             break;
           case AqForm::kScaleScalar:
-            LNGRAD_RP_AQ(half(-2.9f), tmp, K)
+            LNGRAD_RP_AQ(D(-2.9f), tmp, K)
             break;
         }
 #undef LNGRAD_RP_AQ
-        got = ub.Take<half>(0);
+        got = ub.Take<D>(0);
       },
       k910B);
   got.resize(size_t{K} * N);
@@ -324,16 +326,18 @@ std::vector<half> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32
 }
 
 // tmpBytes: the sharedTmpBuffer's size (small: the transposed forms' scalar fallback).
+template <typename D = half>
 void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint32_t N,
                     uint32_t groups, uint32_t seed, uint32_t tmpBytes = kUbBufBytes) {
   std::vector<int8_t> x(size_t{K} * N);
   std::mt19937 gen(seed);
   for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
   const size_t params = size_t{groups} * N;
-  const std::vector<half> off = Values<half>(seed + 1, params, 300.0f);
-  const std::vector<half> scl = Values<half>(seed + 2, params, 40.0f);
-  const std::vector<half> got =
-      RunAntiQuant(form, transpose, withTmp, tmpBytes, K, N, groups, x, off, scl);
+  const std::vector<D> off = Values<D>(seed + 1, params, 300.0f);
+  const std::vector<D> scl = Values<D>(seed + 2, params, 40.0f);
+  const std::vector<D> got =
+      RunAntiQuant<D>(form, transpose, withTmp, tmpBytes, K, N, groups, x, off, scl);
+  constexpr bool kBf16 = std::is_same_v<D, bfloat16_t>;
   const bool tensors = form == AqForm::kTensors || form == AqForm::kScaleTensor;
   const bool hasOffset = form == AqForm::kTensors || form == AqForm::kScalars;
   // The Brcb path: 32 bytes per scale row (64 with an offset) of tmp; the framework's buffer
@@ -342,22 +346,24 @@ void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint3
   rp::AntiQuantCall c{transpose,
                       hasOffset,
                       brcb,
+                      kBf16,
                       K,
                       N,
                       groups,
                       {},
                       {},
-                      static_cast<float>(half(1.3f)),
-                      static_cast<float>(half(form == AqForm::kScalars ? -0.7f : -2.9f))};
+                      static_cast<float>(D(1.3f)),
+                      static_cast<float>(D(form == AqForm::kScalars ? -0.7f : -2.9f))};
   if (tensors) {
     c.scale.assign(scl.begin(), scl.end());
     if (hasOffset) c.offset.assign(off.begin(), off.end());
   }
-  const std::vector<float> want = rp::ReplayAscendAntiQuantHalf(c, x);
+  const std::vector<float> want = rp::ReplayAscendAntiQuant(c, x);
   std::vector<float> gotF(got.begin(), got.end());
   for (size_t e = 0; e < want.size(); ++e) {
     if (std::isnan(want[e]) && std::isnan(gotF[e])) continue;
-    ASSERT_EQ(Bits(got[e]), rp::FloatToHalf(want[e]).bits)
+    const uint32_t wantBits = kBf16 ? Bits(want[e]) >> 16 : rp::FloatToHalf(want[e]).bits;
+    ASSERT_EQ(Bits(got[e]), wantBits)
         << "form " << static_cast<int>(form) << (transpose ? " transposed " : " ") << K << "x" << N
         << " groups " << groups << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad "
         << gotF[e] << ", replay " << want[e];
@@ -387,6 +393,22 @@ TEST(QuantReplay, AscendAntiQuantHalfScaleGroupsAlongK) {
 
 // With an offset tensor the performance path (not transposed) and the Brcb path (transposed)
 // take element n whatever the groups; the transposed scalar fallback (a small tmp) groups.
+// bfloat16 output, not transposed: the float sequence; with an offset the performance path
+// (column n takes element n whatever the groups), the scale-only form by groups.
+TEST(QuantReplay, AscendAntiQuantBf16NotTransposed) {
+  uint32_t seed = 1500;
+  for (const auto& [K, N] : {std::array<uint32_t, 2>{64, 48}, {33, 160}}) {
+    for (uint32_t groups : {1u, 3u}) {
+      if (K % groups != 0) continue;
+      CheckAntiQuant<bfloat16_t>(AqForm::kTensors, false, true, K, N, groups, seed += 3);
+      CheckAntiQuant<bfloat16_t>(AqForm::kScaleTensor, false, true, K, N, groups, seed += 3);
+    }
+    CheckAntiQuant<bfloat16_t>(AqForm::kScalars, false, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kScalars, false, false, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kScaleScalar, false, true, K, N, 1, seed += 3);
+  }
+}
+
 TEST(QuantReplay, AscendAntiQuantHalfGroupsOnlyWhereThePathReadsThem) {
   CheckAntiQuant(AqForm::kTensors, false, true, 64, 48, 2, 1400);
   CheckAntiQuant(AqForm::kTensors, true, true, 64, 48, 2, 1401);

@@ -1,6 +1,7 @@
 // The quantization family's replay (replay_reduce_quant.h): AscendQuant's half sequence and
 // AscendDequant's float one, element by element in the toolkit's instruction order.
 #include <cmath>
+#include <cstring>
 
 #include "replay.h"
 #include "replay_reduce_quant.h"
@@ -83,8 +84,30 @@ std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<i
   return dst;
 }
 
-std::vector<float> ReplayAscendAntiQuantHalf(const AntiQuantCall& c,
-                                             const std::vector<int8_t>& src) {
+float RoundBf16(float v) {
+  if (std::isnan(v)) return v;
+  uint32_t b = 0;
+  std::memcpy(&b, &v, 4);
+  b += 0x7FFFu + ((b >> 16) & 1u);  // nearest even on the dropped 16 bits
+  b &= 0xFFFF0000u;
+  float r = 0;
+  std::memcpy(&r, &b, 4);
+  return r;
+}
+
+namespace {
+
+// Cast float -> bfloat16, CAST_RINT, in the saturation mode: inf -> +-max, NaN -> +0.
+float CastToBf16(float v) {
+  if (std::isnan(v)) return 0.0f;
+  const float r = RoundBf16(v);
+  if (std::isinf(r)) return std::copysign(RoundBf16(3.3895313892515355e38f), r);
+  return r;
+}
+
+}  // namespace
+
+std::vector<float> ReplayAscendAntiQuant(const AntiQuantCall& c, const std::vector<int8_t>& src) {
   const uint32_t rows = c.transpose ? c.N : c.K, cols = c.transpose ? c.K : c.N;
   std::vector<float> dst(size_t{rows} * cols);
   for (uint32_t r = 0; r < rows; ++r) {
@@ -98,6 +121,11 @@ std::vector<float> ReplayAscendAntiQuantHalf(const AntiQuantCall& c,
         if (c.transpose && !c.brcb) at = r * c.groups + j / (c.K / c.groups);
         s = c.scale[at];
         if (c.hasOffset) o = c.offset[at];
+      }
+      if (c.bf16) {
+        if (c.hasOffset) h = h + o;
+        dst[e] = CastToBf16(h * s);
+        continue;
       }
       if (c.hasOffset) h = HalfAdd(h, o);
       dst[e] = HalfMul(h, s);

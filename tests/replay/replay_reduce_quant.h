@@ -97,7 +97,7 @@ struct DequantCall {
 std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<int32_t>& src,
                                        const std::vector<float>& scale);
 
-// ---- AscendAntiQuant, int8 -> half (ascend_antiquant_impl.h, 2201) ----
+// ---- AscendAntiQuant, int8 -> half or bfloat16 (ascend_antiquant_impl.h, _c220_impl.h) ----
 
 // src is [K, N] (or [N, K] when transposed), int8 widened to half exactly, then half Add of
 // the offset and half Mul by the scale, each rounded to half. Tensor forms: without transpose
@@ -108,13 +108,19 @@ std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<i
 // scale[n]; transposed otherwise (AntiQuantImplScalar), row n, column k takes element
 // n * groups + k / (K / groups).
 // Scalar forms (tensors empty): Adds half(offset) (if hasOffset), Muls half(scale).
+// bf16 (bfloat16 output, not transposed): the c220 sequence in float - the source through half
+// to float (exact), + float(offset), * float(scale), Cast to bfloat16 CAST_RINT; the tensor
+// offset form on the performance path (sharedTmpBuffer of at least 8 bytes per scale element
+// plus 256 per row of K: offset and scale read with repeat stride 0, column n takes element
+// n), the scale-only form by groups as for half. Returned as the bfloat16 values.
 struct AntiQuantCall {
-  bool transpose, hasOffset, brcb;
+  bool transpose, hasOffset, brcb, bf16;
   uint32_t K, N, groups;
   std::vector<float> offset, scale;  // half values; empty: the scalar form
   float offsetScalar, scaleScalar;
 };
-std::vector<float> ReplayAscendAntiQuantHalf(const AntiQuantCall& c,
-                                             const std::vector<int8_t>& src);
+std::vector<float> ReplayAscendAntiQuant(const AntiQuantCall& c, const std::vector<int8_t>& src);
+// float -> bfloat16, nearest even (the bits' upper half), as a float.
+float RoundBf16(float v);
 
 }  // namespace lngrad_replay
