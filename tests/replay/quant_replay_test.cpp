@@ -229,6 +229,78 @@ TEST(QuantReplay, AscendDequantFloat) {
   }
 }
 
+// The calCount forms (params {src size / n, n, n} from the tensors' sizes): calCount elements,
+// a partial last row scaled too, the rest of dst untouched.
+TEST(QuantReplay, AscendDequantCalCountForms) {
+  uint32_t seed = 850;
+  for (const auto& [m, n, count] :
+       {std::array<uint32_t, 3>{5, 40, 100}, {3, 64, 192}, {4, 24, 7}}) {
+    const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
+    const std::vector<float> s = Scales(++seed, n);
+    for (bool withTmp : {true, false}) {
+      std::vector<float> got;
+      OnBlock(
+          [&](Ub& ub) {
+            ub.Put<int32_t>(1, x);
+            ub.Put<float>(2, s);
+            LocalTensor<int32_t> src = ub.Get<int32_t>(1);
+            LocalTensor<float> sc = ub.Get<float>(2);
+            src.SetSize(m * n);
+            sc.SetSize(n);
+            if (withTmp) {
+              AscendDequant(ub.Get<float>(0), src, sc, ub.Get<uint8_t>(3), count);
+            } else {
+              AscendDequant(ub.Get<float>(0), src, sc, count);
+            }
+            got = ub.Take<float>(0);
+          },
+          k910B);
+      rp::DequantCall c{false, true, true, m, n, n};
+      c.total = count;
+      const auto want = rp::ReplayAscendDequant(c, x, s);
+      for (size_t e = 0; e < want.size(); ++e) {
+        ASSERT_EQ(Bits(got[e]), Bits(want[e]))
+            << m << "x" << n << " count " << count << " element " << e << ": lngrad " << got[e]
+            << ", replay " << want[e];
+      }
+    }
+  }
+}
+
+// float scales to bfloat16: the scale's + 0 copy, the product, the saturating CAST_RINT.
+TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
+  uint32_t seed = 870;
+  for (const auto& [m, n, cal] : {std::array<uint32_t, 3>{3, 24, 24}, {5, 40, 8}, {1, 64, 32}}) {
+    const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
+    std::vector<float> s = Scales(++seed, n);
+    s[1] = 1e34f;  // products beyond the bfloat16 range: the saturation
+    std::vector<bfloat16_t> got;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<int32_t>(1, x);
+          ub.Put<float>(2, s);
+          AscendDequant(ub.Get<bfloat16_t>(0), ub.Get<int32_t>(1), ub.Get<float>(2),
+                        ub.Get<uint8_t>(3), DequantParams{m, n, cal});
+          got = ub.Take<bfloat16_t>(0);
+        },
+        k910B);
+    rp::DequantCall c{false, true, true, m, n, cal};
+    c.dstBf16 = true;
+    const auto want = rp::ReplayAscendDequant(c, x, s);
+    const bool reshaped = m == 1 && cal % 16 == 0 && n % cal == 0;
+    const uint32_t rows = reshaped ? n / cal : m, cols = reshaped ? cal : n;
+    const uint32_t stride = (cols + 15) / 16 * 16;
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t j = 0; j < cols; ++j) {
+        const float w = want[size_t{r} * cols + j];
+        ASSERT_EQ(Bits(got[size_t{r} * stride + j]), Bits(w) >> 16)
+            << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
+            << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
+      }
+    }
+  }
+}
+
 // uint64 scales (the float in the low word) to half, rows padded to 16 halves.
 TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
   uint32_t seed = 900;

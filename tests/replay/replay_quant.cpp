@@ -26,6 +26,14 @@ int8_t HalfToInt8(float h) {
   return static_cast<int8_t>(r);
 }
 
+// Cast float -> bfloat16, CAST_RINT, in the saturation mode: inf -> +-max, NaN -> +0.
+float CastToBf16(float v) {
+  if (std::isnan(v)) return 0.0f;
+  const float r = RoundBf16(v);
+  if (std::isinf(r)) return std::copysign(RoundBf16(3.3895313892515355e38f), r);
+  return r;
+}
+
 }  // namespace
 
 std::vector<int8_t> ReplayAscendQuant(bool isHalf, const std::vector<float>& src, float scale,
@@ -67,7 +75,8 @@ std::vector<int8_t> ReplayAscendQuantPerChannel(const QuantChannelCall& c,
 std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<int32_t>& src,
                                        const std::vector<float>& scale) {
   uint32_t m = c.m, n = c.n;
-  const uint32_t perBlock = c.dstHalf ? 16 : 8;
+  const uint32_t perBlock = c.dstHalf || c.dstBf16 ? 16 : 8;
+  const size_t total = c.total != 0 ? c.total : size_t{m} * n;
   if (c.singleRowMode && m == 1 && c.calCount % perBlock == 0 && n % c.calCount == 0) {
     m = n / c.calCount;  // UpdateDequantParams: rows of calCount
     n = c.calCount;
@@ -76,9 +85,10 @@ std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<i
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t j = 0; j < n; ++j) {
       const size_t e = size_t{r} * n + j;
+      if (e >= total) continue;
       float v = static_cast<float>(src[e]);  // Cast int32 -> float, nearest even
       if (j < c.calCount) v = v * (c.scaleAddsZero ? scale[j] + 0.0f : scale[j]);
-      dst[e] = c.dstHalf ? CastToHalf(v) : v + 0.0f;
+      dst[e] = c.dstHalf ? CastToHalf(v) : (c.dstBf16 ? CastToBf16(v) : v + 0.0f);
     }
   }
   return dst;
@@ -94,18 +104,6 @@ float RoundBf16(float v) {
   std::memcpy(&r, &b, 4);
   return r;
 }
-
-namespace {
-
-// Cast float -> bfloat16, CAST_RINT, in the saturation mode: inf -> +-max, NaN -> +0.
-float CastToBf16(float v) {
-  if (std::isnan(v)) return 0.0f;
-  const float r = RoundBf16(v);
-  if (std::isinf(r)) return std::copysign(RoundBf16(3.3895313892515355e38f), r);
-  return r;
-}
-
-}  // namespace
 
 std::vector<float> ReplayAscendAntiQuant(const AntiQuantCall& c, const std::vector<int8_t>& src) {
   const uint32_t rows = c.transpose ? c.N : c.K, cols = c.transpose ? c.K : c.N;

@@ -89,10 +89,15 @@ std::vector<int8_t> ReplayAscendQuantPerChannel(const QuantChannelCall& c,
 // the destination and n a multiple of calCount: every element, scale[j % calCount]); then a
 // float destination + 0, a half one Cast (nearest even, saturation mode). `scale` are the
 // float scales as read (a uint64 scale: the float in its low word); a float scale tensor is
-// first copied with Adds 0 (scaleAddsZero). Returns m * n values, row by row.
+// first copied with Adds 0 (scaleAddsZero). A bfloat16 destination: Cast CAST_RINT
+// (saturation mode). `total` (0: m * n) counts the elements computed, row by row (the calCount
+// forms, whose params are {src size / n, n, n}: a partial last row is scaled too). Returns
+// m * n values, row by row (those past `total` are 0).
 struct DequantCall {
   bool dstHalf, singleRowMode, scaleAddsZero;
   uint32_t m, n, calCount;
+  bool dstBf16 = false;
+  uint32_t total = 0;
 };
 std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<int32_t>& src,
                                        const std::vector<float>& scale);
