@@ -267,6 +267,26 @@ TEST(QuantReplay, AscendDequantCalCountForms) {
   }
 }
 
+// A 2-byte destination (half or bfloat16) against the replay: rows of the (reshaped) row
+// length padded to 16 elements.
+template <typename D>
+void ExpectPaddedRows(const std::vector<D>& got, const std::vector<float>& want, uint32_t m,
+                      uint32_t n, uint32_t cal) {
+  const bool reshaped = m == 1 && cal % 16 == 0 && n % cal == 0;
+  const uint32_t rows = reshaped ? n / cal : m, cols = reshaped ? cal : n;
+  const uint32_t stride = (cols + 15) / 16 * 16;
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t j = 0; j < cols; ++j) {
+      const float w = want[size_t{r} * cols + j];
+      const uint32_t wantBits =
+          std::is_same_v<D, half> ? uint32_t{rp::FloatToHalf(w).bits} : Bits(w) >> 16;
+      ASSERT_EQ(Bits(got[size_t{r} * stride + j]), wantBits)
+          << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
+          << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
+    }
+  }
+}
+
 // float scales to bfloat16: the scale's + 0 copy, the product, the saturating CAST_RINT.
 TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
   uint32_t seed = 870;
@@ -286,18 +306,7 @@ TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
         k910B);
     rp::DequantCall c{false, true, true, m, n, cal};
     c.dstBf16 = true;
-    const auto want = rp::ReplayAscendDequant(c, x, s);
-    const bool reshaped = m == 1 && cal % 16 == 0 && n % cal == 0;
-    const uint32_t rows = reshaped ? n / cal : m, cols = reshaped ? cal : n;
-    const uint32_t stride = (cols + 15) / 16 * 16;
-    for (uint32_t r = 0; r < rows; ++r) {
-      for (uint32_t j = 0; j < cols; ++j) {
-        const float w = want[size_t{r} * cols + j];
-        ASSERT_EQ(Bits(got[size_t{r} * stride + j]), Bits(w) >> 16)
-            << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
-            << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
-      }
-    }
+    ExpectPaddedRows(got, rp::ReplayAscendDequant(c, x, s), m, n, cal);
   }
 }
 
@@ -320,18 +329,7 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
           got = ub.Take<half>(0);
         },
         k910B);
-    const auto want = rp::ReplayAscendDequant({true, true, false, m, n, cal}, x, s);
-    const bool reshaped = m == 1 && cal % 16 == 0 && n % cal == 0;
-    const uint32_t rows = reshaped ? n / cal : m, cols = reshaped ? cal : n;
-    const uint32_t stride = (cols + 15) / 16 * 16;
-    for (uint32_t r = 0; r < rows; ++r) {
-      for (uint32_t j = 0; j < cols; ++j) {
-        const float w = want[size_t{r} * cols + j];
-        ASSERT_EQ(Bits(got[size_t{r} * stride + j]), rp::FloatToHalf(w).bits)
-            << m << "x" << n << " cal " << cal << " row " << r << " col " << j << ": lngrad "
-            << static_cast<float>(got[size_t{r} * stride + j]) << ", replay " << w;
-      }
-    }
+    ExpectPaddedRows(got, rp::ReplayAscendDequant({true, true, false, m, n, cal}, x, s), m, n, cal);
   }
 }
 
