@@ -201,7 +201,9 @@ void AntiQuantCase(const char* soc) {
   for (uint32_t i = 0; i < K * N; ++i) {
     const uint32_t r = i / (transpose ? K : N), c = i % (transpose ? K : N);
     const uint32_t k = transpose ? c : r, nn = transpose ? r : c;
-    const uint32_t idx = transpose ? nn * G + k / (K / G) : (k / (K / G)) * N + nn;
+    // 2201 half: the toolkit's performance (not transposed) and Brcb (transposed) paths take
+    // element n of offset and scale, not the groups (ascend_antiquant_impl.h).
+    const uint32_t idx = halfSteps ? nn : transpose ? nn * G + k / (K / G) : (k / (K / G)) * N + nn;
     const float o = static_cast<float>(D(of[idx])), s = static_cast<float>(D(sc[idx]));
     D want = halfSteps ? D(static_cast<float>(half(static_cast<float>(half(x[i] + o)) * s)))
                        : D((static_cast<float>(x[i]) + o) * s);

@@ -12,6 +12,10 @@
 // row k using row k / (K / groupCount); isTranspose true - src [N, K], offset and scale
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
+// Except on 2201/2002 where the toolkit's paths ignore the groups: without transpose and with
+// an offset (half; bfloat16 with the scratch of its performance path), row k takes offset[n]
+// and scale[n]; half transposed (the Brcb path: enough sharedTmpBuffer and k < 4096), row n
+// takes element n of each tensor.
 // The scalar forms use one offset and scale for every element.
 // AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
 // PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
@@ -154,10 +158,28 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   q::Require(k % gs == 0 && k % go == 0, kApi, "the group count must divide k");
   q::CheckCount(kApi, scale, gs * per, "scale");
   if (offset != nullptr) q::CheckCount(kApi, *offset, go * per, "offset");
+  // 2201/2002 half output follows the paths of ascend_antiquant_impl.h rather than the groups:
+  // without transpose and with an offset, the performance path reads the offset and scale
+  // with repeat stride 0 (row k takes element n); transposed, the Brcb path (sharedTmpBuffer
+  // of at least 32 bytes per scale row, twice that with an offset, and k < 4096) broadcasts
+  // element n to row n. Otherwise (the scale-only form, the scalar fallback): the groups.
+  // bfloat16 output takes the performance path (element n) without transpose and with an
+  // offset when sharedTmpBuffer holds 8 bytes per scale element and 256 per row of k.
+  const uint64_t scaleN = info.scaleHeight != 0 ? info.scaleHeight : per;
+  const uint64_t brcbRows = offset != nullptr ? 2 : 1;
+  bool perN = false;
+  if (!q::Is3510() && std::is_same_v<D, half>) {
+    perN =
+        isTranspose ? k < 4096 && tmp.GetSize() / 2 >= 16 * scaleN * brcbRows : offset != nullptr;
+  } else if (!q::Is3510()) {
+    perN = !isTranspose && offset != nullptr &&
+           tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
+  }
   // Flat element i -> the index of its offset/scale for `groups` groups along K.
   auto index = [&](uint64_t i, uint32_t groups) {
     const uint64_t r = i / nCols, c = i % nCols;
     const uint64_t kk = isTranspose ? c : r, nn = isTranspose ? r : c;
+    if (perN) return nn;
     const uint64_t g = kk / (k / groups);
     return isTranspose ? nn * groups + g : g * per + nn;
   };

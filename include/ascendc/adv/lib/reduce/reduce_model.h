@@ -6,8 +6,13 @@
 // float and rounded once, as the basic instructions do):
 // - Fold: the binary fold of BinaryReduceByFirstAxis and ReduceProd's last-axis fold: with
 //   k = the largest power of two <= n, v[i] op= v[k + i] for i < n - k, then v[i] op= v[i + k/2]
-//   while k halves to 1. RA (every op) folds rows this way, column by column; AR ReduceProd,
-//   ReduceMax/Min/Any/All (whose results do not depend on the order) fold each row.
+//   while k halves to 1. RA (every op) folds rows this way, column by column, and moves the
+//   result row to dst with Adds 0 (-0 becomes +0); AR ReduceProd folds each row (the Brcb
+//   block halvings continue the same fold) and ends with Adds 0; uint8 AR ReduceAny/All fold
+//   each row.
+// - ReduceMax/ReduceMin AR and float ReduceAny/ReduceAll AR (the Max/Min sequences):
+//   BlockReduceByLastAxis's chunk accumulation and lane reductions (ArMaxMinRow), whose NaN
+//   and signed-zero results depend on that order.
 // - ReduceSum/ReduceMean AR: rows of at most 8 lanes: one BlockReduceSum (adjacent-pair tree
 //   over a 32-byte block, missing lanes +0); at most 64: one WholeReduceSum (the repeat's tree,
 //   missing lanes +0); longer rows: p = max(8, k) (halved when n = k), v[j] = x[j] + x[p + j] for
@@ -108,6 +113,50 @@ T ArSumRow(const T* x, uint32_t n) {
   T blocks[8];
   for (uint32_t b = 0; b < 8; ++b) blocks[b] = r::PairTree(v.data() + 8 * b, 8);
   return r::PairTree(blocks, 8);
+}
+
+// Adds(dst, src, 0): x + 0 in T (-0 becomes +0; integers unchanged).
+template <typename T>
+T PlusZero(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return x;
+  } else {
+    return detail::rep::Add(x, T(0.0f));
+  }
+}
+
+// The value BlockReduceMax/Min or WholeReduceMax/Min leave for lanes v[0..n): the first extreme
+// lane wins ties, a NaN lane wins over every number (reduce_ops.h).
+template <typename T>
+T LaneExtreme(const T* v, uint32_t n, bool is_max) {
+  T best = v[0];
+  for (uint32_t i = 1; i < n; ++i) {
+    if (detail::rep::Better(is_max, v[i], best)) best = v[i];
+  }
+  return best;
+}
+
+// ReduceMax/ReduceMin AR, one row (BlockReduceByLastAxis): a row of at most one block is one
+// block reduction; a longer one accumulates into its first chunk (one block while the row is
+// shorter than a repeat, else one repeat; copied with + 0 unless isReuseSource), Max/Min with
+// each further chunk in order (the last on its leading lanes only), then the lane reduction of
+// the chunk (for float repeats the device reduces the 8 blocks, then their 8 results: the same
+// value as one pass, since the first extreme and the first NaN win at both levels).
+template <typename T>
+T ArMaxMinRow(const T* x, uint32_t n, Op op, bool reuse) {
+  constexpr uint32_t kBlk = 32 / sizeof(T), kRep = 256 / sizeof(T);
+  const bool is_max = op == Op::kMax;
+  if (n <= kBlk) return LaneExtreme(x, n, is_max);
+  const uint32_t chunk = n < kRep ? kBlk : kRep;
+  std::vector<T> acc(x, x + chunk);
+  if (!reuse) {
+    for (T& v : acc) v = PlusZero(v);
+  }
+  for (uint32_t base = chunk; base < n; base += chunk) {
+    const uint32_t lanes = std::min(chunk, n - base);
+    for (uint32_t l = 0; l < lanes; ++l) acc[l] = Apply(op, acc[l], x[base + l], false);
+  }
+  return LaneExtreme(acc.data(), chunk, is_max);
 }
 
 template <typename T>
@@ -248,16 +297,29 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
         out[r] = mean ? Scale(v, s.last) : v;
         continue;
       }
+      if (op == Op::kMax || op == Op::kMin) {
+        out[r] = ArMaxMinRow(xr, s.last, op, reuse);
+        continue;
+      }
+      if constexpr (!std::is_integral_v<T>) {  // float ReduceAny/All: the Max/Min sequence
+        if (op == Op::kAny || op == Op::kAll) {
+          out[r] = ArMaxMinRow(xr, s.last, op == Op::kAny ? Op::kMax : Op::kMin, reuse);
+          continue;
+        }
+      }
       std::copy(xr, xr + s.last, row.begin());
       FoldRows(row.data(), s.last, 1, op, false);
-      out[r] = row[0];
+      out[r] = op == Op::kProd ? PlusZero(row[0]) : row[0];  // ReduceProd ends with Adds 0
     }
     return;
   }
   std::vector<T> buf(x, x + in);
   FoldRows(buf.data(), s.first, s.pad, op,
            std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll));
-  for (uint32_t c = 0; c < s.last; ++c) out[c] = mean ? Scale(buf[c], s.first) : buf[c];
+  // BinaryReduceByFirstAxis moves the result row to dst with Adds 0.
+  for (uint32_t c = 0; c < s.last; ++c) {
+    out[c] = mean ? Scale(PlusZero(buf[c]), s.first) : PlusZero(buf[c]);
+  }
   if (reuse) std::copy(buf.begin(), buf.end(), x);
 }
 
