@@ -1,0 +1,456 @@
+// RmsNorm, DeepNorm, BatchNorm, WelfordUpdate and WelfordFinalize of lngrad run as kernels on
+// Ascend910B1 (arch 2201), compared bit for bit with the independent replay of the toolkit's
+// kernel sources (replay_norm_ext.h): outputs, the memory the kernel clobbers (RmsNorm's
+// sharedTmpBuffer, DeepNorm's float x with isReuseSrc, WelfordUpdate's float x with
+// isReuseSource) and the tail lengths written back into the tiling. Tilings from lngrad's host
+// tiling functions, as tests/adv does. Equal means equal bits, or both NaN (payloads are not
+// promised, docs/ascendc_kernels.md §2).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../adv/norm_ext_test_util.h"
+#include "kernel_operator.h"
+#include "replay_norm_ext.h"
+#include "tiling/tiling_api.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using namespace AscendC;
+using namespace norm_ext_test;
+namespace rp = lngrad_replay;
+
+template <class T>
+using Rp = std::conditional_t<std::is_same_v<T, half>, rp::Half, float>;
+
+template <class T>
+Rp<T>* R(std::vector<T>& v) {
+  return reinterpret_cast<Rp<T>*>(v.data());
+}
+template <class T>
+const Rp<T>* R(const std::vector<T>& v) {
+  return reinterpret_cast<const Rp<T>*>(v.data());
+}
+template <class T>
+Rp<T> R(T v) {
+  Rp<T> r;
+  std::memcpy(&r, &v, sizeof(T));
+  return r;
+}
+
+template <class T>
+bool IsNan(T v) {
+  return std::isnan(static_cast<float>(v));
+}
+
+// The first element whose bits differ (and that is not NaN in both), with both values.
+template <class T>
+void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want, size_t n,
+                    const std::string& what) {
+  ASSERT_GE(got.size(), n) << what;
+  ASSERT_GE(want.size(), n) << what;
+  for (size_t i = 0; i < n; ++i) {
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) == 0 || (IsNan(got[i]) && IsNan(want[i]))) {
+      continue;
+    }
+    uint32_t gb = 0, wb = 0;
+    std::memcpy(&gb, &got[i], sizeof(T));
+    std::memcpy(&wb, &want[i], sizeof(T));
+    ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << D(got[i]) << " (0x"
+                  << std::hex << gb << "), replay " << D(want[i]) << " (0x" << wb << ")"
+                  << std::dec;
+    return;
+  }
+}
+template <class T>
+void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
+                    const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  ExpectSameBits(got, want, got.size(), what);
+}
+
+// Rows of special magnitudes among random ones: row 1 zeros, row 2 values whose squares
+// overflow float (or reach half's top), row 3 values whose squares underflow.
+template <class T>
+void SpecialRows(std::vector<T>& x, uint32_t rows, uint32_t h) {
+  const bool halfT = std::is_same_v<T, half>;
+  const float big = halfT ? 3.0e4f : 3.0e20f, tiny = halfT ? 1.0e-4f : 1.0e-25f;
+  for (uint32_t j = 0; j < h; ++j) {
+    if (rows > 1) x[1 * h + j] = T(0.0f);
+    if (rows > 2) x[2 * h + j] = T(static_cast<float>(x[2 * h + j]) * big);
+    if (rows > 3) x[3 * h + j] = T(static_cast<float>(x[3 * h + j]) * tiny);
+  }
+}
+
+// ---- RmsNorm ---------------------------------------------------------------------------------
+
+struct RmsCase {
+  uint32_t b, s, h, oh;
+  uint32_t stackBytes;  // 0: the maximum
+  bool withTmp;
+};
+
+rp::RmsPlan Plan(const RmsNormTiling& t) {
+  return {t.hLength,       t.originalHLength,   t.reciprocalOfHLength, t.mainBshLength,
+          t.mainBsLength,  t.mainBsLengthAlign, t.loopRound,           t.inputTailPos,
+          t.tailBshLength, t.tailBsLength};
+}
+
+template <typename T, bool basic>
+void CompareRmsNorm(const RmsCase& c, uint32_t seed) {
+  SCOPED_TRACE("RmsNorm seed " + std::to_string(seed));
+  const uint32_t rows = c.b * c.s, n = rows * c.h, sz = sizeof(T);
+  std::vector<T> x = Random<T>(seed, n), g = Random<T>(seed + 1, c.h, 0.5f, 1.5f);
+  SpecialRows(x, rows, c.h);
+  const T eps = T(1e-5f);
+  uint32_t mx = 0, mn = 0;
+  ASSERT_TRUE(GetRmsNormMaxMinTmpSize(ge::Shape({c.b, c.s, c.h}), sz, mx, mn, basic));
+  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
+  RmsNormTiling tiling;
+  ASSERT_TRUE(GetRmsNormTilingInfo(ge::Shape({c.b, c.s, c.h}), ge::Shape({c.b, c.s, c.oh}), stack,
+                                   sz, tiling, basic));
+  const std::vector<float> pattern(stack / 4, 7.0f);
+  std::vector<T> y;
+  std::vector<float> scratch;
+  ASSERT_EQ(RunBlock(k910B,
+                     [&] {
+                       Bufs u({n * sz, c.h * sz, n * sz, stack});
+                       u.Put(0, x);
+                       u.Put(1, g);
+                       u.Put(3, pattern);
+                       if (c.withTmp) {
+                         RmsNorm<T, basic>(u.Get<T>(2), u.Get<T>(0), u.Get<T>(1), u.Get<uint8_t>(3),
+                                           eps, tiling);
+                       } else {
+                         RmsNorm<T, basic>(u.Get<T>(2), u.Get<T>(0), u.Get<T>(1), eps, tiling);
+                       }
+                       y = u.Take<T>(2, n);
+                       scratch = u.Take<float>(3, stack / 4);
+                     }),
+            "");
+  std::vector<T> want(n);
+  std::vector<float> wantScratch = pattern;
+  rp::ReplayRmsNorm(Plan(tiling), R(x), R(g), R(eps), R(want), wantScratch.data(), basic);
+  ExpectSameBits(y, want, "RmsNorm y");
+  if (c.withTmp) ExpectSameBits(scratch, wantScratch, "RmsNorm sharedTmpBuffer");
+}
+
+TEST(ReplayNormExt, RmsNormFloatBitwise) {
+  CompareRmsNorm<float, false>({1, 1, 64, 64, 0, true}, 1);                 // one row
+  CompareRmsNorm<float, false>({2, 5, 40, 37, 4 * (3 * 40 + 8), true}, 2);  // tail chunk, padding
+  CompareRmsNorm<float, false>({1, 4, 200, 200, 0, false}, 3);              // two passes
+  CompareRmsNorm<float, false>({1, 1, 4160, 4150, 0, true}, 4);             // three passes
+  CompareRmsNorm<float, true>({2, 8, 128, 128, 0, true}, 5);                // basic block
+  CompareRmsNorm<float, true>({1, 16, 64, 64, 0, false}, 6);                // basic, Brcb
+}
+
+TEST(ReplayNormExt, RmsNormHalfBitwise) {
+  CompareRmsNorm<half, false>({3, 3, 48, 45, 4 * (2 * 2 * 48 + 8), true}, 7);
+  CompareRmsNorm<half, false>({1, 4, 144, 130, 0, false}, 8);
+  CompareRmsNorm<half, false>({1, 1, 16, 16, 0, true}, 9);
+  CompareRmsNorm<half, true>({1, 16, 64, 64, 0, true}, 10);
+  CompareRmsNorm<half, true>({2, 4, 192, 192, 0, false}, 11);
+}
+
+// ---- DeepNorm --------------------------------------------------------------------------------
+
+struct DnCase {
+  uint32_t b, s, h, oh;
+  uint32_t stackBytes;  // 0: the maximum
+  bool withTmp;
+};
+
+rp::DnPlan Plan(const DeepNormTiling& t) {
+  return {t.hLength,          t.originalHLength, t.meanVarSize,    t.oneTmpSize,
+          t.loopRound,        t.inputRoundSize,  t.inputTailSize,  t.inputTailPos,
+          t.meanVarRoundSize, t.meanVarTailSize, t.meanVarTailPos, t.bshCurLength,
+          t.bsCurLength,      t.lastDimValueBack};
+}
+
+template <typename T>
+struct DnData {
+  std::vector<T> x, gx, gamma, beta, y, mean, var;
+};
+
+template <typename T, bool reuse, bool basic>
+void CompareDeepNorm(const DnCase& c, uint32_t seed) {
+  SCOPED_TRACE("DeepNorm seed " + std::to_string(seed));
+  const uint32_t bs = c.b * c.s, n = bs * c.h, sz = sizeof(T);
+  DnData<T> in{Random<T>(seed, n),
+               Random<T>(seed + 1, n),
+               Random<T>(seed + 2, c.h, 0.5f, 1.5f),
+               Random<T>(seed + 3, c.h),
+               {},
+               {},
+               {}};
+  SpecialRows(in.x, bs, c.h);
+  const T alpha = T(1.75f), eps = T(1e-4f);
+  uint32_t mx = 0, mn = 0;
+  ASSERT_TRUE(GetDeepNormMaxMinTmpSize(ge::Shape({c.b, c.s, c.h}), sz, reuse, basic, mx, mn));
+  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
+  DeepNormTiling tiling;
+  ASSERT_TRUE(GetDeepNormTilingInfo(ge::Shape({c.b, c.s, c.h}), ge::Shape({c.b, c.s, c.oh}), stack,
+                                    sz, reuse, basic, tiling));
+  const uint32_t mv = std::max(bs, tiling.meanVarSize);
+  DnData<T> got;
+  DeepNormTiling after = tiling;
+  ASSERT_EQ(
+      RunBlock(k910B,
+               [&] {
+                 Bufs u({n * sz, n * sz, c.h * sz, c.h * sz, n * sz, mv * sz, mv * sz, stack});
+                 u.Put(0, in.x);
+                 u.Put(1, in.gx);
+                 u.Put(2, in.beta);
+                 u.Put(3, in.gamma);
+                 if (c.withTmp) {
+                   DeepNorm<T, reuse, basic>(u.Get<T>(4), u.Get<T>(5), u.Get<T>(6), u.Get<T>(0),
+                                             u.Get<T>(1), u.Get<T>(2), u.Get<T>(3),
+                                             u.Get<uint8_t>(7), alpha, eps, after);
+                 } else {
+                   DeepNorm<T, reuse, basic>(u.Get<T>(4), u.Get<T>(5), u.Get<T>(6), u.Get<T>(0),
+                                             u.Get<T>(1), u.Get<T>(2), u.Get<T>(3), alpha, eps,
+                                             after);
+                 }
+                 got = {u.Take<T>(0, n), {}, {}, {}, u.Take<T>(4, n), u.Take<T>(5, mv),
+                        u.Take<T>(6, mv)};
+               }),
+      "");
+  DnData<T> want{in.x, {}, {}, {}, std::vector<T>(n), std::vector<T>(mv), std::vector<T>(mv)};
+  rp::DnPlan plan = Plan(tiling);
+  rp::ReplayDeepNorm(plan, R(want.x), R(in.gx), R(in.beta), R(in.gamma), R(alpha), R(eps),
+                     R(want.y), R(want.mean), R(want.var), reuse, basic);
+  ExpectSameBits(got.y, want.y, "DeepNorm y");
+  // half: the kernel casts meanVarSize staged values; those past B*S are scratch contents.
+  ExpectSameBits(got.mean, want.mean, bs, "DeepNorm mean");
+  ExpectSameBits(got.var, want.var, bs, "DeepNorm variance");
+  ExpectSameBits(got.x, want.x, "DeepNorm x after the call");
+  EXPECT_EQ(after.bshCurLength, plan.bshCurLength);
+  EXPECT_EQ(after.bsCurLength, plan.bsCurLength);
+}
+
+TEST(ReplayNormExt, DeepNormFloatBitwise) {
+  CompareDeepNorm<float, false, false>({1, 1, 64, 64, 0, true}, 21);
+  CompareDeepNorm<float, false, false>({1, 5, 40, 40, 4 * (3 * 80 + 8), true}, 22);  // tail
+  CompareDeepNorm<float, false, false>({1, 4, 200, 200, 0, false}, 23);
+  CompareDeepNorm<float, false, false>({2, 2, 48, 45, 0, true}, 24);  // padded H
+  CompareDeepNorm<float, true, false>({1, 5, 40, 40, 4 * (2 * 80 + 8), true}, 25);
+  CompareDeepNorm<float, true, false>({2, 3, 72, 72, 0, false}, 26);
+  CompareDeepNorm<float, false, true>({2, 8, 128, 128, 0, true}, 27);
+  CompareDeepNorm<float, true, true>({1, 16, 64, 64, 0, true}, 28);
+}
+
+TEST(ReplayNormExt, DeepNormHalfBitwise) {
+  CompareDeepNorm<half, false, false>({2, 3, 48, 48, 0, true}, 31);
+  CompareDeepNorm<half, false, false>({1, 5, 32, 32, 4 * (16 + 3 * 3 * 32), true}, 32);
+  CompareDeepNorm<half, true, false>({1, 4, 160, 160, 0, false}, 33);  // isReuseSrc: no effect
+  CompareDeepNorm<half, false, true>({1, 8, 64, 64, 0, false}, 34);
+  CompareDeepNorm<half, false, true>({2, 8, 128, 128, 0, true}, 35);
+}
+
+// ---- BatchNorm -------------------------------------------------------------------------------
+
+struct BnCase {
+  uint32_t b, s, h;
+  uint32_t stackBytes;  // 0: the maximum
+  bool withTmp;
+};
+
+rp::BnPlan Plan(const BatchNormTiling& t) {
+  return {t.originalBLength, t.meanVarSize,         t.loopRound,        t.inputTailSize,
+          t.inputTailPos,    t.meanVarTailSize,     t.meanVarTailPos,   t.bshCurLength,
+          t.shCurLength,     t.shCurLengthBlockNum, t.firstDimValueBack};
+}
+
+template <typename T, bool basic>
+void CompareBatchNorm(const BnCase& c, uint32_t seed) {
+  SCOPED_TRACE("BatchNorm seed " + std::to_string(seed));
+  const uint32_t f = c.s * c.h, n = c.b * f, sz = sizeof(T);
+  std::vector<T> x = Random<T>(seed, n), gamma = Random<T>(seed + 1, c.b, 0.5f, 1.5f),
+                 beta = Random<T>(seed + 2, c.b);
+  for (uint32_t r = 0; r < c.b; ++r) x[r * f] = T(0.0f);  // column 0: variance 0
+  const T eps = T(1e-3f);
+  uint32_t mx = 0, mn = 0;
+  const ge::Shape shape({c.b, c.s, c.h});
+  ASSERT_TRUE(GetBatchNormMaxMinTmpSize(shape, shape, sz, false, mx, mn, basic));
+  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
+  BatchNormTiling tiling;
+  ASSERT_TRUE(GetBatchNormNDTilingInfo(shape, shape, stack, sz, false, tiling, basic));
+  std::vector<T> y, mean, var;
+  BatchNormTiling after = tiling;
+  ASSERT_EQ(
+      RunBlock(
+          k910B,
+          [&] {
+            Bufs u({n * sz, c.b * sz, c.b * sz, n * sz, f * sz, f * sz, std::max(stack, 8 * f)});
+            u.Put(0, x);
+            u.Put(1, gamma);
+            u.Put(2, beta);
+            if (c.withTmp) {
+              BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0),
+                                         u.Get<T>(1), u.Get<T>(2), u.Get<uint8_t>(6), eps, after);
+            } else {
+              BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0),
+                                         u.Get<T>(1), u.Get<T>(2), eps, after);
+            }
+            y = u.Take<T>(3, n);
+            mean = u.Take<T>(4, f);
+            var = u.Take<T>(5, f);
+          }),
+      "");
+  std::vector<T> wy(n), wm(f), wv(f);
+  rp::BnPlan plan = Plan(tiling);
+  rp::ReplayBatchNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+  ExpectSameBits(y, wy, "BatchNorm y");
+  ExpectSameBits(mean, wm, "BatchNorm mean");
+  ExpectSameBits(var, wv, "BatchNorm variance");
+  EXPECT_EQ(after.bshCurLength, plan.bshCurLength);
+  EXPECT_EQ(after.shCurLength, plan.shCurLength);
+  EXPECT_EQ(after.shCurLengthBlockNum, plan.shCurLengthBlockNum);
+}
+
+TEST(ReplayNormExt, BatchNormBitwise) {
+  CompareBatchNorm<float, false>({8, 1, 64, 0, true}, 41);
+  CompareBatchNorm<float, false>({4, 2, 40, 0, false}, 42);
+  CompareBatchNorm<float, false>({16, 3, 40, 4 * (3 * 16 * 24 + 2 * 120), true}, 43);  // tail
+  CompareBatchNorm<float, true>({8, 2, 64, 0, true}, 44);
+  CompareBatchNorm<half, false>({8, 1, 64, 0, true}, 45);
+  CompareBatchNorm<half, false>({16, 3, 48, 4 * (3 * 16 * 32 + 2 * 144), false}, 46);
+  CompareBatchNorm<half, true>({8, 2, 64, 0, true}, 47);
+}
+
+// ---- WelfordUpdate ---------------------------------------------------------------------------
+
+constexpr WelfordUpdateConfig kInplace = {true};
+constexpr WelfordUpdateConfig kNotInplace = {false};
+
+template <typename T, bool reuse, const WelfordUpdateConfig& cfg>
+void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t seed) {
+  SCOPED_TRACE("WelfordUpdate seed " + std::to_string(seed));
+  std::vector<T> x = Random<T>(seed, ab);
+  const std::vector<float> im = Random<float>(seed + 1, ab),
+                           iv = Random<float>(seed + 2, ab, 0.0f, 3.0f), sentinel(ab, 99.0f);
+  const float nRec = 1.0f / 7.0f;
+  std::vector<float> om, ov;
+  std::vector<T> xAfter;
+  ASSERT_EQ(RunBlock(k910B,
+                     [&] {
+                       Bufs u({ab * uint32_t{sizeof(T)}, ab * 4, ab * 4, ab * 4, ab * 4, 1024});
+                       u.Put(0, x);
+                       u.Put(1, im);
+                       u.Put(2, iv);
+                       u.Put(3, sentinel);
+                       u.Put(4, sentinel);
+                       const WelfordUpdateParam p{1, ab, comp, nRec};
+                       if (withTmp) {
+                         WelfordUpdate<T, float, reuse, cfg>(u.Get<float>(3), u.Get<float>(4),
+                                                             u.Get<float>(1), u.Get<float>(2),
+                                                             u.Get<T>(0), u.Get<uint8_t>(5), p);
+                       } else {
+                         WelfordUpdate<T, float, reuse, cfg>(u.Get<float>(3), u.Get<float>(4),
+                                                             u.Get<float>(1), u.Get<float>(2),
+                                                             u.Get<T>(0), p);
+                       }
+                       om = u.Take<float>(3, ab);
+                       ov = u.Take<float>(4, ab);
+                       xAfter = u.Take<T>(0, ab);
+                     }),
+            "");
+  std::vector<float> wm = sentinel, wv = sentinel;
+  rp::ReplayWelfordUpdate(ab, comp, nRec, cfg.isInplace, reuse, R(x), im.data(), iv.data(),
+                          wm.data(), wv.data());
+  ExpectSameBits(om, wm, "WelfordUpdate outputMean");
+  ExpectSameBits(ov, wv, "WelfordUpdate outputVariance");
+  ExpectSameBits(xAfter, x, "WelfordUpdate inputX after the call");
+}
+
+TEST(ReplayNormExt, WelfordUpdateBitwise) {
+  CompareWelfordUpdate<float, false, kNotInplace>(64, 64, true, 51);
+  CompareWelfordUpdate<float, false, kInplace>(200, 130, true, 52);
+  CompareWelfordUpdate<float, false, kNotInplace>(200, 130, false, 53);
+  CompareWelfordUpdate<float, true, kInplace>(512, 300, true, 54);  // several 64·k rounds
+  CompareWelfordUpdate<float, true, kNotInplace>(96, 96, false, 55);
+  CompareWelfordUpdate<half, false, kInplace>(208, 131, true, 56);
+  CompareWelfordUpdate<half, true, kNotInplace>(64, 64, false, 57);  // isReuseSource: no effect
+}
+
+// ---- WelfordFinalize -------------------------------------------------------------------------
+
+struct FinCase {
+  uint32_t ab, headCount, headLen, tailCount;
+  bool counts;
+  uint32_t tmpBytes;  // 0: the stack-buffer prototypes (ab <= 64: one chunk whatever their size)
+};
+
+void CompareWelfordFinalize(const FinCase& c, uint32_t seed) {
+  SCOPED_TRACE("WelfordFinalize seed " + std::to_string(seed));
+  const std::vector<float> im = Random<float>(seed, c.ab),
+                           iv = Random<float>(seed + 1, c.ab, 0.0f, 3.0f);
+  std::vector<int32_t> cnt(c.ab);
+  for (uint32_t i = 0; i < c.ab; ++i) cnt[i] = static_cast<int32_t>(1 + (i * 7 + seed) % 9);
+  double total = 0;
+  for (uint32_t i = 0; i < c.ab; ++i) {
+    total += c.counts ? cnt[i] : (i < c.headLen ? c.headCount : c.tailCount);
+  }
+  const WelfordFinalizePara p{c.headCount,
+                              c.ab,
+                              c.headCount,
+                              c.headLen,
+                              c.tailCount,
+                              c.ab - c.headLen,
+                              1.0f / static_cast<float>(c.ab),
+                              static_cast<float>(1.0 / total)};
+  const std::vector<float> sentinel(8, 99.0f);
+  std::vector<float> om, ov;
+  ASSERT_EQ(RunBlock(k910B,
+                     [&] {
+                       Bufs u({c.ab * 4, c.ab * 4, c.ab * 4, 32, 32, std::max(c.tmpBytes, 32u)});
+                       u.Put(0, im);
+                       u.Put(1, iv);
+                       u.Put(2, cnt);
+                       u.Put(3, sentinel);
+                       u.Put(4, sentinel);
+                       WelfordFinalizePara pp = p;
+                       const LocalTensor<int32_t> n = u.Get<int32_t>(2);
+                       const auto m = u.Get<float>(3), v = u.Get<float>(4);
+                       const auto a = u.Get<float>(0), b = u.Get<float>(1);
+                       if (c.tmpBytes != 0 && c.counts) {
+                         WelfordFinalize<false>(m, v, a, b, n, u.Get<uint8_t>(5), pp);
+                       } else if (c.tmpBytes != 0) {
+                         WelfordFinalize<false>(m, v, a, b, u.Get<uint8_t>(5), pp);
+                       } else if (c.counts) {
+                         WelfordFinalize<false>(m, v, a, b, n, pp);
+                       } else {
+                         WelfordFinalize<false>(m, v, a, b, pp);
+                       }
+                       om = u.Take<float>(3, 8);
+                       ov = u.Take<float>(4, 8);
+                     }),
+            "");
+  std::vector<float> wm(8), wv(8);
+  const rp::FinPara rpp{p.rnLength,  p.abLength,        p.headCount, p.headCountLength,
+                        p.tailCount, p.tailCountLength, p.abRec,     p.rRec};
+  rp::ReplayWelfordFinalize(rpp, c.tmpBytes == 0 ? 256 : c.tmpBytes / 4, im.data(), iv.data(),
+                            c.counts ? cnt.data() : nullptr, wm.data(), wv.data());
+  ExpectSameBits(om, wm, "WelfordFinalize outputMean");
+  ExpectSameBits(ov, wv, "WelfordFinalize outputVariance");
+}
+
+TEST(ReplayNormExt, WelfordFinalizeBitwise) {
+  CompareWelfordFinalize({8, 1, 8, 0, true, 1024}, 61);         // the sample's shape
+  CompareWelfordFinalize({200, 4, 200, 0, false, 1024}, 62);    // no tail: 3 chunks + 8
+  CompareWelfordFinalize({200, 5, 131, 3, false, 2048}, 63);    // head and tail counts
+  CompareWelfordFinalize({4480, 5, 1000, 3, false, 1024}, 64);  // 70 chunks: the list folds
+  CompareWelfordFinalize({4480, 1, 4480, 0, true, 1024}, 65);
+  CompareWelfordFinalize({1000, 2, 520, 7, true, 4096}, 66);  // chunks of 448, fold tails
+  CompareWelfordFinalize({40, 3, 24, 2, false, 0}, 67);
+  CompareWelfordFinalize({64, 1, 64, 0, true, 0}, 68);
+}
+
+}  // namespace
