@@ -453,4 +453,114 @@ TEST(ReplayNormExt, WelfordFinalizeBitwise) {
   CompareWelfordFinalize({64, 1, 64, 0, true, 0}, 68);
 }
 
+// ---- GroupNorm -------------------------------------------------------------------------------
+
+struct GnCase {
+  uint32_t n, c, h, w, groups;
+  uint32_t stackBytes;  // 0: the maximum
+  bool withTmp;
+};
+
+rp::GnPlan Plan(const GroupNormTiling& t) {
+  return {t.n,
+          t.c,
+          t.hw,
+          t.g,
+          t.d,
+          t.hwAlignSize,
+          t.dhwAlignSize,
+          t.numberOfTmpBuf,
+          t.meanTmpTensorPos,
+          t.varianceTmpTensorPos,
+          t.firstTmpStartPos,
+          t.secondTmpStartPos,
+          t.thirdTmpStartPos,
+          t.loopRound,
+          t.inputRoundSize,
+          t.inputTailSize,
+          t.inputTailPos,
+          t.meanVarRoundSize,
+          t.meanVarTailSize,
+          t.meanVarTailPos,
+          t.bshCurLength,
+          t.bsCurLength,
+          t.factor,
+          t.smallShape};
+}
+
+// x's padding holds values too (they enter the sums as on the device); y starts as a pattern
+// (a small-shape tail chunk keeps y's padding); the scratch starts as another.
+template <typename T, bool reuse>
+void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
+  SCOPED_TRACE("GroupNorm seed " + std::to_string(seed));
+  const uint32_t sz = sizeof(T), hw = k.h * k.w;
+  const uint32_t hwa = (hw * sz + 31) / 32 * 32 / sz;
+  const uint32_t total = k.n * k.c * hwa, mv = k.n * k.groups;
+  std::vector<T> x = Random<T>(seed, total), y0(total, T(0.75f));
+  const std::vector<T> gamma = Random<T>(seed + 1, k.c, 0.5f, 1.5f),
+                       beta = Random<T>(seed + 2, k.c);
+  const T eps = T(1e-3f);
+  const ge::Shape shape({k.n, k.c, k.h, k.w});
+  uint32_t mx = 0, mn = 0;
+  GetGroupNormMaxMinTmpSize(shape, sz, reuse, k.groups, mx, mn);
+  const uint32_t stack = k.stackBytes == 0 ? mx : k.stackBytes;
+  GroupNormTiling tiling;
+  GetGroupNormNDTilingInfo(shape, stack, sz, reuse, k.groups, tiling);
+  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok());
+  ASSERT_EQ(tiling.smallShape, wantSmall);
+  const std::vector<float> pattern(stack / 4, 3.0f);
+  std::vector<T> y, mean, var, xAfter;
+  GroupNormTiling after = tiling;
+  ASSERT_EQ(
+      RunBlock(k910B,
+               [&] {
+                 Bufs u({total * sz, k.c * sz, k.c * sz, total * sz, mv * sz, mv * sz, stack});
+                 u.Put(0, x);
+                 u.Put(1, gamma);
+                 u.Put(2, beta);
+                 u.Put(3, y0);
+                 u.Put(6, pattern);
+                 const auto o = u.Get<T>(3), m = u.Get<T>(4), v = u.Get<T>(5);
+                 const auto a = u.Get<T>(0), g = u.Get<T>(1), b = u.Get<T>(2);
+                 if (k.withTmp) {
+                   GroupNorm<T, reuse>(o, m, v, a, g, b, u.Get<uint8_t>(6), eps, after);
+                 } else {
+                   GroupNorm<T, reuse>(o, m, v, a, g, b, eps, after);
+                 }
+                 y = u.Take<T>(3, total);
+                 mean = u.Take<T>(4, mv);
+                 var = u.Take<T>(5, mv);
+                 xAfter = u.Take<T>(0, total);
+               }),
+      "");
+  std::vector<T> wy = y0, wm(mv), wv(mv);
+  std::vector<float> scratch = pattern;
+  rp::GnPlan plan = Plan(tiling);
+  rp::ReplayGroupNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), total,
+                      scratch.data(), stack / 4, reuse);
+  ExpectSameBits(y, wy, "GroupNorm y");
+  ExpectSameBits(mean, wm, "GroupNorm mean");
+  ExpectSameBits(var, wv, "GroupNorm variance");
+  ExpectSameBits(xAfter, x, "GroupNorm x after the call");
+  EXPECT_EQ(after.bshCurLength, plan.bshCurLength);
+  EXPECT_EQ(after.bsCurLength, plan.bsCurLength);
+}
+
+TEST(ReplayNormExt, GroupNormFloatBitwise) {
+  CompareGroupNorm<float, false>({2, 6, 4, 5, 3, 0, true}, true, 71);        // small shape
+  CompareGroupNorm<float, false>({2, 6, 4, 5, 3, 4 * 576, true}, true, 72);  // tail of 2 groups
+  CompareGroupNorm<float, false>({1, 4, 16, 16, 2, 0, false}, false, 73);    // general
+  CompareGroupNorm<float, false>({2, 4, 9, 9, 2, 0, true}, false, 74);       // 64-tails
+  CompareGroupNorm<float, false>({1, 1, 72, 64, 1, 0, true}, false, 75);     // 72 repeats
+  CompareGroupNorm<float, true>({2, 6, 4, 5, 3, 0, true}, true, 76);
+  CompareGroupNorm<float, true>({1, 4, 16, 16, 2, 0, true}, false, 77);
+}
+
+TEST(ReplayNormExt, GroupNormHalfBitwise) {
+  CompareGroupNorm<half, false>({2, 6, 4, 5, 3, 0, true}, true, 81);
+  CompareGroupNorm<half, false>({2, 4, 9, 9, 2, 0, false}, false, 82);
+  CompareGroupNorm<half, false>({1, 4, 16, 16, 2, 0, true}, false, 83);
+  CompareGroupNorm<half, true>({2, 6, 4, 5, 3, 0, false}, true, 84);  // isReuseSource: no effect
+}
+
 }  // namespace

@@ -85,4 +85,28 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
                            const float* inVar, const int32_t* counts, float* outMean,
                            float* outVar);
 
+// The GroupNormTiling fields the kernel reads (sizes in elements); bshCurLength / bsCurLength
+// are set for a tail chunk and then restored to inputRoundSize / meanVarRoundSize, as the
+// kernel does to the caller's tiling.
+struct GnPlan {
+  uint32_t n, c, hw, g, d, hwAlignSize, dhwAlignSize, numberOfTmpBuf, meanTmpTensorPos,
+      varianceTmpTensorPos, firstTmpStartPos, secondTmpStartPos, thirdTmpStartPos, loopRound,
+      inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize, meanVarTailSize,
+      meanVarTailPos, bshCurLength, bsCurLength;
+  float factor;
+  bool smallShape;
+};
+
+// GroupNorm (groupnorm_common_impl.h): x and y hold `total` elements [N, C, hwAlignSize]; y is
+// read too (a small-shape tail chunk leaves the caller's padding values in y and sums their
+// squares, as the device does); the device's reads and writes past `total` (half casts of
+// inputRoundSize elements from a tail chunk) read 0 and are dropped here. scratch: the
+// sharedTmpBuffer image (scratchFloats floats). The level-2 ReduceSum of the general path is
+// modelled as lngrad's basic instruction does (README). The general path scales a group's
+// statistics through mask bit 1 << group: N·G must be <= 64 there (undefined beyond).
+template <class T>
+void ReplayGroupNorm(GnPlan& p, T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
+                     T* var, uint32_t total, float* scratch, uint32_t scratchFloats,
+                     bool isReuseSource);
+
 }  // namespace lngrad_replay
