@@ -44,9 +44,9 @@ struct GroupNormWork {
 
 // One group's sum over its dhw values at src (small shape: mask1-wide trees, then the tree of
 // mask2 lanes holding the partials 8 apart among zeros; else the level-2 ReduceSum).
-inline float GroupNormGroupSum(const GroupNormTiling& t, float* src) {
+inline float GroupNormGroupSum(const GroupNormTiling& t, const float* src) {
   const uint32_t dhw = t.dhwAlignSize;
-  if (!t.smallShape) return PassTrees(src, dhw);
+  if (!t.smallShape) return Level2SumTrees(src, dhw);
   uint32_t mask1 = dhw;
   if (dhw > kLanes) {
     mask1 = kLanes;
@@ -78,17 +78,12 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
     ToFloat(w.b, x + off, n);
     xf = w.b;
   }
-  // Means: group sums (the float path's ReduceSum works in the output buffer).
-  if constexpr (std::is_same_v<D, float>) std::memmove(work, xf, n * 4);
+  // Means: group sums.
   for (uint32_t i = 0; i < groups; ++i) {
-    w.mean[g0 + i] = GroupNormGroupSum(t, work + uint64_t{i} * dhw);
+    w.mean[g0 + i] = GroupNormGroupSum(t, xf + uint64_t{i} * dhw);
   }
   for (uint32_t i = 0; i < groups; ++i) ops.Muls(w.mean + g0 + i, w.mean + g0 + i, t.factor, 1);
-  if constexpr (std::is_same_v<D, float>) {
-    ops.Fill(work, 0.0f, n);
-  } else {
-    ToFloat(w.b, x + off, n);  // the sums worked on a copy; B holds the cast x again
-  }
+  if constexpr (std::is_same_v<D, float>) ops.Fill(work, 0.0f, n);
   for (uint32_t ch = 0; ch < channels; ++ch) {
     ops.Adds(work + uint64_t{ch} * hwa, xf + uint64_t{ch} * hwa, -w.mean[g0 + ch / t.d], t.hw);
   }
