@@ -58,10 +58,12 @@ inline float GroupNormGroupSum(const GroupNormTiling& t, const float* src) {
   return Tree(lanes, parts * 8);
 }
 
-// One chunk of `groups` groups starting at group g0 of the call (element offset off).
+// One chunk of `groups` groups starting at group g0 of the call (element offset off); tailOffset:
+// the tail chunk at a nonzero group offset (the device's mvOffset != 0).
 template <typename D>
 void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x, const D* gamma,
-                    const D* beta, D* y, float eps, uint64_t off, uint32_t groups, uint32_t g0) {
+                    const D* beta, D* y, float eps, uint64_t off, uint32_t groups, uint32_t g0,
+                    bool tailOffset = false) {
   const Ops& ops = StepOps();
   const uint32_t dhw = t.dhwAlignSize;
   const uint32_t hwa = t.hwAlignSize;
@@ -83,7 +85,17 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
     w.mean[g0 + i] = GroupNormGroupSum(t, xf + uint64_t{i} * dhw);
   }
   for (uint32_t i = 0; i < groups; ++i) ops.Muls(w.mean + g0 + i, w.mean + g0 + i, t.factor, 1);
-  if constexpr (std::is_same_v<D, float>) ops.Fill(work, 0.0f, n);
+  if constexpr (std::is_same_v<D, float>) {
+    if (t.smallShape && tailOffset) {
+      // groupnorm_common_impl.h, small shape with mvOffset: only output[group] is zeroed (a
+      // one-lane Duplicate per group), so the output's old padding enters the variance sums.
+      for (uint32_t i = 0; i < groups; ++i) {
+        if (g0 + i < n) work[g0 + i] = 0.0f;
+      }
+    } else {
+      ops.Fill(work, 0.0f, n);
+    }
+  }
   for (uint32_t ch = 0; ch < channels; ++ch) {
     ops.Adds(work + uint64_t{ch} * hwa, xf + uint64_t{ch} * hwa, -w.mean[g0 + ch / t.d], t.hw);
   }
@@ -194,7 +206,8 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
   if (t.inputTailSize > 0) {
     t.bshCurLength = t.inputTailSize;
     t.bsCurLength = t.meanVarTailSize;
-    ne::GroupNormChunk(t, w, x, g, b, y, eps, t.inputTailPos, t.meanVarTailSize, t.meanVarTailPos);
+    ne::GroupNormChunk(t, w, x, g, b, y, eps, t.inputTailPos, t.meanVarTailSize, t.meanVarTailPos,
+                       t.meanVarTailPos != 0);
     t.bshCurLength = t.inputRoundSize;
     t.bsCurLength = t.meanVarRoundSize;
   }
