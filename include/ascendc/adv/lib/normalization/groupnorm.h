@@ -40,21 +40,32 @@ struct GroupNormWork {
   float* c;
   float* mean;  // the call's float mean / variance (the outputs for float)
   float* var;
+  float* reuseX = nullptr;  // float + isReuseSource: x's base, the device's tmp A
 };
 
-// One group's sum over its dhw values at src (small shape: mask1-wide trees, then the tree of
-// mask2 lanes holding the partials 8 apart among zeros; else the level-2 ReduceSum).
-inline float GroupNormGroupSum(const GroupNormTiling& t, const float* src) {
-  const uint32_t dhw = t.dhwAlignSize;
-  if (!t.smallShape) return Level2SumTrees(src, dhw);
+// The small shape's first WholeReduceSum mask: dhw up to 64, else the largest multiple of 8
+// below 64 dividing it.
+inline uint32_t GroupNormMask1(uint32_t dhw) {
   uint32_t mask1 = dhw;
   if (dhw > kLanes) {
     mask1 = kLanes;
     while (mask1 != 0 && dhw % mask1 != 0) mask1 -= 8;
   }
+  return mask1;
+}
+
+// One group's sum over its dhw values at src (small shape: mask1-wide trees, then the tree of
+// mask2 lanes holding the partials 8 apart among zeros; else the level-2 ReduceSum). partOut
+// (small shape, nullable): where the device's first trees land, partOut[8k].
+inline float GroupNormGroupSum(const GroupNormTiling& t, const float* src,
+                               float* partOut = nullptr) {
+  const uint32_t dhw = t.dhwAlignSize;
+  if (!t.smallShape) return Level2SumTrees(src, dhw);
+  const uint32_t mask1 = GroupNormMask1(dhw);
   const uint32_t parts = dhw / mask1;
   float lanes[kLanes] = {};
   for (uint32_t k = 0; k < parts; ++k) lanes[8 * k] = Tree(src + uint64_t{k} * mask1, mask1);
+  for (uint32_t k = 0; partOut != nullptr && k < parts; ++k) partOut[8 * k] = lanes[8 * k];
   return Tree(lanes, parts * 8);
 }
 
@@ -100,8 +111,15 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
     ops.Adds(work + uint64_t{ch} * hwa, xf + uint64_t{ch} * hwa, -w.mean[g0 + ch / t.d], t.hw);
   }
   ops.Mul(w.c, work, work, n);
-  for (uint32_t i = 0; i < groups; ++i)
-    w.var[g0 + i] = GroupNormGroupSum(t, w.c + uint64_t{i} * dhw);
+  // float + isReuseSource: the device's tmp A is x's base; the small shape zeroes it and keeps
+  // the variance's first trees there (8 apart), both paths the rstd slots.
+  float* a = w.reuseX;
+  const uint32_t mask2 = dhw / GroupNormMask1(dhw) * 8;
+  if (a != nullptr && t.smallShape) ops.Fill(a, 0.0f, t.inputRoundSize);
+  for (uint32_t i = 0; i < groups; ++i) {
+    float* part = a != nullptr && t.smallShape ? a + uint64_t{i} * mask2 : nullptr;
+    w.var[g0 + i] = GroupNormGroupSum(t, w.c + uint64_t{i} * dhw, part);
+  }
   for (uint32_t i = 0; i < groups; ++i) ops.Muls(w.var + g0 + i, w.var + g0 + i, t.factor, 1);
   float slots[kLanes] = {};
   const float one = 1.0f;
@@ -110,6 +128,7 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
     ops.Adds(s, w.var + g0 + i, eps, 1);
     ops.Sqrt(s, s, 1);
     ops.Div(s, &one, s, 1);
+    if (a != nullptr) a[(g0 + i) % kLanes] = *s;
   }
   for (uint32_t i = 0; i < groups; ++i) {
     float* grp = work + uint64_t{i} * dhw;
@@ -128,8 +147,10 @@ void GroupNormChunk(const GroupNormTiling& t, const GroupNormWork& w, const D* x
   if constexpr (!std::is_same_v<D, float>) FromFloat(y + off, work, n);
 }
 
-inline uint64_t GroupNormScratchFloats(const GroupNormTiling& t, bool half) {
-  uint64_t end = uint64_t{t.thirdTmpStartPos} + t.oneTmpSize;
+// float + isReuseSource: x is the first work tensor, the scratch holds two.
+inline uint64_t GroupNormScratchFloats(const GroupNormTiling& t, bool half, bool reuse) {
+  uint64_t end =
+      uint64_t{(reuse && !half) ? t.secondTmpStartPos : t.thirdTmpStartPos} + t.oneTmpSize;
   if (half) end = std::max<uint64_t>(end, uint64_t{t.varianceTmpTensorPos} + t.meanVarSize);
   return std::max<uint64_t>(end, t.tmpBufSize);
 }
@@ -174,10 +195,11 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
   ne::CheckHolds(kApi, "outputVariance", outputVariance, t.meanVarSize);
   ne::CheckHolds(kApi, "gamma", gamma, t.c);
   ne::CheckHolds(kApi, "beta", beta, t.c);
-  const uint64_t scratch = ne::GroupNormScratchFloats(t, kHalf) * 4;
+  constexpr bool kReuse = isReuseSource && !kHalf;
+  const uint64_t scratch = ne::GroupNormScratchFloats(t, kHalf, isReuseSource) * 4;
   ne::CheckScratch(kApi, sharedTmpBuffer, scratch, "the tiling's layout");
   ne::Record(kApi, loc,
-             {{inputX.HostPtr(), uint64_t{t.inputXSize} * sizeof(T), false},
+             {{inputX.HostPtr(), uint64_t{t.inputXSize} * sizeof(T), kReuse},
               {gamma.HostPtr(), uint64_t{t.c} * sizeof(T), false},
               {beta.HostPtr(), uint64_t{t.c} * sizeof(T), false},
               {sharedTmpBuffer.HostPtr(), scratch, true},
@@ -193,6 +215,10 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
   } else {
     w.mean = outputMean.HostPtr();
     w.var = outputVariance.HostPtr();
+    if constexpr (kReuse) {
+      w.reuseX = inputX.HostPtr();
+      w.c = stack + t.secondTmpStartPos;
+    }
   }
   const auto* x = ne::Ptr(inputX);
   const auto* g = ne::Ptr(gamma);
