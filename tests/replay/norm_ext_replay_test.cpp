@@ -551,15 +551,22 @@ TEST(ReplayNormExt, GroupNormFloatBitwise) {
   CompareGroupNorm<float, false>({2, 6, 4, 5, 3, 4 * 576, true}, true, 72);  // tail of 2 groups
   CompareGroupNorm<float, false>({1, 4, 16, 16, 2, 0, false}, false, 73);    // general
   CompareGroupNorm<float, false>({2, 4, 9, 9, 2, 0, true}, false, 74);       // 64-tails
+  CompareGroupNorm<float, false>({2, 4, 9, 9, 2, 6336, true}, false, 69);    // tail of 1 group
   CompareGroupNorm<float, false>({1, 1, 72, 64, 1, 0, true}, false, 75);     // 72 repeats
+  CompareGroupNorm<float, false>({4, 8, 10, 10, 4, 0, true}, false, 78);     // 3 repeats + tail
+  CompareGroupNorm<float, false>({1, 1, 90, 50, 1, 0, false}, false, 79);    // 70 repeats + tail
   CompareGroupNorm<float, true>({2, 6, 4, 5, 3, 0, true}, true, 76);
   CompareGroupNorm<float, true>({1, 4, 16, 16, 2, 0, true}, false, 77);
+  CompareGroupNorm<float, true>({2, 6, 4, 5, 3, 4 * 288, true}, true, 70);  // 2 chunks, no tail
 }
 
 TEST(ReplayNormExt, GroupNormHalfBitwise) {
   CompareGroupNorm<half, false>({2, 6, 4, 5, 3, 0, true}, true, 81);
   CompareGroupNorm<half, false>({2, 4, 9, 9, 2, 0, false}, false, 82);
+  CompareGroupNorm<half, false>({2, 6, 4, 5, 3, 3136, true}, true, 86);   // tail of 2 groups
+  CompareGroupNorm<half, false>({2, 4, 9, 9, 2, 6976, true}, false, 87);  // tail of 1 group
   CompareGroupNorm<half, false>({1, 4, 16, 16, 2, 0, true}, false, 83);
+  CompareGroupNorm<half, false>({1, 4, 10, 10, 2, 0, true}, false, 85);
   CompareGroupNorm<half, true>({2, 6, 4, 5, 3, 0, false}, true, 84);  // isReuseSource: no effect
 }
 
