@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -77,7 +78,8 @@ void ExpectSameBits(const std::vector<T>& got, const std::vector<T>& want,
 }
 
 // Rows of special magnitudes among random ones: row 1 zeros, row 2 values whose squares
-// overflow float (or reach half's top), row 3 values whose squares underflow.
+// overflow float (or reach half's top), row 3 values whose squares underflow, row 4 one
+// infinity and one NaN.
 template <class T>
 void SpecialRows(std::vector<T>& x, uint32_t rows, uint32_t h) {
   const bool halfT = std::is_same_v<T, half>;
@@ -86,6 +88,10 @@ void SpecialRows(std::vector<T>& x, uint32_t rows, uint32_t h) {
     if (rows > 1) x[1 * h + j] = T(0.0f);
     if (rows > 2) x[2 * h + j] = T(static_cast<float>(x[2 * h + j]) * big);
     if (rows > 3) x[3 * h + j] = T(static_cast<float>(x[3 * h + j]) * tiny);
+  }
+  if (rows > 4) {
+    x[4 * h] = T(std::numeric_limits<float>::infinity());
+    x[4 * h + 1] = T(std::numeric_limits<float>::quiet_NaN());
   }
 }
 
@@ -274,7 +280,14 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed) {
   const uint32_t f = c.s * c.h, n = c.b * f, sz = sizeof(T);
   std::vector<T> x = Random<T>(seed, n), gamma = Random<T>(seed + 1, c.b, 0.5f, 1.5f),
                  beta = Random<T>(seed + 2, c.b);
-  for (uint32_t r = 0; r < c.b; ++r) x[r * f] = T(0.0f);  // column 0: variance 0
+  // Column 0: variance 0; column 1: squares that overflow; columns 2, 3: an infinity, a NaN.
+  const float big = std::is_same_v<T, half> ? 2.0e4f : 3.0e20f;
+  for (uint32_t r = 0; r < c.b; ++r) {
+    x[r * f] = T(0.0f);
+    x[r * f + 1] = T(static_cast<float>(x[r * f + 1]) * big);
+  }
+  x[2] = T(std::numeric_limits<float>::infinity());
+  x[f + 3] = T(std::numeric_limits<float>::quiet_NaN());
   const T eps = T(1e-3f);
   uint32_t mx = 0, mn = 0;
   const ge::Shape shape({c.b, c.s, c.h});
