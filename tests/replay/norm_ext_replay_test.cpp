@@ -343,16 +343,19 @@ TEST(ReplayNormExt, BatchNormBitwise) {
 constexpr WelfordUpdateConfig kInplace = {true};
 constexpr WelfordUpdateConfig kNotInplace = {false};
 
+// Also on the 950: welford_3510_impl.h runs the same register steps (Sub, Muls, Add, Sub, Mul,
+// Add; no fused operation) and leaves x alone whatever isReuseSource.
 template <typename T, bool reuse, const WelfordUpdateConfig& cfg>
-void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t seed) {
-  SCOPED_TRACE("WelfordUpdate seed " + std::to_string(seed));
+void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t seed,
+                          const char* soc = k910B) {
+  SCOPED_TRACE("WelfordUpdate seed " + std::to_string(seed) + " on " + soc);
   std::vector<T> x = Random<T>(seed, ab);
   const std::vector<float> im = Random<float>(seed + 1, ab),
                            iv = Random<float>(seed + 2, ab, 0.0f, 3.0f), sentinel(ab, 99.0f);
   const float nRec = 1.0f / 7.0f;
   std::vector<float> om, ov;
   std::vector<T> xAfter;
-  ASSERT_EQ(RunBlock(k910B,
+  ASSERT_EQ(RunBlock(soc,
                      [&] {
                        Bufs u({ab * uint32_t{sizeof(T)}, ab * 4, ab * 4, ab * 4, ab * 4, 1024});
                        u.Put(0, x);
@@ -376,7 +379,8 @@ void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t see
                      }),
             "");
   std::vector<float> wm = sentinel, wv = sentinel;
-  rp::ReplayWelfordUpdate(ab, comp, nRec, cfg.isInplace, reuse, R(x), im.data(), iv.data(),
+  const bool clobbers = reuse && std::string(soc) == k910B;
+  rp::ReplayWelfordUpdate(ab, comp, nRec, cfg.isInplace, clobbers, R(x), im.data(), iv.data(),
                           wm.data(), wv.data());
   ExpectSameBits(om, wm, "WelfordUpdate outputMean");
   ExpectSameBits(ov, wv, "WelfordUpdate outputVariance");
@@ -391,6 +395,8 @@ TEST(ReplayNormExt, WelfordUpdateBitwise) {
   CompareWelfordUpdate<float, true, kNotInplace>(96, 96, false, 55);
   CompareWelfordUpdate<half, false, kInplace>(208, 131, true, 56);
   CompareWelfordUpdate<half, true, kNotInplace>(64, 64, false, 57);  // isReuseSource: no effect
+  CompareWelfordUpdate<float, true, kInplace>(512, 300, true, 58, k950);
+  CompareWelfordUpdate<half, false, kInplace>(208, 131, false, 59, k950);
 }
 
 // ---- WelfordFinalize -------------------------------------------------------------------------
