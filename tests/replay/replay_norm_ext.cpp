@@ -95,6 +95,30 @@ void RmsChunk(const RmsPlan& p, const T* x, const T* gamma, float eps, T* y, con
   }
 }
 
+// One chunk of the 3510 register path: the rows' sums into sums[r], then y.
+template <class T>
+void Rms3510Chunk(const RmsPlan& p, const T* x, const T* gamma, float eps, T* y, float* sums,
+                  uint32_t rows) {
+  const uint32_t h = p.hLength, oh = p.originalHLength;
+  for (uint32_t r = 0; r < rows; ++r) {
+    float acc[kLanes] = {};
+    for (uint32_t c = 0; c < oh; ++c) {
+      const float v = F(x[r * h + c]);
+      acc[c % kLanes] = acc[c % kLanes] + v * v;
+    }
+    sums[r] = TreeSum64(acc, kLanes);
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    float s = sums[r] * p.reciprocalOfHLength;
+    s = s + eps;
+    s = Exp1(Ln1(s) * -0.5f);
+    for (uint32_t c = 0; c < oh; ++c) {
+      const float v = F(x[r * h + c]) * s;
+      y[r * h + c] = FromFloat<T>(v * F(gamma[c]));
+    }
+  }
+}
+
 // ---- DeepNorm --------------------------------------------------------------------------------
 
 struct DnWork {
@@ -336,6 +360,19 @@ void ReplayRmsNorm(const RmsPlan& p, const T* x, const T* gamma, T epsilon, T* y
 }
 
 template <class T>
+void ReplayRmsNorm3510(const RmsPlan& p, const T* x, const T* gamma, T epsilon, T* y,
+                       float* scratch) {
+  const float eps = F(epsilon);
+  for (uint32_t i = 0; i < p.loopRound; ++i) {
+    const size_t off = static_cast<size_t>(i) * p.mainBshLength;
+    Rms3510Chunk(p, x + off, gamma, eps, y + off, scratch, p.mainBsLength);
+  }
+  if (p.tailBsLength != 0) {
+    Rms3510Chunk(p, x + p.inputTailPos, gamma, eps, y + p.inputTailPos, scratch, p.tailBsLength);
+  }
+}
+
+template <class T>
 void ReplayDeepNorm(DnPlan& p, T* x, const T* gx, const T* beta, const T* gamma, T alpha, T epsilon,
                     T* y, T* mean, T* var, bool isReuseSrc, bool isBasicBlock) {
   const size_t work = std::max<size_t>(p.inputRoundSize, p.bshCurLength);
@@ -433,6 +470,7 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
 
 #define LNGRAD_REPLAY_NORM_EXT(T)                                                               \
   template void ReplayRmsNorm<T>(const RmsPlan&, const T*, const T*, T, T*, float*, bool);      \
+  template void ReplayRmsNorm3510<T>(const RmsPlan&, const T*, const T*, T, T*, float*);        \
   template void ReplayDeepNorm<T>(DnPlan&, T*, const T*, const T*, const T*, T, T, T*, T*, T*,  \
                                   bool, bool);                                                  \
   template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*);       \

@@ -34,6 +34,14 @@ template <class T>
 void ReplayRmsNorm(const RmsPlan& p, const T* x, const T* gamma, T epsilon, T* y, float* scratch,
                    bool isBasicBlock);
 
+// RmsNorm on arch 3510 (rmsnorm_3510_impl.h): row by row, x² accumulated lane-wise from +0
+// over the full 64-column chunks of originalHLength, then the tail chunk's lanes, one tree into
+// scratch[row]; then per column ((x·r)·γ) with r = Exp(Ln(sum·(1/H) + ε)·(−0.5)), only the
+// originalHLength columns written (half: rounded to nearest even, no saturation).
+template <class T>
+void ReplayRmsNorm3510(const RmsPlan& p, const T* x, const T* gamma, T epsilon, T* y,
+                       float* scratch);
+
 // The DeepNormTiling (= LayerNormTiling) fields the kernel reads; bshCurLength / bsCurLength
 // are written back for a tail chunk, as the kernel does to the caller's tiling.
 struct DnPlan {
