@@ -97,11 +97,14 @@ void SpecialRows(std::vector<T>& x, uint32_t rows, uint32_t h) {
 
 // ---- RmsNorm ---------------------------------------------------------------------------------
 
-struct RmsCase {
+// [B, S, H] with originalHLength oh (RmsNorm and DeepNorm cases).
+struct RowsCase {
   uint32_t b, s, h, oh;
   uint32_t stackBytes;  // 0: the maximum
   bool withTmp;
 };
+using RmsCase = RowsCase;
+using DnCase = RowsCase;
 
 rp::RmsPlan Plan(const RmsNormTiling& t) {
   return {t.hLength,       t.originalHLength,   t.reciprocalOfHLength, t.mainBshLength,
@@ -184,12 +187,6 @@ TEST(ReplayNormExt, RmsNormHalfBitwise) {
 }
 
 // ---- DeepNorm --------------------------------------------------------------------------------
-
-struct DnCase {
-  uint32_t b, s, h, oh;
-  uint32_t stackBytes;  // 0: the maximum
-  bool withTmp;
-};
 
 rp::DnPlan Plan(const DeepNormTiling& t) {
   return {t.hLength,          t.originalHLength, t.meanVarSize,    t.oneTmpSize,

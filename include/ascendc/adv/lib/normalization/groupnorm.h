@@ -10,14 +10,16 @@
 // T = half or float; tiling from GetGroupNormNDTilingInfo. The steps of
 // groupnorm_common_impl.h, chunk by chunk of bsCurLength groups:
 //   sums over each group's dhwAlignSize values (padding included): the level-2 ReduceSum
-//   (repeated 64-lane trees) or, for tiling.smallShape, a WholeReduceSum of mask1-wide trees then
-//   one tree over the partials laid 8 apart among zeros; * factor (1/(d*H*W));
-//   x + (-mean) over each channel's H*W values; its square summed the same way, * factor;
-//   rstd = 1 / sqrt(var + eps) (Adds, Sqrt, Div of ones) per group, kept in 64 slots (group
+//   (the rounds of lngrad's ReduceSum instruction) or, for tiling.smallShape, a WholeReduceSum of
+//   mask1-wide trees then one tree over the partials laid 8 apart among zeros; * factor
+//   (1/(d*H*W)); x + (-mean) over each channel's H*W values; its square summed the same way, *
+//   factor; rstd = 1 / sqrt(var + eps) (Adds, Sqrt, Div of ones) per group, kept in 64 slots (group
 //   index mod 64) and multiplied over the group's dhwAlignSize values; then * gamma[ch] and
 //   + beta[ch] over each channel's H*W values (half: x, gamma, beta cast to float first, y cast
 //   back, mean/variance staged in float and cast at the end).
-// Float: the output tensor serves as the work buffer and its padding ends 0; half: x's padding
+// Float: the output tensor serves as the work buffer and its padding ends 0 (a small-shape tail
+// chunk at a nonzero group offset keeps the output's old padding, which enters the variance, as
+// on the device); float + isReuseSource: x's base is the device's tmp A. Half: x's padding
 // (cast) stays in the work buffer and enters the variance sums, as on the device. Arch 3510 runs
 // the same steps (the device's 3510 code is register-based: not replicated, see
 // docs/ascendc_kernels.md).
