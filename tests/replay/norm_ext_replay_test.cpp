@@ -95,6 +95,16 @@ void SpecialRows(std::vector<T>& x, uint32_t rows, uint32_t h) {
   }
 }
 
+// The scratch bytes of a case (0: the maximum maxMin(mx, mn) reports) and, through
+// tiling(stack), its tiling; false when either host function refuses.
+template <class MaxMin, class Tiling>
+bool PlanScratch(uint32_t wanted, MaxMin&& maxMin, Tiling&& tiling, uint32_t& stack) {
+  uint32_t mx = 0, mn = 0;
+  if (!maxMin(mx, mn)) return false;
+  stack = wanted == 0 ? mx : wanted;
+  return tiling(stack);
+}
+
 // ---- RmsNorm ---------------------------------------------------------------------------------
 
 // [B, S, H] with originalHLength oh (RmsNorm and DeepNorm cases).
@@ -121,12 +131,14 @@ void CompareRmsNorm(const RmsCase& c, uint32_t seed, const char* soc = k910B) {
   std::vector<T> x = Random<T>(seed, n), g = Random<T>(seed + 1, c.h, 0.5f, 1.5f);
   SpecialRows(x, rows, c.h);
   const T eps = T(1e-5f);
-  uint32_t mx = 0, mn = 0;
-  ASSERT_TRUE(GetRmsNormMaxMinTmpSize(ge::Shape({c.b, c.s, c.h}), sz, mx, mn, basic));
-  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
+  const ge::Shape shape({c.b, c.s, c.h}), origin({c.b, c.s, c.oh});
   RmsNormTiling tiling;
-  ASSERT_TRUE(GetRmsNormTilingInfo(ge::Shape({c.b, c.s, c.h}), ge::Shape({c.b, c.s, c.oh}), stack,
-                                   sz, tiling, basic));
+  uint32_t stack = 0;
+  ASSERT_TRUE(PlanScratch(
+      c.stackBytes,
+      [&](uint32_t& mx, uint32_t& mn) { return GetRmsNormMaxMinTmpSize(shape, sz, mx, mn, basic); },
+      [&](uint32_t st) { return GetRmsNormTilingInfo(shape, origin, st, sz, tiling, basic); },
+      stack));
   const std::vector<float> pattern(stack / 4, 7.0f);
   const std::vector<T> y0(n, T(0.5f));
   std::vector<T> y;
@@ -213,12 +225,18 @@ void CompareDeepNorm(const DnCase& c, uint32_t seed) {
                {}};
   SpecialRows(in.x, bs, c.h);
   const T alpha = T(1.75f), eps = T(1e-4f);
-  uint32_t mx = 0, mn = 0;
-  ASSERT_TRUE(GetDeepNormMaxMinTmpSize(ge::Shape({c.b, c.s, c.h}), sz, reuse, basic, mx, mn));
-  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
+  const ge::Shape shape({c.b, c.s, c.h}), origin({c.b, c.s, c.oh});
   DeepNormTiling tiling;
-  ASSERT_TRUE(GetDeepNormTilingInfo(ge::Shape({c.b, c.s, c.h}), ge::Shape({c.b, c.s, c.oh}), stack,
-                                    sz, reuse, basic, tiling));
+  uint32_t stack = 0;
+  ASSERT_TRUE(PlanScratch(
+      c.stackBytes,
+      [&](uint32_t& mx, uint32_t& mn) {
+        return GetDeepNormMaxMinTmpSize(shape, sz, reuse, basic, mx, mn);
+      },
+      [&](uint32_t st) {
+        return GetDeepNormTilingInfo(shape, origin, st, sz, reuse, basic, tiling);
+      },
+      stack));
   const uint32_t mv = std::max(bs, tiling.meanVarSize);
   DnData<T> got;
   DeepNormTiling after = tiling;
@@ -304,12 +322,18 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed) {
   x[2] = T(std::numeric_limits<float>::infinity());
   x[f + 3] = T(std::numeric_limits<float>::quiet_NaN());
   const T eps = T(1e-3f);
-  uint32_t mx = 0, mn = 0;
   const ge::Shape shape({c.b, c.s, c.h});
-  ASSERT_TRUE(GetBatchNormMaxMinTmpSize(shape, shape, sz, false, mx, mn, basic));
-  const uint32_t stack = c.stackBytes == 0 ? mx : c.stackBytes;
   BatchNormTiling tiling;
-  ASSERT_TRUE(GetBatchNormNDTilingInfo(shape, shape, stack, sz, false, tiling, basic));
+  uint32_t stack = 0;
+  ASSERT_TRUE(PlanScratch(
+      c.stackBytes,
+      [&](uint32_t& mx, uint32_t& mn) {
+        return GetBatchNormMaxMinTmpSize(shape, shape, sz, false, mx, mn, basic);
+      },
+      [&](uint32_t st) {
+        return GetBatchNormNDTilingInfo(shape, shape, st, sz, false, tiling, basic);
+      },
+      stack));
   std::vector<T> y, mean, var;
   BatchNormTiling after = tiling;
   ASSERT_EQ(
@@ -368,16 +392,14 @@ void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t see
   const std::vector<float> im = Random<float>(seed + 1, ab),
                            iv = Random<float>(seed + 2, ab, 0.0f, 3.0f), sentinel(ab, 99.0f);
   const float nRec = 1.0f / 7.0f;
+  const std::vector<float>* ins[] = {&im, &iv, &sentinel, &sentinel};
   std::vector<float> om, ov;
   std::vector<T> xAfter;
   ASSERT_EQ(RunBlock(soc,
                      [&] {
                        Bufs u({ab * uint32_t{sizeof(T)}, ab * 4, ab * 4, ab * 4, ab * 4, 1024});
                        u.Put(0, x);
-                       u.Put(1, im);
-                       u.Put(2, iv);
-                       u.Put(3, sentinel);
-                       u.Put(4, sentinel);
+                       for (size_t i = 0; i < 4; ++i) u.Put(i + 1, *ins[i]);
                        const WelfordUpdateParam p{1, ab, comp, nRec};
                        if (withTmp) {
                          WelfordUpdate<T, float, reuse, cfg>(u.Get<float>(3), u.Get<float>(4),
@@ -535,12 +557,19 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
                        beta = Random<T>(seed + 2, k.c);
   const T eps = T(1e-3f);
   const ge::Shape shape({k.n, k.c, k.h, k.w});
-  uint32_t mx = 0, mn = 0;
-  GetGroupNormMaxMinTmpSize(shape, sz, reuse, k.groups, mx, mn);
-  const uint32_t stack = k.stackBytes == 0 ? mx : k.stackBytes;
   GroupNormTiling tiling;
-  GetGroupNormNDTilingInfo(shape, stack, sz, reuse, k.groups, tiling);
-  ASSERT_TRUE(lngrad::tiling::LastTilingStatus().ok());
+  uint32_t stack = 0;
+  ASSERT_TRUE(PlanScratch(
+      k.stackBytes,
+      [&](uint32_t& mx, uint32_t& mn) {
+        GetGroupNormMaxMinTmpSize(shape, sz, reuse, k.groups, mx, mn);
+        return mx > 0;
+      },
+      [&](uint32_t st) {
+        GetGroupNormNDTilingInfo(shape, st, sz, reuse, k.groups, tiling);
+        return lngrad::tiling::LastTilingStatus().ok();
+      },
+      stack));
   ASSERT_EQ(tiling.smallShape, wantSmall);
   const std::vector<float> pattern(stack / 4, 3.0f);
   std::vector<T> y, mean, var, xAfter;
