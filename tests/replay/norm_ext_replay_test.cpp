@@ -212,9 +212,11 @@ struct DnData {
   std::vector<T> x, gx, gamma, beta, y, mean, var;
 };
 
+// On the 950 against the register path's replay (deepnorm_3510_impl.h: rows over hLength, x and
+// the tiling left alone).
 template <typename T, bool reuse, bool basic>
-void CompareDeepNorm(const DnCase& c, uint32_t seed) {
-  SCOPED_TRACE("DeepNorm seed " + std::to_string(seed));
+void CompareDeepNorm(const DnCase& c, uint32_t seed, const char* soc = k910B) {
+  SCOPED_TRACE("DeepNorm seed " + std::to_string(seed) + " on " + soc);
   const uint32_t bs = c.b * c.s, n = bs * c.h, sz = sizeof(T);
   DnData<T> in{Random<T>(seed, n),
                Random<T>(seed + 1, n),
@@ -241,7 +243,7 @@ void CompareDeepNorm(const DnCase& c, uint32_t seed) {
   DnData<T> got;
   DeepNormTiling after = tiling;
   ASSERT_EQ(
-      RunBlock(k910B,
+      RunBlock(soc,
                [&] {
                  Bufs u({n * sz, n * sz, c.h * sz, c.h * sz, n * sz, mv * sz, mv * sz, stack});
                  u.Put(0, in.x);
@@ -263,8 +265,13 @@ void CompareDeepNorm(const DnCase& c, uint32_t seed) {
       "");
   DnData<T> want{in.x, {}, {}, {}, std::vector<T>(n), std::vector<T>(mv), std::vector<T>(mv)};
   rp::DnPlan plan = Plan(tiling);
-  rp::ReplayDeepNorm(plan, R(want.x), R(in.gx), R(in.beta), R(in.gamma), R(alpha), R(eps),
-                     R(want.y), R(want.mean), R(want.var), reuse, basic);
+  if (std::string(soc) == k950) {
+    rp::ReplayDeepNorm3510(plan, bs, R(in.x), R(in.gx), R(in.beta), R(in.gamma), R(alpha), R(eps),
+                           R(want.y), R(want.mean), R(want.var));
+  } else {
+    rp::ReplayDeepNorm(plan, R(want.x), R(in.gx), R(in.beta), R(in.gamma), R(alpha), R(eps),
+                       R(want.y), R(want.mean), R(want.var), reuse, basic);
+  }
   ExpectSameBits(got.y, want.y, "DeepNorm y");
   // half: the kernel casts meanVarSize staged values; those past B*S are scratch contents.
   ExpectSameBits(got.mean, want.mean, bs, "DeepNorm mean");
@@ -283,6 +290,15 @@ TEST(ReplayNormExt, DeepNormFloatBitwise) {
   CompareDeepNorm<float, true, false>({2, 3, 72, 72, 0, false}, 26);
   CompareDeepNorm<float, false, true>({2, 8, 128, 128, 0, true}, 27);
   CompareDeepNorm<float, true, true>({1, 16, 64, 64, 0, true}, 28);
+}
+
+TEST(ReplayNormExt, DeepNormOn950Bitwise) {
+  CompareDeepNorm<float, false, false>({1, 1, 64, 64, 0, true}, 36, k950);
+  CompareDeepNorm<float, false, false>({1, 5, 40, 40, 4 * (3 * 80 + 8), true}, 37, k950);
+  CompareDeepNorm<float, true, false>({1, 4, 200, 200, 0, false}, 38, k950);
+  CompareDeepNorm<float, false, true>({2, 8, 128, 128, 0, true}, 39, k950);
+  CompareDeepNorm<half, false, false>({2, 3, 48, 48, 0, true}, 40, k950);
+  CompareDeepNorm<half, false, false>({1, 4, 160, 160, 0, false}, 20, k950);
 }
 
 TEST(ReplayNormExt, DeepNormHalfBitwise) {

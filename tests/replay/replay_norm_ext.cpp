@@ -203,6 +203,19 @@ void DnOutput(const DnPlan& p, const T* gamma, const T* beta, T* y, const DnWork
   }
 }
 
+// One row's lane sums (from +0, 64 lanes, a tail chunk's other lanes adding +0) of f(x1[c]) over
+// h columns, then the tree.
+template <class F1>
+float LaneSum3510(uint32_t h, F1&& f) {
+  float acc[kLanes] = {};
+  const uint32_t full = h / kLanes * kLanes;
+  for (uint32_t c = 0; c < full; ++c) acc[c % kLanes] = acc[c % kLanes] + f(c);
+  if (full < h) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = acc[l] + (full + l < h ? f(full + l) : 0.0f);
+  }
+  return TreeSum64(acc, kLanes);
+}
+
 // ---- BatchNorm -------------------------------------------------------------------------------
 
 struct BnWork {
@@ -410,6 +423,29 @@ void ReplayDeepNorm(DnPlan& p, T* x, const T* gx, const T* beta, const T* gamma,
 }
 
 template <class T>
+void ReplayDeepNorm3510(const DnPlan& p, uint32_t rows, const T* x, const T* gx, const T* beta,
+                        const T* gamma, T alpha, T epsilon, T* y, T* mean, T* var) {
+  const uint32_t h = p.hLength;
+  const float hd = static_cast<float>(h), a = F(alpha), eps = F(epsilon);
+  for (uint32_t r = 0; r < rows; ++r) {
+    const size_t base = static_cast<size_t>(r) * h;
+    const auto x1 = [&](uint32_t c) { return F(gx[base + c]) + F(x[base + c]) * a; };
+    const float m = LaneSum3510(h, [&](uint32_t c) { return x1(c) / hd; });
+    const float v = LaneSum3510(h, [&](uint32_t c) {
+      const float d = x1(c) - m;
+      return (d * d) / hd;
+    });
+    mean[r] = FromFloat<T>(m);
+    var[r] = FromFloat<T>(v);
+    const float sd = std::sqrt(v + eps);
+    for (uint32_t c = 0; c < h; ++c) {
+      const float o = ((x1(c) - m) / sd) * F(gamma[c]);
+      y[base + c] = FromFloat<T>(o + F(beta[c]));
+    }
+  }
+}
+
+template <class T>
 void ReplayBatchNorm(BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
                      T* var) {
   const size_t work =
@@ -473,6 +509,8 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
   template void ReplayRmsNorm3510<T>(const RmsPlan&, const T*, const T*, T, T*, float*);        \
   template void ReplayDeepNorm<T>(DnPlan&, T*, const T*, const T*, const T*, T, T, T*, T*, T*,  \
                                   bool, bool);                                                  \
+  template void ReplayDeepNorm3510<T>(const DnPlan&, uint32_t, const T*, const T*, const T*,    \
+                                      const T*, T, T, T*, T*, T*);                              \
   template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*);       \
   template void ReplayWelfordUpdate<T>(uint32_t, uint32_t, float, bool, bool, T*, const float*, \
                                        const float*, float*, float*);

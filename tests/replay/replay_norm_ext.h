@@ -60,6 +60,15 @@ template <class T>
 void ReplayDeepNorm(DnPlan& p, T* x, const T* gx, const T* beta, const T* gamma, T alpha, T epsilon,
                     T* y, T* mean, T* var, bool isReuseSrc, bool isBasicBlock);
 
+// DeepNorm on arch 3510 (deepnorm_3510_impl.h): each of `rows` rows over hLength columns
+// (padding included), lane sums from +0 of (gx + x·α)/H (Axpy as a rounded product and a
+// rounded sum, Div by H), one tree; lane sums of ((x1 − mean)²)/H, one tree; y = ((x1 − mean) /
+// sqrt(var + ε))·γ + β. Lanes past a tail chunk add +0. Half stores round to nearest even.
+// Neither x nor the tiling is written.
+template <class T>
+void ReplayDeepNorm3510(const DnPlan& p, uint32_t rows, const T* x, const T* gx, const T* beta,
+                        const T* gamma, T alpha, T epsilon, T* y, T* mean, T* var);
+
 // The BatchNormTiling fields the kernel reads; bshCurLength, shCurLength and
 // shCurLengthBlockNum are written back for a tail chunk.
 struct BnPlan {
