@@ -323,9 +323,11 @@ rp::BnPlan Plan(const BatchNormTiling& t) {
           t.shCurLength,     t.shCurLengthBlockNum, t.firstDimValueBack};
 }
 
+// On the 950 against the register path's replay (batchnorm_3510_impl.h), its scratch (float
+// mean and variance) too.
 template <typename T, bool basic>
-void CompareBatchNorm(const BnCase& c, uint32_t seed) {
-  SCOPED_TRACE("BatchNorm seed " + std::to_string(seed));
+void CompareBatchNorm(const BnCase& c, uint32_t seed, const char* soc = k910B) {
+  SCOPED_TRACE("BatchNorm seed " + std::to_string(seed) + " on " + soc);
   const uint32_t f = c.s * c.h, n = c.b * f, sz = sizeof(T);
   std::vector<T> x = Random<T>(seed, n), gamma = Random<T>(seed + 1, c.b, 0.5f, 1.5f),
                  beta = Random<T>(seed + 2, c.b);
@@ -352,29 +354,41 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed) {
       stack));
   std::vector<T> y, mean, var;
   BatchNormTiling after = tiling;
-  ASSERT_EQ(
-      RunBlock(
-          k910B,
-          [&] {
-            Bufs u({n * sz, c.b * sz, c.b * sz, n * sz, f * sz, f * sz, std::max(stack, 8 * f)});
-            u.Put(0, x);
-            u.Put(1, gamma);
-            u.Put(2, beta);
-            if (c.withTmp) {
-              BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0),
-                                         u.Get<T>(1), u.Get<T>(2), u.Get<uint8_t>(6), eps, after);
-            } else {
-              BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5), u.Get<T>(0),
-                                         u.Get<T>(1), u.Get<T>(2), eps, after);
-            }
-            y = u.Take<T>(3, n);
-            mean = u.Take<T>(4, f);
-            var = u.Take<T>(5, f);
-          }),
-      "");
+  const uint32_t scratchBytes = std::max(stack, 8 * f);
+  const std::vector<float> pattern(scratchBytes / 4, 3.0f);
+  std::vector<float> scratch;
+  ASSERT_EQ(RunBlock(soc,
+                     [&] {
+                       Bufs u({n * sz, c.b * sz, c.b * sz, n * sz, f * sz, f * sz, scratchBytes});
+                       u.Put(0, x);
+                       u.Put(1, gamma);
+                       u.Put(2, beta);
+                       u.Put(6, pattern);
+                       if (c.withTmp) {
+                         BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5),
+                                                    u.Get<T>(0), u.Get<T>(1), u.Get<T>(2),
+                                                    u.Get<uint8_t>(6), eps, after);
+                       } else {
+                         BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5),
+                                                    u.Get<T>(0), u.Get<T>(1), u.Get<T>(2), eps,
+                                                    after);
+                       }
+                       y = u.Take<T>(3, n);
+                       mean = u.Take<T>(4, f);
+                       var = u.Take<T>(5, f);
+                       scratch = u.Take<float>(6, scratchBytes / 4);
+                     }),
+            "");
   std::vector<T> wy(n), wm(f), wv(f);
   rp::BnPlan plan = Plan(tiling);
-  rp::ReplayBatchNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+  if (std::string(soc) == k950) {
+    std::vector<float> wantScratch = pattern;
+    rp::ReplayBatchNorm3510(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv),
+                            wantScratch.data());
+    if (c.withTmp) ExpectSameBits(scratch, wantScratch, "BatchNorm sharedTmpBuffer");
+  } else {
+    rp::ReplayBatchNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+  }
   ExpectSameBits(y, wy, "BatchNorm y");
   ExpectSameBits(mean, wm, "BatchNorm mean");
   ExpectSameBits(var, wv, "BatchNorm variance");
@@ -391,6 +405,14 @@ TEST(ReplayNormExt, BatchNormBitwise) {
   CompareBatchNorm<half, false>({8, 1, 64, 0, true}, 45);
   CompareBatchNorm<half, false>({16, 3, 48, 4 * (3 * 16 * 32 + 2 * 144), false}, 46);
   CompareBatchNorm<half, true>({8, 2, 64, 0, true}, 47);
+}
+
+TEST(ReplayNormExt, BatchNormOn950Bitwise) {
+  CompareBatchNorm<float, false>({8, 1, 64, 0, true}, 48, k950);
+  CompareBatchNorm<float, false>({4, 2, 40, 0, true}, 49, k950);  // 80 columns: a tail chunk
+  CompareBatchNorm<float, false>({16, 3, 40, 4 * (3 * 16 * 24 + 2 * 120), true}, 50, k950);
+  CompareBatchNorm<half, false>({16, 3, 48, 4 * (3 * 16 * 32 + 2 * 144), false}, 60, k950);
+  CompareBatchNorm<half, true>({8, 2, 64, 0, true}, 61, k950);
 }
 
 // ---- WelfordUpdate ---------------------------------------------------------------------------

@@ -466,6 +466,33 @@ void ReplayBatchNorm(BnPlan& p, const T* x, const T* gamma, const T* beta, T eps
 }
 
 template <class T>
+void ReplayBatchNorm3510(const BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon,
+                         T* y, T* mean, T* var, float* scratch) {
+  const uint32_t f = p.meanVarSize, rows = p.originalBLength;
+  const float eps = F(epsilon), k = p.firstDimValueBack;
+  float* m = scratch;
+  float* v = scratch + f;
+  for (uint32_t j = 0; j < f; ++j) {
+    float acc = 0.0f;
+    for (uint32_t r = 0; r < rows; ++r) acc = acc + F(x[r * f + j]) * k;
+    m[j] = acc;
+    acc = 0.0f;
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float d = F(x[r * f + j]) - m[j];
+      acc = acc + d * d;
+    }
+    v[j] = acc * k;
+    mean[j] = FromFloat<T>(m[j]);
+    var[j] = FromFloat<T>(v[j]);
+    const float rstd = Exp1(Ln1(v[j] + eps) * -0.5f);
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float o = (rstd * (F(x[r * f + j]) - m[j])) * F(gamma[r]);
+      y[r * f + j] = FromFloat<T>(o + F(beta[r]));
+    }
+  }
+}
+
+template <class T>
 void ReplayWelfordUpdate(uint32_t abLength, uint32_t abComputeLength, float nRec, bool isInplace,
                          bool isReuseSource, T* x, const float* inMean, const float* inVar,
                          float* outMean, float* outVar) {
@@ -504,15 +531,17 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
   }
 }
 
-#define LNGRAD_REPLAY_NORM_EXT(T)                                                               \
-  template void ReplayRmsNorm<T>(const RmsPlan&, const T*, const T*, T, T*, float*, bool);      \
-  template void ReplayRmsNorm3510<T>(const RmsPlan&, const T*, const T*, T, T*, float*);        \
-  template void ReplayDeepNorm<T>(DnPlan&, T*, const T*, const T*, const T*, T, T, T*, T*, T*,  \
-                                  bool, bool);                                                  \
-  template void ReplayDeepNorm3510<T>(const DnPlan&, uint32_t, const T*, const T*, const T*,    \
-                                      const T*, T, T, T*, T*, T*);                              \
-  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*);       \
-  template void ReplayWelfordUpdate<T>(uint32_t, uint32_t, float, bool, bool, T*, const float*, \
+#define LNGRAD_REPLAY_NORM_EXT(T)                                                                  \
+  template void ReplayRmsNorm<T>(const RmsPlan&, const T*, const T*, T, T*, float*, bool);         \
+  template void ReplayRmsNorm3510<T>(const RmsPlan&, const T*, const T*, T, T*, float*);           \
+  template void ReplayDeepNorm<T>(DnPlan&, T*, const T*, const T*, const T*, T, T, T*, T*, T*,     \
+                                  bool, bool);                                                     \
+  template void ReplayDeepNorm3510<T>(const DnPlan&, uint32_t, const T*, const T*, const T*,       \
+                                      const T*, T, T, T*, T*, T*);                                 \
+  template void ReplayBatchNorm3510<T>(const BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, \
+                                       float*);                                                    \
+  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*);          \
+  template void ReplayWelfordUpdate<T>(uint32_t, uint32_t, float, bool, bool, T*, const float*,    \
                                        const float*, float*, float*);
 LNGRAD_REPLAY_NORM_EXT(float)
 LNGRAD_REPLAY_NORM_EXT(Half)

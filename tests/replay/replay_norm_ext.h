@@ -83,6 +83,15 @@ template <class T>
 void ReplayBatchNorm(BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
                      T* var);
 
+// BatchNorm on arch 3510 (batchnorm_3510_impl.h): per column over all meanVarSize columns,
+// mean = 0 + x_b·(1/B) row by row, variance = (0 + (x_b − mean)² …)·(1/B), y = ((rstd·(x −
+// mean))·γ_b) + β_b with rstd = Exp(Ln(var + ε)·(−0.5)); float mean and variance also in
+// scratch[0, F) and scratch[F, 2F). Half stores round to nearest even. The tiling is not
+// written.
+template <class T>
+void ReplayBatchNorm3510(const BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon,
+                         T* y, T* mean, T* var, float* scratch);
+
 // WelfordUpdate (rnLength 1): outputs for i < abComputeLength; isInplace copies the last
 // ceil8(abLength - abComputeLength) inputs first; float + isReuseSource leaves x - inMean in x.
 template <class T>
