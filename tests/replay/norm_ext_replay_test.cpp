@@ -105,6 +105,17 @@ bool PlanScratch(uint32_t wanted, MaxMin&& maxMin, Tiling&& tiling, uint32_t& st
   return tiling(stack);
 }
 
+// Buffers 0, 1, 2: x, gamma, beta; buffer 6: the scratch's starting pattern (BatchNorm and
+// GroupNorm).
+template <class T>
+void PutXGammaBeta(Bufs& u, const std::vector<T>& x, const std::vector<T>& gamma,
+                   const std::vector<T>& beta, const std::vector<float>& scratch) {
+  u.Put(0, x);
+  u.Put(1, gamma);
+  u.Put(2, beta);
+  u.Put(6, scratch);
+}
+
 // ---- RmsNorm ---------------------------------------------------------------------------------
 
 // [B, S, H] with originalHLength oh (RmsNorm and DeepNorm cases).
@@ -360,10 +371,7 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed, const char* soc = k910B) {
   ASSERT_EQ(RunBlock(soc,
                      [&] {
                        Bufs u({n * sz, c.b * sz, c.b * sz, n * sz, f * sz, f * sz, scratchBytes});
-                       u.Put(0, x);
-                       u.Put(1, gamma);
-                       u.Put(2, beta);
-                       u.Put(6, pattern);
+                       PutXGammaBeta(u, x, gamma, beta, pattern);
                        if (c.withTmp) {
                          BatchNorm<T, false, basic>(u.Get<T>(3), u.Get<T>(4), u.Get<T>(5),
                                                     u.Get<T>(0), u.Get<T>(1), u.Get<T>(2),
@@ -616,11 +624,8 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
       RunBlock(k910B,
                [&] {
                  Bufs u({total * sz, k.c * sz, k.c * sz, total * sz, mv * sz, mv * sz, stack});
-                 u.Put(0, x);
-                 u.Put(1, gamma);
-                 u.Put(2, beta);
+                 PutXGammaBeta(u, x, gamma, beta, pattern);
                  u.Put(3, y0);
-                 u.Put(6, pattern);
                  const auto o = u.Get<T>(3), m = u.Get<T>(4), v = u.Get<T>(5);
                  const auto a = u.Get<T>(0), g = u.Get<T>(1), b = u.Get<T>(2);
                  if (k.withTmp) {
