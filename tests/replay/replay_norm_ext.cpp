@@ -163,10 +163,14 @@ void DnReduce(const DnPlan& p, float* src, float* part, float* out, bool basic) 
 void DnStatistics(const DnPlan& p, float eps, float* mean, float* var, const DnWork& w,
                   bool basic) {
   const uint32_t n = p.bshCurLength, rows = p.bsCurLength, h = p.hLength;
+  // Basic block with a scratch of 8·H·k floats and more rows than 64-blocks: the Brcb path,
+  // whose broadcasts pass through Adds(+0) (the mean's: x1 − (mean + 0); only -0 changes).
+  const bool brcb = basic && p.oneTmpSize % (h * 8) == 0 && rows > h / kLanes;
   for (uint32_t i = 0; i < n; ++i) w.c[i] = w.a[i] * p.lastDimValueBack;
   DnReduce(p, w.c, w.c, mean, basic);
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t j = 0; j < h; ++j) w.b[r * h + j] = w.a[r * h + j] + -mean[r];
+    const float m = brcb ? mean[r] + 0.0f : mean[r];
+    for (uint32_t j = 0; j < h; ++j) w.b[r * h + j] = w.a[r * h + j] + -m;
   }
   for (uint32_t i = 0; i < n; ++i) w.c[i] = w.b[i] * w.b[i];
   for (uint32_t i = 0; i < n; ++i) w.a[i] = w.c[i] * p.lastDimValueBack;
@@ -175,9 +179,7 @@ void DnStatistics(const DnPlan& p, float eps, float* mean, float* var, const DnW
   for (uint32_t r = 0; r < rows; ++r) w.c[r] = 1.0f;
   for (uint32_t r = 0; r < rows; ++r) w.a[r] = std::sqrt(w.a[r]);
   for (uint32_t r = 0; r < rows; ++r) w.a[r] = w.c[r] / w.a[r];
-  // Basic block with a scratch of 8·H·k floats and more rows than 64-blocks: Brcb broadcast,
-  // product into a, then copied to c through Adds(+0).
-  const bool brcb = basic && p.oneTmpSize % (h * 8) == 0 && rows > h / kLanes;
+  // Brcb path: the product into a, then copied to c through Adds(+0).
   std::vector<float> rstd(w.a, w.a + rows);
   for (uint32_t r = 0; r < rows; ++r) {
     for (uint32_t j = 0; j < h; ++j) {
