@@ -462,7 +462,7 @@ void CompareWelfordUpdate(uint32_t ab, uint32_t comp, bool withTmp, uint32_t see
                      }),
             "");
   std::vector<float> wm = sentinel, wv = sentinel;
-  const bool clobbers = reuse && std::string(soc) == k910B;
+  const bool clobbers = reuse && std::string(soc) != k950;
   rp::ReplayWelfordUpdate(ab, comp, nRec, cfg.isInplace, clobbers, R(x), im.data(), iv.data(),
                           wm.data(), wv.data());
   ExpectSameBits(om, wm, "WelfordUpdate outputMean");
@@ -480,6 +480,19 @@ TEST(ReplayNormExt, WelfordUpdateBitwise) {
   CompareWelfordUpdate<half, true, kNotInplace>(64, 64, false, 57);  // isReuseSource: no effect
   CompareWelfordUpdate<float, true, kInplace>(512, 300, true, 58, k950);
   CompareWelfordUpdate<half, false, kInplace>(208, 131, false, 59, k950);
+}
+
+// Atlas inference (Ascend310P1, arch 2002): the toolkit's *_v200_impl.h files differ from the
+// 2201 ones only in how they broadcast (TransData, then Adds(+0), where 2201 uses Brcb), so the
+// 2201 replay applies; only the generic (non basic-block) forms are compared here.
+TEST(ReplayNormExt, On310PWithThe2201Replay) {
+  CompareRmsNorm<float, false>({2, 5, 40, 37, 4 * (3 * 40 + 8), true}, 91, k310P);
+  CompareRmsNorm<half, false>({1, 4, 144, 130, 0, false}, 92, k310P);
+  CompareDeepNorm<float, true, false>({1, 5, 40, 40, 4 * (2 * 80 + 8), true}, 93, k310P);
+  CompareDeepNorm<half, false, false>({2, 3, 48, 48, 0, true}, 94, k310P);
+  CompareBatchNorm<float, false>({16, 3, 40, 4 * (3 * 16 * 24 + 2 * 120), true}, 95, k310P);
+  CompareBatchNorm<half, false>({8, 1, 64, 0, true}, 96, k310P);
+  CompareWelfordUpdate<float, true, kInplace>(200, 130, true, 97, k310P);
 }
 
 // ---- WelfordFinalize -------------------------------------------------------------------------
