@@ -83,6 +83,11 @@ void DeepNormVectorChunk(const DeepNormTiling& t, const DeepNormBuffers& w, cons
   ops.Sqrt(w.a, w.a, bs);
   ops.Div(w.a, w.c, w.a, bs);
   RowScalar(ScalarOp::kMuls, w.c, w.b, w.a, bs, h);
+  if (isBasicBlock && t.oneTmpSize % (h * 8) == 0 && bs > h / kLanes) {
+    // deepnorm_v220_impl.h's Brcb path (a scratch of 8·H·k floats, more rows than 64-blocks):
+    // the product goes to A and reaches C through Adds(+0), which turns -0 into +0.
+    ops.Adds(w.c, w.c, 0.0f, n);
+  }
   if constexpr (std::is_same_v<D, float>) {
     RowVector(BinaryOp::kMul, w.a, w.c, gamma, bs, h);
     RowVector(BinaryOp::kAdd, y, w.a, beta, bs, h);

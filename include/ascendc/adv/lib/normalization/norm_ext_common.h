@@ -14,6 +14,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "lngrad_adv/checks.h"
 #include "lngrad_aicore/instructions.h"
@@ -80,6 +81,26 @@ inline float PassTrees(float* row, uint32_t n) {
     n = groups;
   }
   return n == 1 ? row[0] : Tree(row, n);
+}
+
+// The level-2 ReduceSum(dst, src, work, count) with the rounds lngrad's basic instruction
+// computes (lngrad_aicore/reduce_ops.h, docs/ascendc_compat.md): below 64 values one tree; else
+// one tree per full 64-value repeat, trees over groups of 64 repeat sums, one tree over those,
+// and the tree of the count % 64 tail added to that body sum.
+inline float Level2SumTrees(const float* src, uint32_t n) {
+  if (n < kLanes) return Tree(src, n);
+  const uint32_t reps = n / kLanes, tail = n % kLanes;
+  std::vector<float> sums(reps);
+  for (uint32_t r = 0; r < reps; ++r) sums[r] = Tree(src + uint64_t{r} * kLanes, kLanes);
+  float body = sums[0];
+  if (reps > 1) {
+    const uint32_t groups = (reps + kLanes - 1) / kLanes;
+    for (uint32_t j = 0; j < groups; ++j) {
+      sums[j] = Tree(sums.data() + uint64_t{j} * kLanes, std::min(kLanes, reps - j * kLanes));
+    }
+    body = groups == 1 ? sums[0] : Tree(sums.data(), groups);
+  }
+  return tail == 0 ? body : body + Tree(src + uint64_t{reps} * kLanes, tail);
 }
 
 // The basic-block reduce: the row's 64-column blocks added onto block 0 (block0 = block0 +
