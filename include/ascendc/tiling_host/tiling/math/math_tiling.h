@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "graph/tensor.h"
+#include "tiling/math/math_gamma_tiling.h"
 #include "tiling/math/math_transcendental_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 
