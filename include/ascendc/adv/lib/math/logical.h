@@ -76,7 +76,11 @@ void LogicalScalarPass(const char* api, const AscendC::LocalTensor<bool>& dst,
     scalar = scalar_t->HostPtr()[0];
   }
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
-  Record(api, loc, count, {d, v});
+  if (san::Instr in(Pipe::kV, api, loc); in) {
+    in.Read(v.view.ptr, uint64_t{count} * sizeof(V));
+    if (scalar_t != nullptr) in.Read(scalar_t->View().ptr, sizeof(V));
+    in.Write(d.view.ptr, count);
+  }
   const bool b = Truthy(scalar);
   bool* out = dst.HostPtr();
   const V* in = vec.HostPtr();
