@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
@@ -118,6 +119,33 @@ TEST(MathLogicalScalar, HostSizes) {
   EXPECT_EQ(mx, 7u);
   GetLogicalAndsMaxMinTmpSize(p950, s, 3, false, mx, mn);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
+}
+
+// The sanitizer sees the scalar tensor's read: left uninitialised (the vector initialised by a
+// Duplicate), initcheck reports it at the API.
+TEST(MathLogicalScalar, ScalarTensorReadIsRecorded) {
+  using namespace lngrad::aicore;
+  LaunchOptions o;
+  o.sanitize = san::kInitcheck;
+  o.soc = k950;
+  std::vector<BlockFailure> failures;
+  (void)detail::RunBlocks(
+      "kernel", 1,
+      [] {
+        TPipe pipe;
+        TBuf<> a, b, d;
+        pipe.InitBuffer(a, 1024);
+        pipe.InitBuffer(b, 1024);
+        pipe.InitBuffer(d, 1024);
+        Duplicate(a.Get<float>(), 1.0f, 64);
+        PipeBarrier<PIPE_V>();
+        LogicalAnds(d.Get<bool>(), a.Get<float>(), b.Get<float>(), 64);
+      },
+      o, &failures);
+  std::string f;
+  for (const BlockFailure& b : failures) f += "[" + b.check + "] " + b.message + "\n";
+  EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+  EXPECT_NE(f.find("LogicalAnds"), std::string::npos) << f;
 }
 
 }  // namespace
