@@ -16,8 +16,9 @@
 //     P_h(1 - x) - pi / Tan(pi * (x - floor x)); for -0.0001 <= x < 0
 //     P_h(1 - x) - pi * Cos(pi * (x - floor x)) / Sin(-pi * x) (the Tan, Sin and Cos sequences
 //     of tan.h and sin.h; Cos clamped to [-1, 1] as the device's CosCompute does).
-// Arch 3510 runs its register implementation (digamma_3510_impl.h), whose bits lngrad does not
-// model: there the same sequence runs.
+// Arch 3510 (digamma_3510_impl.h) runs the float sequence in registers (round(2x) and the
+// integer test through int32 casts, the same values) for float and for half (widened, the
+// result rounded to half, CAST_NONE); its srcTensor is untouched with isReuseSource.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
@@ -146,12 +147,14 @@ inline float DigammaH(float x) {
   return r.sum;
 }
 
+// Arch 3510 (digamma_3510_impl.h) runs the float sequence for half too (widened, the result
+// rounded to half).
 template <typename T>
-T DigammaOf(T x) {
+T DigammaOf(T x, bool arch3510) {
   if constexpr (std::is_same_v<T, float>) {
     return DigammaF(x);
   } else {
-    return Narrow<T>(DigammaH(Widen(x)));
+    return Narrow<T>(arch3510 ? DigammaF(Widen(x)) : DigammaH(Widen(x)));
   }
 }
 
@@ -192,11 +195,14 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
-  // Float isReuseSource: the reflection term is left in the source.
+  const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
+  // Float isReuseSource on 2201: the reflection term is left in the source (3510 keeps it in
+  // registers).
   m::GammaPass<T, isReuseSource>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
       m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, loc,
-      [](T x) { return m::DigammaOf<T>(x); }, [](T x) { return T(m::DigammaPicot(x)); });
+      [arch3510](T x) { return m::DigammaOf<T>(x, arch3510); },
+      [arch3510](T x) { return arch3510 ? x : T(m::DigammaPicot(x)); });
 }
 
 LNGRAD_MATH_UNARY_STACK_OVERLOAD(Digamma)
