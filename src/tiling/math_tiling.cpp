@@ -193,6 +193,8 @@ LNGRAD_ZERO_ON_3510(LogicalAnd, false, 1, 2, 4, 8)
 LNGRAD_ZERO_ON_3510(LogicalOr, false, 1, 2, 4, 8)
 LNGRAD_ZERO_ON_3510(LogicalXor, false, 1, 2, 4, 8)
 LNGRAD_ZERO_ON_3510(LogicalNot, false, 1, 2, 4, 8)
+LNGRAD_ZERO_ON_3510(LogicalAnds, false, 1, 2, 4, 8)
+LNGRAD_ZERO_ON_3510(LogicalOrs, false, 1, 2, 4, 8)
 #undef LNGRAD_ZERO_ON_3510
 
 void GetArangeMaxMinTmpSize(uint32_t& maxValue, uint32_t& minValue) {

@@ -1,12 +1,14 @@
 // Host scratch sizes of the transcendental high-level math APIs
-// (tiling/math/math_transcendental_tiling.h); the values are the toolkit's
-// (impl/adv_api/tiling/math/*_tiling*.cpp), written from the formulas listed in the header.
+// (tiling/math/math_transcendental_tiling.h; Digamma, Lgamma, SinCos: math_gamma_tiling.h); the
+// values are the toolkit's (impl/adv_api/tiling/math/*_tiling*.cpp), written from the formulas
+// listed in the header.
 #include "tiling/math/math_transcendental_tiling.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
 
+#include "tiling/math/math_gamma_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling_common.h"
 
@@ -55,6 +57,32 @@ constexpr PowerK kPowerWithScalar{7, 5, 14};
 
 NpuArch CurrentArch() {
   return platform_ascendc::PlatformAscendCManager::GetInstance()->SimulatedProduct().arch;
+}
+
+// The 2201 sequences' k * max(n * typeSize, 256) and k * 256.
+uint64_t ByK(uint64_t k, const ge::Shape& shape, uint32_t typeSize) {
+  return k * std::max(Elements(shape) * typeSize, kRepeat);
+}
+
+uint32_t DigammaK(uint32_t typeSize, bool isReuseSource) {
+  if (typeSize != 4) return 16;
+  return isReuseSource ? 6 : 7;
+}
+
+uint32_t LgammaK(uint32_t typeSize, bool isReuseSource) {
+  if (typeSize != 4) return 26;
+  return isReuseSource ? 7 : 8;
+}
+
+Status SinCosArgs(const char* func, const platform_ascendc::PlatformAscendC& p, uint32_t typeSize) {
+  if (typeSize != 2 && typeSize != 4) {
+    return Status::InvalidArgument(std::string("[") + func + "] typeSize " +
+                                   std::to_string(typeSize) + ": only half (2) and float (4)");
+  }
+  if (p.SimulatedProduct().arch == NpuArch::k3510) return Status::Ok();
+  return Status::Unsupported(std::string("[") + func + "] SinCos exists on arch 3510 only; " +
+                             std::string(p.SimulatedProduct().soc) + " is arch " +
+                             std::to_string(static_cast<uint32_t>(p.SimulatedProduct().arch)));
 }
 
 }  // namespace
@@ -237,6 +265,65 @@ void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
   const uint64_t min = (half ? inner * 16 * 2 : 0) + 16 * inner * typeSize * 2;
   const uint64_t max = (half ? inner * aligned * 2 : 0) + aligned * inner * typeSize * 2;
   Store("CumSum", kFunc, false, srcShape, max, min, maxValue, minValue);
+}
+
+// Digamma, Lgamma, SinCos (tiling/math/math_gamma_tiling.h).
+
+void GetDigammaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                             const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  constexpr const char* kFunc = "GetDigammaMaxMinTmpSize";
+  if (CurrentArch() == NpuArch::k3510) {
+    const uint64_t v = typeSize == 2 ? ByK(4, srcShape, typeSize) : 0;
+    return Store("Digamma", kFunc, true, srcShape, v, v, maxValue, minValue);
+  }
+  const uint32_t k = DigammaK(typeSize, isReuseSource);
+  Store("Digamma", kFunc, true, srcShape, ByK(k, srcShape, typeSize), k * kRepeat, maxValue,
+        minValue);
+}
+void GetDigammaTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
+                                   uint32_t& extraBuffer) {
+  const bool f = typeSize == 4;
+  if (CurrentArch() == NpuArch::k3510) return Factor(f ? 0 : 4, 0, maxLiveNodeCount, extraBuffer);
+  Factor(f ? 7 : 16, 0, maxLiveNodeCount, extraBuffer);
+}
+
+void GetLgammaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  constexpr const char* kFunc = "GetLgammaMaxMinTmpSize";
+  if (CurrentArch() == NpuArch::k3510) {
+    const uint64_t v = Elements(srcShape) * 4;
+    return Store("Lgamma", kFunc, true, srcShape, v, v, maxValue, minValue);
+  }
+  const uint32_t k = LgammaK(typeSize, isReuseSource);
+  const uint64_t min = k * kRepeat;
+  Store("Lgamma", kFunc, true, srcShape, std::max(ByK(k, srcShape, typeSize), min), min, maxValue,
+        minValue);
+}
+void GetLgammaTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,
+                                  uint32_t& extraBuffer) {
+  Factor(typeSize == 4 ? 8 : 13, 0, maxLiveNodeCount, extraBuffer);
+}
+
+void GetSinCosMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                            const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  constexpr const char* kFunc = "GetSinCosMaxMinTmpSize";
+  Status s = SinCosArgs(kFunc, ascendcPlatform, typeSize);
+  if (s.ok() && isReuseSource) {
+    s = Status::InvalidArgument(std::string("[") + kFunc + "] isReuseSource must be false");
+  }
+  if (!s.ok()) return lngrad::tiling::internal::Report(s);
+  const uint64_t m = (Elements(srcShape) + 31) / 32 * 32;
+  const uint64_t v = 4 * m * 2 + 32;
+  Store("SinCos", kFunc, true, srcShape, v, v, maxValue, minValue);
+}
+void GetSinCosTmpBufferFactorSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                  const uint32_t typeSize, uint32_t& maxLivedNodeCount,
+                                  uint32_t& extraBuf) {
+  const Status s = SinCosArgs("GetSinCosTmpBufferFactorSize", ascendcPlatform, typeSize);
+  if (!s.ok()) return lngrad::tiling::internal::Report(s);
+  if (typeSize == 4) return Factor(2, 32, maxLivedNodeCount, extraBuf);
+  Factor(4, 0, maxLivedNodeCount, extraBuf);
 }
 
 }  // namespace AscendC

@@ -1,13 +1,14 @@
-// lngrad: the Ascend C high-level API Hypot (the vendor's adv_api/math/hypot.h), half and float,
-// Ascend 950 only.
+// lngrad: the Ascend C high-level API Hypot (the vendor's adv_api/math/hypot.h), half, bfloat16_t
+// and float, Ascend 950 only.
 //
 // The result is the device's register sequence (hypot_common_impl.h), per element in float
 // (half widened exactly): x' = 1 where x or y is infinite, else x (y' likewise); with a = |x'|,
 // b = |y'| compared as integer bit patterns, m = max, n = min; e = bits(m) & 0xfe000000; s =
 // float(bits(0x7e800000 - e)) (a power of two scaling m near 1); p = n * s, q = m * s;
 // r = Sqrt(fma(q, q, p * p)) * float(bits(e | 0x00800000)) (MulAddDst taken as fused, as the 950's
-// fused multiply-add); half: rounded with saturation (CAST_RINT, SAT); then r = 0 where both
-// are +0 (bit patterns), x where x is NaN, y where y is NaN, +inf where either is infinite.
+// fused multiply-add); half and bfloat16: rounded with saturation (CAST_RINT, SAT); then r = 0
+// where both are +0 (bit patterns), x where x is NaN, y where y is NaN, +inf where either is
+// infinite.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, arch 3510 only (no scratch: GetHypotMaxMinTmpSize is 0 and 0).
@@ -20,6 +21,7 @@
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
+#include "lngrad_aicore/vector_cast.h"  // SaturateFloat
 
 namespace lngrad::aicore::math_detail {
 
@@ -46,6 +48,9 @@ T HypotOf(T x, T y) {
   T out;
   if constexpr (std::is_same_v<T, half>) {
     out = half(static_cast<float>(FloatToHalfSaturate(r)));
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    out = detail::SaturateFloat(
+        bfloat16_t::FromBits(FloatToBf16Bits(r, AscendC::RoundMode::CAST_RINT)), true);
   } else {
     out = r;
   }
@@ -67,7 +72,8 @@ void Hypot(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
            const uint32_t calCount,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
-  static_assert(m::kHalfOrFloat<T>, "Hypot: T must be half or float");
+  static_assert(m::kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t>,
+                "Hypot: T must be half, bfloat16_t or float");
   m::BinaryPass("Hypot", m::Products::kOnly3510, m::Overlap::kNone, dstTensor, src0Tensor,
                 src1Tensor, &sharedTmpBuffer, 0, calCount, loc,
                 [](T x, T y) { return m::HypotOf(x, y); });

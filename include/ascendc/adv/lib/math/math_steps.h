@@ -58,6 +58,17 @@ inline float MaxsF(float a, float s) { return a > s ? a : s; }
 
 }  // namespace lngrad::aicore::math_detail
 
+// The overload (dst, src, calCount) of a unary API <T, isReuseSource> with the stack buffer as
+// its sharedTmpBuffer.
+#define LNGRAD_MATH_UNARY_STACK_OVERLOAD(Name)                                            \
+  template <typename T, bool isReuseSource = false>                                       \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,             \
+            const uint32_t calCount,                                                      \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {             \
+    Name<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(), \
+                           calCount, loc);                                                \
+  }
+
 // The three forwarding overloads of a unary API <T, isReuseSource> whose full form is
 // Name(dst, src, sharedTmpBuffer, calCount): (dst, src, sharedTmpBuffer) over src's size,
 // (dst, src, calCount) with the stack buffer, (dst, src).
@@ -68,13 +79,7 @@ inline float MaxsF(float a, float s) { return a > s ? a : s; }
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
     Name<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc); \
   }                                                                                          \
-  template <typename T, bool isReuseSource = false>                                          \
-  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
-            const uint32_t calCount,                                                         \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
-    Name<T, isReuseSource>(dstTensor, srcTensor, lngrad::aicore::math_detail::StackTmp(),    \
-                           calCount, loc);                                                   \
-  }                                                                                          \
+  LNGRAD_MATH_UNARY_STACK_OVERLOAD(Name)                                                     \
   template <typename T, bool isReuseSource = false>                                          \
   void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \

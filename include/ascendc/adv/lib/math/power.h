@@ -1,6 +1,7 @@
 // lngrad: the Ascend C high-level API Power (the vendor's adv_api/math/power.h): tensor^tensor,
-// tensor^scalar and scalar^tensor, half, float and int32_t (the other integer types of the 950:
-// the same integer algorithm).
+// tensor^scalar and scalar^tensor, half, float and int32_t (the 950 also bfloat16_t: the float
+// sequence, the result rounded to bfloat16 (CAST_RINT); and its other integer types: the same
+// integer algorithm; checked mode refuses those elsewhere).
 //
 // Floating point: the device's sequence on arch 2201 (power_float_impl.h), per element in float
 // (half widened exactly, the result rounded to half, CAST_NONE), each step one instruction
@@ -87,6 +88,8 @@ template <typename T>
 T PowerOf(T x, T y) {
   if constexpr (std::is_integral_v<T>) {
     return PowerInt(x, y);
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return bfloat16_t(PowerF(Widen(x), Widen(y)));  // Cast CAST_RINT, no saturation
   } else {
     return Narrow<T>(PowerF(Widen(x), Widen(y)));
   }
@@ -94,9 +97,9 @@ T PowerOf(T x, T y) {
 
 template <typename T>
 inline constexpr bool kPowerType =
-    kHalfOrFloat<T> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-    std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int8_t> ||
-    std::is_same_v<T, uint8_t>;
+    kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>;
 
 // GetPowerMaxMinTmpSize's minimum on 2201 (none on 3510): tensor^tensor or with a scalar.
 template <typename T>
@@ -119,14 +122,17 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
   constexpr bool kBaseT = std::is_same_v<Base, AscendC::LocalTensor<T>>;
   constexpr bool kExpT = std::is_same_v<Exp, AscendC::LocalTensor<T>>;
   const uint64_t tmp_min = PowerTmpMin<T>(kBaseT && kExpT);
+  // Atlas A2/A3 and the inference AI Core take half, float and int32_t; the rest is the 950's.
+  constexpr Products kOn =
+      kHalfOrFloat<T> || std::is_same_v<T, int32_t> ? Products::kAll : Products::kOnly3510;
   if constexpr (kBaseT && kExpT) {
-    BinaryPass("Power", Products::kAll, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc,
+    BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc,
                [](T x, T y) { return PowerOf(x, y); });
   } else if constexpr (kBaseT) {
-    UnaryPass("Power", Products::kAll, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
+    UnaryPass("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
               [y = exp](T x) { return PowerOf(x, y); });
   } else {
-    UnaryPass("Power", Products::kAll, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
+    UnaryPass("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
               [x = base](T y) { return PowerOf(x, y); });
   }
 }

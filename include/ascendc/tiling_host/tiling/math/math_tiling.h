@@ -16,8 +16,8 @@
 // Platform functions: Round on arch 2201 (float 0 and 0; half k = 1) and 2002 (float k = 1;
 // half k = 2), with Ceil's formulas, outputs untouched on other arches as in the toolkit; Rint,
 // Fma, IsInf, IsNan (also arch 5102 in the toolkit) and Where, BitwiseAnd/Or/Xor/Not,
-// LogicalAnd/Or/Xor/Not: 0 and 0 on arch 3510, an error elsewhere. Arange (ArithProgression)
-// needs no scratch: 0 and 0.
+// LogicalAnd/Or/Xor/Not/Ands/Ors: 0 and 0 on arch 3510, an error elsewhere. Arange
+// (ArithProgression) needs no scratch: 0 and 0.
 //
 // Bad input (shape size 0, a type size the API does not take, an unsupported arch): a message
 // on stderr, outputs untouched, lngrad::tiling::LastTilingStatus() set; never throws.
@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "graph/tensor.h"
+#include "tiling/math/math_gamma_tiling.h"
 #include "tiling/math/math_transcendental_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -66,6 +67,8 @@ LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalAnd)
 LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalOr)
 LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalXor)
 LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalNot)
+LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalAnds)
+LNGRAD_MATH_PLATFORM_TMP_SIZE(LogicalOrs)
 #undef LNGRAD_MATH_TMP_SIZE
 #undef LNGRAD_MATH_PLATFORM_TMP_SIZE
 

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/logical_ors_utils.h;
+// the implementation is lib/math/logical.h.
+#pragma once
+
+#include "../../lib/math/logical.h"

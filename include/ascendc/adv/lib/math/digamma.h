@@ -1,0 +1,210 @@
+// lngrad: the Ascend C high-level API Digamma (the vendor's adv_api/math/digamma.h), half and
+// float, psi(x) = d/dx ln|Gamma(x)|.
+//
+// The result is the device's sequence on arch 2201 (digamma_common_impl.h), per element in float,
+// each step one instruction (math_steps.h). Each case is computed for every element and added,
+// where its Compare mask holds, to a sum that starts at +0 (Select against 0, then Add): NaN for
+// x <= -2^23, for the negative integers above it and for NaN x (the input itself), then
+// P(x) for x >= 0 and N(x) for x < 0.
+//   float: P(x) = ln(w) - 0.5 / w - z * c - sum_{i=0..9} 1 / (x + i), w = x + 10, z = (1 / w)^2,
+//     c the Horner chain c = 1/12, then c = k_i - z * c for six constants; N(x) = P(1 - x) + pc,
+//     pc = pi * (tan(t) or -1 / tan(t)) by the parity of round(2x), t = (2x - round(2x)) * pi/2
+//     and tan a degree-13 odd polynomial. isReuseSource lets the device keep pc in srcTensor:
+//     lngrad writes it there too.
+//   half (widened exactly, the sum rounded to half): P_h(x) = ln(w) - 0.5 / w - (1/w)^2 / 12 -
+//     (1/w)^4 / 120 - (1/w)^6 / 252 - 1/x - 1/(x+1) - 1/(x+2), w = x + 3; for x < -0.0001
+//     P_h(1 - x) - pi / Tan(pi * (x - floor x)); for -0.0001 <= x < 0
+//     P_h(1 - x) - pi * Cos(pi * (x - floor x)) / Sin(-pi * x) (the Tan, Sin and Cos sequences
+//     of tan.h and sin.h; Cos clamped to [-1, 1] as the device's CosCompute does).
+// Arch 3510 (digamma_3510_impl.h) runs the float sequence in registers (round(2x) and the
+// integer test through int32 casts, the same values) for float and for half (widened, the
+// result rounded to half, CAST_NONE); its srcTensor is untouched with isReuseSource.
+//
+// Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
+// src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
+// float, 6 with isReuseSource, 16 for half; 3510: none for float, 4 * max(2 * calCount, 256) for
+// half) and disjoint from the operands.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "lib/math/math_steps.h"
+#include "lib/math/sin.h"
+#include "lib/math/tan.h"
+
+namespace lngrad::aicore::math_detail {
+
+// The device's "Select where mask, else 0, then Add to the sum" step the case APIs build their
+// result from (Digamma, Lgamma).
+struct MaskedSum {
+  float sum = 0.0f;
+  void Add(bool mask, float v) { sum = (mask ? v : 0.0f) + sum; }
+};
+
+inline constexpr float kDigammaPi = 3.14159265358979323846f;
+
+// 1 / x as the device's Div of a Duplicate 1.0 by x.
+inline float RecipF(float x) { return 1.0f / x; }
+
+// P(x) of the float sequence.
+inline float DigammaPositiveF(float x) {
+  float w = x + 10.0f;
+  float t0 = LnF(w);
+  float iw = RecipF(w);
+  t0 = t0 - iw * 0.5f;
+  const float z = iw * iw;
+  float c = 8.33333333333333333333e-2f;
+  for (const float k :
+       {2.10927960927960927961e-2f, 7.57575757575757575758e-3f, 4.16666666666666666667e-3f,
+        3.96825396825396825397e-3f, 8.33333333333333333333e-3f, 8.33333333333333333333e-2f}) {
+    c = z * c;
+    c = k - c;
+  }
+  c = z * c;
+  t0 = t0 - c;
+  float t1 = RecipF(x);
+  for (int i = 1; i <= 9; ++i) t1 = t1 + RecipF(x + static_cast<float>(i));
+  return t0 - t1;
+}
+
+// The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x).
+inline float DigammaPicot(float x) {
+  const float f7 = x + x;
+  const float f8 = RoundToIntegral(f7, AscendC::RoundMode::CAST_ROUND);
+  const float f36 = (f7 - f8) * 1.5707963267948966f;
+  // Cast<int32_t>(CAST_ROUND) & 1; beyond int32 (x <= -2^23 lanes, NaN anyway) taken as even.
+  const bool odd = std::fabs(f8) < 2147483648.0f && (static_cast<int64_t>(f8) & 1) != 0;
+  const float f17 = f36 * f36;
+  float p = 0.0093383789065f;
+  for (const float c :
+       {0.00326538085938f, 0.0242919921875f, 0.053466796875f, 0.133377909660f, 0.333332300186f}) {
+    p = p * f17;
+    p = p + c;
+  }
+  p = p * f17;
+  p = p * f36;
+  const float f30 = p + f36;
+  MaskedSum r;
+  r.Add(odd, f30);
+  r.Add(!odd, -1.0f / f30);
+  return r.sum * kDigammaPi;
+}
+
+inline float DigammaNegativeF(float x) {
+  float y = x * -1.0f;
+  y = y + 1.0f;
+  return DigammaPositiveF(y) + DigammaPicot(x);
+}
+
+// The cases every form shares: NaN for x <= -2^23, the negative integers and NaN x.
+inline void DigammaSpecials(float x, MaskedSum& r) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  r.Add(x <= -8388608.0f, nan);
+  r.Add(x < 0.0f && x > -8388608.0f && x == RoundToIntegral(x, AscendC::RoundMode::CAST_ROUND),
+        nan);
+  r.Add(!(x < 0.0f) && !(x >= 0.0f), x);
+}
+
+inline float DigammaF(float x) {
+  MaskedSum r;
+  DigammaSpecials(x, r);
+  r.Add(x >= 0.0f, DigammaPositiveF(x));
+  r.Add(x < 0.0f, DigammaNegativeF(x));
+  return r.sum;
+}
+
+// P_h(x) of the half sequence.
+inline float DigammaPositiveH(float x) {
+  const float w = x + 3.0f;
+  float t0 = LnF(w);
+  float iw = RecipF(w);
+  t0 = t0 - iw * 0.5f;
+  iw = iw * iw;
+  t0 = t0 - iw * 0.0833333333333333f;
+  float p = iw * iw;
+  t0 = t0 - p * 0.0083333333333333f;
+  p = p * iw;
+  t0 = t0 - p * 0.003968253968254f;
+  float t1 = RecipF(x);
+  for (const float c : {1.0f, 2.0f}) t1 = t1 + RecipF(x + c);
+  return t0 - t1;
+}
+
+inline float DigammaH(float x) {
+  const float frac = (x - FloorF(x)) * kDigammaPi;
+  const float pi_over_tan = kDigammaPi / TanOf<float>(frac);
+  const float pos_reflected = DigammaPositiveH(1.0f - x) + 0.0f;
+  MaskedSum r;
+  DigammaSpecials(x, r);
+  r.Add(x >= 0.0f, DigammaPositiveH(x));
+  r.Add(x < -0.0001f, pos_reflected - pi_over_tan);
+  const float cos_t = MaxsF(MinsF(CosSteps(frac), 1.0f), -1.0f);
+  const float near0 = pos_reflected - cos_t * kDigammaPi / SinSteps(x * -kDigammaPi);
+  r.Add(x >= -0.0001f && x < 0.0f, near0);
+  return r.sum;
+}
+
+// Arch 3510 (digamma_3510_impl.h) runs the float sequence for half too (widened, the result
+// rounded to half).
+template <typename T>
+T DigammaOf(T x, bool arch3510) {
+  if constexpr (std::is_same_v<T, float>) {
+    return DigammaF(x);
+  } else {
+    return Narrow<T>(arch3510 ? DigammaF(Widen(x)) : DigammaH(Widen(x)));
+  }
+}
+
+// The scratch minimum of GetDigammaMaxMinTmpSize for `count` elements on the running arch.
+template <typename T, bool isReuseSource>
+uint64_t DigammaTmpMin(uint32_t count) {
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  if (detail::rep::RunningArch() == NpuArch::k3510) {
+    return kFloat ? 0 : 4 * std::max<uint64_t>(uint64_t{count} * 2, 256);
+  }
+  return TmpMinBytes(!kFloat ? 16 : (isReuseSource ? 6 : 7));
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace lngrad::aicore::math_detail {
+
+// Digamma's and Lgamma's full form: dst[i] = of(src[i]) with the scratch minimum `tmp_min`;
+// then, for float with isReuseSource, src[i] = reused(src[i]) (what the device leaves there).
+template <typename T, bool isReuseSource, typename Of, typename Reused>
+void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+               uint64_t tmp_min, uint32_t count, SrcLoc loc, Of of, Reused reused) {
+  static_assert(kHalfOrFloat<T>, "Digamma, Lgamma: T must be half or float");
+  UnaryPass(api, Products::kAll, Overlap::kNone, dst, src, &tmp, tmp_min, count, loc, of);
+  if constexpr (std::is_same_v<T, float> && isReuseSource) {
+    T* s = src.HostPtr();
+    for (uint32_t i = 0; i < count; ++i) s[i] = reused(s[i]);
+  }
+}
+
+}  // namespace lngrad::aicore::math_detail
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
+  // Float isReuseSource on 2201: the reflection term is left in the source (3510 keeps it in
+  // registers).
+  m::GammaPass<T, isReuseSource>(
+      "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
+      m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, loc,
+      [arch3510](T x) { return m::DigammaOf<T>(x, arch3510); },
+      [arch3510](T x) { return arch3510 ? x : T(m::DigammaPicot(x)); });
+}
+
+LNGRAD_MATH_UNARY_STACK_OVERLOAD(Digamma)
+
+}  // namespace AscendC

@@ -1,0 +1,5 @@
+// Forwarding header: the toolkit spells this path adv_api/math/sincos_tiling.h;
+// the implementation is tiling/math/math_gamma_tiling.h.
+#pragma once
+
+#include "tiling/math/math_gamma_tiling.h"
