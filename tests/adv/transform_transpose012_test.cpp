@@ -267,6 +267,15 @@ TEST(TransformTranspose012, TilingFields) {
     const uint32_t w5[] = {16, 2, 3, 10, 30, 2, 2, 1, 32, 512, 512, 512, 1536, 1024, 1};
     for (size_t i = 0; i < 15; ++i) EXPECT_EQ(got[i], w5[i]) << type << " " << i;
   }
+  // GetConfusionTransposeTilingInfo is the same function under its older name.
+  for (uint32_t type = 3; type <= 6; ++type) {
+    tiling::ConfusionTransposeTiling a, b;
+    GetTransposeTilingInfo(ge::Shape({2, 3, 20, 10}), 0, 4, type, a);
+    GetConfusionTransposeTilingInfo(ge::Shape({2, 3, 20, 10}), 0, 4, type, b);
+    const uint32_t* pa = &a.param0;
+    const uint32_t* pb = &b.param0;
+    for (size_t i = 0; i < 18; ++i) EXPECT_EQ(pa[i], pb[i]) << type << " " << i;
+  }
 }
 
 }  // namespace
