@@ -235,6 +235,12 @@ TEST(TransformTranspose012, HalfWithAndWithoutScratch) { CheckAll<half>(); }
 
 TEST(TransformTranspose012, FloatWithAndWithoutScratch) { CheckAll<float>(); }
 
+// The page's other 2- and 4-byte types take the same paths (by size).
+TEST(TransformTranspose012, Int16AndInt32) {
+  CheckAll<int16_t>();
+  CheckAll<int32_t>();
+}
+
 TEST(TransformTranspose012, CheckedModeRefusesSmallScratch) {
   for (Kind k : kKinds) {
     tiling::ConfusionTransposeTiling t;
