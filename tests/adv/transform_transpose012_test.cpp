@@ -284,4 +284,63 @@ TEST(TransformTranspose012, TilingFields) {
   }
 }
 
+// ----------------------------------------------------------------------------------------------
+// TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, int8_t / uint8_t): {H, W} ND to 16-column blocks of
+// interleaved row pairs, [W / 16, H / 2, 16, 2]. The toolkit's host tiling sets no field for it
+// (the kernel reads H and W from params 1 and 2, which the caller fills).
+
+template <typename T>
+void CheckIntlv(uint32_t h, uint32_t w) {
+  SCOPED_TRACE(::testing::Message() << "INTLV " << h << "x" << w << " T" << sizeof(T));
+  std::vector<T> src(size_t{h} * w);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<T>(i * 7 + i / 251);
+  const uint32_t pairs = h / 2;
+  std::vector<T> want(size_t{w} * pairs * 2);
+  for (uint32_t r = 0; r < 2 * pairs; ++r) {
+    for (uint32_t c = 0; c < w; ++c) {
+      want[(size_t{c / 16} * pairs + r / 2) * 32 + (c % 16) * 2 + r % 2] = src[size_t{r} * w + c];
+    }
+  }
+  tiling::ConfusionTransposeTiling t;
+  t.param0 = 99;
+  GetTransposeTilingInfo(ge::Shape({h, w}), 0, 1, 16, t);
+  EXPECT_EQ(t.param0, 0u);
+  t.param1 = h;
+  t.param2 = w;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, src);
+        ub.Put<T>(1, {}, static_cast<T>(0x5a));
+        Transpose(ub.Get<T>(1), ub.Get<T>(0), ub.Get<uint8_t>(2),
+                  TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV, t);
+        const std::vector<T> got = ub.Take<T>(1);
+        ExpectSame(Prefix(got, want.size()), want, "ND2NZ_WITH_INTLV");
+        EXPECT_EQ(got[want.size()], static_cast<T>(0x5a));  // nothing past the output
+      },
+      k950);
+}
+
+TEST(TransformTranspose012, Nd2NzWithInterleave) {
+  CheckIntlv<int8_t>(6, 64);    // one masked tail step
+  CheckIntlv<uint8_t>(7, 288);  // a 256-column step and a tail; the odd last row is not read
+  CheckIntlv<int8_t>(4, 416);   // a tail of 160 (> 128): both interleaved halves stored
+  CheckIntlv<uint8_t>(2, 512);  // two full steps
+  tiling::ConfusionTransposeTiling t;
+  t.param1 = 4;
+  t.param2 = 48;
+  ExpectCheck(
+      [&](Ub& ub) {
+        Transpose(ub.Get<int8_t>(1), ub.Get<int8_t>(0), ub.Get<uint8_t>(2),
+                  TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV, t);
+      },
+      "transform_params", "arch 3510 only");
+  t.param2 = 48;
+  ExpectCheck(
+      [&](Ub& ub) {
+        Transpose(ub.Get<int8_t>(1), ub.Get<int8_t>(0), ub.Get<uint8_t>(2),
+                  TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV, t);
+      },
+      "transform_params", "multiple of 32", k950);
+}
+
 }  // namespace

@@ -15,8 +15,9 @@
 //   {d1, d0, d2}, {d2, d1, d0}.
 // - The NZ 012 types (3 to 6, 2- and 4-byte T, all products): the device's step sequence,
 //   replayed (lib/transpose/confusion_transpose_012.h says how and what the padding gets).
-// ND2NZ_WITH_INTLV is not modelled: calling it is refused in both modes (check
-// transform_params).
+// - TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, int8_t / uint8_t): {H, W} ND -> row pairs
+//   interleaved in 16-column blocks (RunIntlv says the map).
+// Other T with these types are refused in both modes (check transform_params).
 //
 // Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, 512 elements
 // for the NZ 012 types, the 3510-only
@@ -124,6 +125,33 @@ void RunNd3(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s
   }
 }
 
+// TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, 1-byte T): the device's vector function
+// (confusion_transpose_3510_impl.h) loads rows 2p and 2p + 1 (256 columns per step, the tail
+// masked to 2 * tail lanes), interleaves them and stores each 32-byte block (16 columns of the
+// pair) blockStride H / 2 blocks apart; the stored lanes are exactly the row pair's columns below
+// W, so the map is: row r < 2 (H / 2), column c < W -> dst (c / 16) * (H / 2) * 32 +
+// (r / 2) * 32 + (c % 16) * 2 + r % 2. An odd H's last row is not read. W a multiple of 32
+// (each row loaded 32-byte aligned).
+template <typename T>
+void RunIntlv(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+              const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  td::Require(detail::rep::RunningArch() == NpuArch::k3510, api,
+              "TRANSPOSE_ND2NZ_WITH_INTLV exists on arch 3510 only");
+  const uint64_t h = t.param1, w = t.param2, pairs = h / 2;
+  td::Require(w % 32 == 0, api, "ND2NZ_WITH_INTLV needs W (tiling param2) a multiple of 32");
+  const uint64_t n_dst = (w + 15) / 16 * pairs * 32;
+  td::RequireElems(src, h * w, api, "srcTensor");
+  td::RequireElems(dst, n_dst, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), 2 * pairs * w}}, {{dst.HostPtr(), n_dst}});
+  const T* in = src.HostPtr();
+  T* out = dst.HostPtr();
+  for (uint64_t r = 0; r < 2 * pairs; ++r) {
+    for (uint64_t c = 0; c < w; ++c) {
+      out[(c / 16) * pairs * 32 + (r / 2) * 32 + (c % 16) * 2 + r % 2] = in[r * w + c];
+    }
+  }
+}
+
 template <typename T>
 nz012::Win<T> WinOf(const AscendC::LocalTensor<T>& t, const char* name) {
   return {t.HostPtr(), t.View().size_bytes / sizeof(T), name};
@@ -180,6 +208,12 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
     case TransposeType::TRANSPOSE_NZ2NZ_012_WITHOUT_N:
       if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
         Run012(dst, src, tmp, type, t, api, loc);
+        return;
+      }
+      break;
+    case TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV:
+      if constexpr (sizeof(T) == 1) {
+        RunIntlv(dst, src, t, api, loc);
         return;
       }
       break;
