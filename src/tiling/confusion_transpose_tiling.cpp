@@ -195,7 +195,10 @@ Status TransposeTilingInfo(const ge::Shape& srcShape, uint32_t stackBufferSize, 
                            uint32_t transposeTypeIn,
                            AscendC::tiling::ConfusionTransposeTiling& tiling) {
   constexpr const char* func = "GetTransposeTilingInfo";
-  if (!Known(transposeTypeIn)) return Status::Ok();
+  if (!Known(transposeTypeIn)) {
+    tiling = {};  // the toolkit saves an untouched (zero) tiling: ND2NZ_WITH_INTLV sets no field
+    return Status::Ok();
+  }
   std::vector<uint32_t> d;
   LNGRAD_RETURN_IF_ERROR(Validate(func, srcShape, typeSize, transposeTypeIn, &d));
   Params p{};

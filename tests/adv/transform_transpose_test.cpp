@@ -137,7 +137,7 @@ TEST(TransformTranspose, CheckedModeRefusals) {
   GetTransposeTilingInfo(ge::Shape({1, 2, 16, 16}), 1024, 2, 3, t3);
   ExpectCheck(
       [&](Ub& ub) {
-        Transpose(ub.Get<half>(1), ub.Get<half>(0), TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N, t3);
+        Transpose(ub.Get<half>(1), ub.Get<half>(0), TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV, t3);
       },
       "transform_params", "not one lngrad models");
   tiling::ConfusionTransposeTiling t0;

@@ -13,13 +13,18 @@
 // - TRANSPOSE_ND2ND_ONLY, {H, W} -> {W, H} (H a multiple of 16, W of 32 / sizeof(T)).
 // - TRANSPOSE_ND2ND_021 / _102 / _210 (arch 3510 only), compact {d0, d1, d2} -> {d0, d2, d1},
 //   {d1, d0, d2}, {d2, d1, d0}.
-// The NZ 012 types (3 to 6) and ND2NZ_WITH_INTLV are not modelled: calling them is refused
-// in both modes (check transform_params).
+// - The NZ 012 types (3 to 6, 2- and 4-byte T, all products): the device's step sequence,
+//   replayed (lib/transpose/confusion_transpose_012.h says how and what the padding gets).
+// - TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, int8_t / uint8_t): {H, W} ND -> row pairs
+//   interleaved in 16-column blocks (RunIntlv says the map).
+// Other T with these types are refused in both modes (check transform_params).
 //
-// Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, the 3510-only
+// Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, 512 elements
+// for the NZ 012 types, the 3510-only
 // types run on arch 3510, ND2ND_ONLY's alignment; operand sizes are checked in both modes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -27,6 +32,7 @@
 #include "kernel_tiling/kernel_tiling.h"
 #include "lib/math/math_common.h"
 #include "lib/pad/transform_common.h"
+#include "lib/transpose/confusion_transpose_012.h"
 #include "lngrad_aicore/transpose_ops.h"
 
 namespace lngrad::aicore::transpose_detail {
@@ -119,6 +125,71 @@ void RunNd3(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s
   }
 }
 
+// TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, 1-byte T): the device's vector function
+// (confusion_transpose_3510_impl.h) loads rows 2p and 2p + 1 (256 columns per step, the tail
+// masked to 2 * tail lanes), interleaves them and stores each 32-byte block (16 columns of the
+// pair) blockStride H / 2 blocks apart; the stored lanes are exactly the row pair's columns below
+// W, so the map is: row r < 2 (H / 2), column c < W -> dst (c / 16) * (H / 2) * 32 +
+// (r / 2) * 32 + (c % 16) * 2 + r % 2. An odd H's last row is not read. W a multiple of 32
+// (each row loaded 32-byte aligned).
+template <typename T>
+void RunIntlv(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+              const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  td::Require(detail::rep::RunningArch() == NpuArch::k3510, api,
+              "TRANSPOSE_ND2NZ_WITH_INTLV exists on arch 3510 only");
+  const uint64_t h = t.param1, w = t.param2, pairs = h / 2;
+  td::Require(w % 32 == 0, api, "ND2NZ_WITH_INTLV needs W (tiling param2) a multiple of 32");
+  const uint64_t n_dst = (w + 15) / 16 * pairs * 32;
+  td::RequireElems(src, h * w, api, "srcTensor");
+  td::RequireElems(dst, n_dst, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), 2 * pairs * w}}, {{dst.HostPtr(), n_dst}});
+  const T* in = src.HostPtr();
+  T* out = dst.HostPtr();
+  for (uint64_t r = 0; r < 2 * pairs; ++r) {
+    for (uint64_t c = 0; c < w; ++c) {
+      out[(c / 16) * pairs * 32 + (r / 2) * 32 + (c % 16) * 2 + r % 2] = in[r * w + c];
+    }
+  }
+}
+
+template <typename T>
+nz012::Win<T> WinOf(const AscendC::LocalTensor<T>& t, const char* name) {
+  return {t.HostPtr(), t.View().size_bytes / sizeof(T), name};
+}
+
+template <typename T>
+void Run012(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+            const AscendC::LocalTensor<uint8_t>& tmp, TransposeType type,
+            const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "the NZ 012 types take 2- and 4-byte T");
+  const nz012::Fields f = nz012::FieldsOf(type, t);
+  const uint64_t tmp_bytes = 2 * nz012::kFrac * sizeof(T);
+  td::Require(tmp.View().size_bytes >= tmp_bytes, api,
+              "the scratch holds " + std::to_string(tmp.View().size_bytes) +
+                  " bytes, less than the " + std::to_string(tmp_bytes) +
+                  " (two 16 x 16 cubes) the NZ 012 types need");
+  if (f.n == 0 || f.hn == 0 || f.bs != 32 / sizeof(T) || f.block_num * f.bs != nz012::kCube) {
+    RaiseKernelCheck(checks::kTransformParams,
+                     std::string(api) + ": not an NZ 012 tiling of this T (N or H/N zero, or " +
+                         "blockSize / blockNum not 32 / sizeof(T) / 16 / blockSize)");
+  }
+  const uint64_t n_src = uint64_t{f.b} * f.src_batch, n_dst = uint64_t{f.b} * f.dst_batch;
+  td::RequireElems(src, n_src, api, "srcTensor");
+  td::RequireElems(dst, n_dst, api, "dstTensor");
+  td::RecordMove(api, loc, {{src.HostPtr(), n_src * sizeof(T)}},
+                 {{dst.HostPtr(), n_dst * sizeof(T)},
+                  {tmp.HostPtr(), std::min<uint64_t>(tmp_bytes, tmp.View().size_bytes)}});
+  AscendC::LocalTensor<T> tmp_t = tmp.template ReinterpretCast<T>();
+  nz012::Seq<T> q(api, WinOf(dst, "dstTensor"), WinOf(src, "srcTensor"),
+                  WinOf(tmp_t, "sharedTmpBuffer"), f);
+  if (type == TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N ||
+      type == TransposeType::TRANSPOSE_NZ2ND_012_WITH_N) {
+    nz012::WithN(q, type == TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N);
+  } else {
+    nz012::WithoutN(q, type == TransposeType::TRANSPOSE_NZ2NZ_012_WITHOUT_N);
+  }
+}
+
 template <typename T>
 void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
          const AscendC::LocalTensor<uint8_t>& tmp, TransposeType type,
@@ -128,6 +199,21 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
     case TransposeType::TRANSPOSE_NZ2NZ_0213:
       if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
         Run0213(dst, src, tmp, type == TransposeType::TRANSPOSE_NZ2ND_0213, t, api, loc);
+        return;
+      }
+      break;
+    case TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N:
+    case TransposeType::TRANSPOSE_NZ2ND_012_WITH_N:
+    case TransposeType::TRANSPOSE_NZ2ND_012_WITHOUT_N:
+    case TransposeType::TRANSPOSE_NZ2NZ_012_WITHOUT_N:
+      if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+        Run012(dst, src, tmp, type, t, api, loc);
+        return;
+      }
+      break;
+    case TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV:
+      if constexpr (sizeof(T) == 1) {
+        RunIntlv(dst, src, t, api, loc);
         return;
       }
       break;
