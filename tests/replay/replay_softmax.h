@@ -38,6 +38,20 @@ template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
                    bool basic = false);
 
+// SoftMax with isDataFormatNZ (SoftMaxNZImpl, replay_softmax_nz.cpp): src/dst are [srcK / 16,
+// srcM, 16] fractals, rows 0 .. rangeM * splitM + tailM - 1 computed; oriK = the original K
+// (the last fractal's first oriK % 16 columns valid, all 16 when 0). Statistics [rows, 32
+// bytes of S] at split * reduceSize. float dst keeps the last fractal's padding columns; half
+// dst gets them back from src (cast to float and back).
+template <class T, class S>
+void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max);
+
+// The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
+// = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
+// oriM; statBytes = sizeof(S).
+SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                      uint32_t statBytes);
+
 // SoftMax without statistics (SingleSoftMaxImpl). float + isReuseSource leaves exp(x - max) in
 // src (every srcK column of each row); half ignores isReuseSource.
 template <class T>

@@ -1,0 +1,140 @@
+// SoftMax in the NZ data format on arch 2201, replayed from the toolkit's
+// membase/common/softmax_impl/softmax_generic_nz_impl.h, membase/common/softmax_common_nz_reduce.h
+// and softmax_common/softmax_common_{reduce,broadcast}.h (see replay_softmax.h), one float
+// operation at a time. Built with lngrad_strict_fp.
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+namespace {
+
+constexpr uint32_t kNz = 16;  // SOFTMAX_SHAPE_NZ_BASIC_COUNT: columns of one fractal
+
+float NzAdd(float a, float b) { return a + b; }
+float NzMax(float a, float b) { return a > b ? a : b; }  // the device's Max, operands kept
+
+// Level-by-level adjacent pairs over `n` (a power of two) lanes, in place.
+template <class Op>
+float PairTree(std::vector<float> lanes, Op op) {
+  for (size_t w = lanes.size(); w > 1; w /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) lanes[i] = op(lanes[2 * i], lanes[2 * i + 1]);
+  }
+  return lanes[0];
+}
+
+// One row's reduction over its NZ blocks x[j][l] (j < blocks, l < 16), `len` valid lanes in the
+// last block (Reduce{Max,Sum}LastNZImpl):
+// - one block with len < 16: WholeReduce over the first len lanes (a 64-lane repeat, the other
+//   lanes the neutral value);
+// - else a 16-lane accumulator: block 0 (Muls by 1), op block j for 1 <= j < blocks - 1 on every
+//   lane, op the last block on its first len lanes (one block: block 0 itself); then
+//   Reduce{Max,Sum}BlockNZImpl: lane i op lane i + 8 (i < 8), BlockReduce's 8-lane tree.
+template <class Op>
+float NzRowReduce(const std::vector<std::vector<float>>& x, uint32_t len, Op op, float neutral) {
+  const size_t blocks = x.size();
+  if (blocks == 1 && len != kNz) {
+    std::vector<float> lanes(64, neutral);
+    for (uint32_t l = 0; l < len; ++l) lanes[l] = x[0][l];
+    return PairTree(lanes, op);
+  }
+  std::vector<float> acc(x[0]);
+  if (blocks > 1) {
+    for (auto& v : acc) v = v * 1.0f;
+    for (size_t j = 1; j + 1 < blocks; ++j) {
+      for (uint32_t l = 0; l < kNz; ++l) acc[l] = op(acc[l], x[j][l]);
+    }
+    for (uint32_t l = 0; l < len; ++l) acc[l] = op(acc[l], x[blocks - 1][l]);
+  }
+  std::vector<float> half(kNz / 2);
+  for (uint32_t i = 0; i < kNz / 2; ++i) half[i] = op(acc[i], acc[i + kNz / 2]);
+  return PairTree(half, op);
+}
+
+template <class T>
+T NzStore(float v) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return FloatToHalfRoundAway(v);
+  } else {
+    return v;
+  }
+}
+
+// f on lane l of block j: every lane of blocks before the last, the first len of the last.
+template <class F>
+void NzMasked(std::vector<std::vector<float>>& x, uint32_t len, F f) {
+  for (size_t j = 0; j < x.size(); ++j) {
+    const uint32_t n = j + 1 == x.size() ? len : kNz;
+    for (uint32_t l = 0; l < n; ++l) x[j][l] = f(x[j][l]);
+  }
+}
+
+}  // namespace
+
+template <class T, class S>
+void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max) {
+  const uint32_t blocks = t.srcK / kNz;
+  const uint32_t len = oriK % kNz != 0 ? oriK % kNz : kNz;
+  const uint32_t statLanes = std::is_same_v<S, Half> ? 16 : 8;  // 32 bytes of S per row
+  const uint32_t rowsAll = t.rangeM * t.splitM + t.tailM;
+  for (uint32_t r = 0; r < rowsAll; ++r) {
+    const uint32_t split = r / t.splitM, inSplit = r % t.splitM;
+    std::vector<std::vector<float>> x(blocks, std::vector<float>(kNz));
+    for (uint32_t j = 0; j < blocks; ++j) {
+      for (uint32_t l = 0; l < kNz; ++l) x[j][l] = ToFloat(src[(j * t.srcM + r) * kNz + l]);
+    }
+    const float mx = NzRowReduce(x, len, NzMax, -INFINITY);
+    NzMasked(x, len, [mx](float v) { return v - mx; });
+    NzMasked(x, len, [](float v) { return static_cast<float>(std::exp(static_cast<double>(v))); });
+    const float s = NzRowReduce(x, len, NzAdd, 0.0f);
+    NzMasked(x, len, [s](float v) { return v / s; });
+    const uint32_t o2 = split * t.reduceSize + inSplit * statLanes;
+    for (uint32_t i = 0; i < statLanes; ++i) {
+      max[o2 + i] = NzStore<S>(mx);
+      sum[o2 + i] = NzStore<S>(s);
+    }
+    for (uint32_t j = 0; j < blocks; ++j) {
+      // float data: the last block's masked lanes of dst are not written (Div writes dst);
+      // half data: every lane is cast back from the work buffer (masked lanes: the source).
+      const uint32_t n = std::is_same_v<T, Half> || j + 1 < blocks ? kNz : len;
+      for (uint32_t l = 0; l < n; ++l) dst[(j * t.srcM + r) * kNz + l] = NzStore<T>(x[j][l]);
+    }
+  }
+}
+
+template void ReplaySoftMaxNz<float, float>(const SmxTiling&, uint32_t, const float*, float*,
+                                            float*, float*);
+template void ReplaySoftMaxNz<Half, Half>(const SmxTiling&, uint32_t, const Half*, Half*, Half*,
+                                          Half*);
+template void ReplaySoftMaxNz<Half, float>(const SmxTiling&, uint32_t, const Half*, Half*, float*,
+                                           float*);
+
+SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                      uint32_t statBytes) {
+  const uint32_t perBlk = 32 / statBytes;
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = perBlk;
+  t.outMaxSize = srcM * perBlk;
+  uint32_t m = workFloats / (kNz + srcK);
+  if (m < oriM && m > 8) m = m / 8 * 8;
+  m = m < oriM ? m : oriM;
+  t.reduceM = m;
+  t.reduceK = perBlk;
+  t.reduceSize = m * perBlk;
+  t.splitM = m;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = oriM / m;
+  t.tailM = oriM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * perBlk;
+  return t;
+}
+
+}  // namespace lngrad_replay

@@ -1,0 +1,94 @@
+// SoftMax with isDataFormatNZ through lngrad's Ascend C API on the 910B (dav-2201), compared bit
+// for bit with the replay of the toolkit's NZ source (ReplaySoftMaxNz): float, half, half with
+// float statistics; one fractal column and many, K tails (oriK % 16 != 0), one split and
+// several with a tail split, oriSrcM < srcM (the kernel re-tiles from its tmp buffer).
+#include "softmax_replay_util.h"
+
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using namespace softmax_replay_test;  // NOLINT(build/namespaces)
+
+constexpr uint32_t kNz = 16;
+
+struct NzCase {
+  uint32_t m, k, oriK, oriM, workRows;  // workRows: the tiling's tmp budget in rows (0: all)
+};
+
+// ND rows [m, k] to fractals [k / 16, m, 16].
+template <class T>
+std::vector<T> ToNz(const std::vector<T>& nd, uint32_t m, uint32_t k) {
+  std::vector<T> nz(nd.size());
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c) nz[((c / kNz) * m + r) * kNz + c % kNz] = nd[r * k + c];
+  }
+  return nz;
+}
+
+template <class T, class S>
+void CheckNz(const NzCase& c, uint32_t seed) {
+  SCOPED_TRACE("m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
+               std::to_string(c.oriK) + " oriM " + std::to_string(c.oriM) + " workRows " +
+               std::to_string(c.workRows) + " seed " + std::to_string(seed));
+  const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
+  const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
+  const uint32_t work = c.workRows == 0 ? kUbBufBytes / 4 : c.workRows * (kNz + c.k);
+  const SmxTiling given = lngrad_replay::SmxNzTiling(work, c.m, c.k, c.oriM, sizeof(S));
+  SoftMaxTiling t;
+  std::memcpy(&t, &given, sizeof t);
+  const uint32_t stats = c.m * given.reduceK;
+  std::vector<T> y;
+  std::vector<S> sum, max;
+  uint32_t tmpFloats = 0;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, init);
+        auto st = ub.Get<Dev<S>>(2);
+        auto tmp = ub.Get<uint8_t>(3);
+        tmpFloats = tmp.GetSize() / 4;
+        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
+        AscendC::SoftMax<Dev<T>, false, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
+                                                      ub.Get<Dev<T>>(0), tmp, t, shape);
+        y = Take<T>(ub, 1, x.size());
+        sum = Take<S>(ub, 2, stats);
+        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+      },
+      k910B);
+  // The kernel keeps the given tiling when it matches the shape, else re-tiles from its tmp.
+  const SmxTiling used = c.oriM == c.m ? given
+                                       : lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM,
+                                                                    sizeof(S));
+  std::vector<T> wy = init;
+  std::vector<S> wsum(stats), wmax(stats);
+  lngrad_replay::ReplaySoftMaxNz(used, c.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "dst");
+  const uint32_t rows = used.rangeM * used.splitM + used.tailM;
+  const size_t n = rows * used.reduceK;
+  ExpectSameBits(std::vector<S>(sum.begin(), sum.begin() + n),
+                 std::vector<S>(wsum.begin(), wsum.begin() + n), "sum");
+  ExpectSameBits(std::vector<S>(max.begin(), max.begin() + n),
+                 std::vector<S>(wmax.begin(), wmax.begin() + n), "max");
+}
+
+const NzCase kCases[] = {{1, 16, 16, 1, 0},   {3, 16, 5, 3, 0},     {5, 32, 32, 5, 0},
+                         {7, 48, 40, 7, 0},   {9, 64, 50, 9, 0},    {16, 80, 80, 16, 0},
+                         {17, 160, 151, 17, 0}, {2, 32, 17, 2, 0},  {24, 96, 90, 24, 9},
+                         {20, 48, 33, 20, 3}, {13, 16, 16, 13, 4},  {8, 64, 61, 5, 0},
+                         {40, 32, 30, 40, 16}, {11, 16, 9, 11, 2}};
+
+TEST(SoftMaxNzReplay, FloatMatchesBitForBit) {
+  uint32_t seed = 500;
+  for (const NzCase& c : kCases) CheckNz<float, float>(c, seed++);
+}
+
+TEST(SoftMaxNzReplay, HalfMatchesBitForBit) {
+  uint32_t seed = 600;
+  for (const NzCase& c : kCases) {
+    CheckNz<Half, Half>(c, seed++);
+    CheckNz<Half, float>(c, seed++);
+  }
+}
+
+}  // namespace
