@@ -5,11 +5,13 @@
 // then (x - max) / sum, in float; half data and half statistics rounded once at the end
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock) sums with BasicBlockAddImpl's order. sum and max are
-// written as [rows, 32 B] with the value repeated. NZ layouts are not modelled (refused).
+// written as [rows, 32 B] with the value repeated. isDataFormatNZ: SoftMax with statistics runs
+// softmax_nz.h (SoftMaxNZImpl's order); the other NZ forms of the family are refused.
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax_nz.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -93,7 +95,11 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftMax");
-  sd::RefuseNz<isDataFormatNZ>("SoftMax");
+  if constexpr (isDataFormatNZ) {
+    sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+                            softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    return;
+  }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
                         &maxTensor, srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor),
                         loc);

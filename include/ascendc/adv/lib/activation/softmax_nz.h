@@ -1,0 +1,115 @@
+// lngrad: the SoftMax family in the NZ data format (isDataFormatNZ = true) — the toolkit's
+// membase/common/softmax_impl/softmax_generic_nz_impl.h (SoftMaxNZImpl) with the row reductions
+// of membase/common/softmax_common_nz_reduce.h, the 2201 instruction order.
+//
+// Layout: src/dst are [srcK / 16, M, 16] fractals; element (row r, column c) is at
+// ((c / 16) * M + r) * 16 + c % 16. M (the fractal stride) is the tiling's srcM when the tiling
+// matches the shape (srcK == tiling.srcK and oriSrcM == tiling.srcM), else the shape's srcM (the
+// kernel re-tiles). Rows 0 .. oriSrcM - 1 are computed, every one the same way whatever the
+// split. Of the last fractal, the first oriSrcK % 16 columns are valid (all 16 when 0); the
+// other fractals are valid in full (the source masks the last fractal only).
+// Per row: the max and the sum of the valid columns in the NZ reduction order (a 16-lane
+// accumulator over the fractals, lane i with lane i + 8, then the 8-lane tree; one partial
+// fractal: the WholeReduce of its valid lanes), x - max, Exp, x / sum on the valid columns.
+// float dst: the last fractal's other columns are not written; half dst: they get src's values
+// back (the source casts the whole work buffer, which kept them). Statistics [oriSrcM, 32 B].
+#pragma once
+
+#include "lib/activation/softmax_common.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+inline constexpr uint32_t kNzCols = 16;  // columns of one fractal (SOFTMAX_SHAPE_NZ_BASIC_COUNT)
+
+// m: rows computed (oriSrcM); stride: the fractal's row count M; k: srcK; validK: columns of
+// the row that the source's masks let through.
+struct NzDims {
+  uint32_t m = 0, stride = 0, k = 0, validK = 0;
+  uint64_t At(uint32_t r, uint32_t c) const {
+    return (uint64_t{c / kNzCols} * stride + r) * kNzCols + c % kNzCols;
+  }
+};
+
+inline NzDims NzDimsOf(const AscendC::SoftMaxShapeInfo& s,
+                       const AscendC::tiling::SoftMaxTiling& t) {
+  NzDims d;
+  const uint32_t srcM = s.srcM != 0 ? s.srcM : t.srcM;
+  d.k = s.srcK != 0 ? s.srcK : t.srcK;
+  d.m = s.oriSrcM != 0 ? s.oriSrcM : srcM;
+  const uint32_t oriK = s.oriSrcK != 0 ? s.oriSrcK : d.k;
+  d.stride = (d.k == t.srcK && d.m == t.srcM) ? t.srcM : srcM;
+  const uint32_t len = oriK % kNzCols != 0 ? oriK % kNzCols : kNzCols;
+  d.validK = d.k >= kNzCols ? d.k - kNzCols + len : 0;
+  return d;
+}
+
+// Checked mode: srcK a positive multiple of 16, oriSrcM <= srcM, oriSrcK <= srcK.
+inline void CheckNzShape(const char* api, const AscendC::SoftMaxShapeInfo& s, const NzDims& d) {
+  if (!CheckedMode()) return;
+  if (d.k == 0 || d.k % kNzCols != 0 || d.m > d.stride || s.oriSrcK > d.k) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": NZ srcK = " + std::to_string(d.k) +
+                         " must be a positive multiple of 16 and at least oriSrcK, oriSrcM " +
+                         std::to_string(d.m) + " at most the fractal's M " +
+                         std::to_string(d.stride));
+  }
+}
+
+// The row reduction of Reduce{Max,Sum}LastNZImpl over x[0 .. validK) (fractal j = columns
+// [16j, 16j + 16)). op(acc, next) keeps the source's operand order.
+template <typename Op>
+float NzRowReduce(const std::vector<float>& x, uint32_t validK, bool isMax, Op op) {
+  const uint32_t fractals = (validK + kNzCols - 1) / kNzCols;
+  const uint32_t len = validK - (fractals - 1) * kNzCols;
+  if (fractals == 1 && len != kNzCols) {  // WholeReduce{Max,Sum} of the first len lanes
+    return isMax ? RowMax(x.data(), len) : ScalarTree64(x.data(), len);
+  }
+  float acc[kNzCols];
+  for (uint32_t l = 0; l < kNzCols; ++l) acc[l] = x[l];
+  for (uint32_t j = 1; j < fractals; ++j) {
+    const uint32_t n = j + 1 == fractals ? len : kNzCols;
+    for (uint32_t l = 0; l < n; ++l) acc[l] = op(acc[l], x[j * kNzCols + l]);
+  }
+  float half8[kNzCols / 2];  // Reduce{Max,Sum}BlockNZImpl: Max/Add of the two halves, BlockReduce
+  for (uint32_t l = 0; l < kNzCols / 2; ++l) half8[l] = op(acc[l], acc[l + kNzCols / 2]);
+  return isMax ? RowMax(half8, kNzCols / 2) : Tree8(half8);
+}
+
+template <typename T>
+void LoadNzRow(std::vector<float>& x, const T* p, const NzDims& d, uint32_t r) {
+  x.resize(d.k);
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = Widen(p[d.At(r, c)]);
+}
+
+// SoftMax with statistics, NZ (SoftMaxNZImpl): sum/max may be null (not written).
+template <typename T, typename U>
+void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
+                   const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& max,
+                   const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+                   const AscendC::SoftMaxShapeInfo& shape, const NzDims& d, SrcLoc loc) {
+  CheckNzShape(api, shape, d);
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
+  CheckRows(api, {math_detail::Op(sum, "sumTensor"), math_detail::Op(max, "maxTensor")}, {s, s});
+  CheckTmp(api, tmp, (uint64_t{kNzCols} + d.k) * 4);
+  RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(sum, s), Wr(max, s)});
+  std::vector<float> x;
+  auto maxOp = [](float a, float b) { return a > b ? a : b; };
+  auto addOp = [](float a, float b) { return a + b; };
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, src.HostPtr(), d, r);
+    std::vector<float> valid(x.begin(), x.begin() + d.validK);
+    const float mx = NzRowReduce(valid, d.validK, true, maxOp);
+    for (float& v : valid) v = v - mx;
+    ExpInPlace(valid);
+    const float sm = NzRowReduce(valid, d.validK, false, addOp);
+    for (float& v : valid) v = v / sm;
+    PutStat(max.HostPtr(), r, mx);
+    PutStat(sum.HostPtr(), r, sm);
+    std::copy(valid.begin(), valid.end(), x.begin());
+    const uint32_t written = std::is_same_v<T, half> ? d.k : d.validK;
+    for (uint32_t c = 0; c < written; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
+}  // namespace lngrad::aicore::softmax_detail

@@ -1,0 +1,152 @@
+// SoftMax with isDataFormatNZ (lib/activation/softmax_nz.h) on the simulated 910B (arch 2201)
+// and the 950 (arch 3510, where lngrad runs the 2201 order): src/dst as [K / 16, M, 16]
+// fractals, against a float64 oracle with the bounds of softmax_api_test.cpp (output: (h_T +
+// 2e-6) |exact| + 2^-25; sums: 2e-6 relative (+ h for half statistics); maxima exact), K tails
+// (oriSrcK % 16 != 0), several rows, oriSrcM < srcM; what is left unwritten; checked refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../aicore/repeat_test_util.h"
+#include "kernel_operator.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using lngrad::aicore::test::ExpectCheck;
+using lngrad::aicore::test::OnBlock;
+using lngrad::aicore::test::RandomValues;
+using lngrad::aicore::test::Ub;
+
+constexpr const char* k910B = "Ascend910B1";
+constexpr const char* k950 = "Ascend950PR_9589";
+constexpr uint32_t kNz = 16;
+
+template <typename T>
+double D(T v) {
+  return static_cast<double>(static_cast<float>(v));
+}
+template <typename T>
+double HalfU() {
+  return sizeof(T) == 2 ? 1.0 / 2048 : 0.0;
+}
+
+struct NzCase {
+  uint32_t m, k, oriM, oriK;
+};
+
+// Element (r, c) of an NZ tensor with fractals of m rows.
+uint32_t At(uint32_t m, uint32_t r, uint32_t c) { return ((c / kNz) * m + r) * kNz + c % kNz; }
+
+// The toolkit's kernel-side NZ tiling for these shapes (srcM = the fractal's M, rows = oriM).
+SoftMaxTiling NzTiling(const NzCase& c, uint32_t statBytes) {
+  SoftMaxTiling t{};
+  const uint32_t lanes = 32 / statBytes;
+  t.srcM = c.m;
+  t.srcK = c.k;
+  t.srcSize = c.m * c.k;
+  t.reduceM = t.splitM = c.oriM;
+  t.reduceK = t.outMaxK = lanes;
+  t.splitK = c.k;
+  t.reduceSize = c.oriM * lanes;
+  t.splitSize = c.oriM * c.k;
+  t.rangeM = 1;
+  return t;
+}
+
+template <typename T, typename U>
+void RunNz(const NzCase& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + " m " + std::to_string(c.m) + " k " + std::to_string(c.k) +
+               " oriM " + std::to_string(c.oriM) + " oriK " + std::to_string(c.oriK));
+  const auto x = RandomValues<T>(seed, c.m * c.k);
+  const auto init = RandomValues<T>(seed + 1, c.m * c.k);
+  std::vector<T> y, srcAfter;
+  std::vector<U> sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, x);
+        ub.Put(1, init);
+        auto st = ub.Get<U>(2);
+        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
+        AscendC::SoftMax<T, false, false, true>(ub.Get<T>(1), st[0], st[2048], ub.Get<T>(0),
+                                                ub.Get<uint8_t>(3), NzTiling(c, sizeof(U)), shape);
+        y = ub.Take<T>(1);
+        srcAfter = ub.Take<T>(0);
+        sum = ub.Take<U>(2);
+        max = std::vector<U>(sum.begin() + 2048, sum.end());
+      },
+      soc);
+  for (uint32_t i = 0; i < c.m * c.k; ++i) ASSERT_EQ(D(srcAfter[i]), D(x[i])) << "src kept";
+  constexpr uint32_t lanes = 32 / sizeof(U);
+  const uint32_t len = c.oriK % kNz != 0 ? c.oriK % kNz : kNz;
+  const uint32_t validK = c.k - kNz + len;  // the source masks the last fractal only
+  for (uint32_t r = 0; r < c.m; ++r) {
+    if (r >= c.oriM) {
+      for (uint32_t j = 0; j < c.k; ++j) {
+        ASSERT_EQ(D(y[At(c.m, r, j)]), D(init[At(c.m, r, j)])) << "row " << r << " not written";
+      }
+      continue;
+    }
+    double mx = -INFINITY, s = 0;
+    for (uint32_t j = 0; j < validK; ++j) mx = std::max(mx, D(x[At(c.m, r, j)]));
+    for (uint32_t j = 0; j < validK; ++j) s += std::exp(D(x[At(c.m, r, j)]) - mx);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      ASSERT_EQ(D(max[r * lanes + l]), D(U(static_cast<float>(mx)))) << "row " << r;
+      EXPECT_LE(std::fabs(D(sum[r * lanes + l]) - s), (HalfU<U>() + 2e-6) * s) << "row " << r;
+    }
+    for (uint32_t j = 0; j < validK; ++j) {
+      const double exact = std::exp(D(x[At(c.m, r, j)]) - mx) / s;
+      EXPECT_LE(std::fabs(D(y[At(c.m, r, j)]) - exact),
+                (HalfU<T>() + 2e-6) * exact + std::ldexp(1.0, -25))
+          << "row " << r << " column " << j;
+    }
+    // The last fractal's masked columns: float dst not written, half dst = src.
+    const auto& keep = sizeof(T) == 2 ? x : init;
+    for (uint32_t j = validK; j < c.k; ++j) {
+      ASSERT_EQ(D(y[At(c.m, r, j)]), D(keep[At(c.m, r, j)])) << "row " << r << " col " << j;
+    }
+  }
+}
+
+const NzCase kCases[] = {{1, 16, 1, 16}, {3, 16, 3, 7},      {5, 48, 5, 41},
+                         {7, 64, 7, 64}, {9, 80, 9, 75},     {16, 32, 16, 17},
+                         {8, 96, 6, 90}, {17, 144, 17, 130}, {4, 208, 4, 200}};
+
+TEST(SoftMaxNzApi, FloatAndHalfMatchTheOracleOnBothArchs) {
+  uint32_t seed = 40;
+  for (const char* soc : {k910B, k950}) {
+    for (const NzCase& c : kCases) {
+      RunNz<float, float>(c, soc, seed++);
+      RunNz<half, half>(c, soc, seed++);
+      RunNz<half, float>(c, soc, seed++);
+    }
+  }
+}
+
+TEST(SoftMaxNzApi, ReducesEveryFractalButTheLastInFull) {
+  // oriSrcK 20 of srcK 64: the source masks the last fractal to 20 % 16 = 4 columns and reduces
+  // the three others in full (52 columns), as RunNz's oracle does.
+  RunNz<float, float>({4, 64, 4, 20}, k910B, 90);
+}
+
+TEST(SoftMaxNzApi, CheckedModeRefusals) {
+  const NzCase c{4, 32, 4, 32};
+  auto run = [&](uint32_t k, uint32_t tmpBytes) {
+    return [=](Ub& ub) {
+      auto st = ub.Get<float>(2);
+      auto tmp = ub.Get<uint8_t>(3);
+      tmp.SetSize(tmpBytes);
+      AscendC::SoftMax<float, false, false, true>(ub.Get<float>(1), st[0], st[1024],
+                                                  ub.Get<float>(0), tmp, NzTiling(c, 4),
+                                                  {c.m, k, c.m, k});
+    };
+  };
+  ExpectCheck(run(32, (kNz + 32) * 4), "", "");
+  ExpectCheck(run(32, (kNz + 32) * 4 - 4), "tmp_buffer", "sharedTmpBuffer");
+  ExpectCheck(run(24, 4096), "invalid_count", "multiple of 16");
+}
+
+}  // namespace
