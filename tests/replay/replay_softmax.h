@@ -46,6 +46,13 @@ void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* s
 template <class T, class S>
 void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max);
 
+// SimpleSoftMax with isDataFormatNZ (SimpleSoftMaxNZImpl): every column of rows 0 .. rangeM *
+// splitM + tailM - 1 (no mask), exp(x - inMax) / inSum with column c reading lane c % 16 of
+// half statistics ([rows, 16]) or lane c % 8 of float ones ([rows, 8]).
+template <class T, class S>
+void ReplaySimpleSoftMaxNz(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
+                           T* dst);
+
 // The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
 // = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
 // oriM; statBytes = sizeof(S).

@@ -111,6 +111,32 @@ template void ReplaySoftMaxNz<Half, Half>(const SmxTiling&, uint32_t, const Half
 template void ReplaySoftMaxNz<Half, float>(const SmxTiling&, uint32_t, const Half*, Half*, float*,
                                            float*);
 
+template <class T, class S>
+void ReplaySimpleSoftMaxNz(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
+                           T* dst) {
+  const uint32_t statLanes = std::is_same_v<S, Half> ? 16 : 8;
+  const uint32_t rowsAll = t.rangeM * t.splitM + t.tailM;
+  for (uint32_t r = 0; r < rowsAll; ++r) {
+    const uint32_t o2 = (r / t.splitM) * t.splitM * statLanes + (r % t.splitM) * statLanes;
+    for (uint32_t c = 0; c < t.srcK; ++c) {
+      // The work row of 16 lanes: half statistics cast lane for lane; float statistics' 8 lanes
+      // copied twice (DataCopy of one block to lanes 0..7 and 8..15).
+      const uint32_t lane = (c % kNz) % statLanes;
+      const uint32_t at = ((c / kNz) * t.srcM + r) * kNz + c % kNz;
+      const float e = static_cast<float>(
+          std::exp(static_cast<double>(ToFloat(src[at]) - ToFloat(inMax[o2 + lane]))));
+      dst[at] = NzStore<T>(e / ToFloat(inSum[o2 + lane]));
+    }
+  }
+}
+
+template void ReplaySimpleSoftMaxNz<float, float>(const SmxTiling&, const float*, const float*,
+                                                  const float*, float*);
+template void ReplaySimpleSoftMaxNz<Half, Half>(const SmxTiling&, const Half*, const Half*,
+                                                const Half*, Half*);
+template void ReplaySimpleSoftMaxNz<Half, float>(const SmxTiling&, const Half*, const float*,
+                                                 const float*, Half*);
+
 SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                       uint32_t statBytes) {
   const uint32_t perBlk = 32 / statBytes;

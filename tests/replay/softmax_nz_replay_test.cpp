@@ -90,4 +90,55 @@ TEST(SoftMaxNzReplay, HalfMatchesBitForBit) {
   }
 }
 
+// SimpleSoftMax NZ: statistics lane by lane (each lane its own value); stale: the given tiling's
+// srcM differs from the shape's, so the kernel re-tiles from its tmp buffer (oriM rows).
+template <class T, class S>
+void CheckSimpleNz(const NzCase& c, bool stale, uint32_t seed) {
+  SCOPED_TRACE("simple m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriM " +
+               std::to_string(c.oriM) + " stale " + std::to_string(stale));
+  const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.k}), c.m, c.k);
+  const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
+  const uint32_t lanes = 32 / sizeof(S);
+  const auto inSum = Stats<S>(seed + 1, c.m, lanes, 1.0f, 20.0f, true);
+  const auto inMax = Stats<S>(seed + 2, c.m, lanes, -2.0f, 6.0f, true);
+  const uint32_t work = c.workRows == 0 ? kUbBufBytes / 4 : c.workRows * (kNz + c.k);
+  SmxTiling given = lngrad_replay::SmxNzTiling(work, c.m, c.k, c.oriM, sizeof(S));
+  if (stale) given.srcM = c.m + kNz;
+  SoftMaxTiling t;
+  std::memcpy(static_cast<void*>(&t), &given, sizeof t);
+  std::vector<T> y;
+  uint32_t tmpFloats = 0;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, init);
+        Put(ub, 2, inSum);
+        Put(ub, 2, inMax, kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        auto tmp = ub.Get<uint8_t>(3);
+        tmpFloats = tmp.GetSize() / 4;
+        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
+        AscendC::SimpleSoftMax<Dev<T>, false, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
+                                                           ub.Get<Dev<T>>(0), tmp, t, shape);
+        y = Take<T>(ub, 1, x.size());
+      },
+      k910B);
+  const SmxTiling used =
+      stale ? lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM, sizeof(S)) : given;
+  std::vector<T> wy = init;
+  lngrad_replay::ReplaySimpleSoftMaxNz(used, x.data(), inSum.data(), inMax.data(), wy.data());
+  ExpectSameBits(y, wy, "dst");
+}
+
+TEST(SimpleSoftMaxNzReplay, MatchesBitForBit) {
+  uint32_t seed = 700;
+  for (const NzCase& c : kCases) {
+    for (bool stale : {false, true}) {
+      CheckSimpleNz<float, float>(c, stale, seed++);
+      CheckSimpleNz<Half, Half>(c, stale, seed++);
+      CheckSimpleNz<Half, float>(c, stale, seed++);
+    }
+  }
+}
+
 }  // namespace
