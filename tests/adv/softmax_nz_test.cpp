@@ -132,6 +132,60 @@ TEST(SoftMaxNzApi, ReducesEveryFractalButTheLastInFull) {
   RunNz<float, float>({4, 64, 4, 20}, k910B, 90);
 }
 
+// SimpleSoftMax NZ: every column of the oriM rows (the tiling is re-made: its srcM is stale),
+// column c reading lane (c % 16) % lanes of the row's statistics (each lane its own value).
+template <typename T, typename U>
+void RunSimpleNz(const NzCase& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + " simple m " + std::to_string(c.m) + " k " + std::to_string(c.k) +
+               " oriM " + std::to_string(c.oriM));
+  constexpr uint32_t lanes = 32 / sizeof(U);
+  const auto x = RandomValues<T>(seed, c.m * c.k);
+  const auto init = RandomValues<T>(seed + 1, c.m * c.k);
+  auto inMax = RandomValues<U>(seed + 2, c.m * lanes);
+  auto inSum = RandomValues<U>(seed + 3, c.m * lanes);
+  for (U& v : inSum) v = U(std::fabs(static_cast<float>(v)) + 1.0f);
+  std::vector<T> y;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, x);
+        ub.Put(1, init);
+        auto st = ub.Get<U>(2);
+        std::copy(inSum.begin(), inSum.end(), st.HostPtr());
+        std::copy(inMax.begin(), inMax.end(), st.HostPtr() + 2048);
+        SoftMaxTiling t = NzTiling(c, sizeof(U));
+        t.srcM = c.m + kNz;  // stale: SimpleSoftMax re-tiles to the oriM rows
+        AscendC::SimpleSoftMax<T, false, false, true>(ub.Get<T>(1), st[0], st[2048], ub.Get<T>(0),
+                                                      ub.Get<uint8_t>(3), t,
+                                                      {c.m, c.k, c.oriM, c.oriK});
+        y = ub.Take<T>(1);
+      },
+      soc);
+  for (uint32_t r = 0; r < c.m; ++r) {
+    for (uint32_t j = 0; j < c.k; ++j) {
+      const double got = D(y[At(c.m, r, j)]);
+      if (r >= c.oriM) {
+        ASSERT_EQ(got, D(init[At(c.m, r, j)])) << "row " << r << " not written";
+        continue;
+      }
+      const uint32_t l = r * lanes + (j % kNz) % lanes;
+      const double exact = std::exp(D(x[At(c.m, r, j)]) - D(inMax[l])) / D(inSum[l]);
+      EXPECT_LE(std::fabs(got - exact), (HalfU<T>() + 2e-6) * exact + std::ldexp(1.0, -25))
+          << "row " << r << " column " << j;
+    }
+  }
+}
+
+TEST(SimpleSoftMaxNzApi, FloatAndHalfMatchTheOracleOnBothArchs) {
+  uint32_t seed = 140;
+  for (const char* soc : {k910B, k950}) {
+    for (const NzCase& c : kCases) {
+      RunSimpleNz<float, float>(c, soc, seed++);
+      RunSimpleNz<half, half>(c, soc, seed++);
+      RunSimpleNz<half, float>(c, soc, seed++);
+    }
+  }
+}
+
 TEST(SoftMaxNzApi, CheckedModeRefusals) {
   const NzCase c{4, 32, 4, 32};
   auto run = [&](uint32_t k, uint32_t tmpBytes) {

@@ -30,14 +30,23 @@ struct NzDims {
   }
 };
 
-inline NzDims NzDimsOf(const AscendC::SoftMaxShapeInfo& s,
-                       const AscendC::tiling::SoftMaxTiling& t) {
+// simple: SimpleSoftMax's dims (SimpleSoftMaxBaseImpl re-tiles when srcM or srcK differ from
+// the tiling's; a kept tiling computes its rangeM * splitM + tailM rows, a new one oriSrcM).
+inline NzDims NzDimsOf(const AscendC::SoftMaxShapeInfo& s, const AscendC::tiling::SoftMaxTiling& t,
+                       bool simple = false) {
   NzDims d;
   const uint32_t srcM = s.srcM != 0 ? s.srcM : t.srcM;
   d.k = s.srcK != 0 ? s.srcK : t.srcK;
   d.m = s.oriSrcM != 0 ? s.oriSrcM : srcM;
   const uint32_t oriK = s.oriSrcK != 0 ? s.oriSrcK : d.k;
   d.stride = (d.k == t.srcK && d.m == t.srcM) ? t.srcM : srcM;
+  if (simple) {
+    const bool kept = d.k == t.srcK && srcM == t.srcM;
+    d.stride = srcM;
+    if (kept) d.m = t.rangeM * t.splitM + t.tailM;
+    d.validK = d.k;  // no mask
+    return d;
+  }
   const uint32_t len = oriK % kNzCols != 0 ? oriK % kNzCols : kNzCols;
   d.validK = d.k >= kNzCols ? d.k - kNzCols + len : 0;
   return d;
@@ -109,6 +118,36 @@ void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
     std::copy(valid.begin(), valid.end(), x.begin());
     const uint32_t written = std::is_same_v<T, half> ? d.k : d.validK;
     for (uint32_t c = 0; c < written; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
+// SimpleSoftMax, NZ (SimpleSoftMaxNZImpl): every column, no mask; column c reads lane
+// (c % 16) % Lanes<U>() of its row's statistics (half: cast lane for lane into the 16-lane work
+// row; float: the row's 8 lanes copied twice).
+template <typename T, typename U>
+void SimpleNzRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& inSum,
+                  const AscendC::LocalTensor<U>& inMax, const AscendC::LocalTensor<T>& src,
+                  const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SoftMaxShapeInfo& shape,
+                  const NzDims& d, SrcLoc loc) {
+  const char* api = "SimpleSoftMax";
+  CheckNzShape(api, shape, d);
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  namespace md = math_detail;
+  CheckRows(api,
+            {md::Op(dst, "dstTensor"), md::Op(src, "srcTensor"), md::Op(inSum, "inSumTensor"),
+             md::Op(inMax, "inMaxTensor")},
+            {n, n, s, s});
+  CheckTmp(api, tmp, (uint64_t{kNzCols} + d.k) * 4);
+  RecordCall(api, loc, {Rd(src, n), Rd(inSum, s), Rd(inMax, s), Wr(dst, n)});
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, src.HostPtr(), d, r);
+    const U* mx = inMax.HostPtr() + uint64_t{r} * Lanes<U>();
+    const U* sm = inSum.HostPtr() + uint64_t{r} * Lanes<U>();
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[(c % kNzCols) % Lanes<U>()]);
+    ExpInPlace(x);
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[(c % kNzCols) % Lanes<U>()]);
+    for (uint32_t c = 0; c < d.k; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
   }
 }
 
