@@ -53,6 +53,12 @@ template <class T, class S>
 void ReplaySimpleSoftMaxNz(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
                            T* dst);
 
+// AdjustSoftMaxRes with isDataFormatNZ (AdjustSoftMaxResNZImpl): rows j < m whose max at j *
+// (32 bytes of S) has the bits of `from` (half: its low 16) get all 16 columns of row j in each
+// of the k / 16 fractals set to `to` (stepSizeMode plays no part).
+template <class T, class S>
+bool ReplayAdjustSoftMaxResNz(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to);
+
 // The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
 // = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
 // oriM; statBytes = sizeof(S).

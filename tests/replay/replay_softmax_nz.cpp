@@ -137,6 +137,35 @@ template void ReplaySimpleSoftMaxNz<Half, Half>(const SmxTiling&, const Half*, c
 template void ReplaySimpleSoftMaxNz<Half, float>(const SmxTiling&, const Half*, const float*,
                                                  const float*, Half*);
 
+template <class T, class S>
+bool ReplayAdjustSoftMaxResNz(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to) {
+  const uint32_t step = std::is_same_v<S, Half> ? 16 : 8;  // ONE_BLK_{HALF,FLOAT}_NUM
+  bool any = false;
+  for (uint32_t j = 0; j < m; ++j) {
+    const uint32_t bits = std::is_same_v<S, Half> ? (from & 0xFFFFu) : from;
+    uint32_t got = 0;
+    if constexpr (std::is_same_v<S, Half>) {
+      got = max[j * step].bits;
+    } else {
+      got = Bits(max[j * step]);
+    }
+    if (got != bits) continue;
+    any = true;
+    // Duplicate of 16 lanes at row j of every fractal.
+    for (uint32_t f = 0; f < k / kNz; ++f) {
+      for (uint32_t l = 0; l < kNz; ++l) res[(f * m + j) * kNz + l] = to;
+    }
+  }
+  return any;
+}
+
+template bool ReplayAdjustSoftMaxResNz<float, float>(uint32_t, uint32_t, float*, const float*,
+                                                     uint32_t, float);
+template bool ReplayAdjustSoftMaxResNz<Half, Half>(uint32_t, uint32_t, Half*, const Half*, uint32_t,
+                                                   Half);
+template bool ReplayAdjustSoftMaxResNz<Half, float>(uint32_t, uint32_t, Half*, const float*,
+                                                    uint32_t, Half);
+
 SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                       uint32_t statBytes) {
   const uint32_t perBlk = 32 / statBytes;
