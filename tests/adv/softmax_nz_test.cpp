@@ -186,6 +186,31 @@ TEST(SimpleSoftMaxNzApi, FloatAndHalfMatchTheOracleOnBothArchs) {
   }
 }
 
+TEST(AdjustSoftMaxResNzApi, SetsTheMarkedRowsInEveryFractal) {
+  const uint32_t m = 5, k = 48;
+  const auto res = RandomValues<float>(3, m * k);
+  std::vector<float> max(m * 8, 1.0f);
+  max[0] = max[3 * 8] = -INFINITY;
+  max[1 * 8 + 2] = -INFINITY;  // not lane 0: row 1 is kept
+  std::vector<float> got;
+  bool any = false;
+  OnBlock([&](Ub& ub) {
+    ub.Put(0, res);
+    ub.Put(1, max);
+    // stepSizeMode 1 has no effect in NZ: the max of row r stays at r * 8.
+    any = AscendC::AdjustSoftMaxRes<float, float, true, 1>(ub.Get<float>(0), ub.Get<float>(1),
+                                                           0xFF800000u, 0.0f, {m, k, m, k});
+    got = ub.Take<float>(0);
+  });
+  EXPECT_TRUE(any);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t j = 0; j < k; ++j) {
+      const float want = (r == 0 || r == 3) ? 0.0f : res[At(m, r, j)];
+      ASSERT_EQ(got[At(m, r, j)], want) << "row " << r << " column " << j;
+    }
+  }
+}
+
 TEST(SoftMaxNzApi, CheckedModeRefusals) {
   const NzCase c{4, 32, 4, 32};
   auto run = [&](uint32_t k, uint32_t tmpBytes) {
