@@ -59,6 +59,17 @@ void ReplaySimpleSoftMaxNz(const SmxTiling& t, const T* src, const S* inSum, con
 template <class T, class S>
 bool ReplayAdjustSoftMaxResNz(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to);
 
+// SoftmaxGrad / SoftmaxGradFront with isDataFormatNZ (softmax_grad_nz_impl.h): s = the NZ row
+// sum of src * grad over rows 0 .. rangeM * splitM + tailM - 1; isFront: dst = s as [rows, 32
+// bytes of T] at split * reduceSize (every lane of the last fractal summed); else dst = (grad -
+// s) * src on every column, s summing the last fractal's first oriK % 16 lanes only for the
+// split's last rows % 4 rows (its tail repeat) or a single fractal, all 16 otherwise.
+template <class T>
+void ReplaySoftmaxGradNz(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
+                         bool isFront);
+// The kernel-side SoftMaxGradTilingFunc with isDataFormatNZ, for the re-tile.
+SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize);
+
 // The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
 // = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
 // oriM; statBytes = sizeof(S).

@@ -166,6 +166,82 @@ template bool ReplayAdjustSoftMaxResNz<Half, Half>(uint32_t, uint32_t, Half*, co
 template bool ReplayAdjustSoftMaxResNz<Half, float>(uint32_t, uint32_t, Half*, const float*,
                                                     uint32_t, Half);
 
+// One row of SoftmaxGrad/Front NZ: s = the NZ row sum of src * grad, the last fractal masked to
+// len lanes (the single-fractal WholeReduceSum uses lenOri, the WholeReduce branch's own mask).
+template <class T>
+float GradNzRowSum(const SmxTiling& t, const T* grad, const T* src, uint32_t r, uint32_t len,
+                   uint32_t lenOri) {
+  const uint32_t blocks = t.srcK / kNz;
+  std::vector<std::vector<float>> p(blocks, std::vector<float>(kNz));
+  for (uint32_t j = 0; j < blocks; ++j) {
+    for (uint32_t l = 0; l < kNz; ++l) {
+      const uint32_t at = (j * t.srcM + r) * kNz + l;
+      p[j][l] = ToFloat(src[at]) * ToFloat(grad[at]);
+    }
+  }
+  if (blocks == 1 && lenOri != kNz) return NzRowReduce(p, lenOri, NzAdd, 0.0f);
+  return NzRowReduce(p, len, NzAdd, 0.0f);
+}
+
+template <class T>
+void ReplaySoftmaxGradNz(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
+                         bool isFront) {
+  const uint32_t statLanes = std::is_same_v<T, Half> ? 16 : 8;
+  // Front reduces with originalSrcK = splitK (every lane); SoftmaxGrad with oriK, but its
+  // BinaryComputeWithSpecialMask gets the full-lane mask for the split's whole repeats (4 rows
+  // each) and the oriK mask only for the tail repeat (the split's last rows % 4 rows).
+  const uint32_t lenOri = isFront ? kNz : (oriK % kNz != 0 ? oriK % kNz : kNz);
+  const uint32_t rowsAll = t.rangeM * t.splitM + t.tailM;
+  for (uint32_t r = 0; r < rowsAll; ++r) {
+    const uint32_t split = r / t.splitM, inSplit = r % t.splitM;
+    const uint32_t rows = split < t.rangeM ? t.splitM : t.tailM;
+    const bool tailRepeat = inSplit >= rows / 4 * 4;
+    const float s = GradNzRowSum(t, grad, src, r, tailRepeat ? lenOri : kNz, lenOri);
+    if (isFront) {
+      for (uint32_t i = 0; i < statLanes; ++i) {
+        dst[split * t.reduceSize + inSplit * statLanes + i] = NzStore<T>(s);
+      }
+      continue;
+    }
+    for (uint32_t c = 0; c < t.srcK; ++c) {
+      const uint32_t at = ((c / kNz) * t.srcM + r) * kNz + c % kNz;
+      dst[at] = NzStore<T>((ToFloat(grad[at]) - s) * ToFloat(src[at]));
+    }
+  }
+}
+
+template void ReplaySoftmaxGradNz<float>(const SmxTiling&, uint32_t, const float*, const float*,
+                                         float*, bool);
+template void ReplaySoftmaxGradNz<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,
+                                        bool);
+
+SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize) {
+  const uint32_t perBlk = 32 / typeSize;
+  SmxTiling t{};
+  t.srcM = m;
+  t.srcK = k;
+  t.srcSize = m * k;
+  t.outMaxM = m;
+  t.outMaxK = perBlk;
+  t.outMaxSize = m * perBlk;
+  // SoftMaxGradTilingFunc with isDataFormatNZ: half 2 blocks + 3 rows + 64 floats per row;
+  // float (front or not) k + 2 blocks + 64.
+  uint32_t rm =
+      typeSize == 2 ? workFloats / (perBlk * 2 + k * 3 + 64) : workFloats / (k + perBlk * 2 + 64);
+  if (rm < m && rm > 8) rm = rm / 8 * 8;
+  rm = rm < m ? rm : m;
+  t.reduceM = t.splitM = rm;
+  t.reduceK = perBlk;
+  t.reduceSize = rm * perBlk;
+  t.splitK = k;
+  t.splitSize = rm * k;
+  t.rangeM = m / rm;
+  t.tailM = m % rm;
+  t.tailSplitSize = t.tailM * k;
+  t.tailReduceSize = t.tailM * perBlk;
+  return t;
+}
+
 SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                       uint32_t statBytes) {
   const uint32_t perBlk = 32 / statBytes;

@@ -180,4 +180,62 @@ TEST(AdjustSoftMaxResNzReplay, MatchesBitForBit) {
   CheckAdjustNz<Half, Half, 1>(4, 16, 1104);
 }
 
+// SoftmaxGrad / SoftmaxGradFront NZ. mode 0: SoftmaxGrad, 1: SoftmaxGrad with isFront, 2:
+// SoftmaxGradFront. workRows (kept tiling) or stale (the kernel re-tiles from its tmp buffer).
+template <class T>
+void CheckGradNz(const NzCase& c, int mode, bool stale, uint32_t seed) {
+  SCOPED_TRACE("grad mode " + std::to_string(mode) + " m " + std::to_string(c.m) + " k " +
+               std::to_string(c.k) + " oriK " + std::to_string(c.oriK) + " workRows " +
+               std::to_string(c.workRows) + " stale " + std::to_string(stale));
+  const auto y = Uniform<T>(seed, c.m * c.k, 0.0f, 1.0f);
+  const auto g = Uniform<T>(seed + 1, c.m * c.k, -2.0f, 2.0f);
+  const auto init = Uniform<T>(seed + 2, c.m * c.k, -3.0f, 3.0f);
+  const uint32_t ts = sizeof(Dev<T>);
+  const uint32_t rowFloats = ts == 2 ? 16 * 2 + c.k * 3 + 64 : c.k + 8 * 2 + 64;
+  const uint32_t work = c.workRows == 0 ? kUbBufBytes / 4 : c.workRows * rowFloats;
+  SmxTiling given = lngrad_replay::SmxNzGradTiling(work, c.m, c.k, ts);
+  if (stale) given.srcM = c.m + kNz;
+  SoftMaxTiling t;
+  std::memcpy(static_cast<void*>(&t), &given, sizeof t);
+  std::vector<T> out;
+  uint32_t tmpFloats = 0;
+  const bool front = mode != 0;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, y);
+        Put(ub, 1, g);
+        Put(ub, 2, init);
+        auto tmp = ub.Get<uint8_t>(3);
+        tmpFloats = tmp.GetSize() / 4;
+        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
+        auto dst = ub.Get<Dev<T>>(2);
+        if (mode == 2) {
+          AscendC::SoftmaxGradFront<Dev<T>, false, true>(dst, ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0),
+                                                         tmp, t, shape);
+        } else {
+          AscendC::SoftmaxGrad<Dev<T>, false, true>(dst, ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), tmp,
+                                                    t, front, shape);
+        }
+        out = Take<T>(ub, 2, init.size());
+      },
+      k910B);
+  const SmxTiling used = stale ? lngrad_replay::SmxNzGradTiling(tmpFloats, c.m, c.k, ts) : given;
+  std::vector<T> want = init;
+  lngrad_replay::ReplaySoftmaxGradNz(used, c.oriK, g.data(), y.data(), want.data(), front);
+  ExpectSameBits(out, want, "dst");
+}
+
+TEST(SoftmaxGradNzReplay, MatchesBitForBit) {
+  uint32_t seed = 800;
+  for (const NzCase& c : kCases) {
+    for (int mode = 0; mode < 3; ++mode) {
+      CheckGradNz<float>(c, mode, false, seed++);
+      CheckGradNz<Half>(c, mode, false, seed++);
+    }
+  }
+  CheckGradNz<float>({9, 48, 41, 9, 0}, 0, true, 900);
+  CheckGradNz<Half>({10, 32, 20, 10, 0}, 0, true, 901);
+  CheckGradNz<float>({7, 32, 32, 7, 0}, 2, true, 902);
+}
+
 }  // namespace
