@@ -211,6 +211,67 @@ TEST(AdjustSoftMaxResNzApi, SetsTheMarkedRowsInEveryFractal) {
   }
 }
 
+// SoftmaxGrad / SoftmaxGradFront NZ against float64 with softmax_api_test.cpp's bound
+// (h_T |exact| + 4e-6 (|g| + sum |g y|) |y| + 2^-25; front: h_T |s| + 4e-6 sum |g y|). One split
+// of m rows: SoftmaxGrad sums the last fractal's first oriK % 16 columns on the last m % 4 rows
+// (and with one fractal), all 16 elsewhere; front always all.
+template <typename T>
+void RunGradNz(const NzCase& c, bool front, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + " grad m " + std::to_string(c.m) + " k " + std::to_string(c.k) +
+               " oriK " + std::to_string(c.oriK) + " front " + std::to_string(front));
+  const auto g = RandomValues<T>(seed, c.m * c.k, -1.0f, 1.0f);
+  const auto y = RandomValues<T>(seed + 1, c.m * c.k, 0.0f, 0.05f);
+  std::vector<T> out;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, g);
+        ub.Put(1, y);
+        SoftMaxTiling t = NzTiling({c.m, c.k, c.m, c.k}, sizeof(T));
+        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.m, c.oriK};
+        AscendC::SoftmaxGrad<T, false, true>(ub.Get<T>(2), ub.Get<T>(0), ub.Get<T>(1),
+                                             ub.Get<uint8_t>(3), t, front, shape);
+        out = ub.Take<T>(2);
+      },
+      soc);
+  const uint32_t lenOri = front || c.oriK % kNz == 0 ? kNz : c.oriK % kNz;
+  for (uint32_t r = 0; r < c.m; ++r) {
+    const uint32_t len = (r >= c.m / 4 * 4 || c.k == kNz) ? lenOri : kNz;
+    double s = 0, sabs = 0;
+    for (uint32_t j = 0; j < c.k - kNz + len; ++j) {
+      s += D(g[At(c.m, r, j)]) * D(y[At(c.m, r, j)]);
+      sabs += std::fabs(D(g[At(c.m, r, j)]) * D(y[At(c.m, r, j)]));
+    }
+    if (front) {
+      for (uint32_t l = 0; l < 32 / sizeof(T); ++l) {
+        EXPECT_LE(std::fabs(D(out[r * 32 / sizeof(T) + l]) - s),
+                  HalfU<T>() * std::fabs(s) + 4e-6 * sabs)
+            << "row " << r;
+      }
+      continue;
+    }
+    for (uint32_t j = 0; j < c.k; ++j) {
+      const double gy = D(g[At(c.m, r, j)]), yy = D(y[At(c.m, r, j)]);
+      const double exact = (gy - s) * yy;
+      EXPECT_LE(
+          std::fabs(D(out[At(c.m, r, j)]) - exact),
+          HalfU<T>() * std::fabs(exact) + 4e-6 * (std::fabs(gy) + sabs) * yy + std::ldexp(1.0, -25))
+          << "row " << r << " column " << j;
+    }
+  }
+}
+
+TEST(SoftmaxGradNzApi, GradAndFrontMatchTheOracleOnBothArchs) {
+  uint32_t seed = 240;
+  for (const char* soc : {k910B, k950}) {
+    for (const NzCase& c : kCases) {
+      for (bool front : {false, true}) {
+        RunGradNz<float>(c, front, soc, seed++);
+        RunGradNz<half>(c, front, soc, seed++);
+      }
+    }
+  }
+}
+
 TEST(SoftMaxNzApi, CheckedModeRefusals) {
   const NzCase c{4, 32, 4, 32};
   auto run = [&](uint32_t k, uint32_t tmpBytes) {

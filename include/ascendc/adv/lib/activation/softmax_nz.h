@@ -151,4 +151,67 @@ void SimpleNzRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   }
 }
 
+// The rows SoftmaxGrad/Front NZ computes and its splits: the tiling when it matches the shape
+// (srcK and srcM), else SoftMaxGradTilingFunc's NZ rows per split from the tmp buffer (half:
+// 2 blocks + 3 rows + 64 floats per row; float: a row + 2 blocks + 64), multiples of 8.
+struct NzSplits {
+  uint32_t splitM = 0, rangeM = 0, tailM = 0;
+};
+inline NzSplits GradNzSplits(const AscendC::tiling::SoftMaxTiling& t, uint32_t srcM, uint32_t k,
+                             uint32_t typeSize, uint64_t tmpBytes) {
+  if (k == t.srcK && srcM == t.srcM && t.splitM != 0) return {t.splitM, t.rangeM, t.tailM};
+  const uint64_t blk = 32 / typeSize;
+  const uint64_t row = typeSize == 2 ? blk * 2 + uint64_t{k} * 3 + kLanes : k + blk * 2 + kLanes;
+  uint64_t m = tmpBytes / 4 / row;
+  if (m < srcM && m > 8) m = m / 8 * 8;
+  m = m < srcM ? m : srcM;
+  if (m == 0) return {};
+  return {static_cast<uint32_t>(m), static_cast<uint32_t>(srcM / m),
+          static_cast<uint32_t>(srcM % m)};
+}
+
+// SoftmaxGrad / SoftmaxGradFront, NZ (softmax_grad_nz_impl.h): s = the NZ row sum of src * grad;
+// front: dst = s as [rows, 32 B]; else dst = (grad - s) * src on every column. The last
+// fractal's lanes summed: all 16 for front (its reduction takes originalSrcK = splitK); for
+// SoftmaxGrad the first oriSrcK % 16 only on the split's last rows % 4 rows (the masked tail
+// repeat of BinaryComputeWithSpecialMask, whose whole repeats get the all-lane mask) or with a
+// single fractal (the WholeReduceSum branch).
+template <typename T>
+void GradNzRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SoftMaxShapeInfo& shape,
+                const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
+  NzDims d = NzDimsOf(shape, t, true);
+  const uint32_t srcM = d.stride;
+  const NzSplits sp = GradNzSplits(t, srcM, d.k, sizeof(T), tmp.View().size_bytes);
+  d.m = sp.rangeM * sp.splitM + sp.tailM;
+  CheckNzShape(api, shape, d);
+  const uint64_t blk = Lanes<T>();
+  CheckTmp(api, tmp, (sizeof(T) == 2 ? blk * 2 + d.k * 3 + kLanes : d.k + blk * 2 + kLanes) * 4);
+  const uint64_t n = uint64_t{srcM} * d.k, out = front ? uint64_t{d.m} * blk : n;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(dst, "dstTensor"), md::Op(grad, "gradTensor"), md::Op(src, "srcTensor")},
+            {out, n, n});
+  RecordCall(api, loc, {Rd(grad, n), Rd(src, n), Wr(dst, out)});
+  const uint32_t oriK = shape.oriSrcK != 0 ? shape.oriSrcK : d.k;
+  const uint32_t lenOri = front || oriK % kNzCols == 0 ? kNzCols : oriK % kNzCols;
+  std::vector<float> g, y, p;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    const uint32_t rows = r / sp.splitM < sp.rangeM ? sp.splitM : sp.tailM;
+    const bool tailRepeat = r % sp.splitM >= rows / 4 * 4;
+    const uint32_t len = (tailRepeat || d.k == kNzCols) ? lenOri : kNzCols;
+    LoadNzRow(g, grad.HostPtr(), d, r);
+    LoadNzRow(y, src.HostPtr(), d, r);
+    p.resize(d.k);
+    for (uint32_t c = 0; c < d.k; ++c) p[c] = y[c] * g[c];
+    const float s =
+        NzRowReduce(p, d.k - kNzCols + len, false, [](float a, float b) { return a + b; });
+    if (front) {
+      PutStat(dst.HostPtr(), r, s);
+      continue;
+    }
+    for (uint32_t c = 0; c < d.k; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>((g[c] - s) * y[c]);
+  }
+}
+
 }  // namespace lngrad::aicore::softmax_detail
