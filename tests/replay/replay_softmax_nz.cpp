@@ -215,36 +215,12 @@ template void ReplaySoftmaxGradNz<float>(const SmxTiling&, uint32_t, const float
 template void ReplaySoftmaxGradNz<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,
                                         bool);
 
-SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize) {
-  const uint32_t perBlk = 32 / typeSize;
-  SmxTiling t{};
-  t.srcM = m;
-  t.srcK = k;
-  t.srcSize = m * k;
-  t.outMaxM = m;
-  t.outMaxK = perBlk;
-  t.outMaxSize = m * perBlk;
-  // SoftMaxGradTilingFunc with isDataFormatNZ: half 2 blocks + 3 rows + 64 floats per row;
-  // float (front or not) k + 2 blocks + 64.
-  uint32_t rm =
-      typeSize == 2 ? workFloats / (perBlk * 2 + k * 3 + 64) : workFloats / (k + perBlk * 2 + 64);
-  if (rm < m && rm > 8) rm = rm / 8 * 8;
-  rm = rm < m ? rm : m;
-  t.reduceM = t.splitM = rm;
-  t.reduceK = perBlk;
-  t.reduceSize = rm * perBlk;
-  t.splitK = k;
-  t.splitSize = rm * k;
-  t.rangeM = m / rm;
-  t.tailM = m % rm;
-  t.tailSplitSize = t.tailM * k;
-  t.tailReduceSize = t.tailM * perBlk;
-  return t;
-}
+namespace {
 
-SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
-                      uint32_t statBytes) {
-  const uint32_t perBlk = 32 / statBytes;
+// The fields of the kernel-side tiling functions: rows per split `perRow` floats each from
+// workFloats, a multiple of 8 when between 8 and rows, at most rows (of srcM).
+SmxTiling NzSplitTiling(uint32_t workFloats, uint32_t perRow, uint32_t srcM, uint32_t srcK,
+                        uint32_t rows, uint32_t perBlk) {
   SmxTiling t{};
   t.srcM = srcM;
   t.srcK = srcK;
@@ -252,20 +228,34 @@ SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_
   t.outMaxM = srcM;
   t.outMaxK = perBlk;
   t.outMaxSize = srcM * perBlk;
-  uint32_t m = workFloats / (kNz + srcK);
-  if (m < oriM && m > 8) m = m / 8 * 8;
-  m = m < oriM ? m : oriM;
-  t.reduceM = m;
+  uint32_t m = workFloats / perRow;
+  if (m < rows && m > 8) m = m / 8 * 8;
+  m = m < rows ? m : rows;
+  t.reduceM = t.splitM = m;
   t.reduceK = perBlk;
   t.reduceSize = m * perBlk;
-  t.splitM = m;
   t.splitK = srcK;
   t.splitSize = m * srcK;
-  t.rangeM = oriM / m;
-  t.tailM = oriM % m;
+  t.rangeM = rows / m;
+  t.tailM = rows % m;
   t.tailSplitSize = t.tailM * srcK;
   t.tailReduceSize = t.tailM * perBlk;
   return t;
+}
+
+}  // namespace
+
+// SoftMaxGradTilingFunc with isDataFormatNZ: half 2 blocks + 3 rows + 64 floats per row; float
+// (front or not) a row + 2 blocks + 64.
+SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize) {
+  const uint32_t perBlk = 32 / typeSize;
+  const uint32_t perRow = typeSize == 2 ? perBlk * 2 + k * 3 + 64 : k + perBlk * 2 + 64;
+  return NzSplitTiling(workFloats, perRow, m, k, m, perBlk);
+}
+
+SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                      uint32_t statBytes) {
+  return NzSplitTiling(workFloats, kNz + srcK, srcM, srcK, oriM, 32 / statBytes);
 }
 
 }  // namespace lngrad_replay
