@@ -272,6 +272,54 @@ TEST(SoftmaxGradNzApi, GradAndFrontMatchTheOracleOnBothArchs) {
   }
 }
 
+// The kernel-side SoftMaxFlashV2TilingFunc, fields worked out by hand from the toolkit's
+// formula (softmax_flashv2_base_impl.h), one shape per branch.
+void ExpectSplit(const SoftMaxTiling& t, uint32_t m, uint32_t k, uint32_t e, uint32_t split) {
+  EXPECT_EQ(t.srcM, m);
+  EXPECT_EQ(t.srcK, k);
+  EXPECT_EQ(t.srcSize, m * k);
+  EXPECT_EQ(t.outMaxM, m);
+  EXPECT_EQ(t.outMaxK, e);
+  EXPECT_EQ(t.outMaxSize, m * e);
+  EXPECT_EQ(t.reduceM, split);
+  EXPECT_EQ(t.splitM, split);
+  EXPECT_EQ(t.reduceK, e);
+  EXPECT_EQ(t.reduceSize, split * e);
+  EXPECT_EQ(t.splitK, k);
+  EXPECT_EQ(t.splitSize, split * k);
+  EXPECT_EQ(t.rangeM, m / split);
+  EXPECT_EQ(t.tailM, m % split);
+  EXPECT_EQ(t.tailSplitSize, (m % split) * k);
+  EXPECT_EQ(t.tailReduceSize, (m % split) * e);
+}
+
+TEST(SoftMaxFlashV2TilingFuncKernel, FieldsFollowTheFormula) {
+  // half data, float statistics: 2048 floats / (2*8 + 128 + 64) = 9 -> 8.
+  constexpr SoftMaxTiling a = AscendC::SoftMaxFlashV2TilingFunc({40, 128, 40, 128}, 2, 4, 8192);
+  static_assert(a.reduceM == 8, "usable in constant expressions");
+  ExpectSplit(a, 40, 128, 8, 8);
+  // float: 512 / (8 + 64) = 7 (not above 8: kept).
+  ExpectSplit(AscendC::SoftMaxFlashV2TilingFunc({30, 72, 30, 72}, 4, 4, 2048), 30, 72, 8, 7);
+  // NZ, half statistics: 4096 / (16 * 3 + 64) = 36 -> 32.
+  ExpectSplit(AscendC::SoftMaxFlashV2TilingFunc({50, 64, 50, 64}, 2, 2, 16384, true, false, true),
+              50, 64, 16, 32);
+  // basic block: 10240 / 72 = 142 -> 64, halved while rows * 512 >= 16384: 16.
+  ExpectSplit(AscendC::SoftMaxFlashV2TilingFunc({64, 512, 64, 512}, 4, 4, 40960, false, true), 64,
+              512, 8, 16);
+  // half data with isFlashOutputBrc: 5760 / 144 = 40 -> 32 (tiles of 16); without: 40.
+  ExpectSplit(
+      AscendC::SoftMaxFlashV2TilingFunc({64, 64, 64, 64}, 2, 4, 23040, true, false, false, true),
+      64, 64, 8, 32);
+  ExpectSplit(AscendC::SoftMaxFlashV2TilingFunc({64, 64, 64, 64}, 2, 4, 23040, true), 64, 64, 8,
+              40);
+  // isFlashOutputBrc with splits of 7 float rows: refused in checked mode.
+  ExpectCheck(
+      [](Ub&) {
+        AscendC::SoftMaxFlashV2TilingFunc({30, 72, 30, 72}, 4, 4, 2048, true, false, false, true);
+      },
+      "tmp_buffer", "multiple of 8");
+}
+
 TEST(SoftMaxNzApi, CheckedModeRefusals) {
   const NzCase c{4, 32, 4, 32};
   auto run = [&](uint32_t k, uint32_t tmpBytes) {

@@ -130,9 +130,72 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   }
 }
 
+// SoftMaxFlashV2TilingFunc's assert: with isFlashOutputBrc and several splits, rows per split a
+// multiple of 32 / dataTypeSize1 (checked mode).
+inline void RefuseFlashOutputBrcSplit(uint32_t m, uint32_t typeSize) {
+  if (!CheckedMode()) return;
+  RaiseKernelCheck(checks::kTmpBuffer,
+                   "SoftMaxFlashV2TilingFunc: isFlashOutputBrc needs rows per split (" +
+                       std::to_string(m) + ") a multiple of " + std::to_string(32 / typeSize) +
+                       "; adjust localWorkSpaceSize");
+}
+
 }  // namespace lngrad::aicore::softmax_detail
 
 namespace AscendC {
+
+// The kernel-side tiling of SoftmaxFlashV2 (softmax_flashv2_base_impl.h
+// SoftMaxFlashV2TilingFuncImpl): localWorkSpaceSize in bytes (taken as floats), statistics
+// blocks of 32 / dataTypeSize2 elements; rows per split: NZ `w / (16 * 3 + srcK)`; basic block
+// (srcK % 64 == 0, srcM % 8 == 0) CalculateNDSplitM; else half data `w / (2 e + srcK + 64)`,
+// float data `w / (e + 64)`; then cut to a multiple of 8 (16 for half data with
+// isFlashOutputBrc) when between that and srcM, at most srcM. Checked mode refuses a split of
+// isFlashOutputBrc that is not a multiple of 32 / dataTypeSize1 (the toolkit's assert).
+constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
+    const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+    const uint32_t localWorkSpaceSize, const bool isUpdate = false, const bool isBasicBlock = false,
+    const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  const uint32_t srcM = shapeInfo.srcM, srcK = shapeInfo.srcK, w = localWorkSpaceSize / 4;
+  const uint32_t e = 32 / dataTypeSize2;
+  SoftMaxTiling t;
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = e;
+  t.outMaxSize = srcM * e;
+  uint32_t m = 0;
+  if (isDataFormatNZ) {
+    m = w / (16 * 3 + srcK);
+  } else if (isBasicBlock && srcK % 64 == 0 && srcM % 8 == 0) {
+    m = dataTypeSize1 == 2 ? w / (e + srcK + 64) : w / (e + 64);  // CalculateNDSplitM
+    m = m < srcM ? m : srcM;
+    if (m > 8) {
+      m = m / 8 * 8;
+      while (srcM % m != 0) m -= 8;
+      while (m * srcK >= 64 * 256) m /= 2;
+    }
+  } else {
+    m = dataTypeSize1 == 2 ? w / (2 * e + srcK + 64) : w / (e + 64);
+  }
+  const uint32_t tile = isFlashOutputBrc && dataTypeSize1 == 2 ? 16 : 8;
+  if (m < srcM && m > tile) m = m / tile * tile;
+  m = m < srcM ? m : srcM;
+  t.reduceM = t.splitM = m;
+  t.reduceK = e;
+  t.reduceSize = m * e;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = m == 0 ? 0 : srcM / m;
+  t.tailM = m == 0 ? 0 : srcM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * e;
+  if (isFlashOutputBrc && (t.rangeM > 1 || t.tailM != 0) && m % (32 / dataTypeSize1) != 0) {
+    lngrad::aicore::softmax_detail::RefuseFlashOutputBrcSplit(m, dataTypeSize1);
+  }
+  return t;
+}
 
 // D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads; expMax
 // is D in both).
