@@ -11,28 +11,16 @@
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
+#include "softmax_test_util.h"
 #include "kernel_operator.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 using lngrad::aicore::test::ExpectCheck;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::RandomValues;
-using lngrad::aicore::test::Ub;
+using namespace softmax_test;  // NOLINT(build/namespaces)
 
-constexpr const char* k910B = "Ascend910B1";
-constexpr const char* k950 = "Ascend950PR_9589";
 constexpr uint32_t kNz = 16;
-
-template <typename T>
-double D(T v) {
-  return static_cast<double>(static_cast<float>(v));
-}
-template <typename T>
-double HalfU() {
-  return sizeof(T) == 2 ? 1.0 / 2048 : 0.0;
-}
 
 struct NzCase {
   uint32_t m, k, oriM, oriK;
