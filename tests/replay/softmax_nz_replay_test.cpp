@@ -26,15 +26,18 @@ std::vector<T> ToNz(const std::vector<T>& nd, uint32_t m, uint32_t k) {
   return nz;
 }
 
+// oriStride: the given tiling has srcM = oriSrcM, which the kernel keeps (its check compares
+// oriSrcM with tiling.srcM): the fractals are then oriSrcM rows apart.
 template <class T, class S>
-void CheckNz(const NzCase& c, uint32_t seed) {
+void CheckNz(const NzCase& c, uint32_t seed, bool oriStride = false) {
   SCOPED_TRACE("m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
                std::to_string(c.oriK) + " oriM " + std::to_string(c.oriM) + " workRows " +
                std::to_string(c.workRows) + " seed " + std::to_string(seed));
   const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
   const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
   const uint32_t work = c.workRows == 0 ? kUbBufBytes / 4 : c.workRows * (kNz + c.k);
-  const SmxTiling given = lngrad_replay::SmxNzTiling(work, c.m, c.k, c.oriM, sizeof(S));
+  const SmxTiling given =
+      lngrad_replay::SmxNzTiling(work, oriStride ? c.oriM : c.m, c.k, c.oriM, sizeof(S));
   SoftMaxTiling t;
   std::memcpy(static_cast<void*>(&t), &given, sizeof t);
   const uint32_t stats = c.m * given.reduceK;
@@ -57,8 +60,9 @@ void CheckNz(const NzCase& c, uint32_t seed) {
       },
       k910B);
   // The kernel keeps the given tiling when it matches the shape, else re-tiles from its tmp.
-  const SmxTiling used =
-      c.oriM == c.m ? given : lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM, sizeof(S));
+  const SmxTiling used = c.oriM == c.m || oriStride
+                             ? given
+                             : lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM, sizeof(S));
   std::vector<T> wy = init;
   std::vector<S> wsum(stats), wmax(stats);
   lngrad_replay::ReplaySoftMaxNz(used, c.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
@@ -80,6 +84,8 @@ const NzCase kCases[] = {{1, 16, 16, 1, 0},     {3, 16, 5, 3, 0},    {5, 32, 32,
 TEST(SoftMaxNzReplay, FloatMatchesBitForBit) {
   uint32_t seed = 500;
   for (const NzCase& c : kCases) CheckNz<float, float>(c, seed++);
+  CheckNz<float, float>({8, 64, 61, 5, 0}, 560, true);
+  CheckNz<Half, float>({12, 48, 40, 7, 3}, 561, true);
 }
 
 TEST(SoftMaxNzReplay, HalfMatchesBitForBit) {
