@@ -70,6 +70,16 @@ void ReplaySoftmaxGradNz(const SmxTiling& t, uint32_t oriK, const T* grad, const
 // The kernel-side SoftMaxGradTilingFunc with isDataFormatNZ, for the re-tile.
 SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize);
 
+// SoftmaxFlashV2 with isDataFormatNZ and isUpdate = false (SoftmaxFlashV2NZNoUpdateImpl, i.e.
+// SoftMaxGenericNZImpl<isFlashV2 = true>): per row max, exp(x - max) and the NZ sum as SoftMax
+// NZ, no Div; dst gets every lane of the work buffer (the last fractal's masked lanes: src). The
+// rows of the tiling t (SmxNzFlashV2Tiling, srcM rows), the last split less the srcM - oriM
+// padding rows when it holds more.
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzNoUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK, const T* src,
+                                    T* dst, S* expSum, S* max);
+SmxTiling SmxNzFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t statBytes);
+
 // The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
 // = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
 // oriM; statBytes = sizeof(S).

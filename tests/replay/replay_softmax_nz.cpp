@@ -73,36 +73,66 @@ void NzMasked(std::vector<std::vector<float>>& x, uint32_t len, F f) {
 
 }  // namespace
 
+// One row r of SoftMaxGenericNZImpl; flash (<isFlashV2 = true>): no Div, dst copied (float) or
+// cast (half) from every lane of the work buffer.
 template <class T, class S>
-void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max) {
+void NzSoftmaxRow(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+                  uint32_t r, bool flash) {
   const uint32_t blocks = t.srcK / kNz;
   const uint32_t len = oriK % kNz != 0 ? oriK % kNz : kNz;
   const uint32_t statLanes = std::is_same_v<S, Half> ? 16 : 8;  // 32 bytes of S per row
+  const uint32_t split = r / t.splitM, inSplit = r % t.splitM;
+  std::vector<std::vector<float>> x(blocks, std::vector<float>(kNz));
+  for (uint32_t j = 0; j < blocks; ++j) {
+    for (uint32_t l = 0; l < kNz; ++l) x[j][l] = ToFloat(src[(j * t.srcM + r) * kNz + l]);
+  }
+  const float mx = NzRowReduce(x, len, NzMax, -INFINITY);
+  NzMasked(x, len, [mx](float v) { return v - mx; });
+  NzMasked(x, len, [](float v) { return static_cast<float>(std::exp(static_cast<double>(v))); });
+  const float s = NzRowReduce(x, len, NzAdd, 0.0f);
+  if (!flash) NzMasked(x, len, [s](float v) { return v / s; });
+  const uint32_t o2 = split * t.reduceSize + inSplit * statLanes;
+  for (uint32_t i = 0; i < statLanes; ++i) {
+    max[o2 + i] = NzStore<S>(mx);
+    sum[o2 + i] = NzStore<S>(s);
+  }
+  for (uint32_t j = 0; j < blocks; ++j) {
+    // SoftMax float data: the last block's masked lanes of dst are not written (Div writes dst);
+    // otherwise every lane comes from the work buffer (masked lanes: the source).
+    const bool all = flash || std::is_same_v<T, Half> || j + 1 < blocks;
+    const uint32_t n = all ? kNz : len;
+    for (uint32_t l = 0; l < n; ++l) dst[(j * t.srcM + r) * kNz + l] = NzStore<T>(x[j][l]);
+  }
+}
+
+template <class T, class S>
+void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max) {
   const uint32_t rowsAll = t.rangeM * t.splitM + t.tailM;
-  for (uint32_t r = 0; r < rowsAll; ++r) {
-    const uint32_t split = r / t.splitM, inSplit = r % t.splitM;
-    std::vector<std::vector<float>> x(blocks, std::vector<float>(kNz));
-    for (uint32_t j = 0; j < blocks; ++j) {
-      for (uint32_t l = 0; l < kNz; ++l) x[j][l] = ToFloat(src[(j * t.srcM + r) * kNz + l]);
-    }
-    const float mx = NzRowReduce(x, len, NzMax, -INFINITY);
-    NzMasked(x, len, [mx](float v) { return v - mx; });
-    NzMasked(x, len, [](float v) { return static_cast<float>(std::exp(static_cast<double>(v))); });
-    const float s = NzRowReduce(x, len, NzAdd, 0.0f);
-    NzMasked(x, len, [s](float v) { return v / s; });
-    const uint32_t o2 = split * t.reduceSize + inSplit * statLanes;
-    for (uint32_t i = 0; i < statLanes; ++i) {
-      max[o2 + i] = NzStore<S>(mx);
-      sum[o2 + i] = NzStore<S>(s);
-    }
-    for (uint32_t j = 0; j < blocks; ++j) {
-      // float data: the last block's masked lanes of dst are not written (Div writes dst);
-      // half data: every lane is cast back from the work buffer (masked lanes: the source).
-      const uint32_t n = std::is_same_v<T, Half> || j + 1 < blocks ? kNz : len;
-      for (uint32_t l = 0; l < n; ++l) dst[(j * t.srcM + r) * kNz + l] = NzStore<T>(x[j][l]);
+  for (uint32_t r = 0; r < rowsAll; ++r) NzSoftmaxRow(t, oriK, src, dst, sum, max, r, false);
+}
+
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzNoUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK, const T* src,
+                                    T* dst, S* expSum, S* max) {
+  // SoftmaxFlashV2NZNoUpdateImpl: the last split loses the srcM - oriM padding rows when it has
+  // more rows than that.
+  const uint32_t pad = t.srcM - oriM;
+  const uint32_t splits = t.rangeM + (t.tailM != 0 ? 1 : 0);
+  for (uint32_t i = 0; i < splits; ++i) {
+    uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
+    if (i + 1 == splits && rows > pad) rows -= pad;
+    for (uint32_t q = 0; q < rows; ++q) {
+      NzSoftmaxRow(t, oriK, src, dst, expSum, max, i * t.splitM + q, true);
     }
   }
 }
+
+template void ReplaySoftmaxFlashV2NzNoUpdate<float, float>(const SmxTiling&, uint32_t, uint32_t,
+                                                           const float*, float*, float*, float*);
+template void ReplaySoftmaxFlashV2NzNoUpdate<Half, Half>(const SmxTiling&, uint32_t, uint32_t,
+                                                         const Half*, Half*, Half*, Half*);
+template void ReplaySoftmaxFlashV2NzNoUpdate<Half, float>(const SmxTiling&, uint32_t, uint32_t,
+                                                          const Half*, Half*, float*, float*);
 
 template void ReplaySoftMaxNz<float, float>(const SmxTiling&, uint32_t, const float*, float*,
                                             float*, float*);
@@ -251,6 +281,12 @@ SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t 
   const uint32_t perBlk = 32 / typeSize;
   const uint32_t perRow = typeSize == 2 ? perBlk * 2 + k * 3 + 64 : k + perBlk * 2 + 64;
   return NzSplitTiling(workFloats, perRow, m, k, m, perBlk);
+}
+
+SmxTiling SmxNzFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK,
+                             uint32_t statBytes) {
+  // SoftMaxFlashV2TilingFuncImpl with isDataFormatNZ: 16 * 3 + srcK floats per row.
+  return NzSplitTiling(workFloats, kNz * 3 + srcK, srcM, srcK, srcM, 32 / statBytes);
 }
 
 SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
