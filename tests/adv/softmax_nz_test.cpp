@@ -260,6 +260,78 @@ TEST(SoftmaxGradNzApi, GradAndFrontMatchTheOracleOnBothArchs) {
   }
 }
 
+// SoftmaxFlashV2 NZ without update: max exact, expSum as SoftMax's sum, dst = exp(x - max) on
+// the valid columns, src's values on the last fractal's others; one split, so the srcM - oriM
+// padding rows are left alone. isUpdate is refused (not provided in NZ).
+template <typename T, typename U>
+void RunFlashNz(const NzCase& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + " flashv2 m " + std::to_string(c.m) + " k " +
+               std::to_string(c.k) + " oriM " + std::to_string(c.oriM) + " oriK " +
+               std::to_string(c.oriK));
+  constexpr uint32_t lanes = 32 / sizeof(U);
+  const auto x = RandomValues<T>(seed, c.m * c.k);
+  const auto init = RandomValues<T>(seed + 1, c.m * c.k);
+  std::vector<T> y;
+  std::vector<U> sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, x);
+        ub.Put(1, init);
+        auto st = ub.Get<U>(2);
+        AscendC::SoftmaxFlashV2<T, false, false, false, true>(
+            ub.Get<T>(1), st[0], st[2048], ub.Get<T>(0), ub.Get<T>(1), st[0], st[2048],
+            ub.Get<uint8_t>(3), SoftMaxTiling{}, {c.m, c.k, c.oriM, c.oriK});
+        y = ub.Take<T>(1);
+        sum = ub.Take<U>(2);
+        max = std::vector<U>(sum.begin() + 2048, sum.end());
+      },
+      soc);
+  const uint32_t len = c.oriK % kNz != 0 ? c.oriK % kNz : kNz;
+  const uint32_t validK = c.k - kNz + len;
+  for (uint32_t r = 0; r < c.m; ++r) {
+    for (uint32_t j = 0; j < c.k && r >= c.oriM; ++j) {
+      ASSERT_EQ(D(y[At(c.m, r, j)]), D(init[At(c.m, r, j)])) << "row " << r << " not written";
+    }
+    if (r >= c.oriM) continue;
+    double mx = -INFINITY, s = 0;
+    for (uint32_t j = 0; j < validK; ++j) mx = std::max(mx, D(x[At(c.m, r, j)]));
+    for (uint32_t j = 0; j < validK; ++j) s += std::exp(D(x[At(c.m, r, j)]) - mx);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      ASSERT_EQ(D(max[r * lanes + l]), D(U(static_cast<float>(mx)))) << "row " << r;
+      EXPECT_LE(std::fabs(D(sum[r * lanes + l]) - s), (HalfU<U>() + 2e-6) * s) << "row " << r;
+    }
+    for (uint32_t j = 0; j < c.k; ++j) {
+      const double got = D(y[At(c.m, r, j)]);
+      if (j >= validK) {
+        ASSERT_EQ(got, D(x[At(c.m, r, j)])) << "row " << r << " padding column " << j;
+        continue;
+      }
+      const double exact = std::exp(D(x[At(c.m, r, j)]) - mx);
+      EXPECT_LE(std::fabs(got - exact), (HalfU<T>() + 2e-6) * exact + std::ldexp(1.0, -25))
+          << "row " << r << " column " << j;
+    }
+  }
+}
+
+TEST(SoftmaxFlashV2NzApi, NoUpdateMatchesTheOracleOnBothArchs) {
+  uint32_t seed = 340;
+  for (const char* soc : {k910B, k950}) {
+    for (const NzCase& c : kCases) {
+      RunFlashNz<float, float>(c, soc, seed++);
+      RunFlashNz<half, half>(c, soc, seed++);
+      RunFlashNz<half, float>(c, soc, seed++);
+    }
+  }
+  ExpectCheck(
+      [](Ub& ub) {
+        auto st = ub.Get<float>(2);
+        AscendC::SoftmaxFlashV2<float, true, false, false, true>(
+            ub.Get<float>(1), st[0], st[64], ub.Get<float>(0), ub.Get<float>(1), st[128], st[192],
+            ub.Get<uint8_t>(3), SoftMaxTiling{}, {4, 32, 4, 32});
+      },
+      "vector_type", "isUpdate");
+}
+
 // The kernel-side SoftMaxFlashV2TilingFunc, fields worked out by hand from the toolkit's
 // formula (softmax_flashv2_base_impl.h), one shape per branch.
 void ExpectSplit(const SoftMaxTiling& t, uint32_t m, uint32_t k, uint32_t e, uint32_t split) {

@@ -90,17 +90,20 @@ void LoadNzRow(std::vector<float>& x, const T* p, const NzDims& d, uint32_t r) {
   for (uint32_t c = 0; c < d.k; ++c) x[c] = Widen(p[d.At(r, c)]);
 }
 
-// SoftMax with statistics, NZ (SoftMaxNZImpl): sum/max may be null (not written).
+// SoftMax with statistics, NZ (SoftMaxNZImpl). flash: SoftmaxFlashV2 without update
+// (SoftMaxGenericNZImpl<isFlashV2>): no Div, every column of dst from the work buffer (the last
+// fractal's masked columns: src's values).
 template <typename T, typename U>
 void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
                    const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& max,
                    const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
-                   const AscendC::SoftMaxShapeInfo& shape, const NzDims& d, SrcLoc loc) {
+                   const AscendC::SoftMaxShapeInfo& shape, const NzDims& d, SrcLoc loc,
+                   bool flash = false) {
   CheckNzShape(api, shape, d);
   const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
   CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
   CheckRows(api, {math_detail::Op(sum, "sumTensor"), math_detail::Op(max, "maxTensor")}, {s, s});
-  CheckTmp(api, tmp, (uint64_t{kNzCols} + d.k) * 4);
+  CheckTmp(api, tmp, (uint64_t{kNzCols} * (flash ? 3 : 1) + d.k) * 4);
   RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(sum, s), Wr(max, s)});
   std::vector<float> x;
   auto maxOp = [](float a, float b) { return a > b ? a : b; };
@@ -112,11 +115,13 @@ void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
     for (float& v : valid) v = v - mx;
     ExpInPlace(valid);
     const float sm = NzRowReduce(valid, d.validK, false, addOp);
-    for (float& v : valid) v = v / sm;
+    if (!flash) {
+      for (float& v : valid) v = v / sm;
+    }
     PutStat(max.HostPtr(), r, mx);
     PutStat(sum.HostPtr(), r, sm);
     std::copy(valid.begin(), valid.end(), x.begin());
-    const uint32_t written = std::is_same_v<T, half> ? d.k : d.validK;
+    const uint32_t written = std::is_same_v<T, half> || flash ? d.k : d.validK;
     for (uint32_t c = 0; c < written; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
   }
 }
@@ -149,6 +154,26 @@ void SimpleNzRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[(c % kNzCols) % Lanes<U>()]);
     for (uint32_t c = 0; c < d.k; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
   }
+}
+
+// SoftmaxFlashV2's NZ dims (SoftmaxFlashV2NZNoUpdateImpl): the kernel always re-tiles
+// (SoftMaxFlashV2TilingFuncImpl, NZ: rows per split tmp floats / (48 + srcK), multiples of 8);
+// the last split drops the srcM - oriSrcM padding rows when it holds more rows than that, so
+// oriSrcM rows are computed then, else all srcM.
+inline NzDims FlashV2NzDimsOf(const AscendC::SoftMaxShapeInfo& s,
+                              const AscendC::tiling::SoftMaxTiling& t, uint64_t tmpBytes) {
+  NzDims d = NzDimsOf(s, t, true);
+  const uint32_t srcM = d.stride, oriM = s.oriSrcM != 0 ? s.oriSrcM : srcM;
+  const uint32_t oriK = s.oriSrcK != 0 ? s.oriSrcK : d.k;
+  const uint32_t len = oriK % kNzCols != 0 ? oriK % kNzCols : kNzCols;
+  d.validK = d.k >= kNzCols ? d.k - kNzCols + len : 0;
+  uint64_t m = tmpBytes / 4 / (uint64_t{kNzCols} * 3 + d.k);
+  if (m < srcM && m > 8) m = m / 8 * 8;
+  m = m < srcM ? m : srcM;
+  const uint32_t pad = srcM > oriM ? srcM - oriM : 0;
+  const uint64_t lastRows = m == 0 ? 0 : (srcM % m != 0 ? srcM % m : m);
+  d.m = lastRows > pad ? srcM - pad : srcM;
+  return d;
 }
 
 // The rows SoftmaxGrad/Front NZ computes and its splits: the tiling when it matches the shape

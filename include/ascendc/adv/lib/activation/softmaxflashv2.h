@@ -210,7 +210,15 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  if constexpr (isDataFormatNZ) {
+    sd::RefuseNz<isUpdate>("SoftmaxFlashV2 with isUpdate (NZ)");
+    sd::SoftMaxNzRows<D, U>(
+        "SoftmaxFlashV2", dstTensor, expSumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+        softmaxShapeInfo,
+        sd::FlashV2NzDimsOf(softmaxShapeInfo, tiling, sharedTmpBuffer.View().size_bytes), loc,
+        true);
+    return;
+  }
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   sd::FlashV2Rows<D, U, D>(
       isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
