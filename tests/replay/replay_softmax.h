@@ -80,6 +80,25 @@ void ReplaySoftmaxFlashV2NzNoUpdate(const SmxTiling& t, uint32_t oriM, uint32_t 
                                     T* dst, S* expSum, S* max);
 SmxTiling SmxNzFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t statBytes);
 
+// SoftmaxFlashV2 with isDataFormatNZ and isUpdate (FlashV2NZUpdateGenericImpl), rows as the
+// no-update form. Statistics lane by lane (8 float or 16 half lanes per row): max_l =
+// Max(inMax_l, rowmax), expMax_l = exp(inMax_l - max_l), dst = exp(x - max_((c % 16) % lanes))
+// on the valid columns (every lane of dst written), expSum_l = expMax_l * inExpSum_l + rowsum.
+// expMax: [rows, 16] halves for half data (lane l % lanes), [rows, 8] floats for float data.
+template <class T, class S>
+struct NzFlashV2Io {
+  const T* src;
+  T* dst;
+  S* expSum;
+  S* max;
+  T* expMax;
+  const S* inExpSum;
+  const S* inMax;
+};
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK,
+                                  const NzFlashV2Io<T, S>& io);
+
 // The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
 // = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
 // oriM; statBytes = sizeof(S).

@@ -127,6 +127,67 @@ void ReplaySoftmaxFlashV2NzNoUpdate(const SmxTiling& t, uint32_t oriM, uint32_t 
   }
 }
 
+// One row of FlashV2NZUpdateGenericImpl: lane l of the statistics (8 float or 16 half lanes):
+// max_l = Max(inMax_l, rowmax), expMax_l = exp(inMax_l - max_l); column c subtracts lane
+// (c % 16) % lanes; expSum_l = expMax_l * inExpSum_l + rowsum (Mul, then Add). expMax of half
+// data is [rows, 16] halves (lane l from lane l % lanes); of float data [rows, 8].
+template <class T, class S>
+void NzFlashUpdateRow(const SmxTiling& t, uint32_t oriK, uint32_t r, const NzFlashV2Io<T, S>& io) {
+  const uint32_t blocks = t.srcK / kNz;
+  const uint32_t len = oriK % kNz != 0 ? oriK % kNz : kNz;
+  const uint32_t lanes = std::is_same_v<S, Half> ? 16 : 8;
+  const uint32_t o2 = r * lanes;
+  std::vector<std::vector<float>> x(blocks, std::vector<float>(kNz));
+  for (uint32_t j = 0; j < blocks; ++j) {
+    for (uint32_t l = 0; l < kNz; ++l) x[j][l] = ToFloat(io.src[(j * t.srcM + r) * kNz + l]);
+  }
+  const float rowMax = NzRowReduce(x, len, NzMax, -INFINITY);
+  std::vector<float> mx(lanes), em(lanes), inSum(lanes);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const float im = ToFloat(io.inMax[o2 + l]);
+    inSum[l] = ToFloat(io.inExpSum[o2 + l]);
+    mx[l] = NzMax(im, rowMax);
+    em[l] = static_cast<float>(std::exp(static_cast<double>(im - mx[l])));
+  }
+  for (uint32_t j = 0; j < blocks; ++j) {
+    const uint32_t n = j + 1 == blocks ? len : kNz;
+    for (uint32_t l = 0; l < n; ++l) {
+      x[j][l] = x[j][l] - mx[l % lanes];
+      x[j][l] = static_cast<float>(std::exp(static_cast<double>(x[j][l])));
+    }
+  }
+  const float rowSum = NzRowReduce(x, len, NzAdd, 0.0f);
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const float prod = em[l] * inSum[l];
+    io.max[o2 + l] = NzStore<S>(mx[l]);
+    io.expSum[o2 + l] = NzStore<S>(prod + rowSum);
+  }
+  const uint32_t emLanes = std::is_same_v<T, Half> ? 16 : 8;
+  for (uint32_t l = 0; l < emLanes; ++l) io.expMax[r * emLanes + l] = NzStore<T>(em[l % lanes]);
+  for (uint32_t j = 0; j < blocks; ++j) {
+    for (uint32_t l = 0; l < kNz; ++l) io.dst[(j * t.srcM + r) * kNz + l] = NzStore<T>(x[j][l]);
+  }
+}
+
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK,
+                                  const NzFlashV2Io<T, S>& io) {
+  const uint32_t pad = t.srcM - oriM;
+  const uint32_t splits = t.rangeM + (t.tailM != 0 ? 1 : 0);
+  for (uint32_t i = 0; i < splits; ++i) {
+    uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
+    if (i + 1 == splits && rows > pad) rows -= pad;
+    for (uint32_t q = 0; q < rows; ++q) NzFlashUpdateRow(t, oriK, i * t.splitM + q, io);
+  }
+}
+
+template void ReplaySoftmaxFlashV2NzUpdate<float, float>(const SmxTiling&, uint32_t, uint32_t,
+                                                         const NzFlashV2Io<float, float>&);
+template void ReplaySoftmaxFlashV2NzUpdate<Half, Half>(const SmxTiling&, uint32_t, uint32_t,
+                                                       const NzFlashV2Io<Half, Half>&);
+template void ReplaySoftmaxFlashV2NzUpdate<Half, float>(const SmxTiling&, uint32_t, uint32_t,
+                                                        const NzFlashV2Io<Half, float>&);
+
 template void ReplaySoftmaxFlashV2NzNoUpdate<float, float>(const SmxTiling&, uint32_t, uint32_t,
                                                            const float*, float*, float*, float*);
 template void ReplaySoftmaxFlashV2NzNoUpdate<Half, Half>(const SmxTiling&, uint32_t, uint32_t,

@@ -148,6 +148,68 @@ TEST(SoftmaxFlashV2NzReplay, NoUpdateMatchesBitForBit) {
   }
 }
 
+// SoftmaxFlashV2 NZ with update: statistics lane by lane (each lane its own value), buffer 2
+// holds expSum, inExpSum, max, inMax; expMax after dst in buffer 1.
+template <class T, class S>
+void CheckFlashNzUpdate(const NzCase& c, uint32_t seed) {
+  SCOPED_TRACE("flashv2 update m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
+               std::to_string(c.oriK) + " oriM " + std::to_string(c.oriM) + " workRows " +
+               std::to_string(c.workRows));
+  constexpr uint32_t kEm = 8192, kQ = kMaxAt<S> / 2;
+  const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
+  const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
+  const uint32_t lanes = 32 / sizeof(S), emLanes = 32 / sizeof(T);
+  const auto inSum = Stats<S>(seed + 1, c.m, lanes, 1.0f, 20.0f, true);
+  const auto inMax = Stats<S>(seed + 2, c.m, lanes, -4.0f, 6.0f, true);
+  const auto outInit = Uniform<S>(seed + 3, c.m * lanes, -1.0f, 1.0f);
+  const auto emInit = Uniform<T>(seed + 4, c.m * emLanes, -1.0f, 1.0f);
+  std::vector<T> y, em;
+  std::vector<S> sum, max;
+  uint32_t tmpFloats = 0;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, init);
+        Put(ub, 1, emInit, kEm);
+        Put(ub, 2, outInit);
+        Put(ub, 2, inSum, kQ);
+        Put(ub, 2, outInit, kMaxAt<S>);
+        Put(ub, 2, inMax, kMaxAt<S> + kQ);
+        auto st = ub.Get<Dev<S>>(2);
+        auto tmp = ub.Get<uint8_t>(3);
+        if (c.workRows != 0) tmp.SetSize(c.workRows * (3 * kNz + c.k) * 4);
+        tmpFloats = tmp.GetSize() / 4;
+        auto out = ub.Get<Dev<T>>(1);
+        AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, true>(
+            out, st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), out[kEm], st[kQ], st[kMaxAt<S> + kQ], tmp,
+            SoftMaxTiling{}, {c.m, c.k, c.oriM, c.oriK});
+        y = Take<T>(ub, 1, x.size());
+        em = Take<T>(ub, 1, emInit.size(), kEm);
+        sum = Take<S>(ub, 2, outInit.size());
+        max = Take<S>(ub, 2, outInit.size(), kMaxAt<S>);
+      },
+      k910B);
+  const SmxTiling used = lngrad_replay::SmxNzFlashV2Tiling(tmpFloats, c.m, c.k, sizeof(S));
+  std::vector<T> wy = init, wem = emInit;
+  std::vector<S> wsum = outInit, wmax = outInit;
+  lngrad_replay::ReplaySoftmaxFlashV2NzUpdate<T, S>(
+      used, c.oriM, c.oriK,
+      {x.data(), wy.data(), wsum.data(), wmax.data(), wem.data(), inSum.data(), inMax.data()});
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(em, wem, "expMax");
+  ExpectSameBits(sum, wsum, "expSum");
+  ExpectSameBits(max, wmax, "max");
+}
+
+TEST(SoftmaxFlashV2NzReplay, UpdateMatchesBitForBit) {
+  uint32_t seed = 1300;
+  for (const NzCase& c : kCases) {
+    CheckFlashNzUpdate<float, float>(c, seed++);
+    CheckFlashNzUpdate<Half, Half>(c, seed++);
+    CheckFlashNzUpdate<Half, float>(c, seed++);
+  }
+}
+
 // SimpleSoftMax NZ: statistics lane by lane (each lane its own value); stale: the given tiling's
 // srcM differs from the shape's, so the kernel re-tiles from its tmp buffer (oriM rows).
 template <class T, class S>
