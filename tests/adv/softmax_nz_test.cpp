@@ -262,7 +262,7 @@ TEST(SoftmaxGradNzApi, GradAndFrontMatchTheOracleOnBothArchs) {
 
 // SoftmaxFlashV2 NZ without update: max exact, expSum as SoftMax's sum, dst = exp(x - max) on
 // the valid columns, src's values on the last fractal's others; one split, so the srcM - oriM
-// padding rows are left alone. isUpdate is refused (not provided in NZ).
+// padding rows are left alone.
 template <typename T, typename U>
 void RunFlashNz(const NzCase& c, const char* soc, uint32_t seed) {
   SCOPED_TRACE(std::string(soc) + " flashv2 m " + std::to_string(c.m) + " k " +
@@ -322,14 +322,78 @@ TEST(SoftmaxFlashV2NzApi, NoUpdateMatchesTheOracleOnBothArchs) {
       RunFlashNz<half, float>(c, soc, seed++);
     }
   }
-  ExpectCheck(
-      [](Ub& ub) {
-        auto st = ub.Get<float>(2);
-        AscendC::SoftmaxFlashV2<float, true, false, false, true>(
-            ub.Get<float>(1), st[0], st[64], ub.Get<float>(0), ub.Get<float>(1), st[128], st[192],
-            ub.Get<uint8_t>(3), SoftMaxTiling{}, {4, 32, 4, 32});
+}
+
+// SoftmaxFlashV2 NZ with update, lane by lane against float64: max_l = max(inMax_l, rowmax)
+// (exact), expMax_l = exp(inMax_l - max_l), dst = exp(x - max_((c % 16) % lanes)) on the valid
+// columns, expSum_l = expMax_l inExpSum_l + rowsum; bounds (h_T + 2e-6)|exact| (+ 2^-25 for dst).
+template <typename T, typename U>
+void RunFlashNzUpdate(const NzCase& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + " flashv2 update m " + std::to_string(c.m) + " k " +
+               std::to_string(c.k) + " oriK " + std::to_string(c.oriK));
+  constexpr uint32_t lanes = 32 / sizeof(U), emLanes = 32 / sizeof(T);
+  const auto x = RandomValues<T>(seed, c.m * c.k);
+  auto inMax = RandomValues<U>(seed + 1, c.m * lanes);
+  auto inSum = RandomValues<U>(seed + 2, c.m * lanes);
+  for (U& v : inSum) v = U(std::fabs(static_cast<float>(v)) + 1.0f);
+  std::vector<T> y, em;
+  std::vector<U> st;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, x);
+        auto s2 = ub.Get<U>(2);
+        std::copy(inSum.begin(), inSum.end(), s2.HostPtr() + 1024);
+        std::copy(inMax.begin(), inMax.end(), s2.HostPtr() + 3072);
+        auto out = ub.Get<T>(1);
+        AscendC::SoftmaxFlashV2<T, true, false, false, true>(
+            out, s2[0], s2[2048], ub.Get<T>(0), out[8192], s2[1024], s2[3072], ub.Get<uint8_t>(3),
+            SoftMaxTiling{}, {c.m, c.k, c.m, c.oriK});
+        y = ub.Take<T>(1);
+        em = std::vector<T>(y.begin() + 8192, y.begin() + 8192 + c.m * emLanes);
+        st = ub.Take<U>(2);
       },
-      "vector_type", "isUpdate");
+      soc);
+  const uint32_t len = c.oriK % kNz != 0 ? c.oriK % kNz : kNz;
+  const uint32_t validK = c.k - kNz + len;
+  for (uint32_t r = 0; r < c.m; ++r) {
+    double rowMax = -INFINITY;
+    for (uint32_t j = 0; j < validK; ++j) rowMax = std::max(rowMax, D(x[At(c.m, r, j)]));
+    std::vector<double> mx(lanes), e(lanes);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      mx[l] = std::max(D(inMax[r * lanes + l]), rowMax);
+      e[l] = std::exp(D(inMax[r * lanes + l]) - mx[l]);
+      ASSERT_EQ(D(st[2048 + r * lanes + l]), D(U(static_cast<float>(mx[l])))) << "row " << r;
+    }
+    double rowSum = 0;
+    for (uint32_t j = 0; j < validK; ++j) {
+      const double exact = std::exp(D(x[At(c.m, r, j)]) - mx[(j % kNz) % lanes]);
+      rowSum += exact;
+      EXPECT_LE(std::fabs(D(y[At(c.m, r, j)]) - exact),
+                (HalfU<T>() + 2e-6) * exact + std::ldexp(1.0, -25))
+          << "row " << r << " column " << j;
+    }
+    for (uint32_t l = 0; l < emLanes; ++l) {
+      EXPECT_LE(std::fabs(D(em[r * emLanes + l]) - e[l % lanes]),
+                (HalfU<T>() + 2e-6) * e[l % lanes])
+          << "expMax row " << r;
+    }
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const double exact = e[l] * D(inSum[r * lanes + l]) + rowSum;
+      EXPECT_LE(std::fabs(D(st[r * lanes + l]) - exact), (HalfU<U>() + 2e-6) * exact)
+          << "expSum row " << r;
+    }
+  }
+}
+
+TEST(SoftmaxFlashV2NzApi, UpdateMatchesTheOracleOnBothArchs) {
+  uint32_t seed = 440;
+  for (const char* soc : {k910B, k950}) {
+    for (const NzCase& c : kCases) {
+      RunFlashNzUpdate<float, float>(c, soc, seed++);
+      RunFlashNzUpdate<half, half>(c, soc, seed++);
+      RunFlashNzUpdate<half, float>(c, soc, seed++);
+    }
+  }
 }
 
 // The kernel-side SoftMaxFlashV2TilingFunc, fields worked out by hand from the toolkit's
