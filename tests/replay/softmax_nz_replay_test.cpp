@@ -27,20 +27,24 @@ std::vector<T> ToNz(const std::vector<T>& nd, uint32_t m, uint32_t k) {
 }
 
 // oriStride: the given tiling has srcM = oriSrcM, which the kernel keeps (its check compares
-// oriSrcM with tiling.srcM): the fractals are then oriSrcM rows apart.
-template <class T, class S>
+// oriSrcM with tiling.srcM): the fractals are then oriSrcM rows apart. flash: SoftmaxFlashV2
+// without update, which always re-tiles from its tmp buffer (workRows rows of 48 + k floats, or
+// all of buffer 3) and does not read the given tiling.
+template <class T, class S, bool flash = false>
 void CheckNz(const NzCase& c, uint32_t seed, bool oriStride = false) {
-  SCOPED_TRACE("m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
-               std::to_string(c.oriK) + " oriM " + std::to_string(c.oriM) + " workRows " +
-               std::to_string(c.workRows) + " seed " + std::to_string(seed));
+  SCOPED_TRACE(std::string(flash ? "flashv2 " : "") + "m " + std::to_string(c.m) + " k " +
+               std::to_string(c.k) + " oriK " + std::to_string(c.oriK) + " oriM " +
+               std::to_string(c.oriM) + " workRows " + std::to_string(c.workRows) + " seed " +
+               std::to_string(seed));
   const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
   const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
+  const uint32_t stats = c.m * 32 / sizeof(S);
+  const auto statInit = Uniform<S>(seed + 8, stats, -1.0f, 1.0f);
   const uint32_t work = c.workRows == 0 ? kUbBufBytes / 4 : c.workRows * (kNz + c.k);
   const SmxTiling given =
       lngrad_replay::SmxNzTiling(work, oriStride ? c.oriM : c.m, c.k, c.oriM, sizeof(S));
   SoftMaxTiling t;
   std::memcpy(static_cast<void*>(&t), &given, sizeof t);
-  const uint32_t stats = c.m * given.reduceK;
   std::vector<T> y;
   std::vector<S> sum, max;
   uint32_t tmpFloats = 0;
@@ -48,31 +52,43 @@ void CheckNz(const NzCase& c, uint32_t seed, bool oriStride = false) {
       [&](Ub& ub) {
         Put(ub, 0, x);
         Put(ub, 1, init);
+        Put(ub, 2, statInit);
+        Put(ub, 2, statInit, kMaxAt<S>);
         auto st = ub.Get<Dev<S>>(2);
         auto tmp = ub.Get<uint8_t>(3);
+        if (flash && c.workRows != 0) tmp.SetSize(c.workRows * (3 * kNz + c.k) * 4);
         tmpFloats = tmp.GetSize() / 4;
         const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
-        AscendC::SoftMax<Dev<T>, false, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
-                                                     ub.Get<Dev<T>>(0), tmp, t, shape);
+        auto dst = ub.Get<Dev<T>>(1);
+        if constexpr (flash) {
+          AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, true>(
+              dst, st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), dst, st[0], st[kMaxAt<S>], tmp,
+              SoftMaxTiling{}, shape);
+        } else {
+          AscendC::SoftMax<Dev<T>, false, false, true>(dst, st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
+                                                       tmp, t, shape);
+        }
         y = Take<T>(ub, 1, x.size());
         sum = Take<S>(ub, 2, stats);
         max = Take<S>(ub, 2, stats, kMaxAt<S>);
       },
       k910B);
-  // The kernel keeps the given tiling when it matches the shape, else re-tiles from its tmp.
-  const SmxTiling used = c.oriM == c.m || oriStride
-                             ? given
-                             : lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM, sizeof(S));
   std::vector<T> wy = init;
-  std::vector<S> wsum(stats), wmax(stats);
-  lngrad_replay::ReplaySoftMaxNz(used, c.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  std::vector<S> wsum = statInit, wmax = statInit;
+  if constexpr (flash) {
+    const SmxTiling used = lngrad_replay::SmxNzFlashV2Tiling(tmpFloats, c.m, c.k, sizeof(S));
+    lngrad_replay::ReplaySoftmaxFlashV2NzNoUpdate(used, c.oriM, c.oriK, x.data(), wy.data(),
+                                                  wsum.data(), wmax.data());
+  } else {
+    // SoftMax keeps the given tiling when it matches the shape, else re-tiles from its tmp.
+    const SmxTiling used = c.oriM == c.m || oriStride
+                               ? given
+                               : lngrad_replay::SmxNzTiling(tmpFloats, c.m, c.k, c.oriM, sizeof(S));
+    lngrad_replay::ReplaySoftMaxNz(used, c.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  }
   ExpectSameBits(y, wy, "dst");
-  const uint32_t rows = used.rangeM * used.splitM + used.tailM;
-  const size_t n = rows * used.reduceK;
-  ExpectSameBits(std::vector<S>(sum.begin(), sum.begin() + n),
-                 std::vector<S>(wsum.begin(), wsum.begin() + n), "sum");
-  ExpectSameBits(std::vector<S>(max.begin(), max.begin() + n),
-                 std::vector<S>(wmax.begin(), wmax.begin() + n), "max");
+  ExpectSameBits(sum, wsum, "sum");
+  ExpectSameBits(max, wmax, "max");
 }
 
 const NzCase kCases[] = {{1, 16, 16, 1, 0},     {3, 16, 5, 3, 0},    {5, 32, 32, 5, 0},
@@ -96,55 +112,12 @@ TEST(SoftMaxNzReplay, HalfMatchesBitForBit) {
   }
 }
 
-// SoftmaxFlashV2 NZ without update: the kernel re-tiles from its tmp buffer (workRows rows of
-// 48 + k floats, or all of buffer 3); the given tiling is not read.
-template <class T, class S>
-void CheckFlashNz(const NzCase& c, uint32_t seed) {
-  SCOPED_TRACE("flashv2 m " + std::to_string(c.m) + " k " + std::to_string(c.k) + " oriK " +
-               std::to_string(c.oriK) + " oriM " + std::to_string(c.oriM) + " workRows " +
-               std::to_string(c.workRows));
-  const auto x = ToNz(Inputs<T>(seed, {c.m, c.k, c.oriK}), c.m, c.k);
-  const auto init = Uniform<T>(seed + 7, x.size(), -3.0f, 3.0f);
-  const uint32_t stats = c.m * 32 / sizeof(S);
-  const auto statInit = Uniform<S>(seed + 8, stats, -1.0f, 1.0f);
-  std::vector<T> y;
-  std::vector<S> sum, max;
-  uint32_t tmpFloats = 0;
-  OnBlock(
-      [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, init);
-        Put(ub, 2, statInit);
-        Put(ub, 2, statInit, kMaxAt<S>);
-        auto st = ub.Get<Dev<S>>(2);
-        auto tmp = ub.Get<uint8_t>(3);
-        if (c.workRows != 0) tmp.SetSize(c.workRows * (3 * kNz + c.k) * 4);
-        tmpFloats = tmp.GetSize() / 4;
-        const AscendC::SoftMaxShapeInfo shape{c.m, c.k, c.oriM, c.oriK};
-        AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, true>(
-            ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1), st[0],
-            st[kMaxAt<S>], tmp, SoftMaxTiling{}, shape);
-        y = Take<T>(ub, 1, x.size());
-        sum = Take<S>(ub, 2, stats);
-        max = Take<S>(ub, 2, stats, kMaxAt<S>);
-      },
-      k910B);
-  const SmxTiling used = lngrad_replay::SmxNzFlashV2Tiling(tmpFloats, c.m, c.k, sizeof(S));
-  std::vector<T> wy = init;
-  std::vector<S> wsum = statInit, wmax = statInit;
-  lngrad_replay::ReplaySoftmaxFlashV2NzNoUpdate(used, c.oriM, c.oriK, x.data(), wy.data(),
-                                                wsum.data(), wmax.data());
-  ExpectSameBits(y, wy, "dst");
-  ExpectSameBits(sum, wsum, "expSum");
-  ExpectSameBits(max, wmax, "max");
-}
-
 TEST(SoftmaxFlashV2NzReplay, NoUpdateMatchesBitForBit) {
   uint32_t seed = 1200;
   for (const NzCase& c : kCases) {
-    CheckFlashNz<float, float>(c, seed++);
-    CheckFlashNz<Half, Half>(c, seed++);
-    CheckFlashNz<Half, float>(c, seed++);
+    CheckNz<float, float, true>(c, seed++);
+    CheckNz<Half, Half, true>(c, seed++);
+    CheckNz<Half, float, true>(c, seed++);
   }
 }
 
