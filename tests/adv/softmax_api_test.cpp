@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
+#include "softmax_test_util.h"
 #include "kernel_operator.h"
 #include "lngrad/product.h"
 #include "tiling/tiling_api.h"
@@ -27,22 +28,9 @@
 namespace {
 
 using lngrad::aicore::test::CheckOf;
-using lngrad::aicore::test::OnBlock;
-using lngrad::aicore::test::RandomValues;
-using lngrad::aicore::test::Ub;
+using namespace softmax_test;  // NOLINT(build/namespaces)
 
-constexpr const char* k910B = "Ascend910B1";
-constexpr const char* k950 = "Ascend950PR_9589";
 constexpr double kU = 1.0 / (1 << 24);
-
-template <typename T>
-double HalfU() {
-  return sizeof(T) == 2 ? 1.0 / 2048 : 0.0;
-}
-template <typename T>
-double D(T v) {
-  return static_cast<double>(static_cast<float>(v));
-}
 
 struct Case {
   uint32_t m, k, oriK;

@@ -38,6 +38,73 @@ template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
                    bool basic = false);
 
+// SoftMax with isDataFormatNZ (SoftMaxNZImpl, replay_softmax_nz.cpp): src/dst are [srcK / 16,
+// srcM, 16] fractals, rows 0 .. rangeM * splitM + tailM - 1 computed; oriK = the original K
+// (the last fractal's first oriK % 16 columns valid, all 16 when 0). Statistics [rows, 32
+// bytes of S] at split * reduceSize. float dst keeps the last fractal's padding columns; half
+// dst gets them back from src (cast to float and back).
+template <class T, class S>
+void ReplaySoftMaxNz(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max);
+
+// SimpleSoftMax with isDataFormatNZ (SimpleSoftMaxNZImpl): every column of rows 0 .. rangeM *
+// splitM + tailM - 1 (no mask), exp(x - inMax) / inSum with column c reading lane c % 16 of
+// half statistics ([rows, 16]) or lane c % 8 of float ones ([rows, 8]).
+template <class T, class S>
+void ReplaySimpleSoftMaxNz(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
+                           T* dst);
+
+// AdjustSoftMaxRes with isDataFormatNZ (AdjustSoftMaxResNZImpl): rows j < m whose max at j *
+// (32 bytes of S) has the bits of `from` (half: its low 16) get all 16 columns of row j in each
+// of the k / 16 fractals set to `to` (stepSizeMode plays no part).
+template <class T, class S>
+bool ReplayAdjustSoftMaxResNz(uint32_t m, uint32_t k, T* res, const S* max, uint32_t from, T to);
+
+// SoftmaxGrad / SoftmaxGradFront with isDataFormatNZ (softmax_grad_nz_impl.h): s = the NZ row
+// sum of src * grad over rows 0 .. rangeM * splitM + tailM - 1; isFront: dst = s as [rows, 32
+// bytes of T] at split * reduceSize (every lane of the last fractal summed); else dst = (grad -
+// s) * src on every column, s summing the last fractal's first oriK % 16 lanes only for the
+// split's last rows % 4 rows (its tail repeat) or a single fractal, all 16 otherwise.
+template <class T>
+void ReplaySoftmaxGradNz(const SmxTiling& t, uint32_t oriK, const T* grad, const T* src, T* dst,
+                         bool isFront);
+// The kernel-side SoftMaxGradTilingFunc with isDataFormatNZ, for the re-tile.
+SmxTiling SmxNzGradTiling(uint32_t workFloats, uint32_t m, uint32_t k, uint32_t typeSize);
+
+// SoftmaxFlashV2 with isDataFormatNZ and isUpdate = false (SoftmaxFlashV2NZNoUpdateImpl, i.e.
+// SoftMaxGenericNZImpl<isFlashV2 = true>): per row max, exp(x - max) and the NZ sum as SoftMax
+// NZ, no Div; dst gets every lane of the work buffer (the last fractal's masked lanes: src). The
+// rows of the tiling t (SmxNzFlashV2Tiling, srcM rows), the last split less the srcM - oriM
+// padding rows when it holds more.
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzNoUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK, const T* src,
+                                    T* dst, S* expSum, S* max);
+SmxTiling SmxNzFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t statBytes);
+
+// SoftmaxFlashV2 with isDataFormatNZ and isUpdate (FlashV2NZUpdateGenericImpl), rows as the
+// no-update form. Statistics lane by lane (8 float or 16 half lanes per row): max_l =
+// Max(inMax_l, rowmax), expMax_l = exp(inMax_l - max_l), dst = exp(x - max_((c % 16) % lanes))
+// on the valid columns (every lane of dst written), expSum_l = expMax_l * inExpSum_l + rowsum.
+// expMax: [rows, 16] halves for half data (lane l % lanes), [rows, 8] floats for float data.
+template <class T, class S>
+struct NzFlashV2Io {
+  const T* src;
+  T* dst;
+  S* expSum;
+  S* max;
+  T* expMax;
+  const S* inExpSum;
+  const S* inMax;
+};
+template <class T, class S>
+void ReplaySoftmaxFlashV2NzUpdate(const SmxTiling& t, uint32_t oriM, uint32_t oriK,
+                                  const NzFlashV2Io<T, S>& io);
+
+// The kernel-side SoftMaxTilingFunc with isDataFormatNZ (softmax_tiling_func.h): rows per split
+// = workFloats / (16 + srcK), rounded down to a multiple of 8 when between 8 and oriM, at most
+// oriM; statBytes = sizeof(S).
+SmxTiling SmxNzTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                      uint32_t statBytes);
+
 // SoftMax without statistics (SingleSoftMaxImpl). float + isReuseSource leaves exp(x - max) in
 // src (every srcK column of each row); half ignores isReuseSource.
 template <class T>

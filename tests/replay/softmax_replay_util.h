@@ -155,4 +155,44 @@ std::vector<S> Stats(uint32_t seed, uint32_t m, uint32_t reduceK, float lo, floa
   return v;
 }
 
+// AdjustSoftMaxRes: rows whose max (lane 0 of its block, or element r with stepSizeMode 1) has
+// the bits of `from` get `to`; the other lanes of a block do not count. nz: the NZ form (the
+// max at 32 bytes per row whatever stepSizeMode; the row's 16 columns of every fractal).
+template <class T, class S, uint8_t stepSizeMode, bool nz = false>
+void CheckAdjust(uint32_t m, uint32_t k, uint32_t seed) {
+  SCOPED_TRACE("m " + std::to_string(m) + " k " + std::to_string(k) + " seed " +
+               std::to_string(seed));
+  const uint32_t step = stepSizeMode && !nz ? 1 : 32 / sizeof(S);
+  const auto res = Uniform<T>(seed, m * k, 0.0f, 1.0f);
+  std::vector<S> max = Uniform<S>(seed + 1, m * step, -4.0f, 4.0f);
+  const uint32_t from = sizeof(S) == 2 ? 0xFBFFu : 0xFF7FFFFFu;  // the lowest finite value
+  S marker;
+  std::memcpy(&marker, &from, sizeof marker);
+  for (uint32_t r = 0; r < m; r += 3) max[r * step] = marker;
+  if (step > 1) max[1 * step + 1] = marker;  // not lane 0: no match
+  const T to = lngrad_replay::FromFloat<T>(-0.5f);
+  std::vector<T> got;
+  bool any = false;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, res);
+        Put(ub, 1, max);
+        any = AscendC::AdjustSoftMaxRes<Dev<T>, Dev<S>, nz, stepSizeMode>(
+            ub.Get<Dev<T>>(0), ub.Get<Dev<S>>(1), from, *reinterpret_cast<const Dev<T>*>(&to),
+            {m, k, m, k});
+        got = Take<T>(ub, 0, res.size());
+      },
+      k910B);
+  std::vector<T> want = res;
+  bool wantAny = false;
+  if constexpr (nz) {
+    wantAny = lngrad_replay::ReplayAdjustSoftMaxResNz(m, k, want.data(), max.data(), from, to);
+  } else {
+    wantAny = lngrad_replay::ReplayAdjustSoftMaxRes(m, k, want.data(), max.data(), from, to,
+                                                    stepSizeMode != 0);
+  }
+  EXPECT_EQ(any, wantAny);
+  ExpectSameBits(got, want, "softMaxRes");
+}
+
 }  // namespace softmax_replay_test

@@ -4,6 +4,7 @@
 // rounded once at the end). inSum/inMax are [rows, 32 B]; column c of a row uses lane c % 8 of
 // the row's statistics on 2201/2002 (GenericSub/DivNDImpl's block strides read the row's first
 // 8 lanes block by block), lane 0 on 3510 (ColumnLane); the other APIs write them equal.
+// isDataFormatNZ: softmax_nz.h SimpleNzRows (SimpleSoftMaxNZImpl's order, on every arch).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -52,7 +53,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SimpleSoftMax");
-  sd::RefuseNz<isDataFormatNZ>("SimpleSoftMax");
+  if constexpr (isDataFormatNZ) {
+    sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,
+                           softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling, true), loc);
+    return;
+  }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
                        LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
 }

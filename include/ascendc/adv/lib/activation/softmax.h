@@ -5,11 +5,14 @@
 // then (x - max) / sum, in float; half data and half statistics rounded once at the end
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
 // The basic-block path (isBasicBlock) sums with BasicBlockAddImpl's order. sum and max are
-// written as [rows, 32 B] with the value repeated. NZ layouts are not modelled (refused).
+// written as [rows, 32 B] with the value repeated. isDataFormatNZ: SoftMax with statistics runs
+// softmax_nz.h (SoftMaxNZImpl's order), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which
+// other APIs of the family take NZ.
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax_nz.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -93,7 +96,11 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftMax");
-  sd::RefuseNz<isDataFormatNZ>("SoftMax");
+  if constexpr (isDataFormatNZ) {
+    sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
+                            softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    return;
+  }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
                         &maxTensor, srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor),
                         loc);
@@ -136,15 +143,16 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 
 // Rows whose max equals the bit pattern `from` get every element set to `to`; true when some
-// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl).
+// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl; NZ: AdjustSoftMaxResNZImpl).
 template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
 bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
                       const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo,
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("AdjustSoftMaxRes");
   const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK;
-  const uint32_t lanes = stepSizeMode == 0 ? sd::Lanes<T2>() : 1;
+  // NZ (AdjustSoftMaxResNZImpl): the max of row r at r * 32 bytes whatever stepSizeMode; the
+  // row's 16 columns of every fractal are set.
+  const uint32_t lanes = (stepSizeMode == 0 || isDataFormatNZ) ? sd::Lanes<T2>() : 1;
   const uint64_t n = uint64_t{m} * k, s = uint64_t{m} * lanes;
   sd::CheckRows("AdjustSoftMaxRes",
                 {lngrad::aicore::math_detail::Op(softMaxRes, "softMaxRes"),
@@ -158,7 +166,10 @@ bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& 
     std::memcpy(&bits, maxTensor.HostPtr() + uint64_t{r} * lanes, sizeof(T2));
     if (bits != (sizeof(T2) == 2 ? (from & 0xFFFFu) : from)) continue;
     any = true;
-    for (uint32_t j = 0; j < k; ++j) softMaxRes.HostPtr()[uint64_t{r} * k + j] = to;
+    for (uint32_t j = 0; j < k; ++j) {
+      const uint64_t at = isDataFormatNZ ? sd::NzDims{m, m, k, k}.At(r, j) : uint64_t{r} * k + j;
+      softMaxRes.HostPtr()[at] = to;
+    }
   }
   return any;
 }

@@ -130,9 +130,124 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   }
 }
 
+// SoftmaxFlashV2 with update, NZ (FlashV2NZUpdateGenericImpl), rows d.m of FlashV2NzDimsOf:
+// lane l of the row's statistics (Lanes<U>()): max_l = Max(inMax_l, rowmax), expMax_l =
+// exp(inMax_l - max_l); column c subtracts lane (c % 16) % Lanes<U>() (the float max, before any
+// half rounding); expSum_l = expMax_l * inExpSum_l + rowsum. expMax: [rows, 32 B] of T, half
+// lanes l from lane l % Lanes<U>(). Every column of dst is written (masked ones: src).
+template <typename T, typename U>
+void FlashV2NzUpdateRows(const FlashV2Args<T, U, T>& a, const AscendC::LocalTensor<uint8_t>& tmp,
+                         const AscendC::SoftMaxShapeInfo& shape, const NzDims& d, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV2";
+  CheckNzShape(api, shape, d);
+  const uint32_t lanes = Lanes<U>(), emLanes = Lanes<T>();
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * lanes;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor")}, {n, n});
+  CheckRows(api,
+            {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor"),
+             md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor"),
+             md::Op(a.expMax, "expMaxTensor")},
+            {s, s, s, s, uint64_t{d.m} * emLanes});
+  CheckTmp(api, tmp, (uint64_t{kNzCols} * 3 + d.k) * 4);
+  RecordCall(api, loc,
+             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
+              Wr(a.max, s), Wr(a.expMax, uint64_t{d.m} * emLanes)});
+  std::vector<float> x, mx(lanes), em(lanes), inSum(lanes);
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, a.src.HostPtr(), d, r);
+    const float rowMax =
+        NzRowReduce(x, d.validK, true, [](float p, float q) { return p > q ? p : q; });
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const float im = Widen(a.inMax.HostPtr()[uint64_t{r} * lanes + l]);
+      inSum[l] = Widen(a.inExpSum.HostPtr()[uint64_t{r} * lanes + l]);
+      mx[l] = im > rowMax ? im : rowMax;
+      em[l] = ExpOf(im - mx[l]);
+    }
+    std::vector<float> valid(x.begin(), x.begin() + d.validK);
+    for (uint32_t c = 0; c < d.validK; ++c) valid[c] = valid[c] - mx[(c % kNzCols) % lanes];
+    ExpInPlace(valid);
+    const float rowSum =
+        NzRowReduce(valid, d.validK, false, [](float p, float q) { return p + q; });
+    std::copy(valid.begin(), valid.end(), x.begin());
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const float prod = em[l] * inSum[l];
+      a.max.HostPtr()[uint64_t{r} * lanes + l] = Narrow<U>(mx[l]);
+      a.expSum.HostPtr()[uint64_t{r} * lanes + l] = Narrow<U>(prod + rowSum);
+    }
+    for (uint32_t l = 0; l < emLanes; ++l) {
+      a.expMax.HostPtr()[uint64_t{r} * emLanes + l] = Narrow<T>(em[l % lanes]);
+    }
+    for (uint32_t c = 0; c < d.k; ++c) a.dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
+// SoftMaxFlashV2TilingFunc's assert: with isFlashOutputBrc and several splits, rows per split a
+// multiple of 32 / dataTypeSize1 (checked mode).
+inline void RefuseFlashOutputBrcSplit(uint32_t m, uint32_t typeSize) {
+  if (!CheckedMode()) return;
+  RaiseKernelCheck(checks::kTmpBuffer,
+                   "SoftMaxFlashV2TilingFunc: isFlashOutputBrc needs rows per split (" +
+                       std::to_string(m) + ") a multiple of " + std::to_string(32 / typeSize) +
+                       "; adjust localWorkSpaceSize");
+}
+
 }  // namespace lngrad::aicore::softmax_detail
 
 namespace AscendC {
+
+// The kernel-side tiling of SoftmaxFlashV2 (softmax_flashv2_base_impl.h
+// SoftMaxFlashV2TilingFuncImpl): localWorkSpaceSize in bytes (taken as floats), statistics
+// blocks of 32 / dataTypeSize2 elements; rows per split: NZ `w / (16 * 3 + srcK)`; basic block
+// (srcK % 64 == 0, srcM % 8 == 0) CalculateNDSplitM; else half data `w / (2 e + srcK + 64)`,
+// float data `w / (e + 64)`; then cut to a multiple of 8 (16 for half data with
+// isFlashOutputBrc) when between that and srcM, at most srcM. Checked mode refuses a split of
+// isFlashOutputBrc that is not a multiple of 32 / dataTypeSize1 (the toolkit's assert).
+constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
+    const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+    const uint32_t localWorkSpaceSize, const bool isUpdate = false, const bool isBasicBlock = false,
+    const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  const uint32_t srcM = shapeInfo.srcM, srcK = shapeInfo.srcK, w = localWorkSpaceSize / 4;
+  const uint32_t e = 32 / dataTypeSize2;
+  SoftMaxTiling t;
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = e;
+  t.outMaxSize = srcM * e;
+  uint32_t m = 0;
+  if (isDataFormatNZ) {
+    m = w / (16 * 3 + srcK);
+  } else if (isBasicBlock && srcK % 64 == 0 && srcM % 8 == 0) {
+    m = dataTypeSize1 == 2 ? w / (e + srcK + 64) : w / (e + 64);  // CalculateNDSplitM
+    m = m < srcM ? m : srcM;
+    if (m > 8) {
+      m = m / 8 * 8;
+      while (srcM % m != 0) m -= 8;
+      while (m * srcK >= 64 * 256) m /= 2;
+    }
+  } else {
+    m = dataTypeSize1 == 2 ? w / (2 * e + srcK + 64) : w / (e + 64);
+  }
+  const uint32_t tile = isFlashOutputBrc && dataTypeSize1 == 2 ? 16 : 8;
+  if (m < srcM && m > tile) m = m / tile * tile;
+  m = m < srcM ? m : srcM;
+  t.reduceM = t.splitM = m;
+  t.reduceK = e;
+  t.reduceSize = m * e;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = m == 0 ? 0 : srcM / m;
+  t.tailM = m == 0 ? 0 : srcM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * e;
+  if (isFlashOutputBrc && (t.rangeM > 1 || t.tailM != 0) && m % (32 / dataTypeSize1) != 0) {
+    lngrad::aicore::softmax_detail::RefuseFlashOutputBrcSplit(m, dataTypeSize1);
+  }
+  return t;
+}
 
 // D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads; expMax
 // is D in both).
@@ -147,7 +262,19 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
+  if constexpr (isDataFormatNZ) {
+    const sd::NzDims nz =
+        sd::FlashV2NzDimsOf(softmaxShapeInfo, tiling, sharedTmpBuffer.View().size_bytes);
+    if constexpr (isUpdate) {
+      sd::FlashV2NzUpdateRows<D, U>({dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                     inExpSumTensor, inMaxTensor},
+                                    sharedTmpBuffer, softmaxShapeInfo, nz, loc);
+    } else {
+      sd::SoftMaxNzRows<D, U>("SoftmaxFlashV2", dstTensor, expSumTensor, maxTensor, srcTensor,
+                              sharedTmpBuffer, softmaxShapeInfo, nz, loc, true);
+    }
+    return;
+  }
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   sd::FlashV2Rows<D, U, D>(
       isUpdate, sd::BasicRows(isBasicBlock, tiling, d),

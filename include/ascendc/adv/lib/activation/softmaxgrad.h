@@ -5,6 +5,7 @@
 // tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
 // SoftmaxGradFront: dst = s as [rows, 32 B] (isBasicBlock: the basic-block sums on the full
 // splits, softmax_grad_nd_impl.h SoftmaxGradFrontNDImpl). Half rounded once at the end.
+// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -57,7 +58,11 @@ void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTens
                  const SoftMaxShapeInfo& softmaxShapeInfo = {},
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxGrad");
+  if constexpr (isDataFormatNZ) {
+    sd::GradNzRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
+                      softmaxShapeInfo, tiling, loc);
+    return;
+  }
   sd::GradRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
                   LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
 }
@@ -78,7 +83,11 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
                       const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("SoftmaxGradFront");
+  if constexpr (isDataFormatNZ) {
+    sd::GradNzRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
+                      softmaxShapeInfo, tiling, loc);
+    return;
+  }
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   // The basic-block path runs on the tiling's full splits (a tiling for another shape is
   // recomputed by the device; lngrad then keeps the generic order).
