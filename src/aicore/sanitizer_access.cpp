@@ -235,20 +235,17 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   const bool init = (tools & kInitcheck) != 0 && in_ub;
   const auto update = [&](uint64_t sb, uint64_t se, Cell& c) {
     if (!write) {
-      if (init && !c.written && c.from_unwritten_gm) {
+      if (init && !c.written) {
+        const char* why = c.from_unwritten_gm
+                              ? "that a copy brought in from device memory no one wrote (it came "
+                                "from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has "
+                                "written it; device memory is not zeroed)"
+                              : "that no instruction of this block has written (on the device UB "
+                                "holds whatever the previous kernel left there); copy data in or "
+                                "initialise it (e.g. Duplicate) first";
         Report(kInitcheck, 4, site, site,
                "read of uninitialised UB: " + SiteText(site) + " reads UB bytes [" +
-                   std::to_string(sb) + ", " + std::to_string(se) +
-                   ") that a copy brought in from device memory no one wrote (it came from "
-                   "aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has written it; device "
-                   "memory is not zeroed)");
-      } else if (init && !c.written) {
-        Report(kInitcheck, 4, site, site,
-               "read of uninitialised UB: " + SiteText(site) + " reads UB bytes [" +
-                   std::to_string(sb) + ", " + std::to_string(se) +
-                   ") that no instruction of this block has written (on the device UB holds "
-                   "whatever the previous kernel left there); copy data in or initialise it "
-                   "(e.g. Duplicate) first");
+                   std::to_string(sb) + ", " + std::to_string(se) + ") " + why);
       }
       if (race && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
         Race(space, sb, se, "read-after-write", c.write_pipe, c.write.site, pipe, site, false);
