@@ -20,6 +20,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay_activation.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -18,6 +18,7 @@
 #include "kernel_operator.h"
 #include "math_replay_test_util.h"
 #include "replay_math.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "reduce_quant_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 
