@@ -233,8 +233,8 @@ TEST(QuantReplay, AscendDequantFloat) {
 // a partial last row scaled too, the rest of dst untouched.
 TEST(QuantReplay, AscendDequantCalCountForms) {
   uint32_t seed = 850;
-  for (const auto& [m, n, count] :
-       {std::array<uint32_t, 3>{5, 40, 100}, {3, 64, 192}, {4, 24, 7}}) {
+  for (const auto& dims : {std::array<uint32_t, 3>{5, 40, 100}, {3, 64, 192}, {4, 24, 7}}) {
+    const uint32_t m = dims[0], n = dims[1], count = dims[2];
     const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
     const std::vector<float> s = Scales(++seed, n);
     for (bool withTmp : {true, false}) {
@@ -290,7 +290,8 @@ void ExpectPaddedRows(const std::vector<D>& got, const std::vector<float>& want,
 // float scales to bfloat16: the scale's + 0 copy, the product, the saturating CAST_RINT.
 TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
   uint32_t seed = 870;
-  for (const auto& [m, n, cal] : {std::array<uint32_t, 3>{3, 24, 24}, {5, 40, 8}, {1, 64, 32}}) {
+  for (const auto& dims : {std::array<uint32_t, 3>{3, 24, 24}, {5, 40, 8}, {1, 64, 32}}) {
+    const uint32_t m = dims[0], n = dims[1], cal = dims[2];
     const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
     std::vector<float> s = Scales(++seed, n);
     s[1] = 1e34f;  // products beyond the bfloat16 range: the saturation
@@ -313,8 +314,9 @@ TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
 // uint64 scales (the float in the low word) to half, rows padded to 16 halves.
 TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
   uint32_t seed = 900;
-  for (const auto& [m, n, cal] :
+  for (const auto& dims :
        {std::array<uint32_t, 3>{3, 24, 24}, {5, 40, 8}, {1, 64, 32}, {9, 8, 8}}) {
+    const uint32_t m = dims[0], n = dims[1], cal = dims[2];
     const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
     const std::vector<float> s = Scales(++seed, n);
     std::vector<uint64_t> s64(n);
