@@ -240,10 +240,13 @@ std::vector<T> Replayed(const std::vector<T>& in0, const std::vector<T>& in1, ui
 template <class T>
 void ExpectSourcesKept(const Io<T>& io, const std::vector<T>& in0, const std::vector<T>& in1,
                        const std::string& what) {
-  EXPECT_EQ(0, std::memcmp(io.src0.data(), in0.data(), in0.size() * sizeof(T)))
-      << what << ": src0 changed";
-  EXPECT_EQ(0, std::memcmp(io.src1.data(), in1.data(), in1.size() * sizeof(T)))
-      << what << ": src1 changed";
+  // (memcmp of an empty vector's null data() is undefined: a unary API has no src1)
+  const auto same = [](const std::vector<T>& got, const std::vector<T>& want) {
+    return want.empty() || (got.size() >= want.size() &&
+                            std::memcmp(got.data(), want.data(), want.size() * sizeof(T)) == 0);
+  };
+  EXPECT_TRUE(same(io.src0, in0)) << what << ": src0 changed";
+  EXPECT_TRUE(same(io.src1, in1)) << what << ": src1 changed";
 }
 
 // Counts: one element, a tail below a repeat, repeats plus a tail, beyond the chunk of the small
