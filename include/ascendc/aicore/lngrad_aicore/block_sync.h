@@ -53,21 +53,22 @@ namespace AscendC {
 // word is int32 number blockNum * 8 * eventID + blockIdx * 8 of gmWorkspace (blockNum doubled
 // when isAIVOnly is false), which must start at 0. Both calls of a pair pass the same gmWorkspace,
 // blockIdx and eventID. The first 8 words of ubWorkspace receive the flag's 32 bytes. Checked
-// mode: blockIdx in [0, blockNum), eventID >= 0, the flag inside gmWorkspace, ubWorkspace at
+// mode: targetBlockIdx (the vendor's blockIdx; renamed: SIMT's built-in variable blockIdx is a
+// macro) in [0, blockNum), eventID >= 0, the flag inside gmWorkspace, ubWorkspace at
 // least 32 bytes. Not on Atlas 200I/500 A2 and the Atlas inference series' vector cores.
 template <bool isAIVOnly = true>
 void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
-           int32_t blockIdx, int32_t eventID,
+           int32_t targetBlockIdx, int32_t eventID,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::IbSetWait(true, isAIVOnly, gmWorkspace, ubWorkspace, blockIdx, eventID,
-                                    loc);
+  lngrad::aicore::detail::IbSetWait(true, isAIVOnly, gmWorkspace, ubWorkspace, targetBlockIdx,
+                                    eventID, loc);
 }
 template <bool isAIVOnly = true>
 void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
-            int32_t blockIdx, int32_t eventID,
+            int32_t targetBlockIdx, int32_t eventID,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::IbSetWait(false, isAIVOnly, gmWorkspace, ubWorkspace, blockIdx, eventID,
-                                    loc);
+  lngrad::aicore::detail::IbSetWait(false, isAIVOnly, gmWorkspace, ubWorkspace, targetBlockIdx,
+                                    eventID, loc);
 }
 
 // Deterministic computation: between WaitPreBlock and NotifyNextBlock the blocks run one at a

@@ -1,0 +1,8 @@
+// lngrad SIMT API: the device functions of SIMT kernels (the vendor's simt_api/device_functions.h):
+// synchronisation and fences, warp functions, atomics.
+#pragma once
+
+#include "simt_api/device_atomic_functions.h"
+#include "simt_api/device_sync_functions.h"
+#include "simt_api/device_types.h"
+#include "simt_api/device_warp_functions.h"

@@ -1,0 +1,336 @@
+// Layer simt: the threads of a block on fibers, their barriers and warp rendezvous
+// (lngrad_simt/runtime.h).
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "fiber.h"
+#include "lngrad/product.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sys.h"
+#include "lngrad_simt/runtime.h"
+#include "state.h"
+
+namespace lngrad::simt {
+namespace detail {
+
+thread_local const ThreadInfo* t_thread = nullptr;
+thread_local const BlockInfo* t_block = nullptr;
+
+void RaiseOutsideThread(const char* what) {
+  aicore::RaiseKernelCheck(
+      kCheckSimtContext,
+      std::string(what) +
+          " used outside a SIMT thread (only SIMT kernels launched with "
+          "<<<blocks, threads, dynUbBytes, stream>>> and SIMT vector functions called with "
+          "asc_vf_call run in SIMT threads)");
+}
+
+namespace {
+
+// Thrown inside the other threads of a block once one thread failed: unwinds their stacks.
+struct ThreadCancelled {};
+
+enum class State : uint8_t { kFresh, kRunnable, kBarrier, kWarp, kDone };
+
+// Consecutive atomics after which a thread yields (AtomicPoint).
+constexpr uint32_t kAtomicsBeforeYield = 64;
+
+struct SimtThread {
+  ThreadInfo info;
+  Fiber fiber;
+  State state = State::kFresh;
+  aicore::SrcLoc site;  // where it waits (kBarrier, kWarp)
+  uint64_t value = 0;   // its contribution to the warp function it waits in
+  uint32_t atomics = 0;
+};
+
+bool SameSite(const aicore::SrcLoc& a, const aicore::SrcLoc& b) {
+  if (a.line != b.line) return false;
+  if (a.file == b.file) return true;
+  return a.file != nullptr && b.file != nullptr && std::strcmp(a.file, b.file) == 0;
+}
+
+std::string SiteText(const aicore::SrcLoc& loc) {
+  return std::string(loc.file != nullptr ? loc.file : "?") + ":" + std::to_string(loc.line);
+}
+
+class Scheduler {
+ public:
+  Scheduler(const BlockInfo& block, const std::function<void()>& body)
+      : body_(body),
+        threads_(block.threads),
+        results_((block.threads + kWarpSize - 1) / kWarpSize) {
+    const dim3 d = block.block_dim;
+    for (uint32_t i = 0; i < block.threads; ++i) {
+      ThreadInfo& t = threads_[i].info;
+      t.thread_idx = dim3(i % d.x, (i / d.x) % d.y, i / (d.x * d.y));
+      t.linear = i;
+      t.lane = i % kWarpSize;
+      t.warp = i / kWarpSize;
+    }
+  }
+
+  void Run(aicore::SrcLoc loc);
+
+  // From the running thread.
+  void Barrier(aicore::SrcLoc loc) {
+    SimtThread& t = *running_;
+    t.site = loc;
+    Block(t, State::kBarrier);
+  }
+  const WarpExchange& Warp(uint64_t value, aicore::SrcLoc loc) {
+    SimtThread& t = *running_;
+    t.site = loc;
+    t.value = value;
+    Block(t, State::kWarp);
+    return results_[t.info.warp];
+  }
+  void Atomic() {
+    SimtThread& t = *running_;
+    if (++t.atomics < kAtomicsBeforeYield) return;
+    Block(t, State::kRunnable);
+  }
+
+ private:
+  static void Entry(void* arg);
+  void Resume(SimtThread& t);
+  void Block(SimtThread& t, State state) {
+    t.state = state;
+    t.atomics = 0;
+    Fiber::SwitchTo(t.fiber, host_);
+    if (cancel_) throw ThreadCancelled{};
+  }
+  void Fail(std::exception_ptr e) {
+    if (!error_) error_ = std::move(e);
+    cancel_ = true;
+  }
+  bool RunWarp(uint32_t warp);
+  void ResolveWarp(uint32_t warp);
+  void ReleaseBarrier();
+  void CancelAll();
+
+  const std::function<void()>& body_;
+  std::vector<SimtThread> threads_;
+  std::vector<WarpExchange> results_;  // per warp: its last warp function's values
+  Fiber host_;
+  SimtThread* running_ = nullptr;
+  bool cancel_ = false;
+  std::exception_ptr error_;
+};
+
+thread_local Scheduler* t_scheduler = nullptr;
+
+Scheduler& RunningScheduler(const char* what) {
+  if (t_scheduler == nullptr || t_thread == nullptr) RaiseOutsideThread(what);
+  return *t_scheduler;
+}
+
+void Scheduler::Entry(void* arg) {
+  auto* t = static_cast<SimtThread*>(arg);
+  Scheduler* s = t_scheduler;
+  try {
+    if (!s->cancel_) s->body_();
+  } catch (const ThreadCancelled&) {
+  } catch (...) {
+    s->Fail(std::current_exception());
+  }
+  t->state = State::kDone;
+  Fiber::SwitchTo(t->fiber, s->host_);
+  std::terminate();  // a finished fiber is never resumed
+}
+
+void Scheduler::Resume(SimtThread& t) {
+  if (t.state == State::kFresh) t.fiber.Start(TakeStack(), &Scheduler::Entry, &t);
+  t.state = State::kRunnable;
+  running_ = &t;
+  t_thread = &t.info;
+  Fiber::SwitchTo(host_, t.fiber);
+  t_thread = nullptr;
+  running_ = nullptr;
+  if (t.state == State::kDone) {
+    ReturnStack(t.fiber.stack);
+    t.fiber.stack = nullptr;
+  }
+}
+
+// Runs the warp's lanes until each has finished, reached a barrier or yielded, resolving its
+// warp functions on the way. Returns false once the block is cancelled.
+bool Scheduler::RunWarp(uint32_t warp) {
+  const uint32_t first = warp * kWarpSize;
+  const uint32_t last =
+      std::min<uint32_t>(first + kWarpSize, static_cast<uint32_t>(threads_.size()));
+  for (;;) {
+    bool waiting = false;
+    bool yielded = false;
+    for (uint32_t i = first; i < last; ++i) {
+      SimtThread& t = threads_[i];
+      if (t.state == State::kFresh || t.state == State::kRunnable) {
+        Resume(t);
+        if (cancel_) return false;
+      }
+      waiting = waiting || t.state == State::kWarp;
+      yielded = yielded || t.state == State::kRunnable;
+    }
+    if (!waiting || yielded) return true;
+    ResolveWarp(warp);
+  }
+}
+
+// Every lane of the warp waits, has reached a barrier or has finished: the lanes waiting at one
+// call site run their warp function together (the largest set first, then the lowest lane).
+void Scheduler::ResolveWarp(uint32_t warp) {
+  const uint32_t first = warp * kWarpSize;
+  const uint32_t last =
+      std::min<uint32_t>(first + kWarpSize, static_cast<uint32_t>(threads_.size()));
+  uint32_t best_mask = 0;
+  int best_count = 0;
+  for (uint32_t i = first; i < last; ++i) {
+    if (threads_[i].state != State::kWarp) continue;
+    uint32_t mask = 0;
+    for (uint32_t j = first; j < last; ++j) {
+      if (threads_[j].state == State::kWarp && SameSite(threads_[i].site, threads_[j].site)) {
+        mask |= 1u << (j - first);
+      }
+    }
+    const int count = __builtin_popcount(mask);
+    if (count > best_count) {
+      best_count = count;
+      best_mask = mask;
+    }
+  }
+  WarpExchange& r = results_[warp];
+  r.active = best_mask;
+  for (uint32_t i = first; i < last; ++i) {
+    if ((best_mask >> (i - first) & 1u) == 0) continue;
+    r.values[i - first] = threads_[i].value;
+    threads_[i].state = State::kRunnable;
+  }
+}
+
+void Scheduler::ReleaseBarrier() {
+  for (SimtThread& t : threads_) {
+    if (t.state == State::kBarrier) t.state = State::kRunnable;
+  }
+}
+
+// Unwinds every thread that has started and not finished.
+void Scheduler::CancelAll() {
+  cancel_ = true;
+  for (SimtThread& t : threads_) {
+    if (t.state == State::kBarrier || t.state == State::kWarp || t.state == State::kRunnable) {
+      Resume(t);
+    }
+  }
+}
+
+void Scheduler::Run(aicore::SrcLoc loc) {
+  (void)loc;
+  const uint32_t warps = static_cast<uint32_t>(results_.size());
+  for (;;) {
+    for (uint32_t w = 0; w < warps && !cancel_; ++w) RunWarp(w);
+    if (cancel_) break;
+    size_t done = 0;
+    size_t at_barrier = 0;
+    size_t runnable = 0;
+    const SimtThread* barrier_thread = nullptr;
+    const SimtThread* done_thread = nullptr;
+    for (const SimtThread& t : threads_) {
+      if (t.state == State::kDone) {
+        ++done;
+        if (done_thread == nullptr) done_thread = &t;
+      } else if (t.state == State::kBarrier) {
+        ++at_barrier;
+        if (barrier_thread == nullptr) barrier_thread = &t;
+      } else {
+        ++runnable;
+      }
+    }
+    if (runnable > 0) continue;  // threads that yielded: another round
+    if (at_barrier == 0) break;  // every thread finished
+    if (done > 0) {
+      try {
+        aicore::RaiseKernelCheck(
+            kCheckSimtBarrier,
+            "asc_syncthreads at " + SiteText(barrier_thread->site) + ": " +
+                std::to_string(at_barrier) + " thread(s) of the block wait there (thread " +
+                std::to_string(barrier_thread->info.linear) + " first) but " +
+                std::to_string(done) + " finished without reaching a barrier (thread " +
+                std::to_string(done_thread->info.linear) +
+                " first); on the device the block never gets past it (deadlock)");
+      } catch (...) {
+        Fail(std::current_exception());
+      }
+      break;
+    }
+    ReleaseBarrier();
+  }
+  if (cancel_) CancelAll();
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace
+
+void SyncThreadsImpl(aicore::SrcLoc loc) { RunningScheduler("asc_syncthreads").Barrier(loc); }
+
+}  // namespace detail
+
+void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()>& body,
+                aicore::SrcLoc loc) {
+  detail::BlockRuntime& block = detail::RequireBlockRuntime("a SIMT launch", loc);
+  if (detail::t_scheduler != nullptr) {
+    aicore::RaiseKernelCheck(detail::kCheckSimtLaunch,
+                             aicore::detail::WithLoc("asc_vf_call", loc) +
+                                 ": a SIMT vector function called from a SIMT thread (call it "
+                                 "from the vector kernel)");
+  }
+  const uint64_t threads = uint64_t{block_dim.x} * block_dim.y * block_dim.z;
+  const uint32_t bound = max_threads == 0 ? kMaxThreadsPerBlock : max_threads;
+  if (threads == 0 || threads > bound) {
+    aicore::RaiseKernelCheck(
+        detail::kCheckSimtLaunch,
+        aicore::detail::WithLoc("SIMT launch", loc) + ": threads per block " +
+            std::to_string(block_dim.x) + " x " + std::to_string(block_dim.y) + " x " +
+            std::to_string(block_dim.z) + " = " + std::to_string(threads) + " is outside [1, " +
+            std::to_string(bound) + "]" +
+            (max_threads == 0
+                 ? std::string(" (the most a block may have)")
+                 : " (the kernel's __launch_bounds__, " +
+                       std::string(max_threads == kDefaultLaunchBound ? "1024 when it has none)"
+                                                                      : "its bound)")));
+  }
+  BlockInfo info = block.info;
+  info.block_dim = block_dim;
+  info.threads = static_cast<uint32_t>(threads);
+  detail::Scheduler scheduler(info, body);
+  const BlockInfo* saved_block = detail::t_block;
+  detail::t_block = &info;
+  detail::t_scheduler = &scheduler;
+  try {
+    scheduler.Run(loc);
+  } catch (...) {
+    detail::t_scheduler = nullptr;
+    detail::t_block = saved_block;
+    throw;
+  }
+  detail::t_scheduler = nullptr;
+  detail::t_block = saved_block;
+}
+
+void SyncThreads(aicore::SrcLoc loc) { detail::SyncThreadsImpl(loc); }
+
+const WarpExchange& WarpSync(uint64_t value, aicore::SrcLoc loc) {
+  return detail::RunningScheduler("a warp function").Warp(value, loc);
+}
+
+uint32_t ActiveMask(aicore::SrcLoc loc) { return WarpSync(0, loc).active; }
+
+void AtomicPoint() {
+  if (detail::t_scheduler != nullptr && detail::t_thread != nullptr) {
+    detail::t_scheduler->Atomic();
+  }
+}
+
+}  // namespace lngrad::simt
