@@ -44,6 +44,10 @@ struct Site {
   const char* file = nullptr;
   int line = 0;
   int column = 0;
+  constexpr Site() noexcept = default;
+  constexpr Site(const char* f, int l, int c) noexcept : file(f), line(l), column(c) {}
+  // A kernel API's SrcLoc (no column).
+  constexpr Site(aicore::SrcLoc l) noexcept : file(l.file), line(l.line) {}  // NOLINT
   static constexpr Site Current(const char* f = __builtin_FILE(), int l = __builtin_LINE(),
                                 int c = LNGRAD_SIMT_COLUMN()) noexcept {
     return Site{f, l, c};
