@@ -74,37 +74,37 @@ class LaneGroup {
   uint32_t Size() const { return static_cast<uint32_t>(std::popcount(mask_)); }
   uint32_t Rank() const { return RankOf(mask_, Lane("cooperative_groups")); }
 
-  void Sync(aicore::SrcLoc loc) const { (void)WarpSync(0, loc); }
+  void Sync(Site loc) const { (void)WarpSync(0, loc); }
   // The value of the member of rank `rank` (own value when that rank is outside the group or
   // its lane is not at the rendezvous).
-  uint64_t Read(uint64_t own, uint64_t rank, bool valid, aicore::SrcLoc loc) const {
+  uint64_t Read(uint64_t own, uint64_t rank, bool valid, Site loc) const {
     const WarpExchange& ex = WarpSync(own, loc);
     if (!valid || rank >= Size()) return own;
     const uint32_t lane = LaneOfRank(mask_, static_cast<uint32_t>(rank));
     return (ex.active >> lane & 1u) != 0 ? ex.values[lane] : own;
   }
-  uint64_t Shfl(uint64_t own, int src_rank, aicore::SrcLoc loc) const {
+  uint64_t Shfl(uint64_t own, int src_rank, Site loc) const {
     return Read(own, static_cast<uint32_t>(src_rank) % Size(), true, loc);
   }
-  uint64_t ShflUp(uint64_t own, unsigned delta, aicore::SrcLoc loc) const {
+  uint64_t ShflUp(uint64_t own, unsigned delta, Site loc) const {
     const uint32_t r = Rank();
     return Read(own, r - delta, delta <= r, loc);
   }
-  uint64_t ShflDown(uint64_t own, unsigned delta, aicore::SrcLoc loc) const {
+  uint64_t ShflDown(uint64_t own, unsigned delta, Site loc) const {
     return Read(own, uint64_t{Rank()} + delta, true, loc);
   }
-  uint64_t ShflXor(uint64_t own, unsigned lane_mask, aicore::SrcLoc loc) const {
+  uint64_t ShflXor(uint64_t own, unsigned lane_mask, Site loc) const {
     return Read(own, Rank() ^ lane_mask, true, loc);
   }
   // Bit r: the member of rank r is at the rendezvous with a nonzero predicate.
-  uint32_t Ballot(int predicate, aicore::SrcLoc loc) const { return Vote(predicate, loc).ones; }
-  int Any(int predicate, aicore::SrcLoc loc) const { return Vote(predicate, loc).ones != 0; }
-  int All(int predicate, aicore::SrcLoc loc) const {
+  uint32_t Ballot(int predicate, Site loc) const { return Vote(predicate, loc).ones; }
+  int Any(int predicate, Site loc) const { return Vote(predicate, loc).ones != 0; }
+  int All(int predicate, Site loc) const {
     const VoteResult v = Vote(predicate, loc);
     return v.ones == v.present;
   }
   // The members (lanes) whose predicate is nonzero, at one rendezvous.
-  uint32_t LanesWith(bool predicate, aicore::SrcLoc loc) const {
+  uint32_t LanesWith(bool predicate, Site loc) const {
     const WarpExchange& ex = WarpSync(predicate ? 1 : 0, loc);
     uint32_t lanes = 0;
     for (uint32_t m = mask_ & ex.active; m != 0; m &= m - 1) {
@@ -119,7 +119,7 @@ class LaneGroup {
     uint32_t ones = 0;     // by rank
     uint32_t present = 0;  // by rank
   };
-  VoteResult Vote(int predicate, aicore::SrcLoc loc) const {
+  VoteResult Vote(int predicate, Site loc) const {
     const WarpExchange& ex = WarpSync(predicate != 0 ? 1 : 0, loc);
     VoteResult v;
     for (uint32_t m = mask_ & ex.active; m != 0; m &= m - 1) {

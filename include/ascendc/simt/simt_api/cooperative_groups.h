@@ -5,7 +5,7 @@
 // Groups of at most one warp exchange through warp rendezvous at the caller's source line; tiles
 // of 64 ... 2048 threads through the block_tile_memory of their thread_block
 // (lngrad_simt/coop_exchange.h says how). The functions that wait (sync, shfl*, any, all, ballot,
-// coalesced_threads, binary_partition) take a trailing SrcLoc, so that lanes waiting at different
+// coalesced_threads, binary_partition) take a trailing Site, so that lanes waiting at different
 // lines stay apart as on the device. What the documents leave undefined and lngrad catches:
 // a tile of more than 32 threads without block_tile_memory, or in a block too small for it, and a
 // run-time tile size other than 1, 2, 4, ..., 32, raise the check simt_coop.
@@ -59,12 +59,12 @@ enum class group_type : unsigned int {
 
 class thread_group {
  public:
-  using SrcLoc = ::lngrad::aicore::SrcLoc;
+  using Site = ::lngrad::simt::Site;
 
   unsigned long long size() const;
   unsigned long long num_threads() const { return size(); }
   unsigned long long thread_rank() const;
-  void sync(SrcLoc loc = SrcLoc::Current()) const;
+  void sync(Site loc = Site::Current()) const;
   group_type get_type() const { return static_cast<group_type>(info_.type); }
 
   const details::group_info& _info() const { return info_; }
@@ -77,7 +77,7 @@ class thread_group {
 
 class thread_block : public thread_group {
  public:
-  static void sync(SrcLoc loc = SrcLoc::Current()) { ::lngrad::simt::SyncThreads(loc); }
+  static void sync(Site loc = Site::Current()) { ::lngrad::simt::SyncThreads(loc); }
   static unsigned int thread_rank() { return ::lngrad::simt::coop::LinearRank("thread_block"); }
   static dim3 group_index() { return Block().block_idx; }
   static dim3 thread_index() {
@@ -114,27 +114,23 @@ thread_block this_thread_block(block_tile_memory<MaxBlockSize>& scratch) {
 template <typename Derived>
 class lane_group_functions {
  public:
-  using SrcLoc = ::lngrad::aicore::SrcLoc;
+  using Site = ::lngrad::simt::Site;
 
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl(T var, int src_rank, SrcLoc loc = SrcLoc::Current()) const {
+  T shfl(T var, int src_rank, Site loc = Site::Current()) const {
     return Bits<T>(Group().Shfl(::lngrad::simt::coop::ToBits(var), src_rank, loc));
   }
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl_up(T var, unsigned int delta, SrcLoc loc = SrcLoc::Current()) const {
+  T shfl_up(T var, unsigned int delta, Site loc = Site::Current()) const {
     return Bits<T>(Group().ShflUp(::lngrad::simt::coop::ToBits(var), delta, loc));
   }
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl_down(T var, unsigned int delta, SrcLoc loc = SrcLoc::Current()) const {
+  T shfl_down(T var, unsigned int delta, Site loc = Site::Current()) const {
     return Bits<T>(Group().ShflDown(::lngrad::simt::coop::ToBits(var), delta, loc));
   }
-  int any(int predicate, SrcLoc loc = SrcLoc::Current()) const {
-    return Group().Any(predicate, loc);
-  }
-  int all(int predicate, SrcLoc loc = SrcLoc::Current()) const {
-    return Group().All(predicate, loc);
-  }
-  unsigned int ballot(int predicate, SrcLoc loc = SrcLoc::Current()) const {
+  int any(int predicate, Site loc = Site::Current()) const { return Group().Any(predicate, loc); }
+  int all(int predicate, Site loc = Site::Current()) const { return Group().All(predicate, loc); }
+  unsigned int ballot(int predicate, Site loc = Site::Current()) const {
     return Group().Ballot(predicate, loc);
   }
 
@@ -150,9 +146,9 @@ class lane_group_functions {
 
 class coalesced_group : public thread_group, public lane_group_functions<coalesced_group> {
  public:
-  using thread_group::SrcLoc;
+  using thread_group::Site;
 
-  void sync(SrcLoc loc = SrcLoc::Current()) const { Group().Sync(loc); }
+  void sync(Site loc = Site::Current()) const { Group().Sync(loc); }
   unsigned long long num_threads() const { return Group().Size(); }
   unsigned long long size() const { return Group().Size(); }
   unsigned long long thread_rank() const { return Group().Rank(); }
@@ -173,7 +169,7 @@ class coalesced_group : public thread_group, public lane_group_functions<coalesc
 };
 
 inline coalesced_group coalesced_threads(
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+    ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) {
   return coalesced_group::_make(::lngrad::simt::WarpSync(0, loc).active, 0, 1);
 }
 
@@ -186,7 +182,7 @@ class thread_block_tile : public thread_group,
   using Lanes = lane_group_functions<thread_block_tile<Size, ParentT>>;
 
  public:
-  using thread_group::SrcLoc;
+  using thread_group::Site;
 
   // thread_block_tile<Size> from any thread_block_tile<Size, ParentT>.
   template <typename P>
@@ -202,7 +198,7 @@ class thread_block_tile : public thread_group,
   unsigned long long meta_group_rank() const { return info_.meta_rank; }
   unsigned long long meta_group_size() const { return info_.meta_size; }
 
-  void sync(SrcLoc loc = SrcLoc::Current()) const {
+  void sync(Site loc = Site::Current()) const {
     if constexpr (kMultiWarp) {
       MultiWarp().Sync();
     } else {
@@ -210,7 +206,7 @@ class thread_block_tile : public thread_group,
     }
   }
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl(T var, int src_rank, SrcLoc loc = SrcLoc::Current()) const {
+  T shfl(T var, int src_rank, Site loc = Site::Current()) const {
     if constexpr (kMultiWarp) {
       return Lanes::template Bits<T>(MultiWarp().Shfl(::lngrad::simt::coop::ToBits(var), src_rank));
     } else {
@@ -218,19 +214,19 @@ class thread_block_tile : public thread_group,
     }
   }
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl_xor(T var, unsigned int lane_mask, SrcLoc loc = SrcLoc::Current()) const
+  T shfl_xor(T var, unsigned int lane_mask, Site loc = Site::Current()) const
       requires(!kMultiWarp) {
     return Lanes::template Bits<T>(
         Lanes::Group().ShflXor(::lngrad::simt::coop::ToBits(var), lane_mask, loc));
   }
-  int any(int predicate, SrcLoc loc = SrcLoc::Current()) const {
+  int any(int predicate, Site loc = Site::Current()) const {
     if constexpr (kMultiWarp) {
       return MultiWarp().Count(predicate) != 0;
     } else {
       return Lanes::any(predicate, loc);
     }
   }
-  int all(int predicate, SrcLoc loc = SrcLoc::Current()) const {
+  int all(int predicate, Site loc = Site::Current()) const {
     if constexpr (kMultiWarp) {
       return MultiWarp().Count(predicate) == Size;
     } else {
@@ -239,15 +235,14 @@ class thread_block_tile : public thread_group,
   }
   // Tiles of one warp only, as documented.
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl_up(T var, unsigned int delta, SrcLoc loc = SrcLoc::Current()) const requires(!kMultiWarp) {
+  T shfl_up(T var, unsigned int delta, Site loc = Site::Current()) const requires(!kMultiWarp) {
     return Lanes::shfl_up(var, delta, loc);
   }
   template <::lngrad::simt::coop::Exchangeable T>
-  T shfl_down(T var, unsigned int delta, SrcLoc loc = SrcLoc::Current()) const
-      requires(!kMultiWarp) {
+  T shfl_down(T var, unsigned int delta, Site loc = Site::Current()) const requires(!kMultiWarp) {
     return Lanes::shfl_down(var, delta, loc);
   }
-  unsigned int ballot(int predicate, SrcLoc loc = SrcLoc::Current()) const requires(!kMultiWarp) {
+  unsigned int ballot(int predicate, Site loc = Site::Current()) const requires(!kMultiWarp) {
     return Lanes::ballot(predicate, loc);
   }
 
@@ -327,15 +322,14 @@ inline thread_group tiled_partition(const thread_block& parent, unsigned int til
 
 inline coalesced_group binary_partition(
     const coalesced_group& g, bool pred,
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+    ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) {
   const uint32_t mask = g._info().mask;
   const uint32_t with = ::lngrad::simt::coop::LaneGroup(mask).LanesWith(pred, loc);
   return coalesced_group::_make(pred ? with : mask & ~with, pred ? 1 : 0, 2);
 }
 template <unsigned int Size, typename ParentT>
-coalesced_group binary_partition(
-    const thread_block_tile<Size, ParentT>& g, bool pred,
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+coalesced_group binary_partition(const thread_block_tile<Size, ParentT>& g, bool pred,
+                                 ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) {
   static_assert(Size <= details::warp_size, "binary_partition of a tile of at most 32 threads");
   const uint32_t mask = g._info().mask;
   const uint32_t with = ::lngrad::simt::coop::LaneGroup(mask).LanesWith(pred, loc);
@@ -363,7 +357,7 @@ inline unsigned long long thread_group::thread_rank() const {
       return ::lngrad::simt::coop::LaneGroup(info_.mask).Rank();
   }
 }
-inline void thread_group::sync(SrcLoc loc) const {
+inline void thread_group::sync(Site loc) const {
   if (get_type() == group_type::thread_block_type) {
     ::lngrad::simt::SyncThreads(loc);
   } else if (get_type() == group_type::tiled_group_type && info_.threads > details::warp_size) {
