@@ -129,7 +129,10 @@ template <typename Blocks, typename L2Ctrl, typename Stream, typename Kernel, ty
 void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L2Ctrl l2ctrl,
                   Stream stream, Kernel&& kernel, Args&&... args) {
   (void)l2ctrl;
-  const auto [count, valid] = detail::BlockCount(blocks);
+  // No structured bindings: clang 14 does not let the lambda below capture them.
+  const std::pair<uint64_t, bool> blocks_checked = detail::BlockCount(blocks);
+  const uint64_t count = blocks_checked.first;
+  const bool valid = blocks_checked.second;
   const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
   // A vector kernel that calls SIMT vector functions (asc_vf_call) takes its dynamic UB bytes
   // in the second argument.
@@ -155,8 +158,12 @@ template <typename Grid, typename Threads, typename Bytes, typename Stream, type
 void LaunchSimtKernel(const char* name, const char* file, int line, uint32_t max_threads, Grid grid,
                       Threads threads, Bytes dynamic_ub_bytes, Stream stream, Kernel&& kernel,
                       Args&&... args) {
-  const auto [g, grid_valid] = detail::LaunchDim(grid);
-  const auto [t, threads_valid] = detail::LaunchDim(threads);
+  const std::pair<dim3, bool> grid_checked = detail::LaunchDim(grid);
+  const std::pair<dim3, bool> threads_checked = detail::LaunchDim(threads);
+  const dim3 g = grid_checked.first;
+  const bool grid_valid = grid_checked.second;
+  const dim3 t = threads_checked.first;
+  const bool threads_valid = threads_checked.second;
   const uint64_t count = uint64_t{g.x} * g.y * g.z;
   const uint64_t dynamic_ub = detail::DynamicUbBytes(dynamic_ub_bytes);
   const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
