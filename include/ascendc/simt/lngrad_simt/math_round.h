@@ -183,9 +183,8 @@ constexpr To FloatToFp(float x, Round mode, bool sat = false) noexcept {
 template <typename To, std::integral I>
 constexpr To IntToFp(I x, Round mode, bool sat = false) noexcept {
   const bool neg = x < 0;
-  using U = std::make_unsigned_t<I>;
-  const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<U>(x))
-                           : static_cast<uint64_t>(static_cast<U>(x));
+  const auto ux = static_cast<uint64_t>(x);  // sign-extended modulo 2^64
+  const uint64_t mag = neg ? uint64_t{0} - ux : ux;
   return FpTraits<To>::FromBits(EncodeFloat(FpTraits<To>::kFormat, neg, mag, 0, mode, sat));
 }
 
