@@ -123,9 +123,9 @@ std::vector<I> IntInputs() {
 
 #define INT_CASE(to, ttype, sat_suffix, sat, iname, itype, m, mk) \
   {"__" #iname "2" #to "_" #m #sat_suffix, &__##iname##2##to##_##m##sat_suffix, Mode::mk, sat},
-#define INT_CASES(to, ttype, sat_suffix, sat, iname, itype)                   \
-  CheckToFp(std::vector<ToFpCase<itype, ttype>>{LNGRAD_SIMT_FOR_MODES5(       \
-                INT_CASE, to, ttype, sat_suffix, sat, iname, itype)},        \
+#define INT_CASES(to, ttype, sat_suffix, sat, iname, itype)             \
+  CheckToFp(std::vector<ToFpCase<itype, ttype>>{LNGRAD_SIMT_FOR_MODES5( \
+                INT_CASE, to, ttype, sat_suffix, sat, iname, itype)},   \
             IntInputs<itype>(), format);
 
 TEST(SimtMathConvert, IntegersToFloatHalfBfloat16EveryMode) {
@@ -180,9 +180,9 @@ std::vector<float> FloatToIntInputs() {
 
 #define TO_INT_CASE(from, ftype, iname, itype, m, mk) \
   {"__" #from "2" #iname "_" #m, &__##from##2##iname##_##m, Mode::mk},
-#define TO_INT_CASES(from, ftype, iname, itype)                                               \
-  CheckToInt(std::vector<ToIntCase<ftype, itype>>{LNGRAD_SIMT_FOR_MODES5(TO_INT_CASE, from, \
-                                                                          ftype, iname, itype)}, \
+#define TO_INT_CASES(from, ftype, iname, itype)                                                    \
+  CheckToInt(std::vector<ToIntCase<ftype, itype>>{LNGRAD_SIMT_FOR_MODES5(TO_INT_CASE, from, ftype, \
+                                                                         iname, itype)},           \
              inputs);
 
 TEST(SimtMathConvert, FloatHalfBfloat16ToIntegersEveryMode) {
@@ -224,35 +224,54 @@ TEST(SimtMathConvert, DocumentedSpecialValues) {
   EXPECT_EQ(__float2bfloat16(1.0f / 3).bits, __float2bfloat16_rn(1.0f / 3).bits);
 }
 
-TEST(SimtMathConvert, SameTypeRoundingToIntegralValues) {
-  for (const float x : FloatToIntInputs()) {
-    if (std::isnan(x)) {
-      EXPECT_TRUE(std::isnan(__float2float_rn(x)));
-      continue;
+// A rounding to an integral value of the same type.
+template <typename T>
+struct IntegralCase {
+  const char* name;
+  T (*fn)(T);
+  Mode mode;
+};
+#define INTEGRAL_CASE(from, ftype, m, mk) \
+  {"__" #from "2" #from "_" #m, &__##from##2##from##_##m, Mode::mk},
+
+// The standard library's roundings to integral values (signs of zero kept).
+float ModelIntegral(float x, Mode mode) {
+  switch (mode) {
+    case Mode::kRz:
+      return std::trunc(x);
+    case Mode::kRd:
+      return std::floor(x);
+    case Mode::kRu:
+      return std::ceil(x);
+    case Mode::kRna:
+      return std::round(x);
+    default:
+      return std::nearbyint(x);
+  }
+}
+
+template <typename T>
+void CheckIntegral(const std::vector<IntegralCase<T>>& cases, const std::vector<T>& inputs) {
+  for (const auto& c : cases) {
+    for (const T x : inputs) {
+      const float v = static_cast<float>(x);
+      const float got = static_cast<float>(c.fn(x));
+      if (std::isnan(v)) {
+        EXPECT_TRUE(std::isnan(got)) << c.name;
+        continue;
+      }
+      const float want = ModelIntegral(v, c.mode);
+      EXPECT_TRUE(got == want && std::signbit(got) == std::signbit(want))
+          << c.name << "(" << v << ")";
     }
-    EXPECT_EQ(__float2float_rn(x), std::nearbyint(x)) << x;
-    EXPECT_EQ(__float2float_rz(x), std::trunc(x)) << x;
-    EXPECT_EQ(__float2float_rd(x), std::floor(x)) << x;
-    EXPECT_EQ(__float2float_ru(x), std::ceil(x)) << x;
-    EXPECT_EQ(__float2float_rna(x), std::round(x)) << x;
-    EXPECT_EQ(std::signbit(__float2float_rz(x)), std::signbit(x)) << x;
   }
-  for (const half h : All16BitValues<half>()) {
-    const float x = static_cast<float>(h);
-    if (std::isnan(x)) continue;
-    EXPECT_EQ(static_cast<float>(__half2half_rn(h)), std::nearbyint(x));
-    EXPECT_EQ(static_cast<float>(__half2half_rz(h)), std::trunc(x));
-    EXPECT_EQ(static_cast<float>(__half2half_rd(h)), std::floor(x));
-    EXPECT_EQ(static_cast<float>(__half2half_ru(h)), std::ceil(x));
-    EXPECT_EQ(static_cast<float>(__half2half_rna(h)), std::round(x));
-  }
-  for (const bfloat16_t h : All16BitValues<bfloat16_t>()) {
-    const float x = static_cast<float>(h);
-    if (std::isnan(x)) continue;
-    EXPECT_EQ(static_cast<float>(__bfloat162bfloat16_rn(h)), std::nearbyint(x));
-    EXPECT_EQ(static_cast<float>(__bfloat162bfloat16_rd(h)), std::floor(x));
-    EXPECT_EQ(static_cast<float>(__bfloat162bfloat16_rna(h)), std::round(x));
-  }
+}
+
+TEST(SimtMathConvert, SameTypeRoundingToIntegralValues) {
+  CheckIntegral<float>({LNGRAD_SIMT_FOR_MODES5(INTEGRAL_CASE, float, float)}, FloatToIntInputs());
+  CheckIntegral<half>({LNGRAD_SIMT_FOR_MODES5(INTEGRAL_CASE, half, half)}, All16BitValues<half>());
+  CheckIntegral<bfloat16_t>({LNGRAD_SIMT_FOR_MODES5(INTEGRAL_CASE, bfloat16, bfloat16_t)},
+                            All16BitValues<bfloat16_t>());
 }
 
 TEST(SimtMathConvert, PairsAndBitReinterpretations) {

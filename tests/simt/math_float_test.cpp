@@ -22,7 +22,8 @@ double UlpError(float got, long double want) {
   if (std::isnan(want)) return std::isnan(got) ? 0 : 1e9;
   if (std::isinf(want) || std::isinf(got)) return static_cast<long double>(got) == want ? 0 : 1e9;
   const float w = static_cast<float>(want);
-  const float spacing = std::nextafter(std::fabs(w), std::numeric_limits<float>::infinity()) - std::fabs(w);
+  const float spacing =
+      std::nextafter(std::fabs(w), std::numeric_limits<float>::infinity()) - std::fabs(w);
   const float ulp = std::max(spacing, std::numeric_limits<float>::denorm_min());
   return static_cast<double>(std::fabs(static_cast<long double>(got) - want) / ulp);
 }
@@ -62,8 +63,8 @@ struct FloatCase {
   const char* name;
   float (*fn)(float);
   long double (*oracle)(long double);
-  float lo, hi;       // the input range tried
-  double bound_ulp;   // the bound on the error
+  float lo, hi;      // the input range tried
+  double bound_ulp;  // the bound on the error
 };
 
 std::vector<float> Inputs(float lo, float hi) {
@@ -85,11 +86,16 @@ TEST(SimtMathFloat, FunctionsBeyondTheCLibraryWithinTheirBounds) {
       {"tanpif", tanpif, TanPiL, -100.0f, 100.0f, 0.501},
       {"erfinvf", erfinvf, ErfInvL, -1.0f, 1.0f, 1.0},
       {"erfcinvf", erfcinvf, ErfcInvL, 0.0f, 2.0f, 1.0},
-      {"normcdfinvf", normcdfinvf, [](LD v) { return -std::sqrt(2.0L) * ErfcInvL(2 * v); }, 0.0f, 1.0f, 1.0},
-      {"normcdff", normcdff, [](LD v) { return std::erfc(-v / std::sqrt(2.0L)) / 2; }, -13.0f, 13.0f, 1.0},
+      {"normcdfinvf", normcdfinvf, [](LD v) { return -std::sqrt(2.0L) * ErfcInvL(2 * v); }, 0.0f,
+       1.0f, 1.0},
+      {"normcdff", normcdff, [](LD v) { return std::erfc(-v / std::sqrt(2.0L)) / 2; }, -13.0f,
+       13.0f, 1.0},
       {"erfcxf", erfcxf, [](LD v) { return std::exp(v * v) * std::erfc(v); }, -9.0f, 100.0f, 1.0},
-      {"cyl_bessel_i0f", cyl_bessel_i0f, [](LD v) { return std::cyl_bessel_i(0.0L, std::fabs(v)); }, -80.0f, 80.0f, 1.0},
-      {"cyl_bessel_i1f", cyl_bessel_i1f, [](LD v) { return std::copysign(std::cyl_bessel_i(1.0L, std::fabs(v)), v); }, -80.0f, 80.0f, 1.0},
+      {"cyl_bessel_i0f", cyl_bessel_i0f, [](LD v) { return std::cyl_bessel_i(0.0L, std::fabs(v)); },
+       -80.0f, 80.0f, 1.0},
+      {"cyl_bessel_i1f", cyl_bessel_i1f,
+       [](LD v) { return std::copysign(std::cyl_bessel_i(1.0L, std::fabs(v)), v); }, -80.0f, 80.0f,
+       1.0},
       // The C library's, as the samples call them: within the glibc bounds measured here.
       {"sqrtf", sqrtf, [](LD v) { return std::sqrt(v); }, 0.0f, 1e30f, 0.5},
       {"expf", expf, [](LD v) { return std::exp(v); }, -80.0f, 80.0f, 1.0},
@@ -186,8 +192,17 @@ int64_t SignedMulHiModel(int64_t x, int64_t y) {
 
 TEST(SimtMathInteger, IntrinsicsAgainstBitLoops) {
   std::mt19937_64 rng(5);
-  std::vector<uint64_t> vals = {0, 1, 2, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFFFFFFFFFFu,
-                                0x8000000000000000u, 0x7FFFFFFFFFFFFFFFu, 0x00800000u, 0x00FFFFFFu};
+  std::vector<uint64_t> vals = {0,
+                                1,
+                                2,
+                                0x7FFFFFFFu,
+                                0x80000000u,
+                                0xFFFFFFFFu,
+                                0xFFFFFFFFFFFFFFFFu,
+                                0x8000000000000000u,
+                                0x7FFFFFFFFFFFFFFFu,
+                                0x00800000u,
+                                0x00FFFFFFu};
   for (int i = 0; i < 3000; ++i) vals.push_back(rng() >> (rng() % 64));
   for (size_t i = 0; i < vals.size(); ++i) {
     const uint64_t a = vals[i], b = vals[(i * 7 + 3) % vals.size()];
@@ -214,15 +229,20 @@ TEST(SimtMathInteger, IntrinsicsAgainstBitLoops) {
     EXPECT_EQ(__clz(sa), clz);
     EXPECT_EQ(__ffs(sa), ffs);
     EXPECT_EQ(__brev(static_cast<unsigned long long>(a)) >> 32, __brev(static_cast<uint32_t>(a)));
-    EXPECT_EQ(__popc(static_cast<unsigned long long>(a)), __popc(a32) + __popc(static_cast<uint32_t>(a >> 32)));
-    EXPECT_EQ(__clz(static_cast<long long>(a)), (a >> 32) != 0 ? __clz(static_cast<int>(a >> 32)) : 32 + clz);
-    EXPECT_EQ(__ffs(static_cast<long long>(a)), a32 != 0 ? ffs : (a == 0 ? 0 : 32 + __ffs(static_cast<int>(a >> 32))));
+    EXPECT_EQ(__popc(static_cast<unsigned long long>(a)),
+              __popc(a32) + __popc(static_cast<uint32_t>(a >> 32)));
+    EXPECT_EQ(__clz(static_cast<long long>(a)),
+              (a >> 32) != 0 ? __clz(static_cast<int>(a >> 32)) : 32 + clz);
+    EXPECT_EQ(__ffs(static_cast<long long>(a)),
+              a32 != 0 ? ffs : (a == 0 ? 0 : 32 + __ffs(static_cast<int>(a >> 32))));
     const int64_t d = int64_t{sa} - sb;
     EXPECT_EQ(__sad(sa, sb, a32), static_cast<uint32_t>((d < 0 ? -d : d) + a32));
     EXPECT_EQ(__usad(a32, b32, 7u), (a32 > b32 ? a32 - b32 : b32 - a32) + 7u);
-    const int64_t x24 = static_cast<int32_t>(a32 << 8) >> 8, y24 = static_cast<int32_t>(b32 << 8) >> 8;
+    const int64_t x24 = static_cast<int32_t>(a32 << 8) >> 8,
+                  y24 = static_cast<int32_t>(b32 << 8) >> 8;
     EXPECT_EQ(__mul24(sa, sb), static_cast<int32_t>(static_cast<uint32_t>(x24 * y24)));
-    EXPECT_EQ(__umul24(a32, b32), static_cast<uint32_t>(uint64_t{a32 & 0xFFFFFFu} * (b32 & 0xFFFFFFu)));
+    EXPECT_EQ(__umul24(a32, b32),
+              static_cast<uint32_t>(uint64_t{a32 & 0xFFFFFFu} * (b32 & 0xFFFFFFu)));
     const int64_t sum = int64_t{sa} + sb;
     const int64_t floor_half = sum >= 0 ? sum / 2 : -((-sum + 1) / 2);
     EXPECT_EQ(__hadd(sa, sb), floor_half);
@@ -262,15 +282,19 @@ TEST(SimtMathInteger, MinMaxAbs) {
 }
 
 TEST(SimtMathVectors, MakeFunctionsFillTheMembersInOrder) {
-#define CHECK_MAKE(prefix, type)                                                        \
-  {                                                                                     \
-    const auto v2 = make_##prefix##2(static_cast<type>(1), static_cast<type>(2));                                 \
-    const auto v3 = make_##prefix##3(static_cast<type>(1), static_cast<type>(2), static_cast<type>(3));                        \
-    const auto v4 = make_##prefix##4(static_cast<type>(1), static_cast<type>(2), static_cast<type>(3), static_cast<type>(4));               \
-    EXPECT_TRUE(v2.x == static_cast<type>(1) && v2.y == static_cast<type>(2));                                    \
-    EXPECT_TRUE(v3.x == static_cast<type>(1) && v3.y == static_cast<type>(2) && v3.z == static_cast<type>(3));                 \
-    EXPECT_TRUE(v4.x == static_cast<type>(1) && v4.y == static_cast<type>(2) && v4.z == static_cast<type>(3) && v4.w == static_cast<type>(4)); \
-    static_assert(sizeof(v4) == 4 * sizeof(type) && sizeof(v3) == 3 * sizeof(type));    \
+#define CHECK_MAKE(prefix, type)                                                            \
+  {                                                                                         \
+    const auto v2 = make_##prefix##2(static_cast<type>(1), static_cast<type>(2));           \
+    const auto v3 =                                                                         \
+        make_##prefix##3(static_cast<type>(1), static_cast<type>(2), static_cast<type>(3)); \
+    const auto v4 = make_##prefix##4(static_cast<type>(1), static_cast<type>(2),            \
+                                     static_cast<type>(3), static_cast<type>(4));           \
+    EXPECT_TRUE(v2.x == static_cast<type>(1) && v2.y == static_cast<type>(2));              \
+    EXPECT_TRUE(v3.x == static_cast<type>(1) && v3.y == static_cast<type>(2) &&             \
+                v3.z == static_cast<type>(3));                                              \
+    EXPECT_TRUE(v4.x == static_cast<type>(1) && v4.y == static_cast<type>(2) &&             \
+                v4.z == static_cast<type>(3) && v4.w == static_cast<type>(4));              \
+    static_assert(sizeof(v4) == 4 * sizeof(type) && sizeof(v3) == 3 * sizeof(type));        \
   }
   LNGRAD_SIMT_VECTOR_ELEMENTS(CHECK_MAKE)
 #undef CHECK_MAKE

@@ -54,8 +54,8 @@ struct Fp16Test : ::testing::Test {
   }
   static std::vector<H> Specials() {
     std::vector<H> v;
-    for (uint32_t b : {0x0000u, 0x0001u, 0x3C00u, 0x3F80u, 0x4000u, 0x7BFFu, 0x7F7Fu, 0x7C00u, 0x7F80u,
-                       0x7E00u, 0x7FC0u, 0x7FFFu}) {
+    for (uint32_t b : {0x0000u, 0x0001u, 0x3C00u, 0x3F80u, 0x4000u, 0x7BFFu, 0x7F7Fu, 0x7C00u,
+                       0x7F80u, 0x7E00u, 0x7FC0u, 0x7FFFu}) {
       v.push_back(FromBits(b));
       v.push_back(FromBits(b | 0x8000u));
     }
@@ -160,9 +160,12 @@ TYPED_TEST(Fp16Test, TwoOperandFunctionsBitExact) {
       {"__hmul", static_cast<F>(__hmul), [](LD a, LD b) { return a * b; }},
       {"__hdiv", static_cast<F>(__hdiv), [](LD a, LD b) { return a / b; }},
       {"__hmax", static_cast<F>(__hmax), [](LD a, LD b) { return ModelMaxMin(a, b, true, false); }},
-      {"__hmin", static_cast<F>(__hmin), [](LD a, LD b) { return ModelMaxMin(a, b, false, false); }},
-      {"__hmax_nan", static_cast<F>(__hmax_nan), [](LD a, LD b) { return ModelMaxMin(a, b, true, true); }},
-      {"__hmin_nan", static_cast<F>(__hmin_nan), [](LD a, LD b) { return ModelMaxMin(a, b, false, true); }},
+      {"__hmin", static_cast<F>(__hmin),
+       [](LD a, LD b) { return ModelMaxMin(a, b, false, false); }},
+      {"__hmax_nan", static_cast<F>(__hmax_nan),
+       [](LD a, LD b) { return ModelMaxMin(a, b, true, true); }},
+      {"__hmin_nan", static_cast<F>(__hmin_nan),
+       [](LD a, LD b) { return ModelMaxMin(a, b, false, true); }},
   };
   std::vector<H> xs = T::Random(40000, 200, 7);
   std::vector<H> ys = T::Random(40000, 200, 8);
@@ -219,12 +222,18 @@ TYPED_TEST(Fp16Test, ComparisonsInEveryForm) {
     bool (*model)(long double, long double);
   };
   const std::vector<Case> cases = {
-      {static_cast<C>(__heq), static_cast<C>(__hequ), [](long double a, long double b) { return a == b; }},
-      {static_cast<C>(__hne), static_cast<C>(__hneu), [](long double a, long double b) { return a != b; }},
-      {static_cast<C>(__hle), static_cast<C>(__hleu), [](long double a, long double b) { return a <= b; }},
-      {static_cast<C>(__hge), static_cast<C>(__hgeu), [](long double a, long double b) { return a >= b; }},
-      {static_cast<C>(__hlt), static_cast<C>(__hltu), [](long double a, long double b) { return a < b; }},
-      {static_cast<C>(__hgt), static_cast<C>(__hgtu), [](long double a, long double b) { return a > b; }},
+      {static_cast<C>(__heq), static_cast<C>(__hequ),
+       [](long double a, long double b) { return a == b; }},
+      {static_cast<C>(__hne), static_cast<C>(__hneu),
+       [](long double a, long double b) { return a != b; }},
+      {static_cast<C>(__hle), static_cast<C>(__hleu),
+       [](long double a, long double b) { return a <= b; }},
+      {static_cast<C>(__hge), static_cast<C>(__hgeu),
+       [](long double a, long double b) { return a >= b; }},
+      {static_cast<C>(__hlt), static_cast<C>(__hltu),
+       [](long double a, long double b) { return a < b; }},
+      {static_cast<C>(__hgt), static_cast<C>(__hgtu),
+       [](long double a, long double b) { return a > b; }},
   };
   for (const H a : T::Specials()) {
     for (const H b : T::Specials()) {

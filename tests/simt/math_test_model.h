@@ -79,7 +79,8 @@ inline uint32_t ModelRound(Format f, long double x, Mode mode, bool sat) {
   }
   uint32_t r = lo;
   if (lo == inf) {  // |x| >= 2^(emax+1)
-    const bool to_max = mode == Mode::kRz || (mode == Mode::kRu && neg) || (mode == Mode::kRd && !neg);
+    const bool to_max =
+        mode == Mode::kRz || (mode == Mode::kRu && neg) || (mode == Mode::kRd && !neg);
     r = (std::isinf(a) || !to_max) ? inf : inf - 1;
   } else if (Value(f, lo) != a) {
     r = PickNeighbour(f, a, lo, neg, mode);
@@ -140,13 +141,15 @@ inline std::vector<float> InterestingFloats(int shift16, int count_random) {
   const size_t n = v.size();
   for (size_t i = 0; i + 3 < n; i += 3) {  // midpoints between consecutive 16-bit values
     const float mid = (v[i] + v[i + 3]) / 2;
-    if (std::isfinite(mid)) v.insert(v.end(), {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e30f)});
+    if (std::isfinite(mid))
+      v.insert(v.end(), {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e30f)});
   }
   const float inf = std::numeric_limits<float>::infinity();
   v.insert(v.end(), {inf, -inf, 0.0f, -0.0f, 65504.0f, 65520.0f, 65519.99f, 65536.0f, 1e30f, -1e30f,
                      std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min()});
   std::mt19937 rng(1234);
-  for (int i = 0; i < count_random; ++i) v.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
+  for (int i = 0; i < count_random; ++i)
+    v.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
   return v;
 }
 

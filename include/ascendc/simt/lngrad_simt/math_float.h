@@ -54,8 +54,8 @@ inline double ErfInv(double x) noexcept {
   if (x == 0) return x;
   const double a = std::fabs(x);
   const double y = SolveIncreasing([](double t) { return std::erf(t); },
-                                   [](double t) { return kTwoOverSqrtPi * std::exp(-t * t); },
-                                   a, 0.0, 6.0, a / kTwoOverSqrtPi);
+                                   [](double t) { return kTwoOverSqrtPi * std::exp(-t * t); }, a,
+                                   0.0, 6.0, a / kTwoOverSqrtPi);
   return std::copysign(y, x);
 }
 
@@ -108,23 +108,23 @@ inline float Saturate(float x) noexcept { return x > 0 ? (x < 1 ? x : 1.0f) : 0.
 }  // namespace lngrad::simt::math
 
 // One-operand functions: X(name, result in double of the operand v).
-#define LNGRAD_SIMT_FLOAT_UNARY(X)                               \
-  X(rsqrtf, 1.0 / std::sqrt(v))                                  \
-  X(rcbrtf, 1.0 / std::cbrt(v))                                  \
-  X(sinpif, LNGRAD_SIMT_MATH::SinPi(v))                          \
-  X(cospif, LNGRAD_SIMT_MATH::CosPi(v))                          \
-  X(tanpif, LNGRAD_SIMT_MATH::SinPi(v) / LNGRAD_SIMT_MATH::CosPi(v)) \
-  X(erfinvf, LNGRAD_SIMT_MATH::ErfInv(v))                        \
-  X(erfcinvf, LNGRAD_SIMT_MATH::ErfcInv(v))                      \
-  X(erfcxf, LNGRAD_SIMT_MATH::ErfcX(v))                          \
-  X(normcdff, 0.5 * std::erfc(-v / LNGRAD_SIMT_MATH::kSqrt2))    \
-  X(normcdfinvf, -LNGRAD_SIMT_MATH::kSqrt2 * LNGRAD_SIMT_MATH::ErfcInv(2 * v)) \
-  X(cyl_bessel_i0f, LNGRAD_SIMT_MATH::BesselI0(v))               \
+#define LNGRAD_SIMT_FLOAT_UNARY(X)                                            \
+  X(rsqrtf, 1.0 / std::sqrt(v))                                               \
+  X(rcbrtf, 1.0 / std::cbrt(v))                                               \
+  X(sinpif, LNGRAD_SIMT_MATH::SinPi(v))                                       \
+  X(cospif, LNGRAD_SIMT_MATH::CosPi(v))                                       \
+  X(tanpif, LNGRAD_SIMT_MATH::SinPi(v) / LNGRAD_SIMT_MATH::CosPi(v))          \
+  X(erfinvf, LNGRAD_SIMT_MATH::ErfInv(v))                                     \
+  X(erfcinvf, LNGRAD_SIMT_MATH::ErfcInv(v))                                   \
+  X(erfcxf, LNGRAD_SIMT_MATH::ErfcX(v))                                       \
+  X(normcdff, 0.5 * std::erfc(-v / LNGRAD_SIMT_MATH::kSqrt2))                 \
+  X(normcdfinvf, -LNGRAD_SIMT_MATH::kSqrt2* LNGRAD_SIMT_MATH::ErfcInv(2 * v)) \
+  X(cyl_bessel_i0f, LNGRAD_SIMT_MATH::BesselI0(v))                            \
   X(cyl_bessel_i1f, LNGRAD_SIMT_MATH::BesselI1(v))
-#define LNGRAD_SIMT_DEF_FLOAT_UNARY(name, expr)  \
-  inline float name(const float x) noexcept {    \
-    const double v = x;                          \
-    return static_cast<float>(expr);             \
+#define LNGRAD_SIMT_DEF_FLOAT_UNARY(name, expr) \
+  inline float name(const float x) noexcept {   \
+    const double v = x;                         \
+    return static_cast<float>(expr);            \
   }
 LNGRAD_SIMT_FLOAT_UNARY(LNGRAD_SIMT_DEF_FLOAT_UNARY)
 #undef LNGRAD_SIMT_DEF_FLOAT_UNARY

@@ -9,13 +9,13 @@
 #include <cstdint>
 
 // High halves of products: X(name, type, wide type).
-#define LNGRAD_SIMT_MULHI_TYPES(X)                      \
-  X(__mulhi, int, int64_t)                              \
-  X(__umulhi, unsigned int, uint64_t)                   \
-  X(__mul64hi, long long, __int128)                     \
+#define LNGRAD_SIMT_MULHI_TYPES(X)    \
+  X(__mulhi, int, int64_t)            \
+  X(__umulhi, unsigned int, uint64_t) \
+  X(__mul64hi, long long, __int128)   \
   X(__umul64hi, unsigned long long, unsigned __int128)
-#define LNGRAD_SIMT_DEF_MULHI(name, type, wide)                                   \
-  inline type name(const type x, const type y) noexcept {                         \
+#define LNGRAD_SIMT_DEF_MULHI(name, type, wide)                                                    \
+  inline type name(const type x, const type y) noexcept {                                          \
     return static_cast<type>((static_cast<wide>(x) * static_cast<wide>(y)) >> (8 * sizeof(type))); \
   }
 LNGRAD_SIMT_MULHI_TYPES(LNGRAD_SIMT_DEF_MULHI)
@@ -36,16 +36,17 @@ inline unsigned long long __mul_i32toi64(const unsigned int x, const unsigned in
   X(long long, unsigned long long)
 // __brev: bit n of the result is bit (width-1-n) of x. __clz: leading zeros (the width for 0).
 // __ffs: 1-based index of the lowest set bit, 0 for 0. __popc: set bits.
-#define LNGRAD_SIMT_DEF_BIT_OPS(stype, utype)                                                 \
-  inline utype __brev(utype x) noexcept {                                                     \
-    utype r = 0;                                                                              \
-    for (unsigned i = 0; i < 8 * sizeof(utype); ++i, x >>= 1) r = static_cast<utype>((r << 1) | (x & 1u)); \
-    return r;                                                                                 \
-  }                                                                                           \
+#define LNGRAD_SIMT_DEF_BIT_OPS(stype, utype)                                                  \
+  inline utype __brev(utype x) noexcept {                                                      \
+    utype r = 0;                                                                               \
+    for (unsigned i = 0; i < 8 * sizeof(utype); ++i, x >>= 1)                                  \
+      r = static_cast<utype>((r << 1) | (x & 1u));                                             \
+    return r;                                                                                  \
+  }                                                                                            \
   inline int __clz(const stype x) noexcept { return std::countl_zero(static_cast<utype>(x)); } \
-  inline int __ffs(const stype x) noexcept {                                                  \
-    return x == 0 ? 0 : std::countr_zero(static_cast<utype>(x)) + 1;                          \
-  }                                                                                           \
+  inline int __ffs(const stype x) noexcept {                                                   \
+    return x == 0 ? 0 : std::countr_zero(static_cast<utype>(x)) + 1;                           \
+  }                                                                                            \
   inline int __popc(const utype x) noexcept { return std::popcount(x); }
 LNGRAD_SIMT_BIT_WIDTHS(LNGRAD_SIMT_DEF_BIT_OPS)
 #undef LNGRAD_SIMT_DEF_BIT_OPS
@@ -100,12 +101,12 @@ inline unsigned int __urhadd(const unsigned int x, const unsigned int y) noexcep
 }
 
 // Named min/max: X(min name, max name, type).
-#define LNGRAD_SIMT_NAMED_MINMAX(X) \
-  X(llmin, llmax, long long)        \
+#define LNGRAD_SIMT_NAMED_MINMAX(X)     \
+  X(llmin, llmax, long long)            \
   X(ullmin, ullmax, unsigned long long) \
   X(umin, umax, unsigned int)
-#define LNGRAD_SIMT_DEF_NAMED_MINMAX(min_name, max_name, type)                          \
-  inline type min_name(const type x, const type y) noexcept { return y < x ? y : x; }   \
+#define LNGRAD_SIMT_DEF_NAMED_MINMAX(min_name, max_name, type)                        \
+  inline type min_name(const type x, const type y) noexcept { return y < x ? y : x; } \
   inline type max_name(const type x, const type y) noexcept { return x < y ? y : x; }
 LNGRAD_SIMT_NAMED_MINMAX(LNGRAD_SIMT_DEF_NAMED_MINMAX)
 #undef LNGRAD_SIMT_NAMED_MINMAX

@@ -38,37 +38,29 @@ struct FpTraits<float> {
   static constexpr float FromBits(uint32_t b) noexcept { return std::bit_cast<float>(b); }
   static constexpr uint32_t ToBits(float f) noexcept { return std::bit_cast<uint32_t>(f); }
 };
-template <>
-struct FpTraits<half> {
-  static constexpr FpFormat kFormat{5, 10};
+// half and bfloat16_t: 16-bit storage in their `bits` member.
+template <typename T, int kExpBits, int kFracBits>
+struct Fp16Traits {
+  static constexpr FpFormat kFormat{kExpBits, kFracBits};
   using Bits = uint16_t;
-  static constexpr half FromBits(uint32_t b) noexcept {
-    half h{};
+  static constexpr T FromBits(uint32_t b) noexcept {
+    T h{};
     h.bits = static_cast<uint16_t>(b);
     return h;
   }
-  static constexpr uint32_t ToBits(half h) noexcept { return h.bits; }
+  static constexpr uint32_t ToBits(T h) noexcept { return h.bits; }
 };
 template <>
-struct FpTraits<bfloat16_t> {
-  static constexpr FpFormat kFormat{8, 7};
-  using Bits = uint16_t;
-  static constexpr bfloat16_t FromBits(uint32_t b) noexcept {
-    bfloat16_t h{};
-    h.bits = static_cast<uint16_t>(b);
-    return h;
-  }
-  static constexpr uint32_t ToBits(bfloat16_t h) noexcept { return h.bits; }
-};
+struct FpTraits<half> : Fp16Traits<half, 5, 10> {};
+template <>
+struct FpTraits<bfloat16_t> : Fp16Traits<bfloat16_t, 8, 7> {};
 
 template <typename T>
 concept Fp16 = std::same_as<T, half> || std::same_as<T, bfloat16_t>;
 
 namespace detail {
 
-constexpr uint32_t InfBits(FpFormat f) noexcept {
-  return ((1u << f.exp_bits) - 1u) << f.frac_bits;
-}
+constexpr uint32_t InfBits(FpFormat f) noexcept { return ((1u << f.exp_bits) - 1u) << f.frac_bits; }
 constexpr uint32_t SignBit(FpFormat f) noexcept { return 1u << (f.exp_bits + f.frac_bits); }
 
 // Whether rounding the magnitude q (the kept bits) away from zero is due, given the first
@@ -223,7 +215,8 @@ inline I ToInteger(double x, Round mode) noexcept {
   const double r = RoundIntegral(x, mode);
   // Both limits as doubles: the lowest is a power of two (or 0), max + 1 too.
   constexpr double kLow = static_cast<double>(std::numeric_limits<I>::lowest());
-  constexpr double kHighExclusive = static_cast<double>(std::numeric_limits<I>::max() / 2 + 1) * 2.0;
+  constexpr double kHighExclusive =
+      static_cast<double>(std::numeric_limits<I>::max() / 2 + 1) * 2.0;
   if (r < kLow) return std::numeric_limits<I>::lowest();
   if (r >= kHighExclusive) return std::numeric_limits<I>::max();
   return static_cast<I>(r);

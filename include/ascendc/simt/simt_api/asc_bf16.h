@@ -13,9 +13,7 @@ inline bfloat16x2_t __float2bfloat162_rn(const float x) noexcept {
   const bfloat16_t b = __float2bfloat16_rn(x);
   return bfloat16x2_t{b, b};
 }
-inline bfloat16x2_t __bfloat162bfloat162(const bfloat16_t x) noexcept {
-  return bfloat16x2_t{x, x};
-}
+inline bfloat16x2_t __bfloat162bfloat162(const bfloat16_t x) noexcept { return bfloat16x2_t{x, x}; }
 
 #define ASCRT_INF_BF16 __ushort_as_bfloat16(0x7F80u)
 #define ASCRT_MAX_NORMAL_BF16 __ushort_as_bfloat16(0x7F7Fu)
