@@ -8,6 +8,7 @@
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/kernel_log.h"
+#include "lngrad_simt/runtime.h"
 #include "utils/debug/asc_assert.h"
 #include "utils/debug/asc_printf.h"
 
@@ -66,8 +67,11 @@ void KernelPrint(const std::string& text, bool dump) {
     return;
   }
   if (!dump) return;
-  const std::string message = "[AIV Block " + std::to_string(ctx->block_idx) + "/" +
-                              std::to_string(ctx->block_num) + "] " + text;
+  // A SIMT thread's printf prints the text alone, as on the device.
+  const std::string message = simt::detail::t_thread != nullptr
+                                  ? text
+                                  : "[AIV Block " + std::to_string(ctx->block_idx) + "/" +
+                                        std::to_string(ctx->block_num) + "] " + text;
   if (acl::detail::t_prints != nullptr) {
     acl::detail::t_prints->Append(ctx->block_idx, message);
     return;

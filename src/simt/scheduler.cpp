@@ -42,18 +42,18 @@ struct SimtThread {
   ThreadInfo info;
   Fiber fiber;
   State state = State::kFresh;
-  aicore::SrcLoc site;  // where it waits (kBarrier, kWarp)
-  uint64_t value = 0;   // its contribution to the warp function it waits in
+  Site site;           // where it waits (kBarrier, kWarp)
+  uint64_t value = 0;  // its contribution to the warp function it waits in
   uint32_t atomics = 0;
 };
 
-bool SameSite(const aicore::SrcLoc& a, const aicore::SrcLoc& b) {
-  if (a.line != b.line) return false;
+bool SameSite(const Site& a, const Site& b) {
+  if (a.line != b.line || a.column != b.column) return false;
   if (a.file == b.file) return true;
   return a.file != nullptr && b.file != nullptr && std::strcmp(a.file, b.file) == 0;
 }
 
-std::string SiteText(const aicore::SrcLoc& loc) {
+std::string SiteText(const Site& loc) {
   return std::string(loc.file != nullptr ? loc.file : "?") + ":" + std::to_string(loc.line);
 }
 
@@ -78,10 +78,10 @@ class Scheduler {
   // From the running thread.
   void Barrier(aicore::SrcLoc loc) {
     SimtThread& t = *running_;
-    t.site = loc;
+    t.site = Site{loc.file, loc.line, 0};
     Block(t, State::kBarrier);
   }
-  const WarpExchange& Warp(uint64_t value, aicore::SrcLoc loc) {
+  const WarpExchange& Warp(uint64_t value, Site loc) {
     SimtThread& t = *running_;
     t.site = loc;
     t.value = value;
@@ -273,6 +273,22 @@ void Scheduler::Run(aicore::SrcLoc loc) {
 
 }  // namespace
 
+void RequireWarpWidth(int32_t width, const char* api, aicore::SrcLoc loc) {
+  if (width > 0 && width <= static_cast<int32_t>(kWarpSize) && (width & (width - 1)) == 0) return;
+  aicore::RaiseKernelCheck(kCheckSimtWarp, aicore::detail::WithLoc(api, loc) + ": width " +
+                                               std::to_string(width) +
+                                               " is not a power of two in [1, 32]");
+}
+
+void RequireAtomicAlignment(const void* address, size_t bytes, const char* api,
+                            aicore::SrcLoc loc) {
+  if (reinterpret_cast<uintptr_t>(address) % bytes == 0) return;
+  aicore::RaiseKernelCheck(
+      kCheckSimtAtomic, aicore::detail::WithLoc(api, loc) + ": address " +
+                            std::to_string(reinterpret_cast<uintptr_t>(address)) +
+                            " is not aligned to the value's " + std::to_string(bytes) + " bytes");
+}
+
 void SyncThreadsImpl(aicore::SrcLoc loc) { RunningScheduler("asc_syncthreads").Barrier(loc); }
 
 }  // namespace detail
@@ -301,6 +317,14 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
                        std::string(max_threads == kDefaultLaunchBound ? "1024 when it has none)"
                                                                       : "its bound)")));
   }
+  if (block.dynamic_bytes > kMaxSharedUbBytes) {
+    aicore::RaiseKernelCheck(detail::kCheckSimtUb,
+                             aicore::detail::WithLoc("SIMT launch", loc) + ": dynamic UB of " +
+                                 std::to_string(block.dynamic_bytes) +
+                                 " bytes is more than the 950 allows (static and dynamic UB "
+                                 "together at most " +
+                                 std::to_string(kMaxSharedUbBytes) + " bytes)");
+  }
   BlockInfo info = block.info;
   info.block_dim = block_dim;
   info.threads = static_cast<uint32_t>(threads);
@@ -321,11 +345,11 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
 
 void SyncThreads(aicore::SrcLoc loc) { detail::SyncThreadsImpl(loc); }
 
-const WarpExchange& WarpSync(uint64_t value, aicore::SrcLoc loc) {
+const WarpExchange& WarpSync(uint64_t value, Site loc) {
   return detail::RunningScheduler("a warp function").Warp(value, loc);
 }
 
-uint32_t ActiveMask(aicore::SrcLoc loc) { return WarpSync(0, loc).active; }
+uint32_t ActiveMask(Site loc) { return WarpSync(0, loc).active; }
 
 void AtomicPoint() {
   if (detail::t_scheduler != nullptr && detail::t_thread != nullptr) {

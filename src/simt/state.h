@@ -13,6 +13,8 @@ namespace lngrad::simt::detail {
 inline constexpr const char* kCheckSimtContext = "simt_context";  // SIMT API outside a thread
 inline constexpr const char* kCheckSimtLaunch = "simt_launch";    // threads/blocks out of range
 inline constexpr const char* kCheckSimtBarrier = "simt_barrier";  // a barrier that never opens
+inline constexpr const char* kCheckSimtWarp = "simt_warp";        // a bad shuffle width
+inline constexpr const char* kCheckSimtAtomic = "simt_atomic";    // a misaligned atomic
 inline constexpr const char* kCheckSimtUb = "simt_ub";  // static + dynamic UB beyond the limit
 inline constexpr const char* kCheckProduct = "unsupported_on_product";
 

@@ -227,11 +227,23 @@ TEST(Driver, DeviceCodeGenerationOptionsAreDropped) {
 
 TEST(Driver, BuildsLngradDoesNotMakeAreErrors) {
   for (const std::string a : {"--cce-build-static-lib", "--cce-aicpu-launch-with-interface",
-                              "--cce-host-only", "--cce-aicore-only", "--enable-simt"}) {
+                              "--cce-host-only", "--cce-aicore-only"}) {
     const Status st = ParseError({a, "-c", "op.asc"});
     EXPECT_EQ(st.code(), StatusCode::kUnsupported) << a;
     EXPECT_NE(st.message().find(a), std::string::npos) << st.message();
   }
+}
+
+// --enable-simt turns on the SIMT rewrite (rewrite.h)
+TEST(Driver, EnableSimtIsTheRewritesSwitch) {
+  const Invocation with = Parse({"--enable-simt", "-c", "op.asc", "-o", "op.o"});
+  const Invocation without = Parse({"-c", "op.asc", "-o", "op.o"});
+  EXPECT_TRUE(with.simt);
+  EXPECT_FALSE(without.simt);
+  // ... and force-includes the SIMT API, as the device compiler knows it without an include.
+  std::vector<std::string> expected = without.argv;
+  expected.insert(expected.end(), {"-include", "simt_api/asc_simt.h"});
+  EXPECT_EQ(with.argv, expected);
 }
 
 // --sanitizer (msSanitizer's instrumentation) changes nothing: lngrad's APIs always record.

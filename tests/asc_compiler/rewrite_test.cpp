@@ -290,3 +290,80 @@ TEST(RewriteErrors, EveryBadLaunchIsReported) {
 
 }  // namespace
 }  // namespace lngrad::asc_compiler
+
+namespace lngrad::asc_compiler {
+namespace {
+
+// --enable-simt: the SIMT rewrite (rewrite.h).
+std::string RewriteSimt(const std::string& src, int expected_launches) {
+  const RewriteResult r = RewriteLaunches(src, "op.asc", {.simt = true});
+  EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front().message);
+  EXPECT_EQ(r.launches, expected_launches);
+  EXPECT_EQ(Lines(r.text), Lines(src) + 1) << r.text;  // every line kept
+  return r.text.substr(std::string(kHeader).size());
+}
+
+TEST(RewriteSimt, FourArgumentLaunchCarriesTheKernelsLaunchBound) {
+  const std::string src =
+      "__global__ __launch_bounds__(THREADS * 2) void gather(float* x) { x[0] = 1; }\n"
+      "__global__ void __launch_bounds__(64) late(float* x) {}\n"
+      "__global__ void plain(float* x) {}\n"
+      "__global__ void elsewhere(float* x);\n"
+      "void run() {\n"
+      "  gather<<<dim3(4, 2), 256, 0, s>>>(x);\n"
+      "  late<<<1, 64, 128, s>>>(x);\n"
+      "  plain<<<1, 32, 0, s>>>(x);\n"
+      "  elsewhere<<<1, 32, 0, s>>>(x);\n"
+      "  vec<<<8, 1024, s>>>(x);\n"
+      "}\n";
+  const std::string out = RewriteSimt(src, 5);
+  for (const char* expect :
+       {"::lngrad::acl::LaunchSimtKernel(\"gather\", __FILE__, __LINE__, (THREADS * 2), "
+        "(dim3(4, 2)),( 256),( 0),( s), ",
+        "LaunchSimtKernel(\"late\", __FILE__, __LINE__, (64), ",
+        "LaunchSimtKernel(\"plain\", __FILE__, __LINE__, (1024), ",
+        "LaunchSimtKernel(\"elsewhere\", __FILE__, __LINE__, (0), ",
+        "::lngrad::acl::LaunchKernel(\"vec\", __FILE__, __LINE__, (8),( 1024),( s), "}) {
+    EXPECT_NE(out.find(expect), std::string::npos) << expect << "\n" << out;
+  }
+  // Without --enable-simt a four-argument launch is an error that names the option.
+  const RewriteResult r = RewriteLaunches("k<<<1, 32, 0, s>>>(x);", "op.asc");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("--enable-simt"), std::string::npos) << r.errors[0].message;
+}
+
+TEST(RewriteSimt, UbufDeclarationsInFunctionsBecomeBlockStorage) {
+  const std::string src =
+      "__ubuf__ float global_one[4];\n"
+      "__global__ void k(__ubuf__ float* p) {\n"
+      "  __ubuf__ float tile[32][33];\n"
+      "  __ubuf__ unsigned int a[8], b[16];\n"
+      "  __ubuf__ uint32_t is_last;\n"
+      "  extern __ubuf__ float smem[];\n"
+      "  __ubuf__ volatile float* ptr;\n"
+      "  if (x) { __ubuf__ int32_t local[1]; }\n"
+      "}\n";
+  const std::string out = RewriteSimt(src, 0);
+  for (const char* expect :
+       {"__ubuf__ float global_one[4];",  // namespace scope: left alone
+        "__global__ void k(__ubuf__ float* p) {",
+        "auto& tile = ::lngrad::simt::BlockArray<float[32][33]>(::lngrad::simt::BlockKey([] {}), "
+        "\"tile\");",
+        "auto& a = ::lngrad::simt::BlockArray<unsigned int[8]>(",
+        "auto& b = ::lngrad::simt::BlockArray<unsigned int[16]>(",
+        "auto& is_last = ::lngrad::simt::BlockArray<uint32_t>(",
+        "float* const smem = ::lngrad::simt::DynamicArray<float>(\"smem\");",
+        "__ubuf__ volatile float* ptr;", "auto& local = ::lngrad::simt::BlockArray<int32_t[1]>("}) {
+    EXPECT_NE(out.find(expect), std::string::npos) << expect << "\n" << out;
+  }
+  // Without --enable-simt nothing changes.
+  EXPECT_EQ(RewriteLaunches(src, "op.asc").text, std::string(kHeader) + src);
+  // An initializer is an error.
+  const RewriteResult r =
+      RewriteLaunches("void k() { __ubuf__ int x = 0; }", "op.asc", {.simt = true});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("initializer"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lngrad::asc_compiler

@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#include "run_simt.h"
+#include "simt_api/asc_fp16.h"
 #include "simt_api/math_functions.h"
 #include "simt_api/vector_functions.h"
 
@@ -300,6 +302,33 @@ TEST(SimtMathVectors, MakeFunctionsFillTheMembersInOrder) {
 #undef CHECK_MAKE
   const half2 h{half(1.0f), half(2.0f)};
   EXPECT_EQ(static_cast<float>(h.y), 2.0f);
+}
+
+}  // namespace
+
+namespace {
+
+// The functions inside SIMT threads give what they give in host code (pure functions).
+TEST(SimtMathInThreads, SameResultsAsOnTheHost) {
+  constexpr uint32_t kThreads = 64;
+  std::vector<float> out(kThreads, 0.0f);
+  std::vector<uint32_t> bits(kThreads, 0);
+  const lngrad::Status st = lngrad::simt::testing::RunSimt(dim3(1), dim3(kThreads), [&] {
+    const uint32_t i = threadIdx.x;
+    float s = 0, c = 0;
+    sincosf(0.1f * static_cast<float>(i), &s, &c);
+    out[i] = expf(s) + rsqrtf(static_cast<float>(i + 1)) + floorf(c * 10.0f);
+    bits[i] = static_cast<uint32_t>(__popc(i * 0x01010101u)) + __umulhi(i, 0x80000000u) +
+              __float2half_rn(s).bits;
+  });
+  ASSERT_TRUE(st.ok()) << st.message();
+  for (uint32_t i = 0; i < kThreads; ++i) {
+    float s = 0, c = 0;
+    sincosf(0.1f * static_cast<float>(i), &s, &c);
+    EXPECT_EQ(out[i], expf(s) + rsqrtf(static_cast<float>(i + 1)) + floorf(c * 10.0f));
+    EXPECT_EQ(bits[i], static_cast<uint32_t>(__popc(i * 0x01010101u)) + __umulhi(i, 0x80000000u) +
+                           __float2half_rn(s).bits);
+  }
 }
 
 }  // namespace

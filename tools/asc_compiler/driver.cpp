@@ -214,9 +214,8 @@ Status TakeDeviceOption(const std::vector<std::string>& args, size_t* i, Invocat
     return Status::Ok();
   }
   if (a == "--enable-simt") {
-    return Status::Unsupported(a +
-                               ": lngrad simulates the AI core's SIMD (vector) "
-                               "programming only; SIMT kernels are not simulated");
+    inv->simt = true;
+    return Status::Ok();
   }
   // msSanitizer's instrumentation: lngrad's kernel APIs always record their accesses (the
   // pipeline sanitizer is switched on at run time, LNGRAD_SANITIZE or `lngrad sanitize`).
@@ -352,6 +351,12 @@ void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* 
   inv->argv.push_back("-I" + DirName(config.include_root));
   inv->argv.push_back("-include");
   inv->argv.push_back("lngrad_acl/launch.h");
+  // The device compiler knows the SIMT built-ins (__global__, threadIdx, the warp functions)
+  // without an include, as a CUDA compiler does.
+  if (inv->simt) {
+    inv->argv.push_back("-include");
+    inv->argv.push_back("simt_api/asc_simt.h");
+  }
   if (p.wants_depfile && inv->depfile.empty() && p.compile_only) AddDepfile(inv);
 }
 
@@ -418,7 +423,10 @@ driver options:
                          --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
   --sanitizer            accepted: every build can run under the pipeline sanitizer
                          (lngrad sanitize -- ./demo, or LNGRAD_SANITIZE=all ./demo)
-  --enable-simt          an error (SIMT kernels are not simulated)
+  --enable-simt          SIMT kernels (dav-3510): four-argument launches
+                         <<<grid, threads, dynUbBytes, stream>>> run every thread on its own
+                         fiber; `__ubuf__ T name[N];` inside a function is block-shared UB and
+                         `extern __ubuf__ T name[];` the launch's dynamic UB
   --rewrite-only         print the rewritten C++ (to -o FILE or stdout), do not compile
   --dry-run              print the C++ compiler's command, do not run it
   --help, --version

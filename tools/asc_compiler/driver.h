@@ -51,6 +51,7 @@ struct Invocation {
   bool rewrite_only = false;  // --rewrite-only: print the rewritten source, do not compile
   bool dry_run = false;       // --dry-run: print the compiler's command, do not run it
   bool cce_auto_sync = true;  // --cce-auto-sync=on|off (LNGRAD_CCE_AUTO_SYNC for the sanitizer)
+  bool simt = false;          // --enable-simt: SIMT launches and block-shared __ubuf__ arrays
   bool sanitizer = false;     // --sanitizer was given (no effect on the command)
 };
 

@@ -3,6 +3,7 @@
 #include "rewrite.h"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -218,8 +219,10 @@ class Lexer {
 
 class Rewriter {
  public:
-  Rewriter(std::string_view src, RewriteResult* result)
-      : src_(src), toks_(Lexer(src).Run()), result_(result) {}
+  Rewriter(std::string_view src, RewriteResult* result, RewriteOptions options)
+      : src_(src), toks_(Lexer(src).Run()), result_(result), options_(options) {
+    if (options_.simt) FindLaunchBounds();
+  }
 
   std::string Run() { return Emit(0, toks_.size()); }
 
@@ -410,15 +413,25 @@ class Rewriter {
     }
     // dynUBufSize (l2ctrl) and stream have defaults, 0 and nullptr (the default stream), as in
     // the vendor's programming guide: <<<numBlocks>>> and <<<numBlocks, 0>>> are launches too.
-    if (config.size() > 3) {
+    const bool simt_launch = options_.simt && config.size() == 4;
+    if (config.size() > 3 && !simt_launch) {
       Error(launch,
-            "a kernel launch takes at most three configuration arguments "
-            "<<<numBlocks, l2ctrl, stream>>>, found " +
-                std::to_string(config.size()) +
-                " (wrap an argument that holds a comma in parentheses)");
+            options_.simt
+                ? "a kernel launch takes three configuration arguments <<<numBlocks, "
+                  "dynUbBytes, stream>>> or, for a SIMT kernel, four <<<blocksPerGrid, "
+                  "threadsPerBlock, dynUbBytes, stream>>>, found " +
+                      std::to_string(config.size()) +
+                      " (wrap an argument that holds a comma in parentheses)"
+                : "a kernel launch takes at most three configuration arguments "
+                  "<<<numBlocks, l2ctrl, stream>>>, found " +
+                      std::to_string(config.size()) +
+                      (config.size() == 4
+                           ? " (a SIMT launch <<<grid, threads, dynUbBytes, stream>>> needs "
+                             "--enable-simt)"
+                           : " (wrap an argument that holds a comma in parentheses)"));
       return kNone;
     }
-    static constexpr const char* kConfigNames[] = {"numBlocks", "l2ctrl", "stream"};
+    static constexpr const char* kConfigNames[] = {"numBlocks", "l2ctrl", "stream", "stream"};
     for (size_t a = 0; a < config.size(); ++a) {
       const size_t first = NextSig(config[a].first - 1, config[a].second);
       if (first == kNone) {
@@ -441,14 +454,19 @@ class Rewriter {
     const size_t name_end = PrevSig(launch, flushed) + 1;
     const std::string kernel = NameText(name, name_end);
     out += Raw(flushed, name);
-    out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
+    if (simt_launch) {
+      out += "::lngrad::acl::LaunchSimtKernel(" + Quote(kernel) + ", __FILE__, __LINE__, (" +
+             LaunchBound(name, name_end) + "), ";
+    } else {
+      out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
+    }
     out.append(Newlines(name, launch), '\n');
     static constexpr const char* kConfigDefaults[] = {"", "0", "nullptr"};
-    for (size_t a = 0; a < 3; ++a) {
+    for (size_t a = 0; a < (simt_launch ? 4u : 3u); ++a) {
       out += '(' +
              (a < config.size() ? Emit(config[a].first, config[a].second) : kConfigDefaults[a]) +
              ')';
-      out += a < 2 ? "," : ", ";
+      out += a + 1 < (simt_launch ? 4u : 3u) ? "," : ", ";
     }
     out.append(Newlines(close, open), '\n');
     out += "[&](auto&&... lngrad_args) { " + kernel + "(lngrad_args...); }";
@@ -478,6 +496,160 @@ class Rewriter {
     return true;
   }
 
+  // --enable-simt: each function defined here with __global__ or __launch_bounds__, its bound
+  // (the bound's expression; 1024 for a __global__ function without one).
+  void FindLaunchBounds() {
+    const size_t n = toks_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive ||
+          (Text(i) != "__global__" && Text(i) != "__launch_bounds__")) {
+        continue;
+      }
+      std::string bound;
+      size_t j = i;
+      size_t name = kNone;
+      for (; j != kNone && j < n; j = NextSig(j, n)) {
+        if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) break;
+        if (toks_[j].kind == Kind::kIdent && Text(j) == "__launch_bounds__") {
+          const size_t open = NextSig(j, n);
+          const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
+          if (close == kNone || !IsPunct(open, "(")) break;
+          bound = NameText(open + 1, close);
+          j = close;
+          continue;
+        }
+        if (IsPunct(j, "(")) {
+          const size_t prev = PrevSig(j, i);
+          if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
+          break;
+        }
+      }
+      if (name == kNone) continue;
+      const size_t close = ClosingBracket(j, n);
+      const size_t body = close == kNone ? kNone : NextSig(close, n);
+      if (body == kNone || !IsPunct(body, "{")) continue;  // a declaration
+      bounds_[std::string(Text(name))] = bound.empty() ? "1024" : bound;
+    }
+  }
+
+  // The launch bound of the kernel named by tokens [from, to): its last identifier outside
+  // template arguments, looked up in bounds_; "0" when this file does not define it.
+  std::string LaunchBound(size_t from, size_t to) const {
+    int angle = 0;
+    size_t last = kNone;
+    for (size_t i = from; i < to; ++i) {
+      if (IsPunct(i, "<")) ++angle;
+      if (IsPunct(i, ">")) --angle;
+      if (angle == 0 && toks_[i].kind == Kind::kIdent && Text(i) != "template") last = i;
+    }
+    if (last == kNone) return "0";
+    const auto it = bounds_.find(Text(last));
+    return it == bounds_.end() ? "0" : it->second;
+  }
+
+  // Whether the braces around token i are a function body or a block inside one.
+  bool InCode(size_t i) const {
+    std::vector<bool> code;  // the open braces before i: code or not
+    for (size_t j = 0; j < i; ++j) {
+      if (IsPunct(j, "}")) {
+        if (!code.empty()) code.pop_back();
+        continue;
+      }
+      if (!IsPunct(j, "{")) continue;
+      if (!code.empty() && code.back()) {
+        code.push_back(true);
+        continue;
+      }
+      const size_t prev = PrevSig(j, 0);
+      const std::string_view p = prev == kNone ? std::string_view() : Text(prev);
+      code.push_back(p == ")" || p == "const" || p == "noexcept" || p == "override" ||
+                     p == "final" || p == "mutable" || p == "try" || p == "do" || p == "else");
+    }
+    return !code.empty() && code.back();
+  }
+
+  // A statement that starts with `__ubuf__` or `extern __ubuf__` at token i.
+  bool IsUbufStatement(size_t i, size_t lo) const {
+    if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive) return false;
+    size_t k = i;
+    if (Text(i) == "extern") {
+      k = NextSig(i, toks_.size());
+      if (k == kNone) return false;
+    }
+    if (toks_[k].kind != Kind::kIdent || Text(k) != "__ubuf__") return false;
+    const size_t prev = PrevSig(i, lo);
+    if (prev != kNone && !IsPunct(prev, ";") && !IsPunct(prev, "{") && !IsPunct(prev, "}")) {
+      return false;
+    }
+    return Text(i) == "extern" || InCode(i);
+  }
+
+  // Rewrites the __ubuf__ declaration statement at token i (see rewrite.h); kNone when it is no
+  // block-shared declaration (a pointer, a function) and leaves it as it is.
+  size_t RewriteUbuf(size_t i, size_t flushed, size_t hi, std::string& out) {
+    const bool is_extern = Text(i) == "extern";
+    const size_t ubuf = is_extern ? NextSig(i, hi) : i;
+    std::vector<std::vector<size_t>> decls(1);  // the significant tokens of each declarator
+    int bracket = 0;
+    int angle = 0;
+    size_t end = kNone;
+    for (size_t j = NextSig(ubuf, hi); j != kNone; j = NextSig(j, hi)) {
+      if (bracket == 0 && IsPunct(j, ";")) {
+        end = j;
+        break;
+      }
+      if (IsPunct(j, "[")) ++bracket;
+      if (IsPunct(j, "]")) --bracket;
+      if (bracket == 0 && IsPunct(j, "<")) ++angle;
+      if (bracket == 0 && IsPunct(j, ">")) --angle;
+      if (bracket == 0 && (IsPunct(j, "(") || IsPunct(j, ")") || IsPunct(j, "*") ||
+                           IsPunct(j, "&") || IsPunct(j, "{") || IsPunct(j, "}"))) {
+        return kNone;
+      }
+      if (bracket == 0 && IsPunct(j, "=")) {
+        Error(j, "a __ubuf__ variable is block-shared UB and cannot have an initializer");
+        return kNone;
+      }
+      if (bracket == 0 && angle == 0 && IsPunct(j, ",")) {
+        decls.emplace_back();
+        continue;
+      }
+      decls.back().push_back(j);
+    }
+    if (end == kNone) return kNone;
+    // The first declarator holds the type: the tokens before the name (the identifier before the
+    // first '[', or the last one).
+    std::vector<size_t>& first = decls.front();
+    size_t name_at = first.size();
+    for (size_t k = 0; k < first.size(); ++k) {
+      if (IsPunct(first[k], "[")) break;
+      name_at = k;
+    }
+    if (name_at == 0 || name_at >= first.size() || toks_[first[name_at]].kind != Kind::kIdent) {
+      return kNone;
+    }
+    const std::string type = NameText(first.front(), first[name_at - 1] + 1);
+    first.erase(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(name_at));
+    std::string stmt;
+    for (const std::vector<size_t>& d : decls) {
+      if (d.empty() || toks_[d.front()].kind != Kind::kIdent) return kNone;
+      const std::string name(Text(d.front()));
+      const std::string extents = d.size() > 1 ? NameText(d[1], d.back() + 1) : "";
+      if (is_extern) {
+        if (extents != "[ ]" && extents != "[]") return kNone;
+        stmt += type + "* const " + name + " = ::lngrad::simt::DynamicArray<" + type + ">(" +
+                Quote(name) + "); ";
+      } else {
+        stmt += "auto& " + name + " = ::lngrad::simt::BlockArray<" + type + extents +
+                ">(::lngrad::simt::BlockKey([] {}), " + Quote(name) + "); ";
+      }
+    }
+    out += Raw(flushed, i);
+    out += stmt;
+    out.append(Newlines(i, end + 1), '\n');
+    return end + 1;
+  }
+
   // Tokens [lo, hi) with their launches and unqualified printf calls rewritten.
   std::string Emit(size_t lo, size_t hi) {
     std::string out;
@@ -489,6 +661,13 @@ class Rewriter {
         flushed = ++i;
         ++result_->printfs;
         continue;
+      }
+      if (options_.simt && IsUbufStatement(i, lo)) {
+        const size_t next = RewriteUbuf(i, flushed, hi, out);
+        if (next != kNone) {
+          flushed = i = next;
+          continue;
+        }
       }
       if (!IsTriple(i, '<')) {
         ++i;
@@ -514,11 +693,14 @@ class Rewriter {
   std::string_view src_;
   std::vector<Token> toks_;
   RewriteResult* result_;
+  RewriteOptions options_;
+  std::map<std::string, std::string, std::less<>> bounds_;  // kernel name -> launch bound
 };
 
 }  // namespace
 
-RewriteResult RewriteLaunches(std::string_view source, std::string_view file) {
+RewriteResult RewriteLaunches(std::string_view source, std::string_view file,
+                              RewriteOptions options) {
   RewriteResult result;
   // A UTF-8 byte order mark may only start a file; the #line directive comes first now.
   if (source.substr(0, 3) == "\xEF\xBB\xBF") source.remove_prefix(3);
@@ -528,7 +710,7 @@ RewriteResult RewriteLaunches(std::string_view source, std::string_view file) {
     name += c;
   }
   result.text = "#line 1 \"" + name + "\"\n";
-  result.text += Rewriter(source, &result).Run();
+  result.text += Rewriter(source, &result, options).Run();
   return result;
 }
 

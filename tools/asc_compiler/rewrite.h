@@ -39,7 +39,22 @@ struct RewriteResult {
 // continuation lines) are errors, as are launches whose kernel name, configuration or argument
 // list cannot be read; the message says what was expected. A launch may sit inside the
 // configuration or the arguments of another one.
-RewriteResult RewriteLaunches(std::string_view source, std::string_view file);
+//
+// With `simt` (lngrad-asc --enable-simt), a launch of four arguments
+// `kernel<<<grid, threads, dynUbBytes, stream>>>(args)` becomes a call of
+// ::lngrad::acl::LaunchSimtKernel with the kernel's __launch_bounds__ (from its definition in the
+// same file: the bound's expression, 1024 when it has none, 0 when the file does not define it);
+// and the block-shared UB declarations inside functions become block storage: a statement
+// `__ubuf__ T name[N]...;` (or a scalar `__ubuf__ T name;`) becomes
+// `auto& name = ::lngrad::simt::BlockArray<T[N]...>(<key of this declaration>, "name");` and
+// `extern __ubuf__ T name[];` becomes `T* const name = ::lngrad::simt::DynamicArray<T>("name");`
+// (the launch's dynamic UB). `__ubuf__` pointers and parameters are left alone; a `__ubuf__`
+// variable with an initializer is an error.
+struct RewriteOptions {
+  bool simt = false;
+};
+RewriteResult RewriteLaunches(std::string_view source, std::string_view file,
+                              RewriteOptions options = {});
 
 // "<file>:<line>: error: <message>", the form compilers and IDEs recognise.
 std::string FormatDiagnostic(std::string_view file, const Diagnostic& d);

@@ -33,6 +33,7 @@
 #include <utility>
 
 // The driver turns unqualified printf calls into calls of the kernel printf.
+#include "lngrad_simt/runtime.h"
 #include "utils/debug/asc_printf.h"
 
 // 0 when the kernel's translation unit is built with --cce-auto-sync=off (lngrad-asc defines it);
@@ -99,6 +100,28 @@ void* StreamHandle(const Stream& stream) {
   }
 }
 
+// A launch dimension: dim3, or an integer (x; y = z = 1). valid: every extent positive.
+template <typename D>
+std::pair<dim3, bool> LaunchDim(const D& d) {
+  if constexpr (std::is_same_v<std::remove_cv_t<D>, dim3>) {
+    return {d, d.x > 0 && d.y > 0 && d.z > 0};
+  } else {
+    const auto [n, valid] = BlockCount(d);
+    const bool fits = valid && n > 0 && n <= std::numeric_limits<uint32_t>::max();
+    return {dim3(fits ? static_cast<uint32_t>(n) : 0u), fits};
+  }
+}
+
+template <typename Bytes>
+uint64_t DynamicUbBytes(const Bytes& bytes) {
+  if constexpr (std::is_integral_v<Bytes> || std::is_enum_v<Bytes>) {
+    const auto [n, valid] = BlockCount(bytes);
+    return valid ? n : std::numeric_limits<uint64_t>::max();
+  } else {
+    return 0;  // l2ctrl of a vector kernel that is no byte count
+  }
+}
+
 }  // namespace detail
 
 // The target of the driver's <<<>>> rewrite (see the header comment).
@@ -108,12 +131,48 @@ void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L
   (void)l2ctrl;
   const auto [count, valid] = detail::BlockCount(blocks);
   const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
-  detail::LaunchOnStream(name, file, line, count, valid, detail::StreamHandle(stream),
+  // A vector kernel that calls SIMT vector functions (asc_vf_call) takes its dynamic UB bytes
+  // in the second argument.
+  const uint64_t dynamic_ub = detail::DynamicUbBytes(l2ctrl);
+  detail::LaunchOnStream(
+      name, file, line, count, valid, detail::StreamHandle(stream), LNGRAD_CCE_AUTO_SYNC != 0, [&] {
+        const ::lngrad::simt::BlockScope simt(dim3(static_cast<uint32_t>(count)), dynamic_ub);
+        // Each block gets its own copy, as each core receives the arguments by
+        // value.
+        auto copy = stored;
+        std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
+      });
+}
+
+// The target of the driver's rewrite of a SIMT launch
+// `kernel<<<grid, threads, dynUbBytes, stream>>>(args...)` (lngrad-asc --enable-simt): every
+// block runs every thread of `threads` (lngrad::simt::RunThreads), each calling the kernel with
+// the block's copy of the arguments. max_threads: the kernel's __launch_bounds__ (0: unknown).
+// A grid of more than 65535 blocks or an empty one fails the stream like numBlocks does; threads
+// outside [1, bound] and dynamic UB beyond the 950's limit fail the launch's blocks.
+template <typename Grid, typename Threads, typename Bytes, typename Stream, typename Kernel,
+          typename... Args>
+void LaunchSimtKernel(const char* name, const char* file, int line, uint32_t max_threads, Grid grid,
+                      Threads threads, Bytes dynamic_ub_bytes, Stream stream, Kernel&& kernel,
+                      Args&&... args) {
+  const auto [g, grid_valid] = detail::LaunchDim(grid);
+  const auto [t, threads_valid] = detail::LaunchDim(threads);
+  const uint64_t count = uint64_t{g.x} * g.y * g.z;
+  const uint64_t dynamic_ub = detail::DynamicUbBytes(dynamic_ub_bytes);
+  const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
+  const dim3 block_dim = threads_valid ? t : dim3(0, 0, 0);
+  detail::LaunchOnStream(name, file, line, count, grid_valid, detail::StreamHandle(stream),
                          LNGRAD_CCE_AUTO_SYNC != 0, [&] {
-                           // Each block gets its own copy, as each core receives the arguments by
-                           // value.
-                           auto copy = stored;
-                           std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
+                           const ::lngrad::simt::BlockScope simt(g, dynamic_ub);
+                           const auto copy = stored;
+                           ::lngrad::simt::RunThreads(
+                               block_dim, max_threads,
+                               [&] {
+                                 auto mine = copy;  // each thread's parameters are its own
+                                 std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); },
+                                            mine);
+                               },
+                               ::lngrad::aicore::SrcLoc{file, line});
                          });
 }
 

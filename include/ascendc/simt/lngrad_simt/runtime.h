@@ -9,17 +9,25 @@
 //
 // Warp semantics (docs/ascendc_compat.md, "SIMT"): a warp function completes when every lane of
 // the warp has either arrived at a warp function, reached asc_syncthreads or finished. The lanes
-// at the same call site (file and line) form the active set; the largest such set goes first,
-// the lowest lane breaking ties; the others wait for their turn. Lanes that diverged (waiting
-// elsewhere) or finished are inactive, as on the device, where a divergent branch runs with the
-// other lanes masked off.
+// at the same call site (file, line and column: Site) form the active set; the largest such set
+// goes first, the lowest lane breaking ties; the others wait for their turn. Lanes that diverged
+// (waiting elsewhere) or finished are inactive, as on the device, where a divergent branch runs
+// with the other lanes masked off.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <source_location>
 
 #include "lngrad_aicore/sanitizer.h"
+
+// The call site's column: clang has the builtin; GCC's std::source_location gives it.
+#if defined(__clang__)
+#define LNGRAD_SIMT_COLUMN() __builtin_COLUMN()
+#else
+#define LNGRAD_SIMT_COLUMN() static_cast<int>(std::source_location::current().column())
+#endif
 
 // The vendor's dim3: the shape of a grid or a block.
 struct dim3 {
@@ -29,6 +37,23 @@ struct dim3 {
 };
 
 namespace lngrad::simt {
+
+// A warp function's call site: file, line and column (two warp functions on one line are two
+// sites; inside a macro's expansion every call has the expansion's site).
+struct Site {
+  const char* file = nullptr;
+  int line = 0;
+  int column = 0;
+  constexpr Site() noexcept = default;
+  constexpr Site(const char* f, int l, int c) noexcept : file(f), line(l), column(c) {}
+  // A kernel API's SrcLoc (no column).
+  constexpr Site(aicore::SrcLoc l) noexcept : file(l.file), line(l.line) {}  // NOLINT
+  static constexpr Site Current(const char* f = __builtin_FILE(), int l = __builtin_LINE(),
+                                int c = LNGRAD_SIMT_COLUMN()) noexcept {
+    return Site{f, l, c};
+  }
+  constexpr operator aicore::SrcLoc() const noexcept { return aicore::SrcLoc{file, line}; }
+};
 
 inline constexpr uint32_t kWarpSize = 32;
 // Threads per block: __launch_bounds__(N) allows N in [1, 2048]; without it, 1024.
@@ -107,10 +132,10 @@ class BlockScope {
 void SyncThreads(aicore::SrcLoc loc);
 // A warp function's rendezvous: contributes `value` and waits for the warp's active lanes at
 // the same call site; the result stays valid until the thread's next warp function.
-const WarpExchange& WarpSync(uint64_t value, aicore::SrcLoc loc);
+const WarpExchange& WarpSync(uint64_t value, Site loc);
 // The lanes of the calling thread's warp that have not finished (asc_activemask); it waits for
 // the warp like a warp function does.
-uint32_t ActiveMask(aicore::SrcLoc loc);
+uint32_t ActiveMask(Site loc);
 // Called by every atomic: after a long run of atomics without waiting, the thread yields to the
 // others of its block, so that a spin-wait on another thread's write makes progress.
 void AtomicPoint();
@@ -121,6 +146,13 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
                   aicore::SrcLoc loc);
 // The dynamic UB of the launch (`extern __ubuf__ T name[];`): its first byte.
 void* BlockDynamic(const char* name, aicore::SrcLoc loc);
+
+// A key unique to one declaration: BlockKey([] {}) (every lambda expression has its own type).
+template <typename Tag>
+const void* BlockKey(Tag) {
+  static const char key = 0;
+  return &key;
+}
 
 template <typename T>
 T& BlockArray(const void* key, const char* name, aicore::SrcLoc loc = aicore::SrcLoc::Current()) {

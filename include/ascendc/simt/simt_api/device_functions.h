@@ -6,3 +6,5 @@
 #include "simt_api/device_sync_functions.h"
 #include "simt_api/device_types.h"
 #include "simt_api/device_warp_functions.h"
+#include "lngrad_simt/mem_access.h"
+#include "lngrad_simt/mem_address_space.h"
