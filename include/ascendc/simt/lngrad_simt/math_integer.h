@@ -7,6 +7,9 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
+
+#include "lngrad_aicore/scalar_builtins.h"
 
 // High halves of products: X(name, type, wide type).
 #define LNGRAD_SIMT_MULHI_TYPES(X)    \
@@ -111,16 +114,14 @@ inline unsigned int __urhadd(const unsigned int x, const unsigned int y) noexcep
 LNGRAD_SIMT_NAMED_MINMAX(LNGRAD_SIMT_DEF_NAMED_MINMAX)
 #undef LNGRAD_SIMT_NAMED_MINMAX
 
-// min and max overloaded on every integer type.
+// min and max overloaded on every integer type: lngrad_aicore/scalar_builtins.h (which vector
+// kernels see too) has int, unsigned int, long, unsigned long, short, unsigned short and float;
+// the other integer types of the reference follow.
+static_assert(std::is_same_v<int64_t, long> && std::is_same_v<uint64_t, unsigned long>,
+              "scalar_builtins.h's 64-bit overloads are the long ones");
 #define LNGRAD_SIMT_MINMAX_TYPES(X) \
   X(min, max, char)                 \
   X(min, max, unsigned char)        \
-  X(min, max, short)                \
-  X(min, max, unsigned short)       \
-  X(min, max, int)                  \
-  X(min, max, unsigned int)         \
-  X(min, max, long)                 \
-  X(min, max, unsigned long)        \
   X(min, max, long long)            \
   X(min, max, unsigned long long)
 LNGRAD_SIMT_MINMAX_TYPES(LNGRAD_SIMT_DEF_NAMED_MINMAX)
