@@ -1,5 +1,58 @@
-// lngrad SIMT API: math_constants.h (the vendor's simt_api/math_constants.h). To be filled (issue
-// 33).
+// lngrad SIMT API: the float constants of the SIMT maths (the vendor's simt_api/math_constants.h):
+// ASCRT_PI_F, ASCRT_LN2_F, ASCRT_INF_F, ASCRT_NAN_F, ... The bit patterns and values are the
+// documented ones; the half and bfloat16 constants (ASCRT_INF_FP16, ...) are in asc_fp16.h and
+// asc_bf16.h.
 #pragma once
 
+#include <bit>
+#include <cstdint>
+
 #include "simt_api/device_types.h"
+
+#define ASCRT_INF_F (std::bit_cast<float>(0x7F800000u))
+#define ASCRT_NAN_F (std::bit_cast<float>(0x7FFFFFFFu))
+#define ASCRT_MIN_DENORM_F (std::bit_cast<float>(0x00000001u))
+#define ASCRT_MAX_NORMAL_F (std::bit_cast<float>(0x7F7FFFFFu))
+#define ASCRT_NEG_ZERO_F (std::bit_cast<float>(0x80000000u))
+#define ASCRT_ZERO_F 0.0F
+#define ASCRT_ONE_F 1.0F
+#define ASCRT_SQRT_HALF_F 0.707106781F
+#define ASCRT_SQRT_HALF_HI_F 0.707106781F
+#define ASCRT_SQRT_HALF_LO_F 1.210161749e-08F
+#define ASCRT_SQRT_TWO_F 1.414213562F
+#define ASCRT_THIRD_F 0.333333333F
+#define ASCRT_PIO4_F 0.785398163F
+#define ASCRT_PIO2_F 1.570796327F
+#define ASCRT_3PIO4_F 2.356194490F
+#define ASCRT_2_OVER_PI_F 0.636619772F
+#define ASCRT_SQRT_2_OVER_PI_F 0.797884561F
+#define ASCRT_PI_F 3.141592654F
+#define ASCRT_L2E_F 1.442695041F
+#define ASCRT_L2T_F 3.321928094F
+#define ASCRT_LG2_F 0.301029996F
+#define ASCRT_LGE_F 0.434294482F
+#define ASCRT_LN2_F 0.693147181F
+#define ASCRT_LNT_F 2.302585093F
+#define ASCRT_LNPI_F 1.144729886F
+#define ASCRT_TWO_TO_M126_F 1.175494351e-38F
+#define ASCRT_TWO_TO_126_F 8.507059173e37F
+#define ASCRT_NORM_HUGE_F 3.402823466e38F
+#define ASCRT_TWO_TO_23_F 8388608.0F
+#define ASCRT_TWO_TO_24_F 16777216.0F
+#define ASCRT_TWO_TO_31_F 2147483648.0F
+#define ASCRT_TWO_TO_32_F 4294967296.0F
+#define ASCRT_REMQUO_BITS_F 3U
+#define ASCRT_REMQUO_MASK_F (~((~0U) << ASCRT_REMQUO_BITS_F))
+#define ASCRT_TRIG_PLOSS_F 105615.0F
+#define ASCRT_PIO8_F 0.39269908169872415480783042290994f
+#define ASCRT_SCALAR_LN2_F 0.69314718055994530941723212145818f
+#define ASCRT_2OPI_F 0.63661975f
+#define ASCRT_MINUS_PIO2_HI_F (-1.5707964f)
+#define ASCRT_MINUS_PIO2_LO_F 4.371139e-8f
+#define ASCRT_MAN_BIT_FLOAT_U 0x7FFFFFU
+#define ASCRT_EXP_BIT_FLOAT_U 0x7F800000U
+#define ASCRT_NEG_SIGN_BIT_U 0x80000000U
+#define ASCRT_INF_U 0x7F800000U
+#define ASCRT_MIN_VAL_S 0x80000000
+#define ASCRT_INT32_INF_S 2139095040
+#define ASCRT_MAX_VAL_S 0x7FFFFFFF
