@@ -1,5 +1,5 @@
-// lngrad SIMT API: printf, assert and the clock inside SIMT threads (the vendor's
-// simt_api/common_functions.h).
+// lngrad SIMT API: printf, assert and the clock inside SIMT threads, and asc_vf_call of a SIMT
+// vector function (the vendor's simt_api/common_functions.h).
 #pragma once
 
 #include "simt_api/device_types.h"
@@ -20,6 +20,9 @@
 #include <cstdlib>
 #include <ctime>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 namespace lngrad::simt::detail {
 
@@ -45,3 +48,21 @@ namespace lngrad::simt::detail {
        ? void(0)           \
        : ::lngrad::simt::detail::SimtAssertFailed(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
+
+// asc_vf_call<f>(threads, args...) in a vector kernel on the 950: runs the SIMT vector function
+// f (__simt_vf__) in `threads` threads of the calling block and returns when every thread has
+// finished (lngrad::simt::RunThreads; f's __launch_bounds__ is not known here, so only the
+// 2048-thread limit applies). Each thread gets its own copy of the arguments. The vector
+// function's UB accesses and the block's vector and MTE instructions are ordered as on the
+// device: the call completes before the next instruction of the kernel issues.
+template <auto funcPtr, typename... Args>
+void asc_vf_call(dim3 threadNums, Args&&... args) {
+  const std::tuple<std::decay_t<Args>...> stored(std::forward<Args>(args)...);
+  ::lngrad::simt::RunThreads(
+      threadNums, 0,
+      [&] {
+        auto mine = stored;
+        std::apply([](auto&... a) { funcPtr(a...); }, mine);
+      },
+      ::lngrad::aicore::SrcLoc::Current());
+}
