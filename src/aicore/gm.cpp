@@ -259,6 +259,8 @@ bool FindFreedGm(const void* p, FreedGm* out) {
   return true;
 }
 
+bool IsLiveGm(const void* p) { return Find(reinterpret_cast<uintptr_t>(p), 1, true).held; }
+
 GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   const bool checked = CheckedMode();

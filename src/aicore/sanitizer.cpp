@@ -35,6 +35,7 @@
 #include <utility>
 
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sanitizer_tools.h"
 #include "lngrad_aicore/launch.h"
 #include "sanitizer_state.h"
 
@@ -126,6 +127,11 @@ std::string ToolsText(uint32_t tools) {
 BlockState* Active() noexcept {
   BlockContext* ctx = CurrentBlockContext();
   return ctx != nullptr ? ctx->san : nullptr;
+}
+
+uint32_t ActiveTools() noexcept {
+  const BlockState* s = Active();
+  return s != nullptr ? s->tools : 0;
 }
 
 Instr::Instr(Pipe pipe, const char* api, SrcLoc loc) noexcept

@@ -1,8 +1,10 @@
 // Layer simt: the threads of a block on fibers, their barriers and warp rendezvous
 // (lngrad_simt/runtime.h).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,9 @@
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sys.h"
 #include "lngrad_simt/runtime.h"
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/sanitizer_tools.h"
+#include "racecheck.h"
 #include "state.h"
 
 namespace lngrad::simt {
@@ -59,8 +64,9 @@ std::string SiteText(const Site& loc) {
 
 class Scheduler {
  public:
-  Scheduler(const BlockInfo& block, const std::function<void()>& body)
-      : body_(body),
+  Scheduler(const BlockInfo& block, const std::function<void()>& body, RaceChecker* race)
+      : race_(race),
+        body_(body),
         threads_(block.threads),
         results_((block.threads + kWarpSize - 1) / kWarpSize) {
     const dim3 d = block.block_dim;
@@ -112,6 +118,7 @@ class Scheduler {
   void ReleaseBarrier();
   void CancelAll();
 
+  RaceChecker* race_;  // the race checker (nullptr: off)
   const std::function<void()>& body_;
   std::vector<SimtThread> threads_;
   std::vector<WarpExchange> results_;  // per warp: its last warp function's values
@@ -203,6 +210,7 @@ void Scheduler::ResolveWarp(uint32_t warp) {
   }
   WarpExchange& r = results_[warp];
   r.active = best_mask;
+  if (race_ != nullptr) race_->Join(first, best_mask);
   for (uint32_t i = first; i < last; ++i) {
     if ((best_mask >> (i - first) & 1u) == 0) continue;
     r.values[i - first] = threads_[i].value;
@@ -211,6 +219,7 @@ void Scheduler::ResolveWarp(uint32_t warp) {
 }
 
 void Scheduler::ReleaseBarrier() {
+  if (race_ != nullptr) race_->Barrier();
   for (SimtThread& t : threads_) {
     if (t.state == State::kBarrier) t.state = State::kRunnable;
   }
@@ -289,6 +298,21 @@ void RequireAtomicAlignment(const void* address, size_t bytes, const char* api,
                             " is not aligned to the value's " + std::to_string(bytes) + " bytes");
 }
 
+// The race checker of a SIMT run when instrumented code is loaded (lngrad-asc --sanitizer) and
+// racecheck or initcheck is on for the block; a SIMT kernel's dynamic UB starts unwritten.
+std::unique_ptr<RaceChecker> MakeRaceChecker(const BlockInfo& info, const BlockRuntime& block) {
+  const uint32_t tools = aicore::san::ActiveTools();
+  const bool races = (tools & aicore::san::kRacecheck) != 0;
+  const bool init = (tools & aicore::san::kInitcheck) != 0;
+  if (!InstrumentedCodeLoaded() || (!races && !init)) return nullptr;
+  auto race = std::make_unique<RaceChecker>(info, races, init);
+  if (block.simt_kernel && block.dynamic_bytes > 0) {
+    const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+    if (ctx != nullptr) race->MarkUnwritten(ctx->ub, block.dynamic_bytes);
+  }
+  return race;
+}
+
 void SyncThreadsImpl(aicore::SrcLoc loc) { RunningScheduler("asc_syncthreads").Barrier(loc); }
 
 }  // namespace detail
@@ -328,19 +352,22 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
   BlockInfo info = block.info;
   info.block_dim = block_dim;
   info.threads = static_cast<uint32_t>(threads);
-  detail::Scheduler scheduler(info, body);
+  std::unique_ptr<detail::RaceChecker> race = detail::MakeRaceChecker(info, block);
+  detail::Scheduler scheduler(info, body, race.get());
   const BlockInfo* saved_block = detail::t_block;
   detail::t_block = &info;
   detail::t_scheduler = &scheduler;
-  try {
-    scheduler.Run(loc);
-  } catch (...) {
-    detail::t_scheduler = nullptr;
-    detail::t_block = saved_block;
-    throw;
-  }
-  detail::t_scheduler = nullptr;
-  detail::t_block = saved_block;
+  detail::t_race = race.get();
+  struct Restore {
+    const BlockInfo* block;
+    ~Restore() {
+      detail::t_scheduler = nullptr;
+      detail::t_race = nullptr;
+      detail::t_block = block;
+    }
+  } restore{saved_block};
+  scheduler.Run(loc);
+  if (race != nullptr) race->RaiseFindings();
 }
 
 void SyncThreads(aicore::SrcLoc loc) { detail::SyncThreadsImpl(loc); }
@@ -350,6 +377,17 @@ const WarpExchange& WarpSync(uint64_t value, Site loc) {
 }
 
 uint32_t ActiveMask(Site loc) { return WarpSync(0, loc).active; }
+
+void ThreadFence(bool block_only) noexcept {
+  if (block_only) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  if (detail::t_race != nullptr && detail::t_thread != nullptr && !detail::t_in_checker) {
+    detail::t_race->Fence(detail::t_thread->linear);
+  }
+}
 
 void AtomicPoint() {
   if (detail::t_scheduler != nullptr && detail::t_thread != nullptr) {

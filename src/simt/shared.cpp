@@ -6,6 +6,7 @@
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sys.h"
 #include "lngrad_simt/runtime.h"
+#include "racecheck.h"
 #include "state.h"
 
 namespace lngrad::simt {
@@ -44,8 +45,9 @@ BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc) {
 
 }  // namespace detail
 
-BlockScope::BlockScope(dim3 grid_dim, uint64_t dynamic_ub_bytes) {
+BlockScope::BlockScope(dim3 grid_dim, uint64_t dynamic_ub_bytes, bool simt_kernel) {
   auto* r = new detail::BlockRuntime();
+  r->simt_kernel = simt_kernel;
   const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
   const uint64_t linear = ctx != nullptr ? static_cast<uint64_t>(ctx->block_idx) : 0;
   r->info.grid_dim = grid_dim;
@@ -97,6 +99,7 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
   RequireSharedUbLimit(r, end, name, loc);
   r.statics.push_back({key, static_cast<uint32_t>(offset)});
   r.static_end = static_cast<uint32_t>(end);
+  if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }
 

@@ -22,6 +22,7 @@ inline constexpr const char* kCheckProduct = "unsupported_on_product";
 struct BlockRuntime {
   BlockInfo info;
   uint64_t dynamic_bytes = 0;  // <<<..., dynUbBytes, ...>>>: UB [0, dynamic_bytes)
+  bool simt_kernel = false;    // a SIMT kernel's launch (BlockScope)
   struct Static {
     const void* key;
     uint32_t offset;

@@ -136,8 +136,9 @@ struct ScannedArgs {
   bool lang_asc = false;             // inside `-x asc`
   bool lang_other = false;           // inside another `-x <language>`
   bool user_std = false;
-  bool compile_only = false;   // -c, -S or -E: no link
-  bool wants_depfile = false;  // -MD or -MMD
+  bool user_sanitizer = false;  // the user's own -fsanitize=...
+  bool compile_only = false;    // -c, -S or -E: no link
+  bool wants_depfile = false;   // -MD or -MMD
   std::string arch_option{kDefaultNpuArch};
 };
 
@@ -259,6 +260,7 @@ Status TakeCompilerArg(const std::vector<std::string>& args, size_t* i, ScannedA
     }
     p->user_std = true;
   }
+  if (a.rfind("-fsanitize=", 0) == 0) p->user_sanitizer = true;
   if (a == "-c" || a == "-S" || a == "-E") p->compile_only = true;
   if (a == "-MD" || a == "-MMD") p->wants_depfile = true;
   if (a == "-o" || a == "-MF") {
@@ -319,6 +321,23 @@ void AddDepfile(Invocation* inv) {
   inv->argv.push_back(inv->depfile);
 }
 
+// --enable-simt --sanitizer: the SIMT race checker's instrumentation (src/simt/racecheck.h):
+// ThreadSanitizer's compiler pass without its run-time library (lngrad_simt defines the functions
+// it calls), and debug information for the report's source lines. Not with the user's own
+// -fsanitize=... (two sanitizers' passes do not mix): those builds run without the checker.
+void AddSimtInstrumentation(const ScannedArgs& p, Invocation* inv) {
+  if (p.user_sanitizer) return;
+  inv->argv.push_back("-fsanitize=thread");
+  if (BaseName(p.cxx).find("clang") != std::string_view::npos) {
+    inv->argv.insert(inv->argv.end(), {"-mllvm", "-tsan-instrument-func-entry-exit=0", "-mllvm",
+                                       "-tsan-distinguish-volatile=1"});
+  } else {
+    inv->argv.push_back("--param=tsan-instrument-func-entry-exit=0");
+    inv->argv.push_back("--param=tsan-distinguish-volatile=1");
+  }
+  inv->argv.push_back("-g");
+}
+
 // The compiler's command for .asc inputs: the user's arguments between lngrad's definitions and
 // include directories.
 void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* inv) {
@@ -357,6 +376,7 @@ void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* 
     inv->argv.push_back("-include");
     inv->argv.push_back("simt_api/asc_simt.h");
   }
+  if (inv->simt && inv->sanitizer) AddSimtInstrumentation(p, inv);
   if (p.wants_depfile && inv->depfile.empty() && p.compile_only) AddDepfile(inv);
 }
 
@@ -421,8 +441,10 @@ driver options:
   -Xaicore-start ... -Xaicore-end  device compiler options (ignored)
   --cce-*                device code-generation options (ignored; --cce-build-static-lib,
                          --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
-  --sanitizer            accepted: every build can run under the pipeline sanitizer
-                         (lngrad sanitize -- ./demo, or LNGRAD_SANITIZE=all ./demo)
+  --sanitizer            every build can run under the pipeline sanitizer (lngrad sanitize --
+                         ./demo, or LNGRAD_SANITIZE=all ./demo); with --enable-simt it also
+                         instruments the SIMT code for the race checker between threads
+                         (-fsanitize=thread without its run-time library, and -g)
   --enable-simt          SIMT kernels (dav-3510): four-argument launches
                          <<<grid, threads, dynUbBytes, stream>>> run every thread on its own
                          fiber; `__ubuf__ T name[N];` inside a function is block-shared UB and

@@ -170,7 +170,7 @@ void LaunchSimtKernel(const char* name, const char* file, int line, uint32_t max
   const dim3 block_dim = threads_valid ? t : dim3(0, 0, 0);
   detail::LaunchOnStream(name, file, line, count, grid_valid, detail::StreamHandle(stream),
                          LNGRAD_CCE_AUTO_SYNC != 0, [&] {
-                           const ::lngrad::simt::BlockScope simt(g, dynamic_ub);
+                           const ::lngrad::simt::BlockScope simt(g, dynamic_ub, true);
                            const auto copy = stored;
                            ::lngrad::simt::RunThreads(
                                block_dim, max_threads,

@@ -33,4 +33,9 @@ struct FreedGm {
 // Whether p lies in such a block (its request or its red zone); fills *out when it does.
 bool FindFreedGm(const void* p, FreedGm* out);
 
+// Whether byte p lies in a live GM region (GmAlloc, pooled or registered memory, within its
+// requested size). Never raises: for checkers that watch accesses of their own (simt's race
+// checker).
+bool IsLiveGm(const void* p);
+
 }  // namespace lngrad::aicore::detail

@@ -59,7 +59,7 @@ constexpr bool IsAccessVector() {
   }
 }
 
-inline void CompilerBarrier() noexcept { std::atomic_signal_fence(std::memory_order_seq_cst); }
+inline void CompilerBarrier() noexcept { asm volatile("" ::: "memory"); }
 
 }  // namespace mem_detail
 
@@ -86,7 +86,7 @@ void StoreGm(T* address, const T& value) noexcept {
 
 // asc_dcci_*: see the header comment.
 inline void RefreshDataCache() {
-  std::atomic_thread_fence(std::memory_order_acquire);
+  ::lngrad::simt::ThreadFence(false);
   mem_detail::CompilerBarrier();
   AtomicPoint();
 }

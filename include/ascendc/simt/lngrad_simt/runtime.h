@@ -119,10 +119,11 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
 
 // The block's SIMT state for a SIMT kernel launch: block index and grid shape (the block's
 // linear index is aicore's block index), and the dynamic UB bytes of <<<...>>>. Installed for
-// the scope of one block.
+// the scope of one block. simt_kernel: a SIMT kernel's launch (its dynamic UB starts unwritten
+// for initcheck), not a vector kernel's.
 class BlockScope {
  public:
-  BlockScope(dim3 grid_dim, uint64_t dynamic_ub_bytes);
+  BlockScope(dim3 grid_dim, uint64_t dynamic_ub_bytes, bool simt_kernel = false);
   ~BlockScope();
   BlockScope(const BlockScope&) = delete;
   BlockScope& operator=(const BlockScope&) = delete;
@@ -136,6 +137,9 @@ const WarpExchange& WarpSync(uint64_t value, Site loc);
 // The lanes of the calling thread's warp that have not finished (asc_activemask); it waits for
 // the warp like a warp function does.
 uint32_t ActiveMask(Site loc);
+// asc_threadfence (a sequentially consistent host fence) and asc_threadfence_block (a compiler
+// fence: the block's threads share a host thread); both tell the race checker.
+void ThreadFence(bool block_only) noexcept;
 // Called by every atomic: after a long run of atomics without waiting, the thread yields to the
 // others of its block, so that a spin-wait on another thread's write makes progress.
 void AtomicPoint();

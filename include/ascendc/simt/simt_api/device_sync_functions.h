@@ -9,12 +9,10 @@
 // parallel).
 #pragma once
 
-#include <atomic>
-
 #include "simt_api/device_types.h"
 
 inline void asc_syncthreads(::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   ::lngrad::simt::SyncThreads(loc);
 }
-inline void asc_threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void asc_threadfence_block() { std::atomic_signal_fence(std::memory_order_seq_cst); }
+inline void asc_threadfence() { ::lngrad::simt::ThreadFence(false); }
+inline void asc_threadfence_block() { ::lngrad::simt::ThreadFence(true); }

@@ -1,0 +1,187 @@
+// Layer simt: the functions ThreadSanitizer's instrumentation calls (racecheck.h), defined here
+// instead of in its run-time library: plain accesses and atomics of instrumented SIMT kernel code
+// go to the running block's race checker; outside a SIMT thread (host code of the same source)
+// they do nothing but the access itself. Not built when lngrad itself is built with
+// ThreadSanitizer (its run-time library defines them). Nothing else lives in this file, so that
+// only a program with instrumented objects pulls it out of the static library.
+#include <cstddef>
+#include <cstdint>
+
+#include "racecheck.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define LNGRAD_SIMT_OWN_TSAN 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LNGRAD_SIMT_OWN_TSAN 0
+#endif
+#endif
+#ifndef LNGRAD_SIMT_OWN_TSAN
+#define LNGRAD_SIMT_OWN_TSAN 1
+#endif
+
+namespace lngrad::simt::detail {
+namespace {
+
+// Marks the checker's own run (t_in_checker) for its scope.
+struct InChecker {
+  InChecker() { t_in_checker = true; }
+  ~InChecker() { t_in_checker = false; }
+};
+
+inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+  RaceChecker* r = t_race;
+  if (r == nullptr || t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  r->Access(t_thread->linear, reinterpret_cast<uintptr_t>(addr), bytes, write, pc);
+}
+
+inline void Volatile(const void* addr, size_t bytes, bool write, const void* pc) {
+  RaceChecker* r = t_race;
+  if (r == nullptr || t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  r->VolatileAccess(t_thread->linear, reinterpret_cast<uintptr_t>(addr), bytes, write, pc);
+}
+
+inline void FenceHere() {
+  RaceChecker* r = t_race;
+  if (r == nullptr || t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  r->Fence(t_thread->linear);
+}
+
+inline void AtomicAt(const volatile void* addr) {
+  RaceChecker* r = t_race;
+  if (r == nullptr || t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  r->Atomic(t_thread->linear, reinterpret_cast<uintptr_t>(const_cast<const void*>(addr)));
+}
+
+}  // namespace
+}  // namespace lngrad::simt::detail
+
+#if LNGRAD_SIMT_OWN_TSAN
+
+namespace sd = lngrad::simt::detail;
+
+#define LNGRAD_PC __builtin_return_address(0)
+
+extern "C" {
+
+void __tsan_init() { sd::MarkInstrumentedCodeLoaded(); }
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_ignore_thread_begin() {}
+void __tsan_ignore_thread_end() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+
+#define LNGRAD_TSAN_SIZED(N)                                                                \
+  void __tsan_read##N(void* a) { sd::Plain(a, N, false, LNGRAD_PC); }                       \
+  void __tsan_write##N(void* a) { sd::Plain(a, N, true, LNGRAD_PC); }                       \
+  void __tsan_unaligned_read##N(void* a) { sd::Plain(a, N, false, LNGRAD_PC); }             \
+  void __tsan_unaligned_write##N(void* a) { sd::Plain(a, N, true, LNGRAD_PC); }             \
+  void __tsan_volatile_read##N(void* a) { sd::Volatile(a, N, false, LNGRAD_PC); }           \
+  void __tsan_volatile_write##N(void* a) { sd::Volatile(a, N, true, LNGRAD_PC); }           \
+  void __tsan_unaligned_volatile_read##N(void* a) { sd::Volatile(a, N, false, LNGRAD_PC); } \
+  void __tsan_unaligned_volatile_write##N(void* a) { sd::Volatile(a, N, true, LNGRAD_PC); } \
+  void __tsan_read##N##_pc(void* a, void* pc) { sd::Plain(a, N, false, pc); }               \
+  void __tsan_write##N##_pc(void* a, void* pc) { sd::Plain(a, N, true, pc); }
+LNGRAD_TSAN_SIZED(1)
+LNGRAD_TSAN_SIZED(2)
+LNGRAD_TSAN_SIZED(4)
+LNGRAD_TSAN_SIZED(8)
+LNGRAD_TSAN_SIZED(16)
+#undef LNGRAD_TSAN_SIZED
+
+void __tsan_read_range(void* a, size_t n) { sd::Plain(a, n, false, LNGRAD_PC); }
+void __tsan_write_range(void* a, size_t n) { sd::Plain(a, n, true, LNGRAD_PC); }
+void __tsan_read_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, false, pc); }
+void __tsan_write_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, true, pc); }
+
+// Atomics: done here with the compiler's builtins (sequentially consistent whatever order the
+// caller asked for: stronger is allowed), then an acquire and release of the address for the
+// checker.
+#define LNGRAD_TSAN_ATOMICS(N, T)                                                           \
+  T __tsan_atomic##N##_load(const volatile T* a, int) {                                     \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                         \
+  void __tsan_atomic##N##_store(volatile T* a, T v, int) {                                  \
+    sd::AtomicAt(a);                                                                        \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
+  }                                                                                         \
+  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                                  \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                                 \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                                 \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                                 \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                                  \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                                 \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
+  }                                                                                         \
+  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                                \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
+  }                                                                                         \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {      \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+  }                                                                                         \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {        \
+    sd::AtomicAt(a);                                                                        \
+    return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+  }                                                                                         \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {            \
+    sd::AtomicAt(a);                                                                        \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
+    return c;                                                                               \
+  }
+LNGRAD_TSAN_ATOMICS(8, uint8_t)
+LNGRAD_TSAN_ATOMICS(16, uint16_t)
+LNGRAD_TSAN_ATOMICS(32, uint32_t)
+LNGRAD_TSAN_ATOMICS(64, uint64_t)
+#undef LNGRAD_TSAN_ATOMICS
+
+void* __tsan_memcpy(void* d, const void* src, size_t n) {
+  sd::Plain(src, n, false, LNGRAD_PC);
+  sd::Plain(d, n, true, LNGRAD_PC);
+  return __builtin_memcpy(d, src, n);
+}
+void* __tsan_memmove(void* d, const void* src, size_t n) {
+  sd::Plain(src, n, false, LNGRAD_PC);
+  sd::Plain(d, n, true, LNGRAD_PC);
+  return __builtin_memmove(d, src, n);
+}
+void* __tsan_memset(void* d, int c, size_t n) {
+  sd::Plain(d, n, true, LNGRAD_PC);
+  return __builtin_memset(d, c, n);
+}
+
+void __tsan_atomic_thread_fence(int) {
+  sd::FenceHere();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+void __tsan_atomic_signal_fence(int) {
+  sd::FenceHere();
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+}  // extern "C"
+
+#endif  // LNGRAD_SIMT_OWN_TSAN
