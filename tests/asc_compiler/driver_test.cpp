@@ -246,6 +246,24 @@ TEST(Driver, EnableSimtIsTheRewritesSwitch) {
   EXPECT_EQ(with.argv, expected);
 }
 
+// --enable-simt --sanitizer: the race checker's instrumentation (ThreadSanitizer's pass without
+// its run-time library, volatile accesses told apart, -g); not with the user's own -fsanitize.
+TEST(Driver, SanitizerInstrumentsSimtSources) {
+  const Invocation simt = Parse({"--enable-simt", "--sanitizer", "-c", "op.asc", "-o", "op.o"});
+  EXPECT_TRUE(Has(simt, "-fsanitize=thread"));
+  EXPECT_TRUE(Has(simt, "--param=tsan-instrument-func-entry-exit=0"));
+  EXPECT_TRUE(Has(simt, "--param=tsan-distinguish-volatile=1"));
+  EXPECT_TRUE(Has(simt, "-g"));
+  EXPECT_FALSE(Has(Parse({"--sanitizer", "-c", "op.asc"}), "-fsanitize=thread"));
+  EXPECT_FALSE(Has(Parse({"--enable-simt", "-c", "op.asc"}), "-fsanitize=thread"));
+  EXPECT_FALSE(Has(Parse({"--enable-simt", "--sanitizer", "-fsanitize=address", "-c", "op.asc"}),
+                   "-fsanitize=thread"));
+  const Invocation clang =
+      Parse({"--cxx=/usr/bin/clang++-14", "--enable-simt", "--sanitizer", "-c", "op.asc"});
+  EXPECT_TRUE(Has(clang, "-tsan-distinguish-volatile=1"));
+  EXPECT_FALSE(Has(clang, "--param=tsan-distinguish-volatile=1"));
+}
+
 // --sanitizer (msSanitizer's instrumentation) changes nothing: lngrad's APIs always record.
 TEST(Driver, SanitizerIsAccepted) {
   const Invocation with = Parse({"--sanitizer", "-g", "-c", "op.asc", "-o", "op.o"});
