@@ -18,6 +18,10 @@ template <typename T>
 inline constexpr bool kCopyable = std::is_trivially_copyable_v<T> &&
                                   (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4);
 
+// An L2 cache mode argument: the enumeration, or a number (the deprecated prototypes).
+template <typename Mode, typename Enum>
+inline constexpr bool kL2Mode = std::is_same_v<Mode, Enum> || std::is_integral_v<Mode>;
+
 namespace detail {
 
 // One C API copy: n_burst rows of len_burst bytes; pads in elements (GM -> UB only); strides

@@ -13,24 +13,22 @@
 
 // GM -> UB: n_burst rows of len_burst bytes, left/right padding in elements around each row
 // (enable_constant_pad: the asc_set_copy_pad_val register's value; else the row data's first
-// element).
-template <typename T>
-requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_gm2ub_align(
-    __ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num,
-    uint8_t right_padding_num, bool enable_constant_pad, asc_load_l2_cache_mode,
-    uint64_t src_stride, uint32_t dst_stride,
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
-  ::lngrad::reg::detail::CopyIn(dst, src,
-                                {n_burst, len_burst, left_padding_num, right_padding_num,
-                                 enable_constant_pad, src_stride, dst_stride},
-                                loc);
-}
-// The deprecated form with the L2 cache mode as a number.
-template <typename T>
-requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_gm2ub_align(
-    __ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t left_padding_num,
-    uint8_t right_padding_num, bool enable_constant_pad, uint8_t, uint64_t src_stride,
-    uint32_t dst_stride, ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+// element). Mode: asc_load_l2_cache_mode, or a number (the deprecated prototype).
+template <typename T, typename Mode>
+requires(
+    ::lngrad::reg::kCopyable<T>&& ::lngrad::reg::kL2Mode<
+        Mode, asc_load_l2_cache_mode>) inline void asc_copy_gm2ub_align(__ubuf__ T* dst,
+                                                                        __gm__ T* src,
+                                                                        uint16_t n_burst,
+                                                                        uint32_t len_burst,
+                                                                        uint8_t left_padding_num,
+                                                                        uint8_t right_padding_num,
+                                                                        bool enable_constant_pad,
+                                                                        Mode, uint64_t src_stride,
+                                                                        uint32_t dst_stride,
+                                                                        ::lngrad::aicore::SrcLoc
+                                                                            loc = ::lngrad::aicore::
+                                                                                SrcLoc::Current()) {
   ::lngrad::reg::detail::CopyIn(dst, src,
                                 {n_burst, len_burst, left_padding_num, right_padding_num,
                                  enable_constant_pad, src_stride, dst_stride},
@@ -45,20 +43,18 @@ requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_gm2ub_align(
   ::lngrad::reg::detail::CopyIn(dst, src, {1, size, 0, 0, true, 0, 0}, loc);
 }
 
-// UB -> GM: n_burst rows of len_burst bytes.
-template <typename T>
-requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_ub2gm_align(
-    __gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, asc_store_l2_cache_mode,
-    uint64_t dst_stride, uint32_t src_stride,
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
-  ::lngrad::reg::detail::CopyOut(dst, src, {n_burst, len_burst, 0, 0, true, dst_stride, src_stride},
-                                 loc);
-}
-template <typename T>
-requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_ub2gm_align(
-    __gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst, uint8_t,
-    uint64_t dst_stride, uint32_t src_stride,
-    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+// UB -> GM: n_burst rows of len_burst bytes. Mode: asc_store_l2_cache_mode, or a number.
+template <typename T, typename Mode>
+requires(::lngrad::reg::kCopyable<T>&& ::lngrad::reg::kL2Mode<
+         Mode,
+         asc_store_l2_cache_mode>) inline void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src,
+                                                                    uint16_t n_burst,
+                                                                    uint32_t len_burst, Mode,
+                                                                    uint64_t dst_stride,
+                                                                    uint32_t src_stride,
+                                                                    ::lngrad::aicore::SrcLoc loc =
+                                                                        ::lngrad::aicore::SrcLoc::
+                                                                            Current()) {
   ::lngrad::reg::detail::CopyOut(dst, src, {n_burst, len_burst, 0, 0, true, dst_stride, src_stride},
                                  loc);
 }
