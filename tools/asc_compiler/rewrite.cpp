@@ -662,7 +662,7 @@ class Rewriter {
         ++result_->printfs;
         continue;
       }
-      if (options_.simt && IsUbufStatement(i, lo)) {
+      if ((options_.simt || options_.block_ub) && IsUbufStatement(i, lo)) {
         const size_t next = RewriteUbuf(i, flushed, hi, out);
         if (next != kNone) {
           flushed = i = next;

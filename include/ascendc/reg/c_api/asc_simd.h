@@ -1,0 +1,15 @@
+// lngrad C API: the front door of C-API kernels (the vendor's c_api/asc_simd.h): the pipe
+// synchronisation, system variables, GM <-> UB copies and, for the Ascend 950, the register
+// functions and the SIMD vector function call.
+#pragma once
+
+#include "basic_api/kernel_common.h"
+#include "c_api/misc/misc.h"
+#include "c_api/reg_compute/reg_convert.h"
+#include "c_api/reg_compute/reg_load.h"
+#include "c_api/reg_compute/reg_store.h"
+#include "c_api/reg_compute/reg_vector.h"
+#include "c_api/sync/sync.h"
+#include "c_api/sys_var/sys_var.h"
+#include "c_api/utils_intf.h"
+#include "c_api/vector_datamove/vector_datamove.h"

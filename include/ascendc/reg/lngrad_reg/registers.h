@@ -1,0 +1,53 @@
+// lngrad register API (Ascend 950): the register model both flavours share (the C API's
+// vector_float / vector_bool, later the C++ API's RegTensor<T> / MaskReg).
+//
+// A vector register holds VL = 256 bytes: 256 / sizeof(T) lanes of T. The mask register holds
+// VL / 8 = 256 bits, one per byte of a vector register: for a b8 type lane i owns bit i, for b16
+// bits 2i..2i+1 and for b32 bits 4i..4i+3, of which only the lowest (bit i * sizeof(T)) counts.
+// Operations that write a mask for b16/b32 lanes set only that lowest bit and clear the others.
+// Registers live in the vector function's frame, so each host thread (block) has its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace lngrad::reg {
+
+inline constexpr uint32_t kVectorBytes = 256;             // VL
+inline constexpr uint32_t kMaskBytes = kVectorBytes / 8;  // 256 bits
+template <typename T>
+inline constexpr uint32_t kLanes = kVectorBytes / sizeof(T);  // lanes of T in one register
+
+// A vector data register of lanes of T (zero-filled when declared).
+template <typename T>
+struct VecReg {
+  static_assert(kVectorBytes % sizeof(T) == 0, "lane types divide the 256-byte register");
+  alignas(32) T lane[kLanes<T>] = {};
+};
+
+// The mask register: 256 bits, bit k in byte k / 8 at position k % 8.
+struct MaskReg {
+  alignas(32) uint8_t bits[kMaskBytes] = {};
+
+  bool Bit(uint32_t k) const { return ((bits[k >> 3] >> (k & 7)) & 1u) != 0; }
+  void SetBit(uint32_t k, bool on) {
+    const auto b = static_cast<uint8_t>(1u << (k & 7));
+    bits[k >> 3] =
+        on ? static_cast<uint8_t>(bits[k >> 3] | b) : static_cast<uint8_t>(bits[k >> 3] & ~b);
+  }
+  // Lane i of a register of T: the lane's lowest bit.
+  template <typename T>
+  bool Lane(uint32_t i) const {
+    return Bit(i * static_cast<uint32_t>(sizeof(T)));
+  }
+  // Sets lane i of T (its lowest bit; the lane's other bits are cleared).
+  template <typename T>
+  void SetLane(uint32_t i, bool on) {
+    for (uint32_t k = 0; k < sizeof(T); ++k)
+      SetBit(i * static_cast<uint32_t>(sizeof(T)) + k, false);
+    SetBit(i * static_cast<uint32_t>(sizeof(T)), on);
+  }
+};
+
+}  // namespace lngrad::reg

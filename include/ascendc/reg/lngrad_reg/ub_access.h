@@ -1,0 +1,30 @@
+// lngrad register API: a vector function's UB accesses. Every register load and store is a
+// PIPE_V instruction: the address is checked against the running block's UB (out-of-UB raises
+// checks::kRegUbBounds in both modes: the host memory behind it is not the block's) and, in
+// checked mode, against the instruction's alignment (checks::kRegAlign); the sanitizer records
+// the bytes it reads or writes (racecheck and initcheck see a vector function's UB).
+#pragma once
+
+#include <cstdint>
+
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_reg/registers.h"
+
+namespace lngrad::aicore::checks {
+inline constexpr const char* kRegUbBounds = "reg_ub_bounds";  // a register access outside UB
+inline constexpr const char* kRegAlign = "reg_align";         // an aligned access off its alignment
+inline constexpr const char* kRegArgs = "reg_args";           // a C API argument out of its range
+}  // namespace lngrad::aicore::checks
+
+namespace lngrad::reg::detail {
+
+// Checks [p, p + bytes) and the alignment; records a PIPE_V read.
+void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+               aicore::SrcLoc loc);
+// Checks the span of the lanes the mask selects, writes them and records the writes.
+void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
+                const char* api, aicore::SrcLoc loc);
+// The SoC rule: register functions run on the Ascend 950 only (checked mode).
+void RequireRegProduct(const char* api, aicore::SrcLoc loc);
+
+}  // namespace lngrad::reg::detail

@@ -1,0 +1,75 @@
+// lngrad register API: a vector function's UB accesses (lngrad_reg/ub_access.h).
+#include "lngrad_reg/ub_access.h"
+
+#include <cstring>
+#include <string>
+
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sys.h"
+
+namespace lngrad::reg::detail {
+namespace {
+
+std::string Where(const char* api, aicore::SrcLoc loc) { return aicore::detail::WithLoc(api, loc); }
+
+// The UB byte offset of [p, p + bytes); raises kRegUbBounds unless it lies in the block's UB and
+// (checked mode) kRegAlign unless p is a multiple of align.
+uint64_t RequireUb(const void* p, uint64_t bytes, uint32_t align, const char* api,
+                   aicore::SrcLoc loc) {
+  aicore::BlockContext& ctx = aicore::RequireBlockContext(api);
+  const auto base = reinterpret_cast<uintptr_t>(ctx.ub);
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  if (addr < base || addr - base > ctx.ub_size || ctx.ub_size - (addr - base) < bytes) {
+    aicore::RaiseKernelCheck(aicore::checks::kRegUbBounds,
+                             Where(api, loc) + ": " + std::to_string(bytes) +
+                                 " bytes at a pointer that is not inside the block's UB");
+  }
+  const uint64_t offset = addr - base;
+  if (aicore::CheckedMode() && align > 1 && offset % align != 0) {
+    aicore::RaiseKernelCheck(aicore::checks::kRegAlign,
+                             Where(api, loc) + ": UB address " + std::to_string(offset) +
+                                 " is not " + std::to_string(align) + "-byte aligned");
+  }
+  return offset;
+}
+
+}  // namespace
+
+void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+               aicore::SrcLoc loc) {
+  RequireUb(src, bytes, align, api, loc);
+  aicore::san::Instr instr(aicore::Pipe::kV, api, loc);
+  if (instr) instr.Read(src, bytes);
+  std::memcpy(dst, src, bytes);
+}
+
+void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
+                const char* api, aicore::SrcLoc loc) {
+  const uint32_t lanes = kVectorBytes / laneBytes;
+  uint32_t last = 0;  // one past the last selected lane
+  for (uint32_t i = 0; i < lanes; ++i) {
+    if (mask.Bit(i * laneBytes)) last = i + 1;
+  }
+  RequireUb(dst, uint64_t{last} * laneBytes, align, api, loc);
+  aicore::san::Instr instr(aicore::Pipe::kV, api, loc);
+  auto* out = static_cast<std::byte*>(dst);
+  const auto* in = static_cast<const std::byte*>(src);
+  for (uint32_t i = 0; i < last;) {
+    if (!mask.Bit(i * laneBytes)) {
+      ++i;
+      continue;
+    }
+    uint32_t end = i + 1;  // a run of selected lanes: one range for the sanitizer
+    while (end < last && mask.Bit(end * laneBytes)) ++end;
+    const uint64_t begin_byte = uint64_t{i} * laneBytes, run = uint64_t{end - i} * laneBytes;
+    if (instr) instr.Write(out + begin_byte, run);
+    std::memcpy(out + begin_byte, in + begin_byte, run);
+    i = end;
+  }
+}
+
+void RequireRegProduct(const char* api, aicore::SrcLoc loc) {
+  aicore::detail::RequireProduct(api, aicore::detail::ArchBit::k3510, "Ascend 950", loc);
+}
+
+}  // namespace lngrad::reg::detail
