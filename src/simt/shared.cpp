@@ -97,7 +97,7 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
       detail::AlignUp(r.static_end, std::max<uint64_t>(align, detail::kUbArrayAlign));
   const uint64_t end = offset + bytes;
   RequireSharedUbLimit(r, end, name, loc);
-  r.statics.push_back({key, static_cast<uint32_t>(offset)});
+  r.statics.push_back({key, static_cast<uint32_t>(offset), static_cast<uint32_t>(bytes)});
   r.static_end = static_cast<uint32_t>(end);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;

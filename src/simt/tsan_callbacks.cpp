@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "racecheck.h"
+#include "state.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define LNGRAD_SIMT_OWN_TSAN 0
@@ -30,6 +31,9 @@ struct InChecker {
 };
 
 inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -37,6 +41,9 @@ inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
 }
 
 inline void Volatile(const void* addr, size_t bytes, bool write, const void* pc) {
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -50,7 +57,12 @@ inline void FenceHere() {
   r->Fence(t_thread->linear);
 }
 
-inline void AtomicAt(const volatile void* addr) {
+inline void AtomicAt(const volatile void* addr, size_t bytes) {
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    const auto a = reinterpret_cast<uintptr_t>(const_cast<const void*>(addr));
+    log->Note(a, bytes, false);
+    log->Note(a, bytes, true);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -104,51 +116,51 @@ void __tsan_write_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, true, 
 // checker.
 #define LNGRAD_TSAN_ATOMICS(N, T)                                                           \
   T __tsan_atomic##N##_load(const volatile T* a, int) {                                     \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
   }                                                                                         \
   void __tsan_atomic##N##_store(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
   }                                                                                         \
   T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                                \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {      \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   }                                                                                         \
   int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {        \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
   }                                                                                         \
   T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {            \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
     return c;                                                                               \
   }
