@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/gm.h"
 #include "racecheck.h"
 #include "state.h"
 
@@ -30,7 +32,23 @@ struct InChecker {
   ~InChecker() { t_in_checker = false; }
 };
 
+// A SIMT thread's access that starts inside a GM block and leaves it (or one to a freed block)
+// fails the thread as the device's would (gm_bounds, gm_freed). The block's UB is left alone.
+inline void CheckGm(const void* addr, size_t bytes, bool write) {
+  if (t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (ctx != nullptr && a >= reinterpret_cast<uintptr_t>(ctx->ub) &&
+      a < reinterpret_cast<uintptr_t>(ctx->ub) + ctx->ub_size) {
+    return;
+  }
+  aicore::detail::CheckGmRawAccess(addr, bytes,
+                                   write ? "a SIMT thread's store" : "a SIMT thread's load");
+}
+
 inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+  CheckGm(addr, bytes, write);
   if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
     log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
   }
@@ -41,6 +59,7 @@ inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
 }
 
 inline void Volatile(const void* addr, size_t bytes, bool write, const void* pc) {
+  CheckGm(addr, bytes, write);
   if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
     log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
   }
