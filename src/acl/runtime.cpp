@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "lngrad/product.h"
 #include "state.h"
@@ -15,6 +16,7 @@ thread_local Context* t_current = nullptr;
 thread_local std::vector<std::string> t_messages;  // oldest first
 thread_local std::string t_returned;               // what aclGetRecentErrMsg handed out last
 thread_local OrphanError t_orphan;
+thread_local aclError t_last_error = ACL_SUCCESS;  // aclrtGetLastError
 
 bool ValidDevice(int32_t id) { return id >= 0 && id < kDeviceCount; }
 
@@ -67,11 +69,17 @@ void KillContext(State& s, Context* c) {
   if (t_current == c) t_current = nullptr;
 }
 
-aclError Fail(aclError code, const std::string& message, bool print) {
+aclError Fail(aclError code, const std::string& message, bool print, bool last_error) {
   const std::string line = message + " (" + ErrorName(code) + " = " + std::to_string(code) + ")";
   // C stdio: usable from static initialisers, before <iostream>'s streams exist.
   if (print) std::fprintf(stderr, "lngrad acl: %s\n", line.c_str());
   t_messages.push_back(line);
+  if (last_error) t_last_error = code;
+  return code;
+}
+
+aclError NoteLastError(aclError code) {
+  if (code != ACL_SUCCESS) t_last_error = code;
   return code;
 }
 
@@ -316,7 +324,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
+static aclError SynchronizeStreamImpl(aclrtStream stream) {
   State& s = GetState();
   std::lock_guard lock(s.mu);
   auto& orphan = lngrad::acl::detail::ThreadOrphanError();
@@ -343,7 +351,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return code;
 }
 
-aclError aclrtSynchronizeDevice() {
+static aclError SynchronizeDeviceImpl() {
   State& s = GetState();
   std::lock_guard lock(s.mu);
   const Context* current = lngrad::acl::detail::CurrentContext(s);
@@ -368,6 +376,34 @@ aclError aclrtSynchronizeDevice() {
     st->error = ACL_SUCCESS;
   }
   return first;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  return lngrad::acl::detail::NoteLastError(SynchronizeStreamImpl(stream));
+}
+
+aclError aclrtSynchronizeDevice() {
+  return lngrad::acl::detail::NoteLastError(SynchronizeDeviceImpl());
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  if (level != ACL_RT_THREAD_LEVEL) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtGetLastError: level " + std::to_string(static_cast<int>(level)) +
+                    " is not ACL_RT_THREAD_LEVEL",
+                true, false);
+  }
+  return std::exchange(lngrad::acl::detail::t_last_error, ACL_SUCCESS);
+}
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  if (level != ACL_RT_THREAD_LEVEL) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtPeekAtLastError: level " + std::to_string(static_cast<int>(level)) +
+                    " is not ACL_RT_THREAD_LEVEL",
+                true, false);
+  }
+  return lngrad::acl::detail::t_last_error;
 }
 
 const char* aclrtGetSocName() { return lngrad::CurrentProduct().soc.data(); }
