@@ -78,6 +78,17 @@ aclError Fail(aclError code, const std::string& message, bool print, bool last_e
   return code;
 }
 
+aclError LastError(const char* api, aclrtLastErrLevel level, bool clear) {
+  if (level != ACL_RT_THREAD_LEVEL) {
+    // Refused without becoming the last error itself: the recorded one stays.
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(api) + ": level " + std::to_string(static_cast<int>(level)) +
+                    " is not ACL_RT_THREAD_LEVEL",
+                true, false);
+  }
+  return clear ? std::exchange(t_last_error, ACL_SUCCESS) : t_last_error;
+}
+
 aclError NoteLastError(aclError code) {
   if (code != ACL_SUCCESS) t_last_error = code;
   return code;
@@ -387,23 +398,11 @@ aclError aclrtSynchronizeDevice() {
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-  if (level != ACL_RT_THREAD_LEVEL) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtGetLastError: level " + std::to_string(static_cast<int>(level)) +
-                    " is not ACL_RT_THREAD_LEVEL",
-                true, false);
-  }
-  return std::exchange(lngrad::acl::detail::t_last_error, ACL_SUCCESS);
+  return lngrad::acl::detail::LastError("aclrtGetLastError", level, true);
 }
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
-  if (level != ACL_RT_THREAD_LEVEL) {
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtPeekAtLastError: level " + std::to_string(static_cast<int>(level)) +
-                    " is not ACL_RT_THREAD_LEVEL",
-                true, false);
-  }
-  return lngrad::acl::detail::t_last_error;
+  return lngrad::acl::detail::LastError("aclrtPeekAtLastError", level, false);
 }
 
 const char* aclrtGetSocName() { return lngrad::CurrentProduct().soc.data(); }

@@ -77,6 +77,8 @@ void KillContext(State& s, Context* c);
 aclError Fail(aclError code, const std::string& message, bool print = true, bool last_error = true);
 // Makes a failed code the thread's last error (aclrtGetLastError); returns code.
 aclError NoteLastError(aclError code);
+// aclrtGetLastError (clear) and aclrtPeekAtLastError.
+aclError LastError(const char* api, aclrtLastErrLevel level, bool clear);
 // Adds a message for aclGetRecentErrMsg without printing it (already printed).
 void AddRecentMessage(const std::string& message);
 
