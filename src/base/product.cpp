@@ -20,18 +20,20 @@ struct ArchTraits {
   uint32_t ub_bytes, stack_end_bytes;
   // LayerNormGrad, LayerNormGradBeta and LayerNorm share one support table (spec §7.1).
   bool supported;
+  bool split_cores;
+  uint32_t aicore_count, vector_core_count;
 };
 
 constexpr ArchTraits kArchs[] = {
-    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false},
-    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true},
+    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, false, 32, 0},
+    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, false, 10, 8},
     // 2201 keeps the last 64 bytes for the KFC message slot.
-    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true},
-    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false},
-    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true},
+    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, true, 24, 48},
+    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, false, 1, 1},
+    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, true, 24, 48},
 };
 
-constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false};
+constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, false, 0, 0};
 
 constexpr const ArchTraits& TraitsOf(NpuArch a) {
   for (const ArchTraits& t : kArchs) {
@@ -43,8 +45,19 @@ constexpr const ArchTraits& TraitsOf(NpuArch a) {
 constexpr Product Make(std::string_view soc, std::string_view short_soc, std::string_view version,
                        NpuArch arch, std::string_view line) {
   const ArchTraits& t = TraitsOf(arch);
-  return Product{soc,        short_soc,         version,     arch,        line,
-                 t.ub_bytes, t.stack_end_bytes, t.supported, t.supported, t.supported};
+  return Product{soc,
+                 short_soc,
+                 version,
+                 arch,
+                 line,
+                 t.ub_bytes,
+                 t.stack_end_bytes,
+                 t.supported,
+                 t.supported,
+                 t.supported,
+                 t.split_cores,
+                 t.aicore_count,
+                 t.vector_core_count};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";
