@@ -9,6 +9,7 @@
 #include "c_api/reg_compute/reg_load.h"
 #include "c_api/reg_compute/reg_store.h"
 #include "c_api/reg_compute/reg_vector.h"
+#include "c_api/scalar_compute/scalar_compute.h"
 #include "c_api/sync/sync.h"
 #include "c_api/sys_var/sys_var.h"
 #include "c_api/utils_intf.h"

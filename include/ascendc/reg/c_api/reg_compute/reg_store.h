@@ -21,3 +21,28 @@ inline void asc_storealign(__ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> sr
                            ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_storealign(dst_align32b + offset, src, mask, loc);
 }
+
+// asc_storealign_postupdate: asc_storealign to dst, then dst += offset elements.
+template <typename T>
+inline void asc_storealign_postupdate(
+    __ubuf__ T*& dst_align32b, ::lngrad::reg::VecReg<T> src, int32_t offset, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storealign(dst_align32b, src, mask, loc);
+  dst_align32b += offset;
+}
+
+// asc_storealign_pack (b16, b32, b64 lanes): the low half of each selected lane, stored
+// contiguously (lane i's half at half-element i); unselected lanes leave their UB bytes alone.
+template <typename T>
+requires(sizeof(T) >= 2) inline void asc_storealign_pack(
+    __ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::StorePacked(dst_align32b, src.lane, sizeof(T), mask, 32,
+                                     "asc_storealign_pack", loc);
+}
+template <typename T>
+requires(sizeof(T) >= 2) inline void asc_storealign_pack(
+    __ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, int32_t offset, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storealign_pack(dst_align32b + offset, src, mask, loc);
+}
