@@ -81,6 +81,10 @@ void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& 
   StoreLanes(dst, packed, half, packedMask, align, api, loc);
 }
 
+uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc) {
+  return static_cast<uint32_t>(RequireUb(p, bytes, 32, api, loc));
+}
+
 void RequireRegProduct(const char* api, aicore::SrcLoc loc) {
   aicore::detail::RequireProduct(api, aicore::detail::ArchBit::k3510, "Ascend 950", loc);
 }

@@ -57,27 +57,38 @@ TEST(CApiRows, UnaryFloat) {
   const vector_bool mask = RandomMask<float>(rng, &mm);
   vector_float d;
   asc_abs(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kAbs, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kAbs, a[i]); }, nullptr);
   asc_neg(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kNeg, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kNeg, a[i]); }, nullptr);
   asc_relu(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRelu, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRelu, a[i]); }, nullptr);
   asc_sqrt(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kSqrt, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kSqrt, a[i]); }, nullptr);
   asc_exp(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kExp, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kExp, a[i]); }, nullptr);
   asc_ln(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kLn, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kLn, a[i]); }, nullptr);
   asc_floor(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kFloor, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kFloor, a[i]); }, nullptr);
   asc_ceil(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kCeil, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kCeil, a[i]); }, nullptr);
   asc_trunc(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kTrunc, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kTrunc, a[i]); }, nullptr);
   asc_round(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRound, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRound, a[i]); }, nullptr);
   asc_rint(d, Fill(a), mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRint, a[i]); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelUnary(UOp::kRint, a[i]); }, nullptr);
 }
 
 TEST(CApiRows, RoundingTiesAndHalfLanes) {
@@ -106,8 +117,8 @@ TEST(CApiRows, RoundingTiesAndHalfLanes) {
   }
   asc_add(c, a, b, asc_create_mask_b16(PAT_ALL));
   for (uint32_t i = 0; i < kN<half>; ++i) {
-    EXPECT_TRUE(SameBits(c.lane[i], half(static_cast<float>(a.lane[i]) +
-                                         static_cast<float>(b.lane[i]))));
+    EXPECT_TRUE(
+        SameBits(c.lane[i], half(static_cast<float>(a.lane[i]) + static_cast<float>(b.lane[i]))));
   }
 }
 
@@ -123,15 +134,19 @@ void CheckMinMaxBits() {
     if (op == BOp::kMin) asc_min(d, Fill(a), Fill(b), mask);
     if (op == BOp::kOr) asc_or(d, Fill(a), Fill(b), mask);
     if (op == BOp::kXor) asc_xor(d, Fill(a), Fill(b), mask);
-    ExpectLanes(d, mm, [&](uint32_t i) { return ModelBinary2(op, a[i], b[i]); }, nullptr);
+    ExpectLanes(
+        d, mm, [&](uint32_t i) { return ModelBinary2(op, a[i], b[i]); }, nullptr);
   }
   const T s = a[3];
   asc_mul_scalar(d, Fill(a), s, mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelBinary(Op::kMul, a[i], s); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelBinary(Op::kMul, a[i], s); }, nullptr);
   asc_max_scalar(d, Fill(a), s, mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelBinary2(BOp::kMax, a[i], s); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelBinary2(BOp::kMax, a[i], s); }, nullptr);
   asc_min_scalar(d, Fill(a), s, mask);
-  ExpectLanes(d, mm, [&](uint32_t i) { return ModelBinary2(BOp::kMin, a[i], s); }, nullptr);
+  ExpectLanes(
+      d, mm, [&](uint32_t i) { return ModelBinary2(BOp::kMin, a[i], s); }, nullptr);
 }
 
 TEST(CApiRows, MinMaxLogicAndScalarForms) {
@@ -183,7 +198,8 @@ TEST(CApiRows, ReductionsAreBinaryTrees) {
   EXPECT_TRUE(SameBits(s.lane[0], ModelTreeSum(a, mm, 0, kN<float>)));
   EXPECT_EQ(mx.lane[0], ModelMax(a, mm, 0, kN<float>));
   for (uint32_t i = 1; i < kN<float>; ++i) EXPECT_EQ(s.lane[i], 0.0f);
-  for (uint32_t k = 0; k < 8; ++k) EXPECT_TRUE(SameBits(blk.lane[k], ModelTreeSum(a, mm, 8 * k, 8)));
+  for (uint32_t k = 0; k < 8; ++k)
+    EXPECT_TRUE(SameBits(blk.lane[k], ModelTreeSum(a, mm, 8 * k, 8)));
   for (uint32_t k = 8; k < kN<float>; ++k) EXPECT_EQ(blk.lane[k], 0.0f);
   for (uint32_t i = 0; i < kN<float> / 2; ++i) {
     const float l = mm.bit[8 * i] ? a[2 * i] : 0.0f, r = mm.bit[8 * i + 4] ? a[2 * i + 1] : 0.0f;
@@ -199,8 +215,8 @@ TEST(CApiRows, PatternsArangeAndCopy) {
   const struct {
     ::lngrad::reg::Pattern p;
     uint32_t first;  // lanes of b16 selected from 0 (or 0 for M3/M4)
-  } rows[] = {{PAT_ALL, 128}, {PAT_VL1, 1}, {PAT_VL3, 3}, {PAT_VL128, 128}, {PAT_H, 64},
-              {PAT_Q, 32},    {PAT_ALLF, 0}};
+  } rows[] = {{PAT_ALL, 128}, {PAT_VL1, 1}, {PAT_VL3, 3}, {PAT_VL128, 128},
+              {PAT_H, 64},    {PAT_Q, 32},  {PAT_ALLF, 0}};
   for (const auto& row : rows) {
     const vector_bool m = asc_create_mask_b16(row.p);
     for (uint32_t k = 0; k < kVl; ++k) EXPECT_EQ(m.Bit(k), k % 2 == 0 && k / 2 < row.first) << k;
@@ -222,7 +238,8 @@ TEST(CApiRows, PatternsArangeAndCopy) {
   vector_int32_t dst = Fill(b);
   const vector_int32_t old = dst;
   asc_copy(dst, Fill(a), mask);  // merging: unselected lanes keep dst
-  ExpectLanes(dst, mm, [&](uint32_t i) { return a[i]; }, &old);
+  ExpectLanes(
+      dst, mm, [&](uint32_t i) { return a[i]; }, &old);
 }
 
 }  // namespace

@@ -13,4 +13,5 @@
 #include "c_api/sync/sync.h"
 #include "c_api/sys_var/sys_var.h"
 #include "c_api/utils_intf.h"
+#include "c_api/vector_compute/vector_compute.h"
 #include "c_api/vector_datamove/vector_datamove.h"

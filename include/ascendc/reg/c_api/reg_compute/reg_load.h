@@ -57,3 +57,14 @@ requires(sizeof(T) <= 4) inline void asc_loadalign_unpack(
     ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_loadalign_unpack(dst, src + offset, loc);
 }
+
+// asc_loadalign of a mask register: VL / 8 = 32 bytes from src (+ offset uint32_t elements).
+inline void asc_loadalign(vector_bool& dst, __ubuf__ uint32_t* src,
+                          ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::LoadBytes(dst.bits, src, ::lngrad::reg::kMaskBytes, 32, "asc_loadalign",
+                                   loc);
+}
+inline void asc_loadalign(vector_bool& dst, __ubuf__ uint32_t* src, int32_t offset,
+                          ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_loadalign(dst, src + offset, loc);
+}

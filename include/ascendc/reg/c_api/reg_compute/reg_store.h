@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "c_api/utils_intf.h"
 #include "lngrad_reg/ub_access.h"
@@ -45,4 +46,16 @@ requires(sizeof(T) >= 2) inline void asc_storealign_pack(
     __ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, int32_t offset, vector_bool mask,
     ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_storealign_pack(dst_align32b + offset, src, mask, loc);
+}
+
+// asc_storealign of a mask register: its 32 bytes to dst (uint8_t, uint16_t or uint32_t).
+template <typename U>
+requires(std::is_same_v<U, uint8_t> || std::is_same_v<U, uint16_t> ||
+         std::is_same_v<
+             U, uint32_t>) inline void asc_storealign(__ubuf__ U* dst, vector_bool src,
+                                                      ::lngrad::aicore::SrcLoc loc =
+                                                          ::lngrad::aicore::SrcLoc::Current()) {
+  vector_bool all;  // 32 one-byte lanes: the mask register's bytes
+  for (uint32_t k = 0; k < ::lngrad::reg::kMaskBytes; ++k) all.SetBit(k, true);
+  ::lngrad::reg::detail::StoreLanes(dst, src.bits, 1, all, 32, "asc_storealign", loc);
 }
