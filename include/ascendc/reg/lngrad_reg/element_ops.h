@@ -83,26 +83,20 @@ struct Div {
   }
 };
 // max / min: a NaN operand gives NaN (lngrad's choice, as the vector Max/Min).
-struct Max {
-  template <typename T>
-  static T Apply(T a, T b) {
-    if constexpr (kIsFloat<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a < b ? b : a;
-  }
-};
-struct Min {
-  template <typename T>
-  static T Apply(T a, T b) {
-    if constexpr (kIsFloat<T>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return b < a ? b : a;
-  }
-};
+#define LNGRAD_REG_PICK_OP(Name, b_wins) \
+  struct Name {                          \
+    template <typename T>                \
+    static T Apply(T a, T b) {           \
+      if constexpr (kIsFloat<T>) {       \
+        if (a != a) return a;            \
+        if (b != b) return b;            \
+      }                                  \
+      return (b_wins) ? b : a;           \
+    }                                    \
+  };
+LNGRAD_REG_PICK_OP(Max, a < b)
+LNGRAD_REG_PICK_OP(Min, b < a)
+#undef LNGRAD_REG_PICK_OP
 
 // Bitwise on the lanes' bits (float lanes too).
 #define LNGRAD_REG_BIT_OP(Name, op)                                     \
