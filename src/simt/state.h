@@ -45,8 +45,8 @@ extern thread_local VfUbLog* t_vf_log;
 // Records the vector function that just ran (log: the instrumented build's; nullptr without it).
 void RecordVectorFunction(const BlockRuntime& block, const VfUbLog* log, aicore::SrcLoc loc);
 
-// The running block's SIMT state; raises (naming `what`) outside a launch's block or on a
-// product without SIMT.
-BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc);
+// The running block's SIMT state; raises (naming `what`) outside a <<<>>> launch's block, and
+// with simt (threads, not UB arrays) on a product without SIMT.
+BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc, bool simt = true);
 
 }  // namespace lngrad::simt::detail
