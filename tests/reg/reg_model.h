@@ -54,12 +54,13 @@ T ModelBinary(Op op, T a, T b) {
   } else {
     const int64_t x = a, y = b;
     switch (op) {
+      // Two's complement wrap-around, in unsigned arithmetic (signed overflow is undefined).
       case Op::kAdd:
-        return Wrap<T>(x + y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
       case Op::kSub:
-        return Wrap<T>(x - y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
       case Op::kMul:
-        return Wrap<T>(x * y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
       case Op::kDiv:  // lngrad's documented choice where the reference is silent
         return y == 0 ? Wrap<T>(-1) : Wrap<T>(x / y);
       case Op::kAnd:
