@@ -357,11 +357,13 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
   const bool record_vf = !block.simt_kernel && aicore::san::ActiveTools() != 0;
   const bool exact_vf = record_vf && detail::InstrumentedCodeLoaded();
   detail::VfUbLog vf_log;
-  if (exact_vf) {
+  std::vector<std::byte> ub_before;
+  if (record_vf) {
     const aicore::BlockContext& ctx = aicore::RequireBlockContext("asc_vf_call");
     vf_log.ub = ctx.ub;
     vf_log.ub_size = ctx.ub_size;
     vf_log.state.assign(ctx.ub_size, 0);
+    if (!exact_vf) ub_before.assign(ctx.ub, ctx.ub + ctx.ub_size);
   }
   detail::Scheduler scheduler(info, body, race.get());
   const BlockInfo* saved_block = detail::t_block;
@@ -379,7 +381,10 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
     }
   } restore{saved_block};
   scheduler.Run(loc);
-  if (record_vf) detail::RecordVectorFunction(block, exact_vf ? &vf_log : nullptr, loc);
+  if (record_vf) {
+    if (!exact_vf) vf_log.NoteChanges(ub_before);
+    detail::RecordVectorFunction(vf_log, loc);
+  }
   if (race != nullptr) race->RaiseFindings();
 }
 

@@ -40,10 +40,12 @@ struct VfUbLog {
   uint32_t ub_size = 0;
   std::vector<uint8_t> state;  // per UB byte: bit 0 written, bit 1 read first
   void Note(uintptr_t addr, size_t bytes, bool write);
+  // Without the instrumentation: the bytes whose value differs from `before` were written.
+  void NoteChanges(const std::vector<std::byte>& before);
 };
 extern thread_local VfUbLog* t_vf_log;
-// Records the vector function that just ran (log: the instrumented build's; nullptr without it).
-void RecordVectorFunction(const BlockRuntime& block, const VfUbLog* log, aicore::SrcLoc loc);
+// Records the vector function that just ran as one V instruction of the pipeline sanitizer.
+void RecordVectorFunction(const VfUbLog& log, aicore::SrcLoc loc);
 
 // The running block's SIMT state; raises (naming `what`) outside a <<<>>> launch's block, and
 // with simt (threads, not UB arrays) on a product without SIMT.

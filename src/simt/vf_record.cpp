@@ -1,5 +1,6 @@
 // Layer simt: a hybrid kernel's SIMT vector function in the pipeline sanitizer's record (state.h).
 #include <algorithm>
+#include <cstring>
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sanitizer.h"
@@ -42,23 +43,27 @@ void ForEachRun(const std::vector<uint8_t>& state, uint8_t bit, F f) {
 
 }  // namespace
 
+// By 32-byte UB blocks (the unit of the vector and MTE instructions): a block with a changed
+// byte was written whole, so that a float whose low bytes kept their value still counts.
+void VfUbLog::NoteChanges(const std::vector<std::byte>& before) {
+  constexpr size_t kBlock = 32;
+  const size_t n = std::min(before.size(), state.size());
+  for (size_t b = 0; b < n; b += kBlock) {
+    const size_t len = std::min(kBlock, n - b);
+    if (std::memcmp(ub + b, before.data() + b, len) == 0) continue;
+    for (size_t i = b; i < b + len; ++i) state[i] |= 1;
+  }
+}
+
 // The vector function ran on the vector pipe: one V instruction that read what the threads read
-// before writing it and wrote what they wrote (the instrumented build's log), or, without the
-// instrumentation, that wrote the block's __ubuf__ arrays (dynamic and static): lngrad cannot see
-// the threads' plain accesses then, and takes the arrays as the vector function's output.
-void RecordVectorFunction(const BlockRuntime& block, const VfUbLog* log, aicore::SrcLoc loc) {
+// before writing it and wrote what they wrote (the instrumented build's log, exact), or, without
+// the instrumentation, that wrote the 32-byte UB blocks whose value changed (lngrad cannot see the
+// threads' plain accesses then: a store of the value a whole block already held is missed).
+void RecordVectorFunction(const VfUbLog& log, aicore::SrcLoc loc) {
   aicore::san::Instr in(aicore::Pipe::kV, "asc_vf_call", loc);
   if (!in) return;
-  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
-  if (ctx == nullptr) return;
-  if (log != nullptr) {
-    ForEachRun(log->state, 2, [&](size_t start, size_t n) { in.Read(ctx->ub + start, n); });
-    ForEachRun(log->state, 1, [&](size_t start, size_t n) { in.Write(ctx->ub + start, n); });
-    return;
-  }
-  const uint64_t dynamic = std::min<uint64_t>(block.dynamic_bytes, ctx->ub_size);
-  if (dynamic > 0) in.Write(ctx->ub, dynamic);
-  for (const BlockRuntime::Static& s : block.statics) in.Write(ctx->ub + s.offset, s.bytes);
+  ForEachRun(log.state, 2, [&](size_t start, size_t n) { in.Read(log.ub + start, n); });
+  ForEachRun(log.state, 1, [&](size_t start, size_t n) { in.Write(log.ub + start, n); });
 }
 
 }  // namespace lngrad::simt::detail
