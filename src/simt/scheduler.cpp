@@ -17,6 +17,7 @@
 #include "lngrad_aicore/sanitizer_tools.h"
 #include "racecheck.h"
 #include "state.h"
+#include "watchdog.h"
 
 namespace lngrad::simt {
 namespace detail {
@@ -69,6 +70,8 @@ class Scheduler {
         body_(body),
         threads_(block.threads),
         results_((block.threads + kWarpSize - 1) / kWarpSize) {
+    block_linear_ = block.block_idx.x + block.block_idx.y * block.grid_dim.x +
+                    block.block_idx.z * block.grid_dim.x * block.grid_dim.y;
     const dim3 d = block.block_dim;
     for (uint32_t i = 0; i < block.threads; ++i) {
       ThreadInfo& t = threads_[i].info;
@@ -119,6 +122,8 @@ class Scheduler {
   void CancelAll();
 
   RaceChecker* race_;  // the race checker (nullptr: off)
+  Heartbeat& beat_ = ThisHostThreadsHeartbeat();
+  uint32_t block_linear_ = 0;
   const std::function<void()>& body_;
   std::vector<SimtThread> threads_;
   std::vector<WarpExchange> results_;  // per warp: its last warp function's values
@@ -154,7 +159,12 @@ void Scheduler::Resume(SimtThread& t) {
   t.state = State::kRunnable;
   running_ = &t;
   t_thread = &t.info;
+  beat_.thread.store(t.info.linear, std::memory_order_relaxed);
+  beat_.block.store(block_linear_, std::memory_order_relaxed);
+  beat_.switches.fetch_add(1, std::memory_order_relaxed);
+  beat_.running.store(true, std::memory_order_relaxed);
   Fiber::SwitchTo(host_, t.fiber);
+  beat_.running.store(false, std::memory_order_relaxed);
   t_thread = nullptr;
   running_ = nullptr;
   if (t.state == State::kDone) {
