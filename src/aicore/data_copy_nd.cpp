@@ -337,7 +337,8 @@ void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_si
         {"srcDValue", p.srcDValue, 1, 65535},
         {"dstNzC0Stride", p.dstNzC0Stride, 1, 16384},
         {"dstNzNStride", p.dstNzNStride, 1, 16384},
-        {"dstNzMatrixStride", p.dstNzMatrixStride, 1, 65535},
+        // Unused with one matrix (the vendor's samples pass 0 then).
+        {"dstNzMatrixStride", p.dstNzMatrixStride, p.ndNum > 1 ? 1u : 0u, 65535},
     };
     for (const Rule& r : rules) {
       if (r.value < r.lo || r.value > r.hi) {

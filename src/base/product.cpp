@@ -20,18 +20,27 @@ struct ArchTraits {
   uint32_t ub_bytes, stack_end_bytes;
   // LayerNormGrad, LayerNormGradBeta and LayerNorm share one support table (spec §7.1).
   bool supported;
+  CubeBuffers cube;
 };
+
+// The cube (架构规格 NPU架构版本2201 / 3510): L1 is ASC_L1_SIZE (2201 keeps 256 bytes), L0A,
+// L0B, L0C and BiasTable their sizes, the Fixpipe Buffer its size. Not modelled elsewhere.
+constexpr CubeBuffers kCube2201 = {512 * kKiB - 256, 64 * kKiB, 64 * kKiB,
+                                   128 * kKiB,       1 * kKiB,  2 * kKiB};
+constexpr CubeBuffers kCube3510 = {512 * kKiB, 64 * kKiB, 64 * kKiB,
+                                   256 * kKiB, 4 * kKiB,  4 * kKiB};
+constexpr CubeBuffers kNoCube = {0, 0, 0, 0, 0, 0};
 
 constexpr ArchTraits kArchs[] = {
-    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false},
-    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true},
+    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, kNoCube},
+    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, kNoCube},
     // 2201 keeps the last 64 bytes for the KFC message slot.
-    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true},
-    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false},
-    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true},
+    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, kCube2201},
+    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, kNoCube},
+    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, kCube3510},
 };
 
-constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false};
+constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, kNoCube};
 
 constexpr const ArchTraits& TraitsOf(NpuArch a) {
   for (const ArchTraits& t : kArchs) {
@@ -43,8 +52,8 @@ constexpr const ArchTraits& TraitsOf(NpuArch a) {
 constexpr Product Make(std::string_view soc, std::string_view short_soc, std::string_view version,
                        NpuArch arch, std::string_view line) {
   const ArchTraits& t = TraitsOf(arch);
-  return Product{soc,        short_soc,         version,     arch,        line,
-                 t.ub_bytes, t.stack_end_bytes, t.supported, t.supported, t.supported};
+  return Product{soc,         short_soc,   version,     arch,  line, t.ub_bytes, t.stack_end_bytes,
+                 t.supported, t.supported, t.supported, t.cube};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";

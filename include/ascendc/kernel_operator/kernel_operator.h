@@ -42,6 +42,9 @@
 #include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"
 
+// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
+#include "lngrad_cube/cube.h"
+
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
 // info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.
 using AscendC::DataFormat;

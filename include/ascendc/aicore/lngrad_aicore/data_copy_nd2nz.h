@@ -13,7 +13,7 @@
 // is not reserved here. Checked mode ("nd2nz_params", naming the field): the ranges of the
 // vendor's table 4; always the UB operand 32-byte aligned in checked mode (ub_alignment), tensor
 // and GM bounds. Sanitizer: MTE2, one read per source row, one write per 32-byte chunk.
-// The GM -> L1 form of the same struct is the cube's and is not provided (L1 is not modelled).
+// The GM -> L1 form (the cube's A1, B1, C1) is the same copy into the L1 the cube layer serves.
 #pragma once
 
 #include <cstdint>
@@ -84,7 +84,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "ND2NZ moves elements of 1, 2 or 4 bytes");
   namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(GM->UB, Nd2NzParams)";
+  const char* const kApi = IsUbPosition(dst.View().pos) ? "DataCopy(GM->UB, Nd2NzParams)"
+                                                        : "DataCopy(GM->L1, Nd2NzParams)";
   d::CheckUbAligned(dst.View(), kApi, "dst");
   uint64_t src_extent = 0;
   uint64_t dst_extent = 0;

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "defs.h"
 #include "half.h"
+#include "local_memory.h"
 #include "sanitizer.h"
 
 namespace AscendC {
@@ -447,22 +448,18 @@ namespace AscendC {
 
 template <typename T>
 LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
-  auto& ctx = lngrad::aicore::RequireBlockContext("LocalTensor(pos, addr, tileSize)");
-  if (!IsUbPosition(pos)) {
-    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kPosition,
-                                     std::string("LocalTensor(pos, addr, tileSize): position ") +
-                                         PositionName(pos) +
-                                         " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
-  }
-  lngrad::aicore::detail::TensorView ub_view{ctx.ub, 0, ctx.ub, ctx.ub_size, pos};
-  lngrad::aicore::detail::RequireInsideUb(ub_view, addr, uint64_t{tileSize} * sizeof(T),
-                                          "LocalTensor(pos, addr, tileSize)");
-  ptr_ = reinterpret_cast<T*>(ctx.ub + addr);
+  constexpr const char* kApi = "LocalTensor(pos, addr, tileSize)";
+  auto& ctx = lngrad::aicore::RequireBlockContext(kApi);
+  const lngrad::aicore::LocalMemory mem = lngrad::aicore::MemoryOf(ctx, pos, kApi);
+  const uint64_t bytes = lngrad::aicore::ElemBytes<T>(tileSize);
+  lngrad::aicore::detail::TensorView view{mem.base, 0, mem.base, mem.size, pos};
+  lngrad::aicore::detail::RequireInsideUb(view, addr, bytes, kApi);
+  ptr_ = reinterpret_cast<T*>(mem.base + addr);
   size_ = tileSize;
   pos_ = pos;
-  ub_ = ctx.ub;
-  ub_size_ = ctx.ub_size;
-  buf_ = {ctx.ub + addr, ctx.ub + addr + uint64_t{tileSize} * sizeof(T), nullptr, -1};
+  ub_ = mem.base;
+  ub_size_ = mem.size;
+  buf_ = {mem.base + addr, mem.base + addr + bytes, nullptr, -1};
 }
 
 template <typename T>

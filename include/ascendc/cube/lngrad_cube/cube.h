@@ -1,0 +1,115 @@
+// lngrad Ascend C cube: the AI core's matrix unit on the CPU (layer cube, issue 29).
+//
+// Memories: L1 (positions A1, B1, C1), L0A (A2), L0B (B2), BiasTable (C2), L0C (CO1) and the
+// Fixpipe Buffer (C2PIPE2GM), per block, with the product's sizes (lngrad::CubeBuffers); TPipe,
+// TQue, TBuf and LocalTensor(pos, addr, size) reach them through aicore's LocalMemoryHook.
+// Instructions: LoadData (2D, L1 -> L0A/L0B), LoadDataWithTranspose, Mmad, Fixpipe (L0C -> GM) and
+// DataCopy L1 -> BiasTable; each runs in program order and records its pipe (MTE1, M, FIX) for
+// the sanitizer. Layouts, the accumulation order and what is not emulated: docs/ascendc_kernels.md,
+// "The cube".
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lngrad_aicore/bfloat16.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/half.h"
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/tensor.h"
+#include "lngrad_cube/params.h"
+
+namespace lngrad::cube {
+
+// The element types the cube moves and multiplies.
+enum class Elem : uint8_t { kS4, kS8, kU8, kF16, kBf16, kF32, kS32, kU32, kOther };
+template <typename T>
+constexpr Elem ElemOf() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, AscendC::int4b_t>) return Elem::kS4;
+  if constexpr (std::is_same_v<U, int8_t>) return Elem::kS8;
+  if constexpr (std::is_same_v<U, uint8_t>) return Elem::kU8;
+  if constexpr (std::is_same_v<U, half>) return Elem::kF16;
+  if constexpr (std::is_same_v<U, bfloat16_t>) return Elem::kBf16;
+  if constexpr (std::is_same_v<U, float>) return Elem::kF32;
+  if constexpr (std::is_same_v<U, int32_t>) return Elem::kS32;
+  if constexpr (std::is_same_v<U, uint32_t>) return Elem::kU32;
+  return Elem::kOther;
+}
+uint32_t ElemBits(Elem e) noexcept;
+const char* ElemName(Elem e) noexcept;
+
+using View = aicore::detail::TensorView;
+
+// Installs the cube's memories and copies into aicore's hooks; true. kernel_operator.h calls it
+// before main (kInstalled), so every program that includes it has the cube.
+bool Install() noexcept;
+inline const bool kInstalled = Install();
+
+void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
+                aicore::SrcLoc loc);
+void LoadDataTranspose(const View& dst, const View& src,
+                       const AscendC::LoadData2dTransposeParams& p, Elem e, aicore::SrcLoc loc);
+// bias: nullptr without a bias tensor.
+void Mmad(const View& c, const View& a, const View& b, const View* bias,
+          const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc);
+// gm: the destination's first element (its range checked by the caller: FixpipeExtent).
+void FixpipeToGm(void* gm, const View& src, const AscendC::FixpipeParamsV220& p, Elem dst,
+                 Elem src_elem, aicore::SrcLoc loc);
+// The GM elements a Fixpipe NZ -> ND writes from its first: (ndNum * mSize - 1) rows apart by
+// dstStride plus nSize.
+uint64_t FixpipeExtent(const AscendC::FixpipeParamsV220& p) noexcept;
+
+}  // namespace lngrad::cube
+
+namespace AscendC {
+
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData2DParams& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData2d(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(), loc);
+}
+
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& loadDataParams,
+                           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadDataTranspose(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(),
+                                  loc);
+}
+
+// C (L0C) = A (L0A) x B (L0B) + the initial matrix of mmadParams.
+template <typename T, typename U, typename S>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const MmadParams& mmadParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), nullptr, mmadParams,
+                     lngrad::cube::ElemOf<U>(), lngrad::cube::ElemOf<S>(),
+                     lngrad::cube::ElemOf<T>(), loc);
+}
+
+// C = A x B + bias (BiasTable, one value per column).
+template <typename T, typename U, typename S, typename V>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const LocalTensor<V>& bias, const MmadParams& mmadParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(std::is_same_v<T, V>, "Mmad: the bias has the type of the result");
+  const lngrad::aicore::detail::TensorView b = bias.View();
+  lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), &b, mmadParams,
+                     lngrad::cube::ElemOf<U>(), lngrad::cube::ElemOf<S>(),
+                     lngrad::cube::ElemOf<T>(), loc);
+}
+
+// L0C (NZ) -> GM (ND), with the conversion the types name.
+template <typename T, typename U>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  dst.Access(0, lngrad::cube::FixpipeExtent(intriParams), "Fixpipe(CO1->GM)");
+  lngrad::cube::FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), intriParams,
+                            lngrad::cube::ElemOf<T>(), lngrad::cube::ElemOf<U>(), loc);
+}
+
+}  // namespace AscendC
