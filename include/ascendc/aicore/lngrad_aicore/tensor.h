@@ -258,7 +258,7 @@ class LocalTensor {
   }
   lngrad::aicore::UbAddr GetPhyAddr(uint32_t offset) const {
     lngrad::aicore::UbAddr a = GetPhyAddr();
-    const uint64_t d = uint64_t{offset} * sizeof(T);
+    const uint64_t d = lngrad::aicore::ElemBytes<T>(offset);
     a.offset += d;
     if (a.host != nullptr) {
       a.host += d;
@@ -495,7 +495,12 @@ LocalTensor<T> LocalTensor<T>::operator[](uint32_t offset) const {
                                             "LocalTensor::operator[]");
   }
   LocalTensor r = *this;
-  r.ptr_ = ptr_ + offset;
+  if constexpr (lngrad::aicore::kElemBits<T> == 4) {
+    // int4b_t: two elements per byte (an odd offset starts mid-byte, which no instruction takes).
+    r.ptr_ = reinterpret_cast<T*>(reinterpret_cast<std::byte*>(ptr_) + offset / 2);
+  } else {
+    r.ptr_ = ptr_ + offset;
+  }
   r.size_ = offset <= size_ ? size_ - offset : 0;
   return r;
 }
