@@ -1,6 +1,7 @@
 // LoadData 2D and LoadDataWithTranspose: L1 -> L0A/L0B in 512-byte fractals, on MTE1, and the
 // copy L1 -> BiasTable.
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "cube_internal.h"
@@ -53,6 +54,58 @@ void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParam
       in.Write(dst.ptr + d, kFractalBytes);
     }
     MoveFractal(Mutable(dst) + d, src.ptr + s, p.ifTranspose, bits);
+  }
+}
+
+void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DParamsV2& p, Elem e,
+                  aicore::SrcLoc loc) {
+  constexpr const char* kApi = "LoadData(L1->L0, LoadData2DParamsV2)";
+  RequireLoadOperands(dst, src, kApi);
+  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
+  if (!IsRegBaseArch(ctx.product->arch)) {
+    Raise(checks::kParams, kApi, "LoadData2DParamsV2 is the Ascend 950's (use LoadData2DParams)");
+  }
+  const uint32_t bits = ElemBits(e);
+  const uint32_t c0 = 256 / bits;  // elements per 32 bytes
+  // The transposes need whole squares: b32 kStep even, b8 mStep even, b4 mStep a multiple of 4.
+  const uint32_t m_unit = bits == 8 ? 2 : (bits == 4 ? 4 : 1);
+  if (p.ifTranspose && ((bits == 32 && p.kStep % 2 != 0) || p.mStep % m_unit != 0)) {
+    Raise(checks::kParams, kApi,
+          "ifTranspose with " + std::string(ElemName(e)) + " needs " +
+              (bits == 32 ? "an even kStep" : "mStep a multiple of " + std::to_string(m_unit)));
+  }
+  aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
+  // Source S: rows in 16-element blocks (mStep), columns in C0 chunks (kStep); fractal (r, c) at
+  // ((kStart + c) * srcStride + mStart + r) x 512 B. Without transpose D = S, else D = S^T, both
+  // in the destination's NZ grid: fractal (r, c) at (c * dstStride + r) x 512 B.
+  const uint32_t rows = p.mStep * 16u, cols = p.kStep * c0;
+  const auto src_frac = [&](uint32_t r, uint32_t c) {
+    return ((uint64_t{p.kStartPosition} + c / c0) * static_cast<uint64_t>(p.srcStride) +
+            p.mStartPosition + r / 16) *
+           kFractalBytes;
+  };
+  const auto dst_frac = [&](uint32_t r, uint32_t c) {
+    return (uint64_t{c / c0} * p.dstStride + r / 16) * kFractalBytes;
+  };
+  std::set<uint64_t> written;  // a b32 or b8 transpose fills one fractal from two sources
+  for (uint32_t r = 0; r < rows; r += 16) {
+    for (uint32_t c = 0; c < cols; c += c0) {
+      RequireRange(src, kApi, "src", src_frac(r, c), kFractalBytes);
+      if (in) in.Read(src.ptr + src_frac(r, c), kFractalBytes);
+      const uint64_t d = p.ifTranspose ? dst_frac(c, r) : dst_frac(r, c);
+      RequireRange(dst, kApi, "dst", d, kFractalBytes);
+      written.insert(d);
+    }
+  }
+  if (in) {
+    for (const uint64_t d : written) in.Write(dst.ptr + d, kFractalBytes);
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      const uint32_t v = GetBits(src.ptr + src_frac(r, c), (r % 16) * c0 + c % c0, bits);
+      const uint32_t dr = p.ifTranspose ? c : r, dc = p.ifTranspose ? r : c;
+      SetBits(Mutable(dst) + dst_frac(dr, dc), (dr % 16) * c0 + dc % c0, bits, v);
+    }
   }
 }
 

@@ -65,11 +65,13 @@ struct Geometry {
   uint32_t c0;      // elements per fractal row (32 bytes)
   uint32_t mb, nb;  // 16-row and 16-column blocks
   uint32_t ka, kb;  // K fractals of A (per m block) and of B
+  bool a_nz;        // A in L0A as NZ (the 950: m blocks inner), else ZZ (k fractals inner)
 };
 
 Geometry GeometryOf(const AscendC::MmadParams& p, Elem a) {
   const uint32_t bits = ElemBits(a);
-  Geometry g{256 / bits, CeilDiv(p.m, 16), CeilDiv(p.n, 16), 0, 0};
+  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
+  Geometry g{256 / bits, CeilDiv(p.m, 16), CeilDiv(p.n, 16), 0, 0, nz};
   g.kb = CeilDiv(p.k, g.c0);
   g.ka = (p.kDirectionAlign && a == Elem::kF32) ? CeilDiv(p.k, 16) * 2 : g.kb;
   return g;
@@ -107,7 +109,8 @@ struct Operands {
 
 // A's element (m, k) and B's element (k, n), as raw bits.
 uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
-  const uint64_t frac = uint64_t{m / 16} * g.ka + k / g.c0;
+  const uint64_t frac =
+      g.a_nz ? uint64_t{k / g.c0} * g.mb + m / 16 : uint64_t{m / 16} * g.ka + k / g.c0;
   return GetBits(o.a, frac * (4096 / bits) + (m % 16) * g.c0 + k % g.c0, bits);
 }
 uint32_t BAt(const Operands& o, const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {

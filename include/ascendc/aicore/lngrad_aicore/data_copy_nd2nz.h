@@ -66,12 +66,23 @@ inline constexpr const char* kNd2NzParams =
 }  // namespace lngrad::aicore::checks
 
 namespace lngrad::aicore::detail {
+// Nd2NzParams with fields wide enough for every arch: the struct's layout follows the kernel's
+// __NPU_ARCH__ (the 950's fields are wider), the library is compiled once, so the kernel-side
+// template widens it before calling in.
+struct Nd2NzArgs {
+  uint64_t ndNum, nValue, dValue, srcNdMatrixStride, srcDValue, dstNzC0Stride, dstNzNStride,
+      dstNzMatrixStride;
+};
+inline Nd2NzArgs Widen(const AscendC::Nd2NzParams& p) {
+  return {p.ndNum,     p.nValue,        p.dValue,       p.srcNdMatrixStride,
+          p.srcDValue, p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
+}
 // Product and (checked mode) range checks; returns the extents (elements) read and written.
-void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_size,
-                uint64_t* src_extent, uint64_t* dst_extent);
+void CheckNd2Nz(const char* api, const Nd2NzArgs& p, uint32_t elem_size, uint64_t* src_extent,
+                uint64_t* dst_extent);
 // The copy, its zero fill and its MTE2 record.
-void RunNd2Nz(const char* api, SrcLoc loc, const AscendC::Nd2NzParams& p, std::byte* dst,
-              const std::byte* src, uint32_t elem_size);
+void RunNd2Nz(const char* api, SrcLoc loc, const Nd2NzArgs& p, std::byte* dst, const std::byte* src,
+              uint32_t elem_size);
 void CheckUbAligned(const TensorView& v, const char* api, const char* operand);
 }  // namespace lngrad::aicore::detail
 
@@ -89,10 +100,11 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   d::CheckUbAligned(dst.View(), kApi, "dst");
   uint64_t src_extent = 0;
   uint64_t dst_extent = 0;
-  d::CheckNd2Nz(kApi, intriParams, sizeof(T), &src_extent, &dst_extent);
+  const d::Nd2NzArgs args = d::Widen(intriParams);
+  d::CheckNd2Nz(kApi, args, sizeof(T), &src_extent, &dst_extent);
   dst.Access(0, dst_extent, kApi);
   src.Access(0, src_extent, kApi);
-  d::RunNd2Nz(kApi, loc, intriParams, reinterpret_cast<std::byte*>(dst.HostPtr()),
+  d::RunNd2Nz(kApi, loc, args, reinterpret_cast<std::byte*>(dst.HostPtr()),
               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), sizeof(T));
 }
 

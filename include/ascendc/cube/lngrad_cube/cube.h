@@ -49,6 +49,8 @@ inline const bool kInstalled = Install();
 
 void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
                 aicore::SrcLoc loc);
+void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DParamsV2& p, Elem e,
+                  aicore::SrcLoc loc);
 void LoadDataTranspose(const View& dst, const View& src,
                        const AscendC::LoadData2dTransposeParams& p, Elem e, aicore::SrcLoc loc);
 // bias: nullptr without a bias tensor.
@@ -70,6 +72,14 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const LoadData2DParams& loadDataParams,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::LoadData2d(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(), loc);
+}
+
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData2DParamsV2& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData2dV2(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(),
+                             loc);
 }
 
 template <typename T>
@@ -110,6 +120,22 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
   dst.Access(0, lngrad::cube::FixpipeExtent(intriParams), "Fixpipe(CO1->GM)");
   lngrad::cube::FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), intriParams,
                             lngrad::cube::ElemOf<T>(), lngrad::cube::ElemOf<U>(), loc);
+}
+
+// The 950's form: NZ -> ND (ROW_MAJOR) through the same conversion; params.ndNum matrices.
+template <CO2Layout format, typename T, typename U>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsArch3510<format>& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(format == CO2Layout::ROW_MAJOR, "lngrad: Fixpipe emulates NZ -> ND (ROW_MAJOR)");
+  FixpipeParamsV220 p(intriParams.nSize, intriParams.mSize, intriParams.srcStride,
+                      intriParams.dstStride, intriParams.reluEn);
+  p.quantPre = intriParams.quantPre;
+  p.ndNum = intriParams.params.ndNum;
+  if (p.ndNum > 1) {
+    lngrad::aicore::RaiseKernelCheck("cube.params", "Fixpipe(CO1->GM): ndNum > 1 is not emulated");
+  }
+  Fixpipe(dst, src, p, loc);
 }
 
 }  // namespace AscendC

@@ -27,6 +27,30 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+// The 950's 2D load: mStep x kStep fractals from (mStartPosition, kStartPosition) of an NZ source.
+struct LoadData2DParamsV2 {
+  LoadData2DParamsV2() = default;
+  LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn,
+                     uint16_t kStepIn, int32_t srcStrideIn, uint16_t dstStrideIn,
+                     bool ifTransposeIn, uint8_t sidIn)
+      : mStartPosition(mStartPositionIn),
+        kStartPosition(kStartPositionIn),
+        mStep(mStepIn),
+        kStep(kStepIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        ifTranspose(ifTransposeIn),
+        sid(sidIn) {}
+  uint32_t mStartPosition = 0;  // 16 elements
+  uint32_t kStartPosition = 0;  // 32 bytes
+  uint16_t mStep = 0;
+  uint16_t kStep = 0;
+  int32_t srcStride = 0;  // 512 bytes, between K-adjacent fractals
+  uint16_t dstStride = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0;
+};
+
 struct LoadData2dTransposeParams {
   LoadData2dTransposeParams() = default;
   LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn,
@@ -82,17 +106,32 @@ struct MmadParams {
 #endif
 };
 
-enum QuantMode_t : uint8_t {
-  NoQuant = 0,
-  F322F16 = 1,
-  F322BF16 = 2,
-  DEQF16 = 3,
-  VDEQF16 = 4,
-  QF322B8_PRE = 5,
-  VQF322B8_PRE = 6,
-  REQ8 = 7,
-  VREQ8 = 8,
+// Fixpipe's conversions, in the vendor's order (F322F16: float -> half, DEQF16: int32 -> half
+// through a scalar, ...; lngrad emulates NoQuant, F322F16 and F322BF16).
+enum QuantMode_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  QF162B8_PRE,
+  VQF162B8_PRE,
+  REQ8,
+  VREQ8,
+  QF162S4_PRE,
+  VQF162S4_PRE,
+  REQ4,
+  VREQ4,
+  DEQS16,
+  VDEQS16,
+  QF162S16_PRE,
+  VQF162S16_PRE,
 };
+
+enum class ReluMode { NO_RELU = 0, NORMAL_RELU = 1, SCALAR_RELU = 2, VECTOR_RELU = 3 };
+enum class ClipReluMode { NOCLIP_RELU = 0, CLIP_RELU = 1 };
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 
@@ -119,5 +158,53 @@ struct FixpipeParamsV220 {
   bool isChannelSplit = false;
 };
 using FixpipeParamsM300 = FixpipeParamsV220;
+using FixpipeParamsM310 = FixpipeParamsV220;
+
+// The 950's NZ -> ND loop (FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>::params).
+struct Nz2NdParams {
+  Nz2NdParams() = default;
+  Nz2NdParams(uint16_t ndNumIn, uint16_t srcNdStrideIn, uint32_t dstNdStrideIn)
+      : ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn) {}
+  uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;
+  uint32_t dstNdStride = 0;
+};
+
+template <CO2Layout format>
+struct TransformParams {
+  using PARAMS = uint8_t;
+};
+template <>
+struct TransformParams<CO2Layout::ROW_MAJOR> {
+  using PARAMS = Nz2NdParams;
+};
+
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+  FixpipeParamsArch3510() = default;
+  FixpipeParamsArch3510(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn,
+                        uint32_t dstStrideIn)
+      : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+  ReluMode preReluMode = ReluMode::NO_RELU;
+  ClipReluMode preClipReluMode = ClipReluMode::NOCLIP_RELU;
+  uint64_t reluScalar = 0;
+  uint64_t vectorRelu = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint16_t srcStride = 0;
+  uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  uint8_t dualDstCtl = 0;
+  bool subBlockId = false;
+  typename TransformParams<format>::PARAMS params{};
+  bool isChannelSplit = false;
+};
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsC310 : FixpipeParamsArch3510<format> {
+  using FixpipeParamsArch3510<format>::FixpipeParamsArch3510;
+};
 
 }  // namespace AscendC
