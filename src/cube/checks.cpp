@@ -12,7 +12,8 @@ struct ElemRow {
   const char* name;
 };
 constexpr ElemRow kElems[] = {{Elem::kS4, 4, "int4b_t"},       {Elem::kS8, 8, "int8_t"},
-                              {Elem::kU8, 8, "uint8_t"},       {Elem::kF16, 16, "half"},
+                              {Elem::kU8, 8, "uint8_t"},       {Elem::kS16, 16, "int16_t"},
+                              {Elem::kU16, 16, "uint16_t"},    {Elem::kF16, 16, "half"},
                               {Elem::kBf16, 16, "bfloat16_t"}, {Elem::kF32, 32, "float"},
                               {Elem::kS32, 32, "int32_t"},     {Elem::kU32, 32, "uint32_t"}};
 }  // namespace

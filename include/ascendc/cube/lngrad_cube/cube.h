@@ -23,13 +23,15 @@
 namespace lngrad::cube {
 
 // The element types the cube moves and multiplies.
-enum class Elem : uint8_t { kS4, kS8, kU8, kF16, kBf16, kF32, kS32, kU32, kOther };
+enum class Elem : uint8_t { kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32, kOther };
 template <typename T>
 constexpr Elem ElemOf() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_same_v<U, AscendC::int4b_t>) return Elem::kS4;
   if constexpr (std::is_same_v<U, int8_t>) return Elem::kS8;
   if constexpr (std::is_same_v<U, uint8_t>) return Elem::kU8;
+  if constexpr (std::is_same_v<U, int16_t>) return Elem::kS16;
+  if constexpr (std::is_same_v<U, uint16_t>) return Elem::kU16;
   if constexpr (std::is_same_v<U, half>) return Elem::kF16;
   if constexpr (std::is_same_v<U, bfloat16_t>) return Elem::kBf16;
   if constexpr (std::is_same_v<U, float>) return Elem::kF32;
