@@ -1,6 +1,9 @@
-// Fixpipe L0C (NZ) -> GM (ND) on the FIX pipe, with ReLU and the float -> half/bfloat16
-// conversions (round to nearest, ties to even).
+// Fixpipe L0C (NZ) -> GM on the FIX pipe: ND, NZ (and the float channel split) or DN output,
+// NormReLU, the float -> half/bfloat16 casts (CAST_RINT: to nearest, ties to even) and the
+// float -> int8/uint8 quantisation (QF322B8_PRE scalar, VQF322B8_PRE per column) as the vendor's
+// model of it computes (fixpipe_l0c2gm/scripts/gen_data_f322s8.py).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -10,75 +13,138 @@
 namespace lngrad::cube {
 namespace {
 using P = AscendC::TPosition;
+using L = AscendC::CO2Layout;
 
-// One converted element: float -> float/half/bf16, int32 -> int32.
-uint32_t Convert(uint32_t raw, Elem src, Elem dst, bool relu) {
-  if (src == Elem::kS32) {
-    const auto v = static_cast<int32_t>(raw);
-    return static_cast<uint32_t>(relu ? std::max(v, 0) : v);
-  }
+float AsFloat(uint32_t raw) {
   float f;
   std::memcpy(&f, &raw, 4);
-  if (relu && !(f >= 0.0f)) f = f != f ? f : 0.0f;
-  if (dst == Elem::kF16) return FloatToHalfBits(f);
-  if (dst == Elem::kBf16) return aicore::detail::FloatToBf16BitsRne(f);
-  std::memcpy(&raw, &f, 4);
-  return raw;
+  return f;
+}
+uint32_t Raw(float f) {
+  uint32_t r;
+  std::memcpy(&r, &f, 4);
+  return r;
 }
 
-void CheckTypes(Elem dst, Elem src, const AscendC::FixpipeParamsV220& p, const char* api) {
-  using Q = AscendC::QuantMode_t;
-  const bool to_float = src == Elem::kF32 && dst == Elem::kF32 && p.quantPre == Q::NoQuant;
-  const bool to_int = src == Elem::kS32 && dst == Elem::kS32 && p.quantPre == Q::NoQuant;
-  const bool to_half = src == Elem::kF32 && dst == Elem::kF16 &&
-                       (p.quantPre == Q::F322F16 || p.quantPre == Q::NoQuant);
-  const bool to_bf16 = src == Elem::kF32 && dst == Elem::kBf16 &&
-                       (p.quantPre == Q::F322BF16 || p.quantPre == Q::NoQuant);
-  if (!(to_float || to_int || to_half || to_bf16)) {
+// The quantisation value of QUANT_PRE: M1 (a float of 1 + 8 + 10 bits: bits 13..31), the offset
+// (bits 37..45) and the sign flag (bit 46, int8 when set).
+struct Quant {
+  float m1;
+  int32_t offset;
+  bool sign;
+};
+Quant QuantOf(uint64_t pre) {
+  return {AsFloat(static_cast<uint32_t>(pre) & 0xFFFFE000u),
+          static_cast<int32_t>((pre >> 37) & 0x1FF), ((pre >> 46) & 1u) != 0};
+}
+
+// float -> int8/uint8: x times M1 (M2 for x < 0: M1, or 0 with ReLU), clamped to [-256, 255],
+// rounded to nearest even, plus the offset, clamped to the type.
+uint32_t QuantToB8(float x, const Quant& q, bool relu) {
+  const float scaled = x >= 0.0f ? x * q.m1 : x * (relu ? 0.0f : q.m1);
+  const float v =
+      std::nearbyint(std::clamp(scaled, -256.0f, 255.0f)) + static_cast<float>(q.offset);
+  const float r = q.sign ? std::clamp(v, -128.0f, 127.0f) : std::clamp(v, 0.0f, 255.0f);
+  return static_cast<uint32_t>(static_cast<int32_t>(r)) & 0xFFu;
+}
+
+bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE; }
+
+// One output element from the L0C value raw (column n).
+uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::byte* quant,
+                 uint32_t n) {
+  if (src == Elem::kS32) {
+    const auto v = static_cast<int32_t>(raw);
+    return static_cast<uint32_t>(a.relu ? std::max(v, 0) : v);
+  }
+  float f = AsFloat(raw);
+  if (IsB8Quant(a.quant)) {
+    uint64_t pre = a.deq_scalar;
+    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    return QuantToB8(f, QuantOf(pre), a.relu);
+  }
+  if (a.relu && f < 0.0f) f = 0.0f;
+  if (dst == Elem::kF16) return FloatToHalfBits(f);
+  if (dst == Elem::kBf16) return aicore::detail::FloatToBf16BitsRne(f);
+  return Raw(f);
+}
+
+void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, const char* api) {
+  const int q = a.quant;
+  const bool f32 = src == Elem::kF32;
+  const bool ok = (f32 && dst == Elem::kF32 && q == NoQuant) ||
+                  (src == Elem::kS32 && dst == Elem::kS32 && q == NoQuant) ||
+                  (f32 && dst == Elem::kF16 && (q == F322F16 || q == NoQuant)) ||
+                  (f32 && dst == Elem::kBf16 && (q == F322BF16 || q == NoQuant)) ||
+                  (f32 && (dst == Elem::kS8 || dst == Elem::kU8) && IsB8Quant(q));
+  if (!ok) {
     Raise(checks::kType, api,
           std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +
-              std::to_string(static_cast<int>(p.quantPre)) +
-              " is not emulated (float -> float/half/bfloat16_t, int32_t -> int32_t are)");
+              std::to_string(q) +
+              " is not emulated (float -> float, half, bfloat16_t, int8_t/uint8_t through "
+              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t are)");
   }
-  if (p.ndNum != 1) {
-    Raise(checks::kParams, api, "ndNum " + std::to_string(p.ndNum) + " is not emulated (1 is)");
+  if ((q == VQF322B8_PRE) != has_quant_tensor) {
+    Raise(checks::kParams, api,
+          "the vector quantisation modes take a cbufWorkspace, the others none");
   }
+  if (a.layout == L::NZ && ElemBits(dst) != 32 && ElemBits(dst) != 16) {
+    Raise(checks::kType, api, "NZ output of 8-bit types (channel merge) is not emulated");
+  }
+}
+
+// Where column n, row m of matrix i goes.
+uint64_t DstIndex(const FixArgs& a, uint32_t i, uint32_t m, uint32_t n) {
+  const uint64_t base = uint64_t{i} * a.dst_nd_stride;
+  if (a.layout == L::ROW_MAJOR) return base + m * a.dst_stride + n;
+  if (a.layout == L::COLUMN_MAJOR) return base + n * a.dst_stride + m;
+  const uint32_t c0 = a.channel_split ? 8 : 16;
+  return base + (n / c0) * a.dst_stride + uint64_t{m} * c0 + n % c0;
 }
 
 }  // namespace
 
-uint64_t FixpipeExtent(const AscendC::FixpipeParamsV220& p) noexcept {
-  if (p.mSize == 0 || p.nSize == 0) return 0;
-  return uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
+uint64_t FixpipeExtent(const FixArgs& a) noexcept {
+  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return 0;
+  return DstIndex(a, a.nd_num - 1, a.m - 1, a.n - 1) + 1;
 }
 
-void FixpipeToGm(void* gm, const View& src, const AscendC::FixpipeParamsV220& p, Elem dst,
+void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
                  Elem src_elem, aicore::SrcLoc loc) {
   constexpr const char* kApi = "Fixpipe(CO1->GM)";
   RequirePosition(src, kApi, "src", {P::CO1});
-  CheckTypes(dst, src_elem, p, kApi);
-  if (p.nSize > 0 && p.srcStride < p.mSize) {
+  CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
+  if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
     Raise(checks::kParams, kApi,
-          "srcStride " + std::to_string(p.srcStride) + " is below mSize " +
-              std::to_string(p.mSize) + " (the L0C column blocks would overlap)");
+          "srcStride x 16 = " + std::to_string(a.src_stride) +
+              " is below mSize x 16 (the L0C column blocks would overlap)");
   }
-  const uint32_t nb = (p.nSize + 15u) / 16u;
-  const uint64_t src_bytes =
-      nb == 0 ? 0 : (uint64_t{nb - 1} * p.srcStride * 16 + uint64_t{p.mSize} * 16) * 4;
-  RequireRange(src, kApi, "src", 0, src_bytes);
+  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return;
+  const uint64_t src_elems = uint64_t{a.nd_num - 1} * a.src_nd_stride +
+                             uint64_t{(a.n - 1) / 16} * a.src_stride + uint64_t{a.m} * 16;
+  RequireRange(src, kApi, "src", 0, src_elems * 4);
+  if (quant != nullptr) {
+    RequirePosition(*quant, kApi, "cbufWorkspace", {P::C1});
+    RequireRange(*quant, kApi, "cbufWorkspace", 0, uint64_t{a.n} * 8);
+  }
   const uint32_t dbits = ElemBits(dst);
   auto* out = static_cast<std::byte*>(gm);
   aicore::san::Instr in(aicore::Pipe::kFix, kApi, loc);
-  for (uint32_t m = 0; m < p.mSize; ++m) {
-    for (uint32_t n = 0; n < p.nSize; ++n) {
-      const uint64_t si = (uint64_t{n / 16} * p.srcStride + m) * 16 + n % 16;
-      SetBits(out, uint64_t{m} * p.dstStride + n, dbits,
-              Convert(GetBits(src.ptr, si, 32), src_elem, dst, p.reluEn));
-    }
-  }
   if (in) {
-    in.Read(src.ptr, src_bytes);
-    in.WriteBlocks(out, p.mSize, uint64_t{p.nSize} * dbits / 8, uint64_t{p.dstStride} * dbits / 8);
+    in.Read(src.ptr, src_elems * 4);
+    if (quant != nullptr) in.Read(quant->ptr, uint64_t{a.n} * 8);
+  }
+  for (uint32_t i = 0; i < a.nd_num; ++i) {
+    for (uint32_t m = 0; m < a.m; ++m) {
+      for (uint32_t n = 0; n < a.n; ++n) {
+        const uint64_t si = i * a.src_nd_stride + (n / 16) * a.src_stride + m * 16 + n % 16;
+        const uint64_t di = DstIndex(a, i, m, n);
+        SetBits(out, di, dbits,
+                Convert(GetBits(src.ptr, si, 32), src_elem, dst, a,
+                        quant != nullptr ? quant->ptr : nullptr, n));
+        if (in) in.Write(out + di * dbits / 8, dbits / 8);
+      }
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 // fractal order. Integer inputs sum exactly in int32 (wrapping).
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "cube_internal.h"
 #include "lngrad/half.h"
@@ -121,39 +122,34 @@ uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
   return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
 }
 
-void RunFloat(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
-  const uint32_t abits = ElemBits(a), bbits = ElemBits(b);
-  auto* c = reinterpret_cast<float*>(o.c);
-  for (uint32_t n = 0; n < p.n; ++n) {
-    for (uint32_t m = 0; m < p.m; ++m) {
-      const uint64_t ci = CIndex(g, m, n);
-      float acc = 0.0f;
-      if (o.init != nullptr) std::memcpy(&acc, o.init + uint64_t{n} * 4, 4);
-      if (o.from_c) acc = c[ci];
-      for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-        float part = 0.0f;
-        for (uint32_t k = k0; k < p.k && k < k0 + g.c0; ++k) {
-          part += ToFloat(AAt(o, g, m, k, abits), a) * ToFloat(BAt(o, g, k, n, bbits), b);
-        }
-        acc += part;
-      }
-      c[ci] = acc;
-    }
+// The product of A's (m, k) and B's (k, n) as Acc: float (exact for half and bfloat16) or int32
+// (as uint32_t, so that sums wrap).
+template <typename Acc>
+Acc Product(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t n, Elem a,
+            Elem b) {
+  const uint32_t x = AAt(o, g, m, k, ElemBits(a)), y = BAt(o, g, k, n, ElemBits(b));
+  if constexpr (std::is_same_v<Acc, float>) {
+    return ToFloat(x, a) * ToFloat(y, b);
+  } else {
+    return static_cast<uint32_t>(ToInt(x, a) * ToInt(y, b));
   }
 }
 
-void RunInt(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
-  const uint32_t abits = ElemBits(a), bbits = ElemBits(b);
-  auto* c = reinterpret_cast<uint32_t*>(o.c);
+// Every C element: the initial value, then each K fractal's sum (in k order) added in k order.
+template <typename Acc>
+void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  auto* c = reinterpret_cast<Acc*>(o.c);
   for (uint32_t n = 0; n < p.n; ++n) {
     for (uint32_t m = 0; m < p.m; ++m) {
       const uint64_t ci = CIndex(g, m, n);
-      uint32_t acc = 0;
+      Acc acc{};
       if (o.init != nullptr) std::memcpy(&acc, o.init + uint64_t{n} * 4, 4);
       if (o.from_c) acc = c[ci];
-      for (uint32_t k = 0; k < p.k; ++k) {
-        const int32_t x = ToInt(AAt(o, g, m, k, abits), a) * ToInt(BAt(o, g, k, n, bbits), b);
-        acc += static_cast<uint32_t>(x);
+      for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+        Acc part{};
+        for (uint32_t k = k0; k < p.k && k < k0 + g.c0; ++k)
+          part += Product<Acc>(o, g, m, k, n, a, b);
+        acc += part;
       }
       c[ci] = acc;
     }
@@ -199,9 +195,9 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
     in.Write(c.ptr, uint64_t{g.mb} * g.nb * 1024);
   }
   if (out == Elem::kF32) {
-    RunFloat(o, g, p, a_elem, b_elem);
+    Run<float>(o, g, p, a_elem, b_elem);
   } else {
-    RunInt(o, g, p, a_elem, b_elem);
+    Run<uint32_t>(o, g, p, a_elem, b_elem);
   }
 }
 

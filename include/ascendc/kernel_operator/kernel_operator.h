@@ -11,6 +11,10 @@
 #ifndef LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 #define LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 
+// The standard assert, which kernels call as the vendor's headers let them (its CPU build
+// includes <cassert>).
+#include <cassert>
+
 #include "lngrad_aicore/defs.h"
 #include "lngrad_aicore/scalar_builtins.h"
 #include "lngrad_aicore/half.h"

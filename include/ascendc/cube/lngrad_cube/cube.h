@@ -58,12 +58,77 @@ void LoadDataTranspose(const View& dst, const View& src,
 // bias: nullptr without a bias tensor.
 void Mmad(const View& c, const View& a, const View& b, const View* bias,
           const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc);
+// One Fixpipe's parameters in a form every arch compiles alike (the parameter structs' layouts
+// follow the kernel's __NPU_ARCH__). Strides in elements.
+struct FixArgs {
+  AscendC::CO2Layout layout;
+  uint32_t n, m;
+  uint64_t src_stride;  // elements between column blocks of L0C (srcStride x 16)
+  uint64_t dst_stride;  // ND: between rows; DN: between columns; NZ: between column blocks
+  uint32_t nd_num;
+  uint64_t src_nd_stride, dst_nd_stride;  // elements between the ndNum matrices
+  int quant;
+  uint64_t deq_scalar;
+  bool relu, channel_split;
+};
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
-void FixpipeToGm(void* gm, const View& src, const AscendC::FixpipeParamsV220& p, Elem dst,
+// quant: the vector modes' per-column values (L1), else nullptr.
+void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
                  Elem src_elem, aicore::SrcLoc loc);
-// The GM elements a Fixpipe NZ -> ND writes from its first: (ndNum * mSize - 1) rows apart by
-// dstStride plus nSize.
-uint64_t FixpipeExtent(const AscendC::FixpipeParamsV220& p) noexcept;
+// The GM elements a Fixpipe writes from its first.
+uint64_t FixpipeExtent(const FixArgs& a) noexcept;
+
+template <typename T>
+FixArgs FixArgsOf(const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  // NZ output: dstStride counts 32-byte blocks here.
+  const uint64_t dst = layout == AscendC::CO2Layout::NZ ? uint64_t{p.dstStride} * 32 / sizeof(T)
+                                                        : uint64_t{p.dstStride};
+  return {layout,
+          p.nSize,
+          p.mSize,
+          uint64_t{p.srcStride} * 16,
+          dst,
+          p.ndNum,
+          uint64_t{p.srcNdStride} * 256,
+          p.dstNdStride,
+          static_cast<int>(p.quantPre),
+          p.deqScalar,
+          p.reluEn,
+          p.isChannelSplit};
+}
+template <AscendC::CO2Layout F>
+FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
+  FixArgs a{F,
+            p.nSize,
+            p.mSize,
+            uint64_t{p.srcStride} * 16,
+            p.dstStride,
+            1,
+            0,
+            0,
+            static_cast<int>(p.quantPre),
+            p.deqScalar,
+            p.reluEn,
+            p.isChannelSplit};
+  if constexpr (F == AscendC::CO2Layout::ROW_MAJOR) {
+    a.nd_num = p.params.ndNum;
+    a.src_nd_stride = uint64_t{p.params.srcNdStride} * 256;
+    a.dst_nd_stride = p.params.dstNdStride;
+  } else if constexpr (F == AscendC::CO2Layout::COLUMN_MAJOR) {
+    a.nd_num = p.params.dnNum;
+    a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * 256;
+    a.dst_nd_stride = p.params.dstDnMatrixStride;
+  }
+  return a;
+}
+
+template <typename T, typename U>
+void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+  dst.Access(0, FixpipeExtent(a), "Fixpipe(CO1->GM)");
+  FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(),
+              loc);
+}
 
 }  // namespace lngrad::cube
 
@@ -114,30 +179,40 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
                      lngrad::cube::ElemOf<T>(), loc);
 }
 
-// L0C (NZ) -> GM (ND), with the conversion the types name.
-template <typename T, typename U>
+// L0C (NZ) -> GM: ND (CFG_ROW_MAJOR), NZ (CFG_NZ) or, on the 950, DN (CFG_COLUMN_MAJOR), with the
+// conversion the types and quantPre name. cbufWorkspace: the per-column quantisation values
+// (uint64_t, L1) of the vector modes.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsV220& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  dst.Access(0, lngrad::cube::FixpipeExtent(intriParams), "Fixpipe(CO1->GM)");
-  lngrad::cube::FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), intriParams,
-                            lngrad::cube::ElemOf<T>(), lngrad::cube::ElemOf<U>(), loc);
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf<T>(intriParams, config.format),
+                          loc);
 }
-
-// The 950's form: NZ -> ND (ROW_MAJOR) through the same conversion; params.ndNum matrices.
-template <CO2Layout format, typename T, typename U>
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const FixpipeParamsArch3510<format>& intriParams,
+             const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(format == CO2Layout::ROW_MAJOR, "lngrad: Fixpipe emulates NZ -> ND (ROW_MAJOR)");
-  FixpipeParamsV220 p(intriParams.nSize, intriParams.mSize, intriParams.srcStride,
-                      intriParams.dstStride, intriParams.reluEn);
-  p.quantPre = intriParams.quantPre;
-  p.ndNum = intriParams.params.ndNum;
-  if (p.ndNum > 1) {
-    lngrad::aicore::RaiseKernelCheck("cube.params", "Fixpipe(CO1->GM): ndNum > 1 is not emulated");
-  }
-  Fixpipe(dst, src, p, loc);
+  static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
+  const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf<T>(intriParams, config.format),
+                          loc);
+}
+// The 950's parameters (dstStride of NZ output in elements).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsArch3510<config.format>& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsArch3510<config.format>& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
+  const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc);
 }
 
 }  // namespace AscendC

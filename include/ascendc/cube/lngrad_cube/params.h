@@ -4,7 +4,33 @@
 
 #include <cstdint>
 
+// Fixpipe's conversions, in the vendor's order (F322F16: float -> half, QF322B8_PRE: float ->
+// int8/uint8 through a scalar, ...). Kernels name it without a namespace, as the vendor defines it.
+enum QuantMode_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  QF162B8_PRE,
+  VQF162B8_PRE,
+  REQ8,
+  VREQ8,
+  QF162S4_PRE,
+  VQF162S4_PRE,
+  REQ4,
+  VREQ4,
+  DEQS16,
+  VDEQS16,
+  QF162S16_PRE,
+  VQF162S16_PRE,
+};
+
 namespace AscendC {
+
+using ::QuantMode_t;
 
 struct LoadData2DParams {
   LoadData2DParams() = default;
@@ -106,30 +132,6 @@ struct MmadParams {
 #endif
 };
 
-// Fixpipe's conversions, in the vendor's order (F322F16: float -> half, DEQF16: int32 -> half
-// through a scalar, ...; lngrad emulates NoQuant, F322F16 and F322BF16).
-enum QuantMode_t {
-  NoQuant,
-  F322F16,
-  F322BF16,
-  DEQF16,
-  VDEQF16,
-  QF322B8_PRE,
-  VQF322B8_PRE,
-  QF162B8_PRE,
-  VQF162B8_PRE,
-  REQ8,
-  VREQ8,
-  QF162S4_PRE,
-  VQF162S4_PRE,
-  REQ4,
-  VREQ4,
-  DEQS16,
-  VDEQS16,
-  QF162S16_PRE,
-  VQF162S16_PRE,
-};
-
 enum class ReluMode { NO_RELU = 0, NORMAL_RELU = 1, SCALAR_RELU = 2, VECTOR_RELU = 3 };
 enum class ClipReluMode { NOCLIP_RELU = 0, CLIP_RELU = 1 };
 
@@ -160,14 +162,57 @@ struct FixpipeParamsV220 {
 using FixpipeParamsM300 = FixpipeParamsV220;
 using FixpipeParamsM310 = FixpipeParamsV220;
 
-// The 950's NZ -> ND loop (FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>::params).
+// Fixpipe's output layout (its template argument): ND, NZ or (950) DN.
+struct FixpipeConfig {
+  CO2Layout format;
+#if __NPU_ARCH__ == 3510
+  bool isToUB = false;
+#endif
+};
+inline constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+inline constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+inline constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+// The NZ -> ND loop: on the 950 FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>::params; the older
+// form is the DataCopy (CO1 -> GM) one's.
 struct Nz2NdParams {
+#if __NPU_ARCH__ == 3510
   Nz2NdParams() = default;
   Nz2NdParams(uint16_t ndNumIn, uint16_t srcNdStrideIn, uint32_t dstNdStrideIn)
       : ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn) {}
   uint16_t ndNum = 1;
+  uint16_t srcNdStride = 0;  // 256 elements (one 16 x 16 block)
+  uint32_t dstNdStride = 0;  // elements
+#else
+  Nz2NdParams() = default;
+  Nz2NdParams(bool nz2ndEnIn, uint16_t ndNumIn, uint16_t srcNdStrideIn, uint16_t dstNdStrideIn,
+              uint16_t originalNSizeIn)
+      : nz2ndEn(nz2ndEnIn),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        originalNSize(originalNSizeIn) {}
+  bool nz2ndEn = false;
+  uint16_t ndNum = 1;
   uint16_t srcNdStride = 0;
-  uint32_t dstNdStride = 0;
+  uint16_t dstNdStride = 0;
+  uint16_t originalNSize = 0;
+#endif
+};
+
+// The 950's NZ -> DN loop (FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR>::params).
+struct Nz2DnParams {
+  Nz2DnParams() = default;
+  Nz2DnParams(uint16_t dnNumIn, uint16_t srcNzMatrixStrideIn, uint32_t dstDnMatrixStrideIn,
+              uint16_t srcNzC0StrideIn)
+      : dnNum(dnNumIn),
+        srcNzMatrixStride(srcNzMatrixStrideIn),
+        dstDnMatrixStride(dstDnMatrixStrideIn),
+        srcNzC0Stride(srcNzC0StrideIn) {}
+  uint16_t dnNum = 1;
+  uint16_t srcNzMatrixStride = 0;
+  uint32_t dstDnMatrixStride = 0;
+  uint16_t srcNzC0Stride = 0;
 };
 
 template <CO2Layout format>
@@ -177,6 +222,10 @@ struct TransformParams {
 template <>
 struct TransformParams<CO2Layout::ROW_MAJOR> {
   using PARAMS = Nz2NdParams;
+};
+template <>
+struct TransformParams<CO2Layout::COLUMN_MAJOR> {
+  using PARAMS = Nz2DnParams;
 };
 
 template <CO2Layout format = CO2Layout::ROW_MAJOR>
