@@ -67,19 +67,26 @@ struct Geometry {
   uint32_t mb, nb;  // 16-row and 16-column blocks
   uint32_t ka, kb;  // K fractals of A (per m block) and of B
   bool a_nz;        // A in L0A as NZ (the 950: m blocks inner), else ZZ (k fractals inner)
+  bool gemv;        // A is one row, k contiguous
 };
 
 Geometry GeometryOf(const AscendC::MmadParams& p, Elem a) {
   const uint32_t bits = ElemBits(a);
   const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
-  Geometry g{256 / bits, CeilDiv(p.m, 16), CeilDiv(p.n, 16), 0, 0, nz};
+  Geometry g{256 / bits, CeilDiv(p.m, 16), CeilDiv(p.n, 16), 0, 0, nz, false};
   g.kb = CeilDiv(p.k, g.c0);
   g.ka = (p.kDirectionAlign && a == Elem::kF32) ? CeilDiv(p.k, 16) * 2 : g.kb;
   return g;
 }
 
+// The bytes of L0A an Mmad reads: whole fractals (GEMV: the k elements' fractals).
+uint64_t ABytes(const Geometry& g, uint32_t k, uint32_t bits) {
+  if (g.gemv) return uint64_t{CeilDiv(k * bits, kFractalBytes * 8)} * kFractalBytes;
+  return uint64_t{g.mb} * g.ka * kFractalBytes;
+}
+
 void CheckMmad(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
-               const Geometry& g, const char* api) {
+               const Geometry& g, Elem a_elem, const char* api) {
   RequirePosition(c, api, "dst", {P::CO1});
   RequirePosition(a, api, "fm", {P::A2});
   RequirePosition(b, api, "filter", {P::B2});
@@ -91,7 +98,7 @@ void CheckMmad(const View& c, const View& a, const View& b, const AscendC::MmadP
           "m " + std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " + std::to_string(p.k) +
               ": each must be in [0, 4095]");
   }
-  RequireRange(a, api, "fm", 0, uint64_t{g.mb} * g.ka * kFractalBytes);
+  RequireRange(a, api, "fm", 0, ABytes(g, p.k, ElemBits(a_elem)));
   RequireRange(b, api, "filter", 0, uint64_t{g.kb} * g.nb * kFractalBytes);
   // Mmad writes whole 16 x 16 blocks of n columns, and the vendor's mmad sample (int8, B not
   // transposed) pads n beyond the CO1 tensor it reads back: only the L0C bounds the write.
@@ -110,6 +117,7 @@ struct Operands {
 
 // A's element (m, k) and B's element (k, n), as raw bits.
 uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
+  if (g.gemv) return GetBits(o.a, k, bits);
   const uint64_t frac =
       g.a_nz ? uint64_t{k / g.c0} * g.mb + m / 16 : uint64_t{m / 16} * g.ka + k / g.c0;
   return GetBits(o.a, frac * (4096 / bits) + (m % 16) * g.c0 + k % g.c0, bits);
@@ -169,11 +177,13 @@ const std::byte* BiasTableStart(uint32_t n, const char* api) {
 }  // namespace
 
 void Mmad(const View& c, const View& a, const View& b, const View* bias,
-          const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc) {
+          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
+          aicore::SrcLoc loc) {
   constexpr const char* kApi = "Mmad";
   CheckTypes(a_elem, b_elem, out, kApi);
-  const Geometry g = GeometryOf(p, a_elem);
-  CheckMmad(c, a, b, p, g, kApi);
+  Geometry g = GeometryOf(p, a_elem);
+  g.gemv = gemv;
+  CheckMmad(c, a, b, p, g, a_elem, kApi);
   Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
   if (bias != nullptr) {
     RequirePosition(*bias, kApi, "bias", {P::C2});
@@ -188,7 +198,7 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   }
   aicore::san::Instr in(aicore::Pipe::kM, kApi, loc);
   if (in) {
-    in.Read(a.ptr, uint64_t{g.mb} * g.ka * kFractalBytes);
+    in.Read(a.ptr, ABytes(g, p.k, ElemBits(a_elem)));
     in.Read(b.ptr, uint64_t{g.kb} * g.nb * kFractalBytes);
     if (o.init != nullptr) in.Read(o.init, uint64_t{p.n} * 4);
     if (o.from_c) in.Read(c.ptr, uint64_t{g.mb} * g.nb * 1024);

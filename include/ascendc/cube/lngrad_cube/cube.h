@@ -55,9 +55,18 @@ void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DPar
                   aicore::SrcLoc loc);
 void LoadDataTranspose(const View& dst, const View& src,
                        const AscendC::LoadData2dTransposeParams& p, Elem e, aicore::SrcLoc loc);
-// bias: nullptr without a bias tensor.
+// bias: nullptr without a bias tensor. gemv: A is one row stored contiguously (m == 1 turns
+// the GEMV mode on; the 950's disableGemv turns it off), as GemvMode tells.
 void Mmad(const View& c, const View& a, const View& b, const View* bias,
-          const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc);
+          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
+          aicore::SrcLoc loc);
+inline bool GemvMode(const AscendC::MmadParams& p) {
+#if __NPU_ARCH__ == 3510
+  return p.m == 1 && !p.disableGemv;
+#else
+  return p.m == 1;
+#endif
+}
 // One Fixpipe's parameters in a form every arch compiles alike (the parameter structs' layouts
 // follow the kernel's __NPU_ARCH__). Strides in elements.
 struct FixArgs {
@@ -163,8 +172,8 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
           const MmadParams& mmadParams,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), nullptr, mmadParams,
-                     lngrad::cube::ElemOf<U>(), lngrad::cube::ElemOf<S>(),
-                     lngrad::cube::ElemOf<T>(), loc);
+                     lngrad::cube::GemvMode(mmadParams), lngrad::cube::ElemOf<U>(),
+                     lngrad::cube::ElemOf<S>(), lngrad::cube::ElemOf<T>(), loc);
 }
 
 // C = A x B + bias (BiasTable, one value per column).
@@ -175,8 +184,8 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
   static_assert(std::is_same_v<T, V>, "Mmad: the bias has the type of the result");
   const lngrad::aicore::detail::TensorView b = bias.View();
   lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), &b, mmadParams,
-                     lngrad::cube::ElemOf<U>(), lngrad::cube::ElemOf<S>(),
-                     lngrad::cube::ElemOf<T>(), loc);
+                     lngrad::cube::GemvMode(mmadParams), lngrad::cube::ElemOf<U>(),
+                     lngrad::cube::ElemOf<S>(), lngrad::cube::ElemOf<T>(), loc);
 }
 
 // L0C (NZ) -> GM: ND (CFG_ROW_MAJOR), NZ (CFG_NZ) or, on the 950, DN (CFG_COLUMN_MAJOR), with the
