@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "lngrad_aicore/bfloat16.h"
@@ -222,6 +223,27 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
   static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
   const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
   lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc);
+}
+
+// The Fixpipe registers' tensors (the DataCopy CO1 -> GM forms' quantisation values) and the
+// unitFlag reset. lngrad runs Mmad and Fixpipe in program order, so unit flags order nothing;
+// the call checks where its tensors are.
+template <typename T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
+  static_assert(!setRelu, "SetFixPipeConfig: setRelu must be false (only quantPre is set)");
+  const TPosition pos = preData.View().pos;
+  if (pos != TPosition::C2PIPE2GM && !(isUnitFlag && pos == TPosition::CO1)) {
+    lngrad::aicore::RaiseKernelCheck(
+        "cube.position", std::string("SetFixPipeConfig: preData is at ") + PositionName(pos) +
+                             "; it must be at C2PIPE2GM (or CO1 "
+                             "for the unitFlag reset)");
+  }
+}
+template <typename T>
+void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
+                      bool isUnitFlag = false) {
+  (void)reluPre;
+  SetFixPipeConfig<T>(quantPre, isUnitFlag);
 }
 
 }  // namespace AscendC
