@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cube_internal.h"
 #include "lngrad/half.h"
@@ -88,30 +89,26 @@ void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, con
     Raise(checks::kParams, api,
           "the vector quantisation modes take a cbufWorkspace, the others none");
   }
-  if (a.layout == L::NZ && ElemBits(dst) != 32 && ElemBits(dst) != 16) {
-    Raise(checks::kType, api, "NZ output of 8-bit types (channel merge) is not emulated");
-  }
 }
 
-// Where column n, row m of matrix i goes.
-uint64_t DstIndex(const FixArgs& a, uint32_t i, uint32_t m, uint32_t n) {
+// The columns of one NZ output block: 16 (8 for float with the channel split, 32 for 8-bit
+// outputs, whose blocks merge two of L0C's).
+uint32_t NzC0(const FixArgs& a, uint32_t dbits) {
+  if (dbits == 8) return 32;
+  return a.channel_split ? 8 : 16;
+}
+
+// Where column n, row m of matrix i goes (dbits: the output element's bits).
+uint64_t DstIndex(const FixArgs& a, uint32_t dbits, uint32_t i, uint32_t m, uint32_t n) {
   const uint64_t base = uint64_t{i} * a.dst_nd_stride;
   if (a.layout == L::ROW_MAJOR) return base + m * a.dst_stride + n;
   if (a.layout == L::COLUMN_MAJOR) return base + n * a.dst_stride + m;
-  const uint32_t c0 = a.channel_split ? 8 : 16;
+  const uint32_t c0 = NzC0(a, dbits);
   return base + (n / c0) * a.dst_stride + uint64_t{m} * c0 + n % c0;
 }
 
-}  // namespace
-
-uint64_t FixpipeExtent(const FixArgs& a) noexcept {
-  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return 0;
-  return DstIndex(a, a.nd_num - 1, a.m - 1, a.n - 1) + 1;
-}
-
-void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
-                 Elem src_elem, aicore::SrcLoc loc) {
-  constexpr const char* kApi = "Fixpipe(CO1->GM)";
+void Run(const char* kApi, void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
+         Elem src_elem, aicore::SrcLoc loc) {
   RequirePosition(src, kApi, "src", {P::CO1});
   CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
   if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
@@ -129,6 +126,10 @@ void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a,
   }
   const uint32_t dbits = ElemBits(dst);
   auto* out = static_cast<std::byte*>(gm);
+  // The vector modes' values go to the Fixpipe Buffer before any output is written (the vendor's
+  // fixpipe_l0c2l1 sample writes its output over them).
+  std::vector<std::byte> values;
+  if (quant != nullptr) values.assign(quant->ptr, quant->ptr + uint64_t{a.n} * 8);
   aicore::san::Instr in(aicore::Pipe::kFix, kApi, loc);
   if (in) {
     in.Read(src.ptr, src_elems * 4);
@@ -138,14 +139,35 @@ void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a,
     for (uint32_t m = 0; m < a.m; ++m) {
       for (uint32_t n = 0; n < a.n; ++n) {
         const uint64_t si = i * a.src_nd_stride + (n / 16) * a.src_stride + m * 16 + n % 16;
-        const uint64_t di = DstIndex(a, i, m, n);
+        const uint64_t di = DstIndex(a, dbits, i, m, n);
         SetBits(out, di, dbits,
                 Convert(GetBits(src.ptr, si, 32), src_elem, dst, a,
-                        quant != nullptr ? quant->ptr : nullptr, n));
+                        quant != nullptr ? values.data() : nullptr, n));
         if (in) in.Write(out + di * dbits / 8, dbits / 8);
       }
     }
   }
+}
+
+}  // namespace
+
+uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept {
+  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return 0;
+  return DstIndex(a, dbits, a.nd_num - 1, a.m - 1, a.n - 1) + 1;
+}
+
+void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Fixpipe(CO1->L1)";
+  RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1});
+  RequireAligned(dst, kApi, "dst", 32);
+  RequireRange(dst, kApi, "dst", 0, FixpipeExtent(a, ElemBits(dst_elem)) * ElemBits(dst_elem) / 8);
+  Run(kApi, Mutable(dst), src, quant, a, dst_elem, src_elem, loc);
+}
+
+void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
+                 Elem src_elem, aicore::SrcLoc loc) {
+  Run("Fixpipe(CO1->GM)", gm, src, quant, a, dst, src_elem, loc);
 }
 
 }  // namespace lngrad::cube

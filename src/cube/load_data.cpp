@@ -12,7 +12,7 @@ using P = AscendC::TPosition;
 
 void RequireLoadOperands(const View& dst, const View& src, const char* api) {
   RequirePosition(dst, api, "dst", {P::A2, P::B2});
-  RequirePosition(src, api, "src", {P::A1, P::B1});
+  RequirePosition(src, api, "src", {P::A1, P::B1, P::C1});
   RequireAligned(dst, api, "dst", kFractalBytes);
   RequireAligned(src, api, "src", 32);
 }

@@ -203,16 +203,18 @@ namespace AscendC {
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte2, "DataCopy(GM->UB)", dst, src,
-                                    count, loc);
+  lngrad::aicore::detail::CopyCount(
+      lngrad::aicore::Pipe::kMte2,
+      IsUbPosition(dst.View().pos) ? "DataCopy(GM->UB)" : "DataCopy(GM->L1)", dst, src, count, loc);
 }
 
 // UB -> GM, count elements.
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte3, "DataCopy(UB->GM)", dst, src,
-                                    count, loc);
+  lngrad::aicore::detail::CopyCount(
+      lngrad::aicore::Pipe::kMte3,
+      IsUbPosition(src.View().pos) ? "DataCopy(UB->GM)" : "DataCopy(L1->GM)", dst, src, count, loc);
 }
 
 // UB -> UB, count elements.
@@ -228,7 +230,10 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte2,
-                                      "DataCopy(GM->UB, DataCopyParams)", dst, src, params, loc);
+                                      IsUbPosition(dst.View().pos)
+                                          ? "DataCopy(GM->UB, DataCopyParams)"
+                                          : "DataCopy(GM->L1, DataCopyParams)",
+                                      dst, src, params, loc);
 }
 
 // UB -> GM, strided (units of 32-byte data blocks).
@@ -236,7 +241,10 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte3,
-                                      "DataCopy(UB->GM, DataCopyParams)", dst, src, params, loc);
+                                      IsUbPosition(src.View().pos)
+                                          ? "DataCopy(UB->GM, DataCopyParams)"
+                                          : "DataCopy(L1->GM, DataCopyParams)",
+                                      dst, src, params, loc);
 }
 
 // UB -> UB, strided (units of 32-byte data blocks); a local tensor outside the UB: the hook.

@@ -138,7 +138,14 @@ inline constexpr PipeEdge kPipeEdges[] = {{PIPE_MTE2, PIPE_V, HardEvent::MTE2_V}
                                           {PIPE_FIX, PIPE_MTE1, HardEvent::FIX_MTE1},
                                           {PIPE_FIX, PIPE_S, HardEvent::FIX_S},
                                           {PIPE_M, PIPE_S, HardEvent::M_S},
-                                          {PIPE_FIX, PIPE_FIX, HardEvent::FIX_FIX}};
+                                          {PIPE_FIX, PIPE_FIX, HardEvent::FIX_FIX},
+                                          {PIPE_FIX, PIPE_MTE3, HardEvent::FIX_MTE3},
+                                          {PIPE_M, PIPE_V, HardEvent::M_V},
+                                          {PIPE_V, PIPE_M, HardEvent::V_M},
+                                          {PIPE_MTE3, PIPE_MTE1, HardEvent::MTE3_MTE1},
+                                          {PIPE_MTE1, PIPE_MTE3, HardEvent::MTE1_MTE3},
+                                          {PIPE_MTE1, PIPE_V, HardEvent::MTE1_V},
+                                          {PIPE_V, PIPE_MTE1, HardEvent::V_MTE1}};
 constexpr HardEvent EventBetween(pipe_t src, pipe_t dst) {
   for (const PipeEdge& e : kPipeEdges) {
     if (e.src == src && e.dst == dst) return e.event;

@@ -85,8 +85,11 @@ struct FixArgs {
 // quant: the vector modes' per-column values (L1), else nullptr.
 void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
                  Elem src_elem, aicore::SrcLoc loc);
-// The GM elements a Fixpipe writes from its first.
-uint64_t FixpipeExtent(const FixArgs& a) noexcept;
+// L0C -> L1 (dst at A1, B1 or C1): the same, into the tensor.
+void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
+// The elements (of dbits bits) a Fixpipe writes from its destination's first.
+uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
 
 template <typename T>
 FixArgs FixArgsOf(const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
@@ -135,9 +138,14 @@ FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
 template <typename T, typename U>
 void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
                const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
-  dst.Access(0, FixpipeExtent(a), "Fixpipe(CO1->GM)");
+  dst.Access(0, FixpipeExtent(a, aicore::kElemBits<T>), "Fixpipe(CO1->GM)");
   FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(),
               loc);
+}
+template <typename T, typename U>
+void FixpipeTo(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+  FixpipeToL1(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
 }
 
 }  // namespace lngrad::cube
@@ -189,19 +197,20 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
                      lngrad::cube::ElemOf<S>(), lngrad::cube::ElemOf<T>(), loc);
 }
 
-// L0C (NZ) -> GM: ND (CFG_ROW_MAJOR), NZ (CFG_NZ) or, on the 950, DN (CFG_COLUMN_MAJOR), with the
-// conversion the types and quantPre name. cbufWorkspace: the per-column quantisation values
-// (uint64_t, L1) of the vector modes.
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const FixpipeParamsV220& intriParams,
+// L0C (NZ) -> GM (a GlobalTensor dst) or L1 (a LocalTensor at A1/B1/C1): ND (CFG_ROW_MAJOR), NZ
+// (CFG_NZ) or, on the 950, DN (CFG_COLUMN_MAJOR), with the conversion the types and quantPre name.
+// cbufWorkspace: the per-column quantisation values (uint64_t, L1) of the vector modes.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf<T>(intriParams, config.format),
                           loc);
 }
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& intriParams,
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D, typename S>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
   const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
@@ -209,15 +218,16 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
                           loc);
 }
 // The 950's parameters (dstStride of NZ output in elements).
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsArch3510<config.format>& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc);
 }
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const LocalTensor<S>& cbufWorkspace,
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D, typename S>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
              const FixpipeParamsArch3510<config.format>& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
