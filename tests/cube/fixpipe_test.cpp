@@ -113,3 +113,24 @@ TEST(Fixpipe, The950sColumnMajor) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Fixpipe, ToL1AsNzHalf) {
+  const auto c = FilledL0c();
+  AscendC::LocalTensor<half> l1(TPosition::C1, 0, 48 * kM);
+  AscendC::FixpipeParamsV220 p(48, kM, kMs, kM * 16 * 2 / 32, false);
+  p.quantPre = QuantMode_t::F322F16;
+  AscendC::Fixpipe<half, float, AscendC::CFG_NZ>(l1, c, p);
+  const half* out = static_cast<half*>(l1.GetPhyAddr());
+  for (uint32_t m = 0; m < kM; ++m) {
+    for (uint32_t n = 0; n < kN; ++n) {
+      ASSERT_EQ(static_cast<float>(out[(n / 16) * kM * 16 + m * 16 + n % 16]), Value(m, n));
+    }
+  }
+  AscendC::LocalTensor<half> l0a(TPosition::A2, 0, 48 * kM);
+  EXPECT_THROW((AscendC::Fixpipe<half, float, AscendC::CFG_NZ>(l0a, c, p)),
+               lngrad::aicore::KernelCheckError);
+}
+
+}  // namespace

@@ -155,3 +155,31 @@ TEST(MmadPaths, The950sNzL0A) {
 }
 
 }  // namespace
+
+namespace {
+
+// GEMV (m = 1): A's k elements contiguous in L0A.
+TEST(MmadPaths, GemvReadsOneContiguousRow) {
+  constexpr uint32_t kK = 40, kN = 20, kNb = 2;
+  AscendC::LocalTensor<half> a(TPosition::A2, 0, 256 * 3);
+  AscendC::LocalTensor<half> b(TPosition::B2, 0, 256 * 3 * kNb);
+  AscendC::LocalTensor<float> c(TPosition::CO1, 0, 256 * kNb);
+  half* pa = static_cast<half*>(a.GetPhyAddr());
+  half* pb = static_cast<half*>(b.GetPhyAddr());
+  for (uint32_t k = 0; k < kK; ++k) pa[k] = half(static_cast<float>(k % 7) - 3.0f);
+  for (uint32_t k = 0; k < kK; ++k) {
+    for (uint32_t n = 0; n < kN; ++n) {
+      pb[((k / 16) * kNb + n / 16) * 256 + (n % 16) * 16 + k % 16] =
+          half(static_cast<float>((k + n) % 5));
+    }
+  }
+  AscendC::Mmad(c, a, b, AscendC::MmadParams(1, kN, kK, 0, false, true));
+  const float* pc = static_cast<float*>(c.GetPhyAddr());
+  for (uint32_t n = 0; n < kN; ++n) {
+    double want = 0;
+    for (uint32_t k = 0; k < kK; ++k) want += (k % 7 - 3.0) * ((k + n) % 5);
+    ASSERT_EQ(pc[(n / 16) * 256 + n % 16], want) << n;
+  }
+}
+
+}  // namespace
