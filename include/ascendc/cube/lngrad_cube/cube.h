@@ -91,38 +91,36 @@ void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixA
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
 
+// The fields every parameter struct has.
+template <typename P>
+FixArgs BaseArgs(const P& p, AscendC::CO2Layout layout, uint64_t dst_stride) {
+  FixArgs a{};
+  a.layout = layout;
+  a.n = p.nSize;
+  a.m = p.mSize;
+  a.src_stride = uint64_t{p.srcStride} * 16;
+  a.dst_stride = dst_stride;
+  a.nd_num = 1;
+  a.quant = static_cast<int>(p.quantPre);
+  a.deq_scalar = p.deqScalar;
+  a.relu = p.reluEn;
+  a.channel_split = p.isChannelSplit;
+  return a;
+}
 template <typename T>
 FixArgs FixArgsOf(const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
   // NZ output: dstStride counts 32-byte blocks here.
-  const uint64_t dst = layout == AscendC::CO2Layout::NZ ? uint64_t{p.dstStride} * 32 / sizeof(T)
-                                                        : uint64_t{p.dstStride};
-  return {layout,
-          p.nSize,
-          p.mSize,
-          uint64_t{p.srcStride} * 16,
-          dst,
-          p.ndNum,
-          uint64_t{p.srcNdStride} * 256,
-          p.dstNdStride,
-          static_cast<int>(p.quantPre),
-          p.deqScalar,
-          p.reluEn,
-          p.isChannelSplit};
+  FixArgs a = BaseArgs(p, layout,
+                       layout == AscendC::CO2Layout::NZ ? uint64_t{p.dstStride} * 32 / sizeof(T)
+                                                        : uint64_t{p.dstStride});
+  a.nd_num = p.ndNum;
+  a.src_nd_stride = uint64_t{p.srcNdStride} * 256;
+  a.dst_nd_stride = p.dstNdStride;
+  return a;
 }
 template <AscendC::CO2Layout F>
 FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
-  FixArgs a{F,
-            p.nSize,
-            p.mSize,
-            uint64_t{p.srcStride} * 16,
-            p.dstStride,
-            1,
-            0,
-            0,
-            static_cast<int>(p.quantPre),
-            p.deqScalar,
-            p.reluEn,
-            p.isChannelSplit};
+  FixArgs a = BaseArgs(p, F, p.dstStride);
   if constexpr (F == AscendC::CO2Layout::ROW_MAJOR) {
     a.nd_num = p.params.ndNum;
     a.src_nd_stride = uint64_t{p.params.srcNdStride} * 256;
