@@ -58,6 +58,13 @@ inline void SetBits(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
   std::memcpy(base + i * (bits / 8), &v, bits / 8);
 }
 
+// The cube's configuration registers of the running block (made zero with its memories).
+struct CubeRegisters {
+  Fmatrix fmatrix[2] = {};  // left (0) and right (1): SetFmatrix
+  uint32_t pad_value = 0;   // SetLoadDataPaddingValue, as raw bits
+};
+CubeRegisters& Registers(const char* api);
+
 // DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2).
 void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
                      aicore::SrcLoc loc);

@@ -50,15 +50,20 @@ int MemoryRowOf(AscendC::TPosition pos) {
 
 struct BlockMemories {
   std::vector<std::byte> bytes[kMemoryCount];
+  CubeRegisters registers;
 };
+
+BlockMemories& StateOf(aicore::BlockContext& ctx) {
+  if (ctx.upper_state == nullptr) ctx.upper_state = std::make_shared<BlockMemories>();
+  return *static_cast<BlockMemories*>(ctx.upper_state.get());
+}
 
 bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::LocalMemory* mem) {
   const int row = MemoryRowOf(pos);
   if (row < 0 || ctx.product == nullptr) return false;
   const uint32_t capacity = ctx.product->cube.*kMemories[row].bytes;
   if (capacity == 0) return false;
-  if (ctx.upper_state == nullptr) ctx.upper_state = std::make_shared<BlockMemories>();
-  auto& state = *static_cast<BlockMemories*>(ctx.upper_state.get());
+  auto& state = StateOf(ctx);
   std::vector<std::byte>& bytes = state.bytes[row];
   if (bytes.size() < capacity) bytes.assign(capacity, std::byte{0});
   *mem = {bytes.data(), capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
@@ -71,6 +76,10 @@ bool Install() noexcept {
   aicore::SetLocalMemoryHook(&ServePosition);
   aicore::detail::SetLocalCopyHook(&CopyToBiasTable);
   return true;
+}
+
+CubeRegisters& Registers(const char* api) {
+  return StateOf(aicore::RequireBlockContext(api)).registers;
 }
 
 const char* MemoryName(AscendC::TPosition pos) noexcept {

@@ -79,14 +79,22 @@ Geometry GeometryOf(const AscendC::MmadParams& p, Elem a) {
   return g;
 }
 
-// The bytes of L0A an Mmad reads: whole fractals (GEMV: the k elements' fractals).
-uint64_t ABytes(const Geometry& g, uint32_t k, uint32_t bits) {
-  if (g.gemv) return uint64_t{CeilDiv(k * bits, kFractalBytes * 8)} * kFractalBytes;
-  return uint64_t{g.mb} * g.ka * kFractalBytes;
+// The element indices of A's (m, k) in L0A and B's (k, n) in L0B (bits: the element's size).
+uint64_t AIndex(const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
+  if (g.gemv) return k;
+  const uint64_t frac =
+      g.a_nz ? uint64_t{k / g.c0} * g.mb + m / 16 : uint64_t{m / 16} * g.ka + k / g.c0;
+  return frac * (4096 / bits) + (m % 16) * g.c0 + k % g.c0;
 }
+uint64_t BIndex(const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
+  return (uint64_t{k / g.c0} * g.nb + n / 16) * (4096 / bits) + (n % 16) * g.c0 + k % g.c0;
+}
+// The bytes up to the last element read (its largest index: m, n and k at their ends). The
+// vendor's samples size L0 tensors by the elements, not by whole fractals.
+uint64_t ReadBytes(uint64_t last_index, uint32_t bits) { return ((last_index + 1) * bits + 7) / 8; }
 
 void CheckMmad(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
-               const Geometry& g, Elem a_elem, const char* api) {
+               const Geometry& g, uint32_t abits, uint32_t bbits, const char* api) {
   RequirePosition(c, api, "dst", {P::CO1});
   RequirePosition(a, api, "fm", {P::A2});
   RequirePosition(b, api, "filter", {P::B2});
@@ -98,13 +106,12 @@ void CheckMmad(const View& c, const View& a, const View& b, const AscendC::MmadP
           "m " + std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " + std::to_string(p.k) +
               ": each must be in [0, 4095]");
   }
-  RequireRange(a, api, "fm", 0, ABytes(g, p.k, ElemBits(a_elem)));
-  RequireRange(b, api, "filter", 0, uint64_t{g.kb} * g.nb * kFractalBytes);
-  // Mmad writes whole 16 x 16 blocks of n columns, and the vendor's mmad sample (int8, B not
-  // transposed) pads n beyond the CO1 tensor it reads back: only the L0C bounds the write.
-  View l0c = c;
-  l0c.size_bytes = l0c.ub_size - static_cast<uint64_t>(c.ptr - c.ub);
-  RequireRange(l0c, api, "dst", 0, uint64_t{g.mb} * g.nb * 256 * 4);
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;
+  RequireRange(a, api, "fm", 0, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
+  RequireRange(b, api, "filter", 0, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
+  // Mmad writes whole 16 x 16 blocks of n columns (the vendor's mmad sample pads n past its CO1
+  // tensor; RequireRange bounds L0 accesses by the buffer).
+  RequireRange(c, api, "dst", 0, uint64_t{g.mb} * g.nb * 256 * 4);
 }
 
 struct Operands {
@@ -117,14 +124,10 @@ struct Operands {
 
 // A's element (m, k) and B's element (k, n), as raw bits.
 uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
-  if (g.gemv) return GetBits(o.a, k, bits);
-  const uint64_t frac =
-      g.a_nz ? uint64_t{k / g.c0} * g.mb + m / 16 : uint64_t{m / 16} * g.ka + k / g.c0;
-  return GetBits(o.a, frac * (4096 / bits) + (m % 16) * g.c0 + k % g.c0, bits);
+  return GetBits(o.a, AIndex(g, m, k, bits), bits);
 }
 uint32_t BAt(const Operands& o, const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
-  const uint64_t frac = uint64_t{k / g.c0} * g.nb + n / 16;
-  return GetBits(o.b, frac * (4096 / bits) + (n % 16) * g.c0 + k % g.c0, bits);
+  return GetBits(o.b, BIndex(g, k, n, bits), bits);
 }
 uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
   return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
@@ -183,7 +186,9 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   CheckTypes(a_elem, b_elem, out, kApi);
   Geometry g = GeometryOf(p, a_elem);
   g.gemv = gemv;
-  CheckMmad(c, a, b, p, g, a_elem, kApi);
+  const uint32_t abits = ElemBits(a_elem), bbits = ElemBits(b_elem);
+  CheckMmad(c, a, b, p, g, abits, bbits, kApi);
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
   Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
   if (bias != nullptr) {
     RequirePosition(*bias, kApi, "bias", {P::C2});
@@ -198,8 +203,8 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   }
   aicore::san::Instr in(aicore::Pipe::kM, kApi, loc);
   if (in) {
-    in.Read(a.ptr, ABytes(g, p.k, ElemBits(a_elem)));
-    in.Read(b.ptr, uint64_t{g.kb} * g.nb * kFractalBytes);
+    in.Read(a.ptr, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
+    in.Read(b.ptr, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
     if (o.init != nullptr) in.Read(o.init, uint64_t{p.n} * 4);
     if (o.from_c) in.Read(c.ptr, uint64_t{g.mb} * g.nb * 1024);
     in.Write(c.ptr, uint64_t{g.mb} * g.nb * 1024);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -52,6 +53,53 @@ inline const bool kInstalled = Install();
 
 void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
                 aicore::SrcLoc loc);
+// A feature map's description (SetFmatrix, or LoadData 3Dv2's own).
+struct Fmatrix {
+  uint32_t l1h, l1w;
+  uint8_t pad[4];  // left, right, top, bottom
+};
+// LoadData 3Dv2's parameters in a form every arch compiles alike.
+struct Load3dArgs {
+  Fmatrix fm;
+  bool own_fmatrix, own_pad;  // take fm / pad_value from here, else from SetFmatrix / padding
+  bool fmatrix_right;
+  uint32_t pad_value;  // raw bits
+  uint32_t channel, k_ext, m_ext, k_start, m_start;
+  uint32_t stride_w, stride_h, filter_w, filter_h, dil_w, dil_h;
+  bool transpose;
+};
+void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
+                  aicore::SrcLoc loc);
+void SetFmatrix(const Fmatrix& fm, bool right);
+void SetPaddingValue(uint32_t bits);
+template <typename T>
+uint32_t RawBits(const T& v) {
+  uint32_t r = 0;
+  std::memcpy(&r, &v, sizeof(T) < 4 ? sizeof(T) : 4);
+  return r;
+}
+template <typename T, typename P>
+Load3dArgs Load3dArgsOf(const P& p, bool own_fmatrix, bool own_pad) {
+  Load3dArgs a{};
+  a.fm = {p.l1H, p.l1W, {p.padList[0], p.padList[1], p.padList[2], p.padList[3]}};
+  a.own_fmatrix = own_fmatrix;
+  a.own_pad = own_pad;
+  a.fmatrix_right = p.fMatrixCtrl;
+  a.pad_value = RawBits(p.padValue);
+  a.channel = p.channelSize;
+  a.k_ext = p.kExtension;
+  a.m_ext = p.mExtension;
+  a.k_start = p.kStartPt;
+  a.m_start = p.mStartPt;
+  a.stride_w = p.strideW;
+  a.stride_h = p.strideH;
+  a.filter_w = p.filterW + (p.filterSizeW ? 256u : 0u);
+  a.filter_h = p.filterH + (p.filterSizeH ? 256u : 0u);
+  a.dil_w = p.dilationFilterW;
+  a.dil_h = p.dilationFilterH;
+  a.transpose = p.enTranspose;
+  return a;
+}
 void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DParamsV2& p, Elem e,
                   aicore::SrcLoc loc);
 void LoadDataTranspose(const View& dst, const View& src,
@@ -163,6 +211,29 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::LoadData2dV2(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(),
                              loc);
+}
+
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+          typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData3DParamsV2<U>& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData3dV2(
+      dst.View(), src.View(),
+      lngrad::cube::Load3dArgsOf<T>(loadDataParams, defaultConfig.isSetFMatrix,
+                                    defaultConfig.isSetPadding),
+      lngrad::cube::ElemOf<T>(), loc);
+}
+
+// The feature map LoadData 3Dv2 reads when its config leaves it out.
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4],
+                       const FmatrixMode& fmatrixMode) {
+  lngrad::cube::SetFmatrix({l1H, l1W, {padList[0], padList[1], padList[2], padList[3]}},
+                           fmatrixMode == FmatrixMode::FMATRIX_RIGHT);
+}
+template <typename T>
+void SetLoadDataPaddingValue(const T padValue) {
+  lngrad::cube::SetPaddingValue(lngrad::cube::RawBits(padValue));
 }
 
 template <typename T>

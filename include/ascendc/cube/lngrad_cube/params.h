@@ -53,6 +53,42 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+// LoadData 3Dv2 (img2col of an NC1HWC0 feature map in L1). padList: left, right, top, bottom.
+template <typename T>
+struct LoadData3DParamsV2 {
+  LoadData3DParamsV2() = default;
+  uint8_t padList[4] = {0, 0, 0, 0};
+  uint16_t l1H = 0;
+  uint16_t l1W = 0;
+  uint16_t channelSize = 0;
+  uint16_t kExtension = 0;
+  uint16_t mExtension = 0;
+  uint16_t kStartPt = 0;
+  uint16_t mStartPt = 0;
+  uint8_t strideW = 1;
+  uint8_t strideH = 1;
+  uint8_t filterW = 1;
+  uint8_t filterH = 1;
+  uint8_t dilationFilterW = 1;
+  uint8_t dilationFilterH = 1;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  T padValue = 0;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+};
+
+// Whether LoadData 3Dv2 takes the feature map (l1H, l1W, padList) and padValue from its parameters
+// (the default) or from SetFmatrix and SetLoadDataPaddingValue.
+struct IsResetLoad3dConfig {
+  bool isSetFMatrix = true;
+  bool isSetPadding = true;
+};
+inline constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+
+enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+
 // The 950's 2D load: mStep x kStep fractals from (mStartPosition, kStartPosition) of an NZ source.
 struct LoadData2DParamsV2 {
   LoadData2DParamsV2() = default;
