@@ -62,6 +62,8 @@ inline void SetBits(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
 struct CubeRegisters {
   Fmatrix fmatrix[2] = {};  // left (0) and right (1): SetFmatrix
   uint32_t pad_value = 0;   // SetLoadDataPaddingValue, as raw bits
+  // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
+  uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
 };
 CubeRegisters& Registers(const char* api);
 

@@ -58,6 +58,15 @@ void SetFmatrix(const Fmatrix& fm, bool right) {
 
 void SetPaddingValue(uint32_t bits) { Registers("SetLoadDataPaddingValue").pad_value = bits; }
 
+void SetRepeatWithStride(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode,
+                         uint32_t dst_stride) {
+  CubeRegisters& r = Registers("SetLoadDataRepeatWithStride");
+  r.repeat_stride = repeat_stride;
+  r.repeat_time = repeat_time;
+  r.repeat_mode = repeat_mode;
+  r.dst_stride = dst_stride;
+}
+
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc) {
   constexpr const char* kApi = "LoadData(L1->L0, LoadData3DParamsV2)";
@@ -75,11 +84,22 @@ void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
   const bool t = !to_b && a.transpose;
   const uint32_t rows = t ? a.k_ext : a.m_ext, cols = t ? a.m_ext : a.k_ext;
   const bool nz = !to_b && IsRegBaseArch(aicore::CurrentBlockProduct().arch);
-  const uint32_t rb = CeilDiv(rows, 16), cb = CeilDiv(cols, c0), nb = CeilDiv(cols, 16);
+  const uint32_t rb = CeilDiv(rows, 16), cb = CeilDiv(cols, c0);
+  uint32_t nb = CeilDiv(cols, 16), kstride = rb;  // K-direction fractal strides: L0B, NZ L0A
+  if (a.with_stride) {
+    const CubeRegisters& regs = Registers(kApi);
+    if (!IsRegBaseArch(aicore::CurrentBlockProduct().arch) || regs.repeat_time > 1) {
+      Raise(
+          checks::kParams, kApi,
+          "LoadDataWithStride is the Ascend 950's; its repeats (repeatTime > 1) are not emulated");
+    }
+    if (regs.repeat_time == 0) return;
+    (to_b ? nb : kstride) = regs.dst_stride;
+  }
   const uint64_t frac_elems = kFractalBytes * 8 / bits;
   const auto index = [&](uint32_t r, uint32_t c) {
     if (to_b) return (uint64_t{r / c0} * nb + c / 16) * frac_elems + (c % 16) * c0 + r % c0;
-    const uint64_t f = nz ? uint64_t{c / c0} * rb + r / 16 : uint64_t{r / 16} * cb + c / c0;
+    const uint64_t f = nz ? uint64_t{c / c0} * kstride + r / 16 : uint64_t{r / 16} * cb + c / c0;
     return f * frac_elems + (r % 16) * c0 + c % c0;
   };
   // Up to the last element written (the vendor's samples size L0 tensors by the elements).

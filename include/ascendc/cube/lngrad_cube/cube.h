@@ -67,11 +67,14 @@ struct Load3dArgs {
   uint32_t channel, k_ext, m_ext, k_start, m_start;
   uint32_t stride_w, stride_h, filter_w, filter_h, dil_w, dil_h;
   bool transpose;
+  bool with_stride;  // LoadDataWithStride: the repeats and K stride of SetLoadDataRepeatWithStride
 };
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc);
 void SetFmatrix(const Fmatrix& fm, bool right);
 void SetPaddingValue(uint32_t bits);
+void SetRepeatWithStride(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode,
+                         uint32_t dst_stride);
 template <typename T>
 uint32_t RawBits(const T& v) {
   uint32_t r = 0;
@@ -223,6 +226,22 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       lngrad::cube::Load3dArgsOf<T>(loadDataParams, defaultConfig.isSetFMatrix,
                                     defaultConfig.isSetPadding),
       lngrad::cube::ElemOf<T>(), loc);
+}
+
+// The 950's LoadData 3Dv2 with the K stride (and repeats) SetLoadDataRepeatWithStride set.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+          typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LoadData3DParamsV2<U>& loadDataParams,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::Load3dArgs a = lngrad::cube::Load3dArgsOf<T>(
+      loadDataParams, defaultConfig.isSetFMatrix, defaultConfig.isSetPadding);
+  a.with_stride = true;
+  lngrad::cube::LoadData3dV2(dst.View(), src.View(), a, lngrad::cube::ElemOf<T>(), loc);
+}
+inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
+  lngrad::cube::SetRepeatWithStride(repeatParams.repeatStride, repeatParams.repeatTime,
+                                    repeatParams.repeatMode, repeatParams.dstStride);
 }
 
 // The feature map LoadData 3Dv2 reads when its config leaves it out.

@@ -89,6 +89,22 @@ inline constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, tru
 
 enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
 
+// The 950's LoadDataWithStride repeats (SetLoadDataRepeatWithStride); dstStride: the destination's
+// K-direction fractal stride.
+struct LoadDataRepeatParamWithStride {
+  LoadDataRepeatParamWithStride() = default;
+  LoadDataRepeatParamWithStride(uint16_t repeatStrideIn, uint8_t repeatTimeIn, uint8_t repeatModeIn,
+                                uint16_t dstStrideIn)
+      : repeatStride(repeatStrideIn),
+        repeatTime(repeatTimeIn),
+        repeatMode(repeatModeIn),
+        dstStride(dstStrideIn) {}
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+  uint16_t dstStride = 0;
+};
+
 // The 950's 2D load: mStep x kStep fractals from (mStartPosition, kStartPosition) of an NZ source.
 struct LoadData2DParamsV2 {
   LoadData2DParamsV2() = default;
