@@ -142,6 +142,10 @@ void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixA
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
 
+// The unit of srcNdStride (the L0C distance between the ndNum matrices), in elements: 16 x C0
+// (256) on Atlas A2/A3, C0 (16) on the 950 (the batch_matmul sample's two settings).
+inline constexpr uint64_t kSrcNdUnit = __NPU_ARCH__ == 3510 ? 16 : 256;
+
 // The fields every parameter struct has.
 template <typename P>
 FixArgs BaseArgs(const P& p, AscendC::CO2Layout layout, uint64_t dst_stride) {
@@ -165,7 +169,7 @@ FixArgs FixArgsOf(const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout
                        layout == AscendC::CO2Layout::NZ ? uint64_t{p.dstStride} * 32 / sizeof(T)
                                                         : uint64_t{p.dstStride});
   a.nd_num = p.ndNum;
-  a.src_nd_stride = uint64_t{p.srcNdStride} * 256;
+  a.src_nd_stride = uint64_t{p.srcNdStride} * kSrcNdUnit;
   a.dst_nd_stride = p.dstNdStride;
   return a;
 }
@@ -174,11 +178,11 @@ FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
   FixArgs a = BaseArgs(p, F, p.dstStride);
   if constexpr (F == AscendC::CO2Layout::ROW_MAJOR) {
     a.nd_num = p.params.ndNum;
-    a.src_nd_stride = uint64_t{p.params.srcNdStride} * 256;
+    a.src_nd_stride = uint64_t{p.params.srcNdStride} * kSrcNdUnit;
     a.dst_nd_stride = p.params.dstNdStride;
   } else if constexpr (F == AscendC::CO2Layout::COLUMN_MAJOR) {
     a.nd_num = p.params.dnNum;
-    a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * 256;
+    a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * kSrcNdUnit;
     a.dst_nd_stride = p.params.dstDnMatrixStride;
   }
   return a;
