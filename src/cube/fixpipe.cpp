@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cube_internal.h"
+#include "fixpipe_table.h"
 #include "lngrad/half.h"
 
 namespace lngrad::cube {
@@ -72,12 +73,11 @@ uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::
 
 void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, const char* api) {
   const int q = a.quant;
-  const bool f32 = src == Elem::kF32;
-  const bool ok = (f32 && dst == Elem::kF32 && q == NoQuant) ||
-                  (src == Elem::kS32 && dst == Elem::kS32 && q == NoQuant) ||
-                  (f32 && dst == Elem::kF16 && (q == F322F16 || q == NoQuant)) ||
-                  (f32 && dst == Elem::kBf16 && (q == F322BF16 || q == NoQuant)) ||
-                  (f32 && (dst == Elem::kS8 || dst == Elem::kU8) && IsB8Quant(q));
+  bool ok = false;
+#define LNGRAD_FIXPIPE_ROW(rs, rd, mode) \
+  ok = ok || (src == Elem::rs && dst == Elem::rd && q == mode);
+  LNGRAD_FIXPIPE_CONVERSIONS(LNGRAD_FIXPIPE_ROW)
+#undef LNGRAD_FIXPIPE_ROW
   if (!ok) {
     Raise(checks::kType, api,
           std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "cube_internal.h"
+#include "mmad_table.h"
 #include "lngrad/half.h"
 
 namespace lngrad::cube {
@@ -46,15 +47,13 @@ int32_t ToInt(uint32_t raw, Elem e) {
   }
 }
 
-bool IsFloatIn(Elem e) { return e == Elem::kF16 || e == Elem::kBf16 || e == Elem::kF32; }
-bool IsIntIn(Elem e) { return e == Elem::kS4 || e == Elem::kS8 || e == Elem::kU8; }
-
-// The documented combinations: half/bf16/float -> float (A and B of one type), int8/uint8 ->
-// int32 (A uint8 with B int8 too), int4 -> int32.
+// The documented combinations (mmad_table.h): half/bf16/float -> float (A and B of one type),
+// int8/uint8 -> int32 (A uint8 with B int8 too), int4 -> int32.
 void CheckTypes(Elem a, Elem b, Elem out, const char* api) {
-  const bool ok =
-      (IsFloatIn(a) && a == b && out == Elem::kF32) ||
-      (IsIntIn(a) && (a == b || (a == Elem::kU8 && b == Elem::kS8)) && out == Elem::kS32);
+  bool ok = false;
+#define LNGRAD_MMAD_ROW(ra, rb, rc) ok = ok || (a == Elem::ra && b == Elem::rb && out == Elem::rc);
+  LNGRAD_MMAD_TYPES(LNGRAD_MMAD_ROW)
+#undef LNGRAD_MMAD_ROW
   if (!ok) {
     Raise(checks::kType, api,
           std::string("A ") + ElemName(a) + ", B " + ElemName(b) + " -> C " + ElemName(out) +
