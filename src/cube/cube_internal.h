@@ -6,6 +6,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_cube/cube.h"
@@ -64,6 +65,7 @@ struct CubeRegisters {
   uint32_t pad_value = 0;   // SetLoadDataPaddingValue, as raw bits
   // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
   uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
+  std::vector<std::byte> sparse_index;  // LoadDataWithSparse's index buffer (a quarter of L0B)
 };
 CubeRegisters& Registers(const char* api);
 

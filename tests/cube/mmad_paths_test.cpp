@@ -183,3 +183,51 @@ TEST(MmadPaths, GemvReadsOneContiguousRow) {
 }
 
 }  // namespace
+
+namespace {
+
+// 4:2 sparsity: each dense B value multiplies the A element its 2-bit index picks in its group
+// of 4 (the second index counts from the group's second element).
+TEST(MmadPaths, SparsePicksAByTheIndex) {
+  constexpr uint32_t kK = 64, kKd = 32;  // one A fractal column, one dense B fractal
+  AscendC::LocalTensor<int8_t> a(TPosition::A2, 0, 1024);  // two fractals: k 0-31, 32-63
+  AscendC::LocalTensor<int8_t> b1(TPosition::B1, 0, 512);
+  AscendC::LocalTensor<uint8_t> idx(TPosition::B1, 512, 128);
+  AscendC::LocalTensor<int8_t> b(TPosition::B2, 0, 512);
+  AscendC::LocalTensor<int32_t> c(TPosition::CO1, 0, 256);
+  int8_t* pa = static_cast<int8_t*>(a.GetPhyAddr());
+  int8_t* pb = static_cast<int8_t*>(b1.GetPhyAddr());
+  uint8_t* pi = static_cast<uint8_t*>(idx.GetPhyAddr());
+  for (uint32_t m = 0; m < 16; ++m) {
+    for (uint32_t k = 0; k < kK; ++k) {
+      pa[k / 32 * 512 + m * 32 + k % 32] = static_cast<int8_t>((m * 3 + k) % 11 - 5);
+    }
+  }
+  uint32_t sel[16][kKd];
+  for (uint32_t n = 0; n < 16; ++n) {
+    for (uint32_t kd = 0; kd < kKd; ++kd) pb[n * 32 + kd] = static_cast<int8_t>((n + kd) % 7 - 3);
+    for (uint32_t g = 0; g < kKd / 2; ++g) {                      // group g: original k 4g..4g+3
+      const uint32_t i0 = (n + g) % 3, i1 = i0 + (g % (3 - i0));  // second after the first
+      sel[n][2 * g] = 4 * g + i0;
+      sel[n][2 * g + 1] = 4 * g + 1 + i1;
+      uint8_t& byte = pi[n * 8 + g / 2];
+      if (g % 2 == 0) byte = 0;
+      byte = static_cast<uint8_t>(byte | ((i0 | (i1 << 2)) << (g % 2 * 4)));
+    }
+  }
+  AscendC::LoadData2DParams p;
+  p.repeatTimes = 1;
+  AscendC::LoadDataWithSparse(b, b1, idx, p);
+  AscendC::MmadWithSparse(c, a, b, AscendC::MmadParams(16, 16, kK, false, 0, false, false, false));
+  const int32_t* pc = static_cast<int32_t*>(c.GetPhyAddr());
+  for (uint32_t m = 0; m < 16; ++m) {
+    for (uint32_t n = 0; n < 16; ++n) {
+      int32_t want = 0;
+      for (uint32_t kd = 0; kd < kKd; ++kd)
+        want += pa[m * 32 + sel[n][kd] % 32 + sel[n][kd] / 32 * 512] * pb[n * 32 + kd];
+      ASSERT_EQ(pc[m * 16 + n], want) << m << "," << n;
+    }
+  }
+}
+
+}  // namespace

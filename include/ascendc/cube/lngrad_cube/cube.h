@@ -72,6 +72,10 @@ struct Load3dArgs {
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc);
 void SetFmatrix(const Fmatrix& fm, bool right);
+void LoadDataSparse(const View& dst, const View& src, const View& idx,
+                    const AscendC::LoadData2DParams& p, aicore::SrcLoc loc);
+void MmadSparse(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
+                aicore::SrcLoc loc);
 void SetPaddingValue(uint32_t bits);
 void SetRepeatWithStride(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode,
                          uint32_t dst_stride);
@@ -246,6 +250,23 @@ void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
   lngrad::cube::SetRepeatWithStride(repeatParams.repeatStride, repeatParams.repeatTime,
                                     repeatParams.repeatMode, repeatParams.dstStride);
+}
+
+// 4:2 sparsity (Atlas A2/A3): the dense B and its index; C = A x B with A's elements picked by
+// the index (docs/ascendc_kernels.md).
+template <typename T, typename U, std::enable_if_t<std::is_same_v<T, int8_t>, bool> = true,
+          std::enable_if_t<std::is_same_v<U, uint8_t>, bool> = true>
+void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LocalTensor<U>& idx, const LoadData2DParams& loadDataParam,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadDataSparse(dst.View(), src.View(), idx.View(), loadDataParam, loc);
+}
+template <typename T, typename U, std::enable_if_t<std::is_same_v<T, int32_t>, bool> = true,
+          std::enable_if_t<std::is_same_v<U, int8_t>, bool> = true>
+void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
+                    const LocalTensor<U>& filter, const MmadParams& mmadParams,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::MmadSparse(dst.View(), fm.View(), filter.View(), mmadParams, loc);
 }
 
 // The feature map LoadData 3Dv2 reads when its config leaves it out.
