@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -155,6 +156,63 @@ TEST(CubeChecks, BuffersHaveTheProductsSizes) {
   EXPECT_TRUE(pipe.InitBuffer(l0b, 64 * 1024));
   AscendC::TBuf<TPosition::A2> more;
   EXPECT_THROW(pipe.InitBuffer(more, 32), lngrad::aicore::KernelCheckError);
+}
+
+// The 950: L0C 256 KB, BiasTable 4 KB, L1 512 KB; queues on them carve from address 0 of each.
+TEST(CubeChecks, The950sBuffers) {
+  lngrad::aicore::LaunchOptions o;
+  o.soc = "Ascend950PR_9599";
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  const lngrad::Status st = lngrad::aicore::detail::RunBlocks(
+      "buffers", 1,
+      [] {
+        AscendC::TPipe pipe;
+        AscendC::TQue<TPosition::CO1, 1> l0c;
+        AscendC::TBuf<TPosition::C2> bt;
+        AscendC::TBuf<TPosition::A1> l1;
+        AscendC::TBuf<TPosition::C1> more_l1;
+        EXPECT_TRUE(pipe.InitBuffer(l0c, 1, 256 * 1024));
+        EXPECT_TRUE(pipe.InitBuffer(bt, 4 * 1024));
+        EXPECT_TRUE(pipe.InitBuffer(l1, 256 * 1024));
+        EXPECT_TRUE(pipe.InitBuffer(more_l1, 256 * 1024));  // A1 and C1 share the L1
+        EXPECT_EQ(static_cast<uint64_t>(more_l1.Get<int8_t>().GetPhyAddr()), 256u * 1024u);
+        AscendC::TBuf<TPosition::B1> over;
+        try {
+          pipe.InitBuffer(over, 32);
+          ADD_FAILURE() << "the L1 is full";
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          EXPECT_NE(std::string(e.what()).find("of the 524288 B L1"), std::string::npos)
+              << e.what();
+          lngrad::aicore::DismissKernelCheck(e);  // raised on purpose inside a launch
+        }
+        auto c = l0c.AllocTensor<float>();
+        EXPECT_EQ(static_cast<uint64_t>(c.GetPhyAddr()), 0u);
+        l0c.FreeTensor(c);
+      },
+      o, &failures);
+  EXPECT_TRUE(st.ok()) << st.message();
+}
+
+// The bias forms: a C2 tensor copied from C1 (blockLen in 64-byte units on Atlas A2/A3).
+TEST(CubeChecks, BiasTensorFromL1) {
+  AscendC::LocalTensor<float> c1(TPosition::C1, 0, 16);
+  AscendC::LocalTensor<float> c2(TPosition::C2, 0, 16);
+  float* p = static_cast<float*>(c1.GetPhyAddr());
+  for (int i = 0; i < 16; ++i) p[i] = static_cast<float>(i) - 4.0f;
+  AscendC::DataCopy(c2, c1, AscendC::DataCopyParams{1, 1, 0, 0});
+  AscendC::LocalTensor<half> a(TPosition::A2, 0, 256), b(TPosition::B2, 0, 256);
+  AscendC::LocalTensor<float> c(TPosition::CO1, 0, 256);
+  half* pa = static_cast<half*>(a.GetPhyAddr());
+  half* pb = static_cast<half*>(b.GetPhyAddr());
+  for (int i = 0; i < 256; ++i) pa[i] = pb[i] = half(1.0f);
+  AscendC::MmadParams mp(16, 16, 16, 0, false, false);
+  AscendC::Mmad(c, a, b, c2, mp);
+  const float* pc = static_cast<float*>(c.GetPhyAddr());
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n) ASSERT_EQ(pc[m * 16 + n], 16.0f + static_cast<float>(n) - 4.0f);
+  }
+  EXPECT_THROW(AscendC::DataCopy(c1, c2, AscendC::DataCopyParams{1, 1, 0, 0}),
+               lngrad::aicore::KernelCheckError);  // C2 -> C1 is no path
 }
 
 TEST(CubeChecks, MmadNamesWrongPositionsAndLimits) {
