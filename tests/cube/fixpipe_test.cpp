@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 
 namespace {
 
@@ -95,18 +96,15 @@ TEST(Fixpipe, ChecksTypesAndStrides) {
 }
 
 TEST(Fixpipe, The950sColumnMajor) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = "Ascend950PR_9599";
-  std::vector<lngrad::aicore::BlockFailure> failures;
   std::vector<float> out(kM * kN);
-  const lngrad::Status st = lngrad::aicore::detail::RunBlocks(
-      "fixpipe", 1,
-      [&] {
-        AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::COLUMN_MAJOR> p(kN, kM, kMs, kM);
-        AscendC::Fixpipe<float, float, AscendC::CFG_COLUMN_MAJOR>(Gm(out), FilledL0c(), p);
-      },
-      o, &failures);
-  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(
+      lngrad::cube::test::RunOn(
+          "Ascend950PR_9599",
+          [&] {
+            AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::COLUMN_MAJOR> p(kN, kM, kMs, kM);
+            AscendC::Fixpipe<float, float, AscendC::CFG_COLUMN_MAJOR>(Gm(out), FilledL0c(), p);
+          }),
+      "");
   for (uint32_t m = 0; m < kM; ++m) {
     for (uint32_t n = 0; n < kN; ++n) ASSERT_EQ(out[n * kM + m], Value(m, n));
   }

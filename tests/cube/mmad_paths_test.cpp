@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 
 namespace {
 
@@ -142,16 +143,11 @@ TEST(MmadPaths, InitialMatrices) {
 }
 
 TEST(MmadPaths, The950sNzL0A) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = "Ascend950PR_9599";
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status st = lngrad::aicore::detail::RunBlocks(
-      "mmad", 1,
-      [] {
-        ExpectPath<half, float>({30, 40, 70}, Init(true, false));
-      },
-      o, &failures);
-  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(lngrad::cube::test::RunOn("Ascend950PR_9599",
+                                      [] {
+                                        ExpectPath<half, float>({30, 40, 70}, Init(true, false));
+                                      }),
+            "");
 }
 
 }  // namespace

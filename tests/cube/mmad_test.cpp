@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 
 namespace {
 
@@ -160,37 +161,30 @@ TEST(CubeChecks, BuffersHaveTheProductsSizes) {
 
 // The 950: L0C 256 KB, BiasTable 4 KB, L1 512 KB; queues on them carve from address 0 of each.
 TEST(CubeChecks, The950sBuffers) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = "Ascend950PR_9599";
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status st = lngrad::aicore::detail::RunBlocks(
-      "buffers", 1,
-      [] {
-        AscendC::TPipe pipe;
-        AscendC::TQue<TPosition::CO1, 1> l0c;
-        AscendC::TBuf<TPosition::C2> bt;
-        AscendC::TBuf<TPosition::A1> l1;
-        AscendC::TBuf<TPosition::C1> more_l1;
-        EXPECT_TRUE(pipe.InitBuffer(l0c, 1, 256 * 1024));
-        EXPECT_TRUE(pipe.InitBuffer(bt, 4 * 1024));
-        EXPECT_TRUE(pipe.InitBuffer(l1, 256 * 1024));
-        EXPECT_TRUE(pipe.InitBuffer(more_l1, 256 * 1024));  // A1 and C1 share the L1
-        EXPECT_EQ(static_cast<uint64_t>(more_l1.Get<int8_t>().GetPhyAddr()), 256u * 1024u);
-        AscendC::TBuf<TPosition::B1> over;
-        try {
-          pipe.InitBuffer(over, 32);
-          ADD_FAILURE() << "the L1 is full";
-        } catch (const lngrad::aicore::KernelCheckError& e) {
-          EXPECT_NE(std::string(e.what()).find("of the 524288 B L1"), std::string::npos)
-              << e.what();
-          lngrad::aicore::DismissKernelCheck(e);  // raised on purpose inside a launch
-        }
-        auto c = l0c.AllocTensor<float>();
-        EXPECT_EQ(static_cast<uint64_t>(c.GetPhyAddr()), 0u);
-        l0c.FreeTensor(c);
-      },
-      o, &failures);
-  EXPECT_TRUE(st.ok()) << st.message();
+  const std::string failed = lngrad::cube::test::RunOn("Ascend950PR_9599", [] {
+    AscendC::TPipe pipe;
+    AscendC::TQue<TPosition::CO1, 1> l0c;
+    AscendC::TBuf<TPosition::C2> bt;
+    AscendC::TBuf<TPosition::A1> l1;
+    AscendC::TBuf<TPosition::C1> more_l1;
+    EXPECT_TRUE(pipe.InitBuffer(l0c, 1, 256 * 1024));
+    EXPECT_TRUE(pipe.InitBuffer(bt, 4 * 1024));
+    EXPECT_TRUE(pipe.InitBuffer(l1, 256 * 1024));
+    EXPECT_TRUE(pipe.InitBuffer(more_l1, 256 * 1024));  // A1 and C1 share the L1
+    EXPECT_EQ(static_cast<uint64_t>(more_l1.Get<int8_t>().GetPhyAddr()), 256u * 1024u);
+    AscendC::TBuf<TPosition::B1> over;
+    try {
+      pipe.InitBuffer(over, 32);
+      ADD_FAILURE() << "the L1 is full";
+    } catch (const lngrad::aicore::KernelCheckError& e) {
+      EXPECT_NE(std::string(e.what()).find("of the 524288 B L1"), std::string::npos) << e.what();
+      lngrad::aicore::DismissKernelCheck(e);  // raised on purpose inside a launch
+    }
+    auto c = l0c.AllocTensor<float>();
+    EXPECT_EQ(static_cast<uint64_t>(c.GetPhyAddr()), 0u);
+    l0c.FreeTensor(c);
+  });
+  EXPECT_EQ(failed, "");
 }
 
 // The bias forms: a C2 tensor copied from C1 (blockLen in 64-byte units on Atlas A2/A3).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 
 namespace {
 
@@ -59,14 +60,8 @@ std::string RunCube(Flags f) {
   auto* bt = static_cast<half*>(AscendC::GmAlloc(256 * sizeof(half)));
   auto* c = static_cast<float*>(AscendC::GmAlloc(256 * sizeof(float)));
   for (int i = 0; i < 256; ++i) a[i] = bt[i] = half(static_cast<float>(i % 5));
-  lngrad::aicore::LaunchOptions o;
-  o.sanitize = lngrad::aicore::san::kAllTools;
-  o.soc = "Ascend910B1";
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status s = lngrad::aicore::detail::RunBlocks(
-      "cube", 1, [&] { Kernel(a, bt, c, f); }, o, &failures);
-  std::string text = s.ok() ? "" : "failed: ";
-  for (const auto& x : failures) text += "[" + x.check + "] " + x.message + "\n";
+  const std::string text = lngrad::cube::test::RunOn(
+      "Ascend910B1", [&] { Kernel(a, bt, c, f); }, lngrad::aicore::san::kAllTools);
   AscendC::GmFree(a);
   AscendC::GmFree(bt);
   AscendC::GmFree(c);
