@@ -41,6 +41,12 @@ struct Product {
   bool supports_layernormgrad;    // spec §7.1
   bool supports_layernormgradbeta;
   bool supports_layernorm;
+  // Core counts: the vendor's CPU test platform (its unit tests' platform stub) has one set per
+  // architecture, and so do we; chips of one family may have fewer cores, which only changes
+  // how many blocks host code asks for (a launch takes any numBlocks up to 65535).
+  bool split_cores;            // separate cube (AIC) and vector (AIV) cores
+  uint32_t aicore_count;       // AI cores (coupled products) or cube cores (split products)
+  uint32_t vector_core_count;  // vector cores: AIV of split products, the extra ones of 310P
   CubeBuffers cube;
 };
 

@@ -59,6 +59,7 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
                                     : "stream " + PtrText(stream) +
                                           " is not a live stream from aclrtCreateStream") +
                  "; the next aclrtSynchronizeStream returns " + std::to_string(code));
+      NoteLastError(code);  // a launch that cannot start is a launch error of the thread
       return;
     }
     if (!blocks_valid || blocks == 0 || blocks > aicore::kMaxBlocks) {
@@ -66,6 +67,7 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
              site + ": not launched: numBlocks " +
                  (blocks_valid ? std::to_string(blocks) + " is" : std::string("is negative,")) +
                  " outside [1, " + std::to_string(aicore::kMaxBlocks) + "]");
+      NoteLastError(ACL_ERROR_RT_PARAM_INVALID);
       return;
     }
   }

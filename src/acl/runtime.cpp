@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <utility>
 
 #include "lngrad/product.h"
 #include "state.h"
@@ -15,6 +16,7 @@ thread_local Context* t_current = nullptr;
 thread_local std::vector<std::string> t_messages;  // oldest first
 thread_local std::string t_returned;               // what aclGetRecentErrMsg handed out last
 thread_local OrphanError t_orphan;
+thread_local aclError t_last_error = ACL_SUCCESS;  // aclrtGetLastError
 
 bool ValidDevice(int32_t id) { return id >= 0 && id < kDeviceCount; }
 
@@ -67,11 +69,28 @@ void KillContext(State& s, Context* c) {
   if (t_current == c) t_current = nullptr;
 }
 
-aclError Fail(aclError code, const std::string& message, bool print) {
+aclError Fail(aclError code, const std::string& message, bool print, bool last_error) {
   const std::string line = message + " (" + ErrorName(code) + " = " + std::to_string(code) + ")";
   // C stdio: usable from static initialisers, before <iostream>'s streams exist.
   if (print) std::fprintf(stderr, "lngrad acl: %s\n", line.c_str());
   t_messages.push_back(line);
+  if (last_error) t_last_error = code;
+  return code;
+}
+
+aclError LastError(const char* api, aclrtLastErrLevel level, bool clear) {
+  if (level != ACL_RT_THREAD_LEVEL) {
+    // Refused without becoming the last error itself: the recorded one stays.
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(api) + ": level " + std::to_string(static_cast<int>(level)) +
+                    " is not ACL_RT_THREAD_LEVEL",
+                true, false);
+  }
+  return clear ? std::exchange(t_last_error, ACL_SUCCESS) : t_last_error;
+}
+
+aclError NoteLastError(aclError code) {
+  if (code != ACL_SUCCESS) t_last_error = code;
   return code;
 }
 
@@ -316,7 +335,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   return ACL_SUCCESS;
 }
 
-aclError aclrtSynchronizeStream(aclrtStream stream) {
+static aclError SynchronizeStreamImpl(aclrtStream stream) {
   State& s = GetState();
   std::lock_guard lock(s.mu);
   auto& orphan = lngrad::acl::detail::ThreadOrphanError();
@@ -343,7 +362,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return code;
 }
 
-aclError aclrtSynchronizeDevice() {
+static aclError SynchronizeDeviceImpl() {
   State& s = GetState();
   std::lock_guard lock(s.mu);
   const Context* current = lngrad::acl::detail::CurrentContext(s);
@@ -368,6 +387,22 @@ aclError aclrtSynchronizeDevice() {
     st->error = ACL_SUCCESS;
   }
   return first;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  return lngrad::acl::detail::NoteLastError(SynchronizeStreamImpl(stream));
+}
+
+aclError aclrtSynchronizeDevice() {
+  return lngrad::acl::detail::NoteLastError(SynchronizeDeviceImpl());
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  return lngrad::acl::detail::LastError("aclrtGetLastError", level, true);
+}
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  return lngrad::acl::detail::LastError("aclrtPeekAtLastError", level, false);
 }
 
 const char* aclrtGetSocName() { return lngrad::CurrentProduct().soc.data(); }

@@ -73,7 +73,12 @@ void KillContext(State& s, Context* c);
 
 // Records a failed call: the message goes to stderr (once, prefixed "lngrad acl: ") when `print`
 // and to this thread's messages for aclGetRecentErrMsg. Returns code.
-aclError Fail(aclError code, const std::string& message, bool print = true);
+// It also becomes the thread's last error (aclrtGetLastError) when `last_error`.
+aclError Fail(aclError code, const std::string& message, bool print = true, bool last_error = true);
+// Makes a failed code the thread's last error (aclrtGetLastError); returns code.
+aclError NoteLastError(aclError code);
+// aclrtGetLastError (clear) and aclrtPeekAtLastError.
+aclError LastError(const char* api, aclrtLastErrLevel level, bool clear);
 // Adds a message for aclGetRecentErrMsg without printing it (already printed).
 void AddRecentMessage(const std::string& message);
 

@@ -261,6 +261,14 @@ bool FindFreedGm(const void* p, FreedGm* out) {
 
 bool IsLiveGm(const void* p) { return Find(reinterpret_cast<uintptr_t>(p), 1, true).held; }
 
+void CheckGmRawAccess(const void* p, uint64_t bytes, const char* api) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const bool checked = CheckedMode();
+  const Lookup found = Find(a, bytes, checked);
+  if (found.held || (!found.starts_inside && !found.freed)) return;
+  RaiseOutside(found, a, bytes, checked, api);
+}
+
 GmRegionSpan CheckGmAllocRange(const void* p, uint64_t bytes, const char* api) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   const bool checked = CheckedMode();

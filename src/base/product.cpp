@@ -20,6 +20,8 @@ struct ArchTraits {
   uint32_t ub_bytes, stack_end_bytes;
   // LayerNormGrad, LayerNormGradBeta and LayerNorm share one support table (spec §7.1).
   bool supported;
+  bool split_cores;
+  uint32_t aicore_count, vector_core_count;
   CubeBuffers cube;
 };
 
@@ -32,15 +34,15 @@ constexpr CubeBuffers kCube3510 = {512 * kKiB, 64 * kKiB, 64 * kKiB,
 constexpr CubeBuffers kNoCube = {0, 0, 0, 0, 0, 0};
 
 constexpr ArchTraits kArchs[] = {
-    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, kNoCube},
-    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, kNoCube},
+    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, false, 32, 0, kNoCube},
+    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, false, 10, 8, kNoCube},
     // 2201 keeps the last 64 bytes for the KFC message slot.
-    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, kCube2201},
-    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, kNoCube},
-    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, kCube3510},
+    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, true, 24, 48, kCube2201},
+    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, false, 1, 1, kNoCube},
+    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, true, 24, 48, kCube3510},
 };
 
-constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, kNoCube};
+constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, false, 0, 0, kNoCube};
 
 constexpr const ArchTraits& TraitsOf(NpuArch a) {
   for (const ArchTraits& t : kArchs) {
@@ -52,8 +54,20 @@ constexpr const ArchTraits& TraitsOf(NpuArch a) {
 constexpr Product Make(std::string_view soc, std::string_view short_soc, std::string_view version,
                        NpuArch arch, std::string_view line) {
   const ArchTraits& t = TraitsOf(arch);
-  return Product{soc,         short_soc,   version,     arch,  line, t.ub_bytes, t.stack_end_bytes,
-                 t.supported, t.supported, t.supported, t.cube};
+  return Product{soc,
+                 short_soc,
+                 version,
+                 arch,
+                 line,
+                 t.ub_bytes,
+                 t.stack_end_bytes,
+                 t.supported,
+                 t.supported,
+                 t.supported,
+                 t.split_cores,
+                 t.aicore_count,
+                 t.vector_core_count,
+                 t.cube};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";

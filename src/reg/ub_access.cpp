@@ -68,6 +68,23 @@ void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& m
   }
 }
 
+void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                 uint32_t align, const char* api, aicore::SrcLoc loc) {
+  const uint32_t lanes = kVectorBytes / laneBytes, half = laneBytes / 2;
+  std::byte packed[kVectorBytes] = {};
+  MaskReg packedMask;
+  const auto* in = static_cast<const std::byte*>(src);
+  for (uint32_t i = 0; i < lanes; ++i) {
+    std::memcpy(packed + i * half, in + i * laneBytes, half);  // little-endian: the low half
+    packedMask.SetBit(i * half, mask.Bit(i * laneBytes));
+  }
+  StoreLanes(dst, packed, half, packedMask, align, api, loc);
+}
+
+uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc) {
+  return static_cast<uint32_t>(RequireUb(p, bytes, 32, api, loc));
+}
+
 void RequireRegProduct(const char* api, aicore::SrcLoc loc) {
   aicore::detail::RequireProduct(api, aicore::detail::ArchBit::k3510, "Ascend 950", loc);
 }

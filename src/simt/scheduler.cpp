@@ -353,20 +353,33 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
   info.block_dim = block_dim;
   info.threads = static_cast<uint32_t>(threads);
   std::unique_ptr<detail::RaceChecker> race = detail::MakeRaceChecker(info, block);
+  // A hybrid kernel's vector function: the pipeline sanitizer sees it as a V instruction.
+  const bool record_vf = !block.simt_kernel && aicore::san::ActiveTools() != 0;
+  const bool exact_vf = record_vf && detail::InstrumentedCodeLoaded();
+  detail::VfUbLog vf_log;
+  if (exact_vf) {
+    const aicore::BlockContext& ctx = aicore::RequireBlockContext("asc_vf_call");
+    vf_log.ub = ctx.ub;
+    vf_log.ub_size = ctx.ub_size;
+    vf_log.state.assign(ctx.ub_size, 0);
+  }
   detail::Scheduler scheduler(info, body, race.get());
   const BlockInfo* saved_block = detail::t_block;
   detail::t_block = &info;
   detail::t_scheduler = &scheduler;
   detail::t_race = race.get();
+  detail::t_vf_log = exact_vf ? &vf_log : nullptr;
   struct Restore {
     const BlockInfo* block;
     ~Restore() {
       detail::t_scheduler = nullptr;
       detail::t_race = nullptr;
+      detail::t_vf_log = nullptr;
       detail::t_block = block;
     }
   } restore{saved_block};
   scheduler.Run(loc);
+  if (record_vf) detail::RecordVectorFunction(block, exact_vf ? &vf_log : nullptr, loc);
   if (race != nullptr) race->RaiseFindings();
 }
 

@@ -23,15 +23,16 @@ std::string KiB(uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
 
 }  // namespace
 
-BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc) {
+BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc, bool simt) {
   if (t_runtime == nullptr) {
     aicore::RaiseKernelCheck(kCheckSimtContext,
                              aicore::detail::WithLoc(what, loc) +
-                                 ": no SIMT launch is running on this thread (SIMT kernels run "
-                                 "through the ACL launcher, kernel<<<...>>>)");
+                                 ": no kernel launched with <<<...>>> (the ACL launcher) is "
+                                 "running on this thread: SIMT threads and block __ubuf__ arrays "
+                                 "live in such a launch's blocks");
   }
   const Product& p = aicore::CurrentBlockProduct();
-  if (p.arch != NpuArch::k3510) {
+  if (simt && p.arch != NpuArch::k3510) {
     aicore::RaiseKernelCheck(kCheckProduct,
                              aicore::detail::WithLoc(what, loc) +
                                  ": SIMT runs on the Ascend 950 (dav-3510) only; this launch "
@@ -88,7 +89,7 @@ void RequireSharedUbLimit(const detail::BlockRuntime& r, uint64_t end, const cha
 
 void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
                   aicore::SrcLoc loc) {
-  detail::BlockRuntime& r = detail::RequireBlockRuntime("__ubuf__ array", loc);
+  detail::BlockRuntime& r = detail::RequireBlockRuntime("__ubuf__ array", loc, false);
   std::byte* ub = UbBase("__ubuf__ array", loc);
   for (const detail::BlockRuntime::Static& s : r.statics) {
     if (s.key == key) return ub + s.offset;
@@ -97,14 +98,14 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
       detail::AlignUp(r.static_end, std::max<uint64_t>(align, detail::kUbArrayAlign));
   const uint64_t end = offset + bytes;
   RequireSharedUbLimit(r, end, name, loc);
-  r.statics.push_back({key, static_cast<uint32_t>(offset)});
+  r.statics.push_back({key, static_cast<uint32_t>(offset), static_cast<uint32_t>(bytes)});
   r.static_end = static_cast<uint32_t>(end);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }
 
 void* BlockDynamic(const char* name, aicore::SrcLoc loc) {
-  detail::BlockRuntime& r = detail::RequireBlockRuntime("extern __ubuf__ array", loc);
+  detail::BlockRuntime& r = detail::RequireBlockRuntime("extern __ubuf__ array", loc, false);
   RequireSharedUbLimit(r, r.static_end, name, loc);
   return UbBase("extern __ubuf__ array", loc);
 }

@@ -26,13 +26,27 @@ struct BlockRuntime {
   struct Static {
     const void* key;
     uint32_t offset;
+    uint32_t bytes;
   };
   std::vector<Static> statics;  // in the order first reached
   uint32_t static_end = 0;      // UB offset past the last static array
 };
 
-// The running block's SIMT state; raises (naming `what`) outside a launch's block or on a
-// product without SIMT.
-BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc);
+// A vector function's UB accesses as the pipeline sanitizer sees them (a hybrid kernel's
+// asc_vf_call runs on the vector pipe): bytes written, and bytes read before this vector function
+// wrote them. Filled by the instrumentation's callbacks (t_vf_log) while the threads run.
+struct VfUbLog {
+  std::byte* ub = nullptr;
+  uint32_t ub_size = 0;
+  std::vector<uint8_t> state;  // per UB byte: bit 0 written, bit 1 read first
+  void Note(uintptr_t addr, size_t bytes, bool write);
+};
+extern thread_local VfUbLog* t_vf_log;
+// Records the vector function that just ran (log: the instrumented build's; nullptr without it).
+void RecordVectorFunction(const BlockRuntime& block, const VfUbLog* log, aicore::SrcLoc loc);
+
+// The running block's SIMT state; raises (naming `what`) outside a <<<>>> launch's block, and
+// with simt (threads, not UB arrays) on a product without SIMT.
+BlockRuntime& RequireBlockRuntime(const char* what, aicore::SrcLoc loc, bool simt = true);
 
 }  // namespace lngrad::simt::detail

@@ -7,7 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/gm.h"
 #include "racecheck.h"
+#include "state.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define LNGRAD_SIMT_OWN_TSAN 0
@@ -29,7 +32,26 @@ struct InChecker {
   ~InChecker() { t_in_checker = false; }
 };
 
+// A SIMT thread's access that starts inside a GM block and leaves it (or one to a freed block)
+// fails the thread as the device's would (gm_bounds, gm_freed). The block's UB is left alone.
+inline void CheckGm(const void* addr, size_t bytes, bool write) {
+  if (t_thread == nullptr || t_in_checker) return;
+  const InChecker in;
+  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (ctx != nullptr && a >= reinterpret_cast<uintptr_t>(ctx->ub) &&
+      a < reinterpret_cast<uintptr_t>(ctx->ub) + ctx->ub_size) {
+    return;
+  }
+  aicore::detail::CheckGmRawAccess(addr, bytes,
+                                   write ? "a SIMT thread's store" : "a SIMT thread's load");
+}
+
 inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+  CheckGm(addr, bytes, write);
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -37,6 +59,10 @@ inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
 }
 
 inline void Volatile(const void* addr, size_t bytes, bool write, const void* pc) {
+  CheckGm(addr, bytes, write);
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -50,7 +76,12 @@ inline void FenceHere() {
   r->Fence(t_thread->linear);
 }
 
-inline void AtomicAt(const volatile void* addr) {
+inline void AtomicAt(const volatile void* addr, size_t bytes) {
+  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
+    const auto a = reinterpret_cast<uintptr_t>(const_cast<const void*>(addr));
+    log->Note(a, bytes, false);
+    log->Note(a, bytes, true);
+  }
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
@@ -104,51 +135,51 @@ void __tsan_write_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, true, 
 // checker.
 #define LNGRAD_TSAN_ATOMICS(N, T)                                                           \
   T __tsan_atomic##N##_load(const volatile T* a, int) {                                     \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                            \
   }                                                                                         \
   void __tsan_atomic##N##_store(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
   }                                                                                         \
   T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
   }                                                                                         \
   T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                                \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
   }                                                                                         \
   int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {      \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   }                                                                                         \
   int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {        \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
   }                                                                                         \
   T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {            \
-    sd::AtomicAt(a);                                                                        \
+    sd::AtomicAt(a, sizeof(T));                                                             \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);       \
     return c;                                                                               \
   }

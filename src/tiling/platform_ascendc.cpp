@@ -8,30 +8,6 @@
 namespace platform_ascendc {
 namespace {
 
-// Core counts per architecture: the vendor's CPU test platform (its unit tests' platform stub)
-// has one set per architecture, and so do we; chips of one family may have fewer cores, which
-// only changes how many blocks host code asks for (a launch takes any numBlocks up to 65535).
-struct Cores {
-  bool split;       // separate cube (AIC) and vector (AIV) cores
-  uint32_t aicore;  // AI cores (coupled products) or cube cores (split products)
-  uint32_t vector;  // vector cores: AIV of split products, the extra vector cores of 310P
-};
-
-Cores CoresOf(lngrad::NpuArch arch) {
-  switch (arch) {
-    case lngrad::NpuArch::k2201:
-    case lngrad::NpuArch::k3510:
-      return {true, 24, 48};
-    case lngrad::NpuArch::k2002:
-      return {false, 10, 8};
-    case lngrad::NpuArch::k3002:
-      return {false, 1, 1};
-    case lngrad::NpuArch::k1001:
-      return {false, 32, 0};
-  }
-  return {false, 0, 0};
-}
-
 constexpr uint64_t kA2UbReserved = 256;  // the vendor's LOCAL_RESERV_SIZE on ASCEND910B
 constexpr uint32_t kMiB = 1024 * 1024;
 
@@ -52,20 +28,16 @@ PlatformAscendC& InstanceFor(const lngrad::Product& product) {
 
 }  // namespace
 
-uint32_t PlatformAscendC::GetCoreNum() const {
-  const Cores c = CoresOf(product_->arch);
-  return c.split ? c.vector : c.aicore;
-}
+uint32_t PlatformAscendC::GetCoreNum() const { return GetCoreNumAiv(); }
 
-uint32_t PlatformAscendC::GetCoreNumAic() const { return CoresOf(product_->arch).aicore; }
+uint32_t PlatformAscendC::GetCoreNumAic() const { return product_->aicore_count; }
 
 uint32_t PlatformAscendC::GetCoreNumAiv() const {
-  const Cores c = CoresOf(product_->arch);
-  return c.split ? c.vector : c.aicore;
+  return product_->split_cores ? product_->vector_core_count : product_->aicore_count;
 }
 
 uint32_t PlatformAscendC::GetCoreNumVector() const {
-  return GetSocVersion() == SocVersion::ASCEND310P ? CoresOf(product_->arch).vector : 0;
+  return GetSocVersion() == SocVersion::ASCEND310P ? product_->vector_core_count : 0;
 }
 
 uint32_t PlatformAscendC::CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum,

@@ -240,6 +240,35 @@ TEST_F(Launch, AFailedCheckFailsTheStream) {
   EXPECT_EQ(aclrtFree(dx), ACL_SUCCESS);
 }
 
+// aclrtGetLastError: a failed kernel is the thread's last error once a synchronisation returned
+// it (the device runs the kernel asynchronously); a launch that cannot start is one at once.
+TEST_F(Launch, TheLastErrorFollowsTheSynchronisation) {
+  uint8_t* dx = Upload(std::vector<float>(64, 1.0f));
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);  // what earlier tests left
+  ::testing::internal::CaptureStderr();
+  ::lngrad::acl::LaunchKernel(
+      "overread", __FILE__, __LINE__, (1), (nullptr), (stream_),
+      [&](auto&&... lngrad_args) { overread(lngrad_args...); }, dx, dx, 64u);
+  (void)::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS) << "not before the sync";
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+  (void)TakeMsg();
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS) << "read once";
+  // count_calls<<<0, nullptr, stream>>>: not launched, a launch error at once.
+  ::testing::internal::CaptureStderr();
+  ::lngrad::acl::LaunchKernel(
+      "count_calls", __FILE__, __LINE__, (0), (nullptr), (stream_),
+      [&](auto&&... lngrad_args) { count_calls(lngrad_args...); }, 1, nullptr);
+  (void)::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_PARAM_INVALID);
+  (void)TakeMsg();
+  (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  EXPECT_EQ(aclrtFree(dx), ACL_SUCCESS);
+}
+
 TEST_F(Launch, AFailureStaysOnItsStream) {
   aclrtStream other = nullptr;
   ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);

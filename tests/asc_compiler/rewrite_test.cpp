@@ -358,6 +358,16 @@ TEST(RewriteSimt, UbufDeclarationsInFunctionsBecomeBlockStorage) {
   }
   // Without --enable-simt nothing changes.
   EXPECT_EQ(RewriteLaunches(src, "op.asc").text, std::string(kHeader) + src);
+  // The dynamic UB declared outside a function (the kit's cache_hint): a macro asking for it at
+  // each use, and the lines after it keep their numbers.
+  const std::string scoped =
+      RewriteLaunches("namespace { extern __ubuf__ char dyn[]; } int after;\nint next;\n", "op.asc",
+                      {.simt = true})
+          .text;
+  EXPECT_NE(scoped.find("namespace { \n#define dyn (::lngrad::simt::DynamicArray<char>(\"dyn\"))"
+                        "\n#line 1\n } int after;\nint next;"),
+            std::string::npos)
+      << scoped;
   // An initializer is an error.
   const RewriteResult r =
       RewriteLaunches("void k() { __ubuf__ int x = 0; }", "op.asc", {.simt = true});

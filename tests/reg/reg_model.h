@@ -3,6 +3,7 @@
 // code with lngrad_reg (op_table.h, engine.h), so a wrong reading there shows here.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -53,12 +54,13 @@ T ModelBinary(Op op, T a, T b) {
   } else {
     const int64_t x = a, y = b;
     switch (op) {
+      // Two's complement wrap-around, in unsigned arithmetic (signed overflow is undefined).
       case Op::kAdd:
-        return Wrap<T>(x + y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)));
       case Op::kSub:
-        return Wrap<T>(x - y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)));
       case Op::kMul:
-        return Wrap<T>(x * y);
+        return Wrap<T>(static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)));
       case Op::kDiv:  // lngrad's documented choice where the reference is silent
         return y == 0 ? Wrap<T>(-1) : Wrap<T>(x / y);
       case Op::kAnd:
@@ -80,6 +82,81 @@ std::vector<T> RandomLanes(std::mt19937& rng, uint32_t n) {
     }
   }
   return v;
+}
+
+}  // namespace lngrad::reg::testing
+
+namespace lngrad::reg::testing {
+
+// Unary functions per the reference's pages: abs/neg flip the sign (floats: the sign bit),
+// relu max(x, 0), sqrt/exp/ln of the value (float lanes: exp and ln in double, rounded once, as
+// lngrad documents for its vector Exp/Ln), the five roundings to an integral value.
+enum class UOp { kAbs, kNeg, kRelu, kSqrt, kExp, kLn, kFloor, kCeil, kTrunc, kRound, kRint };
+inline float ModelUnary(UOp op, float x) {
+  switch (op) {
+    case UOp::kAbs:
+      return std::fabs(x);
+    case UOp::kNeg:
+      return -x;
+    case UOp::kRelu:
+      return x > 0 ? x : 0.0f;
+    case UOp::kSqrt:
+      return std::sqrt(x);
+    case UOp::kExp:
+      return static_cast<float>(std::exp(static_cast<double>(x)));
+    case UOp::kLn:
+      return static_cast<float>(std::log(static_cast<double>(x)));
+    case UOp::kFloor:
+      return std::floor(x);
+    case UOp::kCeil:
+      return std::ceil(x);
+    case UOp::kTrunc:
+      return std::trunc(x);
+    case UOp::kRound:
+      return std::round(x);
+    case UOp::kRint:
+      return std::nearbyint(x);
+  }
+  return 0;
+}
+
+enum class BOp { kMax, kMin, kOr, kXor };
+template <typename T>
+T ModelBinary2(BOp op, T a, T b) {
+  if (op == BOp::kMax) return a > b ? a : b;
+  if (op == BOp::kMin) return a < b ? a : b;
+  uint64_t x = 0, y = 0;
+  std::memcpy(&x, &a, sizeof(T));
+  std::memcpy(&y, &b, sizeof(T));
+  const uint64_t r = op == BOp::kOr ? (x | y) : (x ^ y);
+  T out;
+  std::memcpy(&out, &r, sizeof(T));
+  return out;
+}
+
+// c: 0 eq, 1 ne, 2 gt, 3 ge, 4 lt, 5 le.
+template <typename T>
+bool ModelCompare(int c, T a, T b) {
+  const bool r[] = {a == b, a != b, a > b, a >= b, a < b, a <= b};
+  return r[c];
+}
+
+// The reference's binary tree over [begin, begin + n) with unselected lanes as 0 (sum).
+inline float ModelTreeSum(const std::vector<float>& a, const ModelMask& m, uint32_t begin,
+                          uint32_t n) {
+  std::vector<float> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = m.bit[(begin + i) * 4] ? a[begin + i] : 0.0f;
+  for (; n > 1; n /= 2) {
+    for (uint32_t i = 0; i < n / 2; ++i) v[i] = v[2 * i] + v[2 * i + 1];
+  }
+  return v[0];
+}
+inline float ModelMax(const std::vector<float>& a, const ModelMask& m, uint32_t begin, uint32_t n) {
+  float best = -std::numeric_limits<float>::infinity();
+  for (uint32_t i = begin; i < begin + n; ++i) {
+    if (m.bit[i * 4] && a[i] > best) best = a[i];
+  }
+  return best;
 }
 
 }  // namespace lngrad::reg::testing

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/sync.h"
 #include "run_simt.h"
 #include "simt_api/asc_simt.h"
 
@@ -212,6 +214,47 @@ TEST(SimtEngine, SpinLocksOnAtomicsMakeProgress) {
   EXPECT_FALSE(overlap);
   EXPECT_EQ(counter, 256u * 200u);
   EXPECT_EQ(total, 255 * 256 / 2);
+}
+
+}  // namespace
+}  // namespace lngrad::simt::testing
+
+namespace lngrad::simt::testing {
+namespace {
+
+// A hybrid kernel: a vector kernel's SIMT vector function writes its dynamic UB, then an MTE3
+// instruction reads it after a V -> MTE3 flag. Under the pipeline sanitizer the vector function
+// counts as a V instruction that wrote the block's __ubuf__ arrays (this test's code is not
+// instrumented), so the read is of written UB; without the flag it is a race.
+Status RunHybrid(bool with_flag, std::vector<aicore::BlockFailure>* failures) {
+  aicore::LaunchOptions o;
+  o.soc = k950;
+  o.sanitize = aicore::san::kAllTools;
+  return aicore::RunBlocks(
+      "hybrid_test", 1,
+      [&] {
+        const BlockScope scope(dim3(1), 128);  // a vector kernel's launch (not a SIMT kernel's)
+        float* out = DynamicArray<float>("out");
+        RunThreads(
+            dim3(32), 0, [&] { out[threadIdx.x] = 1.0f; }, aicore::SrcLoc::Current());
+        const aicore::SrcLoc here = aicore::SrcLoc::Current();
+        if (with_flag) {
+          aicore::san::SetFlag(AscendC::HardEvent::V_MTE3, 0, here);
+          aicore::san::WaitFlag(AscendC::HardEvent::V_MTE3, 0, here);
+        }
+        aicore::san::Instr in(aicore::Pipe::kMte3, "DataCopy", here);
+        if (in) in.Read(out, 128);
+      },
+      o, failures);
+}
+
+TEST(SimtHybrid, AVectorFunctionsUbWritesAreInThePipelineSanitizersRecord) {
+  std::vector<aicore::BlockFailure> failures;
+  EXPECT_TRUE(RunHybrid(true, &failures).ok()) << Checks(failures);
+  failures.clear();
+  EXPECT_FALSE(RunHybrid(false, &failures).ok());
+  ASSERT_FALSE(failures.empty());
+  EXPECT_EQ(failures[0].check, "racecheck") << Checks(failures);
 }
 
 }  // namespace

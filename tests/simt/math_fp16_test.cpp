@@ -33,6 +33,8 @@ struct Fp16Test : ::testing::Test {
   }
   static long double Wide(H h) { return static_cast<long double>(static_cast<float>(h)); }
   static bool IsNan(H h) { return std::isnan(static_cast<float>(h)); }
+  // Equal bits, or both NaN (payloads may differ).
+  static bool SameValue(H a, H b) { return a.bits == b.bits || (IsNan(a) && IsNan(b)); }
   // The correctly rounded bits of an exact (or long double) result.
   static uint32_t Rounded(long double v) {
     if (std::isnan(v)) return 0x7FFFu;  // compared by IsNan
@@ -289,6 +291,15 @@ TYPED_TEST(Fp16Test, PairFunctionsActPerComponent) {
     EXPECT_EQ(__low2float(x), static_cast<float>(x.x));
     EXPECT_EQ(__high2float(x), static_cast<float>(x.y));
     EXPECT_EQ(__lowhigh2highlow(x).x.bits, x.y.bits);
+    // The pairs' operators (short_vector_add's half2 + half2) round each component as *x2 does.
+    EXPECT_TRUE(T::SameValue((x + y).y, __hadd(x.y, y.y)));
+    EXPECT_TRUE(T::SameValue((x - y).x, __hsub(x.x, y.x)));
+    EXPECT_TRUE(T::SameValue((x * y).y, __hmul(x.y, y.y)));
+    EXPECT_TRUE(T::SameValue((x / y).x, __hdiv(x.x, y.x)));
+    EXPECT_TRUE(T::SameValue((-x).y, __hneg(x.y)));
+    H2 acc = x;
+    acc += y;
+    EXPECT_TRUE(T::SameValue(acc.x, __hadd(x.x, y.x)));
   }
 }
 

@@ -174,5 +174,20 @@ TEST(SimtRacecheck, ReadsOfSharedMemoryNothingWroteAreFound) {
       << o.failures[0].message;
 }
 
+// Raw GM accesses of instrumented SIMT code are bounded like the kernel APIs' (gm_bounds).
+TEST(SimtRacecheck, GmOutOfBoundsStoreFailsTheThread) {
+  auto* gm = static_cast<float*>(AscendC::GmAlloc(64 * sizeof(float)));
+  std::vector<aicore::BlockFailure> failures;
+  const Status st = RunSimt(
+      dim3(1), dim3(96), [&] { gm[threadIdx.x] = 1.0f; }, 0, 0, &failures, k950, 0);
+  EXPECT_FALSE(st.ok());
+  ASSERT_FALSE(failures.empty());
+  EXPECT_EQ(failures[0].check, "gm_bounds");
+  EXPECT_NE(failures[0].message.find("a SIMT thread's store"), std::string::npos)
+      << failures[0].message;
+  EXPECT_EQ(gm[63], 1.0f);  // the threads before the faulting one ran
+  AscendC::GmFree(gm);
+}
+
 }  // namespace
 }  // namespace lngrad::simt::testing

@@ -175,8 +175,7 @@ int main(int argc, char** argv) {
     std::string text;
     if (!ReadFile(s.path, &text))
       return Fail("cannot read " + s.path + ": " + std::strerror(errno));
-    asc::RewriteResult r = asc::RewriteLaunches(
-        text, s.path, {.simt = inv.simt, .block_ub = inv.arch == lngrad::NpuArch::k3510});
+    asc::RewriteResult r = asc::RewriteLaunches(text, s.path, {.simt = inv.simt, .block_ub = true});
     if (!r.errors.empty()) {
       for (const asc::Diagnostic& d : r.errors) {
         std::fprintf(stderr, "%s\n", asc::FormatDiagnostic(s.path, d).c_str());

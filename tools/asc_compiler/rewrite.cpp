@@ -630,6 +630,9 @@ class Rewriter {
     }
     const std::string type = NameText(first.front(), first[name_at - 1] + 1);
     first.erase(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(name_at));
+    // Outside a function the dynamic UB has no block yet: the name becomes a macro that asks
+    // for it where it is used (a pointer as before, so every use of an array still compiles).
+    const bool at_scope = is_extern && !InCode(i);
     std::string stmt;
     for (const std::vector<size_t>& d : decls) {
       if (d.empty() || toks_[d.front()].kind != Kind::kIdent) return kNone;
@@ -637,6 +640,11 @@ class Rewriter {
       const std::string extents = d.size() > 1 ? NameText(d[1], d.back() + 1) : "";
       if (is_extern) {
         if (extents != "[ ]" && extents != "[]") return kNone;
+        if (at_scope) {
+          stmt += "\n#define " + name + " (::lngrad::simt::DynamicArray<" + type + ">(" +
+                  Quote(name) + "))";
+          continue;
+        }
         stmt += type + "* const " + name + " = ::lngrad::simt::DynamicArray<" + type + ">(" +
                 Quote(name) + "); ";
       } else {
@@ -646,7 +654,12 @@ class Rewriter {
     }
     out += Raw(flushed, i);
     out += stmt;
-    out.append(Newlines(i, end + 1), '\n');
+    if (at_scope) {
+      // The rest of the statement's last line keeps its number.
+      out += "\n#line " + std::to_string(toks_[end].line) + "\n";
+    } else {
+      out.append(Newlines(i, end + 1), '\n');
+    }
     return end + 1;
   }
 

@@ -50,9 +50,9 @@ struct RewriteResult {
 // `extern __ubuf__ T name[];` becomes `T* const name = ::lngrad::simt::DynamicArray<T>("name");`
 // (the launch's dynamic UB). `__ubuf__` pointers and parameters are left alone; a `__ubuf__`
 // variable with an initializer is an error.
-// `block_ub` alone (a dav-3510 build without --enable-simt: hybrid SIMD + SIMT kernels, whose
-// C-API front door excludes --enable-simt) rewrites the __ubuf__ declarations as `simt` does and
-// leaves the launches in their vector form.
+// `block_ub` alone (lngrad-asc sets it for every build: vector kernels of the C API declare UB
+// arrays too, and hybrid SIMD + SIMT kernels, whose C-API front door excludes --enable-simt)
+// rewrites the __ubuf__ declarations as `simt` does and leaves the launches in their vector form.
 struct RewriteOptions {
   bool simt = false;
   bool block_ub = false;

@@ -59,6 +59,33 @@ typedef enum aclrtMemMallocPolicy {
   ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
 } aclrtMemMallocPolicy;
 
+// The level of aclrtGetLastError / aclrtPeekAtLastError (the vendor's values; only the thread
+// level exists).
+typedef enum aclrtLastErrLevel {
+  ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+// What aclrtGetDeviceInfo reports (the vendor's values, CANN 9.x aclrtDevAttr).
+typedef enum aclrtDevAttr {
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+  ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+  ACL_DEV_ATTR_SMP_ID = 401,
+  ACL_DEV_ATTR_PHY_CHIP_ID = 402,
+  ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403,
+  ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404,
+  ACL_DEV_ATTR_SUPER_POD_ID = 405,
+  ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406,
+  ACL_DEV_ATTR_MAINBOARD_ID = 407,
+  ACL_DEV_ATTR_IS_VIRTUAL = 501,
+} aclrtDevAttr;
+
 // Initialisation. configPath may be nullptr or "" (no configuration); otherwise the file must be
 // readable (else ACL_ERROR_INVALID_FILE); its content is not interpreted. A second aclInit
 // without aclFinalize returns ACL_ERROR_REPEAT_INITIALIZE; aclFinalize without a matching aclInit
@@ -128,6 +155,24 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
 // Sets count bytes of device memory to (uint8_t)value; count <= maxCount, inside one allocation.
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
                                          size_t count);
+
+// A property of device deviceId (0..7) as the simulated product has it: the core counts of the
+// product's platform (what platform_ascendc reports), the warp size (32), the threads a vector
+// core holds (2048) and its UB bytes on the Ascend 950 (the SIMT attributes exist there only),
+// the global memory and L2 sizes, and 0 for the ids of a physical, non-virtual machine. An
+// attribute the product does not have, or an unknown value: ACL_ERROR_INVALID_PARAM; value
+// nullptr: ACL_ERROR_INVALID_PARAM; another device id: ACL_ERROR_RT_INVALID_DEVICEID.
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                                                int64_t* value);
+
+// The calling thread's last runtime error: the code of the latest aclrt* or acl* call of this
+// thread that failed (a launch that could not start counts; a kernel that failed a check is
+// reported by the synchronisation that returns its error, as on the device where the kernel
+// runs asynchronously). aclrtGetLastError returns it and clears it (ACL_SUCCESS until the next
+// failure); aclrtPeekAtLastError returns it and leaves it. A level other than
+// ACL_RT_THREAD_LEVEL: ACL_ERROR_INVALID_PARAM (the recorded error stays).
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 
 // The simulated product's SoC name, e.g. "Ascend910B1". Never nullptr.
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName();

@@ -37,5 +37,10 @@ bool FindFreedGm(const void* p, FreedGm* out);
 // requested size). Never raises: for checkers that watch accesses of their own (simt's race
 // checker).
 bool IsLiveGm(const void* p);
+// A raw access of kernel code that lngrad sees (simt's instrumented SIMT threads): raises
+// gm_bounds / gm_freed, as CheckGmAllocRange does, when [p, p + bytes) starts inside a GM region
+// (or its red zone, or a freed block still held) and no live region holds it; memory that is
+// no GM at all passes (the caller's own, the block's UB, a thread's stack).
+void CheckGmRawAccess(const void* p, uint64_t bytes, const char* api);
 
 }  // namespace lngrad::aicore::detail

@@ -6,7 +6,9 @@
 #include <cstdint>
 
 #include "c_api/utils/enum.h"
+#include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/half.h"
 #include "lngrad_reg/registers.h"
 
 #ifndef __simd_vf__
@@ -14,6 +16,15 @@
 #endif
 #ifndef __simd_callee__
 #define __simd_callee__
+#endif
+
+// ASC_IS_AIV / ASC_IS_AIC: whether the running block is a vector (cube) core, as the C++ API's
+// ASCEND_IS_AIV (usable as `if ASC_IS_AIV { ... }`).
+#ifndef ASC_IS_AIV
+#define ASC_IS_AIV ASCEND_IS_AIV
+#endif
+#ifndef ASC_IS_AIC
+#define ASC_IS_AIC ASCEND_IS_AIC
 #endif
 
 using vector_int8_t = ::lngrad::reg::VecReg<int8_t>;
@@ -25,4 +36,6 @@ using vector_uint32_t = ::lngrad::reg::VecReg<uint32_t>;
 using vector_int64_t = ::lngrad::reg::VecReg<int64_t>;
 using vector_uint64_t = ::lngrad::reg::VecReg<uint64_t>;
 using vector_float = ::lngrad::reg::VecReg<float>;
+using vector_half = ::lngrad::reg::VecReg<half>;
+using vector_bfloat16_t = ::lngrad::reg::VecReg<bfloat16_t>;
 using vector_bool = ::lngrad::reg::MaskReg;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 #include <cstdint>
 
 #include "lngrad_reg/op_table.h"
@@ -20,6 +21,67 @@ void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskRe
       dst.lane[i] = T{};
     }
   }
+}
+
+template <class Op, MaskMode mode, typename T>
+void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  for (uint32_t i = 0; i < kLanes<T>; ++i) {
+    if (mask.Lane<T>(i)) {
+      dst.lane[i] = Op::Apply(a.lane[i]);
+    } else if constexpr (mode == MaskMode::kZeroing) {
+      dst.lane[i] = T{};
+    }
+  }
+}
+
+// The binary tree over lanes [begin, begin + n) (n a power of two): pairs of neighbours first,
+// then pairs of those, ... An unselected lane takes no part (a pair with one selected lane is
+// that lane); returns false when no lane is selected.
+template <class Op, typename T>
+bool Tree(const VecReg<T>& a, const MaskReg& mask, uint32_t begin, uint32_t n, T* out) {
+  T val[kLanes<T>];
+  bool on[kLanes<T>];
+  for (uint32_t i = 0; i < n; ++i) {
+    val[i] = a.lane[begin + i];
+    on[i] = mask.Lane<T>(begin + i);
+  }
+  for (uint32_t width = n; width > 1; width /= 2) {
+    for (uint32_t i = 0; i < width / 2; ++i) {
+      const uint32_t l = 2 * i, r = 2 * i + 1;
+      val[i] = on[l] && on[r] ? Op::Apply(val[l], val[r]) : on[l] ? val[l] : val[r];
+      on[i] = on[l] || on[r];
+    }
+  }
+  *out = val[0];
+  return on[0];
+}
+
+// dst lane k = the tree of group k (the whole register, or 32-byte block k); other lanes 0, and
+// a group without a selected lane gives 0.
+template <class Op, bool perBlock, typename T>
+void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  constexpr uint32_t group = perBlock ? 32 / sizeof(T) : kLanes<T>;
+  VecReg<T> out;
+  for (uint32_t g = 0; g < kLanes<T> / group; ++g) {
+    T r;
+    out.lane[g] = Tree<Op>(a, mask, g * group, group, &r) ? r : T{};
+  }
+  dst = out;
+}
+
+// dst lane i (i < lanes / 2) = src[2i] + src[2i + 1], an unselected lane counting as 0; the
+// upper half 0.
+template <typename T>
+void PairReduceSum(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  VecReg<T> out;
+  for (uint32_t i = 0; i < kLanes<T> / 2; ++i) {
+    const bool l = mask.Lane<T>(2 * i), r = mask.Lane<T>(2 * i + 1);
+    out.lane[i] = l && r ? ops::Add::Apply(a.lane[2 * i], a.lane[2 * i + 1])
+                  : l    ? a.lane[2 * i]
+                  : r    ? a.lane[2 * i + 1]
+                         : T{};
+  }
+  dst = out;
 }
 
 template <class Op, MaskMode mode, typename T>
@@ -72,6 +134,68 @@ inline MaskReg UpdateMask(uint32_t& count, uint32_t laneBytes) {
   for (uint32_t i = 0; i < on; ++i) m.SetBit(i * laneBytes, true);
   count -= on;
   return m;
+}
+
+}  // namespace lngrad::reg
+
+namespace lngrad::reg {
+
+// The lanes a mask pattern selects (asc_create_mask_bN; the reference's PAT_* names, values as
+// the reference lists them): every lane, the lowest 1, 2, 3, 4, 8, ..., 128 lanes, the lanes
+// whose index is a multiple of 3 or 4, the lower half or quarter, none.
+enum class Pattern : uint8_t {
+  kAll = 0,
+  kVl1,
+  kVl2,
+  kVl3,
+  kVl4,
+  kVl8,
+  kVl16,
+  kVl32,
+  kVl64,
+  kVl128,
+  kM3,
+  kM4,
+  kH,
+  kQ,
+  kNone = 15
+};
+inline bool PatternSelects(Pattern p, uint32_t i, uint32_t lanes) {
+  constexpr uint32_t kFirst[] = {0, 1, 2, 3, 4, 8, 16, 32, 64, 128};
+  const auto v = static_cast<uint8_t>(p);
+  if (p == Pattern::kAll) return true;
+  if (v < 10) return i < kFirst[v];
+  switch (p) {
+    case Pattern::kM3:
+      return i % 3 == 0;
+    case Pattern::kM4:
+      return i % 4 == 0;
+    case Pattern::kH:
+      return i < lanes / 2;
+    case Pattern::kQ:
+      return i < lanes / 4;
+    default:
+      return false;
+  }
+}
+inline MaskReg CreateMask(Pattern p, uint32_t laneBytes) {
+  const uint32_t lanes = kVectorBytes / laneBytes;
+  MaskReg m;
+  for (uint32_t i = 0; i < lanes; ++i) m.SetBit(i * laneBytes, PatternSelects(p, i, lanes));
+  return m;
+}
+
+// lane i = value + i (descend: value + lanes - 1 - i); integers wrap, floats are rounded once.
+template <typename T>
+void Arange(VecReg<T>& dst, T value, bool descend) {
+  for (uint32_t i = 0; i < kLanes<T>; ++i) {
+    const uint32_t k = descend ? kLanes<T> - 1 - i : i;
+    if constexpr (std::is_integral_v<T>) {
+      dst.lane[i] = static_cast<T>(static_cast<uint64_t>(value) + k);
+    } else {
+      dst.lane[i] = static_cast<T>(static_cast<float>(value) + static_cast<float>(k));
+    }
+  }
 }
 
 }  // namespace lngrad::reg

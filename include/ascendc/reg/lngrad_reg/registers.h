@@ -24,6 +24,14 @@ template <typename T>
 struct VecReg {
   static_assert(kVectorBytes % sizeof(T) == 0, "lane types divide the 256-byte register");
   alignas(32) T lane[kLanes<T>] = {};
+
+  // (vector_U)reg: the same 256 bytes read as lanes of U (the device's register cast).
+  template <typename U>
+  explicit operator VecReg<U>() const {
+    VecReg<U> r;
+    std::memcpy(r.lane, lane, kVectorBytes);
+    return r;
+  }
 };
 
 // The mask register: 256 bits, bit k in byte k / 8 at position k % 8.

@@ -24,6 +24,12 @@ void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const
 // Checks the span of the lanes the mask selects, writes them and records the writes.
 void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
                 const char* api, aicore::SrcLoc loc);
+// The low half of each lane the mask selects, stored contiguously (lane i's half at byte
+// i * laneBytes / 2), checked and recorded as StoreLanes.
+void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                 uint32_t align, const char* api, aicore::SrcLoc loc);
+// The UB byte offset of [p, p + bytes) (checked as a load is, 32-byte alignment).
+uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc);
 // The SoC rule: register functions run on the Ascend 950 only (checked mode).
 void RequireRegProduct(const char* api, aicore::SrcLoc loc);
 

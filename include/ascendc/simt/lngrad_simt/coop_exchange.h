@@ -137,7 +137,7 @@ class LaneGroup {
 // slots at `slots` (see the header comment).
 class MultiWarpTile {
  public:
-  MultiWarpTile(uint64_t* slots, uint32_t size) : slots_(slots), size_(size) {
+  MultiWarpTile(uint64_t* slots, uint32_t size) : size_(size) {
     if (slots == nullptr) {
       aicore::RaiseKernelCheck(kCheckCoop, "a thread_block_tile of " + std::to_string(size) +
                                                " threads needs a thread_block made by "
@@ -180,7 +180,6 @@ class MultiWarpTile {
   }
 
  private:
-  uint64_t* slots_;
   uint32_t size_;
   uint64_t* value_ = nullptr;
   uint64_t* barrier_ = nullptr;

@@ -9,6 +9,8 @@
 #include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/half.h"
 
+#include <type_traits>
+
 // The element types of the vector types: X(prefix, element type).
 #define LNGRAD_SIMT_VECTOR_ELEMENTS(X) \
   X(char, signed char)                 \
@@ -43,3 +45,32 @@ struct bfloat16x2_t {
   bfloat16_t x, y;
 };
 static_assert(sizeof(half2) == 4 && sizeof(bfloat16x2_t) == 4 && sizeof(float4) == 16);
+
+// The packed pairs take the arithmetic operators component-wise, as the device compiler's pair
+// types do (the kit's short_vector_add adds two half2): each component is rounded on its own,
+// as with __hadd2 and the other *2 functions.
+namespace lngrad::simt::detail {
+template <typename T>
+concept PackedPair = std::is_same_v<T, half2> || std::is_same_v<T, bfloat16x2_t>;
+}  // namespace lngrad::simt::detail
+
+#define LNGRAD_SIMT_PAIR_OPERATOR(op)                                                         \
+  template <lngrad::simt::detail::PackedPair T>                                               \
+  constexpr T operator op(const T& a, const T& b) {                                           \
+    return T{static_cast<decltype(a.x)>(a.x op b.x), static_cast<decltype(a.y)>(a.y op b.y)}; \
+  }                                                                                           \
+  template <lngrad::simt::detail::PackedPair T>                                               \
+  constexpr T& operator op##=(T& a, const T& b) {                                             \
+    a = a op b;                                                                               \
+    return a;                                                                                 \
+  }
+LNGRAD_SIMT_PAIR_OPERATOR(+)
+LNGRAD_SIMT_PAIR_OPERATOR(-)
+LNGRAD_SIMT_PAIR_OPERATOR(*)
+LNGRAD_SIMT_PAIR_OPERATOR(/)
+#undef LNGRAD_SIMT_PAIR_OPERATOR
+
+template <lngrad::simt::detail::PackedPair T>
+constexpr T operator-(const T& a) {
+  return T{-a.x, -a.y};
+}

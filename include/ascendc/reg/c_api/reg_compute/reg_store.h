@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "c_api/utils_intf.h"
 #include "lngrad_reg/ub_access.h"
@@ -20,4 +21,41 @@ inline void asc_storealign(__ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> sr
                            vector_bool mask,
                            ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_storealign(dst_align32b + offset, src, mask, loc);
+}
+
+// asc_storealign_postupdate: asc_storealign to dst, then dst += offset elements.
+template <typename T>
+inline void asc_storealign_postupdate(
+    __ubuf__ T*& dst_align32b, ::lngrad::reg::VecReg<T> src, int32_t offset, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storealign(dst_align32b, src, mask, loc);
+  dst_align32b += offset;
+}
+
+// asc_storealign_pack (b16, b32, b64 lanes): the low half of each selected lane, stored
+// contiguously (lane i's half at half-element i); unselected lanes leave their UB bytes alone.
+template <typename T>
+requires(sizeof(T) >= 2) inline void asc_storealign_pack(
+    __ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::StorePacked(dst_align32b, src.lane, sizeof(T), mask, 32,
+                                     "asc_storealign_pack", loc);
+}
+template <typename T>
+requires(sizeof(T) >= 2) inline void asc_storealign_pack(
+    __ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, int32_t offset, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storealign_pack(dst_align32b + offset, src, mask, loc);
+}
+
+// asc_storealign of a mask register: its 32 bytes to dst (uint8_t, uint16_t or uint32_t).
+template <typename U>
+requires(std::is_same_v<U, uint8_t> || std::is_same_v<U, uint16_t> ||
+         std::is_same_v<
+             U, uint32_t>) inline void asc_storealign(__ubuf__ U* dst, vector_bool src,
+                                                      ::lngrad::aicore::SrcLoc loc =
+                                                          ::lngrad::aicore::SrcLoc::Current()) {
+  vector_bool all;  // 32 one-byte lanes: the mask register's bytes
+  for (uint32_t k = 0; k < ::lngrad::reg::kMaskBytes; ++k) all.SetBit(k, true);
+  ::lngrad::reg::detail::StoreLanes(dst, src.bits, 1, all, 32, "asc_storealign", loc);
 }

@@ -18,6 +18,32 @@
 LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_C_BINARY)
 #undef LNGRAD_REG_C_BINARY
 
+#define LNGRAD_REG_C_UNARY(name, op, types, mode)                                      \
+  template <typename T>                                                                \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
+      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
+    ::lngrad::reg::Unary<op, mode>(dst, src, mask);                                    \
+  }
+LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_C_UNARY)
+#undef LNGRAD_REG_C_UNARY
+
+#define LNGRAD_REG_C_REDUCE(name, op, types, per_block)                                \
+  template <typename T>                                                                \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
+      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
+    ::lngrad::reg::Reduce<op, per_block>(dst, src, mask);                              \
+  }
+LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_C_REDUCE)
+#undef LNGRAD_REG_C_REDUCE
+
+// asc_pair_reduce_sum: lane i of the lower half = src[2i] + src[2i + 1] (an unselected lane
+// counts as 0); the upper half 0.
+template <typename T>
+requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, T>) inline void asc_pair_reduce_sum(
+    ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) {
+  ::lngrad::reg::PairReduceSum(dst, src, mask);
+}
+
 #define LNGRAD_REG_C_SCALAR(name, op, types, mode)                                                \
   template <typename T>                                                                           \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                                    \
@@ -56,7 +82,7 @@ LNGRAD_REG_MASK_TABLE(LNGRAD_REG_C_MASK)
 // asc_select: dst = mask ? src0 : src1 in every lane (the reference: unselected lanes keep src1,
 // none is zeroed); on mask registers bit by bit.
 template <typename T>
-requires(::lngrad::reg::kAllows<::lngrad::reg::kArith, T>) inline void asc_select(
+requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void asc_select(
     ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1,
     vector_bool mask) {
   ::lngrad::reg::Select(dst, src0, src1, mask);
@@ -67,12 +93,12 @@ inline void asc_select(vector_bool& dst, vector_bool src0, vector_bool src1, vec
 
 // asc_duplicate_scalar: value in the lanes the mask selects (0 elsewhere), or in every lane.
 template <typename T>
-requires(::lngrad::reg::kAllows<::lngrad::reg::kArith, T>) inline void asc_duplicate_scalar(
+requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void asc_duplicate_scalar(
     ::lngrad::reg::VecReg<T>& dst, std::type_identity_t<T> value, vector_bool mask) {
   ::lngrad::reg::Duplicate(dst, value, mask);
 }
 template <typename T>
-requires(::lngrad::reg::kAllows<::lngrad::reg::kArith, T>) inline void asc_duplicate_scalar(
+requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void asc_duplicate_scalar(
     ::lngrad::reg::VecReg<T>& dst, std::type_identity_t<T> value) {
   for (T& v : dst.lane) v = value;
 }
@@ -87,3 +113,48 @@ inline vector_bool asc_update_mask_b16(uint32_t& value) {
 inline vector_bool asc_update_mask_b32(uint32_t& value) {
   return ::lngrad::reg::UpdateMask(value, 4);
 }
+
+// asc_create_mask_bN(pattern): the lanes of a bN type the pattern selects.
+inline constexpr ::lngrad::reg::Pattern PAT_ALL = ::lngrad::reg::Pattern::kAll;
+inline constexpr ::lngrad::reg::Pattern PAT_VL1 = ::lngrad::reg::Pattern::kVl1;
+inline constexpr ::lngrad::reg::Pattern PAT_VL2 = ::lngrad::reg::Pattern::kVl2;
+inline constexpr ::lngrad::reg::Pattern PAT_VL3 = ::lngrad::reg::Pattern::kVl3;
+inline constexpr ::lngrad::reg::Pattern PAT_VL4 = ::lngrad::reg::Pattern::kVl4;
+inline constexpr ::lngrad::reg::Pattern PAT_VL8 = ::lngrad::reg::Pattern::kVl8;
+inline constexpr ::lngrad::reg::Pattern PAT_VL16 = ::lngrad::reg::Pattern::kVl16;
+inline constexpr ::lngrad::reg::Pattern PAT_VL32 = ::lngrad::reg::Pattern::kVl32;
+inline constexpr ::lngrad::reg::Pattern PAT_VL64 = ::lngrad::reg::Pattern::kVl64;
+inline constexpr ::lngrad::reg::Pattern PAT_VL128 = ::lngrad::reg::Pattern::kVl128;
+inline constexpr ::lngrad::reg::Pattern PAT_M3 = ::lngrad::reg::Pattern::kM3;
+inline constexpr ::lngrad::reg::Pattern PAT_M4 = ::lngrad::reg::Pattern::kM4;
+inline constexpr ::lngrad::reg::Pattern PAT_H = ::lngrad::reg::Pattern::kH;
+inline constexpr ::lngrad::reg::Pattern PAT_Q = ::lngrad::reg::Pattern::kQ;
+inline constexpr ::lngrad::reg::Pattern PAT_ALLF = ::lngrad::reg::Pattern::kNone;
+inline vector_bool asc_create_mask_b8(::lngrad::reg::Pattern p = PAT_ALL) {
+  return ::lngrad::reg::CreateMask(p, 1);
+}
+inline vector_bool asc_create_mask_b16(::lngrad::reg::Pattern p = PAT_ALL) {
+  return ::lngrad::reg::CreateMask(p, 2);
+}
+inline vector_bool asc_create_mask_b32(::lngrad::reg::Pattern p = PAT_ALL) {
+  return ::lngrad::reg::CreateMask(p, 4);
+}
+
+// asc_copy on mask registers: the bits mask selects (0 elsewhere), or every bit.
+inline void asc_copy(vector_bool& dst, vector_bool src, vector_bool mask) {
+  ::lngrad::reg::MaskBinary<::lngrad::reg::ops::And>(dst, src, src, mask);
+}
+inline void asc_copy(vector_bool& dst, vector_bool src) { dst = src; }
+
+// asc_arange / asc_arange_descend: value, value + 1, ... (descending: reversed).
+#define LNGRAD_REG_C_ARANGE(name, descend)                                                         \
+  template <typename T>                                                                            \
+  requires(::lngrad::reg::kAllows<::lngrad::reg::kI8 | ::lngrad::reg::kI16 | ::lngrad::reg::kI32 | \
+                                      ::lngrad::reg::kFloat,                                       \
+                                  T>) inline void                                                  \
+  name(::lngrad::reg::VecReg<T>& dst, std::type_identity_t<T> value) {                             \
+    ::lngrad::reg::Arange(dst, value, descend);                                                    \
+  }
+LNGRAD_REG_C_ARANGE(asc_arange, false)
+LNGRAD_REG_C_ARANGE(asc_arange_descend, true)
+#undef LNGRAD_REG_C_ARANGE

@@ -33,6 +33,10 @@ inline void asc_sync_pipe(pipe_t pipe,
                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   ::lngrad::aicore::san::Barrier(pipe, loc);
 }
+// asc_sync: waits for every pipe's earlier instructions (PipeBarrier<PIPE_ALL>).
+inline void asc_sync(::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
+}
 // asc_sync_data_barrier: the scalar unit's memory accesses after all earlier ones
 // (DataSyncBarrier: nothing to wait for here, no pipe ordered).
 inline void asc_sync_data_barrier(

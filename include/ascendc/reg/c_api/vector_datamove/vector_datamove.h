@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "c_api/utils_intf.h"
+#include "lngrad_aicore/sanitizer.h"
 #include "lngrad_reg/copy.h"
 
 // GM -> UB: n_burst rows of len_burst bytes, left/right padding in elements around each row
@@ -64,4 +65,54 @@ requires(::lngrad::reg::kCopyable<T>) inline void asc_copy_ub2gm_align(
     ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   ::lngrad::reg::detail::RequireWholeBlocks(size, "asc_copy_ub2gm_align", loc);
   ::lngrad::reg::detail::CopyOut(dst, src, {1, size, 0, 0, true, 0, 0}, loc);
+}
+
+// The 32-byte block copies (no padding): size bytes (a multiple of 32), or n_burst rows of
+// len_burst 32-byte blocks with src_gap / dst_gap blocks between rows. The _sync forms also wait
+// for the copy (PipeBarrier<PIPE_ALL>: later instructions of any pipe see its data).
+namespace lngrad::reg::detail {
+inline CopyShape BlockRows(uint16_t n_burst, uint16_t len_burst, uint16_t gm_gap, uint16_t ub_gap) {
+  const uint32_t row = uint32_t{len_burst} * 32;
+  return {n_burst, row, 0, 0, true, row + uint64_t{gm_gap} * 32, row + uint32_t{ub_gap} * 32};
+}
+}  // namespace lngrad::reg::detail
+
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint32_t size,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::RequireWholeBlocks(size, "asc_copy_gm2ub", loc);
+  ::lngrad::reg::detail::CopyIn(static_cast<uint8_t*>(dst), static_cast<uint8_t*>(src),
+                                {1, size, 0, 0, true, 0, 0}, loc);
+}
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::CopyIn(
+      static_cast<uint8_t*>(dst), static_cast<uint8_t*>(src),
+      ::lngrad::reg::detail::BlockRows(n_burst, len_burst, src_gap, dst_gap), loc);
+}
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, uint32_t size,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::RequireWholeBlocks(size, "asc_copy_ub2gm", loc);
+  ::lngrad::reg::detail::CopyOut(static_cast<uint8_t*>(dst), static_cast<uint8_t*>(src),
+                                 {1, size, 0, 0, true, 0, 0}, loc);
+}
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::CopyOut(
+      static_cast<uint8_t*>(dst), static_cast<uint8_t*>(src),
+      ::lngrad::reg::detail::BlockRows(n_burst, len_burst, dst_gap, src_gap), loc);
+}
+inline void asc_copy_gm2ub_sync(
+    __ubuf__ void* dst, __gm__ void* src, uint32_t size,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_copy_gm2ub(dst, src, size, loc);
+  ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
+}
+inline void asc_copy_ub2gm_sync(
+    __gm__ void* dst, __ubuf__ void* src, uint32_t size,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
+  asc_copy_ub2gm(dst, src, size, loc);
+  ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
 }
