@@ -24,6 +24,12 @@ enum class NpuArch : uint32_t {
   k3510 = 3510,  // Ascend 950PR/950DT, Atlas 350
 };
 
+// The cube's buffers (bytes a kernel may use; 0: the product's cube is not modelled). The
+// vendor's 架构规格 pages: L1, L0A, L0B, L0C, BiasTable (BT) and Fixpipe Buffer (FB).
+struct CubeBuffers {
+  uint32_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes, fb_bytes;
+};
+
 struct Product {
   std::string_view soc;          // full SoC name, e.g. "Ascend910B1"
   std::string_view short_soc;    // e.g. "Ascend910B"
@@ -41,6 +47,7 @@ struct Product {
   bool split_cores;            // separate cube (AIC) and vector (AIV) cores
   uint32_t aicore_count;       // AI cores (coupled products) or cube cores (split products)
   uint32_t vector_core_count;  // vector cores: AIV of split products, the extra ones of 310P
+  CubeBuffers cube;
 };
 
 // All products, in spec §7.2 order.

@@ -234,7 +234,7 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
   }
   namespace ds = AscendC::detail_sync;
   const int slot = ds::ModelledPipeIndex(pipe);
-  if (slot < 0) return;  // the cube pipes are not modelled
+  if (slot < 0 || slot >= 4) return;  // the vector core's mutexes: S, V, MTE2, MTE3
   // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
   if (lock) {
     san::QueueWait(&kMutexQueue, id * 4 + slot, false);

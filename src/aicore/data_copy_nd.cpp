@@ -317,8 +317,8 @@ void RunNdDma(const char* api, SrcLoc loc, const NdDmaShape& s, std::byte* dst,
 // ---------------------------------------------------------------------------------------------
 // ND2NZ
 
-void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_size,
-                uint64_t* src_extent, uint64_t* dst_extent) {
+void CheckNd2Nz(const char* api, const Nd2NzArgs& p, uint32_t elem_size, uint64_t* src_extent,
+                uint64_t* dst_extent) {
   const Product& prod = RunningProduct(api);
   if (prod.arch == NpuArch::k3002 || prod.arch == NpuArch::k1001) {
     RaiseUnsupported("DataCopy(Nd2NzParams).unsupported_product", api, prod,
@@ -337,7 +337,8 @@ void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_si
         {"srcDValue", p.srcDValue, 1, 65535},
         {"dstNzC0Stride", p.dstNzC0Stride, 1, 16384},
         {"dstNzNStride", p.dstNzNStride, 1, 16384},
-        {"dstNzMatrixStride", p.dstNzMatrixStride, 1, 65535},
+        // Unused with one matrix (the vendor's samples pass 0 then).
+        {"dstNzMatrixStride", p.dstNzMatrixStride, p.ndNum > 1 ? 1u : 0u, 65535},
     };
     for (const Rule& r : rules) {
       if (r.value < r.lo || r.value > r.hi) {
@@ -360,8 +361,8 @@ void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_si
                 (uint64_t{p.nValue} - 1) * p.dstNzNStride * c0 + c0;
 }
 
-void RunNd2Nz(const char* api, SrcLoc loc, const AscendC::Nd2NzParams& p, std::byte* dst,
-              const std::byte* src, uint32_t elem_size) {
+void RunNd2Nz(const char* api, SrcLoc loc, const Nd2NzArgs& p, std::byte* dst, const std::byte* src,
+              uint32_t elem_size) {
   if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
   const uint64_t row_bytes = uint64_t{p.dValue} * elem_size;
   const uint64_t chunks = (row_bytes + 31) / 32;

@@ -36,21 +36,21 @@ TPipe::~TPipe() {
 
 void TPipe::Init() {
   RequireOwnBlock(ctx_, "TPipe::Init");
-  alloc_end_ = 0;
+  alloc_end_.fill(0);
   buffer_count_ = 0;
   ctx_->pipe = this;
 }
 
 void TPipe::Destroy(lngrad::aicore::SrcLoc loc) {
   RequireOwnBlock(ctx_, "TPipe::Destroy");
-  alloc_end_ = 0;
+  alloc_end_.fill(0);
   buffer_count_ = 0;
   if (ctx_->pipe == this) ctx_->pipe = nullptr;
   lngrad::aicore::san::Barrier(PIPE_ALL, loc);
 }
 
 uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
-                         const char* file, int line) {
+                         const char* file, int line, lngrad::aicore::LocalMemory* mem) {
   namespace checks = lngrad::aicore::checks;
   const std::string at = what + " at " + file + ":" + std::to_string(line);
   RequireOwnBlock(ctx_, at.c_str());
@@ -60,11 +60,8 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
                                           "mixed with static tensors (both allocate the UB from "
                                           "address 0, so their buffers would overlap)");
   }
-  if (!IsUbPosition(pos)) {
-    lngrad::aicore::RaiseKernelCheck(checks::kPosition,
-                                     at + ": position " + PositionName(pos) +
-                                         " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
-  }
+  const lngrad::aicore::LocalMemory memory = lngrad::aicore::MemoryOf(*ctx_, pos, at.c_str());
+  if (mem != nullptr) *mem = memory;
   if (num == 0 || num > static_cast<uint32_t>(QBUF_MAX_LEN)) {
     lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer, at + ": num is " + std::to_string(num) +
                                                               ", which should be in range [1, 64]");
@@ -82,19 +79,20 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
   const uint64_t block = (uint64_t{len} + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
   const uint64_t total = block * num;
   const lngrad::Product& product = *ctx_->product;
-  const uint64_t limit = product.ub_bytes;
-  const uint64_t left = limit > alloc_end_ ? limit - alloc_end_ : 0;
+  uint32_t& end = alloc_end_[memory.index];
+  const uint64_t limit = memory.capacity;
+  const uint64_t left = limit > end ? limit - end : 0;
   if (total > left) {
     lngrad::aicore::RaiseKernelCheck(
         checks::kUbOverflow,
         at + ": needs " + std::to_string(total) + " B (" + std::to_string(num) + " x " +
-            std::to_string(block) + " B) at UB address " + std::to_string(alloc_end_) +
-            ", but only " + std::to_string(left) + " B of the " + std::to_string(limit) +
-            " B UB of " + std::string(product.soc) + " are left (buffer size is " +
+            std::to_string(block) + " B) at " + memory.name + " address " + std::to_string(end) +
+            ", but only " + std::to_string(left) + " B of the " + std::to_string(limit) + " B " +
+            memory.name + " of " + std::string(product.soc) + " are left (buffer size is " +
             std::to_string(total) + ", exceeds the limit " + std::to_string(left) + ")");
   }
-  const uint32_t addr = alloc_end_;
-  alloc_end_ = static_cast<uint32_t>(alloc_end_ + total);
+  const uint32_t addr = end;
+  end = static_cast<uint32_t>(end + total);
   buffer_count_ += static_cast<int32_t>(num);
   return addr;
 }

@@ -51,6 +51,12 @@ const char* PipeName(Pipe p) noexcept {
       return "MTE2";
     case Pipe::kMte3:
       return "MTE3";
+    case Pipe::kMte1:
+      return "MTE1";
+    case Pipe::kM:
+      return "M";
+    case Pipe::kFix:
+      return "FIX";
   }
   return "?";
 }

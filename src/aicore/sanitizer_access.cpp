@@ -9,6 +9,8 @@
 
 #include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/local_memory.h"
+#include "lngrad_aicore/tensor.h"
 #include "sanitizer_state.h"
 
 namespace lngrad::aicore::san {
@@ -65,6 +67,8 @@ bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_au
   if (earlier == later) {
     if (earlier == Pipe::kS) return true;
     if (earlier == Pipe::kV && (vv_hardware || auto_sync)) return true;
+    // The cube runs its Mmads in order: one accumulates onto the L0C another wrote.
+    if (earlier == Pipe::kM) return true;
   } else if (auto_sync &&
              ((earlier == Pipe::kS && e.auto_synced) || (later == Pipe::kS && later_auto))) {
     return true;
@@ -105,9 +109,32 @@ std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bo
   return os.str();
 }
 
+namespace {
+// Bytes outside the UB that lie in one of the running block's other memories (the cube's L1, L0A,
+// L0B, BiasTable, L0C): that memory's name, and b and e as its addresses.
+const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
+  using P = AscendC::TPosition;
+  BlockContext* ctx = CurrentBlockContext();
+  if (ctx == nullptr) return nullptr;
+  for (const P pos : {P::A1, P::A2, P::B2, P::C2, P::CO1}) {
+    LocalMemory m;
+    if (FindMemory(*ctx, pos, &m) && *b >= reinterpret_cast<uintptr_t>(m.base) &&
+        *b < reinterpret_cast<uintptr_t>(m.base) + m.size) {
+      *b -= reinterpret_cast<uintptr_t>(m.base);
+      *e -= reinterpret_cast<uintptr_t>(m.base);
+      return m.name;
+    }
+  }
+  return nullptr;
+}
+}  // namespace
+
 std::string BlockState::RaceText(const char* space, uint64_t b, uint64_t e, const char* what,
                                  Pipe pa, uint32_t sa, Pipe pb, uint32_t sb, bool war) const {
   std::ostringstream os;
+  if (std::strcmp(space, "GM") == 0) {
+    if (const char* name = LocalMemoryName(&b, &e)) space = name;
+  }
   os << what << " hazard on " << space << " bytes [" << b << ", " << e << "): " << SiteText(sa)
      << (war ? " reads them, then " : " writes them, then ") << SiteText(sb)
      << (std::strcmp(what, "write-after-write") == 0 || war ? " writes them" : " reads them")

@@ -22,18 +22,27 @@ struct ArchTraits {
   bool supported;
   bool split_cores;
   uint32_t aicore_count, vector_core_count;
+  CubeBuffers cube;
 };
+
+// The cube (架构规格 NPU架构版本2201 / 3510): L1 is ASC_L1_SIZE (2201 keeps 256 bytes), L0A,
+// L0B, L0C and BiasTable their sizes, the Fixpipe Buffer its size. Not modelled elsewhere.
+constexpr CubeBuffers kCube2201 = {512 * kKiB - 256, 64 * kKiB, 64 * kKiB,
+                                   128 * kKiB,       1 * kKiB,  2 * kKiB};
+constexpr CubeBuffers kCube3510 = {512 * kKiB, 64 * kKiB, 64 * kKiB,
+                                   256 * kKiB, 4 * kKiB,  4 * kKiB};
+constexpr CubeBuffers kNoCube = {0, 0, 0, 0, 0, 0};
 
 constexpr ArchTraits kArchs[] = {
-    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, false, 32, 0},
-    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, false, 10, 8},
+    {NpuArch::k1001, "1001", 256 * kKiB, 256 * kKiB, false, false, 32, 0, kNoCube},
+    {NpuArch::k2002, "2002", 256 * kKiB, 256 * kKiB, true, false, 10, 8, kNoCube},
     // 2201 keeps the last 64 bytes for the KFC message slot.
-    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, true, 24, 48},
-    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, false, 1, 1},
-    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, true, 24, 48},
+    {NpuArch::k2201, "2201", 192 * kKiB, 192 * kKiB - 64, true, true, 24, 48, kCube2201},
+    {NpuArch::k3002, "3002", 248 * kKiB, 248 * kKiB, false, false, 1, 1, kNoCube},
+    {NpuArch::k3510, "3510", 248 * kKiB, 248 * kKiB, true, true, 24, 48, kCube3510},
 };
 
-constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, false, 0, 0};
+constexpr ArchTraits kUnknownArch = {NpuArch{}, "unknown", 0, 0, false, false, 0, 0, kNoCube};
 
 constexpr const ArchTraits& TraitsOf(NpuArch a) {
   for (const ArchTraits& t : kArchs) {
@@ -57,7 +66,8 @@ constexpr Product Make(std::string_view soc, std::string_view short_soc, std::st
                  t.supported,
                  t.split_cores,
                  t.aicore_count,
-                 t.vector_core_count};
+                 t.vector_core_count,
+                 t.cube};
 }
 
 constexpr std::string_view kA2 = "Atlas A2";

@@ -371,10 +371,11 @@ TEST(AscendcChecks, BadInitBufferArguments) {
   });
 }
 
+// TSCM is not modelled (the cube's A1 ... CO1 are, through the cube layer's hook).
 TEST(AscendcChecks, UnmodelledPosition) {
   ExpectKernelCheck(checks::kPosition, [](bool bad) {
     TPipe pipe;
-    TQue<TPosition::A1, 1> l1;
+    TQue<TPosition::TSCM, 1> l1;
     TQue<TPosition::VECIN, 1> ub;
     if (bad) {
       pipe.InitBuffer(l1, 1, 512);

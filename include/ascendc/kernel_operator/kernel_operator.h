@@ -11,6 +11,10 @@
 #ifndef LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 #define LNGRAD_ASCENDC_KERNEL_OPERATOR_H_
 
+// The standard assert, which kernels call as the vendor's headers let them (its CPU build
+// includes <cassert>).
+#include <cassert>
+
 #include "lngrad_aicore/defs.h"
 #include "lngrad_aicore/scalar_builtins.h"
 #include "lngrad_aicore/half.h"
@@ -41,6 +45,9 @@
 #include "lngrad_aicore/transpose_ops.h"
 #include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"
+
+// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
+#include "lngrad_cube/cube.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
 // info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.

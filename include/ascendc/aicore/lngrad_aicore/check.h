@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -148,6 +149,9 @@ struct BlockContext {
   static constexpr size_t kMaxRaised = 16;
   std::vector<std::pair<uint64_t, std::exception_ptr>> raised;
   uint64_t raised_unrecorded = 0;
+  // The per-block state of the layers above aicore (the cube's L1 and L0 buffers), made on first
+  // use by their LocalMemoryHook (local_memory.h) and freed with the block.
+  std::shared_ptr<void> upper_state;
 };
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has

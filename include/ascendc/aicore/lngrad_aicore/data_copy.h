@@ -186,6 +186,15 @@ void CopyStrided(Pipe pipe, const char* api, const D<T>& dst, const S<T>& src,
   }
 }
 
+// A copy between local tensors of which one lies outside the UB (the cube's L1 -> BiasTable):
+// the layer that models that memory performs it through its hook, installed before main; no
+// hook: kPosition.
+using LocalCopyHook = void (*)(const TensorView& dst, const TensorView& src,
+                               const AscendC::DataCopyParams& params, SrcLoc loc);
+void SetLocalCopyHook(LocalCopyHook hook) noexcept;
+void CopyOutsideUb(const TensorView& dst, const TensorView& src,
+                   const AscendC::DataCopyParams& params, SrcLoc loc);
+
 }  // namespace lngrad::aicore::detail
 
 namespace AscendC {
@@ -194,16 +203,18 @@ namespace AscendC {
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte2, "DataCopy(GM->UB)", dst, src,
-                                    count, loc);
+  lngrad::aicore::detail::CopyCount(
+      lngrad::aicore::Pipe::kMte2,
+      IsUbPosition(dst.View().pos) ? "DataCopy(GM->UB)" : "DataCopy(GM->L1)", dst, src, count, loc);
 }
 
 // UB -> GM, count elements.
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kMte3, "DataCopy(UB->GM)", dst, src,
-                                    count, loc);
+  lngrad::aicore::detail::CopyCount(
+      lngrad::aicore::Pipe::kMte3,
+      IsUbPosition(src.View().pos) ? "DataCopy(UB->GM)" : "DataCopy(L1->GM)", dst, src, count, loc);
 }
 
 // UB -> UB, count elements.
@@ -219,7 +230,10 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte2,
-                                      "DataCopy(GM->UB, DataCopyParams)", dst, src, params, loc);
+                                      IsUbPosition(dst.View().pos)
+                                          ? "DataCopy(GM->UB, DataCopyParams)"
+                                          : "DataCopy(GM->L1, DataCopyParams)",
+                                      dst, src, params, loc);
 }
 
 // UB -> GM, strided (units of 32-byte data blocks).
@@ -227,13 +241,20 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kMte3,
-                                      "DataCopy(UB->GM, DataCopyParams)", dst, src, params, loc);
+                                      IsUbPosition(src.View().pos)
+                                          ? "DataCopy(UB->GM, DataCopyParams)"
+                                          : "DataCopy(L1->GM, DataCopyParams)",
+                                      dst, src, params, loc);
 }
 
-// UB -> UB, strided (units of 32-byte data blocks).
+// UB -> UB, strided (units of 32-byte data blocks); a local tensor outside the UB: the hook.
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& params,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  if (!IsUbPosition(dst.View().pos) || !IsUbPosition(src.View().pos)) {
+    lngrad::aicore::detail::CopyOutsideUb(dst.View(), src.View(), params, loc);
+    return;
+  }
   lngrad::aicore::detail::CopyStrided(lngrad::aicore::Pipe::kV, "DataCopy(UB->UB, DataCopyParams)",
                                       dst, src, params, loc);
 }

@@ -13,7 +13,7 @@
 // is not reserved here. Checked mode ("nd2nz_params", naming the field): the ranges of the
 // vendor's table 4; always the UB operand 32-byte aligned in checked mode (ub_alignment), tensor
 // and GM bounds. Sanitizer: MTE2, one read per source row, one write per 32-byte chunk.
-// The GM -> L1 form of the same struct is the cube's and is not provided (L1 is not modelled).
+// The GM -> L1 form (the cube's A1, B1, C1) is the same copy into the L1 the cube layer serves.
 #pragma once
 
 #include <cstdint>
@@ -66,12 +66,23 @@ inline constexpr const char* kNd2NzParams =
 }  // namespace lngrad::aicore::checks
 
 namespace lngrad::aicore::detail {
+// Nd2NzParams with fields wide enough for every arch: the struct's layout follows the kernel's
+// __NPU_ARCH__ (the 950's fields are wider), the library is compiled once, so the kernel-side
+// template widens it before calling in.
+struct Nd2NzArgs {
+  uint64_t ndNum, nValue, dValue, srcNdMatrixStride, srcDValue, dstNzC0Stride, dstNzNStride,
+      dstNzMatrixStride;
+};
+inline Nd2NzArgs Widen(const AscendC::Nd2NzParams& p) {
+  return {p.ndNum,     p.nValue,        p.dValue,       p.srcNdMatrixStride,
+          p.srcDValue, p.dstNzC0Stride, p.dstNzNStride, p.dstNzMatrixStride};
+}
 // Product and (checked mode) range checks; returns the extents (elements) read and written.
-void CheckNd2Nz(const char* api, const AscendC::Nd2NzParams& p, uint32_t elem_size,
-                uint64_t* src_extent, uint64_t* dst_extent);
+void CheckNd2Nz(const char* api, const Nd2NzArgs& p, uint32_t elem_size, uint64_t* src_extent,
+                uint64_t* dst_extent);
 // The copy, its zero fill and its MTE2 record.
-void RunNd2Nz(const char* api, SrcLoc loc, const AscendC::Nd2NzParams& p, std::byte* dst,
-              const std::byte* src, uint32_t elem_size);
+void RunNd2Nz(const char* api, SrcLoc loc, const Nd2NzArgs& p, std::byte* dst, const std::byte* src,
+              uint32_t elem_size);
 void CheckUbAligned(const TensorView& v, const char* api, const char* operand);
 }  // namespace lngrad::aicore::detail
 
@@ -84,14 +95,16 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "ND2NZ moves elements of 1, 2 or 4 bytes");
   namespace d = lngrad::aicore::detail;
-  constexpr const char* kApi = "DataCopy(GM->UB, Nd2NzParams)";
+  const char* const kApi = IsUbPosition(dst.View().pos) ? "DataCopy(GM->UB, Nd2NzParams)"
+                                                        : "DataCopy(GM->L1, Nd2NzParams)";
   d::CheckUbAligned(dst.View(), kApi, "dst");
   uint64_t src_extent = 0;
   uint64_t dst_extent = 0;
-  d::CheckNd2Nz(kApi, intriParams, sizeof(T), &src_extent, &dst_extent);
+  const d::Nd2NzArgs args = d::Widen(intriParams);
+  d::CheckNd2Nz(kApi, args, sizeof(T), &src_extent, &dst_extent);
   dst.Access(0, dst_extent, kApi);
   src.Access(0, src_extent, kApi);
-  d::RunNd2Nz(kApi, loc, intriParams, reinterpret_cast<std::byte*>(dst.HostPtr()),
+  d::RunNd2Nz(kApi, loc, args, reinterpret_cast<std::byte*>(dst.HostPtr()),
               reinterpret_cast<const std::byte*>(src.GetPhyAddr()), sizeof(T));
 }
 

@@ -2,8 +2,10 @@
 //
 // Memory model: each block owns one UB (the product's ub_bytes). A TPipe hands out UB
 // sequentially from address 0, every request rounded up to 32 bytes, and refuses (kUbOverflow)
-// anything past ub_bytes. Queue misuse is always an error: on the device it hangs or loses a
-// tensor, which cannot be emulated usefully.
+// anything past ub_bytes. The cube's positions (A1, B1, C1: L1; A2: L0A; B2: L0B; C2: BiasTable;
+// CO1: L0C) come from the memories a layer above serves (local_memory.h), each with a cursor of
+// its own from address 0 and the product's capacity. Queue misuse is always an error: on the device
+// it hangs or loses a tensor, which cannot be emulated usefully.
 #pragma once
 
 #include <array>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "check.h"
+#include "local_memory.h"
 #include "sync.h"
 #include "tensor.h"
 
@@ -35,8 +38,16 @@ namespace detail_rt {
 // The flag a queue's EnQue sets and its DeQue waits for (forward), and the one FreeTensor sets
 // and the next AllocTensor of the buffer waits for (backward), as the device's TQue inserts
 // them: VECIN (GM -> UB) MTE2_V / V_MTE2, VECOUT (UB -> GM) V_MTE3 / MTE3_V, VECIN -> VECOUT
-// MTE2_MTE3 / MTE3_MTE2. MAX: none.
+// MTE2_MTE3 / MTE3_MTE2; the cube's: A1, B1, C1 (GM -> L1) MTE2_MTE1 / MTE1_MTE2, A2, B2, C2
+// (L1 -> L0A, L0B, BiasTable) MTE1_M / M_MTE1, CO1 (L0C) M_FIX / FIX_M. MAX: none.
 constexpr HardEvent QueueEvent(TPosition src, TPosition dst, bool forward) {
+  if (src == dst && (src == TPosition::A1 || src == TPosition::B1 || src == TPosition::C1)) {
+    return forward ? HardEvent::MTE2_MTE1 : HardEvent::MTE1_MTE2;
+  }
+  if (src == dst && (src == TPosition::A2 || src == TPosition::B2 || src == TPosition::C2)) {
+    return forward ? HardEvent::MTE1_M : HardEvent::M_MTE1;
+  }
+  if (src == dst && src == TPosition::CO1) return forward ? HardEvent::M_FIX : HardEvent::FIX_M;
   if (src == dst && src == TPosition::VECIN) return forward ? HardEvent::MTE2_V : HardEvent::V_MTE2;
   if (src == dst && src == TPosition::VECOUT)
     return forward ? HardEvent::V_MTE3 : HardEvent::MTE3_V;
@@ -109,15 +120,16 @@ class TPipe {
   }
 
   // lngrad extension: UB bytes allocated so far (where PopStackBuffer starts).
-  uint32_t AllocatedBytes() const { return alloc_end_; }
+  uint32_t AllocatedBytes() const { return alloc_end_[0]; }
 
-  // Allocates num * round32(len) bytes; returns the UB address of the first block.
+  // Allocates num * round32(len) bytes in pos's memory (*mem); returns the address of the first
+  // block there.
   uint32_t Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
-                    const char* file, int line);
+                    const char* file, int line, lngrad::aicore::LocalMemory* mem = nullptr);
 
  private:
   lngrad::aicore::BlockContext* ctx_ = nullptr;
-  uint32_t alloc_end_ = 0;
+  std::array<uint32_t, lngrad::aicore::kMaxLocalMemories> alloc_end_{};  // per memory
   int32_t buffer_count_ = 0;
   std::array<uint8_t, static_cast<size_t>(HardEvent::MAX)> event_ids_{};  // bit i: ID i taken
 };
@@ -199,10 +211,11 @@ class TQueBind {
   bool HasIdleBuffer() const { return buf_used_count_ < num_; }
   void FreeAllEvent() {}
 
-  // lngrad: called by TPipe::InitBuffer.
-  void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num,
-                  uint32_t len) {
+  // lngrad: called by TPipe::InitBuffer (mem: the position's memory; nullptr: the UB).
+  void InitBlocks(lngrad::aicore::BlockContext* ctx, uint32_t first_addr, uint8_t num, uint32_t len,
+                  const lngrad::aicore::LocalMemory* mem = nullptr) {
     ResetBlocks(ctx, num, len);
+    if (mem != nullptr) memory_ = *mem;
     for (uint32_t i = 0; i < num && i < addr_.size(); ++i) addr_[i] = first_addr + i * len;
   }
 
@@ -244,6 +257,7 @@ class TQueBind {
   void SanSync(int32_t i, bool forward, bool signal) const;
   void ResetBlocks(lngrad::aicore::BlockContext* ctx, uint8_t num, uint32_t len) {
     ctx_ = ctx;
+    memory_ = {};
     num_ = num;
     len_ = len;
     cursor_ = 0;
@@ -256,7 +270,8 @@ class TQueBind {
   }
 
   lngrad::aicore::BlockContext* ctx_ = nullptr;
-  std::array<uint32_t, QBUF_MAX_LEN> addr_{};  // UB address of each block
+  lngrad::aicore::LocalMemory memory_{};       // base nullptr: the UB of ctx_
+  std::array<uint32_t, QBUF_MAX_LEN> addr_{};  // address of each block in its memory
   TBufHandle start_handle_ = nullptr;          // custom pools: the first block's slot
   uint32_t len_ = 0;
   uint8_t num_ = 0;
@@ -315,9 +330,11 @@ class TBuf {
     }
   }
 
-  // lngrad: called by TPipe::InitBuffer.
-  void InitBlock(lngrad::aicore::BlockContext* ctx, uint32_t addr, uint32_t len) {
+  // lngrad: called by TPipe::InitBuffer (mem: the position's memory; nullptr: the UB).
+  void InitBlock(lngrad::aicore::BlockContext* ctx, uint32_t addr, uint32_t len,
+                 const lngrad::aicore::LocalMemory* mem = nullptr) {
     ctx_ = ctx;
+    memory_ = mem != nullptr ? *mem : lngrad::aicore::LocalMemory{};
     addr_ = addr;
     len_ = len;
   }
@@ -346,6 +363,7 @@ class TBuf {
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, const char* api);
 
   lngrad::aicore::BlockContext* ctx_ = nullptr;
+  lngrad::aicore::LocalMemory memory_{};  // base nullptr: the UB of ctx_
   uint32_t addr_ = 0;
   uint32_t len_ = 0;
   TBufHandle start_handle_ = nullptr;
@@ -383,8 +401,9 @@ bool TPipe::InitBuffer(Que& que, uint8_t num, uint32_t len, const char* file, in
       "InitBuffer(" +
       lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
       ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")";
-  const uint32_t addr = Allocate(what, pos, num, len, file, line);
-  que.InitBlocks(ctx_, addr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
+  lngrad::aicore::LocalMemory mem;
+  const uint32_t addr = Allocate(what, pos, num, len, file, line, &mem);
+  que.InitBlocks(ctx_, addr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE, &mem);
   return true;
 }
 
@@ -392,8 +411,9 @@ template <TPosition pos>
 bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file, int line) {
   const std::string what =
       std::string("InitBuffer(TBuf<") + PositionName(pos) + ">, len " + std::to_string(len) + ")";
-  const uint32_t addr = Allocate(what, pos, 1, len, file, line);
-  buf.InitBlock(ctx_, addr, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE);
+  lngrad::aicore::LocalMemory mem;
+  const uint32_t addr = Allocate(what, pos, 1, len, file, line, &mem);
+  buf.InitBlock(ctx_, addr, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE, &mem);
   return true;
 }
 
@@ -442,10 +462,12 @@ void TQueBind<src, dst, depth, mask>::SanSync(int32_t i, bool forward, bool sign
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
 template <typename T>
 LocalTensor<T> TQueBind<src, dst, depth, mask>::BlockTensor(int32_t index) const {
-  std::byte* host = ctx_->ub + addr_[index];
+  std::byte* const base = memory_.base != nullptr ? memory_.base : ctx_->ub;
+  std::byte* host = base + addr_[index];
   return lngrad::aicore::detail::TensorAccess::Make<T>(
       host, static_cast<uint32_t>(len_ / sizeof(T)), GetPosition(src, dst),
-      {host, host + len_, this, index}, ctx_->ub, ctx_->ub_size);
+      {host, host + len_, this, index}, base,
+      memory_.base != nullptr ? memory_.size : ctx_->ub_size);
 }
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask>
@@ -558,12 +580,14 @@ LocalTensor<T> TBuf<pos>::GetWithOffset(uint32_t size, uint32_t bufOffset, const
                                            " is not a multiple of 32 B");
     }
   }
-  lngrad::aicore::detail::TensorView ub_view{ctx_->ub, 0, ctx_->ub, ctx_->ub_size, pos};
+  std::byte* const mem = memory_.base != nullptr ? memory_.base : ctx_->ub;
+  const uint32_t mem_size = memory_.base != nullptr ? memory_.size : ctx_->ub_size;
+  lngrad::aicore::detail::TensorView ub_view{mem, 0, mem, mem_size, pos};
   lngrad::aicore::detail::RequireInsideUb(ub_view, int64_t{addr_} + bufOffset, end - bufOffset,
                                           api);
-  std::byte* base = ctx_->ub + addr_;
-  return lngrad::aicore::detail::TensorAccess::Make<T>(
-      base + bufOffset, size, pos, {base, base + len_, this, 0}, ctx_->ub, ctx_->ub_size);
+  std::byte* base = mem + addr_;
+  return lngrad::aicore::detail::TensorAccess::Make<T>(base + bufOffset, size, pos,
+                                                       {base, base + len_, this, 0}, mem, mem_size);
 }
 
 template <typename T, TPosition pos>

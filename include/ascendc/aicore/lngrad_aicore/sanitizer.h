@@ -40,10 +40,11 @@ struct SrcLoc {
   }
 };
 
-// The pipes of an AI vector core that the sanitizer models.
-enum class Pipe : uint8_t { kS, kV, kMte2, kMte3 };
-inline constexpr int kPipeCount = 4;
-const char* PipeName(Pipe p) noexcept;  // "S", "V", "MTE2", "MTE3"
+// The pipes the sanitizer models: an AI vector core's (S, V, MTE2, MTE3) and the cube's (MTE1:
+// L1 -> L0A/L0B/BiasTable, M: Mmad, FIX: L0C -> GM), whose instructions the cube layer records.
+enum class Pipe : uint8_t { kS, kV, kMte2, kMte3, kMte1, kM, kFix };
+inline constexpr int kPipeCount = 7;
+const char* PipeName(Pipe p) noexcept;  // "S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX"
 
 namespace san {
 

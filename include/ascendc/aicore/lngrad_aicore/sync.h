@@ -104,7 +104,8 @@ inline void WaitFlag(int32_t eventID,
 }
 
 namespace detail_sync {
-// The HardEvent from pipe src to pipe dst, for the vector core's pipes (MAX otherwise).
+// The HardEvent from pipe src to pipe dst, for the vector core's pipes and the cube's (MAX
+// otherwise).
 struct PipeEdge {
   pipe_t src;
   pipe_t dst;
@@ -122,17 +123,39 @@ inline constexpr PipeEdge kPipeEdges[] = {{PIPE_MTE2, PIPE_V, HardEvent::MTE2_V}
                                           {PIPE_S, PIPE_MTE2, HardEvent::S_MTE2},
                                           {PIPE_MTE2, PIPE_S, HardEvent::MTE2_S},
                                           {PIPE_S, PIPE_MTE3, HardEvent::S_MTE3},
-                                          {PIPE_MTE3, PIPE_S, HardEvent::MTE3_S}};
+                                          {PIPE_MTE3, PIPE_S, HardEvent::MTE3_S},
+                                          {PIPE_MTE2, PIPE_MTE1, HardEvent::MTE2_MTE1},
+                                          {PIPE_MTE1, PIPE_MTE2, HardEvent::MTE1_MTE2},
+                                          {PIPE_MTE1, PIPE_M, HardEvent::MTE1_M},
+                                          {PIPE_M, PIPE_MTE1, HardEvent::M_MTE1},
+                                          {PIPE_M, PIPE_FIX, HardEvent::M_FIX},
+                                          {PIPE_FIX, PIPE_M, HardEvent::FIX_M},
+                                          {PIPE_MTE2, PIPE_M, HardEvent::MTE2_M},
+                                          {PIPE_M, PIPE_MTE2, HardEvent::M_MTE2},
+                                          {PIPE_MTE2, PIPE_FIX, HardEvent::MTE2_FIX},
+                                          {PIPE_FIX, PIPE_MTE2, HardEvent::FIX_MTE2},
+                                          {PIPE_MTE1, PIPE_FIX, HardEvent::MTE1_FIX},
+                                          {PIPE_FIX, PIPE_MTE1, HardEvent::FIX_MTE1},
+                                          {PIPE_FIX, PIPE_S, HardEvent::FIX_S},
+                                          {PIPE_M, PIPE_S, HardEvent::M_S},
+                                          {PIPE_FIX, PIPE_FIX, HardEvent::FIX_FIX},
+                                          {PIPE_FIX, PIPE_MTE3, HardEvent::FIX_MTE3},
+                                          {PIPE_M, PIPE_V, HardEvent::M_V},
+                                          {PIPE_V, PIPE_M, HardEvent::V_M},
+                                          {PIPE_MTE3, PIPE_MTE1, HardEvent::MTE3_MTE1},
+                                          {PIPE_MTE1, PIPE_MTE3, HardEvent::MTE1_MTE3},
+                                          {PIPE_MTE1, PIPE_V, HardEvent::MTE1_V},
+                                          {PIPE_V, PIPE_MTE1, HardEvent::V_MTE1}};
 constexpr HardEvent EventBetween(pipe_t src, pipe_t dst) {
   for (const PipeEdge& e : kPipeEdges) {
     if (e.src == src && e.dst == dst) return e.event;
   }
   return HardEvent::MAX;
 }
-// The vector core's pipes that lngrad models, in the order of the sanitizer's Pipe (kS, kV,
-// kMte2, kMte3), and a pipe's index there (-1: not modelled, such as the cube's or PIPE_ALL).
-inline constexpr pipe_t kModelledPipes[lngrad::aicore::kPipeCount] = {PIPE_S, PIPE_V, PIPE_MTE2,
-                                                                      PIPE_MTE3};
+// The pipes that lngrad models, in the order of the sanitizer's Pipe (kS, kV, kMte2, kMte3,
+// kMte1, kM, kFix), and a pipe's index there (-1: not modelled, such as PIPE_ALL).
+inline constexpr pipe_t kModelledPipes[lngrad::aicore::kPipeCount] = {
+    PIPE_S, PIPE_V, PIPE_MTE2, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
 constexpr int ModelledPipeIndex(pipe_t p) {
   for (int i = 0; i < lngrad::aicore::kPipeCount; ++i) {
     if (kModelledPipes[i] == p) return i;
@@ -147,7 +170,7 @@ template <pipe_t src, pipe_t dst>
 class TQueSync {
   static constexpr HardEvent kEvent = detail_sync::EventBetween(src, dst);
   static_assert(kEvent != HardEvent::MAX,
-                "TQueSync: lngrad models the vector core's pipes S, V, MTE2 and MTE3");
+                "TQueSync: lngrad models the pipes S, V, MTE2, MTE3, MTE1, M and FIX");
 
  public:
   void SetFlag(TEventID id, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "defs.h"
 #include "half.h"
+#include "local_memory.h"
 #include "sanitizer.h"
 
 namespace AscendC {
@@ -257,7 +258,7 @@ class LocalTensor {
   }
   lngrad::aicore::UbAddr GetPhyAddr(uint32_t offset) const {
     lngrad::aicore::UbAddr a = GetPhyAddr();
-    const uint64_t d = uint64_t{offset} * sizeof(T);
+    const uint64_t d = lngrad::aicore::ElemBytes<T>(offset);
     a.offset += d;
     if (a.host != nullptr) {
       a.host += d;
@@ -447,22 +448,18 @@ namespace AscendC {
 
 template <typename T>
 LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
-  auto& ctx = lngrad::aicore::RequireBlockContext("LocalTensor(pos, addr, tileSize)");
-  if (!IsUbPosition(pos)) {
-    lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kPosition,
-                                     std::string("LocalTensor(pos, addr, tileSize): position ") +
-                                         PositionName(pos) +
-                                         " is not modelled; only VECIN/VECOUT/VECCALC (UB) are");
-  }
-  lngrad::aicore::detail::TensorView ub_view{ctx.ub, 0, ctx.ub, ctx.ub_size, pos};
-  lngrad::aicore::detail::RequireInsideUb(ub_view, addr, uint64_t{tileSize} * sizeof(T),
-                                          "LocalTensor(pos, addr, tileSize)");
-  ptr_ = reinterpret_cast<T*>(ctx.ub + addr);
+  constexpr const char* kApi = "LocalTensor(pos, addr, tileSize)";
+  auto& ctx = lngrad::aicore::RequireBlockContext(kApi);
+  const lngrad::aicore::LocalMemory mem = lngrad::aicore::MemoryOf(ctx, pos, kApi);
+  const uint64_t bytes = lngrad::aicore::ElemBytes<T>(tileSize);
+  lngrad::aicore::detail::TensorView view{mem.base, 0, mem.base, mem.size, pos};
+  lngrad::aicore::detail::RequireInsideUb(view, addr, bytes, kApi);
+  ptr_ = reinterpret_cast<T*>(mem.base + addr);
   size_ = tileSize;
   pos_ = pos;
-  ub_ = ctx.ub;
-  ub_size_ = ctx.ub_size;
-  buf_ = {ctx.ub + addr, ctx.ub + addr + uint64_t{tileSize} * sizeof(T), nullptr, -1};
+  ub_ = mem.base;
+  ub_size_ = mem.size;
+  buf_ = {mem.base + addr, mem.base + addr + bytes, nullptr, -1};
 }
 
 template <typename T>
@@ -498,7 +495,12 @@ LocalTensor<T> LocalTensor<T>::operator[](uint32_t offset) const {
                                             "LocalTensor::operator[]");
   }
   LocalTensor r = *this;
-  r.ptr_ = ptr_ + offset;
+  if constexpr (lngrad::aicore::kElemBits<T> == 4) {
+    // int4b_t: two elements per byte (an odd offset starts mid-byte, which no instruction takes).
+    r.ptr_ = reinterpret_cast<T*>(reinterpret_cast<std::byte*>(ptr_) + offset / 2);
+  } else {
+    r.ptr_ = ptr_ + offset;
+  }
   r.size_ = offset <= size_ ? size_ - offset : 0;
   return r;
 }

@@ -1,0 +1,372 @@
+// lngrad Ascend C cube: the AI core's matrix unit on the CPU (layer cube, issue 29).
+//
+// Memories: L1 (positions A1, B1, C1), L0A (A2), L0B (B2), BiasTable (C2), L0C (CO1) and the
+// Fixpipe Buffer (C2PIPE2GM), per block, with the product's sizes (lngrad::CubeBuffers); TPipe,
+// TQue, TBuf and LocalTensor(pos, addr, size) reach them through aicore's LocalMemoryHook.
+// Instructions: LoadData (2D, L1 -> L0A/L0B), LoadDataWithTranspose, Mmad, Fixpipe (L0C -> GM) and
+// DataCopy L1 -> BiasTable; each runs in program order and records its pipe (MTE1, M, FIX) for
+// the sanitizer. Layouts, the accumulation order and what is not emulated: docs/ascendc_kernels.md,
+// "The cube".
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "lngrad_aicore/bfloat16.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/half.h"
+#include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/tensor.h"
+#include "lngrad_cube/params.h"
+
+namespace lngrad::cube {
+
+// The element types the cube moves and multiplies.
+enum class Elem : uint8_t { kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32, kOther };
+template <typename T>
+constexpr Elem ElemOf() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, AscendC::int4b_t>) return Elem::kS4;
+  if constexpr (std::is_same_v<U, int8_t>) return Elem::kS8;
+  if constexpr (std::is_same_v<U, uint8_t>) return Elem::kU8;
+  if constexpr (std::is_same_v<U, int16_t>) return Elem::kS16;
+  if constexpr (std::is_same_v<U, uint16_t>) return Elem::kU16;
+  if constexpr (std::is_same_v<U, half>) return Elem::kF16;
+  if constexpr (std::is_same_v<U, bfloat16_t>) return Elem::kBf16;
+  if constexpr (std::is_same_v<U, float>) return Elem::kF32;
+  if constexpr (std::is_same_v<U, int32_t>) return Elem::kS32;
+  if constexpr (std::is_same_v<U, uint32_t>) return Elem::kU32;
+  return Elem::kOther;
+}
+uint32_t ElemBits(Elem e) noexcept;
+const char* ElemName(Elem e) noexcept;
+
+using View = aicore::detail::TensorView;
+
+// Installs the cube's memories and copies into aicore's hooks; true. kernel_operator.h calls it
+// before main (kInstalled), so every program that includes it has the cube.
+bool Install() noexcept;
+inline const bool kInstalled = Install();
+
+void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
+                aicore::SrcLoc loc);
+// A feature map's description (SetFmatrix, or LoadData 3Dv2's own).
+struct Fmatrix {
+  uint32_t l1h, l1w;
+  uint8_t pad[4];  // left, right, top, bottom
+};
+// LoadData 3Dv2's parameters in a form every arch compiles alike.
+struct Load3dArgs {
+  Fmatrix fm;
+  bool own_fmatrix, own_pad;  // take fm / pad_value from here, else from SetFmatrix / padding
+  bool fmatrix_right;
+  uint32_t pad_value;  // raw bits
+  uint32_t channel, k_ext, m_ext, k_start, m_start;
+  uint32_t stride_w, stride_h, filter_w, filter_h, dil_w, dil_h;
+  bool transpose;
+  bool with_stride;  // LoadDataWithStride: the repeats and K stride of SetLoadDataRepeatWithStride
+};
+void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
+                  aicore::SrcLoc loc);
+void SetFmatrix(const Fmatrix& fm, bool right);
+void LoadDataSparse(const View& dst, const View& src, const View& idx,
+                    const AscendC::LoadData2DParams& p, aicore::SrcLoc loc);
+void MmadSparse(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
+                aicore::SrcLoc loc);
+void SetPaddingValue(uint32_t bits);
+void SetRepeatWithStride(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode,
+                         uint32_t dst_stride);
+template <typename T>
+uint32_t RawBits(const T& v) {
+  uint32_t r = 0;
+  std::memcpy(&r, &v, sizeof(T) < 4 ? sizeof(T) : 4);
+  return r;
+}
+template <typename T, typename P>
+Load3dArgs Load3dArgsOf(const P& p, bool own_fmatrix, bool own_pad) {
+  Load3dArgs a{};
+  a.fm = {p.l1H, p.l1W, {p.padList[0], p.padList[1], p.padList[2], p.padList[3]}};
+  a.own_fmatrix = own_fmatrix;
+  a.own_pad = own_pad;
+  a.fmatrix_right = p.fMatrixCtrl;
+  a.pad_value = RawBits(p.padValue);
+  a.channel = p.channelSize;
+  a.k_ext = p.kExtension;
+  a.m_ext = p.mExtension;
+  a.k_start = p.kStartPt;
+  a.m_start = p.mStartPt;
+  a.stride_w = p.strideW;
+  a.stride_h = p.strideH;
+  a.filter_w = p.filterW + (p.filterSizeW ? 256u : 0u);
+  a.filter_h = p.filterH + (p.filterSizeH ? 256u : 0u);
+  a.dil_w = p.dilationFilterW;
+  a.dil_h = p.dilationFilterH;
+  a.transpose = p.enTranspose;
+  return a;
+}
+void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DParamsV2& p, Elem e,
+                  aicore::SrcLoc loc);
+void LoadDataTranspose(const View& dst, const View& src,
+                       const AscendC::LoadData2dTransposeParams& p, Elem e, aicore::SrcLoc loc);
+// bias: nullptr without a bias tensor. gemv: A is one row stored contiguously (m == 1 turns
+// the GEMV mode on; the 950's disableGemv turns it off), as GemvMode tells.
+void Mmad(const View& c, const View& a, const View& b, const View* bias,
+          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
+          aicore::SrcLoc loc);
+inline bool GemvMode(const AscendC::MmadParams& p) {
+#if __NPU_ARCH__ == 3510
+  return p.m == 1 && !p.disableGemv;
+#else
+  return p.m == 1;
+#endif
+}
+// One Fixpipe's parameters in a form every arch compiles alike (the parameter structs' layouts
+// follow the kernel's __NPU_ARCH__). Strides in elements.
+struct FixArgs {
+  AscendC::CO2Layout layout;
+  uint32_t n, m;
+  uint64_t src_stride;  // elements between column blocks of L0C (srcStride x 16)
+  uint64_t dst_stride;  // ND: between rows; DN: between columns; NZ: between column blocks
+  uint32_t nd_num;
+  uint64_t src_nd_stride, dst_nd_stride;  // elements between the ndNum matrices
+  int quant;
+  uint64_t deq_scalar;
+  bool relu, channel_split;
+};
+// gm: the destination's first element (its range checked by the caller: FixpipeExtent).
+// quant: the vector modes' per-column values (L1), else nullptr.
+void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
+                 Elem src_elem, aicore::SrcLoc loc);
+// L0C -> L1 (dst at A1, B1 or C1): the same, into the tensor.
+void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
+// The elements (of dbits bits) a Fixpipe writes from its destination's first.
+uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
+
+// The unit of srcNdStride (the L0C distance between the ndNum matrices), in elements: 16 x C0
+// (256) on Atlas A2/A3, C0 (16) on the 950 (the batch_matmul sample's two settings).
+inline constexpr uint64_t kSrcNdUnit = __NPU_ARCH__ == 3510 ? 16 : 256;
+
+// The fields every parameter struct has.
+template <typename P>
+FixArgs BaseArgs(const P& p, AscendC::CO2Layout layout, uint64_t dst_stride) {
+  FixArgs a{};
+  a.layout = layout;
+  a.n = p.nSize;
+  a.m = p.mSize;
+  a.src_stride = uint64_t{p.srcStride} * 16;
+  a.dst_stride = dst_stride;
+  a.nd_num = 1;
+  a.quant = static_cast<int>(p.quantPre);
+  a.deq_scalar = p.deqScalar;
+  a.relu = p.reluEn;
+  a.channel_split = p.isChannelSplit;
+  return a;
+}
+template <typename T>
+FixArgs FixArgsOf(const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  // NZ output: dstStride counts 32-byte blocks here.
+  FixArgs a = BaseArgs(p, layout,
+                       layout == AscendC::CO2Layout::NZ ? uint64_t{p.dstStride} * 32 / sizeof(T)
+                                                        : uint64_t{p.dstStride});
+  a.nd_num = p.ndNum;
+  a.src_nd_stride = uint64_t{p.srcNdStride} * kSrcNdUnit;
+  a.dst_nd_stride = p.dstNdStride;
+  return a;
+}
+template <AscendC::CO2Layout F>
+FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
+  FixArgs a = BaseArgs(p, F, p.dstStride);
+  if constexpr (F == AscendC::CO2Layout::ROW_MAJOR) {
+    a.nd_num = p.params.ndNum;
+    a.src_nd_stride = uint64_t{p.params.srcNdStride} * kSrcNdUnit;
+    a.dst_nd_stride = p.params.dstNdStride;
+  } else if constexpr (F == AscendC::CO2Layout::COLUMN_MAJOR) {
+    a.nd_num = p.params.dnNum;
+    a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * kSrcNdUnit;
+    a.dst_nd_stride = p.params.dstDnMatrixStride;
+  }
+  return a;
+}
+
+template <typename T, typename U>
+void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+  dst.Access(0, FixpipeExtent(a, aicore::kElemBits<T>), "Fixpipe(CO1->GM)");
+  FixpipeToGm(const_cast<T*>(dst.GetPhyAddr()), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(),
+              loc);
+}
+template <typename T, typename U>
+void FixpipeTo(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+  FixpipeToL1(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
+}
+
+}  // namespace lngrad::cube
+
+namespace AscendC {
+
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData2DParams& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData2d(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(), loc);
+}
+
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData2DParamsV2& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData2dV2(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(),
+                             loc);
+}
+
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+          typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData3DParamsV2<U>& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData3dV2(
+      dst.View(), src.View(),
+      lngrad::cube::Load3dArgsOf<T>(loadDataParams, defaultConfig.isSetFMatrix,
+                                    defaultConfig.isSetPadding),
+      lngrad::cube::ElemOf<T>(), loc);
+}
+
+// The 950's LoadData 3Dv2 with the K stride (and repeats) SetLoadDataRepeatWithStride set.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+          typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LoadData3DParamsV2<U>& loadDataParams,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::Load3dArgs a = lngrad::cube::Load3dArgsOf<T>(
+      loadDataParams, defaultConfig.isSetFMatrix, defaultConfig.isSetPadding);
+  a.with_stride = true;
+  lngrad::cube::LoadData3dV2(dst.View(), src.View(), a, lngrad::cube::ElemOf<T>(), loc);
+}
+inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
+  lngrad::cube::SetRepeatWithStride(repeatParams.repeatStride, repeatParams.repeatTime,
+                                    repeatParams.repeatMode, repeatParams.dstStride);
+}
+
+// 4:2 sparsity (Atlas A2/A3): the dense B and its index; C = A x B with A's elements picked by
+// the index (docs/ascendc_kernels.md).
+template <typename T, typename U, std::enable_if_t<std::is_same_v<T, int8_t>, bool> = true,
+          std::enable_if_t<std::is_same_v<U, uint8_t>, bool> = true>
+void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LocalTensor<U>& idx, const LoadData2DParams& loadDataParam,
+                        lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadDataSparse(dst.View(), src.View(), idx.View(), loadDataParam, loc);
+}
+template <typename T, typename U, std::enable_if_t<std::is_same_v<T, int32_t>, bool> = true,
+          std::enable_if_t<std::is_same_v<U, int8_t>, bool> = true>
+void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
+                    const LocalTensor<U>& filter, const MmadParams& mmadParams,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::MmadSparse(dst.View(), fm.View(), filter.View(), mmadParams, loc);
+}
+
+// The feature map LoadData 3Dv2 reads when its config leaves it out.
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4],
+                       const FmatrixMode& fmatrixMode) {
+  lngrad::cube::SetFmatrix({l1H, l1W, {padList[0], padList[1], padList[2], padList[3]}},
+                           fmatrixMode == FmatrixMode::FMATRIX_RIGHT);
+}
+template <typename T>
+void SetLoadDataPaddingValue(const T padValue) {
+  lngrad::cube::SetPaddingValue(lngrad::cube::RawBits(padValue));
+}
+
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& loadDataParams,
+                           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadDataTranspose(dst.View(), src.View(), loadDataParams, lngrad::cube::ElemOf<T>(),
+                                  loc);
+}
+
+// C (L0C) = A (L0A) x B (L0B) + the initial matrix of mmadParams.
+template <typename T, typename U, typename S>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const MmadParams& mmadParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), nullptr, mmadParams,
+                     lngrad::cube::GemvMode(mmadParams), lngrad::cube::ElemOf<U>(),
+                     lngrad::cube::ElemOf<S>(), lngrad::cube::ElemOf<T>(), loc);
+}
+
+// C = A x B + bias (BiasTable, one value per column).
+template <typename T, typename U, typename S, typename V>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+          const LocalTensor<V>& bias, const MmadParams& mmadParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(std::is_same_v<T, V>, "Mmad: the bias has the type of the result");
+  const lngrad::aicore::detail::TensorView b = bias.View();
+  lngrad::cube::Mmad(dst.View(), fm.View(), filter.View(), &b, mmadParams,
+                     lngrad::cube::GemvMode(mmadParams), lngrad::cube::ElemOf<U>(),
+                     lngrad::cube::ElemOf<S>(), lngrad::cube::ElemOf<T>(), loc);
+}
+
+// L0C (NZ) -> GM (a GlobalTensor dst) or L1 (a LocalTensor at A1/B1/C1): ND (CFG_ROW_MAJOR), NZ
+// (CFG_NZ) or, on the 950, DN (CFG_COLUMN_MAJOR), with the conversion the types and quantPre name.
+// cbufWorkspace: the per-column quantisation values (uint64_t, L1) of the vector modes.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf<T>(intriParams, config.format),
+                          loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D, typename S>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
+  const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf<T>(intriParams, config.format),
+                          loc);
+}
+// The 950's parameters (dstStride of NZ output in elements).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsArch3510<config.format>& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          template <typename> class D, typename S>
+void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsArch3510<config.format>& intriParams,
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
+  const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc);
+}
+
+// The Fixpipe registers' tensors (the DataCopy CO1 -> GM forms' quantisation values) and the
+// unitFlag reset. lngrad runs Mmad and Fixpipe in program order, so unit flags order nothing;
+// the call checks where its tensors are.
+template <typename T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
+  static_assert(!setRelu, "SetFixPipeConfig: setRelu must be false (only quantPre is set)");
+  const TPosition pos = preData.View().pos;
+  if (pos != TPosition::C2PIPE2GM && !(isUnitFlag && pos == TPosition::CO1)) {
+    lngrad::aicore::RaiseKernelCheck(
+        "cube.position", std::string("SetFixPipeConfig: preData is at ") + PositionName(pos) +
+                             "; it must be at C2PIPE2GM (or CO1 "
+                             "for the unitFlag reset)");
+  }
+}
+template <typename T>
+void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
+                      bool isUnitFlag = false) {
+  (void)reluPre;
+  SetFixPipeConfig<T>(quantPre, isUnitFlag);
+}
+
+}  // namespace AscendC

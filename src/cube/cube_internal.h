@@ -1,0 +1,76 @@
+// The cube's shared helpers: checks, element access by bits, the memory of a position.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "lngrad_aicore/data_copy.h"
+#include "lngrad_cube/cube.h"
+
+namespace lngrad::cube {
+
+namespace checks {
+inline constexpr const char* kPosition = "cube.position";    // an operand in the wrong memory
+inline constexpr const char* kAlignment = "cube.alignment";  // an address off its fractal grid
+inline constexpr const char* kParams = "cube.params";        // a parameter outside its range
+inline constexpr const char* kBounds = "cube.bounds";        // an access past its tensor
+inline constexpr const char* kType = "cube.type";            // a type combination not documented
+}  // namespace checks
+
+inline constexpr uint32_t kFractalBytes = 512;
+
+[[noreturn]] void Raise(const char* check, const char* api, const std::string& msg);
+// The memory name of a position ("L1", "L0A", ...; "UB", "GM").
+const char* MemoryName(AscendC::TPosition pos) noexcept;
+// Raises kPosition unless v is at one of the positions (a TPosition list).
+void RequirePosition(const View& v, const char* api, const char* operand,
+                     std::initializer_list<AscendC::TPosition> allowed);
+// Raises kAlignment (checked mode) unless v's address in its memory is a multiple of align.
+void RequireAligned(const View& v, const char* api, const char* operand, uint32_t align);
+// Raises kBounds when [offset, offset + bytes) leaves the tensor (checked mode) or its memory
+// (always).
+void RequireRange(const View& v, const char* api, const char* operand, uint64_t offset,
+                  uint64_t bytes);
+
+inline std::byte* Mutable(const View& v) { return const_cast<std::byte*>(v.ptr); }
+
+// Element i of `bits` bits (4, 8, 16 or 32) at base, as raw bits (int4: low nibble first).
+inline uint32_t GetBits(const std::byte* base, uint64_t i, uint32_t bits) {
+  if (bits == 4) {
+    const auto b = static_cast<uint32_t>(base[i / 2]);
+    return (i % 2 == 0 ? b : b >> 4) & 0xFu;
+  }
+  uint32_t v = 0;
+  std::memcpy(&v, base + i * (bits / 8), bits / 8);
+  return v;
+}
+inline void SetBits(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
+  if (bits == 4) {
+    auto& b = base[i / 2];
+    const uint32_t old = static_cast<uint32_t>(b);
+    b = static_cast<std::byte>(i % 2 == 0 ? (old & 0xF0u) | (v & 0xFu)
+                                          : (old & 0x0Fu) | ((v & 0xFu) << 4));
+    return;
+  }
+  std::memcpy(base + i * (bits / 8), &v, bits / 8);
+}
+
+// The cube's configuration registers of the running block (made zero with its memories).
+struct CubeRegisters {
+  Fmatrix fmatrix[2] = {};  // left (0) and right (1): SetFmatrix
+  uint32_t pad_value = 0;   // SetLoadDataPaddingValue, as raw bits
+  // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
+  uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
+  std::vector<std::byte> sparse_index;  // LoadDataWithSparse's index buffer (a quarter of L0B)
+};
+CubeRegisters& Registers(const char* api);
+
+// DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2).
+void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
+                     aicore::SrcLoc loc);
+
+}  // namespace lngrad::cube

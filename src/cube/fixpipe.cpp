@@ -1,0 +1,192 @@
+// Fixpipe L0C (NZ) -> GM on the FIX pipe: ND, NZ (and the float channel split) or DN output,
+// NormReLU, the float -> half/bfloat16 casts (CAST_RINT: to nearest, ties to even) and the
+// float -> int8/uint8 quantisation (QF322B8_PRE scalar, VQF322B8_PRE per column) as the vendor's
+// model of it computes (fixpipe_l0c2gm/scripts/gen_data_f322s8.py).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cube_internal.h"
+#include "fixpipe_table.h"
+#include "lngrad/half.h"
+
+namespace lngrad::cube {
+namespace {
+using P = AscendC::TPosition;
+using L = AscendC::CO2Layout;
+
+float AsFloat(uint32_t raw) {
+  float f;
+  std::memcpy(&f, &raw, 4);
+  return f;
+}
+uint32_t Raw(float f) {
+  uint32_t r;
+  std::memcpy(&r, &f, 4);
+  return r;
+}
+
+// The quantisation value of QUANT_PRE: M1 (a float of 1 + 8 + 10 bits: bits 13..31), the offset
+// (bits 37..45) and the sign flag (bit 46, int8 when set).
+struct Quant {
+  float m1;
+  int32_t offset;
+  bool sign;
+};
+Quant QuantOf(uint64_t pre) {
+  return {AsFloat(static_cast<uint32_t>(pre) & 0xFFFFE000u),
+          static_cast<int32_t>((pre >> 37) & 0x1FF), ((pre >> 46) & 1u) != 0};
+}
+
+// float -> int8/uint8: x times M1 (M2 for x < 0: M1, or 0 with ReLU), clamped to [-256, 255],
+// rounded to nearest even, plus the offset, clamped to the type.
+uint32_t QuantToB8(float x, const Quant& q, bool relu) {
+  const float scaled = x >= 0.0f ? x * q.m1 : x * (relu ? 0.0f : q.m1);
+  const float v =
+      std::nearbyint(std::clamp(scaled, -256.0f, 255.0f)) + static_cast<float>(q.offset);
+  const float r = q.sign ? std::clamp(v, -128.0f, 127.0f) : std::clamp(v, 0.0f, 255.0f);
+  return static_cast<uint32_t>(static_cast<int32_t>(r)) & 0xFFu;
+}
+
+bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE; }
+
+// One output element from the L0C value raw (column n).
+uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::byte* quant,
+                 uint32_t n) {
+  if (src == Elem::kS32) {
+    const auto v = static_cast<int32_t>(raw);
+    return static_cast<uint32_t>(a.relu ? std::max(v, 0) : v);
+  }
+  float f = AsFloat(raw);
+  if (IsB8Quant(a.quant)) {
+    uint64_t pre = a.deq_scalar;
+    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    return QuantToB8(f, QuantOf(pre), a.relu);
+  }
+  if (a.relu && f < 0.0f) f = 0.0f;
+  if (dst == Elem::kF16) return FloatToHalfBits(f);
+  if (dst == Elem::kBf16) return aicore::detail::FloatToBf16BitsRne(f);
+  return Raw(f);
+}
+
+void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, const char* api) {
+  const int q = a.quant;
+  bool ok = false;
+#define LNGRAD_FIXPIPE_ROW(rs, rd, mode) \
+  ok = ok || (src == Elem::rs && dst == Elem::rd && q == mode);
+  LNGRAD_FIXPIPE_CONVERSIONS(LNGRAD_FIXPIPE_ROW)
+#undef LNGRAD_FIXPIPE_ROW
+  if (!ok) {
+    Raise(checks::kType, api,
+          std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +
+              std::to_string(q) +
+              " is not emulated (float -> float, half, bfloat16_t, int8_t/uint8_t through "
+              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t are)");
+  }
+  if ((q == VQF322B8_PRE) != has_quant_tensor) {
+    Raise(checks::kParams, api,
+          "the vector quantisation modes take a cbufWorkspace, the others none");
+  }
+}
+
+// The elements one instruction wrote, as runs of consecutive indices, each once (an ndNum
+// copy may write an element twice; that is not a race with itself).
+void RecordRuns(aicore::san::Instr& in, std::byte* base, std::vector<uint64_t>& idx,
+                uint32_t bits) {
+  std::sort(idx.begin(), idx.end());
+  idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+  for (size_t i = 0; i < idx.size();) {
+    size_t j = i + 1;
+    while (j < idx.size() && idx[j] == idx[j - 1] + 1) ++j;
+    in.Write(base + idx[i] * bits / 8, (j - i) * bits / 8);
+    i = j;
+  }
+}
+
+// The columns of one NZ output block: 16 (8 for float with the channel split, 32 for 8-bit
+// outputs, whose blocks merge two of L0C's).
+uint32_t NzC0(const FixArgs& a, uint32_t dbits) {
+  if (dbits == 8) return 32;
+  return a.channel_split ? 8 : 16;
+}
+
+// Where column n, row m of matrix i goes (dbits: the output element's bits).
+uint64_t DstIndex(const FixArgs& a, uint32_t dbits, uint32_t i, uint32_t m, uint32_t n) {
+  const uint64_t base = uint64_t{i} * a.dst_nd_stride;
+  if (a.layout == L::ROW_MAJOR) return base + m * a.dst_stride + n;
+  if (a.layout == L::COLUMN_MAJOR) return base + n * a.dst_stride + m;
+  const uint32_t c0 = NzC0(a, dbits);
+  return base + (n / c0) * a.dst_stride + uint64_t{m} * c0 + n % c0;
+}
+
+void Run(const char* kApi, void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
+         Elem src_elem, aicore::SrcLoc loc) {
+  RequirePosition(src, kApi, "src", {P::CO1});
+  CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
+  if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
+    Raise(checks::kParams, kApi,
+          "srcStride x 16 = " + std::to_string(a.src_stride) +
+              " is below mSize x 16 (the L0C column blocks would overlap)");
+  }
+  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return;
+  const uint64_t src_elems = uint64_t{a.nd_num - 1} * a.src_nd_stride +
+                             uint64_t{(a.n - 1) / 16} * a.src_stride + uint64_t{a.m} * 16;
+  RequireRange(src, kApi, "src", 0, src_elems * 4);
+  if (quant != nullptr) {
+    RequirePosition(*quant, kApi, "cbufWorkspace", {P::C1});
+    RequireRange(*quant, kApi, "cbufWorkspace", 0, uint64_t{a.n} * 8);
+  }
+  const uint32_t dbits = ElemBits(dst);
+  auto* out = static_cast<std::byte*>(gm);
+  // The vector modes' values go to the Fixpipe Buffer before any output is written (the vendor's
+  // fixpipe_l0c2l1 sample writes its output over them).
+  std::vector<std::byte> values;
+  if (quant != nullptr) values.assign(quant->ptr, quant->ptr + uint64_t{a.n} * 8);
+  aicore::san::Instr in(aicore::Pipe::kFix, kApi, loc);
+  if (in) {
+    in.Read(src.ptr, src_elems * 4);
+    if (quant != nullptr) in.Read(quant->ptr, uint64_t{a.n} * 8);
+  }
+  std::vector<uint64_t> written;  // element indices, for the sanitizer's record
+  for (uint32_t i = 0; i < a.nd_num; ++i) {
+    for (uint32_t m = 0; m < a.m; ++m) {
+      for (uint32_t n = 0; n < a.n; ++n) {
+        const uint64_t si = i * a.src_nd_stride + (n / 16) * a.src_stride + m * 16 + n % 16;
+        const uint64_t di = DstIndex(a, dbits, i, m, n);
+        SetBits(out, di, dbits,
+                Convert(GetBits(src.ptr, si, 32), src_elem, dst, a,
+                        quant != nullptr ? values.data() : nullptr, n));
+        if (in) written.push_back(di);
+      }
+    }
+  }
+  if (in) RecordRuns(in, out, written, dbits);
+}
+
+}  // namespace
+
+uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept {
+  if (a.m == 0 || a.n == 0 || a.nd_num == 0) return 0;
+  return DstIndex(a, dbits, a.nd_num - 1, a.m - 1, a.n - 1) + 1;
+}
+
+void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Fixpipe(CO1->L1)";
+  RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1});
+  RequireAligned(dst, kApi, "dst", 32);
+  // Bounded by the L1 (the batch_matmul sample writes its NZ copy past the tensor it declares).
+  View l1 = dst;
+  l1.size_bytes = dst.ub_size - static_cast<uint64_t>(dst.ptr - dst.ub);
+  RequireRange(l1, kApi, "dst", 0, FixpipeExtent(a, ElemBits(dst_elem)) * ElemBits(dst_elem) / 8);
+  Run(kApi, Mutable(dst), src, quant, a, dst_elem, src_elem, loc);
+}
+
+void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
+                 Elem src_elem, aicore::SrcLoc loc) {
+  Run("Fixpipe(CO1->GM)", gm, src, quant, a, dst, src_elem, loc);
+}
+
+}  // namespace lngrad::cube

@@ -1,0 +1,90 @@
+// The cube's memories per block (L1, L0A, L0B, L0C, BiasTable, Fixpipe Buffer) and the copy
+// L1 -> BiasTable, served to aicore through its hooks.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cube_internal.h"
+#include "lngrad_aicore/data_copy.h"
+#include "lngrad_aicore/local_memory.h"
+#include "lngrad_cube/cube.h"
+
+namespace lngrad::cube {
+namespace {
+
+// One row per memory: its name, its index among the block's memories (aicore's UB is 0) and its
+// size in the product's CubeBuffers.
+struct MemoryRow {
+  const char* name;
+  uint32_t CubeBuffers::*bytes;
+};
+constexpr MemoryRow kMemories[] = {
+    {"L1", &CubeBuffers::l1_bytes},        {"L0A", &CubeBuffers::l0a_bytes},
+    {"L0B", &CubeBuffers::l0b_bytes},      {"L0C", &CubeBuffers::l0c_bytes},
+    {"BiasTable", &CubeBuffers::bt_bytes}, {"FixpipeBuffer", &CubeBuffers::fb_bytes}};
+constexpr int kMemoryCount = static_cast<int>(std::size(kMemories));
+
+// The memory (row of kMemories) of each cube position; -1: none.
+int MemoryRowOf(AscendC::TPosition pos) {
+  using P = AscendC::TPosition;
+  switch (pos) {
+    case P::A1:
+    case P::B1:
+    case P::C1:
+      return 0;
+    case P::A2:
+      return 1;
+    case P::B2:
+      return 2;
+    case P::CO1:
+      return 3;
+    case P::C2:
+      return 4;
+    case P::C2PIPE2GM:
+      return 5;
+    default:
+      return -1;
+  }
+}
+
+struct BlockMemories {
+  std::vector<std::byte> bytes[kMemoryCount];
+  CubeRegisters registers;
+};
+
+BlockMemories& StateOf(aicore::BlockContext& ctx) {
+  if (ctx.upper_state == nullptr) ctx.upper_state = std::make_shared<BlockMemories>();
+  return *static_cast<BlockMemories*>(ctx.upper_state.get());
+}
+
+bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::LocalMemory* mem) {
+  const int row = MemoryRowOf(pos);
+  if (row < 0 || ctx.product == nullptr) return false;
+  const uint32_t capacity = ctx.product->cube.*kMemories[row].bytes;
+  if (capacity == 0) return false;
+  auto& state = StateOf(ctx);
+  std::vector<std::byte>& bytes = state.bytes[row];
+  if (bytes.size() < capacity) bytes.assign(capacity, std::byte{0});
+  *mem = {bytes.data(), capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
+  return true;
+}
+
+}  // namespace
+
+bool Install() noexcept {
+  aicore::SetLocalMemoryHook(&ServePosition);
+  aicore::detail::SetLocalCopyHook(&CopyToBiasTable);
+  return true;
+}
+
+CubeRegisters& Registers(const char* api) {
+  return StateOf(aicore::RequireBlockContext(api)).registers;
+}
+
+const char* MemoryName(AscendC::TPosition pos) noexcept {
+  const int row = MemoryRowOf(pos);
+  return row < 0 ? (AscendC::IsUbPosition(pos) ? "UB" : "GM") : kMemories[row].name;
+}
+
+}  // namespace lngrad::cube

@@ -1,0 +1,218 @@
+// Mmad: C (L0C, NZ) = A (L0A, ZZ) x B (L0B, ZN) + the initial matrix, on the M pipe.
+//
+// Accumulation order (docs/ascendc_kernels.md, "The cube"): for each C element, the products of
+// one K fractal (C0 elements: 16 half/bf16, 8 float, 32 int8, 64 int4) are summed in float in k
+// order from 0, then that fractal's sum is added to the running value (initial C first) in k
+// fractal order. Integer inputs sum exactly in int32 (wrapping).
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "cube_internal.h"
+#include "mmad_table.h"
+#include "lngrad/half.h"
+
+namespace lngrad::cube {
+namespace {
+using P = AscendC::TPosition;
+
+// Mmad's m, n and k ranges: [0, 4095].
+constexpr uint32_t kMaxMnk = 4095;
+
+uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+float ToFloat(uint32_t raw, Elem e) {
+  switch (e) {
+    case Elem::kF16:
+      return HalfBitsToFloat(static_cast<uint16_t>(raw));
+    case Elem::kBf16:
+      return aicore::detail::Bf16BitsToFloat(static_cast<uint16_t>(raw));
+    default: {
+      float f;
+      std::memcpy(&f, &raw, 4);
+      return f;
+    }
+  }
+}
+
+int32_t ToInt(uint32_t raw, Elem e) {
+  switch (e) {
+    case Elem::kS4:
+      return (raw & 0x8u) != 0 ? static_cast<int32_t>(raw | 0xFFFFFFF0u)
+                               : static_cast<int32_t>(raw);
+    case Elem::kS8:
+      return static_cast<int8_t>(raw);
+    default:
+      return static_cast<int32_t>(raw & 0xFFu);
+  }
+}
+
+// The documented combinations (mmad_table.h): half/bf16/float -> float (A and B of one type),
+// int8/uint8 -> int32 (A uint8 with B int8 too), int4 -> int32.
+void CheckTypes(Elem a, Elem b, Elem out, const char* api) {
+  bool ok = false;
+#define LNGRAD_MMAD_ROW(ra, rb, rc) ok = ok || (a == Elem::ra && b == Elem::rb && out == Elem::rc);
+  LNGRAD_MMAD_TYPES(LNGRAD_MMAD_ROW)
+#undef LNGRAD_MMAD_ROW
+  if (!ok) {
+    Raise(checks::kType, api,
+          std::string("A ") + ElemName(a) + ", B " + ElemName(b) + " -> C " + ElemName(out) +
+              " is not a documented type combination");
+  }
+}
+
+struct Geometry {
+  uint32_t c0;      // elements per fractal row (32 bytes)
+  uint32_t mb, nb;  // 16-row and 16-column blocks
+  uint32_t ka, kb;  // K fractals of A (per m block) and of B
+  bool a_nz;        // A in L0A as NZ (the 950: m blocks inner), else ZZ (k fractals inner)
+  bool gemv;        // A is one row, k contiguous
+};
+
+Geometry GeometryOf(const AscendC::MmadParams& p, Elem a) {
+  const uint32_t bits = ElemBits(a);
+  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
+  Geometry g{256 / bits, CeilDiv(p.m, 16), CeilDiv(p.n, 16), 0, 0, nz, false};
+  g.kb = CeilDiv(p.k, g.c0);
+  g.ka = (p.kDirectionAlign && a == Elem::kF32) ? CeilDiv(p.k, 16) * 2 : g.kb;
+  return g;
+}
+
+// The element indices of A's (m, k) in L0A and B's (k, n) in L0B (bits: the element's size).
+uint64_t AIndex(const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
+  if (g.gemv) return k;
+  const uint64_t frac =
+      g.a_nz ? uint64_t{k / g.c0} * g.mb + m / 16 : uint64_t{m / 16} * g.ka + k / g.c0;
+  return frac * (4096 / bits) + (m % 16) * g.c0 + k % g.c0;
+}
+uint64_t BIndex(const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
+  return (uint64_t{k / g.c0} * g.nb + n / 16) * (4096 / bits) + (n % 16) * g.c0 + k % g.c0;
+}
+// The bytes up to the last element read (its largest index: m, n and k at their ends). The
+// vendor's samples size L0 tensors by the elements, not by whole fractals.
+uint64_t ReadBytes(uint64_t last_index, uint32_t bits) { return ((last_index + 1) * bits + 7) / 8; }
+
+void CheckMmad(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
+               const Geometry& g, uint32_t abits, uint32_t bbits, const char* api) {
+  RequirePosition(c, api, "dst", {P::CO1});
+  RequirePosition(a, api, "fm", {P::A2});
+  RequirePosition(b, api, "filter", {P::B2});
+  RequireAligned(a, api, "fm", kFractalBytes);
+  RequireAligned(b, api, "filter", kFractalBytes);
+  RequireAligned(c, api, "dst", 1024);
+  if (p.m > kMaxMnk || p.n > kMaxMnk || p.k > kMaxMnk) {
+    Raise(checks::kParams, api,
+          "m " + std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " + std::to_string(p.k) +
+              ": each must be in [0, 4095]");
+  }
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;
+  RequireRange(a, api, "fm", 0, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
+  RequireRange(b, api, "filter", 0, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
+  // Mmad writes whole 16 x 16 blocks of n columns (the vendor's mmad sample pads n past its CO1
+  // tensor; RequireRange bounds L0 accesses by the buffer).
+  RequireRange(c, api, "dst", 0, uint64_t{g.mb} * g.nb * 256 * 4);
+}
+
+struct Operands {
+  const std::byte* a;
+  const std::byte* b;
+  std::byte* c;
+  const std::byte* init;  // per-column initial values (BiasTable), or nullptr
+  bool from_c;            // accumulate onto L0C
+};
+
+// A's element (m, k) and B's element (k, n), as raw bits.
+uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
+  return GetBits(o.a, AIndex(g, m, k, bits), bits);
+}
+uint32_t BAt(const Operands& o, const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
+  return GetBits(o.b, BIndex(g, k, n, bits), bits);
+}
+uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
+  return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
+}
+
+// The product of A's (m, k) and B's (k, n) as Acc: float (exact for half and bfloat16) or int32
+// (as uint32_t, so that sums wrap).
+template <typename Acc>
+Acc Product(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t n, Elem a,
+            Elem b) {
+  const uint32_t x = AAt(o, g, m, k, ElemBits(a)), y = BAt(o, g, k, n, ElemBits(b));
+  if constexpr (std::is_same_v<Acc, float>) {
+    return ToFloat(x, a) * ToFloat(y, b);
+  } else {
+    return static_cast<uint32_t>(ToInt(x, a) * ToInt(y, b));
+  }
+}
+
+// Every C element: the initial value, then each K fractal's sum (in k order) added in k order.
+template <typename Acc>
+void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  auto* c = reinterpret_cast<Acc*>(o.c);
+  for (uint32_t n = 0; n < p.n; ++n) {
+    for (uint32_t m = 0; m < p.m; ++m) {
+      const uint64_t ci = CIndex(g, m, n);
+      Acc acc{};
+      if (o.init != nullptr) std::memcpy(&acc, o.init + uint64_t{n} * 4, 4);
+      if (o.from_c) acc = c[ci];
+      for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+        Acc part{};
+        for (uint32_t k = k0; k < p.k && k < k0 + g.c0; ++k)
+          part += Product<Acc>(o, g, m, k, n, a, b);
+        acc += part;
+      }
+      c[ci] = acc;
+    }
+  }
+}
+
+// The BiasTable's bytes from address 0 (cmatrixSource without a bias tensor).
+const std::byte* BiasTableStart(uint32_t n, const char* api) {
+  aicore::BlockContext& ctx = aicore::RequireBlockContext(api);
+  const aicore::LocalMemory bt = aicore::MemoryOf(ctx, P::C2, api);
+  if (uint64_t{n} * 4 > bt.capacity) {
+    Raise(checks::kBounds, api, "n " + std::to_string(n) + " values of 4 B exceed the BiasTable");
+  }
+  return bt.base;
+}
+
+}  // namespace
+
+void Mmad(const View& c, const View& a, const View& b, const View* bias,
+          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
+          aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Mmad";
+  CheckTypes(a_elem, b_elem, out, kApi);
+  Geometry g = GeometryOf(p, a_elem);
+  g.gemv = gemv;
+  const uint32_t abits = ElemBits(a_elem), bbits = ElemBits(b_elem);
+  CheckMmad(c, a, b, p, g, abits, bbits, kApi);
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
+  Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
+  if (bias != nullptr) {
+    RequirePosition(*bias, kApi, "bias", {P::C2});
+    RequireRange(*bias, kApi, "bias", 0, uint64_t{p.n} * 4);
+    o.init = bias->ptr;
+  } else if (!p.cmatrixInitVal) {
+    if (p.cmatrixSource) {
+      o.init = BiasTableStart(p.n, kApi);
+    } else {
+      o.from_c = true;
+    }
+  }
+  aicore::san::Instr in(aicore::Pipe::kM, kApi, loc);
+  if (in) {
+    in.Read(a.ptr, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
+    in.Read(b.ptr, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
+    if (o.init != nullptr) in.Read(o.init, uint64_t{p.n} * 4);
+    if (o.from_c) in.Read(c.ptr, uint64_t{g.mb} * g.nb * 1024);
+    in.Write(c.ptr, uint64_t{g.mb} * g.nb * 1024);
+  }
+  if (out == Elem::kF32) {
+    Run<float>(o, g, p, a_elem, b_elem);
+  } else {
+    Run<uint32_t>(o, g, p, a_elem, b_elem);
+  }
+}
+
+}  // namespace lngrad::cube
