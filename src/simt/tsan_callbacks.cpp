@@ -133,6 +133,12 @@ void __tsan_write_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, true, 
 // Atomics: done here with the compiler's builtins (sequentially consistent whatever order the
 // caller asked for: stronger is allowed), then an acquire and release of the address for the
 // checker.
+// One read-modify-write: name and the builtin that does it.
+#define LNGRAD_TSAN_RMW(N, T, name, builtin)             \
+  T __tsan_atomic##N##_##name(volatile T* a, T v, int) { \
+    sd::AtomicAt(a, sizeof(T));                          \
+    return builtin(a, v, __ATOMIC_SEQ_CST);              \
+  }
 #define LNGRAD_TSAN_ATOMICS(N, T)                                                           \
   T __tsan_atomic##N##_load(const volatile T* a, int) {                                     \
     sd::AtomicAt(a, sizeof(T));                                                             \
@@ -142,34 +148,13 @@ void __tsan_write_range_pc(void* a, size_t n, void* pc) { sd::Plain(a, n, true, 
     sd::AtomicAt(a, sizeof(T));                                                             \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                               \
   }                                                                                         \
-  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                     \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                      \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                      \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                      \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) {                                  \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                       \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) {                                 \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                      \
-  }                                                                                         \
-  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) {                                \
-    sd::AtomicAt(a, sizeof(T));                                                             \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                     \
-  }                                                                                         \
+  LNGRAD_TSAN_RMW(N, T, exchange, __atomic_exchange_n)                                      \
+  LNGRAD_TSAN_RMW(N, T, fetch_add, __atomic_fetch_add)                                      \
+  LNGRAD_TSAN_RMW(N, T, fetch_sub, __atomic_fetch_sub)                                      \
+  LNGRAD_TSAN_RMW(N, T, fetch_and, __atomic_fetch_and)                                      \
+  LNGRAD_TSAN_RMW(N, T, fetch_or, __atomic_fetch_or)                                        \
+  LNGRAD_TSAN_RMW(N, T, fetch_xor, __atomic_fetch_xor)                                      \
+  LNGRAD_TSAN_RMW(N, T, fetch_nand, __atomic_fetch_nand)                                    \
   int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {      \
     sd::AtomicAt(a, sizeof(T));                                                             \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
@@ -188,6 +173,7 @@ LNGRAD_TSAN_ATOMICS(16, uint16_t)
 LNGRAD_TSAN_ATOMICS(32, uint32_t)
 LNGRAD_TSAN_ATOMICS(64, uint64_t)
 #undef LNGRAD_TSAN_ATOMICS
+#undef LNGRAD_TSAN_RMW
 
 void* __tsan_memcpy(void* d, const void* src, size_t n) {
   sd::Plain(src, n, false, LNGRAD_PC);
