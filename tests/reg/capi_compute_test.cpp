@@ -7,39 +7,13 @@
 #include <random>
 
 #include "c_api/asc_simd.h"
+#include "capi_test_util.h"
 #include "reg_model.h"
 
 namespace {
 
 using lngrad::reg::VecReg;
 using namespace lngrad::reg::testing;
-
-template <typename T>
-constexpr uint32_t kN = kVl / sizeof(T);
-
-template <typename T>
-VecReg<T> Fill(const std::vector<T>& v) {
-  VecReg<T> r;
-  std::memcpy(r.lane, v.data(), sizeof(r.lane));
-  return r;
-}
-
-// A random mask over lanes of T and the model's view of it.
-template <typename T>
-vector_bool RandomMask(std::mt19937& rng, ModelMask* model) {
-  vector_bool m;
-  for (uint32_t i = 0; i < kN<T>; ++i) {
-    const bool on = rng() % 3 != 0;
-    m.SetLane<T>(i, on);
-    model->bit[i * sizeof(T)] = on;
-  }
-  return m;
-}
-
-template <typename T>
-bool SameBits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 template <typename T, typename F>
 void CheckBinary(Op op, F call) {
