@@ -179,6 +179,13 @@ case "$case" in
           kill -CONT "$pid"
           wait "$pid"
           rc=$?
+          # With job control, wait can report the stop itself (128 + SIGSTOP) when the shell
+          # saw it only now: the process goes on after the CONT, wait again for its exit.
+          while [ "$rc" -eq 147 ]; do
+            kill -CONT "$pid" 2>/dev/null
+            wait "$pid"
+            rc=$?
+          done
           return
         fi
         kill -CONT "$pid" 2>/dev/null
