@@ -19,6 +19,20 @@
 #include "state.h"
 #include "watchdog.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define LNGRAD_SIMT_SCHED_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LNGRAD_SIMT_SCHED_ASAN 1
+#endif
+#endif
+#ifndef LNGRAD_SIMT_SCHED_ASAN
+#define LNGRAD_SIMT_SCHED_ASAN 0
+#endif
+#if LNGRAD_SIMT_SCHED_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace lngrad::simt {
 namespace detail {
 
@@ -96,6 +110,11 @@ class Scheduler {
     t.value = value;
     Block(t, State::kWarp);
     return results_[t.info.warp];
+  }
+  bool RunningStackHolds(const void* p) const {
+    if (running_ == nullptr || running_->fiber.stack == nullptr) return false;
+    const FiberStack& s = *running_->fiber.stack;
+    return p >= static_cast<const void*>(s.Bottom()) && p < static_cast<const void*>(s.Top());
   }
   void Atomic() {
     SimtThread& t = *running_;
@@ -405,6 +424,20 @@ const WarpExchange& WarpSync(uint64_t value, Site loc) {
 }
 
 uint32_t ActiveMask(Site loc) { return WarpSync(0, loc).active; }
+
+bool OnRunningThreadStack(const void* p) noexcept {
+  if (detail::t_scheduler != nullptr && detail::t_thread != nullptr &&
+      detail::t_scheduler->RunningStackHolds(p)) {
+    return true;
+  }
+#if LNGRAD_SIMT_SCHED_ASAN
+  void* fake = __asan_get_current_fake_stack();
+  return fake != nullptr &&
+         __asan_addr_is_in_fake_stack(fake, const_cast<void*>(p), nullptr, nullptr) != nullptr;
+#else
+  return false;
+#endif
+}
 
 void ThreadFence(bool block_only) noexcept {
   if (block_only) {

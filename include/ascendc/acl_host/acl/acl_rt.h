@@ -60,8 +60,9 @@ typedef enum aclrtMemMallocPolicy {
 } aclrtMemMallocPolicy;
 
 // The level of aclrtGetLastError / aclrtPeekAtLastError (the vendor's values; only the thread
-// level exists).
-typedef enum aclrtLastErrLevel {
+// level exists). Its underlying type is fixed (int) so that a caller's other level is a value
+// the functions can refuse, not undefined behaviour.
+typedef enum aclrtLastErrLevel : int {
   ACL_RT_THREAD_LEVEL = 0,
 } aclrtLastErrLevel;
 

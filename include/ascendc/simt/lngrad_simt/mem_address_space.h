@@ -57,9 +57,14 @@ inline bool IsUbAddress(const void* ptr) noexcept {
   return p >= base && p - base < ctx->ub_size;
 }
 
-// noinline: the frame it measures from is the caller's thread's.
+// In a SIMT thread: its own stack (lngrad::simt::OnRunningThreadStack, exact; under
+// AddressSanitizer also its fake stack). Elsewhere (host code): the fake stack, or within a
+// thread stack's size of the caller's frame. noinline: the frame it measures
+// from is the caller's.
 [[gnu::noinline]] inline bool IsLocalAddress(const void* ptr) noexcept {
   if (ptr == nullptr || IsUbAddress(ptr)) return false;
+  if (OnRunningThreadStack(ptr)) return true;
+  if (detail::t_thread != nullptr) return false;
   const uintptr_t p = address_detail::Bits(ptr);
   const uintptr_t frame = address_detail::Bits(__builtin_frame_address(0));
   const uintptr_t distance = p > frame ? p - frame : frame - p;

@@ -137,6 +137,9 @@ const WarpExchange& WarpSync(uint64_t value, Site loc);
 // The lanes of the calling thread's warp that have not finished (asc_activemask); it waits for
 // the warp like a warp function does.
 uint32_t ActiveMask(Site loc);
+// Whether p lies on the running SIMT thread's own stack (its fiber's), or, under
+// AddressSanitizer, on the calling host thread's fake stack of escaped locals.
+bool OnRunningThreadStack(const void* p) noexcept;
 // asc_threadfence (a sequentially consistent host fence) and asc_threadfence_block (a compiler
 // fence: the block's threads share a host thread); both tell the race checker.
 void ThreadFence(bool block_only) noexcept;
