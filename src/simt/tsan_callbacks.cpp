@@ -47,7 +47,10 @@ inline void CheckGm(const void* addr, size_t bytes, bool write) {
                                    write ? "a SIMT thread's store" : "a SIMT thread's load");
 }
 
-inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+// A plain or volatile access of a SIMT thread: the GM bounds, the vector function's UB log, then
+// the race checker's `access` (RaceChecker::Access or VolatileAccess).
+template <void (RaceChecker::*access)(uint32_t, uintptr_t, size_t, bool, const void*)>
+inline void Observe(const void* addr, size_t bytes, bool write, const void* pc) {
   CheckGm(addr, bytes, write);
   if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
     log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
@@ -55,18 +58,13 @@ inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
   RaceChecker* r = t_race;
   if (r == nullptr || t_thread == nullptr || t_in_checker) return;
   const InChecker in;
-  r->Access(t_thread->linear, reinterpret_cast<uintptr_t>(addr), bytes, write, pc);
+  (r->*access)(t_thread->linear, reinterpret_cast<uintptr_t>(addr), bytes, write, pc);
 }
-
+inline void Plain(const void* addr, size_t bytes, bool write, const void* pc) {
+  Observe<&RaceChecker::Access>(addr, bytes, write, pc);
+}
 inline void Volatile(const void* addr, size_t bytes, bool write, const void* pc) {
-  CheckGm(addr, bytes, write);
-  if (VfUbLog* log = t_vf_log; log != nullptr && t_thread != nullptr && !t_in_checker) {
-    log->Note(reinterpret_cast<uintptr_t>(addr), bytes, write);
-  }
-  RaceChecker* r = t_race;
-  if (r == nullptr || t_thread == nullptr || t_in_checker) return;
-  const InChecker in;
-  r->VolatileAccess(t_thread->linear, reinterpret_cast<uintptr_t>(addr), bytes, write, pc);
+  Observe<&RaceChecker::VolatileAccess>(addr, bytes, write, pc);
 }
 
 inline void FenceHere() {

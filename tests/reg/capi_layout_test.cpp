@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "c_api/asc_simd.h"
+#include "capi_test_util.h"
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/launch.h"
 
@@ -15,18 +16,7 @@ namespace {
 
 namespace aicore = lngrad::aicore;
 
-std::vector<aicore::BlockFailure> Run950(const std::function<void()>& body) {
-  aicore::LaunchOptions o;
-  o.soc = "Ascend950PR_9599";
-  std::vector<aicore::BlockFailure> failures;
-  (void)aicore::RunBlocks("reg_layout_test", 1, body, o, &failures);
-  return failures;
-}
-
-template <typename T>
-__ubuf__ T* Ub(uint32_t byte_offset) {
-  return reinterpret_cast<T*>(aicore::CurrentBlockContext()->ub + byte_offset);
-}
+using namespace lngrad::reg::testing;
 
 TEST(CApiLayout, PostUpdateAndMaskRegisters) {
   const auto failures = Run950([] {

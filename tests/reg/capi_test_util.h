@@ -1,13 +1,16 @@
 // Tests of layer reg: what the C-API tests share (registers filled from vectors, random masks
-// with the model's view of them, bit comparison).
+// with the model's view of them, bit comparison, a block on the 950 and its UB).
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
 #include "c_api/asc_simd.h"
+#include "lngrad_aicore/check.h"
+#include "lngrad_aicore/launch.h"
 #include "reg_model.h"
 
 namespace lngrad::reg::testing {
@@ -37,6 +40,21 @@ vector_bool RandomMask(std::mt19937& rng, ModelMask* model) {
 template <typename T>
 bool SameBits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Runs body as one block on the 950; returns the failures (empty: it passed).
+inline std::vector<aicore::BlockFailure> Run950(const std::function<void()>& body) {
+  aicore::LaunchOptions o;
+  o.soc = "Ascend950PR_9599";
+  std::vector<aicore::BlockFailure> failures;
+  (void)aicore::RunBlocks("reg_test", 1, body, o, &failures);
+  return failures;
+}
+
+// The running block's UB at byte_offset.
+template <typename T>
+__ubuf__ T* Ub(uint32_t byte_offset) {
+  return reinterpret_cast<T*>(aicore::CurrentBlockContext()->ub + byte_offset);
 }
 
 }  // namespace lngrad::reg::testing

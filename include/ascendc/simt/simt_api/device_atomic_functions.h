@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "lngrad_simt/lane_ops.h"
 #include "simt_api/device_types.h"
 
 namespace lngrad::simt::detail {
@@ -79,45 +80,6 @@ T Componentwise(T a, T b, Op op) {
   }
 }
 
-template <typename T>
-T Add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
-                          static_cast<std::make_unsigned_t<T>>(b));
-  } else {
-    return static_cast<T>(a + b);
-  }
-}
-template <typename T>
-T Sub(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) -
-                          static_cast<std::make_unsigned_t<T>>(b));
-  } else {
-    return static_cast<T>(a - b);
-  }
-}
-template <typename T>
-bool IsNan(T v) {
-  if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    return std::isnan(static_cast<float>(v));
-  }
-}
-template <typename T>
-T Max(T a, T b) {
-  if (IsNan(a)) return a;
-  if (IsNan(b)) return b;
-  return a < b ? b : a;
-}
-template <typename T>
-T Min(T a, T b) {
-  if (IsNan(a)) return a;
-  if (IsNan(b)) return b;
-  return b < a ? b : a;
-}
-
 }  // namespace lngrad::simt::detail
 
 #define LNGRAD_SIMT_ATOMIC_LOC ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()
@@ -133,10 +95,10 @@ T Min(T a, T b) {
         },                                                                                \
         #name, loc);                                                                      \
   }
-LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_add, Add)
-LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_sub, Sub)
-LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_max, Max)
-LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_min, Min)
+LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_add, LaneAdd)
+LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_sub, LaneSub)
+LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_max, LaneMax)
+LNGRAD_SIMT_ATOMIC_BINARY(asc_atomic_min, LaneMin)
 #undef LNGRAD_SIMT_ATOMIC_BINARY
 
 template <::lngrad::simt::detail::AtomicValue T>

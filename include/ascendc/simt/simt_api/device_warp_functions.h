@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "lngrad_aicore/half.h"
+#include "lngrad_simt/lane_ops.h"
 #include "simt_api/device_types.h"
 
 namespace lngrad::simt::detail {
@@ -96,33 +97,6 @@ T WarpReduce(T val, Op op, const char* api, Site loc) {
     }
   }
   return v[0];
-}
-
-template <typename T>
-T ReduceAdd(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
-                          static_cast<std::make_unsigned_t<T>>(b));
-  } else {
-    return static_cast<T>(a + b);
-  }
-}
-// Max and min: a NaN operand gives NaN.
-template <typename T>
-T ReduceMax(T a, T b) {
-  if constexpr (!std::is_integral_v<T>) {
-    if (std::isnan(static_cast<float>(a))) return a;
-    if (std::isnan(static_cast<float>(b))) return b;
-  }
-  return a < b ? b : a;
-}
-template <typename T>
-T ReduceMin(T a, T b) {
-  if constexpr (!std::is_integral_v<T>) {
-    if (std::isnan(static_cast<float>(a))) return a;
-    if (std::isnan(static_cast<float>(b))) return b;
-  }
-  return b < a ? b : a;
 }
 
 // The documented scalar types of the shuffles; other types of at most 8 bytes that are not
@@ -218,15 +192,15 @@ inline uint32_t asc_activemask(::lngrad::simt::Site loc = ::lngrad::simt::Site::
 // Reductions: int32_t, uint32_t, float, half.
 #define LNGRAD_SIMT_REDUCE(T)                                                                  \
   inline T asc_reduce_add(T val, ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) { \
-    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::ReduceAdd<T>,      \
+    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::LaneAdd<T>,        \
                                               "asc_reduce_add", loc);                          \
   }                                                                                            \
   inline T asc_reduce_max(T val, ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) { \
-    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::ReduceMax<T>,      \
+    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::LaneMax<T>,        \
                                               "asc_reduce_max", loc);                          \
   }                                                                                            \
   inline T asc_reduce_min(T val, ::lngrad::simt::Site loc = ::lngrad::simt::Site::Current()) { \
-    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::ReduceMin<T>,      \
+    return ::lngrad::simt::detail::WarpReduce(val, &::lngrad::simt::detail::LaneMin<T>,        \
                                               "asc_reduce_min", loc);                          \
   }
 LNGRAD_SIMT_REDUCE(int32_t)
