@@ -322,9 +322,11 @@ void AddDepfile(Invocation* inv) {
   inv->argv.push_back(inv->depfile);
 }
 
-// --enable-simt --sanitizer: the SIMT race checker's instrumentation (src/simt/racecheck.h):
-// ThreadSanitizer's compiler pass without its run-time library (lngrad_simt defines the functions
-// it calls), and debug information for the report's source lines. Not with the user's own
+// --sanitizer on the 950 (--enable-simt, or dav-3510, whose hybrid kernels run SIMT vector
+// functions without --enable-simt): the SIMT race checker's instrumentation
+// (src/simt/racecheck.h): ThreadSanitizer's compiler pass without its run-time library
+// (lngrad_simt defines the functions it calls; outside a SIMT thread they do nothing but the
+// access), and debug information for the report's source lines. Not with the user's own
 // -fsanitize=... (two sanitizers' passes do not mix): those builds run without the checker.
 void AddSimtInstrumentation(const ScannedArgs& p, Invocation* inv) {
   if (p.user_sanitizer) return;
@@ -377,7 +379,7 @@ void BuildAscArgv(const ScannedArgs& p, const DriverConfig& config, Invocation* 
     inv->argv.push_back("-include");
     inv->argv.push_back("simt_api/asc_simt.h");
   }
-  if (inv->simt && inv->sanitizer) AddSimtInstrumentation(p, inv);
+  if (inv->sanitizer && (inv->simt || inv->arch == NpuArch::k3510)) AddSimtInstrumentation(p, inv);
   if (p.wants_depfile && inv->depfile.empty() && p.compile_only) AddDepfile(inv);
 }
 
@@ -443,8 +445,9 @@ driver options:
   --cce-*                device code-generation options (ignored; --cce-build-static-lib,
                          --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
   --sanitizer            every build can run under the pipeline sanitizer (lngrad sanitize --
-                         ./demo, or LNGRAD_SANITIZE=all ./demo); with --enable-simt it also
-                         instruments the SIMT code for the race checker between threads
+                         ./demo, or LNGRAD_SANITIZE=all ./demo); with --enable-simt or
+                         --npu-arch=dav-3510 it also instruments the SIMT code (SIMT and
+                         hybrid kernels) for the race checker between threads
                          (-fsanitize=thread without its run-time library, and -g)
   --enable-simt          SIMT kernels (dav-3510): four-argument launches
                          <<<grid, threads, dynUbBytes, stream>>> run every thread on its own
