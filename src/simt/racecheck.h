@@ -50,25 +50,37 @@ class RaceChecker {
   void Join(uint32_t first, uint32_t mask);
   // Bytes a block's __ubuf__ array gives out: unwritten until a thread writes them.
   void MarkUnwritten(const void* p, size_t bytes);
-  // Raises racecheck / initcheck naming every finding, if there are any.
+  // Raises racecheck / initcheck naming every finding, if there are any (and warns first when
+  // the shadow memory's budget left GM bytes unchecked).
   void RaiseFindings() const;
+  ~RaceChecker();
 
  private:
+  // The shadow state of the watched bytes, per 4-byte granule: one Cell while the granule's four
+  // bytes have the same history (an access that covers the whole granule), four (one per byte)
+  // from the first access that covers part of it on. 24 bytes a cell, about 7 bytes of shadow
+  // per byte watched, the pages made on first use.
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  static constexpr uint16_t kNoThread = 0xFFFF;
+  static constexpr uint16_t kUnwritten = 0xFFFE;  // w_tid of a __ubuf__ byte no thread wrote
   static constexpr size_t kPageBytes = 4096;
+  static constexpr size_t kGranule = 4;
+  static constexpr size_t kGranules = kPageBytes / kGranule;
   struct Cell {
-    uint32_t w_tid = kNone, w_clock = 0;
-    uint32_t r_tid = kNone, r_clock = 0;
-    const void* w_pc = nullptr;
-    const void* r_pc = nullptr;
-    uint32_t readers = kNone;  // concurrent reads since the write: an index into reads_
-    bool unwritten = false;
+    uint16_t w_tid = kNoThread, r_tid = kNoThread;  // threads (at most 2048) or the markers
+    uint32_t w_clock = 0, r_clock = 0;
+    uint32_t w_site = 0, r_site = 0;  // code addresses: indices into sites_
+    uint32_t readers = kNone;         // concurrent reads since the write: an index into reads_
   };
+  static_assert(sizeof(Cell) == 24);
   struct Read {
-    uint32_t tid, clock;
-    const void* pc;
+    uint32_t tid, clock, site;
   };
-  using Page = std::array<Cell, kPageBytes>;
+  struct Page {
+    Page() { split.fill(kNone); }
+    std::array<Cell, kGranules> cells;
+    std::array<uint32_t, kGranules> split;  // kNone, or the granule's bytes in splits_
+  };
   struct Finding {
     std::string kind;  // "write-write", "read-write", "write-read", "uninitialised read"
     uint32_t tid_a, tid_b;
@@ -79,15 +91,24 @@ class RaceChecker {
 
   uint32_t* Clock(uint32_t tid) { return clocks_.data() + size_t{tid} * threads_; }
   bool Ordered(uint32_t other, uint32_t clock, uint32_t tid) {
-    return other == kNone || other == tid || clock <= Clock(tid)[other];
+    return other >= kUnwritten || other == tid || clock <= Clock(tid)[other];
   }
-  Cell& CellAt(uintptr_t addr);
-  void OnRead(Cell& c, uint32_t tid, uint32_t now, const void* pc);
-  void OnWrite(Cell& c, uint32_t tid, uint32_t now, const void* pc, uintptr_t addr);
-  void Report(const std::string& kind, uint32_t a, const void* pc_a, uint32_t b, const void* pc_b,
+  // The page of `addr`; nullptr when a GM page would take the shadow past its budget.
+  Page* PageAt(uintptr_t addr, bool gm);
+  // Calls f(cell, byte address) for the cells of [addr, addr + bytes): a granule's cell, or its
+  // bytes' cells when the access covers part of it (splitting it on the way).
+  template <typename F>
+  void ForCells(uintptr_t addr, size_t bytes, F&& f);
+  uint32_t SiteOf(const void* pc);
+  void OnByte(Cell& c, uint32_t tid, uint32_t now, uint32_t site, bool write, uintptr_t addr);
+  void OnRead(Cell& c, uint32_t tid, uint32_t now, uint32_t site);
+  void OnWrite(Cell& c, uint32_t tid, uint32_t now, uint32_t site, uintptr_t addr);
+  void Report(const std::string& kind, uint32_t a, uint32_t site_a, uint32_t b, uint32_t site_b,
               uintptr_t addr);
   std::string ThreadText(uint32_t tid) const;
+  void WarnUnchecked() const;
 
+  bool InUb(uintptr_t addr) const { return addr >= ub_begin_ && addr < ub_end_; }
   bool Watched(uintptr_t addr) const;
 
   BlockInfo block_;
@@ -97,6 +118,14 @@ class RaceChecker {
   bool init_;
   std::vector<uint32_t> clocks_;  // threads x threads: thread t's view of every thread's clock
   std::unordered_map<uintptr_t, std::unique_ptr<Page>> pages_;
+  uintptr_t last_page_key_ = ~uintptr_t{0};
+  Page* last_page_ = nullptr;
+  std::vector<std::array<Cell, kGranule>> splits_;
+  std::vector<const void*> sites_{nullptr};  // site 0: no code address
+  std::unordered_map<const void*, uint32_t> site_ids_;
+  std::array<std::pair<const void*, uint32_t>, 64> site_cache_{};
+  size_t shadow_bytes_ = 0;       // this checker's share of the process's shadow memory
+  uint64_t unchecked_bytes_ = 0;  // GM bytes accessed after the budget was reached
   std::unordered_map<uintptr_t, std::vector<uint32_t>> sync_;  // per atomic address
   std::vector<std::vector<Read>> reads_;  // read sets of bytes read by concurrent threads
   std::unordered_map<uint32_t, std::vector<uint32_t>> fenced_;  // a thread's clocks at its fence

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,64 @@ TEST(SimtRacecheck, ReadsOfSharedMemoryNothingWroteAreFound) {
   EXPECT_EQ(o.failures[0].check, "initcheck");
   EXPECT_NE(o.failures[0].message.find("thread (31,0,0)"), std::string::npos)
       << o.failures[0].message;
+}
+
+// The shadow keeps whole 4-byte words while accesses cover them and single bytes once one does
+// not: neighbouring bytes of one word written by different threads are no race; a byte a thread
+// writes inside a word another writes whole is one; a word written whole, then read bytewise
+// after a barrier, is clean, and read bytewise without one races.
+TEST(SimtRacecheck, BytesOfOneWordAreToldApart) {
+  const auto bytes = [](bool word_writer, bool barrier) {
+    return Check(dim3(1), dim3(8), [=] {
+      auto& buf = BlockArray<uint8_t[8]>(BlockKey([] {}), "bytes");
+      auto* words = reinterpret_cast<uint32_t*>(&buf[0]);
+      if (word_writer && threadIdx.x == 0) {
+        words[0] = 0x01020304u;
+      } else if (!word_writer) {
+        buf[threadIdx.x] = static_cast<uint8_t>(threadIdx.x);
+      }
+      if (barrier) asc_syncthreads();
+      if (word_writer && threadIdx.x == 5) buf[2] = 7;  // inside thread 0's word
+      volatile uint8_t v = buf[threadIdx.x ^ 1];        // a neighbour's byte
+      (void)v;
+    });
+  };
+  const Outcome neighbours = bytes(false, true);
+  EXPECT_TRUE(neighbours.ok) << (neighbours.failures.empty() ? "" : neighbours.failures[0].message);
+  const Outcome inside = bytes(true, true);
+  EXPECT_FALSE(inside.ok);
+  ASSERT_FALSE(inside.failures.empty());
+  EXPECT_EQ(inside.failures[0].check, "racecheck");
+  EXPECT_NE(inside.failures[0].message.find("thread (5,0,0)"), std::string::npos)
+      << inside.failures[0].message;
+  const Outcome unordered = bytes(false, false);  // bytewise writes, reads with no barrier
+  EXPECT_FALSE(unordered.ok);
+  ASSERT_FALSE(unordered.failures.empty());
+  EXPECT_NE(unordered.failures[0].message.find("write-read"), std::string::npos)
+      << unordered.failures[0].message;
+}
+
+// Past the shadow memory's budget GM goes unchecked, with a warning naming the bytes; the UB is
+// still checked.
+TEST(SimtRacecheck, ShadowBudgetLeavesGmUncheckedWithAWarning) {
+  auto* gm = static_cast<float*>(AscendC::GmAlloc(64 * sizeof(float)));
+  ::setenv("LNGRAD_RACECHECK_SHADOW_MIB", "0", 1);
+  ::testing::internal::CaptureStderr();
+  const Outcome gm_race =
+      Check(dim3(1), dim3(32), [&] { gm[0] = static_cast<float>(threadIdx.x); });
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  const Outcome ub_race = Check(dim3(1), dim3(32), [&] {
+    auto& ub = BlockArray<float[4]>(BlockKey([] {}), "ub");
+    ub[0] = static_cast<float>(threadIdx.x);
+  });
+  ::unsetenv("LNGRAD_RACECHECK_SHADOW_MIB");
+  EXPECT_TRUE(gm_race.ok);
+  EXPECT_NE(warning.find("128 bytes of GM accessed after that were not checked"), std::string::npos)
+      << warning;
+  EXPECT_FALSE(ub_race.ok);
+  const Outcome found = Check(dim3(1), dim3(32), [&] { gm[0] = static_cast<float>(threadIdx.x); });
+  EXPECT_FALSE(found.ok);  // within the budget again, the same race is found
+  AscendC::GmFree(gm);
 }
 
 // Raw GM accesses of instrumented SIMT code are bounded like the kernel APIs' (gm_bounds).
