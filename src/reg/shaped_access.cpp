@@ -41,9 +41,9 @@ int64_t SourceOf(LoadShape shape, uint32_t k, uint32_t elem) {
     case LoadShape::kDownsample:
       return 2 * int64_t{k};
     case LoadShape::kUnpack:
-      return k % 2 == 0 ? k / 2 : -1;
+      return k % 2 == 0 ? int64_t{k / 2} : -1;
     case LoadShape::kUnpack4:
-      return k % 4 == 0 ? k / 4 : -1;
+      return k % 4 == 0 ? int64_t{k / 4} : -1;
     case LoadShape::kBlock:
       return k % (32 / elem);
     case LoadShape::kElemToBlock:

@@ -71,6 +71,7 @@ enum class SqrtAlgo {
 namespace Reg {
 
 using MaskReg = ::lngrad::reg::MaskReg;
+using ::AscendC::ReduceType;  // Reg::ReduceType::SUM, as kernels spell it
 
 enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
 enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
