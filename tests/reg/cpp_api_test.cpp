@@ -92,6 +92,28 @@ TEST(CppApiCompute, BinaryAgainstModelAndCFlavour) {
       div);
 }
 
+// DivSpecificMode's PRECISION_1ULP_FTZ_TRUE flushes subnormal operands and results to zero
+// (the reference's subnormal sample); FTZ_FALSE keeps them, as the C flavour.
+TEST(CppApiCompute, DivFlushToZeroMode) {
+  static constexpr Reg::DivSpecificMode kFtz = {Reg::MaskMergeMode::ZEROING, false,
+                                                AscendC::DivAlgo::PRECISION_1ULP_FTZ_TRUE};
+  static constexpr Reg::DivSpecificMode kKeep = {Reg::MaskMergeMode::ZEROING, false,
+                                                 AscendC::DivAlgo::PRECISION_1ULP_FTZ_FALSE};
+  Reg::RegTensor<float> x, y, ftz, keep;
+  for (uint32_t i = 0; i < kN<float>; ++i) x.lane[i] = 1e-39f, y.lane[i] = i % 2 ? 1.0f : 1e-39f;
+  const Reg::MaskReg all = Reg::CreateMask<float>();
+  Reg::Div<float, &kFtz>(ftz, x, y, all);
+  Reg::Div<float, &kKeep>(keep, x, y, all);
+  for (uint32_t i = 0; i < kN<float>; ++i) {
+    EXPECT_EQ(keep.lane[i], i % 2 ? 1e-39f : 1.0f) << i;
+    if (i % 2) {
+      EXPECT_EQ(ftz.lane[i], 0.0f) << i;
+    } else {
+      EXPECT_TRUE(std::isnan(ftz.lane[i])) << i;  // 0 / 0
+    }
+  }
+}
+
 TEST(CppApiCompute, ScalarUnaryAndTruncateAgainstModelAndCFlavour) {
   std::mt19937 rng(5);
   for (int round = 0; round < 20; ++round) {

@@ -2,7 +2,7 @@
 // reference's "Reg矢量计算" pages (the vendor's
 // basic_api/reg_compute/kernel_reg_compute_struct_intf.h, kernel_reg_compute_common_intf.h and
 // kernel_reg_compute_utils.h; names and values as the reference lists them). A RegTensor<T> is
-// lngrad's 256-byte vector register (lngrad_reg/ registers.h), the C flavour's vector_T; MaskReg is
+// lngrad's 256-byte vector register (lngrad_reg/registers.h), the C flavour's vector_T; MaskReg is
 // the C flavour's vector_bool.
 #pragma once
 
@@ -12,16 +12,11 @@
 #include "lngrad_aicore/compare_ops.h"
 #include "lngrad_aicore/instructions.h"
 #include "lngrad_aicore/repeat_base.h"
+#include "lngrad_reg/element_ops.h"
 #include "lngrad_reg/lane_types.h"
 #include "lngrad_reg/registers.h"
 #include "lngrad_reg/ub_access.h"
 
-#ifndef __simd_vf__
-#define __simd_vf__
-#endif
-#ifndef __simd_callee__
-#define __simd_callee__
-#endif
 #ifndef __local_mem__
 #define __local_mem__ __ubuf__
 #endif
@@ -233,6 +228,26 @@ constexpr MaskMode ToMaskMode() {
                                                                 : MaskMode::kZeroing;
   }
 }
+
+// Whether a specific mode's precision choice flushes subnormals (PRECISION_*_FTZ_TRUE); the
+// engines then run the row's element function inside ops::FlushToZero.
+template <typename A>
+constexpr bool IsFtz(A a) {
+  if constexpr (std::is_same_v<A, AscendC::DivAlgo>) {
+    return a == A::PRECISION_1ULP_FTZ_TRUE || a == A::PRECISION_0ULP_FTZ_TRUE;
+  } else {
+    return a == A::PRECISION_1ULP_FTZ_TRUE;
+  }
+}
+template <auto mode>
+constexpr bool FlushesToZero() {
+  if constexpr (std::is_pointer_v<decltype(mode)>) {
+    if constexpr (requires { mode->algo; }) return IsFtz(mode->algo);
+  }
+  return false;
+}
+template <class Op, auto mode>
+using OpOf = std::conditional_t<FlushesToZero<mode>(), ops::FlushToZero<Op>, Op>;
 
 // A data register (the overloads that take a MaskReg are the mask register's).
 template <typename U>

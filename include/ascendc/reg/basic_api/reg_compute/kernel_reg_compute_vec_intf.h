@@ -21,14 +21,15 @@ namespace AscendC::Reg {
 
 // Binary functions: dst = op(src0, src1) in the lanes the mask selects. mode: a MaskMergeMode
 // (Div: or a DivSpecificMode, by address).
-#define LNGRAD_REG_CPP_BINARY(c_name, name, op, types, default_mode)                               \
-  template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>              \
-  __simd_callee__ inline void name(U& dstReg, const U& srcReg0, const U& srcReg1,                  \
-                                   const MaskReg& mask) {                                          \
-    LNGRAD_REG_CPP_LANE(T, U)                                                                      \
-    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");         \
-    ::lngrad::reg::Binary<op, ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg0, srcReg1, \
-                                                                         mask);                    \
+#define LNGRAD_REG_CPP_BINARY(c_name, name, op, types, default_mode)                           \
+  template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>          \
+  __simd_callee__ inline void name(U& dstReg, const U& srcReg0, const U& srcReg1,              \
+                                   const MaskReg& mask) {                                      \
+    LNGRAD_REG_CPP_LANE(T, U)                                                                  \
+    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");     \
+    ::lngrad::reg::Binary<::lngrad::reg::detail::OpOf<op, mode>,                               \
+                          ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg0, srcReg1, \
+                                                                     mask);                    \
   }
 LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_CPP_BINARY)
 #undef LNGRAD_REG_CPP_BINARY
@@ -49,16 +50,17 @@ LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_CPP_SCALAR)
 
 // Unary functions: dst = op(src). mode: a MaskMergeMode (Exp, Ln, Sqrt: or their specific
 // mode, by address). Move's default is MERGING, as the reference's.
-#define LNGRAD_REG_CPP_UNARY(c_name, name, op, types, default_mode)                            \
-  template <typename T = DefaultType,                                                          \
-            auto mode =                                                                        \
-                (default_mode == ::lngrad::reg::MaskMode::kMerging ? MaskMergeMode::MERGING    \
-                                                                   : MaskMergeMode::ZEROING),  \
-            typename U>                                                                        \
-  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {          \
-    LNGRAD_REG_CPP_LANE(T, U)                                                                  \
-    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");     \
-    ::lngrad::reg::Unary<op, ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg, mask); \
+#define LNGRAD_REG_CPP_UNARY(c_name, name, op, types, default_mode)                           \
+  template <typename T = DefaultType,                                                         \
+            auto mode =                                                                       \
+                (default_mode == ::lngrad::reg::MaskMode::kMerging ? MaskMergeMode::MERGING   \
+                                                                   : MaskMergeMode::ZEROING), \
+            typename U>                                                                       \
+  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {         \
+    LNGRAD_REG_CPP_LANE(T, U)                                                                 \
+    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");    \
+    ::lngrad::reg::Unary<::lngrad::reg::detail::OpOf<op, mode>,                               \
+                         ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg, mask);    \
   }
 LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_CPP_UNARY)
 #undef LNGRAD_REG_CPP_UNARY
