@@ -243,6 +243,19 @@ TEST(Rewrite, UnqualifiedPrintfCallsBecomeTheKernelPrintf) {
   EXPECT_EQ(same.text, std::string(kHeader) + kept);
 }
 
+// reinterpret_cast<__ubuf__ T*>(x) becomes ::lngrad::aicore::UbCast<__ubuf__ T*>(x) (a
+// LocalTensor's GetPhyAddr() is a class on lngrad); other reinterpret_casts keep theirs.
+TEST(Rewrite, UbufReinterpretCastsBecomeUbCast) {
+  const RewriteResult r = RewriteLaunches(
+      "auto* p = reinterpret_cast<__ubuf__ float*>(t.GetPhyAddr());\n"
+      "auto* q = reinterpret_cast<__gm__ float*>(x);\n",
+      "op.asc");
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.text, std::string(kHeader) +
+                        "auto* p = ::lngrad::aicore::UbCast<__ubuf__ float*>(t.GetPhyAddr());\n"
+                        "auto* q = reinterpret_cast<__gm__ float*>(x);\n");
+}
+
 TEST(Rewrite, PrintfInsideALaunchArgumentAndAMacroBody) {
   const RewriteResult r =
       RewriteLaunches("#define SAY(x) printf(x)\nk<<<1>>>(printf(\"a\"));\n", "op.asc");

@@ -229,6 +229,7 @@ class Rewriter {
  private:
   static constexpr size_t kNone = static_cast<size_t>(-1);
   static constexpr const char* kPrintf = "::lngrad::aicore::debug::printf";
+  static constexpr const char* kUbCast = "::lngrad::aicore::UbCast";
 
   bool Significant(size_t i) const {
     const Kind k = toks_[i].kind;
@@ -496,6 +497,16 @@ class Rewriter {
     return true;
   }
 
+  // `reinterpret_cast<__ubuf__ ...>` at token i: the register API's samples cast
+  // LocalTensor::GetPhyAddr() so, which C++ allows for an integer but not for lngrad's UbAddr.
+  bool IsUbufCast(size_t i, size_t hi) const {
+    if (toks_[i].kind != Kind::kIdent || Text(i) != "reinterpret_cast") return false;
+    const size_t open = NextSig(i, hi);
+    if (open == kNone || !IsPunct(open, "<")) return false;
+    const size_t type = NextSig(open, hi);
+    return type != kNone && Text(type) == "__ubuf__";
+  }
+
   // --enable-simt: each function defined here with __global__ or __launch_bounds__, its bound
   // (the bound's expression; 1024 for a __global__ function without one).
   void FindLaunchBounds() {
@@ -663,16 +674,17 @@ class Rewriter {
     return end + 1;
   }
 
-  // Tokens [lo, hi) with their launches and unqualified printf calls rewritten.
+  // Tokens [lo, hi) with their launches, unqualified printf calls and UB casts rewritten.
   std::string Emit(size_t lo, size_t hi) {
     std::string out;
     size_t flushed = lo;
     for (size_t i = lo; i < hi;) {
-      if (IsPrintfCall(i, lo, hi)) {
+      const bool ubCast = IsUbufCast(i, hi);
+      if (ubCast || IsPrintfCall(i, lo, hi)) {
         out += Raw(flushed, i);
-        out += kPrintf;
+        out += ubCast ? kUbCast : kPrintf;
         flushed = ++i;
-        ++result_->printfs;
+        if (!ubCast) ++result_->printfs;
         continue;
       }
       if ((options_.simt || options_.block_ub) && IsUbufStatement(i, lo)) {

@@ -10,6 +10,8 @@
 // or a declaration `int printf(`) becomes `::lngrad::aicore::debug::printf(`, the kernel printf
 // of utils/debug/asc_printf.h (which prints like the C library's in host code): with nothing
 // after the format the C library's printf would win overload resolution against the kernel's.
+// `reinterpret_cast<__ubuf__ T*>(x)` becomes `::lngrad::aicore::UbCast<__ubuf__ T*>(x)`
+// (lngrad_aicore/tensor.h): kernels cast LocalTensor::GetPhyAddr() so, a class on lngrad.
 // Nothing else changes: comments, string, character and raw string literals are copied as they
 // are, and every newline of the input is kept, so with the leading #line directive each line of
 // the output is the same line of the .asc (compiler errors, __LINE__ and gdb point into it).

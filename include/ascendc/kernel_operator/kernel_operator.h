@@ -49,6 +49,10 @@
 // The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
 #include "lngrad_cube/cube.h"
 
+// The Ascend 950's register API, C++ flavour (layer reg): AscendC::Reg, __simd_vf__,
+// asc_vf_call.
+#include "basic_api/reg_compute/kernel_reg_compute_intf.h"
+
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
 // info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.
 using AscendC::DataFormat;

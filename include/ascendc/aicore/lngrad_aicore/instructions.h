@@ -23,13 +23,14 @@ namespace AscendC {
 
 // Rounding of Cast (the instruction's operand).
 enum class RoundMode : uint8_t {
-  CAST_NONE = 0,  // the type pair's default: exact widening, RNE narrowing
-  CAST_RINT,      // round to nearest, ties to even
-  CAST_FLOOR,     // toward -inf
-  CAST_CEIL,      // toward +inf
-  CAST_ROUND,     // to nearest, ties away from zero
-  CAST_TRUNC,     // toward zero
-  CAST_ODD,       // to odd (von Neumann)
+  CAST_NONE = 0,   // the type pair's default: exact widening, RNE narrowing
+  CAST_RINT,       // round to nearest, ties to even
+  CAST_FLOOR,      // toward -inf
+  CAST_CEIL,       // toward +inf
+  CAST_ROUND,      // to nearest, ties away from zero
+  CAST_TRUNC,      // toward zero
+  CAST_ODD,        // to odd (von Neumann)
+  UNKNOWN = 0xFF,  // not set (the register API's CastTrait default: the pair's default)
 };
 
 }  // namespace AscendC

@@ -204,6 +204,18 @@ struct UbAddr {
   }
 };
 
+// reinterpret_cast<__ubuf__ T*>(x), as lngrad-asc rewrites it (C++ refuses a reinterpret_cast
+// of a class): a UbAddr (t.GetPhyAddr()) converts as the C-style cast does, anything else as
+// reinterpret_cast.
+template <typename P, typename A>
+P UbCast(const A& a) {
+  if constexpr (std::is_same_v<A, UbAddr>) {
+    return static_cast<P>(a);
+  } else {
+    return reinterpret_cast<P>(a);
+  }
+}
+
 }  // namespace lngrad::aicore
 
 namespace AscendC {

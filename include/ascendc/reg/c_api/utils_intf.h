@@ -11,13 +11,6 @@
 #include "lngrad_aicore/half.h"
 #include "lngrad_reg/registers.h"
 
-#ifndef __simd_vf__
-#define __simd_vf__
-#endif
-#ifndef __simd_callee__
-#define __simd_callee__
-#endif
-
 // ASC_IS_AIV / ASC_IS_AIC: whether the running block is a vector (cube) core, as the C++ API's
 // ASCEND_IS_AIV (usable as `if ASC_IS_AIV { ... }`).
 #ifndef ASC_IS_AIV

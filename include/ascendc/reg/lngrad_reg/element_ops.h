@@ -193,4 +193,27 @@ LNGRAD_REG_MATH_OP(Round, std::round(x))
 LNGRAD_REG_MATH_OP(Rint, std::nearbyint(x))
 #undef LNGRAD_REG_MATH_OP
 
+// Flush-to-zero around an element function (the C++ flavour's *_FTZ_TRUE precision modes):
+// subnormal float operands and results become a zero of their sign (float lanes; a half lane's
+// subnormals are normal floats and are kept).
+template <class Op>
+struct FlushToZero {
+  template <typename T>
+  static T Flush(T v) {
+    if constexpr (kIsFloat<T>) {
+      const float f = static_cast<float>(v);
+      if (std::fpclassify(f) == FP_SUBNORMAL) return static_cast<T>(std::copysign(0.0f, f));
+    }
+    return v;
+  }
+  template <typename T>
+  static T Apply(T a, T b) {
+    return Flush(Op::Apply(Flush(a), Flush(b)));
+  }
+  template <typename T>
+  static T Apply(T a) {
+    return Flush(Op::Apply(Flush(a)));
+  }
+};
+
 }  // namespace lngrad::reg::ops

@@ -56,12 +56,13 @@ bool Tree(const VecReg<T>& a, const MaskReg& mask, uint32_t begin, uint32_t n, T
   return on[0];
 }
 
-// dst lane k = the tree of group k (the whole register, or 32-byte block k); other lanes 0, and
-// a group without a selected lane gives 0.
-template <class Op, bool perBlock, typename T>
+// dst lane k = the tree of group k (the whole register, or 32-byte block k), and a group without
+// a selected lane gives 0; the other lanes 0 (kZeroing) or unchanged (kMerging).
+template <class Op, bool perBlock, MaskMode mode = MaskMode::kZeroing, typename T>
 void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   constexpr uint32_t group = perBlock ? 32 / sizeof(T) : kLanes<T>;
   VecReg<T> out;
+  if constexpr (mode == MaskMode::kMerging) out = dst;
   for (uint32_t g = 0; g < kLanes<T> / group; ++g) {
     T r;
     out.lane[g] = Tree<Op>(a, mask, g * group, group, &r) ? r : T{};
@@ -119,10 +120,16 @@ inline void SelectBits(MaskReg& dst, const MaskReg& a, const MaskReg& b, const M
   dst = out;
 }
 
-// value in the lanes the mask selects, 0 in the others.
-template <typename T>
+// value in the lanes the mask selects; the others 0 (kZeroing) or unchanged (kMerging).
+template <MaskMode mode = MaskMode::kZeroing, typename T>
 void Duplicate(VecReg<T>& dst, T value, const MaskReg& mask) {
-  for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = mask.Lane<T>(i) ? value : T{};
+  for (uint32_t i = 0; i < kLanes<T>; ++i) {
+    if (mask.Lane<T>(i)) {
+      dst.lane[i] = value;
+    } else if constexpr (mode == MaskMode::kZeroing) {
+      dst.lane[i] = T{};
+    }
+  }
 }
 
 // The first min(count, lanes) lanes of a bN type (N = 8 * laneBytes) set; count decreases by

@@ -12,6 +12,15 @@
 #include <cstdint>
 #include <cstring>
 
+// A vector function (__simd_vf__) and the functions it calls (__simd_callee__) are plain
+// functions on the host; both flavours' kernels name them.
+#ifndef __simd_vf__
+#define __simd_vf__
+#endif
+#ifndef __simd_callee__
+#define __simd_callee__
+#endif
+
 namespace lngrad::reg {
 
 inline constexpr uint32_t kVectorBytes = 256;             // VL

@@ -28,6 +28,32 @@ void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& m
 // i * laneBytes / 2), checked and recorded as StoreLanes.
 void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
                  uint32_t align, const char* api, aicore::SrcLoc loc);
+// How a register load places UB elements of `elem` bytes in the register (the C++ flavour's
+// LoadDist): VL bytes as they are; one element broadcast; VL / 2 bytes, each element twice
+// (upsample); 2 * VL bytes, every other element (downsample); VL / 2 (VL / 4) bytes, each
+// element followed by one (three) zero elements (unpack); one 32-byte block repeated; VL / 32
+// elements, each repeated over a 32-byte block.
+enum class LoadShape : uint8_t {
+  kNorm,
+  kBroadcast,
+  kUpsample,
+  kDownsample,
+  kUnpack,
+  kUnpack4,
+  kBlock,
+  kElemToBlock
+};
+// Loads reg (VL bytes) from src in shape, with the reference's alignment for it (checked as
+// LoadBytes).
+void LoadShaped(void* reg, const void* src, LoadShape shape, uint32_t elem, const char* api,
+                aicore::SrcLoc loc);
+// The data-block forms: the register's 32-byte block b from / to UB at b * blockStride * 32
+// bytes; only the blocks with a lane the mask selects are read or written (a load gives 0 in the
+// lanes the mask does not select, a store writes the selected lanes only).
+void LoadBlocks(void* reg, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                uint32_t blockStride, const char* api, aicore::SrcLoc loc);
+void StoreBlocks(void* dst, const void* reg, uint32_t laneBytes, const MaskReg& mask,
+                 uint32_t blockStride, const char* api, aicore::SrcLoc loc);
 // The UB byte offset of [p, p + bytes) (checked as a load is, 32-byte alignment).
 uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc);
 // The SoC rule: register functions run on the Ascend 950 only (checked mode).

@@ -8,7 +8,7 @@
 #include "c_api/utils_intf.h"
 #include "lngrad_reg/engine.h"
 
-#define LNGRAD_REG_C_BINARY(name, op, types, mode)                                                 \
+#define LNGRAD_REG_C_BINARY(name, cpp_name, op, types, mode)                                       \
   template <typename T>                                                                            \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                                     \
       ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1, \
@@ -18,16 +18,20 @@
 LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_C_BINARY)
 #undef LNGRAD_REG_C_BINARY
 
-#define LNGRAD_REG_C_UNARY(name, op, types, mode)                                      \
+#define LNGRAD_REG_C_UNARY(name, cpp_name, op, types, mode)                            \
   template <typename T>                                                                \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
       ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
     ::lngrad::reg::Unary<op, mode>(dst, src, mask);                                    \
   }
 LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_C_UNARY)
+#define LNGRAD_REG_C_ROUND(name, round_mode, op) \
+  LNGRAD_REG_C_UNARY(name, _, op, ::lngrad::reg::kFloatAll, LNGRAD_REG_Z)
+LNGRAD_REG_ROUND_TABLE(LNGRAD_REG_C_ROUND)
+#undef LNGRAD_REG_C_ROUND
 #undef LNGRAD_REG_C_UNARY
 
-#define LNGRAD_REG_C_REDUCE(name, op, types, per_block)                                \
+#define LNGRAD_REG_C_REDUCE(name, reduce_type, op, types, per_block)                   \
   template <typename T>                                                                \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
       ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
@@ -44,7 +48,7 @@ requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, T>) inline void asc_pair_
   ::lngrad::reg::PairReduceSum(dst, src, mask);
 }
 
-#define LNGRAD_REG_C_SCALAR(name, op, types, mode)                                                \
+#define LNGRAD_REG_C_SCALAR(name, cpp_name, op, types, mode)                                      \
   template <typename T>                                                                           \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                                    \
       ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, std::type_identity_t<T> value, \
@@ -54,7 +58,7 @@ requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, T>) inline void asc_pair_
 LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_C_SCALAR)
 #undef LNGRAD_REG_C_SCALAR
 
-#define LNGRAD_REG_C_COMPARE(name, scalar_name, op, types)                            \
+#define LNGRAD_REG_C_COMPARE(name, scalar_name, cmp_mode, op, types)                  \
   template <typename T>                                                               \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                        \
       vector_bool& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1, \
@@ -72,7 +76,7 @@ LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_C_SCALAR)
 LNGRAD_REG_COMPARE_TABLE(LNGRAD_REG_C_COMPARE)
 #undef LNGRAD_REG_C_COMPARE
 
-#define LNGRAD_REG_C_MASK(name, op)                                                          \
+#define LNGRAD_REG_C_MASK(name, cpp_name, op)                                                \
   inline void name(vector_bool& dst, vector_bool src0, vector_bool src1, vector_bool mask) { \
     ::lngrad::reg::MaskBinary<op>(dst, src0, src1, mask);                                    \
   }

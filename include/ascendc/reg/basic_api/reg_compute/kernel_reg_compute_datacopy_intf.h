@@ -1,0 +1,220 @@
+// lngrad register API, the C++ flavour: the register loads and stores (the vendor's
+// basic_api/reg_compute/kernel_reg_compute_datacopy_intf.h). Each is a PIPE_V instruction on
+// lngrad_reg/ub_access.h, as the C flavour's asc_loadalign / asc_storealign: an address outside
+// the block's UB raises reg_ub_bounds, one off the distribution's alignment reg_align (checked
+// mode); the sanitizer sees the bytes. Post-update forms advance the address after the access
+// (in elements; the data-block forms by repeatStride blocks).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "basic_api/reg_compute/kernel_reg_compute_struct_intf.h"
+#include "lngrad_reg/ub_access.h"
+
+namespace lngrad::reg::detail {
+
+// The shape and element width of a LoadDist (the distributions lngrad models).
+constexpr LoadShape ShapeOf(AscendC::Reg::LoadDist d) {
+  using D = AscendC::Reg::LoadDist;
+  switch (d) {
+    case D::DIST_BRC_B8:
+    case D::DIST_BRC_B16:
+    case D::DIST_BRC_B32:
+      return LoadShape::kBroadcast;
+    case D::DIST_US_B8:
+    case D::DIST_US_B16:
+      return LoadShape::kUpsample;
+    case D::DIST_DS_B8:
+    case D::DIST_DS_B16:
+      return LoadShape::kDownsample;
+    case D::DIST_UNPACK_B8:
+    case D::DIST_UNPACK_B16:
+    case D::DIST_UNPACK_B32:
+      return LoadShape::kUnpack;
+    case D::DIST_UNPACK4_B8:
+      return LoadShape::kUnpack4;
+    case D::DIST_BLK:
+      return LoadShape::kBlock;
+    case D::DIST_E2B_B16:
+    case D::DIST_E2B_B32:
+      return LoadShape::kElemToBlock;
+    default:
+      return LoadShape::kNorm;
+  }
+}
+template <AscendC::Reg::LoadDist dist, typename T>
+constexpr uint32_t DistElemBytes() {
+  using D = AscendC::Reg::LoadDist;
+  if constexpr (dist == D::DIST_BRC_B8 || dist == D::DIST_US_B8 || dist == D::DIST_DS_B8 ||
+                dist == D::DIST_UNPACK_B8 || dist == D::DIST_UNPACK4_B8) {
+    return 1;
+  } else if constexpr (dist == D::DIST_BRC_B16 || dist == D::DIST_US_B16 ||
+                       dist == D::DIST_DS_B16 || dist == D::DIST_UNPACK_B16 ||
+                       dist == D::DIST_E2B_B16) {
+    return 2;
+  } else if constexpr (dist == D::DIST_BRC_B32 || dist == D::DIST_UNPACK_B32 ||
+                       dist == D::DIST_E2B_B32) {
+    return 4;
+  } else {
+    return sizeof(T);
+  }
+}
+template <AscendC::Reg::LoadDist dist, typename T>
+void LoadDist(void* reg, const T* src, Loc loc) {
+  static_assert(dist != AscendC::Reg::LoadDist::DIST_BDINTLV &&
+                    dist < AscendC::Reg::LoadDist::DIST_SPLT4CHN_B8,
+                "lngrad: this LoadDist is not yet modelled");
+  LoadShaped(reg, src, ShapeOf(dist), DistElemBytes<dist, T>(), "LoadAlign", loc);
+}
+
+// One lane (lane 0) of mask, for the first-element stores.
+template <typename T>
+MaskReg FirstLane(const MaskReg& mask) {
+  MaskReg m;
+  m.SetLane<T>(0, mask.Lane<T>(0));
+  return m;
+}
+template <AscendC::Reg::StoreDist dist, typename T>
+void StoreDist(T* dst, const void* reg, const MaskReg& mask, Loc loc) {
+  using D = AscendC::Reg::StoreDist;
+  if constexpr (dist == D::DIST_PACK_B16 || dist == D::DIST_PACK_B32 || dist == D::DIST_PACK_B64) {
+    constexpr uint32_t lane = dist == D::DIST_PACK_B16 ? 2 : dist == D::DIST_PACK_B32 ? 4 : 8;
+    StorePacked(dst, reg, lane, mask, 32, "StoreAlign", loc);
+  } else if constexpr (dist == D::DIST_FIRST_ELEMENT_B8 || dist == D::DIST_FIRST_ELEMENT_B16 ||
+                       dist == D::DIST_FIRST_ELEMENT_B32) {
+    StoreLanes(dst, reg, sizeof(T), FirstLane<T>(mask), sizeof(T), "StoreAlign", loc);
+  } else {
+    static_assert(dist == D::DIST_NORM || dist == D::DIST_NORM_B8 || dist == D::DIST_NORM_B16 ||
+                      dist == D::DIST_NORM_B32,
+                  "lngrad: this StoreDist is not yet modelled");
+    StoreLanes(dst, reg, sizeof(T), mask, 32, "StoreAlign", loc);
+  }
+}
+
+}  // namespace lngrad::reg::detail
+
+namespace AscendC::Reg {
+
+// LoadAlign: the register from srcAddr (+ an address register's offset), in the distribution.
+template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadAlign(
+    U& dstReg, __ubuf__ T* srcAddr,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+}
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadAlign(
+    U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += postUpdateStride;
+}
+template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadAlign(
+    U& dstReg, __ubuf__ T* srcAddr, AddrReg offset,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr + offset.offset, loc);
+}
+
+// StoreAlign: the lanes the mask selects to dstAddr (+ an address register's offset).
+template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T* dstAddr, const U& srcReg, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+}
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T*& dstAddr, const U& srcReg, int32_t postUpdateStride, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
+}
+template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T* dstAddr, const U& srcReg, AddrReg offset, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::StoreDist<dist>(dstAddr + offset.offset, srcReg.lane, mask, loc);
+}
+
+// The data-block forms: block b of the register at b * dataBlockStride blocks of 32 bytes; the
+// post-update form then advances the address by repeatStride blocks (POST_MODE_NORMAL: accesses
+// at that address).
+template <typename T = DefaultType, DataCopyMode dataMode, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadAlign(
+    U& dstReg, __ubuf__ T* srcAddr, uint32_t dataBlockStride, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadBlocks(dstReg.lane, srcAddr, sizeof(T), mask, dataBlockStride,
+                                    "LoadAlign", loc);
+}
+template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadAlign(
+    U& dstReg, __ubuf__ T*& srcAddr, uint32_t dataBlockStride, uint32_t repeatStride,
+    const MaskReg& mask, ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  const uint32_t step = repeatStride * 32 / sizeof(T);
+  const bool update = postMode == PostLiteral::POST_MODE_UPDATE;
+  ::lngrad::reg::detail::LoadBlocks(dstReg.lane, update ? srcAddr : srcAddr + step, sizeof(T), mask,
+                                    dataBlockStride, "LoadAlign", loc);
+  if (update) srcAddr += step;
+}
+template <typename T = DefaultType, DataCopyMode dataMode, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T* dstAddr, const U& srcReg, uint32_t dataBlockStride, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::StoreBlocks(dstAddr, srcReg.lane, sizeof(T), mask, dataBlockStride,
+                                     "StoreAlign", loc);
+}
+template <typename T = DefaultType, DataCopyMode dataMode, PostLiteral postMode,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T*& dstAddr, const U& srcReg, uint32_t dataBlockStride, uint32_t repeatStride,
+    const MaskReg& mask, ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  const uint32_t step = repeatStride * 32 / sizeof(T);
+  const bool update = postMode == PostLiteral::POST_MODE_UPDATE;
+  ::lngrad::reg::detail::StoreBlocks(update ? dstAddr : dstAddr + step, srcReg.lane, sizeof(T),
+                                     mask, dataBlockStride, "StoreAlign", loc);
+  if (update) dstAddr += step;
+}
+
+// Mask registers: VL / 8 = 32 bytes (MaskDist::DIST_NORM).
+template <typename T, MaskDist dist = MaskDist::DIST_NORM>
+__simd_callee__ inline void LoadAlign(
+    MaskReg& mask, __ubuf__ T* srcAddr,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  static_assert(dist == MaskDist::DIST_NORM, "lngrad: this MaskDist is not yet modelled");
+  ::lngrad::reg::detail::LoadBytes(mask.bits, srcAddr, ::lngrad::reg::kMaskBytes, 32, "LoadAlign",
+                                   loc);
+}
+template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
+__simd_callee__ inline void LoadAlign(
+    MaskReg& mask, __ubuf__ T*& srcAddr, int32_t offset,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  LoadAlign<T, dist>(mask, srcAddr, loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += offset;
+}
+template <typename T, MaskDist dist = MaskDist::DIST_NORM>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T* dstAddr, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  static_assert(dist == MaskDist::DIST_NORM, "lngrad: this MaskDist is not yet modelled");
+  MaskReg all;
+  for (uint32_t k = 0; k < ::lngrad::reg::kMaskBytes; ++k) all.SetBit(k, true);
+  ::lngrad::reg::detail::StoreLanes(dstAddr, mask.bits, 1, all, 32, "StoreAlign", loc);
+}
+template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
+__simd_callee__ inline void StoreAlign(
+    __ubuf__ T*& dstAddr, const MaskReg& mask, int32_t offset,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  StoreAlign<T, dist>(dstAddr, mask, loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += offset;
+}
+
+}  // namespace AscendC::Reg
