@@ -382,7 +382,7 @@ Half FloatToHalf(float f, AscendC::RoundMode mode) noexcept {
 
 const char* RoundModeName(AscendC::RoundMode mode) noexcept {
   static constexpr const char* kNames[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
-                                           "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+                                           "CAST_ROUND", "CAST_TRUNC", "CAST_ODD",   "CAST_HYBRID"};
   return detail::NameAt(kNames, mode, "?");
 }
 

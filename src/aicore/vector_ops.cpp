@@ -17,7 +17,7 @@ namespace lngrad::aicore::detail {
 void CheckCastMode(const char* pair, uint32_t allowed, AscendC::RoundMode mode) {
   if ((allowed >> static_cast<int>(mode)) & 1u) return;
   std::string list;
-  for (int m = 0; m <= static_cast<int>(AscendC::RoundMode::CAST_ODD); ++m) {
+  for (int m = 0; m <= static_cast<int>(AscendC::RoundMode::CAST_HYBRID); ++m) {
     if (((allowed >> m) & 1u) == 0) continue;
     if (!list.empty()) list += ", ";
     list += RoundModeName(static_cast<AscendC::RoundMode>(m));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -265,6 +266,106 @@ TEST(QuantTiling, AscendQuantAndQuantizeSizes) {
   AscendC::GetAscendQuantMaxMinTmpSize(ge::Shape({3}), 2, mx, mn);
   EXPECT_EQ(mx, 7u);
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
+}
+
+// Quantize to the 950's 8-bit floats: the float value, then the saturating cast. Checked against
+// the nearest value of each format found by searching all 256 codes (ties: e4m3/e5m2 to the even
+// code, hifloat8 away from zero), not against lngrad's rounding code; the configured mode's
+// fallbacks (fp8: CAST_RINT always; hifloat8: CAST_ROUND unless CAST_HYBRID) and the saturation.
+template <typename D>
+float Decode(D d) {
+  return static_cast<float>(d);
+}
+
+// The code of D nearest to v among the finite codes of v's sign and zero (saturating: beyond
+// them, the largest).
+template <typename D>
+uint8_t NearestCode(float v, bool ties_away) {
+  if (std::isnan(v)) return 0x00;
+  const int sign = std::signbit(v) ? 0x80 : 0x00;
+  int best = -1, largest = -1;
+  double best_d = 0;
+  for (int c = 0; c < 256; ++c) {
+    const float x = Decode(D::FromBits(static_cast<uint8_t>(c)));
+    if ((c & 0x80) == sign && std::isfinite(x) &&
+        (largest < 0 ||
+         std::fabs(x) > std::fabs(Decode(D::FromBits(static_cast<uint8_t>(largest)))))) {
+      largest = c;
+    }
+  }
+  if (std::fabs(v) >= std::fabs(Decode(D::FromBits(static_cast<uint8_t>(largest))))) return largest;
+  for (int c = 0; c < 256; ++c) {
+    if ((c & 0x80) != sign && c != 0x00) continue;
+    const float x = Decode(D::FromBits(static_cast<uint8_t>(c)));
+    if (!std::isfinite(x)) continue;
+    const double d = std::fabs(static_cast<double>(x) - v);
+    const bool tie = best >= 0 && d == best_d;
+    const double bx = best >= 0 ? Decode(D::FromBits(static_cast<uint8_t>(best))) : 0.0;
+    if (best < 0 || d < best_d ||
+        (tie && (ties_away ? std::fabs(x) > std::fabs(bx) : (c & 1) == 0 && c != 0x00))) {
+      best = c;
+      best_d = d;
+    }
+  }
+  return static_cast<uint8_t>(best);
+}
+
+constexpr AscendC::QuantizeConfig kFp8Floor = {AscendC::QuantizePolicy::PER_CHANNEL, true,
+                                               AscendC::RoundMode::CAST_FLOOR, 1};
+constexpr AscendC::QuantizeConfig kHif8Trunc = {AscendC::QuantizePolicy::PER_CHANNEL, true,
+                                                AscendC::RoundMode::CAST_TRUNC, 1};
+constexpr AscendC::QuantizeConfig kHif8Hybrid = {AscendC::QuantizePolicy::PER_TENSOR, false,
+                                                 AscendC::RoundMode::CAST_HYBRID, 1};
+
+template <const AscendC::QuantizeConfig& cfg, typename D>
+std::vector<uint8_t> QuantizeTo8(const std::vector<float>& x, uint32_t m, uint32_t n,
+                                 const std::vector<float>& sc, const std::vector<float>& of) {
+  std::vector<uint8_t> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, x);
+        for (uint32_t j = 0; j < n; ++j) {
+          ub.Get<float>(2).HostPtr()[j] = sc[j];
+          ub.Get<float>(3).HostPtr()[j] = of[j];
+        }
+        if constexpr (cfg.policy == AscendC::QuantizePolicy::PER_TENSOR) {
+          AscendC::Quantize<cfg>(ub.Get<D>(0), ub.Get<float>(1), sc[0], of[0],
+                                 AscendC::QuantizeParams{m, n, 0});
+        } else {
+          AscendC::Quantize<cfg>(ub.Get<D>(0), ub.Get<float>(1), ub.Get<float>(2), ub.Get<float>(3),
+                                 AscendC::QuantizeParams{m, n, 0});
+        }
+        got = ub.Take<uint8_t>(0);
+      },
+      k950);
+  got.resize(size_t{m} * n);
+  return got;
+}
+
+TEST(QuantQuantize, EightBitFloatDestinationsOn950) {
+  constexpr uint32_t m = 6, n = 64;
+  std::vector<float> x = Uniform(21, m * n, -300.0f, 300.0f);
+  x[0] = NAN;
+  x[1] = 1e30f;  // beyond every format: saturates
+  x[2] = -1e30f;
+  const std::vector<float> sc = Uniform(22, n, -1.5f, 1.5f), of = Uniform(23, n, -2.0f, 2.0f);
+  const auto value = [&](uint32_t i) { return x[i] * sc[i % n] + of[i % n]; };
+  const std::vector<uint8_t> e4 = QuantizeTo8<kFp8Floor, fp8_e4m3fn_t>(x, m, n, sc, of);
+  const std::vector<uint8_t> e5 = QuantizeTo8<kFp8Floor, fp8_e5m2_t>(x, m, n, sc, of);
+  const std::vector<uint8_t> h8 = QuantizeTo8<kHif8Trunc, hifloat8_t>(x, m, n, sc, of);
+  for (uint32_t i = 0; i < m * n; ++i) {
+    ASSERT_EQ(e4[i], NearestCode<fp8_e4m3fn_t>(value(i), false)) << i << " v " << value(i);
+    ASSERT_EQ(e5[i], NearestCode<fp8_e5m2_t>(value(i), false)) << i << " v " << value(i);
+    ASSERT_EQ(h8[i], NearestCode<hifloat8_t>(value(i), true)) << i << " v " << value(i);
+  }
+  EXPECT_EQ(e4[0], 0x00);  // NaN -> 0
+  EXPECT_EQ(Decode(fp8_e4m3fn_t::FromBits(e4[1 + (sc[1] < 0)])), 448.0f);
+  EXPECT_EQ(Decode(fp8_e5m2_t::FromBits(e5[1 + (sc[1] < 0)])), 57344.0f);
+  EXPECT_EQ(Decode(hifloat8_t::FromBits(h8[1 + (sc[1] < 0)])), 32768.0f);
+  // CAST_HYBRID is kept for hifloat8: 16 (low bits all zero) rounds up to 20 (lngrad_aicore/fp8.h).
+  const std::vector<uint8_t> hy =
+      QuantizeTo8<kHif8Hybrid, hifloat8_t>(std::vector<float>(64, 16.0f), 1, 64, {1.0f}, {0.0f});
+  EXPECT_EQ(Decode(hifloat8_t::FromBits(hy[5])), 20.0f);
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ enum class RoundMode : uint8_t {
   CAST_ROUND,      // to nearest, ties away from zero
   CAST_TRUNC,      // toward zero
   CAST_ODD,        // to odd (von Neumann)
+  CAST_HYBRID,     // hifloat8_t destinations only (lngrad_aicore/fp8.h); no vector Cast takes it
   UNKNOWN = 0xFF,  // not set (the register API's CastTrait default: the pair's default)
 };
 

@@ -18,8 +18,14 @@
 // tensor or scalar), PER_TOKEN (scale[m]), PER_GROUP (kDim 1: scale [m, ceil(n / groupSize)];
 // kDim 0: [ceil(m / groupSize), n]) on a row-major [m, n] source.
 //
-// Not modelled: the fp8 / hifloat8 / fp4 destinations (lngrad has no such types), the
-// dstT/srcT overloads and the AscendQuantPolicy per-group forms of arch 3510.
+// Quantize's 8-bit float destinations (quantize_impl.h: the same float value, then a saturating
+// cast): fp8_e4m3fn_t / fp8_e5m2_t round to nearest even (CAST_RINT; any other configured mode
+// falls back to it), hifloat8_t in CAST_ROUND or CAST_HYBRID (any other mode falls back to
+// CAST_ROUND); saturated: beyond the largest finite value (and infinity) the largest finite
+// value, NaN 0 (lngrad_aicore/fp8.h has the formats and the rounding).
+//
+// Not modelled: the fp4 destinations, the dstT/srcT overloads and the AscendQuantPolicy
+// per-group forms of AscendQuant on arch 3510.
 //
 // Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
 // calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
@@ -31,6 +37,7 @@
 #include <vector>
 
 #include "lib/quantization/quant_common.h"
+#include "lngrad_aicore/fp8.h"
 
 namespace AscendC {
 
@@ -342,6 +349,23 @@ float At(const X& x, uint64_t j) {
   }
 }
 
+// The float value v as Quantize's destination type, saturated.
+template <typename DstT>
+DstT QuantizeTo(float v, RoundMode mode) {
+  namespace fp8 = lngrad::aicore::fp8;
+  if constexpr (std::is_same_v<DstT, int8_t>) {
+    return lngrad::aicore::quant_detail::QuantizeToInt8(v, mode);
+  } else if constexpr (std::is_same_v<DstT, hifloat8_t>) {
+    const fp8::Hif8Round r =
+        mode == RoundMode::CAST_HYBRID ? fp8::Hif8Round::kHybrid : fp8::Hif8Round::kRound;
+    return hifloat8_t::FromBits(fp8::FloatToHif8(v, r, true));
+  } else if constexpr (std::is_same_v<DstT, fp8_e4m3fn_t>) {
+    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, true));
+  } else {
+    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, true));
+  }
+}
+
 template <typename X>
 lngrad::aicore::quant_detail::Span SpanIf(const X& x, uint64_t count) {
   if constexpr (lngrad::aicore::quant_detail::IsTensor<X>::value) {
@@ -362,8 +386,10 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   namespace q = lngrad::aicore::quant_detail;
   namespace m = lngrad::aicore::math_detail;
   constexpr const char* kApi = "Quantize";
-  static_assert(std::is_same_v<DstT, int8_t>,
-                "Quantize: lngrad models the int8_t destination (no fp8/hifloat8/fp4 types)");
+  static_assert(std::is_same_v<DstT, int8_t> || std::is_same_v<DstT, fp8_e4m3fn_t> ||
+                    std::is_same_v<DstT, fp8_e5m2_t> || std::is_same_v<DstT, hifloat8_t>,
+                "Quantize: the destination is int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t "
+                "(lngrad does not model the fp4 ones)");
   constexpr bool kPerTensor = config.policy == QuantizePolicy::PER_TENSOR;
   static_assert(kPerTensor != q::IsTensor<ScaleT>::value,
                 "Quantize: PER_TENSOR takes a scalar scale, the other policies a scale tensor");
@@ -387,13 +413,13 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
              config.hasOffset ? lngrad_quant::SpanIf(offset, channels) : q::Span{nullptr, 0}},
             {q::SpanOf(dstTensor, n)});
   const SrcT* in = srcTensor.HostPtr();
-  int8_t* out = dstTensor.HostPtr();
+  DstT* out = dstTensor.HostPtr();
   for (uint64_t i = 0; i < params.m; ++i) {
     for (uint64_t j = 0; j < params.n; ++j) {
       const uint64_t c = lay.Index(i, j);
       float v = q::F(in[i * params.n + j]) * lngrad_quant::At(scale, c);
       if constexpr (config.hasOffset) v = v + lngrad_quant::At(offset, c);
-      out[i * params.n + j] = q::QuantizeToInt8(v, config.roundMode);
+      out[i * params.n + j] = lngrad_quant::QuantizeTo<DstT>(v, config.roundMode);
     }
   }
 }
