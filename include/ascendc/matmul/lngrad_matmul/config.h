@@ -132,3 +132,10 @@ struct MatmulCallBackFunc {
 };
 
 }  // namespace AscendC
+
+// Kernels name the configurations without a namespace, as the vendor declares them.
+using AscendC::CFG_IBSHARE_NORM;
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::MatmulConfig;
+using AscendC::MM_CFG_BB;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iostream>  // the vendor's tiling headers bring it; the samples use std::cout
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lngrad/product.h"
