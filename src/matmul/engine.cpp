@@ -141,7 +141,8 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   for (uint32_t j = 0; j < n; ++j) {
     for (uint32_t i = 0; i < m; ++i) {
       uint32_t raw;
-      std::memcpy(&raw, l0c.ptr + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, 4);
+      std::memcpy(
+          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, 4);
       const uint64_t at = OutIndex(out, i, j);
       if (out.atomic) {
         uint32_t old = 0;

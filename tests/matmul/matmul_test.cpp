@@ -108,9 +108,8 @@ std::string RunMatmul(const char* soc, const Case& c, const TCubeTiling& t, std:
   lngrad::aicore::LaunchOptions o;
   o.soc = soc;
   std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status s =
-      lngrad::aicore::detail::RunBlocks("matmul", static_cast<uint32_t>(t.usedCoreNum), kernel, o,
-                                        &failures);
+  const lngrad::Status s = lngrad::aicore::detail::RunBlocks(
+      "matmul", static_cast<uint32_t>(t.usedCoreNum), kernel, o, &failures);
   std::string text = s.ok() ? "" : "failed: ";
   for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
   return text;

@@ -48,6 +48,8 @@ Split ChooseSplit(const MatmulTilingRequest& r, int64_t kal) {
     for (int64_t nd = 1; md * nd <= cores && nd <= CeilDiv(r.n, 16); ++nd) {
       const int64_t kmax = r.split_k ? std::min(cores / (md * nd), CeilDiv(r.k, kal)) : 1;
       for (int64_t kd = 1; kd <= kmax; ++kd) {
+        // K splits into equal pieces only: the kit's samples give no core a K tail.
+        if (kd > 1 && (r.k % kd != 0 || (r.k / kd) % kal != 0)) continue;
         const Split s = SplitOf(r, md, nd, kd, kal);
         if (Better(s, best)) best = s;
       }
@@ -93,9 +95,9 @@ Status ChooseBaseMn(const MatmulTilingRequest& r, const Split& s, int64_t* bm, i
 // baseK: a multiple of one K fractal (kal elements), half of L0A and of L0B at most.
 Status ChooseBaseK(const MatmulTilingRequest& r, const Split& s, int64_t bm, int64_t bn,
                    int64_t kal, int64_t* bk) {
-  const int64_t limit = std::min(int64_t{r.l0a} * 4 / (bm * r.a_bits),
-                                 int64_t{r.l0b} * 4 / (bn * r.b_bits)) /
-                        kal * kal;
+  const int64_t limit =
+      std::min(int64_t{r.l0a} * 4 / (bm * r.a_bits), int64_t{r.l0b} * 4 / (bn * r.b_bits)) / kal *
+      kal;
   *bk = r.fix_base[2] > 0 ? r.fix_base[2] : std::min(AlignUp(s.sk, kal), limit);
   if (*bk <= 0 || *bk % kal != 0) {
     return Bad("baseK must be a positive multiple of " + std::to_string(kal));

@@ -78,15 +78,15 @@ class Matmul {
   using SrcBT = typename B_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
-  static constexpr lngrad::cube::Elem kAcc = std::is_floating_point_v<DstT> ||
-                                                     !std::is_integral_v<SrcAT>
-                                                 ? lngrad::cube::Elem::kF32
-                                                 : lngrad::cube::Elem::kS32;
+  static constexpr lngrad::cube::Elem kAcc =
+      std::is_floating_point_v<DstT> || !std::is_integral_v<SrcAT> ? lngrad::cube::Elem::kF32
+                                                                   : lngrad::cube::Elem::kS32;
 
  public:
   template <class Tiling>
   void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
-    if (cubeTiling == nullptr) lngrad::matmul::Fail("Init", "no tiling (constant tiling is not supported yet)");
+    if (cubeTiling == nullptr)
+      lngrad::matmul::Fail("Init", "no tiling (constant tiling is not supported yet)");
     if (tpipe == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
     shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
     lngrad::matmul::CheckShape(shape_, "Init");
@@ -116,7 +116,8 @@ class Matmul {
   }
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     Require("SetBias");
-    if (!shape_.bias) lngrad::matmul::Fail("SetBias", "the tiling has isBias 0 (EnableBias on the host)");
+    if (!shape_.bias)
+      lngrad::matmul::Fail("SetBias", "the tiling has isBias 0 (EnableBias on the host)");
     bias_ = biasGlobal;
     hasBias_ = true;
   }
@@ -167,7 +168,7 @@ class Matmul {
     lngrad::matmul::Output o = OutputOf(false, false);
     o.data = reinterpret_cast<std::byte*>(const_cast<std::byte*>(co2Local.View().ptr));
     o.ld = kFmtC == lngrad::matmul::Fmt::kNz ? lngrad::matmul::AlignUp(shape_.base_m, 16)
-                                            : shape_.base_n;
+                                             : shape_.base_n;
     CheckLocal(co2Local, o);
     Write(o);
   }
@@ -204,8 +205,9 @@ class Matmul {
   }
   void Reset() { cursor_ = {}; }
 
-  lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e, lngrad::matmul::Fmt f,
-                                  bool trans, uint32_t rows, uint32_t cols) const {
+  lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e,
+                                  lngrad::matmul::Fmt f, bool trans, uint32_t rows,
+                                  uint32_t cols) const {
     // rows x cols: the logical (untransposed) shape; the stored one is its transpose with trans.
     const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
     return {data, e, f, trans, lngrad::matmul::LdOf(f, sr, sc)};
@@ -214,18 +216,19 @@ class Matmul {
     const uint32_t m0 = cursor_.mi * shape_.base_m, n0 = cursor_.ni * shape_.base_n;
     m_ = std::min(shape_.base_m, shape_.single_m - m0);
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
-    const auto a = MatrixOf(reinterpret_cast<const std::byte*>(a_.GetPhyAddr()),
-                            lngrad::cube::ElemOf<SrcAT>(), kFmtA, transA_, shape_.org_m,
-                            shape_.org_ka);
-    const auto b = MatrixOf(reinterpret_cast<const std::byte*>(b_.GetPhyAddr()),
-                            lngrad::cube::ElemOf<SrcBT>(), kFmtB, transB_, shape_.org_kb,
-                            shape_.org_n);
+    const auto a =
+        MatrixOf(reinterpret_cast<const std::byte*>(a_.GetPhyAddr()), lngrad::cube::ElemOf<SrcAT>(),
+                 kFmtA, transA_, shape_.org_m, shape_.org_ka);
+    const auto b =
+        MatrixOf(reinterpret_cast<const std::byte*>(b_.GetPhyAddr()), lngrad::cube::ElemOf<SrcBT>(),
+                 kFmtB, transB_, shape_.org_kb, shape_.org_n);
     CheckGm(a, m0 + m_, shape_.single_k, a_.GetSize(), "A");
     CheckGm(b, shape_.single_k, n0 + n_, b_.GetSize(), "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
                                       lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
                                       false, shape_.org_n};
-    if (hasBias_ && bias_.GetSize() < n0 + n_) lngrad::matmul::Fail("SetBias", "the bias tensor is shorter than N");
+    if (hasBias_ && bias_.GetSize() < n0 + n_)
+      lngrad::matmul::Fail("SetBias", "the bias tensor is shorter than N");
     PipeBarrier<PIPE_ALL>();
     lngrad::matmul::ComputeBlock(Buffers(), a, b, hasBias_ ? &bias : nullptr, kAcc,
                                  {m0, n0, m_, n_, shape_.single_k, shape_.base_k},
@@ -246,8 +249,10 @@ class Matmul {
     }
   }
   lngrad::matmul::Buffers Buffers() {
-    lngrad::matmul::Buffers b{l0a_.template Get<uint8_t>().View(), l0b_.template Get<uint8_t>().View(),
-                              l0c_.template Get<uint8_t>().View(), {}};
+    lngrad::matmul::Buffers b{l0a_.template Get<uint8_t>().View(),
+                              l0b_.template Get<uint8_t>().View(),
+                              l0c_.template Get<uint8_t>().View(),
+                              {}};
     if (shape_.bias) b.bt = bt_.template Get<uint8_t>().View();
     return b;
   }
@@ -264,12 +269,16 @@ class Matmul {
     lngrad::matmul::Output o = OutputOf(true, atomic);
     uint64_t at = 0;
     if (kFmtC == lngrad::matmul::Fmt::kNz) {
-      o.ld = sequential ? lngrad::matmul::AlignUp(m_, 16) : lngrad::matmul::AlignUp(shape_.org_m, 16);
-      at = sequential ? 0 : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 + cursor_.mi * shape_.base_m * 16;
+      o.ld =
+          sequential ? lngrad::matmul::AlignUp(m_, 16) : lngrad::matmul::AlignUp(shape_.org_m, 16);
+      at = sequential ? 0
+                      : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 +
+                            cursor_.mi * shape_.base_m * 16;
     } else {
       const uint32_t align = kFmtC == lngrad::matmul::Fmt::kNdAlign ? 32 / sizeof(DstT) : 1;
       o.ld = sequential ? n_ : lngrad::matmul::AlignUp(shape_.org_n, align);
-      at = sequential ? 0 : uint64_t{cursor_.mi * shape_.base_m} * o.ld + cursor_.ni * shape_.base_n;
+      at =
+          sequential ? 0 : uint64_t{cursor_.mi * shape_.base_m} * o.ld + cursor_.ni * shape_.base_n;
     }
     gm.Access(at, lngrad::matmul::OutputExtent(o, m_, n_), "Matmul::GetTensorC");
     o.data = reinterpret_cast<std::byte*>(const_cast<DstT*>(gm.GetPhyAddr())) + at * sizeof(DstT);
@@ -313,8 +322,8 @@ void Register(AscendC::TPipe* pipe, MM& mm, const Tiling* tiling, Rest&&... rest
 }  // namespace lngrad::matmul
 
 // REGIST_MATMUL_OBJ(tpipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init of each object.
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)              \
-  do {                                                        \
-    (void)(workspace);                                        \
-    ::lngrad::matmul::Register((tpipe), __VA_ARGS__);         \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)      \
+  do {                                                \
+    (void)(workspace);                                \
+    ::lngrad::matmul::Register((tpipe), __VA_ARGS__); \
   } while (0)

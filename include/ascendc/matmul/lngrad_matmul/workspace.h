@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/launch.h"
 
 namespace AscendC {
 inline __gm__ uint8_t* GetSysWorkSpacePtr() {
@@ -14,3 +15,8 @@ inline __gm__ uint8_t* GetSysWorkSpacePtr() {
 }
 }  // namespace AscendC
 using AscendC::GetSysWorkSpacePtr;
+
+// The vendor's Matmul namespace spells the block index too (matmul::GetBlockIdx()).
+namespace matmul {
+using AscendC::GetBlockIdx;
+}  // namespace matmul

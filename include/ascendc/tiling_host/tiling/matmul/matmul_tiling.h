@@ -176,8 +176,8 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
   int32_t SetDim(int32_t dim);
   int32_t SetShape(int32_t m, int32_t n, int32_t k) override;
   int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1);
-  int32_t SetSingleRange(int32_t maxM = -1, int32_t maxN = -1, int32_t maxK = -1,
-                         int32_t minM = -1, int32_t minN = -1, int32_t minK = -1);
+  int32_t SetSingleRange(int32_t maxM = -1, int32_t maxN = -1, int32_t maxK = -1, int32_t minM = -1,
+                         int32_t minN = -1, int32_t minK = -1);
   int32_t GetSingleShape(int32_t& shapeM, int32_t& shapeN, int32_t& shapeK);
   int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim);
   void EnableMultiCoreSplitK(bool flag) { enableSplitK_ = flag; }
@@ -193,13 +193,13 @@ namespace lngrad::tiling {
 
 // What a Matmul tiling is planned from (every size in elements, every capacity in bytes).
 struct MatmulTilingRequest {
-  int32_t m = 0, n = 0, k = 0;                    // the shape the cores share (SetShape)
+  int32_t m = 0, n = 0, k = 0;                           // the shape the cores share (SetShape)
   int32_t org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;  // the whole matrices (SetOrgShape)
-  int32_t a_bits = 16, b_bits = 16;               // A's and B's element sizes
-  int32_t cores = 1;                              // at most this many cores
+  int32_t a_bits = 16, b_bits = 16;                      // A's and B's element sizes
+  int32_t cores = 1;                                     // at most this many cores
   bool split_k = false, bias = false, traverse_n = false;
-  int32_t fix_base[3] = {-1, -1, -1};             // SetFixSplit: baseM, baseN, baseK or -1
-  int32_t fix_single[3] = {-1, -1, -1};           // SetSingleShape
+  int32_t fix_base[3] = {-1, -1, -1};                  // SetFixSplit: baseM, baseN, baseK or -1
+  int32_t fix_single[3] = {-1, -1, -1};                // SetSingleShape
   uint32_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0;  // the capacities it must fit
 };
 
