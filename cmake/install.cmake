@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 set(LNGRAD_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/lngrad)
 set(LNGRAD_EXPORTED_TARGETS lngrad_base lngrad_core lngrad_aicore lngrad_tiling_data lngrad_adv
-    lngrad_tiling lngrad_simt lngrad_reg lngrad_cube lngrad_acl lngrad_kernel_operator lngrad_ascendc)
+    lngrad_tiling lngrad_simt lngrad_reg lngrad_cube lngrad_matmul lngrad_acl lngrad_kernel_operator lngrad_ascendc)
 install(TARGETS ${LNGRAD_EXPORTED_TARGETS}
   EXPORT lngradTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

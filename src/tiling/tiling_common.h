@@ -12,6 +12,7 @@
 #include "tiling/normalization/deepnorm_tiling.h"
 #include "tiling/normalization/groupnorm_tiling.h"
 #include "tiling/normalization/rmsnorm_tiling.h"
+#include "tiling/matmul/matmul_tiling.h"
 
 namespace lngrad::tiling::internal {
 
@@ -75,6 +76,7 @@ LNGRAD_DEFINE_COPY_TO_OPTILING(RmsNormTiling, LNGRAD_RMSNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(DeepNormTiling, LNGRAD_DEEPNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(BatchNormTiling, LNGRAD_BATCHNORM_TILING_FIELDS)
 LNGRAD_DEFINE_COPY_TO_OPTILING(GroupNormTiling, LNGRAD_GROUPNORM_TILING_FIELDS)
+LNGRAD_DEFINE_COPY_TO_OPTILING(TCubeTiling, LNGRAD_TCUBE_TILING_FIELDS)
 #undef LNGRAD_DEFINE_COPY_TO_OPTILING
 #undef LNGRAD_COPY_FIELD
 

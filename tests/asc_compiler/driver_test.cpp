@@ -73,6 +73,7 @@ TEST(Driver, CompileCommandOfAnAscSource) {
                                              "-I/opt/lngrad/include/ascendc/simt",
                                              "-I/opt/lngrad/include/ascendc/reg",
                                              "-I/opt/lngrad/include/ascendc/cube",
+                                             "-I/opt/lngrad/include/ascendc/matmul",
                                              "-I/opt/lngrad/include/ascendc/acl_host",
                                              "-I/opt/lngrad/include",
                                              "-include",

@@ -16,9 +16,9 @@ struct ArchName {
 };
 // The Ascend C include roots under include/ascendc, one per layer (CONTRIBUTING.md's table of
 // layers): kernel code sees them all, as with lngrad::ascendc.
-constexpr std::array<std::string_view, 9> kLayerRoots = {
-    "kernel_operator", "aicore", "adv", "tiling_data", "tiling_host", "simt", "reg", "cube",
-    "acl_host"};
+constexpr std::array<std::string_view, 10> kLayerRoots = {
+    "kernel_operator", "aicore",  "adv", "tiling_data", "tiling_host", "simt", "reg", "cube",
+    "matmul",          "acl_host"};
 
 constexpr std::array<ArchName, 3> kArchs = {{
     {"dav-2201", NpuArch::k2201},

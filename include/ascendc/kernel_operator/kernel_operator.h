@@ -48,6 +48,7 @@
 
 // The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
 #include "lngrad_cube/cube.h"
+#include "lib/matmul_intf.h"
 
 // The Ascend 950's register API, C++ flavour (layer reg): AscendC::Reg, __simd_vf__,
 // asc_vf_call.

@@ -339,4 +339,5 @@ using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::TopkTiling;
 
+#include "kernel_tiling/cube_tiling.h"
 #include "kernel_tiling/transform_tiling.h"

@@ -10,6 +10,7 @@
 #include "tiling/normalization/layernorm_grad_tiling.h"
 #include "tiling/normalization/layernorm_tiling.h"
 #include "tiling/math/math_tiling.h"
+#include "tiling/matmul/matmul_tiling.h"
 #include "tiling/activation/eltwise_tiling.h"
 #include "tiling/activation/softmax_tiling.h"
 #include "tiling/normalization/normalize_tiling.h"

@@ -1,0 +1,65 @@
+// lngrad Ascend C Matmul: the non-template engine under AscendC::Matmul (layer matmul, issue 29).
+// One base block of C at a time: A's and B's slices of baseK columns copied into L0A and L0B in
+// the cube's layouts, Mmad into L0C (the bias as the first slice's initial value), then L0C to
+// GM (the cube's Fixpipe) or to a local tensor. The K order and the choices:
+// docs/ascendc_kernels.md, "The Matmul API".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "lngrad_aicore/check.h"
+#include "lngrad_cube/cube.h"
+
+namespace lngrad::matmul {
+
+using cube::Elem;
+using View = aicore::detail::TensorView;
+
+enum class Fmt : uint8_t { kNd, kNz, kNdAlign };
+
+// A matrix as stored (before its transpose): ND rows ld elements apart, or NZ with ld rows
+// (16-aligned) per column block of C0 elements.
+struct Matrix {
+  const std::byte* data = nullptr;
+  Elem elem = Elem::kOther;
+  Fmt fmt = Fmt::kNd;
+  bool trans = false;
+  uint64_t ld = 0;
+};
+
+// The block's memories: L0A, L0B, L0C and the BiasTable.
+struct Buffers {
+  View l0a, l0b, l0c, bt;
+};
+
+// C's block [m0, m0 + m) x [n0, n0 + n) over k, in slices of base_k.
+struct Block {
+  uint32_t m0, n0, m, n, k, base_k;
+};
+
+// L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32.
+void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
+                  Elem acc, const Block& blk, aicore::SrcLoc loc);
+
+// Where a block of C goes: data is the block's first element.
+struct Output {
+  std::byte* data = nullptr;
+  Elem elem = Elem::kOther;
+  Fmt fmt = Fmt::kNd;
+  uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block
+  bool gm = true;
+  bool atomic = false;
+};
+
+// L0C's m x n block (the last ComputeBlock's) to `out`.
+void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint32_t n,
+                aicore::SrcLoc loc);
+
+// The elements a write of m x n covers from out.data (for the caller's range check).
+uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept;
+
+// Checked-mode and always-on misuse of the Matmul object ("matmul.*" checks).
+[[noreturn]] void Fail(const char* api, const std::string& what);
+
+}  // namespace lngrad::matmul

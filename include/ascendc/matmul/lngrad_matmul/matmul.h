@@ -1,0 +1,329 @@
+// lngrad Ascend C Matmul: AscendC::Matmul on the simulated cube (layer matmul, issue 29).
+//
+// The object runs on the calling block: every lngrad block is a vector core that also owns a
+// cube (L1/L0A/L0B/L0C/BiasTable), so a kernel written for the cube (__cube__, ASCENDC_CUBE_ONLY)
+// or for the vector side of a mixed kernel computes its C blocks where it calls Iterate, with no
+// message to another core. Init takes the kernel's TCubeTiling (any struct with its fields) and
+// allocates L0A, L0B, L0C and the BiasTable from the TPipe; each base block of C is an engine
+// call (lngrad_matmul/engine.h). docs/ascendc_kernels.md, "The Matmul API".
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "lngrad_aicore/pipe.h"
+#include "lngrad_aicore/sync.h"
+#include "lngrad_aicore/tensor.h"
+#include "lngrad_matmul/config.h"
+#include "lngrad_matmul/engine.h"
+
+namespace lngrad::matmul {
+
+constexpr Fmt FmtOf(CubeFormat f) {
+  return f == CubeFormat::NZ ? Fmt::kNz : f == CubeFormat::ND_ALIGN ? Fmt::kNdAlign : Fmt::kNd;
+}
+inline uint32_t AlignUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
+inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// The tiling fields a Matmul runs from (TCubeTiling's, or SetOrgShape/SetSingleShape/SetTail's).
+struct Shape {
+  uint32_t org_m = 0, org_n = 0, org_ka = 0, org_kb = 0;
+  uint32_t single_m = 0, single_n = 0, single_k = 0;
+  uint32_t base_m = 0, base_n = 0, base_k = 0;
+  int32_t iterate_order = 0;
+  bool bias = false;
+};
+template <class Tiling>
+Shape ShapeOf(const Tiling& t) {
+  Shape s;
+  s.org_m = static_cast<uint32_t>(t.M);
+  s.org_n = static_cast<uint32_t>(t.N);
+  s.org_ka = static_cast<uint32_t>(t.Ka);
+  s.org_kb = static_cast<uint32_t>(t.Kb);
+  s.single_m = static_cast<uint32_t>(t.singleCoreM);
+  s.single_n = static_cast<uint32_t>(t.singleCoreN);
+  s.single_k = static_cast<uint32_t>(t.singleCoreK);
+  s.base_m = static_cast<uint32_t>(t.baseM);
+  s.base_n = static_cast<uint32_t>(t.baseN);
+  s.base_k = static_cast<uint32_t>(t.baseK);
+  s.iterate_order = t.iterateOrder;
+  s.bias = t.isBias != 0;
+  return s;
+}
+// Raises matmul.usage unless the tiling's blocks are usable and its shapes consistent.
+void CheckShape(const Shape& s, const char* api);
+
+// A stored matrix's ld (elements between rows, or NZ rows per column block).
+inline uint64_t LdOf(Fmt f, uint32_t rows, uint32_t cols) {
+  return f == Fmt::kNz ? AlignUp(rows, 16) : cols;
+}
+
+// The iteration state: the current block of C among single_m x single_n.
+struct Cursor {
+  uint32_t m_iter = 0, n_iter = 0, index = 0;
+  uint32_t mi = 0, ni = 0;
+  bool started = false;
+  bool Next(const Shape& s);
+};
+
+}  // namespace lngrad::matmul
+
+namespace AscendC {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const MatmulConfig& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
+          class... POLICY>
+class Matmul {
+  using SrcAT = typename A_TYPE::T;
+  using SrcBT = typename B_TYPE::T;
+  using DstT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  static constexpr lngrad::cube::Elem kAcc =
+      std::is_floating_point_v<DstT> || !std::is_integral_v<SrcAT> ? lngrad::cube::Elem::kF32
+                                                                   : lngrad::cube::Elem::kS32;
+
+ public:
+  template <class Tiling>
+  void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
+    if (cubeTiling == nullptr)
+      lngrad::matmul::Fail("Init", "no tiling (constant tiling is not supported yet)");
+    if (tpipe == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
+    shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
+    lngrad::matmul::CheckShape(shape_, "Init");
+    const uint32_t bm = lngrad::matmul::AlignUp(shape_.base_m, 16);
+    const uint32_t bn = lngrad::matmul::AlignUp(shape_.base_n, 16);
+    const uint32_t bk = lngrad::matmul::AlignUp(shape_.base_k, 64);
+    tpipe->InitBuffer(l0a_, lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512));
+    tpipe->InitBuffer(l0b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
+    tpipe->InitBuffer(l0c_, lngrad::matmul::AlignUp(bm * bn * 4, 1024));
+    if (shape_.bias) tpipe->InitBuffer(bt_, lngrad::matmul::AlignUp(bn * 4, 64));
+    inited_ = true;
+    ended_ = false;
+  }
+  void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    Require("SetTensorA");
+    a_ = gm;
+    transA_ = isTransposeA;
+    hasA_ = true;
+    Reset();
+  }
+  void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+    Require("SetTensorB");
+    b_ = gm;
+    transB_ = isTransposeB;
+    hasB_ = true;
+    Reset();
+  }
+  void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
+    Require("SetBias");
+    if (!shape_.bias)
+      lngrad::matmul::Fail("SetBias", "the tiling has isBias 0 (EnableBias on the host)");
+    bias_ = biasGlobal;
+    hasBias_ = true;
+  }
+  void DisableBias() { hasBias_ = false; }
+  void ClearBias() { hasBias_ = false; }
+  void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+    Require("SetOrgShape");
+    (void)orgKc;
+    shape_.org_m = static_cast<uint32_t>(orgM);
+    shape_.org_n = static_cast<uint32_t>(orgN);
+    shape_.org_ka = static_cast<uint32_t>(orgKa);
+    shape_.org_kb = static_cast<uint32_t>(orgKb);
+    lngrad::matmul::CheckShape(shape_, "SetOrgShape");
+  }
+  void SetSingleShape(int singleM, int singleN, int singleK) { SetTail(singleM, singleN, singleK); }
+  void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    Require("SetTail");
+    if (tailM > 0) shape_.single_m = static_cast<uint32_t>(tailM);
+    if (tailN > 0) shape_.single_n = static_cast<uint32_t>(tailN);
+    if (tailK > 0) shape_.single_k = static_cast<uint32_t>(tailK);
+    lngrad::matmul::CheckShape(shape_, "SetTail");
+    Reset();
+  }
+  void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  void SetWorkspace(GlobalTensor<uint8_t>&) {}
+  template <class T>
+  void SetWorkspace(__gm__ const T*, int) {}
+
+  // The next base block of C into L0C; false once every block was computed.
+  bool Iterate(bool enPartialSum = false) {
+    (void)enPartialSum;
+    RequireOperands("Iterate");
+    if (!cursor_.Next(shape_)) return false;
+    Compute();
+    return true;
+  }
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
+    RequireOperands("GetTensorC");
+    WriteGm(gm, enAtomic != 0, enSequentialWrite);
+  }
+  void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false) {
+    RequireOperands("GetTensorC");
+    (void)enAtomic;
+    (void)enSequentialWrite;
+    lngrad::matmul::Output o = OutputOf(false, false);
+    o.data = reinterpret_cast<std::byte*>(const_cast<std::byte*>(co2Local.View().ptr));
+    o.ld = kFmtC == lngrad::matmul::Fmt::kNz ? lngrad::matmul::AlignUp(shape_.base_m, 16)
+                                             : shape_.base_n;
+    CheckLocal(co2Local, o);
+    Write(o);
+  }
+  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false, bool waitIterateAll = false,
+                  bool fakeMsg = false) {
+    (void)waitIterateAll;
+    (void)fakeMsg;
+    RequireOperands("IterateAll");
+    while (Iterate()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
+  }
+  void WaitIterateAll() {}
+  void End() {
+    Require("End");
+    ended_ = true;
+  }
+
+ private:
+  static constexpr uint32_t kBitsA = sizeof(SrcAT) * 8;
+  static constexpr uint32_t kBitsB = sizeof(SrcBT) * 8;
+  static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
+  static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
+  static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
+  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
+                "lngrad's Matmul takes A and B from GM (docs/ascendc_compat.md)");
+
+  void Require(const char* api) const {
+    if (!inited_) lngrad::matmul::Fail(api, "called before Init (REGIST_MATMUL_OBJ)");
+    if (ended_) lngrad::matmul::Fail(api, "called after End");
+  }
+  void RequireOperands(const char* api) const {
+    Require(api);
+    if (!hasA_ || !hasB_) lngrad::matmul::Fail(api, "SetTensorA and SetTensorB come first");
+  }
+  void Reset() { cursor_ = {}; }
+
+  lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e,
+                                  lngrad::matmul::Fmt f, bool trans, uint32_t rows,
+                                  uint32_t cols) const {
+    // rows x cols: the logical (untransposed) shape; the stored one is its transpose with trans.
+    const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
+    return {data, e, f, trans, lngrad::matmul::LdOf(f, sr, sc)};
+  }
+  void Compute() {
+    const uint32_t m0 = cursor_.mi * shape_.base_m, n0 = cursor_.ni * shape_.base_n;
+    m_ = std::min(shape_.base_m, shape_.single_m - m0);
+    n_ = std::min(shape_.base_n, shape_.single_n - n0);
+    const auto a =
+        MatrixOf(reinterpret_cast<const std::byte*>(a_.GetPhyAddr()), lngrad::cube::ElemOf<SrcAT>(),
+                 kFmtA, transA_, shape_.org_m, shape_.org_ka);
+    const auto b =
+        MatrixOf(reinterpret_cast<const std::byte*>(b_.GetPhyAddr()), lngrad::cube::ElemOf<SrcBT>(),
+                 kFmtB, transB_, shape_.org_kb, shape_.org_n);
+    CheckGm(a, m0 + m_, shape_.single_k, a_.GetSize(), "A");
+    CheckGm(b, shape_.single_k, n0 + n_, b_.GetSize(), "B");
+    const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
+                                      lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
+                                      false, shape_.org_n};
+    if (hasBias_ && bias_.GetSize() < n0 + n_)
+      lngrad::matmul::Fail("SetBias", "the bias tensor is shorter than N");
+    PipeBarrier<PIPE_ALL>();
+    lngrad::matmul::ComputeBlock(Buffers(), a, b, hasBias_ ? &bias : nullptr, kAcc,
+                                 {m0, n0, m_, n_, shape_.single_k, shape_.base_k},
+                                 lngrad::aicore::SrcLoc::Current());
+    PipeBarrier<PIPE_ALL>();
+  }
+  static void CheckGm(const lngrad::matmul::Matrix& m, uint32_t rows, uint32_t cols, uint64_t size,
+                      const char* what) {
+    const uint32_t sr = m.trans ? cols : rows, sc = m.trans ? rows : cols;
+    const uint64_t need = m.fmt == lngrad::matmul::Fmt::kNz
+                              ? (uint64_t{lngrad::matmul::CeilDiv(sc, 256 / (8 * sizeof(SrcAT)))}) *
+                                    m.ld * (256 / (8 * sizeof(SrcAT)))
+                              : uint64_t{sr - 1} * m.ld + sc;
+    if (size != 0 && need > size) {
+      lngrad::matmul::Fail("Iterate", std::string(what) + " reads " + std::to_string(need) +
+                                          " elements past a tensor of " + std::to_string(size) +
+                                          " (shapes beyond the tensor or the tiling)");
+    }
+  }
+  lngrad::matmul::Buffers Buffers() {
+    lngrad::matmul::Buffers b{l0a_.template Get<uint8_t>().View(),
+                              l0b_.template Get<uint8_t>().View(),
+                              l0c_.template Get<uint8_t>().View(),
+                              {}};
+    if (shape_.bias) b.bt = bt_.template Get<uint8_t>().View();
+    return b;
+  }
+  lngrad::matmul::Output OutputOf(bool gm, bool atomic) const {
+    lngrad::matmul::Output o;
+    o.elem = lngrad::cube::ElemOf<DstT>();
+    o.fmt = kFmtC == lngrad::matmul::Fmt::kNz ? kFmtC : lngrad::matmul::Fmt::kNd;
+    o.gm = gm;
+    o.atomic = atomic;
+    return o;
+  }
+  void WriteGm(const GlobalTensor<DstT>& gm, bool atomic, bool sequential) {
+    if (!cursor_.started) lngrad::matmul::Fail("GetTensorC", "no block: Iterate comes first");
+    lngrad::matmul::Output o = OutputOf(true, atomic);
+    uint64_t at = 0;
+    if (kFmtC == lngrad::matmul::Fmt::kNz) {
+      o.ld =
+          sequential ? lngrad::matmul::AlignUp(m_, 16) : lngrad::matmul::AlignUp(shape_.org_m, 16);
+      at = sequential ? 0
+                      : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 +
+                            cursor_.mi * shape_.base_m * 16;
+    } else {
+      const uint32_t align = kFmtC == lngrad::matmul::Fmt::kNdAlign ? 32 / sizeof(DstT) : 1;
+      o.ld = sequential ? n_ : lngrad::matmul::AlignUp(shape_.org_n, align);
+      at =
+          sequential ? 0 : uint64_t{cursor_.mi * shape_.base_m} * o.ld + cursor_.ni * shape_.base_n;
+    }
+    gm.Access(at, lngrad::matmul::OutputExtent(o, m_, n_), "Matmul::GetTensorC");
+    o.data = reinterpret_cast<std::byte*>(const_cast<DstT*>(gm.GetPhyAddr())) + at * sizeof(DstT);
+    Write(o);
+  }
+  void CheckLocal(const LocalTensor<DstT>& t, const lngrad::matmul::Output& o) const {
+    if (lngrad::matmul::OutputExtent(o, m_, n_) * sizeof(DstT) > t.View().size_bytes) {
+      lngrad::matmul::Fail("GetTensorC", "the local tensor is smaller than a base block");
+    }
+  }
+  void Write(const lngrad::matmul::Output& o) {
+    PipeBarrier<PIPE_ALL>();
+    lngrad::matmul::WriteBlock(Buffers(), kAcc, o, m_, n_, lngrad::aicore::SrcLoc::Current());
+    PipeBarrier<PIPE_ALL>();
+  }
+
+  lngrad::matmul::Shape shape_;
+  lngrad::matmul::Cursor cursor_;
+  uint32_t m_ = 0, n_ = 0;
+  GlobalTensor<SrcAT> a_;
+  GlobalTensor<SrcBT> b_;
+  GlobalTensor<BiasT> bias_;
+  bool transA_ = false, transB_ = false;
+  bool hasA_ = false, hasB_ = false, hasBias_ = false;
+  bool inited_ = false, ended_ = false;
+  TBuf<TPosition::A2> l0a_;
+  TBuf<TPosition::B2> l0b_;
+  TBuf<TPosition::CO1> l0c_;
+  TBuf<TPosition::C2> bt_;
+};
+
+}  // namespace AscendC
+
+namespace lngrad::matmul {
+inline void Register(AscendC::TPipe*) {}
+template <class MM, class Tiling, class... Rest>
+void Register(AscendC::TPipe* pipe, MM& mm, const Tiling* tiling, Rest&&... rest) {
+  mm.Init(tiling, pipe);
+  Register(pipe, rest...);
+}
+}  // namespace lngrad::matmul
+
+// REGIST_MATMUL_OBJ(tpipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init of each object.
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)      \
+  do {                                                \
+    (void)(workspace);                                \
+    ::lngrad::matmul::Register((tpipe), __VA_ARGS__); \
+  } while (0)

@@ -1,0 +1,181 @@
+// The Matmul engine: one base block of C through L0A, L0B, Mmad and L0C (lngrad_matmul/engine.h).
+//
+// K order: the block's K runs in slices of base_k (a multiple of one K fractal, C0 elements),
+// each an Mmad onto L0C: the first from 0 (or the bias), the others accumulating. The cube sums
+// each K fractal in k order and adds the fractal sums in k order, so the slices add up to the
+// one order "fractal sums in k order from k = 0" whatever baseK, baseM or baseN: a tiling or a
+// core split over M and N never changes a bit of C (docs/ascendc_kernels.md).
+#include "lngrad_matmul/engine.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "lngrad/half.h"
+
+namespace lngrad::matmul {
+namespace {
+
+uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// The stored element (r, c) of m, as raw bits.
+uint32_t StoredAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
+  const uint64_t c0 = 256 / bits;
+  const uint64_t i = m.fmt == Fmt::kNz ? (c / c0) * m.ld * c0 + r * c0 + c % c0 : r * m.ld + c;
+  uint32_t v = 0;
+  std::memcpy(&v, m.data + i * (bits / 8), bits / 8);
+  return v;
+}
+// Logical element (r, c) of the matrix the Mmad sees (A: m x k, B: k x n).
+uint32_t LogicalAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
+  return m.trans ? StoredAt(m, c, r, bits) : StoredAt(m, r, c, bits);
+}
+void Put(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
+  std::memcpy(base + i * (bits / 8), &v, bits / 8);
+}
+
+// A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
+void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
+  const uint32_t bits = cube::ElemBits(a.elem), c0 = 256 / bits;
+  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
+  const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, c0);
+  auto* dst = const_cast<std::byte*>(l0a.ptr);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < k; ++j) {
+      const uint64_t frac = nz ? uint64_t{j / c0} * mb + i / 16 : uint64_t{i / 16} * kf + j / c0;
+      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
+          LogicalAt(a, m0 + i, k0 + j, bits));
+    }
+  }
+}
+// B's [k0, +k) x [n0, +n) into L0B (fractals of 16 n-rows x C0 k-columns, n inner).
+void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
+  const uint32_t bits = cube::ElemBits(b.elem), c0 = 256 / bits;
+  const uint32_t nb = CeilDiv(n, 16);
+  auto* dst = const_cast<std::byte*>(l0b.ptr);
+  for (uint32_t j = 0; j < k; ++j) {
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t frac = uint64_t{j / c0} * nb + i / 16;
+      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
+          LogicalAt(b, k0 + j, n0 + i, bits));
+    }
+  }
+}
+
+float ToFloat(uint32_t raw, Elem e) {
+  if (e == Elem::kF16) return HalfBitsToFloat(static_cast<uint16_t>(raw));
+  if (e == Elem::kBf16) return aicore::detail::Bf16BitsToFloat(static_cast<uint16_t>(raw));
+  float f;
+  std::memcpy(&f, &raw, 4);
+  return f;
+}
+
+// The bias row's n values from n0 into the BiasTable as the accumulator's type.
+void LoadBias(const View& bt, const Matrix& bias, Elem acc, uint32_t n0, uint32_t n) {
+  const uint32_t bits = cube::ElemBits(bias.elem);
+  if (uint64_t{n} * 4 > bt.size_bytes) Fail("SetBias", "the bias block exceeds the BiasTable");
+  auto* dst = const_cast<std::byte*>(bt.ptr);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t raw = StoredAt(bias, 0, n0 + i, bits);
+    if (acc == Elem::kF32) {
+      const float f = ToFloat(raw, bias.elem);
+      std::memcpy(dst + uint64_t{i} * 4, &f, 4);
+    } else {
+      std::memcpy(dst + uint64_t{i} * 4, &raw, 4);
+    }
+  }
+}
+
+}  // namespace
+
+void Fail(const char* api, const std::string& what) {
+  aicore::RaiseKernelCheck("matmul.usage", std::string("Matmul::") + api + ": " + what);
+}
+
+void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
+                  Elem acc, const Block& blk, aicore::SrcLoc loc) {
+  if (bias != nullptr) LoadBias(b.bt, *bias, acc, blk.n0, blk.n);
+  for (uint32_t k0 = 0; k0 < blk.k; k0 += blk.base_k) {
+    const uint32_t k = std::min(blk.base_k, blk.k - k0);
+    LoadA(b.l0a, a, blk.m0, k0, blk.m, k);
+    LoadB(b.l0b, bmat, k0, blk.n0, k, blk.n);
+    AscendC::MmadParams p;
+    p.m = static_cast<uint16_t>(blk.m);
+    p.n = static_cast<uint16_t>(blk.n);
+    p.k = static_cast<uint16_t>(k);
+    p.cmatrixInitVal = k0 == 0 && bias == nullptr;
+    const View* init = k0 == 0 ? (bias != nullptr ? &b.bt : nullptr) : nullptr;
+    cube::Mmad(b.l0c, b.l0a, b.l0b, init, p, false, a.elem, bmat.elem, acc, loc);
+  }
+}
+
+uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept {
+  if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, 16) - 1} * out.ld * 16 + uint64_t{m} * 16;
+  return uint64_t{m - 1} * out.ld + n;
+}
+
+namespace {
+
+// Element (i, j) of out's block, as an index from out.data.
+uint64_t OutIndex(const Output& out, uint32_t i, uint32_t j) {
+  return out.fmt == Fmt::kNz ? uint64_t{j / 16} * out.ld * 16 + uint64_t{i} * 16 + j % 16
+                             : uint64_t{i} * out.ld + j;
+}
+
+uint32_t Convert(uint32_t raw, Elem acc, Elem dst) {
+  if (acc != Elem::kF32) return raw;  // int32 stays int32
+  float f;
+  std::memcpy(&f, &raw, 4);
+  if (dst == Elem::kF16) return FloatToHalfBits(f);
+  if (dst == Elem::kBf16) return aicore::detail::FloatToBf16BitsRne(f);
+  return raw;
+}
+
+// Element by element: to a local tensor, or added to GM (enAtomic) under one lock.
+void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, uint32_t n) {
+  static std::mutex atomic_lock;
+  std::unique_lock<std::mutex> lock(atomic_lock, std::defer_lock);
+  if (out.atomic) lock.lock();
+  const uint32_t mb = CeilDiv(m, 16), bits = cube::ElemBits(out.elem);
+  for (uint32_t j = 0; j < n; ++j) {
+    for (uint32_t i = 0; i < m; ++i) {
+      uint32_t raw;
+      std::memcpy(
+          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, 4);
+      const uint64_t at = OutIndex(out, i, j);
+      if (out.atomic) {
+        uint32_t old = 0;
+        std::memcpy(&old, out.data + at * (bits / 8), bits / 8);
+        if (acc == Elem::kF32) {
+          const float s = ToFloat(old, out.elem) + ToFloat(raw, Elem::kF32);
+          std::memcpy(&raw, &s, 4);
+        } else {
+          raw += old;
+        }
+      }
+      Put(out.data, at, bits, Convert(raw, acc, out.elem));
+    }
+  }
+}
+
+}  // namespace
+
+void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint32_t n,
+                aicore::SrcLoc loc) {
+  if (!out.gm || out.atomic) {
+    WriteByElement(b.l0c, acc, out, m, n);
+    return;
+  }
+  cube::FixArgs f{};
+  f.layout = out.fmt == Fmt::kNz ? AscendC::CO2Layout::NZ : AscendC::CO2Layout::ROW_MAJOR;
+  f.n = n;
+  f.m = m;
+  f.src_stride = uint64_t{CeilDiv(m, 16)} * 16 * 16;
+  f.dst_stride = out.fmt == Fmt::kNz ? out.ld * 16 : out.ld;
+  f.nd_num = 1;
+  f.quant = out.elem == Elem::kF16 ? F322F16 : out.elem == Elem::kBf16 ? F322BF16 : NoQuant;
+  cube::FixpipeToGm(out.data, b.l0c, nullptr, f, out.elem, acc, loc);
+}
+
+}  // namespace lngrad::matmul
