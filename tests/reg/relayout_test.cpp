@@ -217,3 +217,45 @@ TEST(RegConvert, NamedCastsAgainstModelAndCppCast) {
 }
 
 }  // namespace
+
+namespace {
+
+// RegTraitNumTwo: 64 int64 lanes in two registers, under a b32 mask, as two one-register calls
+// would compute them; the reference's integer division truncates toward zero.
+TEST(RegTraitTwo, DivLoadStoreAgainstModel) {
+  std::mt19937 rng(17);
+  const auto failures = Run950([&] {
+    for (uint32_t i = 0; i < 128; ++i) {
+      Ub<int64_t>(0)[i] = int64_t(rng()) - int64_t(1u << 31);
+      Ub<int64_t>(1024)[i] = int64_t(rng() % 1000) + 1;
+      Ub<int64_t>(2048)[i] = -1;
+    }
+    const auto mask = Reg::CreateMask<int64_t, Reg::MaskPattern::VL32, Reg::RegTraitNumTwo>();
+    Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> x, y, z;
+    __ubuf__ int64_t* dst = Ub<int64_t>(2048);
+    Reg::LoadAlign(x, Ub<int64_t>(0));
+    Reg::LoadAlign(y, Ub<int64_t>(1024));
+    Reg::Div(z, x, y, mask);
+    Reg::StoreAlign<int64_t, Reg::PostLiteral::POST_MODE_UPDATE>(dst, z, 64, mask);
+    EXPECT_EQ(dst, Ub<int64_t>(2048) + 64);
+    for (uint32_t i = 0; i < 64; ++i) {
+      const int64_t want = i < 32 ? Ub<int64_t>(0)[i] / Ub<int64_t>(1024)[i] : -1;
+      EXPECT_EQ(Ub<int64_t>(2048)[i], want) << i;
+    }
+  });
+  EXPECT_TRUE(failures.empty());
+}
+
+// MaskGenWithRegTensor: bit k of the chosen block selects lane k (the reference's broadcast).
+TEST(RegRelayout, MaskFromRegisterBits) {
+  std::vector<uint32_t> words(kN<uint32_t>);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = 0x9u * (i + 1);
+  lngrad::reg::MaskReg m;
+  Reg::MaskGenWithRegTensor<uint32_t, 3>(m, Tensor(words));  // block 3: bytes [24, 32)
+  for (uint32_t k = 0; k < kN<uint32_t>; ++k) {
+    const uint32_t word = words[6 + k / 32];
+    EXPECT_EQ(m.Lane<uint32_t>(k), ((word >> (k % 32)) & 1u) != 0) << k;
+  }
+}
+
+}  // namespace

@@ -92,6 +92,21 @@ void Histogram(VecReg<uint16_t>& dst, const VecReg<uint8_t>& src, const MaskReg&
   }
 }
 
+// A mask from register bits: block `offset` of src (32 / sizeof(T) bytes: 256 bits), bit k
+// (bit k % 8 of the block's byte k / 8) broadcast to the sizeof(T) mask bits of lane k.
+template <typename T>
+void MaskFromBits(MaskReg& dst, const VecReg<T>& src, uint32_t offset) {
+  constexpr uint32_t blockBytes = kMaskBytes / sizeof(T);
+  uint8_t block[blockBytes];
+  std::memcpy(block, reinterpret_cast<const uint8_t*>(src.lane) + offset * blockBytes, blockBytes);
+  MaskReg out;
+  for (uint32_t k = 0; k < 8 * blockBytes; ++k) {
+    const bool on = ((block[k / 8] >> (k % 8)) & 1u) != 0;
+    for (uint32_t b = 0; b < sizeof(T); ++b) out.SetBit(k * sizeof(T) + b, on);
+  }
+  dst = out;
+}
+
 }  // namespace lngrad::reg
 
 // The two-in, two-out rearrangements: X(C name, C++ name, engine), lane types kAnyLane.

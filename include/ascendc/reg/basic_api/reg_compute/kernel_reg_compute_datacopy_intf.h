@@ -92,6 +92,29 @@ void StoreDist(T* dst, const void* reg, const MaskReg& mask, Loc loc) {
   }
 }
 
+// A load or store of a register or, for a two-register tensor (RegTraitNumTwo, NORM only), of
+// its two parts from / to consecutive VL bytes (the mask split between them).
+template <AscendC::Reg::LoadDist dist, typename T, typename U>
+void LoadReg(U& reg, const T* src, Loc loc) {
+  if constexpr (kTwoRegs<U>) {
+    static_assert(dist == AscendC::Reg::LoadDist::DIST_NORM, "RegTraitNumTwo: DIST_NORM");
+    for (uint32_t h = 0; h < 2; ++h) LoadDist<dist>(reg.part[h].lane, src + h * kLanes<T>, loc);
+  } else {
+    LoadDist<dist>(reg.lane, src, loc);
+  }
+}
+template <AscendC::Reg::StoreDist dist, typename T, typename U>
+void StoreReg(T* dst, const U& reg, const MaskReg& mask, Loc loc) {
+  if constexpr (kTwoRegs<U>) {
+    static_assert(dist == AscendC::Reg::StoreDist::DIST_NORM, "RegTraitNumTwo: DIST_NORM");
+    for (uint32_t h = 0; h < 2; ++h) {
+      StoreDist<dist>(dst + h * kLanes<T>, reg.part[h].lane, PartMask<T>(mask, h), loc);
+    }
+  } else {
+    StoreDist<dist>(dst, reg.lane, mask, loc);
+  }
+}
+
 }  // namespace lngrad::reg::detail
 
 namespace AscendC::Reg {
@@ -102,14 +125,14 @@ template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
 __simd_callee__ inline void LoadAlign(
     U& dstReg, __ubuf__ T* srcAddr,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+  ::lngrad::reg::detail::LoadReg<dist>(dstReg, srcAddr, loc);
 }
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM,
           ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void LoadAlign(
     U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+  ::lngrad::reg::detail::LoadReg<dist>(dstReg, srcAddr, loc);
   if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += postUpdateStride;
 }
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
@@ -126,14 +149,14 @@ template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,
 __simd_callee__ inline void StoreAlign(
     __ubuf__ T* dstAddr, const U& srcReg, const MaskReg& mask,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+  ::lngrad::reg::detail::StoreReg<dist>(dstAddr, srcReg, mask, loc);
 }
 template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM,
           ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void StoreAlign(
     __ubuf__ T*& dstAddr, const U& srcReg, int32_t postUpdateStride, const MaskReg& mask,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+  ::lngrad::reg::detail::StoreReg<dist>(dstAddr, srcReg, mask, loc);
   if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
 }
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,

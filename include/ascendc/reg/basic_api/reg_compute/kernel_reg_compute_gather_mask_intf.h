@@ -80,5 +80,16 @@ __simd_callee__ inline void Histograms(V& dstReg, const S& srcReg, const MaskReg
                                                                static_cast<uint32_t>(mode));
 }
 
+// MaskGenWithRegTensor<T, offset>: the mask from the bits of srcReg's block offset (b16: 16
+// bytes, b32: 8 bytes), each bit broadcast over its lane's mask bits.
+template <typename T = DefaultType, int16_t offset, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void MaskGenWithRegTensor(MaskReg& dst, const U& srcReg) {
+  using Lane = typename U::ActualT;
+  static_assert((sizeof(Lane) == 2 && offset >= 0 && offset < 16) ||
+                    (sizeof(Lane) == 4 && offset >= 0 && offset < 32),
+                "MaskGenWithRegTensor: b16 (offset 0-15) or b32 (offset 0-31)");
+  ::lngrad::reg::MaskFromBits(dst, srcReg, static_cast<uint32_t>(offset));
+}
+
 }  // namespace Reg
 }  // namespace AscendC
