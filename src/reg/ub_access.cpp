@@ -35,12 +35,27 @@ uint64_t RequireUb(const void* p, uint64_t bytes, uint32_t align, const char* ap
 
 }  // namespace
 
+namespace {
+
+// One checked, recorded copy between a register and UB (ub: the UB side, dst or src).
+void CopyBytes(void* dst, const void* src, const void* ub, bool write, uint32_t bytes,
+               uint32_t align, const char* api, aicore::SrcLoc loc) {
+  RequireUb(ub, bytes, align, api, loc);
+  aicore::san::Instr instr(aicore::Pipe::kV, api, loc);
+  if (instr) write ? instr.Write(dst, bytes) : instr.Read(src, bytes);
+  std::memcpy(dst, src, bytes);
+}
+
+}  // namespace
+
 void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                aicore::SrcLoc loc) {
-  RequireUb(src, bytes, align, api, loc);
-  aicore::san::Instr instr(aicore::Pipe::kV, api, loc);
-  if (instr) instr.Read(src, bytes);
-  std::memcpy(dst, src, bytes);
+  CopyBytes(dst, src, src, false, bytes, align, api, loc);
+}
+
+void StoreBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                aicore::SrcLoc loc) {
+  CopyBytes(dst, src, dst, true, bytes, align, api, loc);
 }
 
 void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,

@@ -1,5 +1,7 @@
 // Tests of layer reg: what the C-API tests share (registers filled from vectors, random masks
-// with the model's view of them, bit comparison, a block on the 950 and its UB).
+// with the model's view of them, bit comparison, a block on the 950 and its UB). The tests fill
+// UB through host pointers, which the sanitizer cannot see: like aicore's instruction tests they
+// run without it, whatever LNGRAD_SANITIZE says (tests/aicore/sanitizer_off.h).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/launch.h"
 #include "reg_model.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace lngrad::reg::testing {
 

@@ -12,6 +12,7 @@
 #include "basic_api/reg_compute/kernel_reg_compute_intf.h"
 #include "c_api/asc_simd.h"
 #include "capi_test_util.h"
+#include "cpp_test_util.h"
 #include "lngrad_aicore/check.h"
 #include "reg_model.h"
 
@@ -20,17 +21,6 @@ namespace {
 namespace Reg = AscendC::Reg;
 namespace aicore = lngrad::aicore;
 using namespace lngrad::reg::testing;
-
-template <typename T>
-Reg::RegTensor<T> Tensor(const std::vector<T>& v) {
-  Reg::RegTensor<T> r;
-  std::memcpy(r.lane, v.data(), sizeof(r.lane));
-  return r;
-}
-template <typename T>
-bool SameRegs(const lngrad::reg::VecReg<T>& a, const lngrad::reg::VecReg<T>& b) {
-  return std::memcmp(a.lane, b.lane, sizeof(a.lane)) == 0;
-}
 
 // cpp(d, a, b, mask) against the model's op in the selected lanes (the others: 0, or dst's
 // lanes when merging) and against c(d, a, b, mask) of the C flavour.

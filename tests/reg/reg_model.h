@@ -160,3 +160,57 @@ inline float ModelMax(const std::vector<float>& a, const ModelMask& m, uint32_t 
 }
 
 }  // namespace lngrad::reg::testing
+
+namespace lngrad::reg::testing {
+
+// The rearrangements, per the reference's pages (Gather, Squeeze, Interleave, DeInterleave, Pack,
+// Histograms): gather takes index i modulo the lane count; squeeze packs the selected lanes to
+// the front and zero-fills; interleave's pair is a0 b0 a1 b1 ... split in two registers, and
+// deinterleave its inverse; pack keeps the low half of each wide lane, in the lower or upper
+// half of the result (the other half 0: lngrad's reading); a histogram bin counts the selected
+// bytes of its 128 values (cumulative: all values up to n).
+template <typename T, typename I>
+std::vector<T> ModelGather(const std::vector<T>& src, const std::vector<I>& index) {
+  std::vector<T> out(src.size());
+  for (size_t i = 0; i < src.size(); ++i) out[i] = src[index[i] % src.size()];
+  return out;
+}
+template <typename T>
+std::vector<T> ModelSqueeze(const std::vector<T>& src, const ModelMask& m, uint32_t* n) {
+  std::vector<T> out(src.size(), T{});
+  *n = 0;
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (m.bit[i * sizeof(T)]) out[(*n)++] = src[i];
+  }
+  return out;
+}
+template <typename T>
+std::vector<T> ModelZip(const std::vector<T>& a, const std::vector<T>& b) {
+  std::vector<T> out;
+  for (size_t i = 0; i < a.size(); ++i) {
+    out.push_back(a[i]);
+    out.push_back(b[i]);
+  }
+  return out;
+}
+inline std::vector<uint16_t> ModelPackLow(const std::vector<uint32_t>& src, bool upper) {
+  std::vector<uint16_t> out(2 * src.size(), 0);
+  for (size_t i = 0; i < src.size(); ++i) {
+    out[(upper ? src.size() : 0) + i] = static_cast<uint16_t>(src[i] & 0xFFFFu);
+  }
+  return out;
+}
+inline std::vector<uint16_t> ModelHistogram(const std::vector<uint8_t>& src, const ModelMask& m,
+                                            std::vector<uint16_t> acc, int bin, bool cumulative) {
+  for (int n = 0; n < 128; ++n) {
+    uint32_t c = 0;
+    for (size_t i = 0; i < src.size(); ++i) {
+      const int v = src[i] - 128 * bin;
+      if (m.bit[i] && (cumulative ? (v >= 0 && v <= n) : v == n)) ++c;
+    }
+    acc[n] = static_cast<uint16_t>(acc[n] + c);
+  }
+  return acc;
+}
+
+}  // namespace lngrad::reg::testing

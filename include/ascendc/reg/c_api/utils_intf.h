@@ -32,3 +32,5 @@ using vector_float = ::lngrad::reg::VecReg<float>;
 using vector_half = ::lngrad::reg::VecReg<half>;
 using vector_bfloat16_t = ::lngrad::reg::VecReg<bfloat16_t>;
 using vector_bool = ::lngrad::reg::MaskReg;
+using vector_load_unalign = ::lngrad::reg::UnalignReg;
+using vector_store_unalign = ::lngrad::reg::UnalignReg;

@@ -45,3 +45,68 @@ void Convert(VecReg<D>& dst, const VecReg<S>& src, const MaskReg& mask, uint32_t
 }
 
 }  // namespace lngrad::reg
+
+// The C flavour's named conversions (asc_half2int32_rd, asc_float2int16_rna_sat_v2, ...), one
+// row per type pair: X(source name, destination name, S, D, rounds, sat, parts). rounds: the
+// suffixes the pair has (LNGRAD_REG_RND_PLAIN: none, CAST_NONE; LNGRAD_REG_RND5: _rd _ru _rz _rn
+// _rna; LNGRAD_REG_RND5_PLAIN: both; LNGRAD_REG_RND6_PLAIN: and _ro); sat: LNGRAD_REG_SAT0
+// (none) or LNGRAD_REG_SAT1 (also the _sat names: a float destination saturates); parts:
+// LNGRAD_REG_PARTS1/2/4, the layouts of the width ratio (no suffix: RegLayout ZERO, the even
+// lanes; _v2: ONE; _v3, _v4: TWO, THREE). The front (c_api/reg_compute/reg_convert.h) expands
+// each row into its functions on Convert.
+#define LNGRAD_REG_CAST_TABLE(X)                                                                  \
+  X(bfloat16, float, bfloat16_t, float, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2) \
+  X(bfloat16, half, bfloat16_t, half, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS1)        \
+  X(bfloat16, int32, bfloat16_t, int32_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)    \
+  X(float, bfloat16, float, bfloat16_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)      \
+  X(float, half, float, half, LNGRAD_REG_RND6_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)          \
+  X(float, int16, float, int16_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)            \
+  X(float, int32, float, int32_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS1)            \
+  X(float, int64, float, int64_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)            \
+  X(half, bfloat16, half, bfloat16_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS1)        \
+  X(half, float, half, float, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)           \
+  X(half, int16, half, int16_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS1)              \
+  X(half, int32, half, int32_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)              \
+  X(half, int8, half, int8_t, LNGRAD_REG_RND5_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)          \
+  X(half, uint8, half, uint8_t, LNGRAD_REG_RND5, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)              \
+  X(int16, float, int16_t, float, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)       \
+  X(int16, half, int16_t, half, LNGRAD_REG_RND5, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS1)              \
+  X(int16, int32, int16_t, int32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)     \
+  X(int16, uint32, int16_t, uint32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)   \
+  X(int16, uint8, int16_t, uint8_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)     \
+  X(int32, float, int32_t, float, LNGRAD_REG_RND5_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS1)      \
+  X(int32, int16, int32_t, int16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)     \
+  X(int32, int64, int32_t, int64_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)     \
+  X(int32, uint16, int32_t, uint16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)   \
+  X(int32, uint8, int32_t, uint8_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS4)     \
+  X(int64, float, int64_t, float, LNGRAD_REG_RND5, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)            \
+  X(int64, int32, int64_t, int32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)     \
+  X(int8, half, int8_t, half, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)           \
+  X(int8, int16, int8_t, int16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)       \
+  X(int8, int32, int8_t, int32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS4)       \
+  X(uint16, uint32, uint16_t, uint32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2) \
+  X(uint16, uint8, uint16_t, uint8_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)   \
+  X(uint32, int16, uint32_t, int16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2)   \
+  X(uint32, uint16, uint32_t, uint16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS2) \
+  X(uint32, uint8, uint32_t, uint8_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT1, LNGRAD_REG_PARTS4)   \
+  X(uint8, half, uint8_t, half, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)         \
+  X(uint8, uint16, uint8_t, uint16_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS2)   \
+  X(uint8, uint32, uint8_t, uint32_t, LNGRAD_REG_RND_PLAIN, LNGRAD_REG_SAT0, LNGRAD_REG_PARTS4)
+// The suffix sets of a row: Y(suffix, RoundMode, row arguments...).
+#define LNGRAD_REG_RND_PLAIN(Y, ...) Y(, CAST_NONE, __VA_ARGS__)
+#define LNGRAD_REG_RND5(Y, ...)   \
+  Y(_rd, CAST_FLOOR, __VA_ARGS__) \
+  Y(_ru, CAST_CEIL, __VA_ARGS__)  \
+  Y(_rz, CAST_TRUNC, __VA_ARGS__) Y(_rn, CAST_RINT, __VA_ARGS__) Y(_rna, CAST_ROUND, __VA_ARGS__)
+#define LNGRAD_REG_RND5_PLAIN(Y, ...) \
+  LNGRAD_REG_RND_PLAIN(Y, __VA_ARGS__) LNGRAD_REG_RND5(Y, __VA_ARGS__)
+#define LNGRAD_REG_RND6_PLAIN(Y, ...) \
+  LNGRAD_REG_RND5_PLAIN(Y, __VA_ARGS__) Y(_ro, CAST_ODD, __VA_ARGS__)
+// W(name, saturate, rest...) for the plain name and, with SAT1, its _sat name.
+#define LNGRAD_REG_SAT0(W, name, ...) W(name, false, __VA_ARGS__)
+#define LNGRAD_REG_SAT1(W, name, ...) W(name, false, __VA_ARGS__) W(name##_sat, true, __VA_ARGS__)
+// Z(name, layout, rest...) per layout of the width ratio.
+#define LNGRAD_REG_PARTS1(Z, name, ...) Z(name, 0, __VA_ARGS__)
+#define LNGRAD_REG_PARTS2(Z, name, ...) Z(name, 0, __VA_ARGS__) Z(name##_v2, 1, __VA_ARGS__)
+#define LNGRAD_REG_PARTS4(Z, name, ...) \
+  LNGRAD_REG_PARTS2(Z, name, __VA_ARGS__) Z(name##_v3, 2, __VA_ARGS__) Z(name##_v4, 3, __VA_ARGS__)

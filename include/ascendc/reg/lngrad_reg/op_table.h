@@ -25,7 +25,7 @@
   X(asc_mul, Mul, ::lngrad::reg::ops::Mul, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_div, Div, ::lngrad::reg::ops::Div,                                                  \
     ::lngrad::reg::kI16 | ::lngrad::reg::kU16 | ::lngrad::reg::kI32 | ::lngrad::reg::kU32 | \
-        ::lngrad::reg::kFloat,                                                              \
+        ::lngrad::reg::kB64 | ::lngrad::reg::kFloat,                                        \
     LNGRAD_REG_Z)                                                                           \
   X(asc_max, Max, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_min, Min, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \

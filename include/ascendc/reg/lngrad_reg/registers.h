@@ -67,4 +67,14 @@ struct MaskReg {
   }
 };
 
+// The unaligned-access register (the C++ flavour's UnalignRegForLoad / UnalignRegForStore, the C
+// flavour's vector_load_unalign / vector_store_unalign): for stores, the bytes past the last
+// 32-byte boundary an unaligned store reached, not yet written, and where they go (written by
+// the next contiguous store or the Post store). Loads keep nothing in it here.
+struct UnalignReg {
+  alignas(32) uint8_t pending[32] = {};
+  uint8_t* at = nullptr;  // UB address of pending[0]
+  uint32_t bytes = 0;     // pending bytes
+};
+
 }  // namespace lngrad::reg

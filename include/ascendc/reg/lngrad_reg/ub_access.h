@@ -21,6 +21,9 @@ namespace lngrad::reg::detail {
 // Checks [p, p + bytes) and the alignment; records a PIPE_V read.
 void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                aicore::SrcLoc loc);
+// Checks [p, p + bytes) and the alignment; writes them and records a PIPE_V write.
+void StoreBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                aicore::SrcLoc loc);
 // Checks the span of the lanes the mask selects, writes them and records the writes.
 void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
                 const char* api, aicore::SrcLoc loc);
@@ -54,6 +57,32 @@ void LoadBlocks(void* reg, const void* src, uint32_t laneBytes, const MaskReg& m
                 uint32_t blockStride, const char* api, aicore::SrcLoc loc);
 void StoreBlocks(void* dst, const void* reg, uint32_t laneBytes, const MaskReg& mask,
                  uint32_t blockStride, const char* api, aicore::SrcLoc loc);
+// Gather from UB: lane i (lanes of laneBytes, the mask selects by them) = the element of
+// elemBytes (<= laneBytes) at base + index lane i * elemBytes, sign- (signedElem) or zero-extended;
+// an unselected lane 0. index holds lanes of indexBytes. base is 32-byte aligned (checked mode).
+void GatherElements(void* reg, uint32_t laneBytes, const void* base, uint32_t elemBytes,
+                    bool signedElem, const void* index, uint32_t indexBytes, const MaskReg& mask,
+                    const char* api, aicore::SrcLoc loc);
+// Scatter to UB: for each selected lane i (lanes of laneBytes), its low elemBytes to base + index
+// lane i * elemBytes.
+void ScatterElements(void* base, uint32_t elemBytes, const void* reg, uint32_t laneBytes,
+                     const void* index, uint32_t indexBytes, const MaskReg& mask, const char* api,
+                     aicore::SrcLoc loc);
+// Gather of 32-byte blocks: block b < 8 of reg = the block at base + index[b] bytes (a multiple of
+// 32) where the mask's b32 lane b is set; the other blocks unchanged.
+void GatherBlocks(void* reg, const void* base, const uint32_t* index, const MaskReg& mask,
+                  const char* api, aicore::SrcLoc loc);
+// An unaligned store of bytes from src to dst (element-aligned: elemBytes): the bytes up to the
+// last 32-byte UB boundary they reach are written now (after ureg's pending bytes, which are
+// written first where they do not continue at dst), the rest waits in ureg.
+void StoreUnaligned(UnalignReg& ureg, void* dst, const void* src, uint32_t bytes,
+                    uint32_t elemBytes, const char* api, aicore::SrcLoc loc);
+// The Post store: writes ureg's pending bytes and empties it.
+void FlushUnaligned(UnalignReg& ureg, const char* api, aicore::SrcLoc loc);
+// The special-purpose register AR (the running byte offset of the stores that read it; one per
+// block thread) and the byte count the last storing Squeeze left for them.
+uint32_t& SpecialAr();
+uint32_t& SqueezedBytes();
 // The UB byte offset of [p, p + bytes) (checked as a load is, 32-byte alignment).
 uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc);
 // The SoC rule: register functions run on the Ascend 950 only (checked mode).

@@ -92,6 +92,29 @@ void StoreDist(T* dst, const void* reg, const MaskReg& mask, Loc loc) {
   }
 }
 
+// A load or store of a register or, for a two-register tensor (RegTraitNumTwo, NORM only), of
+// its two parts from / to consecutive VL bytes (the mask split between them).
+template <AscendC::Reg::LoadDist dist, typename T, typename U>
+void LoadReg(U& reg, const T* src, Loc loc) {
+  if constexpr (kTwoRegs<U>) {
+    static_assert(dist == AscendC::Reg::LoadDist::DIST_NORM, "RegTraitNumTwo: DIST_NORM");
+    for (uint32_t h = 0; h < 2; ++h) LoadDist<dist>(reg.part[h].lane, src + h * kLanes<T>, loc);
+  } else {
+    LoadDist<dist>(reg.lane, src, loc);
+  }
+}
+template <AscendC::Reg::StoreDist dist, typename T, typename U>
+void StoreReg(T* dst, const U& reg, const MaskReg& mask, Loc loc) {
+  if constexpr (kTwoRegs<U>) {
+    static_assert(dist == AscendC::Reg::StoreDist::DIST_NORM, "RegTraitNumTwo: DIST_NORM");
+    for (uint32_t h = 0; h < 2; ++h) {
+      StoreDist<dist>(dst + h * kLanes<T>, reg.part[h].lane, PartMask<T>(mask, h), loc);
+    }
+  } else {
+    StoreDist<dist>(dst, reg.lane, mask, loc);
+  }
+}
+
 }  // namespace lngrad::reg::detail
 
 namespace AscendC::Reg {
@@ -102,14 +125,14 @@ template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
 __simd_callee__ inline void LoadAlign(
     U& dstReg, __ubuf__ T* srcAddr,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+  ::lngrad::reg::detail::LoadReg<dist>(dstReg, srcAddr, loc);
 }
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM,
           ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void LoadAlign(
     U& dstReg, __ubuf__ T*& srcAddr, int32_t postUpdateStride,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::LoadDist<dist>(dstReg.lane, srcAddr, loc);
+  ::lngrad::reg::detail::LoadReg<dist>(dstReg, srcAddr, loc);
   if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += postUpdateStride;
 }
 template <typename T = DefaultType, LoadDist dist = LoadDist::DIST_NORM,
@@ -126,14 +149,14 @@ template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,
 __simd_callee__ inline void StoreAlign(
     __ubuf__ T* dstAddr, const U& srcReg, const MaskReg& mask,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+  ::lngrad::reg::detail::StoreReg<dist>(dstAddr, srcReg, mask, loc);
 }
 template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM,
           ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void StoreAlign(
     __ubuf__ T*& dstAddr, const U& srcReg, int32_t postUpdateStride, const MaskReg& mask,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
-  ::lngrad::reg::detail::StoreDist<dist>(dstAddr, srcReg.lane, mask, loc);
+  ::lngrad::reg::detail::StoreReg<dist>(dstAddr, srcReg, mask, loc);
   if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
 }
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM,
@@ -215,6 +238,110 @@ __simd_callee__ inline void StoreAlign(
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
   StoreAlign<T, dist>(dstAddr, mask, loc);
   if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += offset;
+}
+
+// The unaligned-access registers (lngrad_reg/registers.h).
+using UnalignReg = ::lngrad::reg::UnalignReg;
+using UnalignRegForLoad = UnalignReg;
+using UnalignRegForStore = UnalignReg;
+
+// Gather from UB: lane i = the element at baseAddr + index lane i (elements), 8-bit elements
+// extended to 16-bit lanes; unselected lanes 0.
+template <typename T0 = DefaultType, typename T1, typename T2 = DefaultType,
+          ::lngrad::reg::detail::DataReg T3, ::lngrad::reg::detail::DataReg T4>
+__simd_callee__ inline void Gather(
+    T3& dstReg, __ubuf__ T1* baseAddr, const T4& index, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  using Lane = typename T3::ActualT;
+  ::lngrad::reg::detail::GatherElements(dstReg.lane, sizeof(Lane), baseAddr, sizeof(T1),
+                                        std::is_signed_v<T1>, index.lane,
+                                        sizeof(typename T4::ActualT), mask, "Gather", loc);
+}
+// GatherB: 32-byte block b < 8 from baseAddr + index lane b (bytes).
+template <typename T = DefaultType, ::lngrad::reg::detail::DataReg U,
+          ::lngrad::reg::detail::DataReg S>
+__simd_callee__ inline void GatherB(
+    U& dstReg, __ubuf__ T* baseAddr, const S& index, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  static_assert(std::is_same_v<typename S::ActualT, uint32_t>, "GatherB: uint32_t indices");
+  ::lngrad::reg::detail::GatherBlocks(dstReg.lane, baseAddr, index.lane, mask, "GatherB", loc);
+}
+// Scatter: each selected lane to baseAddr + index lane i (elements).
+template <typename T = DefaultType, typename U = DefaultType, ::lngrad::reg::detail::DataReg S,
+          ::lngrad::reg::detail::DataReg V>
+__simd_callee__ inline void Scatter(
+    __ubuf__ T* baseAddr, const S& srcReg, const V& index, const MaskReg& mask,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  using Lane = typename S::ActualT;
+  using Index = typename V::ActualT;
+  constexpr uint32_t laneBytes = sizeof(Lane) < sizeof(Index) ? sizeof(Index) : sizeof(Lane);
+  ::lngrad::reg::detail::ScatterElements(baseAddr, sizeof(T), srcReg.lane, laneBytes, index.lane,
+                                         sizeof(Index), mask, "Scatter", loc);
+}
+
+// The unaligned loads: LoadUnAlignPre checks the address; LoadUnAlign reads VL bytes at srcAddr
+// (element-aligned) and, post-update, advances it by stride elements.
+template <typename T>
+__simd_callee__ inline void LoadUnAlignPre(
+    UnalignReg& ureg, __ubuf__ T* srcAddr,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  uint8_t none = 0;
+  ::lngrad::reg::detail::LoadBytes(&none, srcAddr, 0, sizeof(T), "LoadUnAlignPre", loc);
+  ureg = {};
+}
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadUnAlign(
+    U& dstReg, UnalignReg& /*ureg*/, __ubuf__ T*& srcAddr, uint32_t stride,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadBytes(dstReg.lane, srcAddr, ::lngrad::reg::kVectorBytes, sizeof(T),
+                                   "LoadUnAlign", loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) srcAddr += stride;
+}
+template <typename T = DefaultType, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void LoadUnAlign(
+    U& dstReg, UnalignReg& /*ureg*/, __ubuf__ T* srcAddr,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadBytes(dstReg.lane, srcAddr, ::lngrad::reg::kVectorBytes, sizeof(T),
+                                   "LoadUnAlign", loc);
+}
+
+// The unaligned stores: postUpdateStride elements of srcReg to dstAddr (written up to the last
+// 32-byte boundary, the rest kept in ureg for the next store or StoreUnAlignPost).
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreUnAlign(
+    __ubuf__ T*& dstAddr, const U& srcReg, UnalignReg& ureg, uint32_t postUpdateStride,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::StoreUnaligned(ureg, dstAddr, srcReg.lane,
+                                        postUpdateStride * static_cast<uint32_t>(sizeof(T)),
+                                        sizeof(T), "StoreUnAlign", loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
+}
+template <typename T, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE>
+__simd_callee__ inline void StoreUnAlignPost(
+    __ubuf__ T*& dstAddr, UnalignReg& ureg, int32_t postUpdateStride,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::FlushUnaligned(ureg, "StoreUnAlignPost", loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) dstAddr += postUpdateStride;
+}
+// The AR forms: the byte count the last storing Squeeze left, at dstAddr + AR; AR advances.
+template <typename T = DefaultType, PostLiteral postMode = PostLiteral::POST_MODE_UPDATE,
+          ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void StoreUnAlign(
+    __ubuf__ T* dstAddr, const U& srcReg, UnalignReg& ureg,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  uint32_t& ar = ::lngrad::reg::detail::SpecialAr();
+  const uint32_t bytes = ::lngrad::reg::detail::SqueezedBytes();
+  ::lngrad::reg::detail::StoreUnaligned(ureg, reinterpret_cast<__ubuf__ uint8_t*>(dstAddr) + ar,
+                                        srcReg.lane, bytes, sizeof(T), "StoreUnAlign", loc);
+  if constexpr (postMode == PostLiteral::POST_MODE_UPDATE) ar += bytes;
+}
+template <typename T>
+__simd_callee__ inline void StoreUnAlignPost(
+    __ubuf__ T* /*dstAddr*/, UnalignReg& ureg,
+    ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::FlushUnaligned(ureg, "StoreUnAlignPost", loc);
 }
 
 }  // namespace AscendC::Reg

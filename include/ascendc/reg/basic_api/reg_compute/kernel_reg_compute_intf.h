@@ -7,6 +7,7 @@
 
 #include "basic_api/kernel_common.h"
 #include "basic_api/reg_compute/kernel_reg_compute_datacopy_intf.h"
+#include "basic_api/reg_compute/kernel_reg_compute_gather_mask_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_struct_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_vec_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_vec_vconv_intf.h"

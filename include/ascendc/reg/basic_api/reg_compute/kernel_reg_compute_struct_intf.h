@@ -180,10 +180,21 @@ constexpr RegTrait RegTraitNumTwo = {2};
 // vector_T (it is one: every engine of lngrad_reg takes it as its VecReg<T>).
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 struct RegTensor : ::lngrad::reg::VecReg<T> {
-  static_assert(regTrait.REG_NUM == 1, "lngrad: RegTensor with RegTraitNumTwo is not yet modelled");
   using ActualT = T;
   static constexpr RegTrait trait = regTrait;
   static constexpr int REG_NUM = regTrait.REG_NUM;
+};
+// RegTraitNumTwo: 2 * VL / sizeof(T) lanes of a b64 type in two registers (part[0]: lanes
+// [0, VL / sizeof(T)), part[1]: the rest); its masks are b32 masks (lane i: bit 4i). Each
+// function runs the one-register engine on both parts (lngrad's layout: the device splits the
+// lanes' low and high words between the registers, which only a reinterpretation would show).
+template <typename T>
+struct RegTensor<T, RegTraitNumTwo> {
+  static_assert(sizeof(T) == 8, "lngrad: RegTraitNumTwo is modelled for b64 lanes");
+  using ActualT = T;
+  static constexpr RegTrait trait = RegTraitNumTwo;
+  static constexpr int REG_NUM = 2;
+  ::lngrad::reg::VecReg<T> part[2];
 };
 
 // The address register: an offset in elements (CreateAddrReg).
@@ -253,6 +264,20 @@ using OpOf = std::conditional_t<FlushesToZero<mode>(), ops::FlushToZero<Op>, Op>
 template <typename U>
 concept DataReg = !std::is_same_v<std::remove_cvref_t<U>, MaskReg>;
 using Loc = aicore::SrcLoc;
+
+// A two-register tensor (RegTraitNumTwo), and the mask of its part h: the b32 mask's lanes
+// [h * lanes, h * lanes + lanes) in T's one-register layout.
+template <typename U>
+inline constexpr bool kTwoRegs = requires {
+  requires std::remove_cvref_t<U>::REG_NUM == 2;
+};
+template <typename T>
+MaskReg PartMask(const MaskReg& mask, uint32_t h) {
+  MaskReg out;
+  for (uint32_t i = 0; i < kLanes<T>; ++i)
+    out.SetLane<T>(i, mask.Lane<uint32_t>(h * kLanes<T> + i));
+  return out;
+}
 
 // The lane type of a call: T when the kernel names it, else the register's.
 template <typename T, typename U>

@@ -21,15 +21,21 @@ namespace AscendC::Reg {
 
 // Binary functions: dst = op(src0, src1) in the lanes the mask selects. mode: a MaskMergeMode
 // (Div: or a DivSpecificMode, by address).
-#define LNGRAD_REG_CPP_BINARY(c_name, name, op, types, default_mode)                           \
-  template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>          \
-  __simd_callee__ inline void name(U& dstReg, const U& srcReg0, const U& srcReg1,              \
-                                   const MaskReg& mask) {                                      \
-    LNGRAD_REG_CPP_LANE(T, U)                                                                  \
-    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");     \
-    ::lngrad::reg::Binary<::lngrad::reg::detail::OpOf<op, mode>,                               \
-                          ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg0, srcReg1, \
-                                                                     mask);                    \
+#define LNGRAD_REG_CPP_BINARY(c_name, name, op, types, default_mode)                       \
+  template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>      \
+  __simd_callee__ inline void name(U& dstReg, const U& srcReg0, const U& srcReg1,          \
+                                   const MaskReg& mask) {                                  \
+    LNGRAD_REG_CPP_LANE(T, U)                                                              \
+    static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported"); \
+    constexpr auto kMode = ::lngrad::reg::detail::ToMaskMode<mode>();                      \
+    using Op = ::lngrad::reg::detail::OpOf<op, mode>;                                      \
+    if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {                                    \
+      for (uint32_t h = 0; h < 2; ++h)                                                     \
+        ::lngrad::reg::Binary<Op, kMode>(dstReg.part[h], srcReg0.part[h], srcReg1.part[h], \
+                                         ::lngrad::reg::detail::PartMask<Lane>(mask, h));  \
+    } else {                                                                               \
+      ::lngrad::reg::Binary<Op, kMode>(dstReg, srcReg0, srcReg1, mask);                    \
+    }                                                                                      \
   }
 LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_CPP_BINARY)
 #undef LNGRAD_REG_CPP_BINARY
@@ -161,14 +167,16 @@ __simd_callee__ inline void PairReduceElem(U& dstReg, const U& srcReg, const Mas
 }
 
 // Masks: CreateMask<T, pattern>, UpdateMask<T>(count), and the bitwise functions of the table.
+// RegTraitNumTwo: a b32 mask over twice the lanes.
 template <typename T, MaskPattern mode = MaskPattern::ALL,
           const RegTrait& regTrait = RegTraitNumOne>
 __simd_callee__ inline MaskReg CreateMask() {
-  return ::lngrad::reg::CreateMask(static_cast<::lngrad::reg::Pattern>(mode), sizeof(T));
+  return ::lngrad::reg::CreateMask(static_cast<::lngrad::reg::Pattern>(mode),
+                                   sizeof(T) / regTrait.REG_NUM);
 }
 template <typename T, const RegTrait& regTrait = RegTraitNumOne>
 __simd_callee__ inline MaskReg UpdateMask(uint32_t& scalarValue) {
-  return ::lngrad::reg::UpdateMask(scalarValue, sizeof(T));
+  return ::lngrad::reg::UpdateMask(scalarValue, sizeof(T) / regTrait.REG_NUM);
 }
 #define LNGRAD_REG_CPP_MASK(c_name, name, op)                                              \
   __simd_callee__ inline void name(MaskReg& dst, const MaskReg& src0, const MaskReg& src1, \

@@ -68,3 +68,45 @@ inline void asc_loadalign(vector_bool& dst, __ubuf__ uint32_t* src, int32_t offs
                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_loadalign(dst, src + offset, loc);
 }
+
+// asc_gather (from UB): lane i = the element at src + index lane i (elements), 8-bit elements
+// extended to the index's 16-bit lanes; unselected lanes 0. asc_gather_datablock: 32-byte block
+// b < 8 from src + index lane b bytes where the mask's b32 lane b is set.
+template <typename D, typename T, typename I>
+requires(sizeof(D) >= sizeof(T) && std::is_unsigned_v<I>) inline void asc_gather(
+    ::lngrad::reg::VecReg<D>& dst, __ubuf__ T* src, ::lngrad::reg::VecReg<I> index,
+    vector_bool mask, ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::GatherElements(dst.lane, sizeof(D), src, sizeof(T), std::is_signed_v<T>,
+                                        index.lane, sizeof(I), mask, "asc_gather", loc);
+}
+template <typename T>
+inline void asc_gather_datablock(
+    ::lngrad::reg::VecReg<T>& dst, __ubuf__ T* src, vector_uint32_t index, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::GatherBlocks(dst.lane, src, index.lane, mask, "asc_gather_datablock", loc);
+}
+
+// The unaligned loads: VL bytes at an element-aligned src (the _postupdate form then advances
+// src by count elements); asc_loadunalign_pre checks src.
+template <typename T>
+inline void asc_loadunalign_pre(
+    vector_load_unalign& dst, __ubuf__ T* src,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  uint8_t none = 0;
+  ::lngrad::reg::detail::LoadBytes(&none, src, 0, sizeof(T), "asc_loadunalign_pre", loc);
+  dst = {};
+}
+template <typename T>
+inline void asc_loadunalign(::lngrad::reg::VecReg<T>& dst, vector_load_unalign& /*src0*/,
+                            __ubuf__ T* src1,
+                            ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::LoadBytes(dst.lane, src1, ::lngrad::reg::kVectorBytes, sizeof(T),
+                                   "asc_loadunalign", loc);
+}
+template <typename T>
+inline void asc_loadunalign_postupdate(
+    ::lngrad::reg::VecReg<T>& dst, vector_load_unalign& src0, __ubuf__ T*& src1, uint32_t count,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_loadunalign(dst, src0, src1, loc);
+  src1 += count;
+}

@@ -59,3 +59,50 @@ requires(std::is_same_v<U, uint8_t> || std::is_same_v<U, uint16_t> ||
   for (uint32_t k = 0; k < ::lngrad::reg::kMaskBytes; ++k) all.SetBit(k, true);
   ::lngrad::reg::detail::StoreLanes(dst, src.bits, 1, all, 32, "asc_storealign", loc);
 }
+
+// asc_scatter: each selected lane to dst + index lane i (elements); 8-bit elements come from
+// the low byte of the index's 16-bit lanes.
+template <typename T, typename I>
+requires(std::is_unsigned_v<I>) inline void asc_scatter(
+    __ubuf__ T* dst, ::lngrad::reg::VecReg<T> src, ::lngrad::reg::VecReg<I> index, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  constexpr uint32_t laneBytes = sizeof(T) < sizeof(I) ? sizeof(I) : sizeof(T);
+  ::lngrad::reg::detail::ScatterElements(dst, sizeof(T), src.lane, laneBytes, index.lane, sizeof(I),
+                                         mask, "asc_scatter", loc);
+}
+
+// The unaligned stores: count elements of src1 to dst (up to the last 32-byte boundary now, the
+// rest kept in src0); _postupdate advances dst by count. The AR form stores the byte count the
+// last asc_squeeze_with_status left, at dst + AR, and advances AR. asc_storeunalign_post writes
+// what the register keeps.
+template <typename T>
+inline void asc_storeunalign(__ubuf__ T* dst, vector_store_unalign& src0,
+                             ::lngrad::reg::VecReg<T> src1, uint32_t count,
+                             ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::StoreUnaligned(src0, dst, src1.lane,
+                                        count * static_cast<uint32_t>(sizeof(T)), sizeof(T),
+                                        "asc_storeunalign", loc);
+}
+template <typename T>
+inline void asc_storeunalign_postupdate(
+    __ubuf__ T*& dst, vector_store_unalign& src0, ::lngrad::reg::VecReg<T> src1, uint32_t count,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storeunalign(dst, src0, src1, count, loc);
+  dst += count;
+}
+template <typename T>
+inline void asc_storeunalign_postupdate(
+    __ubuf__ T* dst, vector_store_unalign& src0, ::lngrad::reg::VecReg<T> src1,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  uint32_t& ar = ::lngrad::reg::detail::SpecialAr();
+  const uint32_t bytes = ::lngrad::reg::detail::SqueezedBytes();
+  ::lngrad::reg::detail::StoreUnaligned(src0, reinterpret_cast<__ubuf__ uint8_t*>(dst) + ar,
+                                        src1.lane, bytes, sizeof(T), "asc_storeunalign", loc);
+  ar += bytes;
+}
+template <typename T>
+inline void asc_storeunalign_post(
+    __ubuf__ T* /*dst*/, vector_store_unalign src, int32_t /*offset*/ = 0,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::FlushUnaligned(src, "asc_storeunalign_post", loc);
+}

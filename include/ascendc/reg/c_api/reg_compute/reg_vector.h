@@ -7,6 +7,8 @@
 
 #include "c_api/utils_intf.h"
 #include "lngrad_reg/engine.h"
+#include "lngrad_reg/relayout.h"
+#include "lngrad_reg/ub_access.h"
 
 #define LNGRAD_REG_C_BINARY(name, cpp_name, op, types, mode)                                       \
   template <typename T>                                                                            \
@@ -162,3 +164,63 @@ inline void asc_copy(vector_bool& dst, vector_bool src) { dst = src; }
 LNGRAD_REG_C_ARANGE(asc_arange, false)
 LNGRAD_REG_C_ARANGE(asc_arange_descend, true)
 #undef LNGRAD_REG_C_ARANGE
+
+// asc_gather (registers): dst lane i = src lane (index lane i mod lanes).
+template <typename T, typename I>
+requires(::lngrad::reg::kAllows<::lngrad::reg::kArith | ::lngrad::reg::kBF16, T> &&
+         sizeof(I) == sizeof(T) &&
+         std::is_unsigned_v<I>) inline void asc_gather(::lngrad::reg::VecReg<T>& dst,
+                                                       ::lngrad::reg::VecReg<T> src,
+                                                       ::lngrad::reg::VecReg<I> index) {
+  ::lngrad::reg::GatherLanes(dst, src, index);
+}
+
+// asc_squeeze: the selected lanes, in order, from lane 0 (the rest 0); asc_squeeze_with_status
+// also leaves their byte count for the next asc_storeunalign that reads AR.
+template <typename T>
+requires(::lngrad::reg::kAllows<::lngrad::reg::kArith | ::lngrad::reg::kBF16,
+                                T>) inline void asc_squeeze(::lngrad::reg::VecReg<T>& dst,
+                                                            ::lngrad::reg::VecReg<T> src,
+                                                            vector_bool mask) {
+  ::lngrad::reg::Squeeze(dst, src, mask);
+}
+template <typename T>
+requires(
+    ::lngrad::reg::kAllows<::lngrad::reg::kArith | ::lngrad::reg::kBF16,
+                           T>) inline void asc_squeeze_with_status(::lngrad::reg::VecReg<T>& dst,
+                                                                   ::lngrad::reg::VecReg<T> src,
+                                                                   vector_bool mask) {
+  ::lngrad::reg::detail::SqueezedBytes() =
+      ::lngrad::reg::Squeeze(dst, src, mask) * static_cast<uint32_t>(sizeof(T));
+}
+inline void asc_clear_ar_spr() { ::lngrad::reg::detail::SpecialAr() = 0; }
+
+// asc_intlv / asc_deintlv: the rows of the pair table.
+#define LNGRAD_REG_C_PAIR(name, cpp_name, engine)                                \
+  template <typename T>                                                          \
+  requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void name( \
+      ::lngrad::reg::VecReg<T>& dst0, ::lngrad::reg::VecReg<T>& dst1,            \
+      ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1) {            \
+    engine::Apply(dst0, dst1, src0, src1);                                       \
+  }
+LNGRAD_REG_PAIR_TABLE(LNGRAD_REG_C_PAIR)
+#undef LNGRAD_REG_C_PAIR
+
+// asc_pack_to_low / asc_pack_to_high: the low half of each lane into the lower / upper half.
+#define LNGRAD_REG_C_PACK(name, high)                                             \
+  template <typename D, typename S>                                               \
+  requires(std::is_unsigned_v<D> && 2 * sizeof(D) == sizeof(S)) inline void name( \
+      ::lngrad::reg::VecReg<D>& dst, ::lngrad::reg::VecReg<S> src) {              \
+    ::lngrad::reg::PackHalf(dst, src, high);                                      \
+  }
+LNGRAD_REG_C_PACK(asc_pack_to_low, false)
+LNGRAD_REG_C_PACK(asc_pack_to_high, true)
+#undef LNGRAD_REG_C_PACK
+
+// The histograms: the rows of the histogram table (counts added to dst).
+#define LNGRAD_REG_C_HISTOGRAM(name, bin, cumulative)                            \
+  inline void name(vector_uint16_t& dst, vector_uint8_t src, vector_bool mask) { \
+    ::lngrad::reg::Histogram<cumulative>(dst, src, mask, bin);                   \
+  }
+LNGRAD_REG_HISTOGRAM_TABLE(LNGRAD_REG_C_HISTOGRAM)
+#undef LNGRAD_REG_C_HISTOGRAM
