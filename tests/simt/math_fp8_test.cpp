@@ -202,9 +202,13 @@ std::vector<float> InputsAround(const std::vector<Point>& points) {
 }
 
 // What a model's magnitude code becomes: the sign, overflow, zero.
-uint8_t Hif8Finish(double x, int code, bool sat) {
+// The model of CAST_ROUND into HiFloat8: the nearest value, ties away; infinity past the range
+// (or the largest value, saturated); NaN (0, saturated); no -0.
+uint8_t Hif8RoundModel(const std::vector<Point>& points, float x, bool sat) {
+  if (std::isnan(x)) return sat ? 0x00 : 0x80;
+  const int code = std::isinf(x) ? -1 : Nearest(points, x, Tie::kAway);
   if (code < 0) return static_cast<uint8_t>((x < 0 ? 0x80 : 0) | (sat ? 0x6E : 0x6F));
-  if (code == 0) return 0x00;  // no -0
+  if (code == 0) return 0x00;
   return static_cast<uint8_t>((x < 0 ? 0x80 : 0) | code);
 }
 
@@ -212,15 +216,7 @@ TEST(SimtFp8, FloatToHif8RoundIsNearestTiesAway) {
   const auto points = Hif8Points();
   for (const float x : InputsAround(points)) {
     for (const bool sat : {false, true}) {
-      uint8_t want;
-      if (std::isnan(x)) {
-        want = sat ? 0x00 : 0x80;
-      } else if (std::isinf(x)) {
-        want = Hif8Finish(x, -1, sat);
-      } else {
-        want = Hif8Finish(x, Nearest(points, x, Tie::kAway), sat);
-      }
-      ASSERT_EQ(want, fp8::FloatToHif8(x, fp8::Hif8Round::kRound, sat))
+      ASSERT_EQ(Hif8RoundModel(points, x, sat), fp8::FloatToHif8(x, fp8::Hif8Round::kRound, sat))
           << "x " << x << " bits " << std::bit_cast<uint32_t>(x) << " sat " << sat;
     }
   }
@@ -231,15 +227,8 @@ TEST(SimtFp8, EveryHalfToHif8RoundIsNearestTiesAway) {
   for (uint32_t h = 0; h < 0x10000; ++h) {
     const float x = static_cast<float>(HalfFromBits(h));
     for (const bool sat : {false, true}) {
-      uint8_t want;
-      if (std::isnan(x)) {
-        want = sat ? 0x00 : 0x80;
-      } else if (std::isinf(x)) {
-        want = Hif8Finish(x, -1, sat);
-      } else {
-        want = Hif8Finish(x, Nearest(points, x, Tie::kAway), sat);
-      }
-      ASSERT_EQ(want, fp8::HalfToHif8(static_cast<uint16_t>(h), fp8::Hif8Round::kRound, sat))
+      ASSERT_EQ(Hif8RoundModel(points, x, sat),
+                fp8::HalfToHif8(static_cast<uint16_t>(h), fp8::Hif8Round::kRound, sat))
           << "half bits " << h << " sat " << sat;
     }
   }

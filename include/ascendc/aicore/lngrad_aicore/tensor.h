@@ -12,6 +12,7 @@
 #include "check.h"
 #include "defs.h"
 #include "half.h"
+#include "lngrad/ascendc_enums.h"
 #include "local_memory.h"
 #include "sanitizer.h"
 
@@ -19,23 +20,7 @@ namespace AscendC {
 
 // Logical buffer positions (spec §6.1 order).
 enum class TPosition : uint8_t {
-  GM,
-  A1,
-  A2,
-  B1,
-  B2,
-  C1,
-  C2,
-  CO1,
-  CO2,
-  VECIN,
-  VECOUT,
-  VECCALC,
-  LCM = VECCALC,
-  SPM,
-  SHM = SPM,
-  TSCM,
-  C2PIPE2GM,
+  LNGRAD_ASCENDC_TPOSITIONS(LNGRAD_ENUMERATOR, LNGRAD_ENUMERATOR_ALIAS) C2PIPE2GM,
   C2PIPE2LOCAL,
   MAX,
 };

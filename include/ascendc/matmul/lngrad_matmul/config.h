@@ -5,20 +5,12 @@
 
 #include <cstdint>
 
+#include "lngrad/ascendc_enums.h"
 #include "lngrad_aicore/defs.h"
 
 // Kernels name these without a namespace, as the vendor defines them.
 enum class CubeFormat : int32_t {
-  ND = 0,
-  NZ,
-  ZN,
-  ZZ,
-  NN,
-  ND_ALIGN,
-  SCALAR,
-  VECTOR,
-  ROW_MAJOR = ND,
-  COLUMN_MAJOR = 8,
+  LNGRAD_ASCENDC_CUBE_FORMATS(LNGRAD_ENUMERATOR_VALUE, LNGRAD_ENUMERATOR_ALIAS)
 };
 enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 

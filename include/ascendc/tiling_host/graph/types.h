@@ -4,22 +4,12 @@
 
 #include <cstdint>
 
+#include "lngrad/ascendc_enums.h"
+
 namespace ge {
 
 enum DataType : int32_t {
-  DT_FLOAT = 0,
-  DT_FLOAT16 = 1,
-  DT_INT8 = 2,
-  DT_INT32 = 3,
-  DT_UINT8 = 4,
-  DT_INT16 = 6,
-  DT_UINT16 = 7,
-  DT_UINT32 = 8,
-  DT_INT64 = 9,
-  DT_UINT64 = 10,
-  DT_DOUBLE = 11,
-  DT_BOOL = 12,
-  DT_STRING = 13,
+  LNGRAD_GE_BASIC_DATA_TYPES(LNGRAD_ENUMERATOR_VALUE) DT_STRING = 13,
   DT_DUAL_SUB_INT8 = 14,
   DT_DUAL_SUB_UINT8 = 15,
   DT_COMPLEX64 = 16,

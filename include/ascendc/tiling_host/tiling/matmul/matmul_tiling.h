@@ -11,6 +11,7 @@
 #include <iostream>  // the vendor's tiling headers bring it; the samples use std::cout
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "lngrad/ascendc_enums.h"
 #include "lngrad/product.h"
 #include "lngrad/status.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -24,54 +25,17 @@ namespace matmul_tiling {
 
 // The vendor's values (matmul_tiling_base.h).
 enum class DataType : int32_t {
-  DT_FLOAT = 0,
-  DT_FLOAT16 = 1,
-  DT_INT8 = 2,
-  DT_INT32 = 3,
-  DT_UINT8 = 4,
-  DT_INT16 = 6,
-  DT_UINT16 = 7,
-  DT_UINT32 = 8,
-  DT_INT64 = 9,
-  DT_UINT64 = 10,
-  DT_DOUBLE = 11,
-  DT_BOOL = 12,
-  DT_BF16 = 27,
+  LNGRAD_GE_BASIC_DATA_TYPES(LNGRAD_ENUMERATOR_VALUE) DT_BF16 = 27,
   DT_UNDEFINED = 28,
   DT_INT4 = 29,
   DT_BFLOAT16 = 33,
   DT_MAX = 40,
 };
 enum class TPosition : int32_t {
-  GM,
-  A1,
-  A2,
-  B1,
-  B2,
-  C1,
-  C2,
-  CO1,
-  CO2,
-  VECIN,
-  VECOUT,
-  VECCALC,
-  LCM = VECCALC,
-  SPM,
-  SHM = SPM,
-  TSCM,
-  MAX,
+  LNGRAD_ASCENDC_TPOSITIONS(LNGRAD_ENUMERATOR, LNGRAD_ENUMERATOR_ALIAS) MAX,
 };
 enum class CubeFormat : int32_t {
-  ND = 0,
-  NZ,
-  ZN,
-  ZZ,
-  NN,
-  ND_ALIGN,
-  SCALAR,
-  VECTOR,
-  ROW_MAJOR = ND,
-  COLUMN_MAJOR = 8,
+  LNGRAD_ASCENDC_CUBE_FORMATS(LNGRAD_ENUMERATOR_VALUE, LNGRAD_ENUMERATOR_ALIAS)
 };
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
