@@ -324,7 +324,7 @@ std::vector<uint8_t> QuantizeTo8(const std::vector<float>& x, uint32_t m, uint32
   OnBlock(
       [&](Ub& ub) {
         ub.Put<float>(1, x);
-        for (uint32_t j = 0; j < n; ++j) {
+        for (size_t j = 0; j < sc.size() && j < of.size(); ++j) {
           ub.Get<float>(2).HostPtr()[j] = sc[j];
           ub.Get<float>(3).HostPtr()[j] = of[j];
         }
