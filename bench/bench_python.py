@@ -8,6 +8,13 @@ released, as a C++ program calls it). They are measured in rounds, each in a shu
 the table gives medians and the rounds' paired differences and ratios.
 
     PYTHONPATH=build/dev/python build/venv/bin/python bench/bench_python.py [--rounds 41]
+    ... bench/bench_python.py --module [--rounds 21]
+
+--module (issue 31) times instead a torch module's forward + backward, float32, one thread:
+torch.nn.LayerNorm against lngrad.torch.LayerNorm through the compiled operators
+(torch.ops.lngrad.layer_norm) and through its Python path (torch.autograd.Function), at 64x16,
+512x768 and 4096x768, in interleaved rounds. Targets: the operators no slower than torch at
+64x16 (median of the rounds' ratios <= 1) and faster at the larger shapes.
 
 Targets: at 64x16 the Python call costs at most 2 us more than the C++ call; at 4096x768 it is
 within 5 % of it. The machines this runs on are shared and their speed drifts by tens of percent
@@ -36,13 +43,78 @@ def per_call_us(run, budget=0.03):
     return run(n) / n * 1e6
 
 
+MODULE_SHAPES = [(64, 16), (512, 768), (4096, 768)]
+
+
+def module_main(rounds):
+    """torch.nn.LayerNorm vs lngrad.torch.LayerNorm (operators and Python path), fwd + bwd."""
+    import torch
+    import lngrad.torch as lt
+
+    torch.set_num_threads(1)
+    has_ops = lt.OPERATORS
+
+    def contender(module, x, dy, operators):
+        def run(n):
+            lt.OPERATORS = operators  # read at every call: switches the path
+            start = time.perf_counter()
+            for _ in range(n):
+                x.grad = None
+                for p in module.parameters():
+                    p.grad = None
+                module(x).backward(dy)
+            return time.perf_counter() - start
+
+        return run
+
+    times = {}
+    order = random.Random(2)
+    torch.manual_seed(0)
+    for _ in range(rounds):
+        for r, h in MODULE_SHAPES:
+            x = torch.randn(r, h, requires_grad=True)
+            dy = torch.randn(r, h)
+            jobs = [("torch", contender(torch.nn.LayerNorm(h), x, dy, has_ops))]
+            if has_ops:
+                jobs.append(("operators", contender(lt.LayerNorm(h, num_threads=1), x, dy, True)))
+            jobs.append(("Python path", contender(lt.LayerNorm(h, num_threads=1), x, dy, False)))
+            order.shuffle(jobs)
+            for name, run in jobs:
+                times.setdefault(((r, h), name), []).append(per_call_us(run))
+    lt.OPERATORS = has_ops
+    print(
+        f"module forward + backward, float32, 1 thread, torch {torch.__version__}, {rounds} "
+        f"rounds (us, medians; ratio: median of the rounds' torch / lngrad)"
+    )
+    print(f"{'rows x H':>12} {'torch':>10} {'lngrad':>10} {'path':>12} {'speed-up':>9}")
+    ok = has_ops
+    for r, h in MODULE_SHAPES:
+        ref = times[((r, h), "torch")]
+        for name in ("operators", "Python path"):
+            if ((r, h), name) not in times:
+                continue
+            ours = times[((r, h), name)]
+            speedup = statistics.median(a / b for a, b in zip(ref, ours))
+            if name == "operators":
+                ok &= speedup >= 1.0
+            print(
+                f"{r:>6} x {h:<4} {statistics.median(ref):>10.1f} {statistics.median(ours):>10.1f}"
+                f" {name:>12} {speedup:>8.2f}x"
+            )
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     root = pathlib.Path(__file__).resolve().parents[1]
     ap.add_argument("--build", default=str(root / "build/dev"))
-    ap.add_argument("--rounds", type=int, default=41)
+    ap.add_argument("--rounds", type=int, default=None)
+    ap.add_argument("--module", action="store_true", help="time torch modules (issue 31)")
     args = ap.parse_args()
     sys.path.insert(0, str(pathlib.Path(args.build) / "python"))
+    if args.module:
+        return module_main(args.rounds or 21)
+    args.rounds = args.rounds or 41
     import numpy as np
     import lngrad
     from lngrad import _lngrad

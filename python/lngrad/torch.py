@@ -4,8 +4,9 @@
     norm = lngrad.torch.LayerNorm(768)              # same arguments and parameters as torch's
     y = lngrad.torch.layer_norm(x, (768,), weight, bias, eps=1e-5)   # functional form
 
-Both compute with lngrad's native library (lngrad.layer_norm forward, the fused
-lngrad.layer_norm_backward_variance backward) through a torch.autograd.Function, for CPU
+Both compute with lngrad's native library (the LayerNorm forward, the fused backward) through
+the compiled operator torch.ops.lngrad.layer_norm where it was built for this torch (OPERATORS;
+docs/python.md), else through a torch.autograd.Function over the extension module, for CPU
 tensors of float32 or float16 (torch's own CPU layer norm has no float16 before 2.x). The
 statistics are kept in float32 for float16 data too, as torch keeps them. Half gradients use
 ``half_eval`` (default "fast": the float evaluation rounded once, docs/math.md §6.4;
@@ -22,15 +23,41 @@ module's parameters and state_dict are exactly those of torch.nn.LayerNorm.
 import inspect
 import math
 import numbers
+import os
 
 import torch
 from torch.autograd.function import once_differentiable
 
 from . import _lngrad
 
-__all__ = ["LayerNorm", "layer_norm", "uses_lngrad"]
+__all__ = ["LayerNorm", "layer_norm", "uses_lngrad", "OPERATORS"]
 
 _DTYPES = (torch.float32, torch.float16)
+
+
+def _load_operators():
+    """Loads torch.ops.lngrad (python/torch_ops) when it was built for this torch."""
+    if os.environ.get("LNGRAD_TORCH_OPS") == "0":
+        return False
+    try:
+        from . import _torch_ops_info
+    except ImportError:  # built without torch's C++ package
+        return False
+    path = os.path.join(os.path.dirname(__file__), "_lngrad_torch.so")
+    if _torch_ops_info.TORCH_VERSION != torch.__version__ or not os.path.exists(path):
+        return False  # another torch than the one it was built for: the Python path
+    torch.ops.load_library(path)
+    return True
+
+
+# True when lngrad.torch runs through the compiled operators torch.ops.lngrad.layer_norm,
+# layer_norm_forward and layer_norm_backward (no Python between torch and lngrad, and
+# torch.compile sees them as operators); False when it runs the Python path below (a
+# torch.autograd.Function over the extension module): torch without its C++ headers at build
+# time, another torch version than the build's, or LNGRAD_TORCH_OPS=0. Both give the same bits.
+OPERATORS = _load_operators()
+# The operator itself (an OpOverload: what torch.compile traces), bound once.
+_LAYER_NORM_OP = torch.ops.lngrad.layer_norm.default if OPERATORS else None
 
 
 def _normalized(normalized_shape):
@@ -114,6 +141,8 @@ def layer_norm(
 ):
     """torch.nn.functional.layer_norm with lngrad's forward and backward (see the module doc)."""
     shape = _normalized(normalized_shape)
+    if OPERATORS:
+        return _LAYER_NORM_OP(input, shape, weight, bias, float(eps), num_threads, half_eval)
     if tuple(input.shape[input.dim() - len(shape) :]) != shape or input.dim() < len(shape):
         raise RuntimeError(
             f"lngrad.torch.layer_norm: normalized_shape {list(shape)} does not match the trailing "
@@ -174,6 +203,16 @@ class LayerNorm(torch.nn.LayerNorm):
         self.half_eval = half_eval
 
     def forward(self, input):
+        if OPERATORS:
+            return _LAYER_NORM_OP(
+                input,
+                self.normalized_shape,
+                self.weight,
+                self.bias,
+                self.eps,
+                self.num_threads,
+                self.half_eval,
+            )
         return layer_norm(
             input,
             self.normalized_shape,

@@ -50,20 +50,24 @@ wheel=$(ls "$WORK"/wheel/lngrad-*.whl)
 
 # Each environment: install, check that the installed package is the one imported and which
 # NumPy it runs with, then the whole pytest suite (from outside the source tree).
-for env in "$PYPI_VENV:2" "$DEB_VENV:1"; do
-  venv=${env%:*}
-  numpy_major=${env##*:}
+# The wheel's torch operators are built for the PyPI environment's torch; the Debian
+# environment's torch 1.13 is another version, so there lngrad.torch runs its Python path.
+for env in "$PYPI_VENV:2:1" "$DEB_VENV:1:0"; do
+  venv=${env%%:*}
+  numpy_major=$(echo "$env" | cut -d: -f2)
+  ops=${env##*:}
   "$venv/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-  (cd "$WORK" && "$venv/bin/python" - "$venv" "$numpy_major" <<'EOF'
+  (cd "$WORK" && "$venv/bin/python" - "$venv" "$numpy_major" "$ops" <<'EOF'
 import os, sys
-import numpy, torch, lngrad
-venv, numpy_major = sys.argv[1], int(sys.argv[2])
+import numpy, torch, lngrad, lngrad.torch
+venv, numpy_major, ops = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 assert os.path.realpath(lngrad.__file__).startswith(os.path.realpath(venv)), lngrad.__file__
 assert int(numpy.__version__.split(".")[0]) == numpy_major, numpy.__version__
+assert lngrad.torch.OPERATORS == ops, lngrad.torch.OPERATORS
 print(f"pip_install: {venv}: lngrad from {os.path.dirname(lngrad.__file__)}, "
-      f"NumPy {numpy.__version__}, torch {torch.__version__}")
+      f"NumPy {numpy.__version__}, torch {torch.__version__}, operators {ops}")
 EOF
   )
-  (cd "$WORK" && LNGRAD_CLI=$CLI PYTHONPATH= "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-    "$SRC/python/tests")
+  (cd "$WORK" && LNGRAD_CLI=$CLI LNGRAD_EXPECT_TORCH_OPS=$ops PYTHONPATH= "$venv/bin/python" \
+    -m pytest -q -p no:cacheprovider -rs "$SRC/python/tests")
 done
