@@ -39,6 +39,7 @@ constexpr uint32_t kDirected = Bit(RoundMode::CAST_FLOOR) | Bit(RoundMode::CAST_
                                Bit(RoundMode::CAST_ROUND) | Bit(RoundMode::CAST_TRUNC);
 constexpr uint32_t k5 = kR | kDirected;  // RINT, FLOOR, CEIL, ROUND, TRUNC
 constexpr uint32_t kO = Bit(RoundMode::CAST_ODD);
+constexpr uint32_t kHif8Modes = Bit(RoundMode::CAST_ROUND) | Bit(RoundMode::CAST_HYBRID);
 // int32_t -> half with SetDeqScale: roundMode has no effect, any value is accepted.
 constexpr uint32_t kDeq = 1u << 8;
 
@@ -104,6 +105,14 @@ constexpr CastRow kCastRows[] = {
     {CT::kUint32, CT::kUint16, {0, 0, 0, 0, kN}},
     {CT::kInt64, CT::kFloat, {0, 0, k5, k5, k5}},
     {CT::kInt64, CT::kInt32, {0, 0, kN, kN, kN}},
+    {CT::kHif8, CT::kHalf, {0, 0, 0, 0, kN}},
+    {CT::kHif8, CT::kFloat, {0, 0, 0, 0, kN}},
+    {CT::kE5m2, CT::kFloat, {0, 0, 0, 0, kN}},
+    {CT::kE4m3, CT::kFloat, {0, 0, 0, 0, kN}},
+    {CT::kHalf, CT::kHif8, {0, 0, 0, 0, kHif8Modes}},
+    {CT::kFloat, CT::kHif8, {0, 0, 0, 0, kHif8Modes}},
+    {CT::kFloat, CT::kE5m2, {0, 0, 0, 0, kR}},
+    {CT::kFloat, CT::kE4m3, {0, 0, 0, 0, kR}},
 };
 
 size_t TableOf(NpuArch arch) {
@@ -123,9 +132,10 @@ uint32_t FindCast(size_t t, CT src, CT dst) {
 }  // namespace
 
 const char* CastTypeName(CastType t) noexcept {
-  static constexpr const char* kNames[] = {"half",    "float",    "bfloat16_t", "int4b_t",
-                                           "int8_t",  "uint8_t",  "int16_t",    "uint16_t",
-                                           "int32_t", "uint32_t", "int64_t",    "?"};
+  static constexpr const char* kNames[] = {"half",       "float",        "bfloat16_t", "int4b_t",
+                                           "int8_t",     "uint8_t",      "int16_t",    "uint16_t",
+                                           "int32_t",    "uint32_t",     "int64_t",    "hifloat8_t",
+                                           "fp8_e5m2_t", "fp8_e4m3fn_t", "?"};
   return kNames[static_cast<int>(t)];
 }
 

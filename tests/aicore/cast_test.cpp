@@ -145,6 +145,17 @@ INT_ELEM(int32_t, 32, -2147483648.0L, 2147483647.0L)
 INT_ELEM(uint32_t, 32, 0, 4294967295.0L)
 INT_ELEM(int64_t, 64, -9223372036854775808.0L, 9223372036854775807.0L)
 #undef INT_ELEM
+// The 950's 8-bit floats: storage only here (their values come from fp8.h, see Fp8Pairs below).
+#define FP8_ELEM(T)                            \
+  template <>                                  \
+  struct Elem<T> {                             \
+    static constexpr const Fmt* fmt = nullptr; \
+    static constexpr uint32_t bits = 8;        \
+  };
+FP8_ELEM(hifloat8_t)
+FP8_ELEM(fp8_e5m2_t)
+FP8_ELEM(fp8_e4m3fn_t)
+#undef FP8_ELEM
 
 uint64_t GetBits(const std::vector<uint8_t>& mem, uint32_t bits, uint64_t i) {
   if (bits == 4) return (mem[i / 2] >> ((i % 2) * 4)) & 0xFu;
@@ -431,6 +442,126 @@ TEST(Cast, Ascend950Pairs) {
   CheckPairModes<half, bfloat16_t>(false, false, k950);
 }
 
+// ---- The 950's 8-bit floats ----------------------------------------------------------------
+// The element conversions are fp8.h's, which tests/simt/math_fp8_test.cpp checks code by code
+// against models written separately (values by field, nearest-value searches, the hybrid
+// pseudo-code). Here: that Cast runs the right one for each pair of the 950's table, each mode
+// and each overflow mode, over every code or a spread of floats and halves, plus values worked
+// out by hand from the formats.
+
+namespace f8 = lngrad::aicore::fp8;
+
+// The saturation mode's rule for a float or half destination: +-inf -> +-max, NaN -> +0.
+float Saturated(float v, bool sat, float max = std::numeric_limits<float>::max()) {
+  if (!sat) return v;
+  if (std::isnan(v)) return 0.0f;
+  if (std::isinf(v)) return v > 0 ? max : -max;
+  return v;
+}
+
+template <typename T, typename U>
+void CheckFp8Pair(RoundMode mode, bool sat, const std::vector<U>& values,
+                  uint8_t (*expected)(U, RoundMode, bool)) {
+  std::vector<uint8_t> src(values.size() * sizeof(U));
+  std::memcpy(src.data(), values.data(), src.size());
+  const auto n = static_cast<uint32_t>(values.size());
+  const std::vector<uint8_t> out = RunCount<T, U>(src, n, mode, {k950, sat, 1.0f});
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(out[i], expected(values[i], mode, sat))
+        << lngrad::aicore::RoundModeName(mode) << (sat ? " sat" : " inf/nan") << " value "
+        << static_cast<float>(values[i]);
+  }
+}
+
+std::vector<float> Fp8FloatSources() {
+  std::vector<float> v = {0.0f,
+                          -0.0f,
+                          1.75f,
+                          -2.5f,
+                          300.0f,
+                          65504.0f,
+                          1e30f,
+                          -1e30f,
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(),
+                          1e-30f,
+                          3.0e-8f};
+  std::mt19937 rng(8);
+  while (v.size() < 4096) {
+    // Exponents over every format's range and beyond, any fraction bits.
+    const uint32_t bits = (rng() & 0x807FFFFFu) | ((100u + rng() % 60u) << 23);
+    v.push_back(std::bit_cast<float>(bits));
+  }
+  return v;
+}
+
+TEST(Cast, Fp8PairsOn950) {
+  const std::vector<float> floats = Fp8FloatSources();
+  std::vector<half> halves(65536);
+  for (uint32_t b = 0; b < 65536; ++b) halves[b] = half::FromBits(static_cast<uint16_t>(b));
+  for (const bool sat : {true, false}) {
+    for (const RoundMode m : {RoundMode::CAST_ROUND, RoundMode::CAST_HYBRID}) {
+      CheckFp8Pair<hifloat8_t, float>(m, sat, floats, [](float x, RoundMode mm, bool s) {
+        return f8::FloatToHif8(
+            x, mm == RoundMode::CAST_HYBRID ? f8::Hif8Round::kHybrid : f8::Hif8Round::kRound, s);
+      });
+      CheckFp8Pair<hifloat8_t, half>(m, sat, halves, [](half x, RoundMode mm, bool s) {
+        return f8::HalfToHif8(
+            x.bits, mm == RoundMode::CAST_HYBRID ? f8::Hif8Round::kHybrid : f8::Hif8Round::kRound,
+            s);
+      });
+    }
+    CheckFp8Pair<fp8_e4m3fn_t, float>(
+        RoundMode::CAST_RINT, sat, floats,
+        [](float x, RoundMode, bool s) { return f8::FloatToE4m3(x, s); });
+    CheckFp8Pair<fp8_e5m2_t, float>(
+        RoundMode::CAST_RINT, sat, floats,
+        [](float x, RoundMode, bool s) { return f8::FloatToE5m2(x, s); });
+  }
+}
+
+TEST(Cast, Fp8HandValuesAndWideningOn950) {
+  // 300 lies between e4m3's 288 (1.001b * 2^8, code 0x79) and 320; e5m2's neighbours are 256
+  // and 320 (1.01b * 2^8, code 0x5D). 1.75 is exact in HiFloat8.
+  const std::vector<float> in = {300.0f, 1.75f};
+  std::vector<uint8_t> src(8);
+  std::memcpy(src.data(), in.data(), 8);
+  const CastRun on950{k950, true, 1.0f};
+  EXPECT_EQ((RunCount<fp8_e4m3fn_t, float>(src, 2, RoundMode::CAST_RINT, on950)[0]), 0x79);
+  EXPECT_EQ((RunCount<fp8_e5m2_t, float>(src, 2, RoundMode::CAST_RINT, on950)[0]), 0x5D);
+  const auto hif8 = RunCount<hifloat8_t, float>(src, 2, RoundMode::CAST_ROUND, on950);
+  EXPECT_EQ(static_cast<float>(hifloat8_t::FromBits(hif8[1])), 1.75f);
+  // Every code widens exactly; the saturation mode maps infinities and NaN as for any float.
+  std::vector<uint8_t> codes(256);
+  for (int c = 0; c < 256; ++c) codes[c] = static_cast<uint8_t>(c);
+  for (const bool sat : {true, false}) {
+    const CastRun r{k950, sat, 1.0f};
+    const auto to_float = [&](auto tag, const std::vector<uint8_t>& out) {
+      using S = decltype(tag);
+      for (int c = 0; c < 256; ++c) {
+        float got;
+        std::memcpy(&got, out.data() + 4 * c, 4);
+        const float want = Saturated(static_cast<float>(S::FromBits(static_cast<uint8_t>(c))), sat);
+        ASSERT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << c;
+      }
+    };
+    to_float(hifloat8_t{}, RunCount<float, hifloat8_t>(codes, 256, RoundMode::CAST_NONE, r));
+    to_float(fp8_e5m2_t{}, RunCount<float, fp8_e5m2_t>(codes, 256, RoundMode::CAST_NONE, r));
+    to_float(fp8_e4m3fn_t{}, RunCount<float, fp8_e4m3fn_t>(codes, 256, RoundMode::CAST_NONE, r));
+    const std::vector<uint8_t> h = RunCount<half, hifloat8_t>(codes, 256, RoundMode::CAST_NONE, r);
+    for (int c = 0; c < 256; ++c) {
+      half got;
+      std::memcpy(&got, h.data() + 2 * c, 2);
+      const float want = Saturated(
+          static_cast<float>(hifloat8_t::FromBits(static_cast<uint8_t>(c))), sat, 65504.0f);
+      ASSERT_TRUE(static_cast<float>(got) == want ||
+                  (std::isnan(want) && std::isnan(static_cast<float>(got))))
+          << c;
+    }
+  }
+}
+
 // ---- The mask/repeat form with int4b_t (the kit's cast sample layout) -------------------------
 
 TEST(Cast, Int4MaskRepeatFormPacksNibblesAndLeavesMaskedBytes) {
@@ -511,6 +642,17 @@ TEST(Cast, CheckedModeNamesThePairTheModeAndTheInt4Rules) {
                 .find("cast_round_mode"),
             std::string::npos);
   EXPECT_EQ(CheckOf(kA2, cast(int8_t{}, half{}, RoundMode::CAST_RINT, 64)), "");
+  // The 8-bit floats: the 950 only, each with its modes.
+  EXPECT_EQ(CheckOf(kA2, cast(hifloat8_t{}, float{}, RoundMode::CAST_ROUND, 64)).substr(0, 9),
+            "cast_pair");
+  EXPECT_EQ(CheckOf(k950, cast(hifloat8_t{}, half{}, RoundMode::CAST_HYBRID, 64)), "");
+  EXPECT_NE(CheckOf(k950, cast(hifloat8_t{}, float{}, RoundMode::CAST_RINT, 64))
+                .find("allowed: CAST_ROUND, CAST_HYBRID"),
+            std::string::npos);
+  EXPECT_NE(CheckOf(k950, cast(fp8_e4m3fn_t{}, float{}, RoundMode::CAST_ROUND, 64))
+                .find("cast_round_mode"),
+            std::string::npos);
+  EXPECT_EQ(CheckOf(k950, cast(float{}, fp8_e5m2_t{}, RoundMode::CAST_NONE, 64)), "");
   // int32_t -> half accepts any mode (it has none).
   EXPECT_EQ(CheckOf(kA2, cast(half{}, int32_t{}, RoundMode::CAST_ODD, 64)), "");
   const std::string odd = CheckOf(kA2, cast(int4b_t{}, half{}, RoundMode::CAST_RINT, 63));

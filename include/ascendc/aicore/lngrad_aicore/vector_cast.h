@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "bfloat16.h"
+#include "fp8.h"
 #include "vector_base.h"
 
 #define LNGRAD_SRCLOC_ARG lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()
@@ -18,9 +19,10 @@ namespace lngrad::aicore::detail {
 
 // ---------------------------------------------------------------------------------------------
 // Cast: every pair of the vendor's tables (Atlas A2/A3, 950, 200I/500 A2, inference AI Core,
-// training series) among half, float, bfloat16_t, int4b_t, int8/uint8, int16/uint16, int32/uint32
-// and int64. The pair is a compile-time choice; whether the running product has it, and with
-// which round modes, is checked at run time in checked mode (vector_ops.cpp holds the tables).
+// training series) among half, float, bfloat16_t, int4b_t, int8/uint8, int16/uint16, int32/uint32,
+// int64 and the 950's 8-bit floats (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t: lngrad_aicore/fp8.h). The
+// pair is a compile-time choice; whether the running product has it, and with which round modes, is
+// checked at run time in checked mode (vector_ops.cpp holds the tables).
 
 enum class CastType : uint8_t {
   kHalf,
@@ -34,6 +36,9 @@ enum class CastType : uint8_t {
   kInt32,
   kUint32,
   kInt64,
+  kHif8,
+  kE5m2,
+  kE4m3,
   kNone
 };
 template <typename T>
@@ -50,6 +55,9 @@ constexpr CastType CastTypeOf() {
   if constexpr (std::is_same_v<V, int32_t>) return CastType::kInt32;
   if constexpr (std::is_same_v<V, uint32_t>) return CastType::kUint32;
   if constexpr (std::is_same_v<V, int64_t>) return CastType::kInt64;
+  if constexpr (std::is_same_v<V, hifloat8_t>) return CastType::kHif8;
+  if constexpr (std::is_same_v<V, fp8_e5m2_t>) return CastType::kE5m2;
+  if constexpr (std::is_same_v<V, fp8_e4m3fn_t>) return CastType::kE4m3;
   return CastType::kNone;
 }
 const char* CastTypeName(CastType t) noexcept;
@@ -108,11 +116,40 @@ T SaturateFloat(T r, bool saturate) {
   return r;
 }
 
+template <typename T>
+inline constexpr bool kCastFp8 = std::is_same_v<T, hifloat8_t> || std::is_same_v<T, fp8_e5m2_t> ||
+                                 std::is_same_v<T, fp8_e4m3fn_t>;
+
+// To an 8-bit float (950: half or float sources): hifloat8_t rounds half away from zero
+// (CAST_ROUND) or in the hybrid mode (CAST_HYBRID), e5m2/e4m3 to nearest even (CAST_RINT), as
+// the Cast table allows; another mode (refused in checked mode) runs as that default. In the
+// saturation mode an overflow becomes the largest finite value and NaN +0; in the inf/NaN mode
+// the format's infinity or NaN (fp8.h).
+template <typename T, typename U>
+T CastToFp8(U v, const CastCtx& c) {
+  namespace f8 = lngrad::aicore::fp8;
+  if constexpr (std::is_same_v<T, hifloat8_t>) {
+    const auto mode =
+        c.mode == AscendC::RoundMode::CAST_HYBRID ? f8::Hif8Round::kHybrid : f8::Hif8Round::kRound;
+    if constexpr (std::is_same_v<U, half>) {
+      return T::FromBits(f8::HalfToHif8(v.bits, mode, c.saturate));
+    } else {
+      return T::FromBits(f8::FloatToHif8(static_cast<float>(v), mode, c.saturate));
+    }
+  } else if constexpr (std::is_same_v<T, fp8_e5m2_t>) {
+    return T::FromBits(f8::FloatToE5m2(static_cast<float>(v), c.saturate));
+  } else {
+    return T::FromBits(f8::FloatToE4m3(static_cast<float>(v), c.saturate));
+  }
+}
+
 // One element U -> T.
 template <typename T, typename U>
 T CastElem(U v, const CastCtx& c) {
   using AscendC::RoundMode;
-  if constexpr (std::is_same_v<T, half>) {
+  if constexpr (kCastFp8<T>) {
+    return CastToFp8<T>(v, c);
+  } else if constexpr (std::is_same_v<T, half>) {
     if constexpr (std::is_same_v<U, int32_t>) {
       // The product of the integer and the DEQSCALE half, rounded once to nearest even
       // [inference: the documentation does not say how the hardware rounds].
