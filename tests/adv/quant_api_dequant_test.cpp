@@ -308,6 +308,60 @@ TEST(QuantAntiQuantize, PerTokenAndPerGroupBf16On950) {
   }
 }
 
+// The 8-bit float sources (950): each code decoded exactly (its value from fp8.h's decoder, which
+// tests/simt/math_fp8_test.cpp checks against every code built field by field), then the float
+// sequence; float parameters per token / per group, and float destinations.
+// The destination cast's saturation (the block's default overflow mode, the vendor's SatS):
+// beyond the half range +-65504, NaN +0.
+half SatHalf(float x) {
+  if (std::isnan(x)) return half(0.0f);
+  const half h(x);
+  if (std::isinf(static_cast<float>(h))) return half(x > 0 ? 65504.0f : -65504.0f);
+  return h;
+}
+
+template <typename S>
+void CheckFp8AntiQuantize() {
+  constexpr uint32_t m = 4, n = 64;  // every code once
+  std::vector<uint8_t> x(m * n);
+  for (uint32_t i = 0; i < m * n; ++i) x[i] = static_cast<uint8_t>(i * 7 % 256);
+  const std::vector<float> sc = Uniform(21, n, -3.0f, 3.0f), of = Uniform(22, n, -5.0f, 5.0f);
+  std::vector<half> chan, tokHalf;
+  std::vector<float> tokFloat;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<uint8_t>(1).HostPtr(), x.data(), x.size());
+        const AscendC::LocalTensor<S> src = ub.Get<uint8_t>(1).template ReinterpretCast<S>();
+        ub.Put<half>(2, As<half>(sc));
+        ub.Put<half>(3, As<half>(of));
+        AscendC::AntiQuantize<kAqChannel>(ub.Get<half>(0), src, ub.Get<half>(2), ub.Get<half>(3),
+                                          AscendC::AntiQuantizeParams{m, n, 0});
+        chan = ub.Take<half>(0);
+        ub.Put<float>(2, sc);  // per token: the first m scales, float
+        AscendC::AntiQuantize<kAqToken>(ub.Get<half>(0), src, ub.Get<float>(2), ub.Get<float>(3),
+                                        AscendC::AntiQuantizeParams{m, n, 0});
+        tokHalf = ub.Take<half>(0);
+        AscendC::AntiQuantize<kAqToken>(ub.Get<float>(0), src, ub.Get<float>(2), ub.Get<float>(3),
+                                        AscendC::AntiQuantizeParams{m, n, 0});
+        tokFloat = ub.Take<float>(0);
+      },
+      k950);
+  for (uint32_t i = 0; i < m * n; ++i) {
+    const float v = static_cast<float>(S::FromBits(x[i]));
+    const float o = static_cast<float>(half(of[i % n])), s = static_cast<float>(half(sc[i % n]));
+    ASSERT_EQ(Bits(chan[i]), Bits(SatHalf((v + o) * s))) << i;
+    const float t = v * sc[i / n];
+    ASSERT_EQ(Bits(tokHalf[i]), Bits(SatHalf(t))) << i;
+    ASSERT_TRUE(tokFloat[i] == t || (std::isnan(t) && std::isnan(tokFloat[i]))) << i;
+  }
+}
+
+TEST(QuantAntiQuantize, EightBitFloatSourcesOn950) {
+  CheckFp8AntiQuantize<hifloat8_t>();
+  CheckFp8AntiQuantize<fp8_e5m2_t>();
+  CheckFp8AntiQuantize<fp8_e4m3fn_t>();
+}
+
 TEST(QuantTiling, DequantAndAntiQuantSizes) {
   uint32_t mx = 0, mn = 0, live = 0, extra = 0;
   AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({128, 32}), 4, mx, mn);

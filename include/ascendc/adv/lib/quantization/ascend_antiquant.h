@@ -1,6 +1,7 @@
 // lngrad: the Ascend C high-level anti-quantization APIs AscendAntiQuant (every product) and
 // AntiQuantize (Ascend 950 only): the vendor's adv_api/quantization/{ascend_antiquant,
-// antiquantize}.h, int8_t / int4b_t source, half / bfloat16_t destination.
+// antiquantize}.h: AscendAntiQuant int8_t / int4b_t to half / bfloat16_t; AntiQuantize also the
+// 8-bit float sources and float destinations (below).
 //
 // AscendAntiQuant, arch 2201/2002 (ascend_antiquant_impl.h, _c220_impl.h): half output - the
 // source Cast to half (exact), Add the half offset, Mul by the half scale, each one half
@@ -19,8 +20,11 @@
 // The scalar forms use one offset and scale for every element.
 // AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
 // PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
-// [m, n] source, the float sequence; hasOffset false skips the Add. The fp8 / fp4 / fp8_e8m0
-// scale forms are not modelled (no such types in lngrad).
+// [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to float, exact for
+// int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, * scale in float;
+// to the destination rounding to nearest even, none for float); hasOffset false skips the Add.
+// Parameters of the destination's type or, per token and per group, float. The fp4 sources
+// with their fp8_e8m0 scales are not modelled.
 //
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
@@ -54,11 +58,13 @@ struct AntiQuantizeConfig {
 
 namespace lngrad::aicore::quant_detail {
 
-// One element of the anti-quantization: (src + offset) * scale in the arch's sequence.
-template <typename D, typename S>
-D AntiQuantElem(S x, D off, D sc, bool withOffset) {
-  const float xf = F(x);  // int8 / int4 -> half -> float is exact
-  if constexpr (std::is_same_v<D, half>) {
+// One element of the anti-quantization: (src + offset) * scale in the arch's sequence; the
+// offset and scale of type P (the destination's, or float for AntiQuantize's per-token and
+// per-group forms).
+template <typename D, typename S, typename P>
+D AntiQuantElem(S x, P off, P sc, bool withOffset) {
+  const float xf = F(x);  // int8 / int4 / 8-bit floats -> (half ->) float is exact
+  if constexpr (std::is_same_v<D, half> && std::is_same_v<P, half>) {
     if (!Is3510()) {
       half h = half(xf);
       if (withOffset) h = HAdd(h, off);
@@ -68,7 +74,11 @@ D AntiQuantElem(S x, D off, D sc, bool withOffset) {
   float v = xf;
   if (withOffset) v = v + F(off);
   v = v * F(sc);
-  return Conv<D, float>(v, RoundMode::CAST_RINT);
+  if constexpr (std::is_same_v<D, float>) {
+    return v;
+  } else {
+    return Conv<D, float>(v, RoundMode::CAST_RINT);
+  }
 }
 
 // The group count of an offset/scale tensor: the shape info's value, else ShapeInfo dim `dim`.
@@ -95,6 +105,31 @@ void CheckAntiQuantTypes() {
   static_assert(std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t>,
                 "AscendAntiQuant: OutputDataType must be half or bfloat16_t");
 }
+
+// AntiQuantize (950): the source, destination and parameter types of its two tables
+// (PER_TENSOR/PER_CHANNEL: parameters of the destination's type; PER_TOKEN/PER_GROUP: also
+// float parameters, and a float destination with float parameters).
+template <typename S, typename D, typename P>
+void CheckAntiQuantizeTypes() {
+  static_assert(std::is_same_v<S, int8_t> || std::is_same_v<S, hifloat8_t> ||
+                    std::is_same_v<S, fp8_e5m2_t> || std::is_same_v<S, fp8_e4m3fn_t>,
+                "AntiQuantize: SrcT must be int8_t, hifloat8_t, fp8_e5m2_t or fp8_e4m3fn_t");
+  static_assert(
+      std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> || std::is_same_v<D, float>,
+      "AntiQuantize: DstT must be half, bfloat16_t or float");
+  static_assert(std::is_same_v<P, D> || std::is_same_v<P, float>,
+                "AntiQuantize: scale and offset must be of DstT or float");
+}
+
+// The element type of a parameter: a tensor's, or the destination's for a scalar.
+template <typename X, typename D>
+struct ParamElem {
+  using type = D;
+};
+template <typename T, typename D>
+struct ParamElem<AscendC::LocalTensor<T>, D> {
+  using type = T;
+};
 
 template <typename S>
 S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
@@ -281,8 +316,11 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AntiQuantize";
-  q::CheckAntiQuantTypes<SrcT, DstT>();
+  using P = typename q::ParamElem<ScaleT, DstT>::type;
+  q::CheckAntiQuantizeTypes<SrcT, DstT, P>();
   constexpr bool kTensor = config.policy != AntiQuantizePolicy::PER_TENSOR;
+  static_assert(kTensor || !std::is_same_v<DstT, float>,
+                "AntiQuantize: a float destination needs PER_TOKEN or PER_GROUP");
   static_assert(kTensor == q::IsTensor<ScaleT>::value,
                 "AntiQuantize: PER_TENSOR takes scalars, the other policies tensors");
   (void)sharedTmpBuffer;
@@ -293,12 +331,12 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
              "PER_GROUP needs groupSize > 0");
   if (config.policy == AntiQuantizePolicy::PER_GROUP && params.groupSize == 0) return;
   const uint64_t channels = lay.Count();
-  auto at = [&](const auto& x, uint64_t e) -> DstT {
+  auto at = [&](const auto& x, uint64_t e) -> P {
     using X = std::decay_t<decltype(x)>;
     if constexpr (q::IsTensor<X>::value) {
-      return x.HostPtr()[lay.Index(e / params.n, e % params.n)];
+      return static_cast<P>(x.HostPtr()[lay.Index(e / params.n, e % params.n)]);
     } else {
-      return static_cast<DstT>(x);
+      return static_cast<P>(x);
     }
   };
   q::Span sSpan{nullptr, 0}, oSpan{nullptr, 0};
