@@ -1,5 +1,6 @@
-// lngrad: IEEE 754 binary16 storage type with round-to-nearest-even conversions.
-// Arithmetic is done in float by the callers; Half only stores and converts.
+// lngrad: the 16-bit storage types of the native API, IEEE 754 binary16 (Half) and bfloat16
+// (BFloat16, the top half of a binary32), with round-to-nearest-even conversions.
+// Arithmetic is done in float by the callers; they only store and convert.
 // C++17 and later (the native API's public headers do not require C++20).
 #pragma once
 
@@ -89,5 +90,34 @@ struct Half {
   constexpr float ToFloat() const noexcept { return HalfBitsToFloat(bits); }
 };
 static_assert(sizeof(Half) == 2);
+
+// Exact bfloat16 -> binary32 conversion (the 16 bits become the top of the word).
+constexpr float BFloat16BitsToFloat(uint16_t b) noexcept {
+  return half_detail::BitCast<float>(static_cast<uint32_t>(b) << 16);
+}
+
+// binary32 -> bfloat16 with round-to-nearest, ties to even; overflow gives +-inf (a carry into
+// the exponent), subnormals round like any value, NaN stays NaN (quiet, top payload bits kept).
+constexpr uint16_t FloatToBFloat16Bits(float f) noexcept {
+  const uint32_t x = half_detail::BitCast<uint32_t>(f);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((x >> 16) | 0x0040u);
+  return static_cast<uint16_t>((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+
+// Storage type for bfloat16 tensors in the native API.
+struct BFloat16 {
+  uint16_t bits = 0;
+
+  BFloat16() = default;
+  constexpr explicit BFloat16(float f) noexcept : bits(FloatToBFloat16Bits(f)) {}
+  static constexpr BFloat16 FromBits(uint16_t b) noexcept {
+    BFloat16 v;
+    v.bits = b;
+    return v;
+  }
+  constexpr explicit operator float() const noexcept { return BFloat16BitsToFloat(bits); }
+  constexpr float ToFloat() const noexcept { return BFloat16BitsToFloat(bits); }
+};
+static_assert(sizeof(BFloat16) == 2);
 
 }  // namespace lngrad

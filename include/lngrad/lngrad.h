@@ -148,6 +148,30 @@ Status LayerNormFloatStats(RowShape shape, const Half* x, const Half* gamma, con
                            float epsilon, Half* y, float* mean, float* variance,
                            const Options& options = {});
 
+// bfloat16 data (lngrad::BFloat16): every function above for bfloat16 tensors, float statistics
+// too (LayerNormBackwardFloatStats, LayerNormFloatStats, as PyTorch keeps them for bfloat16
+// data). One evaluation, the fast one: the float evaluation (as for float data), each output
+// rounded once to bfloat16 (RNE); Options::half_eval plays no part. Bounds: docs/math.md §6.6b.
+Status LayerNormGrad(RowShape shape, const BFloat16* dy, const BFloat16* x, const BFloat16* mean,
+                     const BFloat16* variance, const BFloat16* gamma, float epsilon, BFloat16* pd_x,
+                     BFloat16* res_for_gamma, const Options& options = {});
+Status LayerNormGradBeta(RowShape shape, const BFloat16* dy, const BFloat16* res_for_gamma,
+                         BFloat16* dgamma, BFloat16* dbeta, const Options& options = {});
+Status LayerNormBackward(RowShape shape, const BFloat16* dy, const BFloat16* x,
+                         const BFloat16* mean, const BFloat16* variance, const BFloat16* gamma,
+                         float epsilon, BFloat16* dx, BFloat16* dgamma, BFloat16* dbeta,
+                         const Options& options = {});
+Status LayerNormBackwardFloatStats(RowShape shape, const BFloat16* dy, const BFloat16* x,
+                                   const float* mean, const float* variance, const BFloat16* gamma,
+                                   float epsilon, BFloat16* dx, BFloat16* dgamma, BFloat16* dbeta,
+                                   const Options& options = {});
+Status LayerNorm(RowShape shape, const BFloat16* x, const BFloat16* gamma, const BFloat16* beta,
+                 float epsilon, BFloat16* y, BFloat16* mean, BFloat16* variance,
+                 const Options& options = {});
+Status LayerNormFloatStats(RowShape shape, const BFloat16* x, const BFloat16* gamma,
+                           const BFloat16* beta, float epsilon, BFloat16* y, float* mean,
+                           float* variance, const Options& options = {});
+
 // Statistics conventions. PyTorch saves (mean, rstd) with rstd = 1/sqrt(var + eps); lngrad and
 // Ascend C take (mean, variance). These convert n per-row values (in place allowed):
 //   variance = 1/rstd^2 - eps      rstd = 1/sqrt(variance + eps)

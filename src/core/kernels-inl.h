@@ -238,11 +238,11 @@ HWY_INLINE float RowSum(const float* x, float mean, size_t h) {
 #endif
 }
 
-// Half forward: sum(x) (kSquares false) or sum((x - mean)^2) in double.
-template <bool kSquares>
-HWY_INLINE double RowSumD(const Half* x, double mean, size_t h) {
+// 16-bit forward: sum(x) (kSquares false) or sum((x - mean)^2) in double.
+template <bool kSquares, class T>
+HWY_INLINE double RowSumD(const T* x, double mean, size_t h) {
 #if HWY_TARGET == HWY_SCALAR
-  return LaneRowSum<Half, kSquares, double>(x, mean, static_cast<int64_t>(h));
+  return LaneRowSum<T, kSquares, double>(x, mean, static_cast<int64_t>(h));
 #else
   const DD dd;
   const DH df;
@@ -260,14 +260,16 @@ HWY_INLINE double RowSumD(const Half* x, double mean, size_t h) {
 #endif
 }
 
-HWY_INLINE void ForwardHalf(const ForwardArgs<Half>& a, int64_t row_begin, int64_t row_end) {
+// Half and bfloat16 forward: statistics and y in double, each output rounded once.
+template <class T>
+HWY_INLINE void Forward16(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
   const DD dd;
   const DH df;
   const size_t n = hn::Lanes(dd);
   const size_t h = static_cast<size_t>(a.h);
   for (int64_t r = row_begin; r < row_end; ++r) {
-    const Half* x = a.x + r * a.h;
-    Half* y = a.y + r * a.h;
+    const T* x = a.x + r * a.h;
+    T* y = a.y + r * a.h;
     const double mean = RowSumD<false>(x, 0.0, h) / static_cast<double>(a.h);
     const double variance = RowSumD<true>(x, mean, h) / static_cast<double>(a.h);
     const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
@@ -311,8 +313,8 @@ HWY_INLINE void ForwardFloat(const ForwardArgs<float>& a, int64_t row_begin, int
 
 template <class T>
 void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
-  if constexpr (std::is_same_v<T, Half>) {
-    ForwardHalf(a, row_begin, row_end);
+  if constexpr (kIs16Bit<T>) {
+    Forward16(a, row_begin, row_end);
   } else {
     ForwardFloat(a, row_begin, row_end);
   }
@@ -325,7 +327,7 @@ KernelSet<T> MakeSet() {
 
 // The dispatched entry point: this target's kernels and its Highway bit.
 const KernelTable* GetKernelTable(int64_t* target) {
-  static const KernelTable table{MakeSet<float>(), MakeSet<Half>()};
+  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>()};
   *target = HWY_TARGET;
   return &table;
 }

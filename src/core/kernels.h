@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "lngrad/half.h"
 
@@ -39,7 +40,7 @@ struct GradArgs {
   // (they would only evict the inputs from the caches). Never changes a value.
   bool stream = false;
   // Half data with float statistics (PyTorch's convention): when set, mean and variance are read
-  // from these instead of `mean` and `variance`. Only for T = Half; read through RowMean and
+  // from these instead of `mean` and `variance`. Only for 16-bit T; read through RowMean and
   // RowVariance.
   const float* mean_f32 = nullptr;
   const float* variance_f32 = nullptr;
@@ -67,7 +68,7 @@ struct ForwardArgs {
   T* y = nullptr;
   T* mean = nullptr;
   T* variance = nullptr;
-  // Half data with float statistics: when set (T = Half only), the statistics are written here,
+  // 16-bit data with float statistics: when set (16-bit T only), the statistics are written here,
   // rounded once from double to float, instead of to `mean` and `variance`.
   float* mean_f32 = nullptr;
   float* variance_f32 = nullptr;
@@ -95,7 +96,11 @@ struct KernelSet {
 struct KernelTable {
   KernelSet<float> f32;
   KernelSet<Half> f16;
+  KernelSet<BFloat16> bf16;  // the fast evaluation only (correctly_rounded is for Half)
 };
+// The 16-bit data types: float arithmetic inside, each output rounded once.
+template <class T>
+inline constexpr bool kIs16Bit = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 // The scalar reference implementation (plain C++, compiled with -ffp-contract=off).
 const KernelTable& ScalarKernels();
@@ -114,6 +119,8 @@ inline float ToFloat(float v) { return v; }
 inline float ToFloat(Half v) { return HalfBitsToFloat(v.bits); }
 inline void PutFloat(float* p, float v) { *p = v; }
 inline void PutFloat(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+inline float ToFloat(BFloat16 v) { return BFloat16BitsToFloat(v.bits); }
+inline void PutFloat(BFloat16* p, float v) { p->bits = FloatToBFloat16Bits(v); }
 
 // Row r's statistics as float (exact): from the float statistics when the call has them.
 template <class T>
@@ -197,9 +204,11 @@ inline float RoundToOddFloat(double d) {
   return out;
 }
 
-// Row r's statistics from the half forward (double): rounded once to float where the call has
-// float statistics, else to half through RoundToOddFloat (one rounding, docs/math.md §3).
-inline void PutRowStatistics(const ForwardArgs<Half>& a, int64_t r, double mean, double variance) {
+// Row r's statistics from the 16-bit forward (double): rounded once to float where the call has
+// float statistics, else to half or bfloat16 through RoundToOddFloat (one rounding, docs/math.md
+// §3).
+template <class T>
+inline void PutRowStatistics(const ForwardArgs<T>& a, int64_t r, double mean, double variance) {
   if (a.mean_f32 != nullptr) {
     a.mean_f32[r] = static_cast<float>(mean);
     a.variance_f32[r] = static_cast<float>(variance);

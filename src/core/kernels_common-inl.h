@@ -76,6 +76,15 @@ HWY_INLINE hn::VFromD<D> LoadF(D d, const Half* p) {
   }
 }
 
+// bfloat16: the 16 bits are the top of the float (exact).
+template <class D>
+HWY_INLINE hn::VFromD<D> LoadF(D d, const BFloat16* p) {
+  const hn::Rebind<uint16_t, D> d16;
+  const hn::RebindToUnsigned<D> du;
+  const auto bits = hn::PromoteTo(du, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(p)));
+  return hn::BitCast(d, hn::ShiftLeft<16>(bits));
+}
+
 template <class D>
 HWY_INLINE void StoreF(D d, hn::VFromD<D> v, float* p) {
   hn::StoreU(v, d, p);
@@ -125,6 +134,29 @@ HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
   hn::StoreU(HalfBitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
 }
 
+// The bfloat16 encodings (RNE, as FloatToBFloat16Bits) of the float lanes of v, as 16-bit lanes:
+// half an ulp added (minus one unless the kept lsb is odd), 16 bits dropped; NaN stays NaN.
+template <class D>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, D>> Bf16BitsOf(D d, hn::VFromD<D> v) {
+  const hn::Rebind<uint16_t, D> d16;
+  const hn::RebindToUnsigned<D> du;
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(du, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+  const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(hn::Set(du, 0x7FFFu), lsb)));
+  const auto abs_i = hn::BitCast(di, hn::And(bits, hn::Set(du, 0x7FFFFFFFu)));
+  const auto nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x0040u));
+  const auto r =
+      hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7F800000))), nan, rounded);
+  return hn::DemoteTo(d16, hn::BitCast(di, r));  // r <= 0xFFFF: no saturation
+}
+
+template <class D>
+HWY_INLINE void StoreF(D d, hn::VFromD<D> v, BFloat16* p) {
+  const hn::Rebind<uint16_t, D> d16;
+  hn::StoreU(Bf16BitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
+}
+
 // Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
 // even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
 // and keeps its sign (and non-zeroness) when demoted for |v| >= 2^-100, far below any value
@@ -147,6 +179,8 @@ HWY_INLINE float ScalarToF(float v) { return v; }
 HWY_INLINE float ScalarToF(Half v) { return HalfBitsToFloat(v.bits); }
 HWY_INLINE void ScalarPut(float* p, float v) { *p = v; }
 HWY_INLINE void ScalarPut(Half* p, float v) { p->bits = FloatToHalfBits(v); }
+HWY_INLINE float ScalarToF(BFloat16 v) { return BFloat16BitsToFloat(v.bits); }
+HWY_INLINE void ScalarPut(BFloat16* p, float v) { p->bits = FloatToBFloat16Bits(v); }
 
 // Partial vectors at the end of a row go through a zero-filled buffer: no load or store ever
 // touches memory past the row, on any target.
@@ -338,6 +372,10 @@ HWY_INLINE void StreamF(DF d, VF v, float* p) { hn::Stream(v, d, p); }
 HWY_INLINE void StreamF(DF d, VF v, Half* p) {
   const hn::Rebind<uint16_t, DF> d16;
   hn::Stream(HalfBitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
+}
+HWY_INLINE void StreamF(DF d, VF v, BFloat16* p) {
+  const hn::Rebind<uint16_t, DF> d16;
+  hn::Stream(Bf16BitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
 }
 
 // ComputeRowCoefficients for `rows` rows at once (arrays of kMaxSubRows, entries past `rows`

@@ -101,8 +101,9 @@ void Forward(const ForwardArgs<T>& a, int64_t row_begin, int64_t row_end) {
   const int64_t h = a.h;
   for (int64_t r = row_begin; r < row_end; ++r) {
     const T* x = a.x + r * h;
-    if constexpr (std::is_same_v<T, Half>) {
-      // Half: statistics and y in double, each output rounded once (docs/math.md §3).
+    if constexpr (kIs16Bit<T>) {
+      // Half and bfloat16: statistics and y in double, each output rounded once (docs/math.md
+      // §3).
       const double mean = LaneRowSum<T, false, double>(x, 0.0, h) / static_cast<double>(h);
       const double variance = LaneRowSum<T, true, double>(x, mean, h) / static_cast<double>(h);
       const double rstd = 1.0 / std::sqrt(variance + a.epsilon);
@@ -135,7 +136,7 @@ constexpr KernelSet<T> MakeSet() {
 }  // namespace
 
 const KernelTable& ScalarKernels() {
-  static const KernelTable table{MakeSet<float>(), MakeSet<Half>()};
+  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>()};
   return table;
 }
 

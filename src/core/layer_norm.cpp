@@ -108,8 +108,10 @@ template <class T>
 const core::KernelSet<T>& KernelsFor(const core::KernelTable& table) {
   if constexpr (std::is_same_v<T, float>) {
     return table.f32;
-  } else {
+  } else if constexpr (std::is_same_v<T, Half>) {
     return table.f16;
+  } else {
+    return table.bf16;
   }
 }
 
@@ -453,6 +455,38 @@ Status LayerNorm(RowShape shape, const Half* x, const Half* gamma, const Half* b
 Status LayerNormFloatStats(RowShape shape, const Half* x, const Half* gamma, const Half* beta,
                            float epsilon, Half* y, float* mean, float* variance,
                            const Options& options) {
+  return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
+}
+
+Status LayerNormGrad(RowShape shape, const BFloat16* dy, const BFloat16* x, const BFloat16* mean,
+                     const BFloat16* variance, const BFloat16* gamma, float epsilon, BFloat16* pd_x,
+                     BFloat16* res_for_gamma, const Options& options) {
+  return GradImpl(shape, dy, x, mean, variance, gamma, epsilon, pd_x, res_for_gamma, options);
+}
+Status LayerNormGradBeta(RowShape shape, const BFloat16* dy, const BFloat16* res_for_gamma,
+                         BFloat16* dgamma, BFloat16* dbeta, const Options& options) {
+  return BetaImpl(shape, dy, res_for_gamma, dgamma, dbeta, options);
+}
+Status LayerNormBackward(RowShape shape, const BFloat16* dy, const BFloat16* x,
+                         const BFloat16* mean, const BFloat16* variance, const BFloat16* gamma,
+                         float epsilon, BFloat16* dx, BFloat16* dgamma, BFloat16* dbeta,
+                         const Options& options) {
+  return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
+}
+Status LayerNormBackwardFloatStats(RowShape shape, const BFloat16* dy, const BFloat16* x,
+                                   const float* mean, const float* variance, const BFloat16* gamma,
+                                   float epsilon, BFloat16* dx, BFloat16* dgamma, BFloat16* dbeta,
+                                   const Options& options) {
+  return BackwardImpl(shape, dy, x, mean, variance, gamma, epsilon, dx, dgamma, dbeta, options);
+}
+Status LayerNorm(RowShape shape, const BFloat16* x, const BFloat16* gamma, const BFloat16* beta,
+                 float epsilon, BFloat16* y, BFloat16* mean, BFloat16* variance,
+                 const Options& options) {
+  return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
+}
+Status LayerNormFloatStats(RowShape shape, const BFloat16* x, const BFloat16* gamma,
+                           const BFloat16* beta, float epsilon, BFloat16* y, float* mean,
+                           float* variance, const Options& options) {
   return ForwardImpl(shape, x, gamma, beta, epsilon, y, mean, variance, options);
 }
 

@@ -93,6 +93,18 @@ TEST(LayerNormForward, HalfMatchesOracle) {
   test::ExpectHalfExactFraction(pool);
 }
 
+// bfloat16: statistics and y in double, each rounded once (the half forward's structure).
+TEST(LayerNormForward, Bfloat16MatchesOracle) {
+  ErrorStats pool;
+  for (const ForwardCase& c : ForwardCases()) {
+    CheckForward<BFloat16>(c, test::MainPaths(), &pool);
+  }
+  test::ExpectHalfExactFraction(pool);
+  for (int64_t h : {5, 17, 100}) {
+    CheckForward<BFloat16>({5, h, 0.3, 80 + static_cast<uint64_t>(h)}, test::AllPaths());
+  }
+}
+
 TEST(LayerNormForward, EveryTarget) {
   for (int64_t h : {5, 17, 100}) {
     CheckForward<float>({5, h, 0.3, 40 + static_cast<uint64_t>(h)}, test::AllPaths());

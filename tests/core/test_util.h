@@ -58,10 +58,29 @@ inline constexpr double kHalfExactFraction = 0.999;
 // ---------------------------------------------------------------------------------------------
 // Element types.
 
+// The bfloat16 value nearest to v, ties to even (8 significant bits, quantum 2^-133 at the
+// bottom, +-inf from 2^128 on): the oracle's rounding, by values, not by the library's bits.
+inline double Bf16Round(double v) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  int e = 0;
+  std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+  const int q = std::max(e - 8, -133);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
+  return std::fabs(r) >= 0x1p128 ? std::copysign(HUGE_VAL, v) : r;
+}
+// The spacing of bfloat16 values at |v| (the larger one at a power of two).
+inline double Bf16Spacing(double v) {
+  int e = 0;
+  std::frexp(v, &e);
+  return std::ldexp(1.0, std::max(e - 8, -133));
+}
+
 template <class T>
 T FromDouble(double v) {
   if constexpr (std::is_same_v<T, float>) {
     return static_cast<float>(v);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return BFloat16(static_cast<float>(Bf16Round(v)));  // exact: already a bfloat16 value
   } else {
     return Half::FromBits(oracle::DoubleToHalfBits(v));
   }
@@ -69,10 +88,11 @@ T FromDouble(double v) {
 
 inline double ToDouble(float v) { return v; }
 inline double ToDouble(Half v) { return oracle::HalfToDouble(v.bits); }
+inline double ToDouble(BFloat16 v) { return BFloat16BitsToFloat(v.bits); }
 
 template <class T>
 const char* TypeName() {
-  return std::is_same_v<T, float> ? "float" : "half";
+  return std::is_same_v<T, float> ? "float" : std::is_same_v<T, Half> ? "half" : "bfloat16";
 }
 
 template <class T>
@@ -88,6 +108,7 @@ inline uint32_t Bits(float v) {
   return b;
 }
 inline uint32_t Bits(Half v) { return v.bits; }
+inline uint32_t Bits(BFloat16 v) { return v.bits; }
 
 // Bitwise equality of two tensors; the first difference in `where`.
 template <class T>
@@ -387,6 +408,25 @@ inline void CheckHalfFast(Half got, double exact, double float_bound, const char
   }
 }
 
+// A bfloat16 output evaluated in double and rounded once (the 16-bit forward): within half the
+// spacing at the output (plus kTiny) of the oracle, and counted exact where it is the oracle's
+// rounding (ExpectHalfExactFraction holds it to the same 99.9 %).
+inline void CheckBf16(BFloat16 got, double exact, const char* what, size_t index, ErrorStats* s) {
+  ++s->count;
+  const double got_v = BFloat16BitsToFloat(got.bits);
+  if (got_v == Bf16Round(exact)) ++s->exact;
+  const double err = std::fabs(got_v - exact);
+  const double limit = 0.5 * Bf16Spacing(got_v) + kTiny;
+  s->worst_ratio = std::max(s->worst_ratio, err / limit);
+  if (!(err <= limit)) {
+    if (s->failures++ > 0) return;
+    std::ostringstream m;
+    m << what << "[" << index << "] = " << got_v << ", oracle " << exact << ", |err| " << err
+      << " > bound " << limit;
+    s->first_failure = m.str();
+  }
+}
+
 // The rule for an output of type T: the float bound, or for half the rule of the evaluation
 // (pd_x/dx only; every other half output is evaluated alike in both, use the default).
 template <class T>
@@ -394,6 +434,10 @@ void CheckValue(T got, double exact, double float_bound, const char* what, size_
                 ErrorStats* s, HalfEval eval = HalfEval::kCorrectlyRounded) {
   if constexpr (std::is_same_v<T, float>) {
     CheckFloat(got, exact, float_bound, what, index, s);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    (void)float_bound;
+    (void)eval;
+    CheckBf16(got, exact, what, index, s);
   } else if (eval == HalfEval::kFast) {
     CheckHalfFast(got, exact, float_bound, what, index, s);
   } else {
