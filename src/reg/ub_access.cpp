@@ -2,7 +2,9 @@
 #include "lngrad_reg/ub_access.h"
 
 #include <cstring>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sys.h"
@@ -100,8 +102,32 @@ uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc
   return static_cast<uint32_t>(RequireUb(p, bytes, 32, api, loc));
 }
 
+void RequireCount(uint32_t count, uint32_t lanes, const char* api, aicore::SrcLoc loc) {
+  if (count < 1 || count > lanes) {
+    aicore::RaiseKernelCheck(aicore::checks::kRegArgs,
+                             Where(api, loc) + ": count " + std::to_string(count) +
+                                 " is outside [1, " + std::to_string(lanes) +
+                                 "] (the lanes of one register)");
+  }
+}
+
 void RequireRegProduct(const char* api, aicore::SrcLoc loc) {
   aicore::detail::RequireProduct(api, aicore::detail::ArchBit::k3510, "Ascend 950", loc);
 }
+
+namespace {
+// Per call site, the times it ran in the block thread's running vector function.
+std::map<std::pair<const char*, int>, uint32_t>& LoopCounts() {
+  thread_local std::map<std::pair<const char*, int>, uint32_t> counts;
+  return counts;
+}
+}  // namespace
+
+void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
+  RequireRegProduct(api, loc);
+  LoopCounts().clear();
+}
+
+uint32_t LoopIndex(aicore::SrcLoc loc) { return LoopCounts()[{loc.file, loc.line}]++; }
 
 }  // namespace lngrad::reg::detail

@@ -77,4 +77,10 @@ struct UnalignReg {
   uint32_t bytes = 0;     // pending bytes
 };
 
+// The C flavour's address register (addr_reg, asc_update_addr_reg_bN): a byte offset the aligned
+// loads and stores add to their UB address.
+struct AddrRegBytes {
+  uint32_t bytes = 0;
+};
+
 }  // namespace lngrad::reg

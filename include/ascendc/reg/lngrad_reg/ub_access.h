@@ -85,7 +85,17 @@ uint32_t& SpecialAr();
 uint32_t& SqueezedBytes();
 // The UB byte offset of [p, p + bytes) (checked as a load is, 32-byte alignment).
 uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc);
+// checks::kRegArgs unless 1 <= count <= lanes (a C API's element count of one register).
+void RequireCount(uint32_t count, uint32_t lanes, const char* api, aicore::SrcLoc loc);
 // The SoC rule: register functions run on the Ascend 950 only (checked mode).
 void RequireRegProduct(const char* api, aicore::SrcLoc loc);
+// A vector function starts (asc_vf_call, __VEC_SCOPE__): the SoC rule, and the loop counts of
+// LoopIndex start again at 0.
+void StartVectorFunction(const char* api, aicore::SrcLoc loc);
+// The hardware loop's index for the call at loc (asc_update_addr_reg_bN, which the reference
+// allows only in the innermost loop): how many times that call ran before in this vector
+// function (per block thread). A loop entered again inside an outer loop is not told apart: the
+// count goes on (the one-dimensional register only; see docs/ascendc_compat.md).
+uint32_t LoopIndex(aicore::SrcLoc loc);
 
 }  // namespace lngrad::reg::detail

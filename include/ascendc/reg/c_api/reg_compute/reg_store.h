@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "c_api/utils_intf.h"
+#include "c_api/reg_compute/reg_load.h"
 #include "lngrad_reg/ub_access.h"
 
 // asc_storealign (NORM mode): the selected lanes of src to dst_align32b (+ offset elements).
@@ -30,6 +31,47 @@ inline void asc_storealign_postupdate(
     ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   asc_storealign(dst_align32b, src, mask, loc);
   dst_align32b += offset;
+}
+
+template <typename T>
+inline void asc_storealign(__ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src, addr_reg offset,
+                           vector_bool mask,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_storealign(::lngrad::reg::detail::AtAddrReg(dst_align32b, offset), src, mask, loc);
+}
+
+// The data-block form: the register's 32-byte block b to dst + b * block_stride blocks, the
+// selected lanes only; _postupdate then advances dst by repeat_stride blocks (the C++ flavour's
+// StoreAlign<T, DATA_BLOCK_COPY>).
+template <typename T>
+inline void asc_storealign(__ubuf__ T* dst_align32b, ::lngrad::reg::VecReg<T> src,
+                           uint16_t block_stride, uint16_t /*repeat_stride*/, vector_bool mask,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::StoreBlocks(dst_align32b, src.lane, sizeof(T), mask, block_stride,
+                                     "asc_storealign", loc);
+}
+template <typename T>
+inline void asc_storealign_postupdate(
+    __ubuf__ T*& dst_align32b, ::lngrad::reg::VecReg<T> src, uint16_t block_stride,
+    uint16_t repeat_stride, vector_bool mask,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::StoreBlocks(dst_align32b, src.lane, sizeof(T), mask, block_stride,
+                                     "asc_storealign_postupdate", loc);
+  dst_align32b += uint32_t{repeat_stride} * 32 / sizeof(T);
+}
+
+// asc_store: the first count lanes (all VL bytes without count) to an element-aligned dst; a
+// count outside [1, lanes] raises reg_args.
+template <typename T>
+inline void asc_store(__ubuf__ T* dst, ::lngrad::reg::VecReg<T> src, uint32_t count,
+                      ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::reg::detail::RequireCount(count, ::lngrad::reg::kLanes<T>, "asc_store", loc);
+  ::lngrad::reg::detail::StoreBytes(dst, src.lane, count * sizeof(T), sizeof(T), "asc_store", loc);
+}
+template <typename T>
+inline void asc_store(__ubuf__ T* dst, ::lngrad::reg::VecReg<T> src,
+                      ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  asc_store(dst, src, ::lngrad::reg::kLanes<T>, loc);
 }
 
 // asc_storealign_pack (b16, b32, b64 lanes): the low half of each selected lane, stored
