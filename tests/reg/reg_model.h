@@ -256,4 +256,17 @@ inline uint32_t ModelRepeatOffset(uint32_t r, uint32_t e, uint32_t perBlock, uin
   return (r * repStride + (e / perBlock) * blkStride) * perBlock + e % perBlock;
 }
 
+// The fused functions, per the reference's pages (ExpSub, AbsSub, MulDstAdd): the difference or
+// the product rounded to float first (lngrad's reading, the vector instructions' one rounding
+// per step), exp in double rounded once (as Exp).
+inline float ModelExpSub(float a, float b) {
+  const float d = a - b;
+  return static_cast<float>(std::exp(static_cast<double>(d)));
+}
+inline float ModelAbsSub(float a, float b) { return std::fabs(a - b); }
+inline float ModelMulDstAdd(float d, float a, float b) {
+  const float p = d * a;
+  return p + b;
+}
+
 }  // namespace lngrad::reg::testing

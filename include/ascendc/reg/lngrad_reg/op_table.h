@@ -31,7 +31,8 @@
   X(asc_min, Min, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_and, And, ::lngrad::reg::ops::And, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_or, Or, ::lngrad::reg::ops::Or, ::lngrad::reg::kArith, LNGRAD_REG_Z)                \
-  X(asc_xor, Xor, ::lngrad::reg::ops::Xor, ::lngrad::reg::kArith, LNGRAD_REG_Z)
+  X(asc_xor, Xor, ::lngrad::reg::ops::Xor, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
+  X(asc_abs_sub, AbsSub, ::lngrad::reg::ops::AbsSub, ::lngrad::reg::kFloat, LNGRAD_REG_Z)
 // dst = op(src, value) per lane, value a scalar of the lane type:
 #define LNGRAD_REG_SCALAR_TABLE(X)                                                      \
   X(asc_add_scalar, Adds, ::lngrad::reg::ops::Add, ::lngrad::reg::kArith, LNGRAD_REG_Z) \
@@ -73,16 +74,18 @@
   X(asc_and, And, ::lngrad::reg::ops::And) \
   X(asc_or, Or, ::lngrad::reg::ops::Or)    \
   X(asc_xor, Xor, ::lngrad::reg::ops::Xor)
-// Reductions: X(C name, the ReduceType that chooses it in C++ (Reduce, ReduceDataBlock), combine,
-// lane types, per 32-byte block?). dst lane 0 (or lane k for block
+// Reductions: X(C name, C++ name, the ReduceType that chooses it in C++ (Reduce,
+// ReduceDataBlock), combine, lane types, per 32-byte block?). dst lane 0 (or lane k for block
 // k) gets the binary tree of the selected lanes (unselected lanes count as the identity: 0 for
 // sum); the other lanes are 0.
-#define LNGRAD_REG_REDUCE_TABLE(X)                                                           \
-  X(asc_reduce_sum, SUM, ::lngrad::reg::ops::Add, ::lngrad::reg::kB32 | ::lngrad::reg::kF16, \
-    false)                                                                                   \
-  X(asc_reduce_max, MAX, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, false)              \
-  X(asc_reduce_min, MIN, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, false)              \
-  X(asc_reduce_sum_datablock, SUM, ::lngrad::reg::ops::Add,                                  \
-    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, true)                                         \
-  X(asc_reduce_max_datablock, MAX, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, true)     \
-  X(asc_reduce_min_datablock, MIN, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, true)
+#define LNGRAD_REG_REDUCE_TABLE(X)                                                         \
+  X(asc_reduce_sum, ReduceSum, SUM, ::lngrad::reg::ops::Add,                               \
+    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, false)                                      \
+  X(asc_reduce_max, ReduceMax, MAX, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, false) \
+  X(asc_reduce_min, ReduceMin, MIN, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, false) \
+  X(asc_reduce_sum_datablock, ReduceSumWithDataBlock, SUM, ::lngrad::reg::ops::Add,        \
+    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, true)                                       \
+  X(asc_reduce_max_datablock, ReduceMaxWithDataBlock, MAX, ::lngrad::reg::ops::Max,        \
+    ::lngrad::reg::kArith, true)                                                           \
+  X(asc_reduce_min_datablock, ReduceMinWithDataBlock, MIN, ::lngrad::reg::ops::Min,        \
+    ::lngrad::reg::kArith, true)

@@ -125,6 +125,16 @@ __simd_callee__ inline void Duplicate(U& dstReg, S scalarValue, const MaskReg& m
       dstReg, static_cast<Lane>(scalarValue), mask);
 }
 
+// Duplicate(dst, src, mask): src's lowest lane (HighLowPart::LOWEST, the only position the
+// reference supports) in the lanes the mask selects.
+template <typename T = DefaultType, HighLowPart pos = HighLowPart::LOWEST,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void Duplicate(U& dstReg, const U& srcReg, const MaskReg& mask) {
+  LNGRAD_REG_CPP_LANE(T, U)
+  static_assert(pos == HighLowPart::LOWEST, "Duplicate: only HighLowPart::LOWEST is supported");
+  ::lngrad::reg::Duplicate<::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg.lane[0], mask);
+}
+
 // Arange: scalarValue + i in lane i (DECREASE_ORDER: reversed).
 template <typename T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, typename S,
           ::lngrad::reg::detail::DataReg U>
@@ -137,27 +147,42 @@ __simd_callee__ inline void Arange(U& dstReg, S scalarValue) {
 // Reduce / ReduceDataBlock: the table's reductions, chosen by ReduceType.
 template <ReduceType type, bool perBlock>
 struct ReduceRow;
-#define LNGRAD_REG_CPP_REDUCE_ROW(c_name, reduce_type, op, types, per_block) \
-  template <>                                                                \
-  struct ReduceRow<ReduceType::reduce_type, per_block> {                     \
-    using Op = op;                                                           \
-    static constexpr uint32_t kTypes = types;                                \
+#define LNGRAD_REG_CPP_REDUCE_ROW(c_name, cpp_name, reduce_type, op, types, per_block) \
+  template <>                                                                          \
+  struct ReduceRow<ReduceType::reduce_type, per_block> {                               \
+    using Op = op;                                                                     \
+    static constexpr uint32_t kTypes = types;                                          \
   };
 LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_CPP_REDUCE_ROW)
 #undef LNGRAD_REG_CPP_REDUCE_ROW
-#define LNGRAD_REG_CPP_REDUCE(name, per_block)                                                     \
-  template <ReduceType type = ReduceType::SUM, typename T = DefaultType,                           \
-            MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U>         \
-  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {              \
-    using Row = ReduceRow<type, per_block>;                                                        \
-    LNGRAD_REG_CPP_LANE(T, U)                                                                      \
-    static_assert(::lngrad::reg::kAllows<Row::kTypes, Lane>, #name ": lane type not supported");   \
-    ::lngrad::reg::Reduce<typename Row::Op, per_block, ::lngrad::reg::detail::ToMaskMode<mode>()>( \
-        dstReg, srcReg, mask);                                                                     \
+template <ReduceType type, bool perBlock, typename T, MaskMergeMode mode, typename U>
+__simd_callee__ inline void ReduceRun(U& dstReg, const U& srcReg, const MaskReg& mask) {
+  using Row = ReduceRow<type, perBlock>;
+  LNGRAD_REG_CPP_LANE(T, U)
+  static_assert(::lngrad::reg::kAllows<Row::kTypes, Lane>, "Reduce: lane type not supported");
+  ::lngrad::reg::Reduce<typename Row::Op, perBlock, ::lngrad::reg::detail::ToMaskMode<mode>()>(
+      dstReg, srcReg, mask);
+}
+#define LNGRAD_REG_CPP_REDUCE(name, per_block)                                             \
+  template <ReduceType type = ReduceType::SUM, typename T = DefaultType,                   \
+            MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U> \
+  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {      \
+    ReduceRun<type, per_block, T, mode>(dstReg, srcReg, mask);                             \
   }
 LNGRAD_REG_CPP_REDUCE(Reduce, false)
 LNGRAD_REG_CPP_REDUCE(ReduceDataBlock, true)
 #undef LNGRAD_REG_CPP_REDUCE
+// The named reductions (ReduceSum, ReduceMax, ..., ReduceMinWithDataBlock), one per row,
+// <T, mode>: the reference's ReduceSum<T, U, mode> (U the source type of a widening int16/uint16
+// sum) is not yet modelled.
+#define LNGRAD_REG_CPP_REDUCE_NAMED(c_name, cpp_name, reduce_type, op, types, per_block)  \
+  template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,        \
+            ::lngrad::reg::detail::DataReg U>                                             \
+  __simd_callee__ inline void cpp_name(U& dstReg, const U& srcReg, const MaskReg& mask) { \
+    ReduceRun<ReduceType::reduce_type, per_block, T, mode>(dstReg, srcReg, mask);         \
+  }
+LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_CPP_REDUCE_NAMED)
+#undef LNGRAD_REG_CPP_REDUCE_NAMED
 
 // PairReduceElem<SUM>: lane i of the lower half = src[2i] + src[2i + 1].
 template <PairReduce type = PairReduce::SUM, typename T = DefaultType,

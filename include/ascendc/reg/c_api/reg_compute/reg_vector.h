@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "c_api/utils_intf.h"
+#include "lngrad_reg/convert.h"
 #include "lngrad_reg/engine.h"
 #include "lngrad_reg/relayout.h"
 #include "lngrad_reg/ub_access.h"
@@ -33,7 +34,7 @@ LNGRAD_REG_ROUND_TABLE(LNGRAD_REG_C_ROUND)
 #undef LNGRAD_REG_C_ROUND
 #undef LNGRAD_REG_C_UNARY
 
-#define LNGRAD_REG_C_REDUCE(name, reduce_type, op, types, per_block)                   \
+#define LNGRAD_REG_C_REDUCE(name, cpp_name, reduce_type, op, types, per_block)         \
   template <typename T>                                                                \
   requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
       ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
@@ -41,6 +42,16 @@ LNGRAD_REG_ROUND_TABLE(LNGRAD_REG_C_ROUND)
   }
 LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_C_REDUCE)
 #undef LNGRAD_REG_C_REDUCE
+
+// asc_exp_sub: dst (float) = exp(src0 - src1), from float or half sources (half: the even
+// lanes, converted to float first); the C++ flavour's ExpSub engine.
+template <typename S>
+requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, S>) inline void asc_exp_sub(
+    vector_float& dst, ::lngrad::reg::VecReg<S> src0, ::lngrad::reg::VecReg<S> src1,
+    vector_bool mask) {
+  ::lngrad::reg::WideningBinary<::lngrad::reg::ops::ExpSub, ::lngrad::reg::MaskMode::kZeroing>(
+      dst, src0, src1, mask, 0);
+}
 
 // asc_pair_reduce_sum: lane i of the lower half = src[2i] + src[2i + 1] (an unselected lane
 // counts as 0); the upper half 0.
