@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sanitizer_tools.h"
 #include "lngrad_aicore/sys.h"
 
 namespace lngrad::reg::detail {
@@ -50,18 +51,20 @@ void CopyBytes(void* dst, const void* src, const void* ub, bool write, uint32_t 
 
 }  // namespace
 
-void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-               aicore::SrcLoc loc) {
+thread_local constinit FastUbWindow t_fast_ub{0, 0};
+
+void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                      aicore::SrcLoc loc) {
   CopyBytes(dst, src, src, false, bytes, align, api, loc);
 }
 
-void StoreBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-                aicore::SrcLoc loc) {
+void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                       aicore::SrcLoc loc) {
   CopyBytes(dst, src, dst, true, bytes, align, api, loc);
 }
 
-void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
-                const char* api, aicore::SrcLoc loc) {
+void StoreLanesChecked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                       uint32_t align, const char* api, aicore::SrcLoc loc) {
   const uint32_t lanes = kVectorBytes / laneBytes;
   uint32_t last = 0;  // one past the last selected lane
   for (uint32_t i = 0; i < lanes; ++i) {
@@ -126,7 +129,13 @@ std::map<std::pair<const char*, int>, uint32_t>& LoopCounts() {
 void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
   RequireRegProduct(api, loc);
   LoopCounts().clear();
+  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  t_fast_ub = ctx == nullptr || aicore::san::ActiveTools() != 0
+                  ? FastUbWindow{0, 0}
+                  : FastUbWindow{reinterpret_cast<uintptr_t>(ctx->ub), ctx->ub_size};
 }
+
+void EndVectorFunction() noexcept { t_fast_ub = FastUbWindow{0, 0}; }
 
 uint32_t LoopIndex(aicore::SrcLoc loc) { return LoopCounts()[{loc.file, loc.line}]++; }
 

@@ -194,3 +194,29 @@ TEST(CApiShaped, VectorRepeatFormFollowsItsStrides) {
 }
 
 }  // namespace
+
+namespace {
+
+__simd_vf__ void CopyRegister(__ubuf__ float* dst, __ubuf__ float* src) {
+  vector_float x;
+  asc_loadalign(x, src);
+  asc_storealign(dst, x, asc_create_mask_b32(PAT_ALL));
+}
+
+// With a sanitizer tool on, a vector function's UB accesses are checked and recorded (the fast
+// UB path is off): reading UB nothing wrote is an initcheck finding.
+TEST(CApiShaped, SanitizerSeesAVectorFunctionsUb) {
+  lngrad::aicore::LaunchOptions o;
+  o.soc = "Ascend950PR_9599";
+  o.sanitize = lngrad::aicore::san::kAllTools;
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  testing::internal::CaptureStderr();
+  (void)lngrad::aicore::RunBlocks(
+      "reg_test", 1, [] { asc_vf_call<CopyRegister>(Ub<float>(4096), Ub<float>(0)); }, o,
+      &failures);
+  const std::string report = testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(failures.empty()) << report;
+  EXPECT_NE(failures[0].message.find("initcheck"), std::string::npos) << failures[0].message;
+}
+
+}  // namespace

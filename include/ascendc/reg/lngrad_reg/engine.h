@@ -7,13 +7,51 @@
 #include <type_traits>
 #include <cstdint>
 
+#include "lngrad_aicore/instructions.h"
 #include "lngrad_reg/op_table.h"
 #include "lngrad_reg/registers.h"
 
 namespace lngrad::reg {
 
+namespace detail {
+// The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
+// element function of Op on float lanes: one correctly rounded operation, as ops:: computes it.
+template <class Op>
+inline constexpr int kIsaBinary = -1;
+template <>
+inline constexpr int kIsaBinary<ops::Add> = static_cast<int>(aicore::BinaryOp::kAdd);
+template <>
+inline constexpr int kIsaBinary<ops::Sub> = static_cast<int>(aicore::BinaryOp::kSub);
+template <>
+inline constexpr int kIsaBinary<ops::Mul> = static_cast<int>(aicore::BinaryOp::kMul);
+template <>
+inline constexpr int kIsaBinary<ops::Div> = static_cast<int>(aicore::BinaryOp::kDiv);
+template <class Op>
+inline constexpr int kIsaUnary = -1;
+template <>
+inline constexpr int kIsaUnary<ops::Sqrt> = static_cast<int>(aicore::UnaryOp::kSqrt);
+template <>
+inline constexpr int kIsaUnary<ops::Exp> = static_cast<int>(aicore::UnaryOp::kExp);
+template <>
+inline constexpr int kIsaUnary<ops::Ln> = static_cast<int>(aicore::UnaryOp::kLn);
+}  // namespace detail
+
+// Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt, exp
+// and ln run the
+// vector instruction set's SIMD code (the basic API's; its scalar loops give the same bits, so
+// LNGRAD_IMPL is not consulted here), the others one loop without a branch,
+// which the compiler vectorises where the element function allows; the same bits either way.
 template <class Op, MaskMode mode, typename T>
 void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
+  if (mask.AllLanes<T>()) {
+    if constexpr (std::is_same_v<T, float> && detail::kIsaBinary<Op> >= 0) {
+      aicore::Ops{}.Binary(static_cast<aicore::BinaryOp>(detail::kIsaBinary<Op>), dst.lane, a.lane,
+                           b.lane, kLanes<T>);
+    } else {
+      for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i], b.lane[i]);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     if (mask.Lane<T>(i)) {
       dst.lane[i] = Op::Apply(a.lane[i], b.lane[i]);
@@ -25,6 +63,15 @@ void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskRe
 
 template <class Op, MaskMode mode, typename T>
 void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  if (mask.AllLanes<T>()) {
+    if constexpr (std::is_same_v<T, float> && detail::kIsaUnary<Op> >= 0) {
+      aicore::Ops{}.Unary(static_cast<aicore::UnaryOp>(detail::kIsaUnary<Op>), dst.lane, a.lane,
+                          kLanes<T>);
+    } else {
+      for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i]);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     if (mask.Lane<T>(i)) {
       dst.lane[i] = Op::Apply(a.lane[i]);
@@ -137,10 +184,8 @@ void Duplicate(VecReg<T>& dst, T value, const MaskReg& mask) {
 inline MaskReg UpdateMask(uint32_t& count, uint32_t laneBytes) {
   const uint32_t lanes = kVectorBytes / laneBytes;
   const uint32_t on = std::min(count, lanes);
-  MaskReg m;
-  for (uint32_t i = 0; i < on; ++i) m.SetBit(i * laneBytes, true);
   count -= on;
-  return m;
+  return MaskReg::FirstLanes(on, laneBytes);
 }
 
 }  // namespace lngrad::reg

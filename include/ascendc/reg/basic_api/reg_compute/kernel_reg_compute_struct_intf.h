@@ -23,9 +23,9 @@
 // __VEC_SCOPE__ { ... }: a vector function written inline; its body runs in program order, as
 // asc_vf_call runs a __simd_vf__ function (950 only in checked mode).
 #ifndef __VEC_SCOPE__
-#define __VEC_SCOPE__                                                                  \
-  if (::lngrad::reg::detail::StartVectorFunction("__VEC_SCOPE__",                      \
-                                                 ::lngrad::aicore::SrcLoc::Current()), \
+#define __VEC_SCOPE__                                                    \
+  if (const ::lngrad::reg::detail::VectorFunctionScope lngrad_vec_scope{ \
+          "__VEC_SCOPE__", ::lngrad::aicore::SrcLoc::Current()};         \
       true)
 #endif
 

@@ -161,7 +161,7 @@ inline void asc_loadalign(vector_bool& dst, __ubuf__ uint32_t* src, addr_reg off
 // b < 8 from src + index lane b bytes where the mask's b32 lane b is set.
 template <typename D, typename T, typename I>
 requires(sizeof(D) >= sizeof(T) && std::is_unsigned_v<I>) inline void asc_gather(
-    ::lngrad::reg::VecReg<D>& dst, __ubuf__ T* src, ::lngrad::reg::VecReg<I> index,
+    ::lngrad::reg::VecReg<D>& dst, __ubuf__ T* src, const ::lngrad::reg::VecReg<I>& index,
     vector_bool mask, ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   ::lngrad::reg::detail::GatherElements(dst.lane, sizeof(D), src, sizeof(T), std::is_signed_v<T>,
                                         index.lane, sizeof(I), mask, "asc_gather", loc);
