@@ -15,25 +15,25 @@ namespace lngrad::reg {
 
 namespace detail {
 // The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
-// element function of Op on float lanes: one correctly rounded operation, as ops:: computes it.
+// element function of Op on float lanes: one correctly rounded operation (exp, ln: in double,
+// rounded once), as ops:: computes it. X(element function, Binary or Unary, the instruction).
+#define LNGRAD_REG_ISA_TABLE(X) \
+  X(Add, Binary, kAdd)          \
+  X(Sub, Binary, kSub)          \
+  X(Mul, Binary, kMul)          \
+  X(Div, Binary, kDiv)          \
+  X(Sqrt, Unary, kSqrt)         \
+  X(Exp, Unary, kExp)           \
+  X(Ln, Unary, kLn)
 template <class Op>
 inline constexpr int kIsaBinary = -1;
-template <>
-inline constexpr int kIsaBinary<ops::Add> = static_cast<int>(aicore::BinaryOp::kAdd);
-template <>
-inline constexpr int kIsaBinary<ops::Sub> = static_cast<int>(aicore::BinaryOp::kSub);
-template <>
-inline constexpr int kIsaBinary<ops::Mul> = static_cast<int>(aicore::BinaryOp::kMul);
-template <>
-inline constexpr int kIsaBinary<ops::Div> = static_cast<int>(aicore::BinaryOp::kDiv);
 template <class Op>
 inline constexpr int kIsaUnary = -1;
-template <>
-inline constexpr int kIsaUnary<ops::Sqrt> = static_cast<int>(aicore::UnaryOp::kSqrt);
-template <>
-inline constexpr int kIsaUnary<ops::Exp> = static_cast<int>(aicore::UnaryOp::kExp);
-template <>
-inline constexpr int kIsaUnary<ops::Ln> = static_cast<int>(aicore::UnaryOp::kLn);
+#define LNGRAD_REG_ISA(op, kind, instr) \
+  template <>                           \
+  inline constexpr int kIsa##kind<ops::op> = static_cast<int>(aicore::kind##Op::instr);
+LNGRAD_REG_ISA_TABLE(LNGRAD_REG_ISA)
+#undef LNGRAD_REG_ISA
 }  // namespace detail
 
 // Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt, exp
