@@ -8,6 +8,7 @@
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sanitizer_tools.h"
+#include "utils/debug/asc_printf.h"
 #include "lngrad_aicore/sys.h"
 
 namespace lngrad::reg::detail {
@@ -129,13 +130,17 @@ std::map<std::pair<const char*, int>, uint32_t>& LoopCounts() {
 void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
   RequireRegProduct(api, loc);
   LoopCounts().clear();
+  aicore::debug_detail::InSimdVf() = true;
   const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
   t_fast_ub = ctx == nullptr || aicore::san::ActiveTools() != 0
                   ? FastUbWindow{0, 0}
                   : FastUbWindow{reinterpret_cast<uintptr_t>(ctx->ub), ctx->ub_size};
 }
 
-void EndVectorFunction() noexcept { t_fast_ub = FastUbWindow{0, 0}; }
+void EndVectorFunction() noexcept {
+  t_fast_ub = FastUbWindow{0, 0};
+  aicore::debug_detail::InSimdVf() = false;
+}
 
 uint32_t LoopIndex(aicore::SrcLoc loc) { return LoopCounts()[{loc.file, loc.line}]++; }
 
