@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -255,6 +256,37 @@ TEST(RegRelayout, MaskFromRegisterBits) {
   for (uint32_t k = 0; k < kN<uint32_t>; ++k) {
     const uint32_t word = words[6 + k / 32];
     EXPECT_EQ(m.Lane<uint32_t>(k), ((word >> (k % 32)) & 1u) != 0) << k;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// RegTraitNumTwo's one-operand rows (Abs, Neg, Not, Adds, Muls on int64_t, the reference's b64
+// types): each lane as the reference defines it (two's complement wrap), masked-off lanes 0.
+TEST(RegTraitTwo, UnaryAndScalarRowsAgainstModel) {
+  std::vector<int64_t> v(64);
+  std::mt19937_64 rng(23);
+  for (int64_t& x : v) x = static_cast<int64_t>(rng());
+  v[3] = std::numeric_limits<int64_t>::min();
+  Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> x, a, n, t, s, m;
+  for (uint32_t i = 0; i < 64; ++i) x.part[i / 32].lane[i % 32] = v[i];
+  const auto mask = Reg::CreateMask<int64_t, Reg::MaskPattern::VL64, Reg::RegTraitNumTwo>();
+  const auto half = Reg::CreateMask<int64_t, Reg::MaskPattern::VL32, Reg::RegTraitNumTwo>();
+  Reg::Abs(a, x, mask);
+  Reg::Neg(n, x, half);
+  Reg::Not(t, x, mask);
+  Reg::Adds(s, x, int64_t{5}, mask);
+  Reg::Muls(m, x, int64_t{-3}, mask);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint64_t u = static_cast<uint64_t>(v[i]);
+    const auto lane = [&](const auto& r) { return r.part[i / 32].lane[i % 32]; };
+    EXPECT_EQ(lane(a), static_cast<int64_t>(v[i] < 0 ? 0 - u : u)) << i;
+    EXPECT_EQ(lane(n), i < 32 ? static_cast<int64_t>(0 - u) : 0) << i;
+    EXPECT_EQ(lane(t), static_cast<int64_t>(~u)) << i;
+    EXPECT_EQ(lane(s), static_cast<int64_t>(u + 5)) << i;
+    EXPECT_EQ(lane(m), static_cast<int64_t>(u * static_cast<uint64_t>(-3))) << i;
   }
 }
 

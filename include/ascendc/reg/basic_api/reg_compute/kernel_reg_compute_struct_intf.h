@@ -279,6 +279,17 @@ MaskReg PartMask(const MaskReg& mask, uint32_t h) {
   return out;
 }
 
+// f(dst, src, mask) on the register, or on each part of a RegTraitNumTwo register with its
+// part of the b32 mask (a one-operand function on two registers: two one-register calls).
+template <typename T, typename F, typename U>
+void ForEachPart(F f, U& dst, const U& src, const MaskReg& mask) {
+  if constexpr (kTwoRegs<U>) {
+    for (uint32_t h = 0; h < 2; ++h) f(dst.part[h], src.part[h], PartMask<T>(mask, h));
+  } else {
+    f(dst, src, mask);
+  }
+}
+
 // The lane type of a call: T when the kernel names it, else the register's.
 template <typename T, typename U>
 using LaneOf = std::conditional_t<std::is_same_v<T, AscendC::Reg::DefaultType>,

@@ -48,8 +48,12 @@ LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_CPP_BINARY)
                                    const MaskReg& mask) {                                  \
     LNGRAD_REG_CPP_LANE(T, U)                                                              \
     static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported"); \
-    ::lngrad::reg::WithScalar<op, ::lngrad::reg::detail::ToMaskMode<mode>()>(              \
-        dstReg, srcReg, static_cast<Lane>(scalarValue), mask);                             \
+    constexpr auto kMode = ::lngrad::reg::detail::ToMaskMode<mode>();                      \
+    ::lngrad::reg::detail::ForEachPart<Lane>(                                              \
+        [&](auto& d, const auto& a, const MaskReg& m) {                                    \
+          ::lngrad::reg::WithScalar<op, kMode>(d, a, static_cast<Lane>(scalarValue), m);   \
+        },                                                                                 \
+        dstReg, srcReg, mask);                                                             \
   }
 LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_CPP_SCALAR)
 #undef LNGRAD_REG_CPP_SCALAR
@@ -65,8 +69,12 @@ LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_CPP_SCALAR)
   __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {         \
     LNGRAD_REG_CPP_LANE(T, U)                                                                 \
     static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");    \
-    ::lngrad::reg::Unary<::lngrad::reg::detail::OpOf<op, mode>,                               \
-                         ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg, mask);    \
+    ::lngrad::reg::detail::ForEachPart<Lane>(                                                 \
+        [](auto& d, const auto& a, const MaskReg& m) {                                        \
+          ::lngrad::reg::Unary<::lngrad::reg::detail::OpOf<op, mode>,                         \
+                               ::lngrad::reg::detail::ToMaskMode<mode>()>(d, a, m);           \
+        },                                                                                    \
+        dstReg, srcReg, mask);                                                                \
   }
 LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_CPP_UNARY)
 #undef LNGRAD_REG_CPP_UNARY
