@@ -17,14 +17,10 @@ namespace detail {
 // The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
 // element function of Op on float lanes: one correctly rounded operation (exp, ln: in double,
 // rounded once), as ops:: computes it. X(element function, Binary or Unary, the instruction).
-#define LNGRAD_REG_ISA_TABLE(X) \
-  X(Add, Binary, kAdd)          \
-  X(Sub, Binary, kSub)          \
-  X(Mul, Binary, kMul)          \
-  X(Div, Binary, kDiv)          \
-  X(Sqrt, Unary, kSqrt)         \
-  X(Exp, Unary, kExp)           \
-  X(Ln, Unary, kLn)
+#define LNGRAD_REG_ISA_TABLE(X)                                                        \
+  X(Add, Binary, kAdd)                                                                 \
+  X(Sub, Binary, kSub) X(Mul, Binary, kMul) X(Div, Binary, kDiv) X(Sqrt, Unary, kSqrt) \
+      X(Exp, Unary, kExp) X(Ln, Unary, kLn)
 template <class Op>
 inline constexpr int kIsaBinary = -1;
 template <class Op>

@@ -18,10 +18,8 @@
 // and the C++ flavour's default for its MaskMergeMode template argument.
 // dst = op(src0, src1) per lane (vector registers):
 #define LNGRAD_REG_BINARY_TABLE(X)                                                          \
-  X(asc_add, Add, ::lngrad::reg::ops::Add, ::lngrad::reg::kArith | ::lngrad::reg::kB64,     \
-    LNGRAD_REG_Z)                                                                           \
-  X(asc_sub, Sub, ::lngrad::reg::ops::Sub, ::lngrad::reg::kArith | ::lngrad::reg::kB64,     \
-    LNGRAD_REG_Z)                                                                           \
+  X(asc_add, Add, ::lngrad::reg::ops::Add, ::lngrad::reg::kArith64, LNGRAD_REG_Z)           \
+  X(asc_sub, Sub, ::lngrad::reg::ops::Sub, ::lngrad::reg::kArith64, LNGRAD_REG_Z)           \
   X(asc_mul, Mul, ::lngrad::reg::ops::Mul, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_div, Div, ::lngrad::reg::ops::Div,                                                  \
     ::lngrad::reg::kI16 | ::lngrad::reg::kU16 | ::lngrad::reg::kI32 | ::lngrad::reg::kU32 | \
@@ -34,23 +32,18 @@
   X(asc_xor, Xor, ::lngrad::reg::ops::Xor, ::lngrad::reg::kArith, LNGRAD_REG_Z)             \
   X(asc_abs_sub, AbsSub, ::lngrad::reg::ops::AbsSub, ::lngrad::reg::kFloat, LNGRAD_REG_Z)
 // dst = op(src, value) per lane, value a scalar of the lane type:
-#define LNGRAD_REG_SCALAR_TABLE(X)                                                              \
-  X(asc_add_scalar, Adds, ::lngrad::reg::ops::Add, ::lngrad::reg::kArith | ::lngrad::reg::kB64, \
-    LNGRAD_REG_Z)                                                                               \
-  X(asc_mul_scalar, Muls, ::lngrad::reg::ops::Mul, ::lngrad::reg::kArith | ::lngrad::reg::kB64, \
-    LNGRAD_REG_Z)                                                                               \
-  X(asc_max_scalar, Maxs, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, LNGRAD_REG_Z)         \
+#define LNGRAD_REG_SCALAR_TABLE(X)                                                        \
+  X(asc_add_scalar, Adds, ::lngrad::reg::ops::Add, ::lngrad::reg::kArith64, LNGRAD_REG_Z) \
+  X(asc_mul_scalar, Muls, ::lngrad::reg::ops::Mul, ::lngrad::reg::kArith64, LNGRAD_REG_Z) \
+  X(asc_max_scalar, Maxs, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, LNGRAD_REG_Z)   \
   X(asc_min_scalar, Mins, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, LNGRAD_REG_Z)
 // dst = op(src) per lane:
 #define LNGRAD_REG_UNARY_TABLE(X)                                                           \
-  X(asc_abs, Abs, ::lngrad::reg::ops::Abs, ::lngrad::reg::kSigned | ::lngrad::reg::kI64,    \
-    LNGRAD_REG_Z)                                                                           \
-  X(asc_neg, Neg, ::lngrad::reg::ops::Neg, ::lngrad::reg::kSigned | ::lngrad::reg::kI64,    \
-    LNGRAD_REG_Z)                                                                           \
+  X(asc_abs, Abs, ::lngrad::reg::ops::Abs, ::lngrad::reg::kSigned64, LNGRAD_REG_Z)          \
+  X(asc_neg, Neg, ::lngrad::reg::ops::Neg, ::lngrad::reg::kSigned64, LNGRAD_REG_Z)          \
   X(asc_relu, Relu, ::lngrad::reg::ops::Relu, ::lngrad::reg::kI32 | ::lngrad::reg::kFloat,  \
     LNGRAD_REG_Z)                                                                           \
-  X(asc_not, Not, ::lngrad::reg::ops::Not, ::lngrad::reg::kArith | ::lngrad::reg::kB64,     \
-    LNGRAD_REG_Z)                                                                           \
+  X(asc_not, Not, ::lngrad::reg::ops::Not, ::lngrad::reg::kArith64, LNGRAD_REG_Z)           \
   X(asc_sqrt, Sqrt, ::lngrad::reg::ops::Sqrt, ::lngrad::reg::kFloat, LNGRAD_REG_Z)          \
   X(asc_exp, Exp, ::lngrad::reg::ops::Exp, ::lngrad::reg::kFloat, LNGRAD_REG_Z)             \
   X(asc_ln, Ln, ::lngrad::reg::ops::Ln, ::lngrad::reg::kFloat, LNGRAD_REG_Z)                \
