@@ -16,19 +16,22 @@ namespace lngrad::reg {
 namespace detail {
 // The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
 // element function of Op on float lanes: one correctly rounded operation (exp, ln: in double,
-// rounded once), as ops:: computes it. X(element function, Binary or Unary, the instruction).
-#define LNGRAD_REG_ISA_TABLE(X)                                                        \
-  X(Add, Binary, kAdd)                                                                 \
-  X(Sub, Binary, kSub) X(Mul, Binary, kMul) X(Div, Binary, kDiv) X(Sqrt, Unary, kSqrt) \
-      X(Exp, Unary, kExp) X(Ln, Unary, kLn)
+// rounded once), as ops:: computes it. X(element function, the instruction).
+#define LNGRAD_REG_ISA_BINARY_TABLE(X) X(Add, kAdd) X(Sub, kSub) X(Mul, kMul) X(Div, kDiv)
+#define LNGRAD_REG_ISA_UNARY_TABLE(X) X(Sqrt, kSqrt) X(Exp, kExp) X(Ln, kLn)
 template <class Op>
 inline constexpr int kIsaBinary = -1;
 template <class Op>
 inline constexpr int kIsaUnary = -1;
-#define LNGRAD_REG_ISA(op, kind, instr) \
+#define LNGRAD_REG_ISA(kind, op, instr) \
   template <>                           \
   inline constexpr int kIsa##kind<ops::op> = static_cast<int>(aicore::kind##Op::instr);
-LNGRAD_REG_ISA_TABLE(LNGRAD_REG_ISA)
+#define LNGRAD_REG_ISA_BINARY(op, instr) LNGRAD_REG_ISA(Binary, op, instr)
+#define LNGRAD_REG_ISA_UNARY(op, instr) LNGRAD_REG_ISA(Unary, op, instr)
+LNGRAD_REG_ISA_BINARY_TABLE(LNGRAD_REG_ISA_BINARY)
+LNGRAD_REG_ISA_UNARY_TABLE(LNGRAD_REG_ISA_UNARY)
+#undef LNGRAD_REG_ISA_BINARY
+#undef LNGRAD_REG_ISA_UNARY
 #undef LNGRAD_REG_ISA
 }  // namespace detail
 
