@@ -291,3 +291,44 @@ TEST(RegTraitTwo, UnaryAndScalarRowsAgainstModel) {
 }
 
 }  // namespace
+
+namespace {
+
+// RegTraitNumTwo's Compare, Compares, Select and Reduce on int64_t (the reference lists the b64
+// types): the comparison's lane i is b32 lane i of the mask; the reduction trees the 64 lanes,
+// the two registers' trees combined at the top, an unselected lane taking no part.
+TEST(RegTraitTwo, CompareSelectReduceAgainstModel) {
+  std::vector<int64_t> v(64), w(64);
+  std::mt19937_64 rng(29);
+  for (uint32_t i = 0; i < 64; ++i) {
+    v[i] = static_cast<int64_t>(rng() % 1000) - 500;
+    w[i] = i % 3 == 0 ? v[i] : static_cast<int64_t>(rng() % 1000) - 500;
+  }
+  Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> x, y, sel, sum, mx;
+  for (uint32_t i = 0; i < 64; ++i) {
+    x.part[i / 32].lane[i % 32] = v[i];
+    y.part[i / 32].lane[i % 32] = w[i];
+  }
+  const auto all = Reg::CreateMask<int64_t, Reg::MaskPattern::ALL, Reg::RegTraitNumTwo>();
+  const auto first32 = Reg::CreateMask<int64_t, Reg::MaskPattern::VL32, Reg::RegTraitNumTwo>();
+  Reg::MaskReg eq, gt;
+  Reg::Compare<int64_t, AscendC::CMPMODE::EQ>(eq, x, y, all);
+  Reg::Compares<int64_t, AscendC::CMPMODE::GT>(gt, x, int64_t{0}, first32);
+  Reg::Select(sel, x, y, gt);
+  Reg::ReduceSum(sum, x, gt);
+  Reg::ReduceMax(mx, x, all);
+  int64_t want_sum = 0, want_max = v[0];
+  for (uint32_t i = 0; i < 64; ++i) {
+    const bool pos = i < 32 && v[i] > 0;
+    EXPECT_EQ(eq.Lane<uint32_t>(i), v[i] == w[i]) << i;
+    EXPECT_EQ(gt.Lane<uint32_t>(i), pos) << i;
+    EXPECT_EQ(sel.part[i / 32].lane[i % 32], pos ? v[i] : w[i]) << i;
+    if (pos) want_sum += v[i];
+    want_max = std::max(want_max, v[i]);
+  }
+  EXPECT_EQ(sum.part[0].lane[0], want_sum);
+  EXPECT_EQ(mx.part[0].lane[0], want_max);
+  for (uint32_t i = 1; i < 64; ++i) EXPECT_EQ(sum.part[i / 32].lane[i % 32], 0) << i;
+}
+
+}  // namespace

@@ -116,6 +116,19 @@ void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   dst = out;
 }
 
+// A reduction over two registers of lanes [0, n) and [n, 2n) (RegTraitNumTwo): the tree's top
+// level combines the two registers' trees; the result in lane 0 of dst[0], the other lanes 0
+// (kZeroing) or unchanged (kMerging).
+template <class Op, MaskMode mode, typename T>
+void ReduceTwo(VecReg<T> (&dst)[2], const VecReg<T> (&a)[2], const MaskReg& mask0,
+               const MaskReg& mask1) {
+  T r0{}, r1{};
+  const bool on0 = Tree<Op>(a[0], mask0, 0, kLanes<T>, &r0);
+  const bool on1 = Tree<Op>(a[1], mask1, 0, kLanes<T>, &r1);
+  if constexpr (mode == MaskMode::kZeroing) dst[0] = VecReg<T>{}, dst[1] = VecReg<T>{};
+  dst[0].lane[0] = on0 && on1 ? Op::Apply(r0, r1) : on0 ? r0 : on1 ? r1 : T{};
+}
+
 // dst lane i (i < lanes / 2) = src[2i] + src[2i + 1], an unselected lane counting as 0; the
 // upper half 0.
 template <typename T>

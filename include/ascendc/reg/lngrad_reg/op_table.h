@@ -60,13 +60,13 @@
   X(asc_rint, CAST_RINT, ::lngrad::reg::ops::Rint)
 // mask lane = op(src0, src1) (the _scalar row: op(src, value)); masked-off lanes 0. X(C name, C
 // scalar name, the CMPMODE that chooses it in C++ (Compare, Compares), element function, types):
-#define LNGRAD_REG_COMPARE_TABLE(X)                                           \
-  X(asc_eq, asc_eq_scalar, EQ, ::lngrad::reg::ops::Eq, ::lngrad::reg::kArith) \
-  X(asc_ne, asc_ne_scalar, NE, ::lngrad::reg::ops::Ne, ::lngrad::reg::kArith) \
-  X(asc_gt, asc_gt_scalar, GT, ::lngrad::reg::ops::Gt, ::lngrad::reg::kArith) \
-  X(asc_ge, asc_ge_scalar, GE, ::lngrad::reg::ops::Ge, ::lngrad::reg::kArith) \
-  X(asc_lt, asc_lt_scalar, LT, ::lngrad::reg::ops::Lt, ::lngrad::reg::kArith) \
-  X(asc_le, asc_le_scalar, LE, ::lngrad::reg::ops::Le, ::lngrad::reg::kArith)
+#define LNGRAD_REG_COMPARE_TABLE(X)                                             \
+  X(asc_eq, asc_eq_scalar, EQ, ::lngrad::reg::ops::Eq, ::lngrad::reg::kArith64) \
+  X(asc_ne, asc_ne_scalar, NE, ::lngrad::reg::ops::Ne, ::lngrad::reg::kArith64) \
+  X(asc_gt, asc_gt_scalar, GT, ::lngrad::reg::ops::Gt, ::lngrad::reg::kArith64) \
+  X(asc_ge, asc_ge_scalar, GE, ::lngrad::reg::ops::Ge, ::lngrad::reg::kArith64) \
+  X(asc_lt, asc_lt_scalar, LT, ::lngrad::reg::ops::Lt, ::lngrad::reg::kArith64) \
+  X(asc_le, asc_le_scalar, LE, ::lngrad::reg::ops::Le, ::lngrad::reg::kArith64)
 // mask register = op(src0, src1) bit by bit where mask is set, 0 elsewhere:
 #define LNGRAD_REG_MASK_TABLE(X)           \
   X(asc_and, And, ::lngrad::reg::ops::And) \
@@ -76,14 +76,14 @@
 // ReduceDataBlock), combine, lane types, per 32-byte block?). dst lane 0 (or lane k for block
 // k) gets the binary tree of the selected lanes (unselected lanes count as the identity: 0 for
 // sum); the other lanes are 0.
-#define LNGRAD_REG_REDUCE_TABLE(X)                                                         \
-  X(asc_reduce_sum, ReduceSum, SUM, ::lngrad::reg::ops::Add,                               \
-    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, false)                                      \
-  X(asc_reduce_max, ReduceMax, MAX, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith, false) \
-  X(asc_reduce_min, ReduceMin, MIN, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith, false) \
-  X(asc_reduce_sum_datablock, ReduceSumWithDataBlock, SUM, ::lngrad::reg::ops::Add,        \
-    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, true)                                       \
-  X(asc_reduce_max_datablock, ReduceMaxWithDataBlock, MAX, ::lngrad::reg::ops::Max,        \
-    ::lngrad::reg::kArith, true)                                                           \
-  X(asc_reduce_min_datablock, ReduceMinWithDataBlock, MIN, ::lngrad::reg::ops::Min,        \
+#define LNGRAD_REG_REDUCE_TABLE(X)                                                           \
+  X(asc_reduce_sum, ReduceSum, SUM, ::lngrad::reg::ops::Add,                                 \
+    ::lngrad::reg::kB32 | ::lngrad::reg::kF16 | ::lngrad::reg::kB64, false)                  \
+  X(asc_reduce_max, ReduceMax, MAX, ::lngrad::reg::ops::Max, ::lngrad::reg::kArith64, false) \
+  X(asc_reduce_min, ReduceMin, MIN, ::lngrad::reg::ops::Min, ::lngrad::reg::kArith64, false) \
+  X(asc_reduce_sum_datablock, ReduceSumWithDataBlock, SUM, ::lngrad::reg::ops::Add,          \
+    ::lngrad::reg::kB32 | ::lngrad::reg::kF16, true)                                         \
+  X(asc_reduce_max_datablock, ReduceMaxWithDataBlock, MAX, ::lngrad::reg::ops::Max,          \
+    ::lngrad::reg::kArith, true)                                                             \
+  X(asc_reduce_min_datablock, ReduceMinWithDataBlock, MIN, ::lngrad::reg::ops::Min,          \
     ::lngrad::reg::kArith, true)

@@ -6,6 +6,7 @@
 // argument T, where a kernel names it, must be the register's lane type.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -96,27 +97,59 @@ struct CompareOp;
   };
 LNGRAD_REG_COMPARE_TABLE(LNGRAD_REG_CPP_CMP_OP)
 #undef LNGRAD_REG_CPP_CMP_OP
+// A RegTraitNumTwo register's comparison: each part's, its b64 lane i giving the b32 lane
+// h * 32 + i of dst.
+template <CMPMODE mode, typename Lane, typename U>
+__simd_callee__ inline void CompareRun(MaskReg& dst, const U& a, const U& b, const MaskReg& mask) {
+  using Op = typename CompareOp<mode>::Op;
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    MaskReg out;
+    for (uint32_t h = 0; h < 2; ++h) {
+      MaskReg part;
+      ::lngrad::reg::Compare<Op>(part, a.part[h], b.part[h],
+                                 ::lngrad::reg::detail::PartMask<Lane>(mask, h));
+      for (uint32_t i = 0; i < ::lngrad::reg::kLanes<Lane>; ++i)
+        out.SetLane<uint32_t>(h * ::lngrad::reg::kLanes<Lane> + i, part.Lane<Lane>(i));
+    }
+    dst = out;
+  } else {
+    ::lngrad::reg::Compare<Op>(dst, a, b, mask);
+  }
+}
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U>
 __simd_callee__ inline void Compare(MaskReg& dst, const U& srcReg0, const U& srcReg1,
                                     const MaskReg& mask) {
   LNGRAD_REG_CPP_LANE(T, U)
   static_assert(::lngrad::reg::kAllows<CompareOp<mode>::kTypes, Lane>, "Compare: lane type");
-  ::lngrad::reg::Compare<typename CompareOp<mode>::Op>(dst, srcReg0, srcReg1, mask);
+  CompareRun<mode, Lane>(dst, srcReg0, srcReg1, mask);
 }
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
 __simd_callee__ inline void Compares(MaskReg& dst, const U& srcReg, S scalarValue,
                                      const MaskReg& mask) {
   LNGRAD_REG_CPP_LANE(T, U)
-  ::lngrad::reg::VecReg<Lane> b;
-  for (Lane& v : b.lane) v = static_cast<Lane>(scalarValue);
-  ::lngrad::reg::Compare<typename CompareOp<mode>::Op>(dst, srcReg, b, mask);
+  U b;
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    for (auto& part : b.part)
+      std::fill(part.lane, part.lane + ::lngrad::reg::kLanes<Lane>, static_cast<Lane>(scalarValue));
+  } else {
+    std::fill(b.lane, b.lane + ::lngrad::reg::kLanes<Lane>, static_cast<Lane>(scalarValue));
+  }
+  CompareRun<mode, Lane>(dst, srcReg, b, mask);
 }
 
-// Select: dst = mask ? src0 : src1 in every lane.
+// Select: dst = mask ? src0 : src1 in every lane (RegTraitNumTwo: each part by its part of the
+// b32 mask).
 template <typename T = DefaultType, ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void Select(U& dstReg, const U& srcReg0, const U& srcReg1,
                                    const MaskReg& mask) {
-  ::lngrad::reg::Select(dstReg, srcReg0, srcReg1, mask);
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    for (uint32_t h = 0; h < 2; ++h) {
+      ::lngrad::reg::Select(dstReg.part[h], srcReg0.part[h], srcReg1.part[h],
+                            ::lngrad::reg::detail::PartMask<typename U::ActualT>(mask, h));
+    }
+  } else {
+    ::lngrad::reg::Select(dstReg, srcReg0, srcReg1, mask);
+  }
 }
 
 // Duplicate: the scalar in every lane, or in the lanes the mask selects.
@@ -168,8 +201,15 @@ __simd_callee__ inline void ReduceRun(U& dstReg, const U& srcReg, const MaskReg&
   using Row = ReduceRow<type, perBlock>;
   LNGRAD_REG_CPP_LANE(T, U)
   static_assert(::lngrad::reg::kAllows<Row::kTypes, Lane>, "Reduce: lane type not supported");
-  ::lngrad::reg::Reduce<typename Row::Op, perBlock, ::lngrad::reg::detail::ToMaskMode<mode>()>(
-      dstReg, srcReg, mask);
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    static_assert(!perBlock, "ReduceDataBlock: not for RegTraitNumTwo registers");
+    ::lngrad::reg::ReduceTwo<typename Row::Op, ::lngrad::reg::detail::ToMaskMode<mode>()>(
+        dstReg.part, srcReg.part, ::lngrad::reg::detail::PartMask<Lane>(mask, 0),
+        ::lngrad::reg::detail::PartMask<Lane>(mask, 1));
+  } else {
+    ::lngrad::reg::Reduce<typename Row::Op, perBlock, ::lngrad::reg::detail::ToMaskMode<mode>()>(
+        dstReg, srcReg, mask);
+  }
 }
 #define LNGRAD_REG_CPP_REDUCE(name, per_block)                                             \
   template <ReduceType type = ReduceType::SUM, typename T = DefaultType,                   \
