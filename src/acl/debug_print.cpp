@@ -67,8 +67,8 @@ void KernelPrint(const std::string& text, bool dump) {
     return;
   }
   if (!dump) return;
-  // A SIMT thread's printf prints the text alone, as on the device.
-  const std::string message = simt::detail::t_thread != nullptr
+  // A SIMT thread's and a vector function's printf print the text alone, as on the device.
+  const std::string message = simt::detail::t_thread != nullptr || InSimdVf()
                                   ? text
                                   : "[AIV Block " + std::to_string(ctx->block_idx) + "/" +
                                         std::to_string(ctx->block_num) + "] " + text;

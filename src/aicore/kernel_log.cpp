@@ -1,5 +1,6 @@
 // KERNEL_LOG and the assertion macros of lngrad_aicore/kernel_log.h.
 #include "lngrad_aicore/kernel_log.h"
+#include "utils/debug/asc_printf.h"
 #include "name_table.h"
 
 #include <cstdarg>
@@ -48,3 +49,12 @@ void AssertFailed(const char* macro, const char* condition, const char* file, in
 }
 
 }  // namespace lngrad::aicore::detail
+
+namespace lngrad::aicore::debug_detail {
+
+bool& InSimdVf() noexcept {
+  thread_local bool in_simd_vf = false;
+  return in_simd_vf;
+}
+
+}  // namespace lngrad::aicore::debug_detail

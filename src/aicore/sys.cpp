@@ -3,6 +3,7 @@
 #include "lngrad_aicore/sys.h"
 
 #include "lngrad_aicore/mask.h"
+#include "lngrad_aicore/pipe.h"
 
 #include "lngrad_aicore/static_tensor.h"
 
@@ -143,11 +144,13 @@ void OnAllocatorCreated(SrcLoc loc) {
                        at + ": only one LocalMemAllocator can exist at the same hardware "
                             "position at any given time (this block already has one for the UB)");
     }
-    if (ctx.pipe != nullptr) {
+    // A TPipe that has allocated no UB overlaps nothing (the vendor's softmax sample declares
+    // one and allocates with a LocalMemAllocator); TPipe::Allocate checks the other order.
+    if (ctx.pipe != nullptr && ctx.pipe->AllocatedBytes() > 0) {
       RaiseKernelCheck(checks::kLocalMemAllocator,
-                       at + ": this block has a TPipe; static tensors may not be mixed with "
-                            "TPipe (both allocate the UB from address 0, so their buffers would "
-                            "overlap)");
+                       at + ": this block has a TPipe that has allocated UB; static tensors may "
+                            "not be mixed with TPipe (both allocate the UB from address 0, so "
+                            "their buffers would overlap)");
     }
   }
   ++t_sys.live_allocators;

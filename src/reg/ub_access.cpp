@@ -2,9 +2,13 @@
 #include "lngrad_reg/ub_access.h"
 
 #include <cstring>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/sanitizer_tools.h"
+#include "utils/debug/asc_printf.h"
 #include "lngrad_aicore/sys.h"
 
 namespace lngrad::reg::detail {
@@ -48,18 +52,20 @@ void CopyBytes(void* dst, const void* src, const void* ub, bool write, uint32_t 
 
 }  // namespace
 
-void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-               aicore::SrcLoc loc) {
+thread_local constinit FastUbWindow t_fast_ub{0, 0};
+
+void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                      aicore::SrcLoc loc) {
   CopyBytes(dst, src, src, false, bytes, align, api, loc);
 }
 
-void StoreBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-                aicore::SrcLoc loc) {
+void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                       aicore::SrcLoc loc) {
   CopyBytes(dst, src, dst, true, bytes, align, api, loc);
 }
 
-void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
-                const char* api, aicore::SrcLoc loc) {
+void StoreLanesChecked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                       uint32_t align, const char* api, aicore::SrcLoc loc) {
   const uint32_t lanes = kVectorBytes / laneBytes;
   uint32_t last = 0;  // one past the last selected lane
   for (uint32_t i = 0; i < lanes; ++i) {
@@ -100,8 +106,42 @@ uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc
   return static_cast<uint32_t>(RequireUb(p, bytes, 32, api, loc));
 }
 
+void RequireCount(uint32_t count, uint32_t lanes, const char* api, aicore::SrcLoc loc) {
+  if (count < 1 || count > lanes) {
+    aicore::RaiseKernelCheck(aicore::checks::kRegArgs,
+                             Where(api, loc) + ": count " + std::to_string(count) +
+                                 " is outside [1, " + std::to_string(lanes) +
+                                 "] (the lanes of one register)");
+  }
+}
+
 void RequireRegProduct(const char* api, aicore::SrcLoc loc) {
   aicore::detail::RequireProduct(api, aicore::detail::ArchBit::k3510, "Ascend 950", loc);
 }
+
+namespace {
+// Per call site, the times it ran in the block thread's running vector function.
+std::map<std::pair<const char*, int>, uint32_t>& LoopCounts() {
+  thread_local std::map<std::pair<const char*, int>, uint32_t> counts;
+  return counts;
+}
+}  // namespace
+
+void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
+  RequireRegProduct(api, loc);
+  LoopCounts().clear();
+  aicore::debug_detail::InSimdVf() = true;
+  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  t_fast_ub = ctx == nullptr || aicore::san::ActiveTools() != 0
+                  ? FastUbWindow{0, 0}
+                  : FastUbWindow{reinterpret_cast<uintptr_t>(ctx->ub), ctx->ub_size};
+}
+
+void EndVectorFunction() noexcept {
+  t_fast_ub = FastUbWindow{0, 0};
+  aicore::debug_detail::InSimdVf() = false;
+}
+
+uint32_t LoopIndex(aicore::SrcLoc loc) { return LoopCounts()[{loc.file, loc.line}]++; }
 
 }  // namespace lngrad::reg::detail

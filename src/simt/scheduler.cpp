@@ -370,11 +370,15 @@ void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()
                        std::string(max_threads == kDefaultLaunchBound ? "1024 when it has none)"
                                                                       : "its bound)")));
   }
-  if (block.dynamic_bytes > kMaxSharedUbBytes) {
+  // A vector kernel's __ubuf__ arrays may reach past the SIMT limit until it launches threads.
+  const uint64_t used = std::max<uint64_t>(block.dynamic_bytes, block.static_end);
+  if (used > kMaxSharedUbBytes) {
     aicore::RaiseKernelCheck(detail::kCheckSimtUb,
                              aicore::detail::WithLoc("SIMT launch", loc) + ": dynamic UB of " +
                                  std::to_string(block.dynamic_bytes) +
-                                 " bytes is more than the 950 allows (static and dynamic UB "
+                                 " bytes and the static arrays reach UB byte " +
+                                 std::to_string(used) +
+                                 ", more than the 950 allows (static and dynamic UB "
                                  "together at most " +
                                  std::to_string(kMaxSharedUbBytes) + " bytes)");
   }

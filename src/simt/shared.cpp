@@ -74,15 +74,19 @@ std::byte* UbBase(const char* what, aicore::SrcLoc loc) {
 
 void RequireSharedUbLimit(const detail::BlockRuntime& r, uint64_t end, const char* name,
                           aicore::SrcLoc loc) {
+  // A SIMT kernel leaves the data cache at least 32 KB; a vector (SIMD-only) kernel has no data
+  // cache, only the 8 KB the system reserves.
   const aicore::BlockContext& ctx = aicore::RequireBlockContext("__ubuf__ array");
-  const uint64_t limit = std::min<uint64_t>(kMaxSharedUbBytes, ctx.ub_size);
+  const uint64_t limit = std::min<uint64_t>(
+      r.simt_kernel ? kMaxSharedUbBytes : kUbBytes - kReservedUbBytes, ctx.ub_size);
   if (end <= limit) return;
   aicore::RaiseKernelCheck(
       detail::kCheckSimtUb,
       aicore::detail::WithLoc("__ubuf__ array", loc) + ": '" + name + "' ends at UB byte " +
           std::to_string(end) + " (dynamic UB " + detail::KiB(r.dynamic_bytes) +
           " then the static arrays); static and dynamic UB may hold at most " + detail::KiB(limit) +
-          " (256 KB less 8 KB reserved and the 32 KB minimum data cache)");
+          (r.simt_kernel ? " (256 KB less 8 KB reserved and the 32 KB minimum data cache)"
+                         : " (256 KB less 8 KB reserved)"));
 }
 
 }  // namespace

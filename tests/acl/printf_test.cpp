@@ -1,4 +1,5 @@
-// The kernel printf (utils/debug/asc_printf.h): the device's "[AIV Block i/n] " prefix, each
+// The kernel printf (utils/debug/asc_printf.h) and asc_dump (utils/debug/asc_dump.h): the
+// device's "[AIV Block i/n] " prefix (none inside a vector function), each
 // <<<>>> launch's messages printed block by block when it ends, the documented argument types,
 // host code printing as the C library does, and ascendc_assert. Also the global GetTPipePtr.
 
@@ -13,6 +14,7 @@
 #include "acl/acl.h"
 #include "kernel_operator.h"
 #include "lngrad_acl/launch.h"
+#include "utils/debug/asc_dump.h"
 #include "utils/debug/asc_printf.h"
 
 #include "acl_test_util.h"
@@ -168,6 +170,72 @@ TEST(GlobalGetTPipePtr, IsTheBlocksPipeUnqualifiedAndQualified) {
     GetTPipePtr()->ReleaseEventID<AscendC::HardEvent::V_S>(id);
   });
   EXPECT_TRUE(st.ok()) << st.ToString();
+}
+
+}  // namespace
+
+namespace {
+
+// What a one-block launch of kernel on the Ascend 950 prints (the current product restored).
+template <class Kernel>
+std::string PrintedOn950(aclrtStream stream, const char* name, Kernel kernel) {
+  const std::string soc(lngrad::CurrentProduct().soc);
+  EXPECT_TRUE(lngrad::SetCurrentSoc("Ascend950PR_9599").ok());
+  testing::internal::CaptureStdout();
+  ::lngrad::acl::LaunchKernel(name, __FILE__, __LINE__, (1), (0), (stream),
+                              [&](auto&&... lngrad_args) { kernel(lngrad_args...); });
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(lngrad::SetCurrentSoc(soc).ok());
+  return out;
+}
+
+__simd_vf__ void VfPrint(int v) { ::lngrad::aicore::debug::printf("[simd_vf] v=%d\n", v); }
+
+__global__ __vector__ void vf_print() {
+  AscendC::printf("[aicore] start\n");  // fmt alone: still the kernel's printf
+  asc_vf_call<VfPrint>(7);
+  AscendC::printf("[aicore] end %d\n", 1);
+}
+
+// A vector function's printf prints the text alone, in program order with the block's messages
+// (the vendor's simd_vf_printf sample shows this output).
+TEST_F(KernelPrintf, AVectorFunctionPrintsWithoutTheBlockPrefix) {
+  const std::string out = PrintedOn950(stream_, "vf_print", [] { vf_print(); });
+  EXPECT_EQ(out, Msg(0, 1, "[aicore] start\n") + "[simd_vf] v=7\n" + Msg(0, 1, "[aicore] end 1\n"));
+}
+
+}  // namespace
+
+namespace {
+
+__simd_vf__ void VfDump(__ubuf__ half* ub) {
+  AscendC::Reg::RegTensor<int32_t> r;
+  AscendC::Reg::Arange(r, -1);
+  asc_dump_reg<int32_t>(r, 7, 3);
+  asc_dump<half>(ub, 8, 2);
+}
+
+__global__ __vector__ void vf_dump() {
+  AscendC::LocalTensor<half> t(AscendC::TPosition::VECCALC, 64, 16);
+  AscendC::Duplicate(t, half(1.5f), 16);
+  AscendC::PipeBarrier<PIPE_V>();
+  asc_vf_call<VfDump>(reinterpret_cast<__ubuf__ half*>(t.HostPtr()));
+  asc_dump_ubuf<half>(reinterpret_cast<__ubuf__ half*>(t.HostPtr()), 9, 1);
+}
+
+// asc_dump prints the reference's DumpTensor form through the kernel printf: without the block
+// prefix inside a vector function, with it outside.
+TEST_F(KernelPrintf, AscDumpPrintsDumpTensorLines) {
+  const std::string out = PrintedOn950(stream_, "vf_dump", [] { vf_dump(); });
+  EXPECT_EQ(out,
+            "DumpTensor: desc=7, addr=0, data_type=int32, position=REG, dump_size=3\n"
+            "[-1, 0, 1]\n"
+            "DumpTensor: desc=8, addr=64, data_type=float16, position=UB, dump_size=2\n"
+            "[1.500000, 1.500000]\n" +
+                Msg(0, 1,
+                    "DumpTensor: desc=9, addr=64, data_type=float16, position=UB, dump_size=1\n"
+                    "[1.500000]\n"));
 }
 
 }  // namespace

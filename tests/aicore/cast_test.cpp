@@ -771,3 +771,37 @@ TEST(Duplicate, Bfloat16MovesBitsInCountAndMaskForms) {
 }
 
 }  // namespace
+
+namespace {
+
+// Duplicate(dst, LocalTensor src, count): src[0] into dst[0, count) (the reference's 950 form;
+// in place as the vendor's softmax sample calls it); another product refuses it.
+TEST(Duplicate, TensorSourceOn950CopiesItsFirstElement) {
+  std::vector<float> out(72);
+  const auto failures = RunKernel(
+      1,
+      [&] {
+        TPipe pipe;
+        TBuf<> b;
+        pipe.InitBuffer(b, 72 * 4);
+        LocalTensor<float> t = b.Get<float>();
+        for (uint32_t i = 0; i < 72; ++i) t.HostPtr()[i] = float(i) + 0.25f;
+        t.HostPtr()[8] = -7.5f;
+        Duplicate(t[8], t[8], 60);
+        std::memcpy(out.data(), t.HostPtr(), 72 * 4);
+      },
+      On(k950));
+  ASSERT_TRUE(failures.empty()) << failures[0].message;
+  for (uint32_t i = 0; i < 72; ++i) {
+    EXPECT_EQ(out[i], i >= 8 && i < 68 ? -7.5f : float(i) + 0.25f) << i;
+  }
+  const std::string c = CheckOf(kA2, [] {
+    TPipe pipe;
+    TBuf<> b;
+    pipe.InitBuffer(b, 256);
+    Duplicate(b.Get<float>(), b.Get<float>(), 32);
+  });
+  EXPECT_NE(c.find("unsupported_on_product"), std::string::npos) << c;
+}
+
+}  // namespace

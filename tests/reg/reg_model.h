@@ -213,4 +213,60 @@ inline std::vector<uint16_t> ModelHistogram(const std::vector<uint8_t>& src, con
   return acc;
 }
 
+// The shaped aligned loads, per the reference's asc_loadalign_* pages: the register's element k
+// of a VL register of T from the UB elements ub (ub[0] at the load's address): brc_elem all
+// ub[0]; upsample ub[k / 2]; downsample ub[2k]; unpack4 ub[k / 4] in every fourth element, the
+// others 0; brc_datablock the first 32-byte block again and again; brc_elem2datablock ub[j] over
+// the whole of block j.
+enum class ModelShape { kBrcElem, kUpsample, kDownsample, kUnpack4, kBrcBlock, kElemToBlock };
+template <typename T>
+std::vector<T> ModelShapedLoad(ModelShape shape, const std::vector<T>& ub) {
+  const uint32_t n = kVl / sizeof(T), perBlock = 32 / sizeof(T);
+  std::vector<T> out(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    switch (shape) {
+      case ModelShape::kBrcElem:
+        out[k] = ub[0];
+        break;
+      case ModelShape::kUpsample:
+        out[k] = ub[k / 2];
+        break;
+      case ModelShape::kDownsample:
+        out[k] = ub[2 * k];
+        break;
+      case ModelShape::kUnpack4:
+        out[k] = k % 4 == 0 ? ub[k / 4] : T{};
+        break;
+      case ModelShape::kBrcBlock:
+        out[k] = ub[k % perBlock];
+        break;
+      case ModelShape::kElemToBlock:
+        out[k] = ub[k / perBlock];
+        break;
+    }
+  }
+  return out;
+}
+
+// The UB vector instructions' repeat form (the reference's asc_add repeat page): element e < 8 *
+// perBlock of repeat r lies in block e / perBlock at (r * repStride + block * blkStride) blocks;
+// returns the element offset of (r, e) for strides in 32-byte blocks.
+inline uint32_t ModelRepeatOffset(uint32_t r, uint32_t e, uint32_t perBlock, uint32_t blkStride,
+                                  uint32_t repStride) {
+  return (r * repStride + (e / perBlock) * blkStride) * perBlock + e % perBlock;
+}
+
+// The fused functions, per the reference's pages (ExpSub, AbsSub, MulDstAdd): the difference or
+// the product rounded to float first (lngrad's reading, the vector instructions' one rounding
+// per step), exp in double rounded once (as Exp).
+inline float ModelExpSub(float a, float b) {
+  const float d = a - b;
+  return static_cast<float>(std::exp(static_cast<double>(d)));
+}
+inline float ModelAbsSub(float a, float b) { return std::fabs(a - b); }
+inline float ModelMulDstAdd(float d, float a, float b) {
+  const float p = d * a;
+  return p + b;
+}
+
 }  // namespace lngrad::reg::testing

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -256,6 +257,78 @@ TEST(RegRelayout, MaskFromRegisterBits) {
     const uint32_t word = words[6 + k / 32];
     EXPECT_EQ(m.Lane<uint32_t>(k), ((word >> (k % 32)) & 1u) != 0) << k;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// RegTraitNumTwo's one-operand rows (Abs, Neg, Not, Adds, Muls on int64_t, the reference's b64
+// types): each lane as the reference defines it (two's complement wrap), masked-off lanes 0.
+TEST(RegTraitTwo, UnaryAndScalarRowsAgainstModel) {
+  std::vector<int64_t> v(64);
+  std::mt19937_64 rng(23);
+  for (int64_t& x : v) x = static_cast<int64_t>(rng());
+  v[3] = std::numeric_limits<int64_t>::min();
+  Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> x, a, n, t, s, m;
+  for (uint32_t i = 0; i < 64; ++i) x.part[i / 32].lane[i % 32] = v[i];
+  const auto mask = Reg::CreateMask<int64_t, Reg::MaskPattern::VL64, Reg::RegTraitNumTwo>();
+  const auto half = Reg::CreateMask<int64_t, Reg::MaskPattern::VL32, Reg::RegTraitNumTwo>();
+  Reg::Abs(a, x, mask);
+  Reg::Neg(n, x, half);
+  Reg::Not(t, x, mask);
+  Reg::Adds(s, x, int64_t{5}, mask);
+  Reg::Muls(m, x, int64_t{-3}, mask);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const uint64_t u = static_cast<uint64_t>(v[i]);
+    const auto lane = [&](const auto& r) { return r.part[i / 32].lane[i % 32]; };
+    EXPECT_EQ(lane(a), static_cast<int64_t>(v[i] < 0 ? 0 - u : u)) << i;
+    EXPECT_EQ(lane(n), i < 32 ? static_cast<int64_t>(0 - u) : 0) << i;
+    EXPECT_EQ(lane(t), static_cast<int64_t>(~u)) << i;
+    EXPECT_EQ(lane(s), static_cast<int64_t>(u + 5)) << i;
+    EXPECT_EQ(lane(m), static_cast<int64_t>(u * static_cast<uint64_t>(-3))) << i;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// RegTraitNumTwo's Compare, Compares, Select and Reduce on int64_t (the reference lists the b64
+// types): the comparison's lane i is b32 lane i of the mask; the reduction trees the 64 lanes,
+// the two registers' trees combined at the top, an unselected lane taking no part.
+TEST(RegTraitTwo, CompareSelectReduceAgainstModel) {
+  std::vector<int64_t> v(64), w(64);
+  std::mt19937_64 rng(29);
+  for (uint32_t i = 0; i < 64; ++i) {
+    v[i] = static_cast<int64_t>(rng() % 1000) - 500;
+    w[i] = i % 3 == 0 ? v[i] : static_cast<int64_t>(rng() % 1000) - 500;
+  }
+  Reg::RegTensor<int64_t, Reg::RegTraitNumTwo> x, y, sel, sum, mx;
+  for (uint32_t i = 0; i < 64; ++i) {
+    x.part[i / 32].lane[i % 32] = v[i];
+    y.part[i / 32].lane[i % 32] = w[i];
+  }
+  const auto all = Reg::CreateMask<int64_t, Reg::MaskPattern::ALL, Reg::RegTraitNumTwo>();
+  const auto first32 = Reg::CreateMask<int64_t, Reg::MaskPattern::VL32, Reg::RegTraitNumTwo>();
+  Reg::MaskReg eq, gt;
+  Reg::Compare<int64_t, AscendC::CMPMODE::EQ>(eq, x, y, all);
+  Reg::Compares<int64_t, AscendC::CMPMODE::GT>(gt, x, int64_t{0}, first32);
+  Reg::Select(sel, x, y, gt);
+  Reg::ReduceSum(sum, x, gt);
+  Reg::ReduceMax(mx, x, all);
+  int64_t want_sum = 0, want_max = v[0];
+  for (uint32_t i = 0; i < 64; ++i) {
+    const bool pos = i < 32 && v[i] > 0;
+    EXPECT_EQ(eq.Lane<uint32_t>(i), v[i] == w[i]) << i;
+    EXPECT_EQ(gt.Lane<uint32_t>(i), pos) << i;
+    EXPECT_EQ(sel.part[i / 32].lane[i % 32], pos ? v[i] : w[i]) << i;
+    if (pos) want_sum += v[i];
+    want_max = std::max(want_max, v[i]);
+  }
+  EXPECT_EQ(sum.part[0].lane[0], want_sum);
+  EXPECT_EQ(mx.part[0].lane[0], want_max);
+  for (uint32_t i = 1; i < 64; ++i) EXPECT_EQ(sum.part[i / 32].lane[i % 32], 0) << i;
 }
 
 }  // namespace

@@ -259,3 +259,41 @@ TEST(SimtHybrid, AVectorFunctionsUbWritesAreInThePipelineSanitizersRecord) {
 
 }  // namespace
 }  // namespace lngrad::simt::testing
+
+namespace lngrad::simt::testing {
+namespace {
+
+// A vector (SIMD-only) kernel's __ubuf__ arrays may use the UB up to the 8 KB the system keeps
+// (it has no SIMT data cache); SIMT threads launched from it need the 32 KB data cache again.
+std::vector<aicore::BlockFailure> VectorBlock(const std::function<void()>& body) {
+  aicore::LaunchOptions o;
+  o.soc = k950;
+  std::vector<aicore::BlockFailure> failures;
+  (void)aicore::RunBlocks(
+      "vector_test", 1,
+      [&] {
+        const BlockScope scope(dim3(1), 0);
+        body();
+      },
+      o, &failures);
+  return failures;
+}
+
+TEST(SimtEngine, VectorKernelArraysMayUseTheUbUpToTheReserve) {
+  EXPECT_TRUE(VectorBlock([] { BlockArray<char[240 << 10]>(BlockKey([] {}), "big"); }).empty());
+  auto failures = VectorBlock([] { BlockArray<char[249 << 10]>(BlockKey([] {}), "huge"); });
+  ASSERT_FALSE(failures.empty());
+  EXPECT_EQ(failures[0].check, "simt_ub");
+  EXPECT_NE(failures[0].message.find("(256 KB less 8 KB reserved)"), std::string::npos)
+      << failures[0].message;
+  failures = VectorBlock([] {
+    BlockArray<char[240 << 10]>(BlockKey([] {}), "big");
+    RunThreads(
+        dim3(32), 0, [] {}, aicore::SrcLoc::Current());
+  });
+  ASSERT_FALSE(failures.empty());
+  EXPECT_EQ(failures[0].check, "simt_ub");
+}
+
+}  // namespace
+}  // namespace lngrad::simt::testing

@@ -147,6 +147,36 @@ void FixDepfile(const std::string& depfile,
   }
 }
 
+// The headers beside an .asc that it includes by a plain name (`#include "x.h"`) and that hold a
+// __ubuf__ declaration get the .asc's __ubuf__ rewrite too: their rewritten copies go beside the
+// .asc's copy in dir, where the compiler looks first. Returns false when one cannot be written.
+bool RewriteSiblingHeaders(const asc::AscSource& s, const std::string& text,
+                           asc::RewriteOptions options, const std::string& dir, ScratchDir* scratch,
+                           std::vector<std::pair<std::string, std::string>>* copies) {
+  const size_t slash = s.path.rfind('/');
+  const std::string src_dir = slash == std::string::npos ? "." : s.path.substr(0, slash);
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t inc = line.find("#include \"");
+    if (inc == std::string::npos || line.find_first_not_of(" \t") != inc) continue;
+    const size_t begin = inc + 10, end = line.find('"', begin);
+    const std::string name = end == std::string::npos ? "" : line.substr(begin, end - begin);
+    const std::string header = src_dir + "/" + name;
+    std::string body;
+    if (name.empty() || name.find('/') != std::string::npos || !IsFile(header) ||
+        !ReadFile(header, &body) || body.find("__ubuf__") == std::string::npos) {
+      continue;
+    }
+    asc::RewriteResult r = asc::RewriteLaunches(body, header, options);
+    if (!r.errors.empty() || r.text == body) continue;
+    const std::string copy = dir + "/" + name;
+    scratch->Own(copy);
+    if (!WriteFile(copy, r.text)) return false;
+    copies->emplace_back(copy, header);
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -210,6 +240,10 @@ int main(int argc, char** argv) {
     if (!WriteFile(copy, rewritten[k])) return Fail("cannot write " + copy);
     inv.argv[inv.sources[k].arg_index] = copy;
     copies.emplace_back(copy, inv.sources[k].path);
+    if (!RewriteSiblingHeaders(inv.sources[k], rewritten[k], {.simt = inv.simt, .block_ub = true},
+                               dir, &*scratch, &copies)) {
+      return Fail("cannot write a rewritten header in " + dir);
+    }
   }
   if (inv.dry_run) {
     std::string line;

@@ -97,9 +97,6 @@ struct int4b_t {
   }
 };
 
-// Kernels may print with AscendC::printf; on the CPU it is the C library's.
-using std::printf;
-
 // The vendor's type test (IsSameType<T, U>::value), as kernels spell it.
 template <typename T, typename U>
 struct IsSameType : std::is_same<T, U> {};

@@ -141,6 +141,8 @@ constexpr uint32_t DivCeil(uint32_t a, uint32_t b) {
   return (a + b - 1) / b;
 }
 constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+// The vendor's kernel utility the register samples use: a / b rounded up, 0 when b is 0.
+constexpr int32_t CeilDivision(int32_t a, int32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
 // The system counter: host time at the product's counter frequency (50 MHz on Atlas A2/A3,
 // 1 GHz on Ascend 950), so cycle differences convert to time as the vendor documents. Only

@@ -23,8 +23,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
+#include "sys.h"
 #include "vector_base.h"
 #include "vector_cast.h"
 
@@ -175,6 +177,27 @@ void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& c
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Duplicate", loc);
   if (in) in.Write(dst.HostPtr(), n * sizeof(T));
   d::FillRun(dst.HostPtr(), static_cast<T>(scalarValue), n);
+}
+
+// dst[i] = src[0] for i < count, src a LocalTensor (Ascend 950PR/950DT only, checked mode:
+// checks::kUnsupportedOnProduct elsewhere): the instruction reads src[0] on PIPE_V.
+template <typename T>
+void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,
+               LNGRAD_SRCLOC_ARG) {
+  namespace d = lngrad::aicore::detail;
+  d::RequireProduct("Duplicate (LocalTensor src)", d::ArchBit::k3510, "Ascend 950PR/950DT", loc);
+  d::CheckVectorOperands("Duplicate", count, {{dst.View(), sizeof(T), "dst"}});
+  d::CheckVectorOperands("Duplicate", 1, {{src.View(), sizeof(T), "src"}});
+  d::RestoreMaskAfterCount(d::MaskContext("Duplicate"));
+  T value;
+  std::memcpy(&value, src.HostPtr(), sizeof(T));
+  const uint64_t n = static_cast<uint32_t>(count);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "Duplicate", loc);
+  if (in) {
+    in.Read(src.HostPtr(), sizeof(T));
+    in.Write(dst.HostPtr(), n * sizeof(T));
+  }
+  d::FillRun(dst.HostPtr(), value, n);
 }
 
 // The mask/repeat forms: dstBlockStride, dstRepeatStride in 32-byte blocks.

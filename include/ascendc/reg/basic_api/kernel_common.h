@@ -15,6 +15,7 @@
 // chooses it.
 template <auto funcPtr, typename... Args>
 inline void asc_vf_call(Args&&... args) {
-  ::lngrad::reg::detail::RequireRegProduct("asc_vf_call", ::lngrad::aicore::SrcLoc::Current());
+  const ::lngrad::reg::detail::VectorFunctionScope scope("asc_vf_call",
+                                                         ::lngrad::aicore::SrcLoc::Current());
   funcPtr(std::forward<Args>(args)...);
 }

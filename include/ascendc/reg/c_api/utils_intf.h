@@ -34,3 +34,4 @@ using vector_bfloat16_t = ::lngrad::reg::VecReg<bfloat16_t>;
 using vector_bool = ::lngrad::reg::MaskReg;
 using vector_load_unalign = ::lngrad::reg::UnalignReg;
 using vector_store_unalign = ::lngrad::reg::UnalignReg;
+using addr_reg = ::lngrad::reg::AddrRegBytes;

@@ -14,6 +14,7 @@
 
 #include "lngrad_aicore/vector_cast.h"
 #include "lngrad_reg/lane_types.h"
+#include "lngrad_reg/engine.h"
 #include "lngrad_reg/registers.h"
 
 namespace lngrad::reg {
@@ -42,6 +43,35 @@ void Convert(VecReg<D>& dst, const VecReg<S>& src, const MaskReg& mask, uint32_t
     }
   }
   dst = out;
+}
+
+// The fused functions with a conversion, both flavours' engines. ExpSub: dst (float) lane i =
+// Op(src0, src1) of the source lanes that pair with it (half sources: lane 2i + layout, each
+// converted exactly to float first, as the reference's formula; the mask selects by the
+// source's lanes, as Convert's). MulsCast: dst (half) lane 2i + layout = src lane i * value, in
+// float, rounded to half as CAST_ROUND (the reference's cast_round_to_f16); the other lanes 0
+// (kZeroing) or kept.
+template <class Op, MaskMode mode, typename S>
+void WideningBinary(VecReg<float>& dst, const VecReg<S>& a, const VecReg<S>& b, const MaskReg& mask,
+                    uint32_t layout) {
+  VecReg<float> wa, wb;
+  MaskReg wide;
+  constexpr uint32_t ratio = sizeof(float) / sizeof(S);
+  for (uint32_t i = 0; i < kLanes<float>; ++i) {
+    const uint32_t s = ratio * i + (ratio == 1 ? 0 : layout);
+    wa.lane[i] = static_cast<float>(a.lane[s]);
+    wb.lane[i] = static_cast<float>(b.lane[s]);
+    wide.SetLane<float>(i, mask.Lane<S>(s));
+  }
+  Binary<Op, mode>(dst, wa, wb, wide);
+}
+template <MaskMode mode>
+void MulsCast(VecReg<half>& dst, const VecReg<float>& src, float value, const MaskReg& mask,
+              uint32_t layout) {
+  VecReg<float> product;
+  WithScalar<ops::Mul, MaskMode::kZeroing>(product, src, value, mask);
+  Convert<half, float, mode>(dst, product, mask, layout,
+                             ConvertMode{AscendC::RoundMode::CAST_ROUND, false});
 }
 
 }  // namespace lngrad::reg

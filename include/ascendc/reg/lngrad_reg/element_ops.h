@@ -193,6 +193,21 @@ LNGRAD_REG_MATH_OP(Round, std::round(x))
 LNGRAD_REG_MATH_OP(Rint, std::nearbyint(x))
 #undef LNGRAD_REG_MATH_OP
 
+// The fused functions (the reference's ExpSub, AbsSub): the difference rounded to the lane type,
+// then the exponential (as Exp) or the absolute value (exact).
+struct ExpSub {
+  template <typename T>
+  static T Apply(T a, T b) {
+    return Exp::Apply(Sub::Apply(a, b));
+  }
+};
+struct AbsSub {
+  template <typename T>
+  static T Apply(T a, T b) {
+    return Abs::Apply(Sub::Apply(a, b));
+  }
+};
+
 // Flush-to-zero around an element function (the C++ flavour's *_FTZ_TRUE precision modes):
 // subnormal float operands and results become a zero of their sign (float lanes; a half lane's
 // subnormals are normal floats and are kept).

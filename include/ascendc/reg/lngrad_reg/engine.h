@@ -7,13 +7,50 @@
 #include <type_traits>
 #include <cstdint>
 
+#include "lngrad_aicore/instructions.h"
 #include "lngrad_reg/op_table.h"
 #include "lngrad_reg/registers.h"
 
 namespace lngrad::reg {
 
+namespace detail {
+// The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
+// element function of Op on float lanes: one correctly rounded operation (exp, ln: in double,
+// rounded once), as ops:: computes it. X(element function, the instruction).
+#define LNGRAD_REG_ISA_BINARY_TABLE(X) X(Add, kAdd) X(Sub, kSub) X(Mul, kMul) X(Div, kDiv)
+#define LNGRAD_REG_ISA_UNARY_TABLE(X) X(Sqrt, kSqrt) X(Exp, kExp) X(Ln, kLn)
+template <class Op>
+inline constexpr int kIsaBinary = -1;
+template <class Op>
+inline constexpr int kIsaUnary = -1;
+#define LNGRAD_REG_ISA(kind, op, instr) \
+  template <>                           \
+  inline constexpr int kIsa##kind<ops::op> = static_cast<int>(aicore::kind##Op::instr);
+#define LNGRAD_REG_ISA_BINARY(op, instr) LNGRAD_REG_ISA(Binary, op, instr)
+#define LNGRAD_REG_ISA_UNARY(op, instr) LNGRAD_REG_ISA(Unary, op, instr)
+LNGRAD_REG_ISA_BINARY_TABLE(LNGRAD_REG_ISA_BINARY)
+LNGRAD_REG_ISA_UNARY_TABLE(LNGRAD_REG_ISA_UNARY)
+#undef LNGRAD_REG_ISA_BINARY
+#undef LNGRAD_REG_ISA_UNARY
+#undef LNGRAD_REG_ISA
+}  // namespace detail
+
+// Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt, exp
+// and ln run the
+// vector instruction set's SIMD code (the basic API's; its scalar loops give the same bits, so
+// LNGRAD_IMPL is not consulted here), the others one loop without a branch,
+// which the compiler vectorises where the element function allows; the same bits either way.
 template <class Op, MaskMode mode, typename T>
 void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
+  if (mask.AllLanes<T>()) {
+    if constexpr (std::is_same_v<T, float> && detail::kIsaBinary<Op> >= 0) {
+      aicore::Ops{}.Binary(static_cast<aicore::BinaryOp>(detail::kIsaBinary<Op>), dst.lane, a.lane,
+                           b.lane, kLanes<T>);
+    } else {
+      for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i], b.lane[i]);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     if (mask.Lane<T>(i)) {
       dst.lane[i] = Op::Apply(a.lane[i], b.lane[i]);
@@ -25,6 +62,15 @@ void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskRe
 
 template <class Op, MaskMode mode, typename T>
 void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  if (mask.AllLanes<T>()) {
+    if constexpr (std::is_same_v<T, float> && detail::kIsaUnary<Op> >= 0) {
+      aicore::Ops{}.Unary(static_cast<aicore::UnaryOp>(detail::kIsaUnary<Op>), dst.lane, a.lane,
+                          kLanes<T>);
+    } else {
+      for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i]);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     if (mask.Lane<T>(i)) {
       dst.lane[i] = Op::Apply(a.lane[i]);
@@ -68,6 +114,19 @@ void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
     out.lane[g] = Tree<Op>(a, mask, g * group, group, &r) ? r : T{};
   }
   dst = out;
+}
+
+// A reduction over two registers of lanes [0, n) and [n, 2n) (RegTraitNumTwo): the tree's top
+// level combines the two registers' trees; the result in lane 0 of dst[0], the other lanes 0
+// (kZeroing) or unchanged (kMerging).
+template <class Op, MaskMode mode, typename T>
+void ReduceTwo(VecReg<T> (&dst)[2], const VecReg<T> (&a)[2], const MaskReg& mask0,
+               const MaskReg& mask1) {
+  T r0{}, r1{};
+  const bool on0 = Tree<Op>(a[0], mask0, 0, kLanes<T>, &r0);
+  const bool on1 = Tree<Op>(a[1], mask1, 0, kLanes<T>, &r1);
+  if constexpr (mode == MaskMode::kZeroing) dst[0] = VecReg<T>{}, dst[1] = VecReg<T>{};
+  dst[0].lane[0] = on0 && on1 ? Op::Apply(r0, r1) : on0 ? r0 : on1 ? r1 : T{};
 }
 
 // dst lane i (i < lanes / 2) = src[2i] + src[2i + 1], an unselected lane counting as 0; the
@@ -137,10 +196,8 @@ void Duplicate(VecReg<T>& dst, T value, const MaskReg& mask) {
 inline MaskReg UpdateMask(uint32_t& count, uint32_t laneBytes) {
   const uint32_t lanes = kVectorBytes / laneBytes;
   const uint32_t on = std::min(count, lanes);
-  MaskReg m;
-  for (uint32_t i = 0; i < on; ++i) m.SetBit(i * laneBytes, true);
   count -= on;
-  return m;
+  return MaskReg::FirstLanes(on, laneBytes);
 }
 
 }  // namespace lngrad::reg

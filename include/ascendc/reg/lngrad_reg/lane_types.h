@@ -49,6 +49,8 @@ inline constexpr uint32_t kFloat = kF16 | kF32;        // exp, ln, sqrt, ...
 inline constexpr uint32_t kFloatAll = kFloat | kBF16;  // floor, ceil, ...
 inline constexpr uint32_t kSigned = kI8 | kI16 | kI32 | kFloat;  // abs, neg
 inline constexpr uint32_t kAnyLane = kArith | kBF16 | kB64;      // copy, select, gather
+inline constexpr uint32_t kArith64 = kArith | kB64;    // add, sub, adds, muls, not (b64 too)
+inline constexpr uint32_t kSigned64 = kSigned | kI64;  // abs, neg (int64_t too)
 
 // half, bfloat16_t and float: computed in float (half: each operation rounded once, which is the
 // correctly rounded half operation, as lngrad's vector instructions do).

@@ -65,6 +65,32 @@ struct MaskReg {
       SetBit(i * static_cast<uint32_t>(sizeof(T)) + k, false);
     SetBit(i * static_cast<uint32_t>(sizeof(T)), on);
   }
+  // The byte of a mask whose every lane of laneBytes (1, 2, 4, 8) is selected, other bits clear.
+  static constexpr uint8_t LanePattern(uint32_t laneBytes) {
+    return laneBytes == 1 ? 0xFF : laneBytes == 2 ? 0x55 : laneBytes == 4 ? 0x11 : 0x01;
+  }
+  // Whether every lane of T is selected (the engines' fast path).
+  template <typename T>
+  bool AllLanes() const {
+    constexpr uint64_t pat = uint64_t{LanePattern(sizeof(T))} * 0x0101010101010101ull;
+    uint64_t missing = 0;
+    for (uint32_t k = 0; k < kMaskBytes; k += 8) {
+      uint64_t word;
+      std::memcpy(&word, bits + k, 8);
+      missing |= pat & ~word;
+    }
+    return missing == 0;
+  }
+  // Lanes [0, n) of laneBytes selected, every other bit clear.
+  static MaskReg FirstLanes(uint32_t n, uint32_t laneBytes) {
+    MaskReg m;
+    const uint32_t end = n * laneBytes;  // the bits below end hold the selected lanes' bits
+    std::memset(m.bits, LanePattern(laneBytes), end / 8);
+    if (end % 8 != 0) {
+      m.bits[end / 8] = static_cast<uint8_t>(LanePattern(laneBytes) & ((1u << (end % 8)) - 1));
+    }
+    return m;
+  }
 };
 
 // The unaligned-access register (the C++ flavour's UnalignRegForLoad / UnalignRegForStore, the C
@@ -75,6 +101,12 @@ struct UnalignReg {
   alignas(32) uint8_t pending[32] = {};
   uint8_t* at = nullptr;  // UB address of pending[0]
   uint32_t bytes = 0;     // pending bytes
+};
+
+// The C flavour's address register (addr_reg, asc_update_addr_reg_bN): a byte offset the aligned
+// loads and stores add to their UB address.
+struct AddrRegBytes {
+  uint32_t bytes = 0;
 };
 
 }  // namespace lngrad::reg

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_reg/registers.h"
@@ -18,15 +19,54 @@ inline constexpr const char* kRegArgs = "reg_args";           // a C API argumen
 
 namespace lngrad::reg::detail {
 
-// Checks [p, p + bytes) and the alignment; records a PIPE_V read.
-void LoadBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-               aicore::SrcLoc loc);
-// Checks [p, p + bytes) and the alignment; writes them and records a PIPE_V write.
-void StoreBytes(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
-                aicore::SrcLoc loc);
+// Inside a vector function (asc_vf_call, __VEC_SCOPE__) with no sanitizer tool on, the running
+// block's UB, so that an access inside it and on its alignment is one copy (FastUb); elsewhere,
+// or for any other access, the checked functions below run (the same bytes, or the error).
+struct FastUbWindow {
+  uintptr_t base;  // 0: no fast path
+  uint64_t size;
+};
+extern thread_local constinit FastUbWindow t_fast_ub;
+inline bool FastUb(const void* p, uint32_t bytes, uint32_t align) {
+  const uintptr_t off = reinterpret_cast<uintptr_t>(p) - t_fast_ub.base;
+  return t_fast_ub.base != 0 && off <= t_fast_ub.size && t_fast_ub.size - off >= bytes &&
+         off % align == 0;
+}
+
+// Checks [p, p + bytes) and the alignment; records a PIPE_V read (Load) or writes them and
+// records a PIPE_V write (Store).
+void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                      aicore::SrcLoc loc);
+void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                       aicore::SrcLoc loc);
+// The copy between a register and UB (ub: the UB side): one memcpy on the fast path.
+template <void (*checked)(void*, const void*, uint32_t, uint32_t, const char*, aicore::SrcLoc),
+          bool store>
+inline void CopyRegUb(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
+                      aicore::SrcLoc loc) {
+  if (FastUb(store ? dst : src, bytes, align)) {
+    std::memcpy(dst, src, bytes);
+  } else {
+    checked(dst, src, bytes, align, api, loc);
+  }
+}
+inline constexpr auto LoadBytes = CopyRegUb<LoadBytesChecked, false>;
+inline constexpr auto StoreBytes = CopyRegUb<StoreBytesChecked, true>;
 // Checks the span of the lanes the mask selects, writes them and records the writes.
-void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask, uint32_t align,
-                const char* api, aicore::SrcLoc loc);
+void StoreLanesChecked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                       uint32_t align, const char* api, aicore::SrcLoc loc);
+inline void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                       uint32_t align, const char* api, aicore::SrcLoc loc) {
+  const bool all = laneBytes == 4   ? mask.AllLanes<uint32_t>()
+                   : laneBytes == 2 ? mask.AllLanes<uint16_t>()
+                   : laneBytes == 1 ? mask.AllLanes<uint8_t>()
+                                    : mask.AllLanes<uint64_t>();
+  if (all) {
+    StoreBytes(dst, src, kVectorBytes, align, api, loc);  // every lane: one range
+  } else {
+    StoreLanesChecked(dst, src, laneBytes, mask, align, api, loc);
+  }
+}
 // The low half of each lane the mask selects, stored contiguously (lane i's half at byte
 // i * laneBytes / 2), checked and recorded as StoreLanes.
 void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
@@ -85,7 +125,26 @@ uint32_t& SpecialAr();
 uint32_t& SqueezedBytes();
 // The UB byte offset of [p, p + bytes) (checked as a load is, 32-byte alignment).
 uint32_t UbOffset(const void* p, uint64_t bytes, const char* api, aicore::SrcLoc loc);
+// checks::kRegArgs unless 1 <= count <= lanes (a C API's element count of one register).
+void RequireCount(uint32_t count, uint32_t lanes, const char* api, aicore::SrcLoc loc);
 // The SoC rule: register functions run on the Ascend 950 only (checked mode).
 void RequireRegProduct(const char* api, aicore::SrcLoc loc);
+// A vector function starts (asc_vf_call, __VEC_SCOPE__): the SoC rule, the loop counts of
+// LoopIndex start again at 0 and the fast UB window opens (no sanitizer tool on); it ends with
+// the scope.
+void StartVectorFunction(const char* api, aicore::SrcLoc loc);
+void EndVectorFunction() noexcept;
+class VectorFunctionScope {
+ public:
+  VectorFunctionScope(const char* api, aicore::SrcLoc loc) { StartVectorFunction(api, loc); }
+  ~VectorFunctionScope() { EndVectorFunction(); }
+  VectorFunctionScope(const VectorFunctionScope&) = delete;
+  VectorFunctionScope& operator=(const VectorFunctionScope&) = delete;
+};
+// The hardware loop's index for the call at loc (asc_update_addr_reg_bN, which the reference
+// allows only in the innermost loop): how many times that call ran before in this vector
+// function (per block thread). A loop entered again inside an outer loop is not told apart: the
+// count goes on (the one-dimensional register only; see docs/ascendc_compat.md).
+uint32_t LoopIndex(aicore::SrcLoc loc);
 
 }  // namespace lngrad::reg::detail

@@ -2,12 +2,13 @@
 //
 // printf(fmt, args...) and PRINTF in kernel code print one formatted message prefixed with the
 // block, "[AIV Block <idx>/<num>] ", as the device prints it (lngrad simulates vector cores
-// only, so never "[AIC Block"). On the device the messages reach the host after the kernel, each
-// core's in the order it printed them, one core after another: under a <<<>>> launch lngrad
-// keeps each block's messages and prints them when the launch ends, block 0 first. Elsewhere
-// (ICPU_RUN_KF, lngrad::aicore::Launch) a message is printed at once, whole. Outside any launch
-// (host code) printf is the C library's: no prefix. ASCENDC_DUMP=0 (defined before this header)
-// silences the kernel's messages, not the host's.
+// only, so never "[AIC Block"); inside a register vector function (a __simd_vf__ function, a
+// __VEC_SCOPE__ block) and a SIMT thread the text alone, as the device prints those. On the device
+// the messages reach the host after the kernel, each core's in the order it printed them, one core
+// after another: under a <<<>>> launch lngrad keeps each block's messages and prints them when the
+// launch ends, block 0 first. Elsewhere (ICPU_RUN_KF, lngrad::aicore::Launch) a message is printed
+// at once, whole. Outside any launch (host code) printf is the C library's: no prefix.
+// ASCENDC_DUMP=0 (defined before this header) silences the kernel's messages, not the host's.
 //
 // Arguments are converted as the device documents them: half and bfloat16_t print with %f like
 // float; integers, floats, strings and pointers as in C. lngrad-asc turns every unqualified
@@ -25,6 +26,9 @@ namespace lngrad::aicore::debug_detail {
 
 // Prints `text` as the running block's message (see the header comment); `dump`: ASCENDC_DUMP.
 void KernelPrint(const std::string& text, bool dump);
+// Whether the block thread runs a register vector function (asc_vf_call, __VEC_SCOPE__: set by
+// layer reg), whose printf prints the text alone, as the device prints a vector function's.
+bool& InSimdVf() noexcept;
 
 template <typename A>
 auto PrintfArg(A&& a) {

@@ -9,5 +9,6 @@
 #include "basic_api/reg_compute/kernel_reg_compute_datacopy_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_gather_mask_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_struct_intf.h"
+#include "basic_api/reg_compute/kernel_reg_compute_vec_fused_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_vec_intf.h"
 #include "basic_api/reg_compute/kernel_reg_compute_vec_vconv_intf.h"

@@ -23,9 +23,9 @@
 // __VEC_SCOPE__ { ... }: a vector function written inline; its body runs in program order, as
 // asc_vf_call runs a __simd_vf__ function (950 only in checked mode).
 #ifndef __VEC_SCOPE__
-#define __VEC_SCOPE__                                                                \
-  if (::lngrad::reg::detail::RequireRegProduct("__VEC_SCOPE__",                      \
-                                               ::lngrad::aicore::SrcLoc::Current()), \
+#define __VEC_SCOPE__                                                    \
+  if (const ::lngrad::reg::detail::VectorFunctionScope lngrad_vec_scope{ \
+          "__VEC_SCOPE__", ::lngrad::aicore::SrcLoc::Current()};         \
       true)
 #endif
 
@@ -277,6 +277,17 @@ MaskReg PartMask(const MaskReg& mask, uint32_t h) {
   for (uint32_t i = 0; i < kLanes<T>; ++i)
     out.SetLane<T>(i, mask.Lane<uint32_t>(h * kLanes<T> + i));
   return out;
+}
+
+// f(dst, src, mask) on the register, or on each part of a RegTraitNumTwo register with its
+// part of the b32 mask (a one-operand function on two registers: two one-register calls).
+template <typename T, typename F, typename U>
+void ForEachPart(F f, U& dst, const U& src, const MaskReg& mask) {
+  if constexpr (kTwoRegs<U>) {
+    for (uint32_t h = 0; h < 2; ++h) f(dst.part[h], src.part[h], PartMask<T>(mask, h));
+  } else {
+    f(dst, src, mask);
+  }
 }
 
 // The lane type of a call: T when the kernel names it, else the register's.

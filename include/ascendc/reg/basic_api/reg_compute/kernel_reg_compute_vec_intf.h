@@ -6,6 +6,7 @@
 // argument T, where a kernel names it, must be the register's lane type.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -48,8 +49,12 @@ LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_CPP_BINARY)
                                    const MaskReg& mask) {                                  \
     LNGRAD_REG_CPP_LANE(T, U)                                                              \
     static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported"); \
-    ::lngrad::reg::WithScalar<op, ::lngrad::reg::detail::ToMaskMode<mode>()>(              \
-        dstReg, srcReg, static_cast<Lane>(scalarValue), mask);                             \
+    constexpr auto kMode = ::lngrad::reg::detail::ToMaskMode<mode>();                      \
+    ::lngrad::reg::detail::ForEachPart<Lane>(                                              \
+        [&](auto& d, const auto& a, const MaskReg& m) {                                    \
+          ::lngrad::reg::WithScalar<op, kMode>(d, a, static_cast<Lane>(scalarValue), m);   \
+        },                                                                                 \
+        dstReg, srcReg, mask);                                                             \
   }
 LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_CPP_SCALAR)
 #undef LNGRAD_REG_CPP_SCALAR
@@ -65,8 +70,12 @@ LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_CPP_SCALAR)
   __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {         \
     LNGRAD_REG_CPP_LANE(T, U)                                                                 \
     static_assert(::lngrad::reg::kAllows<types, Lane>, #name ": lane type not supported");    \
-    ::lngrad::reg::Unary<::lngrad::reg::detail::OpOf<op, mode>,                               \
-                         ::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg, mask);    \
+    ::lngrad::reg::detail::ForEachPart<Lane>(                                                 \
+        [](auto& d, const auto& a, const MaskReg& m) {                                        \
+          ::lngrad::reg::Unary<::lngrad::reg::detail::OpOf<op, mode>,                         \
+                               ::lngrad::reg::detail::ToMaskMode<mode>()>(d, a, m);           \
+        },                                                                                    \
+        dstReg, srcReg, mask);                                                                \
   }
 LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_CPP_UNARY)
 #undef LNGRAD_REG_CPP_UNARY
@@ -88,27 +97,59 @@ struct CompareOp;
   };
 LNGRAD_REG_COMPARE_TABLE(LNGRAD_REG_CPP_CMP_OP)
 #undef LNGRAD_REG_CPP_CMP_OP
+// A RegTraitNumTwo register's comparison: each part's, its b64 lane i giving the b32 lane
+// h * 32 + i of dst.
+template <CMPMODE mode, typename Lane, typename U>
+__simd_callee__ inline void CompareRun(MaskReg& dst, const U& a, const U& b, const MaskReg& mask) {
+  using Op = typename CompareOp<mode>::Op;
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    MaskReg out;
+    for (uint32_t h = 0; h < 2; ++h) {
+      MaskReg part;
+      ::lngrad::reg::Compare<Op>(part, a.part[h], b.part[h],
+                                 ::lngrad::reg::detail::PartMask<Lane>(mask, h));
+      for (uint32_t i = 0; i < ::lngrad::reg::kLanes<Lane>; ++i)
+        out.SetLane<uint32_t>(h * ::lngrad::reg::kLanes<Lane> + i, part.Lane<Lane>(i));
+    }
+    dst = out;
+  } else {
+    ::lngrad::reg::Compare<Op>(dst, a, b, mask);
+  }
+}
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U>
 __simd_callee__ inline void Compare(MaskReg& dst, const U& srcReg0, const U& srcReg1,
                                     const MaskReg& mask) {
   LNGRAD_REG_CPP_LANE(T, U)
   static_assert(::lngrad::reg::kAllows<CompareOp<mode>::kTypes, Lane>, "Compare: lane type");
-  ::lngrad::reg::Compare<typename CompareOp<mode>::Op>(dst, srcReg0, srcReg1, mask);
+  CompareRun<mode, Lane>(dst, srcReg0, srcReg1, mask);
 }
 template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
 __simd_callee__ inline void Compares(MaskReg& dst, const U& srcReg, S scalarValue,
                                      const MaskReg& mask) {
   LNGRAD_REG_CPP_LANE(T, U)
-  ::lngrad::reg::VecReg<Lane> b;
-  for (Lane& v : b.lane) v = static_cast<Lane>(scalarValue);
-  ::lngrad::reg::Compare<typename CompareOp<mode>::Op>(dst, srcReg, b, mask);
+  U b;
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    for (auto& part : b.part)
+      std::fill(part.lane, part.lane + ::lngrad::reg::kLanes<Lane>, static_cast<Lane>(scalarValue));
+  } else {
+    std::fill(b.lane, b.lane + ::lngrad::reg::kLanes<Lane>, static_cast<Lane>(scalarValue));
+  }
+  CompareRun<mode, Lane>(dst, srcReg, b, mask);
 }
 
-// Select: dst = mask ? src0 : src1 in every lane.
+// Select: dst = mask ? src0 : src1 in every lane (RegTraitNumTwo: each part by its part of the
+// b32 mask).
 template <typename T = DefaultType, ::lngrad::reg::detail::DataReg U>
 __simd_callee__ inline void Select(U& dstReg, const U& srcReg0, const U& srcReg1,
                                    const MaskReg& mask) {
-  ::lngrad::reg::Select(dstReg, srcReg0, srcReg1, mask);
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    for (uint32_t h = 0; h < 2; ++h) {
+      ::lngrad::reg::Select(dstReg.part[h], srcReg0.part[h], srcReg1.part[h],
+                            ::lngrad::reg::detail::PartMask<typename U::ActualT>(mask, h));
+    }
+  } else {
+    ::lngrad::reg::Select(dstReg, srcReg0, srcReg1, mask);
+  }
 }
 
 // Duplicate: the scalar in every lane, or in the lanes the mask selects.
@@ -125,6 +166,16 @@ __simd_callee__ inline void Duplicate(U& dstReg, S scalarValue, const MaskReg& m
       dstReg, static_cast<Lane>(scalarValue), mask);
 }
 
+// Duplicate(dst, src, mask): src's lowest lane (HighLowPart::LOWEST, the only position the
+// reference supports) in the lanes the mask selects.
+template <typename T = DefaultType, HighLowPart pos = HighLowPart::LOWEST,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U>
+__simd_callee__ inline void Duplicate(U& dstReg, const U& srcReg, const MaskReg& mask) {
+  LNGRAD_REG_CPP_LANE(T, U)
+  static_assert(pos == HighLowPart::LOWEST, "Duplicate: only HighLowPart::LOWEST is supported");
+  ::lngrad::reg::Duplicate<::lngrad::reg::detail::ToMaskMode<mode>()>(dstReg, srcReg.lane[0], mask);
+}
+
 // Arange: scalarValue + i in lane i (DECREASE_ORDER: reversed).
 template <typename T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, typename S,
           ::lngrad::reg::detail::DataReg U>
@@ -137,27 +188,49 @@ __simd_callee__ inline void Arange(U& dstReg, S scalarValue) {
 // Reduce / ReduceDataBlock: the table's reductions, chosen by ReduceType.
 template <ReduceType type, bool perBlock>
 struct ReduceRow;
-#define LNGRAD_REG_CPP_REDUCE_ROW(c_name, reduce_type, op, types, per_block) \
-  template <>                                                                \
-  struct ReduceRow<ReduceType::reduce_type, per_block> {                     \
-    using Op = op;                                                           \
-    static constexpr uint32_t kTypes = types;                                \
+#define LNGRAD_REG_CPP_REDUCE_ROW(c_name, cpp_name, reduce_type, op, types, per_block) \
+  template <>                                                                          \
+  struct ReduceRow<ReduceType::reduce_type, per_block> {                               \
+    using Op = op;                                                                     \
+    static constexpr uint32_t kTypes = types;                                          \
   };
 LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_CPP_REDUCE_ROW)
 #undef LNGRAD_REG_CPP_REDUCE_ROW
-#define LNGRAD_REG_CPP_REDUCE(name, per_block)                                                     \
-  template <ReduceType type = ReduceType::SUM, typename T = DefaultType,                           \
-            MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U>         \
-  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {              \
-    using Row = ReduceRow<type, per_block>;                                                        \
-    LNGRAD_REG_CPP_LANE(T, U)                                                                      \
-    static_assert(::lngrad::reg::kAllows<Row::kTypes, Lane>, #name ": lane type not supported");   \
-    ::lngrad::reg::Reduce<typename Row::Op, per_block, ::lngrad::reg::detail::ToMaskMode<mode>()>( \
-        dstReg, srcReg, mask);                                                                     \
+template <ReduceType type, bool perBlock, typename T, MaskMergeMode mode, typename U>
+__simd_callee__ inline void ReduceRun(U& dstReg, const U& srcReg, const MaskReg& mask) {
+  using Row = ReduceRow<type, perBlock>;
+  LNGRAD_REG_CPP_LANE(T, U)
+  static_assert(::lngrad::reg::kAllows<Row::kTypes, Lane>, "Reduce: lane type not supported");
+  if constexpr (::lngrad::reg::detail::kTwoRegs<U>) {
+    static_assert(!perBlock, "ReduceDataBlock: not for RegTraitNumTwo registers");
+    ::lngrad::reg::ReduceTwo<typename Row::Op, ::lngrad::reg::detail::ToMaskMode<mode>()>(
+        dstReg.part, srcReg.part, ::lngrad::reg::detail::PartMask<Lane>(mask, 0),
+        ::lngrad::reg::detail::PartMask<Lane>(mask, 1));
+  } else {
+    ::lngrad::reg::Reduce<typename Row::Op, perBlock, ::lngrad::reg::detail::ToMaskMode<mode>()>(
+        dstReg, srcReg, mask);
+  }
+}
+#define LNGRAD_REG_CPP_REDUCE(name, per_block)                                             \
+  template <ReduceType type = ReduceType::SUM, typename T = DefaultType,                   \
+            MaskMergeMode mode = MaskMergeMode::ZEROING, ::lngrad::reg::detail::DataReg U> \
+  __simd_callee__ inline void name(U& dstReg, const U& srcReg, const MaskReg& mask) {      \
+    ReduceRun<type, per_block, T, mode>(dstReg, srcReg, mask);                             \
   }
 LNGRAD_REG_CPP_REDUCE(Reduce, false)
 LNGRAD_REG_CPP_REDUCE(ReduceDataBlock, true)
 #undef LNGRAD_REG_CPP_REDUCE
+// The named reductions (ReduceSum, ReduceMax, ..., ReduceMinWithDataBlock), one per row,
+// <T, mode>: the reference's ReduceSum<T, U, mode> (U the source type of a widening int16/uint16
+// sum) is not yet modelled.
+#define LNGRAD_REG_CPP_REDUCE_NAMED(c_name, cpp_name, reduce_type, op, types, per_block)  \
+  template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,        \
+            ::lngrad::reg::detail::DataReg U>                                             \
+  __simd_callee__ inline void cpp_name(U& dstReg, const U& srcReg, const MaskReg& mask) { \
+    ReduceRun<ReduceType::reduce_type, per_block, T, mode>(dstReg, srcReg, mask);         \
+  }
+LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_CPP_REDUCE_NAMED)
+#undef LNGRAD_REG_CPP_REDUCE_NAMED
 
 // PairReduceElem<SUM>: lane i of the lower half = src[2i] + src[2i + 1].
 template <PairReduce type = PairReduce::SUM, typename T = DefaultType,

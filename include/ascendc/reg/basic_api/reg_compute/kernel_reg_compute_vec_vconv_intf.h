@@ -39,6 +39,43 @@ LNGRAD_REG_ROUND_TABLE(LNGRAD_REG_CPP_ROUND_ROW)
 
 }  // namespace lngrad::reg::detail
 
+// The named CastTraits of the vendor's basic API that kernels use (AscendC::layoutZMrgZ, ...):
+// X(name, RegLayout, SatMode, RoundMode), every one ZEROING. The names are the vendor's (its
+// MrgZRndF rounds up and MrgZRndC down).
+#define LNGRAD_REG_CAST_TRAIT_TABLE(X)              \
+  X(layoutZMrgZ, ZERO, UNKNOWN, UNKNOWN)            \
+  X(layoutZSatSMrgZ, ZERO, SAT, UNKNOWN)            \
+  X(layoutZSatSMrgZRndA, ZERO, SAT, CAST_ROUND)     \
+  X(layoutZSatSMrgZRndH, ZERO, SAT, CAST_HYBRID)    \
+  X(layoutZSatSMrgZRndR, ZERO, SAT, CAST_RINT)      \
+  X(layoutZMrgZRndR, ZERO, UNKNOWN, CAST_RINT)      \
+  X(layoutZMrgZRndA, ZERO, UNKNOWN, CAST_ROUND)     \
+  X(layoutZMrgZRndC, ZERO, UNKNOWN, CAST_CEIL)      \
+  X(layoutZMrgZRndF, ZERO, UNKNOWN, CAST_FLOOR)     \
+  X(layoutZMrgZRndZ, ZERO, UNKNOWN, CAST_TRUNC)     \
+  X(MrgZRndR, UNKNOWN, UNKNOWN, CAST_RINT)          \
+  X(MrgZRndA, UNKNOWN, UNKNOWN, CAST_ROUND)         \
+  X(MrgZRndF, UNKNOWN, UNKNOWN, CAST_CEIL)          \
+  X(MrgZRndC, UNKNOWN, UNKNOWN, CAST_FLOOR)         \
+  X(MrgZRndZ, UNKNOWN, UNKNOWN, CAST_TRUNC)         \
+  X(MrgZRndRSatS, UNKNOWN, SAT, CAST_RINT)          \
+  X(MrgZRndASatS, UNKNOWN, SAT, CAST_ROUND)         \
+  X(MrgZRndFSatS, UNKNOWN, SAT, CAST_CEIL)          \
+  X(MrgZRndCSatS, UNKNOWN, SAT, CAST_FLOOR)         \
+  X(MrgZRndZSatS, UNKNOWN, SAT, CAST_TRUNC)         \
+  X(LayoutZMrgZRndRSatS, ZERO, SAT, CAST_RINT)      \
+  X(LayoutZMrgZRndASatS, ZERO, SAT, CAST_ROUND)     \
+  X(LayoutZMrgZRndRSatNS, ZERO, NO_SAT, CAST_RINT)  \
+  X(LayoutZMrgZRndASatNS, ZERO, NO_SAT, CAST_ROUND) \
+  X(MrgZRndRSatNS, UNKNOWN, NO_SAT, CAST_RINT)
+namespace AscendC {
+#define LNGRAD_REG_CAST_TRAIT(name, layout, sat, round)                              \
+  inline constexpr Reg::CastTrait name = {Reg::RegLayout::layout, Reg::SatMode::sat, \
+                                          Reg::MaskMergeMode::ZEROING, RoundMode::round};
+LNGRAD_REG_CAST_TRAIT_TABLE(LNGRAD_REG_CAST_TRAIT)
+#undef LNGRAD_REG_CAST_TRAIT
+}  // namespace AscendC
+
 namespace AscendC::Reg {
 
 // Cast<T (destination lane type), U (source lane type), trait>.

@@ -8,11 +8,11 @@
 #include "lngrad_reg/convert.h"
 
 // One function: name(dst, src, mask).
-#define LNGRAD_REG_C_CAST_FN(name, layout, saturate, mode, S, D)                \
-  inline void name(::lngrad::reg::VecReg<D>& dst, ::lngrad::reg::VecReg<S> src, \
-                   vector_bool mask) {                                          \
-    ::lngrad::reg::Convert<D, S, ::lngrad::reg::MaskMode::kZeroing>(            \
-        dst, src, mask, layout, {::AscendC::RoundMode::mode, saturate});        \
+#define LNGRAD_REG_C_CAST_FN(name, layout, saturate, mode, S, D)                       \
+  inline void name(::lngrad::reg::VecReg<D>& dst, const ::lngrad::reg::VecReg<S>& src, \
+                   vector_bool mask) {                                                 \
+    ::lngrad::reg::Convert<D, S, ::lngrad::reg::MaskMode::kZeroing>(                   \
+        dst, src, mask, layout, {::AscendC::RoundMode::mode, saturate});               \
   }
 #define LNGRAD_REG_C_CAST_SAT(name, saturate, mode, S, D, parts) \
   parts(LNGRAD_REG_C_CAST_FN, name, saturate, mode, S, D)

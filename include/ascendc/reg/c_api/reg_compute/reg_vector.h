@@ -6,25 +6,26 @@
 #include <type_traits>
 
 #include "c_api/utils_intf.h"
+#include "lngrad_reg/convert.h"
 #include "lngrad_reg/engine.h"
 #include "lngrad_reg/relayout.h"
 #include "lngrad_reg/ub_access.h"
 
-#define LNGRAD_REG_C_BINARY(name, cpp_name, op, types, mode)                                       \
-  template <typename T>                                                                            \
-  requires(::lngrad::reg::kAllows<types, T>) inline void name(                                     \
-      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1, \
-      vector_bool mask) {                                                                          \
-    ::lngrad::reg::Binary<op, mode>(dst, src0, src1, mask);                                        \
+#define LNGRAD_REG_C_BINARY(name, cpp_name, op, types, mode)               \
+  template <typename T>                                                    \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(             \
+      ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src0, \
+      const ::lngrad::reg::VecReg<T>& src1, vector_bool mask) {            \
+    ::lngrad::reg::Binary<op, mode>(dst, src0, src1, mask);                \
   }
 LNGRAD_REG_BINARY_TABLE(LNGRAD_REG_C_BINARY)
 #undef LNGRAD_REG_C_BINARY
 
-#define LNGRAD_REG_C_UNARY(name, cpp_name, op, types, mode)                            \
-  template <typename T>                                                                \
-  requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
-      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
-    ::lngrad::reg::Unary<op, mode>(dst, src, mask);                                    \
+#define LNGRAD_REG_C_UNARY(name, cpp_name, op, types, mode)                                   \
+  template <typename T>                                                                       \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(                                \
+      ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src, vector_bool mask) { \
+    ::lngrad::reg::Unary<op, mode>(dst, src, mask);                                           \
   }
 LNGRAD_REG_UNARY_TABLE(LNGRAD_REG_C_UNARY)
 #define LNGRAD_REG_C_ROUND(name, round_mode, op) \
@@ -33,47 +34,57 @@ LNGRAD_REG_ROUND_TABLE(LNGRAD_REG_C_ROUND)
 #undef LNGRAD_REG_C_ROUND
 #undef LNGRAD_REG_C_UNARY
 
-#define LNGRAD_REG_C_REDUCE(name, reduce_type, op, types, per_block)                   \
-  template <typename T>                                                                \
-  requires(::lngrad::reg::kAllows<types, T>) inline void name(                         \
-      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) { \
-    ::lngrad::reg::Reduce<op, per_block>(dst, src, mask);                              \
+#define LNGRAD_REG_C_REDUCE(name, cpp_name, reduce_type, op, types, per_block)                \
+  template <typename T>                                                                       \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(                                \
+      ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src, vector_bool mask) { \
+    ::lngrad::reg::Reduce<op, per_block>(dst, src, mask);                                     \
   }
 LNGRAD_REG_REDUCE_TABLE(LNGRAD_REG_C_REDUCE)
 #undef LNGRAD_REG_C_REDUCE
+
+// asc_exp_sub: dst (float) = exp(src0 - src1), from float or half sources (half: the even
+// lanes, converted to float first); the C++ flavour's ExpSub engine.
+template <typename S>
+requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, S>) inline void asc_exp_sub(
+    vector_float& dst, const ::lngrad::reg::VecReg<S>& src0, const ::lngrad::reg::VecReg<S>& src1,
+    vector_bool mask) {
+  ::lngrad::reg::WideningBinary<::lngrad::reg::ops::ExpSub, ::lngrad::reg::MaskMode::kZeroing>(
+      dst, src0, src1, mask, 0);
+}
 
 // asc_pair_reduce_sum: lane i of the lower half = src[2i] + src[2i + 1] (an unselected lane
 // counts as 0); the upper half 0.
 template <typename T>
 requires(::lngrad::reg::kAllows<::lngrad::reg::kFloat, T>) inline void asc_pair_reduce_sum(
-    ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, vector_bool mask) {
+    ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src, vector_bool mask) {
   ::lngrad::reg::PairReduceSum(dst, src, mask);
 }
 
-#define LNGRAD_REG_C_SCALAR(name, cpp_name, op, types, mode)                                      \
-  template <typename T>                                                                           \
-  requires(::lngrad::reg::kAllows<types, T>) inline void name(                                    \
-      ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src, std::type_identity_t<T> value, \
-      vector_bool mask) {                                                                         \
-    ::lngrad::reg::WithScalar<op, mode>(dst, src, value, mask);                                   \
+#define LNGRAD_REG_C_SCALAR(name, cpp_name, op, types, mode)              \
+  template <typename T>                                                   \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(            \
+      ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src, \
+      std::type_identity_t<T> value, vector_bool mask) {                  \
+    ::lngrad::reg::WithScalar<op, mode>(dst, src, value, mask);           \
   }
 LNGRAD_REG_SCALAR_TABLE(LNGRAD_REG_C_SCALAR)
 #undef LNGRAD_REG_C_SCALAR
 
-#define LNGRAD_REG_C_COMPARE(name, scalar_name, cmp_mode, op, types)                  \
-  template <typename T>                                                               \
-  requires(::lngrad::reg::kAllows<types, T>) inline void name(                        \
-      vector_bool& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1, \
-      vector_bool mask) {                                                             \
-    ::lngrad::reg::Compare<op>(dst, src0, src1, mask);                                \
-  }                                                                                   \
-  template <typename T>                                                               \
-  requires(::lngrad::reg::kAllows<types, T>) inline void scalar_name(                 \
-      vector_bool& dst, ::lngrad::reg::VecReg<T> src, std::type_identity_t<T> value,  \
-      vector_bool mask) {                                                             \
-    ::lngrad::reg::VecReg<T> b;                                                       \
-    for (T & v : b.lane) v = value;                                                   \
-    ::lngrad::reg::Compare<op>(dst, src, b, mask);                                    \
+#define LNGRAD_REG_C_COMPARE(name, scalar_name, cmp_mode, op, types)                        \
+  template <typename T>                                                                     \
+  requires(::lngrad::reg::kAllows<types, T>) inline void name(                              \
+      vector_bool& dst, const ::lngrad::reg::VecReg<T>& src0,                               \
+      const ::lngrad::reg::VecReg<T>& src1, vector_bool mask) {                             \
+    ::lngrad::reg::Compare<op>(dst, src0, src1, mask);                                      \
+  }                                                                                         \
+  template <typename T>                                                                     \
+  requires(::lngrad::reg::kAllows<types, T>) inline void scalar_name(                       \
+      vector_bool& dst, const ::lngrad::reg::VecReg<T>& src, std::type_identity_t<T> value, \
+      vector_bool mask) {                                                                   \
+    ::lngrad::reg::VecReg<T> b;                                                             \
+    for (T & v : b.lane) v = value;                                                         \
+    ::lngrad::reg::Compare<op>(dst, src, b, mask);                                          \
   }
 LNGRAD_REG_COMPARE_TABLE(LNGRAD_REG_C_COMPARE)
 #undef LNGRAD_REG_C_COMPARE
@@ -89,8 +100,8 @@ LNGRAD_REG_MASK_TABLE(LNGRAD_REG_C_MASK)
 // none is zeroed); on mask registers bit by bit.
 template <typename T>
 requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void asc_select(
-    ::lngrad::reg::VecReg<T>& dst, ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1,
-    vector_bool mask) {
+    ::lngrad::reg::VecReg<T>& dst, const ::lngrad::reg::VecReg<T>& src0,
+    const ::lngrad::reg::VecReg<T>& src1, vector_bool mask) {
   ::lngrad::reg::Select(dst, src0, src1, mask);
 }
 inline void asc_select(vector_bool& dst, vector_bool src0, vector_bool src1, vector_bool mask) {
@@ -200,7 +211,7 @@ inline void asc_clear_ar_spr() { ::lngrad::reg::detail::SpecialAr() = 0; }
   template <typename T>                                                          \
   requires(::lngrad::reg::kAllows<::lngrad::reg::kAnyLane, T>) inline void name( \
       ::lngrad::reg::VecReg<T>& dst0, ::lngrad::reg::VecReg<T>& dst1,            \
-      ::lngrad::reg::VecReg<T> src0, ::lngrad::reg::VecReg<T> src1) {            \
+      ::lngrad::reg::VecReg<T> src0, const ::lngrad::reg::VecReg<T>& src1) {     \
     engine::Apply(dst0, dst1, src0, src1);                                       \
   }
 LNGRAD_REG_PAIR_TABLE(LNGRAD_REG_C_PAIR)
@@ -210,7 +221,7 @@ LNGRAD_REG_PAIR_TABLE(LNGRAD_REG_C_PAIR)
 #define LNGRAD_REG_C_PACK(name, high)                                             \
   template <typename D, typename S>                                               \
   requires(std::is_unsigned_v<D> && 2 * sizeof(D) == sizeof(S)) inline void name( \
-      ::lngrad::reg::VecReg<D>& dst, ::lngrad::reg::VecReg<S> src) {              \
+      ::lngrad::reg::VecReg<D>& dst, const ::lngrad::reg::VecReg<S>& src) {       \
     ::lngrad::reg::PackHalf(dst, src, high);                                      \
   }
 LNGRAD_REG_C_PACK(asc_pack_to_low, false)
