@@ -222,6 +222,15 @@ void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s
              "written (device memory is not zeroed)");
 }
 
+void ForeignUbWrite(uint64_t ub_offset, uint64_t bytes) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  s->ub_shadow.Visit(ub_offset, ub_offset + bytes, [](uint64_t, uint64_t, Cell& c) {
+    c = Cell{};
+    c.written = true;
+  });
+}
+
 void BlockState::CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub_offset) {
   const auto b = reinterpret_cast<uintptr_t>(gm);
   for (const auto& [ub0, ue0] : UninitIn(b, b + bytes)) {

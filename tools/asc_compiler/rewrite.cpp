@@ -222,6 +222,7 @@ class Rewriter {
   Rewriter(std::string_view src, RewriteResult* result, RewriteOptions options)
       : src_(src), toks_(Lexer(src).Run()), result_(result), options_(options) {
     if (options_.simt) FindLaunchBounds();
+    FindKernelCores();
   }
 
   std::string Run() { return Emit(0, toks_.size()); }
@@ -459,7 +460,9 @@ class Rewriter {
       out += "::lngrad::acl::LaunchSimtKernel(" + Quote(kernel) + ", __FILE__, __LINE__, (" +
              LaunchBound(name, name_end) + "), ";
     } else {
-      out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
+      const std::string cores = KernelCores(name, name_end);
+      out += "::lngrad::acl::LaunchKernel(" + (cores.empty() ? "" : cores + ", ") + Quote(kernel) +
+             ", __FILE__, __LINE__, ";
     }
     out.append(Newlines(name, launch), '\n');
     static constexpr const char* kConfigDefaults[] = {"", "0", "nullptr"};
@@ -543,9 +546,8 @@ class Rewriter {
     }
   }
 
-  // The launch bound of the kernel named by tokens [from, to): its last identifier outside
-  // template arguments, looked up in bounds_; "0" when this file does not define it.
-  std::string LaunchBound(size_t from, size_t to) const {
+  // The kernel named by tokens [from, to): its last identifier outside template arguments.
+  std::string_view LastName(size_t from, size_t to) const {
     int angle = 0;
     size_t last = kNone;
     for (size_t i = from; i < to; ++i) {
@@ -553,9 +555,60 @@ class Rewriter {
       if (IsPunct(i, ">")) --angle;
       if (angle == 0 && toks_[i].kind == Kind::kIdent && Text(i) != "template") last = i;
     }
-    if (last == kNone) return "0";
-    const auto it = bounds_.find(Text(last));
+    return last == kNone ? std::string_view() : Text(last);
+  }
+  // The launch bound of the kernel named by tokens [from, to), looked up in bounds_; "0" when
+  // this file does not define it.
+  std::string LaunchBound(size_t from, size_t to) const {
+    const auto it = bounds_.find(LastName(from, to));
     return it == bounds_.end() ? "0" : it->second;
+  }
+  // Its cores (::lngrad::aicore::CoreSplit{...}) when this file defines it with __cube__ or
+  // __mix__(aic, aiv); "" otherwise (a vector kernel).
+  std::string KernelCores(size_t from, size_t to) const {
+    const auto it = cores_.find(LastName(from, to));
+    return it == cores_.end() ? "" : "::lngrad::aicore::CoreSplit{" + it->second + "}";
+  }
+
+  // Each function defined here with __global__ and __cube__ or __mix__(aic, aiv) among the
+  // qualifiers of its declaration: "1, 0, false" or "aic, aiv, true".
+  void FindKernelCores() {
+    const size_t n = toks_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive || Text(i) != "__global__") {
+        continue;
+      }
+      size_t start = i;  // back to the end of the previous declaration
+      for (size_t p = PrevSig(i, 0); p != kNone && !IsPunct(p, ";") && !IsPunct(p, "{") &&
+                                     !IsPunct(p, "}") && !toks_[p].in_directive;
+           p = PrevSig(p, 0)) {
+        start = p;
+      }
+      std::string cores;
+      size_t j = start, name = kNone;
+      for (; j != kNone && j < n; j = NextSig(j, n)) {
+        if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) break;
+        if (toks_[j].kind == Kind::kIdent && Text(j) == "__cube__") cores = "1, 0, false";
+        if (toks_[j].kind == Kind::kIdent && Text(j) == "__mix__") {
+          const size_t open = NextSig(j, n);
+          const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
+          if (close == kNone || !IsPunct(open, "(")) break;
+          cores = NameText(open + 1, close) + ", true";
+          j = close;
+          continue;
+        }
+        if (IsPunct(j, "(")) {
+          const size_t prev = PrevSig(j, i);
+          if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
+          break;
+        }
+      }
+      if (name == kNone || cores.empty()) continue;
+      const size_t close = ClosingBracket(j, n);
+      const size_t body = close == kNone ? kNone : NextSig(close, n);
+      if (body == kNone || !IsPunct(body, "{")) continue;  // a declaration
+      cores_[std::string(Text(name))] = cores;
+    }
   }
 
   // Whether the braces around token i are a function body or a block inside one.
@@ -720,6 +773,7 @@ class Rewriter {
   RewriteResult* result_;
   RewriteOptions options_;
   std::map<std::string, std::string, std::less<>> bounds_;  // kernel name -> launch bound
+  std::map<std::string, std::string, std::less<>> cores_;   // kernel name -> its CoreSplit
 };
 
 }  // namespace

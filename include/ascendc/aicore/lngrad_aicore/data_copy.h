@@ -30,8 +30,15 @@ struct DataCopyParams {
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   uint16_t blockCount = 1;
   uint16_t blockLen = 0;
-  uint16_t srcStride = 0;
-  uint16_t dstStride = 0;
+  // srcGap/dstGap: the newer names of the same fields (the vendor's unions).
+  union {
+    uint16_t srcStride = 0;
+    uint16_t srcGap;
+  };
+  union {
+    uint16_t dstStride = 0;
+    uint16_t dstGap;
+  };
 };
 
 }  // namespace AscendC

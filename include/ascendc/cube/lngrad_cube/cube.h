@@ -16,6 +16,7 @@
 
 #include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/defs.h"
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/sanitizer.h"
@@ -135,6 +136,8 @@ struct FixArgs {
   int quant;
   uint64_t deq_scalar;
   bool relu, channel_split;
+  uint8_t dual = 0;       // the 950's dualDstCtl (to UB)
+  int32_t sub_block = 0;  // the 950's subBlockId (to UB, dualDstCtl 0)
 };
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
 // quant: the vector modes' per-column values (L1), else nullptr.
@@ -142,6 +145,10 @@ void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a,
                  Elem src_elem, aicore::SrcLoc loc);
 // L0C -> L1 (dst at A1, B1 or C1): the same, into the tensor.
 void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
+// L0C -> the UB of an AIV of this AI core (the 950's isToUB configs, on the AIC of a __mix__
+// kernel): dst is a UB tensor, which names the address in that AIV's UB.
+void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixArgs& a,
                  Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
@@ -189,6 +196,8 @@ FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
     a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * kSrcNdUnit;
     a.dst_nd_stride = p.params.dstDnMatrixStride;
   }
+  a.dual = p.dualDstCtl;
+  a.sub_block = p.subBlockId ? 1 : 0;
   return a;
 }
 
@@ -201,8 +210,27 @@ void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U
 }
 template <typename T, typename U>
 void FixpipeTo(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
-               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc, bool to_ub = false) {
+  if (to_ub) return FixpipeToUb(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
   FixpipeToL1(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
+}
+template <typename T, typename U>
+void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc, bool to_ub) {
+  if (to_ub) {
+    aicore::RaiseKernelCheck("cube.position",
+                             "Fixpipe: an isToUB config needs a UB LocalTensor as dst, not GM");
+  }
+  FixpipeTo(dst, src, quant, a, loc);
+}
+// Whether the config names the UB (the 950's isToUB).
+template <const AscendC::FixpipeConfig& config>
+constexpr bool ToUb() {
+#if __NPU_ARCH__ == 3510
+  return config.isToUB;
+#else
+  return false;
+#endif
 }
 
 }  // namespace lngrad::cube
@@ -336,7 +364,8 @@ template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
 void Fixpipe(const D<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsArch3510<config.format>& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc);
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc,
+                          lngrad::cube::ToUb<config>());
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
           template <typename> class D, typename S>
@@ -345,7 +374,8 @@ void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& c
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
   const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
-  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc);
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc,
+                          lngrad::cube::ToUb<config>());
 }
 
 // The Fixpipe registers' tensors (the DataCopy CO1 -> GM forms' quantisation values) and the
