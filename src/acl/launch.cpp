@@ -94,8 +94,8 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   }
   // The blocks' report is on stderr (RunBlocks); the stream keeps a summary of them.
   std::string m = site + " failed in " + std::to_string(failures.size()) + " of " +
-                  std::to_string(blocks) + " block(s) on " + std::string(CurrentProduct().soc) +
-                  ":";
+                  std::to_string(blocks * split.PerCore()) + " block(s) on " +
+                  std::string(CurrentProduct().soc) + ":";
   for (size_t i = 0; i < failures.size() && i < kListedBlocks; ++i) {
     const aicore::BlockFailure& f = failures[i];
     m += "\n  block " + std::to_string(f.block_idx) + ": [" + f.check + "] " + f.message;

@@ -166,6 +166,7 @@ namespace detail {
 void CrossCoreSet(uint8_t mode, pipe_t pipe, uint16_t flag, SrcLoc loc) {
   const BlockContext& c = RequireBlockContext("CrossCoreSetFlag");
   CheckUse("CrossCoreSetFlag", c, mode, pipe, flag, loc);
+  san::CrossCoreSet(pipe);
   if (mode == 4) {
     const auto [target, idx] = Mode4Target(c, flag);
     san::Release(CounterKey(target, idx));
@@ -211,6 +212,7 @@ void CrossCoreWait(uint8_t mode, pipe_t pipe, uint16_t flag, SrcLoc loc) {
         ub_writes.swap(s.cross_ub_writes[me]);
       });
   san::Acquire(CounterKey(c.block_idx, idx));
+  san::CrossCoreWait();
   for (const auto& [offset, bytes] : ub_writes) san::ForeignUbWrite(offset, bytes);
 }
 

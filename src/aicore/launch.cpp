@@ -638,7 +638,7 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
             [](const BlockFailure& a, const BlockFailure& b) { return a.block_idx < b.block_idx; });
   *failures = std::move(found);
   if (failures->empty()) return Status::Ok();
-  std::cerr << Report(name, numBlocks, *product, *failures) << std::flush;
+  std::cerr << Report(name, job.num_blocks, *product, *failures) << std::flush;
   const BlockFailure& first = failures->front();
   const std::string summary = "kernel '" + std::string(name) + "' failed in " +
                               std::to_string(failures->size()) + " block(s); first: block " +
