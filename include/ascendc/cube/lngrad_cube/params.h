@@ -198,6 +198,22 @@ struct FixpipeParamsV220 {
         srcStride(srcStrideIn),
         dstStride(dstStrideIn),
         reluEn(reluEnIn) {}
+  FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
+                    bool reluEnIn, QuantMode_t quantPreIn, int64_t deqScalarIn, uint16_t ndNumIn,
+                    uint16_t srcNdStrideIn, uint16_t dstNdStrideIn, uint8_t unitFlagIn,
+                    bool isChannelSplitIn = false)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        quantPre(quantPreIn),
+        deqScalar(static_cast<uint64_t>(deqScalarIn)),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        reluEn(reluEnIn),
+        unitFlag(unitFlagIn),
+        isChannelSplit(isChannelSplitIn) {}
   uint16_t nSize = 0;
   uint16_t mSize = 0;
   uint16_t srcStride = 0;  // L0C: start to start of adjacent 16-column blocks, in 16-element rows
