@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct InterBlockState {
   // Per block: UB ranges (offset, bytes) its AIC wrote (Fixpipe to UB) that its sanitizer has
   // not seen yet; handed over at its next CrossCoreWaitFlag.
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> cross_ub_writes;
+  // Per AI core: what its cores share (cores.h's AiCoreShared).
+  std::map<int64_t, std::shared_ptr<void>> ai_core_shared;
   // Moves `turn` past every turn whose notification has been made.
   void AdvanceTurn() {
     const uint64_t n = notifies.size();

@@ -151,6 +151,21 @@ std::byte* SubBlockUb(int32_t sub, uint32_t* bytes, const char* api) {
   return sys.barrier->CoreUb(static_cast<uint32_t>(AivOf(c, sub)), bytes);
 }
 
+std::shared_ptr<void> AiCoreShared(const std::function<std::shared_ptr<void>()>& make) {
+  const BlockContext* c = CurrentBlockContext();
+  if (c == nullptr || c->split.aic == 0 || c->split.aiv == 0 ||
+      detail::CurrentBlockSys().barrier == nullptr) {
+    return nullptr;
+  }
+  std::shared_ptr<void> shared;
+  detail::ChangeShared([&](detail::InterBlockState& s) {
+    auto& slot = s.ai_core_shared[c->ai_core];
+    if (slot == nullptr) slot = make();
+    shared = slot;
+  });
+  return shared;
+}
+
 void NoteSubBlockUbWrite(int32_t sub, uint64_t offset, uint64_t bytes) {
   const BlockContext& c = RequireBlockContext("Fixpipe");
   if (c.san == nullptr) return;

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 
 #include "check.h"
 #include "sanitizer.h"
@@ -61,6 +63,10 @@ std::byte* SubBlockUb(int32_t sub, uint32_t* bytes, const char* api);
 // (seen by that AIV at its next CrossCoreWaitFlag).
 void NoteSubBlockUbWrite(int32_t sub, uint64_t offset, uint64_t bytes);
 
+// The running AI core's object shared by its cores (the 950's L1, which its AIVs write through
+// DataCopy UB -> L1): made by make() at the first call of any of them, under the launch's lock;
+// nullptr outside a launch whose AI cores have an AIC and AIVs.
+std::shared_ptr<void> AiCoreShared(const std::function<std::shared_ptr<void>()>& make);
 // Whether the running core is the AIC of a kernel that has AIVs too (a __mix__ kernel).
 bool AicOfMixedKernel() noexcept;
 
