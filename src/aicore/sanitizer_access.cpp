@@ -112,6 +112,26 @@ std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bo
 namespace {
 // Bytes outside the UB that lie in one of the running block's other memories (the cube's L1, L0A,
 // L0B, BiasTable, L0C): that memory's name, and b and e as its addresses.
+// Whether [p, p + 1) lies in one of the running block's own memories besides the UB (the
+// cube's L0A, L0B, BiasTable, L0C, and L1 unless its AI core's cores share it): no other block
+// reaches them, so they take no part in the cross-block check (another block's memory may later
+// sit at the same host address).
+bool InPrivateMemory(const std::byte* p) {
+  using P = AscendC::TPosition;
+  BlockContext* ctx = CurrentBlockContext();
+  // No layer above made memories for the block yet (FindMemory would make them).
+  if (ctx == nullptr || ctx->upper_state == nullptr) return false;
+  const bool shared_l1 = ctx->split.aic > 0 && ctx->split.aiv > 0;
+  for (const P pos : {P::A1, P::A2, P::B2, P::C2, P::CO1, P::C2PIPE2GM}) {
+    LocalMemory m;
+    if ((pos != P::A1 || !shared_l1) && FindMemory(*ctx, pos, &m) && p >= m.base &&
+        p < m.base + m.size) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
   using P = AscendC::TPosition;
   BlockContext* ctx = CurrentBlockContext();
@@ -258,7 +278,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
     }
   }
-  if (!in_ub) {
+  if (!in_ub && !InPrivateMemory(bp)) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);

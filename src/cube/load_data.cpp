@@ -187,4 +187,27 @@ void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyPa
   }
 }
 
+void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,
+               uint32_t bits, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Fill";
+  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
+  const bool is950 = IsRegBaseArch(ctx.product->arch);
+  if (is950) {
+    RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1});
+  } else {
+    RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1, P::A2, P::B2});
+  }
+  const bool l0 = dst.pos == P::A2 || dst.pos == P::B2;
+  const uint64_t unit = l0 ? kFractalBytes : 32;
+  RequireAligned(dst, kApi, "dst", static_cast<uint32_t>(unit));
+  if (repeat == 0 || blocks == 0) return;
+  const uint64_t len = blocks * unit, pitch = (uint64_t{blocks} + gap) * unit;
+  RequireRange(dst, kApi, "dst", 0, (repeat - 1) * pitch + len);
+  aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
+  if (in) in.WriteBlocks(dst.ptr, repeat, len, pitch);
+  for (uint32_t r = 0; r < repeat; ++r) {
+    for (uint64_t i = 0; i < len * 8 / bits; ++i) SetBits(Mutable(dst) + r * pitch, i, bits, value);
+  }
+}
+
 }  // namespace lngrad::cube

@@ -73,6 +73,9 @@ struct Load3dArgs {
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc);
 void SetFmatrix(const Fmatrix& fm, bool right);
+// Fill / InitConstValue: `value` (raw bits of `bits` bits) into repeat rows of `blocks` blocks.
+void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,
+               uint32_t bits, aicore::SrcLoc loc);
 void LoadDataSparse(const View& dst, const View& src, const View& idx,
                     const AscendC::LoadData2DParams& p, aicore::SrcLoc loc);
 void MmadSparse(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
@@ -295,6 +298,23 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
                     const LocalTensor<U>& filter, const MmadParams& mmadParams,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::MmadSparse(dst.View(), fm.View(), filter.View(), mmadParams, loc);
+}
+
+// L1 (A1/B1/C1) or, on Atlas A2/A3, L0A/L0B filled with one value (MTE1).
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "Fill: int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t or float");
+  lngrad::cube::FillConst(dst.View(), initConstValueParams.repeatTimes,
+                          initConstValueParams.blockNum, initConstValueParams.dstGap,
+                          lngrad::cube::RawBits(initConstValueParams.initValue), 8 * sizeof(T),
+                          loc);
+}
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Fill(dst, initConstValueParams, loc);
 }
 
 // The feature map LoadData 3Dv2 reads when its config leaves it out.

@@ -147,6 +147,25 @@ struct LoadData2dTransposeParams {
   uint8_t addrMode = 0;
 };
 
+// Fill / InitConstValue: repeatTimes rows of blockNum blocks (32 bytes in L1, 512 in L0A/L0B),
+// dstGap blocks between rows, each element initValue.
+template <typename T>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn,
+                       T initValueIn)
+      : repeatTimes(repeatTimesIn),
+        blockNum(blockNumIn),
+        dstGap(dstGapIn),
+        initValue(initValueIn) {}
+  InitConstValueParams(uint16_t repeatTimesIn, T initValueIn)
+      : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+  uint16_t repeatTimes = 0;
+  uint16_t blockNum = 0;
+  uint16_t dstGap = 0;
+  T initValue = 0;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn,
