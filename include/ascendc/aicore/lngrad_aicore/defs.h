@@ -25,6 +25,10 @@
 #ifndef __cube__
 #define __cube__
 #endif
+// The kernel parameter that carries the system workspace (GetSysWorkSpacePtr's on the device).
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 // __mix__(aic, aiv): a mixed kernel (lngrad-asc reads the ratio at the definition).
 #ifndef __mix__
 #define __mix__(aic, aiv)
