@@ -3,6 +3,7 @@
 #include "rewrite.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -510,6 +511,38 @@ class Rewriter {
     return type != kNone && Text(type) == "__ubuf__";
   }
 
+  // The function declared from token `from` (up to the '(' after its name, the name's token
+  // after `lo`): the name's token when this file defines it (a body follows), else kNone. Each
+  // identifier before the name goes to on_word, with the text inside the parentheses that follow
+  // __launch_bounds__ and __mix__ (skipped).
+  size_t DefinedFunction(size_t from, size_t lo,
+                         const std::function<void(std::string_view, std::string)>& on_word) const {
+    const size_t n = toks_.size();
+    size_t j = from, name = kNone;
+    for (; j != kNone && j < n; j = NextSig(j, n)) {
+      if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) return kNone;
+      if (toks_[j].kind == Kind::kIdent &&
+          (Text(j) == "__launch_bounds__" || Text(j) == "__mix__")) {
+        const size_t open = NextSig(j, n);
+        const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
+        if (close == kNone || !IsPunct(open, "(")) return kNone;
+        on_word(Text(j), NameText(open + 1, close));
+        j = close;
+        continue;
+      }
+      if (toks_[j].kind == Kind::kIdent) on_word(Text(j), "");
+      if (IsPunct(j, "(")) {
+        const size_t prev = PrevSig(j, lo);
+        if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
+        break;
+      }
+    }
+    if (name == kNone || j == kNone || j >= n) return kNone;
+    const size_t close = ClosingBracket(j, n);
+    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    return body != kNone && IsPunct(body, "{") ? name : kNone;  // else a declaration
+  }
+
   // --enable-simt: each function defined here with __global__ or __launch_bounds__, its bound
   // (the bound's expression; 1024 for a __global__ function without one).
   void FindLaunchBounds() {
@@ -520,28 +553,10 @@ class Rewriter {
         continue;
       }
       std::string bound;
-      size_t j = i;
-      size_t name = kNone;
-      for (; j != kNone && j < n; j = NextSig(j, n)) {
-        if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) break;
-        if (toks_[j].kind == Kind::kIdent && Text(j) == "__launch_bounds__") {
-          const size_t open = NextSig(j, n);
-          const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
-          if (close == kNone || !IsPunct(open, "(")) break;
-          bound = NameText(open + 1, close);
-          j = close;
-          continue;
-        }
-        if (IsPunct(j, "(")) {
-          const size_t prev = PrevSig(j, i);
-          if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
-          break;
-        }
-      }
+      const size_t name = DefinedFunction(i, i, [&](std::string_view word, std::string args) {
+        if (word == "__launch_bounds__") bound = std::move(args);
+      });
       if (name == kNone) continue;
-      const size_t close = ClosingBracket(j, n);
-      const size_t body = close == kNone ? kNone : NextSig(close, n);
-      if (body == kNone || !IsPunct(body, "{")) continue;  // a declaration
       bounds_[std::string(Text(name))] = bound.empty() ? "1024" : bound;
     }
   }
@@ -585,28 +600,11 @@ class Rewriter {
         start = p;
       }
       std::string cores;
-      size_t j = start, name = kNone;
-      for (; j != kNone && j < n; j = NextSig(j, n)) {
-        if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) break;
-        if (toks_[j].kind == Kind::kIdent && Text(j) == "__cube__") cores = "1, 0, false";
-        if (toks_[j].kind == Kind::kIdent && Text(j) == "__mix__") {
-          const size_t open = NextSig(j, n);
-          const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
-          if (close == kNone || !IsPunct(open, "(")) break;
-          cores = NameText(open + 1, close) + ", true";
-          j = close;
-          continue;
-        }
-        if (IsPunct(j, "(")) {
-          const size_t prev = PrevSig(j, i);
-          if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
-          break;
-        }
-      }
+      const size_t name = DefinedFunction(start, i, [&](std::string_view word, std::string args) {
+        if (word == "__cube__") cores = "1, 0, false";
+        if (word == "__mix__") cores = std::move(args) + ", true";
+      });
       if (name == kNone || cores.empty()) continue;
-      const size_t close = ClosingBracket(j, n);
-      const size_t body = close == kNone ? kNone : NextSig(close, n);
-      if (body == kNone || !IsPunct(body, "{")) continue;  // a declaration
       cores_[std::string(Text(name))] = cores;
     }
   }

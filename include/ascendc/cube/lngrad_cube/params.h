@@ -212,11 +212,8 @@ struct FixpipeParamsV220 {
   FixpipeParamsV220() = default;
   FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
                     bool reluEnIn)
-      : nSize(nSizeIn),
-        mSize(mSizeIn),
-        srcStride(srcStrideIn),
-        dstStride(dstStrideIn),
-        reluEn(reluEnIn) {}
+      : FixpipeParamsV220(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn, reluEnIn,
+                          QuantMode_t::NoQuant, 0, 1, 0, 0, 0) {}
   FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
                     bool reluEnIn, QuantMode_t quantPreIn, int64_t deqScalarIn, uint16_t ndNumIn,
                     uint16_t srcNdStrideIn, uint16_t dstNdStrideIn, uint8_t unitFlagIn,
