@@ -73,6 +73,10 @@ struct Load3dArgs {
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc);
 void SetFmatrix(const Fmatrix& fm, bool right);
+// DataCopy GM -> L1 with Dn2NzParams (950): the elements read from src (for its bounds check).
+uint64_t Dn2NzSrcExtent(const AscendC::Dn2NzParams& p) noexcept;
+void CopyDn2Nz(const View& dst, const std::byte* src, const AscendC::Dn2NzParams& p,
+               uint32_t elem_bytes, aicore::SrcLoc loc);
 // Fill / InitConstValue: `value` (raw bits of `bits` bits) into repeat rows of `blocks` blocks.
 void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,
                uint32_t bits, aicore::SrcLoc loc);
@@ -298,6 +302,18 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
                     const LocalTensor<U>& filter, const MmadParams& mmadParams,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::MmadSparse(dst.View(), fm.View(), filter.View(), mmadParams, loc);
+}
+
+// GM (DN) -> L1 (NZ) on the 950; 4-bit types move as bytes (nValue counts bytes, as the reference
+// says).
+template <typename T, bool enableSmallC0 = false>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Dn2NzParams& intriParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(!enableSmallC0, "lngrad: the 950's enableSmallC0 DN2NZ mode is not emulated");
+  constexpr uint32_t kBytes = sizeof(T);
+  src.Access(0, lngrad::cube::Dn2NzSrcExtent(intriParams), "DataCopy(GM->L1, Dn2NzParams)");
+  lngrad::cube::CopyDn2Nz(dst.View(), reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
+                          intriParams, kBytes, loc);
 }
 
 // L1 (A1/B1/C1) or, on Atlas A2/A3, L0A/L0B filled with one value (MTE1).

@@ -147,6 +147,31 @@ struct LoadData2dTransposeParams {
   uint8_t addrMode = 0;
 };
 
+// The 950's DataCopy GM -> L1 DN2NZ: dnNum matrices of dValue rows (srcDValue elements apart)
+// and nValue columns; column n becomes row n of the NZ result (as Nd2NzParams' row n does).
+struct Dn2NzParams {
+  Dn2NzParams() = default;
+  Dn2NzParams(uint16_t dnNumIn, uint16_t nValueIn, uint32_t dValueIn, uint64_t srcDnMatrixStrideIn,
+              uint64_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+              uint16_t dstNzMatrixStrideIn)
+      : dnNum(dnNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcDnMatrixStride(srcDnMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
+        dstNzMatrixStride(dstNzMatrixStrideIn) {}
+  uint16_t dnNum = 0;
+  uint16_t nValue = 0;
+  uint32_t dValue = 0;
+  uint64_t srcDnMatrixStride = 0;
+  uint64_t srcDValue = 0;
+  uint16_t dstNzC0Stride = 0;
+  uint16_t dstNzNStride = 0;
+  uint16_t dstNzMatrixStride = 0;
+};
+
 // Fill / InitConstValue: repeatTimes rows of blockNum blocks (32 bytes in L1, 512 in L0A/L0B),
 // dstGap blocks between rows, each element initValue.
 template <typename T>
