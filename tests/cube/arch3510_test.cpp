@@ -1,8 +1,11 @@
-// Fixpipe L0C -> UB on the 950 (built with __NPU_ARCH__ 3510): the AIC of a __mix__(1, 2) kernel
-// writes its AIVs' UBs with dualDstCtl 0 (subBlockId), 1 (rows in halves) and 2 (columns in
-// halves); each AIV waits for the AIC's flag and copies its UB to GM. The expected layout is the
-// reference's reading (the Fixpipe L0C -> UB page: the M x N matrix split in two halves, the first
-// to sub-block 0), written here separately from the implementation; the values are exact.
+// The 950's cube paths (built with __NPU_ARCH__ 3510). DataCopy GM -> L1 with Dn2NzParams against
+// the reference's reading (its page's second example: column n of each DN matrix becomes row n
+// of the NZ result, dValue cut into C0 chunks, padded with zeros). Fixpipe L0C -> UB: the AIC of a
+// __mix__(1, 2) kernel writes its AIVs' UBs with dualDstCtl 0 (subBlockId), 1 (rows in halves) and
+// 2 (columns in halves); each AIV waits for the AIC's flag and copies its UB to GM. The expected
+// layout is the reference's reading (the Fixpipe L0C -> UB page: the M x N matrix split in two
+// halves, the first to sub-block 0), written here separately from the implementation; the values
+// are exact.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -97,6 +100,42 @@ TEST(FixpipeUb, RulesAreNamed) {
   const std::string bad = RunDual(3, false, out);
   EXPECT_NE(bad.find("[cube.params]"), std::string::npos) << bad;
   EXPECT_NE(bad.find("dualDstCtl 3"), std::string::npos) << bad;
+}
+
+TEST(Dn2Nz, ColumnsBecomeNzRows) {
+  constexpr uint32_t kD = 23, kNv = 8, kSrcD = 16, kSrcMat = 400, kC0Stride = 37, kNStride = 2,
+                     kDstMat = 320, kC0 = 16;
+  std::vector<half> src(kSrcMat * 2);
+  for (uint32_t i = 0; i < src.size(); ++i) src[i] = half(static_cast<float>(i % 2000));
+  std::vector<half> out(1200, half(-1.0f));
+  lngrad::aicore::LaunchOptions o;
+  o.soc = "Ascend950PR_9599";
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  const lngrad::Status s = lngrad::aicore::detail::RunBlocks(
+      "dn2nz", 1,
+      [&] {
+        AscendC::GlobalTensor<half> g;
+        g.SetGlobalBuffer(src.data(), src.size());
+        AscendC::LocalTensor<half> l1(TPosition::A1, 0, 1200);
+        half* host = static_cast<half*>(l1.GetPhyAddr());
+        for (uint32_t i = 0; i < 1200; ++i) host[i] = half(-1.0f);
+        AscendC::DataCopy(
+            l1, g, AscendC::Dn2NzParams(2, kNv, kD, kSrcMat, kSrcD, kC0Stride, kNStride, kDstMat));
+        for (uint32_t i = 0; i < 1200; ++i) out[i] = host[i];
+      },
+      o, &failures);
+  ASSERT_TRUE(s.ok()) << s.message();
+  std::vector<float> want(1200, -1.0f);
+  for (uint32_t m = 0; m < 2; ++m) {
+    for (uint32_t n = 0; n < kNv; ++n) {
+      for (uint32_t d = 0; d < 32; ++d) {  // two C0 chunks; d >= kD are the zero padding
+        const uint32_t at =
+            m * kDstMat + n * kNStride * kC0 + (d / kC0) * kC0Stride * kC0 + d % kC0;
+        want[at] = d < kD ? static_cast<float>((m * kSrcMat + d * kSrcD + n) % 2000) : 0.0f;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < 1200; ++i) ASSERT_EQ(static_cast<float>(out[i]), want[i]) << i;
 }
 
 }  // namespace
