@@ -188,6 +188,7 @@ void BlockState::PromoteWriteOnly(uint32_t index) {
 
 void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write,
                               bool hashed, uint8_t atomic, WrittenBytes written) {
+  if (InPrivateMemory(p)) return;
   const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
   // The fingerprints read the bytes written from their source when it is known: GM itself may
   // already hold another block's bytes (a concurrent copy into the same range).
@@ -278,7 +279,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
     }
   }
-  if (!in_ub && !InPrivateMemory(bp)) {
+  if (!in_ub) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);
