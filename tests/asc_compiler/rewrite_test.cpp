@@ -41,13 +41,17 @@ TEST(Rewrite, KernelTypesFromTheQualifiers) {
       "extern \"C\" __cube__ __global__ void cube(GM_ADDR x) {}\n"
       "__global__ __mix__(1, 1) void declared(GM_ADDR x);\n"
       "__global__ __vector__ void vec(GM_ADDR x) {}\n"
+      "__global__ __aicore__ void typed(GM_ADDR x) {\n"
+      "  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);\n"
+      "}\n"
       "void run() {\n"
       "  mix<<<8, nullptr, s>>>(x);\n"
       "  cube<<<2, nullptr, s>>>(x);\n"
       "  declared<<<1, nullptr, s>>>(x);\n"
       "  vec<<<1, nullptr, s>>>(x);\n"
+      "  typed<<<1, nullptr, s>>>(x);\n"
       "}\n";
-  const std::string out = Rewrite(src, 4);
+  const std::string out = Rewrite(src, 5);
   EXPECT_NE(out.find("::lngrad::acl::LaunchKernel(::lngrad::aicore::CoreSplit{1, 2, true}, "
                      "\"mix\", __FILE__"),
             std::string::npos)
@@ -56,6 +60,9 @@ TEST(Rewrite, KernelTypesFromTheQualifiers) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("LaunchKernel(\"declared\""), std::string::npos) << out;
+  EXPECT_NE(out.find("LaunchKernel(::lngrad::aicore::CoreSplit{1, 1, true}, \"typed\""),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("LaunchKernel(\"vec\""), std::string::npos) << out;
 }
 

@@ -585,8 +585,32 @@ class Rewriter {
     return it == cores_.end() ? "" : "::lngrad::aicore::CoreSplit{" + it->second + "}";
   }
 
+  // The cores KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in the body of the function named at
+  // token `name` asks for ("" when it has none); it wins over the qualifier.
+  std::string TaskTypeInBody(size_t name) const {
+    static const std::map<std::string_view, const char*> kTypes = {
+        {"KERNEL_TYPE_AIV_ONLY", "0, 1, false"},   {"KERNEL_TYPE_AIC_ONLY", "1, 0, false"},
+        {"KERNEL_TYPE_MIX_AIV_1_0", "0, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_0", "1, 0, true"},
+        {"KERNEL_TYPE_MIX_AIC_1_1", "1, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_2", "1, 2, true"}};
+    const size_t n = toks_.size();
+    const size_t params = NextSig(name, n);
+    const size_t close = params == kNone ? kNone : ClosingBracket(params, n);
+    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    const size_t end = body == kNone ? kNone : ClosingBracket(body, n);
+    for (size_t j = body; j != kNone && end != kNone && j < end; j = NextSig(j, end)) {
+      if (toks_[j].kind != Kind::kIdent || Text(j) != "KERNEL_TASK_TYPE_DEFAULT") continue;
+      const size_t open = NextSig(j, end);
+      const size_t type = open == kNone ? kNone : NextSig(open, end);
+      if (type == kNone || !IsPunct(open, "(")) continue;
+      const auto it = kTypes.find(Text(type));
+      if (it != kTypes.end()) return it->second;
+    }
+    return "";
+  }
+
   // Each function defined here with __global__ and __cube__ or __mix__(aic, aiv) among the
-  // qualifiers of its declaration: "1, 0, false" or "aic, aiv, true".
+  // qualifiers of its declaration, or KERNEL_TASK_TYPE_DEFAULT in its body: "1, 0, false" or
+  // "aic, aiv, true".
   void FindKernelCores() {
     const size_t n = toks_.size();
     for (size_t i = 0; i < n; ++i) {
@@ -604,8 +628,10 @@ class Rewriter {
         if (word == "__cube__") cores = "1, 0, false";
         if (word == "__mix__") cores = std::move(args) + ", true";
       });
-      if (name == kNone || cores.empty()) continue;
-      cores_[std::string(Text(name))] = cores;
+      if (name == kNone) continue;
+      const std::string typed = TaskTypeInBody(name);
+      if (!typed.empty()) cores = typed == "0, 1, false" ? "" : typed;
+      if (!cores.empty()) cores_[std::string(Text(name))] = cores;
     }
   }
 

@@ -36,8 +36,8 @@ enum KernelMetaType : uint8_t {
 };
 #endif
 
-// A kernel's type is its qualifier's (lngrad-asc reads __cube__, __vector__ and __mix__ at the
-// definition); these statements in the kernel body change nothing at run time.
+// lngrad-asc reads a kernel's type from KERNEL_TASK_TYPE_DEFAULT in its body, else from its
+// __cube__ / __mix__ qualifier; at run time these statements do nothing.
 #ifndef KERNEL_TASK_TYPE_DEFAULT
 #define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
 #endif
