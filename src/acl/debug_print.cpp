@@ -70,8 +70,9 @@ void KernelPrint(const std::string& text, bool dump) {
   // A SIMT thread's and a vector function's printf print the text alone, as on the device.
   const std::string message = simt::detail::t_thread != nullptr || InSimdVf()
                                   ? text
-                                  : "[AIV Block " + std::to_string(ctx->block_idx) + "/" +
-                                        std::to_string(ctx->block_num) + "] " + text;
+                                  : std::string(ctx->core_type == 1 ? "[AIC" : "[AIV") + " Block " +
+                                        std::to_string(ctx->core_idx) + "/" +
+                                        std::to_string(ctx->core_num) + "] " + text;
   if (acl::detail::t_prints != nullptr) {
     acl::detail::t_prints->Append(ctx->block_idx, message);
     return;

@@ -42,7 +42,7 @@ void Record(Stream* st, aclError code, const std::string& message,
 
 void LaunchOnStream(const char* name, const char* file, int line, uint64_t blocks,
                     bool blocks_valid, void* stream, bool cce_auto_sync,
-                    const std::function<void()>& per_block) noexcept {
+                    const std::function<void()>& per_block, aicore::CoreSplit split) noexcept {
   const std::string site = Site(name, file, line);
   State& s = GetState();
   Stream* st = nullptr;
@@ -76,8 +76,9 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   aicore::LaunchOptions options;
   options.cce_auto_sync = cce_auto_sync;
   options.device_memory_only = true;  // a kernel on the device sees only device memory
+  options.split = split;
   try {
-    LaunchPrints prints(blocks);
+    LaunchPrints prints(blocks * split.PerCore());
     status = aicore::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block), options,
                                &failures);
   } catch (const std::exception& e) {
@@ -93,8 +94,8 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   }
   // The blocks' report is on stderr (RunBlocks); the stream keeps a summary of them.
   std::string m = site + " failed in " + std::to_string(failures.size()) + " of " +
-                  std::to_string(blocks) + " block(s) on " + std::string(CurrentProduct().soc) +
-                  ":";
+                  std::to_string(blocks * split.PerCore()) + " block(s) on " +
+                  std::string(CurrentProduct().soc) + ":";
   for (size_t i = 0; i < failures.size() && i < kListedBlocks; ++i) {
     const aicore::BlockFailure& f = failures[i];
     m += "\n  block " + std::to_string(f.block_idx) + ": [" + f.check + "] " + f.message;

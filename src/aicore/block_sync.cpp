@@ -19,6 +19,12 @@ InterBlockState& Alone() {
   return alone;
 }
 
+std::string At(const char* api, SrcLoc loc) {
+  return WithLoc(api, loc) + " (block " + std::to_string(CurrentBlockContext()->block_idx) + ")";
+}
+
+}  // namespace
+
 // A block outside a launch (or a launch of one block with no barrier): nothing else can make a
 // wait end, so one that is not over at once never is.
 void WaitOrRaise(const char* check, const std::string& what,
@@ -39,12 +45,6 @@ void ChangeShared(const std::function<void(InterBlockState&)>& change) {
   if (sys.barrier != nullptr) return sys.barrier->Change(change);
   change(Alone());
 }
-
-std::string At(const char* api, SrcLoc loc) {
-  return WithLoc(api, loc) + " (block " + std::to_string(CurrentBlockContext()->block_idx) + ")";
-}
-
-}  // namespace
 
 void IbSetWait(bool set, bool aiv_only, const AscendC::GlobalTensor<int32_t>& gm,
                const AscendC::LocalTensor<int32_t>& ub, int32_t block, int32_t event, SrcLoc loc) {

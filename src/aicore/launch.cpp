@@ -117,16 +117,19 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
 // waiting in SyncAll lets the next one start on a thread of its own.
 struct LaunchJob final : detail::SyncAllBarrier {
   LaunchJob(uint32_t n, const Product& p, uint32_t ub, const std::function<void()>& k, bool seq,
-            bool device_only, san::LaunchSanitizer* s)
-      : num_blocks(n),
+            bool device_only, san::LaunchSanitizer* s, CoreSplit sp)
+      : split(sp),
+        num_blocks(n * sp.PerCore()),
         product(p),
         ub_bytes(ub),
         kernel(k),
         sequential(seq),
         device_memory_only(device_only),
         sanitizer(s),
-        shared_(n) {}
-  const uint32_t num_blocks;
+        shared_(n * sp.PerCore()),
+        core_ubs_(sp.aic > 0 && sp.aiv > 0 ? n * sp.PerCore() : 0) {}
+  const CoreSplit split;
+  const uint32_t num_blocks;  // host blocks: numBlocks * split.PerCore()
   const Product& product;
   const uint32_t ub_bytes;
   const std::function<void()>& kernel;
@@ -282,6 +285,20 @@ struct LaunchJob final : detail::SyncAllBarrier {
     if (!ok) RaiseStuck(check, what);
   }
 
+  // A launch whose AICs write their AIVs' UBs (Fixpipe to UB) keeps each AIV's UB for the
+  // launch, made zeroed at first use by either core; nullptr for other launches and blocks.
+  std::byte* CoreUb(uint32_t block, uint32_t* bytes) override {
+    *bytes = ub_bytes;
+    if (block >= core_ubs_.size() || block % split.PerCore() < split.aic) return nullptr;
+    std::lock_guard lock(core_ub_mu_);
+    auto& m = core_ubs_[block];
+    if (m == nullptr) {
+      m = std::make_unique<UbMemory>(ub_bytes);
+      std::memset(m->data, 0, ub_bytes);
+    }
+    return m->data;
+  }
+
   void Change(const std::function<void(detail::InterBlockState&)>& change) override {
     std::lock_guard lock(sync_mu_);
     change(shared_);
@@ -388,7 +405,22 @@ struct LaunchJob final : detail::SyncAllBarrier {
   std::vector<const std::function<bool()>*> waiters_;  // every waiting block's condition
   bool stuck_ = false;                                 // CheckStuckLocked found none can go on
   detail::InterBlockState shared_;
+  std::mutex core_ub_mu_;
+  std::vector<std::unique_ptr<UbMemory>> core_ubs_;
 };
+
+// The core that host block `block` of the launch runs (cores.h): AI core block / PerCore(), its
+// AIC first, then its AIVs.
+void SetCore(BlockContext& ctx, uint32_t block, const LaunchJob& job) {
+  const CoreSplit sp = job.split;
+  const uint32_t per = sp.PerCore(), ai_cores = job.num_blocks / per, r = block % per;
+  ctx.split = sp;
+  ctx.ai_core = block / per;
+  ctx.core_type = r < sp.aic ? AscendC::AIC : AscendC::AIV;
+  ctx.sub_idx = r < sp.aic ? 0 : static_cast<int32_t>(r - sp.aic);
+  ctx.core_idx = r < sp.aic ? ctx.ai_core : ctx.ai_core * sp.aiv + ctx.sub_idx;
+  ctx.core_num = ai_cores;
+}
 
 bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {
   if (job.sequential) job.TakeBaton(block);
@@ -397,13 +429,18 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   ctx.block_num = job.num_blocks;
   ctx.device_memory_only = job.device_memory_only;
   ctx.product = &job.product;
-  ctx.ub = ub.data();
+  SetCore(ctx, block, job);
+  uint32_t core_ub_bytes = 0;
+  std::byte* const core_ub = job.CoreUb(block, &core_ub_bytes);
+  ctx.ub = core_ub != nullptr ? core_ub : ub.data();
   ctx.ub_size = ub.size();
   // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
-  std::memset(ub.data(), 0, ub.size());
+  if (core_ub == nullptr) std::memset(ub.data(), 0, ub.size());
+  const int32_t outer_core = AscendC::g_coreType;
+  AscendC::g_coreType = ctx.core_type;
   san::BlockStatePtr san_state;
   if (job.sanitizer != nullptr) {
-    san_state = job.sanitizer->BeginBlock(block, ub.data(), ub.size());
+    san_state = job.sanitizer->BeginBlock(block, ctx.ub, ub.size());
     ctx.san = san_state.get();
   }
   // A launch from inside a block runs (partly) on the block's own thread: restore its context.
@@ -412,7 +449,7 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   bool ok = true;
   uint64_t calls = 0;
   {
-    detail::BlockSysScope sys(block, job.num_blocks, &job);
+    detail::BlockSysScope sys(ctx.core_idx, ctx.core_num, &job);
     try {
       detail::RequireValidEnvSwitches();
       job.kernel();
@@ -442,6 +479,7 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   // waits for the launch before the block is reported done.
   detail::FenceStreamedStores();
   detail::SetBlockContext(outer);
+  AscendC::g_coreType = outer_core;
   if (job.sanitizer != nullptr) job.sanitizer->EndBlock(std::move(san_state), ok);
   job.Depart(block, calls, ok ? nullptr : failure);
   if (job.sequential) job.GiveBaton();
@@ -574,14 +612,14 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   // a thread start per launch.
   const bool sequential = options.sequential || EnvSequential();
   LaunchJob job(numBlocks, *product, ub_bytes, kernel, sequential, options.device_memory_only,
-                sanitizer.get());
-  if (sequential || numBlocks == 1) {
+                sanitizer.get(), options.split);
+  if (sequential || job.num_blocks == 1) {
     job.Participate();
   } else {
     // At least two participants, so that concurrency bugs in kernels show up even on one core:
     // the calling thread and pooled helper threads.
     const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
-    Helpers().Run(&job, std::min(numBlocks, hw) - 1);
+    Helpers().Run(&job, std::min(job.num_blocks, hw) - 1);
   }
   job.JoinExtra();
   if (job.error) {
@@ -600,7 +638,7 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
             [](const BlockFailure& a, const BlockFailure& b) { return a.block_idx < b.block_idx; });
   *failures = std::move(found);
   if (failures->empty()) return Status::Ok();
-  std::cerr << Report(name, numBlocks, *product, *failures) << std::flush;
+  std::cerr << Report(name, job.num_blocks, *product, *failures) << std::flush;
   const BlockFailure& first = failures->front();
   const std::string summary = "kernel '" + std::string(name) + "' failed in " +
                               std::to_string(failures->size()) + " block(s); first: block " +
@@ -675,8 +713,8 @@ namespace AscendC {
 void SetKernelMode(KernelMode mode) { lngrad::aicore::g_kernel_mode.store(static_cast<int>(mode)); }
 KernelMode GetKernelMode() { return static_cast<KernelMode>(lngrad::aicore::g_kernel_mode.load()); }
 
-int64_t GetBlockIdx() { return lngrad::aicore::RequireBlockContext("GetBlockIdx").block_idx; }
-int64_t GetBlockNum() { return lngrad::aicore::RequireBlockContext("GetBlockNum").block_num; }
+int64_t GetBlockIdx() { return lngrad::aicore::RequireBlockContext("GetBlockIdx").core_idx; }
+int64_t GetBlockNum() { return lngrad::aicore::RequireBlockContext("GetBlockNum").core_num; }
 uint32_t GetUBSizeInBytes() { return lngrad::aicore::CurrentBlockProduct().ub_bytes; }
 
 }  // namespace AscendC

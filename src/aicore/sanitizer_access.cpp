@@ -112,6 +112,26 @@ std::string BlockState::Fix(Pipe a, uint32_t site_a, Pipe b, uint32_t site_b, bo
 namespace {
 // Bytes outside the UB that lie in one of the running block's other memories (the cube's L1, L0A,
 // L0B, BiasTable, L0C): that memory's name, and b and e as its addresses.
+// Whether [p, p + 1) lies in one of the running block's own memories besides the UB (the
+// cube's L0A, L0B, BiasTable, L0C, and L1 unless its AI core's cores share it): no other block
+// reaches them, so they take no part in the cross-block check (another block's memory may later
+// sit at the same host address).
+bool InPrivateMemory(const std::byte* p) {
+  using P = AscendC::TPosition;
+  BlockContext* ctx = CurrentBlockContext();
+  // No layer above made memories for the block yet (FindMemory would make them).
+  if (ctx == nullptr || ctx->upper_state == nullptr) return false;
+  const bool shared_l1 = ctx->split.aic > 0 && ctx->split.aiv > 0;
+  for (const P pos : {P::A1, P::A2, P::B2, P::C2, P::CO1, P::C2PIPE2GM}) {
+    LocalMemory m;
+    if ((pos != P::A1 || !shared_l1) && FindMemory(*ctx, pos, &m) && p >= m.base &&
+        p < m.base + m.size) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
   using P = AscendC::TPosition;
   BlockContext* ctx = CurrentBlockContext();
@@ -168,6 +188,7 @@ void BlockState::PromoteWriteOnly(uint32_t index) {
 
 void BlockState::RecordGmSpan(uint32_t site, const std::byte* p, const Strided& s, bool write,
                               bool hashed, uint8_t atomic, WrittenBytes written) {
+  if (InPrivateMemory(p)) return;
   const auto clock_id = static_cast<uint32_t>(clocks.size() - 1);
   // The fingerprints read the bytes written from their source when it is known: GM itself may
   // already hold another block's bytes (a concurrent copy into the same range).
@@ -220,6 +241,15 @@ void BlockState::GmInitcheck(uint32_t site, const std::byte* p, const Strided& s
              ") of its range (address 0x" + Hex(ub0) +
              "), which came from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has "
              "written (device memory is not zeroed)");
+}
+
+void ForeignUbWrite(uint64_t ub_offset, uint64_t bytes) {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  s->ub_shadow.Visit(ub_offset, ub_offset + bytes, [](uint64_t, uint64_t, Cell& c) {
+    c = Cell{};
+    c.written = true;
+  });
 }
 
 void BlockState::CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub_offset) {

@@ -113,6 +113,9 @@ struct BlockState {
   };
   std::map<std::pair<int, int>, Flag> flags;  // (HardEvent, id)
   std::map<std::tuple<const void*, int32_t, bool>, std::pair<Pipe, Flag>> queue_flags;
+  // CrossCoreSetFlag: what the pipes of the block's own sets had issued (element-wise max);
+  // its next CrossCoreWaitFlag orders every pipe after it.
+  std::array<uint32_t, kPipeCount> cross_set{};
   std::map<std::pair<int, int>, SrcLoc> event_ids;  // allocated, not released
   // 3510's buffer IDs: (key, id) -> the pipe that released it last and what that pipe knew.
   std::map<std::pair<const void*, int32_t>, std::pair<Pipe, std::array<uint32_t, kPipeCount>>>

@@ -82,6 +82,20 @@ void Barrier(pipe_t pipe, SrcLoc) {
   if (p >= 0) complete(static_cast<Pipe>(p));
 }
 
+void CrossCoreSet(pipe_t pipe) {
+  BlockState* s = Active();
+  const int p = AscendC::detail_sync::ModelledPipeIndex(pipe);
+  if (s == nullptr || p < 0) return;
+  const std::array<uint32_t, kPipeCount> snap = s->Snapshot(static_cast<Pipe>(p));
+  for (int q = 0; q < kPipeCount; ++q) s->cross_set[q] = std::max(s->cross_set[q], snap[q]);
+}
+
+void CrossCoreWait() {
+  BlockState* s = Active();
+  if (s == nullptr) return;
+  for (int q = 0; q < kPipeCount; ++q) s->Join(static_cast<Pipe>(q), s->cross_set);
+}
+
 void AllocEventId(AscendC::HardEvent evt, int32_t id, SrcLoc loc) {
   BlockState* s = Active();
   if (s == nullptr) return;

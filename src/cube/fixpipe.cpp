@@ -121,8 +121,9 @@ uint64_t DstIndex(const FixArgs& a, uint32_t dbits, uint32_t i, uint32_t m, uint
   return base + (n / c0) * a.dst_stride + uint64_t{m} * c0 + n % c0;
 }
 
+// record_dst: the destination is the running block's (GM, its L1), not another core's UB.
 void Run(const char* kApi, void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
-         Elem src_elem, aicore::SrcLoc loc) {
+         Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
   RequirePosition(src, kApi, "src", {P::CO1});
   CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
   if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
@@ -158,11 +159,19 @@ void Run(const char* kApi, void* gm, const View& src, const View* quant, const F
         SetBits(out, di, dbits,
                 Convert(GetBits(src.ptr, si, 32), src_elem, dst, a,
                         quant != nullptr ? values.data() : nullptr, n));
-        if (in) written.push_back(di);
+        if (in && record_dst) written.push_back(di);
       }
     }
   }
   if (in) RecordRuns(in, out, written, dbits);
+}
+
+// src from its element `elems` on.
+View Shifted(const View& v, uint64_t elems) {
+  View s = v;
+  s.ptr += elems * 4;
+  s.size_bytes -= std::min<uint64_t>(s.size_bytes, elems * 4);
+  return s;
 }
 
 }  // namespace
@@ -182,6 +191,42 @@ void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixA
   l1.size_bytes = dst.ub_size - static_cast<uint64_t>(dst.ptr - dst.ub);
   RequireRange(l1, kApi, "dst", 0, FixpipeExtent(a, ElemBits(dst_elem)) * ElemBits(dst_elem) / 8);
   Run(kApi, Mutable(dst), src, quant, a, dst_elem, src_elem, loc);
+}
+
+void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Fixpipe(CO1->UB)";
+  RequirePosition(dst, kApi, "dst", {P::VECIN, P::VECOUT, P::VECCALC});
+  RequireAligned(dst, kApi, "dst", 32);
+  const uint64_t offset = static_cast<uint64_t>(dst.ptr - dst.ub);
+  // 0: the whole matrix to AIV subBlockId; 1: rows [0, m/2) to AIV 0, the rest to AIV 1;
+  // 2: columns [0, n/2) to AIV 0, the rest to AIV 1 (each half at dst in its AIV's UB).
+  if (a.dual > 2 || (a.dual == 1 && a.m % 2 != 0) || (a.dual == 2 && a.n % 32 != 0)) {
+    Raise(checks::kParams, kApi,
+          "dualDstCtl " + std::to_string(a.dual) + " with mSize " + std::to_string(a.m) +
+              " and nSize " + std::to_string(a.n) +
+              ": it must be 0, 1 (mSize even: M split in halves) or 2 (nSize a multiple of 32: "
+              "N split in halves of whole 16-column blocks)");
+  }
+  FixArgs half = a;
+  if (a.dual == 1) half.m = a.m / 2;
+  if (a.dual == 2) half.n = a.n / 2;
+  const uint32_t dbits = ElemBits(dst_elem);
+  for (int32_t part = 0; part < (a.dual == 0 ? 1 : 2); ++part) {
+    const int32_t sub = a.dual == 0 ? a.sub_block : part;
+    uint32_t bytes = 0;
+    std::byte* ub = aicore::SubBlockUb(sub, &bytes, kApi);
+    if (offset + FixpipeExtent(half, dbits) * dbits / 8 > bytes) {
+      Raise(checks::kBounds, kApi,
+            "the output ends past AIV " + std::to_string(sub) + "'s UB of " +
+                std::to_string(bytes) + " B");
+    }
+    const uint64_t skip = part == 0     ? 0
+                          : a.dual == 1 ? uint64_t{half.m} * 16
+                                        : uint64_t{half.n / 16} * a.src_stride;
+    Run(kApi, ub + offset, Shifted(src, skip), quant, half, dst_elem, src_elem, loc, false);
+    aicore::NoteSubBlockUbWrite(sub, offset, FixpipeExtent(half, dbits) * dbits / 8);
+  }
 }
 
 void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,

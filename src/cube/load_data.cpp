@@ -187,4 +187,68 @@ void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyPa
   }
 }
 
+void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,
+               uint32_t bits, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Fill";
+  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
+  const bool is950 = IsRegBaseArch(ctx.product->arch);
+  if (is950) {
+    RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1});
+  } else {
+    RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1, P::A2, P::B2});
+  }
+  const bool l0 = dst.pos == P::A2 || dst.pos == P::B2;
+  const uint64_t unit = l0 ? kFractalBytes : 32;
+  RequireAligned(dst, kApi, "dst", static_cast<uint32_t>(unit));
+  if (repeat == 0 || blocks == 0) return;
+  const uint64_t len = blocks * unit, pitch = (uint64_t{blocks} + gap) * unit;
+  RequireRange(dst, kApi, "dst", 0, (repeat - 1) * pitch + len);
+  aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
+  if (in) in.WriteBlocks(dst.ptr, repeat, len, pitch);
+  for (uint32_t r = 0; r < repeat; ++r) {
+    for (uint64_t i = 0; i < len * 8 / bits; ++i) SetBits(Mutable(dst) + r * pitch, i, bits, value);
+  }
+}
+
+uint64_t Dn2NzSrcExtent(const AscendC::Dn2NzParams& p) noexcept {
+  if (p.dnNum == 0 || p.nValue == 0 || p.dValue == 0) return 0;
+  return (uint64_t{p.dnNum} - 1) * p.srcDnMatrixStride + (uint64_t{p.dValue} - 1) * p.srcDValue +
+         p.nValue;
+}
+
+void CopyDn2Nz(const View& dst, const std::byte* src, const AscendC::Dn2NzParams& p,
+               uint32_t elem_bytes, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "DataCopy(GM->L1, Dn2NzParams)";
+  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
+  if (!IsRegBaseArch(ctx.product->arch)) {
+    Raise(checks::kType, kApi, "DN2NZ is the 950's (Ascend 950PR/950DT only)");
+  }
+  RequirePosition(dst, kApi, "dst", {P::A1, P::B1, P::C1});
+  RequireAligned(dst, kApi, "dst", 32);
+  if (p.dnNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+  const uint64_t c0 = 32 / elem_bytes, chunks = (uint64_t{p.dValue} + c0 - 1) / c0;
+  const uint64_t extent = (uint64_t{p.dnNum} - 1) * p.dstNzMatrixStride * elem_bytes +
+                          (chunks - 1) * p.dstNzC0Stride * 32 +
+                          (uint64_t{p.nValue} - 1) * p.dstNzNStride * 32 + 32;
+  RequireRange(dst, kApi, "dst", 0, extent);
+  aicore::san::Instr in(aicore::Pipe::kMte2, kApi, loc);
+  for (uint64_t m = 0; m < p.dnNum; ++m) {
+    for (uint64_t n = 0; n < p.nValue; ++n) {
+      std::byte* row =
+          Mutable(dst) + m * p.dstNzMatrixStride * elem_bytes + n * p.dstNzNStride * 32;
+      for (uint64_t c = 0; c < chunks; ++c) {
+        std::byte* out = row + c * p.dstNzC0Stride * 32;
+        std::memset(out, 0, 32);
+        for (uint64_t k = 0; k < c0 && c * c0 + k < p.dValue; ++k) {
+          const std::byte* e =
+              src + (m * p.srcDnMatrixStride + (c * c0 + k) * p.srcDValue + n) * elem_bytes;
+          std::memcpy(out + k * elem_bytes, e, elem_bytes);
+          if (in) in.Read(e, elem_bytes);
+        }
+        if (in) in.Write(out, 32);
+      }
+    }
+  }
+}
+
 }  // namespace lngrad::cube

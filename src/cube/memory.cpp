@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cube_internal.h"
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/local_memory.h"
 #include "lngrad_cube/cube.h"
@@ -51,7 +52,20 @@ int MemoryRowOf(AscendC::TPosition pos) {
 struct BlockMemories {
   std::vector<std::byte> bytes[kMemoryCount];
   CubeRegisters registers;
+  // The L1 of a launch whose AI cores have an AIC and AIVs: one per AI core, which its AIVs
+  // write (DataCopy UB -> L1) and its AIC reads; nullptr: bytes[0].
+  std::shared_ptr<std::vector<std::byte>> shared_l1;
+  bool shared_l1_looked = false;
 };
+
+std::vector<std::byte>& L1Of(BlockMemories& state, uint32_t capacity) {
+  if (!state.shared_l1_looked) {
+    state.shared_l1_looked = true;
+    state.shared_l1 = std::static_pointer_cast<std::vector<std::byte>>(aicore::AiCoreShared(
+        [capacity] { return std::make_shared<std::vector<std::byte>>(capacity, std::byte{0}); }));
+  }
+  return state.shared_l1 != nullptr ? *state.shared_l1 : state.bytes[0];
+}
 
 BlockMemories& StateOf(aicore::BlockContext& ctx) {
   if (ctx.upper_state == nullptr) ctx.upper_state = std::make_shared<BlockMemories>();
@@ -64,7 +78,7 @@ bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::Lo
   const uint32_t capacity = ctx.product->cube.*kMemories[row].bytes;
   if (capacity == 0) return false;
   auto& state = StateOf(ctx);
-  std::vector<std::byte>& bytes = state.bytes[row];
+  std::vector<std::byte>& bytes = row == 0 ? L1Of(state, capacity) : state.bytes[row];
   if (bytes.size() < capacity) bytes.assign(capacity, std::byte{0});
   *mem = {bytes.data(), capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
   return true;

@@ -2,6 +2,8 @@
 // ICPU_RUN_KF and Launch, checked against plain C++; block scheduling; products.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -76,8 +78,14 @@ struct MixedProblem {
   std::vector<uint16_t> Output() const { return {z.as<uint16_t>(), z.as<uint16_t>() + kTotal}; }
 };
 
-// Simulated cores are vector cores; the guards are constant expressions.
-static_assert(ASCEND_IS_AIV && !ASCEND_IS_AIC);
+// Outside a launch and in every block of a vector kernel the running core is an AIV (the guards
+// are the running core's type: lngrad_aicore/cores.h).
+TEST(AscendcRuntime, VectorKernelsRunOnAivs) {
+  EXPECT_TRUE(ASCEND_IS_AIV && !ASCEND_IS_AIC);
+  std::atomic<int> aivs{0};
+  ASSERT_TRUE(lngrad::aicore::Launch(4, [&] { aivs += ASCEND_IS_AIV && !ASCEND_IS_AIC; }).ok());
+  EXPECT_EQ(aivs, 4);
+}
 
 TEST(AscendcRuntime, DeviceStyleKernelMatchesPlainCppUnderIcpuRunKf) {
   MixedProblem p;

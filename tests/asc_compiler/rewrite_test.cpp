@@ -32,6 +32,40 @@ TEST(Rewrite, PlainLaunch) {
             Launch("add", "(8),( nullptr),( stream), ", ", x, y, z") + ";");
 }
 
+// A kernel defined here with __cube__ or __mix__(aic, aiv) launches its cores (the kernel type):
+// the qualifier before or after __global__; vector kernels, declarations and kernels of other
+// files keep the plain form.
+TEST(Rewrite, KernelTypesFromTheQualifiers) {
+  const std::string src =
+      "__global__ __mix__(1, 2) void mix(GM_ADDR x) { x[0] = 1; }\n"
+      "extern \"C\" __cube__ __global__ void cube(GM_ADDR x) {}\n"
+      "__global__ __mix__(1, 1) void declared(GM_ADDR x);\n"
+      "__global__ __vector__ void vec(GM_ADDR x) {}\n"
+      "__global__ __aicore__ void typed(GM_ADDR x) {\n"
+      "  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);\n"
+      "}\n"
+      "void run() {\n"
+      "  mix<<<8, nullptr, s>>>(x);\n"
+      "  cube<<<2, nullptr, s>>>(x);\n"
+      "  declared<<<1, nullptr, s>>>(x);\n"
+      "  vec<<<1, nullptr, s>>>(x);\n"
+      "  typed<<<1, nullptr, s>>>(x);\n"
+      "}\n";
+  const std::string out = Rewrite(src, 5);
+  EXPECT_NE(out.find("::lngrad::acl::LaunchKernel(::lngrad::aicore::CoreSplit{1, 2, true}, "
+                     "\"mix\", __FILE__"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("LaunchKernel(::lngrad::aicore::CoreSplit{1, 0, false}, \"cube\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("LaunchKernel(\"declared\""), std::string::npos) << out;
+  EXPECT_NE(out.find("LaunchKernel(::lngrad::aicore::CoreSplit{1, 1, true}, \"typed\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("LaunchKernel(\"vec\""), std::string::npos) << out;
+}
+
 TEST(Rewrite, TheSharedDesignExample) {
   EXPECT_EQ(Rewrite("kernel<A, B><<<blocks, l2ctrl, stream>>>(a1, a2)", 1),
             "::lngrad::acl::LaunchKernel(\"kernel<A, B>\", __FILE__, __LINE__, (blocks),( "

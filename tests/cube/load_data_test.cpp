@@ -16,6 +16,21 @@ T* Host(const AscendC::LocalTensor<T>& t) {
   return static_cast<T*>(t.GetPhyAddr());
 }
 
+// Fill (the reference's Fill page): repeatTimes rows of blockNum blocks (32 B in L1, 512 B in
+// L0A/L0B) with dstGap blocks between rows; the gaps keep what they held.
+TEST(Fill, RowsOfBlocksWithGaps) {
+  AscendC::LocalTensor<half> l1(TPosition::A1, 0, 16 * 9);
+  for (int i = 0; i < 16 * 9; ++i) Host(l1)[i] = half(-2.0f);
+  AscendC::Fill(l1, AscendC::InitConstValueParams<half>(3, 2, 1, half(1.5f)));
+  for (int i = 0; i < 16 * 9; ++i) {
+    const bool filled = (i / 16) % 3 != 2;  // blocks of 16 halves: 2 filled, 1 gap, per row
+    ASSERT_EQ(static_cast<float>(Host(l1)[i]), filled ? 1.5f : -2.0f) << i;
+  }
+  AscendC::LocalTensor<float> l0a(TPosition::A2, 0, 128 * 3);
+  AscendC::InitConstValue(l0a, AscendC::InitConstValueParams<float>(1, 3, 0, 7.0f));
+  for (int i = 0; i < 128 * 3; ++i) ASSERT_EQ(Host(l0a)[i], 7.0f) << i;
+}
+
 TEST(LoadData, TwoDPlacesFractalsByStrideAndGap) {
   AscendC::LocalTensor<int16_t> src(TPosition::A1, 0, 256 * 8);
   AscendC::LocalTensor<int16_t> dst(TPosition::A2, 0, 256 * 8);

@@ -3,6 +3,7 @@
 #include "rewrite.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -222,6 +223,7 @@ class Rewriter {
   Rewriter(std::string_view src, RewriteResult* result, RewriteOptions options)
       : src_(src), toks_(Lexer(src).Run()), result_(result), options_(options) {
     if (options_.simt) FindLaunchBounds();
+    FindKernelCores();
   }
 
   std::string Run() { return Emit(0, toks_.size()); }
@@ -459,7 +461,9 @@ class Rewriter {
       out += "::lngrad::acl::LaunchSimtKernel(" + Quote(kernel) + ", __FILE__, __LINE__, (" +
              LaunchBound(name, name_end) + "), ";
     } else {
-      out += "::lngrad::acl::LaunchKernel(" + Quote(kernel) + ", __FILE__, __LINE__, ";
+      const std::string cores = KernelCores(name, name_end);
+      out += "::lngrad::acl::LaunchKernel(" + (cores.empty() ? "" : cores + ", ") + Quote(kernel) +
+             ", __FILE__, __LINE__, ";
     }
     out.append(Newlines(name, launch), '\n');
     static constexpr const char* kConfigDefaults[] = {"", "0", "nullptr"};
@@ -507,6 +511,38 @@ class Rewriter {
     return type != kNone && Text(type) == "__ubuf__";
   }
 
+  // The function declared from token `from` (up to the '(' after its name, the name's token
+  // after `lo`): the name's token when this file defines it (a body follows), else kNone. Each
+  // identifier before the name goes to on_word, with the text inside the parentheses that follow
+  // __launch_bounds__ and __mix__ (skipped).
+  size_t DefinedFunction(size_t from, size_t lo,
+                         const std::function<void(std::string_view, std::string)>& on_word) const {
+    const size_t n = toks_.size();
+    size_t j = from, name = kNone;
+    for (; j != kNone && j < n; j = NextSig(j, n)) {
+      if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) return kNone;
+      if (toks_[j].kind == Kind::kIdent &&
+          (Text(j) == "__launch_bounds__" || Text(j) == "__mix__")) {
+        const size_t open = NextSig(j, n);
+        const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
+        if (close == kNone || !IsPunct(open, "(")) return kNone;
+        on_word(Text(j), NameText(open + 1, close));
+        j = close;
+        continue;
+      }
+      if (toks_[j].kind == Kind::kIdent) on_word(Text(j), "");
+      if (IsPunct(j, "(")) {
+        const size_t prev = PrevSig(j, lo);
+        if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
+        break;
+      }
+    }
+    if (name == kNone || j == kNone || j >= n) return kNone;
+    const size_t close = ClosingBracket(j, n);
+    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    return body != kNone && IsPunct(body, "{") ? name : kNone;  // else a declaration
+  }
+
   // --enable-simt: each function defined here with __global__ or __launch_bounds__, its bound
   // (the bound's expression; 1024 for a __global__ function without one).
   void FindLaunchBounds() {
@@ -517,35 +553,16 @@ class Rewriter {
         continue;
       }
       std::string bound;
-      size_t j = i;
-      size_t name = kNone;
-      for (; j != kNone && j < n; j = NextSig(j, n)) {
-        if (IsPunct(j, ";") || IsPunct(j, "{") || IsPunct(j, "}")) break;
-        if (toks_[j].kind == Kind::kIdent && Text(j) == "__launch_bounds__") {
-          const size_t open = NextSig(j, n);
-          const size_t close = open == kNone ? kNone : ClosingBracket(open, n);
-          if (close == kNone || !IsPunct(open, "(")) break;
-          bound = NameText(open + 1, close);
-          j = close;
-          continue;
-        }
-        if (IsPunct(j, "(")) {
-          const size_t prev = PrevSig(j, i);
-          if (prev != kNone && toks_[prev].kind == Kind::kIdent) name = prev;
-          break;
-        }
-      }
+      const size_t name = DefinedFunction(i, i, [&](std::string_view word, std::string args) {
+        if (word == "__launch_bounds__") bound = std::move(args);
+      });
       if (name == kNone) continue;
-      const size_t close = ClosingBracket(j, n);
-      const size_t body = close == kNone ? kNone : NextSig(close, n);
-      if (body == kNone || !IsPunct(body, "{")) continue;  // a declaration
       bounds_[std::string(Text(name))] = bound.empty() ? "1024" : bound;
     }
   }
 
-  // The launch bound of the kernel named by tokens [from, to): its last identifier outside
-  // template arguments, looked up in bounds_; "0" when this file does not define it.
-  std::string LaunchBound(size_t from, size_t to) const {
+  // The kernel named by tokens [from, to): its last identifier outside template arguments.
+  std::string_view LastName(size_t from, size_t to) const {
     int angle = 0;
     size_t last = kNone;
     for (size_t i = from; i < to; ++i) {
@@ -553,9 +570,69 @@ class Rewriter {
       if (IsPunct(i, ">")) --angle;
       if (angle == 0 && toks_[i].kind == Kind::kIdent && Text(i) != "template") last = i;
     }
-    if (last == kNone) return "0";
-    const auto it = bounds_.find(Text(last));
+    return last == kNone ? std::string_view() : Text(last);
+  }
+  // The launch bound of the kernel named by tokens [from, to), looked up in bounds_; "0" when
+  // this file does not define it.
+  std::string LaunchBound(size_t from, size_t to) const {
+    const auto it = bounds_.find(LastName(from, to));
     return it == bounds_.end() ? "0" : it->second;
+  }
+  // Its cores (::lngrad::aicore::CoreSplit{...}) when this file defines it with __cube__ or
+  // __mix__(aic, aiv); "" otherwise (a vector kernel).
+  std::string KernelCores(size_t from, size_t to) const {
+    const auto it = cores_.find(LastName(from, to));
+    return it == cores_.end() ? "" : "::lngrad::aicore::CoreSplit{" + it->second + "}";
+  }
+
+  // The cores KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in the body of the function named at
+  // token `name` asks for ("" when it has none); it wins over the qualifier.
+  std::string TaskTypeInBody(size_t name) const {
+    static const std::map<std::string_view, const char*> kTypes = {
+        {"KERNEL_TYPE_AIV_ONLY", "0, 1, false"},   {"KERNEL_TYPE_AIC_ONLY", "1, 0, false"},
+        {"KERNEL_TYPE_MIX_AIV_1_0", "0, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_0", "1, 0, true"},
+        {"KERNEL_TYPE_MIX_AIC_1_1", "1, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_2", "1, 2, true"}};
+    const size_t n = toks_.size();
+    const size_t params = NextSig(name, n);
+    const size_t close = params == kNone ? kNone : ClosingBracket(params, n);
+    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    const size_t end = body == kNone ? kNone : ClosingBracket(body, n);
+    for (size_t j = body; j != kNone && end != kNone && j < end; j = NextSig(j, end)) {
+      if (toks_[j].kind != Kind::kIdent || Text(j) != "KERNEL_TASK_TYPE_DEFAULT") continue;
+      const size_t open = NextSig(j, end);
+      const size_t type = open == kNone ? kNone : NextSig(open, end);
+      if (type == kNone || !IsPunct(open, "(")) continue;
+      const auto it = kTypes.find(Text(type));
+      if (it != kTypes.end()) return it->second;
+    }
+    return "";
+  }
+
+  // Each function defined here with __global__ and __cube__ or __mix__(aic, aiv) among the
+  // qualifiers of its declaration, or KERNEL_TASK_TYPE_DEFAULT in its body: "1, 0, false" or
+  // "aic, aiv, true".
+  void FindKernelCores() {
+    const size_t n = toks_.size();
+    for (size_t i = 0; i < n; ++i) {
+      if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive || Text(i) != "__global__") {
+        continue;
+      }
+      size_t start = i;  // back to the end of the previous declaration
+      for (size_t p = PrevSig(i, 0); p != kNone && !IsPunct(p, ";") && !IsPunct(p, "{") &&
+                                     !IsPunct(p, "}") && !toks_[p].in_directive;
+           p = PrevSig(p, 0)) {
+        start = p;
+      }
+      std::string cores;
+      const size_t name = DefinedFunction(start, i, [&](std::string_view word, std::string args) {
+        if (word == "__cube__") cores = "1, 0, false";
+        if (word == "__mix__") cores = std::move(args) + ", true";
+      });
+      if (name == kNone) continue;
+      const std::string typed = TaskTypeInBody(name);
+      if (!typed.empty()) cores = typed == "0, 1, false" ? "" : typed;
+      if (!cores.empty()) cores_[std::string(Text(name))] = cores;
+    }
   }
 
   // Whether the braces around token i are a function body or a block inside one.
@@ -720,6 +797,7 @@ class Rewriter {
   RewriteResult* result_;
   RewriteOptions options_;
   std::map<std::string, std::string, std::less<>> bounds_;  // kernel name -> launch bound
+  std::map<std::string, std::string, std::less<>> cores_;   // kernel name -> its CoreSplit
 };
 
 }  // namespace

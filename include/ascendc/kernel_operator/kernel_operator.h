@@ -35,6 +35,7 @@
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/block_sync.h"
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/cache.h"
 #include "lngrad_aicore/vector_ops.h"
 #include "lngrad_aicore/reduce_ops.h"

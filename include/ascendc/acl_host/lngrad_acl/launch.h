@@ -33,6 +33,7 @@
 #include <utility>
 
 // The driver turns unqualified printf calls into calls of the kernel printf.
+#include "lngrad_aicore/check.h"
 #include "lngrad_simt/runtime.h"
 #include "utils/debug/asc_printf.h"
 
@@ -49,9 +50,10 @@ namespace detail {
 // context's default stream) and records any failure on the stream. blocks < 0 is passed as
 // blocks_valid = false. cce_auto_sync: how the kernel was built (for the sanitizer). Never
 // throws.
+// split: the cores of each block (the kernel's type, lngrad_aicore/cores.h).
 void LaunchOnStream(const char* name, const char* file, int line, uint64_t blocks,
                     bool blocks_valid, void* stream, bool cce_auto_sync,
-                    const std::function<void()>& per_block) noexcept;
+                    const std::function<void()>& per_block, aicore::CoreSplit split = {}) noexcept;
 
 // Applies a compile-time default product (see the header comment). Returns whether it applied.
 bool ApplyDefaultSoc(const char* soc) noexcept;
@@ -124,11 +126,11 @@ uint64_t DynamicUbBytes(const Bytes& bytes) {
 
 }  // namespace detail
 
-// The target of the driver's <<<>>> rewrite (see the header comment).
+// The target of the driver's <<<>>> rewrite (see the header comment). A kernel defined with
+// __cube__ or __mix__(aic, aiv) in the same file passes its cores first.
 template <typename Blocks, typename L2Ctrl, typename Stream, typename Kernel, typename... Args>
-void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L2Ctrl l2ctrl,
-                  Stream stream, Kernel&& kernel, Args&&... args) {
-  (void)l2ctrl;
+void LaunchKernel(aicore::CoreSplit split, const char* name, const char* file, int line,
+                  Blocks blocks, L2Ctrl l2ctrl, Stream stream, Kernel&& kernel, Args&&... args) {
   // No structured bindings: clang 14 does not let the lambda below capture them.
   const std::pair<uint64_t, bool> blocks_checked = detail::BlockCount(blocks);
   const uint64_t count = blocks_checked.first;
@@ -138,13 +140,21 @@ void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L
   // in the second argument.
   const uint64_t dynamic_ub = detail::DynamicUbBytes(l2ctrl);
   detail::LaunchOnStream(
-      name, file, line, count, valid, detail::StreamHandle(stream), LNGRAD_CCE_AUTO_SYNC != 0, [&] {
+      name, file, line, count, valid, detail::StreamHandle(stream), LNGRAD_CCE_AUTO_SYNC != 0,
+      [&] {
         const ::lngrad::simt::BlockScope simt(dim3(static_cast<uint32_t>(count)), dynamic_ub);
         // Each block gets its own copy, as each core receives the arguments by
         // value.
         auto copy = stored;
         std::apply([&](auto&... a) { kernel(detail::BlockArg(a)...); }, copy);
-      });
+      },
+      split);
+}
+template <typename Blocks, typename L2Ctrl, typename Stream, typename Kernel, typename... Args>
+void LaunchKernel(const char* name, const char* file, int line, Blocks blocks, L2Ctrl l2ctrl,
+                  Stream stream, Kernel&& kernel, Args&&... args) {
+  LaunchKernel(aicore::CoreSplit{}, name, file, line, blocks, l2ctrl, stream,
+               std::forward<Kernel>(kernel), std::forward<Args>(args)...);
 }
 
 // The target of the driver's rewrite of a SIMT launch

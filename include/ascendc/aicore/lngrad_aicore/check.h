@@ -122,9 +122,27 @@ void DismissKernelCheck(const KernelCheckError& e) noexcept;
 const Product& CurrentBlockProduct();
 
 // State of one simulated AI core while it runs a block (thread-local).
+// The AI core's split of a launch (docs/ascendc_kernels.md, "Mixed kernels"): each of the
+// launch's numBlocks AI cores runs `aic` cube cores (AIC) and `aiv` vector cores (AIV); `mix`:
+// a KERNEL_TYPE_MIX_* kernel (__mix__), whose cores may use CrossCoreSetFlag/CrossCoreWaitFlag.
+// The default is a vector-only kernel (one AIV per block).
+struct CoreSplit {
+  uint8_t aic = 0;
+  uint8_t aiv = 1;
+  bool mix = false;
+  constexpr uint32_t PerCore() const noexcept { return uint32_t{aic} + aiv; }
+};
+
 struct BlockContext {
-  int64_t block_idx = 0;
+  int64_t block_idx = 0;  // the launch's host block (one per core of every AI core)
   int64_t block_num = 1;
+  // The core this block runs: AscendC::CoreType (1 AIC, 2 AIV), GetBlockIdx/GetBlockNum of its
+  // type, GetSubBlockIdx (its place among its AI core's AIVs), its AI core and the split.
+  int32_t core_type = 2;
+  int64_t core_idx = 0, core_num = 1;
+  int32_t sub_idx = 0;
+  int64_t ai_core = 0;
+  CoreSplit split;
   bool standalone = false;          // the thread's standalone block (kernel code outside a launch)
   bool device_memory_only = false;  // LaunchOptions::device_memory_only of the launch
   const Product* product = nullptr;

@@ -30,8 +30,15 @@ struct DataCopyParams {
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
   uint16_t blockCount = 1;
   uint16_t blockLen = 0;
-  uint16_t srcStride = 0;
-  uint16_t dstStride = 0;
+  // srcGap/dstGap: the newer names of the same fields (the vendor's unions).
+  union {
+    uint16_t srcStride = 0;
+    uint16_t srcGap;
+  };
+  union {
+    uint16_t dstStride = 0;
+    uint16_t dstGap;
+  };
 };
 
 }  // namespace AscendC
@@ -217,12 +224,14 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
       IsUbPosition(src.View().pos) ? "DataCopy(UB->GM)" : "DataCopy(L1->GM)", dst, src, count, loc);
 }
 
-// UB -> UB, count elements.
+// UB -> UB, count elements; UB -> L1 (an AIV of the 950 into its AI core's L1) on MTE3.
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::detail::CopyCount(lngrad::aicore::Pipe::kV, "DataCopy(UB->UB)", dst, src, count,
-                                    loc);
+  const bool to_l1 = IsUbPosition(src.View().pos) && !IsUbPosition(dst.View().pos);
+  lngrad::aicore::detail::CopyCount(to_l1 ? lngrad::aicore::Pipe::kMte3 : lngrad::aicore::Pipe::kV,
+                                    to_l1 ? "DataCopy(UB->L1)" : "DataCopy(UB->UB)", dst, src,
+                                    count, loc);
 }
 
 // GM -> UB, strided (units of 32-byte data blocks).

@@ -25,6 +25,14 @@
 #ifndef __cube__
 #define __cube__
 #endif
+// The kernel parameter that carries the system workspace (GetSysWorkSpacePtr's on the device).
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
+// __mix__(aic, aiv): a mixed kernel (lngrad-asc reads the ratio at the definition).
+#ifndef __mix__
+#define __mix__(aic, aiv)
+#endif
 #ifndef __ubuf__
 #define __ubuf__
 #endif
@@ -74,9 +82,10 @@
 
 namespace AscendC {
 
-// Core types. Every simulated block is a vector core (AIV); there is no cube core.
+// Core types. The running core's (cores.h): AIV outside a launch and in vector kernels, AIC in
+// cube kernels and on the cube side of mixed ones; set by the launcher per block.
 enum CoreType : int32_t { MIX = 0, AIC = 1, AIV = 2 };
-inline constexpr int32_t g_coreType = AIV;
+extern thread_local int32_t g_coreType;
 
 // The packed signed 4-bit integer of Cast (the vendor's int4b_t): two elements per byte, element
 // 2k in the low nibble of byte k. One object holds one value in its low nibble; tensors of it

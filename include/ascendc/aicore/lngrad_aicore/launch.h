@@ -44,6 +44,9 @@ struct LaunchOptions {
   // the ACL <<<>>> launcher, whose kernels see only device memory; off for Launch and
   // ICPU_RUN_KF, whose callers may pass host memory as GM.
   bool device_memory_only = false;
+  // The cores each of the numBlocks AI cores runs (cores.h; the kernel's type): one AIV by
+  // default. The launch runs numBlocks * split.PerCore() blocks.
+  CoreSplit split;
 };
 
 // One failed block of a launch.
@@ -155,7 +158,8 @@ uint64_t TilingKey() noexcept;
 namespace AscendC {
 
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
-// Accepted for source compatibility; every simulated block is a vector core whatever the mode.
+// Accepted for source compatibility: ICPU_RUN_KF runs vector kernels whatever the mode (the
+// <<<>>> launcher takes the kernel's type from its qualifier, cores.h).
 void SetKernelMode(KernelMode mode);
 KernelMode GetKernelMode();
 
@@ -166,13 +170,17 @@ void* GmAlloc(size_t size);
 // Frees a GmAlloc block; nullptr is ignored; throws std::invalid_argument for any other pointer.
 void GmFree(void* ptr);
 
-// Logical index of the running block in [0, GetBlockNum()).
+// The running core's index among the cores of its type: [0, numBlocks) on an AIC and on the AIV
+// of a vector or __mix__(1, 1) kernel, [0, 2 * numBlocks) on the AIVs of __mix__(1, 2).
 int64_t GetBlockIdx();
-// numBlocks of the running launch.
+// numBlocks of the running launch (every core type).
 int64_t GetBlockNum();
-// No sub-blocks: every block is a single vector core.
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
+// The running AIV's place among its AI core's AIVs (0 or 1); 0 on an AIC.
+int64_t GetSubBlockIdx();
+// The AIVs per AI core on an AIV (1 or 2), 1 on an AIC; GetTaskRatio is the same.
+int64_t GetSubBlockNum();
+int64_t GetTaskRation();
+inline int64_t GetTaskRatio() { return GetTaskRation(); }
 // The product's UB bytes (what TPipe may allocate).
 uint32_t GetUBSizeInBytes();
 // The bytes of one UB data block (32 on every product).

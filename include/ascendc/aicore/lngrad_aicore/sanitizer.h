@@ -155,6 +155,15 @@ void OnSyncAll();
 // waits for it), orders that block's later GM accesses after them. Keys are launch-wide.
 void Release(uint64_t key);
 void Acquire(uint64_t key);
+// CrossCoreSetFlag on `pipe`: the flag goes up once the pipe's earlier work is done. A
+// CrossCoreWaitFlag blocks every later instruction until its counter is raised: it orders every
+// pipe after the block's own earlier sets (another core's, through Release/Acquire).
+void CrossCoreSet(pipe_t pipe);
+void CrossCoreWait();
+// Another core of the AI core (the AIC's Fixpipe to UB) wrote UB bytes [ub_offset, + bytes) of
+// the running block, which has synchronised with it since (CrossCoreWaitFlag): they are
+// initialised, and the block's earlier accesses to them are ordered before the write.
+void ForeignUbWrite(uint64_t ub_offset, uint64_t bytes);
 // The data cache's hand-over between blocks (sanitizer_dcache.cpp; the vendor's
 // DataCacheCleanAndInvalid page): a scalar GM store (GlobalTensor::SetValue) waits in the block's
 // cache until a clean writes it back, and that clean is a Release of the value it writes; a

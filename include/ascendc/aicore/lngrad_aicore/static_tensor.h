@@ -31,7 +31,31 @@ enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
 // The logical position a tensor of `hard` gets when Alloc is not told one.
 constexpr TPosition GetDefaultPosition(Hardware hard) {
-  return hard == Hardware::UB ? TPosition::VECCALC : TPosition::MAX;
+  switch (hard) {
+    case Hardware::UB:
+      return TPosition::VECCALC;
+    case Hardware::L1:
+      return TPosition::A1;
+    case Hardware::L0A:
+      return TPosition::A2;
+    case Hardware::L0B:
+      return TPosition::B2;
+    case Hardware::L0C:
+      return TPosition::CO1;
+    case Hardware::BIAS:
+      return TPosition::C2;
+    case Hardware::FIXBUF:
+      return TPosition::C2PIPE2GM;
+    default:
+      return TPosition::MAX;
+  }
+}
+// Whether a tensor at `pos` lives in `hard` (the cube's memories: layer cube).
+constexpr bool PositionIn(Hardware hard, TPosition pos) {
+  if (hard == Hardware::UB) return IsUbPosition(pos);
+  if (hard == Hardware::L1)
+    return pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1;
+  return pos == GetDefaultPosition(hard);
 }
 
 }  // namespace AscendC
@@ -51,15 +75,15 @@ template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
   static_assert(hard != Hardware::GM && hard != Hardware::MAX,
                 "illegal hardware position GM or MAX");
-  static_assert(hard == Hardware::UB,
-                "lngrad simulates AI vector cores: LocalMemAllocator supports Hardware::UB only");
 
  public:
+  // The UB's allocator follows the vendor's CPU-debug rules (one per block, no TPipe); the
+  // cube's memories are bounded by their tensors' checks (layer cube).
   LocalMemAllocator(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-    lngrad::aicore::detail::OnAllocatorCreated(loc);
+    if constexpr (hard == Hardware::UB) lngrad::aicore::detail::OnAllocatorCreated(loc);
   }
   ~LocalMemAllocator() {
-    if (owner_) lngrad::aicore::detail::OnAllocatorDestroyed();
+    if (hard == Hardware::UB && owner_) lngrad::aicore::detail::OnAllocatorDestroyed();
   }
   // A copy hands out the same addresses as the original from where it was copied; only the
   // original counts as the block's allocator.
@@ -78,7 +102,7 @@ class LocalMemAllocator {
   }
   template <TPosition pos, class DataType, uint32_t tileSize>
   LocalTensor<DataType> Alloc(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-    static_assert(IsUbPosition(pos), "logic pos and hardware pos not matched.");
+    static_assert(PositionIn(hard, pos), "logic pos and hardware pos not matched.");
     return Take<DataType>(pos, tileSize, loc);
   }
   template <class DataType>
@@ -89,7 +113,7 @@ class LocalMemAllocator {
   template <TPosition pos, class DataType>
   LocalTensor<DataType> Alloc(uint32_t tileSize,
                               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-    static_assert(IsUbPosition(pos), "logic pos and hardware pos not matched.");
+    static_assert(PositionIn(hard, pos), "logic pos and hardware pos not matched.");
     return Take<DataType>(pos, tileSize, loc);
   }
 
@@ -97,7 +121,9 @@ class LocalMemAllocator {
   template <class DataType>
   LocalTensor<DataType> Take(TPosition pos, uint32_t tileSize, lngrad::aicore::SrcLoc loc) {
     const uint64_t bytes = uint64_t{tileSize} * sizeof(DataType);
-    lngrad::aicore::detail::RequireStaticTile(head_, bytes, tileSize, sizeof(DataType), loc);
+    if constexpr (hard == Hardware::UB) {
+      lngrad::aicore::detail::RequireStaticTile(head_, bytes, tileSize, sizeof(DataType), loc);
+    }
     LocalTensor<DataType> t(pos, head_, tileSize);
     head_ = static_cast<uint32_t>(head_ + bytes);
     return t;

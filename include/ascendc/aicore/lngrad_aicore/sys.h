@@ -6,6 +6,7 @@
 // others (the device compiler would refuse them); unchecked mode runs them anyway.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -57,6 +58,9 @@ class SyncAllBarrier {
                          const std::function<void(InterBlockState&)>& then) = 0;
   // Runs change() under the lock and wakes the blocks that wait.
   virtual void Change(const std::function<void(InterBlockState&)>& change) = 0;
+  // The UB of host block `block` when the launch keeps it for the launch (an AIV of a kernel
+  // with AICs: cores.h's SubBlockUb), with its size in *bytes; else nullptr.
+  virtual std::byte* CoreUb(uint32_t block, uint32_t* bytes) = 0;
 
  protected:
   ~SyncAllBarrier() = default;

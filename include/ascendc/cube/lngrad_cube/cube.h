@@ -16,6 +16,7 @@
 
 #include "lngrad_aicore/bfloat16.h"
 #include "lngrad_aicore/check.h"
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/defs.h"
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/sanitizer.h"
@@ -72,6 +73,13 @@ struct Load3dArgs {
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc);
 void SetFmatrix(const Fmatrix& fm, bool right);
+// DataCopy GM -> L1 with Dn2NzParams (950): the elements read from src (for its bounds check).
+uint64_t Dn2NzSrcExtent(const AscendC::Dn2NzParams& p) noexcept;
+void CopyDn2Nz(const View& dst, const std::byte* src, const AscendC::Dn2NzParams& p,
+               uint32_t elem_bytes, aicore::SrcLoc loc);
+// Fill / InitConstValue: `value` (raw bits of `bits` bits) into repeat rows of `blocks` blocks.
+void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,
+               uint32_t bits, aicore::SrcLoc loc);
 void LoadDataSparse(const View& dst, const View& src, const View& idx,
                     const AscendC::LoadData2DParams& p, aicore::SrcLoc loc);
 void MmadSparse(const View& c, const View& a, const View& b, const AscendC::MmadParams& p,
@@ -135,6 +143,8 @@ struct FixArgs {
   int quant;
   uint64_t deq_scalar;
   bool relu, channel_split;
+  uint8_t dual = 0;       // the 950's dualDstCtl (to UB)
+  int32_t sub_block = 0;  // the 950's subBlockId (to UB, dualDstCtl 0)
 };
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
 // quant: the vector modes' per-column values (L1), else nullptr.
@@ -142,6 +152,10 @@ void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a,
                  Elem src_elem, aicore::SrcLoc loc);
 // L0C -> L1 (dst at A1, B1 or C1): the same, into the tensor.
 void FixpipeToL1(const View& dst, const View& src, const View* quant, const FixArgs& a,
+                 Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
+// L0C -> the UB of an AIV of this AI core (the 950's isToUB configs, on the AIC of a __mix__
+// kernel): dst is a UB tensor, which names the address in that AIV's UB.
+void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixArgs& a,
                  Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
@@ -189,6 +203,8 @@ FixArgs FixArgsOf(const AscendC::FixpipeParamsArch3510<F>& p) {
     a.src_nd_stride = uint64_t{p.params.srcNzMatrixStride} * kSrcNdUnit;
     a.dst_nd_stride = p.params.dstDnMatrixStride;
   }
+  a.dual = p.dualDstCtl;
+  a.sub_block = p.subBlockId ? 1 : 0;
   return a;
 }
 
@@ -201,8 +217,27 @@ void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U
 }
 template <typename T, typename U>
 void FixpipeTo(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
-               const View* quant, const FixArgs& a, aicore::SrcLoc loc) {
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc, bool to_ub = false) {
+  if (to_ub) return FixpipeToUb(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
   FixpipeToL1(dst.View(), src.View(), quant, a, ElemOf<T>(), ElemOf<U>(), loc);
+}
+template <typename T, typename U>
+void FixpipeTo(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+               const View* quant, const FixArgs& a, aicore::SrcLoc loc, bool to_ub) {
+  if (to_ub) {
+    aicore::RaiseKernelCheck("cube.position",
+                             "Fixpipe: an isToUB config needs a UB LocalTensor as dst, not GM");
+  }
+  FixpipeTo(dst, src, quant, a, loc);
+}
+// Whether the config names the UB (the 950's isToUB).
+template <const AscendC::FixpipeConfig& config>
+constexpr bool ToUb() {
+#if __NPU_ARCH__ == 3510
+  return config.isToUB;
+#else
+  return false;
+#endif
 }
 
 }  // namespace lngrad::cube
@@ -267,6 +302,35 @@ void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
                     const LocalTensor<U>& filter, const MmadParams& mmadParams,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::cube::MmadSparse(dst.View(), fm.View(), filter.View(), mmadParams, loc);
+}
+
+// GM (DN) -> L1 (NZ) on the 950; 4-bit types move as bytes (nValue counts bytes, as the reference
+// says).
+template <typename T, bool enableSmallC0 = false>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Dn2NzParams& intriParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(!enableSmallC0, "lngrad: the 950's enableSmallC0 DN2NZ mode is not emulated");
+  constexpr uint32_t kBytes = sizeof(T);
+  src.Access(0, lngrad::cube::Dn2NzSrcExtent(intriParams), "DataCopy(GM->L1, Dn2NzParams)");
+  lngrad::cube::CopyDn2Nz(dst.View(), reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
+                          intriParams, kBytes, loc);
+}
+
+// L1 (A1/B1/C1) or, on Atlas A2/A3, L0A/L0B filled with one value (MTE1).
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "Fill: int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t or float");
+  lngrad::cube::FillConst(dst.View(), initConstValueParams.repeatTimes,
+                          initConstValueParams.blockNum, initConstValueParams.dstGap,
+                          lngrad::cube::RawBits(initConstValueParams.initValue), 8 * sizeof(T),
+                          loc);
+}
+template <typename T, typename U = T, std::enable_if_t<std::is_same_v<T, U>, bool> = true>
+void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& initConstValueParams,
+                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Fill(dst, initConstValueParams, loc);
 }
 
 // The feature map LoadData 3Dv2 reads when its config leaves it out.
@@ -336,7 +400,8 @@ template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
 void Fixpipe(const D<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsArch3510<config.format>& intriParams,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc);
+  lngrad::cube::FixpipeTo(dst, src, nullptr, lngrad::cube::FixArgsOf(intriParams), loc,
+                          lngrad::cube::ToUb<config>());
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
           template <typename> class D, typename S>
@@ -345,7 +410,8 @@ void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& c
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   static_assert(std::is_same_v<S, uint64_t>, "Fixpipe: cbufWorkspace holds uint64_t values");
   const lngrad::aicore::detail::TensorView q = cbufWorkspace.View();
-  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc);
+  lngrad::cube::FixpipeTo(dst, src, &q, lngrad::cube::FixArgsOf(intriParams), loc,
+                          lngrad::cube::ToUb<config>());
 }
 
 // The Fixpipe registers' tensors (the DataCopy CO1 -> GM forms' quantisation values) and the

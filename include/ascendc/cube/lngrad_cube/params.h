@@ -147,6 +147,50 @@ struct LoadData2dTransposeParams {
   uint8_t addrMode = 0;
 };
 
+// The 950's DataCopy GM -> L1 DN2NZ: dnNum matrices of dValue rows (srcDValue elements apart)
+// and nValue columns; column n becomes row n of the NZ result (as Nd2NzParams' row n does).
+struct Dn2NzParams {
+  Dn2NzParams() = default;
+  Dn2NzParams(uint16_t dnNumIn, uint16_t nValueIn, uint32_t dValueIn, uint64_t srcDnMatrixStrideIn,
+              uint64_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+              uint16_t dstNzMatrixStrideIn)
+      : dnNum(dnNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcDnMatrixStride(srcDnMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
+        dstNzMatrixStride(dstNzMatrixStrideIn) {}
+  uint16_t dnNum = 0;
+  uint16_t nValue = 0;
+  uint32_t dValue = 0;
+  uint64_t srcDnMatrixStride = 0;
+  uint64_t srcDValue = 0;
+  uint16_t dstNzC0Stride = 0;
+  uint16_t dstNzNStride = 0;
+  uint16_t dstNzMatrixStride = 0;
+};
+
+// Fill / InitConstValue: repeatTimes rows of blockNum blocks (32 bytes in L1, 512 in L0A/L0B),
+// dstGap blocks between rows, each element initValue.
+template <typename T>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn,
+                       T initValueIn)
+      : repeatTimes(repeatTimesIn),
+        blockNum(blockNumIn),
+        dstGap(dstGapIn),
+        initValue(initValueIn) {}
+  InitConstValueParams(uint16_t repeatTimesIn, T initValueIn)
+      : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+  uint16_t repeatTimes = 0;
+  uint16_t blockNum = 0;
+  uint16_t dstGap = 0;
+  T initValue = 0;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn,
@@ -193,11 +237,24 @@ struct FixpipeParamsV220 {
   FixpipeParamsV220() = default;
   FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
                     bool reluEnIn)
+      : FixpipeParamsV220(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn, reluEnIn,
+                          QuantMode_t::NoQuant, 0, 1, 0, 0, 0) {}
+  FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn,
+                    bool reluEnIn, QuantMode_t quantPreIn, int64_t deqScalarIn, uint16_t ndNumIn,
+                    uint16_t srcNdStrideIn, uint16_t dstNdStrideIn, uint8_t unitFlagIn,
+                    bool isChannelSplitIn = false)
       : nSize(nSizeIn),
         mSize(mSizeIn),
         srcStride(srcStrideIn),
         dstStride(dstStrideIn),
-        reluEn(reluEnIn) {}
+        quantPre(quantPreIn),
+        deqScalar(static_cast<uint64_t>(deqScalarIn)),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        reluEn(reluEnIn),
+        unitFlag(unitFlagIn),
+        isChannelSplit(isChannelSplitIn) {}
   uint16_t nSize = 0;
   uint16_t mSize = 0;
   uint16_t srcStride = 0;  // L0C: start to start of adjacent 16-column blocks, in 16-element rows

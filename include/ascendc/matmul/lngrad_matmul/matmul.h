@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/sync.h"
 #include "lngrad_aicore/tensor.h"
@@ -321,9 +322,17 @@ void Register(AscendC::TPipe* pipe, MM& mm, const Tiling* tiling, Rest&&... rest
 }
 }  // namespace lngrad::matmul
 
-// REGIST_MATMUL_OBJ(tpipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init of each object.
+// REGIST_MATMUL_OBJ(tpipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init of each object. On
+// the AIC of a mixed kernel (without ASCENDC_CUBE_ONLY) it returns, as the vendor's does after
+// serving the AIVs: here each AIV runs its Matmul on its own cube memories.
+#ifdef ASCENDC_CUBE_ONLY
+#define LNGRAD_MATMUL_AIC_LEAVES() false
+#else
+#define LNGRAD_MATMUL_AIC_LEAVES() ::lngrad::aicore::AicOfMixedKernel()
+#endif
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)      \
   do {                                                \
     (void)(workspace);                                \
+    if (LNGRAD_MATMUL_AIC_LEAVES()) return;           \
     ::lngrad::matmul::Register((tpipe), __VA_ARGS__); \
   } while (0)
