@@ -13,6 +13,8 @@
 #include <string>
 
 #include "lngrad/half.h"
+#include "lngrad_aicore/atomic.h"
+#include "lngrad_aicore/sanitizer.h"
 
 namespace lngrad::matmul {
 namespace {
@@ -159,11 +161,41 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   }
 }
 
+// The atomic add of a block to GM, recorded as the FIX pipe's write in the DMA atomic add mode
+// (the vendor's Matmul sets SetAtomicAdd around its Fixpipe), so that racecheck orders it with
+// the other blocks' adds and not with their plain writes.
+void WriteAtomic(const View& l0c, Elem acc, const Output& out, uint32_t m, uint32_t n,
+                 aicore::SrcLoc loc) {
+  namespace d = aicore::detail;
+  const d::DmaAtomic saved = d::CurrentDmaAtomic();
+  d::SetDmaAtomic({out.elem == Elem::kF32    ? d::AtomicType::kFloat
+                   : out.elem == Elem::kF16  ? d::AtomicType::kHalf
+                   : out.elem == Elem::kBf16 ? d::AtomicType::kBf16
+                                             : d::AtomicType::kInt32,
+                   d::AtomicOp::kAdd});
+  {
+    aicore::san::Instr in(aicore::Pipe::kFix, "Matmul::GetTensorC", loc);
+    if (in) {
+      const uint32_t bytes = cube::ElemBits(out.elem) / 8;
+      for (uint32_t i = 0; i < m && out.fmt != Fmt::kNz; ++i)
+        in.Write(out.data + OutIndex(out, i, 0) * bytes, uint64_t{n} * bytes);
+      for (uint32_t j = 0; j < n && out.fmt == Fmt::kNz; j += 16)
+        in.Write(out.data + OutIndex(out, 0, j) * bytes, uint64_t{m} * 16 * bytes);
+    }
+    WriteByElement(l0c, acc, out, m, n);
+  }
+  d::SetDmaAtomic(saved);
+}
+
 }  // namespace
 
 void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint32_t n,
                 aicore::SrcLoc loc) {
-  if (!out.gm || out.atomic) {
+  if (out.atomic && out.gm) {
+    WriteAtomic(b.l0c, acc, out, m, n, loc);
+    return;
+  }
+  if (!out.gm) {
     WriteByElement(b.l0c, acc, out, m, n);
     return;
   }
