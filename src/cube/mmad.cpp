@@ -4,11 +4,14 @@
 // one K fractal (C0 elements: 16 half/bf16, 8 float, 32 int8, 64 int4) are summed in float in k
 // order from 0, then that fractal's sum is added to the running value (initial C first) in k
 // fractal order. Integer inputs sum exactly in int32 (wrapping).
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cube_internal.h"
+#include "mmad_simd.h"
 #include "mmad_table.h"
 #include "lngrad/half.h"
 
@@ -121,49 +124,92 @@ struct Operands {
   bool from_c;            // accumulate onto L0C
 };
 
-// A's element (m, k) and B's element (k, n), as raw bits.
-uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
-  return GetBits(o.a, AIndex(g, m, k, bits), bits);
-}
-uint32_t BAt(const Operands& o, const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
-  return GetBits(o.b, BIndex(g, k, n, bits), bits);
-}
 uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
   return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
 }
 
-// The product of A's (m, k) and B's (k, n) as Acc: float (exact for half and bfloat16) or int32
-// (as uint32_t, so that sums wrap).
+// An operand's raw bits as the accumulator's type: float (a product of two half or bfloat16
+// values is exact in float) or int32 (products and sums wrap as on the cube).
 template <typename Acc>
-Acc Product(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t n, Elem a,
-            Elem b) {
-  const uint32_t x = AAt(o, g, m, k, ElemBits(a)), y = BAt(o, g, k, n, ElemBits(b));
+Acc ValueOf(uint32_t raw, Elem e) {
   if constexpr (std::is_same_v<Acc, float>) {
-    return ToFloat(x, a) * ToFloat(y, b);
+    return ToFloat(raw, e);
   } else {
-    return static_cast<uint32_t>(ToInt(x, a) * ToInt(y, b));
+    return ToInt(raw, e);
   }
 }
 
-// Every C element: the initial value, then each K fractal's sum (in k order) added in k order.
+// count consecutive elements of `bits` bits from element i0 of base, as Acc, to out[j * stride].
+template <typename Acc, typename U>
+void DecodeRunOf(const std::byte* base, uint64_t i0, uint32_t count, Elem e, Acc* out,
+                 size_t stride) {
+  for (uint32_t j = 0; j < count; ++j) {
+    U raw;
+    std::memcpy(&raw, base + (i0 + j) * sizeof(U), sizeof(U));
+    out[j * stride] = ValueOf<Acc>(raw, e);
+  }
+}
 template <typename Acc>
-void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
-  auto* c = reinterpret_cast<Acc*>(o.c);
-  for (uint32_t n = 0; n < p.n; ++n) {
-    for (uint32_t m = 0; m < p.m; ++m) {
-      const uint64_t ci = CIndex(g, m, n);
-      Acc acc{};
-      if (o.init != nullptr) std::memcpy(&acc, o.init + uint64_t{n} * 4, 4);
-      if (o.from_c) acc = c[ci];
-      for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-        Acc part{};
-        for (uint32_t k = k0; k < p.k && k < k0 + g.c0; ++k)
-          part += Product<Acc>(o, g, m, k, n, a, b);
-        acc += part;
-      }
-      c[ci] = acc;
+void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits, Elem e, Acc* out,
+               size_t stride) {
+  switch (bits) {
+    case 8:
+      return DecodeRunOf<Acc, uint8_t>(base, i0, count, e, out, stride);
+    case 16:
+      return DecodeRunOf<Acc, uint16_t>(base, i0, count, e, out, stride);
+    case 32:
+      return DecodeRunOf<Acc, uint32_t>(base, i0, count, e, out, stride);
+    default:
+      for (uint32_t j = 0; j < count; ++j)
+        out[j * stride] = ValueOf<Acc>(GetBits(base, i0 + j, bits), e);
+  }
+}
+
+// A as m rows of k values and B as k rows of np values (zero past n), each K fractal's run of
+// up to C0 elements at a time (contiguous in L0A and L0B).
+template <typename Acc>
+void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
+            uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
+  const uint32_t abits = ElemBits(a), bbits = ElemBits(b);
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+      DecodeRun(o.a, AIndex(g, m, k0, abits), std::min(g.c0, p.k - k0), abits, a,
+                av->data() + size_t{m} * p.k + k0, 1);
     }
   }
+  for (uint32_t n = 0; n < p.n; ++n) {
+    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+      DecodeRun(o.b, BIndex(g, k0, n, bbits), std::min(g.c0, p.k - k0), bbits, b,
+                bv->data() + size_t{k0} * np + n, np);
+    }
+  }
+}
+
+// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
+// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
+// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
+// the scalar order's operations in that order.
+template <typename Acc>
+void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  const uint32_t np = g.nb * 16;
+  std::vector<Acc> av(size_t{p.m} * p.k), bv(size_t{p.k} * np, Acc{}), cv(size_t{p.m} * np);
+  Decode(o, g, p, a, b, np, &av, &bv);
+  auto* c = reinterpret_cast<Acc*>(o.c);
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t n = 0; n < p.n; ++n) {
+      Acc init{};
+      if (o.init != nullptr) std::memcpy(&init, o.init + uint64_t{n} * 4, 4);
+      if (o.from_c) init = c[CIndex(g, m, n)];
+      cv[size_t{m} * np + n] = init;
+    }
+  }
+  if constexpr (std::is_same_v<Acc, float>) {
+    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+  } else {
+    detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+  }
+  for (uint32_t m = 0; m < p.m; ++m)
+    for (uint32_t n = 0; n < p.n; ++n) c[CIndex(g, m, n)] = cv[size_t{m} * np + n];
 }
 
 // The BiasTable's bytes from address 0 (cmatrixSource without a bias tensor).
@@ -211,7 +257,7 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   if (out == Elem::kF32) {
     Run<float>(o, g, p, a_elem, b_elem);
   } else {
-    Run<uint32_t>(o, g, p, a_elem, b_elem);
+    Run<int32_t>(o, g, p, a_elem, b_elem);
   }
 }
 

@@ -29,39 +29,76 @@ uint32_t StoredAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
   std::memcpy(&v, m.data + i * (bits / 8), bits / 8);
   return v;
 }
-// Logical element (r, c) of the matrix the Mmad sees (A: m x k, B: k x n).
-uint32_t LogicalAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
-  return m.trans ? StoredAt(m, c, r, bits) : StoredAt(m, r, c, bits);
-}
 void Put(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
   std::memcpy(base + i * (bits / 8), &v, bits / 8);
 }
 
+// Element (r, c) of m as stored, for elements of U (8, 16 or 32 bits; C0 = 32 bytes of them).
+template <typename U>
+U StoredOf(const Matrix& m, uint64_t r, uint64_t c) {
+  constexpr uint64_t kC0 = 32 / sizeof(U);
+  const uint64_t i = m.fmt == Fmt::kNz ? (c / kC0) * m.ld * kC0 + r * kC0 + c % kC0 : r * m.ld + c;
+  U v;
+  std::memcpy(&v, m.data + i * sizeof(U), sizeof(U));
+  return v;
+}
+template <typename U>
+U LogicalOf(const Matrix& m, uint64_t r, uint64_t c) {
+  return m.trans ? StoredOf<U>(m, c, r) : StoredOf<U>(m, r, c);
+}
+
 // A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
-void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
-  const uint32_t bits = cube::ElemBits(a.elem), c0 = 256 / bits;
-  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
-  const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, c0);
-  auto* dst = const_cast<std::byte*>(l0a.ptr);
+template <typename U>
+void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k,
+             bool nz) {
+  constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
+  const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, kC0);
   for (uint32_t i = 0; i < m; ++i) {
     for (uint32_t j = 0; j < k; ++j) {
-      const uint64_t frac = nz ? uint64_t{j / c0} * mb + i / 16 : uint64_t{i / 16} * kf + j / c0;
-      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
-          LogicalAt(a, m0 + i, k0 + j, bits));
+      const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
+      const U v = LogicalOf<U>(a, m0 + i, k0 + j);
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0 + j % kC0) * sizeof(U), &v, sizeof(U));
     }
   }
 }
 // B's [k0, +k) x [n0, +n) into L0B (fractals of 16 n-rows x C0 k-columns, n inner).
-void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
-  const uint32_t bits = cube::ElemBits(b.elem), c0 = 256 / bits;
+template <typename U>
+void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
+  constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
   const uint32_t nb = CeilDiv(n, 16);
-  auto* dst = const_cast<std::byte*>(l0b.ptr);
   for (uint32_t j = 0; j < k; ++j) {
     for (uint32_t i = 0; i < n; ++i) {
-      const uint64_t frac = uint64_t{j / c0} * nb + i / 16;
-      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
-          LogicalAt(b, k0 + j, n0 + i, bits));
+      const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
+      const U v = LogicalOf<U>(b, k0 + j, n0 + i);
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0 + j % kC0) * sizeof(U), &v, sizeof(U));
     }
+  }
+}
+void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
+  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
+  auto* dst = const_cast<std::byte*>(l0a.ptr);
+  switch (cube::ElemBits(a.elem)) {
+    case 8:
+      return LoadAOf<uint8_t>(dst, a, m0, k0, m, k, nz);
+    case 16:
+      return LoadAOf<uint16_t>(dst, a, m0, k0, m, k, nz);
+    case 32:
+      return LoadAOf<uint32_t>(dst, a, m0, k0, m, k, nz);
+    default:
+      Fail("Iterate", "4-bit A is not supported yet");
+  }
+}
+void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
+  auto* dst = const_cast<std::byte*>(l0b.ptr);
+  switch (cube::ElemBits(b.elem)) {
+    case 8:
+      return LoadBOf<uint8_t>(dst, b, k0, n0, k, n);
+    case 16:
+      return LoadBOf<uint16_t>(dst, b, k0, n0, k, n);
+    case 32:
+      return LoadBOf<uint32_t>(dst, b, k0, n0, k, n);
+    default:
+      Fail("Iterate", "4-bit B is not supported yet");
   }
 }
 

@@ -1,0 +1,95 @@
+// Mmad's inner product with Highway (compiled once per target by foreach_target, chosen at run
+// time): register tiles of up to 4 rows of C by 2 vectors of n, each lane the scalar order of
+// mmad.cpp (a fractal's products summed from 0 in k order, then added to C in fractal order).
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "mmad_simd.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "mmad_simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace lngrad::cube::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Rows [0, MR) of c, vectors [0, NV) from column n0.
+template <size_t MR, size_t NV, class D, typename T = hn::TFromD<D>>
+HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, size_t n0,
+                     uint32_t c0) {
+  using V = hn::Vec<D>;
+  const size_t lanes = hn::Lanes(d);
+  V acc[MR][NV];
+  V part[MR][NV];
+  for (size_t r = 0; r < MR; ++r)
+    for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, c + r * np + n0 + v * lanes);
+  for (uint32_t k0 = 0; k0 < k; k0 += c0) {
+    for (size_t r = 0; r < MR; ++r)
+      for (size_t v = 0; v < NV; ++v) part[r][v] = hn::Zero(d);
+    const uint32_t ke = std::min(k, k0 + c0);
+    for (uint32_t kk = k0; kk < ke; ++kk) {
+      V bv[NV];
+      for (size_t v = 0; v < NV; ++v) bv[v] = hn::LoadU(d, b + size_t{kk} * np + n0 + v * lanes);
+      for (size_t r = 0; r < MR; ++r) {
+        const V av = hn::Set(d, a[r * k + kk]);
+        for (size_t v = 0; v < NV; ++v) part[r][v] = hn::Add(part[r][v], hn::Mul(av, bv[v]));
+      }
+    }
+    for (size_t r = 0; r < MR; ++r)
+      for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::Add(acc[r][v], part[r][v]);
+  }
+  for (size_t r = 0; r < MR; ++r)
+    for (size_t v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, c + r * np + n0 + v * lanes);
+}
+
+// MR rows of c across all np columns: tiles of 2 vectors, then one.
+template <size_t MR, class D, typename T = hn::TFromD<D>>
+HWY_INLINE void RowBand(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, uint32_t c0) {
+  const size_t lanes = hn::Lanes(d);
+  size_t n0 = 0;
+  for (; n0 + 2 * lanes <= np; n0 += 2 * lanes) Tile<MR, 2>(d, a, b, c, k, np, n0, c0);
+  for (; n0 + lanes <= np; n0 += lanes) Tile<MR, 1>(d, a, b, c, k, np, n0, c0);
+}
+
+template <typename T>
+HWY_INLINE void Rows(const T* a, const T* b, T* c, uint32_t m, uint32_t k, uint32_t np,
+                     uint32_t c0) {
+  // At most 16 lanes, so that they divide np (a multiple of 16).
+  const hn::CappedTag<T, 16> d;
+  uint32_t r = 0;
+  for (; r + 4 <= m; r += 4) RowBand<4>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
+  for (; r < m; ++r) RowBand<1>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
+}
+
+void RowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
+             uint32_t c0) {
+  Rows(a, b, c, m, k, np, c0);
+}
+void RowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k, uint32_t np,
+             uint32_t c0) {
+  Rows(a, b, c, m, k, np, c0);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace lngrad::cube::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace lngrad::cube::detail {
+HWY_EXPORT(RowsF32);
+HWY_EXPORT(RowsS32);
+
+void MmadRowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
+                 uint32_t c0) {
+  HWY_DYNAMIC_DISPATCH(RowsF32)(a, b, c, m, k, np, c0);
+}
+void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k,
+                 uint32_t np, uint32_t c0) {
+  HWY_DYNAMIC_DISPATCH(RowsS32)(a, b, c, m, k, np, c0);
+}
+}  // namespace lngrad::cube::detail
+#endif  // HWY_ONCE
