@@ -128,40 +128,37 @@ uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
   return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
 }
 
-// An operand's raw bits as the accumulator's type: float (a product of two half or bfloat16
-// values is exact in float) or int32 (products and sums wrap as on the cube).
-template <typename Acc>
-Acc ValueOf(uint32_t raw, Elem e) {
-  if constexpr (std::is_same_v<Acc, float>) {
-    return ToFloat(raw, e);
-  } else {
-    return ToInt(raw, e);
-  }
-}
-
-// count consecutive elements of `bits` bits from element i0 of base, as Acc, to out[j * stride].
-template <typename Acc, typename U>
-void DecodeRunOf(const std::byte* base, uint64_t i0, uint32_t count, Elem e, Acc* out,
-                 size_t stride) {
+// count consecutive elements from element i0 of base (raw type U), as Acc through value, to
+// out[j * stride].
+template <typename Acc, typename U, typename F>
+void DecodeRunOf(const std::byte* base, uint64_t i0, uint32_t count, Acc* out, size_t stride,
+                 F value) {
   for (uint32_t j = 0; j < count; ++j) {
     U raw;
     std::memcpy(&raw, base + (i0 + j) * sizeof(U), sizeof(U));
-    out[j * stride] = ValueOf<Acc>(raw, e);
+    out[j * stride] = value(raw);
   }
 }
+// The element type is chosen once per run, not per element.
 template <typename Acc>
 void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits, Elem e, Acc* out,
                size_t stride) {
-  switch (bits) {
-    case 8:
-      return DecodeRunOf<Acc, uint8_t>(base, i0, count, e, out, stride);
-    case 16:
-      return DecodeRunOf<Acc, uint16_t>(base, i0, count, e, out, stride);
-    case 32:
-      return DecodeRunOf<Acc, uint32_t>(base, i0, count, e, out, stride);
-    default:
-      for (uint32_t j = 0; j < count; ++j)
-        out[j * stride] = ValueOf<Acc>(GetBits(base, i0 + j, bits), e);
+  if constexpr (std::is_same_v<Acc, float>) {
+    if (e == Elem::kF16) {
+      return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride, HalfBitsToFloat);
+    }
+    if (e == Elem::kBf16) {
+      return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride,
+                                        aicore::detail::Bf16BitsToFloat);
+    }
+    return DecodeRunOf<Acc, uint32_t>(base, i0, count, out, stride,
+                                      [](uint32_t r) { return ToFloat(r, Elem::kF32); });
+  } else {
+    if (bits == 8) {
+      return DecodeRunOf<Acc, uint8_t>(base, i0, count, out, stride,
+                                       [e](uint8_t r) { return ToInt(r, e); });
+    }
+    for (uint32_t j = 0; j < count; ++j) out[j * stride] = ToInt(GetBits(base, i0 + j, bits), e);
   }
 }
 
@@ -192,15 +189,24 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
 template <typename Acc>
 void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
   const uint32_t np = g.nb * 16;
-  std::vector<Acc> av(size_t{p.m} * p.k), bv(size_t{p.k} * np, Acc{}), cv(size_t{p.m} * np);
+  thread_local std::vector<Acc> av, bv, cv;
+  av.resize(size_t{p.m} * p.k);
+  bv.assign(size_t{p.k} * np, Acc{});
+  cv.assign(size_t{p.m} * np, Acc{});
   Decode(o, g, p, a, b, np, &av, &bv);
   auto* c = reinterpret_cast<Acc*>(o.c);
+  // L0C holds each row's 16 columns of a column block contiguously.
   for (uint32_t m = 0; m < p.m; ++m) {
-    for (uint32_t n = 0; n < p.n; ++n) {
-      Acc init{};
-      if (o.init != nullptr) std::memcpy(&init, o.init + uint64_t{n} * 4, 4);
-      if (o.from_c) init = c[CIndex(g, m, n)];
-      cv[size_t{m} * np + n] = init;
+    Acc* row = cv.data() + size_t{m} * np;
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      const uint32_t count = std::min<uint32_t>(16, p.n - n0);
+      if (o.from_c) {
+        std::memcpy(row + n0, c + CIndex(g, m, n0), count * sizeof(Acc));
+      } else if (o.init != nullptr) {
+        std::memcpy(row + n0, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
+      } else {
+        std::fill_n(row + n0, count, Acc{});
+      }
     }
   }
   if constexpr (std::is_same_v<Acc, float>) {
@@ -208,8 +214,12 @@ void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Ele
   } else {
     detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
   }
-  for (uint32_t m = 0; m < p.m; ++m)
-    for (uint32_t n = 0; n < p.n; ++n) c[CIndex(g, m, n)] = cv[size_t{m} * np + n];
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      std::memcpy(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
+                  std::min<uint32_t>(16, p.n - n0) * sizeof(Acc));
+    }
+  }
 }
 
 // The BiasTable's bytes from address 0 (cmatrixSource without a bias tensor).
