@@ -58,6 +58,12 @@ inline uint64_t LdOf(Fmt f, uint32_t rows, uint32_t cols) {
   return f == Fmt::kNz ? AlignUp(rows, 16) : cols;
 }
 
+// A or B as set: its first element and the elements from there (0: unknown).
+struct Operand {
+  const std::byte* data = nullptr;
+  uint64_t elems = 0;
+};
+
 // The iteration state: the current block of C among single_m x single_n.
 struct Cursor {
   uint32_t m_iter = 0, n_iter = 0, index = 0;
@@ -70,9 +76,38 @@ struct Cursor {
 
 namespace AscendC {
 
+// The vendor's policies name how the cube schedules its loads and buffers (MatmulPolicy, the
+// N-buffer and split-M forms): lngrad runs each through the one engine, so they are names only.
+// The triangle policies compute only C's blocks on and above (upper) or below (lower) the
+// diagonal of base blocks (kTriangle).
+namespace Impl {
+inline constexpr int32_t QUEUE_DEPTH = 1;
+namespace Detail {
+#define LNGRAD_MATMUL_POLICY(Name, triangle)                                                      \
+  template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, \
+            typename BIAS_TYPE>                                                                   \
+  struct Name {                                                                                   \
+    static constexpr int kTriangle = triangle;                                                    \
+  };
+LNGRAD_MATMUL_POLICY(MatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(SplitMMatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(NBuffer33MatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(TrianUpperMatmulPolicy, 1)
+LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1)
+#undef LNGRAD_MATMUL_POLICY
+}  // namespace Detail
+}  // namespace Impl
+
+// The L0C type of a Matmul on A's type: int32 for integer A, float otherwise.
+template <typename T>
+struct GetMmDstType {
+  using Type = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+};
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const MatmulConfig& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
-          class... POLICY>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY =
+              Impl::Detail::MatmulPolicy>
 class Matmul {
   using SrcAT = typename A_TYPE::T;
   using SrcBT = typename B_TYPE::T;
@@ -102,14 +137,29 @@ class Matmul {
   }
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
     Require("SetTensorA");
-    a_ = gm;
+    a_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), gm.GetSize()};
+    transA_ = isTransposeA;
+    hasA_ = true;
+    Reset();
+  }
+  // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies.
+  void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
+    Require("SetTensorA");
+    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT)};
     transA_ = isTransposeA;
     hasA_ = true;
     Reset();
   }
   void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
     Require("SetTensorB");
-    b_ = gm;
+    b_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), gm.GetSize()};
+    transB_ = isTransposeB;
+    hasB_ = true;
+    Reset();
+  }
+  void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
+    Require("SetTensorB");
+    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT)};
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();
@@ -147,22 +197,31 @@ class Matmul {
   template <class T>
   void SetWorkspace(__gm__ const T*, int) {}
 
-  // The next base block of C into L0C; false once every block was computed.
+  // sync: the next base block of C into L0C; false once every block was computed. Not sync
+  // (Iterate<false>): every block is started, and each GetTensorC<false> then takes the next.
+  template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
     RequireOperands("Iterate");
-    if (!cursor_.Next(shape_)) return false;
-    Compute();
-    return true;
+    async_ = !sync;
+    if (!sync) {
+      cursor_ = {};
+      return true;
+    }
+    return Advance();
   }
+  template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     RequireOperands("GetTensorC");
+    if (!sync) NextAsync();
     WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
+  template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     RequireOperands("GetTensorC");
+    if (!sync) NextAsync();
     (void)enAtomic;
     (void)enSequentialWrite;
     lngrad::matmul::Output o = OutputOf(false, false);
@@ -172,13 +231,17 @@ class Matmul {
     CheckLocal(co2Local, o);
     Write(o);
   }
+  // Every block of C to gm; not sync (IterateAll<false>) completes here too, so WaitIterateAll
+  // has nothing left to wait for.
+  template <bool sync = true>
   void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
                   bool fakeMsg = false) {
     (void)waitIterateAll;
     (void)fakeMsg;
     RequireOperands("IterateAll");
-    while (Iterate()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
+    cursor_ = {};
+    while (Advance()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
   void WaitIterateAll() {}
   void End() {
@@ -192,8 +255,8 @@ class Matmul {
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                "lngrad's Matmul takes A and B from GM (docs/ascendc_compat.md)");
+  static constexpr int kTriangle =
+      MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
 
   void Require(const char* api) const {
     if (!inited_) lngrad::matmul::Fail(api, "called before Init (REGIST_MATMUL_OBJ)");
@@ -203,7 +266,24 @@ class Matmul {
     Require(api);
     if (!hasA_ || !hasB_) lngrad::matmul::Fail(api, "SetTensorA and SetTensorB come first");
   }
-  void Reset() { cursor_ = {}; }
+  void Reset() {
+    cursor_ = {};
+    async_ = false;
+  }
+  // The next block the policy computes (the triangle policies skip the others).
+  bool Advance() {
+    while (cursor_.Next(shape_)) {
+      if (kTriangle > 0 && cursor_.ni < cursor_.mi) continue;
+      if (kTriangle < 0 && cursor_.ni > cursor_.mi) continue;
+      Compute();
+      return true;
+    }
+    return false;
+  }
+  void NextAsync() {
+    if (!async_) lngrad::matmul::Fail("GetTensorC", "GetTensorC<false> without Iterate<false>");
+    if (!Advance()) lngrad::matmul::Fail("GetTensorC", "every block of C was already taken");
+  }
 
   lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e,
                                   lngrad::matmul::Fmt f, bool trans, uint32_t rows,
@@ -216,14 +296,12 @@ class Matmul {
     const uint32_t m0 = cursor_.mi * shape_.base_m, n0 = cursor_.ni * shape_.base_n;
     m_ = std::min(shape_.base_m, shape_.single_m - m0);
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
-    const auto a =
-        MatrixOf(reinterpret_cast<const std::byte*>(a_.GetPhyAddr()), lngrad::cube::ElemOf<SrcAT>(),
-                 kFmtA, transA_, shape_.org_m, shape_.org_ka);
-    const auto b =
-        MatrixOf(reinterpret_cast<const std::byte*>(b_.GetPhyAddr()), lngrad::cube::ElemOf<SrcBT>(),
-                 kFmtB, transB_, shape_.org_kb, shape_.org_n);
-    CheckGm(a, m0 + m_, shape_.single_k, a_.GetSize(), "A");
-    CheckGm(b, shape_.single_k, n0 + n_, b_.GetSize(), "B");
+    const auto a = MatrixOf(a_.data, lngrad::cube::ElemOf<SrcAT>(), kFmtA, transA_, shape_.org_m,
+                            shape_.org_ka);
+    const auto b = MatrixOf(b_.data, lngrad::cube::ElemOf<SrcBT>(), kFmtB, transB_, shape_.org_kb,
+                            shape_.org_n);
+    CheckGm(a, m0 + m_, shape_.single_k, a_.elems, "A");
+    CheckGm(b, shape_.single_k, n0 + n_, b_.elems, "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
                                       lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
                                       false, shape_.org_n};
@@ -298,12 +376,11 @@ class Matmul {
   lngrad::matmul::Shape shape_;
   lngrad::matmul::Cursor cursor_;
   uint32_t m_ = 0, n_ = 0;
-  GlobalTensor<SrcAT> a_;
-  GlobalTensor<SrcBT> b_;
+  lngrad::matmul::Operand a_, b_;
   GlobalTensor<BiasT> bias_;
   bool transA_ = false, transB_ = false;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
-  bool inited_ = false, ended_ = false;
+  bool inited_ = false, ended_ = false, async_ = false;
   TBuf<TPosition::A2> l0a_;
   TBuf<TPosition::B2> l0b_;
   TBuf<TPosition::CO1> l0c_;
