@@ -192,8 +192,12 @@ class Matmul {
     lngrad::matmul::CheckShape(shape_, "SetTail");
     Reset();
   }
-  void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
-  void SetWorkspace(GlobalTensor<uint8_t>&) {}
+  // The workspaces the vendor's Matmul stages C in (async GetTensorC, UB scratch): lngrad
+  // writes C straight to its destination, so they are accepted and not used.
+  template <class T>
+  void SetLocalWorkspace(const LocalTensor<T>&) {}
+  template <class T>
+  void SetWorkspace(const GlobalTensor<T>&) {}
   template <class T>
   void SetWorkspace(__gm__ const T*, int) {}
 
@@ -209,6 +213,16 @@ class Matmul {
       return true;
     }
     return Advance();
+  }
+  // The next block into the caller's L0C tensor (CO1), which the caller then moves out itself
+  // (Fixpipe); false once every block was computed.
+  template <bool sync = true, class L0cT>
+  bool Iterate(bool enPartialSum, const LocalTensor<L0cT>& localCmatrix) {
+    static_assert(sizeof(L0cT) == 4, "Iterate: the L0C tensor holds float or int32_t");
+    l0cUser_ = localCmatrix.View();
+    const bool more = Iterate<sync>(enPartialSum);
+    l0cUser_ = {};
+    return more;
   }
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
@@ -332,6 +346,7 @@ class Matmul {
                               l0c_.template Get<uint8_t>().View(),
                               {}};
     if (shape_.bias) b.bt = bt_.template Get<uint8_t>().View();
+    if (l0cUser_.ptr != nullptr) b.l0c = l0cUser_;
     return b;
   }
   lngrad::matmul::Output OutputOf(bool gm, bool atomic) const {
@@ -377,6 +392,7 @@ class Matmul {
   lngrad::matmul::Cursor cursor_;
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
+  lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
   GlobalTensor<BiasT> bias_;
   bool transA_ = false, transB_ = false;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
