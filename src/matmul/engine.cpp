@@ -151,6 +151,7 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
 
 uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept {
   if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, 16) - 1} * out.ld * 16 + uint64_t{m} * 16;
+  if (out.fmt == Fmt::kColumn) return uint64_t{n - 1} * out.ld + m;
   return uint64_t{m - 1} * out.ld + n;
 }
 
@@ -158,8 +159,9 @@ namespace {
 
 // Element (i, j) of out's block, as an index from out.data.
 uint64_t OutIndex(const Output& out, uint32_t i, uint32_t j) {
-  return out.fmt == Fmt::kNz ? uint64_t{j / 16} * out.ld * 16 + uint64_t{i} * 16 + j % 16
-                             : uint64_t{i} * out.ld + j;
+  if (out.fmt == Fmt::kNz) return uint64_t{j / 16} * out.ld * 16 + uint64_t{i} * 16 + j % 16;
+  if (out.fmt == Fmt::kColumn) return uint64_t{j} * out.ld + i;
+  return uint64_t{i} * out.ld + j;
 }
 
 uint32_t Convert(uint32_t raw, Elem acc, Elem dst) {
@@ -214,10 +216,16 @@ void WriteAtomic(const View& l0c, Elem acc, const Output& out, uint32_t m, uint3
     aicore::san::Instr in(aicore::Pipe::kFix, "Matmul::GetTensorC", loc);
     if (in) {
       const uint32_t bytes = cube::ElemBits(out.elem) / 8;
-      for (uint32_t i = 0; i < m && out.fmt != Fmt::kNz; ++i)
-        in.Write(out.data + OutIndex(out, i, 0) * bytes, uint64_t{n} * bytes);
-      for (uint32_t j = 0; j < n && out.fmt == Fmt::kNz; j += 16)
-        in.Write(out.data + OutIndex(out, 0, j) * bytes, uint64_t{m} * 16 * bytes);
+      // The runs the layout keeps contiguous: rows (ND), columns, or NZ column blocks.
+      const bool nz = out.fmt == Fmt::kNz, col = out.fmt == Fmt::kColumn;
+      const uint32_t runs = nz ? CeilDiv(n, 16) : col ? n : m;
+      const uint64_t len = nz ? uint64_t{m} * 16 : col ? m : n;
+      for (uint32_t r = 0; r < runs; ++r) {
+        const uint64_t at = nz    ? OutIndex(out, 0, r * 16)
+                            : col ? OutIndex(out, 0, r)
+                                  : OutIndex(out, r, 0);
+        in.Write(out.data + at * bytes, len * bytes);
+      }
     }
     WriteByElement(l0c, acc, out, m, n);
   }
@@ -237,7 +245,9 @@ void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint3
     return;
   }
   cube::FixArgs f{};
-  f.layout = out.fmt == Fmt::kNz ? AscendC::CO2Layout::NZ : AscendC::CO2Layout::ROW_MAJOR;
+  f.layout = out.fmt == Fmt::kNz       ? AscendC::CO2Layout::NZ
+             : out.fmt == Fmt::kColumn ? AscendC::CO2Layout::COLUMN_MAJOR
+                                       : AscendC::CO2Layout::ROW_MAJOR;
   f.n = n;
   f.m = m;
   f.src_stride = uint64_t{CeilDiv(m, 16)} * 16 * 16;

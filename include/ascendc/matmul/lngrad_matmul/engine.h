@@ -16,7 +16,8 @@ namespace lngrad::matmul {
 using cube::Elem;
 using View = aicore::detail::TensorView;
 
-enum class Fmt : uint8_t { kNd, kNz, kNdAlign };
+// kColumn: COLUMN_MAJOR, element (r, c) at c * ld + r (an ND matrix of the transpose).
+enum class Fmt : uint8_t { kNd, kNz, kNdAlign, kColumn };
 
 // A matrix as stored (before its transpose): ND rows ld elements apart, or NZ with ld rows
 // (16-aligned) per column block of C0 elements.
@@ -47,7 +48,7 @@ struct Output {
   std::byte* data = nullptr;
   Elem elem = Elem::kOther;
   Fmt fmt = Fmt::kNd;
-  uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block
+  uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block; column: between columns
   bool gm = true;
   bool atomic = false;
 };

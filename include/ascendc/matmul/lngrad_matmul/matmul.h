@@ -20,7 +20,10 @@
 namespace lngrad::matmul {
 
 constexpr Fmt FmtOf(CubeFormat f) {
-  return f == CubeFormat::NZ ? Fmt::kNz : f == CubeFormat::ND_ALIGN ? Fmt::kNdAlign : Fmt::kNd;
+  return f == CubeFormat::NZ             ? Fmt::kNz
+         : f == CubeFormat::ND_ALIGN     ? Fmt::kNdAlign
+         : f == CubeFormat::COLUMN_MAJOR ? Fmt::kColumn
+                                         : Fmt::kNd;
 }
 inline uint32_t AlignUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -240,8 +243,9 @@ class Matmul {
     (void)enSequentialWrite;
     lngrad::matmul::Output o = OutputOf(false, false);
     o.data = reinterpret_cast<std::byte*>(const_cast<std::byte*>(co2Local.View().ptr));
-    o.ld = kFmtC == lngrad::matmul::Fmt::kNz ? lngrad::matmul::AlignUp(shape_.base_m, 16)
-                                             : shape_.base_n;
+    o.ld = kFmtC == lngrad::matmul::Fmt::kNz       ? lngrad::matmul::AlignUp(shape_.base_m, 16)
+           : kFmtC == lngrad::matmul::Fmt::kColumn ? shape_.base_m
+                                                   : shape_.base_n;
     CheckLocal(co2Local, o);
     Write(o);
   }
@@ -303,6 +307,11 @@ class Matmul {
                                   lngrad::matmul::Fmt f, bool trans, uint32_t rows,
                                   uint32_t cols) const {
     // rows x cols: the logical (untransposed) shape; the stored one is its transpose with trans.
+    // COLUMN_MAJOR stores the transpose row by row.
+    if (f == lngrad::matmul::Fmt::kColumn) {
+      f = lngrad::matmul::Fmt::kNd;
+      trans = !trans;
+    }
     const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
     return {data, e, f, trans, lngrad::matmul::LdOf(f, sr, sc)};
   }
@@ -352,7 +361,7 @@ class Matmul {
   lngrad::matmul::Output OutputOf(bool gm, bool atomic) const {
     lngrad::matmul::Output o;
     o.elem = lngrad::cube::ElemOf<DstT>();
-    o.fmt = kFmtC == lngrad::matmul::Fmt::kNz ? kFmtC : lngrad::matmul::Fmt::kNd;
+    o.fmt = kFmtC == lngrad::matmul::Fmt::kNdAlign ? lngrad::matmul::Fmt::kNd : kFmtC;
     o.gm = gm;
     o.atomic = atomic;
     return o;
@@ -367,6 +376,10 @@ class Matmul {
       at = sequential ? 0
                       : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 +
                             cursor_.mi * shape_.base_m * 16;
+    } else if (kFmtC == lngrad::matmul::Fmt::kColumn) {
+      o.ld = sequential ? m_ : shape_.org_m;
+      at =
+          sequential ? 0 : uint64_t{cursor_.ni * shape_.base_n} * o.ld + cursor_.mi * shape_.base_m;
     } else {
       const uint32_t align = kFmtC == lngrad::matmul::Fmt::kNdAlign ? 32 / sizeof(DstT) : 1;
       o.ld = sequential ? n_ : lngrad::matmul::AlignUp(shape_.org_n, align);
