@@ -150,7 +150,8 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
 }
 
 uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept {
-  if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, 16) - 1} * out.ld * 16 + uint64_t{m} * 16;
+  const uint32_t c0 = out.nz_c0;
+  if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, c0) - 1} * out.ld * c0 + uint64_t{m} * c0;
   if (out.fmt == Fmt::kColumn) return uint64_t{n - 1} * out.ld + m;
   return uint64_t{m - 1} * out.ld + n;
 }
@@ -159,7 +160,8 @@ namespace {
 
 // Element (i, j) of out's block, as an index from out.data.
 uint64_t OutIndex(const Output& out, uint32_t i, uint32_t j) {
-  if (out.fmt == Fmt::kNz) return uint64_t{j / 16} * out.ld * 16 + uint64_t{i} * 16 + j % 16;
+  const uint32_t c0 = out.nz_c0;
+  if (out.fmt == Fmt::kNz) return uint64_t{j / c0} * out.ld * c0 + uint64_t{i} * c0 + j % c0;
   if (out.fmt == Fmt::kColumn) return uint64_t{j} * out.ld + i;
   return uint64_t{i} * out.ld + j;
 }
@@ -218,10 +220,10 @@ void WriteAtomic(const View& l0c, Elem acc, const Output& out, uint32_t m, uint3
       const uint32_t bytes = cube::ElemBits(out.elem) / 8;
       // The runs the layout keeps contiguous: rows (ND), columns, or NZ column blocks.
       const bool nz = out.fmt == Fmt::kNz, col = out.fmt == Fmt::kColumn;
-      const uint32_t runs = nz ? CeilDiv(n, 16) : col ? n : m;
-      const uint64_t len = nz ? uint64_t{m} * 16 : col ? m : n;
+      const uint32_t runs = nz ? CeilDiv(n, out.nz_c0) : col ? n : m;
+      const uint64_t len = nz ? uint64_t{m} * out.nz_c0 : col ? m : n;
       for (uint32_t r = 0; r < runs; ++r) {
-        const uint64_t at = nz    ? OutIndex(out, 0, r * 16)
+        const uint64_t at = nz    ? OutIndex(out, 0, r * out.nz_c0)
                             : col ? OutIndex(out, 0, r)
                                   : OutIndex(out, r, 0);
         in.Write(out.data + at * bytes, len * bytes);
@@ -251,7 +253,8 @@ void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint3
   f.n = n;
   f.m = m;
   f.src_stride = uint64_t{CeilDiv(m, 16)} * 16 * 16;
-  f.dst_stride = out.fmt == Fmt::kNz ? out.ld * 16 : out.ld;
+  f.dst_stride = out.fmt == Fmt::kNz ? out.ld * out.nz_c0 : out.ld;
+  f.channel_split = out.fmt == Fmt::kNz && out.nz_c0 == 8;
   f.nd_num = 1;
   f.quant = out.elem == Elem::kF16 ? F322F16 : out.elem == Elem::kBf16 ? F322BF16 : NoQuant;
   cube::FixpipeToGm(out.data, b.l0c, nullptr, f, out.elem, acc, loc);

@@ -51,6 +51,7 @@ struct Output {
   uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block; column: between columns
   bool gm = true;
   bool atomic = false;
+  uint32_t nz_c0 = 16;  // NZ: columns per block (8: float C with the channel split)
 };
 
 // L0C's m x n block (the last ComputeBlock's) to `out`.

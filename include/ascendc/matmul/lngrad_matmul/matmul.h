@@ -25,6 +25,16 @@ constexpr Fmt FmtOf(CubeFormat f) {
          : f == CubeFormat::COLUMN_MAJOR ? Fmt::kColumn
                                          : Fmt::kNd;
 }
+// The MatmulConfig a Matmul's configuration parameter names: a MatmulConfig, or a constant
+// tiling's (MatmulApiStaticTiling::cfg).
+template <class C>
+constexpr const MatmulConfig& ConfigOf(const C& c) {
+  if constexpr (requires { c.cfg; }) {
+    return c.cfg;
+  } else {
+    return c;
+  }
+}
 inline uint32_t AlignUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -273,6 +283,11 @@ class Matmul {
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
+  // isEnableChannelSplit: float C in NZ to GM goes out in blocks of 8 columns (Fixpipe's
+  // channel split) instead of 16.
+  static constexpr bool kChannelSplit = lngrad::matmul::ConfigOf(MM_CFG).isEnableChannelSplit &&
+                                        kFmtC == lngrad::matmul::Fmt::kNz &&
+                                        std::is_same_v<DstT, float> && C_TYPE::pos == TPosition::GM;
   static constexpr int kTriangle =
       MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
 
@@ -364,6 +379,7 @@ class Matmul {
     o.fmt = kFmtC == lngrad::matmul::Fmt::kNdAlign ? lngrad::matmul::Fmt::kNd : kFmtC;
     o.gm = gm;
     o.atomic = atomic;
+    o.nz_c0 = kChannelSplit ? 8 : 16;
     return o;
   }
   void WriteGm(const GlobalTensor<DstT>& gm, bool atomic, bool sequential) {
@@ -374,8 +390,8 @@ class Matmul {
       o.ld =
           sequential ? lngrad::matmul::AlignUp(m_, 16) : lngrad::matmul::AlignUp(shape_.org_m, 16);
       at = sequential ? 0
-                      : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 +
-                            cursor_.mi * shape_.base_m * 16;
+                      : uint64_t{cursor_.ni * shape_.base_n / o.nz_c0} * o.ld * o.nz_c0 +
+                            cursor_.mi * shape_.base_m * o.nz_c0;
     } else if (kFmtC == lngrad::matmul::Fmt::kColumn) {
       o.ld = sequential ? m_ : shape_.org_m;
       at =
