@@ -292,6 +292,58 @@ constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
   return c;
 }
 
+// A constant tiling (the Matmul's configuration parameter in place of a MatmulConfig; its Init
+// then takes a null TCubeTiling): the vendor's fields, -1 where unset, and the configuration.
+struct MatmulApiStaticTiling {
+  int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
+  int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1;
+  int32_t baseM = -1, baseN = -1, baseK = -1;
+  int32_t depthA1 = -1, depthB1 = -1, stepM = -1, stepN = -1, isBias = -1, transLength = -1;
+  int32_t iterateOrder = -1, shareMode = -1, shareL1Size = -1, shareL0CSize = -1, shareUbSize = -1;
+  int32_t stepKa = -1, stepKb = -1, depthAL1CacheUB = -1, depthBL1CacheUB = -1;
+  int32_t dbL0A = -1, dbL0B = -1, dbL0C = -1;
+  int32_t ALayoutInfoB = -1, ALayoutInfoS = -1, ALayoutInfoN = -1, ALayoutInfoG = -1,
+          ALayoutInfoD = -1;
+  int32_t BLayoutInfoB = -1, BLayoutInfoS = -1, BLayoutInfoN = -1, BLayoutInfoG = -1,
+          BLayoutInfoD = -1;
+  int32_t CLayoutInfoB = -1, CLayoutInfoS1 = -1, CLayoutInfoN = -1, CLayoutInfoG = -1,
+          CLayoutInfoS2 = -1;
+  int32_t BatchNum = -1, mxTypePara = -1;
+  MatmulConfig cfg = CFG_NORM;
+};
+
+// The constant tiling of a configuration whose MatmulShapeParams give the single-core shape
+// (the original shape starts there; SetOrgShape sets the real one) and the base block; with no
+// single-core shape, only the base block. lngrad's L1 stage is not modelled, so the L1 fields
+// get a plain valid choice (one base block per step, two in depth) and change no number.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
+                                                   int32_t l1Size = 512 * 1024) {
+  (void)l1Size;
+  MatmulApiStaticTiling t;
+  t.cfg = mmCFG;
+  const bool base = mmCFG.basicM != 0 && mmCFG.basicN != 0 && mmCFG.basicK != 0;
+  if (base) {
+    t.baseM = static_cast<int32_t>(mmCFG.basicM);
+    t.baseN = static_cast<int32_t>(mmCFG.basicN);
+    t.baseK = static_cast<int32_t>(mmCFG.basicK);
+    t.dbL0A = t.dbL0B = 2;
+    t.isBias = mmCFG.enableSetBias ? 1 : 0;
+  }
+  if (mmCFG.singleCoreM == 0 || mmCFG.singleCoreN == 0 || mmCFG.singleCoreK == 0) return t;
+  t.M = t.singleCoreM = static_cast<int32_t>(mmCFG.singleCoreM);
+  t.N = t.singleCoreN = static_cast<int32_t>(mmCFG.singleCoreN);
+  t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(mmCFG.singleCoreK);
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.depthA1 = t.depthB1 = 2;
+  t.iterateOrder = 0;
+  t.dbL0C = 1;
+  t.shareMode = 0;
+  t.shareL0CSize = base ? t.baseM * t.baseN * 4 : -1;
+  t.shareUbSize = 0;
+  return t;
+}
+
 // A, B, C or bias of a Matmul: where it lives, its format and element type.
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
@@ -328,6 +380,7 @@ using AscendC::GetNormalConfig;
 using AscendC::GetSpecialMDLConfig;
 using AscendC::IterateMode;
 using AscendC::IterateOrder;
+using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulBatchParams;
 using AscendC::MatmulBiasParams;
 using AscendC::MatmulConfig;

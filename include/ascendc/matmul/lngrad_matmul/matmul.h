@@ -131,12 +131,20 @@ class Matmul {
                                                                    : lngrad::cube::Elem::kS32;
 
  public:
+  // A null tiling takes the constant tiling of MM_CFG (a MatmulApiStaticTiling).
   template <class Tiling>
   void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
-    if (cubeTiling == nullptr)
-      lngrad::matmul::Fail("Init", "no tiling (constant tiling is not supported yet)");
     if (tpipe == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
-    shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
+    if (cubeTiling != nullptr) {
+      shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
+    } else if constexpr (kConstant) {
+      shape_ = lngrad::matmul::ShapeOf(MM_CFG);
+      shape_.bias = lngrad::matmul::ConfigOf(MM_CFG).enableSetBias;
+    } else {
+      lngrad::matmul::Fail("Init",
+                           "a null tiling needs a constant tiling (MatmulApiStaticTiling) "
+                           "as the configuration");
+    }
     lngrad::matmul::CheckShape(shape_, "Init");
     const uint32_t bm = lngrad::matmul::AlignUp(shape_.base_m, 16);
     const uint32_t bn = lngrad::matmul::AlignUp(shape_.base_n, 16);
@@ -194,6 +202,12 @@ class Matmul {
     shape_.org_n = static_cast<uint32_t>(orgN);
     shape_.org_ka = static_cast<uint32_t>(orgKa);
     shape_.org_kb = static_cast<uint32_t>(orgKb);
+    // A constant tiling's single-core shape is its maximum; SetTail sets the real one next.
+    if (kConstant) {
+      shape_.single_m = std::min(shape_.single_m, shape_.org_m);
+      shape_.single_n = std::min(shape_.single_n, shape_.org_n);
+      shape_.single_k = std::min(shape_.single_k, std::min(shape_.org_ka, shape_.org_kb));
+    }
     lngrad::matmul::CheckShape(shape_, "SetOrgShape");
   }
   void SetSingleShape(int singleM, int singleN, int singleK) { SetTail(singleM, singleN, singleK); }
@@ -288,6 +302,7 @@ class Matmul {
   static constexpr bool kChannelSplit = lngrad::matmul::ConfigOf(MM_CFG).isEnableChannelSplit &&
                                         kFmtC == lngrad::matmul::Fmt::kNz &&
                                         std::is_same_v<DstT, float> && C_TYPE::pos == TPosition::GM;
+  static constexpr bool kConstant = requires { MM_CFG.cfg; };
   static constexpr int kTriangle =
       MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
 
