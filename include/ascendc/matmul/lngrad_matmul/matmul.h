@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/sync.h"
@@ -110,6 +111,20 @@ LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1)
 #undef LNGRAD_MATMUL_POLICY
 }  // namespace Detail
 }  // namespace Impl
+
+// The Matmul utilities kernels call by name: integer Ceil and CeilAlign (num2 > 0), and
+// Std::forward beside the Std tuple vocabulary.
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T Ceil(T num1, T num2) {
+  return (num1 + num2 - 1) / num2;
+}
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T CeilAlign(T num1, T num2) {
+  return Ceil(num1, num2) * num2;
+}
+namespace Std {
+using std::forward;
+}  // namespace Std
 
 // The L0C type of a Matmul on A's type: int32 for integer A, float otherwise.
 template <typename T>
