@@ -257,7 +257,11 @@ void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint3
   f.channel_split = out.fmt == Fmt::kNz && out.nz_c0 == 8;
   f.nd_num = 1;
   f.quant = out.elem == Elem::kF16 ? F322F16 : out.elem == Elem::kBf16 ? F322BF16 : NoQuant;
-  cube::FixpipeToGm(out.data, b.l0c, nullptr, f, out.elem, acc, loc);
+  if (acc == Elem::kS32 && out.elem == Elem::kF16) {
+    f.quant = out.deq_vector != nullptr ? VDEQF16 : DEQF16;
+    f.deq_scalar = out.deq_scalar;
+  }
+  cube::FixpipeToGm(out.data, b.l0c, out.deq_vector, f, out.elem, acc, loc);
 }
 
 }  // namespace lngrad::matmul

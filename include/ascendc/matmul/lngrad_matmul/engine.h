@@ -52,6 +52,11 @@ struct Output {
   bool gm = true;
   bool atomic = false;
   uint32_t nz_c0 = 16;  // NZ: columns per block (8: float C with the channel split)
+  // int32 -> half: DEQF16 with deq_scalar, or VDEQF16 with the block's n values (8 bytes each,
+  // in L1) in deq_vector.
+  int quant = 0;
+  uint64_t deq_scalar = 0;
+  const View* deq_vector = nullptr;
 };
 
 // L0C's m x n block (the last ComputeBlock's) to `out`.

@@ -168,6 +168,7 @@ class Matmul {
     tpipe->InitBuffer(l0b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
     tpipe->InitBuffer(l0c_, lngrad::matmul::AlignUp(bm * bn * 4, 1024));
     if (shape_.bias) tpipe->InitBuffer(bt_, lngrad::matmul::AlignUp(bn * 4, 64));
+    if constexpr (kDequant) tpipe->InitBuffer(deq_, lngrad::matmul::AlignUp(bn * 8, 32));
     inited_ = true;
     ended_ = false;
   }
@@ -206,6 +207,20 @@ class Matmul {
       lngrad::matmul::Fail("SetBias", "the tiling has isBias 0 (EnableBias on the host)");
     bias_ = biasGlobal;
     hasBias_ = true;
+  }
+  // int8 A and B to half C: the scale every element of C is multiplied by (the low 32 bits: a
+  // float of which the cube uses sign, exponent and 10 mantissa bits), or one per column.
+  void SetQuantScalar(uint64_t quantScalar) {
+    Require("SetQuantScalar");
+    RequireDequant("SetQuantScalar");
+    deqScalar_ = quantScalar;
+    deqVector_ = nullptr;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    Require("SetQuantVector");
+    RequireDequant("SetQuantVector");
+    deqVector_ = quantTensor.GetPhyAddr();
+    deqVectorSize_ = quantTensor.GetSize();
   }
   void DisableBias() { hasBias_ = false; }
   void ClearBias() { hasBias_ = false; }
@@ -318,6 +333,8 @@ class Matmul {
                                         kFmtC == lngrad::matmul::Fmt::kNz &&
                                         std::is_same_v<DstT, float> && C_TYPE::pos == TPosition::GM;
   static constexpr bool kConstant = requires { MM_CFG.cfg; };
+  // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
+  static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
   static constexpr int kTriangle =
       MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
 
@@ -328,6 +345,19 @@ class Matmul {
   void RequireOperands(const char* api) const {
     Require(api);
     if (!hasA_ || !hasB_) lngrad::matmul::Fail(api, "SetTensorA and SetTensorB come first");
+  }
+  void RequireDequant(const char* api) const {
+    if (!kDequant) lngrad::matmul::Fail(api, "only a Matmul of int8 A and B to half C dequantises");
+  }
+  // The block's per-column scales into L1 for VDEQF16.
+  const lngrad::matmul::View* DequantValues(uint32_t n0) {
+    if (deqVector_ == nullptr) return nullptr;
+    if (deqVectorSize_ != 0 && deqVectorSize_ < n0 + n_)
+      lngrad::matmul::Fail("SetQuantVector", "the quant tensor is shorter than N");
+    LocalTensor<uint64_t> v = deq_.template Get<uint64_t>();
+    for (uint32_t j = 0; j < n_; ++j) v.SetValue(j, deqVector_[n0 + j]);
+    deqView_ = v.View();
+    return &deqView_;
   }
   void Reset() {
     cursor_ = {};
@@ -403,13 +433,17 @@ class Matmul {
     if (l0cUser_.ptr != nullptr) b.l0c = l0cUser_;
     return b;
   }
-  lngrad::matmul::Output OutputOf(bool gm, bool atomic) const {
+  lngrad::matmul::Output OutputOf(bool gm, bool atomic) {
     lngrad::matmul::Output o;
     o.elem = lngrad::cube::ElemOf<DstT>();
     o.fmt = kFmtC == lngrad::matmul::Fmt::kNdAlign ? lngrad::matmul::Fmt::kNd : kFmtC;
     o.gm = gm;
     o.atomic = atomic;
     o.nz_c0 = kChannelSplit ? 8 : 16;
+    if constexpr (kDequant) {
+      o.deq_scalar = deqScalar_;
+      o.deq_vector = DequantValues(cursor_.ni * shape_.base_n);
+    }
     return o;
   }
   void WriteGm(const GlobalTensor<DstT>& gm, bool atomic, bool sequential) {
@@ -452,6 +486,10 @@ class Matmul {
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
   lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
+  uint64_t deqScalar_ = 0;
+  const uint64_t* deqVector_ = nullptr;
+  uint64_t deqVectorSize_ = 0;
+  lngrad::matmul::View deqView_{};
   GlobalTensor<BiasT> bias_;
   bool transA_ = false, transB_ = false;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
@@ -460,6 +498,7 @@ class Matmul {
   TBuf<TPosition::B2> l0b_;
   TBuf<TPosition::CO1> l0c_;
   TBuf<TPosition::C2> bt_;
+  TBuf<TPosition::C1> deq_;
 };
 
 }  // namespace AscendC
