@@ -238,6 +238,77 @@ TEST(MatmulForms, AsynchronousIterateAndLocalA) {
   EXPECT_EQ(std::memcmp(c.data(), want.data(), c.size() * 4), 0);
 }
 
+// int8 A and B to half C: C = half(float(exact int32 sum) x M1), M1 the scale's sign, exponent
+// and 10 mantissa bits (bits 13..31), one scale (SetQuantScalar) or one per column
+// (SetQuantVector); a separate reading of the reference's dequantisation.
+TEST(MatmulForms, DequantisesInt8ToHalf) {
+  constexpr int32_t m = 40, n = 50, k = 64;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(1);
+  api.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT8);
+  api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT8);
+  api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT32);
+  api.SetOrgShape(m, n, k);
+  api.SetShape(m, n, k);
+  api.EnableBias(false);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  std::mt19937 g(5);
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (auto& x : a) x = static_cast<int8_t>(static_cast<int>(g() % 255) - 127);
+  for (auto& x : b) x = static_cast<int8_t>(static_cast<int>(g() % 255) - 127);
+  std::vector<uint64_t> scales(n);
+  for (int32_t j = 0; j < n; ++j) {
+    const float f = 0.001f * static_cast<float>(j + 1) + 1e-7f;  // mantissa bits below bit 13
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    scales[j] = bits;
+  }
+  for (bool vector : {false, true}) {
+    std::vector<half> c(m * n, half(0.0f));
+    EXPECT_EQ(RunKernel("Ascend910B1",
+                        [&] {
+                          using I8 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+                          using H = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+                          using I32 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+                          AscendC::Matmul<I8, I8, H, I32> mm;
+                          AscendC::TPipe pipe;
+                          REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+                          AscendC::GlobalTensor<int8_t> ga, gb;
+                          AscendC::GlobalTensor<half> gc;
+                          AscendC::GlobalTensor<uint64_t> gq;
+                          ga.SetGlobalBuffer(a.data(), a.size());
+                          gb.SetGlobalBuffer(b.data(), b.size());
+                          gc.SetGlobalBuffer(c.data(), c.size());
+                          gq.SetGlobalBuffer(scales.data(), scales.size());
+                          if (vector) {
+                            mm.SetQuantVector(gq);
+                          } else {
+                            mm.SetQuantScalar(scales[6]);
+                          }
+                          mm.SetTensorA(ga);
+                          mm.SetTensorB(gb);
+                          mm.IterateAll(gc);
+                          mm.End();
+                        }),
+              "");
+    for (int32_t i = 0; i < m; ++i) {
+      for (int32_t j = 0; j < n; ++j) {
+        int32_t sum = 0;
+        for (int32_t q = 0; q < k; ++q) sum += int32_t{a[i * k + q]} * b[q * n + j];
+        const auto bits = static_cast<uint32_t>(scales[vector ? j : 6]) & 0xFFFFE000u;
+        float m1;
+        std::memcpy(&m1, &bits, 4);
+        const half want(static_cast<float>(sum) * m1);
+        ASSERT_EQ(static_cast<float>(c[i * n + j]), static_cast<float>(want))
+            << i << "," << j << (vector ? " vector" : " scalar");
+      }
+    }
+  }
+}
+
 // GetMMConfig: the mode's configuration, then each group's fields in argument order.
 TEST(MatmulForms, ConfigurationFunctions) {
   constexpr MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(
