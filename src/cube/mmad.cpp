@@ -164,19 +164,38 @@ void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits
 
 // A as m rows of k values and B as k rows of np values (zero past n), each K fractal's run of
 // up to C0 elements at a time (contiguous in L0A and L0B).
+// A half operand's first `count` elements widened to float at once (detail::HalfToFloat, exact),
+// so that its runs are then read as float; other operands as they are.
+const std::byte* Widened(const std::byte* base, uint64_t count, Elem* e, uint32_t* bits,
+                         std::vector<float>* image) {
+  if (*e != Elem::kF16) return base;
+  image->resize(count);
+  detail::HalfToFloat(base, count, image->data());
+  *e = Elem::kF32;
+  *bits = 32;
+  return reinterpret_cast<const std::byte*>(image->data());
+}
+
 template <typename Acc>
 void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
             uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
-  const uint32_t abits = ElemBits(a), bbits = ElemBits(b);
+  uint32_t abits = ElemBits(a), bbits = ElemBits(b);
+  // The element indices are the stored type's: take them before widening.
+  const uint64_t a_count = AIndex(g, p.m - 1, p.k - 1, abits) + 1;
+  const uint64_t b_count = BIndex(g, p.k - 1, p.n - 1, bbits) + 1;
+  const uint32_t a_stored = abits, b_stored = bbits;
+  thread_local std::vector<float> a_image, b_image;
+  const std::byte* pa = Widened(o.a, a_count, &a, &abits, &a_image);
+  const std::byte* pb = Widened(o.b, b_count, &b, &bbits, &b_image);
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-      DecodeRun(o.a, AIndex(g, m, k0, abits), std::min(g.c0, p.k - k0), abits, a,
+      DecodeRun(pa, AIndex(g, m, k0, a_stored), std::min(g.c0, p.k - k0), abits, a,
                 av->data() + size_t{m} * p.k + k0, 1);
     }
   }
   for (uint32_t n = 0; n < p.n; ++n) {
     for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-      DecodeRun(o.b, BIndex(g, k0, n, bbits), std::min(g.c0, p.k - k0), bbits, b,
+      DecodeRun(pb, BIndex(g, k0, n, b_stored), std::min(g.c0, p.k - k0), bbits, b,
                 bv->data() + size_t{k0} * np + n, np);
     }
   }

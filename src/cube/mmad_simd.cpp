@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
+#include "lngrad/half.h"
 #include "mmad_simd.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -65,6 +67,21 @@ HWY_INLINE void Rows(const T* a, const T* b, T* c, uint32_t m, uint32_t k, uint3
   for (; r < m; ++r) RowBand<1>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
 }
 
+void HalfToFloatLanes(const std::byte* src, uint64_t count, float* dst) {
+  const hn::CappedTag<float, 16> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(src);
+  const size_t lanes = hn::Lanes(df);
+  uint64_t i = 0;
+  for (; i + lanes <= count; i += lanes)
+    hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, h + i)), df, dst + i);
+  for (; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, src + i * 2, 2);
+    dst[i] = HalfBitsToFloat(bits);
+  }
+}
+
 void RowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
              uint32_t c0) {
   Rows(a, b, c, m, k, np, c0);
@@ -82,6 +99,11 @@ HWY_AFTER_NAMESPACE();
 namespace lngrad::cube::detail {
 HWY_EXPORT(RowsF32);
 HWY_EXPORT(RowsS32);
+HWY_EXPORT(HalfToFloatLanes);
+
+void HalfToFloat(const std::byte* src, uint64_t count, float* dst) {
+  HWY_DYNAMIC_DISPATCH(HalfToFloatLanes)(src, count, dst);
+}
 
 void MmadRowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
                  uint32_t c0) {

@@ -2,6 +2,7 @@
 // scalar reading of the accumulation order (mmad.cpp), on decoded operands, lanes across n.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lngrad::cube::detail {
@@ -14,5 +15,8 @@ void MmadRowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t 
 // The same in int32 with wrapping sums (the products of int8 and int4 values are exact).
 void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k,
                  uint32_t np, uint32_t c0);
+
+// count half values (raw bits) from src to float, exactly.
+void HalfToFloat(const std::byte* src, uint64_t count, float* dst);
 
 }  // namespace lngrad::cube::detail

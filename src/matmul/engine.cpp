@@ -53,8 +53,15 @@ void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t
              bool nz) {
   constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
   const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, kC0);
+  const bool rows = !a.trans && a.fmt != Fmt::kNz;  // A's rows hold k contiguously
   for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < k; ++j) {
+    for (uint32_t j = 0; j < k && rows; j += kC0) {
+      const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
+                  a.data + ((m0 + i) * a.ld + k0 + j) * sizeof(U),
+                  std::min(kC0, k - j) * sizeof(U));
+    }
+    for (uint32_t j = 0; j < k && !rows; ++j) {
       const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
       const U v = LogicalOf<U>(a, m0 + i, k0 + j);
       std::memcpy(dst + (frac * kFrac + (i % 16) * kC0 + j % kC0) * sizeof(U), &v, sizeof(U));
@@ -66,6 +73,17 @@ template <typename U>
 void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
   constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
   const uint32_t nb = CeilDiv(n, 16);
+  if (b.trans && b.fmt != Fmt::kNz) {  // B stored n x k: each column's k values contiguous
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t j = 0; j < k; j += kC0) {
+        const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
+        std::memcpy(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
+                    b.data + ((n0 + i) * b.ld + k0 + j) * sizeof(U),
+                    std::min(kC0, k - j) * sizeof(U));
+      }
+    }
+    return;
+  }
   for (uint32_t j = 0; j < k; ++j) {
     for (uint32_t i = 0; i < n; ++i) {
       const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
