@@ -210,8 +210,13 @@ void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Ele
   const uint32_t np = g.nb * 16;
   thread_local std::vector<Acc> av, bv, cv;
   av.resize(size_t{p.m} * p.k);
-  bv.assign(size_t{p.k} * np, Acc{});
-  cv.assign(size_t{p.m} * np, Acc{});
+  bv.resize(size_t{p.k} * np);
+  cv.resize(size_t{p.m} * np);
+  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
+  for (uint32_t k = 0; k < p.k && p.n < np; ++k)
+    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
+  for (uint32_t m = 0; m < p.m && p.n < np; ++m)
+    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
   Decode(o, g, p, a, b, np, &av, &bv);
   auto* c = reinterpret_cast<Acc*>(o.c);
   // L0C holds each row's 16 columns of a column block contiguously.
@@ -229,7 +234,10 @@ void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Ele
     }
   }
   if constexpr (std::is_same_v<Acc, float>) {
-    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+    // half x half is exact in float (22 significant bits, exponents from -48 to 32); bfloat16
+    // products can fall below float's subnormals, and float products round.
+    const bool exact = a == Elem::kF16 && b == Elem::kF16;
+    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0, exact);
   } else {
     detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
   }

@@ -84,6 +84,17 @@ void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t
     }
     return;
   }
+  if (!b.trans && b.fmt != Fmt::kNz) {  // B's rows hold n contiguously: a transpose per fractal
+    for (uint32_t j = 0; j < k; ++j) {
+      const std::byte* src = b.data + ((k0 + j) * b.ld + n0) * sizeof(U);
+      std::byte* row = dst + (uint64_t{j / kC0} * nb * kFrac + j % kC0) * sizeof(U);
+      for (uint32_t i = 0; i < n; ++i) {
+        std::memcpy(row + (uint64_t{i / 16} * kFrac + (i % 16) * kC0) * sizeof(U),
+                    src + uint64_t{i} * sizeof(U), sizeof(U));
+      }
+    }
+    return;
+  }
   for (uint32_t j = 0; j < k; ++j) {
     for (uint32_t i = 0; i < n; ++i) {
       const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
