@@ -96,32 +96,38 @@ void ExpectC(const Problem& p, const std::function<float(int32_t, int32_t)>& got
 using HalfNd = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using FloatNd = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, float>;
 
+// C = A x B by IterateAll on one block of soc, with the Matmul's types, configuration and policy.
+template <class AT, class CT, const auto& CFG = CFG_NORM,
+          template <const auto&, typename...> class Policy = AscendC::Impl::Detail::MatmulPolicy>
+std::string IterateAll(const char* soc, const TCubeTiling& t, std::vector<half>& a,
+                       std::vector<half>& b, std::vector<float>& c) {
+  return RunKernel(soc, [&] {
+    AscendC::Matmul<AT, AT, CT, FloatNd, CFG,
+                    AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>, Policy>
+        mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+  });
+}
+
 TEST(MatmulForms, ColumnMajorABAndC) {
   const Problem p;
   std::vector<half> a = Problem::Transposed(p.a, kM, kK), b = Problem::Transposed(p.b, kK, kN);
   std::vector<float> c(size_t{kM} * kN, -1.0f);
   const TCubeTiling t = TilingOf("Ascend950PR_9589", mt::CubeFormat::COLUMN_MAJOR,
                                  mt::CubeFormat::COLUMN_MAJOR, 32, 48);
-  EXPECT_EQ(RunKernel("Ascend950PR_9589",
-                      [&] {
-                        using HalfCol =
-                            AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, half>;
-                        using FloatCol =
-                            AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
-                        AscendC::Matmul<HalfCol, HalfCol, FloatCol, FloatNd> mm;
-                        AscendC::TPipe pipe;
-                        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-                        AscendC::GlobalTensor<half> ga, gb;
-                        AscendC::GlobalTensor<float> gc;
-                        ga.SetGlobalBuffer(a.data(), a.size());
-                        gb.SetGlobalBuffer(b.data(), b.size());
-                        gc.SetGlobalBuffer(c.data(), c.size());
-                        mm.SetTensorA(ga);
-                        mm.SetTensorB(gb);
-                        mm.IterateAll(gc);
-                        mm.End();
-                      }),
-            "");
+  using HalfCol = AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, half>;
+  using FloatCol = AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
+  EXPECT_EQ((IterateAll<HalfCol, FloatCol>("Ascend950PR_9589", t, a, b, c)), "");
   ExpectC(p, [&](int32_t i, int32_t j) { return c[size_t(j) * kM + i]; });
 }
 
@@ -139,51 +145,18 @@ TEST(MatmulForms, ChannelSplitWritesEightColumnBlocks) {
   const int32_t am = (kM + 15) / 16 * 16, an = (kN + 7) / 8 * 8;
   std::vector<float> c(size_t(am) * an, -1.0f);
   const TCubeTiling t = TilingOf("Ascend910B1", mt::CubeFormat::ND, mt::CubeFormat::NZ, 32, 48);
-  EXPECT_EQ(RunKernel("Ascend910B1",
-                      [&] {
-                        using FloatNz = AscendC::MatmulType<TPosition::GM, CubeFormat::NZ, float>;
-                        AscendC::Matmul<HalfNd, HalfNd, FloatNz, FloatNd, kChannelSplit> mm;
-                        AscendC::TPipe pipe;
-                        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-                        AscendC::GlobalTensor<half> ga, gb;
-                        AscendC::GlobalTensor<float> gc;
-                        ga.SetGlobalBuffer(a.data(), a.size());
-                        gb.SetGlobalBuffer(b.data(), b.size());
-                        gc.SetGlobalBuffer(c.data(), c.size());
-                        mm.SetTensorA(ga);
-                        mm.SetTensorB(gb);
-                        mm.IterateAll(gc);
-                        mm.End();
-                      }),
-            "");
+  using FloatNz = AscendC::MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+  EXPECT_EQ((IterateAll<HalfNd, FloatNz, kChannelSplit>("Ascend910B1", t, a, b, c)), "");
   ExpectC(p,
           [&](int32_t i, int32_t j) { return c[size_t(j / 8) * am * 8 + size_t(i) * 8 + j % 8]; });
 }
 
-// Runs kernel_body(mm, ga, gb, gc) on ND operands with the given policy; returns C.
+// C by IterateAll with the given policy, from C's initial -7 everywhere.
 template <template <const auto&, typename...> class Policy>
 std::vector<float> RunPolicy(const Problem& p, const TCubeTiling& t) {
   std::vector<half> a = p.a, b = p.b;
   std::vector<float> c(size_t{kM} * kN, -7.0f);
-  EXPECT_EQ(
-      RunKernel("Ascend910B1",
-                [&] {
-                  AscendC::Matmul<HalfNd, HalfNd, FloatNd, FloatNd, CFG_NORM,
-                                  AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>, Policy>
-                      mm;
-                  AscendC::TPipe pipe;
-                  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-                  AscendC::GlobalTensor<half> ga, gb;
-                  AscendC::GlobalTensor<float> gc;
-                  ga.SetGlobalBuffer(a.data(), a.size());
-                  gb.SetGlobalBuffer(b.data(), b.size());
-                  gc.SetGlobalBuffer(c.data(), c.size());
-                  mm.SetTensorA(ga);
-                  mm.SetTensorB(gb);
-                  mm.IterateAll(gc);
-                  mm.End();
-                }),
-      "");
+  EXPECT_EQ((IterateAll<HalfNd, FloatNd, CFG_NORM, Policy>("Ascend910B1", t, a, b, c)), "");
   return c;
 }
 
