@@ -147,6 +147,12 @@ const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
   }
   return nullptr;
 }
+// Whether p lies in one of the running block's cube memories: they are the block's own, like
+// its UB, so their bytes never meet another block's in the cross-block sweep.
+bool InCubeMemory(const std::byte* p) {
+  uint64_t b = reinterpret_cast<uintptr_t>(p), e = b;
+  return LocalMemoryName(&b, &e) != nullptr;
+}
 }  // namespace
 
 std::string BlockState::RaceText(const char* space, uint64_t b, uint64_t e, const char* what,
@@ -273,13 +279,14 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   const bool write = kind != 0;
   const Stamp now{epoch[PipeIndex(pipe)], site, auto_synced};
   uint8_t atomic = 0;
-  if (!in_ub && write && pipe == Pipe::kMte3) {
+  // Fixpipe's L0C -> GM writes take the DMA atomic mode too (the Matmul's enAtomic).
+  if (!in_ub && write && (pipe == Pipe::kMte3 || pipe == Pipe::kFix)) {
     const detail::DmaAtomic a = detail::CurrentDmaAtomic();
     if (a.type != detail::AtomicType::kOff) {
       atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
     }
   }
-  if (!in_ub) {
+  if (!in_ub && !InCubeMemory(bp)) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);

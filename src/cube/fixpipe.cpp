@@ -1,7 +1,9 @@
 // Fixpipe L0C (NZ) -> GM on the FIX pipe: ND, NZ (and the float channel split) or DN output,
 // NormReLU, the float -> half/bfloat16 casts (CAST_RINT: to nearest, ties to even) and the
 // float -> int8/uint8 quantisation (QF322B8_PRE scalar, VQF322B8_PRE per column) as the vendor's
-// model of it computes (fixpipe_l0c2gm/scripts/gen_data_f322s8.py).
+// model of it computes (fixpipe_l0c2gm/scripts/gen_data_f322s8.py), and int32 -> half (DEQF16
+// scalar, VDEQF16 per column: the int32 value as float times M1, rounded once to half; the order
+// of the conversions is lngrad's reading, the kit's matmul_quant golden agrees with it).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -51,10 +53,19 @@ uint32_t QuantToB8(float x, const Quant& q, bool relu) {
 }
 
 bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE; }
+bool IsVectorQuant(int q) { return q == VQF322B8_PRE || q == VDEQF16; }
 
 // One output element from the L0C value raw (column n).
 uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::byte* quant,
                  uint32_t n) {
+  if (src == Elem::kS32 && (a.quant == DEQF16 || a.quant == VDEQF16)) {
+    // int32 -> half: the value as float (nearest even) times M1, then to half (nearest even).
+    uint64_t pre = a.deq_scalar;
+    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    float f = static_cast<float>(static_cast<int32_t>(raw)) * QuantOf(pre).m1;
+    if (a.relu && f < 0.0f) f = 0.0f;
+    return FloatToHalfBits(f);
+  }
   if (src == Elem::kS32) {
     const auto v = static_cast<int32_t>(raw);
     return static_cast<uint32_t>(a.relu ? std::max(v, 0) : v);
@@ -83,9 +94,10 @@ void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, con
           std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +
               std::to_string(q) +
               " is not emulated (float -> float, half, bfloat16_t, int8_t/uint8_t through "
-              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t are)");
+              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t, and half through DEQF16/VDEQF16 "
+              "are)");
   }
-  if ((q == VQF322B8_PRE) != has_quant_tensor) {
+  if (IsVectorQuant(q) != has_quant_tensor) {
     Raise(checks::kParams, api,
           "the vector quantisation modes take a cbufWorkspace, the others none");
   }

@@ -13,4 +13,6 @@
   X(kF32, kS8, QF322B8_PRE)           \
   X(kF32, kU8, QF322B8_PRE)           \
   X(kF32, kS8, VQF322B8_PRE)          \
-  X(kF32, kU8, VQF322B8_PRE)
+  X(kF32, kU8, VQF322B8_PRE)          \
+  X(kS32, kF16, DEQF16)               \
+  X(kS32, kF16, VDEQF16)

@@ -4,11 +4,14 @@
 // one K fractal (C0 elements: 16 half/bf16, 8 float, 32 int8, 64 int4) are summed in float in k
 // order from 0, then that fractal's sum is added to the running value (initial C first) in k
 // fractal order. Integer inputs sum exactly in int32 (wrapping).
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cube_internal.h"
+#include "mmad_simd.h"
 #include "mmad_table.h"
 #include "lngrad/half.h"
 
@@ -121,47 +124,127 @@ struct Operands {
   bool from_c;            // accumulate onto L0C
 };
 
-// A's element (m, k) and B's element (k, n), as raw bits.
-uint32_t AAt(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t bits) {
-  return GetBits(o.a, AIndex(g, m, k, bits), bits);
-}
-uint32_t BAt(const Operands& o, const Geometry& g, uint32_t k, uint32_t n, uint32_t bits) {
-  return GetBits(o.b, BIndex(g, k, n, bits), bits);
-}
 uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
   return (uint64_t{n / 16} * g.mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
 }
 
-// The product of A's (m, k) and B's (k, n) as Acc: float (exact for half and bfloat16) or int32
-// (as uint32_t, so that sums wrap).
+// count consecutive elements from element i0 of base (raw type U), as Acc through value, to
+// out[j * stride].
+template <typename Acc, typename U, typename F>
+void DecodeRunOf(const std::byte* base, uint64_t i0, uint32_t count, Acc* out, size_t stride,
+                 F value) {
+  for (uint32_t j = 0; j < count; ++j) {
+    U raw;
+    std::memcpy(&raw, base + (i0 + j) * sizeof(U), sizeof(U));
+    out[j * stride] = value(raw);
+  }
+}
+// The element type is chosen once per run, not per element.
 template <typename Acc>
-Acc Product(const Operands& o, const Geometry& g, uint32_t m, uint32_t k, uint32_t n, Elem a,
-            Elem b) {
-  const uint32_t x = AAt(o, g, m, k, ElemBits(a)), y = BAt(o, g, k, n, ElemBits(b));
+void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits, Elem e, Acc* out,
+               size_t stride) {
   if constexpr (std::is_same_v<Acc, float>) {
-    return ToFloat(x, a) * ToFloat(y, b);
+    if (e == Elem::kF16) {
+      return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride, HalfBitsToFloat);
+    }
+    if (e == Elem::kBf16) {
+      return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride,
+                                        aicore::detail::Bf16BitsToFloat);
+    }
+    return DecodeRunOf<Acc, uint32_t>(base, i0, count, out, stride,
+                                      [](uint32_t r) { return ToFloat(r, Elem::kF32); });
   } else {
-    return static_cast<uint32_t>(ToInt(x, a) * ToInt(y, b));
+    if (bits == 8) {
+      return DecodeRunOf<Acc, uint8_t>(base, i0, count, out, stride,
+                                       [e](uint8_t r) { return ToInt(r, e); });
+    }
+    for (uint32_t j = 0; j < count; ++j) out[j * stride] = ToInt(GetBits(base, i0 + j, bits), e);
   }
 }
 
-// Every C element: the initial value, then each K fractal's sum (in k order) added in k order.
+// A as m rows of k values and B as k rows of np values (zero past n), each K fractal's run of
+// up to C0 elements at a time (contiguous in L0A and L0B).
+// A half operand's first `count` elements widened to float at once (detail::HalfToFloat, exact),
+// so that its runs are then read as float; other operands as they are.
+const std::byte* Widened(const std::byte* base, uint64_t count, Elem* e, uint32_t* bits,
+                         std::vector<float>* image) {
+  if (*e != Elem::kF16) return base;
+  image->resize(count);
+  detail::HalfToFloat(base, count, image->data());
+  *e = Elem::kF32;
+  *bits = 32;
+  return reinterpret_cast<const std::byte*>(image->data());
+}
+
+template <typename Acc>
+void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
+            uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
+  uint32_t abits = ElemBits(a), bbits = ElemBits(b);
+  // The element indices are the stored type's: take them before widening.
+  const uint64_t a_count = AIndex(g, p.m - 1, p.k - 1, abits) + 1;
+  const uint64_t b_count = BIndex(g, p.k - 1, p.n - 1, bbits) + 1;
+  const uint32_t a_stored = abits, b_stored = bbits;
+  thread_local std::vector<float> a_image, b_image;
+  const std::byte* pa = Widened(o.a, a_count, &a, &abits, &a_image);
+  const std::byte* pb = Widened(o.b, b_count, &b, &bbits, &b_image);
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+      DecodeRun(pa, AIndex(g, m, k0, a_stored), std::min(g.c0, p.k - k0), abits, a,
+                av->data() + size_t{m} * p.k + k0, 1);
+    }
+  }
+  for (uint32_t n = 0; n < p.n; ++n) {
+    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+      DecodeRun(pb, BIndex(g, k0, n, b_stored), std::min(g.c0, p.k - k0), bbits, b,
+                bv->data() + size_t{k0} * np + n, np);
+    }
+  }
+}
+
+// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
+// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
+// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
+// the scalar order's operations in that order.
 template <typename Acc>
 void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  const uint32_t np = g.nb * 16;
+  thread_local std::vector<Acc> av, bv, cv;
+  av.resize(size_t{p.m} * p.k);
+  bv.resize(size_t{p.k} * np);
+  cv.resize(size_t{p.m} * np);
+  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
+  for (uint32_t k = 0; k < p.k && p.n < np; ++k)
+    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
+  for (uint32_t m = 0; m < p.m && p.n < np; ++m)
+    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
+  Decode(o, g, p, a, b, np, &av, &bv);
   auto* c = reinterpret_cast<Acc*>(o.c);
-  for (uint32_t n = 0; n < p.n; ++n) {
-    for (uint32_t m = 0; m < p.m; ++m) {
-      const uint64_t ci = CIndex(g, m, n);
-      Acc acc{};
-      if (o.init != nullptr) std::memcpy(&acc, o.init + uint64_t{n} * 4, 4);
-      if (o.from_c) acc = c[ci];
-      for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-        Acc part{};
-        for (uint32_t k = k0; k < p.k && k < k0 + g.c0; ++k)
-          part += Product<Acc>(o, g, m, k, n, a, b);
-        acc += part;
+  // L0C holds each row's 16 columns of a column block contiguously.
+  for (uint32_t m = 0; m < p.m; ++m) {
+    Acc* row = cv.data() + size_t{m} * np;
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      const uint32_t count = std::min<uint32_t>(16, p.n - n0);
+      if (o.from_c) {
+        std::memcpy(row + n0, c + CIndex(g, m, n0), count * sizeof(Acc));
+      } else if (o.init != nullptr) {
+        std::memcpy(row + n0, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
+      } else {
+        std::fill_n(row + n0, count, Acc{});
       }
-      c[ci] = acc;
+    }
+  }
+  if constexpr (std::is_same_v<Acc, float>) {
+    // half x half is exact in float (22 significant bits, exponents from -48 to 32); bfloat16
+    // products can fall below float's subnormals, and float products round.
+    const bool exact = a == Elem::kF16 && b == Elem::kF16;
+    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0, exact);
+  } else {
+    detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+  }
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      std::memcpy(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
+                  std::min<uint32_t>(16, p.n - n0) * sizeof(Acc));
     }
   }
 }
@@ -211,7 +294,7 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   if (out == Elem::kF32) {
     Run<float>(o, g, p, a_elem, b_elem);
   } else {
-    Run<uint32_t>(o, g, p, a_elem, b_elem);
+    Run<int32_t>(o, g, p, a_elem, b_elem);
   }
 }
 

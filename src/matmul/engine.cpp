@@ -13,6 +13,8 @@
 #include <string>
 
 #include "lngrad/half.h"
+#include "lngrad_aicore/atomic.h"
+#include "lngrad_aicore/sanitizer.h"
 
 namespace lngrad::matmul {
 namespace {
@@ -27,39 +29,105 @@ uint32_t StoredAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
   std::memcpy(&v, m.data + i * (bits / 8), bits / 8);
   return v;
 }
-// Logical element (r, c) of the matrix the Mmad sees (A: m x k, B: k x n).
-uint32_t LogicalAt(const Matrix& m, uint64_t r, uint64_t c, uint32_t bits) {
-  return m.trans ? StoredAt(m, c, r, bits) : StoredAt(m, r, c, bits);
-}
 void Put(std::byte* base, uint64_t i, uint32_t bits, uint32_t v) {
   std::memcpy(base + i * (bits / 8), &v, bits / 8);
 }
 
+// Element (r, c) of m as stored, for elements of U (8, 16 or 32 bits; C0 = 32 bytes of them).
+template <typename U>
+U StoredOf(const Matrix& m, uint64_t r, uint64_t c) {
+  constexpr uint64_t kC0 = 32 / sizeof(U);
+  const uint64_t i = m.fmt == Fmt::kNz ? (c / kC0) * m.ld * kC0 + r * kC0 + c % kC0 : r * m.ld + c;
+  U v;
+  std::memcpy(&v, m.data + i * sizeof(U), sizeof(U));
+  return v;
+}
+template <typename U>
+U LogicalOf(const Matrix& m, uint64_t r, uint64_t c) {
+  return m.trans ? StoredOf<U>(m, c, r) : StoredOf<U>(m, r, c);
+}
+
 // A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
-void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
-  const uint32_t bits = cube::ElemBits(a.elem), c0 = 256 / bits;
-  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
-  const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, c0);
-  auto* dst = const_cast<std::byte*>(l0a.ptr);
+template <typename U>
+void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k,
+             bool nz) {
+  constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
+  const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, kC0);
+  const bool rows = !a.trans && a.fmt != Fmt::kNz;  // A's rows hold k contiguously
   for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < k; ++j) {
-      const uint64_t frac = nz ? uint64_t{j / c0} * mb + i / 16 : uint64_t{i / 16} * kf + j / c0;
-      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
-          LogicalAt(a, m0 + i, k0 + j, bits));
+    for (uint32_t j = 0; j < k && rows; j += kC0) {
+      const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
+                  a.data + ((m0 + i) * a.ld + k0 + j) * sizeof(U),
+                  std::min(kC0, k - j) * sizeof(U));
+    }
+    for (uint32_t j = 0; j < k && !rows; ++j) {
+      const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
+      const U v = LogicalOf<U>(a, m0 + i, k0 + j);
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0 + j % kC0) * sizeof(U), &v, sizeof(U));
     }
   }
 }
 // B's [k0, +k) x [n0, +n) into L0B (fractals of 16 n-rows x C0 k-columns, n inner).
-void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
-  const uint32_t bits = cube::ElemBits(b.elem), c0 = 256 / bits;
+template <typename U>
+void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
+  constexpr uint32_t kC0 = 32 / sizeof(U), kFrac = 512 / sizeof(U);
   const uint32_t nb = CeilDiv(n, 16);
-  auto* dst = const_cast<std::byte*>(l0b.ptr);
+  if (b.trans && b.fmt != Fmt::kNz) {  // B stored n x k: each column's k values contiguous
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t j = 0; j < k; j += kC0) {
+        const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
+        std::memcpy(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
+                    b.data + ((n0 + i) * b.ld + k0 + j) * sizeof(U),
+                    std::min(kC0, k - j) * sizeof(U));
+      }
+    }
+    return;
+  }
+  if (!b.trans && b.fmt != Fmt::kNz) {  // B's rows hold n contiguously: a transpose per fractal
+    for (uint32_t j = 0; j < k; ++j) {
+      const std::byte* src = b.data + ((k0 + j) * b.ld + n0) * sizeof(U);
+      std::byte* row = dst + (uint64_t{j / kC0} * nb * kFrac + j % kC0) * sizeof(U);
+      for (uint32_t i = 0; i < n; ++i) {
+        std::memcpy(row + (uint64_t{i / 16} * kFrac + (i % 16) * kC0) * sizeof(U),
+                    src + uint64_t{i} * sizeof(U), sizeof(U));
+      }
+    }
+    return;
+  }
   for (uint32_t j = 0; j < k; ++j) {
     for (uint32_t i = 0; i < n; ++i) {
-      const uint64_t frac = uint64_t{j / c0} * nb + i / 16;
-      Put(dst, frac * (4096 / bits) + (i % 16) * c0 + j % c0, bits,
-          LogicalAt(b, k0 + j, n0 + i, bits));
+      const uint64_t frac = uint64_t{j / kC0} * nb + i / 16;
+      const U v = LogicalOf<U>(b, k0 + j, n0 + i);
+      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0 + j % kC0) * sizeof(U), &v, sizeof(U));
     }
+  }
+}
+void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
+  const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
+  auto* dst = const_cast<std::byte*>(l0a.ptr);
+  switch (cube::ElemBits(a.elem)) {
+    case 8:
+      return LoadAOf<uint8_t>(dst, a, m0, k0, m, k, nz);
+    case 16:
+      return LoadAOf<uint16_t>(dst, a, m0, k0, m, k, nz);
+    case 32:
+      return LoadAOf<uint32_t>(dst, a, m0, k0, m, k, nz);
+    default:
+      Fail("Iterate", "4-bit A is not supported yet");
+  }
+}
+void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
+  auto* dst = const_cast<std::byte*>(l0b.ptr);
+  switch (cube::ElemBits(b.elem)) {
+    case 8:
+      return LoadBOf<uint8_t>(dst, b, k0, n0, k, n);
+    case 16:
+      return LoadBOf<uint16_t>(dst, b, k0, n0, k, n);
+    case 32:
+      return LoadBOf<uint32_t>(dst, b, k0, n0, k, n);
+    default:
+      Fail("Iterate", "4-bit B is not supported yet");
   }
 }
 
@@ -111,7 +179,9 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
 }
 
 uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept {
-  if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, 16) - 1} * out.ld * 16 + uint64_t{m} * 16;
+  const uint32_t c0 = out.nz_c0;
+  if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, c0) - 1} * out.ld * c0 + uint64_t{m} * c0;
+  if (out.fmt == Fmt::kColumn) return uint64_t{n - 1} * out.ld + m;
   return uint64_t{m - 1} * out.ld + n;
 }
 
@@ -119,8 +189,10 @@ namespace {
 
 // Element (i, j) of out's block, as an index from out.data.
 uint64_t OutIndex(const Output& out, uint32_t i, uint32_t j) {
-  return out.fmt == Fmt::kNz ? uint64_t{j / 16} * out.ld * 16 + uint64_t{i} * 16 + j % 16
-                             : uint64_t{i} * out.ld + j;
+  const uint32_t c0 = out.nz_c0;
+  if (out.fmt == Fmt::kNz) return uint64_t{j / c0} * out.ld * c0 + uint64_t{i} * c0 + j % c0;
+  if (out.fmt == Fmt::kColumn) return uint64_t{j} * out.ld + i;
+  return uint64_t{i} * out.ld + j;
 }
 
 uint32_t Convert(uint32_t raw, Elem acc, Elem dst) {
@@ -159,23 +231,66 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   }
 }
 
+// The atomic add of a block to GM, recorded as the FIX pipe's write in the DMA atomic add mode
+// (the vendor's Matmul sets SetAtomicAdd around its Fixpipe), so that racecheck orders it with
+// the other blocks' adds and not with their plain writes.
+void WriteAtomic(const View& l0c, Elem acc, const Output& out, uint32_t m, uint32_t n,
+                 aicore::SrcLoc loc) {
+  namespace d = aicore::detail;
+  const d::DmaAtomic saved = d::CurrentDmaAtomic();
+  d::SetDmaAtomic({out.elem == Elem::kF32    ? d::AtomicType::kFloat
+                   : out.elem == Elem::kF16  ? d::AtomicType::kHalf
+                   : out.elem == Elem::kBf16 ? d::AtomicType::kBf16
+                                             : d::AtomicType::kInt32,
+                   d::AtomicOp::kAdd});
+  {
+    aicore::san::Instr in(aicore::Pipe::kFix, "Matmul::GetTensorC", loc);
+    if (in) {
+      const uint32_t bytes = cube::ElemBits(out.elem) / 8;
+      // The runs the layout keeps contiguous: rows (ND), columns, or NZ column blocks.
+      const bool nz = out.fmt == Fmt::kNz, col = out.fmt == Fmt::kColumn;
+      const uint32_t runs = nz ? CeilDiv(n, out.nz_c0) : col ? n : m;
+      const uint64_t len = nz ? uint64_t{m} * out.nz_c0 : col ? m : n;
+      for (uint32_t r = 0; r < runs; ++r) {
+        const uint64_t at = nz    ? OutIndex(out, 0, r * out.nz_c0)
+                            : col ? OutIndex(out, 0, r)
+                                  : OutIndex(out, r, 0);
+        in.Write(out.data + at * bytes, len * bytes);
+      }
+    }
+    WriteByElement(l0c, acc, out, m, n);
+  }
+  d::SetDmaAtomic(saved);
+}
+
 }  // namespace
 
 void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint32_t n,
                 aicore::SrcLoc loc) {
-  if (!out.gm || out.atomic) {
+  if (out.atomic && out.gm) {
+    WriteAtomic(b.l0c, acc, out, m, n, loc);
+    return;
+  }
+  if (!out.gm) {
     WriteByElement(b.l0c, acc, out, m, n);
     return;
   }
   cube::FixArgs f{};
-  f.layout = out.fmt == Fmt::kNz ? AscendC::CO2Layout::NZ : AscendC::CO2Layout::ROW_MAJOR;
+  f.layout = out.fmt == Fmt::kNz       ? AscendC::CO2Layout::NZ
+             : out.fmt == Fmt::kColumn ? AscendC::CO2Layout::COLUMN_MAJOR
+                                       : AscendC::CO2Layout::ROW_MAJOR;
   f.n = n;
   f.m = m;
   f.src_stride = uint64_t{CeilDiv(m, 16)} * 16 * 16;
-  f.dst_stride = out.fmt == Fmt::kNz ? out.ld * 16 : out.ld;
+  f.dst_stride = out.fmt == Fmt::kNz ? out.ld * out.nz_c0 : out.ld;
+  f.channel_split = out.fmt == Fmt::kNz && out.nz_c0 == 8;
   f.nd_num = 1;
   f.quant = out.elem == Elem::kF16 ? F322F16 : out.elem == Elem::kBf16 ? F322BF16 : NoQuant;
-  cube::FixpipeToGm(out.data, b.l0c, nullptr, f, out.elem, acc, loc);
+  if (acc == Elem::kS32 && out.elem == Elem::kF16) {
+    f.quant = out.deq_vector != nullptr ? VDEQF16 : DEQF16;
+    f.deq_scalar = out.deq_scalar;
+  }
+  cube::FixpipeToGm(out.data, b.l0c, out.deq_vector, f, out.elem, acc, loc);
 }
 
 }  // namespace lngrad::matmul

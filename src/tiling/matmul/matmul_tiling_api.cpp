@@ -124,9 +124,10 @@ void MatmulApiTilingBase::SetMatmulConfigParams(int32_t mmConfigTypeIn, bool, Sc
 
 int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& out) {
   lngrad::tiling::MatmulTilingRequest r;
-  r.m = singleM;
-  r.n = singleN;
-  r.k = singleK;
+  // SetShape's -1: the original shape's extent.
+  r.m = singleM > 0 ? singleM : orgM;
+  r.n = singleN > 0 ? singleN : orgN;
+  r.k = singleK > 0 ? singleK : orgKa;
   r.org_m = orgM > 0 ? orgM : singleM;
   r.org_n = orgN > 0 ? orgN : singleN;
   r.org_ka = orgKa > 0 ? orgKa : singleK;

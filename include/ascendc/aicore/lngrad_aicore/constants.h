@@ -32,6 +32,8 @@ inline constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYT
 inline constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
 inline constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 inline constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
+// Bytes of one fractal row of the cube (C0 of 32 bytes).
+inline constexpr int32_t DEFAULT_C0_SIZE = 32;
 
 // Repeat parameters of the vector instructions.
 inline constexpr int32_t DEFAULT_BLK_NUM = 8;

@@ -16,7 +16,8 @@ namespace lngrad::matmul {
 using cube::Elem;
 using View = aicore::detail::TensorView;
 
-enum class Fmt : uint8_t { kNd, kNz, kNdAlign };
+// kColumn: COLUMN_MAJOR, element (r, c) at c * ld + r (an ND matrix of the transpose).
+enum class Fmt : uint8_t { kNd, kNz, kNdAlign, kColumn };
 
 // A matrix as stored (before its transpose): ND rows ld elements apart, or NZ with ld rows
 // (16-aligned) per column block of C0 elements.
@@ -47,9 +48,15 @@ struct Output {
   std::byte* data = nullptr;
   Elem elem = Elem::kOther;
   Fmt fmt = Fmt::kNd;
-  uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block
+  uint64_t ld = 0;  // ND: elements between rows; NZ: rows per column block; column: between columns
   bool gm = true;
   bool atomic = false;
+  uint32_t nz_c0 = 16;  // NZ: columns per block (8: float C with the channel split)
+  // int32 -> half: DEQF16 with deq_scalar, or VDEQF16 with the block's n values (8 bytes each,
+  // in L1) in deq_vector.
+  int quant = 0;
+  uint64_t deq_scalar = 0;
+  const View* deq_vector = nullptr;
 };
 
 // L0C's m x n block (the last ComputeBlock's) to `out`.

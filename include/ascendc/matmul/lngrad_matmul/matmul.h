@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/pipe.h"
@@ -21,7 +22,20 @@
 namespace lngrad::matmul {
 
 constexpr Fmt FmtOf(CubeFormat f) {
-  return f == CubeFormat::NZ ? Fmt::kNz : f == CubeFormat::ND_ALIGN ? Fmt::kNdAlign : Fmt::kNd;
+  return f == CubeFormat::NZ             ? Fmt::kNz
+         : f == CubeFormat::ND_ALIGN     ? Fmt::kNdAlign
+         : f == CubeFormat::COLUMN_MAJOR ? Fmt::kColumn
+                                         : Fmt::kNd;
+}
+// The MatmulConfig a Matmul's configuration parameter names: a MatmulConfig, or a constant
+// tiling's (MatmulApiStaticTiling::cfg).
+template <class C>
+constexpr const MatmulConfig& ConfigOf(const C& c) {
+  if constexpr (requires { c.cfg; }) {
+    return c.cfg;
+  } else {
+    return c;
+  }
 }
 inline uint32_t AlignUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -59,6 +73,12 @@ inline uint64_t LdOf(Fmt f, uint32_t rows, uint32_t cols) {
   return f == Fmt::kNz ? AlignUp(rows, 16) : cols;
 }
 
+// A or B as set: its first element and the elements from there (0: unknown).
+struct Operand {
+  const std::byte* data = nullptr;
+  uint64_t elems = 0;
+};
+
 // The iteration state: the current block of C among single_m x single_n.
 struct Cursor {
   uint32_t m_iter = 0, n_iter = 0, index = 0;
@@ -71,9 +91,52 @@ struct Cursor {
 
 namespace AscendC {
 
+// The vendor's policies name how the cube schedules its loads and buffers (MatmulPolicy, the
+// N-buffer and split-M forms): lngrad runs each through the one engine, so they are names only.
+// The triangle policies compute only C's blocks on and above (upper) or below (lower) the
+// diagonal of base blocks (kTriangle).
+namespace Impl {
+inline constexpr int32_t QUEUE_DEPTH = 1;
+namespace Detail {
+#define LNGRAD_MATMUL_POLICY(Name, triangle)                                                      \
+  template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, \
+            typename BIAS_TYPE>                                                                   \
+  struct Name {                                                                                   \
+    static constexpr int kTriangle = triangle;                                                    \
+  };
+LNGRAD_MATMUL_POLICY(MatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(SplitMMatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(NBuffer33MatmulPolicy, 0)
+LNGRAD_MATMUL_POLICY(TrianUpperMatmulPolicy, 1)
+LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1)
+#undef LNGRAD_MATMUL_POLICY
+}  // namespace Detail
+}  // namespace Impl
+
+// The Matmul utilities kernels call by name: integer Ceil and CeilAlign (num2 > 0), and
+// Std::forward beside the Std tuple vocabulary.
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T Ceil(T num1, T num2) {
+  return (num1 + num2 - 1) / num2;
+}
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T CeilAlign(T num1, T num2) {
+  return Ceil(num1, num2) * num2;
+}
+namespace Std {
+using std::forward;
+}  // namespace Std
+
+// The L0C type of a Matmul on A's type: int32 for integer A, float otherwise.
+template <typename T>
+struct GetMmDstType {
+  using Type = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+};
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const MatmulConfig& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
-          class... POLICY>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY =
+              Impl::Detail::MatmulPolicy>
 class Matmul {
   using SrcAT = typename A_TYPE::T;
   using SrcBT = typename B_TYPE::T;
@@ -84,12 +147,20 @@ class Matmul {
                                                                    : lngrad::cube::Elem::kS32;
 
  public:
+  // A null tiling takes the constant tiling of MM_CFG (a MatmulApiStaticTiling).
   template <class Tiling>
   void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
-    if (cubeTiling == nullptr)
-      lngrad::matmul::Fail("Init", "no tiling (constant tiling is not supported yet)");
     if (tpipe == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
-    shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
+    if (cubeTiling != nullptr) {
+      shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
+    } else if constexpr (kConstant) {
+      shape_ = lngrad::matmul::ShapeOf(MM_CFG);
+      shape_.bias = lngrad::matmul::ConfigOf(MM_CFG).enableSetBias;
+    } else {
+      lngrad::matmul::Fail("Init",
+                           "a null tiling needs a constant tiling (MatmulApiStaticTiling) "
+                           "as the configuration");
+    }
     lngrad::matmul::CheckShape(shape_, "Init");
     const uint32_t bm = lngrad::matmul::AlignUp(shape_.base_m, 16);
     const uint32_t bn = lngrad::matmul::AlignUp(shape_.base_n, 16);
@@ -98,19 +169,35 @@ class Matmul {
     tpipe->InitBuffer(l0b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
     tpipe->InitBuffer(l0c_, lngrad::matmul::AlignUp(bm * bn * 4, 1024));
     if (shape_.bias) tpipe->InitBuffer(bt_, lngrad::matmul::AlignUp(bn * 4, 64));
+    if constexpr (kDequant) tpipe->InitBuffer(deq_, lngrad::matmul::AlignUp(bn * 8, 32));
     inited_ = true;
     ended_ = false;
   }
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
     Require("SetTensorA");
-    a_ = gm;
+    a_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), gm.GetSize()};
+    transA_ = isTransposeA;
+    hasA_ = true;
+    Reset();
+  }
+  // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies.
+  void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
+    Require("SetTensorA");
+    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT)};
     transA_ = isTransposeA;
     hasA_ = true;
     Reset();
   }
   void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
     Require("SetTensorB");
-    b_ = gm;
+    b_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), gm.GetSize()};
+    transB_ = isTransposeB;
+    hasB_ = true;
+    Reset();
+  }
+  void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
+    Require("SetTensorB");
+    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT)};
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();
@@ -122,6 +209,20 @@ class Matmul {
     bias_ = biasGlobal;
     hasBias_ = true;
   }
+  // int8 A and B to half C: the scale every element of C is multiplied by (the low 32 bits: a
+  // float of which the cube uses sign, exponent and 10 mantissa bits), or one per column.
+  void SetQuantScalar(uint64_t quantScalar) {
+    Require("SetQuantScalar");
+    RequireDequant("SetQuantScalar");
+    deqScalar_ = quantScalar;
+    deqVector_ = nullptr;
+  }
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    Require("SetQuantVector");
+    RequireDequant("SetQuantVector");
+    deqVector_ = quantTensor.GetPhyAddr();
+    deqVectorSize_ = quantTensor.GetSize();
+  }
   void DisableBias() { hasBias_ = false; }
   void ClearBias() { hasBias_ = false; }
   void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
@@ -132,6 +233,12 @@ class Matmul {
     shape_.org_n = static_cast<uint32_t>(orgN);
     shape_.org_ka = static_cast<uint32_t>(orgKa);
     shape_.org_kb = static_cast<uint32_t>(orgKb);
+    // A constant tiling's single-core shape is its maximum; SetTail sets the real one next.
+    if (kConstant) {
+      shape_.single_m = std::min(shape_.single_m, shape_.org_m);
+      shape_.single_n = std::min(shape_.single_n, shape_.org_n);
+      shape_.single_k = std::min(shape_.single_k, std::min(shape_.org_ka, shape_.org_kb));
+    }
     lngrad::matmul::CheckShape(shape_, "SetOrgShape");
   }
   void SetSingleShape(int singleM, int singleN, int singleK) { SetTail(singleM, singleN, singleK); }
@@ -143,43 +250,71 @@ class Matmul {
     lngrad::matmul::CheckShape(shape_, "SetTail");
     Reset();
   }
-  void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
-  void SetWorkspace(GlobalTensor<uint8_t>&) {}
+  // The workspaces the vendor's Matmul stages C in (async GetTensorC, UB scratch): lngrad
+  // writes C straight to its destination, so they are accepted and not used.
+  template <class T>
+  void SetLocalWorkspace(const LocalTensor<T>&) {}
+  template <class T>
+  void SetWorkspace(const GlobalTensor<T>&) {}
   template <class T>
   void SetWorkspace(__gm__ const T*, int) {}
 
-  // The next base block of C into L0C; false once every block was computed.
+  // sync: the next base block of C into L0C; false once every block was computed. Not sync
+  // (Iterate<false>): every block is started, and each GetTensorC<false> then takes the next.
+  template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
     RequireOperands("Iterate");
-    if (!cursor_.Next(shape_)) return false;
-    Compute();
-    return true;
+    async_ = !sync;
+    if (!sync) {
+      cursor_ = {};
+      return true;
+    }
+    return Advance();
   }
+  // The next block into the caller's L0C tensor (CO1), which the caller then moves out itself
+  // (Fixpipe); false once every block was computed.
+  template <bool sync = true, class L0cT>
+  bool Iterate(bool enPartialSum, const LocalTensor<L0cT>& localCmatrix) {
+    static_assert(sizeof(L0cT) == 4, "Iterate: the L0C tensor holds float or int32_t");
+    l0cUser_ = localCmatrix.View();
+    const bool more = Iterate<sync>(enPartialSum);
+    l0cUser_ = {};
+    return more;
+  }
+  template <bool sync = true>
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     RequireOperands("GetTensorC");
+    if (!sync) NextAsync();
     WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
+  template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     RequireOperands("GetTensorC");
+    if (!sync) NextAsync();
     (void)enAtomic;
     (void)enSequentialWrite;
     lngrad::matmul::Output o = OutputOf(false, false);
     o.data = reinterpret_cast<std::byte*>(const_cast<std::byte*>(co2Local.View().ptr));
-    o.ld = kFmtC == lngrad::matmul::Fmt::kNz ? lngrad::matmul::AlignUp(shape_.base_m, 16)
-                                             : shape_.base_n;
+    o.ld = kFmtC == lngrad::matmul::Fmt::kNz       ? lngrad::matmul::AlignUp(shape_.base_m, 16)
+           : kFmtC == lngrad::matmul::Fmt::kColumn ? shape_.base_m
+                                                   : shape_.base_n;
     CheckLocal(co2Local, o);
     Write(o);
   }
+  // Every block of C to gm; not sync (IterateAll<false>) completes here too, so WaitIterateAll
+  // has nothing left to wait for.
+  template <bool sync = true>
   void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
                   bool fakeMsg = false) {
     (void)waitIterateAll;
     (void)fakeMsg;
     RequireOperands("IterateAll");
-    while (Iterate()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
+    cursor_ = {};
+    while (Advance()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
   void WaitIterateAll() {}
   void End() {
@@ -193,8 +328,16 @@ class Matmul {
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
-  static_assert(A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM,
-                "lngrad's Matmul takes A and B from GM (docs/ascendc_compat.md)");
+  // isEnableChannelSplit: float C in NZ to GM goes out in blocks of 8 columns (Fixpipe's
+  // channel split) instead of 16.
+  static constexpr bool kChannelSplit = lngrad::matmul::ConfigOf(MM_CFG).isEnableChannelSplit &&
+                                        kFmtC == lngrad::matmul::Fmt::kNz &&
+                                        std::is_same_v<DstT, float> && C_TYPE::pos == TPosition::GM;
+  static constexpr bool kConstant = requires { MM_CFG.cfg; };
+  // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
+  static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
+  static constexpr int kTriangle =
+      MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
 
   void Require(const char* api) const {
     if (!inited_) lngrad::matmul::Fail(api, "called before Init (REGIST_MATMUL_OBJ)");
@@ -204,12 +347,47 @@ class Matmul {
     Require(api);
     if (!hasA_ || !hasB_) lngrad::matmul::Fail(api, "SetTensorA and SetTensorB come first");
   }
-  void Reset() { cursor_ = {}; }
+  void RequireDequant(const char* api) const {
+    if (!kDequant) lngrad::matmul::Fail(api, "only a Matmul of int8 A and B to half C dequantises");
+  }
+  // The block's per-column scales into L1 for VDEQF16.
+  const lngrad::matmul::View* DequantValues(uint32_t n0) {
+    if (deqVector_ == nullptr) return nullptr;
+    if (deqVectorSize_ != 0 && deqVectorSize_ < n0 + n_)
+      lngrad::matmul::Fail("SetQuantVector", "the quant tensor is shorter than N");
+    LocalTensor<uint64_t> v = deq_.template Get<uint64_t>();
+    for (uint32_t j = 0; j < n_; ++j) v.SetValue(j, deqVector_[n0 + j]);
+    deqView_ = v.View();
+    return &deqView_;
+  }
+  void Reset() {
+    cursor_ = {};
+    async_ = false;
+  }
+  // The next block the policy computes (the triangle policies skip the others).
+  bool Advance() {
+    while (cursor_.Next(shape_)) {
+      if (kTriangle > 0 && cursor_.ni < cursor_.mi) continue;
+      if (kTriangle < 0 && cursor_.ni > cursor_.mi) continue;
+      Compute();
+      return true;
+    }
+    return false;
+  }
+  void NextAsync() {
+    if (!async_) lngrad::matmul::Fail("GetTensorC", "GetTensorC<false> without Iterate<false>");
+    if (!Advance()) lngrad::matmul::Fail("GetTensorC", "every block of C was already taken");
+  }
 
   lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e,
                                   lngrad::matmul::Fmt f, bool trans, uint32_t rows,
                                   uint32_t cols) const {
     // rows x cols: the logical (untransposed) shape; the stored one is its transpose with trans.
+    // COLUMN_MAJOR stores the transpose row by row.
+    if (f == lngrad::matmul::Fmt::kColumn) {
+      f = lngrad::matmul::Fmt::kNd;
+      trans = !trans;
+    }
     const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
     return {data, e, f, trans, lngrad::matmul::LdOf(f, sr, sc)};
   }
@@ -217,14 +395,12 @@ class Matmul {
     const uint32_t m0 = cursor_.mi * shape_.base_m, n0 = cursor_.ni * shape_.base_n;
     m_ = std::min(shape_.base_m, shape_.single_m - m0);
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
-    const auto a =
-        MatrixOf(reinterpret_cast<const std::byte*>(a_.GetPhyAddr()), lngrad::cube::ElemOf<SrcAT>(),
-                 kFmtA, transA_, shape_.org_m, shape_.org_ka);
-    const auto b =
-        MatrixOf(reinterpret_cast<const std::byte*>(b_.GetPhyAddr()), lngrad::cube::ElemOf<SrcBT>(),
-                 kFmtB, transB_, shape_.org_kb, shape_.org_n);
-    CheckGm(a, m0 + m_, shape_.single_k, a_.GetSize(), "A");
-    CheckGm(b, shape_.single_k, n0 + n_, b_.GetSize(), "B");
+    const auto a = MatrixOf(a_.data, lngrad::cube::ElemOf<SrcAT>(), kFmtA, transA_, shape_.org_m,
+                            shape_.org_ka);
+    const auto b = MatrixOf(b_.data, lngrad::cube::ElemOf<SrcBT>(), kFmtB, transB_, shape_.org_kb,
+                            shape_.org_n);
+    CheckGm(a, m0 + m_, shape_.single_k, a_.elems, "A");
+    CheckGm(b, shape_.single_k, n0 + n_, b_.elems, "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
                                       lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
                                       false, shape_.org_n};
@@ -255,14 +431,20 @@ class Matmul {
                               l0c_.template Get<uint8_t>().View(),
                               {}};
     if (shape_.bias) b.bt = bt_.template Get<uint8_t>().View();
+    if (l0cUser_.ptr != nullptr) b.l0c = l0cUser_;
     return b;
   }
-  lngrad::matmul::Output OutputOf(bool gm, bool atomic) const {
+  lngrad::matmul::Output OutputOf(bool gm, bool atomic) {
     lngrad::matmul::Output o;
     o.elem = lngrad::cube::ElemOf<DstT>();
-    o.fmt = kFmtC == lngrad::matmul::Fmt::kNz ? kFmtC : lngrad::matmul::Fmt::kNd;
+    o.fmt = kFmtC == lngrad::matmul::Fmt::kNdAlign ? lngrad::matmul::Fmt::kNd : kFmtC;
     o.gm = gm;
     o.atomic = atomic;
+    o.nz_c0 = kChannelSplit ? 8 : 16;
+    if constexpr (kDequant) {
+      o.deq_scalar = deqScalar_;
+      o.deq_vector = DequantValues(cursor_.ni * shape_.base_n);
+    }
     return o;
   }
   void WriteGm(const GlobalTensor<DstT>& gm, bool atomic, bool sequential) {
@@ -273,8 +455,12 @@ class Matmul {
       o.ld =
           sequential ? lngrad::matmul::AlignUp(m_, 16) : lngrad::matmul::AlignUp(shape_.org_m, 16);
       at = sequential ? 0
-                      : uint64_t{cursor_.ni * shape_.base_n / 16} * o.ld * 16 +
-                            cursor_.mi * shape_.base_m * 16;
+                      : uint64_t{cursor_.ni * shape_.base_n / o.nz_c0} * o.ld * o.nz_c0 +
+                            cursor_.mi * shape_.base_m * o.nz_c0;
+    } else if (kFmtC == lngrad::matmul::Fmt::kColumn) {
+      o.ld = sequential ? m_ : shape_.org_m;
+      at =
+          sequential ? 0 : uint64_t{cursor_.ni * shape_.base_n} * o.ld + cursor_.mi * shape_.base_m;
     } else {
       const uint32_t align = kFmtC == lngrad::matmul::Fmt::kNdAlign ? 32 / sizeof(DstT) : 1;
       o.ld = sequential ? n_ : lngrad::matmul::AlignUp(shape_.org_n, align);
@@ -299,16 +485,21 @@ class Matmul {
   lngrad::matmul::Shape shape_;
   lngrad::matmul::Cursor cursor_;
   uint32_t m_ = 0, n_ = 0;
-  GlobalTensor<SrcAT> a_;
-  GlobalTensor<SrcBT> b_;
+  lngrad::matmul::Operand a_, b_;
+  lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
+  uint64_t deqScalar_ = 0;
+  const uint64_t* deqVector_ = nullptr;
+  uint64_t deqVectorSize_ = 0;
+  lngrad::matmul::View deqView_{};
   GlobalTensor<BiasT> bias_;
   bool transA_ = false, transB_ = false;
   bool hasA_ = false, hasB_ = false, hasBias_ = false;
-  bool inited_ = false, ended_ = false;
+  bool inited_ = false, ended_ = false, async_ = false;
   TBuf<TPosition::A2> l0a_;
   TBuf<TPosition::B2> l0b_;
   TBuf<TPosition::CO1> l0c_;
   TBuf<TPosition::C2> bt_;
+  TBuf<TPosition::C1> deq_;
 };
 
 }  // namespace AscendC

@@ -16,7 +16,9 @@ inline __gm__ uint8_t* GetSysWorkSpacePtr() {
 }  // namespace AscendC
 using AscendC::GetSysWorkSpacePtr;
 
-// The vendor's Matmul namespace spells the block index too (matmul::GetBlockIdx()).
-namespace matmul {
-using AscendC::GetBlockIdx;
-}  // namespace matmul
+// The vendor's Matmul namespace is AscendC's other name (matmul::GetBlockIdx(), and
+// `using namespace matmul;` before Matmul and MatmulType).
+namespace matmul = AscendC;
+
+// A kernel parameter's mark for the Matmul's system workspace on mixed kernels: nothing on lngrad.
+#define __kfc_workspace__

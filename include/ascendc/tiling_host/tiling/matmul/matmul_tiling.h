@@ -42,6 +42,23 @@ enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
 
+// SetMatmulConfigParams' arguments as one object.
+struct MatmulConfigParams {
+  int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
+
 struct SysTilingTempBufSize {
   int32_t ubSize = 0;
   int32_t l1Size = 0;
@@ -93,6 +110,10 @@ class MatmulApiTilingBase {
                              ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
                              MatrixTraverse traverseIn = MatrixTraverse::NOSET,
                              bool enVecND2NZIn = false);
+  void SetMatmulConfigParams(const MatmulConfigParams& p) {
+    SetMatmulConfigParams(p.mmConfigType, p.enableL1CacheUB, p.scheduleType, p.traverse,
+                          p.enVecND2NZ);
+  }
   int32_t GetBaseM() const { return baseM; }
   int32_t GetBaseN() const { return baseN; }
   int32_t GetBaseK() const { return baseK; }

@@ -1,0 +1,134 @@
+// Mmad's inner product with Highway (compiled once per target by foreach_target, chosen at run
+// time): register tiles of up to 4 rows of C by 2 vectors of n, each lane the scalar order of
+// mmad.cpp (a fractal's products summed from 0 in k order, then added to C in fractal order).
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "mmad_simd.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#include "lngrad/half.h"
+#include "mmad_simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace lngrad::cube::detail {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// part + a x b: a fused multiply-add where every product is exact in T (half operands widened to
+// float: 11 x 11 significant bits, exponents well inside float's), which rounds once like the
+// addition of the exact product; else a multiplication and an addition, each rounded.
+template <bool kExact, class V>
+HWY_INLINE V AddProduct(V part, V a, V b) {
+  if constexpr (kExact) {
+    return hn::MulAdd(a, b, part);
+  } else {
+    return hn::Add(part, hn::Mul(a, b));
+  }
+}
+
+// Rows [0, MR) of c, vectors [0, NV) from column n0.
+template <size_t MR, size_t NV, bool kExact, class D, typename T = hn::TFromD<D>>
+HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, size_t n0,
+                     uint32_t c0) {
+  using V = hn::Vec<D>;
+  const size_t lanes = hn::Lanes(d);
+  V acc[MR][NV];
+  V part[MR][NV];
+  for (size_t r = 0; r < MR; ++r)
+    for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, c + r * np + n0 + v * lanes);
+  for (uint32_t k0 = 0; k0 < k; k0 += c0) {
+    for (size_t r = 0; r < MR; ++r)
+      for (size_t v = 0; v < NV; ++v) part[r][v] = hn::Zero(d);
+    const uint32_t ke = std::min(k, k0 + c0);
+    for (uint32_t kk = k0; kk < ke; ++kk) {
+      V bv[NV];
+      for (size_t v = 0; v < NV; ++v) bv[v] = hn::LoadU(d, b + size_t{kk} * np + n0 + v * lanes);
+      for (size_t r = 0; r < MR; ++r) {
+        const V av = hn::Set(d, a[r * k + kk]);
+        for (size_t v = 0; v < NV; ++v) part[r][v] = AddProduct<kExact>(part[r][v], av, bv[v]);
+      }
+    }
+    for (size_t r = 0; r < MR; ++r)
+      for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::Add(acc[r][v], part[r][v]);
+  }
+  for (size_t r = 0; r < MR; ++r)
+    for (size_t v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, c + r * np + n0 + v * lanes);
+}
+
+// MR rows of c across all np columns: tiles of 2 vectors, then one.
+template <size_t MR, bool kExact, class D, typename T = hn::TFromD<D>>
+HWY_INLINE void RowBand(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, uint32_t c0) {
+  const size_t lanes = hn::Lanes(d);
+  size_t n0 = 0;
+  for (; n0 + 2 * lanes <= np; n0 += 2 * lanes) Tile<MR, 2, kExact>(d, a, b, c, k, np, n0, c0);
+  for (; n0 + lanes <= np; n0 += lanes) Tile<MR, 1, kExact>(d, a, b, c, k, np, n0, c0);
+}
+
+template <bool kExact, typename T>
+HWY_INLINE void Rows(const T* a, const T* b, T* c, uint32_t m, uint32_t k, uint32_t np,
+                     uint32_t c0) {
+  // At most 16 lanes, so that they divide np (a multiple of 16).
+  const hn::CappedTag<T, 16> d;
+  uint32_t r = 0;
+  for (; r + 4 <= m; r += 4)
+    RowBand<4, kExact>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
+  for (; r < m; ++r) RowBand<1, kExact>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
+}
+
+void HalfToFloatLanes(const std::byte* src, uint64_t count, float* dst) {
+  const hn::CappedTag<float, 16> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(src);
+  const size_t lanes = hn::Lanes(df);
+  uint64_t i = 0;
+  for (; i + lanes <= count; i += lanes)
+    hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, h + i)), df, dst + i);
+  for (; i < count; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, src + i * 2, 2);
+    dst[i] = HalfBitsToFloat(bits);
+  }
+}
+
+void RowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
+             uint32_t c0, bool exact_products) {
+  if (exact_products) {
+    Rows<true>(a, b, c, m, k, np, c0);
+  } else {
+    Rows<false>(a, b, c, m, k, np, c0);
+  }
+}
+void RowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k, uint32_t np,
+             uint32_t c0) {
+  Rows<false>(a, b, c, m, k, np, c0);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace lngrad::cube::detail
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace lngrad::cube::detail {
+HWY_EXPORT(RowsF32);
+HWY_EXPORT(RowsS32);
+HWY_EXPORT(HalfToFloatLanes);
+
+void HalfToFloat(const std::byte* src, uint64_t count, float* dst) {
+  HWY_DYNAMIC_DISPATCH(HalfToFloatLanes)(src, count, dst);
+}
+
+void MmadRowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
+                 uint32_t c0, bool exact_products) {
+  HWY_DYNAMIC_DISPATCH(RowsF32)(a, b, c, m, k, np, c0, exact_products);
+}
+void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k,
+                 uint32_t np, uint32_t c0) {
+  HWY_DYNAMIC_DISPATCH(RowsS32)(a, b, c, m, k, np, c0);
+}
+}  // namespace lngrad::cube::detail
+#endif  // HWY_ONCE

@@ -1,0 +1,305 @@
+// The Matmul's second-step forms on one block: COLUMN_MAJOR A, B and C, the channel split of a
+// float NZ C, the triangle policies, the asynchronous Iterate<false>/GetTensorC<false>, A from a
+// local tensor, and the configuration functions (GetMMConfig's groups, field by field from the
+// reference's list). C against a float64 oracle (bound as in matmul_test.cpp), read through a
+// separate reading of each layout written here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::TPosition;
+namespace mt = matmul_tiling;
+
+constexpr int32_t kM = 70, kN = 90, kK = 100;
+
+TCubeTiling TilingOf(const char* soc, mt::CubeFormat ab, mt::CubeFormat c, int32_t base_m = -1,
+                     int32_t base_n = -1) {
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(soc);
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(1);
+  api.SetAType(mt::TPosition::GM, ab, mt::DataType::DT_FLOAT16);
+  api.SetBType(mt::TPosition::GM, ab, mt::DataType::DT_FLOAT16);
+  api.SetCType(mt::TPosition::GM, c, mt::DataType::DT_FLOAT);
+  api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  api.SetOrgShape(kM, kN, kK);
+  api.SetShape(kM, kN, kK);
+  api.EnableBias(false);
+  api.SetFixSplit(base_m, base_n, -1);
+  TCubeTiling t;
+  EXPECT_EQ(api.GetTiling(t), 0);
+  return t;
+}
+
+std::string RunKernel(const char* soc, const std::function<void()>& kernel) {
+  lngrad::aicore::LaunchOptions o;
+  o.soc = soc;
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  const lngrad::Status s = lngrad::aicore::detail::RunBlocks("matmul", 1, kernel, o, &failures);
+  std::string text = s.ok() ? "" : "failed: ";
+  for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
+  return text;
+}
+
+// A (kM x kK) and B (kK x kN) as logical matrices, and their float64 product with its bound.
+struct Problem {
+  std::vector<half> a, b;  // row-major logical values
+  std::vector<double> c, bound;
+  Problem() : a(size_t{kM} * kK), b(size_t{kK} * kN), c(size_t{kM} * kN), bound(c.size()) {
+    std::mt19937 g(3);
+    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+    for (auto& x : a) x = half(d(g));
+    for (auto& x : b) x = half(d(g));
+    for (int32_t i = 0; i < kM; ++i) {
+      for (int32_t j = 0; j < kN; ++j) {
+        double s = 0, mag = 0;
+        for (int32_t k = 0; k < kK; ++k) {
+          const double p = static_cast<double>(static_cast<float>(a[size_t(i) * kK + k])) *
+                           static_cast<float>(b[size_t(k) * kN + j]);
+          s += p;
+          mag += std::fabs(p);
+        }
+        c[size_t(i) * kN + j] = s;
+        bound[size_t(i) * kN + j] = std::ldexp(1.0, -24) * (2.0 * kK + 1) * mag;
+      }
+    }
+  }
+  // The transpose of a rows x cols row-major matrix (the COLUMN_MAJOR image).
+  template <typename T>
+  static std::vector<T> Transposed(const std::vector<T>& v, int32_t rows, int32_t cols) {
+    std::vector<T> t(v.size());
+    for (int32_t r = 0; r < rows; ++r)
+      for (int32_t c = 0; c < cols; ++c) t[size_t(c) * rows + r] = v[size_t(r) * cols + c];
+    return t;
+  }
+};
+
+// got(i, j) within the oracle's bound for every element.
+void ExpectC(const Problem& p, const std::function<float(int32_t, int32_t)>& got) {
+  for (int32_t i = 0; i < kM; ++i)
+    for (int32_t j = 0; j < kN; ++j)
+      ASSERT_LE(std::fabs(got(i, j) - p.c[size_t(i) * kN + j]), p.bound[size_t(i) * kN + j])
+          << i << "," << j;
+}
+
+using HalfNd = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using FloatNd = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+// C = A x B by IterateAll on one block of soc, with the Matmul's types, configuration and policy.
+template <class AT, class CT, const auto& CFG = CFG_NORM,
+          template <const auto&, typename...> class Policy = AscendC::Impl::Detail::MatmulPolicy>
+std::string IterateAll(const char* soc, const TCubeTiling& t, std::vector<half>& a,
+                       std::vector<half>& b, std::vector<float>& c) {
+  return RunKernel(soc, [&] {
+    AscendC::Matmul<AT, AT, CT, FloatNd, CFG,
+                    AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>, Policy>
+        mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+  });
+}
+
+TEST(MatmulForms, ColumnMajorABAndC) {
+  const Problem p;
+  std::vector<half> a = Problem::Transposed(p.a, kM, kK), b = Problem::Transposed(p.b, kK, kN);
+  std::vector<float> c(size_t{kM} * kN, -1.0f);
+  const TCubeTiling t = TilingOf("Ascend950PR_9589", mt::CubeFormat::COLUMN_MAJOR,
+                                 mt::CubeFormat::COLUMN_MAJOR, 32, 48);
+  using HalfCol = AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, half>;
+  using FloatCol = AscendC::MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
+  EXPECT_EQ((IterateAll<HalfCol, FloatCol>("Ascend950PR_9589", t, a, b, c)), "");
+  ExpectC(p, [&](int32_t i, int32_t j) { return c[size_t(j) * kM + i]; });
+}
+
+// Float NZ C with isEnableChannelSplit: blocks of 8 columns, M aligned to 16 rows.
+constexpr MatmulConfig ChannelSplitConfig() {
+  MatmulConfig cfg = CFG_NORM;
+  cfg.isEnableChannelSplit = true;
+  return cfg;
+}
+constexpr MatmulConfig kChannelSplit = ChannelSplitConfig();
+
+TEST(MatmulForms, ChannelSplitWritesEightColumnBlocks) {
+  const Problem p;
+  std::vector<half> a = p.a, b = p.b;
+  const int32_t am = (kM + 15) / 16 * 16, an = (kN + 7) / 8 * 8;
+  std::vector<float> c(size_t(am) * an, -1.0f);
+  const TCubeTiling t = TilingOf("Ascend910B1", mt::CubeFormat::ND, mt::CubeFormat::NZ, 32, 48);
+  using FloatNz = AscendC::MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+  EXPECT_EQ((IterateAll<HalfNd, FloatNz, kChannelSplit>("Ascend910B1", t, a, b, c)), "");
+  ExpectC(p,
+          [&](int32_t i, int32_t j) { return c[size_t(j / 8) * am * 8 + size_t(i) * 8 + j % 8]; });
+}
+
+// C by IterateAll with the given policy, from C's initial -7 everywhere.
+template <template <const auto&, typename...> class Policy>
+std::vector<float> RunPolicy(const Problem& p, const TCubeTiling& t) {
+  std::vector<half> a = p.a, b = p.b;
+  std::vector<float> c(size_t{kM} * kN, -7.0f);
+  EXPECT_EQ((IterateAll<HalfNd, FloatNd, CFG_NORM, Policy>("Ascend910B1", t, a, b, c)), "");
+  return c;
+}
+
+// Upper: base blocks (mi, ni) with ni >= mi; lower: ni <= mi; the others keep C's contents.
+TEST(MatmulForms, TrianglePoliciesComputeTheirHalfOfTheBlocks) {
+  const Problem p;
+  const TCubeTiling t = TilingOf("Ascend910B1", mt::CubeFormat::ND, mt::CubeFormat::ND, 16, 16);
+  ASSERT_EQ(t.baseM, 16);
+  ASSERT_EQ(t.baseN, 16);
+  const auto upper = RunPolicy<AscendC::Impl::Detail::TrianUpperMatmulPolicy>(p, t);
+  const auto lower = RunPolicy<AscendC::Impl::Detail::TrianLowerMatmulPolicy>(p, t);
+  const auto all = RunPolicy<AscendC::Impl::Detail::NBuffer33MatmulPolicy>(p, t);
+  ExpectC(p, [&](int32_t i, int32_t j) { return all[size_t(i) * kN + j]; });
+  for (int32_t i = 0; i < kM; ++i) {
+    for (int32_t j = 0; j < kN; ++j) {
+      const size_t at = size_t(i) * kN + j;
+      EXPECT_EQ(upper[at], j / 16 >= i / 16 ? all[at] : -7.0f) << i << "," << j;
+      EXPECT_EQ(lower[at], j / 16 <= i / 16 ? all[at] : -7.0f) << i << "," << j;
+    }
+  }
+}
+
+// Iterate<false> then one GetTensorC<false> per block gives IterateAll's bits; A from a VECIN
+// tensor; a GetTensorC<false> past the last block is a usage error.
+TEST(MatmulForms, AsynchronousIterateAndLocalA) {
+  const Problem p;
+  const TCubeTiling t = TilingOf("Ascend910B1", mt::CubeFormat::ND, mt::CubeFormat::ND, 32, 48);
+  const auto want = RunPolicy<AscendC::Impl::Detail::MatmulPolicy>(p, t);
+  std::vector<half> a = p.a, b = p.b;
+  std::vector<float> c(size_t{kM} * kN, 0.0f);
+  const uint32_t blocks = ((kM + 31) / 32) * ((kN + 47) / 48);
+  const std::string r = RunKernel("Ascend910B1", [&] {
+    using HalfIn = AscendC::MatmulType<TPosition::VECIN, CubeFormat::ND, half>;
+    AscendC::Matmul<HalfIn, HalfNd, FloatNd> mm;
+    AscendC::TPipe pipe;
+    AscendC::TBuf<TPosition::VECIN> abuf;
+    pipe.InitBuffer(abuf, kM * kK * 2);
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::LocalTensor<half> la = abuf.Get<half>();
+    for (int32_t i = 0; i < kM * kK; ++i) la.SetValue(i, a[i]);
+    AscendC::GlobalTensor<half> gb;
+    AscendC::GlobalTensor<float> gc;
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetTensorA(la);
+    mm.SetTensorB(gb);
+    mm.template Iterate<false>();
+    for (uint32_t i = 0; i < blocks; ++i) mm.template GetTensorC<false>(gc);
+    mm.template GetTensorC<false>(gc);  // one too many
+  });
+  EXPECT_NE(r.find("every block of C was already taken"), std::string::npos) << r;
+  EXPECT_EQ(std::memcmp(c.data(), want.data(), c.size() * 4), 0);
+}
+
+// int8 A and B to half C: C = half(float(exact int32 sum) x M1), M1 the scale's sign, exponent
+// and 10 mantissa bits (bits 13..31), one scale (SetQuantScalar) or one per column
+// (SetQuantVector); a separate reading of the reference's dequantisation.
+TEST(MatmulForms, DequantisesInt8ToHalf) {
+  constexpr int32_t m = 40, n = 50, k = 64;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(1);
+  api.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT8);
+  api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT8);
+  api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT32);
+  api.SetOrgShape(m, n, k);
+  api.SetShape(m, n, k);
+  api.EnableBias(false);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  std::mt19937 g(5);
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (auto& x : a) x = static_cast<int8_t>(static_cast<int>(g() % 255) - 127);
+  for (auto& x : b) x = static_cast<int8_t>(static_cast<int>(g() % 255) - 127);
+  std::vector<uint64_t> scales(n);
+  for (int32_t j = 0; j < n; ++j) {
+    const float f = 0.001f * static_cast<float>(j + 1) + 1e-7f;  // mantissa bits below bit 13
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    scales[j] = bits;
+  }
+  for (bool vector : {false, true}) {
+    std::vector<half> c(m * n, half(0.0f));
+    EXPECT_EQ(RunKernel("Ascend910B1",
+                        [&] {
+                          using I8 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+                          using H = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+                          using I32 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+                          AscendC::Matmul<I8, I8, H, I32> mm;
+                          AscendC::TPipe pipe;
+                          REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+                          AscendC::GlobalTensor<int8_t> ga, gb;
+                          AscendC::GlobalTensor<half> gc;
+                          AscendC::GlobalTensor<uint64_t> gq;
+                          ga.SetGlobalBuffer(a.data(), a.size());
+                          gb.SetGlobalBuffer(b.data(), b.size());
+                          gc.SetGlobalBuffer(c.data(), c.size());
+                          gq.SetGlobalBuffer(scales.data(), scales.size());
+                          if (vector) {
+                            mm.SetQuantVector(gq);
+                          } else {
+                            mm.SetQuantScalar(scales[6]);
+                          }
+                          mm.SetTensorA(ga);
+                          mm.SetTensorB(gb);
+                          mm.IterateAll(gc);
+                          mm.End();
+                        }),
+              "");
+    for (int32_t i = 0; i < m; ++i) {
+      for (int32_t j = 0; j < n; ++j) {
+        int32_t sum = 0;
+        for (int32_t q = 0; q < k; ++q) sum += int32_t{a[i * k + q]} * b[q * n + j];
+        const auto bits = static_cast<uint32_t>(scales[vector ? j : 6]) & 0xFFFFE000u;
+        float m1;
+        std::memcpy(&m1, &bits, 4);
+        const half want(static_cast<float>(sum) * m1);
+        ASSERT_EQ(static_cast<float>(c[i * n + j]), static_cast<float>(want))
+            << i << "," << j << (vector ? " vector" : " scalar");
+      }
+    }
+  }
+}
+
+// GetMMConfig: the mode's configuration, then each group's fields in argument order.
+TEST(MatmulForms, ConfigurationFunctions) {
+  constexpr MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(
+      MatmulShapeParams{128, 256, 64, 64, 128, 32},
+      MatmulFuncParams{false, false, false, false, 2, IterateOrder::ORDER_N,
+                       ScheduleType::OUTER_PRODUCT, true, true, false, true});
+  static_assert(cfg.doMultiDataLoad && !cfg.doNorm);
+  static_assert(cfg.singleCoreM == 128 && cfg.singleCoreN == 256 && cfg.singleCoreK == 64);
+  static_assert(cfg.basicM == 64 && cfg.basicN == 128 && cfg.basicK == 32);
+  static_assert(cfg.doMTE2Preload == 2 && cfg.iterateOrder == IterateOrder::ORDER_N);
+  static_assert(cfg.scheduleType == ScheduleType::OUTER_PRODUCT && cfg.isA2B2Shared);
+  static_assert(GetMDLConfig(false, false, 1).doMTE2Preload == 1);
+  static_assert(GetNormalConfig().doNorm && CFG_NORM.enUnitFlag && !CFG_MDL.enUnitFlag);
+  static_assert(MM_CFG_BB.doBasicBlock && MM_CFG_BB.basicM == 128);
+  static_assert(CFG_IBSHARE_NORM.doIBShareNorm && GetSpecialMDLConfig().doSpecialMDL);
+  constexpr MatmulConfig bias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulBiasParams{false});
+  static_assert(!bias.enableSetBias && bias.doNorm);
+  SUCCEED();
+}
+
+}  // namespace
