@@ -147,12 +147,6 @@ const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
   }
   return nullptr;
 }
-// Whether p lies in one of the running block's cube memories: they are the block's own, like
-// its UB, so their bytes never meet another block's in the cross-block sweep.
-bool InCubeMemory(const std::byte* p) {
-  uint64_t b = reinterpret_cast<uintptr_t>(p), e = b;
-  return LocalMemoryName(&b, &e) != nullptr;
-}
 }  // namespace
 
 std::string BlockState::RaceText(const char* space, uint64_t b, uint64_t e, const char* what,
@@ -286,7 +280,7 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
     }
   }
-  if (!in_ub && !InCubeMemory(bp)) {
+  if (!in_ub && !InPrivateMemory(bp)) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);
