@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "lngrad/lngrad.h"
@@ -241,6 +243,17 @@ Optional<Tensor> Defined(const Tensor& t) {
   return {};
 }
 
+// A new autograd node of type N: torch up to 2.x holds nodes in std::shared_ptr, later versions
+// in c10::intrusive_ptr (what Edge::function is says which).
+template <class N, class P = decltype(torch::autograd::Edge::function), class... Args>
+auto NewNode(Args&&... args) {
+  if constexpr (std::is_same_v<P, std::shared_ptr<torch::autograd::Node>>) {
+    return std::make_shared<N>(std::forward<Args>(args)...);
+  } else {
+    return c10::make_intrusive<N>(std::forward<Args>(args)...);
+  }
+}
+
 // The gradient of the first backward, when a graph of it is asked for, carries an error node
 // as torch's @once_differentiable does: differentiating it again raises.
 variable_list OnceDifferentiable(variable_list grads, bool graph_asked) {
@@ -248,11 +261,11 @@ variable_list OnceDifferentiable(variable_list grads, bool graph_asked) {
   for (auto& g : grads) {
     if (g.defined()) g = g.detach().requires_grad_(true);
   }
-  torch::autograd::DelayedError error(
-      "lngrad.torch.layer_norm: trying to differentiate twice a function that was marked with "
-      "@once_differentiable (double backward is not supported)",
+  const auto error = NewNode<torch::autograd::DelayedError>(
+      std::string("lngrad.torch.layer_norm: trying to differentiate twice a function that was "
+                  "marked with @once_differentiable (double backward is not supported)"),
       static_cast<int>(grads.size()));
-  return error.apply(std::move(grads));
+  return error->apply(std::move(grads));
 }
 
 // The autograd node of layer_norm, built as torch's generated nodes are (saved variables and
@@ -304,8 +317,7 @@ Tensor LayerNormAutograd(const Tensor& input, at::IntArrayRef normalized_shape,
         CallForward(input, normalized_shape, weight, bias, eps, num_threads);
   }
   if (torch::autograd::compute_requires_grad(input, weight, bias)) {
-    std::shared_ptr<LayerNormBackwardNode> node(new LayerNormBackwardNode(),
-                                                torch::autograd::deleteNode);
+    const auto node = NewNode<LayerNormBackwardNode>();
     node->set_next_edges(torch::autograd::collect_next_edges(input, weight, bias));
     node->input = torch::autograd::SavedVariable(input, false);
     node->weight = torch::autograd::SavedVariable(weight, false);
