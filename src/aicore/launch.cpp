@@ -652,10 +652,11 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
 namespace detail {
 
 void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
-                       bool cce_auto_sync) {
+                       bool cce_auto_sync, CoreSplit split) {
   std::vector<BlockFailure> failures;
   LaunchOptions options;
   options.cce_auto_sync = cce_auto_sync;
+  options.split = split;
   const Status s = RunBlocks(name, numBlocks, kernel, options, &failures);
   if (!failures.empty()) std::rethrow_exception(failures.front().error);
   if (!s.ok())

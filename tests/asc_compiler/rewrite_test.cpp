@@ -66,6 +66,34 @@ TEST(Rewrite, KernelTypesFromTheQualifiers) {
   EXPECT_NE(out.find("LaunchKernel(\"vec\""), std::string::npos) << out;
 }
 
+// An untyped kernel that registers a Matmul object is a mixed 1:2 kernel, as the device
+// compiler makes it, unless the file defines ASCENDC_CUBE_ONLY; ICPU_RUN_KF of a typed kernel
+// carries its cores too.
+TEST(Rewrite, MatmulKernelsAreMixedAndIcpuRunKfCarriesTheCores) {
+  const std::string body =
+      "__global__ __aicore__ void mm(GM_ADDR x) {\n"
+      "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), obj, &tiling);\n"
+      "}\n"
+      "__global__ __aicore__ void vec(GM_ADDR x) {}\n"
+      "void run() {\n"
+      "  mm<<<2, nullptr, s>>>(x);\n"
+      "  ICPU_RUN_KF(mm, 2, x);\n"
+      "  ICPU_RUN_KF(vec, 2, x);\n"
+      "}\n";
+  const std::string out = Rewrite(body, 1);
+  EXPECT_NE(out.find("LaunchKernel(::lngrad::aicore::CoreSplit{1, 2, true}, \"mm\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(
+      out.find("LNGRAD_ICPU_RUN_KF_CORES((::lngrad::aicore::CoreSplit{1, 2, true}), mm, 2, x)"),
+      std::string::npos)
+      << out;
+  EXPECT_NE(out.find("ICPU_RUN_KF(vec, 2, x)"), std::string::npos) << out;
+  const std::string cube_only = Rewrite("#define ASCENDC_CUBE_ONLY\n" + body, 1);
+  EXPECT_NE(cube_only.find("LaunchKernel(\"mm\""), std::string::npos) << cube_only;
+  EXPECT_NE(cube_only.find("ICPU_RUN_KF(mm, 2, x)"), std::string::npos) << cube_only;
+}
+
 TEST(Rewrite, TheSharedDesignExample) {
   EXPECT_EQ(Rewrite("kernel<A, B><<<blocks, l2ctrl, stream>>>(a1, a2)", 1),
             "::lngrad::acl::LaunchKernel(\"kernel<A, B>\", __FILE__, __LINE__, (blocks),( "

@@ -585,6 +585,33 @@ class Rewriter {
     return it == cores_.end() ? "" : "::lngrad::aicore::CoreSplit{" + it->second + "}";
   }
 
+  // The identifier `word` in the body of the function named at token `name`: its token, or
+  // kNone; *end receives the body's closing brace.
+  size_t FindInBody(size_t name, std::string_view word, size_t* end) const {
+    const size_t n = toks_.size();
+    const size_t params = NextSig(name, n);
+    const size_t close = params == kNone ? kNone : ClosingBracket(params, n);
+    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    *end = body == kNone ? kNone : ClosingBracket(body, n);
+    for (size_t j = body; j != kNone && *end != kNone && j < *end; j = NextSig(j, *end)) {
+      if (toks_[j].kind == Kind::kIdent && Text(j) == word) return j;
+    }
+    return kNone;
+  }
+
+  // At token i, `ICPU_RUN_KF ( kernel ,` of a kernel this file types: its CoreSplit expression,
+  // else "".
+  std::string IcpuRunKfCores(size_t i, size_t hi) const {
+    if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive || Text(i) != "ICPU_RUN_KF") {
+      return "";
+    }
+    const size_t open = NextSig(i, hi);
+    const size_t name = open == kNone ? kNone : NextSig(open, hi);
+    const size_t comma = name == kNone ? kNone : NextSig(name, hi);
+    if (comma == kNone || !IsPunct(open, "(") || !IsPunct(comma, ",")) return "";
+    return KernelCores(name, name + 1);
+  }
+
   // The cores KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_...) in the body of the function named at
   // token `name` asks for ("" when it has none); it wins over the qualifier.
   std::string TaskTypeInBody(size_t name) const {
@@ -592,25 +619,31 @@ class Rewriter {
         {"KERNEL_TYPE_AIV_ONLY", "0, 1, false"},   {"KERNEL_TYPE_AIC_ONLY", "1, 0, false"},
         {"KERNEL_TYPE_MIX_AIV_1_0", "0, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_0", "1, 0, true"},
         {"KERNEL_TYPE_MIX_AIC_1_1", "1, 1, true"}, {"KERNEL_TYPE_MIX_AIC_1_2", "1, 2, true"}};
-    const size_t n = toks_.size();
-    const size_t params = NextSig(name, n);
-    const size_t close = params == kNone ? kNone : ClosingBracket(params, n);
-    const size_t body = close == kNone ? kNone : NextSig(close, n);
-    const size_t end = body == kNone ? kNone : ClosingBracket(body, n);
-    for (size_t j = body; j != kNone && end != kNone && j < end; j = NextSig(j, end)) {
-      if (toks_[j].kind != Kind::kIdent || Text(j) != "KERNEL_TASK_TYPE_DEFAULT") continue;
-      const size_t open = NextSig(j, end);
-      const size_t type = open == kNone ? kNone : NextSig(open, end);
-      if (type == kNone || !IsPunct(open, "(")) continue;
-      const auto it = kTypes.find(Text(type));
-      if (it != kTypes.end()) return it->second;
+    size_t end = kNone;
+    const size_t j = FindInBody(name, "KERNEL_TASK_TYPE_DEFAULT", &end);
+    const size_t open = j == kNone ? kNone : NextSig(j, end);
+    const size_t type = open == kNone ? kNone : NextSig(open, end);
+    if (type == kNone || !IsPunct(open, "(")) return "";
+    const auto it = kTypes.find(Text(type));
+    return it == kTypes.end() ? "" : it->second;
+  }
+
+  // A kernel with no type of its own that registers a Matmul object (REGIST_MATMUL_OBJ in its
+  // body) in a file that does not define ASCENDC_CUBE_ONLY is a mixed kernel, one AIC and two
+  // AIVs per AI core, as the device compiler makes it (the kit's __aicore__ Matmul samples
+  // launch usedCoreNum / 2 cores for usedCoreNum AIVs).
+  bool MatmulMixKernel(size_t name) const {
+    size_t end = kNone;
+    if (FindInBody(name, "REGIST_MATMUL_OBJ", &end) == kNone) return false;
+    for (size_t j = 0; j < toks_.size(); ++j) {
+      if (toks_[j].in_directive && Text(j) == "ASCENDC_CUBE_ONLY") return false;
     }
-    return "";
+    return true;
   }
 
   // Each function defined here with __global__ and __cube__ or __mix__(aic, aiv) among the
-  // qualifiers of its declaration, or KERNEL_TASK_TYPE_DEFAULT in its body: "1, 0, false" or
-  // "aic, aiv, true".
+  // qualifiers of its declaration, or KERNEL_TASK_TYPE_DEFAULT in its body, or a Matmul object
+  // registered in an untyped kernel (MatmulMixKernel): "1, 0, false" or "aic, aiv, true".
   void FindKernelCores() {
     const size_t n = toks_.size();
     for (size_t i = 0; i < n; ++i) {
@@ -631,6 +664,7 @@ class Rewriter {
       if (name == kNone) continue;
       const std::string typed = TaskTypeInBody(name);
       if (!typed.empty()) cores = typed == "0, 1, false" ? "" : typed;
+      if (typed.empty() && cores.empty() && MatmulMixKernel(name)) cores = "1, 2, true";
       if (!cores.empty()) cores_[std::string(Text(name))] = cores;
     }
   }
@@ -762,6 +796,13 @@ class Rewriter {
         out += ubCast ? kUbCast : kPrintf;
         flushed = ++i;
         if (!ubCast) ++result_->printfs;
+        continue;
+      }
+      if (const std::string cores = IcpuRunKfCores(i, hi); !cores.empty()) {
+        // ICPU_RUN_KF(kernel, ...) of a typed kernel: with its cores.
+        out += Raw(flushed, i);
+        out += "LNGRAD_ICPU_RUN_KF_CORES((" + cores + "), ";
+        flushed = i = NextSig(i, hi) + 1;  // past "ICPU_RUN_KF ("
         continue;
       }
       if ((options_.simt || options_.block_ub) && IsUbufStatement(i, lo)) {

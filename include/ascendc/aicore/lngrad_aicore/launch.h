@@ -113,8 +113,9 @@ namespace detail {
 using ::lngrad::aicore::RunBlocks;
 // ICPU_RUN_KF: throws std::invalid_argument for bad launch parameters and rethrows the first
 // failed block's exception (KernelCheckError for a kernel check).
+// split: the cores of each AI core (the kernel's type; lngrad-asc passes it for typed kernels).
 void RunKernelFunction(const char* name, uint32_t numBlocks, const std::function<void()>& kernel,
-                       bool cce_auto_sync = true);
+                       bool cce_auto_sync = true, CoreSplit split = {});
 
 // A GM pointer handed to a kernel parameter of any pointer type, as the CPU-debug launcher does.
 struct AnyGmPtr {
@@ -133,9 +134,9 @@ auto KernelArg(A& a) {
   }
 }
 template <typename F, typename... Args>
-void IcpuRunKf(const char* name, uint32_t numBlocks, F&& func, Args&&... args) {
+void IcpuRunKf(const char* name, uint32_t numBlocks, CoreSplit split, F&& func, Args&&... args) {
   RunKernelFunction(
-      name, numBlocks, [&] { func(KernelArg(args)...); }, LNGRAD_CCE_AUTO_SYNC != 0);
+      name, numBlocks, [&] { func(KernelArg(args)...); }, LNGRAD_CCE_AUTO_SYNC != 0, split);
 }
 // The kernel's part of ICPU_RUN_KF's spelled arguments: up to the first comma outside (), <>,
 // [] and {} ("add<float, 8>, 8, x, y" -> "add<float, 8>"), without enclosing parentheses.
@@ -143,10 +144,14 @@ std::string KernelNameOf(const char* spelled);
 // ICPU_RUN_KF(func, numBlocks, args...) with the arguments taken as C++ arguments, so that
 // func may be a template-id with commas (kernel<float, true>) as well as a parenthesised one.
 template <typename F, typename B, typename... Args>
-void IcpuRunKfSpelled(const char* spelled, F&& func, B numBlocks, Args&&... args) {
+void IcpuRunKfCores(const char* spelled, CoreSplit split, F&& func, B numBlocks, Args&&... args) {
   static_assert(std::is_convertible_v<B, uint32_t>, "ICPU_RUN_KF: numBlocks must be an integer");
   const std::string name = KernelNameOf(spelled);
-  IcpuRunKf(name.c_str(), static_cast<uint32_t>(numBlocks), func, args...);
+  IcpuRunKf(name.c_str(), static_cast<uint32_t>(numBlocks), split, func, args...);
+}
+template <typename F, typename B, typename... Args>
+void IcpuRunKfSpelled(const char* spelled, F&& func, B numBlocks, Args&&... args) {
+  IcpuRunKfCores(spelled, CoreSplit{}, func, numBlocks, args...);
 }
 
 void SetTilingKey(uint64_t key) noexcept;
@@ -158,8 +163,8 @@ uint64_t TilingKey() noexcept;
 namespace AscendC {
 
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
-// Accepted for source compatibility: ICPU_RUN_KF runs vector kernels whatever the mode (the
-// <<<>>> launcher takes the kernel's type from its qualifier, cores.h).
+// Accepted for source compatibility: ICPU_RUN_KF and the <<<>>> launcher take the kernel's
+// type from the kernel itself (lngrad-asc, cores.h), whatever the mode.
 void SetKernelMode(KernelMode mode);
 KernelMode GetKernelMode();
 
@@ -198,6 +203,10 @@ using AscendC::KernelMode;
 // (ICPU_RUN_KF(add<float, 8>, 8, x, y)) or in parentheses (ICPU_RUN_KF((add<float, 8>), ...)):
 // the macro hands everything to C++, which reads the template-id whole.
 #define ICPU_RUN_KF(...) ::lngrad::aicore::detail::IcpuRunKfSpelled(#__VA_ARGS__, __VA_ARGS__)
+// ICPU_RUN_KF of a kernel with a type (__cube__, __mix__, KERNEL_TASK_TYPE_DEFAULT, a Matmul
+// kernel): lngrad-asc writes it for ICPU_RUN_KF, with the kernel's cores in parentheses.
+#define LNGRAD_ICPU_RUN_KF_CORES(split, ...) \
+  ::lngrad::aicore::detail::IcpuRunKfCores(#__VA_ARGS__, split, __VA_ARGS__)
 // Sets the key that TILING_KEY_IS(k) tests inside kernels.
 #define ICPU_SET_TILING_KEY(key) ::lngrad::aicore::detail::SetTilingKey(static_cast<uint64_t>(key))
 #ifndef TILING_KEY_IS
