@@ -231,6 +231,26 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   }
 }
 
+// The block written element by element, recorded for the sanitizer as one instruction of `pipe`
+// writing the runs the layout keeps contiguous (rows (ND), columns, or NZ column blocks).
+void WriteRecorded(const View& l0c, Elem acc, const Output& out, uint32_t m, uint32_t n,
+                   aicore::Pipe pipe, aicore::SrcLoc loc) {
+  aicore::san::Instr in(pipe, "Matmul::GetTensorC", loc);
+  if (in) {
+    const uint32_t bytes = cube::ElemBits(out.elem) / 8;
+    const bool nz = out.fmt == Fmt::kNz, col = out.fmt == Fmt::kColumn;
+    const uint32_t runs = nz ? CeilDiv(n, out.nz_c0) : col ? n : m;
+    const uint64_t len = nz ? uint64_t{m} * out.nz_c0 : col ? m : n;
+    for (uint32_t r = 0; r < runs; ++r) {
+      const uint64_t at = nz    ? OutIndex(out, 0, r * out.nz_c0)
+                          : col ? OutIndex(out, 0, r)
+                                : OutIndex(out, r, 0);
+      in.Write(out.data + at * bytes, len * bytes);
+    }
+  }
+  WriteByElement(l0c, acc, out, m, n);
+}
+
 // The atomic add of a block to GM, recorded as the FIX pipe's write in the DMA atomic add mode
 // (the vendor's Matmul sets SetAtomicAdd around its Fixpipe), so that racecheck orders it with
 // the other blocks' adds and not with their plain writes.
@@ -243,23 +263,7 @@ void WriteAtomic(const View& l0c, Elem acc, const Output& out, uint32_t m, uint3
                    : out.elem == Elem::kBf16 ? d::AtomicType::kBf16
                                              : d::AtomicType::kInt32,
                    d::AtomicOp::kAdd});
-  {
-    aicore::san::Instr in(aicore::Pipe::kFix, "Matmul::GetTensorC", loc);
-    if (in) {
-      const uint32_t bytes = cube::ElemBits(out.elem) / 8;
-      // The runs the layout keeps contiguous: rows (ND), columns, or NZ column blocks.
-      const bool nz = out.fmt == Fmt::kNz, col = out.fmt == Fmt::kColumn;
-      const uint32_t runs = nz ? CeilDiv(n, out.nz_c0) : col ? n : m;
-      const uint64_t len = nz ? uint64_t{m} * out.nz_c0 : col ? m : n;
-      for (uint32_t r = 0; r < runs; ++r) {
-        const uint64_t at = nz    ? OutIndex(out, 0, r * out.nz_c0)
-                            : col ? OutIndex(out, 0, r)
-                                  : OutIndex(out, r, 0);
-        in.Write(out.data + at * bytes, len * bytes);
-      }
-    }
-    WriteByElement(l0c, acc, out, m, n);
-  }
+  WriteRecorded(l0c, acc, out, m, n, aicore::Pipe::kFix, loc);
   d::SetDmaAtomic(saved);
 }
 
@@ -272,7 +276,9 @@ void WriteBlock(const Buffers& b, Elem acc, const Output& out, uint32_t m, uint3
     return;
   }
   if (!out.gm) {
-    WriteByElement(b.l0c, acc, out, m, n);
+    // C to a local tensor (GetTensorC(LocalTensor), the vendor's path through its workspace and
+    // MTE2 into VECIN): recorded, so that initcheck sees the bytes written.
+    WriteRecorded(b.l0c, acc, out, m, n, aicore::Pipe::kMte2, loc);
     return;
   }
   cube::FixArgs f{};

@@ -83,4 +83,47 @@ TEST(MatmulSanitizer, FillInEveryBlockRacesWithTheAtomicAdds) {
   EXPECT_NE(r.find("MTE3 Fill"), std::string::npos) << r;
 }
 
+// GetTensorC into a local tensor writes it for initcheck too: a vector instruction reading the
+// block of C afterwards finds every byte written (the kit's matmul_fused reads C from VECIN).
+TEST(MatmulSanitizer, GetTensorCIntoALocalTensorIsAWrite) {
+  const TCubeTiling t = SplitKTiling();
+  std::vector<half> a(kM * kK, half(0.5f)), b(kK * kN, half(0.25f));
+  std::vector<float> out(kM * kN, -1.0f);
+  auto kernel = [&] {
+    AscendC::Matmul<Half, Half, Float, Float> mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TQue<TPosition::VECIN, 1> in;
+    pipe.InitBuffer(in, 1, kM * kN * sizeof(float));
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> gout;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gout.SetGlobalBuffer(out.data(), out.size());
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.SetTail(kM, kN, kK);
+    mm.Iterate();
+    AscendC::LocalTensor<float> c = in.AllocTensor<float>();
+    mm.GetTensorC(c);
+    in.EnQue(c);
+    c = in.DeQue<float>();
+    AscendC::Muls(c, c, 2.0f, kM * kN);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(gout, c, kM * kN);
+    in.FreeTensor(c);
+    mm.End();
+  };
+  lngrad::aicore::LaunchOptions o;
+  o.soc = "Ascend910B1";
+  o.sanitize = lngrad::aicore::san::kInitcheck | lngrad::aicore::san::kRacecheck;
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  const lngrad::Status s =
+      lngrad::aicore::detail::RunBlocks("matmul_local", 1, kernel, o, &failures);
+  std::string text;
+  for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
+  EXPECT_TRUE(s.ok()) << text;
+  for (float v : out) EXPECT_EQ(v, 2.0f * 512 * 0.125f);
+}
+
 }  // namespace
