@@ -137,7 +137,7 @@ HWY_INLINE void StoreF(D d, hn::VFromD<D> v, Half* p) {
 // The bfloat16 encodings (RNE, as FloatToBFloat16Bits) of the float lanes of v, as 16-bit lanes:
 // half an ulp added (minus one unless the kept lsb is odd), 16 bits dropped; NaN stays NaN.
 template <class D>
-HWY_INLINE hn::Vec<hn::Rebind<uint16_t, D>> Bf16BitsOf(D d, hn::VFromD<D> v) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, D>> Bf16BitsOf(D /*d*/, hn::VFromD<D> v) {
   const hn::Rebind<uint16_t, D> d16;
   const hn::RebindToUnsigned<D> du;
   const hn::RebindToSigned<D> di;
