@@ -183,7 +183,10 @@ void CrossCoreSet(uint8_t mode, pipe_t pipe, uint16_t flag, SrcLoc loc) {
   CheckUse("CrossCoreSetFlag", c, mode, pipe, flag, loc);
   san::CrossCoreSet(pipe);
   if (mode == 4) {
-    const auto [target, idx] = Mode4Target(c, flag);
+    // Not a structured binding: clang 14 cannot capture those in the lambda below.
+    const std::pair<int64_t, uint32_t> to = Mode4Target(c, flag);
+    const int64_t target = to.first;
+    const uint32_t idx = to.second;
     san::Release(CounterKey(target, idx));
     ChangeShared([&](InterBlockState& s) {
       Sized(s, c.block_num);
