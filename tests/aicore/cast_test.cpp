@@ -146,11 +146,10 @@ INT_ELEM(uint32_t, 32, 0, 4294967295.0L)
 INT_ELEM(int64_t, 64, -9223372036854775808.0L, 9223372036854775807.0L)
 #undef INT_ELEM
 // The 950's 8-bit floats: storage only here (their values come from fp8.h, see Fp8Pairs below).
-#define FP8_ELEM(T)                            \
-  template <>                                  \
-  struct Elem<T> {                             \
-    static constexpr const Fmt* fmt = nullptr; \
-    static constexpr uint32_t bits = 8;        \
+#define FP8_ELEM(T)                     \
+  template <>                           \
+  struct Elem<T> {                      \
+    static constexpr uint32_t bits = 8; \
   };
 FP8_ELEM(hifloat8_t)
 FP8_ELEM(fp8_e5m2_t)
