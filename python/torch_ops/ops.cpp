@@ -300,16 +300,25 @@ struct LayerNormBackwardNode : public torch::autograd::Node {
   }
 };
 
+// The arguments of layer_norm checked as torch checks them; true when lngrad computes the call
+// (its options refused here, not at backward time), false for torch's own layer norm.
+bool TakesLngrad(const Tensor& input, at::IntArrayRef normalized_shape,
+                 const Optional<Tensor>& weight, const Optional<Tensor>& bias,
+                 const Optional<int64_t>& num_threads, const std::string& half_eval) {
+  const int64_t h = CheckShapes(input, normalized_shape, weight, bias);
+  if (!UsesLngrad(input, weight, bias) || h == 0) return false;
+  OptionsFrom(num_threads, half_eval);
+  return true;
+}
+
 // torch.ops.lngrad.layer_norm with autograd: lngrad's forward and fused backward, or torch's
 // own layer norm for what lngrad does not take.
 Tensor LayerNormAutograd(const Tensor& input, at::IntArrayRef normalized_shape,
                          const Optional<Tensor>& weight, const Optional<Tensor>& bias, double eps,
                          Optional<int64_t> num_threads, const std::string& half_eval) {
-  const int64_t h = CheckShapes(input, normalized_shape, weight, bias);
-  if (!UsesLngrad(input, weight, bias) || h == 0) {
+  if (!TakesLngrad(input, normalized_shape, weight, bias, num_threads, half_eval)) {
     return at::layer_norm(input, normalized_shape, weight, bias, eps);
   }
-  OptionsFrom(num_threads, half_eval);  // refused here, not at backward time
   Tensor y, mean, variance;
   {
     at::AutoDispatchBelowADInplaceOrView guard;
@@ -336,11 +345,9 @@ Tensor LayerNormAutograd(const Tensor& input, at::IntArrayRef normalized_shape,
 Tensor LayerNormNoGrad(const Tensor& input, at::IntArrayRef normalized_shape,
                        const Optional<Tensor>& weight, const Optional<Tensor>& bias, double eps,
                        Optional<int64_t> num_threads, const std::string& half_eval) {
-  const int64_t h = CheckShapes(input, normalized_shape, weight, bias);
-  if (!UsesLngrad(input, weight, bias) || h == 0) {
+  if (!TakesLngrad(input, normalized_shape, weight, bias, num_threads, half_eval)) {
     return at::layer_norm(input, normalized_shape, weight, bias, eps);
   }
-  OptionsFrom(num_threads, half_eval);
   return std::get<0>(CallForward(input, normalized_shape, weight, bias, eps, num_threads));
 }
 
