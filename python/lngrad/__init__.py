@@ -11,8 +11,10 @@ Native maths (the C++ library, lngrad::LayerNorm*; formulas and error bounds in 
     variance = lngrad.rstd_to_variance(rstd, eps); rstd = lngrad.variance_to_rstd(variance, eps)
 
 Arrays: anything with the buffer protocol or DLPack on the CPU (NumPy arrays, torch CPU
-tensors), float32 or float16 (one dtype per call; layer_norm_backward also takes float32
-statistics with float16 data, as PyTorch keeps them), C-contiguous, rows over the last axis:
+tensors), float32 or float16, or bfloat16 as torch tensors (one dtype per call;
+layer_norm_backward also takes float32 statistics with 16-bit data, as PyTorch keeps them;
+bfloat16 has one evaluation, float rounded once, docs/math.md §6.6b), C-contiguous, rows over
+the last axis:
 x has shape (..., H), the per-row vectors (mean, rstd, variance) one element per row in any
 shape, gamma and beta shape (H,). Inputs are read in place (never copied, never modified);
 results are new arrays of the caller's kind (a torch tensor in, torch tensors out). The GIL is

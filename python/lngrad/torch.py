@@ -7,10 +7,11 @@
 Both compute with lngrad's native library (the LayerNorm forward, the fused backward) through
 the compiled operator torch.ops.lngrad.layer_norm where it was built for this torch (OPERATORS;
 docs/python.md), else through a torch.autograd.Function over the extension module, for CPU
-tensors of float32 or float16 (torch's own CPU layer norm has no float16 before 2.x). The
-statistics are kept in float32 for float16 data too, as torch keeps them. Half gradients use
+tensors of float32, float16 or bfloat16 (torch's own CPU layer norm has no float16 before 2.x).
+The statistics are kept in float32 for 16-bit data too, as torch keeps them. Half gradients use
 ``half_eval`` (default "fast": the float evaluation rounded once, docs/math.md §6.4;
-"correctly-rounded": every element within one half ulp of the exact value). Other
+"correctly-rounded": every element within one half ulp of the exact value); bfloat16 has the
+fast evaluation only (docs/math.md §6.6b) and ignores ``half_eval``. Other
 tensors (another device, another dtype, or weight/bias of a different dtype than the input) go
 to torch.nn.functional.layer_norm, so that the module stays a drop-in everywhere. Double
 backward is not supported: differentiating the gradient raises a RuntimeError.
@@ -32,7 +33,7 @@ from . import _lngrad
 
 __all__ = ["LayerNorm", "layer_norm", "uses_lngrad", "OPERATORS"]
 
-_DTYPES = (torch.float32, torch.float16)
+_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
 def _load_operators():

@@ -128,7 +128,7 @@ void TakeNumpy(const char* fn, PyArrayObject* array, Arg* a) {
   } else if (type == NPY_FLOAT16) {
     a->dtype = DType::kFloat16;
   } else {
-    Raise(PyExc_TypeError, Where(fn, a->name) + " must be float32 or float16, not " +
+    Raise(PyExc_TypeError, Where(fn, a->name) + " must be float32, float16 or bfloat16, not " +
                                nb::cast<std::string>(nb::str(
                                    nb::handle(reinterpret_cast<PyObject*>(PyArray_DESCR(array))))));
   }
@@ -155,7 +155,7 @@ bool TakeBuffer(const char* fn, nb::handle h, Arg* a) {
   a->count = 1;
   for (size_t i = 0; i < a->nd; ++i) a->count *= static_cast<size_t>(a->shape[i]);
   if (!FormatDType(view->format, static_cast<size_t>(view->itemsize), &a->dtype)) {
-    Raise(PyExc_TypeError, Where(fn, a->name) + " must be float32 or float16, not " +
+    Raise(PyExc_TypeError, Where(fn, a->name) + " must be float32, float16 or bfloat16, not " +
                                FormatName(view->format, static_cast<size_t>(view->itemsize)));
   }
   a->ptr = view->buf;
@@ -195,8 +195,18 @@ Arg Take(const char* fn, const char* name, nb::handle h) {
   } else if (d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Float) && d.bits == 16 &&
              d.lanes == 1) {
     a.dtype = DType::kFloat16;
+  } else if (d.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bfloat) && d.bits == 16 &&
+             d.lanes == 1) {
+    // Results come back as torch tensors (Allocate); there is no NumPy array to return.
+    if (!IsTorchTensor(h)) {
+      Raise(PyExc_TypeError, Where(fn, name) +
+                                 " is bfloat16 but not a torch tensor; lngrad takes bfloat16 as "
+                                 "torch tensors (NumPy has no bfloat16)");
+    }
+    a.dtype = DType::kBFloat16;
   } else {
-    Raise(PyExc_TypeError, Where(fn, name) + " must be float32 or float16, not " + DTypeText(d));
+    Raise(PyExc_TypeError,
+          Where(fn, name) + " must be float32, float16 or bfloat16, not " + DTypeText(d));
   }
   a.shape = a.array.shape_ptr();
   a.nd = a.array.ndim();
@@ -247,14 +257,20 @@ void NeedSize(const char* fn, const Arg& a, int64_t n, const char* what) {
 
 Out Allocate(Kind kind, DType dtype, const std::vector<size_t>& shape) {
   static_assert(sizeof(npy_intp) == sizeof(size_t));
-  nb::object array =
-      nb::steal(PyArray_EMPTY(static_cast<int>(shape.size()),
-                              reinterpret_cast<npy_intp*>(const_cast<size_t*>(shape.data())),
-                              dtype == DType::kFloat16 ? NPY_FLOAT16 : NPY_FLOAT32, /*fortran=*/0));
+  const int type = dtype == DType::kFloat32   ? NPY_FLOAT32
+                   : dtype == DType::kFloat16 ? NPY_FLOAT16
+                                              : NPY_INT16;  // bfloat16's bits, as from_numpy takes
+  nb::object array = nb::steal(PyArray_EMPTY(
+      static_cast<int>(shape.size()),
+      reinterpret_cast<npy_intp*>(const_cast<size_t*>(shape.data())), type, /*fortran=*/0));
   if (!array.is_valid()) throw nb::python_error();
   Out o;
   o.data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(array.ptr()));
-  o.object = kind == Kind::kTorch ? TorchFromNumpy(array) : std::move(array);
+  if (dtype == DType::kBFloat16) {
+    o.object = TorchBFloat16FromNumpy(array);  // Take admits bfloat16 from torch callers only
+  } else {
+    o.object = kind == Kind::kTorch ? TorchFromNumpy(array) : std::move(array);
+  }
   return o;
 }
 

@@ -20,9 +20,12 @@ namespace nb = nanobind;
 
 using InArray = nb::ndarray<nb::ro>;
 
-enum class DType { kFloat32, kFloat16 };
+// bfloat16 comes only as torch tensors (NumPy has no bfloat16 dtype).
+enum class DType { kFloat32, kFloat16, kBFloat16 };
 
-inline const char* NameOf(DType t) { return t == DType::kFloat16 ? "float16" : "float32"; }
+inline const char* NameOf(DType t) {
+  return t == DType::kFloat16 ? "float16" : t == DType::kBFloat16 ? "bfloat16" : "float32";
+}
 
 [[noreturn]] void Raise(PyObject* type, const std::string& message);
 
@@ -47,10 +50,13 @@ bool IsTorchTensor(nb::handle h);
 Kind KindOf(nb::handle h);
 void RefuseRequiresGrad(const char* fn, const char* name, nb::handle h);
 nb::object TorchFromNumpy(const nb::object& array);
+// An int16 NumPy array's memory as a torch.bfloat16 tensor (the bits as they are).
+nb::object TorchBFloat16FromNumpy(const nb::object& array);
 
-// One checked array argument: CPU, float32 or float16, C-contiguous. Objects with the buffer
-// protocol (NumPy arrays) are read through it, everything else (torch tensors) through DLPack;
-// either way the view is held until the Arg is destroyed (with the GIL held).
+// One checked array argument: CPU, float32, float16 or (a torch tensor) bfloat16, C-contiguous.
+// Objects with the buffer protocol (NumPy arrays) are read through it, everything else (torch
+// tensors) through DLPack; either way the view is held until the Arg is destroyed (with the GIL
+// held).
 struct BufferRelease {
   void operator()(Py_buffer* b) const {
     PyBuffer_Release(b);
@@ -78,7 +84,8 @@ struct Arg {
 
 std::string Where(const char* fn, const char* name);  // "fn: argument 'name'"
 
-// The checked array argument `name` of `fn`: CPU, float32 or float16, C-contiguous.
+// The checked array argument `name` of `fn`: CPU, float32, float16 or bfloat16 (torch tensors
+// only), C-contiguous.
 Arg Take(const char* fn, const char* name, nb::handle h);
 void SameDType(const char* fn, const Arg& ref, const Arg& a);
 void SameShape(const char* fn, const Arg& ref, const Arg& a);
@@ -87,8 +94,9 @@ lngrad::RowShape RowsOf(const char* fn, const Arg& a);
 void NeedSize(const char* fn, const Arg& a, int64_t n, const char* what);
 
 // An output array of the caller's kind: a new NumPy array (PyArray_EMPTY), wrapped by
-// torch.from_numpy for torch callers (the cheapest way torch has to make a tensor of memory it
-// did not allocate: about 0.5 us, where a DLPack export costs more).
+// torch.from_numpy for torch callers (bfloat16: an int16 array viewed as torch.bfloat16) (the
+// cheapest way torch has to make a tensor of memory it did not allocate: about 0.5 us, where a
+// DLPack export costs more).
 struct Out {
   void* data = nullptr;
   nb::object object;
@@ -103,7 +111,7 @@ lngrad::Options OptionsFrom(nb::handle num_threads, const std::string& half_eval
 // An array argument: None is accepted at the binding level, so that Take() names it in the error.
 inline auto ArrayArg(const char* name) { return nb::arg(name).none(); }
 
-// A typed view of an argument's data (float or lngrad::Half).
+// A typed view of an argument's data (float, lngrad::Half or lngrad::BFloat16).
 template <class T>
 const T* P(const Arg& a) {
   return static_cast<const T*>(a.data());
@@ -111,6 +119,13 @@ const T* P(const Arg& a) {
 template <class T>
 T* P(const Out& o) {
   return static_cast<T*>(o.data);
+}
+
+// Calls f(T{}) with T = lngrad::Half for float16 data, lngrad::BFloat16 for bfloat16: the
+// 16-bit branch of a binding, written once.
+template <class F>
+auto With16Bit(DType d, F&& f) {
+  return d == DType::kBFloat16 ? f(lngrad::BFloat16{}) : f(lngrad::Half{});
 }
 
 // gamma = None means ones; beta = None means zeros.

@@ -45,6 +45,12 @@ lngrad::ops::TmpSize TmpFrom(const char* fn, const char* name, nb::handle h) {
 
 lngrad::ops::OpArgs DeviceArgs(const char* fn, const Arg& x, const std::string& soc,
                                bool reuse_source, nb::handle tmp, nb::handle blocks) {
+  if (x.dtype == DType::kBFloat16) {
+    Raise(PyExc_TypeError, Where(fn, x.name) +
+                               " is bfloat16; the device's LayerNormGrad family takes half or "
+                               "float (its CPU-debug check: \"template parameter (T) is not half "
+                               "or float\"); lngrad.layer_norm_grad computes bfloat16 natively");
+  }
   lngrad::ops::OpArgs a;
   // [B, S, H] (the caller's RowsOf has refused a scalar x): H the last extent, S the one before it,
   // B the product of the rest.

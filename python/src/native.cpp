@@ -27,9 +27,13 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
   SameDType(fn, x, dy);
   SameShape(fn, x, dy);
   const lngrad::RowShape shape = RowsOf(fn, x);
-  // Statistics: of the data's dtype, or float32 with float16 data (PyTorch keeps them so).
+  // Statistics: of the data's dtype, or float32 with 16-bit data (PyTorch keeps them so).
   for (const Arg* a : {&mean, &stat}) {
-    if (a->dtype != x.dtype && x.dtype == DType::kFloat32) SameDType(fn, x, *a);
+    if (a->dtype == x.dtype || a->dtype == DType::kFloat32) continue;
+    if (x.dtype == DType::kFloat32) SameDType(fn, x, *a);
+    Raise(PyExc_TypeError, Where(fn, a->name) + " is " + NameOf(a->dtype) + "; with " +
+                               NameOf(x.dtype) + " data the statistics are " + NameOf(x.dtype) +
+                               " or float32");
   }
   SameDType(fn, mean, stat);
   NeedSize(fn, mean, shape.rows, "one per row of x");
@@ -53,25 +57,27 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
   lngrad::Status conversion, st;
   {
     nb::gil_scoped_release release;
-    using lngrad::Half;
     const size_t rows = static_cast<size_t>(shape.rows);
-    const bool stats_half = mean.dtype == DType::kFloat16;
-    // The statistics go to the library as given (float32, or half with half data and a
+    const bool stats16 = mean.dtype != DType::kFloat32;
+    // The statistics go to the library as given (float32, or 16-bit with 16-bit data and a
     // variance), except that PyTorch's rstd = 1/sqrt(var + eps) becomes the variance with
     // epsilon 0, variance = 1/rstd^2 (lngrad::RstdToVariance: double, rounded once to float),
-    // and half statistics then widen to float (exact).
+    // and 16-bit statistics then widen to float (exact).
     const bool as_given = !stat_is_rstd;
-    const bool widen = stat_is_rstd && stats_half;
+    const bool widen = stat_is_rstd && stats16;
     std::vector<float> stat32(as_given ? 0 : widen ? 2 * rows : rows);
     const float* mean32 = P<float>(mean);
     const float* var32 = P<float>(stat);
     if (!as_given) {
       float* var_out = stat32.data() + (widen ? rows : 0);
       if (widen) {
-        for (size_t i = 0; i < rows; ++i) {
-          stat32[i] = static_cast<float>(P<Half>(mean)[i]);
-          var_out[i] = static_cast<float>(P<Half>(stat)[i]);
-        }
+        With16Bit(x.dtype, [&](auto tag) {
+          using T = decltype(tag);
+          for (size_t i = 0; i < rows; ++i) {
+            stat32[i] = static_cast<float>(P<T>(mean)[i]);
+            var_out[i] = static_cast<float>(P<T>(stat)[i]);
+          }
+        });
         mean32 = stat32.data();
       }
       if (rows > 0) {
@@ -89,17 +95,18 @@ nb::tuple Backward(const char* fn, nb::handle dy_h, nb::handle x_h, nb::handle m
                                      has_gamma ? P<float>(gamma) : ones.data(), epsilon,
                                      P<float>(dx), P<float>(dgamma), P<float>(dbeta), options);
     } else {
-      const std::vector<Half> ones = has_gamma ? std::vector<Half>() : Filled<Half>(shape.h, 1);
-      const Half* g = has_gamma ? P<Half>(gamma) : ones.data();
-      if (as_given && stats_half) {
-        st = lngrad::LayerNormBackward(shape, P<Half>(dy), P<Half>(x), P<Half>(mean), P<Half>(stat),
-                                       g, epsilon, P<Half>(dx), P<Half>(dgamma), P<Half>(dbeta),
-                                       options);
-      } else {
-        st = lngrad::LayerNormBackwardFloatStats(shape, P<Half>(dy), P<Half>(x), mean32, var32, g,
-                                                 epsilon, P<Half>(dx), P<Half>(dgamma),
-                                                 P<Half>(dbeta), options);
-      }
+      st = With16Bit(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const std::vector<T> ones = has_gamma ? std::vector<T>() : Filled<T>(shape.h, 1);
+        const T* g = has_gamma ? P<T>(gamma) : ones.data();
+        if (as_given && stats16) {
+          return lngrad::LayerNormBackward(shape, P<T>(dy), P<T>(x), P<T>(mean), P<T>(stat), g,
+                                           epsilon, P<T>(dx), P<T>(dgamma), P<T>(dbeta), options);
+        }
+        return lngrad::LayerNormBackwardFloatStats(shape, P<T>(dy), P<T>(x), mean32, var32, g,
+                                                   epsilon, P<T>(dx), P<T>(dgamma), P<T>(dbeta),
+                                                   options);
+      });
     }
   }
   if (!conversion.ok()) Raise(PyExc_ValueError, std::string(fn) + ": " + conversion.message());
@@ -142,9 +149,11 @@ nb::tuple LayerNormGrad(nb::handle dy_h, nb::handle x_h, nb::handle variance_h, 
                                  P<float>(variance), P<float>(gamma), eps, P<float>(pd_x),
                                  P<float>(res), options);
     } else {
-      using lngrad::Half;
-      st = lngrad::LayerNormGrad(shape, P<Half>(dy), P<Half>(x), P<Half>(mean), P<Half>(variance),
-                                 P<Half>(gamma), eps, P<Half>(pd_x), P<Half>(res), options);
+      st = With16Bit(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        return lngrad::LayerNormGrad(shape, P<T>(dy), P<T>(x), P<T>(mean), P<T>(variance),
+                                     P<T>(gamma), eps, P<T>(pd_x), P<T>(res), options);
+      });
     }
   }
   ThrowIfError(st);
@@ -168,9 +177,11 @@ nb::tuple LayerNormGradBeta(nb::handle dy_h, nb::handle res_h, nb::handle num_th
       st = lngrad::LayerNormGradBeta(shape, P<float>(dy), P<float>(res), P<float>(dgamma),
                                      P<float>(dbeta), options);
     } else {
-      using lngrad::Half;
-      st = lngrad::LayerNormGradBeta(shape, P<Half>(dy), P<Half>(res), P<Half>(dgamma),
-                                     P<Half>(dbeta), options);
+      st = With16Bit(dy.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        return lngrad::LayerNormGradBeta(shape, P<T>(dy), P<T>(res), P<T>(dgamma), P<T>(dbeta),
+                                         options);
+      });
     }
   }
   ThrowIfError(st);
@@ -199,9 +210,9 @@ nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, doubl
   const Kind kind = KindOf(x_h);
   std::vector<size_t> stat_shape = ShapeOf(x);
   stat_shape.pop_back();
-  // float32_stats: float statistics of half data (rounded once from double), as PyTorch keeps
+  // float32_stats: float statistics of 16-bit data (rounded once from double), as PyTorch keeps
   // them and as lngrad.torch saves them for the backward.
-  const bool stats32 = float32_stats && x.dtype == DType::kFloat16;
+  const bool stats32 = float32_stats && x.dtype != DType::kFloat32;
   const DType stat_dtype = float32_stats ? DType::kFloat32 : x.dtype;
   Out y = Allocate(kind, x.dtype, ShapeOf(x));
   Out mean = Allocate(kind, stat_dtype, stat_shape);
@@ -216,15 +227,17 @@ nb::tuple LayerNorm(nb::handle x_h, nb::handle gamma_h, nb::handle beta_h, doubl
                              has_beta ? P<float>(beta) : b.data(), eps, P<float>(y), P<float>(mean),
                              P<float>(variance), options);
     } else {
-      using lngrad::Half;
-      const auto g = has_gamma ? std::vector<Half>() : Filled<Half>(shape.h, 1);
-      const auto b = has_beta ? std::vector<Half>() : Filled<Half>(shape.h, 0);
-      const Half* gp = has_gamma ? P<Half>(gamma) : g.data();
-      const Half* bp = has_beta ? P<Half>(beta) : b.data();
-      st = stats32 ? lngrad::LayerNormFloatStats(shape, P<Half>(x), gp, bp, eps, P<Half>(y),
-                                                 P<float>(mean), P<float>(variance), options)
-                   : lngrad::LayerNorm(shape, P<Half>(x), gp, bp, eps, P<Half>(y), P<Half>(mean),
-                                       P<Half>(variance), options);
+      st = With16Bit(x.dtype, [&](auto tag) {
+        using T = decltype(tag);
+        const auto g = has_gamma ? std::vector<T>() : Filled<T>(shape.h, 1);
+        const auto b = has_beta ? std::vector<T>() : Filled<T>(shape.h, 0);
+        const T* gp = has_gamma ? P<T>(gamma) : g.data();
+        const T* bp = has_beta ? P<T>(beta) : b.data();
+        return stats32 ? lngrad::LayerNormFloatStats(shape, P<T>(x), gp, bp, eps, P<T>(y),
+                                                     P<float>(mean), P<float>(variance), options)
+                       : lngrad::LayerNorm(shape, P<T>(x), gp, bp, eps, P<T>(y), P<T>(mean),
+                                           P<T>(variance), options);
+      });
     }
   }
   ThrowIfError(st);

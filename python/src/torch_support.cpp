@@ -51,4 +51,12 @@ nb::object TorchFromNumpy(const nb::object& array) {
   return tensor;
 }
 
+nb::object TorchBFloat16FromNumpy(const nb::object& array) {
+  static nb::object* bfloat16 = nullptr;  // never destroyed, as from_numpy above
+  if (bfloat16 == nullptr) {
+    bfloat16 = new nb::object(nb::module_::import_("torch").attr("bfloat16"));
+  }
+  return TorchFromNumpy(array).attr("view")(*bfloat16);
+}
+
 }  // namespace lngrad::python

@@ -82,6 +82,26 @@ def half_ulps(out, exact):
     return np.abs(a - b)
 
 
+def bf16_spacing(v):
+    """The spacing of the bfloat16 values at |v| (8 significant bits, float's exponent range)."""
+    a = np.abs(np.asarray(v, np.float64))
+    e = np.floor(np.log2(np.maximum(a, 2.0**-126)))
+    return np.exp2(e - 7)
+
+
+def bf16_round(v):
+    """float64 values rounded to the nearest bfloat16 value, ties to even (in float64: exact)."""
+    v = np.asarray(v, np.float64)
+    s = bf16_spacing(v)
+    return np.round(v / s) * s  # np.round: half to even; v / s is exact (a power of two)
+
+
+def bf16_fast_ok(out, exact, h, mag):
+    """docs/math.md §6.6b: the float bound of pd_x plus half the bfloat16 spacing at the output."""
+    got = np.asarray(out, np.float64)
+    return np.abs(got - exact) <= pd_x_bound(h, mag) + 0.5 * bf16_spacing(got) + 16 * 2.0**-149
+
+
 def inputs(rng, rows, h, dtype=np.float32, *, mean_shift=0.3):
     """dy, x, mean, variance (the rows' own statistics) and gamma, rounded to dtype; the rows
     are offset so that sums do not cancel by accident."""

@@ -266,7 +266,9 @@ def test_non_contiguous_input_is_rejected():
 
 def test_argument_errors_name_the_argument():
     dy, x, mean, var, gamma = oracle.inputs(rng(13), 4, 8)
-    with pytest.raises(TypeError, match=r"argument 'x' must be float32 or float16, not float64"):
+    with pytest.raises(
+        TypeError, match=r"argument 'x' must be float32, float16 or bfloat16, not float64"
+    ):
         lngrad.layer_norm_grad(dy, x.astype(np.float64), var, mean, gamma, 1e-5)
     with pytest.raises(TypeError, match=r"argument 'gamma' is float16 but 'x' is float32"):
         lngrad.layer_norm_grad(dy, x, var, mean, gamma.astype(np.float16), 1e-5)

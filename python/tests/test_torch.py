@@ -1,6 +1,7 @@
 """lngrad with PyTorch: torch tensors in and out, lngrad.torch.LayerNorm against torch's own
 layer norm (float32 against torch, float16 against the float64 oracle and against torch's
-float32 computation rounded to half, as torch computes half), and a two-process DDP step."""
+float32 computation rounded to half, as torch computes half, bfloat16 against the oracle and
+against torch's own bfloat16), and a two-process DDP step."""
 
 import os
 import socket
@@ -10,6 +11,7 @@ import pytest
 import torch
 
 import lngrad
+import lngrad.ascendc
 import lngrad.torch
 import oracle
 
@@ -201,6 +203,79 @@ def test_module_float16_against_oracle_and_torch(shape, half_eval):
     e_g, e_b, _, _ = oracle.beta(dy.numpy(), e_res)
     assert oracle.half_ulps(mod.weight.grad.numpy(), e_g).max() <= 1
     assert oracle.half_ulps(mod.bias.grad.numpy(), e_b).max() <= 1
+
+
+@pytest.mark.parametrize("shape", [(64, 16), (20, 17), (8, 1000), (256, 768)])
+def test_module_bfloat16_against_oracle_and_torch(shape):
+    # bfloat16 (docs/math.md §6.6b): lngrad evaluates in float and rounds each output once; torch
+    # runs its own bfloat16 CPU layer norm. Both are held to the float64 oracle computed from the
+    # same bfloat16 inputs; lngrad must be within its bound and no worse than torch.
+    torch.manual_seed(5)
+    h = shape[-1]
+    weight = (torch.randn(h) * 0.5 + 1).bfloat16()
+    bias = torch.randn(h).bfloat16()
+    x = (torch.randn(shape) * 2 + 0.5).bfloat16()
+    dy = torch.randn(shape).bfloat16()
+    mod = lngrad.torch.LayerNorm(h, dtype=torch.bfloat16)
+    ref = torch.nn.LayerNorm(h, dtype=torch.bfloat16)
+    with torch.no_grad():
+        for m in (mod, ref):
+            m.weight.copy_(weight)
+            m.bias.copy_(bias)
+    runs = []
+    for m in (mod, ref):
+        xg = x.clone().requires_grad_()
+        y = m(xg)
+        y.backward(dy)
+        assert y.dtype == torch.bfloat16 and xg.grad.dtype == torch.bfloat16
+        as64 = lambda t: t.detach().double().numpy()  # noqa: E731 (bfloat16 -> float64: exact)
+        runs.append((as64(y), as64(xg.grad), as64(m.weight.grad), as64(m.bias.grad)))
+    xn, g64 = x.double().numpy(), weight.double().numpy()
+    e_y, e_mean, e_var = oracle.forward(xn, g64, bias.double().numpy(), 1e-5)
+    e_dx, e_res, mag = oracle.grad(dy.double().numpy(), xn, e_var, e_mean, g64, 1e-5)
+    e_g, e_b, _, _ = oracle.beta(dy.double().numpy(), e_res)
+    (y, dx, dg, db), (ty, tdx, tdg, tdb) = runs
+    # Forward: evaluated in double and rounded once, so within half a spacing and (but for
+    # ties of the double evaluation) equal to the oracle rounded.
+    assert np.all(np.abs(y - e_y) <= 0.5 * oracle.bf16_spacing(y) * (1 + 1e-9))
+    assert np.mean(y == oracle.bf16_round(e_y)) >= 0.999
+    # Backward: dx within the fast bound; dgamma, dbeta within one bfloat16 spacing.
+    assert np.all(oracle.bf16_fast_ok(dx, e_dx, h, mag))
+    for got, exact in ((dg, e_g), (db, e_b)):
+        assert np.all(np.abs(got - exact) <= oracle.bf16_spacing(exact))
+    # No worse than torch's own bfloat16: as often equal to the oracle rounded, and no larger a
+    # mean error in spacings.
+    for ours, theirs, exact in ((y, ty, e_y), (dx, tdx, e_dx), (dg, tdg, e_g), (db, tdb, e_b)):
+        rounded = oracle.bf16_round(exact)
+        assert np.mean(ours == rounded) >= np.mean(theirs == rounded) - 1e-3
+        err = lambda v: np.mean(np.abs(v - exact) / oracle.bf16_spacing(exact))  # noqa: E731
+        assert err(ours) <= err(theirs) + 1e-3
+
+
+def test_bfloat16_through_the_extension_module():
+    # lngrad.layer_norm / layer_norm_backward take bfloat16 torch tensors (statistics bfloat16
+    # or float32), give bfloat16 tensors, and refuse what they cannot take with the rule.
+    torch.manual_seed(7)
+    x = (torch.randn(12, 40) * 2 + 0.5).bfloat16()
+    dy, g = torch.randn(12, 40).bfloat16(), (torch.randn(40) * 0.5 + 1).bfloat16()
+    y, mean, var = lngrad.layer_norm(x, g, None, 1e-5, float32_stats=True)
+    assert y.dtype == torch.bfloat16 and mean.dtype == torch.float32
+    rstd = lngrad.variance_to_rstd(var, 1e-5)
+    for m, r in ((mean, rstd), (mean.bfloat16(), rstd.bfloat16())):
+        dx, dgamma, dbeta = lngrad.layer_norm_backward(dy, x, m, r, g)
+        assert dx.dtype == dgamma.dtype == dbeta.dtype == torch.bfloat16
+        # At the statistics given (as float64: bfloat16 and float32 widen exactly).
+        v = 1.0 / r.double().numpy() ** 2
+        e_dx, _, mag = oracle.grad(
+            dy.double().numpy(), x.double().numpy(), v, m.double().numpy(), g.double().numpy(), 0
+        )
+        assert np.all(oracle.bf16_fast_ok(dx.double().numpy(), e_dx, 40, mag))
+    with pytest.raises(TypeError, match="'mean' is float16; with bfloat16 data the statistics"):
+        lngrad.layer_norm_backward(dy, x, mean.half(), rstd.half(), g)
+    with pytest.raises(TypeError, match="'gamma' is float16 but 'x' is bfloat16"):
+        lngrad.layer_norm_grad(dy, x, var.bfloat16(), mean.bfloat16(), g.half(), 1e-5)
+    with pytest.raises(TypeError, match="is bfloat16; the device's LayerNormGrad family"):
+        lngrad.ascendc.layer_norm_grad(dy, x, var.bfloat16(), mean.bfloat16(), g, 1e-5)
 
 
 def _free_port():

@@ -41,7 +41,7 @@ def _python_path(x, weight, bias, eps, half_eval):
 
 
 @needs_ops
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("half_eval", ["fast", "correctly-rounded"])
 @pytest.mark.parametrize("shape", [(64, 16), (3, 5, 40), (7, 1)])
 def test_same_bits_as_the_python_path(dtype, half_eval, shape):
@@ -109,7 +109,7 @@ def test_forward_and_backward_operators_directly():
     assert mean.shape == (4,) and torch.allclose(mean, x.view(4, -1).mean(-1), atol=1e-6)
     with pytest.raises(RuntimeError, match="mean and variance must be float32"):
         torch.ops.lngrad.layer_norm_backward(dy, x, [3, 10], mean.half(), var, w, 1e-5)
-    with pytest.raises(RuntimeError, match="the operators take CPU float32 or float16"):
+    with pytest.raises(RuntimeError, match="the operators take CPU float32, float16 or bfloat16"):
         torch.ops.lngrad.layer_norm_forward(x.double(), [3, 10], None, None, 1e-5)
 
 

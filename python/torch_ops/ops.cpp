@@ -62,7 +62,8 @@ Options OptionsFrom(const Optional<int64_t>& num_threads, const std::string& hal
   return o;
 }
 
-// lngrad::Half and at::Half are both IEEE binary16 in two bytes.
+// lngrad::Half and at::Half are both IEEE binary16 in two bytes; lngrad::BFloat16 and
+// at::BFloat16 both the top half of a binary32.
 template <class T>
 const T* In(const Tensor& t) {
   return reinterpret_cast<const T*>(t.data_ptr());
@@ -70,6 +71,13 @@ const T* In(const Tensor& t) {
 template <class T>
 T* Out(Tensor& t) {
   return reinterpret_cast<T*>(t.data_ptr());
+}
+
+// Calls f(T{}) with T = Half for float16 tensors and BFloat16 for bfloat16: the 16-bit branch of
+// a kernel, written once.
+template <class F>
+Status With16Bit(at::ScalarType type, F&& f) {
+  return type == at::kBFloat16 ? f(BFloat16{}) : f(Half{});
 }
 
 int64_t Numel(at::IntArrayRef shape) {
@@ -95,11 +103,12 @@ int64_t CheckShapes(const Tensor& input, at::IntArrayRef normalized_shape,
   return Numel(normalized_shape);
 }
 
-// Whether lngrad computes this call (CPU, float32 or float16, weight and bias of the input's
-// dtype); anything else goes to torch's own layer norm, as lngrad.torch.uses_lngrad says.
+// Whether lngrad computes this call (CPU, float32, float16 or bfloat16, weight and bias of the
+// input's dtype); anything else goes to torch's own layer norm, as lngrad.torch.uses_lngrad says.
 bool UsesLngrad(const Tensor& input, const Optional<Tensor>& weight, const Optional<Tensor>& bias) {
   if (!input.device().is_cpu()) return false;
-  if (input.scalar_type() != at::kFloat && input.scalar_type() != at::kHalf) return false;
+  const at::ScalarType type = input.scalar_type();
+  if (type != at::kFloat && type != at::kHalf && type != at::kBFloat16) return false;
   for (const Optional<Tensor>* p : {&weight, &bias}) {
     if (p->has_value() && (*p)->defined() &&
         (!(*p)->device().is_cpu() || (*p)->scalar_type() != input.scalar_type())) {
@@ -113,9 +122,10 @@ bool UsesLngrad(const Tensor& input, const Optional<Tensor>& weight, const Optio
 RowShape CheckOperands(const Tensor& input, at::IntArrayRef normalized_shape,
                        const Optional<Tensor>& weight, const Optional<Tensor>& bias) {
   const int64_t h = CheckShapes(input, normalized_shape, weight, bias);
-  TORCH_CHECK(UsesLngrad(input, weight, bias), kFn,
-              ": the operators take CPU float32 or float16 tensors, weight and bias of the "
-              "input's dtype (torch.ops.lngrad.layer_norm falls back to torch for the rest)");
+  TORCH_CHECK(
+      UsesLngrad(input, weight, bias), kFn,
+      ": the operators take CPU float32, float16 or bfloat16 tensors, weight and bias of the "
+      "input's dtype (torch.ops.lngrad.layer_norm falls back to torch for the rest)");
   TORCH_CHECK(h > 0, kFn, ": normalized_shape must have at least one element");
   return {input.numel() / h, h};
 }
@@ -159,8 +169,11 @@ std::tuple<Tensor, Tensor, Tensor> ForwardCpu(const Tensor& input, at::IntArrayR
     st = LayerNorm(shape, In<float>(x), In<float>(g), In<float>(b), e, Out<float>(y),
                    Out<float>(mean), Out<float>(variance), options);
   } else {
-    st = LayerNormFloatStats(shape, In<Half>(x), In<Half>(g), In<Half>(b), e, Out<Half>(y),
-                             Out<float>(mean), Out<float>(variance), options);
+    st = With16Bit(x.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      return LayerNormFloatStats(shape, In<T>(x), In<T>(g), In<T>(b), e, Out<T>(y),
+                                 Out<float>(mean), Out<float>(variance), options);
+    });
   }
   ThrowIfError(st);
   return {y, mean, variance};
@@ -205,9 +218,12 @@ std::tuple<Tensor, Tensor, Tensor> BackwardCpu(const Tensor& grad_output, const 
                            In<float>(g), e, Out<float>(dx), Out<float>(dgamma), Out<float>(dbeta),
                            options);
   } else {
-    st = LayerNormBackwardFloatStats(shape, In<Half>(dy), In<Half>(x), In<float>(m), In<float>(v),
-                                     In<Half>(g), e, Out<Half>(dx), Out<Half>(dgamma),
-                                     Out<Half>(dbeta), options);
+    st = With16Bit(x.scalar_type(), [&](auto tag) {
+      using T = decltype(tag);
+      return LayerNormBackwardFloatStats(shape, In<T>(dy), In<T>(x), In<float>(m), In<float>(v),
+                                         In<T>(g), e, Out<T>(dx), Out<T>(dgamma), Out<T>(dbeta),
+                                         options);
+    });
   }
   ThrowIfError(st);
   return {dx, dgamma, dbeta};
