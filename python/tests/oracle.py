@@ -85,8 +85,8 @@ def half_ulps(out, exact):
 def bf16_spacing(v):
     """The spacing of the bfloat16 values at |v| (8 significant bits, float's exponent range)."""
     a = np.abs(np.asarray(v, np.float64))
-    e = np.floor(np.log2(np.maximum(a, 2.0**-126)))
-    return np.exp2(e - 7)
+    _, e = np.frexp(np.maximum(a, 2.0**-126))  # a = m * 2^e, m in [0.5, 1): exact
+    return np.ldexp(1.0, e - 8)
 
 
 def bf16_round(v):

@@ -113,10 +113,15 @@ class DictReader {
 
 Status ParseDescr(const std::string& descr, std::string_view name, DType* out) {
   for (DType t : kAllDTypes) {
-    if (descr == TraitsOf(t).npy_descr) {
+    if (*TraitsOf(t).npy_descr != '\0' && descr == TraitsOf(t).npy_descr) {
       *out = t;
       return Status::Ok();
     }
+  }
+  if (descr == "|V2" || descr == "<V2") {
+    return Bad(name, "descr '" + descr +
+                         "' is a 2-byte opaque type (how NumPy saves ml_dtypes.bfloat16); "
+                         "lngrad reads bfloat16 from .bin files (with --dtype bf16 or a manifest)");
   }
   if (descr.size() > 1 && descr[0] == '>') {
     return Bad(name, "big-endian arrays (descr '" + descr +

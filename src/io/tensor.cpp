@@ -11,16 +11,17 @@ namespace {
 
 // Indexed by DType.
 constexpr DTypeTraits kDTypeTraits[] = {
-    {"float16", 2, "<f2"},
-    {"float32", 4, "<f4"},
-    {"float64", 8, "<f8"},
+    {"float16", 2, "<f2", 11, -13},
+    {"float32", 4, "<f4", 24, -125},
+    {"float64", 8, "<f8", 53, -1021},
+    {"bfloat16", 2, "", 8, -125},
 };
 static_assert(std::size(kDTypeTraits) == std::size(kAllDTypes));
 
 }  // namespace
 
 const DTypeTraits& TraitsOf(DType t) {
-  static constexpr DTypeTraits kUnknown = {"?", 0, "?"};
+  static constexpr DTypeTraits kUnknown = {"?", 0, "?", 0, 0};
   const auto i = static_cast<size_t>(t);
   return i < std::size(kDTypeTraits) ? kDTypeTraits[i] : kUnknown;
 }
@@ -36,9 +37,11 @@ Status ParseDType(std::string_view text, DType* out) {
     *out = DType::kFloat16;
   } else if (text == "double" || text == "float64" || text == "f8" || text == "fp64") {
     *out = DType::kFloat64;
+  } else if (text == "bf16" || text == "bfloat16") {
+    *out = DType::kBFloat16;
   } else {
     return Status::InvalidArgument("dtype \"" + std::string(text) +
-                                   "\" is not supported (use float, half or float64)");
+                                   "\" is not supported (use float, half, bf16 or float64)");
   }
   return Status::Ok();
 }
@@ -117,18 +120,35 @@ std::string IndexText(const std::vector<int64_t>& shape, int64_t flat) {
   return ShapeText(idx);
 }
 
-uint16_t DoubleToHalfBits(double d) {
-  if (std::isnan(d)) return FloatToHalfBits(static_cast<float>(d));
-  // 65520 is the midpoint between the largest half (65504) and 2^16; ties go to even = inf.
-  if (std::fabs(d) >= 65520.0) return d < 0 ? 0xFC00u : 0x7C00u;
+namespace {
+
+// d rounded to odd as a float: truncated toward zero, the last bit set when inexact. A float
+// keeps 13 more bits than a half and 16 more than a bfloat16, so the final rounding to either
+// sees the true sticky information (one correct rounding of d). |d| must be below the float
+// overflow threshold; NaN stays NaN.
+float RoundToOddFloat(double d) {
   float f = static_cast<float>(d);
-  if (static_cast<double>(f) != d) {
-    // Round to odd: truncate toward zero, then set the last bit. A float keeps 13 more bits
-    // than a half, so the final float->half rounding sees the true sticky information.
+  if (!std::isnan(d) && static_cast<double>(f) != d) {
     if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
     f = std::bit_cast<float>(std::bit_cast<uint32_t>(f) | 1u);
   }
-  return FloatToHalfBits(f);
+  return f;
+}
+
+}  // namespace
+
+uint16_t DoubleToHalfBits(double d) {
+  // 65520 is the midpoint between the largest half (65504) and 2^16; ties go to even = inf.
+  if (std::fabs(d) >= 65520.0) return d < 0 ? 0xFC00u : 0x7C00u;
+  return FloatToHalfBits(RoundToOddFloat(d));
+}
+
+uint16_t DoubleToBFloat16Bits(double d) {
+  // The midpoint between the largest bfloat16 (0x7F7F, (2 - 2^-7) * 2^127) and 2^128 goes to
+  // even = inf, as everything above it; below it float holds the value (or its round to odd).
+  constexpr double kOverflow = 0x1.ffp127;  // (2 - 2^-8) * 2^127
+  if (std::fabs(d) >= kOverflow) return d < 0 ? 0xFF80u : 0x7F80u;
+  return FloatToBFloat16Bits(RoundToOddFloat(d));
 }
 
 Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
@@ -138,6 +158,9 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(
   switch (dtype_) {
     case DType::kFloat16:
       f16_.assign(n, Half{});
+      break;
+    case DType::kBFloat16:
+      bf16_.assign(n, BFloat16{});
       break;
     case DType::kFloat32:
       f32_.assign(n, 0.0f);
@@ -153,6 +176,8 @@ double Tensor::Get(int64_t i) const {
   switch (dtype_) {
     case DType::kFloat16:
       return static_cast<double>(f16_[k].ToFloat());
+    case DType::kBFloat16:
+      return static_cast<double>(bf16_[k].ToFloat());
     case DType::kFloat32:
       return static_cast<double>(f32_[k]);
     case DType::kFloat64:
@@ -167,6 +192,9 @@ void Tensor::Set(int64_t i, double v) {
     case DType::kFloat16:
       f16_[k] = Half::FromBits(DoubleToHalfBits(v));
       break;
+    case DType::kBFloat16:
+      bf16_[k] = BFloat16::FromBits(DoubleToBFloat16Bits(v));
+      break;
     case DType::kFloat32:
       f32_[k] = static_cast<float>(v);
       break;
@@ -180,6 +208,8 @@ void* Tensor::RawData() {
   switch (dtype_) {
     case DType::kFloat16:
       return f16_.data();
+    case DType::kBFloat16:
+      return bf16_.data();
     case DType::kFloat32:
       return f32_.data();
     case DType::kFloat64:

@@ -528,6 +528,10 @@ Status OutputSet::AddBytes(const std::string& file_name, std::string_view bytes)
 }
 
 Status OutputSet::AddTensor(const std::string& file_name, const Tensor& t, FileFormat format) {
+  if (format == FileFormat::kNpy && *TraitsOf(t.dtype()).npy_descr == '\0') {
+    return Status::InvalidArgument("cannot write " + file_name + " as .npy: NumPy has no " +
+                                   DTypeName(t.dtype()) + " type (write it as .bin)");
+  }
   const std::string head =
       format == FileFormat::kNpy ? EncodeNpyHeader(t.dtype(), t.shape()) : std::string();
   if constexpr (std::endian::native == std::endian::little) {

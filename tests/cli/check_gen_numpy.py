@@ -4,7 +4,8 @@
 Usage: check_gen_numpy.py DIR
 
 NumPy reads every file the manifest lists (.npy through np.load, .bin through np.fromfile with
-the manifest's dtype and shape), then recomputes in float64, vectorised and independently of
+the manifest's dtype and shape; bfloat16, which NumPy lacks, as its 16 bits widened to float32),
+then recomputes in float64, vectorised and independently of
 lngrad's golden code: the row mean and variance of the stored x, and LayerNormGrad /
 LayerNormGradBeta from the stored inputs. Each stored value must equal the float64 result
 rounded to the file's dtype to within 1 ulp (two float64 evaluations in different orders can
@@ -18,11 +19,29 @@ import numpy as np
 
 import check_util
 
-DTYPES = {"float32": "<f4", "float16": "<f2"}
+DTYPES = {"float32": "<f4", "float16": "<f2", "bfloat16": "<u2"}
+
+
+def bf16_round(exact):
+    """float64 values rounded to the nearest bfloat16 (ties to even), as float32 (exact)."""
+    a = np.abs(exact)
+    _, e = np.frexp(np.maximum(a, 2.0**-126))  # a = m * 2^e, m in [0.5, 1)
+    s = np.ldexp(1.0, e - 8)  # the bfloat16 spacing at a (8 significant bits)
+    return (np.round(exact / s) * s).astype(np.float32)  # exact: a power-of-two scaling
+
+
+def bf16_bits(values):
+    """float32 values that are bfloat16 values -> their 16 bits (int16)."""
+    return (values.view(np.uint32) >> 16).astype(np.uint16).view(np.int16)
 
 
 def load(d, entry):
     path = os.path.join(d, entry["path"])
+    if entry["dtype"] == "bfloat16":  # the top half of a float32: widen the bits
+        bits = np.fromfile(path, dtype="<u2").astype(np.uint32) << 16
+        if bits.size != int(np.prod(entry["shape"])):
+            raise SystemExit(f"FAIL {path}: {bits.size} elements, manifest {entry['shape']}")
+        return BF16(bits.view(np.float32).reshape(tuple(entry["shape"])))
     want = np.dtype(DTYPES[entry["dtype"]])
     shape = tuple(entry["shape"])
     if path.endswith(".npy"):
@@ -37,18 +56,28 @@ def load(d, entry):
     return arr
 
 
+class BF16(np.ndarray):
+    """A float32 array that holds bfloat16 values (what the file stored)."""
+
+    def __new__(cls, values):
+        return np.asarray(values, np.float32).view(cls)
+
+
 def ulps(stored, exact):
     """ulp distance between stored values and the exact values rounded to the same dtype."""
-    rounded = exact.astype(stored.dtype)
-    bits = {2: np.int16, 4: np.int32}[stored.dtype.itemsize]
+    if isinstance(stored, BF16):
+        a, b, width = bf16_bits(np.asarray(stored)), bf16_bits(bf16_round(exact)), 16
+    else:
+        rounded = exact.astype(stored.dtype)
+        bits = {2: np.int16, 4: np.int32}[stored.dtype.itemsize]
+        a, b, width = stored.view(bits), rounded.view(bits), 8 * stored.dtype.itemsize
 
-    def ordered(a):
-        i = a.view(bits).astype(np.int64)
-        sign = i < 0
-        mag = i & ((1 << (8 * stored.dtype.itemsize - 1)) - 1)
-        return np.where(sign, -mag, mag)
+    def ordered(v):
+        i = v.astype(np.int64)
+        mag = i & ((1 << (width - 1)) - 1)
+        return np.where(i < 0, -mag, mag)
 
-    return np.abs(ordered(stored) - ordered(rounded))
+    return np.abs(ordered(a) - ordered(b))
 
 
 def main(d):

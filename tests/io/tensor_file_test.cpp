@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -71,6 +72,30 @@ TEST(TensorFile, WritesAndReadsNpyAndBin) {
   for (int64_t i = 0; i < b.size(); ++i) ASSERT_EQ(rb.Get(i), b.Get(i));
   // The same bytes are also 10 halves.
   ASSERT_TRUE(ReadBinFile(dir / "b.bin", DType::kFloat16, {2, 5}, &rb).ok());
+}
+
+TEST(TensorFile, BFloat16IsWrittenAndReadAsBinOnly) {
+  TempDir dir;
+  const Tensor a = Ramp(DType::kBFloat16, {3, 16});
+  {
+    OutputSet out(dir.path(), false);
+    ASSERT_TRUE(out.Open().ok());
+    const Status npy = out.AddTensor("a.npy", a, FileFormat::kNpy);
+    EXPECT_EQ(npy.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(npy.message().find("NumPy has no bfloat16 type"), std::string::npos) << npy.message();
+    ASSERT_TRUE(out.AddTensor("a.bin", a, FileFormat::kBin).ok());
+    ASSERT_TRUE(out.Commit().ok());
+  }
+  EXPECT_EQ(ListDir(dir.path()), (std::set<std::string>{"a.bin"}));
+  Tensor r;
+  ASSERT_TRUE(ReadBinFile(dir / "a.bin", DType::kBFloat16, {3, 16}, &r).ok());
+  for (int64_t i = 0; i < a.size(); ++i) ASSERT_EQ(r.Get(i), a.Get(i));
+  // The bytes are the top halves of the floats: read back as raw 16-bit codes.
+  ASSERT_TRUE(ReadBinFile(dir / "a.bin", DType::kFloat16, {48}, &r).ok());
+  for (int64_t i = 0; i < a.size(); ++i) {
+    const float f = static_cast<float>(a.Get(i));
+    ASSERT_EQ(r.f16()[static_cast<size_t>(i)].bits, std::bit_cast<uint32_t>(f) >> 16) << i;
+  }
 }
 
 TEST(TensorFile, ReadErrorsNameTheFileAndTheRule) {

@@ -1,4 +1,5 @@
-// Tensor values, dtype and shape parsing, and the one-rounding float64 -> half conversion.
+// Tensor values, dtype and shape parsing, and the one-rounding float64 -> half and -> bfloat16
+// conversions.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +25,13 @@ TEST(DType, ParsesTheDocumentedSpellings) {
     ASSERT_TRUE(ParseDType(s, &t).ok()) << s;
     EXPECT_EQ(t, DType::kFloat64);
   }
+  for (const char* s : {"bf16", "bfloat16"}) {
+    ASSERT_TRUE(ParseDType(s, &t).ok()) << s;
+    EXPECT_EQ(t, DType::kBFloat16);
+  }
+  EXPECT_EQ(DTypeSize(DType::kBFloat16), 2u);
+  EXPECT_STREQ(DTypeName(DType::kBFloat16), "bfloat16");
+  EXPECT_STREQ(TraitsOf(DType::kBFloat16).npy_descr, "");  // no .npy form
   const Status st = ParseDType("int8", &t);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("\"int8\""), std::string::npos);
@@ -64,15 +72,17 @@ TEST(Shape, ParsesAndRefuses) {
 
 // The half nearest to d (ties to even), by search over all finite halves: independent of the
 // conversion code under test (HalfBitsToFloat is exact and tested by the core tests).
-uint16_t NearestHalfBySearch(double d) {
-  if (std::isnan(d)) return 0x7E00;
-  if (std::fabs(d) >= 65520.0) return d < 0 ? 0xFC00 : 0x7C00;
+// The nearest 16-bit code to d by trying every finite code (ties to the even code), an
+// independent model of one correct rounding: `inf` is the code of +infinity (every code below it
+// is finite), `overflow` the midpoint from which d rounds to infinity.
+uint16_t NearestBySearch(double d, uint16_t inf, double overflow, float (*widen)(uint16_t)) {
+  if (std::fabs(d) >= overflow) return d < 0 ? static_cast<uint16_t>(inf | 0x8000) : inf;
   uint16_t best = 0;
   double best_err = std::numeric_limits<double>::infinity();
-  for (uint32_t b = 0; b < 0x7C00; ++b) {
+  for (uint32_t b = 0; b < inf; ++b) {
     for (uint16_t sign : {uint16_t{0}, uint16_t{0x8000}}) {
       const uint16_t bits = static_cast<uint16_t>(b | sign);
-      const double v = static_cast<double>(HalfBitsToFloat(bits));
+      const double v = static_cast<double>(widen(bits));
       const double err = std::fabs(v - d);
       const bool better = err < best_err || (err == best_err && (bits & 1) == 0 && (best & 1));
       if (better) {
@@ -84,6 +94,17 @@ uint16_t NearestHalfBySearch(double d) {
   // Zero: keep the sign of d.
   if ((best & 0x7FFF) == 0) best = std::signbit(d) ? 0x8000 : 0;
   return best;
+}
+
+uint16_t NearestHalfBySearch(double d) {
+  if (std::isnan(d)) return 0x7E00;
+  return NearestBySearch(d, 0x7C00, 65520.0, [](uint16_t b) { return HalfBitsToFloat(b); });
+}
+
+// bfloat16: the largest finite value is (2 - 2^-7) * 2^127; the midpoint to 2^128 overflows.
+uint16_t NearestBFloat16BySearch(double d) {
+  return NearestBySearch(d, 0x7F80, std::ldexp(2.0 - std::ldexp(1.0, -8), 127),
+                         [](uint16_t b) { return BFloat16BitsToFloat(b); });
 }
 
 TEST(DoubleToHalf, AvoidsDoubleRoundingThroughFloat) {
@@ -122,6 +143,43 @@ TEST(DoubleToHalf, MatchesExhaustiveSearchOnRandomValues) {
       EXPECT_EQ(DoubleToHalfBits(d), NearestHalfBySearch(d)) << d;
     }
   }
+}
+
+TEST(DoubleToBFloat16, MatchesExhaustiveSearch) {
+  // 1 + 2^-8 + 2^-40 lies just above the midpoint of 1 and 1 + 2^-7; through a float rounded to
+  // nearest it would land on the midpoint and tie to 1.0.
+  EXPECT_EQ(DoubleToBFloat16Bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)), 0x3F81);
+  EXPECT_EQ(DoubleToBFloat16Bits(1.0 + std::ldexp(1.0, -8)), 0x3F80);  // an exact tie: even
+  EXPECT_EQ(DoubleToBFloat16Bits(-std::numeric_limits<double>::infinity()), 0xFF80);
+  EXPECT_EQ(DoubleToBFloat16Bits(1e300), 0x7F80);
+  EXPECT_EQ(DoubleToBFloat16Bits(-0.0), 0x8000);
+  EXPECT_TRUE(std::isnan(BFloat16BitsToFloat(DoubleToBFloat16Bits(std::nan("")))));
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  std::uniform_int_distribution<int> exp(-136, 128);
+  for (int i = 0; i < 300; ++i) {
+    const double d = (i % 2 ? -1 : 1) * std::ldexp(mant(rng), exp(rng));
+    EXPECT_EQ(DoubleToBFloat16Bits(d), NearestBFloat16BySearch(d)) << d;
+  }
+  // Next to midpoints (subnormal, normal, the last finite one and the overflow threshold).
+  for (uint16_t b : {0x3F80, 0x0001, 0x007F, 0x0080, 0x5A5A, 0x7F7E, 0x7F7F}) {
+    const double lo = BFloat16BitsToFloat(b);
+    const double hi = b == 0x7F7F ? std::ldexp(1.0, 128) : BFloat16BitsToFloat(b + 1);
+    const double mid = (lo + hi) / 2;
+    for (double d : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, 1e300)}) {
+      EXPECT_EQ(DoubleToBFloat16Bits(d), NearestBFloat16BySearch(d)) << d;
+    }
+  }
+}
+
+TEST(Tensor, BFloat16SetRoundsOnceGetIsExactAndHasNoNpyForm) {
+  Tensor t(DType::kBFloat16, {2, 3});
+  EXPECT_EQ(t.ByteSize(), 12u);
+  t.Set(1, 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40));
+  EXPECT_EQ(t.bf16()[1].bits, 0x3F81);
+  EXPECT_EQ(t.Get(1), 1.0 + std::ldexp(1.0, -7));
+  EXPECT_TRUE(t.f16().empty() && t.f32().empty());
+  EXPECT_EQ(t.ConvertedTo(DType::kFloat32).f32()[1], 1.0f + std::ldexp(1.0f, -7));
 }
 
 TEST(Tensor, SetRoundsOnceToTheDtypeAndGetIsExact) {

@@ -59,12 +59,13 @@ Status ParseFiniteDouble(std::string_view text, std::string_view what, double* o
   return Status::Ok();
 }
 
-Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out) {
+Status ParseDataDType(std::string_view text, std::string_view command_does, io::DType* out) {
   io::DType d = io::DType::kFloat32;
   if (!io::ParseDType(text, &d).ok() || d == io::DType::kFloat64) {
     return Status::InvalidArgument("--dtype \"" + std::string(text) +
                                    "\" is not supported: " + std::string(command_does) +
-                                   " float or half (also float32/f4/fp32, float16/f2/fp16)");
+                                   " float, half or bf16 (also float32/f4/fp32, float16/f2/fp16, "
+                                   "bfloat16)");
   }
   *out = d;
   return Status::Ok();

@@ -45,10 +45,15 @@ Status ParseUint(std::string_view text, std::string_view what, uint64_t max, uin
 // Parses a finite double; `what` names the option.
 Status ParseFiniteDouble(std::string_view text, std::string_view what, double* out);
 
-// --dtype of a command that computes in float or half: `command_does` says what for the
-// message (e.g. "gen writes"). Other spellings, float64 included, are refused with the list of
-// what this command takes.
-Status ParseFloatOrHalf(std::string_view text, std::string_view command_does, io::DType* out);
+// --dtype of a command that computes in float, half or bfloat16: `command_does` says what for
+// the message (e.g. "gen writes"). Other spellings, float64 included, are refused with the list
+// of what this command takes.
+Status ParseDataDType(std::string_view text, std::string_view command_does, io::DType* out);
+
+// Why the device path (--impl ascendc, tiling) refuses bfloat16, in the vendor's words.
+inline constexpr const char* kDeviceRefusesBf16 =
+    "the device's LayerNormGrad family takes half or float, not bfloat16 (its CPU-debug check: "
+    "\"template parameter (T) is not half or float\"); --impl native computes bfloat16";
 
 // Epsilon rules: lngrad::CheckEpsilon (lngrad/arg_checks.h), shared with the Python module.
 

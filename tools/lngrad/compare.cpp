@@ -40,17 +40,27 @@ std::string RuleText(const CompareRule& rule) {
   return buf;
 }
 
-double DefaultTolerance(io::DType dtype) { return dtype == io::DType::kFloat16 ? 1e-3 : 1e-4; }
+double DefaultTolerance(io::DType dtype) {
+  if (dtype == io::DType::kBFloat16) return 4e-3;
+  return dtype == io::DType::kFloat16 ? 1e-3 : 1e-4;
+}
 
 double Spacing(double v, io::DType dtype) {
-  // Significand bits and the exponent of the smallest normal of each dtype.
-  int digits = 53, min_exp = -1021;
-  if (dtype == io::DType::kFloat16) digits = 11, min_exp = -13;
-  if (dtype == io::DType::kFloat32) digits = 24, min_exp = -125;
-  int e = min_exp;
+  // Significand bits and the exponent of the smallest normal of the dtype.
+  const io::DTypeTraits& t = io::TraitsOf(dtype);
+  int e = t.min_exp;
   if (v != 0) std::frexp(std::fabs(v), &e);  // |v| = m * 2^e, m in [0.5, 1)
-  return std::ldexp(1.0, std::max(e, min_exp) - digits);
+  return std::ldexp(1.0, std::max(e, t.min_exp) - t.digits);
 }
+
+namespace {
+
+bool Is16Bit(io::DType t) { return t == io::DType::kFloat16 || t == io::DType::kBFloat16; }
+
+// u_h = 2^-11 for half, 2^-8 for bfloat16: the unit roundoff of a 16-bit output.
+double Unit16(io::DType t) { return std::ldexp(1.0, -io::TraitsOf(t).digits); }
+
+}  // namespace
 
 double MagnitudeRule::UnitFactor() const {
   switch (what) {
@@ -65,13 +75,14 @@ double MagnitudeRule::UnitFactor() const {
 }
 
 double MagnitudeRule::HalfFactor(io::DType out_dtype) const {
-  if (out_dtype != io::DType::kFloat16 || what == Cancelling::kPdX) return 0;
+  if (!Is16Bit(out_dtype) || what == Cancelling::kPdX) return 0;
   return what == Cancelling::kDgamma && res_error.empty() ? 3 : 1;
 }
 
 double MagnitudeRule::Bound(int64_t i, double out, double golden, io::DType out_dtype) const {
   const size_t k = static_cast<size_t>(i);
-  return (UnitFactor() * 0x1.0p-24 + HalfFactor(out_dtype) * 0x1.0p-11) * mag[k] +
+  const double u16 = Is16Bit(out_dtype) ? Unit16(out_dtype) : 0;
+  return (UnitFactor() * 0x1.0p-24 + HalfFactor(out_dtype) * u16) * mag[k] +
          (res_error.empty() ? 0 : res_error[k]) +
          Spacing(std::max(std::fabs(out), std::fabs(golden)), out_dtype);
 }
@@ -81,8 +92,9 @@ std::string MagnitudeText(const MagnitudeRule& m, io::DType out_dtype) {
   const double hf = m.HalfFactor(out_dtype);
   const char* res = m.res_error.empty() ? "" : " + sum|dy * dres|";
   if (hf > 0) {
-    std::snprintf(buf, sizeof buf, "abs err <= (%g u + %g u_h) * mag%s + 1 ulp", m.UnitFactor(), hf,
-                  res);
+    const char* u16 = out_dtype == io::DType::kBFloat16 ? "u_bf" : "u_h";
+    std::snprintf(buf, sizeof buf, "abs err <= (%g u + %g %s) * mag%s + 1 ulp", m.UnitFactor(), hf,
+                  u16, res);
   } else {
     std::snprintf(buf, sizeof buf, "abs err <= %g u * mag%s + 1 ulp", m.UnitFactor(), res);
   }
@@ -95,6 +107,10 @@ uint64_t UlpDistance(double a, double b, io::DType dtype) {
     case io::DType::kFloat16:
       ia = OrderedImage(io::DoubleToHalfBits(a), 15);
       ib = OrderedImage(io::DoubleToHalfBits(b), 15);
+      break;
+    case io::DType::kBFloat16:
+      ia = OrderedImage(io::DoubleToBFloat16Bits(a), 15);
+      ib = OrderedImage(io::DoubleToBFloat16Bits(b), 15);
       break;
     case io::DType::kFloat32:
       ia = OrderedImage(std::bit_cast<uint32_t>(static_cast<float>(a)), 31);

@@ -23,7 +23,9 @@ std::string RuleText(const CompareRule& rule);
 
 // verify's default atol and rtol for an output of `dtype`: 1e-3 for half (the vendor samples'
 // half rule: abs and rel error each within one thousandth; one half ulp is up to 9.77e-4 of
-// the value), 1e-4 for float and float64 (the official LayerNormGrad sample's rule).
+// the value), 4e-3 for bfloat16 (the same allowance for 8 significant bits: one bfloat16 ulp
+// is up to 7.8e-3 of the value, half of it 3.9e-3), 1e-4 for float and float64 (the official
+// LayerNormGrad sample's rule).
 double DefaultTolerance(io::DType dtype);
 
 // Distance from |v| to the next larger value of `dtype` (its ulp there); the smallest
@@ -42,15 +44,16 @@ enum class Cancelling { kPdX, kDgamma, kDbeta };
 //           or, with res_error (OUT's res_for_gamma known):
 //           (rows + 3) u mag + res_error, half: + u_h mag
 //   dbeta:  (rows + 1) u mag, half: + u_h mag
-// with u = 2^-24 and u_h = 2^-11. res_error[c] = sum_rows |dy| * |res_out - res_golden|: what
-// the res_for_gamma that OUT's dgamma was computed from changes in it.
+// with u = 2^-24 and u_h = 2^-11 (bfloat16: the same terms with u_bf = 2^-8). res_error[c] =
+// sum_rows |dy| * |res_out - res_golden|: what the res_for_gamma that OUT's dgamma was computed
+// from changes in it.
 struct MagnitudeRule {
   Cancelling what = Cancelling::kPdX;
   int64_t rows = 0, h = 0;
   std::vector<double> mag;                       // one per output element
   std::vector<double> res_error;                 // dgamma only; empty when unknown
   double UnitFactor() const;                     // the factor of u*mag
-  double HalfFactor(io::DType out_dtype) const;  // the factor of u_h*mag
+  double HalfFactor(io::DType out_dtype) const;  // the factor of u_h*mag (u_bf for bfloat16)
   double Bound(int64_t i, double out, double golden, io::DType out_dtype) const;
 };
 // "abs err <= 544 u * mag + 1 ulp", with the half and res_error terms where they apply.

@@ -153,7 +153,7 @@ int ParseGenRequest(const GenOptions& o, GenRequest* req) {
   if (shape.size() != 3) {
     return Fail(kCmd, "--shape \"" + o.shape_text + "\" must have three dimensions B,S,H");
   }
-  if (Status st = ParseFloatOrHalf(o.dtype_text, "gen writes", &req->dt); !st.ok())
+  if (Status st = ParseDataDType(o.dtype_text, "gen writes", &req->dt); !st.ok())
     return Fail(kCmd, st);
   if (Status st = ParseDist(o.dist_text, &req->dist); !st.ok()) return Fail(kCmd, st);
   GenParams& p = req->p;
@@ -167,6 +167,9 @@ int ParseGenRequest(const GenOptions& o, GenRequest* req) {
     return Fail(kCmd, st);
   if (Status st = io::ParseFormat(o.format_text, &req->format); !st.ok())
     return Fail(kCmd, "--" + st.message());
+  if (req->dt == io::DType::kBFloat16 && req->format == io::FileFormat::kNpy) {
+    return Fail(kCmd, "--dtype bf16 needs --format bin: NumPy's .npy has no bfloat16 type");
+  }
   if (Status st = CheckOutputPath("--out", o.out); !st.ok()) return Fail(kCmd, st);
   // At the peak, five float64 arrays of B*S*H (x, dy, pd_x, res_for_gamma and the stored
   // res_for_gamma's values) or four of them and five tensors of the dtype (dy, x, the goldens).
@@ -323,7 +326,8 @@ int RunGen(const GenOptions& o) {
 void AddGenCommand(CLI::App& root, std::vector<Command>* commands) {
   auto [app, o] = AddCommand<GenOptions>(root, commands, kCmd, kDescription, RunGen);
   app->add_option("--shape", o->shape_text, "B,S,H of dy and x (each >= 1)")->required();
-  app->add_option("--dtype", o->dtype_text, "float or half")->capture_default_str();
+  app->add_option("--dtype", o->dtype_text, "float, half or bf16 (bf16: --format bin)")
+      ->capture_default_str();
   app->add_option("--seed", o->seed_text,
                   "Seed of the random inputs, 0 to 2^63-1 (same data on every platform)")
       ->capture_default_str();

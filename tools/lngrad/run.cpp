@@ -296,7 +296,7 @@ int ParseRequest(const RunOptions& o, RunRequest* req) {
   }
   if (!o.dtype_text.empty()) {
     io::DType d;
-    if (Status st = ParseFloatOrHalf(o.dtype_text, "run computes in", &d); !st.ok())
+    if (Status st = ParseDataDType(o.dtype_text, "run computes in", &d); !st.ok())
       return Fail(kCmd, st);
     req->dtype = d;
   }
@@ -442,6 +442,7 @@ int CheckPathOptions(const RunOptions& o, const RunRequest& req, LoadedInputs* l
     loaded->warnings.push_back(msg);
   };
   if (req.impl == RunImpl::kAscendc) {
+    if (in.dtype == io::DType::kBFloat16) return Fail(kCmd, kDeviceRefusesBf16);
     if (Status st = CheckDevicePath(in, *req.config.product); !st.ok()) return Fail(kCmd, st);
     if (o.reuse_source && in.dtype == io::DType::kFloat16) {
       warn("--reuse-source has no effect for half (as on the device); ignored");
@@ -640,8 +641,8 @@ void AddRunCommand(CLI::App& root, std::vector<Command>* commands) {
   }
   app->add_option("--shape", o->shape_text, "B,S,H of dy and x when they are raw .bin files");
   app->add_option("--dtype", o->dtype_text,
-                  "float or half: dtype of raw .bin inputs (and of the computation when the\n"
-                  "inputs are float64)");
+                  "float, half or bf16: dtype of raw .bin inputs (and of the computation when\n"
+                  "the inputs are float64); bf16 runs on --impl native only");
   app->add_option("--eps", o->eps_text,
                   "Epsilon (default: the manifest's): >= 0, at most the largest float (65504\n"
                   "for half on the device path, which takes it as half)");

@@ -32,11 +32,15 @@ Status RunNative(const RunInputs& in, const RunConfig& config, RunOutputs* out) 
   if (in.dtype == io::DType::kFloat16) {
     st = Compute(in, in.dy.f16(), in.x.f16(), in.mean.f16(), in.variance.f16(), in.gamma.f16(),
                  o.pd_x.f16(), o.res_for_gamma.f16(), o.dgamma.f16(), o.dbeta.f16(), config, &info);
+  } else if (in.dtype == io::DType::kBFloat16) {
+    st = Compute(in, in.dy.bf16(), in.x.bf16(), in.mean.bf16(), in.variance.bf16(), in.gamma.bf16(),
+                 o.pd_x.bf16(), o.res_for_gamma.bf16(), o.dgamma.bf16(), o.dbeta.bf16(), config,
+                 &info);
   } else if (in.dtype == io::DType::kFloat32) {
     st = Compute(in, in.dy.f32(), in.x.f32(), in.mean.f32(), in.variance.f32(), in.gamma.f32(),
                  o.pd_x.f32(), o.res_for_gamma.f32(), o.dgamma.f32(), o.dbeta.f32(), config, &info);
   } else {
-    return Status::InvalidArgument("the native path takes float or half tensors");
+    return Status::InvalidArgument("the native path takes float, half or bfloat16 tensors");
   }
   LNGRAD_RETURN_IF_ERROR(st);
   o.details["impl"] = "native";

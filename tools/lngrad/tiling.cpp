@@ -184,6 +184,8 @@ int RunTiling(const TilingOptions& o) {
   if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
     return Fail(kCmd, "--" + st.message());
   if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype must be float or half");
+  if (dt == io::DType::kBFloat16)
+    return Fail(kCmd, std::string("--dtype bf16: ") + kDeviceRefusesBf16);
   if (!o.soc.empty()) {
     if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok())
       return Fail(kCmd, "--soc: " + st.message());

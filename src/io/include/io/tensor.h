@@ -13,22 +13,27 @@
 namespace lngrad::io {
 
 // Element types the data tools handle. float64 is accepted on input only by the CLI (the
-// library can write it; the kernels never take it).
-enum class DType { kFloat16, kFloat32, kFloat64 };
-inline constexpr DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64};
+// library can write it; the kernels never take it). bfloat16 has no .npy form (NumPy has no
+// such type): it is read and written as raw .bin only.
+enum class DType { kFloat16, kFloat32, kFloat64, kBFloat16 };
+inline constexpr DType kAllDTypes[] = {DType::kFloat16, DType::kFloat32, DType::kFloat64,
+                                       DType::kBFloat16};
 
 // What each format and tool says about one element type.
 struct DTypeTraits {
-  const char* name;       // "float16", "float32", "float64"
-  size_t size;            // bytes per element: 2, 4, 8
-  const char* npy_descr;  // the .npy header's little-endian descr: "<f2", "<f4", "<f8"
+  const char* name;       // "float16", "float32", "float64", "bfloat16"
+  size_t size;            // bytes per element: 2, 4, 8, 2
+  const char* npy_descr;  // the .npy header's little-endian descr: "<f2", "<f4", "<f8"; "" none
+  int digits;             // significand bits, the implicit one included: 11, 24, 53, 8
+  int min_exp;            // frexp exponent of the smallest normal: -13, -125, -1021, -125
 };
 // {"?", 0, "?"} for a value outside the enum.
 const DTypeTraits& TraitsOf(DType t);
 
 const char* DTypeName(DType t);
 size_t DTypeSize(DType t);
-// Accepts float|float32|f4|fp32, half|float16|f2|fp16, double|float64|f8|fp64.
+// Accepts float|float32|f4|fp32, half|float16|f2|fp16, double|float64|f8|fp64,
+// bf16|bfloat16.
 // InvalidArgument naming the text otherwise.
 Status ParseDType(std::string_view text, DType* out);
 
@@ -51,6 +56,8 @@ std::string IndexText(const std::vector<int64_t>& shape, int64_t flat);
 // binary64 -> binary16 with one correct round-to-nearest-even (no double rounding through
 // float: the intermediate float is rounded to odd). Overflow gives +-inf, NaN stays NaN.
 uint16_t DoubleToHalfBits(double d);
+// binary64 -> bfloat16, the same way (round to odd through float, then to nearest even).
+uint16_t DoubleToBFloat16Bits(double d);
 
 // A dense, row-major tensor. Exactly one of the storage vectors is used, chosen by dtype;
 // values are held in the host's native byte order.
@@ -65,16 +72,18 @@ class Tensor {
   int64_t size() const { return size_; }
   size_t ByteSize() const { return static_cast<size_t>(size_) * DTypeSize(dtype_); }
 
-  // Value of element i, exactly (every float16/32/64 value is a double).
+  // Value of element i, exactly (every float16/32/64 and bfloat16 value is a double).
   double Get(int64_t i) const;
   // Stores v rounded once to the dtype (round to nearest even).
   void Set(int64_t i, double v);
 
   // Typed storage; the vector of another dtype is empty.
   std::vector<Half>& f16() { return f16_; }
+  std::vector<BFloat16>& bf16() { return bf16_; }
   std::vector<float>& f32() { return f32_; }
   std::vector<double>& f64() { return f64_; }
   const std::vector<Half>& f16() const { return f16_; }
+  const std::vector<BFloat16>& bf16() const { return bf16_; }
   const std::vector<float>& f32() const { return f32_; }
   const std::vector<double>& f64() const { return f64_; }
   // The element bytes in the host's byte order (ByteSize() bytes).
@@ -92,6 +101,7 @@ class Tensor {
   std::vector<int64_t> shape_;
   int64_t size_ = 0;
   std::vector<Half> f16_;
+  std::vector<BFloat16> bf16_;
   std::vector<float> f32_;
   std::vector<double> f64_;
 };
