@@ -216,6 +216,9 @@ inline double RelDiff(const Vector<float>& peer, const Vector<float>& ours) {
 }
 
 inline constexpr double kAgreeLimit = 1e-4;
+// bfloat16 outputs (8 significant bits): each side rounds once or twice to bfloat16, so correct
+// evaluations differ by up to about one bfloat16 spacing of the largest value, 2^-7 relative.
+inline constexpr double kAgreeLimitBf16 = 0x1p-7;
 
 // Prints one line "agree <peer> <rows>x<h> dx=.. dgamma=.. dbeta=.. OK|MISMATCH"; returns ok.
 inline bool ReportAgreement(const char* peer, const Inputs& in, const Outputs& got,

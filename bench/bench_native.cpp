@@ -1,5 +1,6 @@
 // Native library throughput: LayerNormBackward, LayerNormGrad, LayerNormGradBeta and the
-// LayerNorm forward, float and half (half LayerNormGrad/LayerNormBackward in both evaluations),
+// LayerNorm forward, float, half and bfloat16 (half LayerNormGrad/LayerNormBackward in both
+// evaluations),
 // rows x H in {64 x 16, 4096 x 768, 8192 x 1024, 16384 x 4096, 2048 x 12288}, 1 and 2 threads.
 // bytes/s counts every tensor read or written once (the memory traffic of an ideal single pass).
 // The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path). Buffers
@@ -18,6 +19,7 @@
 
 namespace {
 
+using lngrad::BFloat16;
 using lngrad::Half;
 using lngrad::Options;
 using lngrad::RowShape;
@@ -181,6 +183,11 @@ BENCHMARK(BM_LayerNormGradBeta<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNormGradBeta<Half>)->Apply(Shapes);
 BENCHMARK(BM_LayerNorm<float>)->Apply(Shapes);
 BENCHMARK(BM_LayerNorm<Half>)->Apply(Shapes);
+// bfloat16: one evaluation, the fast one (half_eval plays no part).
+BENCHMARK(BM_LayerNormBackward<BFloat16>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGrad<BFloat16>)->Apply(Shapes);
+BENCHMARK(BM_LayerNormGradBeta<BFloat16>)->Apply(Shapes);
+BENCHMARK(BM_LayerNorm<BFloat16>)->Apply(Shapes);
 // The correctly rounded half evaluation (the default is the fast one).
 void BM_LayerNormBackwardCorrectlyRounded(benchmark::State& state) {
   BM_LayerNormBackward<Half, lngrad::HalfEval::kCorrectlyRounded>(state);

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""PyTorch's LayerNorm backward (aten::native_layer_norm_backward: dx, dgamma, dbeta), float32,
-on the shapes of issue 6, hot cache, outputs preallocated through the .out overload when this
-PyTorch has it. Prints one JSON line per shape: name, median seconds per call, repetitions.
+"""PyTorch's LayerNorm backward (aten::native_layer_norm_backward: dx, dgamma, dbeta), float32
+or bfloat16, on the shapes of issue 6, hot cache, outputs preallocated through the .out overload
+when this PyTorch has it. Prints one JSON line per shape: name, median seconds per call,
+repetitions.
 
-  bench_torch.py time THREADS           time every shape (median of REPS samples)
-  bench_torch.py run DIR ROWS H         read the inputs bench_check wrote, write dx/dgamma/dbeta
+  bench_torch.py time THREADS [bf16]       time every shape (median of REPS samples)
+  bench_torch.py run DIR ROWS H [bf16]     read the inputs bench_check wrote, write dx/dgamma/dbeta
+
+bf16: every tensor in bfloat16, mean and rstd included (what PyTorch's own bfloat16 layer norm
+keeps and hands its backward); the names start "torch-bf16/" instead of "torch/".
 
 LNGRAD_BENCH_SHAPES="ROWSxH,..." restricts `time` to those shapes (bench/compare --quick);
 LNGRAD_BENCH_REPS the samples per shape (default 5).
@@ -51,14 +55,15 @@ def selected_shapes():
     return out
 
 
-def buffer(*shape):
-    """A zero-filled float32 tensor under bench_common.h's allocation policy (see the module's
-    docstring): an anonymous mapping, 2 MiB aligned and MADV_HUGEPAGE for 2 MiB or more (64-byte
-    aligned below; a mapping is page aligned), touched here, before any timing."""
+def buffer(*shape, dtype=torch.float32):
+    """A zero-filled float32 or bfloat16 tensor under bench_common.h's allocation policy (see the
+    module's docstring): an anonymous mapping, 2 MiB aligned and MADV_HUGEPAGE for 2 MiB or more
+    (64-byte aligned below; a mapping is page aligned), touched here, before any timing."""
     count = 1
     for d in shape:
         count *= d
-    nbytes = max(4 * count, 4)
+    size = 2 if dtype == torch.bfloat16 else 4
+    nbytes = max(size * count, size)
     big = nbytes >= HUGE
     length = (nbytes + HUGE - 1) // HUGE * HUGE + HUGE if big else nbytes
     m = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
@@ -66,15 +71,18 @@ def buffer(*shape):
     offset = (-whole.ctypes.data) % HUGE if big else 0
     if big and hasattr(mmap, "MADV_HUGEPAGE"):
         m.madvise(mmap.MADV_HUGEPAGE, offset, length - offset)
-    arr = whole[offset : offset + 4 * count].view(np.float32).reshape(shape)
-    arr.fill(0.0)
+    # bfloat16: NumPy has none; int16 memory viewed as torch.bfloat16 (zero bits are 0.0).
+    arr = whole[offset : offset + size * count].view(np.float32 if size == 4 else np.int16)
+    arr = arr.reshape(shape)
+    arr.fill(0)
     _KEEP.append(m)
-    return torch.from_numpy(arr)
+    t = torch.from_numpy(arr)
+    return t if size == 4 else t.view(torch.bfloat16)
 
 
-def filled(src):
-    """src copied into a buffer() of its shape."""
-    out = buffer(*src.shape)
+def filled(src, dtype=torch.float32):
+    """src converted to dtype, in a buffer() of its shape."""
+    out = buffer(*src.shape, dtype=dtype)
     out.copy_(src)
     return out
 
@@ -91,7 +99,7 @@ def make_call(dy, x, mean, rstd, gamma):
     h = x.shape[1]
     beta = torch.zeros_like(gamma)
     mask = [True, True, True]
-    outs = (buffer(*x.shape), buffer(*gamma.shape), buffer(*gamma.shape))
+    outs = tuple(buffer(*t.shape, dtype=x.dtype) for t in (x, gamma, gamma))
     op = torch.ops.aten.native_layer_norm_backward
     try:
         op.out(dy, x, [h], mean, rstd, gamma, beta, mask, out0=outs[0], out1=outs[1], out2=outs[2])
@@ -110,13 +118,14 @@ def make_call(dy, x, mean, rstd, gamma):
         return call, False
 
 
-def time_shape(rows, h):
+def time_shape(rows, h, dtype):
     g = torch.Generator().manual_seed(1)
-    dy = filled(torch.rand(rows, h, generator=g) * 2 - 1)
-    x = filled(torch.rand(rows, h, generator=g) * 4 - 1.5)
-    gamma = filled(torch.rand(h, generator=g) + 0.5)
-    mean = filled(x.mean(dim=1, keepdim=True))
-    rstd = filled(1.0 / torch.sqrt(x.var(dim=1, unbiased=False, keepdim=True) + EPS))
+    dy = filled(torch.rand(rows, h, generator=g) * 2 - 1, dtype)
+    x = filled(torch.rand(rows, h, generator=g) * 4 - 1.5, dtype)
+    gamma = filled(torch.rand(h, generator=g) + 0.5, dtype)
+    x32 = x.float()
+    mean = filled(x32.mean(dim=1, keepdim=True), dtype)
+    rstd = filled(1.0 / torch.sqrt(x32.var(dim=1, unbiased=False, keepdim=True) + EPS), dtype)
     call, prealloc = make_call(dy, x, mean, rstd, gamma)
     call()
     # Calls per sample: enough for ~20 ms, so timer overhead does not count.
@@ -133,16 +142,25 @@ def time_shape(rows, h):
     return statistics.median(samples), prealloc
 
 
+def dtype_arg(args):
+    """The optional last argument: "bf16" or nothing (float32)."""
+    if args and args[-1] == "bf16":
+        return args[:-1], torch.bfloat16
+    return args, torch.float32
+
+
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "time":
-        threads = int(sys.argv[2])
+    args, dtype = dtype_arg(sys.argv[1:])
+    prefix = "torch-bf16" if dtype == torch.bfloat16 else "torch"
+    if len(args) == 2 and args[0] == "time":
+        threads = int(args[1])
         torch.set_num_threads(threads)
         for rows, h in selected_shapes():
-            t, prealloc = time_shape(rows, h)
+            t, prealloc = time_shape(rows, h, dtype)
             print(
                 json.dumps(
                     {
-                        "name": f"torch/rows:{rows}/h:{h}/threads:{threads}",
+                        "name": f"{prefix}/rows:{rows}/h:{h}/threads:{threads}",
                         "seconds": t,
                         "preallocated": prealloc,
                         "capability": capability(),
@@ -152,13 +170,13 @@ def main():
                 flush=True,
             )
         return 0
-    if len(sys.argv) == 5 and sys.argv[1] == "run":
-        d, rows, h = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    if len(args) == 4 and args[0] == "run":
+        d, rows, h = args[1], int(args[2]), int(args[3])
 
         def load(name, shape):
             return torch.from_numpy(
                 np.fromfile(os.path.join(d, name + ".f32"), dtype=np.float32).reshape(shape)
-            )
+            ).to(dtype)
 
         dy, x = load("dy", (rows, h)), load("x", (rows, h))
         gamma = load("gamma", (h,))
@@ -166,7 +184,7 @@ def main():
         call, _ = make_call(dy, x, mean, rstd, gamma)
         dx, dgamma, dbeta = call()
         for name, t in (("dx", dx), ("dgamma", dgamma), ("dbeta", dbeta)):
-            t.contiguous().numpy().astype(np.float32).tofile(os.path.join(d, name + ".f32"))
+            t.contiguous().float().numpy().tofile(os.path.join(d, name + ".f32"))
         return 0
     print(__doc__, file=sys.stderr)
     return 2
