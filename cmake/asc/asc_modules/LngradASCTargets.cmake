@@ -15,6 +15,12 @@ macro(_lngrad_asc_import_targets)
     endif()
     find_package(lngrad CONFIG REQUIRED PATHS "${LNGRAD_ASC_LNGRAD_DIR}" NO_DEFAULT_PATH)
   endif()
+  # The C++ compiler compiles ASC sources: its implicit include directories are the ASC
+  # language's, which CMake leaves off the command line (Debian's Torch package lists
+  # /usr/include, and `-isystem /usr/include` breaks libstdc++'s #include_next <stdlib.h>).
+  if(CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES AND NOT CMAKE_ASC_IMPLICIT_INCLUDE_DIRECTORIES)
+    set(CMAKE_ASC_IMPLICIT_INCLUDE_DIRECTORIES ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES})
+  endif()
   foreach(_lngrad_asc_name IN LISTS LNGRAD_ASC_VENDOR_LINK_NAMES)
     if(NOT TARGET ${_lngrad_asc_name})
       add_library(${_lngrad_asc_name} INTERFACE IMPORTED)
