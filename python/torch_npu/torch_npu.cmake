@@ -13,8 +13,16 @@ target_include_directories(_torch_npu SYSTEM PRIVATE ${_lngrad_torch_inc})
 # with RTLD_GLOBAL before any operator library, so the symbols of an operator's own static copy of
 # lngrad (the ASC package links one into every target) resolve to this one, and both see one set
 # of devices, streams and device memory (docs/python.md).
+# torch_python too, as torch_npu's library needs it: operator libraries that bind with pybind11
+# (the kit's pybind sample) link torch_npu and find torch's type casters through it (torch keeps
+# torch._C's libraries out of the global scope).
+find_library(_torch_npu_torch_python torch_python HINTS ${_lngrad_torch_libdir} NO_CACHE)
+if(NOT _torch_npu_torch_python)
+  message(FATAL_ERROR "torch ${LNGRAD_TORCH_VERSION}'s library torch_python not found in "
+    "${_lngrad_torch_libdir}")
+endif()
 target_link_libraries(_torch_npu PRIVATE lngrad::ascendc lngrad_warnings ${_lngrad_torch_cpu}
-  ${_lngrad_c10})
+  ${_lngrad_c10} -Wl,--no-as-needed ${_torch_npu_torch_python} -Wl,--as-needed)
 set_target_properties(_torch_npu PROPERTIES OUTPUT_NAME torch_npu
   LIBRARY_OUTPUT_DIRECTORY ${_torch_npu_out}/lib)
 file(GLOB_RECURSE _torch_npu_files CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_LIST_DIR}

@@ -1,7 +1,7 @@
 // torch_npu's operators for the PrivateUse1 device type (issue 31, python/torch_npu): what moves
 // tensors to and from the simulated device and what custom operators use on it (allocation,
-// copies, views, fill), a fallback that names every other operator as not provided, and the
-// torch_npu operators the Python package calls (torch.ops.torch_npu.*).
+// copies, views, fill_ and zero_), a fallback that names every other operator as not provided, and
+// the torch_npu operators the Python package calls (torch.ops.torch_npu.*).
 #include <ATen/ATen.h>
 #include <ATen/EmptyTensor.h>
 #include <ATen/NativeFunctions.h>
@@ -99,6 +99,12 @@ at::Tensor& Fill(at::Tensor& self, const at::Scalar& value) {
   return self;
 }
 
+at::Tensor& Zero(at::Tensor& self) {
+  WaitForDevice(self);
+  HostView(self).zero_();
+  return self;
+}
+
 at::Tensor AsStrided(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride,
                      c10::optional<int64_t> storage_offset) {
   return at::native::as_strided_tensorimpl(self, size, stride, storage_offset);
@@ -114,7 +120,8 @@ void NotProvided(const c10::OperatorHandle& op, torch::jit::Stack* /*stack*/) {
   TORCH_CHECK_NOT_IMPLEMENTED(
       false, "torch_npu (lngrad): '", op.schema().operator_name(),
       "' has no kernel for the simulated npu device. lngrad's torch_npu provides tensor "
-      "creation, copies between the CPU and npu, views and fill_; compute on npu tensors comes "
+      "creation, copies between the CPU and npu, views, fill_ and zero_; compute on npu tensors "
+      "comes "
       "from your own operators (Ascend C kernels launched with <<<>>>). Move the tensors to the "
       "CPU (.cpu()) for anything else.");
 }
@@ -138,6 +145,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("copy_", TORCH_FN(Copy));
   m.impl("_copy_from", TORCH_FN(CopyFrom));
   m.impl("fill_.Scalar", TORCH_FN(Fill));
+  m.impl("zero_", TORCH_FN(Zero));
   m.impl("as_strided", TORCH_FN(AsStrided));
   m.impl("view", TORCH_FN(View));
 }
