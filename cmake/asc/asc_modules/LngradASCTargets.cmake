@@ -1,11 +1,12 @@
 # The targets a vendor-style ASC project links, all lngrad::ascendc: the names of the vendor's
 # samples (tiling_api, register, platform, unified_dlog, graph_base, ascendalog) and those its kernel-launch
 # modules link (ascendcl, acl_rt, ascendc_runtime, runtime, error_manager, profapi,
-# ge_common_base, mmpa, ascend_dump, c_sec). dl and m stay the system libraries.
+# ge_common_base, mmpa, ascend_dump, c_sec), and the profiling libraries of the kit's
+# torch_library_report_tensor sample (nnopbase, msprofiler). dl and m stay the system libraries.
 set(LNGRAD_ASC_VENDOR_LINK_NAMES
   tiling_api register platform unified_dlog graph_base ascendalog
   ascendcl acl_rt ascendc_runtime runtime error_manager profapi ge_common_base mmpa ascend_dump
-  c_sec)
+  c_sec nnopbase msprofiler)
 
 macro(_lngrad_asc_import_targets)
   if(NOT TARGET lngrad::ascendc)
