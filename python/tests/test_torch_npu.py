@@ -78,6 +78,14 @@ def test_views_share_device_memory():
     assert torch.equal(y.cpu(), expected)
 
 
+def test_reshape_and_unsqueeze_are_views():
+    x = _random((4, 6), torch.float32)
+    y = x.npu()
+    assert torch.equal(y.reshape(6, 4).cpu(), x.reshape(6, 4))
+    assert torch.equal(y.unsqueeze(0).cpu(), x.unsqueeze(0))
+    assert torch.equal(y.t().reshape(24).cpu(), x.t().reshape(24))  # a copy: not a view
+
+
 def test_fill_and_zero():
     y = torch.empty(7, 3).npu()
     y.fill_(2.5)

@@ -114,6 +114,14 @@ at::Tensor View(const at::Tensor& self, at::IntArrayRef size) {
   return at::native::view(self, size);
 }
 
+// reshape's view on torch versions that have it (1.13 does).
+#if __has_include(<ATen/ops/_reshape_alias_native.h>)
+#define LNGRAD_NPU_RESHAPE_ALIAS 1
+at::Tensor ReshapeAlias(const at::Tensor& self, at::IntArrayRef size, at::IntArrayRef stride) {
+  return at::native::_reshape_alias(self, size, stride);
+}
+#endif
+
 // Every other aten operator on npu tensors: a NotImplementedError naming it, instead of torch's
 // list of backends.
 void NotProvided(const c10::OperatorHandle& op, torch::jit::Stack* /*stack*/) {
@@ -148,6 +156,9 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
   m.impl("zero_", TORCH_FN(Zero));
   m.impl("as_strided", TORCH_FN(AsStrided));
   m.impl("view", TORCH_FN(View));
+#ifdef LNGRAD_NPU_RESHAPE_ALIAS
+  m.impl("_reshape_alias", TORCH_FN(ReshapeAlias));
+#endif
 }
 
 TORCH_LIBRARY_IMPL(_, PrivateUse1, m) {
