@@ -12,7 +12,6 @@ and what it does not.
 import ctypes
 import os
 import sys
-import types
 
 import torch
 
@@ -73,5 +72,5 @@ def _register():
     sys.modules["torch.npu"] = npu
 
 
-if not isinstance(getattr(torch, "npu", None), types.ModuleType) or torch.npu is not npu:
+if getattr(torch, "npu", None) is not npu:
     _register()

@@ -17,7 +17,13 @@
 #include <cstdint>
 #include <ostream>
 
+// aclrtStream from lngrad's ACL headers (lngrad-asc puts them on the include path); a C++ source
+// compiled without them gets the same type here.
+#if __has_include("acl/acl_base.h")
 #include "acl/acl_base.h"
+#else
+typedef void* aclrtStream;
+#endif
 
 // torch_npu requires a torch with Tensor::mutable_data_ptr (2.1 and later), and the kit's samples
 // call it. With an older torch (Debian's 1.13) the name means data_ptr, which returns the same
