@@ -446,6 +446,7 @@ driver options:
   -x asc                 the inputs that follow are .asc sources, whatever their extension
   -Xhost-start ... -Xhost-end      options for the C++ compiler (passed on)
   -Xaicore-start ... -Xaicore-end  device compiler options (ignored)
+  --gcc-toolchain=DIR    clang's GCC prefix (the kit's PyTorch samples): ignored
   --cce-*                device code-generation options (ignored; --cce-build-static-lib,
                          --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
   --sanitizer            every build can run under the pipeline sanitizer (lngrad sanitize --
