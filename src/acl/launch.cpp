@@ -1,4 +1,5 @@
 // Layer acl: the <<<>>> launcher (lngrad_acl/launch.h) and the compile-time default product.
+#include <chrono>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
@@ -77,6 +78,7 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   options.cce_auto_sync = cce_auto_sync;
   options.device_memory_only = true;  // a kernel on the device sees only device memory
   options.split = split;
+  const auto start = std::chrono::steady_clock::now();
   try {
     LaunchPrints prints(blocks * split.PerCore());
     status = aicore::RunBlocks(name, static_cast<uint32_t>(blocks), prints.Wrap(per_block), options,
@@ -86,6 +88,9 @@ void LaunchOnStream(const char* name, const char* file, int line, uint64_t block
   } catch (...) {
     status = Status::Internal("unknown exception");
   }
+  NoteProfiledLaunch(
+      name, blocks * split.PerCore(),
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
   if (status.ok()) return;
   std::lock_guard lock(s.mu);
   if (failures.empty()) {

@@ -95,6 +95,11 @@ OrphanError& ThreadOrphanError();
 Stream* ResolveStream(State& s, aclrtStream stream, const char* api, aclError* code,
                       bool print = true);
 
+// msopprof's record (profiling.cpp): with LNGRAD_OPPROF_OUTPUT set (by lngrad's msopprof), one
+// line per launch is appended to that file: the kernel, its blocks, the launch's wall time and the
+// description of the calling thread's innermost aclprofRangePushEx range, if any.
+void NoteProfiledLaunch(const char* kernel, uint64_t blocks, double micros) noexcept;
+
 std::string PtrText(const void* p);
 const char* ErrorName(aclError code);
 

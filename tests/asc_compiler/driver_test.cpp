@@ -132,6 +132,14 @@ TEST(Driver, CceAutoSync) {
   EXPECT_NE(st.message().find("--cce-auto-sync takes on or off"), std::string::npos);
 }
 
+// The kit's PyTorch samples pass clang's --gcc-toolchain=DIR to bisheng, when compiling and when
+// linking: the CPU build's compiler is the project's own, so it never reaches it.
+TEST(Driver, GccToolchainIsDropped) {
+  EXPECT_FALSE(Has(Parse({"--gcc-toolchain=/usr", "-c", "op.asc"}), "--gcc-toolchain=/usr"));
+  EXPECT_FALSE(
+      Has(Parse({"--gcc-toolchain=/usr", "op.o", "-o", "libop.so"}), "--gcc-toolchain=/usr"));
+}
+
 TEST(Driver, StandardOlderThanCxx20IsAnError) {
   const Status st = ParseError({"-std=c++17", "-c", "op.asc"});
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);

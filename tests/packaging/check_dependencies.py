@@ -208,9 +208,10 @@ def python_imports(source):
 
 
 def is_local(mod, user):
-    """Ours: the lngrad package, or a module beside a script (sys.path[0], pytest's rootdir
-    insertion); inside a package an absolute import never means the file beside it."""
-    if mod in ("lngrad", "_lngrad"):
+    """Ours: the lngrad package, the torch_npu stand-in (python/torch_npu), or a module beside a
+    script (sys.path[0], pytest's rootdir insertion); inside a package an absolute import never
+    means the file beside it."""
+    if mod in ("lngrad", "_lngrad", "torch_npu"):
         return True
     here = os.path.dirname(user)
     if os.path.exists(os.path.join(here, "__init__.py")):

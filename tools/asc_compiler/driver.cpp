@@ -215,6 +215,10 @@ Status TakeDeviceOption(const std::vector<std::string>& args, size_t* i, Invocat
     }
     return Status::Ok();
   }
+  // bisheng is clang-based: the kit's PyTorch samples give it --gcc-toolchain=<GCC's prefix> to
+  // find GCC's C++ library. The CPU build uses the project's own C++ compiler with its own
+  // library, so the option is dropped (GCC refuses it), on compile and link lines alike.
+  if (a.rfind("--gcc-toolchain=", 0) == 0) return Status::Ok();
   if (a == "--enable-simt") {
     inv->simt = true;
     return Status::Ok();
@@ -442,6 +446,7 @@ driver options:
   -x asc                 the inputs that follow are .asc sources, whatever their extension
   -Xhost-start ... -Xhost-end      options for the C++ compiler (passed on)
   -Xaicore-start ... -Xaicore-end  device compiler options (ignored)
+  --gcc-toolchain=DIR    clang's GCC prefix (the kit's PyTorch samples): ignored
   --cce-*                device code-generation options (ignored; --cce-build-static-lib,
                          --cce-aicpu-*, --cce-host-only and --cce-aicore-only are errors)
   --sanitizer            every build can run under the pipeline sanitizer (lngrad sanitize --

@@ -111,7 +111,11 @@ endif()
 _lngrad_asc_default(CMAKE_ASC_ARCHIVE_CREATE "<CMAKE_AR> qc <TARGET> <LINK_FLAGS> <OBJECTS>")
 _lngrad_asc_default(CMAKE_ASC_ARCHIVE_APPEND "<CMAKE_AR> q <TARGET> <LINK_FLAGS> <OBJECTS>")
 _lngrad_asc_default(CMAKE_ASC_ARCHIVE_FINISH "<CMAKE_RANLIB> <TARGET>")
-# Linking: the driver hands the command to the C++ compiler unchanged.
+# Linking: the driver hands the command to the C++ compiler unchanged, less the device compiler's
+# options (--cce-*, --gcc-toolchain=: the kit's PyTorch samples link with it). A target with ASC
+# sources links through the driver as with the vendor's, although lngrad's libraries are C++
+# (whose preference is 30).
+set(CMAKE_ASC_LINKER_PREFERENCE 40)
 if(NOT CMAKE_ASC_LINK_EXECUTABLE)
   set(CMAKE_ASC_LINK_EXECUTABLE "<CMAKE_ASC_COMPILER> ${_lngrad_asc_cxx} <FLAGS> <CMAKE_ASC_LINK_FLAGS> \
 <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")

@@ -1,11 +1,12 @@
 # The targets a vendor-style ASC project links, all lngrad::ascendc: the names of the vendor's
 # samples (tiling_api, register, platform, unified_dlog, graph_base, ascendalog) and those its kernel-launch
 # modules link (ascendcl, acl_rt, ascendc_runtime, runtime, error_manager, profapi,
-# ge_common_base, mmpa, ascend_dump, c_sec). dl and m stay the system libraries.
+# ge_common_base, mmpa, ascend_dump, c_sec), and the profiling libraries of the kit's
+# torch_library_report_tensor sample (nnopbase, msprofiler). dl and m stay the system libraries.
 set(LNGRAD_ASC_VENDOR_LINK_NAMES
   tiling_api register platform unified_dlog graph_base ascendalog
   ascendcl acl_rt ascendc_runtime runtime error_manager profapi ge_common_base mmpa ascend_dump
-  c_sec)
+  c_sec nnopbase msprofiler)
 
 macro(_lngrad_asc_import_targets)
   if(NOT TARGET lngrad::ascendc)
@@ -14,6 +15,12 @@ macro(_lngrad_asc_import_targets)
       enable_language(CXX)
     endif()
     find_package(lngrad CONFIG REQUIRED PATHS "${LNGRAD_ASC_LNGRAD_DIR}" NO_DEFAULT_PATH)
+  endif()
+  # The C++ compiler compiles ASC sources: its implicit include directories are the ASC
+  # language's, which CMake leaves off the command line (Debian's Torch package lists
+  # /usr/include, and `-isystem /usr/include` breaks libstdc++'s #include_next <stdlib.h>).
+  if(CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES AND NOT CMAKE_ASC_IMPLICIT_INCLUDE_DIRECTORIES)
+    set(CMAKE_ASC_IMPLICIT_INCLUDE_DIRECTORIES ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES})
   endif()
   foreach(_lngrad_asc_name IN LISTS LNGRAD_ASC_VENDOR_LINK_NAMES)
     if(NOT TARGET ${_lngrad_asc_name})

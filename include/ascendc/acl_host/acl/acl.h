@@ -5,6 +5,7 @@
 #define LNGRAD_ASCENDC_ACL_ACL_H_
 
 #include "acl/acl_base.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt.h"
 
 #endif  // LNGRAD_ASCENDC_ACL_ACL_H_

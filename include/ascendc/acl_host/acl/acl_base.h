@@ -148,6 +148,31 @@ typedef enum {
   ACL_FLOAT4_E1M2 = 41,
 } aclDataType;
 
+// Tensor layouts (the values of the vendor's aclFormat, CANN documentation "aclFormat"). lngrad's
+// runtime only carries them (profiling descriptions); kernels see plain global memory.
+typedef enum {
+  ACL_FORMAT_UNDEFINED = -1,
+  ACL_FORMAT_NCHW = 0,
+  ACL_FORMAT_NHWC = 1,
+  ACL_FORMAT_ND = 2,
+  ACL_FORMAT_NC1HWC0 = 3,
+  ACL_FORMAT_FRACTAL_Z = 4,
+  ACL_FORMAT_NC1HWC0_C04 = 12,
+  ACL_FORMAT_HWCN = 16,
+  ACL_FORMAT_NDHWC = 27,
+  ACL_FORMAT_FRACTAL_NZ = 29,
+  ACL_FORMAT_NCDHW = 30,
+  ACL_FORMAT_NDC1HWC0 = 32,
+  ACL_FRACTAL_Z_3D = 33,
+  ACL_FORMAT_NC = 35,
+  ACL_FORMAT_NCL = 47,
+  ACL_FORMAT_FRACTAL_NZ_C0_16 = 50,
+  ACL_FORMAT_FRACTAL_NZ_C0_32 = 51,
+  ACL_FORMAT_FRACTAL_NZ_C0_2 = 52,
+  ACL_FORMAT_FRACTAL_NZ_C0_4 = 53,
+  ACL_FORMAT_FRACTAL_NZ_C0_8 = 54,
+} aclFormat;
+
 // binary16 -> float, exact (subnormals, infinities and NaN payloads kept).
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 // float -> binary16, rounded to nearest, ties to even; overflow gives infinity, NaN stays NaN.
