@@ -9,6 +9,8 @@ tests actually use and names every piece that neither list brings:
   - every program CMake found (FILEPATH entries of CMakeCache.txt under /usr or /bin),
   - every module that a Python file of the tree imports (python/, tests/, examples/, scripts/;
     bench/ installs its own peers), resolved as the test's interpreter resolves it,
+  - the headers of <torch/extension.h> where an operator source under python/ includes it
+    (compiled at test time, outside the build tree's ninja log),
 then maps each file to its Debian package (dpkg -S) or its PyPI distribution and checks that the
 package is in the closure of ./dev's list over Depends and Pre-Depends, or that the distribution
 is in requirements-dev.txt.
@@ -207,6 +209,44 @@ def python_imports(source):
     return found
 
 
+def torch_extension_headers(source):
+    """The system headers of <torch/extension.h>, which operator sources of the tree compile at
+    test time, outside the build tree's ninja log (python.torch_npu_op builds one as the kit's
+    PyTorch samples do): the C++ preprocessor's dependency list with torch's include directories
+    (it brings pybind11's headers). ({header: who needs it}, problems)."""
+    users = []
+    for root, dirs, files in os.walk(os.path.join(source, "python")):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", "build")]
+        for f in files:
+            if f.endswith((".asc", ".cpp")):
+                path = os.path.join(root, f)
+                if "#include <torch/extension.h>" in open(path, errors="replace").read():
+                    users.append(path)
+    if not users or importlib.util.find_spec("torch") is None:
+        return {}, []
+    user = os.path.relpath(users[0], source)
+    import sysconfig
+
+    import torch.utils.cpp_extension as ext
+
+    dirs = ext.include_paths() + [sysconfig.get_paths()["include"]]
+    out = subprocess.run(
+        ["c++", "-std=c++17", "-M", "-x", "c++", "-"] + [f"-I{d}" for d in dirs],
+        input="#include <torch/extension.h>\n",
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        why = (out.stderr.strip().splitlines() or ["?"])[0]
+        return {}, [("<torch/extension.h>", user, f"does not compile here: {why}")]
+    heads = {}
+    for p in out.stdout.replace("\\\n", " ").split()[1:]:
+        p = os.path.realpath(p)
+        if p.startswith("/usr/") and os.path.exists(p):
+            heads[p] = f"{user} (a header of <torch/extension.h>)"
+    return heads, []
+
+
 def is_local(mod, user):
     """Ours: the lngrad package, the torch_npu stand-in (python/torch_npu), or a module beside a
     script (sys.path[0], pytest's rootdir insertion); inside a package an absolute import never
@@ -229,6 +269,10 @@ def collect(source, build, requirements):
         )
     for p in cmake_programs(build):
         files[p] = "CMake (find_program)"
+    heads, missing = torch_extension_headers(source)
+    for h, user in heads.items():
+        files.setdefault(h, user)
+    problems += missing
     progs, missing = preset_programs(source)
     files.update(progs)
     problems += missing
