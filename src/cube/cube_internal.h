@@ -66,10 +66,18 @@ struct CubeRegisters {
   // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
   uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
   std::vector<std::byte> sparse_index;  // LoadDataWithSparse's index buffer (a quarter of L0B)
+  // The Fixpipe registers of DataCopy CO1 -> GM: SetFixpipePreQuantFlag, SetFixpipeNz2ndFlag,
+  // SetFixPipeConfig's Fixpipe Buffer tensor (has_quant_tensor: set since the block began).
+  uint64_t pre_quant = 0;
+  uint16_t nd_num = 1, src_nd_stride = 0;
+  uint32_t dst_nd_stride = 0;
+  View quant_tensor{};
+  bool has_quant_tensor = false;
 };
 CubeRegisters& Registers(const char* api);
 
-// DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2).
+// DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2) on MTE1, L1 -> Fixpipe
+// Buffer (C2PIPE2GM) on FIX.
 void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
                      aicore::SrcLoc loc);
 

@@ -143,8 +143,9 @@ struct FixArgs {
   int quant;
   uint64_t deq_scalar;
   bool relu, channel_split;
-  uint8_t dual = 0;       // the 950's dualDstCtl (to UB)
-  int32_t sub_block = 0;  // the 950's subBlockId (to UB, dualDstCtl 0)
+  uint8_t dual = 0;           // the 950's dualDstCtl (to UB)
+  int32_t sub_block = 0;      // the 950's subBlockId (to UB, dualDstCtl 0)
+  const char* api = nullptr;  // the API its checks name (nullptr: Fixpipe's)
 };
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
 // quant: the vector modes' per-column values (L1), else nullptr.
@@ -159,6 +160,17 @@ void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixA
                  Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
+
+// DataCopy CO1 -> GM/L1: the Fixpipe arguments of p (dst_bytes: the output element's size) with
+// the block's registers; *quant: the Fixpipe Buffer tensor SetFixPipeConfig named for the vector
+// modes, else nullptr.
+FixArgs CopyOutArgs(const AscendC::DataCopyCO12DstParams& p, uint32_t dst_bytes, bool to_gm,
+                    const View** quant);
+// The Fixpipe registers: the scalar quantisation value, the NZ2ND settings, the vector modes'
+// Fixpipe Buffer tensor.
+void SetPreQuant(uint64_t config);
+void SetNz2nd(uint16_t nd_num, uint16_t src_nd_stride, uint32_t dst_nd_stride);
+void SetQuantTensor(const View& fb);
 
 // The unit of srcNdStride (the L0C distance between the ndNum matrices), in elements: 16 x C0
 // (256) on Atlas A2/A3, C0 (16) on the 950 (the batch_matmul sample's two settings).
@@ -427,7 +439,27 @@ void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
                              "; it must be at C2PIPE2GM (or CO1 "
                              "for the unitFlag reset)");
   }
+  if (pos == TPosition::C2PIPE2GM) lngrad::cube::SetQuantTensor(preData.View());
 }
+// The scalar quantisation value of DataCopy CO1 -> GM (M1, offset, sign: as deqScalar).
+inline void SetFixpipePreQuantFlag(uint64_t config) { lngrad::cube::SetPreQuant(config); }
+// DataCopy CO1 -> GM's NZ2ND: ndNum matrices, srcNdStride (L0C, units as Fixpipe's) and
+// dstNdStride (elements) apart.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride) {
+  lngrad::cube::SetNz2nd(ndNum, srcNdStride, dstNdStride);
+}
+
+// L0C (NZ) -> GM or L1 through the Fixpipe registers (DataCopyCO12DstParams): NZ, or ND with
+// nz2ndEn; the conversion quantPre names (the vector modes' values from SetFixPipeConfig).
+template <typename T, typename U, template <typename> class D>
+void DataCopy(const D<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& intriParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  const lngrad::aicore::detail::TensorView* q = nullptr;
+  const auto a = lngrad::cube::CopyOutArgs(intriParams, sizeof(T),
+                                           std::is_same_v<D<T>, GlobalTensor<T>>, &q);
+  lngrad::cube::FixpipeTo(dst, src, q, a, loc);
+}
+
 template <typename T>
 void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
                       bool isUnitFlag = false) {

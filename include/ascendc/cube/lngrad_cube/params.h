@@ -268,6 +268,35 @@ struct FixpipeParamsV220 {
   uint8_t unitFlag = 0;
   bool isChannelSplit = false;
 };
+// DataCopy CO1 -> GM/L1 (the Fixpipe engine driven by registers: SetFixpipePreQuantFlag's scalar,
+// SetFixpipeNz2ndFlag's ndNum and strides, SetFixPipeConfig's Fixpipe Buffer tensor).
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t dstStrideIn,
+                        uint16_t srcStrideIn, QuantMode_t quantPreIn, uint8_t reluPreIn,
+                        bool channelSplitIn, bool nz2ndEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;  // NZ: 32-byte blocks between column blocks; ND: elements per row
+  uint16_t srcStride = 0;  // L0C: 16-element rows between column blocks
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+
 using FixpipeParamsM300 = FixpipeParamsV220;
 using FixpipeParamsM310 = FixpipeParamsV220;
 
