@@ -18,15 +18,21 @@
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/fp8.h"
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_aicore/tensor.h"
+#include "lngrad_cube/mx_types.h"
 #include "lngrad_cube/params.h"
 
 namespace lngrad::cube {
 
 // The element types the cube moves and multiplies.
-enum class Elem : uint8_t { kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32, kOther };
+// The MX forms' (the 950): fp8 e4m3/e5m2, fp4 e2m1/e1m2 (4-bit values, two to a byte), e8m0.
+enum class Elem : uint8_t {
+  kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32,
+  kF8E4M3, kF8E5M2, kF4E2M1, kF4E1M2, kE8M0, kOther
+};
 template <typename T>
 constexpr Elem ElemOf() {
   using U = std::remove_cv_t<T>;
@@ -40,6 +46,11 @@ constexpr Elem ElemOf() {
   if constexpr (std::is_same_v<U, float>) return Elem::kF32;
   if constexpr (std::is_same_v<U, int32_t>) return Elem::kS32;
   if constexpr (std::is_same_v<U, uint32_t>) return Elem::kU32;
+  if constexpr (std::is_same_v<U, fp8_e4m3fn_t>) return Elem::kF8E4M3;
+  if constexpr (std::is_same_v<U, fp8_e5m2_t>) return Elem::kF8E5M2;
+  if constexpr (std::is_same_v<U, fp4x2_e2m1_t>) return Elem::kF4E2M1;
+  if constexpr (std::is_same_v<U, fp4x2_e1m2_t>) return Elem::kF4E1M2;
+  if constexpr (std::is_same_v<U, fp8_e8m0_t>) return Elem::kE8M0;
   return Elem::kOther;
 }
 uint32_t ElemBits(Elem e) noexcept;
@@ -455,8 +466,8 @@ template <typename T, typename U, template <typename> class D>
 void DataCopy(const D<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& intriParams,
               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   const lngrad::aicore::detail::TensorView* q = nullptr;
-  const auto a = lngrad::cube::CopyOutArgs(intriParams, sizeof(T),
-                                           std::is_same_v<D<T>, GlobalTensor<T>>, &q);
+  const auto a =
+      lngrad::cube::CopyOutArgs(intriParams, sizeof(T), std::is_same_v<D<T>, GlobalTensor<T>>, &q);
   lngrad::cube::FixpipeTo(dst, src, q, a, loc);
 }
 
@@ -468,3 +479,5 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quant
 }
 
 }  // namespace AscendC
+
+#include "lngrad_cube/mx.h"

@@ -191,6 +191,26 @@ struct InitConstValueParams {
   T initValue = 0;
 };
 
+// The MX scales' 2D load (the 950): xStep x yStep 32-byte fractals (16 rows x 2 e8m0 scales) from
+// (xStartPosition, yStartPosition), srcStride and dstStride 32-byte units between the x rows.
+struct LoadData2DMxParams {
+  LoadData2DMxParams() = default;
+  LoadData2DMxParams(uint16_t xStartPositionIn, uint16_t yStartPositionIn, uint8_t xStepIn,
+                     uint8_t yStepIn, uint16_t srcStrideIn, uint16_t dstStrideIn)
+      : xStartPosition(xStartPositionIn),
+        yStartPosition(yStartPositionIn),
+        xStep(xStepIn),
+        yStep(yStepIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn) {}
+  uint16_t xStartPosition = 0;
+  uint16_t yStartPosition = 0;
+  uint8_t xStep = 0;
+  uint8_t yStep = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn,
