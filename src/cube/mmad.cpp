@@ -152,7 +152,8 @@ void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits
                size_t stride) {
   if constexpr (std::is_same_v<Acc, float>) {
     if (IsMxData(e)) {
-      for (uint32_t j = 0; j < count; ++j) out[j * stride] = MxValue(e, GetBits(base, i0 + j, bits));
+      for (uint32_t j = 0; j < count; ++j)
+        out[j * stride] = MxValue(e, GetBits(base, i0 + j, bits));
       return;
     }
     if (e == Elem::kF16) {
@@ -361,8 +362,7 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
 }
 
 void MmadMx(const View& c, const View& a, const View& b, const View* bias,
-            const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out,
-            aicore::SrcLoc loc) {
+            const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc) {
   constexpr const char* kApi = "MmadMx";
   CheckTypes(a_elem, b_elem, out, true, kApi);
   const Geometry g = GeometryOf(p, a_elem);

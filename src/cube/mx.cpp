@@ -71,7 +71,8 @@ void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxP
   aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
   for (uint32_t x = 0; x < p.xStep; ++x) {
     for (uint32_t y = 0; y < p.yStep; ++y) {
-      const uint64_t s = ((uint64_t{p.xStartPosition} + x) * p.srcStride + p.yStartPosition + y) * 32;
+      const uint64_t s =
+          ((uint64_t{p.xStartPosition} + x) * p.srcStride + p.yStartPosition + y) * 32;
       const uint64_t d = base + (uint64_t{x} * p.dstStride + y) * 32;
       RequireRange(src, kApi, "srcMx", s, 32);
       if (d + 32 > kMxBytes) {

@@ -67,8 +67,8 @@ TEST(Mx, Fp8AndE8m0Codes) {
 constexpr uint32_t kM = 32, kN = 48, kK = 128;
 
 struct Operand {
-  std::vector<uint32_t> codes;   // rows x kK value codes
-  std::vector<uint8_t> scales;   // rows x kK / 32 e8m0 codes
+  std::vector<uint32_t> codes;  // rows x kK value codes
+  std::vector<uint8_t> scales;  // rows x kK / 32 e8m0 codes
 };
 
 Operand Random(uint32_t rows, uint32_t bits, uint32_t seed) {
@@ -90,7 +90,8 @@ void WriteL1(std::byte* l1, uint32_t at, uint32_t scale_at, const Operand& o, ui
   const uint32_t c0 = 256 / bits;
   for (uint32_t r = 0; r < rows; ++r) {
     for (uint32_t k = 0; k < kK; ++k) {
-      const uint64_t i = (uint64_t{k / c0} * (rows / 16) + r / 16) * 16 * c0 + (r % 16) * c0 + k % c0;
+      const uint64_t i =
+          (uint64_t{k / c0} * (rows / 16) + r / 16) * 16 * c0 + (r % 16) * c0 + k % c0;
       auto& b = l1[at + i * bits / 8];
       const auto v = static_cast<uint8_t>(o.codes[r * kK + k]);
       if (bits == 8) {
@@ -120,10 +121,12 @@ std::vector<float> RunMx(const Operand& a, const Operand& b, uint32_t bits) {
     AscendC::LocalTensor<TB> b1(TPosition::B1, 65536, vals), b2(TPosition::B2, 0, vals / 2);
     AscendC::LocalTensor<fp8_e8m0_t> sa(TPosition::A1, 32768, 1024), sb(TPosition::B1, 98304, 1024);
     const uint16_t k_steps = kK * bits / 256;
-    AscendC::LoadData(a2, a1, sa, AscendC::LoadData2DParamsV2(0, 0, kM / 16, k_steps, kM / 16, kM / 16, false, 0),
-                      AscendC::LoadData2DMxParams(0, 0, kM / 16, kK / 64, kK / 64, kK / 64));
-    AscendC::LoadData(b2, b1, sb, AscendC::LoadData2DParamsV2(0, 0, kN / 16, k_steps, kN / 16, kN / 16, false, 0),
-                      AscendC::LoadData2DMxParams(0, 0, kN / 16, kK / 64, kK / 64, kK / 64));
+    AscendC::LoadData(
+        a2, a1, sa, AscendC::LoadData2DParamsV2(0, 0, kM / 16, k_steps, kM / 16, kM / 16, false, 0),
+        AscendC::LoadData2DMxParams(0, 0, kM / 16, kK / 64, kK / 64, kK / 64));
+    AscendC::LoadData(
+        b2, b1, sb, AscendC::LoadData2DParamsV2(0, 0, kN / 16, k_steps, kN / 16, kN / 16, false, 0),
+        AscendC::LoadData2DMxParams(0, 0, kN / 16, kK / 64, kK / 64, kK / 64));
     AscendC::LocalTensor<float> co1(TPosition::CO1, 0, kM * kN);
     AscendC::MmadParams p;
     p.m = kM;
@@ -141,7 +144,8 @@ std::vector<float> RunMx(const Operand& a, const Operand& b, uint32_t bits) {
 
 // |C - exact| <= (k + 2) x 2^-24 x sum |products|: each product exact (powers of two times at most
 // 4-bit significands), each of the k additions rounding once.
-void ExpectOracle(const std::vector<float>& c, const Operand& a, Elem ea, const Operand& b, Elem eb) {
+void ExpectOracle(const std::vector<float>& c, const Operand& a, Elem ea, const Operand& b,
+                  Elem eb) {
   for (uint32_t m = 0; m < kM; ++m) {
     for (uint32_t n = 0; n < kN; ++n) {
       double exact = 0, mag = 0;
@@ -182,7 +186,8 @@ TEST(Mx, Checks) {
       << k_text;
   // The scales of an L0A tensor at 63 KiB start at 4032 of the 4 KiB L0A_MX: 4 fractals overflow.
   const std::string mx_text = lngrad::cube::test::RunOn("Ascend950PR_9599", [&] {
-    AscendC::LocalTensor<fp8_e4m3fn_t> a1(TPosition::A1, 0, 4096), a2(TPosition::A2, 63 * 1024, 512);
+    AscendC::LocalTensor<fp8_e4m3fn_t> a1(TPosition::A1, 0, 4096),
+        a2(TPosition::A2, 63 * 1024, 512);
     AscendC::LocalTensor<fp8_e8m0_t> s1(TPosition::A1, 8192, 1024);
     AscendC::LoadData(a2, a1, s1, AscendC::LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0),
                       AscendC::LoadData2DMxParams(0, 0, 1, 4, 4, 4));
@@ -200,8 +205,10 @@ TEST(Mx, SanitizerSeesTheScaleBuffers) {
         AscendC::LocalTensor<fp8_e4m3fn_t> a1(TPosition::A1, 0, 2048), a2(TPosition::A2, 0, 2048);
         AscendC::LocalTensor<fp8_e4m3fn_t> b2(TPosition::B2, 0, 2048);
         AscendC::LocalTensor<fp8_e8m0_t> s1(TPosition::A1, 8192, 1024);
-        AscendC::Fill(a1.ReinterpretCast<uint16_t>(), AscendC::InitConstValueParams<uint16_t>(1, 64, 0, 0));
-        AscendC::Fill(s1.ReinterpretCast<uint16_t>(), AscendC::InitConstValueParams<uint16_t>(1, 2, 0, 0x7F7F));
+        AscendC::Fill(a1.ReinterpretCast<uint16_t>(),
+                      AscendC::InitConstValueParams<uint16_t>(1, 64, 0, 0));
+        AscendC::Fill(s1.ReinterpretCast<uint16_t>(),
+                      AscendC::InitConstValueParams<uint16_t>(1, 2, 0, 0x7F7F));
         AscendC::PipeBarrier<PIPE_MTE1>();
         AscendC::LoadData(a2, a1, s1, AscendC::LoadData2DParamsV2(0, 0, 1, 2, 1, 1, false, 0),
                           AscendC::LoadData2DMxParams(0, 0, 1, 1, 1, 1));

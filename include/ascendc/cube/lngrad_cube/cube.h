@@ -30,8 +30,22 @@ namespace lngrad::cube {
 // The element types the cube moves and multiplies.
 // The MX forms' (the 950): fp8 e4m3/e5m2, fp4 e2m1/e1m2 (4-bit values, two to a byte), e8m0.
 enum class Elem : uint8_t {
-  kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32,
-  kF8E4M3, kF8E5M2, kF4E2M1, kF4E1M2, kE8M0, kOther
+  kS4,
+  kS8,
+  kU8,
+  kS16,
+  kU16,
+  kF16,
+  kBf16,
+  kF32,
+  kS32,
+  kU32,
+  kF8E4M3,
+  kF8E5M2,
+  kF4E2M1,
+  kF4E1M2,
+  kE8M0,
+  kOther
 };
 template <typename T>
 constexpr Elem ElemOf() {

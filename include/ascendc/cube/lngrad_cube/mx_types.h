@@ -10,15 +10,15 @@
 
 #include "lngrad_aicore/defs.h"
 
-#define LNGRAD_CUBE_MX_TYPE(name)                     \
-  struct name {                                       \
-    uint8_t bits;                                     \
+#define LNGRAD_CUBE_MX_TYPE(name)                        \
+  struct name {                                          \
+    uint8_t bits;                                        \
     static constexpr name FromBits(uint8_t b) noexcept { \
-      name v{};                                       \
-      v.bits = b;                                     \
-      return v;                                       \
-    }                                                 \
-  };                                                  \
+      name v{};                                          \
+      v.bits = b;                                        \
+      return v;                                          \
+    }                                                    \
+  };                                                     \
   static_assert(sizeof(name) == 1);
 LNGRAD_CUBE_MX_TYPE(fp8_e8m0_t)
 LNGRAD_CUBE_MX_TYPE(fp4x2_e2m1_t)
