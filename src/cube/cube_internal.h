@@ -74,6 +74,7 @@ struct CubeRegisters {
   View quant_tensor{};
   bool has_quant_tensor = false;
   std::vector<std::byte> mx[2];  // the 950's L0A_MX and L0B_MX (MX scales), kMxBytes each
+  uint64_t nz_para = 0;          // the C API's ND2NZ/DN2NZ register (asc_set_gm2l1_nz_para)
 };
 CubeRegisters& Registers(const char* api);
 

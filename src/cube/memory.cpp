@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cube_internal.h"
@@ -51,6 +52,10 @@ int MemoryRowOf(AscendC::TPosition pos) {
 
 struct BlockMemories {
   std::vector<std::byte> bytes[kMemoryCount];
+  // The C API's arrays (`__cbuf__ T name[N];` ...): per memory, the offset of each declaration
+  // (its key) and the end of the last.
+  std::vector<std::pair<const void*, uint64_t>> arrays[kMemoryCount];
+  uint64_t arrays_end[kMemoryCount] = {};
   CubeRegisters registers;
   // The L1 of a launch whose AI cores have an AIC and AIVs: one per AI core, which its AIVs
   // write (DataCopy UB -> L1) and its AIC reads; nullptr: bytes[0].
@@ -90,6 +95,36 @@ bool Install() noexcept {
   aicore::SetLocalMemoryHook(&ServePosition);
   aicore::detail::SetLocalCopyHook(&CopyToBiasTable);
   return true;
+}
+
+void* CubeStatic(const void* key, uint64_t bytes, AscendC::TPosition pos, const char* name,
+                 aicore::SrcLoc loc) {
+  (void)loc;
+  const std::string api = std::string("the C API array ") + name;
+  aicore::BlockContext& ctx = aicore::RequireBlockContext(api.c_str());
+  const aicore::LocalMemory mem = aicore::MemoryOf(ctx, pos, api.c_str());
+  BlockMemories& state = StateOf(ctx);
+  const int row = MemoryRowOf(pos);
+  for (const auto& [k, offset] : state.arrays[row]) {
+    if (k == key) return mem.base + offset;
+  }
+  // Each array on its own fractal grid: 1024 bytes in L0C, 512 elsewhere; in the Fixpipe Buffer
+  // the host address is a multiple of 128, as asc_set_l0c2gm_config's address (its pointer / 128)
+  // needs.
+  const uint64_t align = pos == AscendC::TPosition::CO1 ? 1024 : 512;
+  uint64_t offset = (state.arrays_end[row] + align - 1) / align * align;
+  if (pos == AscendC::TPosition::C2PIPE2GM) {
+    const auto base = reinterpret_cast<uintptr_t>(mem.base);
+    offset = ((base + state.arrays_end[row] + 127) / 128 * 128) - base;
+  }
+  if (offset + bytes > mem.capacity) {
+    Raise(checks::kBounds, api.c_str(),
+          std::to_string(bytes) + " B from byte " + std::to_string(offset) + " exceed the " +
+              mem.name + " of " + std::to_string(mem.capacity) + " B (the block's arrays there)");
+  }
+  state.arrays[row].emplace_back(key, offset);
+  state.arrays_end[row] = offset + bytes;
+  return mem.base + offset;
 }
 
 CubeRegisters& Registers(const char* api) {

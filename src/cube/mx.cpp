@@ -59,14 +59,18 @@ std::byte* MxScales(const View& l0, const char* api, uint64_t* offset) {
 }
 
 // Fractal (x, y) of the source at ((xStart + x) x srcStride + yStart + y) x 32 B, of the
-// destination at (x x dstStride + y) x 32 B from the L0 address / 16.
-void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxParams& p,
-                  aicore::SrcLoc loc) {
+// destination at (x x dstStride + y) x 32 B from byte `base` of MX buffer `side` (0: L0A_MX).
+void LoadMxScalesAt(int side, uint64_t base, const View& src, const AscendC::LoadData2DMxParams& p,
+                    aicore::SrcLoc loc) {
   constexpr const char* kApi = "LoadData(L1->L0 MX scales, LoadData2DMxParams)";
   RequirePosition(src, kApi, "srcMx", {P::A1, P::B1});
   RequireAligned(src, kApi, "srcMx", 32);
-  uint64_t base = 0;
-  std::byte* mx = MxScales(dst, kApi, &base);
+  if (!IsRegBaseArch(aicore::RequireBlockContext(kApi).product->arch)) {
+    Raise(checks::kType, kApi, "the MX forms are the Ascend 950's (L0A_MX/L0B_MX)");
+  }
+  std::vector<std::byte>& buffer = Registers(kApi).mx[side];
+  if (buffer.size() < kMxBytes) buffer.assign(kMxBytes, std::byte{0});
+  std::byte* mx = buffer.data();
   if (p.xStep == 0 || p.yStep == 0) return;
   aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
   for (uint32_t x = 0; x < p.xStep; ++x) {
@@ -78,9 +82,8 @@ void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxP
       if (d + 32 > kMxBytes) {
         Raise(checks::kBounds, kApi,
               "fractal (" + std::to_string(x) + ", " + std::to_string(y) + ") ends at byte " +
-                  std::to_string(d + 32) + " of the 4 KiB " +
-                  (dst.pos == P::A2 ? "L0A_MX" : "L0B_MX") + " buffer (dst's address / 16 is " +
-                  std::to_string(base) + ")");
+                  std::to_string(d + 32) + " of the 4 KiB " + (side == 0 ? "L0A_MX" : "L0B_MX") +
+                  " buffer (its first fractal at byte " + std::to_string(base) + ")");
       }
       std::memcpy(mx + d, src.ptr + s, 32);
       if (in) {
@@ -89,6 +92,13 @@ void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxP
       }
     }
   }
+}
+
+void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxParams& p,
+                  aicore::SrcLoc loc) {
+  uint64_t base = 0;
+  MxScales(dst, "LoadData(L1->L0 MX scales, LoadData2DMxParams)", &base);
+  LoadMxScalesAt(dst.pos == P::A2 ? 0 : 1, base, src, p, loc);
 }
 
 }  // namespace lngrad::cube

@@ -16,6 +16,9 @@ float MxValue(Elem e, uint32_t code) noexcept;
 // The scales' 2D load: fractals of 32 bytes from src (L1) to the MX buffer of dst's L0A/L0B.
 void LoadMxScales(const View& dst, const View& src, const AscendC::LoadData2DMxParams& p,
                   aicore::SrcLoc loc);
+// The same to byte `base` of MX buffer `side` (0: L0A_MX, 1: L0B_MX): the C API's form.
+void LoadMxScalesAt(int side, uint64_t base, const View& src, const AscendC::LoadData2DMxParams& p,
+                    aicore::SrcLoc loc);
 void MmadMx(const View& c, const View& a, const View& b, const View* bias,
             const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc);
 
