@@ -23,6 +23,13 @@ uint64_t OffsetIn(const void* p, AscendC::TPosition pos, const char* api, uint64
   return offset;
 }
 
+uint64_t MxAddress(uint64_t dst, int side, const char* api) {
+  if (dst < kMxBytes) return dst;
+  uint64_t rest = 0;
+  const void* p = reinterpret_cast<const void*>(static_cast<uintptr_t>(dst * 16));
+  return OffsetIn(p, side == 0 ? AscendC::TPosition::A2 : AscendC::TPosition::B2, api, &rest) / 16;
+}
+
 void SetNzPara(uint64_t config) { Registers("asc_set_gm2l1_nz_para").nz_para = config; }
 uint64_t NzPara(const char* api) { return Registers(api).nz_para; }
 

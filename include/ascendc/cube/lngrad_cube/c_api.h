@@ -31,6 +31,11 @@ AscendC::GlobalTensor<T> Global(T* p) {
   return g;
 }
 
+// The byte address in MX buffer `side` (0: L0A_MX) of a C call's dst: the kernel computes it as
+// its L0A/L0B pointer / 16, a host pointer here, whose offset in L0A/L0B / 16 it becomes; a value
+// below 4 KiB is taken as the buffer's address itself.
+uint64_t MxAddress(uint64_t dst, int side, const char* api);
+
 // The C API's ND2NZ/DN2NZ register (asc_set_gm2l1_nz_para): bits 0-15 the matrix count, 16-31
 // the destination's row stride, 32-47 its C0 stride (32-byte units), 48-63 its matrix stride.
 void SetNzPara(uint64_t config);

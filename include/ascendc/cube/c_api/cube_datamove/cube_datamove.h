@@ -11,6 +11,23 @@
 #include "lngrad_cube/c_api.h"
 #include "lngrad_cube/mx.h"
 
+// asc_copy_l0c2gm's post-quantisation modes (the 950; lngrad runs NoConv only).
+enum QuantMode_post : uint64_t {
+  NoConv,
+  QS162B8_POST,
+  VQS162B8_POST,
+  QF162B8_POST,
+  VQF162B8_POST,
+  QS162S4_POST,
+  VQS162S4_POST,
+  QF162S4_POST,
+  VQF162S4_POST,
+  QS162S16_POST,
+  VQS162S16_POST,
+  QF162S16_POST,
+  VQF162S16_POST,
+};
+
 // GM -> L1: n_burst bursts of len_burst 32-byte blocks, the gaps in 32-byte blocks; the trailing
 // parameter of the 7-argument form is a cache control.
 inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src, uint16_t n_burst,
@@ -48,34 +65,25 @@ P NzParams(uint64_t loop1_src_stride, uint16_t n_value, uint32_t d_value, uint64
 }
 }  // namespace lngrad::cube::capi
 
-// GM (ND, rows loop1_src_stride bytes apart) -> L1 (NZ), as DataCopy with Nd2NzParams.
-template <typename T>
-void asc_copy_gm2l1_nd2nz(__cbuf__ T* dst, __gm__ T* src, uint64_t loop1_src_stride,
-                          uint8_t l2_cache_ctl, uint16_t n_value, uint32_t d_value,
-                          uint64_t loop4_src_stride, bool smallc0_en,
-                          ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
-  (void)l2_cache_ctl;
-  namespace c = ::lngrad::cube::capi;
-  constexpr const char* kApi = "asc_copy_gm2l1_nd2nz";
-  AscendC::DataCopy(c::Local<T>(dst, AscendC::TPosition::A1, kApi), c::Global(src),
-                    c::NzParams<AscendC::Nd2NzParams, T>(loop1_src_stride, n_value, d_value,
-                                                         loop4_src_stride, smallc0_en, kApi),
-                    loc);
-}
-// GM (DN, columns loop1_src_stride bytes apart) -> L1 (NZ), as DataCopy with Dn2NzParams.
-template <typename T>
-void asc_copy_gm2l1_dn2nz(__cbuf__ T* dst, __gm__ T* src, uint64_t loop1_src_stride,
-                          uint8_t l2_cache_ctl, uint16_t n_value, uint32_t d_value,
-                          uint64_t loop4_src_stride, bool smallc0_en,
-                          ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
-  (void)l2_cache_ctl;
-  namespace c = ::lngrad::cube::capi;
-  constexpr const char* kApi = "asc_copy_gm2l1_dn2nz";
-  AscendC::DataCopy(c::Local<T>(dst, AscendC::TPosition::A1, kApi), c::Global(src),
-                    c::NzParams<AscendC::Dn2NzParams, T>(loop1_src_stride, n_value, d_value,
-                                                         loop4_src_stride, smallc0_en, kApi),
-                    loc);
-}
+// GM -> L1 (NZ) from ND (rows loop1_src_stride bytes apart: DataCopy with Nd2NzParams) or DN
+// (columns loop1_src_stride bytes apart: Dn2NzParams), one row per C name.
+#define LNGRAD_CUBE_C_NZ_COPIES(X)     \
+  X(asc_copy_gm2l1_nd2nz, Nd2NzParams) \
+  X(asc_copy_gm2l1_dn2nz, Dn2NzParams)
+#define LNGRAD_CUBE_C_NZ_COPY(name, params)                                                  \
+  template <typename T>                                                                      \
+  void name(__cbuf__ T* dst, __gm__ T* src, uint64_t loop1_src_stride, uint8_t l2_cache_ctl, \
+            uint16_t n_value, uint32_t d_value, uint64_t loop4_src_stride, bool smallc0_en,  \
+            ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {            \
+    (void)l2_cache_ctl;                                                                      \
+    namespace c = ::lngrad::cube::capi;                                                      \
+    AscendC::DataCopy(c::Local<T>(dst, AscendC::TPosition::A1, #name), c::Global(src),       \
+                      c::NzParams<AscendC::params, T>(loop1_src_stride, n_value, d_value,    \
+                                                      loop4_src_stride, smallc0_en, #name),  \
+                      loc);                                                                  \
+  }
+LNGRAD_CUBE_C_NZ_COPIES(LNGRAD_CUBE_C_NZ_COPY)
+#undef LNGRAD_CUBE_C_NZ_COPY
 
 // L1 -> L0A/L0B (the 950's 2D load, LoadData2DParamsV2), one row per C name: its destination
 // (space, position) and whether it transposes.
@@ -135,6 +143,36 @@ inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src, uint16_t conv_contr
                     AscendC::DataCopyParams(n_burst, len_burst, source_gap, dst_gap), loc);
 }
 
+// The first size bytes (a multiple of 32) of L1 -> BiasTable at byte address dst.
+inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src, uint32_t size,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::cube::capi::RequireZero("asc_copy_l12bt", "size % 32", size % 32);
+  asc_copy_l12bt(dst, src, 0, 1, static_cast<uint16_t>(size / 32), 0, 0, loc);
+}
+
+// Fill's parameters as one register value: repeat, blocks per repeat, gap (32-byte units in L1).
+union asc_fill_value_config {
+  uint64_t config = 0;
+  struct {
+    uint64_t repeat : 15;
+    uint64_t reserved1 : 1;
+    uint64_t blk_num : 15;
+    uint64_t reserved2 : 1;
+    uint64_t dst_gap : 15;
+    uint64_t reserved3 : 17;
+  };
+};
+// L1 filled with value (converted to T) as Fill with InitConstValueParams does.
+template <typename T, typename V>
+void asc_fill_l1(__cbuf__ T* dst, V value, const asc_fill_value_config& config,
+                 ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  AscendC::Fill(::lngrad::cube::capi::Local<T>(dst, AscendC::TPosition::A1, "asc_fill_l1"),
+                AscendC::InitConstValueParams<T>(
+                    static_cast<uint16_t>(config.repeat), static_cast<uint16_t>(config.blk_num),
+                    static_cast<uint16_t>(config.dst_gap), static_cast<T>(value)),
+                loc);
+}
+
 // L1 -> Fixpipe Buffer: len_burst and dst_gap_size in the 950 instruction's 64-byte units (the
 // C++ API's 128-byte ones halved), src_gap_size in 32-byte blocks.
 inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint16_t n_burst,
@@ -150,7 +188,8 @@ inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint16_t n_bu
                     loc);
 }
 
-// The MX scales: L1 -> L0A_MX/L0B_MX at byte address dst of that buffer.
+// The MX scales: L1 -> L0A_MX/L0B_MX at address dst of that buffer (the kernel's L0A/L0B
+// pointer / 16, as the 950 maps the buffers; c::MxAddress reads it).
 #define LNGRAD_CUBE_C_MX_LOADS(X) \
   X(asc_copy_l12l0a_mx, 0)        \
   X(asc_copy_l12l0b_mx, 1)
@@ -161,7 +200,8 @@ inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src, uint16_t n_bu
                    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {      \
     namespace c = ::lngrad::cube::capi;                                                       \
     ::lngrad::cube::LoadMxScalesAt(                                                           \
-        side, dst, c::Local<fp8_e8m0_t>(src, AscendC::TPosition::A1, #name).View(),           \
+        side, c::MxAddress(dst, side, #name),                                                 \
+        c::Local<fp8_e8m0_t>(src, AscendC::TPosition::A1, #name).View(),                      \
         AscendC::LoadData2DMxParams(x_start_pos, y_start_pos, x_step, y_step, src_stride,     \
                                     dst_stride),                                              \
         loc);                                                                                 \
