@@ -316,10 +316,6 @@ void Compute(const char* api, const View& c, const View& a, const View& b, Opera
   if (in) {
     in.Read(a.ptr, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
     in.Read(b.ptr, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
-    if (o.scale_a != nullptr) {
-      in.Read(o.scale_a, uint64_t{g.mb} * (p.k / 64) * 32);
-      in.Read(o.scale_b, uint64_t{g.nb} * (p.k / 64) * 32);
-    }
     if (o.init != nullptr) in.Read(o.init, uint64_t{p.n} * 4);
     if (o.from_c) in.Read(c.ptr, uint64_t{g.mb} * g.nb * 1024);
     in.Write(c.ptr, uint64_t{g.mb} * g.nb * 1024);
