@@ -69,6 +69,9 @@ bool BlockState::Ordered(Pipe earlier, const Stamp& e, Pipe later, bool later_au
     if (earlier == Pipe::kV && (vv_hardware || auto_sync)) return true;
     // The cube runs its Mmads in order: one accumulates onto the L0C another wrote.
     if (earlier == Pipe::kM) return true;
+    // FIX too: the vendor's own Fixpipe fills the Fixpipe Buffer (L1 -> FB) and converts from it
+    // with no barrier between the two.
+    if (earlier == Pipe::kFix) return true;
   } else if (auto_sync &&
              ((earlier == Pipe::kS && e.auto_synced) || (later == Pipe::kS && later_auto))) {
     return true;
@@ -136,7 +139,7 @@ const char* LocalMemoryName(uint64_t* b, uint64_t* e) {
   using P = AscendC::TPosition;
   BlockContext* ctx = CurrentBlockContext();
   if (ctx == nullptr) return nullptr;
-  for (const P pos : {P::A1, P::A2, P::B2, P::C2, P::CO1}) {
+  for (const P pos : {P::A1, P::A2, P::B2, P::C2, P::CO1, P::C2PIPE2GM}) {
     LocalMemory m;
     if (FindMemory(*ctx, pos, &m) && *b >= reinterpret_cast<uintptr_t>(m.base) &&
         *b < reinterpret_cast<uintptr_t>(m.base) + m.size) {

@@ -11,11 +11,15 @@ struct ElemRow {
   uint32_t bits;
   const char* name;
 };
-constexpr ElemRow kElems[] = {{Elem::kS4, 4, "int4b_t"},       {Elem::kS8, 8, "int8_t"},
-                              {Elem::kU8, 8, "uint8_t"},       {Elem::kS16, 16, "int16_t"},
-                              {Elem::kU16, 16, "uint16_t"},    {Elem::kF16, 16, "half"},
-                              {Elem::kBf16, 16, "bfloat16_t"}, {Elem::kF32, 32, "float"},
-                              {Elem::kS32, 32, "int32_t"},     {Elem::kU32, 32, "uint32_t"}};
+constexpr ElemRow kElems[] = {
+    {Elem::kS4, 4, "int4b_t"},          {Elem::kS8, 8, "int8_t"},
+    {Elem::kU8, 8, "uint8_t"},          {Elem::kS16, 16, "int16_t"},
+    {Elem::kU16, 16, "uint16_t"},       {Elem::kF16, 16, "half"},
+    {Elem::kBf16, 16, "bfloat16_t"},    {Elem::kF32, 32, "float"},
+    {Elem::kS32, 32, "int32_t"},        {Elem::kU32, 32, "uint32_t"},
+    {Elem::kF8E4M3, 8, "fp8_e4m3fn_t"}, {Elem::kF8E5M2, 8, "fp8_e5m2_t"},
+    {Elem::kF4E2M1, 4, "fp4x2_e2m1_t"}, {Elem::kF4E1M2, 4, "fp4x2_e1m2_t"},
+    {Elem::kE8M0, 8, "fp8_e8m0_t"}};
 }  // namespace
 
 uint32_t ElemBits(Elem e) noexcept {

@@ -66,10 +66,34 @@ struct CubeRegisters {
   // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
   uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
   std::vector<std::byte> sparse_index;  // LoadDataWithSparse's index buffer (a quarter of L0B)
+  // The Fixpipe registers of DataCopy CO1 -> GM: SetFixpipePreQuantFlag, SetFixpipeNz2ndFlag,
+  // SetFixPipeConfig's Fixpipe Buffer tensor (has_quant_tensor: set since the block began).
+  uint64_t pre_quant = 0;
+  uint16_t nd_num = 1, src_nd_stride = 0;
+  uint32_t dst_nd_stride = 0;
+  View quant_tensor{};
+  bool has_quant_tensor = false;
+  std::vector<std::byte> mx[2];  // the 950's L0A_MX and L0B_MX (MX scales), kMxBytes each
+  uint64_t nz_para = 0;          // the C API's ND2NZ/DN2NZ register (asc_set_gm2l1_nz_para)
 };
 CubeRegisters& Registers(const char* api);
 
-// DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2).
+// The MX scale buffer of an L0A (A2) or L0B (B2) tensor: its L0A_MX/L0B_MX, and in *offset the
+// tensor's address / 16 (where its scales start).
+inline constexpr uint64_t kMxBytes = 4096;
+std::byte* MxScales(const View& l0, const char* api, uint64_t* offset);
+// Whether e is an MX data type (fp8 e4m3/e5m2, fp4 e2m1/e1m2).
+inline bool IsMxData(Elem e) {
+  return e == Elem::kF8E4M3 || e == Elem::kF8E5M2 || e == Elem::kF4E2M1 || e == Elem::kF4E1M2;
+}
+// The byte of the scale of row r (m of A, n of B), K value k, in an MX buffer of k_total K values
+// (a multiple of 64): 16 x 2 fractals, r blocks outer, K pairs of scales inner (A's Zz, B's Nn).
+inline uint64_t MxScaleIndex(uint32_t r, uint32_t k, uint32_t k_total) {
+  return (uint64_t{r / 16} * (k_total / 64) + k / 64) * 32 + (r % 16) * 2 + (k / 32) % 2;
+}
+
+// DataCopy between local tensors outside the UB: L1 (C1) -> BiasTable (C2) on MTE1, L1 -> Fixpipe
+// Buffer (C2PIPE2GM) on FIX.
 void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
                      aicore::SrcLoc loc);
 

@@ -52,8 +52,8 @@ uint32_t QuantToB8(float x, const Quant& q, bool relu) {
   return static_cast<uint32_t>(static_cast<int32_t>(r)) & 0xFFu;
 }
 
-bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE; }
-bool IsVectorQuant(int q) { return q == VQF322B8_PRE || q == VDEQF16; }
+bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE || q == REQ8 || q == VREQ8; }
+bool IsVectorQuant(int q) { return q == VQF322B8_PRE || q == VDEQF16 || q == VREQ8; }
 
 // One output element from the L0C value raw (column n).
 uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::byte* quant,
@@ -65,6 +65,13 @@ uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::
     float f = static_cast<float>(static_cast<int32_t>(raw)) * QuantOf(pre).m1;
     if (a.relu && f < 0.0f) f = 0.0f;
     return FloatToHalfBits(f);
+  }
+  if (src == Elem::kS32 && IsB8Quant(a.quant)) {
+    // int32 -> int8/uint8 (REQ8, VREQ8): the value as float (nearest even), then as
+    // QF322B8_PRE.
+    uint64_t pre = a.deq_scalar;
+    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    return QuantToB8(static_cast<float>(static_cast<int32_t>(raw)), QuantOf(pre), a.relu);
   }
   if (src == Elem::kS32) {
     const auto v = static_cast<int32_t>(raw);
@@ -94,12 +101,13 @@ void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, con
           std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +
               std::to_string(q) +
               " is not emulated (float -> float, half, bfloat16_t, int8_t/uint8_t through "
-              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t, and half through DEQF16/VDEQF16 "
-              "are)");
+              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t, half through DEQF16/VDEQF16, "
+              "int8_t/uint8_t through REQ8/VREQ8 are)");
   }
   if (IsVectorQuant(q) != has_quant_tensor) {
     Raise(checks::kParams, api,
-          "the vector quantisation modes take a cbufWorkspace, the others none");
+          "the vector quantisation modes take their per-column values (a cbufWorkspace, or "
+          "SetFixPipeConfig's Fixpipe Buffer tensor for DataCopy), the others none");
   }
 }
 
@@ -134,8 +142,9 @@ uint64_t DstIndex(const FixArgs& a, uint32_t dbits, uint32_t i, uint32_t m, uint
 }
 
 // record_dst: the destination is the running block's (GM, its L1), not another core's UB.
-void Run(const char* kApi, void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
-         Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
+void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, const FixArgs& a,
+         Elem dst, Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
+  const char* kApi = a.api != nullptr ? a.api : fixpipe_api;
   RequirePosition(src, kApi, "src", {P::CO1});
   CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
   if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
@@ -148,8 +157,9 @@ void Run(const char* kApi, void* gm, const View& src, const View* quant, const F
                              uint64_t{(a.n - 1) / 16} * a.src_stride + uint64_t{a.m} * 16;
   RequireRange(src, kApi, "src", 0, src_elems * 4);
   if (quant != nullptr) {
-    RequirePosition(*quant, kApi, "cbufWorkspace", {P::C1});
-    RequireRange(*quant, kApi, "cbufWorkspace", 0, uint64_t{a.n} * 8);
+    const char* name = a.api != nullptr ? "SetFixPipeConfig's tensor" : "cbufWorkspace";
+    RequirePosition(*quant, kApi, name, {a.api != nullptr ? P::C2PIPE2GM : P::C1});
+    RequireRange(*quant, kApi, name, 0, uint64_t{a.n} * 8);
   }
   const uint32_t dbits = ElemBits(dst);
   auto* out = static_cast<std::byte*>(gm);
@@ -244,6 +254,65 @@ void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixA
 void FixpipeToGm(void* gm, const View& src, const View* quant, const FixArgs& a, Elem dst,
                  Elem src_elem, aicore::SrcLoc loc) {
   Run("Fixpipe(CO1->GM)", gm, src, quant, a, dst, src_elem, loc);
+}
+
+FixArgs CopyOutArgs(const AscendC::DataCopyCO12DstParams& p, uint32_t dst_bytes, bool to_gm,
+                    const View** quant) {
+  const char* api = to_gm ? "DataCopy(CO1->GM, DataCopyCO12DstParams)"
+                          : "DataCopy(CO1->L1, DataCopyCO12DstParams)";
+  const CubeRegisters& r = Registers(api);
+  FixArgs a{};
+  a.api = api;
+  a.layout = p.nz2ndEn ? L::ROW_MAJOR : L::NZ;
+  a.n = p.nSize;
+  a.m = p.mSize;
+  a.src_stride = uint64_t{p.srcStride} * 16;
+  // NZ: dstStride counts 32-byte blocks; ND: elements per row.
+  a.dst_stride = p.nz2ndEn ? uint64_t{p.dstStride} : uint64_t{p.dstStride} * 32 / dst_bytes;
+  a.nd_num = p.nz2ndEn ? r.nd_num : 1;
+  a.src_nd_stride = p.nz2ndEn ? uint64_t{r.src_nd_stride} * kSrcNdUnit : 0;
+  a.dst_nd_stride = p.nz2ndEn ? r.dst_nd_stride : 0;
+  a.quant = static_cast<int>(p.quantPre);
+  a.deq_scalar = r.pre_quant;
+  a.relu = p.reluPre != 0;
+  a.channel_split = p.channelSplit;
+  if (p.reluPre > 1 || p.clipReluPre != 0 || p.eltWiseOp != 0) {
+    Raise(checks::kParams, api,
+          "reluPre " + std::to_string(p.reluPre) + ", clipReluPre " +
+              std::to_string(p.clipReluPre) + ", eltWiseOp " + std::to_string(p.eltWiseOp) +
+              ": reluPre is 0 or 1 here; ClipReLU and Elementwise are Atlas 200I/500 A2's");
+  }
+  *quant = nullptr;
+  if (IsVectorQuant(a.quant)) {
+    if (!r.has_quant_tensor) {
+      Raise(checks::kParams, api,
+            "quantPre " + std::to_string(a.quant) +
+                " is a vector mode: SetFixPipeConfig must name its Fixpipe Buffer tensor first");
+    }
+    *quant = &r.quant_tensor;
+  }
+  return a;
+}
+
+void SetPreQuant(uint64_t config) { Registers("SetFixpipePreQuantFlag").pre_quant = config; }
+
+void SetNz2nd(uint16_t nd_num, uint16_t src_nd_stride, uint32_t dst_nd_stride) {
+  constexpr const char* kApi = "SetFixpipeNz2ndFlag";
+  if (nd_num == 0 || (nd_num > 1 && src_nd_stride == 0)) {
+    Raise(checks::kParams, kApi,
+          "ndNum " + std::to_string(nd_num) + ", srcNdStride " + std::to_string(src_nd_stride) +
+              ": ndNum is at least 1, and srcNdStride at least 1 when ndNum > 1");
+  }
+  CubeRegisters& r = Registers(kApi);
+  r.nd_num = nd_num;
+  r.src_nd_stride = src_nd_stride;
+  r.dst_nd_stride = dst_nd_stride;
+}
+
+void SetQuantTensor(const View& fb) {
+  CubeRegisters& r = Registers("SetFixPipeConfig");
+  r.quant_tensor = fb;
+  r.has_quant_tensor = true;
 }
 
 }  // namespace lngrad::cube

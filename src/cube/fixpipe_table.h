@@ -15,4 +15,8 @@
   X(kF32, kS8, VQF322B8_PRE)          \
   X(kF32, kU8, VQF322B8_PRE)          \
   X(kS32, kF16, DEQF16)               \
-  X(kS32, kF16, VDEQF16)
+  X(kS32, kF16, VDEQF16)              \
+  X(kS32, kS8, REQ8)                  \
+  X(kS32, kU8, REQ8)                  \
+  X(kS32, kS8, VREQ8)                 \
+  X(kS32, kU8, VREQ8)

@@ -160,24 +160,16 @@ void LoadDataTranspose(const View& dst, const View& src,
   }
 }
 
-void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
-                     aicore::SrcLoc loc) {
-  constexpr const char* kApi = "DataCopy(C1->C2, DataCopyParams)";
-  RequirePosition(dst, kApi, "dst", {P::C2});
-  RequirePosition(src, kApi, "src", {P::C1});
-  // blockLen and the strides count 64-byte blocks on Atlas A2/A3 and 32-byte ones on the 950
-  // (the mmad sample's C1 -> C2 copy).
-  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
-  const uint64_t unit = IsRegBaseArch(ctx.product->arch) ? 32 : 64;
-  RequireAligned(dst, kApi, "dst", 64);
-  RequireAligned(src, kApi, "src", 32);
-  const uint64_t len = params.blockLen * unit;
-  const uint64_t src_pitch = len + params.srcStride * unit;
-  const uint64_t dst_pitch = len + params.dstStride * unit;
-  if (params.blockCount == 0) return;
-  RequireRange(src, kApi, "src", 0, (params.blockCount - 1) * src_pitch + len);
-  RequireRange(dst, kApi, "dst", 0, (params.blockCount - 1) * dst_pitch + len);
-  aicore::san::Instr in(aicore::Pipe::kMte1, kApi, loc);
+namespace {
+
+// blockCount blocks of len bytes, src_pitch and dst_pitch apart, on `pipe`.
+void CopyBlocks(const char* api, aicore::Pipe pipe, const View& dst, const View& src,
+                const AscendC::DataCopyParams& params, uint64_t len, uint64_t src_pitch,
+                uint64_t dst_pitch, aicore::SrcLoc loc) {
+  if (params.blockCount == 0 || len == 0) return;
+  RequireRange(src, api, "src", 0, (params.blockCount - 1) * src_pitch + len);
+  RequireRange(dst, api, "dst", 0, (params.blockCount - 1) * dst_pitch + len);
+  aicore::san::Instr in(pipe, api, loc);
   if (in) {
     in.ReadBlocks(src.ptr, params.blockCount, len, src_pitch);
     in.WriteBlocks(dst.ptr, params.blockCount, len, dst_pitch);
@@ -185,6 +177,34 @@ void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyPa
   for (uint32_t i = 0; i < params.blockCount; ++i) {
     std::memmove(Mutable(dst) + i * dst_pitch, src.ptr + i * src_pitch, len);
   }
+}
+
+}  // namespace
+
+// L1 -> BiasTable on MTE1: blockLen and the gaps count 64-byte blocks on Atlas A2/A3 and 32-byte
+// ones on the 950 (the mmad sample's C1 -> C2 copy). L1 -> Fixpipe Buffer on FIX: blockLen counts
+// 128 bytes (the 950's API doubles it for its 64-byte instruction unit), srcStride and dstStride
+// are head-to-head distances of 32 and 128 bytes (0 repeats the first block).
+void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyParams& params,
+                     aicore::SrcLoc loc) {
+  if (dst.pos == P::C2PIPE2GM) {
+    constexpr const char* kFbApi = "DataCopy(C1->C2PIPE2GM, DataCopyParams)";
+    RequirePosition(src, kFbApi, "src", {P::C1, P::A1, P::B1});
+    RequireAligned(dst, kFbApi, "dst", 128);
+    RequireAligned(src, kFbApi, "src", 32);
+    return CopyBlocks(kFbApi, aicore::Pipe::kFix, dst, src, params, params.blockLen * uint64_t{128},
+                      params.srcStride * uint64_t{32}, params.dstStride * uint64_t{128}, loc);
+  }
+  constexpr const char* kApi = "DataCopy(C1->C2, DataCopyParams)";
+  RequirePosition(dst, kApi, "dst", {P::C2});
+  RequirePosition(src, kApi, "src", {P::C1});
+  const aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
+  const uint64_t unit = IsRegBaseArch(ctx.product->arch) ? 32 : 64;
+  RequireAligned(dst, kApi, "dst", 64);
+  RequireAligned(src, kApi, "src", 32);
+  const uint64_t len = params.blockLen * unit;
+  CopyBlocks(kApi, aicore::Pipe::kMte1, dst, src, params, len, len + params.srcStride * unit,
+             len + params.dstStride * unit, loc);
 }
 
 void FillConst(const View& dst, uint32_t repeat, uint32_t blocks, uint32_t gap, uint32_t value,

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cube_internal.h"
@@ -25,6 +26,7 @@ constexpr MemoryRow kMemories[] = {
     {"L0B", &CubeBuffers::l0b_bytes},      {"L0C", &CubeBuffers::l0c_bytes},
     {"BiasTable", &CubeBuffers::bt_bytes}, {"FixpipeBuffer", &CubeBuffers::fb_bytes}};
 constexpr int kMemoryCount = static_cast<int>(std::size(kMemories));
+constexpr uintptr_t kHostAlign = 1024;
 
 // The memory (row of kMemories) of each cube position; -1: none.
 int MemoryRowOf(AscendC::TPosition pos) {
@@ -51,6 +53,10 @@ int MemoryRowOf(AscendC::TPosition pos) {
 
 struct BlockMemories {
   std::vector<std::byte> bytes[kMemoryCount];
+  // The C API's arrays (`__cbuf__ T name[N];` ...): per memory, the offset of each declaration
+  // (its key) and the end of the last.
+  std::vector<std::pair<const void*, uint64_t>> arrays[kMemoryCount];
+  uint64_t arrays_end[kMemoryCount] = {};
   CubeRegisters registers;
   // The L1 of a launch whose AI cores have an AIC and AIVs: one per AI core, which its AIVs
   // write (DataCopy UB -> L1) and its AIC reads; nullptr: bytes[0].
@@ -61,8 +67,10 @@ struct BlockMemories {
 std::vector<std::byte>& L1Of(BlockMemories& state, uint32_t capacity) {
   if (!state.shared_l1_looked) {
     state.shared_l1_looked = true;
-    state.shared_l1 = std::static_pointer_cast<std::vector<std::byte>>(aicore::AiCoreShared(
-        [capacity] { return std::make_shared<std::vector<std::byte>>(capacity, std::byte{0}); }));
+    state.shared_l1 =
+        std::static_pointer_cast<std::vector<std::byte>>(aicore::AiCoreShared([capacity] {
+          return std::make_shared<std::vector<std::byte>>(capacity + kHostAlign, std::byte{0});
+        }));
   }
   return state.shared_l1 != nullptr ? *state.shared_l1 : state.bytes[0];
 }
@@ -79,8 +87,13 @@ bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::Lo
   if (capacity == 0) return false;
   auto& state = StateOf(ctx);
   std::vector<std::byte>& bytes = row == 0 ? L1Of(state, capacity) : state.bytes[row];
-  if (bytes.size() < capacity) bytes.assign(capacity, std::byte{0});
-  *mem = {bytes.data(), capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
+  // The memory starts at a host address that is a multiple of kHostAlign, so that an address a
+  // C-API kernel computes from a pointer (asc_set_l0c2gm_config's / 128, the MX buffers' / 16)
+  // keeps its low bits.
+  if (bytes.size() < capacity + kHostAlign) bytes.assign(capacity + kHostAlign, std::byte{0});
+  const auto at = reinterpret_cast<uintptr_t>(bytes.data());
+  std::byte* base = bytes.data() + ((kHostAlign - at % kHostAlign) % kHostAlign);
+  *mem = {base, capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
   return true;
 }
 
@@ -90,6 +103,30 @@ bool Install() noexcept {
   aicore::SetLocalMemoryHook(&ServePosition);
   aicore::detail::SetLocalCopyHook(&CopyToBiasTable);
   return true;
+}
+
+void* CubeStatic(const void* key, uint64_t bytes, AscendC::TPosition pos, const char* name,
+                 aicore::SrcLoc loc) {
+  (void)loc;
+  const std::string api = std::string("the C API array ") + name;
+  aicore::BlockContext& ctx = aicore::RequireBlockContext(api.c_str());
+  const aicore::LocalMemory mem = aicore::MemoryOf(ctx, pos, api.c_str());
+  BlockMemories& state = StateOf(ctx);
+  const int row = MemoryRowOf(pos);
+  for (const auto& [k, offset] : state.arrays[row]) {
+    if (k == key) return mem.base + offset;
+  }
+  // Each array on its own fractal grid: 1024 bytes in L0C, 512 elsewhere.
+  const uint64_t align = pos == AscendC::TPosition::CO1 ? 1024 : 512;
+  const uint64_t offset = (state.arrays_end[row] + align - 1) / align * align;
+  if (offset + bytes > mem.capacity) {
+    Raise(checks::kBounds, api.c_str(),
+          std::to_string(bytes) + " B from byte " + std::to_string(offset) + " exceed the " +
+              mem.name + " of " + std::to_string(mem.capacity) + " B (the block's arrays there)");
+  }
+  state.arrays[row].emplace_back(key, offset);
+  state.arrays_end[row] = offset + bytes;
+  return mem.base + offset;
 }
 
 CubeRegisters& Registers(const char* api) {

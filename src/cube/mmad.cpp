@@ -52,10 +52,14 @@ int32_t ToInt(uint32_t raw, Elem e) {
 
 // The documented combinations (mmad_table.h): half/bf16/float -> float (A and B of one type),
 // int8/uint8 -> int32 (A uint8 with B int8 too), int4 -> int32.
-void CheckTypes(Elem a, Elem b, Elem out, const char* api) {
+void CheckTypes(Elem a, Elem b, Elem out, bool mx, const char* api) {
   bool ok = false;
 #define LNGRAD_MMAD_ROW(ra, rb, rc) ok = ok || (a == Elem::ra && b == Elem::rb && out == Elem::rc);
-  LNGRAD_MMAD_TYPES(LNGRAD_MMAD_ROW)
+  if (mx) {
+    LNGRAD_MMAD_MX_TYPES(LNGRAD_MMAD_ROW)
+  } else {
+    LNGRAD_MMAD_TYPES(LNGRAD_MMAD_ROW)
+  }
 #undef LNGRAD_MMAD_ROW
   if (!ok) {
     Raise(checks::kType, api,
@@ -122,6 +126,9 @@ struct Operands {
   std::byte* c;
   const std::byte* init;  // per-column initial values (BiasTable), or nullptr
   bool from_c;            // accumulate onto L0C
+  // MmadMx: A's and B's e8m0 scales (their L0A_MX/L0B_MX bytes, MxScaleIndex), else nullptr.
+  const std::byte* scale_a = nullptr;
+  const std::byte* scale_b = nullptr;
 };
 
 uint64_t CIndex(const Geometry& g, uint32_t m, uint32_t n) {
@@ -144,6 +151,11 @@ template <typename Acc>
 void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits, Elem e, Acc* out,
                size_t stride) {
   if constexpr (std::is_same_v<Acc, float>) {
+    if (IsMxData(e)) {
+      for (uint32_t j = 0; j < count; ++j)
+        out[j * stride] = MxValue(e, GetBits(base, i0 + j, bits));
+      return;
+    }
     if (e == Elem::kF16) {
       return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride, HalfBitsToFloat);
     }
@@ -176,6 +188,24 @@ const std::byte* Widened(const std::byte* base, uint64_t count, Elem* e, uint32_
   return reinterpret_cast<const std::byte*>(image->data());
 }
 
+// MmadMx: each decoded value times its 32-value group's scale (a power of two: exact unless the
+// product leaves float's range).
+void ApplyScales(const Operands& o, const AscendC::MmadParams& p, uint32_t np, float* av,
+                 float* bv) {
+  for (uint32_t m = 0; m < p.m; ++m) {
+    for (uint32_t k = 0; k < p.k; ++k) {
+      av[size_t{m} * p.k + k] *=
+          MxValue(Elem::kE8M0, static_cast<uint32_t>(o.scale_a[MxScaleIndex(m, k, p.k)]));
+    }
+  }
+  for (uint32_t k = 0; k < p.k; ++k) {
+    for (uint32_t n = 0; n < p.n; ++n) {
+      bv[size_t{k} * np + n] *=
+          MxValue(Elem::kE8M0, static_cast<uint32_t>(o.scale_b[MxScaleIndex(n, k, p.k)]));
+    }
+  }
+}
+
 template <typename Acc>
 void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
             uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
@@ -198,6 +228,9 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
       DecodeRun(pb, BIndex(g, k0, n, b_stored), std::min(g.c0, p.k - k0), bbits, b,
                 bv->data() + size_t{k0} * np + n, np);
     }
+  }
+  if constexpr (std::is_same_v<Acc, float>) {
+    if (o.scale_a != nullptr) ApplyScales(o, p, np, av->data(), bv->data());
   }
 }
 
@@ -259,31 +292,27 @@ const std::byte* BiasTableStart(uint32_t n, const char* api) {
   return bt.base;
 }
 
-}  // namespace
-
-void Mmad(const View& c, const View& a, const View& b, const View* bias,
-          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
-          aicore::SrcLoc loc) {
-  constexpr const char* kApi = "Mmad";
-  CheckTypes(a_elem, b_elem, out, kApi);
-  Geometry g = GeometryOf(p, a_elem);
-  g.gemv = gemv;
-  const uint32_t abits = ElemBits(a_elem), bbits = ElemBits(b_elem);
-  CheckMmad(c, a, b, p, g, abits, bbits, kApi);
-  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
-  Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
+// The initial matrix of C: a bias tensor, the BiasTable (cmatrixSource), L0C or zero.
+void SetInitial(Operands* o, const View* bias, const AscendC::MmadParams& p, const char* api) {
   if (bias != nullptr) {
-    RequirePosition(*bias, kApi, "bias", {P::C2});
-    RequireRange(*bias, kApi, "bias", 0, uint64_t{p.n} * 4);
-    o.init = bias->ptr;
+    RequirePosition(*bias, api, "bias", {P::C2});
+    RequireRange(*bias, api, "bias", 0, uint64_t{p.n} * 4);
+    o->init = bias->ptr;
   } else if (!p.cmatrixInitVal) {
     if (p.cmatrixSource) {
-      o.init = BiasTableStart(p.n, kApi);
+      o->init = BiasTableStart(p.n, api);
     } else {
-      o.from_c = true;
+      o->from_c = true;
     }
   }
-  aicore::san::Instr in(aicore::Pipe::kM, kApi, loc);
+}
+
+// Mmad and MmadMx after their own checks (o: the operands, the scales of MmadMx).
+void Compute(const char* api, const View& c, const View& a, const View& b, Operands o,
+             const AscendC::MmadParams& p, const Geometry& g, Elem a_elem, Elem b_elem, Elem out,
+             aicore::SrcLoc loc) {
+  const uint32_t abits = ElemBits(a_elem), bbits = ElemBits(b_elem);
+  aicore::san::Instr in(aicore::Pipe::kM, api, loc);
   if (in) {
     in.Read(a.ptr, ReadBytes(AIndex(g, p.m - 1, p.k - 1, abits), abits));
     in.Read(b.ptr, ReadBytes(BIndex(g, p.k - 1, p.n - 1, bbits), bbits));
@@ -296,6 +325,56 @@ void Mmad(const View& c, const View& a, const View& b, const View* bias,
   } else {
     Run<int32_t>(o, g, p, a_elem, b_elem);
   }
+}
+
+// The scales of an MmadMx operand: its MX buffer from the L0 address / 16, blocks 16-row blocks.
+const std::byte* MxOperandScales(const View& l0, uint32_t blocks, uint32_t k, const char* api,
+                                 const char* operand) {
+  uint64_t base = 0;
+  const std::byte* mx = MxScales(l0, api, &base);
+  const uint64_t end = base + uint64_t{blocks} * (k / 64) * 32;
+  if (end > kMxBytes) {
+    Raise(checks::kBounds, api,
+          std::string(operand) + "'s scales end at byte " + std::to_string(end) +
+              " of its 4 KiB MX buffer (the L0 address / 16 is " + std::to_string(base) + ")");
+  }
+  return mx + base;
+}
+
+}  // namespace
+
+void Mmad(const View& c, const View& a, const View& b, const View* bias,
+          const AscendC::MmadParams& p, bool gemv, Elem a_elem, Elem b_elem, Elem out,
+          aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Mmad";
+  CheckTypes(a_elem, b_elem, out, false, kApi);
+  Geometry g = GeometryOf(p, a_elem);
+  g.gemv = gemv;
+  CheckMmad(c, a, b, p, g, ElemBits(a_elem), ElemBits(b_elem), kApi);
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
+  Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
+  SetInitial(&o, bias, p, kApi);
+  Compute(kApi, c, a, b, o, p, g, a_elem, b_elem, out, loc);
+}
+
+void MmadMx(const View& c, const View& a, const View& b, const View* bias,
+            const AscendC::MmadParams& p, Elem a_elem, Elem b_elem, Elem out, aicore::SrcLoc loc) {
+  constexpr const char* kApi = "MmadMx";
+  CheckTypes(a_elem, b_elem, out, true, kApi);
+  const Geometry g = GeometryOf(p, a_elem);
+  const uint32_t align = ElemBits(a_elem) == 4 ? 512 : 1024;
+  RequireAligned(a, kApi, "fm", align);
+  RequireAligned(b, kApi, "filter", align);
+  CheckMmad(c, a, b, p, g, ElemBits(a_elem), ElemBits(b_elem), kApi);
+  if (p.k % 64 != 0) {
+    Raise(checks::kParams, kApi, "k " + std::to_string(p.k) + " must be a multiple of 64");
+  }
+  if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
+  Operands o{a.ptr, b.ptr, Mutable(c), nullptr, false};
+  o.scale_a = MxOperandScales(a, g.mb, p.k, kApi, "fm");
+  o.scale_b = MxOperandScales(b, g.nb, p.k, kApi, "filter");
+  SetInitial(&o, bias, p, kApi);
+  Compute(kApi, c, a, b, o, p, g, a_elem, b_elem, out, loc);
 }
 
 }  // namespace lngrad::cube

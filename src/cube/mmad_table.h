@@ -10,3 +10,14 @@
   X(kU8, kU8, kS32)          \
   X(kU8, kS8, kS32)          \
   X(kS4, kS4, kS32)
+
+// The MmadMx combinations (the 950): fp4 or fp8 A and B (any pairing within a size), float C.
+#define LNGRAD_MMAD_MX_TYPES(X) \
+  X(kF4E1M2, kF4E1M2, kF32)     \
+  X(kF4E2M1, kF4E1M2, kF32)     \
+  X(kF4E1M2, kF4E2M1, kF32)     \
+  X(kF4E2M1, kF4E2M1, kF32)     \
+  X(kF8E4M3, kF8E4M3, kF32)     \
+  X(kF8E4M3, kF8E5M2, kF32)     \
+  X(kF8E5M2, kF8E4M3, kF32)     \
+  X(kF8E5M2, kF8E5M2, kF32)

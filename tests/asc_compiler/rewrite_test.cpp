@@ -363,6 +363,30 @@ TEST(RewriteErrors, EveryBadLaunchIsReported) {
   EXPECT_EQ(r.launches, 1);
 }
 
+// The C API's cube arrays (block_ub, every lngrad-asc build): each in its memory's position.
+TEST(RewriteCube, CubeArraysBecomeCubeStorage) {
+  const std::string src =
+      "__global__ __cube__ void k() {\n"
+      "  __cbuf__ int8_t a_l1[64];\n"
+      "  __ca__ half a[256], b[16];\n"
+      "  __cb__ half w[256];\n"
+      "  __cc__ float c[256];\n"
+      "  __fbuf__ uint64_t q[16];\n"
+      "  __cbuf__ half* p = x;\n"
+      "}\n";
+  const std::string out = RewriteLaunches(src, "op.asc", {.block_ub = true}).text;
+  for (const char* expect :
+       {"auto& a_l1 = ::lngrad::cube::CubeArray<int8_t[64]>(::lngrad::cube::ArrayKey([] {}), "
+        "\"a_l1\", ::AscendC::TPosition::A1);",
+        "auto& a = ::lngrad::cube::CubeArray<half[256]>(",
+        "auto& b = ::lngrad::cube::CubeArray<half[16]>(", "\"w\", ::AscendC::TPosition::B2);",
+        "\"c\", ::AscendC::TPosition::CO1);", "\"q\", ::AscendC::TPosition::C2PIPE2GM);",
+        "__cbuf__ half* p = x;"}) {
+    EXPECT_NE(out.find(expect), std::string::npos) << expect << "\n" << out;
+  }
+  EXPECT_NE(out.find("\"a\", ::AscendC::TPosition::A2);"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace lngrad::asc_compiler
 

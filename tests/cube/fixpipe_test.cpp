@@ -21,20 +21,9 @@ float Value(uint32_t m, uint32_t n) {
 }
 
 AscendC::LocalTensor<float> FilledL0c() {
-  AscendC::LocalTensor<float> c(TPosition::CO1, 0, 3 * kMs * 16);
-  float* p = static_cast<float*>(c.GetPhyAddr());
-  for (uint32_t m = 0; m < kM; ++m) {
-    for (uint32_t n = 0; n < kN; ++n) p[(n / 16) * kMs * 16 + m * 16 + n % 16] = Value(m, n);
-  }
-  return c;
+  return lngrad::cube::test::NzL0c<float>(kM, kN, kMs, Value);
 }
-
-template <typename T>
-AscendC::GlobalTensor<T> Gm(std::vector<T>& v) {
-  AscendC::GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
+using lngrad::cube::test::Gm;
 
 TEST(Fixpipe, NdWithReluAndHalf) {
   const auto c = FilledL0c();

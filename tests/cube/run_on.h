@@ -23,4 +23,24 @@ inline std::string RunOn(const char* soc, const std::function<void()>& kernel, u
   return text;
 }
 
+// A GlobalTensor over v.
+template <typename T>
+AscendC::GlobalTensor<T> Gm(std::vector<T>& v) {
+  AscendC::GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// An L0C tensor (from address 0) of ceil(cols / 16) column blocks ms rows apart, holding
+// value(m, n) at row m < rows, column n < cols of its NZ layout.
+template <typename T, typename F>
+AscendC::LocalTensor<T> NzL0c(uint32_t rows, uint32_t cols, uint32_t ms, F value) {
+  AscendC::LocalTensor<T> c(AscendC::TPosition::CO1, 0, (cols + 15) / 16 * ms * 16);
+  T* p = static_cast<T*>(c.GetPhyAddr());
+  for (uint32_t m = 0; m < rows; ++m) {
+    for (uint32_t n = 0; n < cols; ++n) p[(n / 16) * ms * 16 + m * 16 + n % 16] = value(m, n);
+  }
+  return c;
+}
+
 }  // namespace lngrad::cube::test

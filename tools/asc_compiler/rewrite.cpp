@@ -491,7 +491,23 @@ class Rewriter {
     return !code.empty() && code.back();
   }
 
-  // A statement that starts with `__ubuf__` or `extern __ubuf__` at token i.
+  // The address spaces whose arrays a kernel may declare: the UB, and the cube's memories (the
+  // C API's `__cbuf__` L1, `__ca__` L0A, `__cb__` L0B, `__cc__` L0C, `__fbuf__` Fixpipe Buffer)
+  // with their positions.
+  static const char* CubePosition(std::string_view space) {
+    if (space == "__cbuf__") return "A1";
+    if (space == "__ca__") return "A2";
+    if (space == "__cb__") return "B2";
+    if (space == "__cc__") return "CO1";
+    if (space == "__fbuf__") return "C2PIPE2GM";
+    return nullptr;
+  }
+  static bool IsArraySpace(std::string_view space) {
+    return space == "__ubuf__" || CubePosition(space) != nullptr;
+  }
+
+  // A statement that starts with `__ubuf__` (or another IsArraySpace) or `extern __ubuf__` at
+  // token i.
   bool IsUbufStatement(size_t i, size_t lo) const {
     if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive) return false;
     size_t k = i;
@@ -499,7 +515,8 @@ class Rewriter {
       k = NextSig(i, toks_.size());
       if (k == kNone) return false;
     }
-    if (toks_[k].kind != Kind::kIdent || Text(k) != "__ubuf__") return false;
+    if (toks_[k].kind != Kind::kIdent || !IsArraySpace(Text(k))) return false;
+    if (Text(k) != "__ubuf__" && Text(i) == "extern") return false;
     const size_t prev = PrevSig(i, lo);
     if (prev != kNone && !IsPunct(prev, ";") && !IsPunct(prev, "{") && !IsPunct(prev, "}")) {
       return false;
@@ -570,6 +587,10 @@ class Rewriter {
         }
         stmt += type + "* const " + name + " = ::lngrad::simt::DynamicArray<" + type + ">(" +
                 Quote(name) + "); ";
+      } else if (const char* pos = CubePosition(Text(ubuf))) {
+        stmt += "auto& " + name + " = ::lngrad::cube::CubeArray<" + type + extents +
+                ">(::lngrad::cube::ArrayKey([] {}), " + Quote(name) +
+                ", ::AscendC::TPosition::" + pos + "); ";
       } else {
         stmt += "auto& " + name + " = ::lngrad::simt::BlockArray<" + type + extents +
                 ">(::lngrad::simt::BlockKey([] {}), " + Quote(name) + "); ";

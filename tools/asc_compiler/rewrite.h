@@ -52,6 +52,8 @@ struct RewriteResult {
 // `extern __ubuf__ T name[];` becomes `T* const name = ::lngrad::simt::DynamicArray<T>("name");`
 // (the launch's dynamic UB). `__ubuf__` pointers and parameters are left alone; a `__ubuf__`
 // variable with an initializer is an error.
+// The C API's cube arrays (`__cbuf__`, `__ca__`, `__cb__`, `__cc__`, `__fbuf__ T name[N];` in a
+// function) become `auto& name = ::lngrad::cube::CubeArray<T[N]>(<key>, "name", <position>);`.
 // `block_ub` alone (lngrad-asc sets it for every build: vector kernels of the C API declare UB
 // arrays too, and hybrid SIMD + SIMT kernels, whose C-API front door excludes --enable-simt)
 // rewrites the __ubuf__ declarations as `simt` does and leaves the launches in their vector form.

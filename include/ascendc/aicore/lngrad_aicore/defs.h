@@ -122,11 +122,12 @@ struct IsSameType : std::is_same<T, U> {};
 
 namespace lngrad::aicore {
 
-// Bits one element of T occupies in memory (int4b_t: 4, every other type 8 * sizeof).
+// Whether tensors of T count 4-bit elements: int4b_t (the cube specialises it for its fp4x2 types).
 template <typename T>
-inline constexpr uint32_t kElemBits = std::is_same_v<std::remove_cv_t<T>, AscendC::int4b_t>
-                                          ? 4u
-                                          : 8u * sizeof(T);
+struct IsFourBit : std::is_same<T, AscendC::int4b_t> {};
+// Bits one element of T occupies in memory (the 4-bit types: 4, every other type 8 * sizeof).
+template <typename T>
+inline constexpr uint32_t kElemBits = IsFourBit<std::remove_cv_t<T>>::value ? 4u : 8u * sizeof(T);
 // Bytes n elements of T occupy (a half-filled last byte counts).
 template <typename T>
 constexpr uint64_t ElemBytes(uint64_t n) noexcept {

@@ -348,7 +348,7 @@ class GlobalTensor {
   }
   // The host pointer (CANN CPU-debug returns the host address too).
   __gm__ T* GetPhyAddr() const { return ptr_; }
-  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return Advanced(offset); }
   uint64_t GetSize() const { return size_; }
 
   // S pipe. cce-auto-sync orders GetValue and operator() with the copies, not SetValue (the
@@ -378,7 +378,7 @@ class GlobalTensor {
   }
   GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor r = *this;
-    r.ptr_ = ptr_ + offset;
+    r.ptr_ = Advanced(offset);
     if (size_known_) r.size_ = offset <= size_ ? size_ - offset : 0;
     return r;
   }
@@ -410,6 +410,15 @@ class GlobalTensor {
                     lngrad::aicore::SrcLoc loc) const {
     lngrad::aicore::detail::RecordScalarAccess(api, ptr_ + offset, sizeof(T), write, auto_synced,
                                                loc);
+  }
+
+  // ptr_ moved by offset elements (the 4-bit types: two a byte).
+  T* Advanced(uint64_t offset) const {
+    if constexpr (lngrad::aicore::kElemBits<T> == 4) {
+      return reinterpret_cast<T*>(reinterpret_cast<std::byte*>(ptr_) + offset / 2);
+    } else {
+      return ptr_ + offset;
+    }
   }
 
   T* ptr_ = nullptr;

@@ -18,15 +18,35 @@
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/defs.h"
+#include "lngrad_aicore/fp8.h"
 #include "lngrad_aicore/half.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_aicore/tensor.h"
+#include "lngrad_cube/mx_types.h"
 #include "lngrad_cube/params.h"
 
 namespace lngrad::cube {
 
 // The element types the cube moves and multiplies.
-enum class Elem : uint8_t { kS4, kS8, kU8, kS16, kU16, kF16, kBf16, kF32, kS32, kU32, kOther };
+// The MX forms' (the 950): fp8 e4m3/e5m2, fp4 e2m1/e1m2 (4-bit values, two to a byte), e8m0.
+enum class Elem : uint8_t {
+  kS4,
+  kS8,
+  kU8,
+  kS16,
+  kU16,
+  kF16,
+  kBf16,
+  kF32,
+  kS32,
+  kU32,
+  kF8E4M3,
+  kF8E5M2,
+  kF4E2M1,
+  kF4E1M2,
+  kE8M0,
+  kOther
+};
 template <typename T>
 constexpr Elem ElemOf() {
   using U = std::remove_cv_t<T>;
@@ -40,6 +60,11 @@ constexpr Elem ElemOf() {
   if constexpr (std::is_same_v<U, float>) return Elem::kF32;
   if constexpr (std::is_same_v<U, int32_t>) return Elem::kS32;
   if constexpr (std::is_same_v<U, uint32_t>) return Elem::kU32;
+  if constexpr (std::is_same_v<U, fp8_e4m3fn_t>) return Elem::kF8E4M3;
+  if constexpr (std::is_same_v<U, fp8_e5m2_t>) return Elem::kF8E5M2;
+  if constexpr (std::is_same_v<U, fp4x2_e2m1_t>) return Elem::kF4E2M1;
+  if constexpr (std::is_same_v<U, fp4x2_e1m2_t>) return Elem::kF4E1M2;
+  if constexpr (std::is_same_v<U, fp8_e8m0_t>) return Elem::kE8M0;
   return Elem::kOther;
 }
 uint32_t ElemBits(Elem e) noexcept;
@@ -51,6 +76,22 @@ using View = aicore::detail::TensorView;
 // before main (kInstalled), so every program that includes it has the cube.
 bool Install() noexcept;
 inline const bool kInstalled = Install();
+
+// The C API's cube arrays (`__cbuf__ T name[N];` in a kernel: L1; `__ca__` L0A, `__cb__` L0B,
+// `__cc__` L0C, `__fbuf__` the Fixpipe Buffer), which lngrad-asc rewrites into CubeArray calls:
+// one object per block and declaration, placed after the block's earlier arrays in that memory.
+void* CubeStatic(const void* key, uint64_t bytes, AscendC::TPosition pos, const char* name,
+                 aicore::SrcLoc loc);
+template <typename Tag>
+const void* ArrayKey(Tag) {
+  static const char key = 0;
+  return &key;
+}
+template <typename T>
+T& CubeArray(const void* key, const char* name, AscendC::TPosition pos,
+             aicore::SrcLoc loc = aicore::SrcLoc::Current()) {
+  return *static_cast<T*>(CubeStatic(key, sizeof(T), pos, name, loc));
+}
 
 void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
                 aicore::SrcLoc loc);
@@ -143,8 +184,9 @@ struct FixArgs {
   int quant;
   uint64_t deq_scalar;
   bool relu, channel_split;
-  uint8_t dual = 0;       // the 950's dualDstCtl (to UB)
-  int32_t sub_block = 0;  // the 950's subBlockId (to UB, dualDstCtl 0)
+  uint8_t dual = 0;           // the 950's dualDstCtl (to UB)
+  int32_t sub_block = 0;      // the 950's subBlockId (to UB, dualDstCtl 0)
+  const char* api = nullptr;  // the API its checks name (nullptr: Fixpipe's)
 };
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
 // quant: the vector modes' per-column values (L1), else nullptr.
@@ -159,6 +201,17 @@ void FixpipeToUb(const View& dst, const View& src, const View* quant, const FixA
                  Elem dst_elem, Elem src_elem, aicore::SrcLoc loc);
 // The elements (of dbits bits) a Fixpipe writes from its destination's first.
 uint64_t FixpipeExtent(const FixArgs& a, uint32_t dbits) noexcept;
+
+// DataCopy CO1 -> GM/L1: the Fixpipe arguments of p (dst_bytes: the output element's size) with
+// the block's registers; *quant: the Fixpipe Buffer tensor SetFixPipeConfig named for the vector
+// modes, else nullptr.
+FixArgs CopyOutArgs(const AscendC::DataCopyCO12DstParams& p, uint32_t dst_bytes, bool to_gm,
+                    const View** quant);
+// The Fixpipe registers: the scalar quantisation value, the NZ2ND settings, the vector modes'
+// Fixpipe Buffer tensor.
+void SetPreQuant(uint64_t config);
+void SetNz2nd(uint16_t nd_num, uint16_t src_nd_stride, uint32_t dst_nd_stride);
+void SetQuantTensor(const View& fb);
 
 // The unit of srcNdStride (the L0C distance between the ndNum matrices), in elements: 16 x C0
 // (256) on Atlas A2/A3, C0 (16) on the 950 (the batch_matmul sample's two settings).
@@ -427,7 +480,27 @@ void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
                              "; it must be at C2PIPE2GM (or CO1 "
                              "for the unitFlag reset)");
   }
+  if (pos == TPosition::C2PIPE2GM) lngrad::cube::SetQuantTensor(preData.View());
 }
+// The scalar quantisation value of DataCopy CO1 -> GM (M1, offset, sign: as deqScalar).
+inline void SetFixpipePreQuantFlag(uint64_t config) { lngrad::cube::SetPreQuant(config); }
+// DataCopy CO1 -> GM's NZ2ND: ndNum matrices, srcNdStride (L0C, units as Fixpipe's) and
+// dstNdStride (elements) apart.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride) {
+  lngrad::cube::SetNz2nd(ndNum, srcNdStride, dstNdStride);
+}
+
+// L0C (NZ) -> GM or L1 through the Fixpipe registers (DataCopyCO12DstParams): NZ, or ND with
+// nz2ndEn; the conversion quantPre names (the vector modes' values from SetFixPipeConfig).
+template <typename T, typename U, template <typename> class D>
+void DataCopy(const D<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& intriParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  const lngrad::aicore::detail::TensorView* q = nullptr;
+  const auto a =
+      lngrad::cube::CopyOutArgs(intriParams, sizeof(T), std::is_same_v<D<T>, GlobalTensor<T>>, &q);
+  lngrad::cube::FixpipeTo(dst, src, q, a, loc);
+}
+
 template <typename T>
 void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
                       bool isUnitFlag = false) {
@@ -436,3 +509,5 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quant
 }
 
 }  // namespace AscendC
+
+#include "lngrad_cube/mx.h"

@@ -191,6 +191,26 @@ struct InitConstValueParams {
   T initValue = 0;
 };
 
+// The MX scales' 2D load (the 950): xStep x yStep 32-byte fractals (16 rows x 2 e8m0 scales) from
+// (xStartPosition, yStartPosition), srcStride and dstStride 32-byte units between the x rows.
+struct LoadData2DMxParams {
+  LoadData2DMxParams() = default;
+  LoadData2DMxParams(uint16_t xStartPositionIn, uint16_t yStartPositionIn, uint8_t xStepIn,
+                     uint8_t yStepIn, uint16_t srcStrideIn, uint16_t dstStrideIn)
+      : xStartPosition(xStartPositionIn),
+        yStartPosition(yStartPositionIn),
+        xStep(xStepIn),
+        yStep(yStepIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn) {}
+  uint16_t xStartPosition = 0;
+  uint16_t yStartPosition = 0;
+  uint8_t xStep = 0;
+  uint8_t yStep = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstStride = 0;
+};
+
 struct MmadParams {
   MmadParams() = default;
   MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn,
@@ -268,6 +288,35 @@ struct FixpipeParamsV220 {
   uint8_t unitFlag = 0;
   bool isChannelSplit = false;
 };
+// DataCopy CO1 -> GM/L1 (the Fixpipe engine driven by registers: SetFixpipePreQuantFlag's scalar,
+// SetFixpipeNz2ndFlag's ndNum and strides, SetFixPipeConfig's Fixpipe Buffer tensor).
+struct DataCopyCO12DstParams {
+  DataCopyCO12DstParams() = default;
+  DataCopyCO12DstParams(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t dstStrideIn,
+                        uint16_t srcStrideIn, QuantMode_t quantPreIn, uint8_t reluPreIn,
+                        bool channelSplitIn, bool nz2ndEnIn)
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
+  uint8_t sid = 0;
+  uint16_t nSize = 0;
+  uint16_t mSize = 0;
+  uint32_t dstStride = 0;  // NZ: 32-byte blocks between column blocks; ND: elements per row
+  uint16_t srcStride = 0;  // L0C: 16-element rows between column blocks
+  uint8_t unitFlag = 0;
+  uint8_t clipReluPre = 0;
+  uint8_t eltWiseOp = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint8_t reluPre = 0;
+  bool channelSplit = false;
+  bool nz2ndEn = false;
+};
+
 using FixpipeParamsM300 = FixpipeParamsV220;
 using FixpipeParamsM310 = FixpipeParamsV220;
 

@@ -15,3 +15,8 @@
 #include "c_api/utils_intf.h"
 #include "c_api/vector_compute/vector_compute.h"
 #include "c_api/vector_datamove/vector_datamove.h"
+// The cube's C API (layer cube, above reg: present when the cube's include root is).
+#if __has_include("c_api/cube_datamove/cube_datamove.h")
+#include "c_api/cube_compute/cube_compute.h"
+#include "c_api/cube_datamove/cube_datamove.h"
+#endif
