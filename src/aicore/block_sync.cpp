@@ -234,16 +234,17 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
   }
   namespace ds = AscendC::detail_sync;
   const int slot = ds::ModelledPipeIndex(pipe);
-  if (slot < 0 || slot >= 4) return;  // the vector core's mutexes: S, V, MTE2, MTE3
-  // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
+  if (slot < 0) return;  // PIPE_ALL and the pipes lngrad does not model
+  // One flag per (id, waiting pipe), over the vector core's pipes and the cube's (MTE1, M, FIX):
+  // an Unlock signals every other pipe it has a HardEvent to, a Lock takes its own.
   if (lock) {
-    san::QueueWait(&kMutexQueue, id * 4 + slot, false);
+    san::QueueWait(&kMutexQueue, id * kPipeCount + slot, false);
     return;
   }
-  for (int q = 0; q < 4; ++q) {
+  for (int q = 0; q < kPipeCount; ++q) {
     const AscendC::HardEvent e = ds::EventBetween(pipe, ds::kModelledPipes[q]);
     if (q != slot && e != AscendC::HardEvent::MAX) {
-      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e);
+      san::QueueSignal(&kMutexQueue, id * kPipeCount + q, false, e);
     }
   }
 }
