@@ -128,12 +128,14 @@ void RequireMemory(const char* api, const char* operand, const Where& w,
 void RequireGrid(const char* api, const char* operand, uint32_t r, uint32_t c, uint32_t rows,
                  uint32_t cols);
 
-// The LocalTensor of t's memory from the slice's element (b, 0, 0) to the layout's end.
+// The LocalTensor of t's memory from the slice's element (b, 0, 0) to the layout's end; in L1
+// at position C1 with as_c1 (the bias's and the quantisation values' position), else A1.
 template <typename T>
-AscendC::LocalTensor<T> LocalOf(const Tensor<T>& t, uint32_t b) {
+AscendC::LocalTensor<T> LocalOf(const Tensor<T>& t, uint32_t b, bool as_c1 = false) {
   const Where w = WhereOf(t.Data());
   const uint64_t index = t.IndexOf(b, 0, 0);
-  return AscendC::LocalTensor<T>(w.pos, w.addr + static_cast<uint32_t>(index * sizeof(T)),
+  const TPosition pos = as_c1 && w.pos == TPosition::A1 ? TPosition::C1 : w.pos;
+  return AscendC::LocalTensor<T>(pos, w.addr + static_cast<uint32_t>(index * sizeof(T)),
                                  static_cast<uint32_t>(t.Remaining(b)));
 }
 template <typename T>
@@ -229,7 +231,7 @@ void CopyL1ToBt(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
   const Triple e = src.Extent();
   for (uint32_t b = 0; b < e.b; ++b) {
     for (uint32_t r = 0; r < e.r; ++r) {
-      AscendC::LocalTensor<T> d = LocalOf(dst, b), s = LocalOf(src, b);
+      AscendC::LocalTensor<T> d = LocalOf(dst, b), s = LocalOf(src, b, true);
       const uint32_t bytes = static_cast<uint32_t>(e.c * sizeof(T));
       const AscendC::DataCopyParams p(1, static_cast<uint16_t>((bytes + 31) / 32), 0, 0);
       AscendC::DataCopy(d[static_cast<uint32_t>(dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0))],
@@ -272,7 +274,7 @@ void CopyL0cToGm(const Tensor<D>& dst, const Tensor<S>& src, const Tensor<Q>* qu
     if (quant != nullptr) {
       RequireMemory(kApi, "quant", WhereOf(quant->Data()), {TPosition::A1});
       AscendC::Fixpipe<D, S, AscendC::CFG_ROW_MAJOR>(GlobalOf(dst, b), LocalOf(src, b),
-                                                     LocalOf(*quant, 0), p, loc);
+                                                     LocalOf(*quant, 0, true), p, loc);
     } else {
       AscendC::Fixpipe<D, S, AscendC::CFG_ROW_MAJOR>(GlobalOf(dst, b), LocalOf(src, b), p, loc);
     }
