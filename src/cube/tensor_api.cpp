@@ -1,10 +1,12 @@
 // The tensor API's layouts (AscendC::Te, include/ascendc/cube/tensor_api/): index maps.
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <string_view>
 
 #include "cube_internal.h"
+#include "lngrad/half.h"
 #include "lngrad_aicore/check.h"
 #include "tensor_api/tensor/layout.h"
 #include "lngrad_cube/local_array.h"
@@ -173,6 +175,30 @@ AscendC::LoadData2DParamsV2 L1ToL0Params(const FrameLayout& dst, const FrameLayo
   p.dstStride = static_cast<uint16_t>(ceil(to_b ? dst.cols : dst.rows, 16));
   p.ifTranspose = direct == to_b;
   return p;
+}
+
+}  // namespace AscendC::Te::detail
+
+namespace AscendC::Te::detail {
+
+void CopyL1ToBtHalf(const View& dst, const View& src, uint32_t count, lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Copy(CopyL12BT, half -> float)";
+  namespace cube = lngrad::cube;
+  cube::RequirePosition(dst, kApi, "dst", {AscendC::TPosition::C2});
+  cube::RequirePosition(src, kApi, "src", {AscendC::TPosition::C1});
+  cube::RequireAligned(dst, kApi, "dst", 64);
+  cube::RequireAligned(src, kApi, "src", 32);
+  cube::RequireRange(src, kApi, "src", 0, uint64_t{count} * 2);
+  cube::RequireRange(dst, kApi, "dst", 0, uint64_t{count} * 4);
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kMte1, kApi, loc);
+  if (in) {
+    in.Read(src.ptr, uint64_t{count} * 2);
+    in.Write(dst.ptr, uint64_t{count} * 4);
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    const float v = lngrad::HalfBitsToFloat(static_cast<uint16_t>(cube::GetBits(src.ptr, i, 16)));
+    std::memcpy(cube::Mutable(dst) + uint64_t{i} * 4, &v, 4);
+  }
 }
 
 }  // namespace AscendC::Te::detail

@@ -109,6 +109,7 @@ Atom<MmadOperation, Trait> MakeMmad(const MmadOperation&, const Trait&) {
 
 namespace detail {
 
+using View = lngrad::aicore::detail::TensorView;
 inline constexpr const char* kPositionCheck = "tensor_api.position";
 inline constexpr const char* kLayoutCheck = "tensor_api.layout";
 inline constexpr const char* kAlignmentCheck = "tensor_api.alignment";
@@ -158,6 +159,9 @@ GridMove GmToL1Move(const FrameLayout& dst, const FrameLayout& src, const Triple
                     const char* api);
 
 template <typename T>
+void CopyGmToL1Grid(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc);
+
+template <typename T>
 void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
   constexpr const char* kApi = "Copy(CopyGM2L1)";
   RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::A1});
@@ -181,6 +185,19 @@ void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
     }
     return;
   }
+  if constexpr (sizeof(T) != 1 && sizeof(T) != 2 && sizeof(T) != 4) {
+    RaiseLayout(kApi, dl.pattern, src.Layout().pattern);  // fractals hold 1, 2 or 4-byte values
+  } else {
+    CopyGmToL1Grid(dst, src, loc);
+  }
+}
+
+// GM -> L1 into a fractal layout (NZ, ZN, NC1HWC0): DataCopy with Nd2Nz or Dn2Nz.
+template <typename T>
+void CopyGmToL1Grid(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Copy(CopyGM2L1)";
+  const FrameLayout& dl = dst.Layout();
+  const Triple e = src.Extent();
   const GridMove m = GmToL1Move(dl, src.Layout(), e, kApi);
   const Triple o = dst.Origin();
   if (m.transposed) {
@@ -223,20 +240,28 @@ void CopyL1ToL0(const Tensor<T>& dst, const Tensor<T>& src, bool to_b, lngrad::a
   }
 }
 
-template <typename T>
-void CopyL1ToBt(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
+// L1 -> BiasTable of count half values as float (the move's conversion of a half bias), on MTE1.
+void CopyL1ToBtHalf(const View& dst, const View& src, uint32_t count, lngrad::aicore::SrcLoc loc);
+
+template <typename T, typename S>
+void CopyL1ToBt(const Tensor<T>& dst, const Tensor<S>& src, lngrad::aicore::SrcLoc loc) {
   constexpr const char* kApi = "Copy(CopyL12BT)";
+  static_assert(std::is_same_v<T, S> || (std::is_same_v<T, float> && std::is_same_v<S, half>),
+                "Copy(CopyL12BT): the same type, or half into float");
   RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::C2});
   RequireMemory(kApi, "src", WhereOf(src.Data()), {TPosition::A1});
   const Triple e = src.Extent();
   for (uint32_t b = 0; b < e.b; ++b) {
     for (uint32_t r = 0; r < e.r; ++r) {
-      AscendC::LocalTensor<T> d = LocalOf(dst, b), s = LocalOf(src, b, true);
-      const uint32_t bytes = static_cast<uint32_t>(e.c * sizeof(T));
-      const AscendC::DataCopyParams p(1, static_cast<uint16_t>((bytes + 31) / 32), 0, 0);
-      AscendC::DataCopy(d[static_cast<uint32_t>(dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0))],
-                        s[static_cast<uint32_t>(src.IndexOf(b, r, 0) - src.IndexOf(b, 0, 0))], p,
-                        loc);
+      const auto d = static_cast<uint32_t>(dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0));
+      const auto s = static_cast<uint32_t>(src.IndexOf(b, r, 0) - src.IndexOf(b, 0, 0));
+      if constexpr (std::is_same_v<T, S>) {
+        const auto blocks = static_cast<uint16_t>((e.c * sizeof(T) + 31) / 32);
+        AscendC::DataCopy(LocalOf(dst, b)[d], LocalOf(src, b, true)[s],
+                          AscendC::DataCopyParams(1, blocks, 0, 0), loc);
+      } else {
+        CopyL1ToBtHalf(LocalOf(dst, b)[d].View(), LocalOf(src, b, true)[s].View(), e.c, loc);
+      }
     }
   }
 }
@@ -316,8 +341,8 @@ void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tens
 
 }  // namespace detail
 
-template <typename Trait, typename P, typename T>
-void Copy(const Atom<CopyL12BT, Trait, P>&, const Tensor<T>& dst, const Tensor<T>& src,
+template <typename Trait, typename P, typename T, typename S>
+void Copy(const Atom<CopyL12BT, Trait, P>&, const Tensor<T>& dst, const Tensor<S>& src,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   detail::CopyL1ToBt(dst, src, loc);
 }

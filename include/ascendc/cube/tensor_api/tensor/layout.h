@@ -88,8 +88,7 @@ constexpr bool kIsIntTuple<IntTuple<Ts...>> = true;
 template <typename A, typename B>
 Triple TripleOf(const IntTuple<A, B>& t) {
   if constexpr (kIsIntTuple<B>) {
-    static_assert(!kIsIntTuple<A> && std::tuple_size_v<decltype(std::get<1>(t).values)> == 2,
-                  "a batched coordinate or shape is (batch, (row, column))");
+    static_assert(!kIsIntTuple<A>, "a batched coordinate or shape is (batch, (row, column))");
     const auto& inner = std::get<1>(t.values).values;
     return {static_cast<uint32_t>(std::get<0>(t.values)), static_cast<uint32_t>(std::get<0>(inner)),
             static_cast<uint32_t>(std::get<1>(inner)), true};
