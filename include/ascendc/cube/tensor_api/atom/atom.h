@@ -280,28 +280,52 @@ constexpr QuantMode_t QuantOf(bool vector) {
   return NoQuant;
 }
 
+// One Fixpipe of matrix b of src into dst in the output format F (dst_stride in elements).
+template <AscendC::CO2Layout F, typename D, typename S, typename Q>
+void FixpipeOut(const Tensor<D>& dst, const Tensor<S>& src, const Tensor<Q>* quant, uint32_t b,
+                uint32_t dst_stride, lngrad::aicore::SrcLoc loc) {
+  static constexpr AscendC::FixpipeConfig kConfig = {F};
+  const Triple e = dst.Extent();
+  AscendC::FixpipeParamsArch3510<F> p(
+      static_cast<uint16_t>(e.c), static_cast<uint16_t>(e.r),
+      static_cast<uint16_t>(FrameLayout::Align(src.Layout().rows, 16)), dst_stride);
+  p.quantPre = QuantOf<D, S>(quant != nullptr);
+  if (quant != nullptr) {
+    AscendC::Fixpipe<D, S, kConfig>(GlobalOf(dst, b), LocalOf(src, b), LocalOf(*quant, 0, true), p,
+                                    loc);
+  } else {
+    AscendC::Fixpipe<D, S, kConfig>(GlobalOf(dst, b), LocalOf(src, b), p, loc);
+  }
+}
+
+// L0C (NZ) -> GM: ND and NHWC by rows (CFG_ROW_MAJOR), DN and NCHW by columns
+// (CFG_COLUMN_MAJOR), NC1HWC0 in C0 blocks (CFG_NZ).
 template <typename D, typename S, typename Q>
 void CopyL0cToGm(const Tensor<D>& dst, const Tensor<S>& src, const Tensor<Q>* quant,
                  lngrad::aicore::SrcLoc loc) {
   constexpr const char* kApi = "Copy(CopyL0C2GM)";
+  using AscendC::CO2Layout;
   RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::GM});
   RequireMemory(kApi, "src", WhereOf(src.Data()), {TPosition::CO1});
-  if (src.Layout().pattern != Pattern::kNZ || dst.Layout().pattern != Pattern::kND) {
-    RaiseLayout(kApi, dst.Layout().pattern, src.Layout().pattern);
-  }
+  if (quant != nullptr) RequireMemory(kApi, "quant", WhereOf(quant->Data()), {TPosition::A1});
+  const FrameLayout& dl = dst.Layout();
+  if (src.Layout().pattern != Pattern::kNZ) RaiseLayout(kApi, dl.pattern, src.Layout().pattern);
   RequireGrid(kApi, "src", src.Origin().r, src.Origin().c, 16, 16);
-  const Triple e = dst.Extent();
-  for (uint32_t b = 0; b < e.b; ++b) {
-    AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR> p(
-        static_cast<uint16_t>(e.c), static_cast<uint16_t>(e.r),
-        static_cast<uint16_t>(FrameLayout::Align(src.Layout().rows, 16)), dst.Layout().cols);
-    p.quantPre = QuantOf<D, S>(quant != nullptr);
-    if (quant != nullptr) {
-      RequireMemory(kApi, "quant", WhereOf(quant->Data()), {TPosition::A1});
-      AscendC::Fixpipe<D, S, AscendC::CFG_ROW_MAJOR>(GlobalOf(dst, b), LocalOf(src, b),
-                                                     LocalOf(*quant, 0, true), p, loc);
-    } else {
-      AscendC::Fixpipe<D, S, AscendC::CFG_ROW_MAJOR>(GlobalOf(dst, b), LocalOf(src, b), p, loc);
+  for (uint32_t b = 0; b < dst.Extent().b; ++b) {
+    switch (dl.pattern) {
+      case Pattern::kND:
+      case Pattern::kNHWC:
+        FixpipeOut<CO2Layout::ROW_MAJOR>(dst, src, quant, b, dl.cols, loc);
+        break;
+      case Pattern::kDN:
+      case Pattern::kNCHW:
+        FixpipeOut<CO2Layout::COLUMN_MAJOR>(dst, src, quant, b, dl.rows, loc);
+        break;
+      case Pattern::kNC1HWC0:
+        FixpipeOut<CO2Layout::NZ>(dst, src, quant, b, dl.rows * dl.c0, loc);
+        break;
+      default:
+        RaiseLayout(kApi, dl.pattern, src.Layout().pattern);
     }
   }
 }
@@ -339,8 +363,45 @@ void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tens
   }
 }
 
+// The img2col of src (an NC1HWC0 map in L1) into dst (L0A, NZ) by LoadData 3Dv2.
+template <typename T, typename U>
+void CopyImg2Col(const Tensor<T>& dst, const Tensor<T>& src, const Img2ColParams<U>& params,
+                 lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Copy(CopyL12L0A, Img2ColParams)";
+  RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::A2});
+  RequireMemory(kApi, "src", WhereOf(src.Data()), {TPosition::A1});
+  const FrameLayout& sl = src.Layout();
+  if (sl.pattern != Pattern::kNC1HWC0 || dst.Layout().pattern != Pattern::kNZ) {
+    RaiseLayout(kApi, dst.Layout().pattern, sl.pattern);
+  }
+  AscendC::LoadData3DParamsV2<T> p;
+  for (int i = 0; i < 4; ++i) p.padList[i] = params.padList[i];
+  p.l1H = static_cast<uint16_t>(sl.h);
+  p.l1W = static_cast<uint16_t>(sl.w);
+  p.channelSize = static_cast<uint16_t>(sl.cols);
+  p.kExtension = params.kExtension;
+  p.mExtension = params.mExtension;
+  p.strideW = params.strideW;
+  p.strideH = params.strideH;
+  p.filterW = params.filterW;
+  p.filterH = params.filterH;
+  p.dilationFilterW = params.dilationFilterW;
+  p.dilationFilterH = params.dilationFilterH;
+  p.filterSizeW = params.filterSizeW;
+  p.filterSizeH = params.filterSizeH;
+  p.enTranspose = params.transpose;
+  p.fMatrixCtrl = params.fMatrixCtrl;
+  p.padValue = static_cast<T>(params.padValue);
+  AscendC::LoadData(LocalOf(dst, 0), LocalOf(src, 0), p, loc);
+}
+
 }  // namespace detail
 
+template <typename Trait, typename T, typename U>
+void Copy(const Atom<CopyL12L0A, Trait, Img2ColParams<U>>& atom, const Tensor<T>& dst,
+          const Tensor<T>& src, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  detail::CopyImg2Col(dst, src, atom.params, loc);
+}
 template <typename Trait, typename P, typename T, typename S>
 void Copy(const Atom<CopyL12BT, Trait, P>&, const Tensor<T>& dst, const Tensor<S>& src,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
