@@ -66,18 +66,42 @@ struct Img2ColParams {
   T padValue = 0;
 };
 
-// The operations and their default traits (the traits carry nothing lngrad uses).
+enum class RoundMode : uint8_t { DEFAULT = 0, HYBRID };
+enum DualDstMode : uint8_t { DUAL_DST_DISABLE = 0, DUAL_DST_SPLIT_M, DUAL_DST_SPLIT_N };
+// CopyL0C2UB's trait: a struct whose `value` is one of these.
+struct CopyL0C2UBTrait {
+  constexpr CopyL0C2UBTrait() {}
+  constexpr CopyL0C2UBTrait(RoundMode roundModeIn, bool enableReluIn, bool enableChannelSplitIn,
+                            DualDstMode dualDstCtlIn)
+      : roundMode(roundModeIn),
+        enableRelu(enableReluIn),
+        enableChannelSplit(enableChannelSplitIn),
+        dualDstCtl(dualDstCtlIn) {}
+  RoundMode roundMode = RoundMode::DEFAULT;
+  bool enableRelu = false;
+  bool enableChannelSplit = false;
+  DualDstMode dualDstCtl = DUAL_DST_DISABLE;
+};
+
+// The operations and their default traits (the traits carry nothing lngrad uses, but
+// CopyL0C2UB's).
 #define LNGRAD_TE_OPS(X) \
   X(CopyGM2L1)           \
   X(CopyL12L0A)          \
   X(CopyL12L0B)          \
   X(CopyL12BT)           \
-  X(CopyL0C2GM)
+  X(CopyL0C2GM)          \
+  X(CopyUB2GM)
 #define LNGRAD_TE_DECLARE_OP(name) \
   struct name {};                  \
   struct name##TraitDefault {};
 LNGRAD_TE_OPS(LNGRAD_TE_DECLARE_OP)
 #undef LNGRAD_TE_DECLARE_OP
+struct CopyL0C2UB {};
+struct CopyL0C2UBTraitDefault {
+  using TraitType = CopyL0C2UBTrait;
+  static constexpr TraitType value{};
+};
 struct MmadOperation {};
 struct MmadTraitDefault {};
 
@@ -330,6 +354,62 @@ void CopyL0cToGm(const Tensor<D>& dst, const Tensor<S>& src, const Tensor<Q>* qu
   }
 }
 
+// L0C (NZ) -> UB (ND) of this AI core's AIVs (the AIC of a __mix__ kernel): the dual
+// destination modes of trait split the rows (or columns) in halves between AIV 0 and AIV 1, each
+// at dst's address in its own UB.
+template <const CopyL0C2UBTrait& trait, typename D, typename S>
+void CopyL0cToUb(const Tensor<D>& dst, const Tensor<S>& src, const FixpipeParams& fp,
+                 lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Copy(CopyL0C2UB)";
+  using AscendC::CO2Layout;
+  RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::VECCALC});
+  RequireMemory(kApi, "src", WhereOf(src.Data()), {TPosition::CO1});
+  if (src.Layout().pattern != Pattern::kNZ || dst.Layout().pattern != Pattern::kND) {
+    RaiseLayout(kApi, dst.Layout().pattern, src.Layout().pattern);
+  }
+  RequireGrid(kApi, "src", src.Origin().r, src.Origin().c, 16, 16);
+#if __NPU_ARCH__ == 3510
+  static constexpr AscendC::FixpipeConfig kConfig = {CO2Layout::ROW_MAJOR, true};
+  const Triple e = dst.Extent();
+  AscendC::FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p(
+      static_cast<uint16_t>(e.c), static_cast<uint16_t>(e.r),
+      static_cast<uint16_t>(FrameLayout::Align(src.Layout().rows, 16)), dst.Layout().cols);
+  p.quantPre = QuantOf<D, S>(false);
+  p.reluEn = trait.enableRelu;
+  p.isChannelSplit = trait.enableChannelSplit;
+  p.dualDstCtl = static_cast<uint8_t>(trait.dualDstCtl);
+  p.subBlockId = fp.subBlockId;
+  for (uint32_t b = 0; b < e.b; ++b) {
+    AscendC::Fixpipe<D, S, kConfig>(LocalOf(dst, b), LocalOf(src, b), p, loc);
+  }
+#else
+  (void)fp;
+  (void)loc;
+  lngrad::aicore::RaiseKernelCheck(kPositionCheck, std::string(kApi) + ": the Ascend 950's");
+#endif
+}
+
+// UB (ND) -> GM (ND), row by row (DataCopy UB -> GM).
+template <typename T>
+void CopyUbToGm(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Copy(CopyUB2GM)";
+  RequireMemory(kApi, "dst", WhereOf(dst.Data()), {TPosition::GM});
+  RequireMemory(kApi, "src", WhereOf(src.Data()), {TPosition::VECCALC});
+  if (src.Layout().pattern != Pattern::kND || dst.Layout().pattern != Pattern::kND) {
+    RaiseLayout(kApi, dst.Layout().pattern, src.Layout().pattern);
+  }
+  const Triple e = src.Extent();
+  for (uint32_t b = 0; b < e.b; ++b) {
+    AscendC::GlobalTensor<T> g = GlobalOf(dst, b);
+    AscendC::LocalTensor<T> l = LocalOf(src, b);
+    for (uint32_t r = 0; r < e.r; ++r) {
+      AscendC::DataCopy(g[dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0)],
+                        l[static_cast<uint32_t>(src.IndexOf(b, r, 0) - src.IndexOf(b, 0, 0))], e.c,
+                        loc);
+    }
+  }
+}
+
 template <typename P, typename C, typename A, typename B, typename Bias>
 void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tensor<B>& b,
              const Tensor<Bias>* bias, lngrad::aicore::SrcLoc loc) {
@@ -401,6 +481,18 @@ template <typename Trait, typename T, typename U>
 void Copy(const Atom<CopyL12L0A, Trait, Img2ColParams<U>>& atom, const Tensor<T>& dst,
           const Tensor<T>& src, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   detail::CopyImg2Col(dst, src, atom.params, loc);
+}
+template <typename Trait, typename P, typename D, typename S>
+void Copy(const Atom<CopyL0C2UB, Trait, P>& atom, const Tensor<D>& dst, const Tensor<S>& src,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  FixpipeParams fp;
+  if constexpr (std::is_same_v<P, FixpipeParams>) fp = atom.params;
+  detail::CopyL0cToUb<Trait::value>(dst, src, fp, loc);
+}
+template <typename Trait, typename P, typename T>
+void Copy(const Atom<CopyUB2GM, Trait, P>&, const Tensor<T>& dst, const Tensor<T>& src,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  detail::CopyUbToGm(dst, src, loc);
 }
 template <typename Trait, typename P, typename T, typename S>
 void Copy(const Atom<CopyL12BT, Trait, P>&, const Tensor<T>& dst, const Tensor<S>& src,
