@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include "lngrad_aicore/data_copy.h"
+#include "lngrad_aicore/data_copy_pad.h"
 #include "lngrad_aicore/tensor.h"
 #include "lngrad_cube/cube.h"
 #include "tensor_api/tensor/tensor.h"
@@ -199,12 +200,23 @@ void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
     const bool whole = dl.pattern == Pattern::kNC1HWC0;
     for (uint32_t b = 0; b < e.b; ++b) {
       for (uint32_t r = 0; r < (whole ? 1u : e.r); ++r) {
-        AscendC::LocalTensor<T> l = LocalOf(dst, b);
-        AscendC::GlobalTensor<T> g = GlobalOf(src, b);
+        const uint64_t s = src.IndexOf(b, r, 0) - src.IndexOf(b, 0, 0);
         const uint64_t count = whole ? src.Layout().Capacity() : e.c;
-        AscendC::DataCopy(l[static_cast<uint32_t>(dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0))],
-                          g[src.IndexOf(b, r, 0) - src.IndexOf(b, 0, 0)],
-                          static_cast<uint32_t>(count), loc);
+        if (count * sizeof(T) % 32 == 0) {
+          const auto d = static_cast<uint32_t>(dst.IndexOf(b, r, 0) - dst.IndexOf(b, 0, 0));
+          AscendC::DataCopy(LocalOf(dst, b)[d], GlobalOf(src, b)[s], static_cast<uint32_t>(count),
+                            loc);
+        } else {  // a row of bytes that are no whole 32-byte blocks: the padded copy
+          // The device writes whole 32-byte blocks: the L1 tensor covers them.
+          const Where w = WhereOf(dst.Data());
+          const auto bytes = static_cast<uint32_t>(count * sizeof(T));
+          const AscendC::LocalTensor<T> l(
+              w.pos, w.addr + static_cast<uint32_t>(dst.IndexOf(b, r, 0) * sizeof(T)),
+              (bytes + 31) / 32 * 32 / sizeof(T));
+          const AscendC::DataCopyExtParams p(1, bytes, 0, 0, 0);
+          AscendC::DataCopyPad(l, GlobalOf(src, b)[s], p,
+                               AscendC::DataCopyPadExtParams<T>(false, 0, 0, T{}), loc);
+        }
       }
     }
     return;
