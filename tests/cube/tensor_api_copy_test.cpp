@@ -20,6 +20,9 @@
 namespace {
 
 using AscendC::TPosition;
+// `__cbuf__ T name[N];` and the other cube arrays, as lngrad-asc rewrites them.
+#define CUBE_ARRAY(pos, type, name) \
+  auto& name = lngrad::cube::LocalArray<type>(TPosition::pos, lngrad::cube::ArrayKey([] {}), #name)
 namespace te = AscendC::Te;
 constexpr const char* kSoc = "Ascend950PR_9599";
 
@@ -50,20 +53,13 @@ void Pass(bool sync) {
 std::string RunMatmul(const Problem& p, const std::vector<half>& a, const std::vector<half>& b,
                       const std::vector<half>& bias, std::vector<float>* c, uint32_t tools = 0) {
   const auto kernel = [&] {
-    auto& l1a = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::A1,
-                                                        lngrad::cube::ArrayKey([] {}), "l1a");
-    auto& l1b = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::A1,
-                                                        lngrad::cube::ArrayKey([] {}), "l1b");
-    auto& l1bias =
-        lngrad::cube::LocalArray<half[64]>(TPosition::A1, lngrad::cube::ArrayKey([] {}), "l1bias");
-    auto& l0a = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::A2,
-                                                        lngrad::cube::ArrayKey([] {}), "l0a");
-    auto& l0b = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::B2,
-                                                        lngrad::cube::ArrayKey([] {}), "l0b");
-    auto& l0c = lngrad::cube::LocalArray<float[64 * 64]>(TPosition::CO1,
-                                                         lngrad::cube::ArrayKey([] {}), "l0c");
-    auto& bt =
-        lngrad::cube::LocalArray<float[64]>(TPosition::C2, lngrad::cube::ArrayKey([] {}), "bt");
+    CUBE_ARRAY(A1, half[64 * 64], l1a);
+    CUBE_ARRAY(A1, half[64 * 64], l1b);
+    CUBE_ARRAY(A1, half[64], l1bias);
+    CUBE_ARRAY(A2, half[64 * 64], l0a);
+    CUBE_ARRAY(B2, half[64 * 64], l0b);
+    CUBE_ARRAY(CO1, float[64 * 64], l0c);
+    CUBE_ARRAY(C2, float[64], bt);
     auto gmA = te::MakeTensor(te::MakeMemPtr(const_cast<half*>(a.data())),
                               te::MakeFrameLayout<te::NDExtLayoutPtn>(p.m, p.k));
     auto gmB = te::MakeTensor(te::MakeMemPtr(const_cast<half*>(b.data())),
@@ -190,18 +186,12 @@ TEST(TensorApiCopy, Int8DequantisedPerColumn) {
   }
   std::vector<half> c(kM * kN, half(-1.0f));
   const auto kernel = [&] {
-    auto& l1a = lngrad::cube::LocalArray<int8_t[kM * kK]>(TPosition::A1,
-                                                          lngrad::cube::ArrayKey([] {}), "l1a");
-    auto& l1b = lngrad::cube::LocalArray<int8_t[kK * kN]>(TPosition::A1,
-                                                          lngrad::cube::ArrayKey([] {}), "l1b");
-    auto& l1q =
-        lngrad::cube::LocalArray<uint64_t[kN]>(TPosition::A1, lngrad::cube::ArrayKey([] {}), "l1q");
-    auto& l0a = lngrad::cube::LocalArray<int8_t[kM * kK]>(TPosition::A2,
-                                                          lngrad::cube::ArrayKey([] {}), "l0a");
-    auto& l0b = lngrad::cube::LocalArray<int8_t[kK * kN]>(TPosition::B2,
-                                                          lngrad::cube::ArrayKey([] {}), "l0b");
-    auto& l0c = lngrad::cube::LocalArray<int32_t[kM * kN]>(TPosition::CO1,
-                                                           lngrad::cube::ArrayKey([] {}), "l0c");
+    CUBE_ARRAY(A1, int8_t[kM * kK], l1a);
+    CUBE_ARRAY(A1, int8_t[kK * kN], l1b);
+    CUBE_ARRAY(A1, uint64_t[kN], l1q);
+    CUBE_ARRAY(A2, int8_t[kM * kK], l0a);
+    CUBE_ARRAY(B2, int8_t[kK * kN], l0b);
+    CUBE_ARRAY(CO1, int32_t[kM * kN], l0c);
     const auto gm2l1 = te::MakeCopy(te::CopyGM2L1{}, te::CopyGM2L1TraitDefault{});
     auto l1A =
         te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, int8_t>(kM, kK));
@@ -246,10 +236,8 @@ TEST(TensorApiCopy, MisuseIsNamed) {
   std::vector<half> g(64 * 64, half(1.0f));
   const auto run = [&](int which) {
     return lngrad::cube::test::RunOn(kSoc, [&] {
-      auto& l0a = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::A2,
-                                                          lngrad::cube::ArrayKey([] {}), "l0a");
-      auto& l1 = lngrad::cube::LocalArray<half[64 * 64]>(TPosition::A1,
-                                                         lngrad::cube::ArrayKey([] {}), "l1");
+      CUBE_ARRAY(A2, half[64 * 64], l0a);
+      CUBE_ARRAY(A1, half[64 * 64], l1);
       auto gm =
           te::MakeTensor(te::MakeMemPtr(g.data()), te::MakeFrameLayout<te::NDExtLayoutPtn>(64, 64));
       auto nz =
@@ -282,9 +270,8 @@ TEST(TensorApiCopy, MisuseIsNamed) {
 // A cube array past its memory: cube.bounds, naming the array.
 TEST(CubeLocalArray, PlacedInOrderAndBounded) {
   const std::string ok = lngrad::cube::test::RunOn(kSoc, [] {
-    auto& x =
-        lngrad::cube::LocalArray<half[100]>(TPosition::A2, lngrad::cube::ArrayKey([] {}), "x");
-    auto& y = lngrad::cube::LocalArray<half[10]>(TPosition::A2, lngrad::cube::ArrayKey([] {}), "y");
+    CUBE_ARRAY(A2, half[100], x);
+    CUBE_ARRAY(A2, half[10], y);
     TPosition pos{};
     uint32_t addr = 1;
     ASSERT_TRUE(lngrad::cube::LocateLocal(x, &pos, &addr));

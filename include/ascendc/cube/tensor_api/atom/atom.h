@@ -54,16 +54,11 @@ struct Img2ColParams {
   uint16_t mExtension = 0;
   uint16_t kExtension = 0;
   uint8_t padList[4] = {0, 0, 0, 0};
-  uint8_t strideW = 1;
-  uint8_t strideH = 1;
-  uint8_t filterW = 1;
-  uint8_t filterH = 1;
-  uint8_t dilationFilterW = 1;
-  uint8_t dilationFilterH = 1;
-  bool filterSizeW = false;
-  bool filterSizeH = false;
-  bool transpose = false;
-  bool fMatrixCtrl = false;
+  uint8_t strideW = 1, strideH = 1;
+  uint8_t filterW = 1, filterH = 1;
+  uint8_t dilationFilterW = 1, dilationFilterH = 1;
+  bool filterSizeW = false, filterSizeH = false;
+  bool transpose = false, fMatrixCtrl = false;
   T padValue = 0;
 };
 
