@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -226,6 +227,74 @@ TEST(TensorApiCopy, Int8DequantisedPerColumn) {
       for (uint32_t kk = 0; kk < kK; ++kk) sum += a[i * kK + kk] * b[j * kK + kk];
       const half want(static_cast<float>(sum) * scale[j]);
       ASSERT_EQ(static_cast<float>(c[i * kN + j]), static_cast<float>(want)) << i << "," << j;
+    }
+  }
+}
+
+// Feature maps: NHWC and NCHW into an NC1HWC0 L1 map (channel ch of pixel (h, w) at
+// ((ch / 16) x h x w + h x W + w) x 16 + ch % 16), and an L0C (NZ, float) out into DN (NCHW: the
+// channel's plane) and NC1HWC0 as half.
+TEST(TensorApiCopy, FeatureMapsInAndOut) {
+  constexpr uint32_t kH = 3, kW = 5, kC = 32, kHw = kH * kW;
+  std::vector<half> nhwc(kHw * kC), nchw(kHw * kC);
+  for (uint32_t hw = 0; hw < kHw; ++hw) {
+    for (uint32_t ch = 0; ch < kC; ++ch) {
+      nhwc[hw * kC + ch] = half(static_cast<float>(hw * 100 + ch));
+      nchw[ch * kHw + hw] = half(static_cast<float>(hw * 100 + ch));
+    }
+  }
+  std::vector<half> dn(kHw * 16, half(-1.0f)), nc1(kHw * 16, half(-1.0f));
+  std::vector<half> l1_seen[2];
+  const std::string err = lngrad::cube::test::RunOn(kSoc, [&] {
+    CUBE_ARRAY(A1, half[kHw * kC], fmap);
+    CUBE_ARRAY(CO1, float[16 * 16], l0c);
+    const auto gm2l1 = te::MakeCopy(te::CopyGM2L1{}, te::CopyGM2L1TraitDefault{});
+    auto l1 = te::MakeTensor(te::MakeMemPtr(fmap),
+                             te::MakeFrameLayout<te::NC1HWC0LayoutPtn>(1, kC / 16, kH, kW, 16));
+    for (int which = 0; which < 2; ++which) {
+      std::fill(fmap, fmap + kHw * kC, half(-1.0f));
+      if (which == 0) {
+        te::Copy(gm2l1, l1,
+                 te::MakeTensor(te::MakeMemPtr(nhwc.data()),
+                                te::MakeFrameLayout<te::NHWCLayoutPtn>(1, kH, kW, kC)));
+      } else {
+        te::Copy(gm2l1, l1,
+                 te::MakeTensor(te::MakeMemPtr(nchw.data()),
+                                te::MakeFrameLayout<te::NCHWLayoutPtn>(1, kC, kH, kW)));
+      }
+      AscendC::PipeBarrier<PIPE_ALL>();
+      l1_seen[which].assign(fmap, fmap + kHw * kC);
+    }
+    // L0C (16 x 16, NZ: one fractal): (m, n) = m * 16 + n.
+    for (uint32_t i = 0; i < 256; ++i) l0c[i] = static_cast<float>(i);
+    auto c = te::MakeTensor(te::MakeMemPtr(l0c), te::MakeFrameLayout<te::NZLayoutPtn>(16, 16))
+                 .Slice(te::MakeCoord(0, 0), te::MakeShape(kHw, 16));
+    const auto out = te::MakeCopy(te::CopyL0C2GM{}, te::CopyL0C2GMTraitDefault{});
+    te::Copy(out,
+             te::MakeTensor(te::MakeMemPtr(dn.data()),
+                            te::MakeFrameLayout<te::NCHWLayoutPtn>(1, 16, kH, kW)),
+             c);
+    te::Copy(out,
+             te::MakeTensor(te::MakeMemPtr(nc1.data()),
+                            te::MakeFrameLayout<te::NC1HWC0LayoutPtn>(1, 1, kH, kW, 16)),
+             c);
+  });
+  ASSERT_EQ(err, "");
+  for (int which = 0; which < 2; ++which) {
+    for (uint32_t hw = 0; hw < kHw; ++hw) {
+      for (uint32_t ch = 0; ch < kC; ++ch) {
+        ASSERT_EQ(static_cast<float>(l1_seen[which][((ch / 16) * kHw + hw) * 16 + ch % 16]),
+                  static_cast<float>(hw * 100 + ch))
+            << which << ": " << hw << "," << ch;
+      }
+    }
+  }
+  for (uint32_t m = 0; m < kHw; ++m) {
+    for (uint32_t n = 0; n < 16; ++n) {
+      ASSERT_EQ(static_cast<float>(dn[n * kHw + m]), static_cast<float>(m * 16 + n))
+          << m << "," << n;
+      ASSERT_EQ(static_cast<float>(nc1[m * 16 + n]), static_cast<float>(m * 16 + n))
+          << m << "," << n;
     }
   }
 }
