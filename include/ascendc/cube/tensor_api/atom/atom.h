@@ -11,12 +11,15 @@
 //   CopyL12L0A  L1 (NZ, ZN) -> L0A (NZ) (LoadData 2D V2, ZN transposed); with Img2ColParams the
 //               img2col of an NC1HWC0 map (LoadData 3Dv2).
 //   CopyL12L0B  L1 (ZN, NZ) -> L0B (ZN) (LoadData 2D V2, NZ transposed).
-//   CopyL12BT   L1 (ND row) -> BiasTable (DataCopy C1 -> C2).
-//   CopyL0C2GM  L0C (NZ) -> GM (ND) (Fixpipe, the conversion the types name: float -> half or
-//               bfloat16, int32 -> half with a per-column quant tensor in L1 (VDEQF16)).
-// Checked mode names misuse: tensor_api.position (an operand in the wrong memory for the atom),
-// tensor_api.layout (a layout pair the atom does not move), tensor_api.alignment (an origin off
-// the fractal grid).
+//   CopyL12BT   L1 (ND rows) -> BiasTable (DataCopy C1 -> C2; half into float widened).
+//   CopyL0C2GM  L0C (NZ) -> GM in ND/NHWC, DN/NCHW or NC1HWC0 (Fixpipe, the conversion the types
+//               name: float -> half or bfloat16; int32 -> half and float -> int8 with a
+//               per-column quant tensor in L1, VDEQF16 / VQF322B8_PRE).
+//   CopyL0C2UB  L0C (NZ) -> the UBs of the AI core's AIVs (Fixpipe isToUB, the trait's dual
+//               destination mode); CopyUB2GM  UB -> GM rows (DataCopy).
+// Misuse: tensor_api.position (an operand in the wrong memory for the atom) and tensor_api.layout
+// (a layout pair the atom does not move) always, tensor_api.alignment (an origin off the fractal
+// grid) in checked mode; then the cube's own checks.
 #pragma once
 
 #include <cstdint>
@@ -509,6 +512,10 @@ void Copy(const Atom<CopyL12BT, Trait, P>&, const Tensor<T>& dst, const Tensor<S
 template <typename Trait, typename P, typename D, typename S>
 void Copy(const Atom<CopyL0C2GM, Trait, P>&, const Tensor<D>& dst, const Tensor<S>& src,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  static_assert(
+      detail::QuantOf<D, S>(false) != DEQF16 && detail::QuantOf<D, S>(false) != QF322B8_PRE,
+      "Copy(CopyL0C2GM): this conversion takes its scales from a quant tensor (the "
+      "fourth argument, uint64_t in L1)");
   detail::CopyL0cToGm<D, S, uint64_t>(dst, src, nullptr, loc);
 }
 template <typename Trait, typename P, typename D, typename S, typename Q>
