@@ -231,6 +231,64 @@ TEST(TensorApiCopy, Int8DequantisedPerColumn) {
   }
 }
 
+// Four blocks, each its own arrays (one per block and declaration) and its own rows of C: the
+// result of each block matches the float64 oracle with the bound of ExpectMatmul.
+TEST(TensorApiCopy, BlocksHaveTheirOwnArrays) {
+  constexpr uint32_t kBlocks = 4, kRows = 16, kM = kBlocks * kRows, kN = 32, kK = 32;
+  std::vector<half> a(kM * kK), b(kK * kN);
+  for (uint32_t i = 0; i < a.size(); ++i) a[i] = half(Input(i, 4));
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(Input(i, 5));
+  std::vector<float> c(kM * kN, -7.0f);
+  lngrad::aicore::LaunchOptions o;
+  o.soc = kSoc;
+  std::vector<lngrad::aicore::BlockFailure> failures;
+  const auto kernel = [&] {
+    CUBE_ARRAY(A1, half[kRows * kK], l1a);
+    CUBE_ARRAY(A1, half[kK * kN], l1b);
+    CUBE_ARRAY(A2, half[kRows * kK], l0a);
+    CUBE_ARRAY(B2, half[kK * kN], l0b);
+    CUBE_ARRAY(CO1, float[kRows * kN], l0c);
+    const uint32_t row = AscendC::GetBlockIdx() * kRows;
+    auto gmA =
+        te::MakeTensor(te::MakeMemPtr(a.data()), te::MakeFrameLayout<te::NDExtLayoutPtn>(kM, kK));
+    auto gmB =
+        te::MakeTensor(te::MakeMemPtr(b.data()), te::MakeFrameLayout<te::NDExtLayoutPtn>(kK, kN));
+    auto gmC =
+        te::MakeTensor(te::MakeMemPtr(c.data()), te::MakeFrameLayout<te::NDExtLayoutPtn>(kM, kN));
+    auto l1A =
+        te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, half>(kRows, kK));
+    auto l1B =
+        te::MakeTensor(te::MakeMemPtr(l1b), te::MakeFrameLayout<te::NZLayoutPtn, half>(kK, kN));
+    auto l0A =
+        te::MakeTensor(te::MakeMemPtr(l0a), te::MakeFrameLayout<te::NZLayoutPtn, half>(kRows, kK));
+    auto l0B =
+        te::MakeTensor(te::MakeMemPtr(l0b), te::MakeFrameLayout<te::ZNLayoutPtn, half>(kK, kN));
+    auto l0C = te::MakeTensor(te::MakeMemPtr(l0c), te::MakeFrameLayout<te::NZLayoutPtn>(kRows, kN));
+    const auto gm2l1 = te::MakeCopy(te::CopyGM2L1{}, te::CopyGM2L1TraitDefault{});
+    te::Copy(gm2l1, l1A, gmA.Slice(te::MakeCoord(row, 0u), te::MakeShape(kRows, kK)));
+    te::Copy(gm2l1, l1B, gmB);
+    te::Copy(te::MakeCopy(te::CopyL12L0A{}, te::CopyL12L0ATraitDefault{}), l0A, l1A);
+    te::Copy(te::MakeCopy(te::CopyL12L0B{}, te::CopyL12L0BTraitDefault{}), l0B, l1B);
+    te::Mmad(te::MakeMmad(te::MmadOperation{}, te::MmadTraitDefault{}), l0C, l0A, l0B);
+    te::Copy(te::MakeCopy(te::CopyL0C2GM{}, te::CopyL0C2GMTraitDefault{}),
+             gmC.Slice(te::MakeCoord(row, 0u), te::MakeShape(kRows, kN)), l0C);
+  };
+  ASSERT_TRUE(lngrad::aicore::detail::RunBlocks("blocks", kBlocks, kernel, o, &failures).ok());
+  for (uint32_t i = 0; i < kM; ++i) {
+    for (uint32_t j = 0; j < kN; ++j) {
+      double sum = 0, mag = 0;
+      for (uint32_t kk = 0; kk < kK; ++kk) {
+        const double prod = static_cast<double>(static_cast<float>(a[i * kK + kk])) *
+                            static_cast<float>(b[kk * kN + j]);
+        sum += prod;
+        mag += std::fabs(prod);
+      }
+      ASSERT_LE(std::fabs(c[i * kN + j] - sum), std::ldexp(1.0, -24) * (kK + 1) * mag)
+          << i << "," << j;
+    }
+  }
+}
+
 // Feature maps: NHWC and NCHW into an NC1HWC0 L1 map (channel ch of pixel (h, w) at
 // ((ch / 16) x h x w + h x W + w) x 16 + ch % 16), and an L0C (NZ, float) out into DN (NCHW: the
 // channel's plane) and NC1HWC0 as half.
