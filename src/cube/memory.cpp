@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cube_internal.h"
@@ -10,7 +11,6 @@
 #include "lngrad_aicore/data_copy.h"
 #include "lngrad_aicore/local_memory.h"
 #include "lngrad_cube/cube.h"
-#include "lngrad_cube/local_array.h"
 
 namespace lngrad::cube {
 namespace {
@@ -50,16 +50,12 @@ int MemoryRowOf(AscendC::TPosition pos) {
   }
 }
 
-// One array of LocalArray: its declaration's key and its byte offset in the memory.
-struct LocalArraySlot {
-  const void* key;
-  uint32_t offset;
-};
-
 struct BlockMemories {
   std::vector<std::byte> bytes[kMemoryCount];
-  std::vector<LocalArraySlot> arrays[kMemoryCount];
-  uint32_t arrays_end[kMemoryCount] = {};
+  // The C API's arrays (`__cbuf__ T name[N];` ...): per memory, the offset of each declaration
+  // (its key) and the end of the last.
+  std::vector<std::pair<const void*, uint64_t>> arrays[kMemoryCount];
+  uint64_t arrays_end[kMemoryCount] = {};
   CubeRegisters registers;
   // The L1 of a launch whose AI cores have an AIC and AIVs: one per AI core, which its AIVs
   // write (DataCopy UB -> L1) and its AIC reads; nullptr: bytes[0].
@@ -93,56 +89,42 @@ bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::Lo
   return true;
 }
 
-// The alignment of LocalArray's arrays per memory (row of kMemories): the fractal grid.
-constexpr uint32_t kArrayAlign[kMemoryCount] = {32, 512, 512, 1024, 32, 64};
-
 }  // namespace
-
-void* LocalArrayBytes(AscendC::TPosition pos, const void* key, size_t bytes, const char* name,
-                      aicore::SrcLoc loc) {
-  constexpr const char* kApi = "cube local array";
-  aicore::BlockContext& ctx = aicore::RequireBlockContext(kApi);
-  const aicore::LocalMemory mem = aicore::MemoryOf(ctx, pos, kApi);
-  const int row = MemoryRowOf(pos);
-  BlockMemories& state = StateOf(ctx);
-  for (const LocalArraySlot& a : state.arrays[row]) {
-    if (a.key == key) return mem.base + a.offset;
-  }
-  const uint64_t align = kArrayAlign[row];
-  const uint64_t offset = (state.arrays_end[row] + align - 1) / align * align;
-  if (offset + bytes > mem.capacity) {
-    aicore::RaiseKernelCheck(checks::kBounds,
-                             std::string(kApi) + " " + name + " (" + loc.file + ":" +
-                                 std::to_string(loc.line) + "): " + std::to_string(bytes) +
-                                 " bytes from byte " + std::to_string(offset) + " of " + mem.name +
-                                 " pass its " + std::to_string(mem.capacity) + " bytes");
-  }
-  state.arrays[row].push_back({key, static_cast<uint32_t>(offset)});
-  state.arrays_end[row] = static_cast<uint32_t>(offset + bytes);
-  return mem.base + offset;
-}
-
-bool LocateLocal(const void* p, AscendC::TPosition* pos, uint32_t* addr) noexcept {
-  using P = AscendC::TPosition;
-  aicore::BlockContext* ctx = aicore::CurrentBlockContext();
-  if (ctx == nullptr) return false;
-  const auto* b = static_cast<const std::byte*>(p);
-  for (const P candidate : {P::VECCALC, P::A1, P::A2, P::B2, P::CO1, P::C2, P::C2PIPE2GM}) {
-    aicore::LocalMemory mem;
-    if (!aicore::FindMemory(*ctx, candidate, &mem)) continue;
-    if (b >= mem.base && b < mem.base + mem.size) {
-      *pos = candidate;
-      *addr = static_cast<uint32_t>(b - mem.base);
-      return true;
-    }
-  }
-  return false;
-}
 
 bool Install() noexcept {
   aicore::SetLocalMemoryHook(&ServePosition);
   aicore::detail::SetLocalCopyHook(&CopyToBiasTable);
   return true;
+}
+
+void* CubeStatic(const void* key, uint64_t bytes, AscendC::TPosition pos, const char* name,
+                 aicore::SrcLoc loc) {
+  (void)loc;
+  const std::string api = std::string("the C API array ") + name;
+  aicore::BlockContext& ctx = aicore::RequireBlockContext(api.c_str());
+  const aicore::LocalMemory mem = aicore::MemoryOf(ctx, pos, api.c_str());
+  BlockMemories& state = StateOf(ctx);
+  const int row = MemoryRowOf(pos);
+  for (const auto& [k, offset] : state.arrays[row]) {
+    if (k == key) return mem.base + offset;
+  }
+  // Each array on its own fractal grid: 1024 bytes in L0C, 512 elsewhere; in the Fixpipe Buffer
+  // the host address is a multiple of 128, as asc_set_l0c2gm_config's address (its pointer / 128)
+  // needs.
+  const uint64_t align = pos == AscendC::TPosition::CO1 ? 1024 : 512;
+  uint64_t offset = (state.arrays_end[row] + align - 1) / align * align;
+  if (pos == AscendC::TPosition::C2PIPE2GM) {
+    const auto base = reinterpret_cast<uintptr_t>(mem.base);
+    offset = ((base + state.arrays_end[row] + 127) / 128 * 128) - base;
+  }
+  if (offset + bytes > mem.capacity) {
+    Raise(checks::kBounds, api.c_str(),
+          std::to_string(bytes) + " B from byte " + std::to_string(offset) + " exceed the " +
+              mem.name + " of " + std::to_string(mem.capacity) + " B (the block's arrays there)");
+  }
+  state.arrays[row].emplace_back(key, offset);
+  state.arrays_end[row] = offset + bytes;
+  return mem.base + offset;
 }
 
 CubeRegisters& Registers(const char* api) {

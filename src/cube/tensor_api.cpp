@@ -9,6 +9,7 @@
 #include "lngrad/half.h"
 #include "lngrad_aicore/check.h"
 #include "tensor_api/tensor/layout.h"
+#include "lngrad_aicore/local_memory.h"
 #include "lngrad_cube/local_array.h"
 #include "tensor_api/atom/atom.h"
 #include "tensor_api/tensor/tensor.h"
@@ -74,6 +75,27 @@ void RequireSliceInside(const Triple& at, const Triple& extent, const Triple& si
 }
 
 }  // namespace AscendC::Te::detail
+
+namespace lngrad::cube {
+
+bool LocateLocal(const void* p, AscendC::TPosition* pos, uint32_t* addr) noexcept {
+  using P = AscendC::TPosition;
+  aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  if (ctx == nullptr) return false;
+  const auto* b = static_cast<const std::byte*>(p);
+  for (const P candidate : {P::VECCALC, P::A1, P::A2, P::B2, P::CO1, P::C2, P::C2PIPE2GM}) {
+    aicore::LocalMemory mem;
+    if (!aicore::FindMemory(*ctx, candidate, &mem)) continue;
+    if (b >= mem.base && b < mem.base + mem.size) {
+      *pos = candidate;
+      *addr = static_cast<uint32_t>(b - mem.base);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace lngrad::cube
 
 namespace AscendC::Te::detail {
 

@@ -23,7 +23,7 @@ namespace {
 using AscendC::TPosition;
 // `__cbuf__ T name[N];` and the other cube arrays, as lngrad-asc rewrites them.
 #define CUBE_ARRAY(pos, type, name) \
-  auto& name = lngrad::cube::LocalArray<type>(TPosition::pos, lngrad::cube::ArrayKey([] {}), #name)
+  auto& name = lngrad::cube::CubeArray<type>(lngrad::cube::ArrayKey([] {}), #name, TPosition::pos)
 namespace te = AscendC::Te;
 constexpr const char* kSoc = "Ascend950PR_9599";
 
@@ -409,8 +409,8 @@ TEST(CubeLocalArray, PlacedInOrderAndBounded) {
   });
   EXPECT_EQ(ok, "");
   const std::string big = lngrad::cube::test::RunOn(kSoc, [] {
-    (void)lngrad::cube::LocalArray<float[20000]>(TPosition::B2, lngrad::cube::ArrayKey([] {}),
-                                                 "big");
+    (void)lngrad::cube::CubeArray<float[20000]>(lngrad::cube::ArrayKey([] {}), "big",
+                                                TPosition::B2);
   });
   EXPECT_NE(big.find("[cube.bounds]"), std::string::npos) << big;
   EXPECT_NE(big.find("big"), std::string::npos) << big;

@@ -15,23 +15,6 @@
 namespace lngrad::asc_compiler {
 namespace {
 
-// The cube's memories that a local array declaration may name, with the position lngrad's
-// cube serves each from (lngrad_cube/local_array.h).
-struct CubeArrayQualifier {
-  std::string_view word;
-  const char* position;
-};
-constexpr CubeArrayQualifier kCubeArrays[] = {{"__cbuf__", "A1"},    {"__ca__", "A2"},
-                                              {"__cb__", "B2"},      {"__cc__", "CO1"},
-                                              {"__biasbuf__", "C2"}, {"__fbuf__", "C2PIPE2GM"}};
-// The position of a cube qualifier; nullptr for any other word.
-const char* CubePosition(std::string_view word) {
-  for (const CubeArrayQualifier& q : kCubeArrays) {
-    if (q.word == word) return q.position;
-  }
-  return nullptr;
-}
-
 using lexing::Kind;
 using lexing::Lexer;
 using lexing::Token;
@@ -508,8 +491,24 @@ class Rewriter {
     return !code.empty() && code.back();
   }
 
-  // A statement that starts with `__ubuf__` (or a cube memory's qualifier, kCubeArrays) or
-  // `extern __ubuf__` at token i.
+  // The address spaces whose arrays a kernel may declare: the UB, and the cube's memories (the
+  // C API's `__cbuf__` L1, `__ca__` L0A, `__cb__` L0B, `__cc__` L0C, `__fbuf__` Fixpipe Buffer;
+  // the tensor API's `__biasbuf__` BiasTable) with their positions.
+  static const char* CubePosition(std::string_view space) {
+    if (space == "__cbuf__") return "A1";
+    if (space == "__ca__") return "A2";
+    if (space == "__cb__") return "B2";
+    if (space == "__cc__") return "CO1";
+    if (space == "__fbuf__") return "C2PIPE2GM";
+    if (space == "__biasbuf__") return "C2";
+    return nullptr;
+  }
+  static bool IsArraySpace(std::string_view space) {
+    return space == "__ubuf__" || CubePosition(space) != nullptr;
+  }
+
+  // A statement that starts with `__ubuf__` (or another IsArraySpace) or `extern __ubuf__` at
+  // token i.
   bool IsUbufStatement(size_t i, size_t lo) const {
     if (toks_[i].kind != Kind::kIdent || toks_[i].in_directive) return false;
     size_t k = i;
@@ -517,10 +516,8 @@ class Rewriter {
       k = NextSig(i, toks_.size());
       if (k == kNone) return false;
     }
-    if (toks_[k].kind != Kind::kIdent ||
-        (Text(k) != "__ubuf__" && (k != i || CubePosition(Text(k)) == nullptr))) {
-      return false;
-    }
+    if (toks_[k].kind != Kind::kIdent || !IsArraySpace(Text(k))) return false;
+    if (Text(k) != "__ubuf__" && Text(i) == "extern") return false;
     const size_t prev = PrevSig(i, lo);
     if (prev != kNone && !IsPunct(prev, ";") && !IsPunct(prev, "{") && !IsPunct(prev, "}")) {
       return false;
@@ -551,8 +548,7 @@ class Rewriter {
         return kNone;
       }
       if (bracket == 0 && IsPunct(j, "=")) {
-        Error(j, std::string("a ") + std::string(Text(ubuf)) +
-                     " variable is block storage and cannot have an initializer");
+        Error(j, "a __ubuf__ variable is block-shared UB and cannot have an initializer");
         return kNone;
       }
       if (bracket == 0 && angle == 0 && IsPunct(j, ",")) {
@@ -592,10 +588,10 @@ class Rewriter {
         }
         stmt += type + "* const " + name + " = ::lngrad::simt::DynamicArray<" + type + ">(" +
                 Quote(name) + "); ";
-      } else if (const char* pos = CubePosition(Text(ubuf)); pos != nullptr) {
-        stmt += "auto& " + name + " = ::lngrad::cube::LocalArray<" + type + extents +
-                ">(::AscendC::TPosition::" + pos + ", ::lngrad::cube::ArrayKey([] {}), " +
-                Quote(name) + "); ";
+      } else if (const char* pos = CubePosition(Text(ubuf))) {
+        stmt += "auto& " + name + " = ::lngrad::cube::CubeArray<" + type + extents +
+                ">(::lngrad::cube::ArrayKey([] {}), " + Quote(name) +
+                ", ::AscendC::TPosition::" + pos + "); ";
       } else {
         stmt += "auto& " + name + " = ::lngrad::simt::BlockArray<" + type + extents +
                 ">(::lngrad::simt::BlockKey([] {}), " + Quote(name) + "); ";

@@ -52,6 +52,22 @@ using View = aicore::detail::TensorView;
 bool Install() noexcept;
 inline const bool kInstalled = Install();
 
+// The C API's cube arrays (`__cbuf__ T name[N];` in a kernel: L1; `__ca__` L0A, `__cb__` L0B,
+// `__cc__` L0C, `__fbuf__` the Fixpipe Buffer), which lngrad-asc rewrites into CubeArray calls:
+// one object per block and declaration, placed after the block's earlier arrays in that memory.
+void* CubeStatic(const void* key, uint64_t bytes, AscendC::TPosition pos, const char* name,
+                 aicore::SrcLoc loc);
+template <typename Tag>
+const void* ArrayKey(Tag) {
+  static const char key = 0;
+  return &key;
+}
+template <typename T>
+T& CubeArray(const void* key, const char* name, AscendC::TPosition pos,
+             aicore::SrcLoc loc = aicore::SrcLoc::Current()) {
+  return *static_cast<T*>(CubeStatic(key, sizeof(T), pos, name, loc));
+}
+
 void LoadData2d(const View& dst, const View& src, const AscendC::LoadData2DParams& p, Elem e,
                 aicore::SrcLoc loc);
 // A feature map's description (SetFmatrix, or LoadData 3Dv2's own).

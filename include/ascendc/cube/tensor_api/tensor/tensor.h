@@ -1,11 +1,12 @@
 // lngrad Ascend C tensor API (AscendC::Te, layer cube): memory pointers and tensors.
 //
 // MakeMemPtr(p) wraps a pointer: global memory, or an array in one of the running block's
-// memories (`__cbuf__`, `__ca__`, `__cb__`, `__cc__`, `__biasbuf__` arrays, lngrad_cube/
-// local_array.h; `__ubuf__` arrays in the UB). Which memory it is, the copies and Mmad find from
-// the address when they run. MakeTensor(ptr, layout) is the whole layout; Slice(coord, shape)
-// the sub-block of shape rows x columns (and batches) from coord, in the same layout (the same
-// strides, the origin moved). Checked mode: a slice past its tensor raises tensor_api.slice.
+// memories (`__cbuf__`, `__ca__`, `__cb__`, `__cc__`, `__biasbuf__` arrays: lngrad_cube/cube.h's
+// CubeArray; `__ubuf__` arrays in the UB). Which memory it is, the copies and Mmad find from the
+// address when they run (lngrad_cube/local_array.h). MakeTensor(ptr, layout) is the whole layout;
+// Slice(coord, shape) the sub-block of shape rows x columns (and batches) from coord, in the same
+// layout (the same strides, the origin moved). Checked mode: a slice past its tensor raises
+// tensor_api.slice.
 #pragma once
 
 #include <cstdint>
