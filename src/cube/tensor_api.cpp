@@ -17,7 +17,9 @@
 namespace AscendC::Te {
 
 const char* PatternName(Pattern p) noexcept {
-  constexpr const char* kNames[] = {"ND", "DN", "NZ", "ZN", "ZZ", "NCHW", "NHWC", "NC1HWC0"};
+  constexpr const char* kNames[] = {"ND",   "DN",       "NZ",       "ZN",       "ZZ",
+                                    "NN",   "ScaleAND", "ScaleADN", "ScaleBND", "ScaleBDN",
+                                    "NCHW", "NHWC",     "NC1HWC0"};
   return kNames[static_cast<int>(p)];
 }
 
@@ -28,6 +30,8 @@ uint64_t FrameLayout::Capacity() const {
       return Align(rows, 16) * Align(cols, c0);
     case Pattern::kZN:
       return Align(rows, c0) * Align(cols, 16);
+    case Pattern::kNN:
+      return uint64_t{rows} * Align(cols, 16);
     default:
       return uint64_t{rows} * cols;
   }
@@ -36,11 +40,20 @@ uint64_t FrameLayout::Capacity() const {
 uint64_t FrameLayout::Index(uint32_t r, uint32_t c) const {
   switch (pattern) {
     case Pattern::kND:
+    case Pattern::kScaleAND:
     case Pattern::kNHWC:
       return uint64_t{r} * cols + c;
     case Pattern::kDN:
+    case Pattern::kScaleBDN:
     case Pattern::kNCHW:
       return r + uint64_t{c} * rows;
+    case Pattern::kNN:
+      return r % c0 + uint64_t{r / c0} * c0 * 16 + uint64_t{c % 16} * c0 +
+             uint64_t{c / 16} * rows * 16;
+    case Pattern::kScaleADN:
+      return uint64_t{r} * c0 + c % c0 + uint64_t{c / c0} * c0 * rows;
+    case Pattern::kScaleBND:
+      return r % c0 + uint64_t{r / c0} * c0 * cols + uint64_t{c} * c0;
     case Pattern::kNZ:
       return uint64_t{r} * c0 + c % c0 + uint64_t{c / c0} * c0 * Align(rows, 16);
     case Pattern::kNC1HWC0:

@@ -149,6 +149,8 @@ TEST(TensorApiCopy, NdIntoNzMatmulMatchesTheOracle) { ExpectMatmul({32, 48, 64, 
 TEST(TensorApiCopy, DnIntoZnMatmulMatchesTheOracle) { ExpectMatmul({48, 32, 64, true, false}); }
 TEST(TensorApiCopy, TailsAndHalfBias) {
   ExpectMatmul({20, 24, 40, false, true});
+  // One row: MmadTraitDefault turns GEMV off, so A is read in its NZ form like any other.
+  ExpectMatmul({1, 32, 32, false, false});
   ExpectMatmul({17, 40, 48, true, true});
 }
 

@@ -73,6 +73,22 @@ TEST(TensorApiLayout, FractalPatternsFollowTheReference) {
   }
 }
 
+// The MX scales' patterns (c0 2 by default: e8m0 scales in K pairs); rows even where c0 splits
+// them, as the reference requires.
+TEST(TensorApiLayout, ScalePatternsFollowTheReference) {
+  constexpr uint64_t kC0 = 2;
+  for (const auto& [r, c] : std::vector<std::pair<uint32_t, uint32_t>>{{4, 16}, {8, 40}, {2, 6}}) {
+    const Described nn{{kC0, 1, r / kC0, kC0 * 16}, {16, kC0, Ceil(c, 16), uint64_t{r} * 16}};
+    ExpectSame(te::MakeFrameLayout<te::NNLayoutPtn>(r, c), nn, r, c, "NN");
+    ExpectSame(te::MakeFrameLayout<te::ScaleANDLayoutPtn>(r, c), Nd(r, c), r, c, "ScaleAND");
+    ExpectSame(te::MakeFrameLayout<te::ScaleBDNLayoutPtn>(r, c), Dn(r, c), r, c, "ScaleBDN");
+    const Described adn{{1, 0, r, kC0}, {kC0, 1, c / kC0, kC0 * r}};
+    ExpectSame(te::MakeFrameLayout<te::ScaleADNLayoutPtn>(r, c), adn, r, c, "ScaleADN");
+    const Described bnd{{kC0, 1, r / kC0, kC0 * c}, {1, 0, c, kC0}};
+    ExpectSame(te::MakeFrameLayout<te::ScaleBNDLayoutPtn>(r, c), bnd, r, c, "ScaleBND");
+  }
+}
+
 TEST(TensorApiLayout, PlainPatternsAndBatches) {
   ExpectSame(te::MakeFrameLayout<te::NDExtLayoutPtn>(5, 7), Nd(5, 7), 5, 7, "NDExt");
   ExpectSame(te::MakeFrameLayout<te::NDLayoutPtn>(5, 7), Nd(5, 7), 5, 7, "ND");

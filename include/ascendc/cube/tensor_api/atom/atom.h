@@ -102,7 +102,27 @@ struct CopyL0C2UBTraitDefault {
   static constexpr TraitType value{};
 };
 struct MmadOperation {};
-struct MmadTraitDefault {};
+enum class MmadType : uint8_t { NORMAL = 0, MX = 1 };
+// Mmad's trait: a struct whose `value` is one of these (MmadTraitDefault: GEMV off).
+struct MmadTrait {
+  constexpr MmadTrait() {}
+  constexpr MmadTrait(int32_t fmOffsetIn, bool kDirectionAlignIn, bool cmatrixSourceIn,
+                      bool disableGemvIn, MmadType mmadTypeIn)
+      : fmOffset(fmOffsetIn),
+        kDirectionAlign(kDirectionAlignIn),
+        cmatrixSource(cmatrixSourceIn),
+        disableGemv(disableGemvIn),
+        mmadType(mmadTypeIn) {}
+  int32_t fmOffset = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;
+  bool disableGemv = true;
+  MmadType mmadType = MmadType::NORMAL;
+};
+struct MmadTraitDefault {
+  using TraitType = MmadTrait;
+  static constexpr TraitType value{};
+};
 
 // An atom: the operation, its trait and (after with) its parameters.
 template <typename Op, typename Trait, typename Params = void>
@@ -420,13 +440,13 @@ void CopyUbToGm(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
   }
 }
 
-template <typename P, typename C, typename A, typename B, typename Bias>
-void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tensor<B>& b,
-             const Tensor<Bias>* bias, lngrad::aicore::SrcLoc loc) {
-  constexpr const char* kApi = "Mmad(MmadOperation)";
-  RequireMemory(kApi, "c", WhereOf(c.Data()), {TPosition::CO1});
-  RequireMemory(kApi, "a", WhereOf(a.Data()), {TPosition::A2});
-  RequireMemory(kApi, "b", WhereOf(b.Data()), {TPosition::B2});
+// The cube's MmadParams of an Mmad atom: m, n, k, unitFlag, cmatrixInitVal from its parameters
+// (without them m and k from A's extent, n from B's, cmatrixInitVal), the rest from its trait.
+template <typename Trait, typename P, typename A, typename B>
+AscendC::MmadParams CubeMmadParams(const P& params, const Tensor<A>& a, const Tensor<B>& b) {
+  constexpr MmadTrait kTrait = Trait::value;
+  static_assert(kTrait.mmadType == MmadType::NORMAL,
+                "Mmad: the MX form (MmadType::MX) is not in lngrad's tensor API yet");
   AscendC::MmadParams mp;
   if constexpr (std::is_same_v<P, MmadParams>) {
     mp.m = params.m;
@@ -440,9 +460,23 @@ void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tens
     mp.k = static_cast<uint16_t>(a.Extent().c);
     mp.cmatrixInitVal = true;
   }
+  mp.fmOffset = kTrait.fmOffset;
+  mp.kDirectionAlign = kTrait.kDirectionAlign;
+  mp.cmatrixSource = kTrait.cmatrixSource;
 #if __NPU_ARCH__ == 3510
-  mp.disableGemv = true;  // the tensor API's MmadTraitDefault
+  mp.disableGemv = kTrait.disableGemv;
 #endif
+  return mp;
+}
+
+template <typename Trait, typename P, typename C, typename A, typename B, typename Bias>
+void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tensor<B>& b,
+             const Tensor<Bias>* bias, lngrad::aicore::SrcLoc loc) {
+  constexpr const char* kApi = "Mmad(MmadOperation)";
+  RequireMemory(kApi, "c", WhereOf(c.Data()), {TPosition::CO1});
+  RequireMemory(kApi, "a", WhereOf(a.Data()), {TPosition::A2});
+  RequireMemory(kApi, "b", WhereOf(b.Data()), {TPosition::B2});
+  const AscendC::MmadParams mp = CubeMmadParams<Trait>(params, a, b);
   for (uint32_t i = 0; i < c.Extent().b; ++i) {
     if (bias != nullptr) {
       RequireMemory(kApi, "bias", WhereOf(bias->Data()), {TPosition::C2});
@@ -527,13 +561,13 @@ void Copy(const Atom<CopyL0C2GM, Trait, P>&, const Tensor<D>& dst, const Tensor<
 template <typename Trait, typename P, typename C, typename A, typename B>
 void Mmad(const Atom<MmadOperation, Trait, P>& atom, const Tensor<C>& c, const Tensor<A>& a,
           const Tensor<B>& b, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  detail::RunMmad<decltype(atom.params), C, A, B, C>(atom.params, c, a, b, nullptr, loc);
+  detail::RunMmad<Trait, decltype(atom.params), C, A, B, C>(atom.params, c, a, b, nullptr, loc);
 }
 template <typename Trait, typename P, typename C, typename A, typename B, typename Bias>
 void Mmad(const Atom<MmadOperation, Trait, P>& atom, const Tensor<C>& c, const Tensor<A>& a,
           const Tensor<B>& b, const Tensor<Bias>& bias,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  detail::RunMmad(atom.params, c, a, b, &bias, loc);
+  detail::RunMmad<Trait>(atom.params, c, a, b, &bias, loc);
 }
 
 template <typename Trait, typename P, typename T>

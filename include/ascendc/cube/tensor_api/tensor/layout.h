@@ -9,8 +9,14 @@
 //   NZ:          r * c0 + c % c0 + (c / c0) * c0 * align(rows, 16)
 //   ZN:          r % c0 + (r / c0) * c0 * align(cols, 16) + c * c0
 //   ZZ:          (r % 16) * c0 + (r / 16) * 16 * align(cols, c0) + c % c0 + (c / c0) * c0 * 16
+//   NN:          r % c0 + (r / c0) * c0 * 16 + (c % 16) * c0 + (c / 16) * rows * 16
+//   ScaleAND:    as ND                            ScaleBDN:  as DN
+//   ScaleADN:    r * c0 + c % c0 + (c / c0) * c0 * rows
+//   ScaleBND:    r % c0 + (r / c0) * c0 * cols + c * c0
+// (the MX scales' patterns, c0 2 unless the trait says otherwise),
 // and matrix b starts at b * Capacity(), one matrix's elements: align(rows, 16) x align(cols, c0)
-// (NZ, ZZ), align(rows, c0) x align(cols, 16) (ZN), rows x cols (the others). The convolution
+// (NZ, ZZ), align(rows, c0) x align(cols, 16) (ZN), rows x align(cols, 16) (NN), rows x cols
+// (the others). The convolution
 // patterns are flat: NCHW(n, c, h, w), NHWC(n, h, w, c), NC1HWC0(n, c1, h, w, c0), row-major in
 // that order; the copies read them as one matrix per n of h x w rows and c (c1 x c0) columns.
 #pragma once
@@ -28,11 +34,30 @@ struct DNExtLayoutPtn {};
 struct NZLayoutPtn {};
 struct ZNLayoutPtn {};
 struct ZZLayoutPtn {};
+struct NNLayoutPtn {};
+struct ScaleANDLayoutPtn {};
+struct ScaleADNLayoutPtn {};
+struct ScaleBNDLayoutPtn {};
+struct ScaleBDNLayoutPtn {};
 struct NCHWLayoutPtn {};
 struct NHWCLayoutPtn {};
 struct NC1HWC0LayoutPtn {};
 
-enum class Pattern : uint8_t { kND, kDN, kNZ, kZN, kZZ, kNCHW, kNHWC, kNC1HWC0 };
+enum class Pattern : uint8_t {
+  kND,
+  kDN,
+  kNZ,
+  kZN,
+  kZZ,
+  kNN,
+  kScaleAND,
+  kScaleADN,
+  kScaleBND,
+  kScaleBDN,
+  kNCHW,
+  kNHWC,
+  kNC1HWC0
+};
 const char* PatternName(Pattern p) noexcept;
 
 template <typename P>
@@ -47,6 +72,16 @@ constexpr Pattern PatternOf() {
     return Pattern::kZN;
   } else if constexpr (std::is_same_v<P, ZZLayoutPtn>) {
     return Pattern::kZZ;
+  } else if constexpr (std::is_same_v<P, NNLayoutPtn>) {
+    return Pattern::kNN;
+  } else if constexpr (std::is_same_v<P, ScaleANDLayoutPtn>) {
+    return Pattern::kScaleAND;
+  } else if constexpr (std::is_same_v<P, ScaleADNLayoutPtn>) {
+    return Pattern::kScaleADN;
+  } else if constexpr (std::is_same_v<P, ScaleBNDLayoutPtn>) {
+    return Pattern::kScaleBND;
+  } else if constexpr (std::is_same_v<P, ScaleBDNLayoutPtn>) {
+    return Pattern::kScaleBDN;
   } else if constexpr (std::is_same_v<P, NCHWLayoutPtn>) {
     return Pattern::kNCHW;
   } else if constexpr (std::is_same_v<P, NHWCLayoutPtn>) {
@@ -122,6 +157,10 @@ constexpr uint32_t C0Of() {
 }
 template <Pattern P>
 constexpr bool kFractal = P == Pattern::kNZ || P == Pattern::kZN || P == Pattern::kZZ;
+// The MX scales' patterns: c0 2 (two e8m0 scales per K pair) unless the trait says otherwise.
+template <Pattern P>
+constexpr bool kScale = P == Pattern::kNN || P == Pattern::kScaleAND || P == Pattern::kScaleADN ||
+                        P == Pattern::kScaleBND || P == Pattern::kScaleBDN;
 template <typename A>
 uint32_t U32(const A& a) {
   return static_cast<uint32_t>(a);
@@ -136,9 +175,11 @@ FrameLayout MakeFrameLayout(const Args&... args) {
   constexpr Pattern p = PatternOf<Ptn>();
   FrameLayout l;
   l.pattern = p;
-  if constexpr (detail::kFractal<p>) {
+  if constexpr (detail::kFractal<p> || detail::kScale<p>) {
     if constexpr (requires { Trait::value; }) {
       l.c0 = Trait::value;
+    } else if constexpr (detail::kScale<p>) {
+      l.c0 = 2;
     } else {
       l.c0 = detail::C0Of<Trait>();
     }
