@@ -17,9 +17,9 @@
 namespace AscendC::Te {
 
 const char* PatternName(Pattern p) noexcept {
-  constexpr const char* kNames[] = {"ND",   "DN",       "NZ",       "ZN",       "ZZ",
-                                    "NN",   "ScaleAND", "ScaleADN", "ScaleBND", "ScaleBDN",
-                                    "NCHW", "NHWC",     "NC1HWC0"};
+#define LNGRAD_TE_PATTERN_NAME(name) #name,
+  constexpr const char* kNames[] = {LNGRAD_TE_PATTERN_KINDS(LNGRAD_TE_PATTERN_NAME) "none"};
+#undef LNGRAD_TE_PATTERN_NAME
   return kNames[static_cast<int>(p)];
 }
 
@@ -63,6 +63,8 @@ uint64_t FrameLayout::Index(uint32_t r, uint32_t c) const {
     case Pattern::kZZ:
       return uint64_t{r % 16} * c0 + uint64_t{r / 16} * 16 * Align(cols, c0) + c % c0 +
              uint64_t{c / c0} * c0 * 16;
+    case Pattern::kNone:
+      break;
   }
   return 0;
 }

@@ -104,19 +104,10 @@ struct CopyL0C2UBTraitDefault {
 struct MmadOperation {};
 enum class MmadType : uint8_t { NORMAL = 0, MX = 1 };
 // Mmad's trait: a struct whose `value` is one of these (MmadTraitDefault: GEMV off).
+// (an aggregate: MmadTrait{fmOffset, kDirectionAlign, cmatrixSource, disableGemv, mmadType}).
 struct MmadTrait {
-  constexpr MmadTrait() {}
-  constexpr MmadTrait(int32_t fmOffsetIn, bool kDirectionAlignIn, bool cmatrixSourceIn,
-                      bool disableGemvIn, MmadType mmadTypeIn)
-      : fmOffset(fmOffsetIn),
-        kDirectionAlign(kDirectionAlignIn),
-        cmatrixSource(cmatrixSourceIn),
-        disableGemv(disableGemvIn),
-        mmadType(mmadTypeIn) {}
   int32_t fmOffset = 0;
-  bool kDirectionAlign = false;
-  bool cmatrixSource = false;
-  bool disableGemv = true;
+  bool kDirectionAlign = false, cmatrixSource = false, disableGemv = true;
   MmadType mmadType = MmadType::NORMAL;
 };
 struct MmadTraitDefault {

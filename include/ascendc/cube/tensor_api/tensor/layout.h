@@ -27,70 +27,51 @@
 
 namespace AscendC::Te {
 
-struct NDLayoutPtn {};
-struct DNLayoutPtn {};
-struct NDExtLayoutPtn {};
-struct DNExtLayoutPtn {};
-struct NZLayoutPtn {};
-struct ZNLayoutPtn {};
-struct ZZLayoutPtn {};
-struct NNLayoutPtn {};
-struct ScaleANDLayoutPtn {};
-struct ScaleADNLayoutPtn {};
-struct ScaleBNDLayoutPtn {};
-struct ScaleBDNLayoutPtn {};
-struct NCHWLayoutPtn {};
-struct NHWCLayoutPtn {};
-struct NC1HWC0LayoutPtn {};
-
-enum class Pattern : uint8_t {
-  kND,
-  kDN,
-  kNZ,
-  kZN,
-  kZZ,
-  kNN,
-  kScaleAND,
-  kScaleADN,
-  kScaleBND,
-  kScaleBDN,
-  kNCHW,
-  kNHWC,
-  kNC1HWC0
-};
+// The index maps (one per pattern kind; the tags below name them).
+#define LNGRAD_TE_PATTERN_KINDS(X) \
+  X(ND)                            \
+  X(DN)                            \
+  X(NZ)                            \
+  X(ZN)                            \
+  X(ZZ)                            \
+  X(NN)                            \
+  X(ScaleAND)                      \
+  X(ScaleADN)                      \
+  X(ScaleBND)                      \
+  X(ScaleBDN)                      \
+  X(NCHW)                          \
+  X(NHWC)                          \
+  X(NC1HWC0)
+#define LNGRAD_TE_PATTERN_ENUM(name) k##name,
+enum class Pattern : uint8_t { LNGRAD_TE_PATTERN_KINDS(LNGRAD_TE_PATTERN_ENUM) kNone };
+#undef LNGRAD_TE_PATTERN_ENUM
 const char* PatternName(Pattern p) noexcept;
 
+// The vendor's pattern tags and the index map each names (NDExt and DNExt: ND and DN).
 template <typename P>
-constexpr Pattern PatternOf() {
-  if constexpr (std::is_same_v<P, NDLayoutPtn> || std::is_same_v<P, NDExtLayoutPtn>) {
-    return Pattern::kND;
-  } else if constexpr (std::is_same_v<P, DNLayoutPtn> || std::is_same_v<P, DNExtLayoutPtn>) {
-    return Pattern::kDN;
-  } else if constexpr (std::is_same_v<P, NZLayoutPtn>) {
-    return Pattern::kNZ;
-  } else if constexpr (std::is_same_v<P, ZNLayoutPtn>) {
-    return Pattern::kZN;
-  } else if constexpr (std::is_same_v<P, ZZLayoutPtn>) {
-    return Pattern::kZZ;
-  } else if constexpr (std::is_same_v<P, NNLayoutPtn>) {
-    return Pattern::kNN;
-  } else if constexpr (std::is_same_v<P, ScaleANDLayoutPtn>) {
-    return Pattern::kScaleAND;
-  } else if constexpr (std::is_same_v<P, ScaleADNLayoutPtn>) {
-    return Pattern::kScaleADN;
-  } else if constexpr (std::is_same_v<P, ScaleBNDLayoutPtn>) {
-    return Pattern::kScaleBND;
-  } else if constexpr (std::is_same_v<P, ScaleBDNLayoutPtn>) {
-    return Pattern::kScaleBDN;
-  } else if constexpr (std::is_same_v<P, NCHWLayoutPtn>) {
-    return Pattern::kNCHW;
-  } else if constexpr (std::is_same_v<P, NHWCLayoutPtn>) {
-    return Pattern::kNHWC;
-  } else {
-    static_assert(std::is_same_v<P, NC1HWC0LayoutPtn>, "MakeFrameLayout: unsupported pattern");
-    return Pattern::kNC1HWC0;
-  }
-}
+inline constexpr Pattern kPatternOf = Pattern::kNone;
+#define LNGRAD_TE_PATTERNS(X) \
+  X(ND, kND)                  \
+  X(NDExt, kND)               \
+  X(DN, kDN)                  \
+  X(DNExt, kDN)               \
+  X(NZ, kNZ)                  \
+  X(ZN, kZN)                  \
+  X(ZZ, kZZ)                  \
+  X(NN, kNN)                  \
+  X(ScaleAND, kScaleAND)      \
+  X(ScaleADN, kScaleADN)      \
+  X(ScaleBND, kScaleBND)      \
+  X(ScaleBDN, kScaleBDN)      \
+  X(NCHW, kNCHW)              \
+  X(NHWC, kNHWC)              \
+  X(NC1HWC0, kNC1HWC0)
+#define LNGRAD_TE_DECLARE_PATTERN(name, value) \
+  struct name##LayoutPtn {};                   \
+  template <>                                  \
+  inline constexpr Pattern kPatternOf<name##LayoutPtn> = Pattern::value;
+LNGRAD_TE_PATTERNS(LNGRAD_TE_DECLARE_PATTERN)
+#undef LNGRAD_TE_DECLARE_PATTERN
 
 // MakeCoord / MakeShape: tuples of integers or of tuples (a batch index, then the matrix's).
 template <typename... Ts>
@@ -172,7 +153,8 @@ uint32_t U32(const A& a) {
 // integral constant (std::integral_constant) giving c0.
 template <typename Ptn, typename Trait = uint16_t, typename... Args>
 FrameLayout MakeFrameLayout(const Args&... args) {
-  constexpr Pattern p = PatternOf<Ptn>();
+  constexpr Pattern p = kPatternOf<Ptn>;
+  static_assert(p != Pattern::kNone, "MakeFrameLayout: unsupported pattern");
   FrameLayout l;
   l.pattern = p;
   if constexpr (detail::kFractal<p> || detail::kScale<p>) {
