@@ -269,9 +269,12 @@ TEST(TensorApiCopy, BlocksHaveTheirOwnArrays) {
     const auto gm2l1 = te::MakeCopy(te::CopyGM2L1{}, te::CopyGM2L1TraitDefault{});
     te::Copy(gm2l1, l1A, gmA.Slice(te::MakeCoord(row, 0u), te::MakeShape(kRows, kK)));
     te::Copy(gm2l1, l1B, gmB);
+    AscendC::PipeBarrier<PIPE_ALL>();
     te::Copy(te::MakeCopy(te::CopyL12L0A{}, te::CopyL12L0ATraitDefault{}), l0A, l1A);
     te::Copy(te::MakeCopy(te::CopyL12L0B{}, te::CopyL12L0BTraitDefault{}), l0B, l1B);
+    AscendC::PipeBarrier<PIPE_ALL>();
     te::Mmad(te::MakeMmad(te::MmadOperation{}, te::MmadTraitDefault{}), l0C, l0A, l0B);
+    AscendC::PipeBarrier<PIPE_ALL>();
     te::Copy(te::MakeCopy(te::CopyL0C2GM{}, te::CopyL0C2GMTraitDefault{}),
              gmC.Slice(te::MakeCoord(row, 0u), te::MakeShape(kRows, kN)), l0C);
   };
