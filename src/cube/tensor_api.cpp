@@ -1,4 +1,6 @@
-// The tensor API's layouts (AscendC::Te, include/ascendc/cube/tensor_api/): index maps.
+// The tensor API (AscendC::Te, include/ascendc/cube/tensor_api/): the layouts' index maps, the
+// Slice check, which memory a pointer lies in (LocateLocal), the atoms' checks and parameters, and
+// the half bias widened into the BiasTable.
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
