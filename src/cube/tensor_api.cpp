@@ -209,10 +209,13 @@ AscendC::LoadData2DParamsV2 L1ToL0Params(const FrameLayout& dst, const FrameLayo
   p.mStartPosition = gr / 16;
   p.kStartPosition = gc / c0;
   p.mStep = static_cast<uint16_t>(ceil(nr, 16));
-  p.kStep = static_cast<uint16_t>(ceil(nc, c0));
+  // Transposed, the destination's 16-row blocks set the columns read (the vendor's kStep: its
+  // 16-aligned extent over c0; for float an even count, as the V2 transpose needs).
+  const bool transpose = direct == to_b;
+  p.kStep = static_cast<uint16_t>(ceil(transpose ? (nc + 15) / 16 * 16 : nc, c0));
   p.srcStride = static_cast<int32_t>(ceil(direct ? src.rows : src.cols, 16));
   p.dstStride = static_cast<uint16_t>(ceil(to_b ? dst.cols : dst.rows, 16));
-  p.ifTranspose = direct == to_b;
+  p.ifTranspose = transpose;
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -50,33 +51,35 @@ void Pass(bool sync) {
   AscendC::Mutex::Lock<Q>(0);
 }
 
-// C (float, ND) = A (half, ND) x B (+ bias) through the tensor API, one block.
-std::string RunMatmul(const Problem& p, const std::vector<half>& a, const std::vector<half>& b,
-                      const std::vector<half>& bias, std::vector<float>* c, uint32_t tools = 0) {
+// C (float, ND) = A (T, ND) x B (+ bias, T) through the tensor API, one block (T half or float;
+// a half bias widens into the BiasTable).
+template <typename T>
+std::string RunMatmul(const Problem& p, const std::vector<T>& a, const std::vector<T>& b,
+                      const std::vector<T>& bias, std::vector<float>* c, uint32_t tools = 0) {
   const auto kernel = [&] {
-    CUBE_ARRAY(A1, half[64 * 64], l1a);
-    CUBE_ARRAY(A1, half[64 * 64], l1b);
-    CUBE_ARRAY(A1, half[64], l1bias);
-    CUBE_ARRAY(A2, half[64 * 64], l0a);
-    CUBE_ARRAY(B2, half[64 * 64], l0b);
+    CUBE_ARRAY(A1, T[64 * 64], l1a);
+    CUBE_ARRAY(A1, T[64 * 64], l1b);
+    CUBE_ARRAY(A1, T[64], l1bias);
+    CUBE_ARRAY(A2, T[64 * 64], l0a);
+    CUBE_ARRAY(B2, T[64 * 64], l0b);
     CUBE_ARRAY(CO1, float[64 * 64], l0c);
     CUBE_ARRAY(C2, float[64], bt);
-    auto gmA = te::MakeTensor(te::MakeMemPtr(const_cast<half*>(a.data())),
+    auto gmA = te::MakeTensor(te::MakeMemPtr(const_cast<T*>(a.data())),
                               te::MakeFrameLayout<te::NDExtLayoutPtn>(p.m, p.k));
-    auto gmB = te::MakeTensor(te::MakeMemPtr(const_cast<half*>(b.data())),
+    auto gmB = te::MakeTensor(te::MakeMemPtr(const_cast<T*>(b.data())),
                               p.b_dn ? te::MakeFrameLayout<te::DNExtLayoutPtn>(p.k, p.n)
                                      : te::MakeFrameLayout<te::NDExtLayoutPtn>(p.k, p.n));
     auto gmC = te::MakeTensor(te::MakeMemPtr(c->data()),
                               te::MakeFrameLayout<te::NDExtLayoutPtn>(p.m, p.n));
     auto l1A =
-        te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, half>(p.m, p.k));
+        te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, T>(p.m, p.k));
     auto l1B = te::MakeTensor(te::MakeMemPtr(l1b),
-                              p.b_dn ? te::MakeFrameLayout<te::ZNLayoutPtn, half>(p.k, p.n)
-                                     : te::MakeFrameLayout<te::NZLayoutPtn, half>(p.k, p.n));
+                              p.b_dn ? te::MakeFrameLayout<te::ZNLayoutPtn, T>(p.k, p.n)
+                                     : te::MakeFrameLayout<te::NZLayoutPtn, T>(p.k, p.n));
     auto l0A =
-        te::MakeTensor(te::MakeMemPtr(l0a), te::MakeFrameLayout<te::NZLayoutPtn, half>(p.m, p.k));
+        te::MakeTensor(te::MakeMemPtr(l0a), te::MakeFrameLayout<te::NZLayoutPtn, T>(p.m, p.k));
     auto l0B =
-        te::MakeTensor(te::MakeMemPtr(l0b), te::MakeFrameLayout<te::ZNLayoutPtn, half>(p.k, p.n));
+        te::MakeTensor(te::MakeMemPtr(l0b), te::MakeFrameLayout<te::ZNLayoutPtn, T>(p.k, p.n));
     auto l0C = te::MakeTensor(te::MakeMemPtr(l0c), te::MakeFrameLayout<te::NZLayoutPtn>(p.m, p.n));
     const auto gm2l1 = te::MakeCopy(te::CopyGM2L1{}, te::CopyGM2L1TraitDefault{});
     if (p.sync) AscendC::Mutex::Lock<PIPE_MTE2>(0);
@@ -88,7 +91,7 @@ std::string RunMatmul(const Problem& p, const std::vector<half>& a, const std::v
     const auto mmad = te::MakeMmad(te::MmadOperation{}, te::MmadTraitDefault{})
                           .with(te::MmadParams(p.m, p.n, p.k, 0, true));
     if (p.bias) {
-      auto gmBias = te::MakeTensor(te::MakeMemPtr(const_cast<half*>(bias.data())),
+      auto gmBias = te::MakeTensor(te::MakeMemPtr(const_cast<T*>(bias.data())),
                                    te::MakeFrameLayout<te::NDExtLayoutPtn>(1, p.n));
       auto l1Bias =
           te::MakeTensor(te::MakeMemPtr(l1bias), te::MakeFrameLayout<te::NDExtLayoutPtn>(1, p.n));
@@ -121,11 +124,12 @@ std::string RunMatmul(const Problem& p, const std::vector<half>& a, const std::v
   return lngrad::cube::test::RunOn(kSoc, kernel, tools);
 }
 
+template <typename T>
 void ExpectMatmul(const Problem& p) {
-  std::vector<half> a(p.m * p.k), b(p.k * p.n), bias(p.n);
-  for (uint32_t i = 0; i < a.size(); ++i) a[i] = half(Input(i, 1));
-  for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(Input(i, 2));
-  for (uint32_t i = 0; i < bias.size(); ++i) bias[i] = half(Input(i, 3) * 4.0f);
+  std::vector<T> a(p.m * p.k), b(p.k * p.n), bias(p.n);
+  for (uint32_t i = 0; i < a.size(); ++i) a[i] = T(Input(i, 1));
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = T(Input(i, 2));
+  for (uint32_t i = 0; i < bias.size(); ++i) bias[i] = T(Input(i, 3) * 4.0f);
   std::vector<float> c(p.m * p.n, -7.0f);
   ASSERT_EQ(RunMatmul(p, a, b, bias, &c), "");
   for (uint32_t i = 0; i < p.m; ++i) {
@@ -139,19 +143,32 @@ void ExpectMatmul(const Problem& p) {
         sum += prod;
         mag += std::fabs(prod);
       }
-      const double bound = std::ldexp(1.0, -24) * (p.k + 1) * mag;
+      // Half products are exact in float; a float product rounds once more (the cube's bound).
+      const double bound =
+          std::ldexp(1.0, -24) * (std::is_same_v<T, float> ? 2 * p.k + 1 : p.k + 1) * mag;
       ASSERT_LE(std::fabs(c[i * p.n + j] - sum), bound) << i << "," << j;
     }
   }
 }
 
-TEST(TensorApiCopy, NdIntoNzMatmulMatchesTheOracle) { ExpectMatmul({32, 48, 64, false, false}); }
-TEST(TensorApiCopy, DnIntoZnMatmulMatchesTheOracle) { ExpectMatmul({48, 32, 64, true, false}); }
+TEST(TensorApiCopy, NdIntoNzMatmulMatchesTheOracle) {
+  ExpectMatmul<half>({32, 48, 64, false, false});
+}
+TEST(TensorApiCopy, DnIntoZnMatmulMatchesTheOracle) {
+  ExpectMatmul<half>({48, 32, 64, true, false});
+}
+// Float: NZ into L0B is a b32 transpose, whose column count the destination's 16-aligned extent
+// sets (40 columns: 6 chunks of 8, even).
+TEST(TensorApiCopy, FloatMatmulsAndTails) {
+  ExpectMatmul<float>({32, 40, 32, false, true});
+  ExpectMatmul<float>({20, 24, 40, true, true});
+}
+
 TEST(TensorApiCopy, TailsAndHalfBias) {
-  ExpectMatmul({20, 24, 40, false, true});
+  ExpectMatmul<half>({20, 24, 40, false, true});
   // One row: MmadTraitDefault turns GEMV off, so A is read in its NZ form like any other.
-  ExpectMatmul({1, 32, 32, false, false});
-  ExpectMatmul({17, 40, 48, true, true});
+  ExpectMatmul<half>({1, 32, 32, false, false});
+  ExpectMatmul<half>({17, 40, 48, true, true});
 }
 
 // The Mutex pairs of RunMatmul order MTE2 -> MTE1 -> M -> FIX: the sanitizer finds nothing.

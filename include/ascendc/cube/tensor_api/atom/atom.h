@@ -22,6 +22,7 @@
 // grid) in checked mode; then the cube's own checks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
@@ -276,11 +277,16 @@ void CopyL1ToL0(const Tensor<T>& dst, const Tensor<T>& src, bool to_b, lngrad::a
   const AscendC::LoadData2DParamsV2 p =
       L1ToL0Params(dst.Layout(), src.Layout(), src.Origin(), src.Extent(), to_b, api);
   const Where w = WhereOf(src.Data());
+  // The source's whole matrix (the slice's origin is in p), or the fractals p reads when they go
+  // further: a transposed float read takes the destination's 16-aligned columns.
+  const uint64_t fractals =
+      uint64_t{p.kStartPosition + p.kStep - 1u} * static_cast<uint64_t>(p.srcStride) +
+      p.mStartPosition + p.mStep;
+  const uint64_t elems = std::max<uint64_t>(src.Layout().Capacity(), fractals * 512 / sizeof(T));
   for (uint32_t b = 0; b < src.Extent().b; ++b) {
-    // The source's whole matrix: the slice's origin is in p.
     const uint64_t start = src.Layout().Index(src.Origin().b + b, 0, 0);
     AscendC::LocalTensor<T> s(w.pos, w.addr + static_cast<uint32_t>(start * sizeof(T)),
-                              static_cast<uint32_t>(src.Layout().Capacity()));
+                              static_cast<uint32_t>(elems));
     AscendC::LoadData(LocalOf(dst, b), s, p, loc);
   }
 }
