@@ -192,7 +192,8 @@ void TaskSync(const char* api, SrcLoc) { RequireBlockContext(api); }
 
 namespace {
 constexpr uint32_t kUserMutexIds = 28, kMutexIds = 32;
-const char kMutexQueue = 0;  // the sanitizer's queue key of the mutex flags
+const char kMutexQueue = 0;      // the sanitizer's queue key of the mutex flags
+const char kMutexHoldQueue = 0;  // the key of a Lock's wait for the pipes that hold its ID
 }  // namespace
 
 uint8_t AllocMutexId(SrcLoc loc) {
@@ -234,16 +235,29 @@ void MutexOp(bool lock, pipe_t pipe, uint8_t id, SrcLoc loc) {
   }
   namespace ds = AscendC::detail_sync;
   const int slot = ds::ModelledPipeIndex(pipe);
-  if (slot < 0 || slot >= 4) return;  // the vector core's mutexes: S, V, MTE2, MTE3
-  // One flag per (id, waiting pipe): an Unlock signals every other pipe, a Lock takes its own.
+  if (slot < 0) return;  // PIPE_ALL and the pipes lngrad does not model
+  // One flag per (id, waiting pipe), over the vector core's pipes and the cube's (MTE1, M, FIX):
+  // an Unlock signals every other pipe it has a HardEvent to, a Lock takes its own. A Lock of an
+  // ID that other pipes hold (locked, their Unlock still ahead in program order) waits for them
+  // on the device, as their Unlock comes once their earlier instructions are done: its pipe's
+  // later instructions are ordered after the holders' instructions so far.
+  uint8_t& holders = CurrentBlockSys().mutex_holders[id % kMutexIds];
   if (lock) {
-    san::QueueWait(&kMutexQueue, id * 4 + slot, false);
+    san::QueueWait(&kMutexQueue, id * kPipeCount + slot, false);
+    for (int h = 0; h < kPipeCount; ++h) {
+      const AscendC::HardEvent e = ds::EventBetween(ds::kModelledPipes[h], pipe);
+      if (h == slot || (holders & (1u << h)) == 0 || e == AscendC::HardEvent::MAX) continue;
+      san::QueueSignal(&kMutexHoldQueue, id * kPipeCount + slot, false, e);
+      san::QueueWait(&kMutexHoldQueue, id * kPipeCount + slot, false);
+    }
+    holders = static_cast<uint8_t>(holders | (1u << slot));
     return;
   }
-  for (int q = 0; q < 4; ++q) {
+  holders = static_cast<uint8_t>(holders & ~(1u << slot));
+  for (int q = 0; q < kPipeCount; ++q) {
     const AscendC::HardEvent e = ds::EventBetween(pipe, ds::kModelledPipes[q]);
     if (q != slot && e != AscendC::HardEvent::MAX) {
-      san::QueueSignal(&kMutexQueue, id * 4 + q, false, e);
+      san::QueueSignal(&kMutexQueue, id * kPipeCount + q, false, e);
     }
   }
 }

@@ -474,5 +474,34 @@ TEST(RewriteSimt, UbufDeclarationsInFunctionsBecomeBlockStorage) {
   EXPECT_NE(r.errors[0].message.find("initializer"), std::string::npos);
 }
 
+// The cube memories' arrays in a function become arrays in the block's memory of their position
+// (lngrad_cube/cube.h's CubeArray), for every build (block_ub); pointers and parameters stay.
+TEST(RewriteCubeArrays, DeclarationsBecomeLocalArrays) {
+  const std::string src =
+      "void k(__cbuf__ half* p) {\n"
+      "  __cbuf__ half l1[64 * 4], l1b[8];\n"
+      "  __ca__ half a[256];\n  __cb__ half b[256];\n  __cc__ float c[256];\n"
+      "  __biasbuf__ float bt[16];\n  __fbuf__ uint64_t fb[16];\n"
+      "  __cbuf__ half* q;\n"
+      "}\n";
+  const std::string out = RewriteLaunches(src, "op.asc", {.block_ub = true}).text;
+  for (const char* expect :
+       {"void k(__cbuf__ half* p) {",
+        "auto& l1 = ::lngrad::cube::CubeArray<half[64 * 4]>(::lngrad::cube::ArrayKey([] {}), "
+        "\"l1\", ::AscendC::TPosition::A1);",
+        "auto& l1b = ::lngrad::cube::CubeArray<half[8]>(::lngrad::cube::ArrayKey([] {}), "
+        "\"l1b\", ::AscendC::TPosition::A1);",
+        "\"a\", ::AscendC::TPosition::A2);", "\"b\", ::AscendC::TPosition::B2);",
+        "\"c\", ::AscendC::TPosition::CO1);", "\"bt\", ::AscendC::TPosition::C2);",
+        "\"fb\", ::AscendC::TPosition::C2PIPE2GM);", "__cbuf__ half* q;"}) {
+    EXPECT_NE(out.find(expect), std::string::npos) << expect << "\n" << out;
+  }
+  const RewriteResult r =
+      RewriteLaunches("void k() { __cc__ float x = 0; }", "op.asc", {.block_ub = true});
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("cannot have an initializer"), std::string::npos)
+      << r.errors[0].message;
+}
+
 }  // namespace
 }  // namespace lngrad::asc_compiler

@@ -492,14 +492,15 @@ class Rewriter {
   }
 
   // The address spaces whose arrays a kernel may declare: the UB, and the cube's memories (the
-  // C API's `__cbuf__` L1, `__ca__` L0A, `__cb__` L0B, `__cc__` L0C, `__fbuf__` Fixpipe Buffer)
-  // with their positions.
+  // C API's `__cbuf__` L1, `__ca__` L0A, `__cb__` L0B, `__cc__` L0C, `__fbuf__` Fixpipe Buffer;
+  // the tensor API's `__biasbuf__` BiasTable) with their positions.
   static const char* CubePosition(std::string_view space) {
     if (space == "__cbuf__") return "A1";
     if (space == "__ca__") return "A2";
     if (space == "__cb__") return "B2";
     if (space == "__cc__") return "CO1";
     if (space == "__fbuf__") return "C2PIPE2GM";
+    if (space == "__biasbuf__") return "C2";
     return nullptr;
   }
   static bool IsArraySpace(std::string_view space) {

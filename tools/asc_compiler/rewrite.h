@@ -57,6 +57,11 @@ struct RewriteResult {
 // `block_ub` alone (lngrad-asc sets it for every build: vector kernels of the C API declare UB
 // arrays too, and hybrid SIMD + SIMT kernels, whose C-API front door excludes --enable-simt)
 // rewrites the __ubuf__ declarations as `simt` does and leaves the launches in their vector form.
+// It also rewrites the cube memories' array declarations inside functions (`__cbuf__` L1,
+// `__ca__` L0A, `__cb__` L0B, `__cc__` L0C, `__fbuf__` Fixpipe Buffer, `__biasbuf__` BiasTable):
+// `__cbuf__ T name[N];` becomes `auto& name = ::lngrad::cube::CubeArray<T[N]>(
+// ::lngrad::cube::ArrayKey([] {}), "name", ::AscendC::TPosition::A1);`, an array in the running
+// block's memory (lngrad_cube/cube.h).
 struct RewriteOptions {
   bool simt = false;
   bool block_ub = false;

@@ -95,11 +95,13 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
 // Pipe locks within a block (Ascend 950). Lock<pipe>(id): the pipe's later instructions wait
 // until the last Unlock of id (by any pipe) has been reached; Unlock<pipe>(id): once the pipe's
 // earlier instructions are done, id is free. A block runs in program order here, so only the
-// sanitizer sees them: an Unlock<P>(id) followed by a Lock<Q>(id) orders Q's later accesses after
-// P's earlier ones, like SetFlag/WaitFlag. IDs: AllocMutexID hands out the lowest free one of
-// 0-27 (28-31 are the system's), ReleaseMutexID frees it; static-tensor kernels may use 0-27
-// directly. Checked mode: block_sync for an ID above 31, all 28 taken, or releasing one not
-// handed out.
+// sanitizer sees them (on S, V, MTE2, MTE3 and the cube's MTE1, M, FIX): an Unlock<P>(id)
+// followed by a Lock<Q>(id) orders Q's later accesses after P's earlier ones, like
+// SetFlag/WaitFlag, and a Lock<Q>(id) while other pipes hold id (their Unlock still ahead) orders
+// Q's later accesses after theirs so far (docs/ascendc_kernels.md, "The tensor API"). IDs:
+// AllocMutexID hands out the lowest free one of 0-27 (28-31 are the system's), ReleaseMutexID frees
+// it; static-tensor kernels may use 0-27 directly. Checked mode: block_sync for an ID above 31, all
+// 28 taken, or releasing one not handed out.
 using MutexID = uint8_t;
 inline MutexID AllocMutexID(lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   return lngrad::aicore::detail::AllocMutexId(loc);

@@ -51,6 +51,9 @@
 #ifndef __fbuf__
 #define __fbuf__
 #endif
+#ifndef __biasbuf__
+#define __biasbuf__
+#endif
 #ifndef __inout_pipe__
 #define __inout_pipe__(pipe)
 #endif

@@ -90,6 +90,9 @@ struct BlockSys {
   uint64_t poll_value = 0;
   uint32_t poll_count = 0;
   uint32_t mutex_ids = 0;  // AllocMutexID: the IDs handed out, as bits (block_sync.h)
+  // Mutex::Lock / Unlock: per MutexID, the modelled pipes that hold it (Lock without its Unlock
+  // yet, in program order), as bits of the sanitizer's pipe indices.
+  uint8_t mutex_holders[32] = {};
 };
 BlockSys& CurrentBlockSys() noexcept;
 
