@@ -209,12 +209,13 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   static std::mutex atomic_lock;
   std::unique_lock<std::mutex> lock(atomic_lock, std::defer_lock);
   if (out.atomic) lock.lock();
-  const uint32_t mb = CeilDiv(m, 16), bits = cube::ElemBits(out.elem);
+  const uint32_t mb = CeilDiv(out.l0c_m != 0 ? out.l0c_m : m, 16), bits = cube::ElemBits(out.elem);
   for (uint32_t j = 0; j < n; ++j) {
     for (uint32_t i = 0; i < m; ++i) {
+      const uint32_t r = out.l0c_row0 + i;  // the row in L0C
       uint32_t raw;
       std::memcpy(
-          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, 4);
+          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + r / 16) * 256 + (r % 16) * 16 + j % 16) * 4, 4);
       const uint64_t at = OutIndex(out, i, j);
       if (out.atomic) {
         uint32_t old = 0;

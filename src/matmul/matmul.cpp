@@ -1,6 +1,7 @@
 // AscendC::Matmul's non-template parts: the tiling's checks and the block cursor.
 #include <string>
 
+#include "lngrad_aicore/launch.h"
 #include "lngrad_matmul/matmul.h"
 
 namespace lngrad::matmul {
@@ -22,6 +23,21 @@ void CheckShape(const Shape& s, const char* api) {
       s.single_k > s.org_kb) {
     Fail(api, "the single-core shape exceeds the original shape (" + shapes + ")");
   }
+}
+
+bool UbRowsAligned() { return IsRegBaseArch(aicore::CurrentBlockProduct().arch); }
+
+// The 950's Fixpipe to UB in its dual-destination split-M mode: the block's rows rounded up to
+// even, the first half to AIV 0 and the second to AIV 1 (the odd block's last padding row not
+// written).
+RowShare SplitMShare(uint32_t m) {
+  if (!UbRowsAligned() || AscendC::GetTaskRation() != 2) return {0, m};
+  const uint32_t half = (m + 1) / 2;
+  return AscendC::GetSubBlockIdx() == 0 ? RowShare{0, half} : RowShare{half, m - half};
+}
+
+bool SecondAivOf950() {
+  return UbRowsAligned() && AscendC::GetTaskRation() == 2 && AscendC::GetSubBlockIdx() == 1;
 }
 
 bool Cursor::Next(const Shape& s) {

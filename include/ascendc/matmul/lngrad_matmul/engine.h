@@ -52,6 +52,8 @@ struct Output {
   bool gm = true;
   bool atomic = false;
   uint32_t nz_c0 = 16;  // NZ: columns per block (8: float C with the channel split)
+  // The block's first row in L0C and L0C's rows (0: the m written), for a write of some rows.
+  uint32_t l0c_row0 = 0, l0c_m = 0;
   // int32 -> half: DEQF16 with deq_scalar, or VDEQF16 with the block's n values (8 bytes each,
   // in L1) in deq_vector.
   int quant = 0;

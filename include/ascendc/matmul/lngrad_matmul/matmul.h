@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -68,15 +69,30 @@ Shape ShapeOf(const Tiling& t) {
 // Raises matmul.usage unless the tiling's blocks are usable and its shapes consistent.
 void CheckShape(const Shape& s, const char* api);
 
+// Whether the running block's product copies UB operands to L1 row by row from 32-byte blocks
+// and moves L0C straight to UB (the 950).
+bool UbRowsAligned();
+// The running AIV's share of a base block of m rows split between the two AIVs of its AI core
+// (a 1:2 kernel on the 950, SplitMMatmulPolicy or A and B both IBSHARE, C to UB): its first row
+// and its rows; {0, m} elsewhere.
+struct RowShare {
+  uint32_t first = 0, rows = 0;
+};
+RowShare SplitMShare(uint32_t m);
+// Whether the running core is AIV 1 of a 1:2 AI core of the 950: with A and B both IBSHARE its
+// cube serves AIV 0's requests only, so AIV 1's writes of C to GM do not happen.
+bool SecondAivOf950();
 // A stored matrix's ld (elements between rows, or NZ rows per column block).
 inline uint64_t LdOf(Fmt f, uint32_t rows, uint32_t cols) {
   return f == Fmt::kNz ? AlignUp(rows, 16) : cols;
 }
 
-// A or B as set: its first element and the elements from there (0: unknown).
+// A or B as set: its first element and the elements from there (0: unknown); local: in a
+// local tensor, which holds the single-core shape only.
 struct Operand {
   const std::byte* data = nullptr;
   uint64_t elems = 0;
+  bool local = false;
 };
 
 // The iteration state: the current block of C among single_m x single_n.
@@ -94,21 +110,23 @@ namespace AscendC {
 // The vendor's policies name how the cube schedules its loads and buffers (MatmulPolicy, the
 // N-buffer and split-M forms): lngrad runs each through the one engine, so they are names only.
 // The triangle policies compute only C's blocks on and above (upper) or below (lower) the
-// diagonal of base blocks (kTriangle).
+// diagonal of base blocks (kTriangle); the split-M policy gives each AIV of a 1:2 AI core half of
+// the rows of every block it takes into its UB (kSplitM).
 namespace Impl {
 inline constexpr int32_t QUEUE_DEPTH = 1;
 namespace Detail {
-#define LNGRAD_MATMUL_POLICY(Name, triangle)                                                      \
+#define LNGRAD_MATMUL_POLICY(Name, triangle, split_m)                                             \
   template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, \
             typename BIAS_TYPE>                                                                   \
   struct Name {                                                                                   \
     static constexpr int kTriangle = triangle;                                                    \
+    static constexpr bool kSplitM = split_m;                                                      \
   };
-LNGRAD_MATMUL_POLICY(MatmulPolicy, 0)
-LNGRAD_MATMUL_POLICY(SplitMMatmulPolicy, 0)
-LNGRAD_MATMUL_POLICY(NBuffer33MatmulPolicy, 0)
-LNGRAD_MATMUL_POLICY(TrianUpperMatmulPolicy, 1)
-LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1)
+LNGRAD_MATMUL_POLICY(MatmulPolicy, 0, false)
+LNGRAD_MATMUL_POLICY(SplitMMatmulPolicy, 0, true)
+LNGRAD_MATMUL_POLICY(NBuffer33MatmulPolicy, 0, false)
+LNGRAD_MATMUL_POLICY(TrianUpperMatmulPolicy, 1, false)
+LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1, false)
 #undef LNGRAD_MATMUL_POLICY
 }  // namespace Detail
 }  // namespace Impl
@@ -147,10 +165,12 @@ class Matmul {
                                                                    : lngrad::cube::Elem::kS32;
 
  public:
-  // A null tiling takes the constant tiling of MM_CFG (a MatmulApiStaticTiling).
+  // A null tiling takes the constant tiling of MM_CFG (a MatmulApiStaticTiling). Init again
+  // with no TPipe (after REGIST_MATMUL_OBJ: the vendor's AIV sends the cube a new tiling) keeps
+  // the memories taken the first time, which must hold the new base blocks.
   template <class Tiling>
   void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
-    if (tpipe == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
+    if (tpipe == nullptr && pipe_ == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
     if (cubeTiling != nullptr) {
       shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
     } else if constexpr (kConstant) {
@@ -165,6 +185,16 @@ class Matmul {
     const uint32_t bm = lngrad::matmul::AlignUp(shape_.base_m, 16);
     const uint32_t bn = lngrad::matmul::AlignUp(shape_.base_n, 16);
     const uint32_t bk = lngrad::matmul::AlignUp(shape_.base_k, 64);
+    if (tpipe == nullptr) {
+      if (bm > taken_.base_m || bn > taken_.base_n || bk > taken_.base_k ||
+          (shape_.bias && !taken_.bias))
+        lngrad::matmul::Fail("Init", "the new tiling's base blocks exceed those of the first Init");
+      ended_ = false;
+      Reset();
+      return;
+    }
+    pipe_ = tpipe;
+    taken_ = {.base_m = bm, .base_n = bn, .base_k = bk, .bias = shape_.bias};
     tpipe->InitBuffer(l0a_, lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512));
     tpipe->InitBuffer(l0b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
     tpipe->InitBuffer(l0c_, lngrad::matmul::AlignUp(bm * bn * 4, 1024));
@@ -183,7 +213,7 @@ class Matmul {
   // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies.
   void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
     Require("SetTensorA");
-    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT)};
+    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT), true};
     transA_ = isTransposeA;
     hasA_ = true;
     Reset();
@@ -197,7 +227,7 @@ class Matmul {
   }
   void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
     Require("SetTensorB");
-    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT)};
+    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT), true};
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();
@@ -295,14 +325,21 @@ class Matmul {
     RequireOperands("GetTensorC");
     if (!sync) NextAsync();
     (void)enAtomic;
-    (void)enSequentialWrite;
     lngrad::matmul::Output o = OutputOf(false, false);
     o.data = reinterpret_cast<std::byte*>(const_cast<std::byte*>(co2Local.View().ptr));
     o.ld = kFmtC == lngrad::matmul::Fmt::kNz       ? lngrad::matmul::AlignUp(shape_.base_m, 16)
            : kFmtC == lngrad::matmul::Fmt::kColumn ? shape_.base_m
                                                    : shape_.base_n;
-    CheckLocal(co2Local, o);
-    Write(o);
+    // A sequential ND block is n columns wide (ND_ALIGN: rounded up to 32 bytes).
+    if (enSequentialWrite && kFmtC == lngrad::matmul::Fmt::kNd) o.ld = n_;
+    if (enSequentialWrite && kFmtC == lngrad::matmul::Fmt::kNdAlign)
+      o.ld = lngrad::matmul::AlignUp(n_, 32 / sizeof(DstT));
+    lngrad::matmul::RowShare share{0, m_};
+    if constexpr (kSplitM && IsUbPosition(C_TYPE::pos)) share = lngrad::matmul::SplitMShare(m_);
+    o.l0c_row0 = share.first;
+    o.l0c_m = m_;
+    CheckLocal(co2Local, o, share.rows);
+    if (share.rows != 0) Write(o, share.rows);
   }
   // Every block of C to gm; not sync (IterateAll<false>) completes here too, so WaitIterateAll
   // has nothing left to wait for.
@@ -336,8 +373,9 @@ class Matmul {
   static constexpr bool kConstant = requires { MM_CFG.cfg; };
   // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
   static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
-  static constexpr int kTriangle =
-      MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>::kTriangle;
+  using Policy = MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
+  static constexpr int kTriangle = Policy::kTriangle;
+  static constexpr bool kSplitM = Policy::kSplitM || (A_TYPE::ibShare && B_TYPE::ibShare);
 
   void Require(const char* api) const {
     if (!inited_) lngrad::matmul::Fail(api, "called before Init (REGIST_MATMUL_OBJ)");
@@ -379,26 +417,31 @@ class Matmul {
     if (!Advance()) lngrad::matmul::Fail("GetTensorC", "every block of C was already taken");
   }
 
-  lngrad::matmul::Matrix MatrixOf(const std::byte* data, lngrad::cube::Elem e,
-                                  lngrad::matmul::Fmt f, bool trans, uint32_t rows,
-                                  uint32_t cols) const {
+  template <class T>
+  static lngrad::matmul::Matrix MatrixOf(const lngrad::matmul::Operand& op, lngrad::matmul::Fmt f,
+                                         bool trans, uint32_t rows, uint32_t cols) {
     // rows x cols: the logical (untransposed) shape; the stored one is its transpose with trans.
-    // COLUMN_MAJOR stores the transpose row by row.
+    // COLUMN_MAJOR stores the transpose row by row. An ND operand in the UB of a 950 reaches L1
+    // through the AIV's UB -> L1 copy, whose rows start on 32-byte blocks
+    // (docs/ascendc_kernels.md).
     if (f == lngrad::matmul::Fmt::kColumn) {
       f = lngrad::matmul::Fmt::kNd;
       trans = !trans;
     }
     const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
-    return {data, e, f, trans, lngrad::matmul::LdOf(f, sr, sc)};
+    uint64_t ld = lngrad::matmul::LdOf(f, sr, sc);
+    if (op.local && f == lngrad::matmul::Fmt::kNd && lngrad::matmul::UbRowsAligned())
+      ld = lngrad::matmul::AlignUp(sc, 32 / sizeof(T));
+    return {op.data, lngrad::cube::ElemOf<T>(), f, trans, ld};
   }
   void Compute() {
     const uint32_t m0 = cursor_.mi * shape_.base_m, n0 = cursor_.ni * shape_.base_n;
     m_ = std::min(shape_.base_m, shape_.single_m - m0);
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
-    const auto a = MatrixOf(a_.data, lngrad::cube::ElemOf<SrcAT>(), kFmtA, transA_, shape_.org_m,
-                            shape_.org_ka);
-    const auto b = MatrixOf(b_.data, lngrad::cube::ElemOf<SrcBT>(), kFmtB, transB_, shape_.org_kb,
-                            shape_.org_n);
+    const auto a = MatrixOf<SrcAT>(a_, kFmtA, transA_, a_.local ? shape_.single_m : shape_.org_m,
+                                   a_.local ? shape_.single_k : shape_.org_ka);
+    const auto b = MatrixOf<SrcBT>(b_, kFmtB, transB_, b_.local ? shape_.single_k : shape_.org_kb,
+                                   b_.local ? shape_.single_n : shape_.org_n);
     CheckGm(a, m0 + m_, shape_.single_k, a_.elems, "A");
     CheckGm(b, shape_.single_k, n0 + n_, b_.elems, "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
@@ -449,6 +492,7 @@ class Matmul {
   }
   void WriteGm(const GlobalTensor<DstT>& gm, bool atomic, bool sequential) {
     if (!cursor_.started) lngrad::matmul::Fail("GetTensorC", "no block: Iterate comes first");
+    if (A_TYPE::ibShare && B_TYPE::ibShare && lngrad::matmul::SecondAivOf950()) return;
     lngrad::matmul::Output o = OutputOf(true, atomic);
     uint64_t at = 0;
     if (kFmtC == lngrad::matmul::Fmt::kNz) {
@@ -471,18 +515,26 @@ class Matmul {
     o.data = reinterpret_cast<std::byte*>(const_cast<DstT*>(gm.GetPhyAddr())) + at * sizeof(DstT);
     Write(o);
   }
-  void CheckLocal(const LocalTensor<DstT>& t, const lngrad::matmul::Output& o) const {
-    if (lngrad::matmul::OutputExtent(o, m_, n_) * sizeof(DstT) > t.View().size_bytes) {
-      lngrad::matmul::Fail("GetTensorC", "the local tensor is smaller than a base block");
+  void CheckLocal(const LocalTensor<DstT>& t, const lngrad::matmul::Output& o,
+                  uint32_t rows) const {
+    if (rows != 0 &&
+        lngrad::matmul::OutputExtent(o, rows, n_) * sizeof(DstT) > t.View().size_bytes) {
+      lngrad::matmul::Fail("GetTensorC", "the local tensor (" +
+                                             std::to_string(t.View().size_bytes) +
+                                             " bytes) is smaller than the block of " +
+                                             std::to_string(rows) + " x " + std::to_string(n_));
     }
   }
-  void Write(const lngrad::matmul::Output& o) {
+  void Write(const lngrad::matmul::Output& o) { Write(o, m_); }
+  void Write(const lngrad::matmul::Output& o, uint32_t rows) {
     PipeBarrier<PIPE_ALL>();
-    lngrad::matmul::WriteBlock(Buffers(), kAcc, o, m_, n_, lngrad::aicore::SrcLoc::Current());
+    lngrad::matmul::WriteBlock(Buffers(), kAcc, o, rows, n_, lngrad::aicore::SrcLoc::Current());
     PipeBarrier<PIPE_ALL>();
   }
 
   lngrad::matmul::Shape shape_;
+  lngrad::matmul::Shape taken_;  // the aligned base blocks the memories were taken for
+  TPipe* pipe_ = nullptr;
   lngrad::matmul::Cursor cursor_;
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
@@ -510,6 +562,18 @@ template <class MM, class Tiling, class... Rest>
 void Register(AscendC::TPipe* pipe, MM& mm, const Tiling* tiling, Rest&&... rest) {
   mm.Init(tiling, pipe);
   Register(pipe, rest...);
+}
+}  // namespace lngrad::matmul
+
+// The cores of an untyped kernel that registers a Matmul in a file naming ASCENDC_CUBE_ONLY in
+// its directives (lngrad-asc): `cube_only` is LNGRAD_MATMUL_STR(ASCENDC_CUBE_ONLY) where the
+// kernel is launched, the macro's name itself while it is undefined. Defined: a vector kernel
+// (as for a file that defines it unconditionally); else one AIC and two AIVs.
+#define LNGRAD_MATMUL_STR2(x) #x
+#define LNGRAD_MATMUL_STR(x) LNGRAD_MATMUL_STR2(x)
+namespace lngrad::matmul {
+constexpr aicore::CoreSplit MixUnlessCubeOnly(std::string_view cube_only) {
+  return cube_only == "ASCENDC_CUBE_ONLY" ? aicore::CoreSplit{1, 2, true} : aicore::CoreSplit{};
 }
 }  // namespace lngrad::matmul
 
