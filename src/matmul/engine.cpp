@@ -166,8 +166,8 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
   if (bias != nullptr) LoadBias(b.bt, *bias, acc, blk.n0, blk.n);
   for (uint32_t k0 = 0; k0 < blk.k; k0 += blk.base_k) {
     const uint32_t k = std::min(blk.base_k, blk.k - k0);
-    LoadA(b.l0a, a, blk.m0, k0, blk.m, k);
-    LoadB(b.l0b, bmat, k0, blk.n0, k, blk.n);
+    LoadA(b.l0a, a, blk.m0, blk.k_begin + k0, blk.m, k);
+    LoadB(b.l0b, bmat, blk.k_begin + k0, blk.n0, k, blk.n);
     AscendC::MmadParams p;
     p.m = static_cast<uint16_t>(blk.m);
     p.n = static_cast<uint16_t>(blk.n);

@@ -1,10 +1,11 @@
 // The AIV side of mixed Matmul kernels (one AIC and two AIVs per AI core, the AIC leaving at
 // REGIST_MATMUL_OBJ): SplitMMatmulPolicy and A+B IBSHARE giving each AIV of a 950 half of the
 // rows of a block in its UB, A from the UB of a 950 with 32-byte rows, A+B IBSHARE on a 950
-// writing C to GM from AIV 0 only, Init again without a TPipe, SyncAll among the AIVs, and the
-// launch split of a file that names ASCENDC_CUBE_ONLY. C against a float64 oracle with the bound
-// of matmul_test.cpp (2^-24 (2K + 1) sum |a b|); the row shares read from the reference's
-// description (the rows rounded up to even, the first half to AIV 0), written out here.
+// writing C to GM from AIV 0 only, Init again without a TPipe, SyncAll among the AIVs,
+// isPartialOutput's baseK slices, and the launch split of a file that names ASCENDC_CUBE_ONLY. C
+// against a float64 oracle with the bound of matmul_test.cpp (2^-24 (2K + 1) sum |a b|); the row
+// shares read from the reference's description (the rows rounded up to even, the first half to AIV
+// 0), written out here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -235,6 +236,54 @@ TEST(MatmulMixed, SyncAllAmongTheAivs) {
   });
   EXPECT_EQ(r, "");
   EXPECT_EQ(seen, (std::vector<int32_t>{1, 1}));
+}
+
+constexpr MatmulConfig PartialCfg() {
+  MatmulConfig c = CFG_MDL;
+  c.isPartialOutput = true;
+  return c;
+}
+constexpr MatmulConfig kPartialCfg = PartialCfg();
+
+// isPartialOutput: each Iterate gives one baseK slice of a block (the bias, none here, with
+// the first), block after block; the slices of a block sum to C.
+TEST(MatmulMixed, PartialOutputGivesTheBaseKSlicesOfEachBlock) {
+  const Problem p;
+  TCubeTiling t = TilingOf("Ascend910B1", 32, 32);
+  t.baseK = 16;  // K = 50: slices of 16, 16, 16 and 2
+  const uint32_t mit = (kM + 31) / 32, nit = (kN + 31) / 32, kit = (kK + 15) / 16;
+  std::vector<float> c(size_t{kM} * kN, 0.0f);
+  uint32_t iterations = 0;
+  const std::string r = RunMixed("Ascend910B1", [&] {
+    AscendC::Matmul<HalfNd, HalfNd, FloatNd, FloatNd, kPartialCfg> mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (AscendC::GetSubBlockIdx() != 0) return;
+    AscendC::TBuf<TPosition::VECIN> buf;
+    pipe.InitBuffer(buf, 32 * 32 * 4);
+    AscendC::GlobalTensor<half> ga, gb;
+    ga.SetGlobalBuffer(const_cast<half*>(p.a.data()), p.a.size());
+    gb.SetGlobalBuffer(const_cast<half*>(p.b.data()), p.b.size());
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    std::vector<float> slice(32 * 32);
+    AscendC::GlobalTensor<float> gs;
+    gs.SetGlobalBuffer(slice.data(), slice.size());
+    for (; mm.Iterate(); ++iterations) {
+      mm.GetTensorC(gs, 0, true);
+      const uint32_t blk = iterations / kit, mi = blk % mit, ni = blk / mit;
+      const uint32_t m = std::min<uint32_t>(32, kM - mi * 32),
+                     n = std::min<uint32_t>(32, kN - ni * 32);
+      for (uint32_t i = 0; i < m; ++i)
+        for (uint32_t j = 0; j < n; ++j)
+          c[size_t(mi * 32 + i) * kN + ni * 32 + j] += slice[i * n + j];
+    }
+    mm.End();
+  });
+  EXPECT_EQ(r, "");
+  EXPECT_EQ(t.iterateOrder, 0);
+  EXPECT_EQ(iterations, mit * nit * kit);
+  p.Expect(c);
 }
 
 // lngrad-asc's split for a file naming ASCENDC_CUBE_ONLY, decided where the kernel is launched.

@@ -34,9 +34,10 @@ struct Buffers {
   View l0a, l0b, l0c, bt;
 };
 
-// C's block [m0, m0 + m) x [n0, n0 + n) over k, in slices of base_k.
+// C's block [m0, m0 + m) x [n0, n0 + n) over K's [k_begin, k_begin + k), in slices of base_k.
 struct Block {
   uint32_t m0, n0, m, n, k, base_k;
+  uint32_t k_begin = 0;
 };
 
 // L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32.

@@ -371,6 +371,8 @@ class Matmul {
                                         kFmtC == lngrad::matmul::Fmt::kNz &&
                                         std::is_same_v<DstT, float> && C_TYPE::pos == TPosition::GM;
   static constexpr bool kConstant = requires { MM_CFG.cfg; };
+  // isPartialOutput: each Iterate computes one baseK slice of a block, not its sum over K.
+  static constexpr bool kPartial = lngrad::matmul::ConfigOf(MM_CFG).isPartialOutput;
   // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
   static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
   using Policy = MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
@@ -402,8 +404,15 @@ class Matmul {
     cursor_ = {};
     async_ = false;
   }
-  // The next block the policy computes (the triangle policies skip the others).
+  // The next block the policy computes (the triangle policies skip the others); with
+  // isPartialOutput, the next baseK slice of the block, then the next block.
   bool Advance() {
+    if (kPartial && cursor_.started &&
+        ++kSlice_ < lngrad::matmul::CeilDiv(shape_.single_k, shape_.base_k)) {
+      Compute();
+      return true;
+    }
+    kSlice_ = 0;
     while (cursor_.Next(shape_)) {
       if (kTriangle > 0 && cursor_.ni < cursor_.mi) continue;
       if (kTriangle < 0 && cursor_.ni > cursor_.mi) continue;
@@ -449,9 +458,14 @@ class Matmul {
                                       false, shape_.org_n};
     if (hasBias_ && bias_.GetSize() < n0 + n_)
       lngrad::matmul::Fail("SetBias", "the bias tensor is shorter than N");
+    lngrad::matmul::Block blk{m0, n0, m_, n_, shape_.single_k, shape_.base_k};
+    if (kPartial) {  // one baseK slice, the bias (if any) with the first
+      blk.k_begin = kSlice_ * shape_.base_k;
+      blk.k = std::min(shape_.base_k, shape_.single_k - blk.k_begin);
+    }
+    const bool bias_here = hasBias_ && blk.k_begin == 0;
     PipeBarrier<PIPE_ALL>();
-    lngrad::matmul::ComputeBlock(Buffers(), a, b, hasBias_ ? &bias : nullptr, kAcc,
-                                 {m0, n0, m_, n_, shape_.single_k, shape_.base_k},
+    lngrad::matmul::ComputeBlock(Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk,
                                  lngrad::aicore::SrcLoc::Current());
     PipeBarrier<PIPE_ALL>();
   }
@@ -536,6 +550,7 @@ class Matmul {
   lngrad::matmul::Shape taken_;  // the aligned base blocks the memories were taken for
   TPipe* pipe_ = nullptr;
   lngrad::matmul::Cursor cursor_;
+  uint32_t kSlice_ = 0;  // isPartialOutput: the block's current baseK slice
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
   lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
