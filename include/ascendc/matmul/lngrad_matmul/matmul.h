@@ -8,6 +8,8 @@
 // call (lngrad_matmul/engine.h). docs/ascendc_kernels.md, "The Matmul API".
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -48,6 +50,7 @@ struct Shape {
   uint32_t base_m = 0, base_n = 0, base_k = 0;
   int32_t iterate_order = 0;
   bool bias = false;
+  int32_t axes[3][5] = {};  // batch Matmul: A's, B's and C's layout axes (B, S, N, G, D)
 };
 template <class Tiling>
 Shape ShapeOf(const Tiling& t) {
@@ -64,8 +67,31 @@ Shape ShapeOf(const Tiling& t) {
   s.base_k = static_cast<uint32_t>(t.baseK);
   s.iterate_order = t.iterateOrder;
   s.bias = t.isBias != 0;
+  if constexpr (requires { t.ALayoutInfoB; }) {
+    const int32_t axes[3][5] = {
+        {t.ALayoutInfoB, t.ALayoutInfoS, t.ALayoutInfoN, t.ALayoutInfoG, t.ALayoutInfoD},
+        {t.BLayoutInfoB, t.BLayoutInfoS, t.BLayoutInfoN, t.BLayoutInfoG, t.BLayoutInfoD},
+        {t.CLayoutInfoB, t.CLayoutInfoS1, t.CLayoutInfoN, t.CLayoutInfoG, t.CLayoutInfoS2}};
+    std::copy(&axes[0][0], &axes[0][0] + 15, &s.axes[0][0]);
+  }
   return s;
 }
+// One matrix of a batch Matmul in its layout: where batch q's matrix starts and its stored
+// rows' pitch (0: from its shape). Batch q counts (b, n, g) with g fastest. NORMAL (and NONE):
+// matrices `elems` apart (or `user_stride`); BSNGD: q's (n, g) D apart within rows of N*G*D
+// elements, its b S*N*G*D apart; SBNGD: the same in rows of B*N*G*D, b N*G*D apart; BNGS1S2:
+// matrices S*D apart in rows of D.
+struct BatchStep {
+  uint64_t stride = 0, ld = 0;
+  uint64_t groups = 0, group_stride = 0;  // N*G batches to a b, and the b's stride
+  uint64_t Offset(uint64_t q) const {
+    return groups != 0 ? q / groups * group_stride + q % groups * stride : q * stride;
+  }
+};
+BatchStep BatchStepOf(LayoutMode layout, const int32_t (&axes)[5], uint64_t elems,
+                      uint32_t user_stride);
+// The batch of A or B that batch c of C (of batch_c) takes: batches broadcast in blocks.
+uint32_t BatchSource(uint32_t c, uint32_t batch_c, uint32_t batch, const char* api);
 // Raises matmul.usage unless the tiling's blocks are usable and its shapes consistent.
 void CheckShape(const Shape& s, const char* api);
 
@@ -93,6 +119,11 @@ struct Operand {
   const std::byte* data = nullptr;
   uint64_t elems = 0;
   bool local = false;
+  uint64_t ld = 0;  // the stored rows' pitch when a batch layout sets it (0: from the shape)
+  // The operand `elems_from` elements further on.
+  Operand At(uint64_t elems_from, uint32_t elem_bytes) const {
+    return {data + elems_from * elem_bytes, elems > elems_from ? elems - elems_from : 0, local, ld};
+  }
 };
 
 // The iteration state: the current block of C among single_m x single_n.
@@ -285,7 +316,10 @@ class Matmul {
   template <class T>
   void SetLocalWorkspace(const LocalTensor<T>&) {}
   template <class T>
-  void SetWorkspace(const GlobalTensor<T>&) {}
+  void SetWorkspace(const GlobalTensor<T>& ws) {
+    ws_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(const_cast<T*>(ws.GetPhyAddr())),
+                        ws.GetSize() * sizeof(T) / sizeof(DstT));
+  }
   template <class T>
   void SetWorkspace(__gm__ const T*, int) {}
 
@@ -354,6 +388,43 @@ class Matmul {
     while (Advance()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
   void WaitIterateAll() {}
+
+  // Batch Matmul: C's max(batchA, batchB) matrices (batchA of A and batchB of B broadcast in
+  // blocks) in the layouts of A_TYPE, B_TYPE and C_TYPE, the tiling's axes and single shape.
+  template <bool sync = true>
+  void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                    bool enSequentialWrite, uint32_t matrixStrideA = 0, uint32_t matrixStrideB = 0,
+                    uint32_t matrixStrideC = 0, bool enPartialSum = false, uint8_t enAtomic = 0) {
+    (void)enPartialSum;
+    RequireOperands("IterateBatch");
+    if (enSequentialWrite)
+      lngrad::matmul::Fail("IterateBatch", "C in GM takes enSequentialWrite false");
+    Batches(gm, batchA, batchB, {matrixStrideA, matrixStrideB, matrixStrideC}, enAtomic != 0);
+  }
+  // batchLoop IterateBatch calls, the operands and C (the workspace, SetWorkspace) moving on by
+  // batchA, batchB and max(batchA, batchB) matrices each time.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                     uint32_t matrixStrideA = 0, uint32_t matrixStrideB = 0,
+                     uint32_t matrixStrideC = 0) {
+    (void)enSequentialWrite;
+    RequireOperands("IterateNBatch");
+    if (ws_.GetPhyAddr() == nullptr)
+      lngrad::matmul::Fail("IterateNBatch", "C goes to the workspace: SetWorkspace comes first");
+    const uint32_t strides[3] = {matrixStrideA, matrixStrideB, matrixStrideC};
+    const uint32_t batchC = std::max(batchA, batchB);
+    for (uint32_t i = 0; i < batchLoop; ++i) {
+      Batches(ws_, batchA, batchB, {strides[0], strides[1], strides[2]}, false,
+              {i * batchA, i * batchB, i * batchC});
+    }
+  }
+  // IterateNBatch's C is in the workspace already: nothing is left to move.
+  template <bool sync = true>
+  void GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+    (void)batchA, (void)batchB, (void)enSequentialWrite;
+    RequireOperands("GetBatchTensorC");
+  }
+  void WaitIterateBatch() {}
   void End() {
     Require("End");
     ended_ = true;
@@ -373,6 +444,8 @@ class Matmul {
   static constexpr bool kConstant = requires { MM_CFG.cfg; };
   // isPartialOutput: each Iterate computes one baseK slice of a block, not its sum over K.
   static constexpr bool kPartial = lngrad::matmul::ConfigOf(MM_CFG).isPartialOutput;
+  // Batch Matmul: one bias row per batch (isBiasBatch), else one for all.
+  static constexpr bool kBiasBatch = lngrad::matmul::ConfigOf(MM_CFG).isBiasBatch;
   // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
   static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
   using Policy = MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
@@ -403,6 +476,40 @@ class Matmul {
   void Reset() {
     cursor_ = {};
     async_ = false;
+  }
+  // The batch geometry of A (0), B (1) or C (2).
+  lngrad::matmul::BatchStep Step(int which, uint32_t user_stride) const {
+    constexpr LayoutMode kLayouts[3] = {A_TYPE::layout, B_TYPE::layout, C_TYPE::layout};
+    const uint64_t elems[3] = {uint64_t{shape_.single_m} * shape_.single_k,
+                               uint64_t{shape_.single_k} * shape_.single_n,
+                               uint64_t{shape_.single_m} * shape_.single_n};
+    return lngrad::matmul::BatchStepOf(kLayouts[which], shape_.axes[which], elems[which],
+                                       user_stride);
+  }
+  // C's batches [first[2], + max(batchA, batchB)) from A's and B's from first[0] and first[1].
+  void Batches(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+               std::array<uint32_t, 3> strides, bool atomic, std::array<uint32_t, 3> first = {}) {
+    const lngrad::matmul::Operand a0 = a_, b0 = b_;
+    const GlobalTensor<BiasT> bias0 = bias_;
+    const lngrad::matmul::BatchStep sa = Step(0, strides[0]), sb = Step(1, strides[1]),
+                                    sc = Step(2, strides[2]);
+    const uint32_t batchC = std::max(batchA, batchB);
+    for (uint32_t c = 0; c < batchC; ++c) {
+      const uint32_t qa = first[0] + lngrad::matmul::BatchSource(c, batchC, batchA, "IterateBatch");
+      const uint32_t qb = first[1] + lngrad::matmul::BatchSource(c, batchC, batchB, "IterateBatch");
+      a_ = a0.At(sa.Offset(qa), sizeof(SrcAT));
+      b_ = b0.At(sb.Offset(qb), sizeof(SrcBT));
+      a_.ld = sa.ld;
+      b_.ld = sb.ld;
+      if (hasBias_ && kBiasBatch) bias_ = bias0[(first[2] + c) * shape_.single_n];
+      ldc_ = sc.ld;
+      cursor_ = {};
+      while (Advance()) WriteGm(gm[sc.Offset(first[2] + c)], atomic, false);
+    }
+    a_ = a0;
+    b_ = b0;
+    bias_ = bias0;
+    ldc_ = 0;
   }
   // The next block the policy computes (the triangle policies skip the others); with
   // isPartialOutput, the next baseK slice of the block, then the next block.
@@ -438,7 +545,7 @@ class Matmul {
       trans = !trans;
     }
     const uint32_t sr = trans ? cols : rows, sc = trans ? rows : cols;
-    uint64_t ld = lngrad::matmul::LdOf(f, sr, sc);
+    uint64_t ld = op.ld != 0 ? op.ld : lngrad::matmul::LdOf(f, sr, sc);
     if (op.local && f == lngrad::matmul::Fmt::kNd && lngrad::matmul::UbRowsAligned())
       ld = lngrad::matmul::AlignUp(sc, 32 / sizeof(T));
     return {op.data, lngrad::cube::ElemOf<T>(), f, trans, ld};
@@ -521,7 +628,7 @@ class Matmul {
           sequential ? 0 : uint64_t{cursor_.ni * shape_.base_n} * o.ld + cursor_.mi * shape_.base_m;
     } else {
       const uint32_t align = kFmtC == lngrad::matmul::Fmt::kNdAlign ? 32 / sizeof(DstT) : 1;
-      o.ld = sequential ? n_ : lngrad::matmul::AlignUp(shape_.org_n, align);
+      o.ld = sequential ? n_ : ldc_ != 0 ? ldc_ : lngrad::matmul::AlignUp(shape_.org_n, align);
       at =
           sequential ? 0 : uint64_t{cursor_.mi * shape_.base_m} * o.ld + cursor_.ni * shape_.base_n;
     }
@@ -550,7 +657,9 @@ class Matmul {
   lngrad::matmul::Shape taken_;  // the aligned base blocks the memories were taken for
   TPipe* pipe_ = nullptr;
   lngrad::matmul::Cursor cursor_;
-  uint32_t kSlice_ = 0;  // isPartialOutput: the block's current baseK slice
+  uint32_t kSlice_ = 0;    // isPartialOutput: the block's current baseK slice
+  uint64_t ldc_ = 0;       // C's row pitch in a batch layout (0: from the shape)
+  GlobalTensor<DstT> ws_;  // SetWorkspace: IterateNBatch's C
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
   lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
