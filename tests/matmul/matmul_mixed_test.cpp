@@ -286,6 +286,36 @@ TEST(MatmulMixed, PartialOutputGivesTheBaseKSlicesOfEachBlock) {
   p.Expect(c);
 }
 
+// A in TSCM is whole in each core's L1: the tiling does not split M; the TSCM queues of the two
+// AIVs of an AI core lie in separate halves of its L1 (the reference's default TSCM mask).
+TEST(MatmulMixed, TscmOperandsAreWholeAndTheAivsTscmDoNotOverlap) {
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(8);
+  api.SetAType(mt::TPosition::TSCM, mt::CubeFormat::NZ, mt::DataType::DT_FLOAT16);
+  api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  api.SetOrgShape(256, 256, 64);
+  api.SetShape(256, 256, 64);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.singleCoreM, 256);
+  EXPECT_GT(t.usedCoreNum, 1);
+  std::vector<const half*> at(2, nullptr);
+  const std::string r = RunMixed("Ascend910B1", [&] {
+    if (ASCEND_IS_AIC) return;
+    AscendC::TPipe pipe;
+    AscendC::TSCM<TPosition::GM, 1> scm;
+    pipe.InitBuffer(scm, 1, 64 * 1024);
+    AscendC::LocalTensor<half> l = scm.AllocTensor<half>();
+    at[AscendC::GetSubBlockIdx()] = l.HostPtr();
+    scm.FreeTensor(l);
+  });
+  EXPECT_EQ(r, "");
+  ASSERT_NE(at[0], nullptr);
+  EXPECT_GE(std::abs(at[1] - at[0]), 64 * 1024 / static_cast<ptrdiff_t>(sizeof(half)));
+}
+
 // lngrad-asc's split for a file naming ASCENDC_CUBE_ONLY, decided where the kernel is launched.
 static_assert(lngrad::matmul::MixUnlessCubeOnly("ASCENDC_CUBE_ONLY").aiv == 2);
 static_assert(lngrad::matmul::MixUnlessCubeOnly("").aic == 0);

@@ -143,6 +143,8 @@ int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& o
   r.b_bits = InputBits(bType_.dataType);
   r.cores = cores;
   r.split_k = enableSplitK_;
+  r.a_whole = aType_.pos == TPosition::TSCM;
+  r.b_whole = bType_.pos == TPosition::TSCM;
   r.bias = isBias;
   r.traverse_n = traverse_ == MatrixTraverse::FIRSTN;
   std::copy(fixBase_, fixBase_ + 3, r.fix_base);

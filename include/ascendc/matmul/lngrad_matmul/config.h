@@ -344,9 +344,11 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
   return t;
 }
 
-// A, B, C or bias of a Matmul: where it lives, its format and element type.
+// A, B, C or bias of a Matmul: where it lives, its format and element type (SRCPOS: where a
+// TSCM operand was copied from, GM or VECOUT; the same bytes for lngrad).
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false,
+          TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
   constexpr static TPosition pos = POSITION;
   constexpr static CubeFormat format = FORMAT;
@@ -354,6 +356,7 @@ struct MatmulType {
   constexpr static bool isTrans = ISTRANS;
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
+  constexpr static TPosition srcPos = SRCPOS;
 };
 
 // The user's copy callbacks; lngrad accepts only none (nullptr).

@@ -114,7 +114,7 @@ inline uint64_t LdOf(Fmt f, uint32_t rows, uint32_t cols) {
 }
 
 // A or B as set: its first element and the elements from there (0: unknown); local: in a
-// local tensor, which holds the single-core shape only.
+// UB tensor, which holds the single-core shape only (a TSCM one holds the original shape).
 struct Operand {
   const std::byte* data = nullptr;
   uint64_t elems = 0;
@@ -244,7 +244,7 @@ class Matmul {
   // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies.
   void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
     Require("SetTensorA");
-    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT), true};
+    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT), IsUbPosition(A_TYPE::pos)};
     transA_ = isTransposeA;
     hasA_ = true;
     Reset();
@@ -258,7 +258,7 @@ class Matmul {
   }
   void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
     Require("SetTensorB");
-    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT), true};
+    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT), IsUbPosition(B_TYPE::pos)};
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();

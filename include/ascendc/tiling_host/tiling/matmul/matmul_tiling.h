@@ -202,8 +202,9 @@ struct MatmulTilingRequest {
   int32_t a_bits = 16, b_bits = 16;                      // A's and B's element sizes
   int32_t cores = 1;                                     // at most this many cores
   bool split_k = false, bias = false, traverse_n = false;
-  int32_t fix_base[3] = {-1, -1, -1};                  // SetFixSplit: baseM, baseN, baseK or -1
-  int32_t fix_single[3] = {-1, -1, -1};                // SetSingleShape
+  bool a_whole = false, b_whole = false;  // A (B) in TSCM: one core holds all its rows (columns)
+  int32_t fix_base[3] = {-1, -1, -1};     // SetFixSplit: baseM, baseN, baseK or -1
+  int32_t fix_single[3] = {-1, -1, -1};   // SetSingleShape
   uint32_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0;  // the capacities it must fit
 };
 
