@@ -341,6 +341,11 @@ template <typename T>
 class GlobalTensor {
  public:
   using PrimType = T;
+  // The storage units `offset` elements span: int4b_t packs two elements to a byte (an odd
+  // offset starts mid-byte, which no instruction takes).
+  static constexpr uint64_t ElemStep(uint64_t offset) {
+    return std::is_same_v<T, int4b_t> ? offset / 2 : offset;
+  }
 
   GlobalTensor() = default;
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
@@ -356,7 +361,7 @@ class GlobalTensor {
   }
   // The host pointer (CANN CPU-debug returns the host address too).
   __gm__ T* GetPhyAddr() const { return ptr_; }
-  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + ElemStep(offset); }
   uint64_t GetSize() const { return size_; }
 
   // S pipe. cce-auto-sync orders GetValue and operator() with the copies, not SetValue (the
@@ -386,7 +391,7 @@ class GlobalTensor {
   }
   GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor r = *this;
-    r.ptr_ = ptr_ + offset;
+    r.ptr_ = ptr_ + ElemStep(offset);
     if (size_known_) r.size_ = offset <= size_ ? size_ - offset : 0;
     return r;
   }

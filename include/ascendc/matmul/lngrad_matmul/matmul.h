@@ -191,9 +191,10 @@ class Matmul {
   using SrcBT = typename B_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
-  static constexpr lngrad::cube::Elem kAcc =
-      std::is_floating_point_v<DstT> || !std::is_integral_v<SrcAT> ? lngrad::cube::Elem::kF32
-                                                                   : lngrad::cube::Elem::kS32;
+  static constexpr bool kIntA = std::is_integral_v<SrcAT> || std::is_same_v<SrcAT, int4b_t>;
+  static constexpr lngrad::cube::Elem kAcc = std::is_floating_point_v<DstT> || !kIntA
+                                                 ? lngrad::cube::Elem::kF32
+                                                 : lngrad::cube::Elem::kS32;
 
  public:
   // A null tiling takes the constant tiling of MM_CFG (a MatmulApiStaticTiling). Init again
@@ -388,6 +389,10 @@ class Matmul {
     while (Advance()) WriteGm(gm, enAtomic != 0, enSequentialWrite);
   }
   void WaitIterateAll() {}
+  // The AIV the object serves on the device's AIC (its messages' sender): kept, and used by
+  // nothing here (each lngrad core computes its own requests).
+  void SetSubBlockIdx(uint8_t subBlockIdx) { subBlockIdx_ = subBlockIdx; }
+  uint8_t GetSubBlockIdx() const { return subBlockIdx_; }
 
   // Batch Matmul: C's max(batchA, batchB) matrices (batchA of A and batchB of B broadcast in
   // blocks) in the layouts of A_TYPE, B_TYPE and C_TYPE, the tiling's axes and single shape.
@@ -431,8 +436,8 @@ class Matmul {
   }
 
  private:
-  static constexpr uint32_t kBitsA = sizeof(SrcAT) * 8;
-  static constexpr uint32_t kBitsB = sizeof(SrcBT) * 8;
+  static constexpr uint32_t kBitsA = std::is_same_v<SrcAT, int4b_t> ? 4 : sizeof(SrcAT) * 8;
+  static constexpr uint32_t kBitsB = std::is_same_v<SrcBT, int4b_t> ? 4 : sizeof(SrcBT) * 8;
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
@@ -579,10 +584,10 @@ class Matmul {
   static void CheckGm(const lngrad::matmul::Matrix& m, uint32_t rows, uint32_t cols, uint64_t size,
                       const char* what) {
     const uint32_t sr = m.trans ? cols : rows, sc = m.trans ? rows : cols;
-    const uint64_t need = m.fmt == lngrad::matmul::Fmt::kNz
-                              ? (uint64_t{lngrad::matmul::CeilDiv(sc, 256 / (8 * sizeof(SrcAT)))}) *
-                                    m.ld * (256 / (8 * sizeof(SrcAT)))
-                              : uint64_t{sr - 1} * m.ld + sc;
+    const uint64_t need =
+        m.fmt == lngrad::matmul::Fmt::kNz
+            ? (uint64_t{lngrad::matmul::CeilDiv(sc, 256 / kBitsA)}) * m.ld * (256 / kBitsA)
+            : uint64_t{sr - 1} * m.ld + sc;
     if (size != 0 && need > size) {
       lngrad::matmul::Fail("Iterate", std::string(what) + " reads " + std::to_string(need) +
                                           " elements past a tensor of " + std::to_string(size) +
@@ -657,8 +662,9 @@ class Matmul {
   lngrad::matmul::Shape taken_;  // the aligned base blocks the memories were taken for
   TPipe* pipe_ = nullptr;
   lngrad::matmul::Cursor cursor_;
-  uint32_t kSlice_ = 0;    // isPartialOutput: the block's current baseK slice
-  uint64_t ldc_ = 0;       // C's row pitch in a batch layout (0: from the shape)
+  uint32_t kSlice_ = 0;  // isPartialOutput: the block's current baseK slice
+  uint64_t ldc_ = 0;     // C's row pitch in a batch layout (0: from the shape)
+  uint8_t subBlockIdx_ = 0;
   GlobalTensor<DstT> ws_;  // SetWorkspace: IterateNBatch's C
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
