@@ -316,6 +316,54 @@ TEST(MatmulMixed, TscmOperandsAreWholeAndTheAivsTscmDoNotOverlap) {
   EXPECT_GE(std::abs(at[1] - at[0]), 64 * 1024 / static_cast<ptrdiff_t>(sizeof(half)));
 }
 
+constexpr MatmulConfig A2B2Cfg() {
+  MatmulConfig c = CFG_NORM;
+  c.isA2B2Shared = true;
+  return c;
+}
+constexpr MatmulConfig kA2B2Cfg = A2B2Cfg();
+
+// isA2B2Shared: two objects whose base blocks each fill L0C (128 x 256 floats) share the first
+// one's L0 memories (REGIST_MATMUL_OBJ order), one after the other; a later object with larger
+// base blocks is refused.
+TEST(MatmulMixed, A2B2SharedObjectsShareTheFirstObjectsL0) {
+  const Problem p;
+  TCubeTiling big = TilingOf("Ascend910B1", 32, 32);
+  big.baseM = 128;
+  big.baseN = 256;
+  std::vector<float> c1(size_t{kM} * kN, NAN), c2(c1.size(), NAN);
+  std::string r = RunMixed("Ascend910B1", [&] {
+    AscendC::Matmul<HalfNd, HalfNd, FloatNd, FloatNd, kA2B2Cfg> mm1, mm2;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &big, mm2, &big);
+    if (AscendC::GetSubBlockIdx() != 0) return;
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> g1, g2;
+    ga.SetGlobalBuffer(const_cast<half*>(p.a.data()), p.a.size());
+    gb.SetGlobalBuffer(const_cast<half*>(p.b.data()), p.b.size());
+    g1.SetGlobalBuffer(c1.data(), c1.size());
+    g2.SetGlobalBuffer(c2.data(), c2.size());
+    for (auto* mm : {&mm1, &mm2}) {
+      mm->SetTensorA(ga);
+      mm->SetTensorB(gb);
+      mm->IterateAll(mm == &mm1 ? g1 : g2);
+      mm->End();
+    }
+  });
+  EXPECT_EQ(r, "");
+  p.Expect(c1);
+  p.Expect(c2);
+  const TCubeTiling small = TilingOf("Ascend910B1", 32, 32);
+  r = RunMixed("Ascend910B1", [&] {
+    AscendC::Matmul<HalfNd, HalfNd, FloatNd, FloatNd, kA2B2Cfg> mm1, mm2;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &small, mm2, &big);
+  });
+  EXPECT_NE(r.find("isA2B2Shared: the base blocks exceed the L0 memories of the first object"),
+            std::string::npos)
+      << r;
+}
+
 // lngrad-asc's split for a file naming ASCENDC_CUBE_ONLY, decided where the kernel is launched.
 static_assert(lngrad::matmul::MixUnlessCubeOnly("ASCENDC_CUBE_ONLY").aiv == 2);
 static_assert(lngrad::matmul::MixUnlessCubeOnly("").aic == 0);

@@ -202,6 +202,14 @@ class Matmul {
   // the memories taken the first time, which must hold the new base blocks.
   template <class Tiling>
   void Init(const Tiling* cubeTiling, TPipe* tpipe = nullptr) {
+    InitSharing(cubeTiling, tpipe, nullptr);
+  }
+  // lngrad: Init for REGIST_MATMUL_OBJ; `shared`: the L0A, L0B, L0C and BiasTable of an earlier
+  // object with isA2B2Shared, which an isA2B2Shared object uses instead of its own (lngrad's
+  // Matmul holds L0 only from Iterate to its GetTensorC, so objects sharing L0A/L0B share L0C
+  // too: one object's block must be taken out before another's Iterate).
+  template <class Tiling>
+  void InitSharing(const Tiling* cubeTiling, TPipe* tpipe, const lngrad::matmul::Buffers* shared) {
     if (tpipe == nullptr && pipe_ == nullptr) lngrad::matmul::Fail("Init", "no TPipe");
     if (cubeTiling != nullptr) {
       shape_ = lngrad::matmul::ShapeOf(*cubeTiling);
@@ -227,13 +235,15 @@ class Matmul {
     }
     pipe_ = tpipe;
     taken_ = {.base_m = bm, .base_n = bn, .base_k = bk, .bias = shape_.bias};
-    tpipe->InitBuffer(l0a_, lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512));
-    tpipe->InitBuffer(l0b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
-    tpipe->InitBuffer(l0c_, lngrad::matmul::AlignUp(bm * bn * 4, 1024));
-    if (shape_.bias) tpipe->InitBuffer(bt_, lngrad::matmul::AlignUp(bn * 4, 64));
-    if constexpr (kDequant) tpipe->InitBuffer(deq_, lngrad::matmul::AlignUp(bn * 8, 32));
+    TakeMemories(tpipe, kA2B2Shared ? shared : nullptr);
+    if constexpr (kDequant) tpipe->InitBuffer(deq_, lngrad::matmul::AlignUp(taken_.base_n * 8, 32));
     inited_ = true;
     ended_ = false;
+  }
+  // What the next object of REGIST_MATMUL_OBJ shares: this one's memories if it shares them
+  // and is the first, else the earlier ones.
+  const lngrad::matmul::Buffers* A2B2Memories(const lngrad::matmul::Buffers* shared) const {
+    return kA2B2Shared && shared == nullptr ? &memories_ : shared;
   }
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
     Require("SetTensorA");
@@ -451,6 +461,7 @@ class Matmul {
   static constexpr bool kPartial = lngrad::matmul::ConfigOf(MM_CFG).isPartialOutput;
   // Batch Matmul: one bias row per batch (isBiasBatch), else one for all.
   static constexpr bool kBiasBatch = lngrad::matmul::ConfigOf(MM_CFG).isBiasBatch;
+  static constexpr bool kA2B2Shared = lngrad::matmul::ConfigOf(MM_CFG).isA2B2Shared;
   // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
   static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
   using Policy = MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
@@ -594,12 +605,38 @@ class Matmul {
                                           " (shapes beyond the tensor or the tiling)");
     }
   }
+  // L0A, L0B, L0C and the BiasTable for the base blocks of taken_: from the TPipe, or the
+  // shared ones when they are large enough.
+  void TakeMemories(TPipe* tpipe, const lngrad::matmul::Buffers* shared) {
+    const uint32_t bm = taken_.base_m, bn = taken_.base_n, bk = taken_.base_k;
+    const uint32_t bytes[4] = {lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512),
+                               lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512),
+                               lngrad::matmul::AlignUp(bm * bn * 4, 1024),
+                               taken_.bias ? lngrad::matmul::AlignUp(bn * 4, 64) : 0};
+    if (shared != nullptr) {
+      const lngrad::matmul::View* v[4] = {&shared->l0a, &shared->l0b, &shared->l0c, &shared->bt};
+      for (int i = 0; i < 4; ++i)
+        if (bytes[i] > v[i]->size_bytes)
+          lngrad::matmul::Fail("Init",
+                               "isA2B2Shared: the base blocks exceed the L0 memories of "
+                               "the first object that shares them");
+      memories_ = *shared;
+      return;
+    }
+    tpipe->InitBuffer(l0a_, bytes[0]);
+    tpipe->InitBuffer(l0b_, bytes[1]);
+    tpipe->InitBuffer(l0c_, bytes[2]);
+    memories_ = {l0a_.template Get<uint8_t>().View(),
+                 l0b_.template Get<uint8_t>().View(),
+                 l0c_.template Get<uint8_t>().View(),
+                 {}};
+    if (taken_.bias) {
+      tpipe->InitBuffer(bt_, bytes[3]);
+      memories_.bt = bt_.template Get<uint8_t>().View();
+    }
+  }
   lngrad::matmul::Buffers Buffers() {
-    lngrad::matmul::Buffers b{l0a_.template Get<uint8_t>().View(),
-                              l0b_.template Get<uint8_t>().View(),
-                              l0c_.template Get<uint8_t>().View(),
-                              {}};
-    if (shape_.bias) b.bt = bt_.template Get<uint8_t>().View();
+    lngrad::matmul::Buffers b = memories_;
     if (l0cUser_.ptr != nullptr) b.l0c = l0cUser_;
     return b;
   }
@@ -665,7 +702,8 @@ class Matmul {
   uint32_t kSlice_ = 0;  // isPartialOutput: the block's current baseK slice
   uint64_t ldc_ = 0;     // C's row pitch in a batch layout (0: from the shape)
   uint8_t subBlockIdx_ = 0;
-  GlobalTensor<DstT> ws_;  // SetWorkspace: IterateNBatch's C
+  lngrad::matmul::Buffers memories_{};  // L0A, L0B, L0C, BiasTable: its own or shared
+  GlobalTensor<DstT> ws_;               // SetWorkspace: IterateNBatch's C
   uint32_t m_ = 0, n_ = 0;
   lngrad::matmul::Operand a_, b_;
   lngrad::matmul::View l0cUser_{};  // Iterate's L0C tensor while it runs
@@ -687,11 +725,14 @@ class Matmul {
 }  // namespace AscendC
 
 namespace lngrad::matmul {
-inline void Register(AscendC::TPipe*) {}
+// The objects in order; `shared`: the L0 memories of the first isA2B2Shared object, which the
+// later ones use.
+inline void Register(AscendC::TPipe*, const Buffers*) {}
 template <class MM, class Tiling, class... Rest>
-void Register(AscendC::TPipe* pipe, MM& mm, const Tiling* tiling, Rest&&... rest) {
-  mm.Init(tiling, pipe);
-  Register(pipe, rest...);
+void Register(AscendC::TPipe* pipe, const Buffers* shared, MM& mm, const Tiling* tiling,
+              Rest&&... rest) {
+  mm.InitSharing(tiling, pipe, shared);
+  Register(pipe, mm.A2B2Memories(shared), rest...);
 }
 }  // namespace lngrad::matmul
 
@@ -715,9 +756,9 @@ constexpr aicore::CoreSplit MixUnlessCubeOnly(std::string_view cube_only) {
 #else
 #define LNGRAD_MATMUL_AIC_LEAVES() ::lngrad::aicore::AicOfMixedKernel()
 #endif
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)      \
-  do {                                                \
-    (void)(workspace);                                \
-    if (LNGRAD_MATMUL_AIC_LEAVES()) return;           \
-    ::lngrad::matmul::Register((tpipe), __VA_ARGS__); \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)               \
+  do {                                                         \
+    (void)(workspace);                                         \
+    if (LNGRAD_MATMUL_AIC_LEAVES()) return;                    \
+    ::lngrad::matmul::Register((tpipe), nullptr, __VA_ARGS__); \
   } while (0)
