@@ -193,12 +193,21 @@ void Fail(const char* api, const std::string& what) {
 }
 
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
-                  Elem acc, const Block& blk, aicore::SrcLoc loc) {
+                  Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a,
+                  const SliceTile* tile_b) {
   if (bias != nullptr) LoadBias(b.bt, *bias, acc, blk.n0, blk.n);
   for (uint32_t k0 = 0; k0 < blk.k; k0 += blk.base_k) {
-    const uint32_t k = std::min(blk.base_k, blk.k - k0);
-    LoadA(b.l0a, a, blk.m0, blk.k_begin + k0, blk.m, k);
-    LoadB(b.l0b, bmat, blk.k_begin + k0, blk.n0, k, blk.n);
+    const uint32_t k = std::min(blk.base_k, blk.k - k0), kk = blk.k_begin + k0;
+    if (tile_a != nullptr) {
+      LoadA(b.l0a, (*tile_a)(kk, k), 0, 0, blk.m, k);
+    } else {
+      LoadA(b.l0a, a, blk.m0, kk, blk.m, k);
+    }
+    if (tile_b != nullptr) {
+      LoadB(b.l0b, (*tile_b)(kk, k), 0, 0, k, blk.n);
+    } else {
+      LoadB(b.l0b, bmat, kk, blk.n0, k, blk.n);
+    }
     AscendC::MmadParams p;
     p.m = static_cast<uint16_t>(blk.m);
     p.n = static_cast<uint16_t>(blk.n);

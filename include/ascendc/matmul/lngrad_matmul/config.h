@@ -359,11 +359,15 @@ struct MatmulType {
   constexpr static TPosition srcPos = SRCPOS;
 };
 
-// The user's copy callbacks; lngrad accepts only none (nullptr).
+// The user's copy callbacks: CopyA1 / CopyB1 fill A's / B's L1 tile of each K slice
+// (docs/ascendc_kernels.md, "The Matmul API"); DataCopyOut is not run yet.
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
-  static_assert(DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr,
-                "lngrad's Matmul does not run copy callbacks yet (docs/ascendc_compat.md)");
+  static_assert(DataCopyOut == nullptr,
+                "lngrad's Matmul does not run a DataCopyOut callback yet (docs/ascendc_compat.md)");
+  static constexpr auto DataCopyOutPtr = DataCopyOut;
+  static constexpr auto CopyA1Ptr = CopyA1;
+  static constexpr auto CopyB1Ptr = CopyB1;
 };
 
 }  // namespace AscendC

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_cube/cube.h"
@@ -40,9 +41,14 @@ struct Block {
   uint32_t k_begin = 0;
 };
 
-// L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32.
+// A's or B's K slice [k0, k0 + k) as a copy callback left it in L1 (NZ, from its element 0).
+using SliceTile = std::function<Matrix(uint32_t k0, uint32_t k)>;
+
+// L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32. tile_a /
+// tile_b (when set) give each K slice of A / B instead of a and bmat.
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
-                  Elem acc, const Block& blk, aicore::SrcLoc loc);
+                  Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a = nullptr,
+                  const SliceTile* tile_b = nullptr);
 
 // Where a block of C goes: data is the block's first element.
 struct Output {

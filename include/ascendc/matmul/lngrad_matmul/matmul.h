@@ -237,6 +237,11 @@ class Matmul {
     taken_ = {.base_m = bm, .base_n = bn, .base_k = bk, .bias = shape_.bias};
     TakeMemories(tpipe, kA2B2Shared ? shared : nullptr);
     if constexpr (kDequant) tpipe->InitBuffer(deq_, lngrad::matmul::AlignUp(taken_.base_n * 8, 32));
+    // The copy callbacks' L1 tiles: baseM x baseK of A, baseK x baseN of B.
+    if constexpr (kCopyA1 != nullptr)
+      tpipe->InitBuffer(l1a_, lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512));
+    if constexpr (kCopyB1 != nullptr)
+      tpipe->InitBuffer(l1b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
     inited_ = true;
     ended_ = false;
   }
@@ -295,6 +300,9 @@ class Matmul {
     deqVector_ = quantTensor.GetPhyAddr();
     deqVectorSize_ = quantTensor.GetSize();
   }
+  // What the copy callbacks receive as tilingPtr and dataPtr.
+  void SetUserDefInfo(uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+  void SetSelfDefineData(uint64_t dataPtr) { selfDefineData_ = dataPtr; }
   void DisableBias() { hasBias_ = false; }
   void ClearBias() { hasBias_ = false; }
   void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
@@ -462,6 +470,8 @@ class Matmul {
   // Batch Matmul: one bias row per batch (isBiasBatch), else one for all.
   static constexpr bool kBiasBatch = lngrad::matmul::ConfigOf(MM_CFG).isBiasBatch;
   static constexpr bool kA2B2Shared = lngrad::matmul::ConfigOf(MM_CFG).isA2B2Shared;
+  static constexpr auto kCopyA1 = MM_CB::CopyA1Ptr;
+  static constexpr auto kCopyB1 = MM_CB::CopyB1Ptr;
   // int8 inputs to half C go out through Fixpipe's dequantisation (DEQF16/VDEQF16).
   static constexpr bool kDequant = kAcc == lngrad::cube::Elem::kS32 && std::is_same_v<DstT, half>;
   using Policy = MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
@@ -492,6 +502,21 @@ class Matmul {
   void Reset() {
     cursor_ = {};
     async_ = false;
+  }
+  // A copy callback's tile: `copy` fills the L1 buffer with rows x cols of the operand at tile
+  // (row, col) in NZ (`height` rows to a column block), as the vendor's CopyA1/CopyB1 do.
+  template <class T, auto copy, class Buf>
+  lngrad::matmul::Matrix CallbackTile(Buf& buf, const std::byte* gm, uint32_t row, uint32_t col,
+                                      uint32_t rows, uint32_t cols, uint32_t height) {
+    const LocalTensor<int8_t> l1 = buf.template Get<int8_t>();
+    PipeBarrier<PIPE_ALL>();
+    if constexpr (copy != nullptr) {
+      copy(l1, gm, static_cast<int>(row), static_cast<int>(col), static_cast<int>(rows),
+           static_cast<int>(cols), userDefInfo_, selfDefineData_);
+    }
+    PipeBarrier<PIPE_ALL>();
+    return {l1.View().ptr, lngrad::cube::ElemOf<T>(), lngrad::matmul::Fmt::kNz, false,
+            lngrad::matmul::AlignUp(height, 16)};
   }
   // The batch geometry of A (0), B (1) or C (2).
   lngrad::matmul::BatchStep Step(int which, uint32_t user_stride) const {
@@ -587,9 +612,16 @@ class Matmul {
       blk.k = std::min(shape_.base_k, shape_.single_k - blk.k_begin);
     }
     const bool bias_here = hasBias_ && blk.k_begin == 0;
+    const lngrad::matmul::SliceTile tile_a = [&](uint32_t k0, uint32_t k) {
+      return CallbackTile<SrcAT, kCopyA1>(l1a_, a_.data, cursor_.mi, k0 / shape_.base_k, m_, k, m_);
+    };
+    const lngrad::matmul::SliceTile tile_b = [&](uint32_t k0, uint32_t k) {
+      return CallbackTile<SrcBT, kCopyB1>(l1b_, b_.data, k0 / shape_.base_k, cursor_.ni, k, n_, k);
+    };
     PipeBarrier<PIPE_ALL>();
-    lngrad::matmul::ComputeBlock(Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk,
-                                 lngrad::aicore::SrcLoc::Current());
+    lngrad::matmul::ComputeBlock(
+        Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk, lngrad::aicore::SrcLoc::Current(),
+        kCopyA1 != nullptr ? &tile_a : nullptr, kCopyB1 != nullptr ? &tile_b : nullptr);
     PipeBarrier<PIPE_ALL>();
   }
   static void CheckGm(const lngrad::matmul::Matrix& m, uint32_t rows, uint32_t cols, uint64_t size,
@@ -720,6 +752,9 @@ class Matmul {
   TBuf<TPosition::CO1> l0c_;
   TBuf<TPosition::C2> bt_;
   TBuf<TPosition::C1> deq_;
+  TBuf<TPosition::A1> l1a_;
+  TBuf<TPosition::B1> l1b_;
+  uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
 };
 
 }  // namespace AscendC
