@@ -216,6 +216,11 @@ struct LaunchJob final : detail::SyncAllBarrier {
                            "lngrad runs at most " +
                            std::to_string(kSyncAllMaxBlocks) + " blocks at once");
     }
+    if (!InSyncAll(static_cast<uint32_t>(CurrentBlockContext()->block_idx))) {
+      RaiseKernelCheck(checks::kSyncAll,
+                       at + ": SyncAll on the AIC of a kernel with AIVs is not modelled (there "
+                            "SyncAll is the AIVs' rendezvous, the vendor's isAIVOnly default)");
+    }
     std::unique_lock lock(sync_mu_);
     if (departed_) RaiseNeverCompletes(at);
     const uint64_t gen = generation_;

@@ -236,6 +236,12 @@ TEST(MatmulMixed, SyncAllAmongTheAivs) {
   });
   EXPECT_EQ(r, "");
   EXPECT_EQ(seen, (std::vector<int32_t>{1, 1}));
+  // An AIC's SyncAll there is refused by name.
+  const std::string aic = RunMixed("Ascend910B1", [&] {
+    if (ASCEND_IS_AIC) AscendC::SyncAll();
+  });
+  EXPECT_NE(aic.find("SyncAll on the AIC of a kernel with AIVs is not modelled"), std::string::npos)
+      << aic;
 }
 
 constexpr MatmulConfig PartialCfg() {
