@@ -130,6 +130,15 @@ struct LaunchJob final : detail::SyncAllBarrier {
         core_ubs_(sp.aic > 0 && sp.aiv > 0 ? n * sp.PerCore() : 0) {}
   const CoreSplit split;
   const uint32_t num_blocks;  // host blocks: numBlocks * split.PerCore()
+  // SyncAll's rendezvous: every block, or the AIVs where the AI cores have AICs too (the
+  // vendor's SyncAll<isAIVOnly = true>, the AIC of a Matmul kernel serving elsewhere).
+  bool MixedAiCores() const { return split.aic > 0 && split.aiv > 0; }
+  bool InSyncAll(uint32_t block) const {
+    return !MixedAiCores() || block % split.PerCore() >= split.aic;
+  }
+  uint32_t SyncAllBlocks() const {
+    return MixedAiCores() ? num_blocks / split.PerCore() * split.aiv : num_blocks;
+  }
   const Product& product;
   const uint32_t ub_bytes;
   const std::function<void()>& kernel;
@@ -186,7 +195,7 @@ struct LaunchJob final : detail::SyncAllBarrier {
   // an error and later calls fail at once. The first block to end is the one reported.
   void Depart(uint32_t block, uint64_t calls, const BlockFailure* failed) {
     std::lock_guard lock(sync_mu_);
-    if (departed_) return;
+    if (departed_ || !InSyncAll(block)) return;
     departed_ = true;
     departed_block_ = block;
     departed_calls_ = calls;
@@ -207,10 +216,15 @@ struct LaunchJob final : detail::SyncAllBarrier {
                            "lngrad runs at most " +
                            std::to_string(kSyncAllMaxBlocks) + " blocks at once");
     }
+    if (!InSyncAll(static_cast<uint32_t>(CurrentBlockContext()->block_idx))) {
+      RaiseKernelCheck(checks::kSyncAll,
+                       at + ": SyncAll on the AIC of a kernel with AIVs is not modelled (there "
+                            "SyncAll is the AIVs' rendezvous, the vendor's isAIVOnly default)");
+    }
     std::unique_lock lock(sync_mu_);
     if (departed_) RaiseNeverCompletes(at);
     const uint64_t gen = generation_;
-    if (++arrived_ == num_blocks) {
+    if (++arrived_ == SyncAllBlocks()) {
       arrived_ = 0;
       ++generation_;
       Unpark();

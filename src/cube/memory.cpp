@@ -27,6 +27,8 @@ constexpr MemoryRow kMemories[] = {
     {"BiasTable", &CubeBuffers::bt_bytes}, {"FixpipeBuffer", &CubeBuffers::fb_bytes}};
 constexpr int kMemoryCount = static_cast<int>(std::size(kMemories));
 constexpr uintptr_t kHostAlign = 1024;
+constexpr uint32_t kTscmIndex = static_cast<uint32_t>(kMemoryCount) + 1;
+static_assert(kTscmIndex < aicore::kMaxLocalMemories);
 
 // The memory (row of kMemories) of each cube position; -1: none.
 int MemoryRowOf(AscendC::TPosition pos) {
@@ -35,6 +37,7 @@ int MemoryRowOf(AscendC::TPosition pos) {
     case P::A1:
     case P::B1:
     case P::C1:
+    case P::TSCM:  // the L1 an AIV fills for the cube (TSCM queues, Matmul operands)
       return 0;
     case P::A2:
       return 1;
@@ -94,6 +97,16 @@ bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::Lo
   const auto at = reinterpret_cast<uintptr_t>(bytes.data());
   std::byte* base = bytes.data() + ((kHostAlign - at % kHostAlign) % kHostAlign);
   *mem = {base, capacity, capacity, static_cast<uint32_t>(1 + row), kMemories[row].name};
+  if (pos == AscendC::TPosition::TSCM) {
+    // TSCM queues have their own allocation cursor; the two AIVs of a 1:2 AI core fill
+    // separate halves of its L1 (the reference's TSCM mask bit 2 at 0: their places differ).
+    mem->index = kTscmIndex;
+    if (ctx.core_type == 2 && ctx.split.aic > 0 && ctx.split.aiv == 2) {
+      mem->capacity = capacity / 2;
+      mem->base += uint64_t{mem->capacity} * static_cast<uint32_t>(ctx.sub_idx);
+      mem->size = mem->capacity;
+    }
+  }
   return true;
 }
 

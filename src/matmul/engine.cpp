@@ -11,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "lngrad/half.h"
 #include "lngrad_aicore/atomic.h"
@@ -103,6 +104,36 @@ void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t
     }
   }
 }
+// 4-bit elements, two to a byte (the even one in the low nibble), C0 = 64.
+uint8_t NibbleAt(const std::byte* base, uint64_t i) {
+  const auto b = std::to_integer<uint8_t>(base[i / 2]);
+  return i % 2 == 0 ? b & 0xFu : b >> 4;
+}
+void PutNibble(std::byte* base, uint64_t i, uint8_t v) {
+  const auto old = std::to_integer<uint8_t>(base[i / 2]);
+  base[i / 2] = static_cast<std::byte>(i % 2 == 0 ? (old & 0xF0u) | (v & 0xFu)
+                                                  : (old & 0x0Fu) | ((v & 0xFu) << 4));
+}
+uint8_t LogicalNibble(const Matrix& m, uint64_t r, uint64_t c) {
+  if (m.trans) std::swap(r, c);
+  return NibbleAt(m.data,
+                  m.fmt == Fmt::kNz ? (c / 64) * m.ld * 64 + r * 64 + c % 64 : r * m.ld + c);
+}
+// A's (or B's, b_side) [r0, +rows) x [c0, +cols) into L0A (L0B) as LoadAOf (LoadBOf) places
+// 8-bit and wider elements: fractals of 16 rows (B: n) x 64 K nibbles.
+void Load4(std::byte* dst, const Matrix& x, uint32_t r0, uint32_t c0, uint32_t rows, uint32_t cols,
+           bool nz, bool b_side) {
+  const uint32_t blocks = CeilDiv(b_side ? cols : rows, 16), kf = CeilDiv(b_side ? rows : cols, 64);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      const uint32_t i = b_side ? c : r, j = b_side ? r : c;  // i: the M (N) row, j: k
+      const uint64_t frac =
+          nz || b_side ? uint64_t{j / 64} * blocks + i / 16 : uint64_t{i / 16} * kf + j / 64;
+      PutNibble(dst, frac * 1024 + (i % 16) * 64 + j % 64, LogicalNibble(x, r0 + r, c0 + c));
+    }
+  }
+}
+
 void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k) {
   const bool nz = IsRegBaseArch(aicore::CurrentBlockProduct().arch);
   auto* dst = const_cast<std::byte*>(l0a.ptr);
@@ -114,7 +145,7 @@ void LoadA(const View& l0a, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t 
     case 32:
       return LoadAOf<uint32_t>(dst, a, m0, k0, m, k, nz);
     default:
-      Fail("Iterate", "4-bit A is not supported yet");
+      return Load4(dst, a, m0, k0, m, k, nz, false);
   }
 }
 void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t k, uint32_t n) {
@@ -127,7 +158,7 @@ void LoadB(const View& l0b, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t 
     case 32:
       return LoadBOf<uint32_t>(dst, b, k0, n0, k, n);
     default:
-      Fail("Iterate", "4-bit B is not supported yet");
+      return Load4(dst, b, k0, n0, k, n, false, true);
   }
 }
 
@@ -162,12 +193,21 @@ void Fail(const char* api, const std::string& what) {
 }
 
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
-                  Elem acc, const Block& blk, aicore::SrcLoc loc) {
+                  Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a,
+                  const SliceTile* tile_b) {
   if (bias != nullptr) LoadBias(b.bt, *bias, acc, blk.n0, blk.n);
   for (uint32_t k0 = 0; k0 < blk.k; k0 += blk.base_k) {
-    const uint32_t k = std::min(blk.base_k, blk.k - k0);
-    LoadA(b.l0a, a, blk.m0, k0, blk.m, k);
-    LoadB(b.l0b, bmat, k0, blk.n0, k, blk.n);
+    const uint32_t k = std::min(blk.base_k, blk.k - k0), kk = blk.k_begin + k0;
+    if (tile_a != nullptr) {
+      LoadA(b.l0a, (*tile_a)(kk, k), 0, 0, blk.m, k);
+    } else {
+      LoadA(b.l0a, a, blk.m0, kk, blk.m, k);
+    }
+    if (tile_b != nullptr) {
+      LoadB(b.l0b, (*tile_b)(kk, k), 0, 0, k, blk.n);
+    } else {
+      LoadB(b.l0b, bmat, kk, blk.n0, k, blk.n);
+    }
     AscendC::MmadParams p;
     p.m = static_cast<uint16_t>(blk.m);
     p.n = static_cast<uint16_t>(blk.n);
@@ -209,12 +249,13 @@ void WriteByElement(const View& l0c, Elem acc, const Output& out, uint32_t m, ui
   static std::mutex atomic_lock;
   std::unique_lock<std::mutex> lock(atomic_lock, std::defer_lock);
   if (out.atomic) lock.lock();
-  const uint32_t mb = CeilDiv(m, 16), bits = cube::ElemBits(out.elem);
+  const uint32_t mb = CeilDiv(out.l0c_m != 0 ? out.l0c_m : m, 16), bits = cube::ElemBits(out.elem);
   for (uint32_t j = 0; j < n; ++j) {
     for (uint32_t i = 0; i < m; ++i) {
+      const uint32_t r = out.l0c_row0 + i;  // the row in L0C
       uint32_t raw;
       std::memcpy(
-          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, 4);
+          &raw, l0c.ptr + ((uint64_t{j / 16} * mb + r / 16) * 256 + (r % 16) * 16 + j % 16) * 4, 4);
       const uint64_t at = OutIndex(out, i, j);
       if (out.atomic) {
         uint32_t old = 0;

@@ -1,7 +1,7 @@
 // TransData (lib/transpose/transdata.h) and GetTransDataMaxMinTmpSize
 // (tiling/transform/transdata_tiling.h): the four conversions' element maps on several shapes,
 // both overloads, the scratch size the host function gives (exactly enough; one byte less is
-// refused in checked mode), and the host function's sizes and errors.
+// refused in checked mode), the host function's sizes and errors, and a Layout at a coordinate.
 // The host header comes first here (the other transform tests include the kernel's first): the
 // types both sides declare (DataFormat, TransDataConfig) must compile in either order.
 #include "tiling/tiling_api.h"
@@ -273,6 +273,19 @@ TEST(TransformTiling, TransDataErrors) {
   uint32_t mx = 0, mn = 0;
   EXPECT_TRUE(GetTransDataMaxMinTmpSize(a2, s.Ncdhw(), s.Hd(), ge::DT_BF16, kTo6Hd, mx, mn));
   EXPECT_TRUE(lngrad::tiling::LastTilingStatus().ok());
+}
+
+// Coord, MakeCoord and a Layout at a coordinate (lib/transpose/coord.h; the kit's
+// matmul_l2cache): the flat index sum of coord_i x stride_i, written out here.
+TEST(TransformLayout, LayoutMapsAFlatCoordinateToItsIndex) {
+  const auto layout = AscendC::MakeLayout(AscendC::MakeShape(int64_t{30}, int64_t{40}),
+                                          AscendC::MakeStride(int64_t{40}, int64_t{1}));
+  const AscendC::Coord<int64_t, int64_t> c = AscendC::MakeCoord(int64_t{7}, int64_t{11});
+  EXPECT_EQ(layout(c), 7 * 40 + 11);
+  static_assert(AscendC::Crd2Idx(AscendC::MakeCoord(2, 3, 4), std::make_tuple(100, 10, 1)) == 234);
+  EXPECT_EQ(AscendC::MakeLayout(AscendC::MakeShape(4, 5),
+                                AscendC::MakeStride(1, 4))(AscendC::MakeCoord(3, 2)),
+            3 + 2 * 4);
 }
 
 }  // namespace

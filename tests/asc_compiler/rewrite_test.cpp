@@ -89,9 +89,35 @@ TEST(Rewrite, MatmulKernelsAreMixedAndIcpuRunKfCarriesTheCores) {
       std::string::npos)
       << out;
   EXPECT_NE(out.find("ICPU_RUN_KF(vec, 2, x)"), std::string::npos) << out;
+  // A file naming ASCENDC_CUBE_ONLY (perhaps under #if): the split is chosen where the kernel is
+  // launched, by whether the macro is defined there (a vector kernel if so).
   const std::string cube_only = Rewrite("#define ASCENDC_CUBE_ONLY\n" + body, 1);
-  EXPECT_NE(cube_only.find("LaunchKernel(\"mm\""), std::string::npos) << cube_only;
-  EXPECT_NE(cube_only.find("ICPU_RUN_KF(mm, 2, x)"), std::string::npos) << cube_only;
+  const std::string lazy =
+      "::lngrad::matmul::MixUnlessCubeOnly(LNGRAD_MATMUL_STR(ASCENDC_CUBE_ONLY))";
+  EXPECT_NE(cube_only.find("LaunchKernel(" + lazy + ", \"mm\""), std::string::npos) << cube_only;
+  EXPECT_NE(cube_only.find("LNGRAD_ICPU_RUN_KF_CORES((" + lazy + "), mm, 2, x)"), std::string::npos)
+      << cube_only;
+}
+
+// A kernel whose signature #if/#else chooses before one shared body (the kit's matmul_ibshareB:
+// __cube__ in one scenario, an untyped Matmul kernel in the other) is a definition.
+TEST(Rewrite, SignatureChosenByDirectivesBeforeTheBody) {
+  const std::string out = Rewrite(
+      "#if SCENARIO_NUM == 2\n"
+      "#define ASCENDC_CUBE_ONLY\n"
+      "#endif\n"
+      "#if SCENARIO_NUM == 2\n"
+      "extern \"C\" __global__ __cube__ void mm(GM_ADDR x)\n"
+      "#else\n"
+      "extern \"C\" __global__ __aicore__ void mm(GM_ADDR x)\n"
+      "#endif\n"
+      "{\n"
+      "  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), obj, &tiling);\n"
+      "}\n"
+      "void run() { mm<<<2, nullptr, s>>>(x); }\n",
+      1);
+  EXPECT_NE(out.find("LaunchKernel(::lngrad::matmul::MixUnlessCubeOnly("), std::string::npos)
+      << out;
 }
 
 TEST(Rewrite, TheSharedDesignExample) {

@@ -1,8 +1,8 @@
 // The Matmul's second-step forms on one block: COLUMN_MAJOR A, B and C, the channel split of a
 // float NZ C, the triangle policies, the asynchronous Iterate<false>/GetTensorC<false>, A from a
-// local tensor, and the configuration functions (GetMMConfig's groups, field by field from the
-// reference's list). C against a float64 oracle (bound as in matmul_test.cpp), read through a
-// separate reading of each layout written here.
+// local tensor, 4-bit inputs, a copy callback, and the configuration functions (GetMMConfig's
+// groups, field by field from the reference's list). C against a float64 oracle (bound as in
+// matmul_test.cpp), read through a separate reading of each layout written here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -300,6 +300,132 @@ TEST(MatmulForms, ConfigurationFunctions) {
   constexpr MatmulConfig bias = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulBiasParams{false});
   static_assert(!bias.enableSetBias && bias.doNorm);
   SUCCEED();
+}
+
+// 4-bit A and B (int4b_t, two to a byte, the even element in the low nibble) to int32 C, with B
+// stored transposed and A taken from an element offset (GlobalTensor<int4b_t>[] steps half a
+// byte per element): the exact sums of a scalar int64 model.
+TEST(MatmulForms, Int4InputsGiveExactSums) {
+  constexpr int32_t m = 40, n = 36, k = 128, skip = 64;  // A starts `skip` elements in
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(1);
+  api.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT4);
+  api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT4, true);
+  api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_INT32);
+  api.SetOrgShape(m, n, k);
+  api.SetShape(m, n, k);
+  api.SetFixSplit(16, 16, -1);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  std::mt19937 g(9);
+  std::uniform_int_distribution<int> d(-8, 7);
+  std::vector<int8_t> av(size_t{m} * k), bv(size_t{n} * k);  // A m x k, B stored n x k
+  for (auto& x : av) x = static_cast<int8_t>(d(g));
+  for (auto& x : bv) x = static_cast<int8_t>(d(g));
+  auto pack = [](const std::vector<int8_t>& v, size_t lead) {
+    std::vector<uint8_t> p(lead / 2 + v.size() / 2, 0xEE);
+    for (size_t i = 0; i < v.size(); ++i) {
+      const size_t e = lead + i;
+      const uint8_t nib = static_cast<uint8_t>(v[i]) & 0xFu;
+      p[e / 2] = static_cast<uint8_t>(e % 2 == 0 ? (p[e / 2] & 0xF0u) | nib
+                                                 : (p[e / 2] & 0x0Fu) | (nib << 4));
+    }
+    return p;
+  };
+  std::vector<uint8_t> a = pack(av, skip), b = pack(bv, 0);
+  std::vector<int32_t> c(size_t{m} * n, -1);
+  const std::string r = RunKernel("Ascend910B1", [&] {
+    using S4 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, AscendC::int4b_t>;
+    using S4T = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, AscendC::int4b_t, true>;
+    using I32 = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+    AscendC::Matmul<S4, S4T, I32, I32> mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::GlobalTensor<AscendC::int4b_t> ga, gb;
+    AscendC::GlobalTensor<int32_t> gc;
+    ga.SetGlobalBuffer(reinterpret_cast<AscendC::int4b_t*>(a.data()), a.size() * 2);
+    gb.SetGlobalBuffer(reinterpret_cast<AscendC::int4b_t*>(b.data()), b.size() * 2);
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetTensorA(ga[skip]);
+    mm.SetTensorB(gb, true);
+    mm.IterateAll(gc);
+    mm.End();
+  });
+  EXPECT_EQ(r, "");
+  for (int32_t i = 0; i < m; ++i) {
+    for (int32_t j = 0; j < n; ++j) {
+      int64_t s = 0;
+      for (int32_t q = 0; q < k; ++q) s += int64_t{av[size_t(i) * k + q]} * bv[size_t(j) * k + q];
+      ASSERT_EQ(c[size_t(i) * n + j], s) << i << "," << j;
+    }
+  }
+}
+
+// A copy callback (MatmulCallBackFunc's CopyA1): called for each block's K slice with the L1
+// tile, A's address as set, the tile's (row, col) in base blocks, its extents and the two user
+// values; it fills the tile in NZ itself (here from A with DataCopy's Nd2Nz), and C is A x B.
+struct CallbackSeen {
+  int row, col, m, k;
+  uint64_t info, data;
+};
+std::vector<CallbackSeen> g_seen;  // one block at a time: no lock
+void CopyAInto(const AscendC::LocalTensor<int8_t>& l1, const __gm__ void* gm, int row, int col,
+               int useM, int useK, uint64_t info, uint64_t data) {
+  g_seen.push_back({row, col, useM, useK, info, data});
+  AscendC::GlobalTensor<half> a;
+  a.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(const_cast<void*>(gm)));
+  AscendC::Nd2NzParams p;
+  p.ndNum = 1;
+  p.nValue = static_cast<uint16_t>(useM);
+  p.dValue = static_cast<uint16_t>(useK);
+  p.srcNdMatrixStride = 0;
+  p.srcDValue = static_cast<uint16_t>(info);  // A's row pitch, passed as SetUserDefInfo
+  p.dstNzC0Stride = static_cast<uint16_t>((useM + 15) / 16 * 16);
+  p.dstNzNStride = 1;
+  p.dstNzMatrixStride = 0;
+  AscendC::DataCopy(l1.ReinterpretCast<half>(), a[size_t(row) * 32 * info + size_t(col) * 32], p);
+}
+
+TEST(MatmulForms, CopyCallbackFillsTheL1TileOfEachSlice) {
+  const Problem p;
+  const TCubeTiling t = TilingOf("Ascend910B1", mt::CubeFormat::ND, mt::CubeFormat::ND, 32, 48);
+  TCubeTiling tk = t;
+  tk.baseK = 32;
+  std::vector<half> a = p.a, b = p.b;
+  std::vector<float> c(size_t{kM} * kN, NAN);
+  g_seen.clear();
+  const std::string r = RunKernel("Ascend910B1", [&] {
+    AscendC::Matmul<HalfNd, HalfNd, FloatNd, FloatNd, CFG_NORM,
+                    AscendC::MatmulCallBackFunc<nullptr, CopyAInto, nullptr>>
+        mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tk);
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a.data(), a.size());
+    gb.SetGlobalBuffer(b.data(), b.size());
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetUserDefInfo(kK);
+    mm.SetSelfDefineData(0x1234);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+  });
+  EXPECT_EQ(r, "");
+  ExpectC(p, [&](int32_t i, int32_t j) { return c[size_t(i) * kN + j]; });
+  const uint32_t kit = (kK + 31) / 32, blocks = ((kM + 31) / 32) * ((kN + 47) / 48);
+  ASSERT_EQ(g_seen.size(), blocks * kit);
+  EXPECT_EQ(g_seen[0].col, 0);
+  EXPECT_EQ(g_seen[kit - 1].col, static_cast<int>(kit - 1));
+  EXPECT_EQ(g_seen[kit - 1].k, kK - static_cast<int>(kit - 1) * 32);
+  ASSERT_EQ(tk.iterateOrder, 0);
+  EXPECT_EQ(g_seen[kit].row, 1);  // the next block down M
+  EXPECT_EQ(g_seen[kit].m, 32);
+  EXPECT_EQ(g_seen[2 * kit].m, kM - 64);  // the M tail
+  EXPECT_EQ(g_seen[0].info, uint64_t{kK});
+  EXPECT_EQ(g_seen[0].data, 0x1234u);
 }
 
 }  // namespace

@@ -340,7 +340,9 @@ class Rewriter {
     }
     if (name == kNone || j == kNone || j >= n) return kNone;
     const size_t close = ClosingBracket(j, n);
-    const size_t body = close == kNone ? kNone : NextSig(close, n);
+    size_t body = close == kNone ? kNone : NextSig(close, n);
+    // A signature chosen by #if/#else before a shared body: past the directives.
+    while (body != kNone && toks_[body].in_directive) body = NextSig(body, n);
     return body != kNone && IsPunct(body, "{") ? name : kNone;  // else a declaration
   }
 
@@ -383,7 +385,9 @@ class Rewriter {
   // __mix__(aic, aiv); "" otherwise (a vector kernel).
   std::string KernelCores(size_t from, size_t to) const {
     const auto it = cores_.find(LastName(from, to));
-    return it == cores_.end() ? "" : "::lngrad::aicore::CoreSplit{" + it->second + "}";
+    if (it == cores_.end()) return "";
+    if (it->second == kMixUnlessCubeOnly) return it->second;
+    return "::lngrad::aicore::CoreSplit{" + it->second + "}";
   }
 
   // The identifier `word` in the body of the function named at token `name`: its token, or
@@ -432,15 +436,19 @@ class Rewriter {
   // A kernel with no type of its own that registers a Matmul object (REGIST_MATMUL_OBJ in its
   // body) in a file that does not define ASCENDC_CUBE_ONLY is a mixed kernel, one AIC and two
   // AIVs per AI core, as the device compiler makes it (the kit's __aicore__ Matmul samples
-  // launch usedCoreNum / 2 cores for usedCoreNum AIVs).
-  bool MatmulMixKernel(size_t name) const {
+  // launch usedCoreNum / 2 cores for usedCoreNum AIVs): "1, 2, true". A file whose directives
+  // name ASCENDC_CUBE_ONLY (perhaps under #if) gets the split chosen where the kernel is
+  // launched, by whether the macro is defined there (lngrad_matmul/matmul.h, MixUnlessCubeOnly).
+  std::string MatmulMixKernel(size_t name) const {
     size_t end = kNone;
-    if (FindInBody(name, "REGIST_MATMUL_OBJ", &end) == kNone) return false;
+    if (FindInBody(name, "REGIST_MATMUL_OBJ", &end) == kNone) return "";
     for (size_t j = 0; j < toks_.size(); ++j) {
-      if (toks_[j].in_directive && Text(j) == "ASCENDC_CUBE_ONLY") return false;
+      if (toks_[j].in_directive && Text(j) == "ASCENDC_CUBE_ONLY") return kMixUnlessCubeOnly;
     }
-    return true;
+    return "1, 2, true";
   }
+  static constexpr const char* kMixUnlessCubeOnly =
+      "::lngrad::matmul::MixUnlessCubeOnly(LNGRAD_MATMUL_STR(ASCENDC_CUBE_ONLY))";
 
   // Each function defined here with __global__ and __cube__ or __mix__(aic, aiv) among the
   // qualifiers of its declaration, or KERNEL_TASK_TYPE_DEFAULT in its body, or a Matmul object
@@ -465,7 +473,7 @@ class Rewriter {
       if (name == kNone) continue;
       const std::string typed = TaskTypeInBody(name);
       if (!typed.empty()) cores = typed == "0, 1, false" ? "" : typed;
-      if (typed.empty() && cores.empty() && MatmulMixKernel(name)) cores = "1, 2, true";
+      if (typed.empty() && cores.empty()) cores = MatmulMixKernel(name);
       if (!cores.empty()) cores_[std::string(Text(name))] = cores;
     }
   }

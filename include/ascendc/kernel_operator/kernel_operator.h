@@ -43,6 +43,7 @@
 #include "lngrad_aicore/gather_ops.h"
 #include "lngrad_aicore/compound_ops.h"
 #include "lngrad_aicore/logic_ops.h"
+#include "lngrad_aicore/tensor_expr.h"
 #include "lngrad_aicore/transpose_ops.h"
 #include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"

@@ -47,8 +47,11 @@ bool Better(const Split& a, const Split& b) {
 Split ChooseSplit(const MatmulTilingRequest& r, int64_t kal) {
   const int64_t cores = std::min<int64_t>(r.cores, 4096);
   Split best = SplitOf(r, 1, 1, 1, kal);
-  for (int64_t md = 1; md <= std::min(cores, CeilDiv(r.m, 16)); ++md) {
-    for (int64_t nd = 1; md * nd <= cores && nd <= CeilDiv(r.n, 16); ++nd) {
+  // An operand in TSCM is whole in each core's L1: its M (N) is not split.
+  const int64_t max_md = r.a_whole ? 1 : std::min(cores, CeilDiv(r.m, 16));
+  const int64_t max_nd = r.b_whole ? 1 : CeilDiv(r.n, 16);
+  for (int64_t md = 1; md <= max_md; ++md) {
+    for (int64_t nd = 1; md * nd <= cores && nd <= max_nd; ++nd) {
       const int64_t kmax = r.split_k ? std::min(cores / (md * nd), CeilDiv(r.k, kal)) : 1;
       for (int64_t kd = 1; kd <= kmax; ++kd) {
         // K splits into equal pieces only: the kit's samples give no core a K tail.

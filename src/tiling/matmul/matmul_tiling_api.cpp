@@ -1,12 +1,19 @@
 // matmul_tiling::MatmulApiTiling and MultiCoreMatmulTiling: the setters record the request,
 // GetTiling plans it (lngrad::tiling::MatmulTilingPlan) and fills both tiling forms.
 #include <algorithm>
+#include <string>
 
 #include "tiling/matmul/matmul_tiling.h"
 #include "../tiling_common.h"
 
 namespace matmul_tiling {
 namespace {
+
+// A setter's refusal: reported as the tiling's other errors are, then -1.
+int32_t Refuse(const std::string& what) {
+  lngrad::tiling::internal::Report(lngrad::Status::InvalidArgument("matmul_tiling::" + what));
+  return -1;
+}
 
 // Bits of an A or B element; 0 for a type the cube does not multiply.
 int32_t InputBits(DataType t) {
@@ -136,6 +143,8 @@ int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& o
   r.b_bits = InputBits(bType_.dataType);
   r.cores = cores;
   r.split_k = enableSplitK_;
+  r.a_whole = aType_.pos == TPosition::TSCM;
+  r.b_whole = bType_.pos == TPosition::TSCM;
   r.bias = isBias;
   r.traverse_n = traverse_ == MatrixTraverse::FIRSTN;
   std::copy(fixBase_, fixBase_ + 3, r.fix_base);
@@ -148,6 +157,15 @@ int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& o
   const lngrad::Status st = lngrad::tiling::MatmulTilingPlan(r, &out);
   lngrad::tiling::internal::Report(st);
   if (!st.ok()) return -1;
+  int32_t* const fields[3][5] = {{&out.ALayoutInfoB, &out.ALayoutInfoS, &out.ALayoutInfoN,
+                                  &out.ALayoutInfoG, &out.ALayoutInfoD},
+                                 {&out.BLayoutInfoB, &out.BLayoutInfoS, &out.BLayoutInfoN,
+                                  &out.BLayoutInfoG, &out.BLayoutInfoD},
+                                 {&out.CLayoutInfoB, &out.CLayoutInfoS1, &out.CLayoutInfoN,
+                                  &out.CLayoutInfoG, &out.CLayoutInfoS2}};
+  for (int m = 0; m < 3; ++m)
+    for (int a = 0; a < 5; ++a) *fields[m][a] = layout_[m][a];
+  out.BatchNum = batchNum_;
   lngrad::tiling::internal::CopyToOptiling(out, tiling_);
   singleCoreM = out.singleCoreM;
   singleCoreN = out.singleCoreN;
@@ -155,6 +173,33 @@ int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& o
   baseM = out.baseM;
   baseN = out.baseN;
   baseK = out.baseK;
+  return 0;
+}
+
+// The layouts' axes and the batch count, each at least 1.
+int32_t MatmulApiTilingBase::SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  return SetLayout(0, {b, s, n, g, d}, "SetALayout");
+}
+int32_t MatmulApiTilingBase::SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  return SetLayout(1, {b, s, n, g, d}, "SetBLayout");
+}
+int32_t MatmulApiTilingBase::SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  return SetLayout(2, {b, s, n, g, d}, "SetCLayout");
+}
+int32_t MatmulApiTilingBase::SetBatchNum(int32_t batch) {
+  if (batch < 1) return Refuse("SetBatchNum: batch must be at least 1");
+  batchNum_ = batch;
+  return 0;
+}
+int32_t MatmulApiTilingBase::SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m,
+                                                   int32_t n, int32_t k) {
+  if (SetALayout(batchA, m, 1, 1, k) != 0 || SetBLayout(batchB, n, 1, 1, k) != 0) return -1;
+  return SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+}
+int32_t MatmulApiTilingBase::SetLayout(int which, std::array<int32_t, 5> axes, const char* api) {
+  for (int32_t v : axes)
+    if (v < 1) return Refuse(std::string(api) + ": every axis (b, s, n, g, d) must be at least 1");
+  std::copy(axes.begin(), axes.end(), layout_[which]);
   return 0;
 }
 

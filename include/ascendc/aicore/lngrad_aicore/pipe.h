@@ -287,6 +287,9 @@ class TQueBind {
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public TQueBind<pos, pos, depth, mask> {};
+// A queue into the L1 the cube reads (TSCM) from GM or VECIN (an AIV filling a Matmul operand).
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 // A plain UB buffer without queue semantics.
 template <TPosition pos = TPosition::LCM>

@@ -237,6 +237,14 @@ class LocalTensor {
   // A tensor of tileSize elements at UB byte address addr of the running block (static
   // allocation, not managed by TPipe).
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize);
+  // dst = src0 + src1 and the other whole-tensor operators (tensor_expr.h): runs the
+  // instruction into this tensor.
+  template <class Expr>
+  requires requires(const Expr& e, const LocalTensor& d) { e.AssignTo(d); }
+  LocalTensor& operator=(const Expr& e) {
+    e.AssignTo(*this);
+    return *this;
+  }
 
   uint32_t GetSize() const { return size_; }
   // Bytes covered by the tensor.
@@ -333,7 +341,6 @@ template <typename T>
 class GlobalTensor {
  public:
   using PrimType = T;
-
   GlobalTensor() = default;
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
     ptr_ = buffer;

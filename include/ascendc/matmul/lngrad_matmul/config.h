@@ -344,9 +344,11 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
   return t;
 }
 
-// A, B, C or bias of a Matmul: where it lives, its format and element type.
+// A, B, C or bias of a Matmul: where it lives, its format and element type (SRCPOS: where a
+// TSCM operand was copied from, GM or VECOUT; the same bytes for lngrad).
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false,
+          TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
   constexpr static TPosition pos = POSITION;
   constexpr static CubeFormat format = FORMAT;
@@ -354,13 +356,18 @@ struct MatmulType {
   constexpr static bool isTrans = ISTRANS;
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
+  constexpr static TPosition srcPos = SRCPOS;
 };
 
-// The user's copy callbacks; lngrad accepts only none (nullptr).
+// The user's copy callbacks: CopyA1 / CopyB1 fill A's / B's L1 tile of each K slice
+// (docs/ascendc_kernels.md, "The Matmul API"); DataCopyOut is not run yet.
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
-  static_assert(DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr,
-                "lngrad's Matmul does not run copy callbacks yet (docs/ascendc_compat.md)");
+  static_assert(DataCopyOut == nullptr,
+                "lngrad's Matmul does not run a DataCopyOut callback yet (docs/ascendc_compat.md)");
+  static constexpr auto DataCopyOutPtr = DataCopyOut;
+  static constexpr auto CopyA1Ptr = CopyA1;
+  static constexpr auto CopyB1Ptr = CopyB1;
 };
 
 }  // namespace AscendC

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_cube/cube.h"
@@ -34,14 +35,20 @@ struct Buffers {
   View l0a, l0b, l0c, bt;
 };
 
-// C's block [m0, m0 + m) x [n0, n0 + n) over k, in slices of base_k.
+// C's block [m0, m0 + m) x [n0, n0 + n) over K's [k_begin, k_begin + k), in slices of base_k.
 struct Block {
   uint32_t m0, n0, m, n, k, base_k;
+  uint32_t k_begin = 0;
 };
 
-// L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32.
+// A's or B's K slice [k0, k0 + k) as a copy callback left it in L1 (NZ, from its element 0).
+using SliceTile = std::function<Matrix(uint32_t k0, uint32_t k)>;
+
+// L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32. tile_a /
+// tile_b (when set) give each K slice of A / B instead of a and bmat.
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
-                  Elem acc, const Block& blk, aicore::SrcLoc loc);
+                  Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a = nullptr,
+                  const SliceTile* tile_b = nullptr);
 
 // Where a block of C goes: data is the block's first element.
 struct Output {
@@ -52,6 +59,8 @@ struct Output {
   bool gm = true;
   bool atomic = false;
   uint32_t nz_c0 = 16;  // NZ: columns per block (8: float C with the channel split)
+  // The block's first row in L0C and L0C's rows (0: the m written), for a write of some rows.
+  uint32_t l0c_row0 = 0, l0c_m = 0;
   // int32 -> half: DEQF16 with deq_scalar, or VDEQF16 with the block's n values (8 bytes each,
   // in L1) in deq_vector.
   int quant = 0;

@@ -1,14 +1,15 @@
 // lngrad: the small part of the kit's layout vocabulary that TransData's parameters are written
 // in: MakeShape, MakeStride, Layout, MakeLayout, is_layout_v
-// and AscendC::Std::tuple / get / tuple_size / is_tuple_v. A Layout here only carries its shape
-// and stride (GetShape, GetStride); the kit's layout algebra (coordinates, composition) is not
-// provided.
+// and AscendC::Std::tuple / get / tuple_size / is_tuple_v. A Layout here carries its shape and
+// stride (GetShape, GetStride) and maps a flat coordinate to its index (operator(), coord.h); the
+// kit's layout algebra (nested coordinates, composition) is not provided.
 #pragma once
 
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
 
+#include "lib/transpose/coord.h"
 #include "utils/std/type_traits.h"
 
 namespace AscendC {
@@ -45,6 +46,11 @@ class Layout {
   Layout(const ShapeT& shape, const StrideT& stride) : shape_(shape), stride_(stride) {}
   const ShapeT& GetShape() const { return shape_; }
   const StrideT& GetStride() const { return stride_; }
+  // The linear index of a flat coordinate (coord.h's Crd2Idx).
+  template <typename S>
+  constexpr auto operator()(const S& coord) const {
+    return Crd2Idx(coord, stride_);
+  }
 
  private:
   ShapeT shape_{};

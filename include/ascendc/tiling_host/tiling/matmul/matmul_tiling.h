@@ -7,6 +7,7 @@
 // always yields base blocks that fit L0A, L0B, L0C, the BiasTable and the L1 of the product.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iostream>  // the vendor's tiling headers bring it; the samples use std::cout
 
@@ -118,6 +119,15 @@ class MatmulApiTilingBase {
   int32_t GetBaseN() const { return baseN; }
   int32_t GetBaseK() const { return baseK; }
 
+  // Batch Matmul (IterateBatch): A's, B's and C's layout axes (B, S, N, G, D; C's D is S2),
+  // the most batches one IterateBatch computes, and the NORMAL layout's batches and M/N/K
+  // (batchA x M x K, batchB x K x N into max(batchA, batchB) x M x N).
+  int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetBatchNum(int32_t batch);
+  int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k);
+
   virtual int64_t GetTiling(optiling::TCubeTiling& tiling) = 0;
   virtual int64_t GetTiling(AscendC::tiling::TCubeTiling& tiling) = 0;
 
@@ -145,6 +155,9 @@ class MatmulApiTilingBase {
   int32_t fixBase_[3] = {-1, -1, -1};
   int32_t fixSingle_[3] = {-1, -1, -1};
   int32_t bufferSpace_[4] = {-1, -1, -1, -1};  // L1, L0C, UB, BiasTable
+  int32_t SetLayout(int which, std::array<int32_t, 5> axes, const char* api);
+  int32_t layout_[3][5] = {{-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}};
+  int32_t batchNum_ = -1;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
@@ -153,6 +166,12 @@ class MatmulApiTiling : public MatmulApiTilingBase {
   int64_t GetTiling(optiling::TCubeTiling& tiling) override;
   int64_t GetTiling(AscendC::tiling::TCubeTiling& tiling) override;
   bool EnableL1BankConflictOptimise() { return false; }
+};
+
+// One core's batch Matmul tiling (SetBatchInfoForNormal or the layouts, SetBatchNum).
+class BatchMatmulTiling : public MatmulApiTiling {
+ public:
+  using MatmulApiTiling::MatmulApiTiling;
 };
 
 class MultiCoreMatmulTiling : public MatmulApiTilingBase {
@@ -183,8 +202,9 @@ struct MatmulTilingRequest {
   int32_t a_bits = 16, b_bits = 16;                      // A's and B's element sizes
   int32_t cores = 1;                                     // at most this many cores
   bool split_k = false, bias = false, traverse_n = false;
-  int32_t fix_base[3] = {-1, -1, -1};                  // SetFixSplit: baseM, baseN, baseK or -1
-  int32_t fix_single[3] = {-1, -1, -1};                // SetSingleShape
+  bool a_whole = false, b_whole = false;  // A (B) in TSCM: one core holds all its rows (columns)
+  int32_t fix_base[3] = {-1, -1, -1};     // SetFixSplit: baseM, baseN, baseK or -1
+  int32_t fix_single[3] = {-1, -1, -1};   // SetSingleShape
   uint32_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0;  // the capacities it must fit
 };
 
