@@ -10,6 +10,7 @@
 
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_reg/registers.h"
+#include "lngrad_reg/simd.h"
 
 namespace lngrad::aicore::checks {
 inline constexpr const char* kRegUbBounds = "reg_ub_bounds";  // a register access outside UB
@@ -39,13 +40,17 @@ void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align
                       aicore::SrcLoc loc);
 void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                        aicore::SrcLoc loc);
-// The copy between a register and UB (ub: the UB side): one memcpy on the fast path.
+// The copy between a register and UB (ub: the UB side): one copy on the fast path.
 template <void (*checked)(void*, const void*, uint32_t, uint32_t, const char*, aicore::SrcLoc),
           bool store>
 inline void CopyRegUb(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                       aicore::SrcLoc loc) {
   if (FastUb(store ? dst : src, bytes, align)) {
-    std::memcpy(dst, src, bytes);
+    if (bytes == kVectorBytes) {
+      g_simd.copy(dst, src);  // a whole register: the machine's widest vectors
+    } else {
+      std::memcpy(dst, src, bytes);
+    }
   } else {
     checked(dst, src, bytes, align, api, loc);
   }

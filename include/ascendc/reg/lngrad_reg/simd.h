@@ -1,0 +1,36 @@
+// lngrad register API: the whole-register kernels the engines' fast paths call (src/reg/simd.cpp:
+// Highway, compiled once per SIMD target and chosen at run time). A kernel's code is compiled
+// by its user for the baseline instruction set; a register is 256 bytes, so the copies between
+// UB and a register and the float arithmetic on every lane run here, on the widest vectors the
+// machine has, through a table of function pointers chosen once (no dispatch per instruction).
+// Each entry gives the bits of the plain C++ loop it replaces (copies; IEEE +, -, *, /, sqrt).
+#pragma once
+
+#include <cstdint>
+
+namespace lngrad::reg::detail {
+
+using CopyVlFn = void (*)(void* dst, const void* src);                    // VL = 256 bytes
+using BinaryVlFn = void (*)(float* dst, const float* a, const float* b);  // 64 lanes
+using UnaryVlFn = void (*)(float* dst, const float* a);                   // 64 lanes
+
+// The float operations with a kernel, in the table's order.
+enum class VlBinary : int { kAdd, kSub, kMul, kDiv, kCount };
+enum class VlUnary : int { kSqrt, kCount };
+
+struct SimdTable {
+  CopyVlFn copy;
+  BinaryVlFn binary[static_cast<int>(VlBinary::kCount)];
+  UnaryVlFn unary[static_cast<int>(VlUnary::kCount)];
+};
+// The baseline target's kernels until the first vector function starts (ChooseSimd), then the
+// machine's best target's.
+extern constinit SimdTable g_simd;
+// Points g_simd at the best target (once per process; StartVectorFunction calls it).
+void ChooseSimd();
+// Tests: the Highway targets simd.cpp was compiled for (bits of HWY_TARGETS), and g_simd pointed
+// at the target Highway chooses now (after hwy::SetSupportedTargetsForTest).
+int64_t SimdTargets();
+void ChooseSimdForTest();
+
+}  // namespace lngrad::reg::detail
