@@ -51,8 +51,37 @@ void SqrtVl(float* dst, const float* a) {
   }
 }
 
+// Level by level: lanes 2i and 2i + 1 summed into i. While more than a vector's worth remain,
+// the even and odd lanes of a pair of vectors, added, are a vector of the pair sums in order;
+// the last vector's levels stay in it (the pair sums in its lower half).
+float SumVl(const float* a) {
+  uint32_t n = kLanes<float>;
+#if HWY_TARGET == HWY_SCALAR
+  float buf[kLanes<float>];
+  const float* in = a;
+  for (; n > 1; n /= 2, in = buf) {
+    for (uint32_t i = 0; i < n / 2; ++i) buf[i] = in[2 * i] + in[2 * i + 1];
+  }
+  return in[0];
+#else
+  const hn::CappedTag<float, kLanes<float> > d;
+  const size_t lanes = hn::Lanes(d);
+  HWY_ALIGN float buf[kLanes<float>];
+  const float* in = a;
+  for (; n > lanes; n /= 2, in = buf) {
+    for (size_t i = 0; i < n; i += 2 * lanes) {  // buf[i / 2, ...) is read before it is written
+      const auto lo = hn::LoadU(d, in + i), hi = hn::LoadU(d, in + i + lanes);
+      hn::StoreU(hn::Add(hn::ConcatEven(d, hi, lo), hn::ConcatOdd(d, hi, lo)), d, buf + i / 2);
+    }
+  }
+  auto v = hn::LoadU(d, in);
+  for (; n > 1; n /= 2) v = hn::Add(hn::ConcatEven(d, v, v), hn::ConcatOdd(d, v, v));
+  return hn::GetLane(v);
+#endif
+}
+
 // This target's table.
-SimdTable Table() { return SimdTable{CopyVl, {AddVl, SubVl, MulVl, DivVl}, {SqrtVl}}; }
+SimdTable Table() { return SimdTable{CopyVl, {AddVl, SubVl, MulVl, DivVl}, {SqrtVl}, SumVl}; }
 
 }  // namespace HWY_NAMESPACE
 }  // namespace lngrad::reg::detail
@@ -66,7 +95,8 @@ HWY_EXPORT(Table);
 constinit SimdTable g_simd{HWY_STATIC_DISPATCH(CopyVl),
                            {HWY_STATIC_DISPATCH(AddVl), HWY_STATIC_DISPATCH(SubVl),
                             HWY_STATIC_DISPATCH(MulVl), HWY_STATIC_DISPATCH(DivVl)},
-                           {HWY_STATIC_DISPATCH(SqrtVl)}};
+                           {HWY_STATIC_DISPATCH(SqrtVl)},
+                           HWY_STATIC_DISPATCH(SumVl)};
 
 void ChooseSimd() {
   // The first caller fills the table; blocks starting at the same time wait for it.

@@ -1,9 +1,11 @@
 // Tests of layer reg: the engines' fast path, on every SIMD target the machine runs. The
 // whole-register kernels (lngrad_reg/simd.h) against a float64 oracle (an IEEE float operation
 // is the double operation rounded once to float: +, -, *, /, sqrt), the copy against the bytes,
-// and the mask register's whole-word forms (FirstLanes, AllLanes) against a bit-by-bit reading
-// of the layout the reference gives (one bit per byte of a register, lane i of bN at bit
-// i * N / 8).
+// the mask register's whole-word forms (FirstLanes, AllLanes, SelectedPrefix) against a
+// bit-by-bit reading of the layout the reference gives (one bit per byte of a register, lane i
+// of bN at bit i * N / 8), the reductions with every lane selected against the scalar model
+// (reg_model.h, a separate reading of the reference's tree), and the stores of a prefix of lanes
+// inside a vector function (one copy) against the bytes and the checks they must still raise.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,21 +13,28 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
+#include "c_api/asc_simd.h"
+#include "capi_test_util.h"
 #include "hwy/targets.h"
+#include "lngrad_aicore/check.h"
 #include "lngrad_reg/registers.h"
 #include "lngrad_reg/simd.h"
+#include "reg_model.h"
 
 namespace {
 
 namespace reg = lngrad::reg;
+namespace aicore = lngrad::aicore;
 using reg::detail::g_simd;
+using namespace reg::testing;
 
 constexpr uint32_t kLanes = reg::kLanes<float>;
 
 // 64 operands: signed zeros, infinities, NaN, subnormals, the extremes, then random floats of
 // every magnitude.
-void Fill(float* v, uint32_t seed) {
+void FillOperands(float* v, uint32_t seed) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const float specials[] = {0.0f,    -0.0f, kInf,  -kInf,   std::nanf(""), 1e-45f,
                             -3e-39f, 1.0f,  -1.0f, 3.4e38f, -2.0f,         1.17549435e-38f};
@@ -70,8 +79,8 @@ TEST(RegFastPath, BinaryKernelsAgainstDouble) {
     };
     for (uint32_t seed = 0; seed < 8; ++seed) {
       alignas(32) float a[kLanes], b[kLanes], d[kLanes];
-      Fill(a, seed);
-      Fill(b, seed + 100);
+      FillOperands(a, seed);
+      FillOperands(b, seed + 100);
       for (int k = 0; k < static_cast<int>(Op::kCount); ++k) {
         g_simd.binary[k](d, a, b);
         for (uint32_t i = 0; i < kLanes; ++i) {
@@ -92,7 +101,7 @@ TEST(RegFastPath, BinaryKernelsAgainstDouble) {
 TEST(RegFastPath, SqrtAndCopyKernels) {
   EachTarget([] {
     alignas(32) float a[kLanes], d[kLanes];
-    Fill(a, 7);
+    FillOperands(a, 7);
     g_simd.unary[static_cast<int>(reg::detail::VlUnary::kSqrt)](d, a);
     for (uint32_t i = 0; i < kLanes; ++i) {
       ASSERT_TRUE(SameFloat(d[i], std::sqrt(double{a[i]}))) << "lane " << i << ": " << a[i];
@@ -140,6 +149,106 @@ TEST(RegFastPath, MaskWordsAgainstBits) {
     m.SetBit(k + 1, true);
     EXPECT_TRUE(m.AllLanes<float>()) << k;
   }
+}
+
+TEST(RegFastPath, MaskPrefixAgainstBits) {
+  std::mt19937 rng(5);
+  for (uint32_t lane_bytes : {1u, 2u, 4u, 8u}) {
+    const uint32_t lanes = reg::kVectorBytes / lane_bytes;
+    for (uint32_t trial = 0; trial < 400; ++trial) {
+      // A prefix of lanes, then (half the time) one lane bit flipped, and noise in the bits
+      // that belong to no lane.
+      reg::MaskReg m = reg::MaskReg::FirstLanes(rng() % (lanes + 1), lane_bytes);
+      if (trial % 2 == 1) {
+        const uint32_t k = rng() % lanes * lane_bytes;
+        m.SetBit(k, !m.Bit(k));
+      }
+      if (lane_bytes > 1) m.SetBit(rng() % lanes * lane_bytes + 1, true);
+      int32_t want = 0;  // the model: count the selected lanes from 0, then none may follow
+      while (want < static_cast<int32_t>(lanes) && m.Bit(want * lane_bytes)) ++want;
+      for (uint32_t i = want; i < lanes; ++i) {
+        if (m.Bit(i * lane_bytes)) want = -1;
+      }
+      ASSERT_EQ(m.SelectedPrefix(lane_bytes), want) << "b" << 8 * lane_bytes << " trial " << trial;
+    }
+  }
+}
+
+TEST(RegFastPath, SumKernelAgainstModel) {
+  ModelMask every;
+  for (uint32_t i = 0; i < kLanes; ++i) every.bit[4 * i] = true;
+  EachTarget([&] {
+    std::mt19937 rng(31);
+    for (uint32_t trial = 0; trial < 16; ++trial) {
+      // Values of mixed signs and magnitudes: a sum in another order rounds differently.
+      std::vector<float> a = RandomLanes<float>(rng, kLanes);
+      for (uint32_t i = 0; i < kLanes; ++i) a[i] = std::ldexp(a[i], static_cast<int>(rng() % 40));
+      const float got = g_simd.sum(a.data());
+      ASSERT_TRUE(SameBits(got, ModelTreeSum(a, every, 0, kLanes))) << "trial " << trial;
+    }
+  });
+}
+
+// asc_reduce_* with every lane selected (the fast path: no lane skipped), dst == src included.
+TEST(RegFastPath, ReductionsWithEveryLaneAgainstModel) {
+  ModelMask every;
+  for (uint32_t i = 0; i < kLanes; ++i) every.bit[4 * i] = true;
+  std::mt19937 rng(29);
+  std::vector<float> a = RandomLanes<float>(rng, kLanes);  // rounding depends on the order
+  for (uint32_t i = 0; i < kLanes; ++i) a[i] = std::ldexp(a[i], static_cast<int>(rng() % 40));
+  const vector_bool all = asc_create_mask_b32(PAT_ALL);
+  vector_float s, mx, blk, in_place = Fill(a);
+  asc_reduce_sum(s, Fill(a), all);
+  asc_reduce_max(mx, Fill(a), all);
+  asc_reduce_sum_datablock(blk, Fill(a), all);
+  asc_reduce_sum(in_place, in_place, all);
+  EXPECT_TRUE(SameBits(s.lane[0], ModelTreeSum(a, every, 0, kLanes)));
+  EXPECT_TRUE(SameBits(in_place.lane[0], s.lane[0]));
+  EXPECT_EQ(mx.lane[0], ModelMax(a, every, 0, kLanes));
+  for (uint32_t i = 1; i < kLanes; ++i) EXPECT_EQ(s.lane[i] + in_place.lane[i] + mx.lane[i], 0.0f);
+  for (uint32_t k = 0; k < 8; ++k) {
+    EXPECT_TRUE(SameBits(blk.lane[k], ModelTreeSum(a, every, 8 * k, 8))) << k;
+  }
+  const auto ints = RandomLanes<int32_t>(rng, kLanes);
+  vector_int32_t is;
+  asc_reduce_sum(is, Fill(ints), all);
+  int64_t exact = 0;
+  for (int32_t v : ints) exact += v;
+  EXPECT_EQ(is.lane[0], Wrap<int32_t>(exact));
+}
+
+__simd_vf__ void StoreFirst(__ubuf__ float* dst, __ubuf__ float* src, uint32_t count) {
+  vector_float x;
+  asc_loadalign(x, src);
+  asc_storealign(dst, x, asc_update_mask_b32(count));
+}
+
+TEST(RegFastPath, PrefixStoresInsideAVectorFunction) {
+  std::vector<float> seen(72);
+  auto failures = Run950([&] {
+    __ubuf__ float* src = Ub<float>(0);
+    __ubuf__ float* dst = Ub<float>(1024);
+    for (uint32_t i = 0; i < 72; ++i) src[i] = float(i) + 0.5f, dst[i] = -1.0f;
+    asc_vf_call<StoreFirst>(dst, src, 1u);
+    asc_vf_call<StoreFirst>(dst + 8, src + 8, 13u);
+    asc_vf_call<StoreFirst>(dst + 32, src, 0u);  // no lane: nothing written
+    std::copy(dst, dst + 72, seen.begin());
+  });
+  ASSERT_TRUE(failures.empty()) << failures[0].message;
+  for (uint32_t i = 0; i < 72; ++i) {
+    EXPECT_EQ(seen[i], i == 0 || (i >= 8 && i < 21) ? float(i) + 0.5f : -1.0f) << i;
+  }
+  // Still checked: past the end of UB, and (checked mode) off the 32-byte alignment.
+  aicore::SetCheckedMode(true);
+  failures = Run950([] {
+    const uint64_t ub_floats = aicore::CurrentBlockContext()->ub_size / 4;
+    asc_vf_call<StoreFirst>(Ub<float>(0) + ub_floats - 8, Ub<float>(0), 9u);
+  });
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].check, aicore::checks::kRegUbBounds);
+  failures = Run950([] { asc_vf_call<StoreFirst>(Ub<float>(4), Ub<float>(0), 3u); });
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].check, aicore::checks::kRegAlign);
 }
 
 }  // namespace

@@ -113,16 +113,38 @@ bool Tree(const VecReg<T>& a, const MaskReg& mask, uint32_t begin, uint32_t n, T
 
 // dst lane k = the tree of group k (the whole register, or 32-byte block k), and a group without
 // a selected lane gives 0; the other lanes 0 (kZeroing) or unchanged (kMerging).
+// Tree with every lane selected: the same pairs, no lane to skip.
+template <class Op, typename T>
+T TreeAll(const T* src, uint32_t n) {
+  T val[kLanes<T>];
+  for (uint32_t i = 0; i < n / 2; ++i) val[i] = Op::Apply(src[2 * i], src[2 * i + 1]);
+  for (uint32_t width = n / 2; width > 1; width /= 2) {
+    for (uint32_t i = 0; i < width / 2; ++i) val[i] = Op::Apply(val[2 * i], val[2 * i + 1]);
+  }
+  return val[0];
+}
+
+// The tree of lanes [begin, begin + n), 0 when none is selected; every lane selected: the float
+// sum of the whole register on the widest vectors (the same pairs), else TreeAll.
+template <class Op, typename T>
+T GroupTree(const VecReg<T>& a, const MaskReg& mask, bool all, uint32_t begin, uint32_t n) {
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<Op, ops::Add>) {
+    if (all && n == kLanes<T>) return detail::g_simd.sum(a.lane);
+  }
+  if (all) return TreeAll<Op>(a.lane + begin, n);
+  T r;
+  return Tree<Op>(a, mask, begin, n, &r) ? r : T{};
+}
+
 template <class Op, bool perBlock, MaskMode mode = MaskMode::kZeroing, typename T>
 void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   constexpr uint32_t group = perBlock ? 32 / sizeof(T) : kLanes<T>;
-  VecReg<T> out;
-  if constexpr (mode == MaskMode::kMerging) out = dst;
-  for (uint32_t g = 0; g < kLanes<T> / group; ++g) {
-    T r;
-    out.lane[g] = Tree<Op>(a, mask, g * group, group, &r) ? r : T{};
-  }
-  dst = out;
+  constexpr uint32_t groups = kLanes<T> / group;
+  T r[groups];  // every group read before dst (which may be a) is written
+  const bool all = mask.AllLanes<T>();
+  for (uint32_t g = 0; g < groups; ++g) r[g] = GroupTree<Op>(a, mask, all, g * group, group);
+  if constexpr (mode == MaskMode::kZeroing) dst = VecReg<T>{};
+  std::copy(r, r + groups, dst.lane);
 }
 
 // A reduction over two registers of lanes [0, n) and [n, 2n) (RegTraitNumTwo): the tree's top

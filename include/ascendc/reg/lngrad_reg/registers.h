@@ -8,6 +8,7 @@
 // Registers live in the vector function's frame, so each host thread (block) has its own.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -83,6 +84,22 @@ struct MaskReg {
     constexpr Words pat = {Pattern64(sizeof(T)), Pattern64(sizeof(T))};
     const Words missing = (pat & ~words[0]) | (pat & ~words[1]);
     return (missing[0] | missing[1]) == 0;
+  }
+  // n when the lanes of laneBytes selected are exactly [0, n) (the lanes' lowest bits; their
+  // other bits do not matter), else -1.
+  int32_t SelectedPrefix(uint32_t laneBytes) const {
+    const uint64_t pat = Pattern64(laneBytes);
+    uint32_t end = 0;  // one past the highest selected lane bit
+    for (uint32_t k = 0; k < kMaskBytes / 8; ++k) {
+      const uint64_t w = words[k / 2][k % 2] & pat;
+      if (w != 0) end = 64 * k + 64 - static_cast<uint32_t>(std::countl_zero(w));
+    }
+    const uint32_t n = (end + laneBytes - 1) / laneBytes;
+    const MaskReg want = FirstLanes(n, laneBytes);
+    const Words diff = (words[0] ^ want.words[0]) | (words[1] ^ want.words[1]);
+    const Words lane_bits = {pat, pat};
+    const Words wrong = diff & lane_bits;
+    return (wrong[0] | wrong[1]) == 0 ? static_cast<int32_t>(n) : -1;
   }
   // Lanes [0, n) of laneBytes selected, every other bit clear.
   static MaskReg FirstLanes(uint32_t n, uint32_t laneBytes) {

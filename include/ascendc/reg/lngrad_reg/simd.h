@@ -3,7 +3,8 @@
 // by its user for the baseline instruction set; a register is 256 bytes, so the copies between
 // UB and a register and the float arithmetic on every lane run here, on the widest vectors the
 // machine has, through a table of function pointers chosen once (no dispatch per instruction).
-// Each entry gives the bits of the plain C++ loop it replaces (copies; IEEE +, -, *, /, sqrt).
+// Each entry gives the bits of the plain C++ loop it replaces (copies; IEEE +, -, *, /, sqrt;
+// the sum's tree adds the same pairs in the same order).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@ namespace lngrad::reg::detail {
 using CopyVlFn = void (*)(void* dst, const void* src);                    // VL = 256 bytes
 using BinaryVlFn = void (*)(float* dst, const float* a, const float* b);  // 64 lanes
 using UnaryVlFn = void (*)(float* dst, const float* a);                   // 64 lanes
+using SumVlFn = float (*)(const float* a);  // the adjacent-pair tree of 64 lanes (Reduce's)
 
 // The float operations with a kernel, in the table's order.
 enum class VlBinary : int { kAdd, kSub, kMul, kDiv, kCount };
@@ -22,6 +24,7 @@ struct SimdTable {
   CopyVlFn copy;
   BinaryVlFn binary[static_cast<int>(VlBinary::kCount)];
   UnaryVlFn unary[static_cast<int>(VlUnary::kCount)];
+  SumVlFn sum;
 };
 // The baseline target's kernels until the first vector function starts (ChooseSimd), then the
 // machine's best target's.
