@@ -7,6 +7,9 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
+#include "hwy/contrib/math/math-inl.h"
+
+#include <cmath>
 #include <cstdint>
 
 #include "lngrad_reg/registers.h"
@@ -51,6 +54,51 @@ void SqrtVl(float* dst, const float* a) {
   }
 }
 
+// The element functions computed in double and rounded once to float (ops::Exp, ops::Ln: glibc's
+// double exp and log). Highway's double Exp and Log are within a few double ulps of the exact
+// value (glibc's within one); where every double within a relative 2^-40 of Highway's result
+// rounds to the same float (checked: both ends round to it), the exact value and glibc's result
+// do too, so that float is the element function's bits. Elsewhere (a rounding boundary nearby,
+// about 2^-15 of the lanes; x outside [lo, hi], where the result would be subnormal, infinite
+// or NaN) the vector's lanes call the element function's own scalar_fn. Exhaustively checked
+// (tests/reg/fast_path_test.cpp, every float on every target).
+template <class VecFn, class ScalarFn>
+HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double hi, VecFn vec_fn,
+                                  ScalarFn scalar_fn) {
+  size_t i = 0;
+#if HWY_HAVE_FLOAT64
+  const hn::ScalableTag<double> d;
+  const hn::Rebind<float, decltype(d)> df;
+  const auto below = hn::Set(d, 1.0 - 0x1p-40), above = hn::Set(d, 1.0 + 0x1p-40);
+  const auto rounded = [&](auto v) HWY_ATTR { return hn::PromoteTo(d, hn::DemoteTo(df, v)); };
+  for (; i < kLanes<float>; i += hn::Lanes(d)) {
+    const auto x = hn::PromoteTo(d, hn::LoadU(df, a + i));
+    const auto y = vec_fn(d, x);
+    const auto f = hn::DemoteTo(df, y);
+    hn::StoreU(f, df, dst + i);
+    const auto fd = hn::PromoteTo(d, f);
+    const auto sure = hn::And(
+        hn::And(hn::Eq(rounded(hn::Mul(y, below)), fd), hn::Eq(rounded(hn::Mul(y, above)), fd)),
+        hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi))));
+    if (hn::AllTrue(d, sure)) continue;
+    for (size_t k = i; k < i + hn::Lanes(d); ++k) {  // rare: this vector's lanes one by one
+      dst[k] = static_cast<float>(scalar_fn(static_cast<double>(a[k])));
+    }
+  }
+#endif
+  for (; i < kLanes<float>; ++i) dst[i] = static_cast<float>(scalar_fn(static_cast<double>(a[i])));
+}
+void ExpVl(float* dst, const float* a) {
+  RoundedFromDouble(
+      dst, a, -100.0, 88.0, [](auto d, auto x) HWY_ATTR { return hn::Exp(d, x); },
+      [](double x) { return std::exp(x); });
+}
+void LnVl(float* dst, const float* a) {
+  RoundedFromDouble(
+      dst, a, 0x1p-126, 0x1.fffffep127, [](auto d, auto x) HWY_ATTR { return hn::Log(d, x); },
+      [](double x) { return std::log(x); });
+}
+
 // Level by level: lanes 2i and 2i + 1 summed into i. While more than a vector's worth remain,
 // the even and odd lanes of a pair of vectors, added, are a vector of the pair sums in order;
 // the last vector's levels stay in it (the pair sums in its lower half).
@@ -81,7 +129,9 @@ float SumVl(const float* a) {
 }
 
 // This target's table.
-SimdTable Table() { return SimdTable{CopyVl, {AddVl, SubVl, MulVl, DivVl}, {SqrtVl}, SumVl}; }
+SimdTable Table() {
+  return SimdTable{CopyVl, {AddVl, SubVl, MulVl, DivVl}, {SqrtVl, ExpVl, LnVl}, SumVl};
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace lngrad::reg::detail
@@ -92,11 +142,12 @@ namespace lngrad::reg::detail {
 
 HWY_EXPORT(Table);
 
-constinit SimdTable g_simd{HWY_STATIC_DISPATCH(CopyVl),
-                           {HWY_STATIC_DISPATCH(AddVl), HWY_STATIC_DISPATCH(SubVl),
-                            HWY_STATIC_DISPATCH(MulVl), HWY_STATIC_DISPATCH(DivVl)},
-                           {HWY_STATIC_DISPATCH(SqrtVl)},
-                           HWY_STATIC_DISPATCH(SumVl)};
+constinit SimdTable g_simd{
+    HWY_STATIC_DISPATCH(CopyVl),
+    {HWY_STATIC_DISPATCH(AddVl), HWY_STATIC_DISPATCH(SubVl), HWY_STATIC_DISPATCH(MulVl),
+     HWY_STATIC_DISPATCH(DivVl)},
+    {HWY_STATIC_DISPATCH(SqrtVl), HWY_STATIC_DISPATCH(ExpVl), HWY_STATIC_DISPATCH(LnVl)},
+    HWY_STATIC_DISPATCH(SumVl)};
 
 void ChooseSimd() {
   // The first caller fills the table; blocks starting at the same time wait for it.

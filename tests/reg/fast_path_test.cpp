@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -249,6 +250,56 @@ TEST(RegFastPath, PrefixStoresInsideAVectorFunction) {
   failures = Run950([] { asc_vf_call<StoreFirst>(Ub<float>(4), Ub<float>(0), 3u); });
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_EQ(failures[0].check, aicore::checks::kRegAlign);
+}
+
+// The tables of every target the machine runs among simd.cpp's.
+std::vector<std::pair<const char*, reg::detail::SimdTable>> EveryTargetsTable() {
+  std::vector<std::pair<const char*, reg::detail::SimdTable>> tables;
+  EachTarget([&] { tables.emplace_back(hwy::TargetName(hwy::SupportedTargets()), g_simd); });
+  return tables;
+}
+
+// The exp and ln kernels of every target against ops::Exp's and ops::Ln's definition (glibc's
+// double exp and log rounded once to float), bit for bit (NaN included: such lanes take the
+// definition itself), on the floats whose bits are first + k * stride.
+uint64_t Mismatches(reg::detail::VlUnary kernel, double (*definition)(double), uint64_t first,
+                    uint64_t stride) {
+  const auto tables = EveryTargetsTable();
+  uint64_t bad = 0;
+  alignas(32) float a[kLanes], want[kLanes], d[kLanes];
+  for (uint64_t bits = first; bits < (uint64_t{1} << 32);) {
+    for (uint32_t i = 0; i < kLanes; ++i, bits += stride) {
+      const auto b = static_cast<uint32_t>(bits);
+      std::memcpy(&a[i], &b, 4);
+      want[i] = static_cast<float>(definition(static_cast<double>(a[i])));
+    }
+    for (const auto& [target, table] : tables) {
+      table.unary[static_cast<int>(kernel)](d, a);
+      for (uint32_t i = 0; i < kLanes; ++i) {
+        if (std::memcmp(&d[i], &want[i], 4) != 0 && ++bad <= 3) {
+          ADD_FAILURE() << target << ": kernel " << static_cast<int>(kernel) << " of " << a[i]
+                        << " gives " << d[i] << " instead of " << want[i];
+        }
+      }
+    }
+  }
+  return bad;
+}
+double Exp(double x) { return std::exp(x); }
+double Ln(double x) { return std::log(x); }
+
+TEST(RegFastPath, ExpLnKernelsSampledFloats) {
+  EXPECT_EQ(Mismatches(reg::detail::VlUnary::kExp, Exp, 7, 4099), 0u);
+  EXPECT_EQ(Mismatches(reg::detail::VlUnary::kLn, Ln, 11, 4099), 0u);
+}
+
+// Every float on every target (minutes): label "huge", run by hand
+// (ctest -L huge -R reg.exp_ln_every_float, which sets LNGRAD_REG_EVERY_FLOAT=1).
+TEST(RegFastPath, ExpLnKernelsEveryFloat) {
+  if (std::getenv("LNGRAD_REG_EVERY_FLOAT") == nullptr)
+    GTEST_SKIP() << "LNGRAD_REG_EVERY_FLOAT unset";
+  EXPECT_EQ(Mismatches(reg::detail::VlUnary::kExp, Exp, 0, 1), 0u);
+  EXPECT_EQ(Mismatches(reg::detail::VlUnary::kLn, Ln, 0, 1), 0u);
 }
 
 }  // namespace

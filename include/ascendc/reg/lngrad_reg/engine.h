@@ -7,7 +7,6 @@
 #include <type_traits>
 #include <cstdint>
 
-#include "lngrad_aicore/instructions.h"
 #include "lngrad_reg/op_table.h"
 #include "lngrad_reg/registers.h"
 #include "lngrad_reg/simd.h"
@@ -15,39 +14,31 @@
 namespace lngrad::reg {
 
 namespace detail {
-// The operations on every float lane with a kernel of their own: the whole-register kernels
-// (lngrad_reg/simd.h: IEEE +, -, *, /, sqrt) and the vector instruction set's (lngrad_aicore/
-// instructions.h, the basic API's: exp, ln in double, rounded once), each giving the bits of
-// the element function of Op (ops::). X(element function, the kernel).
+// The operations on every float lane with a whole-register kernel (lngrad_reg/simd.h: IEEE
+// +, -, *, /, sqrt; exp and ln in double rounded once, as ops:: computes them), each giving the
+// bits of the element function of Op. X(element function, the kernel).
 #define LNGRAD_REG_VL_BINARY_TABLE(X) X(Add, kAdd) X(Sub, kSub) X(Mul, kMul) X(Div, kDiv)
-#define LNGRAD_REG_VL_UNARY_TABLE(X) X(Sqrt, kSqrt)
-#define LNGRAD_REG_ISA_UNARY_TABLE(X) X(Exp, kExp) X(Ln, kLn)
+#define LNGRAD_REG_VL_UNARY_TABLE(X) X(Sqrt, kSqrt) X(Exp, kExp) X(Ln, kLn)
 template <class Op>
 inline constexpr int kVlBinary = -1;
 template <class Op>
 inline constexpr int kVlUnary = -1;
-template <class Op>
-inline constexpr int kIsaUnary = -1;
 #define LNGRAD_REG_KERNEL(name, op, kernel) \
   template <>                               \
   inline constexpr int name<ops::op> = static_cast<int>(kernel);
 #define LNGRAD_REG_VL_BINARY(op, k) LNGRAD_REG_KERNEL(kVlBinary, op, VlBinary::k)
 #define LNGRAD_REG_VL_UNARY(op, k) LNGRAD_REG_KERNEL(kVlUnary, op, VlUnary::k)
-#define LNGRAD_REG_ISA_UNARY(op, k) LNGRAD_REG_KERNEL(kIsaUnary, op, aicore::UnaryOp::k)
 LNGRAD_REG_VL_BINARY_TABLE(LNGRAD_REG_VL_BINARY)
 LNGRAD_REG_VL_UNARY_TABLE(LNGRAD_REG_VL_UNARY)
-LNGRAD_REG_ISA_UNARY_TABLE(LNGRAD_REG_ISA_UNARY)
 #undef LNGRAD_REG_VL_BINARY
 #undef LNGRAD_REG_VL_UNARY
-#undef LNGRAD_REG_ISA_UNARY
 #undef LNGRAD_REG_KERNEL
 }  // namespace detail
 
-// Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt run
-// the whole-register kernels (on the machine's widest vectors), exp and ln the vector
-// instruction set's code the basic API runs (its scalar loops give the same bits, so
-// LNGRAD_IMPL is not consulted here), the others one loop without a branch, which the compiler
-// vectorises where the element function allows; the same bits either way.
+// Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt, exp
+// and ln run the whole-register kernels (on the machine's widest vectors; LNGRAD_IMPL is not
+// consulted), the others one loop without a branch, which the compiler vectorises where the
+// element function allows; the same bits either way.
 template <class Op, MaskMode mode, typename T>
 void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
   if (mask.AllLanes<T>()) {
@@ -72,9 +63,6 @@ void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   if (mask.AllLanes<T>()) {
     if constexpr (std::is_same_v<T, float> && detail::kVlUnary<Op> >= 0) {
       detail::g_simd.unary[detail::kVlUnary<Op>](dst.lane, a.lane);
-    } else if constexpr (std::is_same_v<T, float> && detail::kIsaUnary<Op> >= 0) {
-      aicore::Ops{}.Unary(static_cast<aicore::UnaryOp>(detail::kIsaUnary<Op>), dst.lane, a.lane,
-                          kLanes<T>);
     } else {
       for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i]);
     }

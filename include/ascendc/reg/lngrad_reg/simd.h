@@ -4,7 +4,8 @@
 // UB and a register and the float arithmetic on every lane run here, on the widest vectors the
 // machine has, through a table of function pointers chosen once (no dispatch per instruction).
 // Each entry gives the bits of the plain C++ loop it replaces (copies; IEEE +, -, *, /, sqrt;
-// the sum's tree adds the same pairs in the same order).
+// the sum's tree adds the same pairs in the same order; exp and ln: RoundedFromDouble in
+// simd.cpp).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@ using SumVlFn = float (*)(const float* a);  // the adjacent-pair tree of 64 lane
 
 // The float operations with a kernel, in the table's order.
 enum class VlBinary : int { kAdd, kSub, kMul, kDiv, kCount };
-enum class VlUnary : int { kSqrt, kCount };
+enum class VlUnary : int { kSqrt, kExp, kLn, kCount };
 
 struct SimdTable {
   CopyVlFn copy;
