@@ -149,14 +149,12 @@ constinit SimdTable g_simd{
     {HWY_STATIC_DISPATCH(SqrtVl), HWY_STATIC_DISPATCH(ExpVl), HWY_STATIC_DISPATCH(LnVl)},
     HWY_STATIC_DISPATCH(SumVl)};
 
-void ChooseSimd() {
-  // The first caller fills the table; blocks starting at the same time wait for it.
-  static const bool chosen = [] {
-    g_simd = HWY_DYNAMIC_DISPATCH(Table)();
-    return true;
-  }();
-  (void)chosen;
-}
+// The machine's best target, chosen while the program starts, before any block thread runs
+// (a register operation in an earlier static initialiser gets the baseline's: the same bits).
+[[maybe_unused]] const bool g_simd_chosen = [] {
+  g_simd = HWY_DYNAMIC_DISPATCH(Table)();
+  return true;
+}();
 
 int64_t SimdTargets() { return HWY_TARGETS; }
 void ChooseSimdForTest() { g_simd = HWY_DYNAMIC_DISPATCH(Table)(); }

@@ -134,7 +134,6 @@ std::map<std::pair<const char*, int>, uint32_t>& LoopCounts() {
 
 void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
   RequireRegProduct(api, loc);
-  ChooseSimd();
   LoopCounts().clear();
   aicore::debug_detail::InSimdVf() = true;
   const aicore::BlockContext* ctx = aicore::CurrentBlockContext();

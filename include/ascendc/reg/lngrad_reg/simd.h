@@ -27,11 +27,9 @@ struct SimdTable {
   UnaryVlFn unary[static_cast<int>(VlUnary::kCount)];
   SumVlFn sum;
 };
-// The baseline target's kernels until the first vector function starts (ChooseSimd), then the
-// machine's best target's.
+// The machine's best target's kernels (chosen while the program starts; the baseline target's
+// before that).
 extern constinit SimdTable g_simd;
-// Points g_simd at the best target (once per process; StartVectorFunction calls it).
-void ChooseSimd();
 // Tests: the Highway targets simd.cpp was compiled for (bits of HWY_TARGETS), and g_simd pointed
 // at the target Highway chooses now (after hwy::SetSupportedTargetsForTest).
 int64_t SimdTargets();
