@@ -35,18 +35,13 @@ HWY_INLINE void EachBinary(float* dst, const float* a, const float* b, F f) {
     hn::StoreU(f(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, dst + i);
   }
 }
-void AddVl(float* dst, const float* a, const float* b) {
-  EachBinary(dst, a, b, [](auto x, auto y) HWY_ATTR { return hn::Add(x, y); });
-}
-void SubVl(float* dst, const float* a, const float* b) {
-  EachBinary(dst, a, b, [](auto x, auto y) HWY_ATTR { return hn::Sub(x, y); });
-}
-void MulVl(float* dst, const float* a, const float* b) {
-  EachBinary(dst, a, b, [](auto x, auto y) HWY_ATTR { return hn::Mul(x, y); });
-}
-void DivVl(float* dst, const float* a, const float* b) {
-  EachBinary(dst, a, b, [](auto x, auto y) HWY_ATTR { return hn::Div(x, y); });
-}
+// AddVl, SubVl, MulVl, DivVl.
+#define LNGRAD_REG_BINARY_KERNEL(op)                                             \
+  void op##Vl(float* dst, const float* a, const float* b) {                      \
+    EachBinary(dst, a, b, [](auto x, auto y) HWY_ATTR { return hn::op(x, y); }); \
+  }
+LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_BINARY_KERNEL)
+#undef LNGRAD_REG_BINARY_KERNEL
 void SqrtVl(float* dst, const float* a) {
   const hn::ScalableTag<float> d;
   for (size_t i = 0; i < kLanes<float>; i += hn::Lanes(d)) {
@@ -129,9 +124,14 @@ float SumVl(const float* a) {
 }
 
 // This target's table.
+#define LNGRAD_REG_KERNEL_OF(op) op##Vl,
 SimdTable Table() {
-  return SimdTable{CopyVl, {AddVl, SubVl, MulVl, DivVl}, {SqrtVl, ExpVl, LnVl}, SumVl};
+  return SimdTable{CopyVl,
+                   {LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_KERNEL_OF)},
+                   {LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_KERNEL_OF)},
+                   SumVl};
 }
+#undef LNGRAD_REG_KERNEL_OF
 
 }  // namespace HWY_NAMESPACE
 }  // namespace lngrad::reg::detail
@@ -142,12 +142,12 @@ namespace lngrad::reg::detail {
 
 HWY_EXPORT(Table);
 
-constinit SimdTable g_simd{
-    HWY_STATIC_DISPATCH(CopyVl),
-    {HWY_STATIC_DISPATCH(AddVl), HWY_STATIC_DISPATCH(SubVl), HWY_STATIC_DISPATCH(MulVl),
-     HWY_STATIC_DISPATCH(DivVl)},
-    {HWY_STATIC_DISPATCH(SqrtVl), HWY_STATIC_DISPATCH(ExpVl), HWY_STATIC_DISPATCH(LnVl)},
-    HWY_STATIC_DISPATCH(SumVl)};
+#define LNGRAD_REG_STATIC_KERNEL(op) HWY_STATIC_DISPATCH(op##Vl),
+constinit SimdTable g_simd{HWY_STATIC_DISPATCH(CopyVl),
+                           {LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_STATIC_KERNEL)},
+                           {LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_STATIC_KERNEL)},
+                           HWY_STATIC_DISPATCH(SumVl)};
+#undef LNGRAD_REG_STATIC_KERNEL
 
 // The machine's best target, chosen while the program starts, before any block thread runs
 // (a register operation in an earlier static initialiser gets the baseline's: the same bits).

@@ -16,20 +16,18 @@ namespace lngrad::reg {
 namespace detail {
 // The operations on every float lane with a whole-register kernel (lngrad_reg/simd.h: IEEE
 // +, -, *, /, sqrt; exp and ln in double rounded once, as ops:: computes them), each giving the
-// bits of the element function of Op. X(element function, the kernel).
-#define LNGRAD_REG_VL_BINARY_TABLE(X) X(Add, kAdd) X(Sub, kSub) X(Mul, kMul) X(Div, kDiv)
-#define LNGRAD_REG_VL_UNARY_TABLE(X) X(Sqrt, kSqrt) X(Exp, kExp) X(Ln, kLn)
+// bits of the element function of Op: its index in the kernel table, or -1.
 template <class Op>
 inline constexpr int kVlBinary = -1;
 template <class Op>
 inline constexpr int kVlUnary = -1;
-#define LNGRAD_REG_KERNEL(name, op, kernel) \
-  template <>                               \
-  inline constexpr int name<ops::op> = static_cast<int>(kernel);
-#define LNGRAD_REG_VL_BINARY(op, k) LNGRAD_REG_KERNEL(kVlBinary, op, VlBinary::k)
-#define LNGRAD_REG_VL_UNARY(op, k) LNGRAD_REG_KERNEL(kVlUnary, op, VlUnary::k)
-LNGRAD_REG_VL_BINARY_TABLE(LNGRAD_REG_VL_BINARY)
-LNGRAD_REG_VL_UNARY_TABLE(LNGRAD_REG_VL_UNARY)
+#define LNGRAD_REG_KERNEL(kind, op) \
+  template <>                       \
+  inline constexpr int kVl##kind<ops::op> = static_cast<int>(Vl##kind::k##op);
+#define LNGRAD_REG_VL_BINARY(op) LNGRAD_REG_KERNEL(Binary, op)
+#define LNGRAD_REG_VL_UNARY(op) LNGRAD_REG_KERNEL(Unary, op)
+LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_VL_BINARY)
+LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_VL_UNARY)
 #undef LNGRAD_REG_VL_BINARY
 #undef LNGRAD_REG_VL_UNARY
 #undef LNGRAD_REG_KERNEL

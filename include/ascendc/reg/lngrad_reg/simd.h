@@ -17,9 +17,14 @@ using BinaryVlFn = void (*)(float* dst, const float* a, const float* b);  // 64 
 using UnaryVlFn = void (*)(float* dst, const float* a);                   // 64 lanes
 using SumVlFn = float (*)(const float* a);  // the adjacent-pair tree of 64 lanes (Reduce's)
 
-// The float operations with a kernel, in the table's order.
-enum class VlBinary : int { kAdd, kSub, kMul, kDiv, kCount };
-enum class VlUnary : int { kSqrt, kExp, kLn, kCount };
+// The float operations with a kernel, in the table's order: X(name) for the element function
+// ops::name, the kernel name##Vl (simd.cpp) and its index VlBinary::k##name / VlUnary::k##name.
+#define LNGRAD_REG_VL_BINARY_OPS(X) X(Add) X(Sub) X(Mul) X(Div)
+#define LNGRAD_REG_VL_UNARY_OPS(X) X(Sqrt) X(Exp) X(Ln)
+#define LNGRAD_REG_VL_INDEX(name) k##name,
+enum class VlBinary : int { LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_VL_INDEX) kCount };
+enum class VlUnary : int { LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_VL_INDEX) kCount };
+#undef LNGRAD_REG_VL_INDEX
 
 struct SimdTable {
   CopyVlFn copy;
