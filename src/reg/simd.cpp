@@ -70,13 +70,16 @@ HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double 
     const auto x = hn::PromoteTo(d, hn::LoadU(df, a + i));
     const auto y = vec_fn(d, x);
     const auto f = hn::DemoteTo(df, y);
-    hn::StoreU(f, df, dst + i);
     const auto fd = hn::PromoteTo(d, f);
     const auto sure = hn::And(
         hn::And(hn::Eq(rounded(hn::Mul(y, below)), fd), hn::Eq(rounded(hn::Mul(y, above)), fd)),
         hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi))));
-    if (hn::AllTrue(d, sure)) continue;
-    for (size_t k = i; k < i + hn::Lanes(d); ++k) {  // rare: this vector's lanes one by one
+    if (hn::AllTrue(d, sure)) {
+      hn::StoreU(f, df, dst + i);
+      continue;
+    }
+    // Rare: this vector's lanes one by one (each read before it is written: dst may be a).
+    for (size_t k = i; k < i + hn::Lanes(d); ++k) {
       dst[k] = static_cast<float>(scalar_fn(static_cast<double>(a[k])));
     }
   }
