@@ -54,9 +54,9 @@ void SqrtVl(float* dst, const float* a) {
 // value (glibc's within one); where every double within a relative 2^-40 of Highway's result
 // rounds to the same float (checked: both ends round to it), the exact value and glibc's result
 // do too, so that float is the element function's bits. Elsewhere (a rounding boundary nearby,
-// about 2^-15 of the lanes; x outside [lo, hi], where the result would be subnormal, infinite
-// or NaN) the vector's lanes call the element function's own scalar_fn. Exhaustively checked
-// (tests/reg/fast_path_test.cpp, every float on every target).
+// about one lane in 2^15; x outside [lo, hi], where the result would be subnormal, infinite or
+// NaN) all the vector's lanes call the element function's own scalar_fn. Exhaustively checked
+// (tests/reg/fast_path_test.cpp, every float on every target, in place too).
 template <class VecFn, class ScalarFn>
 HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double hi, VecFn vec_fn,
                                   ScalarFn scalar_fn) {
