@@ -21,7 +21,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 void CopyVl(void* dst, const void* src) {
-  const hn::ScalableTag<uint8_t> d;
+  const hn::CappedTag<uint8_t, kVectorBytes> d;
   auto* out = static_cast<uint8_t*>(dst);
   const auto* in = static_cast<const uint8_t*>(src);
   for (size_t i = 0; i < kVectorBytes; i += hn::Lanes(d))
@@ -30,7 +30,7 @@ void CopyVl(void* dst, const void* src) {
 
 template <class F>
 HWY_INLINE void EachBinary(float* dst, const float* a, const float* b, F f) {
-  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, kLanes<float>> d;
   for (size_t i = 0; i < kLanes<float>; i += hn::Lanes(d)) {
     hn::StoreU(f(hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, dst + i);
   }
@@ -43,7 +43,7 @@ HWY_INLINE void EachBinary(float* dst, const float* a, const float* b, F f) {
 LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_BINARY_KERNEL)
 #undef LNGRAD_REG_BINARY_KERNEL
 void SqrtVl(float* dst, const float* a) {
-  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, kLanes<float>> d;
   for (size_t i = 0; i < kLanes<float>; i += hn::Lanes(d)) {
     hn::StoreU(hn::Sqrt(hn::LoadU(d, a + i)), d, dst + i);
   }
@@ -62,7 +62,7 @@ HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double 
                                   ScalarFn scalar_fn) {
   size_t i = 0;
 #if HWY_HAVE_FLOAT64
-  const hn::ScalableTag<double> d;
+  const hn::CappedTag<double, kLanes<float>> d;
   const hn::Rebind<float, decltype(d)> df;
   const auto below = hn::Set(d, 1.0 - 0x1p-40), above = hn::Set(d, 1.0 + 0x1p-40);
   const auto rounded = [&](auto v) HWY_ATTR { return hn::PromoteTo(d, hn::DemoteTo(df, v)); };
@@ -110,7 +110,7 @@ float SumVl(const float* a) {
   }
   return in[0];
 #else
-  const hn::CappedTag<float, kLanes<float> > d;
+  const hn::CappedTag<float, kLanes<float>> d;
   const size_t lanes = hn::Lanes(d);
   HWY_ALIGN float buf[kLanes<float>];
   const float* in = a;
