@@ -68,12 +68,14 @@ HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double 
   const auto rounded = [&](auto v) HWY_ATTR { return hn::PromoteTo(d, hn::DemoteTo(df, v)); };
   for (; i < kLanes<float>; i += hn::Lanes(d)) {
     const auto x = hn::PromoteTo(d, hn::LoadU(df, a + i));
-    const auto y = vec_fn(d, x);
+    const auto in_range = hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi)));
+    // Lanes out of range (NaN too) take lo: Highway's functions are only defined in range.
+    const auto y = vec_fn(d, hn::IfThenElse(in_range, x, hn::Set(d, lo)));
     const auto f = hn::DemoteTo(df, y);
     const auto fd = hn::PromoteTo(d, f);
     const auto sure = hn::And(
         hn::And(hn::Eq(rounded(hn::Mul(y, below)), fd), hn::Eq(rounded(hn::Mul(y, above)), fd)),
-        hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi))));
+        in_range);
     if (hn::AllTrue(d, sure)) {
       hn::StoreU(f, df, dst + i);
       continue;
