@@ -69,8 +69,13 @@ HWY_INLINE void RoundedFromDouble(float* dst, const float* a, double lo, double 
   for (; i < kLanes<float>; i += hn::Lanes(d)) {
     const auto x = hn::PromoteTo(d, hn::LoadU(df, a + i));
     const auto in_range = hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi)));
-    // Lanes out of range (NaN too) take lo: Highway's functions are only defined in range.
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_EMU128
+    // The emulated targets convert in C++, undefined for NaN: lanes out of range take lo (their
+    // results are not used). The others' instructions give some value (7 % faster without).
     const auto y = vec_fn(d, hn::IfThenElse(in_range, x, hn::Set(d, lo)));
+#else
+    const auto y = vec_fn(d, x);
+#endif
     const auto f = hn::DemoteTo(df, y);
     const auto fd = hn::PromoteTo(d, f);
     const auto sure = hn::And(
