@@ -1,10 +1,13 @@
 // A vector function of the Ascend 950 register API against the same arithmetic in the basic API,
 // on one simulated block (issue 30: a vector function is to be no slower). 64 Ki floats, as 8
 // passes over a UB tile of 8 Ki floats (x, y, z: 96 KiB of the 248 KiB UB; the data stay in UB,
-// no copies are timed): z = x + y, and z = exp(x) * y. The vector function loads a register of
-// each input, computes under the mask of the tile's tail and stores (asc_vf_call of a
-// __simd_vf__ function, the C flavour); the basic API runs Add, or Exp then Mul, over the tile.
-// Bytes per second count what the work reads and writes (x, y, z: 12 bytes an element).
+// no copies are timed): z = x + y, z = exp(x) * y, and the sums of x's rows of 64 floats. The
+// vector function loads a register of each input, computes under the mask of the tile's tail
+// and stores (asc_vf_call of a __simd_vf__ function, the C flavour); the basic API runs Add, or
+// Exp then Mul, over the tile. The row sums: asc_reduce_sum of each register and a one-lane
+// store against WholeReduceSum of 64-float repeats (the same adjacent-pair tree, the same bits),
+// one sum every 32 bytes of z. Bytes per second count what the work reads and writes (x, y, z:
+// 12 bytes an element; the row sums: x, 4 bytes an element).
 // bench/README.md records the times.
 #include <benchmark/benchmark.h>
 
@@ -48,9 +51,20 @@ __simd_vf__ void ExpMulVf(__ubuf__ float* z, __ubuf__ float* x, __ubuf__ float* 
   }
 }
 
+__simd_vf__ void RowSumVf(__ubuf__ float* z, __ubuf__ float* x, uint32_t rows) {
+  vector_float a, s;
+  const vector_bool all = asc_create_mask_b32(PAT_ALL);
+  const vector_bool first = asc_create_mask_b32(PAT_VL1);
+  for (uint32_t r = 0; r < rows; ++r) {
+    asc_loadalign(a, x + r * kLanes);
+    asc_reduce_sum(s, a, all);
+    asc_storealign(z + r * 8, s, first);
+  }
+}
+
 // Runs body (which holds the benchmark loop) in one block on the simulated 950, with x and y
-// filled.
-void OnBlock(benchmark::State& state, const std::function<void()>& body) {
+// filled; bytes an element for the throughput.
+void OnBlock(benchmark::State& state, const std::function<void()>& body, int64_t bytes = 12) {
   aicore::LaunchOptions o;
   o.soc = "Ascend950PR_9599";
   o.sanitize = 0;
@@ -63,7 +77,7 @@ void OnBlock(benchmark::State& state, const std::function<void()>& body) {
   if (!aicore::RunBlocks("bench_reg", 1, run, o, &failures).ok()) {
     state.SkipWithError(failures.empty() ? "the launch failed" : failures[0].message.c_str());
   }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kTile * kPasses * 12);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * kTile * kPasses * bytes);
 }
 
 __ubuf__ float* UbFloats(uint32_t byte_offset) {
@@ -118,6 +132,37 @@ void BM_BasicExpMul(benchmark::State& state) {
   });
 }
 BENCHMARK(BM_BasicExpMul)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+constexpr uint32_t kRows = kTile / kLanes;  // 128 rows of 64 floats a tile
+
+void BM_RegRowSum(benchmark::State& state) {
+  OnBlock(
+      state,
+      [&] {
+        for (auto _ : state) {
+          for (uint32_t p = 0; p < kPasses; ++p) {
+            asc_vf_call<RowSumVf>(UbFloats(2 * kTileBytes), UbFloats(0), kRows);
+          }
+          benchmark::ClobberMemory();
+        }
+      },
+      4);
+}
+BENCHMARK(BM_RegRowSum)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+void BM_BasicRowSum(benchmark::State& state) {
+  OnBlock(
+      state,
+      [&] {
+        const auto x = UbTensor(0), z = UbTensor(2 * kTileBytes);
+        for (auto _ : state) {
+          for (uint32_t p = 0; p < kPasses; ++p) AscendC::WholeReduceSum(z, x, 64, kRows, 8, 1, 8);
+          benchmark::ClobberMemory();
+        }
+      },
+      4);
+}
+BENCHMARK(BM_BasicRowSum)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 

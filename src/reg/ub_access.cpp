@@ -64,8 +64,13 @@ void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t alig
   CopyBytes(dst, src, dst, true, bytes, align, api, loc);
 }
 
-void StoreLanesChecked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
-                       uint32_t align, const char* api, aicore::SrcLoc loc) {
+void StoreSomeLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                    uint32_t align, const char* api, aicore::SrcLoc loc) {
+  const int32_t prefix = mask.SelectedPrefix(laneBytes);
+  if (prefix >= 0 && FastUb(dst, prefix * laneBytes, align)) {
+    std::memcpy(dst, src, prefix * laneBytes);
+    return;
+  }
   const uint32_t lanes = kVectorBytes / laneBytes;
   uint32_t last = 0;  // one past the last selected lane
   for (uint32_t i = 0; i < lanes; ++i) {

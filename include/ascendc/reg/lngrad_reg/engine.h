@@ -7,45 +7,41 @@
 #include <type_traits>
 #include <cstdint>
 
-#include "lngrad_aicore/instructions.h"
 #include "lngrad_reg/op_table.h"
 #include "lngrad_reg/registers.h"
+#include "lngrad_reg/simd.h"
 
 namespace lngrad::reg {
 
 namespace detail {
-// The vector instruction (lngrad_aicore/instructions.h, Highway on every SIMD target) with the
-// element function of Op on float lanes: one correctly rounded operation (exp, ln: in double,
-// rounded once), as ops:: computes it. X(element function, the instruction).
-#define LNGRAD_REG_ISA_BINARY_TABLE(X) X(Add, kAdd) X(Sub, kSub) X(Mul, kMul) X(Div, kDiv)
-#define LNGRAD_REG_ISA_UNARY_TABLE(X) X(Sqrt, kSqrt) X(Exp, kExp) X(Ln, kLn)
+// The operations on every float lane with a whole-register kernel (lngrad_reg/simd.h: IEEE
+// +, -, *, /, sqrt; exp and ln in double rounded once, as ops:: computes them), each giving the
+// bits of the element function of Op: its index in the kernel table, or -1.
 template <class Op>
-inline constexpr int kIsaBinary = -1;
+inline constexpr int kVlBinary = -1;
 template <class Op>
-inline constexpr int kIsaUnary = -1;
-#define LNGRAD_REG_ISA(kind, op, instr) \
-  template <>                           \
-  inline constexpr int kIsa##kind<ops::op> = static_cast<int>(aicore::kind##Op::instr);
-#define LNGRAD_REG_ISA_BINARY(op, instr) LNGRAD_REG_ISA(Binary, op, instr)
-#define LNGRAD_REG_ISA_UNARY(op, instr) LNGRAD_REG_ISA(Unary, op, instr)
-LNGRAD_REG_ISA_BINARY_TABLE(LNGRAD_REG_ISA_BINARY)
-LNGRAD_REG_ISA_UNARY_TABLE(LNGRAD_REG_ISA_UNARY)
-#undef LNGRAD_REG_ISA_BINARY
-#undef LNGRAD_REG_ISA_UNARY
-#undef LNGRAD_REG_ISA
+inline constexpr int kVlUnary = -1;
+#define LNGRAD_REG_KERNEL(kind, op) \
+  template <>                       \
+  inline constexpr int kVl##kind<ops::op> = static_cast<int>(Vl##kind::k##op);
+#define LNGRAD_REG_VL_BINARY(op) LNGRAD_REG_KERNEL(Binary, op)
+#define LNGRAD_REG_VL_UNARY(op) LNGRAD_REG_KERNEL(Unary, op)
+LNGRAD_REG_VL_BINARY_OPS(LNGRAD_REG_VL_BINARY)
+LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_VL_UNARY)
+#undef LNGRAD_REG_VL_BINARY
+#undef LNGRAD_REG_VL_UNARY
+#undef LNGRAD_REG_KERNEL
 }  // namespace detail
 
 // Every engine has a fast path for a mask that selects every lane: float +, -, *, /, sqrt, exp
-// and ln run the
-// vector instruction set's SIMD code (the basic API's; its scalar loops give the same bits, so
-// LNGRAD_IMPL is not consulted here), the others one loop without a branch,
-// which the compiler vectorises where the element function allows; the same bits either way.
+// and ln run the whole-register kernels (on the machine's widest vectors; LNGRAD_IMPL is not
+// consulted), the others one loop without a branch, which the compiler vectorises where the
+// element function allows; the same bits either way.
 template <class Op, MaskMode mode, typename T>
 void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
   if (mask.AllLanes<T>()) {
-    if constexpr (std::is_same_v<T, float> && detail::kIsaBinary<Op> >= 0) {
-      aicore::Ops{}.Binary(static_cast<aicore::BinaryOp>(detail::kIsaBinary<Op>), dst.lane, a.lane,
-                           b.lane, kLanes<T>);
+    if constexpr (std::is_same_v<T, float> && detail::kVlBinary<Op> >= 0) {
+      detail::g_simd.binary[detail::kVlBinary<Op>](dst.lane, a.lane, b.lane);
     } else {
       for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i], b.lane[i]);
     }
@@ -63,9 +59,8 @@ void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskRe
 template <class Op, MaskMode mode, typename T>
 void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   if (mask.AllLanes<T>()) {
-    if constexpr (std::is_same_v<T, float> && detail::kIsaUnary<Op> >= 0) {
-      aicore::Ops{}.Unary(static_cast<aicore::UnaryOp>(detail::kIsaUnary<Op>), dst.lane, a.lane,
-                          kLanes<T>);
+    if constexpr (std::is_same_v<T, float> && detail::kVlUnary<Op> >= 0) {
+      detail::g_simd.unary[detail::kVlUnary<Op>](dst.lane, a.lane);
     } else {
       for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = Op::Apply(a.lane[i]);
     }
@@ -104,16 +99,38 @@ bool Tree(const VecReg<T>& a, const MaskReg& mask, uint32_t begin, uint32_t n, T
 
 // dst lane k = the tree of group k (the whole register, or 32-byte block k), and a group without
 // a selected lane gives 0; the other lanes 0 (kZeroing) or unchanged (kMerging).
+// Tree with every lane selected: the same pairs, no lane to skip.
+template <class Op, typename T>
+T TreeAll(const T* src, uint32_t n) {
+  T val[kLanes<T>];
+  for (uint32_t i = 0; i < n / 2; ++i) val[i] = Op::Apply(src[2 * i], src[2 * i + 1]);
+  for (uint32_t width = n / 2; width > 1; width /= 2) {
+    for (uint32_t i = 0; i < width / 2; ++i) val[i] = Op::Apply(val[2 * i], val[2 * i + 1]);
+  }
+  return val[0];
+}
+
+// The tree of lanes [begin, begin + n), 0 when none is selected; every lane selected: the float
+// sum of the whole register on the widest vectors (the same pairs), else TreeAll.
+template <class Op, typename T>
+T GroupTree(const VecReg<T>& a, const MaskReg& mask, bool all, uint32_t begin, uint32_t n) {
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<Op, ops::Add>) {
+    if (all && n == kLanes<T>) return detail::g_simd.sum(a.lane);
+  }
+  if (all) return TreeAll<Op>(a.lane + begin, n);
+  T r;
+  return Tree<Op>(a, mask, begin, n, &r) ? r : T{};
+}
+
 template <class Op, bool perBlock, MaskMode mode = MaskMode::kZeroing, typename T>
 void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
   constexpr uint32_t group = perBlock ? 32 / sizeof(T) : kLanes<T>;
-  VecReg<T> out;
-  if constexpr (mode == MaskMode::kMerging) out = dst;
-  for (uint32_t g = 0; g < kLanes<T> / group; ++g) {
-    T r;
-    out.lane[g] = Tree<Op>(a, mask, g * group, group, &r) ? r : T{};
-  }
-  dst = out;
+  constexpr uint32_t groups = kLanes<T> / group;
+  T r[groups];  // every group read before dst (which may be a) is written
+  const bool all = mask.AllLanes<T>();
+  for (uint32_t g = 0; g < groups; ++g) r[g] = GroupTree<Op>(a, mask, all, g * group, group);
+  if constexpr (mode == MaskMode::kZeroing) dst = VecReg<T>{};
+  std::copy(r, r + groups, dst.lane);
 }
 
 // A reduction over two registers of lanes [0, n) and [n, 2n) (RegTraitNumTwo): the tree's top

@@ -8,6 +8,7 @@
 // Registers live in the vector function's frame, so each host thread (block) has its own.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -45,7 +46,15 @@ struct VecReg {
 
 // The mask register: 256 bits, bit k in byte k / 8 at position k % 8.
 struct MaskReg {
-  alignas(32) uint8_t bits[kMaskBytes] = {};
+  // The bits as two 16-byte halves of two 64-bit words each (bit k: word k / 64, bit k % 64).
+  using Words = uint64_t __attribute__((vector_size(16)));
+  union {
+    alignas(32) uint8_t bits[kMaskBytes] = {};
+    // The fast path's view (AllLanes, FirstLanes): whole halves, so that a mask built and
+    // tested, or copied and tested, stays in vector registers or is read as it was written (a
+    // load wider than the stores it reads right after waits for them to reach the cache).
+    Words words[2];
+  };
 
   bool Bit(uint32_t k) const { return ((bits[k >> 3] >> (k & 7)) & 1u) != 0; }
   void SetBit(uint32_t k, bool on) {
@@ -72,24 +81,43 @@ struct MaskReg {
   // Whether every lane of T is selected (the engines' fast path).
   template <typename T>
   bool AllLanes() const {
-    constexpr uint64_t pat = uint64_t{LanePattern(sizeof(T))} * 0x0101010101010101ull;
-    uint64_t missing = 0;
-    for (uint32_t k = 0; k < kMaskBytes; k += 8) {
-      uint64_t word;
-      std::memcpy(&word, bits + k, 8);
-      missing |= pat & ~word;
+    constexpr Words pat = {Pattern64(sizeof(T)), Pattern64(sizeof(T))};
+    const Words missing = (pat & ~words[0]) | (pat & ~words[1]);
+    return (missing[0] | missing[1]) == 0;
+  }
+  // n when the lanes of laneBytes selected are exactly [0, n) (the lanes' lowest bits; their
+  // other bits do not matter), else -1.
+  int32_t SelectedPrefix(uint32_t laneBytes) const {
+    const uint64_t pat = Pattern64(laneBytes);
+    uint32_t end = 0;  // one past the highest selected lane bit
+    for (uint32_t k = 0; k < kMaskBytes / 8; ++k) {
+      const uint64_t w = words[k / 2][k % 2] & pat;
+      if (w != 0) end = 64 * k + 64 - static_cast<uint32_t>(std::countl_zero(w));
     }
-    return missing == 0;
+    const uint32_t n = (end + laneBytes - 1) / laneBytes;
+    const MaskReg want = FirstLanes(n, laneBytes);
+    const Words diff = (words[0] ^ want.words[0]) | (words[1] ^ want.words[1]);
+    const Words lane_bits = {pat, pat};
+    const Words wrong = diff & lane_bits;
+    return (wrong[0] | wrong[1]) == 0 ? static_cast<int32_t>(n) : -1;
   }
   // Lanes [0, n) of laneBytes selected, every other bit clear.
   static MaskReg FirstLanes(uint32_t n, uint32_t laneBytes) {
-    MaskReg m;
     const uint32_t end = n * laneBytes;  // the bits below end hold the selected lanes' bits
-    std::memset(m.bits, LanePattern(laneBytes), end / 8);
-    if (end % 8 != 0) {
-      m.bits[end / 8] = static_cast<uint8_t>(LanePattern(laneBytes) & ((1u << (end % 8)) - 1));
-    }
+    const uint64_t all = Pattern64(laneBytes);
+    const auto word = [&](uint32_t k) {
+      const uint32_t below = end > 64 * k ? end - 64 * k : 0;  // bits of word k below end
+      return below >= 64 ? all : all & ((uint64_t{1} << below) - 1);
+    };
+    MaskReg m;
+    m.words[0] = Words{word(0), word(1)};
+    m.words[1] = Words{word(2), word(3)};
     return m;
+  }
+
+ private:
+  static constexpr uint64_t Pattern64(uint32_t laneBytes) {
+    return uint64_t{LanePattern(laneBytes)} * 0x0101010101010101ull;
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_reg/registers.h"
+#include "lngrad_reg/simd.h"
 
 namespace lngrad::aicore::checks {
 inline constexpr const char* kRegUbBounds = "reg_ub_bounds";  // a register access outside UB
@@ -39,22 +40,28 @@ void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align
                       aicore::SrcLoc loc);
 void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                        aicore::SrcLoc loc);
-// The copy between a register and UB (ub: the UB side): one memcpy on the fast path.
+// The copy between a register and UB (ub: the UB side): one copy on the fast path.
 template <void (*checked)(void*, const void*, uint32_t, uint32_t, const char*, aicore::SrcLoc),
           bool store>
 inline void CopyRegUb(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                       aicore::SrcLoc loc) {
   if (FastUb(store ? dst : src, bytes, align)) {
-    std::memcpy(dst, src, bytes);
+    if (bytes == kVectorBytes) {
+      g_simd.copy(dst, src);  // a whole register: the machine's widest vectors
+    } else {
+      std::memcpy(dst, src, bytes);
+    }
   } else {
     checked(dst, src, bytes, align, api, loc);
   }
 }
 inline constexpr auto LoadBytes = CopyRegUb<LoadBytesChecked, false>;
 inline constexpr auto StoreBytes = CopyRegUb<StoreBytesChecked, true>;
-// Checks the span of the lanes the mask selects, writes them and records the writes.
-void StoreLanesChecked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
-                       uint32_t align, const char* api, aicore::SrcLoc loc);
+// The lanes the mask selects: lanes [0, n) inside the fast path's UB window are one copy (a
+// tail's mask); otherwise checks their span, writes them and records the writes.
+void StoreSomeLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
+                    uint32_t align, const char* api, aicore::SrcLoc loc);
+// Every lane selected: one range (on the fast path one copy); else StoreSomeLanes.
 inline void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
                        uint32_t align, const char* api, aicore::SrcLoc loc) {
   const bool all = laneBytes == 4   ? mask.AllLanes<uint32_t>()
@@ -62,9 +69,9 @@ inline void StoreLanes(void* dst, const void* src, uint32_t laneBytes, const Mas
                    : laneBytes == 1 ? mask.AllLanes<uint8_t>()
                                     : mask.AllLanes<uint64_t>();
   if (all) {
-    StoreBytes(dst, src, kVectorBytes, align, api, loc);  // every lane: one range
+    StoreBytes(dst, src, kVectorBytes, align, api, loc);
   } else {
-    StoreLanesChecked(dst, src, laneBytes, mask, align, api, loc);
+    StoreSomeLanes(dst, src, laneBytes, mask, align, api, loc);
   }
 }
 // The low half of each lane the mask selects, stored contiguously (lane i's half at byte
