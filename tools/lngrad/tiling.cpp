@@ -165,6 +165,17 @@ std::string TmpTooSmallWarning(const char* which, uint32_t value, uint64_t layou
          std::to_string(layout) + " bytes";
 }
 
+// --dtype of the device's tiling: float or half (the vendor's types).
+Status ParseDeviceDType(const std::string& text, io::DType* dt) {
+  if (Status st = io::ParseDType(text, dt); !st.ok())
+    return Status::InvalidArgument("--" + st.message());
+  if (*dt == io::DType::kFloat64) return Status::InvalidArgument("--dtype must be float or half");
+  if (*dt == io::DType::kBFloat16) {
+    return Status::InvalidArgument(std::string("--dtype bf16: ") + kDeviceRefusesBf16);
+  }
+  return Status::Ok();
+}
+
 int RunTiling(const TilingOptions& o) {
   std::vector<int64_t> dims;
   if (Status st = io::ParseShape(o.shape_text, "--shape", &dims); !st.ok()) return Fail(kCmd, st);
@@ -181,11 +192,7 @@ int RunTiling(const TilingOptions& o) {
     return Fail(kCmd, st);
   }
   io::DType dt;
-  if (Status st = io::ParseDType(o.dtype_text, &dt); !st.ok())
-    return Fail(kCmd, "--" + st.message());
-  if (dt == io::DType::kFloat64) return Fail(kCmd, "--dtype must be float or half");
-  if (dt == io::DType::kBFloat16)
-    return Fail(kCmd, std::string("--dtype bf16: ") + kDeviceRefusesBf16);
+  if (Status st = ParseDeviceDType(o.dtype_text, &dt); !st.ok()) return Fail(kCmd, st);
   if (!o.soc.empty()) {
     if (Status st = lngrad::SetCurrentSoc(o.soc); !st.ok())
       return Fail(kCmd, "--soc: " + st.message());

@@ -791,8 +791,7 @@ void AddVerifyCommand(CLI::App& root, std::vector<Command>* commands) {
                   "default: GOLDEN's manifest)");
   app->add_option("--eps", o->eps_text,
                   "Magnitude rule: epsilon of the inputs (default: the inputs' manifest's)");
-  app->add_option("--dtype", o->dtype_text,
-                  "float, half, bf16 or float64: dtype of raw (.bin) files");
+  app->add_option("--dtype", o->dtype_text, "float, half, bf16 or float64: of raw (.bin) files");
   app->add_option("--shape", o->shape_text, "Shape of raw files (default: flat)");
   app->add_option("--worst", o->worst, "How many worst elements to list")->capture_default_str();
   app->add_flag("--json", o->json, "Print a JSON report on stdout instead of text");
