@@ -371,14 +371,14 @@ TEST(AscendcChecks, BadInitBufferArguments) {
   });
 }
 
-// TSCM is not modelled (the cube's A1 ... CO1 are, through the cube layer's hook).
+// SPM is not modelled (the cube's A1 ... CO1 and TSCM are, through the cube layer's hook).
 TEST(AscendcChecks, UnmodelledPosition) {
   ExpectKernelCheck(checks::kPosition, [](bool bad) {
     TPipe pipe;
-    TQue<TPosition::TSCM, 1> l1;
+    TQue<TPosition::SPM, 1> spm;
     TQue<TPosition::VECIN, 1> ub;
     if (bad) {
-      pipe.InitBuffer(l1, 1, 512);
+      pipe.InitBuffer(spm, 1, 512);
     } else {
       pipe.InitBuffer(ub, 1, 512);
     }
