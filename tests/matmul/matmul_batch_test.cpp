@@ -15,6 +15,7 @@
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "tiling/tiling_api.h"
+#include "matmul_test_support.h"
 
 namespace {
 
@@ -70,13 +71,7 @@ TCubeTiling TilingOf(int32_t batch, const int32_t (&a)[5], const int32_t (&b)[5]
 }
 
 std::string RunBlock(const std::function<void()>& kernel) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = "Ascend910B1";
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status s = lngrad::aicore::detail::RunBlocks("batch", 1, kernel, o, &failures);
-  std::string text = s.ok() ? "" : "failed: ";
-  for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
-  return text;
+  return lngrad::matmul_test::RunOneCore("Ascend910B1", "batch", kernel);
 }
 
 std::vector<half> Random(size_t n, unsigned seed) {

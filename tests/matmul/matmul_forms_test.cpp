@@ -16,6 +16,7 @@
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "tiling/tiling_api.h"
+#include "matmul_test_support.h"
 
 namespace {
 
@@ -43,38 +44,12 @@ TCubeTiling TilingOf(const char* soc, mt::CubeFormat ab, mt::CubeFormat c, int32
 }
 
 std::string RunKernel(const char* soc, const std::function<void()>& kernel) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = soc;
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status s = lngrad::aicore::detail::RunBlocks("matmul", 1, kernel, o, &failures);
-  std::string text = s.ok() ? "" : "failed: ";
-  for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
-  return text;
+  return lngrad::matmul_test::RunOneCore(soc, "matmul", kernel);
 }
 
 // A (kM x kK) and B (kK x kN) as logical matrices, and their float64 product with its bound.
-struct Problem {
-  std::vector<half> a, b;  // row-major logical values
-  std::vector<double> c, bound;
-  Problem() : a(size_t{kM} * kK), b(size_t{kK} * kN), c(size_t{kM} * kN), bound(c.size()) {
-    std::mt19937 g(3);
-    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
-    for (auto& x : a) x = half(d(g));
-    for (auto& x : b) x = half(d(g));
-    for (int32_t i = 0; i < kM; ++i) {
-      for (int32_t j = 0; j < kN; ++j) {
-        double s = 0, mag = 0;
-        for (int32_t k = 0; k < kK; ++k) {
-          const double p = static_cast<double>(static_cast<float>(a[size_t(i) * kK + k])) *
-                           static_cast<float>(b[size_t(k) * kN + j]);
-          s += p;
-          mag += std::fabs(p);
-        }
-        c[size_t(i) * kN + j] = s;
-        bound[size_t(i) * kN + j] = std::ldexp(1.0, -24) * (2.0 * kK + 1) * mag;
-      }
-    }
-  }
+struct Problem : lngrad::matmul_test::HalfProduct {
+  Problem() : HalfProduct(kM, kK, kN, 3) {}
   // The transpose of a rows x cols row-major matrix (the COLUMN_MAJOR image).
   template <typename T>
   static std::vector<T> Transposed(const std::vector<T>& v, int32_t rows, int32_t cols) {

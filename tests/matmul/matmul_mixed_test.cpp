@@ -19,6 +19,7 @@
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 #include "tiling/tiling_api.h"
+#include "matmul_test_support.h"
 
 namespace {
 
@@ -47,38 +48,12 @@ TCubeTiling TilingOf(const char* soc, int32_t base_m, int32_t base_n) {
 
 // One AI core of soc running `kernel` on its AIC and two AIVs (a __mix__(1, 2) launch).
 std::string RunMixed(const char* soc, const std::function<void()>& kernel) {
-  lngrad::aicore::LaunchOptions o;
-  o.soc = soc;
-  o.split = lngrad::aicore::CoreSplit{1, 2, true};
-  std::vector<lngrad::aicore::BlockFailure> failures;
-  const lngrad::Status s = lngrad::aicore::detail::RunBlocks("mixed", 1, kernel, o, &failures);
-  std::string text = s.ok() ? "" : "failed: ";
-  for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
-  return text;
+  return lngrad::matmul_test::RunOneCore(soc, "mixed", kernel,
+                                         lngrad::aicore::CoreSplit{1, 2, true});
 }
 
-struct Problem {
-  std::vector<half> a, b;
-  std::vector<double> c, bound;
-  Problem() : a(size_t{kM} * kK), b(size_t{kK} * kN), c(size_t{kM} * kN), bound(c.size()) {
-    std::mt19937 g(5);
-    std::uniform_real_distribution<float> d(-2.0f, 2.0f);
-    for (auto& x : a) x = half(d(g));
-    for (auto& x : b) x = half(d(g));
-    for (int32_t i = 0; i < kM; ++i) {
-      for (int32_t j = 0; j < kN; ++j) {
-        double s = 0, mag = 0;
-        for (int32_t k = 0; k < kK; ++k) {
-          const double p = static_cast<double>(static_cast<float>(a[size_t(i) * kK + k])) *
-                           static_cast<float>(b[size_t(k) * kN + j]);
-          s += p;
-          mag += std::fabs(p);
-        }
-        c[size_t(i) * kN + j] = s;
-        bound[size_t(i) * kN + j] = std::ldexp(1.0, -24) * (2.0 * kK + 1) * mag;
-      }
-    }
-  }
+struct Problem : lngrad::matmul_test::HalfProduct {
+  Problem() : HalfProduct(kM, kK, kN, 5) {}
   void Expect(const std::vector<float>& got) const {
     for (size_t i = 0; i < c.size(); ++i) ASSERT_LE(std::fabs(got[i] - c[i]), bound[i]) << i;
   }
