@@ -19,6 +19,10 @@ backward is not supported: differentiating the gradient raises a RuntimeError.
 Gradients are bitwise identical for every thread count (``num_threads``, default: one per
 hardware thread), which makes data-parallel training (torch.distributed, DDP) reproducible; the
 module's parameters and state_dict are exactly those of torch.nn.LayerNorm.
+
+The operators' outputs of 1 MiB or more come from a cache of the blocks earlier outputs freed
+(up to LNGRAD_TORCH_CACHE_MB MiB kept, default 1024, 0 for none; cache_info(), empty_cache()),
+so that a training loop does not fault its outputs' pages in again at every step.
 """
 
 import inspect
@@ -31,7 +35,7 @@ from torch.autograd.function import once_differentiable
 
 from . import _lngrad
 
-__all__ = ["LayerNorm", "layer_norm", "uses_lngrad", "OPERATORS"]
+__all__ = ["LayerNorm", "layer_norm", "uses_lngrad", "OPERATORS", "cache_info", "empty_cache"]
 
 _DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
@@ -59,6 +63,20 @@ def _load_operators():
 OPERATORS = _load_operators()
 # The operator itself (an OpOverload: what torch.compile traces), bound once.
 _LAYER_NORM_OP = torch.ops.lngrad.layer_norm.default if OPERATORS else None
+
+
+def cache_info():
+    """The operators' output cache: a dict of bytes kept for reuse, the limit
+    (LNGRAD_TORCH_CACHE_MB, default 1024 MiB), and outputs of 1 MiB or more reused and newly
+    allocated. All zero on the Python path, whose outputs come from NumPy."""
+    kept, limit, reused, new = torch.ops.lngrad.cache_info() if OPERATORS else (0, 0, 0, 0)
+    return {"kept_bytes": kept, "limit_bytes": limit, "reused": reused, "new": new}
+
+
+def empty_cache():
+    """Gives the blocks the operators' output cache keeps back to the system."""
+    if OPERATORS:
+        torch.ops.lngrad.empty_cache()
 
 
 def _normalized(normalized_shape):

@@ -167,3 +167,91 @@ def test_torch_compile_has_no_graph_break_and_trains_as_torch():
     ref = _train(_model(torch.nn.LayerNorm), 20, compile_it=False)
     for a, b in zip(ours, ref):
         assert abs(a - b) <= 1e-5 * abs(b), (ours, ref)
+
+
+def _big_forward(rows=1024, h=512, seed=7):
+    """A float32 forward whose output (2 MiB) comes from the output cache."""
+    torch.manual_seed(seed)
+    x = torch.randn(rows, h)
+    return x, torch.ops.lngrad.layer_norm_forward(x, [h], None, None, 1e-5)
+
+
+@needs_ops
+def test_output_cache_reuses_freed_outputs_without_changing_results():
+    lt.empty_cache()
+    x, (y, mean, var) = _big_forward()
+    expected = torch.nn.functional.layer_norm(x, [x.shape[1]], eps=1e-5)
+    ptr = y.data_ptr()
+    y.fill_(float("nan"))  # what a reused block holds must not reach the next output
+    del y
+    kept = lt.cache_info()["kept_bytes"]
+    assert kept >= x.numel() * 4
+    before = lt.cache_info()
+    y2 = torch.ops.lngrad.layer_norm_forward(x, [x.shape[1]], None, None, 1e-5)[0]
+    after = lt.cache_info()
+    assert y2.data_ptr() == ptr
+    assert after["reused"] == before["reused"] + 1 and after["new"] == before["new"]
+    assert after["kept_bytes"] == kept - x.numel() * 4
+    assert torch.allclose(y2, expected, rtol=0, atol=1e-5)  # torch's own forward, float32
+    # The same bits as a block fresh from the system.
+    del y2
+    lt.empty_cache()
+    assert lt.cache_info()["kept_bytes"] == 0
+    y3 = torch.ops.lngrad.layer_norm_forward(x, [x.shape[1]], None, None, 1e-5)[0]
+    assert lt.cache_info()["new"] == after["new"] + 1
+    _, (y4, _, _) = _big_forward()
+    assert torch.equal(y3, y4)
+
+
+@needs_ops
+def test_output_cache_does_not_hand_out_much_larger_blocks():
+    lt.empty_cache()
+    _, (y, _, _) = _big_forward(rows=2048)  # 4 MiB
+    del y
+    before = lt.cache_info()
+    _, (small, _, _) = _big_forward(rows=1024)  # 2 MiB: the 4 MiB block is more than 1/4 spare
+    after = lt.cache_info()
+    assert after["new"] == before["new"] + 1 and after["kept_bytes"] == before["kept_bytes"]
+    _, (near, _, _) = _big_forward(rows=1800)  # within a quarter: takes the kept block
+    assert lt.cache_info()["reused"] == after["reused"] + 1
+    assert small.shape == (1024, 512) and near.shape == (1800, 512)
+
+
+@needs_ops
+def test_cached_outputs_are_ordinary_tensors():
+    x, (y, _, _) = _big_forward()
+    first = y[:3].clone()
+    y.resize_(2048, 512)  # a storage that grows (through the same allocator)
+    assert torch.equal(y[:3], first)
+    y.add_(1)
+    assert y.is_contiguous() and y.device.type == "cpu"
+    # Autograd accumulates into a cached gradient in place, as into any other.
+    xs = x.clone().requires_grad_()
+    for _ in range(2):
+        torch.ops.lngrad.layer_norm(xs, [512], None, None, 1e-5).sum().backward()
+    assert xs.grad.shape == x.shape and torch.isfinite(xs.grad).all()
+
+
+@needs_ops
+@pytest.mark.parametrize("value,kept", [("0", False), ("64", True), ("x", None)])
+def test_output_cache_limit_from_the_environment(value, kept):
+    import subprocess
+    import sys
+
+    code = (
+        "import torch, lngrad.torch as lt\n"
+        "x = torch.randn(1024, 512)\n"
+        "y = torch.ops.lngrad.layer_norm_forward(x, [512], None, None, 1e-5)[0]\n"
+        "del y\n"
+        "print(lt.cache_info()['kept_bytes'], lt.cache_info()['limit_bytes'])\n"
+    )
+    env = dict(os.environ, LNGRAD_TORCH_CACHE_MB=value)
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if kept is None:
+        assert run.returncode != 0
+        assert "LNGRAD_TORCH_CACHE_MB must be a whole number of MiB >= 0, got 'x'" in run.stderr
+        return
+    assert run.returncode == 0, run.stderr
+    kept_bytes, limit = map(int, run.stdout.split())
+    assert limit == int(value) << 20
+    assert (kept_bytes == 1024 * 512 * 4) if kept else kept_bytes == 0

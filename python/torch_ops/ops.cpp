@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lngrad/lngrad.h"
+#include "output_cache.h"
 
 namespace lngrad::torch_ops {
 namespace {
@@ -136,6 +137,11 @@ Tensor Operand(const Optional<Tensor>& t, const Tensor& like, int64_t h, double 
   return at::full({h}, fill, like.options());
 }
 
+// An output: from the output cache on the CPU, at::empty's for Meta tensors.
+Tensor NewOutput(at::IntArrayRef sizes, const at::TensorOptions& options) {
+  return options.device().is_cpu() ? EmptyOutput(sizes, options) : at::empty(sizes, options);
+}
+
 std::vector<int64_t> StatShape(const Tensor& input, at::IntArrayRef normalized_shape) {
   const auto sizes = input.sizes();
   return sizes.slice(0, sizes.size() - normalized_shape.size()).vec();
@@ -147,8 +153,8 @@ std::tuple<Tensor, Tensor, Tensor> ForwardMeta(const Tensor& input,
                                                double, Optional<int64_t>) {
   const auto stats = input.options().dtype(at::kFloat);
   const auto stat_shape = StatShape(input, normalized_shape);
-  return {at::empty(input.sizes(), input.options()), at::empty(stat_shape, stats),
-          at::empty(stat_shape, stats)};
+  return {NewOutput(input.sizes(), input.options()), NewOutput(stat_shape, stats),
+          NewOutput(stat_shape, stats)};
 }
 
 // The output, and float32 mean and variance per row (float statistics for half data, as torch
@@ -183,8 +189,8 @@ std::tuple<Tensor, Tensor, Tensor> BackwardMeta(const Tensor&, const Tensor& inp
                                                 at::IntArrayRef normalized_shape, const Tensor&,
                                                 const Tensor&, const Optional<Tensor>&, double,
                                                 Optional<int64_t>, const std::string&) {
-  return {at::empty(input.sizes(), input.options()), at::empty(normalized_shape, input.options()),
-          at::empty(normalized_shape, input.options())};
+  return {NewOutput(input.sizes(), input.options()), NewOutput(normalized_shape, input.options()),
+          NewOutput(normalized_shape, input.options())};
 }
 
 // dx, dgamma, dbeta (of normalized_shape) from the float32 mean and variance of the forward.
@@ -381,6 +387,9 @@ TORCH_LIBRARY(lngrad, m) {
       "layer_norm_backward(Tensor grad_output, Tensor input, int[] normalized_shape, "
       "Tensor mean, Tensor variance, Tensor? weight, float eps, int? num_threads=None, "
       "str half_eval='fast') -> (Tensor, Tensor, Tensor)");
+  // The output cache (output_cache.h): [bytes kept, limit, reused, new], and giving it back.
+  m.def("cache_info() -> int[]", &CacheInfo);
+  m.def("empty_cache() -> ()", &EmptyCache);
 }
 
 TORCH_LIBRARY_IMPL(lngrad, CPU, m) {

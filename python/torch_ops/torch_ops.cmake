@@ -39,7 +39,8 @@ if(_lngrad_torch_why)
   return()
 endif()
 message(STATUS "lngrad: torch operators for torch ${LNGRAD_TORCH_VERSION}")
-add_library(_lngrad_torch MODULE ${CMAKE_CURRENT_LIST_DIR}/ops.cpp)
+add_library(_lngrad_torch MODULE ${CMAKE_CURRENT_LIST_DIR}/ops.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_cache.cpp)
 target_include_directories(_lngrad_torch SYSTEM PRIVATE ${_lngrad_torch_inc})
 target_link_libraries(_lngrad_torch PRIVATE lngrad::lngrad lngrad_warnings ${_lngrad_torch_cpu}
   ${_lngrad_c10})
