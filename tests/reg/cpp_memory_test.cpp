@@ -1,6 +1,7 @@
 // Tests of layer reg: the C++ flavour's loads and stores on the simulated 950 (the distributions
 // and post-update forms lngrad models; the expected bytes written from the reference's LoadAlign
-// and StoreAlign pages, not from lngrad_reg), a vector function through asc_vf_call and
+// and StoreAlign pages, not from lngrad_reg; the two-register forms too), a vector function through
+// asc_vf_call and
 // __VEC_SCOPE__, and the checks its misuse raises.
 #include <gtest/gtest.h>
 
@@ -132,6 +133,38 @@ TEST(CppApiMemory, VectorFunctionAndVecScopeTailsUnderMask) {
     EXPECT_EQ(viaCall[i], i < 150 ? float(i) + 1 : -5.0f) << i;
     EXPECT_EQ(viaScope[i], viaCall[i]) << i;
   }
+}
+
+// DIST_DINTLV_B16: 2 VL bytes, even elements to the first register, odd to the second;
+// DIST_INTLV_B16 stores two registers interleaved over 2 VL bytes, whatever the mask.
+TEST(CppApiMemory, DeinterleavingLoadAndInterleavingStore) {
+  std::vector<float> first, second, stored;
+  const auto failures = Run950([&] {
+    FillUb();
+    Reg::RegTensor<half> r0, r1;
+    Reg::LoadAlign<half, Reg::LoadDist::DIST_DINTLV_B16>(r0, r1, Ub<half>(64));
+    Reg::StoreAlign(Ub<half>(4096), r0, Reg::CreateMask<half>());
+    first = Dst(kN<half>);
+    Reg::StoreAlign(Ub<half>(4096), r1, Reg::CreateMask<half>());
+    second = Dst(kN<half>);
+    Reg::MaskReg none = Reg::CreateMask<half, Reg::MaskPattern::VL1>();
+    Reg::StoreAlign<half, Reg::StoreDist::DIST_INTLV_B16>(Ub<half>(4096), r1, r0, none);
+    stored = Dst(2 * kN<half>);
+  });
+  ASSERT_TRUE(failures.empty());
+  for (uint32_t i = 0; i < kN<half>; ++i) {
+    EXPECT_EQ(first[i], 32 + 2 * i) << i;  // 64 bytes in: element 32 on
+    EXPECT_EQ(second[i], 33 + 2 * i) << i;
+    EXPECT_EQ(stored[2 * i], 33 + 2 * i) << i;  // the second register's lanes first
+    EXPECT_EQ(stored[2 * i + 1], 32 + 2 * i) << i;
+  }
+  aicore::SetCheckedMode(true);
+  const auto misaligned = Run950([] {  // the address must be VL-aligned, as for DIST_NORM
+    Reg::RegTensor<half> r0, r1;
+    Reg::LoadAlign<half, Reg::LoadDist::DIST_DINTLV_B16>(r0, r1, Ub<half>(4));
+  });
+  ASSERT_EQ(misaligned.size(), 1u);
+  EXPECT_EQ(misaligned[0].check, aicore::checks::kRegAlign);
 }
 
 TEST(CppApiMemory, MisalignedAndOutOfUbAccessesAreChecked) {

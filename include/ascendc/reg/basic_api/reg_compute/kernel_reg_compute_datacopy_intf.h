@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "basic_api/reg_compute/kernel_reg_compute_struct_intf.h"
@@ -115,6 +116,54 @@ void StoreReg(T* dst, const U& reg, const MaskReg& mask, Loc loc) {
   }
 }
 
+// The two-register distributions: DIST_DINTLV_Bn loads 2 VL bytes, element 2i (of n bits) to
+// lane i of the first register and element 2i + 1 to lane i of the second; DIST_INTLV_Bn stores
+// them back interleaved, all 2 VL bytes whatever the mask (the reference's tables).
+template <AscendC::Reg::LoadDist dist>
+constexpr uint32_t DualElemBytes() {
+  using D = AscendC::Reg::LoadDist;
+  static_assert(
+      dist == D::DIST_DINTLV_B8 || dist == D::DIST_DINTLV_B16 || dist == D::DIST_DINTLV_B32,
+      "lngrad: a two-register LoadAlign takes DIST_DINTLV_B8, _B16 or _B32");
+  return dist == D::DIST_DINTLV_B8 ? 1 : dist == D::DIST_DINTLV_B16 ? 2 : 4;
+}
+template <AscendC::Reg::StoreDist dist>
+constexpr uint32_t DualElemBytes() {
+  using D = AscendC::Reg::StoreDist;
+  static_assert(dist == D::DIST_INTLV_B8 || dist == D::DIST_INTLV_B16 || dist == D::DIST_INTLV_B32,
+                "lngrad: a two-register StoreAlign takes DIST_INTLV_B8, _B16 or _B32");
+  return dist == D::DIST_INTLV_B8 ? 1 : dist == D::DIST_INTLV_B16 ? 2 : 4;
+}
+inline void LoadDeinterleaved(void* reg0, void* reg1, const void* src, uint32_t elem, Loc loc) {
+  alignas(32) uint8_t both[2 * kVectorBytes];
+  for (uint32_t h = 0; h < 2; ++h) {
+    LoadShaped(both + h * kVectorBytes, static_cast<const uint8_t*>(src) + h * kVectorBytes,
+               LoadShape::kNorm, elem, "LoadAlign", loc);
+  }
+  auto* r0 = static_cast<uint8_t*>(reg0);
+  auto* r1 = static_cast<uint8_t*>(reg1);
+  for (uint32_t i = 0; i < kVectorBytes / elem; ++i) {
+    std::memcpy(r0 + i * elem, both + 2 * i * elem, elem);
+    std::memcpy(r1 + i * elem, both + (2 * i + 1) * elem, elem);
+  }
+}
+inline void StoreInterleaved(void* dst, const void* reg0, const void* reg1, uint32_t elem,
+                             Loc loc) {
+  alignas(32) uint8_t both[2 * kVectorBytes];
+  const auto* r0 = static_cast<const uint8_t*>(reg0);
+  const auto* r1 = static_cast<const uint8_t*>(reg1);
+  for (uint32_t i = 0; i < kVectorBytes / elem; ++i) {
+    std::memcpy(both + 2 * i * elem, r0 + i * elem, elem);
+    std::memcpy(both + (2 * i + 1) * elem, r1 + i * elem, elem);
+  }
+  MaskReg all;
+  for (uint32_t k = 0; k < kVectorBytes; ++k) all.SetBit(k, true);
+  for (uint32_t h = 0; h < 2; ++h) {
+    StoreLanes(static_cast<uint8_t*>(dst) + h * kVectorBytes, both + h * kVectorBytes, 1, all, 32,
+               "StoreAlign", loc);
+  }
+}
+
 }  // namespace lngrad::reg::detail
 
 namespace AscendC::Reg {
@@ -165,6 +214,24 @@ __simd_callee__ inline void StoreAlign(
     __ubuf__ T* dstAddr, const U& srcReg, AddrReg offset, const MaskReg& mask,
     ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
   ::lngrad::reg::detail::StoreDist<dist>(dstAddr + offset.offset, srcReg.lane, mask, loc);
+}
+
+// The two-register forms (DIST_DINTLV_B8/B16/B32 loads, DIST_INTLV_B8/B16/B32 stores).
+template <typename T = DefaultType, LoadDist dist, ::lngrad::reg::detail::DataReg U>
+requires(!::lngrad::reg::detail::kTwoRegs<U>) __simd_callee__
+    inline void LoadAlign(U& dstReg0, U& dstReg1, __ubuf__ T* srcAddr,
+                          ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  ::lngrad::reg::detail::LoadDeinterleaved(dstReg0.lane, dstReg1.lane, srcAddr,
+                                           ::lngrad::reg::detail::DualElemBytes<dist>(), loc);
+}
+template <typename T = DefaultType, StoreDist dist, ::lngrad::reg::detail::DataReg U>
+requires(!::lngrad::reg::detail::kTwoRegs<U>) __simd_callee__
+    inline void StoreAlign(__ubuf__ T* dstAddr, const U& srcReg0, const U& srcReg1,
+                           const MaskReg& mask,
+                           ::lngrad::reg::detail::Loc loc = ::lngrad::reg::detail::Loc::Current()) {
+  (void)mask;  // the interleaving stores ignore the mask
+  ::lngrad::reg::detail::StoreInterleaved(dstAddr, srcReg0.lane, srcReg1.lane,
+                                          ::lngrad::reg::detail::DualElemBytes<dist>(), loc);
 }
 
 // The data-block forms: block b of the register at b * dataBlockStride blocks of 32 bytes; the
