@@ -43,8 +43,9 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   }
   std::vector<float> x;
   const bool basicOrder = basic && d.oriK % kLanes == 0;
+  const uint32_t cols = StoredColumns(d);
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, cols);
     const float mx = RowMax(x.data(), d.oriK);
     for (float& v : x) v = v - mx;
     ExpInPlace(x);

@@ -96,10 +96,33 @@ inline float Tree8(const float* v) {
   return a[0] + a[1];
 }
 
+// Arch 3510 runs the toolkit's register implementation (regbase/3510/softmax_*_impl.h).
+inline bool RegBase() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+// A row sum there: a 64-lane accumulator started at zero (Duplicate), every 64-element chunk of
+// x[0..k) added (Add; the lanes past k add 0, the masked Exp/Mul having zeroed them), then
+// ReduceSum's adjacent-pair tree over the 64 lanes (lngrad's register ReduceSum, the same tree).
+// k <= 64 (the masked ReduceSum of SingleSoftMaxGenericNDImpl, or the data-block trees of the
+// srcK = 8 and 16 paths) gives the same values.
+inline float RegRowSum(const float* x, uint32_t k) {
+  float acc[kLanes] = {};
+  for (uint32_t b = 0; b < k; b += kLanes) {
+    const uint32_t n = k - b < kLanes ? k - b : kLanes;
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = acc[j] + (j < n ? x[b + j] : 0.0f);
+  }
+  return ScalarTree64(acc, kLanes);
+}
+
+// The columns of a row the ND APIs store: on 3510 the register stores are masked to the first
+// oriSrcK (the padding columns of dst keep their contents); the 2201 path writes all srcK.
+inline uint32_t StoredColumns(const Dims& d) { return RegBase() ? d.oriK : d.k; }
+
 // The sum of x[0..k) as NewReduceSumLastNDImpl (and, basic = true, the basic-block
 // BasicBlockAddImpl) forms it: a 64-lane accumulator, then the tree over the 64 lanes
 // (WholeReduceSum for one row, BlockReduceSum twice for several: the same additions).
+// On 3510: RegRowSum.
 inline float RowSum(const float* x, uint32_t k, bool basic) {
+  if (RegBase()) return RegRowSum(x, k);
   if (k < kLanes) return ScalarTree64(x, k);
   float acc[kLanes];
   const uint32_t blocks = k / kLanes, tail = k % kLanes;
@@ -118,8 +141,10 @@ inline float RowSum(const float* x, uint32_t k, bool basic) {
 }
 
 // The sum of ReduceSumLastNDImpl (SoftmaxGrad): the eight block sums of each full 64-lane chunk
-// added chunk by chunk, their tree, then the tail's WholeReduceSum added.
+// added chunk by chunk, their tree, then the tail's WholeReduceSum added. On 3510: RegRowSum
+// (SoftMaxGradGenericNDVFImpl).
 inline float GradRowSum(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowSum(x, k);
   const uint32_t blocks = k / kLanes, tail = k % kLanes;
   float total = 0.0f;
   if (blocks > 0) {
@@ -201,6 +226,12 @@ void StoreRow(T* p, const std::vector<float>& v) {
 // register implementation broadcasts element 0 with Reg::Duplicate).
 inline uint32_t ColumnLane(uint32_t c) {
   return detail::rep::RunningArch() == NpuArch::k3510 ? 0 : c % 8;
+}
+
+// The lane of a row's le expMax entries that entry l takes from the ls statistics lanes: lane
+// l % ls (membase); on 3510 the half expMax of float statistics is Interleave(v, v): lane l / 2.
+inline uint32_t ExpMaxLane(uint32_t l, uint32_t ls, uint32_t le) {
+  return RegBase() ? l * ls / le : l % ls;
 }
 
 // Elements per row of a statistics tensor of U: one 32-byte block.

@@ -59,6 +59,7 @@ struct FlashLanes {
 // trees (for 1024 chunk l + chunk l + 8 first); k > 512 BigBlockReduceSum's start (RowSum's
 // generic order); otherwise BasicBlockAddImpl (RowSum's basic order).
 inline float FlashV2BasicSum(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowSum(x, k);  // SoftmaxFlashV2NDUpdateImpl's sum
   if (k == 512 || k == 1024) {
     float chunk[16], lanes[8];
     for (uint32_t c = 0; c < k / kLanes; ++c) chunk[c] = ScalarTree64(x + c * kLanes, kLanes);
@@ -105,15 +106,16 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
   std::vector<float> x;
   FlashLanes<U> f{ls};
+  const uint32_t cols = StoredColumns(d);
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
+    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
     const float rmax = RowMax(x.data(), d.oriK);
     if (update) {
       f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
     } else {
       f.Fill(rmax);
     }
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
+    for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const bool basicRow = r < basicRows && d.k % kLanes == 0;
@@ -124,7 +126,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
     for (uint32_t l = 0; update && l < le; ++l) {
-      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[l % ls]);
+      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, ls, le)]);
     }
     if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }

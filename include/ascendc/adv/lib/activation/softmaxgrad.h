@@ -32,17 +32,19 @@ void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
   CheckTmp(api, tmp, row * 4);
   RecordCall(api, loc, {Rd(grad, n), Rd(src, n), Wr(dst, out)});
   std::vector<float> g, y, p;
+  const uint32_t cols = StoredColumns(d);
+  if (RegBase()) basicRows = 0;  // regbase/3510 ignores isBasicBlock here
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(g, grad.HostPtr() + uint64_t{r} * d.k, d.k);
-    LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    p.resize(d.k);
-    for (uint32_t j = 0; j < d.k; ++j) p[j] = y[j] * g[j];
+    LoadRow(g, grad.HostPtr() + uint64_t{r} * d.k, cols);
+    LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, cols);
+    p.resize(cols);
+    for (uint32_t j = 0; j < cols; ++j) p[j] = y[j] * g[j];
     const float s = r < basicRows ? RowSum(p.data(), d.k, true) : GradRowSum(p.data(), d.oriK);
     if (front) {
       PutStat(dst.HostPtr(), r, s);
       continue;
     }
-    for (uint32_t j = 0; j < d.k; ++j) p[j] = (g[j] - s) * y[j];
+    for (uint32_t j = 0; j < cols; ++j) p[j] = (g[j] - s) * y[j];
     StoreRow(dst.HostPtr() + uint64_t{r} * d.k, p);
   }
 }
