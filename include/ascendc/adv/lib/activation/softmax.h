@@ -44,12 +44,14 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   std::vector<float> x;
   const bool basicOrder = basic && d.oriK % kLanes == 0;
   const uint32_t cols = StoredColumns(d);
+  // 3510's srcK = 8 and 16 register paths store the exponentials of every column to src.
+  const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, cols);
+    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float mx = RowMax(x.data(), d.oriK);
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
-    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
+    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
     const float sm = RowSum(x.data(), d.oriK, basicOrder);
     for (float& v : x) v = v / sm;
     if (fin == Finish::kLog) Log10InPlace(x);
@@ -57,7 +59,7 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
       PutStat(max->HostPtr(), r, mx);
       PutStat(sum->HostPtr(), r, sm);
     }
-    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x, cols);
   }
 }
 

@@ -113,6 +113,29 @@ inline float RegRowSum(const float* x, uint32_t k) {
   return ScalarTree64(acc, kLanes);
 }
 
+// The register Max(a, b) (lngrad's register engine): a NaN operand gives that NaN (a first),
+// else a < b ? b : a.
+inline float RegMax(float a, float b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  return a < b ? b : a;
+}
+
+// A row max there: a 64-lane accumulator of -inf, Max with every chunk (lanes past k Max with
+// -inf, the tail's Select), then ReduceMax's adjacent-pair tree.
+inline float RegRowMax(const float* x, uint32_t k) {
+  float acc[kLanes];
+  for (float& a : acc) a = -INFINITY;
+  for (uint32_t b = 0; b < k; b += kLanes) {
+    const uint32_t n = k - b < kLanes ? k - b : kLanes;
+    for (uint32_t j = 0; j < n; ++j) acc[j] = RegMax(acc[j], x[b + j]);
+  }
+  for (uint32_t w = kLanes / 2; w >= 1; w /= 2) {
+    for (uint32_t i = 0; i < w; ++i) acc[i] = RegMax(acc[2 * i], acc[2 * i + 1]);
+  }
+  return acc[0];
+}
+
 // The columns of a row the ND APIs store: on 3510 the register stores are masked to the first
 // oriSrcK (the padding columns of dst keep their contents); the 2201 path writes all srcK.
 inline uint32_t StoredColumns(const Dims& d) { return RegBase() ? d.oriK : d.k; }
@@ -164,7 +187,9 @@ inline float GradRowSum(const float* x, uint32_t k) {
 
 // The device's Max (a > b ? a : b) folded over the row. Not inlined: inside SoftMaxRows the
 // running max would live in memory across the row (it outlives calls there).
+// On 3510: RegRowMax.
 [[gnu::noinline]] inline float RowMax(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowMax(x, k);
   float m = x[0];
   for (uint32_t j = 1; j < k; ++j) m = x[j] > m ? x[j] : m;
   return m;
@@ -216,9 +241,10 @@ void LoadRow(std::vector<float>& out, const T* p, uint32_t n) {
   out.resize(n);
   for (uint32_t j = 0; j < n; ++j) out[j] = Widen(p[j]);
 }
+// The first n values of v (all of them by default).
 template <typename T>
-void StoreRow(T* p, const std::vector<float>& v) {
-  for (size_t j = 0; j < v.size(); ++j) p[j] = Narrow<T>(v[j]);
+void StoreRow(T* p, const std::vector<float>& v, size_t n = SIZE_MAX) {
+  for (size_t j = 0; j < v.size() && j < n; ++j) p[j] = Narrow<T>(v[j]);
 }
 
 // The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl

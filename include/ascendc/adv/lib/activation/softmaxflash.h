@@ -59,7 +59,7 @@ void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& 
   for (uint32_t j = 0; j < ls; ++j) {
     const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
     inSum[j] = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
-    mx[j] = rmax > inMax ? rmax : inMax;
+    mx[j] = RegMax(rmax, inMax);
     em[j] = ExpOf(inMax - mx[j]);
   }
   for (float& v : x) v = v - mx[0];

@@ -48,7 +48,7 @@ struct FlashLanes {
     for (uint32_t j = 0; j < lanes; ++j) {
       const float im = Widen(inMax[j]);
       inSum[j] = Widen(inExpSum[j]);
-      max[j] = im > rowMax ? im : rowMax;
+      max[j] = RegBase() ? RegMax(rowMax, im) : (im > rowMax ? im : rowMax);
       expMax[j] = ExpOf(im - max[j]);
     }
   }

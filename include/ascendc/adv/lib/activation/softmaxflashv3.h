@@ -95,8 +95,10 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
       shiftPrev[j] = ((RegBase() ? oldMean[j] : Widen(inMean[j])) - Widen(mean[j])) * sc;
       prev[j] = (RegBase() ? oldMax[j] : Widen(inMax[j])) + shiftPrev[j];
     }
-    for (uint32_t j = 0; j < kL; ++j)
-      max[j] = Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]);
+    for (uint32_t j = 0; j < kL; ++j) {
+      max[j] = RegBase() ? Narrow<U>(RegMax(prev[j], Widen(max[j])))
+                         : (Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]));
+    }
     for (uint32_t j = 0; j < kL; ++j) {
       // 3510: exp((inMax + shiftPrev) - (max - shiftCurr)) (SoftmaxFlashV3NDUpdateImpl)
       em[j] = RegBase() ? ExpOf(prev[j] - (Widen(max[j]) - shiftCurr[j]))
