@@ -40,15 +40,6 @@ float MaxOf(float a, float b) {
   return a < b ? b : a;
 }
 
-template <class T>
-T Out(float f) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return FloatToHalf(f);
-  } else {
-    return f;
-  }
-}
-
 // LoadAlign (+ the widening Cast): 64 elements from p; lanes at or past `avail` read 0.
 template <class T>
 V Load(const T* p, int64_t avail) {
@@ -60,7 +51,7 @@ V Load(const T* p, int64_t avail) {
 template <class T>
 void Store(T* p, const V& a, P mask, int64_t avail) {
   for (uint32_t i = 0; i < kL && static_cast<int64_t>(i) < avail; ++i) {
-    if (On(mask, i)) p[i] = Out<T>(a.v[i]);
+    if (On(mask, i)) p[i] = FromFloat<T>(a.v[i]);
   }
 }
 
@@ -183,7 +174,7 @@ float RowExpSum(const Rows<T>& x, uint32_t i, float mx, Put put) {
 
 template <class S>
 void PutStat(S* stats, uint32_t i, float v) {
-  for (uint32_t l = 0; l < kStat<S>; ++l) stats[i * kStat<S> + l] = Out<S>(v);
+  for (uint32_t l = 0; l < kStat<S>; ++l) stats[i * kStat<S> + l] = FromFloat<S>(v);
 }
 
 // The per-row statistics of one SoftMax kernel call and its work buffer (floats).
@@ -324,7 +315,7 @@ struct UpdateLanes {
   V inMax, inSum, max, expMax;
 };
 template <class T, class S>
-UpdateLanes<S> LoadUpdate(const UpdateIo<T, S>& io, uint32_t i, float rowMax) {
+UpdateLanes<S> LoadUpdate(const NzFlashV2Io<T, S>& io, uint32_t i, float rowMax) {
   constexpr P blk = First(kStat<S>);
   UpdateLanes<S> u;
   u.inMax = Load(io.inMax + i * kStat<S>, kStat<S>);
@@ -348,42 +339,35 @@ void StoreExpMax(T* expMax, uint32_t i, const V& v) {
 }  // namespace
 
 template <class T, class S>
-void SoftmaxFlashV2Update(uint32_t m, uint32_t srcK, uint32_t oriK, const UpdateIo<T, S>& io) {
-  const Rows<T> x{m, srcK, oriK, io.src};
-  constexpr P blk = First(kStat<S>);
-  for (uint32_t i = 0; i < m; ++i) {
-    const UpdateLanes<S> u = LoadUpdate(io, i, RowMaxTail(x, i));
-    Store(io.max + i * kStat<S>, u.max, blk, kStat<S>);
-    StoreExpMax<T, S>(io.expMax, i, u.expMax);
-    const float s = RowExpSum(x, i, u.max.v[0], [&](uint32_t j, const V& e, P cnt) {
-      Store(io.dst + i * srcK + j * kL, e, cnt, x.Avail(i, j));
-    });
-    const V sum = Add(Brc(Splat(s), blk), Mul(u.expMax, u.inSum, blk), blk);
-    Store(io.expSum + i * kStat<S>, sum, blk, kStat<S>);
-  }
-}
-
-template <class T, class S>
-void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const UpdateIo<T, S>& io) {
+void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
+                        bool v1) {
   const Rows<T> x{m, srcK, oriK, io.src};
   constexpr P blk = First(kStat<S>);
   std::vector<float> work(uint64_t{m} * srcK + kL), sum0(m);
   for (uint32_t i = 0; i < m; ++i) {
     const UpdateLanes<S> u = LoadUpdate(io, i, RowMaxTail(x, i));
     Store(io.max + i * kStat<S>, u.max, blk, kStat<S>);
+    if (!v1) StoreExpMax<T, S>(io.expMax, i, u.expMax);
     const float s = RowExpSum(x, i, u.max.v[0], [&](uint32_t j, const V& e, P cnt) {
-      Store(work.data() + i * srcK + j * kL, e, cnt, kL);
+      if (v1) {
+        Store(work.data() + i * srcK + j * kL, e, cnt, kL);
+      } else {
+        Store(io.dst + i * srcK + j * kL, e, cnt, x.Avail(i, j));
+      }
     });
     V sum = Brc(Splat(s), blk);
-    for (uint32_t l = 0; l < kStat<S>; ++l)
-      sum.v[l] = std::fma(u.expMax.v[l], u.inSum.v[l], sum.v[l]);
-    const V em = Div(Mul(u.expMax, u.inSum, blk), sum, blk);
-    StoreExpMax<T, S>(io.expMax, i, em);
+    if (v1) {  // MulAddDst, then expMax = expMax * inSum / sum
+      for (uint32_t l = 0; l < kStat<S>; ++l) {
+        sum.v[l] = std::fma(u.expMax.v[l], u.inSum.v[l], sum.v[l]);
+      }
+      StoreExpMax<T, S>(io.expMax, i, Div(Mul(u.expMax, u.inSum, blk), sum, blk));
+    } else {
+      sum = Add(sum, Mul(u.expMax, u.inSum, blk), blk);
+    }
     Store(io.expSum + i * kStat<S>, sum, blk, kStat<S>);
     sum0[i] = sum.v[0];
   }
-  RowStats st{{}, sum0, work};
-  DivPhase(x, st, io.dst, false);
+  if (v1) DivPhase(x, RowStats{{}, sum0, work}, io.dst, false);
 }
 
 template <class T, class S>
@@ -451,19 +435,19 @@ float V3Shifted(const Rows<Half>& x, uint32_t i, const V3Consts& c, const float*
 }
 
 // Stage 5: dst = ExpSub(newSrc, m) over srcK, its sum.
-float V3Exp(const FlashV3Io& io, uint32_t i, uint32_t srcK, const std::vector<float>& newSrc,
-            float m) {
+float V3Exp(Half* dst, uint32_t i, uint32_t srcK, const std::vector<float>& newSrc, float m) {
   V sum = Splat(0.0f);
   for (uint32_t k = 0; k < srcK / kL; ++k) {
     const V d = ExpSub(Load(newSrc.data() + k * kL, kL), Splat(m), kFull);
-    Store(io.dst + i * srcK + k * kL, d, kFull, kL);
+    Store(dst + i * srcK + k * kL, d, kFull, kL);
     sum = Add(sum, d, kFull);
   }
   return Reduce(sum, kFull, false).v[0];
 }
 
 // The update's statistics (stage 4 of SoftmaxFlashV3NDUpdateImpl); returns max - shiftCurr.
-float V3Update(const FlashV3Io& io, uint32_t i, const V3Consts& c, float g, float rowMax) {
+float V3Update(const FlashV3Stats& io, Half* expMax, uint32_t i, const V3Consts& c, float g,
+               float rowMax) {
   const P blk = First(8);
   const V inMean = Load(io.inMean + i * 8, 8), tg = Splat(g);
   const V shift = Mul(Add(Mul(inMean, Splat(c.r2), blk), tg, blk), Splat(c.r3), blk);
@@ -477,14 +461,15 @@ float V3Update(const FlashV3Io& io, uint32_t i, const V3Consts& c, float g, floa
   mx = Sub(mx, cur, blk);
   const V em = ExpSub(pm, mx, kFull);
   Store(io.expSum + i * 8, Mul(em, Load(io.inExpSum + i * 8, 8), blk), blk, 8);
-  StoreExpMax<Half, float>(io.expMax, i, em);
+  StoreExpMax<Half, float>(expMax, i, em);
   return mx.v[0];
 }
 
 }  // namespace
 
 void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
-                    bool isUpdate, const FlashV3Io& io) {
+                    bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                    const FlashV3Stats& io) {
   const uint32_t baseK = srcK / splitMeanCnt;
   const V3Consts c{srcK,
                    splitMeanCnt,
@@ -495,7 +480,7 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
                    1.0f / static_cast<float>(splitMeanCnt),
                    static_cast<float>(loopCnt) - 1.0f,
                    1.0f / static_cast<float>(loopCnt)};
-  const Rows<Half> x{m, srcK, srcK, io.src};
+  const Rows<Half> x{m, srcK, srcK, src};
   std::vector<float> newSrc(srcK + kL);
   for (uint32_t i = 0; i < m; ++i) {
     float g = 0.0f, shift[8];
@@ -504,11 +489,11 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
     const float rowMax = V3Shifted(x, i, c, shift, newSrc);
     float sub = rowMax;
     if (isUpdate) {
-      sub = V3Update(io, i, c, g, rowMax);
+      sub = V3Update(io, expMax, i, c, g, rowMax);
     } else {
       PutStat(io.max, i, rowMax);
     }
-    const float s = V3Exp(io, i, srcK, newSrc, sub);
+    const float s = V3Exp(dst, i, srcK, newSrc, sub);
     for (uint32_t l = 0; l < 8; ++l) {
       io.expSum[i * 8 + l] = isUpdate ? io.expSum[i * 8 + l] + s : s;
     }
@@ -519,8 +504,8 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
 #define LNGRAD_R3510_INST(T, S)                                                                  \
   template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
                               bool);                                                             \
-  template void SoftmaxFlashV2Update<T, S>(uint32_t, uint32_t, uint32_t, const UpdateIo<T, S>&); \
-  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const UpdateIo<T, S>&);   \
+  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
+                                         bool);                                                  \
   template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST

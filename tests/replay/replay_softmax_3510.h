@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "replay.h"
+#include "replay_softmax.h"
 
 namespace lngrad_replay::r3510 {
 
@@ -38,39 +39,21 @@ template <class T>
 void SoftmaxGrad(uint32_t m, uint32_t srcK, uint32_t oriK, const T* grad, const T* src, T* dst,
                  bool isFront);
 
-// The update forms: SoftmaxFlashV2ND[WithTail]UpdateImpl and SoftmaxFlashND[WithTail]Impl.
+// The update forms (io as the NZ FlashV2's, here ND rows): SoftmaxFlashV2ND[WithTail]UpdateImpl,
+// or v1: SoftmaxFlashND[WithTail]Impl (sum = MulAddDst(expMax, inSum) + rowsum, expMax =
+// expMax * inSum / sum, dst = exp / sum).
 template <class T, class S>
-struct UpdateIo {
-  const T* src;
-  T* dst;
-  S* expSum;
-  S* max;
-  T* expMax;
-  const S* inExpSum;
-  const S* inMax;
-};
-template <class T, class S>
-void SoftmaxFlashV2Update(uint32_t m, uint32_t srcK, uint32_t oriK, const UpdateIo<T, S>& io);
-template <class T, class S>
-void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const UpdateIo<T, S>& io);
+void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
+                        bool v1);
 
 // SimpleSoftMaxNDImpl: every srcK column, the statistics' lane 0 of each row.
 template <class T, class S>
 void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax, T* dst);
 
-// SoftmaxFlashV3Process (half data, float statistics, srcK a multiple of 64, at least 512).
-struct FlashV3Io {
-  const Half* src;
-  Half* dst;
-  Half* expMax;
-  float* mean;
-  float* expSum;
-  float* max;
-  const float* inMean;
-  const float* inExpSum;
-  const float* inMax;
-};
+// SoftmaxFlashV3Process (half data, float statistics, srcK a multiple of 64, at least 512;
+// splitMeanCnt 8: other counts read the shifts at row * splitMeanCnt, not replayed).
 void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
-                    bool isUpdate, const FlashV3Io& io);
+                    bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                    const FlashV3Stats& st);
 
 }  // namespace lngrad_replay::r3510

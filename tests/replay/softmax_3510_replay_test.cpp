@@ -15,13 +15,6 @@ namespace {
 using namespace softmax_replay_test;  // NOLINT(build/namespaces)
 namespace r3510 = lngrad_replay::r3510;
 
-constexpr const char* k950 = "Ascend950PR_9599";
-
-template <class T>
-std::vector<T> Sentinel(size_t n) {
-  return std::vector<T>(n, lngrad_replay::FromFloat<T>(-77.0f));
-}
-
 enum class Api { kSoftMax, kLog, kFlashV2 };
 
 // SoftMax / LogSoftMax / SoftmaxFlashV2 without update, with sum and max: src buffer 0, dst
@@ -181,24 +174,7 @@ void CheckGrad(const Shape& s, bool isFront, bool frontApi, uint32_t seed) {
   SoftMaxTiling t;
   AscendC::SoftMaxGradTilingFunc(ge::Shape({s.m, s.k}), sizeof(T), kUbBufBytes / 2, t, isFront);
   const size_t n = isFront ? s.m * 32 / sizeof(T) : grad.size();
-  std::vector<T> out;
-  OnBlock(
-      [&](Ub& ub) {
-        Put(ub, 0, grad);
-        Put(ub, 1, y);
-        Put(ub, 2, Sentinel<T>(grad.size()));
-        auto dst = ub.Get<Dev<T>>(2);
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if (frontApi) {
-          AscendC::SoftmaxGradFront<Dev<T>, true>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                                  ub.Get<uint8_t>(3), t, si);
-        } else {
-          AscendC::SoftmaxGrad<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                       ub.Get<uint8_t>(3), t, isFront, si);
-        }
-        out = Take<T>(ub, 2, n);
-      },
-      k950);
+  const std::vector<T> out = RunSoftmaxGrad<T, true>(s, grad, y, t, isFront, frontApi, n, k950);
   std::vector<T> want = Sentinel<T>(n);
   r3510::SoftmaxGrad(s.m, s.k, s.oriK, grad.data(), y.data(), want.data(), isFront);
   ExpectSameBits(out, want, "dst");
