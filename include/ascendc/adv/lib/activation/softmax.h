@@ -8,6 +8,8 @@
 // written as [rows, 32 B] with the value repeated. isDataFormatNZ: SoftMax with statistics runs
 // softmax_nz.h (SoftMaxNZImpl's order), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which
 // other APIs of the family take NZ.
+// On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
+// the first oriSrcK columns of dst stored).
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
 #pragma once
 

@@ -6,8 +6,10 @@
 // one float operation per element and step,
 // as the device's vector instructions do (Exp and Ln: lngrad's choice, double rounded once;
 // docs/ascendc_kernels.md). Row sums follow membase/v220/softmax_common_impl (the 64-lane
-// accumulator, then the adjacent-pair tree); a row max is exact. The result does not depend on
-// how the tiling splits the rows (the tree of one row is the same for one row or many).
+// accumulator, then the adjacent-pair tree); a row max is exact. On 3510 (RegBase) the ND APIs
+// follow regbase/3510's register code: RegRowSum, RegRowMax, StoredColumns, ExpMaxLane. The result
+// does not depend on how the tiling splits the rows (the tree of one row is the same for one row or
+// many).
 #pragma once
 
 #include <cmath>

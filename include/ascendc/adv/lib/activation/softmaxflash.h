@@ -8,7 +8,8 @@
 //    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
-// Each row's statistics are read before any is written (outputs may alias the inputs).
+// Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
+// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg).
 #pragma once
 
 #include "lib/activation/softmax.h"

@@ -9,7 +9,8 @@
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
 // (as the device's per-split order allows). isBasicBlock: the row sums of
 // softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl (FlashV2BasicSum) on the tiling's
-// full splits.
+// full splits. On 3510 (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the
+// register Max, the first oriSrcK columns of dst, half expMax from float lanes l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"

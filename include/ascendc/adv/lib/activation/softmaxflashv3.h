@@ -11,7 +11,9 @@
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
 // The statistics are read and written in this order in memory, lane by lane (column c uses lane
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
-// mean/expSum/max as both).
+// mean/expSum/max as both). On 3510 (regbase/3510/softmax_flashv3_impl.h): the sums over srcK
+// (RegRowSum), G times 1/splitMeanCnt, expMax = exp((inMax + shiftPrev) - (max - shiftCurr)),
+// inMean and inMax read before the statistics are stored, expMax's half lanes l from l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"

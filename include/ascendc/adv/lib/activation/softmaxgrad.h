@@ -5,7 +5,9 @@
 // tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
 // SoftmaxGradFront: dst = s as [rows, 32 B] (isBasicBlock: the basic-block sums on the full
 // splits, softmax_grad_nd_impl.h SoftmaxGradFrontNDImpl). Half rounded once at the end.
-// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order).
+// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order). On 3510
+// (regbase/3510/softmax_grad_impl.h): s = RegRowSum over oriSrcK, isBasicBlock ignored, only the
+// first oriSrcK columns of dst written.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
