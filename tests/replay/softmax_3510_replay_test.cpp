@@ -123,6 +123,32 @@ TEST(SoftmaxFlashV2NoUpdate3510Replay, MatchesBitForBit) {
   CheckSoftMax<float, float, true>({8, 1024, 1024}, Api::kFlashV2, false, true, seed++);
 }
 
+// The register code computes originalSrcShape.m = oriSrcM rows: with oriSrcM 5 of srcM 8, rows
+// 5 to 7 of dst and of the statistics keep their contents (on the 910B all 8 are computed).
+TEST(SoftMax3510Replay, OnlyTheOriSrcMRowsAreComputed) {
+  const Shape s{8, 72, 60};
+  const auto x = Inputs<float>(3250, s);
+  const uint32_t oriM = 5, stats = s.m * 8;
+  std::vector<float> y, sum;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<float>(x.size()));
+        Put(ub, 2, Sentinel<float>(2 * kMaxAt<float>));
+        auto st = ub.Get<float>(2);
+        AscendC::SoftMax<float>(ub.Get<float>(1), st[0], st[kMaxAt<float>], ub.Get<float>(0),
+                                ub.Get<uint8_t>(3), HostTiling(s, 4, 0), {s.m, s.k, oriM, s.oriK});
+        y = Take<float>(ub, 1, x.size());
+        sum = Take<float>(ub, 2, stats);
+      },
+      k950);
+  std::vector<float> wy = Sentinel<float>(x.size()), wsum = Sentinel<float>(stats);
+  std::vector<float> wmax(stats);
+  r3510::SoftMax<float, float>(oriM, s.k, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(sum, wsum, "sum");
+}
+
 // SoftMax without statistics; float + isReuseSource also compares what src is left holding.
 template <class T, bool reuse>
 void CheckNoStats(const Shape& s, bool tmp, uint32_t seed) {

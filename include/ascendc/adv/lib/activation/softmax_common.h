@@ -69,15 +69,23 @@ namespace lngrad::aicore::softmax_detail {
 
 inline constexpr uint32_t kLanes = 64;
 
+// Arch 3510 runs the toolkit's register implementation (regbase/3510/softmax_*_impl.h).
+inline bool RegBase() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
 // The rows: m rows of k stored elements, the first oriK of which are reduced.
 struct Dims {
   uint32_t m = 0, k = 0, oriK = 0;
 };
 
+// oriRows: the 3510 register code computes originalSrcShape.m rows (oriSrcM when given; the
+// 2201 path and 3510's SimpleSoftMax, oriRows = false, compute srcM).
 template <typename T>
 Dims DimsOf(const AscendC::SoftMaxShapeInfo& s, const AscendC::LocalTensor<T>& src,
-            uint32_t tilingM, uint32_t tilingK) {
-  if (s.srcM != 0 && s.srcK != 0) return {s.srcM, s.srcK, s.oriSrcK != 0 ? s.oriSrcK : s.srcK};
+            uint32_t tilingM, uint32_t tilingK, bool oriRows = true) {
+  if (s.srcM != 0 && s.srcK != 0) {
+    const uint32_t m = RegBase() && oriRows && s.oriSrcM != 0 ? s.oriSrcM : s.srcM;
+    return {m, s.srcK, s.oriSrcK != 0 ? s.oriSrcK : s.srcK};
+  }
   const AscendC::ShapeInfo info = src.GetShapeInfo();
   if (info.shapeDim >= 2) {
     const uint32_t k = info.shape[info.shapeDim - 1];
@@ -97,9 +105,6 @@ inline float Tree8(const float* v) {
   a[1] = a[2] + a[3];
   return a[0] + a[1];
 }
-
-// Arch 3510 runs the toolkit's register implementation (regbase/3510/softmax_*_impl.h).
-inline bool RegBase() { return detail::rep::RunningArch() == NpuArch::k3510; }
 
 // A row sum there: a 64-lane accumulator started at zero (Duplicate), every 64-element chunk of
 // x[0..k) added (Add; the lanes past k add 0, the masked Exp/Mul having zeroed them), then
