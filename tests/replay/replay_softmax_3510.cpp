@@ -500,13 +500,95 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
   }
 }
 
+namespace {
+
+// The NZ fractals of SoftMaxGenericNZ[WithTail]VFImpl: register i of fractal j holds rows 4i ..
+// 4i + 3 (16 lanes each) at i * 64 + j * srcM * 16; oriK / 16 whole fractals, then (oriK !=
+// srcK) the tail fractal under pregkTail (the first oriK % 16 lanes of each row).
+template <class T>
+struct NzRegs {
+  uint32_t srcM, srcK, oriM, oriK;
+  const T* src;
+  uint32_t Block() const { return srcM * 16; }
+  uint32_t MRepeats() const { return (Block() + kL - 1) / kL; }
+  uint32_t Whole() const { return oriK / 16; }
+  bool HasTail() const { return srcK != oriK; }
+  P TailMask() const {
+    P p = 0;
+    for (uint32_t l = 0; l < kL; ++l) p |= (l % 16 < oriK % 16) ? P{1} << l : 0;
+    return p;
+  }
+  V Reg(uint32_t i, uint32_t j) const {
+    const int64_t at = int64_t{i} * kL + int64_t{j} * Block();
+    return Load(src + at, int64_t{srcK / 16} * Block() - at);
+  }
+};
+
+// The fold of ReduceWithDataBlock's eight results per register (DINTLV: even and odd) into a
+// row value: row 4i + q gets op(block 2q, block 2q + 1).
+template <class Op>
+void Fold(const V& b, uint32_t i, std::vector<float>& rows, Op op) {
+  for (uint32_t q = 0; q < 4; ++q) rows[4 * i + q] = op(b.v[2 * q], b.v[2 * q + 1]);
+}
+// LoadE2B of the folded row values (interleaved with themselves): lane l gets row 4i + l / 16.
+V RowsE2B(const std::vector<float>& rows, uint32_t i) {
+  V r;
+  for (uint32_t l = 0; l < kL; ++l) r.v[l] = rows[4 * i + l / 16];
+  return r;
+}
+
+}  // namespace
+
+template <class T, class S>
+void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
+               S* sum, S* max, bool log) {
+  const NzRegs<T> z{srcM, srcK, oriM, oriK, src};
+  const P tail = z.TailMask();
+  std::vector<float> rmax(z.MRepeats() * 4), rsum(z.MRepeats() * 4);
+  std::vector<float> work(uint64_t{srcK / 16 + 1} * z.Block() + kL);
+  for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+    V acc = Splat(kNegInf);
+    for (uint32_t j = 0; j < z.Whole(); ++j) acc = Max(acc, z.Reg(i, j), kFull);
+    if (z.HasTail()) acc = Max(acc, Select(z.Reg(i, z.Whole()), Splat(kNegInf), tail), kFull);
+    Fold(ReduceBlocks(acc, kFull, true), i, rmax, MaxOf);
+  }
+  for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+    const V mx = RowsE2B(rmax, i);
+    V acc = Splat(0.0f);
+    for (uint32_t j = 0; j <= z.Whole(); ++j) {
+      if (j == z.Whole() && !z.HasTail()) break;
+      const P m = j == z.Whole() ? tail : kFull;
+      const V e = Exp(Sub(z.Reg(i, j), mx, m), m);
+      Store(work.data() + i * kL + j * z.Block(), e, m, kL);
+      acc = Add(acc, e, kFull);
+    }
+    Fold(ReduceBlocks(acc, kFull, false), i, rsum, [](float a, float b) { return a + b; });
+  }
+  for (uint32_t r = 0; r < oriM && r < srcM / 8 * 8; ++r) {  // e2bRep = srcM / 8 stores
+    PutStat(max, r, rmax[r]);
+    PutStat(sum, r, rsum[r]);
+  }
+  for (uint32_t j = 0; j <= z.Whole(); ++j) {
+    if (j == z.Whole() && !z.HasTail()) break;
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+      const P cnt = UpdateMask(sreg) & (j == z.Whole() ? tail : kFull);
+      const uint64_t at = uint64_t{i} * kL + uint64_t{j} * z.Block();
+      V d = Div(Load(work.data() + at, kL), RowsE2B(rsum, i), cnt);
+      if (log) d = Log10(d, cnt);
+      Store(dst + at, d, cnt, int64_t{srcK / 16} * z.Block() - static_cast<int64_t>(at));
+    }
+  }
+}
+
 #define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
 #define LNGRAD_R3510_INST(T, S)                                                                  \
   template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
                               bool);                                                             \
   template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
                                          bool);                                                  \
-  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);
+  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);       \
+  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST
 #undef LNGRAD_R3510_PAIRS

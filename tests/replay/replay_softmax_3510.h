@@ -29,6 +29,13 @@ template <class T, class S>
 void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
              bool basic = false, bool log = false, bool flashV2 = false);
 
+// SoftMaxNZImpl (log: LogSoftMaxNZImpl, Log10 after the Div), src/dst [srcK / 16, srcM, 16]:
+// statistics of rows below min(oriM, 8 * (srcM / 8)); dst's first oriK columns of rows below
+// oriM.
+template <class T, class S>
+void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
+               S* sum, S* max, bool log = false);
+
 // SoftMaxNDImpl without statistics; isReuseSource with float data makes src the work buffer
 // (the srcK = 8 and 16 paths store every column there, the others the first oriK).
 template <class T>

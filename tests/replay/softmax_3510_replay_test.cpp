@@ -7,6 +7,8 @@
 // that the 3510 code leaves untouched (dst starts as a sentinel on both sides).
 #include "replay_softmax_3510.h"
 
+#include <array>
+
 #include "../aicore/sanitizer_off.h"
 #include "softmax_replay_util.h"
 
@@ -17,6 +19,32 @@ namespace r3510 = lngrad_replay::r3510;
 
 enum class Api { kSoftMax, kLog, kFlashV2 };
 
+// dst, sum and max of one call on the 950: src x in buffer 0, dst buffer 1 (or src: inPlace) and
+// the statistics (buffer 2: sum at 0, max at the middle) start as sentinels; call(ub, src, dst,
+// statistics) makes the API call.
+template <class T, class S>
+struct Outputs {
+  std::vector<T> y;
+  std::vector<S> sum, max;
+};
+template <class T, class S, class Call>
+Outputs<T, S> RunWithStats(const std::vector<T>& x, uint32_t stats, bool inPlace, Call call) {
+  Outputs<T, S> o;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<T>(x.size()));
+        Put(ub, 2, Sentinel<S>(2 * kMaxAt<S>));
+        auto src = ub.Get<Dev<T>>(0);
+        call(ub, src, inPlace ? src : ub.Get<Dev<T>>(1), ub.Get<Dev<S>>(2));
+        o.y = Take<T>(ub, inPlace ? 0 : 1, x.size());
+        o.sum = Take<S>(ub, 2, stats);
+        o.max = Take<S>(ub, 2, stats, kMaxAt<S>);
+      },
+      k950);
+  return o;
+}
+
 // SoftMax / LogSoftMax / SoftmaxFlashV2 without update, with sum and max: src buffer 0, dst
 // buffer 1 (or src: inPlace), statistics in buffer 2, tmp: the sharedTmpBuffer overload.
 template <class T, class S, bool basic = false>
@@ -26,44 +54,32 @@ void CheckSoftMax(const Shape& s, Api api, bool inPlace, bool tmp, uint32_t seed
   const auto x = Inputs<T>(seed, s);
   const SoftMaxTiling t = HostTiling(s, sizeof(S), 0);
   const uint32_t stats = s.m * 32 / sizeof(S);
-  std::vector<T> y;
-  std::vector<S> sum, max;
-  OnBlock(
-      [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, Sentinel<T>(x.size()));
-        auto src = ub.Get<Dev<T>>(0);
-        auto dst = inPlace ? src : ub.Get<Dev<T>>(1);
-        auto st = ub.Get<Dev<S>>(2);
-        auto tb = ub.Get<uint8_t>(3);
-        tb.SetSize(kUbBufBytes / 2);
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if constexpr (std::is_same_v<T, S>) {
-          if (api == Api::kLog) {
-            LogSoftMaxTiling lt;
-            AscendC::LogSoftMaxTilingFunc(ge::Shape({s.m, s.k}), sizeof(T), kUbBufBytes / 2, lt);
-            AscendC::LogSoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, tb, lt, si);
-          }
-        }
-        if (api == Api::kFlashV2) {
-          auto em = ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)];
-          AscendC::SoftmaxFlashV2<Dev<T>, false, false, basic>(dst, st[0], st[kMaxAt<S>], src, em,
-                                                               st[0], st[kMaxAt<S>], tb, t, si);
-        } else if (api == Api::kSoftMax && tmp) {
-          AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, tb, t, si);
-        } else if (api == Api::kSoftMax) {
-          AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, t, si);
-        }
-        y = Take<T>(ub, inPlace ? 0 : 1, x.size());
-        sum = Take<S>(ub, 2, stats);
-        max = Take<S>(ub, 2, stats, kMaxAt<S>);
-      },
-      k950);
+  const auto o = RunWithStats<T, S>(x, stats, inPlace, [&](Ub& ub, auto src, auto dst, auto st) {
+    auto tb = ub.Get<uint8_t>(3);
+    tb.SetSize(kUbBufBytes / 2);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+    if constexpr (std::is_same_v<T, S>) {
+      if (api == Api::kLog) {
+        LogSoftMaxTiling lt;
+        AscendC::LogSoftMaxTilingFunc(ge::Shape({s.m, s.k}), sizeof(T), kUbBufBytes / 2, lt);
+        AscendC::LogSoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, tb, lt, si);
+      }
+    }
+    if (api == Api::kFlashV2) {
+      auto em = ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)];
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, basic>(dst, st[0], st[kMaxAt<S>], src, em,
+                                                           st[0], st[kMaxAt<S>], tb, t, si);
+    } else if (api == Api::kSoftMax && tmp) {
+      AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, tb, t, si);
+    } else if (api == Api::kSoftMax) {
+      AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, t, si);
+    }
+  });
   std::vector<T> wx = x, wy = inPlace ? x : Sentinel<T>(x.size());
-  std::vector<S> wsum(stats), wmax(stats);
+  std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
   r3510::SoftMax<T, S>(s.m, s.k, s.oriK, wx.data(), inPlace ? wx.data() : wy.data(), wsum.data(),
                        wmax.data(), basic, api == Api::kLog, api == Api::kFlashV2);
-  ExpectOutputs("", y, inPlace ? wx : wy, sum, wsum, max, wmax);
+  ExpectOutputs("", o.y, inPlace ? wx : wy, o.sum, wsum, o.max, wmax);
 }
 
 const Shape kFloatShapes[] = {
@@ -147,6 +163,56 @@ TEST(SoftMax3510Replay, OnlyTheOriSrcMRowsAreComputed) {
   r3510::SoftMax<float, float>(oriM, s.k, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
   ExpectSameBits(y, wy, "dst");
   ExpectSameBits(sum, wsum, "sum");
+}
+
+// SoftMax (log: LogSoftMax) in NZ, [srcK / 16, srcM, 16]: dst and statistics start as
+// sentinels on both sides.
+template <class T, class S>
+void CheckSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, bool log,
+                    uint32_t seed) {
+  SCOPED_TRACE("NZ m " + std::to_string(srcM) + " k " + std::to_string(srcK) + " oriM " +
+               std::to_string(oriM) + " oriK " + std::to_string(oriK) + " log " +
+               std::to_string(log));
+  const Shape s{srcM, srcK, srcK};
+  const auto x = Uniform<T>(seed, srcM * srcK, -8.0f, 8.0f);
+  const uint32_t stats = srcM * 32 / sizeof(S);
+  const AscendC::SoftMaxShapeInfo si{srcM, srcK, oriM, oriK};
+  const auto o = RunWithStats<T, S>(x, stats, false, [&](Ub& ub, auto src, auto dst, auto st) {
+    if constexpr (std::is_same_v<T, S>) {
+      if (log) {
+        AscendC::LogSoftMax<Dev<T>, false, true>(dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3),
+                                                 LogSoftMaxTiling{}, si);
+      }
+    }
+    if (!log) {
+      AscendC::SoftMax<Dev<T>, false, false, true>(
+          dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3), HostTiling(s, sizeof(S), 0), si);
+    }
+  });
+  std::vector<T> wy = Sentinel<T>(x.size());
+  std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
+  r3510::SoftMaxNz<T, S>(srcM, srcK, oriM, oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
+                         log);
+  ExpectOutputs("", o.y, wy, o.sum, wsum, o.max, wmax);
+}
+
+TEST(SoftMax3510Replay, NzMatchesBitForBit) {
+  uint32_t seed = 3260;
+  for (const auto& c : {std::array<uint32_t, 4>{16, 16, 16, 16},
+                        {16, 16, 16, 7},
+                        {32, 48, 30, 41},
+                        {16, 64, 16, 64},
+                        {24, 80, 20, 75},
+                        {16, 64, 16, 20},
+                        {16, 64, 9, 32},
+                        {48, 144, 45, 130},
+                        {12, 32, 12, 32}}) {
+    CheckSoftMaxNz<float, float>(c[0], c[1], c[2], c[3], false, seed++);
+    CheckSoftMaxNz<Half, Half>(c[0], c[1], c[2], c[3], false, seed++);
+    CheckSoftMaxNz<Half, float>(c[0], c[1], c[2], c[3], false, seed++);
+    CheckSoftMaxNz<float, float>(c[0], c[1], c[2], c[3], true, seed++);
+    CheckSoftMaxNz<Half, Half>(c[0], c[1], c[2], c[3], true, seed++);
+  }
 }
 
 // SoftMax without statistics; float + isReuseSource also compares what src is left holding.

@@ -102,8 +102,14 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftMax");
   if constexpr (isDataFormatNZ) {
-    sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
-                            softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    if (sd::RegBase()) {
+      sd::SoftMaxNzRowsReg<D, U>("SoftMax", false, dstTensor, sumTensor, maxTensor, srcTensor,
+                                 softmaxShapeInfo, tiling, loc);
+    } else {
+      sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
+                              sharedTmpBuffer, softmaxShapeInfo,
+                              sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    }
     return;
   }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,

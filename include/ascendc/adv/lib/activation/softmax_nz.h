@@ -126,6 +126,63 @@ void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// The 3510 NZ row reductions (regbase/3510/softmax_impl.h SoftMaxGenericNZ[WithTail]VFImpl): a
+// 16-lane accumulator over the row's first oriK columns (Max from -inf or Add from 0, lane c % 16),
+// the tree of each 8-lane half (Reduce{Max,Sum}WithDataBlock), the halves combined (Max or Add
+// of the DINTLV fold, the first half first).
+inline float RegNzRowReduce(const std::vector<float>& x, bool isMax) {
+  float acc[kNzCols];
+  for (float& a : acc) a = isMax ? -INFINITY : 0.0f;
+  for (size_t c = 0; c < x.size(); ++c) {
+    float& a = acc[c % kNzCols];
+    a = isMax ? RegMax(a, x[c]) : a + x[c];
+  }
+  if (!isMax) return Tree8(acc) + Tree8(acc + kNzCols / 2);
+  float h[kNzCols / 2];
+  for (uint32_t i = 0; i < kNzCols / 2; ++i) h[i] = RegMax(acc[2 * i], acc[2 * i + 1]);
+  const float a = RegMax(RegMax(h[0], h[1]), RegMax(h[2], h[3]));
+  const float b = RegMax(RegMax(h[4], h[5]), RegMax(h[6], h[7]));
+  return RegMax(a, b);
+}
+
+// SoftMax (log: LogSoftMax, Log10 after the Div) with statistics, NZ, on 3510: the first oriSrcK
+// columns of rows 0 .. oriSrcM - 1 (fractal M: the shape's srcM) are computed and stored, the
+// other columns of dst keep their contents; statistics for rows below min(oriSrcM, 8 * (srcM /
+// 8)) (the register code's E2B stores run srcM / 8 times).
+template <typename T, typename U>
+void SoftMaxNzRowsReg(const char* api, bool log, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& max,
+                      const AscendC::LocalTensor<T>& src, const AscendC::SoftMaxShapeInfo& shape,
+                      const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
+  NzDims d;
+  d.k = shape.srcK != 0 ? shape.srcK : t.srcK;
+  d.stride = shape.srcM != 0 ? shape.srcM : t.srcM;
+  d.m = shape.oriSrcM != 0 ? shape.oriSrcM : d.stride;
+  d.validK = shape.oriSrcK != 0 ? shape.oriSrcK : d.k;
+  CheckNzShape(api, shape, d);
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
+  CheckRows(api, {math_detail::Op(sum, "sumTensor"), math_detail::Op(max, "maxTensor")}, {s, s});
+  RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(sum, s), Wr(max, s)});
+  const uint32_t statRows = d.m < d.stride / 8 * 8 ? d.m : d.stride / 8 * 8;
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, src.HostPtr(), d, r);
+    x.resize(d.validK);
+    const float mx = RegNzRowReduce(x, true);
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    const float sm = RegNzRowReduce(x, false);
+    for (float& v : x) v = v / sm;
+    if (log) Log10InPlace(x);
+    if (r < statRows) {
+      PutStat(max.HostPtr(), r, mx);
+      PutStat(sum.HostPtr(), r, sm);
+    }
+    for (uint32_t c = 0; c < d.validK; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
 // SimpleSoftMax, NZ (SimpleSoftMaxNZImpl): every column, no mask; column c reads lane
 // (c % 16) % Lanes<U>() of its row's statistics (half: cast lane for lane into the 16-lane work
 // row; float: the row's 8 lanes copied twice).
