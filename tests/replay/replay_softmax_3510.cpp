@@ -581,6 +581,35 @@ void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const
   }
 }
 
+template <class T>
+void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* grad,
+                   const T* src, T* dst, bool isFront) {
+  const NzRegs<T> g{srcM, srcK, oriM, oriK, grad}, y{srcM, srcK, oriM, oriK, src};
+  const P tail = g.TailMask();
+  std::vector<float> rsum(g.MRepeats() * 4);
+  for (uint32_t i = 0; i < g.MRepeats(); ++i) {
+    V acc = Splat(0.0f);
+    for (uint32_t j = 0; j < g.Whole(); ++j)
+      acc = Add(acc, Mul(g.Reg(i, j), y.Reg(i, j), kFull), kFull);
+    if (g.HasTail()) acc = Add(acc, Mul(g.Reg(i, g.Whole()), y.Reg(i, g.Whole()), tail), kFull);
+    Fold(ReduceBlocks(acc, kFull, false), i, rsum, [](float a, float b) { return a + b; });
+  }
+  if (isFront) {  // cast to T, then E2B-stored for srcM / 8 groups of 8 rows, masked to oriM
+    for (uint32_t r = 0; r < oriM && r < srcM / 8 * 8; ++r) PutStat(dst, r, rsum[r]);
+    return;
+  }
+  for (uint32_t j = 0; j <= g.Whole(); ++j) {
+    if (j == g.Whole() && !g.HasTail()) break;
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < g.MRepeats(); ++i) {
+      const P cnt = UpdateMask(sreg) & (j == g.Whole() ? tail : kFull);
+      const V d = Mul(y.Reg(i, j), Sub(g.Reg(i, j), RowsE2B(rsum, i), cnt), cnt);
+      const uint64_t at = uint64_t{i} * kL + uint64_t{j} * g.Block();
+      Store(dst + at, d, cnt, int64_t{srcK / 16} * g.Block() - static_cast<int64_t>(at));
+    }
+  }
+}
+
 #define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
 #define LNGRAD_R3510_INST(T, S)                                                                  \
   template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
@@ -596,6 +625,10 @@ template void SoftMaxNoStats<float>(uint32_t, uint32_t, uint32_t, float*, float*
 template void SoftMaxNoStats<Half>(uint32_t, uint32_t, uint32_t, Half*, Half*, bool);
 template void SoftmaxGrad<float>(uint32_t, uint32_t, uint32_t, const float*, const float*, float*,
                                  bool);
+template void SoftmaxGradNz<float>(uint32_t, uint32_t, uint32_t, uint32_t, const float*,
+                                   const float*, float*, bool);
+template void SoftmaxGradNz<Half>(uint32_t, uint32_t, uint32_t, uint32_t, const Half*, const Half*,
+                                  Half*, bool);
 template void SoftmaxGrad<Half>(uint32_t, uint32_t, uint32_t, const Half*, const Half*, Half*,
                                 bool);
 

@@ -36,6 +36,13 @@ template <class T, class S>
 void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
                S* sum, S* max, bool log = false);
 
+// SoftmaxGrad / SoftmaxGradFront in NZ (SoftmaxGradGenericNZ[WithTail]VFImpl): isFront: the row
+// sums as [rows, 32 bytes of T] for rows below min(oriM, 8 * (srcM / 8)); else (grad - s) * src
+// on the first oriK columns of rows below oriM.
+template <class T>
+void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* grad,
+                   const T* src, T* dst, bool isFront);
+
 // SoftMaxNDImpl without statistics; isReuseSource with float data makes src the work buffer
 // (the srcK = 8 and 16 paths store every column there, the others the first oriK).
 template <class T>

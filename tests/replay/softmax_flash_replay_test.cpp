@@ -26,7 +26,8 @@ void CheckSoftmaxGrad(const Shape& s, bool isFront, bool frontApi, uint32_t spli
   SoftMaxTiling t;
   AscendC::SoftMaxGradTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes), t, isFront);
   const size_t n = isFront ? s.m * t.reduceK : grad.size();
-  const std::vector<T> out = RunSoftmaxGrad<T, basic>(s, grad, y, t, isFront, frontApi, n, k910B);
+  const std::vector<T> out =
+      RunSoftmaxGrad<T, basic>({s.m, s.k, s.m, s.oriK}, grad, y, t, isFront, frontApi, n, k910B);
   std::vector<T> want(n);
   lngrad_replay::ReplaySoftmaxGrad(Mirror(t), s.oriK, grad.data(), y.data(), want.data(), isFront,
                                    basic);

@@ -203,12 +203,12 @@ std::vector<T> RunSimpleSoftMax(const Shape& s, const std::vector<T>& x,
   return y;
 }
 
-// SoftmaxGrad (isFront) or SoftmaxGradFront<basic> (frontApi) on soc: grad buffer 0, src
+// SoftmaxGrad<nz> (isFront) or SoftmaxGradFront<basic> (frontApi) on soc: grad buffer 0, src
 // buffer 1, dst buffer 2 (a sentinel first); returns the first n elements of dst.
-template <class T, bool basic>
-std::vector<T> RunSoftmaxGrad(const Shape& s, const std::vector<T>& grad, const std::vector<T>& y,
-                              const SoftMaxTiling& t, bool isFront, bool frontApi, size_t n,
-                              const char* soc) {
+template <class T, bool basic, bool nz = false>
+std::vector<T> RunSoftmaxGrad(const AscendC::SoftMaxShapeInfo& si, const std::vector<T>& grad,
+                              const std::vector<T>& y, const SoftMaxTiling& t, bool isFront,
+                              bool frontApi, size_t n, const char* soc) {
   std::vector<T> out;
   OnBlock(
       [&](Ub& ub) {
@@ -216,13 +216,12 @@ std::vector<T> RunSoftmaxGrad(const Shape& s, const std::vector<T>& grad, const 
         Put(ub, 1, y);
         Put(ub, 2, Sentinel<T>(grad.size()));
         auto dst = ub.Get<Dev<T>>(2);
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         if (frontApi) {
-          AscendC::SoftmaxGradFront<Dev<T>, basic>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                                   ub.Get<uint8_t>(3), t, si);
+          AscendC::SoftmaxGradFront<Dev<T>, basic, nz>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                                       ub.Get<uint8_t>(3), t, si);
         } else {
-          AscendC::SoftmaxGrad<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                       ub.Get<uint8_t>(3), t, isFront, si);
+          AscendC::SoftmaxGrad<Dev<T>, false, nz>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                                  ub.Get<uint8_t>(3), t, isFront, si);
         }
         out = Take<T>(ub, 2, n);
       },
