@@ -541,7 +541,7 @@ V RowsE2B(const std::vector<float>& rows, uint32_t i) {
 
 template <class T, class S>
 void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
-               S* sum, S* max, bool log) {
+               S* sum, S* max, bool log, bool flash) {
   const NzRegs<T> z{srcM, srcK, oriM, oriK, src};
   const P tail = z.TailMask();
   std::vector<float> rmax(z.MRepeats() * 4), rsum(z.MRepeats() * 4);
@@ -560,6 +560,12 @@ void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const
       const P m = j == z.Whole() ? tail : kFull;
       const V e = Exp(Sub(z.Reg(i, j), mx, m), m);
       Store(work.data() + i * kL + j * z.Block(), e, m, kL);
+      if (flash) {  // dst = the exponentials of rows below oriM
+        const uint64_t at = uint64_t{i} * kL + uint64_t{j} * z.Block();
+        const uint32_t rowsLeft = oriM * 16 > i * kL ? oriM * 16 - i * kL : 0;
+        Store(dst + at, e, m & First(rowsLeft),
+              int64_t{srcK / 16} * z.Block() - static_cast<int64_t>(at));
+      }
       acc = Add(acc, e, kFull);
     }
     Fold(ReduceBlocks(acc, kFull, false), i, rsum, [](float a, float b) { return a + b; });
@@ -568,7 +574,7 @@ void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const
     PutStat(max, r, rmax[r]);
     PutStat(sum, r, rsum[r]);
   }
-  for (uint32_t j = 0; j <= z.Whole(); ++j) {
+  for (uint32_t j = 0; j <= z.Whole() && !flash; ++j) {
     if (j == z.Whole() && !z.HasTail()) break;
     uint32_t sreg = oriM * 16;
     for (uint32_t i = 0; i < z.MRepeats(); ++i) {
@@ -617,7 +623,8 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
   template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
                                          bool);                                                  \
   template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);       \
-  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool);
+  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
+                                bool, bool);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST
 #undef LNGRAD_R3510_PAIRS

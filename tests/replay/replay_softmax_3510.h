@@ -29,12 +29,12 @@ template <class T, class S>
 void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
              bool basic = false, bool log = false, bool flashV2 = false);
 
-// SoftMaxNZImpl (log: LogSoftMaxNZImpl, Log10 after the Div), src/dst [srcK / 16, srcM, 16]:
-// statistics of rows below min(oriM, 8 * (srcM / 8)); dst's first oriK columns of rows below
-// oriM.
+// SoftMaxNZImpl (log: LogSoftMaxNZImpl, Log10 after the Div; flash: SoftmaxFlashV2NZ[WithTail]
+// NoUpdateVFImpl, dst the exponentials, no Div), src/dst [srcK / 16, srcM, 16]: statistics of
+// rows below min(oriM, 8 * (srcM / 8)); dst's first oriK columns of rows below oriM.
 template <class T, class S>
 void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
-               S* sum, S* max, bool log = false);
+               S* sum, S* max, bool log = false, bool flash = false);
 
 // SoftmaxGrad / SoftmaxGradFront in NZ (SoftmaxGradGenericNZ[WithTail]VFImpl): isFront: the row
 // sums as [rows, 32 bytes of T] for rows below min(oriM, 8 * (srcM / 8)); else (grad - s) * src

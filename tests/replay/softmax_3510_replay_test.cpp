@@ -168,31 +168,35 @@ TEST(SoftMax3510Replay, OnlyTheOriSrcMRowsAreComputed) {
 // SoftMax (log: LogSoftMax) in NZ, [srcK / 16, srcM, 16]: dst and statistics start as
 // sentinels on both sides.
 template <class T, class S>
-void CheckSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, bool log,
+void CheckSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, Api api,
                     uint32_t seed) {
   SCOPED_TRACE("NZ m " + std::to_string(srcM) + " k " + std::to_string(srcK) + " oriM " +
-               std::to_string(oriM) + " oriK " + std::to_string(oriK) + " log " +
-               std::to_string(log));
+               std::to_string(oriM) + " oriK " + std::to_string(oriK) + " api " +
+               std::to_string(static_cast<int>(api)));
   const Shape s{srcM, srcK, srcK};
   const auto x = Uniform<T>(seed, srcM * srcK, -8.0f, 8.0f);
   const uint32_t stats = srcM * 32 / sizeof(S);
   const AscendC::SoftMaxShapeInfo si{srcM, srcK, oriM, oriK};
   const auto o = RunWithStats<T, S>(x, stats, false, [&](Ub& ub, auto src, auto dst, auto st) {
     if constexpr (std::is_same_v<T, S>) {
-      if (log) {
+      if (api == Api::kLog) {
         AscendC::LogSoftMax<Dev<T>, false, true>(dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3),
                                                  LogSoftMaxTiling{}, si);
       }
     }
-    if (!log) {
+    if (api == Api::kSoftMax) {
       AscendC::SoftMax<Dev<T>, false, false, true>(
           dst, st[0], st[kMaxAt<S>], src, ub.Get<uint8_t>(3), HostTiling(s, sizeof(S), 0), si);
+    } else if (api == Api::kFlashV2) {
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, true>(
+          dst, st[0], st[kMaxAt<S>], src, dst, st[0], st[kMaxAt<S>], ub.Get<uint8_t>(3),
+          SoftMaxTiling{}, si);
     }
   });
   std::vector<T> wy = Sentinel<T>(x.size());
   std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
   r3510::SoftMaxNz<T, S>(srcM, srcK, oriM, oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
-                         log);
+                         api == Api::kLog, api == Api::kFlashV2);
   ExpectOutputs("", o.y, wy, o.sum, wsum, o.max, wmax);
 }
 
@@ -205,11 +209,11 @@ const std::array<uint32_t, 4> kNzShapes[] = {
 TEST(SoftMax3510Replay, NzMatchesBitForBit) {
   uint32_t seed = 3260;
   for (const auto& c : kNzShapes) {
-    CheckSoftMaxNz<float, float>(c[0], c[1], c[2], c[3], false, seed++);
-    CheckSoftMaxNz<Half, Half>(c[0], c[1], c[2], c[3], false, seed++);
-    CheckSoftMaxNz<Half, float>(c[0], c[1], c[2], c[3], false, seed++);
-    CheckSoftMaxNz<float, float>(c[0], c[1], c[2], c[3], true, seed++);
-    CheckSoftMaxNz<Half, Half>(c[0], c[1], c[2], c[3], true, seed++);
+    for (Api api : {Api::kSoftMax, Api::kLog, Api::kFlashV2}) {
+      CheckSoftMaxNz<float, float>(c[0], c[1], c[2], c[3], api, seed++);
+      CheckSoftMaxNz<Half, Half>(c[0], c[1], c[2], c[3], api, seed++);
+      if (api != Api::kLog) CheckSoftMaxNz<Half, float>(c[0], c[1], c[2], c[3], api, seed++);
+    }
   }
 }
 

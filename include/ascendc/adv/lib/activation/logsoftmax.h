@@ -24,7 +24,8 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
     AscendC::tiling::SoftMaxTiling t{};
     t.srcM = nd.m;
     t.srcK = nd.k;
-    sd::SoftMaxNzRowsReg<T, T>("LogSoftMax", true, dst, sum, max, src, softmaxShapeInfo, t, loc);
+    sd::SoftMaxNzRowsReg<T, T>("LogSoftMax", sd::NzFinish::kLog, dst, sum, max, src,
+                               softmaxShapeInfo, t, loc);
     return;
   }
   (void)tiling;  // the split is the kernel's own (rows are independent)

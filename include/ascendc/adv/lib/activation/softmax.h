@@ -103,8 +103,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   sd::CheckTypes<D, U>("SoftMax");
   if constexpr (isDataFormatNZ) {
     if (sd::RegBase()) {
-      sd::SoftMaxNzRowsReg<D, U>("SoftMax", false, dstTensor, sumTensor, maxTensor, srcTensor,
-                                 softmaxShapeInfo, tiling, loc);
+      sd::SoftMaxNzRowsReg<D, U>("SoftMax", sd::NzFinish::kDiv, dstTensor, sumTensor, maxTensor,
+                                 srcTensor, softmaxShapeInfo, tiling, loc);
     } else {
       sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
                               sharedTmpBuffer, softmaxShapeInfo,

@@ -145,7 +145,11 @@ inline float RegNzRowReduce(const std::vector<float>& x, bool isMax) {
   return RegMax(a, b);
 }
 
-// SoftMax (log: LogSoftMax, Log10 after the Div) with statistics, NZ, on 3510: the first oriSrcK
+// What follows Exp in the 3510 NZ softmax: the Div (SoftMax), the Div and Log10 (LogSoftMax),
+// or nothing (SoftmaxFlashV2 without update, SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl).
+enum class NzFinish { kDiv, kLog, kNone };
+
+// SoftMax (fin: LogSoftMax, SoftmaxFlashV2) with statistics, NZ, on 3510: the first oriSrcK
 // columns of rows 0 .. oriSrcM - 1 (fractal M: the shape's srcM) are computed and stored, the
 // other columns of dst keep their contents; statistics for rows below min(oriSrcM, 8 * (srcM /
 // 8)) (the register code's E2B stores run srcM / 8 times).
@@ -168,7 +172,7 @@ inline uint32_t RegNzStatRows(const NzDims& d) {
 }
 
 template <typename T, typename U>
-void SoftMaxNzRowsReg(const char* api, bool log, const AscendC::LocalTensor<T>& dst,
+void SoftMaxNzRowsReg(const char* api, NzFinish fin, const AscendC::LocalTensor<T>& dst,
                       const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& max,
                       const AscendC::LocalTensor<T>& src, const AscendC::SoftMaxShapeInfo& shape,
                       const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
@@ -186,8 +190,10 @@ void SoftMaxNzRowsReg(const char* api, bool log, const AscendC::LocalTensor<T>& 
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
     const float sm = RegNzRowReduce(x, false);
-    for (float& v : x) v = v / sm;
-    if (log) Log10InPlace(x);
+    if (fin != NzFinish::kNone) {
+      for (float& v : x) v = v / sm;
+    }
+    if (fin == NzFinish::kLog) Log10InPlace(x);
     if (r < statRows) {
       PutStat(max.HostPtr(), r, mx);
       PutStat(sum.HostPtr(), r, sm);

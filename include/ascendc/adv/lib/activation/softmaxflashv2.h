@@ -266,6 +266,11 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
   if constexpr (isDataFormatNZ) {
+    if (!isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl
+      sd::SoftMaxNzRowsReg<D, U>("SoftmaxFlashV2", sd::NzFinish::kNone, dstTensor, expSumTensor,
+                                 maxTensor, srcTensor, softmaxShapeInfo, tiling, loc);
+      return;
+    }
     const sd::NzDims nz =
         sd::FlashV2NzDimsOf(softmaxShapeInfo, tiling, sharedTmpBuffer.View().size_bytes);
     if constexpr (isUpdate) {
