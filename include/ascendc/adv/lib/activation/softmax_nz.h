@@ -13,6 +13,9 @@
 // fractal: the WholeReduce of its valid lanes), x - max, Exp, x / sum on the valid columns.
 // float dst: the last fractal's other columns are not written; half dst: they get src's values
 // back (the source casts the whole work buffer, which kept them). Statistics [oriSrcM, 32 B].
+// On 3510 SoftMax, LogSoftMax, SoftmaxFlashV2 without update and SoftmaxGrad/Front follow the
+// register code instead (SoftMaxNzRowsReg, GradNzRowsReg: regbase/3510's NZ order, exactly the
+// first oriSrcK columns, the shape's srcM as the fractal's M).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
