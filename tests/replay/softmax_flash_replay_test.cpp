@@ -26,23 +26,8 @@ void CheckSoftmaxGrad(const Shape& s, bool isFront, bool frontApi, uint32_t spli
   SoftMaxTiling t;
   AscendC::SoftMaxGradTilingFunc(shape, sizeof(T), std::min(budget, kUbBufBytes), t, isFront);
   const size_t n = isFront ? s.m * t.reduceK : grad.size();
-  std::vector<T> out;
-  OnBlock(
-      [&](Ub& ub) {
-        Put(ub, 0, grad);
-        Put(ub, 1, y);
-        auto dst = ub.Get<Dev<T>>(2);
-        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        if (frontApi) {
-          AscendC::SoftmaxGradFront<Dev<T>, basic>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                                   ub.Get<uint8_t>(3), t, si);
-        } else {
-          AscendC::SoftmaxGrad<Dev<T>>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
-                                       ub.Get<uint8_t>(3), t, isFront, si);
-        }
-        out = Take<T>(ub, 2, n);
-      },
-      k910B);
+  const std::vector<T> out =
+      RunSoftmaxGrad<T, basic>({s.m, s.k, s.m, s.oriK}, grad, y, t, isFront, frontApi, n, k910B);
   std::vector<T> want(n);
   lngrad_replay::ReplaySoftmaxGrad(Mirror(t), s.oriK, grad.data(), y.data(), want.data(), isFront,
                                    basic);
@@ -151,13 +136,9 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
   std::vector<T> em;
   OnBlock(
       [&](Ub& ub) {
-        auto st = ub.Get<Dev<S>>(2);
-        auto sumT = st[0], maxT = st[kMaxAt<S>];
-        auto emT = ub.Get<Dev<T>>(3)[kEmAt];
-        auto tmp = ub.Get<uint8_t>(3);
-        tmp.SetSize(kUbBufBytes / 2);
+        const FlashTensors<T, S> f(ub);
+        auto sumT = f.sum, maxT = f.max, emT = f.em, tmp = f.tmp, dst = f.dst, src = f.src;
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
-        auto dst = ub.Get<Dev<T>>(1), src = ub.Get<Dev<T>>(0);
         r.Run(ub, a, b, stats, laneWise, [&](bool update) {
           if (update) {
             AscendC::SoftmaxFlashV2<Dev<T>, true, false, basic>(dst, sumT, maxT, src, emT, sumT,
@@ -280,8 +261,6 @@ TEST(SoftmaxFlashReplay, UpdateWorksLaneByLane) {
 // buffer 3's second half.
 void CheckFlashV3(const Shape& s, uint32_t splitRows, uint32_t loopCnt, bool separate,
                   uint32_t seed) {
-  SCOPED_TRACE(Name(s) + " loopCnt " + std::to_string(loopCnt) + " seed " + std::to_string(seed));
-  const auto a = Inputs<Half>(seed, s), b = Uniform<Half>(seed + 1, s.m * s.k, -3.0f, 9.0f);
   const ge::Shape shape({s.m, s.k});
   uint32_t mx = 0, mn = 0;
   AscendC::GetSoftMaxFlashV3MaxMinTmpSize(shape, 2, 4, mx, mn, true);
@@ -291,54 +270,13 @@ void CheckFlashV3(const Shape& s, uint32_t splitRows, uint32_t loopCnt, bool sep
   }
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV3TilingFunc(shape, 2, 4, std::min(mx, kUbBufBytes / 2), t, true);
-  const uint32_t stats = s.m * 8, inAt = separate ? 3072 : 0;
-  constexpr uint32_t kEmAt = kUbBufBytes / 4;
-  const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, loopCnt, 8, 0.9375f};
-  std::vector<float> st0 = Uniform<float>(seed + 2, 6 * 1024, 0.5f, 9.0f);
-  std::vector<float> st, st1;
-  std::vector<Half> y0, y, em;
-  OnBlock(
-      [&](Ub& ub) {
-        auto f = ub.Get<float>(2);
-        auto tmp = ub.Get<uint8_t>(3);
-        tmp.SetSize(kUbBufBytes / 2);
-        Put(ub, 2, st0);
-        if (!separate) {
-          Put(ub, 0, a);
-          AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), f[0], f[1024], f[2048],
-                                                      ub.Get<half>(0), ub.Get<half>(3)[kEmAt], f[0],
-                                                      f[1024], f[2048], tmp, t, p);
-          y0 = Take<Half>(ub, 1, a.size());
-          st1 = Take<float>(ub, 2, 6 * 1024);
-        }
-        Put(ub, 0, b);
-        AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), f[0], f[1024], f[2048],
-                                                   ub.Get<half>(0), ub.Get<half>(3)[kEmAt], f[inAt],
-                                                   f[inAt + 1024], f[inAt + 2048], tmp, t, p);
-        y = Take<Half>(ub, 1, b.size());
-        st = Take<float>(ub, 2, 6 * 1024);
-        em = Take<Half>(ub, 3, s.m * 16, kEmAt);
-      },
-      k910B);
-  std::vector<float> w = st0;
-  std::vector<Half> wy0(a.size()), wy(b.size()), wem(s.m * 16);
-  auto stats3 = [&](uint32_t in) {
-    return lngrad_replay::FlashV3Stats{w.data(),      w.data() + 1024,      w.data() + 2048,
-                                       w.data() + in, w.data() + in + 1024, w.data() + in + 2048};
-  };
   const SmxTiling mt = Mirror(t);
-  if (!separate) {
-    lngrad_replay::ReplaySoftmaxFlashV3(mt, s.k, loopCnt, 0.9375f, false, a.data(), wy0.data(),
-                                        nullptr, stats3(0));
-    ExpectSameBits(y0, wy0, "no update dst");
-    ExpectSameBits(st1, w, "no update statistics");
-  }
-  lngrad_replay::ReplaySoftmaxFlashV3(mt, s.k, loopCnt, 0.9375f, true, b.data(), wy.data(),
-                                      wem.data(), stats3(inAt));
-  ExpectSameBits(y, wy, "update dst");
-  ExpectSameBits(st, w, "update statistics");
-  ExpectSameBits(em, wem, "update expMax");
-  (void)stats;
+  CheckFlashV3Against(s, t, loopCnt, separate, seed, k910B,
+                      [&](bool update, const Half* src, Half* dst, Half* em,
+                          const lngrad_replay::FlashV3Stats& st) {
+                        lngrad_replay::ReplaySoftmaxFlashV3(mt, s.k, loopCnt, 0.9375f, update, src,
+                                                            dst, em, st);
+                      });
 }
 
 TEST(SoftmaxFlashV3Replay, MatchesBitForBit) {

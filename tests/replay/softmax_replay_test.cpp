@@ -145,19 +145,7 @@ void CheckSimpleSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, b
   const SoftMaxTiling t = HostTiling(s, typeSize, splitRows);
   const auto inMax = Stats<S>(seed + 1, s.m, t.reduceK, -2.0f, 9.0f, laneWise);
   const auto inSum = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, laneWise);
-  std::vector<T> y;
-  OnBlock(
-      [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 2, inSum);
-        Put(ub, 2, inMax, kMaxAt<S>);
-        auto st = ub.Get<Dev<S>>(2);
-        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
-        AscendC::SimpleSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
-                                       ub.Get<uint8_t>(3), t, shape);
-        y = Take<T>(ub, 1, x.size());
-      },
-      k910B);
+  const std::vector<T> y = RunSimpleSoftMax(s, x, inSum, inMax, t, k910B);
   std::vector<T> wy(x.size());
   lngrad_replay::ReplaySimpleSoftMax(Mirror(t), x.data(), inSum.data(), inMax.data(), wy.data());
   ExpectSameBits(y, wy, "dst");

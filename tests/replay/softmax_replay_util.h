@@ -28,6 +28,7 @@ using lngrad_replay::Half;
 using lngrad_replay::SmxTiling;
 
 inline constexpr const char* k910B = "Ascend910B1";
+inline constexpr const char* k950 = "Ascend950PR_9599";
 static_assert(sizeof(SoftMaxTiling) == sizeof(SmxTiling));
 
 // The device element type of a replay type.
@@ -153,6 +154,148 @@ std::vector<S> Stats(uint32_t seed, uint32_t m, uint32_t reduceK, float lo, floa
     for (uint32_t i = 0; i < v.size(); ++i) v[i] = v[i - i % reduceK];
   }
   return v;
+}
+
+// The flash tests' tensors: src buffer 0, dst buffer 1, sum at 0 and max at the middle of
+// buffer 2, expMax in buffer 3's second half (the first half is the tmp).
+template <class T, class S>
+struct FlashTensors {
+  explicit FlashTensors(Ub& ub)
+      : sum(ub.Get<Dev<S>>(2)[0]),
+        max(ub.Get<Dev<S>>(2)[kMaxAt<S>]),
+        em(ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)]),
+        tmp(ub.Get<uint8_t>(3)),
+        dst(ub.Get<Dev<T>>(1)),
+        src(ub.Get<Dev<T>>(0)) {
+    tmp.SetSize(kUbBufBytes / 2);
+  }
+  AscendC::LocalTensor<Dev<S>> sum, max;
+  AscendC::LocalTensor<Dev<T>> em;
+  AscendC::LocalTensor<uint8_t> tmp;
+  AscendC::LocalTensor<Dev<T>> dst, src;
+};
+
+// A dst that starts as -77 everywhere (the 3510 code leaves the columns past oriSrcK alone).
+template <class T>
+std::vector<T> Sentinel(size_t n) {
+  return std::vector<T>(n, lngrad_replay::FromFloat<T>(-77.0f));
+}
+
+// SimpleSoftMax on soc: src buffer 0, statistics in buffer 2 (sum at 0, max at the middle), dst
+// buffer 1; returns dst.
+template <class T, class S>
+std::vector<T> RunSimpleSoftMax(const Shape& s, const std::vector<T>& x,
+                                const std::vector<S>& inSum, const std::vector<S>& inMax,
+                                const SoftMaxTiling& t, const char* soc) {
+  std::vector<T> y;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 2, inSum);
+        Put(ub, 2, inMax, kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+        AscendC::SimpleSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0),
+                                       ub.Get<uint8_t>(3), t, shape);
+        y = Take<T>(ub, 1, x.size());
+      },
+      soc);
+  return y;
+}
+
+// SoftmaxGrad<nz> (isFront) or SoftmaxGradFront<basic> (frontApi) on soc: grad buffer 0, src
+// buffer 1, dst buffer 2 (a sentinel first); returns the first n elements of dst.
+template <class T, bool basic, bool nz = false>
+std::vector<T> RunSoftmaxGrad(const AscendC::SoftMaxShapeInfo& si, const std::vector<T>& grad,
+                              const std::vector<T>& y, const SoftMaxTiling& t, bool isFront,
+                              bool frontApi, size_t n, const char* soc) {
+  std::vector<T> out;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, grad);
+        Put(ub, 1, y);
+        Put(ub, 2, Sentinel<T>(grad.size()));
+        auto dst = ub.Get<Dev<T>>(2);
+        if (frontApi) {
+          AscendC::SoftmaxGradFront<Dev<T>, basic, nz>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                                       ub.Get<uint8_t>(3), t, si);
+        } else {
+          AscendC::SoftmaxGrad<Dev<T>, false, nz>(dst, ub.Get<Dev<T>>(0), ub.Get<Dev<T>>(1),
+                                                  ub.Get<uint8_t>(3), t, isFront, si);
+        }
+        out = Take<T>(ub, 2, n);
+      },
+      soc);
+  return out;
+}
+
+// SoftmaxFlashV3 on soc: unless `separate`, no update on block a, then update (loopCnt) on block b
+// with mean/expSum/max in place (aliased, as the toolkit's sample); `separate`: one update from
+// lane-varying inputs into other tensors. Buffer 2 holds the statistics at multiples of 1024
+// floats (out: mean, expSum, max; separate inputs from 3072), starting as st0; expMax in buffer
+// 3's second half.
+struct FlashV3Out {
+  std::vector<Half> y0, y, em;
+  std::vector<float> st1, st;  // the statistics after the no-update and the update call
+};
+inline constexpr uint32_t kFlashV3EmAt = kUbBufBytes / 4;
+inline FlashV3Out RunFlashV3(const Shape& s, const std::vector<Half>& a, const std::vector<Half>& b,
+                             const std::vector<float>& st0, const SoftMaxTiling& t,
+                             const AscendC::SoftMaxParams& p, bool separate, const char* soc) {
+  const uint32_t inAt = separate ? 3072 : 0;
+  FlashV3Out o;
+  OnBlock(
+      [&](Ub& ub) {
+        auto f = ub.Get<float>(2);
+        auto tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(kUbBufBytes / 2);
+        Put(ub, 2, st0);
+        if (!separate) {
+          Put(ub, 0, a);
+          AscendC::SoftmaxFlashV3<half, float, false>(
+              ub.Get<half>(1), f[0], f[1024], f[2048], ub.Get<half>(0),
+              ub.Get<half>(3)[kFlashV3EmAt], f[0], f[1024], f[2048], tmp, t, p);
+          o.y0 = Take<Half>(ub, 1, a.size());
+          o.st1 = Take<float>(ub, 2, 6 * 1024);
+        }
+        Put(ub, 0, b);
+        AscendC::SoftmaxFlashV3<half, float, true>(
+            ub.Get<half>(1), f[0], f[1024], f[2048], ub.Get<half>(0), ub.Get<half>(3)[kFlashV3EmAt],
+            f[inAt], f[inAt + 1024], f[inAt + 2048], tmp, t, p);
+        o.y = Take<Half>(ub, 1, b.size());
+        o.st = Take<float>(ub, 2, 6 * 1024);
+        o.em = Take<Half>(ub, 3, s.m * 16, kFlashV3EmAt);
+      },
+      soc);
+  return o;
+}
+
+// RunFlashV3 on inputs from seed (a with -inf and ties, b uniform, statistics uniform) compared
+// with replay(isUpdate, src, dst, expMax, stats), which updates the statistics copy in place.
+template <class Replay>
+void CheckFlashV3Against(const Shape& s, const SoftMaxTiling& t, uint32_t loopCnt, bool separate,
+                         uint32_t seed, const char* soc, Replay replay) {
+  SCOPED_TRACE(Name(s) + " loopCnt " + std::to_string(loopCnt) + " seed " + std::to_string(seed));
+  const auto a = Inputs<Half>(seed, s), b = Uniform<Half>(seed + 1, s.m * s.k, -3.0f, 9.0f);
+  const uint32_t inAt = separate ? 3072 : 0;
+  const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, loopCnt, 8, 0.9375f};
+  const std::vector<float> st0 = Uniform<float>(seed + 2, 6 * 1024, 0.5f, 9.0f);
+  const FlashV3Out o = RunFlashV3(s, a, b, st0, t, p, separate, soc);
+  std::vector<float> w = st0;
+  std::vector<Half> wy0(a.size()), wy(b.size()), wem(s.m * 16);
+  auto stats3 = [&](uint32_t in) {
+    return lngrad_replay::FlashV3Stats{w.data(),      w.data() + 1024,      w.data() + 2048,
+                                       w.data() + in, w.data() + in + 1024, w.data() + in + 2048};
+  };
+  if (!separate) {
+    replay(false, a.data(), wy0.data(), nullptr, stats3(0));
+    ExpectSameBits(o.y0, wy0, "no update dst");
+    ExpectSameBits(o.st1, w, "no update statistics");
+  }
+  replay(true, b.data(), wy.data(), wem.data(), stats3(inAt));
+  ExpectSameBits(o.y, wy, "update dst");
+  ExpectSameBits(o.st, w, "update statistics");
+  ExpectSameBits(o.em, wem, "update expMax");
 }
 
 // AdjustSoftMaxRes: rows whose max (lane 0 of its block, or element r with stepSizeMode 1) has

@@ -2,7 +2,9 @@
 // membase/common/logsoftmax_common_impl.h: the SoftMax steps (max, x - max, Exp, row sum, Div)
 // then log10 (Ln times 0.4342944819f on 2201/2002, Log10 on 3510), in float (half rounded once at
 // the end); sum and max written as [rows, 32 B]. The kernel recomputes its own split from the
-// buffer size (the tiling argument is not read), as the toolkit's does.
+// buffer size (the tiling argument is not read), as the toolkit's does. isDataFormatNZ: on 3510
+// softmax_nz.h SoftMaxNzRowsReg with Log10 (the register code's LogSoftMaxNZImpl); refused on
+// 2201/2002, whose NZ source is not a softmax (docs/ascendc_kernels.md).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -16,7 +18,16 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                 const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  sd::RefuseNz<isDataFormatNZ>("LogSoftMax");
+  if constexpr (isDataFormatNZ) {  // 3510 only (regbase/3510/logsoftmax_impl.h LogSoftMaxNZImpl)
+    if (!sd::RegBase()) sd::RefuseNz<true>("LogSoftMax");
+    const sd::Dims nd = sd::DimsOf(softmaxShapeInfo, src, 0, 0, false);  // srcM, srcK
+    AscendC::tiling::SoftMaxTiling t{};
+    t.srcM = nd.m;
+    t.srcK = nd.k;
+    sd::SoftMaxNzRowsReg<T, T>("LogSoftMax", sd::NzFinish::kLog, dst, sum, max, src,
+                               softmaxShapeInfo, t, loc);
+    return;
+  }
   (void)tiling;  // the split is the kernel's own (rows are independent)
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
                         &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(src), loc);

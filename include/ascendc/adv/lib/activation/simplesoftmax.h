@@ -59,7 +59,8 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
     return;
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
-                       LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+                       sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false),
+                       loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -8,6 +8,8 @@
 // written as [rows, 32 B] with the value repeated. isDataFormatNZ: SoftMax with statistics runs
 // softmax_nz.h (SoftMaxNZImpl's order), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which
 // other APIs of the family take NZ.
+// On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
+// the first oriSrcK columns of dst stored).
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
 #pragma once
 
@@ -43,12 +45,15 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   }
   std::vector<float> x;
   const bool basicOrder = basic && d.oriK % kLanes == 0;
+  const uint32_t cols = StoredColumns(d);
+  // 3510's srcK = 8 and 16 register paths store the exponentials of every column to src.
+  const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
     const float mx = RowMax(x.data(), d.oriK);
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
-    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
+    if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
     const float sm = RowSum(x.data(), d.oriK, basicOrder);
     for (float& v : x) v = v / sm;
     if (fin == Finish::kLog) Log10InPlace(x);
@@ -56,7 +61,7 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
       PutStat(max->HostPtr(), r, mx);
       PutStat(sum->HostPtr(), r, sm);
     }
-    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x);
+    StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x, cols);
   }
 }
 
@@ -97,8 +102,14 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftMax");
   if constexpr (isDataFormatNZ) {
-    sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer,
-                            softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    if (sd::RegBase()) {
+      sd::SoftMaxNzRowsReg<D, U>("SoftMax", sd::NzFinish::kDiv, dstTensor, sumTensor, maxTensor,
+                                 srcTensor, softmaxShapeInfo, tiling, loc);
+    } else {
+      sd::SoftMaxNzRows<D, U>("SoftMax", dstTensor, sumTensor, maxTensor, srcTensor,
+                              sharedTmpBuffer, softmaxShapeInfo,
+                              sd::NzDimsOf(softmaxShapeInfo, tiling), loc);
+    }
     return;
   }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,

@@ -6,8 +6,10 @@
 // one float operation per element and step,
 // as the device's vector instructions do (Exp and Ln: lngrad's choice, double rounded once;
 // docs/ascendc_kernels.md). Row sums follow membase/v220/softmax_common_impl (the 64-lane
-// accumulator, then the adjacent-pair tree); a row max is exact. The result does not depend on
-// how the tiling splits the rows (the tree of one row is the same for one row or many).
+// accumulator, then the adjacent-pair tree); a row max is exact. On 3510 (RegBase) the ND APIs
+// follow regbase/3510's register code: RegRowSum, RegRowMax, StoredColumns, ExpMaxLane. The result
+// does not depend on how the tiling splits the rows (the tree of one row is the same for one row or
+// many).
 #pragma once
 
 #include <cmath>
@@ -67,15 +69,23 @@ namespace lngrad::aicore::softmax_detail {
 
 inline constexpr uint32_t kLanes = 64;
 
+// Arch 3510 runs the toolkit's register implementation (regbase/3510/softmax_*_impl.h).
+inline bool RegBase() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
 // The rows: m rows of k stored elements, the first oriK of which are reduced.
 struct Dims {
   uint32_t m = 0, k = 0, oriK = 0;
 };
 
+// oriRows: the 3510 register code computes originalSrcShape.m rows (oriSrcM when given; the
+// 2201 path and 3510's SimpleSoftMax, oriRows = false, compute srcM).
 template <typename T>
 Dims DimsOf(const AscendC::SoftMaxShapeInfo& s, const AscendC::LocalTensor<T>& src,
-            uint32_t tilingM, uint32_t tilingK) {
-  if (s.srcM != 0 && s.srcK != 0) return {s.srcM, s.srcK, s.oriSrcK != 0 ? s.oriSrcK : s.srcK};
+            uint32_t tilingM, uint32_t tilingK, bool oriRows = true) {
+  if (s.srcM != 0 && s.srcK != 0) {
+    const uint32_t m = RegBase() && oriRows && s.oriSrcM != 0 ? s.oriSrcM : s.srcM;
+    return {m, s.srcK, s.oriSrcK != 0 ? s.oriSrcK : s.srcK};
+  }
   const AscendC::ShapeInfo info = src.GetShapeInfo();
   if (info.shapeDim >= 2) {
     const uint32_t k = info.shape[info.shapeDim - 1];
@@ -96,10 +106,53 @@ inline float Tree8(const float* v) {
   return a[0] + a[1];
 }
 
+// A row sum there: a 64-lane accumulator started at zero (Duplicate), every 64-element chunk of
+// x[0..k) added (Add; the lanes past k add 0, the masked Exp/Mul having zeroed them), then
+// ReduceSum's adjacent-pair tree over the 64 lanes (lngrad's register ReduceSum, the same tree).
+// k <= 64 (the masked ReduceSum of SingleSoftMaxGenericNDImpl, or the data-block trees of the
+// srcK = 8 and 16 paths) gives the same values.
+inline float RegRowSum(const float* x, uint32_t k) {
+  float acc[kLanes] = {};
+  for (uint32_t b = 0; b < k; b += kLanes) {
+    const uint32_t n = k - b < kLanes ? k - b : kLanes;
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = acc[j] + (j < n ? x[b + j] : 0.0f);
+  }
+  return ScalarTree64(acc, kLanes);
+}
+
+// The register Max(a, b) (lngrad's register engine): a NaN operand gives that NaN (a first),
+// else a < b ? b : a.
+inline float RegMax(float a, float b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  return a < b ? b : a;
+}
+
+// A row max there: a 64-lane accumulator of -inf, Max with every chunk (lanes past k Max with
+// -inf, the tail's Select), then ReduceMax's adjacent-pair tree.
+inline float RegRowMax(const float* x, uint32_t k) {
+  float acc[kLanes];
+  for (float& a : acc) a = -INFINITY;
+  for (uint32_t b = 0; b < k; b += kLanes) {
+    const uint32_t n = k - b < kLanes ? k - b : kLanes;
+    for (uint32_t j = 0; j < n; ++j) acc[j] = RegMax(acc[j], x[b + j]);
+  }
+  for (uint32_t w = kLanes / 2; w >= 1; w /= 2) {
+    for (uint32_t i = 0; i < w; ++i) acc[i] = RegMax(acc[2 * i], acc[2 * i + 1]);
+  }
+  return acc[0];
+}
+
+// The columns of a row the ND APIs store: on 3510 the register stores are masked to the first
+// oriSrcK (the padding columns of dst keep their contents); the 2201 path writes all srcK.
+inline uint32_t StoredColumns(const Dims& d) { return RegBase() ? d.oriK : d.k; }
+
 // The sum of x[0..k) as NewReduceSumLastNDImpl (and, basic = true, the basic-block
 // BasicBlockAddImpl) forms it: a 64-lane accumulator, then the tree over the 64 lanes
 // (WholeReduceSum for one row, BlockReduceSum twice for several: the same additions).
+// On 3510: RegRowSum.
 inline float RowSum(const float* x, uint32_t k, bool basic) {
+  if (RegBase()) return RegRowSum(x, k);
   if (k < kLanes) return ScalarTree64(x, k);
   float acc[kLanes];
   const uint32_t blocks = k / kLanes, tail = k % kLanes;
@@ -118,8 +171,10 @@ inline float RowSum(const float* x, uint32_t k, bool basic) {
 }
 
 // The sum of ReduceSumLastNDImpl (SoftmaxGrad): the eight block sums of each full 64-lane chunk
-// added chunk by chunk, their tree, then the tail's WholeReduceSum added.
+// added chunk by chunk, their tree, then the tail's WholeReduceSum added. On 3510: RegRowSum
+// (SoftMaxGradGenericNDVFImpl).
 inline float GradRowSum(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowSum(x, k);
   const uint32_t blocks = k / kLanes, tail = k % kLanes;
   float total = 0.0f;
   if (blocks > 0) {
@@ -139,7 +194,9 @@ inline float GradRowSum(const float* x, uint32_t k) {
 
 // The device's Max (a > b ? a : b) folded over the row. Not inlined: inside SoftMaxRows the
 // running max would live in memory across the row (it outlives calls there).
+// On 3510: RegRowMax.
 [[gnu::noinline]] inline float RowMax(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowMax(x, k);
   float m = x[0];
   for (uint32_t j = 1; j < k; ++j) m = x[j] > m ? x[j] : m;
   return m;
@@ -191,9 +248,10 @@ void LoadRow(std::vector<float>& out, const T* p, uint32_t n) {
   out.resize(n);
   for (uint32_t j = 0; j < n; ++j) out[j] = Widen(p[j]);
 }
+// The first n values of v (all of them by default).
 template <typename T>
-void StoreRow(T* p, const std::vector<float>& v) {
-  for (size_t j = 0; j < v.size(); ++j) p[j] = Narrow<T>(v[j]);
+void StoreRow(T* p, const std::vector<float>& v, size_t n = SIZE_MAX) {
+  for (size_t j = 0; j < v.size() && j < n; ++j) p[j] = Narrow<T>(v[j]);
 }
 
 // The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl
@@ -201,6 +259,12 @@ void StoreRow(T* p, const std::vector<float>& v) {
 // register implementation broadcasts element 0 with Reg::Duplicate).
 inline uint32_t ColumnLane(uint32_t c) {
   return detail::rep::RunningArch() == NpuArch::k3510 ? 0 : c % 8;
+}
+
+// The lane of a row's le expMax entries that entry l takes from the ls statistics lanes: lane
+// l % ls (membase); on 3510 the half expMax of float statistics is Interleave(v, v): lane l / 2.
+inline uint32_t ExpMaxLane(uint32_t l, uint32_t ls, uint32_t le) {
+  return RegBase() ? l * ls / le : l % ls;
 }
 
 // Elements per row of a statistics tensor of U: one 32-byte block.

@@ -13,6 +13,9 @@
 // fractal: the WholeReduce of its valid lanes), x - max, Exp, x / sum on the valid columns.
 // float dst: the last fractal's other columns are not written; half dst: they get src's values
 // back (the source casts the whole work buffer, which kept them). Statistics [oriSrcM, 32 B].
+// On 3510 SoftMax, LogSoftMax, SoftmaxFlashV2 without update and SoftmaxGrad/Front follow the
+// register code instead (SoftMaxNzRowsReg, GradNzRowsReg: regbase/3510's NZ order, exactly the
+// first oriSrcK columns, the shape's srcM as the fractal's M).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -126,6 +129,82 @@ void SoftMaxNzRows(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// The 3510 NZ row reductions (regbase/3510/softmax_impl.h SoftMaxGenericNZ[WithTail]VFImpl): a
+// 16-lane accumulator over the row's first oriK columns (Max from -inf or Add from 0, lane c % 16),
+// the tree of each 8-lane half (Reduce{Max,Sum}WithDataBlock), the halves combined (Max or Add
+// of the DINTLV fold, the first half first).
+inline float RegNzRowReduce(const std::vector<float>& x, bool isMax) {
+  float acc[kNzCols];
+  for (float& a : acc) a = isMax ? -INFINITY : 0.0f;
+  for (size_t c = 0; c < x.size(); ++c) {
+    float& a = acc[c % kNzCols];
+    a = isMax ? RegMax(a, x[c]) : a + x[c];
+  }
+  if (!isMax) return Tree8(acc) + Tree8(acc + kNzCols / 2);
+  float h[kNzCols / 2];
+  for (uint32_t i = 0; i < kNzCols / 2; ++i) h[i] = RegMax(acc[2 * i], acc[2 * i + 1]);
+  const float a = RegMax(RegMax(h[0], h[1]), RegMax(h[2], h[3]));
+  const float b = RegMax(RegMax(h[4], h[5]), RegMax(h[6], h[7]));
+  return RegMax(a, b);
+}
+
+// What follows Exp in the 3510 NZ softmax: the Div (SoftMax), the Div and Log10 (LogSoftMax),
+// or nothing (SoftmaxFlashV2 without update, SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl).
+enum class NzFinish { kDiv, kLog, kNone };
+
+// SoftMax (fin: LogSoftMax, SoftmaxFlashV2) with statistics, NZ, on 3510: the first oriSrcK
+// columns of rows 0 .. oriSrcM - 1 (fractal M: the shape's srcM) are computed and stored, the
+// other columns of dst keep their contents; statistics for rows below min(oriSrcM, 8 * (srcM /
+// 8)) (the register code's E2B stores run srcM / 8 times).
+// The 3510 NZ dims: the fractal's M the shape's srcM (the register code re-tiles to it), rows
+// oriSrcM, columns oriSrcK.
+inline NzDims RegNzDims(const char* api, const AscendC::SoftMaxShapeInfo& shape,
+                        const AscendC::tiling::SoftMaxTiling& t) {
+  NzDims d;
+  d.k = shape.srcK != 0 ? shape.srcK : t.srcK;
+  d.stride = shape.srcM != 0 ? shape.srcM : t.srcM;
+  d.m = shape.oriSrcM != 0 ? shape.oriSrcM : d.stride;
+  d.validK = shape.oriSrcK != 0 ? shape.oriSrcK : d.k;
+  CheckNzShape(api, shape, d);
+  return d;
+}
+// The rows whose statistics (or SoftmaxGradFront's dst) the 3510 NZ code stores: its E2B stores
+// run srcM / 8 times, 8 rows each, masked to oriSrcM.
+inline uint32_t RegNzStatRows(const NzDims& d) {
+  return d.m < d.stride / 8 * 8 ? d.m : d.stride / 8 * 8;
+}
+
+template <typename T, typename U>
+void SoftMaxNzRowsReg(const char* api, NzFinish fin, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<U>& sum, const AscendC::LocalTensor<U>& max,
+                      const AscendC::LocalTensor<T>& src, const AscendC::SoftMaxShapeInfo& shape,
+                      const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
+  const NzDims d = RegNzDims(api, shape, t);
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
+  CheckRows(api, {math_detail::Op(sum, "sumTensor"), math_detail::Op(max, "maxTensor")}, {s, s});
+  RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(sum, s), Wr(max, s)});
+  const uint32_t statRows = RegNzStatRows(d);
+  std::vector<float> x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, src.HostPtr(), d, r);
+    x.resize(d.validK);
+    const float mx = RegNzRowReduce(x, true);
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    const float sm = RegNzRowReduce(x, false);
+    if (fin != NzFinish::kNone) {
+      for (float& v : x) v = v / sm;
+    }
+    if (fin == NzFinish::kLog) Log10InPlace(x);
+    if (r < statRows) {
+      PutStat(max.HostPtr(), r, mx);
+      PutStat(sum.HostPtr(), r, sm);
+    }
+    for (uint32_t c = 0; c < d.validK; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
 // SimpleSoftMax, NZ (SimpleSoftMaxNZImpl): every column, no mask; column c reads lane
 // (c % 16) % Lanes<U>() of its row's statistics (half: cast lane for lane into the 16-lane work
 // row; float: the row's 8 lanes copied twice).
@@ -202,10 +281,16 @@ inline NzSplits GradNzSplits(const AscendC::tiling::SoftMaxTiling& t, uint32_t s
 // repeat of BinaryComputeWithSpecialMask, whose whole repeats get the all-lane mask) or with a
 // single fractal (the WholeReduceSum branch).
 template <typename T>
+void GradNzRowsReg(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
+                   const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                   const AscendC::SoftMaxShapeInfo& shape, const AscendC::tiling::SoftMaxTiling& t,
+                   SrcLoc loc);  // below: 3510
+template <typename T>
 void GradNzRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
                 const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
                 const AscendC::LocalTensor<uint8_t>& tmp, const AscendC::SoftMaxShapeInfo& shape,
                 const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
+  if (RegBase()) return GradNzRowsReg(api, front, dst, grad, src, shape, t, loc);
   NzDims d = NzDimsOf(shape, t, true);
   const uint32_t srcM = d.stride;
   const NzSplits sp = GradNzSplits(t, srcM, d.k, sizeof(T), tmp.View().size_bytes);
@@ -236,6 +321,38 @@ void GradNzRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
       continue;
     }
     for (uint32_t c = 0; c < d.k; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>((g[c] - s) * y[c]);
+  }
+}
+
+// SoftmaxGrad / SoftmaxGradFront, NZ, on 3510 (regbase/3510/softmax_grad_impl.h
+// SoftmaxGradGenericNZ[WithTail]VFImpl): s = RegNzRowReduce of grad * src over the first
+// oriSrcK columns; front: s (rounded to T) for the RegNzStatRows rows; else (grad - s) * src on
+// the first oriSrcK columns of rows 0 .. oriSrcM - 1, the other columns kept.
+template <typename T>
+void GradNzRowsReg(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
+                   const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                   const AscendC::SoftMaxShapeInfo& shape, const AscendC::tiling::SoftMaxTiling& t,
+                   SrcLoc loc) {
+  const NzDims d = RegNzDims(api, shape, t);
+  const uint64_t n = uint64_t{d.stride} * d.k, out = front ? uint64_t{d.m} * Lanes<T>() : n;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(dst, "dstTensor"), md::Op(grad, "gradTensor"), md::Op(src, "srcTensor")},
+            {out, n, n});
+  RecordCall(api, loc, {Rd(grad, n), Rd(src, n), Wr(dst, out)});
+  const uint32_t statRows = RegNzStatRows(d);
+  std::vector<float> g, y, p(d.validK);
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(g, grad.HostPtr(), d, r);
+    LoadNzRow(y, src.HostPtr(), d, r);
+    for (uint32_t c = 0; c < d.validK; ++c) p[c] = g[c] * y[c];
+    const float s = RegNzRowReduce(p, false);
+    if (front) {
+      if (r < statRows) PutStat(dst.HostPtr(), r, s);
+      continue;
+    }
+    for (uint32_t c = 0; c < d.validK; ++c) {
+      dst.HostPtr()[d.At(r, c)] = Narrow<T>(y[c] * (g[c] - s));
+    }
   }
 }
 

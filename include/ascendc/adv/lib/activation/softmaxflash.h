@@ -8,7 +8,8 @@
 //    Max, Sub, Exp, Mul, Add and Div run over the [rows, 32 B] blocks; column c of dst uses
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
-// Each row's statistics are read before any is written (outputs may alias the inputs).
+// Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
+// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg).
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -16,6 +17,66 @@
 #include "lib/activation/softmaxflashv2.h"
 
 namespace lngrad::aicore::softmax_detail {
+
+// One row of the membase update (softmax_flash_nd_process_impl.h); x holds the row.
+template <typename T, typename U>
+void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vector<float>& x) {
+  const uint32_t ls = Lanes<U>(), le = Lanes<T>();
+  std::vector<float> scale(ls), expMax(ls);
+  const float rmax = RowMax(x.data(), d.oriK);
+  for (float& v : x) v = v - rmax;
+  ExpInPlace(x);
+  const float rs = GradRowSum(x.data(), d.oriK);
+  U* maxRow = a.max.HostPtr() + uint64_t{r} * ls;
+  U* sumRow = a.expSum.HostPtr() + uint64_t{r} * ls;
+  for (uint32_t j = 0; j < ls; ++j) {  // the statistics lane by lane
+    const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
+    const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
+    const float mx = inMax > rmax ? inMax : rmax;
+    const float ea = ExpOf(rmax - mx);
+    const float b = ExpOf(inMax - mx) * inSum;
+    const float sum = b + ea * rs;
+    scale[j] = ea / sum;
+    expMax[j] = b / sum;
+    maxRow[j] = Narrow<U>(mx);
+    sumRow[j] = Narrow<U>(sum);
+  }
+  for (uint32_t l = 0; l < le; ++l) {
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
+  }
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[ColumnLane(c)];
+}
+
+// One row of the 3510 update (regbase/3510/softmax_flash_impl.h SoftmaxFlashND[WithTail]Impl),
+// x the row's first oriSrcK values: max_j = Max(rowmax, inMax_j), em_j = exp(inMax_j - max_j),
+// e = exp(x - max_0), s = rowsum(e) (RegRowSum), sum_j = em_j * inSum_j + s (MulAddDst, taken as
+// one fused rounding as the 950's other MulAddDst users in lngrad), expMax_j = (em_j * inSum_j)
+// / sum_j, dst = e / sum_0.
+template <typename T, typename U>
+void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x) {
+  const uint32_t ls = Lanes<U>(), le = Lanes<T>();
+  std::vector<float> mx(ls), em(ls), sum(ls), inSum(ls);
+  const float rmax = RowMax(x.data(), static_cast<uint32_t>(x.size()));
+  for (uint32_t j = 0; j < ls; ++j) {
+    const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
+    inSum[j] = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
+    mx[j] = RegMax(rmax, inMax);
+    em[j] = ExpOf(inMax - mx[j]);
+  }
+  for (float& v : x) v = v - mx[0];
+  ExpInPlace(x);
+  const float rs = RegRowSum(x.data(), static_cast<uint32_t>(x.size()));
+  for (uint32_t j = 0; j < ls; ++j) {
+    sum[j] = std::fma(em[j], inSum[j], rs);
+    em[j] = (em[j] * inSum[j]) / sum[j];
+    a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(mx[j]);
+  }
+  for (uint32_t l = 0; l < le; ++l) {
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(em[ExpMaxLane(l, ls, le)]);
+  }
+  for (uint32_t j = 0; j < ls; ++j) a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(sum[j]);
+  for (float& v : x) v = v / sum[0];
+}
 
 template <typename T, typename U>
 void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
@@ -35,32 +96,13 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
              {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
               Wr(a.max, s), Wr(a.expMax, se)});
   std::vector<float> x;
-  const uint32_t ls = Lanes<U>(), le = Lanes<T>();
-  std::vector<float> scale(ls), expMax(ls);
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float rmax = RowMax(x.data(), d.oriK);
-    for (float& v : x) v = v - rmax;
-    ExpInPlace(x);
-    const float rs = GradRowSum(x.data(), d.oriK);
-    U* maxRow = a.max.HostPtr() + uint64_t{r} * ls;
-    U* sumRow = a.expSum.HostPtr() + uint64_t{r} * ls;
-    for (uint32_t j = 0; j < ls; ++j) {  // the statistics lane by lane
-      const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
-      const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
-      const float mx = inMax > rmax ? inMax : rmax;
-      const float ea = ExpOf(rmax - mx);
-      const float b = ExpOf(inMax - mx) * inSum;
-      const float sum = b + ea * rs;
-      scale[j] = ea / sum;
-      expMax[j] = b / sum;
-      maxRow[j] = Narrow<U>(mx);
-      sumRow[j] = Narrow<U>(sum);
+    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, StoredColumns(d));
+    if (RegBase()) {
+      FlashRowReg(a, r, x);
+    } else {
+      FlashRow(a, d, r, x);
     }
-    for (uint32_t l = 0; l < le; ++l) {
-      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
-    }
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[ColumnLane(c)];
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

@@ -9,7 +9,8 @@
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
 // (as the device's per-split order allows). isBasicBlock: the row sums of
 // softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl (FlashV2BasicSum) on the tiling's
-// full splits.
+// full splits. On 3510 (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the
+// register Max, the first oriSrcK columns of dst, half expMax from float lanes l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -48,7 +49,7 @@ struct FlashLanes {
     for (uint32_t j = 0; j < lanes; ++j) {
       const float im = Widen(inMax[j]);
       inSum[j] = Widen(inExpSum[j]);
-      max[j] = im > rowMax ? im : rowMax;
+      max[j] = RegBase() ? RegMax(rowMax, im) : (im > rowMax ? im : rowMax);
       expMax[j] = ExpOf(im - max[j]);
     }
   }
@@ -59,6 +60,7 @@ struct FlashLanes {
 // trees (for 1024 chunk l + chunk l + 8 first); k > 512 BigBlockReduceSum's start (RowSum's
 // generic order); otherwise BasicBlockAddImpl (RowSum's basic order).
 inline float FlashV2BasicSum(const float* x, uint32_t k) {
+  if (RegBase()) return RegRowSum(x, k);  // SoftmaxFlashV2NDUpdateImpl's sum
   if (k == 512 || k == 1024) {
     float chunk[16], lanes[8];
     for (uint32_t c = 0; c < k / kLanes; ++c) chunk[c] = ScalarTree64(x + c * kLanes, kLanes);
@@ -105,15 +107,16 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
   std::vector<float> x;
   FlashLanes<U> f{ls};
+  const uint32_t cols = StoredColumns(d);
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
+    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
     const float rmax = RowMax(x.data(), d.oriK);
     if (update) {
       f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
     } else {
       f.Fill(rmax);
     }
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
+    for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const bool basicRow = r < basicRows && d.k % kLanes == 0;
@@ -124,7 +127,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
     for (uint32_t l = 0; update && l < le; ++l) {
-      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[l % ls]);
+      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, ls, le)]);
     }
     if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
@@ -263,6 +266,11 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
   if constexpr (isDataFormatNZ) {
+    if (!isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl
+      sd::SoftMaxNzRowsReg<D, U>("SoftmaxFlashV2", sd::NzFinish::kNone, dstTensor, expSumTensor,
+                                 maxTensor, srcTensor, softmaxShapeInfo, tiling, loc);
+      return;
+    }
     const sd::NzDims nz =
         sd::FlashV2NzDimsOf(softmaxShapeInfo, tiling, sharedTmpBuffer.View().size_bytes);
     if constexpr (isUpdate) {

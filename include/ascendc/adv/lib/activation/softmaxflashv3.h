@@ -11,7 +11,9 @@
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
 // The statistics are read and written in this order in memory, lane by lane (column c uses lane
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
-// mean/expSum/max as both).
+// mean/expSum/max as both). On 3510 (regbase/3510/softmax_flashv3_impl.h): the sums over srcK
+// (RegRowSum), G times 1/splitMeanCnt, expMax = exp((inMax + shiftPrev) - (max - shiftCurr)),
+// inMean and inMax read before the statistics are stored, expMax's half lanes l from l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -45,7 +47,8 @@ inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segmen
   const float inv = 1.0f / static_cast<float>(baseK);
   float local[8];
   for (uint32_t j = 0; j < 8; ++j) local[j] = Tree8(acc + 8 * j) * inv;
-  const float g = Tree8(local) * (1.0f / 8.0f);
+  // 3510: the mean of the eight block sums times 1/splitMeanCnt (the register code's r1).
+  const float g = Tree8(local) * (1.0f / static_cast<float>(RegBase() ? segments : 8));
   for (uint32_t j = 0; j < segments && j < 8; ++j) {
     const float shift = (g - local[j]) * sc;
     for (uint32_t c = j * baseK; c < (j + 1) * baseK && c < x.size(); ++c) x[c] = x[c] - shift;
@@ -68,13 +71,21 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   const U* inMax = a.inMax.HostPtr() + o;
   const float sc = p.alpha / (1.0f - p.alpha);
   LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
-  const float g = FlashV3Center(x, d.oriK, p.splitMeanCnt, sc);
+  const uint32_t k = RegBase() ? d.k : d.oriK;  // 3510 reduces the tiling's srcK
+  const float g = FlashV3Center(x, k, p.splitMeanCnt, sc);
   const float cnt = static_cast<float>(p.loopCnt);
+  // 3510 holds inMean and inMax in registers across the mean and max stores (outputs that alias
+  // them are read before); membase reads them from memory in its order.
+  float oldMean[kL], oldMax[kL];
+  for (uint32_t j = 0; j < kL; ++j) {
+    oldMean[j] = update ? Widen(inMean[j]) : 0.0f;
+    oldMax[j] = update ? Widen(inMax[j]) : 0.0f;
+  }
   for (uint32_t j = 0; j < kL; ++j) {
     mean[j] =
         update ? Narrow<U>((Widen(inMean[j]) * (cnt - 1.0f) + g) * (1.0f / cnt)) : Narrow<U>(g);
   }
-  const float rmax = RowMax(x.data(), d.oriK);
+  const float rmax = RowMax(x.data(), k);
   float shiftCurr[kL], shiftPrev[kL], em[kL] = {};
   for (uint32_t j = 0; j < kL; ++j) {
     shiftCurr[j] = (g - Widen(mean[j])) * sc;
@@ -83,13 +94,18 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   if (update) {
     float prev[kL];
     for (uint32_t j = 0; j < kL; ++j) {
-      shiftPrev[j] = (Widen(inMean[j]) - Widen(mean[j])) * sc;
-      prev[j] = Widen(inMax[j]) + shiftPrev[j];
+      shiftPrev[j] = ((RegBase() ? oldMean[j] : Widen(inMean[j])) - Widen(mean[j])) * sc;
+      prev[j] = (RegBase() ? oldMax[j] : Widen(inMax[j])) + shiftPrev[j];
     }
-    for (uint32_t j = 0; j < kL; ++j)
-      max[j] = Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]);
-    for (uint32_t j = 0; j < kL; ++j)
-      em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
+    for (uint32_t j = 0; j < kL; ++j) {
+      max[j] = RegBase() ? Narrow<U>(RegMax(prev[j], Widen(max[j])))
+                         : (Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]));
+    }
+    for (uint32_t j = 0; j < kL; ++j) {
+      // 3510: exp((inMax + shiftPrev) - (max - shiftCurr)) (SoftmaxFlashV3NDUpdateImpl)
+      em[j] = RegBase() ? ExpOf(prev[j] - (Widen(max[j]) - shiftCurr[j]))
+                        : ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
+    }
     for (uint32_t j = 0; j < kL; ++j) {
       expSum[j] = Narrow<U>(em[j] * Widen(a.inExpSum.HostPtr()[o + j]));
     }
@@ -98,10 +114,10 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - shiftCurr[ColumnLane(c) % kL];
   ExpInPlace(x);
   StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
-  const float s = RowSum(x.data(), d.oriK, false);
+  const float s = RowSum(x.data(), k, false);
   for (uint32_t j = 0; j < kL; ++j) expSum[j] = Narrow<U>(update ? Widen(expSum[j]) + s : s);
   for (uint32_t l = 0; update && l < Lanes<T>(); ++l) {
-    a.expMax.HostPtr()[uint64_t{r} * Lanes<T>() + l] = Narrow<T>(em[l % kL]);
+    a.expMax.HostPtr()[uint64_t{r} * Lanes<T>() + l] = Narrow<T>(em[ExpMaxLane(l, kL, Lanes<T>())]);
   }
 }
 

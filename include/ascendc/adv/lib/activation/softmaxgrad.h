@@ -5,7 +5,9 @@
 // tail's tree); SoftmaxGrad: dst = (grad - s) * src (isFront: dst = s as [rows, 32 B]);
 // SoftmaxGradFront: dst = s as [rows, 32 B] (isBasicBlock: the basic-block sums on the full
 // splits, softmax_grad_nd_impl.h SoftmaxGradFrontNDImpl). Half rounded once at the end.
-// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order).
+// isDataFormatNZ: softmax_nz.h GradNzRows (softmax_grad_nz_impl.h's order). On 3510
+// (regbase/3510/softmax_grad_impl.h): s = RegRowSum over oriSrcK, isBasicBlock ignored, only the
+// first oriSrcK columns of dst written.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -32,17 +34,19 @@ void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
   CheckTmp(api, tmp, row * 4);
   RecordCall(api, loc, {Rd(grad, n), Rd(src, n), Wr(dst, out)});
   std::vector<float> g, y, p;
+  const uint32_t cols = StoredColumns(d);
+  if (RegBase()) basicRows = 0;  // regbase/3510 ignores isBasicBlock here
   for (uint32_t r = 0; r < d.m; ++r) {
-    LoadRow(g, grad.HostPtr() + uint64_t{r} * d.k, d.k);
-    LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    p.resize(d.k);
-    for (uint32_t j = 0; j < d.k; ++j) p[j] = y[j] * g[j];
+    LoadRow(g, grad.HostPtr() + uint64_t{r} * d.k, cols);
+    LoadRow(y, src.HostPtr() + uint64_t{r} * d.k, cols);
+    p.resize(cols);
+    for (uint32_t j = 0; j < cols; ++j) p[j] = y[j] * g[j];
     const float s = r < basicRows ? RowSum(p.data(), d.k, true) : GradRowSum(p.data(), d.oriK);
     if (front) {
       PutStat(dst.HostPtr(), r, s);
       continue;
     }
-    for (uint32_t j = 0; j < d.k; ++j) p[j] = (g[j] - s) * y[j];
+    for (uint32_t j = 0; j < cols; ++j) p[j] = (g[j] - s) * y[j];
     StoreRow(dst.HostPtr() + uint64_t{r} * d.k, p);
   }
 }

@@ -1,0 +1,642 @@
+// lngrad_replay: the SoftMax family's 3510 register code (regbase/3510/softmax_impl.h,
+// softmax_flashv2_impl.h, softmax_flash_impl.h, softmax_flashv3_impl.h, softmax_grad_impl.h,
+// simple_softmax_impl.h, logsoftmax_impl.h), replayed from the source with a scalar model of
+// the vector registers (replay_softmax_3510.h). Written apart from lngrad's implementation.
+#include "replay_softmax_3510.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace lngrad_replay::r3510 {
+namespace {
+
+constexpr uint32_t kL = 64;  // float lanes of a vector register
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+struct V {
+  float v[kL] = {};
+};
+using P = uint64_t;  // one bit per float lane
+constexpr P kFull = ~P{0};
+
+constexpr P First(uint32_t n) { return n >= kL ? kFull : (P{1} << n) - 1; }
+constexpr bool On(P p, uint32_t i) { return ((p >> i) & 1u) != 0; }
+// Reg::UpdateMask<uint32_t>(sreg): the next min(sreg, 64) lanes; sreg decreases by that.
+P UpdateMask(uint32_t& sreg) {
+  const uint32_t n = sreg < kL ? sreg : kL;
+  sreg -= n;
+  return First(n);
+}
+
+float ExpD(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+float Log10D(float x) { return static_cast<float>(std::log10(static_cast<double>(x))); }
+// The register Max: a NaN operand gives NaN (the first one), else the larger (a on a tie).
+float MaxOf(float a, float b) {
+  if (std::isnan(a)) return a;
+  if (std::isnan(b)) return b;
+  return a < b ? b : a;
+}
+
+// LoadAlign (+ the widening Cast): 64 elements from p; lanes at or past `avail` read 0.
+template <class T>
+V Load(const T* p, int64_t avail) {
+  V r;
+  for (uint32_t i = 0; i < kL && static_cast<int64_t>(i) < avail; ++i) r.v[i] = ToFloat(p[i]);
+  return r;
+}
+// StoreAlign (+ the narrowing Cast) of the selected lanes below `avail`.
+template <class T>
+void Store(T* p, const V& a, P mask, int64_t avail) {
+  for (uint32_t i = 0; i < kL && static_cast<int64_t>(i) < avail; ++i) {
+    if (On(mask, i)) p[i] = FromFloat<T>(a.v[i]);
+  }
+}
+
+template <class F>
+V Lanes2(const V& a, const V& b, P mask, F f) {
+  V r;
+  for (uint32_t i = 0; i < kL; ++i) r.v[i] = On(mask, i) ? f(a.v[i], b.v[i]) : 0.0f;
+  return r;
+}
+V Add(const V& a, const V& b, P m) {
+  return Lanes2(a, b, m, [](float x, float y) { return x + y; });
+}
+V Sub(const V& a, const V& b, P m) {
+  return Lanes2(a, b, m, [](float x, float y) { return x - y; });
+}
+V Mul(const V& a, const V& b, P m) {
+  return Lanes2(a, b, m, [](float x, float y) { return x * y; });
+}
+V Div(const V& a, const V& b, P m) {
+  return Lanes2(a, b, m, [](float x, float y) { return x / y; });
+}
+V Max(const V& a, const V& b, P m) { return Lanes2(a, b, m, MaxOf); }
+V Exp(const V& a, P m) {
+  return Lanes2(a, a, m, [](float x, float) { return ExpD(x); });
+}
+V Log10(const V& a, P m) {
+  return Lanes2(a, a, m, [](float x, float) { return Log10D(x); });
+}
+// FusedExpSub: the difference rounded, then Exp.
+V ExpSub(const V& a, const V& b, P m) { return Exp(Sub(a, b, m), m); }
+V Select(const V& a, const V& b, P m) {
+  V r;
+  for (uint32_t i = 0; i < kL; ++i) r.v[i] = On(m, i) ? a.v[i] : b.v[i];
+  return r;
+}
+V Splat(float x) {
+  V r;
+  for (float& e : r.v) e = x;
+  return r;
+}
+// Duplicate(dst, src, mask): lane 0 of src into the selected lanes, 0 elsewhere.
+V Brc(const V& a, P m) { return Select(Splat(a.v[0]), V{}, m); }
+
+// The adjacent-pair tree over lanes [b, b + n) of a selected by m; false when none is.
+bool Tree(const V& a, P m, uint32_t b, uint32_t n, bool isMax, float* out) {
+  float val[kL];
+  bool on[kL];
+  for (uint32_t i = 0; i < n; ++i) val[i] = a.v[b + i], on[i] = On(m, b + i);
+  for (uint32_t w = n; w > 1; w /= 2) {
+    for (uint32_t i = 0; i < w / 2; ++i) {
+      const uint32_t l = 2 * i, r = l + 1;
+      if (on[l] && on[r]) {
+        val[i] = isMax ? MaxOf(val[l], val[r]) : val[l] + val[r];
+      } else {
+        val[i] = on[l] ? val[l] : val[r];
+      }
+      on[i] = on[l] || on[r];
+    }
+  }
+  *out = val[0];
+  return on[0];
+}
+// ReduceSum / ReduceMax: lane 0 the tree, other lanes 0.
+V Reduce(const V& a, P m, bool isMax) {
+  V r;
+  float t = 0.0f;
+  r.v[0] = Tree(a, m, 0, kL, isMax, &t) ? t : (isMax ? kNegInf : 0.0f);
+  return r;
+}
+// Reduce*WithDataBlock: lane b the tree of block b (8 lanes); an empty block 0 or -inf.
+V ReduceBlocks(const V& a, P m, bool isMax) {
+  V r;
+  for (uint32_t b = 0; b < 8; ++b) {
+    float t = 0.0f;
+    r.v[b] = Tree(a, m, 8 * b, 8, isMax, &t) ? t : (isMax ? kNegInf : 0.0f);
+  }
+  return r;
+}
+
+template <class S>
+constexpr uint32_t kStat = 32 / sizeof(S);  // statistics lanes per row
+
+// Where a SoftMax-family kernel keeps the rows it works on.
+template <class T>
+struct Rows {
+  uint32_t m, srcK, oriK;
+  const T* src;
+  int64_t Avail(uint32_t i, uint32_t j) const {
+    return static_cast<int64_t>(m) * srcK - (static_cast<int64_t>(i) * srcK + j * kL);
+  }
+  V Chunk(uint32_t i, uint32_t j) const { return Load(src + i * srcK + j * kL, Avail(i, j)); }
+  uint32_t Repeats() const { return (oriK + kL - 1) / kL; }
+};
+
+// SoftMaxGenericND[WithTail]VFImpl's max: the running Max, the last chunk Select-ed with -inf.
+template <class T>
+float RowMaxTail(const Rows<T>& x, uint32_t i) {
+  uint32_t sreg = x.oriK;
+  V mx = Splat(kNegInf);
+  for (uint32_t j = 0; j + 1 < x.Repeats(); ++j) mx = Max(mx, x.Chunk(i, j), UpdateMask(sreg));
+  const P cnt = UpdateMask(sreg);
+  mx = Max(mx, Select(x.Chunk(i, x.Repeats() - 1), Splat(kNegInf), cnt), kFull);
+  return Reduce(mx, kFull, true).v[0];
+}
+
+// Its exponentials and sum: every chunk's masked ExpSub stored through `put`, then added.
+template <class T, class Put>
+float RowExpSum(const Rows<T>& x, uint32_t i, float mx, Put put) {
+  uint32_t sreg = x.oriK;
+  V sum = Splat(0.0f);
+  const V m = Splat(mx);
+  for (uint32_t j = 0; j < x.Repeats(); ++j) {
+    const P cnt = UpdateMask(sreg);
+    const V e = Exp(Sub(x.Chunk(i, j), m, cnt), cnt);
+    put(j, e, cnt);
+    sum = Add(sum, e, kFull);
+  }
+  return Reduce(sum, kFull, false).v[0];
+}
+
+template <class S>
+void PutStat(S* stats, uint32_t i, float v) {
+  for (uint32_t l = 0; l < kStat<S>; ++l) stats[i * kStat<S> + l] = FromFloat<S>(v);
+}
+
+// The per-row statistics of one SoftMax kernel call and its work buffer (floats).
+struct RowStats {
+  std::vector<float> max, sum, work;
+};
+
+// SoftMaxGenericND[WithTail]VFImpl and SingleSoftMaxGenericNDVFImpl (oriK <= 64: one masked
+// register, the same lanes and trees) — phase 1.
+template <class T>
+RowStats GenericPhase1(const Rows<T>& x, T* flashDst) {
+  RowStats st{std::vector<float>(x.m), std::vector<float>(x.m),
+              std::vector<float>(uint64_t{x.m} * x.srcK + kL)};
+  for (uint32_t i = 0; i < x.m; ++i) {
+    st.max[i] = RowMaxTail(x, i);
+    st.sum[i] = RowExpSum(x, i, st.max[i], [&](uint32_t j, const V& e, P cnt) {
+      if (flashDst != nullptr) {
+        Store(flashDst + i * x.srcK + j * kL, e, cnt, x.Avail(i, j));
+      } else {
+        Store(st.work.data() + i * x.srcK + j * kL, e, cnt, kL);
+      }
+    });
+  }
+  return st;
+}
+
+// The srcK = 8 (float) and srcK = 16 paths (SingleSoftMaxGenericNDForBlkVFImpl,
+// ...AlignedWithBlkVFImpl), row by row: ReduceMax/SumWithDataBlock over the pregCnt lanes
+// (column < oriK) of each 8-lane block, the two blocks of a 16-column row combined after
+// DeInterleave (Max, Add); Sub and Exp on every column, the exponentials stored whole.
+template <class T>
+RowStats BlockPhase1(const Rows<T>& x) {
+  RowStats st{std::vector<float>(x.m), std::vector<float>(x.m),
+              std::vector<float>(uint64_t{x.m} * x.srcK + kL)};
+  const uint32_t blocks = x.srcK / 8;
+  const P cnt = x.oriK >= 8 * blocks ? First(8 * blocks) : First(x.oriK);
+  for (uint32_t i = 0; i < x.m; ++i) {
+    const V row = Load(x.src + i * x.srcK, x.srcK);
+    const V bm = ReduceBlocks(row, cnt, true);
+    st.max[i] = blocks == 1 ? bm.v[0] : MaxOf(bm.v[0], bm.v[1]);
+    const V e = Exp(Sub(row, Splat(st.max[i]), First(x.srcK)), First(x.srcK));
+    const V bs = ReduceBlocks(e, cnt, false);
+    st.sum[i] = blocks == 1 ? bs.v[0] : bs.v[0] + bs.v[1];
+    Store(st.work.data() + i * x.srcK, e, First(x.srcK), kL);
+  }
+  return st;
+}
+
+template <class T>
+bool BlockPath(const Rows<T>& x) {
+  return (x.srcK == 8 && std::is_same_v<T, float>) || x.srcK == 16;
+}
+
+// Phase 2: dst = work / sum (then Log10) on the first oriK columns.
+template <class T>
+void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
+  for (uint32_t i = 0; i < x.m; ++i) {
+    uint32_t sreg = x.oriK;
+    for (uint32_t j = 0; j < x.Repeats(); ++j) {
+      const P cnt = UpdateMask(sreg);
+      const V w = Load(st.work.data() + i * x.srcK + j * kL, kL);
+      V d = Div(w, Splat(st.sum[i]), cnt);
+      if (log) d = Log10(d, cnt);
+      Store(dst + i * x.srcK + j * kL, d, cnt, x.Avail(i, j));
+    }
+  }
+}
+
+}  // namespace
+
+template <class T, class S>
+void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+             bool basic, bool log, bool flashV2) {
+  const Rows<T> x{m, srcK, oriK, src};
+  RowStats st;
+  if (!basic && BlockPath(x)) {
+    st = BlockPhase1(x);
+    if (flashV2) {
+      for (uint32_t i = 0; i < m; ++i) {
+        const V w = Load(st.work.data() + i * srcK, srcK);
+        Store(dst + i * srcK, w, First(oriK), srcK);
+      }
+    }
+  } else {
+    st = GenericPhase1(x, flashV2 ? dst : nullptr);
+  }
+  for (uint32_t i = 0; i < m; ++i) PutStat(max, i, st.max[i]);
+  for (uint32_t i = 0; i < m; ++i) PutStat(sum, i, st.sum[i]);
+  if (!flashV2) DivPhase(x, st, dst, log);
+}
+
+template <class T>
+void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse) {
+  const Rows<T> x{m, srcK, oriK, src};
+  const bool block = BlockPath(x);
+  RowStats st = block ? BlockPhase1(x) : GenericPhase1<T>(x, nullptr);
+  if constexpr (std::is_same_v<T, float>) {
+    if (reuse) {  // src is the work buffer
+      const uint32_t cols = block ? srcK : oriK;
+      for (uint32_t i = 0; i < m; ++i) std::memcpy(src + i * srcK, &st.work[i * srcK], cols * 4);
+    }
+  }
+  DivPhase(x, st, dst, false);
+}
+
+template <class T>
+void SoftmaxGrad(uint32_t m, uint32_t srcK, uint32_t oriK, const T* grad, const T* src, T* dst,
+                 bool isFront) {
+  const Rows<T> g{m, srcK, oriK, grad}, y{m, srcK, oriK, src};
+  const uint32_t reps = (srcK + kL - 1) / kL;
+  for (uint32_t i = 0; i < m; ++i) {
+    uint32_t sreg = oriK;
+    V sum = Splat(0.0f);
+    for (uint32_t j = 0; j < reps; ++j) {
+      sum = Add(sum, Mul(g.Chunk(i, j), y.Chunk(i, j), UpdateMask(sreg)), kFull);
+    }
+    const float s = Reduce(sum, kFull, false).v[0];
+    if (isFront) {
+      PutStat(dst, i, s);
+      continue;
+    }
+    sreg = oriK;
+    for (uint32_t j = 0; j < reps; ++j) {
+      const P cnt = UpdateMask(sreg);
+      const V t = Mul(y.Chunk(i, j), Sub(g.Chunk(i, j), Splat(s), cnt), cnt);
+      Store(dst + i * srcK + j * kL, t, cnt, g.Avail(i, j));
+    }
+  }
+}
+
+namespace {
+
+// The update forms' statistics step, lane by lane over the row's kStat<S> lanes: max =
+// Max(rowmax, inMax), expMax = ExpSub(inMax, max); inMax and inExpSum are read into registers
+// before anything of the row is stored.
+template <class S>
+struct UpdateLanes {
+  V inMax, inSum, max, expMax;
+};
+template <class T, class S>
+UpdateLanes<S> LoadUpdate(const NzFlashV2Io<T, S>& io, uint32_t i, float rowMax) {
+  constexpr P blk = First(kStat<S>);
+  UpdateLanes<S> u;
+  u.inMax = Load(io.inMax + i * kStat<S>, kStat<S>);
+  u.inSum = Load(io.inExpSum + i * kStat<S>, kStat<S>);
+  u.max = Max(Brc(Splat(rowMax), blk), u.inMax, blk);
+  u.expMax = ExpSub(u.inMax, u.max, blk);
+  return u;
+}
+// expMax of T: half data with float statistics Interleave(v, v) to 16 lanes (lane l: l / 2).
+template <class T, class S>
+void StoreExpMax(T* expMax, uint32_t i, const V& v) {
+  if constexpr (sizeof(T) == 2 && sizeof(S) == 4) {
+    V w;
+    for (uint32_t l = 0; l < 16; ++l) w.v[l] = v.v[l / 2];
+    Store(expMax + i * 16, w, First(16), 16);
+  } else {
+    Store(expMax + i * kStat<S>, v, First(kStat<S>), kStat<S>);
+  }
+}
+
+}  // namespace
+
+template <class T, class S>
+void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
+                        bool v1) {
+  const Rows<T> x{m, srcK, oriK, io.src};
+  constexpr P blk = First(kStat<S>);
+  std::vector<float> work(uint64_t{m} * srcK + kL), sum0(m);
+  for (uint32_t i = 0; i < m; ++i) {
+    const UpdateLanes<S> u = LoadUpdate(io, i, RowMaxTail(x, i));
+    Store(io.max + i * kStat<S>, u.max, blk, kStat<S>);
+    if (!v1) StoreExpMax<T, S>(io.expMax, i, u.expMax);
+    const float s = RowExpSum(x, i, u.max.v[0], [&](uint32_t j, const V& e, P cnt) {
+      if (v1) {
+        Store(work.data() + i * srcK + j * kL, e, cnt, kL);
+      } else {
+        Store(io.dst + i * srcK + j * kL, e, cnt, x.Avail(i, j));
+      }
+    });
+    V sum = Brc(Splat(s), blk);
+    if (v1) {  // MulAddDst, then expMax = expMax * inSum / sum
+      for (uint32_t l = 0; l < kStat<S>; ++l) {
+        sum.v[l] = std::fma(u.expMax.v[l], u.inSum.v[l], sum.v[l]);
+      }
+      StoreExpMax<T, S>(io.expMax, i, Div(Mul(u.expMax, u.inSum, blk), sum, blk));
+    } else {
+      sum = Add(sum, Mul(u.expMax, u.inSum, blk), blk);
+    }
+    Store(io.expSum + i * kStat<S>, sum, blk, kStat<S>);
+    sum0[i] = sum.v[0];
+  }
+  if (v1) DivPhase(x, RowStats{{}, sum0, work}, io.dst, false);
+}
+
+template <class T, class S>
+void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax,
+                   T* dst) {
+  const Rows<T> x{m, srcK, srcK, src};
+  for (uint32_t i = 0; i < m; ++i) {
+    const V mx = Splat(ToFloat(inMax[i * kStat<S>])), sm = Splat(ToFloat(inSum[i * kStat<S>]));
+    uint32_t sreg = srcK;
+    for (uint32_t j = 0; j < x.Repeats(); ++j) {
+      const P cnt = UpdateMask(sreg);
+      const V d = Div(Exp(Sub(x.Chunk(i, j), mx, cnt), cnt), sm, cnt);
+      Store(dst + i * srcK + j * kL, d, cnt, x.Avail(i, j));
+    }
+  }
+}
+
+namespace {
+
+// SoftmaxFlashV3's constants (SoftmaxFlashV3Process).
+struct V3Consts {
+  uint32_t srcK, splitMeanCnt, baseK, loopCnt;
+  float scalar, r0, r1, r2, r3;
+};
+
+// Stages 1-3 of row i: the block sums of the first 512 elements, the further chunks added, the
+// eight block sums times r0 (L), G = tree(L) * r1 and the shifts (G - L_b) * scalar.
+void V3Center(const Rows<Half>& x, uint32_t i, const V3Consts& c, float* g, float* shift) {
+  V acc;
+  for (uint32_t j = 0; j < 8; ++j) {
+    const V b = ReduceBlocks(x.Chunk(i, j), kFull, false);
+    for (uint32_t l = 0; l < 8; ++l) acc.v[8 * j + l] = b.v[l];
+  }
+  for (uint32_t j = 8; j < c.srcK / kL; ++j) acc = Add(x.Chunk(i, j), acc, kFull);
+  const P blk = First(8);
+  V mean = ReduceBlocks(acc, kFull, false);
+  mean = Mul(mean, Splat(c.r0), blk);
+  V t = Reduce(mean, blk, false);
+  t.v[0] = t.v[0] * c.r1;
+  t = Brc(t, blk);
+  *g = t.v[0];
+  const V sh = Mul(Sub(t, mean, blk), Splat(c.scalar), blk);
+  for (uint32_t l = 0; l < 8; ++l) shift[l] = sh.v[l];
+}
+
+// Stage 4's newSrc (x minus its segment's shift, as floats) and its max.
+float V3Shifted(const Rows<Half>& x, uint32_t i, const V3Consts& c, const float* shift,
+                std::vector<float>& newSrc) {
+  V mx = Splat(kNegInf);
+  for (uint32_t j = 0; j < c.splitMeanCnt; ++j) {
+    uint32_t sreg = c.baseK;
+    const uint32_t reps = (c.baseK + kL - 1) / kL;
+    for (uint32_t k = 0; k < reps; ++k) {
+      const P cnt = UpdateMask(sreg);
+      const uint32_t at = i * c.srcK + j * c.baseK + k * kL;
+      // the zeroing Cast under cnt, then Sub
+      const V in = Select(Load(x.src + at, int64_t{x.m} * c.srcK - at), V{}, cnt);
+      const V s = Sub(in, Splat(shift[j]), cnt);
+      const uint32_t n = k + 1 < reps ? kL : c.baseK - k * kL;
+      for (uint32_t l = 0; l < n; ++l) newSrc[j * c.baseK + k * kL + l] = s.v[l];
+      mx = Max(mx, k + 1 < reps ? s : Select(s, Splat(kNegInf), cnt), kFull);
+    }
+  }
+  return Reduce(mx, kFull, true).v[0];
+}
+
+// Stage 5: dst = ExpSub(newSrc, m) over srcK, its sum.
+float V3Exp(Half* dst, uint32_t i, uint32_t srcK, const std::vector<float>& newSrc, float m) {
+  V sum = Splat(0.0f);
+  for (uint32_t k = 0; k < srcK / kL; ++k) {
+    const V d = ExpSub(Load(newSrc.data() + k * kL, kL), Splat(m), kFull);
+    Store(dst + i * srcK + k * kL, d, kFull, kL);
+    sum = Add(sum, d, kFull);
+  }
+  return Reduce(sum, kFull, false).v[0];
+}
+
+// The update's statistics (stage 4 of SoftmaxFlashV3NDUpdateImpl); returns max - shiftCurr.
+float V3Update(const FlashV3Stats& io, Half* expMax, uint32_t i, const V3Consts& c, float g,
+               float rowMax) {
+  const P blk = First(8);
+  const V inMean = Load(io.inMean + i * 8, 8), tg = Splat(g);
+  const V shift = Mul(Add(Mul(inMean, Splat(c.r2), blk), tg, blk), Splat(c.r3), blk);
+  Store(io.mean + i * 8, shift, blk, 8);
+  const V cur = Mul(Sub(tg, shift, blk), Splat(c.scalar), blk);
+  const V prev = Mul(Sub(inMean, shift, blk), Splat(c.scalar), blk);
+  V mx = Add(cur, Brc(Splat(rowMax), blk), blk);
+  const V pm = Add(Load(io.inMax + i * 8, 8), prev, blk);
+  mx = Max(pm, mx, blk);
+  Store(io.max + i * 8, mx, blk, 8);
+  mx = Sub(mx, cur, blk);
+  const V em = ExpSub(pm, mx, kFull);
+  Store(io.expSum + i * 8, Mul(em, Load(io.inExpSum + i * 8, 8), blk), blk, 8);
+  StoreExpMax<Half, float>(expMax, i, em);
+  return mx.v[0];
+}
+
+}  // namespace
+
+void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
+                    bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                    const FlashV3Stats& io) {
+  const uint32_t baseK = srcK / splitMeanCnt;
+  const V3Consts c{srcK,
+                   splitMeanCnt,
+                   baseK,
+                   loopCnt,
+                   alpha / (1 - alpha),
+                   1.0f / static_cast<float>(baseK),
+                   1.0f / static_cast<float>(splitMeanCnt),
+                   static_cast<float>(loopCnt) - 1.0f,
+                   1.0f / static_cast<float>(loopCnt)};
+  const Rows<Half> x{m, srcK, srcK, src};
+  std::vector<float> newSrc(srcK + kL);
+  for (uint32_t i = 0; i < m; ++i) {
+    float g = 0.0f, shift[8];
+    V3Center(x, i, c, &g, shift);
+    if (!isUpdate) PutStat(io.mean, i, g);
+    const float rowMax = V3Shifted(x, i, c, shift, newSrc);
+    float sub = rowMax;
+    if (isUpdate) {
+      sub = V3Update(io, expMax, i, c, g, rowMax);
+    } else {
+      PutStat(io.max, i, rowMax);
+    }
+    const float s = V3Exp(dst, i, srcK, newSrc, sub);
+    for (uint32_t l = 0; l < 8; ++l) {
+      io.expSum[i * 8 + l] = isUpdate ? io.expSum[i * 8 + l] + s : s;
+    }
+  }
+}
+
+namespace {
+
+// The NZ fractals of SoftMaxGenericNZ[WithTail]VFImpl: register i of fractal j holds rows 4i ..
+// 4i + 3 (16 lanes each) at i * 64 + j * srcM * 16; oriK / 16 whole fractals, then (oriK !=
+// srcK) the tail fractal under pregkTail (the first oriK % 16 lanes of each row).
+template <class T>
+struct NzRegs {
+  uint32_t srcM, srcK, oriM, oriK;
+  const T* src;
+  uint32_t Block() const { return srcM * 16; }
+  uint32_t MRepeats() const { return (Block() + kL - 1) / kL; }
+  uint32_t Whole() const { return oriK / 16; }
+  bool HasTail() const { return srcK != oriK; }
+  P TailMask() const {
+    P p = 0;
+    for (uint32_t l = 0; l < kL; ++l) p |= (l % 16 < oriK % 16) ? P{1} << l : 0;
+    return p;
+  }
+  V Reg(uint32_t i, uint32_t j) const {
+    const int64_t at = int64_t{i} * kL + int64_t{j} * Block();
+    return Load(src + at, int64_t{srcK / 16} * Block() - at);
+  }
+};
+
+// The fold of ReduceWithDataBlock's eight results per register (DINTLV: even and odd) into a
+// row value: row 4i + q gets op(block 2q, block 2q + 1).
+template <class Op>
+void Fold(const V& b, uint32_t i, std::vector<float>& rows, Op op) {
+  for (uint32_t q = 0; q < 4; ++q) rows[4 * i + q] = op(b.v[2 * q], b.v[2 * q + 1]);
+}
+// LoadE2B of the folded row values (interleaved with themselves): lane l gets row 4i + l / 16.
+V RowsE2B(const std::vector<float>& rows, uint32_t i) {
+  V r;
+  for (uint32_t l = 0; l < kL; ++l) r.v[l] = rows[4 * i + l / 16];
+  return r;
+}
+
+}  // namespace
+
+template <class T, class S>
+void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
+               S* sum, S* max, bool log, bool flash) {
+  const NzRegs<T> z{srcM, srcK, oriM, oriK, src};
+  const P tail = z.TailMask();
+  std::vector<float> rmax(z.MRepeats() * 4), rsum(z.MRepeats() * 4);
+  std::vector<float> work(uint64_t{srcK / 16 + 1} * z.Block() + kL);
+  for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+    V acc = Splat(kNegInf);
+    for (uint32_t j = 0; j < z.Whole(); ++j) acc = Max(acc, z.Reg(i, j), kFull);
+    if (z.HasTail()) acc = Max(acc, Select(z.Reg(i, z.Whole()), Splat(kNegInf), tail), kFull);
+    Fold(ReduceBlocks(acc, kFull, true), i, rmax, MaxOf);
+  }
+  for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+    const V mx = RowsE2B(rmax, i);
+    V acc = Splat(0.0f);
+    for (uint32_t j = 0; j <= z.Whole(); ++j) {
+      if (j == z.Whole() && !z.HasTail()) break;
+      const P m = j == z.Whole() ? tail : kFull;
+      const V e = Exp(Sub(z.Reg(i, j), mx, m), m);
+      Store(work.data() + i * kL + j * z.Block(), e, m, kL);
+      if (flash) {  // dst = the exponentials of rows below oriM
+        const uint64_t at = uint64_t{i} * kL + uint64_t{j} * z.Block();
+        const uint32_t rowsLeft = oriM * 16 > i * kL ? oriM * 16 - i * kL : 0;
+        Store(dst + at, e, m & First(rowsLeft),
+              int64_t{srcK / 16} * z.Block() - static_cast<int64_t>(at));
+      }
+      acc = Add(acc, e, kFull);
+    }
+    Fold(ReduceBlocks(acc, kFull, false), i, rsum, [](float a, float b) { return a + b; });
+  }
+  for (uint32_t r = 0; r < oriM && r < srcM / 8 * 8; ++r) {  // e2bRep = srcM / 8 stores
+    PutStat(max, r, rmax[r]);
+    PutStat(sum, r, rsum[r]);
+  }
+  for (uint32_t j = 0; j <= z.Whole() && !flash; ++j) {
+    if (j == z.Whole() && !z.HasTail()) break;
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < z.MRepeats(); ++i) {
+      const P cnt = UpdateMask(sreg) & (j == z.Whole() ? tail : kFull);
+      const uint64_t at = uint64_t{i} * kL + uint64_t{j} * z.Block();
+      V d = Div(Load(work.data() + at, kL), RowsE2B(rsum, i), cnt);
+      if (log) d = Log10(d, cnt);
+      Store(dst + at, d, cnt, int64_t{srcK / 16} * z.Block() - static_cast<int64_t>(at));
+    }
+  }
+}
+
+template <class T>
+void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* grad,
+                   const T* src, T* dst, bool isFront) {
+  const NzRegs<T> g{srcM, srcK, oriM, oriK, grad}, y{srcM, srcK, oriM, oriK, src};
+  const P tail = g.TailMask();
+  std::vector<float> rsum(g.MRepeats() * 4);
+  for (uint32_t i = 0; i < g.MRepeats(); ++i) {
+    V acc = Splat(0.0f);
+    for (uint32_t j = 0; j < g.Whole(); ++j)
+      acc = Add(acc, Mul(g.Reg(i, j), y.Reg(i, j), kFull), kFull);
+    if (g.HasTail()) acc = Add(acc, Mul(g.Reg(i, g.Whole()), y.Reg(i, g.Whole()), tail), kFull);
+    Fold(ReduceBlocks(acc, kFull, false), i, rsum, [](float a, float b) { return a + b; });
+  }
+  if (isFront) {  // cast to T, then E2B-stored for srcM / 8 groups of 8 rows, masked to oriM
+    for (uint32_t r = 0; r < oriM && r < srcM / 8 * 8; ++r) PutStat(dst, r, rsum[r]);
+    return;
+  }
+  for (uint32_t j = 0; j <= g.Whole(); ++j) {
+    if (j == g.Whole() && !g.HasTail()) break;
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < g.MRepeats(); ++i) {
+      const P cnt = UpdateMask(sreg) & (j == g.Whole() ? tail : kFull);
+      const V d = Mul(y.Reg(i, j), Sub(g.Reg(i, j), RowsE2B(rsum, i), cnt), cnt);
+      const uint64_t at = uint64_t{i} * kL + uint64_t{j} * g.Block();
+      Store(dst + at, d, cnt, int64_t{srcK / 16} * g.Block() - static_cast<int64_t>(at));
+    }
+  }
+}
+
+#define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
+#define LNGRAD_R3510_INST(T, S)                                                                  \
+  template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
+                              bool);                                                             \
+  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
+                                         bool);                                                  \
+  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);       \
+  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
+                                bool, bool);
+LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
+#undef LNGRAD_R3510_INST
+#undef LNGRAD_R3510_PAIRS
+template void SoftMaxNoStats<float>(uint32_t, uint32_t, uint32_t, float*, float*, bool);
+template void SoftMaxNoStats<Half>(uint32_t, uint32_t, uint32_t, Half*, Half*, bool);
+template void SoftmaxGrad<float>(uint32_t, uint32_t, uint32_t, const float*, const float*, float*,
+                                 bool);
+template void SoftmaxGradNz<float>(uint32_t, uint32_t, uint32_t, uint32_t, const float*,
+                                   const float*, float*, bool);
+template void SoftmaxGradNz<Half>(uint32_t, uint32_t, uint32_t, uint32_t, const Half*, const Half*,
+                                  Half*, bool);
+template void SoftmaxGrad<Half>(uint32_t, uint32_t, uint32_t, const Half*, const Half*, Half*,
+                                bool);
+
+}  // namespace lngrad_replay::r3510

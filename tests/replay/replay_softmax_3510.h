@@ -1,0 +1,73 @@
+// lngrad_replay, the SoftMax family on arch 3510 (the toolkit's register implementation,
+// impl/adv_api/detail/activation/softmax/regbase/3510/), replayed register by register from a
+// reading of that source, written apart from lngrad's implementation (include/ascendc/adv/lib/
+// activation/softmax*.h) and sharing no code with it: a vector register is 64 float lanes, a mask
+// one bit per lane, every masked instruction zeroes its unselected lanes (MaskMergeMode ZEROING),
+// ReduceSum / ReduceMax are the adjacent-pair trees over the selected lanes (an empty data block
+// of ReduceMaxWithDataBlock gives -inf, as ReduceDataBlock's page documents), half loads widen
+// exactly and half stores round to nearest even (castTraitB32ToB16: CAST_RINT, no saturation).
+// Exp is computed in double and rounded once, Log10 likewise (lngrad's documented choices);
+// MulAddDst is one fused rounding.
+//
+// ND only: rows of srcK elements, the first oriK of them valid; statistics [rows, 32 bytes of S]
+// (every lane of a row written). Loads of lanes past the data read 0 (the device reads whatever
+// follows; those lanes are masked away).
+#pragma once
+
+#include <cstdint>
+
+#include "replay.h"
+#include "replay_softmax.h"
+
+namespace lngrad_replay::r3510 {
+
+// SoftMaxNDImpl with statistics (and, with flashV2, SoftmaxFlashV2NDNoUpdateImpl; with log,
+// LogSoftMaxNDImpl): the dispatch on srcK = 8 (float data), srcK = 16, oriK <= 64, oriK % 64 and
+// the rest; basic (isBasicBlock) takes SoftMaxGenericNDImpl. T = float or Half; S = T, or float
+// with T = Half. Only the first oriK columns of dst are written.
+template <class T, class S>
+void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
+             bool basic = false, bool log = false, bool flashV2 = false);
+
+// SoftMaxNZImpl (log: LogSoftMaxNZImpl, Log10 after the Div; flash: SoftmaxFlashV2NZ[WithTail]
+// NoUpdateVFImpl, dst the exponentials, no Div), src/dst [srcK / 16, srcM, 16]: statistics of
+// rows below min(oriM, 8 * (srcM / 8)); dst's first oriK columns of rows below oriM.
+template <class T, class S>
+void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
+               S* sum, S* max, bool log = false, bool flash = false);
+
+// SoftmaxGrad / SoftmaxGradFront in NZ (SoftmaxGradGenericNZ[WithTail]VFImpl): isFront: the row
+// sums as [rows, 32 bytes of T] for rows below min(oriM, 8 * (srcM / 8)); else (grad - s) * src
+// on the first oriK columns of rows below oriM.
+template <class T>
+void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* grad,
+                   const T* src, T* dst, bool isFront);
+
+// SoftMaxNDImpl without statistics; isReuseSource with float data makes src the work buffer
+// (the srcK = 8 and 16 paths store every column there, the others the first oriK).
+template <class T>
+void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse);
+
+// SoftmaxGradFrontNDImpl / SoftmaxGradPostProcess (SoftMaxGradGenericNDVFImpl).
+template <class T>
+void SoftmaxGrad(uint32_t m, uint32_t srcK, uint32_t oriK, const T* grad, const T* src, T* dst,
+                 bool isFront);
+
+// The update forms (io as the NZ FlashV2's, here ND rows): SoftmaxFlashV2ND[WithTail]UpdateImpl,
+// or v1: SoftmaxFlashND[WithTail]Impl (sum = MulAddDst(expMax, inSum) + rowsum, expMax =
+// expMax * inSum / sum, dst = exp / sum).
+template <class T, class S>
+void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
+                        bool v1);
+
+// SimpleSoftMaxNDImpl: every srcK column, the statistics' lane 0 of each row.
+template <class T, class S>
+void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax, T* dst);
+
+// SoftmaxFlashV3Process (half data, float statistics, srcK a multiple of 64, at least 512;
+// splitMeanCnt 8: other counts read the shifts at row * splitMeanCnt, not replayed).
+void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
+                    bool isUpdate, const Half* src, Half* dst, Half* expMax,
+                    const FlashV3Stats& st);
+
+}  // namespace lngrad_replay::r3510
