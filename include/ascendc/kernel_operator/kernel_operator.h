@@ -48,9 +48,9 @@
 #include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"
 
-// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
+// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe. The Matmul API (and the global
+// CubeFormat it declares) comes with "lib/matmul_intf.h" only, as with the vendor's headers.
 #include "lngrad_cube/cube.h"
-#include "lib/matmul_intf.h"
 
 // The Ascend 950's register API, C++ flavour (layer reg): AscendC::Reg, __simd_vf__,
 // asc_vf_call.
