@@ -55,6 +55,8 @@
 // The Ascend 950's register API, C++ flavour (layer reg): AscendC::Reg, __simd_vf__,
 // asc_vf_call.
 #include "basic_api/reg_compute/kernel_reg_compute_intf.h"
+// AscendC::DumpTensor (printed as the reg layer's asc_dump functions print).
+#include "basic_api/kernel_operator_dump_tensor_intf.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
 // info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.

@@ -45,6 +45,7 @@ enum class Elem : uint8_t {
   kF4E2M1,
   kF4E1M2,
   kE8M0,
+  kHif8,
   kOther
 };
 template <typename T>
@@ -65,6 +66,7 @@ constexpr Elem ElemOf() {
   if constexpr (std::is_same_v<U, fp4x2_e2m1_t>) return Elem::kF4E2M1;
   if constexpr (std::is_same_v<U, fp4x2_e1m2_t>) return Elem::kF4E1M2;
   if constexpr (std::is_same_v<U, fp8_e8m0_t>) return Elem::kE8M0;
+  if constexpr (std::is_same_v<U, hifloat8_t>) return Elem::kHif8;
   return Elem::kOther;
 }
 uint32_t ElemBits(Elem e) noexcept;

@@ -26,6 +26,10 @@ enum QuantMode_t {
   VDEQS16,
   QF162S16_PRE,
   VQF162S16_PRE,
+  QF322F16_PRE,  // the 950's float -> half / bfloat16_t with a scalar or per-column value
+  VQF322F16_PRE,
+  QF322BF16_PRE,
+  VQF322BF16_PRE,
 };
 
 namespace AscendC {
