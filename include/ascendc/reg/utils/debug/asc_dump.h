@@ -96,26 +96,19 @@ void DumpMemory(const T* p, uint32_t desc, uint32_t dump_size) {
 
 }  // namespace lngrad::reg::detail
 
-template <typename T>
-inline void asc_dump_ubuf(__ubuf__ T* input, uint32_t desc, uint32_t dump_size) {
-  ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);
-}
-template <typename T>
-inline void asc_dump_gm(__gm__ T* input, uint32_t desc, uint32_t dump_size) {
-  ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);
-}
-template <typename T>
-inline void asc_dump_l1buf(__cbuf__ T* input, uint32_t desc, uint32_t dump_size) {
-  ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);
-}
-template <typename T>
-inline void asc_dump_cbuf(__cc__ T* input, uint32_t desc, uint32_t dump_size) {
-  ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);
-}
-template <typename T>
-inline void asc_dump(T* input, uint32_t desc, uint32_t dump_size) {
-  ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);
-}
+// The memory forms, one per memory the vendor names (UB, GM, L1, L0C; asc_dump takes any of
+// them): the place is found from the pointer.
+#define LNGRAD_ASC_DUMP_MEMORY_FORM(name, space)                        \
+  template <typename T>                                                 \
+  inline void name(space T* input, uint32_t desc, uint32_t dump_size) { \
+    ::lngrad::reg::detail::DumpMemory<T>(input, desc, dump_size);       \
+  }
+LNGRAD_ASC_DUMP_MEMORY_FORM(asc_dump_ubuf, __ubuf__)
+LNGRAD_ASC_DUMP_MEMORY_FORM(asc_dump_gm, __gm__)
+LNGRAD_ASC_DUMP_MEMORY_FORM(asc_dump_l1buf, __cbuf__)
+LNGRAD_ASC_DUMP_MEMORY_FORM(asc_dump_cbuf, __cc__)
+LNGRAD_ASC_DUMP_MEMORY_FORM(asc_dump, )
+#undef LNGRAD_ASC_DUMP_MEMORY_FORM
 // A register of lanes of T (RegTensor<T>, vector_T).
 template <typename T, typename U>
 requires(sizeof(U::lane) ==
