@@ -3,6 +3,7 @@
 #include "debug_print.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -79,6 +80,17 @@ void KernelPrint(const std::string& text, bool dump) {
   }
   std::lock_guard lock(acl::detail::StdoutMutex());
   acl::detail::Write(message);
+}
+
+void StandardAssertFailed(const char* expr, const char* file, unsigned line, const char* function) {
+  const std::string text = std::string(file) + ":" + std::to_string(line) + ": " + function +
+                           ": Assertion `" + expr + "' failed.";
+  if (CurrentBlockContext() == nullptr) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::abort();
+  }
+  KernelPrint("[ASSERT] " + text + "\n", true);
+  RaiseKernelCheck(checks::kAssert, text);
 }
 
 void AscendcAssertFailed(const char* expr, const char* file, int line, const char* function,

@@ -19,7 +19,7 @@ constexpr ElemRow kElems[] = {
     {Elem::kS32, 32, "int32_t"},        {Elem::kU32, 32, "uint32_t"},
     {Elem::kF8E4M3, 8, "fp8_e4m3fn_t"}, {Elem::kF8E5M2, 8, "fp8_e5m2_t"},
     {Elem::kF4E2M1, 4, "fp4x2_e2m1_t"}, {Elem::kF4E1M2, 4, "fp4x2_e1m2_t"},
-    {Elem::kE8M0, 8, "fp8_e8m0_t"}};
+    {Elem::kE8M0, 8, "fp8_e8m0_t"},     {Elem::kHif8, 8, "hifloat8_t"}};
 }  // namespace
 
 uint32_t ElemBits(Elem e) noexcept {

@@ -65,6 +65,7 @@ struct CubeRegisters {
   uint32_t pad_value = 0;   // SetLoadDataPaddingValue, as raw bits
   // SetLoadDataRepeatWithStride: repeatStride, repeatTime, repeatMode, dstStride.
   uint32_t repeat_stride = 0, repeat_time = 1, repeat_mode = 0, dst_stride = 0;
+  uint32_t l1_boundary = 0;             // SetLoadDataBoundary (bytes; 0: none)
   std::vector<std::byte> sparse_index;  // LoadDataWithSparse's index buffer (a quarter of L0B)
   // The Fixpipe registers of DataCopy CO1 -> GM: SetFixpipePreQuantFlag, SetFixpipeNz2ndFlag,
   // SetFixPipeConfig's Fixpipe Buffer tensor (has_quant_tensor: set since the block began).

@@ -53,15 +53,28 @@ uint32_t QuantToB8(float x, const Quant& q, bool relu) {
 }
 
 bool IsB8Quant(int q) { return q == QF322B8_PRE || q == VQF322B8_PRE || q == REQ8 || q == VREQ8; }
-bool IsVectorQuant(int q) { return q == VQF322B8_PRE || q == VDEQF16 || q == VREQ8; }
+bool IsVectorQuant(int q) {
+  return q == VQF322B8_PRE || q == VDEQF16 || q == VREQ8 || q == VQF322F16_PRE ||
+         q == VQF322BF16_PRE;
+}
+// The 950's float -> half / bfloat16_t through a quantisation value (M1 only).
+bool IsFloatQuant(int q) {
+  return q == QF322F16_PRE || q == VQF322F16_PRE || q == QF322BF16_PRE || q == VQF322BF16_PRE;
+}
+
+// The quantisation value of column n: the per-column value of the vector modes, else the scalar.
+uint64_t PreOf(const FixArgs& a, const std::byte* quant, uint32_t n) {
+  uint64_t pre = a.deq_scalar;
+  if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+  return pre;
+}
 
 // One output element from the L0C value raw (column n).
 uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::byte* quant,
                  uint32_t n) {
   if (src == Elem::kS32 && (a.quant == DEQF16 || a.quant == VDEQF16)) {
     // int32 -> half: the value as float (nearest even) times M1, then to half (nearest even).
-    uint64_t pre = a.deq_scalar;
-    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    const uint64_t pre = PreOf(a, quant, n);
     float f = static_cast<float>(static_cast<int32_t>(raw)) * QuantOf(pre).m1;
     if (a.relu && f < 0.0f) f = 0.0f;
     return FloatToHalfBits(f);
@@ -69,8 +82,7 @@ uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::
   if (src == Elem::kS32 && IsB8Quant(a.quant)) {
     // int32 -> int8/uint8 (REQ8, VREQ8): the value as float (nearest even), then as
     // QF322B8_PRE.
-    uint64_t pre = a.deq_scalar;
-    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    const uint64_t pre = PreOf(a, quant, n);
     return QuantToB8(static_cast<float>(static_cast<int32_t>(raw)), QuantOf(pre), a.relu);
   }
   if (src == Elem::kS32) {
@@ -78,9 +90,12 @@ uint32_t Convert(uint32_t raw, Elem src, Elem dst, const FixArgs& a, const std::
     return static_cast<uint32_t>(a.relu ? std::max(v, 0) : v);
   }
   float f = AsFloat(raw);
+  if (IsFloatQuant(a.quant)) {  // x times M1, then ReLU and the cast, each rounding once
+    const uint64_t pre = PreOf(a, quant, n);
+    f *= QuantOf(pre).m1;
+  }
   if (IsB8Quant(a.quant)) {
-    uint64_t pre = a.deq_scalar;
-    if (quant != nullptr) std::memcpy(&pre, quant + uint64_t{n} * 8, 8);
+    const uint64_t pre = PreOf(a, quant, n);
     return QuantToB8(f, QuantOf(pre), a.relu);
   }
   if (a.relu && f < 0.0f) f = 0.0f;
@@ -101,7 +116,8 @@ void CheckTypes(Elem dst, Elem src, const FixArgs& a, bool has_quant_tensor, con
           std::string(ElemName(src)) + " -> " + ElemName(dst) + " with quantPre " +
               std::to_string(q) +
               " is not emulated (float -> float, half, bfloat16_t, int8_t/uint8_t through "
-              "QF322B8_PRE/VQF322B8_PRE; int32_t -> int32_t, half through DEQF16/VDEQF16, "
+              "QF322B8_PRE/VQF322B8_PRE, half/bfloat16_t through the 950's QF322F16_PRE, "
+              "QF322BF16_PRE and their V forms; int32_t -> int32_t, half through DEQF16/VDEQF16, "
               "int8_t/uint8_t through REQ8/VREQ8 are)");
   }
   if (IsVectorQuant(q) != has_quant_tensor) {
@@ -146,6 +162,12 @@ void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, 
          Elem dst, Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
   const char* kApi = a.api != nullptr ? a.api : fixpipe_api;
   RequirePosition(src, kApi, "src", {P::CO1});
+  // Without a cbufWorkspace the vector modes read the Fixpipe Buffer SetFixPipeConfig named.
+  bool from_fb = a.api != nullptr;
+  if (quant == nullptr && IsVectorQuant(a.quant) && Registers(kApi).has_quant_tensor) {
+    quant = &Registers(kApi).quant_tensor;
+    from_fb = true;
+  }
   CheckTypes(dst, src_elem, a, quant != nullptr, kApi);
   if (a.n > 0 && a.src_stride < uint64_t{a.m} * 16) {
     Raise(checks::kParams, kApi,
@@ -157,8 +179,8 @@ void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, 
                              uint64_t{(a.n - 1) / 16} * a.src_stride + uint64_t{a.m} * 16;
   RequireRange(src, kApi, "src", 0, src_elems * 4);
   if (quant != nullptr) {
-    const char* name = a.api != nullptr ? "SetFixPipeConfig's tensor" : "cbufWorkspace";
-    RequirePosition(*quant, kApi, name, {a.api != nullptr ? P::C2PIPE2GM : P::C1});
+    const char* name = from_fb ? "SetFixPipeConfig's tensor" : "cbufWorkspace";
+    RequirePosition(*quant, kApi, name, {from_fb ? P::C2PIPE2GM : P::C1});
     RequireRange(*quant, kApi, name, 0, uint64_t{a.n} * 8);
   }
   const uint32_t dbits = ElemBits(dst);

@@ -10,6 +10,10 @@
   X(kF32, kF16, NoQuant)              \
   X(kF32, kBf16, F322BF16)            \
   X(kF32, kBf16, NoQuant)             \
+  X(kF32, kF16, QF322F16_PRE)         \
+  X(kF32, kF16, VQF322F16_PRE)        \
+  X(kF32, kBf16, QF322BF16_PRE)       \
+  X(kF32, kBf16, VQF322BF16_PRE)      \
   X(kF32, kS8, QF322B8_PRE)           \
   X(kF32, kU8, QF322B8_PRE)           \
   X(kF32, kS8, VQF322B8_PRE)          \

@@ -1,5 +1,6 @@
 // LoadData 3Dv2: the img2col of an NC1HWC0 feature map in L1, written to L0A or L0B in the layout
 // Mmad reads (the vendor's pseudo-code load3d.py and docs/ascendc_kernels.md, "The cube").
+#include <algorithm>
 #include <string>
 
 #include "cube_internal.h"
@@ -13,7 +14,8 @@ uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 // The img2col matrix E: row m is an output position (ho * Wout + wo), column k a (channel block,
 // kernel point, channel) triple; E(m, k) is the feature map's element under it or the pad value.
 struct Img2col {
-  const std::byte* src;
+  const std::byte* l1;   // the source's memory (L1)
+  uint64_t first, wrap;  // the source's element index in it; the boundary in elements (0: none)
   Fmatrix fm;
   uint32_t bits, c0, wout, rows, pad_value;
   const Load3dArgs* a;
@@ -26,7 +28,8 @@ struct Img2col {
     const int64_t x =
         int64_t{m % wout} * a->stride_w + int64_t{point % a->filter_w} * a->dil_w - fm.pad[0];
     if (m >= rows || y < 0 || x < 0 || y >= fm.l1h || x >= fm.l1w) return pad_value;
-    return GetBits(src, ((uint64_t{c1} * fm.l1h + y) * fm.l1w + x) * c0 + c, bits);
+    const uint64_t i = first + ((uint64_t{c1} * fm.l1h + y) * fm.l1w + x) * c0 + c;
+    return GetBits(l1, wrap != 0 ? i % wrap : i, bits);
   }
 };
 
@@ -46,8 +49,27 @@ Img2col Build(const View& src, const Load3dArgs& a, uint32_t bits, const char* a
           "channelSize " + std::to_string(a.channel) + " is not a multiple of C0 = " +
               std::to_string(c0) + " (the small-channel modes are not emulated)");
   }
-  RequireRange(src, api, "src", 0, uint64_t{a.channel} * fm.l1h * fm.l1w * bits / 8);
-  return {src.ptr, fm, bits, c0, wout, hout * wout, a.own_pad ? a.pad_value : regs.pad_value, &a};
+  // With a boundary, reads past it continue at L1's start (SetLoadDataBoundary).
+  const uint64_t start = static_cast<uint64_t>(src.ptr - src.ub);
+  const uint64_t bytes = uint64_t{a.channel} * fm.l1h * fm.l1w * bits / 8;
+  const uint32_t boundary =
+      IsRegBaseArch(aicore::CurrentBlockProduct().arch) ? 0 : regs.l1_boundary;
+  if (boundary != 0 && start >= boundary) {
+    Raise(checks::kParams, api,
+          "src starts at L1 address " + std::to_string(start) + ", not below the boundary " +
+              std::to_string(boundary) + " of SetLoadDataBoundary");
+  }
+  RequireRange(src, api, "src", 0, boundary != 0 ? std::min(bytes, boundary - start) : bytes);
+  return {src.ub,
+          start * 8 / bits,
+          uint64_t{boundary} * 8 / bits,
+          fm,
+          bits,
+          c0,
+          wout,
+          hout * wout,
+          a.own_pad ? a.pad_value : regs.pad_value,
+          &a};
 }
 
 }  // namespace
@@ -67,6 +89,47 @@ void SetRepeatWithStride(uint32_t repeat_stride, uint32_t repeat_time, uint32_t 
   r.dst_stride = dst_stride;
 }
 
+Load3dArgs Load3dArgsOfPro(const AscendC::LoadData3DParamsV2Pro& p) {
+  Load3dArgs a{};
+  a.fmatrix_right = p.fMatrixCtrl;
+  a.channel = p.channelSize;
+  const auto field = [](uint64_t v, uint32_t shift, uint32_t bits) {
+    return static_cast<uint32_t>(v >> shift & ((uint64_t{1} << bits) - 1));
+  };
+  a.m_start = field(p.extConfig, 48, 16);
+  a.k_start = field(p.extConfig, 32, 16);
+  a.m_ext = field(p.extConfig, 16, 16);
+  a.k_ext = field(p.extConfig, 0, 16);
+  a.dil_h = field(p.filterConfig, 40, 8);
+  a.dil_w = field(p.filterConfig, 32, 8);
+  a.filter_h = field(p.filterConfig, 24, 8) + (p.filterSizeH ? 256u : 0u);
+  a.filter_w = field(p.filterConfig, 16, 8) + (p.filterSizeW ? 256u : 0u);
+  a.stride_h = field(p.filterConfig, 8, 8);
+  a.stride_w = field(p.filterConfig, 0, 8);
+  a.transpose = p.enTranspose;
+  return a;
+}
+
+void SetRepeat(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode) {
+  constexpr const char* kApi = "SetLoadDataRepeat";
+  if (IsRegBaseArch(aicore::CurrentBlockProduct().arch)) {
+    Raise(checks::kParams, kApi, "not on the Ascend 950 (SetLoadDataRepeatWithStride is its form)");
+  }
+  SetRepeatWithStride(repeat_stride, repeat_time, repeat_mode, 0);
+}
+
+void SetBoundary(uint32_t bytes) {
+  constexpr const char* kApi = "SetLoadDataBoundary";
+  if (IsRegBaseArch(aicore::CurrentBlockProduct().arch)) {
+    Raise(checks::kParams, kApi, "not on the Ascend 950 (its L1 has no boundary register)");
+  }
+  if (bytes != 0 && bytes < 1024) {
+    Raise(checks::kParams, kApi,
+          "boundaryValue " + std::to_string(bytes) + " is below 1024 (0: no boundary)");
+  }
+  Registers(kApi).l1_boundary = bytes;
+}
+
 void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
                   aicore::SrcLoc loc) {
   constexpr const char* kApi = "LoadData(L1->L0, LoadData3DParamsV2)";
@@ -76,7 +139,9 @@ void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
   RequireAligned(src, kApi, "src", 32);
   const uint32_t bits = ElemBits(e);
   if (bits == 0) Raise(checks::kType, kApi, std::string("no img2col of ") + ElemName(e));
-  if (a.k_ext == 0 || a.m_ext == 0 || a.channel == 0 || a.fm.l1h * a.fm.l1w == 0) return;
+  // A zero extent, channel count or feature map (its own or SetFmatrix's) is a NOP.
+  const Fmatrix& fm = a.own_fmatrix ? a.fm : Registers(kApi).fmatrix[a.fmatrix_right ? 1 : 0];
+  if (a.k_ext == 0 || a.m_ext == 0 || a.channel == 0 || fm.l1h * fm.l1w == 0) return;
   const Img2col img = Build(src, a, bits, kApi);
   const uint32_t c0 = img.c0;
   const bool to_b = dst.pos == P::B2;
@@ -86,6 +151,10 @@ void LoadData3dV2(const View& dst, const View& src, const Load3dArgs& a, Elem e,
   const bool nz = !to_b && IsRegBaseArch(aicore::CurrentBlockProduct().arch);
   const uint32_t rb = CeilDiv(rows, 16), cb = CeilDiv(cols, c0);
   uint32_t nb = CeilDiv(cols, 16), kstride = rb;  // K-direction fractal strides: L0B, NZ L0A
+  if (!a.with_stride && !IsRegBaseArch(aicore::CurrentBlockProduct().arch) &&
+      Registers(kApi).repeat_time > 1) {
+    Raise(checks::kParams, kApi, "SetLoadDataRepeat's repeats (repeatTime > 1) are not emulated");
+  }
   if (a.with_stride) {
     const CubeRegisters& regs = Registers(kApi);
     if (!IsRegBaseArch(aicore::CurrentBlockProduct().arch) || regs.repeat_time > 1) {

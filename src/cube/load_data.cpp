@@ -192,8 +192,24 @@ void CopyToBiasTable(const View& dst, const View& src, const AscendC::DataCopyPa
     RequirePosition(src, kFbApi, "src", {P::C1, P::A1, P::B1});
     RequireAligned(dst, kFbApi, "dst", 128);
     RequireAligned(src, kFbApi, "src", 32);
-    return CopyBlocks(kFbApi, aicore::Pipe::kFix, dst, src, params, params.blockLen * uint64_t{128},
-                      params.srcStride * uint64_t{32}, params.dstStride * uint64_t{128}, loc);
+    const uint64_t len = params.blockLen * uint64_t{128},
+                   dst_pitch = params.dstStride * uint64_t{128};
+    CopyBlocks(kFbApi, aicore::Pipe::kFix, dst, src, params, len, params.srcStride * uint64_t{32},
+               dst_pitch, loc);
+    if (IsRegBaseArch(aicore::RequireBlockContext(kFbApi).product->arch)) {
+      // The 950's Fixpipe Buffer keeps the quantisation value's fields only (its DumpTensor
+      // page): bits [7:0], [31:13] and [46:37] of each 8 bytes.
+      for (uint32_t i = 0; i < params.blockCount; ++i) {
+        std::byte* block = Mutable(dst) + i * dst_pitch;
+        for (uint64_t b = 0; b + 8 <= len; b += 8) {
+          uint64_t v;
+          std::memcpy(&v, block + b, 8);
+          v &= 0x00007FE0FFFFE0FFull;
+          std::memcpy(block + b, &v, 8);
+        }
+      }
+    }
+    return;
   }
   constexpr const char* kApi = "DataCopy(C1->C2, DataCopyParams)";
   RequirePosition(dst, kApi, "dst", {P::C2});

@@ -151,7 +151,7 @@ template <typename Acc>
 void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits, Elem e, Acc* out,
                size_t stride) {
   if constexpr (std::is_same_v<Acc, float>) {
-    if (IsMxData(e)) {
+    if (IsMxData(e) || e == Elem::kHif8) {  // the 8-bit floats: decoded one by one
       for (uint32_t j = 0; j < count; ++j)
         out[j * stride] = MxValue(e, GetBits(base, i0 + j, bits));
       return;

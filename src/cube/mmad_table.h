@@ -9,7 +9,8 @@
   X(kS8, kS8, kS32)          \
   X(kU8, kU8, kS32)          \
   X(kU8, kS8, kS32)          \
-  X(kS4, kS4, kS32)
+  X(kS4, kS4, kS32)          \
+  X(kHif8, kHif8, kF32)
 
 // The MmadMx combinations (the 950): fp4 or fp8 A and B (any pairing within a size), float C.
 #define LNGRAD_MMAD_MX_TYPES(X) \

@@ -37,6 +37,8 @@ float MxValue(Elem e, uint32_t code) noexcept {
       return aicore::fp8::E4m3ToFloat(static_cast<uint8_t>(code));
     case Elem::kF8E5M2:
       return aicore::fp8::E5m2ToFloat(static_cast<uint8_t>(code));
+    case Elem::kHif8:
+      return aicore::fp8::Hif8ToFloat(static_cast<uint8_t>(code));
     case Elem::kF4E2M1:
       return Fp4Value(code & 0xFu, 2);
     case Elem::kF4E1M2:

@@ -155,6 +155,30 @@ TEST_F(KernelPrintf, AscendcAssertPrintsAndFailsTheBlock) {
   EXPECT_NE(err.find("v != bad_block"), std::string::npos) << err;
 }
 
+// The standard assert in a kernel (the kit's 09_log): the block fails as with ascendc_assert, the
+// message is the C library's text after "[ASSERT] ", and the synchronisation returns the error.
+__global__ __vector__ void std_asserting(int bad_block) {
+  const int v = static_cast<int>(AscendC::GetBlockIdx());
+  if (v == bad_block) g_function = __PRETTY_FUNCTION__;
+  g_line = __LINE__ + 1;
+  assert(v != bad_block);
+}
+
+TEST_F(KernelPrintf, StandardAssertFailsTheBlock) {
+  testing::internal::CaptureStdout();
+  ::lngrad::acl::LaunchKernel(
+      "std_asserting", __FILE__, __LINE__, (3), (0), (stream_),
+      [&](auto&&... lngrad_args) { std_asserting(lngrad_args...); }, 2);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+  const char* msg = aclGetRecentErrMsg();
+  ASSERT_NE(msg, nullptr);
+  EXPECT_NE(std::string(msg).find("block 2: [assert]"), std::string::npos) << msg;
+  EXPECT_EQ(out, Msg(2, 3,
+                     "[ASSERT] " + std::string(__FILE__) + ":" + std::to_string(g_line.load()) +
+                         ": " + g_function + ": Assertion `v != bad_block' failed.\n"));
+}
+
 // GetTPipePtr is a global name in the vendor's headers; AscendC::GetTPipePtr is the same one.
 TEST(GlobalGetTPipePtr, IsTheBlocksPipeUnqualifiedAndQualified) {
   const lngrad::Status st = lngrad::aicore::Launch(2, [] {

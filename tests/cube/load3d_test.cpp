@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "run_on.h"
 
 namespace {
 
@@ -109,6 +110,73 @@ TEST(LoadData3d, FmatrixAndPaddingFromTheirSetters) {
   static constexpr AscendC::IsResetLoad3dConfig kFromSetters = {false, false};
   AscendC::LoadData<int16_t, kFromSetters>(a, fm, p);
   EXPECT_EQ(static_cast<int16_t*>(a.GetPhyAddr())[0], 5);  // (0, 0) lies in the top padding
+}
+
+// The packed form: the same img2col with the feature map and pad value from their setters and the
+// extensions, starts, filter and strides packed into extConfig and filterConfig (the reference's
+// bit layout, written out here field by field).
+TEST(LoadData3d, PackedParamsV2ProMatchTheDefinition) {
+  const Conv v;
+  const uint32_t wout = (v.w + v.pad[0] + v.pad[1] - ((v.kw - 1) * v.dw + 1)) / v.sw + 1;
+  AscendC::LocalTensor<int16_t> fm(TPosition::A1, 0, v.c1 * v.h * v.w * kC0);
+  int16_t* f = static_cast<int16_t*>(fm.GetPhyAddr());
+  for (uint32_t i = 0; i < v.c1 * v.h * v.w * kC0; ++i) {
+    f[i] = Feature(i / (v.h * v.w * kC0), i / (v.w * kC0) % v.h, i / kC0 % v.w, i % kC0);
+  }
+  AscendC::SetFmatrix(static_cast<uint16_t>(v.h), static_cast<uint16_t>(v.w), v.pad,
+                      AscendC::FmatrixMode::FMATRIX_LEFT);
+  AscendC::SetLoadDataPaddingValue<int16_t>(kPad);
+  const uint64_t m_start = 5, k_start = 32, m_ext = 32, k_ext = 64;
+  AscendC::LoadData3DParamsV2Pro p;
+  p.channelSize = static_cast<uint16_t>(v.c1 * kC0);
+  p.extConfig = m_start << 48 | k_start << 32 | m_ext << 16 | k_ext;
+  p.filterConfig = uint64_t{v.dh} << 40 | uint64_t{v.dw} << 32 | uint64_t{v.kh} << 24 |
+                   uint64_t{v.kw} << 16 | uint64_t{v.sh} << 8 | v.sw;
+  AscendC::LocalTensor<int16_t> a(TPosition::A2, 0, m_ext * k_ext);
+  AscendC::LoadData(a, fm, p);
+  const int16_t* pa = static_cast<int16_t*>(a.GetPhyAddr());
+  for (uint32_t m = 0; m < m_ext; ++m) {
+    for (uint32_t k = 0; k < k_ext; ++k) {
+      ASSERT_EQ(pa[((m / 16) * (k_ext / kC0) + k / kC0) * 256 + (m % 16) * kC0 + k % kC0],
+                Img2col(v, m + m_start, k + k_start, wout))
+          << m << "," << k;
+    }
+  }
+}
+
+// SetLoadDataBoundary (Atlas A2/A3): a read at or past the boundary continues at L1's start. A
+// 1x1 kernel over C1 = 2 channel blocks of 32 x 1 x 16 halves (1024 bytes each) with the
+// boundary at 1024: the second block's columns read the first block's bytes.
+TEST(LoadData3d, BoundaryWrapsReadsToTheStartOfL1) {
+  AscendC::LocalTensor<int16_t> fm(TPosition::A1, 0, 2 * 32 * kC0);
+  int16_t* f = static_cast<int16_t*>(fm.GetPhyAddr());
+  for (uint32_t i = 0; i < 2 * 32 * kC0; ++i) f[i] = static_cast<int16_t>(i);
+  const uint8_t pad[4] = {0, 0, 0, 0};
+  AscendC::SetFmatrix(32, 1, pad, AscendC::FmatrixMode::FMATRIX_LEFT);
+  AscendC::LoadData3DParamsV2Pro p;
+  p.channelSize = 32;
+  p.extConfig = uint64_t{32} << 16 | 32;
+  AscendC::LocalTensor<int16_t> a(TPosition::A2, 0, 32 * 32);
+  const int16_t* pa = static_cast<int16_t*>(a.GetPhyAddr());
+  for (const uint32_t boundary : {1024u, 0u}) {
+    AscendC::SetLoadDataRepeat({0, 1, 0});
+    AscendC::SetLoadDataBoundary(boundary);
+    AscendC::LoadData(a, fm, p);
+    for (uint32_t m = 0; m < 32; ++m) {
+      for (uint32_t k = 0; k < 32; ++k) {
+        const uint32_t byte = ((k / kC0) * 32 + m) * kC0 * 2 + (k % kC0) * 2;  // E(m, k) in L1
+        const uint32_t read = boundary != 0 ? byte % boundary : byte;
+        ASSERT_EQ(pa[((m / 16) * 2 + k / kC0) * 256 + (m % 16) * kC0 + k % kC0], read / 2)
+            << boundary << ": " << m << "," << k;
+      }
+    }
+  }
+  EXPECT_NE(lngrad::cube::test::RunOn("Ascend910B1", [] { AscendC::SetLoadDataBoundary(512); })
+                .find("[cube.params] SetLoadDataBoundary: boundaryValue 512 is below 1024"),
+            std::string::npos);
+  EXPECT_NE(lngrad::cube::test::RunOn("Ascend950PR_9599", [] { AscendC::SetLoadDataBoundary(0); })
+                .find("not on the Ascend 950"),
+            std::string::npos);
 }
 
 }  // namespace

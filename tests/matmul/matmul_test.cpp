@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "lib/matmul_intf.h"
 #include "tiling/tiling_api.h"
 
 namespace {

@@ -48,13 +48,15 @@
 #include "lngrad_aicore/sort_ops.h"
 #include "lngrad_aicore/launch.h"
 
-// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe.
+// The cube (layer cube): L1/L0 buffers, LoadData, Mmad, Fixpipe. The Matmul API (and the global
+// CubeFormat it declares) comes with "lib/matmul_intf.h" only, as with the vendor's headers.
 #include "lngrad_cube/cube.h"
-#include "lib/matmul_intf.h"
 
 // The Ascend 950's register API, C++ flavour (layer reg): AscendC::Reg, __simd_vf__,
 // asc_vf_call.
 #include "basic_api/reg_compute/kernel_reg_compute_intf.h"
+// AscendC::DumpTensor (printed as the reg layer's asc_dump functions print).
+#include "basic_api/kernel_operator_dump_tensor_intf.h"
 
 // Device code names DataFormat without a namespace (e.g. `LayerNormGradShapeInfo
 // info{DataFormat::ND}` outside `using namespace AscendC`), as the toolkit's headers allow.

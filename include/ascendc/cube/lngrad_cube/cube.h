@@ -45,6 +45,7 @@ enum class Elem : uint8_t {
   kF4E2M1,
   kF4E1M2,
   kE8M0,
+  kHif8,
   kOther
 };
 template <typename T>
@@ -65,6 +66,7 @@ constexpr Elem ElemOf() {
   if constexpr (std::is_same_v<U, fp4x2_e2m1_t>) return Elem::kF4E2M1;
   if constexpr (std::is_same_v<U, fp4x2_e1m2_t>) return Elem::kF4E1M2;
   if constexpr (std::is_same_v<U, fp8_e8m0_t>) return Elem::kE8M0;
+  if constexpr (std::is_same_v<U, hifloat8_t>) return Elem::kHif8;
   return Elem::kOther;
 }
 uint32_t ElemBits(Elem e) noexcept;
@@ -156,6 +158,9 @@ Load3dArgs Load3dArgsOf(const P& p, bool own_fmatrix, bool own_pad) {
   a.transpose = p.enTranspose;
   return a;
 }
+Load3dArgs Load3dArgsOfPro(const AscendC::LoadData3DParamsV2Pro& p);
+void SetRepeat(uint32_t repeat_stride, uint32_t repeat_time, uint32_t repeat_mode);
+void SetBoundary(uint32_t bytes);
 void LoadData2dV2(const View& dst, const View& src, const AscendC::LoadData2DParamsV2& p, Elem e,
                   aicore::SrcLoc loc);
 void LoadDataTranspose(const View& dst, const View& src,
@@ -334,6 +339,23 @@ void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       loadDataParams, defaultConfig.isSetFMatrix, defaultConfig.isSetPadding);
   a.with_stride = true;
   lngrad::cube::LoadData3dV2(dst.View(), src.View(), a, lngrad::cube::ElemOf<T>(), loc);
+}
+// The packed LoadData 3Dv2 (feature map and pad value from SetFmatrix, SetLoadDataPaddingValue).
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData3DParamsV2Pro& loadDataParams,
+              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::cube::LoadData3dV2(dst.View(), src.View(), lngrad::cube::Load3dArgsOfPro(loadDataParams),
+                             lngrad::cube::ElemOf<T>(), loc);
+}
+// LoadData 3Dv2's repeats (Atlas A2/A3) and the L1 boundary past which its reads wrap to L1's
+// start (bytes; 0: none).
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams) {
+  lngrad::cube::SetRepeat(repeatParams.repeatStride, repeatParams.repeatTime,
+                          repeatParams.repeatMode);
+}
+inline void SetLoadDataBoundary(uint32_t boundaryValue) {
+  lngrad::cube::SetBoundary(boundaryValue);
 }
 inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
   lngrad::cube::SetRepeatWithStride(repeatParams.repeatStride, repeatParams.repeatTime,

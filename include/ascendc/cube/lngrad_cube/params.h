@@ -26,6 +26,10 @@ enum QuantMode_t {
   VDEQS16,
   QF162S16_PRE,
   VQF162S16_PRE,
+  QF322F16_PRE,  // the 950's float -> half / bfloat16_t with a scalar or per-column value
+  VQF322F16_PRE,
+  QF322BF16_PRE,
+  VQF322BF16_PRE,
 };
 
 namespace AscendC {
@@ -79,6 +83,33 @@ struct LoadData3DParamsV2 {
   bool fMatrixCtrl = false;
 };
 
+// LoadData 3Dv2 in its packed form: the feature map and pad value always come from SetFmatrix and
+// SetLoadDataPaddingValue. extConfig: mStartPt << 48 | kStartPt << 32 | mExtension << 16 |
+// kExtension; filterConfig: dilationFilterH << 40 | dilationFilterW << 32 | filterH << 24 |
+// filterW << 16 | strideH << 8 | strideW.
+struct LoadData3DParamsV2Pro {
+  LoadData3DParamsV2Pro() = default;
+  LoadData3DParamsV2Pro(uint16_t channelSizeIn, bool enTransposeIn, bool enSmallKIn,
+                        bool filterSizeWIn, bool filterSizeHIn, bool fMatrixCtrlIn,
+                        uint64_t extConfigIn, uint64_t filterConfigIn)
+      : channelSize(channelSizeIn),
+        enTranspose(enTransposeIn),
+        enSmallK(enSmallKIn),
+        filterSizeW(filterSizeWIn),
+        filterSizeH(filterSizeHIn),
+        fMatrixCtrl(fMatrixCtrlIn),
+        extConfig(extConfigIn),
+        filterConfig(filterConfigIn) {}
+  uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  uint64_t extConfig = 0;
+  uint64_t filterConfig = 0X10101010101;
+};
+
 // Whether LoadData 3Dv2 takes the feature map (l1H, l1W, padList) and padValue from its parameters
 // (the default) or from SetFmatrix and SetLoadDataPaddingValue.
 struct IsResetLoad3dConfig {
@@ -88,6 +119,22 @@ struct IsResetLoad3dConfig {
 inline constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
 
 enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+
+// The cube's constants kernels name (the vendor's types and values): a fractal's side, and the
+// length of SetFmatrix's padList.
+inline constexpr int32_t BLOCK_CUBE = 16;
+inline constexpr uint8_t PAD_SIZE = 4;
+
+// LoadData 3Dv2's repeats on Atlas A2/A3 (SetLoadDataRepeat).
+struct LoadDataRepeatParam {
+  LoadDataRepeatParam() = default;
+  LoadDataRepeatParam(uint16_t repeatStrideIn, uint8_t repeatTimeIn, uint8_t repeatModeIn)
+      : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn) {}
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+  uint8_t reserved = 0;
+};
 
 // The 950's LoadDataWithStride repeats (SetLoadDataRepeatWithStride); dstStride: the destination's
 // K-direction fractal stride.

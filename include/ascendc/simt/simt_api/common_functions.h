@@ -4,14 +4,16 @@
 
 #include "simt_api/device_types.h"
 #include "lngrad_aicore/check.h"
+#include "utils/debug/asc_assert.h"
 #include "utils/debug/asc_printf.h"
 
 // assert and clock inside SIMT threads (issue 33, by the cooperative-groups helper).
 //
 // assert(expr) in a SIMT thread prints, as the device does, "[ASSERT] <file>:<line>:
 // <function>: Assertion `<expr>' failed." through the kernel printf and fails the block (check
-// "assert"; the device traps the kernel). Elsewhere (host code of the same file) it is the C
-// library's assert: the message on stderr, then abort(). Like the standard macro it expands to
+// "assert"; the device traps the kernel). Elsewhere it is utils/debug/asc_assert.h's: a block's
+// code outside its SIMT threads fails the block the same way, host code gets the C library's
+// assert (the message on stderr, then abort()). Like the standard macro it expands to
 // nothing under NDEBUG; a later #include <cassert> gives the standard macro back.
 // clock() is the C library's (<ctime>): the process's CPU time, not cycles; it never decreases,
 // so the difference of two readings of one thread is a duration >= 0.
@@ -30,9 +32,8 @@ namespace lngrad::simt::detail {
                                           const char* function) {
   const std::string text = std::string(file) + ":" + std::to_string(line) + ": " + function +
                            ": Assertion `" + expr + "' failed.";
-  if (t_thread == nullptr) {
-    std::fprintf(stderr, "%s\n", text.c_str());
-    std::abort();
+  if (t_thread == nullptr) {  // a block's code outside its SIMT threads, or host code
+    ::lngrad::aicore::debug_detail::StandardAssertFailed(expr, file, line, function);
   }
   ::lngrad::aicore::debug_detail::KernelPrint("[ASSERT] " + text + "\n",
                                               ::lngrad::aicore::debug_detail::kAscendcDump);

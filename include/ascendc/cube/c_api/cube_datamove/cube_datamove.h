@@ -47,6 +47,27 @@ inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src, uint32_t size,
                     c::Global(static_cast<uint8_t*>(src)), size, loc);
 }
 
+// UB -> L1 (an AIV of the 950 into its AI core's L1) on MTE3: size bytes, or n_burst bursts of
+// len_burst 32-byte blocks with the gaps (end to start, in blocks) between them.
+inline void asc_copy_ub2l1(__cbuf__ void* dst, __ubuf__ void* src, uint32_t size,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  namespace c = ::lngrad::cube::capi;
+  AscendC::DataCopy(c::Local<uint8_t>(dst, AscendC::TPosition::A1, "asc_copy_ub2l1"),
+                    c::Local<uint8_t>(src, AscendC::TPosition::VECCALC, "asc_copy_ub2l1"), size,
+                    loc);
+}
+inline void asc_copy_ub2l1(__cbuf__ void* dst, __ubuf__ void* src, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  auto* d = static_cast<uint8_t*>(dst);
+  auto* s = static_cast<uint8_t*>(src);
+  const uint32_t len = uint32_t{len_burst} * 32;
+  for (uint16_t i = 0; i < n_burst; ++i) {  // one MTE3 copy per burst
+    asc_copy_ub2l1(d + uint64_t{i} * (len + uint32_t{dst_gap} * 32),
+                   s + uint64_t{i} * (len + uint32_t{src_gap} * 32), len, loc);
+  }
+}
+
 // The ND2NZ/DN2NZ register of asc_copy_gm2l1_nd2nz and asc_copy_gm2l1_dn2nz.
 inline void asc_set_gm2l1_nz_para(uint64_t config) { ::lngrad::cube::capi::SetNzPara(config); }
 

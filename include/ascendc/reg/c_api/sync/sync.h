@@ -8,6 +8,7 @@
 
 #include "c_api/utils_intf.h"
 #include "lngrad_aicore/block_sync.h"
+#include "lngrad_aicore/cores.h"
 #include "lngrad_aicore/sync.h"
 #include "lngrad_aicore/sys.h"
 
@@ -51,4 +52,17 @@ inline void asc_lock(pipe_t pipe, uint8_t mutex_id,
 inline void asc_unlock(pipe_t pipe, uint8_t mutex_id,
                        ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
   ::lngrad::aicore::detail::MutexOp(false, pipe, mutex_id, loc);
+}
+// asc_sync_block_arrive / asc_sync_block_wait(pipe, flag_id): the cross-core flags of a mixed
+// kernel's AI core (its AIC and AIVs), as CrossCoreSetFlag<2, pipe> / CrossCoreWaitFlag: the
+// vendor's intrinsic with mode 2 (the group), flag_id in [0, 15].
+inline void asc_sync_block_arrive(
+    pipe_t pipe, int64_t flag_id,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::aicore::detail::CrossCoreSet(2, pipe, static_cast<uint16_t>(flag_id), loc);
+}
+inline void asc_sync_block_wait(
+    pipe_t pipe, int64_t flag_id,
+    ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  ::lngrad::aicore::detail::CrossCoreWait(0, pipe, static_cast<uint16_t>(flag_id), loc);
 }

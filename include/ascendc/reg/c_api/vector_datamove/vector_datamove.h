@@ -10,7 +10,9 @@
 
 #include "c_api/utils_intf.h"
 #include "lngrad_aicore/sanitizer.h"
+#include "lngrad_aicore/data_copy.h"
 #include "lngrad_reg/copy.h"
+#include "lngrad_reg/ub_access.h"
 
 // GM -> UB: n_burst rows of len_burst bytes, left/right padding in elements around each row
 // (enable_constant_pad: the asc_set_copy_pad_val register's value; else the row data's first
@@ -115,4 +117,32 @@ inline void asc_copy_ub2gm_sync(
   ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
   asc_copy_ub2gm(dst, src, size, loc);
   ::lngrad::aicore::san::Barrier(PIPE_ALL, loc);
+}
+
+// UB -> UB on PIPE_V (DataCopy UB -> UB): size bytes, or n_burst bursts of len_burst 32-byte
+// blocks with the gaps (end to start, in blocks) between them.
+namespace lngrad::reg::detail {
+inline AscendC::LocalTensor<uint8_t> UbBytes(void* p, uint64_t bytes, const char* api,
+                                             aicore::SrcLoc loc) {
+  return AscendC::LocalTensor<uint8_t>(AscendC::TPosition::VECCALC, UbOffset(p, bytes, api, loc),
+                                       static_cast<uint32_t>(bytes));
+}
+inline uint64_t BurstBytes(uint16_t n_burst, uint16_t len_burst, uint16_t gap) {
+  return n_burst == 0 ? 0 : (uint64_t{n_burst} * (len_burst + gap) - gap) * 32;
+}
+}  // namespace lngrad::reg::detail
+inline void asc_copy_ub2ub(__ubuf__ void* dst, __ubuf__ void* src, uint32_t size,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  namespace d = ::lngrad::reg::detail;
+  AscendC::DataCopy(d::UbBytes(dst, size, "asc_copy_ub2ub", loc),
+                    d::UbBytes(src, size, "asc_copy_ub2ub", loc), size, loc);
+}
+inline void asc_copy_ub2ub(__ubuf__ void* dst, __ubuf__ void* src, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
+                           ::lngrad::aicore::SrcLoc loc = ::lngrad::aicore::SrcLoc::Current()) {
+  namespace d = ::lngrad::reg::detail;
+  AscendC::DataCopy(
+      d::UbBytes(dst, d::BurstBytes(n_burst, len_burst, dst_gap), "asc_copy_ub2ub", loc),
+      d::UbBytes(src, d::BurstBytes(n_burst, len_burst, src_gap), "asc_copy_ub2ub", loc),
+      AscendC::DataCopyParams(n_burst, len_burst, src_gap, dst_gap), loc);
 }
