@@ -158,6 +158,7 @@ class MatmulApiTilingBase {
   int32_t SetLayout(int which, std::array<int32_t, 5> axes, const char* api);
   int32_t layout_[3][5] = {{-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}};
   int32_t batchNum_ = -1;
+  ScheduleType scheduleType_ = ScheduleType::INNER_PRODUCT;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
@@ -203,10 +204,23 @@ struct MatmulTilingRequest {
   int32_t cores = 1;                                     // at most this many cores
   bool split_k = false, bias = false, traverse_n = false;
   bool a_whole = false, b_whole = false;  // A (B) in TSCM: one core holds all its rows (columns)
-  int32_t fix_base[3] = {-1, -1, -1};     // SetFixSplit: baseM, baseN, baseK or -1
-  int32_t fix_single[3] = {-1, -1, -1};   // SetSingleShape
+  bool a_trans = false, b_trans = false;  // SetAType/SetBType's isTrans
+  bool a_nz = false, b_nz = false, c_nz = false;       // CubeFormat::NZ operands
+  bool n_buffer_33 = false;                            // ScheduleType::N_BUFFER_33
+  int32_t fix_base[3] = {-1, -1, -1};                  // SetFixSplit: baseM, baseN, baseK or -1
+  int32_t fix_single[3] = {-1, -1, -1};                // SetSingleShape
   uint32_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0;  // the capacities it must fit
 };
+
+// How the cores share the shape: the per-core extents and the cores used.
+struct CoreSplit {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t cores = 0;
+};
+
+// The vendor's multi-core split of `r` (src/tiling/matmul/matmul_tiling_dims.cpp): its dims
+// search over the request's cores, or its N_BUFFER_33 rule; InvalidArgument where it has none.
+Status VendorCoreSplit(const MatmulTilingRequest& r, CoreSplit* out);
 
 // The TCubeTiling of `r` (docs/ascendc_kernels.md, "The Matmul API"): InvalidArgument for an
 // impossible request, and then *out is unchanged.
