@@ -26,7 +26,7 @@ Status CheckRequest(const MatmulTilingRequest& r) {
     return Bad("the original shape (SetOrgShape) is smaller than the shape (SetShape)");
   }
   if (r.a_bits == 0 || r.b_bits == 0 || r.a_bits != r.b_bits) {
-    return Bad("A and B must be half, bfloat16, float, int8 or int4, of one size");
+    return Bad("A and B must be half, bfloat16, float, int8, int4, fp8 or fp4, of one size");
   }
   if (r.cores < 1) return Bad("the core count (SetDim) must be at least 1");
   if (r.l0a == 0 || r.l0c == 0 || r.l1 == 0) return Bad("the product has no cube");

@@ -26,8 +26,13 @@ int32_t InputBits(DataType t) {
       return 32;
     case DataType::DT_INT8:
     case DataType::DT_UINT8:
+    case DataType::DT_HIFLOAT8:
+    case DataType::DT_FLOAT8_E4M3FN:
+    case DataType::DT_FLOAT8_E5M2:
       return 8;
     case DataType::DT_INT4:
+    case DataType::DT_FLOAT4_E2M1:
+    case DataType::DT_FLOAT4_E1M2:
       return 4;
     default:
       return 0;
@@ -120,6 +125,16 @@ int32_t MatmulApiTilingBase::SetTraverse(MatrixTraverse traverse) {
 }
 int32_t MatmulApiTilingBase::SetMadType(MatrixMadType madType) {
   madType_ = madType;
+  return 0;
+}
+int32_t MatmulApiTilingBase::SetScaleAType(TPosition scalePos, CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  scaleAType_ = {scalePos, scaleType, DataType::DT_FLOAT8_E8M0, isScaleTrans, false};
+  return 0;
+}
+int32_t MatmulApiTilingBase::SetScaleBType(TPosition scalePos, CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  scaleBType_ = {scalePos, scaleType, DataType::DT_FLOAT8_E8M0, isScaleTrans, false};
   return 0;
 }
 int32_t MatmulApiTilingBase::SetDoubleBuffer(bool, bool, bool, bool, bool, bool) { return 0; }

@@ -30,6 +30,12 @@ enum class DataType : int32_t {
   DT_UNDEFINED = 28,
   DT_INT4 = 29,
   DT_BFLOAT16 = 33,
+  DT_HIFLOAT8 = 34,
+  DT_FLOAT8_E4M3FN = 35,
+  DT_FLOAT8_E5M2 = 36,
+  DT_FLOAT4_E2M1 = 37,
+  DT_FLOAT8_E8M0 = 38,
+  DT_FLOAT4_E1M2 = 39,
   DT_MAX = 40,
 };
 enum class TPosition : int32_t {
@@ -105,6 +111,9 @@ class MatmulApiTilingBase {
                          int32_t btSize = -1);
   int32_t SetTraverse(MatrixTraverse traverse);
   int32_t SetMadType(MatrixMadType madType);
+  // MX (MatrixMadType::MXMODE): where A's and B's e8m0 scales lie; recorded, the plan needs none.
+  int32_t SetScaleAType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = false);
+  int32_t SetScaleBType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = true);
   int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true,
                           bool transNZ2ND = true);
   void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
@@ -159,6 +168,7 @@ class MatmulApiTilingBase {
   int32_t layout_[3][5] = {{-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}};
   int32_t batchNum_ = -1;
   ScheduleType scheduleType_ = ScheduleType::INNER_PRODUCT;
+  MatTilingType scaleAType_, scaleBType_;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
