@@ -257,6 +257,28 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
   }
 }
 
+void ComputeSparseBlock(const Buffers& b, const Matrix& a, const Matrix& bdense,
+                        const std::byte* index, uint64_t index_ld, const Matrix* bias,
+                        const Block& blk) {
+  const uint32_t mb = CeilDiv(blk.m, 16);
+  auto* l0c = const_cast<std::byte*>(b.l0c.ptr);
+  for (uint32_t j = 0; j < blk.n; ++j) {
+    const uint64_t n = blk.n0 + j;
+    for (uint32_t i = 0; i < blk.m; ++i) {
+      int32_t sum = bias != nullptr ? static_cast<int32_t>(StoredAt(*bias, 0, n, 32)) : 0;
+      for (uint32_t kd = 0; kd < blk.k / 2; ++kd) {  // the dense K: value t of group q
+        const uint64_t kk = blk.k_begin / 2 + kd, q = kk / 2, t = kk % 2, byte = kk / 4;
+        const auto code = std::to_integer<uint8_t>(index[(byte / 8 * index_ld + n) * 8 + byte % 8]);
+        const uint64_t col = q * 4 + ((code >> (2 * (kk % 4))) & 3u) + t;  // 2nd: 1 + its index
+        sum += int32_t{LogicalOf<int8_t>(a, blk.m0 + i, col)} *
+               int32_t{LogicalOf<int8_t>(bdense, kk, n)};
+      }
+      std::memcpy(l0c + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, &sum,
+                  4);
+    }
+  }
+}
+
 uint64_t OutputExtent(const Output& out, uint32_t m, uint32_t n) noexcept {
   const uint32_t c0 = out.nz_c0;
   if (out.fmt == Fmt::kNz) return uint64_t{CeilDiv(n, c0) - 1} * out.ld * c0 + uint64_t{m} * c0;

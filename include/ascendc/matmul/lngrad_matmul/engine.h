@@ -67,6 +67,14 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
                   Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a = nullptr,
                   const SliceTile* tile_b = nullptr, const MxScales* mx = nullptr);
 
+// 2:4 sparse B (int8, SparseMatmulType): B's stored values (dense: K / 2 a column, b.trans:
+// n x K / 2) and the index: 2 bits a value, four to a byte, in NZ fractals of 16 columns x 8
+// bytes with `index_ld` (16-aligned N) columns to a block of bytes. L0C = A x B (+ bias) for the
+// block, summed in int32 (exact in any order).
+void ComputeSparseBlock(const Buffers& b, const Matrix& a, const Matrix& bdense,
+                        const std::byte* index, uint64_t index_ld, const Matrix* bias,
+                        const Block& blk);
+
 // Where a block of C goes: data is the block's first element.
 struct Output {
   std::byte* data = nullptr;

@@ -180,6 +180,12 @@ class Matmul {
     static_assert(kMx, "SetTensorScaleB: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
     mxB_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), !isTransposeScaleB};
   }
+  // 2:4 sparse B (SparseMatmulType): its index matrix (lngrad_matmul/engine.h).
+  void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal) {
+    Require("SetSparseIndex");
+    static_assert(kSparse, "SetSparseIndex: B must be a SparseMatmulType");
+    index_ = reinterpret_cast<const std::byte*>(indexGlobal.GetPhyAddr());
+  }
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     Require("SetBias");
     if (!shape_.bias)
@@ -363,6 +369,7 @@ class Matmul {
   // fp8/fp4 A and B (MatmulTypeWithScale, or plain fp8 with every scale 1) run through MmadMx.
   template <class T>
   static constexpr bool kMxElem = kNibbles<T> && !std::is_same_v<T, int4b_t>;
+  static constexpr bool kSparse = requires { B_TYPE::indexPosition; };
   static constexpr bool kMx =
       kMxElem<SrcAT> || std::is_same_v<SrcAT, fp8_e4m3fn_t> || std::is_same_v<SrcAT, fp8_e5m2_t>;
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
@@ -506,10 +513,12 @@ class Matmul {
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
     const auto a = MatrixOf<SrcAT>(a_, kFmtA, transA_, a_.local ? shape_.single_m : shape_.org_m,
                                    a_.local ? shape_.single_k : shape_.org_ka);
-    const auto b = MatrixOf<SrcBT>(b_, kFmtB, transB_, b_.local ? shape_.single_k : shape_.org_kb,
-                                   b_.local ? shape_.single_n : shape_.org_n);
+    constexpr uint32_t kDense = kSparse ? 2 : 1;  // sparse B stores half of K
+    const auto b =
+        MatrixOf<SrcBT>(b_, kFmtB, transB_, (b_.local ? shape_.single_k : shape_.org_kb) / kDense,
+                        b_.local ? shape_.single_n : shape_.org_n);
     CheckGm(a, m0 + m_, shape_.single_k, a_.elems, "A");
-    CheckGm(b, shape_.single_k, n0 + n_, b_.elems, "B");
+    CheckGm(b, shape_.single_k / kDense, n0 + n_, b_.elems, "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
                                       lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
                                       false, shape_.org_n};
@@ -529,6 +538,14 @@ class Matmul {
     };
     const lngrad::matmul::MxScales mx = MxScalesNow();
     PipeBarrier<PIPE_ALL>();
+    if constexpr (kSparse) {
+      if (index_ == nullptr) lngrad::matmul::Fail("Iterate", "a sparse B needs SetSparseIndex");
+      lngrad::matmul::ComputeSparseBlock(Buffers(), a, b, index_,
+                                         lngrad::matmul::AlignUp(shape_.org_n, 16),
+                                         bias_here ? &bias : nullptr, blk);
+      PipeBarrier<PIPE_ALL>();
+      return;
+    }
     lngrad::matmul::ComputeBlock(Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk,
                                  lngrad::aicore::SrcLoc::Current(),
                                  kCopyA1 != nullptr ? &tile_a : nullptr,
@@ -677,6 +694,7 @@ class Matmul {
   TBuf<TPosition::B1> l1b_;
   TBuf<TPosition::A1> l1mx_;                         // MX: the stage of one block's scales
   std::pair<const std::byte*, bool> mxA_{}, mxB_{};  // the scales and whether in pairs
+  const std::byte* index_ = nullptr;                 // sparse B's index matrix
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
 };
 

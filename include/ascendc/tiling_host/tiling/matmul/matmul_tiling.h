@@ -114,6 +114,11 @@ class MatmulApiTilingBase {
   // MX (MatrixMadType::MXMODE): where A's and B's e8m0 scales lie; recorded, the plan needs none.
   int32_t SetScaleAType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = false);
   int32_t SetScaleBType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = true);
+  // 2:4 sparse B (SparseMatmulType): recorded; the plan is that of the dense shape.
+  int32_t SetSparse(bool isSparseIn = false) {
+    isSparse_ = isSparseIn;
+    return 0;
+  }
   int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true,
                           bool transNZ2ND = true);
   void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
@@ -169,6 +174,7 @@ class MatmulApiTilingBase {
   int32_t batchNum_ = -1;
   ScheduleType scheduleType_ = ScheduleType::INNER_PRODUCT;
   MatTilingType scaleAType_, scaleBType_;
+  bool isSparse_ = false;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
