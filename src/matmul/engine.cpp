@@ -16,6 +16,7 @@
 #include "lngrad/half.h"
 #include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/sanitizer.h"
+#include "lngrad_cube/mx.h"
 
 namespace lngrad::matmul {
 namespace {
@@ -186,7 +187,32 @@ void LoadBias(const View& bt, const Matrix& bias, Elem acc, uint32_t n0, uint32_
   }
 }
 
+// The scales of rows [r0, +rows) and K groups [g0, + kp / 32) into the L1 stage as the MX
+// buffer's 32-byte fractals (16 rows x 2 groups, row blocks outer), then LoadData's MX form into
+// the MX buffer of l0 (docs/ascendc_kernels.md, "The MX forms").
+void LoadScales(const View& l0, const View& l1, const MxScale& s, uint32_t r0, uint32_t rows,
+                uint32_t g0, uint32_t kp, aicore::SrcLoc loc) {
+  const uint32_t rb = CeilDiv(rows, 16), kb = kp / 64;
+  if (uint64_t{rb} * kb * 32 > l1.size_bytes)
+    Fail("Iterate", "the block's MX scales exceed their L1 stage");
+  auto* dst = const_cast<std::byte*>(l1.ptr);
+  for (uint32_t f = 0; f < rb * kb; ++f) {
+    for (uint32_t i = 0; i < 32; ++i) {
+      const uint32_t r = f / kb * 16 + i / 2, g = g0 + f % kb * 2 + i % 2;
+      dst[f * 32 + i] = std::byte{r < rows ? s.At(r0 + r, g) : uint8_t{127}};
+    }
+  }
+  const AscendC::LoadData2DMxParams p(0, 0, static_cast<uint8_t>(rb), static_cast<uint8_t>(kb),
+                                      static_cast<uint16_t>(kb), static_cast<uint16_t>(kb));
+  cube::LoadMxScales(l0, l1, p, loc);
+}
+
 }  // namespace
+
+uint8_t MxScale::At(uint64_t r, uint64_t g) const {
+  if (data == nullptr || g >= groups) return 127;
+  return std::to_integer<uint8_t>(data[pairs ? (g / 2 * ld + r) * 2 + g % 2 : r * ld + g]);
+}
 
 void Fail(const char* api, const std::string& what) {
   aicore::RaiseKernelCheck("matmul.usage", std::string("Matmul::") + api + ": " + what);
@@ -194,10 +220,17 @@ void Fail(const char* api, const std::string& what) {
 
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
                   Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a,
-                  const SliceTile* tile_b) {
+                  const SliceTile* tile_b, const MxScales* mx) {
   if (bias != nullptr) LoadBias(b.bt, *bias, acc, blk.n0, blk.n);
   for (uint32_t k0 = 0; k0 < blk.k; k0 += blk.base_k) {
     const uint32_t k = std::min(blk.base_k, blk.k - k0), kk = blk.k_begin + k0;
+    const uint32_t kp = mx != nullptr ? (k + 63) / 64 * 64 : k;  // MmadMx: K in 64s
+    if (kp != k) {                                               // the padding's values are zeros
+      std::memset(const_cast<std::byte*>(b.l0a.ptr), 0,
+                  uint64_t{CeilDiv(blk.m, 16)} * 16 * kp * cube::ElemBits(a.elem) / 8);
+      std::memset(const_cast<std::byte*>(b.l0b.ptr), 0,
+                  uint64_t{CeilDiv(blk.n, 16)} * 16 * kp * cube::ElemBits(bmat.elem) / 8);
+    }
     if (tile_a != nullptr) {
       LoadA(b.l0a, (*tile_a)(kk, k), 0, 0, blk.m, k);
     } else {
@@ -211,10 +244,38 @@ void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const M
     AscendC::MmadParams p;
     p.m = static_cast<uint16_t>(blk.m);
     p.n = static_cast<uint16_t>(blk.n);
-    p.k = static_cast<uint16_t>(k);
+    p.k = static_cast<uint16_t>(kp);
     p.cmatrixInitVal = k0 == 0 && bias == nullptr;
     const View* init = k0 == 0 ? (bias != nullptr ? &b.bt : nullptr) : nullptr;
-    cube::Mmad(b.l0c, b.l0a, b.l0b, init, p, false, a.elem, bmat.elem, acc, loc);
+    if (mx == nullptr) {
+      cube::Mmad(b.l0c, b.l0a, b.l0b, init, p, false, a.elem, bmat.elem, acc, loc);
+      continue;
+    }
+    LoadScales(b.l0a, b.l1mx, mx->a, blk.m0, blk.m, kk / 32, kp, loc);
+    LoadScales(b.l0b, b.l1mx, mx->b, blk.n0, blk.n, kk / 32, kp, loc);
+    cube::MmadMx(b.l0c, b.l0a, b.l0b, init, p, a.elem, bmat.elem, acc, loc);
+  }
+}
+
+void ComputeSparseBlock(const Buffers& b, const Matrix& a, const Matrix& bdense,
+                        const std::byte* index, uint64_t index_ld, const Matrix* bias,
+                        const Block& blk) {
+  const uint32_t mb = CeilDiv(blk.m, 16);
+  auto* l0c = const_cast<std::byte*>(b.l0c.ptr);
+  for (uint32_t j = 0; j < blk.n; ++j) {
+    const uint64_t n = blk.n0 + j;
+    for (uint32_t i = 0; i < blk.m; ++i) {
+      int32_t sum = bias != nullptr ? static_cast<int32_t>(StoredAt(*bias, 0, n, 32)) : 0;
+      for (uint32_t kd = 0; kd < blk.k / 2; ++kd) {  // the dense K: value t of group q
+        const uint64_t kk = blk.k_begin / 2 + kd, q = kk / 2, t = kk % 2, byte = kk / 4;
+        const auto code = std::to_integer<uint8_t>(index[(byte / 8 * index_ld + n) * 8 + byte % 8]);
+        const uint64_t col = q * 4 + ((code >> (2 * (kk % 4))) & 3u) + t;  // 2nd: 1 + its index
+        sum += int32_t{LogicalOf<int8_t>(a, blk.m0 + i, col)} *
+               int32_t{LogicalOf<int8_t>(bdense, kk, n)};
+      }
+      std::memcpy(l0c + ((uint64_t{j / 16} * mb + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4, &sum,
+                  4);
+    }
   }
 }
 

@@ -18,7 +18,7 @@ namespace mt = matmul_tiling;
 using Half = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, half>;
 using Float = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, float>;
 
-constexpr uint32_t kM = 16, kN = 16, kK = 512, kCores = 8;
+constexpr uint32_t kM = 16, kN = 16, kK = 1024, kCores = 8;  // the vendor splits K in 2
 
 TCubeTiling SplitKTiling() {
   auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
@@ -38,7 +38,7 @@ TCubeTiling SplitKTiling() {
   return t;
 }
 
-// Each block adds its K piece of a 16 x 16 x 512 product to C; with fill, it first clears C.
+// Each block adds its K piece of a 16 x 16 x 1024 product to C; with fill, it first clears C.
 std::string RunSplitK(bool fill) {
   const TCubeTiling t = SplitKTiling();
   std::vector<half> a(kM * kK, half(0.5f)), b(kK * kN, half(0.25f));
@@ -67,9 +67,9 @@ std::string RunSplitK(bool fill) {
       "matmul_splitk", static_cast<uint32_t>(t.usedCoreNum), kernel, o, &failures);
   std::string text = s.ok() ? "" : "failed: ";
   for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
-  // Without the clearing race every piece lands: 512 products of 1/8.
+  // Without the clearing race every piece lands: kK products of 1/8.
   if (!fill && s.ok()) {
-    for (float v : c) EXPECT_EQ(v, 64.0f);
+    for (float v : c) EXPECT_EQ(v, kK / 8.0f);
   }
   return text;
 }
@@ -123,7 +123,7 @@ TEST(MatmulSanitizer, GetTensorCIntoALocalTensorIsAWrite) {
   std::string text;
   for (const auto& f : failures) text += "[" + f.check + "] " + f.message + "\n";
   EXPECT_TRUE(s.ok()) << text;
-  for (float v : out) EXPECT_EQ(v, 2.0f * 512 * 0.125f);
+  for (float v : out) EXPECT_EQ(v, 2.0f * kK * 0.125f);
 }
 
 }  // namespace

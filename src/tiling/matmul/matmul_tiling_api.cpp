@@ -26,8 +26,13 @@ int32_t InputBits(DataType t) {
       return 32;
     case DataType::DT_INT8:
     case DataType::DT_UINT8:
+    case DataType::DT_HIFLOAT8:
+    case DataType::DT_FLOAT8_E4M3FN:
+    case DataType::DT_FLOAT8_E5M2:
       return 8;
     case DataType::DT_INT4:
+    case DataType::DT_FLOAT4_E2M1:
+    case DataType::DT_FLOAT4_E1M2:
       return 4;
     default:
       return 0;
@@ -122,10 +127,22 @@ int32_t MatmulApiTilingBase::SetMadType(MatrixMadType madType) {
   madType_ = madType;
   return 0;
 }
+int32_t MatmulApiTilingBase::SetScaleAType(TPosition scalePos, CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  scaleAType_ = {scalePos, scaleType, DataType::DT_FLOAT8_E8M0, isScaleTrans, false};
+  return 0;
+}
+int32_t MatmulApiTilingBase::SetScaleBType(TPosition scalePos, CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  scaleBType_ = {scalePos, scaleType, DataType::DT_FLOAT8_E8M0, isScaleTrans, false};
+  return 0;
+}
 int32_t MatmulApiTilingBase::SetDoubleBuffer(bool, bool, bool, bool, bool, bool) { return 0; }
-void MatmulApiTilingBase::SetMatmulConfigParams(int32_t mmConfigTypeIn, bool, ScheduleType,
+void MatmulApiTilingBase::SetMatmulConfigParams(int32_t mmConfigTypeIn, bool,
+                                                ScheduleType scheduleTypeIn,
                                                 MatrixTraverse traverseIn, bool) {
   mmConfigType = mmConfigTypeIn;
+  scheduleType_ = scheduleTypeIn;
   if (traverseIn != MatrixTraverse::NOSET) traverse_ = traverseIn;
 }
 
@@ -145,6 +162,12 @@ int64_t MatmulApiTilingBase::Plan(int32_t cores, AscendC::tiling::TCubeTiling& o
   r.split_k = enableSplitK_;
   r.a_whole = aType_.pos == TPosition::TSCM;
   r.b_whole = bType_.pos == TPosition::TSCM;
+  r.a_trans = aType_.isTrans;
+  r.b_trans = bType_.isTrans;
+  r.a_nz = aType_.type == CubeFormat::NZ;
+  r.b_nz = bType_.type == CubeFormat::NZ;
+  r.c_nz = cType_.type == CubeFormat::NZ;
+  r.n_buffer_33 = scheduleType_ == ScheduleType::N_BUFFER_33;
   r.bias = isBias;
   r.traverse_n = traverse_ == MatrixTraverse::FIRSTN;
   std::copy(fixBase_, fixBase_ + 3, r.fix_base);

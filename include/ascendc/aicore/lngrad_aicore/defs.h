@@ -36,6 +36,13 @@
 #ifndef __ubuf__
 #define __ubuf__
 #endif
+// The device compiler's branch hints (function-like: the [[likely]] attribute is untouched).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 #ifndef __cbuf__
 #define __cbuf__
 #endif

@@ -367,12 +367,23 @@ struct DataCopyCO12DstParams {
 using FixpipeParamsM300 = FixpipeParamsV220;
 using FixpipeParamsM310 = FixpipeParamsV220;
 
-// Fixpipe's output layout (its template argument): ND, NZ or (950) DN.
+// Fixpipe's output layout (its template argument): ND, NZ or (950) DN; on the 950 also whether
+// it writes the UB (isToUB). The two-argument form exists on every product (the kit's
+// matmul_gelu_high_performance spells its configs so on dav-2201 too), where the flag is dropped.
 struct FixpipeConfig {
   CO2Layout format;
 #if __NPU_ARCH__ == 3510
   bool isToUB = false;
 #endif
+  constexpr FixpipeConfig(CO2Layout formatIn)
+      : format(formatIn) {}  // NOLINT: implicit, as the vendor's
+  constexpr FixpipeConfig(CO2Layout formatIn, bool isToUBIn) : format(formatIn) {
+#if __NPU_ARCH__ == 3510
+    isToUB = isToUBIn;
+#else
+    (void)isToUBIn;
+#endif
+  }
 };
 inline constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 inline constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};

@@ -359,6 +359,27 @@ struct MatmulType {
   constexpr static TPosition srcPos = SRCPOS;
 };
 
+// B of a 2:4 sparse Matmul (SparseMatmulType): B holds two of every four K values (dense, K / 2
+// per column) and an index matrix (INDEX_POSITION, SetSparseIndex) says which two.
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE,
+          bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+  constexpr static TPosition indexPosition = INDEX_POSITION;
+};
+
+// An MX operand (MatmulTypeWithScale; the 950's fp8/fp4 Matmul): A or B with its e8m0 scales,
+// one per 32 K values, at SCALE_POSITION in SCALE_FORMAT (GM, ND: the forms lngrad runs).
+template <TPosition POSITION, TPosition SCALE_POSITION, CubeFormat FORMAT, typename TYPE,
+          bool ISTRANS = false, TPosition SRCPOS = TPosition::GM, CubeFormat SCALE_FORMAT = FORMAT,
+          bool SCALE_ISTRANS = ISTRANS, TPosition SCALE_SRCPOS = SRCPOS>
+struct MatmulTypeWithScale
+    : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LayoutMode::NONE, false, SRCPOS> {
+  constexpr static TPosition scalePosition = SCALE_POSITION;
+  constexpr static CubeFormat scaleFormat = SCALE_FORMAT;
+  constexpr static bool isScaleTrans = SCALE_ISTRANS;
+  constexpr static TPosition srcScalePos = SCALE_SRCPOS;
+};
+
 // The user's copy callbacks: CopyA1 / CopyB1 fill A's / B's L1 tile of each K slice
 // (docs/ascendc_kernels.md, "The Matmul API"); DataCopyOut is not run yet.
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>

@@ -30,9 +30,24 @@ struct Matrix {
   uint64_t ld = 0;
 };
 
-// The block's memories: L0A, L0B, L0C and the BiasTable.
+// The block's memories: L0A, L0B, L0C, the BiasTable and (MX) an L1 stage for the scales.
 struct Buffers {
   View l0a, l0b, l0c, bt;
+  View l1mx;
+};
+
+// One operand's MX scales (e8m0, one per 32 K values; MatmulTypeWithScale): the code of row r
+// (A's m, B's n) and K group g. rows: r x ld + g (A's scales untransposed, B's transposed);
+// pairs: two groups side by side, ((g / 2) x ld + r) x 2 + g mod 2 (the other two). No data:
+// every scale 1 (code 127): a plain fp8 Matmul.
+struct MxScale {
+  const std::byte* data = nullptr;
+  bool pairs = false;
+  uint64_t ld = 0, groups = 0;  // groups: the K groups stored per row (past them: 127)
+  uint8_t At(uint64_t r, uint64_t g) const;
+};
+struct MxScales {
+  MxScale a, b;
 };
 
 // C's block [m0, m0 + m) x [n0, n0 + n) over K's [k_begin, k_begin + k), in slices of base_k.
@@ -46,9 +61,19 @@ using SliceTile = std::function<Matrix(uint32_t k0, uint32_t k)>;
 
 // L0C = A x B (+ bias, one row of n values from n0) for one block; acc: kF32 or kS32. tile_a /
 // tile_b (when set) give each K slice of A / B instead of a and bmat.
+// mx (fp8/fp4 A and B on the 950): each slice through MmadMx with these scales, K padded with
+// zeros to 64.
 void ComputeBlock(const Buffers& b, const Matrix& a, const Matrix& bmat, const Matrix* bias,
                   Elem acc, const Block& blk, aicore::SrcLoc loc, const SliceTile* tile_a = nullptr,
-                  const SliceTile* tile_b = nullptr);
+                  const SliceTile* tile_b = nullptr, const MxScales* mx = nullptr);
+
+// 2:4 sparse B (int8, SparseMatmulType): B's stored values (dense: K / 2 a column, b.trans:
+// n x K / 2) and the index: 2 bits a value, four to a byte, in NZ fractals of 16 columns x 8
+// bytes with `index_ld` (16-aligned N) columns to a block of bytes. L0C = A x B (+ bias) for the
+// block, summed in int32 (exact in any order).
+void ComputeSparseBlock(const Buffers& b, const Matrix& a, const Matrix& bdense,
+                        const std::byte* index, uint64_t index_ld, const Matrix* bias,
+                        const Block& blk);
 
 // Where a block of C goes: data is the block's first element.
 struct Output {

@@ -45,6 +45,7 @@ LNGRAD_MATMUL_POLICY(SplitMMatmulPolicy, 0, true)
 LNGRAD_MATMUL_POLICY(NBuffer33MatmulPolicy, 0, false)
 LNGRAD_MATMUL_POLICY(TrianUpperMatmulPolicy, 1, false)
 LNGRAD_MATMUL_POLICY(TrianLowerMatmulPolicy, -1, false)
+LNGRAD_MATMUL_POLICY(MatmulWithScalePolicy, 0, false)
 #undef LNGRAD_MATMUL_POLICY
 }  // namespace Detail
 }  // namespace Impl
@@ -129,6 +130,7 @@ class Matmul {
       tpipe->InitBuffer(l1a_, lngrad::matmul::AlignUp(bm * bk * kBitsA / 8, 512));
     if constexpr (kCopyB1 != nullptr)
       tpipe->InitBuffer(l1b_, lngrad::matmul::AlignUp(bn * bk * kBitsB / 8, 512));
+    if constexpr (kMx) tpipe->InitBuffer(l1mx_, std::max(bm, bn) / 16 * (bk / 64) * 32);
     inited_ = true;
     ended_ = false;
   }
@@ -165,6 +167,24 @@ class Matmul {
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();
+  }
+  // MX: A's scales (M x ceil(K / 64) x 2 codes; transposed: pairs of groups, M in between) and
+  // B's (pairs of groups with N in between; transposed: N x ceil(K / 64) x 2).
+  void SetTensorScaleA(const GlobalTensor<fp8_e8m0_t>& gm, bool isTransposeScaleA = false) {
+    Require("SetTensorScaleA");
+    static_assert(kMx, "SetTensorScaleA: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
+    mxA_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), isTransposeScaleA};
+  }
+  void SetTensorScaleB(const GlobalTensor<fp8_e8m0_t>& gm, bool isTransposeScaleB = false) {
+    Require("SetTensorScaleB");
+    static_assert(kMx, "SetTensorScaleB: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
+    mxB_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), !isTransposeScaleB};
+  }
+  // 2:4 sparse B (SparseMatmulType): its index matrix (lngrad_matmul/engine.h).
+  void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal) {
+    Require("SetSparseIndex");
+    static_assert(kSparse, "SetSparseIndex: B must be a SparseMatmulType");
+    index_ = reinterpret_cast<const std::byte*>(indexGlobal.GetPhyAddr());
   }
   void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
     Require("SetBias");
@@ -341,8 +361,17 @@ class Matmul {
   }
 
  private:
-  static constexpr uint32_t kBitsA = std::is_same_v<SrcAT, int4b_t> ? 4 : sizeof(SrcAT) * 8;
-  static constexpr uint32_t kBitsB = std::is_same_v<SrcBT, int4b_t> ? 4 : sizeof(SrcBT) * 8;
+  template <class T>
+  static constexpr bool kNibbles = std::is_same_v<T, int4b_t> || std::is_same_v<T, fp4x2_e2m1_t> ||
+                                   std::is_same_v<T, fp4x2_e1m2_t>;
+  static constexpr uint32_t kBitsA = kNibbles<SrcAT> ? 4 : sizeof(SrcAT) * 8;
+  static constexpr uint32_t kBitsB = kNibbles<SrcBT> ? 4 : sizeof(SrcBT) * 8;
+  // fp8/fp4 A and B (MatmulTypeWithScale, or plain fp8 with every scale 1) run through MmadMx.
+  template <class T>
+  static constexpr bool kMxElem = kNibbles<T> && !std::is_same_v<T, int4b_t>;
+  static constexpr bool kSparse = requires { B_TYPE::indexPosition; };
+  static constexpr bool kMx =
+      kMxElem<SrcAT> || std::is_same_v<SrcAT, fp8_e4m3fn_t> || std::is_same_v<SrcAT, fp8_e5m2_t>;
   static constexpr lngrad::matmul::Fmt kFmtA = lngrad::matmul::FmtOf(A_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtB = lngrad::matmul::FmtOf(B_TYPE::format);
   static constexpr lngrad::matmul::Fmt kFmtC = lngrad::matmul::FmtOf(C_TYPE::format);
@@ -484,10 +513,12 @@ class Matmul {
     n_ = std::min(shape_.base_n, shape_.single_n - n0);
     const auto a = MatrixOf<SrcAT>(a_, kFmtA, transA_, a_.local ? shape_.single_m : shape_.org_m,
                                    a_.local ? shape_.single_k : shape_.org_ka);
-    const auto b = MatrixOf<SrcBT>(b_, kFmtB, transB_, b_.local ? shape_.single_k : shape_.org_kb,
-                                   b_.local ? shape_.single_n : shape_.org_n);
+    constexpr uint32_t kDense = kSparse ? 2 : 1;  // sparse B stores half of K
+    const auto b =
+        MatrixOf<SrcBT>(b_, kFmtB, transB_, (b_.local ? shape_.single_k : shape_.org_kb) / kDense,
+                        b_.local ? shape_.single_n : shape_.org_n);
     CheckGm(a, m0 + m_, shape_.single_k, a_.elems, "A");
-    CheckGm(b, shape_.single_k, n0 + n_, b_.elems, "B");
+    CheckGm(b, shape_.single_k / kDense, n0 + n_, b_.elems, "B");
     const lngrad::matmul::Matrix bias{reinterpret_cast<const std::byte*>(bias_.GetPhyAddr()),
                                       lngrad::cube::ElemOf<BiasT>(), lngrad::matmul::Fmt::kNd,
                                       false, shape_.org_n};
@@ -505,11 +536,29 @@ class Matmul {
     const lngrad::matmul::SliceTile tile_b = [&](uint32_t k0, uint32_t k) {
       return CallbackTile<SrcBT, kCopyB1>(l1b_, b_.data, k0 / shape_.base_k, cursor_.ni, k, n_, k);
     };
+    const lngrad::matmul::MxScales mx = MxScalesNow();
     PipeBarrier<PIPE_ALL>();
-    lngrad::matmul::ComputeBlock(
-        Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk, lngrad::aicore::SrcLoc::Current(),
-        kCopyA1 != nullptr ? &tile_a : nullptr, kCopyB1 != nullptr ? &tile_b : nullptr);
+    if constexpr (kSparse) {
+      if (index_ == nullptr) lngrad::matmul::Fail("Iterate", "a sparse B needs SetSparseIndex");
+      lngrad::matmul::ComputeSparseBlock(Buffers(), a, b, index_,
+                                         lngrad::matmul::AlignUp(shape_.org_n, 16),
+                                         bias_here ? &bias : nullptr, blk);
+      PipeBarrier<PIPE_ALL>();
+      return;
+    }
+    lngrad::matmul::ComputeBlock(Buffers(), a, b, bias_here ? &bias : nullptr, kAcc, blk,
+                                 lngrad::aicore::SrcLoc::Current(),
+                                 kCopyA1 != nullptr ? &tile_a : nullptr,
+                                 kCopyB1 != nullptr ? &tile_b : nullptr, kMx ? &mx : nullptr);
     PipeBarrier<PIPE_ALL>();
+  }
+  // The scales as set, with the geometry of the original shape: ceil(Ka / 64) x 2 groups a row.
+  lngrad::matmul::MxScales MxScalesNow() const {
+    const uint64_t groups = lngrad::matmul::CeilDiv(shape_.org_ka, 64) * 2;
+    lngrad::matmul::MxScales mx;
+    mx.a = {mxA_.first, mxA_.second, mxA_.second ? shape_.org_m : groups, groups};
+    mx.b = {mxB_.first, mxB_.second, mxB_.second ? shape_.org_n : groups, groups};
+    return mx;
   }
   static void CheckGm(const lngrad::matmul::Matrix& m, uint32_t rows, uint32_t cols, uint64_t size,
                       const char* what) {
@@ -548,6 +597,7 @@ class Matmul {
     memories_ = {l0a_.template Get<uint8_t>().View(),
                  l0b_.template Get<uint8_t>().View(),
                  l0c_.template Get<uint8_t>().View(),
+                 {},
                  {}};
     if (taken_.bias) {
       tpipe->InitBuffer(bt_, bytes[3]);
@@ -556,6 +606,7 @@ class Matmul {
   }
   lngrad::matmul::Buffers Buffers() {
     lngrad::matmul::Buffers b = memories_;
+    if constexpr (kMx) b.l1mx = l1mx_.template Get<uint8_t>().View();
     if (l0cUser_.ptr != nullptr) b.l0c = l0cUser_;
     return b;
   }
@@ -641,6 +692,9 @@ class Matmul {
   TBuf<TPosition::C1> deq_;
   TBuf<TPosition::A1> l1a_;
   TBuf<TPosition::B1> l1b_;
+  TBuf<TPosition::A1> l1mx_;                         // MX: the stage of one block's scales
+  std::pair<const std::byte*, bool> mxA_{}, mxB_{};  // the scales and whether in pairs
+  const std::byte* index_ = nullptr;                 // sparse B's index matrix
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
 };
 

@@ -108,4 +108,14 @@ void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                                       lngrad::aicore::math_detail::StackTmp(), loc);
 }
 
+// The older name of Broadcast (the kit's quant_group_matmul_high_performance calls it).
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+               const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+               LocalTensor<uint8_t>& sharedTmpBuffer,
+               lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer,
+                                         loc);
+}
+
 }  // namespace AscendC

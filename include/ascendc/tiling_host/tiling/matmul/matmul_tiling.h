@@ -30,6 +30,12 @@ enum class DataType : int32_t {
   DT_UNDEFINED = 28,
   DT_INT4 = 29,
   DT_BFLOAT16 = 33,
+  DT_HIFLOAT8 = 34,
+  DT_FLOAT8_E4M3FN = 35,
+  DT_FLOAT8_E5M2 = 36,
+  DT_FLOAT4_E2M1 = 37,
+  DT_FLOAT8_E8M0 = 38,
+  DT_FLOAT4_E1M2 = 39,
   DT_MAX = 40,
 };
 enum class TPosition : int32_t {
@@ -105,6 +111,14 @@ class MatmulApiTilingBase {
                          int32_t btSize = -1);
   int32_t SetTraverse(MatrixTraverse traverse);
   int32_t SetMadType(MatrixMadType madType);
+  // MX (MatrixMadType::MXMODE): where A's and B's e8m0 scales lie; recorded, the plan needs none.
+  int32_t SetScaleAType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = false);
+  int32_t SetScaleBType(TPosition scalePos, CubeFormat scaleType, bool isScaleTrans = true);
+  // 2:4 sparse B (SparseMatmulType): recorded; the plan is that of the dense shape.
+  int32_t SetSparse(bool isSparseIn = false) {
+    isSparse_ = isSparseIn;
+    return 0;
+  }
   int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true,
                           bool transNZ2ND = true);
   void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
@@ -158,6 +172,9 @@ class MatmulApiTilingBase {
   int32_t SetLayout(int which, std::array<int32_t, 5> axes, const char* api);
   int32_t layout_[3][5] = {{-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1}};
   int32_t batchNum_ = -1;
+  ScheduleType scheduleType_ = ScheduleType::INNER_PRODUCT;
+  MatTilingType scaleAType_, scaleBType_;
+  bool isSparse_ = false;
 };
 
 class MatmulApiTiling : public MatmulApiTilingBase {
@@ -203,10 +220,23 @@ struct MatmulTilingRequest {
   int32_t cores = 1;                                     // at most this many cores
   bool split_k = false, bias = false, traverse_n = false;
   bool a_whole = false, b_whole = false;  // A (B) in TSCM: one core holds all its rows (columns)
-  int32_t fix_base[3] = {-1, -1, -1};     // SetFixSplit: baseM, baseN, baseK or -1
-  int32_t fix_single[3] = {-1, -1, -1};   // SetSingleShape
+  bool a_trans = false, b_trans = false;  // SetAType/SetBType's isTrans
+  bool a_nz = false, b_nz = false, c_nz = false;       // CubeFormat::NZ operands
+  bool n_buffer_33 = false;                            // ScheduleType::N_BUFFER_33
+  int32_t fix_base[3] = {-1, -1, -1};                  // SetFixSplit: baseM, baseN, baseK or -1
+  int32_t fix_single[3] = {-1, -1, -1};                // SetSingleShape
   uint32_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, bt = 0;  // the capacities it must fit
 };
+
+// How the cores share the shape: the per-core extents and the cores used.
+struct CoreSplit {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t cores = 0;
+};
+
+// The vendor's multi-core split of `r` (src/tiling/matmul/matmul_tiling_dims.cpp): its dims
+// search over the request's cores, or its N_BUFFER_33 rule; InvalidArgument where it has none.
+Status VendorCoreSplit(const MatmulTilingRequest& r, CoreSplit* out);
 
 // The TCubeTiling of `r` (docs/ascendc_kernels.md, "The Matmul API"): InvalidArgument for an
 // impossible request, and then *out is unchanged.
