@@ -636,10 +636,11 @@ rp::GnPlan Plan(const GroupNormTiling& t) {
 }
 
 // x's padding holds values too (they enter the sums as on the device); y starts as a pattern
-// (a small-shape tail chunk keeps y's padding); the scratch starts as another.
+// (a small-shape tail chunk keeps y's padding); the scratch starts as another. On the 950 the
+// 3510 replay (every group at once, the tiling unchanged).
 template <typename T, bool reuse>
-void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
-  SCOPED_TRACE("GroupNorm seed " + std::to_string(seed));
+void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed, const char* soc = k910B) {
+  SCOPED_TRACE("GroupNorm seed " + std::to_string(seed) + " on " + soc);
   const uint32_t sz = sizeof(T), hw = k.h * k.w;
   const uint32_t hwa = (hw * sz + 31) / 32 * 32 / sz;
   const uint32_t total = k.n * k.c * hwa, mv = k.n * k.groups;
@@ -661,12 +662,14 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
         return lngrad::tiling::LastTilingStatus().ok();
       },
       stack));
-  ASSERT_EQ(tiling.smallShape, wantSmall);
+  if (std::string(soc) != k950) {  // 3510 does not read smallShape
+    ASSERT_EQ(tiling.smallShape, wantSmall);
+  }
   const std::vector<float> pattern(stack / 4, 3.0f);
   std::vector<T> y, mean, var, xAfter;
   GroupNormTiling after = tiling;
   ASSERT_EQ(
-      RunBlock(k910B,
+      RunBlock(soc,
                [&] {
                  Bufs u({total * sz, k.c * sz, k.c * sz, total * sz, mv * sz, mv * sz, stack});
                  PutXGammaBeta(u, x, gamma, beta, pattern);
@@ -687,8 +690,12 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
   std::vector<T> wy = y0, wm(mv), wv(mv);
   std::vector<float> scratch = pattern;
   rp::GnPlan plan = Plan(tiling);
-  rp::ReplayGroupNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), total,
-                      scratch.data(), stack / 4, reuse);
+  if (std::string(soc) == k950) {
+    rp::ReplayGroupNorm3510(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+  } else {
+    rp::ReplayGroupNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), total,
+                        scratch.data(), stack / 4, reuse);
+  }
   ExpectSameBits(y, wy, "GroupNorm y");
   ExpectSameBits(mean, wm, "GroupNorm mean");
   ExpectSameBits(var, wv, "GroupNorm variance");
@@ -719,6 +726,19 @@ TEST(ReplayNormExt, GroupNormHalfBitwise) {
   CompareGroupNorm<half, false>({1, 4, 16, 16, 2, 0, true}, false, 83);
   CompareGroupNorm<half, false>({1, 4, 10, 10, 2, 0, true}, false, 85);
   CompareGroupNorm<half, true>({2, 6, 4, 5, 3, 0, false}, true, 84);  // isReuseSource: no effect
+}
+
+// The 950's register order (groupnorm_3510_impl.h): one register, two and three levels of sums,
+// hw a multiple of 64 and not, float (with isReuseSource) and half, both prototypes.
+TEST(ReplayNormExt, GroupNorm950Bitwise) {
+  uint32_t seed = 170;
+  for (const GnCase& k : {GnCase{2, 6, 4, 5, 3, 0, true}, GnCase{1, 4, 16, 16, 2, 0, false},
+                          GnCase{2, 4, 9, 9, 2, 0, true}, GnCase{1, 1, 72, 64, 1, 0, true},
+                          GnCase{4, 8, 10, 10, 4, 0, true}, GnCase{1, 2, 8, 8, 1, 0, false}}) {
+    CompareGroupNorm<float, false>(k, false, ++seed, k950);
+    CompareGroupNorm<float, true>(k, false, ++seed, k950);
+    CompareGroupNorm<half, false>(k, false, ++seed, k950);
+  }
 }
 
 }  // namespace

@@ -142,4 +142,11 @@ void ReplayGroupNorm(GnPlan& p, T* x, const T* gamma, const T* beta, T epsilon, 
                      T* var, uint32_t total, float* scratch, uint32_t scratchFloats,
                      bool isReuseSource);
 
+// GroupNorm on arch 3510 (replay_groupnorm_3510.cpp, re-derived from the kit's
+// groupnorm_3510_impl.h): every group at once; y written over all of x's [N, C, hwAlignSize]
+// (padding included), x not written, the tiling not changed.
+template <class T>
+void ReplayGroupNorm3510(const GnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon,
+                         T* y, T* mean, T* var);
+
 }  // namespace lngrad_replay

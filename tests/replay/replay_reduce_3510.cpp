@@ -28,23 +28,6 @@ uint32_t Folds(uint32_t count) {
 }
 uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// Reg::ReduceSum over the first `active` of `lanes` lanes: pairs of neighbours level by level,
-// a pair with one active lane passes that lane on, no active lane gives 0.
-float RegSum(const float* lane, uint32_t active, uint32_t lanes, bool isHalf) {
-  std::vector<float> v(lanes, 0.0f);
-  std::copy_n(lane, std::min(active, lanes), v.begin());
-  std::vector<char> on(lanes);
-  for (uint32_t i = 0; i < lanes; ++i) on[i] = i < active;
-  for (uint32_t w = lanes; w > 1; w /= 2) {
-    for (uint32_t j = 0; j < w / 2; ++j) {
-      const uint32_t a = 2 * j, b = 2 * j + 1;
-      v[j] = on[a] && on[b] ? RoundT(v[a] + v[b], isHalf) : (on[a] ? v[a] : v[b]);
-      on[j] = on[a] || on[b];
-    }
-  }
-  return on[0] ? v[0] : 0.0f;
-}
-
 // One DeInterleave(dst, src, src, ones) + Mul(src, dst, src, mask) of ReduceProd: lane i < 32
 // becomes lane 2i * lane 2i + 1, the upper lanes 1 * 1; lanes outside the mask are zeroed.
 void ProdHalving(Reg& v, uint32_t maskLanes) {
@@ -73,19 +56,19 @@ float ProdShortRow(const float* row, uint32_t dimR) {
 
 float Bin(RedOp op, float a, float b) { return op == RedOp::kProd ? a * b : a + b; }
 float RegFull(RedOp op, const float* v) {
-  return op == RedOp::kProd ? RegProdFull(Reg(v, v + kVl)) : RegSum(v, kVl, kVl, false);
+  return op == RedOp::kProd ? RegProdFull(Reg(v, v + kVl)) : RegReduceSum(v, kVl, kVl, false);
 }
 
 // ReduceARReuseSourceLessThanVL with the SUM group reduce (8 <= dimR <= 64).
 float SumShortRow(const std::vector<float>& src, uint32_t a, uint32_t dimR) {
   const float* row = src.data() + size_t{a} * dimR;
-  if (dimR >= 32) return RegSum(row, dimR, kVl, false);  // ReduceARLessThanVL
+  if (dimR >= 32) return RegReduceSum(row, dimR, kVl, false);  // ReduceARLessThanVL
   float block[8];  // GroupReduceVf: block 0, then blocks 1.. of the row added onto it
   std::copy(row, row + 8, block);
   for (uint32_t k = 1; k < dimR / 8; ++k) {
     for (uint32_t l = 0; l < 8; ++l) block[l] = row[8 * k + l] + block[l];
   }
-  return RegSum(block, 8, 8, false);  // ReduceSumWithDataBlock, one block
+  return RegReduceSum(block, 8, 8, false);  // ReduceSumWithDataBlock, one block
 }
 
 // The binary tree of the fold tails over n (2, 4, 8 or 16) registers r[0..n): L1 pairs r[k] with
@@ -263,13 +246,13 @@ namespace {
 // sum_3510_impl.h / mean_3510_impl.h: a row's register sums over `vl`-lane chunks into the
 // scratch (row stride `offset`), level by level, the last level's one register sum returned.
 float RowLevels(const float* x, uint32_t n, uint32_t vl, bool isHalf) {
-  if (n <= vl) return RegSum(x, n, vl, isHalf);  // repeatTimes == 1
+  if (n <= vl) return RegReduceSum(x, n, vl, isHalf);  // repeatTimes == 1
   std::vector<float> level(x, x + n);
   while (true) {
     const uint32_t count = static_cast<uint32_t>(level.size()), repeats = Ceil(count, vl);
     std::vector<float> next(repeats);
     for (uint32_t j = 0; j < repeats; ++j) {
-      next[j] = RegSum(level.data() + j * vl, std::min(vl, count - j * vl), vl, isHalf);
+      next[j] = RegReduceSum(level.data() + j * vl, std::min(vl, count - j * vl), vl, isHalf);
     }
     if (repeats == 1) return next[0];
     level.swap(next);

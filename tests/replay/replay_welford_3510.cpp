@@ -7,29 +7,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "replay.h"
 #include "replay_norm_ext.h"
 
 namespace lngrad_replay {
 namespace {
 
 constexpr uint32_t kVl = 64;
-
-float RegSum(const float* lanes, uint32_t active) {
-  float v[kVl];
-  bool on[kVl];
-  for (uint32_t i = 0; i < kVl; ++i) {
-    on[i] = i < active;
-    v[i] = on[i] ? lanes[i] : 0.0f;
-  }
-  for (uint32_t w = kVl; w > 1; w /= 2) {
-    for (uint32_t j = 0; j < w / 2; ++j) {
-      const bool a = on[2 * j], b = on[2 * j + 1];
-      v[j] = a && b ? v[2 * j] + v[2 * j + 1] : (a ? v[2 * j] : v[2 * j + 1]);
-      on[j] = a || b;
-    }
-  }
-  return on[0] ? v[0] : 0.0f;
-}
 
 // CalculateMainBlock: the top bit of count.
 uint32_t MainBlock(uint32_t count) {
@@ -43,7 +27,7 @@ float BinaryReduceSum(const float* src, uint32_t rLength, uint32_t rHead, float 
   float reg[kVl];
   if (rLength < kVl) {  // ComputeMean64
     for (uint32_t l = 0; l < kVl; ++l) reg[l] = l < rLength ? src[l] * k2Rec : 0.0f;
-    return RegSum(reg, rLength) * k2RRec;
+    return RegReduceSum(reg, rLength, kVl) * k2RRec;
   }
   const uint32_t padded = (rLength + kVl - 1) / kVl * kVl;
   uint32_t headTmp = kVl, k = 6;  // CalculatePower<64>
@@ -68,18 +52,18 @@ float BinaryReduceSum(const float* src, uint32_t rLength, uint32_t rHead, float 
       const float tail = l < active ? src[rHead + i * kVl + l] * k2Rec : 0.0f;
       reg[l] = src[i * kVl + l] * k2Rec + tail;
     }
-    work[i] = RegSum(reg, kVl);
+    work[i] = RegReduceSum(reg, kVl, kVl);
   }
   for (uint32_t i = 0; i < (mainTailCount + kVl - 1) / kVl; ++i) {
     for (uint32_t l = 0; l < kVl; ++l) reg[l] = src[mVL + i * kVl + l] * k2Rec;
-    work[repeatTimes1 + i] = RegSum(reg, kVl);
+    work[repeatTimes1 + i] = RegReduceSum(reg, kVl, kVl);
   }
   uint32_t current = halfAddTimes;
   for (int32_t r = 0; r < halfAddRepeatTimes; ++r) {
     current /= 2;
     for (uint32_t i = 0; i < current * kVl; ++i) work[i] = work[i] + work[current * kVl + i];
   }
-  return RegSum(work.data(), std::min(halfAddCount, kVl)) * k2RRec;
+  return RegReduceSum(work.data(), std::min(halfAddCount, kVl), kVl) * k2RRec;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // lngrad: AscendC::WelfordFinalize (the toolkit's adv_api/normalization/welfordfinalize.h): the
 // mean and variance of [abLength] Welford partial results, written to outputMean[0] and
-// outputVariance[0] (elements 1..7 set to 0 on 2201). Four prototypes (with or without counts, with or
-// without sharedTmpBuffer), template <isReuseSource, config>:
+// outputVariance[0] (elements 1..7 set to 0 on 2201). Four prototypes (with or without counts, with
+// or without sharedTmpBuffer), template <isReuseSource, config>:
 //
 //   WelfordFinalize<isReuseSource, config>(outMean, outVar, inMean, inVar, [counts,]
 //                                          [sharedTmpBuffer,] para);
