@@ -16,7 +16,8 @@ float RegReduceSum(const float* lanes, uint32_t active, uint32_t width, bool isH
     for (uint32_t j = 0; j < w / 2; ++j) {
       const bool a = on[2 * j], b = on[2 * j + 1];
       const float sum = v[2 * j] + v[2 * j + 1];
-      v[j] = a && b ? (isHalf ? HalfToFloat(FloatToHalf(sum)) : sum) : (a ? v[2 * j] : v[2 * j + 1]);
+      v[j] =
+          a && b ? (isHalf ? HalfToFloat(FloatToHalf(sum)) : sum) : (a ? v[2 * j] : v[2 * j + 1]);
       on[j] = a || b;
     }
   }
