@@ -90,6 +90,52 @@ TEST(Reduce950Replay, SumMeanProdRa) {
   }
 }
 
+// ReduceSum with srcInnerPad false (dense rows, every length: the unaligned paths where the last
+// axis is not a whole number of blocks), both overloads, isReuseSource both ways.
+template <class P, bool reuse>
+void CheckUnpaddedSum950(Shape s, bool withTmp, uint32_t seed) {
+  constexpr bool kAr = std::is_same_v<P, Pattern::Reduce::AR>;
+  const std::vector<float> in = Data<float>(seed, s.first, s.last, 10.0f, false);
+  std::vector<float> dst;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, in);
+        const uint32_t shape[2] = {s.first, s.last};
+        LocalTensor<float> d = ub.Get<float>(0), x = ub.Get<float>(1);
+        if (withTmp) {
+          ReduceSum<float, P, reuse>(d, x, ub.Get<uint8_t>(2), shape, false);
+        } else {
+          ReduceSum<float, P, reuse>(d, x, shape, false);
+        }
+        dst = ub.Take<float>(0);
+      },
+      k950);
+  const rp::RedCall call{rp::RedOp::kSum, false, reuse, s.first, s.last};
+  const std::vector<float> want =
+      kAr ? rp::ReplayReduceAR3510(call, in) : rp::ReplayReduceRA3510(call, in);
+  EXPECT_EQ(FirstMismatch(dst, want), "") << (kAr ? "AR " : "RA ") << s.first << "x" << s.last
+                                          << (reuse ? " reuse" : "") << (withTmp ? " tmp" : "");
+}
+
+TEST(Reduce950Replay, SumUnpaddedRows) {
+  uint32_t seed = 800;
+  for (const Shape s : {Shape{5, 1}, Shape{3, 5}, Shape{4, 12}, Shape{3, 63}, Shape{2, 70},
+                        Shape{3, 100}, Shape{2, 333}, Shape{1, 1003}, Shape{1, 4101},
+                        Shape{1, 8195}, Shape{2, 64}, Shape{1, 1000}}) {
+    for (bool withTmp : {true, false}) {
+      CheckUnpaddedSum950<Pattern::Reduce::AR, false>(s, withTmp, ++seed);
+      CheckUnpaddedSum950<Pattern::Reduce::AR, true>(s, withTmp, ++seed);
+    }
+  }
+  for (const Shape s : {Shape{2, 1}, Shape{3, 5}, Shape{9, 12}, Shape{33, 70}, Shape{300, 7},
+                        Shape{17, 100}, Shape{256, 13}, Shape{40, 40}}) {
+    for (bool withTmp : {true, false}) {
+      CheckUnpaddedSum950<Pattern::Reduce::RA, false>(s, withTmp, ++seed);
+      CheckUnpaddedSum950<Pattern::Reduce::RA, true>(s, withTmp, ++seed);
+    }
+  }
+}
+
 // The two replays differ (the 950's order shows in the bits): on these shapes the 2201 replay
 // would fail the comparisons above.
 TEST(Reduce950Replay, OrdersDifferFrom2201) {

@@ -137,6 +137,33 @@ std::vector<float> ArOverVl(RedOp op, bool reuse, std::vector<float> src, uint32
   return dst;
 }
 
+// ReduceAROverVLReuseSourceUnAligned (rows of dimR, dense): the tail added in place over
+// ceil(tailR / 64) vectors, main folds loading vectors loopR, loopR + L, .. (post-update L * 64),
+// the 1/2/3 tail folds on consecutive vectors, the register sum.
+float ArUnalignedOverVl(RedOp op, std::vector<float> row, uint32_t dimR) {
+  const uint32_t mainR = MainR(dimR, true, kVl), tailR = dimR - mainR;
+  for (uint32_t j = 0; j < tailR; ++j) row[j] = Bin(op, row[j], row[mainR + j]);
+  const uint32_t folds = Folds(mainR / kVl);
+  std::vector<Reg> r(16, Reg(kVl));
+  uint32_t loopRNum = mainR / kVl;
+  for (uint32_t t = 0; t < folds / 4; ++t) {
+    loopRNum >>= 4;
+    std::vector<float> out(loopRNum * kVl);
+    for (uint32_t loopR = 0; loopR < loopRNum; ++loopR) {
+      for (uint32_t k = 0; k < 16; ++k) {
+        std::copy_n(row.begin() + (loopR + k * loopRNum) * kVl, kVl, r[k].begin());
+      }
+      TreeRegs(op, r, 16, kVl);
+      std::copy_n(r[0].begin(), kVl, out.begin() + loopR * kVl);
+    }
+    std::copy(out.begin(), out.end(), row.begin());
+  }
+  const uint32_t left = 1u << (folds % 4);
+  for (uint32_t k = 0; k < left; ++k) std::copy_n(row.begin() + k * kVl, kVl, r[k].begin());
+  TreeRegs(op, r, left, kVl);
+  return RegFull(op, r[0].data());
+}
+
 }  // namespace
 
 std::vector<float> ReplayReduceAR3510(const RedCall& c, const std::vector<float>& src) {
@@ -145,6 +172,12 @@ std::vector<float> ReplayReduceAR3510(const RedCall& c, const std::vector<float>
   std::vector<float> dst(dimA);
   if (dimR == 1) {  // ReduceCopyOutImpl
     std::copy_n(src.begin(), dimA, dst.begin());
+  } else if (dimR % 8 != 0) {  // ReduceARReuseSourceUnAligned (ReduceSum, unpadded rows)
+    for (uint32_t a = 0; a < dimA; ++a) {
+      const auto row = src.begin() + size_t{a} * dimR;
+      dst[a] = dimR < kVl ? RegReduceSum(&*row, dimR, kVl, false)
+                          : ArUnalignedOverVl(op, std::vector<float>(row, row + dimR), dimR);
+    }
   } else if (dimR > kVl) {
     dst = ArOverVl(op, c.reuse, src, dimA, dimR);
   } else {
@@ -229,11 +262,40 @@ std::vector<float> RaFolds(RedOp op, bool reuse, const std::vector<float>& src, 
 
 }  // namespace
 
+// ReduceRAReuseSourceUnAligned (columns not of whole blocks, dense rows): mainR never halved,
+// tail rows added in place, the rows folded 16 at a time strided (loopR, loopR + L, ..), the
+// 1/2/3 tail folds on consecutive rows.
+std::vector<float> RaUnaligned(RedOp op, std::vector<float> x, uint32_t dimA, uint32_t dimR) {
+  const uint32_t mainR = MainR(dimR, false, kVl);
+  for (size_t i = 0; i < size_t{dimR - mainR} * dimA; ++i) {
+    x[i] = Bin(op, x[i], x[size_t{mainR} * dimA + i]);
+  }
+  const uint32_t folds = Folds(mainR);
+  std::vector<Reg> r(16, Reg(dimA));
+  uint32_t loopRNum = mainR;
+  for (uint32_t t = 0; t < folds / 4; ++t) {
+    loopRNum >>= 4;
+    for (uint32_t loopR = 0; loopR < loopRNum; ++loopR) {
+      for (uint32_t k = 0; k < 16; ++k) {
+        std::copy_n(x.begin() + size_t{loopR + k * loopRNum} * dimA, dimA, r[k].begin());
+      }
+      TreeRegs(op, r, 16, dimA);
+      std::copy_n(r[0].begin(), dimA, x.begin() + size_t{loopR} * dimA);
+    }
+  }
+  const uint32_t left = 1u << (folds % 4);
+  for (uint32_t k = 0; k < left; ++k) std::copy_n(x.begin() + size_t{k} * dimA, dimA, r[k].begin());
+  TreeRegs(op, r, left, dimA);
+  return r[0];
+}
+
 std::vector<float> ReplayReduceRA3510(const RedCall& c, const std::vector<float>& src) {
   const RedOp op = c.op == RedOp::kMean ? RedOp::kSum : c.op;
   const uint32_t dimA = c.last, dimR = c.first;
-  std::vector<float> dst = dimA <= kVl / 2 || dimA > 65535 ? RaConcat(op, c.reuse, src, dimA, dimR)
-                                                           : RaFolds(op, c.reuse, src, dimA, dimR);
+  std::vector<float> dst = dimA % 8 != 0 ? RaUnaligned(op, src, dimA, dimR)
+                           : dimA <= kVl / 2 || dimA > 65535
+                               ? RaConcat(op, c.reuse, src, dimA, dimR)
+                               : RaFolds(op, c.reuse, src, dimA, dimR);
   if (c.op == RedOp::kMean) {
     const float k = 1.0f / static_cast<float>(static_cast<int32_t>(dimR));
     for (float& v : dst) v = v * k;

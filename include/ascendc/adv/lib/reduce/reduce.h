@@ -28,14 +28,16 @@
 namespace lngrad::aicore::reduce_detail {
 
 // True when the 950's order runs (reduce_3510.h): float ReduceSum, ReduceMean, ReduceProd on arch
-// 3510 over rows of whole 32-byte blocks (the device's aligned paths).
+// 3510 over rows of whole 32-byte blocks (the device's aligned paths), and float ReduceSum over
+// any unpadded rows (srcInnerPad false: the unaligned paths).
 template <typename T>
 bool Runs3510(Op op, const Shape& s, bool ar) {
   if constexpr (!std::is_same_v<T, float>) {
     return false;
   } else {
     const bool aligned = s.pad == s.last && (s.last % 8 == 0 || (ar && s.last == 1));
-    return aligned && (op == Op::kSum || op == Op::kMean || op == Op::kProd) && On3510();
+    const bool unpaddedSum = op == Op::kSum && s.pad == s.last;
+    return (unpaddedSum || (aligned && (op == Op::kMean || op == Op::kProd))) && On3510();
   }
 }
 

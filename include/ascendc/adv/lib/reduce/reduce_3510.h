@@ -9,7 +9,9 @@
 //   count taking no part (a pair with one active lane is that lane), as lngrad's register API
 //   (src/reg) defines Reg::ReduceSum. ReduceSumWithDataBlock: the same tree per 32-byte block.
 // - ReduceSum/ReduceMean/ReduceProd on float rows whose length is a whole number of 32-byte blocks
-//   (the device's aligned paths; other lengths run the 2201 order, reduce_model.h):
+//   (the device's aligned paths), and ReduceSum on unpadded rows of other lengths (srcInnerPad
+//   false: the unaligned paths, below); padded rows of other lengths run the 2201 order
+//   (reduce_model.h):
 //   AR, a row of n: n = 1 copies; n <= 64: Sum: n = 8 one block tree, n = 16 or 24 the blocks
 //   added lane by lane (block k onto the running sum) then one block tree, n >= 32 the register
 //   tree of n lanes; Prod: the register tree of n lanes. n > 64: m = the largest power of two
@@ -22,7 +24,11 @@
 //   RA, column by column over R rows: R = 1 copies; A <= 32 columns (or > 65535): the binary fold
 //   of reduce_model.h (FoldRows); else m and the tail as AR (rows instead of elements), the m
 //   rows fold by 16s (A <= 64: rows 16r .. 16r + 15 into row r; A > 64: rows r, r + L, ..,
-//   r + 15L, L = the rows left) then the 2, 4 or 8 left by halving. ReduceMean scales the sum by
+//   r + 15L, L = the rows left) then the 2, 4 or 8 left by halving.
+//   Unaligned (ReduceSum, unpadded rows, last % 8 != 0): AR rows below 64 the register tree of the
+//   row; longer: m the largest power of two <= last (never halved), x[m + j] added onto x[j], the
+//   m / 64 vectors folded by 16s strided (vectors r, r + L, .., r + 15L into r), the rest halved,
+//   the register tree; RA the binary fold. ReduceMean scales the sum by
 //   float(1 / count) (one Muls), as on 2201; no Adds 0 on the result (2201 adds one).
 // - Sum and Mean: the 2201 repeat structure (sums of 256 bytes, level by level) with each
 //   repeat's sum the register tree (inactive lanes take no part); Mean's half-in-float form casts
@@ -91,11 +97,25 @@ void FoldBy16(T* v, uint32_t count, uint32_t width, Op op, bool strided) {
   FoldRows(v, count, width, op, false);
 }
 
+// ReduceSum (AR) of one unpadded float row whose length is not a whole number of blocks
+// (reduce_common_ar_ra_reuse_unalign_3510_impl.h): below 64 the register tree; longer, the tail
+// added in place (as isReuseSource), the vectors folded by 16s strided (r, r + L, ..).
+template <typename T>
+T ArRowUnaligned3510(const T* x, uint32_t n, Op op) {
+  if (n < kVl3510) return LaneTree(op, x, n, kVl3510);
+  const uint32_t m = MainPart(n, true);
+  std::vector<T> t(x, x + m);
+  for (uint32_t j = 0; j < n - m; ++j) t[j] = Apply(op, t[j], x[m + j], false);
+  FoldBy16(t.data(), m / kVl3510, kVl3510, op, true);
+  return LaneTree(op, t.data(), kVl3510, kVl3510);
+}
+
 // ReduceSum/ReduceProd (AR) of one float row of n elements, n a multiple of 8 or 1.
 template <typename T>
 T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
   constexpr uint32_t kBlk = 8;
   if (n == 1) return x[0];
+  if (n % kBlk != 0) return ArRowUnaligned3510(x, n, op);
   if (n <= kVl3510) {
     if (op == Op::kProd || n >= kVl3510 / 2) return LaneTree(op, x, n, kVl3510);
     T acc[kBlk];
@@ -119,7 +139,9 @@ T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
 template <typename T>
 void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   std::vector<T> y(x, x + uint64_t{rows} * cols);
-  if (rows == 1 || cols <= kVl3510 / 2 || cols > 65535) {
+  // Columns not a whole number of blocks (the unaligned path: tail rows added in place, strided
+  // folds) give the binary fold's order too.
+  if (rows == 1 || cols <= kVl3510 / 2 || cols > 65535 || cols % 8 != 0) {
     FoldRows(y.data(), rows, cols, op, false);
   } else {
     const uint32_t m = MainPart(rows, reuse), tail = rows - m;
