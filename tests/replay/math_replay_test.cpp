@@ -1,6 +1,6 @@
 // The math family's high-level APIs (Exp, Log, Log2, Log10, Erf, Erfc, Tanh, Sin, Cos, Tan,
 // Atan, Asin, Acos, Acosh, Asinh, Atanh, Cosh, Sinh, Sign, Power) run as kernels on Ascend910B1
-// (arch 2201), compared bit for bit with the independent replay (replay_math.h): float and half,
+// (arch 2201; Tanh also on the 950 with both TanhConfig algorithms), compared bit for bit with the independent replay (replay_math.h): float and half,
 // every overload, counts with tails and several chunks of the scratch buffer, inputs over each
 // sequence's branches, clip points and specials. Two NaNs match whatever their payloads
 // (docs/ascendc_kernels.md §2 promises NaN-ness, not payloads); every other bit must match.
@@ -92,6 +92,47 @@ TEST(MathReplay, Erf) {
 TEST(MathReplay, Erfc) {
   CheckUnary(MathOp::kErfc, "Erfc", Inputs(2, kFull, -12, 12, {10, -10, 1, -1}),
              LNGRAD_MATH_FORMS(Erfc, false));
+}
+
+// Tanh on the 950: both TanhConfig algorithms, float and half, every form, against the 3510
+// replay element by element (the compensation's 0.55 switch, the clips, the specials).
+template <const TanhConfig& cfg>
+void CheckTanh950(bool compensation) {
+  const std::vector<float> in = Inputs(31, kFull, -12, 12, {0.55f, -0.55f, 8.8f, 20.0f, 1e-4f});
+  const auto in_h = As<half>(in);
+  for (int form = 0; form < 4; ++form) {
+    const auto call = [form](auto d, auto s, auto t, uint32_t n) {
+      using TT = typename decltype(d)::PrimType;
+      if (form == 0) Tanh<TT, false, cfg>(d, s, t, n);
+      if (form == 1) Tanh<TT, false, cfg>(d, s, t);
+      if (form == 2) Tanh<TT, false, cfg>(d, s, n);
+      if (form == 3) Tanh<TT, false, cfg>(d, s);
+    };
+    const auto got_f = RunApi<float>(in, 1000, kUbBufBytes, call, "Ascend950PR_9589").first;
+    const auto got_h = RunApi<half>(in_h, 1000, kUbBufBytes, call, "Ascend950PR_9589").first;
+    for (uint32_t i = 0; i < 1000; ++i) {
+      const float want = lngrad_replay::ReplayTanh3510(in[i], compensation);
+      const float want_h = lngrad_replay::ReplayTanh3510(static_cast<float>(in_h[i]), compensation);
+      ExpectBitsEqual(&got_f[i], &want, 1, "Tanh950 float form " + std::to_string(form), &in[i]);
+      half wh;
+      const uint16_t wbits = lngrad_replay::FloatToHalf(want_h).bits;
+      std::memcpy(&wh, &wbits, 2);
+      ExpectBitsEqual(&got_h[i], &wh, 1, "Tanh950 half form " + std::to_string(form), &in_h[i]);
+    }
+  }
+}
+
+constexpr TanhConfig kTanhCompensation = {TanhAlgo::SUBSECTION_COMPENSATION};
+
+TEST(MathReplay, Tanh950BothConfigs) {
+  CheckTanh950<DEFAULT_TANH_CONFIG>(false);
+  CheckTanh950<kTanhCompensation>(true);
+  // The algorithms differ below 0.55 (so swapping them fails the comparisons above).
+  uint32_t differ = 0;
+  for (float x = -0.5f; x < 0.5f; x += 0.01f) {
+    differ += lngrad_replay::ReplayTanh3510(x, true) != lngrad_replay::ReplayTanh3510(x, false);
+  }
+  EXPECT_GT(differ, 10u);
 }
 
 TEST(MathReplay, Tanh) {

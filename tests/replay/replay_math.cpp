@@ -282,4 +282,25 @@ void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n) {
   }
 }
 
+float ReplayTanh3510(float x, bool compensation) {
+  // Reg::Mins / Reg::Maxs: a NaN lane stays NaN (lngrad's register semantics).
+  const auto mins = [](float a, float s) { return a != a ? a : (s < a ? s : a); };
+  const auto maxs = [](float a, float s) { return a != a ? a : (s > a ? s : a); };
+  if (!compensation) {
+    const float c = maxs(mins(x, 8.8f), -8.8f) * 2.0f;
+    const float e = ExpF(c);
+    return (e + -1.0f) / (e + 1.0f);
+  }
+  const float sq = x * x;  // Mul
+  float out = sq * 0.0157296831f;
+  out = out + -0.0523029624f;                // Adds
+  out = std::fma(out, sq, 0.133152977f);     // FusedMulDstAdd(out, sq, scalar1)
+  out = std::fma(out, sq, -0.333327681f);    // FusedMulDstAdd(out, sq, scalar2)
+  out = out * sq;                            // Mul
+  out = std::fma(out, x, x);                 // FusedMulDstAdd(out, x, x)
+  const float e = ExpF(mins(x, 20.0f) * 2.0f);
+  const float mid = (e + -1.0f) / (e + 1.0f);
+  return std::fabs(x) < 0.55f ? out : mid;  // CompareScalar LT on |x|, Select
+}
+
 }  // namespace lngrad_replay

@@ -38,6 +38,10 @@ enum class MathOp : int {
 // dst[i] = op(src[i]) on arch 2201, float or half operands.
 void ReplayMath(MathOp op, const float* src, float* dst, size_t n);
 void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n);
+// Tanh on arch 3510 (tanh_3510_impl.h, re-derived from it): TanhIntrinsicImpl, or with
+// `compensation` TanhCompensationImpl; register Mins/Maxs pass a NaN on; half widened, the float
+// result rounded to nearest even.
+float ReplayTanh3510(float x, bool compensation);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
