@@ -293,14 +293,24 @@ float ReplayTanh3510(float x, bool compensation) {
   }
   const float sq = x * x;  // Mul
   float out = sq * 0.0157296831f;
-  out = out + -0.0523029624f;                // Adds
-  out = std::fma(out, sq, 0.133152977f);     // FusedMulDstAdd(out, sq, scalar1)
-  out = std::fma(out, sq, -0.333327681f);    // FusedMulDstAdd(out, sq, scalar2)
-  out = out * sq;                            // Mul
-  out = std::fma(out, x, x);                 // FusedMulDstAdd(out, x, x)
+  out = out + -0.0523029624f;              // Adds
+  out = std::fma(out, sq, 0.133152977f);   // FusedMulDstAdd(out, sq, scalar1)
+  out = std::fma(out, sq, -0.333327681f);  // FusedMulDstAdd(out, sq, scalar2)
+  out = out * sq;                          // Mul
+  out = std::fma(out, x, x);               // FusedMulDstAdd(out, x, x)
   const float e = ExpF(mins(x, 20.0f) * 2.0f);
   const float mid = (e + -1.0f) / (e + 1.0f);
   return std::fabs(x) < 0.55f ? out : mid;  // CompareScalar LT on |x|, Select
+}
+
+float ReplaySinh3510(float x) {
+  const float e = ExpF(x + -0.6931472f);  // Adds(scalarNegLnTwo), Exp
+  return e - 0.25f / e;                   // Div(dup 0.25, e), Sub
+}
+
+float ReplayCosh3510(float x) {
+  const float e = ExpF(x + -0.6931472f);
+  return e + 0.25f / e;  // Div, Add
 }
 
 }  // namespace lngrad_replay

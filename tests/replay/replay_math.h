@@ -42,6 +42,10 @@ void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n);
 // `compensation` TanhCompensationImpl; register Mins/Maxs pass a NaN on; half widened, the float
 // result rounded to nearest even.
 float ReplayTanh3510(float x, bool compensation);
+// Sinh and Cosh on arch 3510 (sinh_3510_impl.h, cosh_3510_impl.h): e = Exp(x + (-ln2)),
+// e - 0.25 / e and e + 0.25 / e in float.
+float ReplaySinh3510(float x);
+float ReplayCosh3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
