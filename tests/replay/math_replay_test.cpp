@@ -132,11 +132,14 @@ void CheckTanh950(bool compensation) {
       [compensation](float x) { return lngrad_replay::ReplayTanh3510(x, compensation); });
 }
 
-// Sinh and Cosh on the 950 (the 3510 files' e -+ 0.25 / e, half rounded to nearest even).
+// Sinh, Cosh and Asinh on the 950 (the 3510 files' e -+ 0.25 / e, half rounded to nearest even;
+// Asinh's sign by mask and Or).
 TEST(MathReplay, SinhCosh950) {
   const std::vector<float> in = Inputs(32, kFull, -12, 12, {88.0f, -88.0f, 1e-4f, 11.1f});
   CheckOn950("Sinh", in, LNGRAD_MATH_FORMS(Sinh, false), lngrad_replay::ReplaySinh3510);
   CheckOn950("Cosh", in, LNGRAD_MATH_FORMS(Cosh, false), lngrad_replay::ReplayCosh3510);
+  CheckOn950("Asinh", Inputs(33, kFull, -100, 100, {1e20f, -1e20f, 1e-20f, -1e-30f}),
+             LNGRAD_MATH_FORMS(Asinh, false), lngrad_replay::ReplayAsinh3510);
   // Sinh's two orders differ in the bits (the 2201 replay would fail above).
   std::vector<float> old(1000);
   lngrad_replay::ReplayMath(MathOp::kSinh, in.data(), old.data(), old.size());

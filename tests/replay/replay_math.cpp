@@ -313,4 +313,14 @@ float ReplayCosh3510(float x) {
   return e + 0.25f / e;  // Div, Add
 }
 
+float ReplayAsinh3510(float x) {
+  const bool negative = x < 0.0f;  // CompareScalar LT 0
+  float t2 = x * x;                // Mul
+  t2 = t2 + 1.0f;                  // Adds
+  t2 = std::sqrt(t2);              // Sqrt
+  const float t1 = LnF(std::fabs(x) + t2);
+  const float masked = negative ? t1 * -1.0f : 0.0f;  // Muls under the sign mask (zeroing)
+  return FromBits(Bits(masked) | Bits(t1));           // Or
+}
+
 }  // namespace lngrad_replay

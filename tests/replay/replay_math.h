@@ -46,6 +46,9 @@ float ReplayTanh3510(float x, bool compensation);
 // e - 0.25 / e and e + 0.25 / e in float.
 float ReplaySinh3510(float x);
 float ReplayCosh3510(float x);
+// Asinh on arch 3510 (asinh_3510_impl.h): s = Ln(Sqrt(x * x + 1) + |x|); the lanes with x < 0
+// get Muls(s, -1) (the others 0), then the bits are or-ed with s's.
+float ReplayAsinh3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -12,8 +12,9 @@
 //   Atanh: r = Ln((x + 1) / (x * -1 + 1)) * 0.5.
 // Arch 3510 (the register code, <api>_3510_impl.h; half widened, rounded back CAST_RINT):
 //   Cosh: the same steps, half rounded to nearest even; Sinh: e = Exp(x + (-ln2)),
-//   r = e - 0.25 / e; Asinh and Atanh: the 2201 sequences (their 3510 files were not compared
-//   bit by bit).
+//   r = e - 0.25 / e; Asinh: s as above (x * x for |x| * |x|, the same value), r = -s where
+//   x < 0, else s (Muls by -1 under the sign mask, then Or with s: no 2^62 division, so -0 gives
+//   +0 and huge |x| +-inf); Atanh: the same operations as 2201 (1 - x is x * -1 + 1).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least the GetXxxMaxMinTmpSize minimum on 2201/2002 (256 bytes times:
@@ -61,6 +62,7 @@ T AsinhOf(T x) {
   s = std::sqrt(s);
   s = s + a;
   s = LnF(s);
+  if (detail::rep::RunningArch() == NpuArch::k3510) return Narrow<T>(v < 0.0f ? s * -1.0f : s);
   return Narrow<T>(s * SignByDivision(v));
 }
 
