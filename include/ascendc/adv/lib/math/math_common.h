@@ -238,6 +238,39 @@ T MinOf(T a, T b) {
   }
 }
 
+// The 950's register Max/Min (and Maxs/Mins) as lngrad's register API defines them
+// (lngrad_reg/element_ops.h): a NaN operand gives that NaN (a's first), else b where it is
+// strictly larger (smaller), a otherwise (so a +-0 tie keeps a).
+template <typename T>
+T RegMaxOf(T a, T b) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (static_cast<float>(a) != static_cast<float>(a)) return a;
+    if (static_cast<float>(b) != static_cast<float>(b)) return b;
+    return static_cast<float>(a) < static_cast<float>(b) ? b : a;
+  } else {
+    return a < b ? b : a;
+  }
+}
+template <typename T>
+T RegMinOf(T a, T b) {
+  if constexpr (!std::is_integral_v<T>) {
+    if (static_cast<float>(a) != static_cast<float>(a)) return a;
+    if (static_cast<float>(b) != static_cast<float>(b)) return b;
+    return static_cast<float>(b) < static_cast<float>(a) ? b : a;
+  } else {
+    return b < a ? b : a;
+  }
+}
+// ClampMin / ClampMax's Maxs / Mins: the register forms on the 950, the vector forms elsewhere.
+template <typename T>
+T ClampMaxOf(T a, T b) {
+  return detail::rep::RunningArch() == NpuArch::k3510 ? RegMaxOf(a, b) : MaxOf(a, b);
+}
+template <typename T>
+T ClampMinOf(T a, T b) {
+  return detail::rep::RunningArch() == NpuArch::k3510 ? RegMinOf(a, b) : MinOf(a, b);
+}
+
 template <typename T>
 inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
 

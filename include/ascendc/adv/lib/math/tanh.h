@@ -40,14 +40,10 @@ constexpr TanhConfig DEFAULT_TANH_CONFIG = {TanhAlgo::INTRINSIC};
 
 namespace lngrad::aicore::math_detail {
 
-// The register Mins/Maxs (a NaN operand gives NaN), the 950's.
-inline float RegMins(float a, float s) { return std::isnan(a) ? a : (a < s ? a : s); }
-inline float RegMaxs(float a, float s) { return std::isnan(a) ? a : (a > s ? a : s); }
-
 // Tanh on 3510 (TanhIntrinsicImpl / TanhCompensationImpl).
 inline float TanhSteps3510(float x, AscendC::TanhAlgo algo) {
   if (algo == AscendC::TanhAlgo::INTRINSIC) {
-    const float e = ExpF(RegMaxs(RegMins(x, 8.8f), -8.8f) * 2.0f);
+    const float e = ExpF(RegMaxOf(RegMinOf(x, 8.8f), -8.8f) * 2.0f);
     return (e + -1.0f) / (e + 1.0f);
   }
   const float sq = x * x;
@@ -55,7 +51,7 @@ inline float TanhSteps3510(float x, AscendC::TanhAlgo algo) {
   p = std::fma(p, sq, 0.133152977f);
   p = std::fma(p, sq, -0.333327681f);
   p = std::fma(p * sq, x, x);
-  const float e = ExpF(RegMins(x, 20.0f) * 2.0f);
+  const float e = ExpF(RegMinOf(x, 20.0f) * 2.0f);
   const float mid = (e + -1.0f) / (e + 1.0f);
   return std::fabs(x) < 0.55f ? p : mid;
 }
