@@ -241,25 +241,24 @@ T MinOf(T a, T b) {
 // The 950's register Max/Min (and Maxs/Mins) as lngrad's register API defines them
 // (lngrad_reg/element_ops.h): a NaN operand gives that NaN (a's first), else b where it is
 // strictly larger (smaller), a otherwise (so a +-0 tie keeps a).
-template <typename T>
-T RegMaxOf(T a, T b) {
+template <bool kMax, typename T>
+T RegPick(T a, T b) {
   if constexpr (!std::is_integral_v<T>) {
-    if (static_cast<float>(a) != static_cast<float>(a)) return a;
-    if (static_cast<float>(b) != static_cast<float>(b)) return b;
-    return static_cast<float>(a) < static_cast<float>(b) ? b : a;
+    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    if (fa != fa) return a;
+    if (fb != fb) return b;
+    return (kMax ? fa < fb : fb < fa) ? b : a;
   } else {
-    return a < b ? b : a;
+    return (kMax ? a < b : b < a) ? b : a;
   }
 }
 template <typename T>
+T RegMaxOf(T a, T b) {
+  return RegPick<true>(a, b);
+}
+template <typename T>
 T RegMinOf(T a, T b) {
-  if constexpr (!std::is_integral_v<T>) {
-    if (static_cast<float>(a) != static_cast<float>(a)) return a;
-    if (static_cast<float>(b) != static_cast<float>(b)) return b;
-    return static_cast<float>(b) < static_cast<float>(a) ? b : a;
-  } else {
-    return b < a ? b : a;
-  }
+  return RegPick<false>(a, b);
 }
 // ClampMin / ClampMax's Maxs / Mins: the register forms on the 950, the vector forms elsewhere.
 template <typename T>
