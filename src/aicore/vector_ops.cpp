@@ -113,6 +113,10 @@ constexpr CastRow kCastRows[] = {
     {CT::kFloat, CT::kHif8, {0, 0, 0, 0, kHif8Modes}},
     {CT::kFloat, CT::kE5m2, {0, 0, 0, 0, kR}},
     {CT::kFloat, CT::kE4m3, {0, 0, 0, 0, kR}},
+    {CT::kFp4E2m1, CT::kBf16, {0, 0, 0, 0, kN}},
+    {CT::kFp4E1m2, CT::kBf16, {0, 0, 0, 0, kN}},
+    {CT::kBf16, CT::kFp4E2m1, {0, 0, 0, 0, k5}},
+    {CT::kBf16, CT::kFp4E1m2, {0, 0, 0, 0, k5}},
 };
 
 size_t TableOf(NpuArch arch) {
@@ -132,10 +136,10 @@ uint32_t FindCast(size_t t, CT src, CT dst) {
 }  // namespace
 
 const char* CastTypeName(CastType t) noexcept {
-  static constexpr const char* kNames[] = {"half",       "float",        "bfloat16_t", "int4b_t",
-                                           "int8_t",     "uint8_t",      "int16_t",    "uint16_t",
-                                           "int32_t",    "uint32_t",     "int64_t",    "hifloat8_t",
-                                           "fp8_e5m2_t", "fp8_e4m3fn_t", "?"};
+  static constexpr const char* kNames[] = {
+      "half",       "float",        "bfloat16_t",   "int4b_t",      "int8_t",  "uint8_t",
+      "int16_t",    "uint16_t",     "int32_t",      "uint32_t",     "int64_t", "hifloat8_t",
+      "fp8_e5m2_t", "fp8_e4m3fn_t", "fp4x2_e2m1_t", "fp4x2_e1m2_t", "?"};
   return kNames[static_cast<int>(t)];
 }
 
@@ -185,7 +189,8 @@ void SaturateFloatRun(float* d, uint64_t n) {
 
 void CheckInt4Count(uint64_t count) {
   if (CheckedMode() && count % 2 != 0) {
-    RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: count is " + std::to_string(count) +
+    RaiseKernelCheck(checks::kCastInt4, "Cast with a 4-bit type (int4b_t, fp4x2_*): count is " +
+                                            std::to_string(count) +
                                             ", which must be even (two elements per byte)");
   }
 }
@@ -195,8 +200,10 @@ RepeatPlan PairPlan(const RepeatPlan& plan) {
   r.lanes = plan.lanes / 2;
   if (plan.counter) {
     if (CheckedMode() && plan.count % 2 != 0) {
-      RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: the mask (Counter mode count) is " +
-                                              std::to_string(plan.count) + ", which must be even");
+      RaiseKernelCheck(
+          checks::kCastInt4,
+          "Cast with a 4-bit type (int4b_t, fp4x2_*): the mask (Counter mode count) is " +
+              std::to_string(plan.count) + ", which must be even");
     }
     r.count = plan.count / 2;
     return r;
@@ -207,8 +214,8 @@ RepeatPlan PairPlan(const RepeatPlan& plan) {
     const bool a = (plan.bits[p >> 6] >> (p & 63)) & 1u;
     const bool b = (plan.bits[(p + 1) >> 6] >> ((p + 1) & 63)) & 1u;
     if (a != b && CheckedMode()) {
-      RaiseKernelCheck(checks::kCastInt4, "Cast with int4b_t: mask bits " + std::to_string(p) +
-                                              " and " + std::to_string(p + 1) +
+      RaiseKernelCheck(checks::kCastInt4, "Cast with a 4-bit type (int4b_t, fp4x2_*): mask bits " +
+                                              std::to_string(p) + " and " + std::to_string(p + 1) +
                                               " differ; the two elements of a byte run together");
     }
     if (a) r.bits[k >> 6] |= uint64_t{1} << (k & 63);

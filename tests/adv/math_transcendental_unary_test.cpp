@@ -189,6 +189,22 @@ TEST(MathTanh, WithinBoundsEveryOverload) {
   }
 }
 
+// Tanh's 950 SUBSECTION_COMPENSATION: the odd polynomial below 0.55 (at most 2.7 ulps from
+// tanh, checked in double over every float there), the exponential form above: the same bounds.
+constexpr TanhConfig kCompensation = {TanhAlgo::SUBSECTION_COMPENSATION};
+TEST(MathTanh, CompensationOn950WithinBounds) {
+  CheckUnaryApi(
+      k950, "Tanh", Uniform<float>(14, kCount, -3.0f, 3.0f), Uniform<half>(15, kCount, -3.0f, 3.0f),
+      [](double x) { return std::tanh(x); }, {1.2e-7, 3.0}, {1e-7, 1.0},
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        using TT = typename decltype(d)::PrimType;
+        if (form == 0) Tanh<TT, false, kCompensation>(d, s, t, n);
+        if (form == 1) Tanh<TT, false, kCompensation>(d, s, t);
+        if (form == 2) Tanh<TT, false, kCompensation>(d, s, n);
+        if (form == 3) Tanh<TT, false, kCompensation>(d, s);
+      });
+}
+
 // Sign is exact: -1, 1, +0 for zeros and NaN.
 TEST(MathSign, ExactEveryOverloadAndType) {
   const auto sign = [](double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); };

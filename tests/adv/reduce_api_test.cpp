@@ -220,6 +220,41 @@ TEST(ReduceApi, SumMeanFollowTheDeviceTreeAndTheOracle) {
   }
 }
 
+// The 950's orders (reduce_3510.h; bits against the replay in tests/replay/
+// reduce_3510_replay_test.cpp) keep the float64 bounds: sum within n * 2^-24 * sum|x|, mean that
+// over n plus one rounding, product within n * 2^-24 relative; AR and RA, both overloads.
+TEST(ReduceApi, SumMeanProdOnThe950KeepTheOracleBounds) {
+  uint32_t seed = 900;
+  for (const Case c : kCases) {
+    const std::vector<float> in = Data<float>(seed++, c, -10.0f, 10.0f);
+    const std::vector<float> pin = Data<float>(seed++, c, 0.5f, 1.5f);
+    const auto sum = RunReduce<float, Pattern::Reduce::AR, false>(Api::kSum, in, c, true, k950);
+    const auto mean = RunReduce<float, Pattern::Reduce::AR, true>(Api::kMean, in, c, false, k950);
+    const auto prod = RunReduce<float, Pattern::Reduce::AR, false>(Api::kProd, pin, c, false, k950);
+    for (uint32_t r = 0; r < c.first; ++r) {
+      double exact = 0, mag = 0, p = 1;
+      for (uint32_t j = 0; j < c.last; ++j) {
+        exact += At(in, c, r, j), mag += std::fabs(At(in, c, r, j)), p *= At(pin, c, r, j);
+      }
+      const double bound = c.last * std::ldexp(mag, -24);
+      EXPECT_LE(std::fabs(sum[r] - exact), bound) << c.first << "x" << c.last << " row " << r;
+      EXPECT_LE(std::fabs(mean[r] - exact / c.last), (bound + std::ldexp(mag, -24)) / c.last);
+      EXPECT_LE(std::fabs(prod[r] - p), c.last * std::ldexp(std::fabs(p), -24));
+    }
+    const auto ra = RunReduce<float, Pattern::Reduce::RA, true>(Api::kSum, in, c, true, k950);
+    const auto ra_prod =
+        RunReduce<float, Pattern::Reduce::RA, false>(Api::kProd, pin, c, true, k950);
+    for (uint32_t j = 0; j < c.last; ++j) {
+      double exact = 0, mag = 0, p = 1;
+      for (uint32_t r = 0; r < c.first; ++r) {
+        exact += At(in, c, r, j), mag += std::fabs(At(in, c, r, j)), p *= At(pin, c, r, j);
+      }
+      EXPECT_LE(std::fabs(ra[j] - exact), c.first * std::ldexp(mag, -24)) << "RA column " << j;
+      EXPECT_LE(std::fabs(ra_prod[j] - p), c.first * std::ldexp(std::fabs(p), -24));
+    }
+  }
+}
+
 // Half ReduceMean RA: the fold in half, then Muls by half(1/first).
 TEST(ReduceApi, HalfMeanRaRoundsEachStepToHalf) {
   const Case c{11, 40};
@@ -347,13 +382,19 @@ TEST(ReduceApi, SumAddsRepeatByRepeat) {
   for (uint32_t n : {1u, 16u, 127u, 128u, 129u, 1000u, 4100u, 9000u}) CheckSum<half>(2, n);
 }
 
+// Two rows of `inner` floats uniform in [-2, 2].
+std::vector<float> TwoRows(uint32_t inner, uint32_t seed) {
+  std::vector<float> in(2 * inner);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-2.0f, 2.0f);
+  for (auto& v : in) v = d(gen);
+  return in;
+}
+
 // Mean: Sum's trees, then Muls by T(1/n); half accumulated in float rounds once at the end.
 TEST(ReduceApi, MeanScalesTheRowSum) {
   const uint32_t n = 300, inner = 304;
-  std::vector<float> in(2 * inner);
-  std::mt19937 gen(5);
-  std::uniform_real_distribution<float> d(-2.0f, 2.0f);
-  for (auto& v : in) v = d(gen);
+  const std::vector<float> in = TwoRows(inner, 5);
   std::vector<half> hin(in.begin(), in.end());
   std::vector<float> f, s;
   std::vector<half> h;
@@ -374,6 +415,42 @@ TEST(ReduceApi, MeanScalesTheRowSum) {
     double exact = 0;
     for (uint32_t j = 0; j < n; ++j) exact += static_cast<float>(hin[r * inner + j]);
     EXPECT_NEAR(static_cast<float>(h[r]), exact / n, std::fabs(exact / n) * 1e-3 + 1e-4);
+  }
+}
+
+// Sum and Mean on the 950 (register trees per repeat): within n * 2^-24 * sum|x| of the float64
+// sum (float), plus half an ulp of the result for half.
+TEST(ReduceApi, SumMeanOnThe950KeepTheOracleBounds) {
+  const uint32_t n = 1000, inner = 1008;
+  const std::vector<float> in = TwoRows(inner, 9);
+  const std::vector<half> hin(in.begin(), in.end());
+  std::vector<float> f, m;
+  std::vector<half> h, hm;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(1, in);
+        Sum(ub.Get<float>(0), ub.Get<float>(1), ub.Get<uint8_t>(2), SumParams{2, inner, n});
+        f = ub.Take<float>(0);
+        Mean(ub.Get<float>(0), ub.Get<float>(1), MeanParams{2, inner, n});
+        m = ub.Take<float>(0);
+        ub.Put<half>(1, hin);
+        Sum(ub.Get<half>(0), ub.Get<half>(1), SumParams{2, inner, n});
+        h = ub.Take<half>(0);
+        Mean<half, float>(ub.Get<half>(0), ub.Get<half>(1), MeanParams{2, inner, n});
+        hm = ub.Take<half>(0);
+      },
+      k950);
+  for (uint32_t r = 0; r < 2; ++r) {
+    double exact = 0, mag = 0, hexact = 0, hmag = 0;
+    for (uint32_t j = 0; j < n; ++j) {
+      exact += in[r * inner + j], mag += std::fabs(in[r * inner + j]);
+      hexact += static_cast<float>(hin[r * inner + j]);
+      hmag += std::fabs(static_cast<float>(hin[r * inner + j]));
+    }
+    EXPECT_LE(std::fabs(f[r] - exact), n * std::ldexp(mag, -24));
+    EXPECT_LE(std::fabs(m[r] - exact / n), (n + 1) * std::ldexp(mag, -24) / n);
+    EXPECT_LE(std::fabs(static_cast<float>(h[r]) - hexact), n * std::ldexp(hmag, -11));
+    EXPECT_NEAR(static_cast<float>(hm[r]), hexact / n, std::fabs(hexact / n) * 1e-3 + 1e-4);
   }
 }
 

@@ -1,9 +1,10 @@
 // The math family's high-level APIs (Exp, Log, Log2, Log10, Erf, Erfc, Tanh, Sin, Cos, Tan,
 // Atan, Asin, Acos, Acosh, Asinh, Atanh, Cosh, Sinh, Sign, Power) run as kernels on Ascend910B1
-// (arch 2201), compared bit for bit with the independent replay (replay_math.h): float and half,
-// every overload, counts with tails and several chunks of the scratch buffer, inputs over each
-// sequence's branches, clip points and specials. Two NaNs match whatever their payloads
-// (docs/ascendc_kernels.md §2 promises NaN-ness, not payloads); every other bit must match.
+// (arch 2201; Tanh also on the 950 with both TanhConfig algorithms), compared bit for bit with the
+// independent replay (replay_math.h): float and half, every overload, counts with tails and several
+// chunks of the scratch buffer, inputs over each sequence's branches, clip points and specials. Two
+// NaNs match whatever their payloads (docs/ascendc_kernels.md §2 promises NaN-ness, not payloads);
+// every other bit must match.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -92,6 +93,72 @@ TEST(MathReplay, Erf) {
 TEST(MathReplay, Erfc) {
   CheckUnary(MathOp::kErfc, "Erfc", Inputs(2, kFull, -12, 12, {10, -10, 1, -1}),
              LNGRAD_MATH_FORMS(Erfc, false));
+}
+
+// An API on the 950 against its 3510 replay `ref`, float and half (widened, the float result
+// rounded to nearest even), every form, element by element.
+template <typename Api, typename Ref>
+void CheckOn950(const std::string& name, const std::vector<float>& in, Api api, Ref ref) {
+  const auto in_h = As<half>(in);
+  for (int form = 0; form < 4; ++form) {
+    const auto call = [&api, form](auto d, auto s, auto t, uint32_t n) { api(form, d, s, t, n); };
+    const auto got_f = RunApi<float>(in, 1000, kUbBufBytes, call, "Ascend950PR_9589").first;
+    const auto got_h = RunApi<half>(in_h, 1000, kUbBufBytes, call, "Ascend950PR_9589").first;
+    const std::string what = name + " on the 950, form " + std::to_string(form);
+    for (uint32_t i = 0; i < 1000; ++i) {
+      const float want = ref(in[i]);
+      half wh;
+      const uint16_t wbits = lngrad_replay::FloatToHalf(ref(static_cast<float>(in_h[i]))).bits;
+      std::memcpy(&wh, &wbits, 2);
+      ExpectBitsEqual(&got_f[i], &want, 1, what + " float", &in[i]);
+      ExpectBitsEqual(&got_h[i], &wh, 1, what + " half", &in_h[i]);
+    }
+  }
+}
+
+// Tanh on the 950: both TanhConfig algorithms (the compensation's 0.55 switch, the clips, the
+// specials).
+template <const TanhConfig& cfg>
+void CheckTanh950(bool compensation) {
+  CheckOn950(
+      "Tanh", Inputs(31, kFull, -12, 12, {0.55f, -0.55f, 8.8f, 20.0f, 1e-4f}),
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        using TT = typename decltype(d)::PrimType;
+        if (form == 0) Tanh<TT, false, cfg>(d, s, t, n);
+        if (form == 1) Tanh<TT, false, cfg>(d, s, t);
+        if (form == 2) Tanh<TT, false, cfg>(d, s, n);
+        if (form == 3) Tanh<TT, false, cfg>(d, s);
+      },
+      [compensation](float x) { return lngrad_replay::ReplayTanh3510(x, compensation); });
+}
+
+// Sinh, Cosh and Asinh on the 950 (the 3510 files' e -+ 0.25 / e, half rounded to nearest even;
+// Asinh's sign by mask and Or).
+TEST(MathReplay, SinhCosh950) {
+  const std::vector<float> in = Inputs(32, kFull, -12, 12, {88.0f, -88.0f, 1e-4f, 11.1f});
+  CheckOn950("Sinh", in, LNGRAD_MATH_FORMS(Sinh, false), lngrad_replay::ReplaySinh3510);
+  CheckOn950("Cosh", in, LNGRAD_MATH_FORMS(Cosh, false), lngrad_replay::ReplayCosh3510);
+  CheckOn950("Asinh", Inputs(33, kFull, -100, 100, {1e20f, -1e20f, 1e-20f, -1e-30f}),
+             LNGRAD_MATH_FORMS(Asinh, false), lngrad_replay::ReplayAsinh3510);
+  // Sinh's two orders differ in the bits (the 2201 replay would fail above).
+  std::vector<float> old(1000);
+  lngrad_replay::ReplayMath(MathOp::kSinh, in.data(), old.data(), old.size());
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < 1000; ++i) differ += old[i] != lngrad_replay::ReplaySinh3510(in[i]);
+  EXPECT_GT(differ, 10u);
+}
+
+constexpr TanhConfig kTanhCompensation = {TanhAlgo::SUBSECTION_COMPENSATION};
+
+TEST(MathReplay, Tanh950BothConfigs) {
+  CheckTanh950<DEFAULT_TANH_CONFIG>(false);
+  CheckTanh950<kTanhCompensation>(true);
+  // The algorithms differ below 0.55 (so swapping them fails the comparisons above).
+  uint32_t differ = 0;
+  for (float x = -0.5f; x < 0.5f; x += 0.01f) {
+    differ += lngrad_replay::ReplayTanh3510(x, true) != lngrad_replay::ReplayTanh3510(x, false);
+  }
+  EXPECT_GT(differ, 10u);
 }
 
 TEST(MathReplay, Tanh) {

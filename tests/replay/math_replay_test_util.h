@@ -68,7 +68,8 @@ std::vector<T> As(const std::vector<float>& v) {
 // buffer 2 as sharedTmpBuffer. Returns dst and src (whole buffers) after the call.
 template <typename T, typename Api>
 std::pair<std::vector<T>, std::vector<T>> RunApi(const std::vector<T>& in, uint32_t n,
-                                                 uint32_t tmpBytes, Api api) {
+                                                 uint32_t tmpBytes, Api api,
+                                                 const char* soc = kSoc) {
   std::pair<std::vector<T>, std::vector<T>> r;
   OnBlock(
       [&](Ub& ub) {
@@ -78,7 +79,7 @@ std::pair<std::vector<T>, std::vector<T>> RunApi(const std::vector<T>& in, uint3
         api(ub.Get<T>(1), ub.Get<T>(0), tmp, n);
         r = {ub.Take<T>(1), ub.Take<T>(0)};
       },
-      kSoc);
+      soc);
   return r;
 }
 

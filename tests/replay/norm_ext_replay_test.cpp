@@ -503,8 +503,9 @@ struct FinCase {
   uint32_t tmpBytes;  // 0: the stack-buffer prototypes (ab <= 64: one chunk whatever their size)
 };
 
-void CompareWelfordFinalize(const FinCase& c, uint32_t seed) {
-  SCOPED_TRACE("WelfordFinalize seed " + std::to_string(seed));
+// On the 950 the 3510 replay, which writes element 0 only (the sentinels stay in 1..7).
+void CompareWelfordFinalize(const FinCase& c, uint32_t seed, const char* soc = k910B) {
+  SCOPED_TRACE("WelfordFinalize seed " + std::to_string(seed) + " on " + soc);
   const std::vector<float> im = Random<float>(seed, c.ab),
                            iv = Random<float>(seed + 1, c.ab, 0.0f, 3.0f);
   std::vector<int32_t> cnt(c.ab);
@@ -523,7 +524,7 @@ void CompareWelfordFinalize(const FinCase& c, uint32_t seed) {
                               static_cast<float>(1.0 / total)};
   const std::vector<float> sentinel(8, 99.0f);
   std::vector<float> om, ov;
-  ASSERT_EQ(RunBlock(k910B,
+  ASSERT_EQ(RunBlock(soc,
                      [&] {
                        Bufs u({c.ab * 4, c.ab * 4, c.ab * 4, 32, 32, std::max(c.tmpBytes, 32u)});
                        u.Put(0, im);
@@ -548,11 +549,16 @@ void CompareWelfordFinalize(const FinCase& c, uint32_t seed) {
                        ov = u.Take<float>(4, 8);
                      }),
             "");
-  std::vector<float> wm(8), wv(8);
+  std::vector<float> wm(sentinel), wv(sentinel);
   const rp::FinPara rpp{p.rnLength,  p.abLength,        p.headCount, p.headCountLength,
                         p.tailCount, p.tailCountLength, p.abRec,     p.rRec};
-  rp::ReplayWelfordFinalize(rpp, c.tmpBytes == 0 ? 256 : c.tmpBytes / 4, im.data(), iv.data(),
-                            c.counts ? cnt.data() : nullptr, wm.data(), wv.data());
+  if (std::string(soc) == k950) {
+    rp::ReplayWelfordFinalize3510(rpp, p.rRec, im.data(), iv.data(),
+                                  c.counts ? cnt.data() : nullptr, wm.data(), wv.data());
+  } else {
+    rp::ReplayWelfordFinalize(rpp, c.tmpBytes == 0 ? 256 : c.tmpBytes / 4, im.data(), iv.data(),
+                              c.counts ? cnt.data() : nullptr, wm.data(), wv.data());
+  }
   ExpectSameBits(om, wm, "WelfordFinalize outputMean");
   ExpectSameBits(ov, wv, "WelfordFinalize outputVariance");
 }
@@ -566,6 +572,32 @@ TEST(ReplayNormExt, WelfordFinalizeBitwise) {
   CompareWelfordFinalize({1000, 2, 520, 7, true, 4096}, 66);  // chunks of 448, fold tails
   CompareWelfordFinalize({40, 3, 24, 2, false, 0}, 67);
   CompareWelfordFinalize({64, 1, 64, 0, true, 0}, 68);
+}
+
+// The 950's register order (welfordfinalize_3510_impl.h): every form, below one register, one
+// register, tails of whole and partial registers, the halving of the partial sums past 4096.
+TEST(ReplayNormExt, WelfordFinalize950Bitwise) {
+  uint32_t seed = 160;
+  for (const FinCase& c :
+       {FinCase{8, 1, 8, 0, true, 1024}, FinCase{40, 3, 24, 2, false, 0},
+        FinCase{64, 1, 64, 0, true, 0}, FinCase{64, 4, 64, 0, false, 1024},
+        FinCase{200, 4, 200, 0, false, 1024}, FinCase{200, 5, 131, 3, false, 2048},
+        FinCase{1000, 2, 520, 7, true, 4096}, FinCase{4480, 5, 1000, 3, false, 1024},
+        FinCase{4480, 1, 4480, 0, true, 1024}, FinCase{8200, 2, 8200, 0, false, 1024},
+        FinCase{9000, 3, 5000, 1, false, 0}, FinCase{128, 2, 128, 0, true, 0}}) {
+    CompareWelfordFinalize(c, ++seed, k950);
+  }
+  // The two orders differ in the bits (so the 2201 replay would fail the comparisons above).
+  uint32_t differ = 0;
+  for (uint32_t ab : {200u, 1000u, 8200u}) {
+    const std::vector<float> im = Random<float>(ab, ab), iv = Random<float>(ab + 1, ab, 0.0f, 3.0f);
+    const rp::FinPara p{2, ab, 2, ab, 0, 0, 1.0f / static_cast<float>(ab), 0.5f / ab};
+    float m2201[8], v2201[8], m3510[8], v3510[8];
+    rp::ReplayWelfordFinalize(p, 256, im.data(), iv.data(), nullptr, m2201, v2201);
+    rp::ReplayWelfordFinalize3510(p, p.rRec, im.data(), iv.data(), nullptr, m3510, v3510);
+    differ += m2201[0] != m3510[0] || v2201[0] != v3510[0];
+  }
+  EXPECT_GE(differ, 2u);
 }
 
 // ---- GroupNorm -------------------------------------------------------------------------------
@@ -604,10 +636,11 @@ rp::GnPlan Plan(const GroupNormTiling& t) {
 }
 
 // x's padding holds values too (they enter the sums as on the device); y starts as a pattern
-// (a small-shape tail chunk keeps y's padding); the scratch starts as another.
+// (a small-shape tail chunk keeps y's padding); the scratch starts as another. On the 950 the
+// 3510 replay (every group at once, the tiling unchanged).
 template <typename T, bool reuse>
-void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
-  SCOPED_TRACE("GroupNorm seed " + std::to_string(seed));
+void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed, const char* soc = k910B) {
+  SCOPED_TRACE("GroupNorm seed " + std::to_string(seed) + " on " + soc);
   const uint32_t sz = sizeof(T), hw = k.h * k.w;
   const uint32_t hwa = (hw * sz + 31) / 32 * 32 / sz;
   const uint32_t total = k.n * k.c * hwa, mv = k.n * k.groups;
@@ -629,12 +662,14 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
         return lngrad::tiling::LastTilingStatus().ok();
       },
       stack));
-  ASSERT_EQ(tiling.smallShape, wantSmall);
+  if (std::string(soc) != k950) {  // 3510 does not read smallShape
+    ASSERT_EQ(tiling.smallShape, wantSmall);
+  }
   const std::vector<float> pattern(stack / 4, 3.0f);
   std::vector<T> y, mean, var, xAfter;
   GroupNormTiling after = tiling;
   ASSERT_EQ(
-      RunBlock(k910B,
+      RunBlock(soc,
                [&] {
                  Bufs u({total * sz, k.c * sz, k.c * sz, total * sz, mv * sz, mv * sz, stack});
                  PutXGammaBeta(u, x, gamma, beta, pattern);
@@ -655,8 +690,12 @@ void CompareGroupNorm(const GnCase& k, bool wantSmall, uint32_t seed) {
   std::vector<T> wy = y0, wm(mv), wv(mv);
   std::vector<float> scratch = pattern;
   rp::GnPlan plan = Plan(tiling);
-  rp::ReplayGroupNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), total,
-                      scratch.data(), stack / 4, reuse);
+  if (std::string(soc) == k950) {
+    rp::ReplayGroupNorm3510(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+  } else {
+    rp::ReplayGroupNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), total,
+                        scratch.data(), stack / 4, reuse);
+  }
   ExpectSameBits(y, wy, "GroupNorm y");
   ExpectSameBits(mean, wm, "GroupNorm mean");
   ExpectSameBits(var, wv, "GroupNorm variance");
@@ -687,6 +726,19 @@ TEST(ReplayNormExt, GroupNormHalfBitwise) {
   CompareGroupNorm<half, false>({1, 4, 16, 16, 2, 0, true}, false, 83);
   CompareGroupNorm<half, false>({1, 4, 10, 10, 2, 0, true}, false, 85);
   CompareGroupNorm<half, true>({2, 6, 4, 5, 3, 0, false}, true, 84);  // isReuseSource: no effect
+}
+
+// The 950's register order (groupnorm_3510_impl.h): one register, two and three levels of sums,
+// hw a multiple of 64 and not, float (with isReuseSource) and half, both prototypes.
+TEST(ReplayNormExt, GroupNorm950Bitwise) {
+  uint32_t seed = 170;
+  for (const GnCase& k : {GnCase{2, 6, 4, 5, 3, 0, true}, GnCase{1, 4, 16, 16, 2, 0, false},
+                          GnCase{2, 4, 9, 9, 2, 0, true}, GnCase{1, 1, 72, 64, 1, 0, true},
+                          GnCase{4, 8, 10, 10, 4, 0, true}, GnCase{1, 2, 8, 8, 1, 0, false}}) {
+    CompareGroupNorm<float, false>(k, false, ++seed, k950);
+    CompareGroupNorm<float, true>(k, false, ++seed, k950);
+    CompareGroupNorm<half, false>(k, false, ++seed, k950);
+  }
 }
 
 }  // namespace

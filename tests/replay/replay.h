@@ -101,5 +101,9 @@ bool ReplayLayerNormGradBeta3510(const GradBetaTiling& tiling, const T* resForGa
 
 // The per-repeat reduction of §1.8: adjacent-pair binary tree over 64 lanes, lanes >= n as +0.
 float TreeSum64(const float* lanes, uint32_t n);
+// The 950's register ReduceSum over `width` lanes (replay_reg_3510.cpp): adjacent pairs level by
+// level, a lane past `active` taking no part (no +0), no active lane giving 0; each sum rounded
+// to half when isHalf.
+float RegReduceSum(const float* lanes, uint32_t active, uint32_t width, bool isHalf = false);
 
 }  // namespace lngrad_replay

@@ -282,4 +282,45 @@ void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n) {
   }
 }
 
+float ReplayTanh3510(float x, bool compensation) {
+  // Reg::Mins / Reg::Maxs: a NaN lane stays NaN (lngrad's register semantics).
+  const auto mins = [](float a, float s) { return a != a ? a : (s < a ? s : a); };
+  const auto maxs = [](float a, float s) { return a != a ? a : (s > a ? s : a); };
+  if (!compensation) {
+    const float c = maxs(mins(x, 8.8f), -8.8f) * 2.0f;
+    const float e = ExpF(c);
+    return (e + -1.0f) / (e + 1.0f);
+  }
+  const float sq = x * x;  // Mul
+  float out = sq * 0.0157296831f;
+  out = out + -0.0523029624f;              // Adds
+  out = std::fma(out, sq, 0.133152977f);   // FusedMulDstAdd(out, sq, scalar1)
+  out = std::fma(out, sq, -0.333327681f);  // FusedMulDstAdd(out, sq, scalar2)
+  out = out * sq;                          // Mul
+  out = std::fma(out, x, x);               // FusedMulDstAdd(out, x, x)
+  const float e = ExpF(mins(x, 20.0f) * 2.0f);
+  const float mid = (e + -1.0f) / (e + 1.0f);
+  return std::fabs(x) < 0.55f ? out : mid;  // CompareScalar LT on |x|, Select
+}
+
+float ReplaySinh3510(float x) {
+  const float e = ExpF(x + -0.6931472f);  // Adds(scalarNegLnTwo), Exp
+  return e - 0.25f / e;                   // Div(dup 0.25, e), Sub
+}
+
+float ReplayCosh3510(float x) {
+  const float e = ExpF(x + -0.6931472f);
+  return e + 0.25f / e;  // Div, Add
+}
+
+float ReplayAsinh3510(float x) {
+  const bool negative = x < 0.0f;  // CompareScalar LT 0
+  float t2 = x * x;                // Mul
+  t2 = t2 + 1.0f;                  // Adds
+  t2 = std::sqrt(t2);              // Sqrt
+  const float t1 = LnF(std::fabs(x) + t2);
+  const float masked = negative ? t1 * -1.0f : 0.0f;  // Muls under the sign mask (zeroing)
+  return FromBits(Bits(masked) | Bits(t1));           // Or
+}
+
 }  // namespace lngrad_replay

@@ -38,6 +38,17 @@ enum class MathOp : int {
 // dst[i] = op(src[i]) on arch 2201, float or half operands.
 void ReplayMath(MathOp op, const float* src, float* dst, size_t n);
 void ReplayMath(MathOp op, const Half* src, Half* dst, size_t n);
+// Tanh on arch 3510 (tanh_3510_impl.h, re-derived from it): TanhIntrinsicImpl, or with
+// `compensation` TanhCompensationImpl; register Mins/Maxs pass a NaN on; half widened, the float
+// result rounded to nearest even.
+float ReplayTanh3510(float x, bool compensation);
+// Sinh and Cosh on arch 3510 (sinh_3510_impl.h, cosh_3510_impl.h): e = Exp(x + (-ln2)),
+// e - 0.25 / e and e + 0.25 / e in float.
+float ReplaySinh3510(float x);
+float ReplayCosh3510(float x);
+// Asinh on arch 3510 (asinh_3510_impl.h): s = Ln(Sqrt(x * x + 1) + |x|); the lanes with x < 0
+// get Muls(s, -1) (the others 0), then the bits are or-ed with s's.
+float ReplayAsinh3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

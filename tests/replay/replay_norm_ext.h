@@ -111,6 +111,13 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
                            const float* inVar, const int32_t* counts, float* outMean,
                            float* outVar);
 
+// WelfordFinalize on arch 3510 (replay_welford_3510.cpp, re-derived from the kit's
+// welfordfinalize_3510_impl.h): the register code's terms and BinaryReduceSum; outMean[0] and
+// outVar[0] written, nothing else. varRec: rRec, or rRecWithCorrection with config.isCorrection.
+void ReplayWelfordFinalize3510(const FinPara& p, float varRec, const float* inMean,
+                               const float* inVar, const int32_t* counts, float* outMean,
+                               float* outVar);
+
 // The GroupNormTiling fields the kernel reads (sizes in elements); bshCurLength / bsCurLength
 // are set for a tail chunk and then restored to inputRoundSize / meanVarRoundSize, as the
 // kernel does to the caller's tiling.
@@ -134,5 +141,12 @@ template <class T>
 void ReplayGroupNorm(GnPlan& p, T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
                      T* var, uint32_t total, float* scratch, uint32_t scratchFloats,
                      bool isReuseSource);
+
+// GroupNorm on arch 3510 (replay_groupnorm_3510.cpp, re-derived from the kit's
+// groupnorm_3510_impl.h): every group at once; y written over all of x's [N, C, hwAlignSize]
+// (padding included), x not written, the tiling not changed.
+template <class T>
+void ReplayGroupNorm3510(const GnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon,
+                         T* y, T* mean, T* var);
 
 }  // namespace lngrad_replay

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "bfloat16.h"
+#include "fp4.h"
 #include "fp8.h"
 #include "vector_base.h"
 
@@ -20,7 +21,8 @@ namespace lngrad::aicore::detail {
 // ---------------------------------------------------------------------------------------------
 // Cast: every pair of the vendor's tables (Atlas A2/A3, 950, 200I/500 A2, inference AI Core,
 // training series) among half, float, bfloat16_t, int4b_t, int8/uint8, int16/uint16, int32/uint32,
-// int64 and the 950's 8-bit floats (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t: lngrad_aicore/fp8.h). The
+// int64, the 950's 8-bit floats (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t: lngrad_aicore/fp8.h) and
+// 4-bit floats (fp4x2_e2m1_t, fp4x2_e1m2_t: lngrad_aicore/fp4.h, to and from bfloat16_t). The
 // pair is a compile-time choice; whether the running product has it, and with which round modes, is
 // checked at run time in checked mode (vector_ops.cpp holds the tables).
 
@@ -39,6 +41,8 @@ enum class CastType : uint8_t {
   kHif8,
   kE5m2,
   kE4m3,
+  kFp4E2m1,
+  kFp4E1m2,
   kNone
 };
 template <typename T>
@@ -58,6 +62,8 @@ constexpr CastType CastTypeOf() {
   if constexpr (std::is_same_v<V, hifloat8_t>) return CastType::kHif8;
   if constexpr (std::is_same_v<V, fp8_e5m2_t>) return CastType::kE5m2;
   if constexpr (std::is_same_v<V, fp8_e4m3fn_t>) return CastType::kE4m3;
+  if constexpr (std::is_same_v<V, fp4x2_e2m1_t>) return CastType::kFp4E2m1;
+  if constexpr (std::is_same_v<V, fp4x2_e1m2_t>) return CastType::kFp4E1m2;
   return CastType::kNone;
 }
 const char* CastTypeName(CastType t) noexcept;
@@ -82,12 +88,23 @@ inline constexpr bool kCastExactInFloat =
     kCastFloatLike<T> || std::is_same_v<T, AscendC::int4b_t> || std::is_same_v<T, int8_t> ||
     std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>;
 
-// Element i of a run (int4b_t: nibble i % 2 of byte i / 2, low nibble first).
+// The 4-bit types (int4b_t and the fp4 floats): two elements to a byte.
+template <typename T>
+inline constexpr bool kCast4Bit = IsFourBit<std::remove_cv_t<T>>::value;
+template <typename T>
+inline constexpr bool kCastFp4 = std::is_same_v<T, fp4x2_e2m1_t> || std::is_same_v<T, fp4x2_e1m2_t>;
+
+// Element i of a run (4-bit types: nibble i % 2 of byte i / 2, low nibble first).
 template <typename U>
 U LoadElem(const std::byte* p, uint64_t i) {
-  if constexpr (std::is_same_v<U, AscendC::int4b_t>) {
+  if constexpr (kCast4Bit<U>) {
     const uint8_t b = static_cast<uint8_t>(p[i / 2]);
-    return AscendC::int4b_t(static_cast<int32_t>((i % 2) != 0 ? b >> 4 : b & 0xF));
+    const uint8_t nib = (i % 2) != 0 ? b >> 4 : b & 0xF;
+    if constexpr (kCastFp4<U>) {
+      return U::FromBits(nib);
+    } else {
+      return AscendC::int4b_t(static_cast<int32_t>(nib));
+    }
   } else {
     U v;
     std::memcpy(&v, p + i * sizeof(U), sizeof(U));
@@ -96,9 +113,14 @@ U LoadElem(const std::byte* p, uint64_t i) {
 }
 template <typename T>
 void StoreElem(std::byte* p, uint64_t i, T v) {
-  if constexpr (std::is_same_v<T, AscendC::int4b_t>) {
+  if constexpr (kCast4Bit<T>) {
     const uint8_t b = static_cast<uint8_t>(p[i / 2]);
-    const uint8_t nib = v.storage & 0xFu;
+    uint8_t nib;
+    if constexpr (kCastFp4<T>) {
+      nib = v.bits & 0xFu;
+    } else {
+      nib = v.storage & 0xFu;
+    }
     p[i / 2] = static_cast<std::byte>((i % 2) != 0 ? (b & 0x0Fu) | (nib << 4) : (b & 0xF0u) | nib);
   } else {
     std::memcpy(p + i * sizeof(T), &v, sizeof(T));
@@ -143,11 +165,28 @@ T CastToFp8(U v, const CastCtx& c) {
   }
 }
 
+// The Cast's round mode for the 4-bit floats (another mode, refused in checked mode, runs as
+// CAST_RINT).
+inline fp4::Fp4Round Fp4RoundOf(AscendC::RoundMode m) {
+  using AscendC::RoundMode;
+  using F = fp4::Fp4Round;
+  return m == RoundMode::CAST_FLOOR   ? F::kFloor
+         : m == RoundMode::CAST_CEIL  ? F::kCeil
+         : m == RoundMode::CAST_ROUND ? F::kRound
+         : m == RoundMode::CAST_TRUNC ? F::kTrunc
+                                      : F::kRint;
+}
+
 // One element U -> T.
 template <typename T, typename U>
 T CastElem(U v, const CastCtx& c) {
   using AscendC::RoundMode;
-  if constexpr (kCastFp8<T>) {
+  if constexpr (kCastFp4<U>) {  // exact in bfloat16_t
+    return CastElem<T, float>(fp4::Fp4ToFloat(v.bits, std::is_same_v<U, fp4x2_e1m2_t>), c);
+  } else if constexpr (kCastFp4<T>) {  // rounded in roundMode, saturated, NaN -> 0 (fp4.h)
+    return T::FromBits(fp4::FloatToFp4(static_cast<float>(v), std::is_same_v<T, fp4x2_e1m2_t>,
+                                       Fp4RoundOf(c.mode)));
+  } else if constexpr (kCastFp8<T>) {
     return CastToFp8<T>(v, c);
   } else if constexpr (std::is_same_v<T, half>) {
     if constexpr (std::is_same_v<U, int32_t>) {
@@ -221,12 +260,12 @@ template <typename T, typename U>
 CastCtx PrepareCastOf(AscendC::RoundMode mode) {
   static_assert(CastTypeOf<T>() != CastType::kNone && CastTypeOf<U>() != CastType::kNone,
                 "Cast: unsupported element type");
-  static_assert(!std::is_same_v<T, AscendC::int4b_t> || !std::is_same_v<U, AscendC::int4b_t>);
+  static_assert(!kCast4Bit<T> || !kCast4Bit<U>);
   return PrepareCast(CastTypeOf<U>(), CastTypeOf<T>(), mode);
 }
 
-// int4b_t runs by byte pairs: the count, the continuous mask and the bit-wise mask must keep the
-// two nibbles of a byte together (the vendor's rule; checks::kCastInt4 in checked mode).
+// The 4-bit types run by byte pairs: the count, the continuous mask and the bit-wise mask must keep
+// the two nibbles of a byte together (the vendor's rule; checks::kCastInt4 in checked mode).
 void CheckInt4Count(uint64_t count);
 RepeatPlan PairPlan(const RepeatPlan& plan);
 
@@ -245,15 +284,13 @@ template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& round_mode,
           const uint32_t count, LNGRAD_SRCLOC_ARG) {
   namespace d = lngrad::aicore::detail;
-  constexpr bool kInt4 = std::is_same_v<T, int4b_t> || std::is_same_v<U, int4b_t>;
+  constexpr bool kInt4 = d::kCast4Bit<T> || d::kCast4Bit<U>;
   const int64_t n = count;
   if constexpr (kInt4) d::CheckInt4Count(count);
-  // int4b_t: checked in byte pairs (one byte against two elements of the other type).
+  // 4-bit types: checked in byte pairs (one byte against two elements of the other type).
   const int64_t units = kInt4 ? n / 2 : n;
-  constexpr uint32_t kDstUnit =
-      kInt4 ? (std::is_same_v<T, int4b_t> ? 1 : 2 * sizeof(T)) : sizeof(T);
-  constexpr uint32_t kSrcUnit =
-      kInt4 ? (std::is_same_v<U, int4b_t> ? 1 : 2 * sizeof(U)) : sizeof(U);
+  constexpr uint32_t kDstUnit = kInt4 ? (d::kCast4Bit<T> ? 1 : 2 * sizeof(T)) : sizeof(T);
+  constexpr uint32_t kSrcUnit = kInt4 ? (d::kCast4Bit<U> ? 1 : 2 * sizeof(U)) : sizeof(U);
   d::CheckVectorOperands("Cast", units > INT32_MAX ? -1 : units,
                          {{dst.View(), kDstUnit, "dst"}, {src.View(), kSrcUnit, "src"}});
   const d::CastCtx ctx = d::PrepareCastOf<T, U>(round_mode);
@@ -288,11 +325,10 @@ void CastRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::L
   constexpr uint32_t kMaskSize = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
   const RepeatPlan plan = PlanRepeats("Cast", kMaskSize, mask, repeat_time);
   std::array<RepeatOperand, 2> ops = UnaryOperands(dst, src, p);
-  constexpr bool kInt4 = std::is_same_v<T, AscendC::int4b_t> || std::is_same_v<U, AscendC::int4b_t>;
-  if constexpr (kInt4) {
-    // Byte pairs: one int4b_t byte against two elements of the other operand.
-    ops[0].elem_size = std::is_same_v<T, AscendC::int4b_t> ? 1 : 2 * sizeof(T);
-    ops[1].elem_size = std::is_same_v<U, AscendC::int4b_t> ? 1 : 2 * sizeof(U);
+  if constexpr (kCast4Bit<T> || kCast4Bit<U>) {
+    // Byte pairs: one 4-bit byte against two elements of the other operand.
+    ops[0].elem_size = kCast4Bit<T> ? 1 : 2 * sizeof(T);
+    ops[1].elem_size = kCast4Bit<U> ? 1 : 2 * sizeof(U);
     RunPlan("Cast", loc, PairPlan(plan), ops, false,
             [&ctx](const std::array<std::byte*, 2>& at, uint64_t n) {
               CastRun<T, U>(at[0], at[1], 2 * n, ctx);

@@ -10,8 +10,11 @@
 //   Asinh: a = |x|; s = Ln(Sqrt(a * a + 1) + a); sign = (x * 2^62) / (|x * 2^62| + 2^-62);
 //          r = s * sign (so |x| beyond ~7.4e19 gives inf / inf = NaN, as on the device);
 //   Atanh: r = Ln((x + 1) / (x * -1 + 1)) * 0.5.
-// Arch 3510 runs its register implementations, whose bits lngrad does not model: there the
-// same sequences run.
+// Arch 3510 (the register code, <api>_3510_impl.h; half widened, rounded back CAST_RINT):
+//   Cosh: the same steps, half rounded to nearest even; Sinh: e = Exp(x + (-ln2)),
+//   r = e - 0.25 / e; Asinh: s as above (x * x for |x| * |x|, the same value), r = -s where
+//   x < 0, else s (Muls by -1 under the sign mask, then Or with s: no 2^62 division, so -0 gives
+//   +0 and huge |x| +-inf); Atanh: the same operations as 2201 (1 - x is x * -1 + 1).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least the GetXxxMaxMinTmpSize minimum on 2201/2002 (256 bytes times:
@@ -33,12 +36,17 @@ template <typename T>
 T CoshOf(T x) {
   const float e = ExpF(Widen(x) + kNegLn2);
   const float q = 0.25f / e;
-  return Narrow<T>(e + q, AscendC::RoundMode::CAST_ROUND);
+  const bool on3510 = detail::rep::RunningArch() == NpuArch::k3510;
+  return Narrow<T>(e + q, on3510 ? AscendC::RoundMode::CAST_RINT : AscendC::RoundMode::CAST_ROUND);
 }
 
 template <typename T>
 T SinhOf(T x) {
   const float v = Widen(x);
+  if (detail::rep::RunningArch() == NpuArch::k3510) {
+    const float e = ExpF(v + kNegLn2);
+    return Narrow<T>(e - 0.25f / e);
+  }
   float a = v * -1.0f;
   a = ExpF(a + kNegLn2);
   const float b = ExpF(v + kNegLn2);
@@ -54,6 +62,7 @@ T AsinhOf(T x) {
   s = std::sqrt(s);
   s = s + a;
   s = LnF(s);
+  if (detail::rep::RunningArch() == NpuArch::k3510) return Narrow<T>(v < 0.0f ? s * -1.0f : s);
   return Narrow<T>(s * SignByDivision(v));
 }
 

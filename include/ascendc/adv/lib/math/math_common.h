@@ -238,6 +238,38 @@ T MinOf(T a, T b) {
   }
 }
 
+// The 950's register Max/Min (and Maxs/Mins) as lngrad's register API defines them
+// (lngrad_reg/element_ops.h): a NaN operand gives that NaN (a's first), else b where it is
+// strictly larger (smaller), a otherwise (so a +-0 tie keeps a).
+template <bool kMax, typename T>
+T RegPick(T a, T b) {
+  if constexpr (!std::is_integral_v<T>) {
+    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    if (fa != fa) return a;
+    if (fb != fb) return b;
+    return (kMax ? fa < fb : fb < fa) ? b : a;
+  } else {
+    return (kMax ? a < b : b < a) ? b : a;
+  }
+}
+template <typename T>
+T RegMaxOf(T a, T b) {
+  return RegPick<true>(a, b);
+}
+template <typename T>
+T RegMinOf(T a, T b) {
+  return RegPick<false>(a, b);
+}
+// ClampMin / ClampMax's Maxs / Mins: the register forms on the 950, the vector forms elsewhere.
+template <typename T>
+T ClampMaxOf(T a, T b) {
+  return detail::rep::RunningArch() == NpuArch::k3510 ? RegMaxOf(a, b) : MaxOf(a, b);
+}
+template <typename T>
+T ClampMinOf(T a, T b) {
+  return detail::rep::RunningArch() == NpuArch::k3510 ? RegMinOf(a, b) : MinOf(a, b);
+}
+
 template <typename T>
 inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
 

@@ -5,7 +5,9 @@
 // (converted to T), condition bool (a nonzero byte selects src0). Clamp: dst = Min(Max(src,
 // min), max) with min and max each a LocalTensor<T> or a scalar; ClampMin = Max(src, scalar),
 // ClampMax = Min(src, scalar) — the device's Maxs/Mins, with its convention that a NaN source
-// yields the bound (lngrad_aicore/instructions.h).
+// yields the bound (lngrad_aicore/instructions.h), on 2201/2002; the 950 (clamp_3510_impl.h,
+// and Clamp, which only it has) takes the register Max/Min/Maxs/Mins: a NaN operand gives NaN,
+// a +-0 tie keeps src (math_common.h RegMaxOf / RegMinOf).
 //
 // Checked mode: count within every tensor operand, 32-byte aligned operands, dst disjoint from
 // every source tensor, the product; ClampMin/ClampMax: sharedTmpBuffer at least 64 bytes
@@ -88,8 +90,8 @@ void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, c
   static_assert(m::kClampType<T>, "Clamp: T must be an integer of 8 to 64 bits, half or float");
   m::TernaryPass("Clamp", m::Products::kOnly3510, dst, "src", src, "min", min, "max", max, count,
                  loc, [&](uint64_t i) {
-                   const T lo = m::MaxOf(src.HostPtr()[i], m::At<T>(min, i));
-                   return m::MinOf(lo, m::At<T>(max, i));
+                   const T lo = m::RegMaxOf(src.HostPtr()[i], m::At<T>(min, i));
+                   return m::RegMinOf(lo, m::At<T>(max, i));
                  });
 }
 
@@ -114,9 +116,9 @@ void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, c
   }
 
 // dst = Max(src, scalar).
-LNGRAD_CLAMP_SCALAR(ClampMin, MaxOf)
+LNGRAD_CLAMP_SCALAR(ClampMin, ClampMaxOf)
 // dst = Min(src, scalar).
-LNGRAD_CLAMP_SCALAR(ClampMax, MinOf)
+LNGRAD_CLAMP_SCALAR(ClampMax, ClampMinOf)
 #undef LNGRAD_CLAMP_SCALAR
 
 }  // namespace AscendC

@@ -4,20 +4,57 @@
 // (half widened exactly, the result rounded to half, CAST_NONE), each step one instruction
 // (math_steps.h): c = Maxs(Mins(x, 8.8), -8.8) (a NaN becomes 8.8, so Tanh(NaN) = 1, the
 // device's Mins convention); c = c * 2; e = Exp(c) (double, rounded once); r = (e + -1) / (e +
-// 1). Arch 3510 runs its register implementation, whose bits lngrad does not model: there the
-// same sequence runs.
+// 1). Arch 3510 (tanh_3510_impl.h, the register code, half widened and rounded back CAST_RINT)
+// by config.algo: INTRINSIC (the default) the same sequence with the register Mins/Maxs, which
+// pass a NaN on (Tanh(NaN) = NaN there); SUBSECTION_COMPENSATION: for |x| < 0.55 the odd
+// polynomial p = ((((x^2 * c0 + c1) fused* x^2 + c2) fused* x^2 + c3) * x^2) fused* x + x
+// (c0..c3 = 0.0157296831, -0.0523029624, 0.133152977, -0.333327681; "fused*" one fused
+// multiply-add), else (e - 1) / (e + 1) with e = Exp(2 * Mins(x, 20)). The config is the
+// 950's (off it the 2201 sequence runs whatever it says, as the device has no such parameter).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetTanhMaxMinTmpSize's minimum on 2201/2002 (256 bytes for
 // float, 1024 for half) and disjoint from the operands.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
 
+namespace AscendC {
+
+enum class TanhAlgo {
+  INTRINSIC = 0,
+  SUBSECTION_COMPENSATION,
+};
+
+struct TanhConfig {
+  TanhAlgo algo = TanhAlgo::INTRINSIC;
+};
+
+constexpr TanhConfig DEFAULT_TANH_CONFIG = {TanhAlgo::INTRINSIC};
+
+}  // namespace AscendC
+
 namespace lngrad::aicore::math_detail {
+
+// Tanh on 3510 (TanhIntrinsicImpl / TanhCompensationImpl).
+inline float TanhSteps3510(float x, AscendC::TanhAlgo algo) {
+  if (algo == AscendC::TanhAlgo::INTRINSIC) {
+    const float e = ExpF(RegMaxOf(RegMinOf(x, 8.8f), -8.8f) * 2.0f);
+    return (e + -1.0f) / (e + 1.0f);
+  }
+  const float sq = x * x;
+  float p = sq * 0.0157296831f + -0.0523029624f;
+  p = std::fma(p, sq, 0.133152977f);
+  p = std::fma(p, sq, -0.333327681f);
+  p = std::fma(p * sq, x, x);
+  const float e = ExpF(RegMinOf(x, 20.0f) * 2.0f);
+  const float mid = (e + -1.0f) / (e + 1.0f);
+  return std::fabs(x) < 0.55f ? p : mid;
+}
 
 inline float TanhSteps(float x) {
   float c = MaxsF(MinsF(x, 8.8f), -8.8f);
@@ -32,17 +69,21 @@ inline float TanhSteps(float x) {
 
 namespace AscendC {
 
-template <typename T, bool isReuseSource = false>
+template <typename T, bool isReuseSource = false, const TanhConfig& config = DEFAULT_TANH_CONFIG>
 void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
   static_assert(m::kHalfOrFloat<T>, "Tanh: T must be half or float");
   const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 1 : 4);
+  const bool on3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
   m::UnaryPass("Tanh", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::TanhSteps(m::Widen(x))); });
+               tmp_min, calCount, loc, [on3510](T x) {
+                 const float v = m::Widen(x);
+                 return m::Narrow<T>(on3510 ? m::TanhSteps3510(v, config.algo) : m::TanhSteps(v));
+               });
 }
 
-LNGRAD_MATH_UNARY_FORWARDS(Tanh)
+LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Tanh, TanhConfig, DEFAULT_TANH_CONFIG)
 
 }  // namespace AscendC

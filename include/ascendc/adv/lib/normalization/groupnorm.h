@@ -21,8 +21,7 @@
 // chunk at a nonzero group offset keeps the output's old padding, which enters the variance, as
 // on the device); float + isReuseSource: x's base is the device's tmp A. Half: x's padding
 // (cast) stays in the work buffer and enters the variance sums, as on the device. Arch 3510 runs
-// the same steps (the device's 3510 code is register-based: not replicated, see
-// docs/ascendc_kernels.md).
+// the register code's order instead (groupnorm_3510.h).
 //
 // Always raised: Atlas inference (2002), training and 200I/500 A2 products (the page's
 // 不支持), operands shorter than the tiling's sizes, a scratch below the layout, a tiling whose
@@ -32,6 +31,7 @@
 #include <type_traits>
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "lib/normalization/groupnorm_3510.h"
 #include "lib/normalization/norm_ext_common.h"
 
 namespace lngrad::adv::ext {
@@ -208,6 +208,15 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
               {output.HostPtr(), uint64_t{t.inputXSize} * sizeof(T), true},
               {outputMean.HostPtr(), uint64_t{t.meanVarSize} * sizeof(T), true},
               {outputVariance.HostPtr(), uint64_t{t.meanVarSize} * sizeof(T), true}});
+  const auto* x = ne::Ptr(inputX);
+  const auto* g = ne::Ptr(gamma);
+  const auto* b = ne::Ptr(beta);
+  auto* y = ne::Ptr(output);
+  const float eps = ne::ScalarOf(epsilon);
+  if (ne::RegBase()) {
+    ne::GroupNorm3510(t, x, g, b, y, ne::Ptr(outputMean), ne::Ptr(outputVariance), eps);
+    return;
+  }
   float* stack = reinterpret_cast<float*>(sharedTmpBuffer.HostPtr());
   ne::GroupNormWork w{stack + t.firstTmpStartPos, stack + t.secondTmpStartPos,
                       stack + t.thirdTmpStartPos, nullptr, nullptr};
@@ -222,11 +231,6 @@ __aicore__ inline void GroupNorm(const LocalTensor<T>& output, const LocalTensor
       w.c = stack + t.secondTmpStartPos;
     }
   }
-  const auto* x = ne::Ptr(inputX);
-  const auto* g = ne::Ptr(gamma);
-  const auto* b = ne::Ptr(beta);
-  auto* y = ne::Ptr(output);
-  const float eps = ne::ScalarOf(epsilon);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
     ne::GroupNormChunk(t, w, x, g, b, y, eps, uint64_t{i} * t.inputRoundSize, t.bsCurLength,
                        i * t.bsCurLength);

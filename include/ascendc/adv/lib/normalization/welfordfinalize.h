@@ -1,7 +1,7 @@
 // lngrad: AscendC::WelfordFinalize (the toolkit's adv_api/normalization/welfordfinalize.h): the
 // mean and variance of [abLength] Welford partial results, written to outputMean[0] and
-// outputVariance[0] (elements 1..7 set to 0). Four prototypes (with or without counts, with or
-// without sharedTmpBuffer), template <isReuseSource, config>:
+// outputVariance[0] (elements 1..7 set to 0 on 2201). Four prototypes (with or without counts, with
+// or without sharedTmpBuffer), template <isReuseSource, config>:
 //
 //   WelfordFinalize<isReuseSource, config>(outMean, outVar, inMean, inVar, [counts,]
 //                                          [sharedTmpBuffer,] para);
@@ -15,9 +15,9 @@
 //   variance terms, with m the mean: counts: (inVar + ((inMean - m)^2 * float(count))) * rRec;
 //     no tail: (inVar + (inMean - m)^2 * rnLength) * rRec; with tail: (inVar + ((inMean - m)^2
 //     * tailCount) [* headCount / tailCount on the head]) * rRec.
-// Arch 3510: the same terms and reduction (the device's 3510 code sums in another order:
-// docs/ascendc_kernels.md); config.isCorrection scales the variance by rRecWithCorrection
-// instead of rRec. The overloads without sharedTmpBuffer take the stack buffer.
+// Arch 3510: the register code's terms and halving sums (welfordfinalize_3510.h);
+// config.isCorrection scales the variance by rRecWithCorrection instead of rRec; only element 0
+// of the outputs is written. The overloads without sharedTmpBuffer take the stack buffer.
 //
 // Always raised: abLength 0 or not a multiple of 8, headCountLength + tailCountLength !=
 // abLength, operands shorter than abLength (outputs than 8), a scratch below 1024 bytes (3510:
@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "lib/normalization/norm_ext_common.h"
+#include "lib/normalization/welfordfinalize_3510.h"
 #include "lib/normalization/welfordfinalize_utils.h"
 
 namespace lngrad::adv::ext {
@@ -110,18 +111,10 @@ float WelfordChunkedSum(float* slots, float* buf, uint32_t ab, uint32_t cl, Term
   return slots[0];
 }
 
-template <class Para>
-float CorrectedRec(const Para& p, bool isCorrection) {
-  if constexpr (requires { p.rRecWithCorrection; }) {
-    if (isCorrection) return p.rRecWithCorrection;
-  }
-  return p.rRec;
-}
-
-template <bool isCorrection>
-void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean, const float* inVar,
-                        const int32_t* counts, float* stack, uint64_t stackFloats,
-                        const AscendC::WelfordFinalizePara& p) {
+// The 2201/2002 sequence (the 950 runs WelfordFinalize3510).
+inline void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean,
+                               const float* inVar, const int32_t* counts, float* stack,
+                               uint64_t stackFloats, const AscendC::WelfordFinalizePara& p) {
   const uint32_t cl = static_cast<uint32_t>((stackFloats - 2 * kLanes) / (2 * kLanes) * kLanes);
   float* slotsMean = stack;
   float* slotsVar = stack + kLanes;
@@ -131,7 +124,7 @@ void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean, cons
                         [&](uint32_t o, uint32_t n) { WelfordMeanTerms(p, w, o, n); });
   // The device passes the mean through two Adds of 0 before broadcasting it.
   const float m = (mean + 0.0f) + 0.0f;
-  const float rRec = CorrectedRec(p, RegBase() && isCorrection);
+  const float rRec = p.rRec;
   const float var =
       WelfordChunkedSum(slotsVar, w.tmpB, p.abLength, cl,
                         [&](uint32_t o, uint32_t n) { WelfordVarianceTerms(p, w, o, n, m, rRec); });
@@ -142,8 +135,8 @@ void WelfordFinalizeRun(float* outMean, float* outVar, const float* inMean, cons
 }
 
 // The scratch refused below: 1024 bytes; on 3510 the host tiling's minimum, abLength +
-// ceil128(p / 64) floats (p the largest power of two <= abLength), where it is smaller (lngrad
-// sums in the 2201 order there through a buffer of its own, one chunk).
+// ceil128(p / 64) floats (p the largest power of two <= abLength), where it is smaller (the
+// terms and the partial sums; lngrad keeps them in buffers of its own there).
 inline uint64_t WelfordFinalizeScratchBytes(uint32_t ab, bool reg) {
   uint64_t p2 = 1;
   while (p2 * 2 <= ab) p2 *= 2;
@@ -189,14 +182,8 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
                    reg ? "sharedTmpBuffer size must >= min(1024, 4 * (abLength + ceil128(p / "
                          "64))) Bytes"
                        : "sharedTmpBuffer size must >= 1024 Bytes");
-  std::vector<float> own;
   float* stack = reinterpret_cast<float*>(sharedTmpBuffer.HostPtr());
-  uint64_t stackFloats = sharedTmpBuffer.GetSize() / 4;
-  if (reg) {
-    own.assign(128 + 2 * ((uint64_t{ab} + 63) / 64 * 64), 0.0f);
-    stack = own.data();
-    stackFloats = own.size();
-  }
+  const uint64_t stackFloats = sharedTmpBuffer.GetSize() / 4;
   const uint64_t cl = (stackFloats - 128) / 128 * 64;
   const uint64_t used = reg ? need / 4 : 128 + 2 * std::min<uint64_t>(cl, ab);
   ne::Record(kApi, loc,
@@ -206,9 +193,15 @@ void WelfordFinalizeCall(const AscendC::LocalTensor<float>& outputMean,
               {sharedTmpBuffer.HostPtr(), used * 4, true},
               {outputMean.HostPtr(), 32, true},
               {outputVariance.HostPtr(), 32, true}});
-  ne::WelfordFinalizeRun<isCorrection>(
-      outputMean.HostPtr(), outputVariance.HostPtr(), inputMean.HostPtr(), inputVariance.HostPtr(),
-      withCounts ? counts.HostPtr() : nullptr, stack, stackFloats, para);
+  const int32_t* countsHost = withCounts ? counts.HostPtr() : nullptr;
+  if (reg) {
+    ne::WelfordFinalize3510<isCorrection>(outputMean.HostPtr(), outputVariance.HostPtr(),
+                                          inputMean.HostPtr(), inputVariance.HostPtr(), countsHost,
+                                          para);
+    return;
+  }
+  ne::WelfordFinalizeRun(outputMean.HostPtr(), outputVariance.HostPtr(), inputMean.HostPtr(),
+                         inputVariance.HostPtr(), countsHost, stack, stackFloats, para);
 }
 
 }  // namespace lngrad::adv::ext

@@ -5,7 +5,8 @@
 // The sequence of mean_common_impl.h: the row's repeat sums level by level (Sum's trees, sum.h),
 // then one Muls by T(1.0f / n). half with accType float: the row cast to float (exact), float
 // repeat sums, Muls by 1.0f / n in float, the cast to half (round to nearest even) and one
-// RepeatReduceSum of that single half (+0 lanes).
+// RepeatReduceSum of that single half (+0 lanes). Arch 3510 (mean_3510_impl.h): the repeat sums
+// are register trees (reduce_3510.h SumRow3510) and the half-in-float form ends at the cast.
 //
 // Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
 // sharedTmpBuffer at least GetMeanMaxMinTmpSize's value.
@@ -43,16 +44,20 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Mean"));
   rd::RecordRows("Mean", loc, dstTensor, srcTensor, p);
   const float rec = 1.0f / static_cast<float>(static_cast<int32_t>(meanParams.n));
+  const bool on3510 = rd::On3510();
+  auto sum = [&](const auto* v) {
+    return on3510 ? rd::SumRow3510(v, meanParams.n) : rd::SumRow(v, meanParams.n);
+  };
   for (uint32_t row = 0; row < meanParams.outter; ++row) {
     const T* x = srcTensor.HostPtr() + uint64_t{row} * meanParams.inner;
     if constexpr (kWiden) {
       std::vector<float> f(x, x + meanParams.n);
       half single[r::kLanes<half>] = {};
-      single[0] = half(rd::SumRow(f.data(), meanParams.n) * rec);
-      dstTensor.HostPtr()[row] = r::RepeatSum(single);
+      single[0] = half(sum(f.data()) * rec);
+      dstTensor.HostPtr()[row] = on3510 ? single[0] : r::RepeatSum(single);
     } else {
       (void)rec;
-      dstTensor.HostPtr()[row] = rd::Scale(rd::SumRow(x, meanParams.n), meanParams.n);
+      dstTensor.HostPtr()[row] = rd::Scale(sum(x), meanParams.n);
     }
   }
 }

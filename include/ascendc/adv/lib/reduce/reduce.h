@@ -5,20 +5,116 @@
 // reduces the last axis (dst gets `first` values), RA the first (dst gets `last` values).
 //
 // Types: half/float (Max, Min, Mean), float (Sum, Prod), float/uint8_t (Any, All) on arch 2201;
-// arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum. The trees: reduce_model.h.
-// isReuseSource lets the API overwrite src with partial results (lngrad writes those of the RA
-// fold); the scratch contents after a call are not promised.
+// arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum. The trees: reduce_model.h
+// (2201; 3510 for the other ops and for rows not a whole number of 32-byte blocks) and
+// reduce_3510.h (float ReduceSum/ReduceMean/ReduceProd on 3510). isReuseSource lets the API
+// overwrite src with partial results (lngrad writes those of the 2201 RA fold); the scratch
+// contents after a call are not promised.
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), 32-byte aligned operands, dst
 // disjoint from src, sharedTmpBuffer at least the GetReduceXxxMaxMinTmpSize minimum.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
+#include "lib/reduce/reduce_3510.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
+
+namespace lngrad::aicore::reduce_detail {
+
+// True when the 950's order runs (reduce_3510.h): float ReduceSum, ReduceMean, ReduceProd on arch
+// 3510 over rows of whole 32-byte blocks (the device's aligned paths), and float ReduceSum over
+// any unpadded rows (srcInnerPad false: the unaligned paths).
+template <typename T>
+bool Runs3510(Op op, const Shape& s, bool ar) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return false;
+  } else {
+    const bool aligned = s.pad == s.last && (s.last % 8 == 0 || (ar && s.last == 1));
+    const bool unpaddedSum = op == Op::kSum && s.pad == s.last;
+    return (unpaddedSum || (aligned && (op == Op::kMean || op == Op::kProd))) && On3510();
+  }
+}
+
+// The AR rows of one reduce API (2201 order, or the 950's where Runs3510).
+template <typename T>
+void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
+  std::vector<T> row(s.last);
+  for (uint32_t r = 0; r < s.first; ++r) {
+    const T* xr = x + uint64_t{r} * s.pad;
+    if (op == Op::kSum || op == Op::kMean || (on3510 && op == Op::kProd)) {
+      const Op base = op == Op::kMean ? Op::kSum : op;
+      const T v = on3510 ? ArRow3510(xr, s.last, base, reuse) : ArSumRow(xr, s.last);
+      out[r] = op == Op::kMean ? Scale(v, s.last) : v;
+      continue;
+    }
+    if (op == Op::kMax || op == Op::kMin) {
+      out[r] = ArMaxMinRow(xr, s.last, op, reuse);
+      continue;
+    }
+    if constexpr (!std::is_integral_v<T>) {  // float ReduceAny/All: the Max/Min sequence
+      if (op == Op::kAny || op == Op::kAll) {
+        out[r] = ArMaxMinRow(xr, s.last, op == Op::kAny ? Op::kMax : Op::kMin, reuse);
+        continue;
+      }
+    }
+    std::copy(xr, xr + s.last, row.begin());
+    FoldRows(row.data(), s.last, 1, op, false);
+    out[r] = op == Op::kProd ? PlusZero(row[0]) : row[0];  // ReduceProd ends with Adds 0
+  }
+}
+
+// The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
+// to dst with Adds 0, the fold's partial rows left in src with isReuseSource; 3510: the 950's
+// order (src not written).
+template <typename T>
+void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out) {
+  const bool mean = op == Op::kMean;
+  if (on3510) {
+    RaCols3510(x, s.first, s.last, mean ? Op::kSum : op, reuse, out);
+    for (uint32_t c = 0; c < s.last && mean; ++c) out[c] = Scale(out[c], s.first);
+    return;
+  }
+  std::vector<T> buf(x, x + uint64_t{s.first} * s.pad);
+  FoldRows(buf.data(), s.first, s.pad, op,
+           std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll));
+  for (uint32_t c = 0; c < s.last; ++c) {
+    out[c] = mean ? Scale(PlusZero(buf[c]), s.first) : PlusZero(buf[c]);
+  }
+  if (reuse) std::copy(buf.begin(), buf.end(), x);
+}
+
+// Runs one reduce API: dst gets the reduction of src ([first, pad] row-major) over the last axis
+// (ar) or the first.
+template <typename T>
+void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
+         const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+         const uint32_t srcShape[], bool srcInnerPad, SrcLoc loc) {
+  const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
+  detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
+  const uint64_t in = uint64_t{s.first} * s.pad;
+  const bool on3510 = Runs3510<T>(op, s, ar);
+  {
+    san::Instr rec(Pipe::kV, Name(op), loc);
+    if (rec) {
+      rec.Read(src.HostPtr(), in * sizeof(T));
+      if (reuse) rec.Write(src.HostPtr(), in * sizeof(T));
+      rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
+    }
+  }
+  if (ar) {
+    RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+  } else {
+    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+  }
+}
+
+}  // namespace lngrad::aicore::reduce_detail
 
 namespace AscendC {
 

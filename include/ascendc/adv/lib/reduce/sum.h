@@ -5,7 +5,9 @@
 // The sequence of sum_common_impl.h: RepeatReduceSum over the row in Counter mode (one sum per
 // repeat of 256 bytes, the repeat's adjacent-pair tree, lanes past n as +0), then the same over
 // those sums until one remains. lngrad evaluates each repeat with the basic WholeReduceSum tree
-// (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's.
+// (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's. Arch 3510
+// (sum_3510_impl.h): the same levels, each repeat's sum the register ReduceSum tree (inactive
+// lanes take no part instead of adding +0; reduce_3510.h SumRow3510).
 //
 // Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
 // sharedTmpBuffer at least GetSumMaxMinTmpSize's value (disjoint from src and dst).
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "lib/math/math_common.h"
+#include "lib/reduce/reduce_3510.h"
 #include "lib/reduce/reduce_model.h"
 #include "lngrad_aicore/repeat_base.h"
 
@@ -114,9 +117,10 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                rd::SumTmpBytes(sumParams.n, sizeof(T)));
   lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Sum"));
   rd::RecordRows("Sum", loc, dstTensor, srcTensor, sumParams);
+  const bool on3510 = rd::On3510();
   for (uint32_t r = 0; r < sumParams.outter; ++r) {
-    dstTensor.HostPtr()[r] =
-        rd::SumRow(srcTensor.HostPtr() + uint64_t{r} * sumParams.inner, sumParams.n);
+    const T* x = srcTensor.HostPtr() + uint64_t{r} * sumParams.inner;
+    dstTensor.HostPtr()[r] = on3510 ? rd::SumRow3510(x, sumParams.n) : rd::SumRow(x, sumParams.n);
   }
 }
 
