@@ -37,7 +37,12 @@ void CheckUpdate(const Shape& s, bool laneWise, uint32_t seed) {
         Put(ub, 2, inSum);
         Put(ub, 2, inMax, kMaxAt<S>);
         const FlashTensors<T, S> f(ub);
-        auto sumT = f.sum, maxT = f.max, emT = f.em, tmp = f.tmp, dst = f.dst, src = f.src;
+        auto sumT = f.sum;
+        auto maxT = f.max;
+        auto emT = f.em;
+        auto tmp = f.tmp;
+        auto dst = f.dst;
+        auto src = f.src;
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         if constexpr (v1) {
 #pragma GCC diagnostic push

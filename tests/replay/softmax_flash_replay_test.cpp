@@ -137,7 +137,12 @@ void CheckFlashV2(const Shape& s, uint32_t splitRows, bool laneWise, uint32_t se
   OnBlock(
       [&](Ub& ub) {
         const FlashTensors<T, S> f(ub);
-        auto sumT = f.sum, maxT = f.max, emT = f.em, tmp = f.tmp, dst = f.dst, src = f.src;
+        auto sumT = f.sum;
+        auto maxT = f.max;
+        auto emT = f.em;
+        auto tmp = f.tmp;
+        auto dst = f.dst;
+        auto src = f.src;
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         r.Run(ub, a, b, stats, laneWise, [&](bool update) {
           if (update) {
