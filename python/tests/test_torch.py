@@ -309,6 +309,10 @@ def _ddp_worker(rank, world, port, result_path):
             torch.save(grads, result_path)
     finally:
         dist.destroy_process_group()
+    # PyPI's torch 2.15 sometimes aborts in its own teardown after a clean destroy_process_group
+    # ("terminate called without an active exception" at exit, 3 runs in 25 with torch.nn.LayerNorm
+    # alone and no lngrad imported); the work is done and saved, so leave without the teardown.
+    os._exit(0)
 
 
 def test_distributed_data_parallel_step_matches_torch(tmp_path):
