@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "lngrad_aicore/check.h"
+#include "lngrad_reg/lane_init.h"
 #include "lngrad_reg/ub_access.h"
 
 namespace lngrad::reg::detail {
@@ -34,6 +35,7 @@ void RequireBase(const void* base, const char* api, aicore::SrcLoc loc) {
 void GatherElements(void* reg, uint32_t laneBytes, const void* base, uint32_t elemBytes,
                     bool signedElem, const void* index, uint32_t indexBytes, const MaskReg& mask,
                     const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) ForgetLanes(reg);  // the register is written
   RequireBase(base, api, loc);
   uint8_t out[kVectorBytes] = {};
   for (uint32_t i = 0; i < kVectorBytes / laneBytes; ++i) {
@@ -51,6 +53,7 @@ void GatherElements(void* reg, uint32_t laneBytes, const void* base, uint32_t el
 void ScatterElements(void* base, uint32_t elemBytes, const void* reg, uint32_t laneBytes,
                      const void* index, uint32_t indexBytes, const MaskReg& mask, const char* api,
                      aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) CheckLaneUse(reg, laneBytes, &mask);
   RequireBase(base, api, loc);
   for (uint32_t i = 0; i < kVectorBytes / laneBytes; ++i) {
     if (!mask.Bit(i * laneBytes)) continue;
@@ -62,6 +65,7 @@ void ScatterElements(void* base, uint32_t elemBytes, const void* reg, uint32_t l
 
 void GatherBlocks(void* reg, const void* base, const uint32_t* index, const MaskReg& mask,
                   const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) ForgetLanes(reg);  // the register is written
   RequireBase(base, api, loc);
   for (uint32_t b = 0; b < 8; ++b) {
     if (!mask.Lane<uint32_t>(b)) continue;

@@ -2,6 +2,7 @@
 // (lngrad_reg/ub_access.h), on top of LoadBytes and StoreLanes.
 #include <cstring>
 
+#include "lngrad_reg/lane_init.h"
 #include "lngrad_reg/ub_access.h"
 
 namespace lngrad::reg::detail {
@@ -57,6 +58,7 @@ int64_t SourceOf(LoadShape shape, uint32_t k, uint32_t elem) {
 
 void LoadShaped(void* reg, const void* src, LoadShape shape, uint32_t elem, const char* api,
                 aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) ForgetLanes(reg);  // the register is written
   const ShapeSpan span = SpanOf(shape, elem);
   std::byte loaded[2 * kVectorBytes];
   LoadBytes(loaded, src, span.bytes, span.align, api, loc);
@@ -88,6 +90,7 @@ bool AnyLane(const MaskReg& m, uint32_t laneBytes) {
 
 void LoadBlocks(void* reg, const void* src, uint32_t laneBytes, const MaskReg& mask,
                 uint32_t blockStride, const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) ForgetLanes(reg);  // the register is written
   auto* out = static_cast<std::byte*>(reg);
   std::memset(out, 0, kVectorBytes);
   for (uint32_t b = 0; b < kVectorBytes / 32; ++b) {
@@ -105,6 +108,7 @@ void LoadBlocks(void* reg, const void* src, uint32_t laneBytes, const MaskReg& m
 
 void StoreBlocks(void* dst, const void* reg, uint32_t laneBytes, const MaskReg& mask,
                  uint32_t blockStride, const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) CheckLaneUse(reg, laneBytes, &mask);
   const auto* in = static_cast<const std::byte*>(reg);
   for (uint32_t b = 0; b < kVectorBytes / 32; ++b) {
     const MaskReg m = BlockMask(mask, b);

@@ -8,6 +8,7 @@
 
 #include "lngrad_aicore/check.h"
 #include "lngrad_aicore/sanitizer_tools.h"
+#include "lngrad_reg/lane_init.h"
 #include "utils/debug/asc_printf.h"
 #include "lngrad_aicore/sys.h"
 
@@ -56,16 +57,24 @@ thread_local constinit FastUbWindow t_fast_ub{0, 0};
 
 void LoadBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                       aicore::SrcLoc loc) {
+  if (bytes == kVectorBytes && aicore::san::ActiveTools() != 0) {
+    RequireUb(src, bytes, align, api, loc);  // recorded lane by lane as it is used
+    std::memcpy(dst, src, bytes);
+    NoteLoad(dst, src, api, loc);
+    return;
+  }
   CopyBytes(dst, src, src, false, bytes, align, api, loc);
 }
 
 void StoreBytesChecked(void* dst, const void* src, uint32_t bytes, uint32_t align, const char* api,
                        aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0 && bytes == kVectorBytes) CheckLaneUse(src, 1, nullptr);
   CopyBytes(dst, src, dst, true, bytes, align, api, loc);
 }
 
 void StoreSomeLanes(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
                     uint32_t align, const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) CheckLaneUse(src, laneBytes, &mask);
   const int32_t prefix = mask.SelectedPrefix(laneBytes);
   if (prefix >= 0 && FastUb(dst, prefix * laneBytes, align)) {
     std::memcpy(dst, src, prefix * laneBytes);
@@ -96,6 +105,7 @@ void StoreSomeLanes(void* dst, const void* src, uint32_t laneBytes, const MaskRe
 
 void StorePacked(void* dst, const void* src, uint32_t laneBytes, const MaskReg& mask,
                  uint32_t align, const char* api, aicore::SrcLoc loc) {
+  if (t_unwritten_regs != 0) CheckLaneUse(src, laneBytes, &mask);
   const uint32_t lanes = kVectorBytes / laneBytes, half = laneBytes / 2;
   std::byte packed[kVectorBytes] = {};
   MaskReg packedMask;
@@ -144,6 +154,7 @@ void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
 
 void EndVectorFunction() noexcept {
   t_fast_ub = FastUbWindow{0, 0};
+  ForgetAllLanes();
   aicore::debug_detail::InSimdVf() = false;
 }
 

@@ -33,6 +33,9 @@ void Convert(VecReg<D>& dst, const VecReg<S>& src, const MaskReg& mask, uint32_t
   constexpr bool widen = sizeof(D) > sizeof(S);
   constexpr uint32_t ratio = widen ? sizeof(D) / sizeof(S) : sizeof(S) / sizeof(D);
   constexpr uint32_t pairs = widen ? kLanes<D> : kLanes<S>;  // lanes of the wider type
+  // A widening conversion reads one selected lane of each group (layout): every lane counted.
+  detail::LaneRead(widen ? nullptr : &mask, src);
+  detail::LaneWrite(dst);
   VecReg<D> out;
   if constexpr (mode == MaskMode::kMerging) out = dst;
   for (uint32_t i = 0; i < pairs; ++i) {
@@ -54,6 +57,7 @@ void Convert(VecReg<D>& dst, const VecReg<S>& src, const MaskReg& mask, uint32_t
 template <class Op, MaskMode mode, typename S>
 void WideningBinary(VecReg<float>& dst, const VecReg<S>& a, const VecReg<S>& b, const MaskReg& mask,
                     uint32_t layout) {
+  detail::LaneRead(nullptr, a, b);  // one lane of each pair (layout): every lane counted
   VecReg<float> wa, wb;
   MaskReg wide;
   constexpr uint32_t ratio = sizeof(float) / sizeof(S);

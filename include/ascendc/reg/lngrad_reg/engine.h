@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <cstdint>
 
+#include "lngrad_reg/lane_init.h"
 #include "lngrad_reg/op_table.h"
 #include "lngrad_reg/registers.h"
 #include "lngrad_reg/simd.h"
@@ -39,6 +40,8 @@ LNGRAD_REG_VL_UNARY_OPS(LNGRAD_REG_VL_UNARY)
 // element function allows; the same bits either way.
 template <class Op, MaskMode mode, typename T>
 void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
+  detail::LaneRead(&mask, a, b);
+  detail::LaneWrite(dst);
   if (mask.AllLanes<T>()) {
     if constexpr (std::is_same_v<T, float> && detail::kVlBinary<Op> >= 0) {
       detail::g_simd.binary[detail::kVlBinary<Op>](dst.lane, a.lane, b.lane);
@@ -58,6 +61,8 @@ void Binary(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskRe
 
 template <class Op, MaskMode mode, typename T>
 void Unary(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  detail::LaneRead(&mask, a);
+  detail::LaneWrite(dst);
   if (mask.AllLanes<T>()) {
     if constexpr (std::is_same_v<T, float> && detail::kVlUnary<Op> >= 0) {
       detail::g_simd.unary[detail::kVlUnary<Op>](dst.lane, a.lane);
@@ -124,6 +129,8 @@ T GroupTree(const VecReg<T>& a, const MaskReg& mask, bool all, uint32_t begin, u
 
 template <class Op, bool perBlock, MaskMode mode = MaskMode::kZeroing, typename T>
 void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  detail::LaneRead(&mask, a);
+  detail::LaneWrite(dst);
   constexpr uint32_t group = perBlock ? 32 / sizeof(T) : kLanes<T>;
   constexpr uint32_t groups = kLanes<T> / group;
   T r[groups];  // every group read before dst (which may be a) is written
@@ -139,6 +146,10 @@ void Reduce(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
 template <class Op, MaskMode mode, typename T>
 void ReduceTwo(VecReg<T> (&dst)[2], const VecReg<T> (&a)[2], const MaskReg& mask0,
                const MaskReg& mask1) {
+  detail::LaneRead(&mask0, a[0]);
+  detail::LaneRead(&mask1, a[1]);
+  detail::LaneWrite(dst[0]);
+  detail::LaneWrite(dst[1]);
   T r0{}, r1{};
   const bool on0 = Tree<Op>(a[0], mask0, 0, kLanes<T>, &r0);
   const bool on1 = Tree<Op>(a[1], mask1, 0, kLanes<T>, &r1);
@@ -150,6 +161,8 @@ void ReduceTwo(VecReg<T> (&dst)[2], const VecReg<T> (&a)[2], const MaskReg& mask
 // upper half 0.
 template <typename T>
 void PairReduceSum(VecReg<T>& dst, const VecReg<T>& a, const MaskReg& mask) {
+  detail::LaneRead(&mask, a);
+  detail::LaneWrite(dst);
   VecReg<T> out;
   for (uint32_t i = 0; i < kLanes<T> / 2; ++i) {
     const bool l = mask.Lane<T>(2 * i), r = mask.Lane<T>(2 * i + 1);
@@ -170,6 +183,7 @@ void WithScalar(VecReg<T>& dst, const VecReg<T>& a, T value, const MaskReg& mask
 
 template <class Op, typename T>
 void Compare(MaskReg& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
+  detail::LaneRead(&mask, a, b);
   MaskReg out;
   for (uint32_t i = 0; i < kLanes<T>; ++i)
     out.SetLane<T>(i, mask.Lane<T>(i) && Op::Apply(a.lane[i], b.lane[i]));
@@ -188,6 +202,9 @@ void MaskBinary(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg&
 // dst = mask ? a : b, every lane (no lane is zeroed).
 template <typename T>
 void Select(VecReg<T>& dst, const VecReg<T>& a, const VecReg<T>& b, const MaskReg& mask) {
+  detail::LaneRead(&mask, a);
+  detail::LaneRead(nullptr, b);  // b's lanes where the mask is clear: every lane counted
+  detail::LaneWrite(dst);
   for (uint32_t i = 0; i < kLanes<T>; ++i) dst.lane[i] = mask.Lane<T>(i) ? a.lane[i] : b.lane[i];
 }
 inline void SelectBits(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask) {
@@ -199,6 +216,7 @@ inline void SelectBits(MaskReg& dst, const MaskReg& a, const MaskReg& b, const M
 // value in the lanes the mask selects; the others 0 (kZeroing) or unchanged (kMerging).
 template <MaskMode mode = MaskMode::kZeroing, typename T>
 void Duplicate(VecReg<T>& dst, T value, const MaskReg& mask) {
+  detail::LaneWrite(dst);
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     if (mask.Lane<T>(i)) {
       dst.lane[i] = value;
@@ -269,6 +287,7 @@ inline MaskReg CreateMask(Pattern p, uint32_t laneBytes) {
 // lane i = value + i (descend: value + lanes - 1 - i); integers wrap, floats are rounded once.
 template <typename T>
 void Arange(VecReg<T>& dst, T value, bool descend) {
+  detail::LaneWrite(dst);
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
     const uint32_t k = descend ? kLanes<T> - 1 - i : i;
     if constexpr (std::is_integral_v<T>) {

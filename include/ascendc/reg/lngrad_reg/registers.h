@@ -24,6 +24,14 @@
 
 namespace lngrad::reg {
 
+namespace detail {
+// lngrad_reg/lane_init.h (sanitizer only): how many registers hold a load not wholly recorded;
+// a register written whole drops its note, one copied records the load's read of every lane.
+extern thread_local constinit uint32_t t_unwritten_regs;
+void ForgetLanes(const void* lanes);
+void UseAllLanes(const void* lanes);
+}  // namespace detail
+
 inline constexpr uint32_t kVectorBytes = 256;             // VL
 inline constexpr uint32_t kMaskBytes = kVectorBytes / 8;  // 256 bits
 template <typename T>
@@ -34,6 +42,21 @@ template <typename T>
 struct VecReg {
   static_assert(kVectorBytes % sizeof(T) == 0, "lane types divide the 256-byte register");
   alignas(32) T lane[kLanes<T>] = {};
+
+  VecReg() = default;
+  VecReg(const VecReg& other) {
+    if (detail::t_unwritten_regs != 0) detail::UseAllLanes(other.lane);
+    std::memcpy(lane, other.lane, kVectorBytes);
+  }
+  VecReg& operator=(const VecReg& other) {
+    if (this == &other) return *this;
+    if (detail::t_unwritten_regs != 0) {
+      detail::UseAllLanes(other.lane);
+      detail::ForgetLanes(lane);
+    }
+    std::memcpy(lane, other.lane, kVectorBytes);
+    return *this;
+  }
 
   // (vector_U)reg: the same 256 bytes read as lanes of U (the device's register cast).
   template <typename U>

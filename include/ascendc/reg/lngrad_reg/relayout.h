@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "lngrad_reg/lane_init.h"
 #include "lngrad_reg/lane_types.h"
 #include "lngrad_reg/registers.h"
 
@@ -16,6 +17,8 @@ namespace lngrad::reg {
 // dst lane i = src lane (index lane i mod lanes) (the index lanes have the data's width).
 template <typename T, typename I>
 void GatherLanes(VecReg<T>& dst, const VecReg<T>& src, const VecReg<I>& index) {
+  detail::LaneRead(nullptr, src, index);
+  detail::LaneWrite(dst);
   static_assert(sizeof(T) == sizeof(I), "the index lanes have the data lanes' width");
   VecReg<T> out;
   for (uint32_t i = 0; i < kLanes<T>; ++i) out.lane[i] = src.lane[index.lane[i] % kLanes<T>];
@@ -25,6 +28,8 @@ void GatherLanes(VecReg<T>& dst, const VecReg<T>& src, const VecReg<I>& index) {
 // The lanes the mask selects, in order, from lane 0 up; the other lanes 0. Returns how many.
 template <typename T>
 uint32_t Squeeze(VecReg<T>& dst, const VecReg<T>& src, const MaskReg& mask) {
+  detail::LaneRead(nullptr, src);
+  detail::LaneWrite(dst);
   VecReg<T> out;
   uint32_t n = 0;
   for (uint32_t i = 0; i < kLanes<T>; ++i) {
@@ -65,6 +70,8 @@ struct DeInterleave {
 // false) or upper half of dst; the other half 0 (lngrad's choice: the reference does not say).
 template <typename D, typename S>
 void PackHalf(VecReg<D>& dst, const VecReg<S>& src, bool high) {
+  detail::LaneRead(nullptr, src);
+  detail::LaneWrite(dst);
   static_assert(2 * sizeof(D) == sizeof(S), "Pack halves the lane width");
   VecReg<D> out;
   const uint32_t base = high ? kLanes<S> : 0;
@@ -80,6 +87,8 @@ void PackHalf(VecReg<D>& dst, const VecReg<S>& src, bool high) {
 template <bool cumulative>
 void Histogram(VecReg<uint16_t>& dst, const VecReg<uint8_t>& src, const MaskReg& mask,
                uint32_t bin) {
+  detail::LaneRead(&mask, src);
+  detail::LaneWrite(dst);
   uint32_t count[kLanes<uint16_t>] = {};
   for (uint32_t i = 0; i < kLanes<uint8_t>; ++i) {
     const uint32_t v = src.lane[i];
@@ -96,6 +105,7 @@ void Histogram(VecReg<uint16_t>& dst, const VecReg<uint8_t>& src, const MaskReg&
 // (bit k % 8 of the block's byte k / 8) broadcast to the sizeof(T) mask bits of lane k.
 template <typename T>
 void MaskFromBits(MaskReg& dst, const VecReg<T>& src, uint32_t offset) {
+  detail::LaneRead(nullptr, src);
   constexpr uint32_t blockBytes = kMaskBytes / sizeof(T);
   uint8_t block[blockBytes];
   std::memcpy(block, reinterpret_cast<const uint8_t*>(src.lane) + offset * blockBytes, blockBytes);
