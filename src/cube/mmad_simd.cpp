@@ -39,24 +39,35 @@ HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np,
   const size_t lanes = hn::Lanes(d);
   V acc[MR][NV];
   V part[MR][NV];
+#pragma GCC unroll 16
   for (size_t r = 0; r < MR; ++r)
+#pragma GCC unroll 16
     for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, c + r * np + n0 + v * lanes);
   for (uint32_t k0 = 0; k0 < k; k0 += c0) {
+#pragma GCC unroll 16
     for (size_t r = 0; r < MR; ++r)
+#pragma GCC unroll 16
       for (size_t v = 0; v < NV; ++v) part[r][v] = hn::Zero(d);
     const uint32_t ke = std::min(k, k0 + c0);
     for (uint32_t kk = k0; kk < ke; ++kk) {
       V bv[NV];
+#pragma GCC unroll 16
       for (size_t v = 0; v < NV; ++v) bv[v] = hn::LoadU(d, b + size_t{kk} * np + n0 + v * lanes);
+#pragma GCC unroll 16
       for (size_t r = 0; r < MR; ++r) {
         const V av = hn::Set(d, a[r * k + kk]);
+#pragma GCC unroll 16
         for (size_t v = 0; v < NV; ++v) part[r][v] = AddProduct<kExact>(part[r][v], av, bv[v]);
       }
     }
+#pragma GCC unroll 16
     for (size_t r = 0; r < MR; ++r)
+#pragma GCC unroll 16
       for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::Add(acc[r][v], part[r][v]);
   }
+#pragma GCC unroll 16
   for (size_t r = 0; r < MR; ++r)
+#pragma GCC unroll 16
     for (size_t v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, c + r * np + n0 + v * lanes);
 }
 
