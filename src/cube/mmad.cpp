@@ -163,6 +163,10 @@ void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits
       return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride,
                                         aicore::detail::Bf16BitsToFloat);
     }
+    if (stride == 1) {  // float to float in place: the bytes as they are
+      std::memcpy(out, base + i0 * 4, size_t{count} * 4);
+      return;
+    }
     return DecodeRunOf<Acc, uint32_t>(base, i0, count, out, stride,
                                       [](uint32_t r) { return ToFloat(r, Elem::kF32); });
   } else {
@@ -206,6 +210,27 @@ void ApplyScales(const Operands& o, const AscendC::MmadParams& p, uint32_t np, f
   }
 }
 
+// A whole fractal of float B (16 n rows of c0 k values from element `at`; k_left and n_left:
+// the values left from its first k and n) as c0 rows of 16 values at dst, rows np apart; false
+// where the fractal is not whole (the caller decodes its runs).
+template <uint32_t C0>
+void TransposeOf(const float* f, size_t np, float* dst) {
+  for (uint32_t kk = 0; kk < C0; ++kk) {
+    for (uint32_t nn = 0; nn < 16; ++nn) dst[kk * np + nn] = f[nn * C0 + kk];
+  }
+}
+bool TransposeFractal(const std::byte* base, uint64_t at, uint32_t c0, uint32_t k_left,
+                      uint32_t n_left, size_t np, float* dst) {
+  if (k_left < c0 || n_left < 16) return false;
+  const auto* f = reinterpret_cast<const float*>(base) + at;
+  if (c0 == 16) {
+    TransposeOf<16>(f, np, dst);
+  } else {
+    TransposeOf<8>(f, np, dst);
+  }
+  return true;
+}
+
 template <typename Acc>
 void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
             uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
@@ -223,14 +248,32 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
                 av->data() + size_t{m} * p.k + k0, 1);
     }
   }
-  for (uint32_t n = 0; n < p.n; ++n) {
-    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-      DecodeRun(pb, BIndex(g, k0, n, b_stored), std::min(g.c0, p.k - k0), bbits, b,
-                bv->data() + size_t{k0} * np + n, np);
+  for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      Acc* dst = bv->data() + size_t{k0} * np + n0;
+      const uint64_t at = BIndex(g, k0, n0, b_stored);
+      if constexpr (std::is_same_v<Acc, float>) {
+        if (b == Elem::kF32 && TransposeFractal(pb, at, g.c0, p.k - k0, p.n - n0, np, dst)) {
+          continue;
+        }
+      }
+      for (uint32_t n = n0; n < std::min<uint32_t>(p.n, n0 + 16); ++n) {
+        DecodeRun(pb, at + (n - n0) * g.c0, std::min(g.c0, p.k - k0), bbits, b, dst + (n - n0), np);
+      }
     }
   }
   if constexpr (std::is_same_v<Acc, float>) {
     if (o.scale_a != nullptr) ApplyScales(o, p, np, av->data(), bv->data());
+  }
+}
+
+// count (at most 16) values of one row of an L0C block: a whole row as one fixed-size copy.
+template <typename Acc>
+void CopyBlockRow(Acc* dst, const Acc* src, uint32_t count) {
+  if (count == 16) {
+    std::memcpy(dst, src, 16 * sizeof(Acc));
+  } else {
+    std::memcpy(dst, src, count * sizeof(Acc));
   }
 }
 
@@ -258,7 +301,7 @@ void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Ele
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
       const uint32_t count = std::min<uint32_t>(16, p.n - n0);
       if (o.from_c) {
-        std::memcpy(row + n0, c + CIndex(g, m, n0), count * sizeof(Acc));
+        CopyBlockRow(row + n0, c + CIndex(g, m, n0), count);
       } else if (o.init != nullptr) {
         std::memcpy(row + n0, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
       } else {
@@ -276,8 +319,8 @@ void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Ele
   }
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
-      std::memcpy(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
-                  std::min<uint32_t>(16, p.n - n0) * sizeof(Acc));
+      CopyBlockRow(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
+                   std::min<uint32_t>(16, p.n - n0));
     }
   }
 }
