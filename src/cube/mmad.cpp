@@ -277,47 +277,61 @@ void CopyBlockRow(Acc* dst, const Acc* src, uint32_t count) {
   }
 }
 
-// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
-// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
-// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
-// the scalar order's operations in that order.
+// C's initial values for rows [0, m) into dst as lay places them: the bias row, zeros, or
+// L0C's own values (nothing to do where dst is L0C itself).
 template <typename Acc>
-void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
-  const uint32_t np = g.nb * 16;
-  thread_local std::vector<Acc> av, bv, cv;
-  av.resize(size_t{p.m} * p.k);
-  bv.resize(size_t{p.k} * np);
-  cv.resize(size_t{p.m} * np);
-  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
-  for (uint32_t k = 0; k < p.k && p.n < np; ++k)
-    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
-  for (uint32_t m = 0; m < p.m && p.n < np; ++m)
-    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
-  Decode(o, g, p, a, b, np, &av, &bv);
-  auto* c = reinterpret_cast<Acc*>(o.c);
-  // L0C holds each row's 16 columns of a column block contiguously.
+void InitialC(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Acc* dst,
+              const detail::CLayout& lay) {
+  const auto* c = reinterpret_cast<const Acc*>(o.c);
+  if (o.from_c && lay.blocks != 0) return;
   for (uint32_t m = 0; m < p.m; ++m) {
-    Acc* row = cv.data() + size_t{m} * np;
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
       const uint32_t count = std::min<uint32_t>(16, p.n - n0);
+      Acc* row = dst + lay.At(m, n0);
       if (o.from_c) {
-        CopyBlockRow(row + n0, c + CIndex(g, m, n0), count);
+        CopyBlockRow(row, c + CIndex(g, m, n0), count);
       } else if (o.init != nullptr) {
-        std::memcpy(row + n0, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
+        std::memcpy(row, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
       } else {
-        std::fill_n(row + n0, count, Acc{});
+        std::fill_n(row, count, Acc{});
       }
     }
   }
+}
+
+// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
+// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
+// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
+// the scalar order's operations in that order. Where n is a multiple of 16 (no padding lanes)
+// the sums go straight into L0C (its NZ blocks' rows are the lanes' runs); else into rows of
+// np values, copied into L0C after.
+template <typename Acc>
+void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  const uint32_t np = g.nb * 16;
+  const bool in_place = p.n == np;
+  const detail::CLayout lay{np, in_place ? g.mb : 0};
+  thread_local std::vector<Acc> av, bv, cv;
+  av.resize(size_t{p.m} * p.k);
+  bv.resize(size_t{p.k} * np);
+  if (!in_place) cv.resize(size_t{p.m} * np);
+  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
+  for (uint32_t k = 0; k < p.k && !in_place; ++k)
+    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
+  for (uint32_t m = 0; m < p.m && !in_place; ++m)
+    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
+  Decode(o, g, p, a, b, np, &av, &bv);
+  auto* c = reinterpret_cast<Acc*>(o.c);
+  Acc* sums = in_place ? c : cv.data();
+  InitialC(o, g, p, sums, lay);
   if constexpr (std::is_same_v<Acc, float>) {
     // half x half is exact in float (22 significant bits, exponents from -48 to 32); bfloat16
     // products can fall below float's subnormals, and float products round.
     const bool exact = a == Elem::kF16 && b == Elem::kF16;
-    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0, exact);
+    detail::MmadRowsF32(av.data(), bv.data(), sums, lay, p.m, p.k, g.c0, exact);
   } else {
-    detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+    detail::MmadRowsS32(av.data(), bv.data(), sums, lay, p.m, p.k, g.c0);
   }
-  for (uint32_t m = 0; m < p.m; ++m) {
+  for (uint32_t m = 0; m < p.m && !in_place; ++m) {
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
       CopyBlockRow(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
                    std::min<uint32_t>(16, p.n - n0));

@@ -31,18 +31,18 @@ HWY_INLINE V AddProduct(V part, V a, V b) {
   }
 }
 
-// Rows [0, MR) of c, vectors [0, NV) from column n0.
+// Rows [r0, +MR) of C, vectors [0, NV) from column n0 (a: row r0 of A).
 template <size_t MR, size_t NV, bool kExact, class D, typename T = hn::TFromD<D>>
-HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, size_t n0,
-                     uint32_t c0) {
+HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, const CLayout& lay, size_t r0, size_t n0,
+                     uint32_t k, uint32_t c0) {
   using V = hn::Vec<D>;
-  const size_t lanes = hn::Lanes(d);
+  const size_t lanes = hn::Lanes(d), np = lay.np;
   V acc[MR][NV];
   V part[MR][NV];
 #pragma GCC unroll 16
   for (size_t r = 0; r < MR; ++r)
 #pragma GCC unroll 16
-    for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, c + r * np + n0 + v * lanes);
+    for (size_t v = 0; v < NV; ++v) acc[r][v] = hn::LoadU(d, c + lay.At(r0 + r, n0 + v * lanes));
   for (uint32_t k0 = 0; k0 < k; k0 += c0) {
 #pragma GCC unroll 16
     for (size_t r = 0; r < MR; ++r)
@@ -68,27 +68,28 @@ HWY_INLINE void Tile(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np,
 #pragma GCC unroll 16
   for (size_t r = 0; r < MR; ++r)
 #pragma GCC unroll 16
-    for (size_t v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, c + r * np + n0 + v * lanes);
+    for (size_t v = 0; v < NV; ++v) hn::StoreU(acc[r][v], d, c + lay.At(r0 + r, n0 + v * lanes));
 }
 
-// MR rows of c across all np columns: tiles of 2 vectors, then one.
+// Rows [r0, +MR) of C across all np columns: tiles of 2 vectors, then one (a: row r0 of A).
 template <size_t MR, bool kExact, class D, typename T = hn::TFromD<D>>
-HWY_INLINE void RowBand(D d, const T* a, const T* b, T* c, uint32_t k, uint32_t np, uint32_t c0) {
+HWY_INLINE void RowBand(D d, const T* a, const T* b, T* c, const CLayout& lay, size_t r0,
+                        uint32_t k, uint32_t c0) {
   const size_t lanes = hn::Lanes(d);
   size_t n0 = 0;
-  for (; n0 + 2 * lanes <= np; n0 += 2 * lanes) Tile<MR, 2, kExact>(d, a, b, c, k, np, n0, c0);
-  for (; n0 + lanes <= np; n0 += lanes) Tile<MR, 1, kExact>(d, a, b, c, k, np, n0, c0);
+  for (; n0 + 2 * lanes <= lay.np; n0 += 2 * lanes)
+    Tile<MR, 2, kExact>(d, a, b, c, lay, r0, n0, k, c0);
+  for (; n0 + lanes <= lay.np; n0 += lanes) Tile<MR, 1, kExact>(d, a, b, c, lay, r0, n0, k, c0);
 }
 
 template <bool kExact, typename T>
-HWY_INLINE void Rows(const T* a, const T* b, T* c, uint32_t m, uint32_t k, uint32_t np,
+HWY_INLINE void Rows(const T* a, const T* b, T* c, const CLayout& lay, uint32_t m, uint32_t k,
                      uint32_t c0) {
-  // At most 16 lanes, so that they divide np (a multiple of 16).
+  // At most 16 lanes, so that they divide np (a multiple of 16) and an L0C block's row.
   const hn::CappedTag<T, 16> d;
   uint32_t r = 0;
-  for (; r + 4 <= m; r += 4)
-    RowBand<4, kExact>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
-  for (; r < m; ++r) RowBand<1, kExact>(d, a + size_t{r} * k, b, c + size_t{r} * np, k, np, c0);
+  for (; r + 4 <= m; r += 4) RowBand<4, kExact>(d, a + size_t{r} * k, b, c, lay, r, k, c0);
+  for (; r < m; ++r) RowBand<1, kExact>(d, a + size_t{r} * k, b, c, lay, r, k, c0);
 }
 
 void HalfToFloatLanes(const std::byte* src, uint64_t count, float* dst) {
@@ -106,17 +107,17 @@ void HalfToFloatLanes(const std::byte* src, uint64_t count, float* dst) {
   }
 }
 
-void RowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
+void RowsF32(const float* a, const float* b, float* c, const CLayout& lay, uint32_t m, uint32_t k,
              uint32_t c0, bool exact_products) {
   if (exact_products) {
-    Rows<true>(a, b, c, m, k, np, c0);
+    Rows<true>(a, b, c, lay, m, k, c0);
   } else {
-    Rows<false>(a, b, c, m, k, np, c0);
+    Rows<false>(a, b, c, lay, m, k, c0);
   }
 }
-void RowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k, uint32_t np,
-             uint32_t c0) {
-  Rows<false>(a, b, c, m, k, np, c0);
+void RowsS32(const int32_t* a, const int32_t* b, int32_t* c, const CLayout& lay, uint32_t m,
+             uint32_t k, uint32_t c0) {
+  Rows<false>(a, b, c, lay, m, k, c0);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -133,13 +134,13 @@ void HalfToFloat(const std::byte* src, uint64_t count, float* dst) {
   HWY_DYNAMIC_DISPATCH(HalfToFloatLanes)(src, count, dst);
 }
 
-void MmadRowsF32(const float* a, const float* b, float* c, uint32_t m, uint32_t k, uint32_t np,
-                 uint32_t c0, bool exact_products) {
-  HWY_DYNAMIC_DISPATCH(RowsF32)(a, b, c, m, k, np, c0, exact_products);
+void MmadRowsF32(const float* a, const float* b, float* c, const CLayout& lay, uint32_t m,
+                 uint32_t k, uint32_t c0, bool exact_products) {
+  HWY_DYNAMIC_DISPATCH(RowsF32)(a, b, c, lay, m, k, c0, exact_products);
 }
-void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, uint32_t m, uint32_t k,
-                 uint32_t np, uint32_t c0) {
-  HWY_DYNAMIC_DISPATCH(RowsS32)(a, b, c, m, k, np, c0);
+void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, const CLayout& lay, uint32_t m,
+                 uint32_t k, uint32_t c0) {
+  HWY_DYNAMIC_DISPATCH(RowsS32)(a, b, c, lay, m, k, c0);
 }
 }  // namespace lngrad::cube::detail
 #endif  // HWY_ONCE

@@ -120,6 +120,16 @@ TEST_P(MmadOrder, Bfloat16AndFloatBitsFollowTheStatedOrder) {
   ExpectOrder<float>(GetParam(), {21, 18, 45}, 1);
 }
 
+// n a multiple of 16 (no padding lanes: the sums go straight into L0C), several bands of rows,
+// whole and partial K fractals.
+TEST_P(MmadOrder, WholeColumnBlocksFollowTheStatedOrder) {
+  for (int mode : {0, 1, 2}) {
+    ExpectOrder<half>(GetParam(), {37, 64, 96}, mode);
+    ExpectOrder<float>(GetParam(), {20, 32, 44}, mode);
+    ExpectOrder<bfloat16_t>(GetParam(), {19, 48, 40}, mode);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Socs, MmadOrder, ::testing::Values("Ascend910B1", "Ascend950PR_9589"));
 
 }  // namespace
