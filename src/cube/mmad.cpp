@@ -239,9 +239,11 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
   const uint64_t a_count = AIndex(g, p.m - 1, p.k - 1, abits) + 1;
   const uint64_t b_count = BIndex(g, p.k - 1, p.n - 1, bbits) + 1;
   const uint32_t a_stored = abits, b_stored = bbits;
+  // Half B of whole fractals: each widened and transposed at once (HalfFractalToRows).
+  const bool half_b = b == Elem::kF16 && p.k % g.c0 == 0 && p.n % 16 == 0;
   thread_local std::vector<float> a_image, b_image;
   const std::byte* pa = Widened(o.a, a_count, &a, &abits, &a_image);
-  const std::byte* pb = Widened(o.b, b_count, &b, &bbits, &b_image);
+  const std::byte* pb = half_b ? o.b : Widened(o.b, b_count, &b, &bbits, &b_image);
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
       DecodeRun(pa, AIndex(g, m, k0, a_stored), std::min(g.c0, p.k - k0), abits, a,
@@ -253,6 +255,10 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
       Acc* dst = bv->data() + size_t{k0} * np + n0;
       const uint64_t at = BIndex(g, k0, n0, b_stored);
       if constexpr (std::is_same_v<Acc, float>) {
+        if (half_b) {
+          detail::HalfFractalToRows(o.b + at * 2, dst, np);
+          continue;
+        }
         if (b == Elem::kF32 && TransposeFractal(pb, at, g.c0, p.k - k0, p.n - n0, np, dst)) {
           continue;
         }

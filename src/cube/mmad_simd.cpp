@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "lngrad/half.h"
+#include "lngrad_cube/transpose.h"
 #include "mmad_simd.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -107,6 +108,65 @@ void HalfToFloatLanes(const std::byte* src, uint64_t count, float* dst) {
   }
 }
 
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+// An 8 x 8 block of 16-bit elements transposed in three rounds of interleaves (pairs of 16, 32,
+// then 64 bits): dst's row i (dst_ld apart) is src's column i (rows src_ld apart).
+HWY_INLINE void Transpose8(const uint16_t* src, size_t src_ld, uint16_t* dst, size_t dst_ld) {
+  const hn::Full128<uint16_t> d16;
+  const hn::Repartition<uint32_t, decltype(d16)> d32;
+  const hn::Repartition<uint64_t, decltype(d16)> d64;
+  hn::Vec<decltype(d16)> r[8];
+  hn::Vec<decltype(d32)> t[8], u[8];
+#pragma GCC unroll 8
+  for (size_t i = 0; i < 8; ++i) r[i] = hn::LoadU(d16, src + i * src_ld);
+#pragma GCC unroll 4
+  for (size_t i = 0; i < 8; i += 2) {  // t[i]: columns 0-3 of rows i, i + 1; t[i + 1]: 4-7
+    t[i] = hn::BitCast(d32, hn::InterleaveLower(d16, r[i], r[i + 1]));
+    t[i + 1] = hn::BitCast(d32, hn::InterleaveUpper(d16, r[i], r[i + 1]));
+  }
+#pragma GCC unroll 2
+  for (size_t h = 0; h < 8; h += 4) {  // u[h + q]: columns 2q, 2q + 1 of rows h to h + 3
+#pragma GCC unroll 2
+    for (size_t q = 0; q < 2; ++q) {
+      u[h + 2 * q] = hn::InterleaveLower(d32, t[h + q], t[h + 2 + q]);
+      u[h + 2 * q + 1] = hn::InterleaveUpper(d32, t[h + q], t[h + 2 + q]);
+    }
+  }
+#pragma GCC unroll 4
+  for (size_t q = 0; q < 4; ++q) {  // columns 2q and 2q + 1 of all eight rows
+    const auto lo = hn::BitCast(d64, u[q]), hi = hn::BitCast(d64, u[4 + q]);
+    hn::StoreU(hn::BitCast(d16, hn::InterleaveLower(d64, lo, hi)), d16, dst + 2 * q * dst_ld);
+    hn::StoreU(hn::BitCast(d16, hn::InterleaveUpper(d64, lo, hi)), d16, dst + (2 * q + 1) * dst_ld);
+  }
+}
+#endif
+
+void Transpose16Lanes(const uint16_t* src, size_t src_ld, uint16_t* dst, size_t dst_ld) {
+#if HWY_TARGET != HWY_SCALAR && !HWY_HAVE_SCALABLE
+  for (size_t i = 0; i < 16; i += 8) {
+    for (size_t j = 0; j < 16; j += 8)
+      Transpose8(src + i * src_ld + j, src_ld, dst + j * dst_ld + i, dst_ld);
+  }
+#else
+  for (size_t i = 0; i < 16; ++i) {
+    for (size_t j = 0; j < 16; ++j) dst[i * dst_ld + j] = src[j * src_ld + i];
+  }
+#endif
+}
+
+void HalfFractalToRowsLanes(const std::byte* src, float* dst, size_t dst_ld) {
+  alignas(64) uint16_t t[16 * 16];
+  Transpose16Lanes(reinterpret_cast<const uint16_t*>(src), 16, t, 16);
+  const hn::CappedTag<float, 16> df;
+  const hn::Rebind<hwy::float16_t, decltype(df)> dh;
+  const size_t lanes = hn::Lanes(df);
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(t);
+  for (size_t r = 0; r < 16; ++r) {
+    for (size_t i = 0; i < 16; i += lanes)
+      hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, h + r * 16 + i)), df, dst + r * dst_ld + i);
+  }
+}
+
 void RowsF32(const float* a, const float* b, float* c, const CLayout& lay, uint32_t m, uint32_t k,
              uint32_t c0, bool exact_products) {
   if (exact_products) {
@@ -129,6 +189,12 @@ namespace lngrad::cube::detail {
 HWY_EXPORT(RowsF32);
 HWY_EXPORT(RowsS32);
 HWY_EXPORT(HalfToFloatLanes);
+HWY_EXPORT(Transpose16Lanes);
+HWY_EXPORT(HalfFractalToRowsLanes);
+
+void HalfFractalToRows(const std::byte* src, float* dst, size_t dst_ld) {
+  HWY_DYNAMIC_DISPATCH(HalfFractalToRowsLanes)(src, dst, dst_ld);
+}
 
 void HalfToFloat(const std::byte* src, uint64_t count, float* dst) {
   HWY_DYNAMIC_DISPATCH(HalfToFloatLanes)(src, count, dst);
@@ -143,4 +209,10 @@ void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, const CLayout& 
   HWY_DYNAMIC_DISPATCH(RowsS32)(a, b, c, lay, m, k, c0);
 }
 }  // namespace lngrad::cube::detail
+
+namespace lngrad::cube {
+void Transpose16x16(const uint16_t* src, size_t src_ld, uint16_t* dst, size_t dst_ld) {
+  HWY_DYNAMIC_DISPATCH(detail::Transpose16Lanes)(src, src_ld, dst, dst_ld);
+}
+}  // namespace lngrad::cube
 #endif  // HWY_ONCE

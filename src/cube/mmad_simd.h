@@ -29,6 +29,10 @@ void MmadRowsF32(const float* a, const float* b, float* c, const CLayout& lay, u
 void MmadRowsS32(const int32_t* a, const int32_t* b, int32_t* c, const CLayout& lay, uint32_t m,
                  uint32_t k, uint32_t c0);
 
+// A whole ZN fractal of half B (16 n rows of 16 k values, raw bits) as 16 k rows of 16 floats
+// (dst_ld apart), exactly.
+void HalfFractalToRows(const std::byte* src, float* dst, size_t dst_ld);
+
 // count half values (raw bits) from src to float, exactly.
 void HalfToFloat(const std::byte* src, uint64_t count, float* dst);
 

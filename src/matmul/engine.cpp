@@ -17,6 +17,7 @@
 #include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_cube/mx.h"
+#include "lngrad_cube/transpose.h"
 
 namespace lngrad::matmul {
 namespace {
@@ -62,13 +63,18 @@ void CopyRun(std::byte* dst, const std::byte* src, size_t bytes) {
 template <typename U>
 void TransposeToFractal(std::byte* dst, const std::byte* src, uint64_t ld) {
   constexpr uint32_t kC0 = 32 / sizeof(U);
-  U in[kC0][16];
-  for (uint32_t j = 0; j < kC0; ++j) std::memcpy(in[j], src + j * ld * sizeof(U), sizeof(in[j]));
-  U out[16][kC0];
-  for (uint32_t i = 0; i < 16; ++i) {
-    for (uint32_t j = 0; j < kC0; ++j) out[i][j] = in[j][i];
+  if constexpr (sizeof(U) == 2) {  // 16 x 16: the cube's Highway transpose
+    cube::Transpose16x16(reinterpret_cast<const uint16_t*>(src), ld,
+                         reinterpret_cast<uint16_t*>(dst), kC0);
+  } else {
+    U in[kC0][16];
+    for (uint32_t j = 0; j < kC0; ++j) std::memcpy(in[j], src + j * ld * sizeof(U), sizeof(in[j]));
+    U out[16][kC0];
+    for (uint32_t i = 0; i < 16; ++i) {
+      for (uint32_t j = 0; j < kC0; ++j) out[i][j] = in[j][i];
+    }
+    std::memcpy(dst, out, sizeof(out));
   }
-  std::memcpy(dst, out, sizeof(out));
 }
 
 // A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
