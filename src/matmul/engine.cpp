@@ -77,6 +77,13 @@ void TransposeToFractal(std::byte* dst, const std::byte* src, uint64_t ld) {
   }
 }
 
+// The rows of A a load asks the cache for ahead of copying them (each row's run lies in its own
+// lines, ld elements apart, which the hardware's prefetchers do not follow).
+constexpr uint32_t kRowsAhead = 8;
+void PrefetchRun(const std::byte* p, uint64_t bytes) {
+  for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+}
+
 // A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
 template <typename U>
 void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k,
@@ -85,6 +92,9 @@ void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t
   const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, kC0);
   const bool rows = !a.trans && a.fmt != Fmt::kNz;  // A's rows hold k contiguously
   for (uint32_t i = 0; i < m; ++i) {
+    if (rows && i + kRowsAhead < m) {
+      PrefetchRun(a.data + ((m0 + i + kRowsAhead) * a.ld + k0) * sizeof(U), k * sizeof(U));
+    }
     for (uint32_t j = 0; j < k && rows; j += kC0) {
       const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
       CopyRun(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
