@@ -157,6 +157,29 @@ uint64_t DstIndex(const FixArgs& a, uint32_t dbits, uint32_t i, uint32_t m, uint
   return base + (n / c0) * a.dst_stride + uint64_t{m} * c0 + n % c0;
 }
 
+// float to float rows (ND) without quantisation or ReLU: every value's bits as they are.
+bool PlainFloatRows(const FixArgs& a, Elem src, Elem dst) {
+  return src == Elem::kF32 && dst == Elem::kF32 && a.quant == NoQuant && !a.relu &&
+         a.layout == L::ROW_MAJOR;
+}
+// Run's element loop where PlainFloatRows holds: each row's run of a column block (L0C keeps a
+// row's 16 values of a block contiguous) copied whole, in the loop's order.
+void CopyFloatRows(std::byte* out, const std::byte* src, const FixArgs& a) {
+  for (uint32_t i = 0; i < a.nd_num; ++i) {
+    for (uint32_t m = 0; m < a.m; ++m) {
+      for (uint32_t n0 = 0; n0 < a.n; n0 += 16) {
+        const uint64_t si = i * a.src_nd_stride + (n0 / 16) * a.src_stride + m * 16;
+        std::byte* to = out + DstIndex(a, 32, i, m, n0) * 4;
+        if (a.n - n0 >= 16) {
+          std::memcpy(to, src + si * 4, 64);
+        } else {
+          std::memcpy(to, src + si * 4, uint64_t{a.n - n0} * 4);
+        }
+      }
+    }
+  }
+}
+
 // record_dst: the destination is the running block's (GM, its L1), not another core's UB.
 void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, const FixArgs& a,
          Elem dst, Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
@@ -194,6 +217,7 @@ void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, 
     in.Read(src.ptr, src_elems * 4);
     if (quant != nullptr) in.Read(quant->ptr, uint64_t{a.n} * 8);
   }
+  if (!in && PlainFloatRows(a, src_elem, dst)) return CopyFloatRows(out, src.ptr, a);
   std::vector<uint64_t> written;  // element indices, for the sanitizer's record
   for (uint32_t i = 0; i < a.nd_num; ++i) {
     for (uint32_t m = 0; m < a.m; ++m) {

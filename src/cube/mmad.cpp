@@ -163,6 +163,10 @@ void DecodeRun(const std::byte* base, uint64_t i0, uint32_t count, uint32_t bits
       return DecodeRunOf<Acc, uint16_t>(base, i0, count, out, stride,
                                         aicore::detail::Bf16BitsToFloat);
     }
+    if (stride == 1) {  // float to float in place: the bytes as they are
+      std::memcpy(out, base + i0 * 4, size_t{count} * 4);
+      return;
+    }
     return DecodeRunOf<Acc, uint32_t>(base, i0, count, out, stride,
                                       [](uint32_t r) { return ToFloat(r, Elem::kF32); });
   } else {
@@ -206,6 +210,27 @@ void ApplyScales(const Operands& o, const AscendC::MmadParams& p, uint32_t np, f
   }
 }
 
+// A whole fractal of float B (16 n rows of c0 k values from element `at`; k_left and n_left:
+// the values left from its first k and n) as c0 rows of 16 values at dst, rows np apart; false
+// where the fractal is not whole (the caller decodes its runs).
+template <uint32_t C0>
+void TransposeOf(const float* f, size_t np, float* dst) {
+  for (uint32_t kk = 0; kk < C0; ++kk) {
+    for (uint32_t nn = 0; nn < 16; ++nn) dst[kk * np + nn] = f[nn * C0 + kk];
+  }
+}
+bool TransposeFractal(const std::byte* base, uint64_t at, uint32_t c0, uint32_t k_left,
+                      uint32_t n_left, size_t np, float* dst) {
+  if (k_left < c0 || n_left < 16) return false;
+  const auto* f = reinterpret_cast<const float*>(base) + at;
+  if (c0 == 16) {
+    TransposeOf<16>(f, np, dst);
+  } else {
+    TransposeOf<8>(f, np, dst);
+  }
+  return true;
+}
+
 template <typename Acc>
 void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b,
             uint32_t np, std::vector<Acc>* av, std::vector<Acc>* bv) {
@@ -214,19 +239,33 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
   const uint64_t a_count = AIndex(g, p.m - 1, p.k - 1, abits) + 1;
   const uint64_t b_count = BIndex(g, p.k - 1, p.n - 1, bbits) + 1;
   const uint32_t a_stored = abits, b_stored = bbits;
+  // Half B of whole fractals: each widened and transposed at once (HalfFractalToRows).
+  const bool half_b = b == Elem::kF16 && p.k % g.c0 == 0 && p.n % 16 == 0;
   thread_local std::vector<float> a_image, b_image;
   const std::byte* pa = Widened(o.a, a_count, &a, &abits, &a_image);
-  const std::byte* pb = Widened(o.b, b_count, &b, &bbits, &b_image);
+  const std::byte* pb = half_b ? o.b : Widened(o.b, b_count, &b, &bbits, &b_image);
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
       DecodeRun(pa, AIndex(g, m, k0, a_stored), std::min(g.c0, p.k - k0), abits, a,
                 av->data() + size_t{m} * p.k + k0, 1);
     }
   }
-  for (uint32_t n = 0; n < p.n; ++n) {
-    for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
-      DecodeRun(pb, BIndex(g, k0, n, b_stored), std::min(g.c0, p.k - k0), bbits, b,
-                bv->data() + size_t{k0} * np + n, np);
+  for (uint32_t k0 = 0; k0 < p.k; k0 += g.c0) {
+    for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
+      Acc* dst = bv->data() + size_t{k0} * np + n0;
+      const uint64_t at = BIndex(g, k0, n0, b_stored);
+      if constexpr (std::is_same_v<Acc, float>) {
+        if (half_b) {
+          detail::HalfFractalToRows(o.b + at * 2, dst, np);
+          continue;
+        }
+        if (b == Elem::kF32 && TransposeFractal(pb, at, g.c0, p.k - k0, p.n - n0, np, dst)) {
+          continue;
+        }
+      }
+      for (uint32_t n = n0; n < std::min<uint32_t>(p.n, n0 + 16); ++n) {
+        DecodeRun(pb, at + (n - n0) * g.c0, std::min(g.c0, p.k - k0), bbits, b, dst + (n - n0), np);
+      }
     }
   }
   if constexpr (std::is_same_v<Acc, float>) {
@@ -234,50 +273,74 @@ void Decode(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, 
   }
 }
 
-// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
-// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
-// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
-// the scalar order's operations in that order.
+// count (at most 16) values of one row of an L0C block: a whole row as one fixed-size copy.
 template <typename Acc>
-void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
-  const uint32_t np = g.nb * 16;
-  thread_local std::vector<Acc> av, bv, cv;
-  av.resize(size_t{p.m} * p.k);
-  bv.resize(size_t{p.k} * np);
-  cv.resize(size_t{p.m} * np);
-  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
-  for (uint32_t k = 0; k < p.k && p.n < np; ++k)
-    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
-  for (uint32_t m = 0; m < p.m && p.n < np; ++m)
-    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
-  Decode(o, g, p, a, b, np, &av, &bv);
-  auto* c = reinterpret_cast<Acc*>(o.c);
-  // L0C holds each row's 16 columns of a column block contiguously.
+void CopyBlockRow(Acc* dst, const Acc* src, uint32_t count) {
+  if (count == 16) {
+    std::memcpy(dst, src, 16 * sizeof(Acc));
+  } else {
+    std::memcpy(dst, src, count * sizeof(Acc));
+  }
+}
+
+// C's initial values for rows [0, m) into dst as lay places them: the bias row, zeros, or
+// L0C's own values (nothing to do where dst is L0C itself).
+template <typename Acc>
+void InitialC(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Acc* dst,
+              const detail::CLayout& lay) {
+  const auto* c = reinterpret_cast<const Acc*>(o.c);
+  if (o.from_c && lay.blocks != 0) return;
   for (uint32_t m = 0; m < p.m; ++m) {
-    Acc* row = cv.data() + size_t{m} * np;
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
       const uint32_t count = std::min<uint32_t>(16, p.n - n0);
+      Acc* row = dst + lay.At(m, n0);
       if (o.from_c) {
-        std::memcpy(row + n0, c + CIndex(g, m, n0), count * sizeof(Acc));
+        CopyBlockRow(row, c + CIndex(g, m, n0), count);
       } else if (o.init != nullptr) {
-        std::memcpy(row + n0, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
+        std::memcpy(row, o.init + uint64_t{n0} * 4, count * sizeof(Acc));
       } else {
-        std::fill_n(row + n0, count, Acc{});
+        std::fill_n(row, count, Acc{});
       }
     }
   }
+}
+
+// Every C element: the initial value, then each K fractal's sum (in k order, from 0) added in
+// k order. The operands are decoded once into rows (A: m x k, B: k x n padded to 16 columns)
+// and the products summed by MmadRowsF32/S32 (mmad_simd.cpp), lanes across n: each lane does
+// the scalar order's operations in that order. Where n is a multiple of 16 (no padding lanes)
+// the sums go straight into L0C (its NZ blocks' rows are the lanes' runs); else into rows of
+// np values, copied into L0C after.
+template <typename Acc>
+void Run(const Operands& o, const Geometry& g, const AscendC::MmadParams& p, Elem a, Elem b) {
+  const uint32_t np = g.nb * 16;
+  const bool in_place = p.n == np;
+  const detail::CLayout lay{np, in_place ? g.mb : 0};
+  thread_local std::vector<Acc> av, bv, cv;
+  av.resize(size_t{p.m} * p.k);
+  bv.resize(size_t{p.k} * np);
+  if (!in_place) cv.resize(size_t{p.m} * np);
+  // The padding columns [n, np) take part in the lanes: zero them (the others are written).
+  for (uint32_t k = 0; k < p.k && !in_place; ++k)
+    std::fill(bv.begin() + size_t{k} * np + p.n, bv.begin() + size_t{k + 1} * np, Acc{});
+  for (uint32_t m = 0; m < p.m && !in_place; ++m)
+    std::fill(cv.begin() + size_t{m} * np + p.n, cv.begin() + size_t{m + 1} * np, Acc{});
+  Decode(o, g, p, a, b, np, &av, &bv);
+  auto* c = reinterpret_cast<Acc*>(o.c);
+  Acc* sums = in_place ? c : cv.data();
+  InitialC(o, g, p, sums, lay);
   if constexpr (std::is_same_v<Acc, float>) {
     // half x half is exact in float (22 significant bits, exponents from -48 to 32); bfloat16
     // products can fall below float's subnormals, and float products round.
     const bool exact = a == Elem::kF16 && b == Elem::kF16;
-    detail::MmadRowsF32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0, exact);
+    detail::MmadRowsF32(av.data(), bv.data(), sums, lay, p.m, p.k, g.c0, exact);
   } else {
-    detail::MmadRowsS32(av.data(), bv.data(), cv.data(), p.m, p.k, np, g.c0);
+    detail::MmadRowsS32(av.data(), bv.data(), sums, lay, p.m, p.k, g.c0);
   }
-  for (uint32_t m = 0; m < p.m; ++m) {
+  for (uint32_t m = 0; m < p.m && !in_place; ++m) {
     for (uint32_t n0 = 0; n0 < p.n; n0 += 16) {
-      std::memcpy(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
-                  std::min<uint32_t>(16, p.n - n0) * sizeof(Acc));
+      CopyBlockRow(c + CIndex(g, m, n0), cv.data() + size_t{m} * np + n0,
+                   std::min<uint32_t>(16, p.n - n0));
     }
   }
 }

@@ -17,6 +17,7 @@
 #include "lngrad_aicore/atomic.h"
 #include "lngrad_aicore/sanitizer.h"
 #include "lngrad_cube/mx.h"
+#include "lngrad_cube/transpose.h"
 
 namespace lngrad::matmul {
 namespace {
@@ -49,6 +50,40 @@ U LogicalOf(const Matrix& m, uint64_t r, uint64_t c) {
   return m.trans ? StoredOf<U>(m, c, r) : StoredOf<U>(m, r, c);
 }
 
+// bytes (at most 32: one fractal row) from src to dst; a whole row as one fixed-size copy.
+void CopyRun(std::byte* dst, const std::byte* src, size_t bytes) {
+  if (bytes == 32) {
+    std::memcpy(dst, src, 32);
+  } else {
+    std::memcpy(dst, src, bytes);
+  }
+}
+// One whole fractal of B from its ND rows (C0 k rows from src, ld elements apart, 16 n values
+// each) into its 16 n rows of C0 k values at dst.
+template <typename U>
+void TransposeToFractal(std::byte* dst, const std::byte* src, uint64_t ld) {
+  constexpr uint32_t kC0 = 32 / sizeof(U);
+  if constexpr (sizeof(U) == 2) {  // 16 x 16: the cube's Highway transpose
+    cube::Transpose16x16(reinterpret_cast<const uint16_t*>(src), ld,
+                         reinterpret_cast<uint16_t*>(dst), kC0);
+  } else {
+    U in[kC0][16];
+    for (uint32_t j = 0; j < kC0; ++j) std::memcpy(in[j], src + j * ld * sizeof(U), sizeof(in[j]));
+    U out[16][kC0];
+    for (uint32_t i = 0; i < 16; ++i) {
+      for (uint32_t j = 0; j < kC0; ++j) out[i][j] = in[j][i];
+    }
+    std::memcpy(dst, out, sizeof(out));
+  }
+}
+
+// The rows of A a load asks the cache for ahead of copying them (each row's run lies in its own
+// lines, ld elements apart, which the hardware's prefetchers do not follow).
+constexpr uint32_t kRowsAhead = 8;
+void PrefetchRun(const std::byte* p, uint64_t bytes) {
+  for (uint64_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+}
+
 // A's [m0, +m) x [k0, +k) into L0A in Mmad's layout (ZZ on Atlas A2/A3, NZ on the 950).
 template <typename U>
 void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t m, uint32_t k,
@@ -57,11 +92,13 @@ void LoadAOf(std::byte* dst, const Matrix& a, uint32_t m0, uint32_t k0, uint32_t
   const uint32_t mb = CeilDiv(m, 16), kf = CeilDiv(k, kC0);
   const bool rows = !a.trans && a.fmt != Fmt::kNz;  // A's rows hold k contiguously
   for (uint32_t i = 0; i < m; ++i) {
+    if (rows && i + kRowsAhead < m) {
+      PrefetchRun(a.data + ((m0 + i + kRowsAhead) * a.ld + k0) * sizeof(U), k * sizeof(U));
+    }
     for (uint32_t j = 0; j < k && rows; j += kC0) {
       const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
-      std::memcpy(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
-                  a.data + ((m0 + i) * a.ld + k0 + j) * sizeof(U),
-                  std::min(kC0, k - j) * sizeof(U));
+      CopyRun(dst + (frac * kFrac + (i % 16) * kC0) * sizeof(U),
+              a.data + ((m0 + i) * a.ld + k0 + j) * sizeof(U), std::min(kC0, k - j) * sizeof(U));
     }
     for (uint32_t j = 0; j < k && !rows; ++j) {
       const uint64_t frac = nz ? uint64_t{j / kC0} * mb + i / 16 : uint64_t{i / 16} * kf + j / kC0;
@@ -87,6 +124,15 @@ void LoadBOf(std::byte* dst, const Matrix& b, uint32_t k0, uint32_t n0, uint32_t
     return;
   }
   if (!b.trans && b.fmt != Fmt::kNz) {  // B's rows hold n contiguously: a transpose per fractal
+    if (k % kC0 == 0 && n % 16 == 0) {
+      for (uint32_t j = 0; j < k; j += kC0) {
+        for (uint32_t i = 0; i < n; i += 16) {
+          TransposeToFractal<U>(dst + (uint64_t{j / kC0} * nb + i / 16) * kFrac * sizeof(U),
+                                b.data + ((k0 + j) * b.ld + n0 + i) * sizeof(U), b.ld);
+        }
+      }
+      return;
+    }
     for (uint32_t j = 0; j < k; ++j) {
       const std::byte* src = b.data + ((k0 + j) * b.ld + n0) * sizeof(U);
       std::byte* row = dst + (uint64_t{j / kC0} * nb * kFrac + j % kC0) * sizeof(U);

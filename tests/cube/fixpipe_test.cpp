@@ -38,6 +38,31 @@ TEST(Fixpipe, NdWithReluAndHalf) {
   }
 }
 
+// float to float ND without ReLU (the values' bits as they are): two matrices, a partial last
+// column block, rows and matrices apart in GM with gaps that stay untouched. Expected: the
+// definition read off L0C's NZ layout element by element.
+TEST(Fixpipe, NdFloatOfTwoMatricesCopiesTheBits) {
+  AscendC::LocalTensor<float> c(TPosition::CO1, 0, 4096);
+  auto* l0c = static_cast<float*>(c.GetPhyAddr());
+  for (uint32_t i = 0; i < 4096; ++i) l0c[i] = static_cast<float>(i) * 0.25f - 100.0f;
+  constexpr uint32_t kStride = 45, kNdStride = kM * kStride + 7;
+  const float kUntouched = -7.5f;
+  std::vector<float> out(2 * kNdStride, kUntouched);
+  AscendC::FixpipeParamsV220 p(kN, kM, kMs, kStride, false, QuantMode_t::NoQuant, 0, 2, 2,
+                               kNdStride, 0);
+  AscendC::Fixpipe(Gm(out), c, p);
+  std::vector<float> want(out.size(), kUntouched);
+  for (uint32_t i = 0; i < 2; ++i) {
+    for (uint32_t m = 0; m < kM; ++m) {
+      for (uint32_t n = 0; n < kN; ++n) {
+        want[i * kNdStride + m * kStride + n] =
+            l0c[i * 2 * lngrad::cube::kSrcNdUnit + (n / 16) * kMs * 16 + m * 16 + n % 16];
+      }
+    }
+  }
+  for (size_t j = 0; j < out.size(); ++j) ASSERT_EQ(out[j], want[j]) << j;
+}
+
 TEST(Fixpipe, NzAndChannelSplit) {
   const auto c = FilledL0c();
   std::vector<float> out(48 * kM);

@@ -2,16 +2,20 @@
 // (docs/ascendc_kernels.md, "The cube"): for each C element, the products of one K fractal
 // (C0 = 32 bytes of elements) summed in float from 0 in k order, each product and each sum
 // rounded to float, then each fractal's sum added to the initial value in k order. Values span
-// several binades so that another order would change bits; A2 (ZZ L0A) and the 950 (NZ L0A).
+// several binades so that another order would change bits; A2 (ZZ L0A) and the 950 (NZ L0A),
+// the SIMD paths on every target the machine runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
+#include "hwy/targets.h"
 #include "kernel_operator.h"
+#include "lngrad_cube/transpose.h"
 #include "run_on.h"
 
 namespace {
@@ -20,6 +24,21 @@ using AscendC::TPosition;
 using lngrad::cube::test::RunOn;
 
 uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// body once per SIMD target the machine runs (hwy::SetSupportedTargetsForTest), the machine's
+// own choice restored after, also when an assertion leaves body early.
+template <class Body>
+void EachSimdTarget(Body body) {
+  struct Restore {
+    ~Restore() { hwy::SetSupportedTargetsForTest(0); }
+  } restore;
+  for (const int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(t);
+    SCOPED_TRACE(hwy::TargetName(t));
+    body();
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
 
 struct Shape {
   uint32_t m, n, k;
@@ -103,14 +122,18 @@ void ExpectOrder(const char* soc, const Shape& s, int mode) {
   EXPECT_EQ(r, "");
 }
 
+// Each shape with every initial matrix (mode 0, 1 and 2).
+template <typename T>
+void ExpectOrderEachMode(const char* soc, std::initializer_list<Shape> shapes) {
+  for (int mode : {0, 1, 2}) {
+    for (const Shape& s : shapes) ExpectOrder<T>(soc, s, mode);
+  }
+}
+
 class MmadOrder : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(MmadOrder, HalfBitsFollowTheStatedOrder) {
-  for (int mode : {0, 1, 2}) {
-    ExpectOrder<half>(GetParam(), {16, 16, 16}, mode);
-    ExpectOrder<half>(GetParam(), {33, 47, 100}, mode);
-    ExpectOrder<half>(GetParam(), {5, 80, 257}, mode);
-  }
+  ExpectOrderEachMode<half>(GetParam(), {{16, 16, 16}, {33, 47, 100}, {5, 80, 257}});
 }
 
 TEST_P(MmadOrder, Bfloat16AndFloatBitsFollowTheStatedOrder) {
@@ -120,6 +143,43 @@ TEST_P(MmadOrder, Bfloat16AndFloatBitsFollowTheStatedOrder) {
   ExpectOrder<float>(GetParam(), {21, 18, 45}, 1);
 }
 
+// n a multiple of 16 (no padding lanes: the sums go straight into L0C), several bands of rows,
+// whole and partial K fractals.
+TEST_P(MmadOrder, WholeColumnBlocksFollowTheStatedOrder) {
+  ExpectOrderEachMode<half>(GetParam(), {{37, 64, 96}});
+  ExpectOrderEachMode<float>(GetParam(), {{20, 32, 44}});
+  ExpectOrderEachMode<bfloat16_t>(GetParam(), {{19, 48, 40}});
+}
+
+// The Highway paths (the register tiles, in rows and in L0C; half B's fractals widened and
+// transposed) on every SIMD target the machine runs, not only the best.
+TEST_P(MmadOrder, EverySimdTargetFollowsTheStatedOrder) {
+  EachSimdTarget([&] {
+    ExpectOrder<half>(GetParam(), {37, 64, 96}, 2);
+    ExpectOrder<half>(GetParam(), {33, 47, 100}, 1);
+    ExpectOrder<float>(GetParam(), {20, 32, 44}, 0);
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Socs, MmadOrder, ::testing::Values("Ascend910B1", "Ascend950PR_9589"));
+
+// The 16 x 16 transpose of 16-bit elements (lngrad_cube/transpose.h: the Matmul's L0B loads) on
+// every SIMD target, against the element-by-element reading of its definition: rows 21 apart in
+// src, 19 apart in dst, whose elements between the rows stay untouched.
+TEST(CubeTranspose, SixteenBitBlocksOnEveryTarget) {
+  constexpr size_t kSrcLd = 21, kDstLd = 19;
+  constexpr uint16_t kUntouched = 0xBEEF;
+  std::vector<uint16_t> src(16 * kSrcLd);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint16_t>(i * 37 + 5);
+  EachSimdTarget([&] {
+    std::vector<uint16_t> dst(16 * kDstLd, kUntouched);
+    lngrad::cube::Transpose16x16(src.data(), kSrcLd, dst.data(), kDstLd);
+    for (size_t i = 0; i < 16; ++i) {
+      for (size_t j = 0; j < kDstLd; ++j) {
+        ASSERT_EQ(dst[i * kDstLd + j], j < 16 ? src[j * kSrcLd + i] : kUntouched) << i << "," << j;
+      }
+    }
+  });
+}
 
 }  // namespace
