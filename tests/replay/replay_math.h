@@ -49,6 +49,11 @@ float ReplayCosh3510(float x);
 // Asinh on arch 3510 (asinh_3510_impl.h): s = Ln(Sqrt(x * x + 1) + |x|); the lanes with x < 0
 // get Muls(s, -1) (the others 0), then the bits are or-ed with s's.
 float ReplayAsinh3510(float x);
+// Lgamma on arch 3510 (lgamma_3510_impl.h; replay_lgamma_3510.cpp): the 64-lane register passes
+// of the source; half widened, the float result cast with saturation (+-inf to +-65504, NaN to
+// +0).
+void ReplayLgamma3510(const float* src, float* dst, size_t n);
+void ReplayLgamma3510(const Half* src, Half* dst, size_t n);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -1,0 +1,121 @@
+// The math APIs whose 950 (arch 3510) register code lngrad follows, run as kernels on
+// Ascend950PR_9589 and compared bit for bit with the independent replay of the 3510 files
+// (replay_math.h: Lgamma's 64-lane passes, replay_lgamma_3510.cpp): float and half, both
+// overloads, isReuseSource, counts with tails, inputs on every interval end of the source and one
+// ulp either side, the poles, the specials and every binary16 input. Two NaNs match whatever their
+// payloads; every other bit must match.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "math_replay_test_util.h"
+#include "replay_math.h"
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using namespace AscendC;
+using namespace lngrad_replay::test;
+
+constexpr const char* k950 = "Ascend950PR_9589";
+
+// n values: |x| log-uniform over [2^-80, 2^70) with random signs, then the points (and one ulp
+// either side of each) and the specials at the front.
+std::vector<float> SpreadInputs(uint32_t seed, size_t n, const std::vector<float>& points) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> e(-80.0, 70.0);
+  std::bernoulli_distribution neg(0.5);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>((neg(gen) ? -1.0 : 1.0) * std::exp2(e(gen)));
+  std::vector<float> front = {0.0f, -0.0f, kInf, -kInf, kNan, -kNan, 1e-40f, -1e-40f};
+  for (float p : points) {
+    for (float q : {p, -p}) {
+      front.insert(front.end(), {q, std::nextafter(q, kInf), std::nextafter(q, -kInf)});
+    }
+  }
+  for (size_t i = 0; i < front.size() && i < n; ++i) v[i] = front[i];
+  // A dense middle band (the fits' range) after the front.
+  std::uniform_real_distribution<float> mid(-12.0f, 12.0f);
+  for (size_t i = front.size(); i < n / 2; ++i) v[i] = mid(gen);
+  return v;
+}
+
+// Lgamma's interval ends on the 950 (lgamma_3510_impl.h), the poles and the big-x switch.
+const std::vector<float> kLgammaPoints = {0x1p-70f, 0.23f, 0.2317f, 0.7f,    1.0f, 1.23f, 1.73f,
+                                          2.0f,     2.2f,  2.5f,    3.0f,    4.0f, 5.0f,  6.0f,
+                                          7.0f,     8.0f,  0x1p58f, 0x1p24f, 0.5f, 1.5f,  100.5f};
+
+template <typename T, bool Reuse>
+void CheckLgammaOn950(const std::vector<float>& in_f, uint32_t n, int form) {
+  std::vector<T> in(in_f.begin(), in_f.end());
+  if (in.size() < kFull) in.resize(kFull, T(0.5f));
+  const auto got = RunApi<T>(
+      in, n, kUbBufBytes,
+      [form](auto d, auto s, auto t, uint32_t c) {
+        if (form == 0) Lgamma<T, Reuse>(d, s, t, c);
+        if (form == 1) Lgamma<T, Reuse>(d, s, c);
+      },
+      k950);
+  std::vector<T> want(n);
+  if constexpr (std::is_same_v<T, float>) {
+    lngrad_replay::ReplayLgamma3510(in.data(), want.data(), n);
+  } else {
+    lngrad_replay::ReplayLgamma3510(reinterpret_cast<const lngrad_replay::Half*>(in.data()),
+                                    reinterpret_cast<lngrad_replay::Half*>(want.data()), n);
+  }
+  const std::string what = std::string("Lgamma on the 950, ") +
+                           (sizeof(T) == 4 ? "float" : "half") + " form " + std::to_string(form) +
+                           (Reuse ? " reuse" : "") + " n " + std::to_string(n);
+  ExpectBitsEqual(got.first.data(), want.data(), n, what, in.data());
+  // The 950's code reads the source only (isReuseSource included).
+  ExpectBitsEqual(got.second.data(), in.data(), kFull, what + " src", in.data());
+}
+
+TEST(MathReplay3510, Lgamma950) {
+  const auto in = SpreadInputs(41, kFull, kLgammaPoints);
+  for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
+    for (int form = 0; form < 2; ++form) {
+      CheckLgammaOn950<float, false>(in, n, form);
+      CheckLgammaOn950<half, false>(in, n, form);
+    }
+  }
+  CheckLgammaOn950<float, true>(in, 1000, 0);
+  CheckLgammaOn950<half, true>(in, 1000, 1);
+}
+
+// Every binary16 input (eight runs of 8192, the scratch 4 bytes each): the saturating cast back
+// meets 65504, the poles and NaN here.
+TEST(MathReplay3510, Lgamma950EveryHalf) {
+  constexpr uint32_t kRun = 8192;
+  for (uint32_t base = 0; base < 0x10000u; base += kRun) {
+    std::vector<float> in(kRun);
+    for (uint32_t i = 0; i < kRun; ++i) {
+      const auto bits = static_cast<uint16_t>(base + i);
+      half h;
+      std::memcpy(&h, &bits, 2);
+      in[i] = static_cast<float>(h);
+    }
+    CheckLgammaOn950<half, false>(in, kRun, 0);
+  }
+}
+
+// The 950 sequence is another algorithm: on 2201 (another product) the bits differ for most
+// inputs, so a model that ran the 2201 sequence on the 950 fails the comparisons above.
+TEST(MathReplay3510, Lgamma950DiffersFrom2201) {
+  const auto in = SpreadInputs(42, 1000, kLgammaPoints);
+  const auto run = [](auto d, auto s, auto t, uint32_t c) { Lgamma(d, s, t, c); };
+  const auto old = RunApi<float>(in, 1000, kUbBufBytes, run).first;
+  std::vector<float> now(1000);
+  lngrad_replay::ReplayLgamma3510(in.data(), now.data(), 1000);
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < 1000; ++i) differ += BitsOf(old[i]) != BitsOf(now[i]);
+  EXPECT_GT(differ, 300u);
+}
+
+}  // namespace
