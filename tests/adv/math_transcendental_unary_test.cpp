@@ -120,6 +120,50 @@ TEST(MathExp, InfinitiesGiveNaNAsTheSequenceDoes) {
   EXPECT_EQ(out[3], 1.0f);
 }
 
+// The 950 (exp_3510_impl.h, log_3510_impl.h) selects +inf for +inf and 0 for -inf after the
+// chain, and casts half back with saturation (an infinity to 65504, NaN to +0); so do Log2 and
+// Log10 on half; its Exp leaves the source alone with isReuseSource.
+TEST(MathExp, SpecialsAndSaturationOn950) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto exp10 = [](auto d, auto s, auto t, uint32_t n) { Exp<float, 10, true>(d, s, t, n); };
+  const std::vector<float> in = {inf, -inf, 0.0f, nan, 89.0f};
+  std::vector<float> out, src_after;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(0, in);
+        exp10(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(2), 5);
+        out = ub.Take<float>(1);
+        src_after = ub.Take<float>(0);
+      },
+      k950);
+  EXPECT_EQ(out[0], inf);
+  EXPECT_TRUE(out[1] == 0.0f && !std::signbit(out[1]));
+  EXPECT_EQ(out[2], 1.0f);
+  EXPECT_TRUE(std::isnan(out[3]));
+  EXPECT_EQ(out[4], inf);
+  EXPECT_EQ(src_after[0], inf);
+  EXPECT_EQ(src_after[4], 89.0f);
+  const std::vector<half> in_h = {half(inf),   half(-inf), half(nan),
+                                  half(12.0f), half(0.0f), half(-1.0f)};
+  const auto exp_h = RunUnary<half>(
+      k950, in_h, 6, [](auto d, auto s, auto t, uint32_t n) { Exp<half, 10>(d, s, t, n); });
+  const std::vector<double> want_exp = {65504, 0, 0, 65504, 1, std::exp(-1.0)};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(D(exp_h[i]), want_exp[i]) << i;
+  EXPECT_NEAR(D(exp_h[5]), want_exp[5], 1e-3);
+  const auto l2 =
+      RunUnary<half>(k950, in_h, 6, [](auto d, auto s, auto t, uint32_t n) { Log2(d, s, t, n); });
+  const auto l10 =
+      RunUnary<half>(k950, in_h, 6, [](auto d, auto s, auto, uint32_t n) { Log10(d, s, n); });
+  const std::vector<double> want_log = {65504, 0, 0, -1, -65504, 0};  // 12: checked apart
+  for (size_t i : {0, 1, 2, 4, 5}) {
+    EXPECT_EQ(D(l2[i]), want_log[i]) << i;
+    EXPECT_EQ(D(l10[i]), want_log[i]) << i;
+  }
+  EXPECT_NEAR(D(l2[3]), std::log2(12.0), 2e-3);
+  EXPECT_NEAR(D(l10[3]), std::log10(12.0), 1e-3);
+}
+
 TEST(MathLog, LogLog2Log10WithinBounds) {
   for (const char* soc : kSocs) {
     const auto in_f = LogUniform<float>(4, kCount, -30, 30);

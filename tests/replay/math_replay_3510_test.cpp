@@ -1,8 +1,9 @@
 // The math APIs whose 950 (arch 3510) register code lngrad follows, run as kernels on
 // Ascend950PR_9589 and compared bit for bit with the independent replay of the 3510 files
-// (replay_math.h: Lgamma's 64-lane passes, replay_lgamma_3510.cpp): float and half, both
-// overloads, isReuseSource, counts with tails, inputs on every interval end of the source and one
-// ulp either side, the poles, the specials and every binary16 input. Two NaNs match whatever their
+// (replay_math.h: Lgamma's 64-lane passes, replay_lgamma_3510.cpp; Exp with its Taylor levels,
+// Log2 and Log10, replay_math_3510.cpp): float and half, the overloads, isReuseSource, counts
+// with tails, inputs on every interval end of the source and one ulp either side, the poles, the
+// specials and every binary16 input. Two NaNs match whatever their
 // payloads; every other bit must match.
 #include <gtest/gtest.h>
 
@@ -116,6 +117,95 @@ TEST(MathReplay3510, Lgamma950DiffersFrom2201) {
   uint32_t differ = 0;
   for (uint32_t i = 0; i < 1000; ++i) differ += BitsOf(old[i]) != BitsOf(now[i]);
   EXPECT_GT(differ, 300u);
+}
+
+// api(form, dst, src, tmp, n) on the 950 against `ref` (one float lane of the 3510 file; half
+// widened, the result cast back with saturation), float and half, forms 0 and 1, every count;
+// the source must stay as it was (`Reuse` only names the instantiation the caller ran).
+template <typename Api, typename Ref>
+void CheckLanesOn950(const std::string& name, const std::vector<float>& in_f, int forms, Api api,
+                     Ref ref) {
+  const auto in_h = As<half>(in_f);
+  for (int form = 0; form < forms; ++form) {
+    for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
+      const auto call = [&api, form](auto d, auto s, auto t, uint32_t c) { api(form, d, s, t, c); };
+      const auto got_f = RunApi<float>(in_f, n, kUbBufBytes, call, k950);
+      const auto got_h = RunApi<half>(in_h, n, kUbBufBytes, call, k950);
+      std::vector<float> want_f(n);
+      std::vector<half> want_h(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        want_f[i] = ref(in_f[i]);
+        const uint16_t b =
+            lngrad_replay::FloatToHalfSaturate(ref(static_cast<float>(in_h[i]))).bits;
+        std::memcpy(&want_h[i], &b, 2);
+      }
+      const std::string what =
+          name + " on the 950, form " + std::to_string(form) + " n " + std::to_string(n);
+      ExpectBitsEqual(got_f.first.data(), want_f.data(), n, what + " float", in_f.data());
+      ExpectBitsEqual(got_h.first.data(), want_h.data(), n, what + " half", in_h.data());
+      ExpectBitsEqual(got_f.second.data(), in_f.data(), kFull, what + " float src", in_f.data());
+    }
+  }
+}
+
+// Exp<T, level, isReuseSource> for a level: (tmp, count) and (count) forms.
+template <uint8_t kLevel, bool kReuse>
+void CheckExpOn950() {
+  CheckLanesOn950(
+      "Exp level " + std::to_string(kLevel) + (kReuse ? " reuse" : ""),
+      SpreadInputs(43 + kLevel, kFull, {88.0f, 88.7f, 89.0f, -87.0f, -104.0f, 11.09f, 0.5f}), 2,
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        using TT = typename decltype(d)::PrimType;
+        if (form == 0) Exp<TT, kLevel, kReuse>(d, s, t, n);
+        if (form == 1) Exp<TT, kLevel, kReuse>(d, s, n);
+      },
+      [](float x) { return lngrad_replay::ReplayExpTaylor3510(kLevel, x); });
+}
+
+TEST(MathReplay3510, ExpTaylorOn950) {
+  CheckExpOn950<1, false>();
+  CheckExpOn950<2, false>();
+  CheckExpOn950<10, false>();
+  CheckExpOn950<10, true>();  // the 950 keeps the source (2201 writes fractions there)
+}
+
+TEST(MathReplay3510, Log2Log10On950) {
+  const auto in = SpreadInputs(47, kFull, {1.0f, 2.0f, 10.0f, 0.1f, 65504.0f, 6e-8f});
+  CheckLanesOn950(
+      "Log2", in, 2,
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        if (form == 0) Log2(d, s, t, n);
+        if (form == 1) Log2(d, s, n);
+      },
+      lngrad_replay::ReplayLog2_3510);
+  CheckLanesOn950(
+      "Log10", in, 1, [](int, auto d, auto s, auto, uint32_t n) { Log10(d, s, n); },
+      lngrad_replay::ReplayLog10_3510);
+  // Log10 on half: the 950 works in float, 2201 in half: the bits differ for many inputs.
+  uint32_t differ = 0;
+  const auto in_h = As<half>(in);
+  const auto run = [](auto d, auto s, auto, uint32_t n) { Log10(d, s, n); };
+  const auto on2201 = RunApi<half>(in_h, 1000, kUbBufBytes, run).first;
+  const auto on950 = RunApi<half>(in_h, 1000, kUbBufBytes, run, k950).first;
+  for (uint32_t i = 0; i < 1000; ++i) differ += BitsOf(on2201[i]) != BitsOf(on950[i]);
+  EXPECT_GT(differ, 50u);
+}
+
+// Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).
+TEST(MathReplay3510, LogOn950IsTheLnInstruction) {
+  const auto in = SpreadInputs(48, 1000, {1.0f, 0.5f});
+  const auto in_h = As<half>(in);
+  const auto run = [](auto d, auto s, auto, uint32_t n) { Log(d, s, n); };
+  const auto got_f = RunApi<float>(in, 1000, kUbBufBytes, run, k950).first;
+  const auto got_h = RunApi<half>(in_h, 1000, kUbBufBytes, run, k950).first;
+  std::vector<float> want_f(1000);
+  std::vector<half> want_h(1000);
+  lngrad_replay::ReplayMath(lngrad_replay::MathOp::kLog, in.data(), want_f.data(), 1000);
+  lngrad_replay::ReplayMath(lngrad_replay::MathOp::kLog,
+                            reinterpret_cast<const lngrad_replay::Half*>(in_h.data()),
+                            reinterpret_cast<lngrad_replay::Half*>(want_h.data()), 1000);
+  ExpectBitsEqual(got_f.data(), want_f.data(), 1000, "Log on the 950, float", in.data());
+  ExpectBitsEqual(got_h.data(), want_h.data(), 1000, "Log on the 950, half", in_h.data());
 }
 
 }  // namespace

@@ -54,6 +54,11 @@ float ReplayAsinh3510(float x);
 // +0).
 void ReplayLgamma3510(const float* src, float* dst, size_t n);
 void ReplayLgamma3510(const Half* src, Half* dst, size_t n);
+// Exp<T, level> (level >= 1), Log2 and Log10 on arch 3510 (replay_math_3510.cpp), one float lane;
+// half: widened first, the result cast back with FloatToHalfSaturate.
+float ReplayExpTaylor3510(uint32_t level, float x);
+float ReplayLog2_3510(float x);
+float ReplayLog10_3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
