@@ -120,11 +120,12 @@ TEST(MathReplay3510, Lgamma950DiffersFrom2201) {
 }
 
 // api(form, dst, src, tmp, n) on the 950 against `ref` (one float lane of the 3510 file; half
-// widened, the result cast back with saturation), float and half, forms 0 and 1, every count;
-// the source must stay as it was (`Reuse` only names the instantiation the caller ran).
+// widened, the result cast back with saturation unless `saturate` is false), float and half, forms
+// 0 and 1, every count; the source must stay as it was (`Reuse` only names the instantiation the
+// caller ran).
 template <typename Api, typename Ref>
 void CheckLanesOn950(const std::string& name, const std::vector<float>& in_f, int forms, Api api,
-                     Ref ref) {
+                     Ref ref, bool saturate = true) {
   const auto in_h = As<half>(in_f);
   for (int form = 0; form < forms; ++form) {
     for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
@@ -135,8 +136,9 @@ void CheckLanesOn950(const std::string& name, const std::vector<float>& in_f, in
       std::vector<half> want_h(n);
       for (uint32_t i = 0; i < n; ++i) {
         want_f[i] = ref(in_f[i]);
+        const float r = ref(static_cast<float>(in_h[i]));
         const uint16_t b =
-            lngrad_replay::FloatToHalfSaturate(ref(static_cast<float>(in_h[i]))).bits;
+            (saturate ? lngrad_replay::FloatToHalfSaturate(r) : lngrad_replay::FloatToHalf(r)).bits;
         std::memcpy(&want_h[i], &b, 2);
       }
       const std::string what =
@@ -189,6 +191,23 @@ TEST(MathReplay3510, Log2Log10On950) {
   const auto on950 = RunApi<half>(in_h, 1000, kUbBufBytes, run, k950).first;
   for (uint32_t i = 0; i < 1000; ++i) differ += BitsOf(on2201[i]) != BitsOf(on950[i]);
   EXPECT_GT(differ, 50u);
+}
+
+// Acosh: the 3510 file drops 2201's t * (t / t), so x * x overflowing gives +inf, not NaN.
+TEST(MathReplay3510, AcoshOn950) {
+  CheckLanesOn950(
+      "Acosh", SpreadInputs(49, kFull, {1.0f, 1.5f, 1.8e19f, 2e19f, 65504.0f}), 4,
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        if (form == 0) Acosh(d, s, t, n);
+        if (form == 1) Acosh(d, s, t);
+        if (form == 2) Acosh(d, s, n);
+        if (form == 3) Acosh(d, s);
+      },
+      lngrad_replay::ReplayAcosh3510, false);
+  const std::vector<float> big = {2e19f};
+  const auto got = RunApi<float>(
+      big, 1, kUbBufBytes, [](auto d, auto s, auto t, uint32_t n) { Acosh(d, s, t, n); }, k950);
+  EXPECT_EQ(got.first[0], kInf);
 }
 
 // Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).

@@ -59,6 +59,8 @@ void ReplayLgamma3510(const Half* src, Half* dst, size_t n);
 float ReplayExpTaylor3510(uint32_t level, float x);
 float ReplayLog2_3510(float x);
 float ReplayLog10_3510(float x);
+// Acosh on arch 3510: half rounded back to nearest even without saturation (FloatToHalf).
+float ReplayAcosh3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

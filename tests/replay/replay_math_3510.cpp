@@ -50,4 +50,13 @@ float ReplayExpTaylor3510(uint32_t level, float x) {
 float ReplayLog2_3510(float x) { return RegLog(x) * static_cast<float>(1.4426950408889634); }
 float ReplayLog10_3510(float x) { return RegLog(x) * static_cast<float>(0.43429448190325176); }
 
+// AcoshImplVF: t = x * x, t = t + (-1), Sqrt, t = t + x, Ln (no t / t step).
+float ReplayAcosh3510(float x) {
+  float t = x * x;
+  t = t + -1.0f;
+  t = std::sqrt(t);
+  t = t + x;
+  return RegLog(t);
+}
+
 }  // namespace lngrad_replay
