@@ -7,6 +7,7 @@
 // payloads; every other bit must match.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -208,6 +209,36 @@ TEST(MathReplay3510, AcoshOn950) {
   const auto got = RunApi<float>(
       big, 1, kUbBufBytes, [](auto d, auto s, auto t, uint32_t n) { Acosh(d, s, t, n); }, k950);
   EXPECT_EQ(got.first[0], kInf);
+}
+
+// Erf with both ErfConfig algorithms (the subsection's switch at 0x3F8060FE, the Pade clip at
+// 3.92 and its NaN).
+template <const ErfConfig& cfg>
+void CheckErfOn950(bool subsection) {
+  CheckLanesOn950(
+      std::string("Erf ") + (subsection ? "subsection" : "pade"),
+      SpreadInputs(50, kFull, {std::bit_cast<float>(0x3F8060FEu), 3.92f, 1.0f, 4.0f, 0.5f}), 4,
+      [](int form, auto d, auto s, auto t, uint32_t n) {
+        using TT = typename decltype(d)::PrimType;
+        if (form == 0) Erf<TT, false, cfg>(d, s, t, n);
+        if (form == 1) Erf<TT, false, cfg>(d, s, t);
+        if (form == 2) Erf<TT, false, cfg>(d, s, n);
+        if (form == 3) Erf<TT, false, cfg>(d, s);
+      },
+      [subsection](float x) { return lngrad_replay::ReplayErf3510(x, subsection); }, false);
+}
+
+constexpr ErfConfig kErfSubsection = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+
+TEST(MathReplay3510, ErfBothConfigsOn950) {
+  CheckErfOn950<defaultErfConfig>(false);
+  CheckErfOn950<kErfSubsection>(true);
+  uint32_t differ = 0;  // the algorithms differ (swapping them fails above)
+  for (float x = -3.0f; x < 3.0f; x += 0.01f) {
+    differ += BitsOf(lngrad_replay::ReplayErf3510(x, false)) !=
+              BitsOf(lngrad_replay::ReplayErf3510(x, true));
+  }
+  EXPECT_GT(differ, 100u);
 }
 
 // Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).

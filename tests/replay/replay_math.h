@@ -61,6 +61,9 @@ float ReplayLog2_3510(float x);
 float ReplayLog10_3510(float x);
 // Acosh on arch 3510: half rounded back to nearest even without saturation (FloatToHalf).
 float ReplayAcosh3510(float x);
+// Erf on arch 3510 (erf_3510_impl.h): PADE_APPROXIMATION, or with `subsection`
+// SUBSECTION_POLYNOMIAL_APPROXIMATION; half rounded back without saturation (FloatToHalf).
+float ReplayErf3510(float x, bool subsection);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
