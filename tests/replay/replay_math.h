@@ -64,6 +64,8 @@ float ReplayAcosh3510(float x);
 // Erf on arch 3510 (erf_3510_impl.h): PADE_APPROXIMATION, or with `subsection`
 // SUBSECTION_POLYNOMIAL_APPROXIMATION; half rounded back without saturation (FloatToHalf).
 float ReplayErf3510(float x, bool subsection);
+// Erfc on arch 3510 (erfc_3510_impl.h); half as Erf's.
+float ReplayErfc3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

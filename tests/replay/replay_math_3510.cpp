@@ -73,7 +73,29 @@ float ErfSubsection(float f4) {
   return f5 < AsFloat(0x3F8060FEu) ? f26 : AsFloat(r4);
 }
 
+// ErfcClip and ErfcPublicSteps: MulAdds(d, a, b, k) = a * b + k.
+float Erfc(float x) {
+  const float c = RegMaxs(RegMins(x, 10.0f), -10.0f);
+  const float xa = std::fabs(c) + static_cast<float>(2.168404344971009e-19);
+  float d = RegExp(-(xa * xa));
+  const float z = RegMins(xa, 10.0f);
+  const float xb = c / xa;
+  d = d * xb;
+  const double rk[] = {-0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3, 0.5681528564e0,
+                       0.5245623129e1,   0.2107740710e2,  0.4212761755e2,   0.4380524149e2};
+  float rz = z * static_cast<float>(0.1735313680e-7) + static_cast<float>(rk[0]);
+  for (int i = 1; i < 8; ++i) rz = rz * z + static_cast<float>(rk[i]);
+  const double sk[] = {0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2};
+  float sz = z + static_cast<float>(0.9349684299e1);
+  for (double v : sk) sz = sz * z + static_cast<float>(v);
+  d = d * rz;
+  d = d / sz;
+  return d + (1.0f - xb);
+}
+
 }  // namespace
+
+float ReplayErfc3510(float x) { return Erfc(x); }
 
 float ReplayErf3510(float x, bool subsection) { return subsection ? ErfSubsection(x) : ErfPade(x); }
 

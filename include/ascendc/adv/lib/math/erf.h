@@ -22,7 +22,10 @@
 // Erfc (erfc_common_impl.h), per element in float: c = Maxs(Mins(x, 10), -10); a = |c| + 2^-62;
 // s = c / a (the sign, 0 at 0); E = Exp(-(a * a)) * R(a) / S(a) with R a degree-8 and S a
 // degree-5 polynomial (Horner, every step rounded, the float constants of the source); r =
-// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201.
+// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201. Arch 3510 (erfc_3510_impl.h):
+// the clip with the register Mins/Maxs (NaN stays NaN), a = |c| + 2^-62, e = Exp(-(a * a)),
+// s = c / a, r = ((e * s) * R(min(a, 10))) / S(min(a, 10)) + (1 - s) (the same polynomials,
+// another order); half rounded to nearest even without saturation.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetErfMaxMinTmpSize's minimum on 2201/2002 (768 bytes for
@@ -152,8 +155,31 @@ inline float ErfcSteps(float x) {
   return big + one_minus;
 }
 
+// Erfc on 3510 (ErfcClip, ErfcPublicSteps).
+inline float ErfcSteps3510(float x) {
+  const auto k = [](double c) { return static_cast<float>(c); };
+  const float c = RegMaxOf(RegMinOf(x, 10.0f), -10.0f);
+  const float a = std::fabs(c) + k(2.168404344971009e-19);
+  const float e = ExpF(-(a * a));
+  const float z = RegMinOf(a, 10.0f);
+  const float s = c / a;
+  float r = z * k(0.1735313680e-7);
+  for (const double v : {-0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3, 0.5681528564e0,
+                         0.5245623129e1, 0.2107740710e2, 0.4212761755e2}) {
+    r = r + k(v);
+    r = r * z;
+  }
+  r = r + k(0.4380524149e2);
+  float q = z + k(0.9349684299e1);
+  for (const double v : {0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2}) {
+    q = q * z + k(v);
+  }
+  return ((e * s) * r) / q + (1.0f - s);
+}
+
 template <typename T>
 T ErfcOf(T x) {
+  if (On3510()) return Narrow<T>(ErfcSteps3510(Widen(x)));
   return Narrow<T>(ErfcSteps(Widen(x)), AscendC::RoundMode::CAST_ROUND);
 }
 
