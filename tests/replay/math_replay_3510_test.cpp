@@ -249,6 +249,13 @@ TEST(MathReplay3510, ErfcOn950) {
   EXPECT_GT(differ, 20u);
 }
 
+// Tan: the 2201 steps; half saturates (the poles' huge results give 65504, NaN gives +0).
+TEST(MathReplay3510, TanOn950) {
+  CheckLanesOn950("Tan",
+                  SpreadInputs(53, kFull, {1.5707964f, 3.1415927f, 1.0f, 100.0f, 1e6f, 0.785f}), 4,
+                  LNGRAD_MATH_FORMS(Tan, false), lngrad_replay::ReplayTan3510);
+}
+
 // Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).
 TEST(MathReplay3510, LogOn950IsTheLnInstruction) {
   const auto in = SpreadInputs(48, 1000, {1.0f, 0.5f});

@@ -66,6 +66,8 @@ float ReplayAcosh3510(float x);
 float ReplayErf3510(float x, bool subsection);
 // Erfc on arch 3510 (erfc_3510_impl.h); half as Erf's.
 float ReplayErfc3510(float x);
+// Tan on arch 3510 (tan_3510_impl.h); half cast back with saturation (FloatToHalfSaturate).
+float ReplayTan3510(float x);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

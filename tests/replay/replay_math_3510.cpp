@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "replay_math.h"
 
@@ -93,7 +94,40 @@ float Erfc(float x) {
   return d + (1.0f - xb);
 }
 
+// TanRound and TanPolynomialApproximation: k = Truncate<RINT>(x * invpi); x0 and the two
+// distances to +-pi/2 reduced by k * pi0 .. k * pi4; x0 * P(x0^2) / ((x0^2 + R3) * d1 * d2).
+float Tan(float x) {
+  const auto f = [](double v) { return static_cast<float>(v); };
+  const float k = std::nearbyint(x * f(0.3183098733425140380859375));
+  float r = x - k * f(3.140625);
+  r = r - k * f(0.0009670257568359375);
+  float d1 = r + f(1.57079637050628662109375);
+  float d2 = r + f(-1.57079637050628662109375);
+  float t = k * f(6.2771141529083251953125e-7);
+  r = r - t;
+  d1 = d1 - t;
+  d2 = d2 - t;
+  d1 = d1 + f(-0.00000004371139000189375);
+  d2 = d2 + f(0.00000004371139000189375);
+  for (double pi_k :
+       {1.21644916362129151821136474609375e-10, -1.0291767438275201129727065563201904296875e-13}) {
+    t = k * f(pi_k);
+    r = r - t;
+    d1 = d1 - t;
+    d2 = d2 - t;
+  }
+  const float x2 = r * r;
+  float up = x2 * f(0.0698520831551998762793) + f(-6.8711573651634203789);
+  up = (up * x2 + f(61.20362572811089435388)) * r;
+  float down = x2 + f(-24.8048928861126769186219);
+  down = down * d1;
+  down = down * d2;
+  return up / down;
+}
+
 }  // namespace
+
+float ReplayTan3510(float x) { return Tan(x); }
 
 float ReplayErfc3510(float x) { return Erfc(x); }
 
