@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,12 +122,14 @@ TEST(MathReplay3510, Lgamma950DiffersFrom2201) {
 }
 
 // api(form, dst, src, tmp, n) on the 950 against `ref` (one float lane of the 3510 file; half
-// widened, the result cast back with saturation unless `saturate` is false), float and half, forms
+// widened, or `half_ref` where the half path is another; the result cast back with saturation
+// unless `saturate` is false), float and half, forms
 // 0 and 1, every count; the source must stay as it was (`Reuse` only names the instantiation the
 // caller ran).
 template <typename Api, typename Ref>
 void CheckLanesOn950(const std::string& name, const std::vector<float>& in_f, int forms, Api api,
-                     Ref ref, bool saturate = true) {
+                     Ref ref, bool saturate = true,
+                     const std::function<float(float)>& half_ref = nullptr) {
   const auto in_h = As<half>(in_f);
   for (int form = 0; form < forms; ++form) {
     for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
@@ -137,7 +140,8 @@ void CheckLanesOn950(const std::string& name, const std::vector<float>& in_f, in
       std::vector<half> want_h(n);
       for (uint32_t i = 0; i < n; ++i) {
         want_f[i] = ref(in_f[i]);
-        const float r = ref(static_cast<float>(in_h[i]));
+        const float hx = static_cast<float>(in_h[i]);
+        const float r = half_ref ? half_ref(hx) : ref(hx);
         const uint16_t b =
             (saturate ? lngrad_replay::FloatToHalfSaturate(r) : lngrad_replay::FloatToHalf(r)).bits;
         std::memcpy(&want_h[i], &b, 2);
@@ -254,6 +258,25 @@ TEST(MathReplay3510, TanOn950) {
   CheckLanesOn950("Tan",
                   SpreadInputs(53, kFull, {1.5707964f, 3.1415927f, 1.0f, 100.0f, 1e6f, 0.785f}), 4,
                   LNGRAD_MATH_FORMS(Tan, false), lngrad_replay::ReplayTan3510);
+}
+
+// Asin and Acos: the float path's mask from Sqrt(x * x), the half path's big branch with the
+// constants rounded to half, the saturating cast (|x| > 1 and NaN give +0 in half).
+TEST(MathReplay3510, AsinAcosOn950) {
+  auto in = SpreadInputs(54, kFull, {0.70710677f, 0.7071068f, 1.0f, 0.5f, 1e-20f, 0.99f});
+  for (auto& x : in) x = std::fabs(x) > 4.0f ? std::fmod(x, 1.2f) : x;  // most inside [-1.2, 1.2]
+  // 512 floats either side of 1/sqrt2 (the source's mask reads Sqrt(x * x), lngrad's |x|).
+  float b = 0.70710677f;
+  for (int i = 0; i < 512; ++i) b = std::nextafter(b, 0.0f);
+  for (size_t i = 100; i < 1124; ++i, b = std::nextafter(b, 1.0f)) in[i] = i % 2 ? b : -b;
+  CheckLanesOn950(
+      "Asin", in, 4, LNGRAD_MATH_FORMS(Asin, false),
+      [](float x) { return lngrad_replay::ReplayAsin3510(x, false); }, true,
+      [](float x) { return lngrad_replay::ReplayAsin3510(x, true); });
+  CheckLanesOn950(
+      "Acos", in, 4, LNGRAD_MATH_FORMS(Acos, false),
+      [](float x) { return lngrad_replay::ReplayAcos3510(x, false); }, true,
+      [](float x) { return lngrad_replay::ReplayAcos3510(x, true); });
 }
 
 // Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).

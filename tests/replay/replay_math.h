@@ -68,6 +68,10 @@ float ReplayErf3510(float x, bool subsection);
 float ReplayErfc3510(float x);
 // Tan on arch 3510 (tan_3510_impl.h); half cast back with saturation (FloatToHalfSaturate).
 float ReplayTan3510(float x);
+// Asin / Acos on arch 3510 (asin_3510_impl.h): the float result of the float path, or with
+// `half_path` of the half path on a widened half (the caller casts it back with saturation).
+float ReplayAsin3510(float x, bool half_path);
+float ReplayAcos3510(float x, bool half_path);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -5,6 +5,7 @@
 // (FloatToHalfSaturate). No code shared with lngrad.
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 
@@ -125,7 +126,94 @@ float Tan(float x) {
   return up / down;
 }
 
+// Asin (asin_3510_impl.h, math_constant_util.h): kCOEF, BOUNDARY = 1/sqrt2, HALF_PI.
+const double kCoef[8] = {1.0,
+                         0.16666666666666666666666666666667,
+                         0.075,
+                         0.04464285714285714285714285714286,
+                         0.03038194444444444444444444444444,
+                         0.02237215909090909090909090909091,
+                         0.01735276442307692307692307692308,
+                         0.01396484375};
+const float kBoundary = static_cast<float>(0.70710678118654752440084436210485);
+const float kHalfPiF = static_cast<float>(1.5707963267948966192313216916398);
+
+// AsinTaylorComputeInner on float lanes: d * c7, + c6, * sq, ..., + c0; `coef` gives c_i as the
+// lanes see it (a float, or a half scalar widened).
+template <class Coef>
+float Inner(float d, float sq, Coef coef) {
+  d = d * coef(7);
+  for (int i = 6; i >= 0; --i) {
+    d = d + coef(i);
+    if (i > 0) d = d * sq;
+  }
+  return d;
+}
+
+float CoefF(int i) { return static_cast<float>(kCoef[i]); }
+float CoefH(int i) { return HalfToFloat(FloatToHalf(static_cast<float>(kCoef[i]))); }
+
+// -Floor(Min(v, B) - B) through the integer casts (Min as the register Mins: NaN stays).
+float Choice(float v, float b) {
+  const float t = (std::isnan(v) ? v : (b < v ? b : v)) + (-b);
+  // Cast<int32_t, FLOOR, SAT> then back: an integer (no -0), NaN as 0.
+  const int32_t k = std::isnan(t) ? 0 : static_cast<int32_t>(std::floor(t));
+  return static_cast<float>(k) * -1.0f;
+}
+
+float AsinF(float x) {
+  float t = x * x;
+  t = t * -1.0f + 1.0f;
+  const float r = std::sqrt(t);
+  float res2 = Inner(r * r, r * r, CoefF) * r;
+  res2 = res2 * -1.0f + kHalfPiF;
+  const float sq = x * x;
+  const float root = std::sqrt(sq);  // AsinTaylorComputeBySquareValue leaves Sqrt(x * x) there
+  float res1 = Inner(sq * 1.0f, sq, CoefF) * root;
+  const float c1 = Choice(root, kBoundary);
+  res1 = res1 * c1;
+  res2 = res2 * (c1 * -1.0f + 1.0f);
+  res1 = res1 + res2;
+  float sign = x * 4611686018427387904.0f;
+  sign = sign / (std::fabs(sign) + static_cast<float>(2.168404344971009e-19));
+  return res1 * sign;
+}
+
+// One half instruction: the float result of half operands rounded to half.
+float H(float v) { return HalfToFloat(FloatToHalf(v)); }
+
+float AsinH(float x) {
+  float f2 = x * x;
+  f2 = f2 * -1.0f + 1.0f;
+  float f1 = Inner(f2 * 1.0f, f2, CoefH) * std::sqrt(f2);
+  f1 = f1 * -1.0f + kHalfPiF;
+  const float ax = std::fabs(x);
+  const float sq = H(ax * ax);
+  float small = H(sq * CoefH(7));
+  for (int i = 6; i >= 0; --i) {
+    small = H(small + CoefH(i));
+    if (i > 0) small = H(small * sq);
+  }
+  small = H(small * ax);
+  const float hb = H(kBoundary);
+  float m = H((std::isnan(ax) ? ax : (hb < ax ? hb : ax)) + H(-kBoundary));
+  m = static_cast<float>(std::isnan(m) ? 0
+                                       : static_cast<int32_t>(std::max(std::floor(m), -128.0f)));
+  m = H(m * -1.0f);
+  small = H(small * m);
+  m = H(H(m * -1.0f) + 1.0f);
+  f1 = small + f1 * m;
+  const float d = H(x * 32768.0f);
+  const float sign = H(d / H(std::fabs(d) + H(3.0517578125e-05f)));
+  return f1 * sign;
+}
+
 }  // namespace
+
+float ReplayAsin3510(float x, bool half_path) { return half_path ? AsinH(x) : AsinF(x); }
+float ReplayAcos3510(float x, bool half_path) {
+  return (ReplayAsin3510(x, half_path) + (-kHalfPiF)) * -1.0f;
+}
 
 float ReplayTan3510(float x) { return Tan(x); }
 
