@@ -296,4 +296,53 @@ TEST(MathReplay3510, LogOn950IsTheLnInstruction) {
   ExpectBitsEqual(got_h.data(), want_h.data(), 1000, "Log on the 950, half", in_h.data());
 }
 
+// Every binary16 input (eight runs of 8192) through each 950 half path against its replay
+// (widened, the float reference, the cast back saturating or not; Asin and Acos their half path):
+// the roundings and the saturation meet every value here.
+template <typename Api, typename Ref>
+void CheckEveryHalfOn950(const std::string& name, Api api, Ref ref, bool saturate) {
+  constexpr uint32_t kRun = 8192;
+  for (uint32_t base = 0; base < 0x10000u; base += kRun) {
+    std::vector<half> in(kRun), want(kRun);
+    for (uint32_t i = 0; i < kRun; ++i) {
+      const auto bits = static_cast<uint16_t>(base + i);
+      std::memcpy(&in[i], &bits, 2);
+      const float r = ref(static_cast<float>(in[i]));
+      const uint16_t w =
+          (saturate ? lngrad_replay::FloatToHalfSaturate(r) : lngrad_replay::FloatToHalf(r)).bits;
+      std::memcpy(&want[i], &w, 2);
+    }
+    const auto got = RunApi<half>(
+        in, kRun, kUbBufBytes, [&api](auto d, auto s, auto t, uint32_t c) { api(0, d, s, t, c); },
+        k950);
+    ExpectBitsEqual(got.first.data(), want.data(), kRun, name + " every half on the 950",
+                    in.data());
+  }
+}
+
+TEST(MathReplay3510, EveryHalfOn950) {
+  namespace r = lngrad_replay;
+  CheckEveryHalfOn950(
+      "Exp", [](int, auto d, auto s, auto t, uint32_t n) { Exp<half, 10>(d, s, t, n); },
+      [](float x) { return r::ReplayExpTaylor3510(10, x); }, true);
+  CheckEveryHalfOn950(
+      "Log2", [](int, auto d, auto s, auto t, uint32_t n) { Log2(d, s, t, n); }, r::ReplayLog2_3510,
+      true);
+  CheckEveryHalfOn950(
+      "Log10", [](int, auto d, auto s, auto, uint32_t n) { Log10(d, s, n); }, r::ReplayLog10_3510,
+      true);
+  CheckEveryHalfOn950("Tan", LNGRAD_MATH_FORMS(Tan, false), r::ReplayTan3510, true);
+  CheckEveryHalfOn950(
+      "Asin", LNGRAD_MATH_FORMS(Asin, false), [](float x) { return r::ReplayAsin3510(x, true); },
+      true);
+  CheckEveryHalfOn950(
+      "Acos", LNGRAD_MATH_FORMS(Acos, false), [](float x) { return r::ReplayAcos3510(x, true); },
+      true);
+  CheckEveryHalfOn950("Acosh", LNGRAD_MATH_FORMS(Acosh, false), r::ReplayAcosh3510, false);
+  CheckEveryHalfOn950("Erfc", LNGRAD_MATH_FORMS(Erfc, false), r::ReplayErfc3510, false);
+  CheckEveryHalfOn950(
+      "Erf", LNGRAD_MATH_FORMS(Erf, false), [](float x) { return r::ReplayErf3510(x, false); },
+      false);
+}
+
 }  // namespace
