@@ -279,6 +279,34 @@ TEST(MathReplay3510, AsinAcosOn950) {
       [](float x) { return lngrad_replay::ReplayAcos3510(x, true); });
 }
 
+// Atan with both AtanConfig algorithms (POLYNOMIAL_APPROXIMATION float only): the clip at
+// 10000, the switches at tan(pi/8), 1 and the Min's choices, NaN.
+constexpr AtanConfig kAtanPolynomial = {AtanAlgo::POLYNOMIAL_APPROXIMATION};
+
+TEST(MathReplay3510, AtanBothConfigsOn950) {
+  const auto in = SpreadInputs(55, kFull, {0.41421357f, 1.0f, 2.4142137f, 10000.0f, 0.5f, 3.0f});
+  CheckLanesOn950(
+      "Atan taylor", in, 4, LNGRAD_MATH_FORMS(Atan, false),
+      [](float x) { return lngrad_replay::ReplayAtan3510(x, false); }, false);
+  for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
+    const auto got = RunApi<float>(
+        in, n, kUbBufBytes,
+        [](auto d, auto s, auto t, uint32_t c) { Atan<float, false, kAtanPolynomial>(d, s, t, c); },
+        k950);
+    std::vector<float> want(n);
+    for (uint32_t i = 0; i < n; ++i) want[i] = lngrad_replay::ReplayAtan3510(in[i], true);
+    ExpectBitsEqual(got.first.data(), want.data(), n, "Atan polynomial on the 950", in.data());
+  }
+  // The 950's Taylor chain differs from 2201's (the doubled f_n): the bits differ.
+  std::vector<float> old(1000);
+  lngrad_replay::ReplayMath(lngrad_replay::MathOp::kAtan, in.data(), old.data(), 1000);
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < 1000; ++i) {
+    differ += BitsOf(old[i]) != BitsOf(lngrad_replay::ReplayAtan3510(in[i], false));
+  }
+  EXPECT_GT(differ, 50u);
+}
+
 // Log: the 950's register Log on T is 2201's Ln on T, the same bits (the 2201 replay).
 TEST(MathReplay3510, LogOn950IsTheLnInstruction) {
   const auto in = SpreadInputs(48, 1000, {1.0f, 0.5f});
@@ -339,6 +367,9 @@ TEST(MathReplay3510, EveryHalfOn950) {
       "Acos", LNGRAD_MATH_FORMS(Acos, false), [](float x) { return r::ReplayAcos3510(x, true); },
       true);
   CheckEveryHalfOn950("Acosh", LNGRAD_MATH_FORMS(Acosh, false), r::ReplayAcosh3510, false);
+  CheckEveryHalfOn950(
+      "Atan", LNGRAD_MATH_FORMS(Atan, false), [](float x) { return r::ReplayAtan3510(x, false); },
+      false);
   CheckEveryHalfOn950("Erfc", LNGRAD_MATH_FORMS(Erfc, false), r::ReplayErfc3510, false);
   CheckEveryHalfOn950(
       "Erf", LNGRAD_MATH_FORMS(Erf, false), [](float x) { return r::ReplayErf3510(x, false); },

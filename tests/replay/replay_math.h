@@ -72,6 +72,9 @@ float ReplayTan3510(float x);
 // `half_path` of the half path on a widened half (the caller casts it back with saturation).
 float ReplayAsin3510(float x, bool half_path);
 float ReplayAcos3510(float x, bool half_path);
+// Atan on arch 3510 (atan_3510_impl.h): TAYLOR_EXPANSION, or with `polynomial`
+// POLYNOMIAL_APPROXIMATION (float only); half rounded back without saturation (FloatToHalf).
+float ReplayAtan3510(float x, bool polynomial);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -208,7 +208,91 @@ float AsinH(float x) {
   return f1 * sign;
 }
 
+// Atan's TaylorExpand (atan_3510_impl.h): sq = v * v; d = v * v * f[level]; for level 6 the loop
+// body once (+ f6, * sq, + f5); then + f4, * sq, + f3, * sq, + f2, * sq, + f1, * sq, + f0, * v.
+float AtanTaylorExpand(float v, int level) {
+  const double f[7] = {1,
+                       -0.3333333333333333,
+                       0.2,
+                       -0.14285714285714285,
+                       0.1111111111111111,
+                       -0.09090909090909091,
+                       0.07692307692307693};
+  const auto fl = [&f](int i) { return static_cast<float>(f[i]); };
+  const float sq = v * v;
+  float d = v * v;
+  d = d * fl(level);
+  if (level == 6) {
+    d = d + fl(6);
+    d = d * sq;
+    d = d + fl(5);
+  }
+  d = d + fl(4);
+  d = d * sq;
+  d = d + fl(3);
+  d = d * sq;
+  d = d + fl(2);
+  d = d * sq;
+  d = d + fl(1);
+  d = d * sq;
+  d = d + fl(0);
+  return d * v;
+}
+
+// AtanTransform: |(v + (-t)) / (v * t + 1)|.
+float AtanTrans(float v, float t) { return std::fabs((v + (-t)) / (v * t + 1.0f)); }
+
+// AtanCompute: the register clip and Min (NaN stays), the four candidates, the sign.
+float AtanTaylorPath(float x) {
+  const float pi4 = static_cast<float>(0.78539816339744830961566084581988);
+  const float pi8 = static_cast<float>(0.39269908169872415480783042290994);
+  const float t8 = static_cast<float>(0.4142135623730950);
+  const auto rmin = [](float a, float b) {
+    return std::isnan(a) || std::isnan(b) ? a + b : (b < a ? b : a);
+  };
+  const float clip = RegMaxs(RegMins(x, 10000.0f), -10000.0f);
+  const float a = std::fabs(clip);
+  float dst = AtanTaylorExpand(a, 4);
+  dst = rmin(dst, AtanTaylorExpand(AtanTrans(a, t8), 4) + pi8);
+  const float u = std::fabs((a + -1.0f) / (a + 1.0f));
+  dst = rmin(dst, AtanTaylorExpand(u, 4) + pi4);
+  float w = AtanTaylorExpand(AtanTrans(u, t8), 6) + pi8;
+  w = w + pi4;
+  dst = rmin(dst, w);
+  float sign = clip * 4611686018427387904.0f;
+  sign = sign / (std::fabs(sign) + static_cast<float>(2.168404344971009e-19));
+  return dst * sign;
+}
+
+// AtanPolynomialVFImpl: MulAddDst and FusedMulDstAdd fused; the sign bit of x or-ed in.
+float AtanPolyPath(float x) {
+  const double a[9] = {0,
+                       -0.333329409,
+                       0.199887753,
+                       -0.141718030,
+                       0.105184801,
+                       -0.0725297481,
+                       0.0398497507,
+                       -0.0143969795,
+                       0.00245002890};
+  const auto af = [&a](int i) { return static_cast<float>(a[i]); };
+  const float xa = std::fabs(x);
+  const float xcon = xa >= 1.0f ? 1.0f / xa : xa;
+  const float sx = xcon * xcon;
+  float y = std::fma(af(8), sx, af(7));
+  for (int i = 6; i >= 1; --i) y = std::fma(y, sx, af(i));
+  float t = y * sx;
+  t = std::fma(t, xcon, xcon);
+  const float yif = std::fma(static_cast<float>(1.68325555), static_cast<float>(0.933189452), -t);
+  const float r = xa >= 1.0f ? yif : t;
+  return AsFloat(BitsOf(r) | (BitsOf(x) & 0x80000000u));
+}
+
 }  // namespace
+
+float ReplayAtan3510(float x, bool polynomial) {
+  return polynomial ? AtanPolyPath(x) : AtanTaylorPath(x);
+}
 
 float ReplayAsin3510(float x, bool half_path) { return half_path ? AsinH(x) : AsinF(x); }
 float ReplayAcos3510(float x, bool half_path) {
