@@ -201,7 +201,7 @@ T LgammaOf(T x, bool arch3510) {
     if (arch3510) return Lgamma3510(x);
     return LgammaF(x);
   } else {
-    if (arch3510) return half(static_cast<float>(FloatToHalfSaturate(Lgamma3510(Widen(x)))));
+    if (arch3510) return NarrowSaturated<T>(Lgamma3510(Widen(x)));
     return Narrow<T>(LgammaH(Widen(x)));
   }
 }
