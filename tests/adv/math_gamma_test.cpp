@@ -69,8 +69,9 @@ struct Bound {
 
 template <typename T, typename Api>
 void CheckEveryForm(const std::string& name, const std::vector<T>& in,
-                    const std::function<double(double)>& oracle, Bound b, Api api) {
-  for (const char* soc : kSocs) {
+                    const std::function<double(double)>& oracle, Bound b, Api api,
+                    const std::vector<const char*>& socs = {k910B, k950}) {
+  for (const char* soc : socs) {
     for (int form = 0; form < 2; ++form) {
       const std::string what = name + " " + soc + " form " + std::to_string(form);
       ExpectWithinAbsOrUlps(in, RunForm<T, false>(soc, in, form, api), oracle, b.abs, b.ulps, what);
@@ -164,7 +165,8 @@ TEST(MathDigamma, HalfOn950RoundsTheFloatSequence) {
   ExpectWithinAbsOrUlps(in, got, Digamma, 3e-5, 0.51, "Digamma half on the 950");
 }
 
-// Lgamma, float: the pieces on [0, 3) and Stirling from 5.8 are accurate to about 2^-27
+// Lgamma on 2201 (the 950 runs another algorithm, tested below), float: the pieces on [0, 3) and
+// Stirling from 5.8 are accurate to about 2^-27
 // relative (the approximations alone, evaluated in double: at most 7e-9 absolute below 3, 6e-9
 // relative from 5.8); the float steps add a few ulps; near lgamma's zeros at 1 and 2 only an
 // absolute bound holds: 4e-7 or 8 ulps. The rational piece on [3, 5.8) is the sequence's weak
@@ -176,22 +178,46 @@ TEST(MathDigamma, HalfOn950RoundsTheFloatSequence) {
 // 2e-3 absolute (half's ulp near the zeros).
 TEST(MathLgamma, WithinBoundsEveryForm) {
   CheckEveryForm<float>("Lgamma below 3", Uniform<float>(5, kCount, 0.0f, 3.0f), Lgamma,
-                        {4e-7, 8.0}, LNGRAD_GAMMA_CALL(Lgamma));
+                        {4e-7, 8.0}, LNGRAD_GAMMA_CALL(Lgamma), {k910B});
   CheckEveryForm<float>("Lgamma [3, 5.8)", Uniform<float>(6, kCount, 3.0f, 5.8f), Lgamma,
-                        {1.9e-4, 0.0}, LNGRAD_GAMMA_CALL(Lgamma));
+                        {1.9e-4, 0.0}, LNGRAD_GAMMA_CALL(Lgamma), {k910B});
   CheckEveryForm<float>("Lgamma from 5.8", LogUniform<float>(7, kCount, 3, 120), Lgamma, {0.0, 8.0},
-                        LNGRAD_GAMMA_CALL(Lgamma));
+                        LNGRAD_GAMMA_CALL(Lgamma), {k910B});
   auto neg = OffPoles<float>(8, -40.0f, 0.0f, 0.05f);
   for (auto& x : neg) x = x < -3.0f && x > -5.8f ? x - 3.0f : x;
-  CheckEveryForm<float>("Lgamma neg", neg, Lgamma, {4e-6, 16.0}, LNGRAD_GAMMA_CALL(Lgamma));
+  CheckEveryForm<float>("Lgamma neg", neg, Lgamma, {4e-6, 16.0}, LNGRAD_GAMMA_CALL(Lgamma),
+                        {k910B});
   CheckEveryForm<float>("Lgamma neg [-5.8, -3)", OffPoles<float>(9, -5.8f, -3.0f, 0.05f), Lgamma,
-                        {1.9e-4, 0.0}, LNGRAD_GAMMA_CALL(Lgamma));
+                        {1.9e-4, 0.0}, LNGRAD_GAMMA_CALL(Lgamma), {k910B});
   CheckEveryForm<half>("Lgamma half", OffPoles<half>(10, -8.0f, 100.0f, 0.05f), Lgamma, {2e-3, 1.0},
-                       LNGRAD_GAMMA_CALL(Lgamma));
+                       LNGRAD_GAMMA_CALL(Lgamma), {k910B});
+}
+
+// Lgamma on the 950 (lgamma_3510.h): fdlibm's intervals, rational fits accurate to well below
+// float's ulp (the fits alone, in double, depart by less than 2^-30 relative), evaluated in at
+// most ~20 float steps each: 3 ulps over the positive axis (measured 2.7 at most on 2^18 points
+// per interval; relative even near lgamma's zeros 1 and 2, where the fits work on x - 1 and
+// x - 2). Below 0 the reflection ln(pi) - ln|SinPi(x)| - ln(-x) - lgamma(-x) cancels near
+// lgamma's negative zeros: 1e-6 absolute (a few ulps of its terms, at most ln 40 + 3) or 4
+// ulps, 0.05 from the poles. Half rounds the float result once (saturating): half an ulp of
+// half plus the float error, 0.51 ulps above 0; below 0 the float's 1e-6 absolute error makes
+// 2e-6 or 1 ulp.
+TEST(MathLgamma, On950WithinItsBounds) {
+  const std::vector<const char*> on950 = {k950};
+  CheckEveryForm<float>("Lgamma below 8", Uniform<float>(15, kCount, 0.0f, 8.0f), Lgamma,
+                        {0.0, 3.0}, LNGRAD_GAMMA_CALL(Lgamma), on950);
+  CheckEveryForm<float>("Lgamma 2^-69 to 2^120", LogUniform<float>(16, kCount, -69, 120), Lgamma,
+                        {0.0, 3.0}, LNGRAD_GAMMA_CALL(Lgamma), on950);
+  CheckEveryForm<float>("Lgamma neg", OffPoles<float>(17, -40.0f, 0.0f, 0.05f), Lgamma, {1e-6, 4.0},
+                        LNGRAD_GAMMA_CALL(Lgamma), on950);
+  CheckEveryForm<half>("Lgamma half pos", Uniform<half>(18, kCount, 0.0f, 200.0f), Lgamma,
+                       {0.0, 0.51}, LNGRAD_GAMMA_CALL(Lgamma), on950);
+  CheckEveryForm<half>("Lgamma half neg", OffPoles<half>(19, -8.0f, 0.0f, 0.05f), Lgamma,
+                       {2e-6, 1.0}, LNGRAD_GAMMA_CALL(Lgamma), on950);
 }
 
 // +inf at the poles (0, the negative integers), at +-inf and for |x| >= 65504 in half; NaN
-// for NaN; -ln|x| for tiny negative x.
+// for NaN; -ln|x| for tiny negative x (both sequences).
 TEST(MathLgamma, Specials) {
   for (const char* soc : kSocs) {
     const std::vector<float> in = {0.0f, -0.0f, -1.0f, -7.0f, kInf, -kInf, -1e-30f, kNaN};
@@ -205,8 +231,13 @@ TEST(MathLgamma, Specials) {
                                     half(kNaN)};
     const auto got_h = RunUnary<half>(
         soc, in_h, 5, [](auto d, auto s, auto t, uint32_t n) { Lgamma(d, s, t, n); });
-    for (size_t i = 0; i < 4; ++i) EXPECT_EQ(D(got_h[i]), INFINITY) << soc << " " << i;
-    EXPECT_TRUE(std::isnan(D(got_h[4])));
+    // The 950 casts back with saturation: 65504 for an infinite or too large result, +0 for
+    // NaN.
+    const bool sat = soc == k950;
+    for (size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(D(got_h[i]), sat ? 65504.0 : INFINITY) << soc << " " << i;
+    }
+    EXPECT_TRUE(sat ? D(got_h[4]) == 0.0 && !std::signbit(D(got_h[4])) : std::isnan(D(got_h[4])));
   }
 }
 

@@ -120,6 +120,50 @@ TEST(MathExp, InfinitiesGiveNaNAsTheSequenceDoes) {
   EXPECT_EQ(out[3], 1.0f);
 }
 
+// The 950 (exp_3510_impl.h, log_3510_impl.h) selects +inf for +inf and 0 for -inf after the
+// chain, and casts half back with saturation (an infinity to 65504, NaN to +0); so do Log2 and
+// Log10 on half; its Exp leaves the source alone with isReuseSource.
+TEST(MathExp, SpecialsAndSaturationOn950) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto exp10 = [](auto d, auto s, auto t, uint32_t n) { Exp<float, 10, true>(d, s, t, n); };
+  const std::vector<float> in = {inf, -inf, 0.0f, nan, 89.0f};
+  std::vector<float> out, src_after;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(0, in);
+        exp10(ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(2), 5);
+        out = ub.Take<float>(1);
+        src_after = ub.Take<float>(0);
+      },
+      k950);
+  EXPECT_EQ(out[0], inf);
+  EXPECT_TRUE(out[1] == 0.0f && !std::signbit(out[1]));
+  EXPECT_EQ(out[2], 1.0f);
+  EXPECT_TRUE(std::isnan(out[3]));
+  EXPECT_EQ(out[4], inf);
+  EXPECT_EQ(src_after[0], inf);
+  EXPECT_EQ(src_after[4], 89.0f);
+  const std::vector<half> in_h = {half(inf),   half(-inf), half(nan),
+                                  half(12.0f), half(0.0f), half(-1.0f)};
+  const auto exp_h = RunUnary<half>(
+      k950, in_h, 6, [](auto d, auto s, auto t, uint32_t n) { Exp<half, 10>(d, s, t, n); });
+  const std::vector<double> want_exp = {65504, 0, 0, 65504, 1, std::exp(-1.0)};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(D(exp_h[i]), want_exp[i]) << i;
+  EXPECT_NEAR(D(exp_h[5]), want_exp[5], 1e-3);
+  const auto l2 =
+      RunUnary<half>(k950, in_h, 6, [](auto d, auto s, auto t, uint32_t n) { Log2(d, s, t, n); });
+  const auto l10 =
+      RunUnary<half>(k950, in_h, 6, [](auto d, auto s, auto, uint32_t n) { Log10(d, s, n); });
+  const std::vector<double> want_log = {65504, 0, 0, -1, -65504, 0};  // 12: checked apart
+  for (size_t i : {0, 1, 2, 4, 5}) {
+    EXPECT_EQ(D(l2[i]), want_log[i]) << i;
+    EXPECT_EQ(D(l10[i]), want_log[i]) << i;
+  }
+  EXPECT_NEAR(D(l2[3]), std::log2(12.0), 2e-3);
+  EXPECT_NEAR(D(l10[3]), std::log10(12.0), 1e-3);
+}
+
 TEST(MathLog, LogLog2Log10WithinBounds) {
   for (const char* soc : kSocs) {
     const auto in_f = LogUniform<float>(4, kCount, -30, 30);
@@ -289,14 +333,29 @@ TEST(MathSinCos, WithinBoundsEveryOverload) {
 
 // Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to
 // tan(pi/8) is the sequence's weak point (truncation u^11 / 11 <= 5.4e-6, e.g. 4.1e-6 at
-// x = 2.37): 6e-6 absolute, or 4 ulps.
+// x = 2.37): 6e-6 absolute, or 4 ulps. The 950's TaylorExpand (atan_3510_impl.h) adds the last
+// coefficient twice, so its degree-11 term is +u^11 / 9 where atan's is -u^11 / 11: (1/9 + 1/11)
+// tan(pi/8)^11 = 1.22e-5 at most (1.18e-5 measured, at x = 2.414): 1.25e-5 there. Its
+// POLYNOMIAL_APPROXIMATION (a degree-17 odd minimax fit with fused multiply-adds, 1/x above 1):
+// 2 ulps (1.15 measured).
+constexpr AtanConfig kAtanPoly = {AtanAlgo::POLYNOMIAL_APPROXIMATION};
 TEST(MathAtan, WithinBoundsEveryOverload) {
   for (const char* soc : kSocs) {
+    const double abs = soc == k950 ? 1.25e-5 : 6e-6;
     CheckUnaryApi(
         soc, "Atan", Uniform<float>(26, kCount, -20.0f, 20.0f),
-        Uniform<half>(27, kCount, -20.0f, 20.0f), [](double x) { return std::atan(x); },
-        {6e-6, 4.0}, {6e-6, 1.0}, LNGRAD_UNARY_CALL(Atan));
+        Uniform<half>(27, kCount, -20.0f, 20.0f), [](double x) { return std::atan(x); }, {abs, 4.0},
+        {abs, 1.0}, LNGRAD_UNARY_CALL(Atan));
   }
+  const auto in = Uniform<float>(28, kCount, -20.0f, 20.0f);
+  const auto wide = LogUniform<float>(29, kCount, -40, 40);
+  const auto run = [](auto d, auto s, auto t, uint32_t n) {
+    Atan<float, false, kAtanPoly>(d, s, t, n);
+  };
+  const auto atan = [](double x) { return std::atan(x); };
+  ExpectWithinUlps(in, RunUnary<float>(k950, in, kCount, run), atan, 2.0, "Atan polynomial");
+  ExpectWithinUlps(wide, RunUnary<float>(k950, wide, kCount, run), atan, 2.0,
+                   "Atan polynomial, 2^-40 to 2^40");
 }
 
 // Asin, Acos: the degree-15 Taylor series of asin on |x| < 1/sqrt2 (directly, or on
@@ -328,6 +387,24 @@ TEST(MathTan, WithinBoundsEveryOverload) {
         soc, "Tan", in_f, in_h, [](double x) { return std::tan(x); }, {2.4e-7, 8.0}, {1e-7, 1.0},
         LNGRAD_UNARY_CALL(Tan));
   }
+}
+
+// Erf's SUBSECTION_POLYNOMIAL_APPROXIMATION on the 950 is CUDA's erff (fused multiply-adds, then
+// 1 - e^f above 1.003), whose documented bound is 2 ulps over the whole range; half rounds that
+// once: 0.51 ulps. Off the 950 the config changes nothing (the 2201 sequence runs).
+constexpr ErfConfig kErfSubsection = {ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION};
+TEST(MathErf, SubsectionConfigOn950WithinCudaBound) {
+  const auto in_f = Uniform<float>(40, kCount, -5.0f, 5.0f);
+  const auto in_h = Uniform<half>(41, kCount, -5.0f, 5.0f);
+  const auto erf = [](double x) { return std::erf(x); };
+  const auto run = [](auto d, auto s, auto t, uint32_t n) {
+    Erf<typename decltype(d)::PrimType, false, kErfSubsection>(d, s, t, n);
+  };
+  ExpectWithinUlps(in_f, RunUnary<float>(k950, in_f, kCount, run), erf, 2.0, "Erf subsection");
+  ExpectWithinUlps(in_h, RunUnary<half>(k950, in_h, kCount, run), erf, 0.51, "Erf subsection half");
+  const auto tiny = LogUniform<float>(42, kCount, -40, 0);
+  ExpectWithinUlps(tiny, RunUnary<float>(k950, tiny, kCount, run), erf, 2.0,
+                   "Erf subsection small");
 }
 
 // Erfc: E = e^(-a^2) R(a) / S(a) is a relative approximation of erfc(|x|) (the clip at 10 is

@@ -49,16 +49,6 @@ std::vector<float> Inputs(uint32_t seed, size_t n, float lo, float hi,
 // chunks with a tail.
 const uint32_t kCounts[] = {1, 37, 1000, kFull - 3};
 
-// Forms: 0 (tmp, count), 1 (tmp, whole tensor), 2 (count, framework scratch), 3 (whole tensor).
-#define LNGRAD_MATH_FORMS(Name, Reuse)               \
-  [](int form, auto d, auto s, auto t, uint32_t n) { \
-    using TT = typename decltype(d)::PrimType;       \
-    if (form == 0) Name<TT, Reuse>(d, s, t, n);      \
-    if (form == 1) Name<TT, Reuse>(d, s, t);         \
-    if (form == 2) Name<TT, Reuse>(d, s, n);         \
-    if (form == 3) Name<TT, Reuse>(d, s);            \
-  }
-
 // Every form and count of `api` against ReplayMath, float and half.
 template <typename Api>
 void CheckUnary(MathOp op, const std::string& name, const std::vector<float>& in_f, Api api) {

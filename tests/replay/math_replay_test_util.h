@@ -28,6 +28,16 @@ inline constexpr uint32_t kFull = kUbBufBytes / sizeof(float);  // 10240 floats 
 inline constexpr float kInf = std::numeric_limits<float>::infinity();
 inline constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
+// Forms: 0 (tmp, count), 1 (tmp, whole tensor), 2 (count, framework scratch), 3 (whole tensor).
+#define LNGRAD_MATH_FORMS(Name, Reuse)               \
+  [](int form, auto d, auto s, auto t, uint32_t n) { \
+    using TT = typename decltype(d)::PrimType;       \
+    if (form == 0) Name<TT, Reuse>(d, s, t, n);      \
+    if (form == 1) Name<TT, Reuse>(d, s, t);         \
+    if (form == 2) Name<TT, Reuse>(d, s, n);         \
+    if (form == 3) Name<TT, Reuse>(d, s);            \
+  }
+
 template <typename T>
 uint32_t BitsOf(T v) {
   uint32_t b = 0;

@@ -49,6 +49,32 @@ float ReplayCosh3510(float x);
 // Asinh on arch 3510 (asinh_3510_impl.h): s = Ln(Sqrt(x * x + 1) + |x|); the lanes with x < 0
 // get Muls(s, -1) (the others 0), then the bits are or-ed with s's.
 float ReplayAsinh3510(float x);
+// Lgamma on arch 3510 (lgamma_3510_impl.h; replay_lgamma_3510.cpp): the 64-lane register passes
+// of the source; half widened, the float result cast with saturation (+-inf to +-65504, NaN to
+// +0).
+void ReplayLgamma3510(const float* src, float* dst, size_t n);
+void ReplayLgamma3510(const Half* src, Half* dst, size_t n);
+// Exp<T, level> (level >= 1), Log2 and Log10 on arch 3510 (replay_math_3510.cpp), one float lane;
+// half: widened first, the result cast back with FloatToHalfSaturate.
+float ReplayExpTaylor3510(uint32_t level, float x);
+float ReplayLog2_3510(float x);
+float ReplayLog10_3510(float x);
+// Acosh on arch 3510: half rounded back to nearest even without saturation (FloatToHalf).
+float ReplayAcosh3510(float x);
+// Erf on arch 3510 (erf_3510_impl.h): PADE_APPROXIMATION, or with `subsection`
+// SUBSECTION_POLYNOMIAL_APPROXIMATION; half rounded back without saturation (FloatToHalf).
+float ReplayErf3510(float x, bool subsection);
+// Erfc on arch 3510 (erfc_3510_impl.h); half as Erf's.
+float ReplayErfc3510(float x);
+// Tan on arch 3510 (tan_3510_impl.h); half cast back with saturation (FloatToHalfSaturate).
+float ReplayTan3510(float x);
+// Asin / Acos on arch 3510 (asin_3510_impl.h): the float result of the float path, or with
+// `half_path` of the half path on a widened half (the caller casts it back with saturation).
+float ReplayAsin3510(float x, bool half_path);
+float ReplayAcos3510(float x, bool half_path);
+// Atan on arch 3510 (atan_3510_impl.h): TAYLOR_EXPANSION, or with `polynomial`
+// POLYNOMIAL_APPROXIMATION (float only); half rounded back without saturation (FloatToHalf).
+float ReplayAtan3510(float x, bool polynomial);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

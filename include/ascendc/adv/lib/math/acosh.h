@@ -5,8 +5,8 @@
 // (-1); t = Sqrt(t); t = x + t; d = t / t; t = t * d; r = Ln(t) (double, rounded once); half:
 // rounded to half (CAST_NONE). So x < 1 gives NaN (Sqrt of a negative), x = 1 gives 0, and
 // x*x overflowing (|x| > ~1.8e19 in float) gives inf / inf = NaN, as on the device. Arch 3510
-// runs its register implementation, whose bits lngrad does not model: there the same sequence
-// runs.
+// (acosh_3510_impl.h, register code): the same steps without t * (t / t), so there x*x
+// overflowing gives Ln(inf) = inf; half rounded back CAST_RINT without saturation.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetAcoshMaxMinTmpSize's minimum on 2201/2002 (256 bytes for
@@ -26,6 +26,7 @@ inline float AcoshSteps(float x) {
   t = t + -1.0f;
   t = std::sqrt(t);
   t = x + t;
+  if (On3510()) return LnF(t);
   const float d = t / t;
   t = t * d;
   return LnF(t);

@@ -12,8 +12,12 @@
 //   constants rounded to half), the mask through an int8 cast, the sign step in half (2^15,
 //   2^-15), the blend and the product in float, rounded to half (CAST_NONE).
 //   Acos: (Asin's float result + (-pi/2)) * -1, then rounded to T.
-// |x| > 1 gives NaN (Sqrt of a negative). Arch 3510 runs its register implementations, whose
-// bits lngrad does not model: there the same sequences run.
+// |x| > 1 gives NaN (Sqrt of a negative). Arch 3510 (asin_3510_impl.h, register code): the same
+// sequences but for two steps: half's A2 (the big branch, in float registers) adds the
+// constants rounded to half (the source's static_cast<half>), and half results are cast back
+// with saturation (NaN, |x| > 1, to +0). (Its float mask reads Sqrt(x * x), the register the
+// square form leaves: |x| itself in binary32, or a value below the boundary where x * x
+// underflows, so the same choice.)
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least the GetAsinMaxMinTmpSize / GetAcosMaxMinTmpSize minimum on
@@ -53,15 +57,18 @@ U AsinTaylor(U v) {
   return U(static_cast<float>(d) * static_cast<float>(v));
 }
 
-// A2(s) in float.
-inline float AsinTaylorSquare(float s) {
+// A2(s) in float; with half_coefs the constants rounded to half first (3510's half path).
+inline float AsinTaylorSquare(float s, bool half_coefs = false) {
+  const auto c = [half_coefs](int i) {
+    return half_coefs ? static_cast<float>(half(kAsinCoef[i])) : kAsinCoef[i];
+  };
   float d = s * 1.0f;
-  d = d * kAsinCoef[7];
+  d = d * c(7);
   for (int i = 6; i > 0; --i) {
-    d = d + kAsinCoef[i];
+    d = d + c(i);
     d = d * s;
   }
-  d = d + kAsinCoef[0];
+  d = d + c(0);
   return d * std::sqrt(s);
 }
 
@@ -96,7 +103,7 @@ inline float AsinHalfToFloat(half x) {
   float t = xf * xf;
   t = t * -1.0f;
   t = t + 1.0f;
-  float big = AsinTaylorSquare(t);
+  float big = AsinTaylorSquare(t, On3510());
   big = big * -1.0f;
   big = big + kHalfPi;
   const half ax = half(std::fabs(xf));
@@ -127,14 +134,14 @@ float AsinToFloat(T x) {
 
 template <typename T>
 T AsinOf(T x) {
-  return Narrow<T>(AsinToFloat(x));
+  return On3510() ? NarrowSaturated<T>(AsinToFloat(x)) : Narrow<T>(AsinToFloat(x));
 }
 
 template <typename T>
 T AcosOf(T x) {
   float r = AsinToFloat(x) + -kHalfPi;
   r = r * -1.0f;
-  return Narrow<T>(r);
+  return On3510() ? NarrowSaturated<T>(r) : Narrow<T>(r);
 }
 
 }  // namespace lngrad::aicore::math_detail

@@ -9,20 +9,30 @@
 //   Q = ((((s + 31.212858877) s + 398.56963806) s + 3023.1248150) s + 13243.365831) s
 //       + 26267.224157
 // (every * and + rounded, the constants rounded to float); Erf = P / Q; half: rounded to half
-// with CAST_ROUND (ties away from zero) as on arch 2201. Arch 3510 runs its register
-// implementations (ErfConfig), whose bits lngrad does not model: there the same sequence runs
-// for either algo.
+// with CAST_ROUND (ties away from zero) as on arch 2201. Arch 3510 (erf_3510_impl.h, register
+// code; half widened, rounded back CAST_RINT without saturation) by ErfConfig.algo:
+//   PADE_APPROXIMATION: the same P / Q with the register Mins/Maxs (NaN stays NaN) and the
+//   constants as double literals rounded to float;
+//   SUBSECTION_POLYNOMIAL_APPROXIMATION (CUDA's erff): a = |x|, big = a >= bits 0x3F8060FE;
+//   t = big ? a : x * x; a degree-6 polynomial in t by fused multiply-adds on one of two
+//   constant sets; u = big ? -a : x; f = fma(p, u, u); below the switch r = f, else
+//   r = (1 - Exp(f * Ln(2))) with x's sign bit or-ed in.
+// The config is the 950's (off it the 2201 sequence runs whatever it says).
 //
 // Erfc (erfc_common_impl.h), per element in float: c = Maxs(Mins(x, 10), -10); a = |c| + 2^-62;
 // s = c / a (the sign, 0 at 0); E = Exp(-(a * a)) * R(a) / S(a) with R a degree-8 and S a
 // degree-5 polynomial (Horner, every step rounded, the float constants of the source); r =
-// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201.
+// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201. Arch 3510 (erfc_3510_impl.h):
+// the clip with the register Mins/Maxs (NaN stays NaN), a = |c| + 2^-62, e = Exp(-(a * a)),
+// s = c / a, r = ((e * s) * R(min(a, 10))) / S(min(a, 10)) + (1 - s) (the same polynomials,
+// another order); half rounded to nearest even without saturation.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetErfMaxMinTmpSize's minimum on 2201/2002 (768 bytes for
 // float, 2048 for half; Erfc: 1792 and 4096) and disjoint from the operands.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -67,8 +77,50 @@ inline float ErfRational(float x0) {
   return p / q;
 }
 
-template <typename T>
+// Erf's PADE_APPROXIMATION on 3510: the clip with the register Mins/Maxs, then P / Q.
+inline float ErfPade3510(float x0) {
+  const auto k = [](double c) { return static_cast<float>(c); };
+  const float x = RegMaxOf(RegMinOf(x0, k(3.92)), -k(3.92));
+  const float s = x * x;
+  float p = s * k(0.053443748819);
+  for (const double c : {0.75517016694e1, 0.10162808918e3, 0.13938061484e4, 0.50637915060e4}) {
+    p = (p + k(c)) * s;
+  }
+  p = (p + k(0.29639384698e5)) * x;
+  float q = s + k(0.31212858877e2);
+  for (const double c : {0.39856963806e3, 0.30231248150e4, 0.13243365831e5}) q = q * s + k(c);
+  q = q * s + k(0.26267224157e5);
+  return p / q;
+}
+
+// Erf's SUBSECTION_POLYNOMIAL_APPROXIMATION on 3510 (ErfSubsectionCompute).
+inline float ErfSubsection3510(float x) {
+  static constexpr uint32_t kBig[] = {0x38EB4C3A, 0xBAAE005B, 0x3C09919F, 0xBD24D99A,
+                                      0x3E235519, 0x3F69B4F9, 0x3F210A14};
+  static constexpr uint32_t kSmall[] = {0x38B1E96A, 0xBA574D20, 0x3BAAD5EA, 0xBCDC1BE7,
+                                        0x3DE718AF, 0xBEC093AC, 0x3E0375D3};
+  const float switch_at = std::bit_cast<float>(0x3F8060FEu);
+  const float a = std::fabs(x);
+  const bool big = a >= switch_at;
+  const float t = big ? a : x * x;
+  const uint32_t* c = big ? kBig : kSmall;
+  float p = std::bit_cast<float>(c[0]);
+  for (int i = 1; i < 7; ++i) p = std::fma(p, t, std::bit_cast<float>(c[i]));
+  const float u = big ? -a : x;
+  const float f = std::fma(p, u, u);
+  if (a < switch_at) return f;
+  const float one_minus = 1.0f - ExpF(f * LnF(2.0f));
+  const uint32_t sign = std::bit_cast<uint32_t>(x) & 0x80000000u;
+  return std::bit_cast<float>(sign | std::bit_cast<uint32_t>(one_minus));
+}
+
+template <typename T, AscendC::ErfAlgo kAlgo = AscendC::ErfAlgo::PADE_APPROXIMATION>
 T ErfOf(T x) {
+  if (On3510()) {
+    const float v = Widen(x);
+    return Narrow<T>(kAlgo == AscendC::ErfAlgo::PADE_APPROXIMATION ? ErfPade3510(v)
+                                                                   : ErfSubsection3510(v));
+  }
   return Narrow<T>(ErfRational(Widen(x)), AscendC::RoundMode::CAST_ROUND);
 }
 
@@ -103,8 +155,31 @@ inline float ErfcSteps(float x) {
   return big + one_minus;
 }
 
+// Erfc on 3510 (ErfcClip, ErfcPublicSteps).
+inline float ErfcSteps3510(float x) {
+  const auto k = [](double c) { return static_cast<float>(c); };
+  const float c = RegMaxOf(RegMinOf(x, 10.0f), -10.0f);
+  const float a = std::fabs(c) + k(2.168404344971009e-19);
+  const float e = ExpF(-(a * a));
+  const float z = RegMinOf(a, 10.0f);
+  const float s = c / a;
+  float r = z * k(0.1735313680e-7);
+  for (const double v : {-0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3, 0.5681528564e0,
+                         0.5245623129e1, 0.2107740710e2, 0.4212761755e2}) {
+    r = r + k(v);
+    r = r * z;
+  }
+  r = r + k(0.4380524149e2);
+  float q = z + k(0.9349684299e1);
+  for (const double v : {0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2}) {
+    q = q * z + k(v);
+  }
+  return ((e * s) * r) / q + (1.0f - s);
+}
+
 template <typename T>
 T ErfcOf(T x) {
+  if (On3510()) return Narrow<T>(ErfcSteps3510(Widen(x)));
   return Narrow<T>(ErfcSteps(Widen(x)), AscendC::RoundMode::CAST_ROUND);
 }
 
@@ -120,7 +195,7 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(m::kHalfOrFloat<T>, "Erf: T must be half or float");
   const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 3 : 8);
   m::UnaryPass("Erf", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::ErfOf(x); });
+               tmp_min, calCount, loc, [](T x) { return m::ErfOf<T, config.algo>(x); });
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)

@@ -5,16 +5,20 @@
 // float (half widened exactly): i = Cast<FLOOR>(x); f = x - i; e = Exp(i) (the instruction:
 // double, rounded once); r = f + 0; r = r + 1; p = f; for n = 2..taylorExpandLevel: p = f * p,
 // p = p * (1.0f / n) (that quotient rounded to float once), r = r + p; r = r * e; half: r
-// rounded to half (CAST_NONE). taylorExpandLevel 0 is the basic Exp instruction. Arch 3510 runs
-// its register implementation, whose bits lngrad does not model: there the same sequence runs.
-// isReuseSource with float lets the device keep f in srcTensor: lngrad writes f there too, as
-// the device does, at the source's base chunk after chunk (exp_common_impl.h: FloorX = src).
+// rounded to half (CAST_NONE). taylorExpandLevel 0 is the basic Exp instruction. isReuseSource
+// with float lets the device keep f in srcTensor: lngrad writes f there too, as the device
+// does, at the source's base chunk after chunk (exp_common_impl.h: FloorX = src).
+// Arch 3510 (exp_3510_impl.h, register code): the same chain (r = f + 1: the 2201 f + 0 changes
+// no value; the 1 / n from a Div of an Arange), then x = +inf gives +inf and x = -inf gives +0
+// (compared as bit patterns; 2201 gives NaN for both); half: the float result cast CAST_RINT
+// with saturation (+-inf to +-65504, NaN to +0); the source is left alone with isReuseSource.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetExpMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
 // for half, 3 for float, 2 for float with isReuseSource) and disjoint from the operands.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -38,6 +42,15 @@ inline float ExpTaylor(float x, uint32_t level) {
   return r * e;
 }
 
+// Exp<T, level> on arch 3510: the chain above with the infinities selected after it.
+template <typename T>
+T ExpTaylor3510(T x, uint32_t level) {
+  const float v = Widen(x);
+  float r = ExpTaylor(v, level);
+  if (std::isinf(v)) r = v > 0.0f ? v : 0.0f;
+  return NarrowSaturated<T>(r);
+}
+
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -53,15 +66,19 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
   } else {
     constexpr bool kFloat = std::is_same_v<T, float>;
     const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 4 : (isReuseSource ? 2 : 3));
+    const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
     m::UnaryPass("Exp", m::Products::kAll, m::Overlap::kNone, dstLocal, srcLocal, &sharedTmpBuffer,
-                 tmp_min, calCount, loc,
-                 [](T x) { return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel)); });
+                 tmp_min, calCount, loc, [arch3510](T x) {
+                   if (arch3510) return m::ExpTaylor3510(x, taylorExpandLevel);
+                   return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel));
+                 });
     if constexpr (kFloat && isReuseSource) {
       // The fractional parts the device leaves in the reused source: its FloorX tensor is the
       // source at its base (not at the chunk's offset), so each chunk of
       // (sharedTmpBuffer floats / 2, rounded down to 8) writes src[0, chunk length).
       T* src = srcLocal.HostPtr();
-      const uint32_t chunk = sharedTmpBuffer.GetSize() / sizeof(float) / 2 / 8 * 8;
+      // (The 950's register code leaves the source alone.)
+      const uint32_t chunk = arch3510 ? 0 : sharedTmpBuffer.GetSize() / sizeof(float) / 2 / 8 * 8;
       for (uint32_t off = 0; chunk != 0 && off < calCount; off += chunk) {
         for (uint32_t j = 0; j < chunk && off + j < calCount; ++j) {
           const float x = src[off + j] + 0.0f;

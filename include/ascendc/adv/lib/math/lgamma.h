@@ -17,8 +17,9 @@
 //     - ln(x+3), L4 Stirling's series on x + 4 with the 1/(12x - 0.1/x) correction;
 //     x < 0: ln(pi / |Sin(pi (x - floor x))|) - P_h(1 - x) (Sin: sin.h's sequence); |x| >= 65504
 //     gives 655040 before the rounding to half (+inf).
-// Arch 3510 runs its register implementation (lgamma_3510_impl.h), whose bits lngrad does not
-// model: there the same sequence runs.
+// Arch 3510 runs its register implementation (lgamma_3510_impl.h), another algorithm: eleven
+// intervals of |x| with their own fits and a SinPi reflection, half through the float sequence
+// (lgamma_3510.h); isReuseSource leaves the source as it was there.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetLgammaMaxMinTmpSize's minimum (2201: 256 bytes times 8 for
@@ -32,6 +33,7 @@
 #include <type_traits>
 
 #include "lib/math/digamma.h"  // MaskedSum, GammaPass
+#include "lib/math/lgamma_3510.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sin.h"
 
@@ -194,10 +196,12 @@ inline float LgammaH(float x) {
 }
 
 template <typename T>
-T LgammaOf(T x) {
+T LgammaOf(T x, bool arch3510) {
   if constexpr (std::is_same_v<T, float>) {
+    if (arch3510) return Lgamma3510(x);
     return LgammaF(x);
   } else {
+    if (arch3510) return NarrowSaturated<T>(Lgamma3510(Widen(x)));
     return Narrow<T>(LgammaH(Widen(x)));
   }
 }
@@ -218,11 +222,13 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
-  // Float isReuseSource: the device's zero scalar (the Select's other operand) is kept in the
-  // source.
+  const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
+  // Float isReuseSource on 2201: the device's zero scalar (the Select's other operand) is kept in
+  // the source (3510 keeps it in a register).
   m::GammaPass<T, isReuseSource>(
       "Lgamma", dstTensor, srcTensor, sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount),
-      calCount, loc, [](T x) { return m::LgammaOf<T>(x); }, [](T) { return T(0.0f); });
+      calCount, loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); },
+      [arch3510](T x) { return arch3510 ? x : T(0.0f); });
 }
 
 LNGRAD_MATH_UNARY_STACK_OVERLOAD(Lgamma)

@@ -8,8 +8,11 @@
 //          steps, rounded to half (CAST_NONE) — its sharedTmpBuffer holds the float values;
 //   Log10: Ln(x) * half-or-float(0.43429448190325176), both steps in T (half: Ln rounded to
 //          half, the product rounded to half).
-// Arch 3510 runs its register implementation, whose bits lngrad does not model: there the same
-// sequences run.
+// Arch 3510 (log_3510_impl.h, register code): Log the same (the register Log on T); Log2 and
+// Log10 in float for both types (half widened): Ln(x) * float(1 / ln 2 or 1 / ln 10), half cast
+// back CAST_RINT with saturation (+-inf to +-65504, NaN to +0). So Log10 on half differs from
+// 2201's half steps in the bits, and the half specials of Log2 / Log10 (0, negatives, inf, NaN)
+// saturate there.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src; Log2 with half: sharedTmpBuffer at least 256 bytes (GetLog2MaxMinTmpSize) on 2201/2002
@@ -37,11 +40,13 @@ T LnT(T x) {
 
 template <typename T>
 T Log2Of(T x) {
-  return Narrow<T>(LnF(Widen(x)) * static_cast<float>(kLn2Reciprocal));
+  const float r = LnF(Widen(x)) * static_cast<float>(kLn2Reciprocal);
+  return On3510() ? NarrowSaturated<T>(r) : Narrow<T>(r);
 }
 
 template <typename T>
 T Log10Of(T x) {
+  if (On3510()) return NarrowSaturated<T>(LnF(Widen(x)) * static_cast<float>(kLn10Reciprocal));
   const T s = T(static_cast<float>(kLn10Reciprocal));
   return T(static_cast<float>(LnT(x)) * static_cast<float>(s));
 }

@@ -38,6 +38,21 @@ T Narrow(float f, AscendC::RoundMode mode = AscendC::RoundMode::CAST_NONE) {
   }
 }
 
+// True when the running block is arch 3510 (the 950's register code).
+inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+// The register Cast float -> T with CAST_RINT and saturation (the 950's register code): half
+// rounded to nearest even, +-inf to +-65504, NaN to +0 (vector_cast.h's saturation); float
+// unchanged.
+template <typename T>
+T NarrowSaturated(float f) {
+  if constexpr (std::is_same_v<T, half>) {
+    return half(static_cast<float>(FloatToHalfSaturate(f)));
+  } else {
+    return f;
+  }
+}
+
 // Cast<float, T>'s other direction: exact.
 template <typename T>
 float Widen(T x) {

@@ -6,8 +6,9 @@
 // x0 = x - k * pi0 - k * pi1; u = x0 + pi/2, v = x0 - pi/2 (pi/2 in float); then each of x0, u,
 // v minus k * pi2 (u, v also + -4.371139e-8 and + 4.371139e-8), minus k * pi3, minus k * pi4;
 // z = x0 * x0; p = ((z * R0 + R1) * z + R2) * x0; q = (z + R3) * u * v; r = p / q. Arch 3510
-// runs its register implementation, whose bits lngrad does not model: there the same sequence
-// runs.
+// (tan_3510_impl.h, register code): the same steps (without the x + 0, which changes no result:
+// x - k * pi0 is +0 for x = -0 either way); half widened and cast back CAST_RINT with
+// saturation (an infinite result to +-65504, NaN to +0).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetTanMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
@@ -59,7 +60,8 @@ T TanOf(T x) {
   if constexpr (std::is_same_v<T, float>) {
     return TanSteps(x + 0.0f);
   } else {
-    return Narrow<T>(TanSteps(Widen(x)));
+    const float r = TanSteps(Widen(x));
+    return On3510() ? NarrowSaturated<T>(r) : Narrow<T>(r);
   }
 }
 
