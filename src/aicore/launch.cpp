@@ -504,10 +504,12 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   return ok;
 }
 
-// Waits up to kSpinFor for ready() without sleeping; true when it became true. A launch of a small
-// kernel takes a few microseconds: a helper that went to sleep on a futex between two launches,
-// or a caller that sleeps until its helper is done, pays a wake-up (tens of microseconds on a
-// busy machine) each time. Bounded, so that an idle process does not hold a core.
+// Waits up to kSpinFor for ready() without sleeping; true when it became true. The caller of a
+// launch waits so for the helpers still running its blocks: a small kernel's block takes a few
+// microseconds, less than a futex sleep and wake-up. Bounded, so that a long block does not hold
+// a core. Idle helpers do not spin: on a loaded machine (bench/README.md, "The Ascend C launch's
+// fixed cost") a spinning helper took the time slices the caller needed (64 x 16, 2 blocks:
+// 31 us with spinning helpers, 21 us without).
 constexpr auto kSpinFor = std::chrono::microseconds(50);
 
 inline void CpuRelax() {
@@ -533,8 +535,8 @@ bool SpinUntil(const Ready& ready) {
 // helper takes one and runs blocks of that launch next to the calling thread, which runs
 // blocks itself, so a launch never waits for a helper to become free (and a kernel that
 // launches from inside a block cannot deadlock). Tickets nobody took are withdrawn when the
-// caller runs out of blocks. A helper spins a little (SpinUntil) before it sleeps, and so does
-// the caller waiting for the helpers: back-to-back launches hand over without a futex.
+// caller runs out of blocks; the caller then spins a little (SpinUntil) for the helpers that
+// took blocks before it sleeps. Idle helpers sleep on work_cv_, notified only when one does.
 class HelperPool {
  public:
   void Run(LaunchJob* job, uint32_t helpers) {
@@ -551,7 +553,6 @@ class HelperPool {
       }
       ticket.offered = helpers;
       queue_.push_back(&ticket);
-      queued_.store(queue_.size(), std::memory_order_release);
       if (sleeping_ > 0) work_cv_.notify_all();
     }
     job->Participate();
@@ -561,7 +562,6 @@ class HelperPool {
       std::lock_guard lock(mu_);
       auto it = std::find(queue_.begin(), queue_.end(), &ticket);
       if (it != queue_.end()) queue_.erase(it);
-      queued_.store(queue_.size(), std::memory_order_relaxed);
     }
     // A helper decrements `running` under mu_ and touches the ticket no more after that.
     const auto done = [&] { return ticket.running.load(std::memory_order_acquire) == 0; };
@@ -581,16 +581,12 @@ class HelperPool {
     std::unique_lock lock(mu_);
     for (;;) {
       if (queue_.empty()) {
-        lock.unlock();
-        SpinUntil([&] { return queued_.load(std::memory_order_acquire) != 0; });
-        lock.lock();
         ++sleeping_;
         work_cv_.wait(lock, [&] { return !queue_.empty(); });
         --sleeping_;
       }
       Ticket* t = queue_.front();
       if (--t->offered == 0) queue_.pop_front();
-      queued_.store(queue_.size(), std::memory_order_relaxed);
       t->running.fetch_add(1, std::memory_order_relaxed);
       lock.unlock();
       t->job->Participate();
@@ -599,12 +595,11 @@ class HelperPool {
     }
   }
 
-  std::mutex mu_;  // everything below but queued_
+  std::mutex mu_;  // everything below
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
   std::deque<Ticket*> queue_;
-  std::atomic<size_t> queued_{0};  // queue_.size(), read without mu_ by spinning helpers
-  uint32_t sleeping_ = 0;          // helpers waiting on work_cv_
+  uint32_t sleeping_ = 0;  // helpers waiting on work_cv_
   uint32_t threads_ = 0;
 };
 
