@@ -27,6 +27,7 @@
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -64,6 +65,48 @@ std::map<uintptr_t, GmBlock>& Freed() {
   static auto* f = new std::map<uintptr_t, GmBlock>;
   return *f;
 }
+// Nodes a map let go, kept for its next insertions: an operator registers and removes the same
+// few regions at every launch, which otherwise costs a malloc and a free each. Bounded; used
+// under the lock of its map.
+template <class Map>
+class SpareNodes {
+ public:
+  void Insert(Map& m, const typename Map::key_type& key, const typename Map::mapped_type& value) {
+    if (spare_.empty()) {
+      m.emplace(key, value);
+      return;
+    }
+    typename Map::node_type n = std::move(spare_.back());
+    spare_.pop_back();
+    n.key() = key;
+    n.mapped() = value;
+    m.insert(std::move(n));
+  }
+  void Erase(Map& m, typename Map::iterator it) {
+    typename Map::node_type n = m.extract(it);
+    if (spare_.size() < kMaxSpare) spare_.push_back(std::move(n));
+  }
+
+ private:
+  static constexpr size_t kMaxSpare = 64;
+  std::vector<typename Map::node_type> spare_;
+};
+
+// Leaked on purpose, as the maps. Under RegistryMutex.
+SpareNodes<RegistryMap>& RegistrySpare() {
+  static auto* s = new SpareNodes<RegistryMap>;
+  return *s;
+}
+SpareNodes<std::map<uintptr_t, GmBlock>>& FreedSpare() {
+  static auto* s = new SpareNodes<std::map<uintptr_t, GmBlock>>;
+  return *s;
+}
+// Forgets base in Freed(), keeping its node. Under the unique lock.
+void EraseFreed(uintptr_t base) {
+  auto it = Freed().find(base);
+  if (it != Freed().end()) FreedSpare().Erase(Freed(), it);
+}
+
 // The largest span of any region so far: a lookup stops at regions that far below it.
 std::atomic<uint64_t> g_max_span{0};
 // Bumped (under the unique lock) whenever a region is removed.
@@ -107,8 +150,8 @@ void AddRegion(uintptr_t base, uint64_t requested, uint64_t allocated, uint64_t 
       }
     }
   }
-  Freed().erase(base);  // the memory is live again
-  reg.emplace(base, GmBlock{requested, allocated, span, kind, 1});
+  EraseFreed(base);  // the memory is live again
+  RegistrySpare().Insert(reg, base, GmBlock{requested, allocated, span, kind, 1});
   if (span > g_max_span.load(std::memory_order_relaxed)) {
     g_max_span.store(span, std::memory_order_relaxed);
   }
@@ -125,8 +168,11 @@ bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_si
     if (it->second.kind != kind || (match_size && it->second.requested != requested)) continue;
     if (span != nullptr) *span = it->second.span;
     if (--it->second.refs == 0) {
-      if (keep) Freed()[base] = it->second;
-      reg.erase(it);
+      if (keep) {
+        EraseFreed(base);
+        FreedSpare().Insert(Freed(), base, it->second);
+      }
+      RegistrySpare().Erase(reg, it);
       g_generation.fetch_add(1, std::memory_order_release);
     }
     return true;
@@ -137,7 +183,7 @@ bool RemoveRegion(uintptr_t base, GmKind kind, uint64_t requested, bool match_si
 // The memory at base goes back to the host's allocator: no longer a freed block.
 void ForgetFreed(uintptr_t base) {
   std::unique_lock lock(RegistryMutex());
-  Freed().erase(base);
+  EraseFreed(base);
 }
 
 // What the registry says about [a, a + bytes): a region holding it, the region it starts in,
@@ -337,8 +383,9 @@ constexpr uint64_t kDefaultPoolLimit = uint64_t{256} << 20;
 struct Pool {
   std::mutex mu;
   std::multimap<uint64_t, void*> free_blocks;  // capacity -> block
-  std::map<uintptr_t, uint64_t> capacity;      // every pooled block, free or in use
-  uint64_t cached = 0;                         // bytes of free blocks
+  detail::SpareNodes<std::multimap<uint64_t, void*>> spare;
+  std::map<uintptr_t, uint64_t> capacity;  // every pooled block, free or in use
+  uint64_t cached = 0;                     // bytes of free blocks
   uint64_t limit = kDefaultPoolLimit;
 
   // Frees free blocks, largest first, until cached + incoming <= limit. Needs mu.
@@ -349,7 +396,7 @@ struct Pool {
       capacity.erase(reinterpret_cast<uintptr_t>(it->second));
       detail::ForgetFreed(reinterpret_cast<uintptr_t>(it->second));
       std::free(it->second);
-      free_blocks.erase(it);
+      spare.Erase(free_blocks, it);
     }
   }
 };
@@ -451,7 +498,7 @@ void* GmPoolAlloc(size_t size) {
       p = it->second;
       cap = it->first;
       pool.cached -= it->first;
-      pool.free_blocks.erase(it);
+      pool.spare.Erase(pool.free_blocks, it);
     }
   }
   if (p == nullptr) {
@@ -482,7 +529,7 @@ void GmPoolFree(void* ptr) {
     return;
   }
   pool.Shrink(cap);
-  pool.free_blocks.emplace(cap, ptr);
+  pool.spare.Insert(pool.free_blocks, cap, ptr);
   pool.cached += cap;
 }
 

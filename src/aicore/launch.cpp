@@ -36,9 +36,11 @@ bool EnvSequential() { return lngrad::ProcessEnvironment().sequential_blocks; }
 // UbPool, across launches (a fresh 200+ KiB allocation per worker and launch costs an mmap, page
 // faults and an munmap every time).
 struct UbMemory {
+  // Zeroed once: a worker's first block sees zeros in unchecked mode too (RunOneBlock).
   explicit UbMemory(uint32_t bytes) : size(bytes) {
     data = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
     if (data == nullptr) throw std::bad_alloc();
+    std::memset(data, 0, bytes);
   }
   ~UbMemory() { std::free(data); }
   UbMemory(const UbMemory&) = delete;
@@ -306,10 +308,7 @@ struct LaunchJob final : detail::SyncAllBarrier {
     if (block >= core_ubs_.size() || block % split.PerCore() < split.aic) return nullptr;
     std::lock_guard lock(core_ub_mu_);
     auto& m = core_ubs_[block];
-    if (m == nullptr) {
-      m = std::make_unique<UbMemory>(ub_bytes);
-      std::memset(m->data, 0, ub_bytes);
-    }
+    if (m == nullptr) m = std::make_unique<UbMemory>(ub_bytes);
     return m->data;
   }
 
@@ -448,8 +447,13 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   std::byte* const core_ub = job.CoreUb(block, &core_ub_bytes);
   ctx.ub = core_ub != nullptr ? core_ub : ub.data();
   ctx.ub_size = ub.size();
-  // A fresh, zeroed UB per block keeps results independent of which worker ran which block.
-  if (core_ub == nullptr) std::memset(ub.data(), 0, ub.size());
+  // Checked mode and the sanitizer give every block a zeroed UB, which keeps results
+  // independent of which worker ran which block. Unchecked mode leaves what the worker's
+  // previous block left, as the device leaves what the previous kernel left (a memset of the
+  // whole UB per block costs more than a small kernel): docs/ascendc_compat.md, "UB contents".
+  if (core_ub == nullptr && (CheckedMode() || job.sanitizer != nullptr)) {
+    std::memset(ub.data(), 0, ub.size());
+  }
   const int32_t outer_core = AscendC::g_coreType;
   AscendC::g_coreType = ctx.core_type;
   san::BlockStatePtr san_state;
@@ -500,16 +504,43 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   return ok;
 }
 
+// Waits up to kSpinFor for ready() without sleeping; true when it became true. The caller of a
+// launch waits so for the helpers still running its blocks: a small kernel's block takes a few
+// microseconds, less than a futex sleep and wake-up. Bounded, so that a long block does not hold
+// a core. Idle helpers do not spin: on a loaded machine (bench/README.md, "The Ascend C launch's
+// fixed cost") a spinning helper took the time slices the caller needed (64 x 16, 2 blocks:
+// 31 us with spinning helpers, 21 us without).
+constexpr auto kSpinFor = std::chrono::microseconds(50);
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+template <typename Ready>
+bool SpinUntil(const Ready& ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpinFor;
+  for (uint32_t i = 0;; ++i) {
+    if (ready()) return true;
+    CpuRelax();
+    if (i % 64 == 63 && std::chrono::steady_clock::now() >= until) return ready();
+  }
+}
+
 // Helper threads that join launches, started on first use and kept for the process (a thread
 // start per launch and block costs more than a small kernel). A launch posts tickets; an idle
 // helper takes one and runs blocks of that launch next to the calling thread, which runs
 // blocks itself, so a launch never waits for a helper to become free (and a kernel that
 // launches from inside a block cannot deadlock). Tickets nobody took are withdrawn when the
-// caller runs out of blocks.
+// caller runs out of blocks; the caller then spins a little (SpinUntil) for the helpers that
+// took blocks before it sleeps. Idle helpers sleep on work_cv_, notified only when one does.
 class HelperPool {
  public:
   void Run(LaunchJob* job, uint32_t helpers) {
-    Ticket ticket{job, 0, 0};
+    Ticket ticket{job, 0, {0}};
     if (helpers > 0) {
       std::lock_guard lock(mu_);
       try {
@@ -522,42 +553,53 @@ class HelperPool {
       }
       ticket.offered = helpers;
       queue_.push_back(&ticket);
-      work_cv_.notify_all();
+      if (sleeping_ > 0) work_cv_.notify_all();
     }
     job->Participate();
     if (helpers == 0) return;
+    {
+      // Withdraw what nobody took; then wait for the helpers that did.
+      std::lock_guard lock(mu_);
+      auto it = std::find(queue_.begin(), queue_.end(), &ticket);
+      if (it != queue_.end()) queue_.erase(it);
+    }
+    // A helper decrements `running` under mu_ and touches the ticket no more after that.
+    const auto done = [&] { return ticket.running.load(std::memory_order_acquire) == 0; };
+    if (SpinUntil(done)) return;
     std::unique_lock lock(mu_);
-    // Withdraw what nobody took; then wait for the helpers that did.
-    auto it = std::find(queue_.begin(), queue_.end(), &ticket);
-    if (it != queue_.end()) queue_.erase(it);
-    done_cv_.wait(lock, [&] { return ticket.running == 0; });
+    done_cv_.wait(lock, done);
   }
 
  private:
   struct Ticket {
     LaunchJob* job;
-    uint32_t offered;  // helpers still wanted
-    uint32_t running;  // helpers that took the ticket and are not done
+    uint32_t offered;               // helpers still wanted (under mu_)
+    std::atomic<uint32_t> running;  // helpers that took the ticket and are not done
   };
 
   [[noreturn]] void Loop() {
     std::unique_lock lock(mu_);
     for (;;) {
-      work_cv_.wait(lock, [&] { return !queue_.empty(); });
+      if (queue_.empty()) {
+        ++sleeping_;
+        work_cv_.wait(lock, [&] { return !queue_.empty(); });
+        --sleeping_;
+      }
       Ticket* t = queue_.front();
       if (--t->offered == 0) queue_.pop_front();
-      ++t->running;
+      t->running.fetch_add(1, std::memory_order_relaxed);
       lock.unlock();
       t->job->Participate();
       lock.lock();
-      if (--t->running == 0) done_cv_.notify_all();
+      if (t->running.fetch_sub(1, std::memory_order_acq_rel) == 1) done_cv_.notify_all();
     }
   }
 
-  std::mutex mu_;
+  std::mutex mu_;  // everything below
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
   std::deque<Ticket*> queue_;
+  uint32_t sleeping_ = 0;  // helpers waiting on work_cv_
   uint32_t threads_ = 0;
 };
 
@@ -632,7 +674,8 @@ Status RunBlocks(const char* name, uint32_t numBlocks, const std::function<void(
   } else {
     // At least two participants, so that concurrency bugs in kernels show up even on one core:
     // the calling thread and pooled helper threads.
-    const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
+    // hardware_concurrency() reads /sys on every call in glibc; the answer does not change.
+    static const uint32_t hw = std::max(2u, std::thread::hardware_concurrency());
     Helpers().Run(&job, std::min(job.num_blocks, hw) - 1);
   }
   job.JoinExtra();

@@ -49,30 +49,36 @@ void TPipe::Destroy(lngrad::aicore::SrcLoc loc) {
   lngrad::aicore::san::Barrier(PIPE_ALL, loc);
 }
 
-uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
-                         const char* file, int line, lngrad::aicore::LocalMemory* mem) {
+uint32_t TPipe::Allocate(const lngrad::aicore::detail::LazyText& what, TPosition pos, uint32_t num,
+                         uint32_t len, const char* file, int line,
+                         lngrad::aicore::LocalMemory* mem) {
   namespace checks = lngrad::aicore::checks;
-  const std::string at = what + " at " + file + ":" + std::to_string(line);
-  RequireOwnBlock(ctx_, at.c_str());
+  // Built only for a message: a kernel's InitBuffer calls run in every block of every launch.
+  const auto at = [&] { return what() + " at " + file + ":" + std::to_string(line); };
+  if (lngrad::aicore::CurrentBlockContext() != ctx_) RequireOwnBlock(ctx_, at().c_str());
   if (lngrad::aicore::CheckedMode() && lngrad::aicore::detail::CurrentBlockSys().live_allocators) {
     lngrad::aicore::RaiseKernelCheck(checks::kLocalMemAllocator,
-                                     at + ": this block has a LocalMemAllocator; TPipe may not be "
-                                          "mixed with static tensors (both allocate the UB from "
-                                          "address 0, so their buffers would overlap)");
+                                     at() +
+                                         ": this block has a LocalMemAllocator; TPipe may not "
+                                         "be mixed with static tensors (both allocate the UB "
+                                         "from address 0, so their buffers would overlap)");
   }
-  const lngrad::aicore::LocalMemory memory = lngrad::aicore::MemoryOf(*ctx_, pos, at.c_str());
+  lngrad::aicore::LocalMemory memory;
+  if (!lngrad::aicore::FindMemory(*ctx_, pos, &memory)) {
+    memory = lngrad::aicore::MemoryOf(*ctx_, pos, at().c_str());
+  }
   if (mem != nullptr) *mem = memory;
   if (num == 0 || num > static_cast<uint32_t>(QBUF_MAX_LEN)) {
-    lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer, at + ": num is " + std::to_string(num) +
+    lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer, at() + ": num is " + std::to_string(num) +
                                                               ", which should be in range [1, 64]");
   }
   if (len == 0) {
     lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer,
-                                     at + ": buffer length is 0, which should be larger than 0");
+                                     at() + ": buffer length is 0, which should be larger than 0");
   }
   if (buffer_count_ + static_cast<int32_t>(num) > QBUF_MAX_LEN) {
     lngrad::aicore::RaiseKernelCheck(checks::kInitBuffer,
-                                     at + ": Total buffer num managed by TPipe is " +
+                                     at() + ": Total buffer num managed by TPipe is " +
                                          std::to_string(buffer_count_ + num) +
                                          ", should be in range (0, 64]");
   }
@@ -85,7 +91,7 @@ uint32_t TPipe::Allocate(const std::string& what, TPosition pos, uint32_t num, u
   if (total > left) {
     lngrad::aicore::RaiseKernelCheck(
         checks::kUbOverflow,
-        at + ": needs " + std::to_string(total) + " B (" + std::to_string(num) + " x " +
+        at() + ": needs " + std::to_string(total) + " B (" + std::to_string(num) + " x " +
             std::to_string(block) + " B) at " + memory.name + " address " + std::to_string(end) +
             ", but only " + std::to_string(left) + " B of the " + std::to_string(limit) + " B " +
             memory.name + " of " + std::string(product.soc) + " are left (buffer size is " +

@@ -1,5 +1,6 @@
 // Layer simt: a launch's blocks, and their UB arrays (lngrad_simt/runtime.h).
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "lngrad/product.h"
@@ -104,6 +105,9 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
   RequireSharedUbLimit(r, end, name, loc);
   r.statics.push_back({key, static_cast<uint32_t>(offset), static_cast<uint32_t>(bytes)});
   r.static_end = static_cast<uint32_t>(end);
+  // Zero-filled here: in unchecked mode the launch leaves the UB as the worker's previous block
+  // left it.
+  std::memset(ub + offset, 0, bytes);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }

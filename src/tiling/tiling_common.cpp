@@ -28,24 +28,25 @@ Status CheckProductSupports(const char* api, const char* func, bool supported) {
 Status CheckBshShape(const char* api, const char* func, bool supported, const ge::Shape& shape,
                      uint32_t typeSize, CheckOrder order, Bsh* out) {
   LNGRAD_RETURN_IF_ERROR(CheckProductSupports(api, func, supported));
-  const std::string prefix = Prefix(api, func);
+  // Built only for a message: operators call the tiling for every tile size they try.
+  const auto prefix = [&] { return Prefix(api, func); };
   const auto check_type = [&]() -> Status {
     if (typeSize != 2 && typeSize != 4) {
       return Status::InvalidArgument(
-          prefix + "Type size " + std::to_string(typeSize) +
+          prefix() + "Type size " + std::to_string(typeSize) +
           " is unsupported! (typeSize must be 2 for half or 4 for float)");
     }
     return Status::Ok();
   };
   if (order == CheckOrder::kTypeSizeFirst) LNGRAD_RETURN_IF_ERROR(check_type());
   if (shape.GetShapeSize() <= 0) {
-    return Status::InvalidArgument(prefix +
+    return Status::InvalidArgument(prefix() +
                                    "Input Shape size must be greater than 0. (srcShape has " +
                                    std::to_string(shape.GetDimNum()) + " dims, product " +
                                    std::to_string(shape.GetShapeSize()) + ")");
   }
   if (shape.GetDimNum() != 4) {
-    return Status::InvalidArgument(prefix + "The dims of srcShape is " +
+    return Status::InvalidArgument(prefix() + "The dims of srcShape is " +
                                    std::to_string(shape.GetDimNum()) +
                                    ", should be 4 (e.g. [B, S, storageHLength, originHLength])!");
   }
@@ -54,11 +55,11 @@ Status CheckBshShape(const char* api, const char* func, bool supported, const ge
   for (size_t i = 0; i < 4; ++i) {
     const int64_t d = shape.GetDim(i);
     if (d <= 0) {
-      return Status::InvalidArgument(prefix + "srcShape[" + std::to_string(i) +
+      return Status::InvalidArgument(prefix() + "srcShape[" + std::to_string(i) +
                                      "] must be greater than 0. (it is " + std::to_string(d) + ")");
     }
     if (d > static_cast<int64_t>(std::numeric_limits<uint32_t>::max())) {
-      return Status::OutOfRange(prefix + "srcShape[" + std::to_string(i) +
+      return Status::OutOfRange(prefix() + "srcShape[" + std::to_string(i) +
                                 "] = " + std::to_string(d) +
                                 " does not fit in uint32 (the tiling fields are uint32)");
     }

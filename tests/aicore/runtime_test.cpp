@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <initializer_list>
 #include <utility>
@@ -375,6 +376,21 @@ TEST(AscendcRuntime, MisspeltSocEnvironmentIsAnErrorForLaunches) {
   EXPECT_TRUE(good.ok()) << good.ToString();
 }
 
+// A kernel that counts the nonzero int32 words of its first 4 KiB of UB into (*seen)[block] and
+// then fills them with 7s (what a later block on the same UB would find).
+std::function<void()> CountNonzeroUbThenFill(std::vector<int>* seen) {
+  return [seen] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> buf;
+    pipe.InitBuffer(buf, 4096);
+    AscendC::LocalTensor<int32_t> t = buf.Get<int32_t>();
+    int nonzero = 0;
+    for (uint32_t i = 0; i < t.GetSize(); ++i) nonzero += t.GetValue(i) != 0;
+    (*seen)[AscendC::GetBlockIdx()] = nonzero;
+    AscendC::Duplicate(t, 7, static_cast<int32_t>(t.GetSize()));
+  };
+}
+
 TEST(AscendcRuntime, UbIsZeroedForEveryBlock) {
   // Sequential: one UB serves all blocks; each block must still start from zeros. Reading UB
   // nothing wrote is the point here, so initcheck is off (it reports exactly these reads).
@@ -382,19 +398,27 @@ TEST(AscendcRuntime, UbIsZeroedForEveryBlock) {
   o.sequential = true;
   o.sanitize = lngrad::aicore::san::kRacecheck | lngrad::aicore::san::kSynccheck;
   std::vector<int> nonzero_seen(4, -1);
-  const lngrad::Status s = lngrad::aicore::Launch(
-      4,
-      [&] {
-        AscendC::TPipe pipe;
-        AscendC::TBuf<> buf;
-        pipe.InitBuffer(buf, 4096);
-        AscendC::LocalTensor<int32_t> t = buf.Get<int32_t>();
-        int nonzero = 0;
-        for (uint32_t i = 0; i < t.GetSize(); ++i) nonzero += t.GetValue(i) != 0;
-        nonzero_seen[AscendC::GetBlockIdx()] = nonzero;
-        AscendC::Duplicate(t, 7, static_cast<int32_t>(t.GetSize()));
-      },
-      o);
+  const lngrad::Status s = lngrad::aicore::Launch(4, CountNonzeroUbThenFill(&nonzero_seen), o);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(nonzero_seen, std::vector<int>(4, 0));
+}
+
+TEST(AscendcRuntime, CheckedModeZeroesTheUbThatAnUncheckedLaunchLeft) {
+  // Unchecked mode leaves each block the UB its thread's previous block left (as a device core
+  // finds the previous kernel's data); checked mode must still give every block zeros, even
+  // from a pooled UB that an unchecked launch filled with 7s. No sanitizer tool: it would zero
+  // the UB by itself.
+  const bool was_checked = lngrad::aicore::CheckedMode();
+  LaunchOptions o;
+  o.sequential = true;
+  o.sanitize = 0;
+  std::vector<int> nonzero_seen(4, -1);
+  lngrad::aicore::SetCheckedMode(false);
+  const lngrad::Status dirty = lngrad::aicore::Launch(2, CountNonzeroUbThenFill(&nonzero_seen), o);
+  lngrad::aicore::SetCheckedMode(true);
+  const lngrad::Status s = lngrad::aicore::Launch(4, CountNonzeroUbThenFill(&nonzero_seen), o);
+  lngrad::aicore::SetCheckedMode(was_checked);
+  ASSERT_TRUE(dirty.ok()) << dirty.ToString();
   ASSERT_TRUE(s.ok()) << s.ToString();
   EXPECT_EQ(nonzero_seen, std::vector<int>(4, 0));
 }

@@ -178,7 +178,8 @@ class TBufPool {
 template <class T>
 bool TPipe::InitBufPool(T& bufPool, uint32_t len, lngrad::aicore::SrcLoc loc) {
   static_assert(T::isTbufPool, "TPipe::InitBufPool takes a TBufPool");
-  const uint32_t addr = Allocate("InitBufPool(len " + std::to_string(len) + ")", T::poolPos, 1, len,
+  const auto what = [&] { return "InitBufPool(len " + std::to_string(len) + ")"; };
+  const uint32_t addr = Allocate(lngrad::aicore::detail::LazyText(what), T::poolPos, 1, len,
                                  loc.file == nullptr ? "?" : loc.file, loc.line);
   lngrad::aicore::detail::InitPoolState(bufPool.PoolState(), T::poolPos, T::bufSize, ctx_, addr,
                                         lngrad::aicore::detail::RoundUpToBlock(len), nullptr,

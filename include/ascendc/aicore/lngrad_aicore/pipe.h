@@ -17,6 +17,22 @@
 #include "sync.h"
 #include "tensor.h"
 
+namespace lngrad::aicore::detail {
+// A text built only when a message needs it (TPipe::Allocate names its request in errors only):
+// the address of a callable returning std::string, which must outlive the LazyText.
+class LazyText {
+ public:
+  template <typename F>
+  explicit LazyText(const F& f)
+      : f_(&f), call_([](const void* g) -> std::string { return (*static_cast<const F*>(g))(); }) {}
+  std::string operator()() const { return call_(f_); }
+
+ private:
+  const void* f_;
+  std::string (*call_)(const void*);
+};
+}  // namespace lngrad::aicore::detail
+
 namespace AscendC {
 
 template <TPosition pos>
@@ -123,9 +139,10 @@ class TPipe {
   uint32_t AllocatedBytes() const { return alloc_end_[0]; }
 
   // Allocates num * round32(len) bytes in pos's memory (*mem); returns the address of the first
-  // block there.
-  uint32_t Allocate(const std::string& what, TPosition pos, uint32_t num, uint32_t len,
-                    const char* file, int line, lngrad::aicore::LocalMemory* mem = nullptr);
+  // block there. what() names the request in an error.
+  uint32_t Allocate(const lngrad::aicore::detail::LazyText& what, TPosition pos, uint32_t num,
+                    uint32_t len, const char* file, int line,
+                    lngrad::aicore::LocalMemory* mem = nullptr);
 
  private:
   lngrad::aicore::BlockContext* ctx_ = nullptr;
@@ -400,22 +417,27 @@ bool TPipe::InitBuffer(Que& que, uint8_t num, uint32_t len, const char* file, in
       Que::isTQue,
       "TPipe::InitBuffer(que, num, len) takes a TQue/TQueBind; use InitBuffer(buf, len) for TBuf");
   constexpr TPosition pos = GetPosition(Que::srcPosition, Que::dstPosition);
-  const std::string what =
-      "InitBuffer(" +
-      lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
-      ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")";
+  const auto what = [&] {
+    return "InitBuffer(" +
+           lngrad::aicore::detail::QueueName(Que::srcPosition, Que::dstPosition, Que::queDepth) +
+           ", num " + std::to_string(num) + ", len " + std::to_string(len) + ")";
+  };
   lngrad::aicore::LocalMemory mem;
-  const uint32_t addr = Allocate(what, pos, num, len, file, line, &mem);
+  const uint32_t addr =
+      Allocate(lngrad::aicore::detail::LazyText(what), pos, num, len, file, line, &mem);
   que.InitBlocks(ctx_, addr, num, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE, &mem);
   return true;
 }
 
 template <TPosition pos>
 bool TPipe::InitBuffer(TBuf<pos>& buf, uint32_t len, const char* file, int line) {
-  const std::string what =
-      std::string("InitBuffer(TBuf<") + PositionName(pos) + ">, len " + std::to_string(len) + ")";
+  const auto what = [&] {
+    return std::string("InitBuffer(TBuf<") + PositionName(pos) + ">, len " + std::to_string(len) +
+           ")";
+  };
   lngrad::aicore::LocalMemory mem;
-  const uint32_t addr = Allocate(what, pos, 1, len, file, line, &mem);
+  const uint32_t addr =
+      Allocate(lngrad::aicore::detail::LazyText(what), pos, 1, len, file, line, &mem);
   buf.InitBlock(ctx_, addr, (len + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE, &mem);
   return true;
 }
