@@ -262,4 +262,62 @@ TEST(MatmulMx, NzScalesFromTscmTensors) {
   ExpectC(p, c);
 }
 
+// fp4 (e2m1) A in a UB tensor (VECOUT): its 4-bit elements, two a byte, are what the Matmul's
+// range check counts (a 16 x 128 A is 1024 bytes, 2048 elements). Oracle: e2m1 codes decoded by a
+// table of the eight magnitudes (0, 0.5, 1, 1.5, 2, 3, 4, 6; bit 3 the sign), first code in the
+// low nibble; every scale 1, so C is exact in float.
+TEST(MatmulMx, Fp4AInAUbTensorCountsItsNibbles) {
+  constexpr int32_t m = 16, n = 32, k = 128;
+  constexpr double kMag[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+  auto value = [&](const std::vector<uint8_t>& v, size_t i) {
+    const uint8_t code = (v[i / 2] >> (i % 2 * 4)) & 0xF;
+    return (code & 8) != 0 ? -kMag[code & 7] : kMag[code & 7];
+  };
+  std::mt19937 g(21);
+  std::vector<uint8_t> a(m * k / 2), b(k * n / 2);
+  for (auto& x : a) x = static_cast<uint8_t>(g());
+  for (auto& x : b) x = static_cast<uint8_t>(g());
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(kSoc);
+  mt::MultiCoreMatmulTiling api(*platform);
+  api.SetDim(1);
+  api.SetAType(mt::TPosition::VECOUT, mt::CubeFormat::ND, mt::DataType::DT_FLOAT4_E2M1);
+  api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT4_E2M1);
+  api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  api.SetMadType(mt::MatrixMadType::MXMODE);
+  api.SetOrgShape(m, n, k);
+  api.SetShape(m, n, k);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  std::vector<float> c(m * n, -1.0f);
+  const std::string failures = lngrad::matmul_test::RunOneCore(kSoc, "matmul_fp4_ub", [&] {
+    using AT = AscendC::MatmulType<TPosition::VECOUT, CubeFormat::ND, fp4x2_e2m1_t>;
+    using BT = AscendC::MatmulType<TPosition::GM, CubeFormat::ND, fp4x2_e2m1_t>;
+    AscendC::Matmul<AT, BT, FloatNd, FloatNd, CFG_MDL> mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TBuf<TPosition::VECOUT> ub;
+    pipe.InitBuffer(ub, static_cast<uint32_t>(a.size()));
+    AscendC::LocalTensor<uint8_t> bytes = ub.Get<uint8_t>();
+    for (size_t i = 0; i < a.size(); ++i) bytes.SetValue(i, a[i]);
+    AscendC::GlobalTensor<fp4x2_e2m1_t> gb;
+    AscendC::GlobalTensor<float> gc;
+    gb.SetGlobalBuffer(reinterpret_cast<fp4x2_e2m1_t*>(b.data()), size_t(k) * n);
+    gc.SetGlobalBuffer(c.data(), c.size());
+    mm.SetTensorA(bytes.ReinterpretCast<fp4x2_e2m1_t>());
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+  });
+  ASSERT_EQ(failures, "");
+  for (int32_t i = 0; i < m; ++i) {
+    for (int32_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int32_t q = 0; q < k; ++q)
+        s += value(a, size_t(i) * k + q) * value(b, size_t(q) * n + j);
+      ASSERT_EQ(c[size_t(i) * n + j], static_cast<float>(s)) << i << "," << j;
+    }
+  }
+}
+
 }  // namespace
