@@ -26,8 +26,11 @@ enum class NpuArch : uint32_t {
 
 // The cube's buffers (bytes a kernel may use; 0: the product's cube is not modelled). The
 // vendor's 架构规格 pages: L1, L0A, L0B, L0C, BiasTable (BT) and Fixpipe Buffer (FB).
+// l1_mix_reserve_bytes: the end of L1 the framework keeps in a mixed (cube and vector) kernel,
+// which a cube-only kernel may use (2201: 256 bytes, ASC_L1_SIZE = 512 KiB - 256).
 struct CubeBuffers {
   uint32_t l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes, bt_bytes, fb_bytes;
+  uint32_t l1_mix_reserve_bytes = 0;
 };
 
 struct Product {

@@ -25,10 +25,11 @@ struct ArchTraits {
   CubeBuffers cube;
 };
 
-// The cube (架构规格 NPU架构版本2201 / 3510): L1 is ASC_L1_SIZE (2201 keeps 256 bytes), L0A,
-// L0B, L0C and BiasTable their sizes, the Fixpipe Buffer its size. Not modelled elsewhere.
-constexpr CubeBuffers kCube2201 = {512 * kKiB - 256, 64 * kKiB, 64 * kKiB,
-                                   128 * kKiB,       1 * kKiB,  2 * kKiB};
+// The cube (架构规格 NPU架构版本2201 / 3510): L1 512 KiB, of which 2201 keeps the last 256 bytes
+// in mixed kernels (its ASC_L1_SIZE; the page's note: the reserve is for cube-and-vector
+// kernels), L0A, L0B, L0C and BiasTable their sizes, the Fixpipe Buffer its size.
+constexpr CubeBuffers kCube2201 = {512 * kKiB, 64 * kKiB, 64 * kKiB, 128 * kKiB,
+                                   1 * kKiB,   2 * kKiB,  256};
 constexpr CubeBuffers kCube3510 = {512 * kKiB, 64 * kKiB, 64 * kKiB,
                                    256 * kKiB, 4 * kKiB,  4 * kKiB};
 constexpr CubeBuffers kNoCube = {0, 0, 0, 0, 0, 0};

@@ -13,6 +13,15 @@
 
 namespace lngrad::cube {
 
+// The L0C unit flags (MmadParams::unitFlag 2 and 3, a Fixpipe's 3): on the device an Mmad with a
+// unit flag waits until the Fixpipe before it has read its L0C, and the last one (3) lets the
+// next Fixpipe with unitFlag 3 read it. lngrad runs them in program order; the sanitizer is told
+// this order through one pair of hidden flags of this key (for the whole L0C).
+inline const void* UnitFlagKey() {
+  static const char key = 0;
+  return &key;
+}
+
 namespace checks {
 inline constexpr const char* kPosition = "cube.position";    // an operand in the wrong memory
 inline constexpr const char* kAlignment = "cube.alignment";  // an address off its fractal grid

@@ -181,8 +181,9 @@ void CopyFloatRows(std::byte* out, const std::byte* src, const FixArgs& a) {
 }
 
 // record_dst: the destination is the running block's (GM, its L1), not another core's UB.
-void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, const FixArgs& a,
-         Elem dst, Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
+void RunBody(const char* fixpipe_api, void* gm, const View& src, const View* quant,
+             const FixArgs& a, Elem dst, Elem src_elem, aicore::SrcLoc loc,
+             bool record_dst = true) {
   const char* kApi = a.api != nullptr ? a.api : fixpipe_api;
   RequirePosition(src, kApi, "src", {P::CO1});
   // Without a cbufWorkspace the vector modes read the Fixpipe Buffer SetFixPipeConfig named.
@@ -232,6 +233,14 @@ void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, 
     }
   }
   if (in) RecordRuns(in, out, written, dbits);
+}
+
+// RunBody between the unit flags' wait and signal (UnitFlagKey).
+void Run(const char* fixpipe_api, void* gm, const View& src, const View* quant, const FixArgs& a,
+         Elem dst, Elem src_elem, aicore::SrcLoc loc, bool record_dst = true) {
+  if (a.unit_flag == 3) aicore::san::QueueWait(UnitFlagKey(), 0, false);
+  RunBody(fixpipe_api, gm, src, quant, a, dst, src_elem, loc, record_dst);
+  if (a.unit_flag == 3) aicore::san::QueueSignal(UnitFlagKey(), 0, true, AscendC::HardEvent::FIX_M);
 }
 
 // src from its element `elems` on.

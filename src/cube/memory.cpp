@@ -86,8 +86,11 @@ BlockMemories& StateOf(aicore::BlockContext& ctx) {
 bool ServePosition(aicore::BlockContext& ctx, AscendC::TPosition pos, aicore::LocalMemory* mem) {
   const int row = MemoryRowOf(pos);
   if (row < 0 || ctx.product == nullptr) return false;
-  const uint32_t capacity = ctx.product->cube.*kMemories[row].bytes;
+  uint32_t capacity = ctx.product->cube.*kMemories[row].bytes;
   if (capacity == 0) return false;
+  // A mixed kernel's L1 ends where the framework's reserve begins; a cube-only one has it all.
+  if (row == 0 && ctx.split.aic > 0 && ctx.split.aiv > 0)
+    capacity -= ctx.product->cube.l1_mix_reserve_bytes;
   auto& state = StateOf(ctx);
   std::vector<std::byte>& bytes = row == 0 ? L1Of(state, capacity) : state.bytes[row];
   // The memory starts at a host address that is a multiple of kHostAlign, so that an address a

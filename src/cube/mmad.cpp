@@ -371,9 +371,9 @@ void SetInitial(Operands* o, const View* bias, const AscendC::MmadParams& p, con
 }
 
 // Mmad and MmadMx after their own checks (o: the operands, the scales of MmadMx).
-void Compute(const char* api, const View& c, const View& a, const View& b, Operands o,
-             const AscendC::MmadParams& p, const Geometry& g, Elem a_elem, Elem b_elem, Elem out,
-             aicore::SrcLoc loc) {
+void ComputeBody(const char* api, const View& c, const View& a, const View& b, Operands o,
+                 const AscendC::MmadParams& p, const Geometry& g, Elem a_elem, Elem b_elem,
+                 Elem out, aicore::SrcLoc loc) {
   const uint32_t abits = ElemBits(a_elem), bbits = ElemBits(b_elem);
   aicore::san::Instr in(aicore::Pipe::kM, api, loc);
   if (in) {
@@ -387,6 +387,17 @@ void Compute(const char* api, const View& c, const View& a, const View& b, Opera
     Run<float>(o, g, p, a_elem, b_elem);
   } else {
     Run<int32_t>(o, g, p, a_elem, b_elem);
+  }
+}
+
+// ComputeBody between the unit flags' waits and signals (UnitFlagKey).
+void Compute(const char* api, const View& c, const View& a, const View& b, Operands o,
+             const AscendC::MmadParams& p, const Geometry& g, Elem a_elem, Elem b_elem, Elem out,
+             aicore::SrcLoc loc) {
+  if (p.unitFlag >= 2) aicore::san::QueueWait(UnitFlagKey(), 0, true);
+  ComputeBody(api, c, a, b, o, p, g, a_elem, b_elem, out, loc);
+  if (p.unitFlag == 3) {
+    aicore::san::QueueSignal(UnitFlagKey(), 0, false, AscendC::HardEvent::M_FIX);
   }
 }
 

@@ -257,7 +257,11 @@ void LoadScales(const View& l0, const View& l1, const MxScale& s, uint32_t r0, u
 
 uint8_t MxScale::At(uint64_t r, uint64_t g) const {
   if (data == nullptr || g >= groups) return 127;
-  return std::to_integer<uint8_t>(data[pairs ? (g / 2 * ld + r) * 2 + g % 2 : r * ld + g]);
+  const uint64_t at = layout == MxLayout::kRows ? r * ld + g
+                      : layout == MxLayout::kPairs
+                          ? (g / 2 * ld + r) * 2 + g % 2
+                          : ((r / 16 * (ld / 2) + g / 2) * 16 + r % 16) * 2 + g % 2;
+  return std::to_integer<uint8_t>(data[at]);
 }
 
 void Fail(const char* api, const std::string& what) {

@@ -26,6 +26,27 @@ PlatformAscendC& InstanceFor(const lngrad::Product& product) {
   return all->front();
 }
 
+// The cube's buffers as a kernel may use them (0: none, or a type not modelled). L1 without the
+// A2's 256 bytes kept in mixed kernels, as the UB without its own (ASC_L1_SIZE, ASC_UB_SIZE).
+uint64_t CubeMemSize(const lngrad::CubeBuffers& c, CoreMemType t) {
+  switch (t) {
+    case CoreMemType::L0_A:
+      return c.l0a_bytes;
+    case CoreMemType::L0_B:
+      return c.l0b_bytes;
+    case CoreMemType::L0_C:
+      return c.l0c_bytes;
+    case CoreMemType::L1:
+      return c.l1_bytes - c.l1_mix_reserve_bytes;
+    case CoreMemType::FB:
+      return c.fb_bytes;
+    case CoreMemType::BT:
+      return c.bt_bytes;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 uint32_t PlatformAscendC::GetCoreNum() const { return GetCoreNumAiv(); }
@@ -60,7 +81,7 @@ uint32_t PlatformAscendC::GetLibApiWorkSpaceSize() const {
 
 void PlatformAscendC::GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
   if (memType != CoreMemType::UB) {
-    size = 0;
+    size = CubeMemSize(product_->cube, memType);
     return;
   }
   size = product_->ub_bytes;

@@ -440,3 +440,34 @@ TEST(AscendcStandalone, APipeKeptPastItsLaunchIsForeign) {
 }
 
 }  // namespace
+
+// The device compiler's built-ins that AOT-compiled kernels and the MX samples name.
+namespace builtins {
+
+struct Tiling {
+  int32_t m, n;
+  uint16_t k;
+  uint8_t flag;
+};
+constexpr uint8_t kTilingBytes[sizeof(Tiling)] = {0x00, 0x02, 0,    0,    0xFF, 0xFF,
+                                                  0xFF, 0xFF, 0x80, 0x00, 0x07, 0x00};
+// A constant of the bytes, as `static constexpr T value = convert_from_bytes<T>(bytes)` makes
+// (little-endian: the device's byte order and this host's).
+constexpr Tiling kConst = convert_from_bytes<Tiling>(kTilingBytes);
+static_assert(kConst.m == 512 && kConst.n == -1 && kConst.k == 128 && kConst.flag == 7);
+
+TEST(AscendcBuiltins, ConvertFromBytesReadsTheBytesAsMemcpyDoes) {
+  uint8_t bytes[sizeof(Tiling)];
+  for (size_t i = 0; i < sizeof(bytes); ++i) bytes[i] = static_cast<uint8_t>(37 * i + 11);
+  Tiling viaMemcpy{};
+  std::memcpy(&viaMemcpy, bytes, sizeof(Tiling));
+  const Tiling got = convert_from_bytes<Tiling>(bytes);
+  EXPECT_EQ(std::memcmp(&got, &viaMemcpy, offsetof(Tiling, flag) + 1), 0);
+}
+
+// The MX element types under both names (matmul_mxfp4_high_performance writes AscendC::...).
+static_assert(std::is_same_v<AscendC::fp8_e8m0_t, ::fp8_e8m0_t>);
+static_assert(std::is_same_v<AscendC::fp4x2_e2m1_t, ::fp4x2_e2m1_t>);
+static_assert(std::is_same_v<AscendC::fp4x2_e1m2_t, ::fp4x2_e1m2_t>);
+
+}  // namespace builtins

@@ -67,6 +67,26 @@ TEST(Cores, BlockIndicesPerKernelType) {
   EXPECT_EQ(Indices(KERNEL_TYPE_MIX_AIC_1_2, 3), mix12);
 }
 
+TEST(Cores, TheA2KeepsTheEndOfL1InMixedKernelsOnly) {
+  // The 2201 page (架构规格 NPU架构版本2201): L1 is 512 KiB, of which the framework keeps 256 B in
+  // cube-and-vector kernels (ASC_L1_SIZE = 512 * 1024 - 256). A B1 tile ending at 512 KiB: a
+  // cube-only kernel may take it, a mixed one may not; the 950 keeps nothing.
+  constexpr uint32_t kEnd = 512 * 1024, kTile = 64 * 1024;
+  auto tile = [] {
+    if ASCEND_IS_AIC {
+      AscendC::LocalTensor<half> b1(AscendC::TPosition::B1, kEnd - kTile, kTile / 2);
+      b1.SetValue(kTile / 2 - 1, half(1.0f));
+    }
+  };
+  EXPECT_EQ(RunCores(lngrad::aicore::SplitOf(KERNEL_TYPE_AIC_ONLY), 1, tile), "");
+  const std::string mixed = RunCores(lngrad::aicore::SplitOf(KERNEL_TYPE_MIX_AIC_1_2), 1, tile);
+  EXPECT_NE(mixed.find("[ub_bounds]"), std::string::npos) << mixed;
+  EXPECT_NE(mixed.find("[458752, 524288)"), std::string::npos) << mixed;
+  EXPECT_NE(mixed.find("524032 B"), std::string::npos) << mixed;
+  EXPECT_EQ(RunCores(lngrad::aicore::SplitOf(KERNEL_TYPE_MIX_AIC_1_2), 1, tile, "Ascend950PR_9599"),
+            "");
+}
+
 TEST(Cores, OutsideALaunchTheBlockIsOneAiv) {
   EXPECT_TRUE(ASCEND_IS_AIV);
   EXPECT_EQ(AscendC::GetSubBlockIdx(), 0);

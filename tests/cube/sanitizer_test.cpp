@@ -19,6 +19,8 @@ struct Flags {
   bool mte2_mte1 = true;
   bool mte1_m = true;
   bool m_fix = true;
+  bool unit_flag = false;  // Mmad and Fixpipe with unitFlag 3
+  bool twice = false;      // a second Mmad and Fixpipe of the same L0C
 };
 
 // C [16, 16] float = A [16, 16] half x B^T [16, 16] half, static tensors, the flags of `f`.
@@ -46,12 +48,21 @@ void Kernel(half* a, half* bt, float* c, Flags f) {
     AscendC::SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
     AscendC::WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
   }
-  AscendC::Mmad(co1, a2, b2, AscendC::MmadParams(16, 16, 16, 0, false, true));
-  if (f.m_fix) {
-    AscendC::SetFlag<HardEvent::M_FIX>(EVENT_ID0);
-    AscendC::WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+  const uint8_t unit = f.unit_flag ? 3 : 0;
+  AscendC::FixpipeParamsV220 out(16, 16, 16, 16, false);
+  out.unitFlag = unit;
+  for (int round = 0; round < (f.twice ? 2 : 1); ++round) {
+    AscendC::Mmad(co1, a2, b2, AscendC::MmadParams(16, 16, 16, unit, false, true));
+    if (f.m_fix) {
+      AscendC::SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+      AscendC::WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    }
+    AscendC::Fixpipe(gc, co1, out);
+    if (f.twice && f.m_fix) {
+      AscendC::SetFlag<HardEvent::FIX_M>(EVENT_ID0);
+      AscendC::WaitFlag<HardEvent::FIX_M>(EVENT_ID0);
+    }
   }
-  AscendC::Fixpipe(gc, co1, AscendC::FixpipeParamsV220(16, 16, 16, 16, false));
   AscendC::PipeBarrier<PIPE_ALL>();
 }
 
@@ -69,6 +80,16 @@ std::string RunCube(Flags f) {
 }
 
 TEST(CubeSanitizer, EveryFlagIsClean) { EXPECT_EQ(RunCube({}), ""); }
+
+TEST(CubeSanitizer, UnitFlagsOrderMmadAndFixpipe) {
+  // Mmad and Fixpipe with unitFlag 3 and no M_FIX / FIX_M flags, twice on one L0C (the kit's
+  // matmul_basic_api_high_performance): the unit flags order them; without them both directions
+  // race.
+  EXPECT_EQ(RunCube({true, true, false, true, true}), "");
+  const std::string t = RunCube({true, true, false, false, true});
+  EXPECT_NE(t.find("read-after-write hazard on L0C"), std::string::npos) << t;
+  EXPECT_NE(t.find("write-after-read hazard on L0C"), std::string::npos) << t;
+}
 
 TEST(CubeSanitizer, MissingMte2Mte1) {
   const std::string t = RunCube({false, true, true});

@@ -48,6 +48,19 @@ TEST(PlatformAscendC, DefaultInstanceIsTheCurrentProduct) {
   EXPECT_EQ(p->GetCoreNumAic(), 24u);
   EXPECT_EQ(p->GetCoreNumVector(), 0u);
   EXPECT_EQ(UbOf(*p), 192u * kKiB - 256u);  // the vendor keeps 256 B back on A2/A3
+  // The cube's buffers, from the 2201 page's table (L1: ASC_L1_SIZE, 512 KB less 256 B).
+  const std::pair<CoreMemType, uint64_t> cube[] = {{CoreMemType::L1, 512u * kKiB - 256u},
+                                                   {CoreMemType::L0_A, 64u * kKiB},
+                                                   {CoreMemType::L0_B, 64u * kKiB},
+                                                   {CoreMemType::L0_C, 128u * kKiB},
+                                                   {CoreMemType::BT, 1u * kKiB},
+                                                   {CoreMemType::FB, 2u * kKiB},
+                                                   {CoreMemType::L2, 0u}};
+  for (const auto& [type, bytes] : cube) {
+    uint64_t size = 1;
+    p->GetCoreMemSize(type, size);
+    EXPECT_EQ(size, bytes) << static_cast<int>(type);
+  }
   EXPECT_EQ(p->GetLibApiWorkSpaceSize(), 16u * kMiB);
   EXPECT_EQ(PlatformAscendCManager::GetInstance(), p);  // one instance per product
 }
@@ -105,11 +118,19 @@ TEST(PlatformAscendC, ReservedLocalMemoryComesOffTheUb) {
 }
 
 TEST(PlatformAscendC, UnmodelledMemoriesReadZero) {
-  const PlatformAscendC* p = PlatformAscendCManager::GetInstance();
+  // L2 and HBM everywhere; the cube's buffers on a product whose cube is not modelled (310P).
+  const PlatformAscendC* a2 = PlatformAscendCManager::GetInstance();
+  const PlatformAscendC* p310 = PlatformAscendCManager::GetInstance("Ascend310P1");
+  ASSERT_NE(p310, nullptr);
   for (CoreMemType t : {CoreMemType::L0_A, CoreMemType::L0_B, CoreMemType::L0_C, CoreMemType::L1,
                         CoreMemType::L2, CoreMemType::HBM, CoreMemType::FB, CoreMemType::BT}) {
     uint64_t size = 99;
-    p->GetCoreMemSize(t, size);
+    p310->GetCoreMemSize(t, size);
+    EXPECT_EQ(size, 0u) << static_cast<int>(t);
+  }
+  for (CoreMemType t : {CoreMemType::L2, CoreMemType::HBM}) {
+    uint64_t size = 99;
+    a2->GetCoreMemSize(t, size);
     EXPECT_EQ(size, 0u) << static_cast<int>(t);
   }
 }

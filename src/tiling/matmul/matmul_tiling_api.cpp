@@ -40,7 +40,7 @@ int32_t InputBits(DataType t) {
 }
 
 void CapsOf(const lngrad::Product& p, uint32_t caps[5]) {
-  caps[0] = p.cube.l1_bytes;
+  caps[0] = p.cube.l1_bytes - p.cube.l1_mix_reserve_bytes;  // the Matmul API's kernels are mixed
   caps[1] = p.cube.l0a_bytes;
   caps[2] = p.cube.l0b_bytes;
   caps[3] = p.cube.l0c_bytes;

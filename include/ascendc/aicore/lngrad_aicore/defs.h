@@ -6,6 +6,8 @@
 // qualifiers clash.
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <type_traits>
@@ -121,6 +123,20 @@ template <typename T, typename U>
 struct IsSameType : std::is_same<T, U> {};
 
 }  // namespace AscendC
+
+// The device compiler's built-in that reads a constant struct from the bytes of a constant
+// array (AOT-compiled tilings: `static constexpr T value = convert_from_bytes<T>(bytes)`): the
+// first sizeof(T) bytes, as memcpy would, but in a constant expression.
+template <typename T>
+constexpr T convert_from_bytes(const uint8_t* bytes) noexcept {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "convert_from_bytes: T must be trivially copyable");
+  struct Bytes {
+    uint8_t b[sizeof(T)];
+  } raw{};
+  for (std::size_t i = 0; i < sizeof(T); ++i) raw.b[i] = bytes[i];
+  return std::bit_cast<T>(raw);
+}
 
 // Used as `if ASCEND_IS_AIC { return; }` in kernels, hence the parentheses.
 #ifndef ASCEND_IS_AIC

@@ -31,6 +31,13 @@ LNGRAD_MX_TYPE(fp4x2_e2m1_t)
 LNGRAD_MX_TYPE(fp4x2_e1m2_t)
 #undef LNGRAD_MX_TYPE
 
+// Kernels name them AscendC::fp8_e8m0_t too (the matmul_mxfp4 samples).
+namespace AscendC {
+using ::fp4x2_e1m2_t;
+using ::fp4x2_e2m1_t;
+using ::fp8_e8m0_t;
+}  // namespace AscendC
+
 template <>
 struct lngrad::aicore::IsFourBit<fp4x2_e2m1_t> : std::true_type {};
 template <>

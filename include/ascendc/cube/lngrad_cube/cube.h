@@ -191,6 +191,7 @@ struct FixArgs {
   bool relu, channel_split;
   uint8_t dual = 0;           // the 950's dualDstCtl (to UB)
   int32_t sub_block = 0;      // the 950's subBlockId (to UB, dualDstCtl 0)
+  uint8_t unit_flag = 0;      // unitFlag (3: waits for the L0C's Mmad, releases it after)
   const char* api = nullptr;  // the API its checks name (nullptr: Fixpipe's)
 };
 // gm: the destination's first element (its range checked by the caller: FixpipeExtent).
@@ -236,6 +237,7 @@ FixArgs BaseArgs(const P& p, AscendC::CO2Layout layout, uint64_t dst_stride) {
   a.deq_scalar = p.deqScalar;
   a.relu = p.reluEn;
   a.channel_split = p.isChannelSplit;
+  if constexpr (requires { p.unitFlag; }) a.unit_flag = p.unitFlag;
   return a;
 }
 template <typename T>
@@ -490,8 +492,8 @@ void Fixpipe(const D<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& c
 }
 
 // The Fixpipe registers' tensors (the DataCopy CO1 -> GM forms' quantisation values) and the
-// unitFlag reset. lngrad runs Mmad and Fixpipe in program order, so unit flags order nothing;
-// the call checks where its tensors are.
+// unitFlag reset. lngrad runs Mmad and Fixpipe in program order (the sanitizer sees their unit
+// flags as ordering them); the call checks where its tensors are.
 template <typename T, bool setRelu = false>
 void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
   static_assert(!setRelu, "SetFixPipeConfig: setRelu must be false (only quantPre is set)");

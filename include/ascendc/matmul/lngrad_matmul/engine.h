@@ -37,17 +37,26 @@ struct Buffers {
 };
 
 // One operand's MX scales (e8m0, one per 32 K values; MatmulTypeWithScale): the code of row r
-// (A's m, B's n) and K group g. rows: r x ld + g (A's scales untransposed, B's transposed);
-// pairs: two groups side by side, ((g / 2) x ld + r) x 2 + g mod 2 (the other two). No data:
-// every scale 1 (code 127): a plain fp8 Matmul.
+// (A's m, B's n) and K group g. kRows: r x ld + g (ND, A's scales untransposed, B's
+// transposed); kPairs: two groups side by side, ((g / 2) x ld + r) x 2 + g mod 2 (ND, the other
+// two); kNz (SCALE_FORMAT NZ, either transpose): 32-byte fractals of 16 rows x 2 groups, those of
+// a 16-row block side by side, ((r / 16 x ld / 2 + g / 2) x 16 + r mod 16) x 2 + g mod 2 with
+// ld the groups of a row. No data: every scale 1 (code 127): a plain fp8 Matmul.
+enum class MxLayout : uint8_t { kRows, kPairs, kNz };
 struct MxScale {
   const std::byte* data = nullptr;
-  bool pairs = false;
+  MxLayout layout = MxLayout::kRows;
   uint64_t ld = 0, groups = 0;  // groups: the K groups stored per row (past them: 127)
   uint8_t At(uint64_t r, uint64_t g) const;
 };
 struct MxScales {
   MxScale a, b;
+};
+// The scales as SetTensorScaleA/B set them; local: in a local tensor (the single-core shape's).
+struct MxSource {
+  const std::byte* data = nullptr;
+  MxLayout layout = MxLayout::kRows;
+  bool local = false;
 };
 
 // C's block [m0, m0 + m) x [n0, n0 + n) over K's [k_begin, k_begin + k), in slices of base_k.

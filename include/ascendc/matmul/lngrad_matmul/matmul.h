@@ -146,10 +146,11 @@ class Matmul {
     hasA_ = true;
     Reset();
   }
-  // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies.
+  // A in a local tensor (A_TYPE's position VECOUT, VECIN or TSCM): read where it lies (its size
+  // in elements: two 4-bit ones to a byte).
   void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
     Require("SetTensorA");
-    a_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcAT), IsUbPosition(A_TYPE::pos)};
+    a_ = {local.View().ptr, local.View().size_bytes * 8 / kBitsA, IsUbPosition(A_TYPE::pos)};
     transA_ = isTransposeA;
     hasA_ = true;
     Reset();
@@ -163,22 +164,26 @@ class Matmul {
   }
   void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
     Require("SetTensorB");
-    b_ = {local.View().ptr, local.View().size_bytes / sizeof(SrcBT), IsUbPosition(B_TYPE::pos)};
+    b_ = {local.View().ptr, local.View().size_bytes * 8 / kBitsB, IsUbPosition(B_TYPE::pos)};
     transB_ = isTransposeB;
     hasB_ = true;
     Reset();
   }
   // MX: A's scales (M x ceil(K / 64) x 2 codes; transposed: pairs of groups, M in between) and
   // B's (pairs of groups with N in between; transposed: N x ceil(K / 64) x 2).
+  // NZ scales (SCALE_FORMAT NZ): fractals of 16 rows x 2 groups (lngrad_matmul/engine.h). A
+  // local tensor (TSCM, VECOUT) holds the single-core shape's scales.
   void SetTensorScaleA(const GlobalTensor<fp8_e8m0_t>& gm, bool isTransposeScaleA = false) {
-    Require("SetTensorScaleA");
-    static_assert(kMx, "SetTensorScaleA: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
-    mxA_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), isTransposeScaleA};
+    SetScale<A_TYPE>(mxA_, gm.GetPhyAddr(), isTransposeScaleA, false, "SetTensorScaleA");
+  }
+  void SetTensorScaleA(const LocalTensor<fp8_e8m0_t>& local, bool isTransposeScaleA = false) {
+    SetScale<A_TYPE>(mxA_, local.View().ptr, isTransposeScaleA, true, "SetTensorScaleA");
   }
   void SetTensorScaleB(const GlobalTensor<fp8_e8m0_t>& gm, bool isTransposeScaleB = false) {
-    Require("SetTensorScaleB");
-    static_assert(kMx, "SetTensorScaleB: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
-    mxB_ = {reinterpret_cast<const std::byte*>(gm.GetPhyAddr()), !isTransposeScaleB};
+    SetScale<B_TYPE>(mxB_, gm.GetPhyAddr(), !isTransposeScaleB, false, "SetTensorScaleB");
+  }
+  void SetTensorScaleB(const LocalTensor<fp8_e8m0_t>& local, bool isTransposeScaleB = false) {
+    SetScale<B_TYPE>(mxB_, local.View().ptr, !isTransposeScaleB, true, "SetTensorScaleB");
   }
   // 2:4 sparse B (SparseMatmulType): its index matrix (lngrad_matmul/engine.h).
   void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal) {
@@ -552,13 +557,28 @@ class Matmul {
                                  kCopyB1 != nullptr ? &tile_b : nullptr, kMx ? &mx : nullptr);
     PipeBarrier<PIPE_ALL>();
   }
-  // The scales as set, with the geometry of the original shape: ceil(Ka / 64) x 2 groups a row.
+  // The scales as set, with the geometry of the original shape (a local tensor's: the single-core
+  // shape): ceil(Ka / 64) x 2 groups a row.
   lngrad::matmul::MxScales MxScalesNow() const {
-    const uint64_t groups = lngrad::matmul::CeilDiv(shape_.org_ka, 64) * 2;
-    lngrad::matmul::MxScales mx;
-    mx.a = {mxA_.first, mxA_.second, mxA_.second ? shape_.org_m : groups, groups};
-    mx.b = {mxB_.first, mxB_.second, mxB_.second ? shape_.org_n : groups, groups};
-    return mx;
+    auto scale = [&](const lngrad::matmul::MxSource& s, uint32_t org_rows, uint32_t single_rows) {
+      const uint64_t groups =
+          lngrad::matmul::CeilDiv(s.local ? shape_.single_k : shape_.org_ka, 64) * 2;
+      const bool pairs = s.layout == lngrad::matmul::MxLayout::kPairs;
+      return lngrad::matmul::MxScale{s.data, s.layout,
+                                     pairs ? (s.local ? single_rows : org_rows) : groups, groups};
+    };
+    return {scale(mxA_, shape_.org_m, shape_.single_m), scale(mxB_, shape_.org_n, shape_.single_n)};
+  }
+  template <class TYPE, class T>
+  void SetScale(lngrad::matmul::MxSource& s, const T* data, bool pairs, bool local,
+                const char* api) {
+    Require(api);
+    static_assert(kMx, "SetTensorScaleA/B: a Matmul of fp8 or fp4 A and B (MatmulTypeWithScale)");
+    s = {reinterpret_cast<const std::byte*>(data),
+         pairs ? lngrad::matmul::MxLayout::kPairs : lngrad::matmul::MxLayout::kRows, local};
+    if constexpr (requires { TYPE::scaleFormat; }) {
+      if (TYPE::scaleFormat == CubeFormat::NZ) s.layout = lngrad::matmul::MxLayout::kNz;
+    }
   }
   static void CheckGm(const lngrad::matmul::Matrix& m, uint32_t rows, uint32_t cols, uint64_t size,
                       const char* what) {
@@ -692,9 +712,9 @@ class Matmul {
   TBuf<TPosition::C1> deq_;
   TBuf<TPosition::A1> l1a_;
   TBuf<TPosition::B1> l1b_;
-  TBuf<TPosition::A1> l1mx_;                         // MX: the stage of one block's scales
-  std::pair<const std::byte*, bool> mxA_{}, mxB_{};  // the scales and whether in pairs
-  const std::byte* index_ = nullptr;                 // sparse B's index matrix
+  TBuf<TPosition::A1> l1mx_;            // MX: the stage of one block's scales
+  lngrad::matmul::MxSource mxA_, mxB_;  // the scales as set
+  const std::byte* index_ = nullptr;    // sparse B's index matrix
   uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
 };
 

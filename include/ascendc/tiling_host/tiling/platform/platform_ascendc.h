@@ -76,8 +76,8 @@ class PlatformAscendC {
   // Workspace the high-level APIs need: 16 MiB on A2/A3 and 950, 2 MiB elsewhere.
   uint32_t GetLibApiWorkSpaceSize() const;
   // UB: the product's UB bytes, less 256 on A2/A3 (as the vendor reports) and less what
-  // ReserveLocalMemory reserved. Memories the simulator does not model (L0, L1, L2, HBM, FB,
-  // BT) read 0.
+  // ReserveLocalMemory reserved. L1, L0_A, L0_B, L0_C, FB, BT: the product's cube buffers (L1
+  // less the 256 bytes A2/A3 keep in mixed kernels; 0 without a cube). L2 and HBM read 0.
   void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const;
   void ReserveLocalMemory(ReservedSize size);
   SocVersion GetSocVersion() const;
