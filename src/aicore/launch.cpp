@@ -453,6 +453,8 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   // whole UB per block costs more than a small kernel): docs/ascendc_compat.md, "UB contents".
   if (core_ub == nullptr && (CheckedMode() || job.sanitizer != nullptr)) {
     std::memset(ub.data(), 0, ub.size());
+  } else if (core_ub == nullptr) {
+    ctx.ub_left_over = true;
   }
   const int32_t outer_core = AscendC::g_coreType;
   AscendC::g_coreType = ctx.core_type;

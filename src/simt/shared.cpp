@@ -105,9 +105,11 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
   RequireSharedUbLimit(r, end, name, loc);
   r.statics.push_back({key, static_cast<uint32_t>(offset), static_cast<uint32_t>(bytes)});
   r.static_end = static_cast<uint32_t>(end);
-  // Zero-filled here: in unchecked mode the launch leaves the UB as the worker's previous block
-  // left it.
-  std::memset(ub + offset, 0, bytes);
+  // Zero-filled here where the launch left the UB as the worker's previous block left it
+  // (unchecked mode). Not in a mixed kernel's AIV: its UB is the launch's, zeroed when made, and
+  // its AIC may already have written the array's bytes (a Fixpipe L0C -> UB), which the
+  // declaration, no instruction on the device, must not undo.
+  if (aicore::RequireBlockContext("__ubuf__ array").ub_left_over) std::memset(ub + offset, 0, bytes);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }

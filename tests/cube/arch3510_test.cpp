@@ -5,14 +5,17 @@
 // 2 (columns in halves); each AIV waits for the AIC's flag and copies its UB to GM. The expected
 // layout is the reference's reading (the Fixpipe L0C -> UB page: the M x N matrix split in two
 // halves, the first to sub-block 0), written here separately from the implementation; the values
-// are exact.
+// are exact. The AIVs may declare their UB as a `__ubuf__` array after the AIC wrote it: the
+// declaration must keep the AIC's bytes, in checked and unchecked mode.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernel_operator.h"
+#include "lngrad_simt/runtime.h"
 
 namespace {
 
@@ -27,7 +30,10 @@ float Value(uint32_t m, uint32_t n) {
 // Runs the kernel: out[sub] receives what the Fixpipe wrote into AIV sub's UB (from byte 0: the
 // whole matrix for the destination of a single write, nothing for the other AIV; half of it for
 // each AIV of a dual write), so no AIV reads UB bytes nothing wrote.
-std::string RunDual(uint8_t dual, bool sub_block, std::vector<float> out[2]) {
+// declare_ub: each AIV reads its UB through a `__ubuf__ float[kM * kN]` array (what lngrad-asc
+// makes of the declaration) declared after the AIC's flag, at UB byte 0 where the Fixpipe wrote.
+std::string RunDual(uint8_t dual, bool sub_block, std::vector<float> out[2],
+                    bool declare_ub = false) {
   for (int s = 0; s < 2; ++s) out[s].assign(kM * kN, -1.0f);
   float* gm[2] = {out[0].data(), out[1].data()};
   lngrad::aicore::LaunchOptions o;
@@ -51,6 +57,13 @@ std::string RunDual(uint8_t dual, bool sub_block, std::vector<float> out[2]) {
       return;
     }
     AscendC::CrossCoreWaitFlag(4);
+    // The block scope the ACL launcher gives each block of a <<<>>> launch.
+    std::optional<lngrad::simt::BlockScope> scope;
+    if (declare_ub) {
+      scope.emplace(dim3(2), 0);
+      auto& array = lngrad::simt::BlockArray<float[kM * kN]>(lngrad::simt::BlockKey([] {}), "ubBuf");
+      if (static_cast<void*>(array) != ub.GetPhyAddr()) return;  // the test then sees -1s
+    }
     const auto sub = AscendC::GetSubBlockIdx();
     const uint32_t written = dual != 0 ? kM * kN / 2 : (sub == (sub_block ? 1 : 0) ? kM * kN : 0);
     if (written == 0) return;
@@ -95,6 +108,25 @@ TEST(FixpipeUb, DualDestinationSplitsColumns) {
     for (uint32_t m = 0; m < kM; ++m) {
       for (uint32_t n = 0; n < kN / 2; ++n) {
         ASSERT_EQ(out[s][m * kN / 2 + n], Value(m, s * kN / 2 + n)) << s << ":" << m << "," << n;
+      }
+    }
+  }
+}
+
+TEST(FixpipeUb, AnAivDeclaringItsUbArrayKeepsWhatTheAicWrote) {
+  const bool was_checked = lngrad::aicore::CheckedMode();
+  for (const bool checked : {true, false}) {
+    lngrad::aicore::SetCheckedMode(checked);
+    std::vector<float> out[2];
+    const std::string failed = RunDual(1, false, out, /*declare_ub=*/true);
+    lngrad::aicore::SetCheckedMode(was_checked);
+    ASSERT_EQ(failed, "") << "checked " << checked;
+    for (uint32_t s = 0; s < 2; ++s) {
+      for (uint32_t m = 0; m < kM / 2; ++m) {
+        for (uint32_t n = 0; n < kN; ++n) {
+          ASSERT_EQ(out[s][m * kN + n], Value(s * kM / 2 + m, n))
+              << "checked " << checked << ", AIV " << s << ": " << m << "," << n;
+        }
       }
     }
   }

@@ -148,6 +148,10 @@ struct BlockContext {
   const Product* product = nullptr;
   std::byte* ub = nullptr;         // host address of UB byte 0 (32-byte aligned)
   uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
+  // The UB holds what an earlier block of the host thread left (unchecked mode, a UB of its own):
+  // `__ubuf__` arrays are zero-filled when declared. false where the launch zeroed it for this
+  // block, and for an AIV of a mixed kernel, whose UB its AIC may write before it declares them.
+  bool ub_left_over = false;
   AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
   san::BlockState* san = nullptr;  // the sanitizer's record of this block (nullptr: no tool on)
