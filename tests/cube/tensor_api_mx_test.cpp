@@ -110,8 +110,10 @@ std::string RunTensorApi(const Data& d, bool alt, std::vector<float>* c, uint32_
                                      te::MakeFrameLayout<te::ScaleBNDLayoutPtn>(kSk, kN))
                     : te::MakeTensor(te::MakeMemPtr(bs_p),
                                      te::MakeFrameLayout<te::ScaleBDNLayoutPtn>(kSk, kN));
-    auto l1A = te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, 64>(kM, kK));
-    auto l1B = te::MakeTensor(te::MakeMemPtr(l1b), te::MakeFrameLayout<te::ZNLayoutPtn, 64>(kK, kN));
+    auto l1A =
+        te::MakeTensor(te::MakeMemPtr(l1a), te::MakeFrameLayout<te::NZLayoutPtn, 64>(kM, kK));
+    auto l1B =
+        te::MakeTensor(te::MakeMemPtr(l1b), te::MakeFrameLayout<te::ZNLayoutPtn, 64>(kK, kN));
     auto l1As =
         te::MakeTensor(te::MakeMemPtr(l1as), te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kSk));
     auto l1Bs =
@@ -121,15 +123,16 @@ std::string RunTensorApi(const Data& d, bool alt, std::vector<float>* c, uint32_
     auto l0B =
         te::MakeTensor(te::MakeMemPtr(l0b), te::MakeFrameLayout<te::ZNLayoutPtn, 64>(kStepK, kN));
     constexpr uint32_t kStepSk = kStepK / 32;
-    auto l0As = te::MakeTensor(te::MakeMemPtr<te::Location::L0ScaleA, fp8_e8m0_t>(
-                                   reinterpret_cast<uint64_t>(l0a) / 16),
-                               te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kStepSk));
-    auto l0Bs = te::MakeTensor(te::MakeMemPtr<te::Location::L0ScaleB, fp8_e8m0_t>(
-                                   reinterpret_cast<uint64_t>(l0b) / 16),
-                               te::MakeFrameLayout<te::NNLayoutPtn, 2>(kStepSk, kN));
-    auto l0C = te::MakeTensor(te::MakeMemPtr(l0c), te::MakeFrameLayout<te::NZLayoutPtn, 16>(kM, kN));
-    auto gmC = te::MakeTensor(te::MakeMemPtr(c->data()),
-                              te::MakeFrameLayout<te::NDExtLayoutPtn>(kM, kN));
+    auto l0As = te::MakeTensor(
+        te::MakeMemPtr<te::Location::L0ScaleA, fp8_e8m0_t>(reinterpret_cast<uint64_t>(l0a) / 16),
+        te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kStepSk));
+    auto l0Bs = te::MakeTensor(
+        te::MakeMemPtr<te::Location::L0ScaleB, fp8_e8m0_t>(reinterpret_cast<uint64_t>(l0b) / 16),
+        te::MakeFrameLayout<te::NNLayoutPtn, 2>(kStepSk, kN));
+    auto l0C =
+        te::MakeTensor(te::MakeMemPtr(l0c), te::MakeFrameLayout<te::NZLayoutPtn, 16>(kM, kN));
+    auto gmC =
+        te::MakeTensor(te::MakeMemPtr(c->data()), te::MakeFrameLayout<te::NDExtLayoutPtn>(kM, kN));
     static constexpr auto kGm2L1 = te::MakeCopy(te::CopyGM2L1{});
     AscendC::Mutex::Lock<PIPE_MTE2>(0);
     te::Copy(kGm2L1, l1A, gmA);
@@ -185,9 +188,11 @@ std::vector<float> RunBasicApi(const Data& d) {
   const std::string text = lngrad::cube::test::RunOn(kSoc, [&] {
     AscendC::LocalTensor<uint8_t> raw(TPosition::A1, 0, 64 * 1024);
     auto* l1 = static_cast<std::byte*>(raw.GetPhyAddr());
-    put(l1, 0, 16384, kM, [&](uint32_t m, uint32_t k) { return d.a[m * kK + k]; },
+    put(
+        l1, 0, 16384, kM, [&](uint32_t m, uint32_t k) { return d.a[m * kK + k]; },
         [&](uint32_t m, uint32_t g) { return d.as[m * kSk + g]; });
-    put(l1, 32768, 49152, kN, [&](uint32_t n, uint32_t k) { return d.b[k * kN + n]; },
+    put(
+        l1, 32768, 49152, kN, [&](uint32_t n, uint32_t k) { return d.b[k * kN + n]; },
         [&](uint32_t n, uint32_t g) { return d.bs[g * kN + n]; });
     AscendC::LocalTensor<fp4x2_e1m2_t> a1(TPosition::A1, 0, kM * kK), a2(TPosition::A2, 0, 16384);
     AscendC::LocalTensor<fp4x2_e2m1_t> b1(TPosition::B1, 32768, kN * kK),
@@ -196,9 +201,11 @@ std::vector<float> RunBasicApi(const Data& d) {
     AscendC::LocalTensor<float> co1(TPosition::CO1, 0, kM * kN);
     for (uint32_t s = 0; s < kK / kStepK; ++s) {
       const auto k0 = static_cast<uint16_t>(s * kStepK / 64);  // 64-value chunks, scale pairs
-      AscendC::LoadData(a2, a1, sa, AscendC::LoadData2DParamsV2(0, k0, kM / 16, 2, kM / 16, kM / 16, false, 0),
+      AscendC::LoadData(a2, a1, sa,
+                        AscendC::LoadData2DParamsV2(0, k0, kM / 16, 2, kM / 16, kM / 16, false, 0),
                         AscendC::LoadData2DMxParams(0, k0, kM / 16, 2, kK / 64, 2));
-      AscendC::LoadData(b2, b1, sb, AscendC::LoadData2DParamsV2(0, k0, kN / 16, 2, kN / 16, kN / 16, false, 0),
+      AscendC::LoadData(b2, b1, sb,
+                        AscendC::LoadData2DParamsV2(0, k0, kN / 16, 2, kN / 16, kN / 16, false, 0),
                         AscendC::LoadData2DMxParams(0, k0, kN / 16, 2, kK / 64, 2));
       AscendC::MmadParams p;
       p.m = kM;
@@ -226,8 +233,7 @@ void ExpectOracle(const std::vector<float>& c, const Data& d) {
         exact += va * vb;
         mag += std::fabs(va * vb);
       }
-      ASSERT_LE(std::fabs(c[m * kN + n] - exact), (kK + 2) * std::ldexp(mag, -24))
-          << m << "," << n;
+      ASSERT_LE(std::fabs(c[m * kN + n] - exact), (kK + 2) * std::ldexp(mag, -24)) << m << "," << n;
     }
   }
 }
@@ -261,13 +267,15 @@ TEST(TensorApiMx, MisuseIsNamed) {
     return lngrad::cube::test::RunOn(kSoc, [&] {
       CUBE_ARRAY(A1, fp8_e8m0_t[kM * kSk], l1);
       CUBE_ARRAY(A2, fp8_e8m0_t[kM * kSk], l0a);
-      auto zz = te::MakeTensor(te::MakeMemPtr(l1), te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kSk));
+      auto zz =
+          te::MakeTensor(te::MakeMemPtr(l1), te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kSk));
       auto gm = te::MakeTensor(te::MakeMemPtr(reinterpret_cast<fp8_e8m0_t*>(g.data())),
                                te::MakeFrameLayout<te::ScaleANDLayoutPtn>(kM, kSk));
       if (which == 0) {
-        te::Copy(te::MakeCopy(te::CopyL12L0ScaleA{}),
-                 te::MakeTensor(te::MakeMemPtr(l0a), te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kSk)),
-                 zz);
+        te::Copy(
+            te::MakeCopy(te::CopyL12L0ScaleA{}),
+            te::MakeTensor(te::MakeMemPtr(l0a), te::MakeFrameLayout<te::ZZLayoutPtn, 2>(kM, kSk)),
+            zz);
       } else if (which == 1) {
         te::Copy(te::MakeCopy(te::CopyL12L0ScaleB{}),
                  te::MakeTensor(te::MakeMemPtr<te::Location::L0ScaleB, fp8_e8m0_t>(0),
@@ -279,15 +287,17 @@ TEST(TensorApiMx, MisuseIsNamed) {
       }
     });
   };
-  EXPECT_NE(run(0).find(
-                "[tensor_api.position] Copy(CopyL12L0ScaleA): dst is in L0A; it must be in L0ScaleA"),
-            std::string::npos)
+  EXPECT_NE(
+      run(0).find(
+          "[tensor_api.position] Copy(CopyL12L0ScaleA): dst is in L0A; it must be in L0ScaleA"),
+      std::string::npos)
       << run(0);
   EXPECT_NE(run(1).find("[tensor_api.layout] Copy(CopyL12L0ScaleB): no copy from ZZ to ZZ"),
             std::string::npos)
       << run(1);
-  EXPECT_NE(run(2).find("[tensor_api.alignment] Copy(CopyGM2L1, MX scales): the K scales' origin 1"),
-            std::string::npos)
+  EXPECT_NE(
+      run(2).find("[tensor_api.alignment] Copy(CopyGM2L1, MX scales): the K scales' origin 1"),
+      std::string::npos)
       << run(2);
 }
 

@@ -82,13 +82,11 @@ void CopyL1ToL0Scale(const Tensor<T>& dst, const Tensor<T>& src, int side,
   if (dst.ScaleSide() != side) RaiseScalePosition(api, "dst", dst.ScaleSide(), dst.Data(), side);
   if (src.ScaleSide() != -1) RaiseScalePosition(api, "src", src.ScaleSide(), nullptr, -1);
   RequireMemory(api, "src", WhereOf(src.Data()), {TPosition::A1});
-  const AscendC::LoadData2DMxParams p =
-      L1ToL0ScaleParams(dst.Layout(), src.Layout(), src.Origin(), dst.Origin(), dst.Extent(),
-                        side, api);
+  const AscendC::LoadData2DMxParams p = L1ToL0ScaleParams(dst.Layout(), src.Layout(), src.Origin(),
+                                                          dst.Origin(), dst.Extent(), side, api);
   const uint64_t base = lngrad::cube::capi::MxAddress(dst.ScaleAddr(), side, api);
   for (uint32_t b = 0; b < dst.Extent().b; ++b) {
-    lngrad::cube::LoadMxScalesAt(side, base + dst.IndexOf(b, 0, 0), LocalOf(src, b).View(), p,
-                                 loc);
+    lngrad::cube::LoadMxScalesAt(side, base + dst.IndexOf(b, 0, 0), LocalOf(src, b).View(), p, loc);
   }
 }
 
