@@ -14,6 +14,7 @@
 #include "lngrad_aicore/local_memory.h"
 #include "lngrad_cube/local_array.h"
 #include "tensor_api/atom/atom.h"
+#include "tensor_api/atom/mx_atom.h"
 #include "tensor_api/tensor/tensor.h"
 
 namespace AscendC::Te {
@@ -241,6 +242,88 @@ void CopyL1ToBtHalf(const View& dst, const View& src, uint32_t count, lngrad::ai
     const float v = lngrad::HalfBitsToFloat(static_cast<uint16_t>(cube::GetBits(src.ptr, i, 16)));
     std::memcpy(cube::Mutable(dst) + uint64_t{i} * 4, &v, 4);
   }
+}
+
+}  // namespace AscendC::Te::detail
+
+namespace AscendC::Te::detail {
+
+namespace {
+
+[[noreturn]] void RaiseScaleLayout(const char* api, const std::string& why) {
+  lngrad::aicore::RaiseKernelCheck(kLayoutCheck, std::string(api) + ": " + why);
+}
+
+// Raises tensor_api.alignment (checked mode) unless the K scales' origin, extent and the
+// layout's K size are whole b16 pairs.
+void RequirePairs(const char* api, uint32_t at, uint32_t extent, uint32_t size) {
+  if (!lngrad::aicore::CheckedMode() || (at % 2 == 0 && extent % 2 == 0 && size % 2 == 0)) return;
+  lngrad::aicore::RaiseKernelCheck(
+      kAlignmentCheck, std::string(api) + ": the K scales' origin " + std::to_string(at) +
+                           ", extent " + std::to_string(extent) + " and layout size " +
+                           std::to_string(size) + " must be even (they move as b16 pairs)");
+}
+
+}  // namespace
+
+ScaleMove GmToL1ScaleMove(const FrameLayout& dst, const FrameLayout& src, const Triple& origin,
+                          const Triple& extent, const char* api) {
+  const bool a = dst.pattern == Pattern::kZZ;  // A's scales (M x K/32), else B's (K/32 x N)
+  ScaleMove m{};
+  if (a && src.pattern == Pattern::kScaleAND) {
+    m = {true, extent.c / 2, extent.r, src.cols / 2u, 0};
+  } else if (a && src.pattern == Pattern::kScaleADN) {
+    m = {false, extent.c / 2, extent.r, src.rows, 0};
+  } else if (!a && src.pattern == Pattern::kScaleBDN) {
+    m = {true, extent.r / 2, extent.c, src.rows / 2u, 0};
+  } else if (!a && src.pattern == Pattern::kScaleBND) {
+    m = {false, extent.r / 2, extent.c, src.cols, 0};
+  } else {
+    RaiseLayout(api, dst.pattern, src.pattern);
+  }
+  if (dst.c0 != 2 || src.c0 != 2) {
+    RaiseScaleLayout(api, "the scales' layouts take c0 2 (pairs of K scales), not " +
+                              std::to_string(dst.c0 != 2 ? dst.c0 : src.c0));
+  }
+  RequirePairs(api, a ? origin.c : origin.r, a ? extent.c : extent.r, a ? src.cols : src.rows);
+  if (!a && dst.rows % 2 != 0) RaiseScaleLayout(api, "an NN destination has an even row count");
+  m.dst_c0_stride = a ? static_cast<uint32_t>(FrameLayout::Align(dst.cols, 2) / 2) : dst.rows / 2;
+  return m;
+}
+
+AscendC::LoadData2DMxParams L1ToL0ScaleParams(const FrameLayout& dst, const FrameLayout& src,
+                                              const Triple& src_origin, const Triple& dst_origin,
+                                              const Triple& dst_extent, int side, const char* api) {
+  const bool a = side == 0;
+  const Pattern want = a ? Pattern::kZZ : Pattern::kNN;
+  if (dst.pattern != want || src.pattern != want) RaiseLayout(api, dst.pattern, src.pattern);
+  if (dst.c0 != 2 || src.c0 != 2 || (!a && (src.rows % 2 != 0 || dst.rows % 2 != 0))) {
+    RaiseScaleLayout(api, "the scales' fractals are 16 x 2 (c0 2, an NN layout's rows even)");
+  }
+  // A: fractals of 16 rows x 2 K scales; B: of 2 K scales x 16 columns.
+  RequireGrid(api, "src", src_origin.r, src_origin.c, a ? 16 : 2, a ? 2 : 16);
+  RequireGrid(api, "dst", dst_origin.r, dst_origin.c, a ? 16 : 2, a ? 2 : 16);
+  const uint32_t blocks = ((a ? dst_extent.r : dst_extent.c) + 15) / 16;
+  const uint32_t pairs = ((a ? dst_extent.c : dst_extent.r) + 1) / 2;
+  if (blocks > 255 || pairs > 255) {
+    RaiseScaleLayout(api, std::to_string(blocks) + " x " + std::to_string(pairs) +
+                              " fractals: one load moves at most 255 x 255");
+  }
+  const auto src_stride =
+      static_cast<uint16_t>(a ? FrameLayout::Align(src.cols, 2) / 2 : src.rows / 2);
+  // The destination's fractals one K row after another, as the vendor's (dstStride = its kStep).
+  return AscendC::LoadData2DMxParams(0, 0, static_cast<uint8_t>(blocks),
+                                     static_cast<uint8_t>(pairs), src_stride,
+                                     static_cast<uint16_t>(pairs));
+}
+
+void RaiseScalePosition(const char* api, const char* operand, int side, const void* p, int want) {
+  const auto name = [](int s) { return s == 0 ? "L0ScaleA" : "L0ScaleB"; };
+  const Where w = WhereOf(p);
+  const char* is = side >= 0 ? name(side) : w.local ? lngrad::cube::MemoryName(w.pos) : "GM";
+  lngrad::aicore::RaiseKernelCheck(kPositionCheck, std::string(api) + ": " + operand + " is in " +
+                                                       is + "; it must be in " +
+                                                       (want < 0 ? "L1" : name(want)));
 }
 
 }  // namespace AscendC::Te::detail

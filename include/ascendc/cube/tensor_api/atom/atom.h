@@ -1,13 +1,15 @@
 // lngrad Ascend C tensor API (AscendC::Te, layer cube): copy and Mmad atoms, Copy and Mmad.
 //
-// MakeCopy(Op{}, Trait{}) and MakeMmad(MmadOperation{}, Trait{}) make atoms; atom.with(params)
+// MakeCopy(Op{}[, Trait{}]) and MakeMmad(MmadOperation{}, Trait{}) make atoms (constexpr; MakeCopy
+// of the operation alone takes its default trait); atom.with(params)
 // the same atom with its parameters (MmadParams, FixpipeParams, Img2ColParams). Copy(atom, dst,
 // src[, quant]) and Mmad(atom, c, a, b[, bias]) run the cube's own instructions (lngrad_cube/
 // cube.h) on the tensors' memories, so the arithmetic, the checks and the sanitizer's pipes are
 // theirs (docs/ascendc_kernels.md, "The tensor API"):
 //   CopyGM2L1   GM -> L1 (MTE2): ND/DN matrices into NZ or ZN (DataCopy Nd2Nz or Dn2Nz, a ZN
 //               destination as the NZ grid of the transpose), ND rows into ND (DataCopy),
-//               NHWC/NCHW/NC1HWC0 feature maps into NC1HWC0.
+//               NHWC/NCHW/NC1HWC0 feature maps into NC1HWC0 (4-bit values as bytes); the MX
+//               scales into ZZ / NN (tensor_api/atom/mx_atom.h, with CopyL12L0ScaleA/B).
 //   CopyL12L0A  L1 (NZ, ZN) -> L0A (NZ) (LoadData 2D V2, ZN transposed); with Img2ColParams the
 //               img2col of an NC1HWC0 map (LoadData 3Dv2).
 //   CopyL12L0B  L1 (ZN, NZ) -> L0B (ZN) (LoadData 2D V2, NZ transposed).
@@ -17,6 +19,8 @@
 //               per-column quant tensor in L1, VDEQF16 / VQF322B8_PRE).
 //   CopyL0C2UB  L0C (NZ) -> the UBs of the AI core's AIVs (Fixpipe isToUB, the trait's dual
 //               destination mode); CopyUB2GM  UB -> GM rows (DataCopy).
+//   Mmad        the cube's Mmad, or with an MmadType::MX trait its MmadMx (the scales those
+//               CopyL12L0ScaleA/B put at A's and B's L0 address / 16).
 // Misuse: tensor_api.position (an operand in the wrong memory for the atom) and tensor_api.layout
 // (a layout pair the atom does not move) always, tensor_api.alignment (an origin off the fractal
 // grid) in checked mode; then the cube's own checks.
@@ -31,6 +35,7 @@
 #include "lngrad_aicore/data_copy_pad.h"
 #include "lngrad_aicore/tensor.h"
 #include "lngrad_cube/cube.h"
+#include "lngrad_cube/mx.h"
 #include "tensor_api/tensor/tensor.h"
 
 namespace AscendC::Te {
@@ -85,22 +90,35 @@ struct CopyL0C2UBTrait {
 
 // The operations and their default traits (the traits carry nothing lngrad uses, but
 // CopyL0C2UB's).
+// MakeCopy(Op{}) takes the operation's default trait (TraitDefaultOf).
+template <typename Op>
+struct TraitDefaultOf;
 #define LNGRAD_TE_OPS(X) \
   X(CopyGM2L1)           \
   X(CopyL12L0A)          \
   X(CopyL12L0B)          \
+  X(CopyL12L0ScaleA)     \
+  X(CopyL12L0ScaleB)     \
   X(CopyL12BT)           \
   X(CopyL0C2GM)          \
   X(CopyUB2GM)
-#define LNGRAD_TE_DECLARE_OP(name) \
-  struct name {};                  \
-  struct name##TraitDefault {};
+#define LNGRAD_TE_DECLARE_OP(name)   \
+  struct name {};                    \
+  struct name##TraitDefault {};      \
+  template <>                        \
+  struct TraitDefaultOf<name> {      \
+    using type = name##TraitDefault; \
+  };
 LNGRAD_TE_OPS(LNGRAD_TE_DECLARE_OP)
 #undef LNGRAD_TE_DECLARE_OP
 struct CopyL0C2UB {};
 struct CopyL0C2UBTraitDefault {
   using TraitType = CopyL0C2UBTrait;
   static constexpr TraitType value{};
+};
+template <>
+struct TraitDefaultOf<CopyL0C2UB> {
+  using type = CopyL0C2UBTraitDefault;
 };
 struct MmadOperation {};
 enum class MmadType : uint8_t { NORMAL = 0, MX = 1 };
@@ -121,7 +139,7 @@ template <typename Op, typename Trait, typename Params = void>
 struct Atom {
   Params params{};
   template <typename P>
-  Atom<Op, Trait, P> with(const P& p) const {
+  constexpr Atom<Op, Trait, P> with(const P& p) const {
     return {p};
   }
 };
@@ -129,16 +147,20 @@ template <typename Op, typename Trait>
 struct Atom<Op, Trait, void> {
   int params = 0;  // none given
   template <typename P>
-  Atom<Op, Trait, P> with(const P& p) const {
+  constexpr Atom<Op, Trait, P> with(const P& p) const {
     return {p};
   }
 };
 template <typename Op, typename Trait>
-Atom<Op, Trait> MakeCopy(const Op&, const Trait&) {
+constexpr Atom<Op, Trait> MakeCopy(const Op&, const Trait&) {
+  return {};
+}
+template <typename Op>
+constexpr Atom<Op, typename TraitDefaultOf<Op>::type> MakeCopy(const Op&) {
   return {};
 }
 template <typename Trait>
-Atom<MmadOperation, Trait> MakeMmad(const MmadOperation&, const Trait&) {
+constexpr Atom<MmadOperation, Trait> MakeMmad(const MmadOperation&, const Trait&) {
   return {};
 }
 
@@ -164,6 +186,12 @@ void RequireMemory(const char* api, const char* operand, const Where& w,
 void RequireGrid(const char* api, const char* operand, uint32_t r, uint32_t c, uint32_t rows,
                  uint32_t cols);
 
+// The bytes of n elements of T (the 4-bit types: two a byte).
+template <typename T>
+constexpr uint64_t BytesOf(uint64_t n) {
+  return n * lngrad::aicore::kElemBits<T> / 8;
+}
+
 // The LocalTensor of t's memory from the slice's element (b, 0, 0) to the layout's end; in L1
 // at position C1 with as_c1 (the bias's and the quantisation values' position), else A1.
 template <typename T>
@@ -171,14 +199,22 @@ AscendC::LocalTensor<T> LocalOf(const Tensor<T>& t, uint32_t b, bool as_c1 = fal
   const Where w = WhereOf(t.Data());
   const uint64_t index = t.IndexOf(b, 0, 0);
   const TPosition pos = as_c1 && w.pos == TPosition::A1 ? TPosition::C1 : w.pos;
-  return AscendC::LocalTensor<T>(pos, w.addr + static_cast<uint32_t>(index * sizeof(T)),
+  return AscendC::LocalTensor<T>(pos, w.addr + static_cast<uint32_t>(BytesOf<T>(index)),
                                  static_cast<uint32_t>(t.Remaining(b)));
 }
 template <typename T>
 AscendC::GlobalTensor<T> GlobalOf(const Tensor<T>& t, uint32_t b) {
   AscendC::GlobalTensor<T> g;
-  g.SetGlobalBuffer(t.Data() + t.IndexOf(b, 0, 0), t.Remaining(b));
-  return g;
+  g.SetGlobalBuffer(t.Data(), t.Layout().batch * t.Layout().Capacity());
+  return g[t.IndexOf(b, 0, 0)];
+}
+// The same memory as U (the MX copies move fp4 as bytes and e8m0 scales as b16).
+template <typename U, typename T>
+AscendC::GlobalTensor<U> GlobalAs(const AscendC::GlobalTensor<T>& g) {
+  AscendC::GlobalTensor<U> r;
+  r.SetGlobalBuffer(reinterpret_cast<U*>(g.GetPhyAddr()),
+                    BytesOf<T>(g.GetSize()) * 8 / lngrad::aicore::kElemBits<U>);
+  return r;
 }
 
 // One matrix move on the NZ grid (16-row blocks of c0 columns): the source's R x C block in the
@@ -195,6 +231,9 @@ GridMove GmToL1Move(const FrameLayout& dst, const FrameLayout& src, const Triple
 
 template <typename T>
 void CopyGmToL1Grid(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc);
+// GM -> L1 of MX scales into ZZ or NN (tensor_api/atom/mx_atom.h).
+template <typename T>
+void CopyGmToL1Scale(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc);
 
 template <typename T>
 void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
@@ -231,6 +270,10 @@ void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
     }
     return;
   }
+  if (dl.pattern == Pattern::kZZ || dl.pattern == Pattern::kNN) {
+    CopyGmToL1Scale(dst, src, loc);
+    return;
+  }
   if constexpr (sizeof(T) != 1 && sizeof(T) != 2 && sizeof(T) != 4) {
     RaiseLayout(kApi, dl.pattern, src.Layout().pattern);  // fractals hold 1, 2 or 4-byte values
   } else {
@@ -238,7 +281,23 @@ void CopyGmToL1(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
   }
 }
 
-// GM -> L1 into a fractal layout (NZ, ZN, NC1HWC0): DataCopy with Nd2Nz or Dn2Nz.
+// One grid move's DataCopy (Nd2Nz or Dn2Nz) of one matrix.
+template <typename U>
+void GridCopy(const AscendC::LocalTensor<U>& dst, const AscendC::GlobalTensor<U>& src,
+              const GridMove& m, lngrad::aicore::SrcLoc loc) {
+  if (m.src_row_major) {
+    AscendC::Nd2NzParams p(1, static_cast<uint16_t>(m.n), m.d, 0, m.src_ld,
+                           static_cast<uint16_t>(m.dst_rows), 1, 0);
+    AscendC::DataCopy(dst, src, p, loc);
+  } else {
+    AscendC::Dn2NzParams p(1, static_cast<uint16_t>(m.n), m.d, 0, m.src_ld,
+                           static_cast<uint16_t>(m.dst_rows), 1, 0);
+    AscendC::DataCopy(dst, src, p, loc);
+  }
+}
+
+// GM -> L1 into a fractal layout (NZ, ZN, NC1HWC0): DataCopy with Nd2Nz or Dn2Nz; 4-bit values
+// move as bytes (the vendor's: dValue and the source stride halved, both even).
 template <typename T>
 void CopyGmToL1Grid(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcLoc loc) {
   constexpr const char* kApi = "Copy(CopyGM2L1)";
@@ -252,14 +311,16 @@ void CopyGmToL1Grid(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::
     RequireGrid(kApi, "dst", o.r, o.c, 16, dl.c0);
   }
   for (uint32_t b = 0; b < e.b; ++b) {
-    if (m.src_row_major) {
-      AscendC::Nd2NzParams p(1, static_cast<uint16_t>(m.n), m.d, 0, m.src_ld,
-                             static_cast<uint16_t>(m.dst_rows), 1, 0);
-      AscendC::DataCopy(LocalOf(dst, b), GlobalOf(src, b), p, loc);
+    if constexpr (lngrad::aicore::kElemBits<T> == 4) {
+      RequireGrid(kApi, "src (4-bit: its row length and stride)", m.d,
+                  static_cast<uint32_t>(m.src_ld), 2, 2);
+      GridMove bytes = m;
+      bytes.d /= 2;
+      bytes.src_ld /= 2;
+      GridCopy(LocalOf(dst, b).template ReinterpretCast<uint8_t>(),
+               GlobalAs<uint8_t>(GlobalOf(src, b)), bytes, loc);
     } else {
-      AscendC::Dn2NzParams p(1, static_cast<uint16_t>(m.n), m.d, 0, m.src_ld,
-                             static_cast<uint16_t>(m.dst_rows), 1, 0);
-      AscendC::DataCopy(LocalOf(dst, b), GlobalOf(src, b), p, loc);
+      GridCopy(LocalOf(dst, b), GlobalOf(src, b), m, loc);
     }
   }
 }
@@ -282,10 +343,11 @@ void CopyL1ToL0(const Tensor<T>& dst, const Tensor<T>& src, bool to_b, lngrad::a
   const uint64_t fractals =
       uint64_t{p.kStartPosition + p.kStep - 1u} * static_cast<uint64_t>(p.srcStride) +
       p.mStartPosition + p.mStep;
-  const uint64_t elems = std::max<uint64_t>(src.Layout().Capacity(), fractals * 512 / sizeof(T));
+  const uint64_t elems = std::max<uint64_t>(src.Layout().Capacity(),
+                                            fractals * 512 * 8 / lngrad::aicore::kElemBits<T>);
   for (uint32_t b = 0; b < src.Extent().b; ++b) {
     const uint64_t start = src.Layout().Index(src.Origin().b + b, 0, 0);
-    AscendC::LocalTensor<T> s(w.pos, w.addr + static_cast<uint32_t>(start * sizeof(T)),
+    AscendC::LocalTensor<T> s(w.pos, w.addr + static_cast<uint32_t>(BytesOf<T>(start)),
                               static_cast<uint32_t>(elems));
     AscendC::LoadData(LocalOf(dst, b), s, p, loc);
   }
@@ -442,8 +504,6 @@ void CopyUbToGm(const Tensor<T>& dst, const Tensor<T>& src, lngrad::aicore::SrcL
 template <typename Trait, typename P, typename A, typename B>
 AscendC::MmadParams CubeMmadParams(const P& params, const Tensor<A>& a, const Tensor<B>& b) {
   constexpr MmadTrait kTrait = Trait::value;
-  static_assert(kTrait.mmadType == MmadType::NORMAL,
-                "Mmad: the MX form (MmadType::MX) is not in lngrad's tensor API yet");
   AscendC::MmadParams mp;
   if constexpr (std::is_same_v<P, MmadParams>) {
     mp.m = params.m;
@@ -466,6 +526,13 @@ AscendC::MmadParams CubeMmadParams(const P& params, const Tensor<A>& a, const Te
   return mp;
 }
 
+// The MX forms' value types.
+template <typename T>
+constexpr bool IsMxData() {
+  return std::is_same_v<T, fp4x2_e2m1_t> || std::is_same_v<T, fp4x2_e1m2_t> ||
+         std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t>;
+}
+
 template <typename Trait, typename P, typename C, typename A, typename B, typename Bias>
 void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tensor<B>& b,
              const Tensor<Bias>* bias, lngrad::aicore::SrcLoc loc) {
@@ -474,10 +541,21 @@ void RunMmad(const P& params, const Tensor<C>& c, const Tensor<A>& a, const Tens
   RequireMemory(kApi, "a", WhereOf(a.Data()), {TPosition::A2});
   RequireMemory(kApi, "b", WhereOf(b.Data()), {TPosition::B2});
   const AscendC::MmadParams mp = CubeMmadParams<Trait>(params, a, b);
+  // MX: the cube's MmadMx, the scales from the MX buffers at a's and b's L0 addresses / 16.
+  constexpr bool kMx = Trait::value.mmadType == MmadType::MX;
+  static_assert(!kMx || (IsMxData<A>() && IsMxData<B>()),
+                "Mmad (MmadType::MX): a and b hold fp4 (fp4x2_e2m1_t, fp4x2_e1m2_t) or fp8 "
+                "(fp8_e4m3fn_t, fp8_e5m2_t) values");
   for (uint32_t i = 0; i < c.Extent().b; ++i) {
     if (bias != nullptr) {
       RequireMemory(kApi, "bias", WhereOf(bias->Data()), {TPosition::C2});
-      AscendC::Mmad(LocalOf(c, i), LocalOf(a, i), LocalOf(b, i), LocalOf(*bias, i), mp, loc);
+      if constexpr (kMx) {
+        AscendC::MmadMx(LocalOf(c, i), LocalOf(a, i), LocalOf(b, i), LocalOf(*bias, i), mp, loc);
+      } else {
+        AscendC::Mmad(LocalOf(c, i), LocalOf(a, i), LocalOf(b, i), LocalOf(*bias, i), mp, loc);
+      }
+    } else if constexpr (kMx) {
+      AscendC::MmadMx(LocalOf(c, i), LocalOf(a, i), LocalOf(b, i), mp, loc);
     } else {
       AscendC::Mmad(LocalOf(c, i), LocalOf(a, i), LocalOf(b, i), mp, loc);
     }
