@@ -75,6 +75,12 @@ float ReplayAcos3510(float x, bool half_path);
 // Atan on arch 3510 (atan_3510_impl.h): TAYLOR_EXPANSION, or with `polynomial`
 // POLYNOMIAL_APPROXIMATION (float only); half rounded back without saturation (FloatToHalf).
 float ReplayAtan3510(float x, bool polynomial);
+// Sin / Cos on arch 3510 (replay_trig_3510.cpp): the POLYNOMIAL_APPROXIMATION register code
+// (sin_3510_impl.h, cos_3510_impl.h), or with `radian` the RADIAN_REDUCTION one
+// (sincos_3510_impl.h: `half_path` the half reduction on a widened half, else the float one);
+// half rounded back to nearest even without saturation (FloatToHalf).
+float ReplaySin3510(float x, bool radian, bool half_path);
+float ReplayCos3510(float x, bool radian, bool half_path);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
