@@ -355,6 +355,14 @@ TEST(MathSinCos, RadianReductionOn950WithinBounds) {
   }
   ExpectWithinUlps(in_h, RunUnary<half>(k950, in_h, kCount, sin_run), sin, 1.0, "Sin radian half");
   ExpectWithinUlps(in_h, RunUnary<half>(k950, in_h, kCount, cos_run), cos, 1.0, "Cos radian half");
+  // Its scratch: 8 bytes an element, rounded up to 32 elements, + 32 (checked).
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(512);
+        Sin<float, false, kSinRadianCfg>(ub.Get<float>(1), ub.Get<float>(0), tmp, 64);
+      },
+      "tmp_buffer", "less than the 544", k950);
 }
 
 // Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to

@@ -81,6 +81,13 @@ float ReplayAtan3510(float x, bool polynomial);
 // half rounded back to nearest even without saturation (FloatToHalf).
 float ReplaySin3510(float x, bool radian, bool half_path);
 float ReplayCos3510(float x, bool radian, bool half_path);
+// Power on arch 3510 (replay_power_3510.cpp, power_3510_impl.h): the float lane of PowerConfig
+// INTRINSIC, or with `double_float` DOUBLE_FLOAT_TECH, on widened operands (the caller rounds
+// half back to nearest even, FloatToHalf).
+float ReplayPower3510(float base, float expo, bool double_float);
+// int32 Power on arch 3510 (PowI): `max_loop` = the bit length of the largest exponent of the call
+// (GetMaxLoop's ReduceMax; 32 where it is negative).
+int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -25,8 +25,8 @@ float F(double v) { return static_cast<float>(v); }
 // Cast<float, int32_t> CAST_ROUND: to nearest, ties away from zero.
 float I32ToFloatRound(int32_t v) {
   const bool neg = v < 0;
-  uint64_t m = neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(v))
-                   : static_cast<uint64_t>(v);
+  uint64_t m =
+      neg ? uint64_t{0} - static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
   int width = 0;
   while ((m >> width) != 0) ++width;
   if (width > 24) {
