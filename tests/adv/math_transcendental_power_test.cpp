@@ -198,6 +198,39 @@ TEST(MathPower, DoubleFloatTechOn950WithinTwoUlps) {
   check(xh, yh, 1.0, "Power double-float half");
 }
 
+// Fmod on the 950 (FmodConfig NORMAL: fma(Trunc(a / b), -b, a)): the fused step makes
+// a - k * b exact for the quotient k it takes, so the result is C's fmod (float64 oracle) where
+// |a / b| < 2^22, except where a / b rounds up onto an integer: then k is one too far and the
+// result is off by exactly |b| (and carries the other sign). Half: rounded once from that.
+TEST(MathFmod, NormalOn950ExactOrOneDivisorOff) {
+  std::mt19937 gen(15);
+  std::uniform_real_distribution<float> q(-4e6f, 4e6f), m(-30.0f, 30.0f);
+  std::vector<float> a(kCount), b(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    b[i] = std::ldexp(1.0f + std::fabs(m(gen)) / 31.0f, static_cast<int>(m(gen)));
+    a[i] = q(gen) * b[i];
+    if (i % 4 == 0) a[i] = std::nextafter(std::round(a[i] / b[i]) * b[i], 0.0f);  // near k * b
+  }
+  std::vector<float> out;
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<float>(0, a);
+        ub.Put<float>(1, b);
+        Fmod(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), ub.Get<uint8_t>(3), kCount);
+        out = ub.Take<float>(2);
+      },
+      k950);
+  uint32_t exact = 0;
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const double want = std::fmod(D(a[i]), D(b[i]));
+    const double err = std::fabs(D(out[i]) - want);
+    exact += err == 0.0;
+    EXPECT_TRUE(err == 0.0 || err == std::fabs(D(b[i])))
+        << a[i] << " fmod " << b[i] << " gives " << out[i] << ", oracle " << want;
+  }
+  EXPECT_GT(exact, kCount / 2);  // a quarter sits just below k * b on purpose
+}
+
 // int32_t: x^|y| with wrapping products; negative y gives 1 / p truncated (0 for p = 0).
 TEST(MathPower, Int32MatchesWrappingPower) {
   std::mt19937 gen(5);

@@ -1,8 +1,9 @@
-// Power's floating-point paths on the 950 (arch 3510) against the independent replay of
-// power_3510_impl.h (replay_power_3510.cpp, a separate reading of the register code: it shares no
-// code with lngrad's power_3510.h): PowerConfig INTRINSIC and DOUBLE_FLOAT_TECH, float and half,
-// the three forms (tensor^tensor, tensor^scalar, scalar^tensor) with and without
-// sharedTmpBuffer and calCount, counts with tails, bases and exponents over the special values
+// Power's paths (and Fmod's NORMAL one, fmod_3510_impl.h) on the 950 (arch 3510) against the
+// independent replay of power_3510_impl.h (replay_power_3510.cpp, a separate reading of the
+// register code: it shares no code with lngrad's power_3510.h): PowerConfig INTRINSIC and
+// DOUBLE_FLOAT_TECH, float and half, the three forms (tensor^tensor, tensor^scalar, scalar^tensor)
+// with and without sharedTmpBuffer and calCount, counts with tails, bases and exponents over the
+// special values
 // (+-0, +-inf, NaN, 1, -1, subnormals, odd and even integers, fractions, the Exp clamps), and
 // every binary16 input as a base and as an exponent; half cast back to nearest even without
 // saturation. Two NaNs match whatever their payloads; every other bit must match.
@@ -57,9 +58,10 @@ std::vector<float> Exponents(uint32_t seed, size_t n) {
 
 // Every pair of special base and special exponent at the front of x and y.
 void PutSpecialGrid(std::vector<float>& x, std::vector<float>& y) {
-  const float bases[] = {0.0f, -0.0f, kInf, -kInf, kNan, 1.0f, -1.0f, 1e-40f, -1e-40f, 2.0f,
-                         -2.0f, 0.5f, -0.5f, 10.0f, -3.0f, 0x1p-126f, 0.70710678f, 0.7071068f};
-  const float exps[] = {0.0f, -0.0f, kInf,  -kInf, kNan,  1.0f, -1.0f, 2.0f,
+  const float bases[] = {0.0f,  -0.0f,  kInf,    -kInf,     kNan,        1.0f,
+                         -1.0f, 1e-40f, -1e-40f, 2.0f,      -2.0f,       0.5f,
+                         -0.5f, 10.0f,  -3.0f,   0x1p-126f, 0.70710678f, 0.7071068f};
+  const float exps[] = {0.0f, -0.0f, kInf, -kInf,  kNan,  1.0f,  -1.0f,  2.0f,
                         3.0f, -3.0f, 0.5f, 1e-45f, 1e-9f, -2.5f, 100.0f, -150.0f};
   size_t i = 0;
   for (float a : bases) {
@@ -83,9 +85,12 @@ std::vector<T> RunPower(const std::vector<T>& x, const std::vector<T>& y, uint32
         const LocalTensor<T> d = ub.Get<T>(2), a = ub.Get<T>(0), b = ub.Get<T>(1);
         const LocalTensor<uint8_t> t = ub.Get<uint8_t>(3);
         const T xs = x[0], ys = y[0];
-        if (form == 0) stack ? Power<T, false, cfg>(d, a, b, n) : Power<T, false, cfg>(d, a, b, t, n);
-        if (form == 1) stack ? Power<T, false, cfg>(d, a, ys, n) : Power<T, false, cfg>(d, a, ys, t, n);
-        if (form == 2) stack ? Power<T, false, cfg>(d, xs, b, n) : Power<T, false, cfg>(d, xs, b, t, n);
+        if (form == 0)
+          stack ? Power<T, false, cfg>(d, a, b, n) : Power<T, false, cfg>(d, a, b, t, n);
+        if (form == 1)
+          stack ? Power<T, false, cfg>(d, a, ys, n) : Power<T, false, cfg>(d, a, ys, t, n);
+        if (form == 2)
+          stack ? Power<T, false, cfg>(d, xs, b, n) : Power<T, false, cfg>(d, xs, b, t, n);
         out = ub.Take<T>(2);
       },
       k950);
@@ -238,8 +243,73 @@ TEST(MathReplay3510, PowerInt32On950) {
         },
         k950);
     ExpectBitsEqual(got.data(), want.data(), n, "Power int32 950 n " + std::to_string(n));
-    ExpectBitsEqual(got_s.data(), want_s.data(), n, "Power int32 950 scalar n " + std::to_string(n));
+    ExpectBitsEqual(got_s.data(), want_s.data(), n,
+                    "Power int32 950 scalar n " + std::to_string(n));
   }
+}
+
+// Fmod on the 950, FmodConfig NORMAL (fmod_3510_impl.h's FmodComputeVF): float and half, the
+// (tmp, count) and (tmp) forms, the special grid, wide random operands, every binary16 input as
+// a dividend and as a divisor.
+template <typename T>
+void CheckFmodOn950(const std::vector<T>& a, const std::vector<T>& b, uint32_t n,
+                    const std::string& what) {
+  std::vector<T> want(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    want[i] =
+        Round<T>(lngrad_replay::ReplayFmod3510(static_cast<float>(a[i]), static_cast<float>(b[i])));
+  }
+  for (int form = 0; form < 2; ++form) {
+    std::vector<T> got;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<T>(0, a);
+          ub.Put<T>(1, b);
+          LocalTensor<T> d = ub.Get<T>(2), x = ub.Get<T>(0), y = ub.Get<T>(1);
+          if (form == 1) {
+            x.SetSize(n);
+            y.SetSize(n);
+            d.SetSize(n);
+            Fmod(d, x, y, ub.Get<uint8_t>(3));
+          } else {
+            Fmod(d, x, y, ub.Get<uint8_t>(3), n);
+          }
+          got = ub.Take<T>(2);
+        },
+        k950);
+    ExpectBitsEqual(got.data(), want.data(), n, what + " form " + std::to_string(form), a.data());
+  }
+}
+
+TEST(MathReplay3510, FmodOn950) {
+  auto x = Bases(66, kFull), y = Bases(67, kFull);
+  PutSpecialGrid(x, y);
+  for (size_t i = 300; i < 600; ++i) y[i] = std::trunc(y[i] * 7.0f) + 1.0f;  // small divisors
+  for (uint32_t n : {1u, 37u, 1000u, kFull - 3}) {
+    CheckFmodOn950<float>(x, y, n, "Fmod 950 float n " + std::to_string(n));
+  }
+  constexpr uint32_t kRun = 8192;
+  const float other[] = {3, -3, 0.5f, -0.1f, 0, -0.0f, kInf, -kInf, kNan, 65504, 1e-7f, 7.25f};
+  for (uint32_t start = 0; start < 0x10000u; start += kRun) {
+    std::vector<half> all(kRun), cyc(kRun);
+    for (uint32_t i = 0; i < kRun; ++i) {
+      const auto bits = static_cast<uint16_t>(start + i);
+      std::memcpy(&all[i], &bits, 2);
+      cyc[i] = half(other[i % std::size(other)]);
+    }
+    CheckFmodOn950<half>(all, cyc, kRun, "Fmod 950 every half dividend");
+    CheckFmodOn950<half>(cyc, all, kRun, "Fmod 950 every half divisor");
+  }
+  // 2201 rounds t * b before subtracting and gives NaN for an infinite divisor: other bits.
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < 1000; ++i) {
+    const float t = std::trunc(x[i] / y[i]);
+    const float p = t * y[i];
+    const float old = x[i] - p;
+    const float now = lngrad_replay::ReplayFmod3510(x[i], y[i]);
+    differ += BitsOf(old) != BitsOf(now) && !(IsNan(old) && IsNan(now));
+  }
+  EXPECT_GT(differ, 10u);
 }
 
 }  // namespace

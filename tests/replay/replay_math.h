@@ -88,6 +88,9 @@ float ReplayPower3510(float base, float expo, bool double_float);
 // int32 Power on arch 3510 (PowI): `max_loop` = the bit length of the largest exponent of the call
 // (GetMaxLoop's ReduceMax; 32 where it is negative).
 int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop);
+// Fmod on arch 3510, FmodConfig NORMAL (replay_math_3510.cpp); half widened, rounded back to
+// nearest even without saturation (FloatToHalf).
+float ReplayFmod3510(float a, float b);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).

@@ -53,8 +53,8 @@ void LogExt(float a, float* log_high, float* log_low) {
   float qlo = rr * tmp2;
   const float s = qhi * qhi;
   rr = 0.141957462f;
-  rr = std::fma(0.129394531f, s, rr);      // Axpy: scalar * src + dst
-  rr = std::fma(rr, s, 0.200015724f);      // FusedMulDstAdd
+  rr = std::fma(0.129394531f, s, rr);  // Axpy: scalar * src + dst
+  rr = std::fma(rr, s, 0.200015724f);  // FusedMulDstAdd
   rr = std::fma(rr, s, 0.333333254f);
   rr = rr * s;
   qhi = qhi + qhi;
@@ -64,10 +64,10 @@ void LogExt(float a, float* log_high, float* log_low) {
   tmp2 = fhi;
   tmp2 = std::fma(-6.93147182e-1f, ri, tmp2);  // Axpy
   const float flo = qhi - tmp2;
-  qhi = std::fma(qhi, rr, flo);                // FusedMulDstAdd
+  qhi = std::fma(qhi, rr, flo);  // FusedMulDstAdd
   tmp = qlo * 3.0f;
-  qlo = std::fma(tmp, rr, qlo);                // MulAddDst: src0 * src1 + dst
-  qlo = std::fma(-1.90465421e-9f, ri, qlo);    // Axpy
+  qlo = std::fma(tmp, rr, qlo);              // MulAddDst: src0 * src1 + dst
+  qlo = std::fma(-1.90465421e-9f, ri, qlo);  // Axpy
   qlo = qlo + qhi;
   *log_high = fhi + qlo;
   tmp = fhi - *log_high;
