@@ -118,6 +118,12 @@ void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, 
                   bool lastAxis);
 void ReplayCumSum(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
                   bool lastAxis);
+// CumSum LINEBYLINE on arch 3510 (replay_math_cumsum.cpp): the same running float sums, every
+// copy plain (no + 0: a -0 stays), half rounded back to nearest even.
+void ReplayCumSum3510(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis);
+void ReplayCumSum3510(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis);
 
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);
