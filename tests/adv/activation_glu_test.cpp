@@ -30,7 +30,13 @@ float ReGeGlu(float x0, float x1, bool arch3510) {
   t = A::Add(A::Exp(A::Mul(t, kb)), 1.0f);
   return A::Mul(x0, A::Div(x1, t));
 }
-float ReReGlu(float x0, float x1) { return Dbl<float>::Mul(x0, Dbl<float>::Maxs(x1, 0.0)); }
+// ReGlu: the vector Maxs (a NaN gives the scalar) on 2201, the register Maxs of reglu_3510_impl.h
+// on the 950 (a NaN stays, the scalar replaces only a strictly smaller element: -0 stays).
+float ReReGlu(float x0, float x1, bool arch3510) {
+  if (!arch3510) return Dbl<float>::Mul(x0, Dbl<float>::Maxs(x1, 0.0));
+  const float m = std::isnan(x1) || !(0.0f > x1) ? x1 : 0.0f;
+  return Dbl<float>::Mul(x0, m);
+}
 float ReSwiGlu(float x0, float x1, float beta) {
   using A = Dbl<float>;
   const float e = A::Add(A::Exp(A::Mul(x1, -1.0f * beta)), 1.0f);
@@ -64,7 +70,7 @@ void Call(int mode, LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTenso
 template <Glu G>
 float ReplayOf(float x0, float x1, bool arch3510, float beta) {
   if constexpr (G == Glu::kGeGlu) return ReGeGlu(x0, x1, arch3510);
-  if constexpr (G == Glu::kReGlu) return ReReGlu(x0, x1);
+  if constexpr (G == Glu::kReGlu) return ReReGlu(x0, x1, arch3510);
   return ReSwiGlu(x0, x1, beta);
 }
 

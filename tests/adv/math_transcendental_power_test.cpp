@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
@@ -151,6 +152,83 @@ TEST(MathPower, SpecialCasesFollowTheSequence) {
   EXPECT_EQ(out[7], inf);  // -inf is exempt from the NaN rule: exp(0.5 * inf)
   EXPECT_TRUE(std::isnan(out[8]));
   EXPECT_EQ(out[9], inf);
+}
+
+// DOUBLE_FLOAT_TECH on the 950 (power_3510_impl.h: CUDA's powf): ln|x| carried as a float pair
+// to about 2^-46 relative, y times it split exactly by a fused multiply-add, so the error is the
+// final Exp's and the correction's: within 2 ulps float whatever |y ln|x|| (half: 1 ulp), where
+// INTRINSIC grows with it. Off the 950 the config changes nothing.
+constexpr PowerConfig kPowerDoubleFloat = {PowerAlgo::DOUBLE_FLOAT_TECH};
+TEST(MathPower, DoubleFloatTechOn950WithinTwoUlps) {
+  std::vector<float> x, y;
+  PowerInputs<float>(12, &x, &y);
+  std::mt19937 gen(13);
+  std::uniform_real_distribution<float> e(-120.0f, 120.0f), t(-80.0f, 80.0f);
+  for (uint32_t i = 0; i < kCount / 2; ++i) {  // wide bases, y ln|x| up to +-80
+    const float xe = e(gen);
+    x[i] = std::exp2(xe);
+    y[i] = t(gen) / (xe * 0.6931472f);
+  }
+  std::vector<half> xh, yh;
+  PowerInputs<half>(14, &xh, &yh);
+  const auto run = [](auto d, auto a, auto b, auto tmp, uint32_t n) {
+    Power<typename decltype(d)::PrimType, false, kPowerDoubleFloat>(d, a, b, tmp, n);
+  };
+  const auto check = [&run](const auto& xs, const auto& ys, double ulps, const char* what) {
+    using T = typename std::decay_t<decltype(xs)>::value_type;
+    std::vector<T> out;
+    lngrad::aicore::test::OnBlock(
+        [&](lngrad::aicore::test::Ub& ub) {
+          ub.Put<T>(0, xs);
+          ub.Put<T>(1, ys);
+          run(ub.Get<T>(2), ub.Get<T>(0), ub.Get<T>(1), ub.Get<uint8_t>(3), kCount);
+          out = ub.Take<T>(2);
+        },
+        k950);
+    for (uint32_t i = 0; i < kCount; ++i) {
+      const double want = std::pow(D(xs[i]), D(ys[i]));
+      if (ErrorOf(out[i], want) > ulps * UlpAt<T>(want)) {
+        ADD_FAILURE() << what << ": " << D(xs[i]) << " ^ " << D(ys[i]) << " gives " << D(out[i])
+                      << ", oracle " << want;
+        return;
+      }
+    }
+  };
+  check(x, y, 2.0, "Power double-float float");
+  check(xh, yh, 1.0, "Power double-float half");
+}
+
+// Fmod on the 950 (FmodConfig NORMAL: fma(Trunc(a / b), -b, a)): the fused step makes
+// a - k * b exact for the quotient k it takes, so the result is C's fmod (float64 oracle) where
+// |a / b| < 2^22, except where a / b rounds up onto an integer: then k is one too far and the
+// result is off by exactly |b| (and carries the other sign). Half: rounded once from that.
+TEST(MathFmod, NormalOn950ExactOrOneDivisorOff) {
+  std::mt19937 gen(15);
+  std::uniform_real_distribution<float> q(-4e6f, 4e6f), m(-30.0f, 30.0f);
+  std::vector<float> a(kCount), b(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    b[i] = std::ldexp(1.0f + std::fabs(m(gen)) / 31.0f, static_cast<int>(m(gen)));
+    a[i] = q(gen) * b[i];
+    if (i % 4 == 0) a[i] = std::nextafter(std::round(a[i] / b[i]) * b[i], 0.0f);  // near k * b
+  }
+  std::vector<float> out;
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<float>(0, a);
+        ub.Put<float>(1, b);
+        Fmod(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), ub.Get<uint8_t>(3), kCount);
+        out = ub.Take<float>(2);
+      },
+      k950);
+  uint32_t exact = 0;
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const double want = std::fmod(D(a[i]), D(b[i]));
+    const double err = std::fabs(D(out[i]) - want);
+    exact += err == 0.0;
+    EXPECT_TRUE(err == 0.0 || err == std::fabs(D(b[i])))
+        << a[i] << " fmod " << b[i] << " gives " << out[i] << ", oracle " << want;
+  }
+  EXPECT_GT(exact, kCount / 2);  // a quarter sits just below k * b on purpose
 }
 
 // int32_t: x^|y| with wrapping products; negative y gives 1 / p truncated (0 for p = 0).
@@ -334,6 +412,22 @@ TEST(MathPowerCumSum, CheckedModeRules) {
                                  CumSumInfo{32, 16});
       },
       "tmp_buffer", "less than the 2048");
+  // The 950's DOUBLE_FLOAT_TECH keeps three float arrays of the count (GetPowerMaxMinTmpSize's
+  // 12 bytes an element there); INTRINSIC needs none.
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(512);
+        Power<float, false, kPowerDoubleFloat>(ub.Get<float>(2), ub.Get<float>(0), 2.0f, tmp, 64);
+      },
+      "tmp_buffer", "less than the 768", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(0);
+        Power(ub.Get<float>(2), ub.Get<float>(0), 2.0f, tmp, 64);
+      },
+      "", "", k950);
 }
 
 // ------------------------------------------------------------------------------------------

@@ -331,6 +331,40 @@ TEST(MathSinCos, WithinBoundsEveryOverload) {
   }
 }
 
+// Sin and Cos with RADIAN_REDUCTION on the 950 (sincos_3510_impl.h, CUDA's sinf/cosf): float
+// reduced by Payne-Hanek to within 2^-60 or so relative, then fused polynomials: 2 ulps over
+// the whole range (huge arguments included); half (Cody-Waite on the widened value, rounded
+// once): 1 ulp. Off the 950 the config changes nothing.
+constexpr SinConfig kSinRadianCfg = {SinAlgo::RADIAN_REDUCTION};
+constexpr CosConfig kCosRadianCfg = {CosAlgo::RADIAN_REDUCTION};
+TEST(MathSinCos, RadianReductionOn950WithinBounds) {
+  const auto small = Uniform<float>(30, kCount, -1000.0f, 1000.0f);
+  const auto wide = LogUniform<float>(31, kCount, -40, 127);
+  const auto in_h = Uniform<half>(32, kCount, -65504.0f, 65504.0f);
+  const auto sin_run = [](auto d, auto s, auto t, uint32_t n) {
+    Sin<typename decltype(d)::PrimType, false, kSinRadianCfg>(d, s, t, n);
+  };
+  const auto cos_run = [](auto d, auto s, auto t, uint32_t n) {
+    Cos<typename decltype(d)::PrimType, false, kCosRadianCfg>(d, s, t, n);
+  };
+  const auto sin = [](double x) { return std::sin(x); };
+  const auto cos = [](double x) { return std::cos(x); };
+  for (const auto* in : {&small, &wide}) {
+    ExpectWithinUlps(*in, RunUnary<float>(k950, *in, kCount, sin_run), sin, 2.0, "Sin radian");
+    ExpectWithinUlps(*in, RunUnary<float>(k950, *in, kCount, cos_run), cos, 2.0, "Cos radian");
+  }
+  ExpectWithinUlps(in_h, RunUnary<half>(k950, in_h, kCount, sin_run), sin, 1.0, "Sin radian half");
+  ExpectWithinUlps(in_h, RunUnary<half>(k950, in_h, kCount, cos_run), cos, 1.0, "Cos radian half");
+  // Its scratch: 8 bytes an element, rounded up to 32 elements, + 32 (checked).
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(512);
+        Sin<float, false, kSinRadianCfg>(ub.Get<float>(1), ub.Get<float>(0), tmp, 64);
+      },
+      "tmp_buffer", "less than the 544", k950);
+}
+
 // Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to
 // tan(pi/8) is the sequence's weak point (truncation u^11 / 11 <= 5.4e-6, e.g. 4.1e-6 at
 // x = 2.37): 6e-6 absolute, or 4 ulps. The 950's TaylorExpand (atan_3510_impl.h) adds the last

@@ -20,6 +20,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "replay_activation.h"
+#include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
@@ -657,6 +658,61 @@ TEST(ActivationReplay, Bf16Conversions) {
   EXPECT_EQ(rp::FloatToBf16(rp::FromBits(0x3F808001u)).bits, 0x3F81u);
   EXPECT_EQ(rp::FloatToBf16(rp::FromBits(0x7F7FFFFFu)).bits, 0x7F80u);  // overflow -> inf
   EXPECT_EQ(rp::Bf16ToFloat(rp::Bf16{0xC0E8u}), -7.25f);
+}
+
+// ReGlu on the 950 (reglu_3510_impl.h): the register Maxs keeps a NaN x1 (2201's vector Maxs
+// gives 0) and a -0 x1; float and half, the specials against each other and random operands.
+template <typename T>
+void CheckReGluOn950() {
+  const float sp[] = {0.0f,
+                      -0.0f,
+                      1.0f,
+                      -1.0f,
+                      2.5f,
+                      -3.0f,
+                      1e-40f,
+                      -1e-40f,
+                      std::numeric_limits<float>::infinity(),
+                      -std::numeric_limits<float>::infinity(),
+                      std::numeric_limits<float>::quiet_NaN()};
+  std::mt19937 gen(71);
+  std::uniform_real_distribution<float> u(-50.0f, 50.0f);
+  constexpr uint32_t kN = 1000;
+  std::vector<T> a(kN), b(kN), want(kN), got;
+  for (uint32_t i = 0; i < kN; ++i) {
+    a[i] = T(i < 121 ? sp[i / 11] : u(gen));
+    b[i] = T(i < 121 ? sp[i % 11] : u(gen));
+    const float r = rp::ReplayReGlu3510(static_cast<float>(a[i]), static_cast<float>(b[i]));
+    if constexpr (std::is_same_v<T, float>) {
+      want[i] = r;
+    } else {
+      const uint16_t bits = rp::FloatToHalf(r).bits;
+      std::memcpy(&want[i], &bits, 2);
+    }
+  }
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<T>(0, a);
+        ub.Put<T>(1, b);
+        AscendC::ReGlu<T>(ub.Get<T>(2), ub.Get<T>(0), ub.Get<T>(1), ub.Get<uint8_t>(3), kN);
+        got = ub.Take<T>(2);
+      },
+      "Ascend950PR_9589");
+  for (uint32_t i = 0; i < kN; ++i) {
+    uint32_t g = 0, w = 0;
+    std::memcpy(&g, &got[i], sizeof(T));
+    std::memcpy(&w, &want[i], sizeof(T));
+    const bool both_nan =
+        std::isnan(static_cast<float>(got[i])) && std::isnan(static_cast<float>(want[i]));
+    ASSERT_TRUE(g == w || both_nan) << "ReGlu 950 element " << i << ": " << static_cast<float>(a[i])
+                                    << " * max(" << static_cast<float>(b[i]) << ", 0)";
+  }
+  EXPECT_TRUE(std::isnan(static_cast<float>(got[2 * 11 + 10])));  // 1 * max(NaN, 0)
+}
+
+TEST(ActivationReplay, ReGluOn950KeepsNaN) {
+  CheckReGluOn950<float>();
+  CheckReGluOn950<half>();
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The math APIs whose 950 (arch 3510) register code lngrad follows, run as kernels on
 // Ascend950PR_9589 and compared bit for bit with the independent replay of the 3510 files
 // (replay_math.h: Lgamma's 64-lane passes, replay_lgamma_3510.cpp; Exp with its Taylor levels,
-// Log2 and Log10, replay_math_3510.cpp): float and half, the overloads, isReuseSource, counts
+// Log2 and Log10 and the others, replay_math_3510.cpp; Sin and Cos with both configs,
+// replay_trig_3510.cpp): float and half, the overloads, isReuseSource, counts
 // with tails, inputs on every interval end of the source and one ulp either side, the poles, the
 // specials and every binary16 input. Two NaNs match whatever their
 // payloads; every other bit must match.
@@ -324,6 +325,89 @@ TEST(MathReplay3510, LogOn950IsTheLnInstruction) {
   ExpectBitsEqual(got_h.data(), want_h.data(), 1000, "Log on the 950, half", in_h.data());
 }
 
+// Sin and Cos on the 950 (sin_3510_impl.h, cos_3510_impl.h; replay_trig_3510.cpp reads them apart
+// from lngrad). POLYNOMIAL_APPROXIMATION: Sin's k rounds to even (the ties x / pi = n + 1/2 are
+// common above 2^22 and at the points below), the source stays as it was (isReuseSource too), half
+// is cast back without saturation. RADIAN_REDUCTION: SinCos's Payne-Hanek (float) or Cody-Waite
+// (half) reduction and its fused polynomials.
+const std::vector<float> kTrigPoints = {
+    1.5707964f, 3.1415927f, 4.712389f, 0.785398f, 0.7853982f, 1e4f,   13176795.0f, 13176796.0f,
+    6588397.5f, 1e6f,       65504.0f,  1e30f,     3.4e38f,    100.5f, 0x1p-126f,   0x1p23f};
+
+TEST(MathReplay3510, SinCosPolynomialOn950) {
+  const auto in = SpreadInputs(56, kFull, kTrigPoints);
+  const auto sin_ref = [](float x) { return lngrad_replay::ReplaySin3510(x, false, false); };
+  const auto cos_ref = [](float x) { return lngrad_replay::ReplayCos3510(x, false, false); };
+  CheckLanesOn950("Sin", in, 4, LNGRAD_MATH_FORMS(Sin, false), sin_ref, false);
+  CheckLanesOn950("Sin reuse", in, 4, LNGRAD_MATH_FORMS(Sin, true), sin_ref, false);
+  CheckLanesOn950("Cos", in, 4, LNGRAD_MATH_FORMS(Cos, false), cos_ref, false);
+  CheckLanesOn950("Cos reuse", in, 4, LNGRAD_MATH_FORMS(Cos, true), cos_ref, false);
+  // 2201 rounds Sin's k away from zero: the bits differ where x / pi lands on a half.
+  std::vector<float> old(kFull);
+  lngrad_replay::ReplayMath(lngrad_replay::MathOp::kSin, in.data(), old.data(), kFull);
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < kFull; ++i) differ += BitsOf(old[i]) != BitsOf(sin_ref(in[i]));
+  EXPECT_GT(differ, 10u);
+}
+
+constexpr SinConfig kSinRadian = {SinAlgo::RADIAN_REDUCTION};
+constexpr CosConfig kCosRadian = {CosAlgo::RADIAN_REDUCTION};
+
+// RADIAN_REDUCTION on float and half against the replay: the (tmp, count) and (count) forms
+// (the scratch must hold 8 bytes an element, so the counts stay below 5000 with the 40 KiB
+// buffer), and the reused source left as it was.
+template <bool kSin, bool kReuse>
+void CheckRadianOn950(const std::vector<float>& in_f) {
+  const auto in_h = As<half>(in_f);
+  const auto ref = [](float x, bool half_path) {
+    return kSin ? lngrad_replay::ReplaySin3510(x, true, half_path)
+                : lngrad_replay::ReplayCos3510(x, true, half_path);
+  };
+  for (int form : {0, 2}) {
+    for (uint32_t n : {1u, 37u, 1000u, 5000u}) {
+      const auto call = [form](auto d, auto s, auto t, uint32_t c) {
+        using TT = typename decltype(d)::PrimType;
+        if constexpr (kSin) {
+          if (form == 0) Sin<TT, kReuse, kSinRadian>(d, s, t, c);
+          if (form == 2) Sin<TT, kReuse, kSinRadian>(d, s, c);
+        } else {
+          if (form == 0) Cos<TT, kReuse, kCosRadian>(d, s, t, c);
+          if (form == 2) Cos<TT, kReuse, kCosRadian>(d, s, c);
+        }
+      };
+      const auto got_f = RunApi<float>(in_f, n, kUbBufBytes, call, k950);
+      const auto got_h = RunApi<half>(in_h, n, kUbBufBytes, call, k950);
+      std::vector<float> want_f(n);
+      std::vector<half> want_h(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        want_f[i] = ref(in_f[i], false);
+        const uint16_t b = lngrad_replay::FloatToHalf(ref(static_cast<float>(in_h[i]), true)).bits;
+        std::memcpy(&want_h[i], &b, 2);
+      }
+      const std::string what = std::string(kSin ? "Sin" : "Cos") + " radian on the 950, form " +
+                               std::to_string(form) + " n " + std::to_string(n);
+      ExpectBitsEqual(got_f.first.data(), want_f.data(), n, what + " float", in_f.data());
+      ExpectBitsEqual(got_h.first.data(), want_h.data(), n, what + " half", in_h.data());
+      ExpectBitsEqual(got_f.second.data(), in_f.data(), kFull, what + " float src", in_f.data());
+    }
+  }
+}
+
+TEST(MathReplay3510, SinCosRadianReductionOn950) {
+  const auto in = SpreadInputs(57, kFull, kTrigPoints);
+  CheckRadianOn950<true, false>(in);
+  CheckRadianOn950<false, false>(in);
+  CheckRadianOn950<true, true>(in);
+  CheckRadianOn950<false, true>(in);
+  // Payne-Hanek against the Cody-Waite polynomial path: another algorithm, other bits.
+  uint32_t differ = 0;
+  for (uint32_t i = 0; i < kFull; ++i) {
+    differ += BitsOf(lngrad_replay::ReplaySin3510(in[i], true, false)) !=
+              BitsOf(lngrad_replay::ReplaySin3510(in[i], false, false));
+  }
+  EXPECT_GT(differ, 1000u);
+}
+
 // Every binary16 input (eight runs of 8192) through each 950 half path against its replay
 // (widened, the float reference, the cast back saturating or not; Asin and Acos their half path):
 // the roundings and the saturation meet every value here.
@@ -371,6 +455,21 @@ TEST(MathReplay3510, EveryHalfOn950) {
       "Atan", LNGRAD_MATH_FORMS(Atan, false), [](float x) { return r::ReplayAtan3510(x, false); },
       false);
   CheckEveryHalfOn950("Erfc", LNGRAD_MATH_FORMS(Erfc, false), r::ReplayErfc3510, false);
+  CheckEveryHalfOn950(
+      "Sin", LNGRAD_MATH_FORMS(Sin, false),
+      [](float x) { return r::ReplaySin3510(x, false, false); }, false);
+  CheckEveryHalfOn950(
+      "Cos", LNGRAD_MATH_FORMS(Cos, false),
+      [](float x) { return r::ReplayCos3510(x, false, false); }, false);
+  // RADIAN_REDUCTION needs 8 bytes of scratch an element: the (count) form's stack buffer.
+  CheckEveryHalfOn950(
+      "Sin radian",
+      [](int, auto d, auto s, auto, uint32_t n) { Sin<half, false, kSinRadian>(d, s, n); },
+      [](float x) { return r::ReplaySin3510(x, true, true); }, false);
+  CheckEveryHalfOn950(
+      "Cos radian",
+      [](int, auto d, auto s, auto, uint32_t n) { Cos<half, false, kCosRadian>(d, s, n); },
+      [](float x) { return r::ReplayCos3510(x, true, true); }, false);
   CheckEveryHalfOn950(
       "Erf", LNGRAD_MATH_FORMS(Erf, false), [](float x) { return r::ReplayErf3510(x, false); },
       false);

@@ -309,8 +309,18 @@ TEST(MathReplaySelf, SequencesNearFloat64) {
 
 // CumSum on both axes, with the last row, float and half; several chunks of rows for the last
 // axis (a scratch of 4 KiB holds 32 float rows of 16); -0 at row starts (the `+ 0` copies).
+// On the 950 (`soc`) against the replay of its 3510 file (plain copies: the -0 stay).
 template <typename T, const CumSumConfig& kConfig>
-void CheckCumSum(uint32_t outer, uint32_t inner, uint32_t tmpBytes) {
+void CheckCumSum(uint32_t outer, uint32_t inner, uint32_t tmpBytes, const char* soc = kSoc) {
+  const bool on950 = std::string(soc) != kSoc;
+  const auto replay = [on950](const auto* src, auto* dst, auto* last, uint32_t o, uint32_t i,
+                              bool last_axis) {
+    if (on950) {
+      lngrad_replay::ReplayCumSum3510(src, dst, last, o, i, last_axis);
+    } else {
+      lngrad_replay::ReplayCumSum(src, dst, last, o, i, last_axis);
+    }
+  };
   std::vector<float> v = Uniform(100 + outer, outer * inner, -2, 2);
   for (uint32_t r = 0; r < outer; r += 3) v[r * inner] = -0.0f;
   const auto in = As<T>(v);
@@ -325,16 +335,16 @@ void CheckCumSum(uint32_t outer, uint32_t inner, uint32_t tmpBytes) {
         dst = ub.Take<T>(1);
         last = ub.Take<T>(2);
       },
-      kSoc);
+      soc);
   std::vector<T> want(outer * inner), want_last(inner);
   if constexpr (sizeof(T) == 2) {
-    lngrad_replay::ReplayCumSum(R(in), R(want), R(want_last), outer, inner, kConfig.isLastAxis);
+    replay(R(in), R(want), R(want_last), outer, inner, kConfig.isLastAxis);
   } else {
-    lngrad_replay::ReplayCumSum(in.data(), want.data(), want_last.data(), outer, inner,
-                                kConfig.isLastAxis);
+    replay(in.data(), want.data(), want_last.data(), outer, inner, kConfig.isLastAxis);
   }
-  const std::string what = std::string("CumSum ") + (kConfig.isLastAxis ? "last" : "first") +
-                           " axis [" + std::to_string(outer) + ", " + std::to_string(inner) + "]";
+  const std::string what = std::string("CumSum ") + soc +
+                           (kConfig.isLastAxis ? " last" : " first") + " axis [" +
+                           std::to_string(outer) + ", " + std::to_string(inner) + "]";
   ExpectBitsEqual(dst.data(), want.data(), outer * inner, what + " dst");
   ExpectBitsEqual(last.data(), want_last.data(), inner, what + " last row");
 }
@@ -351,6 +361,22 @@ TEST(MathReplayCumSum, BothAxesFloatAndHalf) {
   CheckCumSum<float, kLastAxis>(5, 200, kUbBufBytes);
   CheckCumSum<half, kLastAxis>(37, 32, kUbBufBytes);
   CheckCumSum<half, kLastAxis>(70, 16, 4096);
+}
+
+// The 950 (regbase/3510/cumsum_3510_impl.h): the same sums, but its copies keep a -0 (row 0 of
+// the first axis, each row start of the last axis, the last row), where 2201's Adds(x, 0) gives
+// +0; the scratch as 2201's (the 3510 source asserts the same minima).
+TEST(MathReplayCumSum, BothAxesOn950) {
+  constexpr const char* k950 = "Ascend950PR_9589";
+  CheckCumSum<float, kFirstAxis>(37, 24, kUbBufBytes, k950);
+  CheckCumSum<half, kFirstAxis>(37, 32, kUbBufBytes, k950);
+  CheckCumSum<float, kLastAxis>(37, 24, kUbBufBytes, k950);
+  CheckCumSum<float, kLastAxis>(5, 200, kUbBufBytes, k950);
+  CheckCumSum<half, kLastAxis>(37, 32, kUbBufBytes, k950);
+  std::vector<float> in = {-0.0f, 1.0f, -0.0f, 2.0f}, a(4), b(4);
+  lngrad_replay::ReplayCumSum(in.data(), a.data(), nullptr, 2, 2, true);
+  lngrad_replay::ReplayCumSum3510(in.data(), b.data(), nullptr, 2, 2, true);
+  EXPECT_NE(BitsOf(a[0]), BitsOf(b[0]));  // +0 on 2201, -0 on the 950
 }
 
 }  // namespace

@@ -339,4 +339,11 @@ template void ReplayReGlu<Bf16>(const Bf16*, const Bf16*, Bf16*, uint32_t);
 template void ReplaySwiGLU<float>(const float*, const float*, float*, uint32_t, float);
 template void ReplaySwiGLU<Half>(const Half*, const Half*, Half*, uint32_t, float);
 
+// ReGluImplVF on 3510: Cast in (exact), Maxs(src1, 0.0f), Mul(src0, that), Cast back.
+float ReplayReGlu3510(float x0, float x1) {
+  float m = x1;
+  if (!(x1 != x1) && 0.0f > x1) m = 0.0f;
+  return x0 * m;
+}
+
 }  // namespace lngrad_replay

@@ -67,4 +67,9 @@ void ReplayReGlu(const T* src0, const T* src1, T* dst, uint32_t count);
 template <class T>
 void ReplaySwiGLU(const T* src0, const T* src1, T* dst, uint32_t count, float beta);
 
+// ReGlu on arch 3510 (reglu_3510_impl.h), one float lane: x0 * Maxs(x1, 0) with the register
+// Maxs (a NaN lane stays NaN; the scalar replaces the element only where strictly larger, so -0
+// stays -0); half widened by the caller and rounded back to nearest even (FloatToHalf).
+float ReplayReGlu3510(float x0, float x1);
+
 }  // namespace lngrad_replay

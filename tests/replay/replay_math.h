@@ -75,6 +75,22 @@ float ReplayAcos3510(float x, bool half_path);
 // Atan on arch 3510 (atan_3510_impl.h): TAYLOR_EXPANSION, or with `polynomial`
 // POLYNOMIAL_APPROXIMATION (float only); half rounded back without saturation (FloatToHalf).
 float ReplayAtan3510(float x, bool polynomial);
+// Sin / Cos on arch 3510 (replay_trig_3510.cpp): the POLYNOMIAL_APPROXIMATION register code
+// (sin_3510_impl.h, cos_3510_impl.h), or with `radian` the RADIAN_REDUCTION one
+// (sincos_3510_impl.h: `half_path` the half reduction on a widened half, else the float one);
+// half rounded back to nearest even without saturation (FloatToHalf).
+float ReplaySin3510(float x, bool radian, bool half_path);
+float ReplayCos3510(float x, bool radian, bool half_path);
+// Power on arch 3510 (replay_power_3510.cpp, power_3510_impl.h): the float lane of PowerConfig
+// INTRINSIC, or with `double_float` DOUBLE_FLOAT_TECH, on widened operands (the caller rounds
+// half back to nearest even, FloatToHalf).
+float ReplayPower3510(float base, float expo, bool double_float);
+// int32 Power on arch 3510 (PowI): `max_loop` = the bit length of the largest exponent of the call
+// (GetMaxLoop's ReduceMax; 32 where it is negative).
+int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop);
+// Fmod on arch 3510, FmodConfig NORMAL (replay_math_3510.cpp); half widened, rounded back to
+// nearest even without saturation (FloatToHalf).
+float ReplayFmod3510(float a, float b);
 
 // Sin / Cos with isReuseSource on float: as ReplayMath, and src[i] ends as the reduced argument
 // (the sequence computes it in the source tensor).
@@ -102,6 +118,12 @@ void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, 
                   bool lastAxis);
 void ReplayCumSum(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
                   bool lastAxis);
+// CumSum LINEBYLINE on arch 3510 (replay_math_cumsum.cpp): the same running float sums, every
+// copy plain (no + 0: a -0 stays), half rounded back to nearest even.
+void ReplayCumSum3510(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis);
+void ReplayCumSum3510(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis);
 
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);

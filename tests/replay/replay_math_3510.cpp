@@ -341,4 +341,24 @@ float ReplayAcosh3510(float x) {
   return RegLog(t);
 }
 
+// Fmod on arch 3510 with FmodConfig NORMAL (fmod_3510_impl.h, FmodComputeVF): Div, Truncate
+// CAST_TRUNC, Neg, FusedMulDstAdd (dst = dst * src0 + src1: t * (-b) + a, fused), then
+// SolveExceptionScenarios' selects in its order.
+float ReplayFmod3510(float a, float b) {
+  const float q = a / b;
+  float dst = std::trunc(q);
+  const float neg = -b;
+  dst = std::fma(dst, neg, a);
+  const float inf = AsFloat(0x7f800000u), ninf = AsFloat(0xff800000u);
+  const bool b_inf = b == inf, b_ninf = b == ninf;
+  if (b_inf) dst = a;
+  if (b_ninf) dst = a;
+  const bool a_inf = a == inf || a == ninf;
+  if (a_inf && (b_inf || b_ninf)) dst = AsFloat(0x7fc00000u);
+  const bool a_zero = a == 0.0f || a == -0.0f;
+  const bool b_not0 = (b != 0.0f || b != -0.0f) && !(b != b);
+  if (a_zero && b_not0) dst = a;
+  return dst;
+}
+
 }  // namespace lngrad_replay

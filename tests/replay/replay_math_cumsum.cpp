@@ -48,6 +48,28 @@ void CumSumAny(const T* src, T* dst, T* lastRow, uint32_t outer, uint32_t inner,
   }
 }
 
+// CumSum on arch 3510, LINEBYLINE (regbase/3510/cumsum_3510_impl.h): the values moved by plain
+// loads and stores (CumSumCopyOut, the 5HD transposes of the last axis) or cast to float
+// (CumSumCopyWithCast, half), CumSumFirstDimBasic's running register Add(src, acc) along the
+// summed axis, the result cast back to nearest even (half) or stored; lastRow a plain copy.
+template <class T>
+void CumSum3510Any(const T* src, T* dst, T* lastRow, uint32_t outer, uint32_t inner,
+                   bool lastAxis) {
+  const uint32_t lines = lastAxis ? outer : inner, len = lastAxis ? inner : outer;
+  for (uint32_t l = 0; l < lines; ++l) {
+    const auto at = [&](uint32_t k) { return lastAxis ? l * inner + k : k * inner + l; };
+    float acc = Widen(src[at(0)]);
+    dst[at(0)] = Store<T>(acc);
+    for (uint32_t k = 1; k < len; ++k) {
+      acc = Widen(src[at(k)]) + acc;
+      dst[at(k)] = Store<T>(acc);
+    }
+  }
+  if (lastRow != nullptr) {
+    for (uint32_t j = 0; j < inner; ++j) lastRow[j] = dst[(outer - 1) * inner + j];
+  }
+}
+
 }  // namespace
 
 void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
@@ -58,6 +80,16 @@ void ReplayCumSum(const float* src, float* dst, float* lastRow, uint32_t outer, 
 void ReplayCumSum(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
                   bool lastAxis) {
   CumSumAny(src, dst, lastRow, outer, inner, lastAxis);
+}
+
+void ReplayCumSum3510(const float* src, float* dst, float* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis) {
+  CumSum3510Any(src, dst, lastRow, outer, inner, lastAxis);
+}
+
+void ReplayCumSum3510(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
+                      bool lastAxis) {
+  CumSum3510Any(src, dst, lastRow, outer, inner, lastAxis);
 }
 
 }  // namespace lngrad_replay

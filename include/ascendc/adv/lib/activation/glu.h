@@ -8,7 +8,9 @@
 //  - GeGLU (geglu_common_impl.h, geglu_3510_impl.h): t = ((x1 * x1 + A) * x1) * B; dst = x0 *
 //    (x1 / (e^t + 1)), with A = 22.363860002236, B = -0.0713548162726 on 2201 and the 950's
 //    constants A = 22.36386, B = -0.071354814 on 3510 (each rounded to float).
-//  - ReGlu (reglu_common_impl.h, reglu_3510_impl.h): dst = x0 * max(x1, 0) (Maxs: NaN -> 0).
+//  - ReGlu (reglu_common_impl.h, reglu_3510_impl.h): dst = x0 * max(x1, 0); on 2201 the vector
+//    Maxs (NaN -> 0), on 3510 the register Maxs (a NaN stays NaN, a -0 stays -0:
+//    math_common.h's RegMaxOf).
 //  - SwiGLU (swiglu_common_impl.h, swiglu_3510_impl.h): dst = x0 * (x1 / (e^(x1 * -beta) + 1)),
 //    -beta computed in float.
 //
@@ -33,8 +35,9 @@ inline float GeGluSteps(float x0, float x1, bool arch3510) {
   return A::Mul(x0, A::Div(x1, A::Adds(A::Exp(t), 1.0f)));
 }
 
-inline float ReGluSteps(float x0, float x1) {
-  return Ar<float>::Mul(x0, Ar<float>::Maxs(x1, 0.0f));
+inline float ReGluSteps(float x0, float x1, bool arch3510) {
+  const float m = arch3510 ? math_detail::RegMaxOf(x1, 0.0f) : Ar<float>::Maxs(x1, 0.0f);
+  return Ar<float>::Mul(x0, m);
 }
 
 inline float SwiGluSteps(float x0, float x1, float beta) {
@@ -103,7 +106,9 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                 "ReGlu: T must be half, bfloat16_t or float");
   if constexpr (std::is_same_v<T, bfloat16_t>) a::CheckBf16Product("ReGlu");
   a::GluPass("ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6,
-             calCount, loc, [](float x0, float x1) { return a::ReGluSteps(x0, x1); });
+             calCount, loc, [arch3510 = a::On3510()](float x0, float x1) {
+               return a::ReGluSteps(x0, x1, arch3510);
+             });
 }
 
 template <typename T, bool isReuseSource = false>

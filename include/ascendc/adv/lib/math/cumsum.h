@@ -7,7 +7,10 @@
 // float, summed in float, rounded to half once at the end, CAST_NONE). Copies the device makes
 // with Adds(x, 0) turn -0 into +0: the float results of both axes' first row/column (first
 // axis: row 0 is src + 0; last axis: every result passes through + 0, half too), and
-// lastRowTensor (the last row of dst + 0). CUMSUM_ALGORITHM_SKLANSKY (950 only) sums in the
+// lastRowTensor (the last row of dst + 0). Arch 3510 (regbase/3510/cumsum_3510_impl.h): the
+// same sums in the same order (the last axis through transposes, half cast to float and back to
+// nearest even without saturation), its copies plain loads and stores: no + 0, so a -0 stays -0
+// (row 0, column 0, lastRowTensor). CUMSUM_ALGORITHM_SKLANSKY (950 only) sums in the
 // Sklansky order: level by level, the upper half of each block of 2^(k+1) rows (first axis) or
 // columns (last axis) adds the last partial sum of the lower half.
 //
@@ -109,10 +112,12 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
     for (uint32_t c = 0; c < info.inner; ++c) PrefixSums(&v[c], info.outter, info.inner, skl);
   }
   T* out = dst.HostPtr();
+  const bool arch3510 = On3510();  // plain register copies there: no + 0
   for (uint64_t i = 0; i < n; ++i) {
     T r = Narrow<T>(v[i]);
     // The device's Adds(x, 0) copies (see the header comment).
-    const bool plus_zero = config.isLastAxis || (std::is_same_v<T, float> && i < info.inner);
+    const bool plus_zero =
+        !arch3510 && (config.isLastAxis || (std::is_same_v<T, float> && i < info.inner));
     if (plus_zero) r = Narrow<T>(Widen(r) + 0.0f);
     out[i] = r;
   }
@@ -120,7 +125,8 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
     Record(kApi, loc, info.inner, {l, d});
     T* lr = last_row.HostPtr();
     for (uint32_t j = 0; j < info.inner; ++j) {
-      lr[j] = Narrow<T>(Widen(out[n - info.inner + j]) + 0.0f);
+      const T x = out[n - info.inner + j];
+      lr[j] = arch3510 ? x : Narrow<T>(Widen(x) + 0.0f);
     }
   }
 }

@@ -5,8 +5,12 @@
 // before the subtraction), half through float (exact) and back to half with round-to-nearest-
 // even. It is C's fmod when every step is exact (integer-valued operands below 2^12, for one);
 // otherwise the rounding of q and of t * b shows (large quotients differ from C's fmod by far),
-// and Fmod(x, 0) = Fmod(x, ±inf) = NaN. That is what the device gives. Arch 3510 computes with its
-// iteration scheme (FmodConfig) whose bits lngrad does not model: there the same sequence runs.
+// and Fmod(x, 0) = Fmod(x, ±inf) = NaN. That is what the device gives. Arch 3510
+// (fmod_3510_impl.h, register code), FmodConfig NORMAL: r = fma(Trunc(a / b), -b, a) (one
+// fused multiply-add), then its exception cases: a for b = +-inf, NaN for a and b both infinite,
+// a (its signed zero) for a = +-0 and b neither zero nor NaN; half through float and back to
+// nearest even without saturation. Its ITERATION_COMPENSATION (float) scheme is not modelled:
+// NORMAL's sequence runs for it there.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src0 and src1, sharedTmpBuffer at least GetFmodMaxMinTmpSize's minimum on 2201/2002 (256
@@ -15,8 +19,28 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "lib/math/math_common.h"
+#include "lib/math/math_steps.h"
+
+namespace lngrad::aicore::math_detail {
+
+// One element of Fmod on the running arch, in float.
+inline float FmodOf(float a, float b) {
+  if (!On3510()) {
+    const float t = std::trunc(a / b);
+    const float p = t * b;
+    return a - p;
+  }
+  float r = std::fma(std::trunc(a / b), -b, a);
+  if (std::isinf(b)) r = a;
+  if (std::isinf(a) && std::isinf(b)) r = std::numeric_limits<float>::quiet_NaN();
+  if (a == 0.0f && b != 0.0f && !std::isnan(b)) r = a;
+  return r;
+}
+
+}  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
 
@@ -44,12 +68,8 @@ void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                 "Fmod: ITERATION_COMPENSATION supports float only");
   const uint64_t tmp_min = m::TmpMinBytes(sizeof(T) == 4 ? 1 : 8);
   m::BinaryPass("Fmod", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-                &sharedTmpBuffer, tmp_min, calCount, loc, [](T a, T b) {
-                  const float x = static_cast<float>(a), y = static_cast<float>(b);
-                  const float t = std::trunc(x / y);
-                  const float p = t * y;
-                  return T(x - p);
-                });
+                &sharedTmpBuffer, tmp_min, calCount, loc,
+                [](T a, T b) { return m::Narrow<T>(m::FmodOf(m::Widen(a), m::Widen(b))); });
 }
 
 template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>

@@ -14,13 +14,17 @@
 // comparisons are IEEE (a NaN operand compares unequal, not less, not greater). Integers: x^|y|
 // with wrapping multiplications (power_int_impl.h's squarings, then the remaining products; the
 // product modulo 2^32 does not depend on their order); y < 0 gives trunc(1.0f / float(p)) for a
-// nonzero p (so 1, -1 or 0) and 0 for p = 0. Arch 3510 runs its register implementations
-// (PowerConfig: INTRINSIC or DOUBLE_FLOAT_TECH), whose bits lngrad does not model: there the
-// same sequences run for either algo.
+// nonzero p (so 1, -1 or 0) and 0 for p = 0. Arch 3510, floating point: its register code by
+// PowerConfig.algo (power_3510.h: INTRINSIC Exp(b * Ln|a|), DOUBLE_FLOAT_TECH CUDA's powf, each
+// with the 950's special cases), half and bfloat16 cast back CAST_RINT without saturation;
+// integers the same wrapping power (power_3510_impl.h's PowI loop over the exponent's bits),
+// a negative exponent by its special cases (PowerInt).
+// The config is the 950's (off it the 2201 sequence runs whatever it says).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
-// the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 and
-// disjoint from the operands.
+// the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
+// none, DOUBLE_FLOAT_TECH 12 bytes an element, its three float arrays) and disjoint from the
+// operands.
 #pragma once
 
 #include <cmath>
@@ -28,6 +32,7 @@
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
+#include "lib/math/power_3510.h"
 
 namespace AscendC {
 
@@ -72,6 +77,10 @@ template <typename T>
 T PowerInt(T x, T y) {
   using U = std::make_unsigned_t<T>;
   const bool neg = std::is_signed_v<T> && y < T{0};
+  // The 950's ProcessSpecialCaseForPowI: a negative exponent gives 1 for x = 1, +-1 by y's
+  // parity for x = -1, 0 otherwise (2201's trunc(1 / p) differs at y = the type's minimum, where
+  // an odd x gives p = 1).
+  if (neg && On3510()) return x == T{1} ? T{1} : x == T(-1) ? ((y & T{1}) ? T(-1) : T{1}) : T{0};
   U e = neg ? static_cast<U>(U{0} - static_cast<U>(y)) : static_cast<U>(y);
   U p = 1, b = static_cast<U>(x);
   for (; e != 0; e >>= 1) {
@@ -84,14 +93,19 @@ T PowerInt(T x, T y) {
   return static_cast<T>(std::trunc(1.0f / static_cast<float>(v)));
 }
 
-template <typename T>
+template <typename T, AscendC::PowerAlgo kAlgo = AscendC::PowerAlgo::INTRINSIC>
 T PowerOf(T x, T y) {
   if constexpr (std::is_integral_v<T>) {
     return PowerInt(x, y);
-  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
-    return bfloat16_t(PowerF(Widen(x), Widen(y)));  // Cast CAST_RINT, no saturation
   } else {
-    return Narrow<T>(PowerF(Widen(x), Widen(y)));
+    const float a = Widen(x), b = Widen(y);
+    const float r =
+        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) : PowerF(a, b);
+    if constexpr (std::is_same_v<T, bfloat16_t>) {
+      return bfloat16_t(r);  // Cast CAST_RINT, no saturation
+    } else {
+      return Narrow<T>(r);
+    }
   }
 }
 
@@ -101,10 +115,13 @@ inline constexpr bool kPowerType =
     std::is_same_v<T, uint32_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
     std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>;
 
-// GetPowerMaxMinTmpSize's minimum on 2201 (none on 3510): tensor^tensor or with a scalar.
+// GetPowerMaxMinTmpSize's minimum on 2201 (on 3510 none, or for DOUBLE_FLOAT_TECH its three
+// float arrays of `count`): tensor^tensor or with a scalar.
 template <typename T>
-uint64_t PowerTmpMin(bool tensor_tensor) {
-  if (detail::rep::RunningArch() == NpuArch::k3510) return 0;
+uint64_t PowerTmpMin(bool tensor_tensor, bool double_float, uint32_t count) {
+  if (detail::rep::RunningArch() == NpuArch::k3510) {
+    return double_float && !std::is_integral_v<T> ? uint64_t{12} * count : 0;
+  }
   if constexpr (std::is_integral_v<T>) {
     return 256u * (tensor_tensor ? 6 : 7);
   } else if constexpr (std::is_same_v<T, float>) {
@@ -115,25 +132,26 @@ uint64_t PowerTmpMin(bool tensor_tensor) {
 }
 
 // Runs Power over `count` elements: base and exponent from a tensor or a scalar.
-template <typename T, typename Base, typename Exp>
+template <AscendC::PowerAlgo kAlgo, typename T, typename Base, typename Exp>
 void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& exp,
               const AscendC::LocalTensor<uint8_t>& tmp, uint32_t count, SrcLoc loc) {
   static_assert(kPowerType<T>, "Power: T must be half, float or an integer type up to 32 bits");
   constexpr bool kBaseT = std::is_same_v<Base, AscendC::LocalTensor<T>>;
   constexpr bool kExpT = std::is_same_v<Exp, AscendC::LocalTensor<T>>;
-  const uint64_t tmp_min = PowerTmpMin<T>(kBaseT && kExpT);
+  constexpr bool kDouble = kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH;
+  const uint64_t tmp_min = PowerTmpMin<T>(kBaseT && kExpT, kDouble, count);
   // Atlas A2/A3 and the inference AI Core take half, float and int32_t; the rest is the 950's.
   constexpr Products kOn =
       kHalfOrFloat<T> || std::is_same_v<T, int32_t> ? Products::kAll : Products::kOnly3510;
   if constexpr (kBaseT && kExpT) {
     BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc,
-               [](T x, T y) { return PowerOf(x, y); });
+               [](T x, T y) { return PowerOf<T, kAlgo>(x, y); });
   } else if constexpr (kBaseT) {
     UnaryPass("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
-              [y = exp](T x) { return PowerOf(x, y); });
+              [y = exp](T x) { return PowerOf<T, kAlgo>(x, y); });
   } else {
     UnaryPass("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
-              [x = base](T y) { return PowerOf(x, y); });
+              [x = base](T y) { return PowerOf<T, kAlgo>(x, y); });
   }
 }
 
@@ -141,36 +159,37 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
 
 // The twelve prototypes: (tensor, tensor), (tensor, scalar), (scalar, tensor), each with and
 // without sharedTmpBuffer and calCount.
-#define LNGRAD_POWER_FORMS(BaseType, ExpType, SizeOf)                                              \
-  template <typename T, bool isReuseSource = false,                                                \
-            const PowerConfig& config = defaultPowerConfig>                                        \
-  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
-             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount,                       \
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
-    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1, sharedTmpBuffer, calCount, loc);  \
-  }                                                                                                \
-  template <typename T, bool isReuseSource = false,                                                \
-            const PowerConfig& config = defaultPowerConfig>                                        \
-  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1, uint32_t calCount,      \
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
-    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1,                                   \
-                                          lngrad::aicore::math_detail::StackTmp(), calCount, loc); \
-  }                                                                                                \
-  template <typename T, bool isReuseSource = false,                                                \
-            const PowerConfig& config = defaultPowerConfig>                                        \
-  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
-             const LocalTensor<uint8_t>& sharedTmpBuffer,                                          \
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
-    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1, sharedTmpBuffer,                  \
-                                          static_cast<uint32_t>(SizeOf.GetSize()), loc);           \
-  }                                                                                                \
-  template <typename T, bool isReuseSource = false,                                                \
-            const PowerConfig& config = defaultPowerConfig>                                        \
-  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                         \
-             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
-    lngrad::aicore::math_detail::PowerRun(dstTensor, src0, src1,                                   \
-                                          lngrad::aicore::math_detail::StackTmp(),                 \
-                                          static_cast<uint32_t>(SizeOf.GetSize()), loc);           \
+#define LNGRAD_POWER_FORMS(BaseType, ExpType, SizeOf)                                          \
+  template <typename T, bool isReuseSource = false,                                            \
+            const PowerConfig& config = defaultPowerConfig>                                    \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                     \
+             const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount,                   \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                 \
+    lngrad::aicore::math_detail::PowerRun<config.algo>(dstTensor, src0, src1, sharedTmpBuffer, \
+                                                       calCount, loc);                         \
+  }                                                                                            \
+  template <typename T, bool isReuseSource = false,                                            \
+            const PowerConfig& config = defaultPowerConfig>                                    \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1, uint32_t calCount,  \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                 \
+    lngrad::aicore::math_detail::PowerRun<config.algo>(                                        \
+        dstTensor, src0, src1, lngrad::aicore::math_detail::StackTmp(), calCount, loc);        \
+  }                                                                                            \
+  template <typename T, bool isReuseSource = false,                                            \
+            const PowerConfig& config = defaultPowerConfig>                                    \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                     \
+             const LocalTensor<uint8_t>& sharedTmpBuffer,                                      \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                 \
+    lngrad::aicore::math_detail::PowerRun<config.algo>(                                        \
+        dstTensor, src0, src1, sharedTmpBuffer, static_cast<uint32_t>(SizeOf.GetSize()), loc); \
+  }                                                                                            \
+  template <typename T, bool isReuseSource = false,                                            \
+            const PowerConfig& config = defaultPowerConfig>                                    \
+  void Power(const LocalTensor<T>& dstTensor, BaseType src0, ExpType src1,                     \
+             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                 \
+    lngrad::aicore::math_detail::PowerRun<config.algo>(                                        \
+        dstTensor, src0, src1, lngrad::aicore::math_detail::StackTmp(),                        \
+        static_cast<uint32_t>(SizeOf.GetSize()), loc);                                         \
   }
 
 namespace AscendC {

@@ -10,19 +10,28 @@
 // lets the device keep x0 in srcTensor: lngrad writes it there too. Cos (cos_common_impl.h):
 // k = Cast<RINT>(x * 0.31830987... + 0.5); x0 = x - k * pi0 - k * pi1, + 1.5707963705 (pi/2
 // in float), - k * pi2 - k * pi3 - k * pi4, + -4.371139e-8; then Sin's sign and polynomial,
-// clamped by Mins(1.0) and Maxs(-1.0) (so Cos(+-inf) = Cos(NaN) = 1). Arch
-// 3510 runs its register implementations (SinConfig, CosConfig), whose bits lngrad does not
-// model: there the same sequences run.
+// clamped by Mins(1.0) and Maxs(-1.0) (so Cos(+-inf) = Cos(NaN) = 1).
+// Arch 3510 (sin_3510_impl.h, cos_3510_impl.h, register code) by the config's algo:
+//   POLYNOMIAL_APPROXIMATION (the default): the same steps, except that Sin's k rounds to nearest
+//   even (Truncate CAST_RINT; 2201's Cast CAST_ROUND ties away), Cos's clamp is the register
+//   Mins/Maxs (a NaN stays NaN: Cos(+-inf) = Cos(NaN) = NaN), and the source is only read
+//   (isReuseSource leaves it as it was); half widened and cast back CAST_RINT without
+//   saturation;
+//   RADIAN_REDUCTION: SinCos's sequence (sincos_3510_impl.h, sincos.h here: Payne-Hanek for
+//   float, Cody-Waite for half, fused polynomials), its sin (Sin) or its cos (Cos) output.
+// The config is the 950's (off it the 2201 sequence runs whatever it says).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetSinMaxMinTmpSize's (GetCosMaxMinTmpSize's) minimum on 2201/2002
-// (256 bytes times 3 for float, 2 with isReuseSource, 8 for half) and disjoint from the operands.
+// (256 bytes times 3 for float, 2 with isReuseSource, 8 for half; on 3510 none, RADIAN_REDUCTION
+// the config-taking form's 8 * (calCount rounded up to 32) + 32) and disjoint from the operands.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
+#include "lib/math/sincos.h"
 
 namespace AscendC {
 
@@ -52,14 +61,14 @@ constexpr CosConfig defaultCosConfig = {CosAlgo::POLYNOMIAL_APPROXIMATION};
 
 namespace lngrad::aicore::math_detail {
 
-// x reduced by k * pi (k = round(x / pi)), and k.
+// x reduced by k * pi (k = round(x / pi): ties away from zero on 2201, to even on 3510), and k.
 struct SinReduced {
   float x0, k;
 };
 
-inline SinReduced SinReduce(float x) {
+inline SinReduced SinReduce(float x, bool ties_even = false) {
   float k = x * 0.3183098733425140380859375f;
-  k = RoundToIntegral(k, AscendC::RoundMode::CAST_ROUND);
+  k = ties_even ? RintF(k) : RoundToIntegral(k, AscendC::RoundMode::CAST_ROUND);
   float x0 = x;
   for (const float pi_part : {3.140625f, 0.0009670257568359375f, 6.2771141529083251953125e-7f,
                               1.21644916362129151821136474609375e-10f}) {
@@ -108,10 +117,45 @@ inline float SinPolynomial(const SinReduced& r) {
   return p * s;
 }
 
-inline float SinSteps(float x) { return SinPolynomial(SinReduce(x)); }
+inline float SinSteps(float x, bool ties_even = false) {
+  return SinPolynomial(SinReduce(x, ties_even));
+}
 // Cos ends with Mins(1) and Maxs(-1) (CosPolynomialApproximation): the polynomial's 1 + 1 ulp at
-// x0 = pi/2 becomes 1, and a NaN (from +-inf or NaN) becomes 1 by the Mins/Maxs convention.
-inline float CosSteps(float x) { return MaxsF(MinsF(SinPolynomial(CosReduce(x)), 1.0f), -1.0f); }
+// x0 = pi/2 becomes 1, and a NaN (from +-inf or NaN) becomes 1 by the vector Mins/Maxs
+// convention (2201); the 950's register Mins/Maxs pass the NaN on (`reg`).
+inline float CosSteps(float x, bool reg = false) {
+  const float p = SinPolynomial(CosReduce(x));
+  if (reg) return RegMaxOf(RegMinOf(p, 1.0f), -1.0f);
+  return MaxsF(MinsF(p, 1.0f), -1.0f);
+}
+
+// One element of Sin (kSin) or Cos on the running arch, algo the config's (3510 only).
+template <typename T, bool kSin, bool kRadian>
+T SinCosElement(T x) {
+  if (!On3510()) return Narrow<T>(kSin ? SinSteps(Widen(x)) : CosSteps(Widen(x)));
+  if constexpr (kRadian) {
+    const SinCosPair r = SinCosOf(x);
+    return Narrow<T>(kSin ? r.sin : r.cos);
+  }
+  return Narrow<T>(kSin ? SinSteps(Widen(x), true) : CosSteps(Widen(x), true));
+}
+
+// The scratch Sin and Cos need: 2201's factor times 256 bytes; on 3510 none, or SinCos's for
+// RADIAN_REDUCTION.
+inline uint64_t SinCosApiTmpMin(bool is_float, bool reuse, bool radian, uint32_t count) {
+  if (On3510() && radian) return SinCosTmpMin(count);
+  return TmpMinBytes(!is_float ? 8 : (reuse ? 2 : 3));
+}
+
+// isReuseSource with float on 2201: the reduced arguments the device leaves in the source.
+template <typename T, bool kSin>
+void LeaveReduced(const AscendC::LocalTensor<T>& srcTensor, uint32_t calCount) {
+  if (On3510()) return;  // the 950's register code only reads the source
+  T* src = srcTensor.HostPtr();
+  for (uint32_t i = 0; i < calCount; ++i) {
+    src[i] = kSin ? SinReduce(src[i]).x0 : CosReduce(src[i]).x0;
+  }
+}
 
 }  // namespace lngrad::aicore::math_detail
 
@@ -124,14 +168,11 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(m::kHalfOrFloat<T>, "Sin: T must be half or float");
   constexpr bool kFloat = std::is_same_v<T, float>;
-  const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
+  constexpr bool kRadian = config.algo == SinAlgo::RADIAN_REDUCTION;
+  const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::SinSteps(m::Widen(x))); });
-  if constexpr (kFloat && isReuseSource) {
-    // The reduced arguments the device leaves in the reused source.
-    T* src = srcTensor.HostPtr();
-    for (uint32_t i = 0; i < calCount; ++i) src[i] = m::SinReduce(src[i]).x0;
-  }
+               tmp_min, calCount, loc, [](T x) { return m::SinCosElement<T, true, kRadian>(x); });
+  if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, true>(srcTensor, calCount);
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Sin, SinConfig, defaultSinConfig)
@@ -143,13 +184,11 @@ void Cos(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(m::kHalfOrFloat<T>, "Cos: T must be half or float");
   constexpr bool kFloat = std::is_same_v<T, float>;
-  const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 8 : (isReuseSource ? 2 : 3));
+  constexpr bool kRadian = config.algo == CosAlgo::RADIAN_REDUCTION;
+  const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::Narrow<T>(m::CosSteps(m::Widen(x))); });
-  if constexpr (kFloat && isReuseSource) {
-    T* src = srcTensor.HostPtr();
-    for (uint32_t i = 0; i < calCount; ++i) src[i] = m::CosReduce(src[i]).x0;
-  }
+               tmp_min, calCount, loc, [](T x) { return m::SinCosElement<T, false, kRadian>(x); });
+  if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, false>(srcTensor, calCount);
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Cos, CosConfig, defaultCosConfig)
