@@ -109,7 +109,8 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
   // (unchecked mode). Not in a mixed kernel's AIV: its UB is the launch's, zeroed when made, and
   // its AIC may already have written the array's bytes (a Fixpipe L0C -> UB), which the
   // declaration, no instruction on the device, must not undo.
-  if (aicore::RequireBlockContext("__ubuf__ array").ub_left_over) std::memset(ub + offset, 0, bytes);
+  if (aicore::RequireBlockContext("__ubuf__ array").ub_left_over)
+    std::memset(ub + offset, 0, bytes);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }

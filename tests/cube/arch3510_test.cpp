@@ -61,8 +61,9 @@ std::string RunDual(uint8_t dual, bool sub_block, std::vector<float> out[2],
     std::optional<lngrad::simt::BlockScope> scope;
     if (declare_ub) {
       scope.emplace(dim3(2), 0);
-      auto& array = lngrad::simt::BlockArray<float[kM * kN]>(lngrad::simt::BlockKey([] {}), "ubBuf");
-      if (static_cast<void*>(array) != ub.GetPhyAddr()) return;  // the test then sees -1s
+      auto& array =
+          lngrad::simt::BlockArray<float[kM * kN]>(lngrad::simt::BlockKey([] {}), "ubBuf");
+      if (&array[0] != static_cast<float*>(ub.GetPhyAddr())) return;  // the test then sees -1s
     }
     const auto sub = AscendC::GetSubBlockIdx();
     const uint32_t written = dual != 0 ? kM * kN / 2 : (sub == (sub_block ? 1 : 0) ? kM * kN : 0);

@@ -146,8 +146,8 @@ struct BlockContext {
   bool standalone = false;          // the thread's standalone block (kernel code outside a launch)
   bool device_memory_only = false;  // LaunchOptions::device_memory_only of the launch
   const Product* product = nullptr;
-  std::byte* ub = nullptr;         // host address of UB byte 0 (32-byte aligned)
-  uint32_t ub_size = 0;            // bytes backed on the host (covers ub_bytes and stack_end_bytes)
+  std::byte* ub = nullptr;  // host address of UB byte 0 (32-byte aligned)
+  uint32_t ub_size = 0;     // bytes backed on the host (covers ub_bytes and stack_end_bytes)
   // The UB holds what an earlier block of the host thread left (unchecked mode, a UB of its own):
   // `__ubuf__` arrays are zero-filled when declared. false where the launch zeroed it for this
   // block, and for an AIV of a mixed kernel, whose UB its AIC may write before it declares them.
