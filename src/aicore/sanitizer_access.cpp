@@ -172,12 +172,12 @@ void BlockState::Race(const char* space, uint64_t b, uint64_t e, const char* wha
   Report(kRacecheck, kind, sa, sb, RaceText(space, b, e, what, pa, sa, pb, sb, war));
 }
 
-uint32_t BlockState::WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb,
-                                   uint32_t sb) {
+uint32_t BlockState::WriteOnlyRace(const char* space, uint64_t b, uint64_t e, Pipe pa, uint32_t sa,
+                                   Pipe pb, uint32_t sb) {
   auto [it, fresh] = pending_index.try_emplace({sa, sb}, static_cast<uint32_t>(pending_waw.size()));
   if (fresh) {
     pending_waw.push_back(
-        {sa, sb, RaceText("UB", b, e, "write-after-write", pa, sa, pb, sb, false), false});
+        {sa, sb, RaceText(space, b, e, "write-after-write", pa, sa, pb, sb, false), false});
   }
   return it->second;
 }
@@ -283,7 +283,9 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       atomic = static_cast<uint8_t>(1 + static_cast<int>(a.type) * 4 + static_cast<int>(a.op));
     }
   }
-  if (!in_ub && !InPrivateMemory(bp)) {
+  // The block's own memories (UB, and the cube's unless shared): nothing outside it reads them.
+  const bool own = in_ub || InPrivateMemory(bp);
+  if (!own) {
     // Committed after the copy (Instr's destructor), so GM holds what the copy wrote.
     RecordGmSpan(site, bp, shape, write, kind == 1 && pipe == Pipe::kMte3 && atomic == 0, atomic,
                  written);
@@ -323,9 +325,9 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
       if (!combine && !Ordered(c.write_pipe, c.write, pipe, auto_synced)) {
         const bool unread = std::all_of(c.reads.begin(), c.reads.end(),
                                         [](const Stamp& r) { return r.epoch == 0; });
-        if (in_ub && unread) {
+        if (own && unread) {
           // Nothing read the first write: the race matters only if the bytes are read later.
-          waw = 1 + WriteOnlyRace(sb, se, c.write_pipe, c.write.site, pipe, site);
+          waw = 1 + WriteOnlyRace(space, sb, se, c.write_pipe, c.write.site, pipe, site);
         } else {
           Race(space, sb, se, "write-after-write", c.write_pipe, c.write.site, pipe, site, false);
         }

@@ -124,8 +124,9 @@ struct BlockState {
   std::map<std::tuple<int, uint32_t, uint32_t, int>, size_t> finding_index;
   std::vector<Finding> findings;
   size_t dropped = 0;
-  // Write-only races (UB write-after-write with no read of the first write): a warning at the
-  // end of the block unless a read of the bytes made it a finding first.
+  // Write-only races (a write-after-write with no read of the first write, in the UB or in one of
+  // the block's own cube memories, which nothing outside the block reads): a warning at the end
+  // of the block unless a read of the bytes made it a finding first.
   struct PendingWaw {
     uint32_t site_a, site_b;
     std::string text;
@@ -161,8 +162,10 @@ struct BlockState {
                        uint32_t sa, Pipe pb, uint32_t sb, bool war) const;
   void Race(const char* space, uint64_t b, uint64_t e, const char* what, Pipe pa, uint32_t sa,
             Pipe pb, uint32_t sb, bool war);
-  // A write-only race between the writes at sites a and b of UB bytes [b, e): its pending index.
-  uint32_t WriteOnlyRace(uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb, uint32_t sb);
+  // A write-only race between the writes at sites a and b of bytes [b, e) of `space` (RaceText's
+  // naming): its pending index.
+  uint32_t WriteOnlyRace(const char* space, uint64_t b, uint64_t e, Pipe pa, uint32_t sa, Pipe pb,
+                         uint32_t sb);
   void PromoteWriteOnly(uint32_t index);
 
   // count bursts of `bytes` bytes at p + i * pitch (pitch > bytes when count > 1).

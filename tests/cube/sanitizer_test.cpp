@@ -21,6 +21,8 @@ struct Flags {
   bool m_fix = true;
   bool unit_flag = false;  // Mmad and Fixpipe with unitFlag 3
   bool twice = false;      // a second Mmad and Fixpipe of the same L0C
+  bool a_twice = false;    // A copied into A1 a second time, no barrier between (LoadData reads it)
+  bool spare_twice = false;  // two copies into L1 bytes [4096, 4608) that nothing reads
 };
 
 // C [16, 16] float = A [16, 16] half x B^T [16, 16] half, static tensors, the flags of `f`.
@@ -35,7 +37,13 @@ void Kernel(half* a, half* bt, float* c, Flags f) {
   AscendC::LocalTensor<float> co1(TPosition::CO1, 0, 256);
   const AscendC::Nd2NzParams nd{1, 16, 16, 0, 16, 16, 1, 0};
   AscendC::DataCopy(a1, ga, nd);
+  if (f.a_twice) AscendC::DataCopy(a1, ga, nd);
   AscendC::DataCopy(b1, gb, nd);
+  if (f.spare_twice) {
+    AscendC::LocalTensor<half> spare(TPosition::A1, 4096, 256);
+    AscendC::DataCopy(spare, ga, nd);
+    AscendC::DataCopy(spare, gb, nd);
+  }
   if (f.mte2_mte1) {
     AscendC::SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
     AscendC::WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
@@ -102,6 +110,29 @@ TEST(CubeSanitizer, MissingMte1M) {
   EXPECT_NE(t.find("MTE1 LoadData"), std::string::npos) << t;
   EXPECT_NE(t.find("HardEvent::MTE1_M"), std::string::npos) << t;
   EXPECT_NE(t.find("hazard on L0A bytes [0, 512)"), std::string::npos) << t;
+}
+
+// Two unordered MTE2 writes of the block's own L1 that nothing reads are a write-only race: a
+// warning, as in UB; once LoadData reads the bytes it is a finding. A report names the first
+// 32-byte burst of the Nd2Nz copy that raced.
+TEST(CubeSanitizer, WriteOnlyRaceOfL1IsAWarning) {
+  Flags f;
+  f.spare_twice = true;
+  testing::internal::CaptureStderr();
+  const std::string t = RunCube(f);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(t, "");
+  EXPECT_NE(err.find("[racecheck warning] write-only race"), std::string::npos) << err;
+  EXPECT_NE(err.find("write-after-write hazard on L1 bytes [4096, 4128)"), std::string::npos)
+      << err;
+}
+
+TEST(CubeSanitizer, WriteOnlyRaceOfL1ThenReadIsAFinding) {
+  Flags f;
+  f.a_twice = true;
+  const std::string t = RunCube(f);
+  EXPECT_NE(t.find("[racecheck]"), std::string::npos) << t;
+  EXPECT_NE(t.find("write-after-write hazard on L1 bytes [0, 32)"), std::string::npos) << t;
 }
 
 TEST(CubeSanitizer, MissingMFix) {
