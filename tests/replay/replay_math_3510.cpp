@@ -3,10 +3,10 @@
 // IEEE binary32 operation each, the register Exp and Log in double rounded once to float.
 // Half sources are widened exactly by the caller; the saturating cast back is the caller's
 // (FloatToHalfSaturate). No code shared with lngrad.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <algorithm>
-#include <cstring>
 #include <initializer_list>
 
 #include "replay_math.h"
@@ -17,17 +17,8 @@ namespace {
 float RegExp(float v) { return static_cast<float>(std::exp(static_cast<double>(v))); }
 float RegLog(float v) { return static_cast<float>(std::log(static_cast<double>(v))); }
 
-uint32_t BitsOf(float v) {
-  uint32_t b = 0;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
-
-float AsFloat(uint32_t b) {
-  float f = 0;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+uint32_t BitsOf(float v) { return std::bit_cast<uint32_t>(v); }
+float AsFloat(uint32_t b) { return std::bit_cast<float>(b); }
 
 // The register Mins / Maxs: a NaN lane stays NaN.
 float RegMins(float a, float s) { return std::isnan(a) ? a : (s < a ? s : a); }

@@ -5,9 +5,9 @@
 // one IEEE binary32 operation, Axpy / MulAddDst / FusedMulDstAdd one fused multiply-add (the
 // source's own comments name fmaf), the register Exp and Ln in double rounded once to float.
 // No code shared with lngrad (include/ascendc/adv/lib/math/power*.h).
+#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "replay_math.h"
@@ -15,17 +15,8 @@
 namespace lngrad_replay {
 namespace {
 
-int32_t I(float v) {
-  int32_t b = 0;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
-
-float Fl(int32_t b) {
-  float v = 0;
-  std::memcpy(&v, &b, 4);
-  return v;
-}
+int32_t I(float v) { return std::bit_cast<int32_t>(v); }
+float Fl(int32_t b) { return std::bit_cast<float>(b); }
 
 float RegExp(float v) { return static_cast<float>(std::exp(static_cast<double>(v))); }
 float RegLn(float v) { return static_cast<float>(std::log(static_cast<double>(v))); }
