@@ -74,15 +74,50 @@ uint32_t LgammaK(uint32_t typeSize, bool isReuseSource) {
   return isReuseSource ? 7 : 8;
 }
 
+// The APIs and forms that exist on the 950 only: an error naming the simulated product elsewhere.
+Status OnlyOn3510(const char* func, const char* api, const platform_ascendc::PlatformAscendC& p) {
+  if (p.SimulatedProduct().arch == NpuArch::k3510) return Status::Ok();
+  return Status::Unsupported(std::string("[") + func + "] " + api + " exists on arch 3510 only; " +
+                             std::string(p.SimulatedProduct().soc) + " is arch " +
+                             std::to_string(static_cast<uint32_t>(p.SimulatedProduct().arch)));
+}
+
 Status SinCosArgs(const char* func, const platform_ascendc::PlatformAscendC& p, uint32_t typeSize) {
   if (typeSize != 2 && typeSize != 4) {
     return Status::InvalidArgument(std::string("[") + func + "] typeSize " +
                                    std::to_string(typeSize) + ": only half (2) and float (4)");
   }
-  if (p.SimulatedProduct().arch == NpuArch::k3510) return Status::Ok();
-  return Status::Unsupported(std::string("[") + func + "] SinCos exists on arch 3510 only; " +
-                             std::string(p.SimulatedProduct().soc) + " is arch " +
-                             std::to_string(static_cast<uint32_t>(p.SimulatedProduct().arch)));
+  return OnlyOn3510(func, "SinCos", p);
+}
+
+// The 950's radian-reduction scratch (SinCos, and Sin and Cos with RADIAN_REDUCTION): two float
+// planes of the element count rounded up to 32, and 32 bytes.
+uint64_t RadianReductionBytes(const ge::Shape& shape) {
+  const uint64_t rounded = (Elements(shape) + 31) / 32 * 32;
+  return 4 * rounded * 2 + 32;
+}
+
+// Its factor form: 2 float planes per float element and 32 bytes; 4 per 2-byte element.
+void RadianReductionFactor(uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  if (typeSize == 4) return Factor(2, 32, maxLiveNodeCount, extraBuf);
+  Factor(4, 0, maxLiveNodeCount, extraBuf);
+}
+
+// Sin's and Cos's config-taking forms (arch 3510): nothing for POLYNOMIAL_APPROXIMATION, the
+// radian-reduction scratch for RADIAN_REDUCTION.
+void ConfigMaxMin(const char* api, const char* func, bool radian, const ge::Shape& srcShape,
+                  uint32_t& maxValue, uint32_t& minValue) {
+  const Status s = OnlyOn3510(func, api, *platform_ascendc::PlatformAscendCManager::GetInstance());
+  if (!s.ok()) return lngrad::tiling::internal::Report(s);
+  const uint64_t v = radian ? RadianReductionBytes(srcShape) : 0;
+  Store(api, func, false, srcShape, v, v, maxValue, minValue);
+}
+void ConfigFactor(const char* api, const char* func, bool radian, uint32_t typeSize,
+                  uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  const Status s = OnlyOn3510(func, api, *platform_ascendc::PlatformAscendCManager::GetInstance());
+  if (!s.ok()) return lngrad::tiling::internal::Report(s);
+  if (!radian) return Factor(0, 0, maxLiveNodeCount, extraBuf);
+  RadianReductionFactor(typeSize, maxLiveNodeCount, extraBuf);
 }
 
 }  // namespace
@@ -180,6 +215,27 @@ void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeC
 LNGRAD_BY_REUSE_FACTOR(Sin)
 LNGRAD_BY_REUSE_FACTOR(Cos)
 #undef LNGRAD_BY_REUSE_FACTOR
+
+void GetSinMaxMinTmpSize(const SinConfig& config, const ge::Shape& srcShape, const uint32_t,
+                         const bool, uint32_t& maxValue, uint32_t& minValue) {
+  ConfigMaxMin("Sin", "GetSinMaxMinTmpSize", config.algo == SinAlgo::RADIAN_REDUCTION, srcShape,
+               maxValue, minValue);
+}
+void GetSinTmpBufferFactorSize(const SinConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  ConfigFactor("Sin", "GetSinTmpBufferFactorSize", config.algo == SinAlgo::RADIAN_REDUCTION,
+               typeSize, maxLiveNodeCount, extraBuf);
+}
+void GetCosMaxMinTmpSize(const CosConfig& config, const ge::Shape& srcShape, const uint32_t,
+                         const bool, uint32_t& maxValue, uint32_t& minValue) {
+  ConfigMaxMin("Cos", "GetCosMaxMinTmpSize", config.algo == CosAlgo::RADIAN_REDUCTION, srcShape,
+               maxValue, minValue);
+}
+void GetCosTmpBufferFactorSize(const CosConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  ConfigFactor("Cos", "GetCosTmpBufferFactorSize", config.algo == CosAlgo::RADIAN_REDUCTION,
+               typeSize, maxLiveNodeCount, extraBuf);
+}
 
 void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool,
                           uint32_t& maxValue, uint32_t& minValue) {
@@ -313,8 +369,7 @@ void GetSinCosMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlat
     s = Status::InvalidArgument(std::string("[") + kFunc + "] isReuseSource must be false");
   }
   if (!s.ok()) return lngrad::tiling::internal::Report(s);
-  const uint64_t m = (Elements(srcShape) + 31) / 32 * 32;
-  const uint64_t v = 4 * m * 2 + 32;
+  const uint64_t v = RadianReductionBytes(srcShape);
   Store("SinCos", kFunc, true, srcShape, v, v, maxValue, minValue);
 }
 void GetSinCosTmpBufferFactorSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
@@ -322,8 +377,7 @@ void GetSinCosTmpBufferFactorSize(const platform_ascendc::PlatformAscendC& ascen
                                   uint32_t& extraBuf) {
   const Status s = SinCosArgs("GetSinCosTmpBufferFactorSize", ascendcPlatform, typeSize);
   if (!s.ok()) return lngrad::tiling::internal::Report(s);
-  if (typeSize == 4) return Factor(2, 32, maxLivedNodeCount, extraBuf);
-  Factor(4, 0, maxLivedNodeCount, extraBuf);
+  RadianReductionFactor(typeSize, maxLivedNodeCount, extraBuf);
 }
 
 }  // namespace AscendC

@@ -560,8 +560,26 @@ TEST(MathTranscendentalTiling, PowerAndCumSumPinned) {
   EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
 }
 
+// Sin's and Cos's config-taking sizes exist on the 950 only: elsewhere an error naming the
+// product, the outputs untouched.
+TEST(MathTranscendentalTiling, SinCosConfigFormsRefusedOff950) {
+  ASSERT_NE(platform_ascendc::PlatformAscendCManager::GetInstance()->SimulatedProduct().arch,
+            lngrad::NpuArch::k3510);
+  uint32_t mx = 7, mn = 7, k = 9, extra = 9;
+  GetSinMaxMinTmpSize(SinConfig{SinAlgo::RADIAN_REDUCTION}, ge::Shape({64}), 4, false, mx, mn);
+  EXPECT_EQ(mx + mn, 14u);
+  const lngrad::Status s = lngrad::tiling::LastTilingStatus();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("[GetSinMaxMinTmpSize] Sin exists on arch 3510 only"),
+            std::string::npos)
+      << s.message();
+  GetCosTmpBufferFactorSize(CosConfig{}, 4, k, extra);
+  EXPECT_EQ(k + extra, 18u);
+  EXPECT_FALSE(lngrad::tiling::LastTilingStatus().ok());
+}
+
 // Arch 3510's Power sizes: the process's product must be a 950 (LNGRAD_SOC, read once per
-// process): CTest runs this test again as adv.MathTranscendentalTiling950.PowerPinnedOn950 with
+// process): CTest runs this test again as adv.MathTranscendentalTiling950.PinnedOn950 with
 // LNGRAD_SOC=Ascend950PR_9589; elsewhere it skips.
 TEST(MathTranscendentalTiling950, PowerPinned) {
   if (platform_ascendc::PlatformAscendCManager::GetInstance()->SimulatedProduct().arch !=
@@ -580,6 +598,44 @@ TEST(MathTranscendentalTiling950, PowerPinned) {
   GetPowerTmpBufferFactorSize(true, true, false, 2, k, extra);
   EXPECT_EQ(k, 6u);
   EXPECT_EQ(extra, 0u);
+}
+
+// Sin's and Cos's config-taking sizes (the 950's sin_tiling / cos_tiling): nothing for the
+// polynomial, two float planes of the count rounded up to 32 and 32 bytes for the radian
+// reduction (no shape check: a count of 0 still gets its 32 bytes).
+TEST(MathTranscendentalTiling950, SinCosConfigPinned) {
+  if (platform_ascendc::PlatformAscendCManager::GetInstance()->SimulatedProduct().arch !=
+      lngrad::NpuArch::k3510) {
+    GTEST_SKIP() << "needs LNGRAD_SOC set to a 950 product";
+  }
+  constexpr SinConfig kPoly{};
+  constexpr SinConfig kRadian{SinAlgo::RADIAN_REDUCTION};
+  constexpr CosConfig kCosRadian{CosAlgo::RADIAN_REDUCTION};
+  uint32_t mx = 7, mn = 7, k = 9, extra = 9;
+  GetSinMaxMinTmpSize(kPoly, ge::Shape({1000}), 4, false, mx, mn);
+  EXPECT_EQ(mx + mn, 0u);
+  GetSinMaxMinTmpSize(kRadian, ge::Shape({1001}), 4, false, mx, mn);
+  EXPECT_EQ(mx, 4u * 1024 * 2 + 32);
+  EXPECT_EQ(mn, 4u * 1024 * 2 + 32);
+  GetCosMaxMinTmpSize(kCosRadian, ge::Shape({4, 8}), 2, false, mx, mn);
+  EXPECT_EQ(mx, 4u * 32 * 2 + 32);
+  EXPECT_EQ(mn, 4u * 32 * 2 + 32);
+  GetCosMaxMinTmpSize(kCosRadian, ge::Shape({0}), 2, false, mx, mn);
+  EXPECT_EQ(mx, 32u);
+  GetCosMaxMinTmpSize(CosConfig{}, ge::Shape({33}), 2, false, mx, mn);
+  EXPECT_EQ(mx + mn, 0u);
+  GetSinTmpBufferFactorSize(kRadian, 4, k, extra);
+  EXPECT_EQ(k, 2u);
+  EXPECT_EQ(extra, 32u);
+  GetCosTmpBufferFactorSize(kCosRadian, 2, k, extra);
+  EXPECT_EQ(k, 4u);
+  EXPECT_EQ(extra, 0u);
+  GetSinTmpBufferFactorSize(kPoly, 2, k, extra);
+  EXPECT_EQ(k + extra, 0u);
+  EXPECT_TRUE(lngrad::tiling::LastTilingStatus().ok());
+  // The config-free forms keep the 2201 sequence's sizes on the 950 too, as the toolkit's.
+  GetSinMaxMinTmpSize(ge::Shape({1000}), 4, false, mx, mn);
+  EXPECT_EQ(mx, 3u * 4000);
 }
 
 }  // namespace

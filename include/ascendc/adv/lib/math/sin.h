@@ -30,34 +30,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernel_tiling/math_config.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sincos.h"
-
-namespace AscendC {
-
-enum class SinAlgo {
-  POLYNOMIAL_APPROXIMATION = 0,
-  RADIAN_REDUCTION,
-};
-
-struct SinConfig {
-  SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION;
-};
-
-constexpr SinConfig defaultSinConfig = {SinAlgo::POLYNOMIAL_APPROXIMATION};
-
-enum class CosAlgo {
-  POLYNOMIAL_APPROXIMATION = 0,
-  RADIAN_REDUCTION,
-};
-
-struct CosConfig {
-  CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION;
-};
-
-constexpr CosConfig defaultCosConfig = {CosAlgo::POLYNOMIAL_APPROXIMATION};
-
-}  // namespace AscendC
 
 namespace lngrad::aicore::math_detail {
 

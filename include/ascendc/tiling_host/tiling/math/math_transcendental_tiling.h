@@ -13,7 +13,10 @@
 //   Cosh, Sinh, Asinh, Atanh, Atan, Asin, Acos, Tan: as Erf with k = 2 / 6, 1 / 4, 3 / 3,
 //           1 / 4, 5 / 12, 2 / 6, 2 / 6, 4 / 10 (float / half); Erfc 7 / 16.
 //   Sin, Cos: k = 8 (half), 3 (float), 2 (float with isReuseSource); min = 256k,
-//           max = max(n * k * typeSize, 256k); factor 8 / 3.
+//           max = max(n * k * typeSize, 256k); factor 8 / 3. The config-taking forms (arch 3510
+//           only, an error elsewhere): POLYNOMIAL_APPROXIMATION 0 and 0, factor 0 and extra 0;
+//           RADIAN_REDUCTION min = max = 8 * (n rounded up to 32) + 32 (no shape check),
+//           factor 2 and extra 32 (float), 4 and 0 (other types).
 //   Hypot:  0 and 0 (shape size > 0); factor 0 and extra 0 on arch 3510 (the count untouched
 //           elsewhere, as in the toolkit).
 //   Sign:   k = 3; min = 768, max = max(3 * n * typeSize, 768).
@@ -35,6 +38,7 @@
 #include <cstdint>
 
 #include "graph/tensor.h"
+#include "kernel_tiling/math_config.h"
 
 namespace AscendC {
 
@@ -68,6 +72,17 @@ LNGRAD_TRANSCENDENTAL_TMP_SIZE(Tan)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Erfc)
 LNGRAD_TRANSCENDENTAL_TMP_SIZE(Hypot)
 #undef LNGRAD_TRANSCENDENTAL_TMP_SIZE
+
+void GetSinMaxMinTmpSize(const SinConfig& config, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                         uint32_t& minValue);
+void GetSinTmpBufferFactorSize(const SinConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+void GetCosMaxMinTmpSize(const CosConfig& config, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                         uint32_t& minValue);
+void GetCosTmpBufferFactorSize(const CosConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
 
 void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
                            const bool typeIsInt, const uint32_t typeSize, const bool isReuseSource,
