@@ -4,8 +4,10 @@
 // (tiling/math/math_transcendental_tiling.h) pinned against the documented formulas.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -229,6 +231,77 @@ TEST(MathFmod, NormalOn950ExactOrOneDivisorOff) {
         << a[i] << " fmod " << b[i] << " gives " << out[i] << ", oracle " << want;
   }
   EXPECT_GT(exact, kCount / 2);  // a quarter sits just below k * b on purpose
+}
+
+// Fmod with ITERATION_COMPENSATION on the 950 (fmod_3510_impl.h): each round takes off a
+// multiple of b scaled by up to 2^240 with one exact fused step, so the result is C's fmod
+// (float64 oracle, exact) whenever the exponents of a and b differ by at most 24 * iterationNum,
+// as the page says: every pair of floats with 11 rounds, subnormal divisors and the exception
+// cases included; within 48 with 2 rounds. Off the 950 the config changes nothing.
+template <uint32_t kRounds>
+std::vector<float> FmodIterated(const std::vector<float>& a, const std::vector<float>& b,
+                                const char* soc) {
+  static constexpr FmodConfig kCfg = {FmodAlgo::ITERATION_COMPENSATION, kRounds};
+  std::vector<float> out;
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<float>(0, a);
+        ub.Put<float>(1, b);
+        Fmod<float, false, kCfg>(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1),
+                                 ub.Get<uint8_t>(3), static_cast<uint32_t>(a.size()));
+        out = ub.Take<float>(2);
+      },
+      soc);
+  return out;
+}
+
+void ExpectCsFmod(const std::vector<float>& a, const std::vector<float>& b,
+                  const std::vector<float>& out, const char* what) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float want = static_cast<float>(std::fmod(D(a[i]), D(b[i])));  // exact
+    const bool same = std::isnan(want)
+                          ? std::isnan(out[i])
+                          : out[i] == want && std::signbit(out[i]) == std::signbit(want);
+    ASSERT_TRUE(same) << what << ": " << a[i] << " fmod " << b[i] << " gives " << out[i]
+                      << ", oracle " << want;
+  }
+}
+
+TEST(MathFmod, IterationCompensationOn950IsCsFmodWithinTheGap) {
+  std::mt19937 gen(16);
+  std::uniform_int_distribution<uint32_t> bits(0, 0x7f7fffffu);  // every finite magnitude
+  std::uniform_int_distribution<int> gap(-8, 48), exp_b(-140, 79);
+  std::uniform_real_distribution<float> frac(1.0f, 2.0f);
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> a(kCount), b(kCount), near_a(kCount), near_b(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    a[i] = std::bit_cast<float>(bits(gen) | (i % 2 ? 0x80000000u : 0));
+    b[i] = std::bit_cast<float>(bits(gen) | (i % 3 ? 0 : 0x80000000u));
+    const int e = exp_b(gen);  // subnormal divisors below -126
+    near_b[i] = std::ldexp(frac(gen), e) * (i % 5 ? 1.0f : -1.0f);
+    near_a[i] = std::ldexp(frac(gen), e + gap(gen)) * (i % 2 ? 1.0f : -1.0f);
+  }
+  const float specials[][2] = {{5.5f, inf},   {-5.5f, -inf},    {inf, 3.0f},      {-0.0f, 3.0f},
+                               {0.0f, -0.0f}, {7.0f, 0.0f},     {NAN, 2.0f},      {2.0f, NAN},
+                               {inf, inf},    {1e-45f, 1e-45f}, {3e-38f, 1e-40f}, {-1.0f, 1e-45f}};
+  for (uint32_t i = 0; i < std::size(specials); ++i) {
+    a[i] = specials[i][0];
+    b[i] = specials[i][1];
+  }
+  ExpectCsFmod(a, b, FmodIterated<11>(a, b, k950), "11 rounds, any floats");
+  ExpectCsFmod(near_a, near_b, FmodIterated<2>(near_a, near_b, k950), "2 rounds, gap <= 48");
+  // Off the 950 the config is ignored: the 2201 sequence's bits.
+  std::vector<float> plain;
+  lngrad::aicore::test::OnBlock(
+      [&](lngrad::aicore::test::Ub& ub) {
+        ub.Put<float>(0, near_a);
+        ub.Put<float>(1, near_b);
+        Fmod(ub.Get<float>(2), ub.Get<float>(0), ub.Get<float>(1), ub.Get<uint8_t>(3), kCount);
+        plain = ub.Take<float>(2);
+      },
+      k910B);
+  const std::vector<float> iterated = FmodIterated<2>(near_a, near_b, k910B);
+  EXPECT_EQ(0, std::memcmp(plain.data(), iterated.data(), plain.size() * sizeof(float)));
 }
 
 // int32_t: x^|y| with wrapping products; negative y gives 1 / p truncated (0 for p = 0).

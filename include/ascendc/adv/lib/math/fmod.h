@@ -9,8 +9,15 @@
 // (fmod_3510_impl.h, register code), FmodConfig NORMAL: r = fma(Trunc(a / b), -b, a) (one
 // fused multiply-add), then its exception cases: a for b = +-inf, NaN for a and b both infinite,
 // a (its signed zero) for a = +-0 and b neither zero nor NaN; half through float and back to
-// nearest even without saturation. Its ITERATION_COMPENSATION (float) scheme is not modelled:
-// NORMAL's sequence runs for it there.
+// nearest even without saturation. ITERATION_COMPENSATION (float only, iterationNum N in
+// [1, 11]; FmodIterationOf below) runs fmod_3510_impl.h's iterations on r = |a|, b = |b|: for
+// i = N down to 2, bt = b * s1_i (* s2_i when i > 5; s1 = 2^24, 2^24, 2^48, 2^72, 2^96, then
+// 2^120; s2 = 1 up to i = 6, then 2^24 .. 2^120), k = Truncate CAST_ROUND(r / bt),
+// bt = Mins(bt, FLT_MAX), r = fma(-k, bt, r); the last (i = 1): for b <= 1.1754944e-38 both b and r
+// scaled by 2^24, k = Truncate CAST_RINT(r / bt), r = fma(-k, bt, r) + signbit(r) * bt; then
+// r * (1 - 2 signbit(a)), scaled back by 2^-24 for such b, and NORMAL's exception cases. Each
+// fused step is exact, so the result is C's fmod while the exponents of a and b differ by at
+// most 24 N, as the page says (tested); off the 950 the config changes nothing.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src0 and src1, sharedTmpBuffer at least GetFmodMaxMinTmpSize's minimum on 2201/2002 (256
@@ -26,6 +33,14 @@
 
 namespace lngrad::aicore::math_detail {
 
+// The 950's exception cases (SolveExceptionScenarios), over its result r.
+inline float FmodExceptions3510(float r, float a, float b) {
+  if (std::isinf(b)) r = a;
+  if (std::isinf(a) && std::isinf(b)) r = std::numeric_limits<float>::quiet_NaN();
+  if (a == 0.0f && b != 0.0f && !std::isnan(b)) r = a;
+  return r;
+}
+
 // One element of Fmod on the running arch, in float.
 inline float FmodOf(float a, float b) {
   if (!On3510()) {
@@ -33,11 +48,43 @@ inline float FmodOf(float a, float b) {
     const float p = t * b;
     return a - p;
   }
-  float r = std::fma(std::trunc(a / b), -b, a);
-  if (std::isinf(b)) r = a;
-  if (std::isinf(a) && std::isinf(b)) r = std::numeric_limits<float>::quiet_NaN();
-  if (a == 0.0f && b != 0.0f && !std::isnan(b)) r = a;
-  return r;
+  return FmodExceptions3510(std::fma(std::trunc(a / b), -b, a), a, b);
+}
+
+// The register sign bit as a float: 0 or 1 (ShiftRights 31, And 1, Cast int32 -> float).
+inline float SignBitOf(float x) { return std::signbit(x) ? 1.0f : 0.0f; }
+
+// The 950's register Mins against a constant: a NaN stays NaN.
+inline float RegMins(float x, float c) { return x > c ? c : x; }
+
+// Iteration i (> 1) of ITERATION_COMPENSATION: r reduced by k * (b scaled by the table's powers).
+inline float FmodIterationStep(float r, float b, int i) {
+  constexpr int kScale1Exp[11] = {24, 24, 48, 72, 96, 120, 120, 120, 120, 120, 120};
+  constexpr int kScale2Exp[11] = {0, 0, 0, 0, 0, 0, 24, 48, 72, 96, 120};
+  float bt = b * std::ldexp(1.0f, kScale1Exp[i - 1]);
+  if (i > 5) bt = bt * std::ldexp(1.0f, kScale2Exp[i - 1]);
+  const float k = std::round(r / bt);  // Truncate CAST_ROUND: ties away from zero
+  bt = RegMins(bt, std::numeric_limits<float>::max());
+  return std::fma(-k, bt, r);
+}
+
+// One element of Fmod with ITERATION_COMPENSATION and `iterations` rounds on arch 3510.
+inline float FmodIterationOf(float a, float b_in, uint32_t iterations) {
+  constexpr float kSubnormal = 1.1754944e-38f;
+  constexpr float kUp = 16777216.0f;               // 2^24
+  constexpr float kDown = 5.9604644775390625e-8f;  // 2^-24
+  const float b = std::fabs(b_in);
+  float r = std::fabs(a);
+  for (int i = static_cast<int>(iterations); i > 1; --i) r = FmodIterationStep(r, b, i);
+  const bool tiny = b <= kSubnormal;
+  const float bt = tiny ? b * kUp : b;
+  if (tiny) r = r * kUp;
+  const float k = std::nearbyint(r / bt);  // Truncate CAST_RINT: ties to even
+  r = std::fma(-k, bt, r);
+  r = r + SignBitOf(r) * bt;
+  r = r * (SignBitOf(a) * -2.0f + 1.0f);
+  if (tiny) r = r * kDown;
+  return FmodExceptions3510(r, a, b_in);
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -67,9 +114,18 @@ void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
   static_assert(config.algo == FmodAlgo::NORMAL || std::is_same_v<T, float>,
                 "Fmod: ITERATION_COMPENSATION supports float only");
   const uint64_t tmp_min = m::TmpMinBytes(sizeof(T) == 4 ? 1 : 8);
-  m::BinaryPass("Fmod", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-                &sharedTmpBuffer, tmp_min, calCount, loc,
-                [](T a, T b) { return m::Narrow<T>(m::FmodOf(m::Widen(a), m::Widen(b))); });
+  static_assert(config.algo == FmodAlgo::NORMAL ||
+                    (config.iterationNum >= 1 && config.iterationNum <= FMOD_ITERATION_NUM_MAX),
+                "Fmod: iterationNum must be in the range [1, 11]");
+  const bool iterate = config.algo == FmodAlgo::ITERATION_COMPENSATION && m::On3510();
+  m::BinaryPass(
+      "Fmod", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
+      &sharedTmpBuffer, tmp_min, calCount, loc, [iterate](T a, T b) {
+        if (iterate) {
+          return m::Narrow<T>(m::FmodIterationOf(m::Widen(a), m::Widen(b), config.iterationNum));
+        }
+        return m::Narrow<T>(m::FmodOf(m::Widen(a), m::Widen(b)));
+      });
 }
 
 template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
