@@ -485,6 +485,24 @@ TEST(MathPowerCumSum, CheckedModeRules) {
                                  CumSumInfo{32, 16});
       },
       "tmp_buffer", "less than the 2048");
+  // The 950's CumSum asserts the same minima (cumsum_3510_impl.h): half first axis
+  // outter * inner * 4; last axis (half) 16 * inner * 2 for the cast and 16 * inner * 2 * 2.
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(2016);
+        CumSum<half, kFirstAxis>(ub.Get<half>(1), ub.Get<half>(2), ub.Get<half>(0), tmp,
+                                 CumSumInfo{32, 16});
+      },
+      "tmp_buffer", "less than the 2048", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(1504);
+        CumSum<half, kLastAxis>(ub.Get<half>(1), ub.Get<half>(2), ub.Get<half>(0), tmp,
+                                CumSumInfo{4, 16});
+      },
+      "tmp_buffer", "less than the 1536", k950);
   // The 950's DOUBLE_FLOAT_TECH keeps three float arrays of the count (GetPowerMaxMinTmpSize's
   // 12 bytes an element there); INTRINSIC needs none.
   ExpectCheck(

@@ -16,7 +16,7 @@
 //
 // Checks: the operands hold outter * inner elements (lastRowTensor inner) always; checked mode:
 // inner * sizeof(T) a multiple of 32, operands 32-byte aligned, dst and src identical or
-// disjoint, sharedTmpBuffer at least GetCumSumMaxMinTmpSize's minimum on 2201/2002 (first
+// disjoint, sharedTmpBuffer at least GetCumSumMaxMinTmpSize's minimum on every arch (first
 // axis: half outter * inner * 4 bytes, float none; last axis: float 16 * inner * 8, half
 // 16 * inner * 2 + 16 * inner * 4) and disjoint from the operands.
 #pragma once
@@ -65,8 +65,9 @@ inline void PrefixSums(float* v, uint32_t n, uint64_t stride, bool sklansky) {
   }
 }
 
+// The scratch minimum both archs' sources assert (2201's cumsum_common_impl.h, the 950's
+// cumsum_3510_impl.h: the same formulas), GetCumSumMaxMinTmpSize's minimum.
 inline uint64_t CumSumTmpMin(uint32_t type_size, bool last_axis, const AscendC::CumSumInfo& info) {
-  if (detail::rep::RunningArch() == NpuArch::k3510) return 0;
   const uint64_t inner = info.inner;
   if (!last_axis) return type_size == 2 ? uint64_t{info.outter} * inner * 4 : 0;
   const uint64_t cast = type_size == 2 ? inner * 16 * 2 : 0;
