@@ -15,7 +15,8 @@
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetExpMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
-// for half, 3 for float, 2 for float with isReuseSource) and disjoint from the operands.
+// for half, 3 for float, 2 for float with isReuseSource; on 3510 the 256 bytes its register of
+// 1 / n is stored to) and disjoint from the operands.
 #pragma once
 
 #include <cmath>
@@ -65,8 +66,10 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
     Exp<T>(dstLocal, srcLocal, static_cast<int32_t>(calCount), loc);
   } else {
     constexpr bool kFloat = std::is_same_v<T, float>;
-    const uint64_t tmp_min = m::TmpMinBytes(!kFloat ? 4 : (isReuseSource ? 2 : 3));
     const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
+    // The 950 stores its register of 1 / n (64 floats) at the scratch's start.
+    const uint64_t tmp_min =
+        arch3510 ? uint64_t{256} : m::TmpMinBytes(!kFloat ? 4 : (isReuseSource ? 2 : 3));
     m::UnaryPass("Exp", m::Products::kAll, m::Overlap::kNone, dstLocal, srcLocal, &sharedTmpBuffer,
                  tmp_min, calCount, loc, [arch3510](T x) {
                    if (arch3510) return m::ExpTaylor3510(x, taylorExpandLevel);
