@@ -53,6 +53,14 @@ T Conv(U v, RoundMode mode) {
   return detail::CastElem<T, U>(v, c);
 }
 
+// A register Cast of the 3510 sequences (their LayoutZMrgZRnd?SatS traits): saturating whatever
+// the block's overflow mode (+-inf -> the largest finite value, NaN -> 0 for float results).
+template <typename T, typename U>
+T SatConv(U v, RoundMode mode) {
+  const detail::CastCtx c{mode, true, 1.0};
+  return detail::CastElem<T, U>(v, c);
+}
+
 template <typename T>
 float F(T v) {
   return static_cast<float>(v);
