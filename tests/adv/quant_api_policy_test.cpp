@@ -125,8 +125,8 @@ size_t ScaleAt(int policy, int kDim, uint32_t rows, uint32_t n, uint32_t g, uint
 // each: at most four of them on |x s|, two on |o|).
 void ExpectInt8Oracle(double x, double s, double o, int8_t q, double eps, RoundMode m,
                       const std::string& what) {
-  const bool directed = m == RoundMode::CAST_FLOOR || m == RoundMode::CAST_CEIL ||
-                        m == RoundMode::CAST_TRUNC;
+  const bool directed =
+      m == RoundMode::CAST_FLOOR || m == RoundMode::CAST_CEIL || m == RoundMode::CAST_TRUNC;
   const double exact = std::fmin(127.0, std::fmax(-128.0, x * s + o));
   const double bound = (directed ? 1.0 : 0.5) + eps * (std::fabs(x * s) + std::fabs(o));
   ASSERT_LE(std::fabs(q - exact), bound) << what << " x " << x << " s " << s << " o " << o;
@@ -135,8 +135,7 @@ void ExpectInt8Oracle(double x, double s, double o, int8_t q, double eps, RoundM
 // fp8 (p significant bits: e4m3 4, e5m2 3): below the largest value |dec(q) - E| <= 2^-p |v| +
 // half the smallest subnormal + |v - E|, E = x s + o, v the register value (|v - E| as above).
 template <typename D>
-void ExpectFp8Oracle(double x, double s, double o, uint8_t q, double eps,
-                     const std::string& what) {
+void ExpectFp8Oracle(double x, double s, double o, uint8_t q, double eps, const std::string& what) {
   constexpr bool kE4 = std::is_same_v<D, fp8_e4m3fn_t>;
   const double p = kE4 ? 4 : 3, maxv = kE4 ? 448.0 : 57344.0, sub = kE4 ? 0x1p-10 : 0x1p-17;
   const double e = x * s + o, dv = eps * (std::fabs(x * s) + std::fabs(o));
@@ -200,12 +199,13 @@ void PerTensor(int form) {
         got = ub.Take<uint8_t>(0);
       },
       k950);
-  using R = std::conditional_t<std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t>, half,
-                               float>;
+  using R =
+      std::conditional_t<std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t>, half, float>;
   for (uint32_t e = 0; e < kCount; ++e) {
     ASSERT_EQ(got[e], (ReplayDstSrc<D, S>(x[e], s, o, false, false)))
         << "form " << form << " element " << e;
-    if (e >= 4) ExpectOracle<D, R>(AsDouble(x[e]), s, o, got[e], RoundMode::CAST_RINT, "per tensor");
+    if (e >= 4)
+      ExpectOracle<D, R>(AsDouble(x[e]), s, o, got[e], RoundMode::CAST_RINT, "per tensor");
   }
 }
 
@@ -256,8 +256,8 @@ void PerChannel(int form) {
         got = ub.Take<uint8_t>(0);
       },
       k950);
-  using R = std::conditional_t<std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t>, half,
-                               float>;
+  using R =
+      std::conditional_t<std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t>, half, float>;
   for (uint32_t i = 0; i < kCount / kSc; ++i) {
     for (uint32_t j = 0; j < kSc; ++j) {
       const uint32_t e = i * kSc + j;
@@ -265,7 +265,8 @@ void PerChannel(int form) {
       const float o = static_cast<float>(tensorOff ? of[j] : scalarOff);
       ASSERT_EQ(got[e], (ReplayDstSrc<D, S>(x[e], s, o, true, tensorOff)))
           << "form " << form << " element " << e;
-      if (e >= 4) ExpectOracle<D, R>(AsDouble(x[e]), s, o, got[e], RoundMode::CAST_RINT, "per channel");
+      if (e >= 4)
+        ExpectOracle<D, R>(AsDouble(x[e]), s, o, got[e], RoundMode::CAST_RINT, "per channel");
     }
   }
 }
@@ -317,7 +318,8 @@ void CallPolicy(Ub& ub, int form, Sc scalarOff, const AscendC::AscendQuantParam&
   AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3)[16384];
   if (form == 0) AscendC::AscendQuant<D, S, Sc, false, cfg, pol>(dst, src, tmp, sc, of, para);
   if (form == 1) AscendC::AscendQuant<D, S, Sc, false, cfg, pol>(dst, src, sc, of, para);
-  if (form == 2) AscendC::AscendQuant<D, S, Sc, false, cfg, pol>(dst, src, tmp, sc, scalarOff, para);
+  if (form == 2)
+    AscendC::AscendQuant<D, S, Sc, false, cfg, pol>(dst, src, tmp, sc, scalarOff, para);
   if (form == 3) AscendC::AscendQuant<D, S, Sc, false, cfg, pol>(dst, src, sc, scalarOff, para);
 }
 
@@ -351,12 +353,12 @@ void Policy(const Shape& sh, int form) {
       const uint32_t e = i * sh.n + j;
       const size_t c = ScaleAt(policy, cfg.kDim, sh.rows, sh.n, sh.g, i, j);
       const Sc o = form < 2 ? of[c] : scalarOff;
-      ASSERT_EQ(got[e], (ReplayPolicy<D, S, Sc>(x[e], sc[c], cfg.hasOffset ? &o : nullptr,
-                                                cfg.roundMode)))
+      ASSERT_EQ(got[e],
+                (ReplayPolicy<D, S, Sc>(x[e], sc[c], cfg.hasOffset ? &o : nullptr, cfg.roundMode)))
           << what << " element " << e;
       if (e < 4) continue;
-      ExpectOracle<D, R>(AsDouble(x[e]), AsDouble(sc[c]), cfg.hasOffset ? AsDouble(o) : 0.0,
-                         got[e], cfg.roundMode, what);
+      ExpectOracle<D, R>(AsDouble(x[e]), AsDouble(sc[c]), cfg.hasOffset ? AsDouble(o) : 0.0, got[e],
+                         cfg.roundMode, what);
     }
   }
 }
@@ -419,6 +421,118 @@ TEST(QuantAscendQuantPolicy, RoundModesAndFallbacks) {
       },
       k950);
   EXPECT_EQ(Decode(hifloat8_t::FromBits(got[5])), 20.0f);
+}
+
+// ---- fp4 destinations (PER_GROUP) -------------------------------------------------------------
+
+// The magnitudes of the eight codes of each 4-bit format (e2m1: 1 exponent bias 1, 1 mantissa
+// bit; e1m2: 2 mantissa bits).
+constexpr float kE2m1[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+constexpr float kE1m2[8] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f};
+
+// TransRegForFp4: the register value to bfloat16 (CAST_RINT, SatS), then to the 4-bit code in
+// the mode (TransRegForS8's list, others CAST_RINT), saturating to the largest magnitude.
+template <typename D>
+uint8_t ReplayFp4(float v, RoundMode m) {
+  const float* mag = std::is_same_v<D, fp4x2_e1m2_t> ? kE1m2 : kE2m1;
+  float b = std::isnan(v) ? 0.0f : InReg<bfloat16_t>(v);
+  if (std::isinf(b)) b = b > 0 ? 3.3895314e38f : -3.3895314e38f;
+  const uint8_t sign = std::signbit(b) ? 0x8 : 0x0;
+  const float a = std::fabs(b);
+  if (a >= mag[7]) return sign | 7;
+  int lo = 0;
+  while (mag[lo + 1] <= a) ++lo;
+  if (a == mag[lo]) return sign | lo;
+  const float dLo = a - mag[lo], dHi = mag[lo + 1] - a;
+  bool up;  // to the larger magnitude
+  if (m == RoundMode::CAST_FLOOR) {
+    up = sign != 0;
+  } else if (m == RoundMode::CAST_CEIL) {
+    up = sign == 0;
+  } else if (m == RoundMode::CAST_TRUNC) {
+    up = false;
+  } else if (m == RoundMode::CAST_ROUND) {
+    up = dHi <= dLo;
+  } else {
+    up = dHi < dLo || (dHi == dLo && lo % 2 == 1);
+  }
+  return sign | static_cast<uint8_t>(up ? lo + 1 : lo);
+}
+
+// |dec(q) - E| <= r u |E'| + r s + 2^-8 |E'| + dv below the largest magnitude: E = x s, dv the
+// register roundings (eps |x s|), E' = |E| + dv, u the relative spacing (e2m1 2^-1, e1m2 2^-2),
+// s the subnormal spacing (0.5, 0.25), r one spacing for the directed modes and half of one to
+// nearest, 2^-8 the bfloat16 rounding before it.
+template <typename D>
+void ExpectFp4Oracle(double x, double s, uint8_t code, double eps, RoundMode m,
+                     const std::string& what) {
+  constexpr bool kE1 = std::is_same_v<D, fp4x2_e1m2_t>;
+  const float* mag = kE1 ? kE1m2 : kE2m1;
+  const double e = x * s, dv = eps * std::fabs(e), ep = std::fabs(e) + dv;
+  if (ep * (1 + 0x1p-7) >= mag[7]) return;  // saturation: checked by the replay
+  const bool nearest = m == RoundMode::CAST_RINT || m == RoundMode::CAST_ROUND;
+  const double r = nearest ? 0.5 : 1.0, u = kE1 ? 0x1p-2 : 0x1p-1, sub = kE1 ? 0.25 : 0.5;
+  const double dec = (code & 0x8) != 0 ? -mag[code & 7] : mag[code & 7];
+  ASSERT_LE(std::fabs(dec - e), r * u * ep + r * sub + 0x1p-8 * ep + dv)
+      << what << " x " << x << " s " << s;
+}
+
+constexpr AscendC::AscendQuantConfig kFp4Rint = {true, 1, RoundMode::CAST_RINT};  // offset unused
+constexpr AscendC::AscendQuantConfig kFp4Floor = {false, 0, RoundMode::CAST_FLOOR};
+constexpr AscendC::AscendQuantConfig kFp4Ceil = {false, 1, RoundMode::CAST_CEIL};
+constexpr AscendC::AscendQuantConfig kFp4Odd = {false, 0, RoundMode::CAST_ODD};  // -> CAST_RINT
+
+template <typename D, typename S, typename Sc, const AscendC::AscendQuantConfig& cfg>
+void Fp4Group(const Shape& sh, int form) {
+  const uint32_t count = sh.rows * sh.n;
+  const size_t nsc = ScaleCount(3, cfg.kDim, sh);
+  const std::vector<S> x = Source<S>(61 + form, count, 50.0f);
+  const std::vector<Sc> sc = As<Sc>(Uniform(62, nsc, -0.1f, 0.1f));
+  std::vector<uint8_t> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<S>(1, x);
+        ub.Put<Sc>(2, sc);
+        CallPolicy<D, S, Sc, cfg, kGroup>(ub, form, Sc(0.5f), {sh.rows, sh.n, count, sh.g});
+        got = ub.Take<uint8_t>(0);
+      },
+      k950);
+  const std::string what = "fp4 kDim " + std::to_string(cfg.kDim) + " g " + std::to_string(sh.g) +
+                           " form " + std::to_string(form);
+  for (uint32_t e = 0; e < count; ++e) {
+    const size_t c = ScaleAt(3, cfg.kDim, sh.rows, sh.n, sh.g, e / sh.n, e % sh.n);
+    const float v = InReg<Sc>(static_cast<float>(x[e]) * static_cast<float>(sc[c]));
+    const uint8_t code = (got[e / 2] >> (e % 2 == 0 ? 0 : 4)) & 0xF;
+    ASSERT_EQ(code, ReplayFp4<D>(v, cfg.roundMode)) << what << " element " << e;
+    if (e >= 4) {
+      ExpectFp4Oracle<D>(
+          AsDouble(x[e]), AsDouble(sc[c]), code, Eps<Sc>(),
+          cfg.roundMode == RoundMode::CAST_ODD ? RoundMode::CAST_RINT : cfg.roundMode, what);
+    }
+  }
+}
+
+template <typename D, typename S, typename Sc>
+void Fp4EveryShape() {
+  int form = 0;
+  for (uint32_t g : {32u, 64u}) {
+    Fp4Group<D, S, Sc, kFp4Rint>({70, 128, g}, form++ % 4);
+    Fp4Group<D, S, Sc, kFp4Floor>({70, 128, g}, form++ % 4);
+    Fp4Group<D, S, Sc, kFp4Ceil>({70, 128, g}, form++ % 4);
+    Fp4Group<D, S, Sc, kFp4Odd>({70, 128, g}, form++ % 4);
+  }
+}
+
+// The page's fp4 pairs: (half, half), (half, float), (bfloat16, bfloat16), (bfloat16, float).
+TEST(QuantAscendQuantPolicy, PerGroupFp4DestinationsEveryPairOn950) {
+  Fp4EveryShape<fp4x2_e2m1_t, half, half>();
+  Fp4EveryShape<fp4x2_e2m1_t, half, float>();
+  Fp4EveryShape<fp4x2_e2m1_t, bfloat16_t, bfloat16_t>();
+  Fp4EveryShape<fp4x2_e2m1_t, bfloat16_t, float>();
+  Fp4EveryShape<fp4x2_e1m2_t, half, half>();
+  Fp4EveryShape<fp4x2_e1m2_t, half, float>();
+  Fp4EveryShape<fp4x2_e1m2_t, bfloat16_t, bfloat16_t>();
+  Fp4EveryShape<fp4x2_e1m2_t, bfloat16_t, float>();
 }
 
 // ---- AscendDequant, AscendDeQuantPolicy PER_TOKEN / PER_GROUP -----------------------------------
@@ -551,7 +665,8 @@ TEST(QuantAscendDequantPolicy, PerTokenAndPerGroupEveryTypeOn950) {
   DequantEveryDst<float, float>();
 }
 
-// ---- checked mode ---------------------------------------------------------------------------------
+// ---- checked mode
+// ---------------------------------------------------------------------------------
 
 TEST(QuantAscendQuantPolicy, CheckedModeRefusals) {
   ExpectCheck(
@@ -563,8 +678,7 @@ TEST(QuantAscendQuantPolicy, CheckedModeRefusals) {
   ExpectCheck(
       [](Ub& ub) {
         AscendC::AscendQuant<int8_t, half, half, false, kOffK1, kGroup>(
-            ub.Get<int8_t>(0), ub.Get<half>(1), ub.Get<half>(2), ub.Get<half>(3),
-            {4, 64, 256, 48});
+            ub.Get<int8_t>(0), ub.Get<half>(1), ub.Get<half>(2), ub.Get<half>(3), {4, 64, 256, 48});
       },
       "quant_filter_arg", "groupSize 48", k950);
   ExpectCheck(
@@ -577,6 +691,13 @@ TEST(QuantAscendQuantPolicy, CheckedModeRefusals) {
       [](Ub& ub) {
         AscendC::AscendQuant<int8_t, float, float, false, kOffK1, kToken>(
             ub.Get<int8_t>(0), ub.Get<float>(1), ub.Get<float>(2), 0.0f, {4, 40, 160, 0});
+      },
+      "quant_filter_arg", "32-byte aligned", k950);
+  ExpectCheck(
+      [](Ub& ub) {  // 96 fp4 elements are 48 bytes
+        AscendC::AscendQuant<fp4x2_e2m1_t, half, half, false, kFp4Floor, kGroup>(
+            ub.Get<fp4x2_e2m1_t>(0), ub.Get<half>(1), ub.Get<half>(2), half(0.0f),
+            {4, 96, 384, 32});
       },
       "quant_filter_arg", "32-byte aligned", k950);
   ExpectCheck(

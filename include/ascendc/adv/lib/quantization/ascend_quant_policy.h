@@ -23,7 +23,10 @@
 //   int16 (mode) -> half -> int8, all saturating: clamp(mode(v), -128, 127).
 // - hifloat8_t: CAST_ROUND or CAST_HYBRID (any other mode: CAST_ROUND), saturating.
 // - fp8_e4m3fn_t / fp8_e5m2_t: CAST_RINT whatever the mode, saturating.
-// Not modelled: the fp4 destinations (fp4x2_e2m1_t / fp4x2_e1m2_t, PER_GROUP only).
+// - fp4x2_e2m1_t / fp4x2_e1m2_t (PER_GROUP only; no offset, whatever config.hasOffset): v =
+//   W(src) * W(scale), then W -> bfloat16 CAST_RINT (saturating), bfloat16 -> fp4 in the int8
+//   modes (same fallback), saturating: two roundings, as the source (TransRegForFp4). Element e
+//   in byte e / 2, the even element in the low nibble (lngrad_aicore/fp4.h).
 // sharedTmpBuffer is reserved in the policy forms (the page: no scratch is used).
 //
 // Checked mode: arch 3510 only (product); calCount within src and dst; PER_CHANNEL scaleCount
@@ -32,6 +35,7 @@
 // groupSize a nonzero multiple of 32 (quant_filter_arg).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -61,11 +65,12 @@ W ToWork(X x) {
 }
 
 template <typename D>
-inline constexpr bool kIsFp8 =
-    std::is_same_v<D, fp8_e4m3fn_t> || std::is_same_v<D, fp8_e5m2_t>;
+inline constexpr bool kIsFp8 = std::is_same_v<D, fp8_e4m3fn_t> || std::is_same_v<D, fp8_e5m2_t>;
 template <typename D>
-inline constexpr bool kIsB8Dst = std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t> ||
-                                 kIsFp8<D>;
+inline constexpr bool kIsFp4 = std::is_same_v<D, fp4x2_e2m1_t> || std::is_same_v<D, fp4x2_e1m2_t>;
+template <typename D>
+inline constexpr bool kIsB8Dst =
+    std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t> || kIsFp8<D>;
 
 // The float value v as an fp8 destination: CAST_RINT, saturating.
 template <typename D>
@@ -77,14 +82,22 @@ D Fp8Sat(float v) {
   }
 }
 
-// TransRegForS8 / TransRegForHif8 / TransRegForFp8 of the 3510 source: the W value as D.
+// The mode of TransRegForS8 / TransRegForFp4: the five they list, any other CAST_RINT.
+inline RoundMode IntListedMode(RoundMode mode) {
+  const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
+                      mode == RoundMode::CAST_FLOOR || mode == RoundMode::CAST_CEIL ||
+                      mode == RoundMode::CAST_TRUNC;
+  return listed ? mode : RoundMode::CAST_RINT;
+}
+
+// TransRegForS8 / Hif8 / Fp8 / Fp4 of the 3510 source: the W value as D.
 template <typename D, typename W>
 D PolicyOut(W v, RoundMode mode) {
-  if constexpr (std::is_same_v<D, int8_t>) {
-    const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
-                        mode == RoundMode::CAST_FLOOR || mode == RoundMode::CAST_CEIL ||
-                        mode == RoundMode::CAST_TRUNC;
-    const RoundMode m = listed ? mode : RoundMode::CAST_RINT;
+  if constexpr (kIsFp4<D>) {
+    const bfloat16_t b = SatConv<bfloat16_t, W>(v, RoundMode::CAST_RINT);
+    return SatConv<D, bfloat16_t>(b, IntListedMode(mode));
+  } else if constexpr (std::is_same_v<D, int8_t>) {
+    const RoundMode m = IntListedMode(mode);
     if constexpr (std::is_same_v<W, half>) {
       return SatConv<int8_t, half>(v, m);
     } else {
@@ -142,9 +155,9 @@ void DstSrcPerTensor(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   namespace q = lngrad::aicore::quant_detail;
   static_assert(q::kIsB8Dst<dstT>,
                 "AscendQuant: dstT must be int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t");
-  static_assert(std::is_same_v<srcT, half> || std::is_same_v<srcT, bfloat16_t> ||
-                    std::is_same_v<srcT, float>,
-                "AscendQuant: srcT must be half, bfloat16_t or float");
+  static_assert(
+      std::is_same_v<srcT, half> || std::is_same_v<srcT, bfloat16_t> || std::is_same_v<srcT, float>,
+      "AscendQuant: srcT must be half, bfloat16_t or float");
   q::CheckDstSrc("AscendQuant", dst, src, calCount);
   q::Record("AscendQuant", loc, {q::SpanOf(src, calCount)}, {q::SpanOf(dst, calCount)});
   const srcT* in = src.HostPtr();
@@ -169,9 +182,9 @@ void DstSrcPerChannel(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src
   constexpr const char* kApi = "AscendQuant";
   static_assert(q::kIsB8Dst<dstT>,
                 "AscendQuant: dstT must be int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t");
-  static_assert(std::is_same_v<srcT, half> || std::is_same_v<srcT, bfloat16_t> ||
-                    std::is_same_v<srcT, float>,
-                "AscendQuant: srcT must be half, bfloat16_t or float");
+  static_assert(
+      std::is_same_v<srcT, half> || std::is_same_v<srcT, bfloat16_t> || std::is_same_v<srcT, float>,
+      "AscendQuant: srcT must be half, bfloat16_t or float");
   q::CheckDstSrc(kApi, dst, src, calCount);
   q::Require(scaleCount > 0, kApi, "scaleCount must be nonzero");
   q::Require(calCount % 32 == 0 && scaleCount > 0 && calCount % scaleCount == 0, kApi,
@@ -221,7 +234,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
-  lngrad_quant::DstSrcPerTensor<dstT, srcT>(dstTensor, srcTensor, scale, offset, srcTensor.GetSize(), loc);
+  lngrad_quant::DstSrcPerTensor<dstT, srcT>(dstTensor, srcTensor, scale, offset,
+                                            srcTensor.GetSize(), loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -235,7 +249,8 @@ template <typename dstT, typename srcT, bool isReuseSource = false>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
                  const float scale, const float offset,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_quant::DstSrcPerTensor<dstT, srcT>(dstTensor, srcTensor, scale, offset, srcTensor.GetSize(), loc);
+  lngrad_quant::DstSrcPerTensor<dstT, srcT>(dstTensor, srcTensor, scale, offset,
+                                            srcTensor.GetSize(), loc);
 }
 
 // ---- AscendQuant, dstT/srcT, per channel (arch 3510) ----------------------------------------
@@ -246,8 +261,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const srcT offset, const uint32_t scaleCount, const uint32_t calCount,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset, scaleCount,
-                                 scaleCount, calCount, loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset,
+                                             scaleCount, scaleCount, calCount, loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -257,18 +272,19 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const uint32_t offsetCount, const uint32_t calCount,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor, srcT{},
-                                 scaleCount, offsetCount, calCount, loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor,
+                                             srcT{}, scaleCount, offsetCount, calCount, loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
                  const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor,
-                 const srcT offset, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+                 const srcT offset,
+                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
   lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset,
-                                 scaleTensor.GetSize(), scaleTensor.GetSize(), srcTensor.GetSize(),
-                                 loc);
+                                             scaleTensor.GetSize(), scaleTensor.GetSize(),
+                                             srcTensor.GetSize(), loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -277,9 +293,9 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<srcT>& offsetTensor,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor, srcT{},
-                                 scaleTensor.GetSize(), offsetTensor.GetSize(),
-                                 srcTensor.GetSize(), loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor,
+                                             srcT{}, scaleTensor.GetSize(), offsetTensor.GetSize(),
+                                             srcTensor.GetSize(), loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -287,8 +303,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<srcT>& scaleTensor, const srcT offset, const uint32_t scaleCount,
                  const uint32_t calCount,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset, scaleCount,
-                                 scaleCount, calCount, loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset,
+                                             scaleCount, scaleCount, calCount, loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -296,8 +312,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
                  const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor, srcT{},
-                                 scaleCount, offsetCount, calCount, loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor,
+                                             srcT{}, scaleCount, offsetCount, calCount, loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
@@ -305,17 +321,17 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<srcT>& scaleTensor, const srcT offset,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, nullptr, offset,
-                                 scaleTensor.GetSize(), scaleTensor.GetSize(), srcTensor.GetSize(),
-                                 loc);
+                                             scaleTensor.GetSize(), scaleTensor.GetSize(),
+                                             srcTensor.GetSize(), loc);
 }
 
 template <typename dstT, typename srcT, bool isReuseSource = false>
 void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
                  const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor, srcT{},
-                                 scaleTensor.GetSize(), offsetTensor.GetSize(),
-                                 srcTensor.GetSize(), loc);
+  lngrad_quant::DstSrcPerChannel<dstT, srcT>(dstTensor, srcTensor, scaleTensor, &offsetTensor,
+                                             srcT{}, scaleTensor.GetSize(), offsetTensor.GetSize(),
+                                             srcTensor.GetSize(), loc);
 }
 
 // ---- AscendQuant, AscendQuantPolicy PER_TOKEN / PER_GROUP (arch 3510) -----------------------
@@ -331,9 +347,9 @@ void CheckPolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   static_assert(policy == AscendQuantPolicy::PER_TOKEN || policy == AscendQuantPolicy::PER_GROUP,
                 "AscendQuant: the policy forms take PER_TOKEN or PER_GROUP (the others are "
                 "reserved)");
-  static_assert(q::kIsB8Dst<dstT>,
+  static_assert(q::kIsB8Dst<dstT> || (q::kIsFp4<dstT> && policy == AscendQuantPolicy::PER_GROUP),
                 "AscendQuant: dstT must be int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t "
-                "(lngrad does not model the fp4 destinations)");
+                "(fp4x2_e2m1_t / fp4x2_e1m2_t: PER_GROUP only)");
   static_assert(std::is_same_v<scaleT, half> || std::is_same_v<scaleT, bfloat16_t> ||
                     std::is_same_v<scaleT, float>,
                 "AscendQuant: scaleT must be half, bfloat16_t or float");
@@ -342,11 +358,15 @@ void CheckPolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
                      (std::is_same_v<srcT, half> || std::is_same_v<srcT, bfloat16_t>)),
                 "AscendQuant: srcT/scaleT must be one of the page's pairs (the same type, or "
                 "half / bfloat16_t with float)");
+  static_assert(!q::kIsFp4<dstT> || !std::is_same_v<srcT, float>,
+                "AscendQuant: the fp4 destinations take a half or bfloat16_t source");
   static_assert(policy != AscendQuantPolicy::PER_GROUP || config.kDim == 0 || config.kDim == 1,
                 "AscendQuant: PER_GROUP kDim must be 0 or 1");
   q::CheckDstSrc(kApi, dst, src, para.calCount);
-  q::Require(para.n > 0 && para.n * sizeof(srcT) % 32 == 0 && para.n * sizeof(dstT) % 32 == 0,
-             kApi, "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
+  q::Require(para.n > 0 && para.n * sizeof(srcT) % 32 == 0 &&
+                 lngrad::aicore::ElemBytes<dstT>(para.n) % 32 == 0,
+             kApi,
+             "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
   q::Require(para.n > 0 && para.calCount % para.n == 0, kApi,
              "calCount " + std::to_string(para.calCount) + " must be a multiple of n");
   if constexpr (policy == AscendQuantPolicy::PER_GROUP) {
@@ -369,7 +389,7 @@ void PolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   if (para.n == 0 || (group && para.groupSize == 0)) return;
   const uint64_t rows = para.calCount / para.n;
   const q::ParamLayout lay{static_cast<int>(policy), config.kDim, rows, para.n, para.groupSize};
-  const bool offsetTensorUsed = config.hasOffset && offsetTensor != nullptr;
+  const bool offsetTensorUsed = config.hasOffset && !q::kIsFp4<dstT> && offsetTensor != nullptr;
   q::CheckCount(kApi, scaleTensor, lay.Count(), "scaleTensor");
   if (offsetTensorUsed) q::CheckCount(kApi, *offsetTensor, lay.Count(), "offsetTensor");
   q::Record(kApi, loc,
@@ -380,14 +400,14 @@ void PolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   const srcT* in = src.HostPtr();
   const scaleT* sc = scaleTensor.HostPtr();
   const scaleT* of = offsetTensorUsed ? offsetTensor->HostPtr() : nullptr;
-  dstT* out = dst.HostPtr();
+  std::byte* out = reinterpret_cast<std::byte*>(dst.HostPtr());
   for (uint64_t e = 0; e < para.calCount; ++e) {
     const uint64_t c = lay.Index(e / para.n, e % para.n);
     W v = q::WMul(q::ToWork<W>(in[e]), q::ToWork<W>(sc[c]));
-    if constexpr (config.hasOffset) {
+    if constexpr (config.hasOffset && !q::kIsFp4<dstT>) {
       v = q::WAdd(v, q::ToWork<W>(of != nullptr ? of[c] : offset));
     }
-    out[e] = q::PolicyOut<dstT>(v, config.roundMode);
+    lngrad::aicore::detail::StoreElem<dstT>(out, e, q::PolicyOut<dstT>(v, config.roundMode));
   }
 }
 
@@ -399,8 +419,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
                  const AscendQuantParam& para,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad_quant::PolicyForm<dstT, srcT, scaleT, config, policy>(
-      dstTensor, srcTensor, scaleTensor, &offsetTensor, scaleT{}, para, loc);
+  lngrad_quant::PolicyForm<dstT, srcT, scaleT, config, policy>(dstTensor, srcTensor, scaleTensor,
+                                                               &offsetTensor, scaleT{}, para, loc);
 }
 
 template <typename dstT, typename srcT, typename scaleT, bool isReuseSource = false,
@@ -411,8 +431,8 @@ void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& sr
                  const AscendQuantParam& para,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   (void)sharedTmpBuffer;
-  lngrad_quant::PolicyForm<dstT, srcT, scaleT, config, policy>(
-      dstTensor, srcTensor, scaleTensor, &offsetTensor, scaleT{}, para, loc);
+  lngrad_quant::PolicyForm<dstT, srcT, scaleT, config, policy>(dstTensor, srcTensor, scaleTensor,
+                                                               &offsetTensor, scaleT{}, para, loc);
 }
 
 template <typename dstT, typename srcT, typename scaleT, bool isReuseSource = false,
