@@ -425,11 +425,6 @@ TEST(QuantAscendQuantPolicy, RoundModesAndFallbacks) {
 
 // ---- fp4 destinations (PER_GROUP) -------------------------------------------------------------
 
-// The magnitudes of the eight codes of each 4-bit format (e2m1: 1 exponent bias 1, 1 mantissa
-// bit; e1m2: 2 mantissa bits).
-constexpr float kE2m1[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
-constexpr float kE1m2[8] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f};
-
 // TransRegForFp4: the register value to bfloat16 (CAST_RINT, SatS), then to the 4-bit code in
 // the mode (TransRegForS8's list, others CAST_RINT), saturating to the largest magnitude.
 template <typename D>

@@ -84,4 +84,9 @@ uint8_t NearestCode(float v, bool ties_away) {
   return static_cast<uint8_t>(best);
 }
 
+// The magnitudes of the eight codes of each 4-bit format (e2m1: 1 exponent bias 1, 1 mantissa
+// bit; e1m2: 2 mantissa bits).
+inline constexpr float kE2m1[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+inline constexpr float kE1m2[8] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f};
+
 }  // namespace lngrad::adv::testing

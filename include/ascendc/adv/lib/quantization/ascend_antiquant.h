@@ -23,15 +23,22 @@
 // [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to float, exact for
 // int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, * scale in float;
 // to the destination rounding to nearest even, none for float); hasOffset false skips the Add.
-// Parameters of the destination's type or, per token and per group, float. The fp4 sources
-// with their fp8_e8m0 scales are not modelled.
+// Parameters of the destination's type or, per token and per group, float.
+// AntiQuantize PER_GROUP from fp4x2_e2m1_t / fp4x2_e1m2_t with fp8_e8m0_t scales to half /
+// bfloat16_t (ascend_antiquant_3510_impl.h AntiQuantPerGroupFor{Col,Row}Fp4): the scale byte b
+// as the bfloat16 with bits b << 7 (b = 0: 0x0040, 2^-127; b = 0xFF: 0x7FFF, NaN), the fp4 code
+// as bfloat16 (exact), one bfloat16 Mul (rounded to nearest even), then to half CAST_RINT
+// saturating (+-inf -> +-65504, NaN -> 0); no offset (hasOffset must be false), n a multiple
+// of 64.
 //
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -308,12 +315,79 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
 
 // ---- AntiQuantize (arch 3510) ----------------------------------------------------------------
 
+namespace lngrad_antiquant {
+
+// An fp8_e8m0_t scale as the bfloat16 the fp4 sequence multiplies by (its shift and selects).
+inline bfloat16_t E8m0AsBf16(fp8_e8m0_t s) {
+  if (s.bits == 0) return bfloat16_t::FromBits(0x0040);
+  if (s.bits == 0xFF) return bfloat16_t::FromBits(0x7FFF);
+  return bfloat16_t::FromBits(static_cast<uint16_t>(s.bits << 7));
+}
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT>
+void CheckFp4Form(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src,
+                  const AntiQuantizeParams& params) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AntiQuantize";
+  static_assert(config.policy == AntiQuantizePolicy::PER_GROUP,
+                "AntiQuantize: the fp4 sources take PER_GROUP only");
+  static_assert(!config.hasOffset, "AntiQuantize: the fp4 sources take no offset");
+  static_assert(q::IsTensor<ScaleT>::value, "AntiQuantize: PER_GROUP takes a scale tensor");
+  static_assert(std::is_same_v<typename q::IsTensor<ScaleT>::Elem, fp8_e8m0_t>,
+                "AntiQuantize: the fp4 sources take fp8_e8m0_t scales");
+  static_assert(std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>,
+                "AntiQuantize: the fp4 sources give half or bfloat16_t");
+  static_assert(config.kDim == 0 || config.kDim == 1, "AntiQuantize: kDim must be 0 or 1");
+  q::CheckProduct(kApi, true);
+  const uint64_t n = uint64_t{params.m} * params.n;
+  q::CheckCount(kApi, src, n, "srcTensor");
+  q::CheckCount(kApi, dst, n, "dstTensor");
+  q::Require(params.n % 64 == 0, kApi,
+             "n " + std::to_string(params.n) + " must be a multiple of 64 (32 bytes of fp4)");
+  q::Require(params.groupSize > 0 && params.groupSize % 32 == 0, kApi,
+             "PER_GROUP groupSize " + std::to_string(params.groupSize) +
+                 " must be a nonzero multiple of 32");
+}
+
+// fp4 PER_GROUP: code -> bfloat16 (exact) times the e8m0 scale in bfloat16, to DstT.
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT>
+void Fp4PerGroup(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const ScaleT& scale,
+                 const AntiQuantizeParams& params, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  CheckFp4Form<config, DstT, SrcT, ScaleT>(dst, src, params);
+  if (params.groupSize == 0) return;
+  const q::ParamLayout lay{3, config.kDim, params.m, params.n, params.groupSize};
+  const uint64_t n = uint64_t{params.m} * params.n;
+  q::CheckCount("AntiQuantize", scale, lay.Count(), "scale");
+  q::Record("AntiQuantize", loc, {q::SpanOf(src, n), q::SpanOf(scale, lay.Count())},
+            {q::SpanOf(dst, n)});
+  const auto* in = reinterpret_cast<const std::byte*>(src.HostPtr());
+  const fp8_e8m0_t* sc = scale.HostPtr();
+  DstT* out = dst.HostPtr();
+  constexpr bool kE1m2 = std::is_same_v<SrcT, fp4x2_e1m2_t>;
+  for (uint64_t e = 0; e < n; ++e) {
+    const SrcT code = lngrad::aicore::detail::LoadElem<SrcT>(in, e);
+    const float x = lngrad::aicore::fp4::Fp4ToFloat(code.bits, kE1m2);
+    const bfloat16_t s = E8m0AsBf16(sc[lay.Index(e / params.n, e % params.n)]);
+    const bfloat16_t p = bfloat16_t(x * q::F(s));  // bfloat16 Mul: one rounding
+    if constexpr (std::is_same_v<DstT, half>) {
+      out[e] = q::SatConv<half, bfloat16_t>(p, RoundMode::CAST_RINT);
+    } else {
+      out[e] = p;
+    }
+  }
+}
+
+}  // namespace lngrad_antiquant
+
+namespace lngrad_antiquant {
+
+// The int8 / 8-bit float sources (every policy).
 template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
           typename OffsetT>
-void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
-                  const ScaleT& scale, const OffsetT& offset,
-                  const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params,
-                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+void EightBit(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+              const ScaleT& scale, const OffsetT& offset, const AntiQuantizeParams& params,
+              lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AntiQuantize";
   using P = typename q::ParamElem<ScaleT, DstT>::type;
@@ -323,7 +397,6 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
                 "AntiQuantize: a float destination needs PER_TOKEN or PER_GROUP");
   static_assert(kTensor == q::IsTensor<ScaleT>::value,
                 "AntiQuantize: PER_TENSOR takes scalars, the other policies tensors");
-  (void)sharedTmpBuffer;
   q::CheckProduct(kApi, true);
   const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
                            params.groupSize};
@@ -352,6 +425,23 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
       kApi, dstTensor, srcTensor, nullptr, 0, uint64_t{params.m} * params.n, {sSpan, oSpan}, loc,
       config.hasOffset, [&](uint64_t i) { return at(offset, i); },
       [&](uint64_t i) { return at(scale, i); });
+}
+
+}  // namespace lngrad_antiquant
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+                  const ScaleT& scale, const OffsetT& offset,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params,
+                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  if constexpr (std::is_same_v<SrcT, fp4x2_e2m1_t> || std::is_same_v<SrcT, fp4x2_e1m2_t>) {
+    (void)offset;
+    (void)sharedTmpBuffer;
+    lngrad_antiquant::Fp4PerGroup<config>(dstTensor, srcTensor, scale, params, loc);
+  } else {
+    lngrad_antiquant::EightBit<config>(dstTensor, srcTensor, scale, offset, params, loc);
+  }
 }
 
 template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
