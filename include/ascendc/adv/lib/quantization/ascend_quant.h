@@ -25,7 +25,7 @@
 // value, NaN 0 (lngrad_aicore/fp8.h has the formats and the rounding).
 //
 // The dstT/srcT overloads and the AscendQuantPolicy forms of AscendQuant (arch 3510):
-// ascend_quant_policy.h, included at the end. Not modelled: the fp4 destinations.
+// ascend_quant_policy.h, included at the end. Not modelled: Quantize's fp4 destinations.
 //
 // Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
 // calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
