@@ -23,7 +23,7 @@
 //   int16 (mode) -> half -> int8, all saturating: clamp(mode(v), -128, 127).
 // - hifloat8_t: CAST_ROUND or CAST_HYBRID (any other mode: CAST_ROUND), saturating.
 // - fp8_e4m3fn_t / fp8_e5m2_t: CAST_RINT whatever the mode, saturating.
-// - fp4x2_e2m1_t / fp4x2_e1m2_t (PER_GROUP only; no offset, whatever config.hasOffset): v =
+// - fp4x2_e2m1_t / fp4x2_e1m2_t (PER_GROUP only, half / bfloat16 sources; no offset): v =
 //   W(src) * W(scale), then W -> bfloat16 CAST_RINT (saturating), bfloat16 -> fp4 in the int8
 //   modes (same fallback), saturating: two roundings, as the source (TransRegForFp4). Element e
 //   in byte e / 2, the even element in the low nibble (lngrad_aicore/fp4.h).
