@@ -3,8 +3,12 @@
 // their roundings; the checked-mode refusals; the host scratch sizes field by field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <random>
+#include <type_traits>
 #include <vector>
 
 #include "quant_api_test_util.h"
@@ -360,6 +364,219 @@ TEST(QuantAntiQuantize, EightBitFloatSourcesOn950) {
   CheckFp8AntiQuantize<hifloat8_t>();
   CheckFp8AntiQuantize<fp8_e5m2_t>();
   CheckFp8AntiQuantize<fp8_e4m3fn_t>();
+}
+
+// AntiQuantize PER_GROUP from fp4 with fp8_e8m0 scales (950). The replay, written from a
+// separate reading of ascend_antiquant_3510_impl.h's AntiQuantPerGroupFor{Col,Row}Fp4 (same
+// author as the implementation): the code's value from quant_api_test_util.h's tables, the scale
+// byte b as 2^(b - 127) (b = 0: the bfloat16 0x0040, 2^-127; 0xFF: NaN), their product rounded
+// to bfloat16, then to half with SatS. Oracle: the product of a 3-bit significand and a power
+// of 2 is exact in bfloat16 inside its normal range, so |out - x 2^(b-127)| <= u |E| + 2^-25
+// with u = 0 (bfloat16) or 2^-11 (half), below half's / bfloat16's largest value.
+template <typename S>
+float Fp4Value(uint8_t code) {
+  const float* mag = std::is_same_v<S, fp4x2_e1m2_t> ? kE1m2 : kE2m1;
+  return (code & 0x8) != 0 ? -mag[code & 7] : mag[code & 7];
+}
+
+double E8m0Value(uint8_t b) {
+  if (b == 0xFF) return NAN;
+  return std::ldexp(1.0, static_cast<int>(b) - 127);  // b = 0: 2^-127, the same as 0x0040
+}
+
+template <typename D>
+float ReplayFp4Anti(float x, double s) {
+  const float p = static_cast<float>(bfloat16_t(static_cast<float>(x * s)));
+  if constexpr (std::is_same_v<D, half>) {
+    if (std::isnan(p)) return 0.0f;
+    const float h = static_cast<float>(half(p));  // beyond 65504 (or infinite): saturated
+    return std::isinf(h) ? (h > 0 ? 65504.0f : -65504.0f) : h;
+  }
+  return p;
+}
+
+constexpr AscendC::AntiQuantizeConfig kAqFp4K1 = {AscendC::AntiQuantizePolicy::PER_GROUP, false, 1};
+constexpr AscendC::AntiQuantizeConfig kAqFp4K0 = {AscendC::AntiQuantizePolicy::PER_GROUP, false, 0};
+
+template <typename D, typename S, const AscendC::AntiQuantizeConfig& cfg>
+void Fp4Anti(uint32_t m, uint32_t n, uint32_t g) {
+  const uint32_t count = m * n;
+  const size_t nsc = cfg.kDim == 1 ? size_t{m} * ((n + g - 1) / g) : size_t{(m + g - 1) / g} * n;
+  std::vector<uint8_t> src(count / 2), sc(nsc);
+  std::mt19937 gen(71 + g);
+  for (uint8_t& b : src) b = static_cast<uint8_t>(gen());
+  for (uint8_t& b : sc) b = static_cast<uint8_t>(100 + gen() % 50);
+  sc[0] = 0x00;
+  sc[1] = 0xFF;
+  sc[2] = 254;  // 2^127: beyond half; beyond bfloat16 with codes of 2 and up
+  std::vector<D> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<uint8_t>(1, src);
+        ub.Put<uint8_t>(2, sc);
+        AscendC::AntiQuantize<cfg>(ub.Get<D>(0), ub.Get<S>(1), ub.Get<fp8_e8m0_t>(2),
+                                   ub.Get<fp8_e8m0_t>(3), AscendC::AntiQuantizeParams{m, n, g});
+        got = ub.Take<D>(0);
+      },
+      k950);
+  for (uint32_t e = 0; e < count; ++e) {
+    const uint32_t i = e / n, j = e % n;
+    const size_t c = cfg.kDim == 1 ? size_t{i} * ((n + g - 1) / g) + j / g : size_t{i / g} * n + j;
+    const float x = Fp4Value<S>((src[e / 2] >> (e % 2 == 0 ? 0 : 4)) & 0xF);
+    const float want = ReplayFp4Anti<D>(x, E8m0Value(sc[c]));
+    const float v = static_cast<float>(got[e]);
+    ASSERT_TRUE(std::isnan(want) ? std::isnan(v) : Bits(got[e]) == Bits(D(want)))
+        << "kDim " << cfg.kDim << " g " << g << " element " << e << ": " << v << " vs " << want;
+    const double exact = x * E8m0Value(sc[c]);
+    const double maxv = std::is_same_v<D, half> ? 65504.0 : 3.38e38;
+    if (std::isnan(exact) || std::fabs(exact) >= maxv) continue;
+    const double u = std::is_same_v<D, half> ? 0x1p-11 : 0.0;
+    ASSERT_LE(std::fabs(v - exact), u * std::fabs(exact) + 0x1p-25) << "element " << e;
+  }
+}
+
+template <typename D, typename S>
+void Fp4AntiShapes() {
+  for (uint32_t g : {32u, 64u}) {
+    Fp4Anti<D, S, kAqFp4K1>(70, 128, g);
+    Fp4Anti<D, S, kAqFp4K0>(70, 128, g);
+  }
+}
+
+TEST(QuantAntiQuantize, Fp4SourcesWithE8m0ScalesPerGroupOn950) {
+  Fp4AntiShapes<half, fp4x2_e2m1_t>();
+  Fp4AntiShapes<half, fp4x2_e1m2_t>();
+  Fp4AntiShapes<bfloat16_t, fp4x2_e2m1_t>();
+  Fp4AntiShapes<bfloat16_t, fp4x2_e1m2_t>();
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::AntiQuantize<kAqFp4K1>(ub.Get<half>(0), ub.Get<fp4x2_e2m1_t>(1),
+                                        ub.Get<fp8_e8m0_t>(2), ub.Get<fp8_e8m0_t>(3),
+                                        AscendC::AntiQuantizeParams{4, 96, 32});
+      },
+      "quant_filter_arg", "multiple of 64", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::AntiQuantize<kAqFp4K0>(ub.Get<half>(0), ub.Get<fp4x2_e1m2_t>(1),
+                                        ub.Get<fp8_e8m0_t>(2), ub.Get<fp8_e8m0_t>(3),
+                                        AscendC::AntiQuantizeParams{4, 128, 16});
+      },
+      "quant_filter_arg", "groupSize 16", k950);
+}
+
+// AscendAntiQuant from fp4 with fp8_e8m0 scales (950). Replay written from a separate reading of
+// ascend_antiquant_3510_impl.h (same author as the implementation): AscendAntiQuantNoTranspose
+// walks ceil(k / 32) groups of 32 rows (rows past k included), row r scaled by scale row r / 32;
+// ProcessByLine takes both operands to half (SatS: NaN -> 0, beyond 65504 -> 65504) and
+// multiplies in half (one rounding, infinite past 65504), or multiplies in bfloat16.
+// AscendAntiQuantTranspose converts every 32nd element's scale (CastScale) and
+// AntiQuantProcessByNum makes ceil(count / 128) / 2 passes of 256 (one for a single repeat): with
+// an odd repeat count the last 128 elements stay as they were. Oracle (normal range): bfloat16
+// exact, half 2^-11 relative plus 2^-25 (the half scale is exact when 2^-24 <= s <= 2^15).
+float HalfSatS(double v) {
+  if (std::isnan(v)) return 0.0f;
+  const float h = static_cast<float>(half(static_cast<float>(v)));
+  return std::isinf(h) ? (h > 0 ? 65504.0f : -65504.0f) : h;
+}
+
+template <typename D>
+float ReplayAscendFp4(float x, double s) {
+  if constexpr (std::is_same_v<D, half>) {
+    // the Mul is not a Cast: an overflow gives infinity
+    return static_cast<float>(half(HalfSatS(x) * HalfSatS(s)));
+  } else {
+    return static_cast<float>(bfloat16_t(static_cast<float>(x * s)));
+  }
+}
+
+template <typename D>
+void ExpectAscendFp4(D got, float x, double s, const std::string& what) {
+  const float want = ReplayAscendFp4<D>(x, s);
+  ASSERT_TRUE(std::isnan(want) ? std::isnan(static_cast<float>(got)) : Bits(got) == Bits(D(want)))
+      << what << ": " << static_cast<float>(got) << " vs " << want;
+  const double e = x * s;
+  const bool inRange = std::is_same_v<D, half>
+                           ? (s >= 0x1p-24 && s <= 0x1p15 && std::fabs(e) < 65504)
+                           : std::isfinite(e);
+  if (!inRange) return;
+  const double u = std::is_same_v<D, half> ? 0x1p-11 : 0.0;
+  ASSERT_LE(std::fabs(static_cast<float>(got) - e), u * std::fabs(e) + 0x1p-25) << what;
+}
+
+template <typename D, typename S>
+void AscendFp4(bool transposed, uint32_t k, uint32_t n) {
+  const uint32_t rows = transposed ? n : (k + 31) / 32 * 32;
+  const uint32_t count = transposed ? n * k : rows * n;
+  const size_t nsc = transposed ? size_t{n} * k / 32 : size_t{rows} / 32 * n;
+  std::vector<uint8_t> src(count / 2), sc(nsc);
+  std::mt19937 gen(81 + k + n);
+  for (uint8_t& b : src) b = static_cast<uint8_t>(gen());
+  for (uint8_t& b : sc) b = static_cast<uint8_t>(110 + gen() % 30);
+  sc[0] = 0x00;
+  sc[1] = 0xFF;
+  sc[2] = 142;  // 2^15: the largest power of 2 in half
+  std::vector<D> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<uint8_t>(1, src);
+        ub.Put<uint8_t>(2, sc);
+        ub.Put<D>(0, std::vector<D>(count, D(7.0f)));
+        AscendC::AntiQuantShapeInfo info;
+        info.scaleHeight = transposed ? n : 0;
+        info.scaleWidth = transposed ? 0 : n;
+        if (transposed) {
+          AscendC::AscendAntiQuant<S, D, true>(ub.Get<D>(0), ub.Get<S>(1), ub.Get<fp8_e8m0_t>(2),
+                                               ub.Get<uint8_t>(3), k, info);
+        } else {
+          AscendC::AscendAntiQuant<S, D, false>(ub.Get<D>(0), ub.Get<S>(1), ub.Get<fp8_e8m0_t>(2),
+                                                ub.Get<uint8_t>(3), k, info);
+        }
+        got = ub.Take<D>(0);
+      },
+      k950);
+  const uint32_t repeats = (count + 127) / 128;
+  const uint32_t done =
+      transposed ? std::min(count, (repeats == 1 ? 1 : repeats / 2) * 256) : count;
+  for (uint32_t e = 0; e < count; ++e) {
+    const std::string what = std::string(transposed ? "transposed" : "rows") + " k " +
+                             std::to_string(k) + " n " + std::to_string(n) + " element " +
+                             std::to_string(e);
+    if (e >= done) {
+      ASSERT_EQ(static_cast<float>(got[e]), 7.0f) << what << " (not written by the source)";
+      continue;
+    }
+    const size_t c = transposed ? e / 32 : size_t{e / n / 32} * n + e % n;
+    const float x = Fp4Value<S>((src[e / 2] >> (e % 2 == 0 ? 0 : 4)) & 0xF);
+    ExpectAscendFp4<D>(got[e], x, E8m0Value(sc[c]), what);
+  }
+}
+
+template <typename D, typename S>
+void AscendFp4Shapes() {
+  AscendFp4<D, S>(false, 70, 128);  // rows 70..95 of the last group too
+  AscendFp4<D, S>(false, 64, 64);
+  AscendFp4<D, S>(true, 128, 3);  // 384 elements: 3 repeats, one pass, the last 128 unwritten
+  AscendFp4<D, S>(true, 128, 4);
+  AscendFp4<D, S>(true, 64, 1);
+}
+
+TEST(QuantAscendAntiQuant, Fp4SourcesWithE8m0ScalesOn950) {
+  AscendFp4Shapes<half, fp4x2_e2m1_t>();
+  AscendFp4Shapes<half, fp4x2_e1m2_t>();
+  AscendFp4Shapes<bfloat16_t, fp4x2_e2m1_t>();
+  AscendFp4Shapes<bfloat16_t, fp4x2_e1m2_t>();
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::AscendAntiQuant<fp4x2_e2m1_t, half, true>(ub.Get<half>(0), ub.Get<fp4x2_e2m1_t>(1),
+                                                           ub.Get<fp8_e8m0_t>(2), 96, {});
+      },
+      "quant_filter_arg", "32-byte aligned", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        AscendC::AscendAntiQuant<fp4x2_e2m1_t, half, false>(
+            ub.Get<half>(0), ub.Get<fp4x2_e2m1_t>(1), ub.Get<fp8_e8m0_t>(2), 64, {});
+      },
+      "product", "Ascend 950", k910B);
 }
 
 TEST(QuantTiling, DequantAndAntiQuantSizes) {

@@ -272,44 +272,6 @@ TEST(QuantTiling, AscendQuantAndQuantizeSizes) {
 // the nearest value of each format found by searching all 256 codes (ties: e4m3/e5m2 to the even
 // code, hifloat8 away from zero), not against lngrad's rounding code; the configured mode's
 // fallbacks (fp8: CAST_RINT always; hifloat8: CAST_ROUND unless CAST_HYBRID) and the saturation.
-template <typename D>
-float Decode(D d) {
-  return static_cast<float>(d);
-}
-
-// The code of D nearest to v among the finite codes of v's sign and zero (saturating: beyond
-// them, the largest).
-template <typename D>
-uint8_t NearestCode(float v, bool ties_away) {
-  if (std::isnan(v)) return 0x00;
-  const int sign = std::signbit(v) ? 0x80 : 0x00;
-  int best = -1, largest = -1;
-  double best_d = 0;
-  for (int c = 0; c < 256; ++c) {
-    const float x = Decode(D::FromBits(static_cast<uint8_t>(c)));
-    if ((c & 0x80) == sign && std::isfinite(x) &&
-        (largest < 0 ||
-         std::fabs(x) > std::fabs(Decode(D::FromBits(static_cast<uint8_t>(largest)))))) {
-      largest = c;
-    }
-  }
-  if (std::fabs(v) >= std::fabs(Decode(D::FromBits(static_cast<uint8_t>(largest))))) return largest;
-  for (int c = 0; c < 256; ++c) {
-    if ((c & 0x80) != sign && c != 0x00) continue;
-    const float x = Decode(D::FromBits(static_cast<uint8_t>(c)));
-    if (!std::isfinite(x)) continue;
-    const double d = std::fabs(static_cast<double>(x) - v);
-    const bool tie = best >= 0 && d == best_d;
-    const double bx = best >= 0 ? Decode(D::FromBits(static_cast<uint8_t>(best))) : 0.0;
-    if (best < 0 || d < best_d ||
-        (tie && (ties_away ? std::fabs(x) > std::fabs(bx) : (c & 1) == 0 && c != 0x00))) {
-      best = c;
-      best_d = d;
-    }
-  }
-  return static_cast<uint8_t>(best);
-}
-
 constexpr AscendC::QuantizeConfig kFp8Floor = {AscendC::QuantizePolicy::PER_CHANNEL, true,
                                                AscendC::RoundMode::CAST_FLOOR, 1};
 constexpr AscendC::QuantizeConfig kHif8Trunc = {AscendC::QuantizePolicy::PER_CHANNEL, true,

@@ -23,15 +23,32 @@
 // [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to float, exact for
 // int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, * scale in float;
 // to the destination rounding to nearest even, none for float); hasOffset false skips the Add.
-// Parameters of the destination's type or, per token and per group, float. The fp4 sources
-// with their fp8_e8m0 scales are not modelled.
+// Parameters of the destination's type or, per token and per group, float.
+// AntiQuantize PER_GROUP from fp4x2_e2m1_t / fp4x2_e1m2_t with fp8_e8m0_t scales to half /
+// bfloat16_t (ascend_antiquant_3510_impl.h AntiQuantPerGroupFor{Col,Row}Fp4): the scale byte b
+// as the bfloat16 with bits b << 7 (b = 0: 0x0040, 2^-127; b = 0xFF: 0x7FFF, NaN), the fp4 code
+// as bfloat16 (exact), one bfloat16 Mul (rounded to nearest even), then to half CAST_RINT
+// saturating (+-inf -> +-65504, NaN -> 0); no offset (hasOffset must be false), n a multiple
+// of 64.
+// AscendAntiQuant from fp4 with fp8_e8m0_t scales (arch 3510, the scale tensor forms with and
+// without sharedTmpBuffer): the scale and the code as above, half output multiplying in half
+// (both operands Cast to half with SatS first), bfloat16 output in bfloat16. Not transposed:
+// ceil(k / 32) groups of 32 rows of n1 = the shape info's scaleWidth (else the scale's ShapeInfo
+// shape[1]), row r scaled by scale row r / 32 (rows past k too), the source row at byte
+// (uint16_t)(r * n1) / 2. Transposed (k a multiple of 64): n * k elements (n = scaleHeight, else
+// shape[0]), each 32 consecutive ones sharing a scale, in ceil(count / 128) / 2 passes of 256
+// (one for a single repeat; an odd repeat count leaves the last 128 unwritten), as the source's
+// CastScale / AntiQuantProcessByNum; a one-element scale takes the source's chunked path.
 //
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510.
 #pragma once
 
+#include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -306,14 +323,244 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
       dst, src, offset, scale, lngrad::aicore::math_detail::StackTmp(), k, shapeInfo, loc);
 }
 
+// ---- AscendAntiQuant from fp4 with fp8_e8m0_t scales (arch 3510) ----------------------------
+
+namespace lngrad_antiquant {
+
+// An fp8_e8m0_t scale as the bfloat16 the fp4 sequence multiplies by (its shift and selects).
+inline bfloat16_t E8m0AsBf16(fp8_e8m0_t s) {
+  if (s.bits == 0) return bfloat16_t::FromBits(0x0040);
+  if (s.bits == 0xFF) return bfloat16_t::FromBits(0x7FFF);
+  return bfloat16_t::FromBits(static_cast<uint16_t>(s.bits << 7));
+}
+
+// The fp4 code of element e as the destination type: exact in bfloat16, half by SatS Cast.
+template <typename S, typename D>
+D Fp4As(const std::byte* src, uint64_t e) {
+  const S code = lngrad::aicore::detail::LoadElem<S>(src, e);
+  const bfloat16_t b(lngrad::aicore::fp4::Fp4ToFloat(code.bits, std::is_same_v<S, fp4x2_e1m2_t>));
+  if constexpr (std::is_same_v<D, half>) {
+    return lngrad::aicore::quant_detail::SatConv<half, bfloat16_t>(b, RoundMode::CAST_RINT);
+  } else {
+    return b;
+  }
+}
+
+// An e8m0 scale as the destination type (CastScale / the in-line conversion of the source).
+template <typename D>
+D E8m0As(fp8_e8m0_t s) {
+  if constexpr (std::is_same_v<D, half>) {
+    return lngrad::aicore::quant_detail::SatConv<half, bfloat16_t>(E8m0AsBf16(s),
+                                                                   RoundMode::CAST_RINT);
+  } else {
+    return E8m0AsBf16(s);
+  }
+}
+
+// One Mul in the destination type (half or bfloat16: the float product rounded once).
+template <typename D>
+D Fp4Mul(D x, D s) {
+  return D(lngrad::aicore::quant_detail::F(x) * lngrad::aicore::quant_detail::F(s));
+}
+
+// Not transposed (AscendAntiQuantNoTranspose): rows up to ceil(k / 32) * 32 of n1 columns, row r
+// scaled by scale row r / 32; the source row's byte offset is (row * n1) truncated to 16 bits,
+// halved (the source's uint16_t srcAddrCount).
+template <typename S, typename D>
+void Fp4Rows(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<fp8_e8m0_t>& scale, uint32_t k, uint32_t n1,
+             lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  const uint64_t rows = (uint64_t{k} + 31) / 32 * 32;
+  q::CheckCount("AscendAntiQuant", dst, rows * n1, "dst");
+  q::CheckCount("AscendAntiQuant", scale, rows / 32 * n1, "scale");
+  const auto* in = reinterpret_cast<const std::byte*>(src.HostPtr());
+  uint64_t srcEnd = 0;
+  for (uint64_t r = 0; r < rows; ++r) {
+    srcEnd = std::max<uint64_t>(srcEnd, static_cast<uint16_t>(r * n1) / 2 + (n1 + 1) / 2);
+  }
+  q::CheckCount("AscendAntiQuant", src, srcEnd * 2, "src");
+  q::Record("AscendAntiQuant", loc, {{in, srcEnd}, q::SpanOf(scale, rows / 32 * n1)},
+            {q::SpanOf(dst, rows * n1)});
+  const fp8_e8m0_t* sc = scale.HostPtr();
+  D* out = dst.HostPtr();
+  for (uint64_t r = 0; r < rows; ++r) {
+    const std::byte* row = in + static_cast<uint16_t>(r * n1) / 2;
+    for (uint64_t c = 0; c < n1; ++c) {
+      out[r * n1 + c] = Fp4Mul(E8m0As<D>(sc[r / 32 * n1 + c]), Fp4As<S, D>(row, c));
+    }
+  }
+}
+
+// Transposed (AscendAntiQuantTranspose, AntiQuantProcessByNum): count elements from element
+// srcFirst of src, each 32 consecutive ones sharing a scale from scaleFirst on; the source
+// covers 256 elements per pass and makes ceil(count / 128) / 2 passes (one when there is one
+// 128-element repeat), so an odd repeat count leaves the last 128 unwritten.
+template <typename S, typename D>
+void Fp4Run(D* out, const std::byte* in, uint64_t srcFirst, const fp8_e8m0_t* sc, uint64_t count) {
+  const uint64_t repeats = (count + 127) / 128;
+  const uint64_t passes = repeats == 1 ? 1 : repeats / 2;
+  const uint64_t done = std::min<uint64_t>(count, passes * 256);
+  for (uint64_t l = 0; l < done; ++l) {
+    out[l] = Fp4Mul(E8m0As<D>(sc[l / 32]), Fp4As<S, D>(in, srcFirst + l));
+  }
+}
+
+template <typename S, typename D>
+void Fp4Transposed(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+                   const LocalTensor<fp8_e8m0_t>& scale, const LocalTensor<uint8_t>& tmp,
+                   uint32_t k, uint32_t n, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  const uint64_t total = uint64_t{n} * k;
+  const auto* in = reinterpret_cast<const std::byte*>(src.HostPtr());
+  const fp8_e8m0_t* sc = scale.HostPtr();
+  if (scale.GetSize() != 1) {
+    q::CheckTmp(kApi, tmp, total / 32 * sizeof(D));  // CastScale's converted scales
+    q::CheckCount(kApi, src, total, "src");
+    q::CheckCount(kApi, dst, total, "dst");
+    q::CheckCount(kApi, scale, total / 32, "scale");
+    q::Record(kApi, loc, {q::SpanOf(src, total), q::SpanOf(scale, total / 32)},
+              {q::SpanOf(dst, total)});
+    Fp4Run<S, D>(dst.HostPtr(), in, 0, sc, total);
+    return;
+  }
+  // A one-element scale: chunks of B = the scratch's 32-byte-aligned bytes; chunk i converts
+  // the scales from element i * B and reads the source from byte i * B (element 2 i B), so the
+  // reads pass the scale tensor's end (reported as its overrun) and, after the first chunk,
+  // the source's half.
+  const uint64_t chunk = (uint64_t{tmp.GetSize()} + 31) / 32 * 32;
+  q::Require(chunk != 0, kApi, "a one-element scale needs a sharedTmpBuffer (it sets the chunk)");
+  if (chunk == 0) return;
+  const uint64_t last = (total - 1) / chunk * chunk;
+  q::CheckCount(kApi, dst, total, "dst");
+  q::CheckCount(kApi, scale, last + (std::min(chunk, total - last) + 31) / 32, "scale");
+  q::CheckCount(kApi, src, 2 * last + std::min(chunk, total - last), "src");
+  q::Record(kApi, loc, {q::SpanOf(src, total)}, {q::SpanOf(dst, total)});
+  for (uint64_t first = 0; first < total; first += chunk) {
+    Fp4Run<S, D>(dst.HostPtr() + first, in, 2 * first, sc + first,
+                 std::min<uint64_t>(chunk, total - first));
+  }
+}
+
+template <typename S, typename D, bool isTranspose>
+void Fp4Form(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+             const LocalTensor<fp8_e8m0_t>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
+             const AntiQuantShapeInfo& info, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  static_assert(std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t>,
+                "AscendAntiQuant: the fp4 sources give half or bfloat16_t");
+  q::CheckProduct(kApi, true);
+  if constexpr (isTranspose) {
+    q::Require(k != 0 && k / 2 % 32 == 0, kApi,
+               "k " + std::to_string(k) + " must be nonzero and 32-byte aligned (64 fp4)");
+    const uint32_t n = info.scaleHeight != 0 ? info.scaleHeight : q::GroupCount(0, scale, 0);
+    if (k == 0) return;
+    Fp4Transposed<S, D>(dst, src, scale, tmp, k, n, loc);
+  } else {
+    const uint32_t n1 = info.scaleWidth != 0 ? info.scaleWidth : q::GroupCount(0, scale, 1);
+    q::Require(n1 / 2 % 32 == 0, kApi,
+               "the scale width " + std::to_string(n1) + " must be 32-byte aligned (64 fp4)");
+    Fp4Rows<S, D>(dst, src, scale, k, n1, loc);
+  }
+}
+
+}  // namespace lngrad_antiquant
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose,
+          std::enable_if_t<std::is_same_v<InputDataType, fp4x2_e2m1_t> ||
+                               std::is_same_v<InputDataType, fp4x2_e1m2_t>,
+                           int> = 0>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<fp8_e8m0_t>& scale,
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_antiquant::Fp4Form<InputDataType, OutputDataType, isTranspose>(
+      dst, src, scale, sharedTmpBuffer, k, shapeInfo, loc);
+}
+
+template <typename InputDataType, typename OutputDataType, bool isTranspose,
+          std::enable_if_t<std::is_same_v<InputDataType, fp4x2_e2m1_t> ||
+                               std::is_same_v<InputDataType, fp4x2_e1m2_t>,
+                           int> = 0>
+void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
+                     const LocalTensor<fp8_e8m0_t>& scale, const uint32_t k,
+                     const AntiQuantShapeInfo& shapeInfo = {},
+                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad_antiquant::Fp4Form<InputDataType, OutputDataType, isTranspose>(
+      dst, src, scale, lngrad::aicore::math_detail::StackTmp(), k, shapeInfo, loc);
+}
+
 // ---- AntiQuantize (arch 3510) ----------------------------------------------------------------
 
+namespace lngrad_antiquant {
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT>
+void CheckFp4Form(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src,
+                  const AntiQuantizeParams& params) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AntiQuantize";
+  static_assert(config.policy == AntiQuantizePolicy::PER_GROUP,
+                "AntiQuantize: the fp4 sources take PER_GROUP only");
+  static_assert(!config.hasOffset, "AntiQuantize: the fp4 sources take no offset");
+  static_assert(q::IsTensor<ScaleT>::value, "AntiQuantize: PER_GROUP takes a scale tensor");
+  static_assert(std::is_same_v<typename q::IsTensor<ScaleT>::Elem, fp8_e8m0_t>,
+                "AntiQuantize: the fp4 sources take fp8_e8m0_t scales");
+  static_assert(std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>,
+                "AntiQuantize: the fp4 sources give half or bfloat16_t");
+  static_assert(config.kDim == 0 || config.kDim == 1, "AntiQuantize: kDim must be 0 or 1");
+  q::CheckProduct(kApi, true);
+  const uint64_t n = uint64_t{params.m} * params.n;
+  q::CheckCount(kApi, src, n, "srcTensor");
+  q::CheckCount(kApi, dst, n, "dstTensor");
+  q::Require(params.n % 64 == 0, kApi,
+             "n " + std::to_string(params.n) + " must be a multiple of 64 (32 bytes of fp4)");
+  q::Require(params.groupSize > 0 && params.groupSize % 32 == 0, kApi,
+             "PER_GROUP groupSize " + std::to_string(params.groupSize) +
+                 " must be a nonzero multiple of 32");
+}
+
+// fp4 PER_GROUP: code -> bfloat16 (exact) times the e8m0 scale in bfloat16, to DstT.
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT>
+void Fp4PerGroup(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const ScaleT& scale,
+                 const AntiQuantizeParams& params, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  CheckFp4Form<config, DstT, SrcT, ScaleT>(dst, src, params);
+  if (params.groupSize == 0) return;
+  const q::ParamLayout lay{3, config.kDim, params.m, params.n, params.groupSize};
+  const uint64_t n = uint64_t{params.m} * params.n;
+  q::CheckCount("AntiQuantize", scale, lay.Count(), "scale");
+  q::Record("AntiQuantize", loc, {q::SpanOf(src, n), q::SpanOf(scale, lay.Count())},
+            {q::SpanOf(dst, n)});
+  const auto* in = reinterpret_cast<const std::byte*>(src.HostPtr());
+  const fp8_e8m0_t* sc = scale.HostPtr();
+  DstT* out = dst.HostPtr();
+  constexpr bool kE1m2 = std::is_same_v<SrcT, fp4x2_e1m2_t>;
+  for (uint64_t e = 0; e < n; ++e) {
+    const SrcT code = lngrad::aicore::detail::LoadElem<SrcT>(in, e);
+    const float x = lngrad::aicore::fp4::Fp4ToFloat(code.bits, kE1m2);
+    const bfloat16_t s = E8m0AsBf16(sc[lay.Index(e / params.n, e % params.n)]);
+    const bfloat16_t p = bfloat16_t(x * q::F(s));  // bfloat16 Mul: one rounding
+    if constexpr (std::is_same_v<DstT, half>) {
+      out[e] = q::SatConv<half, bfloat16_t>(p, RoundMode::CAST_RINT);
+    } else {
+      out[e] = p;
+    }
+  }
+}
+
+}  // namespace lngrad_antiquant
+
+namespace lngrad_antiquant {
+
+// The int8 / 8-bit float sources (every policy).
 template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
           typename OffsetT>
-void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
-                  const ScaleT& scale, const OffsetT& offset,
-                  const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params,
-                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+void EightBit(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+              const ScaleT& scale, const OffsetT& offset, const AntiQuantizeParams& params,
+              lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AntiQuantize";
   using P = typename q::ParamElem<ScaleT, DstT>::type;
@@ -323,7 +570,6 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
                 "AntiQuantize: a float destination needs PER_TOKEN or PER_GROUP");
   static_assert(kTensor == q::IsTensor<ScaleT>::value,
                 "AntiQuantize: PER_TENSOR takes scalars, the other policies tensors");
-  (void)sharedTmpBuffer;
   q::CheckProduct(kApi, true);
   const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
                            params.groupSize};
@@ -352,6 +598,23 @@ void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& s
       kApi, dstTensor, srcTensor, nullptr, 0, uint64_t{params.m} * params.n, {sSpan, oSpan}, loc,
       config.hasOffset, [&](uint64_t i) { return at(offset, i); },
       [&](uint64_t i) { return at(scale, i); });
+}
+
+}  // namespace lngrad_antiquant
+
+template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,
+          typename OffsetT>
+void AntiQuantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTensor,
+                  const ScaleT& scale, const OffsetT& offset,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, const AntiQuantizeParams& params,
+                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  if constexpr (std::is_same_v<SrcT, fp4x2_e2m1_t> || std::is_same_v<SrcT, fp4x2_e1m2_t>) {
+    (void)offset;
+    (void)sharedTmpBuffer;
+    lngrad_antiquant::Fp4PerGroup<config>(dstTensor, srcTensor, scale, params, loc);
+  } else {
+    lngrad_antiquant::EightBit<config>(dstTensor, srcTensor, scale, offset, params, loc);
+  }
 }
 
 template <const AntiQuantizeConfig& config, typename DstT, typename SrcT, typename ScaleT,

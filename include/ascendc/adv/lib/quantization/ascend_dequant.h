@@ -16,10 +16,18 @@
 // with calCount = n; PER_TOKEN (scale[m]) and PER_GROUP (kDim 1: [m, ceil(n / groupSize)], kDim
 // 0: [ceil(m / groupSize), n]) take an int32 or float source, float(src) * scale Cast to dst.
 // On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0.
+// AscendDequant's AscendDeQuantPolicy forms (arch 3510, ascend_dequant_3510_impl.h): PER_TOKEN
+// (scale [calCount / n]) and PER_GROUP (the layout of Dequantize) over calCount / n rows of n,
+// int32_t or float source, half / bfloat16_t / float scale and destination in any combination:
+// float(src) (int32 ties away) times float(scale), one float Mul, then Cast CAST_RINT saturating
+// (+-inf -> the largest finite value, NaN -> 0) to half / bfloat16_t; the offset tensor is
+// reserved (not read).
 //
 // Checked mode: m * n within src, every row of dst within dst, n * 4 a multiple of 32, calCount
 // in (0, n] and within deqScale, sharedTmpBuffer at least (align8(calCount) + n) floats on
-// 2201/2002 (the sequence's one-row minimum), Dequantize on arch 3510.
+// 2201/2002 (the sequence's one-row minimum), Dequantize on arch 3510; the policy forms: arch
+// 3510, calCount within src and dst, n nonzero, 32-byte aligned in src and dst and dividing
+// calCount, PER_GROUP groupSize a nonzero multiple of 32.
 #pragma once
 
 #include <cstdint>
@@ -362,6 +370,104 @@ void Dequantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& src
                 const ScaleT& scale, const OffsetT& offset, const DequantizeParams& params,
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   Dequantize<config>(dstTensor, srcTensor, scale, offset, LocalTensor<uint8_t>{}, params, loc);
+}
+
+// ---- AscendDequant, AscendDeQuantPolicy PER_TOKEN / PER_GROUP (arch 3510) -------------------
+
+namespace lngrad_dequant {
+
+template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,
+          const AscendDeQuantPolicy& policy>
+void CheckPolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
+                     const AscendDeQuantParam& para) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendDequant";
+  static_assert(
+      policy == AscendDeQuantPolicy::PER_TOKEN || policy == AscendDeQuantPolicy::PER_GROUP,
+      "AscendDequant: the policy forms take PER_TOKEN or PER_GROUP (the others are "
+      "reserved)");
+  static_assert(std::is_same_v<srcT, int32_t> || std::is_same_v<srcT, float>,
+                "AscendDequant: srcT must be int32_t or float");
+  static_assert(
+      std::is_same_v<dstT, half> || std::is_same_v<dstT, bfloat16_t> || std::is_same_v<dstT, float>,
+      "AscendDequant: dstT must be half, bfloat16_t or float");
+  static_assert(std::is_same_v<scaleT, half> || std::is_same_v<scaleT, bfloat16_t> ||
+                    std::is_same_v<scaleT, float>,
+                "AscendDequant: scaleT must be half, bfloat16_t or float");
+  static_assert(policy != AscendDeQuantPolicy::PER_GROUP || config.kDim == 0 || config.kDim == 1,
+                "AscendDequant: PER_GROUP kDim must be 0 or 1");
+  q::CheckProduct(kApi, true);
+  q::CheckCount(kApi, src, para.calCount, "srcTensor");
+  q::CheckCount(kApi, dst, para.calCount, "dstTensor");
+  q::Require(para.n > 0 && para.n * sizeof(srcT) % 32 == 0 && para.n * sizeof(dstT) % 32 == 0, kApi,
+             "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
+  q::Require(para.n > 0 && para.calCount % para.n == 0, kApi,
+             "calCount " + std::to_string(para.calCount) + " must be a multiple of n");
+  if constexpr (policy == AscendDeQuantPolicy::PER_GROUP) {
+    q::Require(para.groupSize > 0 && para.groupSize % 32 == 0, kApi,
+               "PER_GROUP groupSize " + std::to_string(para.groupSize) +
+                   " must be a nonzero multiple of 32");
+  }
+}
+
+template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,
+          const AscendDeQuantPolicy& policy>
+void PolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
+                const LocalTensor<scaleT>& scaleTensor, const AscendDeQuantParam& para,
+                lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  CheckPolicyForm<dstT, srcT, scaleT, config, policy>(dst, src, para);
+  const bool group = policy == AscendDeQuantPolicy::PER_GROUP;
+  if (para.n == 0 || (group && para.groupSize == 0)) return;
+  const uint64_t rows = para.calCount / para.n;
+  // AscendDeQuantPolicy's PER_TOKEN, PER_GROUP are ParamLayout's policies 2, 3.
+  const q::ParamLayout lay{group ? 3 : 2, config.kDim, rows, para.n, para.groupSize};
+  q::CheckCount("AscendDequant", scaleTensor, lay.Count(), "scaleTensor");
+  q::Record("AscendDequant", loc,
+            {q::SpanOf(src, para.calCount), q::SpanOf(scaleTensor, lay.Count())},
+            {q::SpanOf(dst, para.calCount)});
+  const srcT* in = src.HostPtr();
+  const scaleT* sc = scaleTensor.HostPtr();
+  dstT* out = dst.HostPtr();
+  for (uint64_t e = 0; e < para.calCount; ++e) {
+    float v;
+    if constexpr (std::is_same_v<srcT, int32_t>) {
+      v = q::Conv<float, int32_t>(in[e], RoundMode::CAST_ROUND);
+    } else {
+      v = in[e];
+    }
+    v = v * q::F(sc[lay.Index(e / para.n, e % para.n)]);
+    if constexpr (std::is_same_v<dstT, float>) {
+      out[e] = v;
+    } else {
+      out[e] = q::SatConv<dstT, float>(v, RoundMode::CAST_RINT);
+    }
+  }
+}
+
+}  // namespace lngrad_dequant
+
+template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,
+          const AscendDeQuantPolicy& policy>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                   const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                   const AscendDeQuantParam& para,
+                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  (void)offsetTensor;
+  lngrad_dequant::PolicyForm<dstT, srcT, scaleT, config, policy>(dstTensor, srcTensor, scaleTensor,
+                                                                 para, loc);
+}
+
+template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,
+          const AscendDeQuantPolicy& policy>
+void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                   const LocalTensor<scaleT>& scaleTensor, const LocalTensor<scaleT>& offsetTensor,
+                   const LocalTensor<uint8_t>& sharedTmpBuffer, const AscendDeQuantParam& para,
+                   lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  (void)offsetTensor;
+  (void)sharedTmpBuffer;
+  lngrad_dequant::PolicyForm<dstT, srcT, scaleT, config, policy>(dstTensor, srcTensor, scaleTensor,
+                                                                 para, loc);
 }
 
 }  // namespace AscendC

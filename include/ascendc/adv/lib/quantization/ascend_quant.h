@@ -24,8 +24,8 @@
 // CAST_ROUND); saturated: beyond the largest finite value (and infinity) the largest finite
 // value, NaN 0 (lngrad_aicore/fp8.h has the formats and the rounding).
 //
-// Not modelled: the fp4 destinations, the dstT/srcT overloads and the AscendQuantPolicy
-// per-group forms of AscendQuant on arch 3510.
+// The dstT/srcT overloads and the AscendQuantPolicy forms of AscendQuant (arch 3510):
+// ascend_quant_policy.h, included at the end. Not modelled: Quantize's fp4 destinations.
 //
 // Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
 // calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
@@ -433,3 +433,6 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
 }
 
 }  // namespace AscendC
+
+// The arch 3510 dstT/srcT and AscendQuantPolicy forms.
+#include "lib/quantization/ascend_quant_policy.h"

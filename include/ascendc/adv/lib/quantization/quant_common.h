@@ -53,6 +53,14 @@ T Conv(U v, RoundMode mode) {
   return detail::CastElem<T, U>(v, c);
 }
 
+// A register Cast of the 3510 sequences (their LayoutZMrgZRnd?SatS traits): saturating whatever
+// the block's overflow mode (+-inf -> the largest finite value, NaN -> 0 for float results).
+template <typename T, typename U>
+T SatConv(U v, RoundMode mode) {
+  const detail::CastCtx c{mode, true, 1.0};
+  return detail::CastElem<T, U>(v, c);
+}
+
 template <typename T>
 float F(T v) {
   return static_cast<float>(v);
@@ -84,7 +92,7 @@ template <typename T>
 void CheckCount(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count,
                 const char* name) {
   const detail::TensorView v = t.View();
-  const uint64_t bytes = std::is_same_v<T, AscendC::int4b_t> ? (count + 1) / 2 : count * sizeof(T);
+  const uint64_t bytes = ElemBytes<T>(count);  // the 4-bit types: half a byte each
   if (bytes > v.size_bytes || (count != 0 && v.ptr == nullptr)) {
     const std::string where = std::string(api) + " " + name;
     detail::OnTensorOverrun(v, 0, bytes, 1, where.c_str());
@@ -112,8 +120,7 @@ struct Span {
 };
 template <typename T>
 Span SpanOf(const AscendC::LocalTensor<T>& t, uint64_t count) {
-  const uint64_t bytes = std::is_same_v<T, AscendC::int4b_t> ? (count + 1) / 2 : count * sizeof(T);
-  return {t.View().ptr, bytes};
+  return {t.View().ptr, ElemBytes<T>(count)};
 }
 
 // Records the pass on the vector pipe for the sanitizer and leaves the mask as the vendor's
