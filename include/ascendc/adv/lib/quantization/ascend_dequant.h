@@ -399,15 +399,8 @@ void CheckPolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   q::CheckProduct(kApi, true);
   q::CheckCount(kApi, src, para.calCount, "srcTensor");
   q::CheckCount(kApi, dst, para.calCount, "dstTensor");
-  q::Require(para.n > 0 && para.n * sizeof(srcT) % 32 == 0 && para.n * sizeof(dstT) % 32 == 0, kApi,
-             "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
-  q::Require(para.n > 0 && para.calCount % para.n == 0, kApi,
-             "calCount " + std::to_string(para.calCount) + " must be a multiple of n");
-  if constexpr (policy == AscendDeQuantPolicy::PER_GROUP) {
-    q::Require(para.groupSize > 0 && para.groupSize % 32 == 0, kApi,
-               "PER_GROUP groupSize " + std::to_string(para.groupSize) +
-                   " must be a nonzero multiple of 32");
-  }
+  q::CheckRowParams(kApi, para, uint64_t{para.n} * sizeof(srcT), uint64_t{para.n} * sizeof(dstT),
+                    policy == AscendDeQuantPolicy::PER_GROUP);
 }
 
 template <typename dstT, typename srcT, typename scaleT, const AscendDeQuantConfig& config,

@@ -363,17 +363,9 @@ void CheckPolicyForm(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
   static_assert(policy != AscendQuantPolicy::PER_GROUP || config.kDim == 0 || config.kDim == 1,
                 "AscendQuant: PER_GROUP kDim must be 0 or 1");
   q::CheckDstSrc(kApi, dst, src, para.calCount);
-  q::Require(para.n > 0 && para.n * sizeof(srcT) % 32 == 0 &&
-                 lngrad::aicore::ElemBytes<dstT>(para.n) % 32 == 0,
-             kApi,
-             "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
-  q::Require(para.n > 0 && para.calCount % para.n == 0, kApi,
-             "calCount " + std::to_string(para.calCount) + " must be a multiple of n");
-  if constexpr (policy == AscendQuantPolicy::PER_GROUP) {
-    q::Require(para.groupSize > 0 && para.groupSize % 32 == 0, kApi,
-               "PER_GROUP groupSize " + std::to_string(para.groupSize) +
-                   " must be a nonzero multiple of 32");
-  }
+  q::CheckRowParams(kApi, para, uint64_t{para.n} * sizeof(srcT),
+                    lngrad::aicore::ElemBytes<dstT>(para.n),
+                    policy == AscendQuantPolicy::PER_GROUP);
 }
 
 // The policy forms' pass: offsetTensor null means the scalar offset.

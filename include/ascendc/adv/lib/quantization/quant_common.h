@@ -87,6 +87,23 @@ inline void Require(bool ok, const char* api, const std::string& rule) {
   RaiseKernelCheck(checks::kQuantFilterArg, std::string(api) + ": " + rule);
 }
 
+// The row parameters of the 950's policy forms (PER_TOKEN, PER_GROUP): n nonzero with rows of
+// src_row_bytes and dst_row_bytes 32-byte aligned, calCount a multiple of n, and for PER_GROUP
+// groupSize a nonzero multiple of 32.
+template <typename Param>
+void CheckRowParams(const char* api, const Param& para, uint64_t src_row_bytes,
+                    uint64_t dst_row_bytes, bool per_group) {
+  Require(para.n > 0 && src_row_bytes % 32 == 0 && dst_row_bytes % 32 == 0, api,
+          "n " + std::to_string(para.n) + " must be nonzero and 32-byte aligned in src and dst");
+  Require(para.n > 0 && para.calCount % para.n == 0, api,
+          "calCount " + std::to_string(para.calCount) + " must be a multiple of n");
+  if (per_group) {
+    Require(para.groupSize > 0 && para.groupSize % 32 == 0, api,
+            "PER_GROUP groupSize " + std::to_string(para.groupSize) +
+                " must be a nonzero multiple of 32");
+  }
+}
+
 // The elements [0, count) of `t` exist (always; an overrun is the runtime's tensor overrun).
 template <typename T>
 void CheckCount(const char* api, const AscendC::LocalTensor<T>& t, uint64_t count,
