@@ -117,12 +117,13 @@ void Fmod(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
   static_assert(config.algo == FmodAlgo::NORMAL ||
                     (config.iterationNum >= 1 && config.iterationNum <= FMOD_ITERATION_NUM_MAX),
                 "Fmod: iterationNum must be in the range [1, 11]");
-  const bool iterate = config.algo == FmodAlgo::ITERATION_COMPENSATION && m::On3510();
   m::BinaryPass(
       "Fmod", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-      &sharedTmpBuffer, tmp_min, calCount, loc, [iterate](T a, T b) {
-        if (iterate) {
-          return m::Narrow<T>(m::FmodIterationOf(m::Widen(a), m::Widen(b), config.iterationNum));
+      &sharedTmpBuffer, tmp_min, calCount, loc, [](T a, T b) {
+        if constexpr (config.algo == FmodAlgo::ITERATION_COMPENSATION) {
+          if (m::On3510()) {
+            return m::Narrow<T>(m::FmodIterationOf(m::Widen(a), m::Widen(b), config.iterationNum));
+          }
         }
         return m::Narrow<T>(m::FmodOf(m::Widen(a), m::Widen(b)));
       });
