@@ -512,9 +512,10 @@ void AscendFp4(bool transposed, uint32_t k, uint32_t n) {
   std::mt19937 gen(81 + k + n);
   for (uint8_t& b : src) b = static_cast<uint8_t>(gen());
   for (uint8_t& b : sc) b = static_cast<uint8_t>(110 + gen() % 30);
-  sc[0] = 0x00;
-  sc[1] = 0xFF;
-  sc[2] = 142;  // 2^15: the largest power of 2 in half
+  // Zero, NaN and 2^15 (the largest power of 2 in half) as the first scales, where there are as
+  // many.
+  const uint8_t specials[] = {0x00, 0xFF, 142};
+  for (size_t i = 0; i < std::min(sc.size(), std::size(specials)); ++i) sc[i] = specials[i];
   std::vector<D> got;
   OnBlock(
       [&](Ub& ub) {
