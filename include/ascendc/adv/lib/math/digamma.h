@@ -147,7 +147,7 @@ inline float DigammaH(float x) {
   DigammaSpecials(x, r);
   r.Add(x >= 0.0f, DigammaPositiveH(x));
   r.Add(x < -0.0001f, pos_reflected - pi_over_tan);
-  const float cos_t = MaxsF(MinsF(CosSteps(frac), 1.0f), -1.0f);
+  const float cos_t = CosSteps(frac);  // CosCompute, clamped to [-1, 1] by sin.h's Cos
   const float near0 = pos_reflected - cos_t * kDigammaPi / SinSteps(x * -kDigammaPi);
   r.Add(x >= -0.0001f && x < 0.0f, near0);
   return r.sum;
