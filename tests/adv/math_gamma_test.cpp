@@ -6,11 +6,13 @@
 // SinCos").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/repeat_test_util.h"
@@ -163,6 +165,93 @@ TEST(MathDigamma, HalfOn950RoundsTheFloatSequence) {
   const auto got = RunUnary<half>(k950, in, kCount,
                                   [](auto d, auto s, auto t, uint32_t n) { Digamma(d, s, t, n); });
   ExpectWithinAbsOrUlps(in, got, Digamma, 3e-5, 0.51, "Digamma half on the 950");
+}
+
+// Past calCount (digamma_common_impl.h, DigammaCompute): on 2201 and 2002 the last chunk runs
+// calCount rounded up to 8 elements, so dst up to that gets the sequence's value for the src
+// elements there (the value a longer call gives them, and within the oracle's bound) and, float
+// isReuseSource, src there the reflection term; nothing past it is written. The 950's register
+// loop stops at calCount.
+template <typename T, bool Reuse>
+void CheckDigammaPastCount(const char* soc, uint32_t n) {
+  const auto in = Uniform<T>(20 + n, 2048, 0.5f, 30.0f);
+  const T mark = T(-1234.0f);
+  std::vector<T> dst, src;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, in, mark);
+        ub.Put<T>(1, {}, mark);
+        Digamma<T, Reuse>(ub.Get<T>(1), ub.Get<T>(0), ub.Get<uint8_t>(2), n);
+        dst = ub.Take<T>(1);
+        src = ub.Take<T>(0);
+      },
+      soc);
+  const std::vector<T> longer = RunUnary<T>(
+      soc, in, 2048, [](auto d, auto s, auto t, uint32_t c) { Digamma<T, false>(d, s, t, c); });
+  const uint32_t dev = soc == k950 ? n : (n + 7) / 8 * 8;
+  const std::string what = std::string("Digamma ") + soc + (sizeof(T) == 2 ? " half" : " float") +
+                           (Reuse ? " reuse" : "") + " n " + std::to_string(n);
+  for (uint32_t i = 0; i < dev; ++i) {
+    ASSERT_EQ(Bits(dst[i]), Bits(longer[i])) << what << " element " << i;
+    const double want = Digamma(D(in[i]));
+    // WithinBoundsEveryForm's bounds on (0.5, 30): float 2e-6 or 8 ulps, half 4e-3 or 1 ulp.
+    const double bound =
+        sizeof(T) == 4 ? std::max(2e-6, 8 * UlpAt<T>(want)) : std::max(4e-3, UlpAt<T>(want));
+    ASSERT_LE(std::fabs(D(dst[i]) - want), bound) << what << " element " << i;
+  }
+  for (uint32_t i = dev; i < 2048; ++i) ASSERT_EQ(Bits(dst[i]), Bits(mark)) << what << " " << i;
+  for (uint32_t i = 0; i < 2048; ++i) {
+    if (!(Reuse && std::is_same_v<T, float> && soc != k950 && i < dev)) {
+      ASSERT_EQ(Bits(src[i]), Bits(in[i])) << what << " src " << i;
+      continue;
+    }
+    const double pc = -kPi / std::tan(kPi * D(in[i]));
+    ASSERT_NEAR(D(src[i]), pc, 1e-5 * (1 + std::fabs(pc))) << what << " src " << i;
+  }
+}
+
+TEST(MathDigamma, TailChunkRunsToAMultipleOf8On2201And2002) {
+  for (const char* soc : {k910B, k310P, k950}) {
+    for (uint32_t n : {1u, 13u, 37u, 1000u, 1003u}) {
+      CheckDigammaPastCount<float, false>(soc, n);
+      CheckDigammaPastCount<float, true>(soc, n);
+      CheckDigammaPastCount<half, false>(soc, n);
+    }
+  }
+}
+
+// A dst (or src) that ends before the rounded-up count is the device's overrun: checked mode
+// reports the elements it would write (tensor_bounds); unchecked, they are written in the UB
+// past the tensor, as the device does. The 950 writes calCount elements only.
+TEST(MathDigamma, TailPastAShortTensorIsTheDevicesOverrun) {
+  const auto short_dst = [](Ub& ub) {
+    LocalTensor<float> d = ub.Get<float>(1);
+    d.SetSize(37);
+    Digamma(d, ub.Get<float>(0), ub.Get<uint8_t>(2), 37);
+  };
+  ExpectCheck(short_dst, "tensor_bounds", "dstTensor: elements [0, 40)");
+  ExpectCheck(short_dst, "tensor_bounds", "dstTensor: elements [0, 40)", k310P);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<half> s = ub.Get<half>(0);
+        s.SetSize(21);
+        Digamma(ub.Get<half>(1), s, ub.Get<uint8_t>(2), 21);
+      },
+      "tensor_bounds", "srcTensor: elements [0, 24)");
+  ExpectCheck(short_dst, "", "", k950);
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  std::vector<float> dst;
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, Uniform<float>(9, 64, 1.0f, 2.0f));
+    ub.Put<float>(1, {}, -5.0f);
+    short_dst(ub);
+    dst = ub.Take<float>(1);
+  });
+  lngrad::aicore::SetCheckedMode(was);
+  for (uint32_t i = 0; i < 40; ++i) EXPECT_LT(dst[i], 0.5f) << i;  // psi on [1, 2): below 0.43
+  EXPECT_GT(dst[37], -1.0f);  // written past the tensor's 37 elements
+  EXPECT_EQ(dst[40], -5.0f);
 }
 
 // Lgamma on 2201 (the 950 runs another algorithm, tested below), float: the pieces on [0, 3) and

@@ -8,9 +8,12 @@
 // docs/ascendc_kernels.md ("Math: transcendental APIs").
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -363,6 +366,55 @@ TEST(MathSinCos, RadianReductionOn950WithinBounds) {
         Sin<float, false, kSinRadianCfg>(ub.Get<float>(1), ub.Get<float>(0), tmp, 64);
       },
       "tmp_buffer", "less than the 544", k950);
+}
+
+// Cos's final clamp (docs/ascendc_kernels.md, "Math: transcendental APIs"): 2201 and 2002
+// (cos_common_impl.h) end with the vector Mins(1) / Maxs(-1), which give 1 for a NaN, so
+// Cos(+-inf) = Cos(NaN) = 1; the 950's POLYNOMIAL_APPROXIMATION (cos_3510_impl.h) clamps with
+// the register Mins / Maxs, which keep the NaN; its RADIAN_REDUCTION is SinCos's cos
+// (sincos_3510_impl.h), no clamp. Without the clamp the polynomial gives 1 + 1 ulp at x = 0.
+TEST(MathSinCos, CosClampsWhereTheDeviceDoes) {
+  std::vector<float> in = Uniform<float>(33, kCount, -30.0f, 30.0f);
+  const float specials[] = {0.0f, -0.0f, 1e-8f, -1e-8f, 6.2831855f, -6.2831855f, 3.1415927f};
+  std::copy(std::begin(specials), std::end(specials), in.begin());
+  in[7] = std::numeric_limits<float>::infinity();
+  in[8] = -in[7];
+  in[9] = std::numeric_limits<float>::quiet_NaN();
+  const auto cos_run = [](auto d, auto s, auto t, uint32_t n) { Cos(d, s, t, n); };
+  for (const char* soc : {k910B, k310P, k950}) {
+    const std::vector<float> got = RunUnary<float>(soc, in, kCount, cos_run);
+    EXPECT_EQ(got[0], 1.0f) << soc;
+    EXPECT_EQ(got[1], 1.0f) << soc;
+    for (uint32_t i = 0; i < kCount; ++i) {
+      if (i >= 7 && i <= 9) continue;
+      ASSERT_LE(std::fabs(got[i]), 1.0f) << soc << " x = " << in[i];
+    }
+    for (int i = 7; i <= 9; ++i) {
+      if (soc == k950) {
+        EXPECT_TRUE(std::isnan(got[i])) << soc << " x = " << in[i];
+      } else {
+        EXPECT_EQ(got[i], 1.0f) << soc << " x = " << in[i];
+      }
+    }
+  }
+  // RADIAN_REDUCTION: SinCos's cos output, bit for bit (NaN for +-inf and NaN).
+  const std::vector<float> radian = RunUnary<float>(
+      k950, in, kCount,
+      [](auto d, auto s, auto t, uint32_t n) { Cos<float, false, kCosRadianCfg>(d, s, t, n); });
+  std::vector<float> sincos_cos;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(0, in);
+        SinCos(ub.Get<float>(1), ub.Get<float>(2), ub.Get<float>(0), ub.Get<uint8_t>(3), kCount);
+        sincos_cos = ub.Take<float>(2);
+      },
+      k950);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    if (std::isnan(radian[i]) && std::isnan(sincos_cos[i])) continue;
+    ASSERT_EQ(std::bit_cast<uint32_t>(radian[i]), std::bit_cast<uint32_t>(sincos_cos[i]))
+        << "x = " << in[i];
+  }
+  EXPECT_TRUE(std::isnan(radian[7]) && std::isnan(radian[9]));
 }
 
 // Atan: the minimum of four Taylor candidates; the degree-9 one on u = |(a - 1) / (a + 1)| up to

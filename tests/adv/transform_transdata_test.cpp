@@ -208,6 +208,30 @@ TEST(TransformTransData, ScratchTooSmallIsRefused) {
   lngrad::aicore::SetCheckedMode(was);
 }
 
+// The page lists the 950 and Atlas A2/A3 only; elsewhere the kit compiles TransData to nothing:
+// checked mode refuses it (naming the products), unchecked the output stays as it was.
+TEST(TransformTransData, OtherProductsAreRefusedAndLeaveTheOutput) {
+  const TdShape& s = kShapes[0];
+  const std::vector<half> nc = Iota<half>(s.NcElems());
+  auto nc_l = MakeLayout(MakeShape(s.n, s.c, s.d, s.h, s.w), MakeStride());
+  auto fz_l = MakeLayout(MakeShape(s.d, s.C1(), s.h, s.w, s.N1(), 16u, 16u), MakeStride());
+  const bool was = lngrad::aicore::CheckedMode();
+  for (const char* soc : {k310P, "Ascend910A", "Ascend310B1"}) {
+    SCOPED_TRACE(soc);
+    lngrad::aicore::SetCheckedMode(true);
+    TdRun r = RunTd<kToFz>(soc, nc, s.FzElems(), 1 << 16, nc_l, fz_l);
+    EXPECT_EQ(r.check, "transform_params");
+    EXPECT_NE(r.message.find("TransData: exists on Ascend 950 and Atlas A2/A3 (arch 3510, 2201)"),
+              std::string::npos)
+        << r.message;
+    lngrad::aicore::SetCheckedMode(false);
+    r = RunTd<kToFz>(soc, nc, s.FzElems(), 1 << 16, nc_l, fz_l);
+    EXPECT_EQ(r.check, "") << r.message;
+    EXPECT_EQ(r.out, std::vector<uint16_t>(s.FzElems(), 0x7777));
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
 // ----------------------------------------------------------------------------------------------
 // GetTransDataMaxMinTmpSize: n = 20, c = 19, d = 2, h = 2, w = 5: N1 = C1 = 2, HW = 10, P = 16.
 

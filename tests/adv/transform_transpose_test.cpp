@@ -139,7 +139,7 @@ TEST(TransformTranspose, CheckedModeRefusals) {
       [&](Ub& ub) {
         Transpose(ub.Get<half>(1), ub.Get<half>(0), TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV, t3);
       },
-      "transform_params", "not one lngrad models");
+      "transform_params", "takes int8_t or uint8_t (the page's T for scene 16)");
   tiling::ConfusionTransposeTiling t0;
   GetTransposeTilingInfo(ge::Shape({1, 2, 64, 32}), 1024, 2, 1, t0);
   ExpectCheck(
@@ -149,6 +149,47 @@ TEST(TransformTranspose, CheckedModeRefusals) {
         Transpose(ub.Get<half>(1), ub.Get<half>(0), tmp, TransposeType::TRANSPOSE_NZ2ND_0213, t0);
       },
       "transform_params", "newPopSize");
+}
+
+// The Transpose page's T per scene and its products: checked mode refuses the rest, naming the
+// rule (bfloat16_t and 1-byte T in scenes 1 to 7, a 2-byte T in scene 16, arch 1001 / 3002);
+// the listed ones run (scenes 13 to 15 with bfloat16_t and int8_t against the index oracle).
+TEST(TransformTranspose, CheckedModeRefusesWhatThePageDoesNotList) {
+  tiling::ConfusionTransposeTiling t0;
+  GetTransposeTilingInfo(ge::Shape({1, 2, 64, 32}), 1024, 2, 1, t0);
+  const std::string scenes_1_7 =
+      "takes int16_t, uint16_t, half, int32_t, uint32_t or float (the page's T for scenes 1 to 7)";
+  for (const char* soc : {k910B, k950, k310P}) {
+    ExpectCheck(
+        [&](Ub& ub) {
+          Transpose(ub.Get<bfloat16_t>(1), ub.Get<bfloat16_t>(0), ub.Get<uint8_t>(2),
+                    TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N, t0);
+        },
+        "transform_params", "TransposeType 3 " + scenes_1_7, soc);
+    ExpectCheck(
+        [&](Ub& ub) {
+          ConfusionTranspose(ub.Get<bfloat16_t>(1), ub.Get<bfloat16_t>(0),
+                             TransposeType::TRANSPOSE_NZ2ND_0213, t0);
+        },
+        "transform_params", "TransposeType 1 " + scenes_1_7, soc);
+    ExpectCheck(
+        [&](Ub& ub) {
+          Transpose(ub.Get<int8_t>(1), ub.Get<int8_t>(0), ub.Get<uint8_t>(2),
+                    TransposeType::TRANSPOSE_ND2ND_ONLY, t0);
+        },
+        "transform_params", "TransposeType 7 " + scenes_1_7, soc);
+  }
+  for (const char* soc : {"Ascend910A", "Ascend310B1"}) {
+    ExpectCheck(
+        [&](Ub& ub) {
+          Transpose(ub.Get<half>(1), ub.Get<half>(0), ub.Get<uint8_t>(2),
+                    TransposeType::TRANSPOSE_NZ2ND_0213, t0);
+        },
+        "transform_params", "exists on Ascend 950, Atlas A2/A3 and Atlas inference AI Core", soc);
+  }
+  CheckNd<bfloat16_t>(k950, TransposeType::TRANSPOSE_ND2ND_021, {3, 5, 7});
+  CheckNd<int8_t>(k950, TransposeType::TRANSPOSE_ND2ND_102, {4, 6, 5});
+  CheckNd<uint8_t>(k950, TransposeType::TRANSPOSE_ND2ND_210, {3, 4, 9});
 }
 
 // ----------------------------------------------------------------------------------------------

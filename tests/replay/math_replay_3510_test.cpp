@@ -8,6 +8,7 @@
 // payloads; every other bit must match.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -55,30 +57,67 @@ const std::vector<float> kLgammaPoints = {0x1p-70f, 0.23f, 0.2317f, 0.7f,    1.0
                                           2.0f,     2.2f,  2.5f,    3.0f,    4.0f, 5.0f,  6.0f,
                                           7.0f,     8.0f,  0x1p58f, 0x1p24f, 0.5f, 1.5f,  100.5f};
 
+// Lgamma on the 950 with the scratch of `form` (0: sharedTmpBuffer, buffer 2; 1: the stack
+// buffer) filled with a marker first: dst, src and the scratch's bytes after the call.
+struct LgammaRun {
+  std::vector<uint8_t> dst, src, work;
+};
+
+constexpr uint8_t kWorkMark = 0xa5;
+
+template <typename T, bool Reuse>
+LgammaRun RunLgammaOn950(const std::vector<T>& in, uint32_t n, int form) {
+  LgammaRun r;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, in);
+        LocalTensor<uint8_t> work = ub.Get<uint8_t>(2);
+        if (form == 1) PopStackBuffer<uint8_t, TPosition::VECCALC>(work);
+        const uint32_t work_bytes = std::min<uint32_t>(work.GetSize(), kUbBufBytes);
+        std::memset(work.HostPtr(), kWorkMark, work_bytes);
+        if (form == 0) Lgamma<T, Reuse>(ub.Get<T>(1), ub.Get<T>(0), work, n);
+        if (form == 1) Lgamma<T, Reuse>(ub.Get<T>(1), ub.Get<T>(0), n);
+        r.dst = ub.Take<uint8_t>(1);
+        r.src = ub.Take<uint8_t>(0);
+        r.work.assign(work.HostPtr(), work.HostPtr() + work_bytes);
+      },
+      k950);
+  return r;
+}
+
 template <typename T, bool Reuse>
 void CheckLgammaOn950(const std::vector<float>& in_f, uint32_t n, int form) {
   std::vector<T> in(in_f.begin(), in_f.end());
   if (in.size() < kFull) in.resize(kFull, T(0.5f));
-  const auto got = RunApi<T>(
-      in, n, kUbBufBytes,
-      [form](auto d, auto s, auto t, uint32_t c) {
-        if (form == 0) Lgamma<T, Reuse>(d, s, t, c);
-        if (form == 1) Lgamma<T, Reuse>(d, s, c);
-      },
-      k950);
+  const LgammaRun got = RunLgammaOn950<T, Reuse>(in, n, form);
   std::vector<T> want(n);
+  std::vector<float> want_work(n);
   if constexpr (std::is_same_v<T, float>) {
-    lngrad_replay::ReplayLgamma3510(in.data(), want.data(), n);
+    lngrad_replay::ReplayLgamma3510(in.data(), want.data(), n, want_work.data());
   } else {
     lngrad_replay::ReplayLgamma3510(reinterpret_cast<const lngrad_replay::Half*>(in.data()),
-                                    reinterpret_cast<lngrad_replay::Half*>(want.data()), n);
+                                    reinterpret_cast<lngrad_replay::Half*>(want.data()), n,
+                                    want_work.data());
   }
   const std::string what = std::string("Lgamma on the 950, ") +
                            (sizeof(T) == 4 ? "float" : "half") + " form " + std::to_string(form) +
                            (Reuse ? " reuse" : "") + " n " + std::to_string(n);
-  ExpectBitsEqual(got.first.data(), want.data(), n, what, in.data());
+  const auto as = [](const std::vector<uint8_t>& b, auto* type) {
+    std::vector<std::remove_pointer_t<decltype(type)>> v(b.size() / sizeof(*type));
+    std::memcpy(v.data(), b.data(), v.size() * sizeof(*type));
+    return v;
+  };
+  ExpectBitsEqual(as(got.dst, static_cast<T*>(nullptr)).data(), want.data(), n, what, in.data());
   // The 950's code reads the source only (isReuseSource included).
-  ExpectBitsEqual(got.second.data(), in.data(), kFull, what + " src", in.data());
+  ExpectBitsEqual(as(got.src, static_cast<T*>(nullptr)).data(), in.data(), kFull, what + " src",
+                  in.data());
+  // The work buffer: the first pass's floats in its first 4n bytes, the rest not written.
+  ASSERT_GE(got.work.size(), size_t{n} * 4) << what;
+  ExpectBitsEqual(as(got.work, static_cast<float*>(nullptr)).data(), want_work.data(), n,
+                  what + " work buffer");
+  for (size_t b = size_t{n} * 4; b < got.work.size(); ++b) {
+    ASSERT_EQ(got.work[b], kWorkMark) << what << ": scratch byte " << b << " past the work buffer";
+  }
 }
 
 TEST(MathReplay3510, Lgamma950) {

@@ -5,6 +5,7 @@
 // second reading it back. One IEEE binary32 operation per instruction, Ln in double rounded
 // once, Truncate CAST_FLOOR exact; the NaN test compares the raw exponent and mantissa fields
 // (no flushing of the subnormal patterns it compares as floats). No code shared with lngrad.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -294,8 +295,10 @@ Reg Compute2(const Reg& x, Reg dst) {
   return dst;
 }
 
+// The work buffer the first pass stores to: StoreAlign of each 64-lane register under the
+// UpdateMask of calCount, so floats [0, n) and nothing past them; `work_out` gets them.
 template <class T, class Store>
-void Run(const T* src, size_t n, Store store) {
+void Run(const T* src, size_t n, Store store, float* work_out) {
   std::vector<float> work((n + kLanes - 1) / kLanes * kLanes);
   const auto load = [&](size_t base) {
     Reg x{};
@@ -312,16 +315,19 @@ void Run(const T* src, size_t n, Store store) {
     d = Compute2(load(base), d);
     for (size_t i = 0; i < kLanes && base + i < n; ++i) store(base + i, d[i]);
   }
+  if (work_out != nullptr) std::copy(work.begin(), work.begin() + n, work_out);
 }
 
 }  // namespace
 
-void ReplayLgamma3510(const float* src, float* dst, size_t n) {
-  Run(src, n, [dst](size_t i, float v) { dst[i] = v; });
+void ReplayLgamma3510(const float* src, float* dst, size_t n, float* work) {
+  Run(
+      src, n, [dst](size_t i, float v) { dst[i] = v; }, work);
 }
 
-void ReplayLgamma3510(const Half* src, Half* dst, size_t n) {
-  Run(src, n, [dst](size_t i, float v) { dst[i] = FloatToHalfSaturate(v); });
+void ReplayLgamma3510(const Half* src, Half* dst, size_t n, float* work) {
+  Run(
+      src, n, [dst](size_t i, float v) { dst[i] = FloatToHalfSaturate(v); }, work);
 }
 
 }  // namespace lngrad_replay

@@ -51,9 +51,10 @@ float ReplayCosh3510(float x);
 float ReplayAsinh3510(float x);
 // Lgamma on arch 3510 (lgamma_3510_impl.h; replay_lgamma_3510.cpp): the 64-lane register passes
 // of the source; half widened, the float result cast with saturation (+-inf to +-65504, NaN to
-// +0).
-void ReplayLgamma3510(const float* src, float* dst, size_t n);
-void ReplayLgamma3510(const Half* src, Half* dst, size_t n);
+// +0). `work` (if not null) gets the n floats the first pass stores to the work buffer (the
+// sharedTmpBuffer's first 4n bytes).
+void ReplayLgamma3510(const float* src, float* dst, size_t n, float* work = nullptr);
+void ReplayLgamma3510(const Half* src, Half* dst, size_t n, float* work = nullptr);
 // Exp<T, level> (level >= 1), Log2 and Log10 on arch 3510 (replay_math_3510.cpp), one float lane;
 // half: widened first, the result cast back with FloatToHalfSaturate.
 float ReplayExpTaylor3510(uint32_t level, float x);

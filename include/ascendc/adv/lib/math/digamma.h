@@ -19,6 +19,11 @@
 // Arch 3510 (digamma_3510_impl.h) runs the float sequence in registers (round(2x) and the
 // integer test through int32 casts, the same values) for float and for half (widened, the
 // result rounded to half, CAST_NONE); its srcTensor is untouched with isReuseSource.
+// Past calCount: on 2201/2002 the device's last chunk runs calCount rounded up to 8 elements, so
+// up to 7 elements of dst past calCount get the value the sequence gives for the src elements
+// there (and, float isReuseSource, those src elements the reflection term); lngrad writes them
+// too. A dst or src too short for them is the device's overrun (tensor_bounds, checked mode).
+// 3510 runs calCount elements exactly.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
@@ -29,6 +34,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
@@ -141,7 +147,7 @@ inline float DigammaH(float x) {
   DigammaSpecials(x, r);
   r.Add(x >= 0.0f, DigammaPositiveH(x));
   r.Add(x < -0.0001f, pos_reflected - pi_over_tan);
-  const float cos_t = MaxsF(MinsF(CosSteps(frac), 1.0f), -1.0f);
+  const float cos_t = CosSteps(frac);  // CosCompute, clamped to [-1, 1] by sin.h's Cos
   const float near0 = pos_reflected - cos_t * kDigammaPi / SinSteps(x * -kDigammaPi);
   r.Add(x >= -0.0001f && x < 0.0f, near0);
   return r.sum;
@@ -172,17 +178,50 @@ uint64_t DigammaTmpMin(uint32_t count) {
 
 namespace lngrad::aicore::math_detail {
 
-// Digamma's and Lgamma's full form: dst[i] = of(src[i]) with the scratch minimum `tmp_min`;
-// then, for float with isReuseSource, src[i] = reused(src[i]) (what the device leaves there).
+// The elements the device's Digamma runs on 2201/2002: the tail chunk's count is rounded up to
+// 8 (digamma_common_impl.h, DigammaCompute) and every chunk before it holds a multiple of 32, so
+// calCount rounded up to 8; 3510's register loop masks to calCount.
+inline uint64_t DigammaDeviceCount(uint32_t count) {
+  if (detail::rep::RunningArch() == NpuArch::k3510) return count;
+  return (uint64_t{count} + 7) / 8 * 8;
+}
+
+// The elements [count, dev) a device runs past calCount: read from src and written to dst
+// (of(src[i]), what the device computes there). A tensor too short for them is the device's
+// overrun: tensor_bounds in checked mode; unchecked, the access goes on inside the UB as there.
+template <typename T, typename Of>
+void RunPastCount(const char* api, const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<T>& src, uint64_t count, uint64_t dev, SrcLoc loc,
+                  Of of) {
+  const std::string where = std::string(api) + " (the tail chunk rounded up to 8 elements) ";
+  for (const Operand& op : {Op(dst, "dstTensor"), Op(src, "srcTensor")}) {
+    if (dev * sizeof(T) > op.view.size_bytes) {
+      detail::OnTensorOverrun(op.view, 0, dev, sizeof(T), (where + op.name).c_str());
+    }
+  }
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) {
+    in.Read(src.View().ptr + count * sizeof(T), (dev - count) * sizeof(T));
+    in.Write(dst.View().ptr + count * sizeof(T), (dev - count) * sizeof(T));
+  }
+  T* out = dst.HostPtr();
+  const T* s = src.HostPtr();
+  for (uint64_t i = count; i < dev; ++i) out[i] = of(s[i]);
+}
+
+// Digamma's and Lgamma's full form: dst[i] = of(src[i]) for i < dev (the elements the device
+// runs: count, or more, RunPastCount) with the scratch minimum `tmp_min`; then, for float with
+// isReuseSource, src[i] = reused(src[i]) (what the device leaves there).
 template <typename T, bool isReuseSource, typename Of, typename Reused>
 void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
-               uint64_t tmp_min, uint32_t count, SrcLoc loc, Of of, Reused reused) {
+               uint64_t tmp_min, uint32_t count, uint64_t dev, SrcLoc loc, Of of, Reused reused) {
   static_assert(kHalfOrFloat<T>, "Digamma, Lgamma: T must be half or float");
   UnaryPass(api, Products::kAll, Overlap::kNone, dst, src, &tmp, tmp_min, count, loc, of);
+  if (dev > count) RunPastCount(api, dst, src, count, dev, loc, of);
   if constexpr (std::is_same_v<T, float> && isReuseSource) {
     T* s = src.HostPtr();
-    for (uint32_t i = 0; i < count; ++i) s[i] = reused(s[i]);
+    for (uint64_t i = 0; i < dev; ++i) s[i] = reused(s[i]);
   }
 }
 
@@ -200,7 +239,7 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // registers).
   m::GammaPass<T, isReuseSource>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
-      m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, loc,
+      m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, m::DigammaDeviceCount(calCount), loc,
       [arch3510](T x) { return m::DigammaOf<T>(x, arch3510); },
       [arch3510](T x) { return arch3510 ? x : T(m::DigammaPicot(x)); });
 }

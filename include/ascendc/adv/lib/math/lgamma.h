@@ -19,7 +19,10 @@
 //     gives 655040 before the rounding to half (+inf).
 // Arch 3510 runs its register implementation (lgamma_3510_impl.h), another algorithm: eleven
 // intervals of |x| with their own fits and a SinPi reflection, half through the float sequence
-// (lgamma_3510.h); isReuseSource leaves the source as it was there.
+// (lgamma_3510.h); isReuseSource leaves the source as it was there. Its first pass stores its
+// float value for each element (Lg3510OnAbs of |x|, half widened) to the scratch, float i at
+// bytes [4i, 4i + 4) for i < calCount, which the second pass reads back: lngrad writes those
+// bytes too (the rest of the scratch is left as it was).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetLgammaMaxMinTmpSize's minimum (2201: 256 bytes times 8 for
@@ -28,6 +31,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
@@ -206,6 +210,25 @@ T LgammaOf(T x, bool arch3510) {
   }
 }
 
+// Arch 3510: the first pass's value of each element stored to the scratch as the device's work
+// buffer holds it (float i at bytes 4i; the scratch holds 4 * count bytes, checked above).
+template <typename T>
+void LgammaWork3510(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
+                    const AscendC::LocalTensor<T>& src, uint32_t count, SrcLoc loc) {
+  const detail::TensorView w = tmp.View();
+  if (uint64_t{count} * 4 > w.size_bytes) {
+    detail::OnTensorOverrun(w, 0, count, 4, "Lgamma sharedTmpBuffer (the work buffer)");
+  }
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) in.Write(w.ptr, uint64_t{count} * 4);
+  const T* s = src.HostPtr();
+  uint8_t* out = tmp.HostPtr();
+  for (uint32_t i = 0; i < count; ++i) {
+    const float v = Lg3510OnAbs(std::fabs(static_cast<float>(s[i])));
+    std::memcpy(out + uint64_t{i} * 4, &v, 4);
+  }
+}
+
 // The scratch minimum of GetLgammaMaxMinTmpSize for `count` elements on the running arch.
 template <typename T, bool isReuseSource>
 uint64_t LgammaTmpMin(uint32_t count) {
@@ -227,8 +250,9 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   // the source (3510 keeps it in a register).
   m::GammaPass<T, isReuseSource>(
       "Lgamma", dstTensor, srcTensor, sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount),
-      calCount, loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); },
+      calCount, calCount, loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); },
       [arch3510](T x) { return arch3510 ? x : T(0.0f); });
+  if (arch3510) m::LgammaWork3510("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
 }
 
 LNGRAD_MATH_UNARY_STACK_OVERLOAD(Lgamma)

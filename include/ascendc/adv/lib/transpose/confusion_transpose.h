@@ -18,6 +18,9 @@
 // - TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, int8_t / uint8_t): {H, W} ND -> row pairs
 //   interleaved in 16-column blocks (RunIntlv says the map).
 // Other T with these types are refused in both modes (check transform_params).
+// Checked mode also refuses what the Transpose page does not list (RequireListed): products
+// other than the 950, A2/A3 and inference AI Core, and T outside the page's list for the
+// scene (bfloat16_t for scenes 1 to 7, for one; those take 2- and 4-byte T only).
 //
 // Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, 512 elements
 // for the NZ 012 types, the 3510-only
@@ -190,10 +193,46 @@ void Run012(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s
   }
 }
 
+template <typename T, typename... Ts>
+inline constexpr bool kOneOf = (std::is_same_v<T, Ts> || ...);
+
+// The page's rules (Transpose: 产品支持情况 and the T row): Ascend 950, Atlas A2/A3 and Atlas
+// inference AI Core (arch 3510, 2201, 2002); T by scene: 1 to 7 (the NZ 0213 and 012 types,
+// ND2ND_ONLY) int16_t, uint16_t, half, int32_t, uint32_t, float; 13 to 15 (ND2ND_021/102/210)
+// those, int8_t, uint8_t and bfloat16_t; 16 (ND2NZ_WITH_INTLV) int8_t, uint8_t. Checked mode.
+template <typename T>
+void RequireListed(TransposeType type, const char* api) {
+  if (!CheckedMode()) return;
+  const NpuArch arch = detail::rep::RunningArch();
+  td::Require(arch == NpuArch::k3510 || arch == NpuArch::k2201 || arch == NpuArch::k2002, api,
+              "exists on Ascend 950, Atlas A2/A3 and Atlas inference AI Core (arch 3510, 2201, "
+              "2002); this block runs arch " +
+                  std::to_string(static_cast<uint32_t>(arch)));
+  constexpr bool kWide = kOneOf<T, int16_t, uint16_t, half, int32_t, uint32_t, float>;
+  constexpr bool kByte = kOneOf<T, int8_t, uint8_t>;
+  bool listed = kWide;
+  const char* rule =
+      "takes int16_t, uint16_t, half, int32_t, uint32_t or float (the page's T for scenes 1 to 7)";
+  if (type == TransposeType::TRANSPOSE_ND2ND_021 || type == TransposeType::TRANSPOSE_ND2ND_102 ||
+      type == TransposeType::TRANSPOSE_ND2ND_210) {
+    listed = kWide || kByte || std::is_same_v<T, bfloat16_t>;
+    rule =
+        "takes int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t or float "
+        "(the page's T for scenes 13 to 15)";
+  } else if (type == TransposeType::TRANSPOSE_ND2NZ_WITH_INTLV) {
+    listed = kByte;
+    rule = "takes int8_t or uint8_t (the page's T for scene 16)";
+  }
+  td::Require(listed, api,
+              "TransposeType " + std::to_string(static_cast<uint32_t>(type)) + " " + rule +
+                  "; this T is " + std::to_string(sizeof(T)) + "-byte and not among them");
+}
+
 template <typename T>
 void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
          const AscendC::LocalTensor<uint8_t>& tmp, TransposeType type,
          const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  RequireListed<T>(type, api);
   switch (type) {
     case TransposeType::TRANSPOSE_NZ2ND_0213:
     case TransposeType::TRANSPOSE_NZ2NZ_0213:

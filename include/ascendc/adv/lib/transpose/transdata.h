@@ -12,6 +12,9 @@
 //   padding is 0.
 // - FRACTAL_Z_3D -> NCDHW and NDC1HWC0 -> NCDHW: the inverse moves of the real elements; the
 //   P - HW columns of each NCDHW row are left as they were (the device leaves scratch data there).
+// T: the four 2-byte types the page lists (int16_t, uint16_t, half, bfloat16_t; no 1-byte or
+// 4-byte T there); products: Ascend 950 and Atlas A2/A3 (arch 3510, 2201), elsewhere the kit
+// compiles the call to nothing: lngrad refuses it in checked mode and leaves the outputs.
 // The scratch is the caller's (or the stack buffer); its contents after the call are not
 // promised. Checked mode: the scratch holds GetTransDataMaxMinTmpSize's size (both overloads:
 // the stack buffer too); the shapes of the two layouts agree (5 dims for NCDHW, 7 for
@@ -155,6 +158,15 @@ void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   s.n1 = (s.n + 15) / 16;
   s.c1 = (s.c + 15) / 16;
   s.pad_hw = (s.hw + 15) / 16 * 16;
+  // The page lists the 950 and Atlas A2/A3; the kit's header compiles the call to nothing on
+  // the other products, so there the outputs stay as they were.
+  const lngrad::NpuArch arch = lngrad::aicore::detail::rep::RunningArch();
+  const bool listed = arch == lngrad::NpuArch::k3510 || arch == lngrad::NpuArch::k2201;
+  lngrad::aicore::transform_detail::Require(
+      listed, "TransData",
+      "exists on Ascend 950 and Atlas A2/A3 (arch 3510, 2201), not on arch " +
+          std::to_string(static_cast<uint32_t>(arch)) + " (the page's 产品支持情况)");
+  if (!listed) return;
   const uint64_t need = tdd::ScratchBytes<other, from_ncdhw>(s);
   lngrad::aicore::transform_detail::Require(
       sharedTmpBuffer.View().size_bytes >= need, "TransData",
