@@ -98,11 +98,11 @@ template <typename T, class P, bool reuse>
 void Call(rp::RedOp op, Ub& ub, const uint32_t shape[2], bool pad, bool withTmp) {
   LocalTensor<T> d = ub.Get<T>(0), x = ub.Get<T>(1);
   LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
-#define LNGRAD_MM_CALL(NAME)                      \
-  if (withTmp) {                                  \
-    NAME<T, P, reuse>(d, x, tmp, shape, pad);     \
-  } else {                                        \
-    NAME<T, P, reuse>(d, x, shape, pad);          \
+#define LNGRAD_MM_CALL(NAME)                  \
+  if (withTmp) {                              \
+    NAME<T, P, reuse>(d, x, tmp, shape, pad); \
+  } else {                                    \
+    NAME<T, P, reuse>(d, x, shape, pad);      \
   }
   if (op == rp::RedOp::kMax) {
     LNGRAD_MM_CALL(ReduceMax)
@@ -149,15 +149,15 @@ void Check(rp::RedOp op, Shape s, bool pad, bool withTmp, uint32_t seed) {
 const Shape kAr[] = {{5, 1},   {9, 8},    {17, 16},  {11, 24},  {6, 48},   {3, 32},  {4, 40},
                      {7, 64},  {5, 96},   {6, 72},   {3, 128},  {2, 136},  {2, 200}, {2, 256},
                      {1, 520}, {2, 1000}, {1, 1024}, {1, 2056}, {1, 4104}, {1, 8192}};
-const Shape kArUnaligned[] = {{3, 5},    {4, 12},   {3, 63},   {2, 70},  {3, 100},
-                              {2, 127},  {2, 129},  {2, 333},  {1, 1003}, {1, 4101}};
+const Shape kArUnaligned[] = {{3, 5},   {4, 12},  {3, 63},  {2, 70},   {3, 100},
+                              {2, 127}, {2, 129}, {2, 333}, {1, 1003}, {1, 4101}};
 // RA: the concatenated fold, one register per row (consecutive 16-row folds), several
 // (strided), row counts on each fold path; then columns not of whole blocks.
-const Shape kRa[] = {{1, 8},   {2, 16},  {3, 24},   {16, 32},  {33, 8},   {1, 40},  {2, 48},
-                     {3, 56},  {16, 64}, {17, 40},  {32, 64},  {33, 64},  {100, 40}, {256, 32},
-                     {256, 40}, {2, 72}, {5, 136},  {16, 72},  {32, 80},  {33, 96},  {64, 128},
-                     {20, 144}, {40, 256}};
-const Shape kRaUnaligned[] = {{2, 1},  {3, 5},    {9, 12},  {33, 70}, {300, 7},
+const Shape kRa[] = {{1, 8},    {2, 16},   {3, 24},   {16, 32},  {33, 8},  {1, 40},
+                     {2, 48},   {3, 56},   {16, 64},  {17, 40},  {32, 64}, {33, 64},
+                     {100, 40}, {256, 32}, {256, 40}, {2, 72},   {5, 136}, {16, 72},
+                     {32, 80},  {33, 96},  {64, 128}, {20, 144}, {40, 256}};
+const Shape kRaUnaligned[] = {{2, 1},    {3, 5},    {9, 12},  {33, 70}, {300, 7},
                               {17, 100}, {256, 13}, {40, 40}, {5, 130}};
 
 template <typename T, class P>
@@ -220,9 +220,9 @@ TEST(ReduceMaxMin950Replay, OrdersDifferFrom2201) {
 
 // uint8_t ReduceAny/All on the 950: Reg::Max/Min in both patterns (2201's RA form is Or/And).
 TEST(ReduceAnyAll950Replay, Uint8IsMaxMin) {
-  const std::vector<uint8_t> in = {1, 2, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+  const std::vector<uint8_t> in = {1,  2,  0,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
                                    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
-                                   2, 1, 4, 0, 6, 5, 8, 7, 10, 9, 12, 11, 14, 13, 16, 15,
+                                   2,  1,  4,  0,  6,  5,  8,  7,  10, 9,  12, 11, 14, 13, 16, 15,
                                    18, 17, 20, 19, 22, 21, 24, 23, 26, 25, 28, 27, 30, 29, 32, 31};
   std::vector<uint8_t> any, all;
   OnBlock(
