@@ -6,10 +6,10 @@
 //
 // Types: half/float (Max, Min, Mean), float (Sum, Prod), float/uint8_t (Any, All) on arch 2201;
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum. The trees: reduce_model.h
-// (2201; 3510 for the other ops and for rows not a whole number of 32-byte blocks) and
-// reduce_3510.h (float ReduceSum/ReduceMean/ReduceProd on 3510). isReuseSource lets the API
-// overwrite src with partial results (lngrad writes those of the 2201 RA fold); the scratch
-// contents after a call are not promised.
+// (2201; 3510 for integer types and for padded rows not a whole number of 32-byte blocks) and
+// reduce_3510.h (the 950's register orders, Runs3510). isReuseSource lets the API overwrite src
+// with partial results (lngrad writes those of the 2201 RA fold); the scratch contents after a
+// call are not promised.
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), 32-byte aligned operands, dst
@@ -27,17 +27,25 @@
 
 namespace lngrad::aicore::reduce_detail {
 
-// True when the 950's order runs (reduce_3510.h): float ReduceSum, ReduceMean, ReduceProd on arch
-// 3510 over rows of whole 32-byte blocks (the device's aligned paths), and float ReduceSum over
-// any unpadded rows (srcInnerPad false: the unaligned paths).
+// True when the 950's order runs (reduce_3510.h) on arch 3510: ReduceMax/Min (float, half,
+// bfloat16_t) over unpadded rows (whole blocks: the aligned paths; else the unaligned ones), float
+// ReduceSum over unpadded rows, float ReduceMean/ReduceProd/ReduceAny/ReduceAll over rows of whole
+// 32-byte blocks. Integer types keep the 2201 sequences (exact whatever the order).
 template <typename T>
 bool Runs3510(Op op, const Shape& s, bool ar) {
-  if constexpr (!std::is_same_v<T, float>) {
+  constexpr bool f = std::is_same_v<T, float>;
+  if constexpr (!f && !std::is_same_v<T, half> && !std::is_same_v<T, bfloat16_t>) {
     return false;
   } else {
-    const bool aligned = s.pad == s.last && (s.last % 8 == 0 || (ar && s.last == 1));
-    const bool unpaddedSum = op == Op::kSum && s.pad == s.last;
-    return (unpaddedSum || (aligned && (op == Op::kMean || op == Op::kProd))) && On3510();
+    const bool dense = s.pad == s.last;
+    const bool aligned = dense && (s.last % (32 / sizeof(T)) == 0 || (ar && s.last == 1));
+    bool runs = false;
+    if (op == Op::kMax || op == Op::kMin) runs = dense;
+    if (op == Op::kSum) runs = f && dense;
+    if (op == Op::kMean || op == Op::kProd || op == Op::kAny || op == Op::kAll) {
+      runs = f && aligned;
+    }
+    return runs && On3510();
   }
 }
 
@@ -47,9 +55,13 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
   std::vector<T> row(s.last);
   for (uint32_t r = 0; r < s.first; ++r) {
     const T* xr = x + uint64_t{r} * s.pad;
-    if (op == Op::kSum || op == Op::kMean || (on3510 && op == Op::kProd)) {
-      const Op base = op == Op::kMean ? Op::kSum : op;
-      const T v = on3510 ? ArRow3510(xr, s.last, base, reuse) : ArSumRow(xr, s.last);
+    if (on3510) {
+      const T v = ArRow3510(xr, s.last, op == Op::kMean ? Op::kSum : op, reuse);
+      out[r] = op == Op::kMean ? Scale(v, s.last) : v;
+      continue;
+    }
+    if (op == Op::kSum || op == Op::kMean) {
+      const T v = ArSumRow(xr, s.last);
       out[r] = op == Op::kMean ? Scale(v, s.last) : v;
       continue;
     }
@@ -81,8 +93,9 @@ void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out) {
     return;
   }
   std::vector<T> buf(x, x + uint64_t{s.first} * s.pad);
+  // uint8 ReduceAny/All: Or/And on 2201; the 950 runs Reg::Max/Min (ReduceRAImpl).
   FoldRows(buf.data(), s.first, s.pad, op,
-           std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll));
+           std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll) && !On3510());
   for (uint32_t c = 0; c < s.last; ++c) {
     out[c] = mean ? Scale(PlusZero(buf[c]), s.first) : PlusZero(buf[c]);
   }

@@ -1,34 +1,41 @@
-// lngrad: the 950 (arch 3510) orders of the high-level sums and products (the vendor's
+// lngrad: the 950 (arch 3510) orders of the high-level reductions (the vendor's
 // reduce_common_ar_reuse_align_3510_impl.h, reduce_common_ar_reuse_align_less_than_vl_3510_impl.h,
-// reduce_common_ra_reuse_align_3510_impl.h, reduce_sum/reduce_prod/reduce_mean_3510_impl.h and
-// sum/mean_3510_impl.h). The device runs them as register code; each step here is the lane
-// operation that code issues, in its order (float: 64 lanes per register, half 128).
+// reduce_common_ra_reuse_align_3510_impl.h, reduce_common_ar_ra_reuse_unalign_3510_impl.h,
+// reduce_sum/prod/mean/max/min/any/all_3510_impl.h and sum/mean_3510_impl.h). The device runs
+// them as register code; each step here is the lane operation that code issues, in its order
+// (V = the register's lanes: float 64, half and bfloat16_t 128).
 //
-// - The register reductions (Reg::ReduceSum, and ReduceProd's DeInterleave/Mul halvings with the
-//   inactive lanes set to 1): the adjacent-pair tree over the register's lanes, a lane past the
-//   count taking no part (a pair with one active lane is that lane), as lngrad's register API
-//   (src/reg) defines Reg::ReduceSum. ReduceSumWithDataBlock: the same tree per 32-byte block.
-// - ReduceSum/ReduceMean/ReduceProd on float rows whose length is a whole number of 32-byte blocks
-//   (the device's aligned paths), and ReduceSum on unpadded rows of other lengths (srcInnerPad
-//   false: the unaligned paths, below); padded rows of other lengths run the 2201 order
-//   (reduce_model.h):
-//   AR, a row of n: n = 1 copies; n <= 64: Sum: n = 8 one block tree, n = 16 or 24 the blocks
-//   added lane by lane (block k onto the running sum) then one block tree, n >= 32 the register
-//   tree of n lanes; Prod: the register tree of n lanes. n > 64: m = the largest power of two
-//   <= n (halved when n = m, unless isReuseSource), t = x[0, m) with x[m + j] added onto t[j]
-//   for j < n - m (without isReuseSource: the whole 64-lane vectors of the tail onto the same
-//   positions, then the tail's last partial vector onto t's first lanes); then the m / 64
+// - The binary steps: Add and Mul as on 2201; Reg::Max/Min (ReduceMax/Min, and ReduceAny/All,
+//   which run Max/Min) as lngrad's register API defines them: a NaN operand gives that NaN (the
+//   first operand's first), else the second operand only where strictly larger (smaller), so a
+//   +0/-0 tie keeps the first operand. The first operand is always the kept one: the main part
+//   in a tail step, the lower vector or row in a fold, the later block in a block group.
+// - The register reductions (Reg::ReduceSum/Max/Min, and ReduceProd's DeInterleave/Mul halvings
+//   with the inactive lanes set to 1): the adjacent-pair tree over the register's lanes, a lane
+//   past the count taking no part (a pair with one active lane is that lane), as lngrad's register
+//   API (src/reg) defines them. The WithDataBlock forms: the same tree per 32-byte block.
+//   bfloat16_t reduces in float registers (64 lanes): lanes [64, n) are first taken with lanes
+//   [0, n - 64), then the float tree (RegReduce).
+// - Which rows: reduce.h Runs3510 (unpadded ReduceMax/Min rows of float, half and bfloat16_t,
+//   unpadded float ReduceSum rows, float ReduceMean/Prod/Any/All rows of whole blocks); the
+//   others run the 2201 order (reduce_model.h).
+//   AR, a row of n (whole blocks of B elements): n = 1 copies; n <= V: Sum/Max/Min with
+//   n < V / 2: block 0, then block k taken onto it lane by lane (block k first), then one block
+//   tree; otherwise the register reduction of n lanes. n > V: m = the largest power of two
+//   <= n (halved when n = m, unless isReuseSource), t = x[0, m) with x[m + j] taken onto t[j]
+//   for j < n - m (without isReuseSource: the whole vectors of the tail onto the same
+//   positions, then the tail's last partial vector onto t's first lanes); then the m / V
 //   vectors fold by 16s (vectors 16r .. 16r + 15 into vector r: v[k] op= v[k + 8], + 4, + 2, + 1)
-//   while 16 divide their count, the 2, 4 or 8 left the same halving way, and the register tree
-//   of vector 0.
-//   RA, column by column over R rows: R = 1 copies; A <= 32 columns (or > 65535): the binary fold
-//   of reduce_model.h (FoldRows); else m and the tail as AR (rows instead of elements), the m
-//   rows fold by 16s (A <= 64: rows 16r .. 16r + 15 into row r; A > 64: rows r, r + L, ..,
+//   while 16 divide their count, the 2, 4 or 8 left the same halving way, and the register
+//   reduction of vector 0.
+//   RA, column by column over R rows: R = 1 copies; A <= V / 2 columns (or > 65535): the binary
+//   fold of reduce_model.h (FoldRows); else m and the tail as AR (rows instead of elements), the
+//   m rows fold by 16s (A <= V: rows 16r .. 16r + 15 into row r; A > V: rows r, r + L, ..,
 //   r + 15L, L = the rows left) then the 2, 4 or 8 left by halving.
-//   Unaligned (ReduceSum, unpadded rows, last % 8 != 0): AR rows below 64 the register tree of the
-//   row; longer: m the largest power of two <= last (never halved), x[m + j] added onto x[j], the
-//   m / 64 vectors folded by 16s strided (vectors r, r + L, .., r + 15L into r), the rest halved,
-//   the register tree; RA the binary fold. ReduceMean scales the sum by
+//   Unaligned (unpadded rows, last not whole blocks): AR rows below V the register reduction of
+//   the row; longer: m the largest power of two <= last (never halved), x[m + j] taken onto x[j],
+//   the m / V vectors folded by 16s strided (vectors r, r + L, .., r + 15L into r), the rest
+//   halved, the register reduction; RA the binary fold. ReduceMean scales the sum by
 //   float(1 / count) (one Muls), as on 2201; no Adds 0 on the result (2201 adds one).
 // - Sum and Mean: the 2201 repeat structure (sums of 256 bytes, level by level) with each
 //   repeat's sum the register tree (inactive lanes take no part); Mean's half-in-float form casts
@@ -46,8 +53,38 @@ namespace lngrad::aicore::reduce_detail {
 
 inline constexpr uint32_t kVl3510 = 64;  // float lanes of a 950 register
 
+// The lanes of a 950 register of T (float 64, half 128).
+template <typename T>
+inline constexpr uint32_t kLanes3510 = 256 / sizeof(T);
+
 // True on the 950 (the running product's arch is 3510).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+// One binary step of the 950's register code: Reg::Max/Min (ReduceAny/All run them) as
+// math_common.h RegMaxOf/RegMinOf (a NaN operand gives that NaN, a first; b only where strictly
+// larger/smaller, so a +-0 tie keeps a); Add and Mul as on 2201.
+template <typename T>
+T Apply3510(Op op, T a, T b) {
+  if (op == Op::kMax || op == Op::kAny) return math_detail::RegMaxOf(a, b);
+  if (op == Op::kMin || op == Op::kAll) return math_detail::RegMinOf(a, b);
+  return Apply(op, a, b, false);
+}
+
+// reduce_model.h's FoldRows with the register steps (row dst op= row src, dst first).
+template <typename T>
+void FoldRows3510(T* v, uint32_t n, uint32_t width, Op op) {
+  uint32_t k = FloorPow2(n);
+  auto step = [&](uint32_t dst, uint32_t src) {
+    for (uint32_t c = 0; c < width; ++c) {
+      v[dst * width + c] = Apply3510(op, v[dst * width + c], v[src * width + c]);
+    }
+  };
+  for (uint32_t i = 0; i < n - k; ++i) step(i, k + i);
+  while (k > 1) {
+    k /= 2;
+    for (uint32_t i = 0; i < k; ++i) step(i, i + k);
+  }
+}
 
 // The register reduction of v[0, n) over `width` lanes (n <= width, a power of two): the
 // adjacent-pair tree, the lanes past n taking no part.
@@ -56,7 +93,7 @@ T LaneTree(Op op, const T* v, uint32_t n, uint32_t width) {
   std::vector<T> val(v, v + n);
   for (uint32_t live = n, w = width; w > 1; w /= 2, live = (live + 1) / 2) {
     for (uint32_t i = 0; 2 * i < live; ++i) {
-      val[i] = 2 * i + 1 < live ? Apply(op, val[2 * i], val[2 * i + 1], false) : val[2 * i];
+      val[i] = 2 * i + 1 < live ? Apply3510(op, val[2 * i], val[2 * i + 1]) : val[2 * i];
     }
   }
   return val[0];
@@ -90,65 +127,93 @@ void FoldBy16(T* v, uint32_t count, uint32_t width, Op op, bool strided) {
         const uint32_t item = strided ? r + i * count : 16 * r + i;
         std::copy(v + item * width, v + (item + 1) * width, group.begin() + i * width);
       }
-      FoldRows(group.data(), 16, width, op, false);
+      FoldRows3510(group.data(), 16, width, op);
       std::copy(group.begin(), group.begin() + width, v + r * width);
     }
   }
-  FoldRows(v, count, width, op, false);
+  FoldRows3510(v, count, width, op);
 }
 
-// ReduceSum (AR) of one unpadded float row whose length is not a whole number of blocks
-// (reduce_common_ar_ra_reuse_unalign_3510_impl.h): below 64 the register tree; longer, the tail
-// added in place (as isReuseSource), the vectors folded by 16s strided (r, r + L, ..).
+// Reg::ReduceSum/Max/Min over lanes v[0, n) of one register (n <= its lanes): the lane tree;
+// bfloat16_t runs in float registers of half as many lanes (the kit's Cast paths): lanes
+// [64, n) first taken with lanes [0, n - 64) (v[i] op v[64 + i]), then the float tree.
+template <typename T>
+T RegReduce(Op op, const T* v, uint32_t n) {
+  constexpr uint32_t kVl = kLanes3510<T>;
+  if constexpr (std::is_same_v<T, bfloat16_t>) {
+    if (n > kVl / 2) {
+      std::vector<T> t(v, v + kVl / 2);
+      for (uint32_t i = 0; i + kVl / 2 < n; ++i) t[i] = Apply3510(op, v[i], v[kVl / 2 + i]);
+      return LaneTree(op, t.data(), kVl / 2, kVl / 2);
+    }
+  }
+  return LaneTree(op, v, n, kVl);
+}
+
+// One AR row whose length is not a whole number of blocks, unpadded
+// (reduce_common_ar_ra_reuse_unalign_3510_impl.h): below a register the register reduction;
+// longer, the tail taken in place (as isReuseSource), the vectors folded by 16s strided (r, r + L,
+// ..).
 template <typename T>
 T ArRowUnaligned3510(const T* x, uint32_t n, Op op) {
-  if (n < kVl3510) return LaneTree(op, x, n, kVl3510);
+  constexpr uint32_t kVl = kLanes3510<T>;
+  if (n < kVl) return RegReduce(op, x, n);
   const uint32_t m = MainPart(n, true);
   std::vector<T> t(x, x + m);
-  for (uint32_t j = 0; j < n - m; ++j) t[j] = Apply(op, t[j], x[m + j], false);
-  FoldBy16(t.data(), m / kVl3510, kVl3510, op, true);
-  return LaneTree(op, t.data(), kVl3510, kVl3510);
+  for (uint32_t j = 0; j < n - m; ++j) t[j] = Apply3510(op, t[j], x[m + j]);
+  FoldBy16(t.data(), m / kVl, kVl, op, true);
+  return RegReduce(op, t.data(), kVl);
 }
 
-// ReduceSum/ReduceProd (AR) of one float row of n elements, n a multiple of 8 or 1.
+// True where ReduceARReuseSourceLessThanVL groups blocks (ReduceSum/Max/Min on rows shorter
+// than half a register: GroupReduceARLessThanVL; bfloat16_t takes its Cast path instead).
+template <typename T>
+bool GroupsBlocks(Op op) {
+  if constexpr (std::is_same_v<T, bfloat16_t>) return false;
+  return op == Op::kSum || op == Op::kMax || op == Op::kMin;
+}
+
+// One AR row of n elements, n a whole number of blocks or 1 (ReduceARImpl): n = 1 copies; up to
+// a register, the grouped blocks (block k taken onto the running block, k first) and their block
+// tree, or the register reduction; longer, the fold of reduce_common_ar_reuse_align_3510_impl.h.
 template <typename T>
 T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
-  constexpr uint32_t kBlk = 8;
+  constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
   if (n == 1) return x[0];
   if (n % kBlk != 0) return ArRowUnaligned3510(x, n, op);
-  if (n <= kVl3510) {
-    if (op == Op::kProd || n >= kVl3510 / 2) return LaneTree(op, x, n, kVl3510);
-    T acc[kBlk];
-    std::copy(x, x + kBlk, acc);
+  if (n <= kVl) {
+    if (!GroupsBlocks<T>(op) || n >= kVl / 2) return RegReduce(op, x, n);
+    std::vector<T> acc(x, x + kBlk);
     for (uint32_t b = kBlk; b < n; b += kBlk) {
-      for (uint32_t j = 0; j < kBlk; ++j) acc[j] = Apply(op, x[b + j], acc[j], false);
+      for (uint32_t j = 0; j < kBlk; ++j) acc[j] = Apply3510(op, x[b + j], acc[j]);
     }
-    return LaneTree(op, acc, kBlk, kBlk);
+    return LaneTree(op, acc.data(), kBlk, kBlk);
   }
   const uint32_t m = MainPart(n, reuse), tail = n - m;
   std::vector<T> t(x, x + m);
-  const uint32_t whole = reuse ? tail : tail / kVl3510 * kVl3510;
-  for (uint32_t j = 0; j < whole; ++j) t[j] = Apply(op, t[j], x[m + j], false);
-  for (uint32_t j = 0; j < tail - whole; ++j) t[j] = Apply(op, t[j], x[m + whole + j], false);
-  FoldBy16(t.data(), m / kVl3510, kVl3510, op, false);
-  return LaneTree(op, t.data(), kVl3510, kVl3510);
+  const uint32_t whole = reuse ? tail : tail / kVl * kVl;
+  for (uint32_t j = 0; j < whole; ++j) t[j] = Apply3510(op, t[j], x[m + j]);
+  for (uint32_t j = 0; j < tail - whole; ++j) t[j] = Apply3510(op, t[j], x[m + whole + j]);
+  FoldBy16(t.data(), m / kVl, kVl, op, false);
+  return RegReduce(op, t.data(), kVl);
 }
 
-// ReduceSum/ReduceProd (RA) over `rows` rows of `cols` floats (row-major, cols a multiple of 8):
-// out[c] for every column.
+// RA over `rows` rows of `cols` elements (row-major): out[c] for every column. Columns of whole
+// blocks: ReduceRAImpl (at most half a register, or more than 65535: the concatenated binary
+// fold; else the tail rows taken in place and the 16-row folds); other columns (the unaligned
+// path, strided 16-row folds) give the binary fold's order too.
 template <typename T>
 void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
+  constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
   std::vector<T> y(x, x + uint64_t{rows} * cols);
-  // Columns not a whole number of blocks (the unaligned path: tail rows added in place, strided
-  // folds) give the binary fold's order too.
-  if (rows == 1 || cols <= kVl3510 / 2 || cols > 65535 || cols % 8 != 0) {
-    FoldRows(y.data(), rows, cols, op, false);
+  if (rows == 1 || cols <= kVl / 2 || cols > 65535 || cols % kBlk != 0) {
+    FoldRows3510(y.data(), rows, cols, op);
   } else {
     const uint32_t m = MainPart(rows, reuse), tail = rows - m;
     for (uint64_t i = 0; i < uint64_t{tail} * cols; ++i) {
-      y[i] = Apply(op, y[i], y[uint64_t{m} * cols + i], false);
+      y[i] = Apply3510(op, y[i], y[uint64_t{m} * cols + i]);
     }
-    FoldBy16(y.data(), m, cols, op, cols > kVl3510);
+    FoldBy16(y.data(), m, cols, op, cols > kVl);
   }
   std::copy(y.begin(), y.begin() + cols, out);
 }

@@ -9,6 +9,11 @@
 // 32 elements; the floats start at its base and the ReduceSum work area is the third part (src1
 // with isReuseSource, which the API then overwrites).
 //
+// Arch 3510 (reduce_xor_sum_3510_impl.h): no scratch is used; per register of 64 lanes the xor
+// cast to float, that register's ReduceSum tree (reduce_3510.h LaneTree) added onto a running
+// float from +0 (so partial sums past 2^24 round in that order), then the cast to int16_t
+// (nearest even, saturated). The device loads whole 64-element vectors (masked past calCount).
+//
 // Checked mode: splitSize >= calCount (GetReduceXorSumMaxMinTmpSize's minimum), the operands'
 // extents and alignment.
 #pragma once
@@ -20,7 +25,26 @@
 #include <type_traits>
 
 #include "lib/math/math_common.h"
+#include "lib/reduce/reduce_3510.h"
 #include "lngrad_aicore/reduce_ops.h"
+
+namespace lngrad::aicore::reduce_detail {
+
+// ReduceXorSum's result on the 950 (the header's arch 3510 paragraph).
+inline int16_t XorSum3510(const int16_t* a, const int16_t* b, uint32_t n) {
+  float acc = 0.0f;
+  float v[kVl3510];
+  for (uint32_t base = 0; base < n; base += kVl3510) {
+    const uint32_t lanes = std::min(kVl3510, n - base);
+    for (uint32_t i = 0; i < lanes; ++i) {
+      v[i] = static_cast<float>(static_cast<int16_t>(a[base + i] ^ b[base + i]));
+    }
+    acc = detail::rep::Add(acc, LaneTree(Op::kSum, v, lanes, kVl3510));
+  }
+  return static_cast<int16_t>(std::clamp(std::nearbyint(acc), -32768.0f, 32767.0f));
+}
+
+}  // namespace lngrad::aicore::reduce_detail
 
 namespace AscendC {
 
@@ -43,6 +67,17 @@ void ReduceXorSum(LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                                          std::to_string(calCount));
   }
   dstTensor.Access(0, 1, "ReduceXorSum dstTensor");
+  if (lngrad::aicore::reduce_detail::On3510()) {
+    lngrad::aicore::san::Instr rec(lngrad::aicore::Pipe::kV, api, loc);
+    if (rec) {
+      rec.Read(src0Tensor.HostPtr(), uint64_t{calCount} * sizeof(T));
+      rec.Read(src1Tensor.HostPtr(), uint64_t{calCount} * sizeof(T));
+      rec.Write(dstTensor.HostPtr(), sizeof(T));
+    }
+    dstTensor.HostPtr()[0] = lngrad::aicore::reduce_detail::XorSum3510(
+        src0Tensor.HostPtr(), src1Tensor.HostPtr(), calCount);
+    return;
+  }
   LocalTensor<float> values = sharedTmpBuffer.template ReinterpretCast<float>();
   values.Access(0, calCount, "ReduceXorSum sharedTmpBuffer");
   {

@@ -13,6 +13,11 @@
 // (float), its indexes at j * kAlignFourBytes; with isHasfinish and finishLocal[j] true, row j's
 // k indexes are topKInfo.n. TOPK_NSMALL (inner 32) packs rows at j * k, no finish flags.
 //
+// Arch 3510 with a TopKConfig of algo RADIX_SELECT (topk_3510_impl.h, RunRadix below): the radix
+// select over the row's first n values (keys by their bits, so +0 above -0 and NaNs by their
+// bits above +inf or below -inf), no negation and no finish flags (the kit refuses them there);
+// `order` LARGEST/SMALLEST overrides isLargest. Elsewhere the config runs the merge sequence.
+//
 // Checked mode: 1 <= k <= n <= inner, inner a multiple of 32 (at most 4096 for TOPK_NORMAL,
 // exactly 32 for TOPK_NSMALL), the scratch at least tilling.tmpLocalSize elements of T.
 #pragma once
@@ -25,6 +30,7 @@
 #include "kernel_tiling/kernel_tiling.h"
 #include "kernel_tiling/sort_config.h"
 #include "lib/math/math_common.h"
+#include "lib/sort/sort.h"
 
 namespace AscendC {
 
@@ -77,6 +83,99 @@ std::vector<uint32_t> SortedRow(const T* row, uint32_t inner, bool largest) {
     return largest ? fa > fb : -fa > -fb;
   });
   return order;
+}
+
+// TopK's radix select on the 950 (topk_3510_impl.h TopKRaidxSelect, a TopKConfig with
+// RADIX_SELECT): the row's first n values as keys (sort.h RadixKey, complemented for the
+// smallest: TwiddleInData), the threshold found byte by byte from the top (a cumulative
+// histogram of the byte over the keys whose higher bytes match it, the kit's binary search; it
+// stops at the first byte where exactly the remaining count lies above a boundary, the lower
+// bytes then 0); the keys above the threshold in index order, then those equal to it, the first k
+// kept; `sorted`: those k stably radix-sorted, descending by key.
+template <typename T>
+std::vector<uint32_t> RadixSelectRow(const T* row, uint32_t n, uint32_t k, bool largest,
+                                     bool sorted) {
+  std::vector<uint64_t> key(n);
+  for (uint32_t i = 0; i < n; ++i) key[i] = sort_detail::RadixKey(row[i], !largest);
+  uint64_t kth = 0;
+  int64_t remain = k;
+  for (uint32_t byte = sizeof(T); byte > 0 && remain > 0; --byte) {
+    const uint32_t shift = (byte - 1) * 8;
+    int64_t hist[256] = {};
+    for (uint32_t i = 0; i < n; ++i) {
+      const bool match = byte == sizeof(T) || (key[i] >> (byte * 8)) == (kth >> (byte * 8));
+      if (match) ++hist[(key[i] >> shift) & 0xFF];
+    }
+    for (int b = 1; b < 256; ++b) hist[b] += hist[b - 1];
+    const int64_t want = hist[255] - remain;
+    int left = 0, right = 255;
+    while (left <= right && remain > 0) {
+      const int mid = left + (right - left) / 2;
+      if (hist[mid] == want) {
+        kth |= uint64_t(mid + 1) << shift;
+        remain = 0;
+      } else if (hist[mid] > want) {
+        right = mid - 1;
+      } else {
+        left = mid + 1;
+      }
+    }
+    if (remain > 0 && right >= 0) {
+      kth |= uint64_t(right + 1) << shift;
+      remain -= hist[255] - hist[right + 1];
+    } else if (remain > 0) {
+      remain = hist[0] - want;
+    }
+  }
+  std::vector<uint32_t> pick;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (key[i] > kth) pick.push_back(i);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (key[i] == kth) pick.push_back(i);
+  }
+  pick.resize(k);
+  if (sorted) {
+    std::stable_sort(pick.begin(), pick.end(),
+                     [&](uint32_t a, uint32_t b) { return key[a] > key[b]; });
+  }
+  return pick;
+}
+
+// The radix select's outputs (no finish flags, no negation): row j's values at j * kPad
+// (32 bytes of T), indexes at j * kPad(int32_t); TOPK_NSMALL packs rows at j * k.
+template <typename T, bool isInitIndex, bool nsmall>
+void RunRadix(const AscendC::LocalTensor<T>& dstValue,
+              const AscendC::LocalTensor<int32_t>& dstIndex, const AscendC::LocalTensor<T>& src,
+              const AscendC::LocalTensor<int32_t>& srcIndex, int32_t k,
+              const AscendC::TopKInfo& info, bool largest, bool sorted, SrcLoc loc) {
+  const uint32_t inner = static_cast<uint32_t>(info.inner), rows = info.outter;
+  const uint32_t kk = static_cast<uint32_t>(k);
+  const uint32_t vstride =
+      nsmall ? kk : (kk + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+  const uint32_t istride = nsmall ? kk : (kk + 7) / 8 * 8;
+  src.Access(0, uint64_t{rows} * inner, "TopK srcLocal");
+  dstValue.Access(0, uint64_t{rows - 1} * vstride + kk, "TopK dstValueLocal");
+  dstIndex.Access(0, uint64_t{rows - 1} * istride + kk, "TopK dstIndexLocal");
+  if (isInitIndex)
+    srcIndex.Access(0, nsmall ? uint64_t{rows} * inner : inner, "TopK srcIndexLocal");
+  san::Instr rec(Pipe::kV, "TopK", loc);
+  if (rec) {
+    rec.Read(src.HostPtr(), uint64_t{rows} * inner * sizeof(T));
+    rec.Write(dstValue.HostPtr(), (uint64_t{rows - 1} * vstride + kk) * sizeof(T));
+    rec.Write(dstIndex.HostPtr(), (uint64_t{rows - 1} * istride + kk) * 4);
+  }
+  for (uint32_t j = 0; j < rows; ++j) {
+    const T* row = src.HostPtr() + uint64_t{j} * inner;
+    const std::vector<uint32_t> pick =
+        RadixSelectRow(row, static_cast<uint32_t>(info.n), kk, largest, sorted);
+    const int32_t* ids = srcIndex.HostPtr() + (nsmall ? uint64_t{j} * inner : 0);
+    for (uint32_t i = 0; i < kk; ++i) {
+      dstValue.HostPtr()[uint64_t{j} * vstride + i] = row[pick[i]];
+      dstIndex.HostPtr()[uint64_t{j} * istride + i] =
+          isInitIndex ? ids[pick[i]] : static_cast<int32_t>(pick[i]);
+    }
+  }
 }
 
 template <typename T, bool isInitIndex, bool isHasfinish, bool nsmall>
@@ -144,6 +243,18 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
   // The 950 configuration's order, when set, overrides isLargest.
   const bool largest =
       config.order == TopKOrder::UNSET ? isLargest : config.order == TopKOrder::LARGEST;
+  namespace td = lngrad::aicore::topk_detail;
+  constexpr bool kNSmall = topkMode == TopKMode::TOPK_NSMALL;
+  if constexpr (config.algo == TopKAlgo::RADIX_SELECT) {
+    static_assert(!isHasfinish, "TopK: the radix select algorithm takes no finish flags");
+    if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
+      td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+                uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+      td::RunRadix<T, isInitIndex, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
+                                            k, topKInfo, largest, config.sorted, loc);
+      return;
+    }
+  }
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
       tmpLocal.View().size_bytes, k, tilling, topKInfo, largest, loc);
