@@ -158,8 +158,7 @@ void ReplaySoftmaxFlashBasic(const SmxTiling& t, const FlashIo<T, S>& io) {
   }
 }
 
-template void ReplaySoftmaxFlashBasic<float, float>(const SmxTiling&,
-                                                    const FlashIo<float, float>&);
+template void ReplaySoftmaxFlashBasic<float, float>(const SmxTiling&, const FlashIo<float, float>&);
 template void ReplaySoftmaxFlashBasic<Half, Half>(const SmxTiling&, const FlashIo<Half, Half>&);
 template void ReplaySoftmaxFlashBasic<Half, float>(const SmxTiling&, const FlashIo<Half, float>&);
 

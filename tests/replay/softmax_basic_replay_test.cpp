@@ -93,10 +93,9 @@ void CheckFlashBasic(const Shape& s, uint32_t splitRows, uint32_t seed) {
       SmxTiling tail = mt;
       tail.rangeM = 0;
       const uint32_t o1 = mt.rangeM * mt.splitSize, o2 = mt.rangeM * mt.reduceSize;
-      lngrad_replay::ReplaySoftmaxFlash<Half>(tail, s.k, true, want.src.data() + o1,
-                                              want.dst.data() + o1, want.sum.data() + o2,
-                                              want.max.data() + o2, want.em.data() + o2,
-                                              want.sum.data() + o2, want.max.data() + o2);
+      lngrad_replay::ReplaySoftmaxFlash<Half>(
+          tail, s.k, true, want.src.data() + o1, want.dst.data() + o1, want.sum.data() + o2,
+          want.max.data() + o2, want.em.data() + o2, want.sum.data() + o2, want.max.data() + o2);
     }
   } else {
     const bool replayed = std::is_same_v<T, float> || t.tailM == 0;
@@ -148,9 +147,9 @@ void CheckM1Basic(const Shape& s, uint32_t splitRows, bool update, uint32_t seed
   const ge::Shape shape({s.m, s.k});
   uint32_t budget = AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), update);
   if (splitRows != 0) {
-    budget = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S),
-                                                  update) *
-             splitRows;
+    budget =
+        AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S), update) *
+        splitRows;
   }
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
