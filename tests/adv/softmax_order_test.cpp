@@ -135,26 +135,33 @@ namespace {
 // SoftmaxFlash (deprecated V1): a row in two blocks, no update then update; the second call's
 // dst is exp(x - max) / sum over the whole row, sum the whole row's, expMax the first block's
 // share. Bounds as SoftmaxFlashV2's (softmax_api_test.cpp), doubled for the two-step sum.
-TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) {
-  const uint32_t m = 3, k = 80;
+// basic: isBasicBlock on 2201 (rows a multiple of 8, k of 64), whose float update leaves the
+// result in src (SoftmaxFlashBasicBlockFloat), in the order (e / s) * (a s / sum); same bounds.
+template <bool basic>
+void CheckFlashTwoBlocks(uint32_t m, uint32_t k) {
   const auto a = RandomValues<float>(71, m * k);
   const auto b = RandomValues<float>(72, m * k, -4.0f, 6.0f);
   std::vector<float> y, st;
   OnBlock([&](Ub& ub) {
     SoftMaxTiling t;
     AscendC::SoftMaxFlashTilingFunc(ge::Shape({m, k}), 4, 40960, t, true);
+    // A tail split would stay uncomputed on the basic path (the device's float form has none).
+    if (basic) {
+      ASSERT_EQ(t.tailM, 0u) << m << "x" << k << " splitM " << t.splitM;
+    }
     auto s = ub.Get<float>(2);
     const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     ub.Put(0, a);
-    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
-                                 s[1024], ub.Get<uint8_t>(3), t, false, shape);
+    AscendC::SoftmaxFlash<float, false, basic>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0),
+                                               s[2048], s[0], s[1024], ub.Get<uint8_t>(3), t, false,
+                                               shape);
     ub.Put(0, b);
-    AscendC::SoftmaxFlash<float>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[0],
-                                 s[1024], t, true, shape);
+    AscendC::SoftmaxFlash<float, false, basic>(ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0),
+                                               s[2048], s[0], s[1024], t, true, shape);
 #pragma GCC diagnostic pop
-    y = ub.Take<float>(1);
+    y = ub.Take<float>(basic ? 0 : 1);
     st = ub.Take<float>(2);
   });
   for (uint32_t r = 0; r < m; ++r) {
@@ -178,6 +185,14 @@ TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) {
       EXPECT_NEAR(y[r * k + j], want, 4e-6 * want + std::ldexp(1.0, -25));
     }
   }
+}
+
+TEST(SoftmaxFlashApi, UpdateNormalisesOverBothBlocks) { CheckFlashTwoBlocks<false>(3, 80); }
+
+TEST(SoftmaxFlashApi, BasicBlockUpdateNormalisesOverBothBlocks) {
+  CheckFlashTwoBlocks<true>(8, 256);
+  CheckFlashTwoBlocks<true>(8, 384);
+  CheckFlashTwoBlocks<true>(16, 192);
 }
 
 constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,

@@ -158,6 +158,39 @@ template <class T>
 void ReplaySoftmaxFlash(const SmxTiling& t, uint32_t oriK, bool isUpdate, const T* src, T* dst,
                         T* sum, T* max, T* expMax, const T* inSum, const T* inMax);
 
+// The operands of the flash forms' basic-block replays (replay_softmax_basic.cpp). src is
+// written where the device writes it; sum/max may be inSum/inMax (read before written).
+template <class T, class S>
+struct FlashIo {
+  T* src;
+  T* dst;
+  S* sum;
+  S* max;
+  T* expMax;
+  S* inSum;
+  const S* inMax;
+};
+
+// SoftmaxFlash with isUpdate and isBasicBlock on 2201 (SoftmaxFlashBasicBlock[Float]), the
+// rangeM full splits of t (the caller replays a tail split: the generic path for half data,
+// nothing for float). Per row over all splitK columns: rowmax and rowsum of e = exp(x - rowmax)
+// as BlockReduce twice over the 64-lane chunk fold, e / rowsum; lane by lane l of the
+// statistics: max = Max(inMax, rowmax), a = exp(rowmax - max) * rowsum, b = exp(inMax - max) *
+// inSum, sum = b + a, expMax = b / sum; result = (e / rowsum) * (a / sum) at lane c % 8, into src
+// for float data (dst untouched), into dst for half. expMax [rows, 32 B of T] (half data with
+// float statistics: lane l % 8).
+template <class T, class S>
+void ReplaySoftmaxFlashBasic(const SmxTiling& t, const FlashIo<T, S>& io);
+
+// SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode with isBasicBlock (the M1 basic-block path):
+// one statistic per row, the rangeM full splits only. max = BasicBlockReduceMaxImpl (update:
+// Max(inMax, it)), dst = exp(x - max), s = BasicBlockReduceSumImpl (the 512 and 1024 special
+// trees, BigBlockReduceSum beyond 512, the chunk fold below); update: expMax = exp(inMax - max),
+// sum = expMax * inSum + s. Float data without update leaves x - max in src; float statistics
+// with update leave expMax * inSum in inSum.
+template <class T, class S>
+void ReplayFlashV2M1Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io);
+
 // AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
 // row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
 // of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.

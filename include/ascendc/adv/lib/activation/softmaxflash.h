@@ -10,6 +10,11 @@
 //    3510, ColumnLane).
 // Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
 // the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg).
+// isBasicBlock on 2201 (softmax_flash_basic_block_impl.h, the update only: the no-update form
+// runs SoftMaxNDImpl's generic order whatever isBasicBlock says): FlashBasicRow on the tiling's
+// rangeM full splits, over every srcK column; the rows of a tail split: half data the generic
+// FlashRow, float data nothing (SoftmaxFlashBasicBlockFloat has no tail). Float data leaves the
+// result in src and does not write dst, as that function does.
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -78,9 +83,52 @@ void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& 
   for (float& v : x) v = v / sum[0];
 }
 
+// One row of the 2201 basic-block update (SoftmaxFlashBasicBlock[Float]); x holds the row's srcK
+// values: rowmax and s = rowsum(e) over every column (s in BasicBlockAddImpl's order, RowSum's
+// basic order), e / s (Div), then lane by lane j: max_j = Max(inMax_j, rowmax), a_j = exp(rowmax
+// - max_j), b_j = exp(inMax_j - max_j) * inSum_j, as_j = a_j * s, sum_j = b_j + as_j, expMax_j =
+// b_j / sum_j, and x = (e / s) * (as_j / sum_j) at lane c % 8.
+template <typename T, typename U>
+void FlashBasicRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r,
+                   std::vector<float>& x) {
+  const uint32_t ls = Lanes<U>(), le = Lanes<T>();
+  std::vector<float> scale(ls), expMax(ls);
+  const float rmax = RowMax(x.data(), d.k);
+  for (float& v : x) v = v - rmax;
+  ExpInPlace(x);
+  const float rs = RowSum(x.data(), d.k, true);
+  for (float& v : x) v = v / rs;
+  U* maxRow = a.max.HostPtr() + uint64_t{r} * ls;
+  U* sumRow = a.expSum.HostPtr() + uint64_t{r} * ls;
+  for (uint32_t j = 0; j < ls; ++j) {
+    const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
+    const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
+    const float mx = inMax > rmax ? inMax : rmax;
+    const float as = ExpOf(rmax - mx) * rs;
+    const float b = ExpOf(inMax - mx) * inSum;
+    const float sum = b + as;
+    expMax[j] = b / sum;
+    scale[j] = as / sum;
+    maxRow[j] = Narrow<U>(mx);
+    sumRow[j] = Narrow<U>(sum);
+  }
+  for (uint32_t l = 0; l < le; ++l) {
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(expMax[l % ls]);
+  }
+  for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[c % 8];
+}
+
+// The rows the 2201 basic-block update computes in that order: the tiling's rangeM full splits
+// when it is for this shape (every row when the kernel re-tiles); none elsewhere, nor with
+// srcK not a multiple of 64.
+inline uint64_t FlashBasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  if (!basic || detail::rep::RunningArch() != NpuArch::k2201 || d.k % kLanes != 0) return 0;
+  return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
+}
+
 template <typename T, typename U>
 void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
-               const AscendC::LocalTensor<uint8_t>& tmp, SrcLoc loc) {
+               const AscendC::LocalTensor<uint8_t>& tmp, SrcLoc loc, uint64_t basicRows = 0) {
   const char* api = "SoftmaxFlash";
   CheckShape<T>(api, d);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
@@ -92,12 +140,21 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
              md::Op(a.inExpSum, "inSumTensor"), md::Op(a.inMax, "inMaxTensor")},
             {n, n, s, s, se, s, s});
   CheckTmp(api, tmp, (uint64_t{Lanes<T>()} * 4 + 2 * uint64_t{d.k}) * 4);
+  // Float data on the basic-block path: the result goes to src, dst is not written.
+  const bool intoSrc = basicRows != 0 && std::is_same_v<T, float>;
+  const uint64_t rows = intoSrc ? basicRows : d.m, rn = rows * d.k, rs = rows * Lanes<U>();
+  const AscendC::LocalTensor<T>& out = intoSrc ? a.src : a.dst;
   RecordCall(api, loc,
-             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
-              Wr(a.max, s), Wr(a.expMax, se)});
+             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(out, rn), Wr(a.expSum, rs),
+              Wr(a.max, rs), Wr(a.expMax, rows * Lanes<T>())});
   std::vector<float> x;
-  for (uint32_t r = 0; r < d.m; ++r) {
+  for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, StoredColumns(d));
+    if (r < basicRows) {
+      FlashBasicRow(a, d, r, x);
+      StoreRow(out.HostPtr() + uint64_t{r} * d.k, x);
+      continue;
+    }
     if (RegBase()) {
       FlashRowReg(a, r, x);
     } else {
@@ -125,13 +182,14 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   sd::CheckTypes<D, U>("SoftmaxFlash");
   const sd::Dims dims = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (!isUpdate) {
-    sd::SoftMaxRows<D, U>("SoftmaxFlash", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
+    // SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says.
+    sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer, dims, loc);
     return;
   }
   sd::FlashRows<D, U>(
       {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor}, dims,
-      sharedTmpBuffer, loc);
+      sharedTmpBuffer, loc, sd::FlashBasicRows(isBasicBlock, tiling, dims));
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename D, typename U>

@@ -77,6 +77,20 @@ inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, c
   return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
 }
 
+// The M1 (SOFTMAX_OUTPUT_WITHOUT_BRC) basic-block path of membase/v220/softmax_flashv2_impl.h
+// (SoftmaxFlashV2M1NoUpdateBasicBlock, SoftmaxFlashV2M1BasicBlockImpl) where it differs from the
+// rest: only the rangeM full splits (no tail split); float data without update leaves x - max in
+// src (its Sub writes there); the update with float statistics leaves expMax * inExpSum in
+// inExpSum (its Mul writes there, before the Add into expSum).
+struct M1Basic {
+  bool on, update, floatStats;
+  template <typename T>
+  bool SrcKeepsShifted() const {
+    return on && !update && std::is_same_v<T, float>;
+  }
+  bool InSumKeepsProduct() const { return on && update && floatStats; }
+};
+
 template <typename T, typename U, typename E>
 void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
@@ -97,18 +111,23 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   }
   if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
+  const M1Basic m1{a.perRow && basicRows != 0 && !RegBase(), update, std::is_same_v<U, float>};
+  const uint64_t rows = m1.on ? basicRows : d.m, rn = rows * d.k, rs = rows * ls;
   if (update) {
     RecordCall(api, loc,
-               {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
-                Wr(a.max, s), Wr(a.expMax, se)});
+               {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, rn), Wr(a.expSum, rs),
+                Wr(a.max, rs), Wr(a.expMax, rows * le)});
   } else {
-    RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, n), Wr(a.expSum, s), Wr(a.max, s)});
+    RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, rn), Wr(a.expSum, rs), Wr(a.max, rs)});
   }
-  if (a.outReduceMax != nullptr) RecordCall(api, loc, {Wr(*a.outReduceMax, d.m)});
+  if (m1.SrcKeepsShifted<T>()) RecordCall(api, loc, {Wr(a.src, rn)});
+  if (m1.InSumKeepsProduct()) RecordCall(api, loc, {Wr(a.inExpSum, rs)});
+  const bool reduceMaxOut = a.outReduceMax != nullptr && (update || RegBase());
+  if (reduceMaxOut) RecordCall(api, loc, {Wr(*a.outReduceMax, rows)});
   std::vector<float> x;
   FlashLanes<U> f{ls};
   const uint32_t cols = StoredColumns(d);
-  for (uint32_t r = 0; r < d.m; ++r) {
+  for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
     const float rmax = RowMax(x.data(), d.oriK);
     if (update) {
@@ -117,19 +136,21 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
       f.Fill(rmax);
     }
     for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
+    if (m1.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const bool basicRow = r < basicRows && d.k % kLanes == 0;
     const float sm = basicRow ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
     for (uint32_t j = 0; j < ls; ++j) {
-      const float s = update ? f.expMax[j] * f.inSum[j] + sm : sm;
+      const float prod = f.expMax[j] * f.inSum[j], s = update ? prod + sm : sm;
+      if (m1.InSumKeepsProduct()) a.inExpSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(prod);
       a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
     for (uint32_t l = 0; update && l < le; ++l) {
       a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, ls, le)]);
     }
-    if (a.outReduceMax != nullptr) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
+    if (reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
 }
 
@@ -306,7 +327,8 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
 }
 
 // The forms with outReduceMax (T only): in SOFTMAX_OUTPUT_WITHOUT_BRC mode, one statistic per
-// row and outReduceMax = the block's row max; in the normal mode the toolkit's implementation
+// row and outReduceMax = the block's row max (with isUpdate only on 2201: the no-update M1
+// functions of membase/v220 do not take it); in the normal mode the toolkit's implementation
 // does nothing (softmax_flashv2_base_impl.h SoftmaxFlashV2MaxImpl), and so does this one.
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>

@@ -1,0 +1,204 @@
+// The 2201 basic-block paths of SoftmaxFlash (softmax_flash_base_impl/
+// softmax_flash_basic_block_impl.h: SoftmaxFlashBasicBlock, SoftmaxFlashBasicBlockFloat, reached
+// from softmax_flash_nd_process_impl.h) and of SoftmaxFlashV2's M1 mode (membase/v220/
+// softmax_flashv2_impl.h: SoftmaxFlashV2M1NoUpdateBasicBlock, SoftmaxFlashV2M1BasicBlockImpl,
+// with BasicBlockReduce{Max,Sum}Impl of softmax_flashv2_block_reduce_impl.h), replayed from a
+// reading of that source made for this file, instruction by instruction over scalar lanes. No
+// code shared with src/, include/ascendc/adv or the other replay files. Built with
+// lngrad_strict_fp: every float operation rounds alone.
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+namespace {
+
+constexpr uint32_t kRep = 64;  // floats per repeat (FLOAT_REPEAT_SIZE)
+constexpr uint32_t kBlk = 8;   // floats per 32-byte block (FLOAT_NUM_PER_BLK)
+
+float Add(float a, float b) { return a + b; }
+float Max(float a, float b) { return a > b ? a : b; }  // vmax, src0 first
+float Exp(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+
+// One BlockReduce block: ((v0 op v1) op (v2 op v3)) op ((v4 op v5) op (v6 op v7)).
+template <class Op>
+float Block(const float* v, Op op) {
+  const float a = op(op(v[0], v[1]), op(v[2], v[3]));
+  const float b = op(op(v[4], v[5]), op(v[6], v[7]));
+  return op(a, b);
+}
+
+// BlockReduce twice over a row's 64-lane accumulator: the eight block results, then their block.
+template <class Op>
+float TwoLevels(const float* acc, Op op) {
+  float blocks[kBlk];
+  for (uint32_t b = 0; b < kBlk; ++b) blocks[b] = Block(acc + b * kBlk, op);
+  return Block(blocks, op);
+}
+
+// The accumulator of SoftmaxFlashBasicBlock's Max/Add loop (and BasicBlockMaxImpl /
+// BasicBlockAddImpl): chunk 0 op chunk 1 into the accumulator, then acc op chunk j for j >= 2; a
+// single chunk is copied.
+template <class Op>
+void ChunkFold(const float* row, uint32_t k, Op op, float* acc) {
+  const uint32_t chunks = k / kRep;
+  if (chunks == 1) {
+    std::memcpy(acc, row, kRep * sizeof(float));
+    return;
+  }
+  for (uint32_t l = 0; l < kRep; ++l) acc[l] = op(row[l], row[kRep + l]);
+  for (uint32_t j = 2; j < chunks; ++j) {
+    for (uint32_t l = 0; l < kRep; ++l) acc[l] = op(acc[l], row[j * kRep + l]);
+  }
+}
+
+template <class Op>
+float FlashBasicReduce(const float* row, uint32_t k, Op op) {
+  float acc[kRep];
+  ChunkFold(row, k, op, acc);
+  return TwoLevels(acc, op);
+}
+
+// BasicBlockReduce{Sum,Max}Impl (6 arguments) for one row of k values, k a multiple of 64:
+// k = 512: BlockReduce of every block, of each chunk's eight, then of the eight chunks; k = 1024:
+// the same two levels, chunk l op chunk l + 8, then the block; one chunk: two levels;
+// k > 512: BigBlockReduce (lane l = the block of row[8l, 8l + 8), then chunk j op into it for
+// j >= 8) and two levels; else ChunkFold and two levels.
+template <class Op>
+float V2BasicReduce(const float* row, uint32_t k, Op op) {
+  const uint32_t chunks = k / kRep;
+  if (k == 512 || k == 1024) {
+    float chunk[16];
+    for (uint32_t c = 0; c < chunks; ++c) chunk[c] = TwoLevels(row + c * kRep, op);
+    if (k == 1024) {
+      for (uint32_t l = 0; l < kBlk; ++l) chunk[l] = op(chunk[l], chunk[l + kBlk]);
+    }
+    return Block(chunk, op);
+  }
+  float acc[kRep];
+  if (chunks > 1 && k > 512) {
+    for (uint32_t l = 0; l < kRep; ++l) acc[l] = Block(row + l * kBlk, op);
+    for (uint32_t j = 8; j < chunks; ++j) {
+      for (uint32_t l = 0; l < kRep; ++l) acc[l] = op(row[j * kRep + l], acc[l]);
+    }
+    return TwoLevels(acc, op);
+  }
+  ChunkFold(row, k, op, acc);
+  return TwoLevels(acc, op);
+}
+
+template <class T>
+std::vector<float> Widened(const T* p, uint32_t n) {
+  std::vector<float> v(n);
+  for (uint32_t i = 0; i < n; ++i) v[i] = ToFloat(p[i]);
+  return v;
+}
+
+// Cast<half, float> with FLOAT2HALF_ROUND_MODE, or a float copy.
+template <class T>
+T Out(float v) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return FloatToHalfRoundAway(v);
+  } else {
+    return v;
+  }
+}
+
+// One row of SoftmaxFlashBasicBlock[Float] (row = the split's row, o1/o2 its offsets); returns
+// the row's results in float (the caller stores them to src or dst).
+template <class T, class S>
+std::vector<float> FlashBasicRow(const SmxTiling& t, const FlashIo<T, S>& io, uint32_t o1,
+                                 uint32_t o2) {
+  constexpr uint32_t ls = 32 / sizeof(S), le = 32 / sizeof(T);
+  std::vector<float> x = Widened(io.src + o1, t.splitK);
+  const float rowMax = FlashBasicReduce(x.data(), t.splitK, Max);  // Brcb: every lane
+  for (float& v : x) v = Exp(v - rowMax);
+  const float rowSum = FlashBasicReduce(x.data(), t.splitK, Add);
+  for (float& v : x) v = v / rowSum;
+  // Counter mode over the statistics' lanes (tmpBuffer2 = max, tmpBuffer3, inMaxTmp, inSumTmp).
+  std::vector<float> scale(ls), em(ls);
+  for (uint32_t l = 0; l < ls; ++l) {
+    float inMax = ToFloat(io.inMax[o2 + l]);
+    const float mx = Max(inMax, rowMax);
+    io.max[o2 + l] = Out<S>(mx);
+    float t3 = Exp(rowMax - mx);
+    inMax = Exp(inMax - mx);
+    const float inSum = ToFloat(io.inSum[o2 + l]);
+    inMax = inMax * inSum;
+    t3 = t3 * rowSum;
+    const float total = inMax + t3;
+    em[l] = inMax / total;
+    io.sum[o2 + l] = Out<S>(total);
+    scale[l] = t3 / total;
+  }
+  // expMax: [rows, 32 B] of T; half with float statistics takes the 8 lanes twice (Copy with
+  // dstStride 2 in two repeats, then the Cast).
+  const uint32_t row = o2 / ls;
+  for (uint32_t l = 0; l < le; ++l) io.expMax[row * le + l] = Out<T>(em[l % ls]);
+  // Mul with src1 block stride 0: column c takes lane c % 8 of its row.
+  for (uint32_t c = 0; c < t.splitK; ++c) x[c] = x[c] * scale[c % kBlk];
+  return x;
+}
+
+}  // namespace
+
+template <class T, class S>
+void ReplaySoftmaxFlashBasic(const SmxTiling& t, const FlashIo<T, S>& io) {
+  constexpr uint32_t ls = 32 / sizeof(S);
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    for (uint32_t r = 0; r < t.splitM; ++r) {
+      const uint32_t o1 = i * t.splitSize + r * t.splitK, o2 = (i * t.splitM + r) * ls;
+      const std::vector<float> y = FlashBasicRow(t, io, o1, o2);
+      T* out = std::is_same_v<T, float> ? io.src : io.dst;  // the float form writes into src
+      for (uint32_t c = 0; c < t.splitK; ++c) out[o1 + c] = Out<T>(y[c]);
+    }
+  }
+}
+
+template void ReplaySoftmaxFlashBasic<float, float>(const SmxTiling&, const FlashIo<float, float>&);
+template void ReplaySoftmaxFlashBasic<Half, Half>(const SmxTiling&, const FlashIo<Half, Half>&);
+template void ReplaySoftmaxFlashBasic<Half, float>(const SmxTiling&, const FlashIo<Half, float>&);
+
+// SoftmaxFlashV2M1PostProcess with isBasicBlock: rangeM splits, no tail. Half/half works on float
+// copies of every operand (cast back at the end); float statistics are used in place.
+template <class T, class S>
+void ReplayFlashV2M1Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io) {
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    for (uint32_t r = 0; r < t.splitM; ++r) {
+      const uint32_t o1 = i * t.splitSize + r * t.splitK, o2 = i * t.reduceM + r;
+      std::vector<float> x = Widened(io.src + o1, t.splitK);
+      const float rowMax = V2BasicReduce(x.data(), t.splitK, Max);
+      float mx = rowMax, em = 0.0f, prod = 0.0f;
+      if (isUpdate) {
+        const float inMax = ToFloat(io.inMax[o2]);  // the backup copy
+        mx = Max(inMax, rowMax);
+        em = Exp(inMax - mx);
+      }
+      for (float& v : x) v = v - mx;  // BrcbSub
+      if (!isUpdate && std::is_same_v<T, float>) {
+        for (uint32_t c = 0; c < t.splitK; ++c) io.src[o1 + c] = Out<T>(x[c]);
+      }
+      for (float& v : x) v = Exp(v);
+      const float s = V2BasicReduce(x.data(), t.splitK, Add);
+      for (uint32_t c = 0; c < t.splitK; ++c) io.dst[o1 + c] = Out<T>(x[c]);
+      if (isUpdate) {
+        prod = em * ToFloat(io.inSum[o2]);
+        if constexpr (std::is_same_v<S, float>) io.inSum[o2] = prod;
+        io.expMax[o2] = Out<T>(em);
+      }
+      io.max[o2] = Out<S>(mx);
+      io.sum[o2] = Out<S>(isUpdate ? prod + s : s);
+    }
+  }
+}
+
+template void ReplayFlashV2M1Basic<float, float>(const SmxTiling&, bool,
+                                                 const FlashIo<float, float>&);
+template void ReplayFlashV2M1Basic<Half, Half>(const SmxTiling&, bool, const FlashIo<Half, Half>&);
+template void ReplayFlashV2M1Basic<Half, float>(const SmxTiling&, bool,
+                                                const FlashIo<Half, float>&);
+
+}  // namespace lngrad_replay

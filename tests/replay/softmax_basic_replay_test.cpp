@@ -1,0 +1,193 @@
+// The basic-block paths of SoftmaxFlash (isUpdate with isBasicBlock) and of SoftmaxFlashV2's M1
+// mode (SOFTMAX_OUTPUT_WITHOUT_BRC with isBasicBlock) through lngrad's Ascend C API on the 910B
+// (dav-2201), compared bit for bit with replay_softmax_basic.cpp (a separate reading of the
+// toolkit's basic-block sources): every output, src included (the float forms write there),
+// statistics that differ lane by lane and are updated in place, splits with a tail.
+#include "softmax_replay_util.h"
+
+#include "../aicore/sanitizer_off.h"
+
+namespace {
+
+using namespace softmax_replay_test;  // NOLINT(build/namespaces)
+
+constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
+                                           AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
+
+template <class T>
+constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
+
+// Every operand of a flash call: src, dst, sum (= inSum) and max (= inMax), expMax.
+template <class T, class S>
+struct Operands {
+  std::vector<T> src, dst, em;
+  std::vector<S> sum, max;
+
+  lngrad_replay::FlashIo<T, S> Io() {
+    return {src.data(), dst.data(), sum.data(), max.data(), em.data(), sum.data(), max.data()};
+  }
+  void Expect(const Operands& want) const {
+    ExpectSameBits(src, want.src, "src");
+    ExpectSameBits(dst, want.dst, "dst");
+    ExpectSameBits(sum, want.sum, "sum");
+    ExpectSameBits(max, want.max, "max");
+    ExpectSameBits(em, want.em, "expMax");
+  }
+};
+
+// Seeded operands: src with -inf and ties, dst and expMax sentinels, statistics of `lanes`
+// values per row, each its own.
+template <class T, class S>
+Operands<T, S> Seeded(const Shape& s, uint32_t lanes, uint32_t emPerRow, uint32_t seed) {
+  return {Inputs<T>(seed, s), Sentinel<T>(s.m * s.k), Sentinel<T>(s.m * emPerRow),
+          Stats<S>(seed + 1, s.m, lanes, 0.5f, 300.0f, true),
+          Stats<S>(seed + 2, s.m, lanes, -2.0f, 9.0f, true)};
+}
+
+// launch(FlashTensors) on buffers holding in (statistics in place); returns every operand after.
+template <class T, class S, class Launch>
+Operands<T, S> RunFlash(const Operands<T, S>& in, Launch launch) {
+  Operands<T, S> out;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, in.src);
+        Put(ub, 1, in.dst);
+        Put(ub, 2, in.sum);
+        Put(ub, 2, in.max, kMaxAt<S>);
+        Put(ub, 3, in.em, kEmAt<T>);
+        launch(FlashTensors<T, S>(ub));
+        out = {Take<T>(ub, 0, in.src.size()), Take<T>(ub, 1, in.dst.size()),
+               Take<T>(ub, 3, in.em.size(), kEmAt<T>), Take<S>(ub, 2, in.sum.size()),
+               Take<S>(ub, 2, in.max.size(), kMaxAt<S>)};
+      },
+      k910B);
+  return out;
+}
+
+// SoftmaxFlash<isBasicBlock> with isUpdate on the host's SoftMaxFlashTilingFunc (dataTypeSize =
+// the statistics' size); a tail split: half/half data the generic replay, float data nothing.
+template <class T, class S>
+void CheckFlashBasic(const Shape& s, uint32_t splitRows, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows));
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxFlashMaxTmpSize(shape, sizeof(S), true, false);
+  if (splitRows != 0) {
+    budget =
+        AscendC::GetSoftMaxFlashMinTmpSize(ge::Shape({1, s.k}), sizeof(S), true, false) * splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashTilingFunc(shape, sizeof(S), std::min(budget, kUbBufBytes / 2), t, true);
+  const Operands<T, S> in = Seeded<T, S>(s, t.reduceK, 32 / sizeof(T), seed);
+  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    AscendC::SoftmaxFlash<Dev<T>, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max,
+                                               f.tmp, t, true, {s.m, s.k, s.m, s.k});
+#pragma GCC diagnostic pop
+  });
+  Operands<T, S> want = in;
+  const SmxTiling mt = Mirror(t);
+  lngrad_replay::ReplaySoftmaxFlashBasic<T, S>(mt, want.Io());
+  if constexpr (std::is_same_v<T, Half> && std::is_same_v<S, Half>) {
+    if (t.tailM != 0) {
+      SmxTiling tail = mt;
+      tail.rangeM = 0;
+      const uint32_t o1 = mt.rangeM * mt.splitSize, o2 = mt.rangeM * mt.reduceSize;
+      lngrad_replay::ReplaySoftmaxFlash<Half>(
+          tail, s.k, true, want.src.data() + o1, want.dst.data() + o1, want.sum.data() + o2,
+          want.max.data() + o2, want.em.data() + o2, want.sum.data() + o2, want.max.data() + o2);
+    }
+  } else {
+    const bool replayed = std::is_same_v<T, float> || t.tailM == 0;
+    ASSERT_TRUE(replayed) << "no half/float tail replay";
+  }
+  got.Expect(want);
+}
+
+TEST(SoftmaxFlashBasicReplay, UpdateMatchesBitForBit) {
+  CheckFlashBasic<float, float>({8, 64, 64}, 0, 1300);
+  CheckFlashBasic<float, float>({16, 256, 256}, 0, 1301);
+  CheckFlashBasic<float, float>({8, 640, 640}, 0, 1302);
+  CheckFlashBasic<float, float>({20, 128, 128}, 8, 1303);  // a tail split of 4 rows
+  CheckFlashBasic<Half, Half>({8, 128, 128}, 0, 1304);
+  CheckFlashBasic<Half, Half>({16, 576, 576}, 0, 1305);
+  CheckFlashBasic<Half, Half>({24, 256, 256}, 16, 1306);  // a tail split of 8 rows
+  CheckFlashBasic<Half, float>({8, 512, 512}, 0, 1307);
+  CheckFlashBasic<Half, float>({16, 192, 192}, 0, 1308);
+}
+
+// Without update the toolkit runs SoftMaxNDImpl's generic order whatever isBasicBlock says: for
+// k >= 512 the BigBlockReduceSum start, not the basic chunk fold.
+TEST(SoftmaxFlashBasicReplay, NoUpdateKeepsTheGenericOrder) {
+  for (const uint32_t k : {640u, 1024u}) {
+    const Shape s{8, k, k};
+    const SoftMaxTiling t = HostTiling(s, 4, 0);
+    const Operands<float, float> in = Seeded<float, float>(s, 8, 8, 1310 + k);
+    const Operands<float, float> got = RunFlash(in, [&](const FlashTensors<float, float>& f) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      AscendC::SoftmaxFlash<float, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max,
+                                                f.tmp, t, false, {s.m, s.k, s.m, s.k});
+#pragma GCC diagnostic pop
+    });
+    Operands<float, float> want = in;
+    lngrad_replay::ReplaySoftMax(Mirror(t), s.k, in.src.data(), want.dst.data(), want.sum.data(),
+                                 want.max.data());
+    got.Expect(want);
+  }
+}
+
+// SoftmaxFlashV2<isUpdate, isBasicBlock, SOFTMAX_OUTPUT_WITHOUT_BRC> on the host's
+// SoftMaxFlashV2TilingFunc (basicTiling: with isBasicBlock; else a generic tiling of splitRows
+// rows, which leaves a tail split the basic path does not compute).
+template <class T, class S>
+void CheckM1Basic(const Shape& s, uint32_t splitRows, bool update, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " update " +
+               std::to_string(update));
+  const ge::Shape shape({s.m, s.k});
+  uint32_t budget = AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), update);
+  if (splitRows != 0) {
+    budget =
+        AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S), update) *
+        splitRows;
+  }
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
+                                    t, update, splitRows == 0);
+  const Operands<T, S> in = Seeded<T, S>(s, 1, 1, seed);
+  const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
+  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f) {
+    if (update) {
+      AscendC::SoftmaxFlashV2<Dev<T>, true, false, true, false, kNoBrc>(
+          f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+    } else {
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, true, false, kNoBrc>(
+          f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+    }
+  });
+  if (splitRows != 0) {
+    EXPECT_NE(t.tailM, 0u) << "the shape should leave a tail split";
+  }
+  Operands<T, S> want = in;
+  lngrad_replay::ReplayFlashV2M1Basic<T, S>(Mirror(t), update, want.Io());
+  got.Expect(want);
+}
+
+TEST(SoftmaxFlashV2M1BasicReplay, MatchesBitForBit) {
+  uint32_t seed = 1400;
+  for (const bool update : {false, true}) {
+    CheckM1Basic<float, float>({8, 64, 64}, 0, update, seed++);
+    CheckM1Basic<float, float>({16, 256, 256}, 0, update, seed++);
+    CheckM1Basic<float, float>({8, 512, 512}, 0, update, seed++);
+    CheckM1Basic<float, float>({8, 640, 640}, 0, update, seed++);
+    CheckM1Basic<float, float>({20, 128, 128}, 8, update, seed++);
+    CheckM1Basic<Half, Half>({8, 128, 128}, 0, update, seed++);
+    CheckM1Basic<Half, Half>({8, 512, 512}, 0, update, seed++);
+    CheckM1Basic<Half, Half>({24, 192, 192}, 16, update, seed++);
+    CheckM1Basic<Half, float>({16, 384, 384}, 0, update, seed++);
+    CheckM1Basic<Half, float>({8, 768, 768}, 0, update, seed++);
+    CheckM1Basic<Half, float>({20, 256, 256}, 8, update, seed++);
+  }
+}
+
+}  // namespace
