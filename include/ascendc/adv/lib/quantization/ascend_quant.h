@@ -104,11 +104,12 @@ namespace lngrad::aicore::quant_detail {
 
 inline constexpr uint64_t kAscendQuantTmpMin = 512;
 
-// The half form of a source element (float: Cast to half, round to nearest even).
+// The half form of a source element (float: Cast to half, round to nearest even; 3510: the
+// register Cast's SatS trait, quant_common.h ArchConv).
 template <typename T>
 half ToHalfSrc(T x) {
   if constexpr (std::is_same_v<T, float>) {
-    return Conv<half, float>(x, RoundMode::CAST_NONE);
+    return ArchConv<half, float>(x, RoundMode::CAST_NONE);
   } else {
     return x;
   }
@@ -154,10 +155,21 @@ void QuantLoop(const AscendC::LocalTensor<int8_t>& dst, const AscendC::LocalTens
   }
 }
 
+// The float value v as an fp8 destination: CAST_RINT, saturating (RegCastSaturates).
+template <typename D>
+D Fp8Sat(float v) {
+  if constexpr (std::is_same_v<D, fp8_e4m3fn_t>) {
+    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, RegCastSaturates(true)));
+  } else {
+    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, RegCastSaturates(true)));
+  }
+}
+
 // The int8 of Quantize's float value v: float -> int16 (mode, saturating) -> half -> int8.
 inline int8_t QuantizeToInt8(float v, RoundMode mode) {
-  const int16_t i16 = Conv<int16_t, float>(v, mode);
-  return Conv<int8_t, half>(Conv<half, int16_t>(i16, RoundMode::CAST_RINT), RoundMode::CAST_RINT);
+  const int16_t i16 = SatConv<int16_t, float>(v, mode);
+  return SatConv<int8_t, half>(SatConv<half, int16_t>(i16, RoundMode::CAST_RINT),
+                               RoundMode::CAST_RINT);
 }
 
 }  // namespace lngrad::aicore::quant_detail
@@ -358,11 +370,10 @@ DstT QuantizeTo(float v, RoundMode mode) {
   } else if constexpr (std::is_same_v<DstT, hifloat8_t>) {
     const fp8::Hif8Round r =
         mode == RoundMode::CAST_HYBRID ? fp8::Hif8Round::kHybrid : fp8::Hif8Round::kRound;
-    return hifloat8_t::FromBits(fp8::FloatToHif8(v, r, true));
-  } else if constexpr (std::is_same_v<DstT, fp8_e4m3fn_t>) {
-    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, true));
+    return hifloat8_t::FromBits(
+        fp8::FloatToHif8(v, r, lngrad::aicore::quant_detail::RegCastSaturates(true)));
   } else {
-    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, true));
+    return lngrad::aicore::quant_detail::Fp8Sat<DstT>(v);
   }
 }
 

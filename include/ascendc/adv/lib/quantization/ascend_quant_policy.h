@@ -72,16 +72,6 @@ template <typename D>
 inline constexpr bool kIsB8Dst =
     std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t> || kIsFp8<D>;
 
-// The float value v as an fp8 destination: CAST_RINT, saturating.
-template <typename D>
-D Fp8Sat(float v) {
-  if constexpr (std::is_same_v<D, fp8_e4m3fn_t>) {
-    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, true));
-  } else {
-    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, true));
-  }
-}
-
 // The mode of TransRegForS8 / TransRegForFp4: the five they list, any other CAST_RINT.
 inline RoundMode IntListedMode(RoundMode mode) {
   const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
@@ -108,7 +98,7 @@ D PolicyOut(W v, RoundMode mode) {
   } else if constexpr (std::is_same_v<D, hifloat8_t>) {
     const fp8::Hif8Round r =
         mode == RoundMode::CAST_HYBRID ? fp8::Hif8Round::kHybrid : fp8::Hif8Round::kRound;
-    return hifloat8_t::FromBits(fp8::FloatToHif8(F(v), r, true));
+    return hifloat8_t::FromBits(fp8::FloatToHif8(F(v), r, RegCastSaturates(true)));
   } else {
     return Fp8Sat<D>(F(v));
   }
@@ -120,7 +110,8 @@ D HalfOut(half h) {
   if constexpr (std::is_same_v<D, int8_t>) {
     return SatConv<int8_t, half>(h, RoundMode::CAST_RINT);
   } else {
-    return hifloat8_t::FromBits(fp8::FloatToHif8(F(h), fp8::Hif8Round::kRound, true));
+    return hifloat8_t::FromBits(
+        fp8::FloatToHif8(F(h), fp8::Hif8Round::kRound, RegCastSaturates(true)));
   }
 }
 
