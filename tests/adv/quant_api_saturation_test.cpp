@@ -85,8 +85,7 @@ int8_t Clamp8(int32_t x) { return static_cast<int8_t>(x > 127 ? 127 : (x < -128 
 constexpr uint32_t kM = 5, kN = 16;  // a row per case (per token) or a column per case
 
 constexpr AscendC::DequantizeConfig kDqToken = {AscendC::DequantizePolicy::PER_TOKEN, false, 1};
-constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false,
-                                                  1};
+constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false, 1};
 constexpr AscendC::AscendDeQuantPolicy kPolToken = AscendC::AscendDeQuantPolicy::PER_TOKEN;
 constexpr AscendC::AscendDeQuantConfig kPolCfg = {false, 1};
 
@@ -135,9 +134,9 @@ TEST(QuantSaturation, PerTokenFormsFollowTheControlStateOn950) {
   }
 }
 
-// AscendDequant (DequantParams, a scale per column: uint64 into half, float into bfloat16), and the scalar
-// AscendAntiQuant into bfloat16 (one case per call): 2201's vector Cast and 3510's SatS register
-// Cast.
+// AscendDequant (DequantParams, a scale per column: uint64 into half, float into bfloat16), and the
+// scalar AscendAntiQuant into bfloat16 (one case per call): 2201's vector Cast and 3510's SatS
+// register Cast.
 template <typename D>
 void OlderForms(const char* soc, Ctrl ctrl, const Case (&cases)[5]) {
   constexpr uint32_t m = 2;
@@ -162,8 +161,8 @@ void OlderForms(const char* soc, Ctrl ctrl, const Case (&cases)[5]) {
         Apply(ctrl);
         ub.Put<int32_t>(1, x);
         ub.Put<Sc>(2, sc);
-        AscendC::AscendDequant(ub.Get<D>(0), ub.Get<int32_t>(1), ub.Get<Sc>(2),
-                               ub.Get<uint8_t>(3), {m, kN, kN});
+        AscendC::AscendDequant(ub.Get<D>(0), ub.Get<int32_t>(1), ub.Get<Sc>(2), ub.Get<uint8_t>(3),
+                               {m, kN, kN});
         dq = ub.Take<D>(0);
         for (int c = 0; c < 5; ++c) {
           std::vector<int8_t> x8(256, Clamp8(cases[c].x));
@@ -184,8 +183,11 @@ void OlderForms(const char* soc, Ctrl ctrl, const Case (&cases)[5]) {
     const int32_t x8 = Clamp8(cases[c].x);
     const float sb = static_cast<float>(bfloat16_t(cases[c].s));
     ExpectOut(
-        aq[c], 256, [&](uint32_t) { return Case{x8, sb}; }, sat,
-        "AscendAntiQuant bf16 " + what + " case " + std::to_string(c));
+        aq[c], 256,
+        [&](uint32_t) {
+          return Case{x8, sb};
+        },
+        sat, "AscendAntiQuant bf16 " + what + " case " + std::to_string(c));
   }
 }
 

@@ -67,25 +67,14 @@ W ToWork(X x) {
 template <typename D>
 inline constexpr bool kIsFp8 = std::is_same_v<D, fp8_e4m3fn_t> || std::is_same_v<D, fp8_e5m2_t>;
 template <typename D>
-inline constexpr bool kIsFp4 = std::is_same_v<D, fp4x2_e2m1_t> || std::is_same_v<D, fp4x2_e1m2_t>;
-template <typename D>
 inline constexpr bool kIsB8Dst =
     std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t> || kIsFp8<D>;
-
-// The mode of TransRegForS8 / TransRegForFp4: the five they list, any other CAST_RINT.
-inline RoundMode IntListedMode(RoundMode mode) {
-  const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
-                      mode == RoundMode::CAST_FLOOR || mode == RoundMode::CAST_CEIL ||
-                      mode == RoundMode::CAST_TRUNC;
-  return listed ? mode : RoundMode::CAST_RINT;
-}
 
 // TransRegForS8 / Hif8 / Fp8 / Fp4 of the 3510 source: the W value as D.
 template <typename D, typename W>
 D PolicyOut(W v, RoundMode mode) {
   if constexpr (kIsFp4<D>) {
-    const bfloat16_t b = SatConv<bfloat16_t, W>(v, RoundMode::CAST_RINT);
-    return SatConv<D, bfloat16_t>(b, IntListedMode(mode));
+    return Fp4Out<D>(v, mode);
   } else if constexpr (std::is_same_v<D, int8_t>) {
     const RoundMode m = IntListedMode(mode);
     if constexpr (std::is_same_v<W, half>) {
