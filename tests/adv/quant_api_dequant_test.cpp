@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <random>
 #include <type_traits>
 #include <vector>
 
 #include "quant_api_test_util.h"
+#include "../aicore/checked_mode_scope.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -550,6 +552,114 @@ void AscendFp4(bool transposed, uint32_t k, uint32_t n) {
     const float x = Fp4Value<S>((src[e / 2] >> (e % 2 == 0 ? 0 : 4)) & 0xF);
     ExpectAscendFp4<D>(got[e], x, E8m0Value(sc[c]), what);
   }
+}
+
+// One block of arch 3510 without the Ub helper's buffers (the cases below need most of the UB).
+void OnBare950(const std::function<void()>& body) {
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k950;
+  const lngrad::Status st = lngrad::aicore::Launch(1, body, o);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+}
+
+// Not transposed, rows past 65536 / n1: the source (AscendAntiQuantNoTranspose, a separate
+// reading) keeps the row's element offset i * 32 * n + j * n in a uint16_t srcAddrCount and
+// halves it for the fp4 types, so row r reads its codes from byte ((r * n1) mod 65536) / 2;
+// the destination row r * n1 and the scale row (r / 32) * n1 are not truncated. k = 50 gives
+// rows 0..63 (the second group's rows past k too); n1 = 1088 puts rows 61..63 past 65536.
+template <typename D, typename S>
+void AscendFp4SixteenBitOffset() {
+  constexpr uint32_t k = 50, n1 = 1088, rows = 64, count = rows * n1;
+  static_assert(61 * n1 >= 65536 && 60 * n1 < 65536);
+  std::vector<uint8_t> src(count / 2), sc(rows / 32 * n1);
+  std::mt19937 gen(97);
+  for (uint8_t& b : src) b = static_cast<uint8_t>(gen());
+  for (uint8_t& b : sc) b = static_cast<uint8_t>(112 + gen() % 24);
+  std::vector<D> got(count);
+  OnBare950([&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bd, bs, bc, bt;
+    pipe.InitBuffer(bd, count * sizeof(D));
+    pipe.InitBuffer(bs, count / 2);
+    pipe.InitBuffer(bc, (sc.size() + 31) / 32 * 32);
+    pipe.InitBuffer(bt, 32);
+    std::memcpy(bs.Get<uint8_t>().HostPtr(), src.data(), src.size());
+    std::memcpy(bc.Get<uint8_t>().HostPtr(), sc.data(), sc.size());
+    AscendC::AntiQuantShapeInfo info;
+    info.scaleWidth = n1;
+    // the source as the buffer's bytes, two codes each (TBuf::Get<S>() spans half of them here)
+    AscendC::AscendAntiQuant<S, D, false>(bd.Get<D>(), bs.Get<uint8_t>().ReinterpretCast<S>(),
+                                          bc.Get<fp8_e8m0_t>(), bt.Get<uint8_t>(), k, info);
+    std::memcpy(got.data(), bd.Get<D>().HostPtr(), count * sizeof(D));
+  });
+  for (uint32_t r = 0; r < rows; ++r) {
+    const uint32_t firstByte = static_cast<uint16_t>(r * n1) / 2;
+    for (uint32_t c = 0; c < n1; ++c) {
+      const uint32_t code = firstByte * 2 + c;
+      const float x = Fp4Value<S>((src[code / 2] >> (code % 2 == 0 ? 0 : 4)) & 0xF);
+      ExpectAscendFp4<D>(got[r * n1 + c], x, E8m0Value(sc[(r / 32) * n1 + c]),
+                         "row " + std::to_string(r) + " column " + std::to_string(c));
+    }
+  }
+}
+
+// Transposed with a one-element scale (AscendAntiQuantTranspose's scale.GetSize() == 1 branch, a
+// separate reading): B = sharedTmpBuffer's bytes rounded up to 32 (over sizeof(SrcType) = 1);
+// chunk i of min(B, rest) elements converts the scales from element i * B of the scale tensor
+// (CastScale reads past its one element), reads the codes from byte i * B of the source (element
+// 2 i B) and writes dst from element i * B; element l of a chunk takes scale l / 32; a chunk of
+// R = ceil(len / 128) repeats makes (R == 1 ? 1 : R / 2) passes of 256, so with B = 384 (three
+// repeats) its last 128 elements stay unwritten. The last chunk (256) is written whole.
+template <typename D, typename S>
+void AscendFp4OneElementScale() {
+  constexpr uint32_t k = 256, n = 4, count = n * k, b = 384;
+  std::vector<uint8_t> src(count), sc(1024);  // the bytes the chunks read past the ends
+  std::mt19937 gen(98);
+  for (uint8_t& v : src) v = static_cast<uint8_t>(gen());
+  for (uint8_t& v : sc) v = static_cast<uint8_t>(112 + gen() % 24);
+  std::vector<D> got;
+  const auto run = [&](Ub& ub) {
+    ub.Put<uint8_t>(1, src);
+    ub.Put<uint8_t>(2, sc);
+    ub.Put<D>(0, std::vector<D>(count, D(7.0f)));
+    AscendC::LocalTensor<fp8_e8m0_t> scale = ub.Get<fp8_e8m0_t>(2);
+    scale.SetSize(1);
+    AscendC::LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+    tmp.SetSize(b - 20);  // rounded up to 384
+    AscendC::AntiQuantShapeInfo info;
+    info.scaleHeight = n;
+    AscendC::AscendAntiQuant<S, D, true>(ub.Get<D>(0), ub.Get<S>(1), scale, tmp, k, info);
+    got = ub.Take<D>(0);
+  };
+  // Checked mode reports the reads past the one-element scale; unchecked, the device's values.
+  ExpectCheck(run, "tensor_bounds", "AscendAntiQuant scale", k950);
+  {
+    const lngrad::aicore::test::CheckedModeScope unchecked(false);
+    OnBlock(run, k950);
+  }
+  for (uint32_t first = 0; first < count; first += b) {
+    const uint32_t len = std::min(b, count - first);
+    const uint32_t reps = (len + 127) / 128;
+    const uint32_t written = std::min(len, (reps == 1 ? 1 : reps / 2) * 256);
+    for (uint32_t l = 0; l < len; ++l) {
+      const std::string what =
+          "chunk at " + std::to_string(first) + " element " + std::to_string(l);
+      if (l >= written) {
+        ASSERT_EQ(static_cast<float>(got[first + l]), 7.0f) << what << " (not written)";
+        continue;
+      }
+      const uint32_t code = 2 * first + l;
+      const float x = Fp4Value<S>((src[code / 2] >> (code % 2 == 0 ? 0 : 4)) & 0xF);
+      ExpectAscendFp4<D>(got[first + l], x, E8m0Value(sc[first + l / 32]), what);
+    }
+  }
+}
+
+TEST(QuantAscendAntiQuant, Fp4SixteenBitSourceOffsetAndOneElementScaleOn950) {
+  AscendFp4SixteenBitOffset<half, fp4x2_e2m1_t>();
+  AscendFp4SixteenBitOffset<bfloat16_t, fp4x2_e1m2_t>();
+  AscendFp4OneElementScale<half, fp4x2_e1m2_t>();
+  AscendFp4OneElementScale<bfloat16_t, fp4x2_e2m1_t>();
 }
 
 template <typename D, typename S>

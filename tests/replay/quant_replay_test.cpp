@@ -311,6 +311,44 @@ TEST(QuantReplay, AscendDequantBf16FromFloatScales) {
   }
 }
 
+// bfloat16 scales (ascend_dequant_common_impl.h: the scale tensor Cast to float, exact, with no
+// + 0 copy, so a -0 scale stays -0) to float and to bfloat16 (its saturating CAST_RINT).
+TEST(QuantReplay, AscendDequantFromBf16Scales) {
+  uint32_t seed = 890;
+  for (const auto& dims : {std::array<uint32_t, 3>{3, 32, 32}, {5, 48, 16}, {1, 64, 32}}) {
+    const uint32_t m = dims[0], n = dims[1], cal = dims[2];
+    const std::vector<int32_t> x = Ints(++seed, size_t{m} * n);
+    std::vector<float> s = Scales(++seed, n);
+    s[1] = 1e34f;  // products beyond the bfloat16 range: the saturation
+    std::vector<bfloat16_t> sb(n);
+    for (uint32_t j = 0; j < n; ++j) {
+      sb[j] = bfloat16_t(s[j]);
+      s[j] = static_cast<float>(sb[j]);  // the replay's scales: the bfloat16 values
+    }
+    std::vector<bfloat16_t> gotBf;
+    std::vector<float> gotF;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<int32_t>(1, x);
+          ub.Put<bfloat16_t>(2, sb);
+          AscendDequant(ub.Get<bfloat16_t>(0), ub.Get<int32_t>(1), ub.Get<bfloat16_t>(2),
+                        ub.Get<uint8_t>(3), DequantParams{m, n, cal});
+          gotBf = ub.Take<bfloat16_t>(0);
+          AscendDequant(ub.Get<float>(0), ub.Get<int32_t>(1), ub.Get<bfloat16_t>(2),
+                        DequantParams{m, n, cal});
+          gotF = ub.Take<float>(0);
+        },
+        k910B);
+    rp::DequantCall c{false, true, false, m, n, cal};
+    const auto wantF = rp::ReplayAscendDequant(c, x, s);
+    for (size_t e = 0; e < wantF.size(); ++e) {
+      ASSERT_EQ(Bits(gotF[e]), Bits(wantF[e])) << m << "x" << n << " cal " << cal << " " << e;
+    }
+    c.dstBf16 = true;
+    ExpectPaddedRows(gotBf, rp::ReplayAscendDequant(c, x, s), m, n, cal);
+  }
+}
+
 // uint64 scales (the float in the low word) to half, rows padded to 16 halves.
 TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
   uint32_t seed = 900;
@@ -478,6 +516,20 @@ TEST(QuantReplay, AscendAntiQuantBf16NotTransposed) {
     CheckAntiQuant<bfloat16_t>(AqForm::kScalars, false, true, K, N, 1, seed += 3);
     CheckAntiQuant<bfloat16_t>(AqForm::kScalars, false, false, K, N, 1, seed += 3);
     CheckAntiQuant<bfloat16_t>(AqForm::kScaleScalar, false, true, K, N, 1, seed += 3);
+  }
+}
+
+// bfloat16 output, transposed (ascend_antiquant_c220_impl.h, AscendAntiQuantBF16Transpose): K a
+// multiple of 64 takes the Brcb sequence (row n: float offset[n] and scale[n], float Add and
+// Mul, CAST_RINT), other K the scalar fallback; with one group both read element n.
+TEST(QuantReplay, AscendAntiQuantBf16Transposed) {
+  uint32_t seed = 1600;
+  for (const auto& [K, N] : {std::array<uint32_t, 2>{64, 48}, {128, 16}, {32, 40}}) {
+    CheckAntiQuant<bfloat16_t>(AqForm::kTensors, true, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kTensors, true, false, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kScaleTensor, true, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kScalars, true, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t>(AqForm::kScaleScalar, true, true, K, N, 1, seed += 3);
   }
 }
 

@@ -94,7 +94,7 @@ D AntiQuantElem(S x, P off, P sc, bool withOffset) {
   if constexpr (std::is_same_v<D, float>) {
     return v;
   } else {
-    return Conv<D, float>(v, RoundMode::CAST_RINT);
+    return ArchConv<D, float>(v, RoundMode::CAST_RINT);
   }
 }
 

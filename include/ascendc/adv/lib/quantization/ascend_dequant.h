@@ -103,9 +103,9 @@ D DequantOut(float v) {
   if constexpr (std::is_same_v<D, float>) {
     return Is3510() ? v : v + 0.0f;  // 2201/2002 move it with Adds 0
   } else if constexpr (std::is_same_v<D, half>) {
-    return Conv<half, float>(v, RoundMode::CAST_NONE);
+    return ArchConv<half, float>(v, RoundMode::CAST_NONE);
   } else {
-    return Conv<D, float>(v, RoundMode::CAST_RINT);
+    return ArchConv<D, float>(v, RoundMode::CAST_RINT);
   }
 }
 
@@ -319,7 +319,7 @@ void TokenOrGroup(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, co
     if constexpr (std::is_same_v<DstT, float>) {
       out[e] = v;
     } else {
-      out[e] = q::Conv<DstT, float>(v, RoundMode::CAST_RINT);
+      out[e] = q::SatConv<DstT, float>(v, RoundMode::CAST_RINT);
     }
   }
 }

@@ -12,11 +12,12 @@
 // nearest even whatever the config's roundMode) with the scale tensors left untouched.
 //
 // Quantize (quantize_impl.h, arch 3510) computes in float: v = float(src) * float(scale)
-// (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode
-// (saturating), int16 -> half, half -> int8 (saturating): the int8 is v rounded in the mode and
-// clamped to [-128, 127]. PER_TENSOR (scalar scale and offset), PER_CHANNEL (scale[n], offset
-// tensor or scalar), PER_TOKEN (scale[m]), PER_GROUP (kDim 1: scale [m, ceil(n / groupSize)];
-// kDim 0: [ceil(m / groupSize), n]) on a row-major [m, n] source.
+// (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode (CAST_RINT,
+// CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC; any other falls back to CAST_RINT as
+// TransRegForS8 does; saturating), int16 -> half, half -> int8 (saturating): the int8 is v rounded
+// in the mode and clamped to [-128, 127]. PER_TENSOR (scalar scale and offset), PER_CHANNEL
+// (scale[n], offset tensor or scalar), PER_TOKEN (scale[m]), PER_GROUP (kDim 1: scale [m, ceil(n /
+// groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major [m, n] source.
 //
 // Quantize's 8-bit float destinations (quantize_impl.h: the same float value, then a saturating
 // cast): fp8_e4m3fn_t / fp8_e5m2_t round to nearest even (CAST_RINT; any other configured mode
@@ -25,18 +26,29 @@
 // value, NaN 0 (lngrad_aicore/fp8.h has the formats and the rounding).
 //
 // The dstT/srcT overloads and the AscendQuantPolicy forms of AscendQuant (arch 3510):
-// ascend_quant_policy.h, included at the end. Not modelled: Quantize's fp4 destinations.
+// ascend_quant_policy.h, included at the end.
+//
+// Quantize's fp4 destinations (fp4x2_e2m1_t / fp4x2_e1m2_t; PER_GROUP only, either kDim; half,
+// bfloat16 or float sources with the page's scales; offset ignored, as the page says):
+// v = float(src) * float(scale), one float Mul (QuantizePerGroupForK{Col,Row}Fp4), then
+// TransRegForFp4: v -> bfloat16 CAST_RINT, bfloat16 -> fp4 in config.roundMode (CAST_RINT,
+// CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC; any other falls back to CAST_RINT), both SatS
+// casts (past the largest value and +-inf: the largest of the sign, NaN: 0). Element e in byte
+// e / 2, the even element in the low nibble. n a multiple of 64 (32-byte rows).
 //
 // Checked mode: counts within every operand, operands 32-byte aligned, dst disjoint from src,
 // calCount a multiple of scaleCount (per channel), scaleCount == offsetCount, sharedTmpBuffer at
 // least 512 bytes on 2201/2002 (GetAscendQuantMaxMinTmpSize's minimum), Quantize on arch 3510.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "lib/quantization/quant_common.h"
+#include "lngrad_aicore/fp4.h"
 #include "lngrad_aicore/fp8.h"
 
 namespace AscendC {
@@ -104,11 +116,12 @@ namespace lngrad::aicore::quant_detail {
 
 inline constexpr uint64_t kAscendQuantTmpMin = 512;
 
-// The half form of a source element (float: Cast to half, round to nearest even).
+// The half form of a source element (float: Cast to half, round to nearest even; 3510: the
+// register Cast's SatS trait, quant_common.h ArchConv).
 template <typename T>
 half ToHalfSrc(T x) {
   if constexpr (std::is_same_v<T, float>) {
-    return Conv<half, float>(x, RoundMode::CAST_NONE);
+    return ArchConv<half, float>(x, RoundMode::CAST_NONE);
   } else {
     return x;
   }
@@ -154,10 +167,41 @@ void QuantLoop(const AscendC::LocalTensor<int8_t>& dst, const AscendC::LocalTens
   }
 }
 
+// The float value v as an fp8 destination: CAST_RINT, saturating (RegCastSaturates).
+template <typename D>
+D Fp8Sat(float v) {
+  if constexpr (std::is_same_v<D, fp8_e4m3fn_t>) {
+    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, RegCastSaturates(true)));
+  } else {
+    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, RegCastSaturates(true)));
+  }
+}
+
+template <typename D>
+inline constexpr bool kIsFp4 = std::is_same_v<D, fp4x2_e2m1_t> || std::is_same_v<D, fp4x2_e1m2_t>;
+
+// The mode of TransRegForS8 / TransRegForFp4: the five they list, any other CAST_RINT.
+inline RoundMode IntListedMode(RoundMode mode) {
+  const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
+                      mode == RoundMode::CAST_FLOOR || mode == RoundMode::CAST_CEIL ||
+                      mode == RoundMode::CAST_TRUNC;
+  return listed ? mode : RoundMode::CAST_RINT;
+}
+
+// TransRegForFp4: the register value W -> bfloat16 CAST_RINT (SatS), then -> the fp4 type in the
+// listed mode (SatS): two roundings.
+template <typename D, typename W>
+D Fp4Out(W v, RoundMode mode) {
+  const bfloat16_t b = SatConv<bfloat16_t, W>(v, RoundMode::CAST_RINT);
+  return SatConv<D, bfloat16_t>(b, IntListedMode(mode));
+}
+
 // The int8 of Quantize's float value v: float -> int16 (mode, saturating) -> half -> int8.
+// The mode is TransRegForS8's: the five it lists, any other CAST_RINT.
 inline int8_t QuantizeToInt8(float v, RoundMode mode) {
-  const int16_t i16 = Conv<int16_t, float>(v, mode);
-  return Conv<int8_t, half>(Conv<half, int16_t>(i16, RoundMode::CAST_RINT), RoundMode::CAST_RINT);
+  const int16_t i16 = SatConv<int16_t, float>(v, IntListedMode(mode));
+  return SatConv<int8_t, half>(SatConv<half, int16_t>(i16, RoundMode::CAST_RINT),
+                               RoundMode::CAST_RINT);
 }
 
 }  // namespace lngrad::aicore::quant_detail
@@ -353,16 +397,17 @@ float At(const X& x, uint64_t j) {
 template <typename DstT>
 DstT QuantizeTo(float v, RoundMode mode) {
   namespace fp8 = lngrad::aicore::fp8;
-  if constexpr (std::is_same_v<DstT, int8_t>) {
+  if constexpr (lngrad::aicore::quant_detail::kIsFp4<DstT>) {
+    return lngrad::aicore::quant_detail::Fp4Out<DstT, float>(v, mode);
+  } else if constexpr (std::is_same_v<DstT, int8_t>) {
     return lngrad::aicore::quant_detail::QuantizeToInt8(v, mode);
   } else if constexpr (std::is_same_v<DstT, hifloat8_t>) {
     const fp8::Hif8Round r =
         mode == RoundMode::CAST_HYBRID ? fp8::Hif8Round::kHybrid : fp8::Hif8Round::kRound;
-    return hifloat8_t::FromBits(fp8::FloatToHif8(v, r, true));
-  } else if constexpr (std::is_same_v<DstT, fp8_e4m3fn_t>) {
-    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, true));
+    return hifloat8_t::FromBits(
+        fp8::FloatToHif8(v, r, lngrad::aicore::quant_detail::RegCastSaturates(true)));
   } else {
-    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, true));
+    return lngrad::aicore::quant_detail::Fp8Sat<DstT>(v);
   }
 }
 
@@ -386,18 +431,28 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   namespace q = lngrad::aicore::quant_detail;
   namespace m = lngrad::aicore::math_detail;
   constexpr const char* kApi = "Quantize";
+  constexpr bool kFp4 = q::kIsFp4<DstT>;
   static_assert(std::is_same_v<DstT, int8_t> || std::is_same_v<DstT, fp8_e4m3fn_t> ||
-                    std::is_same_v<DstT, fp8_e5m2_t> || std::is_same_v<DstT, hifloat8_t>,
-                "Quantize: the destination is int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t "
-                "(lngrad does not model the fp4 ones)");
+                    std::is_same_v<DstT, fp8_e5m2_t> || std::is_same_v<DstT, hifloat8_t> || kFp4,
+                "Quantize: the destination is int8_t, fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, "
+                "fp4x2_e2m1_t or fp4x2_e1m2_t");
+  static_assert(!kFp4 || config.policy == QuantizePolicy::PER_GROUP,
+                "Quantize: the fp4 destinations take PER_GROUP only");
   constexpr bool kPerTensor = config.policy == QuantizePolicy::PER_TENSOR;
   static_assert(kPerTensor != q::IsTensor<ScaleT>::value,
                 "Quantize: PER_TENSOR takes a scalar scale, the other policies a scale tensor");
   (void)sharedTmpBuffer;
   q::CheckProduct(kApi, true);
   const uint64_t n = uint64_t{params.m} * params.n;
-  m::CheckElementwise(kApi, static_cast<int64_t>(n), m::Products::kAll, m::Overlap::kNone,
-                      {m::Op(dstTensor, "dstTensor"), m::Op(srcTensor, "srcTensor")});
+  if constexpr (kFp4) {
+    q::CheckCount(kApi, srcTensor, n, "srcTensor");
+    q::CheckCount(kApi, dstTensor, n, "dstTensor");
+    q::Require(params.n % 64 == 0, kApi,
+               "n " + std::to_string(params.n) + " must be 32-byte aligned (a multiple of 64 fp4)");
+  } else {
+    m::CheckElementwise(kApi, static_cast<int64_t>(n), m::Products::kAll, m::Overlap::kNone,
+                        {m::Op(dstTensor, "dstTensor"), m::Op(srcTensor, "srcTensor")});
+  }
   const q::ParamLayout lay{static_cast<int>(config.policy), config.kDim, params.m, params.n,
                            params.groupSize};
   q::Require(config.policy != QuantizePolicy::PER_GROUP || params.groupSize > 0, kApi,
@@ -406,20 +461,22 @@ void Quantize(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   const uint64_t channels = lay.Count();
   if constexpr (q::IsTensor<ScaleT>::value) q::CheckCount(kApi, scale, channels, "scale");
   if constexpr (q::IsTensor<OffsetT>::value) {
-    if (config.hasOffset) q::CheckCount(kApi, offset, channels, "offset");
+    if (config.hasOffset && !kFp4) q::CheckCount(kApi, offset, channels, "offset");
   }
-  q::Record(kApi, loc,
-            {q::SpanOf(srcTensor, n), lngrad_quant::SpanIf(scale, channels),
-             config.hasOffset ? lngrad_quant::SpanIf(offset, channels) : q::Span{nullptr, 0}},
-            {q::SpanOf(dstTensor, n)});
+  q::Record(
+      kApi, loc,
+      {q::SpanOf(srcTensor, n), lngrad_quant::SpanIf(scale, channels),
+       config.hasOffset && !kFp4 ? lngrad_quant::SpanIf(offset, channels) : q::Span{nullptr, 0}},
+      {q::SpanOf(dstTensor, n)});
   const SrcT* in = srcTensor.HostPtr();
-  DstT* out = dstTensor.HostPtr();
+  auto* out = reinterpret_cast<std::byte*>(dstTensor.HostPtr());
   for (uint64_t i = 0; i < params.m; ++i) {
     for (uint64_t j = 0; j < params.n; ++j) {
       const uint64_t c = lay.Index(i, j);
       float v = q::F(in[i * params.n + j]) * lngrad_quant::At(scale, c);
-      if constexpr (config.hasOffset) v = v + lngrad_quant::At(offset, c);
-      out[i * params.n + j] = lngrad_quant::QuantizeTo<DstT>(v, config.roundMode);
+      if constexpr (config.hasOffset && !kFp4) v = v + lngrad_quant::At(offset, c);
+      lngrad::aicore::detail::StoreElem<DstT>(out, i * params.n + j,
+                                              lngrad_quant::QuantizeTo<DstT>(v, config.roundMode));
     }
   }
 }

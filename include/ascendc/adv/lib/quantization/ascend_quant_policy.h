@@ -67,35 +67,14 @@ W ToWork(X x) {
 template <typename D>
 inline constexpr bool kIsFp8 = std::is_same_v<D, fp8_e4m3fn_t> || std::is_same_v<D, fp8_e5m2_t>;
 template <typename D>
-inline constexpr bool kIsFp4 = std::is_same_v<D, fp4x2_e2m1_t> || std::is_same_v<D, fp4x2_e1m2_t>;
-template <typename D>
 inline constexpr bool kIsB8Dst =
     std::is_same_v<D, int8_t> || std::is_same_v<D, hifloat8_t> || kIsFp8<D>;
-
-// The float value v as an fp8 destination: CAST_RINT, saturating.
-template <typename D>
-D Fp8Sat(float v) {
-  if constexpr (std::is_same_v<D, fp8_e4m3fn_t>) {
-    return fp8_e4m3fn_t::FromBits(fp8::FloatToE4m3(v, true));
-  } else {
-    return fp8_e5m2_t::FromBits(fp8::FloatToE5m2(v, true));
-  }
-}
-
-// The mode of TransRegForS8 / TransRegForFp4: the five they list, any other CAST_RINT.
-inline RoundMode IntListedMode(RoundMode mode) {
-  const bool listed = mode == RoundMode::CAST_RINT || mode == RoundMode::CAST_ROUND ||
-                      mode == RoundMode::CAST_FLOOR || mode == RoundMode::CAST_CEIL ||
-                      mode == RoundMode::CAST_TRUNC;
-  return listed ? mode : RoundMode::CAST_RINT;
-}
 
 // TransRegForS8 / Hif8 / Fp8 / Fp4 of the 3510 source: the W value as D.
 template <typename D, typename W>
 D PolicyOut(W v, RoundMode mode) {
   if constexpr (kIsFp4<D>) {
-    const bfloat16_t b = SatConv<bfloat16_t, W>(v, RoundMode::CAST_RINT);
-    return SatConv<D, bfloat16_t>(b, IntListedMode(mode));
+    return Fp4Out<D>(v, mode);
   } else if constexpr (std::is_same_v<D, int8_t>) {
     const RoundMode m = IntListedMode(mode);
     if constexpr (std::is_same_v<W, half>) {
@@ -108,7 +87,7 @@ D PolicyOut(W v, RoundMode mode) {
   } else if constexpr (std::is_same_v<D, hifloat8_t>) {
     const fp8::Hif8Round r =
         mode == RoundMode::CAST_HYBRID ? fp8::Hif8Round::kHybrid : fp8::Hif8Round::kRound;
-    return hifloat8_t::FromBits(fp8::FloatToHif8(F(v), r, true));
+    return hifloat8_t::FromBits(fp8::FloatToHif8(F(v), r, RegCastSaturates(true)));
   } else {
     return Fp8Sat<D>(F(v));
   }
@@ -120,7 +99,8 @@ D HalfOut(half h) {
   if constexpr (std::is_same_v<D, int8_t>) {
     return SatConv<int8_t, half>(h, RoundMode::CAST_RINT);
   } else {
-    return hifloat8_t::FromBits(fp8::FloatToHif8(F(h), fp8::Hif8Round::kRound, true));
+    return hifloat8_t::FromBits(
+        fp8::FloatToHif8(F(h), fp8::Hif8Round::kRound, RegCastSaturates(true)));
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "lib/math/math_common.h"
 #include "lngrad_aicore/ctrl.h"
+#include "lngrad_aicore/sys.h"
 #include "lngrad_aicore/vector_ops.h"
 
 // The vendor's [firstAxis, lastAxis] shape structs of the filter and select APIs
@@ -53,11 +54,21 @@ T Conv(U v, RoundMode mode) {
   return detail::CastElem<T, U>(v, c);
 }
 
-// A register Cast of the 3510 sequences (their LayoutZMrgZRnd?SatS traits): saturating whatever
-// the block's overflow mode (+-inf -> the largest finite value, NaN -> 0 for float results).
+// Whether a 3510 register Cast to a float destination saturates (+-inf and results past the
+// largest value -> the largest finite value, NaN -> 0), by the register Cast page's table 5:
+// with CTRL[60] set (every block's default) the global mode decides, CTRL[48] (the block's
+// overflow mode, AscendCUtils::SetOverflow); with CTRL[60] clear the instruction's trait does
+// (traitSat: SatMode::SAT).
+inline bool RegCastSaturates(bool traitSat) {
+  const bool global = (detail::CurrentBlockSys().ctrl >> 60 & 1u) != 0;
+  return global ? FloatSaturation() : traitSat;
+}
+
+// A register Cast of the 3510 sequences with a LayoutZMrgZRnd?SatS / MrgZRnd?SatS trait: the
+// trait's SAT where CTRL[60] is clear, else the block's overflow mode (RegCastSaturates).
 template <typename T, typename U>
 T SatConv(U v, RoundMode mode) {
-  const detail::CastCtx c{mode, true, 1.0};
+  const detail::CastCtx c{mode, RegCastSaturates(true), 1.0};
   return detail::CastElem<T, U>(v, c);
 }
 
@@ -71,6 +82,13 @@ inline half HMul(half a, half b) { return half(F(a) * F(b)); }
 inline half HAdd(half a, half b) { return half(F(a) + F(b)); }
 
 inline bool Is3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
+// A conversion that the 2201 / 2002 sequences make with the vector Cast (the block's overflow
+// mode) and the 3510 ones with a SatS register Cast (SatConv).
+template <typename T, typename U>
+T ArchConv(U v, RoundMode mode) {
+  return Is3510() ? SatConv<T, U>(v, mode) : Conv<T, U>(v, mode);
+}
 
 // Checked mode: the API exists on the running product.
 inline void CheckProduct(const char* api, bool only3510) {
