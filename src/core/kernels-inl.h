@@ -41,6 +41,27 @@ namespace lngrad::core {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Pass 1 of GradRows: the row sums and coefficients of a sub-block's rows (zero-initialized:
+// CoefficientsBatch reads whole vectors).
+struct SubBlockCoefficients {
+  float a[kMaxSubRows] = {}, b[kMaxSubRows] = {}, c[kMaxSubRows] = {}, mean[kMaxSubRows] = {};
+  float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, var[kMaxSubRows] = {};
+
+  // Rows [r0, r0 + rows); gamma as WidenedGamma gives it.
+  template <class T, class G>
+  HWY_INLINE void Compute(const GradArgs<T>& args, const G* gamma, int64_t r0, size_t rows) {
+    const size_t h = static_cast<size_t>(args.h);
+    const size_t base = static_cast<size_t>(r0) * h;
+    for (size_t j = 0; j < rows; ++j) {
+      mean[j] = RowMean(args, r0 + static_cast<int64_t>(j));
+      var[j] = RowVariance(args, r0 + static_cast<int64_t>(j));
+      RowGradSums(args.dy + base + j * h, args.x + base + j * h, gamma, mean[j], h, &s12[j], &s1[j],
+                  &s2[j]);
+    }
+    CoefficientsBatch(s12, s1, s2, var, args.epsilon, args.h, rows, a, b, c);
+  }
+};
+
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
 // pd_x and res_for_gamma. Float data, and half data in the fast evaluation: loads widen half to
 // float exactly, every operation is the float one, each half output is rounded once from the
@@ -54,23 +75,15 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
   // The block's partials start from zero: the first sub-block starts its column sums from zero
   // registers and stores every column, so g and b need no clearing pass.
   const size_t sub = SubRows(h);
-  // Per-row sums and coefficients of one sub-block (zero-initialized: CoefficientsBatch reads
-  // whole vectors).
-  float ka[kMaxSubRows] = {}, kb[kMaxSubRows] = {}, kc[kMaxSubRows] = {}, km[kMaxSubRows] = {};
-  float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, kv[kMaxSubRows] = {};
+  SubBlockCoefficients coef;
+  const float *ka = coef.a, *kb = coef.b, *kc = coef.c, *km = coef.mean;
   size_t peel = 0;
   const bool stream = StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
   const auto* gamma = WidenedGamma(a.gamma, h);
   for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
     const size_t base = static_cast<size_t>(r0) * h;
-    for (size_t j = 0; j < rows; ++j) {
-      km[j] = RowMean(a, r0 + static_cast<int64_t>(j));
-      kv[j] = RowVariance(a, r0 + static_cast<int64_t>(j));
-      RowGradSums(a.dy + base + j * h, a.x + base + j * h, gamma, km[j], h, &s12[j], &s1[j],
-                  &s2[j]);
-    }
-    CoefficientsBatch(s12, s1, s2, kv, a.epsilon, a.h, rows, ka, kb, kc);
+    coef.Compute(a, gamma, r0, rows);
     const T* dy = a.dy + base;
     const T* x = a.x + base;
     T* pd_x = a.pd_x + base;
