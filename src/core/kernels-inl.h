@@ -41,6 +41,27 @@ namespace lngrad::core {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Pass 1 of GradRows: the row sums and coefficients of a sub-block's rows (zero-initialized:
+// CoefficientsBatch reads whole vectors).
+struct SubBlockCoefficients {
+  float a[kMaxSubRows] = {}, b[kMaxSubRows] = {}, c[kMaxSubRows] = {}, mean[kMaxSubRows] = {};
+  float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, var[kMaxSubRows] = {};
+
+  // Rows [r0, r0 + rows); gamma as WidenedGamma gives it.
+  template <class T, class G>
+  HWY_INLINE void Compute(const GradArgs<T>& args, const G* gamma, int64_t r0, size_t rows) {
+    const size_t h = static_cast<size_t>(args.h);
+    const size_t base = static_cast<size_t>(r0) * h;
+    for (size_t j = 0; j < rows; ++j) {
+      mean[j] = RowMean(args, r0 + static_cast<int64_t>(j));
+      var[j] = RowVariance(args, r0 + static_cast<int64_t>(j));
+      RowGradSums(args.dy + base + j * h, args.x + base + j * h, gamma, mean[j], h, &s12[j], &s1[j],
+                  &s2[j]);
+    }
+    CoefficientsBatch(s12, s1, s2, var, args.epsilon, args.h, rows, a, b, c);
+  }
+};
+
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
 // pd_x and res_for_gamma. Float data, and half data in the fast evaluation: loads widen half to
 // float exactly, every operation is the float one, each half output is rounded once from the
@@ -54,22 +75,15 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
   // The block's partials start from zero: the first sub-block starts its column sums from zero
   // registers and stores every column, so g and b need no clearing pass.
   const size_t sub = SubRows(h);
-  // Per-row sums and coefficients of one sub-block (zero-initialized: CoefficientsBatch reads
-  // whole vectors).
-  float ka[kMaxSubRows] = {}, kb[kMaxSubRows] = {}, kc[kMaxSubRows] = {}, km[kMaxSubRows] = {};
-  float s12[kMaxSubRows] = {}, s1[kMaxSubRows] = {}, s2[kMaxSubRows] = {}, kv[kMaxSubRows] = {};
+  SubBlockCoefficients coef;
+  const float *ka = coef.a, *kb = coef.b, *kc = coef.c, *km = coef.mean;
   size_t peel = 0;
   const bool stream = StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
+  const auto* gamma = WidenedGamma(a.gamma, h);
   for (int64_t r0 = row_begin; r0 < row_end; r0 += static_cast<int64_t>(sub)) {
     const size_t rows = static_cast<size_t>(std::min<int64_t>(row_end - r0, sub));
     const size_t base = static_cast<size_t>(r0) * h;
-    for (size_t j = 0; j < rows; ++j) {
-      km[j] = RowMean(a, r0 + static_cast<int64_t>(j));
-      kv[j] = RowVariance(a, r0 + static_cast<int64_t>(j));
-      RowGradSums(a.dy + base + j * h, a.x + base + j * h, a.gamma, km[j], h, &s12[j], &s1[j],
-                  &s2[j]);
-    }
-    CoefficientsBatch(s12, s1, s2, kv, a.epsilon, a.h, rows, ka, kb, kc);
+    coef.Compute(a, gamma, r0, rows);
     const T* dy = a.dy + base;
     const T* x = a.x + base;
     T* pd_x = a.pd_x + base;
@@ -94,9 +108,14 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
           StoreSome(d, v, p, rem, full);
         }
       };
+      // bfloat16 whole vectors without streaming go in pairs (vectors k - 1 and k, k odd, are
+      // consecutive in memory): one pack for both (StoreBf16Pair). Streamed pairs measured
+      // slower at 16384 x 4096 (bench/README.md), and the other types gain nothing.
+      constexpr bool kPairs = std::is_same_v<T, BFloat16> && HWY_TARGET != HWY_SCALAR &&
+                              decltype(full)::value && !decltype(nt)::value && kVecs % 2 == 0;
       VF gam[kVecs], gv[kVecs], bv[kVecs];
       for (size_t k = 0; k < kVecs; ++k) {
-        gam[k] = load(a.gamma + i + k * n);
+        gam[k] = load(gamma + i + k * n);
         gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
         if constexpr (kFused) {
           if (r0 != row_begin) gv[k] = load(g + i + k * n), bv[k] = load(b + i + k * n);
@@ -105,18 +124,26 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
       for (size_t j = j_begin; j < j_end; ++j) {
         const VF vm = hn::Set(d, km[j]), va = hn::Set(d, ka[j]), vb = hn::Set(d, kb[j]),
                  vc = hn::Set(d, kc[j]);
+        [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
         for (size_t k = 0; k < kVecs; ++k) {
           const size_t o = j * h + i + k * n;
           const VF dyv = load(dy + o);
           const VF x1 = hn::Mul(dyv, gam[k]);
           const VF x2 = hn::Sub(load(x + o), vm);
-          store(hn::MulAdd(va, x1, hn::MulAdd(vb, x2, vc)), pd_x + o);
+          const VF pd = hn::MulAdd(va, x1, hn::MulAdd(vb, x2, vc));
           const VF res = hn::Mul(x2, va);
           if constexpr (kFused) {
             gv[k] = hn::MulAdd(dyv, res, gv[k]);
             bv[k] = hn::Add(bv[k], dyv);
+          }
+          if constexpr (!kPairs) {
+            store(pd, pd_x + o);
+            if constexpr (!kFused) store(res, res_out + o);
+          } else if (k % 2 == 0) {
+            held_pd = pd, held_res = res;
           } else {
-            store(res, res_out + o);
+            StoreBf16Pair(d, held_pd, pd, pd_x + o - n);
+            if constexpr (!kFused) StoreBf16Pair(d, held_res, res, res_out + o - n);
           }
         }
       }
@@ -325,9 +352,28 @@ KernelSet<T> MakeSet() {
   return {&Grad<T>, &Backward<T>, &Beta<T>, &Forward<T>};
 }
 
+// KernelTable::round_bf16: whole pairs of vectors through Bf16BitsOf2, as GradRows stores its
+// column groups, then single and partial vectors through StoreSome.
+void RoundToBFloat16(const float* in, size_t n, BFloat16* out) {
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Repartition<uint16_t, DF> d16;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    hn::StoreU(Bf16BitsOf2(d, hn::LoadU(d, in + i), hn::LoadU(d, in + i + lanes)), d16,
+               reinterpret_cast<uint16_t*>(out + i));
+  }
+#endif
+  ForEachColumnChunk(n - i, lanes, [&](size_t j, size_t count, auto full) HWY_ATTR {
+    StoreSome(d, LoadSome(d, in + i + j, count, full), out + i + j, count, full);
+  });
+}
+
 // The dispatched entry point: this target's kernels and its Highway bit.
 const KernelTable* GetKernelTable(int64_t* target) {
-  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>()};
+  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>(),
+                                 &RoundToBFloat16};
   *target = HWY_TARGET;
   return &table;
 }

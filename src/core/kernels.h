@@ -97,6 +97,9 @@ struct KernelTable {
   KernelSet<float> f32;
   KernelSet<Half> f16;
   KernelSet<BFloat16> bf16;  // the fast evaluation only (correctly_rounded is for Half)
+  // The bfloat16 rounding of the kernels' stores over n floats (the SIMD set: pairs of vectors
+  // as the column groups store them, then single and partial vectors), for the tests.
+  void (*round_bf16)(const float* in, size_t n, BFloat16* out) = nullptr;
 };
 // The 16-bit data types: float arithmetic inside, each output rounded once.
 template <class T>

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include <hwy/highway.h>
 
@@ -156,6 +157,34 @@ HWY_INLINE void StoreF(D d, hn::VFromD<D> v, BFloat16* p) {
   const hn::Rebind<uint16_t, D> d16;
   hn::StoreU(Bf16BitsOf(d, v), d16, reinterpret_cast<uint16_t*>(p));
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// The bfloat16 encodings of two vectors of consecutive elements (a first) as one vector of
+// 16-bit lanes, the same bits as Bf16BitsOf: the rounding bias is added in 32 bits (NaN: the
+// quiet bit set instead) and the upper halves are taken in order, one pack for both vectors
+// instead of a shift and a pack each (issue 32: 9 fewer instructions per 16 elements on AVX2).
+template <class D>
+HWY_INLINE hn::Vec<hn::Repartition<uint16_t, D>> Bf16BitsOf2(D d, hn::VFromD<D> a,
+                                                             hn::VFromD<D> b) {
+  const hn::RebindToUnsigned<D> du;
+  const hn::Repartition<uint16_t, D> d16;
+  auto biased = [&](hn::VFromD<D> v) HWY_ATTR {
+    const auto bits = hn::BitCast(du, v);
+    const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+    const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7FFFu)));
+    const auto quiet = hn::Or(bits, hn::Set(du, 0x00400000u));
+    return hn::BitCast(d16, hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet, rounded));
+  };
+  (void)d;
+  return hn::ConcatOdd(d16, biased(b), biased(a));
+}
+
+template <class D>
+HWY_INLINE void StoreBf16Pair(D d, hn::VFromD<D> a, hn::VFromD<D> b, BFloat16* p) {
+  const hn::Repartition<uint16_t, D> d16;
+  hn::StoreU(Bf16BitsOf2(d, a, b), d16, reinterpret_cast<uint16_t*>(p));
+}
+#endif
 
 // Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
 // even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
@@ -310,11 +339,13 @@ HWY_INLINE void GradSums(D d, size_t h, const Terms& terms, hn::TFromD<D>* s12, 
   *s2 = SumVectors(d, w0, w1, w2, w3);
 }
 
-// Sums of one row for the coefficients: s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2).
-template <class T>
-HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean, size_t h,
+// Sums of one row for the coefficients: s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2). gamma is
+// of the data's type or, for 16-bit data, already widened to float (WidenedGamma).
+template <class T, class G>
+HWY_INLINE void RowGradSums(const T* dy, const T* x, const G* gamma, float mean, size_t h,
                             float* s12, float* s1, float* s2) {
 #if HWY_TARGET == HWY_SCALAR
+  static_assert(std::is_same_v<T, G>, "the one-lane target reads gamma as the data's type");
   // One-lane vectors: four of them would give only 4 partial sums.
   LaneGradSums(dy, x, gamma, mean, static_cast<int64_t>(h), s12, s1, s2);
 #else
@@ -325,6 +356,30 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const T* gamma, float mean,
     x2 = hn::Sub(LoadSome(d, x + i, count, full), vmean);
   };
   GradSums(d, h, terms, s12, s1, s2);
+#endif
+}
+
+// gamma as the kernels' passes read it: 16-bit gamma widened to float once per call (exact; pass
+// 1 reads it once per row, and a float operand needs no conversion there: issue 32), float gamma
+// as it is. The one-lane target reads the data's type.
+template <class T>
+HWY_INLINE auto WidenedGamma(const T* gamma, size_t h) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)h;
+  return gamma;
+#else
+  if constexpr (std::is_same_v<T, float>) {
+    (void)h;
+    return gamma;
+  } else {
+    thread_local std::vector<float> widened;
+    if (widened.size() < h) widened.resize(h);
+    const DF d;
+    ForEachColumnChunk(h, hn::Lanes(d), [&](size_t i, size_t count, auto full) HWY_ATTR {
+      StoreSome(d, LoadSome(d, gamma + i, count, full), widened.data() + i, count, full);
+    });
+    return static_cast<const float*>(widened.data());
+  }
 #endif
 }
 

@@ -135,8 +135,13 @@ constexpr KernelSet<T> MakeSet() {
 
 }  // namespace
 
+void RoundToBFloat16(const float* in, size_t n, BFloat16* out) {
+  for (size_t i = 0; i < n; ++i) PutFloat(out + i, in[i]);
+}
+
 const KernelTable& ScalarKernels() {
-  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>()};
+  static const KernelTable table{MakeSet<float>(), MakeSet<Half>(), MakeSet<BFloat16>(),
+                                 &RoundToBFloat16};
   return table;
 }
 

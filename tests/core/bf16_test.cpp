@@ -172,5 +172,41 @@ TEST(BFloat16Kernels, AreTheFloatEvaluationRoundedOnce) {
   }
 }
 
+// The kernels' vector bfloat16 stores (issue 32: two vectors packed at once, as GradRows stores
+// its column groups; single vectors; partial vectors) against the scalar conversion above, which
+// the value model checks, on every target: random bit patterns and what a rounding can miss
+// (ties to either side, the carry into the exponent, overflow to infinity, subnormals,
+// infinities, quiet and signalling NaNs of both signs).
+TEST(BFloat16Kernels, VectorStoresRoundAsTheScalarConversion) {
+  std::vector<uint32_t> bits = {0x00000000u, 0x80000000u, 0x00000001u, 0x00008000u, 0x00018000u,
+                                0x007FFFFFu, 0x00800000u, 0x3F808000u, 0x3F818000u, 0x3F807FFFu,
+                                0x3F808001u, 0x3FFF8000u, 0x7F7F8000u, 0x7F7F7FFFu, 0x7F7FFFFFu,
+                                0xFF7FFFFFu, 0x7F800000u, 0xFF800000u, 0x7F800001u, 0xFF800001u,
+                                0x7FC00000u, 0xFFC00000u, 0x7FFFFFFFu, 0xFFFFFFFFu, 0x7FBF8000u};
+  std::mt19937 rng(32);
+  for (int i = 0; i < 1 << 16; ++i) {
+    const uint32_t r = static_cast<uint32_t>(rng());
+    bits.push_back(r);
+    bits.push_back((r & 0xFFFF0000u) | 0x8000u);  // a tie
+  }
+  std::vector<float> in(bits.size());
+  std::memcpy(in.data(), bits.data(), bits.size() * sizeof(float));
+  for (const Path& p : test::AllPaths()) {
+    test::TargetScope scope(p);
+    int64_t target = 0;
+    const core::KernelTable& table =
+        p.impl == Impl::kSimd ? core::SimdKernels(&target) : core::ScalarKernels();
+    for (size_t len : {in.size(), in.size() - 13}) {  // the second ends in single vectors
+      std::vector<BFloat16> out(len);
+      table.round_bf16(in.data(), len, out.data());
+      for (size_t i = 0; i < len; ++i) {
+        ASSERT_EQ(out[i].bits, FloatToBFloat16Bits(in[i]))
+            << p.name << " element " << i << " of " << len << ", float bits 0x" << std::hex
+            << bits[i];
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lngrad
