@@ -179,12 +179,22 @@ HWY_INLINE hn::Vec<hn::Repartition<uint16_t, D>> Bf16BitsOf2(D d, hn::VFromD<D> 
   return hn::ConcatOdd(d16, biased(b), biased(a));
 }
 
-template <class D>
-HWY_INLINE void StoreBf16Pair(D d, hn::VFromD<D> a, hn::VFromD<D> b, BFloat16* p) {
-  const hn::Repartition<uint16_t, D> d16;
-  hn::StoreU(Bf16BitsOf2(d, a, b), d16, reinterpret_cast<uint16_t*>(p));
-}
 #endif
+
+// Two whole vectors of consecutive elements: bfloat16 rounded with one pack (Bf16BitsOf2), any
+// other type (the callers' branches for it are discarded) or target one vector at a time.
+template <class D, class T>
+HWY_INLINE void StoreBf16Pair(D d, hn::VFromD<D> a, hn::VFromD<D> b, T* p) {
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    const hn::Repartition<uint16_t, D> d16;
+    hn::StoreU(Bf16BitsOf2(d, a, b), d16, reinterpret_cast<uint16_t*>(p));
+    return;
+  }
+#endif
+  StoreF(d, a, p);
+  StoreF(d, b, p + hn::Lanes(d));
+}
 
 // Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
 // even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
