@@ -150,7 +150,10 @@ std::vector<S> Inputs(uint32_t seed, uint32_t count, float range) {
   std::vector<S> v = As<S>(Uniform(seed, count, -range, range));
   const float specials[] = {std::numeric_limits<float>::infinity(),
                             -std::numeric_limits<float>::infinity(),
-                            std::numeric_limits<float>::quiet_NaN(), 1.0e4f, -0.0f, 0.0f};
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1.0e4f,
+                            -0.0f,
+                            0.0f};
   for (size_t i = 0; i < std::size(specials) && i < v.size(); ++i) v[i] = S(specials[i]);
   return v;
 }
@@ -201,8 +204,8 @@ bool OracleCode(double e, RoundMode m, uint8_t* out) {
     } else {
       const double dd = std::fabs(d - w), db = best < 0 ? 1e300 : std::fabs(mag[best] - w);
       const bool tie = dd == db;
-      take = best < 0 || dd < db ||
-             (tie && (m == RoundMode::CAST_ROUND ? d > mag[best] : c % 2 == 0));
+      take =
+          best < 0 || dd < db || (tie && (m == RoundMode::CAST_ROUND ? d > mag[best] : c % 2 == 0));
     }
     if (take) best = c;
   }
@@ -238,8 +241,7 @@ void QuantizeFp4(uint32_t m, uint32_t n, uint32_t g) {
       const float v = F(x[e]) * F(sc[c]);  // offset ignored for fp4
       ASSERT_EQ(code, RpFp4<D>(RpBf16(v), RpListed(cfg.roundMode))) << what << " element " << e;
       uint8_t want = 0;
-      if (!OracleCode<D>(static_cast<double>(F(x[e])) * F(sc[c]), RpListed(cfg.roundMode),
-                         &want)) {
+      if (!OracleCode<D>(static_cast<double>(F(x[e])) * F(sc[c]), RpListed(cfg.roundMode), &want)) {
         ++skipped;
         continue;
       }
@@ -290,10 +292,11 @@ template <typename S, typename Sc, const AscendC::QuantizeConfig& cfg>
 void QuantizeInt8(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1 ? n
+  const uint32_t nsc = kPolicy == 1   ? n
                        : kPolicy == 2 ? m
-                       : kPolicy == 3 ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                                      : 1;
+                       : kPolicy == 3
+                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
+                           : 1;
   const std::vector<S> x = Inputs<S>(80 + kPolicy, count, 300.0f);
   const std::vector<Sc> sc = As<Sc>(Uniform(81, nsc, -0.9f, 0.9f));
   const std::vector<Sc> of = As<Sc>(Uniform(82, nsc, -20.0f, 20.0f));
@@ -408,10 +411,11 @@ template <typename D, typename S, typename Sc, const AscendC::DequantizeConfig& 
 void DequantizeCase(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1 ? n
+  const uint32_t nsc = kPolicy == 1   ? n
                        : kPolicy == 2 ? m
-                       : kPolicy == 3 ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                                      : 1;
+                       : kPolicy == 3
+                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
+                           : 1;
   const std::vector<int32_t> xi = Ints(90 + kPolicy, count);
   const std::vector<float> xf = Uniform(91, count, -3e5f, 3e5f);
   const std::vector<Sc> sc = DqScales<Sc>(92 + kPolicy, nsc);
@@ -439,15 +443,14 @@ void DequantizeCase(uint32_t m, uint32_t n, uint32_t g) {
       const float x = std::is_same_v<S, int32_t> ? RpTiesAway(xi[e]) : xf[e];
       const float want = RpOut<D>(x * ScaleF(sc, RpAt(kPolicy, cfg.kDim, n, g, i, j)));
       ASSERT_EQ(std::bit_cast<uint32_t>(F(got[e])), std::bit_cast<uint32_t>(want))
-          << "policy " << kPolicy << " kDim " << cfg.kDim << " element " << e << ": "
-          << F(got[e]) << " vs " << want;
+          << "policy " << kPolicy << " kDim " << cfg.kDim << " element " << e << ": " << F(got[e])
+          << " vs " << want;
     }
   }
 }
 
 constexpr AscendC::DequantizeConfig kDqTensor = {AscendC::DequantizePolicy::PER_TENSOR, false, 1};
-constexpr AscendC::DequantizeConfig kDqChannel = {AscendC::DequantizePolicy::PER_CHANNEL, false,
-                                                  1};
+constexpr AscendC::DequantizeConfig kDqChannel = {AscendC::DequantizePolicy::PER_CHANNEL, false, 1};
 constexpr AscendC::DequantizeConfig kDqToken = {AscendC::DequantizePolicy::PER_TOKEN, false, 1};
 constexpr AscendC::DequantizeConfig kDqGroupK1 = {AscendC::DequantizePolicy::PER_GROUP, false, 1};
 constexpr AscendC::DequantizeConfig kDqGroupK0 = {AscendC::DequantizePolicy::PER_GROUP, false, 0};
@@ -471,10 +474,11 @@ template <typename D, typename P, const AscendC::AntiQuantizeConfig& cfg>
 void AntiQuantizeCase(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1 ? n
+  const uint32_t nsc = kPolicy == 1   ? n
                        : kPolicy == 2 ? m
-                       : kPolicy == 3 ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                                      : 1;
+                       : kPolicy == 3
+                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
+                           : 1;
   std::vector<int8_t> x(count);
   for (uint32_t e = 0; e < count; ++e) x[e] = static_cast<int8_t>((e * 89 + 7) % 256 - 128);
   const std::vector<P> sc = As<P>(Uniform(100 + kPolicy, nsc, -600.0f, 600.0f));
@@ -511,10 +515,9 @@ void AntiQuantizeCase(uint32_t m, uint32_t n, uint32_t g) {
 
 constexpr AscendC::AntiQuantizeConfig kAqTensor = {AscendC::AntiQuantizePolicy::PER_TENSOR, true,
                                                    -1};
-constexpr AscendC::AntiQuantizeConfig kAqChannel = {AscendC::AntiQuantizePolicy::PER_CHANNEL,
-                                                    true, -1};
-constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false,
-                                                  1};
+constexpr AscendC::AntiQuantizeConfig kAqChannel = {AscendC::AntiQuantizePolicy::PER_CHANNEL, true,
+                                                    -1};
+constexpr AscendC::AntiQuantizeConfig kAqToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, false, 1};
 constexpr AscendC::AntiQuantizeConfig kAqGroupK1 = {AscendC::AntiQuantizePolicy::PER_GROUP, true,
                                                     1};
 constexpr AscendC::AntiQuantizeConfig kAqGroupK0 = {AscendC::AntiQuantizePolicy::PER_GROUP, true,

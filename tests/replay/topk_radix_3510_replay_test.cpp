@@ -161,17 +161,17 @@ void CheckRadix(Case c, bool isLargest, uint32_t seed) {
                             static_cast<int32_t>(c.n)};
         LocalTensor<T> dv = ub.Get<T>(2);
         LocalTensor<int32_t> di = ub.Get<int32_t>(3);
-        TopK<T, isInitIndex, false, false, mode, config>(dv, di, ub.Get<T>(0), ub.Get<int32_t>(1),
-                                                         ub.Get<bool>(3), ub.Get<uint8_t>(1),
-                                                         static_cast<int32_t>(c.k), tiling, info,
-                                                         isLargest);
+        TopK<T, isInitIndex, false, false, mode, config>(
+            dv, di, ub.Get<T>(0), ub.Get<int32_t>(1), ub.Get<bool>(3), ub.Get<uint8_t>(1),
+            static_cast<int32_t>(c.k), tiling, info, isLargest);
         vals = ub.Take<T>(2);
         idx = ub.Take<int32_t>(3);
       },
       k950);
   const bool largest =
       config.order == TopKOrder::UNSET ? isLargest : config.order == TopKOrder::LARGEST;
-  const uint32_t vPad = kNSmall ? c.k : (c.k + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+  const uint32_t vPad =
+      kNSmall ? c.k : (c.k + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
   const uint32_t iPad = kNSmall ? c.k : (c.k + 7) / 8 * 8;
   for (uint32_t j = 0; j < c.outter; ++j) {
     const std::vector<T> row(in.begin() + j * c.inner, in.begin() + (j + 1) * c.inner);
@@ -195,8 +195,7 @@ void CheckType(uint32_t seed) {
   for (bool largest : {true, false}) {
     CheckRadix<T, false, TopKMode::TOPK_NORMAL, kRadixSorted>({3, 96, 90, 13}, largest, ++seed);
     CheckRadix<T, true, TopKMode::TOPK_NORMAL, kRadixSorted>({2, 256, 256, 64}, largest, ++seed);
-    CheckRadix<T, false, TopKMode::TOPK_NORMAL, kRadixUnsorted>({3, 128, 100, 37}, largest,
-                                                                ++seed);
+    CheckRadix<T, false, TopKMode::TOPK_NORMAL, kRadixUnsorted>({3, 128, 100, 37}, largest, ++seed);
     CheckRadix<T, true, TopKMode::TOPK_NORMAL, kRadixUnsorted>({2, 64, 64, 1}, largest, ++seed);
     CheckRadix<T, true, TopKMode::TOPK_NSMALL, kRadixSorted>({4, 32, 32, 5}, largest, ++seed);
     CheckRadix<T, false, TopKMode::TOPK_NSMALL, kRadixUnsorted>({3, 32, 30, 30}, largest, ++seed);
