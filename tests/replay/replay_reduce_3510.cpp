@@ -13,19 +13,6 @@ namespace {
 constexpr uint32_t kVl = 64;
 using Reg = std::vector<float>;
 
-// CalculateMainR: 1 << i for the last i in [1, 16) with dimR >> i nonzero (isAR and dimR < the
-// register: dimR itself).
-uint32_t MainR(uint32_t dimR, bool isAR, uint32_t vl) {
-  uint32_t mainR = 1;
-  for (uint32_t i = 1; i < 16 && (dimR >> i) != 0; ++i) mainR = 1u << i;
-  return isAR && dimR < vl ? dimR : mainR;
-}
-// CalculateFolds: how many i in [1, 16) leave count >> i nonzero.
-uint32_t Folds(uint32_t count) {
-  uint32_t folds = 0;
-  for (uint32_t i = 1; i < 16 && (count >> i) != 0; ++i) ++folds;
-  return folds;
-}
 uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 // One DeInterleave(dst, src, src, ones) + Mul(src, dst, src, mask) of ReduceProd: lane i < 32

@@ -20,6 +20,21 @@
 
 namespace lngrad_replay {
 
+// reduce_common_util_3510_impl.h, shared by the 3510 replays:
+// CalculateMainR: 1 << i for the last i in [1, 16) with dimR >> i nonzero (isAR and dimR < the
+// register: dimR itself).
+inline uint32_t MainR(uint32_t dimR, bool isAR, uint32_t vl) {
+  uint32_t mainR = 1;
+  for (uint32_t i = 1; i < 16 && (dimR >> i) != 0; ++i) mainR = 1u << i;
+  return isAR && dimR < vl ? dimR : mainR;
+}
+// CalculateFolds: how many i in [1, 16) leave count >> i nonzero.
+inline uint32_t Folds(uint32_t count) {
+  uint32_t folds = 0;
+  for (uint32_t i = 1; i < 16 && (count >> i) != 0; ++i) ++folds;
+  return folds;
+}
+
 // Pattern AR on arch 3510: dst[0, first); src holds first x last floats (dense).
 std::vector<float> ReplayReduceAR3510(const RedCall& c, const std::vector<float>& src);
 // Pattern RA on arch 3510: dst[0, last); src holds first x last floats (dense).

@@ -3,6 +3,8 @@
 // a mask is the count of leading active lanes.
 #include "replay_reduce_maxmin_3510.h"
 
+#include "replay_reduce_3510.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -47,19 +49,6 @@ float Tree(RedOp op, Reg v, uint32_t n, bool sum = false) {
 }
 
 Reg Lanes(const float* p, uint32_t n) { return Reg(p, p + n); }
-
-// CalculateMainR: the last 1 << i (i in [1, 16)) with dimR >> i nonzero; AR rows below V: dimR.
-uint32_t MainR(uint32_t dimR, bool isAR, uint32_t vl) {
-  uint32_t mainR = 1;
-  for (uint32_t i = 1; i < 16 && (dimR >> i) != 0; ++i) mainR = 1u << i;
-  return isAR && dimR < vl ? dimR : mainR;
-}
-// CalculateFolds: how many i in [1, 16) leave count >> i nonzero.
-uint32_t Folds(uint32_t count) {
-  uint32_t folds = 0;
-  for (uint32_t i = 1; i < 16 && (count >> i) != 0; ++i) ++folds;
-  return folds;
-}
 
 // The L1..L4 levels over n (1, 2, 4, 8, 16) registers: r[k] = op(r[k], r[k + n/2]), halving.
 void Levels(RedOp op, std::vector<Reg>& r, uint32_t n) {
