@@ -122,6 +122,20 @@ RoundMode RpListed(RoundMode m) {
              : RoundMode::CAST_RINT;
 }
 
+// How many parameters a policy takes for m x n data (the layout RpAt indexes).
+uint32_t RpCount(int policy, int kDim, uint32_t m, uint32_t n, uint32_t g) {
+  switch (policy) {
+    case 1:
+      return n;
+    case 2:
+      return m;
+    case 3:
+      return kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n;
+    default:
+      return 1;
+  }
+}
+
 // Where the parameter of (i, j) lies: 0 tensor, 1 channel j, 2 token i, 3 group (kDim 1: row i
 // of ceil(n / g) groups; kDim 0: group row i / g, which the KRow loops' tail block reaches as
 // mainRowGroup).
@@ -292,11 +306,7 @@ template <typename S, typename Sc, const AscendC::QuantizeConfig& cfg>
 void QuantizeInt8(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1   ? n
-                       : kPolicy == 2 ? m
-                       : kPolicy == 3
-                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                           : 1;
+  const uint32_t nsc = RpCount(kPolicy, cfg.kDim, m, n, g);
   const std::vector<S> x = Inputs<S>(80 + kPolicy, count, 300.0f);
   const std::vector<Sc> sc = As<Sc>(Uniform(81, nsc, -0.9f, 0.9f));
   const std::vector<Sc> of = As<Sc>(Uniform(82, nsc, -20.0f, 20.0f));
@@ -411,11 +421,7 @@ template <typename D, typename S, typename Sc, const AscendC::DequantizeConfig& 
 void DequantizeCase(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1   ? n
-                       : kPolicy == 2 ? m
-                       : kPolicy == 3
-                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                           : 1;
+  const uint32_t nsc = RpCount(kPolicy, cfg.kDim, m, n, g);
   const std::vector<int32_t> xi = Ints(90 + kPolicy, count);
   const std::vector<float> xf = Uniform(91, count, -3e5f, 3e5f);
   const std::vector<Sc> sc = DqScales<Sc>(92 + kPolicy, nsc);
@@ -474,11 +480,7 @@ template <typename D, typename P, const AscendC::AntiQuantizeConfig& cfg>
 void AntiQuantizeCase(uint32_t m, uint32_t n, uint32_t g) {
   constexpr int kPolicy = static_cast<int>(cfg.policy);
   const uint32_t count = m * n;
-  const uint32_t nsc = kPolicy == 1   ? n
-                       : kPolicy == 2 ? m
-                       : kPolicy == 3
-                           ? (cfg.kDim == 1 ? m * ((n + g - 1) / g) : (m + g - 1) / g * n)
-                           : 1;
+  const uint32_t nsc = RpCount(kPolicy, cfg.kDim, m, n, g);
   std::vector<int8_t> x(count);
   for (uint32_t e = 0; e < count; ++e) x[e] = static_cast<int8_t>((e * 89 + 7) % 256 - 128);
   const std::vector<P> sc = As<P>(Uniform(100 + kPolicy, nsc, -600.0f, 600.0f));
