@@ -151,6 +151,7 @@ TEST(SortApi, Sort950IsStableBothWays) {
 }
 
 constexpr SortConfig kMergeDesc = {SortType::MERGE_SORT, true};
+constexpr SortConfig kMergeAsc = {SortType::MERGE_SORT, false};
 
 // The 950 Sort with source indexes: int32 keys by radix (signed order), half by merge sort.
 TEST(SortApi, Sort950CarriesSourceIndexes) {
@@ -193,6 +194,89 @@ TEST(SortApi, Sort950CarriesSourceIndexes) {
     ASSERT_EQ(Bits(hout[i]), Bits(hv[desc[i]]));
     ASSERT_EQ(hid[i], desc[i]);
   }
+}
+
+// The 950 MERGE_SORT under every sanitizer tool: src written by a Duplicate, the sequence's
+// own steps (flip, Sort32, the merge rounds, Extract, flip back) ordered as the kit orders them;
+// the half form without indexes reads calCount * 4 bytes of src (its Sort32 indexes), which
+// initcheck reports when src's bytes past calCount were never written.
+std::string MergeSortFindings(bool half_values_only, bool stack_tmp) {
+  using namespace lngrad::aicore;
+  LaunchOptions o;
+  o.sanitize = san::kAllTools;
+  o.soc = k950;
+  std::vector<BlockFailure> failures;
+  (void)detail::RunBlocks(
+      "kernel", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<> a, d, t, i;
+        pipe.InitBuffer(a, 1024);
+        pipe.InitBuffer(d, 2048);
+        pipe.InitBuffer(t, 2048);
+        pipe.InitBuffer(i, 1024);
+        LocalTensor<float> dst = d.Get<float>();
+        LocalTensor<half> hdst = d.Get<half>();
+        LocalTensor<uint32_t> di = i.Get<uint32_t>();
+        if (half_values_only) {
+          Duplicate(a.Get<half>(), half(2.0f), 128);
+          PipeBarrier<PIPE_V>();
+          Sort<half, false, kMergeDesc>(hdst, a.Get<half>(), t.Get<uint8_t>(), 128u);
+        } else if (stack_tmp) {
+          Duplicate(a.Get<float>(), 2.0f, 128);
+          PipeBarrier<PIPE_V>();
+          Sort<float, false, kMergeAsc>(dst, di, a.Get<float>(), 128u);
+        } else {
+          Duplicate(a.Get<float>(), 2.0f, 128);
+          PipeBarrier<PIPE_V>();
+          Sort<float, false, kMergeAsc>(dst, di, a.Get<float>(), t.Get<uint8_t>(), 128u);
+        }
+      },
+      o, &failures);
+  std::string f;
+  for (const BlockFailure& b : failures) f += "[" + b.check + "] " + b.message + "\n";
+  return f;
+}
+
+TEST(SortApi, Sort950MergeUnderTheSanitizer) {
+  EXPECT_EQ(MergeSortFindings(false, false), "");
+  EXPECT_EQ(MergeSortFindings(false, true), "");
+  const std::string f = MergeSortFindings(true, false);
+  EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+  EXPECT_NE(f.find("Sort32"), std::string::npos) << f;
+}
+
+// Checked mode: the MERGE_SORT rules of the kit (calCount a multiple of 32, dst holding the
+// 8-byte structures) and the scratch of GetSortMaxMinTmpSize.
+TEST(SortApi, Sort950MergeCheckedRules) {
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<float> dst = ub.Get<float>(1);
+        Sort<float, false, kMergeDesc>(dst, ub.Get<float>(0), ub.Get<uint8_t>(2), 48u);
+      },
+      "sort_params", "multiple of 32", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<float> dst = ub.Get<float>(1);
+        dst.SetSize(64);
+        Sort<float, false, kMergeDesc>(dst, ub.Get<float>(0), ub.Get<uint8_t>(2), 64u);
+      },
+      "tensor_bounds", "calCount * 8 = 512", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<float> dst = ub.Get<float>(1);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        tmp.SetSize(256);
+        Sort<float, false, kMergeDesc>(dst, ub.Get<float>(0), tmp, 64u);
+      },
+      "tmp_buffer", "512", k950);
+  ExpectCheck(
+      [](Ub& ub) {
+        LocalTensor<half> dst = ub.Get<half>(1);
+        const LocalTensor<half> src = ub.Get<half>(0)[lngrad::aicore::test::kUbBufBytes / 2 - 64];
+        Sort<half, false, kMergeDesc>(dst, src, ub.Get<uint8_t>(2), 64u);
+      },
+      "tensor_bounds", "calCount * 4 = 256", k950);
 }
 
 TEST(SortApi, Sort950RefusedOn910B) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <functional>
 #include <string>
 #include <tuple>
@@ -357,6 +358,48 @@ TEST(Sort, MrgSortQueuesRepeatsAndSuspension) {
     EXPECT_EQ(t4, 0);
     EXPECT_EQ(uint32_t{t1} + t2 + t3, m.size());
   });
+}
+
+// lngrad's NaN rule (sort_ops.h): in Sort32 a NaN keeps its place and nothing passes it, the
+// scores between NaNs sorted among themselves; a merge keeps the first queue's head and takes a
+// later head only when it is greater than the one kept.
+TEST(Sort, NaNScoresKeepTheirPlace) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> s(32);
+  for (uint32_t i = 0; i < 32; ++i) s[i] = static_cast<float>((i * 7) % 11);
+  s[5] = nan;
+  s[20] = -nan;
+  std::vector<uint32_t> idx(32);
+  for (uint32_t i = 0; i < 32; ++i) idx[i] = i;
+  std::vector<float> got, merged;
+  OnBlock([&](Ub& ub) {
+    ub.Put<float>(0, s);
+    ub.Put<uint32_t>(1, idx);
+    Sort32(ub.Get<float>(2), ub.Get<float>(0), ub.Get<uint32_t>(1), 1);
+    got = ub.Take<float>(2);
+    // Queues {5, NaN, 9}, {6, 1}, {NaN, 8}: 6 (> 5), then 5, then NaN (kept first), then 9 ...
+    ub.Put<float>(0, {5, 0, nan, 0, 9, 0, 6, 1, 1, 1, nan, 2, 8, 2});
+    LocalTensor<float> q = ub.Get<float>(0);
+    const uint16_t len[4] = {3, 2, 2, 0};
+    MrgSort(ub.Get<float>(3), MrgSortSrcList<float>(q, q[6], q[10], q),
+            MrgSort4Info(len, false, 7, 1));
+    merged = ub.Take<float>(3);
+  });
+  std::vector<uint32_t> want(32);
+  for (uint32_t i = 0; i < 32; ++i) want[i] = i;
+  const auto desc = [&](uint32_t a, uint32_t b) { return s[a] > s[b]; };
+  std::stable_sort(want.begin(), want.begin() + 5, desc);
+  std::stable_sort(want.begin() + 6, want.begin() + 20, desc);
+  std::stable_sort(want.begin() + 21, want.end(), desc);
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t index;
+    std::memcpy(&index, &got[2 * i + 1], 4);
+    ASSERT_EQ(index, want[i]) << "position " << i;
+  }
+  const std::vector<float> order = {6, 5, nan, 9, 1, nan, 8};
+  for (uint32_t i = 0; i < order.size(); ++i) {
+    ASSERT_EQ(Bits(merged[2 * i]), Bits(order[i])) << "merge position " << i;
+  }
 }
 
 TEST(Sort, MrgSortCheckedRules) {

@@ -8,8 +8,13 @@
 //   [4, 8).
 // - A region proposal is 8 elements of T: [x1, y1, x2, y2, score, label, reserved, reserved].
 // Sorting is by score, descending; equal scores keep their order (the earlier element first;
-// in a merge the earlier queue first). Scores compare as IEEE floats; a NaN compares false
-// with everything, so it never overtakes (lngrad's choice: the docs do not say).
+// in a merge the earlier queue first). Scores compare as IEEE floats (-0 equals +0); a NaN
+// compares false with everything (lngrad's choice: the docs do not say), so in Sort32 and
+// RpSort16 a NaN keeps its place and nothing passes it (the scores between two NaNs sort among
+// themselves: an insertion in which a structure moves before its neighbour only when its score
+// is greater), and a merge scans the queues' heads in queue order, keeps the first, replaces
+// the kept head by a later one only when the later score is greater, and takes the kept head
+// (a NaN head once kept is taken; a NaN head after a kept number is passed over).
 // - Sort32(dst, score, index, repeatTime): each repeat sorts 32 pairs; src0 and src1 advance
 //   32 elements, dst 256 bytes per repeat.
 // - MrgSort(dst, {src1..src4}, info) / MrgSort4: merges the queues validBit selects (3, 7 or
@@ -105,14 +110,20 @@ inline void ParamError(const char* api, const std::string& message) {
   if (CheckedMode()) rep::Raise(checks::kSortParams, api, message);
 }
 
-// A stable descending sort of `n` structures of `elems` T each (score at element `score_at`).
+// A stable descending sort of `n` structures of `elems` T each (score at element `score_at`):
+// the insertion described above (the same order as any stable sort when no score is a NaN).
 template <typename T>
 void SortStructs(T* p, uint32_t n, uint32_t elems, uint32_t score_at) {
   std::vector<uint32_t> order(n);
-  for (uint32_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return Score(p[a * elems + score_at]) > Score(p[b * elems + score_at]);
-  });
+  for (uint32_t i = 0; i < n; ++i) {
+    const float s = Score(p[i * elems + score_at]);
+    uint32_t at = i;
+    while (at > 0 && s > Score(p[order[at - 1] * elems + score_at])) {
+      order[at] = order[at - 1];
+      --at;
+    }
+    order[at] = i;
+  }
   std::vector<T> copy(p, p + uint64_t{n} * elems);
   for (uint32_t i = 0; i < n; ++i) {
     std::memcpy(p + uint64_t{i} * elems, copy.data() + uint64_t{order[i]} * elems,

@@ -12,9 +12,12 @@
 // (score, index) structures, the scores to dstValue and the indexes to dstIndex (the device's two
 // GatherMask passes). Arch 2002's region-proposal forms are not modelled (checks::kProduct).
 //
-// The 950 Sort (calCount elements, ascending unless config.isDescend) is a stable sort by key:
-// RADIX_SORT orders by the bits as the device's radix passes do (floats by value, -0 before +0,
-// NaNs by their bits after +inf or before -inf), MERGE_SORT by score as Sort32/MrgSort.
+// The 950 Sort (calCount elements, ascending unless config.isDescend): RADIX_SORT is a stable
+// sort by the bits as the device's radix passes order them (floats by value, -0 before +0, NaNs
+// by their bits after +inf or before -inf); MERGE_SORT runs the kit's sequence (sort_impl.h:
+// sign flip of src for ascending, Sort32, DoFullSort's merge rounds, Extract in place, flip
+// back; MergeSort950 below), so NaNs, zeros and ties land where Sort32 and MrgSort put them
+// (sort_ops.h), and dst, tmp and src keep what the sequence leaves there.
 #pragma once
 
 #include <algorithm>
@@ -98,44 +101,6 @@ uint64_t RadixKey(T v, bool descend) {
     bits ^= sign;
   }
   return descend ? (~bits & all) : bits;
-}
-
-// The 950 Sort: dst (and dstIndex when given) = src (with srcIndex, else 0, 1, ...) sorted.
-template <typename T, typename U, const AscendC::SortConfig& config>
-void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
-             const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
-             uint32_t count, SrcLoc loc) {
-  const char* api = "Sort";
-  math_detail::CheckElementwise(
-      api, count, math_detail::Products::kOnly3510, math_detail::Overlap::kIdentical,
-      {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")});
-  std::vector<uint32_t> order(count);
-  for (uint32_t i = 0; i < count; ++i) order[i] = i;
-  const T* x = src.HostPtr();
-  if constexpr (config.type == AscendC::SortType::MERGE_SORT) {
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const float fa = static_cast<float>(x[a]), fb = static_cast<float>(x[b]);
-      return config.isDescend ? fa > fb : fa < fb;
-    });
-  } else {
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return RadixKey(x[a], config.isDescend) < RadixKey(x[b], config.isDescend);
-    });
-  }
-  san::Instr rec(Pipe::kV, api, loc);
-  if (rec) {
-    rec.Read(x, uint64_t{count} * sizeof(T));
-    rec.Write(dst.HostPtr(), uint64_t{count} * sizeof(T));
-    if (dstIndex != nullptr) rec.Write(dstIndex->HostPtr(), uint64_t{count} * sizeof(U));
-  }
-  std::vector<T> values(count);
-  std::vector<U> idx(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    values[i] = x[order[i]];
-    idx[i] = srcIndex != nullptr ? srcIndex->HostPtr()[order[i]] : static_cast<U>(order[i]);
-  }
-  std::copy(values.begin(), values.end(), dst.HostPtr());
-  if (dstIndex != nullptr) std::copy(idx.begin(), idx.end(), dstIndex->HostPtr());
 }
 
 }  // namespace lngrad::aicore::sort_detail
@@ -224,6 +189,155 @@ uint32_t GetSortLen(const uint32_t elemCount) {
   return elemCount * (8 / sizeof(T));
 }
 
+}  // namespace AscendC
+
+namespace lngrad::aicore::sort_detail {
+
+// The sign flip of the 950 MERGE_SORT's ascending form (sort_impl.h DescendProcess): the sign
+// bits of t[0, count), in place (NaNs and zeros too).
+template <typename T>
+void FlipSigns(const AscendC::LocalTensor<T>& t, uint32_t count, SrcLoc loc) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint16_t>;
+  constexpr Bits kSign = static_cast<Bits>(Bits{1} << (sizeof(T) * 8 - 1));
+  san::Instr rec(Pipe::kV, "Sort", loc);
+  if (rec) {
+    rec.Read(t.HostPtr(), uint64_t{count} * sizeof(T));
+    rec.Write(t.HostPtr(), uint64_t{count} * sizeof(T));
+  }
+  auto* bytes = reinterpret_cast<std::byte*>(t.HostPtr());
+  for (uint32_t i = 0; i < count; ++i) {
+    Bits b;
+    std::memcpy(&b, bytes + uint64_t{i} * sizeof(T), sizeof(T));
+    b ^= kSign;
+    std::memcpy(bytes + uint64_t{i} * sizeof(T), &b, sizeof(T));
+  }
+}
+
+// GenSrcIndex: 0, 1, ..., count - 1 into idx.
+inline void IotaIndex(const AscendC::LocalTensor<uint32_t>& idx, uint32_t count, SrcLoc loc) {
+  san::Instr rec(Pipe::kV, "Sort", loc);
+  if (rec) rec.Write(idx.HostPtr(), uint64_t{count} * 4);
+  for (uint32_t i = 0; i < count; ++i) idx.HostPtr()[i] = i;
+}
+
+// Checked mode: the kit's MERGE_SORT rules (calCount a multiple of 32, dst holding the count
+// 8-byte structures), the scratch of GetSortMaxMinTmpSize (count * 8 bytes) and, when src's own
+// bytes are Sort32's indexes (src_as_index), count * 4 bytes of src's buffer.
+template <typename T>
+void CheckMerge(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<uint8_t>& tmp, uint32_t count, bool src_as_index) {
+  if (!CheckedMode()) return;
+  const uint64_t need = uint64_t{count} * 8;
+  const auto* end = src.Buffer().end;
+  const auto* begin = reinterpret_cast<const std::byte*>(src.HostPtr());
+  if (src_as_index && end != nullptr && begin + need / 2 > end) {
+    RaiseKernelCheck(
+        checks::kTensorBounds,
+        "Sort: MERGE_SORT without indexes reads calCount * 4 = " + std::to_string(need / 2) +
+            " bytes of srcTensor as Sort32's indexes (the kit passes srcLocal); its "
+            "buffer holds " +
+            std::to_string(end - begin) + " bytes from srcTensor's start");
+  }
+  if (count % 32 != 0) {
+    RaiseKernelCheck(checks::kSortParams, "Sort: calCount is " + std::to_string(count) +
+                                              ", which MERGE_SORT needs a multiple of 32");
+  }
+  if (uint64_t{dst.GetSize()} * sizeof(T) < need) {
+    RaiseKernelCheck(checks::kTensorBounds,
+                     "Sort: dstTensor holds " + std::to_string(dst.GetSize() * sizeof(T)) +
+                         " bytes; MERGE_SORT builds its calCount * 8 = " + std::to_string(need) +
+                         " bytes of (score, index) structures there");
+  }
+  math_detail::CheckTmpBuffer("Sort", tmp.View(), need, count, {math_detail::Op(src, "srcTensor")});
+  if (math_detail::Overlaps(tmp.View(), need, dst.View(), need)) {
+    math_detail::RaiseOverlap("Sort", "sharedTmpBuffer", "dstTensor");
+  }
+}
+
+// The 950 Sort's MERGE_SORT (sort_impl.h): ascending flips the sign bits of src[0, count) in
+// place; Sort32 of src into dst with the indexes of srcIndex, else 0, 1, ... written to tmp when
+// dstIndex is asked for, else src's own bytes read as count uint32 (count * 4 bytes from src);
+// DoFullSort's rounds through tmp (FullSort); Extract of dst into itself, the indexes to
+// dstIndex or else to tmp; ascending flips dst[0, count) back. Left behind: src flipped
+// (ascending), dst's bytes [count * sizeof(T), count * 8) the tail of the sorted structures,
+// tmp's count * 8 bytes the sorted structures (their first count * 4 bytes the indexes when no
+// dstIndex).
+template <typename T, bool isDescend>
+void MergeSort950(const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<uint32_t>* dstIndex,
+                  const AscendC::LocalTensor<T>& src,
+                  const AscendC::LocalTensor<uint32_t>* srcIndex,
+                  const AscendC::LocalTensor<uint8_t>& tmp, uint32_t count, SrcLoc loc) {
+  static_assert(math_detail::kHalfOrFloat<T>, "Sort: MERGE_SORT takes half or float values");
+  CheckMerge(dst, src, tmp, count, srcIndex == nullptr && dstIndex == nullptr);
+  const auto repeat = static_cast<int32_t>(count / 32);
+  if constexpr (!isDescend) FlipSigns(src, count, loc);
+  AscendC::LocalTensor<uint32_t> index = tmp.ReinterpretCast<uint32_t>();
+  if (srcIndex != nullptr) {
+    index = *srcIndex;
+  } else if (dstIndex != nullptr) {
+    IotaIndex(index, count, loc);
+  } else {
+    index = src.template ReinterpretCast<uint32_t>();
+    if (index.GetSize() < count) index.SetSize(count);  // half: past src's count elements
+  }
+  AscendC::Sort32(dst, src, index, repeat, loc);
+  FullSort(dst, tmp.ReinterpretCast<T>(), repeat);
+  AscendC::Extract(dst, dstIndex != nullptr ? *dstIndex : tmp.ReinterpretCast<uint32_t>(), dst,
+                   repeat, loc);
+  if constexpr (!isDescend) FlipSigns(dst, count, loc);
+}
+
+// The RADIX_SORT form: a stable sort by RadixKey.
+template <typename T, typename U, bool isDescend>
+void RadixSort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
+                  const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
+                  uint32_t count, SrcLoc loc) {
+  std::vector<uint32_t> order(count);
+  for (uint32_t i = 0; i < count; ++i) order[i] = i;
+  const T* x = src.HostPtr();
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return RadixKey(x[a], isDescend) < RadixKey(x[b], isDescend);
+  });
+  san::Instr rec(Pipe::kV, "Sort", loc);
+  if (rec) {
+    rec.Read(x, uint64_t{count} * sizeof(T));
+    rec.Write(dst.HostPtr(), uint64_t{count} * sizeof(T));
+    if (dstIndex != nullptr) rec.Write(dstIndex->HostPtr(), uint64_t{count} * sizeof(U));
+  }
+  std::vector<T> values(count);
+  std::vector<U> idx(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    values[i] = x[order[i]];
+    idx[i] = srcIndex != nullptr ? srcIndex->HostPtr()[order[i]] : static_cast<U>(order[i]);
+  }
+  std::copy(values.begin(), values.end(), dst.HostPtr());
+  if (dstIndex != nullptr) std::copy(idx.begin(), idx.end(), dstIndex->HostPtr());
+}
+
+// The 950 Sort: dst (and dstIndex when given) = src (with srcIndex, else 0, 1, ...) sorted.
+// tmp null: the stack buffer (the overloads without sharedTmpBuffer).
+template <typename T, typename U, const AscendC::SortConfig& config>
+void Sort950(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* dstIndex,
+             const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<U>* srcIndex,
+             const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, SrcLoc loc) {
+  const char* api = "Sort";
+  math_detail::CheckElementwise(
+      api, count, math_detail::Products::kOnly3510, math_detail::Overlap::kIdentical,
+      {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")});
+  if constexpr (config.type == AscendC::SortType::MERGE_SORT) {
+    static_assert(std::is_same_v<U, uint32_t>, "Sort: MERGE_SORT takes uint32_t indexes");
+    const AscendC::LocalTensor<uint8_t> scratch = tmp != nullptr ? *tmp : math_detail::StackTmp();
+    MergeSort950<T, config.isDescend>(dst, dstIndex, src, srcIndex, scratch, count, loc);
+  } else {
+    RadixSort950<T, U, config.isDescend>(dst, dstIndex, src, srcIndex, count, loc);
+  }
+}
+
+}  // namespace lngrad::aicore::sort_detail
+
+namespace AscendC {
+
 // ---- Ascend 950 (arch 3510) Sort ----
 
 template <typename T, typename U, bool isReuseSource = false,
@@ -232,9 +346,8 @@ void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<U>& srcIndexTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;
-  lngrad::aicore::sort_detail::Sort950<T, U, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                     &srcIndexTensor, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, U, config>(
+      dstTensor, &dstIndexTensor, srcTensor, &srcIndexTensor, &sharedTmpBuffer, calCount, loc);
 }
 
 template <typename T, typename U, bool isReuseSource = false,
@@ -243,32 +356,30 @@ void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<U>& srcIndexTensor,
           const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, U, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                     &srcIndexTensor, calCount, loc);
+                                                     &srcIndexTensor, nullptr, calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;
   lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, nullptr, srcTensor, nullptr,
-                                                            calCount, loc);
+                                                            &sharedTmpBuffer, calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, nullptr, srcTensor, nullptr,
-                                                            calCount, loc);
+                                                            nullptr, calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
 void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
           const uint32_t calCount, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;
-  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                            nullptr, calCount, loc);
+  lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(
+      dstTensor, &dstIndexTensor, srcTensor, nullptr, &sharedTmpBuffer, calCount, loc);
 }
 
 template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
@@ -276,7 +387,7 @@ void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor,
           const LocalTensor<T>& srcTensor, const uint32_t calCount,
           lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::sort_detail::Sort950<T, uint32_t, config>(dstTensor, &dstIndexTensor, srcTensor,
-                                                            nullptr, calCount, loc);
+                                                            nullptr, nullptr, calCount, loc);
 }
 
 }  // namespace AscendC
