@@ -410,6 +410,24 @@ TEST(SoftMaxApi, CheckedModeRefusals) {
     AscendC::SoftMax<float>(ub.Get<float>(0), small, t, {c.m, c.k, c.m, c.k});
   });
   EXPECT_NE(r.first, "") << "a destination smaller than m * k is refused";
+  // isBasicBlock with srcK not a multiple of 64: the toolkit's basic-block code strides rows
+  // by 64 * (srcK / 64) columns, so lngrad refuses it rather than pick another order.
+  for (const uint32_t k : {72u, 128u}) {
+    const auto tk = TilingFor({8, k, k}, 4);
+    r = CheckOf([&](Ub& ub) {
+      auto st = ub.Get<float>(2);
+      AscendC::SoftmaxFlashV2<float, false, false, true>(ub.Get<float>(1), st[0], st[1024],
+                                                         ub.Get<float>(0), st[2048], st[0],
+                                                         st[1024], tk, {8, k, 8, k});
+    });
+    EXPECT_EQ(r.first, k == 72 ? "invalid_count" : "") << r.second;
+    r = CheckOf([&](Ub& ub) {
+      auto st = ub.Get<float>(2);
+      AscendC::SoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024], ub.Get<float>(0), tk,
+                                           {8, k, 8, k});
+    });
+    EXPECT_EQ(r.first, k == 72 ? "invalid_count" : "") << r.second;
+  }
 }
 
 // ---- host tiling, pinned against the toolkit's formulas ----

@@ -238,6 +238,111 @@ TEST(SoftmaxFlashV2Api, WithoutBroadcastKeepsOneValuePerRow) {
   });
 }
 
+// Basic-block SoftmaxFlashV2 on 2201 with oriSrcK below srcK: the toolkit's basic-block code
+// does not read oriSrcK, so the padding columns take part in the max and the sum (its docs: the
+// padded data joins part of the computation); the generic path reduces the oriSrcK columns only.
+// float64 oracle over the columns each path reduces: max exact, sum within 2e-6 relative, dst
+// within 2e-6 |exact| + 2^-25 (softmax_api_test.cpp's bounds). Each row's padding holds 6, above
+// its own values, so the two column counts cannot give the same statistics.
+template <bool basic>
+void CheckPaddingColumns(bool update) {
+  const uint32_t m = 8, k = 128, oriK = 100, cols = basic ? k : oriK;
+  auto a = RandomValues<float>(91, m * k);
+  for (uint32_t r = 0; r < m; ++r) a[r * k + oriK + r % (k - oriK)] = 6.0f;
+  const std::vector<float> inMax(m * 8, -30.0f), inSum(m * 8, 1.0f);
+  std::vector<float> y, st;
+  OnBlock([&](Ub& ub) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, update, basic);
+    const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
+    auto s = ub.Get<float>(2);
+    ub.Put(0, a);
+    std::memcpy(s.HostPtr() + 256, inSum.data(), inSum.size() * 4);
+    std::memcpy(s.HostPtr() + 512, inMax.data(), inMax.size() * 4);
+    if (update) {
+      AscendC::SoftmaxFlashV2<float, true, false, basic>(
+          ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
+    } else {
+      AscendC::SoftmaxFlashV2<float, false, false, basic>(
+          ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
+    }
+    y = ub.Take<float>(1);
+    st = ub.Take<float>(2);
+  });
+  for (uint32_t r = 0; r < m; ++r) {
+    SCOPED_TRACE("row " + std::to_string(r) + " basic " + std::to_string(basic));
+    double mx = -30.0;  // inMax (no update: below every value)
+    for (uint32_t j = 0; j < cols; ++j) mx = std::max(mx, static_cast<double>(a[r * k + j]));
+    double sum = update ? std::exp(-30.0 - mx) : 0.0;
+    for (uint32_t j = 0; j < cols; ++j) sum += std::exp(a[r * k + j] - mx);
+    EXPECT_EQ(st[1024 + r * 8], static_cast<float>(mx));
+    EXPECT_NEAR(st[r * 8], sum, 2e-6 * sum);
+    for (uint32_t j = 0; j < cols; ++j) {
+      const double want = std::exp(a[r * k + j] - mx);
+      EXPECT_NEAR(y[r * k + j], want, 2e-6 * want + std::ldexp(1.0, -25)) << "column " << j;
+    }
+  }
+}
+
+TEST(SoftmaxFlashV2Api, BasicBlockReducesThePaddingColumns) {
+  for (const bool update : {false, true}) {
+    CheckPaddingColumns<true>(update);
+    CheckPaddingColumns<false>(update);
+  }
+}
+
+// SOFTMAX_OUTPUT_WITHOUT_BRC, update, float statistics: the generic path (M1UpdateImpl) multiplies
+// expMax * inExpSum into expSum and leaves inExpSum alone; the basic-block path on 2201
+// (SoftmaxFlashV2M1BasicBlockImpl) multiplies into inExpSum. outReduceMax gets the row max with
+// update; without update neither 2201 nor 3510 writes it (their no-update M1 code has no such
+// operand).
+TEST(SoftmaxFlashV2Api, WithoutBroadcastInExpSumAndOutReduceMax) {
+  const uint32_t m = 8, k = 64;
+  const auto a = RandomValues<float>(93, m * k);
+  std::vector<float> inSum(m), inMax(m, 1.0f);
+  for (uint32_t r = 0; r < m; ++r) inSum[r] = 1.0f + 0.375f * static_cast<float>(r);
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9589"}) {
+    for (const bool basic : {false, true}) {
+      SCOPED_TRACE(std::string(soc) + " basic " + std::to_string(basic));
+      OnBlock(
+          [&](Ub& ub) {
+            SoftMaxTiling t;
+            AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, true, basic);
+            const AscendC::SoftMaxShapeInfo shape{m, k, m, k};
+            auto s = ub.Get<float>(2);
+            ub.Put(0, a);
+            std::memcpy(s.HostPtr() + 192, inSum.data(), m * 4);
+            std::memcpy(s.HostPtr() + 256, inMax.data(), m * 4);
+            for (uint32_t r = 0; r < m; ++r) s.HostPtr()[320 + r] = 7.0f;
+            auto x = ub.Get<float>(0);
+            if (basic) {
+              AscendC::SoftmaxFlashV2<float, false, false, true, false, kNoBrc>(
+                  ub.Get<float>(1), s[320], s[0], s[64], x, s[128], s[192], s[256], t, shape);
+            } else {
+              AscendC::SoftmaxFlashV2<float, false, false, false, false, kNoBrc>(
+                  ub.Get<float>(1), s[320], s[0], s[64], x, s[128], s[192], s[256], t, shape);
+            }
+            for (uint32_t r = 0; r < m; ++r) EXPECT_EQ(s.HostPtr()[320 + r], 7.0f) << r;
+            ub.Put(0, a);
+            if (basic) {
+              AscendC::SoftmaxFlashV2<float, true, false, true, false, kNoBrc>(
+                  ub.Get<float>(1), s[320], s[0], s[64], x, s[128], s[192], s[256], t, shape);
+            } else {
+              AscendC::SoftmaxFlashV2<float, true, false, false, false, kNoBrc>(
+                  ub.Get<float>(1), s[320], s[0], s[64], x, s[128], s[192], s[256], t, shape);
+            }
+            const bool product = basic && std::string(soc) == "Ascend910B1";
+            for (uint32_t r = 0; r < m; ++r) {
+              const float em = s.HostPtr()[128 + r];
+              EXPECT_EQ(s.HostPtr()[192 + r], product ? em * inSum[r] : inSum[r]) << r;
+              EXPECT_EQ(s.HostPtr()[320 + r], *std::max_element(&a[r * k], &a[r * k + k])) << r;
+            }
+          },
+          soc);
+    }
+  }
+}
+
 // Half results round as the device's Cast in each implementation: CAST_ROUND (ties away from
 // zero) on 2201 (membase/v220 FLOAT2HALF_ROUND_MODE), RNE on 3510 (the register Cast's
 // CAST_RINT). Row: grad [1.5, -1.5, 1, 0...], src [1, 1, -2^-11, 0...], so s = -2^-11 exactly,

@@ -191,6 +191,16 @@ void ReplaySoftmaxFlashBasic(const SmxTiling& t, const FlashIo<T, S>& io);
 template <class T, class S>
 void ReplayFlashV2M1Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io);
 
+// SoftmaxFlashV2 in the broadcast mode with isBasicBlock on 2201
+// (softmax_flashv2_basic_block_impl.h): the rangeM full splits only; per row over all splitK
+// columns (oriSrcK is not read): rowmax = BasicBlockReduceMaxImpl; lane by lane l of the
+// statistics: max = rowmax (update: Max(inMax, rowmax)), expMax = exp(inMax - max); x - max at
+// lane c % 8, Exp; sum = BasicBlockReduceSumImpl (update: expMax * inSum + it). Float data
+// without update leaves x - max in src; float data with update leaves expMax * inSum in inSum.
+// expMax [rows, 32 B of T] (half data with float statistics: lane l % 8).
+template <class T, class S>
+void ReplayFlashV2Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io);
+
 // AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
 // row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
 // of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.

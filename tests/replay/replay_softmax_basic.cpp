@@ -3,7 +3,9 @@
 // from softmax_flash_nd_process_impl.h) and of SoftmaxFlashV2's M1 mode (membase/v220/
 // softmax_flashv2_impl.h: SoftmaxFlashV2M1NoUpdateBasicBlock, SoftmaxFlashV2M1BasicBlockImpl,
 // with BasicBlockReduce{Max,Sum}Impl of softmax_flashv2_block_reduce_impl.h), replayed from a
-// reading of that source made for this file, instruction by instruction over scalar lanes. No
+// reading of that source made for this file, instruction by instruction over scalar lanes; and
+// SoftmaxFlashV2's broadcast-mode basic-block path (softmax_flashv2_basic_block_impl.h). None of
+// them reads oriSrcK: every srcK column takes part, as on the device. No
 // code shared with src/, include/ascendc/adv or the other replay files. Built with
 // lngrad_strict_fp: every float operation rounds alone.
 #include <cmath>
@@ -161,6 +163,70 @@ void ReplaySoftmaxFlashBasic(const SmxTiling& t, const FlashIo<T, S>& io) {
 template void ReplaySoftmaxFlashBasic<float, float>(const SmxTiling&, const FlashIo<float, float>&);
 template void ReplaySoftmaxFlashBasic<Half, Half>(const SmxTiling&, const FlashIo<Half, Half>&);
 template void ReplaySoftmaxFlashBasic<Half, float>(const SmxTiling&, const FlashIo<Half, float>&);
+
+namespace {
+
+// The broadcast mode's statistics after the row's max (every lane of the row, reduceK of S):
+// no update the Brcb of rowMax; update lane l: Max(inMax_l (the copy), rowMax), then
+// exp(inMax_l - max_l). Returns (max, expMax) in float; max is stored here.
+template <class T, class S>
+void V2BasicStats(bool isUpdate, const FlashIo<T, S>& io, uint32_t o2, float rowMax,
+                  std::vector<float>& mx, std::vector<float>& em) {
+  constexpr uint32_t ls = 32 / sizeof(S);
+  for (uint32_t l = 0; l < ls; ++l) {
+    const float inMax = isUpdate ? ToFloat(io.inMax[o2 + l]) : 0.0f;
+    mx[l] = isUpdate ? Max(inMax, rowMax) : rowMax;
+    em[l] = isUpdate ? Exp(inMax - mx[l]) : 0.0f;
+  }
+  for (uint32_t l = 0; l < ls; ++l) io.max[o2 + l] = Out<S>(mx[l]);
+}
+
+// One row of softmax_flashv2_basic_block_impl.h (SoftmaxFlashV2BasicBlock[Impl],
+// SoftmaxFlashV2NoUpdateBasicBlock): o1/o2 the row's data and statistics offsets.
+template <class T, class S>
+void V2BasicRow(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io, uint32_t o1,
+                uint32_t o2) {
+  constexpr uint32_t ls = 32 / sizeof(S), le = 32 / sizeof(T);
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  std::vector<float> x = Widened(io.src + o1, t.splitK), mx(ls), em(ls);
+  const float rowMax = V2BasicReduce(x.data(), t.splitK, Max);
+  V2BasicStats(isUpdate, io, o2, rowMax, mx, em);
+  // Sub with src1 block stride 0: column c takes lane c % 8 of the row's max.
+  for (uint32_t c = 0; c < t.splitK; ++c) x[c] = x[c] - mx[c % kBlk];
+  if (kFloat && !isUpdate) {  // Sub(src, src, max), then Exp(dst, src)
+    for (uint32_t c = 0; c < t.splitK; ++c) io.src[o1 + c] = Out<T>(x[c]);
+  }
+  for (float& v : x) v = Exp(v);
+  for (uint32_t c = 0; c < t.splitK; ++c) io.dst[o1 + c] = Out<T>(x[c]);
+  const float s = V2BasicReduce(x.data(), t.splitK, Add);
+  const uint32_t row = o2 / ls;
+  for (uint32_t l = 0; isUpdate && l < le; ++l) io.expMax[row * le + l] = Out<T>(em[l % ls]);
+  for (uint32_t l = 0; l < ls; ++l) {
+    if (!isUpdate) {
+      io.sum[o2 + l] = Out<S>(s);
+      continue;
+    }
+    const float prod = em[l] * ToFloat(io.inSum[o2 + l]);
+    if constexpr (kFloat) io.inSum[o2 + l] = prod;  // Mul(inExpSum, expMax, inExpSum)
+    io.sum[o2 + l] = Out<S>(prod + s);
+  }
+}
+
+}  // namespace
+
+template <class T, class S>
+void ReplayFlashV2Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io) {
+  for (uint32_t i = 0; i < t.rangeM; ++i) {
+    for (uint32_t r = 0; r < t.splitM; ++r) {
+      V2BasicRow(t, isUpdate, io, i * t.splitSize + r * t.splitK, i * t.reduceSize + r * t.reduceK);
+    }
+  }
+}
+
+template void ReplayFlashV2Basic<float, float>(const SmxTiling&, bool,
+                                               const FlashIo<float, float>&);
+template void ReplayFlashV2Basic<Half, Half>(const SmxTiling&, bool, const FlashIo<Half, Half>&);
+template void ReplayFlashV2Basic<Half, float>(const SmxTiling&, bool, const FlashIo<Half, float>&);
 
 // SoftmaxFlashV2M1PostProcess with isBasicBlock: rangeM splits, no tail. Half/half works on float
 // copies of every operand (cast back at the end); float statistics are used in place.

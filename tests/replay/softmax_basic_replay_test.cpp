@@ -2,7 +2,9 @@
 // mode (SOFTMAX_OUTPUT_WITHOUT_BRC with isBasicBlock) through lngrad's Ascend C API on the 910B
 // (dav-2201), compared bit for bit with replay_softmax_basic.cpp (a separate reading of the
 // toolkit's basic-block sources): every output, src included (the float forms write there),
-// statistics that differ lane by lane and are updated in place, splits with a tail.
+// statistics that differ lane by lane, updated in place or from a separate inExpSum (which the
+// float forms overwrite), splits with a tail, and oriSrcK below srcK (the basic-block code
+// reduces every srcK column; the padding columns hold values above the row's own max).
 #include "softmax_replay_util.h"
 
 #include "../aicore/sanitizer_off.h"
@@ -16,15 +18,19 @@ constexpr AscendC::SoftmaxConfig kNoBrc = {true, 0, 0,
 
 template <class T>
 constexpr uint32_t kEmAt = kUbBufBytes / 2 / sizeof(T);
+template <class S>
+constexpr uint32_t kInSumAt = kUbBufBytes / 4 / sizeof(S);
 
-// Every operand of a flash call: src, dst, sum (= inSum) and max (= inMax), expMax.
+// Every operand of a flash call: src, dst, sum and max (= inMax), expMax, and inSum (empty:
+// sum is inSum).
 template <class T, class S>
 struct Operands {
   std::vector<T> src, dst, em;
-  std::vector<S> sum, max;
+  std::vector<S> sum, max, inSum;
 
   lngrad_replay::FlashIo<T, S> Io() {
-    return {src.data(), dst.data(), sum.data(), max.data(), em.data(), sum.data(), max.data()};
+    S* in = inSum.empty() ? sum.data() : inSum.data();
+    return {src.data(), dst.data(), sum.data(), max.data(), em.data(), in, max.data()};
   }
   void Expect(const Operands& want) const {
     ExpectSameBits(src, want.src, "src");
@@ -32,19 +38,29 @@ struct Operands {
     ExpectSameBits(sum, want.sum, "sum");
     ExpectSameBits(max, want.max, "max");
     ExpectSameBits(em, want.em, "expMax");
+    ExpectSameBits(inSum, want.inSum, "inSum");
   }
 };
 
 // Seeded operands: src with -inf and ties, dst and expMax sentinels, statistics of `lanes`
-// values per row, each its own.
+// values per row, each its own; separateInSum: an inSum of its own (sum starts as sentinels).
 template <class T, class S>
-Operands<T, S> Seeded(const Shape& s, uint32_t lanes, uint32_t emPerRow, uint32_t seed) {
-  return {Inputs<T>(seed, s), Sentinel<T>(s.m * s.k), Sentinel<T>(s.m * emPerRow),
-          Stats<S>(seed + 1, s.m, lanes, 0.5f, 300.0f, true),
-          Stats<S>(seed + 2, s.m, lanes, -2.0f, 9.0f, true)};
+Operands<T, S> Seeded(const Shape& s, uint32_t lanes, uint32_t emPerRow, uint32_t seed,
+                      bool separateInSum = false) {
+  Operands<T, S> o{Inputs<T>(seed, s),
+                   Sentinel<T>(s.m * s.k),
+                   Sentinel<T>(s.m * emPerRow),
+                   Stats<S>(seed + 1, s.m, lanes, 0.5f, 300.0f, true),
+                   Stats<S>(seed + 2, s.m, lanes, -2.0f, 9.0f, true),
+                   {}};
+  if (separateInSum) {
+    o.inSum = o.sum;
+    o.sum = Sentinel<S>(o.sum.size());
+  }
+  return o;
 }
 
-// launch(FlashTensors) on buffers holding in (statistics in place); returns every operand after.
+// launch(FlashTensors, inSum tensor) on buffers holding in; returns every operand after.
 template <class T, class S, class Launch>
 Operands<T, S> RunFlash(const Operands<T, S>& in, Launch launch) {
   Operands<T, S> out;
@@ -54,11 +70,16 @@ Operands<T, S> RunFlash(const Operands<T, S>& in, Launch launch) {
         Put(ub, 1, in.dst);
         Put(ub, 2, in.sum);
         Put(ub, 2, in.max, kMaxAt<S>);
+        Put(ub, 2, in.inSum, kInSumAt<S>);
         Put(ub, 3, in.em, kEmAt<T>);
-        launch(FlashTensors<T, S>(ub));
-        out = {Take<T>(ub, 0, in.src.size()), Take<T>(ub, 1, in.dst.size()),
-               Take<T>(ub, 3, in.em.size(), kEmAt<T>), Take<S>(ub, 2, in.sum.size()),
-               Take<S>(ub, 2, in.max.size(), kMaxAt<S>)};
+        const FlashTensors<T, S> f(ub);
+        launch(f, in.inSum.empty() ? f.sum : ub.Get<Dev<S>>(2)[kInSumAt<S>]);
+        out = {Take<T>(ub, 0, in.src.size()),
+               Take<T>(ub, 1, in.dst.size()),
+               Take<T>(ub, 3, in.em.size(), kEmAt<T>),
+               Take<S>(ub, 2, in.sum.size()),
+               Take<S>(ub, 2, in.max.size(), kMaxAt<S>),
+               Take<S>(ub, 2, in.inSum.size(), kInSumAt<S>)};
       },
       k910B);
   return out;
@@ -78,11 +99,11 @@ void CheckFlashBasic(const Shape& s, uint32_t splitRows, uint32_t seed) {
   SoftMaxTiling t;
   AscendC::SoftMaxFlashTilingFunc(shape, sizeof(S), std::min(budget, kUbBufBytes / 2), t, true);
   const Operands<T, S> in = Seeded<T, S>(s, t.reduceK, 32 / sizeof(T), seed);
-  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f) {
+  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f, const auto&) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     AscendC::SoftmaxFlash<Dev<T>, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max,
-                                               f.tmp, t, true, {s.m, s.k, s.m, s.k});
+                                               f.tmp, t, true, {s.m, s.k, s.m, s.oriK});
 #pragma GCC diagnostic pop
   });
   Operands<T, S> want = in;
@@ -94,7 +115,7 @@ void CheckFlashBasic(const Shape& s, uint32_t splitRows, uint32_t seed) {
       tail.rangeM = 0;
       const uint32_t o1 = mt.rangeM * mt.splitSize, o2 = mt.rangeM * mt.reduceSize;
       lngrad_replay::ReplaySoftmaxFlash<Half>(
-          tail, s.k, true, want.src.data() + o1, want.dst.data() + o1, want.sum.data() + o2,
+          tail, s.oriK, true, want.src.data() + o1, want.dst.data() + o1, want.sum.data() + o2,
           want.max.data() + o2, want.em.data() + o2, want.sum.data() + o2, want.max.data() + o2);
     }
   } else {
@@ -116,6 +137,15 @@ TEST(SoftmaxFlashBasicReplay, UpdateMatchesBitForBit) {
   CheckFlashBasic<Half, float>({16, 192, 192}, 0, 1308);
 }
 
+// oriSrcK below srcK: the row max, the sums and the stores cover every srcK column.
+TEST(SoftmaxFlashBasicReplay, PaddingColumnsTakePart) {
+  CheckFlashBasic<float, float>({8, 128, 100}, 0, 1320);
+  CheckFlashBasic<float, float>({16, 640, 577}, 0, 1321);
+  CheckFlashBasic<Half, Half>({8, 256, 250}, 0, 1322);
+  CheckFlashBasic<Half, Half>({24, 256, 129}, 16, 1323);  // the tail split: oriSrcK
+  CheckFlashBasic<Half, float>({8, 512, 300}, 0, 1324);
+}
+
 // Without update the toolkit runs SoftMaxNDImpl's generic order whatever isBasicBlock says: for
 // k >= 512 the BigBlockReduceSum start, not the basic chunk fold.
 TEST(SoftmaxFlashBasicReplay, NoUpdateKeepsTheGenericOrder) {
@@ -123,13 +153,14 @@ TEST(SoftmaxFlashBasicReplay, NoUpdateKeepsTheGenericOrder) {
     const Shape s{8, k, k};
     const SoftMaxTiling t = HostTiling(s, 4, 0);
     const Operands<float, float> in = Seeded<float, float>(s, 8, 8, 1310 + k);
-    const Operands<float, float> got = RunFlash(in, [&](const FlashTensors<float, float>& f) {
+    const Operands<float, float> got =
+        RunFlash(in, [&](const FlashTensors<float, float>& f, const auto&) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-      AscendC::SoftmaxFlash<float, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max,
-                                                f.tmp, t, false, {s.m, s.k, s.m, s.k});
+          AscendC::SoftmaxFlash<float, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max,
+                                                    f.tmp, t, false, {s.m, s.k, s.m, s.k});
 #pragma GCC diagnostic pop
-    });
+        });
     Operands<float, float> want = in;
     lngrad_replay::ReplaySoftMax(Mirror(t), s.k, in.src.data(), want.dst.data(), want.sum.data(),
                                  want.max.data());
@@ -137,57 +168,94 @@ TEST(SoftmaxFlashBasicReplay, NoUpdateKeepsTheGenericOrder) {
   }
 }
 
-// SoftmaxFlashV2<isUpdate, isBasicBlock, SOFTMAX_OUTPUT_WITHOUT_BRC> on the host's
-// SoftMaxFlashV2TilingFunc (basicTiling: with isBasicBlock; else a generic tiling of splitRows
-// rows, which leaves a tail split the basic path does not compute).
-template <class T, class S>
-void CheckM1Basic(const Shape& s, uint32_t splitRows, bool update, uint32_t seed) {
-  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " update " +
-               std::to_string(update));
+// SoftmaxFlashV2<isUpdate, isBasicBlock> on the host's SoftMaxFlashV2TilingFunc (basicTiling:
+// with isBasicBlock; else a generic tiling of splitRows rows, which leaves a tail split the basic
+// path does not compute). m1: SOFTMAX_OUTPUT_WITHOUT_BRC (one statistic per row), else the
+// broadcast mode. separateInSum: inExpSum apart from expSum (else in place).
+template <bool m1>
+constexpr const AscendC::SoftmaxConfig& ModeOf() {
+  if constexpr (m1) {
+    return kNoBrc;
+  } else {
+    return AscendC::SOFTMAX_DEFAULT_CFG;
+  }
+}
+
+struct V2Case {
+  Shape s;
+  uint32_t splitRows;
+  bool separateInSum;
+};
+
+template <class T, class S, bool m1>
+void CheckV2Basic(const V2Case& c, bool update, uint32_t seed) {
+  const Shape& s = c.s;
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(c.splitRows) + " update " +
+               std::to_string(update) + " separateInSum " + std::to_string(c.separateInSum));
   const ge::Shape shape({s.m, s.k});
   uint32_t budget = AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), update);
-  if (splitRows != 0) {
+  if (c.splitRows != 0) {
     budget =
         AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S), update) *
-        splitRows;
+        c.splitRows;
   }
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
-                                    t, update, splitRows == 0);
-  const Operands<T, S> in = Seeded<T, S>(s, 1, 1, seed);
-  const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.k};
-  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f) {
+                                    t, update, c.splitRows == 0);
+  const uint32_t lanes = m1 ? 1 : 32 / sizeof(S), emLanes = m1 ? 1 : 32 / sizeof(T);
+  const Operands<T, S> in = Seeded<T, S>(s, lanes, emLanes, seed, c.separateInSum);
+  const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+  constexpr const AscendC::SoftmaxConfig& kCfg = ModeOf<m1>();
+  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f, const auto& inSum) {
     if (update) {
-      AscendC::SoftmaxFlashV2<Dev<T>, true, false, true, false, kNoBrc>(
-          f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+      AscendC::SoftmaxFlashV2<Dev<T>, true, false, true, false, kCfg>(
+          f.dst, f.sum, f.max, f.src, f.em, inSum, f.max, f.tmp, t, si);
     } else {
-      AscendC::SoftmaxFlashV2<Dev<T>, false, false, true, false, kNoBrc>(
-          f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, si);
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, true, false, kCfg>(
+          f.dst, f.sum, f.max, f.src, f.em, inSum, f.max, f.tmp, t, si);
     }
   });
-  if (splitRows != 0) {
+  if (c.splitRows != 0) {
     EXPECT_NE(t.tailM, 0u) << "the shape should leave a tail split";
   }
   Operands<T, S> want = in;
-  lngrad_replay::ReplayFlashV2M1Basic<T, S>(Mirror(t), update, want.Io());
+  if constexpr (m1) {
+    lngrad_replay::ReplayFlashV2M1Basic<T, S>(Mirror(t), update, want.Io());
+  } else {
+    lngrad_replay::ReplayFlashV2Basic<T, S>(Mirror(t), update, want.Io());
+  }
   got.Expect(want);
 }
 
-TEST(SoftmaxFlashV2M1BasicReplay, MatchesBitForBit) {
-  uint32_t seed = 1400;
+// Every case without and with update, in both modes.
+template <class T, class S>
+void CheckV2BasicCases(std::initializer_list<V2Case> cases, uint32_t seed) {
   for (const bool update : {false, true}) {
-    CheckM1Basic<float, float>({8, 64, 64}, 0, update, seed++);
-    CheckM1Basic<float, float>({16, 256, 256}, 0, update, seed++);
-    CheckM1Basic<float, float>({8, 512, 512}, 0, update, seed++);
-    CheckM1Basic<float, float>({8, 640, 640}, 0, update, seed++);
-    CheckM1Basic<float, float>({20, 128, 128}, 8, update, seed++);
-    CheckM1Basic<Half, Half>({8, 128, 128}, 0, update, seed++);
-    CheckM1Basic<Half, Half>({8, 512, 512}, 0, update, seed++);
-    CheckM1Basic<Half, Half>({24, 192, 192}, 16, update, seed++);
-    CheckM1Basic<Half, float>({16, 384, 384}, 0, update, seed++);
-    CheckM1Basic<Half, float>({8, 768, 768}, 0, update, seed++);
-    CheckM1Basic<Half, float>({20, 256, 256}, 8, update, seed++);
+    for (const V2Case& c : cases) {
+      CheckV2Basic<T, S, true>(c, update, seed++);
+      CheckV2Basic<T, S, false>(c, update, seed++);
+    }
   }
+}
+
+TEST(SoftmaxFlashV2BasicReplay, MatchesBitForBit) {
+  CheckV2BasicCases<float, float>({{{8, 64, 64}, 0, false},
+                                   {{16, 256, 256}, 0, true},
+                                   {{8, 512, 512}, 0, false},
+                                   {{8, 640, 640}, 0, true},
+                                   {{20, 128, 128}, 8, false}},
+                                  1400);
+  CheckV2BasicCases<Half, Half>(
+      {{{8, 128, 128}, 0, true}, {{8, 512, 512}, 0, false}, {{24, 192, 192}, 16, false}}, 1420);
+  CheckV2BasicCases<Half, float>(
+      {{{16, 384, 384}, 0, true}, {{8, 768, 768}, 0, false}, {{20, 256, 256}, 8, true}}, 1440);
+}
+
+// oriSrcK below srcK: every srcK column takes part in the max, the sum and the stores.
+TEST(SoftmaxFlashV2BasicReplay, PaddingColumnsTakePart) {
+  CheckV2BasicCases<float, float>({{{8, 128, 100}, 0, false}, {{16, 640, 600}, 0, true}}, 1460);
+  CheckV2BasicCases<Half, Half>({{{8, 256, 129}, 0, true}, {{24, 192, 130}, 16, false}}, 1470);
+  CheckV2BasicCases<Half, float>({{{8, 1024, 1000}, 0, false}, {{8, 512, 65}, 0, true}}, 1480);
 }
 
 }  // namespace

@@ -77,7 +77,8 @@ TEST(SoftMaxReplay, HalfMatchesBitForBit) {
 }
 
 // isBasicBlock (shapes of the basic-block contract: K a multiple of 64 below 2048, M a
-// multiple of 8): BasicBlockAddImpl's sums, no BlockReduceSum start for K >= 512.
+// multiple of 8): BasicBlockAddImpl's sums over every srcK column, no BlockReduceSum start for
+// K >= 512.
 TEST(SoftMaxReplay, BasicBlockMatchesBitForBit) {
   CheckSoftMax<float, float, true>({8, 64, 64}, 4, 0, false, true, 200);
   CheckSoftMax<float, float, true>({8, 128, 128}, 4, 0, false, true, 201);
@@ -86,6 +87,10 @@ TEST(SoftMaxReplay, BasicBlockMatchesBitForBit) {
   CheckSoftMax<Half, Half, true>({8, 256, 256}, 2, 0, false, true, 204);
   CheckSoftMax<Half, Half, true>({8, 1024, 1024}, 2, 0, false, true, 205);
   CheckSoftMax<Half, float, true>({16, 512, 512}, 4, 0, false, true, 206);
+  // oriSrcK below srcK: SoftMaxBasicBlock reduces every srcK column (it does not read oriSrcK).
+  CheckSoftMax<float, float, true>({8, 128, 100}, 4, 0, false, true, 207);
+  CheckSoftMax<Half, Half, true>({8, 256, 200}, 2, 0, true, true, 208);
+  CheckSoftMax<Half, float, true>({16, 640, 513}, 4, 0, false, true, 209);
 }
 
 // SoftMax without statistics; float + isReuseSource also compares what src is left holding.

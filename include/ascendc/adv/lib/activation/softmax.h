@@ -4,13 +4,14 @@
 // SoftMaxBasicBlock): per row, max (exact), x - max, Exp, the row sum (softmax_common.h's order),
 // then (x - max) / sum, in float; half data and half statistics rounded once at the end
 // (softmax_common.h HalfRounding: ties away from zero on 2201, RNE elsewhere).
-// The basic-block path (isBasicBlock) sums with BasicBlockAddImpl's order. sum and max are
-// written as [rows, 32 B] with the value repeated. isDataFormatNZ: SoftMax with statistics runs
-// softmax_nz.h (SoftMaxNZImpl's order), AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which
-// other APIs of the family take NZ.
+// The basic-block path (isBasicBlock, srcK a multiple of 64) reduces every srcK column, summing
+// in BasicBlockAddImpl's order. sum and max are written as [rows, 32 B] with the value
+// repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
+// AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
 // the first oriSrcK columns of dst stored).
-// Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum.
+// Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum,
+// isBasicBlock with srcK a multiple of 64.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -44,17 +45,20 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
   }
   std::vector<float> x;
-  const bool basicOrder = basic && d.oriK % kLanes == 0;
+  // The membase basic-block path (SoftMaxBasicBlock, srcK a multiple of 64) reduces every srcK
+  // column in BasicBlockAddImpl's order: it does not read oriSrcK.
+  const bool basicOrder = basic && !RegBase() && d.k % kLanes == 0;
+  const uint32_t redK = basicOrder ? d.k : d.oriK;
   const uint32_t cols = StoredColumns(d);
   // 3510's srcK = 8 and 16 register paths store the exponentials of every column to src.
   const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = RowMax(x.data(), d.oriK);
+    const float mx = RowMax(x.data(), redK);
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
-    const float sm = RowSum(x.data(), d.oriK, basicOrder);
+    const float sm = RowSum(x.data(), redK, basicOrder);
     for (float& v : x) v = v / sm;
     if (fin == Finish::kLog) Log10InPlace(x);
     if (sum != nullptr) {
@@ -112,9 +116,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     }
     return;
   }
+  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
-                        &maxTensor, srcTensor, &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor),
-                        loc);
+                        &maxTensor, srcTensor, &sharedTmpBuffer, d, loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

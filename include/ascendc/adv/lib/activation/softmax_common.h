@@ -308,6 +308,17 @@ void CheckShape(const char* api, const Dims& d) {
   }
 }
 
+// Checked mode: isBasicBlock needs srcK a multiple of 64, the documented basic block. The
+// toolkit's basic-block code takes any srcK but then leaves its rows: membase steps rows by
+// 64 * (srcK / 64) columns (its Sub's repeat stride), regbase/3510 loads whole 64-lane registers
+// past srcK into the next row.
+inline void RefuseBasicK(const char* api, const Dims& d) {
+  if (!CheckedMode() || d.k % kLanes == 0) return;
+  RaiseKernelCheck(checks::kInvalidCount,
+                   std::string(api) + ": isBasicBlock needs srcK (" + std::to_string(d.k) +
+                       ") a multiple of 64; the basic-block code reads other rows otherwise");
+}
+
 // Checked mode: sharedTmpBuffer of at least `need` bytes on 2201/2002 (the register-based 3510
 // implementation sizes its scratch differently; not checked there).
 inline void CheckTmp(const char* api, const AscendC::LocalTensor<uint8_t>& tmp, uint64_t need) {

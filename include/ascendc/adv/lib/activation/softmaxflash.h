@@ -12,9 +12,9 @@
 // the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg).
 // isBasicBlock on 2201 (softmax_flash_basic_block_impl.h, the update only: the no-update form
 // runs SoftMaxNDImpl's generic order whatever isBasicBlock says): FlashBasicRow on the tiling's
-// rangeM full splits, over every srcK column; the rows of a tail split: half data the generic
-// FlashRow, float data nothing (SoftmaxFlashBasicBlockFloat has no tail). Float data leaves the
-// result in src and does not write dst, as that function does.
+// rangeM full splits, over every srcK column (oriSrcK is not read); the rows of a tail split: half
+// data the generic FlashRow, float data nothing (SoftmaxFlashBasicBlockFloat has no tail). Float
+// data leaves the result in src and does not write dst, as that function does.
 #pragma once
 
 #include "lib/activation/softmax.h"
@@ -186,6 +186,9 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
                           &maxTensor, srcTensor, &sharedTmpBuffer, dims, loc);
     return;
+  }
+  if (isBasicBlock && lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
+    sd::RefuseBasicK("SoftmaxFlash", dims);
   }
   sd::FlashRows<D, U>(
       {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor}, dims,

@@ -7,10 +7,11 @@
 //    statistic lane by lane (column c uses lane ColumnLane(c) of max; half data with float
 //    statistics writes expMax's 16 halves from the 8 float lanes twice).
 // Each row's statistics are read before any is written, so the outputs may alias the inputs
-// (as the device's per-split order allows). isBasicBlock: the row sums of
-// softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl (FlashV2BasicSum) on the tiling's
-// full splits. On 3510 (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the
-// register Max, the first oriSrcK columns of dst, half expMax from float lanes l / 2.
+// (as the device's per-split order allows). isBasicBlock on 2201/2002 (srcK a multiple of 64):
+// FlashV2Basic (the tiling's full splits only, max and the sums of
+// softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over every srcK column). On 3510
+// (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the register Max, the first
+// oriSrcK columns of dst, half expMax from float lanes l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -60,7 +61,6 @@ struct FlashLanes {
 // trees (for 1024 chunk l + chunk l + 8 first); k > 512 BigBlockReduceSum's start (RowSum's
 // generic order); otherwise BasicBlockAddImpl (RowSum's basic order).
 inline float FlashV2BasicSum(const float* x, uint32_t k) {
-  if (RegBase()) return RegRowSum(x, k);  // SoftmaxFlashV2NDUpdateImpl's sum
   if (k == 512 || k == 1024) {
     float chunk[16], lanes[8];
     for (uint32_t c = 0; c < k / kLanes; ++c) chunk[c] = ScalarTree64(x + c * kLanes, kLanes);
@@ -77,19 +77,28 @@ inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, c
   return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
 }
 
-// The M1 (SOFTMAX_OUTPUT_WITHOUT_BRC) basic-block path of membase/v220/softmax_flashv2_impl.h
-// (SoftmaxFlashV2M1NoUpdateBasicBlock, SoftmaxFlashV2M1BasicBlockImpl) where it differs from the
-// rest: only the rangeM full splits (no tail split); float data without update leaves x - max in
-// src (its Sub writes there); the update with float statistics leaves expMax * inExpSum in
-// inExpSum (its Mul writes there, before the Add into expSum).
-struct M1Basic {
-  bool on, update, floatStats;
+// The membase basic-block path (isBasicBlock with srcK a multiple of 64, 2201/2002):
+// softmax_flashv2_basic_block_impl.h in the broadcast mode, SoftmaxFlashV2M1NoUpdateBasicBlock and
+// SoftmaxFlashV2M1BasicBlockImpl of membase/v220/softmax_flashv2_impl.h in the M1 mode. Where it
+// differs from the generic path: only the tiling's rangeM full splits (no tail split); the row max
+// and sum over every srcK column (oriSrcK is not read, so the padding columns take part, as the
+// toolkit's docs warn); float data without update leaves x - max in src (its Sub writes there);
+// the update leaves expMax * inExpSum in inExpSum where its Mul writes there: float statistics in
+// the M1 mode, float data in the broadcast mode (the half forms multiply into scratch).
+struct FlashV2Basic {
+  bool on, update, inSumProduct;
   template <typename T>
   bool SrcKeepsShifted() const {
     return on && !update && std::is_same_v<T, float>;
   }
-  bool InSumKeepsProduct() const { return on && update && floatStats; }
+  bool InSumKeepsProduct() const { return on && update && inSumProduct; }
 };
+
+template <typename T, typename U>
+FlashV2Basic FlashV2BasicOf(bool perRow, bool update, uint64_t basicRows, const Dims& d) {
+  const bool on = basicRows != 0 && !RegBase() && d.k % kLanes == 0;
+  return {on, update, perRow ? std::is_same_v<U, float> : std::is_same_v<T, float>};
+}
 
 template <typename T, typename U, typename E>
 void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
@@ -111,8 +120,8 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   }
   if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
-  const M1Basic m1{a.perRow && basicRows != 0 && !RegBase(), update, std::is_same_v<U, float>};
-  const uint64_t rows = m1.on ? basicRows : d.m, rn = rows * d.k, rs = rows * ls;
+  const FlashV2Basic bb = FlashV2BasicOf<T, U>(a.perRow, update, basicRows, d);
+  const uint64_t rows = bb.on ? basicRows : d.m, rn = rows * d.k, rs = rows * ls;
   if (update) {
     RecordCall(api, loc,
                {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, rn), Wr(a.expSum, rs),
@@ -120,30 +129,30 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   } else {
     RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, rn), Wr(a.expSum, rs), Wr(a.max, rs)});
   }
-  if (m1.SrcKeepsShifted<T>()) RecordCall(api, loc, {Wr(a.src, rn)});
-  if (m1.InSumKeepsProduct()) RecordCall(api, loc, {Wr(a.inExpSum, rs)});
-  const bool reduceMaxOut = a.outReduceMax != nullptr && (update || RegBase());
+  if (bb.SrcKeepsShifted<T>()) RecordCall(api, loc, {Wr(a.src, rn)});
+  if (bb.InSumKeepsProduct()) RecordCall(api, loc, {Wr(a.inExpSum, rs)});
+  // Only the update forms take outReduceMax (membase/v220 and regbase/3510 alike).
+  const bool reduceMaxOut = a.outReduceMax != nullptr && update;
   if (reduceMaxOut) RecordCall(api, loc, {Wr(*a.outReduceMax, rows)});
   std::vector<float> x;
   FlashLanes<U> f{ls};
   const uint32_t cols = StoredColumns(d);
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    const float rmax = RowMax(x.data(), d.oriK);
+    const float rmax = RowMax(x.data(), bb.on ? d.k : d.oriK);
     if (update) {
       f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
     } else {
       f.Fill(rmax);
     }
     for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
-    if (m1.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
+    if (bb.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
-    const bool basicRow = r < basicRows && d.k % kLanes == 0;
-    const float sm = basicRow ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
+    const float sm = bb.on ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
     for (uint32_t j = 0; j < ls; ++j) {
       const float prod = f.expMax[j] * f.inSum[j], s = update ? prod + sm : sm;
-      if (m1.InSumKeepsProduct()) a.inExpSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(prod);
+      if (bb.InSumKeepsProduct()) a.inExpSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(prod);
       a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
@@ -305,6 +314,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
     return;
   }
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
   sd::FlashV2Rows<D, U, D>(
       isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
       {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
@@ -344,6 +354,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
   if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
     const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+    if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
