@@ -286,6 +286,35 @@ TEST(TBufTensor, AllocTensorIsTheWholeBufferAndFreeTensorChecksTheOwner) {
               }).empty());
 }
 
+// A 4-bit type counts two elements a byte (the vendor's TBuf::Get and Get(len) for int4b_t): the
+// whole buffer, a queue's block and the stack buffer hold twice their bytes in elements, and
+// GetWithOffset's bound is in bytes of 4-bit elements.
+TEST(TBufTensor, FourBitTypesCountTwoElementsAByte) {
+  CheckedModeScope mode(true);
+  EXPECT_TRUE(RunKernel(1, [] {
+                AscendC::TPipe pipe;
+                AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+                AscendC::TQue<AscendC::TPosition::VECIN, 1> que;
+                pipe.InitBuffer(buf, 64);
+                pipe.InitBuffer(que, 1, 96);
+                EXPECT_EQ(buf.Get<AscendC::int4b_t>().GetSize(), 128u);
+                EXPECT_EQ(buf.AllocTensor<AscendC::int4b_t>().GetSize(), 128u);
+                EXPECT_EQ(buf.Get<AscendC::int4b_t>(128).GetSize(), 128u);
+                EXPECT_EQ(buf.Get<uint8_t>().GetSize(), 64u);
+                AscendC::LocalTensor<AscendC::int4b_t> q = que.AllocTensor<AscendC::int4b_t>();
+                EXPECT_EQ(q.GetSize(), 192u);
+                que.FreeTensor(q);
+              }).empty());
+  const BlockFailure f = RunFailing([] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    (void)buf.Get<AscendC::int4b_t>(130);  // 65 bytes
+  });
+  EXPECT_EQ(f.check, "tensor_bounds");
+  EXPECT_NE(f.message.find("130 elements of 4 bits"), std::string::npos) << f.message;
+}
+
 // ---------------------------------------------------------------------------------------------
 // TBufPool
 

@@ -159,5 +159,11 @@ template <typename T>
 constexpr uint64_t ElemBytes(uint64_t n) noexcept {
   return (n * kElemBits<T> + 7) / 8;
 }
+// Elements of T that `bytes` bytes hold (the 4-bit types: two a byte, as the vendor's
+// TBuf::Get and LocalTensor::GetSize count int4b_t).
+template <typename T>
+constexpr uint64_t ElemCount(uint64_t bytes) noexcept {
+  return bytes * 8 / kElemBits<T>;
+}
 
 }  // namespace lngrad::aicore

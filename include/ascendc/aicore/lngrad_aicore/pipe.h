@@ -210,7 +210,7 @@ class TQueBind {
   TQueBind(const TQueBind&) = delete;
   TQueBind& operator=(const TQueBind&) = delete;
 
-  // A free block as a tensor of (block bytes / sizeof(T)) elements.
+  // A free block as a tensor of (block bytes / sizeof(T)) elements (4-bit types: two a byte).
   template <typename T>
   LocalTensor<T> AllocTensor();
   // Returns the tensor's block to the free list.
@@ -317,10 +317,11 @@ class TBuf {
   TBuf(const TBuf&) = delete;
   TBuf& operator=(const TBuf&) = delete;
 
-  // The whole buffer as T (buffer bytes / sizeof(T) elements).
+  // The whole buffer as T (buffer bytes / sizeof(T) elements; two a byte for the 4-bit types).
   template <typename T>
   LocalTensor<T> Get() {
-    return GetWithOffset<T>(static_cast<uint32_t>(len_ / sizeof(T)), 0, "TBuf::Get");
+    return GetWithOffset<T>(static_cast<uint32_t>(lngrad::aicore::ElemCount<T>(len_)), 0,
+                            "TBuf::Get");
   }
   // The first len elements. Checked mode: len * sizeof(T) <= buffer bytes.
   template <typename T>
@@ -337,7 +338,8 @@ class TBuf {
   // and take back nothing, and synchronise nothing (the framework's hidden flags are TQue's).
   template <typename T>
   LocalTensor<T> AllocTensor() {
-    return GetWithOffset<T>(static_cast<uint32_t>(len_ / sizeof(T)), 0, "TBuf::AllocTensor");
+    return GetWithOffset<T>(static_cast<uint32_t>(lngrad::aicore::ElemCount<T>(len_)), 0,
+                            "TBuf::AllocTensor");
   }
   // Does nothing, as on the device. Checked mode: the tensor must come from this TBuf.
   template <typename T>
@@ -490,7 +492,7 @@ LocalTensor<T> TQueBind<src, dst, depth, mask>::BlockTensor(int32_t index) const
   std::byte* const base = memory_.base != nullptr ? memory_.base : ctx_->ub;
   std::byte* host = base + addr_[index];
   return lngrad::aicore::detail::TensorAccess::Make<T>(
-      host, static_cast<uint32_t>(len_ / sizeof(T)), GetPosition(src, dst),
+      host, static_cast<uint32_t>(lngrad::aicore::ElemCount<T>(len_)), GetPosition(src, dst),
       {host, host + len_, this, index}, base,
       memory_.base != nullptr ? memory_.size : ctx_->ub_size);
 }
@@ -588,15 +590,15 @@ LocalTensor<T> TBuf<pos>::GetWithOffset(uint32_t size, uint32_t bufOffset, const
                                          ": TPipe::InitBuffer was not called for this TBuf<" +
                                          PositionName(pos) + ">");
   }
-  const uint64_t end = uint64_t{bufOffset} + uint64_t{size} * sizeof(T);
+  const uint64_t end = uint64_t{bufOffset} + lngrad::aicore::ElemBytes<T>(size);
   if (lngrad::aicore::CheckedMode()) {
     if (end > len_) {
       lngrad::aicore::RaiseKernelCheck(
           lngrad::aicore::checks::kTensorBounds,
           std::string(api) + ": " + std::to_string(size) + " elements of " +
-              std::to_string(sizeof(T)) + " B at byte offset " + std::to_string(bufOffset) +
-              " need " + std::to_string(end) + " B, but the TBuf<" + PositionName(pos) + "> has " +
-              std::to_string(len_) + " B");
+              std::to_string(lngrad::aicore::kElemBits<T>) + " bits at byte offset " +
+              std::to_string(bufOffset) + " need " + std::to_string(end) + " B, but the TBuf<" +
+              PositionName(pos) + "> has " + std::to_string(len_) + " B");
     }
     if (bufOffset % ONE_BLK_SIZE != 0) {
       lngrad::aicore::RaiseKernelCheck(lngrad::aicore::checks::kUbAlignment,
@@ -630,7 +632,7 @@ bool PopStackBuffer(LocalTensor<T>& popBuffer) {
   }
   std::byte* host = ctx->ub + start;
   popBuffer = lngrad::aicore::detail::TensorAccess::Make<T>(
-      host, static_cast<uint32_t>((end - start) / sizeof(T)), pos,
+      host, static_cast<uint32_t>(lngrad::aicore::ElemCount<T>(end - start)), pos,
       {host, ctx->ub + end, &lngrad::aicore::detail::kStackOwnerTag, 0}, ctx->ub, ctx->ub_size);
   return true;
 }
