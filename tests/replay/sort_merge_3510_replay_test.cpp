@@ -98,7 +98,8 @@ void MrgSort(Bytes& dst, uint64_t dstAt, const Bytes& src, const uint64_t q[4],
       for (int k = 0; k < 4; ++k) {
         if ((validBit >> k & 1) == 0 || pos[k] >= len[k]) continue;
         const uint64_t at = (q[k] + r * total + pos[k]) * 8;
-        if (kept < 0 || ScoreAt<T>(src, at) > ScoreAt<T>(src, (q[kept] + r * total + pos[kept]) * 8)) {
+        if (kept < 0 ||
+            ScoreAt<T>(src, at) > ScoreAt<T>(src, (q[kept] + r * total + pos[kept]) * 8)) {
           kept = k;
         }
       }
