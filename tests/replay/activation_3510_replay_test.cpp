@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -86,7 +87,8 @@ std::vector<T> Operands(uint32_t seed, uint32_t count, float range) {
   std::vector<T> v = Inputs<T>(seed, count, range);
   if constexpr (std::is_same_v<T, float>) {
     std::mt19937 gen(seed + 12345);
-    for (size_t i = Specials().size(); i < v.size(); i += 4) v[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
+    for (size_t i = Specials().size(); i < v.size(); i += 4)
+      v[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
   }
   return v;
 }
@@ -172,8 +174,8 @@ void CheckSigmoid() {
         if (form == 2) AscendC::Sigmoid<T, reuse>(d, s, t);
         if (form == 3) AscendC::Sigmoid<T, reuse>(d, s);
       });
-      const std::vector<T> want = Want<T>(
-          in, {}, n, [&](auto* a, auto*, auto* out) { rp::ReplaySigmoid3510(a, out, n); });
+      const std::vector<T> want =
+          Want<T>(in, {}, n, [&](auto* a, auto*, auto* out) { rp::ReplaySigmoid3510(a, out, n); });
       const std::string what = Label("Sigmoid", TypeName<T>(), n, form);
       ExpectBits(io.dst, want, n, what);
       ExpectKept(io.src0, in, what);
@@ -202,8 +204,8 @@ void CheckSwishSilu(float betaF) {
         std::memcpy(&b, &beta, sizeof(T));
         silu ? rp::ReplaySilu3510(a, out, count) : rp::ReplaySwish3510(a, out, count, b);
       });
-      const std::string what =
-          Label(silu ? "Silu" : "Swish", TypeName<T>(), count, 0) + " beta " + std::to_string(betaF);
+      const std::string what = Label(silu ? "Silu" : "Swish", TypeName<T>(), count, 0) + " beta " +
+                               std::to_string(betaF);
       ExpectBits(io.dst, want, count, what);
       ExpectKept(io.src0, in, what);
     }
@@ -293,7 +295,8 @@ constexpr uint32_t kSlice = 8192;
 
 std::vector<half> HalfSlice(uint32_t first) {
   std::vector<half> v(kSlice);
-  for (uint32_t i = 0; i < kSlice; ++i) v[i] = std::bit_cast<half>(static_cast<uint16_t>(first + i));
+  for (uint32_t i = 0; i < kSlice; ++i)
+    v[i] = std::bit_cast<half>(static_cast<uint16_t>(first + i));
   return v;
 }
 
@@ -304,8 +307,8 @@ using UnaryReplay = std::function<void(const rp::Half*, rp::Half*, uint32_t)>;
 void CheckAllHalves(const std::string& what, const UnaryCall& call, const UnaryReplay& replay) {
   for (uint32_t first = 0; first < 0x10000u; first += kSlice) {
     const std::vector<half> in = HalfSlice(first);
-    const Io<half> io = On950<half>(
-        in, {}, [&](auto& d, auto& s, auto&, auto& t) { call(d, s, t, kSlice); });
+    const Io<half> io =
+        On950<half>(in, {}, [&](auto& d, auto& s, auto&, auto& t) { call(d, s, t, kSlice); });
     const std::vector<half> want =
         Want<half>(in, {}, kSlice, [&](auto* a, auto*, auto* out) { replay(a, out, kSlice); });
     ExpectBits(io.dst, want, kSlice, what + " half inputs from " + std::to_string(first));
@@ -364,6 +367,27 @@ TEST(ActivationReplay3510, GluEveryHalfGate) {
                  std::string(swiglu ? "SwiGLU" : "GeGLU") + " gates from " + std::to_string(first));
     }
   }
+}
+
+// The docs' reason why lngrad's single rounding of a half Exp gives the register sequences' bits:
+// e^x rounded once to half and rounded through float differ on two half arguments only, both
+// positive (Gelu's two Exps take arguments <= 0), and the Adds 1 that follows every other Exp of
+// these sequences gives the same half from both.
+TEST(ActivationReplay3510, HalfExpRoundingsMeetAfterAddsOne) {
+  std::vector<float> differ;
+  for (uint32_t b = 0; b < 0x10000u; ++b) {
+    const float x = rp::HalfToFloat(rp::Half{static_cast<uint16_t>(b)});
+    if (std::isnan(x)) continue;
+    const double e = std::exp(static_cast<double>(x));
+    const rp::Half once = rp::DoubleToHalf(e);
+    const rp::Half viaFloat = rp::FloatToHalf(static_cast<float>(e));
+    if (once.bits == viaFloat.bits) continue;
+    differ.push_back(x);
+    const auto plusOne = [](rp::Half h) { return rp::FloatToHalf(rp::HalfToFloat(h) + 1.0f).bits; };
+    EXPECT_GT(x, 0.0f);
+    EXPECT_EQ(plusOne(once), plusOne(viaFloat)) << x;
+  }
+  EXPECT_EQ(differ.size(), 2u);
 }
 
 }  // namespace
