@@ -180,6 +180,36 @@ TEST(ActivationChecks, OverlapAlignmentAndCount) {
               "tensor_bounds", "Swish dst");
 }
 
+// GeGLU and SwiGLU take two sources of one size (the kit asserts it on 2201 and 3510); ReGlu
+// does not ask it.
+LocalTensor<float> Shortened(Ub& ub, int i, uint32_t elements) {
+  LocalTensor<float> t = ub.Get<float>(i);
+  t.SetSize(elements);
+  return t;
+}
+
+TEST(ActivationChecks, GatedSourcesOfOneSize) {
+  const std::string sizes = "srcTensor0 holds 10240 elements and srcTensor1 128";
+  for (const char* soc : {k910B, k950}) {
+    ExpectCheck(
+        [](Ub& ub) {
+          GeGLU<float, false>(ub.Get<float>(1), ub.Get<float>(0), Shortened(ub, 3, 128), 64);
+        },
+        "tensor_bounds", sizes, soc);
+    ExpectCheck(
+        [](Ub& ub) {
+          LocalTensor<float> d = ub.Get<float>(1);
+          SwiGLU<float, false>(d, ub.Get<float>(0), Shortened(ub, 3, 128), 1.0f, 64);
+        },
+        "tensor_bounds", sizes, soc);
+    ExpectCheck(
+        [](Ub& ub) {
+          ReGlu<float, false>(ub.Get<float>(1), ub.Get<float>(0), Shortened(ub, 3, 128), 64);
+        },
+        "", "", soc);
+  }
+}
+
 // With every UB byte given to the TPipe, the overloads without sharedTmpBuffer still run on
 // 3510 (its sequences pop no stack buffer); on 2201 they need the stack buffer.
 void FillUbThen(Ub& ub, const std::function<void(Ub&)>& body) {

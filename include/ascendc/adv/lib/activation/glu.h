@@ -14,10 +14,10 @@
 //  - SwiGLU (swiglu_common_impl.h, swiglu_3510_impl.h): dst = x0 * (x1 / (e^(x1 * -beta) + 1)),
 //    -beta computed in float.
 //
-// Checked mode: the count within every operand, 32-byte aligned operands, dst disjoint from both
-// sources, and on 2201 a sharedTmpBuffer of at least the GetXxxMaxMinTmpSize minimum (GeGLU: 0
-// float / 1024 half; ReGlu: 256 float / 1536 half and bfloat16; SwiGLU: 0 float / 1536 half),
-// disjoint from the operands.
+// Checked mode: the count within every operand, GeGLU's and SwiGLU's sources of one size,
+// 32-byte aligned operands, dst disjoint from both sources, and on 2201 a sharedTmpBuffer of at
+// least the GetXxxMaxMinTmpSize minimum (GeGLU: 0 float / 1024 half; ReGlu: 256 float / 1536 half
+// and bfloat16; SwiGLU: 0 float / 1536 half), disjoint from the operands.
 #pragma once
 
 #include <cstdint>
@@ -45,13 +45,22 @@ inline float SwiGluSteps(float x0, float x1, float beta) {
 }
 
 // dst = T(f(float(src0), float(src1))) with the checks of the gated APIs; factor: the tmp
-// minimum in 256-byte units (0: none).
+// minimum in 256-byte units (0: none). equal_sizes: the two sources must hold as many elements
+// (GeGLU and SwiGLU assert it on both arches, geglu_common_impl.h, swiglu_common_impl.h and their
+// 3510 files; ReGlu does not).
 template <typename T, typename F>
 void GluPass(const char* api, const AscendC::LocalTensor<T>& dst,
              const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-             const AscendC::LocalTensor<uint8_t>& tmp, uint32_t factor, uint32_t n, SrcLoc loc,
-             F f) {
+             const AscendC::LocalTensor<uint8_t>& tmp, uint32_t factor, uint32_t n, SrcLoc loc, F f,
+             bool equal_sizes = true) {
   namespace m = math_detail;
+  if (equal_sizes && CheckedMode() && src0.GetSize() != src1.GetSize()) {
+    RaiseKernelCheck(checks::kTensorBounds,
+                     lngrad::aicore::detail::WithLoc(api, loc) + ": srcTensor0 holds " +
+                         std::to_string(src0.GetSize()) + " elements and srcTensor1 " +
+                         std::to_string(src1.GetSize()) +
+                         "; the two sources must be the same size");
+  }
   m::BinaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp,
                 m::TmpMinBytes(factor), n, loc,
                 [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
@@ -105,10 +114,10 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
   static_assert(a::kHalfOrFloat<T> || std::is_same_v<T, bfloat16_t>,
                 "ReGlu: T must be half, bfloat16_t or float");
   if constexpr (std::is_same_v<T, bfloat16_t>) a::CheckBf16Product("ReGlu");
-  a::GluPass("ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6,
-             calCount, loc, [arch3510 = a::On3510()](float x0, float x1) {
-               return a::ReGluSteps(x0, x1, arch3510);
-             });
+  a::GluPass(
+      "ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6, calCount,
+      loc, [arch3510 = a::On3510()](float x0, float x1) { return a::ReGluSteps(x0, x1, arch3510); },
+      /*equal_sizes=*/false);
 }
 
 template <typename T, bool isReuseSource = false>
