@@ -2,8 +2,8 @@
 // written from the reference's per-element definitions. Integers wrap (two's complement);
 // half, bfloat16_t and float are computed in float and rounded once to the lane type (for
 // +, -, *, / and sqrt that is the correctly rounded operation of the lane type); exp and ln are
-// computed in double and rounded once to float, as lngrad's vector Exp and Ln
-// (§"Vector instructions").
+// computed in double and rounded to float, then to a 16-bit lane type (the vector Exp and Ln
+// round once to half: docs/ascendc_kernels.md, "Arithmetic" of the register API).
 #pragma once
 
 #include <cmath>
@@ -173,7 +173,7 @@ struct Copy {
     return a;
   }
 };
-// sqrt: correctly rounded; exp, ln: in double, rounded once to float (the vector Exp/Ln).
+// sqrt: correctly rounded; exp, ln: in double, rounded to float (then to a 16-bit lane type).
 #define LNGRAD_REG_MATH_OP(Name, expr)                 \
   struct Name {                                        \
     template <typename T>                              \
