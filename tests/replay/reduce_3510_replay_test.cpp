@@ -5,6 +5,7 @@
 // NaN equals NaN (payloads are not promised, §2).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -93,6 +94,60 @@ TEST(Reduce950Replay, SumMeanProdRa) {
   for (rp::RedOp op : {rp::RedOp::kSum, rp::RedOp::kMean, rp::RedOp::kProd}) {
     CheckShapes950<Pattern::Reduce::RA>(op, kRaShapes, std::size(kRaShapes),
                                         op == rp::RedOp::kProd ? 1.5f : 10.0f);
+  }
+}
+
+// ReduceProd rows and columns not of whole blocks on data near 1 (no zeros, no underflow), so the
+// association shows in the bits: long AR rows fold their vectors 16 consecutive at a time (the
+// aligned path; ReduceSum's unaligned path would take them strided) and RA columns 33..64 fold
+// 16 consecutive rows (not the binary fold). Unchecked: the kit's 3510 checks refuse these rows.
+template <class P>
+void CheckProdNearOne(Shape s, uint32_t seed) {
+  constexpr bool kAr = std::is_same_v<P, Pattern::Reduce::AR>;
+  std::vector<float> in = Data<float>(seed, s.first, s.last, 1.0f, false);
+  for (float& v : in) v = 1.0f + v / 16.0f;
+  for (bool reuse : {false, true}) {
+    std::vector<float> dst;
+    {
+      CheckedModeScope checked(false);
+      OnBlock(
+          [&](Ub& ub) {
+            ub.Put<float>(1, in);
+            const uint32_t shape[2] = {s.first, s.last};
+            if (reuse) {
+              CallReduce<float, P, true>(rp::RedOp::kProd, ub, shape, true);
+            } else {
+              CallReduce<float, P, false>(rp::RedOp::kProd, ub, shape, true);
+            }
+            dst = ub.Take<float>(0);
+          },
+          k950);
+    }
+    const rp::RedCall call{rp::RedOp::kProd, false, reuse, s.first, s.last};
+    const std::vector<float> want =
+        kAr ? rp::ReplayReduceAR3510(call, in) : rp::ReplayReduceRA3510(call, in);
+    dst.resize(want.size());
+    EXPECT_EQ(FirstMismatch(dst, want), "")
+        << (kAr ? "AR " : "RA ") << s.first << "x" << s.last << (reuse ? " reuse" : "");
+    // float64 oracle: each of the products rounds once, within n * 2^-24 relative
+    const uint32_t n = kAr ? s.last : s.first;
+    for (size_t k = 0; k < want.size(); ++k) {
+      double p = 1;
+      for (uint32_t i = 0; i < n; ++i) {
+        p *= kAr ? in[k * s.last + i] : in[size_t{i} * s.last + k];
+      }
+      EXPECT_LE(std::fabs(dst[k] - p), n * std::ldexp(std::fabs(p), -24)) << k;
+    }
+  }
+}
+
+TEST(Reduce950Replay, ProdRowsNotOfWholeBlocksTakeTheAlignedPaths) {
+  uint32_t seed = 700;
+  for (const Shape s : {Shape{1, 4101}, Shape{2, 1003}, Shape{1, 2055}, Shape{3, 63}}) {
+    CheckProdNearOne<Pattern::Reduce::AR>(s, ++seed);
+  }
+  for (const Shape s : {Shape{40, 45}, Shape{20, 45}, Shape{64, 33}, Shape{33, 70}}) {
+    CheckProdNearOne<Pattern::Reduce::RA>(s, ++seed);
   }
 }
 

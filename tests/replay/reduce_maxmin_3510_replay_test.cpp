@@ -221,6 +221,40 @@ TEST(ReduceAnyAll950Replay, FloatRowsNotOfWholeBlocks) {
   }
 }
 
+// A long ReduceAny/All row not of whole blocks with two NaNs told apart (index 64, vector 1, and
+// index 1024, vector 16) and zeros elsewhere: the aligned path folds vectors 0..15 together and
+// keeps the first NaN, ReduceMax/Min's unaligned path folds vectors 0, 4, .., 60 and keeps the
+// second, so the answer names the path.
+TEST(ReduceAnyAll950Replay, LongRowsFoldConsecutiveVectors) {
+  const float nanA = FromBits<float>(0x7fc00001u), nanB = FromBits<float>(0xffc00002u);
+  for (rp::RedOp op : {rp::RedOp::kAny, rp::RedOp::kAll}) {
+    for (const Shape s : {Shape{1, 4101}, Shape{2, 2053}}) {
+      std::vector<float> in(size_t{s.first} * s.last, 0.0f);
+      for (uint32_t r = 0; r < s.first; ++r) {
+        in[size_t{r} * s.last + 64] = r == 0 ? nanA : nanB;
+        in[size_t{r} * s.last + 1024] = r == 0 ? nanB : nanA;
+      }
+      std::vector<float> dst;
+      {
+        CheckedModeScope checked(false);
+        OnBlock(
+            [&](Ub& ub) {
+              ub.Put<float>(1, in);
+              const uint32_t shape[2] = {s.first, s.last};
+              Call<float, Pattern::Reduce::AR, false>(op, ub, shape, true, true);
+              dst = ub.Take<float>(0);
+            },
+            k950);
+      }
+      const rp::MaxMinCall c{op, rp::MmLane::kFloat, false, s.first, s.last};
+      const std::vector<float> want = rp::ReplayMaxMinAR3510(c, in);
+      dst.resize(want.size());
+      EXPECT_EQ(BitMismatch(dst, want), "") << s.first << "x" << s.last;
+      EXPECT_EQ(std::bit_cast<uint32_t>(want[0]), std::bit_cast<uint32_t>(nanA));
+    }
+  }
+}
+
 // The 950's orders show in the bits: on these rows the 2201 replay (its Max/Min sequences) gives
 // other NaNs or zeros, so the comparisons above would fail for a 2201 answer.
 TEST(ReduceMaxMin950Replay, OrdersDifferFrom2201) {
