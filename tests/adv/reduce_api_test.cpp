@@ -14,12 +14,14 @@
 #include "kernel_operator.h"
 #include "math_api_test_util.h"
 #include "tiling/tiling_api.h"
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 using namespace AscendC;
 using namespace lngrad::adv::testing;
+using lngrad::aicore::test::CheckedModeScope;
 
 // ---- The replay: the device's operations in order, each rounded to T ----
 
@@ -82,6 +84,7 @@ T FirstAxisReplay(std::vector<T> col, Op op) {
 
 struct Case {
   uint32_t first, last;
+  bool dense = false;  // rows unpadded: the 950 reads row r at r * last whatever srcInnerPad says
 };
 
 template <typename T>
@@ -90,13 +93,19 @@ uint32_t Pad(uint32_t last) {
   return (last + blk - 1) / blk * blk;
 }
 
+// The row stride of the source.
+template <typename T>
+uint32_t Stride(Case c) {
+  return c.dense ? c.last : Pad<T>(c.last);
+}
+
 template <typename T>
 std::vector<T> Data(uint32_t seed, Case c, float lo, float hi) {
-  std::vector<T> v(size_t{c.first} * Pad<T>(c.last), T(0));
+  std::vector<T> v(size_t{c.first} * Stride<T>(c), T(0));
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> d(lo, hi);
   for (uint32_t r = 0; r < c.first; ++r) {
-    for (uint32_t j = 0; j < c.last; ++j) v[size_t{r} * Pad<T>(c.last) + j] = T(d(gen));
+    for (uint32_t j = 0; j < c.last; ++j) v[size_t{r} * Stride<T>(c) + j] = T(d(gen));
   }
   return v;
 }
@@ -151,7 +160,7 @@ std::vector<T> RunReduce(Api api, const std::vector<T>& in, Case c, bool with_tm
 
 template <typename T>
 T At(const std::vector<T>& v, Case c, uint32_t r, uint32_t j) {
-  return v[size_t{r} * Pad<T>(c.last) + j];
+  return v[size_t{r} * Stride<T>(c) + j];
 }
 
 const Case kCases[] = {{3, 5},   {4, 8},   {5, 45}, {7, 64},  {6, 100},
@@ -161,7 +170,8 @@ const Case kCases[] = {{3, 5},   {4, 8},   {5, 45}, {7, 64},  {6, 100},
 template <typename T>
 void CheckMaxMin(const char* soc) {
   uint32_t seed = 1;
-  for (const Case c : kCases) {
+  for (Case c : kCases) {
+    c.dense = std::string(soc) == k950;
     const std::vector<T> in = Data<T>(seed++, c, -50.0f, 50.0f);
     for (bool tmp : {true, false}) {
       const auto ar_max = RunReduce<T, Pattern::Reduce::AR, false>(Api::kMax, in, c, tmp, soc);
@@ -222,10 +232,14 @@ TEST(ReduceApi, SumMeanFollowTheDeviceTreeAndTheOracle) {
 
 // The 950's orders (reduce_3510.h; bits against the replay in tests/replay/
 // reduce_3510_replay_test.cpp) keep the float64 bounds: sum within n * 2^-24 * sum|x|, mean that
-// over n plus one rounding, product within n * 2^-24 relative; AR and RA, both overloads.
+// over n plus one rounding, product within n * 2^-24 relative; AR and RA, both overloads. The
+// rows are unpadded (srcInnerPad true: the 950 reads row r at r * last); ReduceMean/Prod rows
+// not of whole blocks, which checked mode refuses there, run unchecked.
 TEST(ReduceApi, SumMeanProdOnThe950KeepTheOracleBounds) {
   uint32_t seed = 900;
-  for (const Case c : kCases) {
+  for (Case c : kCases) {
+    c.dense = true;
+    CheckedModeScope checked(c.last % 8 == 0);
     const std::vector<float> in = Data<float>(seed++, c, -10.0f, 10.0f);
     const std::vector<float> pin = Data<float>(seed++, c, 0.5f, 1.5f);
     const auto sum = RunReduce<float, Pattern::Reduce::AR, false>(Api::kSum, in, c, true, k950);
@@ -509,6 +523,40 @@ TEST(ReduceApi, CheckedModeRefusals) {
         ReduceMin<float, Pattern::Reduce::AR>(ub.Get<float>(0), ub.Get<float>(1), zero, true);
       },
       "reduce_shape", "zero");
+  // The 950: ReduceMean/Prod/Any/All rows must be whole 32-byte blocks (the kit's 3510 checks;
+  // ReduceSum/Max/Min take any length), and ReduceMean takes float only.
+  const uint32_t odd[2] = {3, 5}, bytes[2] = {2, 16};
+  for (Api api : {Api::kMean, Api::kProd, Api::kAny, Api::kAll}) {
+    ExpectCheck(
+        [&](Ub& ub) {
+          Call<float, Pattern::Reduce::AR, false>(api, ub, Case{odd[0], odd[1]}, true);
+        },
+        "reduce_shape", "multiple of 32", k950);
+    ExpectCheck(
+        [&](Ub& ub) {
+          Call<float, Pattern::Reduce::RA, true>(api, ub, Case{odd[0], odd[1]}, false);
+        },
+        "reduce_shape", "multiple of 32", k950);
+  }
+  ExpectCheck(
+      [&](Ub& ub) {
+        ReduceAny<uint8_t, Pattern::Reduce::AR>(ub.Get<uint8_t>(0), ub.Get<uint8_t>(1),
+                                                ub.Get<uint8_t>(2), bytes, true);
+      },
+      "reduce_shape", "multiple of 32", k950);
+  ExpectCheck(
+      [&](Ub& ub) {
+        ReduceMean<half, Pattern::Reduce::AR>(ub.Get<half>(0), ub.Get<half>(1), ub.Get<uint8_t>(2),
+                                              ra, true);
+      },
+      "product", "data type", k950);
+  for (Api api : {Api::kSum, Api::kMax, Api::kMin}) {
+    ExpectCheck(
+        [&](Ub& ub) {
+          Call<float, Pattern::Reduce::AR, false>(api, ub, Case{odd[0], odd[1]}, true);
+        },
+        "", "", k950);
+  }
   ExpectCheck(
       [&](Ub& ub) {
         SumParams p{2, 12, 12};  // 48 bytes: not a multiple of 32

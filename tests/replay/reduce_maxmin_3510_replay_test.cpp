@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "reduce_quant_test_util.h"
 #include "replay_reduce_maxmin_3510.h"
@@ -24,6 +25,7 @@ namespace {
 using namespace AscendC;
 using namespace lngrad_replay::testing;
 namespace rp = lngrad_replay;
+using lngrad::aicore::test::CheckedModeScope;
 
 template <typename T>
 T FromBits(uint32_t b) {
@@ -118,21 +120,26 @@ void Call(rp::RedOp op, Ub& ub, const uint32_t shape[2], bool pad, bool withTmp)
 #undef LNGRAD_MM_CALL
 }
 
-// One call on the 950 against the replay: dense rows (srcInnerPad false, or `pad` with rows of
-// whole blocks).
+// One call on the 950 against the replay. The rows are dense whatever `pad` (srcInnerPad) says:
+// the 950 reads row r at r * last. ReduceAny/All rows not of whole blocks: the kit's 3510 checks
+// refuse them (as lngrad's checked mode does), so they run unchecked, as the device code would.
 template <typename T, class P, bool reuse>
 void Check(rp::RedOp op, Shape s, bool pad, bool withTmp, uint32_t seed) {
   constexpr bool kAr = std::is_same_v<P, Pattern::Reduce::AR>;
   const std::vector<T> in = MmData<T>(seed, s.first, s.last);
+  const bool anyAll = op == rp::RedOp::kAny || op == rp::RedOp::kAll;
   std::vector<T> dst;
-  OnBlock(
-      [&](Ub& ub) {
-        ub.Put<T>(1, in);
-        const uint32_t shape[2] = {s.first, s.last};
-        Call<T, P, reuse>(op, ub, shape, pad, withTmp);
-        dst = ub.Take<T>(0);
-      },
-      k950);
+  {
+    CheckedModeScope checked(!anyAll || s.last % (32 / sizeof(T)) == 0);
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<T>(1, in);
+          const uint32_t shape[2] = {s.first, s.last};
+          Call<T, P, reuse>(op, ub, shape, pad, withTmp);
+          dst = ub.Take<T>(0);
+        },
+        k950);
+  }
   const rp::MaxMinCall c{op, LaneOf<T>(), reuse, s.first, s.last};
   const std::vector<float> want =
       kAr ? rp::ReplayMaxMinAR3510(c, AsFloats(in)) : rp::ReplayMaxMinRA3510(c, AsFloats(in));
@@ -157,8 +164,8 @@ const Shape kRa[] = {{1, 8},    {2, 16},   {3, 24},   {16, 32},  {33, 8},  {1, 4
                      {2, 48},   {3, 56},   {16, 64},  {17, 40},  {32, 64}, {33, 64},
                      {100, 40}, {256, 32}, {256, 40}, {2, 72},   {5, 136}, {16, 72},
                      {32, 80},  {33, 96},  {64, 128}, {20, 144}, {40, 256}};
-const Shape kRaUnaligned[] = {{2, 1},    {3, 5},    {9, 12},  {33, 70}, {300, 7},
-                              {17, 100}, {256, 13}, {40, 40}, {5, 130}};
+const Shape kRaUnaligned[] = {{2, 1},    {3, 5},   {9, 12},  {33, 70}, {300, 7}, {17, 100},
+                              {256, 13}, {40, 40}, {5, 130}, {20, 45}, {64, 33}};
 
 template <typename T, class P>
 void CheckAll(rp::RedOp op, const Shape* shapes, size_t n, bool aligned, uint32_t seed) {
@@ -169,11 +176,10 @@ void CheckAll(rp::RedOp op, const Shape* shapes, size_t n, bool aligned, uint32_
     if (aligned && !wholeBlocks && !(std::is_same_v<P, Pattern::Reduce::AR> && s.last == 1)) {
       continue;  // a shape of the float list that is not whole blocks of T
     }
-    // ReduceAny/All take srcInnerPad true only: a padded row of 1 is not dense (skipped).
+    // srcInnerPad both ways (ReduceAny/All take true only): the 950 reads the same rows.
     const bool anyAll = op == rp::RedOp::kAny || op == rp::RedOp::kAll;
-    if (anyAll && !wholeBlocks) continue;
     for (bool withTmp : {true, false}) {
-      const bool pad = anyAll || (wholeBlocks && withTmp);  // both srcInnerPad forms
+      const bool pad = anyAll || withTmp;
       Check<T, P, false>(op, s, pad, withTmp, ++seed);
       Check<T, P, true>(op, s, pad, withTmp, ++seed);
     }
@@ -200,6 +206,52 @@ TEST(ReduceAnyAll950Replay, FloatWholeBlocks) {
   for (rp::RedOp op : {rp::RedOp::kAny, rp::RedOp::kAll}) {
     CheckAll<float, Pattern::Reduce::AR>(op, kAr, std::size(kAr), true, seed += 1000);
     CheckAll<float, Pattern::Reduce::RA>(op, kRa, std::size(kRa), true, seed += 1000);
+  }
+}
+
+// Rows not of whole blocks: ReduceAny/AllARImpl and ReduceRAImpl do not branch on alignment, so
+// the aligned paths run with row r at r * last (not ReduceMax/Min's unaligned ones).
+TEST(ReduceAnyAll950Replay, FloatRowsNotOfWholeBlocks) {
+  uint32_t seed = 65000;
+  for (rp::RedOp op : {rp::RedOp::kAny, rp::RedOp::kAll}) {
+    CheckAll<float, Pattern::Reduce::AR>(op, kArUnaligned, std::size(kArUnaligned), false,
+                                         seed += 1000);
+    CheckAll<float, Pattern::Reduce::RA>(op, kRaUnaligned, std::size(kRaUnaligned), false,
+                                         seed += 1000);
+  }
+}
+
+// A long ReduceAny/All row not of whole blocks with two NaNs told apart (index 64, vector 1, and
+// index 1024, vector 16) and zeros elsewhere: the aligned path folds vectors 0..15 together and
+// keeps the first NaN, ReduceMax/Min's unaligned path folds vectors 0, 4, .., 60 and keeps the
+// second, so the answer names the path.
+TEST(ReduceAnyAll950Replay, LongRowsFoldConsecutiveVectors) {
+  const float nanA = FromBits<float>(0x7fc00001u), nanB = FromBits<float>(0xffc00002u);
+  for (rp::RedOp op : {rp::RedOp::kAny, rp::RedOp::kAll}) {
+    for (const Shape s : {Shape{1, 4101}, Shape{2, 2053}}) {
+      std::vector<float> in(size_t{s.first} * s.last, 0.0f);
+      for (uint32_t r = 0; r < s.first; ++r) {
+        in[size_t{r} * s.last + 64] = r == 0 ? nanA : nanB;
+        in[size_t{r} * s.last + 1024] = r == 0 ? nanB : nanA;
+      }
+      std::vector<float> dst;
+      {
+        CheckedModeScope checked(false);
+        OnBlock(
+            [&](Ub& ub) {
+              ub.Put<float>(1, in);
+              const uint32_t shape[2] = {s.first, s.last};
+              Call<float, Pattern::Reduce::AR, false>(op, ub, shape, true, true);
+              dst = ub.Take<float>(0);
+            },
+            k950);
+      }
+      const rp::MaxMinCall c{op, rp::MmLane::kFloat, false, s.first, s.last};
+      const std::vector<float> want = rp::ReplayMaxMinAR3510(c, in);
+      dst.resize(want.size());
+      EXPECT_EQ(BitMismatch(dst, want), "") << s.first << "x" << s.last;
+      EXPECT_EQ(std::bit_cast<uint32_t>(want[0]), std::bit_cast<uint32_t>(nanA));
+    }
   }
 }
 

@@ -159,7 +159,9 @@ std::vector<float> ReplayReduceAR3510(const RedCall& c, const std::vector<float>
   std::vector<float> dst(dimA);
   if (dimR == 1) {  // ReduceCopyOutImpl
     std::copy_n(src.begin(), dimA, dst.begin());
-  } else if (dimR % 8 != 0) {  // ReduceARReuseSourceUnAligned (ReduceSum, unpadded rows)
+  } else if (dimR % 8 != 0 && op == RedOp::kSum) {  // ReduceARReuseSourceUnAligned
+    // (ReduceSumARReuseSourceCompute's branch; ReduceProdARImpl has none: a row of any length
+    // goes to the aligned code below, row a loaded at a * dimR)
     for (uint32_t a = 0; a < dimA; ++a) {
       const auto row = src.begin() + size_t{a} * dimR;
       dst[a] = dimR < kVl ? RegReduceSum(&*row, dimR, kVl, false)
@@ -279,7 +281,8 @@ std::vector<float> RaUnaligned(RedOp op, std::vector<float> x, uint32_t dimA, ui
 std::vector<float> ReplayReduceRA3510(const RedCall& c, const std::vector<float>& src) {
   const RedOp op = c.op == RedOp::kMean ? RedOp::kSum : c.op;
   const uint32_t dimA = c.last, dimR = c.first;
-  std::vector<float> dst = dimA % 8 != 0 ? RaUnaligned(op, src, dimA, dimR)
+  // ReduceSumRAReuseSourceCompute branches on whole blocks; ReduceProdImpl calls ReduceRAImpl.
+  std::vector<float> dst = dimA % 8 != 0 && op == RedOp::kSum ? RaUnaligned(op, src, dimA, dimR)
                            : dimA <= kVl / 2 || dimA > 65535
                                ? RaConcat(op, c.reuse, src, dimA, dimR)
                                : RaFolds(op, c.reuse, src, dimA, dimR);

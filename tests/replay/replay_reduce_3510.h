@@ -9,8 +9,10 @@
 // flat arrays addressed as the source addresses them, masks as lane counts. The register
 // reductions follow lngrad's register-API semantics (docs/ascendc_kernels.md §3, "Register tree
 // of arch 3510"): the adjacent-pair tree, a lane outside the mask taking no part.
-// Float ReduceSum/Mean/Prod on rows of whole 32-byte blocks (the aligned paths) and ReduceSum on
-// unpadded rows of other lengths (reduce_common_ar_ra_reuse_unalign_3510_impl.h).
+// Float ReduceSum/Mean/Prod, rows read unpadded (the 3510 code addresses row a at a * last
+// whatever srcInnerPad says): rows of whole 32-byte blocks take the aligned paths; other lengths
+// the unaligned paths for ReduceSum and ReduceMean (reduce_common_ar_ra_reuse_unalign_3510_impl.h)
+// and the aligned paths for ReduceProd (reduce_prod_3510_impl.h does not branch on alignment).
 #pragma once
 
 #include <cstdint>

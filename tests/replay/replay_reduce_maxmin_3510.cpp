@@ -223,12 +223,13 @@ std::vector<float> RaFolds(RedOp op, bool reuse, bool strided, bool halve,
 std::vector<float> ReplayMaxMinAR3510(const MaxMinCall& c, const std::vector<float>& src) {
   const Geo g = GeoOf(c.lane);
   const uint32_t dimR = c.last;
+  const bool anyAll = c.op == RedOp::kAny || c.op == RedOp::kAll;
   std::vector<float> dst(c.first);
   for (uint32_t a = 0; a < c.first; ++a) {
     const float* row = src.data() + size_t{a} * dimR;
     if (dimR == 1) {  // ReduceCopyOutImpl
       dst[a] = row[0];
-    } else if (dimR % g.blk != 0) {
+    } else if (dimR % g.blk != 0 && !anyAll) {  // ReduceAny/AllARImpl do not branch on it
       dst[a] = ArUnalignedRow(c.op, g, row, dimR);
     } else if (dimR <= g.vl) {
       dst[a] = ArShortRow(c.op, g, row, dimR);
@@ -242,7 +243,8 @@ std::vector<float> ReplayMaxMinAR3510(const MaxMinCall& c, const std::vector<flo
 std::vector<float> ReplayMaxMinRA3510(const MaxMinCall& c, const std::vector<float>& src) {
   const Geo g = GeoOf(c.lane);
   const uint32_t dimA = c.last, dimR = c.first;
-  if (dimA % g.blk != 0) return RaFolds(c.op, c.reuse, true, false, src, dimA, dimR);
+  const bool anyAll = c.op == RedOp::kAny || c.op == RedOp::kAll;  // always ReduceRAImpl
+  if (dimA % g.blk != 0 && !anyAll) return RaFolds(c.op, c.reuse, true, false, src, dimA, dimR);
   if (dimA <= g.vl / 2 || dimA > 65535) return RaConcat(c.op, c.reuse, src, dimA, dimR);
   return RaFolds(c.op, c.reuse, dimA > g.vl, true, src, dimA, dimR);
 }

@@ -30,10 +30,11 @@ struct MaxMinCall {
   uint32_t first, last;
 };
 
-// Pattern AR on arch 3510, dense rows (srcInnerPad false, or last a whole number of blocks):
-// dst[0, first).
+// Pattern AR on arch 3510: dst[0, first). The rows are read unpadded (row a at a * last, whatever
+// srcInnerPad says); rows not of whole blocks take the unaligned paths for ReduceMax/Min, the
+// aligned ones (loads at a * last) for ReduceAny/All, whose code does not branch on alignment.
 std::vector<float> ReplayMaxMinAR3510(const MaxMinCall& c, const std::vector<float>& src);
-// Pattern RA on arch 3510, dense rows: dst[0, last).
+// Pattern RA on arch 3510, unpadded rows: dst[0, last) (ReduceAny/All: ReduceRAImpl always).
 std::vector<float> ReplayMaxMinRA3510(const MaxMinCall& c, const std::vector<float>& src);
 // ReduceXorSum on arch 3510 (any calCount: the float running sum is replayed in its order).
 int16_t ReplayReduceXorSum3510(const std::vector<int16_t>& a, const std::vector<int16_t>& b,

@@ -5,15 +5,17 @@
 // reduces the last axis (dst gets `first` values), RA the first (dst gets `last` values).
 //
 // Types: half/float (Max, Min, Mean), float (Sum, Prod), float/uint8_t (Any, All) on arch 2201;
-// arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum. The trees: reduce_model.h
-// (2201; 3510 for integer types and for padded rows not a whole number of 32-byte blocks) and
-// reduce_3510.h (the 950's register orders, Runs3510). isReuseSource lets the API overwrite src
+// arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
+// ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
+// reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
+// Runs3510). isReuseSource lets the API overwrite src
 // with partial results (lngrad writes those of the 2201 RA fold); the scratch contents after a
 // call are not promised.
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
-// 3510), the type on the running product (checks::kProduct), 32-byte aligned operands, dst
-// disjoint from src, sharedTmpBuffer at least the GetReduceXxxMaxMinTmpSize minimum.
+// 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
+// rows of whole 32-byte blocks (the kit's 3510 checks), 32-byte aligned operands, dst disjoint
+// from src, sharedTmpBuffer at least the GetReduceXxxMaxMinTmpSize minimum.
 #pragma once
 
 #include <algorithm>
@@ -28,25 +30,14 @@
 namespace lngrad::aicore::reduce_detail {
 
 // True when the 950's order runs (reduce_3510.h) on arch 3510: ReduceMax/Min (float, half,
-// bfloat16_t) over unpadded rows (whole blocks: the aligned paths; else the unaligned ones), float
-// ReduceSum over unpadded rows, float ReduceMean/ReduceProd/ReduceAny/ReduceAll over rows of whole
-// 32-byte blocks. Integer types keep the 2201 sequences (exact whatever the order).
+// bfloat16_t) and float ReduceSum/ReduceMean/ReduceProd/ReduceAny/ReduceAll, every row (the 950
+// reads them unpadded, Check). Integer types keep the 2201 sequences (exact whatever the order),
+// over the same unpadded rows.
 template <typename T>
-bool Runs3510(Op op, const Shape& s, bool ar) {
+bool Runs3510(Op op) {
   constexpr bool f = std::is_same_v<T, float>;
-  if constexpr (!f && !std::is_same_v<T, half> && !std::is_same_v<T, bfloat16_t>) {
-    return false;
-  } else {
-    const bool dense = s.pad == s.last;
-    const bool aligned = dense && (s.last % (32 / sizeof(T)) == 0 || (ar && s.last == 1));
-    bool runs = false;
-    if (op == Op::kMax || op == Op::kMin) runs = dense;
-    if (op == Op::kSum) runs = f && dense;
-    if (op == Op::kMean || op == Op::kProd || op == Op::kAny || op == Op::kAll) {
-      runs = f && aligned;
-    }
-    return runs && On3510();
-  }
+  constexpr bool fp = f || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+  return ((op == Op::kMax || op == Op::kMin) ? fp : f) && On3510();
 }
 
 // The AR rows of one reduce API (2201 order, or the 950's where Runs3510).
@@ -111,7 +102,7 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
-  const bool on3510 = Runs3510<T>(op, s, ar);
+  const bool on3510 = Runs3510<T>(op);
   {
     san::Instr rec(Pipe::kV, Name(op), loc);
     if (rec) {

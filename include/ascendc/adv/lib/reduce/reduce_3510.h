@@ -16,9 +16,10 @@
 //   API (src/reg) defines them. The WithDataBlock forms: the same tree per 32-byte block.
 //   bfloat16_t reduces in float registers (64 lanes): lanes [64, n) are first taken with lanes
 //   [0, n - 64), then the float tree (RegReduce).
-// - Which rows: reduce.h Runs3510 (unpadded ReduceMax/Min rows of float, half and bfloat16_t,
-//   unpadded float ReduceSum rows, float ReduceMean/Prod/Any/All rows of whole blocks); the
-//   others run the 2201 order (reduce_model.h).
+// - Which rows: reduce.h Runs3510 (ReduceMax/Min rows of float, half and bfloat16_t, float
+//   ReduceSum/Mean/Prod/Any/All rows, all read unpadded: row r at r * last); integer types run the
+//   2201 order (reduce_model.h) over the same rows. ReduceProd/Any/All take the aligned paths
+//   below whatever the row length (SplitsUnaligned; their checked mode refuses other lengths).
 //   AR, a row of n (whole blocks of B elements): n = 1 copies; n <= V: Sum/Max/Min with
 //   n < V / 2: block 0, then block k taken onto it lane by lane (block k first), then one block
 //   tree; otherwise the register reduction of n lanes. n > V: m = the largest power of two
@@ -165,6 +166,11 @@ T ArRowUnaligned3510(const T* x, uint32_t n, Op op) {
   return RegReduce(op, t.data(), kVl);
 }
 
+// True for the ops whose 950 code picks the unaligned paths for rows not of whole blocks
+// (ReduceSum, so ReduceMean, and ReduceMax/Min); ReduceProd/Any/All run the aligned paths on
+// every row, addressing row r at r * last.
+inline bool SplitsUnaligned(Op op) { return op == Op::kSum || op == Op::kMax || op == Op::kMin; }
+
 // True where ReduceARReuseSourceLessThanVL groups blocks (ReduceSum/Max/Min on rows shorter
 // than half a register: GroupReduceARLessThanVL; bfloat16_t takes its Cast path instead).
 template <typename T>
@@ -180,7 +186,7 @@ template <typename T>
 T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
   if (n == 1) return x[0];
-  if (n % kBlk != 0) return ArRowUnaligned3510(x, n, op);
+  if (n % kBlk != 0 && SplitsUnaligned(op)) return ArRowUnaligned3510(x, n, op);
   if (n <= kVl) {
     if (!GroupsBlocks<T>(op) || n >= kVl / 2) return RegReduce(op, x, n);
     std::vector<T> acc(x, x + kBlk);
@@ -206,7 +212,7 @@ template <typename T>
 void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
   std::vector<T> y(x, x + uint64_t{rows} * cols);
-  if (rows == 1 || cols <= kVl / 2 || cols > 65535 || cols % kBlk != 0) {
+  if (rows == 1 || cols <= kVl / 2 || cols > 65535 || (cols % kBlk != 0 && SplitsUnaligned(op))) {
     FoldRows3510(y.data(), rows, cols, op);
   } else {
     const uint32_t m = MainPart(rows, reuse), tail = rows - m;

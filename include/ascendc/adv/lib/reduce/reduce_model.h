@@ -219,7 +219,7 @@ bool TypeOnArch(Op op, NpuArch arch) {
     if (op == Op::kMax || op == Op::kMin) return true;
     if (op == Op::kSum) return f || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
     if (op == Op::kAny || op == Op::kAll) return f || u8;
-    return f || (op == Op::kMean && h);
+    return f;  // Mean and Prod: float only (the 950's page and its static_assert)
   }
   if (op == Op::kMax || op == Op::kMin || op == Op::kMean) return f || h;
   if (op == Op::kAny || op == Op::kAll) return f || u8;
@@ -236,9 +236,12 @@ Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
             const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
             const uint32_t srcShape[], bool srcInnerPad) {
   const uint32_t blk = 32 / sizeof(T);
-  Shape s{srcShape[0], srcShape[1], 0};
-  s.pad = srcInnerPad ? (s.last + blk - 1) / blk * blk : s.last;
   const NpuArch arch = detail::rep::RunningArch();
+  Shape s{srcShape[0], srcShape[1], 0};
+  // The 950 reads row r at r * last whatever srcInnerPad says (its ReduceSum/Max/Min pages: the
+  // parameter is reserved, the alignment comes from srcShape; its other APIs address rows so too).
+  const bool padded = srcInnerPad && arch != NpuArch::k3510;
+  s.pad = padded ? (s.last + blk - 1) / blk * blk : s.last;
   const std::string api = Name(op);
   const uint64_t in = uint64_t{s.first} * s.pad, out = ar ? s.first : s.last;
   if (in > src.GetSize()) detail::OnTensorOverrun(src.View(), 0, in, sizeof(T), api.c_str());
@@ -253,6 +256,9 @@ Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   if (!TypeOnArch<T>(op, arch)) {
     RaiseKernelCheck(checks::kProduct, api + ": this data type is not supported on arch " +
                                            std::to_string(static_cast<uint32_t>(arch)));
+  }
+  if (arch == NpuArch::k3510 && !pad_free && s.last % blk != 0) {  // the kit's 3510 checks
+    RaiseShape(op, "srcShape[1] * sizeof(T) must be a multiple of 32 bytes on this product");
   }
   detail::CheckUbAligned(dst.View(), api.c_str(), "dstTensor");
   detail::CheckUbAligned(src.View(), api.c_str(), "srcTensor");
