@@ -138,10 +138,9 @@ template <typename D, typename S>
 std::vector<uint8_t> RqQuant(const std::vector<S>& x, uint32_t count, uint32_t sc, const S* scT,
                              const S* ofT, float scale, float offset) {
   std::vector<uint8_t> out(count + 64, kSentinel);
-  const uint32_t lanes = sizeof(S) == 2 && !std::is_same_v<D, fp8_e4m3fn_t> &&
-                                 !std::is_same_v<D, fp8_e5m2_t>
-                             ? 128
-                             : 64;
+  const uint32_t lanes =
+      sizeof(S) == 2 && !std::is_same_v<D, fp8_e4m3fn_t> && !std::is_same_v<D, fp8_e5m2_t> ? 128
+                                                                                           : 64;
   const uint32_t rows = sc == 0 ? 1 : count / sc, width = sc == 0 ? count : sc;
   for (uint32_t r = 0; r < rows; ++r) {
     for (uint32_t rep = 0; rep * lanes < width; ++rep) {
@@ -251,8 +250,7 @@ TEST(QuantAscendQuant950, TFormsAgainstTheReplay) {
         got = ub.Take<uint8_t>(0);
       },
       k950);
-  const std::vector<uint8_t> want =
-      RqQuant<int8_t, float>(x, 200, 0, nullptr, nullptr, 2.0f, 1.0f);
+  const std::vector<uint8_t> want = RqQuant<int8_t, float>(x, 200, 0, nullptr, nullptr, 2.0f, 1.0f);
   for (uint32_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << i;
 }
 
@@ -463,13 +461,15 @@ std::vector<uint32_t> RqAntiQuant(const std::vector<uint8_t>& x, AqForm form, ui
   if (form == AqForm::kAligned) {
     for (uint32_t i = 0; i * lanes < n; ++i) {
       for (uint32_t j = 0; j < k; ++j) {
-        for (uint32_t l = 0; l < lanes && i * lanes + l < n; ++l) put(j * n + i * lanes + l, i * lanes + l, true);
+        for (uint32_t l = 0; l < lanes && i * lanes + l < n; ++l)
+          put(j * n + i * lanes + l, i * lanes + l, true);
       }
     }
   } else if (form == AqForm::kTransposed) {
     for (uint32_t i = 0; i < n; ++i) {
       for (uint32_t j = 0; j * lanes < k; ++j) {
-        for (uint32_t l = 0; l < lanes && j * lanes + l < k; ++l) put(i * k + j * lanes + l, i, false);
+        for (uint32_t l = 0; l < lanes && j * lanes + l < k; ++l)
+          put(i * k + j * lanes + l, i, false);
       }
     }
   } else {
@@ -498,7 +498,8 @@ void AntiQuantCase(AqForm form, uint32_t k, uint32_t n) {
         AscendC::LocalTensor<S> src = ub.Get<S>(1);
         src.SetSize(count);
         const bool tr = form == AqForm::kTransposed;
-        // offsetWidth is N both ways (AntiQuantPerchannelImpl reads it for the transposed form too).
+        // offsetWidth is N both ways (AntiQuantPerchannelImpl reads it for the transposed form
+        // too).
         const AscendC::AntiQuantShapeInfo info{tr ? n : 1, n, tr ? n : 1, tr ? 1 : n};
         if (form == AqForm::kScalar) {
           AscendC::AscendAntiQuant<S, D, false>(ub.Get<D>(0), src, of[0], sc[0], k, info);
@@ -575,10 +576,9 @@ void AntiQuantizeFp8Case(uint32_t m, uint32_t n) {
   }
 }
 
-constexpr AscendC::AntiQuantizeConfig kAqzChannel = {AscendC::AntiQuantizePolicy::PER_CHANNEL,
-                                                     true, -1};
-constexpr AscendC::AntiQuantizeConfig kAqzToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, true,
-                                                   1};
+constexpr AscendC::AntiQuantizeConfig kAqzChannel = {AscendC::AntiQuantizePolicy::PER_CHANNEL, true,
+                                                     -1};
+constexpr AscendC::AntiQuantizeConfig kAqzToken = {AscendC::AntiQuantizePolicy::PER_TOKEN, true, 1};
 
 TEST(QuantAntiQuantize950, Fp8SourcesAgainstTheReplay) {
   AntiQuantizeFp8Case<fp8_e4m3fn_t, half, half, kAqzChannel>(4, 96);

@@ -7,9 +7,12 @@
 // source Cast to half (exact), Add the half offset, Mul by the half scale, each one half
 // instruction (the float result of exact operands rounded to half once); bfloat16 output - the
 // source through half to float (exact), Add float(offset), Mul float(scale) in float, Cast to
-// bfloat16 CAST_RINT. Arch 3510 (ascend_antiquant_3510_impl.h, antiquantize_3510_impl.h):
-// the float sequence for both outputs, Cast to the destination rounding to nearest even.
-// Layout: isTranspose false - src [K, N] (N = src size / K), offset and scale [groupCount, N],
+// bfloat16 CAST_RINT. Arch 3510: the forms with an offset follow ascend_antiquant_3510_impl.h
+// (ascend_antiquant_950.h: half / bfloat16 / float arithmetic by source and path, no groups,
+// also the hifloat8_t / fp8 sources); the scale-only forms the float sequence, Cast to the
+// destination rounding to nearest even; AntiQuantize antiquantize_3510_impl.h (below).
+// Layout (off arch 3510 and the scale-only forms): isTranspose false - src [K, N] (N = src size
+// / K), offset and scale [groupCount, N],
 // row k using row k / (K / groupCount); isTranspose true - src [N, K], offset and scale
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.

@@ -29,8 +29,7 @@
 namespace lngrad::aicore::quant_detail::aq950 {
 
 template <typename S>
-inline constexpr bool kFp8Src =
-    std::is_same_v<S, fp8_e4m3fn_t> || std::is_same_v<S, fp8_e5m2_t>;
+inline constexpr bool kFp8Src = std::is_same_v<S, fp8_e4m3fn_t> || std::is_same_v<S, fp8_e5m2_t>;
 template <typename S>
 inline constexpr bool kB8Src = std::is_same_v<S, int8_t> || std::is_same_v<S, hifloat8_t>;
 
@@ -117,11 +116,10 @@ void TensorForm(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S
   const D* op = offset.HostPtr();
   const D* sp = scale.HostPtr();
   const Bf16Arith arith = isTranspose ? Bf16Arith::kFloat : Bf16Arith::kBf16;
-  Pass(kApi, dst, src, n * k, SpanOf(offset, params), SpanOf(scale, params), loc,
-       [&](uint64_t i) {
-         const uint64_t j = unaligned ? i % 16 : (isTranspose ? i / k : i % n);
-         return Elem<S, D>(SrcElem(src, i), op[j], sp[j], arith);
-       });
+  Pass(kApi, dst, src, n * k, SpanOf(offset, params), SpanOf(scale, params), loc, [&](uint64_t i) {
+    const uint64_t j = unaligned ? i % 16 : (isTranspose ? i / k : i % n);
+    return Elem<S, D>(SrcElem(src, i), op[j], sp[j], arith);
+  });
 }
 
 // The scalar offset and scale form (AntiQuantPertensorImpl): src.GetSize() elements.

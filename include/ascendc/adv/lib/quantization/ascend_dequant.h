@@ -15,7 +15,9 @@
 // Dequantize (PER_TENSOR: scalar scale; PER_CHANNEL: scale tensor [n]) runs the same sequence
 // with calCount = n; PER_TOKEN (scale[m]) and PER_GROUP (kDim 1: [m, ceil(n / groupSize)], kDim
 // 0: [ceil(m / groupSize), n]) take an int32 or float source, float(src) * scale Cast to dst.
-// On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0.
+// On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0; only the
+// first calCount columns of each row are written, and the forms without DequantParams convert
+// the whole [size / scaleSize, scaleSize] source whatever calCount (ascend_dequant_3510_impl.h).
 // AscendDequant's AscendDeQuantPolicy forms (arch 3510, ascend_dequant_3510_impl.h): PER_TOKEN
 // (scale [calCount / n]) and PER_GROUP (the layout of Dequantize) over calCount / n rows of n,
 // int32_t or float source, half / bfloat16_t / float scale and destination in any combination:

@@ -8,8 +8,11 @@
 // half -> int8 (CAST_NONE: ties to even, saturating). With a float scale tensor (and offset
 // tensor) the device converts it to half in place: its first scaleCount * 2 bytes hold the
 // halves afterwards (the vendor's "source vector of scale is reused"); lngrad writes them too.
-// On arch 3510 the same half sequence runs (ascend_quant_3510_impl.h: its int8 Cast rounds to
-// nearest even whatever the config's roundMode) with the scale tensors left untouched.
+// On arch 3510 the T forms run the dstT/srcT int8 sequence of ascend_quant_policy.h
+// (ascend_quant_3510_impl.h's QuantPer{tensor,channel}ForB8: SatS Casts of the source and the
+// scale / offset tensors to half, scalars by static_cast<half>, int8 CAST_RINT whatever the
+// config's roundMode; config.calcCount when nonzero, per channel the config's counts when all
+// nonzero), T also bfloat16_t, the scale tensors left untouched.
 //
 // Quantize (quantize_impl.h, arch 3510) computes in float: v = float(src) * float(scale)
 // (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode (CAST_RINT,
@@ -149,9 +152,9 @@ template <typename T>
 void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst,
                         const AscendC::LocalTensor<T>& src,
                         const AscendC::LocalTensor<uint8_t>& tmp, uint64_t count) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, bfloat16_t>,
-                "AscendQuant: T must be half, float or (Ascend 950) bfloat16_t");
+  static_assert(
+      std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t>,
+      "AscendQuant: T must be half, float or (Ascend 950) bfloat16_t");
   if constexpr (std::is_same_v<T, bfloat16_t>) CheckProduct(api, true);
   namespace m = math_detail;
   m::CheckElementwise(api, static_cast<int64_t>(count), m::Products::kAll, m::Overlap::kNone,
@@ -236,9 +239,9 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace q = lngrad::aicore::quant_detail;
   if (q::Is3510()) {  // ascend_quant_3510_impl.h: config.calcCount when nonzero
-    lngrad_quant::DstSrcPerTensor<int8_t, T>(
-        dstTensor, srcTensor, scale, offset, config.calcCount != 0 ? config.calcCount : calCount,
-        loc);
+    lngrad_quant::DstSrcPerTensor<int8_t, T>(dstTensor, srcTensor, scale, offset,
+                                             config.calcCount != 0 ? config.calcCount : calCount,
+                                             loc);
     return;
   }
   constexpr bool kStatic = config.workLocalSize != 0 && config.calcCount != 0;
