@@ -7,9 +7,12 @@
 // source Cast to half (exact), Add the half offset, Mul by the half scale, each one half
 // instruction (the float result of exact operands rounded to half once); bfloat16 output - the
 // source through half to float (exact), Add float(offset), Mul float(scale) in float, Cast to
-// bfloat16 CAST_RINT. Arch 3510 (ascend_antiquant_3510_impl.h, antiquantize_3510_impl.h):
-// the float sequence for both outputs, Cast to the destination rounding to nearest even.
-// Layout: isTranspose false - src [K, N] (N = src size / K), offset and scale [groupCount, N],
+// bfloat16 CAST_RINT. Arch 3510: the forms with an offset follow ascend_antiquant_3510_impl.h
+// (ascend_antiquant_950.h: half / bfloat16 / float arithmetic by source and path, no groups,
+// also the hifloat8_t / fp8 sources); the scale-only forms the float sequence, Cast to the
+// destination rounding to nearest even; AntiQuantize antiquantize_3510_impl.h (below).
+// Layout (off arch 3510 and the scale-only forms): isTranspose false - src [K, N] (N = src size
+// / K), offset and scale [groupCount, N],
 // row k using row k / (K / groupCount); isTranspose true - src [N, K], offset and scale
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
@@ -52,6 +55,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "lib/quantization/ascend_antiquant_950.h"
 #include "lib/quantization/quant_common.h"
 
 namespace AscendC {
@@ -115,12 +119,11 @@ inline uint64_t AntiQuantTmpMin(bool bf16Out, bool transposed, uint32_t scaleSiz
   return uint64_t{scaleSize} * 2 * sizeof(float) + uint64_t{64} * k * sizeof(float);
 }
 
-template <typename S, typename D>
-void CheckAntiQuantTypes() {
-  static_assert(std::is_same_v<S, int8_t> || std::is_same_v<S, AscendC::int4b_t>,
-                "AscendAntiQuant: InputDataType must be int8_t or int4b_t");
-  static_assert(std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t>,
-                "AscendAntiQuant: OutputDataType must be half or bfloat16_t");
+// The scale-only forms (2201's vector sequence, on the 950 too) take int8_t or int4b_t.
+template <typename S>
+void CheckScaleOnlySource() {
+  Require(std::is_same_v<S, int8_t> || std::is_same_v<S, AscendC::int4b_t>, "AscendAntiQuant",
+          "the forms without an offset take an int8_t or int4b_t source");
 }
 
 // AntiQuantize (950): the source, destination and parameter types of its two tables
@@ -186,6 +189,20 @@ namespace AscendC {
 
 namespace lngrad_antiquant {
 
+// Whether a form with an offset runs the 950's sequence (ascend_antiquant_950.h): on arch 3510
+// (int4b_t excepted: refused there), and for the 8-bit float and hifloat8 sources, which exist
+// there only (refused elsewhere in checked mode).
+template <typename S>
+bool Uses950Sequence(const char* api) {
+  namespace q = lngrad::aicore::quant_detail;
+  q::aq950::CheckSourceProduct<S>(api);
+  if constexpr (std::is_same_v<S, int4b_t>) {
+    return false;
+  } else {
+    return q::Is3510() || !std::is_same_v<S, int8_t>;
+  }
+}
+
 // The tensor forms: offset null means no offset (the scale-only form).
 template <typename S, typename D, bool isTranspose>
 void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
@@ -193,7 +210,12 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
                 const AntiQuantShapeInfo& info, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AscendAntiQuant";
-  q::CheckAntiQuantTypes<S, D>();
+  q::aq950::CheckTypes<S, D>();
+  if (offset != nullptr && Uses950Sequence<S>(kApi)) {
+    q::aq950::TensorForm<S, D, isTranspose>(dst, src, *offset, scale, k, info.offsetWidth, loc);
+    return;
+  }
+  q::CheckScaleOnlySource<S>();
   const uint64_t total = src.GetSize();
   q::Require(k != 0 && total % k == 0, kApi,
              "k " + std::to_string(k) + " must divide the source size " + std::to_string(total));
@@ -251,7 +273,12 @@ template <typename S, typename D>
 void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withOffset, D offset,
                 D scale, const LocalTensor<uint8_t>& tmp, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
-  q::CheckAntiQuantTypes<S, D>();
+  q::aq950::CheckTypes<S, D>();
+  if (withOffset && Uses950Sequence<S>("AscendAntiQuant")) {
+    q::aq950::ScalarForm<S, D>(dst, src, offset, scale, loc);
+    return;
+  }
+  q::CheckScaleOnlySource<S>();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false, 1, 0);
   q::AntiQuantPass(
       "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset,

@@ -15,7 +15,9 @@
 // Dequantize (PER_TENSOR: scalar scale; PER_CHANNEL: scale tensor [n]) runs the same sequence
 // with calCount = n; PER_TOKEN (scale[m]) and PER_GROUP (kDim 1: [m, ceil(n / groupSize)], kDim
 // 0: [ceil(m / groupSize), n]) take an int32 or float source, float(src) * scale Cast to dst.
-// On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0.
+// On arch 3510 the int32 -> float Cast rounds ties away from zero and nothing adds 0; only the
+// first calCount columns of each row are written, and the forms without DequantParams convert
+// the whole [size / scaleSize, scaleSize] source whatever calCount (ascend_dequant_3510_impl.h).
 // AscendDequant's AscendDeQuantPolicy forms (arch 3510, ascend_dequant_3510_impl.h): PER_TOKEN
 // (scale [calCount / n]) and PER_GROUP (the layout of Dequantize) over calCount / n rows of n,
 // int32_t or float source, half / bfloat16_t / float scale and destination in any combination:
@@ -145,7 +147,10 @@ void DequantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   const uint64_t perBlock = 32 / sizeof(D);
   const uint64_t dstInner = (p.n + perBlock - 1) / perBlock * perBlock;
   const uint64_t rows = (total + p.n - 1) / p.n;
-  const uint64_t dstCount = total == 0 ? 0 : (rows - 1) * dstInner + (total - (rows - 1) * p.n);
+  // 3510 (DequantPerchannelVFImpl / DequantPertensorVFImpl): the first calCount columns of each
+  // row only; the others are not written.
+  const uint64_t lastCols = Is3510() ? p.calCount : total - (rows - 1) * p.n;
+  const uint64_t dstCount = total == 0 ? 0 : (rows - 1) * dstInner + lastCols;
   CheckCount(api, src, total, "srcTensor");
   CheckCount(api, dst, dstCount, "dstTensor");
   if (tmp != nullptr && !Is3510()) {
@@ -158,6 +163,7 @@ void DequantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   const RoundMode mode = Is3510() ? RoundMode::CAST_ROUND : RoundMode::CAST_NONE;
   for (uint64_t e = 0; e < total; ++e) {
     const uint64_t row = e / p.n, col = e % p.n;
+    if (Is3510() && col >= p.calCount) continue;
     float v = Conv<float, int32_t>(in[e], mode);
     if (col < p.calCount) v = v * scaleAt(col);
     out[row * dstInner + col] = DequantOut<D>(v);
@@ -220,9 +226,13 @@ void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::quant_detail::Require(calCount > 0 && calCount <= srcTensor.GetSize(),
                                         "AscendDequant", "calCount must be in (0, srcTensor size]");
+  // 3510: DequantPerchannelImpl takes the shape {size / scaleSize, scaleSize, scaleSize} and not
+  // calCount: the whole source is converted.
+  const DequantParams whole = lngrad_dequant::Whole(srcTensor, deqScale);
+  const uint64_t total =
+      lngrad::aicore::quant_detail::Is3510() ? uint64_t{whole.m} * whole.n : calCount;
   lngrad_dequant::TensorForm<dstT, scaleT, mode>(dstTensor, srcTensor, deqScale, sharedTmpBuffer,
-                                                 lngrad_dequant::Whole(srcTensor, deqScale),
-                                                 calCount, loc);
+                                                 whole, total, loc);
 }
 
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>

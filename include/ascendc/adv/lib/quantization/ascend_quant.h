@@ -8,8 +8,11 @@
 // half -> int8 (CAST_NONE: ties to even, saturating). With a float scale tensor (and offset
 // tensor) the device converts it to half in place: its first scaleCount * 2 bytes hold the
 // halves afterwards (the vendor's "source vector of scale is reused"); lngrad writes them too.
-// On arch 3510 the same half sequence runs (ascend_quant_3510_impl.h: its int8 Cast rounds to
-// nearest even whatever the config's roundMode) with the scale tensors left untouched.
+// On arch 3510 the T forms run the dstT/srcT int8 sequence of ascend_quant_policy.h
+// (ascend_quant_3510_impl.h's QuantPer{tensor,channel}ForB8: SatS Casts of the source and the
+// scale / offset tensors to half, scalars by static_cast<half>, int8 CAST_RINT whatever the
+// config's roundMode; config.calcCount when nonzero, per channel the config's counts when all
+// nonzero), T also bfloat16_t, the scale tensors left untouched.
 //
 // Quantize (quantize_impl.h, arch 3510) computes in float: v = float(src) * float(scale)
 // (+ float(offset) when config.hasOffset), then float -> int16 in config.roundMode (CAST_RINT,
@@ -122,6 +125,8 @@ template <typename T>
 half ToHalfSrc(T x) {
   if constexpr (std::is_same_v<T, float>) {
     return ArchConv<half, float>(x, RoundMode::CAST_NONE);
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return ArchConv<half, bfloat16_t>(x, RoundMode::CAST_RINT);
   } else {
     return x;
   }
@@ -147,8 +152,10 @@ template <typename T>
 void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst,
                         const AscendC::LocalTensor<T>& src,
                         const AscendC::LocalTensor<uint8_t>& tmp, uint64_t count) {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
-                "AscendQuant: T must be half or float");
+  static_assert(
+      std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16_t>,
+      "AscendQuant: T must be half, float or (Ascend 950) bfloat16_t");
+  if constexpr (std::is_same_v<T, bfloat16_t>) CheckProduct(api, true);
   namespace m = math_detail;
   m::CheckElementwise(api, static_cast<int64_t>(count), m::Products::kAll, m::Overlap::kNone,
                       {m::Op(dst, "dstTensor"), m::Op(src, "srcTensor")});
@@ -208,6 +215,20 @@ inline int8_t QuantizeToInt8(float v, RoundMode mode) {
 
 namespace AscendC {
 
+// The arch 3510 dstT/srcT sequences (ascend_quant_policy.h), which the T forms run there too:
+// ascend_quant_3510_impl.h's T forms call the same QuantPertensorForB8 / QuantPerchannelForB8
+// with an int8_t destination.
+namespace lngrad_quant {
+template <typename dstT, typename srcT>
+void DstSrcPerTensor(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src, float scale,
+                     float offset, uint32_t calCount, lngrad::aicore::SrcLoc loc);
+template <typename dstT, typename srcT>
+void DstSrcPerChannel(const LocalTensor<dstT>& dst, const LocalTensor<srcT>& src,
+                      const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>* offsetTensor,
+                      srcT offset, uint32_t scaleCount, uint32_t offsetCount, uint32_t calCount,
+                      lngrad::aicore::SrcLoc loc);
+}  // namespace lngrad_quant
+
 // ---- AscendQuant, per tensor ----------------------------------------------------------------
 
 template <typename T, bool isReuseSource = false,
@@ -217,6 +238,12 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
                  const uint32_t calCount,
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace q = lngrad::aicore::quant_detail;
+  if (q::Is3510()) {  // ascend_quant_3510_impl.h: config.calcCount when nonzero
+    lngrad_quant::DstSrcPerTensor<int8_t, T>(dstTensor, srcTensor, scale, offset,
+                                             config.calcCount != 0 ? config.calcCount : calCount,
+                                             loc);
+    return;
+  }
   constexpr bool kStatic = config.workLocalSize != 0 && config.calcCount != 0;
   const uint64_t n = kStatic ? config.calcCount : calCount;
   q::CheckQuantOperands("AscendQuant", dstTensor, srcTensor, sharedTmpBuffer, n);
@@ -267,6 +294,14 @@ void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
                 uint32_t offsetCount, uint32_t calCount, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AscendQuant";
+  if (q::Is3510()) {  // the config's counts when calcCount, scaleCount (offsetCount) are nonzero
+    const bool cfg = config.calcCount != 0 && config.scaleCount != 0 &&
+                     (offsetTensor == nullptr || config.offsetCount != 0);
+    lngrad_quant::DstSrcPerChannel<int8_t, T>(
+        dst, src, scaleTensor, offsetTensor, offset, cfg ? config.scaleCount : scaleCount,
+        cfg ? config.offsetCount : offsetCount, cfg ? config.calcCount : calCount, loc);
+    return;
+  }
   constexpr bool kStatic = config.scaleCount != 0 && config.calcCount != 0;
   const uint32_t sc = kStatic ? config.scaleCount : scaleCount;
   const uint32_t n = kStatic ? config.calcCount : calCount;
