@@ -9,7 +9,9 @@
 // repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
 // AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
-// the first oriSrcK columns of dst stored).
+// the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
+// ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
+// the last register's end, ReuseRows).
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum,
 // isBasicBlock with srcK a multiple of 64.
 #pragma once

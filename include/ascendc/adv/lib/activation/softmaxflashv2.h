@@ -11,7 +11,9 @@
 // FlashV2Basic (the tiling's full splits only, max and the sums of
 // softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over every srcK column). On 3510
 // (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the register Max, the first
-// oriSrcK columns of dst, half expMax from float lanes l / 2.
+// oriSrcK columns of dst (isBasicBlock: ceil(oriSrcK / 64) * 64, RegBasicDims), half expMax from
+// float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
+// store statistics up to the last register's end (M1StatRows).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
