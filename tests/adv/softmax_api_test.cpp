@@ -58,9 +58,10 @@ SoftMaxTiling TilingFor(const Case& c, uint32_t ts) {
 }
 
 // SoftMax with sum/max on buffer 0 (src and dst, in place as the kit's sample), statistics on
-// buffer 2 (sum at 0, max at 4096 elements), scratch buffer 3; basic selects isBasicBlock.
+// buffer 2 (sum at 0, max at 4096 elements), scratch buffer 3; basic selects isBasicBlock. redK:
+// the columns the oracle reduces and checks (0: oriK).
 template <typename T, typename U, bool basic>
-void RunSoftMax(const Case& c, const char* soc, uint32_t seed) {
+void RunSoftMax(const Case& c, const char* soc, uint32_t seed, uint32_t redK = 0) {
   const auto x = RandomValues<T>(seed, c.m * c.k);
   std::vector<T> y;
   std::vector<U> sum, max;
@@ -84,14 +85,15 @@ void RunSoftMax(const Case& c, const char* soc, uint32_t seed) {
       },
       soc);
   constexpr uint32_t lanes = 32 / sizeof(U);
+  const Case red{c.m, c.k, redK != 0 ? redK : c.oriK};
   for (uint32_t r = 0; r < c.m; ++r) {
     double mx, s;
-    RowOracle(x, c, r, &mx, &s);
+    RowOracle(x, red, r, &mx, &s);
     for (uint32_t l = 0; l < lanes; ++l) {
       ASSERT_EQ(D(max[r * lanes + l]), D(U(static_cast<float>(mx)))) << "row " << r;
       ExpectWithin(D(sum[r * lanes + l]), s, HalfU<U>() + 2e-6, 0, "sum");
     }
-    for (uint32_t j = 0; j < c.oriK; ++j) {
+    for (uint32_t j = 0; j < red.oriK; ++j) {
       ExpectWithin(D(y[r * c.k + j]), std::exp(D(x[r * c.k + j]) - mx) / s, HalfU<T>() + 2e-6,
                    std::ldexp(1.0, -25), "softmax row " + std::to_string(r));
     }
@@ -117,6 +119,15 @@ TEST(SoftMaxApi, BasicBlockPathMatchesTheOracle) {
   RunSoftMax<float, float, true>({8, 128, 128}, k910B, 7);
   RunSoftMax<float, float, true>({16, 640, 640}, k910B, 8);
   RunSoftMax<half, half, true>({8, 256, 256}, k910B, 9);
+}
+
+// isBasicBlock with oriSrcK not a multiple of 64 on the 950: the register code reduces and writes
+// ceil(oriSrcK / 64) * 64 columns (the padding included), so the oracle takes those columns.
+TEST(SoftMaxApi, BasicBlockOn3510TakesWholeRegisters) {
+  RunSoftMax<float, float, true>({8, 128, 100}, k950, 10, 128);
+  RunSoftMax<float, float, true>({4, 256, 130}, k950, 11, 192);
+  RunSoftMax<half, half, true>({8, 192, 130}, k950, 12, 192);
+  RunSoftMax<half, float, true>({4, 64, 10}, k950, 13, 64);
 }
 
 TEST(SoftMaxApi, WithoutStatisticsAndSimpleSoftMaxAgreeWithSoftMax) {
@@ -428,6 +439,53 @@ TEST(SoftMaxApi, CheckedModeRefusals) {
     });
     EXPECT_EQ(r.first, k == 72 ? "invalid_count" : "") << r.second;
   }
+}
+
+// SoftmaxFlashV3: splitMeanCnt is 8 only (the toolkit's page and kernel check), on both archs.
+TEST(SoftmaxFlashV3Api, CheckedModeRefusesSplitMeanCntOtherThan8) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  for (const char* soc : {k910B, k950}) {
+    for (const uint32_t cnt : {8u, 4u, 1u, 16u}) {
+      const auto r = CheckOf(
+          [&](Ub& ub) {
+            auto st = ub.Get<float>(2);
+            const AscendC::SoftMaxParams p{2, 512, 2, 512, 1, cnt, 0.9375f};
+            SoftMaxTiling t;
+            AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                        ub.Get<half>(0), ub.Get<half>(3), st[0],
+                                                        st[1024], st[2048], t, p);
+          },
+          soc);
+      EXPECT_EQ(r.first, cnt == 8 ? "" : "invalid_count") << soc << " " << cnt << r.second;
+      if (cnt != 8) {
+        EXPECT_NE(r.second.find("splitMeanCnt"), std::string::npos) << r.second;
+      }
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// SoftMax without statistics and isBasicBlock: 3510 takes its basic-block path (whole registers
+// from each row's start, past srcK into the next row when srcK is not a multiple of 64), so checked
+// mode refuses srcK = 72 there; the 910B's SingleSoftMaxImpl ignores isBasicBlock.
+TEST(SoftMaxApi, CheckedModeRefusesBasicBlockWithoutStatisticsOn3510) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  for (const char* soc : {k910B, k950}) {
+    for (const uint32_t k : {72u, 128u}) {
+      const auto t = TilingFor({8, k, k}, 4);
+      const auto r = CheckOf(
+          [&](Ub& ub) {
+            AscendC::SoftMax<float, false, true>(ub.Get<float>(1), ub.Get<float>(0), t,
+                                                 {8, k, 8, k});
+          },
+          soc);
+      const bool refused = k == 72 && std::string(soc) == k950;
+      EXPECT_EQ(r.first, refused ? "invalid_count" : "") << soc << " " << k << r.second;
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 // ---- host tiling, pinned against the toolkit's formulas ----

@@ -238,39 +238,45 @@ TEST(SoftmaxFlashV2Api, WithoutBroadcastKeepsOneValuePerRow) {
   });
 }
 
-// Basic-block SoftmaxFlashV2 on 2201 with oriSrcK below srcK: the toolkit's basic-block code
-// does not read oriSrcK, so the padding columns take part in the max and the sum (its docs: the
-// padded data joins part of the computation); the generic path reduces the oriSrcK columns only.
-// float64 oracle over the columns each path reduces: max exact, sum within 2e-6 relative, dst
-// within 2e-6 |exact| + 2^-25 (softmax_api_test.cpp's bounds). Each row's padding holds 6, above
-// its own values, so the two column counts cannot give the same statistics.
+// Basic-block SoftmaxFlashV2 with oriSrcK below srcK: the toolkit's 2201 basic-block code does
+// not read oriSrcK, so every srcK column takes part in the max and the sum (its docs: the padded
+// data joins part of the computation); the 3510 one runs ceil(oriSrcK / 64) whole registers
+// (oriSrcK 70: 128 columns); the generic path reduces the oriSrcK columns only. float64 oracle
+// over the columns each path reduces: max exact, sum within 2e-6 relative, dst within 2e-6 |exact|
+// + 2^-25 (softmax_api_test.cpp's bounds). Each row's padding holds 6 below column 128 and 6.5 past
+// it, above its own values, so the three column counts cannot give the same statistics.
 template <bool basic>
-void CheckPaddingColumns(bool update) {
-  const uint32_t m = 8, k = 128, oriK = 100, cols = basic ? k : oriK;
+void CheckPaddingColumns(bool update, const char* soc) {
+  const bool is3510 = std::string(soc) == "Ascend950PR_9589";
+  const uint32_t m = 8, k = 192, oriK = 70, cols = basic ? (is3510 ? 128 : k) : oriK;
   auto a = RandomValues<float>(91, m * k);
-  for (uint32_t r = 0; r < m; ++r) a[r * k + oriK + r % (k - oriK)] = 6.0f;
+  for (uint32_t r = 0; r < m; ++r) a[r * k + oriK + r] = 6.0f;
+  for (uint32_t r = 0; r < m; ++r) a[r * k + 128 + r] = 6.5f;
   const std::vector<float> inMax(m * 8, -30.0f), inSum(m * 8, 1.0f);
   std::vector<float> y, st;
-  OnBlock([&](Ub& ub) {
-    SoftMaxTiling t;
-    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, update, basic);
-    const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
-    auto s = ub.Get<float>(2);
-    ub.Put(0, a);
-    std::memcpy(s.HostPtr() + 256, inSum.data(), inSum.size() * 4);
-    std::memcpy(s.HostPtr() + 512, inMax.data(), inMax.size() * 4);
-    if (update) {
-      AscendC::SoftmaxFlashV2<float, true, false, basic>(
-          ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
-    } else {
-      AscendC::SoftmaxFlashV2<float, false, false, basic>(
-          ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
-    }
-    y = ub.Take<float>(1);
-    st = ub.Take<float>(2);
-  });
+  OnBlock(
+      [&](Ub& ub) {
+        SoftMaxTiling t;
+        AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({m, k}), 4, 4, 40960, t, update, basic);
+        const AscendC::SoftMaxShapeInfo shape{m, k, m, oriK};
+        auto s = ub.Get<float>(2);
+        ub.Put(0, a);
+        std::memcpy(s.HostPtr() + 256, inSum.data(), inSum.size() * 4);
+        std::memcpy(s.HostPtr() + 512, inMax.data(), inMax.size() * 4);
+        if (update) {
+          AscendC::SoftmaxFlashV2<float, true, false, basic>(
+              ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
+        } else {
+          AscendC::SoftmaxFlashV2<float, false, false, basic>(
+              ub.Get<float>(1), s[0], s[1024], ub.Get<float>(0), s[2048], s[256], s[512], t, shape);
+        }
+        y = ub.Take<float>(1);
+        st = ub.Take<float>(2);
+      },
+      soc);
   for (uint32_t r = 0; r < m; ++r) {
-    SCOPED_TRACE("row " + std::to_string(r) + " basic " + std::to_string(basic));
+    SCOPED_TRACE(std::string(soc) + " row " + std::to_string(r) + " basic " +
+                 std::to_string(basic));
     double mx = -30.0;  // inMax (no update: below every value)
     for (uint32_t j = 0; j < cols; ++j) mx = std::max(mx, static_cast<double>(a[r * k + j]));
     double sum = update ? std::exp(-30.0 - mx) : 0.0;
@@ -285,9 +291,11 @@ void CheckPaddingColumns(bool update) {
 }
 
 TEST(SoftmaxFlashV2Api, BasicBlockReducesThePaddingColumns) {
-  for (const bool update : {false, true}) {
-    CheckPaddingColumns<true>(update);
-    CheckPaddingColumns<false>(update);
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9589"}) {
+    for (const bool update : {false, true}) {
+      CheckPaddingColumns<true>(update, soc);
+      CheckPaddingColumns<false>(update, soc);
+    }
   }
 }
 

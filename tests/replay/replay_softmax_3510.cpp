@@ -134,13 +134,23 @@ V ReduceBlocks(const V& a, P m, bool isMax) {
 template <class S>
 constexpr uint32_t kStat = 32 / sizeof(S);  // statistics lanes per row
 
-// Where a SoftMax-family kernel keeps the rows it works on.
+// Where a SoftMax-family kernel keeps the rows it works on. whole: the basic-block functions
+// (SoftMaxGenericNDVFImpl, SoftmaxFlashNDImpl, SoftmaxFlashV2[M1]NDUpdateVFImpl), which run the
+// same ceil(oriK / 64) registers as the WithTail ones but under pregFull: no UpdateMask, no Select.
 template <class T>
 struct Rows {
   uint32_t m, srcK, oriK;
   const T* src;
+  bool whole = false;
+  int64_t mem = -1;  // the elements of src in memory (-1: m * srcK); loads past them read 0
+  int64_t Extent() const { return mem >= 0 ? mem : static_cast<int64_t>(m) * srcK; }
+  // The mask of the next register of a row: UpdateMask(sreg) in the WithTail functions.
+  P Cnt(uint32_t& sreg) const {
+    const P p = UpdateMask(sreg);
+    return whole ? kFull : p;
+  }
   int64_t Avail(uint32_t i, uint32_t j) const {
-    return static_cast<int64_t>(m) * srcK - (static_cast<int64_t>(i) * srcK + j * kL);
+    return Extent() - (static_cast<int64_t>(i) * srcK + j * kL);
   }
   V Chunk(uint32_t i, uint32_t j) const { return Load(src + i * srcK + j * kL, Avail(i, j)); }
   uint32_t Repeats() const { return (oriK + kL - 1) / kL; }
@@ -151,8 +161,8 @@ template <class T>
 float RowMaxTail(const Rows<T>& x, uint32_t i) {
   uint32_t sreg = x.oriK;
   V mx = Splat(kNegInf);
-  for (uint32_t j = 0; j + 1 < x.Repeats(); ++j) mx = Max(mx, x.Chunk(i, j), UpdateMask(sreg));
-  const P cnt = UpdateMask(sreg);
+  for (uint32_t j = 0; j + 1 < x.Repeats(); ++j) mx = Max(mx, x.Chunk(i, j), x.Cnt(sreg));
+  const P cnt = x.Cnt(sreg);
   mx = Max(mx, Select(x.Chunk(i, x.Repeats() - 1), Splat(kNegInf), cnt), kFull);
   return Reduce(mx, kFull, true).v[0];
 }
@@ -164,7 +174,7 @@ float RowExpSum(const Rows<T>& x, uint32_t i, float mx, Put put) {
   V sum = Splat(0.0f);
   const V m = Splat(mx);
   for (uint32_t j = 0; j < x.Repeats(); ++j) {
-    const P cnt = UpdateMask(sreg);
+    const P cnt = x.Cnt(sreg);
     const V e = Exp(Sub(x.Chunk(i, j), m, cnt), cnt);
     put(j, e, cnt);
     sum = Add(sum, e, kFull);
@@ -175,6 +185,16 @@ float RowExpSum(const Rows<T>& x, uint32_t i, float mx, Put put) {
 template <class S>
 void PutStat(S* stats, uint32_t i, float v) {
   for (uint32_t l = 0; l < kStat<S>; ++l) stats[i * kStat<S> + l] = FromFloat<S>(v);
+}
+// perRow (SOFTMAX_OUTPUT_WITHOUT_BRC, outputBrc false): StoreIfNeedCastM1 of lane 0 at stats + i,
+// or the StoreUnAlign of the block paths (one value per row); else the [rows, 32 B] block.
+template <class S>
+void PutStat(S* stats, uint32_t i, float v, bool perRow) {
+  if (perRow) {
+    stats[i] = FromFloat<S>(v);
+  } else {
+    PutStat(stats, i, v);
+  }
 }
 
 // The per-row statistics of one SoftMax kernel call and its work buffer (floats).
@@ -201,18 +221,28 @@ RowStats GenericPhase1(const Rows<T>& x, T* flashDst) {
   return st;
 }
 
+// The rows the srcK = 8 and 16 paths run: factor = ceil(m / factorRow) registers of factorRow =
+// 64 / srcK rows each.
+template <class T>
+uint32_t RegisterRows(const Rows<T>& x) {
+  const uint32_t factorRow = kL / x.srcK;
+  return (x.m + factorRow - 1) / factorRow * factorRow;
+}
+
 // The srcK = 8 (float) and srcK = 16 paths (SingleSoftMaxGenericNDForBlkVFImpl,
-// ...AlignedWithBlkVFImpl), row by row: ReduceMax/SumWithDataBlock over the pregCnt lanes
-// (column < oriK) of each 8-lane block, the two blocks of a 16-column row combined after
-// DeInterleave (Max, Add); Sub and Exp on every column, the exponentials stored whole.
+// ...AlignedWithBlkVFImpl), row by row over every row of their registers (RegisterRows, past m in
+// the last one): ReduceMax/SumWithDataBlock over the pregCnt lanes (column < oriK) of each 8-lane
+// block, the two blocks of a 16-column row combined after DeInterleave (Max, Add); Sub and Exp
+// on every column, the exponentials stored whole.
 template <class T>
 RowStats BlockPhase1(const Rows<T>& x) {
-  RowStats st{std::vector<float>(x.m), std::vector<float>(x.m),
-              std::vector<float>(uint64_t{x.m} * x.srcK + kL)};
+  const uint32_t rows = RegisterRows(x);
+  RowStats st{std::vector<float>(rows), std::vector<float>(rows),
+              std::vector<float>(uint64_t{rows} * x.srcK + kL)};
   const uint32_t blocks = x.srcK / 8;
   const P cnt = x.oriK >= 8 * blocks ? First(8 * blocks) : First(x.oriK);
-  for (uint32_t i = 0; i < x.m; ++i) {
-    const V row = Load(x.src + i * x.srcK, x.srcK);
+  for (uint32_t i = 0; i < rows; ++i) {
+    const V row = Load(x.src + i * x.srcK, x.Extent() - int64_t{i} * x.srcK);
     const V bm = ReduceBlocks(row, cnt, true);
     st.max[i] = blocks == 1 ? bm.v[0] : MaxOf(bm.v[0], bm.v[1]);
     const V e = Exp(Sub(row, Splat(st.max[i]), First(x.srcK)), First(x.srcK));
@@ -234,7 +264,7 @@ void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
   for (uint32_t i = 0; i < x.m; ++i) {
     uint32_t sreg = x.oriK;
     for (uint32_t j = 0; j < x.Repeats(); ++j) {
-      const P cnt = UpdateMask(sreg);
+      const P cnt = x.Cnt(sreg);
       const V w = Load(st.work.data() + i * x.srcK + j * kL, kL);
       V d = Div(w, Splat(st.sum[i]), cnt);
       if (log) d = Log10(d, cnt);
@@ -247,10 +277,14 @@ void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
 
 template <class T, class S>
 void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
-             bool basic, bool log, bool flashV2) {
-  const Rows<T> x{m, srcK, oriK, src};
+             bool basic, bool log, bool flashV2, bool perRow, uint32_t memRows) {
+  const Rows<T> x{m, srcK, oriK, src, basic, int64_t{memRows > m ? memRows : m} * srcK};
   RowStats st;
+  // outputBrc false on the block paths: each register's factorRow statistics stored whole
+  // (StoreAlign of 8 at maxUb + i * factorRow, StoreUnAlign of factorRow), past m in the last one.
+  uint32_t statRows = m;
   if (!basic && BlockPath(x)) {
+    if (perRow) statRows = RegisterRows(x);
     st = BlockPhase1(x);
     if (flashV2) {
       for (uint32_t i = 0; i < m; ++i) {
@@ -261,20 +295,24 @@ void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* 
   } else {
     st = GenericPhase1(x, flashV2 ? dst : nullptr);
   }
-  for (uint32_t i = 0; i < m; ++i) PutStat(max, i, st.max[i]);
-  for (uint32_t i = 0; i < m; ++i) PutStat(sum, i, st.sum[i]);
+  for (uint32_t i = 0; i < statRows; ++i) PutStat(max, i, st.max[i], perRow);
+  for (uint32_t i = 0; i < statRows; ++i) PutStat(sum, i, st.sum[i], perRow);
   if (!flashV2) DivPhase(x, st, dst, log);
 }
 
 template <class T>
-void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse) {
-  const Rows<T> x{m, srcK, oriK, src};
-  const bool block = BlockPath(x);
+void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse,
+                    bool basic, uint32_t memRows) {
+  const Rows<T> x{m, srcK, oriK, src, basic, int64_t{memRows > m ? memRows : m} * srcK};
+  const bool block = !basic && BlockPath(x);
   RowStats st = block ? BlockPhase1(x) : GenericPhase1<T>(x, nullptr);
   if constexpr (std::is_same_v<T, float>) {
-    if (reuse) {  // src is the work buffer
-      const uint32_t cols = block ? srcK : oriK;
-      for (uint32_t i = 0; i < m; ++i) std::memcpy(src + i * srcK, &st.work[i * srcK], cols * 4);
+    if (reuse) {  // src is the work buffer: what its stores under cnt (or whole registers) wrote
+      const uint32_t cols = block ? srcK : (basic ? x.Repeats() * kL : oriK);
+      const uint32_t rows = block ? RegisterRows(x) : m;  // the block paths' last register whole
+      for (uint32_t i = 0; i < rows; ++i) {
+        std::memcpy(src + i * srcK, &st.work[i * srcK], cols * 4);
+      }
     }
   }
   DivPhase(x, st, dst, false);
@@ -307,7 +345,8 @@ void SoftmaxGrad(uint32_t m, uint32_t srcK, uint32_t oriK, const T* grad, const 
 
 namespace {
 
-// The update forms' statistics step, lane by lane over the row's kStat<S> lanes: max =
+// The update forms' statistics step, lane by lane over the row's ls lanes (kStat<S>, or 1 for
+// the M1 functions of SOFTMAX_OUTPUT_WITHOUT_BRC: LoadIfNeedCastM1 under pregOnePt): max =
 // Max(rowmax, inMax), expMax = ExpSub(inMax, max); inMax and inExpSum are read into registers
 // before anything of the row is stored.
 template <class S>
@@ -315,19 +354,22 @@ struct UpdateLanes {
   V inMax, inSum, max, expMax;
 };
 template <class T, class S>
-UpdateLanes<S> LoadUpdate(const NzFlashV2Io<T, S>& io, uint32_t i, float rowMax) {
-  constexpr P blk = First(kStat<S>);
+UpdateLanes<S> LoadUpdate(const NzFlashV2Io<T, S>& io, uint32_t i, float rowMax, uint32_t ls) {
+  const P blk = First(ls);
   UpdateLanes<S> u;
-  u.inMax = Load(io.inMax + i * kStat<S>, kStat<S>);
-  u.inSum = Load(io.inExpSum + i * kStat<S>, kStat<S>);
+  u.inMax = Load(io.inMax + i * ls, ls);
+  u.inSum = Load(io.inExpSum + i * ls, ls);
   u.max = Max(Brc(Splat(rowMax), blk), u.inMax, blk);
   u.expMax = ExpSub(u.inMax, u.max, blk);
   return u;
 }
-// expMax of T: half data with float statistics Interleave(v, v) to 16 lanes (lane l: l / 2).
+// expMax of T: half data with float statistics Interleave(v, v) to 16 lanes (lane l: l / 2);
+// perRow: StoreIfNeedCastM1<T1> of lane 0 at expMax + i.
 template <class T, class S>
-void StoreExpMax(T* expMax, uint32_t i, const V& v) {
-  if constexpr (sizeof(T) == 2 && sizeof(S) == 4) {
+void StoreExpMax(T* expMax, uint32_t i, const V& v, bool perRow = false) {
+  if (perRow) {
+    Store(expMax + i, v, First(1), 1);
+  } else if constexpr (sizeof(T) == 2 && sizeof(S) == 4) {
     V w;
     for (uint32_t l = 0; l < 16; ++l) w.v[l] = v.v[l / 2];
     Store(expMax + i * 16, w, First(16), 16);
@@ -340,14 +382,17 @@ void StoreExpMax(T* expMax, uint32_t i, const V& v) {
 
 template <class T, class S>
 void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
-                        bool v1) {
-  const Rows<T> x{m, srcK, oriK, io.src};
-  constexpr P blk = First(kStat<S>);
+                        bool v1, const FlashUpdateMode<S>& mode) {
+  const Rows<T> x{m, srcK, oriK, io.src, mode.basic};
+  const uint32_t ls = mode.perRow ? 1 : kStat<S>;
+  const P blk = First(ls);
   std::vector<float> work(uint64_t{m} * srcK + kL), sum0(m);
   for (uint32_t i = 0; i < m; ++i) {
-    const UpdateLanes<S> u = LoadUpdate(io, i, RowMaxTail(x, i));
-    Store(io.max + i * kStat<S>, u.max, blk, kStat<S>);
-    if (!v1) StoreExpMax<T, S>(io.expMax, i, u.expMax);
+    const float rowMax = RowMaxTail(x, i);
+    if (mode.reduceMax != nullptr) mode.reduceMax[i] = FromFloat<S>(rowMax);
+    const UpdateLanes<S> u = LoadUpdate(io, i, rowMax, ls);
+    Store(io.max + i * ls, u.max, blk, ls);
+    if (!v1) StoreExpMax<T, S>(io.expMax, i, u.expMax, mode.perRow);
     const float s = RowExpSum(x, i, u.max.v[0], [&](uint32_t j, const V& e, P cnt) {
       if (v1) {
         Store(work.data() + i * srcK + j * kL, e, cnt, kL);
@@ -364,7 +409,7 @@ void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV
     } else {
       sum = Add(sum, Mul(u.expMax, u.inSum, blk), blk);
     }
-    Store(io.expSum + i * kStat<S>, sum, blk, kStat<S>);
+    Store(io.expSum + i * ls, sum, blk, ls);
     sum0[i] = sum.v[0];
   }
   if (v1) DivPhase(x, RowStats{{}, sum0, work}, io.dst, false);
@@ -619,17 +664,19 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
 #define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
 #define LNGRAD_R3510_INST(T, S)                                                                  \
   template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
-                              bool);                                                             \
+                              bool, bool, uint32_t);                                             \
   template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
-                                         bool);                                                  \
+                                         bool, const FlashUpdateMode<S>&);                       \
   template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);       \
   template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
                                 bool, bool);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST
 #undef LNGRAD_R3510_PAIRS
-template void SoftMaxNoStats<float>(uint32_t, uint32_t, uint32_t, float*, float*, bool);
-template void SoftMaxNoStats<Half>(uint32_t, uint32_t, uint32_t, Half*, Half*, bool);
+template void SoftMaxNoStats<float>(uint32_t, uint32_t, uint32_t, float*, float*, bool, bool,
+                                    uint32_t);
+template void SoftMaxNoStats<Half>(uint32_t, uint32_t, uint32_t, Half*, Half*, bool, bool,
+                                   uint32_t);
 template void SoftmaxGrad<float>(uint32_t, uint32_t, uint32_t, const float*, const float*, float*,
                                  bool);
 template void SoftmaxGradNz<float>(uint32_t, uint32_t, uint32_t, uint32_t, const float*,

@@ -23,11 +23,16 @@ namespace lngrad_replay::r3510 {
 
 // SoftMaxNDImpl with statistics (and, with flashV2, SoftmaxFlashV2NDNoUpdateImpl; with log,
 // LogSoftMaxNDImpl): the dispatch on srcK = 8 (float data), srcK = 16, oriK <= 64, oriK % 64 and
-// the rest; basic (isBasicBlock) takes SoftMaxGenericNDImpl. T = float or Half; S = T, or float
-// with T = Half. Only the first oriK columns of dst are written.
+// the rest. T = float or Half; S = T, or float with T = Half. Only the first oriK columns of dst
+// are written. basic (isBasicBlock) takes SoftMaxGenericNDImpl: ceil(oriK / 64) whole registers
+// (the padding columns up to there read, reduced and written). perRow (flashV2 in
+// SOFTMAX_OUTPUT_WITHOUT_BRC mode, outputBrc false): one statistic per row; on the srcK = 8 and
+// 16 paths for every row of their registers (past m in the last one: sum and max must hold them).
+// memRows: the rows src holds in memory (loads past them read 0; at least m).
 template <class T, class S>
 void SoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
-             bool basic = false, bool log = false, bool flashV2 = false);
+             bool basic = false, bool log = false, bool flashV2 = false, bool perRow = false,
+             uint32_t memRows = 0);
 
 // SoftMaxNZImpl (log: LogSoftMaxNZImpl, Log10 after the Div; flash: SoftmaxFlashV2NZ[WithTail]
 // NoUpdateVFImpl, dst the exponentials, no Div), src/dst [srcK / 16, srcM, 16]: statistics of
@@ -44,21 +49,35 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
                    const T* src, T* dst, bool isFront);
 
 // SoftMaxNDImpl without statistics; isReuseSource with float data makes src the work buffer
-// (the srcK = 8 and 16 paths store every column there, the others the first oriK).
+// (the srcK = 8 and 16 paths store every column there, of every row of their registers: the
+// last one's rows past m too, which src must hold; the others the first oriK columns; basic, the
+// isBasicBlock SoftMaxGenericNDImpl, ceil(oriK / 64) whole registers). memRows: the rows src
+// holds in memory (loads past them read 0; at least m).
 template <class T>
-void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse);
+void SoftMaxNoStats(uint32_t m, uint32_t srcK, uint32_t oriK, T* src, T* dst, bool reuse,
+                    bool basic = false, uint32_t memRows = 0);
 
 // SoftmaxGradFrontNDImpl / SoftmaxGradPostProcess (SoftMaxGradGenericNDVFImpl).
 template <class T>
 void SoftmaxGrad(uint32_t m, uint32_t srcK, uint32_t oriK, const T* grad, const T* src, T* dst,
                  bool isFront);
 
+// How an update form is called: basic (isBasicBlock: the functions without a tail, whole
+// registers); perRow (SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode: SoftmaxFlashV2M1ND
+// [WithTail]UpdateVFImpl, one statistic and one expMax element per row); reduceMax (its
+// isOutputReduceMax forms: the row max, one per row, stored first).
+template <class S>
+struct FlashUpdateMode {
+  bool basic = false, perRow = false;
+  S* reduceMax = nullptr;
+};
+
 // The update forms (io as the NZ FlashV2's, here ND rows): SoftmaxFlashV2ND[WithTail]UpdateImpl,
 // or v1: SoftmaxFlashND[WithTail]Impl (sum = MulAddDst(expMax, inSum) + rowsum, expMax =
 // expMax * inSum / sum, dst = exp / sum).
 template <class T, class S>
 void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
-                        bool v1);
+                        bool v1, const FlashUpdateMode<S>& mode = {});
 
 // SimpleSoftMaxNDImpl: every srcK column, the statistics' lane 0 of each row.
 template <class T, class S>

@@ -3,7 +3,9 @@
 // written from regbase/3510/ apart from lngrad's implementation): float and half data, half and
 // float statistics, every register path of SoftMaxNDImpl (srcK = 8 and 16 with oriSrcK below
 // them, oriSrcK <= 64, tails, multiples of 64, 512 and more), the overloads with and without
-// sharedTmpBuffer, in place, isReuseSource, isBasicBlock, and the padding columns past oriSrcK
+// sharedTmpBuffer, in place, isReuseSource, isBasicBlock (with oriSrcK not a multiple of 64: whole
+// registers, the padding columns up to there read, reduced and written), SoftmaxFlashV2 in
+// SOFTMAX_OUTPUT_WITHOUT_BRC mode (one statistic per row), and the padding columns past oriSrcK
 // that the 3510 code leaves untouched (dst starts as a sentinel on both sides).
 #include "replay_softmax_3510.h"
 
@@ -17,7 +19,11 @@ namespace {
 using namespace softmax_replay_test;  // NOLINT(build/namespaces)
 namespace r3510 = lngrad_replay::r3510;
 
-enum class Api { kSoftMax, kLog, kFlashV2 };
+// kFlash: SoftmaxFlash without update; kFlashV2M1: SoftmaxFlashV2 without update in
+// SOFTMAX_OUTPUT_WITHOUT_BRC mode.
+enum class Api { kSoftMax, kLog, kFlashV2, kFlash, kFlashV2M1 };
+constexpr AscendC::SoftmaxConfig kM1Cfg{true, 0, 0,
+                                        AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
 // dst, sum and max of one call on the 950: src x in buffer 0, dst buffer 1 (or src: inPlace) and
 // the statistics (buffer 2: sum at 0, max at the middle) start as sentinels; call(ub, src, dst,
@@ -53,7 +59,8 @@ void CheckSoftMax(const Shape& s, Api api, bool inPlace, bool tmp, uint32_t seed
                std::to_string(seed));
   const auto x = Inputs<T>(seed, s);
   const SoftMaxTiling t = HostTiling(s, sizeof(S), 0);
-  const uint32_t stats = s.m * 32 / sizeof(S);
+  const bool perRow = api == Api::kFlashV2M1;
+  const uint32_t stats = perRow ? s.m : s.m * 32 / sizeof(S);
   const auto o = RunWithStats<T, S>(x, stats, inPlace, [&](Ub& ub, auto src, auto dst, auto st) {
     auto tb = ub.Get<uint8_t>(3);
     tb.SetSize(kUbBufBytes / 2);
@@ -65,10 +72,19 @@ void CheckSoftMax(const Shape& s, Api api, bool inPlace, bool tmp, uint32_t seed
         AscendC::LogSoftMax<Dev<T>>(dst, st[0], st[kMaxAt<S>], src, tb, lt, si);
       }
     }
+    auto em = ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)];
     if (api == Api::kFlashV2) {
-      auto em = ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)];
       AscendC::SoftmaxFlashV2<Dev<T>, false, false, basic>(dst, st[0], st[kMaxAt<S>], src, em,
                                                            st[0], st[kMaxAt<S>], tb, t, si);
+    } else if (api == Api::kFlashV2M1) {
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, basic, false, kM1Cfg>(
+          dst, st[0], st[kMaxAt<S>], src, em, st[0], st[kMaxAt<S>], tb, t, si);
+    } else if (api == Api::kFlash) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+      AscendC::SoftmaxFlash<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, em, st[0],
+                                                  st[kMaxAt<S>], tb, t, false, si);
+#pragma GCC diagnostic pop
     } else if (api == Api::kSoftMax && tmp) {
       AscendC::SoftMax<Dev<T>, false, basic>(dst, st[0], st[kMaxAt<S>], src, tb, t, si);
     } else if (api == Api::kSoftMax) {
@@ -77,8 +93,9 @@ void CheckSoftMax(const Shape& s, Api api, bool inPlace, bool tmp, uint32_t seed
   });
   std::vector<T> wx = x, wy = inPlace ? x : Sentinel<T>(x.size());
   std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
+  const bool flashV2 = api == Api::kFlashV2 || perRow;
   r3510::SoftMax<T, S>(s.m, s.k, s.oriK, wx.data(), inPlace ? wx.data() : wy.data(), wsum.data(),
-                       wmax.data(), basic, api == Api::kLog, api == Api::kFlashV2);
+                       wmax.data(), basic, api == Api::kLog, flashV2, perRow);
   ExpectOutputs("", o.y, inPlace ? wx : wy, o.sum, wsum, o.max, wmax);
 }
 
@@ -114,6 +131,39 @@ TEST(SoftMax3510Replay, BasicBlockMatchesBitForBit) {
   CheckSoftMax<Half, float, true>({16, 512, 512}, Api::kSoftMax, false, false, 3203);
 }
 
+// isBasicBlock with oriSrcK not a multiple of 64 (srcK one): SoftMaxGenericNDImpl runs
+// ceil(oriSrcK / 64) registers under the full mask, so the padding columns up to there take part in
+// the max and the sum and are written (the inputs' padding holds values above the row's max).
+const Shape kBasicTailShapes[] = {{8, 64, 10}, {8, 128, 100}, {4, 192, 130}, {3, 640, 520}};
+
+TEST(SoftMax3510Replay, BasicBlockWithTailMatchesBitForBit) {
+  uint32_t seed = 3210;
+  for (const Shape& s : kBasicTailShapes) {
+    for (Api api : {Api::kSoftMax, Api::kFlashV2, Api::kFlash, Api::kFlashV2M1}) {
+      CheckSoftMax<float, float, true>(s, api, false, true, seed++);
+      CheckSoftMax<Half, Half, true>(s, api, false, true, seed++);
+      CheckSoftMax<Half, float, true>(s, api, false, true, seed++);
+    }
+    CheckSoftMax<float, float, true>(s, Api::kSoftMax, true, false, seed++);
+  }
+}
+
+// SoftmaxFlashV2 without update in SOFTMAX_OUTPUT_WITHOUT_BRC mode (outputBrc false: one
+// statistic per row): every dispatch path, srcM a multiple of the rows per register on the srcK = 8
+// and 16 paths (for the others see PerRowStatisticsOfTheLastRegister).
+TEST(SoftmaxFlashV2NoUpdate3510Replay, PerRowStatisticsMatchBitForBit) {
+  uint32_t seed = 3450;
+  for (const Shape& s : {Shape{16, 8, 5}, Shape{8, 16, 12}, Shape{4, 24, 20}, Shape{5, 200, 196},
+                         Shape{2, 600, 600}, Shape{2, 1040, 1030}, Shape{9, 192, 192}}) {
+    CheckSoftMax<float, float>(s, Api::kFlashV2M1, false, true, seed++);
+  }
+  for (const Shape& s : {Shape{8, 16, 6}, Shape{3, 48, 40}, Shape{2, 528, 520}}) {
+    CheckSoftMax<Half, Half>(s, Api::kFlashV2M1, false, true, seed++);
+    CheckSoftMax<Half, float>(s, Api::kFlashV2M1, true, true, seed++);
+  }
+  CheckSoftMax<float, float, true>({8, 1024, 1024}, Api::kFlashV2M1, false, true, seed++);
+}
+
 TEST(LogSoftMax3510Replay, MatchesBitForBit) {
   uint32_t seed = 3300;
   for (const Shape& s : {Shape{9, 8, 5}, Shape{6, 16, 12}, Shape{4, 24, 20}, Shape{3, 72, 72},
@@ -137,6 +187,38 @@ TEST(SoftmaxFlashV2NoUpdate3510Replay, MatchesBitForBit) {
     CheckSoftMax<Half, float>(s, Api::kFlashV2, true, true, seed++);
   }
   CheckSoftMax<float, float, true>({8, 1024, 1024}, Api::kFlashV2, false, true, seed++);
+}
+
+// The same on the srcK = 8 and 16 paths with srcM not a multiple of the rows per register: the
+// last register's statistics past srcM are stored too, from what src's memory holds there (here
+// the input continues); dst only for srcM rows.
+template <class T, class S>
+void CheckM1Tail(const Shape& s, uint32_t seed) {
+  SCOPED_TRACE(Name(s));
+  const uint32_t perReg = 64 / s.k, rows = (s.m + perReg - 1) / perReg * perReg;
+  const auto x = Inputs<T>(seed, {rows, s.k, s.oriK});
+  const auto o = RunWithStats<T, S>(x, rows, false, [&](Ub& ub, auto src, auto dst, auto st) {
+    auto em = ub.Get<Dev<T>>(3)[kUbBufBytes / 2 / sizeof(T)];
+    AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, kM1Cfg>(
+        dst, st[0], st[kMaxAt<S>], src, em, st[0], st[kMaxAt<S>], ub.Get<uint8_t>(3),
+        HostTiling(s, sizeof(S), 0), {s.m, s.k, s.m, s.oriK});
+  });
+  std::vector<T> wy = Sentinel<T>(x.size());
+  std::vector<S> wsum = Sentinel<S>(rows), wmax = Sentinel<S>(rows);
+  r3510::SoftMax<T, S>(s.m, s.k, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(), false,
+                       false, true, true, rows);
+  ExpectOutputs("", o.y, wy, o.sum, wsum, o.max, wmax);
+}
+
+TEST(SoftmaxFlashV2NoUpdate3510Replay, PerRowStatisticsOfTheLastRegister) {
+  uint32_t seed = 3470;
+  for (const Shape& s : {Shape{9, 8, 5}, Shape{3, 8, 8}, Shape{6, 16, 12}, Shape{1, 16, 16}}) {
+    CheckM1Tail<float, float>(s, seed++);
+  }
+  for (const Shape& s : {Shape{5, 16, 10}, Shape{3, 16, 6}}) {
+    CheckM1Tail<Half, Half>(s, seed++);
+    CheckM1Tail<Half, float>(s, seed++);
+  }
 }
 
 // The register code computes originalSrcShape.m = oriSrcM rows: with oriSrcM 5 of srcM 8, rows
@@ -245,11 +327,14 @@ TEST(SoftmaxGrad3510Replay, NzMatchesBitForBit) {
   }
 }
 
-// SoftMax without statistics; float + isReuseSource also compares what src is left holding.
-template <class T, bool reuse>
+// SoftMax without statistics; float + isReuseSource also compares what src is left holding. The
+// input continues past srcM rows to a multiple of 8 (what the srcK = 8 and 16 paths' last
+// register reads and, with isReuseSource, writes back).
+template <class T, bool reuse, bool basic = false>
 void CheckNoStats(const Shape& s, bool tmp, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " reuse " + std::to_string(reuse) + " seed " + std::to_string(seed));
-  const auto x = Inputs<T>(seed, s);
+  const uint32_t rows = (s.m + 7) / 8 * 8;
+  const auto x = Inputs<T>(seed, {rows, s.k, s.oriK});
   const SoftMaxTiling t = HostTiling(s, sizeof(T), 0);
   std::vector<T> y, left;
   OnBlock(
@@ -258,17 +343,17 @@ void CheckNoStats(const Shape& s, bool tmp, uint32_t seed) {
         Put(ub, 1, Sentinel<T>(x.size()));
         const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
         if (tmp) {
-          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3),
-                                          t, si);
+          AscendC::SoftMax<Dev<T>, reuse, basic>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0),
+                                                 ub.Get<uint8_t>(3), t, si);
         } else {
-          AscendC::SoftMax<Dev<T>, reuse>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), t, si);
+          AscendC::SoftMax<Dev<T>, reuse, basic>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), t, si);
         }
         y = Take<T>(ub, 1, x.size());
         left = Take<T>(ub, 0, x.size());
       },
       k950);
   std::vector<T> wx = x, wy = Sentinel<T>(x.size());
-  r3510::SoftMaxNoStats(s.m, s.k, s.oriK, wx.data(), wy.data(), reuse);
+  r3510::SoftMaxNoStats(s.m, s.k, s.oriK, wx.data(), wy.data(), reuse, basic, rows);
   ExpectSameBits(y, wy, "dst");
   ExpectSameBits(left, wx, "src after the call");
 }
@@ -286,6 +371,62 @@ TEST(SoftMax3510Replay, WithoutStatisticsMatchesBitForBit) {
     CheckNoStats<Half, false>(s, true, seed++);
     CheckNoStats<Half, true>(s, false, seed++);
   }
+}
+
+// Float SoftMax without statistics, isReuseSource, srcK = 8 and 16: the register paths store
+// their last register whole into src (the work buffer), so the rows past srcM up to a multiple of
+// 64 / srcK get the exponentials of what src's memory holds there (here the input continues).
+TEST(SoftMax3510Replay, ReuseSourceWritesTheLastRegistersRows) {
+  uint32_t seed = 3560;
+  for (const Shape& s :
+       {Shape{9, 8, 5}, Shape{3, 8, 8}, Shape{6, 16, 12}, Shape{5, 16, 16}, Shape{1, 16, 3}}) {
+    CheckNoStats<float, true>(s, true, seed++);
+    CheckNoStats<float, true>(s, false, seed++);
+  }
+}
+
+// The same write past a srcTensor of srcM * srcK elements is the device's overrun: checked mode
+// names it; unchecked, it proceeds inside the UB as on the device.
+TEST(SoftMax3510Replay, ReuseSourceLastRegisterPastTheTensor) {
+  const Shape s{9, 8, 8};
+  const auto x = Inputs<float>(3570, {16, 8, 8});
+  for (const bool checked : {true, false}) {
+    const bool was = lngrad::aicore::CheckedMode();
+    lngrad::aicore::SetCheckedMode(checked);
+    std::vector<float> left;
+    const auto r = lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          Put(ub, 0, x);
+          auto src = ub.Get<float>(0);
+          src.SetSize(s.m * s.k);
+          AscendC::SoftMax<float, true>(ub.Get<float>(1), src, HostTiling(s, 4, 0),
+                                        {s.m, s.k, s.m, s.oriK});
+          left = Take<float>(ub, 0, x.size());
+        },
+        k950);
+    lngrad::aicore::SetCheckedMode(was);
+    if (checked) {
+      EXPECT_EQ(r.first, "tensor_bounds") << r.second;
+      EXPECT_NE(r.second.find("srcTensor"), std::string::npos) << r.second;
+      continue;
+    }
+    EXPECT_EQ(r.first, "") << r.second;
+    std::vector<float> wx = x, wy(x.size());
+    r3510::SoftMaxNoStats(s.m, s.k, s.oriK, wx.data(), wy.data(), true, false, 16);
+    ExpectSameBits(left, wx, "src after the call");
+  }
+}
+
+// isBasicBlock without statistics: 3510 takes SoftMaxGenericNDImpl (whole registers; with
+// isReuseSource src keeps the exponentials of those columns).
+TEST(SoftMax3510Replay, WithoutStatisticsBasicBlockMatchesBitForBit) {
+  uint32_t seed = 3550;
+  for (const Shape& s : kBasicTailShapes) {
+    CheckNoStats<float, false, true>(s, true, seed++);
+    CheckNoStats<float, true, true>(s, false, seed++);
+    CheckNoStats<Half, false, true>(s, true, seed++);
+  }
+  CheckNoStats<float, true, true>({7, 512, 512}, true, seed++);
 }
 
 template <class T>

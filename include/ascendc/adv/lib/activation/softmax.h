@@ -9,7 +9,9 @@
 // repeated. isDataFormatNZ: SoftMax with statistics runs softmax_nz.h (SoftMaxNZImpl's order),
 // AdjustSoftMaxRes the NZ rows; see softmax_nz.h for which other APIs of the family take NZ.
 // On 3510 the order of regbase/3510/softmax_impl.h (softmax_common.h RegRowSum, RegRowMax; only
-// the first oriSrcK columns of dst stored).
+// the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
+// ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
+// the last register's end, ReuseRows).
 // Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum,
 // isBasicBlock with srcK a multiple of 64.
 #pragma once
@@ -20,6 +22,31 @@
 namespace lngrad::aicore::softmax_detail {
 
 enum class Finish { kDiv, kLog };
+
+// The rows whose exponentials the float SoftMax without statistics leaves in src (isReuseSource,
+// where src is the register code's work buffer): on 3510's srcK = 8 and 16 paths
+// (SingleSoftMaxGenericNDForBlkVFImpl, ...AlignedWithBlkVFImpl) each register holds 64 / srcK rows
+// and is stored whole, so the last register's rows past m are written too (computed from what
+// src's memory holds there); elsewhere m.
+inline uint32_t ReuseRows(const Dims& d, bool reuseSrc) {
+  if (!reuseSrc || !RegBase() || (d.k != 8 && d.k != 16)) return d.m;
+  const uint32_t perReg = kLanes / d.k;
+  return (d.m + perReg - 1) / perReg * perReg;
+}
+
+// Those rows past m: each row's max and exponentials (as a row of the block path: max over the
+// first oriK columns, Sub and Exp on every column) stored to src; nothing else is written.
+template <typename T>
+void ReuseTailRows(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t rows) {
+  std::vector<float> x;
+  for (uint32_t r = d.m; r < rows; ++r) {
+    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+    const float mx = RowMax(x.data(), d.oriK);
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
+  }
+}
 
 // dst = softmax (or log-softmax) of src by rows; sum/max: U per row (nullptr: not written).
 // reuseSrc (float SoftMax without statistics, isReuseSource): src keeps exp(x - max), as
@@ -37,10 +64,19 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
               {s, s});
   }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
+  const uint32_t reuseRows = ReuseRows(d, reuseSrc);
+  // A write past srcTensor there is the device's overrun: checked mode names it (tensor_bounds).
+  const uint64_t rn = uint64_t{reuseRows} * d.k;
+  if (reuseRows > d.m) {
+    const std::string why =
+        std::string(api) + " (isReuseSource: the srcK = " + std::to_string(d.k) +
+        " path stores its last register whole, rows to " + std::to_string(reuseRows) + ")";
+    CheckRows(why.c_str(), {math_detail::Op(src, "srcTensor")}, {rn});
+  }
   if (sum != nullptr) {
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(*sum, s), Wr(*max, s)});
   } else if (reuseSrc) {
-    RecordCall(api, loc, {Rd(src, n), Wr(src, n), Wr(dst, n)});
+    RecordCall(api, loc, {Rd(src, rn), Wr(src, rn), Wr(dst, n)});
   } else {
     RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
   }
@@ -67,6 +103,7 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
     }
     StoreRow(dst.HostPtr() + uint64_t{r} * d.k, x, cols);
   }
+  ReuseTailRows(src, d, reuseRows);
 }
 
 // The (data, statistics) type pairs of the family: (half, half), (float, float), (half, float).
@@ -119,7 +156,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
-                        &maxTensor, srcTensor, &sharedTmpBuffer, d, loc);
+                        &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d),
+                        loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -142,10 +180,13 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  // SoftMaxNDImpl without statistics runs SingleSoftMaxImpl for any isBasicBlock (the generic
-  // row sums).
+  // SoftMaxNDImpl without statistics: membase runs SingleSoftMaxImpl for any isBasicBlock (the
+  // generic row sums); 3510 takes its basic-block path (SoftMaxGenericNDImpl) with isBasicBlock.
+  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  const bool basic = isBasicBlock && sd::RegBase();
+  if (basic) sd::RefuseBasicK("SoftMax", d);
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
-                        &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(srcTensor), loc,
+                        &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc,
                         isReuseSource && std::is_same_v<T, float>);
 }
 

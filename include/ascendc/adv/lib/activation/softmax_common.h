@@ -147,6 +147,16 @@ inline float RegRowMax(const float* x, uint32_t k) {
 // oriSrcK (the padding columns of dst keep their contents); the 2201 path writes all srcK.
 inline uint32_t StoredColumns(const Dims& d) { return RegBase() ? d.oriK : d.k; }
 
+// The rows as 3510's basic-block forms (isBasicBlock: SoftMaxGenericNDVFImpl, the flash updates
+// without a tail) see them: those functions run ceil(oriSrcK / 64) whole registers under the full
+// mask, so they read, reduce and store the first ceil(oriSrcK / 64) * 64 columns of each row
+// (padding included). Only for srcK a multiple of 64 (checked mode refuses the others,
+// RefuseBasicK; lngrad runs the generic order there); elsewhere d unchanged.
+inline Dims RegBasicDims(bool basic, Dims d) {
+  if (basic && RegBase() && d.k % kLanes == 0) d.oriK = (d.oriK + kLanes - 1) / kLanes * kLanes;
+  return d;
+}
+
 // The sum of x[0..k) as NewReduceSumLastNDImpl (and, basic = true, the basic-block
 // BasicBlockAddImpl) forms it: a 64-lane accumulator, then the tree over the 64 lanes
 // (WholeReduceSum for one row, BlockReduceSum twice for several: the same additions).

@@ -181,18 +181,24 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   namespace sd = lngrad::aicore::softmax_detail;
   sd::CheckTypes<D, U>("SoftmaxFlash");
   const sd::Dims dims = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  // 3510 passes isBasicBlock on to SoftMaxNDImpl and to the update (SoftmaxFlashPostProcess):
+  // whole registers there (RegBasicDims).
+  const bool regBasic = isBasicBlock && sd::RegBase();
+  if (regBasic) sd::RefuseBasicK("SoftmaxFlash", dims);
   if (!isUpdate) {
-    // SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says.
+    // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says.
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
-                          &maxTensor, srcTensor, &sharedTmpBuffer, dims, loc);
+                          &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(regBasic, dims),
+                          loc);
     return;
   }
   if (isBasicBlock && lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
     sd::RefuseBasicK("SoftmaxFlash", dims);
   }
   sd::FlashRows<D, U>(
-      {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor}, dims,
-      sharedTmpBuffer, loc, sd::FlashBasicRows(isBasicBlock, tiling, dims));
+      {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor},
+      sd::RegBasicDims(regBasic, dims), sharedTmpBuffer, loc,
+      sd::FlashBasicRows(isBasicBlock, tiling, dims));
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename D, typename U>

@@ -11,7 +11,9 @@
 // FlashV2Basic (the tiling's full splits only, max and the sums of
 // softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over every srcK column). On 3510
 // (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the register Max, the first
-// oriSrcK columns of dst, half expMax from float lanes l / 2.
+// oriSrcK columns of dst (isBasicBlock: ceil(oriSrcK / 64) * 64, RegBasicDims), half expMax from
+// float lanes l / 2; in SOFTMAX_OUTPUT_WITHOUT_BRC mode without update the srcK = 8 and 16 paths
+// store statistics up to the last register's end (M1StatRows).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -100,6 +102,33 @@ FlashV2Basic FlashV2BasicOf(bool perRow, bool update, uint64_t basicRows, const 
   return {on, update, perRow ? std::is_same_v<U, float> : std::is_same_v<T, float>};
 }
 
+// The statistics rows of 3510's srcK = 8 (float data) and 16 paths without update in
+// SOFTMAX_OUTPUT_WITHOUT_BRC mode (SingleSoftMaxGenericNDForBlkVFImpl, ...AlignedWithBlkVFImpl
+// with outputBrc false): each register's 64 / srcK row maxima and sums are stored whole (StoreAlign
+// of 8, StoreUnAlign of 4), so the last register's rows past m get theirs too; elsewhere m.
+template <typename T>
+uint32_t M1StatRows(const Dims& d, bool perRow, bool update, bool basic) {
+  const bool block = (d.k == 8 && std::is_same_v<T, float>) || d.k == 16;
+  if (!perRow || update || basic || !RegBase() || !block) return d.m;
+  const uint32_t perReg = kLanes / d.k;
+  return (d.m + perReg - 1) / perReg * perReg;
+}
+
+// Those rows past m: max and sum of what src's memory holds there (dst is not written).
+template <typename T, typename U>
+void M1TailStats(const AscendC::LocalTensor<T>& src, U* expSum, U* max, const Dims& d,
+                 uint32_t rows) {
+  std::vector<float> x;
+  for (uint32_t r = d.m; r < rows; ++r) {
+    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+    const float mx = RowMax(x.data(), d.oriK);
+    for (float& v : x) v = v - mx;
+    ExpInPlace(x);
+    max[r] = Narrow<U>(mx);
+    expSum[r] = Narrow<U>(RowSum(x.data(), d.oriK, false));
+  }
+}
+
 template <typename T, typename U, typename E>
 void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
@@ -119,6 +148,19 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
               {se, s, s});
   }
   if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
+  const uint32_t statRows = M1StatRows<T>(d, a.perRow, update, basicRows != 0);
+  if (statRows > d.m) {  // past the tensors: the device's overrun, named in checked mode
+    const std::string why = std::string(api) + " (the srcK = " + std::to_string(d.k) +
+                            " path stores its last register's statistics, rows to " +
+                            std::to_string(statRows) + ")";
+    CheckRows(why.c_str(), {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor")},
+              {statRows, statRows});
+    // The register loads read those rows of src (past srcTensor: harmless, but inside the UB).
+    const detail::TensorView sv = a.src.View();
+    detail::RequireInsideUb(sv, sv.ptr - sv.ub, uint64_t{statRows} * d.k * sizeof(T), why.c_str());
+    RecordCall(api, loc,
+               {Rd(a.src, uint64_t{statRows} * d.k), Wr(a.expSum, statRows), Wr(a.max, statRows)});
+  }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
   const FlashV2Basic bb = FlashV2BasicOf<T, U>(a.perRow, update, basicRows, d);
   const uint64_t rows = bb.on ? basicRows : d.m, rn = rows * d.k, rs = rows * ls;
@@ -161,6 +203,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     }
     if (reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
+  M1TailStats(a.src, a.expSum.HostPtr(), a.max.HostPtr(), d, statRows);
 }
 
 // SoftmaxFlashV2 with update, NZ (FlashV2NZUpdateGenericImpl), rows d.m of FlashV2NzDimsOf:
@@ -319,7 +362,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
       isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
       {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
        config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
-      d, &sharedTmpBuffer, loc);
+      sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
@@ -358,7 +401,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
     sd::FlashV2Rows<T, T, T>(
         isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
         {dstTensor, outExpSum, outMax, srcTensor, outExpMax, inExpSum, inMax, true, &outReduceMax},
-        d, &sharedTmpBuffer, loc);
+        sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
   }
 }
 

@@ -11,7 +11,9 @@
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
 // The statistics are read and written in this order in memory, lane by lane (column c uses lane
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
-// mean/expSum/max as both). On 3510 (regbase/3510/softmax_flashv3_impl.h): the sums over srcK
+// mean/expSum/max as both). Checked mode refuses splitMeanCnt other than 8 (the only value the
+// toolkit supports); outside it lngrad computes other counts with each row's own shifts (not the
+// device's). On 3510 (regbase/3510/softmax_flashv3_impl.h): the sums over srcK
 // (RegRowSum), G times 1/splitMeanCnt, expMax = exp((inMax + shiftPrev) - (max - shiftCurr)),
 // inMean and inMax read before the statistics are stored, expMax's half lanes l from l / 2.
 #pragma once
@@ -127,12 +129,17 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   const char* api = "SoftmaxFlashV3";
   const Dims d{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
   CheckShape<T>(api, d);
-  if (CheckedMode() &&
-      (d.oriK < 512 || p.splitMeanCnt == 0 || p.splitMeanCnt > 8 || p.loopCnt == 0)) {
-    RaiseKernelCheck(checks::kInvalidCount, std::string(api) +
-                                                ": srcK must be >= 512, splitMeanCnt in [1, 8] and "
-                                                "loopCnt >= 1 (srcK " +
-                                                std::to_string(d.oriK) + ")");
+  if (CheckedMode() && (d.oriK < 512 || p.loopCnt == 0)) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": srcK must be >= 512 and loopCnt >= 1 (srcK " +
+                         std::to_string(d.oriK) + ", loopCnt " + std::to_string(p.loopCnt) + ")");
+  }
+  // The toolkit's page supports splitMeanCnt = 8 only (its kernel check asserts it); the code
+  // computes other counts wrongly (3510 reads the shifts at row * splitMeanCnt, another row's).
+  if (CheckedMode() && p.splitMeanCnt != 8) {
+    RaiseKernelCheck(checks::kInvalidCount, std::string(api) + ": params.splitMeanCnt is " +
+                                                std::to_string(p.splitMeanCnt) +
+                                                "; only 8 is supported");
   }
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
   const uint64_t se = uint64_t{d.m} * Lanes<T>();
