@@ -65,12 +65,14 @@ std::vector<T> Inputs(uint32_t seed, const Shape& s) {
 
 template <class T>
 void Put(Ub& ub, int buf, const std::vector<T>& v, uint32_t at = 0) {
+  if (v.empty()) return;  // memcpy from an empty vector's null data() is undefined
   std::memcpy(ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), v.data(), v.size() * sizeof(T));
 }
 
 template <class T>
 std::vector<T> Take(Ub& ub, int buf, size_t n, uint32_t at = 0) {
   std::vector<T> v(n);
+  if (n == 0) return v;
   std::memcpy(v.data(), ub.Get<uint8_t>(buf).HostPtr() + at * sizeof(T), n * sizeof(T));
   return v;
 }
