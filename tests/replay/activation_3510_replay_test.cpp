@@ -291,19 +291,6 @@ TEST(ActivationReplay3510, SwiGLUBitwise) {
 // replay's on a few inputs (Exp rounded once instead of through float, a constant, a cast) shows
 // here.
 
-constexpr uint32_t kSlice = 8192;
-
-std::vector<half> HalfSlice(uint32_t first) {
-  std::vector<half> v(kSlice);
-  for (uint32_t i = 0; i < kSlice; ++i)
-    v[i] = std::bit_cast<half>(static_cast<uint16_t>(first + i));
-  return v;
-}
-
-using UnaryCall = std::function<void(const LocalTensor<half>&, const LocalTensor<half>&,
-                                     const LocalTensor<uint8_t>&, uint32_t)>;
-using UnaryReplay = std::function<void(const rp::Half*, rp::Half*, uint32_t)>;
-
 void CheckAllHalves(const std::string& what, const UnaryCall& call, const UnaryReplay& replay) {
   for (uint32_t first = 0; first < 0x10000u; first += kSlice) {
     const std::vector<half> in = HalfSlice(first);

@@ -372,21 +372,6 @@ TEST(ActivationReplay, SwiGLUBitwise) {
 // from the replay's on a few inputs only (Exp rounded twice, a constant rounded differently)
 // shows here.
 
-constexpr uint32_t kSlice = 8192;
-
-std::vector<half> HalfSlice(uint32_t first) {
-  std::vector<half> v(kSlice);
-  for (uint32_t i = 0; i < kSlice; ++i) {
-    const auto bits = static_cast<uint16_t>(first + i);
-    std::memcpy(&v[i], &bits, 2);
-  }
-  return v;
-}
-
-using UnaryCall = std::function<void(const LocalTensor<half>&, const LocalTensor<half>&,
-                                     const LocalTensor<uint8_t>&, uint32_t)>;
-using UnaryReplay = std::function<void(const rp::Half*, rp::Half*, uint32_t)>;
-
 void CheckAllHalves(const std::string& what, const UnaryCall& call, const UnaryReplay& replay) {
   for (uint32_t first = 0; first < 0x10000u; first += kSlice) {
     const std::vector<half> in = HalfSlice(first);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -169,5 +170,22 @@ void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, uint32_t 
     }
   }
 }
+
+// Every half input, in launches of kSlice: the slice of the 65536 patterns from `first`, and the
+// shapes of a unary API call and of its replay over n elements.
+inline constexpr uint32_t kSlice = 8192;
+
+inline std::vector<half> HalfSlice(uint32_t first) {
+  std::vector<half> v(kSlice);
+  for (uint32_t i = 0; i < kSlice; ++i) {
+    v[i] = std::bit_cast<half>(static_cast<uint16_t>(first + i));
+  }
+  return v;
+}
+
+using UnaryCall =
+    std::function<void(const AscendC::LocalTensor<half>&, const AscendC::LocalTensor<half>&,
+                       const AscendC::LocalTensor<uint8_t>&, uint32_t)>;
+using UnaryReplay = std::function<void(const rp::Half*, rp::Half*, uint32_t)>;
 
 }  // namespace activation_replay_test
