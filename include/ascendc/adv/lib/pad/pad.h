@@ -1,14 +1,25 @@
 // lngrad: the Ascend C high-level APIs Pad and UnPad (the vendor's adv_api/pad/pad.h) on rows of
 // a 2-dim [height, width] tensor, for int16_t, uint16_t, int32_t, uint32_t, half and float.
 //
-// Pad (pad_v220_impl.h / pad_base_impl.h, pad_3510_impl.h):
+// Pad on arch 2201/2002 (pad_v220_impl.h / pad_base_impl.h):
 // - width * sizeof(T) a multiple of 32 (the rows are already aligned): dst is a copy of the
 //   height * width elements, then in every row the rightPad elements from column srcOriWidth on
 //   are set to padValue (the last 32-byte block's masked Duplicate). leftPad is not used.
 // - otherwise (src is height compact rows of width elements): dst row j, of
 //   width + leftPad + rightPad elements (a multiple of 32 bytes), is leftPad padValues, src's
-//   row j, rightPad padValues. On arch 3510 the right pad starts at column srcOriWidth of the row
-//   (the register-based implementation's mask), which is the same when srcOriWidth == width.
+//   row j, rightPad padValues.
+// Pad on arch 3510 (pad_3510_impl.h, register code; a register holds E = 256 / sizeof(T)
+// elements and the last one of a row starts at column B = E * ((width - 1) / E) for aligned
+// rows, E * (width / E) for the others): the pad is a masked Duplicate into the row's last
+// register, over its lanes [srcOriWidth - B, srcOriWidth - B + rightPad) (none when srcOriWidth
+// < B: the uint32_t difference wraps and the mask selects nothing).
+// - aligned rows: dst is a copy of src with those lanes set to padValue.
+// - other rows: leftPad padValues, then the width + rightPad columns from the row's start, each
+//   padValue in those lanes and otherwise the element the register loaded there: src's row, and
+//   past its end the elements that follow it in src (the next row's; after the last row, the UB
+//   past srcTensor, which must lie inside the UB). Past the register's E lanes (a last register
+//   of width - B + rightPad > E elements, which the kit's single store of that count cannot
+//   hold) lngrad writes padValue; the kit does not say what the store writes there.
 // padValue (int32_t) is converted to T as static_cast<T> does.
 // UnPad (GatherMask with the all-ones pattern on 2201, unaligned stores on 3510): dst holds, row
 // after row, the first width - rightPad elements of src's rows; leftPad is not used, as on the
@@ -18,12 +29,16 @@
 // srcOriWidth, leftPad == 0 and rightPad != 0; unaligned rows need (width + leftPad + rightPad)
 // * sizeof(T) a multiple of 32; the scratch at least what the tiling lays out (two regions of
 // tmpBuffer1BlockNum * 512 bytes) when the rows are unaligned on 2201/2002; operands 32-byte
-// aligned. Operand sizes are checked in both modes.
+// aligned; on arch 3510 dstTensor, srcTensor and sharedTmpBuffer are not one tensor (the same
+// start and size: pad_check_310.h, unpad_check_310.h). Operand sizes are checked in both modes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lib/math/math_common.h"
@@ -79,6 +94,72 @@ void CheckPadParams(const AscendC::PadParams& p, const AscendC::tiling::PadTilin
   }
 }
 
+// Checked mode on arch 3510: the operands are not one tensor (the same start address and size),
+// as the kit's TensorReuseVerifyingParameters asserts for Pad and UnPad there.
+inline void CheckNotReused(const char* api,
+                           std::initializer_list<std::pair<const char*, detail::TensorView>> ops) {
+  if (!CheckedMode() || detail::rep::RunningArch() != NpuArch::k3510) return;
+  for (auto a = ops.begin(); a != ops.end(); ++a) {
+    for (auto b = a + 1; b != ops.end(); ++b) {
+      td::Require(a->second.ptr != b->second.ptr || a->second.size_bytes != b->second.size_bytes,
+                  api,
+                  std::string(a->first) + " and " + b->first +
+                      " cannot be reused: they are one tensor (the same start address and size)");
+    }
+  }
+}
+
+// The 950's right pad: columns [from, to) of a row, in the last register (columns from `base`
+// to `end`), empty when srcOriWidth lies before it (SetRightPadMask's uint32_t difference
+// wraps); columns from `end` on are lngrad's padValue (see the header comment).
+struct PadLanes {
+  uint64_t base, end, from, to;
+  bool IsPad(uint64_t c) const { return (c >= from && c < to) || c >= end; }
+};
+
+template <typename T>
+PadLanes RightPadLanes3510(uint64_t w, uint32_t ori, uint16_t right, bool aligned) {
+  constexpr uint64_t kLanes = 256 / sizeof(T);
+  const uint64_t base = aligned ? (w - 1) / kLanes * kLanes : w / kLanes * kLanes;
+  if (ori < base) return {base, base + kLanes, base, base};
+  const uint64_t off = ori - base;
+  return {base, base + kLanes, base + std::min(off, kLanes), base + std::min(off + right, kLanes)};
+}
+
+// Arch 3510 (pad_3510_impl.h): see the header comment. Rows of h * w elements and h >= 1.
+template <typename T>
+void PadRows3510(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                 const AscendC::PadParams& p, const AscendC::tiling::PadTiling& t, bool aligned,
+                 SrcLoc loc) {
+  constexpr const char* api = "Pad";
+  const uint64_t h = t.srcHeight, w = t.srcWidth;
+  const uint64_t out_w = aligned ? w : w + p.leftPad + p.rightPad;
+  const PadLanes lanes = RightPadLanes3510<T>(w, t.srcOriWidth, p.rightPad, aligned);
+  uint64_t past = 0;  // the elements the last row's right pad takes from past src
+  for (uint64_t c = w; !aligned && c < w + p.rightPad; ++c) {
+    if (!lanes.IsPad(c)) past = c - w + 1;
+  }
+  if (past != 0) {
+    const detail::TensorView sv = src.View();
+    detail::RequireInsideUb(sv, sv.ptr - sv.ub, (h * w + past) * sizeof(T), api);
+  }
+  const T* in = src.HostPtr();
+  T* out = dst.HostPtr();
+  td::RecordMove(api, loc, {{in, (h * w + past) * sizeof(T)}}, {{out, h * out_w * sizeof(T)}});
+  const T pad = static_cast<T>(p.padValue);
+  if (aligned) {
+    for (uint64_t i = 0; i < h * w; ++i) out[i] = lanes.IsPad(i % w) ? pad : in[i];
+    return;
+  }
+  for (uint64_t r = 0; r < h; ++r) {
+    T* row = out + r * out_w;
+    for (uint64_t c = 0; c < p.leftPad; ++c) row[c] = pad;
+    for (uint64_t c = 0; c < w + p.rightPad; ++c) {
+      row[p.leftPad + c] = lanes.IsPad(c) ? pad : in[r * w + c];
+    }
+  }
+}
+
 template <typename T>
 void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
              const AscendC::PadParams& p, const AscendC::tiling::PadTiling& t,
@@ -87,23 +168,28 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   constexpr const char* api = "Pad";
   const uint64_t h = t.srcHeight, w = t.srcWidth;
   const bool aligned = w * sizeof(T) % 32 == 0;
+  const bool reg_base = detail::rep::RunningArch() == NpuArch::k3510;
   CheckPadParams<T>(p, t, aligned);
+  CheckNotReused(
+      api, {{"dstTensor", dst.View()}, {"srcTensor", src.View()}, {"sharedTmpBuffer", tmp.View()}});
   const uint64_t out_w = aligned ? w : w + p.leftPad + p.rightPad;
   td::RequireElems(src, h * w, api, "srcTensor");
   td::RequireElems(dst, h * out_w, api, "dstTensor");
-  if (!aligned && detail::rep::RunningArch() != NpuArch::k3510) {
+  if (!aligned && !reg_base) {
     const uint64_t need = uint64_t{t.tmpBuffer1BlockNum} * 2 * 512;
     td::Require(need != 0, api, "tiling.tmpBuffer1BlockNum is 0 (PadTilingFunc without scratch)");
     td::Require(tmp.View().size_bytes >= need, api,
                 "the scratch holds " + std::to_string(tmp.View().size_bytes) +
                     " bytes, less than the " + std::to_string(need) + " the tiling lays out");
   }
-  td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
-                 {{dst.HostPtr(), h * out_w * sizeof(T)}});
+  if (reg_base) {
+    if (h != 0 && w != 0) PadRows3510(dst, src, p, t, aligned, loc);
+    return;
+  }
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   const T pad = static_cast<T>(p.padValue);
-  const bool reg_base = detail::rep::RunningArch() == NpuArch::k3510;
+  td::RecordMove(api, loc, {{in, h * w * sizeof(T)}}, {{out, h * out_w * sizeof(T)}});
   for (uint64_t r = 0; r < h; ++r) {
     T* row = out + r * out_w;
     const T* s = in + r * w;
@@ -113,17 +199,14 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
       continue;
     }
     for (uint64_t c = 0; c < p.leftPad; ++c) row[c] = pad;
-    const uint64_t pad_from = reg_base ? t.srcOriWidth : w;
-    for (uint64_t c = 0; c < w + p.rightPad; ++c) {
-      const bool is_pad = c >= w || (c >= pad_from && c < pad_from + p.rightPad);
-      row[p.leftPad + c] = is_pad ? pad : s[c];
-    }
+    for (uint64_t c = 0; c < w + p.rightPad; ++c) row[p.leftPad + c] = c >= w ? pad : s[c];
   }
 }
 
 template <typename T>
 void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-               const AscendC::UnPadParams& p, const AscendC::tiling::UnPadTiling& t, SrcLoc loc) {
+               const AscendC::UnPadParams& p, const AscendC::tiling::UnPadTiling& t,
+               const detail::TensorView& tmp, SrcLoc loc) {
   static_assert(kPadType<T>,
                 "UnPad: T must be int16_t, uint16_t, int32_t, uint32_t, half or float");
   constexpr const char* api = "UnPad";
@@ -132,6 +215,8 @@ void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   td::Require(p.rightPad * sizeof(T) < 32, api,
               "unPadParams.rightPad * sizeof(T) must be below 32");
   td::Require(p.rightPad < w, api, "unPadParams.rightPad must be below srcWidth");
+  CheckNotReused(api,
+                 {{"dstTensor", dst.View()}, {"srcTensor", src.View()}, {"sharedTmpBuffer", tmp}});
   const uint64_t out_w = w > p.rightPad ? w - p.rightPad : 0;
   td::RequireElems(src, h * w, api, "srcTensor");
   td::RequireElems(dst, h * out_w, api, "dstTensor");
@@ -167,15 +252,17 @@ template <typename T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)sharedTmpBuffer;  // 2201 and 3510 use none (GetUnPadMaxMinTmpSize gives 0)
-  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling, loc);
+  // 2201 and 3510 use no scratch (GetUnPadMaxMinTmpSize gives 0); the 950 checks it.
+  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
+                                        sharedTmpBuffer.View(), loc);
 }
 
 template <typename T>
 void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling, loc);
+  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
+                                        lngrad::aicore::math_detail::StackTmp().View(), loc);
 }
 
 }  // namespace AscendC
