@@ -6,16 +6,21 @@
 // Results (broadcast_v220_impl.h, broadcast_3510_impl.h; exact copies): dim 1 fills dst's
 // dstShape[0] elements with src[0] (or copies when the shapes are equal); dim 2, axis 0:
 // dst[i][j] = src[0][j] over dstShape[0] rows; axis 1: dst[i][j] = src[i][0] over dstShape[1]
-// columns; equal shapes copy. dst is compact [dstShape[0], dstShape[1]].
+// columns; equal shapes copy. dst is compact [dstShape[0], dstShape[1]]. On arch 3510
+// (BroadcastCompute<T, dim>) equal sizes copy the element count rounded up to 32 bytes (its
+// DataCopy), so dst's elements up to that block boundary get src's; every register path of the
+// 2-dim wrappers writes exactly the dst elements (tests/replay/broadcast_3510_replay_test.cpp).
 //
 // Checked mode: dim 1 or 2, axis 0 or 1 (below dim), every src dim 1 or the dst dim, srcShape[axis]
 // == 1; on arch 2201/2002, axis 0 of a 2-dim broadcast needs dstShape[1] * sizeof(T) a multiple
-// of 32; the scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's
-// StackTmp for the overload without it). Operand sizes are checked in both modes.
+// of 32; on arch 3510 every dst dim at most 65536 (DstShapeCheck: the register code keeps the
+// dims in 16 bits); the scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201
+// (lngrad's StackTmp for the overload without it). Operand sizes are checked in both modes.
 // The rank-N form with BroadcastTiling (arch 3510): lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -61,6 +66,7 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
               "srcShape cannot broadcast to dstShape");
   const bool trivial = src_rows * src_cols == rows * cols || src_rows * src_cols == 1;
   const NpuArch arch = detail::rep::RunningArch();
+  if (arch == NpuArch::k3510) RequireU16Dims(dstShape, dim, api);
   if (!trivial && dim == 2 && axis == 0 && arch != NpuArch::k3510) {
     td::Require(cols * sizeof(T) % 32 == 0, api,
                 "axis 0 needs dstShape[1] * sizeof(T) a multiple of 32 on this product");
@@ -73,6 +79,14 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                     " GetBroadCastMaxMinTmpSize gives as the minimum");
   }
   const uint64_t src_n = src_rows * src_cols, dst_n = rows * cols;
+  if (arch == NpuArch::k3510 && src_n == dst_n) {  // BroadcastCompute's DataCopy
+    const uint64_t n = (dst_n * sizeof(T) + 31) / 32 * 32 / sizeof(T);
+    td::RequireElems(src, n, api, "srcLocal");
+    td::RequireElems(dst, n, api, "dstLocal");
+    td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
+    std::memmove(dst.HostPtr(), src.HostPtr(), n * sizeof(T));
+    return;
+  }
   td::RequireElems(src, src_n, api, "srcLocal");
   td::RequireElems(dst, dst_n, api, "dstLocal");
   td::RecordMove(api, loc, {{src.HostPtr(), src_n * sizeof(T)}},

@@ -17,8 +17,13 @@
 // Checked mode (transform_params): arch 3510 only (elsewhere the toolkit compiles both to
 // nothing; lngrad leaves the outputs as they were when not checked); rank in [1, 9] and equal to
 // constRank when that is set; every src dim 1 or the dst dim; the tiling's original shapes equal
-// to the shapes passed; every fused dst dim at most 65536. Operand sizes are checked in both
-// modes.
+// to the shapes passed; every fused dst dim at most 65536 (DstShapeCheck, before any branch:
+// equal sizes too). Operand sizes are checked in both modes.
+// The 950's register paths (broadcast_3510_impl.h, broadcast_gather_3510_impl.h) write exactly
+// these units, with two exceptions lngrad does not follow: a fused dim of exactly 65536 (the
+// paths read it as 0 in their 16-bit sizes), and 1-byte sources on the gather paths (last dim
+// below 128) whose gather indices pass 65535 (16-bit lanes: the device reads the index modulo
+// 65536). docs/ascendc_kernels.md, "Tensor transform".
 #pragma once
 
 #include <algorithm>
@@ -40,6 +45,16 @@ inline bool RankNRunsHere(const char* api) {
   const bool ok = detail::rep::RunningArch() == NpuArch::k3510;
   td::Require(ok, api, "the rank-N form with BroadcastTiling runs on arch 3510 only");
   return ok;
+}
+
+// BroadcastInternal::DstShapeCheck (arch 3510): every dst dim at most 65536, as the register
+// code keeps the dims in 16 bits.
+inline void RequireU16Dims(const uint32_t* dst, uint32_t n, const char* api) {
+  for (uint32_t d = 0; d < n; ++d) {
+    td::Require(dst[d] <= 65536, api,
+                "shape should be less than uint16 max: dst dim " + std::to_string(d) + " is " +
+                    std::to_string(dst[d]) + ", above 65536");
+  }
 }
 
 inline void CheckShapes(uint32_t rank, int const_rank, const uint32_t* dst, const uint32_t* src,
@@ -202,6 +217,7 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
                 "the tiling's shapes should be equal to dstShape and srcShape (dim " +
                     std::to_string(i) + ")");
   }
+  bd::RequireU16Dims(t.dstShape, t.rank, api);  // before any branch, as DstShapeCheck
   using U = std::conditional_t<sizeof(T) == 8, uint32_t, T>;
   constexpr uint64_t unit = sizeof(U);
   if (t.srcSize == t.dstSize) {
@@ -211,9 +227,6 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
     std::memmove(dst.HostPtr(), src.HostPtr(), n * sizeof(T));
     return;
-  }
-  for (uint32_t d = 0; d < t.rank; ++d) {
-    td::Require(t.dstShape[d] <= 65536, api, "shape should be less than uint16 max");
   }
   const uint64_t in_units = bd::SrcUnits(t), out_units = t.dstSize;  // units
   td::RequireElems(src, (in_units * unit + sizeof(T) - 1) / sizeof(T), api, "src");
