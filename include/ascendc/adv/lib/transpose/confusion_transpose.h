@@ -12,7 +12,9 @@
 //   passes of the device. Every one of the alignA2 rows and alignA3 columns moves, padding too.
 // - TRANSPOSE_ND2ND_ONLY, {H, W} -> {W, H} (H a multiple of 16, W of 32 / sizeof(T)).
 // - TRANSPOSE_ND2ND_021 / _102 / _210 (arch 3510 only), compact {d0, d1, d2} -> {d0, d2, d1},
-//   {d1, d0, d2}, {d2, d1, d0}.
+//   {d1, d0, d2}, {d2, d1, d0}, through the register code's paths (RunNd3): for 1- and 2-byte
+//   T its 16-bit gather indices wrap past 65535, and then the element read is the wrapped one
+//   (1-byte T only, in practice: 2-byte sources that fit the UB with dst keep them below).
 // - The NZ 012 types (3 to 6, 2- and 4-byte T, all products): the device's step sequence,
 //   replayed (lib/transpose/confusion_transpose_012.h says how and what the padding gets).
 // - TRANSPOSE_ND2NZ_WITH_INTLV (arch 3510, int8_t / uint8_t): {H, W} ND -> row pairs
@@ -103,6 +105,57 @@ void RunNdOnly(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
            [&](uint64_t, uint64_t r, uint64_t c) { return c * h + r; });
 }
 
+// The loops of the 950's gather functions (confusion_transpose_3510_impl.h): dst rows of l2
+// elements for i < l0, j < l1; src element (i, j, m) at i * s0 + j * s1 + m * s2.
+struct Walk {
+  uint64_t l0, l1, l2, s0, s1, s2;
+};
+
+// A gather index lane: 16 bits for 1- and 2-byte T (the kit's index type uint16_t), 32 bits for
+// 4-byte T.
+template <typename T>
+uint64_t IndexLane(uint64_t v) {
+  return sizeof(T) == 4 ? v & 0xFFFFFFFFu : v & 0xFFFFu;
+}
+
+// ConfusionTransposeCommonGather (and its B8 form): per register of vl elements of a dst row, the
+// index lane q * s2 from the register's base; B8 gathers the second half from base + 128 * s2.
+template <typename T>
+void CommonGatherMap(T* out, const T* in, const Walk& w) {
+  constexpr uint64_t vl = 256 / sizeof(T), half = sizeof(T) == 1 ? vl / 2 : vl;
+  for (uint64_t i = 0; i < w.l0; ++i) {
+    for (uint64_t j = 0; j < w.l1; ++j) {
+      for (uint64_t m = 0; m < w.l2; ++m) {
+        const uint64_t q = m % vl, h = q < half ? 0 : half;
+        const uint64_t from =
+            i * w.s0 + j * w.s1 + (m - q + h) * w.s2 + IndexLane<T>((q - h) * w.s2);
+        out[(i * w.l1 + j) * w.l2 + m] = in[from];
+      }
+    }
+  }
+}
+
+// ConfusionTransposeComplexGather (and its B8 form): factor = vl / l2 dst rows per register, the
+// index lane k = (k / l2) * s1 + (k % l2) * s2 from the register's base.
+template <typename T>
+void ComplexGatherMap(T* out, const T* in, const Walk& w) {
+  constexpr uint64_t vl = 256 / sizeof(T);
+  const uint64_t factor = vl / w.l2, main = factor * w.l2;
+  for (uint64_t i = 0; i < w.l0; ++i) {
+    for (uint64_t p = 0; p < w.l1 * w.l2; ++p) {
+      const uint64_t j = p / main, k = p % main;
+      const uint64_t from =
+          i * w.s0 + j * factor * w.s1 + IndexLane<T>((k / w.l2) * w.s1 + (k % w.l2) * w.s2);
+      out[i * w.l1 * w.l2 + p] = in[from];
+    }
+  }
+}
+
+// TRANSPOSE_ND2ND_021 / _102 / _210 (arch 3510): the paths of ConfusionTranspose021 / 102 / 210.
+// A dim of 1 copies (210 goes through 021); 102 with d2 above half a register copies rows;
+// otherwise the common gather when the gathered dim is above half a register (vl = 256 /
+// sizeof(T) elements), else the complex gather. For 4-byte T these give the permutation; for
+// 1- and 2-byte T an index lane past 65535 wraps, and the element read is the wrapped one.
 template <typename T>
 void RunNd3(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
             TransposeType type, const AscendC::tiling::ConfusionTransposeTiling& t, const char* api,
@@ -110,21 +163,38 @@ void RunNd3(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s
   td::Require(detail::rep::RunningArch() == NpuArch::k3510, api,
               "TRANSPOSE_ND2ND_021/102/210 exist on arch 3510 only");
   const Dims3 s{t.param0, t.param1, t.param2};
-  const uint64_t n = s.d0 * s.d1 * s.d2;
+  const uint64_t n = s.d0 * s.d1 * s.d2, half = 128 / sizeof(T);
   td::RequireElems(src, n, api, "srcTensor");
   td::RequireElems(dst, n, api, "dstTensor");
   td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
   T* out = dst.HostPtr();
   const T* in = src.HostPtr();
+  const bool unit = s.d0 == 1 || s.d1 == 1 || s.d2 == 1;
+  if (type == TransposeType::TRANSPOSE_ND2ND_021 && !(s.d1 == 1 || s.d2 == 1)) {
+    const Walk w{s.d0, s.d2, s.d1, s.d1 * s.d2, 1, s.d2};
+    return s.d1 > half ? CommonGatherMap(out, in, w) : ComplexGatherMap(out, in, w);
+  }
+  if (type == TransposeType::TRANSPOSE_ND2ND_102 && !(s.d0 == 1 || s.d1 == 1) && s.d2 <= half) {
+    return ComplexGatherMap(out, in, {s.d1, s.d0, s.d2, s.d2, s.d1 * s.d2, 1});
+  }
+  if (type == TransposeType::TRANSPOSE_ND2ND_210 && !unit) {
+    const Walk w{s.d2, s.d1, s.d0, 1, s.d2, s.d1 * s.d2};
+    return s.d0 > half ? CommonGatherMap(out, in, w) : ComplexGatherMap(out, in, w);
+  }
+  if (type == TransposeType::TRANSPOSE_ND2ND_210) {  // a dim of 1: 021 of {1, a, b}
+    const uint64_t a = s.d1 == 1 || s.d2 == 1 ? s.d0 : s.d1, b = s.d2 == 1 ? s.d1 : s.d2;
+    if (a == 1 || b == 1)
+      return Permute3(out, in, {1, 1, n}, [](uint64_t, uint64_t, uint64_t k) { return k; });
+    const Walk w{1, b, a, a * b, 1, b};
+    return a > half ? CommonGatherMap(out, in, w) : ComplexGatherMap(out, in, w);
+  }
+  // The copies: 021 and 102 with a dim of 1 (src order is dst order), 102's row copies.
   if (type == TransposeType::TRANSPOSE_ND2ND_021) {
     Permute3(out, in, s,
              [&](uint64_t i, uint64_t j, uint64_t k) { return (i * s.d2 + k) * s.d1 + j; });
-  } else if (type == TransposeType::TRANSPOSE_ND2ND_102) {
-    Permute3(out, in, s,
-             [&](uint64_t i, uint64_t j, uint64_t k) { return (j * s.d0 + i) * s.d2 + k; });
   } else {
     Permute3(out, in, s,
-             [&](uint64_t i, uint64_t j, uint64_t k) { return (k * s.d1 + j) * s.d0 + i; });
+             [&](uint64_t i, uint64_t j, uint64_t k) { return (j * s.d0 + i) * s.d2 + k; });
   }
 }
 
