@@ -13,6 +13,12 @@
 // (float), its indexes at j * kAlignFourBytes; with isHasfinish and finishLocal[j] true, row j's
 // k indexes are topKInfo.n. TOPK_NSMALL (inner 32) packs rows at j * k, no finish flags.
 //
+// Arch 3510 with the MERGE_SORT config, the default (topk_3510_impl.h TopKNormal / TopKNSmall,
+// RunMerge950 below): the kit's 950 sequence on lngrad's instructions, which differs from 2201's:
+// src negated in place for !isLargest (and negated back, so a number comes back bit for bit),
+// each row fully sorted by Sort<T, true> (Sort32 and DoFullSort's merge rounds) in the scratch,
+// the first k structures gathered out; so NaN scores and ties land where Sort32 and MrgSort put
+// them (sort_ops.h's rules), and the scratch holds what the sequence leaves there.
 // Arch 3510 with a TopKConfig of algo RADIX_SELECT (topk_3510_impl.h, RunRadix below): the radix
 // select over the row's first n values (keys by their bits, so +0 above -0 and NaNs by their
 // bits above +inf or below -inf), no negation and no finish flags (the kit refuses them there);
@@ -31,6 +37,9 @@
 #include "kernel_tiling/sort_config.h"
 #include "lib/math/math_common.h"
 #include "lib/sort/sort.h"
+#include "lngrad_aicore/gather_ops.h"
+#include "lngrad_aicore/logic_ops.h"
+#include "lngrad_aicore/vector_ops.h"
 
 namespace AscendC {
 
@@ -226,6 +235,64 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
   }
 }
 
+// Arch 3510, the MERGE_SORT config (topk_3510_impl.h TopKNormal / TopKNSmall outside the
+// RadixSelectTopK namespace), run on lngrad's instructions as the kit calls them, the scratch
+// (tmpLocal as T) laid out by the 950's tiling: the indexes (CreateVecIndex, NSMALL copied to
+// each row), !isLargest negating src in place (Muls by -1), per row Sort<T, true> into
+// tmp[innerDataSize] with tmp[0, innerDataSize) as its scratch (NSMALL: one Sort32 over the
+// outter rows into tmp), the first k scores and indexes gathered out (GatherMask's built-in
+// patterns), finished rows' indexes set to n (Duplicate), then dstValue's first maskOffset
+// elements and src negated back by Muls.
+template <typename T, bool isInitIndex, bool isHasfinish, bool nsmall>
+void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
+                 const AscendC::LocalTensor<int32_t>& dstIndex, const AscendC::LocalTensor<T>& src,
+                 const AscendC::LocalTensor<int32_t>& srcIndex,
+                 const AscendC::LocalTensor<bool>& finish, AscendC::LocalTensor<T> tmp, int32_t k,
+                 const AscendC::tiling::TopkTiling& t, const AscendC::TopKInfo& info,
+                 bool isLargest, SrcLoc loc) {
+  using namespace AscendC;
+  const int32_t all = info.outter * info.inner;
+  const uint32_t valueMask = sizeof(T) == 4 ? 2 * k : 4 * k;
+  const uint8_t valuePattern = sizeof(T) == 4 ? 1 : 3;  // REDUCEV2_MODE_ONE / _THREE
+  // The indexes Sort32 reads: srcIndexLocal, or those made in the scratch.
+  LocalTensor<uint32_t> idx = srcIndex.template ReinterpretCast<uint32_t>();
+  if constexpr (!isInitIndex) {
+    LocalTensor<int32_t> made =
+        tmp[nsmall ? t.innerDataSize : t.srcIndexOffset].template ReinterpretCast<int32_t>();
+    CreateVecIndex(made, int32_t{0}, static_cast<uint32_t>(info.inner), loc);
+    if (nsmall && info.outter > 1) {
+      Copy(made[info.inner], made, static_cast<uint64_t>(info.inner), info.outter - 1, {1, 1, 4, 0},
+           loc);
+    }
+    idx = made.template ReinterpretCast<uint32_t>();
+  }
+  if (!isLargest) Muls(src, src, T(-1), all, loc);
+  uint64_t rsvd = 0;
+  if constexpr (nsmall) {
+    Sort32(tmp, src, idx, info.outter, loc);
+    const GatherMaskParams p(1, static_cast<uint16_t>(info.outter), 8, 0);
+    GatherMask(dstValue, tmp, valuePattern, true, valueMask, p, rsvd, loc);
+    GatherMask(dstIndex, tmp.template ReinterpretCast<int32_t>(), uint8_t{2}, true, 2 * k, p, rsvd,
+               loc);
+  } else {
+    const GatherMaskParams p(1, 1, 8, 1);
+    const LocalTensor<T> sorted = tmp[t.innerDataSize];
+    for (int32_t j = 0; j < info.outter; ++j) {
+      const int32_t four = j * t.kAlignFourBytes, two = j * t.kAlignTwoBytes;
+      Sort<T, true>(sorted, src[j * info.inner], idx, tmp, static_cast<int32_t>(t.sortRepeat));
+      GatherMask(dstValue[sizeof(T) == 4 ? four : two], sorted, valuePattern, true, valueMask, p,
+                 rsvd, loc);
+      GatherMask(dstIndex[four], sorted.template ReinterpretCast<int32_t>(), uint8_t{2}, true,
+                 2 * k, p, rsvd, loc);
+      if (isHasfinish && finish.GetValue(j)) Duplicate(dstIndex[four], info.n, k, loc);
+    }
+  }
+  if (!isLargest) {
+    Muls(dstValue, dstValue, T(-1), t.maskOffset, loc);
+    Muls(src, src, T(-1), all, loc);
+  }
+}
+
 }  // namespace lngrad::aicore::topk_detail
 
 namespace AscendC {
@@ -254,6 +321,14 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
                                             k, topKInfo, largest, config.sorted, loc);
       return;
     }
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510) {
+    td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+              uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    td::RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
   }
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
