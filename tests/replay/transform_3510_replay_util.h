@@ -1,5 +1,6 @@
 // What the 950 tensor-transform replay tests share (transform_3510_replay_test: Pad, UnPad,
-// Broadcast, ConfusionTranspose's ND types): a one-block launch on Ascend950PR_9589 with UB
+// Broadcast, ConfusionTranspose's ND types; topk_merge_3510_replay_test.cpp uses the launch
+// and the bit helpers too): a one-block launch on Ascend950PR_9589 with UB
 // buffers of the sizes a case asks for, their whole contents in and out (so what a call leaves
 // past the region it should write is compared too), and the register-level building blocks the
 // replays are written with: a register of 256 bytes of lanes, UpdateMask, and a memory image
