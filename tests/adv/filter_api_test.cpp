@@ -142,11 +142,12 @@ void SelectCase(const char* soc, bool scalarFirst, uint32_t srcLast, uint32_t ma
         const auto info = Axes<AscendC::SelectWithBytesMaskShapeInfo>(rows, srcLast, maskLast);
         AscendC::LocalTensor<T> src = ub.Get<T>(1);
         src.SetSize(rows * srcLast);
+        AscendC::LocalTensor<U> m = ub.Get<U>(2);
+        m.SetSize(rows * maskLast);  // the 950 asserts the mask's size
         if (scalarFirst) {
-          AscendC::Select<T, U, false>(ub.Get<T>(0), scalar, src, ub.Get<U>(2), ub.Get<uint8_t>(3),
-                                       info);
+          AscendC::Select<T, U, false>(ub.Get<T>(0), scalar, src, m, ub.Get<uint8_t>(3), info);
         } else {
-          AscendC::Select(ub.Get<T>(0), src, scalar, ub.Get<U>(2), ub.Get<uint8_t>(3), info);
+          AscendC::Select(ub.Get<T>(0), src, scalar, m, ub.Get<uint8_t>(3), info);
         }
         got = ub.Take<T>(0);
       },
@@ -160,13 +161,16 @@ void SelectCase(const char* soc, bool scalarFirst, uint32_t srcLast, uint32_t ma
 }
 
 TEST(FilterSelect, BothOperandOrdersMaskTypesAndPaddedMaskRows) {
-  for (const char* soc : {k910B, k950}) {
-    for (bool sf : {false, true}) {
-      SelectCase<float, uint8_t>(soc, sf, 40, 40);
-      SelectCase<half, uint8_t>(soc, sf, 40, 64);
-      SelectCase<float, float>(soc, sf, 24, 24);
-      SelectCase<half, int16_t>(soc, sf, 48, 64);
-    }
+  for (bool sf : {false, true}) {
+    SelectCase<float, uint8_t>(k910B, sf, 40, 40);
+    SelectCase<half, uint8_t>(k910B, sf, 40, 64);
+    SelectCase<float, float>(k910B, sf, 24, 24);
+    SelectCase<half, int16_t>(k910B, sf, 48, 64);
+    // The 950 asserts rows of whole 32-byte blocks, mask rows of 16·k elements and integer masks.
+    SelectCase<float, uint8_t>(k950, sf, 32, 32);
+    SelectCase<half, uint8_t>(k950, sf, 48, 64);
+    SelectCase<float, int32_t>(k950, sf, 24, 32);
+    SelectCase<half, int16_t>(k950, sf, 48, 64);
   }
 }
 

@@ -10,13 +10,19 @@
 // (least significant first) keeps element 8b + j: dst = (bit ? src : 0) * divValue - the
 // device's Select against the zero compare register, then Muls. The misaligned modes first pack
 // each row's first srcLastAxis mask bytes (bits) to the front of maskLocal, in place - the
-// device's GatherMask - and lngrad writes that packing into maskLocal too; arch 3510
-// (dropout_3510_impl.h) reads the rows in place and leaves maskLocal as it was.
+// device's GatherMask - and lngrad writes that packing into maskLocal too. Arch 3510
+// (dropout_3510_impl.h) reads the rows in place and leaves maskLocal as it was; its bit modes
+// Select against +0 and Mul by divValue under the bit's mask (ZEROING), so a cleared bit gives +0
+// even where divValue is infinite (keepProb below 1/65504 for half, 2^-128 for float), where the
+// 2201 Muls gives 0 * inf = NaN; the byte modes are the two Muls above (a dropped -x gives -0, a
+// dropped inf or NaN NaN) and write [0, firstAxis * srcLastAxis) only
+// (tests/replay/filter_select_3510_replay_test.cpp against the replay of the 3510 file).
 //
 // Checked mode: the elements within src, dst and mask, 32-byte aligned operands, sharedTmpBuffer
 // at least 512 bytes on 2201/2002 (GetDropOutMaxMinTmpSize's minimum), srcLastAxis a multiple of
 // 8 in the bit modes, a misaligned mask row a multiple of 32 bytes keeping an even byte count,
-// keepProb in (0, 1], bfloat16_t on arch 3510 only.
+// keepProb in (0, 1] (arch 3510, as its code asserts: (0, 1), and firstAxis > 0), bfloat16_t on
+// arch 3510 only.
 #pragma once
 
 #include <cstdint>
@@ -83,14 +89,20 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                  " must be a multiple of 8 in the bit modes");
   q::Require(!misaligned || (keep % 2 == 0 && info.maskLastAxis % 32 == 0), kApi,
              "a misaligned mask row must be a multiple of 32 bytes and keep an even byte count");
-  q::Require(keepProb > 0.0f && keepProb <= 1.0f, kApi, "keepProb must be in (0, 1]");
+  const bool arch3510 = q::Is3510();
+  if (arch3510) {
+    q::Require(keepProb > 0.0f && keepProb < 1.0f, kApi, "keepProb must be in (0, 1) on arch 3510");
+    q::Require(info.firstAxis > 0, kApi, "firstAxis must be greater than 0 on arch 3510");
+  } else {
+    q::Require(keepProb > 0.0f && keepProb <= 1.0f, kApi, "keepProb must be in (0, 1]");
+  }
   const uint64_t maskBytes =
       misaligned ? uint64_t{info.firstAxis} * info.maskLastAxis : (bits ? (n + 7) / 8 : n);
   q::CheckCount(kApi, dstLocal, n, "dstLocal");
   q::CheckCount(kApi, srcLocal, n, "srcLocal");
   q::CheckCount(kApi, maskLocal, maskBytes, "maskLocal");
-  if (!q::Is3510()) q::CheckTmp(kApi, sharedTmpBuffer, 512);
-  const bool packs = misaligned && !q::Is3510();
+  if (!arch3510) q::CheckTmp(kApi, sharedTmpBuffer, 512);
+  const bool packs = misaligned && !arch3510;
   q::Record(kApi, loc, {q::SpanOf(srcLocal, n), q::SpanOf(maskLocal, maskBytes)},
             {q::SpanOf(dstLocal, n), packs ? q::SpanOf(maskLocal, maskBytes) : q::Span{}});
   uint8_t* mask = maskLocal.HostPtr();
@@ -102,14 +114,19 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
     const uint64_t r = e / src, c = e % src;
     T v;
     if (bits) {
-      v = ((mask[r * pitch + c / 8] >> (c % 8)) & 1u) != 0 ? in[e] : T(0.0f);
+      const bool kept = ((mask[r * pitch + c / 8] >> (c % 8)) & 1u) != 0;
+      if (!kept && arch3510) {  // the masked Mul zeroes the lane: no 0 * divValue
+        out[e] = T(0.0f);
+        continue;
+      }
+      v = kept ? in[e] : T(0.0f);
     } else {
       v = T(q::F(T(static_cast<float>(mask[r * pitch + c]))) * q::F(in[e]));
     }
     out[e] = T(q::F(v) * q::F(div));
   }
   // 2201/2002 pack the mask rows in place first (GatherMask); 3510 reads them where they are.
-  if (misaligned && !q::Is3510()) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
+  if (misaligned && !arch3510) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
 }
 
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>

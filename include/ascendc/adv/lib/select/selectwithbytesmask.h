@@ -12,13 +12,22 @@
 // mask element with 0 in its own type (so a 4-byte -0.0f is zero, 0x80000000 as int32 is not)
 // and reads the mask rows in place, over the [firstAxis, srcLastAxis] elements.
 //
+// On 3510 the mask and sharedTmpBuffer are only read, whatever isReuseMask, and nothing past
+// [0, firstAxis * srcLastAxis) of dst is written (tests/replay/filter_select_3510_replay_test.cpp
+// against the replay of the 3510 file).
+//
 // Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
 // sharedTmpBuffer at least 1024 bytes, plus the packed mask (rounded to 32 bytes) when the axes
-// differ and isReuseMask is false.
+// differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts: a
+// mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
+// rows of whole 32-byte blocks, maskLastAxis a multiple of 16 and at least srcLastAxis, the
+// tensor source of exactly firstAxis * srcLastAxis elements and the mask of exactly
+// firstAxis * maskLastAxis.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "lib/filter/dropout.h"
@@ -54,6 +63,31 @@ bool MaskIsZero(U m, bool arch3510) {
   }
 }
 
+// Checked mode on arch 3510: what selectwithbytesmask_3510_impl.h asserts.
+template <typename T, typename U>
+void Check3510Select(const char* api, const AscendC::LocalTensor<T>& tensor,
+                     const AscendC::LocalTensor<U>& mask,
+                     const AscendC::SelectWithBytesMaskShapeInfo& info) {
+  if (!CheckedMode()) return;
+  const uint64_t first = info.firstAxis, src = info.srcLastAxis, m = info.maskLastAxis;
+  Require(std::is_integral_v<U>, api,
+          "the mask type must be bool or an 8-, 16- or 32-bit integer on arch 3510");
+  Require(src * sizeof(T) % 32 == 0, api,
+          "srcLastAxis " + std::to_string(src) + " must make rows of whole 32-byte blocks");
+  Require(m * sizeof(U) % 32 == 0, api,
+          "maskLastAxis " + std::to_string(m) + " must make rows of whole 32-byte blocks");
+  Require(m % 16 == 0, api, "maskLastAxis " + std::to_string(m) + " must be a multiple of 16");
+  Require(tensor.GetSize() == first * src, api,
+          "the tensor source holds " + std::to_string(tensor.GetSize()) +
+              " elements, not firstAxis * srcLastAxis = " + std::to_string(first * src));
+  Require(mask.GetSize() == first * m, api,
+          "the mask holds " + std::to_string(mask.GetSize()) +
+              " elements, not firstAxis * maskLastAxis = " + std::to_string(first * m));
+  Require(
+      m >= src, api,
+      "maskLastAxis " + std::to_string(m) + " must be at least srcLastAxis " + std::to_string(src));
+}
+
 // dst[e] = mask(e) is zero ? first(e) : second(e), e < the tensor operand's size.
 template <typename T, typename U, bool isReuseMask, bool scalarFirst>
 void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor,
@@ -66,6 +100,7 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
   static_assert(sizeof(U) == 1 || sizeof(U) == 2 || sizeof(U) == 4,
                 "Select (bytes mask): the mask type must be 1, 2 or 4 bytes");
   const bool arch3510 = Is3510();
+  if (arch3510) Check3510Select(kApi, tensor, mask, info);
   // 2201/2002 process the tensor operand's whole size, 3510 the [firstAxis, srcLastAxis] rows.
   const uint64_t n = arch3510 ? uint64_t{info.firstAxis} * info.srcLastAxis : tensor.GetSize();
   const bool pack = info.srcLastAxis != info.maskLastAxis;
