@@ -152,6 +152,9 @@ inline void Record(const char* api, SrcLoc loc, uint64_t n, Operands ops) {
   in.Write(ops.first()->view.ptr, n * ops.first()->elem_size);
 }
 
+// True when the running block is arch 3510 (the 950's register code).
+inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
 // The minimum scratch of the 2201/2002 sequences that size their chunks by the buffer:
 // k * 256 bytes (k = the API's "calc factor" of its tiling function); 0 on 3510, whose
 // register-based implementations use none.
