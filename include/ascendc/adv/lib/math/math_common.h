@@ -32,6 +32,9 @@ inline constexpr const char* kProduct = "product";
 inline constexpr const char* kTmpBuffer = "tmp_buffer";
 // Fill called after the TPipe handed out UB (the vendor allows it only before InitBuffer).
 inline constexpr const char* kFillOrder = "fill_order";
+// A scalar argument of a high-level math or index API outside what the kit's code asserts
+// (ArithProgression's diffValue below 0).
+inline constexpr const char* kMathArg = "math_arg";
 }  // namespace lngrad::aicore::checks
 
 // The config struct most of these APIs take as a template argument, with its default.
