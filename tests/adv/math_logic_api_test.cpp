@@ -85,6 +85,23 @@ TEST(MathBits, XorScratchMinimumOn950) {
   ExpectCheck(xor_with(64), "tmp_buffer", "less than the 256", k910B);
 }
 
+// Without calCount Xor takes src0's size; the kit's xor.h asserts src1 holds as many.
+TEST(MathBits, XorWithoutCountNeedsSourcesOfOneSize) {
+  for (const char* soc : {k910B, k950}) {
+    for (int overload = 0; overload < 2; ++overload) {
+      ExpectCheck(
+          [overload](Ub& ub) {
+            LocalTensor<int16_t> s0 = ub.Get<int16_t>(0), s1 = ub.Get<int16_t>(1);
+            s0.SetSize(256);
+            s1.SetSize(128);
+            if (overload == 0) Xor(ub.Get<int16_t>(2), s0, s1, ub.Get<uint8_t>(3));
+            if (overload == 1) Xor<int16_t, false>(ub.Get<int16_t>(2), s0, s1);
+          },
+          "tensor_bounds", "must be the same size", soc);
+    }
+  }
+}
+
 template <typename T>
 void CheckBitwise() {
   const std::vector<T> a = Ints<T>(5), b = Ints<T>(6);
