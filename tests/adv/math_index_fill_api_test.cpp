@@ -104,6 +104,31 @@ TEST(MathArange, MatchesTheVendorSequenceForEveryBranch) {
   ExpectCheck([](Ub& ub) { Arange<int64_t>(ub.Get<int64_t>(0), 1, 1, 8); }, "product", "int64_t");
 }
 
+// Both kits assert diffValue >= 0 (as float: NaN fails); the 950's code asserts no count > 0,
+// so 0 writes nothing there, a negative count is refused.
+TEST(MathArange, CheckedModeFollowsEachKitsAsserts) {
+  for (const char* soc : {k910B, k950}) {
+    ExpectCheck([](Ub& ub) { Arange<float>(ub.Get<float>(0), 1.0f, -0.5f, 8); }, "math_arg",
+                "diffValue is -0.5", soc);
+    ExpectCheck(
+        [](Ub& ub) { ArithProgression<half>(ub.Get<half>(0), half(1.0f), half(std::nanf("")), 8); },
+        "math_arg", "must be >= 0", soc);
+    ExpectCheck([](Ub& ub) { Arange<int32_t>(ub.Get<int32_t>(0), 1, -3, 8); }, "math_arg",
+                "diffValue", soc);
+    ExpectCheck([](Ub& ub) { Arange<int32_t>(ub.Get<int32_t>(0), 1, 3, -1); }, "invalid_count",
+                "count is -1", soc);
+  }
+  const lngrad::aicore::test::CheckedModeScope checked(true);
+  OnBlock(
+      [](Ub& ub) {
+        LocalTensor<float> d = ub.Get<float>(0);
+        d.HostPtr()[0] = 7.0f;
+        Arange<float>(d, 1.0f, -0.0f, 0);  // -0 >= 0: accepted; count 0: nothing written
+        EXPECT_EQ(d.HostPtr()[0], 7.0f);
+      },
+      k950);
+}
+
 // ----------------------------------------------------------------------------------------------
 // Fill.
 

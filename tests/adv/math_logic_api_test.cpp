@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
@@ -65,6 +66,40 @@ TEST(MathBits, XorEveryOverload) {
         Xor(ub.Get<uint16_t>(2), ub.Get<uint16_t>(0), ub.Get<uint16_t>(1), tmp, 16);
       },
       "tmp_buffer", "less than the 256");
+}
+
+// The 950's Xor never reads sharedTmpBuffer; its CPU-debug check asks for 64 bytes (one
+// 32-element block of T), so 64 pass there, while 2201 keeps the tiling's 256.
+TEST(MathBits, XorScratchMinimumOn950) {
+  auto xor_with = [](uint32_t bytes) {
+    return [bytes](Ub& ub) {
+      LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+      tmp.SetSize(bytes);
+      Xor(ub.Get<uint16_t>(2), ub.Get<uint16_t>(0), ub.Get<uint16_t>(1), tmp, 300);
+    };
+  };
+  const lngrad::aicore::test::CheckedModeScope checked(true);
+  const auto [check, msg] = lngrad::aicore::test::CheckOf(xor_with(64), k950);
+  EXPECT_EQ(check, "") << msg;
+  ExpectCheck(xor_with(32), "tmp_buffer", "less than the 64", k950);
+  ExpectCheck(xor_with(64), "tmp_buffer", "less than the 256", k910B);
+}
+
+// Without calCount Xor takes src0's size; the kit's xor.h asserts src1 holds as many.
+TEST(MathBits, XorWithoutCountNeedsSourcesOfOneSize) {
+  for (const char* soc : {k910B, k950}) {
+    for (int overload = 0; overload < 2; ++overload) {
+      ExpectCheck(
+          [overload](Ub& ub) {
+            LocalTensor<int16_t> s0 = ub.Get<int16_t>(0), s1 = ub.Get<int16_t>(1);
+            s0.SetSize(256);
+            s1.SetSize(128);
+            if (overload == 0) Xor(ub.Get<int16_t>(2), s0, s1, ub.Get<uint8_t>(3));
+            if (overload == 1) Xor<int16_t, false>(ub.Get<int16_t>(2), s0, s1);
+          },
+          "tensor_bounds", "must be the same size", soc);
+    }
+  }
 }
 
 template <typename T>

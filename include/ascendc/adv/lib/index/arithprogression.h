@@ -11,11 +11,20 @@
 // writes whole 32-byte blocks: up to ceil(count * sizeof(T) / 32) * 32 bytes (clipped to the
 // UB), which the sanitizer records; a count within one block is written element by element.
 //
-// Types: int16_t, half, int32_t, float (arch 3510 also int64_t). Checked mode: count > 0,
-// count within dst, dst 32-byte aligned.
+// The 950 (arch 3510) runs its register sequence instead (arithprogression_3510_impl.h): one
+// register of L lanes (L = 256 / sizeof(T); 64 for int64_t, two registers) holds
+// (T(j) · diff) + first (Arange, Muls, Adds, each rounded in T: half once from float, integers
+// wrapped), the step is T(L) · diff, and each repeat stores the register's first
+// min(L, count left) lanes and adds the step to every lane: element i·L + j is
+// base_j + step + ... + step (i additions, each rounded). Only count elements are written.
+//
+// Types: int16_t, half, int32_t, float (arch 3510 also int64_t). Checked mode: count > 0 (on
+// 3510 count >= 0: 0 writes nothing, the 3510 code asserts only dst's size), count within dst,
+// dst 32-byte aligned, diffValue >= 0 as float (`math_arg`; both kits assert it, a NaN fails).
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +62,43 @@ void AddsBlock(T* dst, uint64_t at, uint64_t from, T step, uint64_t n) {
   }
 }
 
+// One register lane operation in T (the 950's Muls / Adds / Add): integers wrap, half is
+// computed in float and rounded once, float is one IEEE operation.
+template <typename T>
+T RegLaneMul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using W = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<W>(static_cast<W>(a) * static_cast<W>(b)));
+  } else {
+    return T(static_cast<float>(a) * static_cast<float>(b));
+  }
+}
+template <typename T>
+T RegLaneAdd(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using W = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<W>(static_cast<W>(a) + static_cast<W>(b)));
+  } else {
+    return T(static_cast<float>(a) + static_cast<float>(b));
+  }
+}
+
+// The 950's register sequence (the header comment): out[0, count).
+template <typename T>
+void ArithProgression3510(T* out, T first, T diff, int32_t count) {
+  constexpr uint32_t kLanes = sizeof(T) == 8 ? 64 : 256 / sizeof(T);
+  std::array<T, kLanes> reg;
+  for (uint32_t j = 0; j < kLanes; ++j) {
+    reg[j] = RegLaneAdd(RegLaneMul(T(static_cast<float>(j)), diff), first);
+  }
+  const T step = RegLaneMul(T(static_cast<float>(kLanes)), diff);
+  const auto n = static_cast<uint64_t>(count);
+  for (uint64_t done = 0; done < n; done += kLanes) {
+    std::copy_n(reg.begin(), std::min<uint64_t>(kLanes, n - done), out + done);
+    for (T& lane : reg) lane = RegLaneAdd(lane, step);
+  }
+}
+
 template <typename T>
 void ArithProgression(const char* api, const AscendC::LocalTensor<T>& dst, T first, T diff,
                       int32_t count, SrcLoc loc) {
@@ -60,14 +106,27 @@ void ArithProgression(const char* api, const AscendC::LocalTensor<T>& dst, T fir
                     std::is_same_v<T, int32_t> || std::is_same_v<T, float> ||
                     std::is_same_v<T, int64_t>,
                 "T must be int16_t, half, int32_t, float or int64_t");
-  if (CheckedMode() && count <= 0) {
+  const bool reg = On3510();
+  if (CheckedMode() && (reg ? count < 0 : count <= 0)) {
     RaiseKernelCheck(checks::kInvalidCount, std::string(api) + ": count is " +
-                                                std::to_string(count) + ", which must be > 0");
+                                                std::to_string(count) + ", which must be " +
+                                                (reg ? ">= 0" : "> 0"));
+  }
+  if (CheckedMode() && !(static_cast<float>(diff) >= 0.0f)) {
+    RaiseKernelCheck(checks::kMathArg, std::string(api) + ": diffValue is " +
+                                           std::to_string(static_cast<float>(diff)) +
+                                           ", which must be >= 0");
   }
   if (count <= 0) return;
   CheckElementwise(api, count, Products::kAll, Overlap::kNone, {Op(dst, "dst")});
-  if (CheckedMode() && std::is_same_v<T, int64_t> && detail::rep::RunningArch() != NpuArch::k3510) {
+  if (CheckedMode() && std::is_same_v<T, int64_t> && !reg) {
     RaiseKernelCheck(checks::kProduct, std::string(api) + ": int64_t exists on arch 3510 only");
+  }
+  if (reg) {
+    detail::RestoreMaskAfterCount(detail::MaskContext(api));
+    if (san::Instr in(Pipe::kV, api, loc); in) in.Write(dst.HostPtr(), uint64_t(count) * sizeof(T));
+    ArithProgression3510(dst.HostPtr(), first, diff, count);
+    return;
   }
   constexpr int32_t kBlock = 32 / sizeof(T);
   constexpr int32_t kRepeat = 256 / sizeof(T);

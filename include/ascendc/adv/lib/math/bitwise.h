@@ -3,13 +3,37 @@
 // vendor's adv_api/math/{xor,bitwise_and,bitwise_or,bitwise_xor,bitwise_not}.h. Exact.
 //
 // Checked mode: count within every operand, 32-byte aligned operands, dst disjoint from every
-// source, the product, and for Xor a sharedTmpBuffer of at least 256 bytes (GetXorMaxMinTmpSize)
-// disjoint from the operands.
+// source, the product, for Xor's overloads without calCount sources of one size (xor.h's
+// assert; `tensor_bounds`), and for Xor a sharedTmpBuffer disjoint from the operands and of at
+// least 256 bytes (GetXorMaxMinTmpSize; the 2201/2002 code chunks by it) or, on the 950, 64
+// bytes: xor_3510_impl.h never reads the buffer, and its CPU-debug check (IsXorParamValid) asks
+// for one whole 32-element block of T.
+//
+// The 950's loops (xor_3510_impl.h, bitwise_template.h: each register's lanes under the
+// count's mask, in an order that touches no element twice) give these element-wise results.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "lib/math/math_common.h"
+
+namespace lngrad::aicore::math_detail {
+
+// The overloads without calCount take src0's size; the kit's xor.h asserts (CPU debug, every
+// product) that src1 holds as many elements.
+template <typename T>
+void CheckEqualSources(const char* api, const AscendC::LocalTensor<T>& src0,
+                       const AscendC::LocalTensor<T>& src1, SrcLoc loc) {
+  if (!CheckedMode() || src0.GetSize() == src1.GetSize()) return;
+  RaiseKernelCheck(checks::kTensorBounds,
+                   detail::WithLoc(api, loc) + ": src0Tensor holds " +
+                       std::to_string(src0.GetSize()) + " elements and src1Tensor " +
+                       std::to_string(src1.GetSize()) +
+                       "; without calCount the two sources must be the same size");
+}
+
+}  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
 
@@ -25,15 +49,15 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
                 "Xor: T must be int16_t or uint16_t");
-  // The tiling's minimum holds on every product: the device chunks by the buffer everywhere.
   m::BinaryPass("Xor", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-                &sharedTmpBuffer, 256, calCount, loc,
+                &sharedTmpBuffer, m::On3510() ? 64 : 256, calCount, loc,
                 [](T a, T b) { return static_cast<T>(a ^ b); });
 }
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
          const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::math_detail::CheckEqualSources("Xor", src0Tensor, src1Tensor, loc);
   Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(),
                         loc);
 }
@@ -48,6 +72,7 @@ template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
          const LocalTensor<T>& src1Tensor,
          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  lngrad::aicore::math_detail::CheckEqualSources("Xor", src0Tensor, src1Tensor, loc);
   Xor<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
 }
 

@@ -4,10 +4,15 @@
 //  - Fma: dst = src0 * src1 + src2 rounded once (the 950's fused multiply-add,
 //    FusedMulDstAdd), half and float. float: std::fma; half: the exact sum rounded once to half
 //    (through a round-to-odd double, so no double rounding).
-//  - Axpy: dst += src * scalar. U = half: src, scalar (and a half dst) go to float, the product
-//    and the sum are each rounded to float (Muls, Add), a half dst is rounded back once
-//    (axpy_common_impl.h). T = U = float: the basic Axpy instruction, taken here as the same two
-//    float roundings (not fused; the vendor does not document which).
+//  - Axpy: dst += src * scalar. 2201/2002 (axpy_common_impl.h): U = half: src, scalar (and a
+//    half dst) go to float, the product and the sum are each rounded to float (Muls, Add), a
+//    half dst is rounded back once. T = U = float: the basic Axpy instruction, taken here as the
+//    same two float roundings (not fused; the vendor does not document which).
+//    950 (axpy_3510_impl.h): the register Axpy on T's lanes, one fused multiply-add rounded once
+//    to T (the kit's power_3510_impl.h writes its register Axpy steps as fmaf, as lngrad's Power
+//    takes them): (float, float) fma(src, s, dst); (float, half) src and s widened exactly, then
+//    the float fma; (half, half) the exact src·s + dst rounded once to half (FmaHalf). Only the
+//    first calCount elements are written, as the device's masked stores.
 //
 // Checked mode: count within every operand, 32-byte aligned operands, dst disjoint from the
 // sources, the product, and for Axpy with half sources a sharedTmpBuffer of at least 1024 bytes
@@ -102,6 +107,16 @@ void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, cons
   m::Record("Axpy", loc, calCount, {d, s, dr});
   T* out = dstTensor.HostPtr();
   const U* in = srcTensor.HostPtr();
+  if (m::On3510()) {
+    for (uint64_t i = 0; i < calCount; ++i) {
+      if constexpr (std::is_same_v<T, half>) {
+        out[i] = m::FmaHalf(in[i], scalarValue, out[i]);
+      } else {
+        out[i] = std::fma(static_cast<float>(in[i]), static_cast<float>(scalarValue), out[i]);
+      }
+    }
+    return;
+  }
   const float k = static_cast<float>(scalarValue);
   for (uint64_t i = 0; i < calCount; ++i) {
     const float prod = static_cast<float>(in[i]) * k;

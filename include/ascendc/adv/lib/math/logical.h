@@ -4,7 +4,10 @@
 // scalar a value of the vector's element type, or element 0 of a LocalTensor (when both are
 // tensors, config.scalarTensorIndex names the scalar one: 0 src0, 1 src1, the default). dst is
 // bool; a source element is false when it is zero (+0 or -0 for floating types) and true otherwise
-// (NaN included), as the vendor documents (零被视为False，非零数据被视为True). Exact.
+// (NaN included), as the vendor documents (零被视为False，非零数据被视为True); a bool source is
+// its byte (the 950's logical_template.h compares the bytes NE 0, so 2 is true). Exact; the
+// 950's loops (logical_template.h, logical_xor_3510_impl.h) write count bytes of 1 or 0.
+// Sources: bool, 8- to 64-bit integers, half, bfloat16_t, float (the kit's static_assert).
 //
 // Checked mode: count within every operand (a scalar tensor: one element), 32-byte aligned
 // operands, dst disjoint from the sources, the product.
@@ -29,6 +32,9 @@ LNGRAD_MATH_CONFIG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                    \
     namespace m = lngrad::aicore::math_detail;                                                   \
     static_assert(std::is_same_v<T, bool>, #Name ": dst must be bool");                          \
+    static_assert(m::kLogicalSource<U>, #Name                                                    \
+                  ": U must be bool, an integer, half, bfloat16_t "                              \
+                  "or float");                                                                   \
     m::BinaryPass(#Name, m::Products::kOnly3510, m::Overlap::kNone, dst, src0, src1, nullptr, 0, \
                   count, loc, [](U x, U y) {                                                     \
                     const bool a = m::Truthy(x), b = m::Truthy(y);                               \
@@ -46,6 +52,8 @@ void LogicalNot(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
   static_assert(std::is_same_v<T, bool>, "LogicalNot: dst must be bool");
+  static_assert(m::kLogicalSource<U>,
+                "LogicalNot: U must be bool, an integer, half, bfloat16_t or float");
   m::UnaryPass("LogicalNot", m::Products::kOnly3510, m::Overlap::kNone, dst, src, nullptr, 0, count,
                loc, [](U x) { return !m::Truthy(x); });
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,9 @@ inline constexpr const char* kProduct = "product";
 inline constexpr const char* kTmpBuffer = "tmp_buffer";
 // Fill called after the TPipe handed out UB (the vendor allows it only before InitBuffer).
 inline constexpr const char* kFillOrder = "fill_order";
+// A scalar argument of a high-level math or index API outside what the kit's code asserts
+// (ArithProgression's diffValue below 0).
+inline constexpr const char* kMathArg = "math_arg";
 }  // namespace lngrad::aicore::checks
 
 // The config struct most of these APIs take as a template argument, with its default.
@@ -151,6 +155,9 @@ inline void Record(const char* api, SrcLoc loc, uint64_t n, Operands ops) {
   in.Write(ops.first()->view.ptr, n * ops.first()->elem_size);
 }
 
+// True when the running block is arch 3510 (the 950's register code).
+inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
+
 // The minimum scratch of the 2201/2002 sequences that size their chunks by the buffer:
 // k * 256 bytes (k = the API's "calc factor" of its tiling function); 0 on 3510, whose
 // register-based implementations use none.
@@ -210,11 +217,16 @@ void BinaryPass(const char* api, Products products, Overlap overlap,
   for (uint64_t i = 0; i < n; ++i) out[i] = f(x[i], y[i]);
 }
 
-// Truthiness of the logical APIs: zero (either sign) is false, anything else (NaN too) true.
+// Truthiness of the logical APIs: zero (either sign) is false, anything else (NaN too) true;
+// a bool is its byte, any nonzero byte true (the 950 compares the bytes NE 0).
 template <typename T>
 bool Truthy(T x) {
-  if constexpr (std::is_same_v<T, half>) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
     return static_cast<float>(x) != 0.0f;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    unsigned char byte = 0;
+    std::memcpy(&byte, &x, 1);
+    return byte != 0;
   } else {
     return x != T{0};
   }
@@ -272,6 +284,14 @@ T ClampMinOf(T a, T b) {
 
 template <typename T>
 inline constexpr bool kHalfOrFloat = std::is_same_v<T, half> || std::is_same_v<T, float>;
+
+// The source types of the logical APIs (logical_template.h's static_asserts).
+template <typename T>
+inline constexpr bool kLogicalSource =
+    std::is_same_v<T, bool> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, uint16_t> ||
+    std::is_same_v<T, int16_t> || std::is_same_v<T, float> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, int64_t>;
 
 template <typename T>
 inline constexpr bool kBitwiseInt =

@@ -38,9 +38,6 @@ T Narrow(float f, AscendC::RoundMode mode = AscendC::RoundMode::CAST_NONE) {
   }
 }
 
-// True when the running block is arch 3510 (the 950's register code).
-inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
-
 // The register Cast float -> T with CAST_RINT and saturation (the 950's register code): half
 // rounded to nearest even, +-inf to +-65504, NaN to +0 (vector_cast.h's saturation); float
 // unchanged.

@@ -1,8 +1,10 @@
 // lngrad: the Ascend C high-level selection APIs Where and Clamp (Ascend 950 only), ClampMin and
 // ClampMax (every product) — the vendor's adv_api/math/{where,clamp}.h. Exact.
 //
-// Where: dst[i] = condition[i] ? src0[i] : src1[i], each source a LocalTensor<T> or a scalar
-// (converted to T), condition bool (a nonzero byte selects src0). Clamp: dst = Min(Max(src,
+// Where: dst[i] = condition[i] ? src0[i] : src1[i], each source a LocalTensor<T> or a scalar of
+// type T, condition bool (a nonzero byte selects src0); T bool, 8- to 64-bit integers, half,
+// bfloat16_t or float (where_3510_impl.h's static_asserts); the element's bits are copied (the
+// register Select), only count elements are written. Clamp: dst = Min(Max(src,
 // min), max) with min and max each a LocalTensor<T> or a scalar; ClampMin = Max(src, scalar),
 // ClampMax = Min(src, scalar) — the device's Maxs/Mins, with its convention that a NaN source
 // yields the bound (lngrad_aicore/instructions.h), on 2201/2002; the 950 (clamp_3510_impl.h,
@@ -64,6 +66,21 @@ uint64_t ClampTmpMin() {
 template <typename T>
 inline constexpr bool kClampType = kBitwiseInt<T> || kHalfOrFloat<T>;
 
+// Where's element types (where_3510_impl.h's static_assert).
+template <typename T>
+inline constexpr bool kWhereType =
+    kBitwiseInt<T> || kHalfOrFloat<T> || std::is_same_v<T, bool> || std::is_same_v<T, bfloat16_t>;
+
+// The operand kinds where_3510_impl.h asserts: a tensor source holds T, a scalar is a T.
+template <typename T, typename X>
+constexpr bool WhereOperandOf() {
+  if constexpr (IsLocalTensor<X>::value) {
+    return std::is_same_v<typename X::PrimType, T>;
+  } else {
+    return std::is_same_v<X, T>;
+  }
+}
+
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -74,8 +91,11 @@ template <typename T, typename U, typename S, typename V>
 void Where(const LocalTensor<T>& dst, const U& src0, const S& src1, const LocalTensor<V>& condition,
            const uint32_t count, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
-  static_assert(std::is_same_v<V, bool> || std::is_same_v<V, uint8_t>,
-                "Where: condition must be bool");
+  static_assert(m::kWhereType<T>,
+                "Where: T must be bool, an 8- to 64-bit integer, half, bfloat16_t or float");
+  static_assert(std::is_same_v<V, bool>, "Where: condition must be bool");
+  static_assert(m::WhereOperandOf<T, U>() && m::WhereOperandOf<T, S>(),
+                "Where: src0 and src1 must be LocalTensor<T> or T");
   m::TernaryPass("Where", m::Products::kOnly3510, dst, "src0", src0, "src1", src1, "condition",
                  condition, count, loc, [&](uint64_t i) {
                    const bool c = reinterpret_cast<const uint8_t*>(condition.HostPtr())[i] != 0;
