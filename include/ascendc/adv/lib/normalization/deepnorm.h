@@ -15,8 +15,8 @@
 //   rstd = 1 / sqrt(variance + eps); y = ((x1 - mean) * rstd) * gamma + beta (half: gamma and
 //   beta cast to float, y cast back; mean and variance staged in float, cast at the end).
 // A tail chunk leaves its lengths in tiling.bshCurLength / bsCurLength, as the device does.
-// Arch 3510 (deepnorm_3510_impl.h), row by row over hLength columns: lane sums of
-// (gx + x * alpha) / H, one tree (mean); lane sums of ((x1 - mean)^2) / H, one tree (variance);
+// Arch 3510 (deepnorm_3510_impl.h), row by row over hLength columns, x1 = fma(x, alpha, gx)
+// (the register Axpy, rounded once): lane sums of x1 / H, one tree (mean); lane sums of ((x1 - mean)^2) / H, one tree (variance);
 // y = ((x1 - mean) / sqrt(variance + eps)) * gamma + beta; no scratch.
 //
 // Always raised: operands shorter than the tiling's sizes, oneTmpSize == 0, a scratch below
@@ -24,6 +24,7 @@
 // B*S % 8 != 0. Checked mode also raises the CPU-debug tensor checks.
 #pragma once
 
+#include <cmath>
 #include <type_traits>
 
 #include "kernel_tiling/kernel_tiling.h"
@@ -100,6 +101,12 @@ void DeepNormVectorChunk(const DeepNormTiling& t, const DeepNormBuffers& w, cons
   }
 }
 
+// x1 = gx + x * alpha as the 950's register Axpy: one fused multiply-add, rounded once (the
+// choice every API on that instruction shares: Axpy, Power, LayerNorm's 3510 utils).
+inline void RegAxpy(float* x, const float* gx, float alpha, uint32_t m) {
+  for (uint32_t i = 0; i < m; ++i) x[i] = std::fma(x[i], alpha, gx[i]);
+}
+
 // Lane sums of f(x1 chunk) over one row (inactive tail lanes add +0), then one tree.
 template <typename D, class F>
 float DeepNormLaneSum(const D* x, const D* gx, uint32_t h, float alpha, F&& f) {
@@ -111,8 +118,7 @@ float DeepNormLaneSum(const D* x, const D* gx, uint32_t h, float alpha, F&& f) {
     std::fill(v, v + kLanes, 0.0f);
     ToFloat(v, x + j, m);
     ToFloat(g, gx + j, m);
-    ops.Muls(v, v, alpha, m);
-    ops.Add(v, g, v, m);
+    RegAxpy(v, g, alpha, m);
     f(v, m);
     ops.Add(acc, acc, v, kLanes);
   }
@@ -146,8 +152,7 @@ void DeepNormRegRows(const DeepNormTiling& t, const D* x, const D* gx, const D* 
       const uint32_t m = std::min(kLanes, h - j);
       ToFloat(v, xr + j, m);
       ToFloat(g, gr + j, m);
-      ops.Muls(v, v, alpha, m);
-      ops.Add(v, g, v, m);
+      RegAxpy(v, g, alpha, m);
       ops.Subs(v, v, mean, m);
       ops.Div(v, v, sd, m);
       ToFloat(g, gamma + j, m);
