@@ -9,10 +9,11 @@
 namespace lngrad_replay::aq3510 {
 
 float ToBf16(float v) {
+  if (std::isnan(v)) return 0.0f;
   uint32_t u = Bits(v);
-  if (std::isnan(v)) return FromBits((u | 0x00400000u) & 0xFFFF0000u);
   u += 0x7FFFu + ((u >> 16) & 1u);
-  return FromBits(u & 0xFFFF0000u);
+  const float r = FromBits(u & 0xFFFF0000u);
+  return std::isinf(r) ? std::copysign(FromBits(0x7F7F0000u), r) : r;
 }
 
 namespace {

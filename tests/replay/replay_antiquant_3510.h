@@ -5,13 +5,18 @@
 // AntiQuantInnerLoop, AscendAntiQuantFP16Transpose, AntiQuantFp16Brcb, AntiQuantFp16Transpose
 // {Main,Tail}Impl, AntiQuantImplScalar; that file serves 2201/2002 and 3510 alike) and of
 // ascend_antiquant_3510_impl.h (its bfloat16 AntiQuantInnerLoop, a copy of the c220 one). A
-// separate reading by the helper of session 13 (smx), written before lngrad's
-// ascend_antiquant_950.h was opened; no code shared with src/ or include/.
+// separate reading by the helper of session 13 (smx), written and committed before lngrad's
+// ascend_antiquant*.h were opened; no code shared with src/ or include/. The bfloat16 Cast's
+// saturation was corrected after that first comparison (the first version kept NaN), from the
+// kit's impl/basic_api/dav_3510/kernel_operator_vec_vconv_impl.h.
 //
 // Elements are floats; the int8 source widens to half exactly (and half to float exactly); half
 // output: the half Mul (Muls) of that by the scale, the exact product rounded once to nearest
-// even (overflow: inf); bfloat16 output: the float Mul (exact for int8 by a bfloat16 value) and
-// the Cast to bfloat16 CAST_RINT.
+// even (the half Mul is IEEE: NaN stays, overflow is inf); bfloat16 output: the float Mul (exact
+// for int8 by a bfloat16 value) and the basic Cast to bfloat16 CAST_RINT (on 3510 a register
+// Cast with SatMode::SAT, impl/basic_api/dav_3510/kernel_operator_vec_vconv_impl.h
+// CastIntrinsicsImplVF) in the state every block starts in, saturating: NaN -> +0, +-inf and
+// values past the range -> +-the largest bfloat16.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +52,7 @@ struct ScaleOnlyCall {
 // groups of groupSize elements, group j times scale[i * (k / groupSize) + j].
 bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vector<float>& dst);
 
-// float -> bfloat16 to nearest even (NaN kept quiet), as a float.
+// That Cast: float -> bfloat16 to nearest even, saturating, as a float.
 float ToBf16(float v);
 
 }  // namespace lngrad_replay::aq3510
