@@ -450,7 +450,7 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesSplitMeanCntOtherThan8) {
       const auto r = CheckOf(
           [&](Ub& ub) {
             auto st = ub.Get<float>(2);
-            const AscendC::SoftMaxParams p{2, 512, 2, 512, 1, cnt, 0.9375f};
+            const AscendC::SoftMaxParams p{8, 512, 8, 512, 1, cnt, 0.9375f};
             SoftMaxTiling t;
             AscendC::SoftmaxFlashV3<half, float, false>(ub.Get<half>(1), st[0], st[1024], st[2048],
                                                         ub.Get<half>(0), ub.Get<half>(3), st[0],
@@ -461,6 +461,76 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesSplitMeanCntOtherThan8) {
       if (cnt != 8) {
         EXPECT_NE(r.second.find("splitMeanCnt"), std::string::npos) << r.second;
       }
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// SoftmaxFlashV3: the kernel check's other asserts (softmax_flashv3_check_common.h on 2201,
+// _aicore.h on 3510): params.srcM == oriSrcM, srcK == oriSrcK, srcK >= 512 and a multiple of 64,
+// loopCnt >= 1 with isUpdate; on 3510 also srcM a multiple of 8.
+TEST(SoftmaxFlashV3Api, CheckedModeRefusesWhatTheKernelCheckAsserts) {
+  struct Case {
+    AscendC::SoftMaxParams p;
+    bool update;
+    const char* needle;  // nullptr: accepted on both archs; "srcM (4)": refused on 3510 only
+  };
+  const Case cases[] = {
+      {{8, 512, 8, 512, 1, 8, 0.9375f}, true, nullptr},
+      {{8, 512, 4, 512, 1, 8, 0.9375f}, false, "oriSrcM"},
+      {{8, 576, 8, 512, 1, 8, 0.9375f}, false, "oriSrcM"},
+      {{8, 528, 8, 528, 1, 8, 0.9375f}, false, "multiple of 64"},
+      {{8, 448, 8, 448, 1, 8, 0.9375f}, false, "multiple of 64"},
+      {{8, 512, 8, 512, 0, 8, 0.9375f}, true, "loopCnt"},
+      {{8, 512, 8, 512, 0, 8, 0.9375f}, false, nullptr},
+      {{4, 512, 4, 512, 1, 8, 0.9375f}, false, "srcM (4)"},
+  };
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  for (const char* soc : {k910B, k950}) {
+    for (const Case& c : cases) {
+      const auto r = CheckOf(
+          [&](Ub& ub) {
+            auto st = ub.Get<float>(2);
+            SoftMaxTiling t;
+            if (c.update) {
+              AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                                         ub.Get<half>(0), ub.Get<half>(3), st[0],
+                                                         st[1024], st[2048], t, c.p);
+            } else {
+              AscendC::SoftmaxFlashV3<half, float, false>(
+                  ub.Get<half>(1), st[0], st[1024], st[2048], ub.Get<half>(0), ub.Get<half>(3),
+                  st[0], st[1024], st[2048], t, c.p);
+            }
+          },
+          soc);
+      const bool refused =
+          c.needle != nullptr && (std::string(c.needle) != "srcM (4)" || std::string(soc) == k950);
+      EXPECT_EQ(r.first, refused ? "invalid_count" : "") << soc << " " << r.second;
+      if (refused) {
+        EXPECT_NE(r.second.find(c.needle), std::string::npos) << r.second;
+      }
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// SimpleSoftMax with isBasicBlock: srcK a multiple of 64 (the 2201/2002 kernel check asserts it;
+// 3510's whole registers would mix rows), on both archs.
+TEST(SimpleSoftMaxApi, CheckedModeRefusesBasicBlockWithSrcKNotAMultipleOf64) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  for (const char* soc : {k910B, k950}) {
+    for (const uint32_t k : {72u, 128u}) {
+      const auto t = TilingFor({8, k, k}, 4);
+      const auto r = CheckOf(
+          [&](Ub& ub) {
+            auto st = ub.Get<float>(2);
+            AscendC::SimpleSoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024],
+                                                       ub.Get<float>(0), t, {8, k, 8, k});
+          },
+          soc);
+      EXPECT_EQ(r.first, k == 72 ? "invalid_count" : "") << soc << " " << k << r.second;
     }
   }
   lngrad::aicore::SetCheckedMode(was);

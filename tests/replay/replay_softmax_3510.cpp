@@ -347,18 +347,18 @@ namespace {
 
 // The update forms' statistics step, lane by lane over the row's ls lanes (kStat<S>, or 1 for
 // the M1 functions of SOFTMAX_OUTPUT_WITHOUT_BRC: LoadIfNeedCastM1 under pregOnePt): max =
-// Max(rowmax, inMax), expMax = ExpSub(inMax, max); inMax and inExpSum are read into registers
-// before anything of the row is stored.
+// Max(rowmax, inMax), expMax = ExpSub(inMax, max). inMax is read after the M1 outReduceMax
+// store and before the row's max store; inExpSum later, after the row's max, expMax and
+// exponentials are stored (each function reads it just before its Mul / MulAddDst).
 template <class S>
 struct UpdateLanes {
-  V inMax, inSum, max, expMax;
+  V inMax, max, expMax;
 };
 template <class T, class S>
 UpdateLanes<S> LoadUpdate(const NzFlashV2Io<T, S>& io, uint32_t i, float rowMax, uint32_t ls) {
   const P blk = First(ls);
   UpdateLanes<S> u;
   u.inMax = Load(io.inMax + i * ls, ls);
-  u.inSum = Load(io.inExpSum + i * ls, ls);
   u.max = Max(Brc(Splat(rowMax), blk), u.inMax, blk);
   u.expMax = ExpSub(u.inMax, u.max, blk);
   return u;
@@ -401,13 +401,14 @@ void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV
       }
     });
     V sum = Brc(Splat(s), blk);
+    const V inSum = Load(io.inExpSum + i * ls, ls);
     if (v1) {  // MulAddDst, then expMax = expMax * inSum / sum
       for (uint32_t l = 0; l < kStat<S>; ++l) {
-        sum.v[l] = std::fma(u.expMax.v[l], u.inSum.v[l], sum.v[l]);
+        sum.v[l] = std::fma(u.expMax.v[l], inSum.v[l], sum.v[l]);
       }
-      StoreExpMax<T, S>(io.expMax, i, Div(Mul(u.expMax, u.inSum, blk), sum, blk));
+      StoreExpMax<T, S>(io.expMax, i, Div(Mul(u.expMax, inSum, blk), sum, blk));
     } else {
-      sum = Add(sum, Mul(u.expMax, u.inSum, blk), blk);
+      sum = Add(sum, Mul(u.expMax, inSum, blk), blk);
     }
     Store(io.expSum + i * ls, sum, blk, ls);
     sum0[i] = sum.v[0];
@@ -416,18 +417,28 @@ void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV
 }
 
 template <class T, class S>
-void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax,
-                   T* dst) {
-  const Rows<T> x{m, srcK, srcK, src};
+void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax, T* dst,
+                   bool whole, uint32_t srcMem, uint32_t dstMem) {
+  const int64_t rows = int64_t{m} * srcK;
+  const int64_t srcEnd = srcMem != 0 ? srcMem : rows, dstEnd = dstMem != 0 ? dstMem : rows;
+  const uint32_t reps = (srcK + kL - 1) / kL;
   for (uint32_t i = 0; i < m; ++i) {
     const V mx = Splat(ToFloat(inMax[i * kStat<S>])), sm = Splat(ToFloat(inSum[i * kStat<S>]));
     uint32_t sreg = srcK;
-    for (uint32_t j = 0; j < x.Repeats(); ++j) {
-      const P cnt = UpdateMask(sreg);
-      const V d = Div(Exp(Sub(x.Chunk(i, j), mx, cnt), cnt), sm, cnt);
-      Store(dst + i * srcK + j * kL, d, cnt, x.Avail(i, j));
+    for (uint32_t j = 0; j < reps; ++j) {
+      const P cnt = whole ? kFull : UpdateMask(sreg);
+      const int64_t at = int64_t{i} * srcK + int64_t{j} * kL;
+      const V d = Div(Exp(Sub(Load(src + at, srcEnd - at), mx, cnt), cnt), sm, cnt);
+      Store(dst + at, d, cnt, dstEnd - at);
     }
   }
+}
+
+bool SimpleSoftMaxWhole(bool isBasicBlock, uint32_t cfgOriSrcM, uint32_t cfgOriSrcK,
+                        uint32_t srcK) {
+  if (isBasicBlock) return true;
+  if (cfgOriSrcM == 0 || cfgOriSrcK == 0) return srcK % kL == 0;
+  return cfgOriSrcK % kL == 0;
 }
 
 namespace {
@@ -667,7 +678,8 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
                               bool, bool, uint32_t);                                             \
   template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
                                          bool, const FlashUpdateMode<S>&);                       \
-  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*);       \
+  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*, bool,  \
+                                    uint32_t, uint32_t);                                         \
   template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
                                 bool, bool);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)

@@ -79,9 +79,22 @@ template <class T, class S>
 void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV2Io<T, S>& io,
                         bool v1, const FlashUpdateMode<S>& mode = {});
 
-// SimpleSoftMaxNDImpl: every srcK column, the statistics' lane 0 of each row.
+// SimpleSoftMaxNDImpl: the statistics' lane 0 of each row (read at the row's start). whole:
+// SimpleSoftMaxGenericNDImpl (pregFull: ceil(srcK / 64) whole registers at i * srcK + j * 64,
+// each loaded, computed and stored before the next, so with srcK not a multiple of 64 a row's
+// last register reads the next row's src and its store writes over the next row's first dst
+// columns, the last row's past m * srcK; dst may be src); else SimpleSoftMaxGenericNDWithTailImpl
+// (UpdateMask over srcK: every srcK column and no more). srcMem, dstMem: the elements src and dst
+// hold in memory (0: m * srcK); loads past them read 0, stores past them are dropped.
 template <class T, class S>
-void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax, T* dst);
+void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, const S* inMax, T* dst,
+                   bool whole = false, uint32_t srcMem = 0, uint32_t dstMem = 0);
+
+// SimpleSoftMaxNDImpl's choice of function: isBasicBlock takes the whole registers; else, with
+// config.oriSrcM or config.oriSrcK zero (SOFTMAX_DEFAULT_CFG), tiling.srcK % 64 picks WithTail;
+// with both set, config.oriSrcK % 64 does (whole registers when it is a multiple of 64, whatever
+// the tiling's srcK).
+bool SimpleSoftMaxWhole(bool isBasicBlock, uint32_t cfgOriSrcM, uint32_t cfgOriSrcK, uint32_t srcK);
 
 // SoftmaxFlashV3Process (half data, float statistics, srcK a multiple of 64, at least 512;
 // splitMeanCnt 8: other counts read the shifts at row * splitMeanCnt, not replayed).

@@ -56,25 +56,26 @@ void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vec
 // x the row's first oriSrcK values: max_j = Max(rowmax, inMax_j), em_j = exp(inMax_j - max_j),
 // e = exp(x - max_0), s = rowsum(e) (RegRowSum), sum_j = em_j * inSum_j + s (MulAddDst, taken as
 // one fused rounding as the 950's other MulAddDst users in lngrad), expMax_j = (em_j * inSum_j)
-// / sum_j, dst = e / sum_0.
+// / sum_j, dst = e / sum_0. In the register code's memory order: inMax read, max stored, then
+// (after the exponentials) inSum read, expMax and sum stored.
 template <typename T, typename U>
 void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x) {
   const uint32_t ls = Lanes<U>(), le = Lanes<T>();
-  std::vector<float> mx(ls), em(ls), sum(ls), inSum(ls);
+  std::vector<float> mx(ls), em(ls), sum(ls);
   const float rmax = RowMax(x.data(), static_cast<uint32_t>(x.size()));
   for (uint32_t j = 0; j < ls; ++j) {
     const float inMax = Widen(a.inMax.HostPtr()[uint64_t{r} * ls + j]);
-    inSum[j] = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
     mx[j] = RegMax(rmax, inMax);
     em[j] = ExpOf(inMax - mx[j]);
   }
+  for (uint32_t j = 0; j < ls; ++j) a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(mx[j]);
   for (float& v : x) v = v - mx[0];
   ExpInPlace(x);
   const float rs = RegRowSum(x.data(), static_cast<uint32_t>(x.size()));
   for (uint32_t j = 0; j < ls; ++j) {
-    sum[j] = std::fma(em[j], inSum[j], rs);
-    em[j] = (em[j] * inSum[j]) / sum[j];
-    a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(mx[j]);
+    const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * ls + j]);
+    sum[j] = std::fma(em[j], inSum, rs);
+    em[j] = (em[j] * inSum) / sum[j];
   }
   for (uint32_t l = 0; l < le; ++l) {
     a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(em[ExpMaxLane(l, ls, le)]);

@@ -6,9 +6,11 @@
 //    dst = exp(x - max), expSum = expMax * inExpSum + rowsum(dst) (Mul, then Add), each
 //    statistic lane by lane (column c uses lane ColumnLane(c) of max; half data with float
 //    statistics writes expMax's 16 halves from the 8 float lanes twice).
-// Each row's statistics are read before any is written, so the outputs may alias the inputs
-// (as the device's per-split order allows). isBasicBlock on 2201/2002 (srcK a multiple of 64):
-// FlashV2Basic (the tiling's full splits only, max and the sums of
+// On 2201/2002 each row's statistics are read before any is written, so the outputs may alias
+// the inputs (as the device's per-split order allows); on 3510 the update goes through memory in
+// the register code's order (outReduceMax, inMax read, max, expMax, dst, inExpSum read, expSum),
+// so aliased operands give the device's values there. isBasicBlock on 2201/2002 (srcK a multiple of
+// 64): FlashV2Basic (the tiling's full splits only, max and the sums of
 // softmax_flashv2_block_reduce_impl.h's BasicBlockReduceSumImpl over every srcK column). On 3510
 // (regbase/3510/softmax_flashv2_impl.h): RegRowSum for every row, the register Max, the first
 // oriSrcK columns of dst (isBasicBlock: ceil(oriSrcK / 64) * 64, RegBasicDims), half expMax from
@@ -46,15 +48,16 @@ struct FlashLanes {
   void Fill(float rowMax) {
     for (float& v : max) v = rowMax;
   }
-  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j); inputs read before any output
-  // is written, so the outputs may alias them.
-  void Load(const U* inMax, const U* inExpSum, float rowMax) {
+  // max_j = Max(inMax_j, rowMax), expMax_j = exp(inMax_j - max_j).
+  void LoadMax(const U* inMax, float rowMax) {
     for (uint32_t j = 0; j < lanes; ++j) {
       const float im = Widen(inMax[j]);
-      inSum[j] = Widen(inExpSum[j]);
       max[j] = RegBase() ? RegMax(rowMax, im) : (im > rowMax ? im : rowMax);
       expMax[j] = ExpOf(im - max[j]);
     }
+  }
+  void LoadSum(const U* inExpSum) {
+    for (uint32_t j = 0; j < lanes; ++j) inSum[j] = Widen(inExpSum[j]);
   }
 };
 
@@ -129,6 +132,23 @@ void M1TailStats(const AscendC::LocalTensor<T>& src, U* expSum, U* max, const Di
   }
 }
 
+// Row r's expMax (le entries of E from the ls lanes), then (FlashV2StoreMax) its max before it.
+template <typename T, typename U, typename E>
+void FlashV2StoreExpMax(const FlashV2Args<T, U, E>& a, const FlashLanes<U>& f, uint32_t r,
+                        uint32_t le) {
+  for (uint32_t l = 0; l < le; ++l) {
+    a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, f.lanes, le)]);
+  }
+}
+template <typename T, typename U, typename E>
+void FlashV2StoreMax(const FlashV2Args<T, U, E>& a, const FlashLanes<U>& f, uint32_t r,
+                     uint32_t le) {
+  for (uint32_t j = 0; j < f.lanes; ++j) {
+    a.max.HostPtr()[uint64_t{r} * f.lanes + j] = Narrow<U>(f.max[j]);
+  }
+  FlashV2StoreExpMax(a, f, r, le);
+}
+
 template <typename T, typename U, typename E>
 void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
@@ -179,29 +199,36 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   std::vector<float> x;
   FlashLanes<U> f{ls};
   const uint32_t cols = StoredColumns(d);
+  // The 3510 update (SoftmaxFlashV2[M1]ND[WithTail]UpdateVFImpl) goes through memory in the
+  // register code's order, so outputs that alias inputs give the device's values: outReduceMax,
+  // then inMax read, max and expMax stored, the row's dst, then inExpSum read and expSum stored.
+  // The membase order reads both inputs first and stores the statistics after dst.
+  const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
     const float rmax = RowMax(x.data(), bb.on ? d.k : d.oriK);
+    if (regOrder && reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
     if (update) {
-      f.Load(a.inMax.HostPtr() + uint64_t{r} * ls, a.inExpSum.HostPtr() + uint64_t{r} * ls, rmax);
+      f.LoadMax(a.inMax.HostPtr() + uint64_t{r} * ls, rmax);
+      if (!regOrder) f.LoadSum(a.inExpSum.HostPtr() + uint64_t{r} * ls);
     } else {
       f.Fill(rmax);
     }
+    if (regOrder) FlashV2StoreMax(a, f, r, le);
     for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     if (bb.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const float sm = bb.on ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
+    if (regOrder) f.LoadSum(a.inExpSum.HostPtr() + uint64_t{r} * ls);
     for (uint32_t j = 0; j < ls; ++j) {
       const float prod = f.expMax[j] * f.inSum[j], s = update ? prod + sm : sm;
       if (bb.InSumKeepsProduct()) a.inExpSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(prod);
-      a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
+      if (!regOrder) a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
-    for (uint32_t l = 0; update && l < le; ++l) {
-      a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<E>(f.expMax[ExpMaxLane(l, ls, le)]);
-    }
-    if (reduceMaxOut) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
+    if (update && !regOrder) FlashV2StoreExpMax(a, f, r, le);
+    if (reduceMaxOut && !regOrder) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
   M1TailStats(a.src, a.expSum.HostPtr(), a.max.HostPtr(), d, statRows);
 }

@@ -11,11 +11,13 @@
 //  4. dst = exp(x - (max - shiftCurr)) (rounded to half), expSum = (expSum +) rowsum.
 // The statistics are read and written in this order in memory, lane by lane (column c uses lane
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
-// mean/expSum/max as both). Checked mode refuses splitMeanCnt other than 8 (the only value the
-// toolkit supports); outside it lngrad computes other counts with each row's own shifts (not the
-// device's). On 3510 (regbase/3510/softmax_flashv3_impl.h): the sums over srcK
-// (RegRowSum), G times 1/splitMeanCnt, expMax = exp((inMax + shiftPrev) - (max - shiftCurr)),
-// inMean and inMax read before the statistics are stored, expMax's half lanes l from l / 2.
+// mean/expSum/max as both). Checked mode refuses what the toolkit's kernel check asserts
+// (CheckFlashV3Params: splitMeanCnt other than 8, srcM != oriSrcM, srcK != oriSrcK, srcK below 512
+// or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it lngrad computes other
+// counts with each row's own shifts (not the device's). On 3510
+// (regbase/3510/softmax_flashv3_impl.h): the sums over srcK (RegRowSum), G times 1/splitMeanCnt,
+// expMax = exp((inMax + shiftPrev) - (max - shiftCurr)), inMean and inMax read before the
+// statistics are stored, expMax's half lanes l from l / 2.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -123,24 +125,41 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   }
 }
 
+// Checked mode: what the toolkit's kernel check of SoftmaxFlashV3 asserts (invalid_count;
+// softmax_flashv3_check_common.h on 2201/2002, _aicore.h on 3510): params.srcM == oriSrcM and
+// srcK == oriSrcK (the kernel has no padding: it reduces the tiling's srcK columns of srcM rows),
+// srcK at least 512 and a multiple of 64, loopCnt >= 1 with isUpdate, splitMeanCnt = 8 (the page
+// supports 8 only; 3510 reads the shifts at row * splitMeanCnt, another row's for other counts),
+// and on 3510 srcM a multiple of 8.
+inline void CheckFlashV3Params(const char* api, const AscendC::SoftMaxParams& p, bool update) {
+  if (!CheckedMode()) return;
+  const auto refuse = [&](const std::string& what) {
+    RaiseKernelCheck(checks::kInvalidCount, std::string(api) + ": " + what);
+  };
+  const auto num = [](uint32_t v) { return std::to_string(v); };
+  if (p.srcM != p.oriSrcM || p.srcK != p.oriSrcK) {
+    refuse("params.srcM, srcK (" + num(p.srcM) + ", " + num(p.srcK) + ") must equal oriSrcM, " +
+           "oriSrcK (" + num(p.oriSrcM) + ", " + num(p.oriSrcK) + ")");
+  }
+  if (p.srcK < 512 || p.srcK % kLanes != 0) {
+    refuse("params.srcK (" + num(p.srcK) + ") must be >= 512 and a multiple of 64");
+  }
+  if (update && p.loopCnt == 0) refuse("params.loopCnt must be >= 1 with isUpdate");
+  if (p.splitMeanCnt != 8) {
+    refuse("params.splitMeanCnt is " + num(p.splitMeanCnt) + "; only 8 is supported");
+  }
+  if (RegBase() && p.srcM % 8 != 0) {
+    refuse("params.srcM (" + num(p.srcM) + ") must be a multiple of 8 on this arch");
+  }
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                  const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
   const char* api = "SoftmaxFlashV3";
   const Dims d{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
   CheckShape<T>(api, d);
-  if (CheckedMode() && (d.oriK < 512 || p.loopCnt == 0)) {
-    RaiseKernelCheck(checks::kInvalidCount,
-                     std::string(api) + ": srcK must be >= 512 and loopCnt >= 1 (srcK " +
-                         std::to_string(d.oriK) + ", loopCnt " + std::to_string(p.loopCnt) + ")");
-  }
-  // The toolkit's page supports splitMeanCnt = 8 only (its kernel check asserts it); the code
-  // computes other counts wrongly (3510 reads the shifts at row * splitMeanCnt, another row's).
-  if (CheckedMode() && p.splitMeanCnt != 8) {
-    RaiseKernelCheck(checks::kInvalidCount, std::string(api) + ": params.splitMeanCnt is " +
-                                                std::to_string(p.splitMeanCnt) +
-                                                "; only 8 is supported");
-  }
+  CheckFlashV3Params(api, p, update);
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
   const uint64_t se = uint64_t{d.m} * Lanes<T>();
   namespace md = math_detail;

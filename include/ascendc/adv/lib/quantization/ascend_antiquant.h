@@ -9,17 +9,21 @@
 // source through half to float (exact), Add float(offset), Mul float(scale) in float, Cast to
 // bfloat16 CAST_RINT. Arch 3510: the forms with an offset follow ascend_antiquant_3510_impl.h
 // (ascend_antiquant_950.h: half / bfloat16 / float arithmetic by source and path, no groups,
-// also the hifloat8_t / fp8 sources); the scale-only forms the float sequence, Cast to the
-// destination rounding to nearest even; AntiQuantize antiquantize_3510_impl.h (below).
+// also the hifloat8_t / fp8 sources); the scale-only forms the 2201 sequence above (the shared
+// ascend_antiquant_impl.h; 3510's bfloat16 inner loop is a copy of c220's), the bfloat16 Cast
+// the 950's SatS one; AntiQuantize antiquantize_3510_impl.h (below).
 // Layout (off arch 3510 and the scale-only forms): isTranspose false - src [K, N] (N = src size
 // / K), offset and scale [groupCount, N],
 // row k using row k / (K / groupCount); isTranspose true - src [N, K], offset and scale
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
-// Except on 2201/2002 where the toolkit's paths ignore the groups: without transpose and with
-// an offset (half; bfloat16 with the scratch of its performance path), row k takes offset[n]
-// and scale[n]; half transposed (the Brcb path: enough sharedTmpBuffer and k < 4096), row n
-// takes element n of each tensor.
+// Except where the toolkit's paths ignore the groups (2201/2002, and the 950's scale-only
+// forms): without transpose and with an offset (half; bfloat16 with the scratch of its
+// performance path), row k takes offset[n] and scale[n]; half transposed (the Brcb path: enough
+// sharedTmpBuffer and k < 4096), row n takes element n of each tensor; bfloat16 without
+// transpose nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking
+// the row's scale from its start (column n takes element n % (sharedTmpBuffer / 8)). The
+// transposed bfloat16 scale-tensor form does not build for arch 3510 (refused there).
 // The scalar forms use one offset and scale for every element.
 // AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
 // PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
@@ -79,14 +83,17 @@ struct AntiQuantizeConfig {
 
 namespace lngrad::aicore::quant_detail {
 
-// One element of the anti-quantization: (src + offset) * scale in the arch's sequence; the
-// offset and scale of type P (the destination's, or float for AntiQuantize's per-token and
-// per-group forms).
+// One element of the anti-quantization: (src + offset) * scale; the offset and scale of type P
+// (the destination's, or float for AntiQuantize's per-token and per-group forms). vectorSeq:
+// the vector sequence of ascend_antiquant_impl.h (every 2201/2002 form and the 950's scale-only
+// forms): half output in half instructions (Add, Mul: IEEE); else, and for bfloat16, float then
+// the Cast (ArchConv: on 3510 the basic Cast is a register Cast with SatMode::SAT too,
+// dav_3510's CastIntrinsicsImplVF).
 template <typename D, typename S, typename P>
-D AntiQuantElem(S x, P off, P sc, bool withOffset) {
+D AntiQuantElem(S x, P off, P sc, bool withOffset, bool vectorSeq) {
   const float xf = F(x);  // int8 / int4 / 8-bit floats -> (half ->) float is exact
   if constexpr (std::is_same_v<D, half> && std::is_same_v<P, half>) {
-    if (!Is3510()) {
+    if (vectorSeq) {
       half h = half(xf);
       if (withOffset) h = HAdd(h, off);
       return HMul(h, sc);
@@ -156,12 +163,13 @@ S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
   return detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
 }
 
-// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i.
+// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i;
+// vectorSeq as AntiQuantElem's.
 template <typename S, typename D, typename OffAt, typename ScAt>
 void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
                    const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                    uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                   bool withOffset, OffAt&& offAt, ScAt&& scAt) {
+                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
   CheckCount(api, src, n, "src");
   CheckCount(api, dst, n, "dst");
   if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
@@ -179,7 +187,7 @@ void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   }
   D* out = dst.HostPtr();
   for (uint64_t i = 0; i < n; ++i) {
-    out[i] = AntiQuantElem<D>(SrcAt(src, i), offAt(i), scAt(i), withOffset);
+    out[i] = AntiQuantElem<D>(SrcAt(src, i), offAt(i), scAt(i), withOffset, vectorSeq);
   }
 }
 
@@ -216,6 +224,17 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
     return;
   }
   q::CheckScaleOnlySource<S>();
+  if (offset == nullptr && std::is_same_v<D, bfloat16_t>) {
+    // On 3510 ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose, which only the c220 and
+    // m200 files define; AntiQuantOuterLoop divides by sharedTmpBuffer / 8.
+    q::Require(!isTranspose || !q::Is3510(), kApi,
+               "the transposed bfloat16_t form without offset does not build for Ascend 950 (arch "
+               "3510): ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose there, which its "
+               "3510 implementation does not define");
+    q::Require(isTranspose || tmp.GetSize() >= 8, kApi,
+               "the bfloat16_t form without offset runs rows in chunks of sharedTmpBuffer / 8 "
+               "elements: sharedTmpBuffer needs at least 8 bytes");
+  }
   const uint64_t total = src.GetSize();
   q::Require(k != 0 && total % k == 0, kApi,
              "k " + std::to_string(k) + " must divide the source size " + std::to_string(total));
@@ -232,30 +251,37 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   q::Require(k % gs == 0 && k % go == 0, kApi, "the group count must divide k");
   q::CheckCount(kApi, scale, gs * per, "scale");
   if (offset != nullptr) q::CheckCount(kApi, *offset, go * per, "offset");
-  // 2201/2002 half output follows the paths of ascend_antiquant_impl.h rather than the groups:
-  // without transpose and with an offset, the performance path reads the offset and scale
-  // with repeat stride 0 (row k takes element n); transposed, the Brcb path (sharedTmpBuffer
-  // of at least 32 bytes per scale row, twice that with an offset, and k < 4096) broadcasts
-  // element n to row n. Otherwise (the scale-only form, the scalar fallback): the groups.
-  // bfloat16 output takes the performance path (element n) without transpose and with an
-  // offset when sharedTmpBuffer holds 8 bytes per scale element and 256 per row of k.
+  // The paths of ascend_antiquant_impl.h (2201/2002; on 3510 the scale-only forms, which take
+  // that file's sequence there too) rather than the groups, half output: without transpose and
+  // with an offset, the performance path reads the offset and scale with repeat stride 0 (row k
+  // takes element n); transposed, the Brcb path (sharedTmpBuffer of at least 32 bytes per scale
+  // row, twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
+  // scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) takes the
+  // performance path (element n) without transpose and with an offset when sharedTmpBuffer holds
+  // 8 bytes per scale element and 256 per row of k; its scale-only form runs each row in chunks
+  // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
+  // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
   const uint64_t scaleN = info.scaleHeight != 0 ? info.scaleHeight : per;
   const uint64_t brcbRows = offset != nullptr ? 2 : 1;
+  const bool vectorSeq = !q::Is3510() || offset == nullptr;
   bool perN = false;
-  if (!q::Is3510() && std::is_same_v<D, half>) {
+  if (vectorSeq && std::is_same_v<D, half>) {
     perN =
         isTranspose ? k < 4096 && tmp.GetSize() / 2 >= 16 * scaleN * brcbRows : offset != nullptr;
-  } else if (!q::Is3510()) {
+  } else if (vectorSeq) {
     perN = !isTranspose && offset != nullptr &&
            tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
   }
+  const uint64_t chunk = std::is_same_v<D, bfloat16_t> && !isTranspose && offset == nullptr
+                             ? std::max<uint64_t>(tmp.GetSize() / 8, 1)
+                             : per;
   // Flat element i -> the index of its offset/scale for `groups` groups along K.
   auto index = [&](uint64_t i, uint32_t groups) {
     const uint64_t r = i / nCols, c = i % nCols;
     const uint64_t kk = isTranspose ? c : r, nn = isTranspose ? r : c;
     if (perN) return nn;
     const uint64_t g = kk / (k / groups);
-    return isTranspose ? nn * groups + g : g * per + nn;
+    return isTranspose ? nn * groups + g : g * per + nn % chunk;
   };
   const D* sp = scale.HostPtr();
   const D* op = offset == nullptr ? nullptr : offset->HostPtr();
@@ -265,7 +291,8 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
       kApi, dst, src, &tmp, tmpMin, total,
       {q::SpanOf(scale, gs * per),
        offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
-      loc, offset != nullptr, [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; },
+      loc, offset != nullptr, vectorSeq,
+      [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; },
       [&](uint64_t i) { return sp[index(i, gs)]; });
 }
 
@@ -281,7 +308,7 @@ void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withO
   q::CheckScaleOnlySource<S>();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false, 1, 0);
   q::AntiQuantPass(
-      "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset,
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset, true,
       [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; });
 }
 
@@ -623,7 +650,7 @@ void EightBit(const LocalTensor<DstT>& dstTensor, const LocalTensor<SrcT>& srcTe
   }
   q::AntiQuantPass(
       kApi, dstTensor, srcTensor, nullptr, 0, uint64_t{params.m} * params.n, {sSpan, oSpan}, loc,
-      config.hasOffset, [&](uint64_t i) { return at(offset, i); },
+      config.hasOffset, !q::Is3510(), [&](uint64_t i) { return at(offset, i); },
       [&](uint64_t i) { return at(scale, i); });
 }
 

@@ -1,0 +1,205 @@
+// AscendAntiQuant's scale-only forms (a scale tensor or a scalar scale, no offset; int8_t source;
+// half and bfloat16_t output) through lngrad's Ascend C API on the 950 (dav-3510), compared bit
+// for bit with the replay of the toolkit's code for them (replay_antiquant_3510.h: the common
+// ascend_antiquant_impl.h sequence, which 2201 runs too, with 3510's bfloat16 inner loop). Also
+// run on Ascend910B1, where the same common code runs with the c220 copy of that loop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "reduce_quant_test_util.h"
+#include "replay_antiquant_3510.h"
+
+namespace {
+
+using namespace AscendC;                 // NOLINT(build/namespaces)
+using namespace lngrad_replay::testing;  // NOLINT(build/namespaces)
+namespace aq = lngrad_replay::aq3510;
+
+// Scale values as D: uniform in [-40, 40] after a few specials (NaN, infinities, zeros, large).
+template <typename D>
+std::vector<D> ScaleValues(uint32_t seed, size_t n) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-40.0f, 40.0f);
+  const float specials[] = {0.5f,   -0.0f, 0.0f,  std::numeric_limits<float>::quiet_NaN(),
+                            3e4f,   -3e4f, 1e-6f, std::numeric_limits<float>::infinity(),
+                            -1.25f, 7.0f};
+  std::vector<D> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = D(i % 13 == 5 ? specials[i / 13 % 10] : d(gen));
+  return v;
+}
+
+template <typename D>
+uint32_t BitsOf(D v) {
+  uint16_t b = 0;
+  std::memcpy(&b, &v, 2);
+  return b;
+}
+template <typename D>
+uint32_t ReplayBitsOf(float v) {
+  if constexpr (std::is_same_v<D, half>) return lngrad_replay::FloatToHalf(v).bits;
+  return lngrad_replay::Bits(v) >> 16;  // the replay's bfloat16 values are exact floats
+}
+
+struct Case {
+  bool tensor, transpose;
+  uint32_t k, n, groups, tmpBytes;
+};
+
+std::string Name(const Case& c, const char* soc, bool bf16) {
+  std::ostringstream s;
+  s << soc << (bf16 ? " bf16" : " half") << (c.tensor ? " tensor" : " scalar")
+    << (c.transpose ? " transposed" : "") << " k " << c.k << " n " << c.n << " groups " << c.groups
+    << " tmp " << c.tmpBytes;
+  return s.str();
+}
+
+// src [k, n] (transposed [n, k]) in buffer 1, the scale tensor [groups, n] ([n, groups]) in
+// buffer 2, dst buffer 0 (a sentinel first), sharedTmpBuffer buffer 3 of tmpBytes.
+template <typename D>
+void Check(const Case& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(Name(c, soc, std::is_same_v<D, bfloat16_t>) + " seed " + std::to_string(seed));
+  const uint32_t total = c.k * c.n;
+  std::vector<int8_t> x(total);
+  std::mt19937 gen(seed);
+  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
+  const uint32_t rows = c.transpose ? c.n : c.groups, cols = c.transpose ? c.groups : c.n;
+  const std::vector<D> scale = ScaleValues<D>(seed + 1, size_t{rows} * cols);
+  const D scalar = D(-2.75f);
+  const D sentinel = D(-77.0f);
+  std::vector<D> got;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        std::fill_n(ub.Get<D>(0).HostPtr(), total + 64, sentinel);
+        LocalTensor<D> s = ub.Get<D>(2);
+        std::copy(scale.begin(), scale.end(), s.HostPtr());
+        s.SetSize(rows * cols);
+        LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+        src.SetSize(total);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(c.tmpBytes);
+        const AntiQuantShapeInfo info{rows, cols, rows, cols};
+        auto dst = ub.Get<D>(0);
+        if (c.tensor && c.transpose) {
+          AscendAntiQuant<int8_t, D, true>(dst, src, s, tmp, c.k, info);
+        } else if (c.tensor) {
+          AscendAntiQuant<int8_t, D, false>(dst, src, s, tmp, c.k, info);
+        } else if (c.transpose) {
+          AscendAntiQuant<int8_t, D, true>(dst, src, scalar, tmp, c.k, info);
+        } else {
+          AscendAntiQuant<int8_t, D, false>(dst, src, scalar, tmp, c.k, info);
+        }
+        const D* p = ub.Get<D>(0).HostPtr();
+        got.assign(p, p + total + 64);
+      },
+      soc);
+  aq::ScaleOnlyCall call{
+      c.transpose, std::is_same_v<D, bfloat16_t>, c.k, total, rows, cols, c.tmpBytes,
+      {},          static_cast<float>(scalar)};
+  if (c.tensor) call.scale.assign(scale.begin(), scale.end());
+  std::vector<float> want(total + 64, static_cast<float>(sentinel));
+  ASSERT_TRUE(aq::ScaleOnly(call, x, want)) << "a case the replay does not cover";
+  ASSERT_EQ(got.size(), want.size()) << "the kernel did not run";
+  for (size_t e = 0; e < want.size(); ++e) {
+    const float g = static_cast<float>(got[e]);
+    if (std::isnan(g) && std::isnan(want[e])) continue;
+    ASSERT_EQ(BitsOf(got[e]), ReplayBitsOf<D>(want[e]))
+        << "element " << e << ": lngrad " << g << ", replay " << want[e];
+  }
+}
+
+// The half forms on both products (the same common code); the bfloat16 chunks on the 950 only:
+// 2201's kernel check asks a sharedTmpBuffer that holds a whole row there.
+const char* const kSocs[] = {k950, k910B};
+
+// Not transposed: row r takes scale row r / (k / groups).
+TEST(AntiQuantScaleOnlyReplay, HalfNotTransposed) {
+  uint32_t seed = 5000;
+  for (const char* soc : kSocs) {
+    for (const Case& c : {Case{true, false, 64, 48, 1, 4096}, Case{true, false, 64, 48, 4, 4096},
+                          Case{true, false, 200, 32, 2, 4096}, Case{true, false, 33, 160, 1, 4096},
+                          Case{false, false, 33, 160, 1, 4096}}) {
+      Check<half>(c, soc, seed += 3);
+    }
+  }
+}
+
+// bfloat16 output, not transposed: the float sequence in chunks of tmpBytes / 8 elements, every
+// chunk taking the row's scale from its start (tmpBytes 320: chunks of 40, 256: of 32).
+TEST(AntiQuantScaleOnlyReplay, Bf16NotTransposedChunks) {
+  uint32_t seed = 5100;
+  for (const char* soc : {k950}) {
+    for (const Case& c : {Case{true, false, 64, 48, 1, 4096}, Case{true, false, 64, 48, 4, 4096},
+                          Case{true, false, 64, 48, 2, 320}, Case{true, false, 33, 160, 1, 256},
+                          Case{true, false, 40, 96, 4, 512}, Case{false, false, 33, 160, 1, 256}}) {
+      Check<bfloat16_t>(c, soc, seed += 3);
+    }
+  }
+}
+
+// Transposed, half output: the Brcb path (a sharedTmpBuffer of 32 bytes per scale row, K <
+// 4096): row n takes scale[n] whatever the groups; otherwise (a smaller sharedTmpBuffer) the
+// scalar path by groups along K. The scalar-scale forms, both outputs.
+TEST(AntiQuantScaleOnlyReplay, TransposedAndScalars) {
+  uint32_t seed = 5200;
+  for (const char* soc : kSocs) {
+    for (const Case& c : {Case{true, true, 64, 48, 1, 4096}, Case{true, true, 64, 48, 2, 4096},
+                          Case{true, true, 160, 16, 1, 4096}, Case{true, true, 64, 48, 2, 1024},
+                          Case{true, true, 64, 48, 4, 1024}, Case{true, true, 96, 40, 3, 512},
+                          Case{false, true, 64, 48, 1, 4096}}) {
+      Check<half>(c, soc, seed += 3);
+    }
+  }
+  Check<bfloat16_t>({false, true, 64, 48, 1, 4096}, k950, seed += 3);
+  Check<bfloat16_t>({false, false, 64, 48, 1, 256}, k950, seed += 3);
+}
+
+}  // namespace
+
+// Checked mode: the transposed bfloat16_t scale-tensor form does not build for arch 3510 (the
+// common file calls AscendAntiQuantBF16Transpose, which the 3510 file does not define); the
+// bfloat16_t form needs sharedTmpBuffer / 8 >= 1 (AntiQuantOuterLoop divides by it).
+TEST(AntiQuantScaleOnlyReplay, CheckedModeRefusesWhatTheKitCannotRun) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  for (const bool transpose : {true, false}) {
+    for (const uint32_t tmpBytes : {4u, 4096u}) {
+      const auto r = lngrad::aicore::test::CheckOf(
+          [&](Ub& ub) {
+            LocalTensor<bfloat16_t> s = ub.Get<bfloat16_t>(2);
+            s.SetSize(48);
+            LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+            src.SetSize(64 * 48);
+            LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+            tmp.SetSize(tmpBytes);
+            const AntiQuantShapeInfo info{transpose ? 48u : 1u, transpose ? 1u : 48u,
+                                          transpose ? 48u : 1u, transpose ? 1u : 48u};
+            if (transpose) {
+              AscendAntiQuant<int8_t, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, s, tmp, 64,
+                                                        info);
+            } else {
+              AscendAntiQuant<int8_t, bfloat16_t, false>(ub.Get<bfloat16_t>(0), src, s, tmp, 64,
+                                                         info);
+            }
+          },
+          k950);
+      const bool refused = transpose || tmpBytes < 8;
+      EXPECT_EQ(r.first, refused ? "quant_filter_arg" : "") << r.second;
+      if (refused) {
+        EXPECT_NE(r.second.find(transpose ? "does not build" : "at least 8 bytes"),
+                  std::string::npos)
+            << r.second;
+      }
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
+}

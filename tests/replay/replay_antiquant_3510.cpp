@@ -1,0 +1,82 @@
+// lngrad_replay: AscendAntiQuant's scale-only forms on arch 3510 (replay_antiquant_3510.h).
+#include "replay_antiquant_3510.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "replay.h"
+
+namespace lngrad_replay::aq3510 {
+
+float ToBf16(float v) {
+  if (std::isnan(v)) return 0.0f;
+  uint32_t u = Bits(v);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  const float r = FromBits(u & 0xFFFF0000u);
+  return std::isinf(r) ? std::copysign(FromBits(0x7F7F0000u), r) : r;
+}
+
+namespace {
+
+float ToHalf(float v) { return HalfToFloat(FloatToHalf(v)); }
+
+// One element: the widened source times the scale, rounded as the output type.
+float Scaled(bool bf16, int8_t x, float s) {
+  const float w = static_cast<float>(x);
+  return bf16 ? ToBf16(w * s) : ToHalf(w * s);
+}
+
+void NotTransposed(const ScaleOnlyCall& c, const std::vector<int8_t>& src,
+                   std::vector<float>& dst) {
+  const uint32_t groups = c.scaleRows, groupSize = c.k / groups, n = c.scaleCols;
+  const uint32_t tmpSize = c.tmpBytes / 2 / 4;
+  for (uint32_t g = 0; g < groups; ++g) {
+    for (uint32_t j = 0; j < groupSize; ++j) {
+      const size_t row = (size_t{g} * groupSize + j) * n;
+      for (uint32_t e = 0; e < n; ++e) {
+        const uint32_t at = c.bf16 ? e % tmpSize : e;
+        dst[row + e] = Scaled(c.bf16, src[row + e], c.scale[size_t{g} * n + at]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vector<float>& dst) {
+  if (c.scale.empty()) {
+    for (uint32_t e = 0; e < c.srcSize; ++e) dst[e] = Scaled(c.bf16, src[e], c.scaleScalar);
+    return true;
+  }
+  if (!c.transpose) {
+    NotTransposed(c, src, dst);
+    return true;
+  }
+  if (c.bf16) return false;
+  const uint32_t rows = c.srcSize / c.k;
+  const bool brcb = c.tmpBytes / 2 >= 16 * c.scaleRows && c.k < 4096;
+  if (brcb) {
+    if (c.k % 16 != 0 || c.scaleRows % 8 != 0 || rows > c.scaleRows) return false;
+    for (uint32_t e = 0; e < c.srcSize; ++e) dst[e] = static_cast<float>(src[e]);
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t kk = 0; kk < c.k; ++kk) {
+        const size_t e = size_t{r} * c.k + kk;
+        dst[e] = ToHalf(dst[e] * c.scale[r]);
+      }
+    }
+    return true;
+  }
+  const uint32_t groupSize = c.k / c.scaleCols, perRow = c.k / groupSize;
+  for (uint32_t i = 0; i < rows; ++i) {
+    for (uint32_t j = 0; j < perRow; ++j) {
+      const float s = c.scale[size_t{i} * perRow + j];
+      for (uint32_t t = 0; t < groupSize; ++t) {
+        const size_t e = size_t{i} * c.k + size_t{j} * groupSize + t;
+        dst[e] = Scaled(false, src[e], s);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace lngrad_replay::aq3510

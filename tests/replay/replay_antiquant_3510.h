@@ -1,0 +1,58 @@
+// lngrad_replay: AscendAntiQuant's scale-only forms (no offset: a scale tensor or a scalar scale;
+// int8_t source; half or bfloat16_t output) on arch 3510, replayed from a reading of the
+// toolkit's impl/adv_api/detail/quantization/antiquant/ascend_antiquant_impl.h (the scale-only
+// AscendAntiQuantImpl overloads, AscendAntiQuantNoTranspose, AntiQuantOuterLoop, the half
+// AntiQuantInnerLoop, AscendAntiQuantFP16Transpose, AntiQuantFp16Brcb, AntiQuantFp16Transpose
+// {Main,Tail}Impl, AntiQuantImplScalar; that file serves 2201/2002 and 3510 alike) and of
+// ascend_antiquant_3510_impl.h (its bfloat16 AntiQuantInnerLoop, a copy of the c220 one). A
+// separate reading by the helper of session 13 (smx), written and committed before lngrad's
+// ascend_antiquant*.h were opened; no code shared with src/ or include/. The bfloat16 Cast's
+// saturation was corrected after that first comparison (the first version kept NaN), from the
+// kit's impl/basic_api/dav_3510/kernel_operator_vec_vconv_impl.h.
+//
+// Elements are floats; the int8 source widens to half exactly (and half to float exactly); half
+// output: the half Mul (Muls) of that by the scale, the exact product rounded once to nearest
+// even (the half Mul is IEEE: NaN stays, overflow is inf); bfloat16 output: the float Mul (exact
+// for int8 by a bfloat16 value) and the basic Cast to bfloat16 CAST_RINT (on 3510 a register
+// Cast with SatMode::SAT, impl/basic_api/dav_3510/kernel_operator_vec_vconv_impl.h
+// CastIntrinsicsImplVF) in the state every block starts in, saturating: NaN -> +0, +-inf and
+// values past the range -> +-the largest bfloat16.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lngrad_replay::aq3510 {
+
+struct ScaleOnlyCall {
+  bool transpose = false, bf16 = false;
+  uint32_t k = 0;                         // the K argument
+  uint32_t srcSize = 0;                   // src.GetSize()
+  uint32_t scaleRows = 0, scaleCols = 0;  // shapeInfo.scaleHeight, scaleWidth (nonzero)
+  uint32_t tmpBytes = 0;                  // sharedTmpBuffer.GetSize()
+  std::vector<float> scale;               // the scale tensor's values; empty: the scalar form
+  float scaleScalar = 0.0f;
+};
+
+// What the call leaves in dst (elements it does not write keep their value). Returns false,
+// leaving dst alone, for what is not replayed: the transposed bfloat16 tensor form (the common
+// file calls AscendAntiQuantBF16Transpose, which only the c220 and m200 files define: the 3510
+// build has none), and the transposed half Brcb path with K not a multiple of 16 (its repeat
+// stride K * 2 / 32 B truncates) or scaleRows not a multiple of 8 (AntiQuantFp16Brcb runs
+// scaleRows / 8 repeats: the last rows' scale blocks are what the sharedTmpBuffer held).
+//
+// Scalar scale (both transpose values): every srcSize element times the scale.
+// Tensor scale, not transposed: rows r = g * (k / scaleRows) + j of N = scaleCols elements for
+// g < scaleRows, j < k / scaleRows, row r taking scale row g; bfloat16 output runs each row in
+// chunks of tmpBytes / 8 elements (AntiQuantOuterLoop's tmpSize) and passes every chunk the row's
+// scale from its start, so element n takes scale[g * N + n % (tmpBytes / 8)].
+// Tensor scale, transposed, half: with tmpBytes >= 32 * scaleRows and k < 4096 the Brcb path
+// (every srcSize element cast to half, then row n < srcSize / k times scale[n]); otherwise
+// AntiQuantImplScalar: groupSize = k / scaleCols, each row i < srcSize / k in k / groupSize
+// groups of groupSize elements, group j times scale[i * (k / groupSize) + j].
+bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vector<float>& dst);
+
+// That Cast: float -> bfloat16 to nearest even, saturating, as a float.
+float ToBf16(float v);
+
+}  // namespace lngrad_replay::aq3510
