@@ -40,10 +40,7 @@ template <typename T>
 void ReuseTailRows(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t rows) {
   std::vector<float> x;
   for (uint32_t r = d.m; r < rows; ++r) {
-    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = RowMax(x.data(), d.oriK);
-    for (float& v : x) v = v - mx;
-    ExpInPlace(x);
+    TailRowExp(src, d, r, x);
     StoreRow(src.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

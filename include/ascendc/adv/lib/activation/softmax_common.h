@@ -264,6 +264,19 @@ void StoreRow(T* p, const std::vector<float>& v, size_t n = SIZE_MAX) {
   for (size_t j = 0; j < v.size() && j < n; ++j) p[j] = Narrow<T>(v[j]);
 }
 
+// Row r of src past the tiling's rows (the 950's whole-register overrun), as a row of the block
+// path: x = exp(row - max), max over the first oriK columns, Sub and Exp on every column; returns
+// the max. Nothing is written (SoftMax's ReuseTailRows, SoftmaxFlashV2's M1TailStats).
+template <typename T>
+float TailRowExp(const AscendC::LocalTensor<T>& src, const Dims& d, uint32_t r,
+                 std::vector<float>& x) {
+  LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
+  const float mx = RowMax(x.data(), d.oriK);
+  for (float& v : x) v = v - mx;
+  ExpInPlace(x);
+  return mx;
+}
+
 // The statistics lane column c of a row reads: c % 8 on 2201/2002 (membase GenericSub/DivNDImpl
 // and BroadCastLastImpl read the row's first 8 lanes block by block), lane 0 on 3510 (the
 // register implementation broadcasts element 0 with Reg::Duplicate).

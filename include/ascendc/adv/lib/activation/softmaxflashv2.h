@@ -123,10 +123,7 @@ void M1TailStats(const AscendC::LocalTensor<T>& src, U* expSum, U* max, const Di
                  uint32_t rows) {
   std::vector<float> x;
   for (uint32_t r = d.m; r < rows; ++r) {
-    LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = RowMax(x.data(), d.oriK);
-    for (float& v : x) v = v - mx;
-    ExpInPlace(x);
+    const float mx = TailRowExp(src, d, r, x);
     max[r] = Narrow<U>(mx);
     expSum[r] = Narrow<U>(RowSum(x.data(), d.oriK, false));
   }
