@@ -429,8 +429,11 @@ TEST(Sort, MrgSortCheckedRules) {
   ExpectCheck([&](Ub& ub) { Sort32(ub.Get<float>(2), ub.Get<float>(0), ub.Get<uint32_t>(1), 256); },
               "repeat_times", "Sort32: repeatTime is 256");
   ExpectCheck(
-      [&](Ub& ub) { Sort32(ub.Get<float>(2)[8], ub.Get<float>(0), ub.Get<uint32_t>(1), 1); },
-      "ub_alignment", "aligned to 256 bytes");
+      [&](Ub& ub) { Sort32(ub.Get<float>(2)[4], ub.Get<float>(0), ub.Get<uint32_t>(1), 1); },
+      "ub_alignment", "dst is at UB address");
+  ExpectCheck(
+      [&](Ub& ub) { Sort32(ub.Get<float>(2), ub.Get<float>(0), ub.Get<uint32_t>(1)[2], 1); },
+      "ub_alignment", "src1 is at UB address");
 }
 
 TEST(Sort, RegionProposals) {

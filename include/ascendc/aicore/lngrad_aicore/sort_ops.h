@@ -139,9 +139,12 @@ void Sort32(SrcLoc loc, const AscendC::LocalTensor<T>& dst, const AscendC::Local
   const char* api = "Sort32";
   const uint32_t r = CheckRepeat(api, "repeatTime", repeat_time);
   const std::string how = std::to_string(r) + " repeats";
-  rep::CheckOperand(api, "src0", src0.View(), uint64_t{r} * 32 * sizeof(T), 32 * sizeof(T), how);
-  rep::CheckOperand(api, "src1", src1.View(), uint64_t{r} * 128, 128, how);
-  rep::CheckOperand(api, "dst", dst.View(), uint64_t{r} * 256, 256, how);
+  // Starts 32-byte aligned, as Sort32's parameter table says; its "src0 128 B, src1 128 B, dst
+  // 256 B per iteration" is the step between iterations: the kit's own TopK on the 950
+  // (topk_3510_impl.h, the topk sample) passes srcIndexLocal at UB address 1056 as src1.
+  rep::CheckOperand(api, "src0", src0.View(), uint64_t{r} * 32 * sizeof(T), 32, how);
+  rep::CheckOperand(api, "src1", src1.View(), uint64_t{r} * 128, 32, how);
+  rep::CheckOperand(api, "dst", dst.View(), uint64_t{r} * 256, 32, how);
   if (r == 0) return;
   san::Instr in(Pipe::kV, api, loc);
   if (in) {
