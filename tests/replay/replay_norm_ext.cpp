@@ -431,8 +431,8 @@ void ReplayDeepNorm3510(const DnPlan& p, uint32_t rows, const T* x, const T* gx,
   const float hd = static_cast<float>(h), a = F(alpha), eps = F(epsilon);
   for (uint32_t r = 0; r < rows; ++r) {
     const size_t base = static_cast<size_t>(r) * h;
-    // The register Axpy (gx += x * alpha): one fused multiply-add, the choice docs/ascendc_kernels.md
-    // makes for that instruction.
+    // The register Axpy (gx += x * alpha): one fused multiply-add, the choice
+    // docs/ascendc_kernels.md makes for that instruction.
     const auto x1 = [&](uint32_t c) { return std::fma(F(x[base + c]), a, F(gx[base + c])); };
     const float m = LaneSum3510(h, [&](uint32_t c) { return x1(c) / hd; });
     const float v = LaneSum3510(h, [&](uint32_t c) {

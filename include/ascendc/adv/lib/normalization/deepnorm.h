@@ -16,8 +16,9 @@
 //   beta cast to float, y cast back; mean and variance staged in float, cast at the end).
 // A tail chunk leaves its lengths in tiling.bshCurLength / bsCurLength, as the device does.
 // Arch 3510 (deepnorm_3510_impl.h), row by row over hLength columns, x1 = fma(x, alpha, gx)
-// (the register Axpy, rounded once): lane sums of x1 / H, one tree (mean); lane sums of ((x1 - mean)^2) / H, one tree (variance);
-// y = ((x1 - mean) / sqrt(variance + eps)) * gamma + beta; no scratch.
+// (the register Axpy, rounded once): lane sums of x1 / H, one tree (mean); lane sums of
+// ((x1 - mean)^2) / H, one tree (variance); y = ((x1 - mean) / sqrt(variance + eps)) * gamma
+// + beta; no scratch.
 //
 // Always raised: operands shorter than the tiling's sizes, oneTmpSize == 0, a scratch below
 // tmpBufSize or the layout, isReuseSrc with half, a basic-block call with H or originalH % 64 or
