@@ -206,11 +206,6 @@ void Check(std::vector<uint32_t> dstShape, std::vector<uint32_t> srcShape, uint3
                                     << " src " << srcShape[0] << "x" << srcShape.back());
   const std::vector<T> srcImg = RandomBits<T>(seed, kBuf / sizeof(T));
   const std::vector<T> dstImg = RandomBits<T>(seed + 1, kBuf / sizeof(T));
-  uint32_t srcN = 1, dstN = 1;
-  for (int i = 0; i < dim; ++i) {
-    srcN *= srcShape[i];
-    dstN *= dstShape[i];
-  }
   std::vector<T> got, gotRankN;
   On950({kBuf, kBuf, 4096}, [&](Bufs& b) {
     b.Put<T>(0, srcImg);
