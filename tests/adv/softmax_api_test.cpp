@@ -515,47 +515,44 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesWhatTheKernelCheckAsserts) {
   lngrad::aicore::SetCheckedMode(was);
 }
 
-// SimpleSoftMax with isBasicBlock: srcK a multiple of 64 (the 2201/2002 kernel check asserts it;
-// 3510's whole registers would mix rows), on both archs.
-TEST(SimpleSoftMaxApi, CheckedModeRefusesBasicBlockWithSrcKNotAMultipleOf64) {
+// Runs call(ub, tiling, k) in checked mode for srcK 72 and 128 on both archs: srcK = 72 (not a
+// multiple of 64) is refused as invalid_count where `refuses(soc)`, 128 nowhere.
+template <class Call, class Refuses>
+void ExpectBasicBlockSrcKRefusals(const Call& call, const Refuses& refuses) {
   const bool was = lngrad::aicore::CheckedMode();
   lngrad::aicore::SetCheckedMode(true);
   for (const char* soc : {k910B, k950}) {
     for (const uint32_t k : {72u, 128u}) {
       const auto t = TilingFor({8, k, k}, 4);
-      const auto r = CheckOf(
-          [&](Ub& ub) {
-            auto st = ub.Get<float>(2);
-            AscendC::SimpleSoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024],
-                                                       ub.Get<float>(0), t, {8, k, 8, k});
-          },
-          soc);
-      EXPECT_EQ(r.first, k == 72 ? "invalid_count" : "") << soc << " " << k << r.second;
+      const auto r = CheckOf([&](Ub& ub) { call(ub, t, k); }, soc);
+      const bool refused = k == 72 && refuses(std::string(soc));
+      EXPECT_EQ(r.first, refused ? "invalid_count" : "") << soc << " " << k << r.second;
     }
   }
   lngrad::aicore::SetCheckedMode(was);
+}
+
+// SimpleSoftMax with isBasicBlock: srcK a multiple of 64 (the 2201/2002 kernel check asserts it;
+// 3510's whole registers would mix rows), on both archs.
+TEST(SimpleSoftMaxApi, CheckedModeRefusesBasicBlockWithSrcKNotAMultipleOf64) {
+  ExpectBasicBlockSrcKRefusals(
+      [](Ub& ub, const auto& t, uint32_t k) {
+        auto st = ub.Get<float>(2);
+        AscendC::SimpleSoftMax<float, false, true>(ub.Get<float>(1), st[0], st[1024],
+                                                   ub.Get<float>(0), t, {8, k, 8, k});
+      },
+      [](const std::string&) { return true; });
 }
 
 // SoftMax without statistics and isBasicBlock: 3510 takes its basic-block path (whole registers
 // from each row's start, past srcK into the next row when srcK is not a multiple of 64), so checked
 // mode refuses srcK = 72 there; the 910B's SingleSoftMaxImpl ignores isBasicBlock.
 TEST(SoftMaxApi, CheckedModeRefusesBasicBlockWithoutStatisticsOn3510) {
-  const bool was = lngrad::aicore::CheckedMode();
-  lngrad::aicore::SetCheckedMode(true);
-  for (const char* soc : {k910B, k950}) {
-    for (const uint32_t k : {72u, 128u}) {
-      const auto t = TilingFor({8, k, k}, 4);
-      const auto r = CheckOf(
-          [&](Ub& ub) {
-            AscendC::SoftMax<float, false, true>(ub.Get<float>(1), ub.Get<float>(0), t,
-                                                 {8, k, 8, k});
-          },
-          soc);
-      const bool refused = k == 72 && std::string(soc) == k950;
-      EXPECT_EQ(r.first, refused ? "invalid_count" : "") << soc << " " << k << r.second;
-    }
-  }
-  lngrad::aicore::SetCheckedMode(was);
+  ExpectBasicBlockSrcKRefusals(
+      [](Ub& ub, const auto& t, uint32_t k) {
+        AscendC::SoftMax<float, false, true>(ub.Get<float>(1), ub.Get<float>(0), t, {8, k, 8, k});
+      },
+      [](const std::string& soc) { return soc == k950; });
 }
 
 // ---- host tiling, pinned against the toolkit's formulas ----
