@@ -211,6 +211,49 @@ TEST(MathLogical, ZeroIsFalseEverythingElseTrue) {
               "product", "LogicalOr");
 }
 
+// A bool source element is its byte, any nonzero byte true (the 950 compares the bytes NE 0):
+// bytes 2, 0x80 and 0xff are read as true, not loaded as undefined C++ bools; the outputs are 1
+// or 0. LogicalAnds / LogicalOrs take their scalar from element 0 of the second tensor.
+TEST(MathLogical, BoolSourcesAreTheirBytes) {
+  const std::vector<uint8_t> a = {0, 1, 2, 0x80, 0xff, 0, 0x40, 1, 0, 7};
+  const std::vector<uint8_t> b = {0x80, 0, 0xff, 2, 0, 0, 1, 3, 0x10, 0};
+  const uint32_t n = static_cast<uint32_t>(a.size());
+  std::vector<std::vector<uint8_t>> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<uint8_t>(0, a);
+        ub.Put<uint8_t>(1, b);
+        const LocalTensor<bool> s0 = ub.Get<bool>(0), s1 = ub.Get<bool>(1), d = ub.Get<bool>(2);
+        auto take = [&] {
+          const uint8_t* p = reinterpret_cast<const uint8_t*>(d.HostPtr());
+          got.emplace_back(p, p + n);
+        };
+        LogicalAnd(d, s0, s1, n);
+        take();
+        LogicalOr(d, s0, s1, n);
+        take();
+        LogicalXor(d, s0, s1, n);
+        take();
+        LogicalNot(d, s0, n);
+        take();
+        LogicalAnds(d, s0, s1, n);  // scalar: s1's element 0, byte 0x80 (true)
+        take();
+        LogicalOrs(d, s1, s0, n);  // scalar: s0's element 0, byte 0 (false)
+        take();
+      },
+      k950);
+  ASSERT_EQ(got.size(), 6u);
+  for (uint32_t i = 0; i < n; ++i) {
+    const bool x = a[i] != 0, y = b[i] != 0;
+    EXPECT_EQ(got[0][i], x && y ? 1 : 0) << i;
+    EXPECT_EQ(got[1][i], x || y ? 1 : 0) << i;
+    EXPECT_EQ(got[2][i], x != y ? 1 : 0) << i;
+    EXPECT_EQ(got[3][i], x ? 0 : 1) << i;
+    EXPECT_EQ(got[4][i], x ? 1 : 0) << i;
+    EXPECT_EQ(got[5][i], y ? 1 : 0) << i;
+  }
+}
+
 TEST(MathClassify, IsFiniteIsInfIsNanBoolAndValueOutputs) {
   const std::vector<float> in = Inputs<float>(9, 64);
   std::vector<float> fin, inf, nan;

@@ -302,7 +302,9 @@ void CheckTopK(TopKCase c, const char* soc) {
   std::vector<int32_t> idx(nsmall ? c.outter * c.inner : c.inner);
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int32_t>(500 + i);
   std::vector<uint8_t> fin(32, 0);
-  for (int32_t j = 0; j < c.outter; ++j) fin[j] = j % 2;
+  // Finish flags are bytes, any nonzero one true (2, 0x80 and 0xff among them).
+  const uint8_t kFlags[] = {0, 1, 0, 2, 0, 0x80, 0, 0xff};
+  for (int32_t j = 0; j < c.outter; ++j) fin[j] = kFlags[j % 8];
   const uint32_t ts = sizeof(T);
   TopkTiling tiling;
   auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(soc);

@@ -217,6 +217,21 @@ TEST(AscendcCompat, LocalTensorRegisterPlacesATensorInTheUb) {
   EXPECT_EQ(ALIGN_ADDR(64), 64);
 }
 
+// GetValue of a bool element reads its byte: any nonzero byte is true (1), not an undefined bool
+// (UBSan stops a C++ bool load of bytes such as 2 or 0xff; gcc gave 2 back).
+TEST(AscendcCompat, GetValueOfABoolIsItsByteNonzero) {
+  auto kernel = [] {
+    LOCAL_TENSOR_REGISTER(raw, uint8_t, VECCALC, 0, 32);
+    const uint8_t bytes[] = {0, 1, 2, 0x80, 0xff};
+    for (uint32_t i = 0; i < 5; ++i) raw.SetValue(i, bytes[i]);
+    const LocalTensor<bool> b = raw.ReinterpretCast<bool>();
+    for (uint32_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(static_cast<int>(b.GetValue(i)), bytes[i] != 0 ? 1 : 0) << i;
+    }
+  };
+  ICPU_RUN_KF(kernel, 1);
+}
+
 TEST(AscendcCompat, LocalTensorRegisterKeepsTheUbChecks) {
   const uint32_t ub = lngrad::CurrentProduct().ub_bytes;
   auto outside = [&] { LOCAL_TENSOR_REGISTER(t, float, VECCALC, ub - 64, 32); };

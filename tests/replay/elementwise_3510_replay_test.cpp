@@ -172,13 +172,9 @@ void WhereCases() {
       const uint32_t seed = 100 * form + count;
       Bufs init = {Elems<T>(seed, KindOf<T>()), Elems<T>(seed + 1, KindOf<T>()),
                    BoolBytes(seed + 2), Marked()};
-      if constexpr (std::is_same_v<T, bool>) {
-        // bool data holds 0 or 1 here: lngrad's Where loads a bool element as a C++ bool, for
-        // which any other byte is undefined (the device copies the byte; a residual, named in
-        // docs/ascendc_kernels.md). The condition keeps every byte value.
-        for (int s = 0; s < 2; ++s) {
-          for (auto& byte : init[s]) byte = byte & 1;
-        }
+      if constexpr (std::is_same_v<T, bool>) {  // bool data: every byte value, as the condition
+        init[0] = BoolBytes(seed);
+        init[1] = BoolBytes(seed + 1);
       }
       T sc0 = FromBytes<T>(&init[0][8 * sizeof(T)]);
       T sc1 = FromBytes<T>(&init[1][9 * sizeof(T)]);
@@ -308,14 +304,8 @@ template <typename T, typename R>
 void LogicalXorCases() {
   for (uint32_t count : Counts(sizeof(T))) {
     Bufs init;
-    if constexpr (std::is_same_v<T, bool>) {
-      // Bytes 0 and 1 only: lngrad loads a bool source element as a C++ bool, undefined for any
-      // other byte (UBSan stops it; the device compares the byte with 0): a residual named in
-      // docs/ascendc_kernels.md.
+    if constexpr (std::is_same_v<T, bool>) {  // bytes 0, 1 and others (true for NE 0)
       init = {BoolBytes(count), BoolBytes(count + 5), Marked(), Marked()};
-      for (int s = 0; s < 2; ++s) {
-        for (auto& byte : init[s]) byte = byte & 1;
-      }
     } else {
       init = {Elems<T>(count, KindOf<T>()), Elems<T>(count + 5, KindOf<T>()), Marked(), Marked()};
     }

@@ -162,6 +162,17 @@ inline void RecordScalarAccess(const char* api, const void* p, uint64_t bytes, b
   }
 }
 
+// The scalar load of one element (GetValue): a bool is its byte, nonzero true (the byte is
+// read as such: a C++ bool load of a byte other than 0 or 1 is undefined).
+template <typename T>
+T ReadElement(const T* p) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return *reinterpret_cast<const unsigned char*>(p) != 0;
+  } else {
+    return *p;
+  }
+}
+
 struct TensorAccess;
 
 }  // namespace lngrad::aicore::detail
@@ -279,7 +290,7 @@ class LocalTensor {
   T GetValue(uint32_t index, lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(index, 1, "LocalTensor::GetValue");
     ScalarAccess("LocalTensor::GetValue", index, false, loc);
-    return ptr_[index];
+    return lngrad::aicore::detail::ReadElement(ptr_ + index);
   }
   template <typename U>
   void SetValue(uint32_t index, const U value,
@@ -364,7 +375,7 @@ class GlobalTensor {
   T GetValue(uint64_t offset,
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) const {
     Access(offset, 1, "GlobalTensor::GetValue");
-    const T v = ptr_[offset];
+    const T v = lngrad::aicore::detail::ReadElement(ptr_ + offset);
     if (!lngrad::aicore::san::DcacheLoad(ptr_ + offset, &v, sizeof(T))) {
       ScalarAccess("GlobalTensor::GetValue", offset, false, true, loc);
     }

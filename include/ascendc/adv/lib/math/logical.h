@@ -36,7 +36,7 @@ LNGRAD_MATH_CONFIG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
                   ": U must be bool, an integer, half, bfloat16_t "                              \
                   "or float");                                                                   \
     m::BinaryPass(#Name, m::Products::kOnly3510, m::Overlap::kNone, dst, src0, src1, nullptr, 0, \
-                  count, loc, [](U x, U y) {                                                     \
+                  count, loc, [](m::Loaded<U> x, m::Loaded<U> y) {                               \
                     const bool a = m::Truthy(x), b = m::Truthy(y);                               \
                     return static_cast<bool>(Expr);                                              \
                   });                                                                            \
@@ -55,7 +55,7 @@ void LogicalNot(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint
   static_assert(m::kLogicalSource<U>,
                 "LogicalNot: U must be bool, an integer, half, bfloat16_t or float");
   m::UnaryPass("LogicalNot", m::Products::kOnly3510, m::Overlap::kNone, dst, src, nullptr, 0, count,
-               loc, [](U x) { return !m::Truthy(x); });
+               loc, [](m::Loaded<U> x) { return !m::Truthy(x); });
 }
 
 }  // namespace AscendC
@@ -75,13 +75,14 @@ void LogicalScalarPass(const char* api, const AscendC::LocalTensor<bool>& dst,
                        const AscendC::LocalTensor<V>* scalar_t, uint32_t count, SrcLoc loc, F op) {
   const Operand d = Op(dst, "dst"), v = Op(vec, "src");
   CheckElementwise(api, count, Products::kOnly3510, Overlap::kNone, {d, v});
+  Loaded<V> scalar_elem = scalar;
   if (scalar_t != nullptr) {
     const Operand st = Op(*scalar_t, "scalar tensor");
     CheckElementwise(api, 1, Products::kOnly3510, Overlap::kNone, {st});
     if (CheckedMode() && Overlaps(d.view, count, st.view, sizeof(V))) {
       RaiseOverlap(api, "dst", "the scalar tensor");
     }
-    scalar = scalar_t->HostPtr()[0];
+    scalar_elem = LoadElem(scalar_t->HostPtr(), 0);
   }
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   if (san::Instr in(Pipe::kV, api, loc); in) {
@@ -89,10 +90,10 @@ void LogicalScalarPass(const char* api, const AscendC::LocalTensor<bool>& dst,
     if (scalar_t != nullptr) in.Read(scalar_t->View().ptr, sizeof(V));
     in.Write(d.view.ptr, count);
   }
-  const bool b = Truthy(scalar);
+  const bool b = Truthy(scalar_elem);
   bool* out = dst.HostPtr();
   const V* in = vec.HostPtr();
-  for (uint32_t i = 0; i < count; ++i) out[i] = op(Truthy(in[i]), b);
+  for (uint32_t i = 0; i < count; ++i) StoreElem(out, i, op(Truthy(LoadElem(in, i)), b));
 }
 
 // The operand forms of LogicalAnds / LogicalOrs: tensor and scalar in either order, or two

@@ -180,6 +180,32 @@ inline constexpr bool kHasBatch = false;
 template <typename F>
 inline constexpr bool kHasBatch<F, std::void_t<decltype(&std::decay_t<F>::Batch)>> = true;
 
+// What a pass loads from and stores to an element: a bool element is its byte (the 950 tests a
+// bool's byte NE 0 or copies it whole; loading a byte other than 0 or 1 as a C++ bool would be
+// undefined), any other type itself.
+template <typename T>
+using Loaded = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+template <typename T>
+Loaded<T> LoadElem(const T* p, uint64_t i) {
+  if constexpr (std::is_same_v<T, bool>) {
+    uint8_t byte = 0;
+    std::memcpy(&byte, p + i, 1);
+    return byte;
+  } else {
+    return p[i];
+  }
+}
+
+template <typename T>
+void StoreElem(T* p, uint64_t i, Loaded<T> v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    std::memcpy(p + i, &v, 1);
+  } else {
+    p[i] = v;
+  }
+}
+
 // Checks, records and runs dst[i] = f(src[i]) for i < count. `tmp` null: no scratch involved.
 template <typename D, typename S, typename F>
 void UnaryPass(const char* api, Products products, Overlap overlap,
@@ -196,7 +222,7 @@ void UnaryPass(const char* api, Products products, Overlap overlap,
   const S* in = src.HostPtr();
   uint64_t i = 0;
   if constexpr (kHasBatch<F>) i = f.Batch(out, in, n);
-  for (; i < n; ++i) out[i] = f(in[i]);
+  for (; i < n; ++i) StoreElem(out, i, f(LoadElem(in, i)));
 }
 
 // The same for dst[i] = f(src0[i], src1[i]).
@@ -214,19 +240,16 @@ void BinaryPass(const char* api, Products products, Overlap overlap,
   D* out = dst.HostPtr();
   const S* x = src0.HostPtr();
   const S* y = src1.HostPtr();
-  for (uint64_t i = 0; i < n; ++i) out[i] = f(x[i], y[i]);
+  for (uint64_t i = 0; i < n; ++i) StoreElem(out, i, f(LoadElem(x, i), LoadElem(y, i)));
 }
 
 // Truthiness of the logical APIs: zero (either sign) is false, anything else (NaN too) true;
-// a bool is its byte, any nonzero byte true (the 950 compares the bytes NE 0).
+// a bool element arrives as its byte (LoadElem), any nonzero byte true (the 950 compares the
+// bytes NE 0).
 template <typename T>
 bool Truthy(T x) {
   if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
     return static_cast<float>(x) != 0.0f;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    unsigned char byte = 0;
-    std::memcpy(&byte, &x, 1);
-    return byte != 0;
   } else {
     return x != T{0};
   }

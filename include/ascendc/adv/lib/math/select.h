@@ -29,11 +29,11 @@ struct IsLocalTensor : std::false_type {};
 template <typename E>
 struct IsLocalTensor<AscendC::LocalTensor<E>> : std::true_type {};
 
-// Element i of an operand that is a tensor or a scalar.
+// Element i of an operand that is a tensor or a scalar (a bool element as its byte).
 template <typename T, typename X>
-T At(const X& x, uint64_t i) {
+Loaded<T> At(const X& x, uint64_t i) {
   if constexpr (IsLocalTensor<X>::value) {
-    return x.HostPtr()[i];
+    return LoadElem(x.HostPtr(), i);
   } else {
     return static_cast<T>(x);
   }
@@ -53,7 +53,7 @@ void TernaryPass(const char* api, Products products, const AscendC::LocalTensor<
   const uint64_t n = static_cast<uint64_t>(count);
   Record(api, loc, n, all);
   T* out = dst.HostPtr();
-  for (uint64_t i = 0; i < n; ++i) out[i] = f(i);
+  for (uint64_t i = 0; i < n; ++i) StoreElem(out, i, f(i));
 }
 
 // GetClampMaxMinTmpSize's minimum, on the products whose sequence uses the buffer.
@@ -98,7 +98,7 @@ void Where(const LocalTensor<T>& dst, const U& src0, const S& src1, const LocalT
                 "Where: src0 and src1 must be LocalTensor<T> or T");
   m::TernaryPass("Where", m::Products::kOnly3510, dst, "src0", src0, "src1", src1, "condition",
                  condition, count, loc, [&](uint64_t i) {
-                   const bool c = reinterpret_cast<const uint8_t*>(condition.HostPtr())[i] != 0;
+                   const bool c = m::LoadElem(condition.HostPtr(), i) != 0;
                    return c ? m::At<T>(src0, i) : m::At<T>(src1, i);
                  });
 }

@@ -219,7 +219,10 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
     const T* row = src.HostPtr() + uint64_t{j} * inner;
     const std::vector<uint32_t> order = SortedRow(row, inner, isLargest);
     const int32_t* ids = srcIndex.HostPtr() + (nsmall ? uint64_t{j} * inner : 0);
-    const bool done = isHasfinish && !nsmall && finish.HostPtr()[j];
+    // A finish flag is its byte, nonzero true (read as a byte: a C++ bool load of any other
+    // byte than 0 or 1 is undefined).
+    const bool done =
+        isHasfinish && !nsmall && reinterpret_cast<const uint8_t*>(finish.HostPtr())[j] != 0;
     for (uint32_t i = 0; i < kk; ++i) {
       const T v = row[order[i]];
       dstValue.HostPtr()[uint64_t{j} * vstride + i] = isLargest ? v : T(-static_cast<float>(v));
