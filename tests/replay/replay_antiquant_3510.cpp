@@ -1,6 +1,7 @@
 // lngrad_replay: AscendAntiQuant's scale-only forms on arch 3510 (replay_antiquant_3510.h).
 #include "replay_antiquant_3510.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -74,6 +75,63 @@ bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vect
         const size_t e = size_t{i} * c.k + size_t{j} * groupSize + t;
         dst[e] = Scaled(false, src[e], s);
       }
+    }
+  }
+  return true;
+}
+
+std::vector<int8_t> DecodeInt4(const std::vector<uint8_t>& bytes, size_t count) {
+  std::vector<int8_t> v(count);
+  for (size_t e = 0; e < count; ++e) {
+    const unsigned nib = e % 2 == 0 ? bytes[e / 2] & 0xFu : bytes[e / 2] >> 4;
+    v[e] = static_cast<int8_t>(nib >= 8 ? static_cast<int>(nib) - 16 : static_cast<int>(nib));
+  }
+  return v;
+}
+
+namespace {
+
+uint16_t HalfBitsAt(const std::vector<uint8_t>& tmp, size_t halfIndex) {
+  return static_cast<uint16_t>(tmp[2 * halfIndex] | (tmp[2 * halfIndex + 1] << 8));
+}
+
+float HalfValue(uint16_t bits) { return HalfToFloat(Half{bits}); }
+
+uint16_t HalfOf(float v) { return FloatToHalf(v).bits; }
+
+}  // namespace
+
+bool BrcbPath(const BrcbCall& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
+              std::vector<uint16_t>& dst) {
+  if (c.k == 0 || c.k % 16 != 0) return false;
+  const uint32_t rows = c.srcSize / c.k;
+  const uint32_t repeats = static_cast<uint8_t>(c.scaleN / 8);
+  const size_t scaleAt = 0, offsetAt = size_t{16} * c.scaleN;  // in halves
+  const size_t blocks = std::max<size_t>(rows, size_t{8} * repeats);
+  const size_t need = (c.withOffset ? offsetAt : scaleAt) + 16 * blocks;
+  if (tmp.size() < 2 * need) return false;
+  // 1. the Cast
+  for (uint32_t e = 0; e < c.srcSize; ++e) dst[e] = HalfOf(static_cast<float>(src[e]));
+  // 2. the Brcb of scale, then of offset
+  auto brcb = [&](const std::vector<uint16_t>& from, size_t at) {
+    for (size_t b = 0; b < size_t{8} * repeats; ++b) {
+      for (size_t l = 0; l < 16; ++l) {
+        tmp[2 * (at + 16 * b + l)] = static_cast<uint8_t>(from[b] & 0xFFu);
+        tmp[2 * (at + 16 * b + l) + 1] = static_cast<uint8_t>(from[b] >> 8);
+      }
+    }
+  };
+  brcb(c.scale, scaleAt);
+  if (c.withOffset) brcb(c.offset, offsetAt);
+  // 3. Add then Mul, row r against block r
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t col = 0; col < c.k; ++col) {
+      const size_t e = size_t{r} * c.k + col;
+      const size_t lane = 16 * size_t{r} + col % 16;
+      if (c.withOffset) {
+        dst[e] = HalfOf(HalfValue(dst[e]) + HalfValue(HalfBitsAt(tmp, offsetAt + lane)));
+      }
+      dst[e] = HalfOf(HalfValue(dst[e]) * HalfValue(HalfBitsAt(tmp, scaleAt + lane)));
     }
   }
   return true;

@@ -55,4 +55,34 @@ bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vect
 // That Cast: float -> bfloat16 to nearest even, saturating, as a float.
 float ToBf16(float v);
 
+// ---- Session 14 (helper aqn): a separate reading, its own code, of the same files ----------
+//
+// The int4b_t source (the Atlas A2 / A3 pages list it; AntiQuantInnerLoop, PreCast,
+// AscendAntiQuantFP16Transpose cast it to half with CAST_NONE, exact): element e is the nibble
+// of byte e / 2, the low one for even e (the kit's LoadDataWithTranspose page packs the int4
+// values 6 and 7 as 0111'0110), two's complement. Returned as values, for the int8 replays.
+std::vector<int8_t> DecodeInt4(const std::vector<uint8_t>& bytes, size_t count);
+
+// The transposed half Brcb path of AscendAntiQuantFP16Transpose (ascend_antiquant_impl.h) with
+// AntiQuantFp16Brcb (the c220 and 3510 files define it alike) and AntiQuantFp16Transpose
+// {Main,Tail}Impl, on 2201 with or without an offset tensor and on 3510 for the scale-only form:
+//   1. every src element cast to half into dst (counter mode over src.GetSize());
+//   2. Brcb of scale into the scratch at byte 0, and (offset) of offset at byte 32 * scaleN:
+//      repeatTimes = (uint8_t)(scaleN / 8) repeats of 8 elements, element b filling the 16
+//      halves of block b; blocks from 8 * repeatTimes on keep what the scratch held;
+//   3. rows r < srcSize / k: dst = dst + offsetBlock[r] (offset) and dst = dst * scaleBlock[r],
+//      each a half instruction (exact operands, one rounding), column c taking lane c % 16 of
+//      block r (src1 block stride 0, repeat stride 1 block; the Main repeats cover the columns
+//      below k - k % 128, the Tail the rest, both from a block-aligned column).
+// tmp: the scratch bytes, in as they were, out as the call leaves them; dst: half bits.
+// Returns false, changing nothing, for k not a multiple of 16 (the repeat stride k * 2 / 32
+// truncates) or a tmp too small for the blocks the rows read.
+struct BrcbCall {
+  uint32_t k = 0, srcSize = 0, scaleN = 0;
+  bool withOffset = false;
+  std::vector<uint16_t> scale, offset;  // half bits
+};
+bool BrcbPath(const BrcbCall& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
+              std::vector<uint16_t>& dst);
+
 }  // namespace lngrad_replay::aq3510

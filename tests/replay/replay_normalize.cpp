@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "replay_activation.h"
+
 namespace lngrad_replay {
 namespace {
 
@@ -210,21 +212,37 @@ bool ReplayNormalize(const ArPara& p, const float* mean, const float* var, const
   return true;
 }
 
+// The 3510 register loads and stores of T: half and (session 14, helper aqn, its own reading
+// of normalize_3510_impl.h's LoadDataWithT, the DIST_UNPACK_B16 gamma / beta loads and the
+// LayoutZMrgZRndRSatNS Cast) bfloat16 widen exactly to float and round back to nearest even
+// without saturation (overflow to inf, NaN stays a quiet NaN).
+inline float RegIn(float v) { return v; }
+inline float RegIn(Half v) { return HalfToFloat(v); }
+inline float RegIn(Bf16 v) { return Bf16ToFloat(v); }
+template <class T>
+T RegOut(float v) {
+  if constexpr (std::is_same_v<T, Bf16>) {
+    return FloatToBf16(v);
+  } else {
+    return FromFloat<T>(v);
+  }
+}
+
 template <class T, class U>
 void ReplayNormalize3510(const ArPara& p, const float* mean, const float* var, const T* x,
                          const U* gamma, const U* beta, float eps, T* out, float* rstd) {
   for (uint32_t j = 0; j < p.a; ++j) rstd[j] = RegRsqrt(var[j] + eps);
   for (uint32_t j = 0; j < p.a; ++j) {
     for (uint32_t c = 0; c < p.r; ++c) {
-      float d = ToFloat(x[uint64_t{j} * p.rPad + c]) - mean[j];
+      float d = RegIn(x[uint64_t{j} * p.rPad + c]) - mean[j];
       d = d * rstd[j];
       if (!p.noGamma && !p.noBeta) {
-        d = std::fma(ToFloat(gamma[c]), d, ToFloat(beta[c]));  // FusedMulDstAdd
+        d = std::fma(RegIn(gamma[c]), d, RegIn(beta[c]));  // FusedMulDstAdd
       } else {
-        if (!p.noGamma) d = d * ToFloat(gamma[c]);
-        if (!p.noBeta) d = d + ToFloat(beta[c]);
+        if (!p.noGamma) d = d * RegIn(gamma[c]);
+        if (!p.noBeta) d = d + RegIn(beta[c]);
       }
-      out[uint64_t{j} * p.rPad + c] = FromFloat<T>(d);  // RINT, no saturation
+      out[uint64_t{j} * p.rPad + c] = RegOut<T>(d);  // RINT, no saturation
     }
   }
 }
@@ -344,5 +362,13 @@ LNGRAD_REPLAY_AR(float, float)
 LNGRAD_REPLAY_AR(Half, Half)
 LNGRAD_REPLAY_AR(Half, float)
 #undef LNGRAD_REPLAY_AR
+// bfloat16 exists on the 950 only (normalize_3510_impl.h's NormalizeImpl: T bfloat16_t with U
+// bfloat16_t or float).
+template void ReplayNormalize3510<Bf16, Bf16>(const ArPara&, const float*, const float*,
+                                              const Bf16*, const Bf16*, const Bf16*, float, Bf16*,
+                                              float*);
+template void ReplayNormalize3510<Bf16, float>(const ArPara&, const float*, const float*,
+                                               const Bf16*, const float*, const float*, float,
+                                               Bf16*, float*);
 
 }  // namespace lngrad_replay

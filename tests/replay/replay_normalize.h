@@ -38,7 +38,8 @@ bool ReplayNormalize(const ArPara& p, const float* mean, const float* var, const
                      uint32_t stackFloats);
 
 // Normalize on arch 3510: rstd by the register Rsqrt (fused multiply-adds, spec §10.5), then
-// out = fma(gamma, (x - mean) * rstd, beta) over r columns of each row; no stack.
+// out = fma(gamma, (x - mean) * rstd, beta) over r columns of each row; no stack. Also T = Bf16
+// (replay_activation.h) with U = Bf16 or float, the 950's bfloat16 forms.
 template <class T, class U>
 void ReplayNormalize3510(const ArPara& p, const float* mean, const float* var, const T* x,
                          const U* gamma, const U* beta, float eps, T* out, float* rstd);
