@@ -124,8 +124,13 @@ void NormalizeVector(const Ops& ops, const ArShape& s, uint32_t group,
 // Register path (3510).
 
 template <typename T>
+constexpr bool kIsBf16 = std::is_same_v<std::remove_const_t<T>, BFloat16>;
+
+// A lane of the 3510 loads: half and bfloat16 widen exactly (DIST_UNPACK_B16 and the layoutZMrgZ
+// Cast); the store's Cast (LayoutZMrgZRndRSatNS) rounds to nearest even without saturation.
+template <typename T>
 float Lane(const T* p) {
-  if constexpr (kIsHalf<T>) {
+  if constexpr (kIsHalf<T> || kIsBf16<T>) {
     return p->ToFloat();
   } else {
     return *p;
@@ -136,6 +141,8 @@ template <typename T>
 void StoreLane(T* p, float v) {
   if constexpr (kIsHalf<T>) {
     *p = Half::FromBits(FloatToHalfBits(v));
+  } else if constexpr (kIsBf16<T>) {
+    *p = BFloat16::FromBits(FloatToBFloat16Bits(v));
   } else {
     *p = v;
   }
@@ -470,6 +477,8 @@ Status Normalize(Algorithm algorithm, const ArShape& shape, const NormalizeFootp
   if (algorithm == Algorithm::kRegBase) {
     NormalizeRegBase(shape, o.inputMean.data, o.inputVariance.data, o.outputRstd.data,
                      o.inputX.data, o.gamma.data, o.beta.data, o.output.data, epsilon);
+  } else if constexpr (kIsBf16<T>) {
+    return BadShape(kNormalize, "bfloat16 exists on the register path (arch 3510) only");
   } else {
     NormalizeVector(ops, shape, f.groupRows, o, epsilon);
   }
@@ -591,5 +600,11 @@ LNGRAD_NORMALIZE_INSTANTIATE(float, float)
 LNGRAD_NORMALIZE_INSTANTIATE(Half, Half)
 LNGRAD_NORMALIZE_INSTANTIATE(Half, float)
 #undef LNGRAD_NORMALIZE_INSTANTIATE
+// bfloat16: Normalize on arch 3510 only (normalize_3510_impl.h).
+template Status Normalize<BFloat16, BFloat16>(Algorithm, const ArShape&, const NormalizeFootprint&,
+                                              const NormalizeOperands<BFloat16, BFloat16>&, float,
+                                              Impl);
+template Status Normalize<BFloat16, float>(Algorithm, const ArShape&, const NormalizeFootprint&,
+                                           const NormalizeOperands<BFloat16, float>&, float, Impl);
 
 }  // namespace lngrad::adv

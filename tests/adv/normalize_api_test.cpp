@@ -7,6 +7,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -291,6 +292,85 @@ TEST(AscendNormalize, CheckedModeReportsTheDeviceChecks) {
   EXPECT_EQ(NormalizeCheck(Bend::kNone, "Ascend310B1"), "Normalize.unsupported_product");
   // The register path needs no scratch: a small one is fine there.
   EXPECT_EQ(NormalizeCheck(Bend::kSmallTmp, "Ascend950PR_9599"), "");
+  // normalize_3510_impl.h takes isReuseSource and ignores it.
+  EXPECT_EQ(NormalizeCheck(Bend::kReuse, "Ascend950PR_9599"), "");
+}
+
+// bfloat16 on the 950 (normalize_3510_impl.h: T bfloat16_t, U bfloat16_t or float) against the
+// float64 formula y = (x - mean) / sqrt(var + eps) * gamma + beta with x, gamma, beta the
+// bfloat16 (or float) operands. Bound: |y - y64| <= 2^-9 |y64| (the final rounding to bfloat16)
+// + 2^-20 (|gamma (x - mean) rstd| + |beta|) (the float Sub, Mul and fused multiply-add, and
+// rstd within a few float ulps) + 2^-133 (half the smallest bfloat16 subnormal). Off the 950 the
+// type is refused (Normalize.dtype).
+template <typename U>
+void Bf16Normalize(const char* soc, std::vector<float>* y, std::vector<float>* rstd,
+                   std::vector<float>* x, std::vector<float>* g, std::vector<float>* b,
+                   std::vector<float>* mean, std::vector<float>* var,
+                   std::vector<BlockFailure>* failures) {
+  constexpr uint32_t a = 5, r = 40, rp = 48;
+  *x = Uniform(a * rp, -6.0f, 6.0f, 21);
+  *g = Uniform(rp, -2.0f, 2.0f, 22);
+  *b = Uniform(rp, -2.0f, 2.0f, 23);
+  *mean = Uniform(a, -1.0f, 1.0f, 24);
+  *var = Uniform(a, 0.1f, 9.0f, 25);
+  // The operands as the kernel holds them.
+  for (float& v : *x) v = static_cast<float>(bfloat16_t(v));
+  if constexpr (std::is_same_v<U, bfloat16_t>) {
+    for (float& v : *g) v = static_cast<float>(bfloat16_t(v));
+    for (float& v : *b) v = static_cast<float>(bfloat16_t(v));
+  }
+  y->assign(a * rp, 0.0f);
+  rstd->assign(a, 0.0f);
+  *failures = RunOn(soc, [&] {
+    using namespace AscendC;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8192);
+    auto lx = buf.GetWithOffset<bfloat16_t>(a * rp, 0);
+    auto ly = buf.GetWithOffset<bfloat16_t>(a * rp, 1024);
+    auto lg = buf.GetWithOffset<U>(rp, 2048);
+    auto lb = buf.GetWithOffset<U>(rp, 2304);
+    auto lm = buf.GetWithOffset<float>(8, 2560);
+    auto lv = buf.GetWithOffset<float>(8, 2592);
+    auto lr = buf.GetWithOffset<float>(8, 2624);
+    for (uint32_t i = 0; i < a * rp; ++i) lx.SetValue(i, bfloat16_t((*x)[i]));
+    for (uint32_t i = 0; i < rp; ++i) lg.SetValue(i, U((*g)[i]));
+    for (uint32_t i = 0; i < rp; ++i) lb.SetValue(i, U((*b)[i]));
+    for (uint32_t i = 0; i < a; ++i) lm.SetValue(i, (*mean)[i]);
+    for (uint32_t i = 0; i < a; ++i) lv.SetValue(i, (*var)[i]);
+    Duplicate(ly.template ReinterpretCast<int16_t>(), int16_t{0}, static_cast<int32_t>(a * rp));
+    Normalize<U, bfloat16_t>(ly, lr, lm, lv, lx, lg, lb, 1e-5f, NormalizePara{a, r, rp});
+    for (uint32_t i = 0; i < a * rp; ++i) (*y)[i] = static_cast<float>(ly.GetValue(i));
+    for (uint32_t i = 0; i < a; ++i) (*rstd)[i] = lr.GetValue(i);
+  });
+}
+
+template <typename U>
+void CheckBf16Normalize() {
+  constexpr uint32_t a = 5, r = 40, rp = 48;
+  std::vector<float> y, rstd, x, g, b, mean, var;
+  std::vector<BlockFailure> f;
+  Bf16Normalize<U>("Ascend950PR_9599", &y, &rstd, &x, &g, &b, &mean, &var, &f);
+  ASSERT_TRUE(f.empty()) << FirstCheck(f) << ": " << f[0].message;
+  for (uint32_t i = 0; i < a; ++i) {
+    const double rs = 1 / std::sqrt(double{var[i]} + double{1e-5f});
+    EXPECT_NEAR(rstd[i], rs, 4 * 0x1p-24 * rs);
+    for (uint32_t k = 0; k < r; ++k) {
+      const double core = (double{x[i * rp + k]} - mean[i]) * rs * g[k];
+      const double want = core + b[k];
+      const double bound =
+          0x1p-9 * std::fabs(want) + 0x1p-20 * (std::fabs(core) + std::fabs(b[k])) + 0x1p-133;
+      EXPECT_NEAR(y[i * rp + k], want, bound) << "row " << i << " column " << k;
+    }
+    for (uint32_t k = r; k < rp; ++k) EXPECT_EQ(y[i * rp + k], 0.0f) << "padding written";
+  }
+  Bf16Normalize<U>("Ascend910B1", &y, &rstd, &x, &g, &b, &mean, &var, &f);
+  EXPECT_EQ(FirstCheck(f), "Normalize.dtype");
+}
+
+TEST(AscendNormalize, Bf16On950AgainstFloat64) {
+  CheckBf16Normalize<bfloat16_t>();
+  CheckBf16Normalize<float>();
 }
 
 std::string LayerNormCheck(Bend bend) {

@@ -203,3 +203,172 @@ TEST(AntiQuantScaleOnlyReplay, CheckedModeRefusesWhatTheKitCannotRun) {
   }
   lngrad::aicore::SetCheckedMode(was);
 }
+
+// ---- Session 14 (helper aqn): the transposed half Brcb path with its scratch, int4b_t -------
+
+namespace {
+
+struct BrcbCase {
+  uint32_t k, n;
+  bool withOffset;
+};
+
+// The source bytes of k * n elements of S (int4b_t: two a byte).
+template <typename S>
+size_t SrcBytes(size_t count) {
+  return std::is_same_v<S, int4b_t> ? (count + 1) / 2 : count;
+}
+
+// src [n, k] in buffer 1, offset at buffer 2's start and scale at its half element 8192, dst
+// buffer 0 (a sentinel first), the scratch buffer 3 filled with half values (NaN, infinities,
+// zeros among them) before the call: the blocks the Brcb leaves are read as they were.
+template <typename S>
+void CheckBrcb(const BrcbCase& c, const char* soc, uint32_t seed) {
+  SCOPED_TRACE(std::string(soc) + (std::is_same_v<S, int4b_t> ? " int4" : " int8") + " k " +
+               std::to_string(c.k) + " n " + std::to_string(c.n) +
+               (c.withOffset ? " offset" : "") + " seed " + std::to_string(seed));
+  const uint32_t total = c.k * c.n;
+  std::mt19937 gen(seed);
+  std::vector<uint8_t> srcBytes(SrcBytes<S>(total));
+  for (uint8_t& b : srcBytes) b = static_cast<uint8_t>(gen());
+  const std::vector<half> scale = ScaleValues<half>(seed + 1, c.n);
+  const std::vector<half> offset = ScaleValues<half>(seed + 2, c.n);
+  const std::vector<half> before = ScaleValues<half>(seed + 3, kUbBufBytes / 2);
+  const uint32_t tmpBytes = (c.withOffset ? 64u : 32u) * ((c.n + 7) / 8 * 8) + 96;
+  constexpr uint32_t kScaleAt = 8192;
+  const half sentinel = half(-77.0f);
+  std::vector<half> got, tmpAfter;
+  OnBlock(
+      [&](Ub& ub) {
+        std::memcpy(ub.Get<uint8_t>(1).HostPtr(), srcBytes.data(), srcBytes.size());
+        std::fill_n(ub.Get<half>(0).HostPtr(), total + 64, sentinel);
+        LocalTensor<half> o = ub.Get<half>(2), s = ub.Get<half>(2)[kScaleAt];
+        std::copy(offset.begin(), offset.end(), o.HostPtr());
+        std::copy(scale.begin(), scale.end(), s.HostPtr());
+        o.SetSize(c.n);
+        s.SetSize(c.n);
+        ub.Put<half>(3, before);
+        LocalTensor<S> src = ub.Get<S>(1);
+        src.SetSize(total);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(tmpBytes);
+        const AntiQuantShapeInfo info{c.n, 1, c.n, 1};
+        if (c.withOffset) {
+          AscendAntiQuant<S, half, true>(ub.Get<half>(0), src, o, s, tmp, c.k, info);
+        } else {
+          AscendAntiQuant<S, half, true>(ub.Get<half>(0), src, s, tmp, c.k, info);
+        }
+        got = ub.Take<half>(0);
+        tmpAfter = ub.Take<half>(3);
+      },
+      soc);
+  ASSERT_FALSE(got.empty()) << "the kernel did not run";
+  std::vector<int8_t> values;
+  if constexpr (std::is_same_v<S, int4b_t>) {
+    values = aq::DecodeInt4(srcBytes, total);
+  } else {
+    values.assign(srcBytes.begin(), srcBytes.end());
+  }
+  aq::BrcbCall call{c.k, total, c.n, c.withOffset, {}, {}};
+  for (const half h : scale) call.scale.push_back(static_cast<uint16_t>(BitsOf(h)));
+  for (const half h : offset) call.offset.push_back(static_cast<uint16_t>(BitsOf(h)));
+  std::vector<uint8_t> tmpWant(reinterpret_cast<const uint8_t*>(before.data()),
+                               reinterpret_cast<const uint8_t*>(before.data()) + kUbBufBytes);
+  std::vector<uint16_t> want(total);
+  ASSERT_TRUE(aq::BrcbPath(call, values, tmpWant, want)) << "a case the replay does not cover";
+  for (uint32_t e = 0; e < total; ++e) {
+    const float g = static_cast<float>(got[e]);
+    if (std::isnan(g) && std::isnan(lngrad_replay::HalfToFloat({want[e]}))) continue;
+    ASSERT_EQ(BitsOf(got[e]), want[e]) << "element " << e << " (row " << e / c.k << ")";
+  }
+  for (uint32_t e = total; e < total + 64; ++e) ASSERT_EQ(BitsOf(got[e]), BitsOf(sentinel)) << e;
+  ASSERT_EQ(std::memcmp(tmpAfter.data(), tmpWant.data(), kUbBufBytes), 0)
+      << "the scratch differs from the replay's";
+}
+
+// Scale rows not a multiple of 8 (13, 21, 3, 5: the last n % 8 rows take the scratch's old
+// blocks; 3 and 5: no Brcb repeat at all), 8 and 24 as the control; int8 and int4b_t sources
+// (k a multiple of 64 for int4b_t: 32 bytes); with an offset on Ascend910B1 (its Brcb region
+// at byte 32 * n), scale only on both products.
+TEST(AntiQuantBrcbReplay, TailRowsReadWhatTheScratchHeld) {
+  uint32_t seed = 5300;
+  for (const char* soc : kSocs) {
+    for (const bool withOffset : {false, true}) {
+      if (withOffset && std::string(soc) == k950) continue;  // the 950's offset forms: no Brcb
+      for (const BrcbCase& c : {BrcbCase{64, 13, withOffset}, BrcbCase{32, 21, withOffset},
+                                BrcbCase{128, 3, withOffset}, BrcbCase{160, 8, withOffset},
+                                BrcbCase{96, 24, withOffset}}) {
+        CheckBrcb<int8_t>(c, soc, seed += 5);
+      }
+      for (const BrcbCase& c : {BrcbCase{64, 13, withOffset}, BrcbCase{128, 5, withOffset},
+                                BrcbCase{192, 16, withOffset}}) {
+        CheckBrcb<int4b_t>(c, soc, seed += 5);
+      }
+    }
+  }
+}
+
+// The blocks the Brcb does not write are read: a scratch the kernel never wrote is reported by
+// the sanitizer's initcheck at the API (13 rows); with 16 rows every block read is written first.
+TEST(AntiQuantBrcbReplay, InitcheckReportsTheUnwrittenScratchBlocks) {
+  for (const uint32_t n : {13u, 16u}) {
+    const std::string f = lngrad::aicore::test::SanitizerFindings(
+        [n] {
+          TPipe pipe;
+          TBuf<> a, b, t, d;
+          pipe.InitBuffer(a, 4096);
+          pipe.InitBuffer(b, 1024);
+          pipe.InitBuffer(t, 4096);
+          pipe.InitBuffer(d, 8192);
+          Duplicate(a.Get<int16_t>(), int16_t{0x0703}, 32 * n / 2);
+          Duplicate(b.Get<half>(), half(1.5f), 16);
+          PipeBarrier<PIPE_V>();
+          LocalTensor<int8_t> src = a.Get<int8_t>();
+          src.SetSize(32 * n);
+          LocalTensor<half> scale = b.Get<half>();
+          scale.SetSize(n);
+          AscendAntiQuant<int8_t, half, true>(d.Get<half>(), src, scale, t.Get<uint8_t>(), 32,
+                                              AntiQuantShapeInfo{n, 1, n, 1});
+        },
+        lngrad::aicore::san::kInitcheck);
+    if (n % 8 != 0) {
+      EXPECT_NE(f.find("initcheck"), std::string::npos) << f;
+      EXPECT_NE(f.find("AscendAntiQuant"), std::string::npos) << f;
+    } else {
+      EXPECT_EQ(f, "") << f;
+    }
+  }
+}
+
+// Checked mode: the Brcb path needs one scale row per source row (the page's scale shape [N,
+// ...]; otherwise rows past the scale read further blocks) and k 32-byte aligned in the source
+// (the page's rule for the transposed forms); arch 2002 takes int8_t to half only.
+TEST(AntiQuantBrcbReplay, CheckedModeRules) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  auto run = [](uint32_t scaleRows, uint32_t k, const char* soc) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          LocalTensor<half> s = ub.Get<half>(2);
+          s.SetSize(16);
+          LocalTensor<int4b_t> src = ub.Get<int4b_t>(1);
+          src.SetSize(16 * k);
+          AscendAntiQuant<int4b_t, half, true>(ub.Get<half>(0), src, s, ub.Get<uint8_t>(3), k,
+                                               AntiQuantShapeInfo{scaleRows, 1, scaleRows, 1});
+        },
+        soc);
+  };
+  EXPECT_EQ(run(16, 64, k910B).first, "");
+  const auto rows = run(15, 64, k910B);
+  EXPECT_EQ(rows.first, "quant_filter_arg") << rows.second;
+  EXPECT_NE(rows.second.find("one row per source row"), std::string::npos) << rows.second;
+  const auto align = run(16, 32, k910B);
+  EXPECT_EQ(align.first, "quant_filter_arg") << align.second;
+  EXPECT_NE(align.second.find("32-byte aligned"), std::string::npos) << align.second;
+  const auto p310 = run(16, 64, "Ascend310P1");
+  EXPECT_EQ(p310.first, "quant_filter_arg") << p310.second;
+  EXPECT_NE(p310.second.find("arch 2002"), std::string::npos) << p310.second;
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+}  // namespace

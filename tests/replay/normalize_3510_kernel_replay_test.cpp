@@ -5,7 +5,8 @@
 // without saturation, rLength columns of each padded row): every config, T/U float/float, half/half
 // and half/float, an odd and an even aLength (the source's row pairs and its last row), variances
 // that make var + ε zero, negative, subnormal, infinite or NaN, inputs with NaN, ±inf, ±0 and
-// subnormals, ε 0 and 1e-5. rstd, the output (its padding untouched) and the kept inputs.
+// subnormals, ε 0 and 1e-5. rstd, the output (its padding untouched) and the kept inputs. Also
+// the bfloat16 forms and isReuseSource = true (session 14).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -76,8 +77,16 @@ std::vector<float> Means(uint32_t seed, uint32_t a) {
 
 // Operands in a block of the 950: output in buffer 0, x in 1, gamma and beta in halves of 2,
 // mean, variance and rstd in thirds of 3, the scratch a pipe buffer of its own.
+template <class T>
+const char* TypeName() {
+  if constexpr (std::is_same_v<T, half>) return "half";
+  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+  return "float";
+}
+
+// reuse: isReuseSource true, which normalize_3510_impl.h takes and ignores (x stays as it was).
 template <class U, class T, const AscendC::NormalizeConfig& C>
-void CheckCase(const ArCase& c, float eps, uint32_t seed) {
+void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false) {
   const uint32_t rows = c.a * c.rPad;
   const std::vector<T> x = Inputs<T>(seed, rows, 8.0f);
   const std::vector<U> gamma = Inputs<U>(seed + 1, c.r, 3.0f);
@@ -118,8 +127,13 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed) {
         v.SetSize(kThird);
         r.SetSize(kThird);
         const AscendC::NormalizePara para{c.a, c.r, c.rPad};
-        AscendC::Normalize<U, T, false, C>(output, r, m, v, inputX, g, b, tmpBuf.Get<uint8_t>(),
-                                           eps, para);
+        if (reuse) {
+          AscendC::Normalize<U, T, true, C>(output, r, m, v, inputX, g, b, tmpBuf.Get<uint8_t>(),
+                                            eps, para);
+        } else {
+          AscendC::Normalize<U, T, false, C>(output, r, m, v, inputX, g, b, tmpBuf.Get<uint8_t>(),
+                                             eps, para);
+        }
         out = ub.Take<T>(0);
         xAfter = ub.Take<T>(1);
         gb = ub.Take<U>(2);
@@ -133,8 +147,8 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed) {
                           reinterpret_cast<const R<U>*>(gamma.data()),
                           reinterpret_cast<const R<U>*>(beta.data()), eps,
                           reinterpret_cast<R<T>*>(want.data()), rstd.data());
-  const std::string what = std::string("Normalize<") + (sizeof(U) == 2 ? "half" : "float") + ", " +
-                           (sizeof(T) == 2 ? "half" : "float") + "> noGamma " +
+  const std::string what = std::string("Normalize<") + TypeName<U>() + ", " + TypeName<T>() +
+                           (reuse ? ", true" : "") + "> noGamma " +
                            std::to_string(C.isNoGamma) + " noBeta " + std::to_string(C.isNoBeta) +
                            " A " + std::to_string(c.a) + " R " + std::to_string(c.r) + " pad " +
                            std::to_string(c.rPad) + " eps " + std::to_string(eps);
@@ -150,7 +164,7 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed) {
 }
 
 template <class U, class T>
-void CheckTypes(uint32_t unit) {
+void CheckTypes(uint32_t unit, bool reuse = false) {
   // rPad: r rounded up to 32 bytes of T, and once more.
   const auto pad = [unit](uint32_t r, uint32_t more) {
     return (r + unit - 1) / unit * unit + more;
@@ -161,10 +175,10 @@ void CheckTypes(uint32_t unit) {
   uint32_t seed = 900 + unit;
   for (const ArCase& c : cases) {
     for (float eps : {1e-5f, 0.0f}) {
-      CheckCase<U, T, AscendC::NLCFG_NORM>(c, eps, ++seed);
-      CheckCase<U, T, AscendC::NLCFG_NOBETA>(c, eps, ++seed);
-      CheckCase<U, T, AscendC::NLCFG_NOGAMMA>(c, eps, ++seed);
-      CheckCase<U, T, AscendC::NLCFG_NOOPT>(c, eps, ++seed);
+      CheckCase<U, T, AscendC::NLCFG_NORM>(c, eps, ++seed, reuse);
+      CheckCase<U, T, AscendC::NLCFG_NOBETA>(c, eps, ++seed, reuse);
+      CheckCase<U, T, AscendC::NLCFG_NOGAMMA>(c, eps, ++seed, reuse);
+      CheckCase<U, T, AscendC::NLCFG_NOOPT>(c, eps, ++seed, reuse);
     }
   }
 }
@@ -172,5 +186,15 @@ void CheckTypes(uint32_t unit) {
 TEST(NormalizeReplay3510, FloatBitwise) { CheckTypes<float, float>(8); }
 TEST(NormalizeReplay3510, HalfBitwise) { CheckTypes<half, half>(16); }
 TEST(NormalizeReplay3510, HalfWithFloatGammaBitwise) { CheckTypes<float, half>(16); }
+// Session 14 (helper aqn): the 950's bfloat16 forms (T bfloat16_t, U bfloat16_t or float; the
+// Cast to bfloat16 rounds to nearest even without saturation), and isReuseSource = true, which
+// the 3510 code ignores.
+TEST(NormalizeReplay3510, Bf16Bitwise) { CheckTypes<bfloat16_t, bfloat16_t>(16); }
+TEST(NormalizeReplay3510, Bf16WithFloatGammaBitwise) { CheckTypes<float, bfloat16_t>(16); }
+TEST(NormalizeReplay3510, ReuseSourceIsIgnored) {
+  CheckTypes<float, float>(8, true);
+  CheckTypes<half, half>(16, true);
+  CheckTypes<bfloat16_t, bfloat16_t>(16, true);
+}
 
 }  // namespace

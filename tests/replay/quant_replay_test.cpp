@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "reduce_quant_test_util.h"
+#include "replay_antiquant_3510.h"
 
 namespace {
 
@@ -377,22 +378,23 @@ TEST(QuantReplay, AscendDequantHalfFromUint64Scales) {
 
 enum class AqForm { kTensors, kScaleTensor, kScalars, kScaleScalar };
 
-// One call; offset and scale tensors in buffer 2 (scale at kScaleAt), tmp in buffer 3.
-template <typename D>
+// One call; offset and scale tensors in buffer 2 (scale at kScaleAt), tmp in buffer 3; x: the
+// source's bytes (S int8_t or int4b_t, K * N elements).
+template <typename D, typename S = int8_t>
 std::vector<D> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t tmpBytes,
-                            uint32_t K, uint32_t N, uint32_t groups, const std::vector<int8_t>& x,
+                            uint32_t K, uint32_t N, uint32_t groups, const std::vector<uint8_t>& x,
                             const std::vector<D>& off, const std::vector<D>& scl) {
   constexpr uint32_t kScaleAt = 8192;
   std::vector<D> got;
   OnBlock(
       [&](Ub& ub) {
-        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        std::memcpy(ub.Get<uint8_t>(1).HostPtr(), x.data(), x.size());
         LocalTensor<D> o = ub.Get<D>(2), s = ub.Get<D>(2)[kScaleAt];
         std::copy(off.begin(), off.end(), o.HostPtr());
         std::copy(scl.begin(), scl.end(), s.HostPtr());
         o.SetSize(groups * N);  // the bf16 path's scratch test reads the scale's size
         s.SetSize(groups * N);
-        LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+        LocalTensor<S> src = ub.Get<S>(1);
         src.SetSize(K * N);
         LocalTensor<D> dst = ub.Get<D>(0);
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
@@ -401,9 +403,9 @@ std::vector<D> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t 
         const AntiQuantShapeInfo info{rowsOf, colsOf, rowsOf, colsOf};
 #define LNGRAD_RP_AQ(...)                                     \
   if (transpose) {                                            \
-    AscendAntiQuant<int8_t, D, true>(dst, src, __VA_ARGS__);  \
-  } else {                                                    \
-    AscendAntiQuant<int8_t, D, false>(dst, src, __VA_ARGS__); \
+    AscendAntiQuant<S, D, true>(dst, src, __VA_ARGS__);  \
+  } else {                                               \
+    AscendAntiQuant<S, D, false>(dst, src, __VA_ARGS__); \
   }
         switch (form) {
           case AqForm::kTensors:
@@ -435,18 +437,26 @@ std::vector<D> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t 
   return got;
 }
 
-// tmpBytes: the sharedTmpBuffer's size (small: the transposed forms' scalar fallback).
-template <typename D = half>
+// tmpBytes: the sharedTmpBuffer's size (small: the transposed forms' scalar fallback). S
+// int4b_t: random bytes, decoded by the replay's own reading (aq3510::DecodeInt4).
+template <typename D = half, typename S = int8_t>
 void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint32_t N,
                     uint32_t groups, uint32_t seed, uint32_t tmpBytes = kUbBufBytes) {
-  std::vector<int8_t> x(size_t{K} * N);
+  constexpr bool kInt4 = std::is_same_v<S, AscendC::int4b_t>;
+  std::vector<uint8_t> bytes(kInt4 ? (size_t{K} * N + 1) / 2 : size_t{K} * N);
   std::mt19937 gen(seed);
-  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
+  for (uint8_t& v : bytes) v = static_cast<uint8_t>(gen());
+  std::vector<int8_t> x;
+  if constexpr (kInt4) {
+    x = rp::aq3510::DecodeInt4(bytes, size_t{K} * N);
+  } else {
+    x.assign(bytes.begin(), bytes.end());
+  }
   const size_t params = size_t{groups} * N;
   const std::vector<D> off = Values<D>(seed + 1, params, 300.0f);
   const std::vector<D> scl = Values<D>(seed + 2, params, 40.0f);
   const std::vector<D> got =
-      RunAntiQuant<D>(form, transpose, withTmp, tmpBytes, K, N, groups, x, off, scl);
+      RunAntiQuant<D, S>(form, transpose, withTmp, tmpBytes, K, N, groups, bytes, off, scl);
   constexpr bool kBf16 = std::is_same_v<D, bfloat16_t>;
   const bool tensors = form == AqForm::kTensors || form == AqForm::kScaleTensor;
   const bool hasOffset = form == AqForm::kTensors || form == AqForm::kScalars;
@@ -474,7 +484,8 @@ void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint3
     if (std::isnan(want[e]) && std::isnan(gotF[e])) continue;
     const uint32_t wantBits = kBf16 ? Bits(want[e]) >> 16 : rp::FloatToHalf(want[e]).bits;
     ASSERT_EQ(Bits(got[e]), wantBits)
-        << "form " << static_cast<int>(form) << (transpose ? " transposed " : " ") << K << "x" << N
+        << (kInt4 ? "int4 " : "") << "form " << static_cast<int>(form)
+        << (transpose ? " transposed " : " ") << K << "x" << N
         << " groups " << groups << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad "
         << gotF[e] << ", replay " << want[e];
   }
@@ -531,6 +542,29 @@ TEST(QuantReplay, AscendAntiQuantBf16Transposed) {
     CheckAntiQuant<bfloat16_t>(AqForm::kScalars, true, true, K, N, 1, seed += 3);
     CheckAntiQuant<bfloat16_t>(AqForm::kScaleScalar, true, true, K, N, 1, seed += 3);
   }
+}
+
+// int4b_t sources (Atlas A2 / A3; session 14, helper aqn): the same paths as int8 with the
+// source decoded from its nibbles, low nibble first (replay_antiquant_3510.h DecodeInt4): half
+// and bfloat16 output, every form, transposed and not, the performance, Brcb, chunked and
+// scalar paths; rows of whole 32-byte blocks of int4 (N, or K transposed, a multiple of 64).
+TEST(QuantReplay, AscendAntiQuantInt4Sources) {
+  using AscendC::int4b_t;
+  uint32_t seed = 1700;
+  for (bool transpose : {false, true}) {
+    const uint32_t K = transpose ? 128 : 33, N = transpose ? 48 : 64;
+    CheckAntiQuant<half, int4b_t>(AqForm::kTensors, transpose, true, K, N, 1, seed += 3);
+    CheckAntiQuant<half, int4b_t>(AqForm::kTensors, transpose, false, K, N, 1, seed += 3);
+    CheckAntiQuant<half, int4b_t>(AqForm::kScaleTensor, transpose, true, K, N, 1, seed += 3);
+    CheckAntiQuant<half, int4b_t>(AqForm::kScalars, transpose, true, K, N, 1, seed += 3);
+    CheckAntiQuant<half, int4b_t>(AqForm::kScaleScalar, transpose, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kTensors, transpose, true, K, N, 1, seed += 3);
+    CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kScaleTensor, transpose, true, K, N, 1,
+                                        seed += 3);
+    CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kScalars, transpose, true, K, N, 1, seed += 3);
+  }
+  CheckAntiQuant<half, int4b_t>(AqForm::kScaleTensor, false, true, 64, 64, 4, seed += 3);
+  CheckAntiQuant<half, int4b_t>(AqForm::kTensors, true, true, 64, 48, 2, seed += 3, 1024);
 }
 
 TEST(QuantReplay, AscendAntiQuantHalfGroupsOnlyWhereThePathReadsThem) {

@@ -254,6 +254,8 @@ Status NormalizeFootprintFor(Algorithm algorithm, const ArShape& shape, bool isH
 // cast RNE) over the padded rows. kRegBase (3510, §10.5): rstd by the register Rsqrt with two
 // refinement steps (fused multiply-adds), y = fma(gamma, (x - mean) * rstd, beta) over rLength
 // columns; the padded columns of y are not written. `footprint` is NormalizeFootprintFor's.
+// Also T BFloat16 with U BFloat16 or float, kRegBase only (the 950's bfloat16 forms; kVector
+// returns InvalidArgument).
 template <typename T, typename U>
 Status Normalize(Algorithm algorithm, const ArShape& shape, const NormalizeFootprint& footprint,
                  const NormalizeOperands<T, U>& operands, float epsilon, Impl impl = Impl::kAuto);

@@ -5,17 +5,20 @@
 //                                          gamma, beta, sharedTmpBuffer, epsilon, para);
 //   Normalize<U, T, isReuseSource, config>(..., gamma, beta, epsilon, para);  // PopStackBuffer
 //
-// T (x, y) half or float; U (gamma, beta) float, or half when T is half; mean, variance and
-// rstd float. rstd = 1/sqrt(variance + epsilon), y = (x - mean) * rstd * gamma + beta per row
+// T (x, y) half or float; U (gamma, beta) float, or half when T is half; on the 950 (arch 3510)
+// also T bfloat16_t with U bfloat16_t or float (normalize_3510_impl.h; elsewhere refused,
+// "Normalize.dtype"); mean, variance and rstd float. rstd = 1/sqrt(variance + epsilon), y = (x - mean) * rstd * gamma + beta per row
 // (config.isNoGamma / isNoBeta drop a term). Arch 2002/2201: the vector path, which also writes
 // the padded columns of y (from whatever sharedTmpBuffer held there); arch 3510: the register
-// path, which writes only rLength columns of each row and uses no scratch.
+// path, which writes only rLength columns of each row and uses no scratch (half and bfloat16
+// loads widen exactly, y rounds to nearest even without saturation).
 //
 // Checked mode raises KernelCheckError for the toolkit's CPU-debug checks (data types, UB
 // positions, sizes and alignment of every tensor, tensors that must not be the same,
 // config.reducePattern AR, config.aLength -1 or para.aLength, para.aLength * para.rLength
-// within inputX, rLengthWithPadding 32-byte aligned, isReuseSource false, a sharedTmpBuffer of
-// at least aLength floats holding one row group) and for accesses beyond an operand
+// within inputX, rLengthWithPadding 32-byte aligned, isReuseSource false off the 950 (its
+// register path ignores the flag, as normalize_3510_impl.h does), a sharedTmpBuffer of at least
+// aLength floats holding one row group) and for accesses beyond an operand
 // ("Normalize.operand_bounds").
 #pragma once
 
@@ -33,6 +36,11 @@ template <typename U, typename T>
 constexpr bool kArTypesValid = (std::is_same_v<T, float> && std::is_same_v<U, float>) ||
                                (std::is_same_v<T, half> &&
                                 (std::is_same_v<U, half> || std::is_same_v<U, float>));
+
+// Normalize's also: T bfloat16_t with U bfloat16_t or float, on the 950 only.
+template <typename U, typename T>
+constexpr bool kNormalizeBf16 =
+    std::is_same_v<T, bfloat16_t> && (std::is_same_v<U, bfloat16_t> || std::is_same_v<U, float>);
 
 // The checks the [A, R] APIs share: para against inputX and the alignment of the padded rows.
 template <typename T>
@@ -92,9 +100,10 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
                                  const NormalizePara& para,
                                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(lngrad::adv::detail::kArTypesValid<U, T>,
+  static_assert(lngrad::adv::detail::kArTypesValid<U, T> || lngrad::adv::detail::kNormalizeBf16<U, T>,
                 "Failed to check dtype in Normalize, current api support dtype combination is "
-                "T: float, U: float; T: half, U: half / float.");
+                "T: float, U: float; T: half, U: half / float; T: bfloat16_t, U: bfloat16_t / "
+                "float (Ascend 950).");
   static_assert(config.isOnlyOutput == false, "isOnlyOutput must be set false for now.");
   static_assert(config.aLength != 1, "aLength in config must not be 1.");
   namespace nd = lngrad::adv::detail;
@@ -105,12 +114,18 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
   }
   const dm::Algorithm algo = nd::SupportedAlgorithm(kApi, &lngrad::Product::supports_layernorm);
   const bool vector = algo == dm::Algorithm::kVector;
+  if constexpr (nd::kNormalizeBf16<U, T>) {
+    // normalize_common_impl.h (2201/2002) has no bfloat16 form: the device build fails there.
+    nd::Check(!vector, kApi, "dtype",
+              "[Normalize] T bfloat16_t exists on Ascend 950 (arch 3510) only "
+              "(normalize_3510_impl.h); this block's product has the vector path");
+  }
   dm::ArShape shape{para.aLength,     para.rLength,    para.rLengthWithPadding,
                     config.isNoGamma, config.isNoBeta, true};
   const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
   dm::NormalizeFootprint f;
-  const lngrad::Status plan = dm::NormalizeFootprintFor(algo, shape, std::is_same_v<T, half>,
-                                                        std::is_same_v<U, half>, stack_floats, &f);
+  const lngrad::Status plan =
+      dm::NormalizeFootprintFor(algo, shape, sizeof(T) == 2, sizeof(U) == 2, stack_floats, &f);
   if (lngrad::aicore::CheckedMode()) {
     nd::CheckTensors(kApi, "output", output, "outputRstd", outputRstd, "inputMean", inputMean,
                      "inputVariance", inputVariance, "inputX", inputX, "gamma", gamma, "beta",
@@ -123,7 +138,8 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                                {"inputX", inputX},
                                {"gamma", gamma},
                                {"beta", beta}});
-    nd::CheckReuseFalse(kApi, isReuseSource);
+    // normalize_3510_impl.h takes isReuseSource and ignores it.
+    if (vector) nd::CheckReuseFalse(kApi, isReuseSource);
     nd::Check(config.reducePattern == ReducePattern::AR, kApi, "config",
               "[Normalize] The config.reducePattern should be ReducePattern::AR.");
     nd::Check(config.aLength == -1 || static_cast<uint32_t>(config.aLength) == para.aLength, kApi,

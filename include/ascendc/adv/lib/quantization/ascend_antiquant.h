@@ -20,7 +20,9 @@
 // Except where the toolkit's paths ignore the groups (2201/2002, and the 950's scale-only
 // forms): without transpose and with an offset (half; bfloat16 with the scratch of its
 // performance path), row k takes offset[n] and scale[n]; half transposed (the Brcb path: enough
-// sharedTmpBuffer and k < 4096), row n takes element n of each tensor; bfloat16 without
+// sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which holds element
+// n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held beyond (the
+// device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16 without
 // transpose nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking
 // the row's scale from its start (column n takes element n % (sharedTmpBuffer / 8)). The
 // transposed bfloat16 scale-tensor form does not build for arch 3510 (refused there).
@@ -49,7 +51,8 @@
 //
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
-// on 2201/2002 (0 for half output), AntiQuantize on arch 3510.
+// on 2201/2002 (0 for half output), AntiQuantize on arch 3510, int8_t to half only on arch 2002;
+// the Brcb path: scaleN equal to the source's rows and k 32-byte aligned in the source.
 #pragma once
 
 #include <cstddef>
@@ -133,6 +136,16 @@ void CheckScaleOnlySource() {
           "the forms without an offset take an int8_t or int4b_t source");
 }
 
+// The kit's kernel check on arch 2002 (Atlas inference AI Core; antiquant_check_common.h): an
+// int8_t source and a half output only (the Atlas A2 / A3 forms add int4b_t and bfloat16_t).
+template <typename S, typename D>
+void Check2002Types(const char* api) {
+  Require(detail::rep::RunningArch() != NpuArch::k2002 ||
+              (std::is_same_v<S, int8_t> && std::is_same_v<D, half>),
+          api,
+          "Atlas inference products (arch 2002) take an int8_t source and a half output only");
+}
+
 // AntiQuantize (950): the source, destination and parameter types of its two tables
 // (PER_TENSOR/PER_CHANNEL: parameters of the destination's type; PER_TOKEN/PER_GROUP: also
 // float parameters, and a float destination with float parameters).
@@ -211,6 +224,77 @@ bool Uses950Sequence(const char* api) {
   }
 }
 
+// The transposed half Brcb path (ascend_antiquant_impl.h AscendAntiQuantFP16Transpose; on 2201
+// with or without an offset, on 3510 the scale-only form): the source cast to half into dst;
+// Brcb of (uint8_t)(scaleN / 8) repeats broadcasts scale element b to the 16 halves of scratch
+// block b (offset: from byte 32 * scaleN); then row r adds offset block r and multiplies by
+// scale block r, column c taking lane c % 16 (half instructions). Blocks the Brcb does not
+// write (scaleN not a multiple of 8, or past 2047) hold what the scratch held before: they are
+// read as they are, and recorded as read, so that the sanitizer's initcheck reports a scratch
+// the kernel never wrote.
+template <typename S>
+void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src, const LocalTensor<half>* offset,
+              const LocalTensor<half>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
+              uint32_t scaleN, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  namespace san = lngrad::aicore::san;
+  constexpr const char* kApi = "AscendAntiQuant";
+  const uint64_t total = src.GetSize(), rows = total / k;
+  const uint64_t brcbN = uint64_t{8} * static_cast<uint8_t>(scaleN / 8);
+  q::Require(rows == scaleN, kApi,
+             "the transposed scale has one row per source row: shapeInfo.scaleHeight (else the "
+             "scale's ShapeInfo shape[0]) is " + std::to_string(scaleN) + ", the source has " +
+                 std::to_string(rows));
+  q::Require(lngrad::aicore::ElemBytes<S>(k) % 32 == 0, kApi,
+             "k " + std::to_string(k) + " must be 32-byte aligned in the source when transposed");
+  const uint64_t offAt = offset == nullptr ? 0 : uint64_t{16} * scaleN;  // in halves
+  const uint64_t blocks = std::max(rows, brcbN);
+  q::CheckCount(kApi, src, total, "src");
+  q::CheckCount(kApi, dst, total, "dst");
+  q::CheckCount(kApi, scale, brcbN, "scale");
+  if (offset != nullptr) q::CheckCount(kApi, *offset, brcbN, "offset");
+  q::CheckCount(kApi, tmp, 2 * (offAt + 16 * blocks), "sharedTmpBuffer");
+  const auto* t = reinterpret_cast<std::byte*>(tmp.HostPtr());
+  {
+    san::Instr cast(lngrad::aicore::Pipe::kV, kApi, loc);
+    if (cast) {
+      cast.Read(q::SpanOf(src, total).p, q::SpanOf(src, total).bytes);
+      cast.Write(dst.HostPtr(), total * 2);
+    }
+  }
+  {
+    san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+    if (in && brcbN != 0) {
+      in.Read(scale.HostPtr(), brcbN * 2);
+      in.Write(t, brcbN * 32);
+      if (offset != nullptr) {
+        in.Read(offset->HostPtr(), brcbN * 2);
+        in.Write(t + offAt * 2, brcbN * 32);
+      }
+    }
+  }
+  q::Record(kApi, loc,
+            {{dst.HostPtr(), total * 2},
+             {t, rows * 32},
+             {t + offAt * 2, offset == nullptr ? 0 : rows * 32}},
+            {{dst.HostPtr(), total * 2}});
+  half* out = dst.HostPtr();
+  for (uint64_t e = 0; e < total; ++e) out[e] = half(q::F(q::SrcAt(src, e)));
+  half* blk = reinterpret_cast<half*>(tmp.HostPtr());
+  for (uint64_t b = 0; b < brcbN; ++b) {
+    std::fill_n(blk + 16 * b, 16, scale.HostPtr()[b]);
+    if (offset != nullptr) std::fill_n(blk + offAt + 16 * b, 16, offset->HostPtr()[b]);
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t c = 0; c < k; ++c) {
+      half& v = out[r * k + c];
+      const uint64_t lane = 16 * r + c % 16;
+      if (offset != nullptr) v = q::HAdd(v, blk[offAt + lane]);
+      v = q::HMul(v, blk[lane]);
+    }
+  }
+}
+
 // The tensor forms: offset null means no offset (the scale-only form).
 template <typename S, typename D, bool isTranspose>
 void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
@@ -219,6 +303,7 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   namespace q = lngrad::aicore::quant_detail;
   constexpr const char* kApi = "AscendAntiQuant";
   q::aq950::CheckTypes<S, D>();
+  q::Check2002Types<S, D>(kApi);
   if (offset != nullptr && Uses950Sequence<S>(kApi)) {
     q::aq950::TensorForm<S, D, isTranspose>(dst, src, *offset, scale, k, info.offsetWidth, loc);
     return;
@@ -261,13 +346,21 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   // 8 bytes per scale element and 256 per row of k; its scale-only form runs each row in chunks
   // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
   // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
-  const uint64_t scaleN = info.scaleHeight != 0 ? info.scaleHeight : per;
-  const uint64_t brcbRows = offset != nullptr ? 2 : 1;
   const bool vectorSeq = !q::Is3510() || offset == nullptr;
+  if constexpr (isTranspose && std::is_same_v<D, half>) {
+    // The kit's scaleN: the shape info's height, else the scale's ShapeInfo shape[0] (0 if none).
+    const AscendC::ShapeInfo si = scale.GetShapeInfo();
+    const uint32_t scaleN = info.scaleHeight != 0 ? info.scaleHeight
+                                                  : (si.shapeDim > 0 ? si.shape[0] : 0u);
+    const uint64_t coeff = offset != nullptr ? 2 : 1;
+    if (vectorSeq && k < 4096 && tmp.GetSize() / 2 >= uint64_t{16} * scaleN * coeff) {
+      BrcbPath<S>(dst, src, offset, scale, tmp, k, scaleN, loc);
+      return;
+    }
+  }
   bool perN = false;
   if (vectorSeq && std::is_same_v<D, half>) {
-    perN =
-        isTranspose ? k < 4096 && tmp.GetSize() / 2 >= 16 * scaleN * brcbRows : offset != nullptr;
+    perN = !isTranspose && offset != nullptr;
   } else if (vectorSeq) {
     perN = !isTranspose && offset != nullptr &&
            tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
@@ -301,6 +394,7 @@ void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withO
                 D scale, const LocalTensor<uint8_t>& tmp, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   q::aq950::CheckTypes<S, D>();
+  q::Check2002Types<S, D>("AscendAntiQuant");
   if (withOffset && Uses950Sequence<S>("AscendAntiQuant")) {
     q::aq950::ScalarForm<S, D>(dst, src, offset, scale, loc);
     return;
