@@ -19,6 +19,7 @@
 // values past the range -> +-the largest bfloat16.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
