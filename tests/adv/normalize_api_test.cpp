@@ -298,7 +298,8 @@ TEST(AscendNormalize, CheckedModeReportsTheDeviceChecks) {
 
 // bfloat16 on the 950 (normalize_3510_impl.h: T bfloat16_t, U bfloat16_t or float) against the
 // float64 formula y = (x - mean) / sqrt(var + eps) * gamma + beta with x, gamma, beta the
-// bfloat16 (or float) operands. Bound: |y - y64| <= 2^-8 |y64| (the final rounding to bfloat16, 8 bits)
+// bfloat16 (or float) operands. Bound: |y - y64| <= 2^-8 |y64| (the final rounding to bfloat16, 8
+// bits)
 // + 2^-20 (|gamma (x - mean) rstd| + |beta|) (the float Sub, Mul and fused multiply-add, and
 // rstd within a few float ulps) + 2^-133 (half the smallest bfloat16 subnormal). Off the 950 the
 // type is refused (Normalize.dtype).

@@ -225,8 +225,8 @@ size_t SrcBytes(size_t count) {
 template <typename S>
 void CheckBrcb(const BrcbCase& c, const char* soc, uint32_t seed) {
   SCOPED_TRACE(std::string(soc) + (std::is_same_v<S, int4b_t> ? " int4" : " int8") + " k " +
-               std::to_string(c.k) + " n " + std::to_string(c.n) +
-               (c.withOffset ? " offset" : "") + " seed " + std::to_string(seed));
+               std::to_string(c.k) + " n " + std::to_string(c.n) + (c.withOffset ? " offset" : "") +
+               " seed " + std::to_string(seed));
   const uint32_t total = c.k * c.n;
   std::mt19937 gen(seed);
   std::vector<uint8_t> srcBytes(SrcBytes<S>(total));

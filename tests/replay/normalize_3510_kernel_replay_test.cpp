@@ -148,10 +148,10 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false) {
                           reinterpret_cast<const R<U>*>(beta.data()), eps,
                           reinterpret_cast<R<T>*>(want.data()), rstd.data());
   const std::string what = std::string("Normalize<") + TypeName<U>() + ", " + TypeName<T>() +
-                           (reuse ? ", true" : "") + "> noGamma " +
-                           std::to_string(C.isNoGamma) + " noBeta " + std::to_string(C.isNoBeta) +
-                           " A " + std::to_string(c.a) + " R " + std::to_string(c.r) + " pad " +
-                           std::to_string(c.rPad) + " eps " + std::to_string(eps);
+                           (reuse ? ", true" : "") + "> noGamma " + std::to_string(C.isNoGamma) +
+                           " noBeta " + std::to_string(C.isNoBeta) + " A " + std::to_string(c.a) +
+                           " R " + std::to_string(c.r) + " pad " + std::to_string(c.rPad) +
+                           " eps " + std::to_string(eps);
   ASSERT_EQ(stats.size(), kUbBufBytes / 4) << what;
   ExpectSame(out, want, what + " output");
   ExpectSame(std::vector<float>(stats.begin() + 2 * kThird, stats.begin() + 3 * kThird), rstd,

@@ -401,8 +401,8 @@ std::vector<D> RunAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t 
         tmp.SetSize(tmpBytes);
         const uint32_t rowsOf = transpose ? N : groups, colsOf = transpose ? groups : N;
         const AntiQuantShapeInfo info{rowsOf, colsOf, rowsOf, colsOf};
-#define LNGRAD_RP_AQ(...)                                     \
-  if (transpose) {                                            \
+#define LNGRAD_RP_AQ(...)                                \
+  if (transpose) {                                       \
     AscendAntiQuant<S, D, true>(dst, src, __VA_ARGS__);  \
   } else {                                               \
     AscendAntiQuant<S, D, false>(dst, src, __VA_ARGS__); \
@@ -485,9 +485,9 @@ void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint3
     const uint32_t wantBits = kBf16 ? Bits(want[e]) >> 16 : rp::FloatToHalf(want[e]).bits;
     ASSERT_EQ(Bits(got[e]), wantBits)
         << (kInt4 ? "int4 " : "") << "form " << static_cast<int>(form)
-        << (transpose ? " transposed " : " ") << K << "x" << N
-        << " groups " << groups << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad "
-        << gotF[e] << ", replay " << want[e];
+        << (transpose ? " transposed " : " ") << K << "x" << N << " groups " << groups
+        << (withTmp ? " tmp" : " stack") << " element " << e << ": lngrad " << gotF[e]
+        << ", replay " << want[e];
   }
 }
 
@@ -559,8 +559,7 @@ TEST(QuantReplay, AscendAntiQuantInt4Sources) {
     CheckAntiQuant<half, int4b_t>(AqForm::kScalars, transpose, true, K, N, 1, seed += 3);
     CheckAntiQuant<half, int4b_t>(AqForm::kScaleScalar, transpose, true, K, N, 1, seed += 3);
     CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kTensors, transpose, true, K, N, 1, seed += 3);
-    CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kScaleTensor, transpose, true, K, N, 1,
-                                        seed += 3);
+    CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kScaleTensor, transpose, true, K, N, 1, seed += 3);
     CheckAntiQuant<bfloat16_t, int4b_t>(AqForm::kScalars, transpose, true, K, N, 1, seed += 3);
   }
   CheckAntiQuant<half, int4b_t>(AqForm::kScaleTensor, false, true, 64, 64, 4, seed += 3);

@@ -68,9 +68,9 @@ uint64_t UbCapacity(const AscendC::LocalTensor<T>& t) {
 
 // The device element type of T inside lngrad_adv.
 template <typename T>
-using DevType = std::conditional_t<
-    std::is_same_v<T, half>, lngrad::Half,
-    std::conditional_t<std::is_same_v<T, bfloat16_t>, lngrad::BFloat16, float>>;
+using DevType =
+    std::conditional_t<std::is_same_v<T, half>, lngrad::Half,
+                       std::conditional_t<std::is_same_v<T, bfloat16_t>, lngrad::BFloat16, float>>;
 
 // U is DevType<T>, or const DevType<T> for an input.
 template <typename U, typename T>

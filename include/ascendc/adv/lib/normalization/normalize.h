@@ -7,11 +7,11 @@
 //
 // T (x, y) half or float; U (gamma, beta) float, or half when T is half; on the 950 (arch 3510)
 // also T bfloat16_t with U bfloat16_t or float (normalize_3510_impl.h; elsewhere refused,
-// "Normalize.dtype"); mean, variance and rstd float. rstd = 1/sqrt(variance + epsilon), y = (x - mean) * rstd * gamma + beta per row
-// (config.isNoGamma / isNoBeta drop a term). Arch 2002/2201: the vector path, which also writes
-// the padded columns of y (from whatever sharedTmpBuffer held there); arch 3510: the register
-// path, which writes only rLength columns of each row and uses no scratch (half and bfloat16
-// loads widen exactly, y rounds to nearest even without saturation).
+// "Normalize.dtype"); mean, variance and rstd float. rstd = 1/sqrt(variance + epsilon), y = (x -
+// mean) * rstd * gamma + beta per row (config.isNoGamma / isNoBeta drop a term). Arch 2002/2201:
+// the vector path, which also writes the padded columns of y (from whatever sharedTmpBuffer held
+// there); arch 3510: the register path, which writes only rLength columns of each row and uses no
+// scratch (half and bfloat16 loads widen exactly, y rounds to nearest even without saturation).
 //
 // Checked mode raises KernelCheckError for the toolkit's CPU-debug checks (data types, UB
 // positions, sizes and alignment of every tensor, tensors that must not be the same,
@@ -39,8 +39,8 @@ constexpr bool kArTypesValid = (std::is_same_v<T, float> && std::is_same_v<U, fl
 
 // Normalize's also: T bfloat16_t with U bfloat16_t or float, on the 950 only.
 template <typename U, typename T>
-constexpr bool kNormalizeBf16 =
-    std::is_same_v<T, bfloat16_t> && (std::is_same_v<U, bfloat16_t> || std::is_same_v<U, float>);
+constexpr bool kNormalizeBf16 = std::is_same_v<T, bfloat16_t> &&
+                                (std::is_same_v<U, bfloat16_t> || std::is_same_v<U, float>);
 
 // The checks the [A, R] APIs share: para against inputX and the alignment of the padded rows.
 template <typename T>
@@ -100,10 +100,11 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
                                  const NormalizePara& para,
                                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  static_assert(lngrad::adv::detail::kArTypesValid<U, T> || lngrad::adv::detail::kNormalizeBf16<U, T>,
-                "Failed to check dtype in Normalize, current api support dtype combination is "
-                "T: float, U: float; T: half, U: half / float; T: bfloat16_t, U: bfloat16_t / "
-                "float (Ascend 950).");
+  static_assert(
+      lngrad::adv::detail::kArTypesValid<U, T> || lngrad::adv::detail::kNormalizeBf16<U, T>,
+      "Failed to check dtype in Normalize, current api support dtype combination is "
+      "T: float, U: float; T: half, U: half / float; T: bfloat16_t, U: bfloat16_t / "
+      "float (Ascend 950).");
   static_assert(config.isOnlyOutput == false, "isOnlyOutput must be set false for now.");
   static_assert(config.aLength != 1, "aLength in config must not be 1.");
   namespace nd = lngrad::adv::detail;

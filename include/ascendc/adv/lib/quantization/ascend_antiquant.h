@@ -142,8 +142,7 @@ template <typename S, typename D>
 void Check2002Types(const char* api) {
   Require(detail::rep::RunningArch() != NpuArch::k2002 ||
               (std::is_same_v<S, int8_t> && std::is_same_v<D, half>),
-          api,
-          "Atlas inference products (arch 2002) take an int8_t source and a half output only");
+          api, "Atlas inference products (arch 2002) take an int8_t source and a half output only");
 }
 
 // AntiQuantize (950): the source, destination and parameter types of its two tables
@@ -233,9 +232,10 @@ bool Uses950Sequence(const char* api) {
 // read as they are, and recorded as read, so that the sanitizer's initcheck reports a scratch
 // the kernel never wrote.
 template <typename S>
-void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src, const LocalTensor<half>* offset,
-              const LocalTensor<half>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
-              uint32_t scaleN, lngrad::aicore::SrcLoc loc) {
+void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src,
+              const LocalTensor<half>* offset, const LocalTensor<half>& scale,
+              const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleN,
+              lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   namespace san = lngrad::aicore::san;
   constexpr const char* kApi = "AscendAntiQuant";
@@ -243,8 +243,8 @@ void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src, const Loc
   const uint64_t brcbN = uint64_t{8} * static_cast<uint8_t>(scaleN / 8);
   q::Require(rows == scaleN, kApi,
              "the transposed scale has one row per source row: shapeInfo.scaleHeight (else the "
-             "scale's ShapeInfo shape[0]) is " + std::to_string(scaleN) + ", the source has " +
-                 std::to_string(rows));
+             "scale's ShapeInfo shape[0]) is " +
+                 std::to_string(scaleN) + ", the source has " + std::to_string(rows));
   q::Require(lngrad::aicore::ElemBytes<S>(k) % 32 == 0, kApi,
              "k " + std::to_string(k) + " must be 32-byte aligned in the source when transposed");
   const uint64_t offAt = offset == nullptr ? 0 : uint64_t{16} * scaleN;  // in halves
@@ -350,8 +350,8 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   if constexpr (isTranspose && std::is_same_v<D, half>) {
     // The kit's scaleN: the shape info's height, else the scale's ShapeInfo shape[0] (0 if none).
     const AscendC::ShapeInfo si = scale.GetShapeInfo();
-    const uint32_t scaleN = info.scaleHeight != 0 ? info.scaleHeight
-                                                  : (si.shapeDim > 0 ? si.shape[0] : 0u);
+    const uint32_t scaleN =
+        info.scaleHeight != 0 ? info.scaleHeight : (si.shapeDim > 0 ? si.shape[0] : 0u);
     const uint64_t coeff = offset != nullptr ? 2 : 1;
     if (vectorSeq && k < 4096 && tmp.GetSize() / 2 >= uint64_t{16} * scaleN * coeff) {
       BrcbPath<S>(dst, src, offset, scale, tmp, k, scaleN, loc);
