@@ -57,6 +57,11 @@ bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vect
 float ToBf16(float v);
 
 // ---- Session 14 (helper aqn): a separate reading, its own code, of the same files ----------
+// Read: ascend_antiquant_impl.h (AscendAntiQuantFP16Transpose, AntiQuantFp16Transpose{Main,Tail}
+// Impl, PreCast, AntiQuantInnerLoop), the c220 and 3510 files' AntiQuantFp16Brcb and int4b_t
+// branches, ascend_antiquant_common.h's constants, the kit's AscendAntiQuant page and its kernel
+// check. Not blind: lngrad's ascend_antiquant.h had been read first (to find the path); nothing
+// here was taken from it, and it changed after this replay was written and compared.
 //
 // The int4b_t source (the Atlas A2 / A3 pages list it; AntiQuantInnerLoop, PreCast,
 // AscendAntiQuantFP16Transpose cast it to half with CAST_NONE, exact): element e is the nibble

@@ -213,9 +213,10 @@ bool ReplayNormalize(const ArPara& p, const float* mean, const float* var, const
 }
 
 // The 3510 register loads and stores of T: half and (session 14, helper aqn, its own reading
-// of normalize_3510_impl.h's LoadDataWithT, the DIST_UNPACK_B16 gamma / beta loads and the
-// LayoutZMrgZRndRSatNS Cast) bfloat16 widen exactly to float and round back to nearest even
-// without saturation (overflow to inf, NaN stays a quiet NaN).
+// of normalize_3510_impl.h's NormalizeImpl type rules, LoadDataWithT, the DIST_UNPACK_B16 gamma /
+// beta loads and the LayoutZMrgZRndRSatNS Cast; lngrad's normalize.cpp had been read before, not
+// blind) bfloat16 widen exactly to float and round back to nearest even without saturation
+// (overflow to inf, NaN stays a quiet NaN).
 inline float RegIn(float v) { return v; }
 inline float RegIn(Half v) { return HalfToFloat(v); }
 inline float RegIn(Bf16 v) { return Bf16ToFloat(v); }
