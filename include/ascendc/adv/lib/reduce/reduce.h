@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "lib/reduce/reduce_3510.h"
+#include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
 
@@ -40,14 +41,22 @@ bool Runs3510(Op op) {
   return ((op == Op::kMax || op == Op::kMin) ? fp : f) && On3510();
 }
 
-// The AR rows of one reduce API (2201 order, or the 950's where Runs3510).
+// The AR rows of one reduce API (2201 order, or the 950's where Runs3510: rows longer than a
+// register fold in `sm` (src) or `tm` (the scratch), reduce_3510_mem.h).
 template <typename T>
-void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
+void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, Mem<T>& sm,
+           Mem<T>& tm) {
   std::vector<T> row(s.last);
+  const Op fold = op == Op::kMean ? Op::kSum : op;
+  const bool unaligned = s.last % (32 / sizeof(T)) != 0 && SplitsUnaligned(fold);
+  const bool long_row = unaligned ? s.last >= kLanes3510<T> : s.last > kLanes3510<T>;
   for (uint32_t r = 0; r < s.first; ++r) {
     const T* xr = x + uint64_t{r} * s.pad;
     if (on3510) {
-      const T v = ArRow3510(xr, s.last, op == Op::kMean ? Op::kSum : op, reuse);
+      const T v = long_row ? ArLongRowMem(sm, uint64_t{r} * s.last, tm,
+                                          uint64_t{r} * MainPart(s.last, false), s.last, fold,
+                                          reuse, unaligned)
+                           : ArRow3510(xr, s.last, fold, reuse);
       out[r] = op == Op::kMean ? Scale(v, s.last) : v;
       continue;
     }
@@ -74,12 +83,12 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
 
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
 // to dst with Adds 0, the fold's partial rows left in src with isReuseSource; 3510: the 950's
-// order (src not written).
+// order, in src or the scratch as the 950 folds (reduce_3510_mem.h).
 template <typename T>
-void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out) {
+void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm) {
   const bool mean = op == Op::kMean;
   if (on3510) {
-    RaCols3510(x, s.first, s.last, mean ? Op::kSum : op, reuse, out);
+    RaColsMem(sm, tm, s.first, s.last, mean ? Op::kSum : op, reuse, out);
     for (uint32_t c = 0; c < s.last && mean; ++c) out[c] = Scale(out[c], s.first);
     return;
   }
@@ -103,18 +112,26 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
   const bool on3510 = Runs3510<T>(op);
-  {
-    san::Instr rec(Pipe::kV, Name(op), loc);
-    if (rec) {
-      rec.Read(src.HostPtr(), in * sizeof(T));
-      if (reuse) rec.Write(src.HostPtr(), in * sizeof(T));
-      rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
-    }
-  }
+  // The operands as the 950's folds address them (untouched elsewhere): src's elements and the
+  // scratch as T, each with room for a register past the fold's extent.
+  auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
+  Mem<T> sm(on3510 ? sb : nullptr, src.GetSize(), on3510 ? in + 2 * kLanes3510<T> : 0);
+  Mem<T> tm(on3510 ? tmp.HostPtr() : nullptr, tmp.GetSize() / sizeof(T),
+            on3510 ? ScratchNeed<T>(ar, reuse, s.first, s.last) : 0);
   if (ar) {
-    RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+    RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
-    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
+  }
+  sm.Commit();
+  tm.Commit();
+  san::Instr rec(Pipe::kV, Name(op), loc);
+  if (rec) {
+    rec.Read(src.HostPtr(), in * sizeof(T));
+    if (reuse && !on3510) rec.Write(src.HostPtr(), in * sizeof(T));
+    if (sm.WrittenBytes() != 0) rec.Write(sb, sm.WrittenBytes());
+    if (tm.WrittenBytes() != 0) rec.Write(tmp.HostPtr(), tm.WrittenBytes());
+    rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
   }
 }
 
