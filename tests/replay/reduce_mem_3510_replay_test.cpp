@@ -41,15 +41,19 @@ std::vector<uint32_t> RandomWords(uint32_t seed, size_t n, bool half) {
     const float f = d(gen);
     const uint32_t sign = (gen() & 1u) ? (half ? 0x8000u : 0x80000000u) : 0u;
     if (half) {
-      w = p == 0 ? sign : p == 1 ? (sign | 0x7C00u) : p == 2 ? (sign | 0x7E01u)
-          : p == 3                                            ? (sign | (gen() & 0x3FFu))
-                                                              : rp::FloatToHalf(f).bits;
+      w = p == 0   ? sign
+          : p == 1 ? (sign | 0x7C00u)
+          : p == 2 ? (sign | 0x7E01u)
+          : p == 3 ? (sign | (gen() & 0x3FFu))
+                   : rp::FloatToHalf(f).bits;
     } else {
       uint32_t b;
       std::memcpy(&b, &f, 4);
-      w = p == 0 ? sign : p == 1 ? (sign | 0x7F800000u) : p == 2 ? (sign | 0x7FC00001u)
-          : p == 3                                                ? (sign | (gen() & 0x7FFFFFu))
-                                                                  : b;
+      w = p == 0   ? sign
+          : p == 1 ? (sign | 0x7F800000u)
+          : p == 2 ? (sign | 0x7FC00001u)
+          : p == 3 ? (sign | (gen() & 0x7FFFFFu))
+                   : b;
     }
   }
   return v;
@@ -154,21 +158,21 @@ struct Case {
 // vectors), powers of two (halved without isReuseSource), 16-vector folds; rows not of whole
 // blocks below and past a register (the unaligned paths write src; ReduceProd/Any/All take the
 // aligned paths there).
-const Case kArFloat[] = {{3, 1},    {4, 8},    {3, 40},   {2, 64},    {3, 72},   {2, 128},
-                         {2, 200},  {1, 1024}, {1, 2056}, {2, 1000},  {1, 4104}, {1, 8192},
-                         {3, 5},    {2, 63},   {2, 70},   {2, 129},   {1, 1003}, {1, 4101}};
+const Case kArFloat[] = {{3, 1},   {4, 8},    {3, 40},   {2, 64},   {3, 72},   {2, 128},
+                         {2, 200}, {1, 1024}, {1, 2056}, {2, 1000}, {1, 4104}, {1, 8192},
+                         {3, 5},   {2, 63},   {2, 70},   {2, 129},  {1, 1003}, {1, 4101}};
 // RA: the concatenated form (<= 32 columns; its whole-register halvings write past the rows
 // left), 33..64 columns (rows folded 16 in a row), wider (strided), 1, 2, 3 rows, powers of two,
 // 16 and 256 rows; columns not of whole blocks.
-const Case kRaFloat[] = {{1, 8},   {2, 16},   {3, 24},  {4, 8},   {8, 8},   {16, 32},  {33, 8},
-                         {300, 8}, {256, 32}, {2, 40},  {3, 56},  {16, 64}, {17, 40},  {32, 64},
-                         {2, 72},  {5, 136},  {16, 72}, {32, 80}, {33, 96}, {64, 128}, {3, 5},
-                         {9, 12},  {33, 70},  {300, 7}, {17, 100}, {256, 13}, {40, 45}, {2, 1},
-                         {5, 1}};
+const Case kRaFloat[] = {{1, 8},    {2, 16},   {3, 24},   {4, 8},   {8, 8},   {16, 32},
+                         {33, 8},   {300, 8},  {256, 32}, {2, 40},  {3, 56},  {16, 64},
+                         {17, 40},  {32, 64},  {2, 72},   {5, 136}, {16, 72}, {32, 80},
+                         {33, 96},  {64, 128}, {3, 5},    {9, 12},  {33, 70}, {300, 7},
+                         {17, 100}, {256, 13}, {40, 45},  {2, 1},   {5, 1}};
 const Case kArHalf[] = {{3, 1},    {4, 16},   {2, 128}, {3, 144}, {2, 256},  {1, 2048},
                         {1, 4112}, {1, 8192}, {3, 5},   {2, 130}, {1, 1003}, {1, 4101}};
-const Case kRaHalf[] = {{3, 16}, {4, 16},  {8, 64},  {33, 16}, {2, 80},  {17, 96},  {16, 128},
-                        {5, 272}, {33, 192}, {3, 5}, {33, 70}, {256, 13}, {2, 1}, {300, 16}};
+const Case kRaHalf[] = {{3, 16},  {4, 16},   {8, 64}, {33, 16}, {2, 80},   {17, 96}, {16, 128},
+                        {5, 272}, {33, 192}, {3, 5},  {33, 70}, {256, 13}, {2, 1},   {300, 16}};
 
 template <typename T, class P>
 void CheckOp(rp::RedOp op, const Case* cases, size_t count, uint32_t seed) {
@@ -180,9 +184,8 @@ void CheckOp(rp::RedOp op, const Case* cases, size_t count, uint32_t seed) {
   }
 }
 
-const rp::RedOp kFloatOps[] = {rp::RedOp::kSum, rp::RedOp::kMean, rp::RedOp::kProd,
-                               rp::RedOp::kMax, rp::RedOp::kMin,  rp::RedOp::kAny,
-                               rp::RedOp::kAll};
+const rp::RedOp kFloatOps[] = {rp::RedOp::kSum, rp::RedOp::kMean, rp::RedOp::kProd, rp::RedOp::kMax,
+                               rp::RedOp::kMin, rp::RedOp::kAny,  rp::RedOp::kAll};
 
 TEST(ReduceMem950Replay, FloatAr) {
   uint32_t seed = 41000;

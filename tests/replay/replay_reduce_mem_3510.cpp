@@ -235,7 +235,8 @@ void ArUnalignedOverVl(Vm& vm, const MemCall& c) {
       uint64_t dst = src;
       for (uint32_t loopR = 0; loopR < loopRNum; ++loopR) {
         std::vector<VReg> v;
-        for (uint32_t k = 0; k < 16; ++k) v.push_back(vm.Load(Arr::kSrc, src + loopR * vl + k * offsetR));
+        for (uint32_t k = 0; k < 16; ++k)
+          v.push_back(vm.Load(Arr::kSrc, src + loopR * vl + k * offsetR));
         vm.Store(Arr::kSrc, dst, vm.Fold16(v, vl), vl);
         dst += vl;
       }
@@ -248,7 +249,7 @@ void ReplayAr(Vm& vm, const MemCall& c) {
   const bool branches = c.op == RedOp::kSum || c.op == RedOp::kMean || c.op == RedOp::kMax ||
                         c.op == RedOp::kMin;  // the Compute functions' alignment branch
   if (branches && (c.last * bytes) % 32 != 0 && c.last != 1) {  // ReduceARReuseSourceUnAligned
-    if (c.last >= vl) ArUnalignedOverVl(vm, c);                   // below: registers only
+    if (c.last >= vl) ArUnalignedOverVl(vm, c);                 // below: registers only
     return;
   }
   if (c.last > vl) ArOverVl(vm, c);  // at most a register: LessThanVL / copy, dst only
@@ -419,8 +420,8 @@ void RaUnaligned(Vm& vm, const MemCall& c) {
 
 void ReplayRa(Vm& vm, const MemCall& c) {
   const uint32_t vl = vm.Vl(), bytes = c.half ? 2 : 4;
-  const bool branches = c.op == RedOp::kSum || c.op == RedOp::kMean || c.op == RedOp::kMax ||
-                        c.op == RedOp::kMin;
+  const bool branches =
+      c.op == RedOp::kSum || c.op == RedOp::kMean || c.op == RedOp::kMax || c.op == RedOp::kMin;
   if (branches && (c.last * bytes) % 32 != 0) return RaUnaligned(vm, c);
   if (c.last <= vl / 2 || c.last > 65535) return RaConcat(vm, c);
   if (c.last <= vl) return RaLessThanVl(vm, c);

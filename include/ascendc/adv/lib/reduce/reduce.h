@@ -9,8 +9,10 @@
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
 // Runs3510). isReuseSource lets the API overwrite src
-// with partial results (lngrad writes those of the 2201 RA fold); the scratch contents after a
-// call are not promised.
+// with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
+// are not promised); where the 950's order runs, src and the scratch are left as the 950's
+// register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
+// paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All

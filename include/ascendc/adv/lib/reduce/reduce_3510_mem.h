@@ -176,8 +176,7 @@ void RaConcatMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, 
 // RA over `rows` rows of `cols` (src row r at r * cols): out[c] for every column, src and the
 // scratch left as the 950 leaves them.
 template <typename T>
-void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bool reuse,
-               T* out) {
+void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
   const bool unaligned = cols % kBlk != 0 && SplitsUnaligned(op);
   const bool concat = cols <= kVl / 2 || cols > 65535;
