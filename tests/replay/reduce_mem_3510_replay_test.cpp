@@ -209,4 +209,54 @@ TEST(ReduceMem950Replay, HalfMaxMin) {
   }
 }
 
+// ---- Sum and Mean: the level sums in sharedTmpBuffer ----
+
+// Sum or Mean<T, Acc> over `outter` rows of n with sharedTmpBuffer (buffer 2, random bits of the
+// accumulation type first): the whole buffer against ReplaySumMeanScratch3510.
+template <typename T, typename Acc = T>
+void CheckSumMeanScratch(bool mean, uint32_t outter, uint32_t n, uint32_t seed) {
+  constexpr bool kConvHalf = std::is_same_v<T, half> && std::is_same_v<Acc, half>;
+  using W = std::conditional_t<kConvHalf, uint16_t, uint32_t>;
+  const uint32_t inner = (n + 32 / sizeof(T) - 1) / (32 / sizeof(T)) * (32 / sizeof(T));
+  const std::vector<T> in = Data<T>(seed, outter, inner, 3.0f, true);
+  std::vector<uint32_t> tmp_words = RandomWords(seed + 1, kUbBufBytes / sizeof(W), kConvHalf);
+  std::vector<uint32_t> got;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(1, in);
+        ub.Put<W>(2, Narrow<W>(tmp_words));
+        LocalTensor<T> d = ub.Get<T>(0), x = ub.Get<T>(1);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        if (mean) {
+          Mean<T, Acc>(d, x, tmp, MeanParams{outter, inner, n});
+        } else {
+          Sum(d, x, tmp, SumParams{outter, inner, n});
+        }
+        got = Widen(ub.Take<W>(2));
+      },
+      k950);
+  const rp::RowsCall c{std::is_same_v<T, half>, !std::is_same_v<Acc, T>, outter, inner, n};
+  rp::ReplaySumMeanScratch3510(c, Floats(in), tmp_words);
+  EXPECT_EQ(FirstWordMismatch(got, tmp_words, kConvHalf), "")
+      << (mean ? "Mean " : "Sum ") << outter << "x" << n << (c.isHalf ? " half" : " float")
+      << (c.accFloat ? " (float acc)" : "");
+}
+
+// Rows of one register (nothing stored), of several (one level), of more than a register of
+// sums (two levels: the second overwrites the first's start).
+TEST(ReduceMem950Replay, SumMeanLevelSums) {
+  uint32_t seed = 44000;
+  for (bool mean : {false, true}) {
+    for (uint32_t n : {64u, 65u, 200u, 1000u, 3000u}) {
+      CheckSumMeanScratch<float>(mean, 3, n, ++seed);
+      CheckSumMeanScratch<half>(mean, 3, n, ++seed);
+    }
+    CheckSumMeanScratch<float>(mean, 1, 8000, ++seed);
+    CheckSumMeanScratch<half>(mean, 1, 16400, ++seed);
+    for (uint32_t n : {128u, 129u, 1000u, 9000u}) {
+      if (mean) CheckSumMeanScratch<half, float>(true, 2, n, ++seed);
+    }
+  }
+}
+
 }  // namespace

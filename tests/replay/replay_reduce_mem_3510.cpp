@@ -439,4 +439,55 @@ void ReplayReduceMem3510(const MemCall& c, MemState& m) {
   }
 }
 
+void ReplaySumMeanScratch3510(const RowsCall& c, const std::vector<float>& src,
+                              std::vector<uint32_t>& tmp) {
+  const bool convHalf = c.isHalf && !c.accFloat;  // GetConvType: ConvType
+  const uint32_t vl = convHalf ? 128 : 64;        // eleCountPerVL of ConvType
+  auto word = [&](float v) {
+    if (convHalf) return static_cast<uint32_t>(FloatToHalf(v).bits);
+    uint32_t w;
+    std::memcpy(&w, &v, 4);
+    return w;
+  };
+  auto value = [&](uint32_t w) {
+    if (convHalf) return HalfToFloat(Half{static_cast<uint16_t>(w)});
+    float f;
+    std::memcpy(&f, &w, 4);
+    return f;
+  };
+  const uint32_t repeatTimes = CeilDiv(c.n, vl);
+  const uint32_t offset = (CeilDiv(c.inner, vl) + 31) / 32 * 32;  // AlignUp(.., 32)
+  uint32_t totalCnt = 1;
+  for (uint32_t dataSize = repeatTimes; dataSize > 1; dataSize = CeilDiv(dataSize, vl)) {
+    ++totalCnt;
+  }
+  if (repeatTimes == 1) return;  // SumForOneRepeatTime / MeanForOneRepeatTime: dst only
+  // ReduceSumNextN: row i's chunks j of `calCount` (src at i * inner, or the scratch at
+  // i * offset), each register sum stored one element after the other from i * offset.
+  auto nextN = [&](bool first, uint32_t calCount, uint32_t repeats) {
+    for (uint32_t i = 0; i < c.outter; ++i) {
+      uint32_t count = calCount;
+      for (uint32_t j = 0; j < repeats; ++j) {
+        const uint32_t mask = Update(count, vl);
+        std::vector<float> lanes(vl, 0.0f);
+        for (uint32_t l = 0; l < mask; ++l) {
+          lanes[l] = first ? src.at(size_t{i} * c.inner + j * vl + l)
+                           : value(tmp.at(size_t{i} * offset + j * vl + l));
+        }
+        const float sum = RegReduceSum(lanes.data(), mask, vl, convHalf);
+        tmp.at(size_t{i} * offset + j) = word(sum);
+      }
+    }
+  };
+  nextN(true, c.n, repeatTimes);
+  --totalCnt;
+  uint32_t loopRepeatTimes = repeatTimes;
+  while (totalCnt != 0) {
+    const uint32_t calCount = loopRepeatTimes;
+    loopRepeatTimes = CeilDiv(loopRepeatTimes, vl);
+    if (totalCnt != 1) nextN(false, calCount, loopRepeatTimes);  // 1: the last level, to dst
+    --totalCnt;
+  }
+}
+
 }  // namespace lngrad_replay

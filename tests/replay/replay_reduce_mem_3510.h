@@ -43,4 +43,10 @@ struct MemState {
 // and leaves them as the device does; dst is not replayed here.
 void ReplayReduceMem3510(const MemCall& c, MemState& m);
 
+// Sum and Mean on arch 3510 (sum_3510_impl.h, mean_3510_impl.h: ReduceSumNextN and the level
+// loop of SumCompute / MeanImpl): `tmp` (the scratch as ConvType: float, or half for half
+// without the float accumulation, raw bits) as the device leaves it; `src` the rows' values.
+void ReplaySumMeanScratch3510(const RowsCall& c, const std::vector<float>& src,
+                              std::vector<uint32_t>& tmp);
+
 }  // namespace lngrad_replay

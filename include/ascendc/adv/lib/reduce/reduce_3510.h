@@ -224,9 +224,10 @@ void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* 
   std::copy(y.begin(), y.begin() + cols, out);
 }
 
-// Sum (sum.h) on 3510: one row's repeat sums level by level, each the register tree.
-template <typename T>
-T SumRow3510(const T* x, uint32_t n) {
+// Sum (sum.h) on 3510: one row's repeat sums level by level, each the register tree; `store`
+// gets each level of more than one sum (index, sum), as the 950 stores them in the scratch.
+template <typename T, typename F>
+T SumRow3510Levels(const T* x, uint32_t n, F&& store) {
   constexpr uint32_t kL = 256 / sizeof(T);
   std::vector<T> v(x, x + n);
   while (true) {
@@ -237,8 +238,14 @@ T SumRow3510(const T* x, uint32_t n) {
       next[i] = LaneTree(Op::kSum, v.data() + i * kL, std::min(kL, count - i * kL), kL);
     }
     if (repeats == 1) return next[0];
+    for (uint32_t i = 0; i < repeats; ++i) store(i, next[i]);
     v.swap(next);
   }
+}
+
+template <typename T>
+T SumRow3510(const T* x, uint32_t n) {
+  return SumRow3510Levels(x, n, [](uint32_t, T) {});
 }
 
 }  // namespace lngrad::aicore::reduce_detail

@@ -209,4 +209,19 @@ uint64_t ScratchNeed(bool ar, bool reuse, uint32_t first, uint32_t last) {
             : uint64_t{MainPart(first, false)} * last + kLanes3510<T>;
 }
 
+// Sum and Mean on the 950 (sum_3510_impl.h, mean_3510_impl.h ReduceSumNextN): rows of more than
+// a register store each level of more than one sum in the scratch (as the accumulation type U),
+// row r at r * offset, offset = ceil(inner / V) rounded up to 32 elements; the level after
+// overwrites the one before from the row's start. Returns row r's sum; `Commit` the scratch after
+// the rows.
+template <typename U>
+uint64_t SumLevelsOffset(uint32_t inner) {
+  constexpr uint32_t kVl = kLanes3510<U>;
+  return uint64_t{(inner + kVl - 1) / kVl + 31} / 32 * 32;
+}
+template <typename U>
+U SumRowMem3510(const U* x, uint32_t n, Mem<U>& tmp, uint64_t t0) {
+  return SumRow3510Levels(x, n, [&](uint32_t j, U v) { tmp.Set(t0 + j, v, true); });
+}
+
 }  // namespace lngrad::aicore::reduce_detail
