@@ -6,6 +6,7 @@
 // replay_reduce_maxmin_3510.h. NaN equals NaN (payloads are not promised, §2).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -207,6 +208,133 @@ TEST(ReduceMem950Replay, HalfMaxMin) {
     CheckOp<half, Pattern::Reduce::AR>(op, kArHalf, std::size(kArHalf), seed += 100);
     CheckOp<half, Pattern::Reduce::RA>(op, kRaHalf, std::size(kRaHalf), seed += 100);
   }
+}
+
+// ---- Integer types (1, 2 and 4 bytes): the float code's stores, registers of 256 / bytes ----
+
+template <typename T, class P, bool reuse>
+void CallIntReduce(rp::RedOp op, Ub& ub, const uint32_t shape[2], bool withTmp) {
+  LocalTensor<T> d = ub.Get<T>(0), x = ub.Get<T>(1);
+  LocalTensor<uint8_t> t = ub.Get<uint8_t>(2);
+#define LNGRAD_RP_INT(NAME) \
+  withTmp ? NAME<T, P, reuse>(d, x, t, shape, true) : NAME<T, P, reuse>(d, x, shape, true)
+  if (op == rp::RedOp::kMax) LNGRAD_RP_INT(ReduceMax);
+  if (op == rp::RedOp::kMin) LNGRAD_RP_INT(ReduceMin);
+  if constexpr (sizeof(T) == 4) {
+    if (op == rp::RedOp::kSum) LNGRAD_RP_INT(ReduceSum);
+  }
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    if (op == rp::RedOp::kAny) LNGRAD_RP_INT(ReduceAny);
+    if (op == rp::RedOp::kAll) LNGRAD_RP_INT(ReduceAll);
+  }
+#undef LNGRAD_RP_INT
+}
+
+// The exact reduction of an integer row or column (Sum wraps).
+template <typename T>
+T IntFold(rp::RedOp op, const std::vector<T>& v) {
+  T acc = v[0];
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (op == rp::RedOp::kSum) {
+      using U = std::make_unsigned_t<T>;
+      acc = static_cast<T>(static_cast<U>(static_cast<U>(acc) + static_cast<U>(v[i])));
+    } else if (op == rp::RedOp::kMax || op == rp::RedOp::kAny) {
+      acc = std::max(acc, v[i]);
+    } else {
+      acc = std::min(acc, v[i]);
+    }
+  }
+  return acc;
+}
+
+template <typename T, class P, bool reuse>
+void CheckIntMem(rp::RedOp op, uint32_t first, uint32_t last, bool withTmp, uint32_t seed) {
+  using W = std::make_unsigned_t<T>;
+  constexpr bool kAr = std::is_same_v<P, Pattern::Reduce::AR>;
+  const size_t n = kUbBufBytes / sizeof(T);
+  if (size_t{first} * last + 3 * 256 / sizeof(T) > n) return;
+  rp::MemCall c{op, false, kAr, reuse, first, last};
+  c.integer = true;
+  c.isSigned = std::is_signed_v<T>;
+  c.bytes = sizeof(T);
+  std::mt19937 gen(seed);
+  rp::MemState m;
+  m.src.resize(n);
+  m.tmp.resize(n);
+  for (auto& w : m.src) w = static_cast<W>(gen());
+  for (auto& w : m.tmp) w = static_cast<W>(gen());
+  std::vector<uint32_t> src, tmp;
+  std::vector<T> dst;
+  {
+    const bool free_rows = op == rp::RedOp::kSum || op == rp::RedOp::kMax || op == rp::RedOp::kMin;
+    CheckedModeScope checked(last % (32 / sizeof(T)) == 0 || free_rows);
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<W>(1, Narrow<W>(m.src));
+          ub.Put<W>(2, Narrow<W>(m.tmp));
+          const uint32_t shape[2] = {first, last};
+          CallIntReduce<T, P, reuse>(op, ub, shape, withTmp);
+          dst = ub.Take<T>(0);
+          src = Widen(ub.Take<W>(1));
+          tmp = Widen(ub.Take<W>(2));
+        },
+        k950);
+  }
+  std::ostringstream what;
+  what << (kAr ? "AR" : "RA") << " op " << static_cast<int>(op) << " int" << 8 * sizeof(T)
+       << (std::is_signed_v<T> ? "" : "u") << (reuse ? " reuse" : "")
+       << (withTmp ? " tmp " : " stack ") << first << "x" << last;
+  const std::vector<uint32_t> tmp_before = m.tmp;
+  std::vector<T> x(size_t{first} * last);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<T>(static_cast<W>(m.src[k]));
+  rp::ReplayReduceMem3510(c, m);
+  ASSERT_FALSE(m.outside) << what.str();
+  EXPECT_EQ(FirstWordMismatch(src, m.src, false), "") << what.str() << " (src)";
+  EXPECT_EQ(FirstWordMismatch(tmp, withTmp ? m.tmp : tmp_before, false), "")
+      << what.str() << " (sharedTmpBuffer)";
+  const uint32_t outs = kAr ? first : last, len = kAr ? last : first;
+  for (uint32_t o = 0; o < outs; ++o) {
+    std::vector<T> v(len);
+    for (uint32_t i = 0; i < len; ++i) v[i] = kAr ? x[size_t{o} * last + i] : x[size_t{i} * last + o];
+    ASSERT_EQ(dst[o], IntFold(op, v)) << what.str() << " (dst " << o << ")";
+  }
+}
+
+const Case kArInt[] = {{3, 1},    {4, 32},   {3, 300},  {2, 1024}, {1, 5000},
+                       {1, 16400}, {3, 5},    {2, 257},  {1, 4101}, {2, 64}};
+const Case kRaInt[] = {{1, 32},  {3, 32},  {4, 32},   {33, 96}, {300, 32}, {2, 200},  {17, 256},
+                       {5, 288}, {16, 512}, {3, 5},   {33, 70}, {256, 13}, {2, 1},    {40, 64}};
+
+template <typename T>
+void CheckIntOp(rp::RedOp op, uint32_t seed) {
+  for (const Case& k : kArInt) {
+    for (bool withTmp : {true, false}) {
+      CheckIntMem<T, Pattern::Reduce::AR, false>(op, k.first, k.last, withTmp, ++seed);
+      CheckIntMem<T, Pattern::Reduce::AR, true>(op, k.first, k.last, withTmp, ++seed);
+    }
+  }
+  for (const Case& k : kRaInt) {
+    for (bool withTmp : {true, false}) {
+      CheckIntMem<T, Pattern::Reduce::RA, false>(op, k.first, k.last, withTmp, ++seed);
+      CheckIntMem<T, Pattern::Reduce::RA, true>(op, k.first, k.last, withTmp, ++seed);
+    }
+  }
+}
+
+TEST(ReduceMem950Replay, Integers) {
+  uint32_t seed = 45000;
+  for (rp::RedOp op : {rp::RedOp::kMax, rp::RedOp::kMin}) {
+    CheckIntOp<int8_t>(op, seed += 1000);
+    CheckIntOp<uint8_t>(op, seed += 1000);
+    CheckIntOp<int16_t>(op, seed += 1000);
+    CheckIntOp<uint16_t>(op, seed += 1000);
+    CheckIntOp<int32_t>(op, seed += 1000);
+    CheckIntOp<uint32_t>(op, seed += 1000);
+  }
+  CheckIntOp<int32_t>(rp::RedOp::kSum, seed += 1000);
+  CheckIntOp<uint32_t>(rp::RedOp::kSum, seed += 1000);
+  CheckIntOp<uint8_t>(rp::RedOp::kAny, seed += 1000);
+  CheckIntOp<uint8_t>(rp::RedOp::kAll, seed += 1000);
 }
 
 // ---- Sum and Mean: the level sums in sharedTmpBuffer ----

@@ -11,6 +11,8 @@
 namespace lngrad_replay {
 namespace {
 
+uint32_t ElemBytes(const MemCall& c) { return c.integer ? c.bytes : (c.half ? 2 : 4); }
+
 enum class Arr { kSrc, kTmp };
 
 struct VReg {
@@ -20,7 +22,7 @@ struct VReg {
 
 class Vm {
  public:
-  Vm(const MemCall& c, MemState& m) : c_(c), m_(m), vl_(c.half ? 128 : 64) {}
+  Vm(const MemCall& c, MemState& m) : c_(c), m_(m), vl_(256 / ElemBytes(c)) {}
   uint32_t Vl() const { return vl_; }
 
   // LoadAlign / LoadUnAlign: vl lanes from element `off`.
@@ -78,6 +80,7 @@ class Vm {
     return w;
   }
   uint32_t Lane(uint32_t a, uint32_t b) const {
+    if (c_.integer) return IntLane(a, b);
     const float x = Val(a), y = Val(b);
     switch (c_.op) {
       case RedOp::kSum:
@@ -93,6 +96,28 @@ class Vm {
         return std::isnan(x) ? a : std::isnan(y) ? b : (y < x ? b : a);
     }
     return a;
+  }
+
+  // An integer lane: the words read as `bytes`-wide integers (sign-extended when signed).
+  uint32_t IntLane(uint32_t a, uint32_t b) const {
+    const uint32_t bits = 8 * c_.bytes;
+    const uint64_t mask = bits == 32 ? 0xffffffffull : (1ull << bits) - 1;
+    auto value = [&](uint32_t w) {
+      const uint64_t u = w & mask;
+      const bool neg = c_.isSigned && ((u >> (bits - 1)) & 1u);
+      return neg ? static_cast<int64_t>(u) - static_cast<int64_t>(mask + 1) : static_cast<int64_t>(u);
+    };
+    const int64_t x = value(a), y = value(b);
+    switch (c_.op) {
+      case RedOp::kSum:
+      case RedOp::kMean:
+        return static_cast<uint32_t>(static_cast<uint64_t>(x + y) & mask);
+      case RedOp::kMax:
+      case RedOp::kAny:
+        return y > x ? b : a;
+      default:  // kMin, kAll (integer ReduceProd does not exist)
+        return y < x ? b : a;
+    }
   }
 
   const MemCall& c_;
@@ -245,7 +270,7 @@ void ArUnalignedOverVl(Vm& vm, const MemCall& c) {
 }
 
 void ReplayAr(Vm& vm, const MemCall& c) {
-  const uint32_t vl = vm.Vl(), bytes = c.half ? 2 : 4;
+  const uint32_t vl = vm.Vl(), bytes = ElemBytes(c);
   const bool branches = c.op == RedOp::kSum || c.op == RedOp::kMean || c.op == RedOp::kMax ||
                         c.op == RedOp::kMin;  // the Compute functions' alignment branch
   if (branches && (c.last * bytes) % 32 != 0 && c.last != 1) {  // ReduceARReuseSourceUnAligned
@@ -419,7 +444,7 @@ void RaUnaligned(Vm& vm, const MemCall& c) {
 }
 
 void ReplayRa(Vm& vm, const MemCall& c) {
-  const uint32_t vl = vm.Vl(), bytes = c.half ? 2 : 4;
+  const uint32_t vl = vm.Vl(), bytes = ElemBytes(c);
   const bool branches =
       c.op == RedOp::kSum || c.op == RedOp::kMean || c.op == RedOp::kMax || c.op == RedOp::kMin;
   if (branches && (c.last * bytes) % 32 != 0) return RaUnaligned(vm, c);

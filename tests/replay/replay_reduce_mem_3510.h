@@ -31,6 +31,12 @@ struct MemCall {
   bool ar;     // pattern AR (else RA)
   bool reuse;  // isReuseSource
   uint32_t first, last;
+  // Integer elements (ReduceMax/Min of 1-, 2- and 4-byte integers, ReduceSum of int32/uint32,
+  // ReduceAny/All of uint8): `bytes` wide, Add wrapping, Max/Min comparing as integers; the code
+  // is the float code's, with registers of 256 / bytes lanes.
+  bool integer = false;
+  bool isSigned = false;
+  uint32_t bytes = 4;
 };
 
 struct MemState {

@@ -8,7 +8,7 @@
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
-// Runs3510). isReuseSource lets the API overwrite src
+// Runs3510; Folds3510 adds the integer types up to 4 bytes). isReuseSource lets the API overwrite src
 // with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
 // are not promised); where the 950's order runs, src and the scratch are left as the 950's
 // register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
@@ -41,6 +41,15 @@ bool Runs3510(Op op) {
   constexpr bool f = std::is_same_v<T, float>;
   constexpr bool fp = f || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
   return ((op == Op::kMax || op == Op::kMin) ? fp : f) && On3510();
+}
+
+// True where the 950's folds run on src and the scratch (reduce_3510_mem.h): Runs3510, and the
+// integer types of up to 4 bytes, whose code is the float code's (their values are exact in any
+// order, so the 950's order gives the 2201 model's values). 8-byte integers fold 8 registers a
+// pass on the 950 (the B64 functions): they keep the 2201 model.
+template <typename T>
+bool Folds3510(Op op) {
+  return Runs3510<T>(op) || (std::is_integral_v<T> && sizeof(T) <= 4 && On3510());
 }
 
 // The AR rows of one reduce API (2201 order, or the 950's where Runs3510: rows longer than a
@@ -113,7 +122,7 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
-  const bool on3510 = Runs3510<T>(op);
+  const bool on3510 = Folds3510<T>(op);
   // The operands as the 950's folds address them (untouched elsewhere): src's elements and the
   // scratch as T, each with room for a register past the fold's extent.
   auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());

@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "lib/reduce/reduce_model.h"
@@ -64,10 +65,17 @@ inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
 // One binary step of the 950's register code: Reg::Max/Min (ReduceAny/All run them) as
 // math_common.h RegMaxOf/RegMinOf (a NaN operand gives that NaN, a first; b only where strictly
 // larger/smaller, so a +-0 tie keeps a); Add and Mul as on 2201.
+// Integer Add wraps (the register Add of the 950's integer ReduceSum).
 template <typename T>
 T Apply3510(Op op, T a, T b) {
   if (op == Op::kMax || op == Op::kAny) return math_detail::RegMaxOf(a, b);
   if (op == Op::kMin || op == Op::kAll) return math_detail::RegMinOf(a, b);
+  if constexpr (std::is_integral_v<T>) {
+    if (op == Op::kSum || op == Op::kMean) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    }
+  }
   return Apply(op, a, b, false);
 }
 
