@@ -295,15 +295,16 @@ void CheckIntMem(rp::RedOp op, uint32_t first, uint32_t last, bool withTmp, uint
   const uint32_t outs = kAr ? first : last, len = kAr ? last : first;
   for (uint32_t o = 0; o < outs; ++o) {
     std::vector<T> v(len);
-    for (uint32_t i = 0; i < len; ++i) v[i] = kAr ? x[size_t{o} * last + i] : x[size_t{i} * last + o];
+    for (uint32_t i = 0; i < len; ++i)
+      v[i] = kAr ? x[size_t{o} * last + i] : x[size_t{i} * last + o];
     ASSERT_EQ(dst[o], IntFold(op, v)) << what.str() << " (dst " << o << ")";
   }
 }
 
-const Case kArInt[] = {{3, 1},    {4, 32},   {3, 300},  {2, 1024}, {1, 5000},
-                       {1, 16400}, {3, 5},    {2, 257},  {1, 4101}, {2, 64}};
-const Case kRaInt[] = {{1, 32},  {3, 32},  {4, 32},   {33, 96}, {300, 32}, {2, 200},  {17, 256},
-                       {5, 288}, {16, 512}, {3, 5},   {33, 70}, {256, 13}, {2, 1},    {40, 64}};
+const Case kArInt[] = {{3, 1},     {4, 32}, {3, 300}, {2, 1024}, {1, 5000},
+                       {1, 16400}, {3, 5},  {2, 257}, {1, 4101}, {2, 64}};
+const Case kRaInt[] = {{1, 32},  {3, 32},   {4, 32}, {33, 96}, {300, 32}, {2, 200}, {17, 256},
+                       {5, 288}, {16, 512}, {3, 5},  {33, 70}, {256, 13}, {2, 1},   {40, 64}};
 
 template <typename T>
 void CheckIntOp(rp::RedOp op, uint32_t seed) {

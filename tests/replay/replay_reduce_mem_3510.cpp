@@ -105,7 +105,8 @@ class Vm {
     auto value = [&](uint32_t w) {
       const uint64_t u = w & mask;
       const bool neg = c_.isSigned && ((u >> (bits - 1)) & 1u);
-      return neg ? static_cast<int64_t>(u) - static_cast<int64_t>(mask + 1) : static_cast<int64_t>(u);
+      return neg ? static_cast<int64_t>(u) - static_cast<int64_t>(mask + 1)
+                 : static_cast<int64_t>(u);
     };
     const int64_t x = value(a), y = value(b);
     switch (c_.op) {

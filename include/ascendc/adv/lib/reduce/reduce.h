@@ -8,8 +8,8 @@
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
-// Runs3510; Folds3510 adds the integer types up to 4 bytes). isReuseSource lets the API overwrite src
-// with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
+// Runs3510; Folds3510 adds the integer types up to 4 bytes). isReuseSource lets the API overwrite
+// src with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
 // are not promised); where the 950's order runs, src and the scratch are left as the 950's
 // register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
 // paths in src, the others in the scratch).
@@ -34,8 +34,9 @@ namespace lngrad::aicore::reduce_detail {
 
 // True when the 950's order runs (reduce_3510.h) on arch 3510: ReduceMax/Min (float, half,
 // bfloat16_t) and float ReduceSum/ReduceMean/ReduceProd/ReduceAny/ReduceAll, every row (the 950
-// reads them unpadded, Check). Integer types keep the 2201 sequences (exact whatever the order),
-// over the same unpadded rows.
+// reads them unpadded, Check). Integer types are exact whatever the order: those of up to 4
+// bytes run the 950's folds too (Folds3510, for what they leave in src and the scratch), the
+// 8-byte ones the 2201 sequences, over the same unpadded rows.
 template <typename T>
 bool Runs3510(Op op) {
   constexpr bool f = std::is_same_v<T, float>;

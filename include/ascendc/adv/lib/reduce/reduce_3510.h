@@ -17,8 +17,9 @@
 //   bfloat16_t reduces in float registers (64 lanes): lanes [64, n) are first taken with lanes
 //   [0, n - 64), then the float tree (RegReduce).
 // - Which rows: reduce.h Runs3510 (ReduceMax/Min rows of float, half and bfloat16_t, float
-//   ReduceSum/Mean/Prod/Any/All rows, all read unpadded: row r at r * last); integer types run the
-//   2201 order (reduce_model.h) over the same rows. ReduceProd/Any/All take the aligned paths
+//   ReduceSum/Mean/Prod/Any/All rows, all read unpadded: row r at r * last); integer types of up
+//   to 4 bytes these orders too (reduce.h Folds3510), 8-byte ones the 2201 order (reduce_model.h)
+//   over the same rows. ReduceProd/Any/All take the aligned paths
 //   below whatever the row length (SplitsUnaligned; their checked mode refuses other lengths).
 //   AR, a row of n (whole blocks of B elements): n = 1 copies; n <= V: Sum/Max/Min with
 //   n < V / 2: block 0, then block k taken onto it lane by lane (block k first), then one block
