@@ -209,6 +209,38 @@ void CheckExpOn950() {
       [](float x) { return lngrad_replay::ReplayExpTaylor3510(kLevel, x); });
 }
 
+// The scratch Exp<T, level> leaves on the 950: the register of 1 / n at its start (256 bytes),
+// the rest untouched; the stack form leaves buffer 2 alone. Level 0 (the basic Exp) stores none.
+template <typename T, uint8_t kLevel>
+void CheckExpScratchOn950() {
+  for (int form : {0, 1}) {
+    std::vector<uint8_t> work;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<T>(0, std::vector<T>(kFull, T(0.75f)));
+          LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+          std::memset(tmp.HostPtr(), 0xa5, kUbBufBytes);
+          if (form == 0) Exp<T, kLevel, false>(ub.Get<T>(1), ub.Get<T>(0), tmp, kFull);
+          if (form == 1) Exp<T, kLevel, false>(ub.Get<T>(1), ub.Get<T>(0), kFull);
+          work = ub.Take<uint8_t>(2);
+        },
+        k950);
+    float table[64];
+    lngrad_replay::ReplayExpTable3510(table);
+    std::vector<uint8_t> want(kUbBufBytes, 0xa5);
+    if (form == 0 && kLevel != 0) std::memcpy(want.data(), table, sizeof(table));
+    EXPECT_EQ(work, want) << "level " << int{kLevel} << " form " << form
+                          << (std::is_same_v<T, half> ? " half" : " float");
+  }
+}
+
+TEST(MathReplay3510, ExpTaylorScratchOn950) {
+  CheckExpScratchOn950<float, 1>();
+  CheckExpScratchOn950<float, 10>();
+  CheckExpScratchOn950<half, 3>();
+  CheckExpScratchOn950<float, 0>();
+}
+
 TEST(MathReplay3510, ExpTaylorOn950) {
   CheckExpOn950<1, false>();
   CheckExpOn950<2, false>();

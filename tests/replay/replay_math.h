@@ -58,6 +58,9 @@ void ReplayLgamma3510(const Half* src, Half* dst, size_t n, float* work = nullpt
 // Exp<T, level> (level >= 1), Log2 and Log10 on arch 3510 (replay_math_3510.cpp), one float lane;
 // half: widened first, the result cast back with FloatToHalfSaturate.
 float ReplayExpTaylor3510(uint32_t level, float x);
+// What Exp<T, level >= 1> on arch 3510 stores in sharedTmpBuffer (exp_3510_impl.h,
+// ExpCompute): the register Div(Duplicate(1), Arange(2)), all 64 float lanes, at its start.
+void ReplayExpTable3510(float table[64]);
 float ReplayLog2_3510(float x);
 float ReplayLog10_3510(float x);
 // Acosh on arch 3510: half rounded back to nearest even without saturation (FloatToHalf).

@@ -318,6 +318,14 @@ float ReplayExpTaylor3510(uint32_t level, float x) {
   return r;
 }
 
+// ExpCompute's first steps (read from exp_3510_impl.h by the helper who added lngrad's
+// StoreExpTable3510, a separate reading): Duplicate(tmpReg, 1.0f), Arange<float>(factorialReg,
+// 2.0f) (lane i holds 2 + i), Div(factorialReg, tmpReg, factorialReg) under the all-lanes mask,
+// StoreAlign(taylorExpandTmpBuffer, factorialReg): one IEEE division per lane.
+void ReplayExpTable3510(float table[64]) {
+  for (uint32_t i = 0; i < 64; ++i) table[i] = 1.0f / (2.0f + static_cast<float>(i));
+}
+
 // LogXImpl: Log, then Muls by the float of 1.4426950408889634 (Log2) or 0.43429448190325176
 // (Log10).
 float ReplayLog2_3510(float x) { return RegLog(x) * static_cast<float>(1.4426950408889634); }

@@ -11,7 +11,8 @@
 // Arch 3510 (exp_3510_impl.h, register code): the same chain (r = f + 1: the 2201 f + 0 changes
 // no value; the 1 / n from a Div of an Arange), then x = +inf gives +inf and x = -inf gives +0
 // (compared as bit patterns; 2201 gives NaN for both); half: the float result cast CAST_RINT
-// with saturation (+-inf to +-65504, NaN to +0); the source is left alone with isReuseSource.
+// with saturation (+-inf to +-65504, NaN to +0); the source is left alone with isReuseSource;
+// sharedTmpBuffer's first 256 bytes get the register of 1 / n (StoreExpTable3510).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetExpMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 4
@@ -19,8 +20,10 @@
 // 1 / n is stored to) and disjoint from the operands.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
@@ -52,6 +55,19 @@ T ExpTaylor3510(T x, uint32_t level) {
   return NarrowSaturated<T>(r);
 }
 
+// What the 950's Exp<T, level> leaves in sharedTmpBuffer (exp_3510_impl.h): its register of
+// 1 / n, Div(1, Arange(2)), lane i = 1.0f / (i + 2) for i < 64, stored at the scratch's start
+// (the part of those 256 bytes the buffer holds).
+inline void StoreExpTable3510(const AscendC::LocalTensor<uint8_t>& tmp, SrcLoc loc) {
+  const uint64_t bytes = std::min<uint64_t>(256, tmp.GetSize());
+  for (uint64_t i = 0; i < bytes / sizeof(float); ++i) {
+    const float v = 1.0f / static_cast<float>(i + 2);
+    std::memcpy(tmp.HostPtr() + i * sizeof(float), &v, sizeof(float));
+  }
+  san::Instr rec(Pipe::kV, "Exp", loc);
+  if (rec && bytes != 0) rec.Write(tmp.HostPtr(), bytes / sizeof(float) * sizeof(float));
+}
+
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -75,6 +91,7 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                    if (arch3510) return m::ExpTaylor3510(x, taylorExpandLevel);
                    return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel));
                  });
+    if (arch3510) m::StoreExpTable3510(sharedTmpBuffer, loc);
     if constexpr (kFloat && isReuseSource) {
       // The fractional parts the device leaves in the reused source: its FloorX tensor is the
       // source at its base (not at the chunk's offset), so each chunk of

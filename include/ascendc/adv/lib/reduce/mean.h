@@ -6,7 +6,8 @@
 // then one Muls by T(1.0f / n). half with accType float: the row cast to float (exact), float
 // repeat sums, Muls by 1.0f / n in float, the cast to half (round to nearest even) and one
 // RepeatReduceSum of that single half (+0 lanes). Arch 3510 (mean_3510_impl.h): the repeat sums
-// are register trees (reduce_3510.h SumRow3510) and the half-in-float form ends at the cast.
+// are register trees (reduce_3510.h SumRow3510) and the half-in-float form ends at the cast;
+// the level sums are left in sharedTmpBuffer as the 950 stores them (as float for half in float).
 //
 // Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
 // sharedTmpBuffer at least GetMeanMaxMinTmpSize's value.
@@ -45,10 +46,17 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   rd::RecordRows("Mean", loc, dstTensor, srcTensor, p);
   const float rec = 1.0f / static_cast<float>(static_cast<int32_t>(meanParams.n));
   const bool on3510 = rd::On3510();
-  auto sum = [&](const auto* v) {
-    return on3510 ? rd::SumRow3510(v, meanParams.n) : rd::SumRow(v, meanParams.n);
+  using Conv = std::conditional_t<kWiden, float, T>;  // the kit's ConvType
+  const uint64_t offset = rd::SumLevelsOffset<Conv>(meanParams.inner);
+  rd::Mem<Conv> tm(on3510 ? sharedTmpBuffer.HostPtr() : nullptr,
+                   sharedTmpBuffer.GetSize() / sizeof(Conv),
+                   on3510 ? meanParams.outter * offset : 0);
+  uint32_t row = 0;
+  auto sum = [&](const Conv* v) {
+    return on3510 ? rd::SumRowMem3510(v, meanParams.n, tm, row * offset)
+                  : rd::SumRow(v, meanParams.n);
   };
-  for (uint32_t row = 0; row < meanParams.outter; ++row) {
+  for (; row < meanParams.outter; ++row) {
     const T* x = srcTensor.HostPtr() + uint64_t{row} * meanParams.inner;
     if constexpr (kWiden) {
       std::vector<float> f(x, x + meanParams.n);
@@ -60,6 +68,7 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
       dstTensor.HostPtr()[row] = rd::Scale(sum(x), meanParams.n);
     }
   }
+  rd::CommitScratch("Mean", loc, tm);
 }
 
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,

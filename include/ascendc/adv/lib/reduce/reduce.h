@@ -8,9 +8,11 @@
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
-// Runs3510). isReuseSource lets the API overwrite src
-// with partial results (lngrad writes those of the 2201 RA fold); the scratch contents after a
-// call are not promised.
+// Runs3510; Folds3510 adds the integer types up to 4 bytes). isReuseSource lets the API overwrite
+// src with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
+// are not promised); where the 950's order runs, src and the scratch are left as the 950's
+// register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
+// paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "lib/reduce/reduce_3510.h"
+#include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
 
@@ -31,8 +34,9 @@ namespace lngrad::aicore::reduce_detail {
 
 // True when the 950's order runs (reduce_3510.h) on arch 3510: ReduceMax/Min (float, half,
 // bfloat16_t) and float ReduceSum/ReduceMean/ReduceProd/ReduceAny/ReduceAll, every row (the 950
-// reads them unpadded, Check). Integer types keep the 2201 sequences (exact whatever the order),
-// over the same unpadded rows.
+// reads them unpadded, Check). Integer types are exact whatever the order: those of up to 4
+// bytes run the 950's folds too (Folds3510, for what they leave in src and the scratch), the
+// 8-byte ones the 2201 sequences, over the same unpadded rows.
 template <typename T>
 bool Runs3510(Op op) {
   constexpr bool f = std::is_same_v<T, float>;
@@ -40,14 +44,31 @@ bool Runs3510(Op op) {
   return ((op == Op::kMax || op == Op::kMin) ? fp : f) && On3510();
 }
 
-// The AR rows of one reduce API (2201 order, or the 950's where Runs3510).
+// True where the 950's folds run on src and the scratch (reduce_3510_mem.h): Runs3510, and the
+// integer types of up to 4 bytes, whose code is the float code's (their values are exact in any
+// order, so the 950's order gives the 2201 model's values). 8-byte integers fold 8 registers a
+// pass on the 950 (the B64 functions): they keep the 2201 model.
 template <typename T>
-void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
+bool Folds3510(Op op) {
+  return Runs3510<T>(op) || (std::is_integral_v<T> && sizeof(T) <= 4 && On3510());
+}
+
+// The AR rows of one reduce API (2201 order, or the 950's where Runs3510: rows longer than a
+// register fold in `sm` (src) or `tm` (the scratch), reduce_3510_mem.h).
+template <typename T>
+void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, Mem<T>& sm,
+           Mem<T>& tm) {
   std::vector<T> row(s.last);
+  const Op fold = op == Op::kMean ? Op::kSum : op;
+  const bool unaligned = s.last % (32 / sizeof(T)) != 0 && SplitsUnaligned(fold);
+  const bool long_row = unaligned ? s.last >= kLanes3510<T> : s.last > kLanes3510<T>;
   for (uint32_t r = 0; r < s.first; ++r) {
     const T* xr = x + uint64_t{r} * s.pad;
     if (on3510) {
-      const T v = ArRow3510(xr, s.last, op == Op::kMean ? Op::kSum : op, reuse);
+      const T v = long_row ? ArLongRowMem(sm, uint64_t{r} * s.last, tm,
+                                          uint64_t{r} * MainPart(s.last, false), s.last, fold,
+                                          reuse, unaligned)
+                           : ArRow3510(xr, s.last, fold, reuse);
       out[r] = op == Op::kMean ? Scale(v, s.last) : v;
       continue;
     }
@@ -74,12 +95,12 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out) {
 
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
 // to dst with Adds 0, the fold's partial rows left in src with isReuseSource; 3510: the 950's
-// order (src not written).
+// order, in src or the scratch as the 950 folds (reduce_3510_mem.h).
 template <typename T>
-void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out) {
+void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm) {
   const bool mean = op == Op::kMean;
   if (on3510) {
-    RaCols3510(x, s.first, s.last, mean ? Op::kSum : op, reuse, out);
+    RaColsMem(sm, tm, s.first, s.last, mean ? Op::kSum : op, reuse, out);
     for (uint32_t c = 0; c < s.last && mean; ++c) out[c] = Scale(out[c], s.first);
     return;
   }
@@ -102,19 +123,27 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
-  const bool on3510 = Runs3510<T>(op);
-  {
-    san::Instr rec(Pipe::kV, Name(op), loc);
-    if (rec) {
-      rec.Read(src.HostPtr(), in * sizeof(T));
-      if (reuse) rec.Write(src.HostPtr(), in * sizeof(T));
-      rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
-    }
-  }
+  const bool on3510 = Folds3510<T>(op);
+  // The operands as the 950's folds address them (untouched elsewhere): src's elements and the
+  // scratch as T, each with room for a register past the fold's extent.
+  auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
+  Mem<T> sm(on3510 ? sb : nullptr, src.GetSize(), on3510 ? in + 2 * kLanes3510<T> : 0);
+  Mem<T> tm(on3510 ? tmp.HostPtr() : nullptr, tmp.GetSize() / sizeof(T),
+            on3510 ? ScratchNeed<T>(ar, reuse, s.first, s.last) : 0);
   if (ar) {
-    RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+    RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
-    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr());
+    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
+  }
+  sm.Commit();
+  tm.Commit();
+  san::Instr rec(Pipe::kV, Name(op), loc);
+  if (rec) {
+    rec.Read(src.HostPtr(), in * sizeof(T));
+    if (reuse && !on3510) rec.Write(src.HostPtr(), in * sizeof(T));
+    if (sm.WrittenBytes() != 0) rec.Write(sb, sm.WrittenBytes());
+    if (tm.WrittenBytes() != 0) rec.Write(tmp.HostPtr(), tm.WrittenBytes());
+    rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
   }
 }
 

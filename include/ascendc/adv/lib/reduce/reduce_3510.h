@@ -17,8 +17,9 @@
 //   bfloat16_t reduces in float registers (64 lanes): lanes [64, n) are first taken with lanes
 //   [0, n - 64), then the float tree (RegReduce).
 // - Which rows: reduce.h Runs3510 (ReduceMax/Min rows of float, half and bfloat16_t, float
-//   ReduceSum/Mean/Prod/Any/All rows, all read unpadded: row r at r * last); integer types run the
-//   2201 order (reduce_model.h) over the same rows. ReduceProd/Any/All take the aligned paths
+//   ReduceSum/Mean/Prod/Any/All rows, all read unpadded: row r at r * last); integer types of up
+//   to 4 bytes these orders too (reduce.h Folds3510), 8-byte ones the 2201 order (reduce_model.h)
+//   over the same rows. ReduceProd/Any/All take the aligned paths
 //   below whatever the row length (SplitsUnaligned; their checked mode refuses other lengths).
 //   AR, a row of n (whole blocks of B elements): n = 1 copies; n <= V: Sum/Max/Min with
 //   n < V / 2: block 0, then block k taken onto it lane by lane (block k first), then one block
@@ -46,6 +47,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "lib/reduce/reduce_model.h"
@@ -64,10 +66,17 @@ inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
 // One binary step of the 950's register code: Reg::Max/Min (ReduceAny/All run them) as
 // math_common.h RegMaxOf/RegMinOf (a NaN operand gives that NaN, a first; b only where strictly
 // larger/smaller, so a +-0 tie keeps a); Add and Mul as on 2201.
+// Integer Add wraps (the register Add of the 950's integer ReduceSum).
 template <typename T>
 T Apply3510(Op op, T a, T b) {
   if (op == Op::kMax || op == Op::kAny) return math_detail::RegMaxOf(a, b);
   if (op == Op::kMin || op == Op::kAll) return math_detail::RegMinOf(a, b);
+  if constexpr (std::is_integral_v<T>) {
+    if (op == Op::kSum || op == Op::kMean) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    }
+  }
   return Apply(op, a, b, false);
 }
 
@@ -224,9 +233,10 @@ void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* 
   std::copy(y.begin(), y.begin() + cols, out);
 }
 
-// Sum (sum.h) on 3510: one row's repeat sums level by level, each the register tree.
-template <typename T>
-T SumRow3510(const T* x, uint32_t n) {
+// Sum (sum.h) on 3510: one row's repeat sums level by level, each the register tree; `store`
+// gets each level of more than one sum (index, sum), as the 950 stores them in the scratch.
+template <typename T, typename F>
+T SumRow3510Levels(const T* x, uint32_t n, F&& store) {
   constexpr uint32_t kL = 256 / sizeof(T);
   std::vector<T> v(x, x + n);
   while (true) {
@@ -237,8 +247,14 @@ T SumRow3510(const T* x, uint32_t n) {
       next[i] = LaneTree(Op::kSum, v.data() + i * kL, std::min(kL, count - i * kL), kL);
     }
     if (repeats == 1) return next[0];
+    for (uint32_t i = 0; i < repeats; ++i) store(i, next[i]);
     v.swap(next);
   }
+}
+
+template <typename T>
+T SumRow3510(const T* x, uint32_t n) {
+  return SumRow3510Levels(x, n, [](uint32_t, T) {});
 }
 
 }  // namespace lngrad::aicore::reduce_detail

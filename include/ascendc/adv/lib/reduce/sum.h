@@ -7,7 +7,8 @@
 // those sums until one remains. lngrad evaluates each repeat with the basic WholeReduceSum tree
 // (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's. Arch 3510
 // (sum_3510_impl.h): the same levels, each repeat's sum the register ReduceSum tree (inactive
-// lanes take no part instead of adding +0; reduce_3510.h SumRow3510).
+// lanes take no part instead of adding +0; reduce_3510.h SumRow3510); each level of more than
+// one sum is left in sharedTmpBuffer as the 950 stores it (reduce_3510_mem.h SumRowMem3510).
 //
 // Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
 // sharedTmpBuffer at least GetSumMaxMinTmpSize's value (disjoint from src and dst).
@@ -20,6 +21,7 @@
 
 #include "lib/math/math_common.h"
 #include "lib/reduce/reduce_3510.h"
+#include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_model.h"
 #include "lngrad_aicore/repeat_base.h"
 
@@ -103,6 +105,15 @@ void RecordRows(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
   rec.Write(dst.HostPtr(), uint64_t{p.outter} * sizeof(T));
 }
 
+// Writes the scratch the 950's Sum/Mean left (Mem) back, and records the write.
+template <typename U>
+void CommitScratch(const char* api, SrcLoc loc, const Mem<U>& tm) {
+  tm.Commit();
+  if (tm.WrittenBytes() == 0) return;
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) rec.Write(tm.Base(), tm.WrittenBytes());
+}
+
 }  // namespace lngrad::aicore::reduce_detail
 
 namespace AscendC {
@@ -118,10 +129,15 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   lngrad::aicore::detail::RestoreMaskAfterCount(lngrad::aicore::detail::MaskContext("Sum"));
   rd::RecordRows("Sum", loc, dstTensor, srcTensor, sumParams);
   const bool on3510 = rd::On3510();
+  const uint64_t offset = rd::SumLevelsOffset<T>(sumParams.inner);
+  rd::Mem<T> tm(on3510 ? sharedTmpBuffer.HostPtr() : nullptr, sharedTmpBuffer.GetSize() / sizeof(T),
+                on3510 ? sumParams.outter * offset : 0);
   for (uint32_t r = 0; r < sumParams.outter; ++r) {
     const T* x = srcTensor.HostPtr() + uint64_t{r} * sumParams.inner;
-    dstTensor.HostPtr()[r] = on3510 ? rd::SumRow3510(x, sumParams.n) : rd::SumRow(x, sumParams.n);
+    dstTensor.HostPtr()[r] =
+        on3510 ? rd::SumRowMem3510(x, sumParams.n, tm, r * offset) : rd::SumRow(x, sumParams.n);
   }
+  rd::CommitScratch("Sum", loc, tm);
 }
 
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
