@@ -197,6 +197,7 @@ TEST(BroadcastRankNReplay3510, OneByteGatherIndicesWrapModulo65536) {
   // No wrap where 1-byte units are not gathered: 4 dims (LoadUnAlign runs), a fused last dim
   // of 128 or more (the dynamic path's runs).
   Check<uint8_t, 4>({2, 350, 2, 100}, {2, 350, 1, 100}, 23, kSrc, kDst);
+  Check<uint8_t, 3>({350, 2, 200}, {350, 1, 200}, 27, kSrc, kDst);
   Check<int8_t, -1>({2, 2, 350, 100}, {2, 1, 350, 100}, 25, kSrc, kDst);
   // Row 699 of dst (src offset 69900) reads src[69900 - 65536] on: the wrap, not the broadcast.
   const std::vector<uint8_t> src = RandomBits<uint8_t>(11, kSrc / sizeof(uint8_t));
