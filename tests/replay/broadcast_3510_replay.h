@@ -10,7 +10,8 @@
 // VfGatherBrc / VfGatherBrcB8 / VfGatherBrcForFourDim). Every size and stride these functions
 // take is uint16_t (a dim of 65536 reads 0) and so is a 1- or 2-byte T's gather index (its
 // arithmetic wraps modulo 65536, the gather reads base + index); the replay keeps both. 8-byte T
-// (pairs of 4-byte units) is not replayed.
+// runs as pairs of 4-byte units (the tiling's split, the wrappers one rank up, the loop over
+// dim 0 at rank 9).
 //
 // Provenance: the 2-dim part (Brc) is the thirteenth session's reading; the rank-N part (BrcN,
 // ReplayTiling, ReplayRankN) is a separate reading of the same files by the fourteenth
@@ -391,7 +392,7 @@ struct BrcN {
   // BrcLast/NlastWrapperForMoreDimDynamicShape: the last 4 dims (1 in front for fewer), loops
   // over the dims before them.
   void Dynamic(uint32_t dim, const uint32_t* shape, const uint32_t* dstStride,
-               const uint32_t* srcStride, bool last) {
+               const uint32_t* srcStride, bool last, size_t d0 = 0, size_t s0 = 0) {
     uint32_t size4[4] = {1, 1, 1, 1}, stride4[4] = {0, 0, 0, 0};
     for (uint32_t i = 0; i < std::min(dim, 4u); ++i) {
       size4[4 - std::min(dim, 4u) + i] = shape[dim - std::min(dim, 4u) + i];
@@ -403,7 +404,7 @@ struct BrcN {
     uint64_t count = 1;
     for (uint32_t i = 0; i < outer; ++i) count *= U16(shape[i]);
     for (uint64_t n = 0; n < count; ++n) {
-      size_t d = 0, s = 0;
+      size_t d = d0, s = s0;
       uint64_t rest = n;
       for (uint32_t i = outer; i-- > 0;) {
         idx[i] = static_cast<uint32_t>(rest % U16(shape[i]));
@@ -520,18 +521,43 @@ struct BrcN {
   }
 };
 
-// ---- GetBroadcastTilingInfoImpl (1-, 2- and 4-byte T) and BroadcastCompute<T, constRank> ----
+// ---- GetBroadcastTilingInfoImpl and BroadcastCompute<T, constRank> ----
 
 struct TilingR {
-  uint32_t rank = 0, srcSize = 1, dstSize = 1;
-  uint32_t shape[9] = {}, src[9] = {}, dstStride[9] = {}, srcStride[9] = {};
+  uint32_t rank = 0, srcSize = 1, dstSize = 1, loopNum = 0;
+  uint32_t shape[9] = {}, src[9] = {}, dstStride[9] = {}, srcStride[10] = {};
+  bool b64 = false;  // 8-byte T: the units are 4 bytes
 };
+
+// 8-byte T when the sizes differ: pairs of 4-byte units (a dim of 2 after a broadcast last dim,
+// at rank 9 a loop over dim 0 instead; else the last dim doubled).
+inline void SplitB64(TilingR& t) {
+  const uint32_t r = t.rank;
+  if (t.src[r - 1] == 1 && t.shape[r - 1] != 1) {
+    if (r < 9) {
+      t.shape[r] = t.src[r] = 2;
+      ++t.rank;
+    } else {
+      t.loopNum = t.shape[0];
+    }
+  } else {
+    t.src[r - 1] *= 2;
+    t.shape[r - 1] *= 2;
+  }
+  t.srcSize *= 2;
+  t.dstSize *= 2;
+  if (t.loopNum == 0) return;
+  if (t.src[0] == 1 && t.shape[0] != 1) t.srcStride[9] = 0;  // and stays 0
+  for (uint32_t i = 0; i < 8; ++i) t.shape[i] = t.shape[i + 1], t.src[i] = t.src[i + 1];
+  t.shape[8] = t.src[8] = 2;
+}
 
 // constRank -1 or above 4 fuses runs of broadcast dims (src 1, dst not) and of equal dims; the
 // strides from the last dim, 0 for a broadcast dim.
 inline TilingR ReplayTiling(int constRank, const std::vector<uint32_t>& dst,
-                            const std::vector<uint32_t>& src) {
+                            const std::vector<uint32_t>& src, bool b64 = false) {
   TilingR t;
+  t.b64 = b64;
   const uint32_t n = static_cast<uint32_t>(dst.size());
   for (uint32_t i = 0; i < n; ++i) {
     t.shape[i] = dst[i];
@@ -552,6 +578,12 @@ inline TilingR ReplayTiling(int constRank, const std::vector<uint32_t>& dst,
     }
     t.rank = count;
   }
+  bool loopSrcZero = false;
+  if (b64 && t.srcSize != t.dstSize) {
+    loopSrcZero = t.rank == 9 && t.src[0] == 1 && t.shape[0] != 1 && t.src[8] == 1 &&
+                  t.shape[8] != 1;
+    SplitB64(t);
+  }
   uint32_t lastSrc = 1, lastDst = 1;
   for (uint32_t i = t.rank; i-- > 0;) {
     t.dstStride[i] = lastDst;
@@ -560,6 +592,7 @@ inline TilingR ReplayTiling(int constRank, const std::vector<uint32_t>& dst,
     t.srcStride[i] = brc ? 0 : lastSrc;
     if (!brc) lastSrc *= t.src[i];
   }
+  if (t.loopNum != 0 && !loopSrcZero) t.srcStride[9] = lastSrc;
   return t;
 }
 
@@ -568,8 +601,9 @@ template <typename T>
 bool ReplayRankN(Image<T>& dst, const Image<T>& src, int constRank, const TilingR& t) {
   constexpr uint32_t VL = Lanes<T>(), kBlk = 32 / sizeof(T);
   const uint32_t dim = t.rank;
-  if (t.srcSize == t.dstSize) {  // DataCopy of the count rounded up to 32 bytes
-    for (uint32_t i = 0; i < (t.dstSize + kBlk - 1) / kBlk * kBlk; ++i) dst.mem.at(i) = src.mem.at(i);
+  if (t.srcSize == t.dstSize) {  // DataCopy of the count rounded up to 32 bytes (of T)
+    const uint32_t blk = t.b64 ? 4 : kBlk, n = (t.dstSize + blk - 1) / blk * blk * (t.b64 ? 2 : 1);
+    for (uint32_t i = 0; i < n; ++i) dst.mem.at(i) = src.mem.at(i);
     return true;
   }
   if (t.srcSize == 1) {  // BrcDuplicate
@@ -584,6 +618,21 @@ bool ReplayRankN(Image<T>& dst, const Image<T>& src, int constRank, const Tiling
   Brc<T> two{dst, src};
   BrcN<T> more{dst, src};
   bool reduce = true;
+  if (t.b64 && constRank >= 2 && constRank <= 4 && dim != static_cast<uint32_t>(constRank)) {
+    // 8-byte T, a dim of 2 added: the next wrapper up, constRank's (BrcNlastWrapperForMoreDim
+    // for 4: GatherWrapperForFourDim over dims 1 to 4 for each index of dim 0).
+    if (dim == 3) {
+      more.Nlast3(t.shape, t.srcStride, false);
+    } else if (dim == 4) {
+      more.Nlast4(t.shape, t.srcStride, false);
+    } else {
+      for (uint32_t p = 0; p < U16(t.shape[0]); ++p) {
+        more.Gather4(size_t{p} * t.dstStride[0], size_t{p} * t.srcStride[0], t.shape + 1,
+                     t.srcStride + 1);
+      }
+    }
+    return !more.undefined;
+  }
   if (dim == 2) {
     const uint16_t s0 = U16(t.shape[0]), s1 = U16(t.shape[1]);
     reduce = last ? two.Last(s0, s1, dyn) : two.Nlast(s0, s1, dyn);
@@ -592,7 +641,10 @@ bool ReplayRankN(Image<T>& dst, const Image<T>& src, int constRank, const Tiling
   } else if (dim == 4) {
     reduce = last ? more.Last4(t.shape, t.srcStride, dyn) : more.Nlast4(t.shape, t.srcStride, dyn);
   }
-  if (reduce) more.Dynamic(dim, t.shape, t.dstStride, t.srcStride, last);
+  for (uint32_t h = 0; reduce && h < std::max(t.loopNum, 1u); ++h) {
+    more.Dynamic(dim, t.shape, t.dstStride, t.srcStride, last,
+                 size_t{h} * t.dstStride[0] * t.shape[0], size_t{h} * t.srcStride[9]);
+  }
   return !more.undefined;
 }
 

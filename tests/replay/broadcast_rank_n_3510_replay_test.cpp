@@ -4,7 +4,9 @@
 // wrappers, the dynamic-rank path and the gathers of broadcast_gather_3510_impl.h; the
 // provenance is stated there): the tiling field by field, the whole dst buffer (what a call
 // writes past its region shows) and the whole src buffer, for float, int32_t, half, bfloat16_t,
-// int8_t and uint8_t, constRank 3, 4, 5 and -1 (the fused, dynamic form).
+// int8_t and uint8_t, constRank 3, 4, 5 and -1 (the fused, dynamic form), and 8-byte T as pairs
+// of 4-byte units (constRank 1 to 4, 9 and -1).
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -180,6 +182,72 @@ TEST(BroadcastRankNReplay3510, DynamicRankPathAndRandomShapes) {
   Dynamic<bfloat16_t>(240000);
   Dynamic<int8_t>(250000);
   Dynamic<uint8_t>(260000);
+}
+
+// 8-byte T: the tiling splits each element into two 4-byte units (a dim of 2 after a broadcast
+// last dim, the last dim doubled otherwise, a loop over dim 0 at rank 9); the replay runs on
+// those units.
+template <typename T, int constRank>
+void Check64(const std::vector<uint32_t>& dstShape, const std::vector<uint32_t>& srcShape,
+             uint32_t seed) {
+  SCOPED_TRACE(::testing::Message() << "8-byte constRank " << constRank << " dst "
+                                    << Shape(dstShape) << " src " << Shape(srcShape));
+  const std::vector<uint32_t> srcImg = RandomBits<uint32_t>(seed, kBuf / 4);
+  const std::vector<uint32_t> dstImg = RandomBits<uint32_t>(seed + 1, kBuf / 4);
+  const uint32_t rank = static_cast<uint32_t>(dstShape.size());
+  std::vector<uint32_t> got, gotSrc;
+  BroadcastTiling t{};
+  On950({kBuf, kBuf}, [&](Bufs& b) {
+    b.Put<uint32_t>(0, srcImg);
+    b.Put<uint32_t>(1, dstImg);
+    GetBroadcastTilingInfo<T, constRank>(rank, dstShape.data(), srcShape.data(), false, t);
+    Broadcast<T, constRank>(b.Get<T>(1), b.Get<T>(0), dstShape.data(), srcShape.data(), &t);
+    got = b.Take<uint32_t>(1);
+    gotSrc = b.Take<uint32_t>(0);
+  });
+  const TilingR r = ReplayTiling(constRank, dstShape, srcShape, true);
+  EXPECT_EQ(t.rank, r.rank);
+  EXPECT_EQ(t.loopNum, r.loopNum);
+  EXPECT_EQ(t.srcStride[9], r.srcStride[9]);
+  for (uint32_t i = 0; i < std::min(r.rank, 9u); ++i) {
+    EXPECT_EQ(t.dstShape[i], r.shape[i]) << "dim " << i;
+    EXPECT_EQ(t.srcStride[i], r.srcStride[i]) << "dim " << i;
+  }
+  Image<uint32_t> dst{dstImg};
+  EXPECT_TRUE(ReplayRankN(dst, Image<uint32_t>{srcImg}, constRank, r));
+  EXPECT_EQ(FirstDiff(got, dst.mem), "") << "dst";
+  EXPECT_EQ(FirstDiff(gotSrc, srcImg), "") << "src";
+}
+
+template <typename T>
+void EightByte(uint32_t seed) {
+  for (uint32_t n : {1u, 2u, 3u, 4u, 5u, 8u, 16u, 31u, 32u, 33u, 64u, 100u}) {
+    for (uint32_t mask = 1; mask < 4; ++mask) {
+      Check64<T, 2>({3, n}, SrcOf({3, n}, mask), ++seed);
+      Check64<T, -1>({3, n}, SrcOf({3, n}, mask), ++seed);
+      Check64<T, 1>({n}, {1}, ++seed);
+    }
+    for (uint32_t mask = 1; mask < 8; ++mask) {
+      Check64<T, 3>({2, 3, n}, SrcOf({2, 3, n}, mask), ++seed);
+      Check64<T, -1>({2, 3, n}, SrcOf({2, 3, n}, mask), ++seed);
+    }
+    for (uint32_t mask = 1; mask < 16; ++mask) {
+      Check64<T, 4>({2, 2, 3, n}, SrcOf({2, 2, 3, n}, mask), ++seed);
+      Check64<T, -1>({2, 2, 3, n}, SrcOf({2, 2, 3, n}, mask), ++seed);
+    }
+  }
+  for (uint32_t n : {2u, 3u, 5u}) {  // rank 9, alternating: the loop over dim 0
+    const std::vector<uint32_t> dst = {2, 2, 2, 2, 2, 2, 2, 2, n};
+    Check64<T, 9>(dst, SrcOf(dst, 0x155), ++seed);
+    Check64<T, -1>(dst, SrcOf(dst, 0x154), ++seed);
+    Check64<T, -1>(dst, SrcOf(dst, 0x0AA), ++seed);
+  }
+}
+
+TEST(BroadcastRankNReplay3510, EightByteAsPairsOfUnits) {
+  EightByte<double>(310000);
+  EightByte<uint64_t>(320000);
+  EightByte<int64_t>(330000);
 }
 
 // 1-byte data on the 3-dim gather path (GatherWrapper: a last dim below 128) gathers through
