@@ -224,7 +224,8 @@ struct BrcN {
       Gather3(size, stride);
     } else if (z2 <= VL && z2 % kBlk == 0) {  // BrcLastLessThanVLAligned
       for (uint32_t i = 0; i < z1; ++i) {
-        for (uint32_t j = 0; j < z0; ++j) Masked(size_t{j} * z1 * z2 + i * z2, Brc(j * s0 + i * s1), z2);
+        for (uint32_t j = 0; j < z0; ++j)
+          Masked(size_t{j} * z1 * z2 + i * z2, Brc(j * s0 + i * s1), z2);
       }
     } else if (z2 % kBlk == 0) {  // BrcLastLargerThanVLAligned
       for (uint32_t i = 0; i < z1; ++i) {
@@ -337,7 +338,8 @@ struct BrcN {
   }
   void LastLess4Unaligned(size_t d, size_t s, const Dims& q) {  // and LargerThanVLUnaligned
     cur = d;
-    Each(q, [&](uint32_t i, uint32_t j, uint32_t k) { BrcRuns(Brc(s + SrcAt(q, i, j, k)), q.z[3]); });
+    Each(q,
+         [&](uint32_t i, uint32_t j, uint32_t k) { BrcRuns(Brc(s + SrcAt(q, i, j, k)), q.z[3]); });
   }
   void NlastUnaligned4(size_t d, size_t s, const Dims& q) {  // LessThanVL and LargerThanVL
     cur = d;
@@ -463,7 +465,8 @@ struct BrcN {
         off += static_cast<uint32_t>(rest % n[i]) * st[i];
         rest /= n[i];
       }
-      for (uint32_t k = 0; k < n.back(); ++k) GatherRun(s, index, (off + k * st.back()) & kIdxMask, main);
+      for (uint32_t k = 0; k < n.back(); ++k)
+        GatherRun(s, index, (off + k * st.back()) & kIdxMask, main);
       GatherRun(s, index, (off + n.back() * st.back()) & kIdxMask, tail);
     }
   }
@@ -503,8 +506,7 @@ struct BrcN {
     } else {
       z = {1, 1, VL / e, e};
     }
-    const std::vector<uint32_t> index =
-        TileIndex(z, {stride[0], stride[1], stride[2], stride[3]});
+    const std::vector<uint32_t> index = TileIndex(z, {stride[0], stride[1], stride[2], stride[3]});
     if (b * c * e < VL) {
       const uint32_t t0 = VL / (e * c * b), n3 = U16(a / t0), main = e * c * b * t0;
       GatherLoops(d, s, index, {1, 1, n3}, {0, 0, U16(stride[0] * t0)}, main,
@@ -580,8 +582,8 @@ inline TilingR ReplayTiling(int constRank, const std::vector<uint32_t>& dst,
   }
   bool loopSrcZero = false;
   if (b64 && t.srcSize != t.dstSize) {
-    loopSrcZero = t.rank == 9 && t.src[0] == 1 && t.shape[0] != 1 && t.src[8] == 1 &&
-                  t.shape[8] != 1;
+    loopSrcZero =
+        t.rank == 9 && t.src[0] == 1 && t.shape[0] != 1 && t.src[8] == 1 && t.shape[8] != 1;
     SplitB64(t);
   }
   uint32_t lastSrc = 1, lastDst = 1;

@@ -39,7 +39,7 @@ std::string Shape(const std::vector<uint32_t>& s) {
 // lngrad's tiling and Broadcast against the replay, src and dst buffers of the given bytes.
 template <typename T, int constRank>
 std::vector<T> Check(const std::vector<uint32_t>& dstShape, const std::vector<uint32_t>& srcShape,
-           uint32_t seed, uint32_t srcBytes = kBuf, uint32_t dstBytes = kBuf) {
+                     uint32_t seed, uint32_t srcBytes = kBuf, uint32_t dstBytes = kBuf) {
   SCOPED_TRACE(::testing::Message() << sizeof(T) << "-byte constRank " << constRank << " dst "
                                     << Shape(dstShape) << " src " << Shape(srcShape));
   const std::vector<T> srcImg = RandomBits<T>(seed, srcBytes / sizeof(T));
