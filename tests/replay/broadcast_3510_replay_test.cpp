@@ -7,160 +7,18 @@
 // BrcNlastWrapperForTwoDim with every function they call: the E2B and BRC loads, the index
 // registers (GenLastGatherIndex, GenNlastGatherIndex, GatherB's block offsets 0 / 32 / 64),
 // Gather with B8's two half-register gathers and DeInterleave, the masked aligned stores and
-// the unaligned runs. The rank-N form's 3- and 4-dim and dynamic paths (broadcast_3510_impl.h,
-// broadcast_gather_3510_impl.h) were read, not replayed (docs/ascendc_kernels.md says what they
-// write). Provenance: a separate reading of the kit's source by the helper who then changed
-// lib/broadcast (the same person; lngrad's headers had been read before).
+// the unaligned runs (the replay: broadcast_3510_replay.h; the rank-N form's other paths:
+// broadcast_rank_n_3510_replay_test.cpp). Provenance: a separate reading of the kit's source by the
+// helper who then changed lib/broadcast (the same person; lngrad's headers had been read before).
 #include <cstdint>
 #include <vector>
 
-#include "transform_3510_replay_util.h"
+#include "broadcast_3510_replay.h"
 
 namespace {
 
 using namespace AscendC;
 using namespace lngrad_replay::transform3510;
-
-// ---- The replay ----
-
-template <typename T>
-struct Brc {
-  static constexpr uint32_t VL = Lanes<T>(), kHalf = VL / 2, kBlk = 32 / sizeof(T);
-  Image<T>& dst;
-  const Image<T>& src;
-  size_t cur = 0;  // the unaligned stores' address
-
-  T At(size_t i) const { return i < src.mem.size() ? src.mem[i] : T{}; }
-  std::vector<T> BrcLoad(size_t at) const { return std::vector<T>(VL, At(at)); }
-  std::vector<T> E2bLoad(size_t at) const {  // 8 elements, each to one 32-byte block
-    std::vector<T> r(VL);
-    for (uint32_t l = 0; l < VL; ++l) r[l] = At(at + l / kBlk);
-    return r;
-  }
-  // Gather by an index register of the index type; B8 gathers two registers of 16-bit lanes
-  // and DeInterleave keeps their low bytes: lanes [0, 128) from the first, the rest from the
-  // second.
-  std::vector<T> Gather(const std::vector<uint32_t>& i1, const std::vector<uint32_t>& i2) const {
-    std::vector<T> r(VL);
-    for (uint32_t l = 0; l < VL; ++l) {
-      r[l] = sizeof(T) == 1 ? At(l < kHalf ? i1[l] : i2[l - kHalf]) : At(i1[l]);
-    }
-    return r;
-  }
-  // GenLastGatherIndex (nlast = false: (offset + l) / size1) and GenNlastGatherIndex
-  // ((offset + l) mod size1), for the lanes of the index type.
-  static std::vector<uint32_t> Index(uint32_t size1, uint32_t offset, bool nlast) {
-    const uint32_t lanes = sizeof(T) == 1 ? kHalf : VL;
-    std::vector<uint32_t> r(lanes);
-    for (uint32_t l = 0; l < lanes; ++l) {
-      const uint32_t v = offset + l, q = v / size1;
-      r[l] = nlast ? v - q * size1 : q;
-    }
-    return r;
-  }
-  static std::vector<uint32_t> Plus(const std::vector<uint32_t>& v, uint32_t k) {
-    std::vector<uint32_t> r(v);
-    for (uint32_t& x : r) x = sizeof(T) == 4 ? x + k : (x + k) & 0xFFFFu;
-    return r;
-  }
-  void Run(const std::vector<T>& reg, uint32_t n) { dst.StoreRun(cur, reg, n); }
-
-  void Last(uint32_t s0, uint32_t s1) {  // BrcLastWrapperForTwoDim<T, 2>
-    if (s1 == kBlk && sizeof(T) != 1) {  // BrcLastE2B
-      uint32_t sreg = s0 * s1;
-      for (uint32_t i = 0; i < (s0 + VL / s1 - 1) / (VL / s1); ++i) {
-        const std::vector<bool> m = UpdateMask(sreg, VL);
-        dst.StoreMasked(size_t{i} * VL, E2bLoad(size_t{i} * 8), m);
-      }
-    } else if (s1 < kHalf) {
-      const std::vector<uint32_t> i1 = Index(s1, 0, false), i2 = Index(s1, kHalf, false);
-      if (s0 * s1 < VL) {  // BrcLastGatherOne
-        dst.StoreMasked(0, Gather(i1, i2), FirstLanes(s0 * s1, VL));
-        return;
-      }
-      GatherTwo(s0, s1, i1, i2, true);  // BrcLastGatherTwo
-    } else if (s1 <= VL) {              // BrcLastLessThanVLUnaligned
-      for (uint32_t i = 0; i < s0; ++i) Run(BrcLoad(i), s1);
-    } else if (s1 % kBlk == 0) {  // BrcLastLargerThanVLAligned
-      for (uint32_t i = 0; i < s0; ++i) {
-        uint32_t sreg = s1;
-        for (uint32_t j = 0; j < (s1 + VL - 1) / VL; ++j) {
-          const std::vector<bool> m = UpdateMask(sreg, VL);
-          dst.StoreMasked(size_t{i} * s1 + size_t{j} * VL, BrcLoad(i), m);
-        }
-      }
-    } else {  // BrcLastLargerThanVLUnaligned
-      for (uint32_t i = 0; i < s0; ++i) {
-        for (uint32_t j = 0; j < s1 / VL; ++j) Run(BrcLoad(i), VL);
-        Run(BrcLoad(i), s1 % VL);
-      }
-    }
-  }
-
-  // BrcLastGatherTwo (moving: each repeat adds factor * i to the index) and BrcNlastGatherTwo
-  // (one gather stored repeatedly).
-  void GatherTwo(uint32_t s0, uint32_t s1, const std::vector<uint32_t>& i1,
-                 const std::vector<uint32_t>& i2, bool moving) {
-    const uint32_t factor = VL / s1, repeat = (s0 + factor - 1) / factor - 1, main = factor * s1;
-    const uint32_t tail = s0 * s1 - main * repeat;
-    for (uint32_t i = 0; i < repeat; ++i) {
-      Run(moving ? Gather(Plus(i1, factor * i), Plus(i2, factor * i)) : Gather(i1, i2), main);
-    }
-    const uint32_t offset = moving ? factor * repeat : 0;
-    Run(Gather(Plus(i1, offset), Plus(i2, offset)), tail);
-  }
-
-  void Nlast(uint32_t s0, uint32_t s1) {  // BrcNlastWrapperForTwoDim<T, 2>
-    if (s1 < kHalf && s1 % kBlk == 0) {   // GatherB with the scalar-written block offsets
-      const uint32_t blocks = s1 / kBlk;
-      const uint32_t offs[3][8] = {
-          {0, 0, 0, 0, 0, 0, 0, 0}, {0, 32, 0, 32, 0, 32, 0, 32}, {0, 32, 64, 0, 32, 64, 0, 0}};
-      std::vector<T> reg(VL);
-      for (uint32_t b = 0; b < 8; ++b) {
-        for (uint32_t e = 0; e < kBlk; ++e)
-          reg[b * kBlk + e] = At(offs[blocks - 1][b] / sizeof(T) + e);
-      }
-      if (s0 * s1 < VL) {  // BrcNlastGatherBOne
-        dst.StoreMasked(0, reg, FirstLanes(s0 * s1, VL));
-        return;
-      }
-      const uint32_t factor = VL / s1, repeat = (s0 + factor - 1) / factor - 1, main = factor * s1;
-      for (uint32_t i = 0; i < repeat; ++i)
-        dst.StoreMasked(size_t{i} * main, reg, FirstLanes(main, VL));
-      dst.StoreMasked(size_t{main} * repeat, reg, FirstLanes(s0 * s1 - main * repeat, VL));
-    } else if (s1 < kHalf) {
-      const std::vector<uint32_t> i1 = Index(s1, 0, true), i2 = Index(s1, kHalf, true);
-      if (s0 * s1 < VL) {  // BrcNlastGatherOne
-        dst.StoreMasked(0, Gather(i1, i2), FirstLanes(s0 * s1, VL));
-        return;
-      }
-      GatherTwo(s0, s1, i1, i2, false);
-    } else if (s1 <= VL) {  // BrcNlastLessThanVLUnaligned
-      for (uint32_t i = 0; i < s0; ++i) Run(src.Load(0), s1);
-    } else if (s1 % kBlk == 0 && s1 % VL == 0 && s0 > 8) {  // ...AlignedWithVL
-      for (uint32_t i = 0; i < (s1 + VL - 1) / VL; ++i) {
-        for (uint32_t j = 0; j < s0; ++j) {
-          dst.StoreMasked(size_t{i} * VL + size_t{j} * s1, src.Load(size_t{i} * VL),
-                          FirstLanes(VL, VL));
-        }
-      }
-    } else if (s1 % kBlk == 0) {  // ...AlignedWithBlock
-      for (uint32_t i = 0; i < s0; ++i) {
-        uint32_t sreg = s1;
-        for (uint32_t j = 0; j < (s1 + VL - 1) / VL; ++j) {
-          const std::vector<bool> m = UpdateMask(sreg, VL);
-          dst.StoreMasked(size_t{i} * s1 + size_t{j} * VL, src.Load(size_t{j} * VL), m);
-        }
-      }
-    } else {  // BrcNlastLargerThanVLUnaligned
-      const std::vector<T> tmp = src.Load(size_t{s1 / VL} * VL);
-      for (uint32_t i = 0; i < s0; ++i) {
-        for (uint32_t j = 0; j < s1 / VL; ++j) Run(src.Load(size_t{j} * VL), VL);
-        Run(tmp, s1 % VL);
-      }
-    }
-  }
-};
 
 // BroadCastCommon + BroadcastCompute<T, dim> (dim 1 or 2).
 template <typename T>
@@ -189,9 +47,9 @@ void ReplayBroadcast(Image<T>& dst, const Image<T>& src, const std::vector<uint3
       dst.StoreMasked(size_t{i} * b.VL, b.BrcLoad(0), m);
     }
   } else if (srcStride[dim - 1] == 0) {
-    b.Last(dstShape[0], dstShape[1]);
+    b.Last(U16(dstShape[0]), U16(dstShape[1]));
   } else {
-    b.Nlast(dstShape[0], dstShape[1]);
+    b.Nlast(U16(dstShape[0]), U16(dstShape[1]));
   }
 }
 

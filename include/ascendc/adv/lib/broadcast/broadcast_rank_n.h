@@ -20,10 +20,14 @@
 // to the shapes passed; every fused dst dim at most 65536 (DstShapeCheck, before any branch:
 // equal sizes too). Operand sizes are checked in both modes.
 // The 950's register paths (broadcast_3510_impl.h, broadcast_gather_3510_impl.h) write exactly
-// these units, with two exceptions lngrad does not follow: a fused dim of exactly 65536 (the
-// paths read it as 0 in their 16-bit sizes), and 1-byte sources on the gather paths (last dim
-// below 128) whose gather indices pass 65535 (16-bit lanes: the device reads the index modulo
-// 65536). docs/ascendc_kernels.md, "Tensor transform".
+// these units except where their 16-bit fields wrap: 1-byte units on the 3-dim gather path
+// (GatherWrapper: 3 fused dims, the last below 128) gather through uint16_t index lanes, so a
+// unit whose src offset passes 65535 reads src at the offset modulo 65536, which lngrad follows;
+// a fused dim of exactly 65536 (DstShapeCheck admits it) reads 0 in the paths' 16-bit sizes
+// (the 2-dim wrappers then write nothing, GatherWrapper divides by 0): checked mode refuses it
+// on those paths (equal sizes and one src element count in 32 bits and keep it); unchecked,
+// lngrad writes the broadcast. docs/ascendc_kernels.md, "Tensor transform"; tested in
+// tests/replay/broadcast_rank_n_3510_replay_test.cpp.
 #pragma once
 
 #include <algorithm>
@@ -54,6 +58,18 @@ inline void RequireU16Dims(const uint32_t* dst, uint32_t n, const char* api) {
     td::Require(dst[d] <= 65536, api,
                 "shape should be less than uint16 max: dst dim " + std::to_string(d) + " is " +
                     std::to_string(dst[d]) + ", above 65536");
+  }
+}
+
+// A dim of 65536 on the register paths (sizes in uint16_t: it reads 0; the kit's code then
+// writes nothing or divides by 0), refused in checked mode.
+inline void RequireNo16BitZero(const uint32_t* dst, uint32_t n, const char* api) {
+  for (uint32_t d = 0; d < n; ++d) {
+    td::Require(dst[d] != 65536, api,
+                "dst dim " + std::to_string(d) +
+                    " is 65536, which the 950's register paths read as 0 in their 16-bit sizes "
+                    "(they write nothing or divide by 0); only equal shapes and one src element "
+                    "take it");
   }
 }
 
@@ -131,11 +147,20 @@ inline void SetStrides(AscendC::BroadcastTiling& t, uint32_t* src) {
   if (t.loopNum != 0 && !outer_broadcast) t.srcStride[kMaxRank] = src_stride;
 }
 
+// The 3-dim gather path of 1-byte units (BrcLast/NlastWrapperForThreeDim -> GatherWrapper:
+// 3 fused dims, the last below 128 as uint16_t): VfGenIndexB8 and VfGatherBrcB8 keep the src
+// offset in uint16_t lanes, so the device reads src at the offset modulo 65536.
+template <typename U>
+bool Gathers16Bit(const AscendC::BroadcastTiling& t) {
+  return sizeof(U) == 1 && t.rank == 3 && static_cast<uint16_t>(t.dstShape[2]) < 128;
+}
+
 // Copies unit u of dst from the tiling's strides: dims [0, rank) of t.dstShape, loop h over
-// max(loopNum, 1).
+// max(loopNum, 1); the src offset modulo 65536 on the 16-bit gather path.
 template <typename U>
 void Scatter(U* out, const U* in, const AscendC::BroadcastTiling& t) {
   const uint32_t rank = t.rank, loops = std::max<uint32_t>(t.loopNum, 1);
+  const uint64_t offset_mask = Gathers16Bit<U>(t) ? 0xFFFFu : ~uint64_t{0};
   const uint64_t block = uint64_t{t.dstStride[0]} * t.dstShape[0];
   uint32_t idx[kMaxRank] = {};
   for (uint32_t h = 0; h < loops; ++h) {
@@ -147,7 +172,7 @@ void Scatter(U* out, const U* in, const AscendC::BroadcastTiling& t) {
         rest %= t.dstStride[d];
         from += uint64_t{idx[d]} * t.srcStride[d];
       }
-      out[dst0 + k] = in[from];
+      out[dst0 + k] = in[from & offset_mask];
     }
   }
 }
@@ -228,6 +253,7 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     std::memmove(dst.HostPtr(), src.HostPtr(), n * sizeof(T));
     return;
   }
+  if (t.srcSize != 1) bd::RequireNo16BitZero(t.dstShape, t.rank, api);
   const uint64_t in_units = bd::SrcUnits(t), out_units = t.dstSize;  // units
   td::RequireElems(src, (in_units * unit + sizeof(T) - 1) / sizeof(T), api, "src");
   td::RequireElems(dst, (out_units * unit + sizeof(T) - 1) / sizeof(T), api, "dst");
