@@ -320,6 +320,7 @@ void StackRange(const char* api, BlockContext*& ctx, uint32_t& start, uint32_t& 
   ctx = &RequireBlockContext(api);
   start = ctx->pipe != nullptr ? ctx->pipe->AllocatedBytes() : 0;
   end = ctx->product->stack_end_bytes;
+  NoteUbWritten(*ctx, end);
 }
 
 void RaiseNoStack(uint32_t start, uint32_t end) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -47,6 +48,9 @@ struct UbMemory {
   UbMemory& operator=(const UbMemory&) = delete;
   std::byte* data;
   uint32_t size;
+  // Bytes [0, dirty) may be nonzero: what the blocks run on it since it was last zeroed may have
+  // written (the whole UB after an unchecked block); zero from here up.
+  uint32_t dirty = 0;
 };
 
 // Free UB memories, any size; a launch takes one at least as large as it needs (the block sees
@@ -93,6 +97,17 @@ class UbLease {
   UbLease& operator=(const UbLease&) = delete;
   std::byte* data() const { return mem_->data; }
   uint32_t size() const { return bytes_; }
+  // Zeroes the bytes a block may see that earlier blocks may have written.
+  void Zero() const {
+    const uint32_t n = std::min(mem_->dirty, bytes_);
+    std::memset(mem_->data, 0, n);
+    if (mem_->dirty <= bytes_) mem_->dirty = 0;
+  }
+  // Records what a block run on it may have written: [0, written_end) in checked mode, its
+  // whole view otherwise.
+  void NoteBlockDone(uint32_t written_end) const {
+    mem_->dirty = std::max(mem_->dirty, std::min(written_end, bytes_));
+  }
 
  private:
   std::unique_ptr<UbMemory> mem_;
@@ -435,6 +450,25 @@ void SetCore(BlockContext& ctx, uint32_t block, const LaunchJob& job) {
   ctx.core_num = ai_cores;
 }
 
+// Debug builds: every UB byte at or above what a checked block recorded as written
+// (BlockContext::ub_written_end) is still zero, which the next block's partial zeroing relies on;
+// a write that no NoteUbWritten covered stops the process here.
+void CheckUbWrittenEnd([[maybe_unused]] const std::byte* ub, [[maybe_unused]] uint32_t from,
+                       [[maybe_unused]] uint32_t size, [[maybe_unused]] uint32_t block) {
+#ifndef NDEBUG
+  for (uint32_t i = from; i < size; ++i) {
+    if (ub[i] != std::byte{0}) {
+      std::fprintf(stderr,
+                   "lngrad internal error: UB byte %u is nonzero after block %u, above the %u "
+                   "bytes recorded as written (a write NoteUbWritten missed, or a byte the "
+                   "zeroing missed)\n",
+                   i, block, from);
+      std::abort();
+    }
+  }
+#endif
+}
+
 bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {
   if (job.sequential) job.TakeBaton(block);
   BlockContext ctx;
@@ -451,11 +485,16 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   // independent of which worker ran which block. Unchecked mode leaves what the worker's
   // previous block left, as the device leaves what the previous kernel left (a memset of the
   // whole UB per block costs more than a small kernel): docs/ascendc_compat.md, "UB contents".
-  if (core_ub == nullptr && (CheckedMode() || job.sanitizer != nullptr)) {
-    std::memset(ub.data(), 0, ub.size());
+  // Checked mode zeroes only what earlier blocks may have written (UbLease::Zero), which a
+  // Debug build verifies after each block (CheckUbWrittenEnd).
+  const bool zeroed = core_ub == nullptr && (CheckedMode() || job.sanitizer != nullptr);
+  if (zeroed) {
+    if (!CheckedMode()) ub.NoteBlockDone(ub.size());
+    ub.Zero();
   } else if (core_ub == nullptr) {
     ctx.ub_left_over = true;
   }
+  const bool tracked = zeroed && CheckedMode();
   const int32_t outer_core = AscendC::g_coreType;
   AscendC::g_coreType = ctx.core_type;
   san::BlockStatePtr san_state;
@@ -501,6 +540,10 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   detail::SetBlockContext(outer);
   AscendC::g_coreType = outer_core;
   if (job.sanitizer != nullptr) job.sanitizer->EndBlock(std::move(san_state), ok);
+  if (core_ub == nullptr) {
+    if (tracked && ok) CheckUbWrittenEnd(ub.data(), ctx.ub_written_end, ub.size(), block);
+    ub.NoteBlockDone(tracked && ok ? ctx.ub_written_end : ub.size());
+  }
   job.Depart(block, calls, ok ? nullptr : failure);
   if (job.sequential) job.GiveBaton();
   return ok;

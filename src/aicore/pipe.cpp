@@ -99,6 +99,7 @@ uint32_t TPipe::Allocate(const lngrad::aicore::detail::LazyText& what, TPosition
   }
   const uint32_t addr = end;
   end = static_cast<uint32_t>(end + total);
+  if (memory.base == ctx_->ub) lngrad::aicore::NoteUbWritten(*ctx_, end);
   buffer_count_ += static_cast<int32_t>(num);
   return addr;
 }
@@ -325,6 +326,7 @@ uint32_t PlaceCustomBlock(BufPoolState& pool, const std::string& what, AscendC::
   }
   TensorView ub_view{pool.ctx->ub, 0, pool.ctx->ub, pool.ctx->ub_size, pool.pos};
   RequireInsideUb(ub_view, addr, bytes, at.c_str());
+  NoteUbWritten(*pool.ctx, uint64_t{addr} + bytes);
   auto* slot = reinterpret_cast<BufHandleSlot*>(handle);
   slot->addr = addr;
   slot->len = bytes;

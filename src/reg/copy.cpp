@@ -53,6 +53,7 @@ CopyPlan PlanCopy(const void* ub, uint32_t elem_bytes, const CopyShape& s, const
   const uint64_t gm_pitch = (s.n_burst <= 1 || s.gm_stride == 0) ? s.len_burst : s.gm_stride;
   if (gm_pitch < s.len_burst) BadArgs(api, loc, "the GM stride is shorter than a row");
   const uint64_t ub_bytes = (s.n_burst - 1) * ub_pitch + row_bytes;
+  aicore::NoteUbWritten(ctx, offset + ub_bytes);
   return CopyPlan{static_cast<uint32_t>(offset),
                   static_cast<uint32_t>(RoundUp(ub_bytes, elem_bytes) / elem_bytes),
                   gm_pitch - s.len_burst, (ub_pitch - row_bytes) / kBlock};

@@ -30,6 +30,7 @@ uint64_t RequireUb(const void* p, uint64_t bytes, uint32_t align, const char* ap
                                  " bytes at a pointer that is not inside the block's UB");
   }
   const uint64_t offset = addr - base;
+  aicore::NoteUbWritten(ctx, offset + bytes);
   if (aicore::CheckedMode() && align > 1 && offset % align != 0) {
     aicore::RaiseKernelCheck(aicore::checks::kRegAlign,
                              Where(api, loc) + ": UB address " + std::to_string(offset) +
@@ -146,7 +147,8 @@ void StartVectorFunction(const char* api, aicore::SrcLoc loc) {
   RequireRegProduct(api, loc);
   LoopCounts().clear();
   aicore::debug_detail::InSimdVf() = true;
-  const aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  aicore::BlockContext* ctx = aicore::CurrentBlockContext();
+  if (ctx != nullptr) aicore::NoteUbWritten(*ctx, ctx->ub_size);  // its stores go unrecorded
   t_fast_ub = ctx == nullptr || aicore::san::ActiveTools() != 0
                   ? FastUbWindow{0, 0}
                   : FastUbWindow{reinterpret_cast<uintptr_t>(ctx->ub), ctx->ub_size};

@@ -349,6 +349,10 @@ void SyncThreadsImpl(aicore::SrcLoc loc) { RunningScheduler("asc_syncthreads").B
 void RunThreads(dim3 block_dim, uint32_t max_threads, const std::function<void()>& body,
                 aicore::SrcLoc loc) {
   detail::BlockRuntime& block = detail::RequireBlockRuntime("a SIMT launch", loc);
+  // SIMT threads reach the UB through pointers, unrecorded: the whole UB counts as written.
+  if (aicore::BlockContext* ctx = aicore::CurrentBlockContext()) {
+    aicore::NoteUbWritten(*ctx, ctx->ub_size);
+  }
   if (detail::t_scheduler != nullptr) {
     aicore::RaiseKernelCheck(detail::kCheckSimtLaunch,
                              aicore::detail::WithLoc("asc_vf_call", loc) +

@@ -109,8 +109,9 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
   // (unchecked mode). Not in a mixed kernel's AIV: its UB is the launch's, zeroed when made, and
   // its AIC may already have written the array's bytes (a Fixpipe L0C -> UB), which the
   // declaration, no instruction on the device, must not undo.
-  if (aicore::RequireBlockContext("__ubuf__ array").ub_left_over)
-    std::memset(ub + offset, 0, bytes);
+  aicore::BlockContext& ctx = aicore::RequireBlockContext("__ubuf__ array");
+  aicore::NoteUbWritten(ctx, end);
+  if (ctx.ub_left_over) std::memset(ub + offset, 0, bytes);
   if (detail::t_race != nullptr) detail::t_race->MarkUnwritten(ub + offset, bytes);
   return ub + offset;
 }
@@ -118,6 +119,8 @@ void* BlockStatic(const void* key, size_t bytes, size_t align, const char* name,
 void* BlockDynamic(const char* name, aicore::SrcLoc loc) {
   detail::BlockRuntime& r = detail::RequireBlockRuntime("extern __ubuf__ array", loc, false);
   RequireSharedUbLimit(r, r.static_end, name, loc);
+  aicore::BlockContext& ctx = aicore::RequireBlockContext("extern __ubuf__ array");
+  aicore::NoteUbWritten(ctx, ctx.ub_size);  // reached through a pointer, unrecorded
   return UbBase("extern __ubuf__ array", loc);
 }
 

@@ -423,6 +423,71 @@ TEST(AscendcRuntime, CheckedModeZeroesTheUbThatAnUncheckedLaunchLeft) {
   EXPECT_EQ(nonzero_seen, std::vector<int>(4, 0));
 }
 
+// Checked mode zeroes, before each block, only the UB bytes earlier blocks may have written
+// (BlockContext::ub_written_end): every way a block can write the UB must count. Block b writes
+// through one of them, the next block counts the nonzero bytes of the whole UB.
+TEST(AscendcRuntime, CheckedModeZeroesEveryUbByteAnEarlierBlockWrote) {
+  const bool was_checked = lngrad::aicore::CheckedMode();
+  LaunchOptions o;
+  o.sequential = true;  // one worker, one UB: block b + 1 finds what block b left
+  o.sanitize = 0;       // a sanitizer tool zeroes the UB itself
+  constexpr int kWays = 6;
+  std::vector<int64_t> nonzero(kWays + 1, -1);
+  auto kernel = [&nonzero] {
+    lngrad::aicore::BlockContext* ctx = lngrad::aicore::CurrentBlockContext();
+    const int64_t b = AscendC::GetBlockIdx();
+    int64_t n = 0;
+    for (uint32_t i = 0; i < ctx->ub_size; ++i) n += ctx->ub[i] != std::byte{0};
+    nonzero[b] = n;
+    const uint32_t ub_bytes = ctx->product->ub_bytes;
+    if (b == 0) {  // TPipe buffers up to the top of the UB
+      AscendC::TPipe pipe;
+      AscendC::TBuf<> low, high;
+      pipe.InitBuffer(low, 1024);
+      pipe.InitBuffer(high, ub_bytes - 1024);
+      AscendC::Duplicate(high.Get<int32_t>(), 7, static_cast<int32_t>((ub_bytes - 1024) / 4));
+    } else if (b == 1) {  // a static tensor on the UB's last 32 bytes
+      AscendC::LocalTensor<int32_t> t(AscendC::TPosition::VECCALC, ub_bytes - 32, 8);
+      AscendC::Duplicate(t, 5, 8);
+    } else if (b == 2) {  // the stack buffer after a small TPipe buffer
+      AscendC::TPipe pipe;
+      AscendC::TBuf<> buf;
+      pipe.InitBuffer(buf, 256);
+      AscendC::LocalTensor<uint8_t> stack;
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::LCM>(stack)));
+      const uint32_t last = stack.GetSize() - 1;
+      stack.SetValue(last, 3);
+    } else if (b == 3) {  // a scalar write through a static tensor
+      AscendC::LocalTensor<uint16_t> t(AscendC::TPosition::VECIN, 96 * 1024, 16);
+      t.SetValue(15, 9);
+    } else if (b == 4) {  // the second buffer of a queue
+      AscendC::TPipe pipe;
+      AscendC::TQue<AscendC::TPosition::VECOUT, 1> q;
+      pipe.InitBuffer(q, 2, 32 * 1024);
+      AscendC::LocalTensor<int32_t> first = q.AllocTensor<int32_t>();
+      AscendC::LocalTensor<int32_t> second = q.AllocTensor<int32_t>();
+      AscendC::Duplicate(second, 1, 8 * 1024);
+      q.FreeTensor(first);
+      q.FreeTensor(second);
+    } else if (b == 5) {  // a TPipe, destroyed, then a second one: the higher extent counts
+      {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> buf;
+        pipe.InitBuffer(buf, 128 * 1024);
+        AscendC::Duplicate(buf.Get<int32_t>(), 2, 32 * 1024);
+      }
+      AscendC::TPipe pipe;
+      AscendC::TBuf<> buf;
+      pipe.InitBuffer(buf, 1024);
+    }
+  };
+  lngrad::aicore::SetCheckedMode(true);
+  const lngrad::Status s = lngrad::aicore::Launch(kWays + 1, kernel, o);
+  lngrad::aicore::SetCheckedMode(was_checked);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(nonzero, std::vector<int64_t>(kWays + 1, 0));
+}
+
 TEST(AscendcRuntime, LaunchRejectsBadParameters) {
   EXPECT_EQ(lngrad::aicore::Launch(0, [] {}).code(), lngrad::StatusCode::kInvalidArgument);
   EXPECT_EQ(lngrad::aicore::Launch(lngrad::aicore::kMaxBlocks + 1, [] {}).code(),

@@ -152,6 +152,10 @@ struct BlockContext {
   // `__ubuf__` arrays are zero-filled when declared. false where the launch zeroed it for this
   // block, and for an AIV of a mixed kernel, whose UB its AIC may write before it declares them.
   bool ub_left_over = false;
+  // UB bytes [0, ub_written_end) hold every UB byte this block may have written in checked mode
+  // (its TPipe, TBufPool and stack buffers, its static tensors; a vector function or a SIMT run
+  // counts the whole UB): the next block's zeroing needs to clear no more (NoteUbWritten).
+  uint32_t ub_written_end = 0;
   AscendC::TPipe* pipe = nullptr;  // the TPipe constructed last (GetTPipePtr)
   uint32_t pipe_alloc_end = 0;     // UB bytes allocated by the current TPipe
   san::BlockState* san = nullptr;  // the sanitizer's record of this block (nullptr: no tool on)
@@ -175,6 +179,12 @@ struct BlockContext {
   // use by their LocalMemoryHook (local_memory.h) and freed with the block.
   std::shared_ptr<void> upper_state;
 };
+
+// Records that the block may have written UB bytes below `end` (clamped to its UB).
+inline void NoteUbWritten(BlockContext& ctx, uint64_t end) noexcept {
+  const uint64_t e = end < ctx.ub_size ? end : ctx.ub_size;
+  if (e > ctx.ub_written_end) ctx.ub_written_end = static_cast<uint32_t>(e);
+}
 
 // The running block: a launch's block, or the thread's standalone block once kernel code has
 // run outside a launch; nullptr before that.

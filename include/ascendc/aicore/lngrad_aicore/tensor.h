@@ -484,6 +484,7 @@ LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
   ub_ = mem.base;
   ub_size_ = mem.size;
   buf_ = {mem.base + addr, mem.base + addr + bytes, nullptr, -1};
+  if (mem.base == ctx.ub) lngrad::aicore::NoteUbWritten(ctx, uint64_t{addr} + bytes);
 }
 
 template <typename T>

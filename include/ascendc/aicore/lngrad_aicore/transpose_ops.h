@@ -203,6 +203,7 @@ inline std::byte* UbBlock(const char* api, const char* what, uint32_t k, uint64_
                                             std::to_string(at + 32) + ", past the UB's " +
                                             std::to_string(ctx.ub_size));
   }
+  NoteUbWritten(ctx, uint64_t{at} + 32);
   return ctx.ub + at;
 }
 
