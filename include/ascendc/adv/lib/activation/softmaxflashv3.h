@@ -243,11 +243,12 @@ inline float RegV3Update(const FlashV3Args<half, float>& a, const RegV3& c, uint
   return mx[0] - cur[0];
 }
 
-// Checked or not: the tiling shapes lngrad follows there (srcK at least 512 and a multiple of
-// 64; splitMeanCnt from 1 to min(64, srcK / 64) dividing srcK). Others make the device's chunk
-// counts wrap or read scratch lngrad does not hold (checked mode refuses splitMeanCnt other
-// than 8 before, as the kernel check asserts).
+// Checked or not: the tiling shapes lngrad follows there (no rows: nothing runs; else srcK at
+// least 512 and a multiple of 64, splitMeanCnt from 1 to min(64, srcK / 64) dividing srcK).
+// Others make the device's chunk counts wrap or read scratch lngrad does not hold (checked mode
+// refuses splitMeanCnt other than 8 before, as the kernel check asserts).
 inline void RequireRegV3Shape(const char* api, const RegV3& c) {
+  if (c.m == 0) return;
   if (c.k >= 512 && c.k % kLanes == 0 && c.smc >= 1 && c.smc <= kLanes && c.smc <= c.kRep &&
       c.k % c.smc == 0) {
     return;
