@@ -278,7 +278,8 @@ void DivRows(const Rows<T>& x, const std::vector<float>& work, SumOf sumOf, T* d
 }
 template <class T>
 void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
-  DivRows(x, st.work, [&](uint32_t i) { return st.sum[i]; }, dst, log);
+  DivRows(
+      x, st.work, [&](uint32_t i) { return st.sum[i]; }, dst, log);
 }
 
 }  // namespace
@@ -589,7 +590,8 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
   for (uint32_t i = 0; i < m; ++i) {
     if (isUpdate) {
       // the mean is stored before the segments are read (the row max comes after it)
-      tmp[i] = V3UpdateStats(io, expMax, i, c, g[i], [&] { return V3Shift(src, c, i, work, newSrc); });
+      tmp[i] =
+          V3UpdateStats(io, expMax, i, c, g[i], [&] { return V3Shift(src, c, i, work, newSrc); });
     } else {
       PutStat(io.max, i, V3Shift(src, c, i, work, newSrc));
     }

@@ -277,8 +277,8 @@ TEST(SoftmaxFlashV2Update3510Replay, InExpSumIsReadAfterMaxIsStored) {
 // is overwritten only after the statistics. (sfx4's reading of softmax_flash_impl.h.)
 TEST(SoftmaxFlashUpdate3510Replay, DstIsStoredInASecondPass) {
   uint32_t seed = 4300;
-  const Alias cases[] = {{0, 0, 1, 1, 2, 2}, {0, 0, 1, 2, 1, 2}, {0, 0, 1, 1, 2, 0},
-                         {0, 0, 1, 1, 2, 1}};
+  const Alias cases[] = {
+      {0, 0, 1, 1, 2, 2}, {0, 0, 1, 2, 1, 2}, {0, 0, 1, 1, 2, 0}, {0, 0, 1, 1, 2, 1}};
   for (const Alias& a : cases) {
     for (const Shape& s : {Shape{5, 72, 70}, Shape{3, 200, 200}, Shape{9, 64, 64}}) {
       CheckAliased<float, float, true>(s, a, seed++);

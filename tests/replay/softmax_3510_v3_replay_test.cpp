@@ -56,7 +56,7 @@ V3Out RunV3(const V3Call& c, const std::vector<Half>& x, const std::vector<float
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({c.tilingM, c.tilingK}), 2, 4, kUbBufBytes / 2, t,
                                     c.update);
-  const AscendC::SoftMaxParams p{c.data.m, c.data.k,  c.data.m, c.data.k,
+  const AscendC::SoftMaxParams p{c.data.m,  c.data.k,       c.data.m, c.data.k,
                                  c.loopCnt, c.splitMeanCnt, 0.9375f};
   V3Out o;
   const auto r = lngrad::aicore::test::CheckOf(
@@ -73,13 +73,13 @@ V3Out RunV3(const V3Call& c, const std::vector<Half>& x, const std::vector<float
         src.SetSize(c.data.m * c.data.k);
         dst.SetSize(c.data.m * c.data.k);
         if (c.update) {
-          AscendC::SoftmaxFlashV3<half, float, true>(
-              dst, at(g.mean), at(g.expSum), at(g.max), src,
-              ub.Get<half>(3)[kEmAt], at(g.inMean), at(g.inExpSum), at(g.inMax), tmp, t, p);
+          AscendC::SoftmaxFlashV3<half, float, true>(dst, at(g.mean), at(g.expSum), at(g.max), src,
+                                                     ub.Get<half>(3)[kEmAt], at(g.inMean),
+                                                     at(g.inExpSum), at(g.inMax), tmp, t, p);
         } else {
-          AscendC::SoftmaxFlashV3<half, float, false>(
-              dst, at(g.mean), at(g.expSum), at(g.max), src,
-              ub.Get<half>(3)[kEmAt], at(g.inMean), at(g.inExpSum), at(g.inMax), tmp, t, p);
+          AscendC::SoftmaxFlashV3<half, float, false>(dst, at(g.mean), at(g.expSum), at(g.max), src,
+                                                      ub.Get<half>(3)[kEmAt], at(g.inMean),
+                                                      at(g.inExpSum), at(g.inMax), tmp, t, p);
         }
         o.y = Take<Half>(ub, 1, x.size());
         o.st = Take<float>(ub, 2, st0.size());
@@ -141,8 +141,8 @@ TEST(SoftmaxFlashV33510Replay, SplitMeanCntOtherThan8Unchecked) {
   const struct {
     Shape s;
     uint32_t smc;
-  } cases[] = {{{8, 512, 512}, 4},   {{8, 512, 512}, 2},    {{8, 512, 512}, 1},
-               {{16, 1024, 1024}, 16}, {{8, 640, 640}, 5},   {{8, 640, 640}, 10},
+  } cases[] = {{{8, 512, 512}, 4},     {{8, 512, 512}, 2},    {{8, 512, 512}, 1},
+               {{16, 1024, 1024}, 16}, {{8, 640, 640}, 5},    {{8, 640, 640}, 10},
                {{8, 2048, 2048}, 32},  {{8, 2048, 2048}, 16}, {{8, 640, 640}, 4}};
   for (const auto& k : cases) {
     for (const bool update : {false, true}) {
@@ -156,8 +156,8 @@ TEST(SoftmaxFlashV33510Replay, SplitMeanCntOtherThan8Unchecked) {
 // on inExpSum); the toolkit sample's in-place statistics; expSum read back after dst.
 TEST(SoftmaxFlashV33510Replay, InMaxIsReadAfterTheMeanIsStored) {
   uint32_t seed = 4480;
-  const Regions cases[] = {{0, 1, 2, 3, 4, 0}, {0, 1, 2, 3, 2, 5}, {0, 1, 2, 0, 1, 2},
-                           {0, 1, 2, 2, 0, 1}};
+  const Regions cases[] = {
+      {0, 1, 2, 3, 4, 0}, {0, 1, 2, 3, 2, 5}, {0, 1, 2, 0, 1, 2}, {0, 1, 2, 2, 0, 1}};
   for (const Regions& r : cases) {
     CheckV3({{8, 512, 512}, 8, 512, 8, 2, true, r}, seed++);
     CheckV3({{16, 640, 640}, 16, 640, 8, 4, true, r}, seed++);

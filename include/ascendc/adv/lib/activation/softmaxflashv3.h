@@ -13,11 +13,9 @@
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
 // mean/expSum/max as both). Checked mode refuses what the toolkit's kernel check asserts
 // (CheckFlashV3Params: splitMeanCnt other than 8, srcM != oriSrcM, srcK != oriSrcK, srcK below 512
-// or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it lngrad computes other
-// counts with each row's own shifts (not the device's). On 3510
-// (regbase/3510/softmax_flashv3_impl.h): the sums over srcK (RegRowSum), G times 1/splitMeanCnt,
-// expMax = exp((inMax + shiftPrev) - (max - shiftCurr)), inMean and inMax read before the
-// statistics are stored, expMax's half lanes l from l / 2.
+// or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it the 2201/2002 path
+// computes other counts with each row's own shifts. On 3510 the register code's phases, with the
+// tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -96,7 +94,8 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
     for (uint32_t j = 0; j < kL; ++j) {
       max[j] = Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]);
     }
-    for (uint32_t j = 0; j < kL; ++j) em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
+    for (uint32_t j = 0; j < kL; ++j)
+      em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
     for (uint32_t j = 0; j < kL; ++j) {
       expSum[j] = Narrow<U>(em[j] * Widen(a.inExpSum.HostPtr()[o + j]));
     }
@@ -185,7 +184,8 @@ inline void RegV3Means(const half* src, const RegV3& c, float* mean, std::vector
   }
   for (uint32_t i = 0; i < c.m; ++i) {
     float local[8];
-    for (uint32_t b = 0; b < 8; ++b) local[b] = Tree8(work.data() + uint64_t{i} * kLanes + 8 * b) * c.r0;
+    for (uint32_t b = 0; b < 8; ++b)
+      local[b] = Tree8(work.data() + uint64_t{i} * kLanes + 8 * b) * c.r0;
     g[i] = Tree8(local) * c.r1;
     if (mean != nullptr) PutStat(mean, i, g[i]);
     for (uint32_t b = 0; b < 8; ++b) work[uint64_t{i} * 8 + b] = (g[i] - local[b]) * c.sc;
@@ -239,7 +239,8 @@ inline float RegV3Update(const FlashV3Args<half, float>& a, const RegV3& c, uint
   float es[kL];
   for (uint32_t l = 0; l < kL; ++l) es[l] = em[l] * a.inExpSum.HostPtr()[o + l];
   for (uint32_t l = 0; l < kL; ++l) expSum[l] = es[l];
-  for (uint32_t l = 0; l < 2 * kL; ++l) a.expMax.HostPtr()[uint64_t{i} * 2 * kL + l] = Narrow<half>(em[l / 2]);
+  for (uint32_t l = 0; l < 2 * kL; ++l)
+    a.expMax.HostPtr()[uint64_t{i} * 2 * kL + l] = Narrow<half>(em[l / 2]);
   return mx[0] - cur[0];
 }
 
