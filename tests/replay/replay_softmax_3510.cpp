@@ -727,16 +727,51 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
   }
 }
 
+// SimpleSoftMaxNZImpl / SimpleSoftMaxGenericNZImpl (sfx4's reading, session 14): per fractal j,
+// registers i < ceil(srcM * lanes / 64) of the statistics (64 elements at i * 64: rows 4i..4i+3
+// of 16 halves, or rows 8i..8i+7 of 8 floats, the latter Interleave(v, v) into two registers:
+// lane l from l / 2), each against the data register(s) of the same rows, under UpdateMask of
+// oriM * 16 (reset per fractal): Sub, Exp, Div, stored; every column.
+template <class T, class S>
+void SimpleSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, const T* src, const S* inSum,
+                     const S* inMax, T* dst) {
+  const uint32_t lanes = kStat<S> == 8 ? 8 : 16, block = srcM * 16;
+  const uint32_t mRep = (srcM * lanes + kL - 1) / kL, statEnd = srcM * kStat<S>;
+  const int64_t end = int64_t{srcK / 16} * block;
+  for (uint32_t j = 0; j < srcK / 16; ++j) {
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < mRep; ++i) {
+      const V mx = Load(inMax + i * kL, int64_t{statEnd} - i * kL);
+      const V sm = Load(inSum + i * kL, int64_t{statEnd} - i * kL);
+      const uint32_t parts = lanes == 8 ? 2 : 1;
+      for (uint32_t h = 0; h < parts; ++h) {
+        V m, s;
+        for (uint32_t l = 0; l < kL; ++l) {
+          const uint32_t q = parts == 2 ? h * 32 + l / 2 : l;
+          m.v[l] = mx.v[q];
+          s.v[l] = sm.v[q];
+        }
+        const P cnt = UpdateMask(sreg);
+        const int64_t at = int64_t{parts * i + h} * kL + int64_t{j} * block;
+        const V d = Div(Exp(Sub(Load(src + at, end - at), m, cnt), cnt), s, cnt);
+        Store(dst + at, d, cnt, end - at);
+      }
+    }
+  }
+}
+
 #define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
-#define LNGRAD_R3510_INST(T, S)                                                                  \
-  template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
-                              bool, bool, uint32_t);                                             \
-  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
-                                         bool, const FlashUpdateMode<S>&);                       \
-  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*, bool,  \
-                                    uint32_t, uint32_t);                                         \
-  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
-                                bool, bool);
+#define LNGRAD_R3510_INST(T, S)                                                                   \
+  template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,     \
+                              bool, bool, uint32_t);                                              \
+  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&,  \
+                                         bool, const FlashUpdateMode<S>&);                        \
+  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*, bool,   \
+                                    uint32_t, uint32_t);                                          \
+  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,     \
+                                bool, bool);                                                      \
+  template void SimpleSoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, const T*, const S*, const S*, \
+                                      T*);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST
 #undef LNGRAD_R3510_PAIRS

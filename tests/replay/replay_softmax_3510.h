@@ -41,6 +41,12 @@ template <class T, class S>
 void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
                S* sum, S* max, bool log = false, bool flash = false);
 
+// SimpleSoftMax in NZ (SimpleSoftMaxGenericNZImpl, sfx4's reading): every column of rows below
+// oriM; column c of a fractal reads lane c of its row's half statistics, lane c / 2 of float ones.
+template <class T, class S>
+void SimpleSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, const T* src, const S* inSum,
+                     const S* inMax, T* dst);
+
 // SoftmaxGrad / SoftmaxGradFront in NZ (SoftmaxGradGenericNZ[WithTail]VFImpl): isFront: the row
 // sums as [rows, 32 bytes of T] for rows below min(oriM, 8 * (srcM / 8)); else (grad - s) * src
 // on the first oriK columns of rows below oriM.
