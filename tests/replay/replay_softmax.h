@@ -115,6 +115,16 @@ void ReplaySoftMaxNoStats(const SmxTiling& t, uint32_t oriK, T* src, T* dst, boo
 template <class T, class S>
 void ReplaySimpleSoftMax(const SmxTiling& t, const T* src, const S* inSum, const S* inMax, T* dst);
 
+// SimpleSoftMax with isBasicBlock on 2201 (SimpleSoftMaxBasicBlock; replay_softmax_basic.cpp,
+// sfx4's reading): the Sub and Div step 64 * (splitK / 64) columns a repeat, so with srcK not a
+// multiple of 64 rows are mixed and columns left with exp(x) only; float data the device branch
+// (counter mode over the whole tensor), half data per split (rangeM; the tail split not
+// computed). dst: the elements the device writes (float: srcSize; half: the splits' uint8(splitSize
+// / 64) * 64); must start as dst's memory (float: the Exp reads what the Sub did not write).
+template <class T, class S>
+void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
+                              T* dst);
+
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
 // kernel re-splits rows from the tmp buffer's size; the values do not depend on the split, so
 // all m rows are one split here. Statistics are [m, 32 bytes of T].

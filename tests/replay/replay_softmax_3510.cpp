@@ -2,6 +2,8 @@
 // softmax_flashv2_impl.h, softmax_flash_impl.h, softmax_flashv3_impl.h, softmax_grad_impl.h,
 // simple_softmax_impl.h, logsoftmax_impl.h), replayed from the source with a scalar model of
 // the vector registers (replay_softmax_3510.h). Written apart from lngrad's implementation.
+// SoftmaxFlash's second pass (the sum read back from sumUb) and SoftmaxFlashV3 (its phases, the
+// tiling's srcM/srcK, any splitMeanCnt) are sfx4's reading (session 14), marked where they are.
 #include "replay_softmax_3510.h"
 
 #include <cmath>
@@ -258,19 +260,26 @@ bool BlockPath(const Rows<T>& x) {
   return (x.srcK == 8 && std::is_same_v<T, float>) || x.srcK == 16;
 }
 
-// Phase 2: dst = work / sum (then Log10) on the first oriK columns.
-template <class T>
-void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
+// Phase 2: dst = work / sum (then Log10) on the first oriK columns; row i's sum is sumOf(i),
+// taken when the row starts (after the rows before it are stored).
+template <class T, class SumOf>
+void DivRows(const Rows<T>& x, const std::vector<float>& work, SumOf sumOf, T* dst, bool log) {
   for (uint32_t i = 0; i < x.m; ++i) {
     uint32_t sreg = x.oriK;
+    const float s = sumOf(i);
     for (uint32_t j = 0; j < x.Repeats(); ++j) {
       const P cnt = x.Cnt(sreg);
-      const V w = Load(st.work.data() + i * x.srcK + j * kL, kL);
-      V d = Div(w, Splat(st.sum[i]), cnt);
+      const V w = Load(work.data() + i * x.srcK + j * kL, kL);
+      V d = Div(w, Splat(s), cnt);
       if (log) d = Log10(d, cnt);
       Store(dst + i * x.srcK + j * kL, d, cnt, x.Avail(i, j));
     }
   }
+}
+template <class T>
+void DivPhase(const Rows<T>& x, const RowStats& st, T* dst, bool log) {
+  DivRows(
+      x, st.work, [&](uint32_t i) { return st.sum[i]; }, dst, log);
 }
 
 }  // namespace
@@ -413,7 +422,15 @@ void SoftmaxFlashUpdate(uint32_t m, uint32_t srcK, uint32_t oriK, const NzFlashV
     Store(io.expSum + i * ls, sum, blk, ls);
     sum0[i] = sum.v[0];
   }
-  if (v1) DivPhase(x, RowStats{{}, sum0, work}, io.dst, false);
+  // SoftmaxFlashND[WithTail]Impl's second loop (sfx4's reading, below): after every row's
+  // statistics, row by row, the sum loaded (float statistics: LoadAlign from sumUb, so what the
+  // rows stored before it left there; half: the float copy in the work buffer, tmpUb), then
+  // dst = work / sum stored. dst aliasing the statistics changes what later rows read.
+  if (!v1) return;
+  DivRows(
+      x, work,
+      [&](uint32_t i) { return sizeof(S) == 4 ? ToFloat(io.expSum[i * kStat<S>]) : sum0[i]; },
+      io.dst, false);
 }
 
 template <class T, class S>
@@ -441,76 +458,105 @@ bool SimpleSoftMaxWhole(bool isBasicBlock, uint32_t cfgOriSrcM, uint32_t cfgOriS
   return cfgOriSrcK % kL == 0;
 }
 
+// ---- SoftmaxFlashV3: sfx4's reading (session 14) of regbase/3510/softmax_flashv3_impl.h
+// (SoftmaxFlashV3Process, SoftmaxFlashV3NDNoUpdateImpl, SoftmaxFlashV3NDUpdateImpl), written
+// before opening lngrad's softmaxflashv3.h; a separate reading by the same helper who then
+// changed lngrad, not a second person's. It replaces the earlier per-row replay of the same
+// function. Process takes srcM and srcK from the tiling (not from the params) and only
+// splitMeanCnt, loopCnt and alpha from the params. The kernel runs in phases over all rows, each
+// a loop over srcM, with the work buffer (workUb: srcM * 64 floats, then newSrcUb: srcM * srcK)
+// between them:
+//  1. per row, chunks 0..7 (always 8: repeatTime = 64 lanes / 8 per block): the chunk's eight
+//     block sums (ReduceSumWithDataBlock) stored at workUb + i * 64 + j * 8;
+//  2. per row, that register plus the chunks from splitMeanCnt on (remainRepeatTime = srcK / 64 -
+//     splitMeanCnt of them), lane by lane, stored back;
+//  3. per row: its block sums times r0 = 1 / baseK (baseK = srcK / splitMeanCnt), G = their
+//     8-lane tree times r1 = 1 / splitMeanCnt (lane 0), broadcast to 8 lanes (no update: stored
+//     as mean; update: kept in tmpUb), shift_b = (G - L_b) * scalar stored at workUb + i * 8;
+//  4. per row: (update) inMean read, mean = (inMean * r2 + G) * r3 stored; for each of the
+//     splitMeanCnt segments j of baseK columns the shift at workUb[i * splitMeanCnt + j] (so for
+//     counts other than 8 another row's, or phase 2's sums past srcM * 8), newSrc = x - shift
+//     stored, the running max over the segment's registers (lane l takes column j * baseK + 64 k +
+//     l; the last register's lanes past baseK Select-ed to -inf); ReduceMax. No update: max
+//     stored. Update: cur = (G - mean) * scalar, prev = (inMean - mean) * scalar, max =
+//     Max(inMax + prev, cur + rowmax) (inMax read after the mean store), stored; max - cur kept;
+//     em = ExpSub(inMax + prev, max - cur); inExpSum read; expSum = em * inExpSum stored;
+//     expMax = Interleave(em, em) stored (16 halves);
+//  5. per row: m = max's lane 0 read back from maxUb (no update) or tmpUb (update); dst =
+//     ExpSub(newSrc, m) over srcK / 64 whole registers, stored; the row sum; expSum = (expSum
+//     read back +) sum stored.
 namespace {
 
-// SoftmaxFlashV3's constants (SoftmaxFlashV3Process).
 struct V3Consts {
-  uint32_t srcK, splitMeanCnt, baseK, loopCnt;
+  uint32_t m, srcK, smc, baseK, kRep, remain, baseKRep;
   float scalar, r0, r1, r2, r3;
 };
 
-// Stages 1-3 of row i: the block sums of the first 512 elements, the further chunks added, the
-// eight block sums times r0 (L), G = tree(L) * r1 and the shifts (G - L_b) * scalar.
-void V3Center(const Rows<Half>& x, uint32_t i, const V3Consts& c, float* g, float* shift) {
-  V acc;
-  for (uint32_t j = 0; j < 8; ++j) {
-    const V b = ReduceBlocks(x.Chunk(i, j), kFull, false);
-    for (uint32_t l = 0; l < 8; ++l) acc.v[8 * j + l] = b.v[l];
-  }
-  for (uint32_t j = 8; j < c.srcK / kL; ++j) acc = Add(x.Chunk(i, j), acc, kFull);
+// Phases 1-3: work (the first m * 64 floats of workUb) and G per row; mean (no update) stored.
+void V3Means(const Half* src, const V3Consts& c, float* mean, std::vector<float>& work,
+             std::vector<float>& g) {
+  const int64_t srcEnd = int64_t{c.m} * c.srcK;
+  const auto chunk = [&](uint32_t i, uint32_t j) {
+    const int64_t at = int64_t{i} * c.srcK + int64_t{j} * kL;
+    return Load(src + at, srcEnd - at);
+  };
   const P blk = First(8);
-  V mean = ReduceBlocks(acc, kFull, false);
-  mean = Mul(mean, Splat(c.r0), blk);
-  V t = Reduce(mean, blk, false);
-  t.v[0] = t.v[0] * c.r1;
-  t = Brc(t, blk);
-  *g = t.v[0];
-  const V sh = Mul(Sub(t, mean, blk), Splat(c.scalar), blk);
-  for (uint32_t l = 0; l < 8; ++l) shift[l] = sh.v[l];
+  for (uint32_t i = 0; i < c.m; ++i) {
+    for (uint32_t j = 0; j < 8; ++j) {
+      Store(work.data() + i * kL + j * 8, ReduceBlocks(chunk(i, j), kFull, false), blk, 8);
+    }
+  }
+  for (uint32_t i = 0; i < c.m; ++i) {
+    V acc = Load(work.data() + i * kL, kL);
+    for (uint32_t j = 0; j < c.remain; ++j) acc = Add(chunk(i, c.smc + j), acc, kFull);
+    Store(work.data() + i * kL, acc, kFull, kL);
+  }
+  for (uint32_t i = 0; i < c.m; ++i) {
+    const V sums = ReduceBlocks(Load(work.data() + i * kL, kL), kFull, false);
+    const V local = Mul(sums, Splat(c.r0), blk);
+    V t = Reduce(local, blk, false);
+    t = Mul(t, Splat(c.r1), First(1));
+    t = Brc(t, blk);
+    g[i] = t.v[0];
+    if (mean != nullptr) Store(mean + i * 8, t, blk, 8);
+    Store(work.data() + i * 8, Mul(Sub(t, local, blk), Splat(c.scalar), blk), blk, 8);
+  }
 }
 
-// Stage 4's newSrc (x minus its segment's shift, as floats) and its max.
-float V3Shifted(const Rows<Half>& x, uint32_t i, const V3Consts& c, const float* shift,
-                std::vector<float>& newSrc) {
+// Phase 4's segments of row i: newSrc = x - shift, and the row max.
+float V3Shift(const Half* src, const V3Consts& c, uint32_t i, const std::vector<float>& work,
+              std::vector<float>& newSrc) {
+  const int64_t srcEnd = int64_t{c.m} * c.srcK;
   V mx = Splat(kNegInf);
-  for (uint32_t j = 0; j < c.splitMeanCnt; ++j) {
+  for (uint32_t j = 0; j < c.smc; ++j) {
+    const V sh = Splat(work[i * c.smc + j]);  // LoadAlign DIST_BRC_B32
     uint32_t sreg = c.baseK;
-    const uint32_t reps = (c.baseK + kL - 1) / kL;
-    for (uint32_t k = 0; k < reps; ++k) {
+    for (uint32_t k = 0; k <= c.baseKRep; ++k) {
       const P cnt = UpdateMask(sreg);
-      const uint32_t at = i * c.srcK + j * c.baseK + k * kL;
-      // the zeroing Cast under cnt, then Sub
-      const V in = Select(Load(x.src + at, int64_t{x.m} * c.srcK - at), V{}, cnt);
-      const V s = Sub(in, Splat(shift[j]), cnt);
-      const uint32_t n = k + 1 < reps ? kL : c.baseK - k * kL;
-      for (uint32_t l = 0; l < n; ++l) newSrc[j * c.baseK + k * kL + l] = s.v[l];
-      mx = Max(mx, k + 1 < reps ? s : Select(s, Splat(kNegInf), cnt), kFull);
+      const uint32_t col = j * c.baseK + k * kL;
+      const int64_t at = int64_t{i} * c.srcK + col;
+      const V s = Sub(Select(Load(src + at, srcEnd - at), V{}, cnt), sh, cnt);
+      // StoreUnAlign of 64 lanes, the last register's tail = baseK - 64 * baseKRep
+      const uint32_t n = k < c.baseKRep ? kL : c.baseK - c.baseKRep * kL;
+      for (uint32_t l = 0; l < n; ++l) newSrc[uint64_t{i} * c.srcK + col + l] = s.v[l];
+      mx = Max(mx, k < c.baseKRep ? s : Select(s, Splat(kNegInf), cnt), kFull);
     }
   }
   return Reduce(mx, kFull, true).v[0];
 }
 
-// Stage 5: dst = ExpSub(newSrc, m) over srcK, its sum.
-float V3Exp(Half* dst, uint32_t i, uint32_t srcK, const std::vector<float>& newSrc, float m) {
-  V sum = Splat(0.0f);
-  for (uint32_t k = 0; k < srcK / kL; ++k) {
-    const V d = ExpSub(Load(newSrc.data() + k * kL, kL), Splat(m), kFull);
-    Store(dst + i * srcK + k * kL, d, kFull, kL);
-    sum = Add(sum, d, kFull);
-  }
-  return Reduce(sum, kFull, false).v[0];
-}
-
-// The update's statistics (stage 4 of SoftmaxFlashV3NDUpdateImpl); returns max - shiftCurr.
-float V3Update(const FlashV3Stats& io, Half* expMax, uint32_t i, const V3Consts& c, float g,
-               float rowMax) {
+// Phase 4's update statistics of row i; returns max - cur (tmpUb).
+template <class RowMax>
+float V3UpdateStats(const FlashV3Stats& io, Half* expMax, uint32_t i, const V3Consts& c, float g,
+                    RowMax rowMax) {
   const P blk = First(8);
-  const V inMean = Load(io.inMean + i * 8, 8), tg = Splat(g);
+  const V inMean = Load(io.inMean + i * 8, 8), tg = Brc(Splat(g), blk);
   const V shift = Mul(Add(Mul(inMean, Splat(c.r2), blk), tg, blk), Splat(c.r3), blk);
   Store(io.mean + i * 8, shift, blk, 8);
+  V mx = Brc(Splat(rowMax()), blk);
   const V cur = Mul(Sub(tg, shift, blk), Splat(c.scalar), blk);
   const V prev = Mul(Sub(inMean, shift, blk), Splat(c.scalar), blk);
-  V mx = Add(cur, Brc(Splat(rowMax), blk), blk);
+  mx = Add(cur, mx, blk);
   const V pm = Add(Load(io.inMax + i * 8, 8), prev, blk);
   mx = Max(pm, mx, blk);
   Store(io.max + i * 8, mx, blk, 8);
@@ -526,33 +572,42 @@ float V3Update(const FlashV3Stats& io, Half* expMax, uint32_t i, const V3Consts&
 void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
                     bool isUpdate, const Half* src, Half* dst, Half* expMax,
                     const FlashV3Stats& io) {
-  const uint32_t baseK = srcK / splitMeanCnt;
-  const V3Consts c{srcK,
-                   splitMeanCnt,
-                   baseK,
-                   loopCnt,
-                   alpha / (1 - alpha),
-                   1.0f / static_cast<float>(baseK),
-                   1.0f / static_cast<float>(splitMeanCnt),
-                   static_cast<float>(loopCnt) - 1.0f,
-                   1.0f / static_cast<float>(loopCnt)};
-  const Rows<Half> x{m, srcK, srcK, src};
-  std::vector<float> newSrc(srcK + kL);
+  V3Consts c{};
+  c.m = m;
+  c.srcK = srcK;
+  c.smc = splitMeanCnt;
+  c.baseK = srcK / splitMeanCnt;
+  c.kRep = srcK / kL;
+  c.remain = c.kRep - c.smc;
+  c.baseKRep = (c.baseK + kL - 1) / kL - 1;
+  c.scalar = alpha / (1 - alpha);
+  c.r0 = 1.0f / static_cast<float>(c.baseK);
+  c.r1 = 1.0f / static_cast<float>(c.smc);
+  c.r2 = static_cast<float>(loopCnt) - 1.0f;
+  c.r3 = 1.0f / static_cast<float>(loopCnt);
+  std::vector<float> work(uint64_t{m} * kL), g(m), newSrc(uint64_t{m} * srcK + kL), tmp(m);
+  V3Means(src, c, isUpdate ? nullptr : io.mean, work, g);
   for (uint32_t i = 0; i < m; ++i) {
-    float g = 0.0f, shift[8];
-    V3Center(x, i, c, &g, shift);
-    if (!isUpdate) PutStat(io.mean, i, g);
-    const float rowMax = V3Shifted(x, i, c, shift, newSrc);
-    float sub = rowMax;
     if (isUpdate) {
-      sub = V3Update(io, expMax, i, c, g, rowMax);
+      // the mean is stored before the segments are read (the row max comes after it)
+      tmp[i] =
+          V3UpdateStats(io, expMax, i, c, g[i], [&] { return V3Shift(src, c, i, work, newSrc); });
     } else {
-      PutStat(io.max, i, rowMax);
+      PutStat(io.max, i, V3Shift(src, c, i, work, newSrc));
     }
-    const float s = V3Exp(dst, i, srcK, newSrc, sub);
-    for (uint32_t l = 0; l < 8; ++l) {
-      io.expSum[i * 8 + l] = isUpdate ? io.expSum[i * 8 + l] + s : s;
+  }
+  const P blk = First(8);
+  for (uint32_t i = 0; i < m; ++i) {
+    const V mx = Splat(isUpdate ? tmp[i] : io.max[i * 8]);
+    V sum = Splat(0.0f);
+    for (uint32_t k = 0; k < c.kRep; ++k) {
+      const V d = ExpSub(Load(newSrc.data() + uint64_t{i} * srcK + k * kL, kL), mx, kFull);
+      Store(dst + uint64_t{i} * srcK + k * kL, d, kFull, kL);
+      sum = Add(sum, d, kFull);
     }
+    V s = Brc(Reduce(sum, kFull, false), blk);
+    if (isUpdate) s = Add(Load(io.expSum + i * 8, 8), s, blk);
+    Store(io.expSum + i * 8, s, blk, 8);
   }
 }
 
@@ -672,16 +727,51 @@ void SoftmaxGradNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, c
   }
 }
 
+// SimpleSoftMaxNZImpl / SimpleSoftMaxGenericNZImpl (sfx4's reading, session 14): per fractal j,
+// registers i < ceil(srcM * lanes / 64) of the statistics (64 elements at i * 64: rows 4i..4i+3
+// of 16 halves, or rows 8i..8i+7 of 8 floats, the latter Interleave(v, v) into two registers:
+// lane l from l / 2), each against the data register(s) of the same rows, under UpdateMask of
+// oriM * 16 (reset per fractal): Sub, Exp, Div, stored; every column.
+template <class T, class S>
+void SimpleSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, const T* src, const S* inSum,
+                     const S* inMax, T* dst) {
+  const uint32_t lanes = kStat<S> == 8 ? 8 : 16, block = srcM * 16;
+  const uint32_t mRep = (srcM * lanes + kL - 1) / kL, statEnd = srcM * kStat<S>;
+  const int64_t end = int64_t{srcK / 16} * block;
+  for (uint32_t j = 0; j < srcK / 16; ++j) {
+    uint32_t sreg = oriM * 16;
+    for (uint32_t i = 0; i < mRep; ++i) {
+      const V mx = Load(inMax + i * kL, int64_t{statEnd} - i * kL);
+      const V sm = Load(inSum + i * kL, int64_t{statEnd} - i * kL);
+      const uint32_t parts = lanes == 8 ? 2 : 1;
+      for (uint32_t h = 0; h < parts; ++h) {
+        V m, s;
+        for (uint32_t l = 0; l < kL; ++l) {
+          const uint32_t q = parts == 2 ? h * 32 + l / 2 : l;
+          m.v[l] = mx.v[q];
+          s.v[l] = sm.v[q];
+        }
+        const P cnt = UpdateMask(sreg);
+        const int64_t at = int64_t{parts * i + h} * kL + int64_t{j} * block;
+        const V d = Div(Exp(Sub(Load(src + at, end - at), m, cnt), cnt), s, cnt);
+        Store(dst + at, d, cnt, end - at);
+      }
+    }
+  }
+}
+
 #define LNGRAD_R3510_PAIRS(X) X(float, float) X(Half, Half) X(Half, float)
-#define LNGRAD_R3510_INST(T, S)                                                                  \
-  template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,    \
-                              bool, bool, uint32_t);                                             \
-  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&, \
-                                         bool, const FlashUpdateMode<S>&);                       \
-  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*, bool,  \
-                                    uint32_t, uint32_t);                                         \
-  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,    \
-                                bool, bool);
+#define LNGRAD_R3510_INST(T, S)                                                                   \
+  template void SoftMax<T, S>(uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*, bool, bool,     \
+                              bool, bool, uint32_t);                                              \
+  template void SoftmaxFlashUpdate<T, S>(uint32_t, uint32_t, uint32_t, const NzFlashV2Io<T, S>&,  \
+                                         bool, const FlashUpdateMode<S>&);                        \
+  template void SimpleSoftMax<T, S>(uint32_t, uint32_t, const T*, const S*, const S*, T*, bool,   \
+                                    uint32_t, uint32_t);                                          \
+  template void SoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, uint32_t, const T*, T*, S*, S*,     \
+                                bool, bool);                                                      \
+  template void SimpleSoftMaxNz<T, S>(uint32_t, uint32_t, uint32_t, const T*, const S*, const S*, \
+                                      T*);
 LNGRAD_R3510_PAIRS(LNGRAD_R3510_INST)
 #undef LNGRAD_R3510_INST
 #undef LNGRAD_R3510_PAIRS

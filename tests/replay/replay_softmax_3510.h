@@ -41,6 +41,12 @@ template <class T, class S>
 void SoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, const T* src, T* dst,
                S* sum, S* max, bool log = false, bool flash = false);
 
+// SimpleSoftMax in NZ (SimpleSoftMaxGenericNZImpl, sfx4's reading): every column of rows below
+// oriM; column c of a fractal reads lane c of its row's half statistics, lane c / 2 of float ones.
+template <class T, class S>
+void SimpleSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, const T* src, const S* inSum,
+                     const S* inMax, T* dst);
+
 // SoftmaxGrad / SoftmaxGradFront in NZ (SoftmaxGradGenericNZ[WithTail]VFImpl): isFront: the row
 // sums as [rows, 32 bytes of T] for rows below min(oriM, 8 * (srcM / 8)); else (grad - s) * src
 // on the first oriK columns of rows below oriM.
@@ -96,8 +102,10 @@ void SimpleSoftMax(uint32_t m, uint32_t srcK, const T* src, const S* inSum, cons
 // the tiling's srcK).
 bool SimpleSoftMaxWhole(bool isBasicBlock, uint32_t cfgOriSrcM, uint32_t cfgOriSrcK, uint32_t srcK);
 
-// SoftmaxFlashV3Process (half data, float statistics, srcK a multiple of 64, at least 512;
-// splitMeanCnt 8: other counts read the shifts at row * splitMeanCnt, not replayed).
+// SoftmaxFlashV3Process (half data, float statistics): m and srcK are the tiling's (srcK a
+// multiple of 64, at least 512); splitMeanCnt from 1 to min(64, srcK / 64), dividing srcK (other
+// counts read the shifts at row * splitMeanCnt: another row's, or phase 2's sums); in phases over
+// all rows (replay_softmax_3510.cpp, sfx4's reading).
 void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t loopCnt, float alpha,
                     bool isUpdate, const Half* src, Half* dst, Half* expMax,
                     const FlashV3Stats& st);

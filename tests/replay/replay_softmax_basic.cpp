@@ -267,4 +267,75 @@ template void ReplayFlashV2M1Basic<Half, Half>(const SmxTiling&, bool, const Fla
 template void ReplayFlashV2M1Basic<Half, float>(const SmxTiling&, bool,
                                                 const FlashIo<Half, float>&);
 
+// ---- SimpleSoftMaxBasicBlock (membase/common/simple_softmax_common_impl.h, isBasicBlock on
+// 2201): sfx4's reading (session 14), written before opening lngrad's simplesoftmax.h; a separate
+// reading by the same helper who then changed lngrad. The Sub and Div take 64 * (splitK / 64)
+// columns per repeat (their repeat stride, uint8 blocks), so with srcK not a multiple of 64 they
+// step through the data at that stride, not srcK. Float data, the device branch (not
+// ASCENDC_CPU_DEBUG): counter mode over srcM * 64 elements, Sub of splitBlock = srcK / 64 chunks
+// of each row (rows at repeat stride uint8(srcK / 8) blocks) into dst, Exp over srcSize elements of
+// dst (those the Sub did not write hold dst's old contents), Div on the Sub's elements. Half data:
+// per split i < rangeM (the tail split is not computed), the split's uint8(splitSize / 64) * 64
+// elements cast to float, the Sub over splitM repeats of 64 * (splitK / 64) columns (the
+// statistics of repeat r: lane l % 8 of block r, as [rows, 16] halves cast to float, or [rows, 8]
+// floats), Exp over them all, the Div likewise, cast back (FLOAT2HALF_ROUND_MODE).
+template <class T, class S>
+void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, const S* inMax,
+                              T* dst) {
+  if constexpr (std::is_same_v<T, float>) {
+    const uint32_t chunks = t.srcK / kRep;
+    const uint32_t stride = static_cast<uint8_t>(t.srcK / kBlk) * kBlk;
+    for (uint32_t j = 0; j < chunks; ++j) {
+      for (uint32_t r = 0; r < t.srcM; ++r) {
+        for (uint32_t l = 0; l < kRep; ++l) {
+          const uint64_t e = uint64_t{r} * stride + j * kRep + l;
+          dst[e] = src[e] - ToFloat(inMax[r * kBlk + l % kBlk]);
+        }
+      }
+    }
+    for (uint32_t e = 0; e < t.srcSize; ++e) dst[e] = Exp(dst[e]);
+    for (uint32_t j = 0; j < chunks; ++j) {
+      for (uint32_t r = 0; r < t.srcM; ++r) {
+        for (uint32_t l = 0; l < kRep; ++l) {
+          const uint64_t e = uint64_t{r} * stride + j * kRep + l;
+          dst[e] = dst[e] / ToFloat(inSum[r * kBlk + l % kBlk]);
+        }
+      }
+    }
+  } else {
+    const uint32_t n = static_cast<uint8_t>(t.splitSize / kRep) * kRep;
+    const uint32_t chunks = t.splitK / kRep;
+    const uint32_t stride = static_cast<uint8_t>(kBlk * chunks) * kBlk;
+    const uint32_t rows = static_cast<uint8_t>(t.splitM);
+    constexpr uint32_t kStatStride = std::is_same_v<S, float> ? kBlk : 2 * kBlk;
+    for (uint32_t i = 0; i < t.rangeM; ++i) {
+      const uint64_t o1 = uint64_t{i} * t.splitSize;
+      const uint64_t o2 =
+          std::is_same_v<S, float> ? uint64_t{i} * t.reduceM * kBlk : uint64_t{i} * t.reduceSize;
+      std::vector<float> w = Widened(src + o1, n);
+      const auto apply = [&](const S* stat, bool div) {
+        for (uint32_t j = 0; j < chunks; ++j) {
+          for (uint32_t r = 0; r < rows; ++r) {
+            for (uint32_t l = 0; l < kRep; ++l) {
+              const uint64_t e = uint64_t{r} * stride + j * kRep + l;
+              const float v = ToFloat(stat[o2 + r * kStatStride + l % kBlk]);
+              w[e] = div ? w[e] / v : w[e] - v;
+            }
+          }
+        }
+      };
+      apply(inMax, false);
+      for (float& v : w) v = Exp(v);
+      apply(inSum, true);
+      for (uint32_t e = 0; e < n; ++e) dst[o1 + e] = Out<T>(w[e]);
+    }
+  }
+}
+template void ReplaySimpleSoftMaxBasic<float, float>(const SmxTiling&, const float*, const float*,
+                                                     const float*, float*);
+template void ReplaySimpleSoftMaxBasic<Half, Half>(const SmxTiling&, const Half*, const Half*,
+                                                   const Half*, Half*);
+template void ReplaySimpleSoftMaxBasic<Half, float>(const SmxTiling&, const Half*, const float*,
+                                                    const float*, Half*);
+
 }  // namespace lngrad_replay

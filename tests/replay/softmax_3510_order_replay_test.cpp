@@ -156,8 +156,10 @@ constexpr AscendC::SoftmaxConfig kM1Cfg{true, 0, 0,
                                         AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
 // Which of three statistics regions of buffer 2 each operand uses (equal: aliased).
+// dst: buffer 1 (-1) or a region of buffer 2 (T = S only).
 struct Alias {
   int reduceMax, expSum, max, inExpSum, inMax;
+  int dst = -1;
 };
 
 // v1: SoftmaxFlash; m1: SoftmaxFlashV2 in SOFTMAX_OUTPUT_WITHOUT_BRC mode (reduceMax: its
@@ -167,9 +169,13 @@ void CallFlash(Ub& ub, const AscendC::LocalTensor<Dev<S>>* reg, const Alias& a,
                const SoftMaxTiling& t, const AscendC::SoftMaxShapeInfo& si) {
   const FlashTensors<T, S> f(ub);
   if constexpr (v1) {
+    AscendC::LocalTensor<Dev<T>> dst = f.dst;
+    if constexpr (std::is_same_v<T, S>) {
+      if (a.dst >= 0) dst = reg[a.dst];
+    }
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    AscendC::SoftmaxFlash<Dev<T>>(f.dst, reg[a.expSum], reg[a.max], f.src, f.em, reg[a.inExpSum],
+    AscendC::SoftmaxFlash<Dev<T>>(dst, reg[a.expSum], reg[a.max], f.src, f.em, reg[a.inExpSum],
                                   reg[a.inMax], f.tmp, t, true, si);
 #pragma GCC diagnostic pop
   } else if constexpr (reduceMax) {
@@ -191,7 +197,8 @@ void CheckAliased(const Shape& s, const Alias& a, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " v1 " + std::to_string(v1) + " m1 " + std::to_string(m1) + " reduceMax " +
                std::to_string(reduceMax) + " alias " + std::to_string(a.reduceMax) +
                std::to_string(a.expSum) + std::to_string(a.max) + std::to_string(a.inExpSum) +
-               std::to_string(a.inMax) + " seed " + std::to_string(seed));
+               std::to_string(a.inMax) + " dst " + std::to_string(a.dst) + " seed " +
+               std::to_string(seed));
   constexpr uint32_t kRegion = kUbBufBytes / 4 / sizeof(S);
   const auto x = Inputs<T>(seed, s);
   const uint32_t emN = m1 ? s.m : s.m * 32 / sizeof(T);
@@ -219,7 +226,11 @@ void CheckAliased(const Shape& s, const Alias& a, uint32_t seed) {
   std::vector<T> wy = Sentinel<T>(x.size()), wem(emN);
   std::vector<S> w = st0;
   const auto at = [&](int region) { return w.data() + region * kRegion; };
-  const lngrad_replay::NzFlashV2Io<T, S> io{x.data(),   wy.data(),      at(a.expSum), at(a.max),
+  T* wdst = wy.data();
+  if constexpr (std::is_same_v<T, S>) {
+    if (a.dst >= 0) wdst = at(a.dst);
+  }
+  const lngrad_replay::NzFlashV2Io<T, S> io{x.data(),   wdst,           at(a.expSum), at(a.max),
                                             wem.data(), at(a.inExpSum), at(a.inMax)};
   r3510::SoftmaxFlashUpdate(s.m, s.k, s.oriK, io, v1,
                             {false, m1, reduceMax ? at(a.reduceMax) : nullptr});
@@ -257,6 +268,23 @@ TEST(SoftmaxFlashV2Update3510Replay, InExpSumIsReadAfterMaxIsStored) {
     CheckAliased<Half, float>({4, 80, 77}, a, seed++);
     CheckAliased<Half, Half, false, true>({4, 80, 77}, a, seed++);
     CheckAliased<Half, float, true>({3, 48, 48}, a, seed++);
+  }
+}
+
+// SoftmaxFlash stores dst in a second loop, after every row's statistics, reading each row's sum
+// back from sumTensor (float statistics) first: dst on inMax or inSum changes nothing the rows
+// read; dst on sumTensor gives the later rows the dst values stored over their sums; dst on max
+// is overwritten only after the statistics. (sfx4's reading of softmax_flash_impl.h.)
+TEST(SoftmaxFlashUpdate3510Replay, DstIsStoredInASecondPass) {
+  uint32_t seed = 4300;
+  const Alias cases[] = {
+      {0, 0, 1, 1, 2, 2}, {0, 0, 1, 2, 1, 2}, {0, 0, 1, 1, 2, 0}, {0, 0, 1, 1, 2, 1}};
+  for (const Alias& a : cases) {
+    for (const Shape& s : {Shape{5, 72, 70}, Shape{3, 200, 200}, Shape{9, 64, 64}}) {
+      CheckAliased<float, float, true>(s, a, seed++);
+    }
+    CheckAliased<Half, Half, true>({4, 80, 77}, a, seed++);
+    CheckAliased<Half, Half, true>({6, 32, 32}, a, seed++);
   }
 }
 

@@ -282,6 +282,53 @@ void CheckSoftMaxNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK, 
   ExpectOutputs("", o.y, wy, o.sum, wsum, o.max, wmax);
 }
 
+// SimpleSoftMax in NZ (sfx4's reading of SimpleSoftMaxGenericNZImpl): every column of the rows
+// below oriSrcM, statistics whose lanes differ (float: lane c / 2 of the fractal's column c; half:
+// lane c); dst starts as a sentinel, or is src (inPlace).
+template <class T, class S>
+void CheckSimpleNz(uint32_t srcM, uint32_t srcK, uint32_t oriM, bool inPlace, uint32_t seed) {
+  SCOPED_TRACE("NZ m " + std::to_string(srcM) + " k " + std::to_string(srcK) + " oriM " +
+               std::to_string(oriM) + " inPlace " + std::to_string(inPlace));
+  const Shape s{srcM, srcK, srcK};
+  const auto x = Uniform<T>(seed, srcM * srcK, -8.0f, 8.0f);
+  const uint32_t ls = 32 / sizeof(S);
+  const auto inMax = Stats<S>(seed + 1, srcM, ls, -2.0f, 9.0f, true);
+  const auto inSum = Stats<S>(seed + 2, srcM, ls, 0.5f, 300.0f, true);
+  const int out = inPlace ? 0 : 1;
+  std::vector<T> y;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<T>(x.size()));
+        Put(ub, 2, inSum);
+        Put(ub, 2, inMax, kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        AscendC::SimpleSoftMax<Dev<T>, false, false, true>(
+            ub.Get<Dev<T>>(out), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3),
+            HostTiling(s, sizeof(S), 0), {srcM, srcK, oriM, srcK});
+        y = Take<T>(ub, out, x.size());
+      },
+      k950);
+  std::vector<T> want = inPlace ? x : Sentinel<T>(x.size());
+  r3510::SimpleSoftMaxNz(srcM, srcK, oriM, inPlace ? want.data() : x.data(), inSum.data(),
+                         inMax.data(), want.data());
+  ExpectSameBits(y, want, "dst");
+}
+
+TEST(SimpleSoftMax3510Replay, NzMatchesBitForBit) {
+  uint32_t seed = 4700;
+  for (const auto& c : {std::array<uint32_t, 3>{16, 16, 16},
+                        {32, 48, 30},
+                        {24, 80, 20},
+                        {12, 32, 12},
+                        {16, 64, 9}}) {
+    CheckSimpleNz<float, float>(c[0], c[1], c[2], false, seed++);
+    CheckSimpleNz<float, float>(c[0], c[1], c[2], true, seed++);
+    CheckSimpleNz<Half, Half>(c[0], c[1], c[2], false, seed++);
+    CheckSimpleNz<Half, float>(c[0], c[1], c[2], false, seed++);
+  }
+}
+
 // NZ shapes {srcM, srcK, oriSrcM, oriSrcK}: one fractal, tails, padding rows, a last fractal
 // masked to nothing (oriK 32 of 64), srcM not a multiple of 8.
 const std::array<uint32_t, 4> kNzShapes[] = {

@@ -258,4 +258,76 @@ TEST(SoftmaxFlashV2BasicReplay, PaddingColumnsTakePart) {
   CheckV2BasicCases<Half, float>({{{8, 1024, 1000}, 0, false}, {{8, 512, 65}, 0, true}}, 1480);
 }
 
+// ---- SimpleSoftMax with isBasicBlock and srcK not a multiple of 64, unchecked (checked mode
+// refuses it: the kernel check asserts srcK % 64 == 0) — sfx4's reading of
+// SimpleSoftMaxBasicBlock (replay_softmax_basic.cpp). dst starts as a sentinel (float data: the
+// Exp runs over what the Sub did not write there); src, buffer 0, may be dst (inPlace).
+template <class T, class S>
+void CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " inPlace " +
+               std::to_string(inPlace) + " seed " + std::to_string(seed));
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  const auto x = Uniform<T>(seed, s.m * s.k, -4.0f, 6.0f);
+  const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
+  const auto inMax = Stats<S>(seed + 1, s.m, t.reduceK, -2.0f, 5.0f, true);
+  const auto inSum = Stats<S>(seed + 2, s.m, t.reduceK, 0.5f, 300.0f, true);
+  const int out = inPlace ? 0 : 1;
+  std::vector<T> y;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<T>(x.size()));
+        Put(ub, 2, inSum);
+        Put(ub, 2, inMax, kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        AscendC::SimpleSoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(out), st[0], st[kMaxAt<S>],
+                                                    ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,
+                                                    {s.m, s.k, s.m, s.k});
+        y = Take<T>(ub, out, x.size());
+      },
+      k910B);
+  lngrad::aicore::SetCheckedMode(was);
+  std::vector<T> want = inPlace ? x : Sentinel<T>(x.size());
+  lngrad_replay::ReplaySimpleSoftMaxBasic(Mirror(t), x.data(), inSum.data(), inMax.data(),
+                                          want.data());
+  ExpectSameBits(y, want, "dst");
+}
+
+// The Sub and Div step 64 * (srcK / 64) columns a repeat: rows mixed, the columns past them left
+// with exp(x) (float: in every row's tail; half: past the split's first splitM * 64 * (srcK / 64)
+// elements), half splits past rangeM not computed.
+TEST(SimpleSoftMaxBasicReplay, SrcKNotAMultipleOf64Unchecked) {
+  uint32_t seed = 4600;
+  for (const Shape& s : {Shape{4, 72, 72}, Shape{3, 200, 200}, Shape{5, 136, 136}}) {
+    CheckSimpleBasic<float, float>(s, 0, false, seed++);
+    CheckSimpleBasic<float, float>(s, 2, true, seed++);
+  }
+  for (const Shape& s : {Shape{4, 80, 80}, Shape{3, 144, 144}, Shape{7, 208, 208}}) {
+    CheckSimpleBasic<Half, Half>(s, 0, false, seed++);
+    CheckSimpleBasic<Half, Half>(s, 3, false, seed++);
+    CheckSimpleBasic<Half, float>(s, 0, true, seed++);
+    CheckSimpleBasic<Half, float>(s, 2, false, seed++);
+  }
+}
+
+// With a tiling made for another shape the kernel re-tiles (SoftMaxTilingFunc on the work
+// buffer), which lngrad does not model there: refused in either mode.
+TEST(SimpleSoftMaxBasicReplay, OtherShapesTilingIsRefusedUnchecked) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  const SoftMaxTiling t = HostTiling({8, 72, 72}, 4, 0);
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        auto st = ub.Get<float>(2);
+        AscendC::SimpleSoftMax<float, false, true>(ub.Get<float>(1), st[0], st[kMaxAt<float>],
+                                                   ub.Get<float>(0), ub.Get<uint8_t>(3), t,
+                                                   {4, 72, 4, 72});
+      },
+      k910B);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("re-tiling"), std::string::npos) << r.second;
+}
+
 }  // namespace

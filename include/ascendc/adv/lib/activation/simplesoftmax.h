@@ -10,7 +10,8 @@
 // whole-register SimpleSoftMaxGenericNDImpl runs past each row (SimpleWholeRows). Checked mode
 // refuses isBasicBlock with srcK not a multiple of 64 (invalid_count: the 2201/2002 kernel check
 // asserts it, and 3510's whole registers mix rows) and names the last row's store past dstTensor
-// (tensor_bounds).
+// (tensor_bounds); unchecked, 2201/2002 run SimpleSoftMaxBasicBlock's strides
+// (SimpleBasicRowsMembase).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -56,6 +57,77 @@ void SimpleWholeRows(T* dst, const U* inSum, const U* inMax, const T* src, const
       for (float& v : x) v = v / sm;
       StoreRow(dst + at, x);
     }
+  }
+}
+
+// isBasicBlock on 2201/2002 with srcK not a multiple of 64, outside checked mode
+// (SimpleSoftMaxBasicBlock of membase/common/simple_softmax_common_impl.h; the kernel check
+// asserts srcK % 64 == 0, so checked mode refuses it first): its Sub and Div repeat over
+// 64 * (splitK / 64) columns (a uint8 stride in blocks), so they step through the data at that
+// stride, not srcK. Float data (the device branch): the Sub of rows r < srcM, chunks j < srcK / 64
+// at r * 8 * uint8(srcK / 8) + 64 j into dst (statistics lane l % 8 of row r), Exp over srcSize
+// elements of dst (the others hold dst's old contents), the Div on the Sub's elements. Half data:
+// per split i < rangeM (the tail split is not computed) its uint8(splitSize / 64) * 64 elements
+// widened, the Sub over uint8(splitM) repeats of 64 * (splitK / 64) columns (repeat r reads lane
+// l % 8 of block r of the statistics: [rows, 16] halves or [rows, 8] floats, from the split's
+// reduce offset), Exp over them all, the Div likewise, narrowed back into dst. Needs the tiling
+// made for this shape (the kernel re-tiles otherwise, which lngrad does not model: refused).
+template <typename T, typename U>
+void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
+                            const AscendC::LocalTensor<U>& inSum,
+                            const AscendC::LocalTensor<U>& inMax,
+                            const AscendC::LocalTensor<T>& src,
+                            const AscendC::tiling::SoftMaxTiling& t, const Dims& d, SrcLoc loc) {
+  const char* api = "SimpleSoftMax";
+  if (t.srcM != d.m || t.srcK != d.k || t.splitK != t.srcK ||
+      t.srcSize != uint64_t{t.srcM} * t.srcK || t.splitSize != uint64_t{t.splitM} * t.splitK) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) +
+                         ": isBasicBlock with srcK not a multiple of 64 is followed only with the "
+                         "tiling made for the shape (the kernel's re-tiling is not modelled)");
+  }
+  const bool isFloat = std::is_same_v<T, float>;
+  const uint32_t chunks = (isFloat ? t.srcK : t.splitK) / kLanes;
+  const uint32_t stride =
+      isFloat ? static_cast<uint8_t>(t.srcK / 8) * 8u : static_cast<uint8_t>(8 * chunks) * 8u;
+  const uint32_t parts = isFloat ? 1 : t.rangeM;
+  const uint32_t rows = isFloat ? t.srcM : static_cast<uint8_t>(t.splitM);
+  const uint64_t n = isFloat ? t.srcSize : static_cast<uint8_t>(t.splitSize / kLanes) * kLanes;
+  const uint32_t statStride = sizeof(U) == 4 ? 8 : 16;
+  const uint64_t reach = parts == 0 ? 0 : uint64_t{parts - 1} * (isFloat ? 0 : t.splitSize) + n;
+  const uint64_t sreach = uint64_t{t.srcM} * Lanes<U>();
+  namespace md = math_detail;
+  CheckRows(api,
+            {md::Op(dst, "dstTensor"), md::Op(src, "srcTensor"), md::Op(inSum, "inSumTensor"),
+             md::Op(inMax, "inMaxTensor")},
+            {reach, reach, sreach, sreach});
+  RecordCall(api, loc, {Rd(src, reach), Rd(inSum, sreach), Rd(inMax, sreach), Wr(dst, reach)});
+  for (uint32_t i = 0; i < parts; ++i) {
+    const uint64_t o1 = uint64_t{i} * t.splitSize;
+    const uint64_t o2 = sizeof(U) == 4 ? uint64_t{i} * t.reduceM * 8 : uint64_t{i} * t.reduceSize;
+    std::vector<float> w;
+    // float: dst is the work buffer (the Sub writes it from src, the Exp runs over all of it)
+    if (isFloat) {
+      LoadRow(w, dst.HostPtr(), static_cast<uint32_t>(n));
+    } else {
+      LoadRow(w, src.HostPtr() + o1, static_cast<uint32_t>(n));
+    }
+    const auto pass = [&](const U* stat, bool div) {
+      for (uint32_t j = 0; j < chunks; ++j) {
+        for (uint32_t r = 0; r < rows; ++r) {
+          for (uint32_t l = 0; l < kLanes; ++l) {
+            const uint64_t e = uint64_t{r} * stride + j * kLanes + l;
+            const float v = Widen(stat[o2 + uint64_t{r} * statStride + l % 8]);
+            const float x = div || !isFloat ? w[e] : Widen(src.HostPtr()[e]);
+            w[e] = div ? x / v : x - v;
+          }
+        }
+      }
+    };
+    pass(inMax.HostPtr(), false);
+    ExpInPlace(w);
+    pass(inSum.HostPtr(), true);
+    StoreRow(dst.HostPtr() + o1, w);
   }
 }
 
@@ -124,6 +196,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   }
   const sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
   if (isBasicBlock) sd::RefuseBasicK("SimpleSoftMax", d);
+  if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
+    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
+                                     loc);
+    return;
+  }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));
 }

@@ -223,14 +223,22 @@ void SimpleNzRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
             {n, n, s, s});
   CheckTmp(api, tmp, (uint64_t{kNzCols} + d.k) * 4);
   RecordCall(api, loc, {Rd(src, n), Rd(inSum, s), Rd(inMax, s), Wr(dst, n)});
+  // 3510 (regbase/3510/simple_softmax_impl.h SimpleSoftMaxGenericNZImpl): the rows below
+  // originalSrcShape.m (the UpdateMask of oriSrcM * 16 per fractal), whatever the tiling's split;
+  // float statistics Interleave(v, v)-ed against the data, so column c reads lane (c % 16) / 2.
+  const uint32_t rows =
+      RegBase() ? (shape.srcM != 0 && shape.srcK != 0 ? shape.oriSrcM : d.stride) : d.m;
+  const auto lane = [](uint32_t c) {
+    return RegBase() && sizeof(U) == 4 ? (c % kNzCols) / 2 : (c % kNzCols) % Lanes<U>();
+  };
   std::vector<float> x;
-  for (uint32_t r = 0; r < d.m; ++r) {
+  for (uint32_t r = 0; r < rows; ++r) {
     LoadNzRow(x, src.HostPtr(), d, r);
     const U* mx = inMax.HostPtr() + uint64_t{r} * Lanes<U>();
     const U* sm = inSum.HostPtr() + uint64_t{r} * Lanes<U>();
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[(c % kNzCols) % Lanes<U>()]);
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - Widen(mx[lane(c)]);
     ExpInPlace(x);
-    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[(c % kNzCols) % Lanes<U>()]);
+    for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] / Widen(sm[lane(c)]);
     for (uint32_t c = 0; c < d.k; ++c) dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
   }
 }

@@ -9,7 +9,8 @@
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
 // Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
-// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg).
+// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg) and its two loops:
+// dst is stored after every row's statistics (FlashRowsReg).
 // isBasicBlock on 2201 (softmax_flash_basic_block_impl.h, the update only: the no-update form
 // runs SoftMaxNDImpl's generic order whatever isBasicBlock says): FlashBasicRow on the tiling's
 // rangeM full splits, over every srcK column (oriSrcK is not read); the rows of a tail split: half
@@ -56,10 +57,11 @@ void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vec
 // x the row's first oriSrcK values: max_j = Max(rowmax, inMax_j), em_j = exp(inMax_j - max_j),
 // e = exp(x - max_0), s = rowsum(e) (RegRowSum), sum_j = em_j * inSum_j + s (MulAddDst, taken as
 // one fused rounding as the 950's other MulAddDst users in lngrad), expMax_j = (em_j * inSum_j)
-// / sum_j, dst = e / sum_0. In the register code's memory order: inMax read, max stored, then
-// (after the exponentials) inSum read, expMax and sum stored.
+// / sum_j; x is left holding e (the work buffer) and sum_0 is returned (dst = e / sum is the
+// second loop's, FlashRowsReg). In the register code's memory order: inMax read, max stored,
+// then (after the exponentials) inSum read, expMax and sum stored.
 template <typename T, typename U>
-void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x) {
+float FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x) {
   const uint32_t ls = Lanes<U>(), le = Lanes<T>();
   std::vector<float> mx(ls), em(ls), sum(ls);
   const float rmax = RowMax(x.data(), static_cast<uint32_t>(x.size()));
@@ -81,7 +83,29 @@ void FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& 
     a.expMax.HostPtr()[uint64_t{r} * le + l] = Narrow<T>(em[ExpMaxLane(l, ls, le)]);
   }
   for (uint32_t j = 0; j < ls; ++j) a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(sum[j]);
-  for (float& v : x) v = v / sum[0];
+  return sum[0];
+}
+
+// The 3510 update's two loops (SoftmaxFlashND[WithTail]Impl): every row's statistics first
+// (FlashRowReg, the exponentials kept as the work buffer keeps them), then row by row the sum
+// read (float statistics: lane 0 of the row in sumTensor as the rows before left it; half: the
+// float sum the first loop kept, tmpUb) and dst = e / sum stored. So dst aliasing the
+// statistics changes only what the second loop reads, as on the device.
+template <typename T, typename U>
+void FlashRowsReg(const FlashV2Args<T, U, T>& a, const Dims& d) {
+  const uint32_t cols = StoredColumns(d);
+  std::vector<float> work(uint64_t{d.m} * cols), sum0(d.m), x;
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
+    sum0[r] = FlashRowReg(a, r, x);
+    std::copy(x.begin(), x.end(), work.begin() + uint64_t{r} * cols);
+  }
+  for (uint32_t r = 0; r < d.m; ++r) {
+    const float s = sizeof(U) == 4 ? Widen(a.expSum.HostPtr()[uint64_t{r} * Lanes<U>()]) : sum0[r];
+    for (uint32_t c = 0; c < cols; ++c) {
+      a.dst.HostPtr()[uint64_t{r} * d.k + c] = Narrow<T>(work[uint64_t{r} * cols + c] / s);
+    }
+  }
 }
 
 // One row of the 2201 basic-block update (SoftmaxFlashBasicBlock[Float]); x holds the row's srcK
@@ -148,6 +172,10 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(out, rn), Wr(a.expSum, rs),
               Wr(a.max, rs), Wr(a.expMax, rows * Lanes<T>())});
+  if (RegBase()) {
+    FlashRowsReg(a, d);
+    return;
+  }
   std::vector<float> x;
   for (uint32_t r = 0; r < rows; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, StoredColumns(d));
@@ -156,11 +184,7 @@ void FlashRows(const FlashV2Args<T, U, T>& a, const Dims& d,
       StoreRow(out.HostPtr() + uint64_t{r} * d.k, x);
       continue;
     }
-    if (RegBase()) {
-      FlashRowReg(a, r, x);
-    } else {
-      FlashRow(a, d, r, x);
-    }
+    FlashRow(a, d, r, x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
   }
 }

@@ -13,11 +13,9 @@
 // ColumnLane(c)), so outputs that alias inputs behave as on the device (the toolkit's sample passes
 // mean/expSum/max as both). Checked mode refuses what the toolkit's kernel check asserts
 // (CheckFlashV3Params: splitMeanCnt other than 8, srcM != oriSrcM, srcK != oriSrcK, srcK below 512
-// or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it lngrad computes other
-// counts with each row's own shifts (not the device's). On 3510
-// (regbase/3510/softmax_flashv3_impl.h): the sums over srcK (RegRowSum), G times 1/splitMeanCnt,
-// expMax = exp((inMax + shiftPrev) - (max - shiftCurr)), inMean and inMax read before the
-// statistics are stored, expMax's half lanes l from l / 2.
+// or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it the 2201/2002 path
+// computes other counts with each row's own shifts. On 3510 the register code's phases, with the
+// tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -51,8 +49,7 @@ inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segmen
   const float inv = 1.0f / static_cast<float>(baseK);
   float local[8];
   for (uint32_t j = 0; j < 8; ++j) local[j] = Tree8(acc + 8 * j) * inv;
-  // 3510: the mean of the eight block sums times 1/splitMeanCnt (the register code's r1).
-  const float g = Tree8(local) * (1.0f / static_cast<float>(RegBase() ? segments : 8));
+  const float g = Tree8(local) * (1.0f / 8.0f);
   for (uint32_t j = 0; j < segments && j < 8; ++j) {
     const float shift = (g - local[j]) * sc;
     for (uint32_t c = j * baseK; c < (j + 1) * baseK && c < x.size(); ++c) x[c] = x[c] - shift;
@@ -75,16 +72,9 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   const U* inMax = a.inMax.HostPtr() + o;
   const float sc = p.alpha / (1.0f - p.alpha);
   LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, d.k);
-  const uint32_t k = RegBase() ? d.k : d.oriK;  // 3510 reduces the tiling's srcK
+  const uint32_t k = d.oriK;
   const float g = FlashV3Center(x, k, p.splitMeanCnt, sc);
   const float cnt = static_cast<float>(p.loopCnt);
-  // 3510 holds inMean and inMax in registers across the mean and max stores (outputs that alias
-  // them are read before); membase reads them from memory in its order.
-  float oldMean[kL], oldMax[kL];
-  for (uint32_t j = 0; j < kL; ++j) {
-    oldMean[j] = update ? Widen(inMean[j]) : 0.0f;
-    oldMax[j] = update ? Widen(inMax[j]) : 0.0f;
-  }
   for (uint32_t j = 0; j < kL; ++j) {
     mean[j] =
         update ? Narrow<U>((Widen(inMean[j]) * (cnt - 1.0f) + g) * (1.0f / cnt)) : Narrow<U>(g);
@@ -98,18 +88,14 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   if (update) {
     float prev[kL];
     for (uint32_t j = 0; j < kL; ++j) {
-      shiftPrev[j] = ((RegBase() ? oldMean[j] : Widen(inMean[j])) - Widen(mean[j])) * sc;
-      prev[j] = (RegBase() ? oldMax[j] : Widen(inMax[j])) + shiftPrev[j];
+      shiftPrev[j] = (Widen(inMean[j]) - Widen(mean[j])) * sc;
+      prev[j] = Widen(inMax[j]) + shiftPrev[j];
     }
     for (uint32_t j = 0; j < kL; ++j) {
-      max[j] = RegBase() ? Narrow<U>(RegMax(prev[j], Widen(max[j])))
-                         : (Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]));
+      max[j] = Widen(max[j]) > prev[j] ? max[j] : Narrow<U>(prev[j]);
     }
-    for (uint32_t j = 0; j < kL; ++j) {
-      // 3510: exp((inMax + shiftPrev) - (max - shiftCurr)) (SoftmaxFlashV3NDUpdateImpl)
-      em[j] = RegBase() ? ExpOf(prev[j] - (Widen(max[j]) - shiftCurr[j]))
-                        : ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
-    }
+    for (uint32_t j = 0; j < kL; ++j)
+      em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
     for (uint32_t j = 0; j < kL; ++j) {
       expSum[j] = Narrow<U>(em[j] * Widen(a.inExpSum.HostPtr()[o + j]));
     }
@@ -153,25 +139,199 @@ inline void CheckFlashV3Params(const char* api, const AscendC::SoftMaxParams& p,
   }
 }
 
+// ---- 3510 (regbase/3510/softmax_flashv3_impl.h, SoftmaxFlashV3Process) ----
+// The register code takes srcM and srcK from the tiling (the params give splitMeanCnt, loopCnt
+// and alpha only) and runs in phases over all rows, the work buffer between them (workUb: 64
+// floats a row, then newSrc: srcK a row):
+//  1-2. per row: the block sums of chunks 0..7 (ReduceSumWithDataBlock; always eight chunks)
+//       as a 64-lane register, plus the chunks from splitMeanCnt on (srcK / 64 - splitMeanCnt of
+//       them) lane by lane;
+//  3.   per row: L_b = tree8(lanes 8b..8b+7) * (1 / baseK), baseK = srcK / splitMeanCnt; G =
+//       tree8(L) * (1 / splitMeanCnt) (no update: stored as mean); shift_b = (G - L_b) * sc stored
+//       at workUb + row * 8 (sc = alpha / (1 - alpha));
+//  4.   per row: (update: inMean read, mean = (inMean * (loopCnt - 1) + G) * (1 / loopCnt)
+//       stored) segment j of baseK columns takes the shift at workUb[row * splitMeanCnt + j] (for
+//       counts other than 8 another row's, or phase 2's sums), newSrc = x - shift, the row max
+//       lane by lane over each segment's registers (lane l: column j * baseK + 64 k + l), then
+//       ReduceMax's tree; no update: max stored; update: cur = (G - mean) * sc, prev = (inMean -
+//       mean) * sc, inMax read, max = Max(inMax + prev, cur + rowmax) stored, m = max - cur,
+//       em = exp((inMax + prev) - m), inExpSum read, expSum = em * inExpSum stored, expMax lane l
+//       = em lane l / 2;
+//  5.   per row: m (no update: read back from maxTensor), dst = exp(newSrc - m) over srcK / 64
+//       registers, expSum = (expSum read back +) the row sum.
+struct RegV3 {
+  uint32_t m, k, smc, baseK, kRep, baseKRep;
+  float sc, r0, r1, r2, r3;
+};
+
+// Phases 1-3; g: G per row; work: the shifts at row * 8 (phase 2's sums past them).
+inline void RegV3Means(const half* src, const RegV3& c, float* mean, std::vector<float>& work,
+                       std::vector<float>& g) {
+  for (uint32_t i = 0; i < c.m; ++i) {
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {  // chunk lane / 8, block lane % 8
+      float b[8];
+      const half* p = src + uint64_t{i} * c.k + (lane / 8) * kLanes + (lane % 8) * 8;
+      for (uint32_t e = 0; e < 8; ++e) b[e] = Widen(p[e]);
+      work[uint64_t{i} * kLanes + lane] = Tree8(b);
+    }
+  }
+  for (uint32_t i = 0; i < c.m; ++i) {
+    float* acc = work.data() + uint64_t{i} * kLanes;
+    for (uint32_t j = c.smc; j < c.kRep; ++j) {
+      const half* p = src + uint64_t{i} * c.k + j * kLanes;
+      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Widen(p[l]) + acc[l];
+    }
+  }
+  for (uint32_t i = 0; i < c.m; ++i) {
+    float local[8];
+    for (uint32_t b = 0; b < 8; ++b)
+      local[b] = Tree8(work.data() + uint64_t{i} * kLanes + 8 * b) * c.r0;
+    g[i] = Tree8(local) * c.r1;
+    if (mean != nullptr) PutStat(mean, i, g[i]);
+    for (uint32_t b = 0; b < 8; ++b) work[uint64_t{i} * 8 + b] = (g[i] - local[b]) * c.sc;
+  }
+}
+
+// Phase 4's segments of row i: newSrc and the row max.
+inline float RegV3Shift(const half* src, const RegV3& c, uint32_t i, const std::vector<float>& work,
+                        std::vector<float>& newSrc) {
+  float acc[kLanes];
+  for (float& v : acc) v = -INFINITY;
+  for (uint32_t j = 0; j < c.smc; ++j) {
+    const float sh = work[uint64_t{i} * c.smc + j];
+    for (uint32_t r = 0; r <= c.baseKRep; ++r) {
+      const uint32_t n = r < c.baseKRep ? kLanes : c.baseK - c.baseKRep * kLanes;
+      const uint64_t at = uint64_t{i} * c.k + j * c.baseK + r * kLanes;
+      for (uint32_t l = 0; l < n; ++l) {
+        newSrc[at + l] = Widen(src[at + l]) - sh;
+        acc[l] = RegMax(acc[l], newSrc[at + l]);
+      }
+    }
+  }
+  for (uint32_t w = kLanes / 2; w >= 1; w /= 2) {
+    for (uint32_t l = 0; l < w; ++l) acc[l] = RegMax(acc[2 * l], acc[2 * l + 1]);
+  }
+  return acc[0];
+}
+
+// Phase 4's update statistics of row i (8 lanes, each op over them in the source's order);
+// returns max - cur.
+inline float RegV3Update(const FlashV3Args<half, float>& a, const RegV3& c, uint32_t i, float g,
+                         float rowMax) {
+  constexpr uint32_t kL = 8;
+  const uint64_t o = uint64_t{i} * kL;
+  float* mean = a.mean.HostPtr() + o;
+  float* max = a.max.HostPtr() + o;
+  float* expSum = a.expSum.HostPtr() + o;
+  float inMean[kL], shift[kL], cur[kL], prev[kL], pm[kL], mx[kL], em[kL];
+  for (uint32_t l = 0; l < kL; ++l) inMean[l] = a.inMean.HostPtr()[o + l];
+  for (uint32_t l = 0; l < kL; ++l) shift[l] = (inMean[l] * c.r2 + g) * c.r3;
+  for (uint32_t l = 0; l < kL; ++l) mean[l] = shift[l];
+  for (uint32_t l = 0; l < kL; ++l) {
+    cur[l] = (g - shift[l]) * c.sc;
+    prev[l] = (inMean[l] - shift[l]) * c.sc;
+    mx[l] = cur[l] + rowMax;
+  }
+  for (uint32_t l = 0; l < kL; ++l) pm[l] = a.inMax.HostPtr()[o + l] + prev[l];
+  for (uint32_t l = 0; l < kL; ++l) mx[l] = RegMax(pm[l], mx[l]);
+  for (uint32_t l = 0; l < kL; ++l) max[l] = mx[l];
+  for (uint32_t l = 0; l < kL; ++l) em[l] = ExpOf(pm[l] - (mx[l] - cur[l]));
+  float es[kL];
+  for (uint32_t l = 0; l < kL; ++l) es[l] = em[l] * a.inExpSum.HostPtr()[o + l];
+  for (uint32_t l = 0; l < kL; ++l) expSum[l] = es[l];
+  for (uint32_t l = 0; l < 2 * kL; ++l)
+    a.expMax.HostPtr()[uint64_t{i} * 2 * kL + l] = Narrow<half>(em[l / 2]);
+  return mx[0] - cur[0];
+}
+
+// Checked or not: the tiling shapes lngrad follows there (no rows: nothing runs; else srcK at
+// least 512 and a multiple of 64, splitMeanCnt from 1 to min(64, srcK / 64) dividing srcK).
+// Others make the device's chunk counts wrap or read scratch lngrad does not hold (checked mode
+// refuses splitMeanCnt other than 8 before, as the kernel check asserts).
+inline void RequireRegV3Shape(const char* api, const RegV3& c) {
+  if (c.m == 0) return;
+  if (c.k >= 512 && c.k % kLanes == 0 && c.smc >= 1 && c.smc <= kLanes && c.smc <= c.kRep &&
+      c.k % c.smc == 0) {
+    return;
+  }
+  RaiseKernelCheck(checks::kInvalidCount,
+                   std::string(api) + ": tiling.srcK " + std::to_string(c.k) +
+                       " with splitMeanCnt " + std::to_string(c.smc) +
+                       " is not modelled (srcK >= 512, a multiple of 64; splitMeanCnt dividing "
+                       "it, at most 64 and srcK / 64)");
+}
+
+inline RegV3 RegV3Of(const AscendC::SoftMaxParams& p, const AscendC::tiling::SoftMaxTiling& t) {
+  RegV3 c{};
+  c.m = static_cast<uint16_t>(t.srcM);
+  c.k = static_cast<uint16_t>(t.srcK);
+  c.smc = static_cast<uint16_t>(p.splitMeanCnt);
+  c.baseK = c.smc != 0 ? c.k / c.smc : 0;
+  c.kRep = c.k / kLanes;
+  c.baseKRep = (c.baseK + kLanes - 1) / kLanes - 1;
+  c.sc = p.alpha / (1 - p.alpha);
+  c.r0 = 1.0f / static_cast<float>(c.baseK);
+  c.r1 = 1.0f / static_cast<float>(c.smc);
+  c.r2 = static_cast<float>(p.loopCnt) - 1.0f;
+  c.r3 = 1.0f / static_cast<float>(p.loopCnt);
+  return c;
+}
+
+inline void FlashV3RowsReg(bool update, const FlashV3Args<half, float>& a, const RegV3& c) {
+  const half* src = a.src.HostPtr();
+  std::vector<float> work(uint64_t{c.m} * kLanes), g(c.m), newSrc(uint64_t{c.m} * c.k), m(c.m);
+  RegV3Means(src, c, update ? nullptr : a.mean.HostPtr(), work, g);
+  for (uint32_t i = 0; i < c.m; ++i) {
+    if (update) {
+      m[i] = RegV3Update(a, c, i, g[i], RegV3Shift(src, c, i, work, newSrc));
+    } else {
+      PutStat(a.max.HostPtr(), i, RegV3Shift(src, c, i, work, newSrc));
+    }
+  }
+  for (uint32_t i = 0; i < c.m; ++i) {
+    const float mx = update ? m[i] : a.max.HostPtr()[uint64_t{i} * 8];
+    float acc[kLanes] = {};
+    for (uint32_t r = 0; r < c.kRep; ++r) {
+      const uint64_t at = uint64_t{i} * c.k + r * kLanes;
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        const float d = ExpOf(newSrc[at + l] - mx);
+        a.dst.HostPtr()[at + l] = Narrow<half>(d);
+        acc[l] = acc[l] + d;
+      }
+    }
+    const float s = ScalarTree64(acc, kLanes);
+    float* es = a.expSum.HostPtr() + uint64_t{i} * 8;
+    for (uint32_t l = 0; l < 8; ++l) es[l] = update ? es[l] + s : s;
+  }
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
-                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                 const AscendC::tiling::SoftMaxTiling& t, const AscendC::LocalTensor<uint8_t>* tmp,
+                 SrcLoc loc) {
   const char* api = "SoftmaxFlashV3";
-  const Dims d{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
-  CheckShape<T>(api, d);
+  const Dims pd{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
+  CheckShape<T>(api, pd);
   CheckFlashV3Params(api, p, update);
+  const RegV3 c = RegV3Of(p, t);
+  if (RegBase()) RequireRegV3Shape(api, c);
+  // 3510 computes the tiling's rows and columns (the params' are the kernel check's).
+  const Dims d = RegBase() ? Dims{c.m, c.k, c.k} : pd;
   const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
   const uint64_t se = uint64_t{d.m} * Lanes<T>();
   namespace md = math_detail;
-  CheckRows(api,
-            {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"), md::Op(a.mean, "meanTensor"),
-             md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor")},
-            {n, n, s, s, s});
-  if (update) {
+  for (const Dims& e : {pd, d}) {
+    const uint64_t en = uint64_t{e.m} * e.k, es = uint64_t{e.m} * Lanes<U>();
     CheckRows(api,
-              {md::Op(a.expMax, "expMaxTensor"), md::Op(a.inMean, "inMeanTensor"),
-               md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor")},
-              {se, s, s, s});
+              {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor"), md::Op(a.mean, "meanTensor"),
+               md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor")},
+              {en, en, es, es, es});
+    if (update) {
+      CheckRows(api,
+                {md::Op(a.expMax, "expMaxTensor"), md::Op(a.inMean, "inMeanTensor"),
+                 md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor")},
+                {uint64_t{e.m} * Lanes<T>(), es, es, es});
+    }
   }
   if (tmp != nullptr) {
     CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} * 5 + 2 * uint64_t{d.k} + kLanes) * 4);
@@ -180,6 +340,10 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
               Wr(a.max, s), Wr(a.expMax, update ? se : 0)});
+  if (RegBase()) {
+    FlashV3RowsReg(update, a, c);
+    return;
+  }
   std::vector<float> x;
   for (uint32_t r = 0; r < d.m; ++r) FlashV3Row(update, a, p, d, r, x);
 }
@@ -202,11 +366,12 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
   static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
                 "SoftmaxFlashV3: T must be half and U float");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
-  (void)tiling;  // the split is the kernel's own (rows are independent)
+  // 2201/2002: the split is the kernel's own (rows are independent); 3510 takes srcM and srcK
+  // from the tiling.
   sd::FlashV3Rows<T, U>(isUpdate,
                         {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                          inMeanTensor, inExpSumTensor, inMaxTensor},
-                        params, &sharedTmpBuffer, loc);
+                        params, tiling, &sharedTmpBuffer, loc);
 }
 
 template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false,
