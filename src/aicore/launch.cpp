@@ -4,7 +4,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -22,102 +21,22 @@
 #include "lngrad_aicore/pipe.h"
 #include "lngrad_aicore/sys.h"
 #include "block_sync_state.h"
+#include "ub_pool.h"
 #include "sanitizer_launch.h"
 
 namespace lngrad::aicore {
 namespace {
+
+using detail::CheckUbWrittenEnd;
+using detail::UbHostBytes;
+using detail::UbLease;
+using detail::UbMemory;
 
 std::atomic<uint64_t> g_tiling_key{0};
 std::atomic<int> g_kernel_mode{static_cast<int>(AscendC::KernelMode::MIX_MODE)};
 
 // LNGRAD_SEQUENTIAL_BLOCKS=1, read once per process by the library's one reader.
 bool EnvSequential() { return lngrad::ProcessEnvironment().sequential_blocks; }
-
-// The host memory behind one simulated UB; reused for the blocks a worker runs and, through
-// UbPool, across launches (a fresh 200+ KiB allocation per worker and launch costs an mmap, page
-// faults and an munmap every time).
-struct UbMemory {
-  // Zeroed once: a worker's first block sees zeros in unchecked mode too (RunOneBlock).
-  explicit UbMemory(uint32_t bytes) : size(bytes) {
-    data = static_cast<std::byte*>(std::aligned_alloc(64, bytes));
-    if (data == nullptr) throw std::bad_alloc();
-    std::memset(data, 0, bytes);
-  }
-  ~UbMemory() { std::free(data); }
-  UbMemory(const UbMemory&) = delete;
-  UbMemory& operator=(const UbMemory&) = delete;
-  std::byte* data;
-  uint32_t size;
-  // Bytes [0, dirty) may be nonzero: what the blocks run on it since it was last zeroed may have
-  // written (the whole UB after an unchecked block); zero from here up.
-  uint32_t dirty = 0;
-};
-
-// Free UB memories, any size; a launch takes one at least as large as it needs (the block sees
-// only `size` bytes of it: BlockContext::ub_size). Bounded so that a burst of concurrent
-// launches does not pin memory for good.
-class UbPool {
- public:
-  static constexpr size_t kMaxFree = 16;
-  std::unique_ptr<UbMemory> Take(uint32_t bytes) {
-    {
-      std::lock_guard lock(mu_);
-      for (auto it = free_.begin(); it != free_.end(); ++it) {
-        if ((*it)->size >= bytes) {
-          std::unique_ptr<UbMemory> m = std::move(*it);
-          free_.erase(it);
-          return m;
-        }
-      }
-    }
-    return std::make_unique<UbMemory>(bytes);
-  }
-  void Give(std::unique_ptr<UbMemory> m) {
-    std::lock_guard lock(mu_);
-    if (free_.size() < kMaxFree) free_.push_back(std::move(m));
-  }
-
- private:
-  std::mutex mu_;
-  std::vector<std::unique_ptr<UbMemory>> free_;
-};
-
-UbPool& Ubs() {
-  // Leaked on purpose: launches from static destructors may still return memory.
-  static UbPool* pool = new UbPool;
-  return *pool;
-}
-
-// A pooled UB for one worker, returned to the pool at scope exit.
-class UbLease {
- public:
-  explicit UbLease(uint32_t bytes) : mem_(Ubs().Take(bytes)), bytes_(bytes) {}
-  ~UbLease() { Ubs().Give(std::move(mem_)); }
-  UbLease(const UbLease&) = delete;
-  UbLease& operator=(const UbLease&) = delete;
-  std::byte* data() const { return mem_->data; }
-  uint32_t size() const { return bytes_; }
-  // Zeroes the bytes a block may see that earlier blocks may have written.
-  void Zero() const {
-    const uint32_t n = std::min(mem_->dirty, bytes_);
-    std::memset(mem_->data, 0, n);
-    if (mem_->dirty <= bytes_) mem_->dirty = 0;
-  }
-  // Records what a block run on it may have written: [0, written_end) in checked mode, its
-  // whole view otherwise.
-  void NoteBlockDone(uint32_t written_end) const {
-    mem_->dirty = std::max(mem_->dirty, std::min(written_end, bytes_));
-  }
-
- private:
-  std::unique_ptr<UbMemory> mem_;
-  uint32_t bytes_;
-};
-
-uint32_t UbHostBytes(const Product& p) {
-  const uint32_t need = std::max(p.ub_bytes, p.stack_end_bytes);
-  return (need + 31) / 32 * 32;
-}
 
 struct LaunchJob;
 
@@ -448,25 +367,6 @@ void SetCore(BlockContext& ctx, uint32_t block, const LaunchJob& job) {
   ctx.sub_idx = r < sp.aic ? 0 : static_cast<int32_t>(r - sp.aic);
   ctx.core_idx = r < sp.aic ? ctx.ai_core : ctx.ai_core * sp.aiv + ctx.sub_idx;
   ctx.core_num = ai_cores;
-}
-
-// Debug builds: every UB byte at or above what a checked block recorded as written
-// (BlockContext::ub_written_end) is still zero, which the next block's partial zeroing relies on;
-// a write that no NoteUbWritten covered stops the process here.
-void CheckUbWrittenEnd([[maybe_unused]] const std::byte* ub, [[maybe_unused]] uint32_t from,
-                       [[maybe_unused]] uint32_t size, [[maybe_unused]] uint32_t block) {
-#ifndef NDEBUG
-  for (uint32_t i = from; i < size; ++i) {
-    if (ub[i] != std::byte{0}) {
-      std::fprintf(stderr,
-                   "lngrad internal error: UB byte %u is nonzero after block %u, above the %u "
-                   "bytes recorded as written (a write NoteUbWritten missed, or a byte the "
-                   "zeroing missed)\n",
-                   i, block, from);
-      std::abort();
-    }
-  }
-#endif
 }
 
 bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {

@@ -28,8 +28,6 @@ using namespace lngrad_replay::testing;
 namespace rp = lngrad_replay;
 using lngrad::aicore::test::CheckedModeScope;
 
-constexpr size_t kBufFloats = kUbBufBytes / 4;
-
 // Random element bits: finite values of either sign, +-0, +-inf, subnormals and quiet NaNs with
 // payloads (half: its own encodings).
 std::vector<uint32_t> RandomWords(uint32_t seed, size_t n, bool half) {

@@ -232,6 +232,18 @@ void ArOverVl(Vm& vm, const MemCall& c) {
   // foldOne / foldTwo / foldThree / foldZero: registers and dst only.
 }
 
+// The unaligned paths' first step: src[main + i] = src[main + i] op src[tail + i] over `regs`
+// registers, whole ones then the last on `lastLanes` lanes, stored over the main part.
+void FoldTailInPlace(Vm& vm, uint64_t mainP, uint64_t tailP, uint32_t regs, uint32_t lastLanes) {
+  const uint32_t vl = vm.Vl();
+  for (uint32_t r = 0; r + 1 < regs; ++r, mainP += vl, tailP += vl) {
+    vm.Store(Arr::kSrc, mainP, vm.Bin(vm.Load(Arr::kSrc, mainP), vm.Load(Arr::kSrc, tailP), vl),
+             vl);
+  }
+  const VReg main = vm.Load(Arr::kSrc, mainP), tail = vm.Load(Arr::kSrc, tailP);
+  vm.Store(Arr::kSrc, mainP, vm.Bin(main, tail, lastLanes), lastLanes);
+}
+
 // ReduceAROverVLReuseSourceUnAligned: in src, whatever isReuseSource.
 void ArUnalignedOverVl(Vm& vm, const MemCall& c) {
   const uint32_t vl = vm.Vl(), dimA = c.first, dimR = c.last;
@@ -240,16 +252,8 @@ void ArUnalignedOverVl(Vm& vm, const MemCall& c) {
   const uint32_t strideTail = tailR % vl, inplaceRepeats = CeilDiv(tailR, vl);
   for (uint32_t i = 0; i < (tailR > 0 ? 1u : 0u); ++i) {
     for (uint32_t loopA = 0; loopA < dimA; ++loopA) {
-      uint64_t mainP = uint64_t{loopA} * dimR, tailP = mainP + mainR, out = mainP;
-      for (uint32_t loopR = 0; loopR + 1 < inplaceRepeats; ++loopR) {
-        const VReg main = vm.Load(Arr::kSrc, mainP), tail = vm.Load(Arr::kSrc, tailP);
-        mainP += vl;
-        tailP += vl;
-        vm.Store(Arr::kSrc, out, vm.Bin(main, tail, vl), vl);
-        out += vl;
-      }
-      const VReg main = vm.Load(Arr::kSrc, mainP), tail = vm.Load(Arr::kSrc, tailP);
-      vm.Store(Arr::kSrc, out, vm.Bin(main, tail, strideTail), strideTail);
+      const uint64_t mainP = uint64_t{loopA} * dimR;
+      FoldTailInPlace(vm, mainP, mainP + mainR, inplaceRepeats, strideTail);
     }
   }
   uint32_t loopRNum = base;
@@ -414,17 +418,8 @@ void RaUnaligned(Vm& vm, const MemCall& c) {
   const uint32_t mainTimes = CalcFolds(mainR) / 4, loopANum = CeilDiv(dimA, vl);
   const uint32_t strideTail = dimA % vl;
   for (uint32_t loopR = 0; loopR < tailR; ++loopR) {
-    uint64_t mainP = uint64_t{loopR} * dimA, tailP = mainP + uint64_t{mainR} * dimA;
-    uint64_t out = mainP;
-    for (uint32_t loopA = 0; loopA + 1 < loopANum; ++loopA) {
-      const VReg main = vm.Load(Arr::kSrc, mainP), tail = vm.Load(Arr::kSrc, tailP);
-      mainP += vl;
-      tailP += vl;
-      vm.Store(Arr::kSrc, out, vm.Bin(main, tail, vl), vl);
-      out += vl;
-    }
-    const VReg main = vm.Load(Arr::kSrc, mainP), tail = vm.Load(Arr::kSrc, tailP);
-    vm.Store(Arr::kSrc, out, vm.Bin(main, tail, strideTail), strideTail);
+    const uint64_t mainP = uint64_t{loopR} * dimA;
+    FoldTailInPlace(vm, mainP, mainP + uint64_t{mainR} * dimA, loopANum, strideTail);
   }
   uint32_t loopRNum = mainR;
   for (uint32_t loopMain = 0; loopMain < mainTimes; ++loopMain) {
