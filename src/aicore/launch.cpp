@@ -31,6 +31,7 @@ using detail::CheckUbWrittenEnd;
 using detail::UbHostBytes;
 using detail::UbLease;
 using detail::UbMemory;
+using detail::Ubs;
 
 std::atomic<uint64_t> g_tiling_key{0};
 std::atomic<int> g_kernel_mode{static_cast<int>(AscendC::KernelMode::MIX_MODE)};
@@ -41,7 +42,7 @@ bool EnvSequential() { return lngrad::ProcessEnvironment().sequential_blocks; }
 struct LaunchJob;
 
 // Runs one block on the calling thread; returns true on success.
-bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure);
+bool RunOneBlock(uint32_t block, LaunchJob& job, UbLease& ub, BlockFailure* failure);
 
 // The blocks of one launch, shared by the calling thread and the helpers that join it.
 //
@@ -369,7 +370,7 @@ void SetCore(BlockContext& ctx, uint32_t block, const LaunchJob& job) {
   ctx.core_num = ai_cores;
 }
 
-bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure* failure) {
+bool RunOneBlock(uint32_t block, LaunchJob& job, UbLease& ub, BlockFailure* failure) {
   if (job.sequential) job.TakeBaton(block);
   BlockContext ctx;
   ctx.block_idx = block;
@@ -379,14 +380,13 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   SetCore(ctx, block, job);
   uint32_t core_ub_bytes = 0;
   std::byte* const core_ub = job.CoreUb(block, &core_ub_bytes);
-  ctx.ub = core_ub != nullptr ? core_ub : ub.data();
-  ctx.ub_size = ub.size();
   // Checked mode and the sanitizer give every block a zeroed UB, which keeps results
   // independent of which worker ran which block. Unchecked mode leaves what the worker's
   // previous block left, as the device leaves what the previous kernel left (a memset of the
   // whole UB per block costs more than a small kernel): docs/ascendc_compat.md, "UB contents".
-  // Checked mode zeroes only what earlier blocks may have written (UbLease::Zero), which a
-  // Debug build verifies after each block (CheckUbWrittenEnd).
+  // Checked mode zeroes only what earlier blocks may have written, or takes a clean pooled
+  // memory instead (UbLease::Zero), which a Debug build verifies after each block
+  // (CheckUbWrittenEnd).
   const bool zeroed = core_ub == nullptr && (CheckedMode() || job.sanitizer != nullptr);
   if (zeroed) {
     if (!CheckedMode()) ub.NoteBlockDone(ub.size());
@@ -394,6 +394,8 @@ bool RunOneBlock(uint32_t block, LaunchJob& job, const UbLease& ub, BlockFailure
   } else if (core_ub == nullptr) {
     ctx.ub_left_over = true;
   }
+  ctx.ub = core_ub != nullptr ? core_ub : ub.data();
+  ctx.ub_size = ub.size();
   const bool tracked = zeroed && CheckedMode();
   const int32_t outer_core = AscendC::g_coreType;
   AscendC::g_coreType = ctx.core_type;
@@ -537,6 +539,13 @@ class HelperPool {
       t->job->Participate();
       lock.lock();
       if (t->running.fetch_sub(1, std::memory_order_acq_rel) == 1) done_cv_.notify_all();
+      if (queue_.empty()) {
+        // Idle: zero the UB memories blocks left dirty, so that the next launch's blocks find
+        // clean ones instead of zeroing on their caller's path.
+        lock.unlock();
+        Ubs().ZeroDirty();
+        lock.lock();
+      }
     }
   }
 

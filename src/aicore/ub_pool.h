@@ -42,18 +42,30 @@ struct UbMemory {
 class UbPool {
  public:
   static constexpr size_t kMaxFree = 16;
+  // A free memory of at least `bytes`, a clean one (nothing to zero) first; a new one if none.
   std::unique_ptr<UbMemory> Take(uint32_t bytes) {
-    {
-      std::lock_guard lock(mu_);
-      for (auto it = free_.begin(); it != free_.end(); ++it) {
-        if ((*it)->size >= bytes) {
-          std::unique_ptr<UbMemory> m = std::move(*it);
-          free_.erase(it);
-          return m;
-        }
-      }
-    }
+    if (std::unique_ptr<UbMemory> m = TakeFree(bytes, true)) return m;
+    if (std::unique_ptr<UbMemory> m = TakeFree(bytes, false)) return m;
     return std::make_unique<UbMemory>(bytes);
+  }
+  // A free clean memory of at least `bytes`, or null.
+  std::unique_ptr<UbMemory> TakeClean(uint32_t bytes) { return TakeFree(bytes, true); }
+  // Zeroes the free memories that blocks left dirty, one at a time outside the lock (an idle
+  // helper thread's work between launches, off the calling thread's path).
+  void ZeroDirty() {
+    for (size_t i = 0; i < kMaxFree; ++i) {
+      std::unique_ptr<UbMemory> m;
+      {
+        std::lock_guard lock(mu_);
+        auto it = std::find_if(free_.begin(), free_.end(), [](const auto& f) { return f->dirty; });
+        if (it == free_.end()) return;
+        m = std::move(*it);
+        free_.erase(it);
+      }
+      std::memset(m->data, 0, m->dirty);
+      m->dirty = 0;
+      Give(std::move(m));
+    }
   }
   void Give(std::unique_ptr<UbMemory> m) {
     std::lock_guard lock(mu_);
@@ -61,6 +73,18 @@ class UbPool {
   }
 
  private:
+  std::unique_ptr<UbMemory> TakeFree(uint32_t bytes, bool clean) {
+    std::lock_guard lock(mu_);
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if ((*it)->size >= bytes && (!clean || (*it)->dirty == 0)) {
+        std::unique_ptr<UbMemory> m = std::move(*it);
+        free_.erase(it);
+        return m;
+      }
+    }
+    return nullptr;
+  }
+
   std::mutex mu_;
   std::vector<std::unique_ptr<UbMemory>> free_;
 };
@@ -76,8 +100,16 @@ class UbLease {
   UbLease& operator=(const UbLease&) = delete;
   std::byte* data() const { return mem_->data; }
   uint32_t size() const { return bytes_; }
-  // Zeroes the bytes a block may see that earlier blocks may have written.
-  void Zero() const {
+  // Gives the next block zeros where earlier blocks may have written: trades the memory for a
+  // clean free one when the pool has one (an idle helper zeroes the dirty one: UbPool::ZeroDirty),
+  // else zeroes those bytes here. data() may change.
+  void Zero() {
+    if (mem_->dirty == 0) return;
+    if (std::unique_ptr<UbMemory> clean = Ubs().TakeClean(bytes_)) {
+      Ubs().Give(std::move(mem_));
+      mem_ = std::move(clean);
+      return;
+    }
     const uint32_t n = std::min(mem_->dirty, bytes_);
     std::memset(mem_->data, 0, n);
     if (mem_->dirty <= bytes_) mem_->dirty = 0;
