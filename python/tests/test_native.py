@@ -297,26 +297,32 @@ def test_argument_errors_name_the_argument():
 
 def test_gil_is_released():
     # Another Python thread runs while one long call computes in C++: it records times that
-    # fall inside the call (with the GIL held it could not run at all then).
+    # fall inside the call (with the GIL held it could not run at all then). On a loaded machine
+    # the other thread may simply not be scheduled during one call, so up to five calls are
+    # tried; with the GIL held none of them could ever see it run.
     dy, x, mean, var, gamma = oracle.inputs(rng(14), 8192, 1024)
-    times = []
-    stop = threading.Event()
+    best = 0
+    for _ in range(5):
+        times = []
+        stop = threading.Event()
 
-    def count():
-        while not stop.is_set():
-            times.append(time.perf_counter())
+        def count():
+            while not stop.is_set():
+                times.append(time.perf_counter())
 
-    t = threading.Thread(target=count)
-    t.start()
-    try:
-        while not times:
-            time.sleep(0.001)
-        start = time.perf_counter()
-        lngrad.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, num_threads=1)
-        end = time.perf_counter()
-    finally:
-        stop.set()
-        t.join()
-    margin = (end - start) / 4
-    inside = [v for v in times if start + margin < v < end - margin]
-    assert len(inside) > 10
+        t = threading.Thread(target=count)
+        t.start()
+        try:
+            while not times:
+                time.sleep(0.001)
+            start = time.perf_counter()
+            lngrad.layer_norm_grad(dy, x, var, mean, gamma, 1e-5, num_threads=1)
+            end = time.perf_counter()
+        finally:
+            stop.set()
+            t.join()
+        margin = (end - start) / 4
+        best = max(best, len([v for v in times if start + margin < v < end - margin]))
+        if best > 10:
+            break
+    assert best > 10
