@@ -11,6 +11,7 @@
 //    inExpSum is read (SoftmaxFlashV2 in both modes, SoftmaxFlash).
 #include "replay_softmax_3510.h"
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "softmax_replay_util.h"
 
@@ -25,16 +26,7 @@ constexpr AscendC::SoftmaxConfig kCfgK64{true, 4, 64};
 constexpr AscendC::SoftmaxConfig kCfgK40{true, 4, 40};
 constexpr AscendC::SoftmaxConfig kCfgNoM{true, 0, 64};
 
-class CheckedScope {
- public:
-  explicit CheckedScope(bool on) : was_(lngrad::aicore::CheckedMode()) {
-    lngrad::aicore::SetCheckedMode(on);
-  }
-  ~CheckedScope() { lngrad::aicore::SetCheckedMode(was_); }
-
- private:
-  bool was_;
-};
+using CheckedScope = lngrad::aicore::test::CheckedModeScope;
 
 // SimpleSoftMax<basic, cfg> on the 950 over s.m rows of src (buffer 0, which holds s.m + 1 rows
 // of x); dst is buffer 1 (a sentinel first), or src itself when inPlace; dstElems: dst's size

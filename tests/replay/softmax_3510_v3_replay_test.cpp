@@ -7,6 +7,7 @@
 // Every statistic region, dst and expMax compared bit for bit.
 #include "replay_softmax_3510.h"
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 #include "softmax_replay_util.h"
 
@@ -15,16 +16,7 @@ namespace {
 using namespace softmax_replay_test;  // NOLINT(build/namespaces)
 namespace r3510 = lngrad_replay::r3510;
 
-class CheckedScope {
- public:
-  explicit CheckedScope(bool on) : was_(lngrad::aicore::CheckedMode()) {
-    lngrad::aicore::SetCheckedMode(on);
-  }
-  ~CheckedScope() { lngrad::aicore::SetCheckedMode(was_); }
-
- private:
-  bool was_;
-};
+using CheckedScope = lngrad::aicore::test::CheckedModeScope;
 
 constexpr uint32_t kStatFloats = 1024;  // one statistics region of buffer 2
 constexpr uint32_t kEmAt = kUbBufBytes / 4;
