@@ -5,14 +5,18 @@
 // bytes/s counts every tensor read or written once (the memory traffic of an ideal single pass).
 // The label names the path that ran (LNGRAD_IMPL=scalar selects the reference path). Buffers
 // follow bench_common.h's allocation policy (64-byte aligned, huge pages for large ones, touched
-// before timing), as every peer's.
+// before timing), as every peer's. LNGRAD_BENCH_NO_AVX512=1 disables Highway's AVX-512 targets
+// before the first call, so that the AVX2 kernels run (and show in the label) on an AVX-512
+// machine: their instruction mix, not an AVX2 machine's memory system.
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <hwy/targets.h>
 
 #include "bench_common.h"
 #include "lngrad/lngrad.h"
@@ -200,4 +204,12 @@ BENCHMARK(BM_LayerNormGradCorrectlyRounded)->Apply(Shapes);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  const char* no512 = std::getenv("LNGRAD_BENCH_NO_AVX512");
+  if (no512 != nullptr && std::string(no512) == "1") hwy::DisableTargets(HWY_AVX3 | HWY_AVX3_DL);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
