@@ -60,13 +60,13 @@ bool Is3510() { return CurrentBlockProduct().arch == NpuArch::k3510; }
 
 uint8_t DequantS16(int16_t x, uint64_t word, bool vec, bool arch3510) noexcept {
   const float scale = std::bit_cast<float>(static_cast<uint32_t>(word) & kScaleKept);
-  int64_t r = FloatToIntSat(static_cast<float>(x) * scale, AscendC::RoundMode::CAST_RINT,
-                            INT16_MIN, INT16_MAX);
+  int64_t r = FloatToIntSat(static_cast<float>(x) * scale, AscendC::RoundMode::CAST_RINT, INT16_MIN,
+                            INT16_MAX);
   r = std::clamp<int64_t>(r, kS9Min, kS9Max);
   const uint32_t field = static_cast<uint32_t>(word >> kOffsetAt) & kOffsetMask;
   // The 950's file zero-extends the field; the page (and so the A2/A3 instruction) signs it.
-  const int32_t offset = arch3510 || field < 256 ? static_cast<int32_t>(field)
-                                                 : static_cast<int32_t>(field) - 512;
+  const int32_t offset =
+      arch3510 || field < 256 ? static_cast<int32_t>(field) : static_cast<int32_t>(field) - 512;
   const int64_t v = r + offset;
   // The sign: bit 46 (A2/A3); the 950 tests (word >> 46) != 0, a vdeq entry's low 16 bits of it
   // against 1 (signed) and 0 (unsigned), another value selecting neither (the lane stays 0).
@@ -75,21 +75,22 @@ uint8_t DequantS16(int16_t x, uint64_t word, bool vec, bool arch3510) noexcept {
   if (arch3510) {
     kind = !vec ? (sign_bits != 0 ? 1 : 0) : ((sign_bits & 0xffffu) <= 1 ? kind : 2);
   }
-  if (kind == 1) return static_cast<uint8_t>(static_cast<int8_t>(std::clamp<int64_t>(v, -128, 127)));
+  if (kind == 1)
+    return static_cast<uint8_t>(static_cast<int8_t>(std::clamp<int64_t>(v, -128, 127)));
   if (kind == 0) return static_cast<uint8_t>(std::clamp<int64_t>(v, 0, 255));
   return 0;
 }
 
 void RequireDeqForm(bool s16, bool vec, SrcLoc loc) {
   const DeqProducts& p = s16 ? kS16Products : kS32Products;
-  RequireProduct(s16 ? "CastDequant (int16_t -> int8_t / uint8_t)" : "CastDequant (int32_t -> half)",
-                 p.archs, p.names, loc);
+  RequireProduct(
+      s16 ? "CastDequant (int16_t -> int8_t / uint8_t)" : "CastDequant (int32_t -> half)", p.archs,
+      p.names, loc);
   if (!CheckedMode()) return;
   const DeqForm have = DeqScaleForm();
   const DeqForm need = !s16 ? DeqForm::kHalf : (vec ? DeqForm::kVector : DeqForm::kScalar);
   if (have == need) return;
-  Raise(loc, std::string(s16 ? (vec ? "isVecDeq = true" : "isVecDeq = false")
-                             : "int32_t -> half") +
+  Raise(loc, std::string(s16 ? (vec ? "isVecDeq = true" : "isVecDeq = false") : "int32_t -> half") +
                  " reads DEQSCALE as " + FormName(need) + " writes it, but the register holds " +
                  (have == DeqForm::kNone ? "nothing (no SetDeqScale in this block)"
                                          : std::string("what ") + FormName(have) + " wrote"));
@@ -125,9 +126,9 @@ void CheckVdeqTensor(const TensorView& vdeq) {
   if (!CheckedMode()) return;
   CheckUbAligned(vdeq, "SetDeqScale", "vdeq");
   if (vdeq.size_bytes < kVdeqBytes) {
-    RaiseKernelCheck(checks::kCastDequant,
-                     "SetDeqScale: the vdeq tensor has " + std::to_string(vdeq.size_bytes) +
-                         " B; it needs 128 B (16 uint64_t parameter sets)");
+    RaiseKernelCheck(checks::kCastDequant, "SetDeqScale: the vdeq tensor has " +
+                                               std::to_string(vdeq.size_bytes) +
+                                               " B; it needs 128 B (16 uint64_t parameter sets)");
   }
 }
 

@@ -142,8 +142,7 @@ TEST(CastDequantReplay, ScalarFormEveryInt16) {
           ExpectSame(got, want,
                      std::string(soc.name) + " scale " + std::to_string(s.scale) + " offset " +
                          std::to_string(s.offset) + " sign " + std::to_string(s.sign) +
-                         " halfBlock " + std::to_string(halfBlock) + " chunk " +
-                         std::to_string(c));
+                         " halfBlock " + std::to_string(halfBlock) + " chunk " + std::to_string(c));
         }
       }
     }
@@ -229,8 +228,7 @@ TEST(CastDequantReplay, VectorFormReadsTheEntriesWhenItRuns) {
             if (halfBlock) {
               CastDequant<int8_t, int16_t, true, true>(ub.Get<int8_t>(1), ub.Get<int16_t>(0), 512);
             } else {
-              CastDequant<int8_t, int16_t, true, false>(ub.Get<int8_t>(1), ub.Get<int16_t>(0),
-                                                        512);
+              CastDequant<int8_t, int16_t, true, false>(ub.Get<int8_t>(1), ub.Get<int16_t>(0), 512);
             }
             got = ub.Take<uint8_t>(1);
           },
@@ -258,8 +256,8 @@ std::vector<RepeatCase> RepeatCases(std::mt19937& g) {
     p.srcRepStride = sr;
     return p;
   };
-  const UnaryRepeatParams shapes[] = {params(1, 1, 8, 8), params(1, 1, 16, 8),
-                                      params(2, 1, 16, 8), params(1, 2, 8, 16),
+  const UnaryRepeatParams shapes[] = {params(1, 1, 8, 8),   params(1, 1, 16, 8),
+                                      params(2, 1, 16, 8),  params(1, 2, 8, 16),
                                       params(2, 2, 17, 18), params(1, 1, 9, 10)};
   for (const UnaryRepeatParams& p : shapes) {
     for (uint8_t rep : {uint8_t{1}, uint8_t{3}, uint8_t{5}}) {
@@ -302,9 +300,7 @@ std::vector<uint8_t> RunRepeat(const Soc& soc, const std::vector<int16_t>& src,
         };
         using TT = std::true_type;
         using FF = std::false_type;
-        auto by_hb = [&](auto t, auto vq) {
-          halfBlock ? run(t, vq, TT{}) : run(t, vq, FF{});
-        };
+        auto by_hb = [&](auto t, auto vq) { halfBlock ? run(t, vq, TT{}) : run(t, vq, FF{}); };
         auto by_vec = [&](auto t) { vec ? by_hb(t, TT{}) : by_hb(t, FF{}); };
         sign ? by_vec(int8_t{}) : by_vec(uint8_t{});
         out = ub.Take<uint8_t>(1);

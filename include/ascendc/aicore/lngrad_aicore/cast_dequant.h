@@ -83,10 +83,10 @@ void DequantCount(const TensorView& dst, const int16_t* src, uint32_t count, con
 
 template <typename T, typename U>
 constexpr void CheckDequantTypes() {
-  static_assert((std::is_same_v<U, int16_t> &&
-                 (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>)) ||
-                    (std::is_same_v<U, int32_t> && std::is_same_v<T, half>),
-                "CastDequant: the pairs are int16_t -> int8_t / uint8_t and int32_t -> half");
+  static_assert(
+      (std::is_same_v<U, int16_t> && (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>)) ||
+          (std::is_same_v<U, int32_t> && std::is_same_v<T, half>),
+      "CastDequant: the pairs are int16_t -> int8_t / uint8_t and int32_t -> half");
 }
 template <typename T, bool isSetMask, bool isVecDeq, bool halfBlock>
 void DequantRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
@@ -98,8 +98,8 @@ void DequantRepeat(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
   ops[0].elem_size = sizeof(int16_t);
   CheckRepeatOperands("CastDequant", plan, ops.data(), 2);
   san::Instr in(Pipe::kV, "CastDequant", loc);
-  const DeqCtx c = PrepareCastDequant(std::is_same_v<T, int8_t>, isVecDeq, halfBlock, dst.View(),
-                                      in, loc);
+  const DeqCtx c =
+      PrepareCastDequant(std::is_same_v<T, int8_t>, isVecDeq, halfBlock, dst.View(), in, loc);
   std::array<const RepeatOperand*, 2> po{&ops[0], &ops[1]};
   const std::byte* base = ops[0].view.ptr;
   ForEachRun(plan, po, [&](const std::array<std::byte*, 2>& at, uint64_t n) {
@@ -142,15 +142,16 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uin
                            {{dst.View(), sizeof(int16_t), "dst"}, {src.View(), sizeof(U), "src"}});
     d::RestoreMaskAfterCount(d::MaskContext("CastDequant"));
     lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "CastDequant", loc);
-    const d::DeqCtx c = d::PrepareCastDequant(std::is_same_v<T, int8_t>, isVecDeq, halfBlock,
-                                              dst.View(), in, loc);
+    const d::DeqCtx c =
+        d::PrepareCastDequant(std::is_same_v<T, int8_t>, isVecDeq, halfBlock, dst.View(), in, loc);
     if (in) in.Read(src.HostPtr(), uint64_t{count} * sizeof(U));
     d::DequantCount(dst.View(), src.HostPtr(), count, c, in);
   }
 }
 
 // The mask/repeat forms: the mask counts int16_t (int32_t) source elements, 128 (64) a repeat.
-template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
 void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
                  uint8_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
   namespace d = lngrad::aicore::detail;
@@ -163,7 +164,8 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uin
         loc, dst, src, d::BitsMaskArg(mask, isSetMask), repeatTime, repeatParams);
   }
 }
-template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true, bool halfBlock = true>
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
 void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,
                  uint8_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
   namespace d = lngrad::aicore::detail;
