@@ -71,8 +71,10 @@ TEST(CastDequant, PageExampleHalfBlockPlacement) {
       LocalTensor<uint8_t> dst = ub.Get<uint8_t>(1);
       LocalTensor<int16_t> src = ub.Get<int16_t>(0);
       const uint64_t mask[2] = {UINT64_MAX, UINT64_MAX};
-      if (form == 0) CastDequant<uint8_t, int16_t, true, true, true>(dst, src, 128, 2, {1, 1, 8, 8});
-      if (form == 1) CastDequant<uint8_t, int16_t, true, true, true>(dst, src, mask, 2, {1, 1, 8, 8});
+      if (form == 0)
+        CastDequant<uint8_t, int16_t, true, true, true>(dst, src, 128, 2, {1, 1, 8, 8});
+      if (form == 1)
+        CastDequant<uint8_t, int16_t, true, true, true>(dst, src, mask, 2, {1, 1, 8, 8});
       if (form == 2) CastDequant<uint8_t, int16_t, true, true>(dst, src, 256);
       out = ub.Take<uint8_t>(1);
     });
@@ -211,9 +213,8 @@ TEST(CastDequant, CheckedModeSignModeMatchesTheType) {
             "cast_dequant");
   EXPECT_EQ(Check([](Ub& ub) {
               SetDeqScale(1.0f, 0, false);
-              CastDequant<int8_t, int16_t, true, false, false>(ub.Get<int8_t>(1),
-                                                               ub.Get<int16_t>(0), 16, 1,
-                                                               {1, 1, 8, 8});
+              CastDequant<int8_t, int16_t, true, false, false>(
+                  ub.Get<int8_t>(1), ub.Get<int16_t>(0), 16, 1, {1, 1, 8, 8});
             }),
             "cast_dequant");
 }
@@ -225,8 +226,7 @@ TEST(CastDequant, CheckedModeVdeqTensor) {
               SetDeqScale(v, VdeqInfo{});
             }),
             "cast_dequant");
-  EXPECT_EQ(Check([](Ub& ub) { SetDeqScale(ub.Get<uint64_t>(2)[1], VdeqInfo{}); }),
-            "ub_alignment");
+  EXPECT_EQ(Check([](Ub& ub) { SetDeqScale(ub.Get<uint64_t>(2)[1], VdeqInfo{}); }), "ub_alignment");
 }
 
 TEST(CastDequant, CheckedModeOperands) {
@@ -252,14 +252,14 @@ TEST(CastDequant, CheckedModeOperands) {
             "ub_alignment");
   EXPECT_EQ(Check([](Ub& ub) {
               ScalarS8(ub);
-              CastDequant<int8_t, int16_t, true, false, true>(
-                  ub.Get<int8_t>(1), ub.Get<int16_t>(0), -1, 1, {1, 1, 8, 8});
+              CastDequant<int8_t, int16_t, true, false, true>(ub.Get<int8_t>(1), ub.Get<int16_t>(0),
+                                                              -1, 1, {1, 1, 8, 8});
             }),
             "vector_mask");
   EXPECT_EQ(Check([](Ub& ub) {
               ScalarS8(ub);
-              CastDequant<int8_t, int16_t, true, false, true>(
-                  ub.Get<int8_t>(1), ub.Get<int16_t>(0), 128, 1, {0, 1, 8, 8});
+              CastDequant<int8_t, int16_t, true, false, true>(ub.Get<int8_t>(1), ub.Get<int16_t>(0),
+                                                              128, 1, {0, 1, 8, 8});
             }),
             "vector_stride");
   EXPECT_EQ(Check([](Ub& ub) {

@@ -338,4 +338,42 @@ TEST(CastDequantReplay, MaskRepeatForms) {
   }
 }
 
+// The mask/repeat form with isSetMask = false in Counter mode (SetMaskCount): count elements over
+// repeats with the default strides, only the active elements' bytes written on every product
+// (the 950's Level0 VF stores through the mask it derives from the active lanes). Offsets in
+// [0, 255], where the products' 9-bit readings agree.
+TEST(CastDequantReplay, CounterModeMaskForm) {
+  std::mt19937 g(3);
+  for (const Soc& soc : kSocs) {
+    for (uint32_t count : {1u, 100u, 128u, 300u, 1000u}) {
+      const Scalar s{0.8125f, static_cast<int16_t>(count % 256), (count % 2) == 0};
+      const uint64_t word = rp::CdqConfig(s.scale, s.offset, s.sign);
+      const std::vector<int16_t> src = RandomSrc(g, count);
+      std::vector<uint8_t> want(kUbBufBytes, kMark);
+      rp::CdqCount(want.data(), src.data(), count, &word, false, false, rp::CdqArch::k2201);
+      std::vector<uint8_t> got;
+      OnBlock(
+          [&](Ub& ub) {
+            ub.Put<int16_t>(0, src);
+            ub.Put<uint8_t>(1, {}, kMark);
+            SetDeqScale(s.scale, s.offset, s.sign);
+            SetMaskCount();
+            SetVectorMask<int16_t, MaskMode::COUNTER>(0, count);
+            if (s.sign) {
+              CastDeq<int8_t, int16_t, false, false, false>(ub.Get<int8_t>(1), ub.Get<int16_t>(0),
+                                                            MASK_PLACEHOLDER_LIST, 1, {1, 1, 8, 8});
+            } else {
+              CastDequant<uint8_t, int16_t, false, false, false>(
+                  ub.Get<uint8_t>(1), ub.Get<int16_t>(0), MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+            }
+            SetMaskNorm();
+            ResetMask();
+            got = ub.Take<uint8_t>(1);
+          },
+          soc.name);
+      ExpectSame(got, want, std::string(soc.name) + " count " + std::to_string(count));
+    }
+  }
+}
+
 }  // namespace

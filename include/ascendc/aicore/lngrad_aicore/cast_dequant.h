@@ -181,6 +181,26 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int
   }
 }
 
+// CastDeq: the vendor's earlier name of CastDequant ("CastDeq has been updated, please use
+// CastDequant instead"), the same forms.
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count,
+             LNGRAD_SRCLOC_ARG) {
+  CastDequant<T, U, isVecDeq, halfBlock>(dst, src, count, loc);
+}
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint64_t mask[],
+             uint8_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
+  CastDequant<T, U, isSetMask, isVecDeq, halfBlock>(dst, src, mask, repeatTime, repeatParams, loc);
+}
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t mask,
+             uint8_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
+  CastDequant<T, U, isSetMask, isVecDeq, halfBlock>(dst, src, mask, repeatTime, repeatParams, loc);
+}
+
 }  // namespace AscendC
 
 #undef LNGRAD_SRCLOC_ARG
