@@ -51,7 +51,11 @@ void Rendezvous(SrcLoc loc) {
 bool FloatSaturation() noexcept { return t_sys.float_saturation; }
 void SetFloatSaturation(bool on) noexcept { t_sys.float_saturation = on; }
 uint64_t DeqScaleRegister() noexcept { return t_sys.deq_scale; }
-void SetDeqScaleRegister(uint64_t v) noexcept { t_sys.deq_scale = v; }
+DeqForm DeqScaleForm() noexcept { return static_cast<DeqForm>(t_sys.deq_form); }
+void SetDeqScaleRegister(uint64_t v, DeqForm form) noexcept {
+  t_sys.deq_scale = v;
+  t_sys.deq_form = static_cast<uint8_t>(form);
+}
 
 namespace detail {
 

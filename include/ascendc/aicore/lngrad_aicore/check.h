@@ -64,6 +64,8 @@ inline constexpr const char* kQueueState =
 inline constexpr const char* kCastRoundMode =
     "cast_round_mode";                                 // round mode not defined for the type pair
 inline constexpr const char* kCastPair = "cast_pair";  // Cast pair the running product lacks
+inline constexpr const char* kCastDequant =
+    "cast_dequant";  // CastDequant without the SetDeqScale form it needs, signMode vs type, vdeq
 inline constexpr const char* kCastInt4 =
     "cast_int4";  // int4b_t count or mask that splits the two nibbles of a byte
 inline constexpr const char* kVectorType =

@@ -23,9 +23,26 @@ bool FloatSaturation() noexcept;
 void SetFloatSaturation(bool on) noexcept;
 
 // The running block's DEQSCALE register (64 bits; 0 at the start of every block, like the
-// overflow mode), written by SetDeqScale. Cast int32_t -> half reads bits 0..15 (a half).
+// overflow mode), written by SetDeqScale. Cast int32_t -> half reads bits 0..15 (a half);
+// CastDequant reads it as its SetDeqScale form wrote it (DeqForm, kept beside the register as the
+// vendor's CPU debug keeps g_isVdeq, for checked mode's pairing of the two APIs).
+enum class DeqForm : uint8_t {
+  kNone,    // not written in this block
+  kHalf,    // SetDeqScale(half): bits 0..15 = the scale
+  kScalar,  // SetDeqScale(float, int16_t, bool): one s162b8 parameter set
+  kVector,  // SetDeqScale(vdeq, VdeqInfo): bits 0..13 = the vdeq tensor's UB address / 32
+};
 uint64_t DeqScaleRegister() noexcept;
-void SetDeqScaleRegister(uint64_t v) noexcept;
+DeqForm DeqScaleForm() noexcept;
+void SetDeqScaleRegister(uint64_t v, DeqForm form = DeqForm::kHalf) noexcept;
+
+// One s162b8 parameter set as the vendor's MakeDeqScaleConfig packs it: bits 0..31 = scale
+// (float bits), 37..45 = the low 9 bits of offset, 46 = signMode.
+inline uint64_t DeqScaleConfig(float scale, int16_t offset, bool signMode) noexcept {
+  return uint64_t{std::bit_cast<uint32_t>(scale)} |
+         (uint64_t{static_cast<uint16_t>(offset) & 0x1FFu} << 37) |
+         (uint64_t{signMode ? 1u : 0u} << 46);
+}
 
 }  // namespace lngrad::aicore
 
@@ -43,14 +60,14 @@ class AscendCUtils {
 
 // The DEQSCALE register (the vendor's bit layout). s322fp16 (Cast int32_t -> half, AddDeqRelu):
 // bits 0..15 = scale.
-inline void SetDeqScale(half scale) { lngrad::aicore::SetDeqScaleRegister(scale.bits); }
-// s162b8 without vector quantisation (CastDequant): bits 0..31 = scale (float bits), 37..45 = the
-// low 9 bits of offset, 46 = signMode. Stored only: lngrad has no CastDequant yet.
+inline void SetDeqScale(half scale) {
+  lngrad::aicore::SetDeqScaleRegister(scale.bits, lngrad::aicore::DeqForm::kHalf);
+}
+// s162b8 without vector quantisation (CastDequant<..., isVecDeq = false>): one parameter set
+// (DeqScaleConfig). The vector form, SetDeqScale(vdeq, VdeqInfo), is in vector_cast.h.
 inline void SetDeqScale(float scale, int16_t offset, bool signMode) {
-  const uint64_t v = uint64_t{std::bit_cast<uint32_t>(scale)} |
-                     (uint64_t{static_cast<uint16_t>(offset) & 0x1FFu} << 37) |
-                     (uint64_t{signMode ? 1u : 0u} << 46);
-  lngrad::aicore::SetDeqScaleRegister(v);
+  lngrad::aicore::SetDeqScaleRegister(lngrad::aicore::DeqScaleConfig(scale, offset, signMode),
+                                      lngrad::aicore::DeqForm::kScalar);
 }
 
 }  // namespace AscendC

@@ -74,6 +74,7 @@ inline constexpr uint64_t kCtrlDefault = uint64_t{1} << 60;
 struct BlockSys {
   bool float_saturation = true;       // ctrl.h
   uint64_t deq_scale = 0;             // ctrl.h: the DEQSCALE register
+  uint8_t deq_form = 0;               // ctrl.h: the SetDeqScale form that wrote it (DeqForm)
   SyncAllBarrier* barrier = nullptr;  // nullptr: a standalone block (1 block, nothing to wait for)
   uint64_t sync_all_calls = 0;        // SyncAll calls the block made
   int live_allocators = 0;            // LocalMemAllocator objects alive (static_tensor.h)

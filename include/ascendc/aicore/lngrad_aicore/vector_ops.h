@@ -29,6 +29,7 @@
 #include "sys.h"
 #include "vector_base.h"
 #include "vector_cast.h"
+#include "cast_dequant.h"
 
 // The kernel-facing forms of one instruction family. They only forward: the behaviour is the
 // detail:: drivers'.
