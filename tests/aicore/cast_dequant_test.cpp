@@ -290,6 +290,7 @@ TEST(CastDequant, Int32ToHalfRunsThe950sFloatSteps) {
           cast = ub.Take<uint16_t>(2);
         },
         soc);
+    ASSERT_FALSE(deq.empty() || cast.empty()) << soc << ": the launch failed";
     EXPECT_EQ(deq[0], is950 ? 0x6400 : 0x6401) << soc;
     EXPECT_EQ(deq[1], is950 ? 0xe400 : 0xe401) << soc;
     EXPECT_EQ(cast[0], deq[0]) << soc;
@@ -323,6 +324,7 @@ TEST(CastDequant, The950KeepsTheHalfScaleApart) {
     CheckedModeScope checked(true);
     OnBlock(body, "Ascend950PR_9589");
   }
+  ASSERT_FALSE(h.empty() || b.empty()) << "the launch failed";
   EXPECT_EQ(h[0], 0x4600);  // 6
   EXPECT_EQ(h[1], 0xcb00);  // -14
   EXPECT_EQ(h[16], 0x4200);
@@ -337,6 +339,7 @@ TEST(CastDequant, The950KeepsTheHalfScaleApart) {
             }),
             "cast_dequant");
   CheckedModeScope unchecked(false);
+  h.clear();
   OnBlock(
       [&](Ub& ub) {
         ub.Put<int32_t>(0, {3, -7});
@@ -346,6 +349,7 @@ TEST(CastDequant, The950KeepsTheHalfScaleApart) {
         h = ub.Take<uint16_t>(1);
       },
       "Ascend910B1");
+  ASSERT_FALSE(h.empty()) << "the launch failed";
   EXPECT_EQ(h[0], 0x0000);
   EXPECT_EQ(h[1], 0x8000);
 }

@@ -3,9 +3,10 @@
 // CdqS32Half, CdqRegs): random and edge int32_t inputs (float ties, past 2^24, extremes) for a set
 // of half scales (1, subnormal, negative, 65504, -0, ...), counts with tails, the mask forms
 // (counted and bit-wise, two repeats), the overflow modes (the default saturation, SetOverflow(1),
-// and on the 950 CTRL[60] clear, where the output Cast's NO_SAT trait rules), and sequences of
-// SetDeqScale forms followed by both conversions (unchecked: the A2/A3 pairing check would refuse
-// some). The destination buffer is marked before each call and compared whole.
+// and on the 950 CTRL[60] clear in the saturating mode, where the output Cast's NO_SAT trait
+// rules: IEEE), and sequences of SetDeqScale forms followed by both conversions (unchecked: the
+// A2/A3 pairing check would refuse some). The destination buffer is marked before each call and
+// compared whole.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -38,12 +39,12 @@ struct Soc {
 constexpr Soc kSocs[] = {{"Ascend910B1", rp::CdqArch::k2201},
                          {"Ascend950PR_9589", rp::CdqArch::k3510}};
 
-// The block's overflow state: the default (saturating), SetOverflow(1) (IEEE), and SetOverflow(1)
-// with CTRL[60] clear (each register Cast's own trait; the 950 only).
+// The block's overflow state: the default (saturating), SetOverflow(1) (IEEE), and the default
+// mode with CTRL[60] clear (each register Cast's own trait rules; the 950 only).
 enum class Ovf { kDefault, kIeee, kPerInstruction };
 
 void SetOvf(Ovf o) {
-  if (o != Ovf::kDefault) AscendCUtils::SetOverflow(1);
+  if (o == Ovf::kIeee) AscendCUtils::SetOverflow(1);
   if (o == Ovf::kPerInstruction) SetCtrlSpr<60, 60>(0);
 }
 
@@ -55,10 +56,10 @@ bool Saturates(Ovf o, rp::CdqArch arch) {
 }
 
 std::vector<int32_t> Inputs(uint32_t n) {
-  std::vector<int32_t> v = {0,          1,          -1,         2049,        -2049,
-                            16777217,   16785409,   -16785409,  16777219,    33554435,
-                            INT32_MAX,  INT32_MIN,  INT32_MAX - 64, 65504,   65519,
-                            65520,      -65520,     1 << 30,    (1 << 24) + 3, 123456789};
+  std::vector<int32_t> v = {
+      0,         1,        -1,       2049,      -2049,         16777217,       16785409,
+      -16785409, 16777219, 33554435, INT32_MAX, INT32_MIN,     INT32_MAX - 64, 65504,
+      65519,     65520,    -65520,   1 << 30,   (1 << 24) + 3, 123456789};
   std::mt19937 g(20261206);
   std::uniform_int_distribution<int32_t> all(INT32_MIN, INT32_MAX);
   std::uniform_int_distribution<int32_t> small(-70000, 70000);
@@ -78,8 +79,8 @@ std::vector<int32_t> Inputs(uint32_t n) {
   return v;
 }
 
-constexpr uint16_t kScales[] = {0x3c00, 0x0400, 0x0001, 0x2e66, 0xbc01, 0x7bff,
-                                0x3555, 0x8000, 0x1400, 0x5bff};
+constexpr uint16_t kScales[] = {0x3c00, 0x0400, 0x0001, 0x2e66, 0xbc01,
+                                0x7bff, 0x3555, 0x8000, 0x1400, 0x5bff};
 
 void ExpectSame(const std::vector<uint16_t>& got, const std::vector<uint16_t>& want,
                 const std::string& what) {
@@ -197,8 +198,7 @@ TEST(CastDequantReplay, SetDeqScaleRegistersPerProduct) {
               if (*c == 'i') InitSocState();
             }
             CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 64);
-            CastDequant<uint8_t, int16_t, false, true>(ub.Get<uint8_t>(2), ub.Get<int16_t>(3),
-                                                       128);
+            CastDequant<uint8_t, int16_t, false, true>(ub.Get<uint8_t>(2), ub.Get<int16_t>(3), 128);
             h = ub.Take<uint16_t>(1);
             b = ub.Take<uint8_t>(2);
           },
