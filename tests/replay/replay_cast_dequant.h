@@ -28,8 +28,9 @@
 // (g_deqValue, g_deqScale; InitSocStateImpl sets g_deqValue to 1 on 3510, TPipe's constructor
 // runs it), impl/basic_api/dav_c220/kernel_operator_vec_vconv_impl.h (CastDeqImpl's int32_t path
 // is CastImpl(..., CAST_RINT, ...), i.e. vconv_deq; SetDeqScaleImpl: all three forms
-// set_deqscale, the half form also g_deqValue) and the C API page asc_deq_int322half.md
-// ("dst_i = Cast(src_i * scale)") at the same commit.
+// set_deqscale, the half form also g_deqValue), SetDeqScale.md's DEQSCALE table (s322fp16: bits
+// 0..15) and the C API page asc_deq_int322half.md ("dst_i = Cast(src_i * scale)") at the same
+// commit.
 //
 // What it models: on 3510, f = float(x) rounded to nearest even; f *= 2^-17; f *= float(scale);
 // f *= 2^17 (each a float multiply rounded on its own); then f to half, nearest even. On the A2/A3
