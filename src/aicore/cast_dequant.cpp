@@ -87,6 +87,12 @@ void RequireDeqForm(bool s16, bool vec, SrcLoc loc) {
       s16 ? "CastDequant (int16_t -> int8_t / uint8_t)" : "CastDequant (int32_t -> half)", p.archs,
       p.names, loc);
   if (!CheckedMode()) return;
+  if (!s16 && Is3510()) {  // g_deqValue, which only SetDeqScale(half) writes
+    if (DeqValueWritten()) return;
+    Raise(loc,
+          "int32_t -> half reads the half scale SetDeqScale(half) writes, but no "
+          "SetDeqScale(half) ran in this block");
+  }
   const DeqForm have = DeqScaleForm();
   const DeqForm need = !s16 ? DeqForm::kHalf : (vec ? DeqForm::kVector : DeqForm::kScalar);
   if (have == need) return;

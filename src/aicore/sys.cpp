@@ -56,6 +56,19 @@ void SetDeqScaleRegister(uint64_t v, DeqForm form) noexcept {
   t_sys.deq_scale = v;
   t_sys.deq_form = static_cast<uint8_t>(form);
 }
+// dav_3510's SetDeqScaleImpl(T config) writes g_deqValue only; dav_c220's writes the register
+// (and g_deqValue, which only its AddDeqRelu reads).
+void SetDeqScaleHalf(uint16_t bits) {
+  if (CurrentBlockProduct().arch != NpuArch::k3510) {
+    SetDeqScaleRegister(bits, DeqForm::kHalf);
+    return;
+  }
+  t_sys.deq_value = bits;
+  t_sys.deq_value_set = true;
+}
+uint16_t DeqValueBits() noexcept { return t_sys.deq_value; }
+bool DeqValueWritten() noexcept { return t_sys.deq_value_set; }
+void ResetDeqValue() noexcept { t_sys.deq_value = detail::BlockSys{}.deq_value; }
 
 namespace detail {
 
@@ -195,6 +208,7 @@ void InitSocState(lngrad::aicore::SrcLoc loc) {
   const lngrad::NpuArch arch = lngrad::aicore::CurrentBlockProduct().arch;
   if (arch == lngrad::NpuArch::k2201 || arch == lngrad::NpuArch::k3510) SetMaskNorm(loc);
   if (arch == lngrad::NpuArch::k2201) ResetMask(loc);
+  if (arch == lngrad::NpuArch::k3510) lngrad::aicore::ResetDeqValue();  // g_deqValue = 1
 }
 
 int64_t GetSystemCycle(lngrad::aicore::SrcLoc loc) {

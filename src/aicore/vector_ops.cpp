@@ -11,6 +11,7 @@
 #include "lngrad/half.h"
 #include "lngrad/product.h"
 #include "lngrad_aicore/ctrl.h"
+#include "lngrad_aicore/sys.h"
 
 namespace lngrad::aicore::detail {
 
@@ -164,7 +165,13 @@ CastCtx PrepareCast(CastType src, CastType dst, AscendC::RoundMode mode) {
     if ((modes & kDeq) == 0) CheckCastMode(pair.c_str(), modes, mode);
   }
   CastCtx c{mode, FloatSaturation(), 1.0};
-  if ((modes & kDeq) != 0) {
+  if ((modes & kDeq) != 0 && p.arch == NpuArch::k3510) {
+    // dav_3510: g_deqValue and the float steps; the output Cast's trait is NO_SAT, which rules
+    // only where CTRL[60] is clear (else the block's overflow mode, as for every Reg Cast).
+    c.deq_scale = HalfBitsToFloat(DeqValueBits());
+    c.deq_float_steps = true;
+    if ((CurrentBlockSys().ctrl >> 60 & 1u) == 0) c.saturate = false;
+  } else if ((modes & kDeq) != 0) {
     c.deq_scale = HalfBitsToFloat(static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu));
   }
   return c;

@@ -1,6 +1,7 @@
 // CastDequant and SetDeqScale's three forms (lngrad_aicore/cast_dequant.h, ctrl.h): the DEQSCALE
 // words the vendor's MakeDeqScaleConfig packs, the page's example (the halfBlock placement), the
-// int32_t -> half path as Cast with CAST_RINT, an in-place call, and checked mode's named checks
+// int32_t -> half path as Cast with CAST_RINT (on the 950 its float steps and its own half scale
+// register), an in-place call, and checked mode's named checks
 // for the page's restrictions (products, the SetDeqScale form each call needs, signMode against
 // the destination type, the vdeq tensor, operand extents, masks). The arithmetic is compared bit
 // for bit with the replay in tests/replay/cast_dequant_replay_test.cpp.
@@ -268,6 +269,115 @@ TEST(CastDequant, CheckedModeOperands) {
                                                         128);
             }),
             "address_overlap");
+}
+
+// x = 2^24 + 2^13 + 1 with the half scale 2^-14: exactly 1024.5 + 2^-14. The A2/A3 rounds that
+// once (1025, 0x6401); the 950's file converts x to float first (a tie, to even: 2^24 + 2^13),
+// multiplies by 2^-17, the scale and 2^17 (exact here: 1024.5) and rounds to half: a tie, to
+// even, 1024 (0x6400). Cast int32_t -> half runs the same steps there.
+TEST(CastDequant, Int32ToHalfRunsThe950sFloatSteps) {
+  const std::vector<int32_t> in = {(1 << 24) + (1 << 13) + 1, -((1 << 24) + (1 << 13) + 1)};
+  for (const char* soc : {"Ascend910B1", "Ascend950PR_9589"}) {
+    const bool is950 = std::string(soc) == "Ascend950PR_9589";
+    std::vector<uint16_t> deq, cast;
+    OnBlock(
+        [&](Ub& ub) {
+          ub.Put<int32_t>(0, in);
+          SetDeqScale(half::FromBits(0x0400));  // 2^-14
+          CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 2);
+          Cast(ub.Get<half>(2), ub.Get<int32_t>(0), RoundMode::CAST_RINT, 2);
+          deq = ub.Take<uint16_t>(1);
+          cast = ub.Take<uint16_t>(2);
+        },
+        soc);
+    ASSERT_FALSE(deq.empty() || cast.empty()) << soc << ": the launch failed";
+    EXPECT_EQ(deq[0], is950 ? 0x6400 : 0x6401) << soc;
+    EXPECT_EQ(deq[1], is950 ? 0xe400 : 0xe401) << soc;
+    EXPECT_EQ(cast[0], deq[0]) << soc;
+    EXPECT_EQ(cast[1], deq[1]) << soc;
+  }
+}
+
+// On the 950 SetDeqScale(half) writes g_deqValue only and the scalar form g_deqScale only: each
+// conversion reads its own (checked mode accepts both calls). g_deqValue is 1 at the start and
+// after InitSocState. The A2/A3 has one register: the later SetDeqScale replaces the earlier.
+TEST(CastDequant, The950KeepsTheHalfScaleApart) {
+  std::vector<uint16_t> h;
+  std::vector<uint8_t> b;
+  const auto body = [&](Ub& ub) {
+    ub.Put<int32_t>(0, {3, -7});
+    ub.Put<int16_t>(3, {3, -7});
+    Cast(ub.Get<half>(2), ub.Get<int32_t>(0), RoundMode::CAST_RINT, 2);  // g_deqValue = 1
+    SetDeqScale(half(2.0f));
+    SetDeqScale(1.0f, 0, true);
+    CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 2);
+    CastDequant<int8_t, int16_t, false, true>(ub.Get<int8_t>(3)[64], ub.Get<int16_t>(3), 2);
+    InitSocState();
+    Cast(ub.Get<half>(1)[16], ub.Get<int32_t>(0), RoundMode::CAST_RINT, 2);
+    h = ub.Take<uint16_t>(1);
+    b = ub.Take<uint8_t>(3);
+    const std::vector<uint16_t> plain = ub.Take<uint16_t>(2);
+    EXPECT_EQ(plain[0], 0x4200);  // 3
+    EXPECT_EQ(plain[1], 0xc700);  // -7
+  };
+  {
+    CheckedModeScope checked(true);
+    OnBlock(body, "Ascend950PR_9589");
+  }
+  ASSERT_FALSE(h.empty() || b.empty()) << "the launch failed";
+  EXPECT_EQ(h[0], 0x4600);  // 6
+  EXPECT_EQ(h[1], 0xcb00);  // -14
+  EXPECT_EQ(h[16], 0x4200);
+  EXPECT_EQ(h[17], 0xc700);
+  EXPECT_EQ(b[64 + 16], 3);
+  EXPECT_EQ(b[64 + 17], static_cast<uint8_t>(-7));
+  // A2: the scalar word's bits 0..15 (1.0f: 0) are the half scale now.
+  EXPECT_EQ(Check([](Ub& ub) {
+              SetDeqScale(half(2.0f));
+              ScalarS8(ub);
+              CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 64);
+            }),
+            "cast_dequant");
+  CheckedModeScope unchecked(false);
+  h.clear();
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<int32_t>(0, {3, -7});
+        SetDeqScale(half(2.0f));
+        SetDeqScale(1.0f, 0, true);
+        CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 2);
+        h = ub.Take<uint16_t>(1);
+      },
+      "Ascend910B1");
+  ASSERT_FALSE(h.empty()) << "the launch failed";
+  EXPECT_EQ(h[0], 0x0000);
+  EXPECT_EQ(h[1], 0x8000);
+}
+
+// The 950's check for int32_t -> half asks for SetDeqScale(half) in the block, whatever the
+// scalar or vdeq form wrote since.
+TEST(CastDequant, CheckedModeOn950AsksForSetDeqScaleHalf) {
+  const auto s32 = [](Ub& ub) {
+    CastDequant<half, int32_t>(ub.Get<half>(1), ub.Get<int32_t>(0), 64);
+  };
+  EXPECT_EQ(Check(s32, "Ascend950PR_9589"), "cast_dequant");
+  EXPECT_EQ(Check(
+                [&](Ub& ub) {
+                  ScalarS8(ub);
+                  s32(ub);
+                },
+                "Ascend950PR_9589"),
+            "cast_dequant");
+  EXPECT_EQ(Check(
+                [&](Ub& ub) {
+                  SetDeqScale(half(1.0f));
+                  SetDeqScale(ub.Get<uint64_t>(2), VdeqInfo{});
+                  s32(ub);
+                  CastDequant<int8_t, int16_t, true, true>(ub.Get<int8_t>(1), ub.Get<int16_t>(0),
+                                                           128);
+                },
+                "Ascend950PR_9589"),
+            "");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace lngrad_replay {
 namespace {
@@ -65,7 +66,83 @@ uint64_t WordFor(const uint64_t* params, bool vec, uint32_t place) {
   return vec ? params[place % 16] : params[0];
 }
 
+// A double rounded once to binary16, nearest even (any finite double; the callers' values are
+// exact products or floats). Overflow: +-65504 when saturating, else +-inf.
+uint16_t DoubleToHalfBits(double d, bool saturate) {
+  const uint16_t sign = std::signbit(d) ? 0x8000u : 0u;
+  const uint16_t over = saturate ? 0x7bffu : 0x7c00u;
+  if (std::isnan(d)) return saturate ? 0u : static_cast<uint16_t>(0x7e00u | sign);
+  const double a = std::fabs(d);
+  if (std::isinf(a)) return static_cast<uint16_t>(sign | over);
+  if (a == 0.0) return sign;
+  int e = 0;
+  std::frexp(a, &e);  // a in [2^(e-1), 2^e)
+  int ex = e - 1 < -14 ? -14 : e - 1;
+  // The quantum of the binade (subnormals: 2^-24); q is exact, a power-of-two scaling.
+  const double q = std::nearbyint(std::ldexp(a, 10 - ex));
+  uint32_t m = static_cast<uint32_t>(q);
+  if (m == 2048u) {  // rounded up into the next binade
+    m = 1024u;
+    ++ex;
+  }
+  if (m < 1024u) return static_cast<uint16_t>(sign | m);  // subnormal (ex is -14)
+  if (ex > 15) return static_cast<uint16_t>(sign | over);
+  return static_cast<uint16_t>(sign | ((ex + 15) << 10) | (m - 1024u));
+}
+
+// binary16 bits -> float, exact.
+float HalfBitsToFloat(uint16_t h) {
+  const int ex = (h >> 10) & 0x1f;
+  const uint32_t m = h & 0x3ffu;
+  float v;
+  if (ex == 0x1f) {
+    v = m != 0 ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  } else if (ex == 0) {
+    v = std::ldexp(static_cast<float>(m), -24);
+  } else {
+    v = std::ldexp(static_cast<float>(m + 1024u), ex - 25);
+  }
+  return (h & 0x8000u) != 0 ? -v : v;
+}
+
 }  // namespace
+
+uint16_t CdqS32Half(int32_t x, uint16_t scaleBits, CdqArch arch, bool saturate) {
+  const float scale = HalfBitsToFloat(scaleBits);
+  if (arch == CdqArch::k2201) {
+    // int32 (31 bits) times a half (11 significant bits): exact in a double.
+    return DoubleToHalfBits(static_cast<double>(x) * static_cast<double>(scale), saturate);
+  }
+  const float kRight = 1.0f / 131072.0f;  // DEQ_SHIFT_RIGHT_17_BIT, exact
+  const float kLeft = 131072.0f;          // DEQ_SHIFT_LEFT_17_BIT as the float Muls takes it
+  float f = static_cast<float>(static_cast<double>(x));  // s32 -> f32, CAST_RINT
+  f = f * kRight;
+  f = f * scale;
+  f = f * kLeft;
+  return DoubleToHalfBits(static_cast<double>(f), saturate);  // f32 -> f16, CAST_RINT
+}
+
+void CdqRegs::SetHalf(uint16_t scaleBits) {
+  if (arch == CdqArch::k3510) {
+    deqValue = scaleBits;  // SetDeqScaleImpl(T config): g_deqValue only
+  } else {
+    deqScale = scaleBits;  // set_deqscale(config): the half's bits in the 64-bit register
+  }
+}
+
+void CdqRegs::SetScalar(float scale, int16_t offset, bool signMode) {
+  deqScale = CdqConfig(scale, offset, signMode);  // both: set_deqscale / g_deqScale
+}
+
+void CdqRegs::SetVdeqAddr(uint64_t ubAddr) {
+  deqScale = arch == CdqArch::k3510 ? ubAddr : ubAddr >> 5;
+}
+
+uint16_t CdqRegs::S32Scale() const {
+  return arch == CdqArch::k3510 ? deqValue : static_cast<uint16_t>(deqScale & 0xffffu);
+}
+
+uint64_t CdqRegs::S16Word() const { return deqScale; }
 
 uint64_t CdqConfig(float scale, int16_t offset, bool signMode) {
   uint32_t bits;

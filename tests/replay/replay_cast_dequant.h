@@ -17,6 +17,32 @@
 // AI Core (the hardware's vconv_deqs162b8*, whose arithmetic the kit's source does not show) the
 // page's "一个有符号的9位整数", sign-extended. Layout: element e of a block of 16 int16 goes to
 // byte e of the upper (halfBlock) or lower 16 bytes of its 32-byte destination block.
+//
+// Second part, int32_t -> half and the registers SetDeqScale writes: a second reading by another
+// helper (branch cdq2), again from the kit's source only, lngrad's code not consulted while
+// writing it: impl/basic_api/dav_3510/kernel_operator_vec_vconv_impl.h (CastIntrinsicsImplVF and
+// CastIntrinsicsImpl, the Cast mask-form VFs, CastDeqS322f16ImplVF, CastDeqS322f16Level0ImplVF,
+// CastDeqImpl, the three SetDeqScaleImpl, the CastParam traits s322F32CastTrait and
+// f322F16CastTrait), impl/basic_api/utils/kernel_utils_constants.h (DEQ_SHIFT_LEFT_17_BIT = 131072,
+// DEQ_SHIFT_RIGHT_17_BIT = 1 / 131072), impl/basic_api/kernel_utils.h and kernel_utils_base.h
+// (g_deqValue, g_deqScale; InitSocStateImpl sets g_deqValue to 1 on 3510, TPipe's constructor
+// runs it), impl/basic_api/dav_c220/kernel_operator_vec_vconv_impl.h (CastDeqImpl's int32_t path
+// is CastImpl(..., CAST_RINT, ...), i.e. vconv_deq; SetDeqScaleImpl: all three forms
+// set_deqscale, the half form also g_deqValue), SetDeqScale.md's DEQSCALE table (s322fp16: bits
+// 0..15) and the C API page asc_deq_int322half.md ("dst_i = Cast(src_i * scale)") at the same
+// commit.
+//
+// What it models: on 3510, f = float(x) rounded to nearest even; f *= 2^-17; f *= float(scale);
+// f *= 2^17 (each a float multiply rounded on its own); then f to half, nearest even. On the A2/A3
+// (vconv_deq, whose arithmetic the source does not show) the page's Cast(src * scale): the exact
+// product rounded once to half, nearest even. Overflow of the half result: `saturate` (the
+// caller's reading of the overflow mode that rules the conversion) gives +-65504 and NaN -> +0,
+// else IEEE (+-inf; a NaN only from an infinite scale times 0, not modelled: callers avoid it).
+// Registers: the A2/A3 has one 64-bit DEQSCALE that every SetDeqScale form writes (the half form
+// its bits 0..15) and vconv_deq reads bits 0..15 of; the 3510 keeps g_deqValue (a half, 1 after
+// InitSocState), written only by SetDeqScale(half) and read by Cast and CastDequant int32_t ->
+// half, and g_deqScale, written by the scalar and vdeq forms and read by CastDequant int16_t ->
+// b8.
 #pragma once
 
 #include <cstdint>
@@ -44,5 +70,21 @@ void CdqCount(uint8_t* dst, const int16_t* src, uint32_t count, const uint64_t* 
 void CdqRepeat(uint8_t* dst, const int16_t* src, const uint64_t bits[2], uint32_t repeatTime,
                uint32_t dstBlk, uint32_t srcBlk, uint32_t dstRep, uint32_t srcRep,
                const uint64_t* params, bool vec, bool halfBlock, CdqArch arch);
+
+// int32_t -> half, one element: the bits of the half result with the scale whose bits are
+// `scaleBits` (see above for the two products and `saturate`).
+uint16_t CdqS32Half(int32_t x, uint16_t scaleBits, CdqArch arch, bool saturate);
+
+// The registers SetDeqScale writes, per product, and what the conversions read.
+struct CdqRegs {
+  CdqArch arch;
+  uint64_t deqScale = 0;       // the A2/A3's DEQSCALE; the 3510's g_deqScale
+  uint16_t deqValue = 0x3c00;  // the 3510's g_deqValue (half 1 after InitSocState)
+  void SetHalf(uint16_t scaleBits);
+  void SetScalar(float scale, int16_t offset, bool signMode);
+  void SetVdeqAddr(uint64_t ubAddr);  // the vdeq form (the A2/A3 stores the address / 32)
+  uint16_t S32Scale() const;          // the half int32_t -> half multiplies by
+  uint64_t S16Word() const;           // the word CastDequant int16_t -> b8 reads
+};
 
 }  // namespace lngrad_replay

@@ -26,6 +26,10 @@ void SetFloatSaturation(bool on) noexcept;
 // overflow mode), written by SetDeqScale. Cast int32_t -> half reads bits 0..15 (a half);
 // CastDequant reads it as its SetDeqScale form wrote it (DeqForm, kept beside the register as the
 // vendor's CPU debug keeps g_isVdeq, for checked mode's pairing of the two APIs).
+// On Ascend 950 (arch 3510) the kit keeps the half scale apart (g_deqValue): SetDeqScale(half)
+// writes only that (DeqValueBits; half 1 at a block's start and after InitSocState, as the kit's
+// InitSocStateImpl, which TPipe's constructor runs, sets it), and Cast / CastDequant int32_t ->
+// half read it; the register (g_deqScale there) holds only what the other two forms write.
 enum class DeqForm : uint8_t {
   kNone,    // not written in this block
   kHalf,    // SetDeqScale(half): bits 0..15 = the scale
@@ -35,6 +39,11 @@ enum class DeqForm : uint8_t {
 uint64_t DeqScaleRegister() noexcept;
 DeqForm DeqScaleForm() noexcept;
 void SetDeqScaleRegister(uint64_t v, DeqForm form = DeqForm::kHalf) noexcept;
+// SetDeqScale(half): the register's bits 0..15 (form kHalf), or on arch 3510 the half scale.
+void SetDeqScaleHalf(uint16_t bits);
+uint16_t DeqValueBits() noexcept;  // arch 3510's half scale (g_deqValue)
+bool DeqValueWritten() noexcept;   // SetDeqScale(half) ran in this block (arch 3510)
+void ResetDeqValue() noexcept;     // InitSocState on arch 3510: the half scale back to 1
 
 // One s162b8 parameter set as the vendor's MakeDeqScaleConfig packs it: bits 0..31 = scale
 // (float bits), 37..45 = the low 9 bits of offset, 46 = signMode.
@@ -59,10 +68,8 @@ class AscendCUtils {
 };
 
 // The DEQSCALE register (the vendor's bit layout). s322fp16 (Cast int32_t -> half, AddDeqRelu):
-// bits 0..15 = scale.
-inline void SetDeqScale(half scale) {
-  lngrad::aicore::SetDeqScaleRegister(scale.bits, lngrad::aicore::DeqForm::kHalf);
-}
+// bits 0..15 = scale; on Ascend 950 a variable of its own (SetDeqScaleHalf).
+inline void SetDeqScale(half scale) { lngrad::aicore::SetDeqScaleHalf(scale.bits); }
 // s162b8 without vector quantisation (CastDequant<..., isVecDeq = false>): one parameter set
 // (DeqScaleConfig). The vector form, SetDeqScale(vdeq, VdeqInfo), is in vector_cast.h.
 inline void SetDeqScale(float scale, int16_t offset, bool signMode) {

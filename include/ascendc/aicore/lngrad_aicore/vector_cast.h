@@ -73,6 +73,9 @@ struct CastCtx {
   AscendC::RoundMode mode;
   bool saturate;     // the block's overflow mode (ctrl.h FloatSaturation)
   double deq_scale;  // int32 -> half: the DEQSCALE register's half (1 where the product has none)
+  // int32 -> half on arch 3510: the kit's float sequence (x to float, times 2^-17, the scale and
+  // 2^17, each rounded to float, then to half) instead of the product rounded once.
+  bool deq_float_steps = false;
 };
 // True when some product of the vendor's tables has the pair (the compile-time rule).
 bool CastPairExists(CastType src, CastType dst) noexcept;
@@ -190,8 +193,15 @@ T CastElem(U v, const CastCtx& c) {
     return CastToFp8<T>(v, c);
   } else if constexpr (std::is_same_v<T, half>) {
     if constexpr (std::is_same_v<U, int32_t>) {
-      // The product of the integer and the DEQSCALE half, rounded once to nearest even
-      // [inference: the documentation does not say how the hardware rounds].
+      if (c.deq_float_steps) {  // dav_3510: Cast s32 -> f32, Muls 2^-17, scale, 2^17 (RINT)
+        float f = static_cast<float>(v);
+        f = f * (1.0f / 131072.0f);
+        f = f * static_cast<float>(c.deq_scale);
+        f = f * 131072.0f;
+        return SaturateFloat(FloatToHalf(f, AscendC::RoundMode::CAST_RINT), c.saturate);
+      }
+      // The A2/A3 (vconv_deq; asc_deq_int322half.md: Cast(src * scale)): the product of the
+      // integer and the DEQSCALE half, rounded once to nearest even.
       return SaturateFloat(half(static_cast<double>(v) * c.deq_scale), c.saturate);
     } else {
       return SaturateFloat(FloatToHalf(static_cast<float>(v), c.mode), c.saturate);
