@@ -128,6 +128,13 @@ void ReplayCumSum3510(const float* src, float* dst, float* lastRow, uint32_t out
                       bool lastAxis);
 void ReplayCumSum3510(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
                       bool lastAxis);
+// The same on arch 3510, LINEBYLINE or SKLANSKY, with what its code leaves in sharedTmpBuffer
+// (replay_cumsum_3510.cpp): dst (outer * inner) and the scratch's bytes it writes, the chunks of
+// rows of the last axis sized by tmpBytes as the kit sizes them; other bytes are left alone.
+void ReplayCumSum3510Scratch(const float* src, float* dst, uint32_t outer, uint32_t inner,
+                             bool lastAxis, bool sklansky, uint8_t* scratch, uint32_t tmpBytes);
+void ReplayCumSum3510Scratch(const Half* src, Half* dst, uint32_t outer, uint32_t inner,
+                             bool lastAxis, bool sklansky, uint8_t* scratch, uint32_t tmpBytes);
 
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);
