@@ -5,6 +5,8 @@
 // by the scratch's size differs) and counts with tails; dst against the same replay too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -118,6 +120,107 @@ TEST(MathScratch3510, CumSumFirstAxis) {
     CheckCumSumScratch<float, kFirstSkl>(outer, 24, kUbBufBytes, outer + 3);
     CheckCumSumScratch<half, kFirstSkl>(outer, 32, kUbBufBytes, outer + 4);
   }
+}
+
+// Digamma<float> on the 950 against the replay of its register sequence (no scratch): random
+// values with the specials, negative integers and the points around them, -2^23 and below.
+TEST(MathScratch3510, DigammaFloatOn950) {
+  auto in = Mixed(61, kFull, -30, 30);
+  const float pts[] = {-1.0f, -2.0f, -7.0f, -0.5f, -1.5f, -1e-5f, -8388608.0f, -8388607.0f,
+                       -9e6f, 1e-40f, -1e-40f, 3e9f, -3e9f, 0.25f, -2.75f, 1e30f};
+  for (size_t i = 0; i < std::size(pts); ++i) in[i * 7] = pts[i];
+  in[8] = std::bit_cast<float>(0x7fc01234u);  // NaN x gives the constant 0x7fc00000
+  in[9] = std::bit_cast<float>(0xff800001u);
+  for (uint32_t n : {kFull, 1000u, 37u}) {
+    const auto got = RunApi<float>(
+        in, n, kUbBufBytes,
+        [](auto d, auto s, auto t, uint32_t c) { Digamma<float, false>(d, s, t, c); }, k950);
+    std::vector<float> want(n);
+    lngrad_replay::ReplayDigamma3510(in.data(), want.data(), n);
+    ExpectBitsEqual(got.first.data(), want.data(), n,
+                    "Digamma float on the 950 n " + std::to_string(n), in.data());
+    EXPECT_EQ(BitsOf(got.first[8]), 0x7fc00000u);
+    EXPECT_EQ(BitsOf(got.first[9]), 0x7fc00000u);
+  }
+}
+
+// Digamma<half> on the 950 over every binary16 input, in calls of n elements (tails of every
+// size mod 16), the scratch the minimum (4 * max(2n, 256) bytes, or the bytes the device writes
+// where they are more) or the whole buffer: dst and
+// the whole scratch (the widened src at float 0, the float results at float n rounded up to 16).
+TEST(MathScratch3510, DigammaHalfEveryInput) {
+  const uint32_t sizes[] = {5117, 4099, 37, 1, 16, 2047, 5120, 113};
+  uint32_t done = 0;
+  for (uint32_t call = 0; done < 65536; ++call) {
+    const uint32_t n = std::min<uint32_t>(sizes[call % std::size(sizes)], 65536 - done);
+    std::vector<half> in(kFull);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint16_t b = static_cast<uint16_t>(done + i);
+      std::memcpy(&in[i], &b, 2);
+    }
+    // The kit's minimum, or the bytes the device writes where they pass it (n >= 128 and not a
+    // multiple of 16: tests/adv MathDigamma.HalfScratchPastTheKitsMinimumOn950).
+    const uint32_t kit_min = 4 * std::max<uint32_t>(2 * n, 256);
+    const uint32_t tmp_min = std::max<uint32_t>(kit_min, 4 * ((n + 15) / 16 * 16 + n));
+    for (uint32_t tmp_bytes : {tmp_min, kUbBufBytes}) {
+      std::vector<half> dst;
+      std::vector<uint8_t> work;
+      OnBlock(
+          [&](Ub& ub) {
+            ub.Put<half>(0, in);
+            LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+            std::memset(tmp.HostPtr(), kFill, kUbBufBytes);
+            tmp.SetSize(tmp_bytes);
+            Digamma<half, false>(ub.Get<half>(1), ub.Get<half>(0), tmp, n);
+            dst = ub.Take<half>(1);
+            work = ub.Take<uint8_t>(2);
+          },
+          k950);
+      std::vector<half> want(n);
+      std::vector<uint8_t> want_work(kUbBufBytes, kFill);
+      lngrad_replay::ReplayDigamma3510(R(in), R(want), n, want_work.data());
+      const std::string what = "Digamma half on the 950, inputs from " + std::to_string(done) +
+                               " n " + std::to_string(n) + " tmp " + std::to_string(tmp_bytes);
+      ExpectBitsEqual(dst.data(), want.data(), n, what + " dst", in.data());
+      size_t first = 0;
+      while (first < work.size() && work[first] == want_work[first]) ++first;
+      EXPECT_EQ(first, work.size()) << what << ": scratch differs first at byte " << first;
+    }
+    done += n;
+  }
+}
+
+// The 950's half Digamma leaves its float results at work[n rounded up to 16, + n): for n of 128
+// or more, not a multiple of 16, that passes the kit's 3510 minimum, 4 * max(2n, 256) bytes, by
+// up to 60 bytes: the device's overrun (tensor_bounds in checked mode; unchecked, the bytes past
+// the tensor are written inside the UB as on the device).
+TEST(MathScratch3510, DigammaHalfScratchPastTheKitsMinimum) {
+  const auto call = [](uint32_t n) {
+    return [n](Ub& ub) {
+      ub.Put<half>(0, std::vector<half>(kFull, half(1.5f)));
+      LocalTensor<uint8_t> t = ub.Get<uint8_t>(2);
+      std::memset(t.HostPtr(), kFill, kUbBufBytes);
+      t.SetSize(4 * std::max<uint32_t>(2 * n, 256));  // the kit's 3510 minimum
+      Digamma(ub.Get<half>(1), ub.Get<half>(0), t, n);
+    };
+  };
+  using lngrad::aicore::test::ExpectCheck;
+  ExpectCheck(call(200), "tensor_bounds", "Digamma sharedTmpBuffer: elements [0, 408)", k950);
+  ExpectCheck(call(208), "", "", k950);
+  ExpectCheck(call(120), "", "", k950);  // 1024 bytes hold 128 + 120 floats
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  std::vector<uint8_t> work;
+  OnBlock(
+      [&](Ub& ub) {
+        call(200)(ub);
+        work = ub.Take<uint8_t>(2);
+      },
+      k950);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_NE(work[1600], kFill);  // float 400 = the result of element 192
+  EXPECT_NE(work[1631], kFill);
+  EXPECT_EQ(work[1632], kFill);
 }
 
 }  // namespace

@@ -136,6 +136,13 @@ void ReplayCumSum3510Scratch(const float* src, float* dst, uint32_t outer, uint3
 void ReplayCumSum3510Scratch(const Half* src, Half* dst, uint32_t outer, uint32_t inner,
                              bool lastAxis, bool sklansky, uint8_t* scratch, uint32_t tmpBytes);
 
+// Digamma on arch 3510 (replay_digamma_3510.cpp): the float register sequence; half widens src
+// into scratch[0, n) as floats, leaves the float results at scratch float (n rounded up to 16)
+// and rounds them to half in dst. ReplayDigamma3510Float: one element of the float sequence.
+void ReplayDigamma3510(const float* src, float* dst, size_t n);
+void ReplayDigamma3510(const Half* src, Half* dst, size_t n, uint8_t* scratch);
+float ReplayDigamma3510Float(float x);
+
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);
 float ReplayPowerFloat(float x, float y);

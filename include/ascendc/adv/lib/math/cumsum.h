@@ -105,9 +105,15 @@ void StoreCumSumScratch3510(const std::vector<float>& v, const AscendC::LocalTen
   if (!last_axis) {
     if (!kHalf) return;
     written = v.size() * sizeof(float);
+    if (written > tmp.View().size_bytes) {
+      detail::OnTensorOverrun(tmp.View(), 0, v.size(), sizeof(float), "CumSum sharedTmpBuffer");
+    }
     std::memcpy(base, v.data(), written);
   } else {
-    const uint64_t inner = info.inner, chunk = tmp.GetSize() / CumSumTmpMin(sizeof(T), true, info) * 16;
+    // Chunks of 0 rows (a scratch under the minimum, unchecked): the kit divides by 0.
+    const uint64_t inner = info.inner;
+    const uint64_t chunk = tmp.GetSize() / CumSumTmpMin(sizeof(T), true, info) * 16;
+    if (chunk == 0) return;
     const uint64_t full = info.outter / chunk, tail = info.outter % chunk;
     const auto one = [&](uint64_t row0, uint64_t m) {
       const uint64_t a = (m + 15) / 16 * 16;
