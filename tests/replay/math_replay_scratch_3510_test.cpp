@@ -223,4 +223,101 @@ TEST(MathScratch3510, DigammaHalfScratchPastTheKitsMinimum) {
   EXPECT_EQ(work[1632], kFill);
 }
 
+constexpr SinConfig kSinRadian = {SinAlgo::RADIAN_REDUCTION};
+constexpr CosConfig kCosRadian = {CosAlgo::RADIAN_REDUCTION};
+
+// 0 Sin, 1 Cos (both chunked by the scratch's size), 2 SinCos (one call) with RADIAN_REDUCTION
+// on the 950: dst (and SinCos's cos) against the lane replay, the whole scratch against the
+// scratch replay.
+template <typename T>
+void CheckRadianScratch(int api, const std::vector<T>& in, uint32_t n, uint32_t tmpBytes) {
+  std::vector<T> dst, dst2;
+  std::vector<uint8_t> work;
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, in);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        std::memset(tmp.HostPtr(), kFill, kUbBufBytes);
+        tmp.SetSize(tmpBytes);
+        const LocalTensor<T> d = ub.Get<T>(1), s = ub.Get<T>(0);
+        if (api == 0) Sin<T, false, kSinRadian>(d, s, tmp, n);
+        if (api == 1) Cos<T, false, kCosRadian>(d, s, tmp, n);
+        if (api == 2) SinCos(d, ub.Get<T>(2), s, tmp, n);
+        dst = ub.Take<T>(1);
+        dst2 = ub.Take<T>(2);
+        work = ub.Take<uint8_t>(3);
+      },
+      k950);
+  constexpr bool kHalf = sizeof(T) == 2;
+  std::vector<T> want(n), want2(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const float x = static_cast<float>(in[i]);
+    const float sn = lngrad_replay::ReplaySin3510(x, true, kHalf);
+    const float cs = lngrad_replay::ReplayCos3510(x, true, kHalf);
+    if constexpr (kHalf) {
+      const uint16_t a = lngrad_replay::FloatToHalf(api == 1 ? cs : sn).bits;
+      const uint16_t b = lngrad_replay::FloatToHalf(cs).bits;
+      std::memcpy(&want[i], &a, 2);
+      std::memcpy(&want2[i], &b, 2);
+    } else {
+      want[i] = api == 1 ? cs : sn;
+      want2[i] = cs;
+    }
+  }
+  std::vector<uint8_t> want_work(kUbBufBytes, kFill);
+  if constexpr (kHalf) {
+    std::vector<T> src = in;
+    lngrad_replay::ReplayTrigRadianScratch3510(R(src), n, tmpBytes, api != 2, want_work.data());
+  } else {
+    lngrad_replay::ReplayTrigRadianScratch3510(in.data(), n, tmpBytes, api != 2, want_work.data());
+  }
+  const char* names[] = {"Sin", "Cos", "SinCos"};
+  const std::string what = std::string(names[api]) + " radian on the 950, " +
+                           (kHalf ? "half" : "float") + " n " + std::to_string(n) + " tmp " +
+                           std::to_string(tmpBytes);
+  ExpectBitsEqual(dst.data(), want.data(), n, what + " dst", in.data());
+  if (api == 2) ExpectBitsEqual(dst2.data(), want2.data(), n, what + " cos", in.data());
+  size_t first = 0;
+  while (first < work.size() && work[first] == want_work[first]) ++first;
+  EXPECT_EQ(first, work.size()) << what << ": scratch differs first at byte " << first;
+}
+
+// The minimum scratch (8 bytes an element rounded up to 32, + 32: Sin and Cos then run chunks
+// of about a quarter of the count for float, half for half), three times it and the whole
+// buffer; float inputs of random bit patterns (every exponent: NaN, inf, subnormals, the
+// Payne-Hanek windows) and values near pi/4.
+TEST(MathScratch3510, SinCosRadianFloat) {
+  std::mt19937 gen(71);
+  std::vector<float> in = Mixed(72, kFull, -4, 4);
+  for (uint32_t i = 0; i < kFull; i += 2) in[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
+  in[3] = 0.785398185f;
+  in[5] = -0.785398126f;
+  for (int api : {0, 1, 2}) {
+    for (uint32_t n : {4001u, 1000u, 37u, 64u}) {
+      const uint32_t tmp_min = 8 * ((n + 31) / 32 * 32) + 32;
+      for (uint32_t tmp : {tmp_min, std::min(3 * tmp_min, kUbBufBytes), kUbBufBytes}) {
+        CheckRadianScratch<float>(api, in, n, tmp);
+      }
+    }
+  }
+}
+
+// Half over every binary16 input, in calls of 4000 (the last 1536), the minimum scratch and
+// the whole buffer.
+TEST(MathScratch3510, SinCosRadianHalfEveryInput) {
+  for (uint32_t done = 0; done < 65536; done += 4000) {
+    const uint32_t n = std::min<uint32_t>(4000, 65536 - done);
+    std::vector<half> in(kFull);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint16_t b = static_cast<uint16_t>(done + i);
+      std::memcpy(&in[i], &b, 2);
+    }
+    for (int api : {0, 1, 2}) {
+      for (uint32_t tmp : {8 * ((n + 31) / 32 * 32) + 32, kUbBufBytes}) {
+        CheckRadianScratch<half>(api, in, n, tmp);
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -85,6 +85,14 @@ float ReplayAtan3510(float x, bool polynomial);
 // half rounded back to nearest even without saturation (FloatToHalf).
 float ReplaySin3510(float x, bool radian, bool half_path);
 float ReplayCos3510(float x, bool radian, bool half_path);
+// What their RADIAN_REDUCTION forms leave in sharedTmpBuffer (tmpBytes bytes): `chunked` for Sin
+// and Cos (chunks of tmpBytes / 8 aligned up to 32 bytes, in elements), else SinCos's one call.
+// Float: the six words of 2/pi at the start, R (float) at byte 32 and I (int32) after R's count
+// rounded up to 32; half: R at the start. The bytes it does not write are left alone.
+void ReplayTrigRadianScratch3510(const float* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch);
+void ReplayTrigRadianScratch3510(const Half* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch);
 // Power on arch 3510 (replay_power_3510.cpp, power_3510_impl.h): the float lane of PowerConfig
 // INTRINSIC, or with `double_float` DOUBLE_FLOAT_TECH, on widened operands (the caller rounds
 // half back to nearest even, FloatToHalf).
