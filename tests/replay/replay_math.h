@@ -97,6 +97,12 @@ void ReplayTrigRadianScratch3510(const Half* src, uint32_t n, uint32_t tmpBytes,
 // INTRINSIC, or with `double_float` DOUBLE_FLOAT_TECH, on widened operands (the caller rounds
 // half back to nearest even, FloatToHalf).
 float ReplayPower3510(float base, float expo, bool double_float);
+// What DOUBLE_FLOAT_TECH leaves in sharedTmpBuffer (tmpBytes): chunks of tmpBytes / 12 rounded
+// up to 32 elements, each of len elements three float arrays of len rounded up to 32 (the exp
+// core's result before the special cases, the log's low part, step two's polynomial). base[k *
+// baseStride], expo[k * expStride] (stride 0: a scalar), widened to float. Other bytes untouched.
+void ReplayPowerScratch3510(const float* base, uint32_t baseStride, const float* expo,
+                            uint32_t expStride, uint32_t n, uint32_t tmpBytes, uint8_t* scratch);
 // int32 Power on arch 3510 (PowI): `max_loop` = the bit length of the largest exponent of the call
 // (GetMaxLoop's ReduceMax; 32 where it is negative).
 int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop);
