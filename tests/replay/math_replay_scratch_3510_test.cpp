@@ -57,8 +57,7 @@ void CheckCumSumScratch(uint32_t outer, uint32_t inner, uint32_t tmpBytes, uint3
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
         std::memset(tmp.HostPtr(), kFill, kUbBufBytes);
         tmp.SetSize(tmpBytes);
-        CumSum<T, kConfig>(ub.Get<T>(1), ub.Get<T>(2), ub.Get<T>(0), tmp,
-                           CumSumInfo{outer, inner});
+        CumSum<T, kConfig>(ub.Get<T>(1), ub.Get<T>(2), ub.Get<T>(0), tmp, CumSumInfo{outer, inner});
         dst = ub.Take<T>(1);
         work = ub.Take<uint8_t>(3);
       },
@@ -73,10 +72,10 @@ void CheckCumSumScratch(uint32_t outer, uint32_t inner, uint32_t tmpBytes, uint3
     lngrad_replay::ReplayCumSum3510Scratch(src.data(), want.data(), outer, inner,
                                            kConfig.isLastAxis, skl, want_work.data(), tmpBytes);
   }
-  const std::string what = std::string("CumSum on the 950, ") + (sizeof(T) == 2 ? "half" : "float") +
-                           (kConfig.isLastAxis ? " last" : " first") + " axis" +
-                           (skl ? " sklansky" : "") + " [" + std::to_string(outer) + ", " +
-                           std::to_string(inner) + "] tmp " + std::to_string(tmpBytes);
+  const std::string what =
+      std::string("CumSum on the 950, ") + (sizeof(T) == 2 ? "half" : "float") +
+      (kConfig.isLastAxis ? " last" : " first") + " axis" + (skl ? " sklansky" : "") + " [" +
+      std::to_string(outer) + ", " + std::to_string(inner) + "] tmp " + std::to_string(tmpBytes);
   ExpectBitsEqual(dst.data(), want.data(), outer * inner, what + " dst", in.data());
   size_t first = 0;
   while (first < work.size() && work[first] == want_work[first]) ++first;
@@ -126,8 +125,8 @@ TEST(MathScratch3510, CumSumFirstAxis) {
 // values with the specials, negative integers and the points around them, -2^23 and below.
 TEST(MathScratch3510, DigammaFloatOn950) {
   auto in = Mixed(61, kFull, -30, 30);
-  const float pts[] = {-1.0f, -2.0f, -7.0f, -0.5f, -1.5f, -1e-5f, -8388608.0f, -8388607.0f,
-                       -9e6f, 1e-40f, -1e-40f, 3e9f, -3e9f, 0.25f, -2.75f, 1e30f};
+  const float pts[] = {-1.0f, -2.0f,  -7.0f,   -0.5f, -1.5f, -1e-5f, -8388608.0f, -8388607.0f,
+                       -9e6f, 1e-40f, -1e-40f, 3e9f,  -3e9f, 0.25f,  -2.75f,      1e30f};
   for (size_t i = 0; i < std::size(pts); ++i) in[i * 7] = pts[i];
   in[8] = std::bit_cast<float>(0x7fc01234u);  // NaN x gives the constant 0x7fc00000
   in[9] = std::bit_cast<float>(0xff800001u);
@@ -289,7 +288,8 @@ void CheckRadianScratch(int api, const std::vector<T>& in, uint32_t n, uint32_t 
 TEST(MathScratch3510, SinCosRadianFloat) {
   std::mt19937 gen(71);
   std::vector<float> in = Mixed(72, kFull, -4, 4);
-  for (uint32_t i = 0; i < kFull; i += 2) in[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
+  for (uint32_t i = 0; i < kFull; i += 2)
+    in[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
   in[3] = 0.785398185f;
   in[5] = -0.785398126f;
   for (int api : {0, 1, 2}) {
@@ -333,8 +333,8 @@ float Wide(half v) {
 // 2 scalar (base[0]) ^ tensor: dst against the lane replay, the whole scratch against the
 // scratch replay; `checked` false for scratches under the kit's minimum (chunks).
 template <typename T>
-void CheckPowerScratch(int form, const std::vector<T>& base, const std::vector<T>& expo,
-                       uint32_t n, uint32_t tmpBytes, bool checked) {
+void CheckPowerScratch(int form, const std::vector<T>& base, const std::vector<T>& expo, uint32_t n,
+                       uint32_t tmpBytes, bool checked) {
   std::vector<T> dst;
   std::vector<uint8_t> work;
   const bool was = lngrad::aicore::CheckedMode();
@@ -389,7 +389,7 @@ void PowerScratchCases() {
     if (sizeof(T) == 4) b[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
     e[i + 1 < kFull ? i + 1 : i] = static_cast<float>(static_cast<int>(gen() % 9) - 4);
   }
-  b[0] = 0.7f;  // the scalar base
+  b[0] = 0.7f;   // the scalar base
   e[0] = -3.0f;  // the scalar exponent
   const auto base = As<T>(b), expo = As<T>(e);
   for (int form : {0, 1, 2}) {
@@ -403,7 +403,8 @@ void PowerScratchCases() {
     // Under the minimum (unchecked): chunks of tmp / 12 rounded up to 32 elements, the tail
     // shorter; 4000 bytes: chunks of 352 elements whose arrays pass the scratch's end (inside
     // the UB).
-    for (uint32_t tmp : {3840u, 4224u, 4000u}) CheckPowerScratch<T>(form, base, expo, 1000, tmp, false);
+    for (uint32_t tmp : {3840u, 4224u, 4000u})
+      CheckPowerScratch<T>(form, base, expo, 1000, tmp, false);
   }
 }
 
@@ -419,8 +420,7 @@ TEST(MathScratch3510, PowerDoubleFloatScratchPastTheKitsMinimum) {
     return [n](Ub& ub) {
       LocalTensor<uint8_t> t = ub.Get<uint8_t>(3);
       t.SetSize(12 * n);
-      Power<float, false, kDoubleFloat>(ub.Get<float>(1), ub.Get<float>(0), ub.Get<float>(2), t,
-                                        n);
+      Power<float, false, kDoubleFloat>(ub.Get<float>(1), ub.Get<float>(0), ub.Get<float>(2), t, n);
     };
   };
   using lngrad::aicore::test::ExpectCheck;

@@ -2,7 +2,8 @@
 // ReplayCumSum3510Scratch). Provenance: a separate reading, by the helper who also changed lngrad
 // to match, of the toolkit's impl/adv_api/detail/math/cumsum/regbase/3510/cumsum_3510_impl.h and
 // cumsum_c310_utils.h (mirror commit 82b89a15f), written before lngrad's scratch code and only
-// then compared with it. What it follows:
+// then compared with it (the helper had read lngrad's cumsum.h, which had no scratch code). What it
+// follows:
 // - first axis, float: the sums run in dst (CumSumCopyOut, then CumSumFirstDimBasic or
 //   CumSumFirstDimSklansky on dst); the scratch is not touched.
 // - first axis, half: CumSumCopyWithCast widens src into the scratch as floats [outer][inner],

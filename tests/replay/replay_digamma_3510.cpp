@@ -1,7 +1,8 @@
 // Digamma on arch 3510 with what its half path leaves in sharedTmpBuffer (replay_math.h,
 // ReplayDigamma3510). Provenance: a separate reading, by the helper who also changed lngrad to
 // match, of the toolkit's impl/adv_api/detail/math/digamma/digamma_3510_impl.h (mirror commit
-// 82b89a15f), written before lngrad's scratch code and only then compared with it. What it
+// 82b89a15f), written before lngrad's scratch code and only then compared with it (the helper
+// had read lngrad's digamma.h, whose float chain this replay now checks bit for bit). It
 // follows, per lane of DigammaComputeImpl (every instruction under the full mask, one IEEE
 // binary32 operation each, Ln in double rounded once; the store masked to calCount):
 // - the sum starts at +0 and each case adds Select(value, 0, mask) to it: the NaN constant

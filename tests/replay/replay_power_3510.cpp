@@ -8,7 +8,8 @@
 // leaves in sharedTmpBuffer (ReplayPowerScratch3510): a separate reading of PowImpl's chunk loop
 // (GetPowTmpBufferSize), InitTmpBuffer and the stores of ComputePowFBaseLogStepOneImpl /
 // StepTwoImpl / ComputePowFExpImpl (mirror commit 82b89a15f), by the helper who also changed
-// lngrad to match, written before lngrad's scratch code and only then compared with it.
+// lngrad to match, written before lngrad's scratch code and only then compared with it (the
+// helper had read lngrad's power_3510.h, which had none).
 #include <bit>
 #include <cmath>
 #include <cstdint>

@@ -9,7 +9,8 @@
 // TrigRedFComputePImpl's stores of r = a, i = 0 and of the P words, TrigRedFComputeRIImpl's of
 // R and I, TrigRedFPreProcessImpl's) and of the chunk loop of sin_3510_impl.h and
 // cos_3510_impl.h (GetSinTmpBufferSize; mirror commit 82b89a15f), by the helper who also changed
-// lngrad to match, written before lngrad's scratch code and only then compared with it.
+// lngrad to match, written before lngrad's scratch code and only then compared with it (the
+// helper had read lngrad's sincos.h, which had none).
 #include <cmath>
 #include <cstdint>
 #include <cstring>

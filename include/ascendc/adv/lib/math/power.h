@@ -111,8 +111,8 @@ T PowerOf(T x, T y) {
     return PowerInt(x, y);
   } else {
     const float a = Widen(x), b = Widen(y);
-    return PowerNarrow<T>(On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH)
-                                   : PowerF(a, b));
+    return PowerNarrow<T>(
+        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) : PowerF(a, b));
   }
 }
 

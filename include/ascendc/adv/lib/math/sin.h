@@ -177,7 +177,8 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kRadian = config.algo == SinAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, m::SinCosApiOp<T, true, kRadian>{&sharedTmpBuffer, "Sin", loc});
+               tmp_min, calCount, loc,
+               m::SinCosApiOp<T, true, kRadian>{&sharedTmpBuffer, "Sin", loc});
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, true>(srcTensor, calCount);
 }
 
@@ -193,7 +194,8 @@ void Cos(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kRadian = config.algo == CosAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, m::SinCosApiOp<T, false, kRadian>{&sharedTmpBuffer, "Cos", loc});
+               tmp_min, calCount, loc,
+               m::SinCosApiOp<T, false, kRadian>{&sharedTmpBuffer, "Cos", loc});
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, false>(srcTensor, calCount);
 }
 

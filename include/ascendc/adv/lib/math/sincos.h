@@ -129,7 +129,6 @@ inline SinCosPair SinCosCore(TrigReduced t) {
   return {sn, c};
 }
 
-
 // What the 950's RADIAN_REDUCTION code leaves in sharedTmpBuffer (sincos_3510_impl.h) for n
 // elements run in chunks of `chunk` (Sin, Cos: GetSinTmpBufferSize's, RadianChunk3510; SinCos:
 // one chunk of n). A chunk of len elements, a = len rounded up to 32: float the six words of
