@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "kernel_operator.h"
 #include "math_replay_test_util.h"
 #include "replay_math.h"
@@ -207,16 +208,16 @@ TEST(MathScratch3510, DigammaHalfScratchPastTheKitsMinimum) {
   ExpectCheck(call(200), "tensor_bounds", "Digamma sharedTmpBuffer: elements [0, 408)", k950);
   ExpectCheck(call(208), "", "", k950);
   ExpectCheck(call(120), "", "", k950);  // 1024 bytes hold 128 + 120 floats
-  const bool was = lngrad::aicore::CheckedMode();
-  lngrad::aicore::SetCheckedMode(false);
   std::vector<uint8_t> work;
-  OnBlock(
-      [&](Ub& ub) {
-        call(200)(ub);
-        work = ub.Take<uint8_t>(2);
-      },
-      k950);
-  lngrad::aicore::SetCheckedMode(was);
+  {
+    const lngrad::aicore::test::CheckedModeScope unchecked(false);
+    OnBlock(
+        [&](Ub& ub) {
+          call(200)(ub);
+          work = ub.Take<uint8_t>(2);
+        },
+        k950);
+  }
   EXPECT_NE(work[1600], kFill);  // float 400 = the result of element 192
   EXPECT_NE(work[1631], kFill);
   EXPECT_EQ(work[1632], kFill);
@@ -337,8 +338,7 @@ void CheckPowerScratch(int form, const std::vector<T>& base, const std::vector<T
                        uint32_t tmpBytes, bool checked) {
   std::vector<T> dst;
   std::vector<uint8_t> work;
-  const bool was = lngrad::aicore::CheckedMode();
-  lngrad::aicore::SetCheckedMode(checked);
+  const lngrad::aicore::test::CheckedModeScope mode(checked);
   OnBlock(
       [&](Ub& ub) {
         ub.Put<T>(0, base);
@@ -354,7 +354,6 @@ void CheckPowerScratch(int form, const std::vector<T>& base, const std::vector<T
         work = ub.Take<uint8_t>(3);
       },
       k950);
-  lngrad::aicore::SetCheckedMode(was);
   std::vector<float> bf(n), ef(n);
   for (uint32_t i = 0; i < n; ++i) {
     bf[i] = Wide(base[form == 2 ? 0 : i]);
