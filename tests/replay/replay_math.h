@@ -85,10 +85,24 @@ float ReplayAtan3510(float x, bool polynomial);
 // half rounded back to nearest even without saturation (FloatToHalf).
 float ReplaySin3510(float x, bool radian, bool half_path);
 float ReplayCos3510(float x, bool radian, bool half_path);
+// What their RADIAN_REDUCTION forms leave in sharedTmpBuffer (tmpBytes bytes): `chunked` for Sin
+// and Cos (chunks of tmpBytes / 8 aligned up to 32 bytes, in elements), else SinCos's one call.
+// Float: the six words of 2/pi at the start, R (float) at byte 32 and I (int32) after R's count
+// rounded up to 32; half: R at the start. The bytes it does not write are left alone.
+void ReplayTrigRadianScratch3510(const float* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch);
+void ReplayTrigRadianScratch3510(const Half* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch);
 // Power on arch 3510 (replay_power_3510.cpp, power_3510_impl.h): the float lane of PowerConfig
 // INTRINSIC, or with `double_float` DOUBLE_FLOAT_TECH, on widened operands (the caller rounds
 // half back to nearest even, FloatToHalf).
 float ReplayPower3510(float base, float expo, bool double_float);
+// What DOUBLE_FLOAT_TECH leaves in sharedTmpBuffer (tmpBytes): chunks of tmpBytes / 12 rounded
+// up to 32 elements, each of len elements three float arrays of len rounded up to 32 (the exp
+// core's result before the special cases, the log's low part, step two's polynomial). base[k *
+// baseStride], expo[k * expStride] (stride 0: a scalar), widened to float. Other bytes untouched.
+void ReplayPowerScratch3510(const float* base, uint32_t baseStride, const float* expo,
+                            uint32_t expStride, uint32_t n, uint32_t tmpBytes, uint8_t* scratch);
 // int32 Power on arch 3510 (PowI): `max_loop` = the bit length of the largest exponent of the call
 // (GetMaxLoop's ReduceMax; 32 where it is negative).
 int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop);
@@ -128,6 +142,20 @@ void ReplayCumSum3510(const float* src, float* dst, float* lastRow, uint32_t out
                       bool lastAxis);
 void ReplayCumSum3510(const Half* src, Half* dst, Half* lastRow, uint32_t outer, uint32_t inner,
                       bool lastAxis);
+// The same on arch 3510, LINEBYLINE or SKLANSKY, with what its code leaves in sharedTmpBuffer
+// (replay_cumsum_3510.cpp): dst (outer * inner) and the scratch's bytes it writes, the chunks of
+// rows of the last axis sized by tmpBytes as the kit sizes them; other bytes are left alone.
+void ReplayCumSum3510Scratch(const float* src, float* dst, uint32_t outer, uint32_t inner,
+                             bool lastAxis, bool sklansky, uint8_t* scratch, uint32_t tmpBytes);
+void ReplayCumSum3510Scratch(const Half* src, Half* dst, uint32_t outer, uint32_t inner,
+                             bool lastAxis, bool sklansky, uint8_t* scratch, uint32_t tmpBytes);
+
+// Digamma on arch 3510 (replay_digamma_3510.cpp): the float register sequence; half widens src
+// into scratch[0, n) as floats, leaves the float results at scratch float (n rounded up to 16)
+// and rounds them to half in dst. ReplayDigamma3510Float: one element of the float sequence.
+void ReplayDigamma3510(const float* src, float* dst, size_t n);
+void ReplayDigamma3510(const Half* src, Half* dst, size_t n, uint8_t* scratch);
+float ReplayDigamma3510Float(float x);
 
 // The float element-wise kernels (exposed for the hand-worked checks of the replay's tests).
 float ReplayMathFloat(MathOp op, float x);

@@ -4,10 +4,16 @@
 // under its governing mask, Select / merging Duplicate as written), each register instruction
 // one IEEE binary32 operation, Axpy / MulAddDst / FusedMulDstAdd one fused multiply-add (the
 // source's own comments name fmaf), the register Exp and Ln in double rounded once to float.
-// No code shared with lngrad (include/ascendc/adv/lib/math/power*.h).
+// No code shared with lngrad (include/ascendc/adv/lib/math/power*.h). What DOUBLE_FLOAT_TECH
+// leaves in sharedTmpBuffer (ReplayPowerScratch3510): a separate reading of PowImpl's chunk loop
+// (GetPowTmpBufferSize), InitTmpBuffer and the stores of ComputePowFBaseLogStepOneImpl /
+// StepTwoImpl / ComputePowFExpImpl (mirror commit 82b89a15f), by the helper who also changed
+// lngrad to match, written before lngrad's scratch code and only then compared with it (the
+// helper had read lngrad's power_3510.h, which had none).
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "replay_math.h"
@@ -21,8 +27,9 @@ float Fl(int32_t b) { return std::bit_cast<float>(b); }
 float RegExp(float v) { return static_cast<float>(std::exp(static_cast<double>(v))); }
 float RegLn(float v) { return static_cast<float>(std::log(static_cast<double>(v))); }
 
-// GetLogFExtStepOne then GetLogFExtStepTwo on a = |base|: (loghi, loglo).
-void LogExt(float a, float* log_high, float* log_low) {
+// GetLogFExtStepOne then GetLogFExtStepTwo on a = |base|: (loghi, loglo), and in `poly` the
+// value step two leaves in its tmpRReg (the polynomial times s), which it stores.
+void LogExt(float a, float* log_high, float* log_low, float* poly = nullptr) {
   const bool cmp = a < 1.175494351e-38f;
   const float muls = a * 8388608.0f;
   const float ta = cmp ? muls : a;
@@ -48,6 +55,7 @@ void LogExt(float a, float* log_high, float* log_low) {
   rr = std::fma(rr, s, 0.200015724f);  // FusedMulDstAdd
   rr = std::fma(rr, s, 0.333333254f);
   rr = rr * s;
+  if (poly != nullptr) *poly = rr;
   qhi = qhi + qhi;
   qlo = qlo + qlo;
   float fhi = ri * 6.93147182e-1f;
@@ -129,6 +137,30 @@ float ReplayPower3510(float base, float expo, bool double_float) {
     core = RegExp(expo * RegLn(std::fabs(base)));
   }
   return Special(core, base, expo);
+}
+
+void ReplayPowerScratch3510(const float* base, uint32_t baseStride, const float* expo,
+                            uint32_t expStride, uint32_t n, uint32_t tmpBytes, uint8_t* scratch) {
+  // GetPowTmpBufferSize: bytes / (sizeof(float) * 3) aligned up to 32, used as an element count;
+  // PowImpl's loop of PowFComputeImpl over chunks of it.
+  const uint32_t size = (tmpBytes / 12 + 31) / 32 * 32;
+  if (size == 0) return;
+  const uint32_t repeats = (n + size - 1) / size;
+  for (uint32_t c = 0; c < repeats; ++c) {
+    const uint32_t start = c * size, len = n - start < size ? n - start : size;
+    const uint32_t align = (len + 31) / 32 * 32;  // InitTmpBuffer: high, low, log arrays
+    for (uint32_t j = 0; j < len; ++j) {
+      const uint32_t k = start + j;
+      float hi = 0, lo = 0, poly = 0;
+      LogExt(std::fabs(base[k * baseStride]), &hi, &lo, &poly);
+      // Step two leaves (loghi, loglo, poly); the exp pass overwrites the high array (its
+      // tmpExpBuffer) with the core's result.
+      const float core = ExpCore(hi, lo, expo[k * expStride]);
+      std::memcpy(scratch + 4 * j, &core, 4);
+      std::memcpy(scratch + 4 * (align + j), &lo, 4);
+      std::memcpy(scratch + 4 * (2 * align + j), &poly, 4);
+    }
+  }
 }
 
 int32_t ReplayPowerInt3510(int32_t base, int32_t expo, uint32_t max_loop) {

@@ -4,6 +4,13 @@
 // each register instruction one IEEE binary32 operation (FusedMulDstAdd / MulAddDst one fused
 // multiply-add), the integer steps on 32-bit lanes as the registers hold them (Mull's low and
 // high words, AddCarryOut's carry). No code shared with lngrad (include/ascendc/adv/lib/math).
+// What the RADIAN_REDUCTION code leaves in sharedTmpBuffer (ReplayTrigRadianScratch3510): a
+// separate reading of sincos_3510_impl.h (InitializeFloatTempBuffer / InitializeHalfTempBuffer,
+// TrigRedFComputePImpl's stores of r = a, i = 0 and of the P words, TrigRedFComputeRIImpl's of
+// R and I, TrigRedFPreProcessImpl's) and of the chunk loop of sin_3510_impl.h and
+// cos_3510_impl.h (GetSinTmpBufferSize; mirror commit 82b89a15f), by the helper who also changed
+// lngrad to match, written before lngrad's scratch code and only then compared with it (the
+// helper had read lngrad's sincos.h, which had none).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -226,7 +233,81 @@ float Core(Lane in, bool want_cos) {
   return want_cos ? c : sn;
 }
 
+void Put32(uint8_t* at, uint32_t v) { std::memcpy(at, &v, 4); }
+
+// One SinRadianReductionImpl / CosRadianReductionImpl / SinCosRadianReductionImpl call on
+// `len` elements: what it stores in the scratch (the SCFCore passes only read it).
+template <class T>
+void RadianChunk(const T* src, uint32_t len, uint8_t* scratch) {
+  constexpr bool kHalf = sizeof(T) == 2;
+  const uint32_t align = (len + 31) / 32 * 32;
+  if constexpr (kHalf) {
+    // InitializeHalfTempBuffer: R at the start, I after align floats; TrigRedFPreProcessImpl.
+    for (uint32_t k = 0; k < len; ++k) {
+      const Lane l = ReduceHalf(HalfToFloat(src[k]));
+      Put32(scratch + 4 * k, Bits(l.r));
+      Put32(scratch + 4 * (align + k), static_cast<uint32_t>(l.i));
+    }
+  } else {
+    // InitializeFloatTempBuffer: the six words of 2/pi, R at byte 32, I after align floats.
+    const uint32_t table[6] = {0x28be60db, 0x9391054a, 0x7f09d5f4,
+                               0x7d4d3770, 0x36d8a566, 0x4f10e410};
+    for (uint32_t w = 0; w < 6; ++w) Put32(scratch + 4 * w, table[w]);
+    uint8_t* r_at = scratch + 32;
+    uint8_t* i_at = r_at + 4 * align;
+    for (uint32_t k = 0; k < len; ++k) {  // TrigRedFComputePImpl
+      const float a = std::fma(src[k], 0.0f, src[k]);
+      Put32(r_at + 4 * k, Bits(a));
+      Put32(i_at + 4 * k, 0);
+      if (std::fabs(a) > 3.1415926535f * 0.25f) {
+        uint32_t high = 0, low = 0;
+        SlowP(a, &high, &low);
+        Put32(r_at + 4 * k, high);
+        Put32(i_at + 4 * k, low);
+      }
+    }
+    for (uint32_t k = 0; k < len; ++k) {  // TrigRedFComputeRIImpl, from the stored words
+      const float a = std::fma(src[k], 0.0f, src[k]);
+      if (!(std::fabs(a) > 3.1415926535f * 0.25f)) continue;
+      uint32_t high = 0, low = 0;
+      std::memcpy(&high, r_at + 4 * k, 4);
+      std::memcpy(&low, i_at + 4 * k, 4);
+      const Lane l = SlowRI(a, high, low);
+      Put32(r_at + 4 * k, Bits(l.r));
+      Put32(i_at + 4 * k, static_cast<uint32_t>(l.i));
+    }
+  }
+}
+
+template <class T>
+void RadianScratch(const T* src, uint32_t n, uint32_t tmpBytes, bool chunked, uint8_t* scratch) {
+  if (!chunked) {
+    RadianChunk(src, n, scratch);
+    return;
+  }
+  // GetSinTmpBufferSize / GetCosTmpBufferSize: bytes / (sizeof(float) * 2), aligned up to 32
+  // bytes, in elements of T; the loop of SinImpl / CosImpl.
+  const uint32_t part = tmpBytes / 8;
+  const uint32_t size = (part + 31) / 32 * 32 / static_cast<uint32_t>(sizeof(T));
+  if (size == 0) return;
+  const uint32_t repeats = (n + size - 1) / size;
+  for (uint32_t i = 0; i < repeats; ++i) {
+    const uint32_t remain = n - size * i;
+    RadianChunk(src + i * size, remain < size ? remain : size, scratch);
+  }
+}
+
 }  // namespace
+
+void ReplayTrigRadianScratch3510(const float* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch) {
+  RadianScratch(src, n, tmpBytes, chunked, scratch);
+}
+
+void ReplayTrigRadianScratch3510(const Half* src, uint32_t n, uint32_t tmpBytes, bool chunked,
+                                 uint8_t* scratch) {
+  RadianScratch(src, n, tmpBytes, chunked, scratch);
+}
 
 float ReplaySin3510(float x, bool radian, bool half_path) {
   if (!radian) return SinPoly(x);

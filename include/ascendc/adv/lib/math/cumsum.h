@@ -12,7 +12,8 @@
 // nearest even without saturation), its copies plain loads and stores: no + 0, so a -0 stays -0
 // (row 0, column 0, lastRowTensor). CUMSUM_ALGORITHM_SKLANSKY (950 only) sums in the
 // Sklansky order: level by level, the upper half of each block of 2^(k+1) rows (first axis) or
-// columns (last axis) adds the last partial sum of the lower half.
+// columns (last axis) adds the last partial sum of the lower half. The 950's scratch holds what
+// its code leaves there (StoreCumSumScratch3510: the sums, widened or transposed by chunks).
 //
 // Checks: the operands hold outter * inner elements (lastRowTensor inner) always; checked mode:
 // inner * sizeof(T) a multiple of 32, operands 32-byte aligned, dst and src identical or
@@ -21,7 +22,9 @@
 // 16 * inner * 2 + 16 * inner * 4) and disjoint from the operands.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -84,6 +87,62 @@ inline void CheckCumSumShape(const AscendC::CumSumInfo& info, uint32_t type_size
   }
 }
 
+// What the 950's CumSum leaves in sharedTmpBuffer (regbase/3510/cumsum_3510_impl.h), from the
+// float sums `v` (outter x inner, row-major) lngrad computes anyway. First axis: float none (it
+// sums in dst); half the float sums at the scratch's start. Last axis: chunks of
+// tmp bytes / minimum * 16 rows, then the rest; a chunk of m rows, a = m rounded up to 16,
+// leaves its sums transposed, [inner][a] (column r past m, in the last group of 16 rows g..,
+// repeats row g + (r - g) % (m - g), as the transposes' address lists do), as T at the start
+// (half: rounded, with the float copy at byte 2 * a * inner), and transposed back, [a][inner]
+// T at element a * inner (half: only when m is not a multiple of 16, over the float copy).
+// Every full chunk writes the same bytes, so the last full chunk and the tail give the result.
+template <typename T>
+void StoreCumSumScratch3510(const std::vector<float>& v, const AscendC::LocalTensor<uint8_t>& tmp,
+                            const AscendC::CumSumInfo& info, bool last_axis, SrcLoc loc) {
+  constexpr bool kHalf = sizeof(T) == 2;
+  uint8_t* base = tmp.HostPtr();
+  uint64_t written = 0;
+  if (!last_axis) {
+    if (!kHalf) return;
+    written = v.size() * sizeof(float);
+    if (written > tmp.View().size_bytes) {
+      detail::OnTensorOverrun(tmp.View(), 0, v.size(), sizeof(float), "CumSum sharedTmpBuffer");
+    }
+    std::memcpy(base, v.data(), written);
+  } else {
+    // Chunks of 0 rows (a scratch under the minimum, unchecked): the kit divides by 0.
+    const uint64_t inner = info.inner;
+    const uint64_t chunk = tmp.GetSize() / CumSumTmpMin(sizeof(T), true, info) * 16;
+    if (chunk == 0) return;
+    const uint64_t full = info.outter / chunk, tail = info.outter % chunk;
+    const auto one = [&](uint64_t row0, uint64_t m) {
+      const uint64_t a = (m + 15) / 16 * 16;
+      T* t = reinterpret_cast<T*>(base);
+      float* f = reinterpret_cast<float*>(base + (kHalf ? 2 * a * inner : 0));
+      T* back = t + a * inner;
+      const bool back_written = !kHalf || m % 16 != 0;
+      for (uint64_t r = 0; r < a; ++r) {
+        const uint64_t g = r / 16 * 16, row = row0 + g + (r - g) % (m - g);
+        for (uint64_t c = 0; c < inner; ++c) {
+          const float x = v[row * inner + c];
+          t[c * a + r] = Narrow<T>(x);
+          if (kHalf) f[c * a + r] = x;
+        }
+      }
+      if (back_written) {
+        for (uint64_t r = 0; r < a; ++r) {
+          for (uint64_t c = 0; c < inner; ++c) back[r * inner + c] = t[c * a + r];
+        }
+      }
+      written = std::max(written, (kHalf ? 6 : 2 * sizeof(T)) * a * inner);
+    };
+    if (full != 0) one((full - 1) * chunk, chunk);
+    if (tail != 0) one(full * chunk, tail);
+  }
+  san::Instr rec(Pipe::kV, "CumSum", loc);
+  if (rec) rec.Write(base, written);
+}
+
 template <typename T, const AscendC::CumSumConfig& config>
 void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& last_row,
                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
@@ -106,14 +165,15 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   const T* in = src.HostPtr();
   for (uint64_t i = 0; i < n; ++i) v[i] = Widen(in[i]);
   const bool skl = config.algorithm == AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_SKLANSKY;
+  const bool arch3510 = On3510();  // plain register copies there: no + 0
   if constexpr (config.isLastAxis) {
     for (uint32_t r = 0; r < info.outter; ++r)
       PrefixSums(&v[uint64_t{r} * info.inner], info.inner, 1, skl);
   } else {
     for (uint32_t c = 0; c < info.inner; ++c) PrefixSums(&v[c], info.outter, info.inner, skl);
   }
+  if (arch3510) StoreCumSumScratch3510<T>(v, tmp, info, config.isLastAxis, loc);
   T* out = dst.HostPtr();
-  const bool arch3510 = On3510();  // plain register copies there: no + 0
   for (uint64_t i = 0; i < n; ++i) {
     T r = Narrow<T>(v[i]);
     // The device's Adds(x, 0) copies (see the header comment).

@@ -18,7 +18,9 @@
 //     of tan.h and sin.h; Cos clamped to [-1, 1] as the device's CosCompute does).
 // Arch 3510 (digamma_3510_impl.h) runs the float sequence in registers (round(2x) and the
 // integer test through int32 casts, the same values) for float and for half (widened, the
-// result rounded to half, CAST_NONE); its srcTensor is untouched with isReuseSource.
+// result rounded to half, CAST_NONE); its srcTensor is untouched with isReuseSource. Its half
+// path leaves the widened src at sharedTmpBuffer's float [0, n) and the float results at float
+// [n rounded up to 16, + n) (DigammaOp::Batch).
 // Past calCount: on 2201/2002 the device's last chunk runs calCount rounded up to 8 elements, so
 // up to 7 elements of dst past calCount get the value the sequence gives for the src elements
 // there (and, float isReuseSource, those src elements the reflection term); lngrad writes them
@@ -33,6 +35,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -105,18 +108,19 @@ inline float DigammaNegativeF(float x) {
   return DigammaPositiveF(y) + DigammaPicot(x);
 }
 
-// The cases every form shares: NaN for x <= -2^23, the negative integers and NaN x.
-inline void DigammaSpecials(float x, MaskedSum& r) {
+// The cases every form shares: NaN for x <= -2^23, the negative integers and NaN x (2201 adds
+// x itself, 3510's register code its NaN constant 0x7fc00000: the payload differs).
+inline void DigammaSpecials(float x, MaskedSum& r, bool arch3510 = false) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   r.Add(x <= -8388608.0f, nan);
   r.Add(x < 0.0f && x > -8388608.0f && x == RoundToIntegral(x, AscendC::RoundMode::CAST_ROUND),
         nan);
-  r.Add(!(x < 0.0f) && !(x >= 0.0f), x);
+  r.Add(!(x < 0.0f) && !(x >= 0.0f), arch3510 ? nan : x);
 }
 
-inline float DigammaF(float x) {
+inline float DigammaF(float x, bool arch3510 = false) {
   MaskedSum r;
-  DigammaSpecials(x, r);
+  DigammaSpecials(x, r, arch3510);
   r.Add(x >= 0.0f, DigammaPositiveF(x));
   r.Add(x < 0.0f, DigammaNegativeF(x));
   return r.sum;
@@ -158,11 +162,44 @@ inline float DigammaH(float x) {
 template <typename T>
 T DigammaOf(T x, bool arch3510) {
   if constexpr (std::is_same_v<T, float>) {
-    return DigammaF(x);
+    return DigammaF(x, arch3510);
   } else {
-    return Narrow<T>(arch3510 ? DigammaF(Widen(x)) : DigammaH(Widen(x)));
+    return Narrow<T>(arch3510 ? DigammaF(Widen(x), true) : DigammaH(Widen(x)));
   }
 }
+
+// Digamma's element function. On arch 3510 a half call runs through sharedTmpBuffer
+// (digamma_3510_impl.h): Batch leaves there what the device does, src widened to float at
+// work[0, n) and the float results at work[n rounded up to 16, + n), rounding them to half in
+// dst (`work` null: no scratch to fill).
+template <typename T>
+struct DigammaOp {
+  bool arch3510 = false;
+  const AscendC::LocalTensor<uint8_t>* work = nullptr;
+
+  T operator()(T x) const { return DigammaOf<T>(x, arch3510); }
+
+  uint64_t Batch(T* out, const T* in, uint64_t n) const {
+    if constexpr (std::is_same_v<T, half>) {
+      if (!arch3510 || work == nullptr) return 0;
+      const uint64_t align = (n + 15) / 16 * 16;
+      const detail::TensorView w = work->View();
+      if ((align + n) * sizeof(float) > w.size_bytes) {
+        detail::OnTensorOverrun(w, 0, align + n, sizeof(float), "Digamma sharedTmpBuffer");
+      }
+      uint8_t* p = work->HostPtr();
+      for (uint64_t i = 0; i < n; ++i) {
+        const float x = Widen(in[i]), r = DigammaF(x, true);
+        std::memcpy(p + i * sizeof(float), &x, sizeof(float));
+        std::memcpy(p + (align + i) * sizeof(float), &r, sizeof(float));
+        out[i] = Narrow<T>(r);
+      }
+      return n;
+    } else {
+      return 0;
+    }
+  }
+};
 
 // The scratch minimum of GetDigammaMaxMinTmpSize for `count` elements on the running arch.
 template <typename T, bool isReuseSource>
@@ -237,11 +274,20 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
   // Float isReuseSource on 2201: the reflection term is left in the source (3510 keeps it in
   // registers).
+  const bool through_tmp = arch3510 && std::is_same_v<T, half>;
   m::GammaPass<T, isReuseSource>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
       m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, m::DigammaDeviceCount(calCount), loc,
-      [arch3510](T x) { return m::DigammaOf<T>(x, arch3510); },
+      m::DigammaOp<T>{arch3510, through_tmp ? &sharedTmpBuffer : nullptr},
       [arch3510](T x) { return arch3510 ? x : T(m::DigammaPicot(x)); });
+  if (through_tmp && calCount != 0) {
+    lngrad::aicore::san::Instr rec(lngrad::aicore::Pipe::kV, "Digamma", loc);
+    const uint64_t align = (uint64_t{calCount} + 15) / 16 * 16;
+    if (rec) {
+      rec.Write(sharedTmpBuffer.HostPtr(), uint64_t{calCount} * sizeof(float));
+      rec.Write(sharedTmpBuffer.HostPtr() + align * sizeof(float), uint64_t{calCount} * 4);
+    }
+  }
 }
 
 LNGRAD_MATH_UNARY_STACK_OVERLOAD(Digamma)

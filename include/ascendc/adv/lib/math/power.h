@@ -18,7 +18,9 @@
 // PowerConfig.algo (power_3510.h: INTRINSIC Exp(b * Ln|a|), DOUBLE_FLOAT_TECH CUDA's powf, each
 // with the 950's special cases), half and bfloat16 cast back CAST_RINT without saturation;
 // integers the same wrapping power (power_3510_impl.h's PowI loop over the exponent's bits),
-// a negative exponent by its special cases (PowerInt).
+// a negative exponent by its special cases (PowerInt). DOUBLE_FLOAT_TECH leaves its
+// intermediates in the scratch as the 950 does (PowerScratch3510; the kit's minimum, 12 bytes an
+// element, is short of them for a count not a multiple of 32: the device's overrun).
 // The config is the 950's (off it the 2201 sequence runs whatever it says).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
@@ -93,19 +95,24 @@ T PowerInt(T x, T y) {
   return static_cast<T>(std::trunc(1.0f / static_cast<float>(v)));
 }
 
+// Power's float result rounded to T.
+template <typename T>
+T PowerNarrow(float r) {
+  if constexpr (std::is_same_v<T, bfloat16_t>) {
+    return bfloat16_t(r);  // Cast CAST_RINT, no saturation
+  } else {
+    return Narrow<T>(r);
+  }
+}
+
 template <typename T, AscendC::PowerAlgo kAlgo = AscendC::PowerAlgo::INTRINSIC>
 T PowerOf(T x, T y) {
   if constexpr (std::is_integral_v<T>) {
     return PowerInt(x, y);
   } else {
     const float a = Widen(x), b = Widen(y);
-    const float r =
-        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) : PowerF(a, b);
-    if constexpr (std::is_same_v<T, bfloat16_t>) {
-      return bfloat16_t(r);  // Cast CAST_RINT, no saturation
-    } else {
-      return Narrow<T>(r);
-    }
+    return PowerNarrow<T>(
+        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) : PowerF(a, b));
   }
 }
 
@@ -143,16 +150,26 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
   // Atlas A2/A3 and the inference AI Core take half, float and int32_t; the rest is the 950's.
   constexpr Products kOn =
       kHalfOrFloat<T> || std::is_same_v<T, int32_t> ? Products::kAll : Products::kOnly3510;
+  // The 950's DOUBLE_FLOAT_TECH leaves its intermediates in the scratch (PowerScratch3510): the
+  // passes run the elements in order, i counts them.
+  PowerScratch3510 work(tmp, count, kDouble && !std::is_integral_v<T> && On3510());
+  uint64_t i = 0;
+  const auto of = [&](T x, T y) -> T {
+    if constexpr (!std::is_integral_v<T>) {
+      if (work.Active()) return PowerNarrow<T>(work.Element(i++, Widen(x), Widen(y)));
+    }
+    return PowerOf<T, kAlgo>(x, y);
+  };
   if constexpr (kBaseT && kExpT) {
-    BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc,
-               [](T x, T y) { return PowerOf<T, kAlgo>(x, y); });
+    BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
   } else if constexpr (kBaseT) {
     UnaryPass("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
-              [y = exp](T x) { return PowerOf<T, kAlgo>(x, y); });
+              [&of, y = exp](T x) { return of(x, y); });
   } else {
     UnaryPass("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
-              [x = base](T y) { return PowerOf<T, kAlgo>(x, y); });
+              [&of, x = base](T y) { return of(x, y); });
   }
+  work.Record(loc);
 }
 
 }  // namespace lngrad::aicore::math_detail

@@ -13,18 +13,21 @@
 // b == Floor(b), negated for an odd b; 1 for a = -1 and b = +-inf.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "lib/math/math_steps.h"
 
 namespace lngrad::aicore::math_detail {
 
-// ln|a| as hi + lo (GetLogFExtStepOne and GetLogFExtStepTwo), a = |x|.
+// ln|a| as hi + lo (GetLogFExtStepOne and GetLogFExtStepTwo), a = |x|; poly: step two's
+// polynomial times s, which the device stores to its scratch.
 struct PowerLog3510 {
-  float hi, lo;
+  float hi, lo, poly;
 };
 
 inline PowerLog3510 PowerLogExt3510(float a) {
@@ -53,7 +56,7 @@ inline PowerLog3510 PowerLogExt3510(float a) {
   float sum_lo = std::fma(qlo2 * 3.0f, poly, qlo2);
   sum_lo = std::fma(i, -1.90465421e-9f, sum_lo) + second_lo;
   const float hi = first_hi + sum_lo;
-  return {hi, (first_hi - hi) + sum_lo};
+  return {hi, (first_hi - hi) + sum_lo, poly};
 }
 
 // GetExpCore: exp((hi + lo) * b).
@@ -82,6 +85,59 @@ inline float PowerSpecial3510(float d, float a, float b) {
   if (std::isinf(b) && a == -1.0f) d = 1.0f;
   return d;
 }
+
+// What DOUBLE_FLOAT_TECH leaves in sharedTmpBuffer (power_3510_impl.h): PowImpl runs chunks of
+// GetPowTmpBufferSize's elements (the scratch's bytes / 12 aligned up to 32); a chunk of len
+// elements, a = len rounded up to 32, leaves three float arrays: at float 0 the exp core's result
+// (before the special cases), at a the log's low part, at 2a step two's polynomial. Each full
+// chunk writes the same bytes, so the last full chunk and the tail leave them. Element is given
+// the elements in order.
+class PowerScratch3510 {
+ public:
+  PowerScratch3510(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t n, bool active)
+      : tmp_(tmp), n_(n) {
+    if (!active || n == 0) return;
+    chunk_ = (uint64_t{tmp.GetSize()} / 12 + 31) / 32 * 32;  // 0: the kit divides by 0
+    if (chunk_ == 0) return;
+    const uint64_t chunks = (n + chunk_ - 1) / chunk_;
+    first_ = (n % chunk_ != 0 && chunks >= 2 ? chunks - 2 : chunks - 1) * chunk_;
+  }
+
+  bool Active() const { return chunk_ != 0; }
+
+  // Element i's result (a, b widened), its intermediates stored where they stay.
+  float Element(uint64_t i, float a, float b) {
+    const PowerLog3510 l = PowerLogExt3510(std::fabs(a));
+    const float core = PowerExpCore3510(l, b);
+    if (i >= first_) Put(i, core, l);
+    return PowerSpecial3510(core, a, b);
+  }
+
+  void Record(SrcLoc loc) const {
+    san::Instr rec(Pipe::kV, "Power", loc);
+    if (rec && written_ != 0) rec.Write(tmp_.HostPtr(), written_);
+  }
+
+ private:
+  void Put(uint64_t i, float core, const PowerLog3510& l) {
+    if (written_ == 0) {
+      const uint64_t len = std::min(chunk_, n_), a = (len + 31) / 32 * 32;
+      written_ = 4 * (2 * a + len);
+      if (written_ > tmp_.View().size_bytes) {
+        detail::OnTensorOverrun(tmp_.View(), 0, written_ / 4, 4, "Power sharedTmpBuffer");
+      }
+    }
+    const uint64_t start = i / chunk_ * chunk_, j = i - start;
+    const uint64_t a = (std::min(chunk_, n_ - start) + 31) / 32 * 32;
+    uint8_t* base = tmp_.HostPtr();
+    std::memcpy(base + 4 * j, &core, 4);
+    std::memcpy(base + 4 * (a + j), &l.lo, 4);
+    std::memcpy(base + 4 * (2 * a + j), &l.poly, 4);
+  }
+
+  const AscendC::LocalTensor<uint8_t>& tmp_;
+  uint64_t n_, chunk_ = 0, first_ = 0, written_ = 0;
+};
 
 // One element of Power on the 950 (a, b widened to float): `double_float` DOUBLE_FLOAT_TECH.
 inline float PowerF3510(float a, float b, bool double_float) {

@@ -18,7 +18,9 @@
 //   (isReuseSource leaves it as it was); half widened and cast back CAST_RINT without
 //   saturation;
 //   RADIAN_REDUCTION: SinCos's sequence (sincos_3510_impl.h, sincos.h here: Payne-Hanek for
-//   float, Cody-Waite for half, fused polynomials), its sin (Sin) or its cos (Cos) output.
+//   float, Cody-Waite for half, fused polynomials), its sin (Sin) or its cos (Cos) output, run
+//   in chunks of GetSinTmpBufferSize's elements (the scratch's bytes / 8 aligned up to 32, in
+//   elements): the scratch keeps the last chunks' reductions (TrigScratch3510, sincos.h).
 // The config is the 950's (off it the 2201 sequence runs whatever it says).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
@@ -115,6 +117,35 @@ T SinCosElement(T x) {
   return Narrow<T>(kSin ? SinSteps(Widen(x), true) : CosSteps(Widen(x), true));
 }
 
+// Sin's (kSin) or Cos's element function; with RADIAN_REDUCTION on the 950, Batch runs the
+// elements leaving their reductions in sharedTmpBuffer chunk by chunk as the device does
+// (TrigScratch3510, chunks of RadianChunk3510).
+template <typename T, bool kSin, bool kRadian>
+struct SinCosApiOp {
+  const AscendC::LocalTensor<uint8_t>* tmp = nullptr;
+  const char* api = nullptr;
+  SrcLoc loc;
+
+  T operator()(T x) const { return SinCosElement<T, kSin, kRadian>(x); }
+
+  uint64_t Batch(T* out, const T* in, uint64_t n) const {
+    if constexpr (kRadian) {
+      if (!On3510()) return 0;
+      TrigScratch3510 work(*tmp, std::is_same_v<T, float>, n, RadianChunk3510<T>(*tmp));
+      for (uint64_t i = 0; i < n; ++i) {
+        const TrigReduced t = TrigReduceOf(in[i]);
+        if (work.Active() && i >= work.First()) work.Put(i, t);
+        const SinCosPair r = SinCosCore(t);
+        out[i] = Narrow<T>(kSin ? r.sin : r.cos);
+      }
+      work.Record(api, loc);
+      return n;
+    } else {
+      return 0;
+    }
+  }
+};
+
 // The scratch Sin and Cos need: 2201's factor times 256 bytes; on 3510 none, or SinCos's for
 // RADIAN_REDUCTION.
 inline uint64_t SinCosApiTmpMin(bool is_float, bool reuse, bool radian, uint32_t count) {
@@ -146,7 +177,8 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kRadian = config.algo == SinAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::SinCosElement<T, true, kRadian>(x); });
+               tmp_min, calCount, loc,
+               m::SinCosApiOp<T, true, kRadian>{&sharedTmpBuffer, "Sin", loc});
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, true>(srcTensor, calCount);
 }
 
@@ -162,7 +194,8 @@ void Cos(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kRadian = config.algo == CosAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
   m::UnaryPass("Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::SinCosElement<T, false, kRadian>(x); });
+               tmp_min, calCount, loc,
+               m::SinCosApiOp<T, false, kRadian>{&sharedTmpBuffer, "Cos", loc});
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, false>(srcTensor, calCount);
 }
 

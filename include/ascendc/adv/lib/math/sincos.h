@@ -14,15 +14,18 @@
 //   Then s = r * r, c = a degree-4 polynomial in s (fused Horner), sin = fma(S(s), fma(r, s, 0),
 //     r) with a degree-3 S; q & 2 negates both (0 - x), q & 1 swaps them (sin = c, cos = 0 - sin);
 //     half rounds both to nearest even (CAST_RINT).
+// sharedTmpBuffer keeps each element's r and q as the device leaves them (TrigScratch3510).
 //
 // Checked mode: the product (arch 3510), count within every operand, operands 32-byte aligned,
 // dst0 and dst1 disjoint from src, sharedTmpBuffer at least GetSinCosMaxMinTmpSize's minimum
 // (4 * 2 * count rounded up to 32 elements, + 32 bytes) and disjoint from the operands.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
@@ -126,13 +129,72 @@ inline SinCosPair SinCosCore(TrigReduced t) {
   return {sn, c};
 }
 
+// What the 950's RADIAN_REDUCTION code leaves in sharedTmpBuffer (sincos_3510_impl.h) for n
+// elements run in chunks of `chunk` (Sin, Cos: GetSinTmpBufferSize's, RadianChunk3510; SinCos:
+// one chunk of n). A chunk of len elements, a = len rounded up to 32: float the six words of
+// 2/pi at the start, each element's r at float 8 + j and q at float 8 + a + j (its stores of
+// r = a, q = 0 and of Payne-Hanek's p words end there); half Cody-Waite's r at float j and
+// q = bits(j) at float a + j. Each full chunk writes the same bytes, so the last full chunk and
+// the tail leave them: Put is given the elements from First() on, in order.
+class TrigScratch3510 {
+ public:
+  TrigScratch3510(const AscendC::LocalTensor<uint8_t>& tmp, bool is_float, uint64_t n,
+                  uint64_t chunk)
+      : tmp_(tmp), float_(is_float), n_(n), chunk_(chunk) {
+    if (chunk_ == 0 || n_ == 0) return;  // chunks of 0 (unchecked): the kit divides by 0
+    const uint64_t chunks = (n_ + chunk_ - 1) / chunk_;
+    first_ = (n_ % chunk_ != 0 && chunks >= 2 ? chunks - 2 : chunks - 1) * chunk_;
+    const uint64_t len = std::min(chunk_, n_);
+    const uint64_t end = 4 * ((float_ ? 8 : 0) + (len + 31) / 32 * 32 + len);
+    if (end > tmp_.View().size_bytes) {
+      detail::OnTensorOverrun(tmp_.View(), 0, end / 4, 4, "sharedTmpBuffer (r and q)");
+    }
+    written_ = end;
+    if (float_) std::memcpy(tmp_.HostPtr(), kTwoOverPiBits, sizeof(kTwoOverPiBits));
+  }
+
+  bool Active() const { return chunk_ != 0 && n_ != 0; }
+  uint64_t First() const { return first_; }
+
+  void Put(uint64_t i, TrigReduced t) {
+    const uint64_t start = i / chunk_ * chunk_, j = i - start;
+    const uint64_t len = std::min(chunk_, n_ - start), a = (len + 31) / 32 * 32;
+    uint8_t* base = tmp_.HostPtr() + (float_ ? 32 : 0);
+    std::memcpy(base + 4 * j, &t.r, 4);
+    std::memcpy(base + 4 * (a + j), &t.q, 4);
+  }
+
+  void Record(const char* api, SrcLoc loc) const {
+    san::Instr rec(Pipe::kV, api, loc);
+    if (rec && written_ != 0) rec.Write(tmp_.HostPtr(), written_);
+  }
+
+ private:
+  const AscendC::LocalTensor<uint8_t>& tmp_;
+  bool float_;
+  uint64_t n_, chunk_, first_ = 0, written_ = 0;
+};
+
+// Sin's and Cos's chunk on the 950 (sin_3510_impl.h GetSinTmpBufferSize, cos_3510_impl.h's the
+// same): the scratch's bytes / 8, aligned up to 32, in elements of T.
+template <typename T>
+uint64_t RadianChunk3510(const AscendC::LocalTensor<uint8_t>& tmp) {
+  return (uint64_t{tmp.GetSize()} / 8 + 31) / 32 * 32 / sizeof(T);
+}
+
+// The reduction of element x on the 950 (float: Payne-Hanek past pi/4; half: Cody-Waite).
+template <typename T>
+TrigReduced TrigReduceOf(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    return TrigReduceFloat(x);
+  } else {
+    return TrigReduceHalf(Widen(x));
+  }
+}
+
 template <typename T>
 SinCosPair SinCosOf(T x) {
-  if constexpr (std::is_same_v<T, float>) {
-    return SinCosCore(TrigReduceFloat(x));
-  } else {
-    return SinCosCore(TrigReduceHalf(Widen(x)));
-  }
+  return SinCosCore(TrigReduceOf(x));
 }
 
 // GetSinCosMaxMinTmpSize's minimum for `count` elements.
@@ -162,11 +224,15 @@ void SinCos(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalT
   const T* in = src.HostPtr();
   T* sin_out = dst0.HostPtr();
   T* cos_out = dst1.HostPtr();
+  m::TrigScratch3510 work(sharedTmpBuffer, std::is_same_v<T, float>, count, count);
   for (uint32_t i = 0; i < count; ++i) {
-    const m::SinCosPair r = m::SinCosOf(in[i]);
+    const m::TrigReduced t = m::TrigReduceOf(in[i]);
+    if (work.Active() && i >= work.First()) work.Put(i, t);
+    const m::SinCosPair r = m::SinCosCore(t);
     sin_out[i] = m::Narrow<T>(r.sin);
     cos_out[i] = m::Narrow<T>(r.cos);
   }
+  work.Record(kApi, loc);
 }
 
 template <const SinCosConfig& config = DEFAULT_SINCOS_CONFIG, typename T>
