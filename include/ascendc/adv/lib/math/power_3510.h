@@ -124,7 +124,10 @@ class PowerScratch3510 {
       const uint64_t len = std::min(chunk_, n_), a = (len + 31) / 32 * 32;
       written_ = 4 * (2 * a + len);
       if (written_ > tmp_.View().size_bytes) {
-        detail::OnTensorOverrun(tmp_.View(), 0, written_ / 4, 4, "Power sharedTmpBuffer");
+        detail::OnTensorOverrun(tmp_.View(), 0, written_ / 4, 4,
+                                "Power sharedTmpBuffer (DOUBLE_FLOAT_TECH on the 950 stores three "
+                                "float arrays per chunk there, two of them padded to 32 elements: "
+                                "more than the kit's minimum for this count)");
       }
     }
     const uint64_t start = i / chunk_ * chunk_, j = i - start;
