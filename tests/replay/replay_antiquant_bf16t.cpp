@@ -147,18 +147,17 @@ uint64_t BrcbScratchFloats(const Call& c) {
   const uint64_t sEN = std::max<uint32_t>(ScaleElements(c), 1);
   const uint64_t S = c.scaleSize, at = uint64_t{kBlock} * c.offsetSize - c.offsetSize;
   const uint64_t repeats = static_cast<uint8_t>((sEN + kBlock - 1) / kBlock);
-  return std::max({2 * kBlock * S + kSlice * sEN,          // the input area
-                   kBlock * S + kSlice * repeats,          // the scale's blocks
-                   kBlock * S + at + kBlock * repeats,     // what the scale's Brcb reads
-                   kBlock * S + at + sEN});                // the scale's cast values
+  return std::max({2 * kBlock * S + kSlice * sEN,       // the input area
+                   kBlock * S + kSlice * repeats,       // the scale's blocks
+                   kBlock * S + at + kBlock * repeats,  // what the scale's Brcb reads
+                   kBlock * S + at + sEN});             // the scale's cast values
 }
 
 bool Run(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
          std::vector<uint16_t>& dst) {
   if (c.k == 0) return false;
   if (!TakesBrcb(c)) {
-    if (c.groups == 0 || c.k / c.groups == 0 || src.size() < c.srcSize ||
-        dst.size() < c.srcSize) {
+    if (c.groups == 0 || c.k / c.groups == 0 || src.size() < c.srcSize || dst.size() < c.srcSize) {
       return false;
     }
     const uint64_t params = uint64_t{c.srcSize / c.k} * (c.k / (c.k / c.groups));

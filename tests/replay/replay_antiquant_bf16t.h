@@ -44,12 +44,12 @@ namespace lngrad_replay::aqbf16t {
 
 struct Call {
   bool withOffset = false, int4 = false;
-  uint32_t k = 0;          // the K argument
-  uint32_t srcSize = 0;    // src.GetSize()
-  uint32_t scaleSize = 0;  // scale.GetSize()
-  uint32_t offsetSize = 0; // offset.GetSize() (the scale-only form: scaleSize)
-  uint32_t scaleRows = 0;  // shapeInfo.scaleHeight (else the ShapeInfo's shape[0])
-  uint32_t groups = 0;     // offsetWidth (scale-only: scaleWidth), else shape[1]
+  uint32_t k = 0;                       // the K argument
+  uint32_t srcSize = 0;                 // src.GetSize()
+  uint32_t scaleSize = 0;               // scale.GetSize()
+  uint32_t offsetSize = 0;              // offset.GetSize() (the scale-only form: scaleSize)
+  uint32_t scaleRows = 0;               // shapeInfo.scaleHeight (else the ShapeInfo's shape[0])
+  uint32_t groups = 0;                  // offsetWidth (scale-only: scaleWidth), else shape[1]
   std::vector<uint16_t> scale, offset;  // bfloat16 bits, at least as many as the path reads
 };
 
