@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 #include "activation_replay_test_util.h"
@@ -85,8 +86,9 @@ const char* TypeName() {
 }
 
 // reuse: isReuseSource true, which normalize_3510_impl.h takes and ignores (x stays as it was).
+// paraA: para.aLength when not c.a (the device keeps it in 16 bits: c.a is what it runs).
 template <class U, class T, const AscendC::NormalizeConfig& C>
-void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false) {
+void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false, uint32_t paraA = 0) {
   const uint32_t rows = c.a * c.rPad;
   const std::vector<T> x = Inputs<T>(seed, rows, 8.0f);
   const std::vector<U> gamma = Inputs<U>(seed + 1, c.r, 3.0f);
@@ -126,7 +128,7 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false) {
         m.SetSize(kThird);
         v.SetSize(kThird);
         r.SetSize(kThird);
-        const AscendC::NormalizePara para{c.a, c.r, c.rPad};
+        const AscendC::NormalizePara para{paraA != 0 ? paraA : c.a, c.r, c.rPad};
         if (reuse) {
           AscendC::Normalize<U, T, true, C>(output, r, m, v, inputX, g, b, tmpBuf.Get<uint8_t>(),
                                             eps, para);
@@ -195,6 +197,44 @@ TEST(NormalizeReplay3510, ReuseSourceIsIgnored) {
   CheckTypes<float, float>(8, true);
   CheckTypes<half, half>(16, true);
   CheckTypes<bfloat16_t, bfloat16_t>(16, true);
+}
+
+// Session 15 (helper aqn2): NormalizeImpl casts para.aLength to uint16_t and NormalizeVFImpl
+// runs its row loops on that: past 65535 the device runs aLength mod 65536 rows (the pairs and
+// the odd last row of that count). Unchecked mode follows it; checked mode refuses such an
+// aLength ("Normalize.para": the kit neither asserts nor limits it).
+TEST(NormalizeReplay3510, ALengthPast65535RunsItsLow16Bits) {
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  CheckCase<float, float, AscendC::NLCFG_NORM>({3, 20, 24}, 1e-5f, 2001, false, 65536 + 3);
+  CheckCase<half, half, AscendC::NLCFG_NOBETA>({4, 33, 48}, 1e-5f, 2002, false, 2 * 65536 + 4);
+  CheckCase<float, bfloat16_t, AscendC::NLCFG_NORM>({5, 40, 48}, 0.0f, 2003, false, 65536 + 5);
+}
+
+TEST(NormalizeReplay3510, CheckedModeRefusesALengthPast65535) {
+  lngrad::aicore::test::CheckedModeScope checked(true);
+  auto run = [](uint32_t a) {
+    return lngrad::aicore::test::CheckOf(
+        [a](Ub& ub) {
+          AscendC::TBuf<> tmpBuf;
+          ub.pipe.InitBuffer(tmpBuf, 1024);
+          LocalTensor<float> s = ub.Get<float>(3);
+          LocalTensor<float> m = s, v = s[1024], r = s[2048];
+          m.SetSize(1024);
+          v.SetSize(1024);
+          r.SetSize(1024);
+          LocalTensor<float> g = ub.Get<float>(2), b = g[64];
+          g.SetSize(64);
+          b.SetSize(64);
+          AscendC::Normalize<float, float>(ub.Get<float>(0), r, m, v, ub.Get<float>(1), g, b,
+                                           tmpBuf.Get<uint8_t>(), 1e-5f, {a, 8, 8});
+        },
+        kSoc);
+  };
+  const auto big = run(65536 + 3);
+  EXPECT_EQ(big.first, "Normalize.para") << big.second;
+  EXPECT_NE(big.second.find("keeps it in 16 bits"), std::string::npos) << big.second;
+  EXPECT_NE(big.second.find("would run 3 rows"), std::string::npos) << big.second;
+  EXPECT_EQ(run(3).first, "");
 }
 
 }  // namespace

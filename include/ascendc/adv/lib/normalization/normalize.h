@@ -16,7 +16,9 @@
 // Checked mode raises KernelCheckError for the toolkit's CPU-debug checks (data types, UB
 // positions, sizes and alignment of every tensor, tensors that must not be the same,
 // config.reducePattern AR, config.aLength -1 or para.aLength, para.aLength * para.rLength
-// within inputX, rLengthWithPadding 32-byte aligned, isReuseSource false off the 950 (its
+// within inputX, rLengthWithPadding 32-byte aligned, para.aLength at most 65535 on the 950
+// (its code keeps it in 16 bits; unchecked mode runs aLength mod 65536 rows, as the device
+// does), isReuseSource false off the 950 (its
 // register path ignores the flag, as normalize_3510_impl.h does), a sharedTmpBuffer of at least
 // aLength floats holding one row group) and for accesses beyond an operand
 // ("Normalize.operand_bounds").
@@ -121,7 +123,10 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
               "[Normalize] T bfloat16_t exists on Ascend 950 (arch 3510) only "
               "(normalize_3510_impl.h); this block's product has the vector path");
   }
-  dm::ArShape shape{para.aLength,     para.rLength,    para.rLengthWithPadding,
+  // normalize_3510_impl.h keeps aLength in a uint16_t (NormalizeImpl's static_cast, then
+  // NormalizeVFImpl's row loops): past 65535 the device runs aLength mod 65536 rows.
+  const uint32_t aLength = vector ? para.aLength : static_cast<uint16_t>(para.aLength);
+  dm::ArShape shape{aLength,          para.rLength,    para.rLengthWithPadding,
                     config.isNoGamma, config.isNoBeta, true};
   const uint64_t stack_floats = sharedTmpBuffer.GetSize() / sizeof(float);
   dm::NormalizeFootprint f;
@@ -149,6 +154,12 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                        ", should be equal to -1 or equal to para.aLength " +
                        std::to_string(para.aLength) + ".";
               });
+    nd::Check(vector || para.aLength <= 0xFFFF, kApi, "para", [&] {
+      return "[Normalize] The para.aLength is " + std::to_string(para.aLength) +
+             ", Ascend 950 (arch 3510) keeps it in 16 bits (normalize_3510_impl.h): at most 65535 "
+             "(the device would run " +
+             std::to_string(aLength) + " rows)";
+    });
     nd::CheckArPara(kApi, "Normalize", para.aLength, para.rLength, para.rLengthWithPadding, inputX);
     if (vector) {
       nd::Check(stack_floats >= para.aLength, kApi, "stack_buffer",
@@ -185,7 +196,7 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
   }
   lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
   if (in) {
-    const uint64_t a = para.aLength;
+    const uint64_t a = aLength;
     const uint64_t rp = para.rLengthWithPadding;
     // The vector path reads and writes whole padded rows; the register path uses rLength
     // columns (its whole-register loads past them feed only masked-off lanes).

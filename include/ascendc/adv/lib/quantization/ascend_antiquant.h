@@ -22,7 +22,9 @@
 // performance path), row k takes offset[n] and scale[n]; half transposed (the Brcb path: enough
 // sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which holds element
 // n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held beyond (the
-// device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16 without
+// device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16
+// transposed on 2201 with k a multiple of 64 up to 2040 (Bf16BrcbPath), row n takes element n of
+// offset and scale, its scratch as the device leaves it; bfloat16 without
 // transpose nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking
 // the row's scale from its start (column n takes element n % (sharedTmpBuffer / 8)). The
 // transposed bfloat16 scale-tensor form does not build for arch 3510 (refused there).
@@ -52,7 +54,9 @@
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510, int8_t to half only on arch 2002;
-// the Brcb path: scaleN equal to the source's rows and k 32-byte aligned in the source.
+// every transposed form on 2201/2002: k * sizeof(InputDataType) a multiple of 32 (the kit's
+// check; sizeof(int4b_t) is 1 there); the Brcb path: scaleN equal to the source's rows (and on
+// the 950 k 32-byte aligned in the source); no int4b_t source on the 950.
 #pragma once
 
 #include <cstddef>
@@ -63,6 +67,7 @@
 #include <vector>
 
 #include "lib/quantization/ascend_antiquant_950.h"
+#include "lib/quantization/ascend_antiquant_brcb.h"
 #include "lib/quantization/quant_common.h"
 
 namespace AscendC {
@@ -129,11 +134,17 @@ inline uint64_t AntiQuantTmpMin(bool bf16Out, bool transposed, uint32_t scaleSiz
   return uint64_t{scaleSize} * 2 * sizeof(float) + uint64_t{64} * k * sizeof(float);
 }
 
-// The scale-only forms (2201's vector sequence, on the 950 too) take int8_t or int4b_t.
+// The scale-only forms (2201's vector sequence, on the 950 too) take int8_t or int4b_t; on the
+// 950 the page lists no int4b_t source (ascend_antiquant_3510_impl.h takes it in these forms:
+// unchecked mode runs them as that code does).
 template <typename S>
 void CheckScaleOnlySource() {
   Require(std::is_same_v<S, int8_t> || std::is_same_v<S, AscendC::int4b_t>, "AscendAntiQuant",
           "the forms without an offset take an int8_t or int4b_t source");
+  Require(!std::is_same_v<S, AscendC::int4b_t> || !Is3510(), "AscendAntiQuant",
+          "int4b_t is not a source of Ascend 950 (arch 3510): its page lists int8_t, "
+          "fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t (PER_CHANNEL, PER_TENSOR) and fp4x2_e2m1_t, "
+          "fp4x2_e1m2_t (PER_GROUP float4)");
 }
 
 // The kit's kernel check on arch 2002 (Atlas inference AI Core; antiquant_check_common.h): an
@@ -223,78 +234,6 @@ bool Uses950Sequence(const char* api) {
   }
 }
 
-// The transposed half Brcb path (ascend_antiquant_impl.h AscendAntiQuantFP16Transpose; on 2201
-// with or without an offset, on 3510 the scale-only form): the source cast to half into dst;
-// Brcb of (uint8_t)(scaleN / 8) repeats broadcasts scale element b to the 16 halves of scratch
-// block b (offset: from byte 32 * scaleN); then row r adds offset block r and multiplies by
-// scale block r, column c taking lane c % 16 (half instructions). Blocks the Brcb does not
-// write (scaleN not a multiple of 8, or past 2047) hold what the scratch held before: they are
-// read as they are, and recorded as read, so that the sanitizer's initcheck reports a scratch
-// the kernel never wrote.
-template <typename S>
-void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src,
-              const LocalTensor<half>* offset, const LocalTensor<half>& scale,
-              const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleN,
-              lngrad::aicore::SrcLoc loc) {
-  namespace q = lngrad::aicore::quant_detail;
-  namespace san = lngrad::aicore::san;
-  constexpr const char* kApi = "AscendAntiQuant";
-  const uint64_t total = src.GetSize(), rows = total / k;
-  const uint64_t brcbN = uint64_t{8} * static_cast<uint8_t>(scaleN / 8);
-  q::Require(rows == scaleN, kApi,
-             "the transposed scale has one row per source row: shapeInfo.scaleHeight (else the "
-             "scale's ShapeInfo shape[0]) is " +
-                 std::to_string(scaleN) + ", the source has " + std::to_string(rows));
-  q::Require(lngrad::aicore::ElemBytes<S>(k) % 32 == 0, kApi,
-             "k " + std::to_string(k) + " must be 32-byte aligned in the source when transposed");
-  const uint64_t offAt = offset == nullptr ? 0 : uint64_t{16} * scaleN;  // in halves
-  const uint64_t blocks = std::max(rows, brcbN);
-  q::CheckCount(kApi, src, total, "src");
-  q::CheckCount(kApi, dst, total, "dst");
-  q::CheckCount(kApi, scale, brcbN, "scale");
-  if (offset != nullptr) q::CheckCount(kApi, *offset, brcbN, "offset");
-  q::CheckCount(kApi, tmp, 2 * (offAt + 16 * blocks), "sharedTmpBuffer");
-  const auto* t = reinterpret_cast<std::byte*>(tmp.HostPtr());
-  {
-    san::Instr cast(lngrad::aicore::Pipe::kV, kApi, loc);
-    if (cast) {
-      cast.Read(q::SpanOf(src, total).p, q::SpanOf(src, total).bytes);
-      cast.Write(dst.HostPtr(), total * 2);
-    }
-  }
-  {
-    san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
-    if (in && brcbN != 0) {
-      in.Read(scale.HostPtr(), brcbN * 2);
-      in.Write(t, brcbN * 32);
-      if (offset != nullptr) {
-        in.Read(offset->HostPtr(), brcbN * 2);
-        in.Write(t + offAt * 2, brcbN * 32);
-      }
-    }
-  }
-  q::Record(kApi, loc,
-            {{dst.HostPtr(), total * 2},
-             {t, rows * 32},
-             {t + offAt * 2, offset == nullptr ? 0 : rows * 32}},
-            {{dst.HostPtr(), total * 2}});
-  half* out = dst.HostPtr();
-  for (uint64_t e = 0; e < total; ++e) out[e] = half(q::F(q::SrcAt(src, e)));
-  half* blk = reinterpret_cast<half*>(tmp.HostPtr());
-  for (uint64_t b = 0; b < brcbN; ++b) {
-    std::fill_n(blk + 16 * b, 16, scale.HostPtr()[b]);
-    if (offset != nullptr) std::fill_n(blk + offAt + 16 * b, 16, offset->HostPtr()[b]);
-  }
-  for (uint64_t r = 0; r < rows; ++r) {
-    for (uint64_t c = 0; c < k; ++c) {
-      half& v = out[r * k + c];
-      const uint64_t lane = 16 * r + c % 16;
-      if (offset != nullptr) v = q::HAdd(v, blk[offAt + lane]);
-      v = q::HMul(v, blk[lane]);
-    }
-  }
-}
-
 // The tensor forms: offset null means no offset (the scale-only form).
 template <typename S, typename D, bool isTranspose>
 void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
@@ -304,6 +243,7 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   constexpr const char* kApi = "AscendAntiQuant";
   q::aq950::CheckTypes<S, D>();
   q::Check2002Types<S, D>(kApi);
+  CheckTransposedK<S>(isTranspose, k);
   if (offset != nullptr && Uses950Sequence<S>(kApi)) {
     q::aq950::TensorForm<S, D, isTranspose>(dst, src, *offset, scale, k, info.offsetWidth, loc);
     return;
@@ -347,14 +287,13 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
   // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
   const bool vectorSeq = !q::Is3510() || offset == nullptr;
-  if constexpr (isTranspose && std::is_same_v<D, half>) {
-    // The kit's scaleN: the shape info's height, else the scale's ShapeInfo shape[0] (0 if none).
-    const AscendC::ShapeInfo si = scale.GetShapeInfo();
-    const uint32_t scaleN =
-        info.scaleHeight != 0 ? info.scaleHeight : (si.shapeDim > 0 ? si.shape[0] : 0u);
-    const uint64_t coeff = offset != nullptr ? 2 : 1;
-    if (vectorSeq && k < 4096 && tmp.GetSize() / 2 >= uint64_t{16} * scaleN * coeff) {
-      BrcbPath<S>(dst, src, offset, scale, tmp, k, scaleN, loc);
+  if constexpr (isTranspose) {
+    // The Brcb paths (half: AscendAntiQuantFP16Transpose; bfloat16 on 2201:
+    // AscendAntiQuantBF16Transpose); the groups below otherwise.
+    const uint64_t tmpMin =
+        q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, true, static_cast<uint32_t>(gs * per), k);
+    if (vectorSeq &&
+        TransposedBrcb<S>(dst, src, offset, scale, tmp, k, info.scaleHeight, tmpMin, loc)) {
       return;
     }
   }
@@ -389,12 +328,13 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
       [&](uint64_t i) { return sp[index(i, gs)]; });
 }
 
-template <typename S, typename D>
+template <typename S, typename D, bool isTranspose>
 void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withOffset, D offset,
-                D scale, const LocalTensor<uint8_t>& tmp, lngrad::aicore::SrcLoc loc) {
+                D scale, const LocalTensor<uint8_t>& tmp, uint32_t k, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
   q::aq950::CheckTypes<S, D>();
   q::Check2002Types<S, D>("AscendAntiQuant");
+  CheckTransposedK<S>(isTranspose, k);
   if (withOffset && Uses950Sequence<S>("AscendAntiQuant")) {
     q::aq950::ScalarForm<S, D>(dst, src, offset, scale, loc);
     return;
@@ -445,10 +385,9 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
                      const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
                      const AntiQuantShapeInfo& shapeInfo = {},
                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)k;
   (void)shapeInfo;
-  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType>(dst, src, true, offset, scale,
-                                                              sharedTmpBuffer, loc);
+  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType, isTranspose>(
+      dst, src, true, offset, scale, sharedTmpBuffer, k, loc);
 }
 
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
@@ -456,10 +395,9 @@ void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<I
                      const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer,
                      const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {},
                      lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
-  (void)k;
   (void)shapeInfo;
-  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType>(dst, src, false, OutputDataType{},
-                                                              scale, sharedTmpBuffer, loc);
+  lngrad_antiquant::ScalarForm<InputDataType, OutputDataType, isTranspose>(
+      dst, src, false, OutputDataType{}, scale, sharedTmpBuffer, k, loc);
 }
 
 template <typename InputDataType, typename OutputDataType, bool isTranspose>

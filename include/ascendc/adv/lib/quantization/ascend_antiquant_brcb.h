@@ -1,0 +1,262 @@
+// lngrad: AscendAntiQuant's transposed Brcb paths (lib/quantization/ascend_antiquant.h runs
+// them) and the kit's check of k on the transposed forms.
+//
+// Half output (ascend_antiquant_impl.h AscendAntiQuantFP16Transpose; 2201 with or without an
+// offset, 3510 the scale-only form): BrcbPath. bfloat16 output on 2201
+// (ascend_antiquant_c220_impl.h AscendAntiQuantBF16Transpose, CalcN64ByBrcb; k a multiple of 64
+// up to 2040): Bf16BrcbPath. Both keep the device's scratch, blocks the Brcb does not write
+// included.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "lib/quantization/quant_common.h"
+
+namespace AscendC::lngrad_antiquant {
+
+// The kit's kernel check of every transposed form on 2201/2002 (antiquant_check_common.h,
+// CheckAscendAntiQuantParamsClass, run by the four forms' checks): K * sizeof(InputDataType) a
+// multiple of 32, where sizeof(int4b_t) is 1 (its one-byte storage), so int4b_t asks k % 32
+// too. The 950's checks (antiquant_check_aicore.h) assert nothing there.
+template <typename S>
+void CheckTransposedK(bool isTranspose, uint32_t k) {
+  namespace q = lngrad::aicore::quant_detail;
+  const auto arch = lngrad::aicore::detail::rep::RunningArch();
+  if (!isTranspose || (arch != lngrad::NpuArch::k2201 && arch != lngrad::NpuArch::k2002)) return;
+  const uint64_t bytes = uint64_t{k} * (std::is_same_v<S, int4b_t> ? 1 : sizeof(S));
+  q::Require(bytes % 32 == 0, "AscendAntiQuant",
+             "[AscendAntiQuant] The result of K * sizeof(InputDataType) cannot be " +
+                 std::to_string(bytes) +
+                 ", should be an integer multiple of 32 (the kit's check of the transposed forms "
+                 "on Atlas A2 / A3 and inference products; sizeof(int4b_t) is 1 there)");
+}
+
+template <typename S>
+S BrcbSrcAt(const LocalTensor<S>& t, uint64_t i) {
+  return lngrad::aicore::detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
+}
+
+// The transposed half Brcb path (ascend_antiquant_impl.h AscendAntiQuantFP16Transpose; on 2201
+// with or without an offset, on 3510 the scale-only form): the source cast to half into dst;
+// Brcb of (uint8_t)(scaleN / 8) repeats broadcasts scale element b to the 16 halves of scratch
+// block b (offset: from byte 32 * scaleN); then row r adds offset block r and multiplies by
+// scale block r, column c taking lane c % 16 (half instructions). Blocks the Brcb does not
+// write (scaleN not a multiple of 8, or past 2047) hold what the scratch held before: they are
+// read as they are, and recorded as read, so that the sanitizer's initcheck reports a scratch
+// the kernel never wrote.
+template <typename S>
+void BrcbPath(const LocalTensor<half>& dst, const LocalTensor<S>& src,
+              const LocalTensor<half>* offset, const LocalTensor<half>& scale,
+              const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleN,
+              lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  namespace san = lngrad::aicore::san;
+  constexpr const char* kApi = "AscendAntiQuant";
+  const uint64_t total = src.GetSize(), rows = total / k;
+  const uint64_t brcbN = uint64_t{8} * static_cast<uint8_t>(scaleN / 8);
+  q::Require(rows == scaleN, kApi,
+             "the transposed scale has one row per source row: shapeInfo.scaleHeight (else the "
+             "scale's ShapeInfo shape[0]) is " +
+                 std::to_string(scaleN) + ", the source has " + std::to_string(rows));
+  // On 2201/2002 the kit's check (CheckTransposedK) covers k; on the 950 it asserts nothing, and
+  // lngrad keeps the page's rule here (k 32-byte aligned when transposed): the Main / Tail
+  // repeat stride k * 2 / 32 truncates otherwise.
+  q::Require(!q::Is3510() || lngrad::aicore::ElemBytes<S>(k) % 32 == 0, kApi,
+             "k " + std::to_string(k) + " must be 32-byte aligned in the source when transposed");
+  const uint64_t offAt = offset == nullptr ? 0 : uint64_t{16} * scaleN;  // in halves
+  const uint64_t blocks = std::max(rows, brcbN);
+  q::CheckCount(kApi, src, total, "src");
+  q::CheckCount(kApi, dst, total, "dst");
+  q::CheckCount(kApi, scale, brcbN, "scale");
+  if (offset != nullptr) q::CheckCount(kApi, *offset, brcbN, "offset");
+  q::CheckCount(kApi, tmp, 2 * (offAt + 16 * blocks), "sharedTmpBuffer");
+  const auto* t = reinterpret_cast<std::byte*>(tmp.HostPtr());
+  {
+    san::Instr cast(lngrad::aicore::Pipe::kV, kApi, loc);
+    if (cast) {
+      cast.Read(q::SpanOf(src, total).p, q::SpanOf(src, total).bytes);
+      cast.Write(dst.HostPtr(), total * 2);
+    }
+  }
+  {
+    san::Instr in(lngrad::aicore::Pipe::kV, kApi, loc);
+    if (in && brcbN != 0) {
+      in.Read(scale.HostPtr(), brcbN * 2);
+      in.Write(t, brcbN * 32);
+      if (offset != nullptr) {
+        in.Read(offset->HostPtr(), brcbN * 2);
+        in.Write(t + offAt * 2, brcbN * 32);
+      }
+    }
+  }
+  q::Record(kApi, loc,
+            {{dst.HostPtr(), total * 2},
+             {t, rows * 32},
+             {t + offAt * 2, offset == nullptr ? 0 : rows * 32}},
+            {{dst.HostPtr(), total * 2}});
+  half* out = dst.HostPtr();
+  for (uint64_t e = 0; e < total; ++e) out[e] = half(q::F(BrcbSrcAt(src, e)));
+  half* blk = reinterpret_cast<half*>(tmp.HostPtr());
+  for (uint64_t b = 0; b < brcbN; ++b) {
+    std::fill_n(blk + 16 * b, 16, scale.HostPtr()[b]);
+    if (offset != nullptr) std::fill_n(blk + offAt + 16 * b, 16, offset->HostPtr()[b]);
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t c = 0; c < k; ++c) {
+      half& v = out[r * k + c];
+      const uint64_t lane = 16 * r + c % 16;
+      if (offset != nullptr) v = q::HAdd(v, blk[offAt + lane]);
+      v = q::HMul(v, blk[lane]);
+    }
+  }
+}
+
+// The floats of sharedTmpBuffer that Bf16BrcbPath reaches (positions of CalcN64ByBrcb,
+// GetAntiquantTensorInfo and CastAndBrcb, S = scale.GetSize(), So = offset.GetSize()): the
+// offset blocks at 0, the scale blocks at 8 S, the input area at 16 S (64 floats per row), the
+// cast offset and scale at 7 So before their Brcb.
+struct Bf16BrcbLayout {
+  uint64_t sclB, inB, at, rows, repeats;
+  uint64_t Floats() const {
+    return std::max(
+        {inB + 64 * rows, sclB + 64 * repeats, sclB + at + std::max(8 * repeats, rows)});
+  }
+};
+
+// The transposed bfloat16 path of 2201 (ascend_antiquant_c220_impl.h AscendAntiQuantBF16Transpose
+// and CalcN64ByBrcb, for k a multiple of 64 up to 2040, whatever sharedTmpBuffer's size):
+// sEN = scale.GetSize() (int4b_t: scaleN, the shape info's scale height) elements of offset and
+// scale are cast to float at 7 So and broadcast by Brcb ((uint8_t)ceil(sEN / 8) repeats of 8
+// floats to 8 blocks, one repeat after another: for S <= 4 the offset's blocks overwrite the cast
+// scale before its Brcb reads it); then per 64 columns: (uint8_t)sEN source rows (int8_t with
+// groups: rows past the source, read as the device reads them) to half and to float, + offset
+// block r, * scale block r (lane l of a row reads lane l % 8 of its block), and (uint8_t)shapeN
+// rows (srcSize / k; int4b_t: sEN) cast to bfloat16 CAST_RINT. So row r takes element r of
+// offset and scale, whatever the groups.
+template <typename S>
+void Bf16BrcbPath(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                  const LocalTensor<bfloat16_t>* offset, const LocalTensor<bfloat16_t>& scale,
+                  const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleN, uint64_t tmpMin,
+                  lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  constexpr bool kInt4 = std::is_same_v<S, int4b_t>;
+  const uint64_t sAll = scale.GetSize();
+  const uint64_t oAll = offset == nullptr ? sAll : offset->GetSize();
+  const uint32_t sEN = kInt4 ? scaleN : static_cast<uint32_t>(sAll);
+  const uint32_t shapeN = kInt4 ? scaleN : static_cast<uint32_t>(src.GetSize() / k);
+  const uint64_t castRows = static_cast<uint8_t>(sEN), outRows = static_cast<uint8_t>(shapeN);
+  const Bf16BrcbLayout lay{8 * sAll, 16 * sAll, 7 * oAll, sEN,
+                           static_cast<uint8_t>((uint64_t{sEN} + 7) / 8)};
+  q::CheckTmp(kApi, tmp, tmpMin);
+  q::CheckCount(kApi, src, castRows * k, "src");
+  q::CheckCount(kApi, dst, outRows * k, "dst");
+  q::CheckCount(kApi, scale, sEN, "scale");
+  if (offset != nullptr) q::CheckCount(kApi, *offset, sEN, "offset");
+  q::CheckCount(kApi, tmp, 4 * lay.Floats(), "sharedTmpBuffer");
+  auto* t = reinterpret_cast<std::byte*>(tmp.HostPtr());
+  const uint64_t brcbBytes = 4 * 64 * lay.repeats, castBytes = 4 * uint64_t{sEN};
+  q::Record(kApi, loc,
+            {q::SpanOf(src, castRows * k), q::SpanOf(scale, sEN),
+             offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, sEN)},
+            {q::SpanOf(dst, outRows * k),
+             {t, offset == nullptr ? 0 : brcbBytes},
+             {t + 4 * lay.at, offset == nullptr ? 0 : castBytes},
+             {t + 4 * lay.sclB, brcbBytes},
+             {t + 4 * (lay.sclB + lay.at), castBytes},
+             {t + 4 * lay.inB, 4 * 64 * uint64_t{sEN}}});
+  auto getF = [t](uint64_t i) {
+    float v = 0;
+    std::memcpy(&v, t + 4 * i, 4);
+    return v;
+  };
+  auto setF = [t](uint64_t i, float v) { std::memcpy(t + 4 * i, &v, 4); };
+  if (offset != nullptr) {
+    for (uint64_t e = 0; e < sEN; ++e) setF(lay.at + e, q::F(offset->HostPtr()[e]));
+  }
+  for (uint64_t e = 0; e < sEN; ++e) setF(lay.sclB + lay.at + e, q::F(scale.HostPtr()[e]));
+  auto brcb = [&](uint64_t to, uint64_t from) {
+    for (uint64_t i = 0; i < lay.repeats; ++i) {
+      float v[8];
+      for (uint64_t b = 0; b < 8; ++b) v[b] = getF(from + 8 * i + b);
+      for (uint64_t b = 0; b < 64; ++b) setF(to + 64 * i + b, v[b / 8]);
+    }
+  };
+  if (offset != nullptr) brcb(0, lay.at);
+  brcb(lay.sclB, lay.sclB + lay.at);
+  const uint64_t halfAt = 2 * lay.inB + 64 * uint64_t{sEN};  // in halves: float inB + 32 sEN
+  bfloat16_t* out = dst.HostPtr();
+  for (uint64_t col = 0; col + 64 <= k; col += 64) {
+    for (uint64_t r = 0; r < castRows; ++r) {
+      for (uint64_t l = 0; l < 64; ++l) {
+        const half h(q::F(BrcbSrcAt(src, r * k + col + l)));
+        std::memcpy(t + 2 * (halfAt + 64 * r + l), &h, 2);
+      }
+    }
+    for (uint64_t r = 0; r < castRows; ++r) {  // each repeat reads its halves, then writes
+      float v[64];
+      for (uint64_t l = 0; l < 64; ++l) {
+        half h;
+        std::memcpy(&h, t + 2 * (halfAt + 64 * r + l), 2);
+        v[l] = q::F(h);
+      }
+      for (uint64_t l = 0; l < 64; ++l) setF(lay.inB + 64 * r + l, v[l]);
+    }
+    for (uint64_t r = 0; r < sEN && offset != nullptr; ++r) {
+      for (uint64_t l = 0; l < 64; ++l) {
+        setF(lay.inB + 64 * r + l, getF(lay.inB + 64 * r + l) + getF(8 * r + l % 8));
+      }
+    }
+    for (uint64_t r = 0; r < sEN; ++r) {
+      for (uint64_t l = 0; l < 64; ++l) {
+        setF(lay.inB + 64 * r + l, getF(lay.inB + 64 * r + l) * getF(lay.sclB + 8 * r + l % 8));
+      }
+    }
+    for (uint64_t r = 0; r < outRows; ++r) {
+      for (uint64_t l = 0; l < 64; ++l) {
+        out[r * k + col + l] =
+            q::Conv<bfloat16_t, float>(getF(lay.inB + 64 * r + l), RoundMode::CAST_RINT);
+      }
+    }
+  }
+}
+
+// The kit's scaleN: the shape info's scale height, else the scale's ShapeInfo shape[0] (0 if
+// none).
+template <typename D>
+uint32_t BrcbScaleRows(uint32_t scaleHeight, const LocalTensor<D>& scale) {
+  const AscendC::ShapeInfo si = scale.GetShapeInfo();
+  return scaleHeight != 0 ? scaleHeight : (si.shapeDim > 0 ? si.shape[0] : 0u);
+}
+
+// The transposed tensor forms' Brcb paths of the vector sequence; false where the source takes
+// another path (half: a sharedTmpBuffer below 32 bytes per scale row, 64 with an offset, or k
+// from 4096; bfloat16: k not a multiple of 64 or past 2040).
+template <typename S>
+bool TransposedBrcb(const LocalTensor<half>& dst, const LocalTensor<S>& src,
+                    const LocalTensor<half>* offset, const LocalTensor<half>& scale,
+                    const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleHeight,
+                    uint64_t tmpMin, lngrad::aicore::SrcLoc loc) {
+  (void)tmpMin;  // the half output needs none
+  const uint32_t scaleN = BrcbScaleRows(scaleHeight, scale);
+  const uint64_t coeff = offset != nullptr ? 2 : 1;
+  if (k >= 4096 || tmp.GetSize() / 2 < uint64_t{16} * scaleN * coeff) return false;
+  BrcbPath<S>(dst, src, offset, scale, tmp, k, scaleN, loc);
+  return true;
+}
+template <typename S>
+bool TransposedBrcb(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                    const LocalTensor<bfloat16_t>* offset, const LocalTensor<bfloat16_t>& scale,
+                    const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t scaleHeight,
+                    uint64_t tmpMin, lngrad::aicore::SrcLoc loc) {
+  if (k % 64 != 0 || k > 2040 || lngrad::aicore::quant_detail::Is3510()) return false;
+  Bf16BrcbPath<S>(dst, src, offset, scale, tmp, k, BrcbScaleRows(scaleHeight, scale), tmpMin, loc);
+  return true;
+}
+
+}  // namespace AscendC::lngrad_antiquant
