@@ -124,17 +124,19 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
   const bool on3510 = Folds3510<T>(op);
-  // The operands as the 950's folds address them (untouched elsewhere): src's elements and the
-  // scratch as T, each with room for a register past the fold's extent.
+  // The operands as the 950's folds address them (and the UB after each): src's elements and
+  // the scratch as T, each with room for a register past the fold's extent.
   auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
-  Mem<T> sm(on3510 ? sb : nullptr, src.GetSize(), on3510 ? in + 2 * kLanes3510<T> : 0);
-  Mem<T> tm(on3510 ? tmp.HostPtr() : nullptr, tmp.GetSize() / sizeof(T),
-            on3510 ? ScratchNeed<T>(ar, reuse, s.first, s.last) : 0);
+  Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
+  Mem<T> tm = on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last))
+                     : Mem<T>(nullptr, 0, 0);
   if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
     RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   }
+  CheckReach(sm, Name(op), "srcTensor", checks::kTensorBounds);
+  CheckReach(tm, Name(op), "sharedTmpBuffer", checks::kTmpBuffer);
   sm.Commit();
   tm.Commit();
   san::Instr rec(Pipe::kV, Name(op), loc);
