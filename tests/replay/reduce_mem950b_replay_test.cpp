@@ -194,18 +194,26 @@ struct Shape {
   uint32_t first, last;
 };
 
+// Operand sizes other than those the replay's reach asks for (0: the reach, or src's data), and
+// sharedTmpBuffer at the UB's very end.
+struct Sizes {
+  size_t src = 0, tmp = 0;
+  bool tmp_at_ub_end = false;
+};
+
 // One call: lngrad (unchecked, or checked when `checked`) against the replay over the UB image.
 template <typename T, bool ra, bool reuse>
-std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked) {
+std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked, Sizes z = {}) {
   using P = std::conditional_t<ra, Pattern::Reduce::RA, Pattern::Reduce::AR>;
   constexpr size_t es = sizeof(T);
   const rm::ReduceCall proto{ApiOf(f), OpOf(f), TyOf<T>(), ra, reuse, sh.first, sh.last, 0, 0};
   const rm::Reach reach = rm::ReduceReach(proto);
   const size_t elems = size_t{sh.first} * sh.last;
-  const size_t srcBytes = Align32(elems * es);
-  const size_t tmp = kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
-  const size_t tmpBytes = std::max<size_t>(32, Align32(reach.tmpEnd));
-  if (tmp + tmpBytes + kGuard > kUb) return "case too large for the UB";
+  const size_t srcBytes = z.src != 0 ? z.src : Align32(elems * es);
+  const size_t tmpBytes = z.tmp != 0 ? z.tmp : std::max<size_t>(32, Align32(reach.tmpEnd));
+  const size_t tmp = z.tmp_at_ub_end ? kUb - tmpBytes
+                                     : kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
+  if (tmp + tmpBytes + (z.tmp_at_ub_end ? 0 : kGuard) > kUb) return "case too large for the UB";
   std::vector<uint8_t> before(kUb), after;
   std::mt19937_64 g(seed);
   FillElems<uint8_t>(g, before.data(), kUb);
@@ -241,21 +249,22 @@ std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked) {
   rm::ReduceCall c = proto;
   c.src = kSrc;
   c.tmp = tmp;
-  if (!rm::ReplayReduce(want.data(), want.size(), c)) return "the replay stores past the UB";
+  if (!rm::ReplayReduce(want.data(), want.size(), c)) return "the replay stores past the UB's end";
   const bool arith = f == Fn::kSum || f == Fn::kMean || f == Fn::kProd;
   return Diff(after, want, kSrc, tmp, TyOf<T>(), arith && es <= 4 && TyOf<T>() == rm::Ty::kF32);
 }
 
 // Sum (mean false) or Mean<T, Acc>: lngrad against the replay's level sums.
 template <typename T, typename Acc>
-std::string RunSumMean(bool mean, uint32_t outter, uint32_t n, uint64_t seed, bool checked) {
+std::string RunSumMean(bool mean, uint32_t outter, uint32_t n, uint64_t seed, bool checked,
+                       size_t tmp_bytes = 0) {
   constexpr size_t es = sizeof(T);
   const uint32_t inner = static_cast<uint32_t>(Align32(n * es) / es);
   const rm::SumCall proto{mean, TyOf<T>(), TyOf<Acc>(), outter, inner, n, 0, 0};
   const rm::Reach reach = rm::SumMeanReach(proto);
   const size_t srcBytes = size_t{outter} * inner * es;
   const size_t tmp = kSrc + srcBytes + kGuard;
-  const size_t tmpBytes = std::max<size_t>(32, Align32(reach.tmpEnd));
+  const size_t tmpBytes = tmp_bytes != 0 ? tmp_bytes : std::max<size_t>(32, Align32(reach.tmpEnd));
   if (tmp + tmpBytes + kGuard > kUb) return "case too large for the UB";
   std::vector<uint8_t> before(kUb), after;
   std::mt19937_64 g(seed);
@@ -313,9 +322,11 @@ std::vector<Shape> ArShapes(uint32_t V, uint32_t es) {
       if (size_t{first} * last * es <= 64 * 1024) v.push_back({first, last});
     }
   }
-  v.push_back({1, 256 * V});  // two 16-register folds
-  v.push_back({1, 256 * V + 3 * blk});
-  v.push_back({2, 128 * V + 1});
+  // Two 16-register folds (8-byte types: two 8-register folds from 64 registers on).
+  for (Shape sh : {Shape{1, 64 * V + blk}, Shape{1, 256 * V}, Shape{1, 256 * V + 3 * blk},
+                   Shape{2, 128 * V + 1}}) {
+    if (size_t{sh.first} * sh.last * es <= 64 * 1024) v.push_back(sh);
+  }
   return v;
 }
 
@@ -411,6 +422,68 @@ TEST(ReduceMem950bReplay, MeanLevels) {
   CompareSumMean<float, float>(true, false);
   CompareSumMean<half, half>(true, false);
   CompareSumMean<half, float>(true, false);
+}
+
+// ---- Stores past an operand's end (docs/ascendc_kernels.md, Reduce: the kit's host minimum
+// scratch on 3510 is smaller than its own 950 layout). Checked mode refuses, naming the bytes
+// and the size that avoids them; unchecked, lngrad stores into the UB after the operand as the
+// device does (compared with the replay); past the UB's end every mode refuses. ----
+
+std::string Refusal(const std::string& api, const std::string& check, size_t past,
+                    const char* operand, size_t have, size_t need) {
+  return "refused: " + check + ": " + api + ": the 950 would write " + std::to_string(past) +
+         " bytes past " + operand + " (" + std::to_string(have) + " bytes); a " + operand +
+         " of " + std::to_string(need) + " bytes avoids it";
+}
+
+// ReduceMax AR without isReuseSource, rows of 64 floats or more: the kit's host minimum is
+// first * 256 bytes (GetReduceCommonMaxMinTmpSize), the 950's rows sit at a * m in the scratch
+// (m = 128 for rows of 200: 3 * 512 bytes).
+TEST(ReduceMem950bReplay, ArScratchRowsPastTheHostMinimum) {
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kMax, {3, 200}, 11, true, {0, 768})),
+            Refusal("ReduceMax", "tmp_buffer", 768, "sharedTmpBuffer", 768, 1536));
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kMax, {3, 200}, 12, true, {0, 1536})), "");
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kMax, {3, 200}, 13, false, {0, 768})), "");
+  // bfloat16_t: the kit's host function counts 1 byte an element (GetTypeSize), so 256 bytes
+  // for a row of 512 whose 950 scratch row holds 256 elements (512 bytes).
+  EXPECT_EQ((RunOne<bfloat16_t, false, false>(Fn::kMax, {1, 512}, 14, true, {0, 256})),
+            Refusal("ReduceMax", "tmp_buffer", 256, "sharedTmpBuffer", 256, 512));
+  EXPECT_EQ((RunOne<bfloat16_t, false, false>(Fn::kMax, {1, 512}, 15, false, {0, 256})), "");
+}
+
+// RA, 8 columns (the concatenated form): the halvings store whole registers, 64 floats, where
+// the host minimum holds the 4 main rows (128 bytes); with isReuseSource the same stores land
+// past src's 32 floats.
+TEST(ReduceMem950bReplay, RaConcatenatedHalvingsPastTheOperand) {
+  EXPECT_EQ((RunOne<float, true, false>(Fn::kMax, {5, 8}, 21, true, {0, 128})),
+            Refusal("ReduceMax", "tmp_buffer", 128, "sharedTmpBuffer", 128, 256));
+  EXPECT_EQ((RunOne<float, true, false>(Fn::kMax, {5, 8}, 22, false, {0, 128})), "");
+  EXPECT_EQ((RunOne<float, true, true>(Fn::kMax, {4, 8}, 23, true, {128, 32})),
+            Refusal("ReduceMax", "tensor_bounds", 128, "srcTensor", 128, 256));
+  EXPECT_EQ((RunOne<float, true, true>(Fn::kMax, {4, 8}, 24, false, {128, 32})), "");
+  EXPECT_EQ((RunOne<float, true, true>(Fn::kMax, {4, 8}, 25, true, {256, 32})), "");
+}
+
+// Sum over 2 rows of 1000 floats: the host minimum holds one row's 16 sums (64 bytes); the 950
+// puts row 1's at 32 floats (offset = ceil(1000 / 64) rounded up to 32 elements).
+TEST(ReduceMem950bReplay, SumRowsPastTheHostMinimum) {
+  EXPECT_EQ((RunSumMean<float, float>(false, 2, 1000, 31, true, 64)),
+            Refusal("Sum", "tmp_buffer", 128, "sharedTmpBuffer", 64, 192));
+  EXPECT_EQ((RunSumMean<float, float>(false, 2, 1000, 32, false, 64)), "");
+  EXPECT_EQ((RunSumMean<float, float>(false, 2, 1000, 33, true, 192)), "");
+}
+
+// A scratch at the UB's end whose 950 stores would leave the UB: refused in every mode.
+TEST(ReduceMem950bReplay, StoresPastTheUbEndAreRefused) {
+  for (bool checked : {false, true}) {
+    const std::string r =
+        RunOne<float, false, false>(Fn::kMax, {3, 200}, 41, checked, {0, 768, true});
+    EXPECT_EQ(r.rfind("refused: ub_bounds: ReduceMax: the 950 would write 768 bytes past "
+                      "sharedTmpBuffer, beyond the UB's end",
+                      0),
+              0u)
+        << r;
+  }
 }
 
 }  // namespace

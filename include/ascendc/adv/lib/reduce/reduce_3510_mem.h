@@ -117,7 +117,7 @@ void CheckReach(const Mem<T>& m, const std::string& api, const char* operand, co
   if (CheckedMode()) {
     RaiseKernelCheck(check, api + ": the 950 would write " + std::to_string(past) +
                                 " bytes past " + operand + " (" +
-                                std::to_string(extent * sizeof(T)) + " bytes); " + operand +
+                                std::to_string(extent * sizeof(T)) + " bytes); a " + operand +
                                 " of " + std::to_string(need) + " bytes avoids it");
   }
 }
@@ -127,21 +127,22 @@ void CheckReach(const Mem<T>& m, const std::string& api, const char* operand, co
 // Returns the items left (1, 2, 4 or 8), which the caller reduces in registers.
 template <typename T>
 uint32_t Fold16Mem(Mem<T>& w, uint64_t w0, uint32_t count, uint32_t width, Op op, bool strided) {
+  constexpr uint32_t kG = kFoldWays3510<T>;  // 8 for the 8-byte types' B64 functions
   const uint32_t folds = Log2(count);
-  std::vector<T> group(16 * width);
+  std::vector<T> group(kG * width);
   std::vector<uint8_t> known(width);
-  for (uint32_t k = 0; k < folds / 4; ++k) {
-    count /= 16;
+  for (uint32_t k = 0; k < folds / Log2(kG); ++k) {
+    count /= kG;
     for (uint32_t r = 0; r < count; ++r) {
       std::fill(known.begin(), known.end(), 1);
-      for (uint32_t i = 0; i < 16; ++i) {
-        const uint64_t item = w0 + uint64_t{strided ? r + i * count : 16 * r + i} * width;
+      for (uint32_t i = 0; i < kG; ++i) {
+        const uint64_t item = w0 + uint64_t{strided ? r + i * count : kG * r + i} * width;
         for (uint32_t c = 0; c < width; ++c) {
           group[i * width + c] = w.Get(item + c);
           known[c] = known[c] && w.Known(item + c);
         }
       }
-      FoldRows3510(group.data(), 16, width, op);
+      FoldRows3510(group.data(), kG, width, op);
       for (uint32_t c = 0; c < width; ++c) w.Set(w0 + uint64_t{r} * width + c, group[c], known[c]);
     }
   }
@@ -178,7 +179,7 @@ T ArLongRowMem(Mem<T>& src, uint64_t s0, Mem<T>& tmp, uint64_t t0, uint32_t n, O
             w.Known(w0 + j) && src.Known(s0 + m + whole + j));
     }
   }
-  const uint32_t left = Fold16Mem(w, w0, m / kVl, kVl, op, unaligned);
+  const uint32_t left = Fold16Mem(w, w0, m / kVl, kVl, op, unaligned || sizeof(T) == 8);
   const std::vector<T> v = Halve(w, w0, left, kVl, op);
   return RegReduce(op, v.data(), kVl);
 }
@@ -220,11 +221,12 @@ void RaConcatMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, 
 template <typename T>
 void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
+  constexpr bool kB64 = sizeof(T) == 8;  // ReduceRAB64ReuseSource: every A, strided 8-row folds
   const bool unaligned = cols % kBlk != 0 && SplitsUnaligned(op);
-  const bool concat = cols <= kVl / 2 || cols > 65535;
+  const bool concat = !kB64 && (cols <= kVl / 2 || cols > 65535);
   // One row copies; two rows are folded in registers (the aligned forms; the one of up to a
-  // register of columns without isReuseSource goes through the scratch's row 0, below).
-  if (rows == 1 || (rows == 2 && !unaligned && (concat || (!reuse && cols > kVl)))) {
+  // register of columns and the B64 one without isReuseSource go through the scratch's row 0).
+  if (rows == 1 || (rows == 2 && !unaligned && (concat || (!reuse && cols > kVl && !kB64)))) {
     for (uint32_t c = 0; c < cols; ++c) {
       out[c] = rows == 1 ? src.Get(c) : Apply3510(op, src.Get(c), src.Get(uint64_t{cols} + c));
     }
@@ -237,7 +239,7 @@ void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bo
   Mem<T>& w = in_src ? src : tmp;
   for (uint64_t k = uint64_t{tail} * a; k < uint64_t{m} * a && !in_src; ++k) w.Copy(k, src, k);
   for (uint64_t k = 0; k < uint64_t{tail} * a; ++k) w.SetOp(k, src, k, uint64_t{m} * a + k, op);
-  const uint32_t left = Fold16Mem(w, 0, m, cols, op, unaligned || cols > kVl);
+  const uint32_t left = Fold16Mem(w, 0, m, cols, op, unaligned || cols > kVl || kB64);
   const std::vector<T> v = Halve(w, 0, left, cols, op);
   std::copy(v.begin(), v.end(), out);
 }
