@@ -83,10 +83,10 @@ void FillElems(std::mt19937_64& g, uint8_t* p, size_t n) {
         b = sp[g() % 10];
       } else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
         const bool h = std::is_same_v<T, half>;
-        const uint16_t sh[] = {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7C01, 0x0001, 0x83FF,
-                               0x7BFF};
-        const uint16_t sb[] = {0, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFFC1, 0x7F81, 0x0001, 0x807F,
-                               0x7F7F};
+        const uint16_t sh[] = {0,      0x8000, 0x7C00, 0xFC00, 0x7E00,
+                               0xFE01, 0x7C01, 0x0001, 0x83FF, 0x7BFF};
+        const uint16_t sb[] = {0,      0x8000, 0x7F80, 0xFF80, 0x7FC0,
+                               0xFFC1, 0x7F81, 0x0001, 0x807F, 0x7F7F};
         b = h ? sh[g() % 10] : sb[g() % 10];
       } else {
         const uint64_t top = uint64_t{1} << (8 * es - 1);
@@ -211,8 +211,8 @@ std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked, Sizes z = {}) {
   const size_t elems = size_t{sh.first} * sh.last;
   const size_t srcBytes = z.src != 0 ? z.src : Align32(elems * es);
   const size_t tmpBytes = z.tmp != 0 ? z.tmp : std::max<size_t>(32, Align32(reach.tmpEnd));
-  const size_t tmp = z.tmp_at_ub_end ? kUb - tmpBytes
-                                     : kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
+  const size_t tmp =
+      z.tmp_at_ub_end ? kUb - tmpBytes : kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
   if (tmp + tmpBytes + (z.tmp_at_ub_end ? 0 : kGuard) > kUb) return "case too large for the UB";
   std::vector<uint8_t> before(kUb), after;
   std::mt19937_64 g(seed);
@@ -232,10 +232,10 @@ std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked, Sizes z = {}) {
         std::memcpy(img, before.data(), kUb);
         const uint32_t shape[] = {sh.first, sh.last};
         try {
-          CallReduce<T, P, reuse>(
-              f, all.GetWithOffset<T>(kDstBytes / es, kDst),
-              all.GetWithOffset<T>(static_cast<uint32_t>(srcBytes / es), kSrc),
-              all.GetWithOffset<uint8_t>(static_cast<uint32_t>(tmpBytes), tmp), shape);
+          CallReduce<T, P, reuse>(f, all.GetWithOffset<T>(kDstBytes / es, kDst),
+                                  all.GetWithOffset<T>(static_cast<uint32_t>(srcBytes / es), kSrc),
+                                  all.GetWithOffset<uint8_t>(static_cast<uint32_t>(tmpBytes), tmp),
+                                  shape);
         } catch (const lngrad::aicore::KernelCheckError& e) {
           lngrad::aicore::DismissKernelCheck(e);
           refused = e.check() + ": " + e.message();
@@ -316,9 +316,9 @@ std::vector<Shape> ArShapes(uint32_t V, uint32_t es) {
   const uint32_t blk = 32 / es;
   std::vector<Shape> v;
   for (uint32_t first : {1u, 3u}) {
-    for (uint32_t last : {1u, blk, V / 2 + 3, V, V + blk, 2 * V, 3 * V + 2 * blk, 4 * V + blk,
-                          8 * V, 16 * V, 16 * V + blk, 33 * V + blk, V + 3, 5 * V + 7,
-                          16 * V + 5, 17 * V + 1, 64 * V + 3}) {
+    for (uint32_t last :
+         {1u, blk, V / 2 + 3, V, V + blk, 2 * V, 3 * V + 2 * blk, 4 * V + blk, 8 * V, 16 * V,
+          16 * V + blk, 33 * V + blk, V + 3, 5 * V + 7, 16 * V + 5, 17 * V + 1, 64 * V + 3}) {
       if (size_t{first} * last * es <= 64 * 1024) v.push_back({first, last});
     }
   }
@@ -357,8 +357,8 @@ void CompareAll(const std::vector<Fn>& fns, bool checked) {
       for (int reuse = 0; reuse < 2; ++reuse) {
         const std::string d = reuse ? RunOne<T, false, true>(f, sh, seed++, checked)
                                     : RunOne<T, false, false>(f, sh, seed++, checked);
-        EXPECT_EQ(d, "") << "fn " << static_cast<int>(f) << " AR {" << sh.first << ", "
-                         << sh.last << "} reuse " << reuse;
+        EXPECT_EQ(d, "") << "fn " << static_cast<int>(f) << " AR {" << sh.first << ", " << sh.last
+                         << "} reuse " << reuse;
         ++n;
       }
     }
@@ -366,8 +366,8 @@ void CompareAll(const std::vector<Fn>& fns, bool checked) {
       for (int reuse = 0; reuse < 2; ++reuse) {
         const std::string d = reuse ? RunOne<T, true, true>(f, sh, seed++, checked)
                                     : RunOne<T, true, false>(f, sh, seed++, checked);
-        EXPECT_EQ(d, "") << "fn " << static_cast<int>(f) << " RA {" << sh.first << ", "
-                         << sh.last << "} reuse " << reuse;
+        EXPECT_EQ(d, "") << "fn " << static_cast<int>(f) << " RA {" << sh.first << ", " << sh.last
+                         << "} reuse " << reuse;
         ++n;
       }
     }
@@ -432,8 +432,8 @@ TEST(ReduceMem950bReplay, MeanLevels) {
 std::string Refusal(const std::string& api, const std::string& check, size_t past,
                     const char* operand, size_t have, size_t need) {
   return "refused: " + check + ": " + api + ": the 950 would write " + std::to_string(past) +
-         " bytes past " + operand + " (" + std::to_string(have) + " bytes); a " + operand +
-         " of " + std::to_string(need) + " bytes avoids it";
+         " bytes past " + operand + " (" + std::to_string(have) + " bytes); a " + operand + " of " +
+         std::to_string(need) + " bytes avoids it";
 }
 
 // ReduceMax AR without isReuseSource, rows of 64 floats or more: the kit's host minimum is

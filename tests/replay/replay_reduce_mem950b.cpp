@@ -39,9 +39,7 @@ namespace {
 // ---- Element arithmetic on raw bits (uint64_t holds any element) ----
 
 bool IsFloat(Ty t) { return t == Ty::kF32 || t == Ty::kF16 || t == Ty::kBf16; }
-bool IsSigned(Ty t) {
-  return t == Ty::kI8 || t == Ty::kI16 || t == Ty::kI32 || t == Ty::kI64;
-}
+bool IsSigned(Ty t) { return t == Ty::kI8 || t == Ty::kI16 || t == Ty::kI32 || t == Ty::kI64; }
 
 float AsFloat(Ty t, uint64_t b) {
   if (t == Ty::kF32) {
@@ -422,7 +420,8 @@ void RALessThanVL(Ctx& c, uint32_t dimA, uint32_t dimR, bool reuse) {
     loopRNum >>= 4;
     for (uint32_t loopR = 0; loopR < loopRNum; ++loopR) {
       std::vector<std::vector<uint64_t>> r;
-      for (uint32_t k = 0; k < 16; ++k) r.push_back(m.Vec(addr + (size_t{loopR} * 16 + k) * dimA, V));
+      for (uint32_t k = 0; k < 16; ++k)
+        r.push_back(m.Vec(addr + (size_t{loopR} * 16 + k) * dimA, V));
       m.Put(addr + size_t{loopR} * dimA, c.Fold(r), dimA);
     }
   }

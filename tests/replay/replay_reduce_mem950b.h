@@ -43,8 +43,8 @@ struct ReduceCall {
   Api api;
   Op op;
   Ty ty;
-  bool ra;     // Pattern::Reduce::RA (srcShape = {R, A}); else AR (srcShape = {A, R})
-  bool reuse;  // isReuseSource
+  bool ra;               // Pattern::Reduce::RA (srcShape = {R, A}); else AR (srcShape = {A, R})
+  bool reuse;            // isReuseSource
   uint32_t first, last;  // srcShape[0], srcShape[1]
   size_t src, tmp;       // byte offsets of src and sharedTmpBuffer in the UB image
 };

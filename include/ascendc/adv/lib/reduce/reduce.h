@@ -8,11 +8,11 @@
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
-// the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets the API overwrite
-// src with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
-// are not promised); where the 950's order runs, src and the scratch are left as the 950's
-// register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
-// paths in src, the others in the scratch).
+// the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold (the AR
+// ones and the scratch are not promised); where the 950's order runs, src and the scratch are left
+// as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its
+// unaligned paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
@@ -127,8 +127,8 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   // the scratch as T, each with room for a register past the fold's extent.
   auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
   Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
-  Mem<T> tm = on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last))
-                     : Mem<T>(nullptr, 0, 0);
+  Mem<T> tm =
+      on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
   if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {

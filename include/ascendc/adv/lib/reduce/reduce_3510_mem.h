@@ -115,10 +115,10 @@ void CheckReach(const Mem<T>& m, const std::string& api, const char* operand, co
                                             " bytes past " + operand + ", beyond the UB's end");
   }
   if (CheckedMode()) {
-    RaiseKernelCheck(check, api + ": the 950 would write " + std::to_string(past) +
-                                " bytes past " + operand + " (" +
-                                std::to_string(extent * sizeof(T)) + " bytes); a " + operand +
-                                " of " + std::to_string(need) + " bytes avoids it");
+    RaiseKernelCheck(check, api + ": the 950 would write " + std::to_string(past) + " bytes past " +
+                                operand + " (" + std::to_string(extent * sizeof(T)) +
+                                " bytes); a " + operand + " of " + std::to_string(need) +
+                                " bytes avoids it");
   }
 }
 

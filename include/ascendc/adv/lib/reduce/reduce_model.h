@@ -97,7 +97,7 @@ template <typename T>
 T ArSumRow(const T* x, uint32_t n) {
   namespace r = detail::rep;
   if constexpr (std::is_integral_v<T>) {  // exact in any order (wrapping); the trees below
-    using U = std::make_unsigned_t<T>;     // assume 64 lanes, which 8-byte types lack
+    using U = std::make_unsigned_t<T>;    // assume 64 lanes, which 8-byte types lack
     U acc = 0;
     for (uint32_t j = 0; j < n; ++j) acc = static_cast<U>(acc + static_cast<U>(x[j]));
     return static_cast<T>(acc);
