@@ -5,6 +5,7 @@
 // the device would store past an operand's end is compared too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -483,6 +484,42 @@ TEST(ReduceMem950bReplay, StoresPastTheUbEndAreRefused) {
                       0),
               0u)
         << r;
+  }
+}
+
+// Found beside the replay (valgrind on the first Int64SumMaxMin run, when the 8-byte integers
+// still ran the 2201 model): the 2201 AR sum row of 33 to 64 8-byte elements copied them into a
+// buffer of 32 lanes (kLanes) and summed 32 of them. Unchecked (the 2201 page takes float only),
+// an int64 row now sums exactly (wrapping), on 2201 as on the 950.
+TEST(ReduceMem950bReplay, Int64SumRowsOf33To64AreExactOn2201) {
+  CheckedModeScope mode(false);
+  for (uint32_t last : {33u, 40u, 64u}) {
+    std::vector<int64_t> x(2 * last), got(2);
+    std::mt19937_64 g(last);
+    for (auto& v : x) v = static_cast<int64_t>(g());
+    lngrad::aicore::LaunchOptions o;
+    o.soc = "Ascend910B1";
+    const lngrad::Status st = lngrad::aicore::Launch(
+        1,
+        [&] {
+          TPipe pipe;
+          TBuf<> b;
+          pipe.InitBuffer(b, 4096);
+          const auto d = b.GetWithOffset<int64_t>(4, 0);
+          const auto s = b.GetWithOffset<int64_t>(2 * last, 1024);
+          const auto t = b.GetWithOffset<uint8_t>(1024, 3072);
+          std::copy(x.begin(), x.end(), s.HostPtr());
+          const uint32_t shape[] = {2, last};
+          ReduceSum<int64_t, Pattern::Reduce::AR>(d, s, t, shape, false);  // rows unpadded
+          got.assign(d.HostPtr(), d.HostPtr() + 2);
+        },
+        o);
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    for (uint32_t r = 0; r < 2; ++r) {
+      uint64_t want = 0;
+      for (uint32_t j = 0; j < last; ++j) want += static_cast<uint64_t>(x[r * last + j]);
+      EXPECT_EQ(static_cast<uint64_t>(got[r]), want) << "last " << last << " row " << r;
+    }
   }
 }
 
