@@ -474,6 +474,15 @@ TEST(ReduceMem950bReplay, SumRowsPastTheHostMinimum) {
   EXPECT_EQ((RunSumMean<float, float>(false, 2, 1000, 33, true, 192)), "");
 }
 
+// Mean<float> over one row of 1024: GetMeanMaxMinTmpSize rounds the 16 repeat sums up to 32 and
+// counts them as bytes (32 bytes), the 950 stores the 16 floats (64 bytes).
+TEST(ReduceMem950bReplay, MeanLevelsPastTheHostMinimum) {
+  EXPECT_EQ((RunSumMean<float, float>(true, 1, 1024, 51, true, 32)),
+            Refusal("Mean", "tmp_buffer", 32, "sharedTmpBuffer", 32, 64));
+  EXPECT_EQ((RunSumMean<float, float>(true, 1, 1024, 52, false, 32)), "");
+  EXPECT_EQ((RunSumMean<float, float>(true, 1, 1024, 53, true, 64)), "");
+}
+
 // A scratch at the UB's end whose 950 stores would leave the UB: refused in every mode.
 TEST(ReduceMem950bReplay, StoresPastTheUbEndAreRefused) {
   for (bool checked : {false, true}) {
