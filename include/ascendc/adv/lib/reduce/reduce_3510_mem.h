@@ -22,6 +22,10 @@
 //   of up to a register of columns, which folds the pair into the scratch's row 0) are read only.
 // - RA, columns not of whole blocks: in src whatever isReuseSource says: the tail rows, then the
 //   strided 16-row folds.
+// - 8-byte integers (the B64 functions: ReduceARB64OverVL, ReduceRAB64ReuseSource and the
+//   unaligned ...B64 paths): the same with registers of 64 elements and 8 folded a pass, always
+//   strided (r, r + L, .., r + 7L), and RA in the first form for every A (no concatenated form;
+//   two rows without isReuseSource go through the scratch's row 0).
 //
 // Mem is the operand as the device addresses it: the tensor's elements [0, extent) and, past its
 // end, the UB after the operand (`room` elements up to the UB's end), read and written as the
