@@ -48,9 +48,8 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool on3510 = rd::On3510();
   using Conv = std::conditional_t<kWiden, float, T>;  // the kit's ConvType
   const uint64_t offset = rd::SumLevelsOffset<Conv>(meanParams.inner);
-  rd::Mem<Conv> tm(on3510 ? sharedTmpBuffer.HostPtr() : nullptr,
-                   sharedTmpBuffer.GetSize() / sizeof(Conv),
-                   on3510 ? meanParams.outter * offset : 0);
+  rd::Mem<Conv> tm = on3510 ? rd::Mem<Conv>::Of(sharedTmpBuffer, meanParams.outter * offset)
+                            : rd::Mem<Conv>(nullptr, 0, 0);
   uint32_t row = 0;
   auto sum = [&](const Conv* v) {
     return on3510 ? rd::SumRowMem3510(v, meanParams.n, tm, row * offset)

@@ -7,12 +7,12 @@
 // Types: half/float (Max, Min, Mean), float (Sum, Prod), float/uint8_t (Any, All) on arch 2201;
 // arch 3510 adds the integer types of ReduceMax/ReduceMin/ReduceSum and takes float only for
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
-// reduce_model.h (2201; 3510 for integer types) and reduce_3510.h (the 950's register orders,
-// Runs3510; Folds3510 adds the integer types up to 4 bytes). isReuseSource lets the API overwrite
-// src with partial results: on 2201 lngrad writes those of the RA fold (the AR ones and the scratch
-// are not promised); where the 950's order runs, src and the scratch are left as the 950's
-// register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its unaligned
-// paths in src, the others in the scratch).
+// reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
+// the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold (the AR
+// ones and the scratch are not promised); where the 950's order runs, src and the scratch are left
+// as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its
+// unaligned paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
@@ -34,9 +34,8 @@ namespace lngrad::aicore::reduce_detail {
 
 // True when the 950's order runs (reduce_3510.h) on arch 3510: ReduceMax/Min (float, half,
 // bfloat16_t) and float ReduceSum/ReduceMean/ReduceProd/ReduceAny/ReduceAll, every row (the 950
-// reads them unpadded, Check). Integer types are exact whatever the order: those of up to 4
-// bytes run the 950's folds too (Folds3510, for what they leave in src and the scratch), the
-// 8-byte ones the 2201 sequences, over the same unpadded rows.
+// reads them unpadded, Check). Integer types are exact whatever the order: they run the 950's
+// folds too (Folds3510, for what they leave in src and the scratch; 8 bytes: the B64 folds).
 template <typename T>
 bool Runs3510(Op op) {
   constexpr bool f = std::is_same_v<T, float>;
@@ -45,12 +44,12 @@ bool Runs3510(Op op) {
 }
 
 // True where the 950's folds run on src and the scratch (reduce_3510_mem.h): Runs3510, and the
-// integer types of up to 4 bytes, whose code is the float code's (their values are exact in any
-// order, so the 950's order gives the 2201 model's values). 8-byte integers fold 8 registers a
-// pass on the 950 (the B64 functions): they keep the 2201 model.
+// integer types, whose code is the float code's up to 4 bytes and the B64 functions' for 8 bytes
+// (64-element register pairs, 8 folded a pass, strided); their values are exact in any order, so
+// the 950's order gives the 2201 model's values.
 template <typename T>
 bool Folds3510(Op op) {
-  return Runs3510<T>(op) || (std::is_integral_v<T> && sizeof(T) <= 4 && On3510());
+  return Runs3510<T>(op) || (std::is_integral_v<T> && On3510());
 }
 
 // The AR rows of one reduce API (2201 order, or the 950's where Runs3510: rows longer than a
@@ -124,17 +123,19 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
   const bool on3510 = Folds3510<T>(op);
-  // The operands as the 950's folds address them (untouched elsewhere): src's elements and the
-  // scratch as T, each with room for a register past the fold's extent.
+  // The operands as the 950's folds address them (and the UB after each): src's elements and
+  // the scratch as T, each with room for a register past the fold's extent.
   auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
-  Mem<T> sm(on3510 ? sb : nullptr, src.GetSize(), on3510 ? in + 2 * kLanes3510<T> : 0);
-  Mem<T> tm(on3510 ? tmp.HostPtr() : nullptr, tmp.GetSize() / sizeof(T),
-            on3510 ? ScratchNeed<T>(ar, reuse, s.first, s.last) : 0);
+  Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
+  Mem<T> tm =
+      on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
   if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
     RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   }
+  CheckReach(sm, Name(op), "srcTensor", checks::kTensorBounds);
+  CheckReach(tm, Name(op), "sharedTmpBuffer", checks::kTmpBuffer);
   sm.Commit();
   tm.Commit();
   san::Instr rec(Pipe::kV, Name(op), loc);

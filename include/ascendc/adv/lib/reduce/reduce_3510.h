@@ -56,9 +56,13 @@ namespace lngrad::aicore::reduce_detail {
 
 inline constexpr uint32_t kVl3510 = 64;  // float lanes of a 950 register
 
-// The lanes of a 950 register of T (float 64, half 128).
+// The lanes of a 950 register of T (float 64, half 128); the 8-byte integers' B64 functions
+// (ReduceARB64OverVL, ReduceRAB64ReuseSource, the unaligned ...B64 paths) hold 64 elements in a
+// register pair (RegTraitNumTwo) and fold 8 of them a pass (BASE_FOLD_B64), the others 16.
 template <typename T>
-inline constexpr uint32_t kLanes3510 = 256 / sizeof(T);
+inline constexpr uint32_t kLanes3510 = sizeof(T) == 8 ? 64 : 256 / sizeof(T);
+template <typename T>
+inline constexpr uint32_t kFoldWays3510 = sizeof(T) == 8 ? 8 : 16;
 
 // True on the 950 (the running product's arch is 3510).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
@@ -123,21 +127,22 @@ inline uint32_t MainPart(uint32_t n, bool reuse) {
   return (!reuse && m == n && m > 1) ? m / 2 : m;
 }
 
-// Folds `count` items of `width` values (item i at v + i * width) by 16s into items
-// [0, count / 16^k) while 16 divide the count, then halves the 2, 4 or 8 left; item 0 holds the
-// result. Item r of a 16-group is 16r + i (strided: r + i * L, L the items left).
+// Folds `count` items of `width` values (item i at v + i * width) by G = 16s (8-byte types: 8s)
+// into items [0, count / G^k) while G divide the count, then halves the ones left; item 0 holds
+// the result. Item r of a G-group is Gr + i (strided: r + i * L, L the items left).
 template <typename T>
 void FoldBy16(T* v, uint32_t count, uint32_t width, Op op, bool strided) {
+  constexpr uint32_t kG = kFoldWays3510<T>;
   const uint32_t folds = Log2(count);
-  std::vector<T> group(16 * width);
-  for (uint32_t k = 0; k < folds / 4; ++k) {
-    count /= 16;
+  std::vector<T> group(kG * width);
+  for (uint32_t k = 0; k < folds / Log2(kG); ++k) {
+    count /= kG;
     for (uint32_t r = 0; r < count; ++r) {
-      for (uint32_t i = 0; i < 16; ++i) {
-        const uint32_t item = strided ? r + i * count : 16 * r + i;
+      for (uint32_t i = 0; i < kG; ++i) {
+        const uint32_t item = strided ? r + i * count : kG * r + i;
         std::copy(v + item * width, v + (item + 1) * width, group.begin() + i * width);
       }
-      FoldRows3510(group.data(), 16, width, op);
+      FoldRows3510(group.data(), kG, width, op);
       std::copy(group.begin(), group.begin() + width, v + r * width);
     }
   }
@@ -209,7 +214,7 @@ T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
   const uint32_t whole = reuse ? tail : tail / kVl * kVl;
   for (uint32_t j = 0; j < whole; ++j) t[j] = Apply3510(op, t[j], x[m + j]);
   for (uint32_t j = 0; j < tail - whole; ++j) t[j] = Apply3510(op, t[j], x[m + whole + j]);
-  FoldBy16(t.data(), m / kVl, kVl, op, false);
+  FoldBy16(t.data(), m / kVl, kVl, op, sizeof(T) == 8);  // the B64 folds are strided
   return RegReduce(op, t.data(), kVl);
 }
 
@@ -220,15 +225,17 @@ T ArRow3510(const T* x, uint32_t n, Op op, bool reuse) {
 template <typename T>
 void RaCols3510(const T* x, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
+  constexpr bool kB64 = sizeof(T) == 8;  // ReduceRAB64ReuseSource: no concatenated form
   std::vector<T> y(x, x + uint64_t{rows} * cols);
-  if (rows == 1 || cols <= kVl / 2 || cols > 65535 || (cols % kBlk != 0 && SplitsUnaligned(op))) {
+  if (rows == 1 || (!kB64 && (cols <= kVl / 2 || cols > 65535)) ||
+      (cols % kBlk != 0 && SplitsUnaligned(op))) {
     FoldRows3510(y.data(), rows, cols, op);
   } else {
     const uint32_t m = MainPart(rows, reuse), tail = rows - m;
     for (uint64_t i = 0; i < uint64_t{tail} * cols; ++i) {
       y[i] = Apply3510(op, y[i], y[uint64_t{m} * cols + i]);
     }
-    FoldBy16(y.data(), m, cols, op, cols > kVl);
+    FoldBy16(y.data(), m, cols, op, cols > kVl || kB64);
   }
   std::copy(y.begin(), y.begin() + cols, out);
 }

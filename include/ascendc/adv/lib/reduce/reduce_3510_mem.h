@@ -22,16 +22,23 @@
 //   of up to a register of columns, which folds the pair into the scratch's row 0) are read only.
 // - RA, columns not of whole blocks: in src whatever isReuseSource says: the tail rows, then the
 //   strided 16-row folds.
+// - 8-byte integers (the B64 functions: ReduceARB64OverVL, ReduceRAB64ReuseSource and the
+//   unaligned ...B64 paths): the same with registers of 64 elements and 8 folded a pass, always
+//   strided (r, r + L, .., r + 7L), and RA in the first form for every A (no concatenated form;
+//   two rows without isReuseSource go through the scratch's row 0).
 //
 // Mem is the operand as the device addresses it: the tensor's elements [0, extent) and, past its
-// end, elements lngrad does not know (the UB after the operand): a lane that reads one is not
-// known, and neither it nor a store past the end is written back (what the device leaves there
-// depends on UB bytes outside the operand).
+// end, the UB after the operand (`room` elements up to the UB's end), read and written as the
+// device does. Past the UB's end an element is not known: a lane that reads one is not written.
+// Reach() is one past the last element stored; CheckReach refuses a call whose stores leave the
+// UB (always) or, in checked mode, the operand (the kit's host minimum of some calls is smaller
+// than the 950's own layout: docs/ascendc_kernels.md, Reduce).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "lib/reduce/reduce_3510.h"
@@ -43,12 +50,26 @@ class Mem {
  public:
   // `base`: the operand's first byte (nullptr: an operand never touched); `extent` elements of T
   // belong to it; the fold may address up to `need` elements.
-  Mem(uint8_t* base, uint64_t extent, uint64_t need)
-      : base_(base), extent_(base ? extent : 0), v_(std::max(extent_, need)), ok_(v_.size(), 0) {
-    for (uint64_t k = 0; k < extent_; ++k) {
+  // `room`: elements of T after the operand that lie inside the UB.
+  Mem(uint8_t* base, uint64_t extent, uint64_t need, uint64_t room = 0)
+      : base_(base),
+        extent_(base ? extent : 0),
+        room_(base ? room : 0),
+        v_(std::max(extent_, need)),
+        ok_(v_.size(), 0) {
+    const uint64_t in_ub = std::min<uint64_t>(v_.size(), extent_ + room_);
+    for (uint64_t k = 0; k < in_ub; ++k) {
       std::memcpy(&v_[k], base_ + k * sizeof(T), sizeof(T));
       ok_[k] = 1;
     }
+  }
+  // The operand's elements and the UB after it, as a LocalTensor `t` of elements `U` sees them.
+  template <typename U>
+  static Mem Of(const AscendC::LocalTensor<U>& t, uint64_t need) {
+    const detail::TensorView v = t.View();
+    const uint64_t end = static_cast<uint64_t>(v.ptr - v.ub) + v.size_bytes;
+    const uint64_t room = end < v.ub_size ? (v.ub_size - end) / sizeof(T) : 0;
+    return Mem(reinterpret_cast<uint8_t*>(t.HostPtr()), v.size_bytes / sizeof(T), need, room);
   }
   T Get(uint64_t k) const { return k < v_.size() ? v_[k] : T{}; }
   bool Known(uint64_t k) const { return k < v_.size() && ok_[k] != 0; }
@@ -56,50 +77,76 @@ class Mem {
     if (k >= v_.size()) return;
     v_[k] = x;
     ok_[k] = known ? 1 : 0;
-    written_ = std::max(written_, std::min(k + 1, extent_));
+    written_ = std::max(written_, k + 1);
   }
   // dst = a op b (dst, a, b element indexes; a and b in `from`).
   void SetOp(uint64_t k, const Mem& from, uint64_t a, uint64_t b, Op op) {
     Set(k, Apply3510(op, from.Get(a), from.Get(b)), from.Known(a) && from.Known(b));
   }
   void Copy(uint64_t k, const Mem& from, uint64_t a) { Set(k, from.Get(a), from.Known(a)); }
-  // Writes the known elements back into the operand.
+  // Writes the known elements back into the operand and the UB after it.
   void Commit() const {
-    for (uint64_t k = 0; k < written_; ++k) {
+    for (uint64_t k = 0; k < Stored(); ++k) {
       if (ok_[k]) std::memcpy(base_ + k * sizeof(T), &v_[k], sizeof(T));
     }
   }
-  uint64_t WrittenBytes() const { return written_ * sizeof(T); }
+  uint64_t WrittenBytes() const { return Stored() * sizeof(T); }
   uint8_t* Base() const { return base_; }
+  uint64_t Extent() const { return extent_; }
+  uint64_t Room() const { return room_; }
+  uint64_t Reach() const { return written_; }
 
  private:
+  uint64_t Stored() const { return std::min(written_, extent_ + room_); }
   uint8_t* base_;
   uint64_t extent_;
+  uint64_t room_;
   std::vector<T> v_;
   std::vector<uint8_t> ok_;
   uint64_t written_ = 0;
 };
+
+// Refuses the call when its stores reach past the UB's end (always: ub_bounds) or, in checked
+// mode, past the operand (`check`: tmp_buffer for sharedTmpBuffer, tensor_bounds for src): the
+// message names the bytes the 950 would write past the operand and the size that avoids it.
+template <typename T>
+void CheckReach(const Mem<T>& m, const std::string& api, const char* operand, const char* check) {
+  const uint64_t reach = m.Reach(), extent = m.Extent();
+  if (m.Base() == nullptr || reach <= extent) return;
+  const uint64_t past = (reach - extent) * sizeof(T), need = (reach * sizeof(T) + 31) / 32 * 32;
+  if (reach > extent + m.Room()) {
+    RaiseKernelCheck(checks::kUbBounds, api + ": the 950 would write " + std::to_string(past) +
+                                            " bytes past " + operand + ", beyond the UB's end");
+  }
+  if (CheckedMode()) {
+    RaiseKernelCheck(check, api + ": the 950 would write " + std::to_string(past) + " bytes past " +
+                                operand + " (" + std::to_string(extent * sizeof(T)) +
+                                " bytes); a " + operand + " of " + std::to_string(need) +
+                                " bytes avoids it");
+  }
+}
 
 // FoldBy16's 16-item folds in memory: `count` items of `width` elements from w0 (item i at
 // w0 + i * width); item r of each pass gets the fold of its 16 (16r + i, strided r + i * L).
 // Returns the items left (1, 2, 4 or 8), which the caller reduces in registers.
 template <typename T>
 uint32_t Fold16Mem(Mem<T>& w, uint64_t w0, uint32_t count, uint32_t width, Op op, bool strided) {
+  constexpr uint32_t kG = kFoldWays3510<T>;  // 8 for the 8-byte types' B64 functions
   const uint32_t folds = Log2(count);
-  std::vector<T> group(16 * width);
+  std::vector<T> group(kG * width);
   std::vector<uint8_t> known(width);
-  for (uint32_t k = 0; k < folds / 4; ++k) {
-    count /= 16;
+  for (uint32_t k = 0; k < folds / Log2(kG); ++k) {
+    count /= kG;
     for (uint32_t r = 0; r < count; ++r) {
       std::fill(known.begin(), known.end(), 1);
-      for (uint32_t i = 0; i < 16; ++i) {
-        const uint64_t item = w0 + uint64_t{strided ? r + i * count : 16 * r + i} * width;
+      for (uint32_t i = 0; i < kG; ++i) {
+        const uint64_t item = w0 + uint64_t{strided ? r + i * count : kG * r + i} * width;
         for (uint32_t c = 0; c < width; ++c) {
           group[i * width + c] = w.Get(item + c);
           known[c] = known[c] && w.Known(item + c);
         }
       }
-      FoldRows3510(group.data(), 16, width, op);
+      FoldRows3510(group.data(), kG, width, op);
       for (uint32_t c = 0; c < width; ++c) w.Set(w0 + uint64_t{r} * width + c, group[c], known[c]);
     }
   }
@@ -136,7 +183,7 @@ T ArLongRowMem(Mem<T>& src, uint64_t s0, Mem<T>& tmp, uint64_t t0, uint32_t n, O
             w.Known(w0 + j) && src.Known(s0 + m + whole + j));
     }
   }
-  const uint32_t left = Fold16Mem(w, w0, m / kVl, kVl, op, unaligned);
+  const uint32_t left = Fold16Mem(w, w0, m / kVl, kVl, op, unaligned || sizeof(T) == 8);
   const std::vector<T> v = Halve(w, w0, left, kVl, op);
   return RegReduce(op, v.data(), kVl);
 }
@@ -178,11 +225,12 @@ void RaConcatMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, 
 template <typename T>
 void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bool reuse, T* out) {
   constexpr uint32_t kBlk = 32 / sizeof(T), kVl = kLanes3510<T>;
+  constexpr bool kB64 = sizeof(T) == 8;  // ReduceRAB64ReuseSource: every A, strided 8-row folds
   const bool unaligned = cols % kBlk != 0 && SplitsUnaligned(op);
-  const bool concat = cols <= kVl / 2 || cols > 65535;
+  const bool concat = !kB64 && (cols <= kVl / 2 || cols > 65535);
   // One row copies; two rows are folded in registers (the aligned forms; the one of up to a
-  // register of columns without isReuseSource goes through the scratch's row 0, below).
-  if (rows == 1 || (rows == 2 && !unaligned && (concat || (!reuse && cols > kVl)))) {
+  // register of columns and the B64 one without isReuseSource go through the scratch's row 0).
+  if (rows == 1 || (rows == 2 && !unaligned && (concat || (!reuse && cols > kVl && !kB64)))) {
     for (uint32_t c = 0; c < cols; ++c) {
       out[c] = rows == 1 ? src.Get(c) : Apply3510(op, src.Get(c), src.Get(uint64_t{cols} + c));
     }
@@ -195,7 +243,7 @@ void RaColsMem(Mem<T>& src, Mem<T>& tmp, uint32_t rows, uint32_t cols, Op op, bo
   Mem<T>& w = in_src ? src : tmp;
   for (uint64_t k = uint64_t{tail} * a; k < uint64_t{m} * a && !in_src; ++k) w.Copy(k, src, k);
   for (uint64_t k = 0; k < uint64_t{tail} * a; ++k) w.SetOp(k, src, k, uint64_t{m} * a + k, op);
-  const uint32_t left = Fold16Mem(w, 0, m, cols, op, unaligned || cols > kVl);
+  const uint32_t left = Fold16Mem(w, 0, m, cols, op, unaligned || cols > kVl || kB64);
   const std::vector<T> v = Halve(w, 0, left, cols, op);
   std::copy(v.begin(), v.end(), out);
 }

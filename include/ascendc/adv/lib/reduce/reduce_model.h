@@ -96,6 +96,12 @@ void FoldRows(T* v, uint32_t n, uint32_t width, Op op, bool bitwise) {
 template <typename T>
 T ArSumRow(const T* x, uint32_t n) {
   namespace r = detail::rep;
+  if constexpr (std::is_integral_v<T>) {  // exact in any order (wrapping); the trees below
+    using U = std::make_unsigned_t<T>;    // assume 64 lanes, which 8-byte types lack
+    U acc = 0;
+    for (uint32_t j = 0; j < n; ++j) acc = static_cast<U>(acc + static_cast<U>(x[j]));
+    return static_cast<T>(acc);
+  }
   constexpr uint32_t kBlk = 32 / sizeof(T);
   if (n <= 8 || n <= 64) {
     std::vector<T> v(n <= 8 ? kBlk : r::kLanes<T>, T(0));

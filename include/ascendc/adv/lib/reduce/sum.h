@@ -108,6 +108,7 @@ void RecordRows(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
 // Writes the scratch the 950's Sum/Mean left (Mem) back, and records the write.
 template <typename U>
 void CommitScratch(const char* api, SrcLoc loc, const Mem<U>& tm) {
+  CheckReach(tm, api, "sharedTmpBuffer", checks::kTmpBuffer);
   tm.Commit();
   if (tm.WrittenBytes() == 0) return;
   san::Instr rec(Pipe::kV, api, loc);
@@ -130,8 +131,8 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   rd::RecordRows("Sum", loc, dstTensor, srcTensor, sumParams);
   const bool on3510 = rd::On3510();
   const uint64_t offset = rd::SumLevelsOffset<T>(sumParams.inner);
-  rd::Mem<T> tm(on3510 ? sharedTmpBuffer.HostPtr() : nullptr, sharedTmpBuffer.GetSize() / sizeof(T),
-                on3510 ? sumParams.outter * offset : 0);
+  rd::Mem<T> tm = on3510 ? rd::Mem<T>::Of(sharedTmpBuffer, sumParams.outter * offset)
+                         : rd::Mem<T>(nullptr, 0, 0);
   for (uint32_t r = 0; r < sumParams.outter; ++r) {
     const T* x = srcTensor.HostPtr() + uint64_t{r} * sumParams.inner;
     dstTensor.HostPtr()[r] =
