@@ -263,7 +263,7 @@ TEST(SoftmaxFlashV2BasicReplay, PaddingColumnsTakePart) {
 // SimpleSoftMaxBasicBlock (replay_softmax_basic.cpp). dst starts as a sentinel (float data: the
 // Exp runs over what the Sub did not write there); src, buffer 0, may be dst (inPlace).
 template <class T, class S>
-void CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
+std::vector<T> CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " inPlace " +
                std::to_string(inPlace) + " seed " + std::to_string(seed));
   const bool was = lngrad::aicore::CheckedMode();
@@ -292,6 +292,7 @@ void CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t
   lngrad_replay::ReplaySimpleSoftMaxBasic(Mirror(t), x.data(), inSum.data(), inMax.data(),
                                           want.data());
   ExpectSameBits(y, want, "dst");
+  return y;
 }
 
 // The Sub and Div step 64 * (srcK / 64) columns a repeat: rows mixed, the columns past them left
@@ -328,6 +329,63 @@ TEST(SimpleSoftMaxBasicReplay, OtherShapesTilingIsRefusedUnchecked) {
   lngrad::aicore::SetCheckedMode(was);
   EXPECT_EQ(r.first, "invalid_count") << r.second;
   EXPECT_NE(r.second.find("re-tiling"), std::string::npos) << r.second;
+}
+
+// ---- SimpleSoftMax with isBasicBlock, half data and srcK a multiple of 64 on 2201 (sfx5): the
+// host SoftMaxTilingFunc, with a scratch of fewer than 8 rows that does not divide srcM, gives a
+// tail split for shapes the basic-block check accepts (srcM % 8 == 0, srcK % 64 == 0, 128 <= srcK
+// < 2048); SimpleSoftMaxBasicBlock computes the rangeM full splits only. Unchecked, lngrad follows
+// the device (the replay of the same reading; the tail rows keep what dst held); checked mode
+// names the rows it would leave.
+template <class S>
+void CheckSimpleBasicTail(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
+  const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
+  ASSERT_EQ(t.splitM, splitRows);
+  ASSERT_NE(t.tailM, 0u);
+  const std::vector<Half> y = CheckSimpleBasic<Half, S>(s, splitRows, inPlace, seed);
+  // The rows past rangeM * splitM: the sentinel (apart) or src (in place), not computed.
+  const auto x = Uniform<Half>(seed, uint64_t{s.m} * s.k, -4.0f, 6.0f);
+  const std::vector<Half> kept = inPlace ? x : Sentinel<Half>(x.size());
+  const uint64_t from = uint64_t{t.rangeM} * t.splitM * s.k;
+  ASSERT_EQ(y.size(), kept.size());
+  ExpectSameBits(std::vector<Half>(y.begin() + from, y.end()),
+                 std::vector<Half>(kept.begin() + from, kept.end()), "tail rows");
+}
+
+TEST(SimpleSoftMaxBasicReplay, TailSplitIsLeftUnchecked) {
+  uint32_t seed = 4700;
+  for (const Shape& s : {Shape{16, 128, 128}, Shape{40, 192, 192}, Shape{8, 256, 256}}) {
+    CheckSimpleBasicTail<Half>(s, 3, false, seed++);
+    CheckSimpleBasicTail<float>(s, 3, true, seed++);
+  }
+  CheckSimpleBasicTail<Half>({24, 192, 192}, 5, true, seed++);
+  CheckSimpleBasicTail<float>({24, 192, 192}, 7, false, seed++);
+  CheckSimpleBasicTail<float>({16, 1024, 1024}, 7, false, seed++);
+}
+
+TEST(SimpleSoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
+  const SoftMaxTiling t = HostTiling({16, 128, 128}, 2, 3);
+  ASSERT_EQ(t.rangeM, 5u);
+  ASSERT_EQ(t.tailM, 1u);
+  const auto run = [&](auto value) {
+    using T = decltype(value);
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          auto st = ub.Get<T>(2);
+          AscendC::SimpleSoftMax<T, false, true>(ub.Get<T>(1), st[0], st[kMaxAt<float>],
+                                                 ub.Get<T>(0), ub.Get<uint8_t>(3), t,
+                                                 {16, 128, 16, 128});
+        },
+        k910B);
+  };
+  const auto r = run(Dev<Half>{});
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor would be left unwritten"), std::string::npos)
+      << r.second;
+  EXPECT_NE(r.second.find("tailM = 1"), std::string::npos) << r.second;
+  // Float data computes every row there (the device branch's counter mode over srcM rows).
+  const auto f = run(float{});
+  EXPECT_EQ(f.first, "") << f.second;
 }
 
 }  // namespace
