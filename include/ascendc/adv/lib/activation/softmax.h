@@ -204,6 +204,9 @@ bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& 
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK;
+  if (isDataFormatNZ && sd::RegBase()) {
+    return sd::AdjustNzReg<T1, T2>(softMaxRes, maxTensor, from, to, m, k, loc);
+  }
   // NZ (AdjustSoftMaxResNZImpl): the max of row r at r * 32 bytes whatever stepSizeMode; the
   // row's 16 columns of every fractal are set.
   const uint32_t lanes = (stepSizeMode == 0 || isDataFormatNZ) ? sd::Lanes<T2>() : 1;
