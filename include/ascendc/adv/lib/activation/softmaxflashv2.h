@@ -197,8 +197,9 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   FlashLanes<U> f{ls};
   const uint32_t cols = StoredColumns(d);
   // The 3510 update (SoftmaxFlashV2[M1]ND[WithTail]UpdateVFImpl) goes through memory in the
-  // register code's order, so outputs that alias inputs give the device's values: outReduceMax,
-  // then inMax read, max and expMax stored, the row's dst, then inExpSum read and expSum stored.
+  // register code's order, so outputs that alias inputs give the device's values: src read for
+  // the max, outReduceMax stored, then inMax read, max and expMax stored, src read again for the
+  // row's dst, then inExpSum read and expSum stored.
   // The membase order reads both inputs first and stores the statistics after dst.
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
@@ -211,7 +212,10 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     } else {
       f.Fill(rmax);
     }
-    if (regOrder) FlashV2StoreMax(a, f, r, le);
+    if (regOrder) {  // the register code reads src again after those stores
+      FlashV2StoreMax(a, f, r, le);
+      LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
+    }
     for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     if (bb.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
     ExpInPlace(x);
