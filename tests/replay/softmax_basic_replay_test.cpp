@@ -7,6 +7,7 @@
 // reduces every srcK column; the padding columns hold values above the row's own max).
 #include "softmax_replay_util.h"
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
@@ -386,6 +387,73 @@ TEST(SimpleSoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
   // Float data computes every row there (the device branch's counter mode over srcM rows).
   const auto f = run(float{});
   EXPECT_EQ(f.first, "") << f.second;
+}
+
+// SoftMax with statistics and isBasicBlock on 2201 (SoftMaxBasicBlock, all three overloads:
+// float data too) likewise computes the rangeM full splits only: unchecked, the tail rows of dst,
+// sum and max keep their sentinels (the replay's basic path, replay_softmax.cpp, runs the rangeM
+// splits); checked mode names them.
+template <class T, class S>
+void CheckSoftMaxBasicTail(const Shape& s, uint32_t splitRows, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
+               std::to_string(seed));
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  const auto x = Inputs<T>(seed, s);
+  const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
+  ASSERT_EQ(t.splitM, splitRows);
+  ASSERT_NE(t.tailM, 0u);
+  const uint32_t n = s.m * s.k, stats = s.m * t.reduceK;
+  std::vector<T> y;
+  std::vector<S> sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<T>(n));
+        Put(ub, 2, Sentinel<S>(stats));
+        Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        AscendC::SoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
+                                              ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,
+                                              {s.m, s.k, s.m, s.oriK});
+        y = Take<T>(ub, 1, n);
+        sum = Take<S>(ub, 2, stats);
+        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+      },
+      k910B);
+  std::vector<T> wy = Sentinel<T>(n);
+  std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
+  lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
+                               true);
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(sum, wsum, "sum");
+  ExpectSameBits(max, wmax, "max");
+  const uint64_t from = uint64_t{t.rangeM} * t.splitM;
+  ExpectSameBits(std::vector<T>(y.begin() + from * s.k, y.end()), Sentinel<T>(n - from * s.k),
+                 "tail rows");
+}
+
+TEST(SoftMaxBasicReplay, TailSplitIsLeftUnchecked) {
+  CheckSoftMaxBasicTail<float, float>({16, 128, 128}, 3, 4800);
+  CheckSoftMaxBasicTail<float, float>({24, 64, 60}, 5, 4801);
+  CheckSoftMaxBasicTail<Half, Half>({16, 256, 256}, 3, 4802);
+  CheckSoftMaxBasicTail<Half, float>({24, 192, 190}, 7, 4803);
+}
+
+TEST(SoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
+  const SoftMaxTiling t = HostTiling({16, 128, 128}, 4, 3);
+  ASSERT_EQ(t.tailM, 1u);
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        auto st = ub.Get<float>(2);
+        AscendC::SoftMax<float, false, true>(ub.Get<float>(1), st[0], st[kMaxAt<float>],
+                                             ub.Get<float>(0), ub.Get<uint8_t>(3), t,
+                                             {16, 128, 16, 128});
+      },
+      k910B);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor, sumTensor and maxTensor would be left"),
+            std::string::npos)
+      << r.second;
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 // asserts it, and 3510's whole registers mix rows) and names the last row's store past dstTensor
 // (tensor_bounds); unchecked, 2201/2002 run SimpleSoftMaxBasicBlock's strides
 // (SimpleBasicRowsMembase). Half data with isBasicBlock on 2201/2002 computes only the tiling's
-// rangeM full splits (SimpleBasicRowsComputed): checked mode refuses a tiling that leaves rows
+// rangeM full splits (BasicSplitRows): checked mode refuses a tiling that leaves rows
 // (invalid_count, naming them); unchecked, those rows of dst are left as the device leaves them.
 #pragma once
 
@@ -133,38 +133,6 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// 2201/2002's SimpleSoftMaxBasicBlock for half data (srcK a multiple of 64 too) runs the tiling's
-// rangeM full splits of splitM rows and has no tail-split step, so with the tiling made for this
-// shape (srcM and srcK; another one is re-tiled by the kernel, not modelled: every row) and
-// rangeM * splitM < srcM the rows from rangeM * splitM on are left as they were. The host
-// SoftMaxTilingFunc gives such a tiling for shapes the basic-block check accepts when the scratch
-// holds fewer than 8 rows and that count does not divide srcM ([16, 128] half with 3 rows:
-// rangeM 5, tailM 1); IsBasicBlockInSoftMax refuses it (tailM != 0), the kernel check does not.
-// Float data (the device branch, counter mode over srcM rows) computes every row. Returns the
-// first row left, or srcM.
-template <typename T>
-uint32_t SimpleBasicRowsComputed(bool basic, const AscendC::tiling::SoftMaxTiling& t,
-                                 const Dims& d) {
-  if (!basic || RegBase() || sizeof(T) != 2 || t.srcM != d.m || t.srcK != d.k) return d.m;
-  const uint64_t rows = uint64_t{t.rangeM} * t.splitM;
-  return rows < d.m ? static_cast<uint32_t>(rows) : d.m;
-}
-
-// Checked mode: the rows the device would leave unwritten there (lngrad is loud where the device
-// is silent); unchecked, SimpleBasicRowsMembase follows the device.
-inline void RefuseSimpleBasicTail(const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
-                                  uint32_t from) {
-  if (!CheckedMode()) return;
-  RaiseKernelCheck(
-      checks::kInvalidCount,
-      "SimpleSoftMax: isBasicBlock with half data computes only the tiling's rangeM (" +
-          std::to_string(t.rangeM) + ") full splits of splitM (" + std::to_string(t.splitM) +
-          ") rows (SimpleSoftMaxBasicBlock has no tail split, tailM = " + std::to_string(t.tailM) +
-          "): rows " + std::to_string(from) + " .. " + std::to_string(d.m - 1) +
-          " of dstTensor would be left unwritten on the device; use a tiling whose splitM divides "
-          "srcM (IsBasicBlockInSoftMax) or isBasicBlock = false");
-}
-
 // whole: SimpleWholeRegisters' path.
 template <typename T, typename U>
 void SimpleRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& inSum,
@@ -235,9 +203,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                                      loc);
     return;
   }
-  const uint32_t computed = sd::SimpleBasicRowsComputed<D>(isBasicBlock, tiling, d);
-  if (computed < d.m) {
-    sd::RefuseSimpleBasicTail(tiling, d, computed);
+  // SimpleSoftMaxBasicBlock for half data (srcK a multiple of 64 too) computes the rangeM full
+  // splits only (BasicSplitRows); float data (counter mode over srcM rows) every row.
+  if (isBasicBlock && !sd::RegBase() && sizeof(D) == 2 &&
+      sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", tiling, d) <
+          d.m) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
                                      loc);
     return;

@@ -150,8 +150,13 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     }
     return;
   }
-  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
+  // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
+  if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes == 0) {
+    d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
+                             tiling, d);
+  }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
                         &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d),
                         loc);
