@@ -202,7 +202,8 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 
 // Rows whose max equals the bit pattern `from` get every element set to `to`; true when some
-// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl; NZ: AdjustSoftMaxResNZImpl).
+// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl; NZ: AdjustSoftMaxResNZImpl; NZ on
+// 3510: regbase/3510/softmax_impl.h's AdjustSoftMaxResNZImpl, AdjustNzReg in softmax_nz.h).
 template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
 bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
                       const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo,
