@@ -456,4 +456,36 @@ TEST(SoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
       << r.second;
 }
 
+// The 2201/2002 kernel check's basic-block shape (with softmaxShapeInfo set): 256 / sizeof(T) <=
+// srcK < 2048, srcM a multiple of 8; checked mode refuses the rest (the 950 takes any).
+TEST(SoftMaxBasicReplay, CheckedModeRefusesTheKernelChecksBasicShape) {
+  const auto run = [](const char* soc, bool simple, uint32_t m, uint32_t k) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          const SoftMaxTiling t = HostTiling({m, k, k}, 2, 0);
+          auto st = ub.Get<half>(2);
+          if (simple) {
+            AscendC::SimpleSoftMax<half, false, true>(ub.Get<half>(1), st[0], st[kMaxAt<Half>],
+                                                      ub.Get<half>(0), ub.Get<uint8_t>(3), t,
+                                                      {m, k, m, k});
+          } else {
+            AscendC::SoftMax<half, false, true>(ub.Get<half>(1), st[0], st[kMaxAt<Half>],
+                                                ub.Get<half>(0), ub.Get<uint8_t>(3), t,
+                                                {m, k, m, k});
+          }
+        },
+        soc);
+  };
+  for (const bool simple : {false, true}) {
+    const auto m4 = run(k910B, simple, 4, 128);
+    EXPECT_EQ(m4.first, "invalid_count") << m4.second;
+    EXPECT_NE(m4.second.find("srcM a multiple of 8 (srcM = 4)"), std::string::npos) << m4.second;
+    const auto k64 = run(k910B, simple, 8, 64);  // half: srcK at least 128
+    EXPECT_EQ(k64.first, "invalid_count") << k64.second;
+    EXPECT_NE(k64.second.find("128 <= srcK < 2048 (srcK = 64)"), std::string::npos) << k64.second;
+    EXPECT_EQ(run(k910B, simple, 8, 128).first, "");
+    EXPECT_EQ(run(k950, simple, 4, 64).first, "");
+  }
+}
+
 }  // namespace

@@ -198,6 +198,7 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   }
   const sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
   if (isBasicBlock) sd::RefuseBasicK("SimpleSoftMax", d);
+  if (isBasicBlock) sd::RefuseBasicShape<D>("SimpleSoftMax", softmaxShapeInfo);
   if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
                                      loc);

@@ -152,6 +152,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   }
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
+  if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
   // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
   if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",

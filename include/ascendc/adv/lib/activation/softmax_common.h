@@ -342,6 +342,22 @@ inline void RefuseBasicK(const char* api, const Dims& d) {
                        ") a multiple of 64; the basic-block code reads other rows otherwise");
 }
 
+// Checked mode, SoftMax and SimpleSoftMax with isBasicBlock on 2201/2002: the kernel check's
+// basic-block shape (softmax_check_common.h, simple_softmax_check_common.h: with softmaxShapeInfo
+// srcK or srcM set, 256 / sizeof(T) <= srcK < 2048 and srcM a multiple of 8; srcK % 64 is
+// RefuseBasicK's).
+template <typename T>
+void RefuseBasicShape(const char* api, const AscendC::SoftMaxShapeInfo& s) {
+  if (!CheckedMode() || RegBase() || (s.srcK == 0 && s.srcM == 0)) return;
+  if (s.srcK < 256 / sizeof(T) || s.srcK >= 2048 || s.srcM % 8 != 0) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": isBasicBlock needs " + std::to_string(256 / sizeof(T)) +
+                         " <= srcK < 2048 (srcK = " + std::to_string(s.srcK) +
+                         ") and srcM a multiple of 8 (srcM = " + std::to_string(s.srcM) +
+                         "), the kernel check's basic block");
+  }
+}
+
 // The membase basic-block functions (SoftMaxBasicBlock; SimpleSoftMaxBasicBlock for half data)
 // compute the tiling's rangeM full splits and have no tail-split step: with the tiling made for
 // the shape (srcM and srcK; another one the kernel re-tiles, not modelled: every row) and
