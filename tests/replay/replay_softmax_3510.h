@@ -110,4 +110,28 @@ void SoftmaxFlashV3(uint32_t m, uint32_t srcK, uint32_t splitMeanCnt, uint32_t l
                     bool isUpdate, const Half* src, Half* dst, Half* expMax,
                     const FlashV3Stats& st);
 
+// SoftmaxFlashV2 with update in NZ (SoftmaxFlashV2NZ[WithTail]UpdateVFImpl; sfx5's reading,
+// replay_softmax_3510_nz.cpp), src/dst [srcK / 16, srcM, 16]: the row max and sum over the first
+// oriK columns (the NZ reduction order of SoftMaxNz); statistics lane by lane for rows below
+// oriM (float statistics: and below 8 * (srcM / 8), the e2b loop's srcM / 8 registers): max =
+// Max(inMax, rowmax), expMax = exp(inMax - max), expSum = rowsum + expMax * inExpSum; dst =
+// exp(x - max) on the first oriK columns of rows below oriM, column c subtracting lane c % 16 of
+// half statistics, lane (c % 16) / 2 of float ones; expMax [rows, 32 B of T]: float data the
+// float lanes, half with half statistics lane c, half with float statistics lane c / 2. With
+// float statistics oriM must be at most 8 * (srcM / 8) (the device reads its scratch beyond).
+template <class T, class S>
+void SoftmaxFlashV2NzUpdate(uint32_t srcM, uint32_t srcK, uint32_t oriM, uint32_t oriK,
+                            const NzFlashV2Io<T, S>& io);
+
+// AdjustSoftMaxRes in NZ (AdjustSoftMaxResNZImpl of regbase/3510/softmax_impl.h; sfx5's
+// reading): register i (256 bytes: 64 float or 128 half elements) of every fractal, that is
+// rows i * 4 .. or i * 8 .. of each, is set to `to` when the max of row i (its first element at
+// i * 32 bytes) has the bits `from` (16 bits for half statistics), for i < ceil(srcM * 16 /
+// elements per register); the last register's store runs past the fractal (into the next one's
+// first rows, past the tensor for the last fractal: kept below resMem). True when some row
+// matched.
+template <class T, class S>
+bool AdjustSoftMaxResNz(uint32_t srcM, uint32_t srcK, T* res, const S* max, uint32_t from, T to,
+                        uint64_t resMem);
+
 }  // namespace lngrad_replay::r3510

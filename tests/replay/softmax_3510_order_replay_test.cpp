@@ -8,7 +8,8 @@
 //    read what the previous row stored;
 //  - the flash updates' order of stores and loads when outputs alias inputs: the M1
 //    (SOFTMAX_OUTPUT_WITHOUT_BRC) outReduceMax stored before inMax is read, max stored before
-//    inExpSum is read (SoftmaxFlashV2 in both modes, SoftmaxFlash).
+//    inExpSum is read (SoftmaxFlashV2 in both modes, SoftmaxFlash), src read again after the
+//    row's max is stored (maxTensor, or V2's expMaxTensor, a view into src's buffer).
 #include "replay_softmax_3510.h"
 
 #include "../aicore/checked_mode_scope.h"
@@ -278,6 +279,78 @@ TEST(SoftmaxFlashUpdate3510Replay, DstIsStoredInASecondPass) {
     CheckAliased<Half, Half, true>({4, 80, 77}, a, seed++);
     CheckAliased<Half, Half, true>({6, 32, 32}, a, seed++);
   }
+}
+
+// SoftmaxFlash and SoftmaxFlashV2 with update on the 950 read src twice per row
+// (SoftmaxFlashND[WithTail]Impl, SoftmaxFlashV2[M1]ND[WithTail]UpdateVFImpl): for the max, and,
+// after the row's max (V2: and expMax) is stored, for the exponentials. The kit's reuse check
+// (MultipleTensorCheckFuncBasicClass) refuses only tensors of the same address and size, so
+// maxTensor (or V2's expMaxTensor) may be a view into src's buffer at `at`: rows 0 and 1 store
+// their statistics over the next row (read after), row 2 over its own columns (the second read
+// sees them), the later rows over rows already read. Buffer 0: x, then a sentinel; every buffer
+// compared.
+template <class T, bool v1, bool onExpMax>
+void CheckStatsOnSrc(const Shape& s, uint32_t at, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " v1 " + std::to_string(v1) + " onExpMax " + std::to_string(onExpMax) +
+               " at " + std::to_string(at));
+  constexpr uint32_t kRegion = kUbBufBytes / 4 / sizeof(T), kEmAt = kUbBufBytes / 2 / sizeof(T);
+  const uint32_t n = s.m * s.k, ls = 32 / sizeof(T);
+  std::vector<T> b0 = Sentinel<T>(kUbBufBytes / sizeof(T));
+  const auto x = Inputs<T>(seed, s);
+  std::copy(x.begin(), x.end(), b0.begin());
+  const auto st0 = Uniform<T>(seed + 1, 3 * kRegion, 0.5f, 9.0f);
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({s.m, s.k}), sizeof(T), sizeof(T), kUbBufBytes / 2, t,
+                                    true);
+  std::vector<T> y, got0, st, em;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, b0);
+        Put(ub, 1, Sentinel<T>(n));
+        Put(ub, 2, st0);
+        const FlashTensors<T, T> f(ub);
+        auto src = ub.Get<Dev<T>>(0), r = ub.Get<Dev<T>>(2);
+        src.SetSize(n);
+        const auto max = onExpMax ? r[2 * kRegion] : ub.Get<Dev<T>>(0)[at];
+        const auto emT = onExpMax ? ub.Get<Dev<T>>(0)[at] : f.em;
+        const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+        if constexpr (v1) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+          AscendC::SoftmaxFlash<Dev<T>>(f.dst, r[0], max, src, emT, r[kRegion], r[kRegion + 512],
+                                        f.tmp, t, true, si);
+#pragma GCC diagnostic pop
+        } else {
+          AscendC::SoftmaxFlashV2<Dev<T>, true>(f.dst, r[0], max, src, emT, r[kRegion],
+                                                r[kRegion + 512], f.tmp, t, si);
+        }
+        y = Take<T>(ub, 1, n);
+        got0 = Take<T>(ub, 0, b0.size());
+        st = Take<T>(ub, 2, st0.size());
+        em = Take<T>(ub, 3, s.m * ls, kEmAt);
+      },
+      k950);
+  std::vector<T> wy = Sentinel<T>(n), w0 = b0, w = st0, wem(s.m * ls);
+  T* wmax = onExpMax ? w.data() + 2 * kRegion : w0.data() + at;
+  T* wemp = onExpMax ? w0.data() + at : wem.data();
+  const lngrad_replay::NzFlashV2Io<T, T> io{
+      w0.data(), wy.data(), w.data(), wmax, wemp, w.data() + kRegion, w.data() + kRegion + 512};
+  r3510::SoftmaxFlashUpdate(s.m, s.k, s.oriK, io, v1);
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(got0, w0, "src buffer");
+  ExpectSameBits(st, w, "statistics");
+  if (!onExpMax) ExpectSameBits(em, wem, "expMax");
+}
+
+TEST(SoftmaxFlashUpdate3510Replay, SrcIsReadAgainAfterMaxIsStored) {
+  uint32_t seed = 4400;
+  CheckStatsOnSrc<float, true, false>({5, 72, 70}, 136, seed++);
+  CheckStatsOnSrc<float, false, false>({5, 72, 70}, 136, seed++);
+  CheckStatsOnSrc<float, false, true>({5, 72, 70}, 136, seed++);
+  CheckStatsOnSrc<float, true, false>({4, 136, 136}, 264, seed++);
+  CheckStatsOnSrc<Half, true, false>({4, 80, 77}, 144, seed++);
+  CheckStatsOnSrc<Half, false, false>({4, 80, 77}, 144, seed++);
+  CheckStatsOnSrc<Half, false, true>({4, 80, 77}, 144, seed++);
 }
 
 }  // namespace

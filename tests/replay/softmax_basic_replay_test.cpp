@@ -7,6 +7,7 @@
 // reduces every srcK column; the padding columns hold values above the row's own max).
 #include "softmax_replay_util.h"
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
@@ -263,7 +264,7 @@ TEST(SoftmaxFlashV2BasicReplay, PaddingColumnsTakePart) {
 // SimpleSoftMaxBasicBlock (replay_softmax_basic.cpp). dst starts as a sentinel (float data: the
 // Exp runs over what the Sub did not write there); src, buffer 0, may be dst (inPlace).
 template <class T, class S>
-void CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
+std::vector<T> CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " inPlace " +
                std::to_string(inPlace) + " seed " + std::to_string(seed));
   const bool was = lngrad::aicore::CheckedMode();
@@ -292,6 +293,7 @@ void CheckSimpleBasic(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t
   lngrad_replay::ReplaySimpleSoftMaxBasic(Mirror(t), x.data(), inSum.data(), inMax.data(),
                                           want.data());
   ExpectSameBits(y, want, "dst");
+  return y;
 }
 
 // The Sub and Div step 64 * (srcK / 64) columns a repeat: rows mixed, the columns past them left
@@ -328,6 +330,162 @@ TEST(SimpleSoftMaxBasicReplay, OtherShapesTilingIsRefusedUnchecked) {
   lngrad::aicore::SetCheckedMode(was);
   EXPECT_EQ(r.first, "invalid_count") << r.second;
   EXPECT_NE(r.second.find("re-tiling"), std::string::npos) << r.second;
+}
+
+// ---- SimpleSoftMax with isBasicBlock, half data and srcK a multiple of 64 on 2201 (sfx5): the
+// host SoftMaxTilingFunc, with a scratch of fewer than 8 rows that does not divide srcM, gives a
+// tail split for shapes the basic-block check accepts (srcM % 8 == 0, srcK % 64 == 0, 128 <= srcK
+// < 2048); SimpleSoftMaxBasicBlock computes the rangeM full splits only. Unchecked, lngrad follows
+// the device (the replay of the same reading; the tail rows keep what dst held); checked mode
+// names the rows it would leave.
+template <class S>
+void CheckSimpleBasicTail(const Shape& s, uint32_t splitRows, bool inPlace, uint32_t seed) {
+  const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
+  ASSERT_EQ(t.splitM, splitRows);
+  ASSERT_NE(t.tailM, 0u);
+  const std::vector<Half> y = CheckSimpleBasic<Half, S>(s, splitRows, inPlace, seed);
+  // The rows past rangeM * splitM: the sentinel (apart) or src (in place), not computed.
+  const auto x = Uniform<Half>(seed, uint64_t{s.m} * s.k, -4.0f, 6.0f);
+  const std::vector<Half> kept = inPlace ? x : Sentinel<Half>(x.size());
+  const uint64_t from = uint64_t{t.rangeM} * t.splitM * s.k;
+  ASSERT_EQ(y.size(), kept.size());
+  ExpectSameBits(std::vector<Half>(y.begin() + from, y.end()),
+                 std::vector<Half>(kept.begin() + from, kept.end()), "tail rows");
+}
+
+TEST(SimpleSoftMaxBasicReplay, TailSplitIsLeftUnchecked) {
+  uint32_t seed = 4700;
+  for (const Shape& s : {Shape{16, 128, 128}, Shape{40, 192, 192}, Shape{8, 256, 256}}) {
+    CheckSimpleBasicTail<Half>(s, 3, false, seed++);
+    CheckSimpleBasicTail<float>(s, 3, true, seed++);
+  }
+  CheckSimpleBasicTail<Half>({24, 192, 192}, 5, true, seed++);
+  CheckSimpleBasicTail<float>({24, 192, 192}, 7, false, seed++);
+  CheckSimpleBasicTail<float>({16, 1024, 1024}, 7, false, seed++);
+}
+
+TEST(SimpleSoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
+  const SoftMaxTiling t = HostTiling({16, 128, 128}, 2, 3);
+  ASSERT_EQ(t.rangeM, 5u);
+  ASSERT_EQ(t.tailM, 1u);
+  const auto run = [&](auto value) {
+    using T = decltype(value);
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          auto st = ub.Get<T>(2);
+          AscendC::SimpleSoftMax<T, false, true>(ub.Get<T>(1), st[0], st[kMaxAt<float>],
+                                                 ub.Get<T>(0), ub.Get<uint8_t>(3), t,
+                                                 {16, 128, 16, 128});
+        },
+        k910B);
+  };
+  const auto r = run(Dev<Half>{});
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor would be left unwritten"), std::string::npos)
+      << r.second;
+  EXPECT_NE(r.second.find("tailM = 1"), std::string::npos) << r.second;
+  // Float data computes every row there (the device branch's counter mode over srcM rows).
+  const auto f = run(float{});
+  EXPECT_EQ(f.first, "") << f.second;
+}
+
+// SoftMax with statistics and isBasicBlock on 2201 (SoftMaxBasicBlock, all three overloads:
+// float data too) likewise computes the rangeM full splits only: unchecked, the tail rows of dst,
+// sum and max keep their sentinels (the replay's basic path, replay_softmax.cpp, runs the rangeM
+// splits); checked mode names them.
+template <class T, class S>
+void CheckSoftMaxBasicTail(const Shape& s, uint32_t splitRows, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " splitRows " + std::to_string(splitRows) + " seed " +
+               std::to_string(seed));
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  const auto x = Inputs<T>(seed, s);
+  const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
+  ASSERT_EQ(t.splitM, splitRows);
+  ASSERT_NE(t.tailM, 0u);
+  const uint32_t n = s.m * s.k, stats = s.m * t.reduceK;
+  std::vector<T> y;
+  std::vector<S> sum, max;
+  OnBlock(
+      [&](Ub& ub) {
+        Put(ub, 0, x);
+        Put(ub, 1, Sentinel<T>(n));
+        Put(ub, 2, Sentinel<S>(stats));
+        Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+        auto st = ub.Get<Dev<S>>(2);
+        AscendC::SoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
+                                              ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,
+                                              {s.m, s.k, s.m, s.oriK});
+        y = Take<T>(ub, 1, n);
+        sum = Take<S>(ub, 2, stats);
+        max = Take<S>(ub, 2, stats, kMaxAt<S>);
+      },
+      k910B);
+  std::vector<T> wy = Sentinel<T>(n);
+  std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
+  lngrad_replay::ReplaySoftMax(Mirror(t), s.oriK, x.data(), wy.data(), wsum.data(), wmax.data(),
+                               true);
+  ExpectSameBits(y, wy, "dst");
+  ExpectSameBits(sum, wsum, "sum");
+  ExpectSameBits(max, wmax, "max");
+  const uint64_t from = uint64_t{t.rangeM} * t.splitM;
+  ExpectSameBits(std::vector<T>(y.begin() + from * s.k, y.end()), Sentinel<T>(n - from * s.k),
+                 "tail rows");
+}
+
+TEST(SoftMaxBasicReplay, TailSplitIsLeftUnchecked) {
+  CheckSoftMaxBasicTail<float, float>({16, 128, 128}, 3, 4800);
+  CheckSoftMaxBasicTail<float, float>({24, 64, 60}, 5, 4801);
+  CheckSoftMaxBasicTail<Half, Half>({16, 256, 256}, 3, 4802);
+  CheckSoftMaxBasicTail<Half, float>({24, 192, 190}, 7, 4803);
+}
+
+TEST(SoftMaxBasicReplay, CheckedModeNamesTheTailSplitsRows) {
+  const SoftMaxTiling t = HostTiling({16, 128, 128}, 4, 3);
+  ASSERT_EQ(t.tailM, 1u);
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        auto st = ub.Get<float>(2);
+        AscendC::SoftMax<float, false, true>(ub.Get<float>(1), st[0], st[kMaxAt<float>],
+                                             ub.Get<float>(0), ub.Get<uint8_t>(3), t,
+                                             {16, 128, 16, 128});
+      },
+      k910B);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor, sumTensor and maxTensor would be left"),
+            std::string::npos)
+      << r.second;
+}
+
+// The 2201/2002 kernel check's basic-block shape (with softmaxShapeInfo set): 256 / sizeof(T) <=
+// srcK < 2048, srcM a multiple of 8; checked mode refuses the rest (the 950 takes any).
+TEST(SoftMaxBasicReplay, CheckedModeRefusesTheKernelChecksBasicShape) {
+  const auto run = [](const char* soc, bool simple, uint32_t m, uint32_t k) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          const SoftMaxTiling t = HostTiling({m, k, k}, 2, 0);
+          auto st = ub.Get<half>(2);
+          if (simple) {
+            AscendC::SimpleSoftMax<half, false, true>(ub.Get<half>(1), st[0], st[kMaxAt<Half>],
+                                                      ub.Get<half>(0), ub.Get<uint8_t>(3), t,
+                                                      {m, k, m, k});
+          } else {
+            AscendC::SoftMax<half, false, true>(ub.Get<half>(1), st[0], st[kMaxAt<Half>],
+                                                ub.Get<half>(0), ub.Get<uint8_t>(3), t,
+                                                {m, k, m, k});
+          }
+        },
+        soc);
+  };
+  for (const bool simple : {false, true}) {
+    const auto m4 = run(k910B, simple, 4, 128);
+    EXPECT_EQ(m4.first, "invalid_count") << m4.second;
+    EXPECT_NE(m4.second.find("srcM a multiple of 8 (srcM = 4)"), std::string::npos) << m4.second;
+    const auto k64 = run(k910B, simple, 8, 64);  // half: srcK at least 128
+    EXPECT_EQ(k64.first, "invalid_count") << k64.second;
+    EXPECT_NE(k64.second.find("128 <= srcK < 2048 (srcK = 64)"), std::string::npos) << k64.second;
+    EXPECT_EQ(run(k910B, simple, 8, 128).first, "");
+    EXPECT_EQ(run(k950, simple, 4, 64).first, "");
+  }
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 // refuses isBasicBlock with srcK not a multiple of 64 (invalid_count: the 2201/2002 kernel check
 // asserts it, and 3510's whole registers mix rows) and names the last row's store past dstTensor
 // (tensor_bounds); unchecked, 2201/2002 run SimpleSoftMaxBasicBlock's strides
-// (SimpleBasicRowsMembase).
+// (SimpleBasicRowsMembase). Half data with isBasicBlock on 2201/2002 computes only the tiling's
+// rangeM full splits (BasicSplitRows): checked mode refuses a tiling that leaves rows
+// (invalid_count, naming them); unchecked, those rows of dst are left as the device leaves them.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -196,7 +198,17 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   }
   const sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
   if (isBasicBlock) sd::RefuseBasicK("SimpleSoftMax", d);
+  if (isBasicBlock) sd::RefuseBasicShape<D>("SimpleSoftMax", softmaxShapeInfo);
   if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
+    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
+                                     loc);
+    return;
+  }
+  // SimpleSoftMaxBasicBlock for half data (srcK a multiple of 64 too) computes the rangeM full
+  // splits only (BasicSplitRows); float data (counter mode over srcM rows) every row.
+  if (isBasicBlock && !sd::RegBase() && sizeof(D) == 2 &&
+      sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", tiling, d) <
+          d.m) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
                                      loc);
     return;

@@ -150,8 +150,14 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     }
     return;
   }
-  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
+  if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
+  // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
+  if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes == 0) {
+    d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
+                             tiling, d);
+  }
   sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
                         &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d),
                         loc);
@@ -197,13 +203,17 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 }
 
 // Rows whose max equals the bit pattern `from` get every element set to `to`; true when some
-// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl; NZ: AdjustSoftMaxResNZImpl).
+// row did (softmax_common_impl.h AdjustSoftMaxResBaseImpl; NZ: AdjustSoftMaxResNZImpl; NZ on
+// 3510: regbase/3510/softmax_impl.h's AdjustSoftMaxResNZImpl, AdjustNzReg in softmax_nz.h).
 template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
 bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
                       const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo,
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
   const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK;
+  if (isDataFormatNZ && sd::RegBase()) {
+    return sd::AdjustNzReg<T1, T2>(softMaxRes, maxTensor, from, to, m, k, loc);
+  }
   // NZ (AdjustSoftMaxResNZImpl): the max of row r at r * 32 bytes whatever stepSizeMode; the
   // row's 16 columns of every fractal are set.
   const uint32_t lanes = (stepSizeMode == 0 || isDataFormatNZ) ? sd::Lanes<T2>() : 1;

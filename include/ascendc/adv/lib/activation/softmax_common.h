@@ -342,6 +342,49 @@ inline void RefuseBasicK(const char* api, const Dims& d) {
                        ") a multiple of 64; the basic-block code reads other rows otherwise");
 }
 
+// Checked mode, SoftMax and SimpleSoftMax with isBasicBlock on 2201/2002: the kernel check's
+// basic-block shape (softmax_check_common.h, simple_softmax_check_common.h: with softmaxShapeInfo
+// srcK or srcM set, 256 / sizeof(T) <= srcK < 2048 and srcM a multiple of 8; srcK % 64 is
+// RefuseBasicK's).
+template <typename T>
+void RefuseBasicShape(const char* api, const AscendC::SoftMaxShapeInfo& s) {
+  if (!CheckedMode() || RegBase() || (s.srcK == 0 && s.srcM == 0)) return;
+  if (s.srcK < 256 / sizeof(T) || s.srcK >= 2048 || s.srcM % 8 != 0) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": isBasicBlock needs " + std::to_string(256 / sizeof(T)) +
+                         " <= srcK < 2048 (srcK = " + std::to_string(s.srcK) +
+                         ") and srcM a multiple of 8 (srcM = " + std::to_string(s.srcM) +
+                         "), the kernel check's basic block");
+  }
+}
+
+// The membase basic-block functions (SoftMaxBasicBlock; SimpleSoftMaxBasicBlock for half data)
+// compute the tiling's rangeM full splits and have no tail-split step: with the tiling made for
+// the shape (srcM and srcK; another one the kernel re-tiles, not modelled: every row) and
+// rangeM * splitM < srcM the later rows of `outs` are left as they were. The host
+// SoftMaxTilingFunc gives such a tiling for shapes the basic-block check accepts when the scratch
+// holds fewer than 8 rows and that count does not divide srcM ([16, 128] half with 3 rows: rangeM
+// 5, tailM 1); IsBasicBlockInSoftMax refuses it (tailM != 0), the kernel check does not. Checked
+// mode stops there (invalid_count, naming the rows: lngrad is loud where the device is silent);
+// unchecked, returns the first row left (d.m: every row computed).
+inline uint32_t BasicSplitRows(const char* api, const char* fn, const char* outs,
+                               const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  if (t.srcM != d.m || t.srcK != d.k) return d.m;
+  const uint64_t rows = uint64_t{t.rangeM} * t.splitM;
+  if (rows >= d.m) return d.m;
+  if (CheckedMode()) {
+    RaiseKernelCheck(
+        checks::kInvalidCount,
+        std::string(api) + ": isBasicBlock computes only the tiling's rangeM (" +
+            std::to_string(t.rangeM) + ") full splits of splitM (" + std::to_string(t.splitM) +
+            ") rows (" + fn + " has no tail split, tailM = " + std::to_string(t.tailM) +
+            "): rows " + std::to_string(rows) + " .. " + std::to_string(d.m - 1) + " of " + outs +
+            " would be left unwritten on the device; use a tiling whose splitM divides srcM "
+            "(IsBasicBlockInSoftMax) or isBasicBlock = false");
+  }
+  return static_cast<uint32_t>(rows);
+}
+
 // Checked mode: sharedTmpBuffer of at least `need` bytes on 2201/2002 (the register-based 3510
 // implementation sizes its scratch differently; not checked there).
 inline void CheckTmp(const char* api, const AscendC::LocalTensor<uint8_t>& tmp, uint64_t need) {

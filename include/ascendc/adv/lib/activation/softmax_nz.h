@@ -205,6 +205,50 @@ void SoftMaxNzRowsReg(const char* api, NzFinish fin, const AscendC::LocalTensor<
   }
 }
 
+// AdjustSoftMaxRes, NZ, on 3510 (regbase/3510/softmax_impl.h AdjustSoftMaxResNZImpl): register i
+// (256 bytes: 64 float or 128 half elements) of every fractal, rows i * 4 .. i * 4 + 3 of float
+// data or i * 8 .. i * 8 + 7 of half, is set to `to` when the max of row i (its first element, at
+// i * 32 bytes; not the maxima of the register's own rows) has the bits `from` (16 bits for half
+// statistics), for i < ceil(srcM * 16 / elements per register), stepSizeMode aside. A fractal
+// whose M is not a multiple of 4 (float) or 8 (half) has its last register run into the next
+// fractal's first rows, and the last fractal's past m * k: past softMaxRes checked mode names it
+// (tensor_bounds); unchecked it proceeds inside the UB, as on the device. True when some row i
+// matched.
+template <typename T, typename U>
+bool AdjustNzReg(const AscendC::LocalTensor<T>& res, const AscendC::LocalTensor<U>& max,
+                 uint32_t from, T to, uint32_t m, uint32_t k, SrcLoc loc) {
+  const char* api = "AdjustSoftMaxRes";
+  const uint32_t per = 256 / sizeof(T), block = m * kNzCols;
+  const uint32_t regs = (block + per - 1) / per, fractals = k / kNzCols;
+  const uint64_t n = uint64_t{m} * k;
+  const uint64_t ext = fractals == 0 ? 0 : uint64_t{fractals - 1} * block + uint64_t{regs} * per;
+  const uint64_t s = regs == 0 ? 0 : uint64_t{regs - 1} * Lanes<U>() + 1;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(res, "softMaxRes"), md::Op(max, "maxTensor")}, {n, s});
+  if (ext > n) {
+    const std::string why = std::string(api) + " (NZ M = " + std::to_string(m) +
+                            ": the last register of each fractal is stored whole, to element " +
+                            std::to_string(ext) + ")";
+    CheckRows(why.c_str(), {md::Op(res, "softMaxRes")}, {ext});
+    const detail::TensorView v = res.View();
+    detail::RequireInsideUb(v, v.ptr - v.ub, ext * sizeof(T), why.c_str());
+  }
+  RecordCall(api, loc, {Rd(max, s), Rd(res, ext), Wr(res, ext)});
+  const uint32_t want = sizeof(U) == 2 ? (from & 0xFFFFu) : from;
+  bool any = false;
+  for (uint32_t i = 0; i < regs; ++i) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, max.HostPtr() + uint64_t{i} * Lanes<U>(), sizeof(U));
+    if (bits != want) continue;
+    any = true;
+    for (uint32_t j = 0; j < fractals; ++j) {
+      T* p = res.HostPtr() + uint64_t{i} * per + uint64_t{j} * block;
+      for (uint32_t l = 0; l < per; ++l) p[l] = to;
+    }
+  }
+  return any;
+}
+
 // SimpleSoftMax, NZ (SimpleSoftMaxNZImpl): every column, no mask; column c reads lane
 // (c % 16) % Lanes<U>() of its row's statistics (half: cast lane for lane into the 16-lane work
 // row; float: the row's 8 lanes copied twice).

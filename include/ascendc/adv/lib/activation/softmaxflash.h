@@ -9,8 +9,9 @@
 //    lane c % 8, as BroadCastLastImpl copies the row's first 8 lanes block by block; lane 0 on
 //    3510, ColumnLane).
 // Each row's statistics are read before any is written (outputs may alias the inputs). On 3510
-// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg) and its two loops:
-// dst is stored after every row's statistics (FlashRowsReg).
+// the update is regbase/3510/softmax_flash_impl.h's sequence (FlashRowReg: src read twice per
+// row, for the max and after the row's max is stored) and its two loops: dst is stored after
+// every row's statistics (FlashRowsReg).
 // isBasicBlock on 2201 (softmax_flash_basic_block_impl.h, the update only: the no-update form
 // runs SoftMaxNDImpl's generic order whatever isBasicBlock says): FlashBasicRow on the tiling's
 // rangeM full splits, over every srcK column (oriSrcK is not read); the rows of a tail split: half
@@ -58,10 +59,11 @@ void FlashRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r, std::vec
 // e = exp(x - max_0), s = rowsum(e) (RegRowSum), sum_j = em_j * inSum_j + s (MulAddDst, taken as
 // one fused rounding as the 950's other MulAddDst users in lngrad), expMax_j = (em_j * inSum_j)
 // / sum_j; x is left holding e (the work buffer) and sum_0 is returned (dst = e / sum is the
-// second loop's, FlashRowsReg). In the register code's memory order: inMax read, max stored,
-// then (after the exponentials) inSum read, expMax and sum stored.
+// second loop's, FlashRowsReg). In the register code's memory order: src read for the max,
+// inMax read, max stored, src read again for the exponentials (`row`: the row in src; a max
+// stored over it is what the second read sees), then inSum read, expMax and sum stored.
 template <typename T, typename U>
-float FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x) {
+float FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>& x, const T* row) {
   const uint32_t ls = Lanes<U>(), le = Lanes<T>();
   std::vector<float> mx(ls), em(ls), sum(ls);
   const float rmax = RowMax(x.data(), static_cast<uint32_t>(x.size()));
@@ -71,6 +73,7 @@ float FlashRowReg(const FlashV2Args<T, U, T>& a, uint32_t r, std::vector<float>&
     em[j] = ExpOf(inMax - mx[j]);
   }
   for (uint32_t j = 0; j < ls; ++j) a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(mx[j]);
+  LoadRow(x, row, static_cast<uint32_t>(x.size()));
   for (float& v : x) v = v - mx[0];
   ExpInPlace(x);
   const float rs = RegRowSum(x.data(), static_cast<uint32_t>(x.size()));
@@ -97,7 +100,7 @@ void FlashRowsReg(const FlashV2Args<T, U, T>& a, const Dims& d) {
   std::vector<float> work(uint64_t{d.m} * cols), sum0(d.m), x;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
-    sum0[r] = FlashRowReg(a, r, x);
+    sum0[r] = FlashRowReg(a, r, x, a.src.HostPtr() + uint64_t{r} * d.k);
     std::copy(x.begin(), x.end(), work.begin() + uint64_t{r} * cols);
   }
   for (uint32_t r = 0; r < d.m; ++r) {

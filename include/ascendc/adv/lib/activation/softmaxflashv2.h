@@ -197,8 +197,9 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   FlashLanes<U> f{ls};
   const uint32_t cols = StoredColumns(d);
   // The 3510 update (SoftmaxFlashV2[M1]ND[WithTail]UpdateVFImpl) goes through memory in the
-  // register code's order, so outputs that alias inputs give the device's values: outReduceMax,
-  // then inMax read, max and expMax stored, the row's dst, then inExpSum read and expSum stored.
+  // register code's order, so outputs that alias inputs give the device's values: src read for
+  // the max, outReduceMax stored, then inMax read, max and expMax stored, src read again for the
+  // row's dst, then inExpSum read and expSum stored.
   // The membase order reads both inputs first and stores the statistics after dst.
   const bool regOrder = update && RegBase();
   for (uint32_t r = 0; r < rows; ++r) {
@@ -211,7 +212,10 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     } else {
       f.Fill(rmax);
     }
-    if (regOrder) FlashV2StoreMax(a, f, r, le);
+    if (regOrder) {  // the register code reads src again after those stores
+      FlashV2StoreMax(a, f, r, le);
+      LoadRow(x, a.src.HostPtr() + uint64_t{r} * d.k, cols);
+    }
     for (uint32_t c = 0; c < cols; ++c) x[c] = x[c] - f.max[ColumnLane(c) % ls];
     if (bb.SrcKeepsShifted<T>()) StoreRow(a.src.HostPtr() + uint64_t{r} * d.k, x);
     ExpInPlace(x);
@@ -279,6 +283,76 @@ void FlashV2NzUpdateRows(const FlashV2Args<T, U, T>& a, const AscendC::LocalTens
       a.expMax.HostPtr()[uint64_t{r} * emLanes + l] = Narrow<T>(em[l % lanes]);
     }
     for (uint32_t c = 0; c < d.k; ++c) a.dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+  }
+}
+
+// SoftmaxFlashV2 with update, NZ, on 3510 (regbase/3510/softmax_flashv2_impl.h
+// SoftmaxFlashV2NZ[WithTail]UpdateVFImpl): rows 0 .. oriSrcM - 1 of the fractals (M: the shape's
+// srcM), exactly the first oriSrcK columns, the row max and sum in the register NZ order
+// (RegNzRowReduce); statistics lane by lane: max_l = Max(inMax_l, rowmax) (the register Max,
+// inMax first), expMax_l = exp(inMax_l - max_l); column c subtracts lane c % 16 of half
+// statistics, lane (c % 16) / 2 of float ones (the max Interleave-d with itself); expSum_l =
+// rowsum + expMax_l * inExpSum_l (Mul, then Add), inExpSum read after max is stored. expMax:
+// float data the float lanes (stored with max, read back for the sum), half data with half
+// statistics lane l, with float ones lane l / 2. The other rows and columns of dst keep their
+// contents. Float statistics are computed for the rows below 8 * (srcM / 8) only (the e2b loops'
+// srcM / 8 registers); with oriSrcM above that the device subtracts, for the last rows, a max
+// its scratch never received: refused in either mode (invalid_count).
+template <typename T, typename U>
+void FlashV2NzUpdateRowsReg(const FlashV2Args<T, U, T>& a, const AscendC::SoftMaxShapeInfo& shape,
+                            const AscendC::tiling::SoftMaxTiling& t, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV2";
+  const NzDims d = RegNzDims(api, shape, t);
+  if (sizeof(U) == 4 && d.m > d.stride / 8 * 8) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": NZ update with float statistics computes the max of " +
+                         std::to_string(d.stride / 8 * 8) + " rows (8 * (srcM / 8), srcM = " +
+                         std::to_string(d.stride) + "); oriSrcM = " + std::to_string(d.m) +
+                         " rows would use a max the device never computed");
+  }
+  const uint32_t lanes = Lanes<U>(), emLanes = Lanes<T>();
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * lanes;
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor")}, {n, n});
+  CheckRows(api,
+            {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor"),
+             md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor"),
+             md::Op(a.expMax, "expMaxTensor")},
+            {s, s, s, s, uint64_t{d.m} * emLanes});
+  RecordCall(api, loc,
+             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
+              Wr(a.max, s), Wr(a.expMax, uint64_t{d.m} * emLanes)});
+  const auto lane = [](uint32_t c) { return sizeof(U) == 4 ? (c % kNzCols) / 2 : c % kNzCols; };
+  std::vector<float> x, mx(lanes), em(lanes);
+  for (uint32_t r = 0; r < d.m; ++r) {
+    LoadNzRow(x, a.src.HostPtr(), d, r);
+    x.resize(d.validK);
+    const float rowMax = RegNzRowReduce(x, true);
+    U* maxRow = a.max.HostPtr() + uint64_t{r} * lanes;
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const float im = Widen(a.inMax.HostPtr()[uint64_t{r} * lanes + l]);
+      mx[l] = RegMax(im, rowMax);
+      em[l] = ExpOf(im - mx[l]);
+    }
+    for (uint32_t l = 0; l < lanes; ++l) maxRow[l] = Narrow<U>(mx[l]);
+    if constexpr (std::is_same_v<T, float>) {  // expMaxTensor is the float expMax buffer
+      for (uint32_t l = 0; l < lanes; ++l) a.expMax.HostPtr()[uint64_t{r} * lanes + l] = em[l];
+    }
+    for (uint32_t c = 0; c < d.validK; ++c) x[c] = x[c] - mx[lane(c)];
+    ExpInPlace(x);
+    for (uint32_t c = 0; c < d.validK; ++c) a.dst.HostPtr()[d.At(r, c)] = Narrow<T>(x[c]);
+    const float rowSum = RegNzRowReduce(x, false);
+    for (uint32_t l = 0; l < lanes; ++l) {
+      const float inSum = Widen(a.inExpSum.HostPtr()[uint64_t{r} * lanes + l]);
+      if constexpr (std::is_same_v<T, float>) em[l] = a.expMax.HostPtr()[uint64_t{r} * lanes + l];
+      const float prod = em[l] * inSum;
+      a.expSum.HostPtr()[uint64_t{r} * lanes + l] = Narrow<U>(rowSum + prod);
+    }
+    if constexpr (!std::is_same_v<T, float>) {
+      for (uint32_t l = 0; l < emLanes; ++l) {
+        a.expMax.HostPtr()[uint64_t{r} * emLanes + l] = Narrow<T>(em[lanes == 8 ? l / 2 : l]);
+      }
+    }
   }
 }
 
@@ -366,6 +440,12 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
     if (!isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl
       sd::SoftMaxNzRowsReg<D, U>("SoftmaxFlashV2", sd::NzFinish::kNone, dstTensor, expSumTensor,
                                  maxTensor, srcTensor, softmaxShapeInfo, tiling, loc);
+      return;
+    }
+    if (isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]UpdateVFImpl
+      sd::FlashV2NzUpdateRowsReg<D, U>({dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                        inExpSumTensor, inMaxTensor},
+                                       softmaxShapeInfo, tiling, loc);
       return;
     }
     const sd::NzDims nz =
