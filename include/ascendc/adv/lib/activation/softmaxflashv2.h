@@ -234,6 +234,27 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
   M1TailStats(a.src, a.expSum.HostPtr(), a.max.HostPtr(), d, statRows);
 }
 
+// The operand checks and the sanitizer record of an NZ update (2201 and 3510 forms): dst and src
+// [srcM, srcK], the statistics [oriSrcM, 32 B]. tmp_bytes: the scratch the form needs (0: none).
+template <typename T, typename U>
+void CheckNzUpdateOperands(const char* api, const FlashV2Args<T, U, T>& a,
+                           const AscendC::LocalTensor<uint8_t>* tmp, uint64_t tmp_bytes,
+                           const NzDims& d, SrcLoc loc) {
+  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  const uint64_t em = uint64_t{d.m} * Lanes<T>();
+  namespace md = math_detail;
+  CheckRows(api, {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor")}, {n, n});
+  CheckRows(api,
+            {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor"),
+             md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor"),
+             md::Op(a.expMax, "expMaxTensor")},
+            {s, s, s, s, em});
+  if (tmp != nullptr) CheckTmp(api, *tmp, tmp_bytes);
+  RecordCall(api, loc,
+             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
+              Wr(a.max, s), Wr(a.expMax, em)});
+}
+
 // SoftmaxFlashV2 with update, NZ (FlashV2NZUpdateGenericImpl), rows d.m of FlashV2NzDimsOf:
 // lane l of the row's statistics (Lanes<U>()): max_l = Max(inMax_l, rowmax), expMax_l =
 // exp(inMax_l - max_l); column c subtracts lane (c % 16) % Lanes<U>() (the float max, before any
@@ -244,19 +265,8 @@ void FlashV2NzUpdateRows(const FlashV2Args<T, U, T>& a, const AscendC::LocalTens
                          const AscendC::SoftMaxShapeInfo& shape, const NzDims& d, SrcLoc loc) {
   const char* api = "SoftmaxFlashV2";
   CheckNzShape(api, shape, d);
+  CheckNzUpdateOperands(api, a, &tmp, (uint64_t{kNzCols} * 3 + d.k) * 4, d, loc);
   const uint32_t lanes = Lanes<U>(), emLanes = Lanes<T>();
-  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * lanes;
-  namespace md = math_detail;
-  CheckRows(api, {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor")}, {n, n});
-  CheckRows(api,
-            {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor"),
-             md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor"),
-             md::Op(a.expMax, "expMaxTensor")},
-            {s, s, s, s, uint64_t{d.m} * emLanes});
-  CheckTmp(api, tmp, (uint64_t{kNzCols} * 3 + d.k) * 4);
-  RecordCall(api, loc,
-             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
-              Wr(a.max, s), Wr(a.expMax, uint64_t{d.m} * emLanes)});
   std::vector<float> x, mx(lanes), em(lanes), inSum(lanes);
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadNzRow(x, a.src.HostPtr(), d, r);
@@ -310,18 +320,8 @@ void FlashV2NzUpdateRowsReg(const FlashV2Args<T, U, T>& a, const AscendC::SoftMa
                          std::to_string(d.stride) + "); oriSrcM = " + std::to_string(d.m) +
                          " rows would use a max the device never computed");
   }
+  CheckNzUpdateOperands<T, U>(api, a, nullptr, 0, d, loc);
   const uint32_t lanes = Lanes<U>(), emLanes = Lanes<T>();
-  const uint64_t n = uint64_t{d.stride} * d.k, s = uint64_t{d.m} * lanes;
-  namespace md = math_detail;
-  CheckRows(api, {md::Op(a.dst, "dstTensor"), md::Op(a.src, "srcTensor")}, {n, n});
-  CheckRows(api,
-            {md::Op(a.expSum, "expSumTensor"), md::Op(a.max, "maxTensor"),
-             md::Op(a.inExpSum, "inExpSumTensor"), md::Op(a.inMax, "inMaxTensor"),
-             md::Op(a.expMax, "expMaxTensor")},
-            {s, s, s, s, uint64_t{d.m} * emLanes});
-  RecordCall(api, loc,
-             {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
-              Wr(a.max, s), Wr(a.expMax, uint64_t{d.m} * emLanes)});
   const auto lane = [](uint32_t c) { return sizeof(U) == 4 ? (c % kNzCols) / 2 : c % kNzCols; };
   std::vector<float> x, mx(lanes), em(lanes);
   for (uint32_t r = 0; r < d.m; ++r) {
