@@ -24,14 +24,18 @@ constexpr AscendC::SoftmaxConfig kCfg8x24{true, 8, 24};
 constexpr AscendC::SoftmaxConfig kCfg8x81{true, 8, 81};
 constexpr AscendC::SoftmaxConfig kCfg8x20{true, 8, 20};
 
+template <const AscendC::SoftmaxConfig& cfg>
+struct CfgTag {
+  static constexpr const AscendC::SoftmaxConfig& kValue = cfg;
+};
+
 // SoftMax<.., isBasicBlock, cfg> with statistics on dav-2201 (unchecked when `checked` is false)
 // against ReplaySoftMaxConfig; dst and the statistics start as sentinels.
 template <class T, class S, bool basic, const AscendC::SoftmaxConfig& cfg>
 void CheckStats(const Shape& s, uint32_t splitRows, bool inPlace, bool checked, uint32_t seed) {
-  SCOPED_TRACE(Name(s) + " cfg " + std::to_string(cfg.oriSrcM) + "x" +
-               std::to_string(cfg.oriSrcK) + " basic " + std::to_string(basic) + " splitRows " +
-               std::to_string(splitRows) + " inPlace " + std::to_string(inPlace) + " seed " +
-               std::to_string(seed));
+  SCOPED_TRACE(Name(s) + " cfg " + std::to_string(cfg.oriSrcM) + "x" + std::to_string(cfg.oriSrcK) +
+               " basic " + std::to_string(basic) + " splitRows " + std::to_string(splitRows) +
+               " inPlace " + std::to_string(inPlace) + " seed " + std::to_string(seed));
   CheckedModeScope mode(checked);
   const auto x = Inputs<T>(seed, s);
   const SoftMaxTiling t = HostTiling(s, sizeof(S), splitRows);
@@ -46,10 +50,9 @@ void CheckStats(const Shape& s, uint32_t splitRows, bool inPlace, bool checked, 
         Put(ub, 2, Sentinel<S>(stats));
         Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
         auto st = ub.Get<Dev<S>>(2);
-        AscendC::SoftMax<Dev<T>, false, basic, false, cfg>(ub.Get<Dev<T>>(out), st[0],
-                                                           st[kMaxAt<S>], ub.Get<Dev<T>>(0),
-                                                           ub.Get<uint8_t>(3), t,
-                                                           {s.m, s.k, s.m, s.oriK});
+        AscendC::SoftMax<Dev<T>, false, basic, false, cfg>(
+            ub.Get<Dev<T>>(out), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,
+            {s.m, s.k, s.m, s.oriK});
         y = Take<T>(ub, out, n);
         sum = Take<S>(ub, 2, stats);
         max = Take<S>(ub, 2, stats, kMaxAt<S>);
@@ -59,16 +62,16 @@ void CheckStats(const Shape& s, uint32_t splitRows, bool inPlace, bool checked, 
   std::vector<S> wsum = Sentinel<S>(stats), wmax = Sentinel<S>(stats);
   std::vector<T> wsrc = x;
   lngrad_replay::ReplaySoftMaxConfig<T, S>(
-      Mirror(t), cfg.oriSrcM, cfg.oriSrcK, {wsrc.data(), wy.data(), wsum.data(), wmax.data(), false});
+      Mirror(t), cfg.oriSrcM, cfg.oriSrcK,
+      {wsrc.data(), wy.data(), wsum.data(), wmax.data(), false});
   ExpectOutputs("", y, wy, sum, wsum, max, wmax);
 }
 
 // SoftMax<.., isReuseSource, false, cfg> without statistics; src compared too.
 template <class T, const AscendC::SoftmaxConfig& cfg>
 void CheckNoStats(const Shape& s, uint32_t splitRows, bool reuse, uint32_t seed) {
-  SCOPED_TRACE(Name(s) + " cfg " + std::to_string(cfg.oriSrcM) + "x" +
-               std::to_string(cfg.oriSrcK) + " reuse " + std::to_string(reuse) + " seed " +
-               std::to_string(seed));
+  SCOPED_TRACE(Name(s) + " cfg " + std::to_string(cfg.oriSrcM) + "x" + std::to_string(cfg.oriSrcK) +
+               " reuse " + std::to_string(reuse) + " seed " + std::to_string(seed));
   CheckedModeScope unchecked(false);
   const auto x = Inputs<T>(seed, s);
   const SoftMaxTiling t = HostTiling(s, sizeof(T), splitRows);
@@ -79,13 +82,11 @@ void CheckNoStats(const Shape& s, uint32_t splitRows, bool reuse, uint32_t seed)
         Put(ub, 0, x);
         Put(ub, 1, Sentinel<T>(n));
         if (reuse) {
-          AscendC::SoftMax<Dev<T>, true, false, cfg>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0),
-                                                     ub.Get<uint8_t>(3), t,
-                                                     {s.m, s.k, s.m, s.oriK});
+          AscendC::SoftMax<Dev<T>, true, false, cfg>(
+              ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t, {s.m, s.k, s.m, s.oriK});
         } else {
-          AscendC::SoftMax<Dev<T>, false, false, cfg>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0),
-                                                      ub.Get<uint8_t>(3), t,
-                                                      {s.m, s.k, s.m, s.oriK});
+          AscendC::SoftMax<Dev<T>, false, false, cfg>(
+              ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t, {s.m, s.k, s.m, s.oriK});
         }
         y = Take<T>(ub, 1, n);
         src = Take<T>(ub, 0, n);
@@ -165,13 +166,40 @@ TEST(SoftMaxConfigReplay, CheckedModeNamesSplitKBelowSrcK) {
   EXPECT_NE(r.second.find("splitK = 24"), std::string::npos) << r.second;
   const auto f = lngrad::aicore::test::CheckOf(
       [&](Ub& ub) {
-        AscendC::SoftMax<float, false, false, kCfg8x20>(ub.Get<float>(1), ub.Get<float>(0),
-                                                        ub.Get<uint8_t>(3),
-                                                        HostTiling({8, 32, 20}, 4, 0),
-                                                        {8, 32, 8, 20});
+        AscendC::SoftMax<float, false, false, kCfg8x20>(
+            ub.Get<float>(1), ub.Get<float>(0), ub.Get<uint8_t>(3), HostTiling({8, 32, 20}, 4, 0),
+            {8, 32, 8, 20});
       },
       k910B);
   EXPECT_EQ(f.first, "invalid_count") << f.second;
+}
+
+// What lngrad does not model is refused in any mode: a tiling whose reduceK is not the config's
+// statistics stride (half data with float statistics and a tiling made for half), a config K
+// that rounds up past srcK (the reductions run past the split), and, with splitK below srcK, a
+// tiling made for another shape (the kernel re-tiles).
+TEST(SoftMaxConfigReplay, RefusesWhatIsNotModelled) {
+  CheckedModeScope unchecked(false);
+  const auto run = [](const Shape& s, const Shape& ts, uint32_t typeSize, auto cfgTag) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          auto st = ub.Get<float>(2);
+          constexpr const AscendC::SoftmaxConfig& kC = decltype(cfgTag)::kValue;
+          AscendC::SoftMax<half, false, false, false, kC>(
+              ub.Get<half>(1), st[0], st[kMaxAt<float>], ub.Get<half>(0), ub.Get<uint8_t>(3),
+              HostTiling(ts, typeSize, 0), {s.m, s.k, s.m, s.oriK});
+        },
+        k910B);
+  };
+  const auto a = run({8, 48, 44}, {8, 48, 44}, 2, CfgTag<kCfg8x44>{});
+  EXPECT_EQ(a.first, "invalid_count") << a.second;
+  EXPECT_NE(a.second.find("reduceK is 16"), std::string::npos) << a.second;
+  const auto b = run({8, 16, 16}, {8, 16, 16}, 4, CfgTag<kCfg8x24>{});
+  EXPECT_EQ(b.first, "invalid_count") << b.second;
+  EXPECT_NE(b.second.find("past srcK = 16"), std::string::npos) << b.second;
+  const auto c = run({8, 32, 24}, {16, 32, 24}, 4, CfgTag<kCfg8x24>{});
+  EXPECT_EQ(c.first, "invalid_count") << c.second;
+  EXPECT_NE(c.second.find("re-tiling"), std::string::npos) << c.second;
 }
 
 // The 2002 implementation (membase/v200) ignores the config: lngrad's values there are those of
