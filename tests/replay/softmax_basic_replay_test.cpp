@@ -285,6 +285,23 @@ TEST(SoftmaxFlashV2ConfigReplay, ConfigShapeChoosesThePath) {
   }
 }
 
+// splitK (the config's K rounded up to 8) other than srcK: the reductions step rows by splitK
+// there, which lngrad does not model for SoftmaxFlashV2: refused in any mode.
+TEST(SoftmaxFlashV2ConfigReplay, SplitKOtherThanSrcKIsRefused) {
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({8, 48}), 2, 2, kUbBufBytes / 2, t, true, false);
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        const FlashTensors<Half, Half> f(ub);
+        AscendC::SoftmaxFlashV2<half, true, false, false, false, kV2Cfg8x36>(
+            f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, {8, 48, 8, 36});
+      },
+      k910B);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("not modelled for SoftmaxFlashV2"), std::string::npos) << r.second;
+}
+
 // Every case without and with update, in both modes.
 template <class T, class S>
 void CheckV2BasicCases(std::initializer_list<V2Case> cases, uint32_t seed) {
