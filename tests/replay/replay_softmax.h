@@ -38,6 +38,25 @@ template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
                    bool basic = false);
 
+// SoftMax with the constant-shape config on 2201 (config.oriSrcM = cfgM and config.oriSrcK = cfgK,
+// both non-zero; replay_softmax_cfg.cpp, sfxc's reading). With statistics (sum non-null) and
+// cfgK % 64 == 0, cfgK < 2048, cfgM % 8 == 0: the basic path of ReplaySoftMax (whatever
+// isBasicBlock). Otherwise the generic split loop with the reductions over the first cfgK
+// values of row i of a split read at i * splitK (splitK = cfgK rounded up to 8; the Sub, Exp
+// and Div at the tiling's srcK), statistics [rows, 16] for half data with half statistics, else
+// [rows, 8] (the tiling's reduceK must be that). No statistics (SingleSoftMaxImpl): sum = max =
+// nullptr; reuseSrc (float isReuseSource) leaves the exponentials in src.
+template <class T, class S>
+struct CfgIo {
+  T* src;
+  T* dst;
+  S* sum;
+  S* max;
+  bool reuseSrc;
+};
+template <class T, class S>
+void ReplaySoftMaxConfig(const SmxTiling& t, uint32_t cfgM, uint32_t cfgK, const CfgIo<T, S>& io);
+
 // SoftMax with isDataFormatNZ (SoftMaxNZImpl, replay_softmax_nz.cpp): src/dst are [srcK / 16,
 // srcM, 16] fractals, rows 0 .. rangeM * splitM + tailM - 1 computed; oriK = the original K
 // (the last fractal's first oriK % 16 columns valid, all 16 when 0). Statistics [rows, 32

@@ -228,6 +228,80 @@ void CheckV2Basic(const V2Case& c, bool update, uint32_t seed) {
   got.Expect(want);
 }
 
+// SoftmaxFlashV2 with a constant-shape config (oriSrcM, oriSrcK) in the broadcast mode on 2201
+// (sfxc's reading of softmax_flashv2_common_impl.h: the config's shape test takes
+// SoftmaxFlashV2BasicBlockImpl / SoftmaxFlashV2NoUpdateBasicBlock whatever isBasicBlock, else the
+// generic path with config.oriSrcK reduced): isBasicBlock false, against the basic-block replay
+// or the generic replay with the config's K.
+constexpr AscendC::SoftmaxConfig kV2Cfg8x128{true, 8, 128};
+constexpr AscendC::SoftmaxConfig kV2Cfg4x128{true, 4, 128};
+constexpr AscendC::SoftmaxConfig kV2Cfg8x36{true, 8, 36};
+constexpr AscendC::SoftmaxConfig kV2Cfg8x44{true, 8, 44};
+
+template <class T, class S, const AscendC::SoftmaxConfig& cfg>
+void CheckV2Config(const Shape& s, bool update, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " cfg " + std::to_string(cfg.oriSrcM) + "x" + std::to_string(cfg.oriSrcK) +
+               " update " + std::to_string(update));
+  const ge::Shape shape({s.m, s.k});
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(
+      shape, sizeof(T), sizeof(S),
+      std::min(AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), update),
+               kUbBufBytes / 2),
+      t, update, false);
+  const Operands<T, S> in = Seeded<T, S>(s, 32 / sizeof(S), 32 / sizeof(T), seed, false);
+  const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+  const Operands<T, S> got = RunFlash(in, [&](const FlashTensors<T, S>& f, const auto& inSum) {
+    if (update) {
+      AscendC::SoftmaxFlashV2<Dev<T>, true, false, false, false, cfg>(
+          f.dst, f.sum, f.max, f.src, f.em, inSum, f.max, f.tmp, t, si);
+    } else {
+      AscendC::SoftmaxFlashV2<Dev<T>, false, false, false, false, cfg>(
+          f.dst, f.sum, f.max, f.src, f.em, inSum, f.max, f.tmp, t, si);
+    }
+  });
+  Operands<T, S> want = in;
+  if (cfg.oriSrcK % 64 == 0 && cfg.oriSrcM % 8 == 0) {
+    lngrad_replay::ReplayFlashV2Basic<T, S>(Mirror(t), update, want.Io());
+  } else {
+    lngrad_replay::ReplaySoftmaxFlashV2<T, S>(Mirror(t), cfg.oriSrcK, update, want.src.data(),
+                                              want.dst.data(), want.sum.data(), want.max.data(),
+                                              want.em.data(), want.sum.data(), want.max.data());
+  }
+  got.Expect(want);
+}
+
+TEST(SoftmaxFlashV2ConfigReplay, ConfigShapeChoosesThePath) {
+  uint32_t seed = 5500;
+  for (const bool update : {false, true}) {
+    CheckV2Config<float, float, kV2Cfg8x128>({8, 128, 100}, update, seed++);
+    CheckV2Config<Half, Half, kV2Cfg8x128>({8, 128, 97}, update, seed++);
+    CheckV2Config<Half, float, kV2Cfg8x128>({8, 128, 128}, update, seed++);
+    CheckV2Config<float, float, kV2Cfg4x128>({8, 128, 100}, update, seed++);
+    CheckV2Config<Half, float, kV2Cfg4x128>({8, 128, 128}, update, seed++);
+    CheckV2Config<float, float, kV2Cfg8x36>({8, 40, 40}, update, seed++);
+    CheckV2Config<Half, float, kV2Cfg8x44>({8, 48, 40}, update, seed++);
+    CheckV2Config<Half, Half, kV2Cfg8x44>({8, 48, 48}, update, seed++);
+  }
+}
+
+// splitK (the config's K rounded up to 8) other than srcK: the reductions step rows by splitK
+// there, which lngrad does not model for SoftmaxFlashV2: refused in any mode.
+TEST(SoftmaxFlashV2ConfigReplay, SplitKOtherThanSrcKIsRefused) {
+  lngrad::aicore::test::CheckedModeScope unchecked(false);
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({8, 48}), 2, 2, kUbBufBytes / 2, t, true, false);
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        const FlashTensors<Half, Half> f(ub);
+        AscendC::SoftmaxFlashV2<half, true, false, false, false, kV2Cfg8x36>(
+            f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, f.tmp, t, {8, 48, 8, 36});
+      },
+      k910B);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("not modelled for SoftmaxFlashV2"), std::string::npos) << r.second;
+}
+
 // Every case without and with update, in both modes.
 template <class T, class S>
 void CheckV2BasicCases(std::initializer_list<V2Case> cases, uint32_t seed) {

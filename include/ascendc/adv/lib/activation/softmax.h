@@ -12,8 +12,11 @@
 // the first oriSrcK columns of dst stored; isBasicBlock, also without statistics: the first
 // ceil(oriSrcK / 64) * 64, RegBasicDims; isReuseSource on the srcK = 8 and 16 paths: src rows up to
 // the last register's end, ReuseRows).
-// Checked mode: operand sizes, 32-byte alignment, srcK alignment, the sharedTmpBuffer minimum,
-// isBasicBlock with srcK a multiple of 64.
+// The constant-shape config (config.oriSrcM, config.oriSrcK) on 2201: its shape test replaces
+// isBasicBlock, its K the reduced columns and, rounded up to 8, the reductions' row stride
+// (CfgShape, ConfigRows). Checked mode: operand sizes, 32-byte alignment, srcK alignment, the
+// sharedTmpBuffer minimum, isBasicBlock with srcK a multiple of 64, a config K that rounds up to
+// less than srcK.
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -103,6 +106,121 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   ReuseTailRows(src, d, reuseRows);
 }
 
+// The constant-shape config (config.oriSrcM and config.oriSrcK both set) on 2201 only
+// (membase/v220/softmax_impl.h SoftMaxNDImpl; membase/v200 and 3510's SoftMax ignore it). The
+// shape test (oriSrcK % 64 == 0, oriSrcK < 2048, oriSrcM % 8 == 0) takes SoftMaxBasicBlock
+// whatever isBasicBlock (with statistics only); otherwise the generic loop reduces the first
+// config.oriSrcK columns with a ReduceLastND of srcK = splitK (config.oriSrcK rounded up to 8) as
+// the reductions' row stride and dstK = 16 (half data with half statistics) or 8 per row.
+struct CfgShape {
+  uint32_t m = 0, k = 0;
+  bool Set() const { return m != 0 && k != 0 && detail::rep::RunningArch() == NpuArch::k2201; }
+  bool Basic() const { return k % kLanes == 0 && k < 2048 && m % 8 == 0; }
+  uint32_t SplitK() const { return (k + 7) / 8 * 8; }
+};
+
+// The generic config path: checks, then either d.oriK = the config's K (splitK == srcK: every row
+// reduced at its own stride; returns false) or, with splitK below srcK, the rows of each of the
+// tiling's splits reduced at i * splitK (row i from the values of the rows before it, as the
+// device's reductions read them; the Sub and Div at srcK; returns true, done). Checked mode
+// names that stride (invalid_count); other tilings are refused in any mode (not modelled).
+// statK: the dstK of the config's ReduceLastND; reduceK: the tiling's (or the re-tile's) stat
+// row stride, which the Sub, the Div and the statistics' offsets take.
+struct CfgRun {
+  CfgShape cfg;
+  uint32_t statK, reduceK;
+};
+inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why) {
+  RaiseKernelCheck(checks::kInvalidCount,
+                   std::string(api) +
+                       ": the constant-shape config (config.oriSrcK = " + std::to_string(c.cfg.k) +
+                       ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
+}
+
+// ConfigRows's rows with splitK below srcK, split by split as SoftMaxNDExtImpl's loop (rangeM
+// splits of splitM rows, then the tail split): row i's max and sum from the first oriSrcK values
+// at i * splitK of the split's float values, x - max, Exp, / sum at row i's own srcK columns.
+template <typename T, typename U>
+void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
+                  const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
+                  const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
+                  bool reuseSrc) {
+  const uint32_t splitK = c.cfg.SplitK();
+  std::vector<float> x, mx, sm;
+  for (uint32_t i = 0, row0 = 0; i <= t.rangeM; ++i) {
+    const uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
+    if (rows == 0) break;
+    const uint64_t at = uint64_t{row0} * d.k;
+    LoadRow(x, src.HostPtr() + at, rows * d.k);
+    mx.assign(rows, 0.0f);
+    sm.assign(rows, 0.0f);
+    for (uint32_t r = 0; r < rows; ++r) mx[r] = RowMax(x.data() + uint64_t{r} * splitK, c.cfg.k);
+    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k];
+    ExpInPlace(x);
+    if (reuseSrc) StoreRow(src.HostPtr() + at, x);
+    for (uint32_t r = 0; r < rows; ++r) {
+      sm[r] = RowSum(x.data() + uint64_t{r} * splitK, c.cfg.k, false);
+    }
+    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] / sm[j / d.k];
+    for (uint32_t r = 0; sum != nullptr && r < rows; ++r) {
+      PutStat(max->HostPtr(), row0 + r, mx[r]);
+      PutStat(sum->HostPtr(), row0 + r, sm[r]);
+    }
+    StoreRow(dst.HostPtr() + at, x);
+    row0 += rows;
+  }
+}
+
+template <typename T, typename U>
+bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling::SoftMaxTiling& t,
+                const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
+                const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc) {
+  const uint32_t splitK = c.cfg.SplitK();
+  if (c.reduceK != c.statK) {
+    RefuseCfg(api, c,
+              "writes " + std::to_string(c.statK) +
+                  " statistics per row, the tiling's reduceK is " + std::to_string(c.reduceK) +
+                  " (the Sub reads them at that stride): not modelled");
+  }
+  if (splitK > d.k) {
+    RefuseCfg(api, c, "reduces rows past srcK = " + std::to_string(d.k) + ": not modelled");
+  }
+  if (splitK == d.k) {
+    d.oriK = c.cfg.k;
+    return false;
+  }
+  if (CheckedMode()) {
+    RefuseCfg(api, c,
+              "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
+                  std::to_string(d.k) +
+                  ": on the device rows after the first take the max and sum of other rows' "
+                  "values; set a config.oriSrcK that rounds up to srcK");
+  }
+  const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
+  if (t.srcM != d.m || t.srcK != d.k || t.rangeM == 0 || splitRows != d.m) {
+    RefuseCfg(api, c,
+              "with a tiling made for another shape (re-tiling) or one whose splits do not cover "
+              "srcM: not modelled");
+  }
+  d.oriK = c.cfg.k;
+  CheckShape<T>(api, d);
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * Lanes<U>();
+  CheckRows(api, {math_detail::Op(dst, "dstTensor"), math_detail::Op(src, "srcTensor")}, {n, n});
+  if (sum != nullptr) {
+    CheckRows(api, {math_detail::Op(*sum, "sumTensor"), math_detail::Op(*max, "maxTensor")},
+              {s, s});
+    RecordCall(api, loc, {Rd(src, n), Wr(dst, n), Wr(*sum, s), Wr(*max, s)});
+  } else if (reuseSrc) {
+    RecordCall(api, loc, {Rd(src, n), Wr(src, n), Wr(dst, n)});
+  } else {
+    RecordCall(api, loc, {Rd(src, n), Wr(dst, n)});
+  }
+  if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<T>()} + d.k + kLanes) * 4);
+  ConfigSplits(c, d, t, dst, sum, max, src, reuseSrc);
+  return true;
+}
+
 // The (data, statistics) type pairs of the family: (half, half), (float, float), (half, float).
 template <typename D, typename U>
 void CheckTypes(const char*) {
@@ -153,14 +271,29 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
   if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
+  bool basic = isBasicBlock;
+  if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
+    // The constant-shape config on 2201: its shape test replaces isBasicBlock (CfgShape).
+    constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
+    if (cfg.Set()) {
+      basic = cfg.Basic();
+      if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
+      const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
+      const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
+      const sd::CfgRun run{cfg, halfStats ? 16u : 8u, same ? tiling.reduceK : sd::Lanes<U>()};
+      if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, tiling, dstTensor, &sumTensor,
+                                         &maxTensor, srcTensor, &sharedTmpBuffer, loc, false)) {
+        return;
+      }
+    }
+  }
   // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
-  if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes == 0) {
+  if (basic && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
                              tiling, d);
   }
-  sd::SoftMaxRows<D, U>("SoftMax", isBasicBlock, sd::Finish::kDiv, dstTensor, &sumTensor,
-                        &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d),
-                        loc);
+  sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
+                        srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -185,12 +318,23 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace sd = lngrad::aicore::softmax_detail;
   // SoftMaxNDImpl without statistics: membase runs SingleSoftMaxImpl for any isBasicBlock (the
   // generic row sums); 3510 takes its basic-block path (SoftMaxGenericNDImpl) with isBasicBlock.
-  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   const bool basic = isBasicBlock && sd::RegBase();
   if (basic) sd::RefuseBasicK("SoftMax", d);
+  constexpr bool reuse = isReuseSource && std::is_same_v<T, float>;
+  if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
+    // The constant-shape config on 2201 (no basic-block choice here): the generic config path;
+    // the kernel's re-tile takes float statistics (8 per row).
+    constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
+    const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
+    const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, same ? tiling.reduceK : 8u};
+    if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, tiling, dstTensor, nullptr, nullptr,
+                                          srcTensor, &sharedTmpBuffer, loc, reuse)) {
+      return;
+    }
+  }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
-                        &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc,
-                        isReuseSource && std::is_same_v<T, float>);
+                        &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc, reuse);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

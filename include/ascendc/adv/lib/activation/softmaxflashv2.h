@@ -82,6 +82,38 @@ inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, c
   return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
 }
 
+// SoftmaxFlashV2's constant-shape config in the broadcast mode (softmax_flashv2_common_impl.h of
+// membase/common: 2201 and 2002; the M1 mode and 3510 ignore it): the shape test (CfgShape::Basic)
+// takes the basic-block path whatever isBasicBlock; otherwise the generic path reduces the first
+// config.oriSrcK columns (d.oriK). Its reductions step rows by splitK (config.oriSrcK rounded up
+// to 8) and write dstK = 32 bytes of U per row: a splitK other than srcK or a tiling reduceK other
+// than that is refused in any mode (not modelled for this API). Returns the basic-block choice.
+template <typename U>
+bool FlashV2Config(const CfgShape& cfg, bool isBasicBlock, const AscendC::tiling::SoftMaxTiling& t,
+                   Dims& d) {
+  const NpuArch arch = detail::rep::RunningArch();
+  if (arch != NpuArch::k2201 && arch != NpuArch::k2002) return isBasicBlock;
+  if (cfg.Basic()) {
+    if (!isBasicBlock) RefuseBasicK("SoftmaxFlashV2", d);
+    return true;
+  }
+  const bool same = t.srcM == d.m && t.srcK == d.k;
+  const CfgRun run{cfg, Lanes<U>(), same ? t.reduceK : Lanes<U>()};
+  if (run.reduceK != run.statK) {
+    RefuseCfg("SoftmaxFlashV2", run,
+              "writes " + std::to_string(run.statK) +
+                  " statistics per row, the tiling's reduceK is " + std::to_string(run.reduceK) +
+                  ": not modelled");
+  }
+  if (cfg.SplitK() != d.k) {
+    RefuseCfg("SoftmaxFlashV2", run,
+              "reduces rows at a stride of splitK, not srcK = " + std::to_string(d.k) +
+                  ": not modelled for SoftmaxFlashV2");
+  }
+  d.oriK = cfg.k;
+  return false;
+}
+
 // The membase basic-block path (isBasicBlock with srcK a multiple of 64, 2201/2002):
 // softmax_flashv2_basic_block_impl.h in the broadcast mode, SoftmaxFlashV2M1NoUpdateBasicBlock and
 // SoftmaxFlashV2M1BasicBlockImpl of membase/v220/softmax_flashv2_impl.h in the M1 mode. Where it
@@ -460,10 +492,15 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
     }
     return;
   }
-  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
+  sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
+  bool basic = isBasicBlock;
+  if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0 &&
+                config.mode != SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
+    basic = sd::FlashV2Config<U>({config.oriSrcM, config.oriSrcK}, isBasicBlock, tiling, d);
+  }
   sd::FlashV2Rows<D, U, D>(
-      isUpdate, sd::BasicRows(isBasicBlock, tiling, d),
+      isUpdate, sd::BasicRows(basic, tiling, d),
       {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
        config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
       sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
