@@ -192,8 +192,9 @@ TEST(MathScratch3510, DigammaHalfEveryInput) {
 
 // The 950's half Digamma leaves its float results at work[n rounded up to 16, + n): for n of 128
 // or more, not a multiple of 16, that passes the kit's 3510 minimum, 4 * max(2n, 256) bytes, by
-// up to 60 bytes: the device's overrun (tensor_bounds in checked mode; unchecked, the bytes past
-// the tensor are written inside the UB as on the device).
+// up to 60 bytes: the device's overrun, which lngrad follows in both modes (the bytes past the
+// tensor are written inside the UB as on the device; the kit's own samples size the scratch
+// with that minimum).
 TEST(MathScratch3510, DigammaHalfScratchPastTheKitsMinimum) {
   const auto call = [](uint32_t n) {
     return [n](Ub& ub) {
@@ -205,22 +206,24 @@ TEST(MathScratch3510, DigammaHalfScratchPastTheKitsMinimum) {
     };
   };
   using lngrad::aicore::test::ExpectCheck;
-  ExpectCheck(call(200), "tensor_bounds", "kit's minimum for this count): elements [0, 408)", k950);
+  ExpectCheck(call(200), "", "", k950);
   ExpectCheck(call(208), "", "", k950);
   ExpectCheck(call(120), "", "", k950);  // 1024 bytes hold 128 + 120 floats
-  std::vector<uint8_t> work;
-  {
-    const lngrad::aicore::test::CheckedModeScope unchecked(false);
-    OnBlock(
-        [&](Ub& ub) {
-          call(200)(ub);
-          work = ub.Take<uint8_t>(2);
-        },
-        k950);
+  for (bool checked : {false, true}) {
+    std::vector<uint8_t> work;
+    {
+      const lngrad::aicore::test::CheckedModeScope mode(checked);
+      OnBlock(
+          [&](Ub& ub) {
+            call(200)(ub);
+            work = ub.Take<uint8_t>(2);
+          },
+          k950);
+    }
+    EXPECT_NE(work[1600], kFill) << checked;  // float 400 = the result of element 192
+    EXPECT_NE(work[1631], kFill) << checked;
+    EXPECT_EQ(work[1632], kFill) << checked;
   }
-  EXPECT_NE(work[1600], kFill);  // float 400 = the result of element 192
-  EXPECT_NE(work[1631], kFill);
-  EXPECT_EQ(work[1632], kFill);
 }
 
 constexpr SinConfig kSinRadian = {SinAlgo::RADIAN_REDUCTION};
@@ -413,7 +416,8 @@ TEST(MathScratch3510, PowerDoubleFloat) {
 }
 
 // The kit's minimum for DOUBLE_FLOAT_TECH on the 950, 12 bytes an element, is short of its three
-// arrays of the count rounded up to 32 for a count not a multiple of 32: the device's overrun.
+// arrays of the count rounded up to 32 for a count not a multiple of 32: the device's overrun,
+// followed in both modes (the kit's power sample on dav-3510 sizes the scratch so).
 TEST(MathScratch3510, PowerDoubleFloatScratchPastTheKitsMinimum) {
   const auto call = [](uint32_t n) {
     return [n](Ub& ub) {
@@ -423,7 +427,7 @@ TEST(MathScratch3510, PowerDoubleFloatScratchPastTheKitsMinimum) {
     };
   };
   using lngrad::aicore::test::ExpectCheck;
-  ExpectCheck(call(37), "tensor_bounds", "kit's minimum for this count): elements [0, 165)", k950);
+  ExpectCheck(call(37), "", "", k950);
   ExpectCheck(call(64), "", "", k950);
 }
 

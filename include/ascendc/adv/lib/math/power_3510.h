@@ -124,10 +124,13 @@ class PowerScratch3510 {
       const uint64_t len = std::min(chunk_, n_), a = (len + 31) / 32 * 32;
       written_ = 4 * (2 * a + len);
       if (written_ > tmp_.View().size_bytes) {
-        detail::OnTensorOverrun(tmp_.View(), 0, written_ / 4, 4,
+        // Past the kit's minimum (12n bytes, short when n is not a multiple of 32): the device
+        // writes past the buffer, and so does lngrad in every mode (the kit's power sample on
+        // dav-3510 sizes it so); past the UB's end it is refused.
+        const detail::TensorView v = tmp_.View();
+        detail::RequireInsideUb(v, v.ptr - v.ub, written_,
                                 "Power sharedTmpBuffer (DOUBLE_FLOAT_TECH on the 950 stores three "
-                                "float arrays per chunk there, two of them padded to 32 elements: "
-                                "more than the kit's minimum for this count)");
+                                "float arrays per chunk there, two of them padded to 32 elements)");
       }
     }
     const uint64_t start = i / chunk_ * chunk_, j = i - start;

@@ -108,7 +108,7 @@ void RecordRows(const char* api, SrcLoc loc, const AscendC::LocalTensor<T>& dst,
 // Writes the scratch the 950's Sum/Mean left (Mem) back, and records the write.
 template <typename U>
 void CommitScratch(const char* api, SrcLoc loc, const Mem<U>& tm) {
-  CheckReach(tm, api, "sharedTmpBuffer", checks::kTmpBuffer);
+  CheckReach(tm, api, "sharedTmpBuffer");
   tm.Commit();
   if (tm.WrittenBytes() == 0) return;
   san::Instr rec(Pipe::kV, api, loc);
