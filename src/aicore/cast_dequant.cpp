@@ -128,6 +128,19 @@ DeqCtx PrepareCastDequant(bool signed_dst, bool vec, bool half_block, const Tens
   return c;
 }
 
+void CheckDequantMaskLen(int32_t mask, uint32_t elem_size, bool is_set_mask, SrcLoc loc) {
+  if (!CheckedMode() || !is_set_mask || mask < 0) return;  // negative: mask.h's vector_mask
+  // Counter mode: the kit checks [0, INT32_MAX] only (mask.h, vector_mask).
+  if (RequireBlockContext("CastDequant").mask_counter) return;
+  const int32_t lanes = static_cast<int32_t>(kRepeatBytes / elem_size);
+  if (mask <= lanes) return;
+  Raise(loc, "the continuous mask is " + std::to_string(mask) +
+                 "; in Normal mask mode it must be "
+                 "in [0, " +
+                 std::to_string(lanes) + "] (the " + std::to_string(elem_size) +
+                 "-byte elements of a repeat; unchecked, a larger mask runs the full repeat)");
+}
+
 void CheckVdeqTensor(const TensorView& vdeq) {
   if (!CheckedMode()) return;
   CheckUbAligned(vdeq, "SetDeqScale", "vdeq");

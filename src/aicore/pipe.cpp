@@ -25,7 +25,14 @@ void RequireOwnBlock(const lngrad::aicore::BlockContext* owner, const char* api)
 
 }  // namespace
 
-TPipe::TPipe() : ctx_(&lngrad::aicore::RequireBlockContext("TPipe")) { ctx_->pipe = this; }
+TPipe::TPipe() : ctx_(&lngrad::aicore::RequireBlockContext("TPipe")) {
+  ctx_->pipe = this;
+  // The kit's constructor runs InitSocState; of its state lngrad's blocks start at the defaults
+  // but for the 950's g_deqValue, which has no initialiser (ctrl.h): it sets it to 1.
+  if (lngrad::aicore::CurrentBlockProduct().arch == lngrad::NpuArch::k3510) {
+    lngrad::aicore::ResetDeqValue();
+  }
+}
 
 TPipe::~TPipe() {
   if (ctx_ != nullptr && lngrad::aicore::CurrentBlockContext() == ctx_ && ctx_->pipe == this) {

@@ -65,10 +65,15 @@ void SetDeqScaleHalf(uint16_t bits) {
   }
   t_sys.deq_value = bits;
   t_sys.deq_value_set = true;
+  t_sys.deq_value_defined = true;
 }
 uint16_t DeqValueBits() noexcept { return t_sys.deq_value; }
 bool DeqValueWritten() noexcept { return t_sys.deq_value_set; }
-void ResetDeqValue() noexcept { t_sys.deq_value = detail::BlockSys{}.deq_value; }
+void ResetDeqValue() noexcept {
+  t_sys.deq_value = detail::BlockSys{}.deq_value;
+  t_sys.deq_value_defined = true;
+}
+bool DeqValueDefined() noexcept { return t_sys.deq_value_defined; }
 
 namespace detail {
 

@@ -151,6 +151,17 @@ bool CastPairExists(CastType src, CastType dst) noexcept {
   return false;
 }
 
+// The 950's g_deqValue before a TPipe, InitSocState or SetDeqScale(half) set it: the kit gives it
+// no initial value, so checked mode names the read (ctrl.h DeqValueDefined; unchecked: 1).
+static void RequireDeqValueDefined(const char* api) {
+  if (!CheckedMode() || DeqValueDefined()) return;
+  RaiseKernelCheck(checks::kCastDequant,
+                   std::string(api) +
+                       " on the 950 reads the half scale g_deqValue, which nothing has set in "
+                       "this block (no TPipe, InitSocState or SetDeqScale(half) before it; the "
+                       "kit gives it no initial value)");
+}
+
 CastCtx PrepareCast(CastType src, CastType dst, AscendC::RoundMode mode) {
   const Product& p = *RequireBlockContext("Cast").product;
   const uint32_t modes = FindCast(TableOf(p.arch), src, dst);
@@ -168,6 +179,7 @@ CastCtx PrepareCast(CastType src, CastType dst, AscendC::RoundMode mode) {
   if ((modes & kDeq) != 0 && p.arch == NpuArch::k3510) {
     // dav_3510: g_deqValue and the float steps; the output Cast's trait is NO_SAT, which rules
     // only where CTRL[60] is clear (else the block's overflow mode, as for every Reg Cast).
+    RequireDeqValueDefined("Cast int32_t->half");
     c.deq_scale = HalfBitsToFloat(DeqValueBits());
     c.deq_float_steps = true;
     if ((CurrentBlockSys().ctrl >> 60 & 1u) == 0) c.saturate = false;

@@ -619,6 +619,9 @@ TEST(ReduceTiling, ScratchSizesAreTheToolkitsFormulas) {
   EXPECT_EQ(ReduceTmp(GetReduceMeanMaxMinTmpSize, {9, 13}, ge::DT_FLOAT, RA, false), 512u);
   // Prod: AR (max(8, k') + first * 8) * 4 + 256 (reuse 256); RA like Max.
   EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {4, 100}, ge::DT_FLOAT, AR, false), 640u);
+  // The host minima replay.ReduceMem950bReplay.ProdArScratchRowsPastTheHostMinimum runs at.
+  EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {3, 200}, ge::DT_FLOAT, AR, false), 864u);
+  EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {2, 1000}, ge::DT_FLOAT, AR, false), 2368u);
   EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {4, 5}, ge::DT_FLOAT, AR, false), 416u);
   EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {4, 5}, ge::DT_FLOAT, AR, true), 256u);
   EXPECT_EQ(ReduceTmp(GetReduceProdMaxMinTmpSize, {4, 5}, ge::DT_FLOAT, RA, true), 0u);

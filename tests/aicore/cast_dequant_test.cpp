@@ -380,4 +380,115 @@ TEST(CastDequant, CheckedModeOn950AsksForSetDeqScaleHalf) {
             "");
 }
 
+// The continuous-mask forms: the kit's CastDequant runs CheckMaskValue<the wider type> on the
+// mask (CPU debug: an assertion), [0, 128] for int16_t -> b8 and [0, 64] for int32_t -> half in
+// Normal mask mode; checked mode refuses a larger one (cast_dequant). Unchecked, the kit's
+// SetMask(len) sets a full repeat for it, as lngrad runs it. (In Counter mode the kit checks
+// [0, INT32_MAX] only, mask.h's vector_mask.)
+TEST(CastDequant, CheckedModeRefusesAContinuousMaskAboveARepeat) {
+  const auto s16 = [](int32_t mask) {
+    return [mask](Ub& ub) {
+      ScalarS8(ub);
+      CastDequant<int8_t, int16_t, true, false, true>(ub.Get<int8_t>(1), ub.Get<int16_t>(0), mask,
+                                                      1, {1, 1, 8, 8});
+    };
+  };
+  const auto s32 = [](int32_t mask) {
+    return [mask](Ub& ub) {
+      SetDeqScale(half(1.0f));
+      CastDequant<half, int32_t, true, false, true>(ub.Get<half>(1), ub.Get<int32_t>(0), mask, 1,
+                                                    {1, 1, 4, 8});
+    };
+  };
+  EXPECT_EQ(Check(s16(128)), "");
+  EXPECT_EQ(Check(s16(129)), "cast_dequant");
+  EXPECT_EQ(Check(s16(129), "Ascend950PR_9589"), "cast_dequant");
+  EXPECT_EQ(Check(s32(64)), "");
+  EXPECT_EQ(Check(s32(65)), "cast_dequant");
+  EXPECT_EQ(Check(s32(128), "Ascend950PR_9589"), "cast_dequant");
+  {
+    CheckedModeScope checked(true);
+    const auto [c, msg] = CheckOf(s16(200));
+    EXPECT_NE(msg.find("the continuous mask is 200; in Normal mask mode it must be in [0, 128]"),
+              std::string::npos)
+        << msg;
+  }
+  // isSetMask = false: the mask argument is a placeholder, not checked.
+  EXPECT_EQ(Check([](Ub& ub) {
+              ScalarS8(ub);
+              SetVectorMask<int16_t>(~uint64_t{0}, ~uint64_t{0});
+              CastDequant<int8_t, int16_t, false, false, true>(
+                  ub.Get<int8_t>(1), ub.Get<int16_t>(0), 300, 1, {1, 1, 8, 8});
+            }),
+            "");
+  // Unchecked, a mask above 128 runs the full repeat (the kit's SetMask(len)).
+  CheckedModeScope unchecked(false);
+  std::vector<uint8_t> full, over;
+  for (int32_t mask : {128, 200}) {
+    OnBlock([&](Ub& ub) {
+      std::vector<int16_t> in(128);
+      for (int i = 0; i < 128; ++i) in[i] = static_cast<int16_t>(i - 64);
+      ub.Put<int16_t>(0, in);
+      s16(mask)(ub);
+      (mask == 128 ? full : over) = ub.Take<uint8_t>(1);
+    });
+  }
+  ASSERT_FALSE(full.empty() || over.empty()) << "the launch failed";
+  EXPECT_EQ(full, over);
+}
+
+// The 950's g_deqValue is a [[block_local]] half with no initialiser in the kit: TPipe's
+// constructor (InitSocState) sets it to 1, as do InitSocState and SetDeqScale(half). A kernel
+// without a TPipe (LocalMemAllocator) that reads it first (Cast int32_t -> half) reads what the
+// kit leaves undefined: checked mode names the read (cast_dequant); unchecked lngrad reads 1.
+TEST(CastDequant, The950sHalfScaleUnsetBeforeAnyTPipe) {
+  const auto run = [](bool checked, int setup, std::string* check, std::vector<uint16_t>* out) {
+    CheckedModeScope mode(checked);
+    lngrad::aicore::LaunchOptions o;
+    o.soc = "Ascend950PR_9589";
+    const lngrad::Status st = lngrad::aicore::Launch(
+        1,
+        [&] {
+          LocalMemAllocator<Hardware::UB> a;
+          LocalTensor<int32_t> x = a.Alloc<int32_t, 64>();
+          LocalTensor<half> y = a.Alloc<half, 64>();
+          for (int i = 0; i < 64; ++i) x.SetValue(i, i - 32);
+          if (setup == 1) InitSocState();
+          if (setup == 2) SetDeqScale(half(2.0f));
+          try {
+            Cast(y, x, RoundMode::CAST_RINT, 64);
+          } catch (const lngrad::aicore::KernelCheckError& e) {
+            lngrad::aicore::DismissKernelCheck(e);
+            *check = e.check() + ": " + e.message();
+            return;
+          }
+          for (int i = 0; i < 64; ++i) out->push_back(y.GetValue(i).bits);
+        },
+        o);
+    EXPECT_TRUE(st.ok()) << st.ToString();
+  };
+  std::string check;
+  std::vector<uint16_t> out;
+  run(true, 0, &check, &out);
+  EXPECT_EQ(check.rfind("cast_dequant: Cast int32_t->half on the 950 reads the half scale "
+                        "g_deqValue, which nothing has set in this block",
+                        0),
+            0u)
+      << check;
+  for (int setup : {1, 2}) {
+    check.clear();
+    out.clear();
+    run(true, setup, &check, &out);
+    EXPECT_EQ(check, "") << "setup " << setup;
+    ASSERT_EQ(out.size(), 64u);
+    EXPECT_EQ(out[33], setup == 2 ? 0x4000 : 0x3c00) << "setup " << setup;  // 1 * scale
+  }
+  check.clear();
+  out.clear();
+  run(false, 0, &check, &out);
+  EXPECT_EQ(check, "");
+  ASSERT_EQ(out.size(), 64u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], half(static_cast<float>(i - 32)).bits) << i;
+}
+
 }  // namespace

@@ -1,12 +1,13 @@
 // Power's paths (and Fmod's NORMAL one, fmod_3510_impl.h) on the 950 (arch 3510) against the
 // independent replay of power_3510_impl.h (replay_power_3510.cpp, a separate reading of the
 // register code: it shares no code with lngrad's power_3510.h): PowerConfig INTRINSIC and
-// DOUBLE_FLOAT_TECH, float and half, the three forms (tensor^tensor, tensor^scalar, scalar^tensor)
-// with and without sharedTmpBuffer and calCount, counts with tails, bases and exponents over the
-// special values
+// DOUBLE_FLOAT_TECH, float, half and bfloat16, the three forms (tensor^tensor, tensor^scalar,
+// scalar^tensor) with and without sharedTmpBuffer and calCount, counts with tails, bases and
+// exponents over the special values
 // (+-0, +-inf, NaN, 1, -1, subnormals, odd and even integers, fractions, the Exp clamps), and
-// every binary16 input as a base and as an exponent; half cast back to nearest even without
-// saturation. Two NaNs match whatever their payloads; every other bit must match.
+// every binary16 and every bfloat16 input as a base and as an exponent; half and bfloat16 cast
+// back to nearest even without saturation (the replay's own FloatToHalf / FloatToBf16). Two NaNs
+// match whatever their payloads; every other bit must match.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -100,14 +101,12 @@ std::vector<T> RunPower(const std::vector<T>& x, const std::vector<T>& y, uint32
 
 template <typename T>
 T Round(float r) {
-  if constexpr (std::is_same_v<T, float>) {
-    return r;
-  } else {
-    const uint16_t b = lngrad_replay::FloatToHalf(r).bits;
-    T h;
-    std::memcpy(&h, &b, 2);
-    return h;
-  }
+  return ReplayRound<T>(r);
+}
+
+template <typename T>
+const char* TypeName() {
+  return sizeof(T) == 4 ? " float" : std::is_same_v<T, bfloat16_t> ? " bfloat16" : " half";
 }
 
 template <typename T, const PowerConfig& cfg>
@@ -120,15 +119,14 @@ void CheckPowerOn950(const std::vector<float>& xf, const std::vector<float>& yf)
     for (int form = 0; form < 3; ++form) {
       std::vector<T> want(n);
       for (uint32_t i = 0; i < n; ++i) {
-        const float a = static_cast<float>(form == 2 ? x[0] : x[i]);
-        const float b = static_cast<float>(form == 1 ? y[0] : y[i]);
+        const float a = ReplayWiden(form == 2 ? x[0] : x[i]);
+        const float b = ReplayWiden(form == 1 ? y[0] : y[i]);
         want[i] = Round<T>(lngrad_replay::ReplayPower3510(a, b, dbl));
       }
       for (bool stack : {false, true}) {
         const std::string what = std::string("Power 950 ") + (dbl ? "double-float" : "intrinsic") +
-                                 (sizeof(T) == 4 ? " float" : " half") + " form " +
-                                 std::to_string(form) + (stack ? " stack" : " tmp") + " n " +
-                                 std::to_string(n);
+                                 TypeName<T>() + " form " + std::to_string(form) +
+                                 (stack ? " stack" : " tmp") + " n " + std::to_string(n);
         const auto got = RunPower<T, cfg>(x, y, n, form, stack);
         ExpectBitsEqual(got.data(), want.data(), n, what, x.data());
       }
@@ -166,32 +164,33 @@ TEST(MathReplay3510, PowerBothConfigsOn950) {
   EXPECT_GT(archs, 0u);
 }
 
-// Every binary16 input as the base (exponents cycling over both parities, fractions, 0, +-inf,
-// NaN) and as the exponent (bases cycling), both configs.
-template <const PowerConfig& cfg>
-void CheckEveryHalfPower() {
+// Every binary16 (half or bfloat16) input as the base (exponents cycling over both parities,
+// fractions, 0, +-inf, NaN) and as the exponent (bases cycling), both configs.
+template <typename T, const PowerConfig& cfg>
+void CheckEvery16BitPower() {
   const bool dbl = cfg.algo == PowerAlgo::DOUBLE_FLOAT_TECH;
   constexpr uint32_t kRun = 3200;
   const float other[] = {2, 3, -1, 0.5f, -2.5f, 0, kInf, -kInf, 7, -4, kNan, 1e-4f, 11.5f, -0.0f};
   for (uint32_t start = 0; start < 0x10000u; start += kRun) {
     const uint32_t n = std::min(kRun, 0x10000u - start);
-    std::vector<half> all(n), cyc(n);
+    std::vector<T> all(n), cyc(n);
     for (uint32_t i = 0; i < n; ++i) {
       const auto bits = static_cast<uint16_t>(start + i);
       std::memcpy(&all[i], &bits, 2);
-      cyc[i] = half(other[i % std::size(other)]);
+      cyc[i] = T(other[i % std::size(other)]);
     }
     for (bool as_base : {true, false}) {
       const auto& xs = as_base ? all : cyc;
       const auto& ys = as_base ? cyc : all;
-      std::vector<half> want(n);
+      std::vector<T> want(n);
       for (uint32_t i = 0; i < n; ++i) {
-        want[i] = Round<half>(lngrad_replay::ReplayPower3510(static_cast<float>(xs[i]),
-                                                             static_cast<float>(ys[i]), dbl));
+        want[i] =
+            Round<T>(lngrad_replay::ReplayPower3510(ReplayWiden(xs[i]), ReplayWiden(ys[i]), dbl));
       }
-      const auto got = RunPower<half, cfg>(xs, ys, n, 0, false);
+      const auto got = RunPower<T, cfg>(xs, ys, n, 0, false);
       ExpectBitsEqual(got.data(), want.data(), n,
-                      std::string("Power 950 every half ") + (as_base ? "base" : "exponent") +
+                      std::string("Power 950 every") + TypeName<T>() +
+                          (as_base ? " base" : " exponent") +
                           (dbl ? " double-float" : " intrinsic"),
                       all.data());
     }
@@ -199,8 +198,21 @@ void CheckEveryHalfPower() {
 }
 
 TEST(MathReplay3510, PowerEveryHalfOn950) {
-  CheckEveryHalfPower<kIntrinsic>();
-  CheckEveryHalfPower<kDoubleFloat>();
+  CheckEvery16BitPower<half, kIntrinsic>();
+  CheckEvery16BitPower<half, kDoubleFloat>();
+}
+
+// bfloat16_t (the 950 only: the A2/A3 files have no bfloat16 Power, refused there,
+// adv.MathBf16.RefusedOffThe950): the float sequence on the widened operands, the result cast
+// back CAST_RINT without saturation (power_3510_impl.h's LoadSrcData / StoreDstData), every
+// bfloat16 input as base and as exponent, and the three forms over random bases and exponents.
+TEST(MathReplay3510, PowerEveryBfloat16On950) {
+  CheckEvery16BitPower<bfloat16_t, kIntrinsic>();
+  CheckEvery16BitPower<bfloat16_t, kDoubleFloat>();
+  auto x = Bases(66, kFull), y = Exponents(67, kFull);
+  PutSpecialGrid(x, y);
+  CheckPowerOn950<bfloat16_t, kIntrinsic>(x, y);
+  CheckPowerOn950<bfloat16_t, kDoubleFloat>(x, y);
 }
 
 // int32 on the 950: the exponent's bit loop and the special cases (a negative exponent gives 0

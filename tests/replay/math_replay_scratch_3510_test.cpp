@@ -326,13 +326,6 @@ TEST(MathScratch3510, SinCosRadianHalfEveryInput) {
 
 constexpr PowerConfig kDoubleFloat = {PowerAlgo::DOUBLE_FLOAT_TECH};
 
-float Wide(float v) { return v; }
-float Wide(half v) {
-  uint16_t b = 0;
-  std::memcpy(&b, &v, 2);
-  return lngrad_replay::HalfToFloat(lngrad_replay::Half{b});
-}
-
 // Power<T, DOUBLE_FLOAT_TECH> on the 950, form 0 tensor ^ tensor, 1 tensor ^ scalar (expo[0]),
 // 2 scalar (base[0]) ^ tensor: dst against the lane replay, the whole scratch against the
 // scratch replay; `checked` false for scratches under the kit's minimum (chunks).
@@ -359,24 +352,20 @@ void CheckPowerScratch(int form, const std::vector<T>& base, const std::vector<T
       k950);
   std::vector<float> bf(n), ef(n);
   for (uint32_t i = 0; i < n; ++i) {
-    bf[i] = Wide(base[form == 2 ? 0 : i]);
-    ef[i] = Wide(expo[form == 1 ? 0 : i]);
+    bf[i] = ReplayWiden(base[form == 2 ? 0 : i]);
+    ef[i] = ReplayWiden(expo[form == 1 ? 0 : i]);
   }
   std::vector<T> want(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const float r = lngrad_replay::ReplayPower3510(bf[i], ef[i], true);
-    if constexpr (sizeof(T) == 2) {
-      const uint16_t b = lngrad_replay::FloatToHalf(r).bits;
-      std::memcpy(&want[i], &b, 2);
-    } else {
-      want[i] = r;
-    }
+    want[i] = ReplayRound<T>(lngrad_replay::ReplayPower3510(bf[i], ef[i], true));
   }
   std::vector<uint8_t> want_work(kUbBufBytes, kFill);
   lngrad_replay::ReplayPowerScratch3510(bf.data(), 1, ef.data(), 1, n, tmpBytes, want_work.data());
   const std::string what = "Power double float on the 950, form " + std::to_string(form) +
-                           (sizeof(T) == 2 ? " half" : " float") + " n " + std::to_string(n) +
-                           " tmp " + std::to_string(tmpBytes);
+                           (sizeof(T) == 4                  ? " float"
+                            : std::is_same_v<T, bfloat16_t> ? " bfloat16"
+                                                            : " half") +
+                           " n " + std::to_string(n) + " tmp " + std::to_string(tmpBytes);
   ExpectBitsEqual(dst.data(), want.data(), n, what + " dst");
   size_t first = 0;
   while (first < work.size() && work[first] == want_work[first]) ++first;
@@ -388,7 +377,8 @@ void PowerScratchCases() {
   std::mt19937 gen(81);
   std::vector<float> b = Mixed(82, kFull, -4, 4), e = Mixed(83, kFull, -6, 6);
   for (uint32_t i = 0; i < kFull; i += 3) {
-    if (sizeof(T) == 4) b[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
+    if (sizeof(T) == 4 || std::is_same_v<T, bfloat16_t>)
+      b[i] = std::bit_cast<float>(static_cast<uint32_t>(gen()));
     e[i + 1 < kFull ? i + 1 : i] = static_cast<float>(static_cast<int>(gen() % 9) - 4);
   }
   b[0] = 0.7f;   // the scalar base
@@ -414,6 +404,11 @@ TEST(MathScratch3510, PowerDoubleFloat) {
   PowerScratchCases<float>();
   PowerScratchCases<half>();
 }
+
+// bfloat16_t takes half's path (LoadSrcData's UNPACK_B16 load and cast, the float arrays in the
+// scratch, StoreDstData's cast back CAST_RINT): dst against the lane replay rounded by the
+// replay's FloatToBf16, the whole scratch against the scratch replay on the widened operands.
+TEST(MathScratch3510, PowerDoubleFloatBfloat16) { PowerScratchCases<bfloat16_t>(); }
 
 // The kit's minimum for DOUBLE_FLOAT_TECH on the 950, 12 bytes an element, is short of its three
 // arrays of the count rounded up to 32 for a count not a multiple of 32: the device's overrun,

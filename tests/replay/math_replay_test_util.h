@@ -15,6 +15,7 @@
 
 #include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
+#include "replay.h"
 #include "replay_math.h"
 
 namespace lngrad_replay::test {
@@ -50,7 +51,35 @@ bool IsNan(T v) {
   if constexpr (std::is_integral_v<T>) return false;
   const uint32_t b = BitsOf(v);
   if constexpr (sizeof(T) == 4) return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
+  if constexpr (std::is_same_v<T, bfloat16_t>) return (b & 0x7f80u) == 0x7f80u && (b & 0x7fu) != 0;
   return (b & 0x7c00u) == 0x7c00u && (b & 0x3ffu) != 0;
+}
+
+// An element of T (float, half, bfloat16_t) widened to float, and a float stored as T rounded to
+// nearest even, by the replay's own conversions (FloatToHalf; FloatToBf16 of replay.h:
+// overflow to infinity, no saturation), not lngrad's.
+template <typename T>
+float ReplayWiden(T v) {
+  if constexpr (sizeof(T) == 4) {
+    return v;
+  } else {
+    uint16_t b = 0;
+    std::memcpy(&b, &v, 2);
+    if constexpr (std::is_same_v<T, bfloat16_t>) return lngrad_replay::Bf16ToFloat({b});
+    return lngrad_replay::HalfToFloat({b});
+  }
+}
+template <typename T>
+T ReplayRound(float r) {
+  if constexpr (sizeof(T) == 4) {
+    return r;
+  } else {
+    const uint16_t b = std::is_same_v<T, bfloat16_t> ? lngrad_replay::FloatToBf16(r).bits
+                                                     : lngrad_replay::FloatToHalf(r).bits;
+    T v;
+    std::memcpy(&v, &b, 2);
+    return v;
+  }
 }
 
 // got == want bit for bit over [0, n) (two NaNs match); the first mismatch is reported with

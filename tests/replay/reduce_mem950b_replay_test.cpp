@@ -196,10 +196,11 @@ struct Shape {
 };
 
 // Operand sizes other than those the replay's reach asks for (0: the reach, or src's data), and
-// sharedTmpBuffer at the UB's very end.
+// sharedTmpBuffer at the UB's end (ending ub_gap bytes before it).
 struct Sizes {
   size_t src = 0, tmp = 0;
   bool tmp_at_ub_end = false;
+  size_t ub_gap = 0;
 };
 
 // One call: lngrad (unchecked, or checked when `checked`) against the replay over the UB image.
@@ -212,9 +213,11 @@ std::string RunOne(Fn f, Shape sh, uint64_t seed, bool checked, Sizes z = {}) {
   const size_t elems = size_t{sh.first} * sh.last;
   const size_t srcBytes = z.src != 0 ? z.src : Align32(elems * es);
   const size_t tmpBytes = z.tmp != 0 ? z.tmp : std::max<size_t>(32, Align32(reach.tmpEnd));
-  const size_t tmp =
-      z.tmp_at_ub_end ? kUb - tmpBytes : kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
-  if (tmp + tmpBytes + (z.tmp_at_ub_end ? 0 : kGuard) > kUb) return "case too large for the UB";
+  const size_t tmp = z.tmp_at_ub_end ? kUb - tmpBytes - z.ub_gap
+                                     : kSrc + Align32(std::max(srcBytes, reach.srcEnd)) + kGuard;
+  if (tmp + tmpBytes + (z.tmp_at_ub_end ? z.ub_gap : kGuard) > kUb) {
+    return "case too large for the UB";
+  }
   std::vector<uint8_t> before(kUb), after;
   std::mt19937_64 g(seed);
   FillElems<uint8_t>(g, before.data(), kUb);
@@ -443,6 +446,25 @@ TEST(ReduceMem950bReplay, ArScratchRowsPastTheHostMinimum) {
   EXPECT_EQ((RunOne<bfloat16_t, false, false>(Fn::kMax, {1, 512}, 15, false, {0, 256})), "");
 }
 
+// ReduceProd AR without isReuseSource, 3 rows of 200 floats: the kit's host minimum
+// (GetReduceProdMaxMinTmpSize, reduce_tiling.cpp: (max(8, k) + first * 8) * 4 + 256 bytes, k = 128
+// the largest power of two <= 200) is 864 bytes
+// (adv.ReduceTiling.ScratchSizesAreTheToolkitsFormulas pins lngrad's host function to it); the
+// 950's scratch rows sit at a * 128 floats (1536 bytes), so rows 1 and 2 pass it. The whole UB
+// after the call, both modes, against the replay; one row (800 bytes for the 950's 512) and the
+// size that holds the layout as controls.
+TEST(ReduceMem950bReplay, ProdArScratchRowsPastTheHostMinimum) {
+  constexpr size_t kHostMin = (128 + 3 * 8) * 4 + 256;
+  static_assert(kHostMin == 864);
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kProd, {3, 200}, 16, true, {0, kHostMin})), "");
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kProd, {3, 200}, 17, false, {0, kHostMin})), "");
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kProd, {3, 200}, 18, true, {0, 1536})), "");
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kProd, {1, 200}, 19, true, {0, 800})), "");
+  // Its longer rows too: 2 rows of 1000 (k = 512): the minimum (512 + 16) * 4 + 256 = 2368 bytes,
+  // the 950's rows 2 * 512 floats (4096 bytes).
+  EXPECT_EQ((RunOne<float, false, false>(Fn::kProd, {2, 1000}, 20, true, {0, 2368})), "");
+}
+
 // RA, 8 columns (the concatenated form): the halvings store whole registers, 64 floats, where
 // the host minimum holds the 4 main rows (128 bytes); with isReuseSource the same stores land
 // past src's 32 floats.
@@ -470,16 +492,23 @@ TEST(ReduceMem950bReplay, MeanLevelsPastTheHostMinimum) {
   EXPECT_EQ((RunSumMean<float, float>(true, 1, 1024, 53, true, 64)), "");
 }
 
-// A scratch at the UB's end whose 950 stores would leave the UB: refused in every mode.
+// A scratch near the UB's end: the 950 stores 768 bytes past it (ReduceMax AR, 3 rows of 200
+// floats, 768 bytes of scratch). Stores past the operand but inside the UB run in every mode,
+// compared with the replay (the scratch ends exactly 768 bytes before the UB's end); where some
+// would leave the UB (256 bytes of room, none) every mode refuses, naming the bytes beyond it.
 TEST(ReduceMem950bReplay, StoresPastTheUbEndAreRefused) {
   for (bool checked : {false, true}) {
-    const std::string r =
-        RunOne<float, false, false>(Fn::kMax, {3, 200}, 41, checked, {0, 768, true});
-    EXPECT_EQ(r.rfind("refused: ub_bounds: ReduceMax: the 950 would write 768 bytes past "
-                      "sharedTmpBuffer, beyond the UB's end",
-                      0),
-              0u)
-        << r;
+    EXPECT_EQ((RunOne<float, false, false>(Fn::kMax, {3, 200}, 40, checked, {0, 768, true, 768})),
+              "");
+    for (size_t gap : {size_t{256}, size_t{0}}) {
+      const std::string r =
+          RunOne<float, false, false>(Fn::kMax, {3, 200}, 41, checked, {0, 768, true, gap});
+      const std::string want =
+          "refused: ub_bounds: ReduceMax: the 950 would write 768 bytes "
+          "past sharedTmpBuffer, " +
+          std::to_string(768 - gap) + " of them beyond the UB's end";
+      EXPECT_EQ(r.rfind(want, 0), 0u) << r << "\nroom " << gap;
+    }
   }
 }
 

@@ -268,6 +268,15 @@ Half FloatToHalfSaturate(float f) {
   return h;
 }
 
+float Bf16ToFloat(Bf16 b) { return FromBits(static_cast<uint32_t>(b.bits) << 16); }
+
+Bf16 FloatToBf16(float f) {
+  const uint32_t u = Bits(f);
+  if (std::isnan(f)) return Bf16{static_cast<uint16_t>((u >> 16) | 0x0040u)};
+  const uint32_t rounded = u + 0x7FFFu + ((u >> 16) & 1u);  // ties to the even 16-bit result
+  return Bf16{static_cast<uint16_t>(rounded >> 16)};
+}
+
 float TreeSum64(const float* lanes, uint32_t n) {
   float v[64];
   for (uint32_t i = 0; i < 64; ++i) v[i] = i < n ? lanes[i] : 0.0f;

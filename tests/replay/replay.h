@@ -29,6 +29,16 @@ Half FloatToHalf(float f);  // round to nearest even; overflow -> inf (CAST_NONE
 Half FloatToHalfSaturate(
     float f);  // as FloatToHalf, but out-of-range and inf -> +-65504, NaN -> +0
 
+// bfloat16 storage (1 sign, 8 exponent, 7 fraction bits): the widening is exact; the rounding is
+// to nearest even on the 32-bit pattern (CAST_RINT without saturation: overflow -> inf, a
+// subnormal result kept), a NaN kept quiet with its sign and top payload bits.
+struct Bf16 {
+  uint16_t bits;
+};
+static_assert(sizeof(Bf16) == 2);
+float Bf16ToFloat(Bf16 b);
+Bf16 FloatToBf16(float f);
+
 // An operand element (float or Half) as float, exactly, and a float stored as T (FloatToHalf).
 inline float ToFloat(float v) { return v; }
 inline float ToFloat(Half v) { return HalfToFloat(v); }

@@ -9,15 +9,6 @@
 
 namespace lngrad_replay {
 
-float Bf16ToFloat(Bf16 b) { return FromBits(static_cast<uint32_t>(b.bits) << 16); }
-
-Bf16 FloatToBf16(float f) {
-  const uint32_t u = Bits(f);
-  if (std::isnan(f)) return Bf16{static_cast<uint16_t>((u >> 16) | 0x0040u)};
-  const uint32_t rounded = u + 0x7FFFu + ((u >> 16) & 1u);  // ties to the even 16-bit result
-  return Bf16{static_cast<uint16_t>(rounded >> 16)};
-}
-
 namespace {
 
 // The value of a half magnitude pattern, 0x7C00 read as 2^16 (the step above 65504).

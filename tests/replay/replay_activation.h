@@ -21,14 +21,7 @@
 
 namespace lngrad_replay {
 
-// bfloat16 storage (1 sign, 8 exponent, 7 fraction bits).
-struct Bf16 {
-  uint16_t bits;
-};
-static_assert(sizeof(Bf16) == 2);
-
-float Bf16ToFloat(Bf16 b);    // exact
-Bf16 FloatToBf16(float f);    // round to nearest even, overflow -> inf, NaN -> quiet NaN
+// Bf16, Bf16ToFloat and FloatToBf16: replay.h.
 Half DoubleToHalf(double d);  // one rounding to nearest even, overflow -> inf
 
 enum class GeluForm { kGelu, kFasterGelu, kFasterGeluV2 };

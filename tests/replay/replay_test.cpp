@@ -4,6 +4,7 @@
 // the spec's worked examples (§2.7, §3.6); nothing here uses src/.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -202,6 +203,37 @@ TEST(ReplayHalfTest, FloatToHalfMatchesOracle) {
   EXPECT_EQ(FloatToHalf(65520.0f).bits, 0x7C00u);               // rounds to inf
   EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -25)).bits, 0x0000u);  // tie -> 0
   EXPECT_EQ(FloatToHalf(std::ldexp(1.5f, -25)).bits, 0x0001u);
+}
+
+// replay.h's bfloat16 conversions: the widening puts the 16 bits on top (every pattern round
+// trips); the rounding picks, by value in double, the nearer of the two bfloat16 neighbours that
+// bound |f| (the step past 0x7F7F being 2^128, i.e. infinity), a tie to the even pattern.
+TEST(ReplayBf16Test, FloatToBf16IsNearestEvenByValue) {
+  for (uint32_t b = 0; b < 0x10000u; ++b) {
+    const float w = Bf16ToFloat(Bf16{static_cast<uint16_t>(b)});
+    ASSERT_EQ(Bits(w), b << 16) << std::hex << b;
+    if (!std::isnan(w)) {
+      ASSERT_EQ(FloatToBf16(w).bits, b) << std::hex << b;
+    }
+  }
+  const auto magnitude = [](uint32_t m) {  // the value of a bfloat16 magnitude pattern
+    return m >= 0x7F80u ? std::ldexp(1.0, 128) : static_cast<double>(FromBits(m << 16));
+  };
+  for (uint32_t hi = 0; hi < (1u << 25); ++hi) {
+    const uint32_t u = (hi << 7) | ((hi * 37u) & 0x7Fu);
+    const float f = FromBits(u);
+    const uint16_t got = FloatToBf16(f).bits;
+    if (std::isnan(f)) {
+      ASSERT_EQ(got & 0xFFC0u, ((u >> 16) & 0xFFC0u) | 0x7FC0u) << std::hex << u;  // quiet
+      continue;
+    }
+    const uint32_t lo = (u & 0x7FFFFFFFu) >> 16;
+    const double a = std::fabs(static_cast<double>(f));
+    const double dlo = a - magnitude(lo), dhi = magnitude(lo + 1) - a;
+    const uint32_t mag = dlo < dhi ? lo : dhi < dlo ? lo + 1 : (lo % 2 == 0 ? lo : lo + 1);
+    const uint16_t want = static_cast<uint16_t>(((u >> 16) & 0x8000u) | std::min(mag, 0x7F80u));
+    ASSERT_EQ(got, want) << std::hex << u;
+  }
 }
 
 TEST(ReplayHalfTest, SaturatingConversion) {

@@ -72,6 +72,10 @@ DeqCtx PrepareCastDequant(bool signed_dst, bool vec, bool half_block, const Tens
 // SetDeqScale's vdeq tensor: checked, 32-byte aligned (ub_alignment) and at least 128 B
 // (cast_dequant).
 void CheckVdeqTensor(const TensorView& vdeq);
+// The continuous-mask forms (checked, isSetMask, Normal mode): the mask in [0, 256 / elem_size]
+// of the wider type, as the kit's CheckMaskValue asserts (cast_dequant); unchecked lngrad runs a
+// larger mask as a full repeat, as the kit's SetMask(len) sets it.
+void CheckDequantMaskLen(int32_t mask, uint32_t elem_size, bool is_set_mask, SrcLoc loc);
 
 // n elements from src (contiguous) whose first lies at place `place` (0..15) of its block, into
 // the destination whose block of that element starts at dst_block; records the bytes written.
@@ -170,6 +174,7 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int
                  uint8_t repeatTime, const UnaryRepeatParams& repeatParams, LNGRAD_SRCLOC_ARG) {
   namespace d = lngrad::aicore::detail;
   d::CheckDequantTypes<T, U>();
+  d::CheckDequantMaskLen(mask, sizeof(U), isSetMask, loc);
   if constexpr (std::is_same_v<U, int32_t>) {
     d::RequireDeqForm(false, isVecDeq, loc);
     Cast<T, U, isSetMask>(dst, src, RoundMode::CAST_RINT, static_cast<uint64_t>(mask), repeatTime,

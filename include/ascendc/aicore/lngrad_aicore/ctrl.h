@@ -27,9 +27,10 @@ void SetFloatSaturation(bool on) noexcept;
 // CastDequant reads it as its SetDeqScale form wrote it (DeqForm, kept beside the register as the
 // vendor's CPU debug keeps g_isVdeq, for checked mode's pairing of the two APIs).
 // On Ascend 950 (arch 3510) the kit keeps the half scale apart (g_deqValue): SetDeqScale(half)
-// writes only that (DeqValueBits; half 1 at a block's start and after InitSocState, as the kit's
-// InitSocStateImpl, which TPipe's constructor runs, sets it), and Cast / CastDequant int32_t ->
-// half read it; the register (g_deqScale there) holds only what the other two forms write.
+// writes only that (DeqValueBits; half 1 after InitSocState, as the kit's InitSocStateImpl, which
+// TPipe's constructor runs, sets it; 1 before it too, see DeqValueDefined), and Cast /
+// CastDequant int32_t -> half read it; the register (g_deqScale there) holds only what the other
+// two forms write.
 enum class DeqForm : uint8_t {
   kNone,    // not written in this block
   kHalf,    // SetDeqScale(half): bits 0..15 = the scale
@@ -43,7 +44,10 @@ void SetDeqScaleRegister(uint64_t v, DeqForm form = DeqForm::kHalf) noexcept;
 void SetDeqScaleHalf(uint16_t bits);
 uint16_t DeqValueBits() noexcept;  // arch 3510's half scale (g_deqValue)
 bool DeqValueWritten() noexcept;   // SetDeqScale(half) ran in this block (arch 3510)
-void ResetDeqValue() noexcept;     // InitSocState on arch 3510: the half scale back to 1
+void ResetDeqValue() noexcept;     // InitSocState (and TPipe) on arch 3510: the half scale 1
+// g_deqValue has no initialiser in the kit (a [[block_local]] half): until a TPipe, InitSocState
+// or SetDeqScale(half) sets it, lngrad reads 1 and checked mode refuses the read (cast_dequant).
+bool DeqValueDefined() noexcept;
 
 // One s162b8 parameter set as the vendor's MakeDeqScaleConfig packs it: bits 0..31 = scale
 // (float bits), 37..45 = the low 9 bits of offset, 46 = signMode.

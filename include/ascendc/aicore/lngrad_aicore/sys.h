@@ -77,6 +77,7 @@ struct BlockSys {
   uint8_t deq_form = 0;               // ctrl.h: the SetDeqScale form that wrote it (DeqForm)
   uint16_t deq_value = 0x3c00;        // ctrl.h: arch 3510's half scale (g_deqValue), half 1
   bool deq_value_set = false;         // ctrl.h: SetDeqScale(half) wrote it (arch 3510)
+  bool deq_value_defined = false;     // ctrl.h: TPipe, InitSocState or SetDeqScale(half) set it
   SyncAllBarrier* barrier = nullptr;  // nullptr: a standalone block (1 block, nothing to wait for)
   uint64_t sync_all_calls = 0;        // SyncAll calls the block made
   int live_allocators = 0;            // LocalMemAllocator objects alive (static_tensor.h)

@@ -116,8 +116,10 @@ void CheckReach(const Mem<T>& m, const std::string& api, const char* operand) {
   if (m.Base() == nullptr || reach <= extent) return;
   const uint64_t past = (reach - extent) * sizeof(T);
   if (reach > extent + m.Room()) {
-    RaiseKernelCheck(checks::kUbBounds, api + ": the 950 would write " + std::to_string(past) +
-                                            " bytes past " + operand + ", beyond the UB's end");
+    const uint64_t beyond = (reach - extent - m.Room()) * sizeof(T);
+    RaiseKernelCheck(checks::kUbBounds,
+                     api + ": the 950 would write " + std::to_string(past) + " bytes past " +
+                         operand + ", " + std::to_string(beyond) + " of them beyond the UB's end");
   }
 }
 
