@@ -137,6 +137,15 @@ inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why) 
                        ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
 }
 
+// Checked mode, splitK below srcK: the reductions read row i of a split at i * splitK.
+inline void RefuseCfgRowMix(const char* api, const CfgRun& c, uint32_t k) {
+  RefuseCfg(api, c,
+            "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
+                std::to_string(k) +
+                ": on the device rows after the first take the max and sum of other rows' "
+                "values; set a config.oriSrcK that rounds up to srcK");
+}
+
 // ConfigRows's rows with splitK below srcK, split by split as SoftMaxNDExtImpl's loop (rangeM
 // splits of splitM rows, then the tail split): row i's max and sum from the first oriSrcK values
 // at i * splitK of the split's float values, x - max, Exp, / sum at row i's own srcK columns.
@@ -190,13 +199,7 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
     d.oriK = c.cfg.k;
     return false;
   }
-  if (CheckedMode()) {
-    RefuseCfg(api, c,
-              "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
-                  std::to_string(d.k) +
-                  ": on the device rows after the first take the max and sum of other rows' "
-                  "values; set a config.oriSrcK that rounds up to srcK");
-  }
+  if (CheckedMode()) RefuseCfgRowMix(api, c, d.k);
   const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
   if (t.srcM != d.m || t.srcK != d.k || t.rangeM == 0 || splitRows != d.m) {
     RefuseCfg(api, c,
