@@ -249,6 +249,11 @@ void ReplaySoftmaxFlashV2Config(const SmxTiling& t, uint32_t cfgK, const FlashCf
 SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize1,
                            uint32_t typeSize2, bool isBasicBlock);
 
+// The 2201/2002 kernel's re-tile of SoftMax and SimpleSoftMax for a tiling made for another
+// shape (SoftMaxTilingFunc of softmax_tiling_func.h, ND): splits over oriM rows.
+SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                          uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock);
+
 // AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
 // row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
 // of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.

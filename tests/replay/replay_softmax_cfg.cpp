@@ -217,6 +217,39 @@ SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, ui
   return t;
 }
 
+SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                          uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock) {
+  // softmax_tiling_func.h SoftMaxTilingFunc (ND): CalculateNDSplitM on {srcM, srcK}, then the
+  // 8-row cut and the cap at oriSrcM; rangeM and tailM of oriSrcM.
+  const uint32_t blk = 32 / typeSize2;
+  uint32_t m = typeSize1 == 2 ? workFloats / (blk + srcK + 64) : workFloats / (blk + 64);
+  if (m > srcM) m = srcM;
+  if (isBasicBlock && m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+    while (m * srcK >= 64 * 256) m /= 2;
+  }
+  if (m < oriM && m > kBlk) m = m / kBlk * kBlk;
+  if (m > oriM) m = oriM;
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = oriM / m;
+  t.tailM = oriM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
 template void ReplaySoftmaxFlashV2Config<float, float>(const SmxTiling&, uint32_t,
                                                        const FlashCfgRun&,
                                                        const FlashIo<float, float>&);

@@ -202,9 +202,7 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
   if (CheckedMode()) RefuseCfgRowMix(api, c, d.k);
   const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
   if (t.srcM != d.m || t.srcK != d.k || t.rangeM == 0 || splitRows != d.m) {
-    RefuseCfg(api, c,
-              "with a tiling made for another shape (re-tiling) or one whose splits do not cover "
-              "srcM: not modelled");
+    RefuseCfg(api, c, "with a tiling whose splits do not cover srcM: not modelled");
   }
   d.oriK = c.cfg.k;
   CheckShape<T>(api, d);
@@ -275,6 +273,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
   if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
   bool basic = isBasicBlock;
+  // The tiling the kernel runs (its re-tile for another shape's tiling included).
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
+                                                   sharedTmpBuffer, sizeof(D), sizeof(U),
+                                                   isBasicBlock);
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
     // The constant-shape config on 2201: its shape test replaces isBasicBlock (CfgShape).
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
@@ -282,10 +284,9 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       basic = cfg.Basic();
       if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
       const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
-      const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
-      const sd::CfgRun run{cfg, halfStats ? 16u : 8u, same ? tiling.reduceK : sd::Lanes<U>()};
-      if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, tiling, dstTensor, &sumTensor,
-                                         &maxTensor, srcTensor, &sharedTmpBuffer, loc, false)) {
+      const sd::CfgRun run{cfg, halfStats ? 16u : 8u, kt.reduceK};
+      if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, kt, dstTensor, &sumTensor, &maxTensor,
+                                         srcTensor, &sharedTmpBuffer, loc, false)) {
         return;
       }
     }
@@ -293,7 +294,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
   if (basic && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
-                             tiling, d);
+                             kt, d);
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
@@ -329,9 +330,10 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     // The constant-shape config on 2201 (no basic-block choice here): the generic config path;
     // the kernel's re-tile takes float statistics (8 per row).
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
-    const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
-    const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, same ? tiling.reduceK : 8u};
-    if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, tiling, dstTensor, nullptr, nullptr,
+    const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
+                                                     sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
+    const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
+    if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
                                           srcTensor, &sharedTmpBuffer, loc, reuse)) {
       return;
     }
