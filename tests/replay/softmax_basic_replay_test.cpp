@@ -319,9 +319,9 @@ SoftMaxTiling V2Tiling(const Shape& s, bool update, uint32_t rows) {
   const ge::Shape shape({s.m, s.k});
   uint32_t budget = AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, sizeof(T), sizeof(S), update);
   if (rows != 0) {
-    budget = AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S),
-                                                  update) *
-             rows;
+    budget =
+        AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({1, s.k}), sizeof(T), sizeof(S), update) *
+        rows;
   }
   SoftMaxTiling t;
   AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), std::min(budget, kUbBufBytes / 2),
@@ -460,9 +460,10 @@ TEST(SoftmaxFlashV2ConfigReplay, OtherShapesTilingIsReTiled) {
     CheckV2ReTile<Half, Half, kV2Cfg8x24, false>({8, 32, 24}, update, 3 * 128 * 4, false, seed++);
     CheckV2ReTile<Half, float, kV2Cfg8x24, false>({13, 32, 24}, update, 5 * 112 * 4, false, seed++);
     for (const bool checked : {false, true}) {
-      CheckV2ReTile<float, float, AscendC::SOFTMAX_DEFAULT_CFG, true>({24, 64, 64}, update, 5 * 72 * 4, checked, seed++);
-      CheckV2ReTile<Half, Half, AscendC::SOFTMAX_DEFAULT_CFG, true>({16, 128, 128}, update, 3 * 208 * 4, checked,
-                                                seed++);
+      CheckV2ReTile<float, float, AscendC::SOFTMAX_DEFAULT_CFG, true>({24, 64, 64}, update,
+                                                                      5 * 72 * 4, checked, seed++);
+      CheckV2ReTile<Half, Half, AscendC::SOFTMAX_DEFAULT_CFG, true>({16, 128, 128}, update,
+                                                                    3 * 208 * 4, checked, seed++);
     }
   }
 }

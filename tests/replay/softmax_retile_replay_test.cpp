@@ -76,8 +76,7 @@ TEST(SoftMaxBasicReplay, OtherShapesTilingIsReTiled) {
       },
       k910B);
   EXPECT_EQ(r.first, "invalid_count") << r.second;
-  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor, sumTensor and maxTensor"),
-            std::string::npos)
+  EXPECT_NE(r.second.find("rows 15 .. 15 of dstTensor, sumTensor and maxTensor"), std::string::npos)
       << r.second;
 }
 
@@ -103,10 +102,9 @@ void CheckSimpleBasic(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
         auto st = ub.Get<Dev<S>>(2);
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(tmpBytes);
-        AscendC::SimpleSoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
-                                                    ub.Get<Dev<T>>(0), tmp,
-                                                    OtherShapes(s, sizeof(S)),
-                                                    {s.m, s.k, s.m, s.k});
+        AscendC::SimpleSoftMax<Dev<T>, false, true>(
+            ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), tmp,
+            OtherShapes(s, sizeof(S)), {s.m, s.k, s.m, s.k});
         y = Take<T>(ub, 1, x.size());
       },
       k910B);
@@ -152,8 +150,8 @@ void CheckConfig(const Shape& s, uint32_t tmpBytes, bool stats, uint32_t seed) {
         const SoftMaxTiling other = OtherShapes(s, statSize);
         if (stats) {
           AscendC::SoftMax<Dev<T>, false, false, false, cfg>(ub.Get<Dev<T>>(1), st[0],
-                                                             st[kMaxAt<S>], ub.Get<Dev<T>>(0),
-                                                             tmp, other, {s.m, s.k, s.m, s.oriK});
+                                                             st[kMaxAt<S>], ub.Get<Dev<T>>(0), tmp,
+                                                             other, {s.m, s.k, s.m, s.oriK});
         } else {
           AscendC::SoftMax<Dev<T>, false, false, cfg>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), tmp,
                                                       other, {s.m, s.k, s.m, s.oriK});
@@ -165,10 +163,9 @@ void CheckConfig(const Shape& s, uint32_t tmpBytes, bool stats, uint32_t seed) {
       k910B);
   std::vector<T> wy = Sentinel<T>(n), wsrc = x;
   std::vector<S> wsum = Sentinel<S>(ns), wmax = Sentinel<S>(ns);
-  lngrad_replay::ReplaySoftMaxConfig<T, S>(
-      kt, cfg.oriSrcM, cfg.oriSrcK,
-      {wsrc.data(), wy.data(), stats ? wsum.data() : nullptr, stats ? wmax.data() : nullptr,
-       false});
+  lngrad_replay::ReplaySoftMaxConfig<T, S>(kt, cfg.oriSrcM, cfg.oriSrcK,
+                                           {wsrc.data(), wy.data(), stats ? wsum.data() : nullptr,
+                                            stats ? wmax.data() : nullptr, false});
   ExpectOutputs("", y, wy, sum, wsum, max, wmax);
 }
 

@@ -274,9 +274,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
   bool basic = isBasicBlock;
   // The tiling the kernel runs (its re-tile for another shape's tiling included).
-  const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
-                                                   sharedTmpBuffer, sizeof(D), sizeof(U),
-                                                   isBasicBlock);
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling(
+      "SoftMax", tiling, d, softmaxShapeInfo, sharedTmpBuffer, sizeof(D), sizeof(U), isBasicBlock);
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
     // The constant-shape config on 2201: its shape test replaces isBasicBlock (CfgShape).
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};

@@ -384,8 +384,9 @@ inline AscendC::tiling::SoftMaxTiling SoftMaxKernelTiling(
   m = m < oriM ? m : oriM;
   if (m == 0) {
     RaiseKernelCheck(checks::kTmpBuffer,
-                     std::string(api) + ": the kernel re-tiles a tiling made for another shape "
-                                        "and the work buffer (" +
+                     std::string(api) +
+                         ": the kernel re-tiles a tiling made for another shape "
+                         "and the work buffer (" +
                          std::to_string(w) + " floats) holds no row (SoftMaxTilingFunc asserts)");
   }
   AscendC::tiling::SoftMaxTiling r = t;

@@ -97,8 +97,8 @@ inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, c
 enum class CfgPath { kGeneric, kBasic, kSplits };
 
 template <typename U>
-CfgPath FlashV2Config(const CfgShape& cfg, bool isBasicBlock, const AscendC::tiling::SoftMaxTiling& t,
-                      Dims& d) {
+CfgPath FlashV2Config(const CfgShape& cfg, bool isBasicBlock,
+                      const AscendC::tiling::SoftMaxTiling& t, Dims& d) {
   const NpuArch arch = detail::rep::RunningArch();
   const CfgPath asked = isBasicBlock ? CfgPath::kBasic : CfgPath::kGeneric;
   if (arch != NpuArch::k2201 && arch != NpuArch::k2002) return asked;
@@ -220,8 +220,8 @@ void CheckFlashV2Operands(bool update, const FlashV2Args<T, U, E>& a, const Dims
 // 2201 DataCopy): a -0 max is stored as +0.
 template <typename T>
 float StoredFlashMax(bool update, float v) {
-  const bool adds = update && std::is_same_v<T, float> &&
-                    detail::rep::RunningArch() == NpuArch::k2002;
+  const bool adds =
+      update && std::is_same_v<T, float> && detail::rep::RunningArch() == NpuArch::k2002;
   return adds ? v + 0.0f : v;
 }
 
@@ -353,8 +353,7 @@ void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgSh
       const uint64_t at = uint64_t{row0 + r} * ls;
       for (uint32_t j = 0; j < ls; ++j) {
         a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
-        a.expSum.HostPtr()[at + j] =
-            Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
+        a.expSum.HostPtr()[at + j] = Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
       }
       if (update) FlashV2StoreExpMax(a, f[r], row0 + r, le);
     }
@@ -615,9 +614,8 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
   constexpr bool m1 = config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC;
-  const SoftMaxTiling run = sd::FlashV2KernelTiling<D, U>(config.isCheckTiling, isUpdate,
-                                                          isBasicBlock, m1, tiling, d,
-                                                          sharedTmpBuffer);
+  const SoftMaxTiling run = sd::FlashV2KernelTiling<D, U>(
+      config.isCheckTiling, isUpdate, isBasicBlock, m1, tiling, d, sharedTmpBuffer);
   const sd::FlashV2Args<D, U, D> args{dstTensor,    expSumTensor,   maxTensor,   srcTensor,
                                       expMaxTensor, inExpSumTensor, inMaxTensor, m1};
   bool basic = isBasicBlock;
