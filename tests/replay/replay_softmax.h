@@ -254,6 +254,9 @@ SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, ui
 SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                           uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock);
 
+// SoftmaxFlash's re-tile with isUpdate and isBasicBlock (SoftMaxFlashTilingFunc): rows per split.
+uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk);
+
 // AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
 // row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
 // of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.

@@ -250,6 +250,18 @@ SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uin
   return t;
 }
 
+uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk) {
+  // softmax_tiling_func.h SoftMaxFlashTilingFunc with isUpdate and isBasicBlock: reduceM = w /
+  // (blk * 4 + srcK * 2), at most srcM, then (above 8, srcM % 8 == 0) 8-multiples dividing srcM.
+  uint32_t m = workFloats / (blk * 4 + srcK * 2);
+  if (m > srcM) m = srcM;
+  if (m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+  }
+  return m;
+}
+
 template void ReplaySoftmaxFlashV2Config<float, float>(const SmxTiling&, uint32_t,
                                                        const FlashCfgRun&,
                                                        const FlashIo<float, float>&);

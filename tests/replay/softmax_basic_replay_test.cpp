@@ -126,6 +126,61 @@ void CheckFlashBasic(const Shape& s, uint32_t splitRows, uint32_t seed) {
   got.Expect(want);
 }
 
+// A tiling made for another shape: the kernel re-tiles (SoftMaxFlashTilingFunc, sfx6's reading:
+// SmxFlashBasicRows) and the basic-block update runs its rangeM full splits; a scratch of 5 rows
+// for [24, 64] float leaves rows 20 .. 23 (float: src keeps them), half/half takes the generic
+// tail. Both modes (no refusal there).
+template <class T>
+void CheckFlashBasicReTile(const Shape& s, uint32_t tmpBytes, bool checked, uint32_t seed) {
+  SCOPED_TRACE(Name(s) + " tmp " + std::to_string(tmpBytes) + " checked " +
+               std::to_string(checked));
+  lngrad::aicore::test::CheckedModeScope mode(checked);
+  const ge::Shape other({s.m + 8, s.k});
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashTilingFunc(other, sizeof(T), kUbBufBytes / 2, t, true);
+  const Operands<T, T> in = Seeded<T, T>(s, 32 / sizeof(T), 32 / sizeof(T), seed);
+  const Operands<T, T> got = RunFlash(in, [&](const FlashTensors<T, T>& f, const auto&) {
+    AscendC::LocalTensor<uint8_t> tmp = f.tmp;
+    tmp.SetSize(tmpBytes);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    AscendC::SoftmaxFlash<Dev<T>, false, true>(f.dst, f.sum, f.max, f.src, f.em, f.sum, f.max, tmp,
+                                               t, true, {s.m, s.k, s.m, s.oriK});
+#pragma GCC diagnostic pop
+  });
+  const uint32_t blk = 32 / sizeof(T),
+                 m = lngrad_replay::SmxFlashBasicRows(tmpBytes / 4, s.m, s.k, blk);
+  SmxTiling kt = Mirror(t);
+  kt.srcM = s.m;
+  kt.srcK = kt.splitK = s.k;
+  kt.splitM = kt.reduceM = m;
+  kt.reduceK = blk;
+  kt.splitSize = m * s.k;
+  kt.reduceSize = m * blk;
+  kt.rangeM = s.m / m;
+  kt.tailM = s.m % m;
+  ASSERT_NE(kt.tailM, 0u);
+  Operands<T, T> want = in;
+  lngrad_replay::ReplaySoftmaxFlashBasic<T, T>(kt, want.Io());
+  if constexpr (std::is_same_v<T, Half>) {
+    SmxTiling tail = kt;
+    tail.rangeM = 0;
+    tail.splitM = kt.tailM;
+    const uint32_t o1 = kt.rangeM * kt.splitSize, o2 = kt.rangeM * kt.reduceSize;
+    lngrad_replay::ReplaySoftmaxFlash<Half>(
+        tail, s.oriK, true, want.src.data() + o1, want.dst.data() + o1, want.sum.data() + o2,
+        want.max.data() + o2, want.em.data() + o2, want.sum.data() + o2, want.max.data() + o2);
+  }
+  got.Expect(want);
+}
+
+TEST(SoftmaxFlashBasicReplay, OtherShapesTilingIsReTiled) {
+  for (const bool checked : {false, true}) {
+    CheckFlashBasicReTile<float>({24, 64, 64}, 5 * (32 + 128) * 4, checked, 6300);
+    CheckFlashBasicReTile<Half>({16, 128, 128}, 3 * (64 + 256) * 4, checked, 6301);
+  }
+}
+
 TEST(SoftmaxFlashBasicReplay, UpdateMatchesBitForBit) {
   CheckFlashBasic<float, float>({8, 64, 64}, 0, 1300);
   CheckFlashBasic<float, float>({16, 256, 256}, 0, 1301);
