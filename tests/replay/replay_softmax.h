@@ -230,6 +230,33 @@ void ReplayFlashV2M1Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>
 template <class T, class S>
 void ReplayFlashV2Basic(const SmxTiling& t, bool isUpdate, const FlashIo<T, S>& io);
 
+// SoftmaxFlashV2 with the constant-shape config in the broadcast mode on 2201 or 2002, outside
+// the config's basic shape (replay_softmax_cfg.cpp, sfx6's reading): the split loop of the
+// tiling t (the one the kernel runs: the caller's re-tile included) with row i of a split
+// reduced (max, then sum of the exponentials) over the first cfgK values at i * splitK (splitK =
+// cfgK rounded up to 8), the Sub at the tiling's srcK (lane c % 8), statistics [rows, 32 B of
+// S] lane by lane (update: max = Max(inMax, rowmax), expMax = exp(inMax - max), sum = expMax *
+// inSum + rowsum). arch2002: half results nearest even, the float update's max + 0.
+struct FlashCfgRun {
+  bool update, arch2002;
+};
+template <class T, class S>
+void ReplaySoftmaxFlashV2Config(const SmxTiling& t, uint32_t cfgK, const FlashCfgRun& run,
+                                const FlashIo<T, S>& io);
+
+// The kernel's re-tile of SoftmaxFlashV2 for a tiling made for another shape (config.isCheckTiling;
+// SoftMaxFlashV2TilingFuncImpl, ND, broadcast mode): rows per split from the work buffer's floats.
+SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize1,
+                           uint32_t typeSize2, bool isBasicBlock);
+
+// The 2201/2002 kernel's re-tile of SoftMax and SimpleSoftMax for a tiling made for another
+// shape (SoftMaxTilingFunc of softmax_tiling_func.h, ND): splits over oriM rows.
+SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                          uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock);
+
+// SoftmaxFlash's re-tile with isUpdate and isBasicBlock (SoftMaxFlashTilingFunc): rows per split.
+uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk);
+
 // AdjustSoftMaxRes (AdjustSoftMaxResNDImpl): for each of m rows, the bits of the max at
 // row * step (step: 32 bytes of S, or 1 with stepSizeMode != 0; half compares the low 16 bits
 // of `from`) equal to `from` set the row's k results to `to`. Returns whether any row did.

@@ -94,6 +94,183 @@ void ReplaySoftMaxConfig(const SmxTiling& t, uint32_t cfgM, uint32_t cfgK, const
   }
 }
 
+// ---- SoftmaxFlashV2 with the constant-shape config in the broadcast mode (sfx6's reading of
+// membase/common/softmax_flashv2_impl/softmax_flashv2_{common,no_update,update}_impl.h at commit
+// 82b89a15f, the same helper who then changed lngrad's softmaxflashv2.h; written before comparing
+// with it). Outside the config's basic shape, SoftmaxFlashV2NoUpdate / SoftmaxFlashV2NDImpl build
+// a ReduceLastND of originalSrcK = config.oriSrcK, srcK = splitK (config.oriSrcK rounded up to
+// 8) and dstK = 32 bytes of the statistics, and run SoftmaxFlashV2NoUpdateExtImpl /
+// SoftmaxFlashV2NDExtImpl's split loop: NewReduceMaxLastNDImpl and NewReduceSumLastNDImpl read
+// row i of the split at i * splitK, GenericSubNDImpl subtracts at the tiling's srcK (lane c % 8
+// of the row's statistics at the tiling's reduceK), Exp and the casts cover the split's
+// splitSize elements. The update's statistic steps run lane by lane over reduceSize entries:
+// Max(inMax, rowmax), exp(inMax - max), expMax * inExpSum + rowsum. 2002 (membase/v200 includes
+// the same common files): its float update stores max with Adds(.., 0) (a -0 max becomes +0)
+// and FLOAT2HALF_ROUND_MODE is CAST_NONE (nearest even); 2201 DataCopy and CAST_ROUND.
+namespace {
+
+template <class T>
+T NarrowOn(float v, bool arch2002) {
+  if constexpr (std::is_same_v<T, Half>) {
+    return arch2002 ? FloatToHalf(v) : FloatToHalfRoundAway(v);
+  } else {
+    return v;
+  }
+}
+
+float VMax(float a, float b) { return a > b ? a : b; }  // Max(a, b), a the first operand
+
+template <class T, class S>
+void FlashCfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, const FlashCfgRun& run,
+                   const FlashIo<T, S>& io) {
+  const uint32_t splitK = (cfgK + kBlk - 1) / kBlk * kBlk, lanes = 32 / sizeof(S);
+  const uint32_t n = sp.rows * t.srcK, ns = sp.rows * lanes;
+  std::vector<float> x(n), rmax(sp.rows), rsum(sp.rows), inMax(ns), inSum(ns), mx(ns), em(ns);
+  for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
+  for (uint32_t i = 0; i < sp.rows; ++i) rmax[i] = SmxRowMax(x.data() + i * splitK, cfgK);
+  for (uint32_t j = 0; j < ns; ++j) {
+    mx[j] = rmax[j / lanes];
+    if (!run.update) continue;
+    inMax[j] = ToFloat(io.inMax[sp.offset2 + j]);
+    inSum[j] = ToFloat(io.inSum[sp.offset2 + j]);
+    mx[j] = VMax(inMax[j], rmax[j / lanes]);
+    em[j] = ExpOf(inMax[j] - mx[j]);
+  }
+  for (uint32_t j = 0; j < n; ++j) {
+    const uint32_t r = j / t.srcK, c = j % t.srcK;
+    x[j] = ExpOf(x[j] - mx[r * lanes + c % kBlk]);
+    io.dst[sp.offset1 + j] = NarrowOn<T>(x[j], run.arch2002);
+  }
+  for (uint32_t i = 0; i < sp.rows; ++i) rsum[i] = SmxRowSum(x.data() + i * splitK, cfgK);
+  for (uint32_t j = 0; j < ns; ++j) {
+    const float s = run.update ? em[j] * inSum[j] + rsum[j / lanes] : rsum[j / lanes];
+    const bool adds = run.arch2002 && run.update && std::is_same_v<T, float>;
+    io.max[sp.offset2 + j] = NarrowOn<S>(adds ? mx[j] + 0.0f : mx[j], run.arch2002);
+    io.sum[sp.offset2 + j] = NarrowOn<S>(s, run.arch2002);
+  }
+  if (!run.update) return;
+  if constexpr (std::is_same_v<T, Half> && std::is_same_v<S, float>) {
+    // BroadCastLastImpl: each row's 8 float lanes to 16, cast at offset2 * 2.
+    for (uint32_t i = 0; i < sp.rows; ++i) {
+      for (uint32_t l = 0; l < 2 * kBlk; ++l) {
+        io.expMax[sp.offset2 * 2 + i * 2 * kBlk + l] =
+            NarrowOn<T>(em[i * lanes + l % kBlk], run.arch2002);
+      }
+    }
+  } else {
+    for (uint32_t j = 0; j < ns; ++j) io.expMax[sp.offset2 + j] = NarrowOn<T>(em[j], run.arch2002);
+  }
+}
+
+}  // namespace
+
+template <class T, class S>
+void ReplaySoftmaxFlashV2Config(const SmxTiling& t, uint32_t cfgK, const FlashCfgRun& run,
+                                const FlashIo<T, S>& io) {
+  Split sp{0, 0, t.splitM};
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    FlashCfgSplit(t, sp, cfgK, run, io);
+    sp.offset1 += t.splitSize;
+    sp.offset2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      sp = {t.rangeM * t.splitSize, t.rangeM * t.reduceSize, t.tailM};
+    }
+  }
+}
+
+SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize1,
+                           uint32_t typeSize2, bool isBasicBlock) {
+  // SoftMaxFlashV2TilingFuncImpl (softmax_flashv2_base_impl.h), ND, isFlashOutputBrc false; the
+  // basic branch is CalculateNDSplitM (softmax_common_shape_process.h).
+  const uint32_t blk = 32 / typeSize2;
+  uint32_t m = 0;
+  if (isBasicBlock && srcK % 64 == 0 && srcM % kBlk == 0) {
+    m = typeSize1 == 2 ? workFloats / (blk + srcK + 64) : workFloats / (blk + 64);
+    if (m > srcM) m = srcM;
+    if (m > kBlk) {  // isBasicBlock, srcM % 8 == 0
+      m = m / kBlk * kBlk;
+      while (srcM % m != 0) m -= kBlk;
+      while (m * srcK >= 64 * 256) m /= 2;
+    }
+  } else {
+    m = typeSize1 == 2 ? workFloats / (2 * blk + srcK + 64) : workFloats / (blk + 64);
+  }
+  if (m < srcM && m > kBlk) m = m / kBlk * kBlk;
+  if (m > srcM) m = srcM;
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = srcM / m;
+  t.tailM = srcM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
+SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
+                          uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock) {
+  // softmax_tiling_func.h SoftMaxTilingFunc (ND): CalculateNDSplitM on {srcM, srcK}, then the
+  // 8-row cut and the cap at oriSrcM; rangeM and tailM of oriSrcM.
+  const uint32_t blk = 32 / typeSize2;
+  uint32_t m = typeSize1 == 2 ? workFloats / (blk + srcK + 64) : workFloats / (blk + 64);
+  if (m > srcM) m = srcM;
+  if (isBasicBlock && m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+    while (m * srcK >= 64 * 256) m /= 2;
+  }
+  if (m < oriM && m > kBlk) m = m / kBlk * kBlk;
+  if (m > oriM) m = oriM;
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = oriM / m;
+  t.tailM = oriM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
+uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk) {
+  // softmax_tiling_func.h SoftMaxFlashTilingFunc with isUpdate and isBasicBlock: reduceM = w /
+  // (blk * 4 + srcK * 2), at most srcM, then (above 8, srcM % 8 == 0) 8-multiples dividing srcM.
+  uint32_t m = workFloats / (blk * 4 + srcK * 2);
+  if (m > srcM) m = srcM;
+  if (m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+  }
+  return m;
+}
+
+template void ReplaySoftmaxFlashV2Config<float, float>(const SmxTiling&, uint32_t,
+                                                       const FlashCfgRun&,
+                                                       const FlashIo<float, float>&);
+template void ReplaySoftmaxFlashV2Config<Half, Half>(const SmxTiling&, uint32_t, const FlashCfgRun&,
+                                                     const FlashIo<Half, Half>&);
+template void ReplaySoftmaxFlashV2Config<Half, float>(const SmxTiling&, uint32_t,
+                                                      const FlashCfgRun&,
+                                                      const FlashIo<Half, float>&);
+
 template void ReplaySoftMaxConfig<float, float>(const SmxTiling&, uint32_t, uint32_t,
                                                 const CfgIo<float, float>&);
 template void ReplaySoftMaxConfig<Half, Half>(const SmxTiling&, uint32_t, uint32_t,

@@ -72,8 +72,8 @@ void SimpleWholeRows(T* dst, const U* inSum, const U* inMax, const T* src, const
 // per split i < rangeM (the tail split is not computed) its uint8(splitSize / 64) * 64 elements
 // widened, the Sub over uint8(splitM) repeats of 64 * (splitK / 64) columns (repeat r reads lane
 // l % 8 of block r of the statistics: [rows, 16] halves or [rows, 8] floats, from the split's
-// reduce offset), Exp over them all, the Div likewise, narrowed back into dst. Needs the tiling
-// made for this shape (the kernel re-tiles otherwise, which lngrad does not model: refused).
+// reduce offset), Exp over them all, the Div likewise, narrowed back into dst. t: the tiling the
+// kernel runs (SoftMaxKernelTiling; one it would run unchanged for another shape is refused).
 template <typename T, typename U>
 void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
                             const AscendC::LocalTensor<U>& inSum,
@@ -85,8 +85,8 @@ void SimpleBasicRowsMembase(const AscendC::LocalTensor<T>& dst,
       t.srcSize != uint64_t{t.srcM} * t.srcK || t.splitSize != uint64_t{t.splitM} * t.splitK) {
     RaiseKernelCheck(checks::kInvalidCount,
                      std::string(api) +
-                         ": isBasicBlock with srcK not a multiple of 64 is followed only with the "
-                         "tiling made for the shape (the kernel's re-tiling is not modelled)");
+                         ": isBasicBlock with srcK not a multiple of 64 is followed only with a "
+                         "tiling for the shape (srcSize and splitSize of its srcM, splitM, srcK)");
   }
   const bool isFloat = std::is_same_v<T, float>;
   const uint32_t chunks = (isFloat ? t.srcK : t.splitK) / kLanes;
@@ -199,18 +199,20 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
   const sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
   if (isBasicBlock) sd::RefuseBasicK("SimpleSoftMax", d);
   if (isBasicBlock) sd::RefuseBasicShape<D>("SimpleSoftMax", softmaxShapeInfo);
+  // The tiling the kernel runs (its re-tile for another shape's tiling included).
+  const SoftMaxTiling kt =
+      isBasicBlock ? sd::SoftMaxKernelTiling("SimpleSoftMax", tiling, d, softmaxShapeInfo,
+                                             sharedTmpBuffer, sizeof(D), sizeof(U), true)
+                   : tiling;
   if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
-    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
-                                     loc);
+    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
     return;
   }
   // SimpleSoftMaxBasicBlock for half data (srcK a multiple of 64 too) computes the rangeM full
   // splits only (BasicSplitRows); float data (counter mode over srcM rows) every row.
   if (isBasicBlock && !sd::RegBase() && sizeof(D) == 2 &&
-      sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", tiling, d) <
-          d.m) {
-    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, tiling, d,
-                                     loc);
+      sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", kt, d) < d.m) {
+    sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
     return;
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,

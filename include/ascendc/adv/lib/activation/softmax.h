@@ -137,6 +137,15 @@ inline void RefuseCfg(const char* api, const CfgRun& c, const std::string& why) 
                        ", splitK = " + std::to_string(c.cfg.SplitK()) + ") " + why);
 }
 
+// Checked mode, splitK below srcK: the reductions read row i of a split at i * splitK.
+inline void RefuseCfgRowMix(const char* api, const CfgRun& c, uint32_t k) {
+  RefuseCfg(api, c,
+            "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
+                std::to_string(k) +
+                ": on the device rows after the first take the max and sum of other rows' "
+                "values; set a config.oriSrcK that rounds up to srcK");
+}
+
 // ConfigRows's rows with splitK below srcK, split by split as SoftMaxNDExtImpl's loop (rangeM
 // splits of splitM rows, then the tail split): row i's max and sum from the first oriSrcK values
 // at i * splitK of the split's float values, x - max, Exp, / sum at row i's own srcK columns.
@@ -190,18 +199,10 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
     d.oriK = c.cfg.k;
     return false;
   }
-  if (CheckedMode()) {
-    RefuseCfg(api, c,
-              "reduces row i of each split from the values at i * splitK, not i * srcK = i * " +
-                  std::to_string(d.k) +
-                  ": on the device rows after the first take the max and sum of other rows' "
-                  "values; set a config.oriSrcK that rounds up to srcK");
-  }
+  if (CheckedMode()) RefuseCfgRowMix(api, c, d.k);
   const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
   if (t.srcM != d.m || t.srcK != d.k || t.rangeM == 0 || splitRows != d.m) {
-    RefuseCfg(api, c,
-              "with a tiling made for another shape (re-tiling) or one whose splits do not cover "
-              "srcM: not modelled");
+    RefuseCfg(api, c, "with a tiling whose splits do not cover srcM: not modelled");
   }
   d.oriK = c.cfg.k;
   CheckShape<T>(api, d);
@@ -272,6 +273,9 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (isBasicBlock) sd::RefuseBasicK("SoftMax", d);
   if (isBasicBlock) sd::RefuseBasicShape<D>("SoftMax", softmaxShapeInfo);
   bool basic = isBasicBlock;
+  // The tiling the kernel runs (its re-tile for another shape's tiling included).
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling(
+      "SoftMax", tiling, d, softmaxShapeInfo, sharedTmpBuffer, sizeof(D), sizeof(U), isBasicBlock);
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
     // The constant-shape config on 2201: its shape test replaces isBasicBlock (CfgShape).
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
@@ -279,10 +283,9 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
       basic = cfg.Basic();
       if (basic && !isBasicBlock) sd::RefuseBasicK("SoftMax", d);
       const bool halfStats = std::is_same_v<D, half> && std::is_same_v<U, half>;
-      const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
-      const sd::CfgRun run{cfg, halfStats ? 16u : 8u, same ? tiling.reduceK : sd::Lanes<U>()};
-      if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, tiling, dstTensor, &sumTensor,
-                                         &maxTensor, srcTensor, &sharedTmpBuffer, loc, false)) {
+      const sd::CfgRun run{cfg, halfStats ? 16u : 8u, kt.reduceK};
+      if (!basic && sd::ConfigRows<D, U>("SoftMax", run, d, kt, dstTensor, &sumTensor, &maxTensor,
+                                         srcTensor, &sharedTmpBuffer, loc, false)) {
         return;
       }
     }
@@ -290,7 +293,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   // SoftMaxBasicBlock (2201/2002, srcK a multiple of 64) computes the rangeM full splits only.
   if (basic && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
-                             tiling, d);
+                             kt, d);
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
@@ -326,9 +329,10 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     // The constant-shape config on 2201 (no basic-block choice here): the generic config path;
     // the kernel's re-tile takes float statistics (8 per row).
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
-    const bool same = tiling.srcM == d.m && tiling.srcK == d.k;
-    const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, same ? tiling.reduceK : 8u};
-    if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, tiling, dstTensor, nullptr, nullptr,
+    const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
+                                                     sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
+    const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
+    if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
                                           srcTensor, &sharedTmpBuffer, loc, reuse)) {
       return;
     }

@@ -358,9 +358,61 @@ void RefuseBasicShape(const char* api, const AscendC::SoftMaxShapeInfo& s) {
   }
 }
 
+// The tiling the 2201/2002 kernels of SoftMax and SimpleSoftMax run (softmax_base_impl.h
+// SoftMaxImpl, softmax_common_simple.h SimpleSoftMaxBaseImpl): the caller's when made for the
+// shape (srcM and srcK), else the kernel's SoftMaxTilingFunc (softmax_tiling_func.h) with the work
+// buffer's floats w, blocks of blk = 32 / typeSize2: rows per split CalculateNDSplitM (half data
+// w / (blk + srcK + 64), float w / (blk + 64), at most srcM; isBasicBlock with srcM % 8 == 0 and
+// more than 8 rows: a multiple of 8 dividing srcM, halved while rows * srcK >= 64 * 256), then cut
+// to a multiple of 8 when between 8 and oriSrcM, at most oriSrcM; the splits cover oriSrcM rows.
+// No row per split asserts (refused in any mode). On 3510 lngrad takes no split from it.
+inline AscendC::tiling::SoftMaxTiling SoftMaxKernelTiling(
+    const char* api, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+    const AscendC::SoftMaxShapeInfo& s, const AscendC::LocalTensor<uint8_t>& tmp,
+    uint32_t typeSize1, uint32_t typeSize2, bool basic) {
+  if (RegBase() || (t.srcM == d.m && t.srcK == d.k)) return t;
+  const uint32_t oriM = s.srcM != 0 && s.srcK != 0 && s.oriSrcM != 0 ? s.oriSrcM : d.m;
+  const uint64_t w = tmp.View().size_bytes / 4, blk = 32 / typeSize2;
+  uint64_t m = typeSize1 == 2 ? w / (blk + d.k + kLanes) : w / (blk + kLanes);
+  m = m < d.m ? m : d.m;
+  if (basic && m > 8 && d.m % 8 == 0) {
+    m = m / 8 * 8;
+    while (d.m % m != 0) m -= 8;
+    while (m * d.k >= uint64_t{kLanes} * 256) m /= 2;
+  }
+  if (m < oriM && m > 8) m = m / 8 * 8;
+  m = m < oriM ? m : oriM;
+  if (m == 0) {
+    RaiseKernelCheck(checks::kTmpBuffer,
+                     std::string(api) +
+                         ": the kernel re-tiles a tiling made for another shape "
+                         "and the work buffer (" +
+                         std::to_string(w) + " floats) holds no row (SoftMaxTilingFunc asserts)");
+  }
+  AscendC::tiling::SoftMaxTiling r = t;
+  const uint32_t rows = static_cast<uint32_t>(m), b = static_cast<uint32_t>(blk);
+  r.srcM = d.m;
+  r.srcK = d.k;
+  r.srcSize = d.m * d.k;
+  r.outMaxM = d.m;
+  r.outMaxK = b;
+  r.outMaxSize = d.m * b;
+  r.reduceM = r.splitM = rows;
+  r.reduceK = b;
+  r.reduceSize = rows * b;
+  r.splitK = d.k;
+  r.splitSize = rows * d.k;
+  r.rangeM = oriM / rows;
+  r.tailM = oriM % rows;
+  r.tailSplitSize = r.tailM * d.k;
+  r.tailReduceSize = r.tailM * b;
+  return r;
+}
+
 // The membase basic-block functions (SoftMaxBasicBlock; SimpleSoftMaxBasicBlock for half data)
-// compute the tiling's rangeM full splits and have no tail-split step: with the tiling made for
-// the shape (srcM and srcK; another one the kernel re-tiles, not modelled: every row) and
+// compute the tiling's rangeM full splits and have no tail-split step: with t the tiling the
+// kernel runs (SoftMaxKernelTiling: the caller's or the kernel's re-tile; on 3510 a tiling for
+// another shape: every row) and
 // rangeM * splitM < srcM the later rows of `outs` are left as they were. The host
 // SoftMaxTilingFunc gives such a tiling for shapes the basic-block check accepts when the scratch
 // holds fewer than 8 rows and that count does not divide srcM ([16, 128] half with 3 rows: rangeM

@@ -146,12 +146,28 @@ void FlashBasicRow(const FlashV2Args<T, U, T>& a, const Dims& d, uint32_t r,
   for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] * scale[c % 8];
 }
 
-// The rows the 2201 basic-block update computes in that order: the tiling's rangeM full splits
-// when it is for this shape (every row when the kernel re-tiles); none elsewhere, nor with
-// srcK not a multiple of 64.
-inline uint64_t FlashBasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+// The rows the 2201 basic-block update computes in that order: the rangeM full splits of the
+// tiling the kernel runs; none elsewhere, nor with srcK not a multiple of 64. A tiling made for
+// another shape is re-tiled (softmax_common_flash.h SoftmaxFlash[TmpBuf]CommonImpl,
+// SoftMaxFlashTilingFunc with the update): w / (4 blk + 2 srcK) rows per split of the work
+// buffer's w floats (blk = 8 for half data with float statistics, else 32 / sizeof(T)), at most
+// srcM; with srcM % 8 == 0 and more than 8 rows a multiple of 8 dividing srcM. No row asserts.
+inline uint64_t FlashBasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                               uint32_t blk, uint64_t tmpBytes) {
   if (!basic || detail::rep::RunningArch() != NpuArch::k2201 || d.k % kLanes != 0) return 0;
-  return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
+  if (t.srcM == d.m && t.srcK == d.k) return uint64_t{t.rangeM} * t.splitM;
+  uint64_t m = tmpBytes / 4 / (4 * uint64_t{blk} + 2 * uint64_t{d.k});
+  m = m < d.m ? m : d.m;
+  if (m > 8 && d.m % 8 == 0) {
+    m = m / 8 * 8;
+    while (d.m % m != 0) m -= 8;
+  }
+  if (m == 0) {
+    RaiseKernelCheck(checks::kTmpBuffer,
+                     "SoftmaxFlash: the kernel re-tiles a tiling made for another shape and the "
+                     "work buffer holds no row (SoftMaxFlashTilingFunc asserts)");
+  }
+  return d.m / m * m;
 }
 
 template <typename T, typename U>
@@ -226,7 +242,9 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   sd::FlashRows<D, U>(
       {dstTensor, sumTensor, maxTensor, srcTensor, expMaxTensor, inSumTensor, inMaxTensor},
       sd::RegBasicDims(regBasic, dims), sharedTmpBuffer, loc,
-      sd::FlashBasicRows(isBasicBlock, tiling, dims));
+      sd::FlashBasicRows(isBasicBlock, tiling, dims,
+                         std::is_same_v<D, half> && std::is_same_v<U, float> ? 8 : 32 / sizeof(D),
+                         sharedTmpBuffer.View().size_bytes));
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, typename D, typename U>

@@ -75,8 +75,9 @@ inline float FlashV2BasicSum(const float* x, uint32_t k) {
   return RowSum(x, k, k < 512);
 }
 
-// The rows isBasicBlock computes with the basic-block sums: the tiling's rangeM full splits (all
-// rows when the tiling is for another shape, which the device recomputes).
+// The rows isBasicBlock computes with the basic-block sums: the tiling's rangeM full splits (t:
+// the tiling the kernel runs, its re-tile included; all rows for a tiling of another shape run
+// unchanged, config.isCheckTiling false, which lngrad does not model).
 inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
   if (!basic) return 0;
   return t.srcM == d.m && t.srcK == d.k ? uint64_t{t.rangeM} * t.splitM : d.m;
@@ -85,33 +86,48 @@ inline uint64_t BasicRows(bool basic, const AscendC::tiling::SoftMaxTiling& t, c
 // SoftmaxFlashV2's constant-shape config in the broadcast mode (softmax_flashv2_common_impl.h of
 // membase/common: 2201 and 2002; the M1 mode and 3510 ignore it): the shape test (CfgShape::Basic)
 // takes the basic-block path whatever isBasicBlock; otherwise the generic path reduces the first
-// config.oriSrcK columns (d.oriK). Its reductions step rows by splitK (config.oriSrcK rounded up
-// to 8) and write dstK = 32 bytes of U per row: a splitK other than srcK or a tiling reduceK other
-// than that is refused in any mode (not modelled for this API). Returns the basic-block choice.
+// config.oriSrcK columns (d.oriK) with a ReduceLastND whose row stride is splitK (config.oriSrcK
+// rounded up to 8) and which writes dstK = 32 bytes of U per row. splitK equal to srcK: the
+// generic rows; below srcK: FlashV2ConfigSplits (unchecked; checked mode names it, as SoftMax's
+// config path). Refused in any mode as not modelled: a tiling reduceK other than dstK (the Sub
+// reads the statistics at the tiling's stride, past the rows the reductions wrote), splitK above
+// srcK (the reductions read past the split: float scratch for half data), and with splitK below
+// srcK a tiling the kernel runs unchanged for another shape (config.isCheckTiling false) or whose
+// splits do not cover srcM. t: the tiling the kernel runs (FlashV2KernelTiling).
+enum class CfgPath { kGeneric, kBasic, kSplits };
+
 template <typename U>
-bool FlashV2Config(const CfgShape& cfg, bool isBasicBlock, const AscendC::tiling::SoftMaxTiling& t,
-                   Dims& d) {
+CfgPath FlashV2Config(const CfgShape& cfg, bool isBasicBlock,
+                      const AscendC::tiling::SoftMaxTiling& t, Dims& d) {
   const NpuArch arch = detail::rep::RunningArch();
-  if (arch != NpuArch::k2201 && arch != NpuArch::k2002) return isBasicBlock;
+  const CfgPath asked = isBasicBlock ? CfgPath::kBasic : CfgPath::kGeneric;
+  if (arch != NpuArch::k2201 && arch != NpuArch::k2002) return asked;
+  const char* api = "SoftmaxFlashV2";
   if (cfg.Basic()) {
-    if (!isBasicBlock) RefuseBasicK("SoftmaxFlashV2", d);
-    return true;
+    if (!isBasicBlock) RefuseBasicK(api, d);
+    return CfgPath::kBasic;
   }
   const bool same = t.srcM == d.m && t.srcK == d.k;
   const CfgRun run{cfg, Lanes<U>(), same ? t.reduceK : Lanes<U>()};
   if (run.reduceK != run.statK) {
-    RefuseCfg("SoftmaxFlashV2", run,
+    RefuseCfg(api, run,
               "writes " + std::to_string(run.statK) +
                   " statistics per row, the tiling's reduceK is " + std::to_string(run.reduceK) +
                   ": not modelled");
   }
-  if (cfg.SplitK() != d.k) {
-    RefuseCfg("SoftmaxFlashV2", run,
-              "reduces rows at a stride of splitK, not srcK = " + std::to_string(d.k) +
-                  ": not modelled for SoftmaxFlashV2");
+  if (cfg.SplitK() > d.k) {
+    RefuseCfg(api, run, "reduces rows past srcK = " + std::to_string(d.k) + ": not modelled");
   }
   d.oriK = cfg.k;
-  return false;
+  if (cfg.SplitK() == d.k) return CfgPath::kGeneric;
+  if (CheckedMode()) RefuseCfgRowMix(api, run, d.k);
+  const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
+  if (!same || t.rangeM == 0 || splitRows != d.m) {
+    RefuseCfg(api, run,
+              "with a tiling the kernel runs for another shape (config.isCheckTiling false) or "
+              "whose splits do not cover srcM: not modelled");
+  }
+  return CfgPath::kSplits;
 }
 
 // The membase basic-block path (isBasicBlock with srcK a multiple of 64, 2201/2002):
@@ -178,9 +194,10 @@ void FlashV2StoreMax(const FlashV2Args<T, U, E>& a, const FlashLanes<U>& f, uint
   FlashV2StoreExpMax(a, f, r, le);
 }
 
+// The operand checks of the ND forms: the shape, dst/src [m, k], the statistics [m, 32 B] (one
+// per row in the M1 mode), expMax and the inputs with update, outReduceMax [m].
 template <typename T, typename U, typename E>
-void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
-                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+void CheckFlashV2Operands(bool update, const FlashV2Args<T, U, E>& a, const Dims& d) {
   const char* api = "SoftmaxFlashV2";
   CheckShape<T>(api, d);
   const uint32_t ls = a.perRow ? 1 : Lanes<U>(), le = a.perRow ? 1 : Lanes<E>();
@@ -197,6 +214,25 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
               {se, s, s});
   }
   if (a.outReduceMax != nullptr) CheckRows(api, {md::Op(*a.outReduceMax, "outReduceMax")}, {d.m});
+}
+
+// On 2002 the generic float update stores max with Adds(.., 0) (softmax_flashv2_update_impl.h;
+// 2201 DataCopy): a -0 max is stored as +0.
+template <typename T>
+float StoredFlashMax(bool update, float v) {
+  const bool adds =
+      update && std::is_same_v<T, float> && detail::rep::RunningArch() == NpuArch::k2002;
+  return adds ? v + 0.0f : v;
+}
+
+template <typename T, typename U, typename E>
+void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
+                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV2";
+  CheckFlashV2Operands(update, a, d);
+  const uint32_t ls = a.perRow ? 1 : Lanes<U>(), le = a.perRow ? 1 : Lanes<E>();
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * ls;
+  namespace md = math_detail;
   const uint32_t statRows = M1StatRows<T>(d, a.perRow, update, basicRows != 0);
   if (statRows > d.m) {  // past the tensors: the device's overrun, named in checked mode
     const std::string why = std::string(api) + " (the srcK = " + std::to_string(d.k) +
@@ -257,13 +293,72 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     for (uint32_t j = 0; j < ls; ++j) {
       const float prod = f.expMax[j] * f.inSum[j], s = update ? prod + sm : sm;
       if (bb.InSumKeepsProduct()) a.inExpSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(prod);
-      if (!regOrder) a.max.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(f.max[j]);
+      if (!regOrder) {
+        a.max.HostPtr()[uint64_t{r} * ls + j] =
+            Narrow<U>(bb.on ? f.max[j] : StoredFlashMax<T>(update, f.max[j]));
+      }
       a.expSum.HostPtr()[uint64_t{r} * ls + j] = Narrow<U>(s);
     }
     if (update && !regOrder) FlashV2StoreExpMax(a, f, r, le);
     if (reduceMaxOut && !regOrder) PutStat(a.outReduceMax->HostPtr(), r, rmax, 1);
   }
   M1TailStats(a.src, a.expSum.HostPtr(), a.max.HostPtr(), d, statRows);
+}
+
+// The config path with splitK below srcK, unchecked (SoftmaxFlashV2NoUpdateExtImpl /
+// SoftmaxFlashV2NDExtImpl with the config's ReduceLastND), split by split of the tiling t: row i's
+// max and sum from the first config.oriSrcK float values at i * splitK of the split (rows after
+// the first take other rows' values), the Sub at row i's own srcK columns (lane ColumnLane(c) of
+// its statistics), the update's lane steps and stores as FlashV2Rows (inputs read per split
+// before the outputs are written).
+template <typename T, typename U, typename E>
+void FlashV2ConfigSplits(bool update, const FlashV2Args<T, U, E>& a, const CfgShape& cfg,
+                         const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
+                         const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+  const char* api = "SoftmaxFlashV2";
+  CheckFlashV2Operands(update, a, d);
+  if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
+  const uint32_t ls = Lanes<U>(), le = Lanes<E>(), splitK = cfg.SplitK();
+  const uint64_t n = uint64_t{d.m} * d.k, s = uint64_t{d.m} * ls;
+  if (update) {
+    RecordCall(api, loc,
+               {Rd(a.src, n), Rd(a.inExpSum, s), Rd(a.inMax, s), Wr(a.dst, n), Wr(a.expSum, s),
+                Wr(a.max, s), Wr(a.expMax, uint64_t{d.m} * le)});
+  } else {
+    RecordCall(api, loc, {Rd(a.src, n), Wr(a.dst, n), Wr(a.expSum, s), Wr(a.max, s)});
+  }
+  std::vector<float> x;
+  std::vector<FlashLanes<U>> f;
+  for (uint32_t i = 0, row0 = 0; i <= t.rangeM; ++i) {
+    const uint32_t rows = i < t.rangeM ? t.splitM : t.tailM;
+    if (rows == 0) break;
+    LoadRow(x, a.src.HostPtr() + uint64_t{row0} * d.k, rows * d.k);
+    f.assign(rows, FlashLanes<U>{ls});
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float rmax = RowMax(x.data() + uint64_t{r} * splitK, cfg.k);
+      if (!update) {
+        f[r].Fill(rmax);
+        continue;
+      }
+      f[r].LoadMax(a.inMax.HostPtr() + uint64_t{row0 + r} * ls, rmax);
+      f[r].LoadSum(a.inExpSum.HostPtr() + uint64_t{row0 + r} * ls);
+    }
+    for (size_t j = 0; j < x.size(); ++j) {
+      x[j] = x[j] - f[j / d.k].max[ColumnLane(j % d.k) % ls];
+    }
+    ExpInPlace(x);
+    StoreRow(a.dst.HostPtr() + uint64_t{row0} * d.k, x);
+    for (uint32_t r = 0; r < rows; ++r) {
+      const float sm = RowSum(x.data() + uint64_t{r} * splitK, cfg.k, false);
+      const uint64_t at = uint64_t{row0 + r} * ls;
+      for (uint32_t j = 0; j < ls; ++j) {
+        a.max.HostPtr()[at + j] = Narrow<U>(StoredFlashMax<T>(update, f[r].max[j]));
+        a.expSum.HostPtr()[at + j] = Narrow<U>(update ? f[r].expMax[j] * f[r].inSum[j] + sm : sm);
+      }
+      if (update) FlashV2StoreExpMax(a, f[r], row0 + r, le);
+    }
+    row0 += rows;
+  }
 }
 
 // The operand checks and the sanitizer record of an NZ update (2201 and 3510 forms): dst and src
@@ -455,6 +550,30 @@ constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
   return t;
 }
 
+}  // namespace AscendC
+
+namespace lngrad::aicore::softmax_detail {
+
+// The tiling the kernel runs (softmax_flashv2_base_impl.h SoftmaxFlashV2UpdateTilingImpl, ND):
+// the caller's when config.isCheckTiling is false or it was made for the shape (srcM and srcK),
+// else SoftMaxFlashV2TilingFuncImpl on the shape with the work buffer's floats (isFlashOutputBrc
+// in SOFTMAX_OUTPUT_WITHOUT_BRC mode). On 3510 lngrad takes no split from the tiling: unchanged.
+template <typename T, typename U>
+AscendC::tiling::SoftMaxTiling FlashV2KernelTiling(bool checkTiling, bool update, bool basic,
+                                                   bool m1, const AscendC::tiling::SoftMaxTiling& t,
+                                                   const Dims& d,
+                                                   const AscendC::LocalTensor<uint8_t>& tmp) {
+  if (!checkTiling || RegBase() || (t.srcM == d.m && t.srcK == d.k)) return t;
+  const uint64_t bytes = tmp.View().size_bytes;
+  return AscendC::SoftMaxFlashV2TilingFunc(
+      {d.m, d.k, d.m, d.k}, sizeof(T), sizeof(U),
+      static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX)), update, basic, false, m1);
+}
+
+}  // namespace lngrad::aicore::softmax_detail
+
+namespace AscendC {
+
 // D = T and U = T, or D = half with U = float statistics (the toolkit's two overloads; expMax
 // is D in both).
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
@@ -494,16 +613,23 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
   }
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
   if (isBasicBlock) sd::RefuseBasicK("SoftmaxFlashV2", d);
+  constexpr bool m1 = config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC;
+  const SoftMaxTiling run = sd::FlashV2KernelTiling<D, U>(
+      config.isCheckTiling, isUpdate, isBasicBlock, m1, tiling, d, sharedTmpBuffer);
+  const sd::FlashV2Args<D, U, D> args{dstTensor,    expSumTensor,   maxTensor,   srcTensor,
+                                      expMaxTensor, inExpSumTensor, inMaxTensor, m1};
   bool basic = isBasicBlock;
-  if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0 &&
-                config.mode != SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {
-    basic = sd::FlashV2Config<U>({config.oriSrcM, config.oriSrcK}, isBasicBlock, tiling, d);
+  if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0 && !m1) {
+    constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
+    const sd::CfgPath path = sd::FlashV2Config<U>(cfg, isBasicBlock, run, d);
+    if (path == sd::CfgPath::kSplits) {
+      sd::FlashV2ConfigSplits(isUpdate, args, cfg, d, run, &sharedTmpBuffer, loc);
+      return;
+    }
+    basic = path == sd::CfgPath::kBasic;
   }
-  sd::FlashV2Rows<D, U, D>(
-      isUpdate, sd::BasicRows(basic, tiling, d),
-      {dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor,
-       config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC},
-      sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
+  sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
+                           sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
