@@ -89,6 +89,33 @@ std::vector<int8_t> DecodeInt4(const std::vector<uint8_t>& bytes, size_t count) 
   return v;
 }
 
+std::vector<int8_t> Int4AsRead(const ScaleOnlyCall& c, const std::vector<uint8_t>& bytes) {
+  const std::vector<int8_t> nib = DecodeInt4(bytes, c.srcSize);
+  std::vector<int8_t> v = nib;
+  // One AntiQuantOuterLoop call: src[s], len elements.
+  const auto call = [&](uint64_t s, uint64_t len) {
+    const uint64_t tmpSize = c.bf16 ? c.tmpBytes / 8 : len;
+    for (uint64_t t = 0; t < len; t += tmpSize) {
+      const uint64_t count = std::min(tmpSize, len - t);
+      for (uint64_t j = 0; j < count; ++j) v[s + t + j] = nib[2 * (s / 2) + 2 * (t / 2) + j];
+    }
+  };
+  if (c.scale.empty()) {
+    call(0, c.srcSize);
+  } else if (!c.transpose) {
+    const uint32_t groupSize = c.k / c.scaleRows, n = c.scaleCols;
+    for (uint32_t i = 0; i < c.scaleRows; ++i) {
+      for (uint32_t j = 0; j < groupSize; ++j) call((uint64_t{i} * groupSize + j) * n, n);
+    }
+  } else if (c.bf16 || c.tmpBytes / 2 < 16 * c.scaleRows || c.k >= 4096) {
+    const uint32_t groupSize = c.k / c.scaleCols, perRow = c.k / groupSize;
+    for (uint32_t i = 0; i < c.srcSize / c.k; ++i) {
+      for (uint32_t j = 0; j < perRow; ++j) call(uint64_t{i} * c.k + uint64_t{j} * groupSize, groupSize);
+    }
+  }
+  return v;
+}
+
 namespace {
 
 uint16_t HalfBitsAt(const std::vector<uint8_t>& tmp, size_t halfIndex) {

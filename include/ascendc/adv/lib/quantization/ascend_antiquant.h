@@ -186,13 +186,23 @@ S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
   return detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
 }
 
-// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i;
-// vectorSeq as AntiQuantElem's.
-template <typename S, typename D, typename OffAt, typename ScAt>
-void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
-                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
+// The source element the scale-only sequence reads for flat element i (int4b_t): its
+// AntiQuantOuterLoop calls are `seg` elements from multiples of seg and, for bfloat16 output,
+// chunks of `chunk` within a call; the kit's operator[] of a half-byte type moves the address
+// by offset / 2 bytes, so a call or chunk at an odd element starts at the nibble before it.
+inline uint64_t HalfByteReadIndex(uint64_t i, uint64_t seg, uint64_t chunk) {
+  const uint64_t s = i / seg * seg, t = (i - s) / chunk * chunk;
+  return 2 * (s / 2) + 2 * (t / 2) + (i - s - t);
+}
+
+// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i,
+// srcAt(i) the source element it reads; vectorSeq as AntiQuantElem's.
+template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
+void AntiQuantPassAt(const char* api, const AscendC::LocalTensor<D>& dst,
+                     const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                     uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
+                     bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt,
+                     SrcIdx&& srcAt) {
   CheckCount(api, src, n, "src");
   CheckCount(api, dst, n, "dst");
   if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
@@ -210,8 +220,17 @@ void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   }
   D* out = dst.HostPtr();
   for (uint64_t i = 0; i < n; ++i) {
-    out[i] = AntiQuantElem<D>(SrcAt(src, i), offAt(i), scAt(i), withOffset, vectorSeq);
+    out[i] = AntiQuantElem<D>(SrcAt(src, srcAt(i)), offAt(i), scAt(i), withOffset, vectorSeq);
   }
+}
+
+template <typename S, typename D, typename OffAt, typename ScAt>
+void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
+                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
+                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
+  AntiQuantPassAt(api, dst, src, tmp, tmpMin, n, params, loc, withOffset, vectorSeq, offAt, scAt,
+                  [](uint64_t i) { return i; });
 }
 
 }  // namespace lngrad::aicore::quant_detail
@@ -319,13 +338,20 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const D* op = offset == nullptr ? nullptr : offset->HostPtr();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, isTranspose,
                                              static_cast<uint32_t>(gs * per), k);
-  q::AntiQuantPass(
+  // int4b_t, the scale-only sequence: AntiQuantOuterLoop per row of nCols (not transposed) or
+  // per group of k / gs (AntiQuantImplScalar), bfloat16 in its chunks (HalfByteReadIndex).
+  const bool halfByte = std::is_same_v<S, int4b_t> && offset == nullptr;
+  const uint64_t seg = isTranspose ? k / gs : nCols;
+  const uint64_t srcChunk = std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1)
+                                                          : seg;
+  q::AntiQuantPassAt(
       kApi, dst, src, &tmp, tmpMin, total,
       {q::SpanOf(scale, gs * per),
        offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
       loc, offset != nullptr, vectorSeq,
       [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; },
-      [&](uint64_t i) { return sp[index(i, gs)]; });
+      [&](uint64_t i) { return sp[index(i, gs)]; },
+      [&](uint64_t i) { return halfByte ? q::HalfByteReadIndex(i, seg, srcChunk) : i; });
 }
 
 template <typename S, typename D, bool isTranspose>
@@ -341,9 +367,18 @@ void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withO
   }
   q::CheckScaleOnlySource<S>();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false, 1, 0);
-  q::AntiQuantPass(
-      "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset, true,
-      [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; });
+  // int4b_t: one AntiQuantOuterLoop call from element 0, bfloat16 in chunks of tmp / 8 whose
+  // odd starts read from the nibble before (HalfByteReadIndex).
+  const uint64_t n = src.GetSize();
+  const uint64_t chunk =
+      std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : std::max<uint64_t>(n, 1);
+  q::AntiQuantPassAt(
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, n, {}, loc, withOffset, true,
+      [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; },
+      [&](uint64_t i) {
+        return std::is_same_v<S, int4b_t> ? q::HalfByteReadIndex(i, std::max<uint64_t>(n, 1), chunk)
+                                          : i;
+      });
 }
 
 }  // namespace lngrad_antiquant
