@@ -80,8 +80,11 @@ void Check(const Case& c, const char* soc, uint32_t seed) {
   const D scalar = D(-2.75f);
   const D sentinel = D(-77.0f);
   std::vector<D> got;
+  std::vector<uint8_t> tmpBefore(kUbBufBytes), tmpAfter;
+  for (uint8_t& v : tmpBefore) v = static_cast<uint8_t>(gen() % 256);
   OnBlock(
       [&](Ub& ub) {
+        ub.Put<uint8_t>(3, tmpBefore);
         std::memcpy(ub.Get<uint8_t>(1).HostPtr(), bytes.data(), bytes.size());
         std::fill_n(ub.Get<D>(0).HostPtr(), total + 64, sentinel);
         LocalTensor<D> s = ub.Get<D>(2);
@@ -104,14 +107,15 @@ void Check(const Case& c, const char* soc, uint32_t seed) {
         }
         const D* p = ub.Get<D>(0).HostPtr();
         got.assign(p, p + total + 64);
+        tmpAfter = ub.Take<uint8_t>(3);
       },
       soc);
   aq::ScaleOnlyCall call{
       c.transpose, std::is_same_v<D, bfloat16_t>, c.k, total, rows, cols, c.tmpBytes,
       {},          static_cast<float>(scalar)};
   if (c.tensor) call.scale.assign(scale.begin(), scale.end());
-  const std::vector<int8_t> x = kInt4 ? aq::Int4AsRead(call, bytes)
-                                      : std::vector<int8_t>(bytes.begin(), bytes.end());
+  const std::vector<int8_t> x =
+      kInt4 ? aq::Int4AsRead(call, bytes) : std::vector<int8_t>(bytes.begin(), bytes.end());
   std::vector<float> want(total + 64, static_cast<float>(sentinel));
   ASSERT_TRUE(aq::ScaleOnly(call, x, want)) << "a case the replay does not cover";
   ASSERT_EQ(got.size(), want.size()) << "the kernel did not run";
@@ -120,6 +124,15 @@ void Check(const Case& c, const char* soc, uint32_t seed) {
     if (std::isnan(g) && std::isnan(want[e])) continue;
     ASSERT_EQ(BitsOf(got[e]), ReplayBitsOf<D>(want[e]))
         << "element " << e << ": lngrad " << g << ", replay " << want[e];
+  }
+  // The scratch (session 16): what the bfloat16 inner loop leaves there, the rest as it was
+  // (the transposed tensor forms: the Brcb path's, compared by AntiQuantBrcbReplay).
+  if (c.tensor && c.transpose) return;
+  std::vector<uint8_t> tmpWant = tmpBefore;
+  aq::ScaleOnlyScratch(call, x, tmpWant);
+  for (size_t b = 0; b < tmpWant.size(); b += 4) {
+    ASSERT_EQ(std::memcmp(tmpAfter.data() + b, tmpWant.data() + b, 4), 0)
+        << "scratch float " << b / 4 << " differs from the replay's";
   }
 }
 

@@ -303,7 +303,8 @@ std::vector<Dim65536Case> Dim65536Cases() {
         for (uint32_t i = 0, k = 0; i < rank; ++i) dst.push_back(i == at ? 65536 : o[k++]);
         for (uint32_t mask = 1; mask < (1u << rank); ++mask) {
           bool distinct = true;  // a mask bit on a dim of 1 repeats another mask
-          for (uint32_t i = 0; i < rank; ++i) distinct = distinct && !(mask >> i & 1u && dst[i] == 1);
+          for (uint32_t i = 0; i < rank; ++i)
+            distinct = distinct && !(mask >> i & 1u && dst[i] == 1);
           const std::vector<uint32_t> src = SrcOf(dst, mask);
           uint64_t ns = 1, nd = 1;
           for (uint32_t i = 0; i < rank; ++i) ns *= src[i], nd *= dst[i];
@@ -340,8 +341,8 @@ std::vector<uint8_t> Broadcasted(std::vector<uint8_t> dst, const std::vector<uin
 
 template <int constRank>
 void CheckDim65536(const Dim65536Case& c, uint32_t seed, int* kinds) {
-  SCOPED_TRACE(::testing::Message() << "constRank " << constRank << " dst " << Shape(c.dst)
-                                    << " src " << Shape(c.src));
+  SCOPED_TRACE(::testing::Message()
+               << "constRank " << constRank << " dst " << Shape(c.dst) << " src " << Shape(c.src));
   uint32_t kSrc = 1, kDst = 1;
   for (size_t i = 0; i < c.dst.size(); ++i) kSrc *= c.src[i], kDst *= c.dst[i];
   kSrc = (kSrc + 31) / 32 * 32;
@@ -353,14 +354,14 @@ void CheckDim65536(const Dim65536Case& c, uint32_t seed, int* kinds) {
     b.Put<uint8_t>(1, dstImg);
     BroadcastTiling t{};
     GetBroadcastTilingInfo<uint8_t, constRank>(rank, c.dst.data(), c.src.data(), false, t);
-    Broadcast<uint8_t, constRank>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), c.dst.data(),
-                                  c.src.data(), &t);
+    Broadcast<uint8_t, constRank>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), c.dst.data(), c.src.data(),
+                                  &t);
     got = b.Take<uint8_t>(1);
     gotSrc = b.Take<uint8_t>(0);
   };
   Image<uint8_t> want{dstImg};
-  const bool defined = ReplayRankN(want, Image<uint8_t>{srcImg}, constRank,
-                                   ReplayTiling(constRank, c.dst, c.src));
+  const bool defined =
+      ReplayRankN(want, Image<uint8_t>{srcImg}, constRank, ReplayTiling(constRank, c.dst, c.src));
   const bool right = defined && want.mem == Broadcasted(dstImg, srcImg, c);
   ++kinds[!defined ? 0 : right ? 1 : 2];
   std::vector<uint8_t> got, gotSrc;

@@ -65,6 +65,17 @@ bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vect
 // as the values each dst element reads, for ScaleOnly (the Brcb path casts from element 0).
 std::vector<int8_t> Int4AsRead(const ScaleOnlyCall& c, const std::vector<uint8_t>& bytes);
 
+// The bfloat16 forms' scratch (session 16, helper aqn3, read after lngrad's header): the
+// bfloat16 AntiQuantInnerLoop of each AntiQuantOuterLoop chunk (n elements) casts the source to
+// halves at byte 2 n, those to floats at float 0 (over the halves) and multiplies there: floats
+// [0, n) keep the products before the Cast; the tensor form (not transposed) casts the row's
+// scale from its start to floats [n, 2 n) first. Chunk after chunk, call after call, in tmp
+// (sharedTmpBuffer's tmpBytes bytes); src: the values each element reads (Int4AsRead for
+// int4b_t). Half output, and the transposed forms (the Brcb path; bfloat16 does not build),
+// leave tmp alone here.
+void ScaleOnlyScratch(const ScaleOnlyCall& c, const std::vector<int8_t>& src,
+                      std::vector<uint8_t>& tmp);
+
 // That Cast: float -> bfloat16 to nearest even, saturating, as a float.
 float ToBf16(float v);
 

@@ -15,10 +15,10 @@
 // == 1; on arch 2201/2002, axis 0 of a 2-dim broadcast needs dstShape[1] * sizeof(T) a multiple
 // of 32; on arch 3510 every dst dim at most 65536 (DstShapeCheck: the register code keeps the
 // dims in 16 bits) and, unless the shapes are equal or src is one element, none exactly 65536
-// (the device reads 0 for it: the 2-dim wrappers write nothing, as unchecked mode does); the scratch at least
-// GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the overload without it).
-// Operand sizes are checked in both modes. The rank-N form with BroadcastTiling (arch 3510):
-// lib/broadcast/broadcast_rank_n.h.
+// (the device reads 0 for it: the 2-dim wrappers write nothing, as unchecked mode does); the
+// scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the
+// overload without it). Operand sizes are checked in both modes. The rank-N form with
+// BroadcastTiling (arch 3510): lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
 #include <cstdint>

@@ -67,9 +67,9 @@ inline void RequireU16Dims(const uint32_t* dst, uint32_t n, const char* api) {
 // What the 950's register paths do with a dst dim of 65536, which DstShapeCheck admits and
 // their 16-bit sizes read as 0 (broadcast_3510_impl.h, broadcast_gather_3510_impl.h).
 enum class Dim65536 {
-  kNone,       // no such dim, or a path that computes the broadcast with it
-  kNothing,    // the 2- and 4-dim wrappers, the dynamic path: loops of 0, masks of 0 lanes
-  kDivides,    // GatherWrapper with a last dim of 65536: vlTile1 = VL / 65536 = 0, a divisor
+  kNone,     // no such dim, or a path that computes the broadcast with it
+  kNothing,  // the 2- and 4-dim wrappers, the dynamic path: loops of 0, masks of 0 lanes
+  kDivides,  // GatherWrapper with a last dim of 65536: vlTile1 = VL / 65536 = 0, a divisor
 };
 
 // The kind for tiling t of U units (not equal sizes, not one src element). Fused rank 3 with a
