@@ -5,6 +5,7 @@
 // run on Ascend910B1, where the same common code runs with the c220 copy of that loop.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -63,49 +64,58 @@ std::string Name(const Case& c, const char* soc, bool bf16) {
 }
 
 // src [k, n] (transposed [n, k]) in buffer 1, the scale tensor [groups, n] ([n, groups]) in
-// buffer 2, dst buffer 0 (a sentinel first), sharedTmpBuffer buffer 3 of tmpBytes.
-template <typename D>
+// buffer 2, dst buffer 0 (a sentinel first), sharedTmpBuffer buffer 3 of tmpBytes. S int8_t or
+// int4b_t (two a byte; the replay takes the nibble each element reads, aq::Int4AsRead).
+template <typename D, typename S = int8_t>
 void Check(const Case& c, const char* soc, uint32_t seed) {
-  SCOPED_TRACE(Name(c, soc, std::is_same_v<D, bfloat16_t>) + " seed " + std::to_string(seed));
+  constexpr bool kInt4 = std::is_same_v<S, int4b_t>;
+  SCOPED_TRACE(Name(c, soc, std::is_same_v<D, bfloat16_t>) + (kInt4 ? " int4" : "") + " seed " +
+               std::to_string(seed));
   const uint32_t total = c.k * c.n;
-  std::vector<int8_t> x(total);
+  std::vector<uint8_t> bytes(kInt4 ? (total + 1) / 2 : total);
   std::mt19937 gen(seed);
-  for (int8_t& v : x) v = static_cast<int8_t>(static_cast<int>(gen() % 256) - 128);
+  for (uint8_t& v : bytes) v = static_cast<uint8_t>(gen() % 256);
   const uint32_t rows = c.transpose ? c.n : c.groups, cols = c.transpose ? c.groups : c.n;
   const std::vector<D> scale = ScaleValues<D>(seed + 1, size_t{rows} * cols);
   const D scalar = D(-2.75f);
   const D sentinel = D(-77.0f);
   std::vector<D> got;
+  std::vector<uint8_t> tmpBefore(kUbBufBytes), tmpAfter;
+  for (uint8_t& v : tmpBefore) v = static_cast<uint8_t>(gen() % 256);
   OnBlock(
       [&](Ub& ub) {
-        std::memcpy(ub.Get<int8_t>(1).HostPtr(), x.data(), x.size());
+        ub.Put<uint8_t>(3, tmpBefore);
+        std::memcpy(ub.Get<uint8_t>(1).HostPtr(), bytes.data(), bytes.size());
         std::fill_n(ub.Get<D>(0).HostPtr(), total + 64, sentinel);
         LocalTensor<D> s = ub.Get<D>(2);
         std::copy(scale.begin(), scale.end(), s.HostPtr());
         s.SetSize(rows * cols);
-        LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+        LocalTensor<S> src = ub.Get<S>(1);
         src.SetSize(total);
         LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(c.tmpBytes);
         const AntiQuantShapeInfo info{rows, cols, rows, cols};
         auto dst = ub.Get<D>(0);
         if (c.tensor && c.transpose) {
-          AscendAntiQuant<int8_t, D, true>(dst, src, s, tmp, c.k, info);
+          AscendAntiQuant<S, D, true>(dst, src, s, tmp, c.k, info);
         } else if (c.tensor) {
-          AscendAntiQuant<int8_t, D, false>(dst, src, s, tmp, c.k, info);
+          AscendAntiQuant<S, D, false>(dst, src, s, tmp, c.k, info);
         } else if (c.transpose) {
-          AscendAntiQuant<int8_t, D, true>(dst, src, scalar, tmp, c.k, info);
+          AscendAntiQuant<S, D, true>(dst, src, scalar, tmp, c.k, info);
         } else {
-          AscendAntiQuant<int8_t, D, false>(dst, src, scalar, tmp, c.k, info);
+          AscendAntiQuant<S, D, false>(dst, src, scalar, tmp, c.k, info);
         }
         const D* p = ub.Get<D>(0).HostPtr();
         got.assign(p, p + total + 64);
+        tmpAfter = ub.Take<uint8_t>(3);
       },
       soc);
   aq::ScaleOnlyCall call{
       c.transpose, std::is_same_v<D, bfloat16_t>, c.k, total, rows, cols, c.tmpBytes,
       {},          static_cast<float>(scalar)};
   if (c.tensor) call.scale.assign(scale.begin(), scale.end());
+  const std::vector<int8_t> x =
+      kInt4 ? aq::Int4AsRead(call, bytes) : std::vector<int8_t>(bytes.begin(), bytes.end());
   std::vector<float> want(total + 64, static_cast<float>(sentinel));
   ASSERT_TRUE(aq::ScaleOnly(call, x, want)) << "a case the replay does not cover";
   ASSERT_EQ(got.size(), want.size()) << "the kernel did not run";
@@ -114,6 +124,15 @@ void Check(const Case& c, const char* soc, uint32_t seed) {
     if (std::isnan(g) && std::isnan(want[e])) continue;
     ASSERT_EQ(BitsOf(got[e]), ReplayBitsOf<D>(want[e]))
         << "element " << e << ": lngrad " << g << ", replay " << want[e];
+  }
+  // The scratch (session 16): what the bfloat16 inner loop leaves there, the rest as it was
+  // (the transposed tensor forms: the Brcb path's, compared by AntiQuantBrcbReplay).
+  if (c.tensor && c.transpose) return;
+  std::vector<uint8_t> tmpWant = tmpBefore;
+  aq::ScaleOnlyScratch(call, x, tmpWant);
+  for (size_t b = 0; b < tmpWant.size(); b += 4) {
+    ASSERT_EQ(std::memcmp(tmpAfter.data() + b, tmpWant.data() + b, 4), 0)
+        << "scratch float " << b / 4 << " differs from the replay's";
   }
 }
 
@@ -161,6 +180,32 @@ TEST(AntiQuantScaleOnlyReplay, TransposedAndScalars) {
   }
   Check<bfloat16_t>({false, true, 64, 48, 1, 4096}, k950, seed += 3);
   Check<bfloat16_t>({false, false, 64, 48, 1, 256}, k950, seed += 3);
+}
+
+// Session 16 (helper aqn3): int4b_t sources whose calls or chunks start at an odd element (the
+// kit's operator[] drops the half byte: the device reads from the nibble before it). bfloat16
+// chunks of tmpBytes / 8 = 5, 13 and 33 elements (scalar and tensor forms; rows of 48, 64 and
+// 33), half and bfloat16 rows of an odd N (33, 35), the transposed half fallback with groups of
+// 33 and 21; on the 950 (unchecked: its page lists no int4b_t source) and Ascend910B1 (unchecked:
+// some shapes are below 2201's checks, which do not change what runs).
+TEST(AntiQuantScaleOnlyReplay, Int4OddChunkAndRowStarts) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  uint32_t seed = 5900;
+  for (const char* soc : kSocs) {
+    for (const Case& c : {Case{false, false, 64, 48, 1, 40}, Case{false, false, 33, 35, 1, 104},
+                          Case{true, false, 64, 48, 2, 40}, Case{true, false, 32, 33, 1, 264},
+                          Case{true, false, 40, 35, 4, 104}, Case{true, false, 64, 48, 1, 4096},
+                          Case{false, true, 66, 33, 1, 40}}) {
+      Check<bfloat16_t, int4b_t>(c, soc, seed += 3);
+    }
+    for (const Case& c : {Case{true, false, 64, 33, 1, 4096}, Case{true, false, 40, 35, 4, 4096},
+                          Case{true, true, 66, 16, 2, 256}, Case{true, true, 63, 8, 3, 64},
+                          Case{false, false, 33, 35, 1, 4096}}) {
+      Check<half, int4b_t>(c, soc, seed += 3);
+    }
+  }
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 }  // namespace
@@ -379,6 +424,117 @@ TEST(AntiQuantBrcbReplay, CheckedModeRules) {
   EXPECT_EQ(p310.first, "quant_filter_arg") << p310.second;
   EXPECT_NE(p310.second.find("arch 2002"), std::string::npos) << p310.second;
   lngrad::aicore::SetCheckedMode(was);
+}
+
+// Session 16 (helper aqn3): the Brcb's repeat count (uint8_t)(scaleN / 8) wraps past 2047
+// scale rows: 2048 rows give 0 repeats (no block written), 2056 and 2063 one, 2100 six; every
+// row from block 8 · repeats on reads what the scratch held. Buffers sized to the shape (the
+// UB holds them with k 16: 82 bytes a row for int8_t, 74 for int4b_t), unchecked mode (k 16 is
+// below the 32-byte rule that checked mode keeps, see CheckedModeRefusesTheWrap).
+// checked: run in checked mode and return the check raised (nothing compared).
+template <typename S>
+std::string CheckBrcbWide(uint32_t n, uint32_t k, const char* soc, uint32_t seed,
+                          bool checked = false) {
+  SCOPED_TRACE(std::string(soc) + (std::is_same_v<S, int4b_t> ? " int4" : " int8") + " k " +
+               std::to_string(k) + " n " + std::to_string(n));
+  const uint32_t total = k * n;
+  const auto up32 = [](uint32_t b) { return (b + 31) / 32 * 32; };
+  const uint32_t srcB = up32(static_cast<uint32_t>(SrcBytes<S>(total))), dstB = 2 * total + 128;
+  const uint32_t scaleB = up32(2 * n), tmpB = 32 * ((n + 7) / 8 * 8) + 96;
+  std::mt19937 gen(seed);
+  std::vector<uint8_t> srcBytes(SrcBytes<S>(total));
+  for (uint8_t& b : srcBytes) b = static_cast<uint8_t>(gen());
+  const std::vector<half> scale = ScaleValues<half>(seed + 1, n);
+  const std::vector<half> before = ScaleValues<half>(seed + 3, tmpB / 2);
+  const half sentinel = half(-77.0f);
+  std::vector<half> got(dstB / 2), tmpAfter(tmpB / 2);
+  std::string refused;
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(checked);
+  lngrad::aicore::LaunchOptions o;
+  o.soc = soc;
+  const lngrad::Status st = lngrad::aicore::Launch(
+      1,
+      [&] {
+        TPipe pipe;
+        TBuf<> bs, bd, bsc, bt;
+        pipe.InitBuffer(bs, srcB);
+        pipe.InitBuffer(bd, dstB);
+        pipe.InitBuffer(bsc, scaleB);
+        pipe.InitBuffer(bt, tmpB);
+        std::memcpy(bs.Get<uint8_t>().HostPtr(), srcBytes.data(), srcBytes.size());
+        std::fill_n(bd.Get<half>().HostPtr(), dstB / 2, sentinel);
+        std::copy(scale.begin(), scale.end(), bsc.Get<half>().HostPtr());
+        std::copy(before.begin(), before.end(), bt.Get<half>().HostPtr());
+        LocalTensor<S> src = bs.Get<S>();
+        src.SetSize(total);
+        LocalTensor<half> s = bsc.Get<half>();
+        s.SetSize(n);
+        try {
+          AscendAntiQuant<S, half, true>(bd.Get<half>(), src, s, bt.Get<uint8_t>(), k,
+                                         AntiQuantShapeInfo{n, 1, n, 1});
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          if (!checked) throw;
+          lngrad::aicore::DismissKernelCheck(e);
+          refused = e.check() + ": " + e.message();
+        }
+        std::copy_n(bd.Get<half>().HostPtr(), dstB / 2, got.begin());
+        std::copy_n(bt.Get<half>().HostPtr(), tmpB / 2, tmpAfter.begin());
+      },
+      o);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  if (checked || !st.ok()) return refused;
+  std::vector<int8_t> values;
+  if constexpr (std::is_same_v<S, int4b_t>) {
+    values = aq::DecodeInt4(srcBytes, total);
+  } else {
+    values.assign(srcBytes.begin(), srcBytes.end());
+  }
+  aq::BrcbCall call{k, total, n, false, {}, {}};
+  for (const half h : scale) call.scale.push_back(static_cast<uint16_t>(BitsOf(h)));
+  std::vector<uint8_t> tmpWant(reinterpret_cast<const uint8_t*>(before.data()),
+                               reinterpret_cast<const uint8_t*>(before.data()) + tmpB);
+  std::vector<uint16_t> want(total);
+  if (!aq::BrcbPath(call, values, tmpWant, want)) {
+    ADD_FAILURE() << "a case the replay does not cover";
+    return refused;
+  }
+  for (uint32_t e = 0; e < total; ++e) {
+    const float g = static_cast<float>(got[e]);
+    if (std::isnan(g) && std::isnan(lngrad_replay::HalfToFloat({want[e]}))) continue;
+    if (BitsOf(got[e]) != want[e]) {
+      ADD_FAILURE() << "element " << e << " (row " << e / k << "): lngrad " << BitsOf(got[e])
+                    << ", replay " << want[e];
+      return refused;
+    }
+  }
+  for (uint32_t e = total; e < dstB / 2; ++e) EXPECT_EQ(BitsOf(got[e]), BitsOf(sentinel)) << e;
+  EXPECT_EQ(std::memcmp(tmpAfter.data(), tmpWant.data(), tmpB), 0)
+      << "the scratch differs from the replay's";
+  return refused;
+}
+
+TEST(AntiQuantBrcbReplay, RepeatCountWrapsPast2047Rows) {
+  uint32_t seed = 5600;
+  for (const char* soc : kSocs) {
+    for (const uint32_t n : {2048u, 2056u, 2063u, 2100u}) {
+      EXPECT_EQ(CheckBrcbWide<int8_t>(n, 16, soc, seed += 5), "");
+      EXPECT_EQ(CheckBrcbWide<int4b_t>(n, 16, soc, seed += 5), "");
+    }
+    EXPECT_EQ(CheckBrcbWide<int8_t>(2040, 16, soc, seed += 5), "");  // 255 repeats, all written
+  }
+}
+
+// Checked mode refuses k 16 on the Brcb path (the kit's 32-byte rule on 2201, lngrad's on the
+// 950: the repeat stride k · 2 / 32); with k 32, the least it takes, 2048 scale rows need more
+// than the UB (int8_t: 130 bytes a row; int4b_t: 114, and the 950 refuses int4b_t), so the
+// wrap cannot be reached in checked mode.
+TEST(AntiQuantBrcbReplay, CheckedModeRefusesTheWrap) {
+  for (const char* soc : kSocs) {
+    const std::string r = CheckBrcbWide<int8_t>(2056, 16, soc, 5700, true);
+    EXPECT_EQ(r.rfind("quant_filter_arg", 0), 0u) << soc << ": " << r;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // run as ascend_antiquant_3510_impl.h does otherwise, against replay_antiquant_3510.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -53,8 +54,9 @@ struct Bf16Case {
 // the Brcb path reads there), offset at buffer 2's start and scale at its element 8192 (each
 // n * groups elements, the shape info [n, groups]), dst buffer 0 (a sentinel), the scratch buffer
 // 3 filled with random floats first. dst and all of the scratch are compared.
+// tmpBytes: sharedTmpBuffer's size (the rest of buffer 3 is compared too).
 template <typename S>
-void CheckBf16T(const Bf16Case& c, uint32_t seed) {
+void CheckBf16T(const Bf16Case& c, uint32_t seed, uint32_t tmpBytes = kUbBufBytes) {
   constexpr bool kInt4 = std::is_same_v<S, int4b_t>;
   SCOPED_TRACE(std::string(kInt4 ? "int4" : "int8") + " k " + std::to_string(c.k) + " n " +
                std::to_string(c.n) + " groups " + std::to_string(c.groups) +
@@ -85,12 +87,12 @@ void CheckBf16T(const Bf16Case& c, uint32_t seed) {
         LocalTensor<S> src = ub.Get<S>(1);
         src.SetSize(total);
         const AntiQuantShapeInfo info{c.n, c.groups, c.n, c.groups};
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(tmpBytes);
         if (c.withOffset) {
-          AscendAntiQuant<S, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, o, s, ub.Get<uint8_t>(3),
-                                               c.k, info);
+          AscendAntiQuant<S, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, o, s, tmp, c.k, info);
         } else {
-          AscendAntiQuant<S, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, s, ub.Get<uint8_t>(3),
-                                               c.k, info);
+          AscendAntiQuant<S, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, s, tmp, c.k, info);
         }
         got = ub.Take<bfloat16_t>(0);
         tmpAfter = ub.Take<uint8_t>(3);
@@ -116,16 +118,16 @@ void CheckBf16T(const Bf16Case& c, uint32_t seed) {
   std::vector<uint8_t> tmpWant(reinterpret_cast<const uint8_t*>(before.data()),
                                reinterpret_cast<const uint8_t*>(before.data()) + kUbBufBytes);
   std::vector<uint16_t> want(kUbBufBytes / 2, Bits16(&sentinel));
-  ASSERT_TRUE(bt::Run(call, values, tmpWant, want)) << "a case the replay does not cover";
+  std::vector<uint8_t> tmpIn(tmpWant.begin(), tmpWant.begin() + tmpBytes);
+  ASSERT_TRUE(bt::Run(call, values, tmpIn, want)) << "a case the replay does not cover";
+  std::copy(tmpIn.begin(), tmpIn.end(), tmpWant.begin());
   for (size_t e = 0; e < want.size(); ++e) {
     ASSERT_EQ(Bits16(&got[e]), want[e])
         << "element " << e << " (row " << e / c.k << "): lngrad " << static_cast<float>(got[e]);
   }
-  if (bt::TakesBrcb(call)) {
-    for (size_t b = 0; b < kUbBufBytes; b += 4) {
-      ASSERT_EQ(std::memcmp(tmpAfter.data() + b, tmpWant.data() + b, 4), 0)
-          << "scratch float " << b / 4 << " differs from the replay's";
-    }
+  for (size_t b = 0; b < kUbBufBytes; b += 4) {
+    ASSERT_EQ(std::memcmp(tmpAfter.data() + b, tmpWant.data() + b, 4), 0)
+        << "scratch float " << b / 4 << " differs from the replay's";
   }
 }
 
@@ -233,6 +235,24 @@ TEST(AntiQuantBf16TransposeReplay, FallbackTakesTheGroups) {
     for (const Bf16Case& c : {Bf16Case{96, 16, 3, withOffset}, Bf16Case{32, 40, 2, withOffset},
                               Bf16Case{160, 8, 5, withOffset}}) {
       CheckBf16T<int8_t>(c, seed += 3);
+    }
+  }
+}
+
+// Session 16 (helper aqn3): the fallback's scratch in chunks. Each (row, group) call runs
+// AntiQuantOuterLoop in chunks of sharedTmpBuffer / 8 elements, each leaving its float
+// products at the scratch's start: sharedTmpBuffer of 40, 104 and 264 bytes (chunks of 5, 13
+// and 33; below 2201's check, so unchecked), groups of 32, 16 and 20, with and without offset;
+// dst and the whole scratch buffer against the replay.
+TEST(AntiQuantBf16TransposeReplay, FallbackScratchInChunks) {
+  CheckedModeScope unchecked(false);
+  uint32_t seed = 7500;
+  for (const bool withOffset : {true, false}) {
+    for (const uint32_t tmpBytes : {40u, 104u, 264u}) {
+      for (const Bf16Case& c : {Bf16Case{96, 16, 3, withOffset}, Bf16Case{32, 40, 2, withOffset},
+                                Bf16Case{100, 8, 5, withOffset}}) {
+        CheckBf16T<int8_t>(c, seed += 3, tmpBytes);
+      }
     }
   }
 }

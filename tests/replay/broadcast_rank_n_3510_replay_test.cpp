@@ -278,46 +278,173 @@ TEST(BroadcastRankNReplay3510, OneByteGatherIndicesWrapModulo65536) {
 }
 
 // A dst dim of exactly 65536 passes DstShapeCheck (at most 65536) and reads 0 in the register
-// paths' 16-bit sizes: the 2-dim wrappers write nothing, the 3-dim gather with a last dim of
-// 65536 divides by 0 (GatherWrapper's vlTile1). Checked mode refuses it there; the paths whose
-// counts are 32 bits (equal sizes: DataCopy; one source element: BrcDuplicate) keep it.
-TEST(BroadcastRankNReplay3510, CheckedModeRefusesADimOf65536OnTheRegisterPaths) {
+// paths' 16-bit sizes. Session 16 (helper aqn3): every shape of 2, 3 and 4 dims with one dim of
+// 65536 and the others 1, 2 or 3 (at most 3 units a row, so that src and dst fit the UB), every
+// broadcast pattern, constRank the rank and -1, 1-byte data (wider data does not fit): lngrad
+// unchecked against the replay, the whole dst and src buffers, wherever the replay defines the
+// result; checked mode refuses, saying the device reads 0 for that dim, exactly where the
+// replay's result is not the broadcast (the 2- and 4-dim wrappers write nothing) or undefined
+// (GatherWrapper with a last dim of 65536 divides by 0), and elsewhere (GatherWrapper with 65536
+// in dim 0 or 1) runs and matches the replay. The 1- and 2-dim form likewise.
+struct Dim65536Case {
+  std::vector<uint32_t> dst, src;
+};
+
+std::vector<Dim65536Case> Dim65536Cases() {
+  std::vector<Dim65536Case> r;
+  const std::vector<std::vector<uint32_t>> others[3] = {
+      {{2}, {3}},
+      {{1, 1}, {1, 2}, {2, 1}, {1, 3}, {3, 1}},
+      {{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {1, 1, 2}, {3, 1, 1}, {1, 3, 1}, {1, 1, 3}}};
+  for (uint32_t rank = 2; rank <= 4; ++rank) {
+    for (uint32_t at = 0; at < rank; ++at) {
+      for (const auto& o : others[rank - 2]) {
+        std::vector<uint32_t> dst;
+        for (uint32_t i = 0, k = 0; i < rank; ++i) dst.push_back(i == at ? 65536 : o[k++]);
+        for (uint32_t mask = 1; mask < (1u << rank); ++mask) {
+          bool distinct = true;  // a mask bit on a dim of 1 repeats another mask
+          for (uint32_t i = 0; i < rank; ++i)
+            distinct = distinct && !(mask >> i & 1u && dst[i] == 1);
+          const std::vector<uint32_t> src = SrcOf(dst, mask);
+          uint64_t ns = 1, nd = 1;
+          for (uint32_t i = 0; i < rank; ++i) ns *= src[i], nd *= dst[i];
+          // The UB (253952 bytes on the 950) holds src (whole blocks) and dst.
+          const bool fits = (ns + 31) / 32 * 32 + nd <= 253952;
+          if (distinct && fits && ns != 1 && ns != nd) r.push_back({dst, src});
+        }
+      }
+    }
+  }
+  return r;
+}
+
+// numpy's broadcast of src into the start of dst.
+std::vector<uint8_t> Broadcasted(std::vector<uint8_t> dst, const std::vector<uint8_t>& src,
+                                 const Dim65536Case& c) {
+  const size_t rank = c.dst.size();
+  uint64_t n = 1;
+  for (uint32_t d : c.dst) n *= d;
+  for (uint64_t k = 0; k < n; ++k) {
+    uint64_t rest = k, from = 0, dstStride = n;
+    for (size_t i = 0; i < rank; ++i) {
+      dstStride /= c.dst[i];
+      const uint64_t idx = rest / dstStride;
+      rest %= dstStride;
+      uint64_t inner = 1;
+      for (size_t j = i + 1; j < rank; ++j) inner *= c.src[j];
+      from += (c.src[i] == 1 ? 0 : idx) * inner;
+    }
+    dst[k] = src[from];
+  }
+  return dst;
+}
+
+template <int constRank>
+void CheckDim65536(const Dim65536Case& c, uint32_t seed, int* kinds) {
+  SCOPED_TRACE(::testing::Message()
+               << "constRank " << constRank << " dst " << Shape(c.dst) << " src " << Shape(c.src));
+  uint32_t kSrc = 1, kDst = 1;
+  for (size_t i = 0; i < c.dst.size(); ++i) kSrc *= c.src[i], kDst *= c.dst[i];
+  kSrc = (kSrc + 31) / 32 * 32;
+  const std::vector<uint8_t> srcImg = RandomBits<uint8_t>(seed, kSrc);
+  const std::vector<uint8_t> dstImg = RandomBits<uint8_t>(seed + 1, kDst);
+  const uint32_t rank = static_cast<uint32_t>(c.dst.size());
+  const auto run = [&](Bufs& b, std::vector<uint8_t>& got, std::vector<uint8_t>& gotSrc) {
+    b.Put<uint8_t>(0, srcImg);
+    b.Put<uint8_t>(1, dstImg);
+    BroadcastTiling t{};
+    GetBroadcastTilingInfo<uint8_t, constRank>(rank, c.dst.data(), c.src.data(), false, t);
+    Broadcast<uint8_t, constRank>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), c.dst.data(), c.src.data(),
+                                  &t);
+    got = b.Take<uint8_t>(1);
+    gotSrc = b.Take<uint8_t>(0);
+  };
+  Image<uint8_t> want{dstImg};
+  const bool defined =
+      ReplayRankN(want, Image<uint8_t>{srcImg}, constRank, ReplayTiling(constRank, c.dst, c.src));
+  const bool right = defined && want.mem == Broadcasted(dstImg, srcImg, c);
+  ++kinds[!defined ? 0 : right ? 1 : 2];
+  std::vector<uint8_t> got, gotSrc;
+  SetCheckedMode(false);
+  On950({kSrc, kDst}, [&](Bufs& b) { run(b, got, gotSrc); });
+  SetCheckedMode(true);
+  if (defined) {
+    EXPECT_EQ(FirstDiff(got, want.mem), "") << "unchecked";
+  }
+  EXPECT_EQ(FirstDiff(gotSrc, srcImg), "") << "src, unchecked";
+  got.clear();
+  const auto r = CheckOn950({kSrc, kDst}, [&](Bufs& b) { run(b, got, gotSrc); });
+  if (right) {
+    EXPECT_EQ(r.first, "") << r.second;
+    EXPECT_EQ(FirstDiff(got, want.mem), "") << "checked";
+  } else {
+    EXPECT_EQ(r.first, "transform_params") << r.second;
+    EXPECT_NE(r.second.find("the device reads 0 for that dim"), std::string::npos) << r.second;
+    EXPECT_NE(r.second.find(defined ? "writes nothing" : "divides by 0"), std::string::npos)
+        << r.second;
+  }
+}
+
+TEST(BroadcastRankNReplay3510, ADimOf65536FollowsTheDevice) {
+  int kinds[3] = {};  // undefined, the broadcast, another result
+  uint32_t seed = 70000;
+  for (const Dim65536Case& c : Dim65536Cases()) {
+    seed += 2;
+    CheckDim65536<-1>(c, seed, kinds);
+    if (c.dst.size() == 2) CheckDim65536<2>(c, seed, kinds);
+    if (c.dst.size() == 3) CheckDim65536<3>(c, seed, kinds);
+    if (c.dst.size() == 4) CheckDim65536<4>(c, seed, kinds);
+  }
+  EXPECT_GT(kinds[0], 0) << "no case divides by 0";
+  EXPECT_GT(kinds[1], 0) << "no case computes the broadcast";
+  EXPECT_GT(kinds[2], 0) << "no case writes something else";
+  // The device's empty result, shown: constRank 2 along either dim.
   Image<uint8_t> dst{std::vector<uint8_t>(131072, 7)};
   const Image<uint8_t> src{RandomBits<uint8_t>(1, 65536)};
   EXPECT_TRUE(ReplayRankN(dst, src, 2, ReplayTiling(2, {65536, 2}, {65536, 1})));
   EXPECT_TRUE(ReplayRankN(dst, src, -1, ReplayTiling(-1, {2, 65536}, {1, 65536})));
   EXPECT_EQ(FirstDiff(dst.mem, std::vector<uint8_t>(131072, 7)), "") << "the kit writes nothing";
-  EXPECT_FALSE(ReplayRankN(dst, src, 3, ReplayTiling(3, {1, 2, 65536}, {1, 1, 65536})));
-
-  const auto refused = [](auto body) {
-    const auto r = CheckOn950({65536, 131072}, body);
-    EXPECT_EQ(r.first, "transform_params") << r.second;
-    EXPECT_NE(r.second.find("65536"), std::string::npos) << r.second;
-  };
-  const auto rankN = [&](auto constRank, std::vector<uint32_t> d, std::vector<uint32_t> s) {
-    SCOPED_TRACE(::testing::Message() << "dst " << Shape(d) << " src " << Shape(s));
-    refused([&](Bufs& b) {
-      BroadcastTiling t{};
-      constexpr int kRank = decltype(constRank)::value;
-      GetBroadcastTilingInfo<uint8_t, kRank>(static_cast<uint32_t>(d.size()), d.data(), s.data(),
-                                             false, t);
-      Broadcast<uint8_t, kRank>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), d.data(), s.data(), &t);
-    });
-  };
-  using Two = std::integral_constant<int, 2>;
-  using Three = std::integral_constant<int, 3>;
-  using Dyn = std::integral_constant<int, -1>;
-  rankN(Two{}, {65536, 2}, {65536, 1});
-  rankN(Dyn{}, {2, 65536}, {1, 65536});
-  rankN(Three{}, {1, 2, 65536}, {1, 1, 65536});
-  rankN(Dyn{}, {65536, 2}, {1, 2});
-  refused([](Bufs& b) {
-    const uint32_t d[2] = {65536, 2}, s[2] = {65536, 1};
-    LocalTensor<uint8_t> tmp = b.Get<uint8_t>(0);
-    Broadcast<uint8_t, 2, 1>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), d, s, tmp);
-  });
+  // The paths whose counts are 32 bits (equal sizes: DataCopy; one source element:
+  // BrcDuplicate) keep it in checked mode.
   Check<uint8_t, 2>({65536, 1}, {65536, 1}, 31, 65536, 65536);
   Check<uint8_t, 2>({65536, 2}, {1, 1}, 33, 32, 131072);
+}
+
+// The 1- and 2-dim form: BrcLast/NlastWrapperForTwoDim read the dim of 65536 as 0 and write
+// nothing (the replay's constRank-2 wrappers, which are the same functions).
+template <int axis>
+void CheckDimForm65536(const std::vector<uint32_t>& d, const std::vector<uint32_t>& s,
+                       uint32_t seed) {
+  SCOPED_TRACE(::testing::Message() << "dim form axis " << axis << " dst " << Shape(d));
+  const uint32_t kSrc = (s[0] * s[1] + 31) / 32 * 32, kDst = d[0] * d[1];
+  const std::vector<uint8_t> srcImg = RandomBits<uint8_t>(seed, kSrc);
+  const std::vector<uint8_t> dstImg = RandomBits<uint8_t>(seed + 1, kDst);
+  std::vector<uint8_t> got;
+  const auto run = [&](Bufs& b) {
+    b.Put<uint8_t>(0, srcImg);
+    b.Put<uint8_t>(1, dstImg);
+    LocalTensor<uint8_t> tmp = b.Get<uint8_t>(2);
+    Broadcast<uint8_t, 2, axis>(b.Get<uint8_t>(1), b.Get<uint8_t>(0), d.data(), s.data(), tmp);
+    got = b.Take<uint8_t>(1);
+  };
+  Image<uint8_t> want{dstImg};
+  EXPECT_TRUE(ReplayRankN(want, Image<uint8_t>{srcImg}, 2, ReplayTiling(2, d, s)));
+  EXPECT_EQ(want.mem, dstImg) << "the replay writes nothing";
+  SetCheckedMode(false);
+  On950({kSrc, kDst, 1024}, run);
+  SetCheckedMode(true);
+  EXPECT_EQ(FirstDiff(got, want.mem), "") << "unchecked";
+  const auto r = CheckOn950({kSrc, kDst, 1024}, run);
+  EXPECT_EQ(r.first, "transform_params") << r.second;
+  EXPECT_NE(r.second.find("the device reads 0 for that dim"), std::string::npos) << r.second;
+  EXPECT_NE(r.second.find("writes nothing"), std::string::npos) << r.second;
+}
+
+TEST(BroadcastRankNReplay3510, DimFormWithADimOf65536FollowsTheDevice) {
+  CheckDimForm65536<1>({65536, 2}, {65536, 1}, 90);
+  CheckDimForm65536<1>({3, 65536}, {3, 1}, 92);
+  CheckDimForm65536<0>({2, 65536}, {1, 65536}, 94);
+  CheckDimForm65536<0>({65536, 3}, {1, 3}, 96);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 // the bfloat16 forms and isReuseSource = true (session 14).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -116,9 +117,9 @@ void CheckCase(const ArCase& c, float eps, uint32_t seed, bool reuse = false, ui
         std::copy(var.begin(), var.end(), st.begin() + kThird);
         ub.Put<float>(3, st);
         LocalTensor<T> output = ub.Get<T>(0);
-        output.SetSize(rows);
+        output.SetSize(std::max(rows, c.rPad));  // a row at least: 0 elements is refused
         LocalTensor<T> inputX = ub.Get<T>(1);
-        inputX.SetSize(rows);
+        inputX.SetSize(std::max(rows, c.rPad));
         LocalTensor<U> g = ub.Get<U>(2);
         LocalTensor<U> b = g[kHalfU];
         g.SetSize(kHalfU);
@@ -235,6 +236,28 @@ TEST(NormalizeReplay3510, CheckedModeRefusesALengthPast65535) {
   EXPECT_NE(big.second.find("keeps it in 16 bits"), std::string::npos) << big.second;
   EXPECT_NE(big.second.find("would run 3 rows"), std::string::npos) << big.second;
   EXPECT_EQ(run(3).first, "");
+  // A multiple of 65536 (0 rows on the device) is refused the same; para.aLength 0, which the
+  // kit does not assert, runs (nothing).
+  const auto zero = run(2 * 65536);
+  EXPECT_EQ(zero.first, "Normalize.para") << zero.second;
+  EXPECT_NE(zero.second.find("would run 0 rows"), std::string::npos) << zero.second;
+  EXPECT_EQ(run(0).first, "");
+}
+
+// Session 16 (helper aqn3): a 16-bit aLength of 0 (para.aLength a multiple of 65536 unchecked,
+// or 0 in either mode): NormalizeVFImpl's halfA and tailARepeatTimes are 0, no loop runs, so
+// the device reads and writes nothing (lngrad had raised "aLength 0"). The replay of 0 rows:
+// output, rstd and every input as they were.
+TEST(NormalizeReplay3510, ALengthOf0In16BitsTouchesNothing) {
+  {
+    lngrad::aicore::test::CheckedModeScope unchecked(false);
+    CheckCase<float, float, AscendC::NLCFG_NORM>({0, 20, 24}, 1e-5f, 2011, false, 65536);
+    CheckCase<half, half, AscendC::NLCFG_NOBETA>({0, 33, 48}, 1e-5f, 2012, false, 2 * 65536);
+    CheckCase<float, bfloat16_t, AscendC::NLCFG_NORM>({0, 40, 48}, 0.0f, 2013, false, 3 * 65536);
+    CheckCase<half, half, AscendC::NLCFG_NORM>({0, 33, 48}, 1e-5f, 2014);
+  }
+  lngrad::aicore::test::CheckedModeScope checked(true);
+  CheckCase<float, float, AscendC::NLCFG_NOGAMMA>({0, 20, 24}, 1e-5f, 2015);
 }
 
 }  // namespace

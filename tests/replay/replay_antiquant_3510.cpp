@@ -89,6 +89,58 @@ std::vector<int8_t> DecodeInt4(const std::vector<uint8_t>& bytes, size_t count) 
   return v;
 }
 
+std::vector<int8_t> Int4AsRead(const ScaleOnlyCall& c, const std::vector<uint8_t>& bytes) {
+  const std::vector<int8_t> nib = DecodeInt4(bytes, c.srcSize);
+  std::vector<int8_t> v = nib;
+  // One AntiQuantOuterLoop call: src[s], len elements.
+  const auto call = [&](uint64_t s, uint64_t len) {
+    const uint64_t tmpSize = c.bf16 ? c.tmpBytes / 8 : len;
+    for (uint64_t t = 0; t < len; t += tmpSize) {
+      const uint64_t count = std::min(tmpSize, len - t);
+      for (uint64_t j = 0; j < count; ++j) v[s + t + j] = nib[2 * (s / 2) + 2 * (t / 2) + j];
+    }
+  };
+  if (c.scale.empty()) {
+    call(0, c.srcSize);
+  } else if (!c.transpose) {
+    const uint32_t groupSize = c.k / c.scaleRows, n = c.scaleCols;
+    for (uint32_t i = 0; i < c.scaleRows; ++i) {
+      for (uint32_t j = 0; j < groupSize; ++j) call((uint64_t{i} * groupSize + j) * n, n);
+    }
+  } else if (c.bf16 || c.tmpBytes / 2 < 16 * c.scaleRows || c.k >= 4096) {
+    const uint32_t groupSize = c.k / c.scaleCols, perRow = c.k / groupSize;
+    for (uint32_t i = 0; i < c.srcSize / c.k; ++i) {
+      for (uint32_t j = 0; j < perRow; ++j)
+        call(uint64_t{i} * c.k + uint64_t{j} * groupSize, groupSize);
+    }
+  }
+  return v;
+}
+
+void ScaleOnlyScratch(const ScaleOnlyCall& c, const std::vector<int8_t>& src,
+                      std::vector<uint8_t>& tmp) {
+  const uint64_t tmpSize = c.tmpBytes / 8;
+  if (!c.bf16 || tmpSize == 0 || (c.transpose && !c.scale.empty())) return;
+  const auto setF = [&](uint64_t i, float v) { std::memcpy(tmp.data() + 4 * i, &v, 4); };
+  // One AntiQuantOuterLoop call at s of len elements; row: the scale row (tensor form) or null.
+  const auto call = [&](uint64_t s, uint64_t len, const float* row, float scalar) {
+    for (uint64_t t = 0; t < len; t += tmpSize) {
+      const uint64_t n = std::min(tmpSize, len - t);
+      for (uint64_t l = 0; l < n; ++l) {
+        setF(l, static_cast<float>(src[s + t + l]) * (row != nullptr ? row[l] : scalar));
+      }
+      for (uint64_t l = 0; row != nullptr && l < n; ++l) setF(n + l, row[l]);
+    }
+  };
+  if (c.scale.empty()) return call(0, c.srcSize, nullptr, c.scaleScalar);
+  const uint32_t groupSize = c.k / c.scaleRows, n = c.scaleCols;
+  for (uint32_t g = 0; g < c.scaleRows; ++g) {
+    for (uint32_t j = 0; j < groupSize; ++j) {
+      call((uint64_t{g} * groupSize + j) * n, n, c.scale.data() + uint64_t{g} * n, 0.0f);
+    }
+  }
+}
+
 namespace {
 
 uint16_t HalfBitsAt(const std::vector<uint8_t>& tmp, size_t halfIndex) {

@@ -53,6 +53,29 @@ struct ScaleOnlyCall {
 // groups of groupSize elements, group j times scale[i * (k / groupSize) + j].
 bool ScaleOnly(const ScaleOnlyCall& c, const std::vector<int8_t>& src, std::vector<float>& dst);
 
+// int4b_t sources of the scale-only forms (session 16, helper aqn3; read after lngrad's
+// ascend_antiquant.h had been read, so not blind): the kit's LocalTensor::operator[] of a
+// half-byte type (impl/basic_api/kernel_tensor_impl.h) moves the address by offset / 2 bytes,
+// so a call or chunk that starts at an odd element starts at the low nibble of the byte below:
+// AntiQuantOuterLoop's calls (the scalar forms: one from 0; not transposed: row (i · groupSize
+// + j) · N of N elements; transposed outside the Brcb path, AntiQuantImplScalar: i · K + j ·
+// groupSize of groupSize) and, for bfloat16 output, its chunks src[c · tmpSize] of tmpSize =
+// tmpBytes / 8 (the tail included), each Cast reading its count from that byte on. Element s +
+// t + j of the call at s, chunk at t, reads the nibble 2 · (s / 2) + 2 · (t / 2) + j. Returned
+// as the values each dst element reads, for ScaleOnly (the Brcb path casts from element 0).
+std::vector<int8_t> Int4AsRead(const ScaleOnlyCall& c, const std::vector<uint8_t>& bytes);
+
+// The bfloat16 forms' scratch (session 16, helper aqn3, read after lngrad's header): the
+// bfloat16 AntiQuantInnerLoop of each AntiQuantOuterLoop chunk (n elements) casts the source to
+// halves at byte 2 n, those to floats at float 0 (over the halves) and multiplies there: floats
+// [0, n) keep the products before the Cast; the tensor form (not transposed) casts the row's
+// scale from its start to floats [n, 2 n) first. Chunk after chunk, call after call, in tmp
+// (sharedTmpBuffer's tmpBytes bytes); src: the values each element reads (Int4AsRead for
+// int4b_t). Half output, and the transposed forms (the Brcb path; bfloat16 does not build),
+// leave tmp alone here.
+void ScaleOnlyScratch(const ScaleOnlyCall& c, const std::vector<int8_t>& src,
+                      std::vector<uint8_t>& tmp);
+
 // That Cast: float -> bfloat16 to nearest even, saturating, as a float.
 float ToBf16(float v);
 

@@ -120,20 +120,33 @@ void BrcbPath(const Call& c, const std::vector<int8_t>& src, Scratch& s,
 
 // AntiQuantImplScalar with a tensor offset (or, scale-only, none) and the bfloat16
 // AntiQuantInnerLoop's scalar form: (float(src) + float(offset)) * float(scale), one Cast.
-void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint16_t>& dst) {
+// Session 16 (helper aqn3), the scratch: each (row, group) call is AntiQuantOuterLoop over
+// groupSize elements in chunks of tmpSize = sharedTmpBuffer bytes / sizeof(bfloat16_t) / 4 (the
+// tail too); each chunk of n casts the source to halves at byte 2 n, those to floats at float
+// 0 (counter mode: floats [0, n), over the halves), adds and multiplies there and casts the
+// floats to dst: floats [0, n) keep the product, chunk after chunk.
+void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
+              std::vector<uint16_t>& dst) {
+  Scratch s{tmp};
   const uint32_t rows = c.srcSize / c.k;
   const uint32_t groupSize = c.k / c.groups;
   const uint32_t perRow = c.k / groupSize;
+  const uint64_t tmpSize = tmp.size() / 2 / 4;
   for (uint32_t i = 0; i < rows; ++i) {
     for (uint32_t j = 0; j < perRow; ++j) {
       const uint64_t p = uint64_t{i} * perRow + j;
       const float o = c.withOffset ? Bf16Value(c.offset[p]) : 0.0f;
       const float sc = Bf16Value(c.scale[p]);
-      for (uint32_t l = 0; l < groupSize; ++l) {
-        const uint64_t e = uint64_t{i} * c.k + uint64_t{j} * groupSize + l;
-        float v = static_cast<float>(src[e]);
-        if (c.withOffset) v = v + o;
-        dst[e] = ToBf16Sat(v * sc);
+      const uint64_t base = uint64_t{i} * c.k + uint64_t{j} * groupSize;
+      for (uint64_t t = 0; t < groupSize; t += tmpSize) {
+        const uint64_t n = std::min<uint64_t>(tmpSize, groupSize - t);
+        for (uint64_t l = 0; l < n; ++l) {
+          float v = static_cast<float>(src[base + t + l]);
+          if (c.withOffset) v = v + o;
+          v = v * sc;
+          s.SetF(l, v);
+          dst[base + t + l] = ToBf16Sat(v);
+        }
       }
     }
   }
@@ -162,7 +175,8 @@ bool Run(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tm
     }
     const uint64_t params = uint64_t{c.srcSize / c.k} * (c.k / (c.k / c.groups));
     if (c.scale.size() < params || (c.withOffset && c.offset.size() < params)) return false;
-    Fallback(c, src, dst);
+    if (tmp.size() < 8) return false;  // tmpSize 0: the source divides by it
+    Fallback(c, src, tmp, dst);
     return true;
   }
   const uint32_t sEN = ScaleElements(c);

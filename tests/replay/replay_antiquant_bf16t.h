@@ -34,7 +34,10 @@
 // AntiQuantImplScalar: groupSize = K / G (G = shapeInfo.offsetWidth, scale-only scaleWidth, else
 // the tensor's ShapeInfo shape[1]), rows i < srcSize / K, groups j < K / groupSize, columns
 // [j groupSize, (j + 1) groupSize) take element i (K / groupSize) + j; columns past the last
-// group are not written. Its scratch is not replayed.
+// group are not written. Its scratch (session 16, helper aqn3, read after lngrad's header): each
+// call runs AntiQuantOuterLoop in chunks of tmp.size() / 8 elements (the whole tmp given is
+// sharedTmpBuffer), each chunk of n leaving its products (before the bfloat16 Cast) in floats
+// [0, n), its half staging at byte 2 n overwritten by them.
 #pragma once
 
 #include <cstdint>
@@ -61,8 +64,8 @@ uint64_t BrcbScratchFloats(const Call& c);
 
 // src: the source's values from its first element on, covering every row the path reads (the
 // Brcb path's rows past srcSize / K read what follows the source; give those values too);
-// tmp: the scratch bytes (in: what it held; out: what the Brcb path leaves; the fallback leaves
-// it alone here); dst: bfloat16 bits, elements not written keep theirs. Returns false, changing
+// tmp: the scratch bytes, all of sharedTmpBuffer (in: what it held; out: what the path
+// leaves); dst: bfloat16 bits, elements not written keep theirs. Returns false, changing
 // nothing, when src or tmp is too short for what the path reads, or K is 0.
 bool Run(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
          std::vector<uint16_t>& dst);

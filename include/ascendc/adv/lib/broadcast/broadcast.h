@@ -15,10 +15,10 @@
 // == 1; on arch 2201/2002, axis 0 of a 2-dim broadcast needs dstShape[1] * sizeof(T) a multiple
 // of 32; on arch 3510 every dst dim at most 65536 (DstShapeCheck: the register code keeps the
 // dims in 16 bits) and, unless the shapes are equal or src is one element, none exactly 65536
-// (it reads 0 there: the 2-dim wrappers write nothing); the scratch at least
-// GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the overload without it).
-// Operand sizes are checked in both modes. The rank-N form with BroadcastTiling (arch 3510):
-// lib/broadcast/broadcast_rank_n.h.
+// (the device reads 0 for it: the 2-dim wrappers write nothing, as unchecked mode does); the
+// scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the
+// overload without it). Operand sizes are checked in both modes. The rank-N form with
+// BroadcastTiling (arch 3510): lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +69,12 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
   const bool trivial = src_rows * src_cols == rows * cols || src_rows * src_cols == 1;
   const NpuArch arch = detail::rep::RunningArch();
   if (arch == NpuArch::k3510) RequireU16Dims(dstShape, dim, api);
-  if (arch == NpuArch::k3510 && !trivial) RequireNo16BitZero(dstShape, dim, api);
+  // BrcLast/NlastWrapperForTwoDim read a dim of 65536 as 0 and write nothing: checked mode
+  // refuses that, unchecked mode does what the device does.
+  const bool zero16 = arch == NpuArch::k3510 && !trivial &&
+                      (dstShape[0] == 65536 || (dim == 2 && dstShape[1] == 65536));
+  RequireNo16BitZero(zero16 ? Dim65536::kNothing : Dim65536::kNone, dstShape, dim, api);
+  if (zero16) return;
   if (!trivial && dim == 2 && axis == 0 && arch != NpuArch::k3510) {
     td::Require(cols * sizeof(T) % 32 == 0, api,
                 "axis 0 needs dstShape[1] * sizeof(T) a multiple of 32 on this product");

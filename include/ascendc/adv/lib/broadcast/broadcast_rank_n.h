@@ -23,10 +23,13 @@
 // these units except where their 16-bit fields wrap: 1-byte units on the 3-dim gather path
 // (GatherWrapper: 3 fused dims, the last below 128) gather through uint16_t index lanes, so a
 // unit whose src offset passes 65535 reads src at the offset modulo 65536, which lngrad follows;
-// a fused dim of exactly 65536 (DstShapeCheck admits it) reads 0 in the paths' 16-bit sizes
-// (the 2-dim wrappers then write nothing, GatherWrapper divides by 0): checked mode refuses it
-// on those paths (equal sizes and one src element count in 32 bits and keep it); unchecked,
-// lngrad writes the broadcast. docs/ascendc_kernels.md, "Tensor transform"; tested in
+// a fused dim of exactly 65536 (DstShapeCheck admits it) reads 0 in the paths' 16-bit sizes:
+// the 2- and 4-dim wrappers and the dynamic path write nothing, which unchecked mode follows,
+// GatherWrapper (3 dims, a last dim below half a register) gathers a dim 0 or 1 of 65536 right
+// (followed in both modes) and divides by 0 with a last dim of 65536 (undefined: unchecked,
+// lngrad writes the broadcast); checked mode refuses where the device's result is not the
+// broadcast, saying that it reads 0 for that dim (equal sizes and one src element count in 32
+// bits and keep it). docs/ascendc_kernels.md, "Tensor transform"; tested in
 // tests/replay/broadcast_rank_n_3510_replay_test.cpp.
 #pragma once
 
@@ -61,16 +64,48 @@ inline void RequireU16Dims(const uint32_t* dst, uint32_t n, const char* api) {
   }
 }
 
-// A dim of 65536 on the register paths (sizes in uint16_t: it reads 0; the kit's code then
-// writes nothing or divides by 0), refused in checked mode.
-inline void RequireNo16BitZero(const uint32_t* dst, uint32_t n, const char* api) {
-  for (uint32_t d = 0; d < n; ++d) {
-    td::Require(dst[d] != 65536, api,
-                "dst dim " + std::to_string(d) +
-                    " is 65536, which the 950's register paths read as 0 in their 16-bit sizes "
-                    "(they write nothing or divide by 0); only equal shapes and one src element "
-                    "take it");
+// What the 950's register paths do with a dst dim of 65536, which DstShapeCheck admits and
+// their 16-bit sizes read as 0 (broadcast_3510_impl.h, broadcast_gather_3510_impl.h).
+enum class Dim65536 {
+  kNone,     // no such dim, or a path that computes the broadcast with it
+  kNothing,  // the 2- and 4-dim wrappers, the dynamic path: loops of 0, masks of 0 lanes
+  kDivides,  // GatherWrapper with a last dim of 65536: vlTile1 = VL / 65536 = 0, a divisor
+};
+
+// The kind for tiling t of U units (not equal sizes, not one src element). Fused rank 3 with a
+// 16-bit last dim below half a register (and not BrcLastE2B's block of 2- and 4-byte units)
+// takes GatherWrapper, whose sizes are 32 bits: a last dim of 65536 divides by 0 there, a dim of
+// 65536 before it is gathered right (where the UB holds the operands: 1-byte units, at most 3
+// per row of 65536). Every other register path loops over 16-bit sizes and writes nothing.
+template <typename U>
+Dim65536 Dim65536Effect(const AscendC::BroadcastTiling& t) {
+  bool any = false;
+  for (uint32_t d = 0; d < t.rank; ++d) any = any || t.dstShape[d] == 65536;
+  if (!any) return Dim65536::kNone;
+  if (t.rank == 3) {
+    constexpr uint32_t vl = 256 / sizeof(U), blk = 32 / sizeof(U);
+    const uint32_t z1 = static_cast<uint16_t>(t.dstShape[1]);
+    const uint32_t z2 = static_cast<uint16_t>(t.dstShape[2]);
+    const bool e2b = t.srcStride[2] == 0 && sizeof(U) != 1 && z2 == blk && z1 * z2 > vl / 2 &&
+                     z1 % 8 == 0 && static_cast<uint16_t>(t.srcStride[1]) != 0;
+    if (!e2b && z2 < vl / 2) return t.dstShape[2] == 65536 ? Dim65536::kDivides : Dim65536::kNone;
   }
+  return Dim65536::kNothing;
+}
+
+// Checked mode refuses a dim of 65536 where the device's result is not the broadcast (the kit
+// asserts nothing there), naming what it does.
+inline void RequireNo16BitZero(Dim65536 e, const uint32_t* dst, uint32_t n, const char* api) {
+  if (e == Dim65536::kNone) return;
+  uint32_t d = 0;
+  while (d + 1 < n && dst[d] != 65536) ++d;
+  td::Require(false, api,
+              "dst dim " + std::to_string(d) +
+                  " is 65536: DstShapeCheck admits it, but the device reads 0 for that dim "
+                  "(the 950's register paths keep sizes in 16 bits), so " +
+                  (e == Dim65536::kDivides
+                       ? std::string("GatherWrapper divides by 0 (vlTile1 = VL / 65536)")
+                       : std::string("the register path writes nothing to dst")));
 }
 
 inline void CheckShapes(uint32_t rank, int const_rank, const uint32_t* dst, const uint32_t* src,
@@ -253,7 +288,12 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     std::memmove(dst.HostPtr(), src.HostPtr(), n * sizeof(T));
     return;
   }
-  if (t.srcSize != 1) bd::RequireNo16BitZero(t.dstShape, t.rank, api);
+  const bd::Dim65536 zero =
+      t.srcSize != 1 ? bd::Dim65536Effect<U>(t) : bd::Dim65536::kNone;  // BrcDuplicate: 32 bits
+  bd::RequireNo16BitZero(zero, t.dstShape, t.rank, api);
+  // Unchecked: as the device, nothing read or written; where it divides by 0 (undefined),
+  // lngrad writes the broadcast.
+  if (zero == bd::Dim65536::kNothing) return;
   const uint64_t in_units = bd::SrcUnits(t), out_units = t.dstSize;  // units
   td::RequireElems(src, (in_units * unit + sizeof(T) - 1) / sizeof(T), api, "src");
   td::RequireElems(dst, (out_units * unit + sizeof(T) - 1) / sizeof(T), api, "dst");

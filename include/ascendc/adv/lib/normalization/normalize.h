@@ -18,7 +18,8 @@
 // config.reducePattern AR, config.aLength -1 or para.aLength, para.aLength * para.rLength
 // within inputX, rLengthWithPadding 32-byte aligned, para.aLength at most 65535 on the 950
 // (its code keeps it in 16 bits; unchecked mode runs aLength mod 65536 rows, as the device
-// does), isReuseSource false off the 950 (its
+// does: none, touching nothing, for a multiple of 65536; para.aLength 0 likewise in both modes,
+// which the kit does not assert), isReuseSource false off the 950 (its
 // register path ignores the flag, as normalize_3510_impl.h does), a sharedTmpBuffer of at least
 // aLength floats holding one row group) and for accesses beyond an operand
 // ("Normalize.operand_bounds").
@@ -178,6 +179,9 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
       nd::Check(false, kApi, "stack_buffer", plan.message());
     }
   }
+  // normalize_3510_impl.h with a 16-bit aLength of 0 (para.aLength 0, or unchecked a multiple
+  // of 65536): halfA and tailARepeatTimes are 0, so no loop runs and nothing is read or written.
+  if (!vector && aLength == 0) return;
   nd::RaiseIfError(kApi, plan);
 
   using DT = nd::DevType<T>;

@@ -186,13 +186,22 @@ S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
   return detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
 }
 
-// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i;
-// vectorSeq as AntiQuantElem's.
-template <typename S, typename D, typename OffAt, typename ScAt>
-void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
-                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
+// The source element the scale-only sequence reads for flat element i (int4b_t): its
+// AntiQuantOuterLoop calls are `seg` elements from multiples of seg and, for bfloat16 output,
+// chunks of `chunk` within a call; the kit's operator[] of a half-byte type moves the address
+// by offset / 2 bytes, so a call or chunk at an odd element starts at the nibble before it.
+inline uint64_t HalfByteReadIndex(uint64_t i, uint64_t seg, uint64_t chunk) {
+  const uint64_t s = i / seg * seg, t = (i - s) / chunk * chunk;
+  return 2 * (s / 2) + 2 * (t / 2) + (i - s - t);
+}
+
+// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i,
+// srcAt(i) the source element it reads; vectorSeq as AntiQuantElem's.
+template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
+void AntiQuantPassAt(const char* api, const AscendC::LocalTensor<D>& dst,
+                     const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                     uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
+                     bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt, SrcIdx&& srcAt) {
   CheckCount(api, src, n, "src");
   CheckCount(api, dst, n, "dst");
   if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
@@ -210,8 +219,17 @@ void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
   }
   D* out = dst.HostPtr();
   for (uint64_t i = 0; i < n; ++i) {
-    out[i] = AntiQuantElem<D>(SrcAt(src, i), offAt(i), scAt(i), withOffset, vectorSeq);
+    out[i] = AntiQuantElem<D>(SrcAt(src, srcAt(i)), offAt(i), scAt(i), withOffset, vectorSeq);
   }
+}
+
+template <typename S, typename D, typename OffAt, typename ScAt>
+void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
+                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
+                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
+                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
+  AntiQuantPassAt(api, dst, src, tmp, tmpMin, n, params, loc, withOffset, vectorSeq, offAt, scAt,
+                  [](uint64_t i) { return i; });
 }
 
 }  // namespace lngrad::aicore::quant_detail
@@ -249,17 +267,7 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
     return;
   }
   q::CheckScaleOnlySource<S>();
-  if (offset == nullptr && std::is_same_v<D, bfloat16_t>) {
-    // On 3510 ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose, which only the c220 and
-    // m200 files define; AntiQuantOuterLoop divides by sharedTmpBuffer / 8.
-    q::Require(!isTranspose || !q::Is3510(), kApi,
-               "the transposed bfloat16_t form without offset does not build for Ascend 950 (arch "
-               "3510): ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose there, which its "
-               "3510 implementation does not define");
-    q::Require(isTranspose || tmp.GetSize() >= 8, kApi,
-               "the bfloat16_t form without offset runs rows in chunks of sharedTmpBuffer / 8 "
-               "elements: sharedTmpBuffer needs at least 8 bytes");
-  }
+  if (offset == nullptr && std::is_same_v<D, bfloat16_t>) CheckBf16ScaleOnly(isTranspose, tmp);
   const uint64_t total = src.GetSize();
   q::Require(k != 0 && total % k == 0, kApi,
              "k " + std::to_string(k) + " must divide the source size " + std::to_string(total));
@@ -319,13 +327,26 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const D* op = offset == nullptr ? nullptr : offset->HostPtr();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, isTranspose,
                                              static_cast<uint32_t>(gs * per), k);
-  q::AntiQuantPass(
-      kApi, dst, src, &tmp, tmpMin, total,
-      {q::SpanOf(scale, gs * per),
-       offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
-      loc, offset != nullptr, vectorSeq,
-      [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; },
-      [&](uint64_t i) { return sp[index(i, gs)]; });
+  // int4b_t, the scale-only sequence: AntiQuantOuterLoop per row of nCols (not transposed) or
+  // per group of k / gs (AntiQuantImplScalar), bfloat16 in its chunks (HalfByteReadIndex).
+  const bool halfByte = std::is_same_v<S, int4b_t> && offset == nullptr;
+  const uint64_t seg = isTranspose ? k / gs : nCols;
+  const uint64_t srcChunk =
+      std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
+  const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; };
+  const auto scAt = [&](uint64_t i) { return sp[index(i, gs)]; };
+  const auto srcAt = [&](uint64_t i) {
+    return halfByte ? q::HalfByteReadIndex(i, seg, srcChunk) : i;
+  };
+  q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
+                     {q::SpanOf(scale, gs * per),
+                      offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
+                     loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
+  // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback).
+  if (std::is_same_v<D, bfloat16_t> && vectorSeq && (offset == nullptr || isTranspose)) {
+    TensorFormScratch(tmp, src, scale.HostPtr(), offset != nullptr, isTranspose, total, seg, k / gs,
+                      nCols, offAt, scAt, srcAt, loc);
+  }
 }
 
 template <typename S, typename D, bool isTranspose>
@@ -341,9 +362,27 @@ void ScalarForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, bool withO
   }
   q::CheckScaleOnlySource<S>();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false, 1, 0);
-  q::AntiQuantPass(
-      "AscendAntiQuant", dst, src, &tmp, tmpMin, src.GetSize(), {}, loc, withOffset, true,
-      [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; });
+  // int4b_t: one AntiQuantOuterLoop call from element 0, bfloat16 in chunks of tmp / 8 whose
+  // odd starts read from the nibble before (HalfByteReadIndex).
+  const uint64_t n = src.GetSize();
+  const uint64_t chunk = std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1)
+                                                       : std::max<uint64_t>(n, 1);
+  const auto srcAt = [&](uint64_t i) {
+    return std::is_same_v<S, int4b_t> ? q::HalfByteReadIndex(i, std::max<uint64_t>(n, 1), chunk)
+                                      : i;
+  };
+  q::AntiQuantPassAt(
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, n, {}, loc, withOffset, true,
+      [&](uint64_t) { return offset; }, [&](uint64_t) { return scale; }, srcAt);
+  if constexpr (std::is_same_v<D, bfloat16_t>) {  // AntiQuantOuterLoop's scratch, one call
+    OuterLoopScratch(
+        tmp, n, n, false,
+        [&](uint64_t i) {
+          const float v = q::F(BrcbSrcAt(src, srcAt(i)));
+          return (withOffset ? v + q::F(offset) : v) * q::F(scale);
+        },
+        [](uint64_t, uint64_t) { return 0.0f; }, loc);
+  }
 }
 
 }  // namespace lngrad_antiquant

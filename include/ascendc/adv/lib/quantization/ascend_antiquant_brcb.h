@@ -5,7 +5,8 @@
 // offset, 3510 the scale-only form): BrcbPath. bfloat16 output on 2201
 // (ascend_antiquant_c220_impl.h AscendAntiQuantBF16Transpose, CalcN64ByBrcb; k a multiple of 64
 // up to 2040): Bf16BrcbPath. Both keep the device's scratch, blocks the Brcb does not write
-// included.
+// included. The bfloat16 AntiQuantOuterLoop's scratch (the other bfloat16 vector paths):
+// OuterLoopScratch.
 #pragma once
 
 #include <algorithm>
@@ -257,6 +258,70 @@ bool TransposedBrcb(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& sr
   if (k % 64 != 0 || k > 2040 || lngrad::aicore::quant_detail::Is3510()) return false;
   Bf16BrcbPath<S>(dst, src, offset, scale, tmp, k, BrcbScaleRows(scaleHeight, scale), tmpMin, loc);
   return true;
+}
+
+// The floats AntiQuantOuterLoop's bfloat16 AntiQuantInnerLoop leaves in sharedTmpBuffer
+// (ascend_antiquant_impl.h; the c220 and 3510 inner loops alike): per call of `seg` elements
+// (from multiples of seg: a row not transposed, a group of AntiQuantImplScalar, all of a scalar
+// form) and per chunk of tmpSize = sharedTmpBuffer / 8 elements in order (the tail too), a
+// chunk of n leaves floats [0, n) its products before the Cast to bfloat16 (the halves staged
+// at byte 2 n lie under them); the tensor form (scale-only, not transposed: the row's scale
+// tensor) also floats [n, 2 n), the scale row from its start as floats. product(i): element
+// i's float product; rowScale(s, j): float j of the scale row of the call at s.
+template <typename Product, typename RowScale>
+void OuterLoopScratch(const LocalTensor<uint8_t>& tmp, uint64_t total, uint64_t seg,
+                      bool tensorForm, Product&& product, RowScale&& rowScale,
+                      lngrad::aicore::SrcLoc loc) {
+  namespace san = lngrad::aicore::san;
+  const uint64_t chunk = tmp.GetSize() / 8;
+  if (chunk == 0 || seg == 0 || total == 0) return;
+  {
+    san::Instr in(lngrad::aicore::Pipe::kV, "AscendAntiQuant", loc);
+    if (in) in.Write(tmp.HostPtr(), std::min(chunk, seg) * (tensorForm ? 8 : 4));
+  }
+  float* f = reinterpret_cast<float*>(tmp.HostPtr());
+  for (uint64_t s = 0; s < total; s += seg) {
+    const uint64_t len = std::min(seg, total - s);
+    for (uint64_t t = 0; t < len; t += chunk) {
+      const uint64_t n = std::min(chunk, len - t);
+      for (uint64_t j = 0; j < n; ++j) f[j] = product(s + t + j);
+      for (uint64_t j = 0; tensorForm && j < n; ++j) f[n + j] = rowScale(s, j);
+    }
+  }
+}
+
+// The bfloat16 scale-only forms' rules (checked mode).
+inline void CheckBf16ScaleOnly(bool isTranspose, const LocalTensor<uint8_t>& tmp) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  // On 3510 ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose, which only the c220 and
+  // m200 files define; AntiQuantOuterLoop divides by sharedTmpBuffer / 8.
+  q::Require(!isTranspose || !q::Is3510(), kApi,
+             "the transposed bfloat16_t form without offset does not build for Ascend 950 (arch "
+             "3510): ascend_antiquant_impl.h calls AscendAntiQuantBF16Transpose there, which its "
+             "3510 implementation does not define");
+  q::Require(isTranspose || tmp.GetSize() >= 8, kApi,
+             "the bfloat16_t form without offset runs rows in chunks of sharedTmpBuffer / 8 "
+             "elements: sharedTmpBuffer needs at least 8 bytes");
+}
+
+// TensorForm's OuterLoopScratch: element i's product (source, + offset, times scale, in
+// float) and, not transposed (the tensor form of the inner loop), the scale row of the call
+// at s: row s / nCols of groups of rowsPerGroup rows.
+template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
+void TensorFormScratch(const LocalTensor<uint8_t>& tmp, const LocalTensor<S>& src, const D* sp,
+                       bool withOffset, bool isTranspose, uint64_t total, uint64_t seg,
+                       uint64_t rowsPerGroup, uint64_t nCols, OffAt&& offAt, ScAt&& scAt,
+                       SrcIdx&& srcAt, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  OuterLoopScratch(
+      tmp, total, seg, !isTranspose,
+      [&](uint64_t i) {
+        float v = q::F(BrcbSrcAt(src, srcAt(i)));
+        if (withOffset) v = v + q::F(offAt(i));
+        return v * q::F(scAt(i));
+      },
+      [&](uint64_t s, uint64_t j) { return q::F(sp[s / nCols / rowsPerGroup * nCols + j]); }, loc);
 }
 
 }  // namespace AscendC::lngrad_antiquant
