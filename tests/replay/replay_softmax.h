@@ -145,8 +145,8 @@ void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, 
                               T* dst);
 
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
-// kernel re-splits rows from the tmp buffer's size; the values do not depend on the split, so
-// all m rows are one split here. Statistics are [m, 32 bytes of T].
+// kernel re-splits rows from the tmp buffer's size (SmxKernelTiling: its splits cover oriSrcM
+// rows, which the caller passes as m); the values do not depend on the split otherwise. Statistics are [m, 32 bytes of T].
 template <class T>
 void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
                       T* max);
@@ -253,6 +253,11 @@ SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, ui
 // shape (SoftMaxTilingFunc of softmax_tiling_func.h, ND): splits over oriM rows.
 SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                           uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock);
+
+// The 2201/2002 kernel's re-tile of SoftmaxGrad / SoftmaxGradFront (ND) for a tiling made for
+// another shape (SoftMaxGradTilingFunc of softmax_tiling_func.h): splits over srcM rows.
+SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize,
+                        bool isFront, bool isBasicBlock);
 
 // SoftmaxFlash's re-tile with isUpdate and isBasicBlock (SoftMaxFlashTilingFunc): rows per split.
 uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk);

@@ -250,6 +250,43 @@ SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uin
   return t;
 }
 
+SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize,
+                        bool isFront, bool isBasicBlock) {
+  // softmax_tiling_func.h SoftMaxGradTilingFunc (ND; sfx7's reading): rows per split w / (2 blk +
+  // 3 srcK + 64) for half, w / (blk + srcK + 64) for float with isFront, else w / (srcK + 2 blk
+  // + 64); cut to 8-multiples between 8 and srcM, at most srcM; isBasicBlock with isFront (above
+  // 8 rows, srcM % 8 == 0): 8-multiples dividing srcM, halved while rows * srcK >= 64 * 256;
+  // rangeM and tailM of srcM (not oriSrcM).
+  const uint32_t blk = 32 / typeSize;
+  uint32_t m = typeSize == 2 ? workFloats / (blk * 2 + srcK * 3 + 64)
+                             : (isFront ? workFloats / (blk + srcK + 64)
+                                        : workFloats / (srcK + blk * 2 + 64));
+  if (m < srcM && m > kBlk) m = m / kBlk * kBlk;
+  if (m > srcM) m = srcM;
+  if (isBasicBlock && isFront && m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+    while (m * srcK >= 64 * 256) m /= 2;
+  }
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = m == 0 ? 0 : srcM / m;
+  t.tailM = m == 0 ? 0 : srcM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
 uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk) {
   // softmax_tiling_func.h SoftMaxFlashTilingFunc with isUpdate and isBasicBlock: reduceM = w /
   // (blk * 4 + srcK * 2), at most srcM, then (above 8, srcM % 8 == 0) 8-multiples dividing srcM.

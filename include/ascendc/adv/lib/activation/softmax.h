@@ -294,6 +294,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (basic && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
                              kt, d);
+  } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
+    d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
@@ -325,18 +327,19 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool basic = isBasicBlock && sd::RegBase();
   if (basic) sd::RefuseBasicK("SoftMax", d);
   constexpr bool reuse = isReuseSource && std::is_same_v<T, float>;
+  // The tiling the kernel runs: its re-tile takes float statistics (8 per row).
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
+                                                   sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
-    // The constant-shape config on 2201 (no basic-block choice here): the generic config path;
-    // the kernel's re-tile takes float statistics (8 per row).
+    // The constant-shape config on 2201 (no basic-block choice here): the generic config path.
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
-    const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
-                                                     sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
     const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
     if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
                                           srcTensor, &sharedTmpBuffer, loc, reuse)) {
       return;
     }
   }
+  d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc, reuse);
 }
