@@ -240,6 +240,8 @@ TEST(SoftmaxGradFrontRetileReplay, BasicBlockSumsTheReTilesFullSplits) {
   CheckGradFront<Half>({16, 128, 128}, 3 * (32 + 384 + 64) * 4, 7101);
   CheckGradFront<float>({24, 64, 64}, 20 * (8 + 64 + 64) * 4, 7102);
   CheckGradFront<Half>({24, 64, 48}, 20 * (32 + 192 + 64) * 4, 7103);  // oriK 48
+  // half [16, 64] oriK 48 with 5 rows: rangeM 3, tailM 1 (the basic rows sum all 64 columns).
+  CheckGradFront<Half>({16, 64, 48}, 5 * (32 + 192 + 64) * 4, 7104);
 }
 
 }  // namespace softmax_replay_test
