@@ -146,7 +146,8 @@ void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, 
 
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
 // kernel re-splits rows from the tmp buffer's size (SmxKernelTiling: its splits cover oriSrcM
-// rows, which the caller passes as m); the values do not depend on the split otherwise. Statistics are [m, 32 bytes of T].
+// rows, which the caller passes as m); the values do not depend on the split otherwise. Statistics
+// are [m, 32 bytes of T].
 template <class T>
 void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
                       T* max);

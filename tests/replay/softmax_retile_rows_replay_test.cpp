@@ -80,8 +80,8 @@ void CheckSimple(const RowsCase& c) {
   SCOPED_TRACE(Name(s) + " oriM " + std::to_string(c.oriM));
   CheckedModeScope unchecked(false);
   const auto x = Uniform<T>(c.seed, s.m * s.k, -4.0f, 6.0f);
-  const SmxTiling kt = lngrad_replay::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, c.oriM, sizeof(T),
-                                                      sizeof(S), false);
+  const SmxTiling kt =
+      lngrad_replay::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, c.oriM, sizeof(T), sizeof(S), false);
   const auto inMax = Stats<S>(c.seed + 1, s.m, kt.reduceK, -2.0f, 5.0f, true);
   const auto inSum = Stats<S>(c.seed + 2, s.m, kt.reduceK, 0.5f, 300.0f, true);
   std::vector<T> y;
@@ -111,8 +111,8 @@ void CheckLog(const RowsCase& c) {
   SCOPED_TRACE(Name(s) + " oriM " + std::to_string(c.oriM));
   CheckedModeScope unchecked(false);
   const auto x = Inputs<T>(c.seed, s);
-  const SmxTiling kt = lngrad_replay::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, c.oriM, sizeof(T),
-                                                      sizeof(T), false);
+  const SmxTiling kt =
+      lngrad_replay::SmxKernelTiling(c.tmpBytes / 4, s.m, s.k, c.oriM, sizeof(T), sizeof(T), false);
   const uint32_t n = s.m * s.k, ns = s.m * kt.reduceK, rows = kt.rangeM * kt.splitM + kt.tailM;
   std::vector<T> y, sum, max;
   OnBlock(
@@ -124,16 +124,15 @@ void CheckLog(const RowsCase& c) {
         auto st = ub.Get<Dev<T>>(2);
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(c.tmpBytes);
-        AscendC::LogSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<T>], ub.Get<Dev<T>>(0),
-                                    tmp, LogSoftMaxTiling{}, {s.m, s.k, c.oriM, s.oriK});
+        AscendC::LogSoftMax<Dev<T>>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<T>], ub.Get<Dev<T>>(0), tmp,
+                                    LogSoftMaxTiling{}, {s.m, s.k, c.oriM, s.oriK});
         y = Take<T>(ub, 1, n);
         sum = Take<T>(ub, 2, ns);
         max = Take<T>(ub, 2, ns, kMaxAt<T>);
       },
       k910B);
   std::vector<T> wy = Sentinel<T>(n), wsum = Sentinel<T>(ns), wmax = Sentinel<T>(ns);
-  lngrad_replay::ReplayLogSoftMax(rows, s.k, s.oriK, x.data(), wy.data(), wsum.data(),
-                                  wmax.data());
+  lngrad_replay::ReplayLogSoftMax(rows, s.k, s.oriK, x.data(), wy.data(), wsum.data(), wmax.data());
   ExpectOutputs("", y, wy, sum, wsum, max, wmax);
 }
 
@@ -143,8 +142,7 @@ void CheckGradFront(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   SCOPED_TRACE(Name(s) + " tmp " + std::to_string(tmpBytes));
   const auto grad = Uniform<T>(seed, s.m * s.k, -3.0f, 3.0f);
   const auto y = Uniform<T>(seed + 1, s.m * s.k, 0.0f, 1.0f);
-  const SmxTiling kt =
-      lngrad_replay::SmxGradTiling(tmpBytes / 4, s.m, s.k, sizeof(T), true, true);
+  const SmxTiling kt = lngrad_replay::SmxGradTiling(tmpBytes / 4, s.m, s.k, sizeof(T), true, true);
   ASSERT_GT(kt.rangeM, 0u);
   const uint32_t n = s.m * kt.reduceK;
   std::vector<T> out;
@@ -226,8 +224,7 @@ TEST(SoftMaxRetileRowsReplay, CheckedModeNamesTheRowsPastOriSrcM) {
                   [&](Ub& ub) {
                     auto st = ub.Get<half>(2);
                     AscendC::LogSoftMax<half>(ub.Get<half>(1), st[0], st[kMaxAt<Half>],
-                                              ub.Get<half>(0), tmpOf(ub),
-                                              LogSoftMaxTiling{}, si);
+                                              ub.Get<half>(0), tmpOf(ub), LogSoftMaxTiling{}, si);
                   },
                   k910B),
               "dst, sum and max");

@@ -452,11 +452,11 @@ inline uint32_t GenericSplitRows(const char* api, const char* outs,
   if (CheckedMode()) {
     RaiseKernelCheck(checks::kInvalidCount,
                      std::string(api) + ": the kernel re-tiles a tiling made for another shape " +
-                         "over oriSrcM = " + std::to_string(rows) + " of srcM = " +
-                         std::to_string(d.m) + " rows (rangeM " + std::to_string(t.rangeM) +
-                         ", splitM " + std::to_string(t.splitM) + ", tailM " +
-                         std::to_string(t.tailM) + "): rows " + std::to_string(rows) + " .. " +
-                         std::to_string(d.m - 1) + " of " + outs +
+                         "over oriSrcM = " + std::to_string(rows) +
+                         " of srcM = " + std::to_string(d.m) + " rows (rangeM " +
+                         std::to_string(t.rangeM) + ", splitM " + std::to_string(t.splitM) +
+                         ", tailM " + std::to_string(t.tailM) + "): rows " + std::to_string(rows) +
+                         " .. " + std::to_string(d.m - 1) + " of " + outs +
                          " would be left unwritten on the device; pass the shape's own tiling "
                          "or oriSrcM = srcM");
   }

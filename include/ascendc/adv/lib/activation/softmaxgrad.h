@@ -63,7 +63,8 @@ inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, cons
   if (RegBase()) return 0;
   if (t.srcM == d.m && t.srcK == d.k) return uint64_t{t.rangeM} * t.splitM;
   const uint64_t w = tmp.View().size_bytes / 4, blk = 32 / typeSize;
-  uint64_t m = typeSize == 2 ? w / (blk * 2 + uint64_t{d.k} * 3 + kLanes) : w / (blk + d.k + kLanes);
+  uint64_t m =
+      typeSize == 2 ? w / (blk * 2 + uint64_t{d.k} * 3 + kLanes) : w / (blk + d.k + kLanes);
   if (m < d.m && m > 8) m = m / 8 * 8;
   m = m < d.m ? m : d.m;
   if (m > 8 && d.m % 8 == 0) {
