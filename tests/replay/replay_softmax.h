@@ -44,8 +44,10 @@ void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* s
 // isBasicBlock). Otherwise the generic split loop with the reductions over the first cfgK
 // values of row i of a split read at i * splitK (splitK = cfgK rounded up to 8; the Sub, Exp
 // and Div at the tiling's srcK), statistics [rows, 16] for half data with half statistics, else
-// [rows, 8] (the tiling's reduceK must be that). No statistics (SingleSoftMaxImpl): sum = max =
-// nullptr; reuseSrc (float isReuseSource) leaves the exponentials in src.
+// [rows, 8] (the tiling's reduceK must be that with statistics; without them, a reduceK below
+// that stride makes the Sub and Div of row r read split row r * reduceK / stride's). No statistics
+// (SingleSoftMaxImpl): sum = max = nullptr; reuseSrc (float isReuseSource) leaves the exponentials
+// in src.
 template <class T, class S>
 struct CfgIo {
   T* src;

@@ -54,13 +54,18 @@ void CfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, uint32_t statK
   std::vector<float> x(n), mx(sp.rows), sm(sp.rows);
   for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
   for (uint32_t i = 0; i < sp.rows; ++i) mx[i] = SmxRowMax(x.data() + i * splitK, cfgK);
-  for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j] - mx[j / t.srcK]);
+  // GenericSubNDImpl / GenericDivNDImpl read column c of row r from the work buffer's float
+  // r * reduceK + c % 8; the reductions' broadcast (AlignedBroadCastImpl, then the Copy back)
+  // left row i's value on floats i * statK .. i * statK + statK - 1 (sfx7's reading: with the
+  // kernel's re-tile of half data without statistics, reduceK 8 against statK 16).
+  auto at = [&](uint32_t j) { return (j / t.srcK * t.reduceK + j % t.srcK % kBlk) / statK; };
+  for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j] - mx[at(j)]);
   // float + isReuseSource (no statistics): Exp writes src, the Sum and the Div read it there.
   if (io.reuseSrc) {
     for (uint32_t j = 0; j < n; ++j) io.src[sp.offset1 + j] = Narrow<T>(x[j]);
   }
   for (uint32_t i = 0; i < sp.rows; ++i) sm[i] = SmxRowSum(x.data() + i * splitK, cfgK);
-  for (uint32_t j = 0; j < n; ++j) io.dst[sp.offset1 + j] = Narrow<T>(x[j] / sm[j / t.srcK]);
+  for (uint32_t j = 0; j < n; ++j) io.dst[sp.offset1 + j] = Narrow<T>(x[j] / sm[at(j)]);
   if (io.sum == nullptr) return;
   for (uint32_t i = 0; i < sp.rows; ++i) {
     for (uint32_t l = 0; l < statK; ++l) {
