@@ -44,8 +44,10 @@ void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* s
 // isBasicBlock). Otherwise the generic split loop with the reductions over the first cfgK
 // values of row i of a split read at i * splitK (splitK = cfgK rounded up to 8; the Sub, Exp
 // and Div at the tiling's srcK), statistics [rows, 16] for half data with half statistics, else
-// [rows, 8] (the tiling's reduceK must be that). No statistics (SingleSoftMaxImpl): sum = max =
-// nullptr; reuseSrc (float isReuseSource) leaves the exponentials in src.
+// [rows, 8] (the tiling's reduceK must be that with statistics; without them, a reduceK below
+// that stride makes the Sub and Div of row r read split row r * reduceK / stride's). No statistics
+// (SingleSoftMaxImpl): sum = max = nullptr; reuseSrc (float isReuseSource) leaves the exponentials
+// in src.
 template <class T, class S>
 struct CfgIo {
   T* src;
@@ -145,8 +147,9 @@ void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, 
                               T* dst);
 
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
-// kernel re-splits rows from the tmp buffer's size; the values do not depend on the split, so
-// all m rows are one split here. Statistics are [m, 32 bytes of T].
+// kernel re-splits rows from the tmp buffer's size (SmxKernelTiling: its splits cover oriSrcM
+// rows, which the caller passes as m); the values do not depend on the split otherwise. Statistics
+// are [m, 32 bytes of T].
 template <class T>
 void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
                       T* max);
@@ -253,6 +256,11 @@ SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, ui
 // shape (SoftMaxTilingFunc of softmax_tiling_func.h, ND): splits over oriM rows.
 SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
                           uint32_t typeSize1, uint32_t typeSize2, bool isBasicBlock);
+
+// The 2201/2002 kernel's re-tile of SoftmaxGrad / SoftmaxGradFront (ND) for a tiling made for
+// another shape (SoftMaxGradTilingFunc of softmax_tiling_func.h): splits over srcM rows.
+SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize,
+                        bool isFront, bool isBasicBlock);
 
 // SoftmaxFlash's re-tile with isUpdate and isBasicBlock (SoftMaxFlashTilingFunc): rows per split.
 uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk);

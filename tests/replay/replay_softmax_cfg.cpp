@@ -54,13 +54,18 @@ void CfgSplit(const SmxTiling& t, const Split& sp, uint32_t cfgK, uint32_t statK
   std::vector<float> x(n), mx(sp.rows), sm(sp.rows);
   for (uint32_t j = 0; j < n; ++j) x[j] = ToFloat(io.src[sp.offset1 + j]);
   for (uint32_t i = 0; i < sp.rows; ++i) mx[i] = SmxRowMax(x.data() + i * splitK, cfgK);
-  for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j] - mx[j / t.srcK]);
+  // GenericSubNDImpl / GenericDivNDImpl read column c of row r from the work buffer's float
+  // r * reduceK + c % 8; the reductions' broadcast (AlignedBroadCastImpl, then the Copy back)
+  // left row i's value on floats i * statK .. i * statK + statK - 1 (sfx7's reading: with the
+  // kernel's re-tile of half data without statistics, reduceK 8 against statK 16).
+  auto at = [&](uint32_t j) { return (j / t.srcK * t.reduceK + j % t.srcK % kBlk) / statK; };
+  for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j] - mx[at(j)]);
   // float + isReuseSource (no statistics): Exp writes src, the Sum and the Div read it there.
   if (io.reuseSrc) {
     for (uint32_t j = 0; j < n; ++j) io.src[sp.offset1 + j] = Narrow<T>(x[j]);
   }
   for (uint32_t i = 0; i < sp.rows; ++i) sm[i] = SmxRowSum(x.data() + i * splitK, cfgK);
-  for (uint32_t j = 0; j < n; ++j) io.dst[sp.offset1 + j] = Narrow<T>(x[j] / sm[j / t.srcK]);
+  for (uint32_t j = 0; j < n; ++j) io.dst[sp.offset1 + j] = Narrow<T>(x[j] / sm[at(j)]);
   if (io.sum == nullptr) return;
   for (uint32_t i = 0; i < sp.rows; ++i) {
     for (uint32_t l = 0; l < statK; ++l) {
@@ -245,6 +250,43 @@ SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uin
   t.splitSize = m * srcK;
   t.rangeM = oriM / m;
   t.tailM = oriM % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
+SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize,
+                        bool isFront, bool isBasicBlock) {
+  // softmax_tiling_func.h SoftMaxGradTilingFunc (ND; sfx7's reading): rows per split w / (2 blk +
+  // 3 srcK + 64) for half, w / (blk + srcK + 64) for float with isFront, else w / (srcK + 2 blk
+  // + 64); cut to 8-multiples between 8 and srcM, at most srcM; isBasicBlock with isFront (above
+  // 8 rows, srcM % 8 == 0): 8-multiples dividing srcM, halved while rows * srcK >= 64 * 256;
+  // rangeM and tailM of srcM (not oriSrcM).
+  const uint32_t blk = 32 / typeSize;
+  uint32_t m = typeSize == 2 ? workFloats / (blk * 2 + srcK * 3 + 64)
+                             : (isFront ? workFloats / (blk + srcK + 64)
+                                        : workFloats / (srcK + blk * 2 + 64));
+  if (m < srcM && m > kBlk) m = m / kBlk * kBlk;
+  if (m > srcM) m = srcM;
+  if (isBasicBlock && isFront && m > kBlk && srcM % kBlk == 0) {
+    m = m / kBlk * kBlk;
+    while (srcM % m != 0) m -= kBlk;
+    while (m * srcK >= 64 * 256) m /= 2;
+  }
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = m == 0 ? 0 : srcM / m;
+  t.tailM = m == 0 ? 0 : srcM % m;
   t.tailSplitSize = t.tailM * srcK;
   t.tailReduceSize = t.tailM * blk;
   return t;

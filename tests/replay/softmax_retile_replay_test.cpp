@@ -125,6 +125,7 @@ TEST(SimpleSoftMaxBasicReplay, OtherShapesTilingIsReTiledUnchecked) {
 // the config's splits of the re-tile (statistics: float for SoftMax without them).
 constexpr AscendC::SoftmaxConfig kCfg8x24{true, 8, 24};
 constexpr AscendC::SoftmaxConfig kCfg8x20{true, 8, 20};
+constexpr AscendC::SoftmaxConfig kCfg8x32{true, 8, 32};
 
 template <class T, class S, const AscendC::SoftmaxConfig& cfg>
 void CheckConfig(const Shape& s, uint32_t tmpBytes, bool stats, uint32_t seed) {
@@ -174,6 +175,26 @@ TEST(SoftMaxConfigReplay, OtherShapesTilingIsReTiledUnchecked) {
   CheckConfig<Half, float, kCfg8x24>({13, 32, 24}, 5 * (8 + 32 + 64) * 4, true, 6201);
   CheckConfig<float, float, kCfg8x20>({10, 32, 20}, 3 * (8 + 64) * 4, true, 6202);
   CheckConfig<float, float, kCfg8x20>({7, 32, 20}, 2 * (8 + 64) * 4, false, 6203);
+}
+
+// Half data without statistics (sfx7): the re-tile is made with float statistics (reduceK 8), the
+// config's reductions write 16 per row, so the Sub and the Div of row r take split row r / 2's
+// max and sum; splitK below srcK (config K 24) and equal to it (32).
+TEST(SoftMaxConfigReplay, HalfWithoutStatisticsReTileReadsRowHalfsStatisticsUnchecked) {
+  CheckConfig<Half, Half, kCfg8x24>({8, 32, 24}, 3 * (8 + 32 + 64) * 4, false, 6204);
+  CheckConfig<Half, Half, kCfg8x24>({13, 32, 24}, 5 * (8 + 32 + 64) * 4, false, 6205);
+  CheckConfig<Half, Half, kCfg8x32>({11, 32, 32}, 4 * (8 + 32 + 64) * 4, false, 6206);
+  // Checked mode names the statistics stride.
+  const auto r = lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        auto tmp = ub.Get<uint8_t>(3);
+        tmp.SetSize(4 * (8 + 32 + 64) * 4);
+        AscendC::SoftMax<half, false, false, kCfg8x32>(
+            ub.Get<half>(1), ub.Get<half>(0), tmp, OtherShapes({11, 32, 32}, 4), {11, 32, 11, 32});
+      },
+      k910B);
+  EXPECT_EQ(r.first, "invalid_count") << r.second;
+  EXPECT_NE(r.second.find("read the max and sum of row r * 8 / 16"), std::string::npos) << r.second;
 }
 
 }  // namespace softmax_replay_test

@@ -28,9 +28,16 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                                softmaxShapeInfo, t, loc);
     return;
   }
-  (void)tiling;  // the split is the kernel's own (rows are independent)
+  // The kernel always re-tiles (SoftMaxTilingFunc on the buffer's floats, statistics of T, the
+  // tiling argument unread): its splits cover oriSrcM rows, the rows past them are left.
+  (void)tiling;
+  sd::Dims d = LNGRAD_SOFTMAX_DIMS(src);
+  const SoftMaxTiling none{};  // srcM 0: another shape's, so SoftMaxKernelTiling re-tiles
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling("LogSoftMax", none, d, softmaxShapeInfo,
+                                                   sharedTmpBuffer, sizeof(T), sizeof(T), false);
+  d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
-                        &sharedTmpBuffer, LNGRAD_SOFTMAX_DIMS(src), loc);
+                        &sharedTmpBuffer, d, loc);
 }
 
 }  // namespace AscendC

@@ -196,14 +196,15 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                            softmaxShapeInfo, sd::NzDimsOf(softmaxShapeInfo, tiling, true), loc);
     return;
   }
-  const sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
+  sd::Dims d = sd::DimsOf(softmaxShapeInfo, srcTensor, tiling.srcM, tiling.srcK, false);
   if (isBasicBlock) sd::RefuseBasicK("SimpleSoftMax", d);
   if (isBasicBlock) sd::RefuseBasicShape<D>("SimpleSoftMax", softmaxShapeInfo);
   // The tiling the kernel runs (its re-tile for another shape's tiling included).
   const SoftMaxTiling kt =
-      isBasicBlock ? sd::SoftMaxKernelTiling("SimpleSoftMax", tiling, d, softmaxShapeInfo,
-                                             sharedTmpBuffer, sizeof(D), sizeof(U), true)
-                   : tiling;
+      isBasicBlock || sizeof(D) == 2
+          ? sd::SoftMaxKernelTiling("SimpleSoftMax", tiling, d, softmaxShapeInfo, sharedTmpBuffer,
+                                    sizeof(D), sizeof(U), isBasicBlock)
+          : tiling;
   if (isBasicBlock && !sd::RegBase() && d.k % sd::kLanes != 0) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
     return;
@@ -214,6 +215,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
       sd::BasicSplitRows("SimpleSoftMax", "SimpleSoftMaxBasicBlock", "dstTensor", kt, d) < d.m) {
     sd::SimpleBasicRowsMembase<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, kt, d, loc);
     return;
+  }
+  // The generic loop for half data runs the splits (the re-tile's cover oriSrcM rows); float data
+  // one pass over srcM rows.
+  if (!isBasicBlock && sizeof(D) == 2) {
+    d.m = sd::GenericSplitRows("SimpleSoftMax", "dstTensor", tiling, kt, d);
   }
   sd::SimpleRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, d, loc,
                        sd::SimpleWholeRegisters(isBasicBlock, config.oriSrcM, config.oriSrcK, d.k));

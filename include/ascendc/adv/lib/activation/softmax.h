@@ -146,9 +146,22 @@ inline void RefuseCfgRowMix(const char* api, const CfgRun& c, uint32_t k) {
                 "values; set a config.oriSrcK that rounds up to srcK");
 }
 
-// ConfigRows's rows with splitK below srcK, split by split as SoftMaxNDExtImpl's loop (rangeM
-// splits of splitM rows, then the tail split): row i's max and sum from the first oriSrcK values
-// at i * splitK of the split's float values, x - max, Exp, / sum at row i's own srcK columns.
+// Checked mode, a tiling reduceK below the statK statistics the config's reductions write per
+// row (half data without statistics and the kernel's re-tile, made with float statistics: 8
+// against 16): the Sub and the Div read row r's at r * reduceK, i.e. row r * reduceK / statK's.
+inline void RefuseCfgStatStride(const char* api, const CfgRun& c) {
+  RefuseCfg(api, c,
+            "writes " + std::to_string(c.statK) + " statistics per row and the tiling's reduceK " +
+                "is " + std::to_string(c.reduceK) +
+                ": on the device the Sub and the Div of row r read the max and sum of row r * " +
+                std::to_string(c.reduceK) + " / " + std::to_string(c.statK) +
+                " of its split; pass a tiling made for the shape with statistics of the data type");
+}
+
+// ConfigRows's rows with splitK below srcK or reduceK below statK, split by split as
+// SoftMaxNDExtImpl's loop (rangeM splits of splitM rows, then the tail split): row i's max and
+// sum from the first oriSrcK values at i * splitK of the split's float values; row r's x - max,
+// Exp and / sum at its own srcK columns with the statistics of split row r * reduceK / statK.
 template <typename T, typename U>
 void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMaxTiling& t,
                   const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
@@ -164,13 +177,13 @@ void ConfigSplits(const CfgRun& c, const Dims& d, const AscendC::tiling::SoftMax
     mx.assign(rows, 0.0f);
     sm.assign(rows, 0.0f);
     for (uint32_t r = 0; r < rows; ++r) mx[r] = RowMax(x.data() + uint64_t{r} * splitK, c.cfg.k);
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k];
+    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] - mx[j / d.k * c.reduceK / c.statK];
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + at, x);
     for (uint32_t r = 0; r < rows; ++r) {
       sm[r] = RowSum(x.data() + uint64_t{r} * splitK, c.cfg.k, false);
     }
-    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] / sm[j / d.k];
+    for (size_t j = 0; j < x.size(); ++j) x[j] = x[j] / sm[j / d.k * c.reduceK / c.statK];
     for (uint32_t r = 0; sum != nullptr && r < rows; ++r) {
       PutStat(max->HostPtr(), row0 + r, mx[r]);
       PutStat(sum->HostPtr(), row0 + r, sm[r]);
@@ -186,20 +199,24 @@ bool ConfigRows(const char* api, const CfgRun& c, Dims& d, const AscendC::tiling
                 const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc, bool reuseSrc) {
   const uint32_t splitK = c.cfg.SplitK();
-  if (c.reduceK != c.statK) {
+  // Without statistics (sum null) the reductions' rows stay in the work buffer, so a reduceK
+  // below statK only changes which row's statistics the Sub and Div read (followed); with them
+  // the splits' outputs at offset i * reduceSize overlap in sumTensor and maxTensor (refused).
+  if (c.reduceK > c.statK || (c.reduceK != c.statK && sum != nullptr)) {
     RefuseCfg(api, c,
               "writes " + std::to_string(c.statK) +
                   " statistics per row, the tiling's reduceK is " + std::to_string(c.reduceK) +
-                  " (the Sub reads them at that stride): not modelled");
+                  " (the Sub reads them at that stride, past the rows written): not modelled");
   }
   if (splitK > d.k) {
     RefuseCfg(api, c, "reduces rows past srcK = " + std::to_string(d.k) + ": not modelled");
   }
-  if (splitK == d.k) {
+  if (splitK == d.k && c.reduceK == c.statK) {
     d.oriK = c.cfg.k;
     return false;
   }
-  if (CheckedMode()) RefuseCfgRowMix(api, c, d.k);
+  if (CheckedMode() && splitK < d.k) RefuseCfgRowMix(api, c, d.k);
+  if (CheckedMode() && c.reduceK < c.statK) RefuseCfgStatStride(api, c);
   const uint64_t splitRows = uint64_t{t.rangeM} * t.splitM + t.tailM;
   if (t.srcM != d.m || t.srcK != d.k || t.rangeM == 0 || splitRows != d.m) {
     RefuseCfg(api, c, "with a tiling whose splits do not cover srcM: not modelled");
@@ -294,6 +311,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (basic && !sd::RegBase() && d.k % sd::kLanes == 0) {
     d.m = sd::BasicSplitRows("SoftMax", "SoftMaxBasicBlock", "dstTensor, sumTensor and maxTensor",
                              kt, d);
+  } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
+    d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
@@ -325,18 +344,19 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool basic = isBasicBlock && sd::RegBase();
   if (basic) sd::RefuseBasicK("SoftMax", d);
   constexpr bool reuse = isReuseSource && std::is_same_v<T, float>;
+  // The tiling the kernel runs: its re-tile takes float statistics (8 per row).
+  const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
+                                                   sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
   if constexpr (config.oriSrcM != 0 && config.oriSrcK != 0) {
-    // The constant-shape config on 2201 (no basic-block choice here): the generic config path;
-    // the kernel's re-tile takes float statistics (8 per row).
+    // The constant-shape config on 2201 (no basic-block choice here): the generic config path.
     constexpr sd::CfgShape cfg{config.oriSrcM, config.oriSrcK};
-    const SoftMaxTiling kt = sd::SoftMaxKernelTiling("SoftMax", tiling, d, softmaxShapeInfo,
-                                                     sharedTmpBuffer, sizeof(T), 4, isBasicBlock);
     const sd::CfgRun run{cfg, std::is_same_v<T, half> ? 16u : 8u, kt.reduceK};
     if (cfg.Set() && sd::ConfigRows<T, T>("SoftMax", run, d, kt, dstTensor, nullptr, nullptr,
                                           srcTensor, &sharedTmpBuffer, loc, reuse)) {
       return;
     }
   }
+  d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc, reuse);
 }

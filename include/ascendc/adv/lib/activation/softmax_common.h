@@ -437,6 +437,32 @@ inline uint32_t BasicSplitRows(const char* api, const char* fn, const char* outs
   return static_cast<uint32_t>(rows);
 }
 
+// The generic split loops on 2201/2002 (SoftMaxNDExtImpl and SoftMaxNDImpl's `i <= rangeM` with
+// its tail, LogSoftMaxNDImpl's, SimpleSoftMaxNDImpl's for half data) compute rangeM * splitM +
+// tailM rows. A tiling the kernel re-tiles (another shape's: `given` differs from the shape;
+// LogSoftMax always re-tiles) covers oriSrcM rows (SoftMaxKernelTiling), so with oriSrcM below
+// srcM the device leaves the later rows of `outs`. Checked mode names them (invalid_count);
+// unchecked, returns the rows computed (d.m: every row).
+inline uint32_t GenericSplitRows(const char* api, const char* outs,
+                                 const AscendC::tiling::SoftMaxTiling& given,
+                                 const AscendC::tiling::SoftMaxTiling& t, const Dims& d) {
+  if (RegBase() || (given.srcM == d.m && given.srcK == d.k)) return d.m;
+  const uint64_t rows = uint64_t{t.rangeM} * t.splitM + t.tailM;
+  if (rows >= d.m) return d.m;
+  if (CheckedMode()) {
+    RaiseKernelCheck(checks::kInvalidCount,
+                     std::string(api) + ": the kernel re-tiles a tiling made for another shape " +
+                         "over oriSrcM = " + std::to_string(rows) +
+                         " of srcM = " + std::to_string(d.m) + " rows (rangeM " +
+                         std::to_string(t.rangeM) + ", splitM " + std::to_string(t.splitM) +
+                         ", tailM " + std::to_string(t.tailM) + "): rows " + std::to_string(rows) +
+                         " .. " + std::to_string(d.m - 1) + " of " + outs +
+                         " would be left unwritten on the device; pass the shape's own tiling "
+                         "or oriSrcM = srcM");
+  }
+  return static_cast<uint32_t>(rows);
+}
+
 // Checked mode: sharedTmpBuffer of at least `need` bytes on 2201/2002 (the register-based 3510
 // implementation sizes its scratch differently; not checked there).
 inline void CheckTmp(const char* api, const AscendC::LocalTensor<uint8_t>& tmp, uint64_t need) {

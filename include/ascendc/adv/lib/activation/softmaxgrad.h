@@ -51,6 +51,37 @@ void GradRows(const char* api, bool front, const AscendC::LocalTensor<T>& dst,
   }
 }
 
+// The rows SoftmaxGradFront<isBasicBlock> sums in the basic-block order on 2201/2002: the
+// rangeM full splits of the tiling the kernel runs, the caller's when made for the shape (srcM
+// and srcK), else the kernel's re-tile (softmax_grad_base_impl.h SoftmaxGradFrontImpl:
+// SoftMaxGradTilingFunc with isFront and isBasicBlock on the work buffer's floats w: rows per
+// split w / (2 blk + 3 srcK + 64) for half, w / (blk + srcK + 64) for float, cut to 8-multiples
+// between 8 and srcM, at most srcM; above 8 rows with srcM % 8 == 0, 8-multiples dividing srcM,
+// halved while rows * srcK >= 64 * 256). A buffer holding no row asserts (refused in any mode).
+inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, const Dims& d,
+                                   uint32_t typeSize, const AscendC::LocalTensor<uint8_t>& tmp) {
+  if (RegBase()) return 0;
+  if (t.srcM == d.m && t.srcK == d.k) return uint64_t{t.rangeM} * t.splitM;
+  const uint64_t w = tmp.View().size_bytes / 4, blk = 32 / typeSize;
+  uint64_t m =
+      typeSize == 2 ? w / (blk * 2 + uint64_t{d.k} * 3 + kLanes) : w / (blk + d.k + kLanes);
+  if (m < d.m && m > 8) m = m / 8 * 8;
+  m = m < d.m ? m : d.m;
+  if (m > 8 && d.m % 8 == 0) {
+    m = m / 8 * 8;
+    while (d.m % m != 0) m -= 8;
+    while (m * d.k >= uint64_t{kLanes} * 256) m /= 2;
+  }
+  if (m == 0) {
+    RaiseKernelCheck(checks::kTmpBuffer,
+                     "SoftmaxGradFront: the kernel re-tiles a tiling made for another shape and "
+                     "the work buffer (" +
+                         std::to_string(w) +
+                         " floats) holds no row (SoftMaxGradTilingFunc asserts)");
+  }
+  return d.m / m * m;
+}
+
 }  // namespace lngrad::aicore::softmax_detail
 
 namespace AscendC {
@@ -93,11 +124,10 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
     return;
   }
   const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
-  // The basic-block path runs on the tiling's full splits (a tiling for another shape is
-  // recomputed by the device; lngrad then keeps the generic order).
-  const bool sameShape = tiling.srcM == d.m && tiling.srcK == d.k;
+  // The basic-block path runs on the full splits of the tiling the kernel runs (its re-tile
+  // for a tiling made for another shape included).
   const uint64_t basicRows =
-      isBasicBlock && sameShape ? uint64_t{tiling.rangeM} * tiling.splitM : uint64_t{0};
+      isBasicBlock ? sd::GradFrontBasicRows(tiling, d, sizeof(T), sharedTmpBuffer) : uint64_t{0};
   sd::GradRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer, d,
                   loc, basicRows);
 }
