@@ -420,21 +420,24 @@ void LayerNormRstdRegBase(const Ops& ops, const LayerNormSeparateTiling& t, cons
 Status NormalizeFootprintFor(Algorithm algorithm, const ArShape& shape, bool isHalfX,
                              bool isHalfGamma, uint64_t scratchSize, NormalizeFootprint* out) {
   (void)isHalfX;
-  LNGRAD_RETURN_IF_ERROR(CheckShape(kNormalize, shape));
   const uint64_t a = shape.aLength;
   const uint64_t r = shape.rLength;
   const uint64_t rp = shape.rLengthWithPadding;
   NormalizeFootprint f;
   f.inputMean = f.inputVariance = f.outputRstd = a;
   if (algorithm == Algorithm::kRegBase) {
+    // normalize_3510_impl.h asserts no rLength: with 0 its column loops run no repeat, so the
+    // device writes rstd for every row and reads or writes no x, gamma, beta or output.
+    if (a == 0) return CheckShape(kNormalize, shape);
     // The device's whole-register loads reach up to 64 lanes past R; those lanes are masked
     // off in everything they feed, so only the R columns count (and only they are read here).
-    f.inputX = f.output = (a - 1) * rp + r;
+    f.inputX = f.output = r == 0 ? 0 : (a - 1) * rp + r;
     f.gamma = shape.isNoGamma ? 0 : r;
     f.beta = shape.isNoBeta ? 0 : r;
     *out = f;
     return Status::Ok();
   }
+  LNGRAD_RETURN_IF_ERROR(CheckShape(kNormalize, shape));
   if (scratchSize < a) {
     return BadShape(kNormalize, "sharedTmpBuffer holds " + std::to_string(scratchSize) +
                                     " floats; StackBuffer size must be at least A FP32! (A = " +

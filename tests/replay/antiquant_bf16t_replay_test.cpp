@@ -257,6 +257,25 @@ TEST(AntiQuantBf16TransposeReplay, FallbackScratchInChunks) {
   }
 }
 
+// Session 16 (helper aqn4): int4b_t on the fallback. Each (row, group) call src[i K + j
+// groupSize] and each chunk src[c tmpSize] of a half-byte type starts at the nibble below an
+// odd element (the kit's operator[] moves the address by offset / 2 bytes): groups of 3 and 5
+// (k 96 and 160 in 32 groups), chunks of 5 and 13 and one chunk a call, with and without
+// offset; dst and the whole scratch against the replay (lngrad had read the element itself
+// where an offset was given).
+TEST(AntiQuantBf16TransposeReplay, FallbackInt4OddStarts) {
+  CheckedModeScope unchecked(false);
+  uint32_t seed = 7700;
+  for (const bool withOffset : {true, false}) {
+    for (const uint32_t tmpBytes : {40u, 104u, kUbBufBytes}) {
+      for (const Bf16Case& c : {Bf16Case{96, 8, 32, withOffset}, Bf16Case{160, 5, 32, withOffset},
+                                Bf16Case{96, 6, 3, withOffset}}) {
+        CheckBf16T<int4b_t>(c, seed += 3, tmpBytes);
+      }
+    }
+  }
+}
+
 // Checked mode: int8_t with groups reads source rows past the source (refused as an access
 // beyond it); one group, or int4b_t (rows from the shape info), runs.
 TEST(AntiQuantBf16TransposeReplay, CheckedModeRefusesTheReadPastTheSource) {

@@ -260,4 +260,23 @@ TEST(NormalizeReplay3510, ALengthOf0In16BitsTouchesNothing) {
   CheckCase<float, float, AscendC::NLCFG_NOGAMMA>({0, 20, 24}, 1e-5f, 2015);
 }
 
+// Session 16 (helper aqn4): rLength 0 on the 950. normalize_3510_impl.h asserts no rLength
+// (its kernel check, normalize_check_aicore.h, is empty) and CeilDivision(0, 64) gives no column
+// repeat, while the rstd loops run over every row: the device writes rstd and nothing else
+// (lngrad had raised "para.rLength = 0 must be greater than 0"). Against the replay: rstd bit
+// for bit, output's sentinels, x, gamma, beta, mean and variance unchanged; both modes.
+TEST(NormalizeReplay3510, RLengthOf0WritesOnlyRstd) {
+  {
+    lngrad::aicore::test::CheckedModeScope unchecked(false);
+    CheckCase<float, float, AscendC::NLCFG_NORM>({5, 0, 8}, 1e-5f, 2021);
+    CheckCase<half, half, AscendC::NLCFG_NOBETA>({4, 0, 16}, 0.0f, 2022);
+    CheckCase<float, bfloat16_t, AscendC::NLCFG_NOGAMMA>({3, 0, 32}, 1e-5f, 2023, false, 65536 + 3);
+  }
+  lngrad::aicore::test::CheckedModeScope checked(true);
+  CheckCase<float, float, AscendC::NLCFG_NOGAMMA>({7, 0, 8}, 1e-5f, 2024);
+  CheckCase<half, half, AscendC::NLCFG_NORM>({1, 0, 16}, 1e-5f, 2025);
+  CheckCase<float, half, AscendC::NLCFG_NOBETA>({6, 0, 16}, 0.0f, 2026);
+  CheckCase<bfloat16_t, bfloat16_t, AscendC::NLCFG_NORM>({2, 0, 16}, 1e-5f, 2027);
+}
+
 }  // namespace

@@ -463,6 +463,22 @@ void CheckAntiQuant(AqForm form, bool transpose, bool withTmp, uint32_t K, uint3
   // The Brcb path: 32 bytes per scale row (64 with an offset) of tmp; the framework's buffer
   // (32 KiB here) holds them for these shapes.
   const bool brcb = !withTmp || tmpBytes >= 32u * N * (hasOffset ? 2 : 1);
+  // int4b_t, half, transposed off the Brcb path (AntiQuantImplScalar, with or without an offset
+  // tensor: calls src[i K + j groupSize] of groupSize elements): a call at an odd element
+  // starts at the nibble before it, as aq3510::Int4AsRead reads it (session 16, helper aqn4).
+  if constexpr (kInt4 && std::is_same_v<D, half>) {
+    if (transpose && tensors && !brcb) {
+      rp::aq3510::ScaleOnlyCall sc;
+      sc.transpose = true;
+      sc.k = K;
+      sc.srcSize = K * N;
+      sc.scaleRows = N;
+      sc.scaleCols = groups;
+      sc.tmpBytes = tmpBytes;
+      sc.scale.assign(params, 1.0f);
+      x = rp::aq3510::Int4AsRead(sc, bytes);
+    }
+  }
   rp::AntiQuantCall c{transpose,
                       hasOffset,
                       brcb,
@@ -564,6 +580,20 @@ TEST(QuantReplay, AscendAntiQuantInt4Sources) {
   }
   CheckAntiQuant<half, int4b_t>(AqForm::kScaleTensor, false, true, 64, 64, 4, seed += 3);
   CheckAntiQuant<half, int4b_t>(AqForm::kTensors, true, true, 64, 48, 2, seed += 3, 1024);
+}
+
+// Session 16 (helper aqn4): int4b_t, half, transposed with a small sharedTmpBuffer (1024 bytes:
+// AntiQuantImplScalar, not the Brcb path), groups of an odd size (k 96 and 160 in 32 groups; 3
+// groups of 32 as the control), with an offset tensor and scale-only: each group's call at an
+// odd element reads from the nibble before it (lngrad had read the element itself with an
+// offset).
+TEST(QuantReplay, AscendAntiQuantInt4TransposedFallbackOddGroups) {
+  using AscendC::int4b_t;
+  uint32_t seed = 1800;
+  for (const auto& [K, groups] : {std::array<uint32_t, 2>{96, 32}, {160, 32}, {96, 3}}) {
+    CheckAntiQuant<half, int4b_t>(AqForm::kTensors, true, true, K, 48, groups, seed += 3, 1024);
+    CheckAntiQuant<half, int4b_t>(AqForm::kScaleTensor, true, true, K, 48, groups, seed += 3, 1024);
+  }
 }
 
 TEST(QuantReplay, AscendAntiQuantHalfGroupsOnlyWhereThePathReadsThem) {

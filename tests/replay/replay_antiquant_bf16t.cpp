@@ -125,6 +125,9 @@ void BrcbPath(const Call& c, const std::vector<int8_t>& src, Scratch& s,
 // tail too); each chunk of n casts the source to halves at byte 2 n, those to floats at float
 // 0 (counter mode: floats [0, n), over the halves), adds and multiplies there and casts the
 // floats to dst: floats [0, n) keep the product, chunk after chunk.
+// Session 16 (helper aqn4), int4b_t: the call's src[i * K + j * groupSize] and the chunk's
+// src[c * tmpSize] are LocalTensor::operator[] of a half-byte type, which moves the address by
+// offset / 2 bytes: a call or chunk at an odd element reads from the nibble before it.
 void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t>& tmp,
               std::vector<uint16_t>& dst) {
   Scratch s{tmp};
@@ -141,7 +144,9 @@ void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t
       for (uint64_t t = 0; t < groupSize; t += tmpSize) {
         const uint64_t n = std::min<uint64_t>(tmpSize, groupSize - t);
         for (uint64_t l = 0; l < n; ++l) {
-          float v = static_cast<float>(src[base + t + l]);
+          // int4b_t: src[base] and the chunk's src[t] start at the nibble below an odd element.
+          const uint64_t at = c.int4 ? 2 * (base / 2) + 2 * (t / 2) + l : base + t + l;
+          float v = static_cast<float>(src[at]);
           if (c.withOffset) v = v + o;
           v = v * sc;
           s.SetF(l, v);

@@ -37,7 +37,10 @@
 // group are not written. Its scratch (session 16, helper aqn3, read after lngrad's header): each
 // call runs AntiQuantOuterLoop in chunks of tmp.size() / 8 elements (the whole tmp given is
 // sharedTmpBuffer), each chunk of n leaving its products (before the bfloat16 Cast) in floats
-// [0, n), its half staging at byte 2 n overwritten by them.
+// [0, n), its half staging at byte 2 n overwritten by them. int4b_t (session 16, helper aqn4,
+// read after lngrad's header and aqn3's Int4AsRead): the kit's operator[] of a half-byte type
+// moves the address by offset / 2 bytes, so element s + t + l of the call at s (i K + j
+// groupSize), chunk at t, reads source element 2 (s / 2) + 2 (t / 2) + l.
 #pragma once
 
 #include <cstdint>

@@ -327,10 +327,13 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const D* op = offset == nullptr ? nullptr : offset->HostPtr();
   const uint64_t tmpMin = q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, isTranspose,
                                              static_cast<uint32_t>(gs * per), k);
-  // int4b_t, the scale-only sequence: AntiQuantOuterLoop per row of nCols (not transposed) or
-  // per group of k / gs (AntiQuantImplScalar), bfloat16 in its chunks (HalfByteReadIndex).
-  const bool halfByte = std::is_same_v<S, int4b_t> && offset == nullptr;
-  const uint64_t seg = isTranspose ? k / gs : nCols;
+  // int4b_t, AntiQuantOuterLoop's calls: the scale-only sequence per row of nCols (not
+  // transposed) or per group of k / gs (AntiQuantImplScalar), and 2201/2002's transposed
+  // fallback with an offset, per group of k / go (AntiQuantImplScalar's groupSize from the
+  // offset's width); bfloat16 in its chunks (HalfByteReadIndex).
+  const bool halfByte =
+      std::is_same_v<S, int4b_t> && (offset == nullptr || (isTranspose && vectorSeq));
+  const uint64_t seg = isTranspose ? k / (offset == nullptr ? gs : go) : nCols;
   const uint64_t srcChunk =
       std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
   const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; };
