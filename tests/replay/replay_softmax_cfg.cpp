@@ -184,6 +184,37 @@ void ReplaySoftmaxFlashV2Config(const SmxTiling& t, uint32_t cfgK, const FlashCf
   }
 }
 
+// CalculateNDSplitM's basic-block rows (m > 8, srcM % 8 == 0): 8-multiples dividing srcM,
+// halved while a split passes 64 repeats of 256 elements.
+static uint32_t BasicBlockRows(uint32_t m, uint32_t srcM, uint32_t srcK) {
+  m = m / kBlk * kBlk;
+  while (srcM % m != 0) m -= kBlk;
+  while (m * srcK >= 64 * 256) m /= 2;
+  return m;
+}
+
+// The ND tiling's fields for m rows a split (splitK = srcK, reduceK one block of statistics),
+// the splits spread over `rows` rows (srcM, or oriSrcM for the kernel's re-tile).
+static SmxTiling NdSplits(uint32_t srcM, uint32_t srcK, uint32_t blk, uint32_t m, uint32_t rows) {
+  SmxTiling t{};
+  t.srcM = srcM;
+  t.srcK = srcK;
+  t.srcSize = srcM * srcK;
+  t.outMaxM = srcM;
+  t.outMaxK = blk;
+  t.outMaxSize = srcM * blk;
+  t.reduceM = t.splitM = m;
+  t.reduceK = blk;
+  t.reduceSize = m * blk;
+  t.splitK = srcK;
+  t.splitSize = m * srcK;
+  t.rangeM = m == 0 ? 0 : rows / m;
+  t.tailM = m == 0 ? 0 : rows % m;
+  t.tailSplitSize = t.tailM * srcK;
+  t.tailReduceSize = t.tailM * blk;
+  return t;
+}
+
 SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize1,
                            uint32_t typeSize2, bool isBasicBlock) {
   // SoftMaxFlashV2TilingFuncImpl (softmax_flashv2_base_impl.h), ND, isFlashOutputBrc false; the
@@ -194,32 +225,14 @@ SmxTiling SmxFlashV2Tiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, ui
     m = typeSize1 == 2 ? workFloats / (blk + srcK + 64) : workFloats / (blk + 64);
     if (m > srcM) m = srcM;
     if (m > kBlk) {  // isBasicBlock, srcM % 8 == 0
-      m = m / kBlk * kBlk;
-      while (srcM % m != 0) m -= kBlk;
-      while (m * srcK >= 64 * 256) m /= 2;
+      m = BasicBlockRows(m, srcM, srcK);
     }
   } else {
     m = typeSize1 == 2 ? workFloats / (2 * blk + srcK + 64) : workFloats / (blk + 64);
   }
   if (m < srcM && m > kBlk) m = m / kBlk * kBlk;
   if (m > srcM) m = srcM;
-  SmxTiling t{};
-  t.srcM = srcM;
-  t.srcK = srcK;
-  t.srcSize = srcM * srcK;
-  t.outMaxM = srcM;
-  t.outMaxK = blk;
-  t.outMaxSize = srcM * blk;
-  t.reduceM = t.splitM = m;
-  t.reduceK = blk;
-  t.reduceSize = m * blk;
-  t.splitK = srcK;
-  t.splitSize = m * srcK;
-  t.rangeM = srcM / m;
-  t.tailM = srcM % m;
-  t.tailSplitSize = t.tailM * srcK;
-  t.tailReduceSize = t.tailM * blk;
-  return t;
+  return NdSplits(srcM, srcK, blk, m, srcM);
 }
 
 SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t oriM,
@@ -230,29 +243,11 @@ SmxTiling SmxKernelTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uin
   uint32_t m = typeSize1 == 2 ? workFloats / (blk + srcK + 64) : workFloats / (blk + 64);
   if (m > srcM) m = srcM;
   if (isBasicBlock && m > kBlk && srcM % kBlk == 0) {
-    m = m / kBlk * kBlk;
-    while (srcM % m != 0) m -= kBlk;
-    while (m * srcK >= 64 * 256) m /= 2;
+    m = BasicBlockRows(m, srcM, srcK);
   }
   if (m < oriM && m > kBlk) m = m / kBlk * kBlk;
   if (m > oriM) m = oriM;
-  SmxTiling t{};
-  t.srcM = srcM;
-  t.srcK = srcK;
-  t.srcSize = srcM * srcK;
-  t.outMaxM = srcM;
-  t.outMaxK = blk;
-  t.outMaxSize = srcM * blk;
-  t.reduceM = t.splitM = m;
-  t.reduceK = blk;
-  t.reduceSize = m * blk;
-  t.splitK = srcK;
-  t.splitSize = m * srcK;
-  t.rangeM = oriM / m;
-  t.tailM = oriM % m;
-  t.tailSplitSize = t.tailM * srcK;
-  t.tailReduceSize = t.tailM * blk;
-  return t;
+  return NdSplits(srcM, srcK, blk, m, oriM);
 }
 
 SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t typeSize,
@@ -269,27 +264,9 @@ SmxTiling SmxGradTiling(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint3
   if (m < srcM && m > kBlk) m = m / kBlk * kBlk;
   if (m > srcM) m = srcM;
   if (isBasicBlock && isFront && m > kBlk && srcM % kBlk == 0) {
-    m = m / kBlk * kBlk;
-    while (srcM % m != 0) m -= kBlk;
-    while (m * srcK >= 64 * 256) m /= 2;
+    m = BasicBlockRows(m, srcM, srcK);
   }
-  SmxTiling t{};
-  t.srcM = srcM;
-  t.srcK = srcK;
-  t.srcSize = srcM * srcK;
-  t.outMaxM = srcM;
-  t.outMaxK = blk;
-  t.outMaxSize = srcM * blk;
-  t.reduceM = t.splitM = m;
-  t.reduceK = blk;
-  t.reduceSize = m * blk;
-  t.splitK = srcK;
-  t.splitSize = m * srcK;
-  t.rangeM = m == 0 ? 0 : srcM / m;
-  t.tailM = m == 0 ? 0 : srcM % m;
-  t.tailSplitSize = t.tailM * srcK;
-  t.tailReduceSize = t.tailM * blk;
-  return t;
+  return NdSplits(srcM, srcK, blk, m, srcM);
 }
 
 uint32_t SmxFlashBasicRows(uint32_t workFloats, uint32_t srcM, uint32_t srcK, uint32_t blk) {

@@ -683,10 +683,7 @@ void CheckSoftMaxBasicTail(const Shape& s, uint32_t splitRows, uint32_t seed) {
   std::vector<S> sum, max;
   OnBlock(
       [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, Sentinel<T>(n));
-        Put(ub, 2, Sentinel<S>(stats));
-        Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+        PutSoftMaxOperands<T, S>(ub, x, n, stats);
         auto st = ub.Get<Dev<S>>(2);
         AscendC::SoftMax<Dev<T>, false, true>(ub.Get<Dev<T>>(1), st[0], st[kMaxAt<S>],
                                               ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,

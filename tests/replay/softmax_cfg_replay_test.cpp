@@ -45,10 +45,7 @@ void CheckStats(const Shape& s, uint32_t splitRows, bool inPlace, bool checked, 
   std::vector<S> sum, max;
   OnBlock(
       [&](Ub& ub) {
-        Put(ub, 0, x);
-        if (!inPlace) Put(ub, 1, Sentinel<T>(n));
-        Put(ub, 2, Sentinel<S>(stats));
-        Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+        PutSoftMaxOperands<T, S>(ub, x, n, stats, inPlace);
         auto st = ub.Get<Dev<S>>(2);
         AscendC::SoftMax<Dev<T>, false, basic, false, cfg>(
             ub.Get<Dev<T>>(out), st[0], st[kMaxAt<S>], ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,

@@ -183,6 +183,17 @@ std::vector<T> Sentinel(size_t n) {
   return std::vector<T>(n, lngrad_replay::FromFloat<T>(-77.0f));
 }
 
+// SoftMax's operands with statistics: src x in buffer 0, a sentinel dst of n elements in buffer
+// 1 (unless in place), sentinel sum and max of `stats` elements in buffer 2 (max at kMaxAt).
+template <class T, class S>
+void PutSoftMaxOperands(Ub& ub, const std::vector<T>& x, uint32_t n, uint32_t stats,
+                        bool inPlace = false) {
+  Put(ub, 0, x);
+  if (!inPlace) Put(ub, 1, Sentinel<T>(n));
+  Put(ub, 2, Sentinel<S>(stats));
+  Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+}
+
 // SimpleSoftMax on soc: src buffer 0, statistics in buffer 2 (sum at 0, max at the middle), dst
 // buffer 1; returns dst.
 template <class T, class S>

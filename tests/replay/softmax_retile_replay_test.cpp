@@ -35,10 +35,7 @@ void CheckSoftMaxBasic(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   std::vector<S> sum, max;
   OnBlock(
       [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, Sentinel<T>(n));
-        Put(ub, 2, Sentinel<S>(stats));
-        Put(ub, 2, Sentinel<S>(stats), kMaxAt<S>);
+        PutSoftMaxOperands<T, S>(ub, x, n, stats);
         auto st = ub.Get<Dev<S>>(2);
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(tmpBytes);
@@ -141,10 +138,7 @@ void CheckConfig(const Shape& s, uint32_t tmpBytes, bool stats, uint32_t seed) {
   std::vector<S> sum, max;
   OnBlock(
       [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, Sentinel<T>(n));
-        Put(ub, 2, Sentinel<S>(ns));
-        Put(ub, 2, Sentinel<S>(ns), kMaxAt<S>);
+        PutSoftMaxOperands<T, S>(ub, x, n, ns);
         auto st = ub.Get<Dev<S>>(2);
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(tmpBytes);

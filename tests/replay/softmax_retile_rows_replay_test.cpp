@@ -44,10 +44,7 @@ void CheckSoftMax(const RowsCase& c, bool stats) {
   std::vector<S> sum, max;
   OnBlock(
       [&](Ub& ub) {
-        Put(ub, 0, x);
-        Put(ub, 1, Sentinel<T>(n));
-        Put(ub, 2, Sentinel<S>(ns));
-        Put(ub, 2, Sentinel<S>(ns), kMaxAt<S>);
+        PutSoftMaxOperands<T, S>(ub, x, n, ns);
         auto st = ub.Get<Dev<S>>(2);
         auto tmp = ub.Get<uint8_t>(3);
         tmp.SetSize(c.tmpBytes);
