@@ -358,6 +358,16 @@ void RefuseBasicShape(const char* api, const AscendC::SoftMaxShapeInfo& s) {
   }
 }
 
+// CalculateNDSplitM's basic-block rows (softmax_common_shape_process.h), for m above 8 rows and
+// srcM a multiple of 8: the largest multiple of 8 up to m dividing srcM, halved while a split
+// reaches 64 repeats of 256 elements. Shared by the kernels' re-tiles and SoftmaxFlashV2's tiling.
+constexpr uint64_t BasicBlockRows(uint64_t m, uint64_t srcM, uint64_t srcK) {
+  m = m / 8 * 8;
+  while (srcM % m != 0) m -= 8;
+  while (m * srcK >= 64 * 256) m /= 2;
+  return m;
+}
+
 // The tiling the 2201/2002 kernels of SoftMax and SimpleSoftMax run (softmax_base_impl.h
 // SoftMaxImpl, softmax_common_simple.h SimpleSoftMaxBaseImpl): the caller's when made for the
 // shape (srcM and srcK), else the kernel's SoftMaxTilingFunc (softmax_tiling_func.h) with the work
@@ -376,9 +386,7 @@ inline AscendC::tiling::SoftMaxTiling SoftMaxKernelTiling(
   uint64_t m = typeSize1 == 2 ? w / (blk + d.k + kLanes) : w / (blk + kLanes);
   m = m < d.m ? m : d.m;
   if (basic && m > 8 && d.m % 8 == 0) {
-    m = m / 8 * 8;
-    while (d.m % m != 0) m -= 8;
-    while (m * d.k >= uint64_t{kLanes} * 256) m /= 2;
+    m = BasicBlockRows(m, d.m, d.k);
   }
   if (m < oriM && m > 8) m = m / 8 * 8;
   m = m < oriM ? m : oriM;

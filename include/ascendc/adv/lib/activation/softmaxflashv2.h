@@ -525,9 +525,7 @@ constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(
     m = dataTypeSize1 == 2 ? w / (e + srcK + 64) : w / (e + 64);  // CalculateNDSplitM
     m = m < srcM ? m : srcM;
     if (m > 8) {
-      m = m / 8 * 8;
-      while (srcM % m != 0) m -= 8;
-      while (m * srcK >= 64 * 256) m /= 2;
+      m = static_cast<uint32_t>(lngrad::aicore::softmax_detail::BasicBlockRows(m, srcM, srcK));
     }
   } else {
     m = dataTypeSize1 == 2 ? w / (2 * e + srcK + 64) : w / (e + 64);

@@ -68,9 +68,7 @@ inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, cons
   if (m < d.m && m > 8) m = m / 8 * 8;
   m = m < d.m ? m : d.m;
   if (m > 8 && d.m % 8 == 0) {
-    m = m / 8 * 8;
-    while (d.m % m != 0) m -= 8;
-    while (m * d.k >= uint64_t{kLanes} * 256) m /= 2;
+    m = BasicBlockRows(m, d.m, d.k);
   }
   if (m == 0) {
     RaiseKernelCheck(checks::kTmpBuffer,
