@@ -160,8 +160,7 @@ void FasterGeluSequence(C* dst, const C* x, C* s, bool highPerformance, uint32_t
 // FastGeluV2CalcSimplified: a = (min(|0.7071 x|, 1.769) - 1.769)^2 * -0.1444 + 0.5,
 // b = x + 1e-12, x * (a * (b / |b|) + 0.5); tempTensorA a, B b, C c.
 template <class C>
-void FasterGeluV2Sequence(C* dst, const C* x, C* a, C* b, C* c, bool highPerformance,
-                          uint32_t n) {
+void FasterGeluV2Sequence(C* dst, const C* x, C* a, C* b, C* c, bool highPerformance, uint32_t n) {
   Muls(a, x, Const<C>(0.7071), n);
   Abs(a, a, n);
   Mins(a, a, Const<C>(1.769), n);
@@ -521,9 +520,9 @@ template void ReplaySwiGLU<float>(const float*, const float*, float*, uint32_t, 
 template void ReplaySwiGLU<Half>(const Half*, const Half*, Half*, uint32_t, float);
 
 template bool ReplayGeluScratch<float>(GeluForm, bool, bool, const float*, float*, uint32_t,
-                                        uint8_t*, uint32_t);
+                                       uint8_t*, uint32_t);
 template bool ReplayGeluScratch<Half>(GeluForm, bool, bool, const Half*, Half*, uint32_t, uint8_t*,
-                                       uint32_t);
+                                      uint32_t);
 template bool ReplaySigmoidScratch<float>(const float*, float*, uint32_t, uint8_t*, uint32_t);
 template bool ReplaySigmoidScratch<Half>(const Half*, Half*, uint32_t, uint8_t*, uint32_t);
 template bool ReplayGeGLUScratch<float>(const float*, const float*, float*, uint32_t, uint8_t*,

@@ -16,6 +16,7 @@
 // scratch.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "lib/activation/eltwise_common.h"
@@ -61,6 +62,13 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                               : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
                  return T(r);
                });
+  // On 2201/2002 (sigmoid_impl.h): chunks of the scratch's bytes / sizeof(T), each one's
+  // Duplicate of 1 at the scratch's start: 1 in its first min(count, chunk) elements.
+  if (in_float) return;
+  const uint64_t chunk = sharedTmpBuffer.View().size_bytes / sizeof(T);
+  a::MakeChunkScratch<T, 1>(sharedTmpBuffer, calCount, chunk, [](uint64_t) {
+    return std::array<uint64_t, 1>{0};
+  }).Write("Sigmoid", loc, [](uint64_t) { return std::array<T, 1>{T(1.0f)}; });
 }
 
 template <typename T, bool isReuseSource = false>
