@@ -31,8 +31,8 @@ namespace rp = lngrad_replay;
 using AscendC::LocalTensor;
 using namespace activation_replay_test;  // NOLINT(google-build-using-namespace)
 
-constexpr uint8_t kFill = 0xa5;   // the scratch's bytes before the call
-constexpr uint32_t kPast = 40;    // dst elements past the count (the sentinel)
+constexpr uint8_t kFill = 0xa5;  // the scratch's bytes before the call
+constexpr uint32_t kPast = 40;   // dst elements past the count (the sentinel)
 
 const char* const kSocs[] = {"Ascend910B1", "Ascend310P1"};
 
@@ -115,8 +115,8 @@ struct Want {
 };
 
 template <class T>
-using ReplayFn = std::function<bool(const R<T>* src0, const R<T>* src1, R<T>* dst,
-                                    uint32_t count, uint8_t* tmp, uint32_t tmpBytes)>;
+using ReplayFn = std::function<bool(const R<T>* src0, const R<T>* src1, R<T>* dst, uint32_t count,
+                                    uint8_t* tmp, uint32_t tmpBytes)>;
 
 template <class T>
 Want<T> Replayed(const std::vector<T>& in0, const std::vector<T>& in1, uint32_t count,
@@ -169,8 +169,8 @@ const char* TypeName() {
 // One comparison: lngrad's kernel against the replay on the same inputs and scratch size.
 template <class T>
 void Compare(const char* soc, const std::string& api, const std::vector<T>& in0,
-             const std::vector<T>& in1, uint32_t count, uint32_t tmpBytes, bool stack,
-             bool inPlace, uint32_t elemBytes, const Call<T>& call, const ReplayFn<T>& replay) {
+             const std::vector<T>& in1, uint32_t count, uint32_t tmpBytes, bool stack, bool inPlace,
+             uint32_t elemBytes, const Call<T>& call, const ReplayFn<T>& replay) {
   const std::string what = api + "<" + TypeName<T>() + "> on " + soc + ", count " +
                            std::to_string(count) + ", scratch " + std::to_string(tmpBytes) +
                            (stack ? " (stack buffer)" : " (sharedTmpBuffer)") +
@@ -196,11 +196,12 @@ void Compare(const char* soc, const std::string& api, const std::vector<T>& in0,
 // Counts: none, one, below a repeat, tails that are no multiple of 8, 16, 32 or a chunk.
 const std::vector<uint32_t> kCounts = {0, 1, 37, 100, 257, 1000, 1537, 2049, 4099};
 
-// Scratch sizes from the API's minimum: the minimum, one block more, an odd multiple plus odd
-// blocks, five times, a size that is no multiple of 32 (sharedTmpBuffer only) and one chunk for
-// every count.
+// Scratch sizes from the API's minimum: the minimum, one block more, six blocks more (chunks
+// that a rounding to 16 elements instead of 32 would change), an odd multiple plus odd blocks,
+// five times plus five blocks, a size that is no multiple of 32 (sharedTmpBuffer only) and one
+// chunk for every count.
 std::vector<uint32_t> Sizes(uint32_t min, bool stack) {
-  std::vector<uint32_t> v = {min, min + 32, 3 * min + 96, 5 * min, 49152};
+  std::vector<uint32_t> v = {min, min + 32, min + 192, 3 * min + 96, 5 * min + 160, 49152};
   if (!stack) v.push_back(min + 44);
   return v;
 }
@@ -227,12 +228,11 @@ template <class T, bool P, bool Q>
 void GeluCase(const char* soc, rp::GeluForm form, const std::vector<T>& in, uint32_t count,
               uint32_t tmpBytes, bool stack, bool inPlace) {
   static const char* const kNames[] = {"Gelu", "FasterGelu", "FasterGeluV2"};
-  const std::string api = std::string(kNames[static_cast<int>(form)]) + (P ? " highPrecision" : "") +
-                          (Q ? " highPerformance" : "");
+  const std::string api = std::string(kNames[static_cast<int>(form)]) +
+                          (P ? " highPrecision" : "") + (Q ? " highPerformance" : "");
   const Call<T> call = [form, stack](LocalTensor<T>& d, LocalTensor<T>& s0, LocalTensor<T>&,
-                                     const LocalTensor<uint8_t>& t, uint32_t n) {
-    CallGelu<T, P, Q>(form, d, s0, t, n, stack);
-  };
+                                     const LocalTensor<uint8_t>& t,
+                                     uint32_t n) { CallGelu<T, P, Q>(form, d, s0, t, n, stack); };
   const ReplayFn<T> replay = [form](const R<T>* s0, const R<T>*, R<T>* d, uint32_t n, uint8_t* t,
                                     uint32_t b) {
     return rp::ReplayGeluScratch(form, P, Q, s0, d, n, t, b);
@@ -457,8 +457,8 @@ TEST(ActivationScratchReplay, GluEveryHalfGate) {
       SCOPED_TRACE("gates from " + std::to_string(first));
       const std::vector<half> gate = HalfSlice(first);
       const std::vector<half> x0 = Inputs<half>(first, kSlice, 4.0f);
-      Compare<half>("Ascend910B1", "GLU every half", x0, gate, kSlice, 3 * 4 * kSlice + 1024,
-                    false, false, 4, GluCall<half>(g, false), GluReplay<half>(g));
+      Compare<half>("Ascend910B1", "GLU every half", x0, gate, kSlice, 3 * 4 * kSlice + 1024, false,
+                    false, 4, GluCall<half>(g, false), GluReplay<half>(g));
       if (HasFatalFailure()) return;
     }
   }

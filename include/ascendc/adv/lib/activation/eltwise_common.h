@@ -240,7 +240,8 @@ using math_detail::kHalfOrFloat;
 // in chunks of `chunk` (the last one shorter), and a chunk of len elements writes slot k of its
 // element j at element off(len)[k] + j (the temp tensors, each holding its last value there).
 // The full chunks all write the same bytes, so the last full chunk and the tail leave them: the
-// elements from First() on, in order. chunk 0 (the kit asserts; unchecked here) writes nothing.
+// elements from First() on, in order. chunk 0 (the kit asserts; unchecked here) or no scratch at
+// all (no stack buffer left, unchecked) writes nothing.
 template <typename S, size_t K, typename Off>
 class ChunkScratch {
  public:
@@ -250,11 +251,12 @@ class ChunkScratch {
     const uint64_t chunks = (n_ + chunk_ - 1) / chunk_;
     first_ = (n_ % chunk_ != 0 && chunks >= 2 ? chunks - 2 : chunks - 1) * chunk_;
   }
-  bool Active() const { return chunk_ != 0 && n_ != 0; }
+  bool Active() const { return chunk_ != 0 && n_ != 0 && tmp_.HostPtr() != nullptr; }
   uint64_t First() const { return first_; }
 
   // Writes the slots of elements First() .. n - 1 (vals(i): element i's K values) and records
-  // the chunks' writes for the sanitizer; a slot past the scratch raises as an overrun.
+  // the chunks' writes for the sanitizer; a slot past the scratch is an overrun (checked mode
+  // raises; unchecked, the bytes past it are written, inside the UB, as on the device).
   template <typename Vals>
   void Write(const char* api, SrcLoc loc, Vals vals) const {
     if (!Active()) return;

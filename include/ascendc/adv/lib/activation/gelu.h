@@ -16,7 +16,9 @@
 //
 // Checked mode: dataSize within dst and src, 32-byte aligned operands, dst and src identical or
 // disjoint (the page forbids no in-place use), and on 2201 a sharedTmpBuffer of at least
-// GetGeluMinTmpSize's 768 bytes, disjoint from the operands (3510 uses no scratch).
+// GetGeluMinTmpSize's 768 bytes, disjoint from the operands (3510 uses no scratch). On 2201/2002
+// the scratch (sharedTmpBuffer or the stack buffer) is left as gelu_impl.h's loop leaves it
+// (GeluScratch): the temp tensors' values of the last full chunk and the tail.
 #pragma once
 
 #include <array>

@@ -17,7 +17,9 @@
 // Checked mode: the count within every operand, GeGLU's and SwiGLU's sources of one size,
 // 32-byte aligned operands, dst disjoint from both sources, and on 2201 a sharedTmpBuffer of at
 // least the GetXxxMaxMinTmpSize minimum (GeGLU: 0 float / 1024 half; ReGlu: 256 float / 1536 half
-// and bfloat16; SwiGLU: 0 float / 1536 half), disjoint from the operands.
+// and bfloat16; SwiGLU: 0 float / 1536 half), disjoint from the operands. On 2201/2002 the half
+// (ReGlu: and bfloat16) scratch is left as the kit's loop leaves its float buffers (GluScratch);
+// float computes in dst and leaves the scratch untouched.
 #pragma once
 
 #include <algorithm>

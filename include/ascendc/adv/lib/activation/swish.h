@@ -12,8 +12,9 @@
 //
 // Checked mode: the count within dst and src, 32-byte aligned operands, dst and src disjoint
 // (不支持源操作数与目的操作数地址重叠), and for Sigmoid on 2201 a sharedTmpBuffer of at least
-// GetSigmoidMaxMinTmpSize's 256 bytes, disjoint from the operands. Swish and Silu take no
-// scratch.
+// GetSigmoidMaxMinTmpSize's 256 bytes, disjoint from the operands. On 2201/2002 Sigmoid's scratch
+// holds 1 (its Duplicate) in the first min(count, chunk) elements of T, as sigmoid_impl.h leaves
+// it. Swish and Silu take no scratch.
 #pragma once
 
 #include <array>
