@@ -400,6 +400,7 @@ Call<T> GluCall(Glu g, bool stack) {
 template <class T>
 ReplayFn<T> GluReplay(Glu g) {
   return [g](const R<T>* s0, const R<T>* s1, R<T>* d, uint32_t n, uint8_t* t, uint32_t b) {
+    (void)g;  // bfloat16: ReGlu only
     if constexpr (!std::is_same_v<T, bfloat16_t>) {
       if (g == Glu::kGeGLU) return rp::ReplayGeGLUScratch(s0, s1, d, n, t, b);
       if (g == Glu::kSwiGLU) return rp::ReplaySwiGLUScratch(s0, s1, d, n, kBeta, t, b);

@@ -99,10 +99,11 @@ C GeluOf(C x, bool recip) {
   return GeluTraceOf<kind>(x, recip).r;
 }
 
-// The scratch on 2201/2002 (GeluFormulas, GeluFormulasTmpCalc): S = C's element (float with
-// highPrecision); chunks of stackSize = (scratch bytes / sizeof(S)) / (temp tensors +
-// highPrecision's float copy) rounded down to 32 elements; temp tensor k at k * stackSize, the
-// float copy (the result in float) after them.
+// The scratch on 2201/2002 (GeluFormulas, GeluFormulasTmpCalc): elements S, float for half with
+// highPrecision (float data ignores highPrecision there), T otherwise; chunks of stackSize =
+// (scratch bytes / sizeof(S)) / (temp tensors + the float copy of highPrecision half) rounded
+// down to 32 elements; temp tensor k at k * stackSize, the float copy (the result in float) after
+// them. xs: the sources from element xs_first on.
 template <GeluKind kind, typename T, bool highPrecision>
 void GeluScratch(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
                  const std::vector<T>& xs, uint64_t xs_first, uint64_t n, bool recip, SrcLoc loc) {
