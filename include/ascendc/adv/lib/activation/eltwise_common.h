@@ -20,7 +20,6 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "lib/math/math_common.h"
 
@@ -296,21 +295,6 @@ template <typename S, size_t K, typename Off>
 ChunkScratch<S, K, Off> MakeChunkScratch(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t n,
                                          uint64_t chunk, Off off) {
   return ChunkScratch<S, K, Off>(tmp, n, chunk, off);
-}
-
-// Elements [first, n) of t, copied before a pass that may overwrite them (dst identical to src),
-// as far as t holds them (a count past it raises in the pass).
-template <typename T>
-std::vector<T> SourceCopy(const AscendC::LocalTensor<T>& t, uint64_t first, uint64_t n) {
-  const uint64_t end = std::min<uint64_t>(n, t.View().size_bytes / sizeof(T));
-  if (t.HostPtr() == nullptr || first >= end) return {};
-  return std::vector<T>(t.HostPtr() + first, t.HostPtr() + end);
-}
-
-// A value of a half sequence's step type stored as the element the scratch holds.
-template <typename S, typename C>
-S AsElem(C v) {
-  return S(static_cast<float>(v));
 }
 
 // x / (1 + e^(s * x)) in C: Muls, Exp, Adds 1, Div (Swish, Silu, SwiGLU's swish, FasterGelu

@@ -99,35 +99,91 @@ C GeluOf(C x, bool recip) {
   return GeluTraceOf<kind>(x, recip).r;
 }
 
-// The scratch on 2201/2002 (GeluFormulas, GeluFormulasTmpCalc): elements S, float for half with
+// An element's trace as floats (a half step's value is the float it equals): r, then t[0..2].
+using GeluFloats = std::array<float, 4>;
+
+template <typename C>
+GeluFloats FloatsOf(const GeluTrace<C>& tr) {
+  return {static_cast<float>(tr.r), static_cast<float>(tr.t[0]), static_cast<float>(tr.t[1]),
+          static_cast<float>(tr.t[2])};
+}
+
+// The element function of GeluPass (UnaryPass takes all n elements through Batch): dst[i] =
+// T(r) for every i, and for i >= first (the elements whose temp values the scratch keeps) the
+// trace in traces[i - first]. Half steps (C = Hf) run kHfLanes elements at a time through HfV
+// where dst and src are identical or disjoint; a partial overlap runs element by element, in
+// increasing order, as UnaryPass's own loop.
+template <GeluKind kind, typename T, typename C>
+struct GeluFn {
+  bool recip;
+  uint64_t first;
+  std::vector<GeluFloats>* traces;
+
+  T operator()(T v) const {
+    return T(static_cast<float>(GeluOf<kind>(C(static_cast<float>(v)), recip)));
+  }
+  uint64_t Batch(T* out, const T* in, uint64_t n) const {
+    const auto o = reinterpret_cast<uintptr_t>(out), i = reinterpret_cast<uintptr_t>(in);
+    const bool partial = o != i && o < i + n * sizeof(T) && i < o + n * sizeof(T);
+    const uint64_t split = std::min(first, n);
+    uint64_t k = Lanes(out, in, 0, split, partial, false);
+    for (; k < split; ++k) out[k] = (*this)(in[k]);
+    k = Lanes(out, in, split, n, partial, true);
+    for (; k < n; ++k) {
+      const GeluTrace<C> tr = GeluTraceOf<kind>(C(static_cast<float>(in[k])), recip);
+      (*traces)[k - first] = FloatsOf(tr);
+      out[k] = T(static_cast<float>(tr.r));
+    }
+    return n;
+  }
+
+ private:
+  // Elements [from, to) in groups of kHfLanes (C = Hf only); returns where it stopped.
+  uint64_t Lanes(T* out, const T* in, uint64_t from, uint64_t to, bool partial, bool keep) const {
+    uint64_t k = from;
+    if constexpr (std::is_same_v<C, Hf>) {
+      if (partial) return k;
+      for (; k + kHfLanes <= to; k += kHfLanes) {
+        HfV x;
+        for (int l = 0; l < kHfLanes; ++l) x.v[l] = Hf(static_cast<float>(in[k + l])).v;
+        const GeluTrace<HfV> tr = GeluTraceOf<kind>(x, recip);
+        for (int l = 0; l < kHfLanes; ++l) {
+          if (keep) {
+            (*traces)[k + l - first] = {tr.r.v[l], tr.t[0].v[l], tr.t[1].v[l], tr.t[2].v[l]};
+          }
+          out[k + l] = T(tr.r.v[l]);
+        }
+      }
+    }
+    return k;
+  }
+};
+
+// The scratch on 2201/2002 (GeluFormulas, GeluFormulasTmpCalc), elements S: float for half with
 // highPrecision (float data ignores highPrecision there), T otherwise; chunks of stackSize =
 // (scratch bytes / sizeof(S)) / (temp tensors + the float copy of highPrecision half) rounded
 // down to 32 elements; temp tensor k at k * stackSize, the float copy (the result in float) after
-// them. xs: the sources from element xs_first on.
+// them.
 template <GeluKind kind, typename T, bool highPrecision>
-void GeluScratch(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
-                 const std::vector<T>& xs, uint64_t xs_first, uint64_t n, bool recip, SrcLoc loc) {
-  constexpr bool kConv = highPrecision && std::is_same_v<T, half>;  // float data: no copy
+struct GeluLayout {
+  static constexpr bool kConv = highPrecision && std::is_same_v<T, half>;
   using S = std::conditional_t<kConv, float, T>;
-  using C = std::conditional_t<highPrecision, float, StepType<T>>;
-  constexpr size_t kTemps = kind == GeluKind::kGelu ? 2 : kind == GeluKind::kFaster ? 1 : 3;
-  constexpr size_t kSlots = kTemps + (kConv ? 1 : 0);
-  const uint64_t elems = tmp.View().size_bytes / sizeof(S);
-  const uint64_t stack = elems / kSlots / 32 * 32;
-  const auto off = [stack](uint64_t) {
+  static constexpr size_t kTemps = kind == GeluKind::kGelu ? 2 : kind == GeluKind::kFaster ? 1 : 3;
+  static constexpr size_t kSlots = kTemps + (kConv ? 1 : 0);
+  uint64_t stack;
+  std::array<uint64_t, kSlots> operator()(uint64_t) const {
     std::array<uint64_t, kSlots> o{};
     for (size_t k = 0; k < kSlots; ++k) o[k] = k * stack;
     return o;
-  };
-  const auto scratch = MakeChunkScratch<S, kSlots>(tmp, n, stack, off);
-  scratch.Write(api, loc, [&](uint64_t i) {
-    const GeluTrace<C> tr = GeluTraceOf<kind>(C(static_cast<float>(xs[i - xs_first])), recip);
+  }
+  // An element's slot values from its trace.
+  static std::array<S, kSlots> Values(const GeluFloats& tr) {
     std::array<S, kSlots> v{};
-    for (size_t k = 0; k < kTemps; ++k) v[k] = AsElem<S>(tr.t[k]);
-    if constexpr (kConv) v[kTemps] = AsElem<S>(tr.r);
+    for (size_t k = 0; k < kTemps; ++k) v[k] = S(tr[k + 1]);
+    if constexpr (kConv) v[kTemps] = S(tr[0]);
     return v;
-  });
-}
+  }
+};
 
 template <GeluKind kind, typename T, bool highPrecision, bool highPerformance>
 void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
@@ -136,16 +192,18 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
   static_assert(kHalfOrFloat<T>, "Gelu family: T must be half or float");
   namespace m = math_detail;
   using C = std::conditional_t<highPrecision, float, StepType<T>>;
-  bool recip = highPerformance && !On3510();  // not const: a capture under either compiler
-  const auto step = [recip](auto x) { return GeluOf<kind>(x, recip); };
-  // The scratch's elements come from the sources, read before dst (which may be src) is written;
-  // only the last full chunk's and the tail's (at most two chunks).
-  const uint64_t keep =
-      On3510() ? n : n - std::min<uint64_t>(n, 2 * tmp.View().size_bytes / sizeof(T));
-  const std::vector<T> xs = SourceCopy(src, keep, n);
+  using L = GeluLayout<kind, T, highPrecision>;
+  const bool recip = highPerformance && !On3510();
+  const bool scratch = !On3510();
+  const L layout{scratch ? tmp.View().size_bytes / sizeof(typename L::S) / L::kSlots / 32 * 32 : 0};
+  const auto kept = MakeChunkScratch<typename L::S, L::kSlots>(tmp, n, layout.stack, layout);
+  // The traces of the elements the scratch keeps (at most two chunks), taken in the pass: dst
+  // may be src.
+  const uint64_t first = kept.Active() ? kept.First() : n;
+  std::vector<GeluFloats> traces(n - first);
   m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
-               loc, StepFn<T, C, decltype(step)>{step});
-  if (!On3510()) GeluScratch<kind, T, highPrecision>(api, tmp, xs, keep, n, recip, loc);
+               loc, GeluFn<kind, T, C>{recip, first, &traces});
+  kept.Write(api, loc, [&](uint64_t i) { return L::Values(traces[i - first]); });
 }
 
 }  // namespace lngrad::aicore::eltwise_detail
