@@ -18,7 +18,7 @@
 // disjoint (the page forbids no in-place use), and on 2201 a sharedTmpBuffer of at least
 // GetGeluMinTmpSize's 768 bytes, disjoint from the operands (3510 uses no scratch). On 2201/2002
 // the scratch (sharedTmpBuffer or the stack buffer) is left as gelu_impl.h's loop leaves it
-// (GeluScratch): the temp tensors' values of the last full chunk and the tail.
+// (GeluLayout, GeluFn): the temp tensors' values of the last full chunk and the tail.
 #pragma once
 
 #include <array>
