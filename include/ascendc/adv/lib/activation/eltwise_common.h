@@ -263,12 +263,15 @@ class ChunkScratch {
     Bound(full);
     if (tail != 0) Bound(tail);
     uint8_t* base = tmp_.HostPtr();
-    for (uint64_t i = first_; i < n_; ++i) {
-      const uint64_t start = i / chunk_ * chunk_;
-      const std::array<uint64_t, K> o = off_(std::min(chunk_, n_ - start));
-      const std::array<S, K> v = vals(i);
-      for (size_t k = 0; k < K; ++k)
-        std::memcpy(base + sizeof(S) * (o[k] + i - start), &v[k], sizeof(S));
+    for (uint64_t start = first_; start < n_; start += chunk_) {  // the last full chunk, the tail
+      const uint64_t len = std::min(chunk_, n_ - start);
+      const std::array<uint64_t, K> o = off_(len);
+      std::array<uint8_t*, K> at{};
+      for (size_t k = 0; k < K; ++k) at[k] = base + sizeof(S) * o[k];
+      for (uint64_t j = 0; j < len; ++j) {
+        const std::array<S, K> v = vals(start + j);
+        for (size_t k = 0; k < K; ++k) std::memcpy(at[k] + sizeof(S) * j, &v[k], sizeof(S));
+      }
     }
     san::Instr rec(Pipe::kV, api, loc);
     if (!rec) return;

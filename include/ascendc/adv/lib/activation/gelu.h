@@ -23,7 +23,7 @@
 
 #include <array>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "lib/activation/eltwise_common.h"
 
@@ -117,7 +117,7 @@ template <GeluKind kind, typename T, typename C>
 struct GeluFn {
   bool recip;
   uint64_t first;
-  std::vector<GeluFloats>* traces;
+  GeluFloats* traces;
 
   T operator()(T v) const {
     return T(static_cast<float>(GeluOf<kind>(C(static_cast<float>(v)), recip)));
@@ -131,7 +131,7 @@ struct GeluFn {
     k = Lanes(out, in, split, n, partial, true);
     for (; k < n; ++k) {
       const GeluTrace<C> tr = GeluTraceOf<kind>(C(static_cast<float>(in[k])), recip);
-      (*traces)[k - first] = FloatsOf(tr);
+      traces[k - first] = FloatsOf(tr);
       out[k] = T(static_cast<float>(tr.r));
     }
     return n;
@@ -149,7 +149,7 @@ struct GeluFn {
         const GeluTrace<HfV> tr = GeluTraceOf<kind>(x, recip);
         for (int l = 0; l < kHfLanes; ++l) {
           if (keep) {
-            (*traces)[k + l - first] = {tr.r.v[l], tr.t[0].v[l], tr.t[1].v[l], tr.t[2].v[l]};
+            traces[k + l - first] = {tr.r.v[l], tr.t[0].v[l], tr.t[1].v[l], tr.t[2].v[l]};
           }
           out[k + l] = T(tr.r.v[l]);
         }
@@ -200,9 +200,9 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
   // The traces of the elements the scratch keeps (at most two chunks), taken in the pass: dst
   // may be src.
   const uint64_t first = kept.Active() ? kept.First() : n;
-  std::vector<GeluFloats> traces(n - first);
+  const std::unique_ptr<GeluFloats[]> traces(new GeluFloats[n - first]);  // written in the pass
   m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
-               loc, GeluFn<kind, T, C>{recip, first, &traces});
+               loc, GeluFn<kind, T, C>{recip, first, traces.get()});
   kept.Write(api, loc, [&](uint64_t i) { return L::Values(traces[i - first]); });
 }
 
