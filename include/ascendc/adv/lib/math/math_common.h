@@ -9,6 +9,7 @@
 // APIs").
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -158,6 +159,26 @@ inline void Record(const char* api, SrcLoc loc, uint64_t n, Operands ops) {
 // True when the running block is arch 3510 (the 950's register code).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
 
+// The call at `loc` left scratch bytes [0, min(bytes, the tensor's size)) holding what the
+// device's sequence leaves there (its intermediates), which lngrad does not model: initcheck
+// reports a later read of them, naming `api` (san::LeaveScratchUnmodelled; no cost without an
+// active sanitizer tool). The one helper of every API whose scratch is checked, not modelled.
+inline void LeaveScratch(const char* api, SrcLoc loc, const detail::TensorView& tmp,
+                         uint64_t bytes = UINT64_MAX) {
+  if (tmp.ptr == nullptr) return;
+  san::LeaveScratchUnmodelled(api, loc, tmp.ptr, std::min<uint64_t>(bytes, tmp.size_bytes));
+}
+
+// The element-wise passes' scratch (UnaryPass, BinaryPass): the 2201/2002 sequences with a
+// nonzero minimum size their chunks by sharedTmpBuffer (or the stack buffer) and lay their
+// intermediates out over all of it; the 950's register code of these APIs leaves it alone
+// (where it does store into it, the API writes what it stores after the pass: Exp, Sin/Cos,
+// Power, Digamma, Lgamma).
+inline void LeavePassScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>* tmp,
+                             uint64_t tmp_min) {
+  if (tmp != nullptr && tmp_min != 0 && !On3510()) LeaveScratch(api, loc, tmp->View());
+}
+
 // The minimum scratch of the 2201/2002 sequences that size their chunks by the buffer:
 // k * 256 bytes (k = the API's "calc factor" of its tiling function); 0 on 3510, whose
 // register-based implementations use none.
@@ -218,6 +239,7 @@ void UnaryPass(const char* api, Products products, Overlap overlap,
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   const uint64_t n = static_cast<uint64_t>(count);
   Record(api, loc, n, {d, s});
+  LeavePassScratch(api, loc, tmp, tmp_min);
   D* out = dst.HostPtr();
   const S* in = src.HostPtr();
   uint64_t i = 0;
@@ -237,6 +259,7 @@ void BinaryPass(const char* api, Products products, Overlap overlap,
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   const uint64_t n = static_cast<uint64_t>(count);
   Record(api, loc, n, {d, a, b});
+  LeavePassScratch(api, loc, tmp, tmp_min);
   D* out = dst.HostPtr();
   const S* x = src0.HostPtr();
   const S* y = src1.HostPtr();
