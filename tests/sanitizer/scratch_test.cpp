@@ -3,7 +3,7 @@
 // of those bytes, naming the API, until something writes them; racecheck sees the call as a
 // write of them; without initcheck nothing is reported and the kernel computes what it computed
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
-// and the 950 AntiQuantize, whose source never touches its sharedTmpBuffer.
+// and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -175,16 +175,15 @@ TEST(ScratchInitcheck, TanhReadAfterTheCall) {
 // Math on the 950: Tanh's register code takes no scratch, so the bytes stay the kernel's.
 TEST(ScratchInitcheck, TanhOn950LeavesTheScratchAlone) {
   ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, [](Ops& o) {
-                Tanh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
-                            256);
+                Tanh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
               }).r);
 }
 
 // Quantization (2201): AscendQuant per tensor.
 TEST(ScratchInitcheck, AscendQuantReadAfterTheCall) {
   ExpectLoud(k910, "AscendQuant", [](Ops& o) {
-    AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp, 2.0f,
-                      0.5f, 256);
+    AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp, 2.0f, 0.5f,
+                      256);
   });
 }
 
@@ -193,8 +192,7 @@ TEST(ScratchInitcheck, AscendQuantReadAfterTheCall) {
 constexpr AntiQuantizeConfig kAqChannel = {AntiQuantizePolicy::PER_CHANNEL, true, -1};
 TEST(ScratchInitcheck, AntiQuantizeOn950LeavesTheScratchAlone) {
   ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, [](Ops& o) {
-                AntiQuantize<kAqChannel>(o.a.ReinterpretCast<half>(),
-                                         o.b.ReinterpretCast<int8_t>(),
+                AntiQuantize<kAqChannel>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<int8_t>(),
                                          o.c.ReinterpretCast<half>(), o.d.ReinterpretCast<half>(),
                                          o.tmp, AntiQuantizeParams{2, 64, 0});
               }).r);
@@ -209,6 +207,15 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
+// Reduce (2201): ReduceSum over the last axis.
+TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
+  ExpectLoud(k910, "ReduceSum", [](Ops& o) {
+    const uint32_t shape[2] = {8, 64};
+    ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
+                                          o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+  });
+}
+
 // TopK's radix select (950).
 constexpr TopKConfig kRadix = {TopKAlgo::RADIX_SELECT, TopKOrder::UNSET, true};
 TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
@@ -218,8 +225,7 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
     const TopKInfo info{2, 64, 64};
     TopK<float, false, false, false, TopKMode::TOPK_NORMAL, kRadix>(
         o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(), o.b.ReinterpretCast<float>(),
-        o.c.ReinterpretCast<int32_t>(), o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info,
-        true);
+        o.c.ReinterpretCast<int32_t>(), o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
   });
 }
 

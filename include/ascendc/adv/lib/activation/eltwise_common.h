@@ -9,7 +9,8 @@
 // in double and rounded once to C; Div and Reciprocal correctly rounded; Mins/Maxs return the
 // scalar when the element is NaN; no FMA. The chunking of the device loops (by the scratch
 // size, by repeat) changes no element's arithmetic, so it is not replayed; the scratch itself is
-// checked, not modelled (its contents after a call are not promised).
+// checked, not modelled (math_common.h LeavePassScratch: initcheck reports a read of it after a
+// 2201/2002 call before anything writes it).
 #pragma once
 
 #include <algorithm>

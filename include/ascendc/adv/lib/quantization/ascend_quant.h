@@ -121,7 +121,8 @@ inline constexpr uint64_t kAscendQuantTmpMin = 512;
 
 // 2201/2002's AscendQuant sizes its chunks by the scratch and casts through it (not modelled);
 // the 950's register code uses none.
-inline void LeaveQuantScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp) {
+inline void LeaveQuantScratch(const char* api, SrcLoc loc,
+                              const AscendC::LocalTensor<uint8_t>& tmp) {
   if (!Is3510()) math_detail::LeaveScratch(api, loc, tmp.View());
 }
 
