@@ -14,6 +14,7 @@
 
 #include "kernel_operator.h"
 #include "san_test_util.h"
+#include "tiling/tiling_api.h"
 
 namespace {
 
@@ -172,6 +173,16 @@ TEST(ScratchInitcheck, TanhReadAfterTheCall) {
   });
 }
 
+// Math (2201): CumSum, outside the element-wise passes.
+constexpr CumSumConfig kLastAxis = {true, false, true};
+TEST(ScratchInitcheck, CumSumReadAfterTheCall) {
+  ExpectLoud(k910, "CumSum", [](Ops& o) {
+    const CumSumInfo info{4, 64};
+    CumSum<float, kLastAxis>(o.a.ReinterpretCast<float>(), o.c.ReinterpretCast<float>(),
+                             o.b.ReinterpretCast<float>(), o.tmp, info);
+  });
+}
+
 // Math on the 950: Tanh's register code takes no scratch, so the bytes stay the kernel's.
 TEST(ScratchInitcheck, TanhOn950LeavesTheScratchAlone) {
   ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, [](Ops& o) {
@@ -184,6 +195,14 @@ TEST(ScratchInitcheck, AscendQuantReadAfterTheCall) {
   ExpectLoud(k910, "AscendQuant", [](Ops& o) {
     AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp, 2.0f, 0.5f,
                       256);
+  });
+}
+
+// Quantization (2201): AscendDequant's DequantParams form (its (align8(calCount) + n) floats).
+TEST(ScratchInitcheck, AscendDequantReadAfterTheCall) {
+  ExpectLoud(k910, "AscendDequant", [](Ops& o) {
+    AscendDequant(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<int32_t>(),
+                  o.c.ReinterpretCast<float>(), o.tmp, DequantParams{4, 64, 64});
   });
 }
 
@@ -213,6 +232,18 @@ TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
     const uint32_t shape[2] = {8, 64};
     ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
                                           o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+  });
+}
+
+// Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
+TEST(ScratchInitcheck, PadReadAfterTheCall) {
+  uint32_t mx = 0, mn = 0;
+  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), mx, mn);
+  tiling::PadTiling t;
+  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), mn, sizeof(float), t);
+  ExpectLoud(k910, "Pad", [&t](Ops& o) {
+    PadParams p(1, 2, -7);
+    Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
   });
 }
 
