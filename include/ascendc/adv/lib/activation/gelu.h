@@ -201,8 +201,9 @@ void GeluPass(const char* api, const AscendC::LocalTensor<T>& dst,
   // may be src.
   const uint64_t first = kept.Active() ? kept.First() : n;
   const std::unique_ptr<GeluFloats[]> traces(new GeluFloats[n - first]);  // written in the pass
-  m::UnaryPass(api, m::Products::kAll, m::Overlap::kIdentical, dst, src, &tmp, m::TmpMinBytes(3), n,
-               loc, GeluFn<kind, T, C>{recip, first, traces.get()});
+  m::UnaryPass<m::PassScratch::kModelled>(api, m::Products::kAll, m::Overlap::kIdentical, dst, src,
+                                          &tmp, m::TmpMinBytes(3), n, loc,
+                                          GeluFn<kind, T, C>{recip, first, traces.get()});
   kept.Write(api, loc, [&](uint64_t i) { return L::Values(traces[i - first]); });
 }
 

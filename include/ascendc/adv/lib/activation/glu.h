@@ -65,9 +65,9 @@ void GluPass(const char* api, const AscendC::LocalTensor<T>& dst,
                          std::to_string(src1.GetSize()) +
                          "; the two sources must be the same size");
   }
-  m::BinaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp,
-                m::TmpMinBytes(factor), n, loc,
-                [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
+  m::BinaryPass<m::PassScratch::kModelled>(
+      api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp, m::TmpMinBytes(factor), n,
+      loc, [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
 }
 
 // The float temp buffers of the half (ReGlu: and bfloat16) sequences on 2201/2002, as the loop

@@ -55,14 +55,14 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(a::kHalfOrFloat<T>, "Sigmoid: T must be half or float");
   const bool in_float = a::On3510();
-  m::UnaryPass("Sigmoid", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-               &sharedTmpBuffer, m::TmpMinBytes(1), calCount, loc, [in_float](T x) {
-                 using C = a::StepType<T>;
-                 const float r =
-                     in_float ? a::SigmoidSteps(static_cast<float>(x))
-                              : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
-                 return T(r);
-               });
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Sigmoid", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+      m::TmpMinBytes(1), calCount, loc, [in_float](T x) {
+        using C = a::StepType<T>;
+        const float r = in_float ? a::SigmoidSteps(static_cast<float>(x))
+                                 : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
+        return T(r);
+      });
   // On 2201/2002 (sigmoid_impl.h): chunks of the scratch's bytes / sizeof(T), each one's
   // Duplicate of 1 at the scratch's start: 1 in its first min(count, chunk) elements.
   if (in_float) return;
