@@ -155,11 +155,24 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
       };
       const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
                vc = hn::Load(d, kp + 3 * n);
+      // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both).
+      constexpr bool kPairLoads =
+          std::is_same_v<T, BFloat16> && decltype(full)::value && kVecs % 2 == 0;
       [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
+      VF dyk[2], xk[2];  // the data of vectors k and k + 1 (kPairLoads), or of k
+      HWY_UNROLL(8)
       for (size_t k = 0; k < kVecs; ++k) {
         const T* q = p + k * n;
-        const VF x2 = hn::Sub(load(Offset(q, to_x)), vm);
-        const VF dyv = load(q);
+        if constexpr (kPairLoads) {
+          if (k % 2 == 0) {
+            LoadPairF(d, q, dyk[0], dyk[1]);
+            LoadPairF(d, Offset(q, to_x), xk[0], xk[1]);
+          }
+        } else {
+          dyk[0] = load(q), xk[0] = load(Offset(q, to_x));
+        }
+        const VF dyv = dyk[kPairLoads ? k % 2 : 0];
+        const VF x2 = hn::Sub(xk[kPairLoads ? k % 2 : 0], vm);
         const VF res = hn::Mul(x2, va);
         if constexpr (kFused) {
           bv[k] = hn::Add(bv[k], dyv);
@@ -180,27 +193,29 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
     if constexpr (kFused) {
       // Column groups outer, the sub-block's rows inner: gamma and the dgamma/dbeta partials of
       // the group stay in registers over the rows.
-      ForEachColumnGroup(h, n, peel, stream,
-                         [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
-                           constexpr size_t kVecs = decltype(vecs)::value;
-                           VF gam[kVecs], gv[kVecs], bv[kVecs];
-                           for (size_t k = 0; k < kVecs; ++k) {
-                             gam[k] = LoadSome(d, gamma + i + k * n, rem, full);
-                             gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
-                             if (r0 != row_begin) {
-                               gv[k] = LoadSome(d, g + i + k * n, rem, full);
-                               bv[k] = LoadSome(d, b + i + k * n, rem, full);
-                             }
-                           }
-                           auto gam_k = [&](size_t k) HWY_ATTR { return gam[k]; };
-                           const T* p = dy + i;
-                           for (size_t j = 0; j < rows; ++j, p += h)
-                             row(p, rem, full, nt, vecs, rv.Row(j), gam_k, gv, bv);
-                           for (size_t k = 0; k < kVecs; ++k) {
-                             StoreSome(d, gv[k], g + i + k * n, rem, full);
-                             StoreSome(d, bv[k], b + i + k * n, rem, full);
-                           }
-                         });
+      ForEachColumnGroup(
+          h, n, peel, stream, [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
+            constexpr size_t kVecs = decltype(vecs)::value;
+            VF gam[kVecs], gv[kVecs], bv[kVecs];
+            for (size_t k = 0; k < kVecs; ++k) {
+              gam[k] = LoadSome(d, gamma + i + k * n, rem, full);
+              gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
+              if (r0 != row_begin) {
+                gv[k] = LoadSome(d, g + i + k * n, rem, full);
+                bv[k] = LoadSome(d, b + i + k * n, rem, full);
+              }
+            }
+            auto gam_k = [&](size_t k) HWY_ATTR { return gam[k]; };
+            // The coefficients' pointer ends the loop (no row counter).
+            const T* p = dy + i;
+            const float* const kend = rv.Row(rows);
+            for (const float* kp = rv.Row(0); kp != kend; kp += rv.Row(1) - rv.Row(0), p += h)
+              row(p, rem, full, nt, vecs, kp, gam_k, gv, bv);
+            for (size_t k = 0; k < kVecs; ++k) {
+              StoreSome(d, gv[k], g + i + k * n, rem, full);
+              StoreSome(d, bv[k], b + i + k * n, rem, full);
+            }
+          });
     } else {
       // LayerNormGrad has no column sums: row after row, so that its two outputs are written as
       // two sequential streams rather than 2 * rows interleaved ones, which the memory system
