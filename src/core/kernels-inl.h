@@ -71,8 +71,10 @@ struct RowVectors {
   static constexpr size_t kPerRow = 4;
   HWY_ALIGN float v[kMaxSubRows * kPerRow * kMaxLanes];
 
-  // The vectors of row j: mean, a, b, c at 0, n, 2n, 3n floats (n = Lanes(DF)).
-  const float* Row(size_t j) const { return v + j * kPerRow * hn::Lanes(DF()); }
+  // The vectors of row j: mean, a, b, c at 0, n, 2n, 3n floats (n = Lanes(DF)), Stride() floats
+  // after those of row j - 1.
+  static size_t Stride() { return kPerRow * hn::Lanes(DF()); }
+  const float* Row(size_t j) const { return v + j * Stride(); }
 
   HWY_INLINE void Fill(const SubBlockCoefficients& c, size_t rows) {
     const DF d;
@@ -103,6 +105,74 @@ HWY_INLINE T* MutableOffset(const T* p, ptrdiff_t bytes) {
   return reinterpret_cast<T*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
 }
 
+// Pass 2 of GradRows over the kVecs vectors of one row from p (dy; x, pd_x and res_for_gamma
+// at the byte distances to_*: one pointer walks the rows, the other tensors need no increments
+// of their own): whole vectors, streamed when nt, or one vector of `rem` elements through the
+// tail buffers. pd_x is stored, res_for_gamma stored (LayerNormGrad) or added into the
+// dgamma/dbeta partials gv/bv (the fused path). kp: the row's vectors in RowVectors; gam(k):
+// gamma's vector k.
+template <class T, bool kFused>
+struct Pass2Row {
+  ptrdiff_t to_x, to_pd, to_res;
+
+  template <class Full, class Nt, class Vecs, class Gam>
+  HWY_INLINE void operator()(const T* p, size_t rem, Full full, Nt /*nt*/, Vecs /*vecs*/,
+                             const float* kp, const Gam& gam, [[maybe_unused]] VF* gv,
+                             [[maybe_unused]] VF* bv) const {
+    constexpr size_t kVecs = Vecs::value;
+    // bfloat16 whole vectors without streaming go in pairs (vectors k - 1 and k, k odd, are
+    // consecutive in memory): one pack for both (StoreBf16Pair). Streamed pairs measured
+    // slower at 16384 x 4096 (bench/README.md), and the other types gain nothing.
+    constexpr bool kPairs = std::is_same_v<T, BFloat16> && HWY_TARGET != HWY_SCALAR &&
+                            Full::value && !Nt::value && kVecs % 2 == 0;
+    const DF d;
+    const size_t n = hn::Lanes(d);  // a constant on fixed-width targets
+    auto load = [&](const auto* q) HWY_ATTR { return LoadSome(d, q, rem, full); };
+    auto store = [&](VF v, T* q) HWY_ATTR {
+      if constexpr (Nt::value) {
+        StreamF(d, v, q);
+      } else {
+        StoreSome(d, v, q, rem, full);
+      }
+    };
+    const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
+             vc = hn::Load(d, kp + 3 * n);
+    // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both).
+    constexpr bool kPairLoads = std::is_same_v<T, BFloat16> && Full::value && kVecs % 2 == 0;
+    [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
+    VF dyk[2], xk[2];  // the data of vectors k and k + 1 (kPairLoads), or of k
+    HWY_UNROLL(8)
+    for (size_t k = 0; k < kVecs; ++k) {
+      const T* q = p + k * n;
+      if constexpr (kPairLoads) {
+        if (k % 2 == 0) {
+          LoadPairF(d, q, dyk[0], dyk[1]);
+          LoadPairF(d, Offset(q, to_x), xk[0], xk[1]);
+        }
+      } else {
+        dyk[0] = load(q), xk[0] = load(Offset(q, to_x));
+      }
+      const VF dyv = dyk[kPairLoads ? k % 2 : 0];
+      const VF x2 = hn::Sub(xk[kPairLoads ? k % 2 : 0], vm);
+      const VF res = hn::Mul(x2, va);
+      if constexpr (kFused) {
+        bv[k] = hn::Add(bv[k], dyv);
+        gv[k] = hn::MulAdd(dyv, res, gv[k]);
+      }
+      const VF pd = hn::MulAdd(va, hn::Mul(dyv, gam(k)), hn::MulAdd(vb, x2, vc));
+      if constexpr (!kPairs) {
+        store(pd, MutableOffset(q, to_pd));
+        if constexpr (!kFused) store(res, MutableOffset(q, to_res));
+      } else if (k % 2 == 0) {
+        held_pd = pd, held_res = res;
+      } else {
+        StoreBf16Pair(d, held_pd, pd, MutableOffset(q, to_pd) - n);
+        if constexpr (!kFused) StoreBf16Pair(d, held_res, res, MutableOffset(q, to_res) - n);
+      }
+    }
+  }
+};
+
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
 // pd_x and res_for_gamma. Float data, and half data in the fast evaluation: loads widen half to
 // float exactly, every operation is the float one, each half output is rounded once from the
@@ -130,92 +200,36 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
     T* pd_x = a.pd_x + base;
     T* res_out = kFused ? nullptr : a.res_for_gamma + base;
     rv.Fill(coef, rows);
-    // Pass 2. One pointer walks dy; x, pd_x and res_for_gamma are reached at fixed byte distances
-    // from it (one register each, no increments of their own).
+    // Pass 2 (Pass2Row over each row of each column group).
     const ptrdiff_t to_x = ByteDistance(dy, x), to_pd = ByteDistance(dy, pd_x);
     const ptrdiff_t to_res = kFused ? 0 : ByteDistance(dy, res_out);
-    // The kVecs vectors of one row from p (whole vectors, streamed when nt; or one vector of
-    // `rem` elements through the tail buffers): pd_x stored, res_for_gamma stored (LayerNormGrad)
-    // or added into the dgamma/dbeta partials gv/bv (the fused path). gam(k): gamma's vector k.
-    auto row = [&](const T* p, size_t rem, auto full, auto nt, auto vecs, const float* kp,
-                   const auto& gam, VF* gv, VF* bv) HWY_ATTR {
-      constexpr size_t kVecs = decltype(vecs)::value;
-      // bfloat16 whole vectors without streaming go in pairs (vectors k - 1 and k, k odd, are
-      // consecutive in memory): one pack for both (StoreBf16Pair). Streamed pairs measured
-      // slower at 16384 x 4096 (bench/README.md), and the other types gain nothing.
-      constexpr bool kPairs = std::is_same_v<T, BFloat16> && HWY_TARGET != HWY_SCALAR &&
-                              decltype(full)::value && !decltype(nt)::value && kVecs % 2 == 0;
-      auto load = [&](const auto* q) HWY_ATTR { return LoadSome(d, q, rem, full); };
-      auto store = [&](VF v, T* q) HWY_ATTR {
-        if constexpr (decltype(nt)::value) {
-          StreamF(d, v, q);
-        } else {
-          StoreSome(d, v, q, rem, full);
-        }
-      };
-      const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
-               vc = hn::Load(d, kp + 3 * n);
-      // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both).
-      constexpr bool kPairLoads =
-          std::is_same_v<T, BFloat16> && decltype(full)::value && kVecs % 2 == 0;
-      [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
-      VF dyk[2], xk[2];  // the data of vectors k and k + 1 (kPairLoads), or of k
-      HWY_UNROLL(8)
-      for (size_t k = 0; k < kVecs; ++k) {
-        const T* q = p + k * n;
-        if constexpr (kPairLoads) {
-          if (k % 2 == 0) {
-            LoadPairF(d, q, dyk[0], dyk[1]);
-            LoadPairF(d, Offset(q, to_x), xk[0], xk[1]);
-          }
-        } else {
-          dyk[0] = load(q), xk[0] = load(Offset(q, to_x));
-        }
-        const VF dyv = dyk[kPairLoads ? k % 2 : 0];
-        const VF x2 = hn::Sub(xk[kPairLoads ? k % 2 : 0], vm);
-        const VF res = hn::Mul(x2, va);
-        if constexpr (kFused) {
-          bv[k] = hn::Add(bv[k], dyv);
-          gv[k] = hn::MulAdd(dyv, res, gv[k]);
-        }
-        const VF pd = hn::MulAdd(va, hn::Mul(dyv, gam(k)), hn::MulAdd(vb, x2, vc));
-        if constexpr (!kPairs) {
-          store(pd, MutableOffset(q, to_pd));
-          if constexpr (!kFused) store(res, MutableOffset(q, to_res));
-        } else if (k % 2 == 0) {
-          held_pd = pd, held_res = res;
-        } else {
-          StoreBf16Pair(d, held_pd, pd, MutableOffset(q, to_pd) - n);
-          if constexpr (!kFused) StoreBf16Pair(d, held_res, res, MutableOffset(q, to_res) - n);
-        }
-      }
-    };
+    const Pass2Row<T, kFused> row{to_x, to_pd, to_res};
     if constexpr (kFused) {
       // Column groups outer, the sub-block's rows inner: gamma and the dgamma/dbeta partials of
       // the group stay in registers over the rows.
-      ForEachColumnGroup(
-          h, n, peel, stream, [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
-            constexpr size_t kVecs = decltype(vecs)::value;
-            VF gam[kVecs], gv[kVecs], bv[kVecs];
-            for (size_t k = 0; k < kVecs; ++k) {
-              gam[k] = LoadSome(d, gamma + i + k * n, rem, full);
-              gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
-              if (r0 != row_begin) {
-                gv[k] = LoadSome(d, g + i + k * n, rem, full);
-                bv[k] = LoadSome(d, b + i + k * n, rem, full);
-              }
-            }
-            auto gam_k = [&](size_t k) HWY_ATTR { return gam[k]; };
-            // The coefficients' pointer ends the loop (no row counter).
-            const T* p = dy + i;
-            const float* const kend = rv.Row(rows);
-            for (const float* kp = rv.Row(0); kp != kend; kp += rv.Row(1) - rv.Row(0), p += h)
-              row(p, rem, full, nt, vecs, kp, gam_k, gv, bv);
-            for (size_t k = 0; k < kVecs; ++k) {
-              StoreSome(d, gv[k], g + i + k * n, rem, full);
-              StoreSome(d, bv[k], b + i + k * n, rem, full);
-            }
-          });
+      ForEachColumnGroup(h, n, peel, stream,
+                         [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
+                           constexpr size_t kVecs = decltype(vecs)::value;
+                           VF gam[kVecs], gv[kVecs], bv[kVecs];
+                           for (size_t k = 0; k < kVecs; ++k) {
+                             gam[k] = LoadSome(d, gamma + i + k * n, rem, full);
+                             gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
+                             if (r0 != row_begin) {
+                               gv[k] = LoadSome(d, g + i + k * n, rem, full);
+                               bv[k] = LoadSome(d, b + i + k * n, rem, full);
+                             }
+                           }
+                           auto gam_k = [&](size_t k) HWY_ATTR { return gam[k]; };
+                           // The coefficients' pointer ends the loop (no row counter).
+                           const T* p = dy + i;
+                           const float* const kend = rv.Row(rows);
+                           for (const float* kp = rv.Row(0); kp != kend; kp += rv.Stride(), p += h)
+                             row(p, rem, full, nt, vecs, kp, gam_k, gv, bv);
+                           for (size_t k = 0; k < kVecs; ++k) {
+                             StoreSome(d, gv[k], g + i + k * n, rem, full);
+                             StoreSome(d, bv[k], b + i + k * n, rem, full);
+                           }
+                         });
     } else {
       // LayerNormGrad has no column sums: row after row, so that its two outputs are written as
       // two sequential streams rather than 2 * rows interleaved ones, which the memory system
