@@ -159,10 +159,12 @@ struct Pass2Row {
         bv[k] = hn::Add(bv[k], dyv);
         gv[k] = hn::MulAdd(dyv, res, gv[k]);
       }
+      // res_for_gamma is stored before pd is computed, so that x2 dies in pd's FMA, which then
+      // needs no register copy of b or c (GCC evaluates a value used once at its use).
+      if constexpr (!kPairs && !kFused) store(res, MutableOffset(q, to_res));
       const VF pd = hn::MulAdd(va, hn::Mul(dyv, gam(k)), hn::MulAdd(vb, x2, vc));
       if constexpr (!kPairs) {
         store(pd, MutableOffset(q, to_pd));
-        if constexpr (!kFused) store(res, MutableOffset(q, to_res));
       } else if (k % 2 == 0) {
         held_pd = pd, held_res = res;
       } else {
