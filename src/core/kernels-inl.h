@@ -138,7 +138,8 @@ struct Pass2Row {
     const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
              vc = hn::Load(d, kp + 3 * n);
     // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both).
-    constexpr bool kPairLoads = std::is_same_v<T, BFloat16> && Full::value && kVecs % 2 == 0;
+    constexpr bool kPairLoads =
+        std::is_same_v<T, BFloat16> && Full::value && !Nt::value && kVecs % 2 == 0;
     [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
     VF dyk[2], xk[2];  // the data of vectors k and k + 1 (kPairLoads), or of k
     HWY_UNROLL(8)
