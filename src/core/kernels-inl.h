@@ -137,7 +137,9 @@ struct Pass2Row {
     };
     const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
              vc = hn::Load(d, kp + 3 * n);
-    // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both).
+    // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both), unless
+    // streamed: there the pairs measured slower (16384 x 4096 backward, AVX2: 44 ms of CPU time
+    // against 39; bench/README.md, issue 32).
     constexpr bool kPairLoads =
         std::is_same_v<T, BFloat16> && Full::value && !Nt::value && kVecs % 2 == 0;
     [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
