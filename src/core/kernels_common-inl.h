@@ -483,6 +483,10 @@ HWY_INLINE bool StreamPlan(bool wanted, const T* out1, const T* out2, size_t h, 
   *peel = 0;
   if (!wanted || HWY_TARGET == HWY_SCALAR) return false;
   const size_t vbytes = lanes * sizeof(T);
+  // Highway's Stream writes a whole 16-byte register, at a 16-byte aligned address, even for a
+  // narrower vector: the 8-byte 16-bit vectors of the 128-bit targets (SSE4, SSSE3) would fault
+  // or write past the row, so those keep ordinary stores.
+  if (vbytes < 16) return false;
   const uintptr_t a1 = reinterpret_cast<uintptr_t>(out1);
   if (a1 % sizeof(T) != 0 || (h * sizeof(T)) % vbytes != 0) return false;
   if (out2 != nullptr && reinterpret_cast<uintptr_t>(out2) % vbytes != a1 % vbytes) return false;
