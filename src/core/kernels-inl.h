@@ -26,6 +26,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include <hwy/cache_control.h>
@@ -62,6 +64,120 @@ struct SubBlockCoefficients {
   }
 };
 
+// Pass 2's row coefficients (mean, a, b, c), each broadcast to a whole vector once per sub-block
+// (issue 32): the column loops read them from L1 as memory operands instead of broadcasting four
+// scalars per row and column group, and need one register (b) for them instead of four.
+struct RowVectors {
+  static constexpr size_t kPerRow = 4;
+  HWY_ALIGN float v[kMaxSubRows * kPerRow * kMaxLanes];
+
+  // The vectors of row j: mean, a, b, c at 0, n, 2n, 3n floats (n = Lanes(DF)), Stride() floats
+  // after those of row j - 1.
+  static size_t Stride() { return kPerRow * hn::Lanes(DF()); }
+  const float* Row(size_t j) const { return v + j * Stride(); }
+
+  HWY_INLINE void Fill(const SubBlockCoefficients& c, size_t rows) {
+    const DF d;
+    const size_t n = hn::Lanes(d);
+    for (size_t j = 0; j < rows; ++j) {
+      float* row = v + j * kPerRow * n;
+      hn::Store(hn::Set(d, c.mean[j]), d, row);
+      hn::Store(hn::Set(d, c.a[j]), d, row + n);
+      hn::Store(hn::Set(d, c.b[j]), d, row + 2 * n);
+      hn::Store(hn::Set(d, c.c[j]), d, row + 3 * n);
+    }
+  }
+};
+
+// Byte distance from p to q (tensors of one element type) and its use: the pass-2 loop walks one
+// pointer and reaches the other tensors at fixed distances (one register each, no extra
+// increments).
+template <class T>
+HWY_INLINE ptrdiff_t ByteDistance(const T* p, const T* q) {
+  return static_cast<ptrdiff_t>(reinterpret_cast<uintptr_t>(q) - reinterpret_cast<uintptr_t>(p));
+}
+template <class T>
+HWY_INLINE const T* Offset(const T* p, ptrdiff_t bytes) {
+  return reinterpret_cast<const T*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
+}
+template <class T>
+HWY_INLINE T* MutableOffset(const T* p, ptrdiff_t bytes) {
+  return reinterpret_cast<T*>(reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(bytes));
+}
+
+// Pass 2 of GradRows over the kVecs vectors of one row from p (dy; x, pd_x and res_for_gamma
+// at the byte distances to_*: one pointer walks the rows, the other tensors need no increments
+// of their own): whole vectors, streamed when nt, or one vector of `rem` elements through the
+// tail buffers. pd_x is stored, res_for_gamma stored (LayerNormGrad) or added into the
+// dgamma/dbeta partials gv/bv (the fused path). kp: the row's vectors in RowVectors; gam(k):
+// gamma's vector k.
+template <class T, bool kFused>
+struct Pass2Row {
+  ptrdiff_t to_x, to_pd, to_res;
+
+  template <class Full, class Nt, class Vecs, class Gam>
+  HWY_INLINE void operator()(const T* p, size_t rem, Full full, Nt /*nt*/, Vecs /*vecs*/,
+                             const float* kp, const Gam& gam, [[maybe_unused]] VF* gv,
+                             [[maybe_unused]] VF* bv) const {
+    constexpr size_t kVecs = Vecs::value;
+    // bfloat16 whole vectors without streaming go in pairs (vectors k - 1 and k, k odd, are
+    // consecutive in memory): one pack for both (StoreBf16Pair). Streamed pairs measured
+    // slower at 16384 x 4096 (bench/README.md), and the other types gain nothing.
+    constexpr bool kPairs = std::is_same_v<T, BFloat16> && HWY_TARGET != HWY_SCALAR &&
+                            Full::value && !Nt::value && kVecs % 2 == 0;
+    const DF d;
+    const size_t n = hn::Lanes(d);  // a constant on fixed-width targets
+    auto load = [&](const auto* q) HWY_ATTR { return LoadSome(d, q, rem, full); };
+    auto store = [&](VF v, T* q) HWY_ATTR {
+      if constexpr (Nt::value) {
+        StreamF(d, v, q);
+      } else {
+        StoreSome(d, v, q, rem, full);
+      }
+    };
+    const VF vm = hn::Load(d, kp), va = hn::Load(d, kp + n), vb = hn::Load(d, kp + 2 * n),
+             vc = hn::Load(d, kp + 3 * n);
+    // Whole bfloat16 vectors are also loaded in pairs (LoadPairF: one widening for both), unless
+    // streamed: there the pairs measured slower (16384 x 4096 backward, AVX2: 44 ms of CPU time
+    // against 39; bench/README.md, issue 32).
+    constexpr bool kPairLoads =
+        std::is_same_v<T, BFloat16> && Full::value && !Nt::value && kVecs % 2 == 0;
+    [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
+    VF dyk[2], xk[2];  // the data of vectors k and k + 1 (kPairLoads), or of k
+    HWY_UNROLL(8)
+    for (size_t k = 0; k < kVecs; ++k) {
+      const T* q = p + k * n;
+      if constexpr (kPairLoads) {
+        if (k % 2 == 0) {
+          LoadPairF(d, q, dyk[0], dyk[1]);
+          LoadPairF(d, Offset(q, to_x), xk[0], xk[1]);
+        }
+      } else {
+        dyk[0] = load(q), xk[0] = load(Offset(q, to_x));
+      }
+      const VF dyv = dyk[kPairLoads ? k % 2 : 0];
+      const VF x2 = hn::Sub(xk[kPairLoads ? k % 2 : 0], vm);
+      const VF res = hn::Mul(x2, va);
+      if constexpr (kFused) {
+        bv[k] = hn::Add(bv[k], dyv);
+        gv[k] = hn::MulAdd(dyv, res, gv[k]);
+      }
+      // res_for_gamma is stored before pd is computed, so that x2 dies in pd's FMA, which then
+      // needs no register copy of b or c (GCC evaluates a value used once at its use).
+      if constexpr (!kPairs && !kFused) store(res, MutableOffset(q, to_res));
+      const VF pd = hn::MulAdd(va, hn::Mul(dyv, gam(k)), hn::MulAdd(vb, x2, vc));
+      if constexpr (!kPairs) {
+        store(pd, MutableOffset(q, to_pd));
+      } else if (k % 2 == 0) {
+        held_pd = pd, held_res = res;
+      } else {
+        StoreBf16Pair(d, held_pd, pd, MutableOffset(q, to_pd) - n);
+        if constexpr (!kFused) StoreBf16Pair(d, held_res, res, MutableOffset(q, to_res) - n);
+      }
+    }
+  }
+};
+
 // kFused: write dx, accumulate g += dy*res and b += dy (res kept in float); otherwise write
 // pd_x and res_for_gamma. Float data, and half data in the fast evaluation: loads widen half to
 // float exactly, every operation is the float one, each half output is rounded once from the
@@ -76,7 +192,7 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
   // registers and stores every column, so g and b need no clearing pass.
   const size_t sub = SubRows(h);
   SubBlockCoefficients coef;
-  const float *ka = coef.a, *kb = coef.b, *kc = coef.c, *km = coef.mean;
+  RowVectors rv;
   size_t peel = 0;
   const bool stream = StreamPlan(a.stream, a.pd_x, kFused ? nullptr : a.res_for_gamma, h, n, &peel);
   const auto* gamma = WidenedGamma(a.gamma, h);
@@ -88,78 +204,51 @@ HWY_INLINE void GradRows(const GradArgs<T>& a, int64_t row_begin, int64_t row_en
     const T* x = a.x + base;
     T* pd_x = a.pd_x + base;
     T* res_out = kFused ? nullptr : a.res_for_gamma + base;
-    // Pass 2 covers rows [j_begin, j_end) of the sub-block: all of them at once for the fused
-    // path (the dgamma/dbeta partials of a column stay in registers over the rows), one row at a
-    // time for LayerNormGrad, which has no column sums: its two outputs are then written as two
-    // sequential streams rather than 2 * rows interleaved ones, which the memory system serves
-    // faster (bench/README.md).
-    size_t j_begin = 0, j_end = rows;
-    // kVecs column vectors from offset i over rows [j_begin, j_end). full: whole vectors
-    // (streamed when nt); otherwise one vector of `rem` elements through the tail buffers. Each
-    // row's coefficients are broadcast once per call, and the dgamma/dbeta partials of the
-    // columns stay in registers over the rows.
-    auto columns = [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
-      constexpr size_t kVecs = decltype(vecs)::value;
-      auto load = [&](const auto* p) HWY_ATTR { return LoadSome(d, p, rem, full); };
-      auto store = [&](VF v, T* p) HWY_ATTR {
-        if constexpr (decltype(nt)::value) {
-          StreamF(d, v, p);
-        } else {
-          StoreSome(d, v, p, rem, full);
-        }
-      };
-      // bfloat16 whole vectors without streaming go in pairs (vectors k - 1 and k, k odd, are
-      // consecutive in memory): one pack for both (StoreBf16Pair). Streamed pairs measured
-      // slower at 16384 x 4096 (bench/README.md), and the other types gain nothing.
-      constexpr bool kPairs = std::is_same_v<T, BFloat16> && HWY_TARGET != HWY_SCALAR &&
-                              decltype(full)::value && !decltype(nt)::value && kVecs % 2 == 0;
-      VF gam[kVecs], gv[kVecs], bv[kVecs];
-      for (size_t k = 0; k < kVecs; ++k) {
-        gam[k] = load(gamma + i + k * n);
-        gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
-        if constexpr (kFused) {
-          if (r0 != row_begin) gv[k] = load(g + i + k * n), bv[k] = load(b + i + k * n);
-        }
-      }
-      for (size_t j = j_begin; j < j_end; ++j) {
-        const VF vm = hn::Set(d, km[j]), va = hn::Set(d, ka[j]), vb = hn::Set(d, kb[j]),
-                 vc = hn::Set(d, kc[j]);
-        [[maybe_unused]] VF held_pd = hn::Zero(d), held_res = hn::Zero(d);  // k - 1 of a pair
-        for (size_t k = 0; k < kVecs; ++k) {
-          const size_t o = j * h + i + k * n;
-          const VF dyv = load(dy + o);
-          const VF x1 = hn::Mul(dyv, gam[k]);
-          const VF x2 = hn::Sub(load(x + o), vm);
-          const VF pd = hn::MulAdd(va, x1, hn::MulAdd(vb, x2, vc));
-          const VF res = hn::Mul(x2, va);
-          if constexpr (kFused) {
-            gv[k] = hn::MulAdd(dyv, res, gv[k]);
-            bv[k] = hn::Add(bv[k], dyv);
-          }
-          if constexpr (!kPairs) {
-            store(pd, pd_x + o);
-            if constexpr (!kFused) store(res, res_out + o);
-          } else if (k % 2 == 0) {
-            held_pd = pd, held_res = res;
-          } else {
-            StoreBf16Pair(d, held_pd, pd, pd_x + o - n);
-            if constexpr (!kFused) StoreBf16Pair(d, held_res, res, res_out + o - n);
-          }
-        }
-      }
-      if constexpr (kFused) {
-        for (size_t k = 0; k < kVecs; ++k) {
-          StoreSome(d, gv[k], g + i + k * n, rem, full);
-          StoreSome(d, bv[k], b + i + k * n, rem, full);
-        }
-      }
-    };
+    rv.Fill(coef, rows);
+    // Pass 2 (Pass2Row over each row of each column group).
+    const ptrdiff_t to_x = ByteDistance(dy, x), to_pd = ByteDistance(dy, pd_x);
+    const ptrdiff_t to_res = kFused ? 0 : ByteDistance(dy, res_out);
+    const Pass2Row<T, kFused> row{to_x, to_pd, to_res};
     if constexpr (kFused) {
-      ForEachColumnGroup(h, n, peel, stream, columns);
+      // Column groups outer, the sub-block's rows inner: gamma and the dgamma/dbeta partials of
+      // the group stay in registers over the rows.
+      ForEachColumnGroup(h, n, peel, stream,
+                         [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
+                           constexpr size_t kVecs = decltype(vecs)::value;
+                           VF gam[kVecs], gv[kVecs], bv[kVecs];
+                           for (size_t k = 0; k < kVecs; ++k) {
+                             gam[k] = LoadSome(d, gamma + i + k * n, rem, full);
+                             gv[k] = hn::Zero(d), bv[k] = hn::Zero(d);
+                             if (r0 != row_begin) {
+                               gv[k] = LoadSome(d, g + i + k * n, rem, full);
+                               bv[k] = LoadSome(d, b + i + k * n, rem, full);
+                             }
+                           }
+                           auto gam_k = [&](size_t k) HWY_ATTR { return gam[k]; };
+                           // The coefficients' pointer ends the loop (no row counter).
+                           const T* p = dy + i;
+                           const float* const kend = rv.Row(rows);
+                           for (const float* kp = rv.Row(0); kp != kend; kp += rv.Stride(), p += h)
+                             row(p, rem, full, nt, vecs, kp, gam_k, gv, bv);
+                           for (size_t k = 0; k < kVecs; ++k) {
+                             StoreSome(d, gv[k], g + i + k * n, rem, full);
+                             StoreSome(d, bv[k], b + i + k * n, rem, full);
+                           }
+                         });
     } else {
-      for (j_begin = 0; j_begin < rows; ++j_begin) {
-        j_end = j_begin + 1;
-        ForEachColumnGroup(h, n, peel, stream, columns);
+      // LayerNormGrad has no column sums: row after row, so that its two outputs are written as
+      // two sequential streams rather than 2 * rows interleaved ones, which the memory system
+      // serves faster (bench/README.md); the row's coefficients stay in registers over its
+      // columns, gamma is read from L1 per vector.
+      for (size_t j = 0; j < rows; ++j) {
+        const T* p = dy + j * h;
+        const float* kp = rv.Row(j);
+        ForEachColumnGroup(
+            h, n, peel, stream, [&](size_t i, size_t rem, auto full, auto nt, auto vecs) HWY_ATTR {
+              auto gam_k = [&](size_t k)
+                               HWY_ATTR { return LoadSome(d, gamma + i + k * n, rem, full); };
+              row(p + i, rem, full, nt, vecs, kp, gam_k, nullptr, nullptr);
+            });
       }
     }
   }

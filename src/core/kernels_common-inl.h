@@ -12,6 +12,7 @@
 #endif
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -196,6 +197,37 @@ HWY_INLINE void StoreBf16Pair(D d, hn::VFromD<D> a, hn::VFromD<D> b, T* p) {
   StoreF(d, b, p + hn::Lanes(d));
 }
 
+// Two whole vectors of consecutive elements from p: a = [0, n), b = [n, 2n). bfloat16 on AVX2 and
+// AVX-512: one load of the 2n values, a quadword permute that puts the quarters each 128-bit
+// block needs side by side, and two unpacks with zero (the bits go to the top of each float):
+// three instructions for two vectors instead of a widening load and a shift each (issue 32).
+// Other types and targets: LoadF twice.
+template <class T>
+HWY_INLINE void LoadPairF(hn::ScalableTag<float> d, const T* p, hn::Vec<hn::ScalableTag<float>>& a,
+                          hn::Vec<hn::ScalableTag<float>>& b) {
+#if HWY_TARGET == HWY_AVX2
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    const __m256i v =
+        _mm256_permute4x64_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), 0xD8);
+    const __m256i zero = _mm256_setzero_si256();
+    a = hn::Vec<hn::ScalableTag<float>>{_mm256_castsi256_ps(_mm256_unpacklo_epi16(zero, v))};
+    b = hn::Vec<hn::ScalableTag<float>>{_mm256_castsi256_ps(_mm256_unpackhi_epi16(zero, v))};
+    return;
+  }
+#elif HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    const __m512i order = _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m512i v = _mm512_permutexvar_epi64(order, _mm512_loadu_si512(p));
+    const __m512i zero = _mm512_setzero_si512();
+    a = hn::Vec<hn::ScalableTag<float>>{_mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, v))};
+    b = hn::Vec<hn::ScalableTag<float>>{_mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, v))};
+    return;
+  }
+#endif
+  a = LoadF(d, p);
+  b = LoadF(d, p + hn::Lanes(d));
+}
+
 // Vector RoundToOddFloat (kernels.h): RNE to float, then, where that was inexact and gave an
 // even float, one step toward v (the odd neighbour). The rounding error v - f is exact in double
 // and keeps its sign (and non-zeroness) when demoted for |v| >= 2^-100, far below any value
@@ -309,11 +341,14 @@ HWY_INLINE hn::TFromD<D> SumVectors(D d, hn::VFromD<D> a0, hn::VFromD<D> a1, hn:
 
 // s12 = sum(x1*x2), s1 = sum(x1), s2 = sum(x2) over a row of h elements, four vectors of D per
 // sum. terms(i, count, full, x1, x2) sets x1 = dy*gamma and x2 = x - mean for the chunk at
-// offset i (full and count as for LoadSome); the lanes of the last, partial chunk past the row
+// offset i (full and count as for LoadSome); pair(i, x1, x2, y1, y2), unless it is nullptr, sets
+// the same values for the two whole vectors at i (x1, x2) and i + n (y1, y2), for data that loads
+// two vectors at a time (LoadPairF; elsewhere the four-vector steps interleave one vector's terms
+// and updates, which needs fewer registers). The lanes of the last, partial chunk past the row
 // are cleared here.
-template <class D, class Terms>
-HWY_INLINE void GradSums(D d, size_t h, const Terms& terms, hn::TFromD<D>* s12, hn::TFromD<D>* s1,
-                         hn::TFromD<D>* s2) {
+template <class D, class Terms, class Pair>
+HWY_INLINE void GradSums(D d, size_t h, const Terms& terms, const Pair& pair, hn::TFromD<D>* s12,
+                         hn::TFromD<D>* s1, hn::TFromD<D>* s2) {
   using V = hn::VFromD<D>;
   const size_t n = hn::Lanes(d);
   const std::true_type full;
@@ -323,14 +358,24 @@ HWY_INLINE void GradSums(D d, size_t h, const Terms& terms, hn::TFromD<D>* s12, 
   V x1, x2;
   size_t i = 0;
   for (; i + 4 * n <= h; i += 4 * n) {
-    terms(i, n, full, x1, x2);
-    p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
-    terms(i + n, n, full, x1, x2);
-    p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
-    terms(i + 2 * n, n, full, x1, x2);
-    p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
-    terms(i + 3 * n, n, full, x1, x2);
-    p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
+    if constexpr (std::is_same_v<Pair, std::nullptr_t>) {
+      terms(i, n, full, x1, x2);
+      p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+      terms(i + n, n, full, x1, x2);
+      p1 = hn::MulAdd(x1, x2, p1), u1 = hn::Add(u1, x1), w1 = hn::Add(w1, x2);
+      terms(i + 2 * n, n, full, x1, x2);
+      p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
+      terms(i + 3 * n, n, full, x1, x2);
+      p3 = hn::MulAdd(x1, x2, p3), u3 = hn::Add(u3, x1), w3 = hn::Add(w3, x2);
+    } else {
+      V y1, y2;
+      pair(i, x1, x2, y1, y2);
+      p0 = hn::MulAdd(x1, x2, p0), u0 = hn::Add(u0, x1), w0 = hn::Add(w0, x2);
+      p1 = hn::MulAdd(y1, y2, p1), u1 = hn::Add(u1, y1), w1 = hn::Add(w1, y2);
+      pair(i + 2 * n, x1, x2, y1, y2);
+      p2 = hn::MulAdd(x1, x2, p2), u2 = hn::Add(u2, x1), w2 = hn::Add(w2, x2);
+      p3 = hn::MulAdd(y1, y2, p3), u3 = hn::Add(u3, y1), w3 = hn::Add(w3, y2);
+    }
   }
   for (; i + n <= h; i += n) {
     terms(i, n, full, x1, x2);
@@ -365,7 +410,20 @@ HWY_INLINE void RowGradSums(const T* dy, const T* x, const G* gamma, float mean,
     x1 = hn::Mul(LoadSome(d, dy + i, count, full), LoadSome(d, gamma + i, count, full));
     x2 = hn::Sub(LoadSome(d, x + i, count, full), vmean);
   };
-  GradSums(d, h, terms, s12, s1, s2);
+  auto pair = [&](size_t i, VF& x1, VF& x2, VF& y1, VF& y2) HWY_ATTR {
+    VF dy0, dy1, x0, x1v;
+    LoadPairF(d, dy + i, dy0, dy1);  // bfloat16: one widening for both vectors
+    LoadPairF(d, x + i, x0, x1v);
+    x1 = hn::Mul(dy0, LoadF(d, gamma + i));
+    y1 = hn::Mul(dy1, LoadF(d, gamma + i + hn::Lanes(d)));
+    x2 = hn::Sub(x0, vmean);
+    y2 = hn::Sub(x1v, vmean);
+  };
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    GradSums(d, h, terms, pair, s12, s1, s2);
+  } else {
+    GradSums(d, h, terms, nullptr, s12, s1, s2);
+  }
 #endif
 }
 
@@ -425,6 +483,10 @@ HWY_INLINE bool StreamPlan(bool wanted, const T* out1, const T* out2, size_t h, 
   *peel = 0;
   if (!wanted || HWY_TARGET == HWY_SCALAR) return false;
   const size_t vbytes = lanes * sizeof(T);
+  // Highway's Stream writes a whole 16-byte register, at a 16-byte aligned address, even for a
+  // narrower vector: the 8-byte 16-bit vectors of the 128-bit targets (SSE4, SSSE3) would fault
+  // or write past the row, so those keep ordinary stores.
+  if (vbytes < 16) return false;
   const uintptr_t a1 = reinterpret_cast<uintptr_t>(out1);
   if (a1 % sizeof(T) != 0 || (h * sizeof(T)) % vbytes != 0) return false;
   if (out2 != nullptr && reinterpret_cast<uintptr_t>(out2) % vbytes != a1 % vbytes) return false;

@@ -42,7 +42,7 @@ HWY_INLINE void RowGradSumsD(const Half* dy, const Half* x, const Half* gamma, f
         dd, hn::Mul(LoadSome(df, dy + i, count, full), LoadSome(df, gamma + i, count, full)));
     x2 = hn::Sub(hn::PromoteTo(dd, LoadSome(df, x + i, count, full)), vmean);
   };
-  GradSums(dd, h, terms, s12, s1, s2);
+  GradSums(dd, h, terms, nullptr, s12, s1, s2);
 #endif
 }
 
