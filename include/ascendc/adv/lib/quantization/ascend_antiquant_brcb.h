@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "lib/quantization/ascend_antiquant_pass.h"
 #include "lib/quantization/quant_common.h"
 
 namespace AscendC::lngrad_antiquant {
@@ -288,6 +289,48 @@ void OuterLoopScratch(const LocalTensor<uint8_t>& tmp, uint64_t total, uint64_t 
       for (uint64_t j = 0; tensorForm && j < n; ++j) f[n + j] = rowScale(s, j);
     }
   }
+}
+
+// The bfloat16 fallback without transpose with an offset tensor (2201/2002:
+// AntiQuantNoTransposeImplScalar, taken below the performance path's sharedTmpBuffer of 8 bytes
+// per scale element and 256 per row of k): rows j < k / groupCount only (the scale's group
+// count; the rows past are not written), each an AntiQuantOuterLoop call src[j n] of n elements
+// handed the whole offset and scale tensors, so its chunks of tmpSize = sharedTmpBuffer / 8
+// elements take both from element 0: element (j, c) takes element c % tmpSize of each. int4b_t
+// odd calls and chunks start at the nibble below (HalfByteReadIndex); the scratch as
+// OuterLoopScratch's tensor form (the scale's first elements as floats after the products).
+template <typename S>
+void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                             const LocalTensor<bfloat16_t>& offset,
+                             const LocalTensor<bfloat16_t>& scale, const LocalTensor<uint8_t>& tmp,
+                             uint32_t k, uint32_t groupCount, uint64_t n, uint64_t tmpMin,
+                             lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  const uint64_t chunk = tmp.GetSize() / 8;
+  q::Require(chunk != 0, kApi,
+             "the bfloat16_t fallback runs rows in chunks of sharedTmpBuffer / 8 elements: "
+             "sharedTmpBuffer needs at least 8 bytes");
+  if (chunk == 0 || groupCount == 0) return;
+  const uint64_t total = uint64_t{k / groupCount} * n, params = std::min(n, chunk);
+  q::CheckCount(kApi, offset, params, "offset");
+  q::CheckCount(kApi, scale, params, "scale");
+  const bfloat16_t* op = offset.HostPtr();
+  const bfloat16_t* sp = scale.HostPtr();
+  const auto srcAt = [&](uint64_t i) {
+    return std::is_same_v<S, int4b_t> ? q::HalfByteReadIndex(i, n, chunk) : i;
+  };
+  const auto offAt = [&](uint64_t i) { return op[i % n % chunk]; };
+  const auto scAt = [&](uint64_t i) { return sp[i % n % chunk]; };
+  q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
+                     {q::SpanOf(offset, params), q::SpanOf(scale, params)}, loc, true, true, offAt,
+                     scAt, srcAt);
+  OuterLoopScratch(
+      tmp, total, n, true,
+      [&](uint64_t i) {
+        return (q::F(BrcbSrcAt(src, srcAt(i))) + q::F(offAt(i))) * q::F(scAt(i));
+      },
+      [&](uint64_t, uint64_t j) { return q::F(sp[j]); }, loc);
 }
 
 // The bfloat16 scale-only forms' rules (checked mode).
