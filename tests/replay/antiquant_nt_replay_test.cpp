@@ -313,3 +313,41 @@ TEST(AntiQuantFallbackReplay, CheckedModeRefusesTheScaleReadPastIt) {
   EXPECT_EQ(r.first, "tensor_bounds") << r.second;
   EXPECT_NE(r.second.find("AscendAntiQuant scale"), std::string::npos) << r.second;
 }
+
+// Item 3: 2201's bfloat16 performance path (not transposed, offset tensor, enough scratch) with
+// an int4b_t source strides the source rows by N / 64 blocks (truncated), stages its tail rows
+// with the default 8-block repeat stride (256 bytes apart, past the staging the path sizes) and,
+// for k above 255, starts slices at addresses that are not 32-byte aligned: not followed, so
+// checked mode refuses N not a multiple of 64 there (int8_t, and N a multiple of 64, run).
+TEST(AntiQuantFallbackReplay, CheckedModeRefusesInt4PerformancePathRowsNotWholeBlocks) {
+  CheckedModeScope checked(true);
+  auto run = [](uint32_t n, bool int4) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          LocalTensor<bfloat16_t> o = ub.Get<bfloat16_t>(2), s = ub.Get<bfloat16_t>(2)[kScaleAt];
+          o.SetSize(n);
+          s.SetSize(n);
+          const AntiQuantShapeInfo info{1, n, 1, n};
+          if (int4) {
+            LocalTensor<int4b_t> src = ub.Get<int4b_t>(1);
+            src.SetSize(8 * n);
+            AscendAntiQuant<int4b_t, bfloat16_t, false>(ub.Get<bfloat16_t>(0), src, o, s,
+                                                        ub.Get<uint8_t>(3), 8, info);
+          } else {
+            LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+            src.SetSize(8 * n);
+            AscendAntiQuant<int8_t, bfloat16_t, false>(ub.Get<bfloat16_t>(0), src, o, s,
+                                                       ub.Get<uint8_t>(3), 8, info);
+          }
+        },
+        k910B);
+  };
+  EXPECT_EQ(run(64, true).first, "");
+  EXPECT_EQ(run(128, true).first, "");
+  EXPECT_EQ(run(96, false).first, "");
+  for (const uint32_t n : {33u, 96u, 32u}) {
+    const auto r = run(n, true);
+    EXPECT_EQ(r.first, "quant_filter_arg") << n << ": " << r.second;
+    EXPECT_NE(r.second.find("multiple of 64"), std::string::npos) << r.second;
+  }
+}

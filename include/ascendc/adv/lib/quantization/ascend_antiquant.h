@@ -19,7 +19,10 @@
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
 // Except where the toolkit's paths ignore the groups (2201/2002, and the 950's scale-only
 // forms): without transpose and with an offset (half; bfloat16 with the scratch of its
-// performance path), row k takes offset[n] and scale[n]; half transposed (the Brcb path: enough
+// performance path), row k takes offset[n] and scale[n]; bfloat16 below that scratch
+// (Bf16NoTransposeFallback), rows k < K / groupCount only, column n taking offset and scale
+// element n % (sharedTmpBuffer / 8); transposed outside the Brcb paths with an offset
+// (AntiQuantImplScalar), both offset and scale by the offset's groups; half transposed (the Brcb path: enough
 // sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which holds element
 // n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held beyond (the
 // device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16
@@ -54,6 +57,7 @@
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510, int8_t to half only on arch 2002;
+// 2201's bfloat16 performance path without transpose: an int4b_t source's N a multiple of 64;
 // every transposed form on 2201/2002: k * sizeof(InputDataType) a multiple of 32 (the kit's
 // check; sizeof(int4b_t) is 1 there); the Brcb path: scaleN equal to the source's rows (and on
 // the 950 k 32-byte aligned in the source); no int4b_t source on the 950.
@@ -215,7 +219,8 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   // row, twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
   // scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) takes the
   // performance path (element n) without transpose and with an offset when sharedTmpBuffer holds
-  // 8 bytes per scale element and 256 per row of k; its scale-only form runs each row in chunks
+  // 8 bytes per scale element and 256 per row of k (below it: Bf16NoTransposeFallback); its
+  // scale-only form runs each row in chunks
   // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
   // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
   const bool vectorSeq = !q::Is3510() || offset == nullptr;
@@ -235,6 +240,16 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   } else if (vectorSeq) {
     perN = !isTranspose && offset != nullptr &&
            tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
+  }
+  if constexpr (!isTranspose && std::is_same_v<D, bfloat16_t> && std::is_same_v<S, int4b_t>) {
+    // The bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages
+    // its tail rows 8 blocks apart and, past k 255, starts slices unaligned: not followed.
+    q::Require(!perN || nCols % 64 == 0, kApi,
+               "the bfloat16_t path without transpose with an offset tensor and an int4b_t source "
+               "takes N (" + std::to_string(nCols) +
+                   ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, "
+                   "its tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k "
+                   "above 255 starts slices at unaligned addresses (lngrad does not follow it)");
   }
   if constexpr (!isTranspose && std::is_same_v<D, bfloat16_t>) {
     if (vectorSeq && offset != nullptr && !perN) {  // AntiQuantNoTransposeImplScalar
