@@ -191,8 +191,7 @@ void CheckHalfT(const TCase& c, uint32_t seed) {
   constexpr bool kInt4 = std::is_same_v<S, int4b_t>;
   SCOPED_TRACE(std::string(kInt4 ? "int4" : "int8") + " k " + std::to_string(c.k) + " n " +
                std::to_string(c.n) + " offset groups " + std::to_string(c.offGroups) +
-               " scale groups " + std::to_string(c.scaleGroups) + " seed " +
-               std::to_string(seed));
+               " scale groups " + std::to_string(c.scaleGroups) + " seed " + std::to_string(seed));
   const Inputs in = RandomInputs(seed);
   const std::vector<half> off = Params<half>(seed + 1, c.n * c.offGroups, 300.0f);
   const std::vector<half> scl =
@@ -271,8 +270,8 @@ TEST(AntiQuantFallbackReplay, TransposedFallbackScaleFollowsTheOffsetsGroups) {
   uint32_t seed = 9500;
   {
     CheckedModeScope checked(true);
-    for (const TCase& c : {TCase{64, 8, 4, 2}, TCase{64, 8, 2, 4}, TCase{96, 5, 3, 1},
-                           TCase{128, 3, 1, 8}}) {
+    for (const TCase& c :
+         {TCase{64, 8, 4, 2}, TCase{64, 8, 2, 4}, TCase{96, 5, 3, 1}, TCase{128, 3, 1, 8}}) {
       CheckHalfT<int8_t>(c, seed += 3);
     }
     for (const TCase& c : {TCase{96, 6, 32, 3}, TCase{64, 7, 2, 8}}) {

@@ -54,9 +54,9 @@ bool TakesPerformancePath(const NtCall& c) {
 bool Bf16NoTransposeFallback(const NtCall& c, const std::vector<uint8_t>& src,
                              std::vector<uint8_t>& tmp, std::vector<uint16_t>& dst) {
   if (TakesPerformancePath(c) || c.k == 0 || c.groupCount == 0) return false;
-  const uint64_t n = c.srcSize / c.k;               // N
-  const uint64_t rows = c.k / c.groupCount;         // groupSize: the rows the loop runs
-  const uint64_t chunk = c.tmpBytes / 2 / 4;        // tmpSize
+  const uint64_t n = c.srcSize / c.k;         // N
+  const uint64_t rows = c.k / c.groupCount;   // groupSize: the rows the loop runs
+  const uint64_t chunk = c.tmpBytes / 2 / 4;  // tmpSize
   if (chunk == 0 || tmp.size() < c.tmpBytes || dst.size() < rows * n) return false;
   const uint64_t paramsRead = std::min(n, chunk);
   if (c.offset.size() < paramsRead || c.scale.size() < paramsRead) return false;
@@ -75,7 +75,8 @@ bool Bf16NoTransposeFallback(const NtCall& c, const std::vector<uint8_t>& src,
       for (uint64_t l = 0; l < cnt; ++l) acc[l] = acc[l] * FromBf16Bits(c.scale[l]);
       for (uint64_t l = 0; l < cnt; ++l) {
         PutFloat(tmp, l, acc[l]);
-        PutFloat(tmp, cnt + l, FromBf16Bits(c.scale[l]));  // the scale's floats replaced the offset's
+        // floats [cnt, 2 cnt): the scale's floats, cast over the offset's.
+        PutFloat(tmp, cnt + l, FromBf16Bits(c.scale[l]));
         dst[j * n + t + l] = Bf16Rint(acc[l]);
       }
     }
@@ -98,9 +99,9 @@ bool HalfTransposedFallback(const TCall& c, const std::vector<uint8_t>& src,
       const float off = HalfToFloat(Half{c.offset[i * len + j]});
       const float sc = HalfToFloat(Half{c.scale[i * len + j]});
       for (uint64_t l = 0; l < groupSize; ++l) {
-        const float x = SourceValue(src, c.int4, from + l);  // exact in half
+        const float x = SourceValue(src, c.int4, from + l);   // exact in half
         const float sum = HalfToFloat(FloatToHalf(x + off));  // Adds: one rounding
-        dst[at + l] = FloatToHalf(sum * sc).bits;              // Muls: one rounding
+        dst[at + l] = FloatToHalf(sum * sc).bits;             // Muls: one rounding
       }
     }
   }

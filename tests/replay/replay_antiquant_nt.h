@@ -50,11 +50,11 @@ namespace lngrad_replay::aqnt {
 
 struct NtCall {
   bool int4 = false;
-  uint32_t k = 0;          // the K argument
-  uint32_t srcSize = 0;    // src.GetSize()
-  uint32_t scaleSize = 0;  // scale.GetSize()
-  uint32_t groupCount = 0; // shapeInfo.scaleHeight, else the scale's ShapeInfo shape[0]
-  uint32_t tmpBytes = 0;   // sharedTmpBuffer.GetSize()
+  uint32_t k = 0;           // the K argument
+  uint32_t srcSize = 0;     // src.GetSize()
+  uint32_t scaleSize = 0;   // scale.GetSize()
+  uint32_t groupCount = 0;  // shapeInfo.scaleHeight, else the scale's ShapeInfo shape[0]
+  uint32_t tmpBytes = 0;    // sharedTmpBuffer.GetSize()
   std::vector<uint16_t> offset, scale;  // bfloat16 bits, at least min(N, tmpBytes / 8) of each
 };
 

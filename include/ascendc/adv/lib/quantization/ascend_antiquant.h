@@ -22,22 +22,21 @@
 // performance path), row k takes offset[n] and scale[n]; bfloat16 below that scratch
 // (Bf16NoTransposeFallback), rows k < K / groupCount only, column n taking offset and scale
 // element n % (sharedTmpBuffer / 8); transposed outside the Brcb paths with an offset
-// (AntiQuantImplScalar), both offset and scale by the offset's groups; half transposed (the Brcb path: enough
-// sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which holds element
-// n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held beyond (the
-// device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16
-// transposed on 2201 with k a multiple of 64 up to 2040 (Bf16BrcbPath), row n takes element n of
-// offset and scale, its scratch as the device leaves it; bfloat16 without
-// transpose nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking
-// the row's scale from its start (column n takes element n % (sharedTmpBuffer / 8)). The
-// transposed bfloat16 scale-tensor form does not build for arch 3510 (refused there).
-// The scalar forms use one offset and scale for every element.
-// AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
-// PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
-// [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to float, exact for
-// int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, * scale in float;
-// to the destination rounding to nearest even, none for float); hasOffset false skips the Add.
-// Parameters of the destination's type or, per token and per group, float.
+// (AntiQuantImplScalar), both offset and scale by the offset's groups; half transposed (the Brcb
+// path: enough sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which
+// holds element n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held
+// beyond (the device's Brcb writes no more; checked mode asks one scale row per source row);
+// bfloat16 transposed on 2201 with k a multiple of 64 up to 2040 (Bf16BrcbPath), row n takes
+// element n of offset and scale, its scratch as the device leaves it; bfloat16 without transpose
+// nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking the row's scale
+// from its start (column n takes element n % (sharedTmpBuffer / 8)). The transposed bfloat16
+// scale-tensor form does not build for arch 3510 (refused there). The scalar forms use one offset
+// and scale for every element. AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset
+// [n]), PER_TOKEN ([m]), PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize),
+// n]) on a row-major [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to
+// float, exact for int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, *
+// scale in float; to the destination rounding to nearest even, none for float); hasOffset false
+// skips the Add. Parameters of the destination's type or, per token and per group, float.
 // AntiQuantize PER_GROUP from fp4x2_e2m1_t / fp4x2_e1m2_t with fp8_e8m0_t scales to half /
 // bfloat16_t (ascend_antiquant_3510_impl.h AntiQuantPerGroupFor{Col,Row}Fp4): the scale byte b
 // as the bfloat16 with bits b << 7 (b = 0: 0x0040, 2^-127; b = 0xFF: 0x7FFF, NaN), the fp4 code
@@ -180,7 +179,18 @@ bool Uses950Sequence(const char* api) {
   }
 }
 
-// The tensor forms: offset null means no offset (the scale-only form).
+// The tensor forms: offset null means no offset (the scale-only form). The paths of
+// ascend_antiquant_impl.h (2201/2002; on 3510 the scale-only forms, which take that file's
+// sequence there too) rather than the groups, half output: without transpose and with an
+// offset, the performance path reads the offset and scale with repeat stride 0 (row k takes
+// element n); transposed, the Brcb path (sharedTmpBuffer of at least 32 bytes per scale row,
+// twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
+// scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) without
+// transpose and with an offset: NoTransposeWithOffset; its scale-only form runs each row in
+// chunks of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
+// (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
+// The transposed fallback with an offset (AntiQuantImplScalar) reads the scale at the
+// offset's index: the offset's groups.
 template <typename S, typename D, bool isTranspose>
 void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
                 const LocalTensor<D>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
@@ -212,17 +222,6 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   q::Require(k % gs == 0 && k % go == 0, kApi, "the group count must divide k");
   q::CheckCount(kApi, scale, gs * per, "scale");
   if (offset != nullptr) q::CheckCount(kApi, *offset, go * per, "offset");
-  // The paths of ascend_antiquant_impl.h (2201/2002; on 3510 the scale-only forms, which take
-  // that file's sequence there too) rather than the groups, half output: without transpose and
-  // with an offset, the performance path reads the offset and scale with repeat stride 0 (row k
-  // takes element n); transposed, the Brcb path (sharedTmpBuffer of at least 32 bytes per scale
-  // row, twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
-  // scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) takes the
-  // performance path (element n) without transpose and with an offset when sharedTmpBuffer holds
-  // 8 bytes per scale element and 256 per row of k (below it: Bf16NoTransposeFallback); its
-  // scale-only form runs each row in chunks
-  // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
-  // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
   const bool vectorSeq = !q::Is3510() || offset == nullptr;
   if constexpr (isTranspose) {
     // The Brcb paths (half: AscendAntiQuantFP16Transpose; bfloat16 on 2201:
@@ -234,29 +233,14 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
       return;
     }
   }
-  bool perN = false;
-  if (vectorSeq && std::is_same_v<D, half>) {
-    perN = !isTranspose && offset != nullptr;
-  } else if (vectorSeq) {
-    perN = !isTranspose && offset != nullptr &&
-           tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
-  }
-  if constexpr (!isTranspose && std::is_same_v<D, bfloat16_t> && std::is_same_v<S, int4b_t>) {
-    // The bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages
-    // its tail rows 8 blocks apart and, past k 255, starts slices unaligned: not followed.
-    q::Require(!perN || nCols % 64 == 0, kApi,
-               "the bfloat16_t path without transpose with an offset tensor and an int4b_t source "
-               "takes N (" + std::to_string(nCols) +
-                   ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, "
-                   "its tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k "
-                   "above 255 starts slices at unaligned addresses (lngrad does not follow it)");
-  }
-  if constexpr (!isTranspose && std::is_same_v<D, bfloat16_t>) {
-    if (vectorSeq && offset != nullptr && !perN) {  // AntiQuantNoTransposeImplScalar
-      Bf16NoTransposeFallback<S>(
-          dst, src, *offset, scale, tmp, k, gs, nCols,
-          q::AntiQuantTmpMin(true, false, static_cast<uint32_t>(gs * per), k), loc);
-      return;
+  bool perN = false;  // the performance path: row k takes element n
+  if constexpr (!isTranspose) {
+    if (vectorSeq && offset != nullptr) {
+      perN = NoTransposeWithOffset<S, D>(dst, src, *offset, scale, tmp, k, gs, nCols,
+                                         q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false,
+                                                            static_cast<uint32_t>(gs * per), k),
+                                         loc);
+      if (!perN) return;
     }
   }
   const uint64_t chunk = std::is_same_v<D, bfloat16_t> && !isTranspose && offset == nullptr
@@ -284,8 +268,6 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const uint64_t srcChunk =
       std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
   const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; };
-  // The transposed fallback with an offset (AntiQuantImplScalar) reads the scale at the
-  // offset's index: the offset's groups.
   const uint32_t gsRead = isTranspose && offset != nullptr ? go : gs;
   if (gsRead != gs) q::CheckCount(kApi, scale, gsRead * per, "scale");
   const auto scAt = [&](uint64_t i) { return sp[index(i, gsRead)]; };

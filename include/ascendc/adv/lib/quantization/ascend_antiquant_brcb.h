@@ -327,10 +327,37 @@ void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTens
                      scAt, srcAt);
   OuterLoopScratch(
       tmp, total, n, true,
-      [&](uint64_t i) {
-        return (q::F(BrcbSrcAt(src, srcAt(i))) + q::F(offAt(i))) * q::F(scAt(i));
-      },
+      [&](uint64_t i) { return (q::F(BrcbSrcAt(src, srcAt(i))) + q::F(offAt(i))) * q::F(scAt(i)); },
       [&](uint64_t, uint64_t j) { return q::F(sp[j]); }, loc);
+}
+
+// 2201/2002 without transpose with an offset tensor: true where the performance path runs (half
+// always; bfloat16 with sharedTmpBuffer of 8 bytes per scale element and 256 per row of k: row
+// k takes element n); bfloat16 below that runs Bf16NoTransposeFallback here (false). The
+// bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages its tail
+// rows 8 blocks apart (the default repeat stride) and, past k 255, starts slices at unaligned
+// addresses: not followed, refused in checked mode for N not a multiple of 64.
+template <typename S, typename D>
+bool NoTransposeWithOffset(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+                           const LocalTensor<D>& offset, const LocalTensor<D>& scale,
+                           const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t groupCount,
+                           uint64_t n, uint64_t tmpMin, lngrad::aicore::SrcLoc loc) {
+  if constexpr (std::is_same_v<D, half>) {
+    return true;
+  } else {
+    const bool perf = tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
+    lngrad::aicore::quant_detail::Require(
+        !perf || !std::is_same_v<S, int4b_t> || n % 64 == 0, "AscendAntiQuant",
+        "the bfloat16_t path without transpose with an offset tensor and an int4b_t source takes "
+        "N (" +
+            std::to_string(n) +
+            ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, its "
+            "tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k above 255 "
+            "starts slices at unaligned addresses (lngrad does not follow it)");
+    if (perf) return true;
+    Bf16NoTransposeFallback<S>(dst, src, offset, scale, tmp, k, groupCount, n, tmpMin, loc);
+    return false;
+  }
 }
 
 // The bfloat16 scale-only forms' rules (checked mode).
