@@ -84,6 +84,25 @@ bool Bf16NoTransposeFallback(const NtCall& c, const std::vector<uint8_t>& src,
   return true;
 }
 
+bool Bf16Performance(const PerfCall& c, const std::vector<uint8_t>& src,
+                     std::vector<uint16_t>& dst) {
+  if (c.k == 0) return false;
+  const uint64_t n = c.srcSize / c.k, so = c.offset.size();
+  if (n == 0 || n % (c.int4 ? 64 : 32) != 0 || so < n || c.scale.size() < so) return false;
+  if (dst.size() < uint64_t{c.k} * n || src.size() < (c.int4 ? c.k * n / 2 : c.k * n)) return false;
+  // The PreCast image: floats [0, So) the offset, [So, 2 So) the scale.
+  const auto image = [&](uint64_t f) {
+    return FromBf16Bits(f < so ? c.offset[f] : c.scale[f - so]);
+  };
+  for (uint64_t r = 0; r < c.k; ++r) {
+    for (uint64_t col = 0; col < n; ++col) {
+      const float x = SourceValue(src, c.int4, r * n + col);  // through half: exact
+      dst[r * n + col] = Bf16Rint((x + image(col)) * image(n + col));
+    }
+  }
+  return true;
+}
+
 bool HalfTransposedFallback(const TCall& c, const std::vector<uint8_t>& src,
                             std::vector<uint16_t>& dst) {
   if (c.k == 0 || c.offsetGroups == 0 || c.offsetGroups > c.k) return false;

@@ -81,3 +81,26 @@ bool HalfTransposedFallback(const TCall& c, const std::vector<uint8_t>& src,
                             std::vector<uint16_t>& dst);
 
 }  // namespace lngrad_replay::aqnt
+
+namespace lngrad_replay::aqnt {
+
+// The bfloat16 performance path without transpose (AscendAntiQuantNoTranspose with an offset
+// tensor: PreCast, AscendAntiQuantNoTransposePerformance{,Tail}; read by the same helper after
+// lngrad's header, dst only). PreCast casts offset.GetSize() = So elements of the offset to
+// floats [0, So) of the scratch and as many of the scale to floats [So, 2 So) (its counter mask
+// is the offset's size); each 64-column slice j then adds floats [64 j, 64 j + 64) (src1 repeat
+// stride 0: every row) and multiplies by floats [N + 64 j, N + 64 j + 64), the tail likewise from
+// column N - N % 64. So column c adds float c and multiplies by float N + c: offset[N + c] where
+// So > N + c (an offset with more than N elements), scale[N + c - So] otherwise. Replayed for
+// int8_t with N a multiple of 32 and int4b_t with N a multiple of 64 (the source repeat stride
+// exact) and So >= N; returns false otherwise, changing nothing. offset and scale: bfloat16
+// bits, So elements each; src: the source bytes; dst: bfloat16 bits.
+struct PerfCall {
+  bool int4 = false;
+  uint32_t k = 0, srcSize = 0;
+  std::vector<uint16_t> offset, scale;
+};
+bool Bf16Performance(const PerfCall& c, const std::vector<uint8_t>& src,
+                     std::vector<uint16_t>& dst);
+
+}  // namespace lngrad_replay::aqnt
