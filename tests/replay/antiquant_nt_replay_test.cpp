@@ -350,3 +350,59 @@ TEST(AntiQuantFallbackReplay, CheckedModeRefusesInt4PerformancePathRowsNotWholeB
     EXPECT_NE(r.second.find("multiple of 64"), std::string::npos) << r.second;
   }
 }
+
+namespace {
+
+struct PerfCase {
+  uint32_t k, n, groups, offsetElems;  // offsetElems: offset.GetSize() (and the scale's)
+};
+
+// bfloat16, not transposed, the performance path (sharedTmpBuffer the whole buffer): offset and
+// scale [groups, n] in the shape info, each tensor of offsetElems elements; dst against the
+// replay (the path's scratch is not modelled).
+template <typename S>
+void CheckPerf(const PerfCase& c, uint32_t seed) {
+  constexpr bool kInt4 = std::is_same_v<S, int4b_t>;
+  SCOPED_TRACE(std::string(kInt4 ? "int4" : "int8") + " k " + std::to_string(c.k) + " n " +
+               std::to_string(c.n) + " groups " + std::to_string(c.groups) + " offset size " +
+               std::to_string(c.offsetElems) + " seed " + std::to_string(seed));
+  const Inputs in = RandomInputs(seed);
+  const std::vector<bfloat16_t> off = Params<bfloat16_t>(seed + 1, c.offsetElems, 300.0f);
+  const std::vector<bfloat16_t> scl = Params<bfloat16_t>(seed + 2, c.offsetElems, 40.0f);
+  const bfloat16_t sentinel = bfloat16_t(-77.0f);
+  std::vector<bfloat16_t> got;
+  std::vector<uint8_t> tmpGot;
+  RunCall<S, bfloat16_t, false>(in, off, scl, c.k * c.n, c.k, kUbBufBytes,
+                                AntiQuantShapeInfo{c.groups, c.n, c.groups, c.n}, sentinel, got,
+                                tmpGot);
+  nt::PerfCall call;
+  call.int4 = kInt4;
+  call.k = c.k;
+  call.srcSize = c.k * c.n;
+  call.offset = BitsOf(off);
+  call.scale = BitsOf(scl);
+  std::vector<uint16_t> want(kUbBufBytes / 2, BitsOf(std::vector<bfloat16_t>{sentinel})[0]);
+  ASSERT_TRUE(nt::Bf16Performance(call, in.src, want)) << "not replayed";
+  CompareAll(got, want, tmpGot, {}, c.n);
+}
+
+}  // namespace
+
+// The bfloat16 performance path places the scale's floats after offset.GetSize() of the
+// offset's (PreCast) but reads them from float n: an offset of more than n elements (groups, or
+// a larger tensor) hands column c the multiplier offset[n + c] (lngrad had taken scale[c]).
+// int8_t (n 32 and 64, with the 64-column tail) and int4b_t (n 64, 128), one to three groups, an
+// offset 16 elements longer than n; checked mode.
+TEST(AntiQuantFallbackReplay, Bf16PerformancePathOffsetSizePlacesTheScale) {
+  CheckedModeScope checked(true);
+  uint32_t seed = 9900;
+  for (const PerfCase& c :
+       {PerfCase{8, 64, 1, 64}, PerfCase{8, 64, 2, 128}, PerfCase{6, 96, 3, 288},
+        PerfCase{40, 32, 1, 48}, PerfCase{16, 32, 2, 64}}) {
+    CheckPerf<int8_t>(c, seed += 3);
+  }
+  for (const PerfCase& c :
+       {PerfCase{8, 64, 1, 64}, PerfCase{8, 128, 2, 256}, PerfCase{12, 64, 3, 192}}) {
+    CheckPerf<int4b_t>(c, seed += 3);
+  }
+}

@@ -331,9 +331,33 @@ void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTens
       [&](uint64_t, uint64_t j) { return q::F(sp[j]); }, loc);
 }
 
-// 2201/2002 without transpose with an offset tensor: true where the performance path runs (half
-// always; bfloat16 with sharedTmpBuffer of 8 bytes per scale element and 256 per row of k: row
-// k takes element n); bfloat16 below that runs Bf16NoTransposeFallback here (false). The
+// 2201's bfloat16 performance path without transpose (PreCast, AscendAntiQuantNoTranspose
+// Performance{,Tail}): PreCast casts So = offset.GetSize() elements of the offset to scratch
+// floats [0, So) and as many of the scale (its counter mask is the offset's size) to [So, 2 So);
+// column c then adds float c and multiplies by float N + c: offset[N + c] while N + c < So (an
+// offset of more than N elements, e.g. [groups, N]), else scale[N + c - So]. Its scratch is not
+// modelled (left alone).
+template <typename S>
+void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                     const LocalTensor<bfloat16_t>& offset, const LocalTensor<bfloat16_t>& scale,
+                     const LocalTensor<uint8_t>& tmp, uint32_t k, uint64_t n, uint64_t tmpMin,
+                     lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  const uint64_t so = offset.GetSize();
+  q::CheckCount("AscendAntiQuant", scale, so, "scale");  // PreCast's cast of the scale
+  const bfloat16_t* op = offset.HostPtr();
+  const bfloat16_t* sp = scale.HostPtr();
+  const auto image = [&](uint64_t f) { return f < so ? op[f] : sp[f - so]; };
+  q::AntiQuantPass(
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, uint64_t{k} * n,
+      {q::SpanOf(offset, so), q::SpanOf(scale, so)}, loc, true, true,
+      [&](uint64_t i) { return image(i % n); }, [&](uint64_t i) { return image(n + i % n); });
+}
+
+// 2201/2002 without transpose with an offset tensor: true where the half performance path runs
+// (row k takes element n, in TensorForm's pass); bfloat16 runs here (false): with
+// sharedTmpBuffer of 8 bytes per scale element and 256 per row of k Bf16Performance, below it
+// Bf16NoTransposeFallback. The
 // bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages its tail
 // rows 8 blocks apart (the default repeat stride) and, past k 255, starts slices at unaligned
 // addresses: not followed, refused in checked mode for N not a multiple of 64.
@@ -354,8 +378,11 @@ bool NoTransposeWithOffset(const LocalTensor<D>& dst, const LocalTensor<S>& src,
             ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, its "
             "tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k above 255 "
             "starts slices at unaligned addresses (lngrad does not follow it)");
-    if (perf) return true;
-    Bf16NoTransposeFallback<S>(dst, src, offset, scale, tmp, k, groupCount, n, tmpMin, loc);
+    if (perf) {
+      Bf16Performance<S>(dst, src, offset, scale, tmp, k, n, tmpMin, loc);
+    } else {
+      Bf16NoTransposeFallback<S>(dst, src, offset, scale, tmp, k, groupCount, n, tmpMin, loc);
+    }
     return false;
   }
 }
