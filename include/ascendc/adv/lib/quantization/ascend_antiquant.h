@@ -18,8 +18,10 @@
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
 // Except where the toolkit's paths ignore the groups (2201/2002, and the 950's scale-only
-// forms): without transpose and with an offset (half; bfloat16 with the scratch of its
-// performance path), row k takes offset[n] and scale[n]; bfloat16 below that scratch
+// forms): without transpose and with an offset, half: row k takes offset[n] and scale[n];
+// bfloat16 with the scratch of its performance path: offset[n] and, as its PreCast places the
+// scale after offset.GetSize() floats, offset[N + n] where the offset holds more than N + n
+// elements, else scale[N + n - offset.GetSize()] (Bf16Performance); bfloat16 below that scratch
 // (Bf16NoTransposeFallback), rows k < K / groupCount only, column n taking offset and scale
 // element n % (sharedTmpBuffer / 8); transposed outside the Brcb paths with an offset
 // (AntiQuantImplScalar), both offset and scale by the offset's groups; half transposed (the Brcb
