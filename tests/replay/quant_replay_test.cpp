@@ -531,7 +531,8 @@ TEST(QuantReplay, AscendAntiQuantHalfScaleGroupsAlongK) {
 // With an offset tensor the performance path (not transposed) and the Brcb path (transposed)
 // take element n whatever the groups; the transposed scalar fallback (a small tmp) groups.
 // bfloat16 output, not transposed: the float sequence; with an offset the performance path
-// (column n takes element n whatever the groups), the scale-only form by groups.
+// (column n adds offset[n] and, with groups, multiplies by offset[N + n]: the scale's floats
+// follow the offset's whole size), the scale-only form by groups.
 TEST(QuantReplay, AscendAntiQuantBf16NotTransposed) {
   uint32_t seed = 1500;
   for (const auto& [K, N] : {std::array<uint32_t, 2>{64, 48}, {33, 160}}) {

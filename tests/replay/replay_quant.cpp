@@ -119,6 +119,14 @@ std::vector<float> ReplayAscendAntiQuant(const AntiQuantCall& c, const std::vect
         if (c.transpose && !c.brcb) at = r * c.groups + j / (c.K / c.groups);
         s = c.scale[at];
         if (c.hasOffset) o = c.offset[at];
+        // bfloat16's performance path (PreCast): the scale's floats follow offset.GetSize() of
+        // the offset's, read from float N (session 17, helper aqn5: the first reading had
+        // scale[n]; with an offset of more than N elements the multiplier is offset[N + n]).
+        if (c.bf16 && c.hasOffset && !c.transpose && c.N + j < c.offset.size()) {
+          s = c.offset[c.N + j];
+        } else if (c.bf16 && c.hasOffset && !c.transpose) {
+          s = c.scale[c.N + j - c.offset.size()];
+        }
       }
       if (c.bf16) {
         if (c.hasOffset) h = h + o;

@@ -117,7 +117,11 @@ std::vector<float> ReplayAscendDequant(const DequantCall& c, const std::vector<i
 // to float (exact), + float(offset), * float(scale), Cast to bfloat16 CAST_RINT; the tensor
 // offset form on the performance path (sharedTmpBuffer of at least 8 bytes per scale element
 // plus 256 per row of K: offset and scale read with repeat stride 0, column n takes element
-// n), the scale-only form by groups as for half. Returned as the bfloat16 values.
+// n), the scale-only form by groups as for half. Returned as the bfloat16 values. Corrected
+// in session 17 (helper aqn5, a misreading): that path's PreCast casts the scale to the floats
+// after offset.GetSize() of the offset's and reads it from float N, so column n is multiplied
+// by offset[N + n] where the offset holds more than N elements (offset.size() here), else by
+// scale[N + n - offset.size()].
 struct AntiQuantCall {
   bool transpose, hasOffset, brcb, bf16;
   uint32_t K, N, groups;

@@ -18,23 +18,27 @@
 // [N, groupCount], column k using column k / (K / groupCount). groupCount is the shape info's
 // height (width when transposed), else the tensor's ShapeInfo shape[0] (shape[1]), else 1.
 // Except where the toolkit's paths ignore the groups (2201/2002, and the 950's scale-only
-// forms): without transpose and with an offset (half; bfloat16 with the scratch of its
-// performance path), row k takes offset[n] and scale[n]; half transposed (the Brcb path: enough
-// sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which holds element
-// n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held beyond (the
-// device's Brcb writes no more; checked mode asks one scale row per source row); bfloat16
-// transposed on 2201 with k a multiple of 64 up to 2040 (Bf16BrcbPath), row n takes element n of
-// offset and scale, its scratch as the device leaves it; bfloat16 without
-// transpose nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking
-// the row's scale from its start (column n takes element n % (sharedTmpBuffer / 8)). The
-// transposed bfloat16 scale-tensor form does not build for arch 3510 (refused there).
-// The scalar forms use one offset and scale for every element.
-// AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset [n]), PER_TOKEN ([m]),
-// PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize), n]) on a row-major
-// [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to float, exact for
-// int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, * scale in float;
-// to the destination rounding to nearest even, none for float); hasOffset false skips the Add.
-// Parameters of the destination's type or, per token and per group, float.
+// forms): without transpose and with an offset, half: row k takes offset[n] and scale[n];
+// bfloat16 with the scratch of its performance path: offset[n] and, as its PreCast places the
+// scale after offset.GetSize() floats, offset[N + n] where the offset holds more than N + n
+// elements, else scale[N + n - offset.GetSize()] (Bf16Performance); bfloat16 below that scratch
+// (Bf16NoTransposeFallback), rows k < K / groupCount only, column n taking offset and scale
+// element n % (sharedTmpBuffer / 8); transposed outside the Brcb paths with an offset
+// (AntiQuantImplScalar), both offset and scale by the offset's groups; half transposed (the Brcb
+// path: enough sharedTmpBuffer and k < 4096, BrcbPath below), row n takes scratch block n, which
+// holds element n of each tensor for n below 8 * (uint8_t)(scaleN / 8) and what the scratch held
+// beyond (the device's Brcb writes no more; checked mode asks one scale row per source row);
+// bfloat16 transposed on 2201 with k a multiple of 64 up to 2040 (Bf16BrcbPath), row n takes
+// element n of offset and scale, its scratch as the device leaves it; bfloat16 without transpose
+// nor offset runs rows in chunks of sharedTmpBuffer / 8 elements, each chunk taking the row's scale
+// from its start (column n takes element n % (sharedTmpBuffer / 8)). The transposed bfloat16
+// scale-tensor form does not build for arch 3510 (refused there). The scalar forms use one offset
+// and scale for every element. AntiQuantize: PER_TENSOR (scalars), PER_CHANNEL (scale and offset
+// [n]), PER_TOKEN ([m]), PER_GROUP (kDim 1: [m, ceil(n / groupSize)]; kDim 0: [ceil(m / groupSize),
+// n]) on a row-major [m, n] source, the float sequence (antiquantize_3510_impl.h: the source to
+// float, exact for int8_t and the 8-bit floats hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t; + offset, *
+// scale in float; to the destination rounding to nearest even, none for float); hasOffset false
+// skips the Add. Parameters of the destination's type or, per token and per group, float.
 // AntiQuantize PER_GROUP from fp4x2_e2m1_t / fp4x2_e1m2_t with fp8_e8m0_t scales to half /
 // bfloat16_t (ascend_antiquant_3510_impl.h AntiQuantPerGroupFor{Col,Row}Fp4): the scale byte b
 // as the bfloat16 with bits b << 7 (b = 0: 0x0040, 2^-127; b = 0xFF: 0x7FFF, NaN), the fp4 code
@@ -54,6 +58,7 @@
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510, int8_t to half only on arch 2002;
+// 2201's bfloat16 performance path without transpose: an int4b_t source's N a multiple of 64;
 // every transposed form on 2201/2002: k * sizeof(InputDataType) a multiple of 32 (the kit's
 // check; sizeof(int4b_t) is 1 there); the Brcb path: scaleN equal to the source's rows (and on
 // the 950 k 32-byte aligned in the source); no int4b_t source on the 950.
@@ -67,6 +72,7 @@
 #include <vector>
 
 #include "lib/quantization/ascend_antiquant_950.h"
+#include "lib/quantization/ascend_antiquant_pass.h"
 #include "lib/quantization/ascend_antiquant_brcb.h"
 #include "lib/quantization/quant_common.h"
 
@@ -90,32 +96,6 @@ struct AntiQuantizeConfig {
 }  // namespace AscendC
 
 namespace lngrad::aicore::quant_detail {
-
-// One element of the anti-quantization: (src + offset) * scale; the offset and scale of type P
-// (the destination's, or float for AntiQuantize's per-token and per-group forms). vectorSeq:
-// the vector sequence of ascend_antiquant_impl.h (every 2201/2002 form and the 950's scale-only
-// forms): half output in half instructions (Add, Mul: IEEE); else, and for bfloat16, float then
-// the Cast (ArchConv: on 3510 the basic Cast is a register Cast with SatMode::SAT too,
-// dav_3510's CastIntrinsicsImplVF).
-template <typename D, typename S, typename P>
-D AntiQuantElem(S x, P off, P sc, bool withOffset, bool vectorSeq) {
-  const float xf = F(x);  // int8 / int4 / 8-bit floats -> (half ->) float is exact
-  if constexpr (std::is_same_v<D, half> && std::is_same_v<P, half>) {
-    if (vectorSeq) {
-      half h = half(xf);
-      if (withOffset) h = HAdd(h, off);
-      return HMul(h, sc);
-    }
-  }
-  float v = xf;
-  if (withOffset) v = v + F(off);
-  v = v * F(sc);
-  if constexpr (std::is_same_v<D, float>) {
-    return v;
-  } else {
-    return ArchConv<D, float>(v, RoundMode::CAST_RINT);
-  }
-}
 
 // The group count of an offset/scale tensor: the shape info's value, else ShapeInfo dim `dim`.
 template <typename D>
@@ -181,57 +161,6 @@ struct ParamElem<AscendC::LocalTensor<T>, D> {
   using type = T;
 };
 
-template <typename S>
-S SrcAt(const AscendC::LocalTensor<S>& t, uint64_t i) {
-  return detail::LoadElem<S>(reinterpret_cast<const std::byte*>(t.HostPtr()), i);
-}
-
-// The source element the scale-only sequence reads for flat element i (int4b_t): its
-// AntiQuantOuterLoop calls are `seg` elements from multiples of seg and, for bfloat16 output,
-// chunks of `chunk` within a call; the kit's operator[] of a half-byte type moves the address
-// by offset / 2 bytes, so a call or chunk at an odd element starts at the nibble before it.
-inline uint64_t HalfByteReadIndex(uint64_t i, uint64_t seg, uint64_t chunk) {
-  const uint64_t s = i / seg * seg, t = (i - s) / chunk * chunk;
-  return 2 * (s / 2) + 2 * (t / 2) + (i - s - t);
-}
-
-// The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i,
-// srcAt(i) the source element it reads; vectorSeq as AntiQuantElem's.
-template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
-void AntiQuantPassAt(const char* api, const AscendC::LocalTensor<D>& dst,
-                     const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                     uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                     bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt, SrcIdx&& srcAt) {
-  CheckCount(api, src, n, "src");
-  CheckCount(api, dst, n, "dst");
-  if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
-  std::vector<Span> reads{SpanOf(src, n)};
-  reads.insert(reads.end(), params.begin(), params.end());
-  detail::RestoreMaskAfterCount(detail::MaskContext(api));
-  {
-    san::Instr in(Pipe::kV, api, loc);
-    if (in) {
-      for (const Span& s : reads) {
-        if (s.bytes != 0) in.Read(s.p, s.bytes);
-      }
-      in.Write(SpanOf(dst, n).p, SpanOf(dst, n).bytes);
-    }
-  }
-  D* out = dst.HostPtr();
-  for (uint64_t i = 0; i < n; ++i) {
-    out[i] = AntiQuantElem<D>(SrcAt(src, srcAt(i)), offAt(i), scAt(i), withOffset, vectorSeq);
-  }
-}
-
-template <typename S, typename D, typename OffAt, typename ScAt>
-void AntiQuantPass(const char* api, const AscendC::LocalTensor<D>& dst,
-                   const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
-                   uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                   bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt) {
-  AntiQuantPassAt(api, dst, src, tmp, tmpMin, n, params, loc, withOffset, vectorSeq, offAt, scAt,
-                  [](uint64_t i) { return i; });
-}
-
 }  // namespace lngrad::aicore::quant_detail
 
 namespace AscendC {
@@ -252,7 +181,18 @@ bool Uses950Sequence(const char* api) {
   }
 }
 
-// The tensor forms: offset null means no offset (the scale-only form).
+// The tensor forms: offset null means no offset (the scale-only form). The paths of
+// ascend_antiquant_impl.h (2201/2002; on 3510 the scale-only forms, which take that file's
+// sequence there too) rather than the groups, half output: without transpose and with an
+// offset, the performance path reads the offset and scale with repeat stride 0 (row k takes
+// element n); transposed, the Brcb path (sharedTmpBuffer of at least 32 bytes per scale row,
+// twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
+// scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) without
+// transpose and with an offset: NoTransposeWithOffset; its scale-only form runs each row in
+// chunks of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
+// (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
+// The transposed fallback with an offset (AntiQuantImplScalar) reads the scale at the
+// offset's index: the offset's groups.
 template <typename S, typename D, bool isTranspose>
 void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const LocalTensor<D>* offset,
                 const LocalTensor<D>& scale, const LocalTensor<uint8_t>& tmp, uint32_t k,
@@ -284,16 +224,6 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   q::Require(k % gs == 0 && k % go == 0, kApi, "the group count must divide k");
   q::CheckCount(kApi, scale, gs * per, "scale");
   if (offset != nullptr) q::CheckCount(kApi, *offset, go * per, "offset");
-  // The paths of ascend_antiquant_impl.h (2201/2002; on 3510 the scale-only forms, which take
-  // that file's sequence there too) rather than the groups, half output: without transpose and
-  // with an offset, the performance path reads the offset and scale with repeat stride 0 (row k
-  // takes element n); transposed, the Brcb path (sharedTmpBuffer of at least 32 bytes per scale
-  // row, twice that with an offset, and k < 4096) broadcasts element n to row n. Otherwise (the
-  // scale-only form, the scalar fallback): the groups. bfloat16 output (2201/2002) takes the
-  // performance path (element n) without transpose and with an offset when sharedTmpBuffer holds
-  // 8 bytes per scale element and 256 per row of k; its scale-only form runs each row in chunks
-  // of sharedTmpBuffer / 8 elements and hands every chunk the row's scale from its start
-  // (AntiQuantOuterLoop), so column n takes element n % (sharedTmpBuffer / 8) of the scale row.
   const bool vectorSeq = !q::Is3510() || offset == nullptr;
   if constexpr (isTranspose) {
     // The Brcb paths (half: AscendAntiQuantFP16Transpose; bfloat16 on 2201:
@@ -305,12 +235,15 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
       return;
     }
   }
-  bool perN = false;
-  if (vectorSeq && std::is_same_v<D, half>) {
-    perN = !isTranspose && offset != nullptr;
-  } else if (vectorSeq) {
-    perN = !isTranspose && offset != nullptr &&
-           tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
+  bool perN = false;  // the performance path: row k takes element n
+  if constexpr (!isTranspose) {
+    if (vectorSeq && offset != nullptr) {
+      perN = NoTransposeWithOffset<S, D>(dst, src, *offset, scale, tmp, k, gs, nCols,
+                                         q::AntiQuantTmpMin(std::is_same_v<D, bfloat16_t>, false,
+                                                            static_cast<uint32_t>(gs * per), k),
+                                         loc);
+      if (!perN) return;
+    }
   }
   const uint64_t chunk = std::is_same_v<D, bfloat16_t> && !isTranspose && offset == nullptr
                              ? std::max<uint64_t>(tmp.GetSize() / 8, 1)
@@ -337,12 +270,14 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const uint64_t srcChunk =
       std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
   const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; };
-  const auto scAt = [&](uint64_t i) { return sp[index(i, gs)]; };
+  const uint32_t gsRead = isTranspose && offset != nullptr ? go : gs;
+  if (gsRead != gs) q::CheckCount(kApi, scale, gsRead * per, "scale");
+  const auto scAt = [&](uint64_t i) { return sp[index(i, gsRead)]; };
   const auto srcAt = [&](uint64_t i) {
     return halfByte ? q::HalfByteReadIndex(i, seg, srcChunk) : i;
   };
   q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
-                     {q::SpanOf(scale, gs * per),
+                     {q::SpanOf(scale, gsRead * per),
                       offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
                      loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
   // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback).

@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "lib/quantization/ascend_antiquant_pass.h"
 #include "lib/quantization/quant_common.h"
 
 namespace AscendC::lngrad_antiquant {
@@ -287,6 +288,102 @@ void OuterLoopScratch(const LocalTensor<uint8_t>& tmp, uint64_t total, uint64_t 
       for (uint64_t j = 0; j < n; ++j) f[j] = product(s + t + j);
       for (uint64_t j = 0; tensorForm && j < n; ++j) f[n + j] = rowScale(s, j);
     }
+  }
+}
+
+// The bfloat16 fallback without transpose with an offset tensor (2201/2002:
+// AntiQuantNoTransposeImplScalar, taken below the performance path's sharedTmpBuffer of 8 bytes
+// per scale element and 256 per row of k): rows j < k / groupCount only (the scale's group
+// count; the rows past are not written), each an AntiQuantOuterLoop call src[j n] of n elements
+// handed the whole offset and scale tensors, so its chunks of tmpSize = sharedTmpBuffer / 8
+// elements take both from element 0: element (j, c) takes element c % tmpSize of each. int4b_t
+// odd calls and chunks start at the nibble below (HalfByteReadIndex); the scratch as
+// OuterLoopScratch's tensor form (the scale's first elements as floats after the products).
+template <typename S>
+void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                             const LocalTensor<bfloat16_t>& offset,
+                             const LocalTensor<bfloat16_t>& scale, const LocalTensor<uint8_t>& tmp,
+                             uint32_t k, uint32_t groupCount, uint64_t n, uint64_t tmpMin,
+                             lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  constexpr const char* kApi = "AscendAntiQuant";
+  const uint64_t chunk = tmp.GetSize() / 8;
+  q::Require(chunk != 0, kApi,
+             "the bfloat16_t fallback runs rows in chunks of sharedTmpBuffer / 8 elements: "
+             "sharedTmpBuffer needs at least 8 bytes");
+  if (chunk == 0 || groupCount == 0) return;
+  const uint64_t total = uint64_t{k / groupCount} * n, params = std::min(n, chunk);
+  q::CheckCount(kApi, offset, params, "offset");
+  q::CheckCount(kApi, scale, params, "scale");
+  const bfloat16_t* op = offset.HostPtr();
+  const bfloat16_t* sp = scale.HostPtr();
+  const auto srcAt = [&](uint64_t i) {
+    return std::is_same_v<S, int4b_t> ? q::HalfByteReadIndex(i, n, chunk) : i;
+  };
+  const auto offAt = [&](uint64_t i) { return op[i % n % chunk]; };
+  const auto scAt = [&](uint64_t i) { return sp[i % n % chunk]; };
+  q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
+                     {q::SpanOf(offset, params), q::SpanOf(scale, params)}, loc, true, true, offAt,
+                     scAt, srcAt);
+  OuterLoopScratch(
+      tmp, total, n, true,
+      [&](uint64_t i) { return (q::F(BrcbSrcAt(src, srcAt(i))) + q::F(offAt(i))) * q::F(scAt(i)); },
+      [&](uint64_t, uint64_t j) { return q::F(sp[j]); }, loc);
+}
+
+// 2201's bfloat16 performance path without transpose (PreCast, AscendAntiQuantNoTranspose
+// Performance{,Tail}): PreCast casts So = offset.GetSize() elements of the offset to scratch
+// floats [0, So) and as many of the scale (its counter mask is the offset's size) to [So, 2 So);
+// column c then adds float c and multiplies by float N + c: offset[N + c] while N + c < So (an
+// offset of more than N elements, e.g. [groups, N]), else scale[N + c - So]. Its scratch is not
+// modelled (left alone).
+template <typename S>
+void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
+                     const LocalTensor<bfloat16_t>& offset, const LocalTensor<bfloat16_t>& scale,
+                     const LocalTensor<uint8_t>& tmp, uint32_t k, uint64_t n, uint64_t tmpMin,
+                     lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
+  const uint64_t so = offset.GetSize();
+  q::CheckCount("AscendAntiQuant", scale, so, "scale");  // PreCast's cast of the scale
+  const bfloat16_t* op = offset.HostPtr();
+  const bfloat16_t* sp = scale.HostPtr();
+  const auto image = [&](uint64_t f) { return f < so ? op[f] : sp[f - so]; };
+  q::AntiQuantPass(
+      "AscendAntiQuant", dst, src, &tmp, tmpMin, uint64_t{k} * n,
+      {q::SpanOf(offset, so), q::SpanOf(scale, so)}, loc, true, true,
+      [&](uint64_t i) { return image(i % n); }, [&](uint64_t i) { return image(n + i % n); });
+}
+
+// 2201/2002 without transpose with an offset tensor: true where the half performance path runs
+// (row k takes element n, in TensorForm's pass); bfloat16 runs here (false): with
+// sharedTmpBuffer of 8 bytes per scale element and 256 per row of k Bf16Performance, below it
+// Bf16NoTransposeFallback. The
+// bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages its tail
+// rows 8 blocks apart (the default repeat stride) and, past k 255, starts slices at unaligned
+// addresses: not followed, refused in checked mode for N not a multiple of 64.
+template <typename S, typename D>
+bool NoTransposeWithOffset(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+                           const LocalTensor<D>& offset, const LocalTensor<D>& scale,
+                           const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t groupCount,
+                           uint64_t n, uint64_t tmpMin, lngrad::aicore::SrcLoc loc) {
+  if constexpr (std::is_same_v<D, half>) {
+    return true;
+  } else {
+    const bool perf = tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
+    lngrad::aicore::quant_detail::Require(
+        !perf || !std::is_same_v<S, int4b_t> || n % 64 == 0, "AscendAntiQuant",
+        "the bfloat16_t path without transpose with an offset tensor and an int4b_t source takes "
+        "N (" +
+            std::to_string(n) +
+            ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, its "
+            "tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k above 255 "
+            "starts slices at unaligned addresses (lngrad does not follow it)");
+    if (perf) {
+      Bf16Performance<S>(dst, src, offset, scale, tmp, k, n, tmpMin, loc);
+    } else {
+      Bf16NoTransposeFallback<S>(dst, src, offset, scale, tmp, k, groupCount, n, tmpMin, loc);
+    }
+    return false;
   }
 }
 
