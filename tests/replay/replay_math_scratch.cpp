@@ -1,0 +1,109 @@
+// The math family's scratch on arch 2201/2002 (replay_math_scratch.h). Provenance: written by
+// helper mth1 (session 17) from the toolkit's sources at commit 82b89a15f, read for this file:
+// tanh_common_impl.h (TanhImpl, TanhFormulasTmpCalc, TanhCompute, TanhFormulaImpl) and
+// log_common_impl.h (Log2Impl, Log2Compute). A separate reading by the same helper who changed
+// lngrad's scratch (include/ascendc/adv/lib/math/): for Tanh and Log2 lngrad's change was
+// written first, from the same reading of those sources, and this replay after it, from the
+// sources again; lngrad's per-element steps of these APIs had been read before. Each instruction
+// is one binary32 operation per element (replay_math_ops.h's choices: Exp and Ln in double
+// rounded once, Mins/Maxs give the scalar for a NaN element); counter mode: an instruction
+// touches exactly the round's elements.
+#include "replay_math_scratch.h"
+
+#include <cstring>
+
+#include "replay_math_ops.h"
+
+namespace lngrad_replay {
+namespace {
+
+using math_ops::ExpF;
+using math_ops::LnF;
+using math_ops::Maxs;
+using math_ops::Mins;
+
+// A float temp tensor inside the scratch: `base` words from its start.
+class Temp {
+ public:
+  Temp(uint8_t* scratch, uint32_t base) : p_(scratch + 4 * static_cast<size_t>(base)) {}
+  float Get(uint32_t j) const {
+    float v;
+    std::memcpy(&v, p_ + 4 * static_cast<size_t>(j), 4);
+    return v;
+  }
+  void Set(uint32_t j, float v) const { std::memcpy(p_ + 4 * static_cast<size_t>(j), &v, 4); }
+
+ private:
+  uint8_t* p_;
+};
+
+// The kit's round loop: rounds of `chunk` elements, then the tail; body(offset, len).
+template <class Body>
+void Rounds(uint32_t n, uint32_t chunk, Body body) {
+  const uint32_t rounds = n / chunk, tail = n % chunk;
+  uint32_t offset = 0;
+  for (uint32_t r = 0; r < rounds; ++r, offset += chunk) body(offset, chunk);
+  if (tail != 0) body(offset, tail);
+}
+
+// TanhFormulaImpl on `len` elements: dst and src are float tensors (the half path passes its
+// conversion tensor as both), clip the clip tensor.
+void TanhFormula(const Temp& dst, const Temp& src, const Temp& clip, uint32_t len) {
+  for (uint32_t j = 0; j < len; ++j) clip.Set(j, Mins(src.Get(j), 8.8f));
+  for (uint32_t j = 0; j < len; ++j) clip.Set(j, Maxs(clip.Get(j), -8.8f));
+  for (uint32_t j = 0; j < len; ++j) clip.Set(j, clip.Get(j) * 2.0f);
+  for (uint32_t j = 0; j < len; ++j) clip.Set(j, ExpF(clip.Get(j)));
+  for (uint32_t j = 0; j < len; ++j) dst.Set(j, clip.Get(j) + -1.0f);
+  for (uint32_t j = 0; j < len; ++j) clip.Set(j, clip.Get(j) + 1.0f);
+  for (uint32_t j = 0; j < len; ++j) dst.Set(j, dst.Get(j) / clip.Get(j));
+}
+
+}  // namespace
+
+// stackSize = (tmpBytes / 4) / procedures (1 float, 2 half), down to a multiple of 32 floats;
+// half: tempTensorConv at 0, tmpClip at stackSize; float: tmpClip at 0.
+bool ReplayTanhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t stack = tmpBytes / 4 / 1 / 32 * 32;
+  if (stack == 0) return false;
+  const Temp clip(scratch, 0);
+  Rounds(n, stack, [&](uint32_t off, uint32_t len) {
+    // dst and src as float tensors over plain arrays: copy through a Temp-shaped view.
+    const Temp d(reinterpret_cast<uint8_t*>(dst + off), 0);
+    const Temp s(reinterpret_cast<uint8_t*>(const_cast<float*>(src + off)), 0);
+    TanhFormula(d, s, clip, len);
+  });
+  return true;
+}
+
+bool ReplayTanhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t stack = tmpBytes / 4 / 2 / 32 * 32;
+  if (stack == 0) return false;
+  const Temp conv(scratch, 0), clip(scratch, stack);
+  Rounds(n, stack, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) conv.Set(j, HalfToFloat(src[off + j]));
+    TanhFormula(conv, conv, clip, len);
+    for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(conv.Get(j));
+  });
+  return true;
+}
+
+// splitSize = tmpBytes / 4 down to a multiple of 32 floats; the tmpTensor at 0: the widened
+// source, Ln in place, Muls by (float) 1.4426950408889634 in place, cast to dst.
+bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
+                           uint32_t tmpBytes) {
+  const uint32_t split = tmpBytes / 4 / 32 * 32;
+  if (split == 0) return false;
+  const Temp t(scratch, 0);
+  const float c = static_cast<float>(1.4426950408889634);
+  Rounds(n, split, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t.Set(j, HalfToFloat(src[off + j]));
+    for (uint32_t j = 0; j < len; ++j) t.Set(j, LnF(t.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) t.Set(j, t.Get(j) * c);
+    for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t.Get(j));
+  });
+  return true;
+}
+
+}  // namespace lngrad_replay

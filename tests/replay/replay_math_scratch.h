@@ -1,0 +1,31 @@
+// lngrad_replay, the math family's scratch on arch 2201/2002: what the transcendental APIs'
+// instruction sequences (impl/adv_api/detail/math/<api>/<api>_common_impl.h, asc-devkit commit
+// 82b89a15f) leave in sharedTmpBuffer (or the stack buffer), written from those sources
+// (replay_math_scratch.cpp says which, per API), with no code shared with include/ or src/.
+//
+// Each function runs the source's loop: the scratch cut into the temp tensors its TmpCalc /
+// UpdateParams function places, the count in rounds of the chunk then a tail, every vector
+// instruction applied over the round's elements in the source's order on the scratch's bytes
+// (`scratch`, tmpBytes long: the bytes no instruction stores to are left as they are). dst gets
+// the results (half: the rounded floats, CAST_NONE to nearest even). They return false where the
+// kit's code would assert (a chunk of 0).
+#pragma once
+
+#include <cstdint>
+
+#include "replay.h"
+
+namespace lngrad_replay {
+
+// Tanh (tanh_common_impl.h).
+bool ReplayTanhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes);
+bool ReplayTanhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes);
+
+// Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
+// other Logs use no scratch.
+bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
+                           uint32_t tmpBytes);
+
+}  // namespace lngrad_replay
