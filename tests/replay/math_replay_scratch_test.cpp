@@ -5,7 +5,8 @@
 // are no multiple of the chunk or of a repeat, inputs with NaN, +-inf, +-0 and subnormals (every
 // binary16 pattern for the half paths). The whole scratch is compared after the call (the bytes
 // the kit's code does not write keep their 0xa5 fill; two NaNs match, as for dst), dst bit for
-// bit with the elements past the count untouched, and the source unchanged.
+// bit with the elements past the count untouched, and the source unchanged (Exp<float> with
+// isReuseSource: as the replay leaves it).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,8 +52,12 @@ using Call = std::function<void(const LocalTensor<T>& dst, const LocalTensor<T>&
 template <class T>
 using R = std::conditional_t<sizeof(T) == 2, rp::Half, float>;
 template <class T>
-using ReplayFn = std::function<bool(const R<T>* src, R<T>* dst, uint32_t n, uint8_t* scratch,
-                                    uint32_t tmpBytes)>;
+using ReplayFn =
+    std::function<bool(R<T>* src, R<T>* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes)>;
+
+// The soc the current comparison runs on (the replays of Exp take 2002's branch on Ascend310P1).
+const char* g_soc = "";
+const char* CurrentSoc() { return g_soc; }
 
 struct Got {
   std::vector<uint8_t> dst, src, tmp;
@@ -119,9 +124,11 @@ void ExpectWords(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wa
       std::memcpy(&b, &want[i], sizeof(E));
       if (IsNan(a) && IsNan(b)) continue;
     }
+    uint32_t a = 0, b = 0;
+    std::memcpy(&a, &got[i], len);
+    std::memcpy(&b, &want[i], len);
     ADD_FAILURE() << what << ": bytes " << i << ".." << i + len - 1 << " of " << got.size()
-                  << " differ, first: lngrad 0x" << std::hex << int{got[i]} << ", replay 0x"
-                  << int{want[i]};
+                  << " differ: lngrad 0x" << std::hex << a << ", replay 0x" << b;
     return;
   }
 }
@@ -132,16 +139,19 @@ void Compare(const char* soc, const std::string& api, const std::vector<T>& in, 
   const std::string what = api + (sizeof(T) == 2 ? "<half>" : "<float>") + " on " + soc +
                            ", count " + std::to_string(count) + ", scratch " +
                            std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)");
-  std::vector<T> want_dst(count + kPast, Sentinel<T>());
+  std::vector<T> want_dst(count + kPast, Sentinel<T>()), want_src = in;
   std::vector<uint8_t> want_tmp(tmpBytes, kFill);
-  ASSERT_TRUE(replay(reinterpret_cast<const R<T>*>(in.data()), reinterpret_cast<R<T>*>(want_dst.data()),
-                     count, want_tmp.data(), tmpBytes))
+  g_soc = soc;
+  ASSERT_TRUE(replay(reinterpret_cast<R<T>*>(want_src.data()),
+                     reinterpret_cast<R<T>*>(want_dst.data()), count, want_tmp.data(), tmpBytes))
       << what;
   const Got got = RunKernel(soc, in, count, tmpBytes, stack, call);
   const auto* wd = reinterpret_cast<const uint8_t*>(want_dst.data());
-  ExpectWords<T>(got.dst, std::vector<uint8_t>(wd, wd + want_dst.size() * sizeof(T)), what + " dst");
-  const auto* ib = reinterpret_cast<const uint8_t*>(in.data());
-  EXPECT_TRUE(got.src == std::vector<uint8_t>(ib, ib + in.size() * sizeof(T))) << what << " src";
+  ExpectWords<T>(got.dst, std::vector<uint8_t>(wd, wd + want_dst.size() * sizeof(T)),
+                 what + " dst");
+  const auto* ws = reinterpret_cast<const uint8_t*>(want_src.data());
+  ExpectWords<T>(got.src, std::vector<uint8_t>(ws, ws + want_src.size() * sizeof(T)),
+                 what + " src");
   ExpectWords<float>(got.tmp, want_tmp, what + " scratch");
 }
 
@@ -150,7 +160,7 @@ std::vector<float> Mixed(uint32_t seed, size_t n, float lo, float hi) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> u(lo, hi);
   std::uniform_int_distribution<int> pick(0, 299);
-  const float sp[] = {0.0f, -0.0f, kInf, -kInf, kNan, 1e-40f, -1e-40f, 6e-8f, 8.8f, -8.8f};
+  const float sp[] = {0.0f, -0.0f, kInf, -kInf, kNan, 1e-40f, -1e-40f, 8.8f, -3e9f, 3e9f};
   std::vector<float> v(n);
   for (auto& x : v) {
     const int k = pick(gen);
@@ -231,6 +241,41 @@ void CallLog2(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTenso
 TEST(MathScratch, Log2Half) {
   Sweep<half>("Log2", 256, CallLog2<half>,
               [](auto... a) { return rp::ReplayLog2HalfScratch(a...); });
+}
+
+// Exp<T, level, reuse> (level >= 1): levels 1, 3 and 10; float also with isReuseSource (the
+// source then compared with the replay's, not unchanged).
+template <class T, uint8_t L, bool kReuse>
+void CallExp(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
+             uint32_t n, bool stack) {
+  stack ? AscendC::Exp<T, L, kReuse>(d, s, n) : AscendC::Exp<T, L, kReuse>(d, s, t, n);
+}
+
+template <class T, uint8_t L, bool kReuse>
+void ExpCases() {
+  const uint32_t min = sizeof(T) == 2 ? 1024 : (kReuse ? 512 : 768);
+  Sweep<T>("Exp" + std::to_string(L) + (kReuse ? " reuse" : ""), min, CallExp<T, L, kReuse>,
+           [](R<T>* src, R<T>* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes) {
+             const bool is2002 = std::string(CurrentSoc()) == "Ascend310P1";
+             if constexpr (sizeof(T) == 2) {
+               return rp::ReplayExpScratch(L, is2002, src, dst, n, scratch, tmpBytes);
+             } else {
+               return rp::ReplayExpScratch(L, kReuse, is2002, src, dst, n, scratch, tmpBytes);
+             }
+           });
+}
+
+TEST(MathScratch, ExpFloat) {
+  ExpCases<float, 1, false>();
+  ExpCases<float, 3, false>();
+  ExpCases<float, 10, false>();
+  ExpCases<float, 10, true>();
+  ExpCases<float, 2, true>();
+}
+
+TEST(MathScratch, ExpHalf) {
+  ExpCases<half, 1, false>();
+  ExpCases<half, 10, false>();
 }
 
 }  // namespace

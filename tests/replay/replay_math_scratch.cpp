@@ -1,15 +1,19 @@
 // The math family's scratch on arch 2201/2002 (replay_math_scratch.h). Provenance: written by
 // helper mth1 (session 17) from the toolkit's sources at commit 82b89a15f, read for this file:
-// tanh_common_impl.h (TanhImpl, TanhFormulasTmpCalc, TanhCompute, TanhFormulaImpl) and
-// log_common_impl.h (Log2Impl, Log2Compute). A separate reading by the same helper who changed
-// lngrad's scratch (include/ascendc/adv/lib/math/): for Tanh and Log2 lngrad's change was
-// written first, from the same reading of those sources, and this replay after it, from the
-// sources again; lngrad's per-element steps of these APIs had been read before. Each instruction
-// is one binary32 operation per element (replay_math_ops.h's choices: Exp and Ln in double
-// rounded once, Mins/Maxs give the scalar for a NaN element); counter mode: an instruction
-// touches exactly the round's elements.
+// tanh_common_impl.h (TanhImpl, TanhFormulasTmpCalc, TanhCompute, TanhFormulaImpl),
+// log_common_impl.h (Log2Impl, Log2Compute) and exp_common_impl.h (ExpImpl, UpdateExpParams,
+// GetExpTensorInfo, ExpND, GetExpInputInTmp, GetExpFloorInput with its 2201 and 2002 branches,
+// ExpHighPrecisionExec, GetExpCastedResult; this replay written before lngrad's Exp scratch). A
+// separate reading by the same helper who changed lngrad's scratch (include/ascendc/adv/lib/math/):
+// for Tanh and Log2 lngrad's change was written first, from the same reading of those sources, and
+// this replay after it, from the sources again; lngrad's per-element steps of these APIs had been
+// read before. Each instruction is one binary32 operation per element (replay_math_ops.h's choices:
+// Exp and Ln in double rounded once, Mins/Maxs give the scalar for a NaN element); counter mode: an
+// instruction touches exactly the round's elements.
 #include "replay_math_scratch.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "replay_math_ops.h"
@@ -58,7 +62,82 @@ void TanhFormula(const Temp& dst, const Temp& src, const Temp& clip, uint32_t le
   for (uint32_t j = 0; j < len; ++j) dst.Set(j, dst.Get(j) / clip.Get(j));
 }
 
+// The float to int32 Cast CAST_FLOOR (saturating; NaN gives 0, the convention of the basic
+// instruction's replay here), then int32 to float CAST_NONE (to nearest even).
+float FloorThroughInt32(float x) {
+  if (std::isnan(x)) return 0.0f;
+  const double f = std::floor(static_cast<double>(x));
+  const double c = std::clamp(f, -2147483648.0, 2147483647.0);
+  return static_cast<float>(static_cast<int32_t>(c));
+}
+
+// The temp tensors of one Exp call and the round body (GetExpFloorInput, ExpHighPrecisionExec).
+struct ExpTemps {
+  Temp floorX, pow, res, intPart;
+  uint32_t level;
+  bool arch2002;
+  void Round(uint32_t len) const {
+    for (uint32_t j = 0; j < len; ++j) {
+      const float x = floorX.Get(j);
+      intPart.Set(j, arch2002 ? FloorThroughInt32(x) : std::floor(x));
+    }
+    for (uint32_t j = 0; j < len; ++j) floorX.Set(j, floorX.Get(j) - intPart.Get(j));
+    for (uint32_t j = 0; j < len; ++j) intPart.Set(j, ExpF(intPart.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) pow.Set(j, floorX.Get(j) + 0.0f);
+    for (uint32_t j = 0; j < len; ++j) res.Set(j, floorX.Get(j) + 0.0f);
+    for (uint32_t j = 0; j < len; ++j) res.Set(j, res.Get(j) + 1.0f);
+    for (uint32_t i = 2; i < level + 1; ++i) {
+      const float c = 1.0f / static_cast<float>(i);
+      for (uint32_t j = 0; j < len; ++j) pow.Set(j, floorX.Get(j) * pow.Get(j));
+      for (uint32_t j = 0; j < len; ++j) pow.Set(j, pow.Get(j) * c);
+      for (uint32_t j = 0; j < len; ++j) res.Set(j, res.Get(j) + pow.Get(j));
+    }
+    for (uint32_t j = 0; j < len; ++j) res.Set(j, res.Get(j) * intPart.Get(j));
+  }
+};
+
+uint8_t* Bytes(float* p) { return reinterpret_cast<uint8_t*>(p); }
+
 }  // namespace
+
+// numberOfTmpBuf 3 (float), 2 (float, reuse); oneTmpSize = words / that, down to 8 floats;
+// FloorX at 0 (reuse: src), FloorXPow at `second` (0 with reuse, else one), IntPart after it;
+// Res is dst at the round's offset.
+bool ReplayExpScratch(uint32_t level, bool reuse, bool arch2002, float* src, float* dst, uint32_t n,
+                      uint8_t* scratch, uint32_t tmpBytes) {
+  const uint32_t one = tmpBytes / 4 / (reuse ? 2 : 3) / 8 * 8;
+  if (one == 0) return false;
+  const uint32_t second = reuse ? 0 : one;
+  const Temp floorX = reuse ? Temp(Bytes(src), 0) : Temp(scratch, 0);
+  Rounds(n, one, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) floorX.Set(j, src[off + j] + 0.0f);
+    const ExpTemps t{floorX,
+                     Temp(scratch, second),
+                     Temp(Bytes(dst + off), 0),
+                     Temp(scratch, second + one),
+                     level,
+                     arch2002};
+    t.Round(len);
+  });
+  return true;
+}
+
+// Half: four tensors of oneTmpSize (words / 4, down to 16): FloorX 0, FloorXPow one, Res 2 one,
+// IntPart 3 one; the widened source in FloorX, Res cast to dst.
+bool ReplayExpScratch(uint32_t level, bool arch2002, const Half* src, Half* dst, uint32_t n,
+                      uint8_t* scratch, uint32_t tmpBytes) {
+  const uint32_t one = tmpBytes / 4 / 4 / 16 * 16;
+  if (one == 0) return false;
+  const ExpTemps t{
+      Temp(scratch, 0), Temp(scratch, one), Temp(scratch, 2 * one), Temp(scratch, 3 * one), level,
+      arch2002};
+  Rounds(n, one, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t.floorX.Set(j, HalfToFloat(src[off + j]));
+    t.Round(len);
+    for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t.res.Get(j));
+  });
+  return true;
+}
 
 // stackSize = (tmpBytes / 4) / procedures (1 float, 2 half), down to a multiple of 32 floats;
 // half: tempTensorConv at 0, tmpClip at stackSize; float: tmpClip at 0.

@@ -20,8 +20,18 @@ namespace lngrad_replay {
 // Tanh (tanh_common_impl.h).
 bool ReplayTanhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
                        uint32_t tmpBytes);
-bool ReplayTanhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
-                       uint32_t tmpBytes);
+bool ReplayTanhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes);
+
+// Exp<T, level, reuse> with level >= 1 (exp_common_impl.h): the temp tensors of
+// UpdateExpParams / GetExpTensorInfo (float: FloorX, FloorXPow, IntPart; with reuse FloorX is
+// src itself, at its base; half: FloorX, FloorXPow, Res, IntPart), chunks of the scratch's
+// floats / tensors rounded down to 32 bytes of T. `arch2002`: GetExpFloorInput's 2002 branch
+// (floor through int32: saturated, NaN to 0, back to float CAST_NONE) instead of 2201's
+// Cast<float, float> CAST_FLOOR. src is written only with reuse (float).
+bool ReplayExpScratch(uint32_t level, bool reuse, bool arch2002, float* src, float* dst, uint32_t n,
+                      uint8_t* scratch, uint32_t tmpBytes);
+bool ReplayExpScratch(uint32_t level, bool arch2002, const Half* src, Half* dst, uint32_t n,
+                      uint8_t* scratch, uint32_t tmpBytes);
 
 // Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
 // other Logs use no scratch.
