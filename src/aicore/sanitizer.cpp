@@ -263,6 +263,13 @@ void Instr::Read(const void* p, uint64_t bytes) { Add(p, bytes, 0); }
 void Instr::Write(const void* p, uint64_t bytes, bool initialises) {
   Add(p, bytes, initialises ? 1 : 2);
 }
+void Instr::WriteUnmodelled(const void* p, uint64_t bytes) { Add(p, bytes, 3); }
+
+void LeaveScratchUnmodelled(const char* api, SrcLoc loc, const void* p, uint64_t bytes) {
+  Instr in(Pipe::kV, api, loc);
+  if (in) in.WriteUnmodelled(p, bytes);
+}
+
 // One strided record when the bursts are apart (checked as the bursts one by one would be,
 // sanitizer_strided.h); overlapping bursts (pitch < len) one by one.
 void Instr::ReadBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch) {

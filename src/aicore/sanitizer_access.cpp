@@ -261,8 +261,20 @@ void BlockState::CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub
     ub_shadow.Visit(ub_offset + (ub0 - b), ub_offset + (ue0 - b), [](uint64_t, uint64_t, Cell& c) {
       c.written = false;
       c.from_unwritten_gm = true;
+      c.left_by = 0;
     });
   }
+}
+
+void BlockState::ReportUnmodelled(uint32_t site, uint32_t left, uint64_t b, uint64_t e) {
+  const Site& api = sites[left];
+  Report(kInitcheck, 5, site, left,
+         "read of scratch " + std::string(api.api) + " left: " + SiteText(site) +
+             " reads UB bytes [" + std::to_string(b) + ", " + std::to_string(e) + ") that " +
+             api.api + " at " + Where(api.loc) +
+             " left in its scratch (sharedTmpBuffer or the stack buffer): their contents after "
+             "the call are the device's intermediates, which lngrad does not model (the "
+             "simulator leaves the bytes as they were); write them before reading");
 }
 
 void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* p, uint64_t bytes,
@@ -298,7 +310,9 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
   const bool init = (tools & kInitcheck) != 0 && in_ub;
   const auto update = [&](uint64_t sb, uint64_t se, Cell& c) {
     if (!write) {
-      if (init && !c.written) {
+      if (init && !c.written && c.left_by != 0) {
+        ReportUnmodelled(site, c.left_by - 1, sb, se);
+      } else if (init && !c.written) {
         const char* why = c.from_unwritten_gm
                               ? "that a copy brought in from device memory no one wrote (it came "
                                 "from aclrtMalloc and no aclrtMemcpy, aclrtMemset or kernel has "
@@ -340,8 +354,9 @@ void BlockState::Access(Pipe pipe, uint32_t site, bool auto_synced, const void* 
         }
       }
     }
-    c.written = c.written || kind == 1;
-    if (kind == 1) c.from_unwritten_gm = false;
+    c.written = kind == 3 ? false : c.written || kind == 1;
+    if (kind == 1 || kind == 3) c.from_unwritten_gm = false;
+    if (kind != 2) c.left_by = kind == 3 && init ? site + 1 : 0;
     c.write_pipe = pipe;
     c.write_atomic = atomic;
     c.write = now;

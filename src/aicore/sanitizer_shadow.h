@@ -27,6 +27,9 @@ struct Cell {
   bool written = false;  // initcheck: an instruction of this block initialised the bytes
   // initcheck: unwritten because a copy brought them in from device memory that nothing wrote
   bool from_unwritten_gm = false;
+  // initcheck: unwritten because a high-level API left them with contents lngrad does not model
+  // (Instr::WriteUnmodelled): that call's site + 1; 0 otherwise.
+  uint32_t left_by = 0;
   Pipe write_pipe = Pipe::kS;
   uint8_t write_atomic = 0;  // GmSpan::atomic of the last write
   Stamp write;

@@ -179,6 +179,9 @@ struct BlockState {
   // ub_offset.. that came from never-written device memory in [gm, gm + bytes) become unwritten,
   // and initcheck reports them where an instruction reads them, not at the copy.
   void CarryUnwritten(const std::byte* gm, uint64_t bytes, uint64_t ub_offset);
+  // initcheck: the instruction at `site` reads UB bytes [b, e) that the API call at site `left`
+  // left with unmodelled contents (Instr::WriteUnmodelled).
+  void ReportUnmodelled(uint32_t site, uint32_t left, uint64_t b, uint64_t e);
   // Set while a GM-to-UB copy's GM read is recorded: its never-written bytes are carried.
   bool carry_gm_unwritten = false;
 

@@ -90,6 +90,10 @@ class Instr {
   // initialises = false: bytes the instruction writes with undefined contents (DataCopyPad's
   // dummy bytes): they race like any write, but initcheck still counts them as unwritten.
   void Write(const void* p, uint64_t bytes, bool initialises = true);
+  // Bytes the instruction writes with contents lngrad does not model (a high-level API's
+  // scratch, which the device leaves holding its intermediates): they race like any write, and
+  // initcheck reports a later read of them, naming the API, until something writes them.
+  void WriteUnmodelled(const void* p, uint64_t bytes);
   // count blocks of len bytes, block i at p + i * pitch (pitch: start to start).
   void ReadBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch);
   void WriteBlocks(const void* p, uint64_t count, uint64_t len, uint64_t pitch,
@@ -106,7 +110,7 @@ class Instr {
     uint64_t bytes;
     uint64_t count;
     uint64_t pitch;
-    uint8_t kind;  // 0 read, 1 write, 2 write without initialising
+    uint8_t kind;  // 0 read, 1 write, 2 write without initialising, 3 unmodelled write
   };
   void Add(const void* p, uint64_t bytes, uint8_t kind, uint64_t count = 1, uint64_t pitch = 0);
 
@@ -122,6 +126,12 @@ class Instr {
   Range* heap_ = nullptr;  // more ranges than kInline
   int heap_cap_ = 0;
 };
+
+// A high-level API call (pipe V, `api` at `loc`) left UB bytes [p, p + bytes) of its scratch
+// (sharedTmpBuffer, or the stack buffer of the overloads without it) holding what the device's
+// sequence leaves there, which lngrad does not model: one Instr that WriteUnmodelled's them. A
+// no-op without an active tool; the callers pass the range the call may write on the device.
+void LeaveScratchUnmodelled(const char* api, SrcLoc loc, const void* p, uint64_t bytes);
 
 // Synchronisation events of the running block (no-ops without an active tool).
 void SetFlag(AscendC::HardEvent evt, int32_t id, SrcLoc loc);

@@ -17,9 +17,13 @@
 // Checked mode: the count within every operand, GeGLU's and SwiGLU's sources of one size,
 // 32-byte aligned operands, dst disjoint from both sources, and on 2201 a sharedTmpBuffer of at
 // least the GetXxxMaxMinTmpSize minimum (GeGLU: 0 float / 1024 half; ReGlu: 256 float / 1536 half
-// and bfloat16; SwiGLU: 0 float / 1536 half), disjoint from the operands.
+// and bfloat16; SwiGLU: 0 float / 1536 half), disjoint from the operands. On 2201/2002 the half
+// (ReGlu: and bfloat16) scratch is left as the kit's loop leaves its float buffers (GluScratch);
+// float computes in dst and leaves the scratch untouched.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
@@ -61,10 +65,27 @@ void GluPass(const char* api, const AscendC::LocalTensor<T>& dst,
                          std::to_string(src1.GetSize()) +
                          "; the two sources must be the same size");
   }
-  m::BinaryPass(api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp,
-                m::TmpMinBytes(factor), n, loc,
-                [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
+  m::BinaryPass<m::PassScratch::kModelled>(
+      api, m::Products::kAll, m::Overlap::kNone, dst, src0, src1, &tmp, m::TmpMinBytes(factor), n,
+      loc, [&f](T a, T b) { return T(f(static_cast<float>(a), static_cast<float>(b))); });
 }
+
+// The float temp buffers of the half (ReGlu: and bfloat16) sequences on 2201/2002, as the loop
+// leaves them (ChunkScratch): element i's values f(x0, x1) in slots at off(len); read from the
+// sources after the pass (dst is disjoint from them).
+template <size_t K, typename T, typename Off, typename F>
+void GluScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                uint64_t n, uint64_t chunk, Off off, F f) {
+  const T* x0 = src0.HostPtr();
+  const T* x1 = src1.HostPtr();
+  MakeChunkScratch<float, K>(tmp, n, chunk, off).Write(api, loc, [&](uint64_t i) {
+    return f(static_cast<float>(x0[i]), static_cast<float>(x1[i]));
+  });
+}
+
+// x rounded up to a multiple of 16 (32 bytes of half).
+inline uint64_t Up16(uint64_t x) { return (x + 15) / 16 * 16; }
 
 }  // namespace lngrad::aicore::eltwise_detail
 
@@ -80,6 +101,18 @@ void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
   a::GluPass("GeGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 4,
              calCount, loc,
              [arch3510](float x0, float x1) { return a::GeGluSteps(x0, x1, arch3510); });
+  // Half on 2201/2002: chunks of bytes / 8 rounded down to 16; src0 in float at 0, the product
+  // at the chunk's count rounded up to 16 (geglu_common_impl.h). Float computes in dst.
+  if (sizeof(T) == 4 || arch3510) return;
+  const uint64_t chunk = sharedTmpBuffer.View().size_bytes / 8 / 16 * 16;
+  a::GluScratch<2>(
+      "GeGLU", loc, sharedTmpBuffer, srcTensor0, srcTensor1, calCount, chunk,
+      [](uint64_t len) {
+        return std::array<uint64_t, 2>{0, a::Up16(len)};
+      },
+      [](float x0, float x1) {
+        return std::array<float, 2>{x0, a::GeGluSteps(x0, x1, false)};
+      });
 }
 
 template <typename T, bool isReuseSource = false>
@@ -118,6 +151,18 @@ void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
       "ReGlu", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 1 : 6, calCount,
       loc, [arch3510 = a::On3510()](float x0, float x1) { return a::ReGluSteps(x0, x1, arch3510); },
       /*equal_sizes=*/false);
+  // Half and bfloat16 on 2201/2002: chunks of (bytes / 4) / 3 rounded down to 32; x0, x1 and
+  // the product in float at 0, stackSize, 2 stackSize (reglu_common_impl.h). Float: in dst.
+  if (sizeof(T) == 4 || a::On3510()) return;
+  const uint64_t stack = sharedTmpBuffer.View().size_bytes / 4 / 3 / 32 * 32;
+  a::GluScratch<3>(
+      "ReGlu", loc, sharedTmpBuffer, srcTensor0, srcTensor1, calCount, stack,
+      [stack](uint64_t) {
+        return std::array<uint64_t, 3>{0, stack, 2 * stack};
+      },
+      [](float x0, float x1) {
+        return std::array<float, 3>{x0, x1, a::ReGluSteps(x0, x1, false)};
+      });
 }
 
 template <typename T, bool isReuseSource = false>
@@ -138,6 +183,20 @@ void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
   const float beta = scalarValue;
   a::GluPass("SwiGLU", dstTensor, srcTensor0, srcTensor1, sharedTmpBuffer, sizeof(T) == 4 ? 0 : 6,
              calCount, loc, [beta](float x0, float x1) { return a::SwiGluSteps(x0, x1, beta); });
+  // Half on 2201/2002: chunks of (bytes / 4) / 3 rounded down to 16 (16 when that is 0); x1,
+  // the product and x0 in float at 0, c and 2c, c the chunk's count rounded up to 16
+  // (swiglu_common_impl.h). Float computes in dst.
+  if (sizeof(T) == 4 || a::On3510()) return;
+  const uint64_t stack =
+      std::max<uint64_t>(sharedTmpBuffer.View().size_bytes / 4 / 3 / 16 * 16, 16);
+  a::GluScratch<3>(
+      "SwiGLU", loc, sharedTmpBuffer, srcTensor0, srcTensor1, calCount, stack,
+      [](uint64_t len) {
+        return std::array<uint64_t, 3>{0, a::Up16(len), 2 * a::Up16(len)};
+      },
+      [beta](float x0, float x1) {
+        return std::array<float, 3>{x1, a::SwiGluSteps(x0, x1, beta), x0};
+      });
 }
 
 template <typename T, bool isReuseSource = false>

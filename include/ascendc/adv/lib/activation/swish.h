@@ -12,10 +12,12 @@
 //
 // Checked mode: the count within dst and src, 32-byte aligned operands, dst and src disjoint
 // (不支持源操作数与目的操作数地址重叠), and for Sigmoid on 2201 a sharedTmpBuffer of at least
-// GetSigmoidMaxMinTmpSize's 256 bytes, disjoint from the operands. Swish and Silu take no
-// scratch.
+// GetSigmoidMaxMinTmpSize's 256 bytes, disjoint from the operands. On 2201/2002 Sigmoid's scratch
+// holds 1 (its Duplicate) in the first min(count, chunk) elements of T, as sigmoid_impl.h leaves
+// it. Swish and Silu take no scratch.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "lib/activation/eltwise_common.h"
@@ -53,14 +55,21 @@ void Sigmoid(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(a::kHalfOrFloat<T>, "Sigmoid: T must be half or float");
   const bool in_float = a::On3510();
-  m::UnaryPass("Sigmoid", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-               &sharedTmpBuffer, m::TmpMinBytes(1), calCount, loc, [in_float](T x) {
-                 using C = a::StepType<T>;
-                 const float r =
-                     in_float ? a::SigmoidSteps(static_cast<float>(x))
-                              : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
-                 return T(r);
-               });
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Sigmoid", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+      m::TmpMinBytes(1), calCount, loc, [in_float](T x) {
+        using C = a::StepType<T>;
+        const float r = in_float ? a::SigmoidSteps(static_cast<float>(x))
+                                 : static_cast<float>(a::SigmoidSteps(C(static_cast<float>(x))));
+        return T(r);
+      });
+  // On 2201/2002 (sigmoid_impl.h): chunks of the scratch's bytes / sizeof(T), each one's
+  // Duplicate of 1 at the scratch's start: 1 in its first min(count, chunk) elements.
+  if (in_float) return;
+  const uint64_t chunk = sharedTmpBuffer.View().size_bytes / sizeof(T);
+  a::MakeChunkScratch<T, 1>(sharedTmpBuffer, calCount, chunk, [](uint64_t) {
+    return std::array<uint64_t, 1>{0};
+  }).Write("Sigmoid", loc, [](uint64_t) { return std::array<T, 1>{T(1.0f)}; });
 }
 
 template <typename T, bool isReuseSource = false>

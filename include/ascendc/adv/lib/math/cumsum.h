@@ -161,6 +161,8 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
                  static_cast<int64_t>(n), {d, s});
   detail::RestoreMaskAfterCount(detail::MaskContext(kApi));
   Record(kApi, loc, n, {d, s});
+  // 2201's sequence works in the scratch (not modelled); the 950's stores are (below).
+  if (!On3510()) LeaveScratch(kApi, loc, tmp.View());
   std::vector<float> v(n);
   const T* in = src.HostPtr();
   for (uint64_t i = 0; i < n; ++i) v[i] = Widen(in[i]);

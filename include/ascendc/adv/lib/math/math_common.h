@@ -9,6 +9,7 @@
 // APIs").
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -158,6 +159,26 @@ inline void Record(const char* api, SrcLoc loc, uint64_t n, Operands ops) {
 // True when the running block is arch 3510 (the 950's register code).
 inline bool On3510() { return detail::rep::RunningArch() == NpuArch::k3510; }
 
+// The call at `loc` left scratch bytes [0, min(bytes, the tensor's size)) holding what the
+// device's sequence leaves there (its intermediates), which lngrad does not model: initcheck
+// reports a later read of them, naming `api` (san::LeaveScratchUnmodelled; no cost without an
+// active sanitizer tool). The one helper of every API whose scratch is checked, not modelled.
+inline void LeaveScratch(const char* api, SrcLoc loc, const detail::TensorView& tmp,
+                         uint64_t bytes = UINT64_MAX) {
+  if (tmp.ptr == nullptr) return;
+  san::LeaveScratchUnmodelled(api, loc, tmp.ptr, std::min<uint64_t>(bytes, tmp.size_bytes));
+}
+
+// The element-wise passes' scratch (UnaryPass, BinaryPass): the 2201/2002 sequences with a
+// nonzero minimum size their chunks by sharedTmpBuffer (or the stack buffer) and lay their
+// intermediates out over all of it; the 950's register code of these APIs leaves it alone
+// (where it does store into it, the API writes what it stores after the pass: Exp, Sin/Cos,
+// Power, Digamma, Lgamma).
+inline void LeavePassScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>* tmp,
+                             uint64_t tmp_min) {
+  if (tmp != nullptr && tmp_min != 0 && !On3510()) LeaveScratch(api, loc, tmp->View());
+}
+
 // The minimum scratch of the 2201/2002 sequences that size their chunks by the buffer:
 // k * 256 bytes (k = the API's "calc factor" of its tiling function); 0 on 3510, whose
 // register-based implementations use none.
@@ -206,8 +227,12 @@ void StoreElem(T* p, uint64_t i, Loaded<T> v) {
   }
 }
 
+// Whether the API itself writes what the device leaves in its scratch (kModelled: the pass
+// leaves the scratch alone) or not (kUnmodelled: LeavePassScratch marks it for initcheck).
+enum class PassScratch { kUnmodelled, kModelled };
+
 // Checks, records and runs dst[i] = f(src[i]) for i < count. `tmp` null: no scratch involved.
-template <typename D, typename S, typename F>
+template <PassScratch kScratch = PassScratch::kUnmodelled, typename D, typename S, typename F>
 void UnaryPass(const char* api, Products products, Overlap overlap,
                const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
                const AscendC::LocalTensor<uint8_t>* tmp, uint64_t tmp_min, int64_t count,
@@ -218,6 +243,7 @@ void UnaryPass(const char* api, Products products, Overlap overlap,
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   const uint64_t n = static_cast<uint64_t>(count);
   Record(api, loc, n, {d, s});
+  if constexpr (kScratch == PassScratch::kUnmodelled) LeavePassScratch(api, loc, tmp, tmp_min);
   D* out = dst.HostPtr();
   const S* in = src.HostPtr();
   uint64_t i = 0;
@@ -226,7 +252,7 @@ void UnaryPass(const char* api, Products products, Overlap overlap,
 }
 
 // The same for dst[i] = f(src0[i], src1[i]).
-template <typename D, typename S, typename F>
+template <PassScratch kScratch = PassScratch::kUnmodelled, typename D, typename S, typename F>
 void BinaryPass(const char* api, Products products, Overlap overlap,
                 const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src0,
                 const AscendC::LocalTensor<S>& src1, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -237,6 +263,7 @@ void BinaryPass(const char* api, Products products, Overlap overlap,
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   const uint64_t n = static_cast<uint64_t>(count);
   Record(api, loc, n, {d, a, b});
+  if constexpr (kScratch == PassScratch::kUnmodelled) LeavePassScratch(api, loc, tmp, tmp_min);
   D* out = dst.HostPtr();
   const S* x = src0.HostPtr();
   const S* y = src1.HostPtr();

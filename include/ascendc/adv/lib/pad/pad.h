@@ -190,6 +190,10 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   T* out = dst.HostPtr();
   const T pad = static_cast<T>(p.padValue);
   td::RecordMove(api, loc, {{in, h * w * sizeof(T)}}, {{out, h * out_w * sizeof(T)}});
+  // The unaligned sequence's tmp1 and tmp2 (tmpBuffer1BlockNum * 512 bytes each): not modelled.
+  if (!aligned) {
+    math_detail::LeaveScratch(api, loc, tmp.View(), uint64_t{t.tmpBuffer1BlockNum} * 2 * 512);
+  }
   for (uint64_t r = 0; r < h; ++r) {
     T* row = out + r * out_w;
     const T* s = in + r * w;
@@ -222,6 +226,8 @@ void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   td::RequireElems(dst, h * out_w, api, "dstTensor");
   td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
                  {{dst.HostPtr(), h * out_w * sizeof(T)}});
+  // 2201/2002 copy through tmp1 and tmp2 (not modelled); the 950's register code uses none.
+  if (detail::rep::RunningArch() != NpuArch::k3510) math_detail::LeaveScratch(api, loc, tmp);
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t r = 0; r < h; ++r) {

@@ -550,6 +550,8 @@ void Fp4Transposed(const LocalTensor<D>& dst, const LocalTensor<S>& src,
     q::CheckCount(kApi, scale, total / 32, "scale");
     q::Record(kApi, loc, {q::SpanOf(src, total), q::SpanOf(scale, total / 32)},
               {q::SpanOf(dst, total)});
+    // CastScale's converted scales in the scratch: not modelled.
+    lngrad::aicore::math_detail::LeaveScratch(kApi, loc, tmp.View(), total / 32 * sizeof(D));
     Fp4Run<S, D>(dst.HostPtr(), in, 0, sc, total);
     return;
   }
@@ -565,6 +567,7 @@ void Fp4Transposed(const LocalTensor<D>& dst, const LocalTensor<S>& src,
   q::CheckCount(kApi, scale, last + (std::min(chunk, total - last) + 31) / 32, "scale");
   q::CheckCount(kApi, src, 2 * last + std::min(chunk, total - last), "src");
   q::Record(kApi, loc, {q::SpanOf(src, total)}, {q::SpanOf(dst, total)});
+  lngrad::aicore::math_detail::LeaveScratch(kApi, loc, tmp.View());  // each chunk's scales
   for (uint64_t first = 0; first < total; first += chunk) {
     Fp4Run<S, D>(dst.HostPtr() + first, in, 2 * first, sc + first,
                  std::min<uint64_t>(chunk, total - first));

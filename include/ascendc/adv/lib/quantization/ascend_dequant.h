@@ -157,6 +157,11 @@ void DequantPass(const char* api, const AscendC::LocalTensor<D>& dst,
     CheckTmp(api, *tmp, ((uint64_t{p.calCount} + 7) / 8 * 8 + p.n) * sizeof(float));
   }
   Record(api, loc, {SpanOf(src, total), scaleSpan}, {SpanOf(dst, dstCount)});
+  // 2201/2002 stage the float row and the scales in the scratch (not modelled); 3510 uses none.
+  if (tmp != nullptr && !Is3510()) {
+    math_detail::LeaveScratch(api, loc, tmp->View(),
+                              ((uint64_t{p.calCount} + 7) / 8 * 8 + p.n) * sizeof(float));
+  }
   const int32_t* in = src.HostPtr();
   D* out = dst.HostPtr();
   // int32 -> float: nearest even on 2201/2002, ties away from zero on 3510 (MrgZRndA).

@@ -119,6 +119,13 @@ namespace lngrad::aicore::quant_detail {
 
 inline constexpr uint64_t kAscendQuantTmpMin = 512;
 
+// 2201/2002's AscendQuant sizes its chunks by the scratch and casts through it (not modelled);
+// the 950's register code uses none.
+inline void LeaveQuantScratch(const char* api, SrcLoc loc,
+                              const AscendC::LocalTensor<uint8_t>& tmp) {
+  if (!Is3510()) math_detail::LeaveScratch(api, loc, tmp.View());
+}
+
 // The half form of a source element (float: Cast to half, round to nearest even; 3510: the
 // register Cast's SatS trait, quant_common.h ArchConv).
 template <typename T>
@@ -248,6 +255,7 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
   const uint64_t n = kStatic ? config.calcCount : calCount;
   q::CheckQuantOperands("AscendQuant", dstTensor, srcTensor, sharedTmpBuffer, n);
   q::Record("AscendQuant", loc, {q::SpanOf(srcTensor, n)}, {q::SpanOf(dstTensor, n)});
+  q::LeaveQuantScratch("AscendQuant", loc, sharedTmpBuffer);
   const half hs = q::Conv<half, float>(scale, RoundMode::CAST_NONE);
   const half ho = q::Conv<half, float>(offset, RoundMode::CAST_NONE);
   q::QuantLoop(
@@ -319,6 +327,7 @@ void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
             {q::SpanOf(src, n), q::SpanOf(scaleTensor, sc),
              offsetTensor != nullptr ? q::SpanOf(*offsetTensor, sc) : q::Span{nullptr, 0}},
             {q::SpanOf(dst, n)});
+  q::LeaveQuantScratch(kApi, loc, tmp);
   const std::vector<half> hs = q::ChannelHalves(scaleTensor, sc);
   const std::vector<half> ho = offsetTensor != nullptr
                                    ? q::ChannelHalves(*offsetTensor, sc)

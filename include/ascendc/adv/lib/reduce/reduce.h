@@ -10,7 +10,8 @@
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
 // the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold (the AR
-// ones and the scratch are not promised); where the 950's order runs, src and the scratch are left
+// ones and the scratch are not modelled; initcheck reports a read of the scratch after the call
+// before a write); where the 950's order runs, src and the scratch are left
 // as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its
 // unaligned paths in src, the others in the scratch).
 //
@@ -145,6 +146,10 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
     if (sm.WrittenBytes() != 0) rec.Write(sb, sm.WrittenBytes());
     if (tm.WrittenBytes() != 0) rec.Write(tmp.HostPtr(), tm.WrittenBytes());
     rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
+  }
+  // 2201/2002's sequences work in the scratch (not modelled): initcheck reports later reads.
+  if (detail::rep::RunningArch() != NpuArch::k3510) {
+    math_detail::LeaveScratch(Name(op), loc, tmp.View());
   }
 }
 

@@ -238,6 +238,17 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
   }
 }
 
+// What the radix select (950) and the 2201/2002 merge sequence leave in tmpLocal is not modelled
+// (Run and RunRadix compute the outputs only): the tiling's tmpLocalSize elements of T (the
+// whole buffer when the tiling gives none) are left unmodelled for initcheck. The 950's merge
+// sort (RunMerge950) runs lngrad's instructions on the scratch, so its bytes are the device's.
+template <typename T>
+void LeaveTopKScratch(const AscendC::LocalTensor<uint8_t>& tmp,
+                      const AscendC::tiling::TopkTiling& tiling, SrcLoc loc) {
+  const uint64_t laid = uint64_t(std::max(tiling.tmpLocalSize, 0)) * sizeof(T);
+  math_detail::LeaveScratch("TopK", loc, tmp.View(), laid != 0 ? laid : UINT64_MAX);
+}
+
 // Arch 3510, the MERGE_SORT config (topk_3510_impl.h TopKNormal / TopKNSmall outside the
 // RadixSelectTopK namespace), run on lngrad's instructions as the kit calls them, the scratch
 // (tmpLocal as T) laid out by the 950's tiling: the indexes (CreateVecIndex, NSMALL copied to
@@ -322,6 +333,7 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
                 uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
       td::RunRadix<T, isInitIndex, kNSmall>(dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal,
                                             k, topKInfo, largest, config.sorted, loc);
+      td::LeaveTopKScratch<T>(tmpLocal, tilling, loc);
       return;
     }
   }
@@ -336,6 +348,7 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
   lngrad::aicore::topk_detail::Run<T, isInitIndex, isHasfinish, topkMode == TopKMode::TOPK_NSMALL>(
       dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
       tmpLocal.View().size_bytes, k, tilling, topKInfo, largest, loc);
+  td::LeaveTopKScratch<T>(tmpLocal, tilling, loc);
 }
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,

@@ -74,6 +74,8 @@ void Run0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   td::RequireElems(src, n, api, "srcTensor");
   td::RequireElems(dst, n, api, "dstTensor");
   td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
+  // The sequence's newPopSize-element staging buffer: not modelled.
+  math_detail::LeaveScratch(api, loc, tmp.View(), uint64_t{t.param6} * sizeof(T));
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   const uint64_t blocks = align_a3 / 16, row = a1 * align_a3;

@@ -174,6 +174,8 @@ void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           " bytes, less than the " + std::to_string(need) +
           " this conversion lays out (GetTransDataMaxMinTmpSize)");
   tdd::Move<T, other, from_ncdhw>(dstTensor, srcTensor, s, loc);
+  // The conversion's staging in the scratch (those bytes of it): not modelled.
+  lngrad::aicore::math_detail::LeaveScratch("TransData", loc, sharedTmpBuffer.View(), need);
 }
 
 template <const TransDataConfig& config, typename T, typename U, typename S>

@@ -1,0 +1,274 @@
+// Scratch a high-level API leaves holding the device's intermediates, which lngrad does not
+// model (san::LeaveScratchUnmodelled, math_detail::LeaveScratch): initcheck reports a later read
+// of those bytes, naming the API, until something writes them; racecheck sees the call as a
+// write of them; without initcheck nothing is reported and the kernel computes what it computed
+// before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
+// and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
+// and the 2201 Gelu, whose scratch is modelled.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "san_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using namespace AscendC;
+namespace san = lngrad::aicore::san;
+using lngrad::aicore::san_test::ExpectClean;
+using lngrad::aicore::san_test::Gm;
+using lngrad::aicore::san_test::LaunchSanitized;
+using lngrad::aicore::san_test::LaunchSpec;
+using lngrad::aicore::san_test::Result;
+
+constexpr const char* k910 = "Ascend910B1";
+constexpr const char* k950 = "Ascend950PR_9589";
+constexpr uint32_t kOpBytes = 4096, kTmpBytes = 8192, kProbe = 256;
+
+// The UB tensors a call may use: a is its destination, tmp its sharedTmpBuffer.
+struct Ops {
+  LocalTensor<uint8_t> a, b, c, d, tmp;
+};
+using Call = std::function<void(Ops&)>;
+
+// What the kernel does with the scratch's first kProbe bytes after the call.
+enum class Then { kRead, kWriteThenRead, kCopyOut };
+
+struct Outcome {
+  Result r;
+  std::vector<uint8_t> bytes;  // the destination a, then what the kernel read from the scratch
+};
+
+// Every operand and the scratch written first (zeros), the call, then `then`.
+Outcome RunScratch(const char* soc, uint32_t tools, Then then, const Call& call) {
+  Outcome out;
+  Gm g(kProbe / sizeof(float));
+  LaunchSpec spec;
+  spec.soc = soc;
+  spec.tools = tools;
+  out.r = LaunchSanitized(spec, [&] {
+    TPipe pipe;
+    TBuf<> ta, tb, tc, td, tt, tp;
+    for (TBuf<>* t : {&ta, &tb, &tc, &td}) pipe.InitBuffer(*t, kOpBytes);
+    pipe.InitBuffer(tt, kTmpBytes);
+    pipe.InitBuffer(tp, kProbe);
+    Ops ops{ta.Get<uint8_t>(), tb.Get<uint8_t>(), tc.Get<uint8_t>(), td.Get<uint8_t>(),
+            tt.Get<uint8_t>()};
+    for (LocalTensor<uint8_t>* t : {&ops.a, &ops.b, &ops.c, &ops.d, &ops.tmp}) {
+      Duplicate(t->ReinterpretCast<uint16_t>(), uint16_t{0}, t->GetSize() / 2);
+    }
+    PipeBarrier<PIPE_V>();
+    call(ops);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<half> t16 = ops.tmp.ReinterpretCast<half>();
+    LocalTensor<half> probe = tp.Get<half>();
+    if (then == Then::kWriteThenRead) {
+      Duplicate(t16, half(1.0f), kProbe / 2);
+      PipeBarrier<PIPE_V>();
+    }
+    out.bytes.assign(ops.a.HostPtr(), ops.a.HostPtr() + kOpBytes);
+    if (then == Then::kCopyOut) {
+      GlobalTensor<float> gt;
+      gt.SetGlobalBuffer(g.p, kProbe / sizeof(float));
+      SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      DataCopy(gt, ops.tmp.ReinterpretCast<float>(), kProbe / sizeof(float));
+      const auto* p = reinterpret_cast<const uint8_t*>(g.p);
+      out.bytes.insert(out.bytes.end(), p, p + kProbe);
+    } else {
+      Adds(probe, t16, half(0.0f), kProbe / 2);
+      const auto* p = reinterpret_cast<const uint8_t*>(probe.HostPtr());
+      out.bytes.insert(out.bytes.end(), p, p + kProbe);
+    }
+  });
+  return out;
+}
+
+// initcheck reports the read of the scratch, naming `api`, and nothing else; a write of the
+// bytes before the read is clean; without initcheck (and without any tool) nothing is reported
+// and the destination and the bytes read are those of the unsanitized run.
+void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = Then::kRead) {
+  const Outcome loud = RunScratch(soc, san::kAllTools, read, call);
+  ASSERT_EQ(loud.r.failures.size(), 1u) << loud.r.AllText();
+  EXPECT_EQ(loud.r.failures[0].check, "initcheck");
+  const std::string& m = loud.r.failures[0].message;
+  EXPECT_NE(m.find(std::string("read of scratch ") + api + " left"), std::string::npos) << m;
+  EXPECT_NE(m.find(std::string("that ") + api + " at scratch_test.cpp:"), std::string::npos) << m;
+  EXPECT_NE(m.find("reads UB bytes [16384, 16640)"), std::string::npos) << m;  // tmp after a..d
+  EXPECT_NE(m.find("which lngrad does not model"), std::string::npos) << m;
+  EXPECT_NE(m.find("write them before reading"), std::string::npos) << m;
+
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kWriteThenRead, call).r);
+
+  const Outcome quiet = RunScratch(soc, san::kRacecheck | san::kSynccheck, read, call);
+  ExpectClean(quiet.r);
+  const Outcome off = RunScratch(soc, 0, read, call);
+  ExpectClean(off.r);
+  EXPECT_EQ(quiet.bytes, off.bytes);
+  EXPECT_EQ(loud.bytes, off.bytes);
+}
+
+// Math (2201): Acosh's sequence works in sharedTmpBuffer. (The activation APIs' scratch is
+// modelled on 2201/2002: ActivationScratchReplay.)
+void AcoshCall(Ops& o) {
+  Acosh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+}
+
+TEST(ScratchInitcheck, AcoshReadAfterTheCall) { ExpectLoud(k910, "Acosh", AcoshCall); }
+
+// A copy of the scratch out to GM reads it too.
+TEST(ScratchInitcheck, AcoshCopiedOut) { ExpectLoud(k910, "Acosh", AcoshCall, Then::kCopyOut); }
+
+// The overload without sharedTmpBuffer leaves the stack buffer: reading it (a tensor of the UB
+// no TPipe buffer covers) after the call is reported too.
+TEST(ScratchInitcheck, AcoshStackBuffer) {
+  const Outcome r = RunScratch(k910, san::kInitcheck, Then::kRead, [](Ops& o) {
+    Acosh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), 512);
+    LocalTensor<uint8_t> stack;
+    PopStackBuffer<uint8_t, TPosition::VECCALC>(stack);
+    LocalTensor<half> s16 = stack.ReinterpretCast<half>();
+    Adds(o.c.ReinterpretCast<half>(), s16, half(0.0f), 128);
+  });
+  ASSERT_EQ(r.r.failures.size(), 1u) << r.r.AllText();
+  EXPECT_NE(r.r.failures[0].message.find("read of scratch Acosh left"), std::string::npos)
+      << r.r.AllText();
+}
+
+// racecheck sees the call as a V write of the scratch: copying it out with no V -> MTE3 order
+// is a read-after-write race with Acosh (only racecheck on: no initcheck finding).
+TEST(ScratchInitcheck, RacecheckSeesTheCallWriteTheScratch) {
+  Gm g(64);
+  LaunchSpec spec;
+  spec.tools = san::kRacecheck;
+  const Result r = LaunchSanitized(spec, [&] {
+    TPipe pipe;
+    TBuf<> ta, tb, tt;
+    pipe.InitBuffer(ta, kOpBytes);
+    pipe.InitBuffer(tb, kOpBytes);
+    pipe.InitBuffer(tt, kTmpBytes);
+    LocalTensor<half> a = ta.Get<half>(), b = tb.Get<half>();
+    LocalTensor<uint8_t> tmp = tt.Get<uint8_t>();
+    Duplicate(b, half(0.0f), 512);
+    PipeBarrier<PIPE_V>();
+    Acosh<half>(a, b, tmp, 512);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g.p, 64);
+    DataCopy(gt, tmp.ReinterpretCast<float>(), 64);
+  });
+  ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+  EXPECT_EQ(r.failures[0].check, "racecheck");
+  EXPECT_NE(r.failures[0].message.find("read-after-write hazard on UB"), std::string::npos)
+      << r.AllText();
+  EXPECT_NE(r.failures[0].message.find("V Acosh at"), std::string::npos) << r.AllText();
+}
+
+// Activation (2201): Gelu writes what the device's loop leaves in its scratch (ChunkScratch),
+// so reading it afterwards is clean: no mark (the mark would report bytes that hold defined
+// values, the same as the device's).
+TEST(ScratchInitcheck, GeluOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Gelu<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+}
+
+// Math (2201): Asinh.
+TEST(ScratchInitcheck, AsinhReadAfterTheCall) {
+  ExpectLoud(k910, "Asinh", [](Ops& o) {
+    Asinh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+  });
+}
+
+// Math (2201): CumSum, outside the element-wise passes.
+constexpr CumSumConfig kLastAxis = {true, false, true};
+TEST(ScratchInitcheck, CumSumReadAfterTheCall) {
+  ExpectLoud(k910, "CumSum", [](Ops& o) {
+    const CumSumInfo info{4, 64};
+    CumSum<float, kLastAxis>(o.a.ReinterpretCast<float>(), o.c.ReinterpretCast<float>(),
+                             o.b.ReinterpretCast<float>(), o.tmp, info);
+  });
+}
+
+// Math on the 950: Tanh's register code takes no scratch, so the bytes stay the kernel's.
+TEST(ScratchInitcheck, TanhOn950LeavesTheScratchAlone) {
+  ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, [](Ops& o) {
+                Tanh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+}
+
+// Quantization (2201): AscendQuant per tensor.
+TEST(ScratchInitcheck, AscendQuantReadAfterTheCall) {
+  ExpectLoud(k910, "AscendQuant", [](Ops& o) {
+    AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp, 2.0f, 0.5f,
+                      256);
+  });
+}
+
+// Quantization (2201): AscendDequant's DequantParams form (its (align8(calCount) + n) floats).
+TEST(ScratchInitcheck, AscendDequantReadAfterTheCall) {
+  ExpectLoud(k910, "AscendDequant", [](Ops& o) {
+    AscendDequant(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<int32_t>(),
+                  o.c.ReinterpretCast<float>(), o.tmp, DequantParams{4, 64, 64});
+  });
+}
+
+// Quantization (950): AntiQuantize takes sharedTmpBuffer and its source never touches it
+// (antiquantize_3510_impl.h takes its address only), so reading it after the call is clean.
+constexpr AntiQuantizeConfig kAqChannel = {AntiQuantizePolicy::PER_CHANNEL, true, -1};
+TEST(ScratchInitcheck, AntiQuantizeOn950LeavesTheScratchAlone) {
+  ExpectClean(RunScratch(k950, san::kAllTools, Then::kRead, [](Ops& o) {
+                AntiQuantize<kAqChannel>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<int8_t>(),
+                                         o.c.ReinterpretCast<half>(), o.d.ReinterpretCast<half>(),
+                                         o.tmp, AntiQuantizeParams{2, 64, 0});
+              }).r);
+}
+
+// Transform (2201): Broadcast along axis 1.
+TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
+  ExpectLoud(k910, "Broadcast", [](Ops& o) {
+    const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
+    Broadcast<half, 2, 1>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), dst_shape,
+                          src_shape, o.tmp);
+  });
+}
+
+// Reduce (2201): ReduceSum over the last axis.
+TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
+  ExpectLoud(k910, "ReduceSum", [](Ops& o) {
+    const uint32_t shape[2] = {8, 64};
+    ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
+                                          o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+  });
+}
+
+// Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
+TEST(ScratchInitcheck, PadReadAfterTheCall) {
+  uint32_t mx = 0, mn = 0;
+  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), mx, mn);
+  tiling::PadTiling t;
+  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), mn, sizeof(float), t);
+  ExpectLoud(k910, "Pad", [&t](Ops& o) {
+    PadParams p(1, 2, -7);
+    Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
+  });
+}
+
+// TopK's radix select (950).
+constexpr TopKConfig kRadix = {TopKAlgo::RADIX_SELECT, TopKOrder::UNSET, true};
+TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
+  ExpectLoud(k950, "TopK", [](Ops& o) {
+    TopkTiling tiling;
+    tiling.tmpLocalSize = 0;
+    const TopKInfo info{2, 64, 64};
+    TopK<float, false, false, false, TopKMode::TOPK_NORMAL, kRadix>(
+        o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(), o.b.ReinterpretCast<float>(),
+        o.c.ReinterpretCast<int32_t>(), o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+  });
+}
+
+}  // namespace
