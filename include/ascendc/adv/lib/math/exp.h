@@ -143,11 +143,12 @@ void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
     // The 950 stores its register of 1 / n (64 floats) at the scratch's start.
     const uint64_t tmp_min =
         arch3510 ? uint64_t{256} : m::TmpMinBytes(!kFloat ? 4 : (isReuseSource ? 2 : 3));
-    m::UnaryPass("Exp", m::Products::kAll, m::Overlap::kNone, dstLocal, srcLocal, &sharedTmpBuffer,
-                 tmp_min, calCount, loc, [arch3510, via = m::ExpViaInt32()](T x) {
-                   if (arch3510) return m::ExpTaylor3510(x, taylorExpandLevel);
-                   return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel, via));
-                 });
+    m::UnaryPass<m::PassScratch::kModelled>(
+        "Exp", m::Products::kAll, m::Overlap::kNone, dstLocal, srcLocal, &sharedTmpBuffer, tmp_min,
+        calCount, loc, [arch3510, via = m::ExpViaInt32()](T x) {
+          if (arch3510) return m::ExpTaylor3510(x, taylorExpandLevel);
+          return m::Narrow<T>(m::ExpTaylor(m::Widen(x), taylorExpandLevel, via));
+        });
     if (arch3510) m::StoreExpTable3510(sharedTmpBuffer, loc);
     if (!arch3510) {
       m::LeaveExpScratch<T, kFloat && isReuseSource>(sharedTmpBuffer, srcLocal.HostPtr(), calCount,

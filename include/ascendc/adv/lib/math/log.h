@@ -96,9 +96,10 @@ void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(m::kHalfOrFloat<T>, "Log2: T must be half or float");
   // Float uses no scratch (the vendor's float path ignores sharedTmpBuffer).
   constexpr bool kHalf = std::is_same_v<T, half>;
-  m::UnaryPass("Log2", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-               kHalf ? &sharedTmpBuffer : nullptr, m::TmpMinBytes(1), calCount, loc,
-               [](T x) { return m::Log2Of(x); });
+  m::UnaryPass<m::PassScratch::kModelled>("Log2", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, kHalf ? &sharedTmpBuffer : nullptr,
+                                          m::TmpMinBytes(1), calCount, loc,
+                                          [](T x) { return m::Log2Of(x); });
   // Half on 2201/2002 (Log2Impl): rounds of (bytes / 4) floats down to 32, each leaving its
   // float products Ln(x) * 1/ln 2 at the scratch's start.
   if constexpr (kHalf) {

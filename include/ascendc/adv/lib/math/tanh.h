@@ -83,11 +83,12 @@ void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(m::kHalfOrFloat<T>, "Tanh: T must be half or float");
   const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 1 : 4);
   const bool on3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
-  m::UnaryPass("Tanh", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [on3510](T x) {
-                 const float v = m::Widen(x);
-                 return m::Narrow<T>(on3510 ? m::TanhSteps3510(v, config.algo) : m::TanhSteps(v));
-               });
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Tanh", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer, tmp_min,
+      calCount, loc, [on3510](T x) {
+        const float v = m::Widen(x);
+        return m::Narrow<T>(on3510 ? m::TanhSteps3510(v, config.algo) : m::TanhSteps(v));
+      });
   // The scratch (TanhFormulasTmpCalc): chunks of bytes / 4 / procedures floats, rounded down to
   // 32; half: the widened source, then the quotient, at 0; float and half: e + 1 in the clip
   // tensor (at 0, half at the chunk).
