@@ -98,7 +98,7 @@ void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const auto vals = [in](uint64_t i) {
     float den = 0;
     const float r = m::TanhSteps(m::Widen(in[i]), &den);
-    return kHalf ? std::array<float, 2>{r, den} : std::array<float, 2>{den, 0};
+    return std::is_same_v<T, half> ? std::array<float, 2>{r, den} : std::array<float, 2>{den, 0};
   };
   if constexpr (kHalf) {
     m::LeaveChunkScratch<2>("Tanh", loc, sharedTmpBuffer, calCount, chunk, {0, chunk}, vals);
