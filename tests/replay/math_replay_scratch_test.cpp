@@ -278,4 +278,44 @@ TEST(MathScratch, ExpHalf) {
   ExpCases<half, 10, false>();
 }
 
+// Erf (ErfConfig default; off the 950 the 2201 sequence): half cast CAST_ROUND on 2201 only.
+template <class T>
+void CallErf(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
+             uint32_t n, bool stack) {
+  stack ? AscendC::Erf<T, false>(d, s, n) : AscendC::Erf<T, false>(d, s, t, n);
+}
+
+TEST(MathScratch, Erf) {
+  Sweep<float>("Erf", 768, CallErf<float>, [](auto... a) { return rp::ReplayErfScratch(a...); });
+  Sweep<half>("Erf", 2048, CallErf<half>,
+              [](const rp::Half* src, rp::Half* dst, uint32_t n, uint8_t* sc, uint32_t b) {
+                const bool round = std::string(CurrentSoc()) == "Ascend910B1";
+                return rp::ReplayErfScratch(src, dst, n, sc, b, round);
+              });
+}
+
+// Erfc<half> on 2002 rounds its float result to nearest even (GetErfcCastType: CAST_ROUND on
+// 2201 only): every binary16 input against the replay's float Erfc rounded so.
+TEST(MathScratch, ErfcHalfOn2002CastsToNearestEven) {
+  for (uint32_t start = 0; start < 65536; start += 8192) {
+    const std::vector<half> in = AllHalves(start, 8192);
+    std::vector<half> got;
+    lngrad_replay::test::OnBlock(
+        [&](lngrad_replay::test::Ub& ub) {
+          ub.Put<half>(0, in);
+          AscendC::Erfc<half, false>(ub.Get<half>(1), ub.Get<half>(0), ub.Get<uint8_t>(2), 8192);
+          got = ub.Take<half>(1);
+        },
+        "Ascend310P1");
+    std::vector<half> want(8192);
+    for (uint32_t i = 0; i < 8192; ++i) {
+      const float r =
+          rp::ReplayMathFloat(rp::MathOp::kErfc, lngrad_replay::test::ReplayWiden(in[i]));
+      want[i] = lngrad_replay::test::ReplayRound<half>(r);
+    }
+    lngrad_replay::test::ExpectBitsEqual(got.data(), want.data(), 8192, "Erfc<half> on 2002",
+                                         in.data());
+  }
+}
+
 }  // namespace

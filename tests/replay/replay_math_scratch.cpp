@@ -3,7 +3,9 @@
 // tanh_common_impl.h (TanhImpl, TanhFormulasTmpCalc, TanhCompute, TanhFormulaImpl),
 // log_common_impl.h (Log2Impl, Log2Compute) and exp_common_impl.h (ExpImpl, UpdateExpParams,
 // GetExpTensorInfo, ExpND, GetExpInputInTmp, GetExpFloorInput with its 2201 and 2002 branches,
-// ExpHighPrecisionExec, GetExpCastedResult; this replay written before lngrad's Exp scratch). A
+// ExpHighPrecisionExec, GetExpCastedResult; this replay written before lngrad's Exp scratch)
+// and erf_common_impl.h (ErfImpl, ErfCompute for float and half, ErfClip, ErfComputeP,
+// ErfComputeQ, GetErfCastType; written before lngrad's Erf scratch). A
 // separate reading by the same helper who changed lngrad's scratch (include/ascendc/adv/lib/math/):
 // for Tanh and Log2 lngrad's change was written first, from the same reading of those sources, and
 // this replay after it, from the sources again; lngrad's per-element steps of these APIs had been
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "replay_math.h"
 #include "replay_math_ops.h"
 
 namespace lngrad_replay {
@@ -98,6 +101,32 @@ struct ExpTemps {
 
 uint8_t* Bytes(float* p) { return reinterpret_cast<uint8_t*>(p); }
 
+// ErfClip, ErfComputeP and ErfComputeQ on `len` elements: x the clipped input's tensor (the
+// float path's dst, the half path's fourth temp), t1..t3 the temps; afterwards t2 = P, t3 = Q,
+// x = ErfComputeQ's last product, t1 = x * x (the clip's Mins went there first).
+void ErfClipPQ(const Temp& x, const Temp& in, const Temp& t1, const Temp& t2, const Temp& t3,
+               uint32_t len) {
+  const float p[] = {0.29639384698e5f, 0.50637915060e4f, 0.13938061484e4f,
+                     0.10162808918e3f, 0.75517016694e1f, 0.053443748819f};
+  const float q[] = {0.26267224157e5f, 0.13243365831e5f, 0.30231248150e4f, 0.39856963806e3f,
+                     0.31212858877e2f};
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, Mins(in.Get(j), 3.92f));
+  for (uint32_t j = 0; j < len; ++j) x.Set(j, Maxs(t1.Get(j), -3.92f));
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, x.Get(j) * x.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t2.Set(j, t1.Get(j) * p[5]);
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t2.Get(j) + p[4]);
+  for (int k = 3; k >= 0; --k) {
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, t1.Get(j) * t3.Get(j));
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, t2.Get(j) + p[k]);
+  }
+  for (uint32_t j = 0; j < len; ++j) t2.Set(j, x.Get(j) * t3.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) + q[4]);
+  for (int k = 3; k >= 0; --k) {
+    for (uint32_t j = 0; j < len; ++j) x.Set(j, t1.Get(j) * t3.Get(j));
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, x.Get(j) + q[k]);
+  }
+}
+
 }  // namespace
 
 // numberOfTmpBuf 3 (float), 2 (float, reuse); oneTmpSize = words / that, down to 8 floats;
@@ -135,6 +164,36 @@ bool ReplayExpScratch(uint32_t level, bool arch2002, const Half* src, Half* dst,
     for (uint32_t j = 0; j < len; ++j) t.floorX.Set(j, HalfToFloat(src[off + j]));
     t.Round(len);
     for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t.res.Get(j));
+  });
+  return true;
+}
+
+bool ReplayErfScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                      uint32_t tmpBytes) {
+  const uint32_t cal = tmpBytes / 4 / 3 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t1(scratch, 0), t2(scratch, cal), t3(scratch, 2 * cal);
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    const Temp d(Bytes(dst + off), 0);
+    const Temp s(Bytes(const_cast<float*>(src + off)), 0);
+    ErfClipPQ(d, s, t1, t2, t3, len);
+    for (uint32_t j = 0; j < len; ++j) d.Set(j, t2.Get(j) / t3.Get(j));
+  });
+  return true;
+}
+
+bool ReplayErfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                      bool castRound) {
+  const uint32_t cal = tmpBytes / 2 / 8 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t1(scratch, 0), t2(scratch, cal), t3(scratch, 2 * cal), t4(scratch, 3 * cal);
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t4.Set(j, HalfToFloat(src[off + j]));
+    ErfClipPQ(t4, t4, t1, t2, t3, len);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, t2.Get(j) / t3.Get(j));
+    for (uint32_t j = 0; j < len; ++j) {
+      dst[off + j] = castRound ? DoubleToHalf(t1.Get(j), true) : FloatToHalf(t1.Get(j));
+    }
   });
   return true;
 }

@@ -33,6 +33,15 @@ bool ReplayExpScratch(uint32_t level, bool reuse, bool arch2002, float* src, flo
 bool ReplayExpScratch(uint32_t level, bool arch2002, const Half* src, Half* dst, uint32_t n,
                       uint8_t* scratch, uint32_t tmpBytes);
 
+// Erf (erf_common_impl.h, ErfImpl / ErfCompute / ErfClip / ErfComputeP / ErfComputeQ): calSize
+// = tmpBytes / sizeof(T) / (3 float, 8 half) down to 32; float temp tensors at k * calSize
+// floats (float: three; half: four, the fourth the widened source). `castRound`: the half
+// result cast CAST_ROUND (2201/2002's GetErfCastType), else CAST_NONE.
+bool ReplayErfScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                      uint32_t tmpBytes);
+bool ReplayErfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                      bool castRound);
+
 // Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
 // other Logs use no scratch.
 bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
