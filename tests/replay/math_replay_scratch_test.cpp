@@ -294,6 +294,22 @@ TEST(MathScratch, Erf) {
               });
 }
 
+template <class T>
+void CallErfc(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
+              uint32_t n, bool stack) {
+  stack ? AscendC::Erfc<T, false>(d, s, n) : AscendC::Erfc<T, false>(d, s, t, n);
+}
+
+TEST(MathScratch, Erfc) {
+  Sweep<float>("Erfc", 1792, CallErfc<float>,
+               [](auto... a) { return rp::ReplayErfcScratch(a...); });
+  Sweep<half>("Erfc", 4096, CallErfc<half>,
+              [](const rp::Half* src, rp::Half* dst, uint32_t n, uint8_t* sc, uint32_t b) {
+                const bool round = std::string(CurrentSoc()) == "Ascend910B1";
+                return rp::ReplayErfcScratch(src, dst, n, sc, b, round);
+              });
+}
+
 // Erfc<half> on 2002 rounds its float result to nearest even (GetErfcCastType: CAST_ROUND on
 // 2201 only): every binary16 input against the replay's float Erfc rounded so.
 TEST(MathScratch, ErfcHalfOn2002CastsToNearestEven) {

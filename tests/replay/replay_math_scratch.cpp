@@ -5,7 +5,9 @@
 // GetExpTensorInfo, ExpND, GetExpInputInTmp, GetExpFloorInput with its 2201 and 2002 branches,
 // ExpHighPrecisionExec, GetExpCastedResult; this replay written before lngrad's Exp scratch)
 // and erf_common_impl.h (ErfImpl, ErfCompute for float and half, ErfClip, ErfComputeP,
-// ErfComputeQ, GetErfCastType; written before lngrad's Erf scratch). A
+// ErfComputeQ, GetErfCastType; written before lngrad's Erf scratch) and erfc_common_impl.h
+// (ErfcImpl, ErfcCompute for float and half, ErfcClip, ErfcPreCompute, ErfcPublicSteps,
+// ErfcComputeR, ErfcComputeS, ErfcPostCompute; written before lngrad's Erfc scratch). A
 // separate reading by the same helper who changed lngrad's scratch (include/ascendc/adv/lib/math/):
 // for Tanh and Log2 lngrad's change was written first, from the same reading of those sources, and
 // this replay after it, from the sources again; lngrad's per-element steps of these APIs had been
@@ -164,6 +166,76 @@ bool ReplayExpScratch(uint32_t level, bool arch2002, const Half* src, Half* dst,
     for (uint32_t j = 0; j < len; ++j) t.floorX.Set(j, HalfToFloat(src[off + j]));
     t.Round(len);
     for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t.res.Get(j));
+  });
+  return true;
+}
+
+// ErfcPreCompute, ErfcPublicSteps and ErfcPostCompute on `len` elements: x holds the clipped
+// input (the float path's dst, the half path's sixth temp) and ends as the sign s; out gets
+// the result (dst, or the half path's first temp); t[0..4] the five temps.
+void ErfcSteps(const Temp& out, const Temp& x, const Temp* t, uint32_t len) {
+  const float r[] = {0.1735313680e-7f,  -0.9856738394e-6f, 0.2517003236e-4f,
+                     -0.3848015171e-3f, 0.5681528564e0f,   0.5245623129e1f,
+                     0.2107740710e2f,   0.4212761755e2f,   0.4380524149e2f};
+  const float sc[] = {0.9349684299e1f, 0.3756930664e2f, 0.8058268949e2f, 0.9155653738e2f,
+                      0.4380524152e2f};
+  const Temp &t1 = t[0], &t2 = t[1], &t3 = t[2], &t4 = t[3], &t5 = t[4];
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, std::fabs(x.Get(j)));
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) + 2.168404344971009e-19f);
+  for (uint32_t j = 0; j < len; ++j) x.Set(j, x.Get(j) / t1.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t2.Set(j, Mins(t1.Get(j), 10.0f));
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) * r[0]);
+  for (uint32_t j = 0; j < len; ++j) t4.Set(j, t3.Get(j) + r[1]);
+  for (int k = 2; k <= 8; ++k) {
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) * t4.Get(j));
+    for (uint32_t j = 0; j < len; ++j) t4.Set(j, t3.Get(j) + r[k]);
+  }
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) + sc[0]);
+  for (int k = 1; k <= 4; ++k) {
+    for (uint32_t j = 0; j < len; ++j) t5.Set(j, t1.Get(j) * t3.Get(j));
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, t5.Get(j) + sc[k]);
+  }
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t4.Get(j) / t3.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) * t1.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) * -1.0f);
+  for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t1.Get(j)));
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) * t3.Get(j));
+  for (uint32_t j = 0; j < len; ++j) t2.Set(j, x.Get(j) * -1.0f);
+  for (uint32_t j = 0; j < len; ++j) t2.Set(j, t2.Get(j) + 1.0f);
+  for (uint32_t j = 0; j < len; ++j) t3.Set(j, t3.Get(j) * x.Get(j));
+  for (uint32_t j = 0; j < len; ++j) out.Set(j, t3.Get(j) + t2.Get(j));
+}
+
+bool ReplayErfcScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t cal = tmpBytes / 4 / 5 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t[] = {Temp(scratch, 0), Temp(scratch, cal), Temp(scratch, 2 * cal),
+                    Temp(scratch, 3 * cal), Temp(scratch, 4 * cal)};
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    const Temp d(Bytes(dst + off), 0);
+    for (uint32_t j = 0; j < len; ++j) d.Set(j, Mins(src[off + j], 10.0f));
+    for (uint32_t j = 0; j < len; ++j) d.Set(j, Maxs(d.Get(j), -10.0f));
+    ErfcSteps(d, d, t, len);
+  });
+  return true;
+}
+
+bool ReplayErfcScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                       bool castRound) {
+  const uint32_t cal = tmpBytes / 2 / 12 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t[] = {Temp(scratch, 0), Temp(scratch, cal), Temp(scratch, 2 * cal),
+                    Temp(scratch, 3 * cal), Temp(scratch, 4 * cal)};
+  const Temp t6(scratch, 5 * cal);
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t6.Set(j, HalfToFloat(src[off + j]));
+    for (uint32_t j = 0; j < len; ++j) t[0].Set(j, Mins(t6.Get(j), 10.0f));
+    for (uint32_t j = 0; j < len; ++j) t6.Set(j, Maxs(t[0].Get(j), -10.0f));
+    ErfcSteps(t[0], t6, t, len);
+    for (uint32_t j = 0; j < len; ++j) {
+      dst[off + j] = castRound ? DoubleToHalf(t[0].Get(j), true) : FloatToHalf(t[0].Get(j));
+    }
   });
   return true;
 }

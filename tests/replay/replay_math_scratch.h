@@ -42,6 +42,15 @@ bool ReplayErfScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch
 bool ReplayErfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
                       bool castRound);
 
+// Erfc (erfc_common_impl.h, ErfcImpl / ErfcCompute / ErfcClip / ErfcPreCompute /
+// ErfcPublicSteps / ErfcComputeR / ErfcComputeS / ErfcPostCompute): calSize = tmpBytes /
+// sizeof(T) / (5 float, 12 half) down to 32; float temp tensors at k * calSize floats (five;
+// half six, the sixth the widened source, then the sign). `castRound` as Erf's.
+bool ReplayErfcScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes);
+bool ReplayErfcScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                       bool castRound);
+
 // Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
 // other Logs use no scratch.
 bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,

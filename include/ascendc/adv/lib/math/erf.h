@@ -172,7 +172,14 @@ T ErfOf(T x) {
 }
 
 // Erfc's sequence above, in float.
-inline float ErfcSteps(float x) {
+// What one element leaves in Erfc's temp tensors on 2201/2002 (ErfcPublicSteps,
+// ErfcPostCompute): e = Exp(-(a * a)), 1 - s, E * s, R, the last product of S's Horner (S before
+// + 43.80524152), and the sign s.
+struct ErfcParts {
+  float e = 0, one_minus = 0, big = 0, r = 0, q_last = 0, s = 0;
+};
+
+inline float ErfcSteps(float x, ErfcParts* parts = nullptr) {
   const float c = MaxsF(MinsF(x, 10.0f), -10.0f);
   float a = std::fabs(c);
   a = a + 0x1p-62f;
@@ -190,6 +197,7 @@ inline float ErfcSteps(float x) {
     q = q + k;
   }
   q = a * q;
+  const float q_last = q;
   q = q + 0.4380524152e2f;
   float e = a * a;
   e = e * -1.0f;
@@ -199,7 +207,38 @@ inline float ErfcSteps(float x) {
   float one_minus = s * -1.0f;
   one_minus = one_minus + 1.0f;
   big = big * s;
+  if (parts != nullptr) *parts = {e, one_minus, big, r, q_last, s};
   return big + one_minus;
+}
+
+// What Erfc leaves in its scratch on 2201/2002 (ErfcImpl): calSize = bytes / sizeof(T) / (5
+// float, 12 half) down to 32, float temp tensors at k * calSize: e (half: the float result),
+// 1 - s, E * s, R, S's last product, and for half the sign s.
+template <typename T>
+void LeaveErfcScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  const auto parts = [in](uint64_t i, float* res) {
+    ErfcParts q;
+    *res = ErfcSteps(Widen(in[i]), &q);
+    return q;
+  };
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 6, 32);
+    LeaveChunkScratch<6>("Erfc", loc, tmp, n, cal, {0, cal, 2 * cal, 3 * cal, 4 * cal, 5 * cal},
+                         [&](uint64_t i) {
+                           float res = 0;
+                           const ErfcParts q = parts(i, &res);
+                           return std::array<float, 6>{res, q.one_minus, q.big, q.r, q.q_last, q.s};
+                         });
+  } else {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 5, 32);
+    LeaveChunkScratch<5>("Erfc", loc, tmp, n, cal, {0, cal, 2 * cal, 3 * cal, 4 * cal},
+                         [&](uint64_t i) {
+                           float res = 0;
+                           const ErfcParts q = parts(i, &res);
+                           return std::array<float, 5>{q.e, q.one_minus, q.big, q.r, q.q_last};
+                         });
+  }
 }
 
 // Erfc on 3510 (ErfcClip, ErfcPublicSteps).
@@ -249,6 +288,18 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)
 
-LNGRAD_MATH_UNARY_API(Erfc, 7, 16, ErfcOf)
+template <typename T, bool isReuseSource = false>
+void Erfc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Erfc: T must be half or float");
+  const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 7 : 16);
+  m::UnaryPass<m::PassScratch::kModelled>("Erfc", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::ErfcOf<T>(x); });
+  if (!m::On3510()) m::LeaveErfcScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
+}
+LNGRAD_MATH_UNARY_FORWARDS(Erfc)
 
 }  // namespace AscendC
