@@ -310,6 +310,17 @@ TEST(MathScratch, Erfc) {
               });
 }
 
+template <class T>
+void CallSinh(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
+              uint32_t n, bool stack) {
+  stack ? AscendC::Sinh<T, false>(d, s, n) : AscendC::Sinh<T, false>(d, s, t, n);
+}
+
+TEST(MathScratch, Sinh) {
+  Sweep<float>("Sinh", 256, CallSinh<float>, [](auto... a) { return rp::ReplaySinhScratch(a...); });
+  Sweep<half>("Sinh", 1024, CallSinh<half>, [](auto... a) { return rp::ReplaySinhScratch(a...); });
+}
+
 // Erfc<half> on 2002 rounds its float result to nearest even (GetErfcCastType: CAST_ROUND on
 // 2201 only): every binary16 input against the replay's float Erfc rounded so.
 TEST(MathScratch, ErfcHalfOn2002CastsToNearestEven) {

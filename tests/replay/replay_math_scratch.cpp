@@ -7,7 +7,8 @@
 // and erf_common_impl.h (ErfImpl, ErfCompute for float and half, ErfClip, ErfComputeP,
 // ErfComputeQ, GetErfCastType; written before lngrad's Erf scratch) and erfc_common_impl.h
 // (ErfcImpl, ErfcCompute for float and half, ErfcClip, ErfcPreCompute, ErfcPublicSteps,
-// ErfcComputeR, ErfcComputeS, ErfcPostCompute; written before lngrad's Erfc scratch). A
+// ErfcComputeR, ErfcComputeS, ErfcPostCompute; written before lngrad's Erfc scratch) and
+// sinh_common_impl.h (SinhImpl, SinhCompute for float and half; before lngrad's Sinh scratch). A
 // separate reading by the same helper who changed lngrad's scratch (include/ascendc/adv/lib/math/):
 // for Tanh and Log2 lngrad's change was written first, from the same reading of those sources, and
 // this replay after it, from the sources again; lngrad's per-element steps of these APIs had been
@@ -236,6 +237,45 @@ bool ReplayErfcScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
     for (uint32_t j = 0; j < len; ++j) {
       dst[off + j] = castRound ? DoubleToHalf(t[0].Get(j), true) : FloatToHalf(t[0].Get(j));
     }
+  });
+  return true;
+}
+
+// SINH_NEG_LN_TWO: the double constant's float.
+constexpr float kSinhNegLn2 = static_cast<float>(-0.69314718055994530941723212145818);
+
+bool ReplaySinhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t split = tmpBytes / 4 / 1 / 32 * 32;
+  if (split == 0) return false;
+  const Temp t1(scratch, 0);
+  Rounds(n, split, [&](uint32_t off, uint32_t len) {
+    const float* x = src + off;
+    float* d = dst + off;
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, x[j] * -1.0f);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) + kSinhNegLn2);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t1.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) d[j] = x[j] + kSinhNegLn2;
+    for (uint32_t j = 0; j < len; ++j) d[j] = ExpF(d[j]);
+    for (uint32_t j = 0; j < len; ++j) d[j] = d[j] - t1.Get(j);
+  });
+  return true;
+}
+
+bool ReplaySinhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t split = tmpBytes / 2 / 4 / 32 * 32;
+  if (split == 0) return false;
+  const Temp t1(scratch, 0), t2(scratch, split);
+  Rounds(n, split, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, HalfToFloat(src[off + j]));
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, t1.Get(j) + kSinhNegLn2);
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, ExpF(t2.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) * -1.0f);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, t1.Get(j) + kSinhNegLn2);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t1.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, t2.Get(j) - t1.Get(j));
+    for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t2.Get(j));
   });
   return true;
 }

@@ -51,6 +51,13 @@ bool ReplayErfcScratch(const float* src, float* dst, uint32_t n, uint8_t* scratc
 bool ReplayErfcScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
                        bool castRound);
 
+// Sinh (sinh_common_impl.h, SinhImpl / SinhCompute): splitCount = tmpBytes / sizeof(T) / (1
+// float, 4 half) down to 32; float: Exp(x * -1 + (-ln2)) at the scratch's start; half: that
+// (of the widened source) at 0 and the float result at splitCount floats.
+bool ReplaySinhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes);
+bool ReplaySinhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes);
+
 // Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
 // other Logs use no scratch.
 bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,

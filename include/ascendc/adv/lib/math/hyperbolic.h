@@ -6,7 +6,8 @@
 // CAST_NONE for the others), each step one instruction (math_steps.h; ln2 = the float nearest
 // 0.693147...):
 //   Cosh:  e = Exp(x + (-ln2)); r = e + 0.25 / e;
-//   Sinh:  a = Exp(x * -1 + (-ln2)); b = Exp(x + (-ln2)); r = b - a;
+//   Sinh:  a = Exp(x * -1 + (-ln2)); b = Exp(x + (-ln2)); r = b - a (its scratch on 2201/2002
+//          left as the kit's rounds leave it: a, and for half the float r after it);
 //   Asinh: a = |x|; s = Ln(Sqrt(a * a + 1) + a); sign = (x * 2^62) / (|x * 2^62| + 2^-62);
 //          r = s * sign (so |x| beyond ~7.4e19 gives inf / inf = NaN, as on the device);
 //   Atanh: r = Ln((x + 1) / (x * -1 + 1)) * 0.5.
@@ -22,10 +23,12 @@
 // operands.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 
 namespace lngrad::aicore::math_detail {
@@ -40,6 +43,15 @@ T CoshOf(T x) {
   return Narrow<T>(e + q, on3510 ? AscendC::RoundMode::CAST_RINT : AscendC::RoundMode::CAST_ROUND);
 }
 
+// Sinh's 2201 steps in float; `a_out` (if not null) gets a = Exp(x * -1 + (-ln2)).
+inline float SinhSteps(float v, float* a_out = nullptr) {
+  float a = v * -1.0f;
+  a = ExpF(a + kNegLn2);
+  const float b = ExpF(v + kNegLn2);
+  if (a_out != nullptr) *a_out = a;
+  return b - a;
+}
+
 template <typename T>
 T SinhOf(T x) {
   const float v = Widen(x);
@@ -47,10 +59,29 @@ T SinhOf(T x) {
     const float e = ExpF(v + kNegLn2);
     return Narrow<T>(e - 0.25f / e);
   }
-  float a = v * -1.0f;
-  a = ExpF(a + kNegLn2);
-  const float b = ExpF(v + kNegLn2);
-  return Narrow<T>(b - a);
+  return Narrow<T>(SinhSteps(v));
+}
+
+// What Sinh leaves in its scratch on 2201/2002 (SinhImpl): splitCount = bytes / sizeof(T) / (1
+// float, 4 half) down to 32; a at the start, and for half the float result b - a at
+// splitCount floats.
+template <typename T>
+void LeaveSinhScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t split = ChunkOf(tmp.GetSize(), 2, 32);
+    LeaveChunkScratch<2>("Sinh", loc, tmp, n, split, {0, split}, [in](uint64_t i) {
+      float a = 0;
+      const float r = SinhSteps(Widen(in[i]), &a);
+      return std::array<float, 2>{a, r};
+    });
+  } else {
+    LeaveChunkScratch<1>("Sinh", loc, tmp, n, ChunkOf(tmp.GetSize(), 1, 32), {0}, [in](uint64_t i) {
+      float a = 0;
+      SinhSteps(in[i], &a);
+      return std::array<float, 1>{a};
+    });
+  }
 }
 
 template <typename T>
@@ -80,7 +111,19 @@ T AtanhOf(T x) {
 namespace AscendC {
 
 LNGRAD_MATH_UNARY_API(Cosh, 2, 6, CoshOf)
-LNGRAD_MATH_UNARY_API(Sinh, 1, 4, SinhOf)
+template <typename T, bool isReuseSource = false>
+void Sinh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Sinh: T must be half or float");
+  const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 1 : 4);
+  m::UnaryPass<m::PassScratch::kModelled>("Sinh", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::SinhOf<T>(x); });
+  if (!m::On3510()) m::LeaveSinhScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
+}
+LNGRAD_MATH_UNARY_FORWARDS(Sinh)
 LNGRAD_MATH_UNARY_API(Asinh, 3, 3, AsinhOf)
 LNGRAD_MATH_UNARY_API(Atanh, 1, 4, AtanhOf)
 
