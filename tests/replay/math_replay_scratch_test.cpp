@@ -321,6 +321,22 @@ TEST(MathScratch, Sinh) {
   Sweep<half>("Sinh", 1024, CallSinh<half>, [](auto... a) { return rp::ReplaySinhScratch(a...); });
 }
 
+template <class T>
+void CallCosh(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
+              uint32_t n, bool stack) {
+  stack ? AscendC::Cosh<T, false>(d, s, n) : AscendC::Cosh<T, false>(d, s, t, n);
+}
+
+// Cosh: half cast CAST_ROUND on 2201 only (every binary16 pattern on 2201; the slices on both).
+TEST(MathScratch, Cosh) {
+  Sweep<float>("Cosh", 512, CallCosh<float>, [](auto... a) { return rp::ReplayCoshScratch(a...); });
+  Sweep<half>("Cosh", 1536, CallCosh<half>,
+              [](const rp::Half* src, rp::Half* dst, uint32_t n, uint8_t* sc, uint32_t b) {
+                const bool round = std::string(CurrentSoc()) == "Ascend910B1";
+                return rp::ReplayCoshScratch(src, dst, n, sc, b, round);
+              });
+}
+
 // Erfc<half> on 2002 rounds its float result to nearest even (GetErfcCastType: CAST_ROUND on
 // 2201 only): every binary16 input against the replay's float Erfc rounded so.
 TEST(MathScratch, ErfcHalfOn2002CastsToNearestEven) {

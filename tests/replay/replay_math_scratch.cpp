@@ -8,7 +8,9 @@
 // ErfComputeQ, GetErfCastType; written before lngrad's Erf scratch) and erfc_common_impl.h
 // (ErfcImpl, ErfcCompute for float and half, ErfcClip, ErfcPreCompute, ErfcPublicSteps,
 // ErfcComputeR, ErfcComputeS, ErfcPostCompute; written before lngrad's Erfc scratch) and
-// sinh_common_impl.h (SinhImpl, SinhCompute for float and half; before lngrad's Sinh scratch). A
+// sinh_common_impl.h (SinhImpl, SinhCompute for float and half; before lngrad's Sinh scratch)
+// and cosh_common_impl.h, cosh_v220_impl.h, cosh_v200_impl.h (CoshImpl, CoshCompute, CoshCast;
+// before lngrad's Cosh scratch). A
 // separate reading by the same helper who changed lngrad's scratch (include/ascendc/adv/lib/math/):
 // for Tanh and Log2 lngrad's change was written first, from the same reading of those sources, and
 // this replay after it, from the sources again; lngrad's per-element steps of these APIs had been
@@ -241,7 +243,7 @@ bool ReplayErfcScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
   return true;
 }
 
-// SINH_NEG_LN_TWO: the double constant's float.
+// SINH_NEG_LN_TWO (and Cosh's SCALAR_LN2, the same digits): the double constant's float.
 constexpr float kSinhNegLn2 = static_cast<float>(-0.69314718055994530941723212145818);
 
 bool ReplaySinhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
@@ -276,6 +278,41 @@ bool ReplaySinhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,
     for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t1.Get(j)));
     for (uint32_t j = 0; j < len; ++j) t2.Set(j, t2.Get(j) - t1.Get(j));
     for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(t2.Get(j));
+  });
+  return true;
+}
+
+bool ReplayCoshScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes) {
+  const uint32_t cal = tmpBytes / 4 / 2 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t1(scratch, 0), t2(scratch, cal);
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    float* d = dst + off;
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, src[off + j] + kSinhNegLn2);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t2.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) d[j] = 0.25f;
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, d[j] / t1.Get(j));
+    for (uint32_t j = 0; j < len; ++j) d[j] = t1.Get(j) + t2.Get(j);
+  });
+  return true;
+}
+
+bool ReplayCoshScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                       bool castRound) {
+  const uint32_t cal = tmpBytes / 2 / 6 / 32 * 32;
+  if (cal == 0) return false;
+  const Temp t1(scratch, 0), t2(scratch, cal), t3(scratch, 2 * cal);
+  Rounds(n, cal, [&](uint32_t off, uint32_t len) {
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, HalfToFloat(src[off + j]));
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, t3.Get(j) + kSinhNegLn2);
+    for (uint32_t j = 0; j < len; ++j) t1.Set(j, ExpF(t2.Get(j)));
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, 0.25f);
+    for (uint32_t j = 0; j < len; ++j) t2.Set(j, t3.Get(j) / t1.Get(j));
+    for (uint32_t j = 0; j < len; ++j) t3.Set(j, t1.Get(j) + t2.Get(j));
+    for (uint32_t j = 0; j < len; ++j) {
+      dst[off + j] = castRound ? DoubleToHalf(t3.Get(j), true) : FloatToHalf(t3.Get(j));
+    }
   });
   return true;
 }

@@ -58,6 +58,15 @@ bool ReplaySinhScratch(const float* src, float* dst, uint32_t n, uint8_t* scratc
                        uint32_t tmpBytes);
 bool ReplaySinhScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes);
 
+// Cosh (cosh_common_impl.h with cosh_v220_impl.h / cosh_v200_impl.h): calSize = tmpBytes /
+// sizeof(T) / (2 float, 6 half) down to 32; float temps at k * calSize: e = Exp(x + (-ln2)),
+// 0.25 / e; half: those and the float result e + 0.25 / e (the widened source there before).
+// `castRound`: the half cast CAST_ROUND (v220, arch 2201), else CAST_NONE (v200, 2002).
+bool ReplayCoshScratch(const float* src, float* dst, uint32_t n, uint8_t* scratch,
+                       uint32_t tmpBytes);
+bool ReplayCoshScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch, uint32_t tmpBytes,
+                       bool castRound);
+
 // Log2 on half (log_common_impl.h, Log2Impl / Log2Compute with a tmpTensor); float and the
 // other Logs use no scratch.
 bool ReplayLog2HalfScratch(const Half* src, Half* dst, uint32_t n, uint8_t* scratch,

@@ -2,10 +2,11 @@
 // adv_api/math/{cosh,sinh,asinh,atanh}.h), half and float.
 //
 // The results are the device's sequences on arch 2201 (<api>_common_impl.h), per element in
-// float (half widened exactly, the result rounded to half: CAST_ROUND for Cosh as on 2201,
-// CAST_NONE for the others), each step one instruction (math_steps.h; ln2 = the float nearest
-// 0.693147...):
-//   Cosh:  e = Exp(x + (-ln2)); r = e + 0.25 / e;
+// float (half widened exactly, the result rounded to half: CAST_ROUND for Cosh on 2201,
+// CAST_NONE on 2002 and for the others), each step one instruction (math_steps.h; ln2 = the float
+// nearest 0.693147...):
+//   Cosh:  e = Exp(x + (-ln2)); r = e + 0.25 / e (its scratch on 2201/2002 left as the kit's
+//          rounds leave it: e, 0.25 / e, and for half r);
 //   Sinh:  a = Exp(x * -1 + (-ln2)); b = Exp(x + (-ln2)); r = b - a (its scratch on 2201/2002
 //          left as the kit's rounds leave it: a, and for half the float r after it);
 //   Asinh: a = |x|; s = Ln(Sqrt(a * a + 1) + a); sign = (x * 2^62) / (|x * 2^62| + 2^-62);
@@ -35,12 +36,52 @@ namespace lngrad::aicore::math_detail {
 
 inline constexpr float kNegLn2 = -0.69314718055994530941723212145818f;
 
+// Cosh's steps in float: e = Exp(x + (-ln2)), q = 0.25 / e (to `eq` if not null), e + q.
+inline float CoshSteps(float v, std::array<float, 2>* eq = nullptr) {
+  const float e = ExpF(v + kNegLn2);
+  const float q = 0.25f / e;
+  if (eq != nullptr) *eq = {e, q};
+  return e + q;
+}
+
+// Cosh's half cast: CAST_ROUND on 2201 (cosh_v220_impl.h), CAST_NONE on 2002
+// (cosh_v200_impl.h), CAST_RINT on 3510.
+inline AscendC::RoundMode CoshHalfCast() {
+  switch (detail::rep::RunningArch()) {
+    case NpuArch::k3510:
+      return AscendC::RoundMode::CAST_RINT;
+    case NpuArch::k2201:
+      return AscendC::RoundMode::CAST_ROUND;
+    default:
+      return AscendC::RoundMode::CAST_NONE;
+  }
+}
+
 template <typename T>
 T CoshOf(T x) {
-  const float e = ExpF(Widen(x) + kNegLn2);
-  const float q = 0.25f / e;
-  const bool on3510 = detail::rep::RunningArch() == NpuArch::k3510;
-  return Narrow<T>(e + q, on3510 ? AscendC::RoundMode::CAST_RINT : AscendC::RoundMode::CAST_ROUND);
+  return Narrow<T>(CoshSteps(Widen(x)), CoshHalfCast());
+}
+
+// What Cosh leaves in its scratch on 2201/2002 (CoshImpl): calSize = bytes / sizeof(T) / (2
+// float, 6 half) down to 32, float temps at k * calSize: e, 0.25 / e, and for half e + 0.25 / e.
+template <typename T>
+void LeaveCoshScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  const uint64_t cal = ChunkOf(tmp.GetSize(), kHalf ? 3 : 2, 32);
+  if constexpr (kHalf) {
+    LeaveChunkScratch<3>("Cosh", loc, tmp, n, cal, {0, cal, 2 * cal}, [in](uint64_t i) {
+      std::array<float, 2> eq{};
+      const float r = CoshSteps(Widen(in[i]), &eq);
+      return std::array<float, 3>{eq[0], eq[1], r};
+    });
+  } else {
+    LeaveChunkScratch<2>("Cosh", loc, tmp, n, cal, {0, cal}, [in](uint64_t i) {
+      std::array<float, 2> eq{};
+      CoshSteps(in[i], &eq);
+      return eq;
+    });
+  }
 }
 
 // Sinh's 2201 steps in float; `a_out` (if not null) gets a = Exp(x * -1 + (-ln2)).
@@ -110,7 +151,19 @@ T AtanhOf(T x) {
 
 namespace AscendC {
 
-LNGRAD_MATH_UNARY_API(Cosh, 2, 6, CoshOf)
+template <typename T, bool isReuseSource = false>
+void Cosh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Cosh: T must be half or float");
+  const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 2 : 6);
+  m::UnaryPass<m::PassScratch::kModelled>("Cosh", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::CoshOf<T>(x); });
+  if (!m::On3510()) m::LeaveCoshScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
+}
+LNGRAD_MATH_UNARY_FORWARDS(Cosh)
 template <typename T, bool isReuseSource = false>
 void Sinh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
