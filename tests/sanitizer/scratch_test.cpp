@@ -4,7 +4,7 @@
 // write of them; without initcheck nothing is reported and the kernel computes what it computed
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
-// and the 2201 Gelu, whose scratch is modelled.
+// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh and Cosh, whose scratch is modelled.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -174,6 +174,33 @@ TEST(ScratchInitcheck, RacecheckSeesTheCallWriteTheScratch) {
 TEST(ScratchInitcheck, GeluOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Gelu<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+}
+
+// Math (2201): Tanh, Exp<T, level>, Log2<half>, Erf, Erfc, Sinh and Cosh write what the device's
+// rounds leave in their scratch (math_scratch.h): reading it afterwards is clean, as for Gelu.
+TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Tanh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Exp<float, 10>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+                               256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Log2<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Erf<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Erfc<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Sinh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Cosh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
               }).r);
 }
 

@@ -9,7 +9,9 @@
 //   Q = ((((s + 31.212858877) s + 398.56963806) s + 3023.1248150) s + 13243.365831) s
 //       + 26267.224157
 // (every * and + rounded, the constants rounded to float); Erf = P / Q; half: rounded to half
-// with CAST_ROUND (ties away from zero) as on arch 2201. Arch 3510 (erf_3510_impl.h, register
+// with CAST_ROUND (ties away from zero) on arch 2201, to nearest even (CAST_NONE) on 2002
+// (GetErfCastType). The scratch on 2201/2002 (sharedTmpBuffer or the stack buffer) is left as
+// the kit's rounds leave it (LeaveErfScratch). Arch 3510 (erf_3510_impl.h, register
 // code; half widened, rounded back CAST_RINT without saturation) by ErfConfig.algo:
 //   PADE_APPROXIMATION: the same P / Q with the register Mins/Maxs (NaN stays NaN) and the
 //   constants as double literals rounded to float;
@@ -22,10 +24,10 @@
 // Erfc (erfc_common_impl.h), per element in float: c = Maxs(Mins(x, 10), -10); a = |c| + 2^-62;
 // s = c / a (the sign, 0 at 0); E = Exp(-(a * a)) * R(a) / S(a) with R a degree-8 and S a
 // degree-5 polynomial (Horner, every step rounded, the float constants of the source); r =
-// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND as on 2201. Arch 3510 (erfc_3510_impl.h):
-// the clip with the register Mins/Maxs (NaN stays NaN), a = |c| + 2^-62, e = Exp(-(a * a)),
-// s = c / a, r = ((e * s) * R(min(a, 10))) / S(min(a, 10)) + (1 - s) (the same polynomials,
-// another order); half rounded to nearest even without saturation.
+// (s * -1 + 1) + E * s; half: rounded with CAST_ROUND on 2201, CAST_NONE on 2002. Arch 3510
+// (erfc_3510_impl.h): the clip with the register Mins/Maxs (NaN stays NaN), a = |c| + 2^-62, e =
+// Exp(-(a * a)), s = c / a, r = ((e * s) * R(min(a, 10))) / S(min(a, 10)) + (1 - s) (the same
+// polynomials, another order); half rounded to nearest even without saturation.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetErfMaxMinTmpSize's minimum on 2201/2002 (768 bytes for
@@ -33,10 +35,12 @@
 #pragma once
 
 #include <bit>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 
 namespace AscendC {
@@ -56,8 +60,14 @@ constexpr ErfConfig defaultErfConfig = {ErfAlgo::PADE_APPROXIMATION};
 
 namespace lngrad::aicore::math_detail {
 
-// The rational approximation above, in float.
-inline float ErfRational(float x0) {
+// What one element leaves in Erf's temp tensors on 2201/2002: s = x * x, P, Q, and the last
+// product of Q's Horner (q before + 26267.224157).
+struct ErfParts {
+  float s = 0, p = 0, q = 0, q_last = 0;
+};
+
+// The rational approximation above, in float; `parts` (if not null) gets the temp values.
+inline float ErfRational(float x0, ErfParts* parts = nullptr) {
   const float x = MaxsF(MinsF(x0, 3.92f), -3.92f);
   const float s = x * x;
   float p = s * 0.053443748819f;
@@ -73,8 +83,45 @@ inline float ErfRational(float x0) {
     q = q + c;
   }
   q = s * q;
+  const float q_last = q;
   q = q + 26267.224157f;
+  if (parts != nullptr) *parts = {s, p, q, q_last};
   return p / q;
+}
+
+// Erf's half cast on 2201/2002 (GetErfCastType, GetErfcCastType): CAST_ROUND on 2201, CAST_NONE
+// (to nearest even) on the others.
+inline AscendC::RoundMode ErfHalfCast() {
+  return detail::rep::RunningArch() == NpuArch::k2201 ? AscendC::RoundMode::CAST_ROUND
+                                                      : AscendC::RoundMode::CAST_NONE;
+}
+
+// What Erf leaves in its scratch on 2201/2002 (ErfImpl): calSize = bytes / sizeof(T) / (3
+// float, 8 half) down to 32, float temp tensors at k * calSize: float s, P, Q; half P / Q, P,
+// Q, Q's last product (its fourth tensor held the widened, clipped source before).
+template <typename T>
+void LeaveErfScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                     SrcLoc loc) {
+  const auto parts = [in](uint64_t i, float* r) {
+    ErfParts q;
+    *r = ErfRational(Widen(in[i]), &q);
+    return q;
+  };
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 4, 32);
+    LeaveChunkScratch<4>("Erf", loc, tmp, n, cal, {0, cal, 2 * cal, 3 * cal}, [&](uint64_t i) {
+      float r = 0;
+      const ErfParts q = parts(i, &r);
+      return std::array<float, 4>{r, q.p, q.q, q.q_last};
+    });
+  } else {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 3, 32);
+    LeaveChunkScratch<3>("Erf", loc, tmp, n, cal, {0, cal, 2 * cal}, [&](uint64_t i) {
+      float r = 0;
+      const ErfParts q = parts(i, &r);
+      return std::array<float, 3>{q.s, q.p, q.q};
+    });
+  }
 }
 
 // Erf's PADE_APPROXIMATION on 3510: the clip with the register Mins/Maxs, then P / Q.
@@ -121,11 +168,18 @@ T ErfOf(T x) {
     return Narrow<T>(kAlgo == AscendC::ErfAlgo::PADE_APPROXIMATION ? ErfPade3510(v)
                                                                    : ErfSubsection3510(v));
   }
-  return Narrow<T>(ErfRational(Widen(x)), AscendC::RoundMode::CAST_ROUND);
+  return Narrow<T>(ErfRational(Widen(x)), ErfHalfCast());
 }
 
 // Erfc's sequence above, in float.
-inline float ErfcSteps(float x) {
+// What one element leaves in Erfc's temp tensors on 2201/2002 (ErfcPublicSteps,
+// ErfcPostCompute): e = Exp(-(a * a)), 1 - s, E * s, R, the last product of S's Horner (S before
+// + 43.80524152), and the sign s.
+struct ErfcParts {
+  float e = 0, one_minus = 0, big = 0, r = 0, q_last = 0, s = 0;
+};
+
+inline float ErfcSteps(float x, ErfcParts* parts = nullptr) {
   const float c = MaxsF(MinsF(x, 10.0f), -10.0f);
   float a = std::fabs(c);
   a = a + 0x1p-62f;
@@ -143,6 +197,7 @@ inline float ErfcSteps(float x) {
     q = q + k;
   }
   q = a * q;
+  const float q_last = q;
   q = q + 0.4380524152e2f;
   float e = a * a;
   e = e * -1.0f;
@@ -152,7 +207,38 @@ inline float ErfcSteps(float x) {
   float one_minus = s * -1.0f;
   one_minus = one_minus + 1.0f;
   big = big * s;
+  if (parts != nullptr) *parts = {e, one_minus, big, r, q_last, s};
   return big + one_minus;
+}
+
+// What Erfc leaves in its scratch on 2201/2002 (ErfcImpl): calSize = bytes / sizeof(T) / (5
+// float, 12 half) down to 32, float temp tensors at k * calSize: e (half: the float result),
+// 1 - s, E * s, R, S's last product, and for half the sign s.
+template <typename T>
+void LeaveErfcScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  const auto parts = [in](uint64_t i, float* res) {
+    ErfcParts q;
+    *res = ErfcSteps(Widen(in[i]), &q);
+    return q;
+  };
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 6, 32);
+    LeaveChunkScratch<6>("Erfc", loc, tmp, n, cal, {0, cal, 2 * cal, 3 * cal, 4 * cal, 5 * cal},
+                         [&](uint64_t i) {
+                           float res = 0;
+                           const ErfcParts q = parts(i, &res);
+                           return std::array<float, 6>{res, q.one_minus, q.big, q.r, q.q_last, q.s};
+                         });
+  } else {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 5, 32);
+    LeaveChunkScratch<5>("Erfc", loc, tmp, n, cal, {0, cal, 2 * cal, 3 * cal, 4 * cal},
+                         [&](uint64_t i) {
+                           float res = 0;
+                           const ErfcParts q = parts(i, &res);
+                           return std::array<float, 5>{q.e, q.one_minus, q.big, q.r, q.q_last};
+                         });
+  }
 }
 
 // Erfc on 3510 (ErfcClip, ErfcPublicSteps).
@@ -180,7 +266,7 @@ inline float ErfcSteps3510(float x) {
 template <typename T>
 T ErfcOf(T x) {
   if (On3510()) return Narrow<T>(ErfcSteps3510(Widen(x)));
-  return Narrow<T>(ErfcSteps(Widen(x)), AscendC::RoundMode::CAST_ROUND);
+  return Narrow<T>(ErfcSteps(Widen(x)), ErfHalfCast());
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -194,12 +280,26 @@ void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(m::kHalfOrFloat<T>, "Erf: T must be half or float");
   const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 3 : 8);
-  m::UnaryPass("Erf", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::ErfOf<T, config.algo>(x); });
+  m::UnaryPass<m::PassScratch::kModelled>("Erf", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::ErfOf<T, config.algo>(x); });
+  if (!m::On3510()) m::LeaveErfScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Erf, ErfConfig, defaultErfConfig)
 
-LNGRAD_MATH_UNARY_API(Erfc, 7, 16, ErfcOf)
+template <typename T, bool isReuseSource = false>
+void Erfc(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+          lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
+  namespace m = lngrad::aicore::math_detail;
+  static_assert(m::kHalfOrFloat<T>, "Erfc: T must be half or float");
+  const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 7 : 16);
+  m::UnaryPass<m::PassScratch::kModelled>("Erfc", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::ErfcOf<T>(x); });
+  if (!m::On3510()) m::LeaveErfcScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
+}
+LNGRAD_MATH_UNARY_FORWARDS(Erfc)
 
 }  // namespace AscendC

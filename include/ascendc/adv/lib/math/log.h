@@ -5,7 +5,8 @@
 // basic instruction (math_steps.h):
 //   Log:   Ln(x) (double, rounded once to T);
 //   Log2:  float: Ln(x) * 1.4426950408889634f; half: widened to float, the same two float
-//          steps, rounded to half (CAST_NONE) — its sharedTmpBuffer holds the float values;
+//          steps, rounded to half (CAST_NONE) — its sharedTmpBuffer (or the stack buffer) is
+//          left holding the float products of the last round and the tail (math_scratch.h);
 //   Log10: Ln(x) * half-or-float(0.43429448190325176), both steps in T (half: Ln rounded to
 //          half, the product rounded to half).
 // Arch 3510 (log_3510_impl.h, register code): Log the same (the register Log on T); Log2 and
@@ -19,9 +20,11 @@
 // and disjoint from the operands.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 
 namespace lngrad::aicore::math_detail {
@@ -93,9 +96,20 @@ void Log2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(m::kHalfOrFloat<T>, "Log2: T must be half or float");
   // Float uses no scratch (the vendor's float path ignores sharedTmpBuffer).
   constexpr bool kHalf = std::is_same_v<T, half>;
-  m::UnaryPass("Log2", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-               kHalf ? &sharedTmpBuffer : nullptr, m::TmpMinBytes(1), calCount, loc,
-               [](T x) { return m::Log2Of(x); });
+  m::UnaryPass<m::PassScratch::kModelled>("Log2", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, kHalf ? &sharedTmpBuffer : nullptr,
+                                          m::TmpMinBytes(1), calCount, loc,
+                                          [](T x) { return m::Log2Of(x); });
+  // Half on 2201/2002 (Log2Impl): rounds of (bytes / 4) floats down to 32, each leaving its
+  // float products Ln(x) * 1/ln 2 at the scratch's start.
+  if constexpr (kHalf) {
+    const half* in = srcTensor.HostPtr();
+    m::LeaveChunkScratch<1>("Log2", loc, sharedTmpBuffer, calCount,
+                            m::ChunkOf(sharedTmpBuffer.GetSize(), 1, 32), {0}, [in](uint64_t i) {
+                              return std::array<float, 1>{m::LnF(m::Widen(in[i])) *
+                                                          static_cast<float>(m::kLn2Reciprocal)};
+                            });
+  }
 }
 
 template <typename T, bool isReuseSource = false>
