@@ -10,7 +10,8 @@
 // scalar when the element is NaN; no FMA. The chunking of the device loops (by the scratch
 // size, by repeat) changes no element's arithmetic; on 2201/2002 the scratch (sharedTmpBuffer or
 // the stack buffer) is left as those loops leave it (ChunkScratch below: the chunk length, the
-// temp tensors' offsets, the last full chunk's and the tail's values), its other bytes untouched.
+// temp tensors' offsets, the last full chunk's and the tail's values; math_scratch.h), its other
+// bytes untouched.
 #pragma once
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <type_traits>
 
 #include "lib/math/math_common.h"
+#include "lib/math/math_scratch.h"
 
 namespace lngrad::aicore::eltwise_detail {
 
@@ -235,70 +237,8 @@ inline AscendC::LocalTensor<uint8_t> FrameworkTmp() {
 
 using math_detail::kHalfOrFloat;
 
-// What a 2201/2002 loop leaves in its scratch, read as elements of S: the loop runs n elements
-// in chunks of `chunk` (the last one shorter), and a chunk of len elements writes slot k of its
-// element j at element off(len)[k] + j (the temp tensors, each holding its last value there).
-// The full chunks all write the same bytes, so the last full chunk and the tail leave them: the
-// elements from First() on, in order. chunk 0 (the kit asserts; unchecked here) or no scratch at
-// all (no stack buffer left, unchecked) writes nothing.
-template <typename S, size_t K, typename Off>
-class ChunkScratch {
- public:
-  ChunkScratch(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t n, uint64_t chunk, Off off)
-      : tmp_(tmp), n_(n), chunk_(chunk), off_(off) {
-    if (chunk_ == 0 || n_ == 0) return;
-    const uint64_t chunks = (n_ + chunk_ - 1) / chunk_;
-    first_ = (n_ % chunk_ != 0 && chunks >= 2 ? chunks - 2 : chunks - 1) * chunk_;
-  }
-  bool Active() const { return chunk_ != 0 && n_ != 0 && tmp_.HostPtr() != nullptr; }
-  uint64_t First() const { return first_; }
-
-  // Writes the slots of elements First() .. n - 1 (vals(i): element i's K values) and records
-  // the chunks' writes for the sanitizer; a slot past the scratch is an overrun (checked mode
-  // raises; unchecked, the bytes past it are written, inside the UB, as on the device).
-  template <typename Vals>
-  void Write(const char* api, SrcLoc loc, Vals vals) const {
-    if (!Active()) return;
-    const uint64_t full = std::min(chunk_, n_), tail = n_ % chunk_;
-    Bound(full);
-    if (tail != 0) Bound(tail);
-    uint8_t* base = tmp_.HostPtr();
-    for (uint64_t start = first_; start < n_; start += chunk_) {  // the last full chunk, the tail
-      const uint64_t len = std::min(chunk_, n_ - start);
-      const std::array<uint64_t, K> o = off_(len);
-      std::array<uint8_t*, K> at{};
-      for (size_t k = 0; k < K; ++k) at[k] = base + sizeof(S) * o[k];
-      for (uint64_t j = 0; j < len; ++j) {
-        const std::array<S, K> v = vals(start + j);
-        for (size_t k = 0; k < K; ++k) std::memcpy(at[k] + sizeof(S) * j, &v[k], sizeof(S));
-      }
-    }
-    san::Instr rec(Pipe::kV, api, loc);
-    if (!rec) return;
-    for (const uint64_t len : {full, tail}) {
-      if (len == 0) continue;
-      for (const uint64_t o : off_(len)) rec.Write(base + sizeof(S) * o, sizeof(S) * len);
-    }
-  }
-
- private:
-  void Bound(uint64_t len) const {
-    for (const uint64_t o : off_(len)) {
-      if ((o + len) * sizeof(S) > tmp_.View().size_bytes) {
-        detail::OnTensorOverrun(tmp_.View(), o, len, sizeof(S), "sharedTmpBuffer (temp tensors)");
-      }
-    }
-  }
-  const AscendC::LocalTensor<uint8_t>& tmp_;
-  uint64_t n_, chunk_, first_ = 0;
-  Off off_;
-};
-
-template <typename S, size_t K, typename Off>
-ChunkScratch<S, K, Off> MakeChunkScratch(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t n,
-                                         uint64_t chunk, Off off) {
-  return ChunkScratch<S, K, Off>(tmp, n, chunk, off);
-}
+using math_detail::ChunkScratch;
+using math_detail::MakeChunkScratch;
 
 // x / (1 + e^(s * x)) in C: Muls, Exp, Adds 1, Div (Swish, Silu, SwiGLU's swish, FasterGelu
 // with Div).
