@@ -21,6 +21,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
+#include "scratch_test_util.h"
 #include "activation_replay_test_util.h"
 #include "replay_activation.h"
 #include "../aicore/sanitizer_off.h"
@@ -36,7 +37,7 @@ constexpr uint32_t kPast = 40;   // dst elements past the count (the sentinel)
 
 const char* const kSocs[] = {"Ascend910B1", "Ascend310P1"};
 
-uint32_t Aligned32(uint32_t bytes) { return (bytes + 31u) / 32u * 32u; }
+using lngrad_replay::scratch_test::Aligned32;
 
 // What the call is given: dst, src0, src1 (src1 empty for a unary API: unused), the scratch
 // (sharedTmpBuffer, or the stack buffer the overload without it pops) and the count.
@@ -72,17 +73,8 @@ Result<T> RunKernel(const char* soc, const std::vector<T>& in0, const std::vecto
     pipe.InitBuffer(b1, Aligned32(n1 * sizeof(T)));
     pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
     LocalTensor<uint8_t> tmp;
-    if (stack) {
-      LocalTensor<uint8_t> left;
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(left)));
-      ASSERT_GT(left.GetSize(), tmpBytes);
-      pipe.InitBuffer(filler, left.GetSize() - tmpBytes);
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-      ASSERT_EQ(tmp.GetSize(), tmpBytes);
-    } else {
-      pipe.InitBuffer(bt, Aligned32(tmpBytes));
-      tmp = bt.Get<uint8_t>(tmpBytes);
-    }
+    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
     LocalTensor<T> s0 = b0.Get<T>(n0), s1 = b1.Get<T>(n1), d = bd.Get<T>(nd);
     std::copy(in0.begin(), in0.end(), s0.HostPtr());
     std::copy(in1.begin(), in1.end(), s1.HostPtr());

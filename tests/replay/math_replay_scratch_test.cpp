@@ -20,6 +20,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
+#include "scratch_test_util.h"
 #include "math_replay_test_util.h"
 #include "replay_math_scratch.h"
 
@@ -36,7 +37,7 @@ constexpr uint8_t kFill = 0xa5;
 constexpr uint32_t kPast = 40;
 const char* const kSocs[] = {"Ascend910B1", "Ascend310P1"};
 
-uint32_t Aligned32(uint32_t b) { return (b + 31u) / 32u * 32u; }
+using lngrad_replay::scratch_test::Aligned32;
 
 template <class T>
 T Sentinel() {
@@ -79,17 +80,8 @@ Got RunKernel(const char* soc, const std::vector<T>& in, uint32_t count, uint32_
     pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
     pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
     LocalTensor<uint8_t> tmp;
-    if (stack) {
-      LocalTensor<uint8_t> left;
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(left)));
-      ASSERT_GT(left.GetSize(), tmpBytes);
-      pipe.InitBuffer(filler, left.GetSize() - tmpBytes);
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-      ASSERT_EQ(tmp.GetSize(), tmpBytes);
-    } else {
-      pipe.InitBuffer(bt, Aligned32(tmpBytes));
-      tmp = bt.Get<uint8_t>(tmpBytes);
-    }
+    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
     LocalTensor<T> s = bs.Get<T>(ns), d = bd.Get<T>(nd);
     std::copy(in.begin(), in.end(), s.HostPtr());
     std::fill(d.HostPtr(), d.HostPtr() + nd, Sentinel<T>());
