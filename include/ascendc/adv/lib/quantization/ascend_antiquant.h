@@ -273,46 +273,27 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const uint64_t srcChunk =
       std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
   const uint32_t gsRead = isTranspose && offset != nullptr ? go : gs;
-  // The transposed fallback (AntiQuantImplScalar) calls groups of L = k / G columns (G the
-  // offset's width, else the scale's), k / L of them a row, parameter j of row n at n * (k / L)
-  // + j: with G not dividing k the columns from (k / L) * L stay unwritten (unchecked mode;
-  // checked mode refuses, "the group count must divide k").
+  // The transposed fallback: k / L calls of L = seg columns a row, parameter j of row n at
+  // n * (k / L) + j; with G not dividing k the columns from (k / L) * L stay unwritten.
   const uint32_t gEff = isTranspose && vectorSeq && seg != 0 ? k / static_cast<uint32_t>(seg) : 0;
   const uint64_t covered = gEff != 0 ? uint64_t{gEff} * seg : nCols;  // columns written a row
-  const auto offAt = [&](uint64_t i) {
-    return op == nullptr ? D{} : op[index(i, gEff != 0 ? gEff : go)];
-  };
+  const uint32_t gOff = gEff != 0 ? gEff : go, gSc = gEff != 0 ? gEff : gsRead;
+  const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, gOff)]; };
   if (gsRead != gs) q::CheckCount(kApi, scale, gsRead * per, "scale");
-  const auto scAt = [&](uint64_t i) { return sp[index(i, gEff != 0 ? gEff : gsRead)]; };
+  const auto scAt = [&](uint64_t i) { return sp[index(i, gSc)]; };
   const auto srcAt = [&](uint64_t i) {
-    if (!halfByte) return i;
-    if (covered == nCols) return q::HalfByteReadIndex(i, seg, srcChunk);
-    // The call at s = row start + c / seg * seg; its chunks as HalfByteReadIndex's.
-    const uint64_t c = i % nCols, s = i - c + c / seg * seg, w = c % seg;
-    const uint64_t t = w / srcChunk * srcChunk;
-    return 2 * (s / 2) + 2 * (t / 2) + (w - t);
+    return halfByte ? FallbackHalfByteIndex(i, nCols, seg, srcChunk) : i;
   };
-  std::vector<D> unwritten;  // the columns past `covered`, as dst held them
-  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
-    unwritten.insert(unwritten.end(), dst.HostPtr() + r * nCols + covered,
-                     dst.HostPtr() + (r + 1) * nCols);
-  }
-  q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
-                     {q::SpanOf(scale, gsRead * per),
-                      offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
-                     loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
-  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
-    std::copy_n(unwritten.begin() + r * (nCols - covered), nCols - covered,
-                dst.HostPtr() + r * nCols + covered);
-  }
-  // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback),
-  // over the columns the calls cover.
+  KeepColumnsPast(dst, nRows, nCols, covered, [&] {
+    q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
+                       {q::SpanOf(scale, gsRead * per),
+                        offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
+                       loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
+  });
+  // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback).
   if (std::is_same_v<D, bfloat16_t> && vectorSeq && (offset == nullptr || isTranspose)) {
-    const auto at = [&](uint64_t i) { return i / covered * nCols + i % covered; };
-    TensorFormScratch(
-        tmp, src, scale.HostPtr(), offset != nullptr, isTranspose, nRows * covered, seg, k / gs,
-        nCols, [&](uint64_t i) { return offAt(at(i)); }, [&](uint64_t i) { return scAt(at(i)); },
-        [&](uint64_t i) { return srcAt(at(i)); }, loc);
+    TensorFormScratch(tmp, src, scale.HostPtr(), offset != nullptr, isTranspose, total, seg, k / gs,
+                      nCols, covered, offAt, scAt, srcAt, loc);
   }
 }
 

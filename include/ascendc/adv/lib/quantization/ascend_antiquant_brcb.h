@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "lib/quantization/ascend_antiquant_pass.h"
 #include "lib/quantization/quant_common.h"
@@ -429,21 +430,51 @@ inline void CheckBf16ScaleOnly(bool isTranspose, const LocalTensor<uint8_t>& tmp
 
 // TensorForm's OuterLoopScratch: element i's product (source, + offset, times scale, in
 // float) and, not transposed (the tensor form of the inner loop), the scale row of the call
-// at s: row s / nCols of groups of rowsPerGroup rows.
+// at s: row s / nCols of groups of rowsPerGroup rows. The transposed fallback's calls cover
+// `covered` columns a row (KeepColumnsPast): its elements are counted over those.
 template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
 void TensorFormScratch(const LocalTensor<uint8_t>& tmp, const LocalTensor<S>& src, const D* sp,
                        bool withOffset, bool isTranspose, uint64_t total, uint64_t seg,
-                       uint64_t rowsPerGroup, uint64_t nCols, OffAt&& offAt, ScAt&& scAt,
-                       SrcIdx&& srcAt, lngrad::aicore::SrcLoc loc) {
+                       uint64_t rowsPerGroup, uint64_t nCols, uint64_t covered, OffAt&& offAt,
+                       ScAt&& scAt, SrcIdx&& srcAt, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
+  if (nCols == 0 || covered == 0) return;
+  const auto at = [&](uint64_t i) { return i / covered * nCols + i % covered; };
   OuterLoopScratch(
-      tmp, total, seg, !isTranspose,
-      [&](uint64_t i) {
+      tmp, total / nCols * covered, seg, !isTranspose,
+      [&](uint64_t j) {
+        const uint64_t i = at(j);
         float v = q::F(BrcbSrcAt(src, srcAt(i)));
         if (withOffset) v = v + q::F(offAt(i));
         return v * q::F(scAt(i));
       },
       [&](uint64_t s, uint64_t j) { return q::F(sp[s / nCols / rowsPerGroup * nCols + j]); }, loc);
+}
+
+// The transposed fallback (AntiQuantImplScalar) calls k / L groups of L columns a row, so with
+// a group count not dividing k the columns from `covered` = (k / L) * L on are not written:
+// `pass` (which writes every element) runs, and those columns get back what dst held.
+template <typename D, typename Pass>
+void KeepColumnsPast(const LocalTensor<D>& dst, uint64_t nRows, uint64_t nCols, uint64_t covered,
+                     Pass&& pass) {
+  std::vector<D> kept;
+  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
+    kept.insert(kept.end(), dst.HostPtr() + r * nCols + covered, dst.HostPtr() + (r + 1) * nCols);
+  }
+  pass();
+  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
+    std::copy_n(kept.begin() + r * (nCols - covered), nCols - covered,
+                dst.HostPtr() + r * nCols + covered);
+  }
+}
+
+// The int4b_t element the fallback's call reads for flat element i: calls of seg elements from
+// each row's start (rows of nCols; the transposed fallback's k / L calls) and, bfloat16, chunks
+// of `chunk` within a call; a call or chunk at an odd element starts at the nibble before it.
+inline uint64_t FallbackHalfByteIndex(uint64_t i, uint64_t nCols, uint64_t seg, uint64_t chunk) {
+  const uint64_t c = i % nCols, s = i - c + c / seg * seg, w = c % seg;
+  const uint64_t t = w / chunk * chunk;
+  return 2 * (s / 2) + 2 * (t / 2) + (w - t);
 }
 
 }  // namespace AscendC::lngrad_antiquant
