@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../aicore/checked_mode_scope.h"
@@ -181,6 +182,7 @@ namespace {
 
 struct TCase {
   uint32_t k, n, offGroups, scaleGroups;
+  uint32_t readGroups = 0;  // the parameters a row the fallback reads (k / (k / G)), if more
 };
 
 // Half, transposed, sharedTmpBuffer of 32 bytes (below the Brcb path's 64 per scale row): the
@@ -193,9 +195,10 @@ void CheckHalfT(const TCase& c, uint32_t seed) {
                std::to_string(c.n) + " offset groups " + std::to_string(c.offGroups) +
                " scale groups " + std::to_string(c.scaleGroups) + " seed " + std::to_string(seed));
   const Inputs in = RandomInputs(seed);
-  const std::vector<half> off = Params<half>(seed + 1, c.n * c.offGroups, 300.0f);
+  const std::vector<half> off =
+      Params<half>(seed + 1, c.n * std::max(c.offGroups, c.readGroups), 300.0f);
   const std::vector<half> scl =
-      Params<half>(seed + 2, c.n * std::max(c.offGroups, c.scaleGroups), 40.0f);
+      Params<half>(seed + 2, c.n * std::max({c.offGroups, c.scaleGroups, c.readGroups}), 40.0f);
   const half sentinel = half(-77.0f);
   std::vector<half> got;
   std::vector<uint8_t> tmpGot;
@@ -224,9 +227,10 @@ void CheckBf16T(const TCase& c, uint32_t seed, uint32_t tmpBytes) {
                " scale groups " + std::to_string(c.scaleGroups) + " tmp " +
                std::to_string(tmpBytes) + " seed " + std::to_string(seed));
   const Inputs in = RandomInputs(seed);
-  const std::vector<bfloat16_t> off = Params<bfloat16_t>(seed + 1, c.n * c.offGroups, 300.0f);
-  const std::vector<bfloat16_t> scl =
-      Params<bfloat16_t>(seed + 2, c.n * std::max(c.offGroups, c.scaleGroups), 40.0f);
+  const std::vector<bfloat16_t> off =
+      Params<bfloat16_t>(seed + 1, c.n * std::max(c.offGroups, c.readGroups), 300.0f);
+  const std::vector<bfloat16_t> scl = Params<bfloat16_t>(
+      seed + 2, c.n * std::max({c.offGroups, c.scaleGroups, c.readGroups}), 40.0f);
   const bfloat16_t sentinel = bfloat16_t(-77.0f);
   std::vector<bfloat16_t> got;
   std::vector<uint8_t> tmpGot;
@@ -404,5 +408,112 @@ TEST(AntiQuantFallbackReplay, Bf16PerformancePathOffsetSizePlacesTheScale) {
   for (const PerfCase& c :
        {PerfCase{8, 64, 1, 64}, PerfCase{8, 128, 2, 256}, PerfCase{12, 64, 3, 192}}) {
     CheckPerf<int4b_t>(c, seed += 3);
+  }
+}
+
+// Session 17, helper aqn6. The transposed fallback (AntiQuantImplScalar) calls k / L groups of
+// L = k / G columns a row (G the offset's width), parameter j of row n at n * (k / L) + j: with G
+// not dividing k the columns from (k / L) * L keep what dst held (lngrad had written them with
+// the groups) and the parameters lie k / L a row. Unchecked mode against the replays: half and
+// bfloat16 (chunks of 13), int8_t and int4b_t; k 40 with G 3 (L 13: column 39 unwritten), G 6
+// (L 6: columns 36 to 39), G 7 (L 5: 8 calls a row, every column, 8 parameters a row), k 96 with
+// G 5 (L 19: column 95).
+TEST(AntiQuantFallbackReplay, TransposedFallbackLeavesTheColumnsPastTheGroups) {
+  CheckedModeScope unchecked(false);
+  uint32_t seed = 9700;
+  for (const TCase& c :
+       {TCase{40, 5, 3, 3}, TCase{40, 4, 6, 6}, TCase{40, 3, 7, 7, 8}, TCase{96, 3, 5, 5}}) {
+    CheckHalfT<int8_t>(c, seed += 3);
+    CheckHalfT<int4b_t>(c, seed += 3);
+    CheckBf16T<int8_t>(c, seed += 3, 104);
+    CheckBf16T<int4b_t>(c, seed += 3, 104);
+  }
+}
+
+// Checked mode refuses a group count that does not divide k on the transposed fallback (the
+// page's groups), half and bfloat16.
+TEST(AntiQuantFallbackReplay, CheckedModeRefusesGroupsNotDividingK) {
+  CheckedModeScope checked(true);
+  auto run = [](uint32_t k, uint32_t g, bool bf16) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+          src.SetSize(4 * k);
+          const AntiQuantShapeInfo info{4, g, 4, g};
+          LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+          tmp.SetSize(bf16 ? kUbBufBytes : 32);  // half: below the Brcb path's scratch
+          if (bf16) {
+            LocalTensor<bfloat16_t> o = ub.Get<bfloat16_t>(2), s = o[kScaleAt];
+            o.SetSize(4 * g);
+            s.SetSize(4 * g);
+            AscendAntiQuant<int8_t, bfloat16_t, true>(ub.Get<bfloat16_t>(0), src, o, s, tmp, k,
+                                                      info);
+          } else {
+            LocalTensor<half> o = ub.Get<half>(2), s = o[kScaleAt];
+            o.SetSize(4 * g);
+            s.SetSize(4 * g);
+            AscendAntiQuant<int8_t, half, true>(ub.Get<half>(0), src, o, s, tmp, k, info);
+          }
+        },
+        k910B);
+  };
+  for (const bool bf16 : {false, true}) {
+    EXPECT_EQ(run(96, 3, bf16).first, "") << bf16;
+    for (const auto& [k, g] : {std::pair{96u, 5u}, std::pair{32u, 3u}}) {
+      const auto r = run(k, g, bf16);
+      EXPECT_EQ(r.first, "quant_filter_arg") << bf16 << " k " << k << ": " << r.second;
+      EXPECT_NE(r.second.find("group count must divide k"), std::string::npos) << r.second;
+    }
+  }
+}
+
+// The half path without transpose with an offset tensor steps its Add and Mul rows by N * 2 / 32
+// blocks: for N not a multiple of 16 the rows overlap, each repeat reading what the one before
+// wrote (unsupported by the pages): checked mode refuses it; the bfloat16 performance path's
+// int8_t rows, N not a multiple of 32 (its source stride N / 32 blocks), likewise.
+TEST(AntiQuantFallbackReplay, CheckedModeRefusesRowStridesThatTruncate) {
+  CheckedModeScope checked(true);
+  auto run = [](uint32_t n, bool bf16) {
+    return lngrad::aicore::test::CheckOf(
+        [&](Ub& ub) {
+          LocalTensor<int8_t> src = ub.Get<int8_t>(1);
+          src.SetSize(8 * n);
+          const AntiQuantShapeInfo info{1, n, 1, n};
+          if (bf16) {
+            LocalTensor<bfloat16_t> o = ub.Get<bfloat16_t>(2), s = o[kScaleAt];
+            o.SetSize(n);
+            s.SetSize(n);
+            AscendAntiQuant<int8_t, bfloat16_t, false>(ub.Get<bfloat16_t>(0), src, o, s,
+                                                       ub.Get<uint8_t>(3), 8, info);
+          } else {
+            LocalTensor<half> o = ub.Get<half>(2), s = o[kScaleAt];
+            o.SetSize(n);
+            s.SetSize(n);
+            AscendAntiQuant<int8_t, half, false>(ub.Get<half>(0), src, o, s, ub.Get<uint8_t>(3), 8,
+                                                 info);
+          }
+        },
+        k910B);
+  };
+  for (const uint32_t n : {16u, 48u, 128u}) EXPECT_EQ(run(n, false).first, "") << n;
+  for (const uint32_t n : {32u, 96u}) EXPECT_EQ(run(n, true).first, "") << n;
+  for (const auto& [n, bf16] : {std::pair{40u, false}, std::pair{8u, false}, std::pair{200u, false},
+                                std::pair{48u, true}, std::pair{40u, true}}) {
+    const auto r = run(n, bf16);
+    EXPECT_EQ(r.first, "quant_filter_arg") << n << ": " << r.second;
+    EXPECT_NE(r.second.find(bf16 ? "multiple of 32" : "multiple of 16"), std::string::npos)
+        << r.second;
+  }
+}
+
+// Unchecked mode follows the bfloat16 performance path's int8_t rows for N a multiple of 16 but
+// not of 32 and k up to 255: row r reads the source from byte r * 32 * (N / 32) (inside the
+// source; lngrad had read row r), against the replay.
+TEST(AntiQuantFallbackReplay, Bf16PerformancePathInt8RowsReadWithTheTruncatedStride) {
+  CheckedModeScope unchecked(false);
+  uint32_t seed = 9800;
+  for (const PerfCase& c : {PerfCase{8, 48, 1, 48}, PerfCase{40, 80, 2, 160},
+                            PerfCase{100, 16, 1, 16}, PerfCase{12, 112, 1, 128}}) {
+    CheckPerf<int8_t>(c, seed += 3);
   }
 }

@@ -88,7 +88,12 @@ bool Bf16Performance(const PerfCall& c, const std::vector<uint8_t>& src,
                      std::vector<uint16_t>& dst) {
   if (c.k == 0) return false;
   const uint64_t n = c.srcSize / c.k, so = c.offset.size();
-  if (n == 0 || n % (c.int4 ? 64 : 32) != 0 || so < n || c.scale.size() < so) return false;
+  // int8_t N a multiple of 16 (not 32) with K <= 255: the rows read 32 * (N / 32) bytes apart.
+  const bool strided = !c.int4 && n % 32 != 0 && n % 16 == 0 && c.k <= 255;
+  if (n == 0 || (n % (c.int4 ? 64 : 32) != 0 && !strided) || so < n || c.scale.size() < so) {
+    return false;
+  }
+  const uint64_t rowRead = strided ? n / 32 * 32 : n;
   if (dst.size() < uint64_t{c.k} * n || src.size() < (c.int4 ? c.k * n / 2 : c.k * n)) return false;
   // The PreCast image: floats [0, So) the offset, [So, 2 So) the scale.
   const auto image = [&](uint64_t f) {
@@ -96,7 +101,7 @@ bool Bf16Performance(const PerfCall& c, const std::vector<uint8_t>& src,
   };
   for (uint64_t r = 0; r < c.k; ++r) {
     for (uint64_t col = 0; col < n; ++col) {
-      const float x = SourceValue(src, c.int4, r * n + col);  // through half: exact
+      const float x = SourceValue(src, c.int4, r * rowRead + col);  // through half: exact
       dst[r * n + col] = Bf16Rint((x + image(col)) * image(n + col));
     }
   }

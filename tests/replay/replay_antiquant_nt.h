@@ -94,7 +94,12 @@ namespace lngrad_replay::aqnt {
 // So > N + c (an offset with more than N elements), scale[N + c - So] otherwise. Replayed for
 // int8_t with N a multiple of 32 and int4b_t with N a multiple of 64 (the source repeat stride
 // exact) and So >= N; returns false otherwise, changing nothing. offset and scale: bfloat16
-// bits, So elements each; src: the source bytes; dst: bfloat16 bits.
+// bits, So elements each; src: the source bytes; dst: bfloat16 bits. Session 17, helper aqn6
+// (a second reading of the slice Casts of c220's AscendAntiQuantNoTransposePerformance{,Tail},
+// after lngrad's header had been read): the int8_t source Cast steps rows by srcRepStride =
+// N / 32 blocks (truncated) while dst rows stay N * 2 / 32 blocks apart, exact for N a multiple
+// of 16; so for such N not a multiple of 32 and K up to 255 (one call, slices from 32-byte
+// aligned bytes) row r reads src[r * 32 * (N / 32) + c]: replayed too.
 struct PerfCall {
   bool int4 = false;
   uint32_t k = 0, srcSize = 0;

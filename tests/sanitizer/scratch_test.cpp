@@ -255,6 +255,36 @@ TEST(ScratchInitcheck, AntiQuantizeOn950LeavesTheScratchAlone) {
               }).r);
 }
 
+// Quantization (2201): AscendAntiQuant's bfloat16 performance path (not transposed, offset
+// tensor [1, 64], k 8): PreCast's floats and the slices' intermediates; the half forms leave
+// sharedTmpBuffer alone (the kit's antiquant sample: half, N 128, k 8).
+void AntiQuantCall(Ops& o, bool bf16) {
+  LocalTensor<int8_t> src = o.b.ReinterpretCast<int8_t>();
+  src.SetSize(8 * 64);
+  const AntiQuantShapeInfo info{1, 64, 1, 64};
+  if (bf16) {
+    LocalTensor<bfloat16_t> off = o.c.ReinterpretCast<bfloat16_t>(),
+                            scl = o.d.ReinterpretCast<bfloat16_t>();
+    off.SetSize(64);
+    scl.SetSize(64);
+    AscendAntiQuant<int8_t, bfloat16_t, false>(o.a.ReinterpretCast<bfloat16_t>(), src, off, scl,
+                                               o.tmp, 8, info);
+  } else {
+    LocalTensor<half> off = o.c.ReinterpretCast<half>(), scl = o.d.ReinterpretCast<half>();
+    off.SetSize(64);
+    scl.SetSize(64);
+    AscendAntiQuant<int8_t, half, false>(o.a.ReinterpretCast<half>(), src, off, scl, o.tmp, 8,
+                                         info);
+  }
+}
+TEST(ScratchInitcheck, AscendAntiQuantBf16PerformancePathReadAfterTheCall) {
+  ExpectLoud(k910, "AscendAntiQuant", [](Ops& o) { AntiQuantCall(o, true); });
+}
+TEST(ScratchInitcheck, AscendAntiQuantHalfLeavesTheScratchAlone) {
+  ExpectClean(
+      RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { AntiQuantCall(o, false); }).r);
+}
+
 // Transform (2201): Broadcast along axis 1.
 TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   ExpectLoud(k910, "Broadcast", [](Ops& o) {

@@ -58,7 +58,10 @@
 // Checked mode: src size a multiple of K, offset/scale holding groupCount * N elements, the
 // operands 32-byte aligned, sharedTmpBuffer at least GetAscendAntiQuantMaxMinTmpSize's minimum
 // on 2201/2002 (0 for half output), AntiQuantize on arch 3510, int8_t to half only on arch 2002;
-// 2201's bfloat16 performance path without transpose: an int4b_t source's N a multiple of 64;
+// without transpose with an offset tensor on 2201/2002: half N a multiple of 16, the bfloat16
+// performance path's N a multiple of 32 (int8_t) or 64 (int4b_t) (the truncated row strides);
+// the transposed fallback: the group count dividing k (unchecked: its columns past the groups
+// stay unwritten, as the device leaves them);
 // every transposed form on 2201/2002: k * sizeof(InputDataType) a multiple of 32 (the kit's
 // check; sizeof(int4b_t) is 1 there); the Brcb path: scaleN equal to the source's rows (and on
 // the 950 k 32-byte aligned in the source); no int4b_t source on the 950.
@@ -269,21 +272,28 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
   const uint64_t seg = isTranspose ? k / (offset == nullptr ? gs : go) : nCols;
   const uint64_t srcChunk =
       std::is_same_v<D, bfloat16_t> ? std::max<uint64_t>(tmp.GetSize() / 8, 1) : seg;
-  const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, go)]; };
   const uint32_t gsRead = isTranspose && offset != nullptr ? go : gs;
+  // The transposed fallback: k / L calls of L = seg columns a row, parameter j of row n at
+  // n * (k / L) + j; with G not dividing k the columns from (k / L) * L stay unwritten.
+  const uint32_t gEff = isTranspose && vectorSeq && seg != 0 ? k / static_cast<uint32_t>(seg) : 0;
+  const uint64_t covered = gEff != 0 ? uint64_t{gEff} * seg : nCols;  // columns written a row
+  const uint32_t gOff = gEff != 0 ? gEff : go, gSc = gEff != 0 ? gEff : gsRead;
+  const auto offAt = [&](uint64_t i) { return op == nullptr ? D{} : op[index(i, gOff)]; };
   if (gsRead != gs) q::CheckCount(kApi, scale, gsRead * per, "scale");
-  const auto scAt = [&](uint64_t i) { return sp[index(i, gsRead)]; };
+  const auto scAt = [&](uint64_t i) { return sp[index(i, gSc)]; };
   const auto srcAt = [&](uint64_t i) {
-    return halfByte ? q::HalfByteReadIndex(i, seg, srcChunk) : i;
+    return halfByte ? FallbackHalfByteIndex(i, nCols, seg, srcChunk) : i;
   };
-  q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
-                     {q::SpanOf(scale, gsRead * per),
-                      offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
-                     loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
+  KeepColumnsPast(dst, nRows, nCols, covered, [&] {
+    q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
+                       {q::SpanOf(scale, gsRead * per),
+                        offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
+                       loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
+  });
   // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback).
   if (std::is_same_v<D, bfloat16_t> && vectorSeq && (offset == nullptr || isTranspose)) {
     TensorFormScratch(tmp, src, scale.HostPtr(), offset != nullptr, isTranspose, total, seg, k / gs,
-                      nCols, offAt, scAt, srcAt, loc);
+                      nCols, covered, offAt, scAt, srcAt, loc);
   }
 }
 

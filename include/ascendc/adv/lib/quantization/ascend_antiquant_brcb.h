@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "lib/quantization/ascend_antiquant_pass.h"
 #include "lib/quantization/quant_common.h"
@@ -335,8 +336,12 @@ void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTens
 // Performance{,Tail}): PreCast casts So = offset.GetSize() elements of the offset to scratch
 // floats [0, So) and as many of the scale (its counter mask is the offset's size) to [So, 2 So);
 // column c then adds float c and multiplies by float N + c: offset[N + c] while N + c < So (an
-// offset of more than N elements, e.g. [groups, N]), else scale[N + c - So]. Its scratch is not
-// modelled (left alone).
+// offset of more than N elements, e.g. [groups, N]), else scale[N + c - So]. int8_t rows are
+// read with the source repeat stride N / 32 blocks (truncated): for N a multiple of 16 but not of
+// 32 (unchecked mode; checked mode refuses it in NoTransposeWithOffset) and k up to 255, row r
+// of the call reads src[r * 32 * (N / 32) + c], inside the source. Its scratch (PreCast's floats
+// [0, 2 So), each slice's floats and staged halves in [8 N, 8 N + 256 min(k, 255)) bytes) is not
+// modelled: left to initcheck (LeaveScratch).
 template <typename S>
 void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
                      const LocalTensor<bfloat16_t>& offset, const LocalTensor<bfloat16_t>& scale,
@@ -348,36 +353,57 @@ void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& s
   const bfloat16_t* op = offset.HostPtr();
   const bfloat16_t* sp = scale.HostPtr();
   const auto image = [&](uint64_t f) { return f < so ? op[f] : sp[f - so]; };
-  q::AntiQuantPass(
+  // The int8_t row stride the Cast reads with (N / 32 blocks), where lngrad follows it.
+  const bool strided = std::is_same_v<S, int8_t> && n % 32 != 0 && n % 16 == 0 && k <= 255;
+  const uint64_t rowStride = strided ? n / 32 * 32 : n;
+  q::AntiQuantPassAt(
       "AscendAntiQuant", dst, src, &tmp, tmpMin, uint64_t{k} * n,
       {q::SpanOf(offset, so), q::SpanOf(scale, so)}, loc, true, true,
-      [&](uint64_t i) { return image(i % n); }, [&](uint64_t i) { return image(n + i % n); });
+      [&](uint64_t i) { return image(i % n); }, [&](uint64_t i) { return image(n + i % n); },
+      [&](uint64_t i) { return i / n * rowStride + i % n; });
+  const uint64_t slices = 8 * n + 256 * uint64_t{std::min<uint32_t>(k, 255)};
+  lngrad::aicore::math_detail::LeaveScratch("AscendAntiQuant", loc, tmp.View(),
+                                            std::max(8 * so, slices));
 }
 
 // 2201/2002 without transpose with an offset tensor: true where the half performance path runs
 // (row k takes element n, in TensorForm's pass); bfloat16 runs here (false): with
 // sharedTmpBuffer of 8 bytes per scale element and 256 per row of k Bf16Performance, below it
-// Bf16NoTransposeFallback. The
-// bfloat16 performance path strides int4b_t rows by N / 64 blocks (truncated), stages its tail
-// rows 8 blocks apart (the default repeat stride) and, past k 255, starts slices at unaligned
-// addresses: not followed, refused in checked mode for N not a multiple of 64.
+// Bf16NoTransposeFallback. The half path's Add and Mul repeat over rows with the stride
+// N * 2 / 32 blocks (truncated): for N not a multiple of 16 rows overlap, each repeat reading
+// what the one before wrote, which the pages do not support (the repeat overlap rule): checked
+// mode refuses it, unchecked mode keeps lngrad's per-element result. The bfloat16 performance
+// path strides int8_t rows by N / 32 blocks and int4b_t rows by N / 64 (truncated), writes dst
+// rows N * 2 / 32 blocks apart (truncated: overlapping rows for N not a multiple of 16), stages
+// int4b_t tail rows 8 blocks apart and, past k 255, starts slices at unaligned addresses:
+// checked mode refuses int8_t N not a multiple of 32 and int4b_t N not a multiple of 64;
+// unchecked mode follows the int8_t reads where they are the only difference (N a multiple of
+// 16, k up to 255: Bf16Performance) and keeps lngrad's result otherwise.
 template <typename S, typename D>
 bool NoTransposeWithOffset(const LocalTensor<D>& dst, const LocalTensor<S>& src,
                            const LocalTensor<D>& offset, const LocalTensor<D>& scale,
                            const LocalTensor<uint8_t>& tmp, uint32_t k, uint32_t groupCount,
                            uint64_t n, uint64_t tmpMin, lngrad::aicore::SrcLoc loc) {
+  namespace q = lngrad::aicore::quant_detail;
   if constexpr (std::is_same_v<D, half>) {
+    q::Require(n % 16 == 0, "AscendAntiQuant",
+               "the half path without transpose with an offset tensor takes N (" +
+                   std::to_string(n) +
+                   ") a multiple of 16: its Add and Mul step rows by N * 2 / 32 blocks "
+                   "(truncated), so rows overlap and each repeat reads what the one before "
+                   "wrote, which the pages do not support (lngrad computes each element once)");
     return true;
   } else {
     const bool perf = tmp.GetSize() >= uint64_t{scale.GetSize()} * 8 + uint64_t{256} * k;
-    lngrad::aicore::quant_detail::Require(
-        !perf || !std::is_same_v<S, int4b_t> || n % 64 == 0, "AscendAntiQuant",
-        "the bfloat16_t path without transpose with an offset tensor and an int4b_t source takes "
-        "N (" +
-            std::to_string(n) +
-            ") a multiple of 64 here: its source repeat stride N / 64 blocks truncates, its "
-            "tail's Cast stages rows 256 bytes apart past the scratch it sizes, and k above 255 "
-            "starts slices at unaligned addresses (lngrad does not follow it)");
+    const uint64_t unit = std::is_same_v<S, int4b_t> ? 64 : 32;
+    q::Require(!perf || n % unit == 0, "AscendAntiQuant",
+               "the bfloat16_t path without transpose with an offset tensor takes N (" +
+                   std::to_string(n) + ") a multiple of " + std::to_string(unit) +
+                   " here: its source repeat stride N / " + std::to_string(unit) +
+                   " blocks truncates (rows read from the wrong place), its dst stride "
+                   "overlaps rows for N not a multiple of 16, its int4b_t tail stages rows "
+                   "256 bytes apart past the scratch it sizes, and k above 255 starts slices at "
+                   "unaligned addresses");
     if (perf) {
       Bf16Performance<S>(dst, src, offset, scale, tmp, k, n, tmpMin, loc);
     } else {
@@ -404,21 +430,51 @@ inline void CheckBf16ScaleOnly(bool isTranspose, const LocalTensor<uint8_t>& tmp
 
 // TensorForm's OuterLoopScratch: element i's product (source, + offset, times scale, in
 // float) and, not transposed (the tensor form of the inner loop), the scale row of the call
-// at s: row s / nCols of groups of rowsPerGroup rows.
+// at s: row s / nCols of groups of rowsPerGroup rows. The transposed fallback's calls cover
+// `covered` columns a row (KeepColumnsPast): its elements are counted over those.
 template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
 void TensorFormScratch(const LocalTensor<uint8_t>& tmp, const LocalTensor<S>& src, const D* sp,
                        bool withOffset, bool isTranspose, uint64_t total, uint64_t seg,
-                       uint64_t rowsPerGroup, uint64_t nCols, OffAt&& offAt, ScAt&& scAt,
-                       SrcIdx&& srcAt, lngrad::aicore::SrcLoc loc) {
+                       uint64_t rowsPerGroup, uint64_t nCols, uint64_t covered, OffAt&& offAt,
+                       ScAt&& scAt, SrcIdx&& srcAt, lngrad::aicore::SrcLoc loc) {
   namespace q = lngrad::aicore::quant_detail;
+  if (nCols == 0 || covered == 0) return;
+  const auto at = [&](uint64_t i) { return i / covered * nCols + i % covered; };
   OuterLoopScratch(
-      tmp, total, seg, !isTranspose,
-      [&](uint64_t i) {
+      tmp, total / nCols * covered, seg, !isTranspose,
+      [&](uint64_t j) {
+        const uint64_t i = at(j);
         float v = q::F(BrcbSrcAt(src, srcAt(i)));
         if (withOffset) v = v + q::F(offAt(i));
         return v * q::F(scAt(i));
       },
       [&](uint64_t s, uint64_t j) { return q::F(sp[s / nCols / rowsPerGroup * nCols + j]); }, loc);
+}
+
+// The transposed fallback (AntiQuantImplScalar) calls k / L groups of L columns a row, so with
+// a group count not dividing k the columns from `covered` = (k / L) * L on are not written:
+// `pass` (which writes every element) runs, and those columns get back what dst held.
+template <typename D, typename Pass>
+void KeepColumnsPast(const LocalTensor<D>& dst, uint64_t nRows, uint64_t nCols, uint64_t covered,
+                     Pass&& pass) {
+  std::vector<D> kept;
+  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
+    kept.insert(kept.end(), dst.HostPtr() + r * nCols + covered, dst.HostPtr() + (r + 1) * nCols);
+  }
+  pass();
+  for (uint64_t r = 0; covered < nCols && r < nRows; ++r) {
+    std::copy_n(kept.begin() + r * (nCols - covered), nCols - covered,
+                dst.HostPtr() + r * nCols + covered);
+  }
+}
+
+// The int4b_t element the fallback's call reads for flat element i: calls of seg elements from
+// each row's start (rows of nCols; the transposed fallback's k / L calls) and, bfloat16, chunks
+// of `chunk` within a call; a call or chunk at an odd element starts at the nibble before it.
+inline uint64_t FallbackHalfByteIndex(uint64_t i, uint64_t nCols, uint64_t seg, uint64_t chunk) {
+  const uint64_t c = i % nCols, s = i - c + c / seg * seg, w = c % seg;
+  const uint64_t t = w / chunk * chunk;
+  return 2 * (s / 2) + 2 * (t / 2) + (w - t);
 }
 
 }  // namespace AscendC::lngrad_antiquant
