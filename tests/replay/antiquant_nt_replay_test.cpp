@@ -33,18 +33,6 @@ namespace aq = lngrad_replay::aq3510;
 
 constexpr uint32_t kScaleAt = 8192;  // the scale's first element in buffer 2
 
-// Parameter values: uniform in [-range, range] with NaN, infinities, zeros, huge and tiny ones.
-template <typename D>
-std::vector<D> Params(uint32_t seed, size_t n, float range) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> d(-range, range);
-  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), -0.0f,  3e38f, 0.0f,
-                            -std::numeric_limits<float>::infinity(), 1e-30f, 0.5f};
-  std::vector<D> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = D(i % 11 == 7 ? specials[i / 11 % 7] : d(gen));
-  return v;
-}
-
 template <typename T>
 std::vector<uint16_t> BitsOf(const std::vector<T>& v) {
   std::vector<uint16_t> b(v.size());

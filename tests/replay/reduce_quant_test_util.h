@@ -156,4 +156,17 @@ void CheckRows(bool mean, uint32_t outter, uint32_t n, bool withTmp, uint32_t se
       << (c.accFloat ? " (float acc)" : "") << (withTmp ? " tmp" : " stack") << " on " << soc;
 }
 
+// AntiQuant's parameter values: uniform in [-range, range] with NaN, infinities, zeros, huge
+// and tiny ones (every 11th element from the list).
+template <typename D>
+std::vector<D> Params(uint32_t seed, size_t n, float range) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(-range, range);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), -0.0f,  3e38f, 0.0f,
+                            -std::numeric_limits<float>::infinity(), 1e-30f, 0.5f};
+  std::vector<D> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = D(i % 11 == 7 ? specials[i / 11 % 7] : d(gen));
+  return v;
+}
+
 }  // namespace lngrad_replay::testing
