@@ -115,30 +115,30 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
   EXPECT_EQ(loud.bytes, off.bytes);
 }
 
-// Math (2201): Floor<half>'s sequence works in sharedTmpBuffer. (The activation APIs' scratch
-// is modelled on 2201/2002: ActivationScratchReplay; so is Acosh's, which these tests used
-// before: MathScratchInverse.)
-void FloorCall(Ops& o) {
-  Floor<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+// Math (2201): Power<half>'s (tensor ^ scalar) sequence works in sharedTmpBuffer. (The
+// activation APIs' scratch is modelled on 2201/2002: ActivationScratchReplay; so is Acosh's,
+// which these tests used before: MathScratchInverse.)
+void PowerCall(Ops& o) {
+  Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f), o.tmp, 512);
 }
 
-TEST(ScratchInitcheck, FloorReadAfterTheCall) { ExpectLoud(k910, "Floor", FloorCall); }
+TEST(ScratchInitcheck, PowerReadAfterTheCall) { ExpectLoud(k910, "Power", PowerCall); }
 
 // A copy of the scratch out to GM reads it too.
-TEST(ScratchInitcheck, FloorCopiedOut) { ExpectLoud(k910, "Floor", FloorCall, Then::kCopyOut); }
+TEST(ScratchInitcheck, PowerCopiedOut) { ExpectLoud(k910, "Power", PowerCall, Then::kCopyOut); }
 
 // The overload without sharedTmpBuffer leaves the stack buffer: reading it (a tensor of the UB
 // no TPipe buffer covers) after the call is reported too.
-TEST(ScratchInitcheck, FloorStackBuffer) {
+TEST(ScratchInitcheck, PowerStackBuffer) {
   const Outcome r = RunScratch(k910, san::kInitcheck, Then::kRead, [](Ops& o) {
-    Floor<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), 512);
+    Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f), 512);
     LocalTensor<uint8_t> stack;
     PopStackBuffer<uint8_t, TPosition::VECCALC>(stack);
     LocalTensor<half> s16 = stack.ReinterpretCast<half>();
     Adds(o.c.ReinterpretCast<half>(), s16, half(0.0f), 128);
   });
   ASSERT_EQ(r.r.failures.size(), 1u) << r.r.AllText();
-  EXPECT_NE(r.r.failures[0].message.find("read of scratch Floor left"), std::string::npos)
+  EXPECT_NE(r.r.failures[0].message.find("read of scratch Power left"), std::string::npos)
       << r.r.AllText();
 }
 
@@ -226,10 +226,11 @@ TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
               }).r);
 }
 
-// Math (2201): Ceil<float> (Asinh before its scratch was modelled).
-TEST(ScratchInitcheck, CeilReadAfterTheCall) {
-  ExpectLoud(k910, "Ceil", [](Ops& o) {
-    Ceil<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+// Math (2201): Power<float> on two tensors (Asinh before its scratch was modelled).
+TEST(ScratchInitcheck, PowerTensorsReadAfterTheCall) {
+  ExpectLoud(k910, "Power", [](Ops& o) {
+    Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                 o.c.ReinterpretCast<float>(), o.tmp, 256);
   });
 }
 
