@@ -18,16 +18,21 @@
 // with saturation (NaN, |x| > 1, to +0). (Its float mask reads Sqrt(x * x), the register the
 // square form leaves: |x| itself in binary32, or a value below the boundary where x * x
 // underflows, so the same choice.)
+// The scratch on 2201/2002 (sharedTmpBuffer or the stack buffer; the same kit files on both) is
+// left as the kit's rounds leave it (LeaveAsinAcosScratch: float: the sign step's denominator and
+// quotient; half: the float result and the widened sign, then the half sign and its denominator).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least the GetAsinMaxMinTmpSize / GetAcosMaxMinTmpSize minimum on
 // 2201/2002 (512 bytes for float, 1536 for half) and disjoint from the operands.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 
 namespace lngrad::aicore::math_detail {
@@ -97,8 +102,13 @@ inline float AsinFloat(float x) {
   return small * SignByDivision(x);
 }
 
+// What the half sequence leaves in its half tensors: GetSign's quotient and denominator.
+struct AsinHalfParts {
+  half sign, den;
+};
+
 // The half sequence, up to its float result (before the final rounding to half).
-inline float AsinHalfToFloat(half x) {
+inline float AsinHalfToFloat(half x, AsinHalfParts* parts = nullptr) {
   const float xf = Widen(x);
   float t = xf * xf;
   t = t * -1.0f;
@@ -120,6 +130,7 @@ inline float AsinHalfToFloat(half x) {
   const half d = half(xf * 32768.0f);
   const half den = half(std::fabs(Widen(d)) + Widen(half(0x1p-15f)));
   const half sign = half(Widen(d) / Widen(den));
+  if (parts != nullptr) *parts = {sign, den};
   return big * Widen(sign);
 }
 
@@ -137,18 +148,69 @@ T AsinOf(T x) {
   return On3510() ? NarrowSaturated<T>(AsinToFloat(x)) : Narrow<T>(AsinToFloat(x));
 }
 
+// Acos's float result from Asin's: (r + (-pi/2)) * -1.
+inline float AcosFromAsin(float r) {
+  r = r + -kHalfPi;
+  return r * -1.0f;
+}
+
 template <typename T>
 T AcosOf(T x) {
-  float r = AsinToFloat(x) + -kHalfPi;
-  r = r * -1.0f;
+  const float r = AcosFromAsin(AsinToFloat(x));
   return On3510() ? NarrowSaturated<T>(r) : Narrow<T>(r);
+}
+
+// What Asin (kAcos: Acos) leaves in its scratch on 2201/2002 (AsinImpl, AsinCompute,
+// AsinFp16Compute; AcosCompute): calSize = bytes / sizeof(T) / (4 float, 6 half) down to 32.
+// float: GetSign's denominator |x * 2^62| + 2^-62 at 0, its quotient at calSize; half: float
+// tensors at 0 and calSize floats, the float result (Acos's after its two steps) and the widened
+// sign, then half tensors at 4 calSize and 5 calSize halves, the sign and its denominator in half
+// (the int8 mask stored under the sign before).
+template <typename T, bool kAcos>
+void LeaveAsinAcosScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                          SrcLoc loc) {
+  const char* api = kAcos ? "Acos" : "Asin";
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t cal = ChunkOf(tmp.GetSize(), 3, 32);
+    LeaveChunkScratch<2>(api, loc, tmp, n, cal, {0, cal}, [in](uint64_t i) {
+      AsinHalfParts p{};
+      const float r = AsinHalfToFloat(in[i], &p);
+      return std::array<float, 2>{kAcos ? AcosFromAsin(r) : r, Widen(p.sign)};
+    });
+    if (On3510()) return;
+    const auto halves = [cal](uint64_t) { return std::array<uint64_t, 2>{4 * cal, 5 * cal}; };
+    MakeChunkScratch<half, 2>(tmp, n, cal, halves).Write(api, loc, [in](uint64_t i) {
+      AsinHalfParts p{};
+      AsinHalfToFloat(in[i], &p);
+      return std::array<half, 2>{p.sign, p.den};
+    });
+  } else {
+    LeaveChunkScratch<2>(api, loc, tmp, n, ChunkOf(tmp.GetSize(), 4, 32),
+                         {0, ChunkOf(tmp.GetSize(), 4, 32)}, [in](uint64_t i) {
+                           const float d = in[i] * 0x1p62f;
+                           const float den = std::fabs(d) + 0x1p-62f;
+                           return std::array<float, 2>{den, d / den};
+                         });
+  }
+}
+
+template <typename T>
+void LeaveAsinScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  LeaveAsinAcosScratch<T, false>(tmp, in, n, loc);
+}
+
+template <typename T>
+void LeaveAcosScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  LeaveAsinAcosScratch<T, true>(tmp, in, n, loc);
 }
 
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
 
-LNGRAD_MATH_UNARY_API(Asin, 2, 6, AsinOf)
-LNGRAD_MATH_UNARY_API(Acos, 2, 6, AcosOf)
+LNGRAD_MATH_UNARY_API_MODELLED(Asin, 2, 6, AsinOf, LeaveAsinScratch)
+LNGRAD_MATH_UNARY_API_MODELLED(Acos, 2, 6, AcosOf, LeaveAcosScratch)
 
 }  // namespace AscendC

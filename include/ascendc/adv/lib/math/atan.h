@@ -15,17 +15,22 @@
 //   then y = y s + a_i (i = 6..1), each one fused multiply-add, y = fma(y s, v, v); for |x| >= 1
 //   y = fma(b1, b2, -y) (b1 b2 ~ pi/2); the result y with x's sign bit or-ed in.
 // The config is the 950's (off it the 2201 sequence runs whatever it says).
+// The scratch on 2201/2002 (sharedTmpBuffer or the stack buffer; the same kit file on both) is
+// left as the kit's rounds leave it (LeaveAtanScratch: the sign, c, |c|, Sign's denominator, the
+// last transform squared, and for half the float result).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetAtanMaxMinTmpSize's minimum on 2201/2002 (256 bytes times 5
 // for float, 12 for half) and disjoint from the operands.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 
 namespace AscendC {
@@ -87,8 +92,14 @@ inline float AtanTaylor3510(float v, int n) {
   return d * v;
 }
 
+// What the 2201 sequence leaves in its clip, abs and square tensors: c, |c| and w * w, w the
+// last transform |(u - t) / (u t + 1)|.
+struct AtanParts {
+  float clip = 0, abs = 0, square = 0;
+};
+
 // The four-candidate sequence; on 3510 with the register clip and Min and its TaylorExpand.
-inline float AtanTaylorForm(float x, bool arch3510) {
+inline float AtanTaylorForm(float x, bool arch3510, AtanParts* parts = nullptr) {
   // (These float literals equal the 3510 file's double literals rounded to float.)
   constexpr float kPi4 = 0.78539816339744830961566084581988f;
   constexpr float kPi8 = 0.39269908169872415480783042290994f;
@@ -106,9 +117,11 @@ inline float AtanTaylorForm(float x, bool arch3510) {
   const float den = a + 1.0f;
   const float u = std::fabs(num / den);
   res = min(res, taylor(u, 4) + kPi4);
-  float r4 = taylor(AtanTransform(u, kTanPi8), 6) + kPi8;
+  const float w = AtanTransform(u, kTanPi8);
+  float r4 = taylor(w, 6) + kPi8;
   r4 = r4 + kPi4;
   res = min(res, r4);
+  if (parts != nullptr) *parts = {c, a, w * w};
   return res * SignByDivision(c);
 }
 
@@ -145,6 +158,29 @@ T AtanOf(T x) {
   return Narrow<T>(AtanTaylorForm(Widen(x), arch3510));
 }
 
+// What Atan leaves in its scratch on 2201/2002 (AtanImpl, AtanFormulaImpl): calSize = bytes / 4
+// / (5 float, 6 half) down to 32, float tensors at k * calSize: the sign (c * 2^62) / den, c,
+// |c|, den = |c * 2^62| + 2^-62 (Sign's denominator), w * w (AtanParts), and for half the float
+// result in the conversion tensor.
+template <typename T>
+void LeaveAtanScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                      SrcLoc loc) {
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  constexpr size_t kSlots = kHalf ? 6 : 5;
+  const uint64_t cal = ChunkOf(tmp.GetSize(), kSlots, 32);
+  std::array<uint64_t, kSlots> slot{};
+  for (size_t k = 0; k < kSlots; ++k) slot[k] = k * cal;
+  LeaveChunkScratch<kSlots>("Atan", loc, tmp, n, cal, slot, [in](uint64_t i) {
+    AtanParts p;
+    const float r = AtanTaylorForm(Widen(in[i]), false, &p);
+    const float d = p.clip * 0x1p62f;
+    const float den = std::fabs(d) + 0x1p-62f;
+    std::array<float, kSlots> v{d / den, p.clip, p.abs, den, p.square};
+    if constexpr (kHalf) v[5] = r;
+    return v;
+  });
+}
+
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -158,8 +194,10 @@ void Atan(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   static_assert(config.algo == AtanAlgo::TAYLOR_EXPANSION || std::is_same_v<T, float>,
                 "Atan: POLYNOMIAL_APPROXIMATION takes float only");
   const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? 5 : 12);
-  m::UnaryPass("Atan", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc, [](T x) { return m::AtanOf<T, config.algo>(x); });
+  m::UnaryPass<m::PassScratch::kModelled>("Atan", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,
+                                          [](T x) { return m::AtanOf<T, config.algo>(x); });
+  m::LeaveAtanScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
 }
 
 LNGRAD_MATH_UNARY_FORWARDS_CONFIG(Atan, AtanConfig, defaultAtanConfig)

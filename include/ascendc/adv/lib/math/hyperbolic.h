@@ -17,6 +17,10 @@
 //   r = e - 0.25 / e; Asinh: s as above (x * x for |x| * |x|, the same value), r = -s where
 //   x < 0, else s (Muls by -1 under the sign mask, then Or with s: no 2^62 division, so -0 gives
 //   +0 and huge |x| +-inf); Atanh: the same operations as 2201 (1 - x is x * -1 + 1).
+// Asinh's and Atanh's scratch on 2201/2002 is left as the kit's rounds leave it
+// (LeaveAsinhScratch: the sign, its denominator, Ln's result (half: times the sign);
+// LeaveAtanhScratch: x + 1, half after the float result; their tails' tensors at the tail's
+// length rounded up to 32).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least the GetXxxMaxMinTmpSize minimum on 2201/2002 (256 bytes times:
@@ -125,26 +129,74 @@ void LeaveSinhScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uin
   }
 }
 
-template <typename T>
-T AsinhOf(T x) {
-  const float v = Widen(x);
+// Ln(Sqrt(|v| * |v| + 1) + |v|), Asinh's value before the sign.
+inline float AsinhMagnitude(float v) {
   const float a = std::fabs(v);
   float s = a * a;
   s = s + 1.0f;
   s = std::sqrt(s);
   s = s + a;
-  s = LnF(s);
+  return LnF(s);
+}
+
+template <typename T>
+T AsinhOf(T x) {
+  const float v = Widen(x);
+  const float s = AsinhMagnitude(v);
   if (detail::rep::RunningArch() == NpuArch::k3510) return Narrow<T>(v < 0.0f ? s * -1.0f : s);
   return Narrow<T>(s * SignByDivision(v));
 }
 
+// What Asinh leaves in its scratch on 2201/2002 (AsinhImpl, AsinhCompute): splitCount = bytes /
+// 4 / 3 down to 32, three float tensors at 0, L and 2 L (StridedSlots): the sign (v * 2^62) / den,
+// den = |v * 2^62| + 2^-62, and the magnitude (half: times the sign, the float result).
 template <typename T>
-T AtanhOf(T x) {
-  const float v = Widen(x);
+void LeaveAsinhScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                       SrcLoc loc) {
+  if (On3510()) return;
+  MakeChunkScratch<float, 3>(tmp, n, ChunkOf(tmp.GetSize(), 3, 32), StridedSlots<3>)
+      .Write("Asinh", loc, [in](uint64_t i) {
+        const float v = Widen(in[i]);
+        const float s = AsinhMagnitude(v);
+        const float d = v * 0x1p62f;
+        const float den = std::fabs(d) + 0x1p-62f;
+        const float sign = d / den;
+        return std::array<float, 3>{sign, den, std::is_same_v<T, half> ? s * sign : s};
+      });
+}
+
+// Atanh's steps; `one_plus` (if not null) gets v + 1.
+inline float AtanhSteps(float v, float* one_plus = nullptr) {
   const float num = v + 1.0f;
   float den = v * -1.0f;
   den = den + 1.0f;
-  return Narrow<T>(LnF(num / den) * 0.5f);
+  if (one_plus != nullptr) *one_plus = num;
+  return LnF(num / den) * 0.5f;
+}
+
+template <typename T>
+T AtanhOf(T x) {
+  return Narrow<T>(AtanhSteps(Widen(x)));
+}
+
+// What Atanh leaves in its scratch on 2201/2002 (AtanhImpl, AtanhCompute): splitCount = bytes /
+// sizeof(T) / (1 float, 4 half) down to 32; float: x + 1 at 0; half: the float result at 0 and
+// x + 1 at L (StridedSlots).
+template <typename T>
+void LeaveAtanhScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                       SrcLoc loc) {
+  if (On3510()) return;
+  if constexpr (std::is_same_v<T, half>) {
+    MakeChunkScratch<float, 2>(tmp, n, ChunkOf(tmp.GetSize(), 2, 32), StridedSlots<2>)
+        .Write("Atanh", loc, [in](uint64_t i) {
+          float p = 0;
+          const float r = AtanhSteps(Widen(in[i]), &p);
+          return std::array<float, 2>{r, p};
+        });
+  } else {
+    LeaveChunkScratch<1>("Atanh", loc, tmp, n, ChunkOf(tmp.GetSize(), 1, 32), {0},
+                         [in](uint64_t i) { return std::array<float, 1>{in[i] + 1.0f}; });
+  }
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -177,7 +229,7 @@ void Sinh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   if (!m::On3510()) m::LeaveSinhScratch<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);
 }
 LNGRAD_MATH_UNARY_FORWARDS(Sinh)
-LNGRAD_MATH_UNARY_API(Asinh, 3, 3, AsinhOf)
-LNGRAD_MATH_UNARY_API(Atanh, 1, 4, AtanhOf)
+LNGRAD_MATH_UNARY_API_MODELLED(Asinh, 3, 3, AsinhOf, LeaveAsinhScratch)
+LNGRAD_MATH_UNARY_API_MODELLED(Atanh, 1, 4, AtanhOf, LeaveAtanhScratch)
 
 }  // namespace AscendC

@@ -108,4 +108,15 @@ void LeaveChunkScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<u
   }).Write(api, loc, vals);
 }
 
+// The slots of a loop whose temp tensors follow each other at the round's length rounded up to
+// 32 elements (AcoshImpl, AsinhImpl, AtanhImpl pass the tail's length so rounded to their Compute
+// as its tensors' stride; the full rounds' length is the chunk, a multiple of 32): slot k at k L.
+template <size_t K>
+std::array<uint64_t, K> StridedSlots(uint64_t len) {
+  const uint64_t stride = (len + 31) / 32 * 32;
+  std::array<uint64_t, K> o{};
+  for (size_t k = 0; k < K; ++k) o[k] = k * stride;
+  return o;
+}
+
 }  // namespace lngrad::aicore::math_detail
