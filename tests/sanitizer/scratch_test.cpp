@@ -351,4 +351,38 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
+// Math (2201): the rounding APIs and Sign write what the kit's rounds leave in their scratch
+// (rounding.h, sign.h), ClampMin / ClampMax leave it alone: reading it afterwards is clean.
+TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
+  const Call calls[] = {
+      [](Ops& o) {
+        Ceil<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+      },
+      [](Ops& o) {
+        Floor<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+      },
+      [](Ops& o) {
+        Trunc<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+      },
+      [](Ops& o) {
+        Round<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+      },
+      [](Ops& o) {
+        Frac<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+      },
+      [](Ops& o) {
+        Sign<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 200);
+      },
+      [](Ops& o) {
+        ClampMin<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 1.0f,
+                        256);
+      },
+      [](Ops& o) {
+        ClampMax<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, half(1.0f),
+                       512);
+      },
+  };
+  for (const Call& call : calls) ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, call).r);
+}
+
 }  // namespace

@@ -14,6 +14,8 @@
 // Checked mode: count within every tensor operand, 32-byte aligned operands, dst disjoint from
 // every source tensor, the product; ClampMin/ClampMax: sharedTmpBuffer at least 64 bytes
 // (float) or 128 (half) on 2201/2002 (GetClampMaxMinTmpSize) and disjoint from the operands.
+// ClampMin/ClampMax leave the scratch alone on every product, as the kit's (clamp_common_impl.h
+// runs one Maxs / Mins on the sources; clamp_3510_impl.h works in registers).
 #pragma once
 
 #include <array>
@@ -123,9 +125,9 @@ void Clamp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& min, c
     namespace m = lngrad::aicore::math_detail;                                                    \
     static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                         \
     const uint64_t tmp_min = m::ClampTmpMin<T>();                                                 \
-    m::UnaryPass(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,               \
-                 &sharedTmpBuffer, tmp_min, calCount, loc,                                        \
-                 [scalar](T x) { return m::Fn(x, scalar); });                                     \
+    m::UnaryPass<m::PassScratch::kModelled>(                                                      \
+        #Name, m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,      \
+        tmp_min, calCount, loc, [scalar](T x) { return m::Fn(x, scalar); });                      \
   }                                                                                               \
   template <typename T, bool isReuseSource = false>                                               \
   void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,     \
