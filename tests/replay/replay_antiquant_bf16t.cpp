@@ -91,7 +91,8 @@ void BrcbPath(const Call& c, const std::vector<int8_t>& src, Scratch& s,
     }
     for (uint32_t r = 0; r < outRows; ++r) {
       for (uint32_t l = 0; l < kSlice; ++l) {
-        dst[uint64_t{r} * c.k + col + l] = FloatToBf16Saturate(s.F(inB + uint64_t{kSlice} * r + l)).bits;
+        dst[uint64_t{r} * c.k + col + l] =
+            FloatToBf16Saturate(s.F(inB + uint64_t{kSlice} * r + l)).bits;
       }
     }
   }
