@@ -277,6 +277,17 @@ Bf16 FloatToBf16(float f) {
   return Bf16{static_cast<uint16_t>(rounded >> 16)};
 }
 
+Bf16 FloatToBf16Saturate(float f) {
+  if (std::isnan(f)) return Bf16{0};
+  const uint32_t u = Bits(f);
+  const auto sign = static_cast<uint16_t>((u >> 16) & 0x8000u);
+  const Bf16 maxFinite{static_cast<uint16_t>(sign | 0x7F7Fu)};
+  if ((u & 0x7FFFFFFFu) >= 0x7F800000u) return maxFinite;
+  const uint32_t rounded = u + 0x7FFFu + ((u >> 16) & 1u);
+  if ((rounded & 0x7FFFFFFFu) >= 0x7F800000u) return maxFinite;
+  return Bf16{static_cast<uint16_t>(rounded >> 16)};
+}
+
 float TreeSum64(const float* lanes, uint32_t n) {
   float v[64];
   for (uint32_t i = 0; i < 64; ++i) v[i] = i < n ? lanes[i] : 0.0f;

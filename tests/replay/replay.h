@@ -38,6 +38,9 @@ struct Bf16 {
 static_assert(sizeof(Bf16) == 2);
 float Bf16ToFloat(Bf16 b);
 Bf16 FloatToBf16(float f);
+// float -> bfloat16 CAST_RINT in the saturation mode: NaN -> +0, infinities and values that
+// round past the largest finite bfloat16 -> +-0x7F7F (the antiquant casts).
+Bf16 FloatToBf16Saturate(float f);
 
 // An operand element (float or Half) as float, exactly, and a float stored as T (FloatToHalf).
 inline float ToFloat(float v) { return v; }

@@ -2,7 +2,6 @@
 #include "replay_antiquant_bf16t.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "replay.h"
@@ -14,26 +13,6 @@ namespace {
 constexpr uint32_t kSlice = 64;      // ANTIQUANT_SINGLE_N_SIZE: columns per slice, lanes per row
 constexpr uint32_t kBlock = 8;       // ANTIQUANT_BRCB_BASE: floats per block
 constexpr uint32_t kMaxK = 255 * 8;  // ANTIQUANT_MAX_K * ANTIQUANT_BRCB_BASE
-
-float Bf16Value(uint16_t bits) {
-  const uint32_t b = uint32_t{bits} << 16;
-  float f = 0;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-
-// Cast float -> bfloat16 CAST_RINT in the saturation mode: NaN -> +0, values that round past
-// the largest finite bfloat16 (and infinities) -> +-0x7F7F.
-uint16_t ToBf16Sat(float v) {
-  if (std::isnan(v)) return 0;
-  uint32_t b = 0;
-  std::memcpy(&b, &v, 4);
-  const uint32_t sign = b & 0x80000000u;
-  if ((b & 0x7FFFFFFFu) >= 0x7F800000u) return static_cast<uint16_t>((sign >> 16) | 0x7F7Fu);
-  b += 0x7FFFu + ((b >> 16) & 1u);
-  if ((b & 0x7FFFFFFFu) >= 0x7F800000u) return static_cast<uint16_t>((sign >> 16) | 0x7F7Fu);
-  return static_cast<uint16_t>(b >> 16);
-}
 
 // sharedTmpBuffer as the device addresses it: floats and halves over the same bytes.
 struct Scratch {
@@ -77,9 +56,9 @@ void BrcbPath(const Call& c, const std::vector<int8_t>& src, Scratch& s,
   const uint64_t offB = 0, sclB = kBlock * S, inB = 2 * kBlock * S;
   const uint64_t at = kBlock * so - so;  // tensorIndex: 7 * offset.GetSize()
   if (c.withOffset) {
-    for (uint32_t e = 0; e < sEN; ++e) s.SetF(offB + at + e, Bf16Value(c.offset[e]));
+    for (uint32_t e = 0; e < sEN; ++e) s.SetF(offB + at + e, Bf16ToFloat(Bf16{c.offset[e]}));
   }
-  for (uint32_t e = 0; e < sEN; ++e) s.SetF(sclB + at + e, Bf16Value(c.scale[e]));
+  for (uint32_t e = 0; e < sEN; ++e) s.SetF(sclB + at + e, Bf16ToFloat(Bf16{c.scale[e]}));
   if (c.withOffset) Brcb(s, offB, offB + at, sEN);
   Brcb(s, sclB, sclB + at, sEN);
   const uint64_t halfAt = 2 * (inB + uint64_t{kSlice} * sEN / 2);  // in halves
@@ -112,7 +91,8 @@ void BrcbPath(const Call& c, const std::vector<int8_t>& src, Scratch& s,
     }
     for (uint32_t r = 0; r < outRows; ++r) {
       for (uint32_t l = 0; l < kSlice; ++l) {
-        dst[uint64_t{r} * c.k + col + l] = ToBf16Sat(s.F(inB + uint64_t{kSlice} * r + l));
+        dst[uint64_t{r} * c.k + col + l] =
+            FloatToBf16Saturate(s.F(inB + uint64_t{kSlice} * r + l)).bits;
       }
     }
   }
@@ -138,8 +118,8 @@ void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t
   for (uint32_t i = 0; i < rows; ++i) {
     for (uint32_t j = 0; j < perRow; ++j) {
       const uint64_t p = uint64_t{i} * perRow + j;
-      const float o = c.withOffset ? Bf16Value(c.offset[p]) : 0.0f;
-      const float sc = Bf16Value(c.scale[p]);
+      const float o = c.withOffset ? Bf16ToFloat(Bf16{c.offset[p]}) : 0.0f;
+      const float sc = Bf16ToFloat(Bf16{c.scale[p]});
       const uint64_t base = uint64_t{i} * c.k + uint64_t{j} * groupSize;
       for (uint64_t t = 0; t < groupSize; t += tmpSize) {
         const uint64_t n = std::min<uint64_t>(tmpSize, groupSize - t);
@@ -150,7 +130,7 @@ void Fallback(const Call& c, const std::vector<int8_t>& src, std::vector<uint8_t
           if (c.withOffset) v = v + o;
           v = v * sc;
           s.SetF(l, v);
-          dst[base + t + l] = ToBf16Sat(v);
+          dst[base + t + l] = FloatToBf16Saturate(v).bits;
         }
       }
     }

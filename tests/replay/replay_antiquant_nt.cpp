@@ -2,7 +2,6 @@
 #include "replay_antiquant_nt.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "replay.h"
@@ -10,26 +9,6 @@
 namespace lngrad_replay::aqnt {
 
 namespace {
-
-float FromBf16Bits(uint16_t bits) {
-  const uint32_t w = uint32_t{bits} << 16;
-  float f = 0;
-  std::memcpy(&f, &w, 4);
-  return f;
-}
-
-// float -> bfloat16 CAST_RINT in the saturation mode: NaN -> +0, infinities and values that
-// round past the largest finite bfloat16 -> +-0x7F7F.
-uint16_t Bf16Rint(float v) {
-  if (std::isnan(v)) return 0;
-  uint32_t w = 0;
-  std::memcpy(&w, &v, 4);
-  const uint16_t sign = static_cast<uint16_t>((w >> 16) & 0x8000u);
-  if ((w & 0x7FFFFFFFu) >= 0x7F800000u) return sign | 0x7F7Fu;
-  const uint32_t r = w + 0x7FFFu + ((w >> 16) & 1u);
-  if ((r & 0x7FFFFFFFu) >= 0x7F800000u) return sign | 0x7F7Fu;
-  return static_cast<uint16_t>(r >> 16);
-}
 
 // Source element e (int8_t: byte e; int4b_t: nibble e, low nibble first, two's complement).
 float SourceValue(const std::vector<uint8_t>& src, bool int4, uint64_t e) {
@@ -71,13 +50,13 @@ bool Bf16NoTransposeFallback(const NtCall& c, const std::vector<uint8_t>& src,
       // the staging is exact; its bytes end under the products.
       std::vector<float> acc(cnt);
       for (uint64_t l = 0; l < cnt; ++l) acc[l] = SourceValue(src, c.int4, chunkSrc + l);
-      for (uint64_t l = 0; l < cnt; ++l) acc[l] = acc[l] + FromBf16Bits(c.offset[l]);
-      for (uint64_t l = 0; l < cnt; ++l) acc[l] = acc[l] * FromBf16Bits(c.scale[l]);
+      for (uint64_t l = 0; l < cnt; ++l) acc[l] = acc[l] + Bf16ToFloat(Bf16{c.offset[l]});
+      for (uint64_t l = 0; l < cnt; ++l) acc[l] = acc[l] * Bf16ToFloat(Bf16{c.scale[l]});
       for (uint64_t l = 0; l < cnt; ++l) {
         PutFloat(tmp, l, acc[l]);
         // floats [cnt, 2 cnt): the scale's floats, cast over the offset's.
-        PutFloat(tmp, cnt + l, FromBf16Bits(c.scale[l]));
-        dst[j * n + t + l] = Bf16Rint(acc[l]);
+        PutFloat(tmp, cnt + l, Bf16ToFloat(Bf16{c.scale[l]}));
+        dst[j * n + t + l] = FloatToBf16Saturate(acc[l]).bits;
       }
     }
   }
@@ -97,12 +76,12 @@ bool Bf16Performance(const PerfCall& c, const std::vector<uint8_t>& src,
   if (dst.size() < uint64_t{c.k} * n || src.size() < (c.int4 ? c.k * n / 2 : c.k * n)) return false;
   // The PreCast image: floats [0, So) the offset, [So, 2 So) the scale.
   const auto image = [&](uint64_t f) {
-    return FromBf16Bits(f < so ? c.offset[f] : c.scale[f - so]);
+    return Bf16ToFloat(Bf16{f < so ? c.offset[f] : c.scale[f - so]});
   };
   for (uint64_t r = 0; r < c.k; ++r) {
     for (uint64_t col = 0; col < n; ++col) {
       const float x = SourceValue(src, c.int4, r * rowRead + col);  // through half: exact
-      dst[r * n + col] = Bf16Rint((x + image(col)) * image(n + col));
+      dst[r * n + col] = FloatToBf16Saturate((x + image(col)) * image(n + col)).bits;
     }
   }
   return true;

@@ -251,20 +251,27 @@ TEST(ScratchInitcheck, TanhOn950LeavesTheScratchAlone) {
               }).r);
 }
 
-// Quantization (2201): AscendQuant per tensor.
-TEST(ScratchInitcheck, AscendQuantReadAfterTheCall) {
-  ExpectLoud(k910, "AscendQuant", [](Ops& o) {
-    AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp, 2.0f, 0.5f,
-                      256);
-  });
+// Quantization (2201): AscendQuant writes what the device's chunks leave in its scratch (the
+// halves before the int8 Cast; QuantScratchReplay), so reading it afterwards is clean, per tensor
+// and per channel. The family's unmodelled example is AscendAntiQuant's bfloat16 path below.
+TEST(ScratchInitcheck, AscendQuantOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                AscendQuant<half>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                  2.0f, 0.5f, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                AscendQuant<float>(o.a.ReinterpretCast<int8_t>(), o.b.ReinterpretCast<float>(),
+                                   o.tmp, o.c.ReinterpretCast<float>(), 0.5f, 64, 256);
+              }).r);
 }
 
-// Quantization (2201): AscendDequant's DequantParams form (its (align8(calCount) + n) floats).
-TEST(ScratchInitcheck, AscendDequantReadAfterTheCall) {
-  ExpectLoud(k910, "AscendDequant", [](Ops& o) {
-    AscendDequant(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<int32_t>(),
-                  o.c.ReinterpretCast<float>(), o.tmp, DequantParams{4, 64, 64});
-  });
+// Quantization (2201): AscendDequant's DequantParams form writes what the device leaves in its
+// scratch (the float scales, then the last rounds' float rows; DequantScratchReplay): clean.
+TEST(ScratchInitcheck, AscendDequantOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                AscendDequant(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<int32_t>(),
+                              o.c.ReinterpretCast<float>(), o.tmp, DequantParams{4, 64, 64});
+              }).r);
 }
 
 // Quantization (950): AntiQuantize takes sharedTmpBuffer and its source never touches it

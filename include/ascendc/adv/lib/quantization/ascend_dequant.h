@@ -32,10 +32,13 @@
 // calCount, PER_GROUP groupSize a nonzero multiple of 32.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "lib/math/math_scratch.h"
 #include "lib/quantization/quant_common.h"
 
 namespace AscendC {
@@ -132,6 +135,30 @@ void UpdateDequantShape(AscendC::DequantParams& p) {
   }
 }
 
+// What the 2201/2002 sequence leaves in its scratch (ascend_dequant_common_impl.h): tmpAddrA,
+// the float scales (scaleAt), at floats [0, calCount); tmpAddrB from float align8(calCount) on:
+// each round Casts tmpSize source elements there (the whole rows of n that fit the rest of the
+// scratch, at most m * n) and scales their first calCount columns in place (valueAt(e): element
+// e's float then); the last full round and the tail decide (ChunkScratch). The bytes between
+// and past them are left alone.
+template <typename ScaleAt, typename ValueAt>
+void LeaveDequantScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                         const AscendC::DequantParams& p, uint64_t total, ScaleAt&& scaleAt,
+                         ValueAt&& valueAt) {
+  const uint64_t a = (uint64_t{p.calCount} + 7) / 8 * 8;
+  const uint64_t floats = tmp.GetSize() / sizeof(float);
+  if (floats < a || p.n == 0 || total == 0) return;
+  const uint64_t chunk = std::min<uint64_t>((floats - a) / p.n * p.n, uint64_t{p.m} * p.n);
+  if (chunk == 0) return;  // the kit divides by it (checked mode refused the scratch)
+  namespace m = math_detail;
+  m::MakeChunkScratch<float, 1>(tmp, p.calCount, p.calCount, [](uint64_t) {
+    return std::array<uint64_t, 1>{0};
+  }).Write(api, loc, [&](uint64_t j) { return std::array<float, 1>{scaleAt(j)}; });
+  m::MakeChunkScratch<float, 1>(tmp, total, chunk, [a](uint64_t) {
+    return std::array<uint64_t, 1>{a};
+  }).Write(api, loc, [&](uint64_t e) { return std::array<float, 1>{valueAt(e)}; });
+}
+
 // The pass over `total` source elements of shape [*, p.n]; scaleAt(j) the float scale of column
 // j < p.calCount.
 template <typename D, typename ScaleAt>
@@ -157,22 +184,21 @@ void DequantPass(const char* api, const AscendC::LocalTensor<D>& dst,
     CheckTmp(api, *tmp, ((uint64_t{p.calCount} + 7) / 8 * 8 + p.n) * sizeof(float));
   }
   Record(api, loc, {SpanOf(src, total), scaleSpan}, {SpanOf(dst, dstCount)});
-  // 2201/2002 stage the float row and the scales in the scratch (not modelled); 3510 uses none.
-  if (tmp != nullptr && !Is3510()) {
-    math_detail::LeaveScratch(api, loc, tmp->View(),
-                              ((uint64_t{p.calCount} + 7) / 8 * 8 + p.n) * sizeof(float));
-  }
   const int32_t* in = src.HostPtr();
   D* out = dst.HostPtr();
   // int32 -> float: nearest even on 2201/2002, ties away from zero on 3510 (MrgZRndA).
   const RoundMode mode = Is3510() ? RoundMode::CAST_ROUND : RoundMode::CAST_NONE;
+  const auto value = [&](uint64_t e) {
+    const float v = Conv<float, int32_t>(in[e], mode);
+    return e % p.n < p.calCount ? v * scaleAt(e % p.n) : v;
+  };
   for (uint64_t e = 0; e < total; ++e) {
     const uint64_t row = e / p.n, col = e % p.n;
     if (Is3510() && col >= p.calCount) continue;
-    float v = Conv<float, int32_t>(in[e], mode);
-    if (col < p.calCount) v = v * scaleAt(col);
-    out[row * dstInner + col] = DequantOut<D>(v);
+    out[row * dstInner + col] = DequantOut<D>(value(e));
   }
+  // 2201/2002 stage the scales and the float source in the scratch; 3510 uses none.
+  if (tmp != nullptr && !Is3510()) LeaveDequantScratch(api, loc, *tmp, p, total, scaleAt, value);
 }
 
 }  // namespace lngrad::aicore::quant_detail

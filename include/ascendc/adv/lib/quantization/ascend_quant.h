@@ -44,12 +44,14 @@
 // least 512 bytes on 2201/2002 (GetAscendQuantMaxMinTmpSize's minimum), Quantize on arch 3510.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "lib/math/math_scratch.h"
 #include "lib/quantization/quant_common.h"
 #include "lngrad_aicore/fp4.h"
 #include "lngrad_aicore/fp8.h"
@@ -119,11 +121,33 @@ namespace lngrad::aicore::quant_detail {
 
 inline constexpr uint64_t kAscendQuantTmpMin = 512;
 
-// 2201/2002's AscendQuant sizes its chunks by the scratch and casts through it (not modelled);
-// the 950's register code uses none.
-inline void LeaveQuantScratch(const char* api, SrcLoc loc,
-                              const AscendC::LocalTensor<uint8_t>& tmp) {
-  if (!Is3510()) math_detail::LeaveScratch(api, loc, tmp.View());
+// What 2201/2002's AscendQuant leaves in its scratch (ascend_quant_pre_impl.h): the sequence
+// runs `len` elements in chunks of splitBytes / 2 halves rounded down to 32 (splitBytes: the
+// scratch's size, or config.workLocalSize in the static forms), in counter mode, and each chunk
+// keeps its elements' half results (the Cast to half, the Mul(s) and the Add(s) all store there;
+// the int8 Cast reads them) at halves 0.. of the scratch; hAt(j) is element j's. Per channel
+// the rows run one after another: the last row's elements decide. The 950's register code uses
+// no scratch.
+template <typename HAt>
+void LeaveQuantScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                       uint64_t len, uint64_t splitBytes, HAt&& hAt) {
+  if (Is3510()) return;
+  const uint64_t chunk = splitBytes / sizeof(half) / 32 * 32;
+  math_detail::MakeChunkScratch<half, 1>(tmp, len, chunk, [](uint64_t) {
+    return std::array<uint64_t, 1>{0};
+  }).Write(api, loc, [&](uint64_t j) { return std::array<half, 1>{hAt(j)}; });
+}
+
+// Checked mode: the static forms' chunk (config.workLocalSize) within sharedTmpBuffer and at
+// least one 32-element block (the kit's IsQuantValid / IsQuantConfigValid and splitSize
+// asserts).
+inline void CheckWorkLocalSize(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
+                               uint32_t work, bool chunksByIt) {
+  Require(work <= tmp.GetSize(), api,
+          "config.workLocalSize " + std::to_string(work) + " must not exceed sharedTmpBuffer's " +
+              std::to_string(tmp.GetSize()) + " bytes");
+  Require(!chunksByIt || work / sizeof(half) / 32 != 0, api,
+          "config.workLocalSize " + std::to_string(work) + " leaves a splitSize of 0");
 }
 
 // The half form of a source element (float: Cast to half, round to nearest even; 3510: the
@@ -169,16 +193,20 @@ void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst
   CheckTmp(api, tmp, Is3510() ? 0 : kAscendQuantTmpMin);
 }
 
-// dst[i] = int8(((half)src[i] * scale(i % sc)) + offset(i % sc)) for i < count.
+// dst[i] = int8(h(i)) for i < count, h(i) = ((half)src[i] * scale(i)) + offset(i); then the
+// scratch as the 2201/2002 sequence leaves it: the elements from `last` (the last row; 0 per
+// tensor) in chunks of splitBytes.
 template <typename T, typename ScaleAt, typename OffsetAt>
-void QuantLoop(const AscendC::LocalTensor<int8_t>& dst, const AscendC::LocalTensor<T>& src,
-               uint64_t count, RoundMode mode, ScaleAt&& scaleAt, OffsetAt&& offsetAt) {
+void QuantLoop(const char* api, SrcLoc loc, const AscendC::LocalTensor<int8_t>& dst,
+               const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+               uint64_t count, uint64_t last, uint64_t splitBytes, ScaleAt&& scaleAt,
+               OffsetAt&& offsetAt) {
   int8_t* out = dst.HostPtr();
   const T* in = src.HostPtr();
-  for (uint64_t i = 0; i < count; ++i) {
-    const half h = HAdd(HMul(ToHalfSrc(in[i]), scaleAt(i)), offsetAt(i));
-    out[i] = Conv<int8_t, half>(h, mode);
-  }
+  const auto h = [&](uint64_t i) { return HAdd(HMul(ToHalfSrc(in[i]), scaleAt(i)), offsetAt(i)); };
+  for (uint64_t i = 0; i < count; ++i) out[i] = Conv<int8_t, half>(h(i), RoundMode::CAST_RINT);
+  LeaveQuantScratch(api, loc, tmp, count - last, splitBytes,
+                    [&](uint64_t j) { return h(last + j); });
 }
 
 // The float value v as an fp8 destination: CAST_RINT, saturating (RegCastSaturates).
@@ -254,12 +282,13 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
   constexpr bool kStatic = config.workLocalSize != 0 && config.calcCount != 0;
   const uint64_t n = kStatic ? config.calcCount : calCount;
   q::CheckQuantOperands("AscendQuant", dstTensor, srcTensor, sharedTmpBuffer, n);
+  q::CheckWorkLocalSize("AscendQuant", sharedTmpBuffer, config.workLocalSize, kStatic);
   q::Record("AscendQuant", loc, {q::SpanOf(srcTensor, n)}, {q::SpanOf(dstTensor, n)});
-  q::LeaveQuantScratch("AscendQuant", loc, sharedTmpBuffer);
   const half hs = q::Conv<half, float>(scale, RoundMode::CAST_NONE);
   const half ho = q::Conv<half, float>(offset, RoundMode::CAST_NONE);
   q::QuantLoop(
-      dstTensor, srcTensor, n, RoundMode::CAST_RINT, [&](uint64_t) { return hs; },
+      "AscendQuant", loc, dstTensor, srcTensor, sharedTmpBuffer, n, 0,
+      kStatic ? config.workLocalSize : sharedTmpBuffer.GetSize(), [&](uint64_t) { return hs; },
       [&](uint64_t) { return ho; });
 }
 
@@ -327,13 +356,20 @@ void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
             {q::SpanOf(src, n), q::SpanOf(scaleTensor, sc),
              offsetTensor != nullptr ? q::SpanOf(*offsetTensor, sc) : q::Span{nullptr, 0}},
             {q::SpanOf(dst, n)});
-  q::LeaveQuantScratch(kApi, loc, tmp);
+  // AscendQuantPerChannelImpl chunks each row by config.workLocalSize when it and
+  // config.scaleCount are set, else by the scratch's size.
+  constexpr bool kWork = config.workLocalSize != 0 && config.scaleCount != 0;
+  q::CheckWorkLocalSize(kApi, tmp, config.workLocalSize, kWork);
+  q::Require(config.scaleCount % 32 == 0, kApi,
+             "config.scaleCount " + std::to_string(config.scaleCount) +
+                 " must be a multiple of 32 (IsQuantConfigValid)");
   const std::vector<half> hs = q::ChannelHalves(scaleTensor, sc);
   const std::vector<half> ho = offsetTensor != nullptr
                                    ? q::ChannelHalves(*offsetTensor, sc)
                                    : std::vector<half>(sc, q::ToHalfSrc(offset));
   q::QuantLoop(
-      dst, src, n, RoundMode::CAST_RINT, [&](uint64_t i) { return hs[i % sc]; },
+      kApi, loc, dst, src, tmp, n, n == 0 ? 0 : n - sc,
+      kWork ? config.workLocalSize : tmp.GetSize(), [&](uint64_t i) { return hs[i % sc]; },
       [&](uint64_t i) { return ho[i % sc]; });
 }
 
