@@ -147,8 +147,8 @@ inline std::vector<float> Mixed(uint32_t seed, size_t n, float lo, float hi) {
   std::uniform_real_distribution<float> u(lo, hi);
   std::uniform_int_distribution<int> pick(0, 299);
   const float inf = test::kInf, nan = test::kNan;
-  const float sp[] = {0.0f, -0.0f, inf,    -inf,   nan,     1e-40f,   -1e-40f, 3e9f,
-                      -3e9f, 1e10f, -1e10f, 7e9f,  -6.8e9f, 3.4e38f, -3.4e38f};
+  const float sp[] = {0.0f,  -0.0f, inf,    -inf, nan,     1e-40f,  -1e-40f, 3e9f,
+                      -3e9f, 1e10f, -1e10f, 7e9f, -6.8e9f, 3.4e38f, -3.4e38f};
   std::vector<float> v(n);
   for (auto& x : v) {
     const int k = pick(gen);

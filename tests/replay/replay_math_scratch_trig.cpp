@@ -209,8 +209,8 @@ bool ReplaySinCosScratch(bool cos, bool reuse, bool arch2002, float* src, float*
   Rounds(n, chunk, [&](uint32_t off, uint32_t len) {
     const Tensor s(src + off);
     const Tensor x = reuse ? s : Tensor(scratch, 2 * chunk);
-    const SinCosRound r{cos, arch2002, Tensor(dst + off), s, x, Tensor(scratch, 0),
-                        Tensor(scratch, chunk), len};
+    const SinCosRound r{cos, arch2002,           Tensor(dst + off),      s,
+                        x,   Tensor(scratch, 0), Tensor(scratch, chunk), len};
     r.Reduce();
     r.Polynomial();
   });

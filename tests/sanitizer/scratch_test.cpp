@@ -4,7 +4,8 @@
 // write of them; without initcheck nothing is reported and the kernel computes what it computed
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
-// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh and Cosh, whose scratch is modelled.
+// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, Sin, Cos and Tan, whose scratch is
+// modelled.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -177,8 +178,9 @@ TEST(ScratchInitcheck, GeluOn2201ScratchIsModelledNotMarked) {
               }).r);
 }
 
-// Math (2201): Tanh, Exp<T, level>, Log2<half>, Erf, Erfc, Sinh and Cosh write what the device's
-// rounds leave in their scratch (math_scratch.h): reading it afterwards is clean, as for Gelu.
+// Math (2201): Tanh, Exp<T, level>, Log2<half>, Erf, Erfc, Sinh, Cosh, Sin, Cos and Tan write what
+// the device's rounds leave in their scratch (math_scratch.h): reading it afterwards is clean, as
+// for Gelu.
 TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Tanh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
@@ -201,6 +203,15 @@ TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Cosh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Sin<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Cos<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Tan<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
               }).r);
 }
 

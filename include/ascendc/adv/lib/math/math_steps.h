@@ -64,6 +64,19 @@ inline float SignByDivision(float x) {
   return d / den;
 }
 
+// Sin's, Cos's and Tan's Cast to an integral value (SinCast, CosCast, TanCast): on 2201 (and
+// 3510) Cast<float, float> in `mode`; on 2002 (<api>_v200_impl.h) Cast<int32_t, float> in
+// `mode` (saturating, NaN -> 0), then back to float (to nearest even): |v| past 2^31 gives
+// +-2^31, +-inf too, NaN 0.
+inline float TrigIntegral(float v, AscendC::RoundMode mode) {
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    return static_cast<float>(FloatToInt32(v, mode));
+  }
+  if (mode == AscendC::RoundMode::CAST_RINT) return RintF(v);
+  if (mode == AscendC::RoundMode::CAST_FLOOR) return FloorF(v);
+  return RoundToIntegral(v, mode);
+}
+
 // The device's Maxs/Mins convention (a NaN element gives the scalar).
 inline float MinsF(float a, float s) { return a < s ? a : s; }
 inline float MaxsF(float a, float s) { return a > s ? a : s; }
@@ -111,6 +124,24 @@ inline float MaxsF(float a, float s) { return a > s ? a : s; }
     const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);      \
     m::UnaryPass(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,          \
                  &sharedTmpBuffer, tmp_min, calCount, loc, [](T x) { return m::Fn<T>(x); }); \
+  }                                                                                          \
+  LNGRAD_MATH_UNARY_FORWARDS(Name)
+
+// LNGRAD_MATH_UNARY_API for an API whose scratch on 2201/2002 lngrad writes as the device's
+// rounds leave it (PassScratch::kModelled): after the pass, off the 950,
+// m::Leave<T>(sharedTmpBuffer, srcTensor's elements, calCount, loc) writes it.
+#define LNGRAD_MATH_UNARY_API_MODELLED(Name, KFloat, KHalf, Fn, Leave)                       \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,            \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    namespace m = lngrad::aicore::math_detail;                                               \
+    static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                    \
+    const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);      \
+    m::UnaryPass<m::PassScratch::kModelled>(#Name, m::Products::kAll, m::Overlap::kNone,     \
+                                            dstTensor, srcTensor, &sharedTmpBuffer, tmp_min, \
+                                            calCount, loc, [](T x) { return m::Fn<T>(x); }); \
+    if (!m::On3510()) m::Leave<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);      \
   }                                                                                          \
   LNGRAD_MATH_UNARY_FORWARDS(Name)
 
