@@ -180,7 +180,9 @@ TEST(ScratchInitcheck, GeluOn2201ScratchIsModelledNotMarked) {
 
 // Math (2201): Tanh, Exp<T, level>, Log2<half>, Erf, Erfc, Sinh, Cosh, Sin, Cos and Tan write what
 // the device's rounds leave in their scratch (math_scratch.h): reading it afterwards is clean, as
-// for Gelu.
+// for Gelu. Sin, Cos and Tan with counts whose temp tensors leave gaps in the bytes read (Sin's
+// 32 floats, 128 of the 256 bytes; Tan's 16, slots 32 floats apart), which the kit's code does not
+// write and a mark would report.
 TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Tanh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
@@ -205,13 +207,13 @@ TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
                 Cosh<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
-                Sin<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+                Sin<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 32);
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
-                Cos<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+                Cos<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 32);
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
-                Tan<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 256);
+                Tan<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 16);
               }).r);
 }
 
