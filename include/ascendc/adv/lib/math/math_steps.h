@@ -64,6 +64,19 @@ inline float SignByDivision(float x) {
   return d / den;
 }
 
+// Sin's, Cos's and Tan's Cast to an integral value (SinCast, CosCast, TanCast): on 2201 (and
+// 3510) Cast<float, float> in `mode`; on 2002 (<api>_v200_impl.h) Cast<int32_t, float> in
+// `mode` (saturating, NaN -> 0), then back to float (to nearest even): |v| past 2^31 gives
+// +-2^31, +-inf too, NaN 0.
+inline float TrigIntegral(float v, AscendC::RoundMode mode) {
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    return static_cast<float>(FloatToInt32(v, mode));
+  }
+  if (mode == AscendC::RoundMode::CAST_RINT) return RintF(v);
+  if (mode == AscendC::RoundMode::CAST_FLOOR) return FloorF(v);
+  return RoundToIntegral(v, mode);
+}
+
 // The device's Maxs/Mins convention (a NaN element gives the scalar).
 inline float MinsF(float a, float s) { return a < s ? a : s; }
 inline float MaxsF(float a, float s) { return a > s ? a : s; }
@@ -106,7 +119,8 @@ void LeaveNoScratch(const AscendC::LocalTensor<uint8_t>&, const T*, uint64_t, Sr
 // scratch minimum of 256 * KFloat (float) or 256 * KHalf (half) bytes on 2201/2002, dst and src
 // disjoint, on every product; and its forwarding overloads. Its scratch is marked for initcheck
 // (PassScratch::kUnmodelled); LNGRAD_MATH_UNARY_API_MODELLED instead calls Leave<T>(scratch,
-// src, calCount, loc) after the pass, which writes what the device's loop leaves there.
+// src, calCount, loc) after the pass, off the 950, which writes what the device's loop leaves
+// there.
 #define LNGRAD_MATH_UNARY_API(Name, KFloat, KHalf, Fn) \
   LNGRAD_MATH_UNARY_API_AS(Name, KFloat, KHalf, Fn, kUnmodelled, LeaveNoScratch)
 #define LNGRAD_MATH_UNARY_API_MODELLED(Name, KFloat, KHalf, Fn, Leave) \
@@ -122,7 +136,7 @@ void LeaveNoScratch(const AscendC::LocalTensor<uint8_t>&, const T*, uint64_t, Sr
     m::UnaryPass<m::PassScratch::Scratch>(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, \
                                           srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,    \
                                           [](T x) { return m::Fn<T>(x); });                       \
-    m::Leave<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);                             \
+    if (!m::On3510()) m::Leave<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);           \
   }                                                                                               \
   LNGRAD_MATH_UNARY_FORWARDS(Name)
 

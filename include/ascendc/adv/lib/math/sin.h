@@ -10,7 +10,11 @@
 // lets the device keep x0 in srcTensor: lngrad writes it there too. Cos (cos_common_impl.h):
 // k = Cast<RINT>(x * 0.31830987... + 0.5); x0 = x - k * pi0 - k * pi1, + 1.5707963705 (pi/2
 // in float), - k * pi2 - k * pi3 - k * pi4, + -4.371139e-8; then Sin's sign and polynomial,
-// clamped by Mins(1.0) and Maxs(-1.0) (so Cos(+-inf) = Cos(NaN) = 1).
+// clamped by Mins(1.0) and Maxs(-1.0) (so Cos(+-inf) = Cos(NaN) = 1). On 2002
+// (sin_v200_impl.h, cos_v200_impl.h) the Casts of k and of Floor(k * 0.5) go through int32
+// (TrigIntegral: |x| past about 6.7e9 and +-inf take k = +-2^31, NaN k = 0, so Sin(+-inf) is
+// +-inf there, not NaN). The scratch on 2201/2002 is left as the kit's rounds leave it
+// (LeaveSinCosScratch: x0 * P, x0 * x0, x0; half the float result first), both overloads.
 // Arch 3510 (sin_3510_impl.h, cos_3510_impl.h, register code) by the config's algo:
 //   POLYNOMIAL_APPROXIMATION (the default): the same steps, except that Sin's k rounds to nearest
 //   even (Truncate CAST_RINT; 2201's Cast CAST_ROUND ties away), Cos's clamp is the register
@@ -29,10 +33,12 @@
 // the config-taking form's 8 * (calCount rounded up to 32) + 32) and disjoint from the operands.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <type_traits>
 
 #include "kernel_tiling/math_config.h"
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sincos.h"
 
@@ -45,7 +51,7 @@ struct SinReduced {
 
 inline SinReduced SinReduce(float x, bool ties_even = false) {
   float k = x * 0.3183098733425140380859375f;
-  k = ties_even ? RintF(k) : RoundToIntegral(k, AscendC::RoundMode::CAST_ROUND);
+  k = ties_even ? RintF(k) : TrigIntegral(k, AscendC::RoundMode::CAST_ROUND);
   float x0 = x;
   for (const float pi_part : {3.140625f, 0.0009670257568359375f, 6.2771141529083251953125e-7f,
                               1.21644916362129151821136474609375e-10f}) {
@@ -59,7 +65,7 @@ inline SinReduced SinReduce(float x, bool ties_even = false) {
 inline SinReduced CosReduce(float x) {
   float k = x * 0.3183098733425140380859375f;
   k = k + 0.5f;
-  k = RintF(k);
+  k = TrigIntegral(k, AscendC::RoundMode::CAST_RINT);
   float x0 = x;
   const auto sub = [&](float pi_part) {
     const float kp = k * pi_part;
@@ -75,11 +81,18 @@ inline SinReduced CosReduce(float x) {
   return {x0, k};
 }
 
-// The sign (-1)^k and the polynomial on the reduced argument.
-inline float SinPolynomial(const SinReduced& r) {
+// What one element leaves in the temp tensors on 2201/2002: the reduced argument x0, z = x0 * x0,
+// the polynomial times x0 (before the sign), and the result (Cos: clamped).
+struct SinParts {
+  float x0, z, px, r;
+};
+
+// The sign (-1)^k and the polynomial on the reduced argument; `parts` (if not null) gets the
+// temp values.
+inline float SinPolynomial(const SinReduced& r, SinParts* parts = nullptr) {
   const float z = r.x0 * r.x0;
   float s = r.k * 0.5f;
-  s = FloorF(s);
+  s = TrigIntegral(s, AscendC::RoundMode::CAST_FLOOR);
   s = s * 4.0f;
   const float k2 = r.k * -2.0f;
   s = s + k2;
@@ -91,6 +104,7 @@ inline float SinPolynomial(const SinReduced& r) {
   }
   p = p + 1.0f;
   p = p * r.x0;
+  if (parts != nullptr) *parts = {r.x0, z, p, p * s};
   return p * s;
 }
 
@@ -100,10 +114,12 @@ inline float SinSteps(float x, bool ties_even = false) {
 // Cos ends with Mins(1) and Maxs(-1) (CosPolynomialApproximation): the polynomial's 1 + 1 ulp at
 // x0 = pi/2 becomes 1, and a NaN (from +-inf or NaN) becomes 1 by the vector Mins/Maxs
 // convention (2201); the 950's register Mins/Maxs pass the NaN on (`reg`).
-inline float CosSteps(float x, bool reg = false) {
-  const float p = SinPolynomial(CosReduce(x));
+inline float CosSteps(float x, bool reg = false, SinParts* parts = nullptr) {
+  const float p = SinPolynomial(CosReduce(x), parts);
   if (reg) return RegMaxOf(RegMinOf(p, 1.0f), -1.0f);
-  return MaxsF(MinsF(p, 1.0f), -1.0f);
+  const float r = MaxsF(MinsF(p, 1.0f), -1.0f);
+  if (parts != nullptr) parts->r = r;
+  return r;
 }
 
 // One element of Sin (kSin) or Cos on the running arch, algo the config's (3510 only).
@@ -153,6 +169,44 @@ inline uint64_t SinCosApiTmpMin(bool is_float, bool reuse, bool radian, uint32_t
   return TmpMinBytes(!is_float ? 8 : (reuse ? 2 : 3));
 }
 
+// What Sin (kSin) or Cos leaves in its scratch on 2201/2002 (SinImpl / CosImpl): chunks of the
+// scratch's floats / (3 float, 2 float with isReuseSource, 4 half) down to 32; float temps at
+// k * chunk: x0 * P(x0^2) (the round tensor's last value), x0 * x0, and without isReuseSource x0;
+// half: the float result first (the widened source's tensor), then those three.
+template <typename T, bool kSin, bool kReuse>
+void LeaveSinCosScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* in, uint64_t n,
+                        SrcLoc loc) {
+  const char* api = kSin ? "Sin" : "Cos";
+  const auto parts = [in](uint64_t i) {
+    SinParts p{};
+    if constexpr (kSin) {
+      SinPolynomial(SinReduce(Widen(in[i])), &p);
+    } else {
+      CosSteps(Widen(in[i]), false, &p);
+    }
+    return p;
+  };
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t c = ChunkOf(tmp.GetSize(), 4, 32);
+    LeaveChunkScratch<4>(api, loc, tmp, n, c, {0, c, 2 * c, 3 * c}, [&](uint64_t i) {
+      const SinParts p = parts(i);
+      return std::array<float, 4>{p.r, p.px, p.z, p.x0};
+    });
+  } else if constexpr (kReuse) {
+    const uint64_t c = ChunkOf(tmp.GetSize(), 2, 32);
+    LeaveChunkScratch<2>(api, loc, tmp, n, c, {0, c}, [&](uint64_t i) {
+      const SinParts p = parts(i);
+      return std::array<float, 2>{p.px, p.z};
+    });
+  } else {
+    const uint64_t c = ChunkOf(tmp.GetSize(), 3, 32);
+    LeaveChunkScratch<3>(api, loc, tmp, n, c, {0, c, 2 * c}, [&](uint64_t i) {
+      const SinParts p = parts(i);
+      return std::array<float, 3>{p.px, p.z, p.x0};
+    });
+  }
+}
+
 // isReuseSource with float on 2201: the reduced arguments the device leaves in the source.
 template <typename T, bool kSin>
 void LeaveReduced(const AscendC::LocalTensor<T>& srcTensor, uint32_t calCount) {
@@ -176,9 +230,13 @@ void Sin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kFloat = std::is_same_v<T, float>;
   constexpr bool kRadian = config.algo == SinAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
-  m::UnaryPass("Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc,
-               m::SinCosApiOp<T, true, kRadian>{&sharedTmpBuffer, "Sin", loc});
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Sin", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer, tmp_min,
+      calCount, loc, m::SinCosApiOp<T, true, kRadian>{&sharedTmpBuffer, "Sin", loc});
+  if (!m::On3510()) {
+    m::LeaveSinCosScratch<T, true, kFloat && isReuseSource>(sharedTmpBuffer, srcTensor.HostPtr(),
+                                                            calCount, loc);
+  }
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, true>(srcTensor, calCount);
 }
 
@@ -193,9 +251,13 @@ void Cos(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   constexpr bool kFloat = std::is_same_v<T, float>;
   constexpr bool kRadian = config.algo == CosAlgo::RADIAN_REDUCTION;
   const uint64_t tmp_min = m::SinCosApiTmpMin(kFloat, isReuseSource, kRadian, calCount);
-  m::UnaryPass("Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
-               tmp_min, calCount, loc,
-               m::SinCosApiOp<T, false, kRadian>{&sharedTmpBuffer, "Cos", loc});
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Cos", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer, tmp_min,
+      calCount, loc, m::SinCosApiOp<T, false, kRadian>{&sharedTmpBuffer, "Cos", loc});
+  if (!m::On3510()) {
+    m::LeaveSinCosScratch<T, false, kFloat && isReuseSource>(sharedTmpBuffer, srcTensor.HostPtr(),
+                                                             calCount, loc);
+  }
   if constexpr (kFloat && isReuseSource) m::LeaveReduced<T, false>(srcTensor, calCount);
 }
 
