@@ -33,6 +33,7 @@
 // half) and disjoint from the operands.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -79,13 +80,21 @@ inline float DigammaPositiveF(float x) {
   return t0 - t1;
 }
 
-// The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x).
-inline float DigammaPicot(float x) {
+// DigammaCast (digamma_v220_impl.h / digamma_v200_impl.h): 2201 one Cast<float, float> in the
+// mode; 2002 through int32 (saturating, NaN -> 0) and back (CAST_NONE).
+inline float DigammaCastStep(float x, AscendC::RoundMode mode, bool v200) {
+  if (!v200) return RoundToIntegral(x, mode);
+  return static_cast<float>(FloatToInt32(x, mode));
+}
+
+// The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x): the
+// low bit of Cast<int32_t>(CAST_ROUND), which saturates (2x >= 2^31 gives 2^31 - 1: odd; a NaN
+// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep).
+inline float DigammaPicot(float x, bool v200 = false) {
   const float f7 = x + x;
-  const float f8 = RoundToIntegral(f7, AscendC::RoundMode::CAST_ROUND);
+  const float f8 = DigammaCastStep(f7, AscendC::RoundMode::CAST_ROUND, v200);
   const float f36 = (f7 - f8) * 1.5707963267948966f;
-  // Cast<int32_t>(CAST_ROUND) & 1; beyond int32 (x <= -2^23 lanes, NaN anyway) taken as even.
-  const bool odd = std::fabs(f8) < 2147483648.0f && (static_cast<int64_t>(f8) & 1) != 0;
+  const bool odd = (FloatToInt32(f8, AscendC::RoundMode::CAST_ROUND) & 1) != 0;
   const float f17 = f36 * f36;
   float p = 0.0093383789065f;
   for (const float c :
@@ -102,27 +111,28 @@ inline float DigammaPicot(float x) {
   return r.sum * kDigammaPi;
 }
 
-inline float DigammaNegativeF(float x) {
+inline float DigammaNegativeF(float x, bool v200 = false) {
   float y = x * -1.0f;
   y = y + 1.0f;
-  return DigammaPositiveF(y) + DigammaPicot(x);
+  return DigammaPositiveF(y) + DigammaPicot(x, v200);
 }
 
 // The cases every form shares: NaN for x <= -2^23, the negative integers and NaN x (2201 adds
 // x itself, 3510's register code its NaN constant 0x7fc00000: the payload differs).
-inline void DigammaSpecials(float x, MaskedSum& r, bool arch3510 = false) {
+inline void DigammaSpecials(float x, MaskedSum& r, bool arch3510 = false, bool v200 = false) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   r.Add(x <= -8388608.0f, nan);
-  r.Add(x < 0.0f && x > -8388608.0f && x == RoundToIntegral(x, AscendC::RoundMode::CAST_ROUND),
-        nan);
+  r.Add(
+      x < 0.0f && x > -8388608.0f && x == DigammaCastStep(x, AscendC::RoundMode::CAST_ROUND, v200),
+      nan);
   r.Add(!(x < 0.0f) && !(x >= 0.0f), arch3510 ? nan : x);
 }
 
-inline float DigammaF(float x, bool arch3510 = false) {
+inline float DigammaF(float x, bool arch3510 = false, bool v200 = false) {
   MaskedSum r;
-  DigammaSpecials(x, r, arch3510);
+  DigammaSpecials(x, r, arch3510, v200);
   r.Add(x >= 0.0f, DigammaPositiveF(x));
-  r.Add(x < 0.0f, DigammaNegativeF(x));
+  r.Add(x < 0.0f, DigammaNegativeF(x, v200));
   return r.sum;
 }
 
@@ -143,12 +153,12 @@ inline float DigammaPositiveH(float x) {
   return t0 - t1;
 }
 
-inline float DigammaH(float x) {
-  const float frac = (x - FloorF(x)) * kDigammaPi;
+inline float DigammaH(float x, bool v200 = false) {
+  const float frac = (x - DigammaCastStep(x, AscendC::RoundMode::CAST_FLOOR, v200)) * kDigammaPi;
   const float pi_over_tan = kDigammaPi / TanOf<float>(frac);
   const float pos_reflected = DigammaPositiveH(1.0f - x) + 0.0f;
   MaskedSum r;
-  DigammaSpecials(x, r);
+  DigammaSpecials(x, r, false, v200);
   r.Add(x >= 0.0f, DigammaPositiveH(x));
   r.Add(x < -0.0001f, pos_reflected - pi_over_tan);
   const float cos_t = CosSteps(frac);  // CosCompute, clamped to [-1, 1] by sin.h's Cos
@@ -159,12 +169,13 @@ inline float DigammaH(float x) {
 
 // Arch 3510 (digamma_3510_impl.h) runs the float sequence for half too (widened, the result
 // rounded to half).
+// `v200`: arch 2002's DigammaCast (digamma_v200_impl.h, through int32).
 template <typename T>
-T DigammaOf(T x, bool arch3510) {
+T DigammaOf(T x, bool arch3510, bool v200 = false) {
   if constexpr (std::is_same_v<T, float>) {
-    return DigammaF(x, arch3510);
+    return DigammaF(x, arch3510, v200);
   } else {
-    return Narrow<T>(arch3510 ? DigammaF(Widen(x), true) : DigammaH(Widen(x)));
+    return Narrow<T>(arch3510 ? DigammaF(Widen(x), true) : DigammaH(Widen(x), v200));
   }
 }
 
@@ -176,8 +187,9 @@ template <typename T>
 struct DigammaOp {
   bool arch3510 = false;
   const AscendC::LocalTensor<uint8_t>* work = nullptr;
+  bool v200 = false;
 
-  T operator()(T x) const { return DigammaOf<T>(x, arch3510); }
+  T operator()(T x) const { return DigammaOf<T>(x, arch3510, v200); }
 
   uint64_t Batch(T* out, const T* in, uint64_t n) const {
     if constexpr (std::is_same_v<T, half>) {
@@ -254,17 +266,25 @@ void RunPastCount(const char* api, const AscendC::LocalTensor<T>& dst,
 
 // Digamma's and Lgamma's full form: dst[i] = of(src[i]) for i < dev (the elements the device
 // runs: count, or more, RunPastCount) with the scratch minimum `tmp_min`; then, for float with
-// isReuseSource, src[i] = reused(src[i]) (what the device leaves there).
+// isReuseSource, what the device leaves in src: its rounds of `reuse_round` elements (the last
+// one shorter) each write reused(x) of their elements at src's BASE, src[j] for the round's
+// element j (Digamma's tmpCal4 is srcTensor itself, not srcTensor[offset]), later rounds
+// overwriting earlier ones; reuse_round 0: one round, src[i] = reused(src[i]) in place.
 template <typename T, bool isReuseSource, typename Of, typename Reused>
 void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
-               uint64_t tmp_min, uint32_t count, uint64_t dev, SrcLoc loc, Of of, Reused reused) {
+               uint64_t tmp_min, uint32_t count, uint64_t dev, SrcLoc loc, Of of, Reused reused,
+               uint64_t reuse_round = 0) {
   static_assert(kHalfOrFloat<T>, "Digamma, Lgamma: T must be half or float");
   UnaryPass(api, Products::kAll, Overlap::kNone, dst, src, &tmp, tmp_min, count, loc, of);
   if (dev > count) RunPastCount(api, dst, src, count, dev, loc, of);
   if constexpr (std::is_same_v<T, float> && isReuseSource) {
     T* s = src.HostPtr();
-    for (uint64_t i = 0; i < dev; ++i) s[i] = reused(s[i]);
+    const uint64_t round = reuse_round != 0 ? reuse_round : dev;
+    for (uint64_t off = 0; off < dev; off += round) {
+      const uint64_t len = std::min(round, dev - off);
+      for (uint64_t j = 0; j < len; ++j) s[j] = reused(s[off + j]);
+    }
   }
 }
 
@@ -280,12 +300,16 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
   // Float isReuseSource on 2201: the reflection term is left in the source (3510 keeps it in
   // registers).
+  // 2201/2002 with isReuseSource run rounds of (scratch bytes / 4 / 6) floats rounded down to
+  // 32 (DigammaCompute's splitSize).
   const bool through_tmp = arch3510 && std::is_same_v<T, half>;
+  const bool v200 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002;
+  const uint64_t round = arch3510 ? 0 : sharedTmpBuffer.View().size_bytes / 4 / 6 / 32 * 32;
   m::GammaPass<T, isReuseSource>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
       m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, m::DigammaDeviceCount(calCount), loc,
-      m::DigammaOp<T>{arch3510, through_tmp ? &sharedTmpBuffer : nullptr},
-      [arch3510](T x) { return arch3510 ? x : T(m::DigammaPicot(x)); });
+      m::DigammaOp<T>{arch3510, through_tmp ? &sharedTmpBuffer : nullptr, v200},
+      [arch3510, v200](T x) { return arch3510 ? x : T(m::DigammaPicot(x, v200)); }, round);
   if (through_tmp && calCount != 0) {
     lngrad::aicore::san::Instr rec(lngrad::aicore::Pipe::kV, "Digamma", loc);
     const uint64_t align = (uint64_t{calCount} + 15) / 16 * 16;
