@@ -24,7 +24,7 @@ int16_t ReplayReduceXorSum2002(const std::vector<int16_t>& a, const std::vector<
 
 namespace {
 
-bool MaskElemIsZero(const uint8_t* p, uint32_t bytes) {
+bool MaskElemIsZero(const uint8_t* p, uint32_t bytes, bool nanIsZero) {
   if (bytes == 1) return p[0] == 0;
   if (bytes == 2) {
     uint16_t v;
@@ -33,7 +33,8 @@ bool MaskElemIsZero(const uint8_t* p, uint32_t bytes) {
   }
   uint32_t v;
   std::memcpy(&v, p, 4);
-  return (v & 0x7FFFFFFFu) == 0;
+  const bool nan = (v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu) != 0;
+  return (v & 0x7FFFFFFFu) == 0 || (nan && nanIsZero);
 }
 
 }  // namespace
@@ -62,7 +63,7 @@ size_t ReplaySelectBytes(const SelectBytesCall& c, const std::vector<T>& tensor,
     }
   }
   const auto pick = [&](size_t e, size_t m) {
-    const bool zero = MaskElemIsZero(maskRead + m * mb, mb);
+    const bool zero = MaskElemIsZero(maskRead + m * mb, mb, c.nanIsZero);
     dst[e] = zero != c.scalarFirst ? tensor[e] : scalar;
   };
   if (differ && c.arch2002) {

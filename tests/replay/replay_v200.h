@@ -29,15 +29,16 @@ int16_t ReplayReduceXorSum2002(const std::vector<int16_t>& a, const std::vector<
 // processes, and the mask as the call leaves it. Elements are carried as raw bits (T: uint16_t
 // for half, uint32_t for float; maskBytes 1, 2 or 4 per mask element). A mask element counts as
 // zero when its Cast to half is 0 (1 and 2 bytes: the integer is 0; 4 bytes: read as float,
-// Cast CAST_ODD, so only +-0.0f, since round-to-odd never makes a nonzero value 0); zero
-// selects the first operand (scalarFirst: the scalar, else the tensor).
+// Cast CAST_ODD, so +-0.0f, since round-to-odd never makes a nonzero number 0, and NaN where
+// the block's overflow mode is saturation, the default, in which the Cast gives NaN as 0:
+// nanIsZero); zero selects the first operand (scalarFirst: the scalar, else the tensor).
 // 2201: maskLastAxis != srcLastAxis packs each row's first srcLastAxis * maskBytes bytes
 // (GatherMask of uint16 words) into the mask itself when isReuseMask (else into the scratch),
 // then tensorSize elements are processed against the packed mask. 2002: no packing; equal
 // axes process tensorSize elements, different axes firstAxis rows of srcLastAxis elements
 // against mask row r at r * maskLastAxis. Returns the number of elements processed.
 struct SelectBytesCall {
-  bool arch2002, isReuseMask, scalarFirst;
+  bool arch2002, isReuseMask, scalarFirst, nanIsZero;
   uint32_t firstAxis, srcLastAxis, maskLastAxis, maskBytes;
 };
 template <class T>
