@@ -556,8 +556,8 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
                                       const T*, T, T, T*, T*, T*);                                 \
   template void ReplayBatchNorm3510<T>(const BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, \
                                        float*);                                                    \
-  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, bool, \
-                                    bool);          \
+  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, bool,     \
+                                   bool);                                                          \
   template void ReplayWelfordUpdate<T>(uint32_t, uint32_t, float, bool, bool, T*, const float*,    \
                                        const float*, float*, float*);
 LNGRAD_REPLAY_NORM_EXT(float)

@@ -184,8 +184,14 @@ void CompareSelect(const char* soc, const SelCase& c, uint32_t seed) {
   for (auto& w : wantDst) w = sentinelBits;
   std::vector<uint8_t> wantMask(maskN * sizeof(U));
   std::memcpy(wantMask.data(), mask.data(), wantMask.size());
-  const rp::SelectBytesCall call{std::string(soc) == k310P, c.reuseMask, c.scalarFirst, true,
-                                 c.first, c.srcLast, c.maskLast, static_cast<uint32_t>(sizeof(U))};
+  const rp::SelectBytesCall call{std::string(soc) == k310P,
+                                 c.reuseMask,
+                                 c.scalarFirst,
+                                 true,
+                                 c.first,
+                                 c.srcLast,
+                                 c.maskLast,
+                                 static_cast<uint32_t>(sizeof(U))};
   std::vector<B> got(n + 40);
   std::memcpy(got.data(), dst.data(), got.size() * sizeof(T));
   std::vector<B> wantHead(n);

@@ -12,9 +12,10 @@
 // too), else into sharedTmpBuffer. Arch 2002 (selectwithbytesmask_v200_impl.h) packs nothing:
 // with the axes different it selects row by row (firstAxis rows of srcLastAxis elements, mask
 // row r read at r * maskLastAxis), leaves the mask alone whatever isReuseMask, and asks no
-// scratch beyond the 1024 bytes (its ComputeMaskExtraBufSize is 0). Arch 3510 (selectwithbytesmask_3510_impl.h) compares each
-// mask element with 0 in its own type (so a 4-byte -0.0f is zero, 0x80000000 as int32 is not)
-// and reads the mask rows in place, over the [firstAxis, srcLastAxis] elements.
+// scratch beyond the 1024 bytes (its ComputeMaskExtraBufSize is 0). Arch 3510
+// (selectwithbytesmask_3510_impl.h) compares each mask element with 0 in its own type (so a 4-byte
+// -0.0f is zero, 0x80000000 as int32 is not) and reads the mask rows in place, over the [firstAxis,
+// srcLastAxis] elements.
 //
 // On 3510 the mask and sharedTmpBuffer are only read, whatever isReuseMask, and nothing past
 // [0, firstAxis * srcLastAxis) of dst is written (tests/replay/filter_select_3510_replay_test.cpp
@@ -22,8 +23,8 @@
 //
 // Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
 // sharedTmpBuffer at least 1024 bytes, plus on 2201 the packed mask (rounded to 32 bytes) when
-// the axes differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts: a
-// mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
+// the axes differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts:
+// a mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
 // rows of whole 32-byte blocks, maskLastAxis a multiple of 16 and at least srcLastAxis, the
 // tensor source of exactly firstAxis * srcLastAxis elements and the mask of exactly
 // firstAxis * maskLastAxis.
