@@ -7,7 +7,8 @@
 // +-inf, +-0, subnormals and quotients past 2^31 (every binary16 pattern as Fmod<half>'s
 // dividend). The whole scratch is compared after the call (the bytes the kit's code does not
 // write keep their 0xa5 fill; two NaNs match, as in dst), dst bit for bit with the 40 elements
-// past the count untouched, and both sources unchanged.
+// past the count untouched, and both sources unchanged. And Power's float result on 2002
+// (power_v200_impl.h's rounding through int32) against its replay, in the three forms.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
+#include "replay_math.h"
 #include "replay_math_scratch_mth3.h"
 #include "scratch_test_util.h"
 
@@ -30,7 +32,10 @@ namespace {
 namespace rp = lngrad_replay;
 using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
+using lngrad_replay::test::ExpectBitsEqual;
 using lngrad_replay::test::IsNan;
+using lngrad_replay::test::OnBlock;
+using lngrad_replay::test::Ub;
 using lngrad_replay::test::kInf;
 using lngrad_replay::test::kNan;
 
@@ -292,6 +297,75 @@ TEST(MathScratchMth3, Xor) {
                             [](uint32_t seed, uint32_t n) {
                               return Bits16<uint16_t>(seed * 97u, n, 31337u);
                             });
+}
+
+// Power<float> on one block of soc: x in buffer 0, y in 1, dst 2, tmp 3; form 0 tensor^tensor
+// (sharedTmpBuffer), 1 the same from the stack buffer, 2 tensor^y[0], 3 x[0]^tensor.
+std::vector<float> RunPower(const char* soc, const std::vector<float>& x,
+                            const std::vector<float>& y, int form) {
+  std::vector<float> out;
+  const auto n = static_cast<uint32_t>(x.size());
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<float>(0, x);
+        ub.Put<float>(1, y);
+        const LocalTensor<float> d = ub.Get<float>(2), a = ub.Get<float>(0), b = ub.Get<float>(1);
+        const LocalTensor<uint8_t> t = ub.Get<uint8_t>(3);
+        if (form == 0) AscendC::Power(d, a, b, t, n);
+        if (form == 1) AscendC::Power(d, a, b, n);
+        if (form == 2) AscendC::Power(d, a, y[0], t, n);
+        if (form == 3) AscendC::Power(d, x[0], b, t, n);
+        out = ub.Take<float>(2);
+        out.resize(n);
+      },
+      soc);
+  return out;
+}
+
+// Power's float exponents past 2^31 on 2002: CastFloat2Float (power_v200_impl.h) rounds |y|
+// through int32, saturating at 2^31, so such a y is not integral there and a negative base
+// gives NaN (2201: |x|^y). Every pair of a grid of bases and exponents, and random ones, in
+// the three forms, against ReplayPowerFloat2002 on Ascend310P1 and ReplayPowerFloat on
+// Ascend910B1.
+TEST(MathScratchMth3, PowerFloatOn2002RoundsThroughInt32) {
+  const float xs[] = {-2.0f, -1.0f, -0.5f, -0.0f, 0.0f, 0.5f, 1.0f, 2.0f, -kInf, kInf,
+                      kNan,  -3e9f, 1e-40f, -1e-40f, -1.0000001f, 3.0f};
+  const float ys[] = {1e10f,        -1e10f,       2147483648.0f, -2147483648.0f, 2147483904.0f,
+                      4294967296.0f, 3e9f,        16777218.0f,   3.0f,           -3.0f,
+                      2.5f,          0.0f,        -0.0f,         kInf,           -kInf,
+                      kNan,          1e-40f,      1e38f,         -1e38f,         2147483520.0f};
+  std::vector<float> x, y;
+  for (float a : xs) {
+    for (float b : ys) {
+      x.push_back(a);
+      y.push_back(b);
+    }
+  }
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> m(1.0f, 2.0f);
+  std::uniform_int_distribution<int> e(-3, 40), sg(0, 1);
+  while (x.size() < 1000) {
+    x.push_back(std::ldexp(m(gen), e(gen) / 8) * (sg(gen) != 0 ? -1.0f : 1.0f));
+    y.push_back(std::ldexp(std::floor(m(gen) * 64.0f), e(gen)) * (sg(gen) != 0 ? -1.0f : 1.0f));
+  }
+  // Worked by hand: (-2)^(1e10) is NaN on 2002, +inf on 2201.
+  EXPECT_TRUE(std::isnan(rp::ReplayPowerFloat2002(-2.0f, 1e10f)));
+  EXPECT_EQ(rp::ReplayPowerFloat(-2.0f, 1e10f), kInf);
+  for (const char* soc : kSocs) {
+    const bool is2002 = std::string(soc) == "Ascend310P1";
+    const auto one = [is2002](float a, float b) {
+      return is2002 ? rp::ReplayPowerFloat2002(a, b) : rp::ReplayPowerFloat(a, b);
+    };
+    for (int form = 0; form < 4; ++form) {
+      std::vector<float> want(x.size());
+      for (size_t i = 0; i < x.size(); ++i) {
+        want[i] = one(form == 3 ? x[0] : x[i], form == 2 ? y[0] : y[i]);
+      }
+      ExpectBitsEqual(RunPower(soc, x, y, form).data(), want.data(), x.size(),
+                      std::string("Power<float> form ") + std::to_string(form) + " on " + soc,
+                      y.data());
+    }
+  }
 }
 
 }  // namespace

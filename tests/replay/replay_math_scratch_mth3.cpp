@@ -14,11 +14,19 @@
 // Each instruction is one operation per element, in the source's order, on the round's elements
 // only (counter mode). The float to int32 Cast saturates and gives 0 for a NaN (the convention
 // of this library's other int32 casts, replay_math_scratch.cpp's FloorThroughInt32).
+// ReplayPowerFloat2002: written from power/power_float_impl.h (InitTmpScalar, InitDst,
+// DetermineSign, GenMaskForSign, GenMaskForOne, GenMaskForNan, CommonPowerF),
+// power_common_utils.h (VselPowerTensorScalar) and power_v200_impl.h (CastFloat2Float,
+// GrepSignBit), one element at a time (each mask's bit of that element), with Exp and Ln as
+// replay_math_ops.h has them; before lngrad's 2002 Power was changed.
 #include "replay_math_scratch_mth3.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+
+#include "replay_math_ops.h"
 
 namespace lngrad_replay {
 namespace {
@@ -101,6 +109,79 @@ bool ReplayFmodScratch(const Half* a, const Half* b, Half* dst, uint32_t n, uint
     for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(LoadF(scratch, j));
   }
   return true;
+}
+
+namespace {
+
+// power_v200_impl.h's CastFloat2Float: Cast<int32_t, float> in `mode` (saturating, NaN to 0),
+// then Cast<float, int32_t> CAST_NONE (nearest even).
+float ViaInt32(float v, bool floorMode) {
+  if (std::isnan(v)) return 0.0f;
+  const double d = static_cast<double>(v);
+  const double r = floorMode ? std::floor(d) : std::nearbyint(d);
+  return static_cast<float>(static_cast<int32_t>(std::clamp(r, -2147483648.0, 2147483647.0)));
+}
+
+uint32_t BitsF(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+float FloatOfBits(uint32_t b) {
+  float v;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
+
+}  // namespace
+
+float ReplayPowerFloat2002(float x, float y) {
+  const float inf = std::numeric_limits<float>::infinity();
+  // InitDst.
+  float d = std::fabs(x);
+  d = math_ops::LnF(d);
+  d = y * d;
+  d = math_ops::ExpF(d);
+  // DetermineSign into tmpTensor1.
+  float t1 = std::fabs(y);
+  t1 = ViaInt32(t1, false);
+  float t2 = t1 * 0.5f;
+  t2 = ViaInt32(t2, true);
+  t2 = t2 * 2.0f;
+  t1 = t1 - t2;
+  t1 = t1 * -2.0f;
+  t1 = t1 + 1.0f;
+  t1 = ViaInt32(t1, false);
+  // GenMaskForSign: GrepSignBit's halves And 0x8000 0000, Or 0x3f80 0000, then < 0.
+  const uint32_t g = (BitsF(x) & 0x80000000u) | 0x3f800000u;
+  bool m1 = FloatOfBits(g) < 0.0f;
+  t2 = std::fabs(y);
+  float t3 = ViaInt32(t2, false);
+  t3 = t2 - t3;
+  t3 = std::fabs(t3);
+  const bool fiy = t3 < 0.00000001f;
+  m1 = fiy && m1;
+  t2 = m1 ? t1 : 1.0f;  // Select with the CMPMASK scalar 1.0
+  d = t2 * d;
+  // GenMaskForOne.
+  t1 = std::fabs(y);
+  m1 = t1 != 0.0f;
+  bool m2 = x != 1.0f;
+  m1 = m2 && m1;
+  m2 = x != -1.0f;
+  bool m3 = t1 != inf;
+  m2 = m3 || m2;
+  m1 = m2 && m1;
+  d = m1 ? d : 1.0f;
+  // GenMaskForNan.
+  t1 = std::fabs(y);
+  m1 = t1 == inf;
+  m1 = fiy || m1;
+  m2 = x >= 0.0f;
+  m3 = x == -inf;
+  m2 = m3 || m2;
+  m1 = m2 || m1;
+  return m1 ? d : std::numeric_limits<float>::quiet_NaN();
 }
 
 bool ReplayXorScratch(const uint16_t* a, const uint16_t* b, uint16_t* dst, uint32_t n,

@@ -35,4 +35,9 @@ bool ReplayFmodScratch(const Half* a, const Half* b, Half* dst, uint32_t n, uint
 bool ReplayXorScratch(const uint16_t* a, const uint16_t* b, uint16_t* dst, uint32_t n,
                       uint8_t* scratch, uint32_t tmpBytes);
 
+// Power's float result on arch 2002 (power_float_impl.h's CommonPowerF with power_v200_impl.h's
+// CastFloat2Float: CAST_RINT / CAST_FLOOR through int32, saturating, NaN to 0, back CAST_NONE;
+// and its GrepSignBit: the 16-bit And / Or with 0x8000 / 0x3f80, then < 0), one element.
+float ReplayPowerFloat2002(float x, float y);
+
 }  // namespace lngrad_replay
