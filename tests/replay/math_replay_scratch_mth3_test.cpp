@@ -34,10 +34,10 @@ using AscendC::LocalTensor;
 using lngrad_replay::scratch_test::Aligned32;
 using lngrad_replay::test::ExpectBitsEqual;
 using lngrad_replay::test::IsNan;
-using lngrad_replay::test::OnBlock;
-using lngrad_replay::test::Ub;
 using lngrad_replay::test::kInf;
 using lngrad_replay::test::kNan;
+using lngrad_replay::test::OnBlock;
+using lngrad_replay::test::Ub;
 
 constexpr uint8_t kFill = 0xa5;
 constexpr uint32_t kPast = 40;
@@ -52,9 +52,9 @@ T Sentinel() {
 }
 
 template <class T>
-using Call = std::function<void(const LocalTensor<T>& dst, const LocalTensor<T>& a,
-                                const LocalTensor<T>& b, const LocalTensor<uint8_t>& tmp,
-                                uint32_t count, bool stack)>;
+using Call =
+    std::function<void(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                       const LocalTensor<uint8_t>& tmp, uint32_t count, bool stack)>;
 // The replay on copies of the sources: dst (count + kPast, the sentinel past the count), the
 // scratch (kFill), the soc's arch and src0's size.
 template <class T>
@@ -206,8 +206,8 @@ void Sweep(const std::string& api, uint32_t min, const Call<T>& call, const Repl
         for (uint32_t n : kCounts) {
           ++seed;
           const uint32_t len = n + (seed % 2 == 0 ? 0 : kPast);
-          Compare<T, E>(soc, api, make(2 * seed, len), make(2 * seed + 1, len), n, tmp, stack,
-                        call, replay);
+          Compare<T, E>(soc, api, make(2 * seed, len), make(2 * seed + 1, len), n, tmp, stack, call,
+                        replay);
         }
       }
     }
@@ -231,8 +231,8 @@ bool ReplayFmodHalf(const std::vector<half>& a, const std::vector<half>& b, half
                     uint8_t* scratch, uint32_t tmpBytes, bool is2002) {
   return rp::ReplayFmodScratch(reinterpret_cast<const rp::Half*>(a.data()),
                                reinterpret_cast<const rp::Half*>(b.data()),
-                               reinterpret_cast<rp::Half*>(dst), n,
-                               static_cast<uint32_t>(a.size()), scratch, tmpBytes, is2002);
+                               reinterpret_cast<rp::Half*>(dst), n, static_cast<uint32_t>(a.size()),
+                               scratch, tmpBytes, is2002);
 }
 
 TEST(MathScratchMth3, FmodFloat) {
@@ -240,10 +240,9 @@ TEST(MathScratchMth3, FmodFloat) {
 }
 
 TEST(MathScratchMth3, FmodHalf) {
-  Sweep<half, float>("Fmod<half>", 2048, CallFmod<half>, ReplayFmodHalf,
-                     [](uint32_t seed, uint32_t n) {
-                       return Bits16<half>(seed * 7919u, n, 40503u);
-                     });
+  Sweep<half, float>(
+      "Fmod<half>", 2048, CallFmod<half>, ReplayFmodHalf,
+      [](uint32_t seed, uint32_t n) { return Bits16<half>(seed * 7919u, n, 40503u); });
   // Every binary16 pattern as the dividend, on both socs, against divisors spread over the
   // patterns.
   for (const char* soc : kSocs) {
@@ -264,8 +263,8 @@ TEST(MathScratchMth3, FmodTruncatesThroughInt32On2002) {
     const bool is2002 = std::string(soc) == "Ascend310P1";
     std::vector<float> want(a.size());
     std::vector<uint8_t> scratch(256, kFill);
-    ASSERT_TRUE(rp::ReplayFmodScratch(a.data(), b.data(), want.data(), 8, scratch.data(), 256,
-                                      is2002));
+    ASSERT_TRUE(
+        rp::ReplayFmodScratch(a.data(), b.data(), want.data(), 8, scratch.data(), 256, is2002));
     // Worked by hand: 1e10 - 2147483648 on 2002 (0 on 2201), -0 - (+0) = -0 on 2002.
     EXPECT_EQ(want[0], is2002 ? 1e10f - 2147483648.0f : 0.0f) << soc;
     EXPECT_EQ(std::signbit(want[3]), is2002) << soc;
@@ -293,10 +292,9 @@ TEST(MathScratchMth3, Xor) {
     return Bits16<int16_t>(seed * 2654435761u, n, 40503u);
   };
   Sweep<int16_t, uint16_t>("Xor<int16_t>", 256, CallXor<int16_t>, ReplayXor<int16_t>, make16);
-  Sweep<uint16_t, uint16_t>("Xor<uint16_t>", 256, CallXor<uint16_t>, ReplayXor<uint16_t>,
-                            [](uint32_t seed, uint32_t n) {
-                              return Bits16<uint16_t>(seed * 97u, n, 31337u);
-                            });
+  Sweep<uint16_t, uint16_t>(
+      "Xor<uint16_t>", 256, CallXor<uint16_t>, ReplayXor<uint16_t>,
+      [](uint32_t seed, uint32_t n) { return Bits16<uint16_t>(seed * 97u, n, 31337u); });
 }
 
 // Power<float> on one block of soc: x in buffer 0, y in 1, dst 2, tmp 3; form 0 tensor^tensor
@@ -328,12 +326,12 @@ std::vector<float> RunPower(const char* soc, const std::vector<float>& x,
 // the three forms, against ReplayPowerFloat2002 on Ascend310P1 and ReplayPowerFloat on
 // Ascend910B1.
 TEST(MathScratchMth3, PowerFloatOn2002RoundsThroughInt32) {
-  const float xs[] = {-2.0f, -1.0f, -0.5f, -0.0f, 0.0f, 0.5f, 1.0f, 2.0f, -kInf, kInf,
-                      kNan,  -3e9f, 1e-40f, -1e-40f, -1.0000001f, 3.0f};
-  const float ys[] = {1e10f,        -1e10f,       2147483648.0f, -2147483648.0f, 2147483904.0f,
-                      4294967296.0f, 3e9f,        16777218.0f,   3.0f,           -3.0f,
-                      2.5f,          0.0f,        -0.0f,         kInf,           -kInf,
-                      kNan,          1e-40f,      1e38f,         -1e38f,         2147483520.0f};
+  const float xs[] = {-2.0f, -1.0f, -0.5f, -0.0f, 0.0f,   0.5f,    1.0f,        2.0f,
+                      -kInf, kInf,  kNan,  -3e9f, 1e-40f, -1e-40f, -1.0000001f, 3.0f};
+  const float ys[] = {1e10f,         -1e10f, 2147483648.0f, -2147483648.0f, 2147483904.0f,
+                      4294967296.0f, 3e9f,   16777218.0f,   3.0f,           -3.0f,
+                      2.5f,          0.0f,   -0.0f,         kInf,           -kInf,
+                      kNan,          1e-40f, 1e38f,         -1e38f,         2147483520.0f};
   std::vector<float> x, y;
   for (float a : xs) {
     for (float b : ys) {

@@ -190,7 +190,8 @@ bool ReplayXorScratch(const uint16_t* a, const uint16_t* b, uint16_t* dst, uint3
   if (stack == 0) return false;
   for (uint32_t off = 0; off < n; off += stack) {
     const uint32_t len = std::min(stack, n - off);
-    for (uint32_t j = 0; j < len; ++j) dst[off + j] = static_cast<uint16_t>(a[off + j] & b[off + j]);
+    for (uint32_t j = 0; j < len; ++j)
+      dst[off + j] = static_cast<uint16_t>(a[off + j] & b[off + j]);
     for (uint32_t j = 0; j < len; ++j) {
       const uint16_t o = static_cast<uint16_t>(a[off + j] | b[off + j]);
       std::memcpy(scratch + 2 * static_cast<size_t>(j), &o, 2);

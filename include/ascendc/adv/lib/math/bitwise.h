@@ -45,7 +45,9 @@ void XorScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* a, const T* b
   if (On3510()) return;
   MakeChunkScratch<T, 1>(tmp, n, tmp.GetSize() / sizeof(T) / 32 * 32, [](uint64_t) {
     return std::array<uint64_t, 1>{0};
-  }).Write("Xor", loc, [a, b](uint64_t i) { return std::array<T, 1>{static_cast<T>(a[i] | b[i])}; });
+  }).Write("Xor", loc, [a, b](uint64_t i) {
+    return std::array<T, 1>{static_cast<T>(a[i] | b[i])};
+  });
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -64,10 +66,10 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
                 "Xor: T must be int16_t or uint16_t");
-  m::BinaryPass<m::PassScratch::kModelled>(
-      "Xor", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-      &sharedTmpBuffer, m::On3510() ? 64 : 256, calCount, loc,
-      [](T a, T b) { return static_cast<T>(a ^ b); });
+  m::BinaryPass<m::PassScratch::kModelled>("Xor", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                           src0Tensor, src1Tensor, &sharedTmpBuffer,
+                                           m::On3510() ? 64 : 256, calCount, loc,
+                                           [](T a, T b) { return static_cast<T>(a ^ b); });
   m::XorScratch(sharedTmpBuffer, src0Tensor.HostPtr(), src1Tensor.HostPtr(), calCount, loc);
 }
 template <typename T, bool isReuseSource = false>

@@ -26,15 +26,15 @@
 // most 24 N, as the page says (tested); off the 950 the config changes nothing.
 //
 // Checked mode: calCount within every operand, src0 and src1 of one size (the kit asserts it;
-// `tensor_bounds`), operands 32-byte aligned and dst disjoint from src0 and src1, sharedTmpBuffer at least GetFmodMaxMinTmpSize's minimum on 2201/2002 (256
-// bytes for float, 2048 for half) and disjoint from the operands.
+// `tensor_bounds`), operands 32-byte aligned and dst disjoint from src0 and src1, sharedTmpBuffer
+// at least GetFmodMaxMinTmpSize's minimum on 2201/2002 (256 bytes for float, 2048 for half) and
+// disjoint from the operands.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -91,12 +91,6 @@ inline FmodParts FmodSteps(float a, float b, bool via_int32) {
 inline float FmodOf(float a, float b) {
   if (!On3510()) return FmodSteps(a, b, FmodTruncViaInt32()).r;
   return FmodExceptions3510(std::fma(std::trunc(a / b), -b, a), a, b);
-}
-
-inline float WordOf(int32_t w) {
-  float f;
-  std::memcpy(&f, &w, sizeof(f));
-  return f;
 }
 
 // What Fmod leaves in its scratch on 2201/2002 (the header's comment), after the pass: the

@@ -122,9 +122,9 @@ T PowerOf(T x, T y) {
     return PowerInt(x, y);
   } else {
     const float a = Widen(x), b = Widen(y);
-    return PowerNarrow<T>(
-        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH)
-                 : PowerF(a, b, detail::rep::RunningArch() == NpuArch::k2002));
+    return PowerNarrow<T>(On3510()
+                              ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH)
+                              : PowerF(a, b, detail::rep::RunningArch() == NpuArch::k2002));
   }
 }
 
