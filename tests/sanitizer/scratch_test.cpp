@@ -5,7 +5,7 @@
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
 // and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, Sin, Cos, Tan, Atan, Asin, Acos,
-// Acosh, Asinh and Atanh, whose scratch is modelled.
+// Acosh, Asinh, Atanh, Fmod and Xor, whose scratch is modelled.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -243,6 +243,28 @@ TEST(ScratchInitcheck, PowerTensorsReadAfterTheCall) {
     Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
                  o.c.ReinterpretCast<float>(), o.tmp, 256);
   });
+}
+
+// Math (2201, 2002): Fmod (half; float on 2002, whose Trunc goes through int32 words there; float
+// on 2201 leaves the scratch alone) and Xor write what the kit's rounds leave in their scratch:
+// reading it afterwards is clean.
+TEST(ScratchInitcheck, FmodAndXorScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                            o.c.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                           o.c.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                            o.c.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Xor<int16_t>(o.a.ReinterpretCast<int16_t>(), o.b.ReinterpretCast<int16_t>(),
+                             o.c.ReinterpretCast<int16_t>(), o.tmp, 16);  // 32 bytes of 256 read
+              }).r);
 }
 
 // Math (2201): CumSum, outside the element-wise passes.
