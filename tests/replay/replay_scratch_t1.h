@@ -20,3 +20,20 @@ bool ReplayCumSumScratch(const Half* src, Half* dst, Half* lastRow, uint32_t out
                          bool lastAxis, uint8_t* scratch, uint32_t tmpBytes);
 
 }  // namespace lngrad_replay
+
+namespace lngrad_replay {
+
+// The RA pattern of ReduceSum/Mean/Max/Min/Prod/Any/All on 2201/2002
+// (reduce_common_util_v220_impl.h BinaryReduceByFirstAxis, as the reduce_*_v220_impl.h files
+// call it): src holds first rows of padLast elements (last rounded up to 32 bytes), dst gets
+// `last` results (uint8 Any/All: the int16 form, (last + 1) / 2 lanes, so an even byte count);
+// with `reuse` the fold runs in src (written back), else in the scratch.
+enum class RaOp { kSum, kMean, kMax, kMin, kProd, kAny, kAll };
+bool ReplayReduceRaScratch(RaOp op, bool reuse, float* src, float* dst, uint32_t first,
+                           uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
+bool ReplayReduceRaScratch(RaOp op, bool reuse, Half* src, Half* dst, uint32_t first,
+                           uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
+bool ReplayReduceRaScratch(RaOp op, bool reuse, uint8_t* src, uint8_t* dst, uint32_t first,
+                           uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
+
+}  // namespace lngrad_replay

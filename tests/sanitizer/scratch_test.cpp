@@ -301,13 +301,24 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
-// Reduce (2201): ReduceSum over the last axis.
+// Reduce (2201): ReduceSum over the last axis (the AR sequences' scratch is not modelled).
 TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
   ExpectLoud(k910, "ReduceSum", [](Ops& o) {
     const uint32_t shape[2] = {8, 64};
     ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
                                           o.b.ReinterpretCast<float>(), o.tmp, shape, true);
   });
+}
+
+// Reduce (2201): the RA pattern's fold writes what BinaryReduceByFirstAxis leaves in the scratch
+// (FoldRowsInto; replay.ReduceRaScratchReplay.*): reading it afterwards is clean.
+TEST(ScratchInitcheck, ReduceRaOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 64};
+                ReduceSum<float, Pattern::Reduce::RA>(o.a.ReinterpretCast<float>(),
+                                                      o.b.ReinterpretCast<float>(), o.tmp, shape,
+                                                      true);
+              }).r);
 }
 
 // Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
