@@ -167,12 +167,13 @@ void Sweep(const std::vector<CumSumInfo>& shapes) {
 }
 
 TEST(CumSumScratchReplay, LastAxisFloat) {
-  Sweep<float, kLast>({{1, 8}, {5, 24}, {16, 8}, {17, 64}, {37, 16}, {100, 8}, {7, 200}, {300, 16}});
+  Sweep<float, kLast>(
+      {{1, 8}, {5, 24}, {16, 8}, {17, 64}, {37, 16}, {100, 8}, {7, 200}, {300, 16}});
 }
 
 TEST(CumSumScratchReplay, LastAxisHalf) {
-  Sweep<half, kLast>({{1, 16}, {5, 32}, {16, 16}, {17, 64}, {37, 16}, {100, 16}, {7, 208},
-                      {300, 16}});
+  Sweep<half, kLast>(
+      {{1, 16}, {5, 32}, {16, 16}, {17, 64}, {37, 16}, {100, 16}, {7, 208}, {300, 16}});
 }
 
 TEST(CumSumScratchReplay, FirstAxisFloat) {

@@ -36,7 +36,8 @@ void Trans5HD(uint8_t* const* dst, const uint8_t* const* src, uint8_t repeat, ui
   constexpr uint32_t kPer = kBlock / sizeof(T);  // elements a block
   for (uint32_t r = 0; r < repeat; ++r) {
     T in[kList][kPer];
-    for (uint32_t k = 0; k < kList; ++k) std::memcpy(in[k], src[k] + r * srcStride * kBlock, kBlock);
+    for (uint32_t k = 0; k < kList; ++k)
+      std::memcpy(in[k], src[k] + r * srcStride * kBlock, kBlock);
     for (uint32_t j = 0; j < kPer; ++j) {
       T col[kList];
       for (uint32_t k = 0; k < kList; ++k) col[k] = in[k][j];

@@ -59,8 +59,7 @@ T AddsZero(T a) {
 }
 
 template <class T>
-void Fold(Fn f, bool reuse, T* src, T* dst, T* tmp, uint32_t first, uint32_t last,
-          uint32_t pad) {
+void Fold(Fn f, bool reuse, T* src, T* dst, T* tmp, uint32_t first, uint32_t last, uint32_t pad) {
   uint32_t k = 0;
   while ((uint64_t{2} << k) <= first) ++k;
   uint32_t splitK = 1u << k;
@@ -103,8 +102,7 @@ Fn FnOf(RaOp op) {
 }
 
 template <class T>
-bool RaFloat(RaOp op, bool reuse, T* src, T* dst, uint32_t first, uint32_t last,
-             uint8_t* scratch) {
+bool RaFloat(RaOp op, bool reuse, T* src, T* dst, uint32_t first, uint32_t last, uint8_t* scratch) {
   if (first == 0) return false;  // FindClosestPowerOfTwo asserts n != 0
   constexpr uint32_t kBlk = 32 / sizeof(T);
   const uint32_t pad = (last + kBlk - 1) / kBlk * kBlk;
@@ -124,8 +122,8 @@ bool ReplayReduceRaScratch(RaOp op, bool reuse, float* src, float* dst, uint32_t
   return RaFloat(op, reuse, src, dst, first, last, scratch);
 }
 
-bool ReplayReduceRaScratch(RaOp op, bool reuse, Half* src, Half* dst, uint32_t first,
-                           uint32_t last, uint8_t* scratch, uint32_t) {
+bool ReplayReduceRaScratch(RaOp op, bool reuse, Half* src, Half* dst, uint32_t first, uint32_t last,
+                           uint8_t* scratch, uint32_t) {
   return RaFloat(op, reuse, src, dst, first, last, scratch);
 }
 

@@ -31,8 +31,8 @@ namespace lngrad_replay {
 enum class RaOp { kSum, kMean, kMax, kMin, kProd, kAny, kAll };
 bool ReplayReduceRaScratch(RaOp op, bool reuse, float* src, float* dst, uint32_t first,
                            uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
-bool ReplayReduceRaScratch(RaOp op, bool reuse, Half* src, Half* dst, uint32_t first,
-                           uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
+bool ReplayReduceRaScratch(RaOp op, bool reuse, Half* src, Half* dst, uint32_t first, uint32_t last,
+                           uint8_t* scratch, uint32_t tmpBytes);
 bool ReplayReduceRaScratch(RaOp op, bool reuse, uint8_t* src, uint8_t* dst, uint32_t first,
                            uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
 

@@ -315,9 +315,8 @@ TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
 TEST(ScratchInitcheck, ReduceRaOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 const uint32_t shape[2] = {8, 64};
-                ReduceSum<float, Pattern::Reduce::RA>(o.a.ReinterpretCast<float>(),
-                                                      o.b.ReinterpretCast<float>(), o.tmp, shape,
-                                                      true);
+                ReduceSum<float, Pattern::Reduce::RA>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
               }).r);
 }
 

@@ -99,8 +99,8 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
 // the count written); 3510: the 950's order, in src or the scratch as the 950 folds
 // (reduce_3510_mem.h).
 template <typename T>
-uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm,
-               Mem<T>& tm, const AscendC::LocalTensor<uint8_t>& tmp) {
+uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm,
+               const AscendC::LocalTensor<uint8_t>& tmp) {
   const bool mean = op == Op::kMean;
   if (on3510) {
     RaColsMem(sm, tm, s.first, s.last, mean ? Op::kSum : op, reuse, out);
@@ -144,6 +144,8 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
          const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
          const uint32_t srcShape[], bool srcInnerPad, SrcLoc loc) {
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
+  // Arch 2002 (unchecked): the kit's reduce.h has no implementation there; the call does nothing.
+  if (detail::rep::RunningArch() == NpuArch::k2002) return;
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
   const bool on3510 = Folds3510<T>(op);

@@ -300,6 +300,11 @@ Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   if (!srcInnerPad && !pad_free) {
     RaiseShape(op, "srcInnerPad must be true on this product");
   }
+  if (arch == NpuArch::k2002) {  // the kit's reduce.h calls no implementation there
+    RaiseKernelCheck(checks::kProduct, api +
+                                           ": not provided on arch 2002 (the toolkit's "
+                                           "reduce.h compiles the call to nothing there)");
+  }
   if (!TypeOnArch<T>(op, arch)) {
     RaiseKernelCheck(checks::kProduct, api + ": this data type is not supported on arch " +
                                            std::to_string(static_cast<uint32_t>(arch)));
