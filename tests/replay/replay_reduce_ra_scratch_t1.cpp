@@ -1,4 +1,4 @@
-// The 2201/2002 reduce APIs' RA pattern with what it leaves in sharedTmpBuffer
+// The 2201 reduce APIs' RA pattern with what it leaves in sharedTmpBuffer
 // (replay_scratch_t1.h, ReplayReduceRaScratch). Provenance: a separate reading, by the helper
 // (t1) who then changed lngrad to match, of the toolkit's
 // impl/adv_api/detail/reduce/reduce_common_util_v220_impl.h (BinaryReduceByFirstAxis,

@@ -23,7 +23,7 @@ bool ReplayCumSumScratch(const Half* src, Half* dst, Half* lastRow, uint32_t out
 
 namespace lngrad_replay {
 
-// The RA pattern of ReduceSum/Mean/Max/Min/Prod/Any/All on 2201/2002
+// The RA pattern of ReduceSum/Mean/Max/Min/Prod/Any/All on 2201 (2002 has none)
 // (reduce_common_util_v220_impl.h BinaryReduceByFirstAxis, as the reduce_*_v220_impl.h files
 // call it): src holds first rows of padLast elements (last rounded up to 32 bytes), dst gets
 // `last` results (uint8 Any/All: the int16 form, (last + 1) / 2 lanes, so an even byte count);

@@ -174,7 +174,7 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
     if (ra_tmp != 0) rec.Write(tmp.HostPtr(), ra_tmp);
     rec.Write(dst.HostPtr(), (ar ? s.first : RaOutCount<T>(op, s.last)) * sizeof(T));
   }
-  // 2201/2002's AR sequences work in the scratch (not modelled): initcheck reports later reads.
+  // 2201's AR sequences work in the scratch (not modelled): initcheck reports later reads.
   // Their RA fold's scratch is written above (RunRa).
   if (ar && detail::rep::RunningArch() != NpuArch::k3510) {
     math_detail::LeaveScratch(Name(op), loc, tmp.View());

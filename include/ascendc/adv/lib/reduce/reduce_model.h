@@ -131,7 +131,7 @@ T PlusZero(T x) {
   }
 }
 
-// BinaryReduceByFirstAxis without isReuseSource (2201/2002): the fold of `n` rows of `width`
+// BinaryReduceByFirstAxis without isReuseSource (2201): the fold of `n` rows of `width`
 // elements of x run in t (the scratch). With k the largest power of two <= n: t = x + 0 over k
 // rows, then t[i] op= x[k * width + i] over the n - k rows past k; n a power of two above 1:
 // t[i] = x[i] op x[k/2 * width + i] over k/2 rows; then t[i] op= t[i + k/2 rows] while k halves
@@ -262,7 +262,7 @@ struct Shape {
   uint32_t first, last, pad;
 };
 
-// True where the RA fold of uint8 ReduceAny/ReduceAll runs bitwise on 2201/2002 (the kit's Or/And
+// True where the RA fold of uint8 ReduceAny/ReduceAll runs bitwise on 2201 (the kit's Or/And
 // over int16 lanes).
 template <typename T>
 bool RaBitwise(Op op) {
@@ -270,7 +270,7 @@ bool RaBitwise(Op op) {
          detail::rep::RunningArch() != NpuArch::k3510;
 }
 
-// The elements RA writes to dst: `last`, except uint8 ReduceAny/ReduceAll on 2201/2002, whose
+// The elements RA writes to dst: `last`, except uint8 ReduceAny/ReduceAll on 2201, whose
 // int16 form copies (last + 1) / 2 lanes (an odd last writes one byte past it).
 template <typename T>
 uint64_t RaOutCount(Op op, uint32_t last) {
