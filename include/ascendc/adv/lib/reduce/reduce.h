@@ -95,9 +95,9 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
 
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
 // to dst with Adds 0 (uint8 Any/All: RaOutCount bytes), the fold's partial rows left in src with
-// isReuseSource, else in the scratch (FoldRowsInto; its bytes from tmp_bytes on, returned as
-// the count written); 3510: the 950's order, in src or the scratch as the 950 folds
-// (reduce_3510_mem.h).
+// isReuseSource, else in the scratch (FoldRowsInto; returns the scratch bytes it wrote; without
+// a scratch, unchecked, the fold runs aside); 3510: the 950's order, in src or the scratch as
+// the 950 folds (reduce_3510_mem.h).
 template <typename T>
 uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm,
                const AscendC::LocalTensor<uint8_t>& tmp) {
@@ -109,22 +109,19 @@ uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem
   }
   // uint8 ReduceAny/All: Or/And on 2201; the 950 runs Reg::Max/Min (ReduceRAImpl).
   const bool bitwise = RaBitwise<T>(op);
-  const uint64_t in = uint64_t{s.first} * s.pad;
-  std::vector<T> buf(x, x + in);
   uint64_t written = 0;
-  const T* row = buf.data();
+  const T* row = x;
+  std::vector<T> local;
   if (reuse) {
-    FoldRows(buf.data(), s.first, s.pad, op, bitwise);
-    std::copy(buf.begin(), buf.end(), x);
+    FoldRows(x, s.first, s.pad, op, bitwise);
   } else {
     // The scratch's rows as the kit's fold leaves them (an overrun, unchecked, inside the UB).
     const uint64_t rows = s.first > 1 ? HalfK(s.first, true) : 0;
     written = rows * s.pad * sizeof(T);
-    if (written > tmp.View().size_bytes) {
+    if (written > tmp.View().size_bytes && tmp.HostPtr() != nullptr) {
       detail::OnTensorOverrun(tmp.View(), 0, rows * s.pad, sizeof(T), "sharedTmpBuffer");
     }
     T* t = written != 0 && tmp.HostPtr() != nullptr ? reinterpret_cast<T*>(tmp.HostPtr()) : nullptr;
-    std::vector<T> local;
     if (t == nullptr && written != 0) {
       local.resize(rows * s.pad);
       t = local.data();
@@ -134,7 +131,7 @@ uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem
   for (uint64_t c = 0; c < RaOutCount<T>(op, s.last); ++c) {
     out[c] = mean ? Scale(PlusZero(row[c]), s.first) : PlusZero(row[c]);
   }
-  return written;
+  return tmp.HostPtr() != nullptr ? written : 0;
 }
 
 // Runs one reduce API: dst gets the reduction of src ([first, pad] row-major) over the last axis
