@@ -9,11 +9,12 @@
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
-// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold (the AR
-// ones and the scratch are not modelled; initcheck reports a read of the scratch after the call
-// before a write); where the 950's order runs, src and the scratch are left
-// as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its
-// unaligned paths in src, the others in the scratch).
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold, and
+// without it the RA fold's rows in the scratch (the AR ones and AR's scratch are not modelled;
+// initcheck reports a read of that scratch after the call before a write); arch 2002 has no
+// implementation (refused; unchecked a no-op); where the 950's order runs, src and the scratch are
+// left as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and
+// its unaligned paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
