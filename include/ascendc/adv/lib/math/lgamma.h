@@ -42,6 +42,7 @@
 
 #include "lib/math/digamma.h"  // MaskedSum, GammaPass
 #include "lib/math/lgamma_3510.h"
+#include "lib/math/lgamma_scratch.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sin.h"
 
@@ -263,13 +264,24 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
-  m::GammaPass<T, false>("Lgamma", dstTensor, srcTensor, sharedTmpBuffer,
-                         m::LgammaTmpMin<T, isReuseSource>(calCount), calCount, calCount, loc,
-                         [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); }, nullptr);
+  static_assert(m::kHalfOrFloat<T>, "Lgamma: T must be half or float");
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  // The float sequence's scratch is modelled (LgammaFloatScratch), the half one's not yet.
+  constexpr m::PassScratch kScratch = kFloat ? m::PassScratch::kModelled
+                                             : m::PassScratch::kUnmodelled;
+  m::UnaryPass<kScratch>("Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
+                         &sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount), calCount,
+                         loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); });
   if (arch3510) m::LgammaWork3510("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
+  if constexpr (kFloat) {
+    if (!arch3510) {
+      m::LgammaFloatScratch(sharedTmpBuffer, isReuseSource)
+          .Run("Lgamma", loc, srcTensor, calCount);
+    }
+  }
   // Float isReuseSource on 2201/2002: the device's zero scalar (the Select's other operand) is
   // kept at the source's base (3510 keeps it in a register).
-  if constexpr (std::is_same_v<T, float> && isReuseSource) {
+  if constexpr (kFloat && isReuseSource) {
     if (!arch3510) m::LgammaReuseZeros("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
   }
 }
