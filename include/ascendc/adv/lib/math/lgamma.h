@@ -266,10 +266,7 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
   static_assert(m::kHalfOrFloat<T>, "Lgamma: T must be half or float");
   constexpr bool kFloat = std::is_same_v<T, float>;
-  // The float sequence's scratch is modelled (LgammaFloatScratch), the half one's not yet.
-  constexpr m::PassScratch kScratch = kFloat ? m::PassScratch::kModelled
-                                             : m::PassScratch::kUnmodelled;
-  m::UnaryPass<kScratch>("Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
+  m::UnaryPass<m::PassScratch::kModelled>("Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
                          &sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount), calCount,
                          loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); });
   if (arch3510) m::LgammaWork3510("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
@@ -278,6 +275,8 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
       m::LgammaFloatScratch(sharedTmpBuffer, isReuseSource)
           .Run("Lgamma", loc, srcTensor, calCount);
     }
+  } else {
+    if (!arch3510) m::LgammaHalfScratch(sharedTmpBuffer).Run("Lgamma", loc, srcTensor, calCount);
   }
   // Float isReuseSource on 2201/2002: the device's zero scalar (the Select's other operand) is
   // kept at the source's base (3510 keeps it in a register).

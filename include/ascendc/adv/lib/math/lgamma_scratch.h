@@ -289,4 +289,197 @@ inline void LgammaFloatScratch::Round() {
   Select(dst.data(), T(6), kMask);
 }
 
+
+// Lgamma<half>'s sequence (LgammaCompute<half>, LgammaComputeImpl(half), LgammaComputePosHalf,
+// LgammaComputeNegHalf, Lgamma1Compute and SinCompute<float>): chunk = scratch floats / 13 down
+// to a multiple of 32 (LGammaInitHParams); float tmp1..tmp5, the zero scalar tensor, the four
+// masks (chunk bytes each, one chunk of floats together), then tmp6 of 6 chunks, which the
+// positive and negative branches cut again (the negative's own positive branch and Sin at
+// tmp6 + 2 chunks). Its Compares run DivCeil(chunk * 4, 256) repeats whatever the round's
+// length; they read the scratch only.
+class LgammaHalfScratch {
+ public:
+  explicit LgammaHalfScratch(const AscendC::LocalTensor<uint8_t>& tmp)
+      : tmp_(tmp),
+        bytes_(tmp.View().size_bytes),
+        s_(bytes_ / 4 / 13 / 32 * 32),
+        rep_((s_ * 4 + 255) / 256),
+        v200_(detail::rep::RunningArch() == NpuArch::k2002) {}
+
+  void Run(const char* api, SrcLoc loc, const AscendC::LocalTensor<half>& src, uint32_t count) {
+    if (s_ == 0 || count == 0 || On3510()) return;
+    w_.assign(bytes_ / 4 + 1, 0.0f);
+    std::memcpy(w_.data(), tmp_.HostPtr(), bytes_);
+    uint64_t hi = 0;
+    for (uint64_t off = 0; off < count; off += s_) {
+      len_ = std::min<uint64_t>(s_, count - off);
+      Round(src.HostPtr() + off);
+      hi = std::max(hi, len_);
+    }
+    std::memcpy(tmp_.HostPtr(), w_.data(), bytes_);
+    san::Instr rec(Pipe::kV, api, loc);
+    if (!rec) return;
+    for (uint64_t k = 0; k < 6; ++k) rec.Write(tmp_.HostPtr() + k * s_ * 4, hi * 4);
+    for (uint64_t k = 0; k < 4; ++k) rec.Write(tmp_.HostPtr() + 24 * s_ + k * s_, rep_ * 8);
+    // tmp6's pieces: the positive branch's four, the negative's own first three and its
+    // positive branch's four at 2 chunks on (Sin's three there too).
+    for (uint64_t k = 0; k < 6; ++k) rec.Write(tmp_.HostPtr() + (7 + k) * s_ * 4, hi * 4);
+  }
+
+ private:
+  static constexpr float kPi = 3.1415927410125732421875f;
+  float* F(uint64_t chunks) { return w_.data() + chunks * s_; }
+  uint8_t* M(int k) { return reinterpret_cast<uint8_t*>(w_.data()) + 24 * s_ + k * s_; }
+
+  template <typename G>
+  void Lanes(float* d, G g) {
+    for (uint64_t j = 0; j < len_; ++j) d[j] = g(j);
+  }
+  void Fill(float* d, float v) {
+    Lanes(d, [&](uint64_t) { return v; });
+  }
+  void Ln(float* d, const float* a) {
+    Lanes(d, [&](uint64_t j) { return LnF(a[j]); });
+  }
+  float Integral(float v, AscendC::RoundMode mode) const {
+    return v200_ ? Int32Back(FloatToInt32(v, mode)) : RoundToIntegral(v, mode);
+  }
+  void GeLt(int m, bool ge, const float* a, const float* b) {
+    uint8_t* bits = M(m);
+    std::fill(bits, bits + rep_ * 8, uint8_t{0});
+    for (uint64_t k = 0; k < rep_ * 64; ++k) {
+      if (ge ? a[k] >= b[k] : a[k] < b[k]) bits[k / 8] |= static_cast<uint8_t>(1u << (k % 8));
+    }
+  }
+  void Word(int d, int a, int b, bool is_not) {
+    for (uint64_t i = 0; i < (len_ + 15) / 16; ++i) {
+      uint16_t x, y;
+      std::memcpy(&x, M(a) + 2 * i, 2);
+      std::memcpy(&y, M(b) + 2 * i, 2);
+      const uint16_t r = static_cast<uint16_t>(is_not ? ~x : (x & y));
+      std::memcpy(M(d) + 2 * i, &r, 2);
+    }
+  }
+  void Pick(float* d, int m, const float* s, float scalar) {
+    const uint8_t* bits = M(m);
+    Lanes(d, [&](uint64_t j) { return ((bits[j / 8] >> (j % 8)) & 1u) != 0 ? s[j] : scalar; });
+  }
+  // LGammaSelectHalf: via = bit ? s : the scalar; d = via + d.
+  void Accumulate(float* d, const float* s, int m, float* via) {
+    Pick(via, m, s, F(5)[0]);
+    Lanes(d, [&](uint64_t j) { return via[j] + d[j]; });
+  }
+  void Positive(float* d, const float* x, float* t);
+  void Sine(float* d, const float* x, float* t);
+  void Negative(float* d, const float* x, float* t);
+  void Round(const half* src);
+
+  AscendC::LocalTensor<uint8_t> tmp_;
+  uint64_t bytes_, s_, rep_;
+  bool v200_;
+  std::vector<float> w_;
+  uint64_t len_ = 0;
+};
+
+// Lgamma1Compute then the four logarithms (LgammaComputePosHalf), temps at t, t + s, ...
+inline void LgammaHalfScratch::Positive(float* d, const float* x, float* t) {
+  float *t1 = t, *t2 = t + s_, *t3 = t + 2 * s_, *t4 = t + 3 * s_;
+  Lanes(t1, [&](uint64_t j) { return x[j] + 4.0f; });
+  Fill(d, 1.0f);
+  Lanes(d, [&](uint64_t j) { return d[j] / t1[j]; });
+  Lanes(t2, [&](uint64_t j) { return d[j] * kPi; });
+  Lanes(t2, [&](uint64_t j) { return t2[j] * 2.0f; });
+  Ln(t2, t2);
+  Lanes(t2, [&](uint64_t j) { return t2[j] * 0.5f; });
+  Lanes(t3, [&](uint64_t j) { return d[j] * -0.1f; });
+  Lanes(t4, [&](uint64_t j) { return t1[j] * 12.0f; });
+  Lanes(t4, [&](uint64_t j) { return t4[j] + t3[j]; });
+  Fill(d, 1.0f);
+  Lanes(t4, [&](uint64_t j) { return d[j] / t4[j]; });
+  Lanes(t4, [&](uint64_t j) { return t4[j] + t1[j]; });
+  Ln(t4, t4);
+  Lanes(t4, [&](uint64_t j) { return t4[j] + -1.0f; });
+  Lanes(t4, [&](uint64_t j) { return t4[j] * t1[j]; });
+  Lanes(d, [&](uint64_t j) { return t4[j] + t2[j]; });
+  Ln(t3, x);
+  for (float c = 1.0f; c <= 3.0f; c += 1.0f) {
+    Lanes(t2, [&](uint64_t j) { return x[j] + c; });
+    Ln(t2, t2);
+    Lanes(t3, [&](uint64_t j) { return t3[j] + t2[j]; });
+  }
+  Lanes(d, [&](uint64_t j) { return d[j] - t3[j]; });
+}
+
+// SinCompute<float>(d, x, t): k at t, k * pi_i at t + s, the reduced x at t + 2s.
+inline void LgammaHalfScratch::Sine(float* d, const float* x, float* t) {
+  float *k = t, *kp = t + s_, *r = t + 2 * s_;
+  Lanes(k, [&](uint64_t j) { return x[j] * 0.3183098733425140380859375f; });
+  Lanes(k, [&](uint64_t j) { return Integral(k[j], AscendC::RoundMode::CAST_ROUND); });
+  Lanes(kp, [&](uint64_t j) { return k[j] * 3.140625f; });
+  Lanes(r, [&](uint64_t j) { return x[j] - kp[j]; });
+  for (const float p : {0.0009670257568359375f, 6.2771141529083251953125e-7f,
+                        1.21644916362129151821136474609375e-10f}) {
+    Lanes(kp, [&](uint64_t j) { return k[j] * p; });
+    Lanes(r, [&](uint64_t j) { return r[j] - kp[j]; });
+  }
+  Lanes(kp, [&](uint64_t j) { return r[j] * r[j]; });
+  Lanes(d, [&](uint64_t j) { return k[j] * 0.5f; });
+  Lanes(d, [&](uint64_t j) { return Integral(d[j], AscendC::RoundMode::CAST_FLOOR); });
+  Lanes(d, [&](uint64_t j) { return d[j] * 4.0f; });
+  Lanes(k, [&](uint64_t j) { return k[j] * -2.0f; });
+  Lanes(d, [&](uint64_t j) { return d[j] + k[j]; });
+  Lanes(d, [&](uint64_t j) { return d[j] + 1.0f; });
+  Lanes(k, [&](uint64_t j) { return kp[j] * 2.604926501e-6f; });
+  Lanes(k, [&](uint64_t j) { return k[j] + -0.0001980894471f; });
+  for (const float c : {0.008333049340f, -0.1666665792f, 1.0f}) {
+    Lanes(k, [&](uint64_t j) { return k[j] * kp[j]; });
+    Lanes(k, [&](uint64_t j) { return k[j] + c; });
+  }
+  Lanes(k, [&](uint64_t j) { return k[j] * r[j]; });
+  Lanes(d, [&](uint64_t j) { return k[j] * d[j]; });
+}
+
+// LgammaComputeNegHalf(d, x, t).
+inline void LgammaHalfScratch::Negative(float* d, const float* x, float* t) {
+  float *t1 = t, *t2 = t + s_, *t3 = t + 2 * s_;
+  Lanes(t1, [&](uint64_t j) { return x[j] * -1.0f; });
+  Lanes(t1, [&](uint64_t j) { return t1[j] + 1.0f; });
+  Positive(d, t1, t3);
+  Lanes(d, [&](uint64_t j) { return d[j] * -1.0f; });
+  Lanes(t1, [&](uint64_t j) { return Integral(x[j], AscendC::RoundMode::CAST_FLOOR); });
+  Lanes(t1, [&](uint64_t j) { return x[j] - t1[j]; });
+  Lanes(t1, [&](uint64_t j) { return t1[j] * kPi; });
+  Sine(t2, t1, t3);
+  Lanes(t2, [&](uint64_t j) { return std::fabs(t2[j]); });
+  Fill(t3, kPi);
+  Lanes(t2, [&](uint64_t j) { return t3[j] / t2[j]; });
+  Ln(t2, t2);
+  Lanes(d, [&](uint64_t j) { return d[j] + t2[j]; });
+}
+
+inline void LgammaHalfScratch::Round(const half* src) {
+  float *t1 = F(0), *t2 = F(1), *t3 = F(2), *t4 = F(3), *t5 = F(4), *t6 = F(7);
+  Fill(t1, 0.0f);
+  Lanes(t2, [&](uint64_t j) { return static_cast<float>(src[j]); });
+  Fill(F(5), 0.0f);
+  Positive(t3, t2, t6);
+  Fill(t5, 0.0f);
+  GeLt(0, true, t2, t5);
+  Accumulate(t1, t3, 0, t5);
+  Negative(t4, t2, t6);
+  Fill(t5, 0.0f);
+  GeLt(1, false, t2, t5);
+  Accumulate(t1, t4, 1, t5);
+  Word(2, 0, 0, true);
+  Word(3, 1, 1, true);
+  Word(2, 2, 3, false);
+  Accumulate(t1, t2, 2, t4);
+  Lanes(t2, [&](uint64_t j) { return std::fabs(t2[j]); });
+  Fill(t4, 65504.0f);
+  GeLt(2, true, t2, t4);
+  Word(3, 2, 2, true);
+  Fill(F(5), 655040.0f);
+  Pick(t1, 3, t1, 655040.0f);
+}
+
 }  // namespace lngrad::aicore::math_detail
