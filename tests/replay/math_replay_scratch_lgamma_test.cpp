@@ -151,10 +151,10 @@ std::vector<float> Mixed(uint32_t seed, size_t n) {
   std::uniform_real_distribution<float> u(-40.0f, 40.0f);
   std::uniform_real_distribution<float> wide(-1e12f, 1e12f);
   std::uniform_int_distribution<int> pick(0, 299);
-  const float sp[] = {0.0f,    -0.0f,  kInf,   -kInf,   kNan,    1e-40f,          -1e-40f,
-                      -3.0f,   -4.0f,  -0.5f,  -2.5f,   0.7f,    1.5f,            5.8f,
-                      1e-20f,  -1e-20f, -1e-19f, 3e9f,  -3e9f,   -2147483648.0f,  -1.5e9f,
-                      -1e30f,  1e30f,  3e38f,  -3e38f,  -7.25f,  2.0f,            1.0f};
+  const float sp[] = {0.0f,   -0.0f,   kInf,    -kInf,  kNan,   1e-40f,         -1e-40f,
+                      -3.0f,  -4.0f,   -0.5f,   -2.5f,  0.7f,   1.5f,           5.8f,
+                      1e-20f, -1e-20f, -1e-19f, 3e9f,   -3e9f,  -2147483648.0f, -1.5e9f,
+                      -1e30f, 1e30f,   3e38f,   -3e38f, -7.25f, 2.0f,           1.0f};
   constexpr int kSp = sizeof(sp) / sizeof(sp[0]);
   std::vector<float> v(n);
   for (auto& x : v) {
@@ -212,9 +212,9 @@ TEST(MathScratchLgamma, Half) { Sweep<half, false>(6656); }
 // holds them too): +-inf (2002's floor saturates through int32), NaN, +-0, subnormals, +-65504,
 // negative integers and halves.
 TEST(MathScratchLgamma, HalfSpecialsInEveryRound) {
-  const uint16_t sp[] = {0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x0000, 0x8000, 0x0001, 0x8001,
-                         0x7bff, 0xfbff, 0xc400, 0xc500, 0xb800, 0x3c00, 0x4000, 0xc0a0,
-                         0x03ff, 0x83ff, 0x3555, 0xd640};
+  const uint16_t sp[] = {0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x0000, 0x8000, 0x0001,
+                         0x8001, 0x7bff, 0xfbff, 0xc400, 0xc500, 0xb800, 0x3c00,
+                         0x4000, 0xc0a0, 0x03ff, 0x83ff, 0x3555, 0xd640};
   for (const uint32_t n : {1u, 20u, 37u, 300u, 1000u}) {
     std::vector<half> in(n + kPast);
     for (size_t i = 0; i < in.size(); ++i) std::memcpy(&in[i], &sp[i % 20], 2);

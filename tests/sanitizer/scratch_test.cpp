@@ -399,8 +399,7 @@ TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
                                       o.tmp, 16);
                 }).r);
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
-                  Lgamma<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
-                               16);
+                  Lgamma<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 16);
                 }).r);
   }
 }

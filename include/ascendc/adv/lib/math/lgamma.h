@@ -20,6 +20,8 @@
 //     - ln(x+3), L4 Stirling's series on x + 4 with the 1/(12x - 0.1/x) correction;
 //     x < 0: ln(pi / |Sin(pi (x - floor x))|) - P_h(1 - x) (Sin: sin.h's sequence); |x| >= 65504
 //     gives 655040 before the rounding to half (+inf).
+// 2002 (lgamma_v200_impl.h) floors through int32, which changes no result. On 2201/2002 the
+// scratch is left as the kit's rounds leave it (lgamma_scratch.h runs them over its bytes).
 // Arch 3510 runs its register implementation (lgamma_3510_impl.h), another algorithm: eleven
 // intervals of |x| with their own fits and a SinPi reflection, half through the float sequence
 // (lgamma_3510.h); isReuseSource leaves the source as it was there. Its first pass stores its
@@ -266,14 +268,14 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
   static_assert(m::kHalfOrFloat<T>, "Lgamma: T must be half or float");
   constexpr bool kFloat = std::is_same_v<T, float>;
-  m::UnaryPass<m::PassScratch::kModelled>("Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor,
-                         &sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount), calCount,
-                         loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); });
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+      m::LgammaTmpMin<T, isReuseSource>(calCount), calCount, loc,
+      [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); });
   if (arch3510) m::LgammaWork3510("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
   if constexpr (kFloat) {
     if (!arch3510) {
-      m::LgammaFloatScratch(sharedTmpBuffer, isReuseSource)
-          .Run("Lgamma", loc, srcTensor, calCount);
+      m::LgammaFloatScratch(sharedTmpBuffer, isReuseSource).Run("Lgamma", loc, srcTensor, calCount);
     }
   } else {
     if (!arch3510) m::LgammaHalfScratch(sharedTmpBuffer).Run("Lgamma", loc, srcTensor, calCount);

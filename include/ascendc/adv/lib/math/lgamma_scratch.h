@@ -110,7 +110,8 @@ class LgammaFloatScratch {
   void CmpScalar(Mask m, Op op, const float* a, float s) {
     Fill(T(1), s);
     const float* t1 = T(1);
-    Cmp(m, op, [&](uint64_t k) { return a[k]; }, [&](uint64_t k) { return t1[k]; });
+    Cmp(
+        m, op, [&](uint64_t k) { return a[k]; }, [&](uint64_t k) { return t1[k]; });
   }
   float SrcLane(uint64_t k) const {
     const detail::TensorView w = src_.View();
@@ -179,8 +180,8 @@ inline void LgammaFloatScratch::Positive() {
   Lanes(t1, [&](uint64_t j) { return a[j] + -2.0f; });
   Poly(t2, t1,
        {4.95984932058e-05f, -0.000220894842641f, 0.000541314249858f, -0.00120451697148f,
-        0.00288425176404f, -0.00738275796175f, 0.0205813199282f, -0.067352488637f,
-        0.322467029095f, 0.422784328461f});
+        0.00288425176404f, -0.00738275796175f, 0.0205813199282f, -0.067352488637f, 0.322467029095f,
+        0.422784328461f});
   Select(t5, t2, kMask);
   Range(3.0f, 5.8f);
   Lanes(t1, [&](uint64_t j) { return a[j] + -3.0f; });
@@ -255,9 +256,11 @@ inline void LgammaFloatScratch::Negative() {
   Select(t4, t1, kMask);
   NegativeReflection();
   Lanes(t1, [&](uint64_t j) { return Floor(a[j]); });
-  Cmp(kMask, kNe, [&](uint64_t k) { return t1[k]; }, [&](uint64_t k) { return a[k]; });
+  Cmp(
+      kMask, kNe, [&](uint64_t k) { return t1[k]; }, [&](uint64_t k) { return a[k]; });
   Fill(t1, kInf);
-  Cmp(kMask1, kLt, [&](uint64_t k) { return t3[k]; }, [&](uint64_t k) { return t1[k]; });
+  Cmp(
+      kMask1, kLt, [&](uint64_t k) { return t3[k]; }, [&](uint64_t k) { return t1[k]; });
   Words16(kMask, kMask1, kMask, false);
   CmpScalar(kMask1, kGe, a, kTiny);
   Words16(kMask, kMask1, kMask, false);
@@ -273,9 +276,11 @@ inline void LgammaFloatScratch::Negative() {
 inline void LgammaFloatScratch::Round() {
   float* t1 = T(1);
   Fill(t1, 0.0f);
-  Cmp(kMask2, kGe, [&](uint64_t k) { return SrcLane(k); }, [&](uint64_t k) { return t1[k]; });
+  Cmp(
+      kMask2, kGe, [&](uint64_t k) { return SrcLane(k); }, [&](uint64_t k) { return t1[k]; });
   Fill(t1, 0.0f);
-  Cmp(kMask3, kLt, [&](uint64_t k) { return SrcLane(k); }, [&](uint64_t k) { return t1[k]; });
+  Cmp(
+      kMask3, kLt, [&](uint64_t k) { return SrcLane(k); }, [&](uint64_t k) { return t1[k]; });
   Lanes(T(6), [&](uint64_t j) { return std::fabs(SrcLane(j)); });
   Fill(Scalar(), 0.0f);
   Positive();
@@ -288,7 +293,6 @@ inline void LgammaFloatScratch::Round() {
   Words16(kMask, kMask1, kMask, false);
   Select(dst.data(), T(6), kMask);
 }
-
 
 // Lgamma<half>'s sequence (LgammaCompute<half>, LgammaComputeImpl(half), LgammaComputePosHalf,
 // LgammaComputeNegHalf, Lgamma1Compute and SinCompute<float>): chunk = scratch floats / 13 down
