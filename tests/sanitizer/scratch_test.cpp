@@ -442,4 +442,23 @@ TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
   for (const Call& call : calls) ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, call).r);
 }
 
+// Lgamma on 2201/2002 writes what the device's rounds leave in its scratch (lgamma_scratch.h;
+// float with 16 elements, so a mark on the rest of the probe would show; half's rounds write
+// the probe's bytes whole).
+TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+                                16);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<float, true>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                                      o.tmp, 16);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 16);
+                }).r);
+  }
+}
+
 }  // namespace
