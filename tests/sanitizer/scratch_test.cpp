@@ -4,7 +4,8 @@
 // write of them; without initcheck nothing is reported and the kernel computes what it computed
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
-// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh and Cosh, whose scratch is modelled.
+// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, ConfusionTranspose's 0213 types
+// and UnPad, whose scratch is modelled (or left alone).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -313,6 +314,27 @@ TEST(ScratchInitcheck, PadReadAfterTheCall) {
     PadParams p(1, 2, -7);
     Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
   });
+}
+
+// Transform (2201): ConfusionTranspose's 0213 types write what the device's passes leave in
+// their scratch, and UnPad's GatherMask leaves it alone: reading it afterwards is clean.
+TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
+  uint32_t mx = 0, mn = 0;
+  const ge::Shape shape({1, 2, 20, 24});
+  const auto type = static_cast<uint32_t>(TransposeType::TRANSPOSE_NZ2ND_0213);
+  GetTransposeMaxMinTmpSize(shape, sizeof(half), type, mx, mn);
+  tiling::ConfusionTransposeTiling ct;
+  GetTransposeTilingInfo(shape, mn, sizeof(half), type, ct);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ct](Ops& o) {
+                ConfusionTranspose(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                   TransposeType::TRANSPOSE_NZ2ND_0213, ct);
+              }).r);
+  tiling::UnPadTiling ut;
+  UnPadTilingFunc(ge::Shape({4, 32}), 0, sizeof(half), ut);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ut](Ops& o) {
+                UnPadParams p(0, 3);
+                UnPad(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), p, o.tmp, ut);
+              }).r);
 }
 
 // TopK's radix select (950).

@@ -226,8 +226,9 @@ void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   td::RequireElems(dst, h * out_w, api, "dstTensor");
   td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
                  {{dst.HostPtr(), h * out_w * sizeof(T)}});
-  // 2201/2002 copy through tmp1 and tmp2 (not modelled); the 950's register code uses none.
-  if (detail::rep::RunningArch() != NpuArch::k3510) math_detail::LeaveScratch(api, loc, tmp);
+  // 2002 copies through tmp1 and tmp2 (pad_v200_impl.h; not modelled); 2201's one GatherMask
+  // (pad_v220_impl.h) and the 950's register code leave the scratch alone.
+  if (detail::rep::RunningArch() == NpuArch::k2002) math_detail::LeaveScratch(api, loc, tmp);
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t r = 0; r < h; ++r) {
