@@ -59,9 +59,9 @@ void Trans5hd(T* const d[16], const T* const s[16], uint32_t repeat, uint32_t ds
 
 // ConfusionTranspose0213Tiling, in the kit's field order (param0..param15 of the kernel struct).
 struct Tiling0213 {
-  uint32_t blockSize, shapeB, shapeA1, alignA3, alignA2, widthTiling, newPopSize, newPopH,
-      needSize, mainBlocks, tailSize, alignA2MulAlignA3, batchOffset, alignA3MulA1,
-      shapeA1BlockCube, mainOffset;
+  uint32_t blockSize, shapeB, shapeA1, alignA3, alignA2, widthTiling, newPopSize, newPopH, needSize,
+      mainBlocks, tailSize, alignA2MulAlignA3, batchOffset, alignA3MulA1, shapeA1BlockCube,
+      mainOffset;
 };
 
 struct Trans5hdParams {
@@ -153,6 +153,130 @@ void ReplayUnPad2201(uint32_t height, uint32_t width, uint32_t rightPad, const T
   const uint64_t stride = uint64_t{width} * sizeof(T) / 32 * 32 / sizeof(T);
   for (uint32_t r = 0; r < height; ++r) {
     for (uint32_t c = 0; c < keep; ++c) dst[uint64_t{r} * keep + c] = src[r * stride + c];
+  }
+}
+
+// PadTiling in the kit's field order (pad_tilingdata.h), 26 x uint32.
+struct PadTilingR {
+  uint32_t srcHeight, srcWidth, srcOriWidth, widthWithoutLastBlock, blocksPerRow, heightTiling,
+      heightFractal, heightFractalTail, mainLoopOffset, tailBlockOffset, tmpBuffer1BlockNum,
+      tmpBuffer1RowNum, tmpBuffer2Offset, widthTiling, widthFractal, widthFractalTail,
+      widthFractalTailAlingned, brcbTiling, brcbFractal, brcbFractalTail, maxRepeatTimes,
+      brcbTilingRepeatTimes, brcbTilingRepeatTimesTail, brcbFractalTailRepeatTimes,
+      brcbFractalTailRepeatTimesTail, reserved;
+};
+
+// UB -> UB DataCopy {blockCount, blockLen, srcStride, dstStride} (units of 32 bytes).
+template <class T>
+void CopyBlocks(T* dst, const T* src, uint32_t count, uint32_t len, uint32_t srcGap,
+                uint32_t dstGap) {
+  constexpr uint32_t e = 32 / sizeof(T);
+  for (uint32_t b = 0; b < count; ++b) {
+    for (uint32_t x = 0; x < len * e; ++x) {
+      dst[uint64_t{b} * (len + dstGap) * e + x] = src[uint64_t{b} * (len + srcGap) * e + x];
+    }
+  }
+}
+
+// Duplicate<T, true>(dst, v, mask = one block, repeat, dstBlkStride 1, dstRepStride 1): `repeat`
+// consecutive blocks of v.
+template <class T>
+void DupBlocks(T* dst, T v, uint32_t repeat) {
+  std::fill(dst, dst + uint64_t{repeat} * (32 / sizeof(T)), v);
+}
+
+// 2201's Brcb(dst, src, repeat, {1, 8}): per repeat 8 source elements, each filling one block.
+template <class T>
+void Brcb(T* dst, const T* src, uint32_t repeat) {
+  constexpr uint32_t e = 32 / sizeof(T);
+  for (uint32_t q = 0; q < repeat * 8; ++q) std::fill(dst + q * e, dst + (q + 1) * e, src[q]);
+}
+
+// 2002's DuplicateLastDimImpl(dst, src, n, one block): block q = src[q], q < n.
+template <class T>
+void DupLastDim(T* dst, const T* src, uint32_t n) {
+  constexpr uint32_t e = 32 / sizeof(T);
+  for (uint32_t q = 0; q < n; ++q) std::fill(dst + q * e, dst + (q + 1) * e, src[q]);
+}
+
+// UnAlignedPad (pad_base_impl.h), 2201 (Brcb) or 2002 (DuplicateLastDimImpl): src, dst, the
+// scratch read as T (tmp1 at 0, tmp2 at tmpBuffer2Offset).
+template <class T>
+void ReplayPadUnaligned(const PadTilingR& t, uint16_t leftPad, uint16_t rightPad, int32_t padValue,
+                        bool is2201, const T* src, T* dst, T* scr) {
+  const T pad = static_cast<T>(padValue);
+  const uint32_t tw = 32 / sizeof(T), blk = t.tmpBuffer1BlockNum;
+  T* tmp1 = scr;
+  T* tmp2 = scr + t.tmpBuffer2Offset;
+  uint32_t tmp1RowFull = t.tmpBuffer1RowNum, tmp1RowCount = t.tmpBuffer1RowNum;
+  const uint32_t tmp2RowFull = t.tmpBuffer1RowNum;
+  uint32_t brcbCount = 0;
+  T* lists[16];
+  for (uint32_t i = 0; i < 16; ++i) lists[i] = tmp2 + i * tw;
+  const uint32_t rep = blk > 1 ? 16 : 0;
+  const uint64_t outW = uint64_t{t.srcWidth} + leftPad + rightPad;
+  auto load = [&] {
+    const T* from = src + uint64_t{brcbCount} * t.brcbTiling;
+    const uint32_t step = t.maxRepeatTimes * 8;
+    const bool tail = brcbCount == t.brcbFractal;
+    if (is2201) {
+      const uint32_t full = tail ? t.brcbFractalTailRepeatTimes : t.brcbTilingRepeatTimes;
+      const uint32_t rest = tail ? t.brcbFractalTailRepeatTimesTail : t.brcbTilingRepeatTimesTail;
+      for (uint32_t i = 0; i < full; ++i) {
+        Brcb(tmp1 + uint64_t{i} * step * tw, from + uint64_t{i} * step, t.maxRepeatTimes);
+      }
+      if (rest != 0) Brcb(tmp1 + uint64_t{full} * step * tw, from + uint64_t{full} * step, rest);
+    } else {
+      DupLastDim(tmp1, tail ? src + uint64_t{t.brcbFractal} * t.brcbTiling : from,
+                 tail ? t.brcbFractalTail : t.brcbTiling);
+    }
+    if (tail) tmp1RowFull = t.brcbFractalTail;
+    brcbCount += 1;
+    tmp1RowCount = 0;
+  };
+  for (uint32_t j = 0; j < t.srcHeight; ++j) {
+    for (uint32_t i = 0; i < t.widthFractal + 1; ++i) {
+      uint32_t tmp2RowCount = 0, tmp2NeedRow = 0;
+      if (i == 0 && leftPad != 0) {
+        DupBlocks(tmp2, pad, leftPad);
+        tmp2RowCount += leftPad;
+      }
+      if (i == t.widthFractal) {
+        if (rightPad != 0)
+          DupBlocks(tmp2 + (t.widthFractalTailAlingned - rightPad) * tw, pad, rightPad);
+        tmp2NeedRow = t.widthFractalTailAlingned - tmp2RowCount - rightPad;
+      } else {
+        tmp2NeedRow = tmp2RowFull - tmp2RowCount;
+      }
+      while (tmp2NeedRow != 0) {
+        const uint32_t remain = tmp1RowFull - tmp1RowCount;
+        if (tmp2NeedRow > remain) {
+          if (remain != 0) {
+            CopyBlocks(tmp2 + tmp2RowCount * tw, tmp1 + tmp1RowCount * tw, 1, remain, 0, 0);
+            tmp1RowCount += remain;
+            tmp2RowCount += remain;
+            tmp2NeedRow -= remain;
+          }
+          load();
+        } else {
+          CopyBlocks(tmp2 + tmp2RowCount * tw, tmp1 + tmp1RowCount * tw, 1, tmp2NeedRow, 0, 0);
+          tmp1RowCount += tmp2NeedRow;
+          tmp2RowCount += tmp2NeedRow;
+          tmp2NeedRow = 0;
+        }
+      }
+      Trans5hd<T>(lists, lists, blk, rep, rep);
+      T* out = dst + j * outW + uint64_t{i} * 16 * blk;
+      const uint32_t units = i == t.widthFractal ? t.widthFractalTailAlingned / 16 : blk;
+      if constexpr (sizeof(T) == 2) {
+        CopyBlocks(out, tmp2, units, 1, 15, 0);
+      } else {
+        if (units != 0) CopyBlocks(out, tmp2, units, 2, 14, 0);
+        if (i == t.widthFractal && t.widthFractalTailAlingned % 16 != 0) {
+          CopyBlocks(out + units * 16, tmp2 + units * 16 * 8, 1, 1, 15, 0);
+        }
+      }
+    }
   }
 }
 

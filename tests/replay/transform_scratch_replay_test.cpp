@@ -43,8 +43,8 @@ struct Images {
 };
 
 template <class T>
-using Call = std::function<void(LocalTensor<T>& dst, LocalTensor<T>& src,
-                                LocalTensor<uint8_t>& tmp, bool stack)>;
+using Call = std::function<void(LocalTensor<T>& dst, LocalTensor<T>& src, LocalTensor<uint8_t>& tmp,
+                                bool stack)>;
 
 // One block of `soc`: src (its bytes), dst of dstElems elements, the scratch of tmpBytes.
 template <class T>
@@ -175,19 +175,19 @@ void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint
                     tmp_t.data());
   std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
   // lngrad.
-  const Images got = RunBlock<T>(soc, src, n + kPast, tmpBytes, stack,
-                                 [&](LocalTensor<T>& d, LocalTensor<T>& s,
-                                     LocalTensor<uint8_t>& tmp, bool on_stack) {
-                                   if (on_stack && confusion) {
-                                     AscendC::ConfusionTranspose(d, s, type, t);
-                                   } else if (on_stack) {
-                                     AscendC::Transpose(d, s, type, t);
-                                   } else if (confusion) {
-                                     AscendC::ConfusionTranspose(d, s, tmp, type, t);
-                                   } else {
-                                     AscendC::Transpose(d, s, tmp, type, t);
-                                   }
-                                 });
+  const Images got = RunBlock<T>(
+      soc, src, n + kPast, tmpBytes, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        if (on_stack && confusion) {
+          AscendC::ConfusionTranspose(d, s, type, t);
+        } else if (on_stack) {
+          AscendC::Transpose(d, s, type, t);
+        } else if (confusion) {
+          AscendC::ConfusionTranspose(d, s, tmp, type, t);
+        } else {
+          AscendC::Transpose(d, s, tmp, type, t);
+        }
+      });
   ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
 }
 
@@ -231,8 +231,8 @@ template <class T>
 void CaseUnPad(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
   const char* soc = "Ascend910B1";
   const std::string what = std::string(TypeName<T>()) + " [" + std::to_string(h) + ", " +
-                           std::to_string(w) + "] rightPad " + std::to_string(right) +
-                           " scratch " + std::to_string(tmpBytes) + (stack ? " (stack)" : "");
+                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
   const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 100 + w + right);
   const size_t n = size_t{h} * (w - right);
@@ -267,6 +267,81 @@ TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
         CaseUnPad<uint32_t>(h, 8, 3, bytes, stack);
       }
     }
+  }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Pad of unaligned rows on 2201 and 2002: dst and the tiling's two scratch regions.
+
+template <class T>
+void CasePad(const char* soc, uint32_t h, uint32_t w, uint16_t left, uint16_t right,
+             uint32_t tmpBytes, bool stack) {
+  const std::string what = std::string(TypeName<T>()) + " on " + soc + " [" + std::to_string(h) +
+                           ", " + std::to_string(w) + "] pads " + std::to_string(left) + ", " +
+                           std::to_string(right) + " scratch " + std::to_string(tmpBytes) +
+                           (stack ? " (stack)" : "");
+  SCOPED_TRACE(what);
+  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 7 + w * 3 + left);
+  const size_t n = size_t{h} * (w + left + right);
+  AscendC::tiling::PadTiling t;
+  AscendC::PadTilingFunc(ge::Shape({h, w}), ge::Shape({h, w}), tmpBytes, sizeof(T), t);
+  const int32_t padValue = sizeof(T) == 2 ? 0x7C01 : -7;
+  rs::PadTilingR rt{};
+  static_assert(sizeof(rt) == sizeof(t));
+  std::memcpy(&rt, &t, sizeof(rt));
+  std::vector<T> want_dst(n + kPast);
+  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
+  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
+  std::vector<T> tmp_t((tmpBytes + sizeof(T) - 1) / sizeof(T));
+  std::memcpy(tmp_t.data(), want_tmp.data(), tmpBytes);
+  rs::ReplayPadUnaligned<T>(rt, left, right, padValue, std::string(soc) == "Ascend910B1",
+                            src.data(), want_dst.data(), tmp_t.data());
+  std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
+  const Images got = RunBlock<T>(
+      soc, src, n + kPast, tmpBytes, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        AscendC::PadParams p(left, right, padValue);
+        if (on_stack) {
+          AscendC::Pad(d, s, p, t);
+        } else {
+          AscendC::Pad(d, s, p, tmp, t);
+        }
+      });
+  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
+}
+
+struct PadShape {
+  uint32_t h, w;
+  uint16_t left, right;
+};
+
+template <class T>
+void SweepPad(const char* soc, const std::vector<PadShape>& shapes) {
+  const uint32_t min = 16 * 32 * 2;  // GetPadMaxMinTmpSize's minimum (one block of each region)
+  for (const PadShape& p : shapes) {
+    // The minimum, one not a multiple of 32 (the tiling floors it), three blocks of each
+    // region (groups of 48 rows), eight (groups longer than the rows).
+    for (const uint32_t bytes : {min, min + 44, 3 * min, 8 * min}) {
+      for (const bool stack : {false, true}) {
+        if (stack && bytes % 32 != 0) continue;
+        CasePad<T>(soc, p.h, p.w, p.left, p.right, bytes, stack);
+      }
+    }
+  }
+}
+
+// Rows whose width + leftPad + rightPad is the width rounded up to a block (the shapes whose
+// last group the kit's widthFractalTailAlingned sizes right); element counts whose last Brcb
+// chunk is no multiple of 8 (2201 then keeps the previous chunk's rows for its last elements).
+TEST(TransformScratch, PadUnaligned) {
+  for (const char* soc : kSocs) {
+    SweepPad<float>(
+        soc,
+        {{5, 13, 1, 2}, {3, 5, 0, 3}, {17, 30, 1, 1}, {2, 100, 3, 1}, {1, 7, 0, 1}, {40, 9, 7, 0}});
+    SweepPad<int32_t>(soc, {{5, 13, 1, 2}, {9, 62, 2, 0}});
+    SweepPad<half>(soc,
+                   {{5, 13, 1, 2}, {3, 30, 2, 0}, {17, 100, 5, 7}, {2, 1, 7, 8}, {33, 70, 0, 10}});
+    SweepPad<uint16_t>(soc, {{4, 21, 11, 0}, {1, 3, 0, 13}});
   }
 }
 

@@ -4,8 +4,8 @@
 // write of them; without initcheck nothing is reported and the kernel computes what it computed
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
-// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, ConfusionTranspose's 0213 types
-// and UnPad, whose scratch is modelled (or left alone).
+// and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, ConfusionTranspose's 0213 types,
+// Pad and UnPad, whose scratch is modelled (or left alone).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -304,20 +304,19 @@ TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
   });
 }
 
-// Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
-TEST(ScratchInitcheck, PadReadAfterTheCall) {
-  uint32_t mx = 0, mn = 0;
-  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), mx, mn);
-  tiling::PadTiling t;
-  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), mn, sizeof(float), t);
-  ExpectLoud(k910, "Pad", [&t](Ops& o) {
-    PadParams p(1, 2, -7);
-    Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
+// Transform (2002): UnPad's v200 sequence copies through tmp1 and tmp2 (not modelled).
+TEST(ScratchInitcheck, UnPadOn2002ReadAfterTheCall) {
+  tiling::UnPadTiling t;
+  UnPadTilingFunc(ge::Shape({5, 16}), kTmpBytes, sizeof(float), t);
+  ExpectLoud("Ascend310P1", "UnPad", [&t](Ops& o) {
+    UnPadParams p(0, 3);
+    UnPad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
   });
 }
 
-// Transform (2201): ConfusionTranspose's 0213 types write what the device's passes leave in
-// their scratch, and UnPad's GatherMask leaves it alone: reading it afterwards is clean.
+// Transform (2201): ConfusionTranspose's 0213 types and Pad of unaligned rows write what the
+// device's passes leave in their scratch, and UnPad's GatherMask leaves it alone: reading it
+// afterwards is clean.
 TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   uint32_t mx = 0, mn = 0;
   const ge::Shape shape({1, 2, 20, 24});
@@ -328,6 +327,14 @@ TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ct](Ops& o) {
                 ConfusionTranspose(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
                                    TransposeType::TRANSPOSE_NZ2ND_0213, ct);
+              }).r);
+  uint32_t pmx = 0, pmn = 0;
+  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), pmx, pmn);
+  tiling::PadTiling pt;
+  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), pmn, sizeof(float), pt);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&pt](Ops& o) {
+                PadParams p(1, 2, -7);
+                Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, pt);
               }).r);
   tiling::UnPadTiling ut;
   UnPadTilingFunc(ge::Shape({4, 32}), 0, sizeof(half), ut);

@@ -7,7 +7,12 @@
 //   are set to padValue (the last 32-byte block's masked Duplicate). leftPad is not used.
 // - otherwise (src is height compact rows of width elements): dst row j, of
 //   width + leftPad + rightPad elements (a multiple of 32 bytes), is leftPad padValues, src's
-//   row j, rightPad padValues.
+//   row j, rightPad padValues, built through the scratch as the kit's sequence builds it
+//   (lib/pad/pad_unaligned.h, which also leaves the scratch as the device does). On 2201 its
+//   Brcb loads the last chunk of the source stream (h * w % brcbTiling elements) 8 at a time,
+//   so that chunk's final (h * w % brcbTiling) % 8 elements are not loaded: dst gets what the
+//   scratch rows held there (the chunk before's elements at the same rows, or, with a single
+//   chunk, the scratch's bytes before the call).
 // Pad on arch 3510 (pad_3510_impl.h, register code; a register holds E = 256 / sizeof(T)
 // elements and the last one of a row starts at column B = E * ((width - 1) / E) for aligned
 // rows, E * (width / E) for the others): the pad is a masked Duplicate into the row's last
@@ -42,6 +47,7 @@
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lib/math/math_common.h"
+#include "lib/pad/pad_unaligned.h"
 #include "lib/pad/transform_common.h"
 #include "lngrad_aicore/pipe.h"
 
@@ -190,20 +196,16 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   T* out = dst.HostPtr();
   const T pad = static_cast<T>(p.padValue);
   td::RecordMove(api, loc, {{in, h * w * sizeof(T)}}, {{out, h * out_w * sizeof(T)}});
-  // The unaligned sequence's tmp1 and tmp2 (tmpBuffer1BlockNum * 512 bytes each): not modelled.
-  if (!aligned) {
-    math_detail::LeaveScratch(api, loc, tmp.View(), uint64_t{t.tmpBuffer1BlockNum} * 2 * 512);
+  if (!aligned) {  // the kit's sequence through tmp1 and tmp2 (pad_unaligned.h)
+    PadUnaligned(out, in, {p.leftPad, p.rightPad}, pad, t, tmp,
+                 detail::rep::RunningArch() == NpuArch::k2201, api, loc);
+    return;
   }
   for (uint64_t r = 0; r < h; ++r) {
     T* row = out + r * out_w;
     const T* s = in + r * w;
-    if (aligned) {
-      for (uint64_t c = 0; c < w; ++c) row[c] = s[c];
-      for (uint64_t c = t.srcOriWidth; c < t.srcOriWidth + p.rightPad && c < w; ++c) row[c] = pad;
-      continue;
-    }
-    for (uint64_t c = 0; c < p.leftPad; ++c) row[c] = pad;
-    for (uint64_t c = 0; c < w + p.rightPad; ++c) row[p.leftPad + c] = c >= w ? pad : s[c];
+    for (uint64_t c = 0; c < w; ++c) row[c] = s[c];
+    for (uint64_t c = t.srcOriWidth; c < t.srcOriWidth + p.rightPad && c < w; ++c) row[c] = pad;
   }
 }
 
