@@ -280,4 +280,80 @@ void ReplayPadUnaligned(const PadTilingR& t, uint16_t leftPad, uint16_t rightPad
   }
 }
 
+// UnPadTiling in the kit's field order (pad_tilingdata.h), 8 x uint32.
+struct UnPadTilingR {
+  uint32_t srcHeight, srcWidth, tmpBuffer1BlockNum, tmpBuffer1RowNum, tmpBuffer2Offset, widthTiling,
+      widthFractal, widthFractalTail;
+};
+
+// UnPadCompute on 2002 (pad_v200_impl.h): per row and width fractal, the fractal's elements
+// into tmp1 (DuplicateLastDimImpl), the rows but the right pad copied on into tmp2, which is
+// transposed in place and copied to dst (the rows' first elements) each time it holds
+// tmpBuffer1RowNum rows, and at the end the tail (h * (w - rightPad) % tmpBuffer1RowNum rows)
+// with the tail's DataCopy block counts. heigth and width are uint16_t there.
+template <class T>
+void ReplayUnPad2002(const UnPadTilingR& t, uint16_t rightPad, const T* src, T* dst, T* scr) {
+  const uint16_t height = static_cast<uint16_t>(t.srcHeight);
+  const uint16_t width = static_cast<uint16_t>(t.srcWidth);
+  const uint32_t tw = 32 / sizeof(T), blk = t.tmpBuffer1BlockNum;
+  T* tmp1 = scr;
+  T* tmp2 = scr + t.tmpBuffer2Offset;
+  const uint16_t leftPad = 0;
+  uint32_t tmp1RowFull = t.tmpBuffer1RowNum, tmp1RowCount = t.tmpBuffer1RowNum;
+  uint32_t tmp2RowFull = t.tmpBuffer1RowNum, tmp2RowCount = 0, tmp2NeedRow = t.tmpBuffer1RowNum;
+  const uint32_t toDstTiling = t.tmpBuffer1RowNum;
+  const uint32_t toDstFractal = height * (width - leftPad - rightPad) / toDstTiling;
+  const uint32_t toDstTail = height * (width - leftPad - rightPad) % toDstTiling;
+  uint32_t toDstCount = 0;
+  if (toDstFractal == 0) {
+    tmp2RowFull = toDstTail;
+    tmp2NeedRow = tmp2RowFull;
+  }
+  T* lists[16];
+  for (uint32_t i = 0; i < 16; ++i) lists[i] = tmp2 + i * tw;
+  const uint32_t rep = blk > 1 ? 16 : 0;
+  for (uint32_t j = 0; j < height; ++j) {
+    for (uint32_t i = 0; i < t.widthFractal; ++i) {
+      tmp2NeedRow = tmp2RowFull - tmp2RowCount;
+      const bool lastF = i == t.widthFractal - 1;
+      DupLastDim(tmp1, src + uint64_t{j} * width + uint64_t{i} * t.widthTiling,
+                 lastF ? t.widthFractalTail : t.widthTiling);
+      tmp1RowCount = i == 0 ? leftPad : 0;
+      tmp1RowFull = lastF ? t.widthFractalTail - rightPad : 16 * blk;
+      while (tmp1RowCount != tmp1RowFull) {
+        const uint32_t remain = tmp1RowFull - tmp1RowCount;
+        if (tmp2NeedRow > remain) {
+          CopyBlocks(tmp2 + tmp2RowCount * tw, tmp1 + tmp1RowCount * tw, 1, remain, 0, 0);
+          tmp1RowCount += remain;
+          tmp2RowCount += remain;
+          tmp2NeedRow -= remain;
+          break;
+        }
+        CopyBlocks(tmp2 + tmp2RowCount * tw, tmp1 + tmp1RowCount * tw, 1, tmp2NeedRow, 0, 0);
+        tmp1RowCount += tmp2NeedRow;
+        tmp2RowCount += tmp2NeedRow;
+        tmp2NeedRow = 0;
+        Trans5hd<T>(lists, lists, blk, rep, rep);
+        T* out = dst + uint64_t{toDstCount} * blk * 16;
+        if (toDstCount == toDstFractal) {
+          const uint32_t units = toDstTail / 16;
+          if constexpr (sizeof(T) == 2) {
+            CopyBlocks(out, tmp2, units, 1, 15, 0);
+          } else {
+            if (units != 0) CopyBlocks(out, tmp2, units, 2, 14, 0);
+            if (toDstTail % 16 != 0)
+              CopyBlocks(out + units * 16, tmp2 + units * 16 * 8, 1, 1, 15, 0);
+          }
+        } else {
+          CopyBlocks(out, tmp2, blk, sizeof(T) == 2 ? 1 : 2, sizeof(T) == 2 ? 15 : 14, 0);
+        }
+        toDstCount++;
+        if (toDstCount == toDstFractal) tmp2RowFull = toDstTail;
+        tmp2RowCount = 0;
+        tmp2NeedRow = tmp2RowFull - tmp2RowCount;
+      }
+    }
+  }
+}
+
 }  // namespace lngrad_replay::transform_scratch

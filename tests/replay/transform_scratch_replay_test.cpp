@@ -345,4 +345,63 @@ TEST(TransformScratch, PadUnaligned) {
   }
 }
 
+// ----------------------------------------------------------------------------------------------
+// UnPad on 2002: the v200 sequence through tmp1 and tmp2, dst and the scratch.
+
+template <class T>
+void CaseUnPad2002(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
+  const char* soc = "Ascend310P1";
+  const std::string what = std::string(TypeName<T>()) + " on 2002 [" + std::to_string(h) + ", " +
+                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
+  SCOPED_TRACE(what);
+  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 31 + w + right);
+  const size_t n = size_t{h} * (w - right);
+  AscendC::tiling::UnPadTiling t;
+  AscendC::UnPadTilingFunc(ge::Shape({h, w}), tmpBytes, sizeof(T), t);
+  rs::UnPadTilingR rt{};
+  static_assert(sizeof(rt) == sizeof(t));
+  std::memcpy(&rt, &t, sizeof(rt));
+  std::vector<T> want_dst(n + kPast);
+  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
+  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
+  std::vector<T> tmp_t((tmpBytes + sizeof(T) - 1) / sizeof(T));
+  std::memcpy(tmp_t.data(), want_tmp.data(), tmpBytes);
+  rs::ReplayUnPad2002<T>(rt, right, src.data(), want_dst.data(), tmp_t.data());
+  std::memcpy(want_tmp.data(), tmp_t.data(), tmpBytes);
+  const Images got = RunBlock<T>(
+      soc, src, n + kPast, tmpBytes, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        AscendC::UnPadParams p(0, right);
+        if (on_stack) {
+          AscendC::UnPad(d, s, p, t);
+        } else {
+          AscendC::UnPad(d, s, p, tmp, t);
+        }
+      });
+  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
+}
+
+// Element counts h * (w - rightPad) whose last group (modulo 16 * tmpBuffer1BlockNum) is no
+// multiple of 16 (half: its last elements are not copied out; float: one block of 8 past or
+// short of it), rows longer than a group, one row.
+TEST(TransformScratch, UnPadOn2002) {
+  const uint32_t min = 16 * 32 * 2;  // GetUnPadMaxMinTmpSize's minimum on 2002
+  for (const uint32_t bytes : {min, min + 44, 3 * min, 8 * min}) {
+    for (const bool stack : {false, true}) {
+      if (stack && bytes % 32 != 0) continue;
+      for (const uint32_t h : {1u, 3u, 17u}) {
+        CaseUnPad2002<half>(h, 32, 5, bytes, stack);
+        CaseUnPad2002<half>(h, 16, 15, bytes, stack);
+        CaseUnPad2002<half>(h, 80, 3, bytes, stack);
+        CaseUnPad2002<float>(h, 24, 7, bytes, stack);
+        CaseUnPad2002<float>(h, 8, 3, bytes, stack);
+        CaseUnPad2002<float>(h, 40, 1, bytes, stack);
+        CaseUnPad2002<int16_t>(h, 48, 1, bytes, stack);
+        CaseUnPad2002<uint32_t>(h, 16, 6, bytes, stack);
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -49,6 +49,7 @@
 #include "lib/math/math_common.h"
 #include "lib/pad/pad_unaligned.h"
 #include "lib/pad/transform_common.h"
+#include "lib/pad/unpad_v200.h"
 #include "lngrad_aicore/pipe.h"
 
 namespace AscendC {
@@ -212,7 +213,8 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
 template <typename T>
 void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                const AscendC::UnPadParams& p, const AscendC::tiling::UnPadTiling& t,
-               const detail::TensorView& tmp, SrcLoc loc) {
+               const AscendC::LocalTensor<uint8_t>& tmp_tensor, SrcLoc loc) {
+  const detail::TensorView tmp = tmp_tensor.View();
   static_assert(kPadType<T>,
                 "UnPad: T must be int16_t, uint16_t, int32_t, uint32_t, half or float");
   constexpr const char* api = "UnPad";
@@ -226,11 +228,21 @@ void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   const uint64_t out_w = w > p.rightPad ? w - p.rightPad : 0;
   td::RequireElems(src, h * w, api, "srcTensor");
   td::RequireElems(dst, h * out_w, api, "dstTensor");
+  // 2002 copies through tmp1 and tmp2 (pad_v200_impl.h, lib/pad/unpad_v200.h); 2201's one
+  // GatherMask (pad_v220_impl.h) and the 950's register code leave the scratch alone.
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    const uint64_t need = uint64_t{t.tmpBuffer1BlockNum} * 2 * 512;
+    td::Require(need != 0, api,
+                "tiling.tmpBuffer1BlockNum is 0 (UnPadTilingFunc without scratch): arch 2002's "
+                "sequence divides by it");
+    td::Require(tmp.size_bytes >= need, api,
+                "the scratch holds " + std::to_string(tmp.size_bytes) + " bytes, less than the " +
+                    std::to_string(need) + " the tiling lays out");
+    UnPadV200(dst, src, p.rightPad, t, tmp_tensor, api, loc);
+    return;
+  }
   td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
                  {{dst.HostPtr(), h * out_w * sizeof(T)}});
-  // 2002 copies through tmp1 and tmp2 (pad_v200_impl.h; not modelled); 2201's one GatherMask
-  // (pad_v220_impl.h) and the 950's register code leave the scratch alone.
-  if (detail::rep::RunningArch() == NpuArch::k2002) math_detail::LeaveScratch(api, loc, tmp);
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t r = 0; r < h; ++r) {
@@ -262,8 +274,8 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   // 2201 and 3510 use no scratch (GetUnPadMaxMinTmpSize gives 0); the 950 checks it.
-  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
-                                        sharedTmpBuffer.View(), loc);
+  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling, sharedTmpBuffer,
+                                        loc);
 }
 
 template <typename T>
@@ -271,7 +283,7 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
-                                        lngrad::aicore::math_detail::StackTmp().View(), loc);
+                                        lngrad::aicore::math_detail::StackTmp(), loc);
 }
 
 }  // namespace AscendC

@@ -31,6 +31,35 @@
 
 namespace lngrad::aicore::pad_detail {
 
+// TransDataTo5HD in place over `blocks` blocks of 16 32-byte rows (the kit's address lists
+// tmp2[i * row], repeat stride 16 blocks): 2-byte T a 16 x 16 transpose; 4-byte T row k's
+// element x goes to row 2x + k / 8, element k % 8.
+template <typename T>
+void Transpose16Rows(T* rows, uint32_t blocks) {
+  constexpr uint32_t kRow = 32 / sizeof(T);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    T* m = rows + uint64_t{b} * 16 * kRow;
+    T in[16 * kRow];
+    std::memcpy(in, m, sizeof(in));
+    for (uint32_t k = 0; k < 16; ++k) {
+      for (uint32_t x = 0; x < kRow; ++x) {
+        const uint32_t to = sizeof(T) == 2 ? x * kRow + k : (2 * x + k / 8) * kRow + k % 8;
+        m[to] = in[k * kRow + x];
+      }
+    }
+  }
+}
+
+// Element 0 of row r before Transpose16Rows, read where it put it (what the kit's strided
+// DataCopy of each 16-row block's first one or two blocks takes).
+template <typename T>
+T FirstOfRow(const T* rows, uint32_t r) {
+  constexpr uint32_t kRow = 32 / sizeof(T);
+  const T* m = rows + uint64_t{r / 16} * 16 * kRow;
+  const uint32_t k = r % 16;
+  return m[sizeof(T) == 2 ? k : (k / 8) * kRow + k % 8];
+}
+
 template <typename T>
 class UnalignedPadRun {
  public:
@@ -50,11 +79,11 @@ class UnalignedPadRun {
       if (trail != 0)
         std::fill(tmp2_ + uint64_t{rows - trail} * kRow, tmp2_ + uint64_t{rows} * kRow, pad);
       Fill(tmp2_ + uint64_t{lead} * kRow, last ? rows - lead - trail : group - lead);
-      Transpose();
+      Transpose16Rows(tmp2_, t_.tmpBuffer1BlockNum);
       // Each 16-row block's first element of every row, in order (the DataCopy of its first
       // one or two blocks; the last group's 4-byte tail takes one block of 8).
       T* to = out + uint64_t{i} * group;
-      for (uint32_t r = 0; r < rows; ++r) to[r] = FirstOfRow(r);
+      for (uint32_t r = 0; r < rows; ++r) to[r] = FirstOfRow(tmp2_, r);
     }
   }
 
@@ -87,30 +116,6 @@ class UnalignedPadRun {
     if (tail) full_ = t_.brcbFractalTail;
     ++chunk_;
     used_ = 0;
-  }
-
-  // TransDataTo5HD in place over tmp2's B blocks of 16 rows.
-  void Transpose() {
-    for (uint32_t b = 0; b < t_.tmpBuffer1BlockNum; ++b) {
-      T* m = tmp2_ + uint64_t{b} * 16 * kRow;
-      T in[16 * kRow];
-      std::memcpy(in, m, sizeof(in));
-      for (uint32_t k = 0; k < 16; ++k) {
-        for (uint32_t x = 0; x < kRow; ++x) {
-          // Source row k, element x goes to row (2-byte T) x, element k; (4-byte T) 2x + k / 8,
-          // element k % 8.
-          const uint32_t to = sizeof(T) == 2 ? x * kRow + k : (2 * x + k / 8) * kRow + k % 8;
-          m[to] = in[k * kRow + x];
-        }
-      }
-    }
-  }
-
-  // Element 0 of tmp2's row r before the transpose, read where the transpose put it.
-  T FirstOfRow(uint32_t r) const {
-    const T* m = tmp2_ + uint64_t{r / 16} * 16 * kRow;
-    const uint32_t k = r % 16;
-    return m[sizeof(T) == 2 ? k : (k / 8) * kRow + k % 8];
   }
 
   const AscendC::tiling::PadTiling& t_;
