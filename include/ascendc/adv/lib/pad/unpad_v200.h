@@ -64,8 +64,7 @@ class UnPadV200Run {
     uint32_t at = 0;
     while (at != n) {
       const uint32_t take = std::min<uint64_t>(n - at, want_ - have_);
-      std::memcpy(tmp2_ + uint64_t{have_} * kRow, tmp1_ + uint64_t{at} * kRow,
-                  uint64_t{take} * 32);
+      std::memcpy(tmp2_ + uint64_t{have_} * kRow, tmp1_ + uint64_t{at} * kRow, uint64_t{take} * 32);
       at += take;
       have_ += take;
       if (have_ < want_) return;
@@ -107,11 +106,10 @@ void UnPadV200(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   UnPadV200Run<T> run(t, total, scratch, dst.HostPtr());
   for (uint64_t j = 0; j < h; ++j) run.Row(src.HostPtr() + j * w, right);
   const uint64_t tmp1_rows = t.widthFractal > 1 ? t.widthTiling : t.widthFractalTail;
-  transform_detail::RecordMove(
-      api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
-      {{dst.HostPtr(), written * sizeof(T)},
-       {scratch, std::min(tmp1_rows, rows) * 32},
-       {scratch + t.tmpBuffer2Offset, rows * 32}});
+  transform_detail::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
+                               {{dst.HostPtr(), written * sizeof(T)},
+                                {scratch, std::min(tmp1_rows, rows) * 32},
+                                {scratch + t.tmpBuffer2Offset, rows * 32}});
 }
 
 }  // namespace lngrad::aicore::pad_detail
