@@ -13,6 +13,10 @@
 //   field order = param0..param15).
 // - impl/adv_api/detail/pad/pad/pad_v220_impl.h (UnPadCompute: one GatherMask, no scratch),
 //   pad_base_impl.h (UnAlignedPad, DuplicateLastDimImpl), pad_v200_impl.h (PadCompute).
+// - impl/adv_api/detail/pad/broadcast/broadcast_common_impl.h (BroadCastCommon: 1-byte T
+//   through half copies in the scratch, else BroadCastCompute on the scratch as T;
+//   TwoDimBroadCastFirstDim: Duplicate of 16 uint16_t zeros at the scratch's start, the zero
+//   operand of the Or passes into dst, which only read it).
 // - docs/zh/api/SIMD-API/基础API/.../TransDataTo5HD.md: per repeat 16 source blocks of 32 bytes
 //   to 16 destination blocks; 16-bit: destination block j = element j of source blocks 0..15;
 //   32-bit: "from the 16 blocks' corresponding positions, two new blocks": read here as
@@ -353,6 +357,18 @@ void ReplayUnPad2002(const UnPadTilingR& t, uint16_t rightPad, const T* src, T* 
         tmp2NeedRow = tmp2RowFull - tmp2RowCount;
       }
     }
+  }
+}
+
+// Broadcast<T, 2, 0> on 2201 for 2- and 4-byte T with src and dst sizes that differ and src
+// not one element (TwoDimBroadCastFirstDim): the scratch's first 32 bytes become 0; dst row i
+// is src's row (the Or with the zero block).
+template <class T>
+void ReplayBroadcastFirstDim(uint32_t rows, uint32_t cols, const T* src, T* dst, uint8_t* scratch) {
+  const uint16_t zero = 0;
+  for (uint32_t k = 0; k < 16; ++k) std::memcpy(scratch + 2 * k, &zero, 2);
+  for (uint32_t i = 0; i < rows; ++i) {
+    for (uint32_t j = 0; j < cols; ++j) dst[uint64_t{i} * cols + j] = src[j];
   }
 }
 

@@ -404,4 +404,47 @@ TEST(TransformScratch, UnPadOn2002) {
   }
 }
 
+// ----------------------------------------------------------------------------------------------
+// Broadcast<T, 2, 0> on 2201, 2- and 4-byte T: the zero block at the scratch's start.
+
+template <class T>
+void CaseBroadcast0(uint32_t rows, uint32_t cols, uint32_t tmpBytes, bool stack) {
+  const std::string what = std::string(TypeName<T>()) + " Broadcast axis 0 [" +
+                           std::to_string(rows) + ", " + std::to_string(cols) + "] scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
+  SCOPED_TRACE(what);
+  const std::vector<T> src = Inputs<T>(cols, rows * 13 + cols);
+  const size_t n = size_t{rows} * cols;
+  std::vector<T> want_dst(n + kPast);
+  std::memset(want_dst.data(), kDstFill, want_dst.size() * sizeof(T));
+  std::vector<uint8_t> want_tmp(tmpBytes, kTmpFill);
+  rs::ReplayBroadcastFirstDim<T>(rows, cols, src.data(), want_dst.data(), want_tmp.data());
+  const uint32_t dstShape[2] = {rows, cols}, srcShape[2] = {1, cols};
+  const Images got = RunBlock<T>(
+      "Ascend910B1", src, n + kPast, tmpBytes, stack,
+      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
+        if (on_stack) {
+          AscendC::Broadcast<T, 2, 0>(d, s, dstShape, srcShape);
+        } else {
+          AscendC::Broadcast<T, 2, 0>(d, s, dstShape, srcShape, tmp);
+        }
+      });
+  ExpectImages(got, Bytes(src), Bytes(want_dst), want_tmp, what);
+}
+
+TEST(TransformScratch, BroadcastFirstDimOn2201) {
+  for (const uint32_t bytes : {32u, 76u, 4096u}) {
+    for (const bool stack : {false, true}) {
+      if (stack && bytes % 32 != 0) continue;
+      for (const uint32_t rows : {2u, 9u, 300u}) {
+        CaseBroadcast0<half>(rows, 16, bytes, stack);
+        if (rows < 10) CaseBroadcast0<half>(rows, 4096, bytes, stack);  // LoopBroadCast's rows
+        CaseBroadcast0<float>(rows, 24, bytes, stack);
+        CaseBroadcast0<int16_t>(rows, 48, bytes, stack);
+        CaseBroadcast0<uint32_t>(rows, 8, bytes, stack);
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -286,7 +286,7 @@ TEST(ScratchInitcheck, AscendAntiQuantHalfLeavesTheScratchAlone) {
       RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { AntiQuantCall(o, false); }).r);
 }
 
-// Transform (2201): Broadcast along axis 1.
+// Transform (2201): Broadcast along axis 1 (its Brcb and copy buffers: not modelled).
 TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   ExpectLoud(k910, "Broadcast", [](Ops& o) {
     const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
@@ -304,9 +304,10 @@ TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
   });
 }
 
-// Transform (2201, 2002): ConfusionTranspose's 0213 types, Pad of unaligned rows and UnPad on
-// 2002 write what the device's passes leave in their scratch, and UnPad's GatherMask (2201)
-// leaves it alone: reading it afterwards is clean. (Broadcast above is still marked.)
+// Transform (2201, 2002): ConfusionTranspose's 0213 types, Pad of unaligned rows, Broadcast
+// along axis 0 and UnPad on 2002 write what the device's passes leave in their scratch, and
+// UnPad's GatherMask (2201) leaves it alone: reading it afterwards is clean. (Broadcast along
+// axis 1, above, is still marked.)
 TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   uint32_t mx = 0, mn = 0;
   const ge::Shape shape({1, 2, 20, 24});
@@ -331,6 +332,11 @@ TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ut](Ops& o) {
                 UnPadParams p(0, 3);
                 UnPad(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), p, o.tmp, ut);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {1, 32};
+                Broadcast<half, 2, 0>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                      dst_shape, src_shape, o.tmp);
               }).r);
   tiling::UnPadTiling vt;  // arch 2002: the v200 sequence through the scratch, modelled
   UnPadTilingFunc(ge::Shape({5, 16}), kTmpBytes, sizeof(float), vt);
