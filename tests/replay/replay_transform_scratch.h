@@ -294,7 +294,7 @@ struct UnPadTilingR {
 // into tmp1 (DuplicateLastDimImpl), the rows but the right pad copied on into tmp2, which is
 // transposed in place and copied to dst (the rows' first elements) each time it holds
 // tmpBuffer1RowNum rows, and at the end the tail (h * (w - rightPad) % tmpBuffer1RowNum rows)
-// with the tail's DataCopy block counts. heigth and width are uint16_t there.
+// with the tail's DataCopy block counts. height and width are uint16_t there.
 template <class T>
 void ReplayUnPad2002(const UnPadTilingR& t, uint16_t rightPad, const T* src, T* dst, T* scr) {
   const uint16_t height = static_cast<uint16_t>(t.srcHeight);
