@@ -45,6 +45,16 @@ void CheckPadUnaligned(const char* soc, uint32_t h, uint32_t w, uint16_t l, uint
   GetPadMaxMinTmpSize(ge::Shape({h, w}), sizeof(T), mx, mn);
   tiling::PadTiling t;
   PadTilingFunc(ge::Shape({h, w}), ge::Shape({h, w}), mn, sizeof(T), t);
+  // 2201 (pad_base_impl.h) loads src in chunks of brcbTiling elements with Brcb, 8 a repeat:
+  // the last chunk's final n % 8 elements (n = its size) are not loaded, and the rows keep the
+  // previous chunk's elements there (every case here has one).
+  const uint32_t n = h * w % t.brcbTiling;
+  if (std::string(soc) == k910B && n % 8 != 0 && t.brcbFractal != 0) {
+    for (uint32_t q = n / 8 * 8; q < n; ++q) {
+      const uint32_t at = t.brcbFractal * t.brcbTiling + q;
+      want[at / w * ow + l + at % w] = src[at - t.brcbTiling];
+    }
+  }
   OnBlock(
       [&](Ub& ub) {
         ub.Put<T>(0, src);
@@ -60,6 +70,7 @@ void CheckPadUnaligned(const char* soc, uint32_t h, uint32_t w, uint16_t l, uint
       soc);
 }
 
+// On 2201 the last chunk's elements past a multiple of 8 come from the chunk before (above).
 TEST(TransformPad, UnalignedRowsGetBothPadsOnEveryProduct) {
   for (const char* soc : kSocs) {
     CheckPadUnaligned<float>(soc, 5, 13, 1, 2, true);
@@ -128,6 +139,68 @@ TEST(TransformPad, UnPadKeepsTheFirstColumnsOfEveryRow) {
     CheckUnPad<half>(soc, 11, 48, 13);
     CheckUnPad<int32_t>(soc, 2, 8, 7);
   }
+}
+
+// Arch 2002 (pad_v200_impl.h) streams the output through groups of 16 * tmpBuffer1BlockNum
+// elements and copies the last group out in whole 16-element units (4-byte T: and one block of
+// 8 for a remainder): half 1 x 32, rightPad 5 with the minimum scratch (groups of 16) writes
+// the first 16 of its 27 elements and leaves 11 as they were; float 3 x 8, rightPad 3 (15
+// elements, one group of 15) writes 8 and leaves 7; float 1 x 8, rightPad 3 (5) writes 8,
+// 3 past the count (what tmp2's rows 5..7 held: the scratch's bytes from before the call).
+template <typename T>
+void CheckUnPad2002(uint32_t h, uint32_t w, uint16_t r, uint32_t written) {
+  SCOPED_TRACE(::testing::Message() << "UnPad 2002 " << h << "x" << w << " r=" << r);
+  const std::vector<T> src = Iota<T>(h * w);
+  const uint32_t mn = 16 * 32 * 2;  // GetUnPadMaxMinTmpSize's minimum on arch 2002
+  tiling::UnPadTiling t;
+  UnPadTilingFunc(ge::Shape({h, w}), mn, sizeof(T), t);
+  const uint32_t n = h * (w - r);
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put<T>(0, src);
+        ub.Put<T>(1, {}, static_cast<T>(-3.0f));
+        ub.Put<T>(2, {}, static_cast<T>(5.0f));
+        UnPadParams p(0, r);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        UnPad(ub.Get<T>(1), ub.Get<T>(0), p, tmp, t);
+        const std::vector<T> got = Prefix(ub.Take<T>(1), std::max(n, written) + 8);
+        for (uint32_t k = 0; k < got.size(); ++k) {
+          const T want = k < std::min(n, written) ? src[k / (w - r) * w + k % (w - r)]
+                         : k < written            ? static_cast<T>(5.0f)
+                                                  : static_cast<T>(-3.0f);
+          EXPECT_EQ(static_cast<float>(got[k]), static_cast<float>(want)) << "element " << k;
+        }
+      },
+      "Ascend310P1");
+}
+
+TEST(TransformPad, UnPadOn2002WritesTheLastGroupInWholeUnits) {
+  CheckUnPad2002<half>(1, 32, 5, 16);
+  CheckUnPad2002<float>(3, 8, 3, 8);
+  CheckUnPad2002<float>(1, 8, 3, 8);
+}
+
+// Arch 2002's sequence divides by tmpBuffer1RowNum: checked mode refuses a tiling without a
+// scratch layout, and a scratch smaller than it.
+TEST(TransformPad, UnPadOn2002NeedsTheScratchLayout) {
+  tiling::UnPadTiling none, some;
+  UnPadTilingFunc(ge::Shape({4, 16}), 0, sizeof(float), none);
+  UnPadTilingFunc(ge::Shape({4, 16}), 2048, sizeof(float), some);
+  ExpectCheck(
+      [&](Ub& ub) {
+        UnPadParams p(0, 3);
+        LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(2);
+        UnPad(ub.Get<float>(1), ub.Get<float>(0), p, tmp, none);
+      },
+      "transform_params", "tmpBuffer1BlockNum is 0", "Ascend310P1");
+  ExpectCheck(
+      [&](Ub& ub) {
+        UnPadParams p(0, 3);
+        LocalTensor<uint8_t> small = ub.Get<uint8_t>(2);
+        small.SetSize(1024);
+        UnPad(ub.Get<float>(1), ub.Get<float>(0), p, small, some);
+      },
+      "transform_params", "the tiling lays out", "Ascend310P1");
 }
 
 TEST(TransformPad, CheckedModeRefusals) {

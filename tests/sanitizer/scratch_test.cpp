@@ -5,7 +5,8 @@
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
 // and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, Sin, Cos, Tan, Atan, Asin, Acos,
-// Acosh, Asinh, Atanh, Fmod, Xor and CumSum, whose scratch is modelled.
+// Acosh, Asinh, Atanh, Fmod, Xor, CumSum, ConfusionTranspose's 0213 types, Pad and UnPad, whose
+// scratch is modelled (or left alone).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -355,7 +356,7 @@ TEST(ScratchInitcheck, AscendAntiQuantHalfLeavesTheScratchAlone) {
       RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { AntiQuantCall(o, false); }).r);
 }
 
-// Transform (2201): Broadcast along axis 1.
+// Transform (2201): Broadcast along axis 1 (its Brcb and copy buffers: not modelled).
 TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   ExpectLoud(k910, "Broadcast", [](Ops& o) {
     const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
@@ -383,16 +384,46 @@ TEST(ScratchInitcheck, ReduceRaOn2201ScratchIsModelledNotMarked) {
               }).r);
 }
 
-// Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
-TEST(ScratchInitcheck, PadReadAfterTheCall) {
+// Transform (2201, 2002): ConfusionTranspose's 0213 types, Pad of unaligned rows, Broadcast
+// along axis 0 and UnPad on 2002 write what the device's passes leave in their scratch, and
+// UnPad's GatherMask (2201) leaves it alone: reading it afterwards is clean. (Broadcast along
+// axis 1, above, is still marked.)
+TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   uint32_t mx = 0, mn = 0;
-  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), mx, mn);
-  tiling::PadTiling t;
-  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), mn, sizeof(float), t);
-  ExpectLoud(k910, "Pad", [&t](Ops& o) {
-    PadParams p(1, 2, -7);
-    Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, t);
-  });
+  const ge::Shape shape({1, 2, 20, 24});
+  const auto type = static_cast<uint32_t>(TransposeType::TRANSPOSE_NZ2ND_0213);
+  GetTransposeMaxMinTmpSize(shape, sizeof(half), type, mx, mn);
+  tiling::ConfusionTransposeTiling ct;
+  GetTransposeTilingInfo(shape, mn, sizeof(half), type, ct);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ct](Ops& o) {
+                ConfusionTranspose(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                   TransposeType::TRANSPOSE_NZ2ND_0213, ct);
+              }).r);
+  uint32_t pmx = 0, pmn = 0;
+  GetPadMaxMinTmpSize(ge::Shape({5, 13}), sizeof(float), pmx, pmn);
+  tiling::PadTiling pt;
+  PadTilingFunc(ge::Shape({5, 13}), ge::Shape({5, 13}), pmn, sizeof(float), pt);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&pt](Ops& o) {
+                PadParams p(1, 2, -7);
+                Pad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, pt);
+              }).r);
+  tiling::UnPadTiling ut;
+  UnPadTilingFunc(ge::Shape({4, 32}), 0, sizeof(half), ut);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ut](Ops& o) {
+                UnPadParams p(0, 3);
+                UnPad(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), p, o.tmp, ut);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {1, 32};
+                Broadcast<half, 2, 0>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                      dst_shape, src_shape, o.tmp);
+              }).r);
+  tiling::UnPadTiling vt;  // arch 2002: the v200 sequence through the scratch, modelled
+  UnPadTilingFunc(ge::Shape({5, 16}), kTmpBytes, sizeof(float), vt);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [&vt](Ops& o) {
+                UnPadParams p(0, 3);
+                UnPad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, vt);
+              }).r);
 }
 
 // TopK's radix select (950).

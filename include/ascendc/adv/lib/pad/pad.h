@@ -7,7 +7,12 @@
 //   are set to padValue (the last 32-byte block's masked Duplicate). leftPad is not used.
 // - otherwise (src is height compact rows of width elements): dst row j, of
 //   width + leftPad + rightPad elements (a multiple of 32 bytes), is leftPad padValues, src's
-//   row j, rightPad padValues.
+//   row j, rightPad padValues, built through the scratch as the kit's sequence builds it
+//   (lib/pad/pad_unaligned.h, which also leaves the scratch as the device does). On 2201 its
+//   Brcb loads the last chunk of the source stream (h * w % brcbTiling elements) 8 at a time,
+//   so that chunk's final (h * w % brcbTiling) % 8 elements are not loaded: dst gets what the
+//   scratch rows held there (the chunk before's elements at the same rows, or, with a single
+//   chunk, the scratch's bytes before the call).
 // Pad on arch 3510 (pad_3510_impl.h, register code; a register holds E = 256 / sizeof(T)
 // elements and the last one of a row starts at column B = E * ((width - 1) / E) for aligned
 // rows, E * (width / E) for the others): the pad is a masked Duplicate into the row's last
@@ -42,7 +47,9 @@
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "lib/math/math_common.h"
+#include "lib/pad/pad_unaligned.h"
 #include "lib/pad/transform_common.h"
+#include "lib/pad/unpad_v200.h"
 #include "lngrad_aicore/pipe.h"
 
 namespace AscendC {
@@ -190,27 +197,24 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   T* out = dst.HostPtr();
   const T pad = static_cast<T>(p.padValue);
   td::RecordMove(api, loc, {{in, h * w * sizeof(T)}}, {{out, h * out_w * sizeof(T)}});
-  // The unaligned sequence's tmp1 and tmp2 (tmpBuffer1BlockNum * 512 bytes each): not modelled.
-  if (!aligned) {
-    math_detail::LeaveScratch(api, loc, tmp.View(), uint64_t{t.tmpBuffer1BlockNum} * 2 * 512);
+  if (!aligned) {  // the kit's sequence through tmp1 and tmp2 (pad_unaligned.h)
+    PadUnaligned(out, in, {p.leftPad, p.rightPad}, pad, t, tmp,
+                 detail::rep::RunningArch() == NpuArch::k2201, api, loc);
+    return;
   }
   for (uint64_t r = 0; r < h; ++r) {
     T* row = out + r * out_w;
     const T* s = in + r * w;
-    if (aligned) {
-      for (uint64_t c = 0; c < w; ++c) row[c] = s[c];
-      for (uint64_t c = t.srcOriWidth; c < t.srcOriWidth + p.rightPad && c < w; ++c) row[c] = pad;
-      continue;
-    }
-    for (uint64_t c = 0; c < p.leftPad; ++c) row[c] = pad;
-    for (uint64_t c = 0; c < w + p.rightPad; ++c) row[p.leftPad + c] = c >= w ? pad : s[c];
+    for (uint64_t c = 0; c < w; ++c) row[c] = s[c];
+    for (uint64_t c = t.srcOriWidth; c < t.srcOriWidth + p.rightPad && c < w; ++c) row[c] = pad;
   }
 }
 
 template <typename T>
 void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                const AscendC::UnPadParams& p, const AscendC::tiling::UnPadTiling& t,
-               const detail::TensorView& tmp, SrcLoc loc) {
+               const AscendC::LocalTensor<uint8_t>& tmp_tensor, SrcLoc loc) {
+  const detail::TensorView tmp = tmp_tensor.View();
   static_assert(kPadType<T>,
                 "UnPad: T must be int16_t, uint16_t, int32_t, uint32_t, half or float");
   constexpr const char* api = "UnPad";
@@ -224,10 +228,21 @@ void UnPadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   const uint64_t out_w = w > p.rightPad ? w - p.rightPad : 0;
   td::RequireElems(src, h * w, api, "srcTensor");
   td::RequireElems(dst, h * out_w, api, "dstTensor");
+  // 2002 copies through tmp1 and tmp2 (pad_v200_impl.h, lib/pad/unpad_v200.h); 2201's one
+  // GatherMask (pad_v220_impl.h) and the 950's register code leave the scratch alone.
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    const uint64_t need = uint64_t{t.tmpBuffer1BlockNum} * 2 * 512;
+    td::Require(need != 0, api,
+                "tiling.tmpBuffer1BlockNum is 0 (UnPadTilingFunc without scratch): arch 2002's "
+                "sequence divides by it");
+    td::Require(tmp.size_bytes >= need, api,
+                "the scratch holds " + std::to_string(tmp.size_bytes) + " bytes, less than the " +
+                    std::to_string(need) + " the tiling lays out");
+    UnPadV200(dst, src, p.rightPad, t, tmp_tensor, api, loc);
+    return;
+  }
   td::RecordMove(api, loc, {{src.HostPtr(), h * w * sizeof(T)}},
                  {{dst.HostPtr(), h * out_w * sizeof(T)}});
-  // 2201/2002 copy through tmp1 and tmp2 (not modelled); the 950's register code uses none.
-  if (detail::rep::RunningArch() != NpuArch::k3510) math_detail::LeaveScratch(api, loc, tmp);
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t r = 0; r < h; ++r) {
@@ -259,8 +274,8 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   // 2201 and 3510 use no scratch (GetUnPadMaxMinTmpSize gives 0); the 950 checks it.
-  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
-                                        sharedTmpBuffer.View(), loc);
+  lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling, sharedTmpBuffer,
+                                        loc);
 }
 
 template <typename T>
@@ -268,7 +283,7 @@ void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
            UnPadParams& unPadParams, UnPadTiling& tiling,
            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   lngrad::aicore::pad_detail::UnPadRows(dstTensor, srcTensor, unPadParams, tiling,
-                                        lngrad::aicore::math_detail::StackTmp().View(), loc);
+                                        lngrad::aicore::math_detail::StackTmp(), loc);
 }
 
 }  // namespace AscendC

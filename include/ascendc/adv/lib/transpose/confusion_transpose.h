@@ -24,6 +24,10 @@
 // other than the 950, A2/A3 and inference AI Core, and T outside the page's list for the
 // scene (bfloat16_t for scenes 1 to 7, for one; those take 2- and 4-byte T only).
 //
+// The 0213 types' scratch (every product: the kit runs the same passes on 2002, 2201 and 3510):
+// what the device's last passes leave in its first newPopSize elements (Stage0213), the rest
+// untouched (tests/replay/transform_scratch_replay_test.cpp).
+//
 // Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, 512 elements
 // for the NZ 012 types, the 3510-only
 // types run on arch 3510, ND2ND_ONLY's alignment; operand sizes are checked in both modes.
@@ -59,6 +63,36 @@ void Permute3(T* dst, const T* src, Dims3 s, Map&& to_dst) {
   }
 }
 
+// The scratch of the 0213 sequence (confusion_transpose_base_0213.h, the same code on 2002, 2201
+// and 3510): newPopSize (param6) elements of T, [16][newPopH] (param7). Each pass moves
+// newPopH rows (a main block) or tailSize / 16 rows (the tail, param10) of a 16-column block
+// there transposed, element (row q, column c) of the pass to scratch element c * newPopH + q,
+// and the loops end with column block widthTiling - 1 (param5) of matrix (B - 1, A1 - 1): its
+// last main block (mainBlocks, param9, of them), then its tail over the first tailSize / 16
+// columns of each scratch row. Bytes past newPopSize elements, and with no main block those
+// past the tail's rows, are left alone.
+template <typename T>
+void Stage0213(const T* in, const AscendC::LocalTensor<uint8_t>& tmp,
+               const AscendC::tiling::ConfusionTransposeTiling& t, const char* api, SrcLoc loc) {
+  const uint64_t pop_h = t.param7, need = t.param8, mains = t.param9, tail_rows = t.param10 / 16;
+  if (t.param1 == 0 || t.param2 == 0 || t.param5 == 0 || tmp.HostPtr() == nullptr) return;
+  if (mains == 0 && tail_rows == 0) return;
+  const uint64_t last = 15 * pop_h + (mains != 0 ? pop_h : tail_rows);
+  const detail::TensorView tv = tmp.View();
+  detail::RequireInsideUb(tv, tv.ptr - tv.ub, last * sizeof(T), api);
+  T* scr = reinterpret_cast<T*>(tmp.HostPtr());
+  const T* col = in + (uint64_t{t.param1} - 1) * t.param12 + (uint64_t{t.param2} - 1) * t.param11 +
+                 (uint64_t{t.param5} - 1) * need;
+  const auto stage = [&](uint64_t first_row, uint64_t rows) {
+    for (uint64_t c = 0; c < 16; ++c) {
+      for (uint64_t q = 0; q < rows; ++q) scr[c * pop_h + q] = col[(first_row + q) * 16 + c];
+    }
+    td::RecordMove(api, loc, {}, {{scr, rows * sizeof(T), 16, pop_h * sizeof(T)}});
+  };
+  if (mains != 0) stage((mains - 1) * pop_h, pop_h);
+  if (tail_rows != 0) stage(mains * pop_h, tail_rows);
+}
+
 template <typename T>
 void Run0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
              const AscendC::LocalTensor<uint8_t>& tmp, bool to_nd,
@@ -74,9 +108,8 @@ void Run0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   td::RequireElems(src, n, api, "srcTensor");
   td::RequireElems(dst, n, api, "dstTensor");
   td::RecordMove(api, loc, {{src.HostPtr(), n * sizeof(T)}}, {{dst.HostPtr(), n * sizeof(T)}});
-  // The sequence's newPopSize-element staging buffer: not modelled.
-  math_detail::LeaveScratch(api, loc, tmp.View(), uint64_t{t.param6} * sizeof(T));
   const T* in = src.HostPtr();
+  Stage0213(in, tmp, t, api, loc);
   T* out = dst.HostPtr();
   const uint64_t blocks = align_a3 / 16, row = a1 * align_a3;
   for (uint64_t k = 0; k < b; ++k) {
