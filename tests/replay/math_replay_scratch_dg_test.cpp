@@ -139,6 +139,25 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
   const Got got = Run<T, reuse>(soc, in, count, tmpBytes, stack);
   ExpectWords<T>(got.dst, BytesOf(want_dst), what + " dst");
   ExpectWords<T>(got.src, BytesOf(want_src), what + " src");
+  if constexpr (sizeof(T) == 4) {
+    // The scratch: the instruction-by-instruction replay (its dst and src must agree with the
+    // per-element one above), every byte it knows compared bit for bit.
+    std::vector<T> dst2(count + kPast, Sentinel<T>()), src2 = in;
+    std::vector<uint8_t> tmp(tmpBytes, kFill), known(tmpBytes, 1);
+    ASSERT_TRUE(rp::ReplayDigammaScratch(src2.data(), dst2.data(), count, tmp.data(), known.data(),
+                                         tmpBytes, a2002, reuse))
+        << what;
+    ExpectWords<T>(BytesOf(dst2), BytesOf(want_dst), what + " dst of the scratch replay");
+    ExpectWords<T>(BytesOf(src2), BytesOf(want_src), what + " src of the scratch replay");
+    ASSERT_EQ(got.tmp.size(), tmp.size()) << what;
+    for (uint32_t i = 0; i < tmpBytes; ++i) {
+      if (!known[i] || got.tmp[i] == tmp[i]) continue;
+      ADD_FAILURE() << what << ": scratch byte " << i << " (split "
+                    << tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32 << ") differs: lngrad 0x"
+                    << std::hex << int{got.tmp[i]} << ", replay 0x" << int{tmp[i]};
+      break;
+    }
+  }
 }
 
 // n values: the specials at random places (about one in 12), else uniform in [lo, hi).
