@@ -318,8 +318,6 @@ bool ReplayDigamma(const Half* src, Half* dst, uint32_t n, uint32_t tmpBytes, bo
   return true;
 }
 
-
-
 // ---- The float path's scratch (helper dg2, session 18): a second, instruction-by-instruction
 // reading of the same kit files (DigammaCompute, DigammaInitParams<float>, DigammaComputeImpl
 // <float>, DigammaGenCompareMask, DigammaGenNegIntMask, DigammaGenNanMask, DigammaSelect,
@@ -448,7 +446,7 @@ struct FloatRound {
       std::memcpy(c3 + 4 * j, &one, 4);
     }
     for (uint32_t i = 0; i < 4 * L; ++i) c2[i] &= c3[i];  // And<uint16_t> over 2L halves
-    for (uint32_t j = 0; j < L; ++j) {                     // Cast<float, int32_t>
+    for (uint32_t j = 0; j < L; ++j) {                    // Cast<float, int32_t>
       int32_t r;
       std::memcpy(&r, c2 + 4 * j, 4);
       St(c2, j, static_cast<float>(r));
