@@ -316,6 +316,16 @@ TEST(MathFmod, CheckedModeRules) {
         Fmod(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), tmp, 64);
       },
       "tmp_buffer", "less than the 2048");
+  // fmod_check_common.h and fmod_3510_impl.h assert equal source sizes, whatever calCount.
+  for (const char* soc : {k910B, k310P, k950}) {
+    ExpectCheck(
+        [](Ub& ub) {
+          LocalTensor<float> b = ub.Get<float>(1);
+          b.SetSize(b.GetSize() - 8);
+          Fmod(ub.Get<float>(2), ub.Get<float>(0), b, ub.Get<uint8_t>(3), 64);
+        },
+        "tensor_bounds", "the two sources must be the same size", soc);
+  }
 }
 // ----------------------------------------------------------------------------------------------
 // Fma and Axpy.

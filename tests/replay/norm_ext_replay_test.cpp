@@ -326,6 +326,9 @@ struct BnCase {
   uint32_t b, s, h;
   uint32_t stackBytes;  // 0: the maximum
   bool withTmp;
+  // beta -0 in every row, gamma negative in odd rows, x 0 in every fifth column: y is
+  // beta + (-0) there, -0 where the broadcast keeps beta's sign, +0 where Adds(+0) made it +0.
+  bool signedZeros = false;
 };
 
 rp::BnPlan Plan(const BatchNormTiling& t) {
@@ -350,6 +353,13 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed, const char* soc = k910B) {
   }
   x[2] = T(std::numeric_limits<float>::infinity());
   x[f + 3] = T(std::numeric_limits<float>::quiet_NaN());
+  if (c.signedZeros) {
+    for (uint32_t r = 0; r < c.b; ++r) {
+      beta[r] = T(-0.0f);
+      if (r % 2 == 1) gamma[r] = T(-static_cast<float>(gamma[r]));
+      for (uint32_t j = 5; j < f; j += 5) x[r * f + j] = T(0.0f);
+    }
+  }
   const T eps = T(1e-3f);
   const ge::Shape shape({c.b, c.s, c.h});
   BatchNormTiling tiling;
@@ -395,7 +405,8 @@ void CompareBatchNorm(const BnCase& c, uint32_t seed, const char* soc = k910B) {
                             wantScratch.data());
     if (c.withTmp) ExpectSameBits(scratch, wantScratch, "BatchNorm sharedTmpBuffer");
   } else {
-    rp::ReplayBatchNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv));
+    rp::ReplayBatchNorm(plan, R(x), R(gamma), R(beta), R(eps), R(wy), R(wm), R(wv), basic,
+                        std::string(soc) == k310P);
   }
   ExpectSameBits(y, wy, "BatchNorm y");
   ExpectSameBits(mean, wm, "BatchNorm mean");
@@ -482,9 +493,22 @@ TEST(ReplayNormExt, WelfordUpdateBitwise) {
   CompareWelfordUpdate<half, false, kInplace>(208, 131, false, 59, k950);
 }
 
-// Atlas inference (Ascend310P1, arch 2002): the toolkit's *_v200_impl.h files differ from the
-// 2201 ones only in how they broadcast (TransData, then Adds(+0), where 2201 uses Brcb), so the
-// 2201 replay applies; only the generic (non basic-block) forms are compared here.
+// isBasicBlock's broadcast of gamma and beta keeps their value in each chunk row's first 8
+// columns on 2201 (Brcb) and 16 on 2002 (TransDataTo5HD, batchnorm_v200_impl.h); the Adds(+0)
+// copies make a -0 +0 in the others, which shows where gamma * 0 is -0 and beta is -0.
+TEST(ReplayNormExt, BatchNormBasicBlockBroadcastPerProduct) {
+  for (const char* soc : {k910B, k310P}) {
+    CompareBatchNorm<float, true>({8, 2, 64, 0, true, true}, 62, soc);
+    CompareBatchNorm<float, true>({16, 1, 192, 4 * (3 * 16 * 64 + 2 * 192), false, true}, 63, soc);
+    CompareBatchNorm<half, true>({8, 2, 64, 0, true, true}, 64, soc);
+    CompareBatchNorm<float, false>({8, 2, 64, 0, true, true}, 65, soc);  // Duplicate: raw
+  }
+}
+
+// Atlas inference (Ascend310P1, arch 2002): the toolkit's *_v200_impl.h files of RmsNorm,
+// DeepNorm and BatchNorm differ from the 2201 ones only in how they broadcast (TransDataTo5HD,
+// then Adds(+0), where 2201 uses Brcb); the end state differs only in BatchNorm's basic block
+// (above), so the 2201 replay applies to these forms.
 TEST(ReplayNormExt, On310PWithThe2201Replay) {
   CompareRmsNorm<float, false>({2, 5, 40, 37, 4 * (3 * 40 + 8), true}, 91, k310P);
   CompareRmsNorm<half, false>({1, 4, 144, 130, 0, false}, 92, k310P);

@@ -222,7 +222,16 @@ float LaneSum3510(uint32_t h, F1&& f) {
 
 struct BnWork {
   std::vector<float> a, b, c;
+  // The basic block's broadcast of gamma and beta (BrcFirstDim): the leading columns of each
+  // row take the value as the Brcb (2201: 8) or TransDataTo5HD (2002: 16) writes it, the others
+  // the Adds(+0) copies (-0 becomes +0). 0: the generic path's Duplicate, every column raw.
+  uint32_t rawCols = 0;
 };
+
+// Row r's broadcast value in column j (BnWork::rawCols).
+float BnBroadcast(float v, uint32_t j, const BnWork& w) {
+  return w.rawCols == 0 || j < w.rawCols ? v : v + 0.0f;
+}
 
 // Mean and variance of one column chunk (float, at m and v), c left as x - mean.
 void BnStatistics(const BnPlan& p, const float* in, uint32_t stride, float* m, float* v,
@@ -260,10 +269,12 @@ void BnOutput(const BnPlan& p, const float* v, const T* gamma, const T* beta, fl
     for (uint32_t j = 0; j < sh; ++j) w.c[r * sh + j] = w.c[r * sh + j] * rstd[j];
   }
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t j = 0; j < sh; ++j) w.c[r * sh + j] = F(gamma[r]) * w.c[r * sh + j];
+    for (uint32_t j = 0; j < sh; ++j) {
+      w.c[r * sh + j] = BnBroadcast(F(gamma[r]), j, w) * w.c[r * sh + j];
+    }
   }
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t j = 0; j < sh; ++j) put(r, j, F(beta[r]) + w.c[r * sh + j]);
+    for (uint32_t j = 0; j < sh; ++j) put(r, j, BnBroadcast(F(beta[r]), j, w) + w.c[r * sh + j]);
   }
 }
 
@@ -451,10 +462,11 @@ void ReplayDeepNorm3510(const DnPlan& p, uint32_t rows, const T* x, const T* gx,
 
 template <class T>
 void ReplayBatchNorm(BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
-                     T* var) {
+                     T* var, bool isBasicBlock, bool arch2002) {
   const size_t work =
       static_cast<size_t>(p.originalBLength) * std::max(p.shCurLength, p.meanVarTailSize);
   BnWork w{std::vector<float>(work), std::vector<float>(work), std::vector<float>(work)};
+  if (isBasicBlock) w.rawCols = arch2002 ? 16 : 8;
   const float eps = F(epsilon);
   for (uint32_t i = 0; i < p.loopRound; ++i) {
     const size_t off = static_cast<size_t>(i) * p.shCurLength;
@@ -544,7 +556,8 @@ void ReplayWelfordFinalize(const FinPara& p, uint32_t tmpFloats, const float* in
                                       const T*, T, T, T*, T*, T*);                                 \
   template void ReplayBatchNorm3510<T>(const BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, \
                                        float*);                                                    \
-  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*);          \
+  template void ReplayBatchNorm<T>(BnPlan&, const T*, const T*, const T*, T, T*, T*, T*, bool,     \
+                                   bool);                                                          \
   template void ReplayWelfordUpdate<T>(uint32_t, uint32_t, float, bool, bool, T*, const float*,    \
                                        const float*, float*, float*);
 LNGRAD_REPLAY_NORM_EXT(float)

@@ -78,10 +78,16 @@ struct BnPlan {
 };
 
 // BatchNorm: x [B, meanVarSize]; statistics per column over the B rows, gamma/beta per row.
-// The basic-block forms (Brcb broadcasts, strided repeats) perform the same element operations.
+// The basic-block forms (strided repeats) perform the same element operations, except the
+// broadcast of gamma and beta (BrcFirstDim; session 18, v2a, from batchnorm_v220_impl.h and
+// batchnorm_v200_impl.h): per chunk row, 2201's Brcb writes columns [0, 8) with the value and
+// 2002's TransDataTo5HD (all 16 sources the value list, destinations two blocks per row)
+// columns [0, 16); Adds(+0) copies that first block into the rest of the row's 64 columns and
+// the first 64 columns into the others, so a -0 gamma or beta is +0 past those columns. The
+// generic path's Duplicate writes the value everywhere.
 template <class T>
 void ReplayBatchNorm(BnPlan& p, const T* x, const T* gamma, const T* beta, T epsilon, T* y, T* mean,
-                     T* var);
+                     T* var, bool isBasicBlock = false, bool arch2002 = false);
 
 // BatchNorm on arch 3510 (batchnorm_3510_impl.h): per column over all meanVarSize columns,
 // mean = 0 + x_b·(1/B) row by row, variance = (0 + (x_b − mean)² …)·(1/B), y = ((rstd·(x −

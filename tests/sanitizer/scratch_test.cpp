@@ -5,7 +5,7 @@
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
 // and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, Sin, Cos, Tan, Atan, Asin, Acos,
-// Acosh, Asinh and Atanh, whose scratch is modelled.
+// Acosh, Asinh, Atanh, Fmod, Xor and CumSum, whose scratch is modelled.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -293,14 +293,43 @@ TEST(ScratchInitcheck, PowerTensorsReadAfterTheCall) {
   });
 }
 
-// Math (2201): CumSum, outside the element-wise passes.
+// Math (2201, 2002): Fmod (half; float on 2002, whose Trunc goes through int32 words there; float
+// on 2201 leaves the scratch alone) and Xor write what the kit's rounds leave in their scratch:
+// reading it afterwards is clean.
+TEST(ScratchInitcheck, FmodAndXorScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                            o.c.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                           o.c.ReinterpretCast<half>(), o.tmp, 512);
+              }).r);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                Fmod<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                            o.c.ReinterpretCast<float>(), o.tmp, 256);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Xor<int16_t>(o.a.ReinterpretCast<int16_t>(), o.b.ReinterpretCast<int16_t>(),
+                             o.c.ReinterpretCast<int16_t>(), o.tmp, 16);  // 32 bytes of 256 read
+              }).r);
+}
+
+// Math (2201): CumSum writes what the kit's transposes and casts leave in its scratch
+// (StoreCumSumScratch; replay.CumSumScratchReplay): reading it afterwards is clean, both axes.
 constexpr CumSumConfig kLastAxis = {true, false, true};
-TEST(ScratchInitcheck, CumSumReadAfterTheCall) {
-  ExpectLoud(k910, "CumSum", [](Ops& o) {
-    const CumSumInfo info{4, 64};
-    CumSum<float, kLastAxis>(o.a.ReinterpretCast<float>(), o.c.ReinterpretCast<float>(),
-                             o.b.ReinterpretCast<float>(), o.tmp, info);
-  });
+constexpr CumSumConfig kFirstAxis = {false, false, true};
+TEST(ScratchInitcheck, CumSumOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const CumSumInfo info{4, 64};
+                CumSum<float, kLastAxis>(o.a.ReinterpretCast<float>(), o.c.ReinterpretCast<float>(),
+                                         o.b.ReinterpretCast<float>(), o.tmp, info);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const CumSumInfo info{4, 64};
+                CumSum<half, kFirstAxis>(o.a.ReinterpretCast<half>(), o.c.ReinterpretCast<half>(),
+                                         o.b.ReinterpretCast<half>(), o.tmp, info);
+              }).r);
 }
 
 // Math on the 950: Tanh's register code takes no scratch, so the bytes stay the kernel's.
@@ -383,13 +412,23 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
-// Reduce (2201): ReduceSum over the last axis.
+// Reduce (2201): ReduceSum over the last axis (the AR sequences' scratch is not modelled).
 TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
   ExpectLoud(k910, "ReduceSum", [](Ops& o) {
     const uint32_t shape[2] = {8, 64};
     ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
                                           o.b.ReinterpretCast<float>(), o.tmp, shape, true);
   });
+}
+
+// Reduce (2201): the RA pattern's fold writes what BinaryReduceByFirstAxis leaves in the scratch
+// (FoldRowsInto; replay.ReduceRaScratchReplay.*): reading it afterwards is clean.
+TEST(ScratchInitcheck, ReduceRaOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 64};
+                ReduceSum<float, Pattern::Reduce::RA>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
 }
 
 // Transform (2201): Pad of unaligned rows (the tiling's 2 * tmpBuffer1BlockNum * 512 bytes).
@@ -449,6 +488,25 @@ TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
       },
   };
   for (const Call& call : calls) ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, call).r);
+}
+
+// Lgamma on 2201/2002 writes what the device's rounds leave in its scratch (lgamma_scratch.h;
+// float with 16 elements, so a mark on the rest of the probe would show; half's rounds write
+// the probe's bytes whole).
+TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+                                16);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<float, true>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                                      o.tmp, 16);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Lgamma<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 16);
+                }).r);
+  }
 }
 
 }  // namespace

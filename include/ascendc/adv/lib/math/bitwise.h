@@ -11,12 +11,17 @@
 //
 // The 950's loops (xor_3510_impl.h, bitwise_template.h: each register's lanes under the
 // count's mask, in an order that touches no element twice) give these element-wise results.
+// Xor's scratch on 2201/2002 (xor_membase_impl.h: chunks of bytes / 2 down to 32 elements, each
+// computing (x & y) into dst, x | y into the scratch's start, then ~ and &): the last full
+// chunk's and the tail's x | y, as T, at the start (XorScratch); the 950 leaves it alone.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include "lib/math/math_common.h"
+#include "lib/math/math_scratch.h"
 
 namespace lngrad::aicore::math_detail {
 
@@ -31,6 +36,18 @@ void CheckEqualSources(const char* api, const AscendC::LocalTensor<T>& src0,
                        std::to_string(src0.GetSize()) + " elements and src1Tensor " +
                        std::to_string(src1.GetSize()) +
                        "; without calCount the two sources must be the same size");
+}
+
+// What Xor leaves in its scratch on 2201/2002 (the header's comment), after the pass.
+template <typename T>
+void XorScratch(const AscendC::LocalTensor<uint8_t>& tmp, const T* a, const T* b, uint64_t n,
+                SrcLoc loc) {
+  if (On3510()) return;
+  MakeChunkScratch<T, 1>(tmp, n, tmp.GetSize() / sizeof(T) / 32 * 32, [](uint64_t) {
+    return std::array<uint64_t, 1>{0};
+  }).Write("Xor", loc, [a, b](uint64_t i) {
+    return std::array<T, 1>{static_cast<T>(a[i] | b[i])};
+  });
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -49,9 +66,11 @@ void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
   namespace m = lngrad::aicore::math_detail;
   static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>,
                 "Xor: T must be int16_t or uint16_t");
-  m::BinaryPass("Xor", m::Products::kAll, m::Overlap::kNone, dstTensor, src0Tensor, src1Tensor,
-                &sharedTmpBuffer, m::On3510() ? 64 : 256, calCount, loc,
-                [](T a, T b) { return static_cast<T>(a ^ b); });
+  m::BinaryPass<m::PassScratch::kModelled>("Xor", m::Products::kAll, m::Overlap::kNone, dstTensor,
+                                           src0Tensor, src1Tensor, &sharedTmpBuffer,
+                                           m::On3510() ? 64 : 256, calCount, loc,
+                                           [](T a, T b) { return static_cast<T>(a ^ b); });
+  m::XorScratch(sharedTmpBuffer, src0Tensor.HostPtr(), src1Tensor.HostPtr(), calCount, loc);
 }
 template <typename T, bool isReuseSource = false>
 void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,

@@ -12,8 +12,8 @@
 // nearest even without saturation), its copies plain loads and stores: no + 0, so a -0 stays -0
 // (row 0, column 0, lastRowTensor). CUMSUM_ALGORITHM_SKLANSKY (950 only) sums in the
 // Sklansky order: level by level, the upper half of each block of 2^(k+1) rows (first axis) or
-// columns (last axis) adds the last partial sum of the lower half. The 950's scratch holds what
-// its code leaves there (StoreCumSumScratch3510: the sums, widened or transposed by chunks).
+// columns (last axis) adds the last partial sum of the lower half. The scratch holds what each
+// arch's code leaves there (StoreCumSumScratch: the sums, widened or transposed by chunks).
 //
 // Checks: the operands hold outter * inner elements (lastRowTensor inner) always; checked mode:
 // inner * sizeof(T) a multiple of 32, operands 32-byte aligned, dst and src identical or
@@ -87,18 +87,20 @@ inline void CheckCumSumShape(const AscendC::CumSumInfo& info, uint32_t type_size
   }
 }
 
-// What the 950's CumSum leaves in sharedTmpBuffer (regbase/3510/cumsum_3510_impl.h), from the
-// float sums `v` (outter x inner, row-major) lngrad computes anyway. First axis: float none (it
-// sums in dst); half the float sums at the scratch's start. Last axis: chunks of
-// tmp bytes / minimum * 16 rows, then the rest; a chunk of m rows, a = m rounded up to 16,
-// leaves its sums transposed, [inner][a] (column r past m, in the last group of 16 rows g..,
-// repeats row g + (r - g) % (m - g), as the transposes' address lists do), as T at the start
-// (half: rounded, with the float copy at byte 2 * a * inner), and transposed back, [a][inner]
-// T at element a * inner (half: only when m is not a multiple of 16, over the float copy).
-// Every full chunk writes the same bytes, so the last full chunk and the tail give the result.
+// What CumSum leaves in sharedTmpBuffer (2201/2002: cumsum_common_impl.h; the 950:
+// regbase/3510/cumsum_3510_impl.h; the same layout), from the float sums `v` (outter x inner,
+// row-major) lngrad computes anyway. First axis: float none (it sums in dst); half the float
+// sums at the scratch's start. Last axis: chunks of tmp bytes / minimum * 16 rows, then the
+// rest; a chunk of m rows, a = m rounded up to 16, leaves its sums transposed, [inner][a]
+// (column r past m, in the last group of 16 rows g.., repeats row g + (r - g) % (m - g), as
+// the transposes' address lists do), as T at the start (half: rounded, with the float copy at
+// byte 2 * a * inner), and transposed back, [a][inner] T at element a * inner (half: over the
+// float copy; on the 950 only when m is not a multiple of 16, its transpose back going straight
+// to dst otherwise). Every full chunk writes the same bytes, so the last full chunk and the
+// tail give the result.
 template <typename T>
-void StoreCumSumScratch3510(const std::vector<float>& v, const AscendC::LocalTensor<uint8_t>& tmp,
-                            const AscendC::CumSumInfo& info, bool last_axis, SrcLoc loc) {
+void StoreCumSumScratch(const std::vector<float>& v, const AscendC::LocalTensor<uint8_t>& tmp,
+                        const AscendC::CumSumInfo& info, bool last_axis, SrcLoc loc) {
   constexpr bool kHalf = sizeof(T) == 2;
   uint8_t* base = tmp.HostPtr();
   uint64_t written = 0;
@@ -120,7 +122,7 @@ void StoreCumSumScratch3510(const std::vector<float>& v, const AscendC::LocalTen
       T* t = reinterpret_cast<T*>(base);
       float* f = reinterpret_cast<float*>(base + (kHalf ? 2 * a * inner : 0));
       T* back = t + a * inner;
-      const bool back_written = !kHalf || m % 16 != 0;
+      const bool back_written = !kHalf || m % 16 != 0 || !On3510();
       for (uint64_t r = 0; r < a; ++r) {
         const uint64_t g = r / 16 * 16, row = row0 + g + (r - g) % (m - g);
         for (uint64_t c = 0; c < inner; ++c) {
@@ -161,8 +163,6 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
                  static_cast<int64_t>(n), {d, s});
   detail::RestoreMaskAfterCount(detail::MaskContext(kApi));
   Record(kApi, loc, n, {d, s});
-  // 2201's sequence works in the scratch (not modelled); the 950's stores are (below).
-  if (!On3510()) LeaveScratch(kApi, loc, tmp.View());
   std::vector<float> v(n);
   const T* in = src.HostPtr();
   for (uint64_t i = 0; i < n; ++i) v[i] = Widen(in[i]);
@@ -174,7 +174,7 @@ void CumSumRun(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   } else {
     for (uint32_t c = 0; c < info.inner; ++c) PrefixSums(&v[c], info.outter, info.inner, skl);
   }
-  if (arch3510) StoreCumSumScratch3510<T>(v, tmp, info, config.isLastAxis, loc);
+  StoreCumSumScratch<T>(v, tmp, info, config.isLastAxis, loc);
   T* out = dst.HostPtr();
   for (uint64_t i = 0; i < n; ++i) {
     T r = Narrow<T>(v[i]);

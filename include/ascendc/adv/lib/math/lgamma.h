@@ -12,11 +12,16 @@
 //     ln(pi) - ln(|S(r)| * a) - P(a), r = (a - round(2a) / 2) * pi (rounding 2a + 0.5 down),
 //     S the odd polynomial of sin (round(2a) even) or the even one of cos (odd); the negative
 //     integers and an infinite product: +inf. NaN x: NaN. isReuseSource lets the device use
-//     srcTensor as its zero scalar: lngrad leaves zeros there too.
+//     srcTensor at its base as its zero scalar: each round (the chunk, sharedTmpBuffer's floats
+//     / 7 down to 32, then the tail) sets src[0, its length) to +0 after reading its own
+//     elements, so src[0, min(calCount, chunk)) ends +0 and the rest keeps its values; lngrad
+//     writes those zeros too (LgammaReuseZeros).
 //   half (widened exactly; the sum rounded to half): x >= 0: L4(x) - ln x - ln(x+1) - ln(x+2)
 //     - ln(x+3), L4 Stirling's series on x + 4 with the 1/(12x - 0.1/x) correction;
 //     x < 0: ln(pi / |Sin(pi (x - floor x))|) - P_h(1 - x) (Sin: sin.h's sequence); |x| >= 65504
 //     gives 655040 before the rounding to half (+inf).
+// 2002 (lgamma_v200_impl.h) floors through int32, which changes no result. On 2201/2002 the
+// scratch is left as the kit's rounds leave it (lgamma_scratch.h runs them over its bytes).
 // Arch 3510 runs its register implementation (lgamma_3510_impl.h), another algorithm: eleven
 // intervals of |x| with their own fits and a SinPi reflection, half through the float sequence
 // (lgamma_3510.h); isReuseSource leaves the source as it was there. Its first pass stores its
@@ -29,6 +34,7 @@
 // float, 7 with isReuseSource, 26 for half; 3510: 4 * calCount) and disjoint from the operands.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +44,7 @@
 
 #include "lib/math/digamma.h"  // MaskedSum, GammaPass
 #include "lib/math/lgamma_3510.h"
+#include "lib/math/lgamma_scratch.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sin.h"
 
@@ -229,6 +236,19 @@ void LgammaWork3510(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
   }
 }
 
+// Float isReuseSource on 2201/2002: the zero scalar the device's rounds write at the source's
+// base, src[0, min(count, chunk)) (LGammaInitFParams; the chunk is the scratch's floats / 7
+// down to a multiple of 32, nonzero by the scratch minimum checked before).
+inline void LgammaReuseZeros(const char* api, const AscendC::LocalTensor<uint8_t>& tmp,
+                             const AscendC::LocalTensor<float>& src, uint32_t count, SrcLoc loc) {
+  const uint64_t chunk = uint64_t{tmp.GetSize()} / 4 / 7 / 32 * 32;
+  const uint64_t n = std::min<uint64_t>(count, chunk);
+  if (n == 0) return;
+  san::Instr in(Pipe::kV, api, loc);
+  if (in) in.Write(src.HostPtr(), n * sizeof(float));
+  std::fill(src.HostPtr(), src.HostPtr() + n, 0.0f);
+}
+
 // The scratch minimum of GetLgammaMaxMinTmpSize for `count` elements on the running arch.
 template <typename T, bool isReuseSource>
 uint64_t LgammaTmpMin(uint32_t count) {
@@ -246,13 +266,25 @@ void Lgamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
             lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace m = lngrad::aicore::math_detail;
   const bool arch3510 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k3510;
-  // Float isReuseSource on 2201: the device's zero scalar (the Select's other operand) is kept in
-  // the source (3510 keeps it in a register).
-  m::GammaPass<T, isReuseSource>(
-      "Lgamma", dstTensor, srcTensor, sharedTmpBuffer, m::LgammaTmpMin<T, isReuseSource>(calCount),
-      calCount, calCount, loc, [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); },
-      [arch3510](T x) { return arch3510 ? x : T(0.0f); });
+  static_assert(m::kHalfOrFloat<T>, "Lgamma: T must be half or float");
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  m::UnaryPass<m::PassScratch::kModelled>(
+      "Lgamma", m::Products::kAll, m::Overlap::kNone, dstTensor, srcTensor, &sharedTmpBuffer,
+      m::LgammaTmpMin<T, isReuseSource>(calCount), calCount, loc,
+      [arch3510](T x) { return m::LgammaOf<T>(x, arch3510); });
   if (arch3510) m::LgammaWork3510("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
+  if constexpr (kFloat) {
+    if (!arch3510) {
+      m::LgammaFloatScratch(sharedTmpBuffer, isReuseSource).Run("Lgamma", loc, srcTensor, calCount);
+    }
+  } else {
+    if (!arch3510) m::LgammaHalfScratch(sharedTmpBuffer).Run("Lgamma", loc, srcTensor, calCount);
+  }
+  // Float isReuseSource on 2201/2002: the device's zero scalar (the Select's other operand) is
+  // kept at the source's base (3510 keeps it in a register).
+  if constexpr (kFloat && isReuseSource) {
+    if (!arch3510) m::LgammaReuseZeros("Lgamma", sharedTmpBuffer, srcTensor, calCount, loc);
+  }
 }
 
 LNGRAD_MATH_UNARY_STACK_OVERLOAD(Lgamma)

@@ -11,7 +11,10 @@
 //   yInt = |(|y| - Rint(|y|))| < 1e-8f;  d = (signbit(x) && yInt ? s : 1) * d;
 //   d = 1 where y == 0, x == 1, or x == -1 and |y| == inf;
 //   d = NaN unless |y| == inf, yInt, x >= 0 or x == -inf;
-// comparisons are IEEE (a NaN operand compares unequal, not less, not greater). Integers: x^|y|
+// comparisons are IEEE (a NaN operand compares unequal, not less, not greater). On 2002 the two
+// Rints and the Floor go through int32 (power_v200_impl.h's CastFloat2Float: saturated at
+// +-2^31, NaN to 0), so a finite |y| > 2^31 is not integral there: a negative base gives NaN
+// (2201: |x|^y). Integers: x^|y|
 // with wrapping multiplications (power_int_impl.h's squarings, then the remaining products; the
 // product modulo 2^32 does not depend on their order); y < 0 gives trunc(1.0f / float(p)) for a
 // nonzero p (so 1, -1 or 0) and 0 for p = 0. Arch 3510, floating point: its register code by
@@ -53,18 +56,26 @@ constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 
 namespace lngrad::aicore::math_detail {
 
-inline float PowerF(float x, float y) {
+// Cast<float, float> in `mode` on 2201; on 2002 (power_v200_impl.h's CastFloat2Float) through
+// int32 and back: saturated at +-2^31, NaN to 0.
+inline float PowerRound(float v, AscendC::RoundMode mode, bool via_int32) {
+  if (via_int32) return static_cast<float>(FloatToInt32(v, mode));
+  return mode == AscendC::RoundMode::CAST_RINT ? RintF(v) : FloorF(v);
+}
+
+inline float PowerF(float x, float y, bool via_int32 = false) {
+  constexpr auto kRint = AscendC::RoundMode::CAST_RINT;
   const float ay = std::fabs(y);
   float d = y * LnF(std::fabs(x));
   d = ExpF(d);
-  const float r = RintF(ay);
+  const float r = PowerRound(ay, kRint, via_int32);
   float half_r = r * 0.5f;
-  half_r = FloorF(half_r);
+  half_r = PowerRound(half_r, AscendC::RoundMode::CAST_FLOOR, via_int32);
   half_r = half_r * 2.0f;
   float s = r - half_r;
   s = s * -2.0f;
   s = s + 1.0f;
-  s = RintF(s);
+  s = PowerRound(s, kRint, via_int32);
   const bool y_int = std::fabs(ay - r) < 1e-8f;
   const float sel = (std::signbit(x) && y_int) ? s : 1.0f;
   d = sel * d;
@@ -111,8 +122,9 @@ T PowerOf(T x, T y) {
     return PowerInt(x, y);
   } else {
     const float a = Widen(x), b = Widen(y);
-    return PowerNarrow<T>(
-        On3510() ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH) : PowerF(a, b));
+    return PowerNarrow<T>(On3510()
+                              ? PowerF3510(a, b, kAlgo == AscendC::PowerAlgo::DOUBLE_FLOAT_TECH)
+                              : PowerF(a, b, detail::rep::RunningArch() == NpuArch::k2002));
   }
 }
 

@@ -14,6 +14,10 @@
 //   rstd = Exp(Ln(var + eps) * -0.5); y = beta[b] + gamma[b] * (C * rstd)
 // (half: gamma and beta cast to float, y cast back; mean and variance cast per chunk). A tail
 // chunk leaves bshCurLength / shCurLength / shCurLengthBlockNum in the caller's tiling.
+// isBasicBlock broadcasts gamma[b] and beta[b] over a chunk row as BrcFirstDim does: 2201's Brcb
+// (batchnorm_v220_impl.h) writes the value into columns [0, 8), 2002's TransDataTo5HD
+// (batchnorm_v200_impl.h) into [0, 16), and Adds(+0) copies the rest (a -0 becomes +0 there);
+// the generic path's Duplicate writes the value everywhere.
 // Arch 3510 (batchnorm_3510_impl.h), 64 columns at a time over all S*H: mean = 0 + x*(1/B) row by
 // row; var = (0 + (x - mean)^2 row by row) * (1/B); y = ((rstd * (x - mean)) * gamma[b]) +
 // beta[b], rstd as above; the float mean and variance in the scratch (2 * S*H floats).
@@ -37,11 +41,19 @@ struct BatchNormBuffers {
   float* var;
 };
 
-// One column chunk of the vector path: columns [c0, c0 + w) of every row.
+// Row r of the gamma / beta broadcast: w columns of v, those from rawCols on passed through
+// Adds(+0) (rawCols 0: none, the generic path's Duplicate).
+inline void BroadcastRow(const Ops& ops, float* row, float v, uint32_t w, uint32_t rawCols) {
+  ops.Fill(row, v, w);
+  if (rawCols != 0 && w > rawCols) ops.Adds(row + rawCols, row + rawCols, 0.0f, w - rawCols);
+}
+
+// One column chunk of the vector path: columns [c0, c0 + w) of every row. rawCols: the basic
+// block's broadcast (8 on 2201, 16 on 2002), 0 for the generic path.
 template <typename D>
 void BatchNormVectorChunk(const BatchNormTiling& t, const BatchNormBuffers& m, const D* x,
                           const D* gamma, const D* beta, D* y, D* outMean, D* outVar, float eps,
-                          uint32_t c0) {
+                          uint32_t c0, uint32_t rawCols) {
   using lngrad::aicore::UnaryOp;
   const Ops& ops = StepOps();
   const uint32_t rows = t.originalBLength;
@@ -79,12 +91,12 @@ void BatchNormVectorChunk(const BatchNormTiling& t, const BatchNormBuffers& m, c
   float g[1];
   for (uint32_t r = 0; r < rows; ++r) {
     ToFloat(g, gamma + r, 1);
-    ops.Fill(m.b + uint64_t{r} * w, g[0], w);
+    BroadcastRow(ops, m.b + uint64_t{r} * w, g[0], w, rawCols);
   }
   ops.Mul(m.c, m.b, m.c, n);
   for (uint32_t r = 0; r < rows; ++r) {
     ToFloat(g, beta + r, 1);
-    ops.Fill(m.b + uint64_t{r} * w, g[0], w);
+    BroadcastRow(ops, m.b + uint64_t{r} * w, g[0], w, rawCols);
   }
   if constexpr (std::is_same_v<D, float>) {
     for (uint32_t r = 0; r < rows; ++r) {
@@ -228,14 +240,16 @@ __aicore__ inline void BatchNorm(const LocalTensor<T>& output, const LocalTensor
     m.mean = stack + t.meanTmpTensorPos;
     m.var = stack + t.varianceTmpTensorPos;
   }
+  const bool arch2002 = lngrad::aicore::CurrentBlockProduct().arch == lngrad::NpuArch::k2002;
+  const uint32_t rawCols = !isBasicBlock ? 0 : (arch2002 ? 16 : 8);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
-    ne::BatchNormVectorChunk(t, m, x, g, b, y, om, ov, eps, i * t.shCurLength);
+    ne::BatchNormVectorChunk(t, m, x, g, b, y, om, ov, eps, i * t.shCurLength, rawCols);
   }
   if (t.inputTailSize > 0) {
     t.bshCurLength = t.inputTailSize;
     t.shCurLength = t.meanVarTailSize;
     t.shCurLengthBlockNum = t.shCurLength / 8;
-    ne::BatchNormVectorChunk(t, m, x, g, b, y, om, ov, eps, t.inputTailPos);
+    ne::BatchNormVectorChunk(t, m, x, g, b, y, om, ov, eps, t.inputTailPos, rawCols);
   }
 }
 

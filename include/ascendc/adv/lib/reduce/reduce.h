@@ -9,11 +9,12 @@
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
-// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold (the AR
-// ones and the scratch are not modelled; initcheck reports a read of the scratch after the call
-// before a write); where the 950's order runs, src and the scratch are left
-// as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and its
-// unaligned paths in src, the others in the scratch).
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold, and
+// without it the RA fold's rows in the scratch (the AR ones and AR's scratch are not modelled;
+// initcheck reports a read of that scratch after the call before a write); arch 2002 has no
+// implementation (refused; unchecked a no-op); where the 950's order runs, src and the scratch are
+// left as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and
+// its unaligned paths in src, the others in the scratch).
 //
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
@@ -94,24 +95,44 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
 }
 
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
-// to dst with Adds 0, the fold's partial rows left in src with isReuseSource; 3510: the 950's
-// order, in src or the scratch as the 950 folds (reduce_3510_mem.h).
+// to dst with Adds 0 (uint8 Any/All: RaOutCount bytes), the fold's partial rows left in src with
+// isReuseSource, else in the scratch (FoldRowsInto; returns the scratch bytes it wrote; without
+// a scratch, unchecked, the fold runs aside); 3510: the 950's order, in src or the scratch as
+// the 950 folds (reduce_3510_mem.h).
 template <typename T>
-void RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm) {
+uint64_t RunRa(Op op, bool reuse, bool on3510, const Shape& s, T* x, T* out, Mem<T>& sm, Mem<T>& tm,
+               const AscendC::LocalTensor<uint8_t>& tmp) {
   const bool mean = op == Op::kMean;
   if (on3510) {
     RaColsMem(sm, tm, s.first, s.last, mean ? Op::kSum : op, reuse, out);
     for (uint32_t c = 0; c < s.last && mean; ++c) out[c] = Scale(out[c], s.first);
-    return;
+    return 0;
   }
-  std::vector<T> buf(x, x + uint64_t{s.first} * s.pad);
   // uint8 ReduceAny/All: Or/And on 2201; the 950 runs Reg::Max/Min (ReduceRAImpl).
-  FoldRows(buf.data(), s.first, s.pad, op,
-           std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll) && !On3510());
-  for (uint32_t c = 0; c < s.last; ++c) {
-    out[c] = mean ? Scale(PlusZero(buf[c]), s.first) : PlusZero(buf[c]);
+  const bool bitwise = RaBitwise<T>(op);
+  uint64_t written = 0;
+  const T* row = x;
+  std::vector<T> local;
+  if (reuse) {
+    FoldRows(x, s.first, s.pad, op, bitwise);
+  } else {
+    // The scratch's rows as the kit's fold leaves them (an overrun, unchecked, inside the UB).
+    const uint64_t rows = s.first > 1 ? HalfK(s.first, true) : 0;
+    written = rows * s.pad * sizeof(T);
+    if (written > tmp.View().size_bytes && tmp.HostPtr() != nullptr) {
+      detail::OnTensorOverrun(tmp.View(), 0, rows * s.pad, sizeof(T), "sharedTmpBuffer");
+    }
+    T* t = written != 0 && tmp.HostPtr() != nullptr ? reinterpret_cast<T*>(tmp.HostPtr()) : nullptr;
+    if (t == nullptr && written != 0) {
+      local.resize(rows * s.pad);
+      t = local.data();
+    }
+    row = FoldRowsInto(x, t, s.first, s.pad, op, bitwise) == 0 ? x : t;
   }
-  if (reuse) std::copy(buf.begin(), buf.end(), x);
+  for (uint64_t c = 0; c < RaOutCount<T>(op, s.last); ++c) {
+    out[c] = mean ? Scale(PlusZero(row[c]), s.first) : PlusZero(row[c]);
+  }
+  return tmp.HostPtr() != nullptr ? written : 0;
 }
 
 // Runs one reduce API: dst gets the reduction of src ([first, pad] row-major) over the last axis
@@ -121,6 +142,8 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
          const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
          const uint32_t srcShape[], bool srcInnerPad, SrcLoc loc) {
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
+  // Arch 2002 (unchecked): the kit's reduce.h has no implementation there; the call does nothing.
+  if (detail::rep::RunningArch() == NpuArch::k2002) return;
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
   const bool on3510 = Folds3510<T>(op);
@@ -130,10 +153,11 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
   Mem<T> tm =
       on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
+  uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold writes
   if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
-    RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
+    ra_tmp = RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm, tmp);
   }
   CheckReach(sm, Name(op), "srcTensor");
   CheckReach(tm, Name(op), "sharedTmpBuffer");
@@ -145,10 +169,12 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
     if (reuse && !on3510) rec.Write(src.HostPtr(), in * sizeof(T));
     if (sm.WrittenBytes() != 0) rec.Write(sb, sm.WrittenBytes());
     if (tm.WrittenBytes() != 0) rec.Write(tmp.HostPtr(), tm.WrittenBytes());
-    rec.Write(dst.HostPtr(), (ar ? s.first : s.last) * sizeof(T));
+    if (ra_tmp != 0) rec.Write(tmp.HostPtr(), ra_tmp);
+    rec.Write(dst.HostPtr(), (ar ? s.first : RaOutCount<T>(op, s.last)) * sizeof(T));
   }
-  // 2201/2002's sequences work in the scratch (not modelled): initcheck reports later reads.
-  if (detail::rep::RunningArch() != NpuArch::k3510) {
+  // 2201's AR sequences work in the scratch (not modelled): initcheck reports later reads.
+  // Their RA fold's scratch is written above (RunRa).
+  if (ar && detail::rep::RunningArch() != NpuArch::k3510) {
     math_detail::LeaveScratch(Name(op), loc, tmp.View());
   }
 }

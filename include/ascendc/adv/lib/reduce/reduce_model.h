@@ -131,6 +131,32 @@ T PlusZero(T x) {
   }
 }
 
+// BinaryReduceByFirstAxis without isReuseSource (2201): the fold of `n` rows of `width`
+// elements of x run in t (the scratch). With k the largest power of two <= n: t = x + 0 over k
+// rows, then t[i] op= x[k * width + i] over the n - k rows past k; n a power of two above 1:
+// t[i] = x[i] op x[k/2 * width + i] over k/2 rows; then t[i] op= t[i + k/2 rows] while k halves
+// to 1. Returns the rows of t written (0 for n = 1: the device copies x to dst, t untouched).
+template <typename T>
+uint32_t FoldRowsInto(const T* x, T* t, uint32_t n, uint32_t width, Op op, bool bitwise) {
+  uint32_t k = FloorPow2(n);
+  const uint64_t w = width;
+  uint32_t rows = 0;
+  if (n != k) {
+    for (uint64_t i = 0; i < k * w; ++i) t[i] = PlusZero(x[i]);
+    for (uint64_t i = 0; i < (n - k) * w; ++i) t[i] = Apply(op, t[i], x[k * w + i], bitwise);
+    rows = k;
+  } else if (k > 1) {
+    k /= 2;
+    for (uint64_t i = 0; i < k * w; ++i) t[i] = Apply(op, x[i], x[k * w + i], bitwise);
+    rows = k;
+  }
+  while (k > 1) {
+    k /= 2;
+    for (uint64_t i = 0; i < k * w; ++i) t[i] = Apply(op, t[i], t[k * w + i], bitwise);
+  }
+  return rows;
+}
+
 // The value BlockReduceMax/Min or WholeReduceMax/Min leave for lanes v[0..n): the first extreme
 // lane wins ties, a NaN lane wins over every number (reduce_ops.h).
 template <typename T>
@@ -236,6 +262,21 @@ struct Shape {
   uint32_t first, last, pad;
 };
 
+// True where the RA fold of uint8 ReduceAny/ReduceAll runs bitwise on 2201 (the kit's Or/And
+// over int16 lanes).
+template <typename T>
+bool RaBitwise(Op op) {
+  return std::is_integral_v<T> && (op == Op::kAny || op == Op::kAll) &&
+         detail::rep::RunningArch() != NpuArch::k3510;
+}
+
+// The elements RA writes to dst: `last`, except uint8 ReduceAny/ReduceAll on 2201, whose
+// int16 form copies (last + 1) / 2 lanes (an odd last writes one byte past it).
+template <typename T>
+uint64_t RaOutCount(Op op, uint32_t last) {
+  return RaBitwise<T>(op) && sizeof(T) == 1 ? (uint64_t{last} + 1) / 2 * 2 : last;
+}
+
 // Checks the call (extents always; the rest in checked mode) and returns the shape.
 template <typename T>
 Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
@@ -249,7 +290,7 @@ Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   const bool padded = srcInnerPad && arch != NpuArch::k3510;
   s.pad = padded ? (s.last + blk - 1) / blk * blk : s.last;
   const std::string api = Name(op);
-  const uint64_t in = uint64_t{s.first} * s.pad, out = ar ? s.first : s.last;
+  const uint64_t in = uint64_t{s.first} * s.pad, out = ar ? s.first : RaOutCount<T>(op, s.last);
   if (in > src.GetSize()) detail::OnTensorOverrun(src.View(), 0, in, sizeof(T), api.c_str());
   if (out > dst.GetSize()) detail::OnTensorOverrun(dst.View(), 0, out, sizeof(T), api.c_str());
   if (!CheckedMode()) return s;
@@ -258,6 +299,11 @@ Shape Check(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
       arch == NpuArch::k3510 && (op == Op::kMax || op == Op::kMin || op == Op::kSum);
   if (!srcInnerPad && !pad_free) {
     RaiseShape(op, "srcInnerPad must be true on this product");
+  }
+  if (arch == NpuArch::k2002) {  // the kit's reduce.h calls no implementation there
+    RaiseKernelCheck(checks::kProduct, api +
+                                           ": not provided on arch 2002 (the toolkit's "
+                                           "reduce.h compiles the call to nothing there)");
   }
   if (!TypeOnArch<T>(op, arch)) {
     RaiseKernelCheck(checks::kProduct, api + ": this data type is not supported on arch " +

@@ -5,21 +5,26 @@
 // (a 4-byte mask read as float, CAST_ODD; a 2-byte one as int16; a byte as uint8) and compared
 // with 0; an element whose mask is zero takes the first operand (src0), any other the second
 // (src1) - whichever of the two is the scalar. So a 4-byte mask of -0.0f (0x80000000) counts as
-// zero and a float NaN as nonzero. The tensor operand's whole size is processed. When
+// zero, and a float NaN too in the saturation mode (the default; the Cast gives it 0), nonzero
+// in the inf/NaN mode. The tensor operand's whole size is processed. When
 // maskLastAxis != srcLastAxis each mask row's first srcLastAxis elements are packed first
 // (the device's GatherMask): into the mask itself when isReuseMask (lngrad writes that packing
-// too), else into sharedTmpBuffer. Arch 3510 (selectwithbytesmask_3510_impl.h) compares each
-// mask element with 0 in its own type (so a 4-byte -0.0f is zero, 0x80000000 as int32 is not)
-// and reads the mask rows in place, over the [firstAxis, srcLastAxis] elements.
+// too), else into sharedTmpBuffer. Arch 2002 (selectwithbytesmask_v200_impl.h) packs nothing:
+// with the axes different it selects row by row (firstAxis rows of srcLastAxis elements, mask
+// row r read at r * maskLastAxis), leaves the mask alone whatever isReuseMask, and asks no
+// scratch beyond the 1024 bytes (its ComputeMaskExtraBufSize is 0). Arch 3510
+// (selectwithbytesmask_3510_impl.h) compares each mask element with 0 in its own type (so a 4-byte
+// -0.0f is zero, 0x80000000 as int32 is not) and reads the mask rows in place, over the [firstAxis,
+// srcLastAxis] elements.
 //
 // On 3510 the mask and sharedTmpBuffer are only read, whatever isReuseMask, and nothing past
 // [0, firstAxis * srcLastAxis) of dst is written (tests/replay/filter_select_3510_replay_test.cpp
 // against the replay of the 3510 file).
 //
 // Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
-// sharedTmpBuffer at least 1024 bytes, plus the packed mask (rounded to 32 bytes) when the axes
-// differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts: a
-// mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
+// sharedTmpBuffer at least 1024 bytes, plus on 2201 the packed mask (rounded to 32 bytes) when
+// the axes differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts:
+// a mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
 // rows of whole 32-byte blocks, maskLastAxis a multiple of 16 and at least srcLastAxis, the
 // tensor source of exactly firstAxis * srcLastAxis elements and the mask of exactly
 // firstAxis * maskLastAxis.
@@ -100,19 +105,22 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
   static_assert(sizeof(U) == 1 || sizeof(U) == 2 || sizeof(U) == 4,
                 "Select (bytes mask): the mask type must be 1, 2 or 4 bytes");
   const bool arch3510 = Is3510();
+  const bool arch2002 = detail::rep::RunningArch() == NpuArch::k2002;
   if (arch3510) Check3510Select(kApi, tensor, mask, info);
-  // 2201/2002 process the tensor operand's whole size, 3510 the [firstAxis, srcLastAxis] rows.
-  const uint64_t n = arch3510 ? uint64_t{info.firstAxis} * info.srcLastAxis : tensor.GetSize();
   const bool pack = info.srcLastAxis != info.maskLastAxis;
+  // 2201 (and 2002 with equal axes) process the tensor operand's whole size, 3510 and 2002
+  // with different axes the [firstAxis, srcLastAxis] rows.
+  const uint64_t n = arch3510 || (arch2002 && pack) ? uint64_t{info.firstAxis} * info.srcLastAxis
+                                                    : tensor.GetSize();
   const uint64_t maskCount = pack ? uint64_t{info.firstAxis} * info.maskLastAxis : n;
   Require(!pack || (info.srcLastAxis != 0 && n <= uint64_t{info.firstAxis} * info.srcLastAxis),
           kApi, "the source must hold firstAxis * srcLastAxis elements when the axes differ");
   CheckCount(kApi, dst, n, "dst");
   CheckCount(kApi, tensor, n, scalarFirst ? "src1" : "src0");
   CheckCount(kApi, mask, maskCount, "mask");
-  const uint64_t extra = pack && !isReuseMask ? (n * sizeof(U) + 31) / 32 * 32 : 0;
+  const uint64_t extra = pack && !isReuseMask && !arch2002 ? (n * sizeof(U) + 31) / 32 * 32 : 0;
   CheckTmp(kApi, tmp, 1024 + extra);
-  const bool packInPlace = pack && isReuseMask && !arch3510;
+  const bool packInPlace = pack && isReuseMask && !arch3510 && !arch2002;
   Record(kApi, loc, {SpanOf(tensor, n), SpanOf(mask, maskCount)},
          {SpanOf(dst, n), packInPlace ? SpanOf(mask, n) : Span{}});
   U* m = mask.HostPtr();
