@@ -139,6 +139,35 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
   const Got got = Run<T, reuse>(soc, in, count, tmpBytes, stack);
   ExpectWords<T>(got.dst, BytesOf(want_dst), what + " dst");
   ExpectWords<T>(got.src, BytesOf(want_src), what + " src");
+  if constexpr (sizeof(T) == 4) {
+    // The scratch: the instruction-by-instruction replay (its dst and src must agree with the
+    // per-element one above), every byte it knows compared bit for bit.
+    std::vector<T> dst2(count + kPast, Sentinel<T>()), src2 = in;
+    std::vector<uint8_t> tmp(tmpBytes, kFill), known(tmpBytes, 1);
+    ASSERT_TRUE(rp::ReplayDigammaScratch(src2.data(), dst2.data(), count, tmp.data(), known.data(),
+                                         tmpBytes, a2002, reuse))
+        << what;
+    ExpectWords<T>(BytesOf(dst2), BytesOf(want_dst), what + " dst of the scratch replay");
+    ExpectWords<T>(BytesOf(src2), BytesOf(want_src), what + " src of the scratch replay");
+    ASSERT_EQ(got.tmp.size(), tmp.size()) << what;
+    // The float temps before the masks as words (two NaNs match: which NaN a sum of NaNs gives
+    // is the host compiler's operand order, as for dst), the masks byte for byte.
+    const uint32_t temps = 4 * (reuse ? 5 : 6) * (tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32);
+    for (uint32_t i = 0; i < tmpBytes; ++i) {
+      if (!known[i] || got.tmp[i] == tmp[i]) continue;
+      if (i < temps) {
+        const uint32_t w = i / 4 * 4;
+        float a, b;
+        std::memcpy(&a, &got.tmp[w], 4);
+        std::memcpy(&b, &tmp[w], 4);
+        if (IsNan(a) && IsNan(b)) continue;
+      }
+      ADD_FAILURE() << what << ": scratch byte " << i << " (split "
+                    << tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32 << ") differs: lngrad 0x"
+                    << std::hex << int{got.tmp[i]} << ", replay 0x" << int{tmp[i]};
+      break;
+    }
+  }
 }
 
 // n values: the specials at random places (about one in 12), else uniform in [lo, hi).
@@ -171,7 +200,9 @@ std::vector<half> AllHalves(uint32_t start, uint32_t n) {
 const std::vector<uint32_t> kCounts = {0, 1, 37, 64, 200, 255, 1000, 1537, 4099};
 
 std::vector<uint32_t> Sizes(uint32_t min, bool stack) {
-  std::vector<uint32_t> v = {min, min + 32, 3 * min + 96, 49152};
+  // min + min / 2: a split of 96 floats (float), an odd multiple of 32, so a full round's last
+  // Compare repeat runs 32 lanes past it.
+  std::vector<uint32_t> v = {min, min + 32, min + min / 2, 3 * min + 96, 49152};
   if (!stack) v.push_back(min + 44);
   return v;
 }

@@ -318,4 +318,225 @@ bool ReplayDigamma(const Half* src, Half* dst, uint32_t n, uint32_t tmpBytes, bo
   return true;
 }
 
+// ---- The float path's scratch (helper dg2, session 18): a second, instruction-by-instruction
+// reading of the same kit files (DigammaCompute, DigammaInitParams<float>, DigammaComputeImpl
+// <float>, DigammaGenCompareMask, DigammaGenNegIntMask, DigammaGenNanMask, DigammaSelect,
+// DigammaPositiveTmp0/Tmp1, DigammaPositive, DigammaNegPicotPix, DigammaNegative), written
+// before lngrad's digamma.h modelled the scratch. Each instruction runs over the round's L lanes
+// (counter mode) and stores into the scratch at the kit's offsets; Compare alone runs whole
+// 64-lane repeats (DivCeil(L * 4, 256) of them): the bits of lanes past L compare elements this
+// replay does not follow (src past the round, tmpScalar past L, the very mask bytes it writes
+// when L is an odd multiple of 32), so those bytes are marked unknown.
+namespace {
+
+struct FloatRound {
+  uint8_t* t;      // scratch
+  uint8_t* known;  // per scratch byte
+  uint32_t S, L;
+  bool a2002;
+  uint8_t *res, *c1, *c2, *c3, *c4, *sc, *mk, *mk1, *mk2;
+  const uint8_t* x;
+  uint8_t* d;
+
+  static float Ld(const uint8_t* p, uint32_t j) {
+    float v;
+    std::memcpy(&v, p + 4 * j, 4);
+    return v;
+  }
+  static void St(uint8_t* p, uint32_t j, float v) { std::memcpy(p + 4 * j, &v, 4); }
+  template <class F>
+  void U(uint8_t* dp, const uint8_t* a, F f) {
+    for (uint32_t j = 0; j < L; ++j) St(dp, j, f(Ld(a, j)));
+  }
+  template <class F>
+  void B(uint8_t* dp, const uint8_t* a, const uint8_t* b, F f) {
+    for (uint32_t j = 0; j < L; ++j) St(dp, j, f(Ld(a, j), Ld(b, j)));
+  }
+  void Dup(uint8_t* dp, float v) {
+    U(dp, dp, [v](float) { return v; });
+  }
+  void MarkKnown(const uint8_t* p, uint32_t bytes, bool k) {
+    std::fill(known + (p - t), known + (p - t) + bytes, uint8_t{k});
+  }
+  // Compare(m, a, b) over DivCeil(L * 4, 256) repeats of 64 lanes.
+  template <class P>
+  void Cmp(uint8_t* m, const uint8_t* a, const uint8_t* b, P pred) {
+    const uint32_t reach = (L * 4 + 255) / 256 * 8;
+    std::fill(m, m + reach, uint8_t{0});
+    for (uint32_t j = 0; j < L; ++j) {
+      if (pred(Ld(a, j), Ld(b, j))) m[j / 8] |= static_cast<uint8_t>(1u << (j % 8));
+    }
+    MarkKnown(m, L / 8, true);
+    MarkKnown(m + L / 8, reach - L / 8, false);
+  }
+  template <class P>
+  void GenMask(uint8_t* m, const uint8_t* a, float s, P pred) {
+    Dup(sc, s);
+    Cmp(m, a, sc, pred);
+  }
+  // And / Not over ConstCeil(L, 16) uint16 elements.
+  void And16(uint8_t* dp, const uint8_t* a, const uint8_t* b, uint32_t bytes) {
+    for (uint32_t i = 0; i < bytes; ++i) {
+      const bool k = known[a - t + i] && known[b - t + i];
+      dp[i] = a[i] & b[i];
+      known[dp - t + i] = k;
+    }
+  }
+  uint32_t MaskBytes() const { return (L + 15) / 16 * 2; }
+  void Not16(uint8_t* p) {
+    for (uint32_t i = 0; i < MaskBytes(); ++i) p[i] = static_cast<uint8_t>(~p[i]);
+  }
+  // DigammaSelect: tmp = mask ? s : tmpScalar[0] (the Duplicate'd 0), then dst = tmp + dst.
+  void Select(uint8_t* dp, const uint8_t* s, const uint8_t* m, uint8_t* tmp) {
+    Dup(sc, 0.0f);
+    const float z = Ld(sc, 0);
+    for (uint32_t j = 0; j < L; ++j) St(tmp, j, ((m[j / 8] >> (j % 8)) & 1) ? Ld(s, j) : z);
+    B(dp, tmp, dp, [](float p, float q) { return p + q; });
+  }
+  void Cast(uint8_t* dp, const uint8_t* a, Mode m) {
+    U(dp, a, [&](float v) { return ArchCast(m, v, a2002); });
+  }
+
+  void PositiveTmp0(uint8_t* dp, const uint8_t* s) {
+    U(c1, s, [](float v) { return v + 10.0f; });
+    U(dp, c1, [](float v) { return LnF(v); });
+    Dup(sc, 1.0f);
+    B(c1, sc, c1, [](float p, float q) { return p / q; });
+    U(c2, c1, [](float v) { return v * 0.5f; });
+    B(dp, dp, c2, [](float p, float q) { return p - q; });
+    B(c1, c1, c1, [](float p, float q) { return p * q; });
+    Dup(c2, static_cast<float>(8.33333333333333333333e-2));
+    const float k[] = {2.10927960927960927961e-2f, 7.57575757575757575758e-3f,
+                       4.16666666666666666667e-3f, 3.96825396825396825397e-3f,
+                       8.33333333333333333333e-3f, 8.33333333333333333333e-2f};
+    for (const float c : k) {
+      Dup(sc, c);
+      B(c2, c1, c2, [](float p, float q) { return p * q; });
+      B(c2, sc, c2, [](float p, float q) { return p - q; });
+    }
+    B(c2, c1, c2, [](float p, float q) { return p * q; });
+    B(dp, dp, c2, [](float p, float q) { return p - q; });
+  }
+  void PositiveTmp1(uint8_t* dp, const uint8_t* s) {
+    Dup(sc, 1.0f);
+    B(dp, sc, s, [](float p, float q) { return p / q; });
+    for (int i = 1; i <= 9; ++i) {
+      const float c = static_cast<float>(i);
+      U(c2, s, [c](float v) { return v + c; });
+      B(c2, sc, c2, [](float p, float q) { return p / q; });
+      B(dp, dp, c2, [](float p, float q) { return p + q; });
+    }
+  }
+  void Positive(uint8_t* dp, const uint8_t* s) {
+    PositiveTmp0(dp, s);
+    PositiveTmp1(c1, s);
+    B(dp, dp, c1, [](float p, float q) { return p - q; });
+  }
+  void PicotPix(uint8_t* dp, const uint8_t* s) {
+    B(c1, s, s, [](float p, float q) { return p + q; });
+    Cast(c2, c1, Mode::kRound);
+    B(c1, c1, c2, [](float p, float q) { return p - q; });
+    U(c1, c1, [](float v) { return v * 1.5707963267948966f; });
+    for (uint32_t j = 0; j < L; ++j) {  // Cast<int32_t, float>(CAST_ROUND) in place
+      const int32_t r = ToInt32(Mode::kRound, Ld(c2, j));
+      std::memcpy(c2 + 4 * j, &r, 4);
+    }
+    for (uint32_t j = 0; j < L; ++j) {  // Duplicate<int32_t> 1
+      const int32_t one = 1;
+      std::memcpy(c3 + 4 * j, &one, 4);
+    }
+    for (uint32_t i = 0; i < 4 * L; ++i) c2[i] &= c3[i];  // And<uint16_t> over 2L halves
+    for (uint32_t j = 0; j < L; ++j) {                    // Cast<float, int32_t>
+      int32_t r;
+      std::memcpy(&r, c2 + 4 * j, 4);
+      St(c2, j, static_cast<float>(r));
+    }
+    GenMask(mk1, c2, 0.5f, [](float p, float q) { return p < q; });
+    GenMask(mk2, c2, 0.5f, [](float p, float q) { return p >= q; });
+    B(c2, c1, c1, [](float p, float q) { return p * q; });
+    Dup(dp, 0.0093383789065f);
+    const float c[] = {0.00326538085938f, 0.0242919921875f, 0.053466796875f, 0.133377909660f,
+                       0.333332300186f};
+    for (const float k : c) {
+      B(dp, dp, c2, [](float p, float q) { return p * q; });
+      U(dp, dp, [k](float v) { return v + k; });
+    }
+    B(dp, dp, c2, [](float p, float q) { return p * q; });
+    B(dp, dp, c1, [](float p, float q) { return p * q; });
+    B(c1, dp, c1, [](float p, float q) { return p + q; });
+    Dup(dp, 0.0f);
+    Select(dp, c1, mk2, c3);
+    Dup(sc, -1.0f);
+    B(c1, sc, c1, [](float p, float q) { return p / q; });
+    Select(dp, c1, mk1, c3);
+    U(dp, dp, [](float v) { return v * kPi; });
+  }
+  void Negative(uint8_t* dp, const uint8_t* s) {
+    U(c3, s, [](float v) { return v * -1.0f; });
+    U(c3, c3, [](float v) { return v + 1.0f; });
+    Positive(dp, c3);
+    PicotPix(c4, s);
+    B(dp, dp, c4, [](float p, float q) { return p + q; });
+  }
+  void Run() {
+    const uint8_t* s = x;
+    Dup(d, 0.0f);
+    Dup(res, NanConst());
+    GenMask(mk, s, kMinNeg, [](float p, float q) { return p <= q; });
+    Select(d, res, mk, c3);
+    // DigammaGenNegIntMask(params.mask1, ...): its And writes its mask argument, mask1 itself.
+    GenMask(mk1, s, 0.0f, [](float p, float q) { return p < q; });
+    GenMask(mk2, s, kMinNeg, [](float p, float q) { return p > q; });
+    And16(mk1, mk1, mk2, MaskBytes());
+    Cast(c1, s, Mode::kRound);
+    Cmp(mk2, s, c1, [](float p, float q) { return p == q; });
+    And16(mk1, mk1, mk2, MaskBytes());
+    Select(d, res, mk1, c3);
+    GenMask(mk1, s, 0.0f, [](float p, float q) { return p < q; });
+    GenMask(mk2, s, 0.0f, [](float p, float q) { return p >= q; });
+    Not16(mk1);
+    Not16(mk2);
+    And16(mk, mk1, mk2, MaskBytes());
+    Select(d, s, mk, c3);
+    GenMask(mk, s, 0.0f, [](float p, float q) { return p >= q; });
+    Positive(res, s);
+    Select(d, res, mk, c3);
+    GenMask(mk, s, 0.0f, [](float p, float q) { return p < q; });
+    Negative(res, s);
+    Select(d, res, mk, c3);
+  }
+};
+
+}  // namespace
+
+bool ReplayDigammaScratch(float* src, float* dst, uint32_t n, uint8_t* tmp, uint8_t* known,
+                          uint32_t tmpBytes, bool arch2002, bool reuse) {
+  const uint32_t split = SplitSize(tmpBytes, reuse ? 6 : 7);
+  if (split == 0) return false;
+  FloatRound r{};
+  r.t = tmp;
+  r.known = known;
+  r.S = split;
+  r.a2002 = arch2002;
+  r.res = tmp;
+  r.c1 = tmp + 4 * split;
+  r.c2 = tmp + 8 * split;
+  r.c3 = tmp + 12 * split;
+  r.c4 = reuse ? reinterpret_cast<uint8_t*>(src) : tmp + 16 * split;
+  r.sc = tmp + 4 * split * (reuse ? 4 : 5);
+  r.mk = r.sc + 4 * split;
+  r.mk1 = r.mk + split;
+  r.mk2 = r.mk1 + split;
+  Rounds(n, split, [&](uint32_t off, uint32_t len) {
+    // The round's elements: with isReuseSource the first round's tmpCal4 IS src[0, len), first
+    // written by PicotPix's Duplicate after the sequence's last read of src, and a later round
+    // (off >= split) reads past what the earlier ones wrote; the copy holds the same values.
+    std::vector<float> x(src + off, src + off + len);
+    r.L = len;
+    r.x = reinterpret_cast<const uint8_t*>(x.data());
+    r.d = reinterpret_cast<uint8_t*>(dst + off);
+    r.Run();
+  });
+  return true;
+}
 }  // namespace lngrad_replay

@@ -25,6 +25,13 @@ bool ReplayDigamma(float* src, float* dst, uint32_t n, uint32_t tmpBytes, bool a
                    bool reuse);
 bool ReplayDigamma(const Half* src, Half* dst, uint32_t n, uint32_t tmpBytes, bool arch2002);
 
+// The float path with its scratch (tmp, tmpBytes: the bytes as the kit's rounds leave them,
+// instruction by instruction): `known` (tmpBytes flags, set by the caller) is cleared for the
+// mask bytes whose bits come from the lanes a Compare's last 64-lane repeat runs past the
+// round's count (elements this replay does not follow); src and dst as ReplayDigamma.
+bool ReplayDigammaScratch(float* src, float* dst, uint32_t n, uint8_t* tmp, uint8_t* known,
+                          uint32_t tmpBytes, bool arch2002, bool reuse);
+
 // One element of each path (the hand-checked tests): the float sequence's sum and its
 // reflection term (what isReuseSource leaves in srcTensor), the half sequence's float sum.
 float ReplayDigammaFloat(float x, bool arch2002);

@@ -181,11 +181,11 @@ TEST(ScratchInitcheck, GeluOn2201ScratchIsModelledNotMarked) {
 }
 
 // Math (2201): Tanh, Exp<T, level>, Log2<half>, Erf, Erfc, Sinh, Cosh, Sin, Cos, Tan, Atan, Asin,
-// Acos, Acosh, Asinh and Atanh write what the device's rounds leave in their scratch
-// (math_scratch.h): reading it afterwards is clean, as for Gelu. The last nine with counts whose
-// temp tensors leave gaps in the bytes read (Sin's 32 floats, 128 of the 256 bytes; Tan's and the
-// inverse functions' 16: their rounds write the probe's first 64 bytes only), which the kit's code
-// does not write and a mark would report.
+// Acos, Acosh, Asinh, Atanh and Digamma<float> write what the device's rounds leave in their
+// scratch (math_scratch.h): reading it afterwards is clean, as for Gelu. The last ten with counts
+// whose temp tensors leave gaps in the bytes read (Sin's and Digamma's 32 floats, 128 of the 256
+// bytes; Tan's and the inverse functions' 16: their rounds write the probe's first 64 bytes only),
+// which the kit's code does not write and a mark would report.
 TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Tanh<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
@@ -236,6 +236,54 @@ TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 Tan<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, 16);
               }).r);
+  // Digamma<float>: 32 elements write the probe's first 128 bytes (result's first 32 floats).
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                Digamma<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+                               32);
+              }).r);
+}
+
+// Math (2201): Digamma<half>'s scratch (the Tan, Sin and Cos temps) is not modelled yet.
+TEST(ScratchInitcheck, DigammaHalfReadAfterTheCall) {
+  ExpectLoud(k910, "Digamma", [](Ops& o) {
+    Digamma<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, 512);
+  });
+}
+
+// Math (2201): Digamma<float>'s modelled scratch keeps a mark on the mask bytes of the Compare
+// lanes past a round (what they compare lngrad does not follow): a split of 96 floats (2688
+// bytes) and 96 elements, whose masks' last Compare repeat writes bytes [12, 16) of each mask
+// (at byte 24 * 96); reading mask's first 32 bytes is reported, naming Digamma.
+TEST(ScratchInitcheck, DigammaFloatComparePastTheRoundStaysMarked) {
+  constexpr uint32_t kSplit = 96, kBytes = 7 * 4 * kSplit;
+  for (const uint32_t at : {uint32_t{0}, 24 * kSplit}) {  // result (clean), then mask (loud)
+    LaunchSpec spec;
+    spec.soc = k910;
+    spec.tools = san::kAllTools;
+    const Result r = LaunchSanitized(spec, [&] {
+      TPipe pipe;
+      TBuf<> ta, tb, tt, tp;
+      pipe.InitBuffer(ta, kOpBytes);
+      pipe.InitBuffer(tb, kOpBytes);
+      pipe.InitBuffer(tt, kBytes);
+      pipe.InitBuffer(tp, 32);
+      LocalTensor<float> a = ta.Get<float>(), b = tb.Get<float>();
+      Duplicate(b, 1.5f, kSplit);
+      PipeBarrier<PIPE_V>();
+      Digamma<float>(a, b, tt.Get<uint8_t>(), kSplit);
+      PipeBarrier<PIPE_V>();
+      LocalTensor<half> probe = tp.Get<half>();
+      Adds(probe, tt.Get<uint8_t>()[at].ReinterpretCast<half>(), half(0.0f), 16);
+    });
+    if (at == 0) {
+      ExpectClean(r);
+      continue;
+    }
+    ASSERT_EQ(r.failures.size(), 1u) << r.AllText();
+    EXPECT_EQ(r.failures[0].check, "initcheck");
+    EXPECT_NE(r.failures[0].message.find("read of scratch Digamma left"), std::string::npos)
+        << r.failures[0].message;
+  }
 }
 
 // Math (2201): Power<float> on two tensors (Asinh before its scratch was modelled).

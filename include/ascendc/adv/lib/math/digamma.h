@@ -26,6 +26,10 @@
 // there (and, float isReuseSource, those src elements the reflection term); lngrad writes them
 // too. A dst or src too short for them is the device's overrun (tensor_bounds, checked mode).
 // 3510 runs calCount elements exactly.
+// Scratch on 2201/2002: float leaves its temps and masks as the kit's rounds do
+// (DigammaFloatScratch), both overloads, but for the mask bytes of the Compare lanes past a
+// round, which initcheck marks; half's (TanCompute's, SinCompute's, CosCompute's temps) is not
+// modelled: initcheck marks all of it.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
@@ -34,13 +38,16 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sin.h"
 #include "lib/math/tan.h"
@@ -89,27 +96,37 @@ inline float DigammaCastStep(float x, AscendC::RoundMode mode, bool v200) {
 
 // The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x): the
 // low bit of Cast<int32_t>(CAST_ROUND), which saturates (2x >= 2^31 gives 2^31 - 1: odd; a NaN
-// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep).
-inline float DigammaPicot(float x, bool v200 = false) {
+// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep). Its steps keep
+// f17 = f36^2 and f30 (the tan polynomial) in the scratch (DigammaFloatScratch).
+struct DigammaPicotSteps {
+  float f17 = 0.0f, f30 = 0.0f, term = 0.0f;
+  bool odd = false;
+};
+
+inline DigammaPicotSteps DigammaPicotOf(float x, bool v200) {
+  DigammaPicotSteps s;
   const float f7 = x + x;
   const float f8 = DigammaCastStep(f7, AscendC::RoundMode::CAST_ROUND, v200);
   const float f36 = (f7 - f8) * 1.5707963267948966f;
-  const bool odd = (FloatToInt32(f8, AscendC::RoundMode::CAST_ROUND) & 1) != 0;
-  const float f17 = f36 * f36;
+  s.odd = (FloatToInt32(f8, AscendC::RoundMode::CAST_ROUND) & 1) != 0;
+  s.f17 = f36 * f36;
   float p = 0.0093383789065f;
   for (const float c :
        {0.00326538085938f, 0.0242919921875f, 0.053466796875f, 0.133377909660f, 0.333332300186f}) {
-    p = p * f17;
+    p = p * s.f17;
     p = p + c;
   }
-  p = p * f17;
+  p = p * s.f17;
   p = p * f36;
-  const float f30 = p + f36;
+  s.f30 = p + f36;
   MaskedSum r;
-  r.Add(odd, f30);
-  r.Add(!odd, -1.0f / f30);
-  return r.sum * kDigammaPi;
+  r.Add(s.odd, s.f30);
+  r.Add(!s.odd, -1.0f / s.f30);
+  s.term = r.sum * kDigammaPi;
+  return s;
 }
+
+inline float DigammaPicot(float x, bool v200 = false) { return DigammaPicotOf(x, v200).term; }
 
 inline float DigammaNegativeF(float x, bool v200 = false) {
   float y = x * -1.0f;
@@ -270,13 +287,14 @@ void RunPastCount(const char* api, const AscendC::LocalTensor<T>& dst,
 // one shorter) each write reused(x) of their elements at src's BASE, src[j] for the round's
 // element j (Digamma's tmpCal4 is srcTensor itself, not srcTensor[offset]), later rounds
 // overwriting earlier ones; reuse_round 0: one round, src[i] = reused(src[i]) in place.
-template <typename T, bool isReuseSource, typename Of, typename Reused>
+template <typename T, bool isReuseSource, PassScratch kScratch = PassScratch::kUnmodelled,
+          typename Of, typename Reused>
 void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
                uint64_t tmp_min, uint32_t count, uint64_t dev, SrcLoc loc, Of of, Reused reused,
                uint64_t reuse_round = 0) {
   static_assert(kHalfOrFloat<T>, "Digamma, Lgamma: T must be half or float");
-  UnaryPass(api, Products::kAll, Overlap::kNone, dst, src, &tmp, tmp_min, count, loc, of);
+  UnaryPass<kScratch>(api, Products::kAll, Overlap::kNone, dst, src, &tmp, tmp_min, count, loc, of);
   if (dev > count) RunPastCount(api, dst, src, count, dev, loc, of);
   if constexpr (std::is_same_v<T, float> && isReuseSource) {
     T* s = src.HostPtr();
@@ -284,6 +302,55 @@ void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
     for (uint64_t off = 0; off < dev; off += round) {
       const uint64_t len = std::min(round, dev - off);
       for (uint64_t j = 0; j < len; ++j) s[j] = reused(s[off + j]);
+    }
+  }
+}
+
+// What the float sequence on 2201/2002 leaves in its scratch (digamma_common_impl.h,
+// DigammaInitParams<float>): temp tensors of S = bytes / 4 / K floats rounded down to 32 (K = 7,
+// 6 with isReuseSource, whose tmpCal4 is srcTensor) at result 0, tmpCal1 S, tmpCal2 2S, tmpCal3
+// 3S, [tmpCal4 4S,] tmpScalar (K - 2)S, then the bytes of mask, mask1 and mask2 (S each) at
+// float (K - 1)S. Every instruction but Compare runs the round's L elements (counter mode), so
+// element j of the last round covering it leaves result N(x), tmpCal1 -1 / f30, tmpCal2 f17,
+// tmpCal3 N(x) where x < 0 else +0, tmpCal4 the reflection term, tmpScalar 0; the masks hold
+// their last Compares: x < 0, round(2x) even, odd (DigammaNegPicotPix). Compare runs whole
+// 64-lane repeats: the bits of the lanes past L (bytes [L / 8, DivCeil(4L, 256) * 8)) compare
+// elements past the round and tmpScalar past L, which for an L that is an odd multiple of 32 is
+// the very mask being written: lngrad does not model those bytes (initcheck marks them).
+// `xs`: the source's elements First() .. dev - 1 as the call found them.
+template <bool isReuseSource>
+void DigammaFloatScratch(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t dev, bool v200,
+                         const std::vector<float>& xs, uint64_t first, uint64_t split, SrcLoc loc) {
+  constexpr size_t K = isReuseSource ? 5 : 6;  // the float temps in the scratch
+  std::array<uint64_t, K> slot{};
+  for (size_t k = 0; k < K; ++k) slot[k] = k * split;
+  LeaveChunkScratch<K>("Digamma", loc, tmp, dev, split, slot, [&](uint64_t i) {
+    const float x = xs[i - first];
+    const float n = DigammaNegativeF(x, v200);
+    const DigammaPicotSteps p = DigammaPicotOf(x, v200);
+    std::array<float, K> v{n, -1.0f / p.f30, p.f17, x < 0.0f ? n : 0.0f};
+    if constexpr (!isReuseSource) v[4] = p.term;
+    v[K - 1] = 0.0f;
+    return v;
+  });
+  uint8_t* mask = tmp.HostPtr() + sizeof(float) * K * split;
+  san::Instr rec(Pipe::kV, "Digamma", loc);
+  for (uint64_t start = first; start < dev; start += split) {  // the last full round, the tail
+    const uint64_t len = std::min(split, dev - start), reach = (len * 4 + 255) / 256 * 8;
+    for (uint64_t m = 0; m < 3; ++m) std::fill(mask + m * split, mask + m * split + len / 8, 0);
+    for (uint64_t j = 0; j < len; ++j) {
+      const float x = xs[start + j - first];
+      const bool odd = DigammaPicotOf(x, v200).odd;
+      const uint8_t bit = static_cast<uint8_t>(1u << (j % 8));
+      if (x < 0.0f) mask[j / 8] |= bit;
+      mask[split + j / 8] |= odd ? 0 : bit;
+      mask[2 * split + j / 8] |= odd ? bit : 0;
+    }
+    for (uint64_t m = 0; m < 3; ++m) {
+      if (rec) rec.Write(mask + m * split, len / 8);
+      if (reach > len / 8) {
+        san::LeaveScratchUnmodelled("Digamma", loc, mask + m * split + len / 8, reach - len / 8);
+      }
     }
   }
 }
@@ -305,11 +372,38 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool through_tmp = arch3510 && std::is_same_v<T, half>;
   const bool v200 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002;
   const uint64_t round = arch3510 ? 0 : sharedTmpBuffer.View().size_bytes / 4 / 6 / 32 * 32;
-  m::GammaPass<T, isReuseSource>(
+  // Float on 2201/2002: the scratch as the rounds leave it (DigammaFloatScratch), from the
+  // source's elements of the last full round and the tail, read before the pass (isReuseSource
+  // rewrites src's base). The device's overrun of a src too short is refused by the pass.
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  const uint64_t dev = m::DigammaDeviceCount(calCount);
+  const uint64_t split =
+      kFloat && !arch3510 ? m::ChunkOf(sharedTmpBuffer.View().size_bytes, isReuseSource ? 6 : 7, 32)
+                          : 0;
+  const bool model = split != 0 && dev != 0 && sharedTmpBuffer.HostPtr() != nullptr &&
+                     dev * sizeof(T) <= srcTensor.View().size_bytes;
+  uint64_t first = 0;
+  std::vector<float> xs;
+  if (model) {
+    const uint64_t rounds = (dev + split - 1) / split;
+    first = (dev % split != 0 && rounds >= 2 ? rounds - 2 : rounds - 1) * split;
+    xs.assign(srcTensor.HostPtr() + first, srcTensor.HostPtr() + dev);
+  }
+  constexpr m::PassScratch kScratch =
+      kFloat ? m::PassScratch::kModelled : m::PassScratch::kUnmodelled;
+  m::GammaPass<T, isReuseSource, kScratch>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
       m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, m::DigammaDeviceCount(calCount), loc,
       m::DigammaOp<T>{arch3510, through_tmp ? &sharedTmpBuffer : nullptr, v200},
       [arch3510, v200](T x) { return arch3510 ? x : T(m::DigammaPicot(x, v200)); }, round);
+  if constexpr (kFloat) {
+    if (model) {
+      m::DigammaFloatScratch<isReuseSource>(sharedTmpBuffer, dev, v200, xs, first, split, loc);
+    } else if (!arch3510 && dev != 0) {
+      // unchecked: a split of 0 (the kit asserts) or a source shorter than the rounds
+      m::LeaveScratch("Digamma", loc, sharedTmpBuffer.View());
+    }
+  }
   if (through_tmp && calCount != 0) {
     lngrad::aicore::san::Instr rec(lngrad::aicore::Pipe::kV, "Digamma", loc);
     const uint64_t align = (uint64_t{calCount} + 15) / 16 * 16;
