@@ -165,7 +165,8 @@ void EqualAxes(uint32_t seed) {
     for (const uint32_t tmp : {1024u, 1100u, 2080u, 0u}) {
       for (const uint32_t n : {0u, 1u, 16u, 144u, 400u, 1000u, 4112u}) {
         for (const bool sf : {false, true}) {
-          CompareScratch<T, U>(soc, {1, n, n, seed % 2 == 0, sf, tmp}, ++seed);
+          const uint32_t s = ++seed;
+          CompareScratch<T, U>(soc, {1, n, n, s % 2 == 0, sf, tmp}, s);
         }
       }
     }
