@@ -106,9 +106,9 @@ void ReplaySelectBytesScratch(const SelectScratchCall& c, const std::vector<uint
     for (uint32_t r = 0; r < c.firstAxis; ++r) {
       std::memcpy(packed.data() + r * row, mask.data() + r * pitch, row);
     }
-    std::memcpy(used.data(), packed.data(), packed.size());
+    std::copy(packed.begin(), packed.end(), used.begin());
     if (!c.isReuseMask) {
-      std::memcpy(scratch.data(), packed.data(), packed.size());
+      std::copy(packed.begin(), packed.end(), scratch.begin());
       offset = AlignUp32(c.tensorSize * c.maskBytes);
       bufferSize -= offset;
     }
