@@ -422,8 +422,7 @@ TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
   info.srcLastAxis = 256;
   info.maskLastAxis = 256;
   ExpectLoud(k910, "DropOut", [info](Ops& o) {
-    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f,
-                  info);
+    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f, info);
   });
 }
 
