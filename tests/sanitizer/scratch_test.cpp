@@ -540,4 +540,40 @@ TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
   }
 }
 
+// Sum, Mean, DropOut, Axpy (half) and WelfordUpdate on 2201: the kit keeps intermediates in
+// sharedTmpBuffer that lngrad does not model (docs/ascendc_kernels.md, "What the scratch holds
+// after a call"): initcheck reports a read of them after the call.
+TEST(ScratchInitcheck, SumAndMeanReadAfterTheCall) {
+  ExpectLoud(k910, "Sum", [](Ops& o) {
+    Sum(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, SumParams{2, 256, 200});
+  });
+  ExpectLoud(k910, "Mean", [](Ops& o) {
+    Mean(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+         MeanParams{2, 128, 100});
+  });
+}
+
+TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
+  DropOutShapeInfo info;
+  info.firstAxis = 2;
+  info.srcLastAxis = 256;
+  info.maskLastAxis = 256;
+  ExpectLoud(k910, "DropOut", [info](Ops& o) {
+    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f, info);
+  });
+}
+
+TEST(ScratchInitcheck, AxpyHalfAndWelfordUpdateReadAfterTheCall) {
+  ExpectLoud(k910, "Axpy", [](Ops& o) {
+    Axpy<half, half, false>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f),
+                            o.tmp, 512);
+  });
+  ExpectLoud(k910, "WelfordUpdate", [](Ops& o) {
+    const WelfordUpdateParam p{1, 64, 64, 0.5f};
+    WelfordUpdate<float, float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                                o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                                o.d.ReinterpretCast<float>()[512], o.tmp, p);
+  });
+}
+
 }  // namespace

@@ -127,6 +127,9 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
   }
   // 2201/2002 pack the mask rows in place first (GatherMask); 3510 reads them where they are.
   if (misaligned && !arch3510) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
+  // 2201/2002: the bit modes' zeroed CMPMASK block and the byte modes' mask casts that
+  // dropout_membase_impl.h leaves in sharedTmpBuffer are not modelled.
+  if (!arch3510) lngrad::aicore::math_detail::LeaveScratch(kApi, loc, sharedTmpBuffer.View());
 }
 
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>

@@ -117,6 +117,8 @@ void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, cons
     }
     return;
   }
+  // 2201/2002 half sources: axpy_common_impl.h's float casts in sharedTmpBuffer, not modelled.
+  if (tmp_min != 0) m::LeaveScratch("Axpy", loc, sharedTmpBuffer.View());
   const float k = static_cast<float>(scalarValue);
   for (uint64_t i = 0; i < calCount; ++i) {
     const float prod = static_cast<float>(in[i]) * k;

@@ -20,6 +20,7 @@
 
 #include <type_traits>
 
+#include "lib/math/math_common.h"
 #include "lib/normalization/norm_ext_common.h"
 
 namespace AscendC {
@@ -86,6 +87,8 @@ __aicore__ inline void WelfordUpdate(
               {outputVariance.HostPtr() + copyAt, copyLen * 4, true},
               {outputMean.HostPtr(), uint64_t{n} * 4, true},
               {outputVariance.HostPtr(), uint64_t{n} * 4, true}});
+  // 2201/2002: the rounds' temps layernorm_common_impl.h keeps in sharedTmpBuffer, not modelled.
+  if (!reg) lngrad::aicore::math_detail::LeaveScratch(kApi, loc, sharedTmpBuffer.View());
   float* om = outputMean.HostPtr();
   float* ov = outputVariance.HostPtr();
   const float* im = inputMean.HostPtr();

@@ -68,6 +68,8 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   rd::CommitScratch("Mean", loc, tm);
+  // 2201/2002: mean_common_impl.h's casts and level sums in sharedTmpBuffer are not modelled.
+  if (!on3510) lngrad::aicore::math_detail::LeaveScratch("Mean", loc, sharedTmpBuffer.View());
 }
 
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -139,6 +139,8 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
         on3510 ? rd::SumRowMem3510(x, sumParams.n, tm, r * offset) : rd::SumRow(x, sumParams.n);
   }
   rd::CommitScratch("Sum", loc, tm);
+  // 2201/2002: the level sums sum_common_impl.h keeps in sharedTmpBuffer are not modelled.
+  if (!on3510) lngrad::aicore::math_detail::LeaveScratch("Sum", loc, sharedTmpBuffer.View());
 }
 
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>

@@ -17,6 +17,8 @@
 // -0.0f is zero, 0x80000000 as int32 is not) and reads the mask rows in place, over the [firstAxis,
 // srcLastAxis] elements.
 //
+// On 2201/2002 sharedTmpBuffer is left as the kit's sequence leaves it (LeaveSelectScratch;
+// tests/replay/select_scratch_inv_replay_test.cpp against replay_select_scratch_inv.h).
 // On 3510 the mask and sharedTmpBuffer are only read, whatever isReuseMask, and nothing past
 // [0, firstAxis * srcLastAxis) of dst is written (tests/replay/filter_select_3510_replay_test.cpp
 // against the replay of the 3510 file).
@@ -31,8 +33,10 @@
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <type_traits>
 
 #include "lib/filter/dropout.h"
@@ -93,6 +97,75 @@ void Check3510Select(const char* api, const AscendC::LocalTensor<T>& tensor,
       "maskLastAxis " + std::to_string(m) + " must be at least srcLastAxis " + std::to_string(src));
 }
 
+// What the 2201/2002 sequence (selectwithbytesmask_common_impl.h with its _v220 / _v200 file)
+// leaves in sharedTmpBuffer: the scalar over bytes [0, 256) (InitScalarSelectMask's
+// Duplicate); on 2201 with the axes different and !isReuseMask the packed mask rows at the
+// front (packToTmp) and the work area from AlignUp(n * sizeof(U), 32); then the rounds of
+// `loop` elements (2002 with the axes different: row by row) each Cast their mask elements to
+// half at the work area's base and CompareScalar them with 0 (EQ; NE for the scalar-first
+// overload) over whole 128-lane repeats, every lane (the halves past the round included: the
+// mask is ignored by Compare there), the bits packed at the same base. mi(e): the mask element
+// of processed element e. Not modelled below the 1024 (+ packing) bytes the kit asserts.
+template <typename T, typename U, typename MaskIndex>
+void LeaveSelectScratch(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                        T scalar, const U* m, const AscendC::SelectWithBytesMaskShapeInfo& info,
+                        uint64_t n, bool packToTmp, bool rows, bool ne, MaskIndex mi) {
+  constexpr uint64_t kRep = 256, kLanes = kRep / sizeof(half);
+  uint8_t* s = tmp.HostPtr();
+  const uint64_t size = tmp.View().size_bytes;
+  const uint64_t row = uint64_t{info.srcLastAxis} * sizeof(U);
+  const uint64_t packBytes = packToTmp ? uint64_t{info.firstAxis} * row : 0;
+  const uint64_t base = packToTmp ? (n * sizeof(U) + 31) / 32 * 32 : 0;
+  if (size < 1024 + base) return;
+  for (uint64_t b = 0; b < kRep; b += sizeof(T)) std::memcpy(s + b, &scalar, sizeof(T));
+  for (uint64_t r = 0; r < info.firstAxis && packToTmp; ++r) {
+    std::memcpy(s + r * row,
+                reinterpret_cast<const uint8_t*>(m) + r * info.maskLastAxis * sizeof(U), row);
+  }
+  const uint64_t loop =
+      std::min<uint64_t>((size - base - kRep) / sizeof(half) / 32 * 32, 255 * kLanes);
+  uint8_t* w = s + base;
+  uint64_t reach = 0;
+  std::vector<uint8_t> bits;
+  const auto round = [&](uint64_t e0, uint64_t len) {
+    for (uint64_t j = 0; j < len; ++j) {
+      const U v = m[mi(e0 + j)];
+      half h;
+      if constexpr (sizeof(U) == 4) {
+        float f;
+        std::memcpy(&f, &v, sizeof(f));
+        h = Conv<half, float>(f, RoundMode::CAST_ODD);
+      } else if constexpr (sizeof(U) == 2) {
+        int16_t i;
+        std::memcpy(&i, &v, sizeof(i));
+        h = Conv<half, float>(static_cast<float>(i), RoundMode::CAST_RINT);
+      } else {
+        uint8_t b;
+        std::memcpy(&b, &v, 1);
+        h = half(static_cast<float>(b));
+      }
+      std::memcpy(w + sizeof(half) * j, &h, sizeof(half));
+    }
+    const uint64_t rep = (len + kLanes - 1) / kLanes;
+    bits.assign(rep * kLanes / 8, 0);
+    for (uint64_t k = 0; k < rep * kLanes; ++k) {
+      half h;
+      std::memcpy(&h, w + sizeof(half) * k, sizeof(half));
+      if ((F(h) == 0.0f) != ne) bits[k / 8] = static_cast<uint8_t>(bits[k / 8] | (1u << (k % 8)));
+    }
+    std::memcpy(w, bits.data(), bits.size());
+    reach = std::max({reach, sizeof(half) * len, uint64_t{bits.size()}});
+  };
+  const uint64_t seg = rows ? info.srcLastAxis : n, segs = rows ? info.firstAxis : 1;
+  for (uint64_t r = 0; r < segs && loop != 0; ++r) {
+    for (uint64_t off = 0; off < seg; off += loop) round(r * seg + off, std::min(loop, seg - off));
+  }
+  san::Instr rec(Pipe::kV, api, loc);
+  if (!rec) return;
+  rec.Write(s, std::max(kRep, packBytes));
+  if (reach != 0) rec.Write(w, reach);
+}
+
 // dst[e] = mask(e) is zero ? first(e) : second(e), e < the tensor operand's size.
 template <typename T, typename U, bool isReuseMask, bool scalarFirst>
 void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor,
@@ -126,11 +199,16 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
   U* m = mask.HostPtr();
   const T* in = tensor.HostPtr();
   T* out = dst.HostPtr();
+  const auto mi = [&info, pack](uint64_t e) {
+    return pack ? (e / info.srcLastAxis) * info.maskLastAxis + e % info.srcLastAxis : e;
+  };
   for (uint64_t e = 0; e < n; ++e) {
-    const uint64_t mi =
-        pack ? (e / info.srcLastAxis) * info.maskLastAxis + e % info.srcLastAxis : e;
     // Zero selects the first operand: the tensor in (src0, scalar), the scalar in (scalar, src1).
-    out[e] = MaskIsZero(m[mi], arch3510) != scalarFirst ? in[e] : scalar;
+    out[e] = MaskIsZero(m[mi(e)], arch3510) != scalarFirst ? in[e] : scalar;
+  }
+  if (!arch3510) {
+    LeaveSelectScratch<T, U>(kApi, loc, tmp, scalar, m, info, n, pack && !isReuseMask && !arch2002,
+                             arch2002 && pack, scalarFirst, mi);
   }
   if (packInPlace) {  // the device's GatherMask of the rows into the mask itself
     PackRows(reinterpret_cast<uint8_t*>(m), info.firstAxis,
