@@ -132,10 +132,10 @@ template <typename S>
 void Check(const Case& c, bool stack, uint32_t seed) {
   constexpr bool kInt4 = std::is_same_v<S, AscendC::int4b_t>;
   const uint32_t total = c.k * c.n;
-  const uint32_t tmpBytes = static_cast<uint32_t>(
-      static_cast<int64_t>(8) * c.offsetElems + 256 * int64_t{c.k} + c.tmpExtra);
-  const std::string what = std::string(kInt4 ? "int4b_t" : "int8_t") + " k " +
-                           std::to_string(c.k) + " n " + std::to_string(c.n) + " offset " +
+  const uint32_t tmpBytes = static_cast<uint32_t>(static_cast<int64_t>(8) * c.offsetElems +
+                                                  256 * int64_t{c.k} + c.tmpExtra);
+  const std::string what = std::string(kInt4 ? "int4b_t" : "int8_t") + " k " + std::to_string(c.k) +
+                           " n " + std::to_string(c.n) + " offset " +
                            std::to_string(c.offsetElems) + " scratch " + std::to_string(tmpBytes) +
                            (stack ? " (stack)" : " (sharedTmpBuffer)");
   Mem in;
@@ -166,9 +166,9 @@ TEST(AntiQuantBf16PerformanceScratch, Int8EveryShapeAndScratch) {
   lngrad::aicore::test::CheckedModeScope checked(true);
   uint32_t seed = 18001;
   const Case cases[] = {
-      {1, 64, 1, 64, 0},     {7, 96, 1, 96, 44},    {8, 32, 1, 32, 0},   {5, 160, 1, 160, 96},
-      {6, 96, 2, 192, 0},    {40, 32, 1, 48, 0},    {3, 64, 1, 80, 32},  {255, 64, 1, 64, 0},
-      {256, 32, 1, 32, 0},   {260, 96, 1, 96, 64},  {300, 32, 1, 48, 0}, {9, 224, 3, 672, 4000},
+      {1, 64, 1, 64, 0},   {7, 96, 1, 96, 44},   {8, 32, 1, 32, 0},   {5, 160, 1, 160, 96},
+      {6, 96, 2, 192, 0},  {40, 32, 1, 48, 0},   {3, 64, 1, 80, 32},  {255, 64, 1, 64, 0},
+      {256, 32, 1, 32, 0}, {260, 96, 1, 96, 64}, {300, 32, 1, 48, 0}, {9, 224, 3, 672, 4000},
   };
   for (const bool stack : {false, true}) {
     for (const Case& c : cases) {
@@ -181,8 +181,11 @@ TEST(AntiQuantBf16PerformanceScratch, Int8EveryShapeAndScratch) {
 TEST(AntiQuantBf16PerformanceScratch, Int4EveryShapeAndScratch) {
   lngrad::aicore::test::CheckedModeScope checked(true);
   uint32_t seed = 18501;
-  const Case cases[] = {{3, 64, 1, 64, 0},    {8, 128, 2, 256, 44}, {12, 64, 3, 192, 0},
-                        {260, 64, 1, 64, 32}, {1, 192, 1, 208, 0}};
+  const Case cases[] = {{3, 64, 1, 64, 0},
+                        {8, 128, 2, 256, 44},
+                        {12, 64, 3, 192, 0},
+                        {260, 64, 1, 64, 32},
+                        {1, 192, 1, 208, 0}};
   for (const bool stack : {false, true}) {
     for (const Case& c : cases) {
       if (stack && c.tmpExtra % 32 != 0) continue;

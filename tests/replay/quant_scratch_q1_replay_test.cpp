@@ -192,9 +192,8 @@ void PerChannel(const char* soc, uint32_t sc, uint32_t rows, uint32_t tmpBytes, 
   if (offScalar == 0.0f) offScalar = seed % 2 ? 0.625f : -3.5f;
   // With config.scaleCount and workLocalSize set but calcCount 0 the rows step by sc and run
   // config.scaleCount elements: the tensors hold that many, the last row reaches `ext`.
-  const uint32_t rowLen = cfg.calcCount == 0 && cfg.scaleCount != 0 && cfg.workLocalSize != 0
-                              ? cfg.scaleCount
-                              : sc;
+  const uint32_t rowLen =
+      cfg.calcCount == 0 && cfg.scaleCount != 0 && cfg.workLocalSize != 0 ? cfg.scaleCount : sc;
   const uint32_t ext = std::max(n, rows == 0 ? 0 : (rows - 1) * sc + rowLen);
   const uint32_t params = std::max(sc, rowLen);
   qs::QuantMem in;
@@ -337,8 +336,8 @@ TEST(QuantScratchReplay, CheckedModeRefusesWorkLocalSizeTheKitAsserts) {
 // the halves (inf, or NaN from 0 * inf and inf - inf), dst the int8 of them.
 TEST(QuantScratchReplay, ScalarsPastHalfRangeConvertAsStaticCast) {
   uint32_t seed = 4242;
-  const float big[][2] = {{7e4f, 0.5f},     {-1e5f, 1.0f},      {65520.0f, 0.0f}, {65519.0f, -2.0f},
-                          {1e-3f, 7e4f},    {0.25f, -65520.0f}, {-3e38f, 1e6f},   {2.0f, 65519.0f}};
+  const float big[][2] = {{7e4f, 0.5f},  {-1e5f, 1.0f},      {65520.0f, 0.0f}, {65519.0f, -2.0f},
+                          {1e-3f, 7e4f}, {0.25f, -65520.0f}, {-3e38f, 1e6f},   {2.0f, 65519.0f}};
   for (const char* soc : kSocs) {
     for (bool stack : {false, true}) {
       for (const auto& so : big) {
@@ -364,9 +363,9 @@ TEST(QuantScratchReplay, ConfigScaleCountRowsWithoutCalcCount) {
     for (bool stack : {false, true}) {
       for (uint32_t tmp : {kMinTmp, 1600u}) {
         for (bool offT : {false, true}) {
-          PerChannel<float, kRows64>(soc, 96, 3, tmp, stack, offT, ++seed);   // gaps
+          PerChannel<float, kRows64>(soc, 96, 3, tmp, stack, offT, ++seed);  // gaps
           PerChannel<half, kRows64>(soc, 96, 3, tmp, stack, offT, ++seed);
-          PerChannel<float, kRows64>(soc, 32, 5, tmp, stack, offT, ++seed);   // overlap
+          PerChannel<float, kRows64>(soc, 32, 5, tmp, stack, offT, ++seed);  // overlap
           PerChannel<half, kRows64>(soc, 32, 5, tmp, stack, offT, ++seed);
           PerChannel<float, kRows160>(soc, 64, 4, tmp, stack, offT, ++seed);  // overlap
           PerChannel<half, kRows160>(soc, 64, 4, tmp, stack, offT, ++seed);
@@ -389,8 +388,8 @@ TEST(QuantScratchReplay, CheckedModeRefusesRowsPastTheTensors) {
           src.SetSize(srcCount);
           LocalTensor<half> scale = ub.Get<half>(2);
           scale.SetSize(64);
-          AscendC::AscendQuant<half, false, kRows64>(ub.Get<int8_t>(0), src, tmp, scale,
-                                                     half(0.5f), 32, 128);
+          AscendC::AscendQuant<half, false, kRows64>(ub.Get<int8_t>(0), src, tmp, scale, half(0.5f),
+                                                     32, 128);
         },
         "Ascend910B1");
   };

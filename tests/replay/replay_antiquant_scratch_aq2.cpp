@@ -82,8 +82,8 @@ struct Ctx {
 // The source element row r, lane l of a Cast<half, int8_t / int4b_t> from element `base` with
 // the call's source repeat stride (int8_t: N bytes / 32 blocks; int4b_t: N / 2 / 32 blocks).
 uint64_t SrcElem(const Ctx& x, uint64_t base, uint32_t r, uint32_t l) {
-  const uint64_t repElems = x.c.int4 ? uint64_t{x.n / 2 / kBlk} * kBlk * 2
-                                     : uint64_t{x.n / kBlk} * kBlk;
+  const uint64_t repElems =
+      x.c.int4 ? uint64_t{x.n / 2 / kBlk} * kBlk * 2 : uint64_t{x.n / kBlk} * kBlk;
   return base + r * repElems + l;
 }
 
@@ -94,7 +94,7 @@ uint64_t DstElem(const Ctx& x, uint64_t base, uint32_t r, uint32_t l) {
 
 // AscendAntiQuantNoTransposePerformance: kc rows from element `base`, the slices of 64 columns.
 void Performance(Ctx& x, uint64_t base, uint32_t kc) {
-  const uint64_t posOS = uint64_t{x.n} * 4 * 2;         // N * sizeof(float) * 2
+  const uint64_t posOS = uint64_t{x.n} * 4 * 2;                 // N * sizeof(float) * 2
   const uint64_t posCast = posOS + uint64_t{kSliceN} * kc * 2;  // + 64 K halves
   for (uint32_t i = 0; i < x.n / kSliceN; ++i) {
     // Cast<half, int8/int4> normal mode, mask 64, kc repeats, dstRepStride 4 blocks.

@@ -360,7 +360,8 @@ void Bf16PerformanceScratch(const LocalTensor<uint8_t>& tmp, uint32_t k, uint64_
   for (uint64_t r0 = 0; r0 < k; r0 += 255) {
     const uint64_t kc = std::min<uint64_t>(255, k - r0), posCast = posOS + 128 * kc;
     for (uint64_t r = 0; align != 0 && r < kc; ++r) {
-      for (uint64_t l = 0; l < 64; ++l) putF(posOS + 256 * r + 4 * l, value(r0 + r, align - 64 + l));
+      for (uint64_t l = 0; l < 64; ++l)
+        putF(posOS + 256 * r + 4 * l, value(r0 + r, align - 64 + l));
     }
     for (uint64_t r = 0; r < kc; ++r) {
       for (uint64_t l = 0; l < tail; ++l) {
@@ -419,10 +420,7 @@ void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& s
   }
   Bf16PerformanceScratch(
       tmp, k, n, so, [&](uint64_t f) { return q::F(image(f)); },
-      [&](uint64_t row, uint64_t col) {
-        return q::F(BrcbSrcAt(src, row * rowStride + col));
-      },
-      loc);
+      [&](uint64_t row, uint64_t col) { return q::F(BrcbSrcAt(src, row * rowStride + col)); }, loc);
 }
 
 // 2201/2002 without transpose with an offset tensor: true where the half performance path runs
