@@ -151,12 +151,12 @@ std::string Name(const char* soc, const qs::QuantCall& c, bool stack) {
 
 // Per tensor: lngrad's call against ReplayQuantPerTensor.
 template <class T, const AscendQuantConfig& cfg = AscendC::ASCEND_QUANT_DEFAULT_CFG>
-void PerTensor(const char* soc, uint32_t n, uint32_t tmpBytes, bool stack, uint32_t seed) {
+void PerTensorWith(const char* soc, uint32_t n, uint32_t tmpBytes, bool stack, uint32_t seed,
+                   float scale, float offset) {
   qs::QuantCall c{
       std::is_same_v<T, half>, n, 0, tmpBytes, cfg.calcCount, cfg.offsetCount, cfg.scaleCount,
       cfg.workLocalSize};
   const uint32_t count = cfg.calcCount != 0 && cfg.workLocalSize != 0 ? cfg.calcCount : n;
-  const float scale = seed % 2 ? 0.3f : -2.0f, offset = seed % 3 ? 1.25f : -0.7f;
   qs::QuantMem in;
   in.src = Bytes<T>(seed, std::max(n, count), 180.0f);
   in.tmp.assign(tmpBytes, kFill);
@@ -170,28 +170,42 @@ void PerTensor(const char* soc, uint32_t n, uint32_t tmpBytes, bool stack, uint3
         st ? AscendC::AscendQuant<T, false, cfg>(d, s, scale, offset, n)
            : AscendC::AscendQuant<T, false, cfg>(d, s, t, scale, offset, n);
       });
-  ExpectSame(got, want, "AscendQuant per tensor" + Name<T>(soc, c, stack));
+  ExpectSame(got, want,
+             "AscendQuant per tensor, scale " + std::to_string(scale) + ", offset " +
+                 std::to_string(offset) + Name<T>(soc, c, stack));
+}
+
+template <class T, const AscendQuantConfig& cfg = AscendC::ASCEND_QUANT_DEFAULT_CFG>
+void PerTensor(const char* soc, uint32_t n, uint32_t tmpBytes, bool stack, uint32_t seed) {
+  PerTensorWith<T, cfg>(soc, n, tmpBytes, stack, seed, seed % 2 ? 0.3f : -2.0f,
+                        seed % 3 ? 1.25f : -0.7f);
 }
 
 // Per channel: scalar offset (withOffsetTensor false) or offset tensor.
 template <class T, const AscendQuantConfig& cfg = AscendC::ASCEND_QUANT_DEFAULT_CFG>
 void PerChannel(const char* soc, uint32_t sc, uint32_t rows, uint32_t tmpBytes, bool stack,
-                bool withOffsetTensor, uint32_t seed) {
+                bool withOffsetTensor, uint32_t seed, float offScalar = 0.0f) {
   const uint32_t n = sc * rows;
   qs::QuantCall c{
       std::is_same_v<T, half>, n, sc, tmpBytes, cfg.calcCount, cfg.offsetCount, cfg.scaleCount,
       cfg.workLocalSize};
-  const float offScalar = seed % 2 ? 0.625f : -3.5f;
+  if (offScalar == 0.0f) offScalar = seed % 2 ? 0.625f : -3.5f;
+  // With config.scaleCount and workLocalSize set but calcCount 0 the rows step by sc and run
+  // config.scaleCount elements: the tensors hold that many, the last row reaches `ext`.
+  const uint32_t rowLen =
+      cfg.calcCount == 0 && cfg.scaleCount != 0 && cfg.workLocalSize != 0 ? cfg.scaleCount : sc;
+  const uint32_t ext = std::max(n, rows == 0 ? 0 : (rows - 1) * sc + rowLen);
+  const uint32_t params = std::max(sc, rowLen);
   qs::QuantMem in;
-  in.src = Bytes<T>(seed, n, 150.0f);
-  in.scale = Bytes<T>(seed + 1, sc, 3.0f);
-  if (withOffsetTensor) in.offset = Bytes<T>(seed + 2, sc, 4.0f);
+  in.src = Bytes<T>(seed, ext, 150.0f);
+  in.scale = Bytes<T>(seed + 1, params, 3.0f);
+  if (withOffsetTensor) in.offset = Bytes<T>(seed + 2, params, 4.0f);
   in.tmp.assign(tmpBytes, kFill);
   qs::QuantMem want = in;
-  want.dst.assign(n + kPast, kSentinel);
+  want.dst.assign(ext + kPast, kSentinel);
   ASSERT_TRUE(qs::ReplayQuantPerChannel(c, offScalar, want));
   const qs::QuantMem got = RunKernel<T>(
-      soc, in, n + kPast, stack,
+      soc, in, ext + kPast, stack,
       [&](const LocalTensor<int8_t>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t,
           const LocalTensor<T>& scl, const LocalTensor<T>& off, bool st) {
         if (withOffsetTensor) {
@@ -203,7 +217,8 @@ void PerChannel(const char* soc, uint32_t sc, uint32_t rows, uint32_t tmpBytes, 
         }
       });
   ExpectSame(got, want,
-             std::string("AscendQuant per channel") + (withOffsetTensor ? " (offset tensor)" : "") +
+             std::string("AscendQuant per channel") +
+                 (withOffsetTensor ? " (offset tensor)" : ", offset " + std::to_string(offScalar)) +
                  Name<T>(soc, c, stack));
 }
 
@@ -313,6 +328,75 @@ TEST(QuantScratchReplay, CheckedModeRefusesWorkLocalSizeTheKitAsserts) {
   EXPECT_EQ(r.first, "quant_filter_arg") << r.second;
   EXPECT_NE(r.second.find("config.scaleCount 48 must be a multiple of 32"), std::string::npos)
       << r.second;
+}
+
+// The scalars past half's range (aq2): the kit converts scale and offset with
+// static_cast<half> (nearest even: 65519 -> 65504, 65520 and past -> +-inf), not with the
+// Cast's saturation; so does the per-channel scalar offset of a float call. The scratch holds
+// the halves (inf, or NaN from 0 * inf and inf - inf), dst the int8 of them.
+TEST(QuantScratchReplay, ScalarsPastHalfRangeConvertAsStaticCast) {
+  uint32_t seed = 4242;
+  const float big[][2] = {{7e4f, 0.5f},  {-1e5f, 1.0f},      {65520.0f, 0.0f}, {65519.0f, -2.0f},
+                          {1e-3f, 7e4f}, {0.25f, -65520.0f}, {-3e38f, 1e6f},   {2.0f, 65519.0f}};
+  for (const char* soc : kSocs) {
+    for (bool stack : {false, true}) {
+      for (const auto& so : big) {
+        PerTensorWith<float>(soc, 300, kMinTmp, stack, ++seed, so[0], so[1]);
+        PerTensorWith<half>(soc, 300, kMinTmp, stack, ++seed, so[0], so[1]);
+      }
+      for (float off : {7e4f, -65520.0f, 65519.0f, -1e9f}) {
+        PerChannel<float>(soc, 64, 3, kMinTmp, stack, false, ++seed, off);
+      }
+    }
+  }
+}
+
+// config.scaleCount and workLocalSize set, config.calcCount 0 (aq2): AscendQuantCalc steps the
+// rows by the runtime scaleCount, AscendQuantPerChannelImpl runs config.scaleCount elements in
+// each (chunks of workLocalSize): rows shorter than the step leave gaps in dst, longer ones
+// overlap (the later row wins) and the last runs past calCount.
+constexpr AscendQuantConfig kRows64 = {0, 64, 64, 96};
+constexpr AscendQuantConfig kRows160 = {0, 160, 160, 256};
+TEST(QuantScratchReplay, ConfigScaleCountRowsWithoutCalcCount) {
+  uint32_t seed = 9191;
+  for (const char* soc : kSocs) {
+    for (bool stack : {false, true}) {
+      for (uint32_t tmp : {kMinTmp, 1600u}) {
+        for (bool offT : {false, true}) {
+          PerChannel<float, kRows64>(soc, 96, 3, tmp, stack, offT, ++seed);  // gaps
+          PerChannel<half, kRows64>(soc, 96, 3, tmp, stack, offT, ++seed);
+          PerChannel<float, kRows64>(soc, 32, 5, tmp, stack, offT, ++seed);  // overlap
+          PerChannel<half, kRows64>(soc, 32, 5, tmp, stack, offT, ++seed);
+          PerChannel<float, kRows160>(soc, 64, 4, tmp, stack, offT, ++seed);  // overlap
+          PerChannel<half, kRows160>(soc, 64, 4, tmp, stack, offT, ++seed);
+          PerChannel<half, kRows160>(soc, 160, 2, tmp, stack, offT, ++seed);  // the rows
+        }
+      }
+    }
+  }
+}
+
+// Checked mode: the last row of config.scaleCount elements must lie within src and dst.
+TEST(QuantScratchReplay, CheckedModeRefusesRowsPastTheTensors) {
+  lngrad::aicore::test::CheckedModeScope checked(true);
+  const auto run = [](uint32_t srcCount) {
+    return lngrad::aicore::test::CheckOf(
+        [&](lngrad::aicore::test::Ub& ub) {
+          LocalTensor<uint8_t> tmp = ub.Get<uint8_t>(3);
+          tmp.SetSize(1024);
+          LocalTensor<half> src = ub.Get<half>(1);
+          src.SetSize(srcCount);
+          LocalTensor<half> scale = ub.Get<half>(2);
+          scale.SetSize(64);
+          AscendC::AscendQuant<half, false, kRows64>(ub.Get<int8_t>(0), src, tmp, scale, half(0.5f),
+                                                     32, 128);
+        },
+        "Ascend910B1");
+  };
+  EXPECT_EQ(run(160).first, "");  // rows at 0, 32, 64, 96, each 64 long: 160 elements
+  const auto r = run(128);
+  EXPECT_EQ(r.first, "tensor_bounds") << r.second;
+  EXPECT_NE(r.second.find("rows of config.scaleCount"), std::string::npos) << r.second;
 }
 
 }  // namespace

@@ -13,7 +13,11 @@
 // CastDeqscale, CastSrc, DequantMul, CastDst, CalculateByInner, AscendDequantImpl and
 // AscendDequantScalarImpl, the Calcount / NoCalcount forms; 2002 differs there only in the
 // type pairs it allows and in GetFP32CastMode, which only bfloat16 destinations see). No code is
-// shared with src/ or include/; the element conversions are replay.h's.
+// shared with src/ or include/; the element conversions are replay.h's. Session 18, helper aq2
+// re-read ascend_quant_pre_impl.h for the scalars (static_cast<half>: FloatToHalf, not the
+// Cast's saturation) and for the per-channel rows with config.scaleCount and workLocalSize set
+// but calcCount 0 (rows of the runtime scaleCount, each of config.scaleCount elements): this
+// replay already did both; its tests now exercise them.
 #pragma once
 
 #include <cstdint>

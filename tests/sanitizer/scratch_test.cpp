@@ -375,17 +375,19 @@ TEST(ScratchInitcheck, AntiQuantizeOn950LeavesTheScratchAlone) {
 }
 
 // Quantization (2201): AscendAntiQuant's bfloat16 performance path (not transposed, offset
-// tensor [1, 64], k 8): PreCast's floats and the slices' intermediates; the half forms leave
+// tensor [1, n], k 8): PreCast's floats and the slices' intermediates, modelled where lngrad
+// follows the path (n a multiple of 32: AntiQuantBf16PerformanceScratch), left to initcheck
+// where it does not (unchecked mode, n 40: the truncated strides); the half forms leave
 // sharedTmpBuffer alone (the kit's antiquant sample: half, N 128, k 8).
-void AntiQuantCall(Ops& o, bool bf16) {
+void AntiQuantCall(Ops& o, bool bf16, uint32_t n = 64) {
   LocalTensor<int8_t> src = o.b.ReinterpretCast<int8_t>();
-  src.SetSize(8 * 64);
-  const AntiQuantShapeInfo info{1, 64, 1, 64};
+  src.SetSize(8 * n);
+  const AntiQuantShapeInfo info{1, n, 1, n};
   if (bf16) {
     LocalTensor<bfloat16_t> off = o.c.ReinterpretCast<bfloat16_t>(),
                             scl = o.d.ReinterpretCast<bfloat16_t>();
-    off.SetSize(64);
-    scl.SetSize(64);
+    off.SetSize(n);
+    scl.SetSize(n);
     AscendAntiQuant<int8_t, bfloat16_t, false>(o.a.ReinterpretCast<bfloat16_t>(), src, off, scl,
                                                o.tmp, 8, info);
   } else {
@@ -396,8 +398,15 @@ void AntiQuantCall(Ops& o, bool bf16) {
                                          info);
   }
 }
-TEST(ScratchInitcheck, AscendAntiQuantBf16PerformancePathReadAfterTheCall) {
-  ExpectLoud(k910, "AscendAntiQuant", [](Ops& o) { AntiQuantCall(o, true); });
+TEST(ScratchInitcheck, AscendAntiQuantBf16PerformancePathUnfollowedReadAfterTheCall) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  ExpectLoud(k910, "AscendAntiQuant", [](Ops& o) { AntiQuantCall(o, true, 40); });
+  lngrad::aicore::SetCheckedMode(was);
+}
+TEST(ScratchInitcheck, AscendAntiQuantBf16PerformancePathIsModelledNotMarked) {
+  ExpectClean(
+      RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { AntiQuantCall(o, true); }).r);
 }
 TEST(ScratchInitcheck, AscendAntiQuantHalfLeavesTheScratchAlone) {
   ExpectClean(

@@ -288,7 +288,7 @@ void TensorForm(const LocalTensor<D>& dst, const LocalTensor<S>& src, const Loca
     q::AntiQuantPassAt(kApi, dst, src, &tmp, tmpMin, total,
                        {q::SpanOf(scale, gsRead * per),
                         offset == nullptr ? q::Span{nullptr, 0} : q::SpanOf(*offset, go * per)},
-                       loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt);
+                       loc, offset != nullptr, vectorSeq, offAt, scAt, srcAt, nCols, covered);
   });
   // bfloat16, AntiQuantOuterLoop's calls (scale-only; with an offset, the transposed fallback).
   if (std::is_same_v<D, bfloat16_t> && vectorSeq && (offset == nullptr || isTranspose)) {

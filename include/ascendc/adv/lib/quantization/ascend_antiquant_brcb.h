@@ -332,6 +332,56 @@ void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTens
       [&](uint64_t, uint64_t j) { return q::F(sp[j]); }, loc);
 }
 
+// What 2201's bfloat16 performance path leaves in its scratch (ascend_antiquant_impl.h
+// AscendAntiQuantNoTranspose, ascend_antiquant_c220_impl.h PreCast and
+// AscendAntiQuantNoTransposePerformance{,Tail}), written in the kit's order: PreCast's floats
+// (the image's first 2 So: the offset's So, then as many of the scale's); then each call of up to
+// 255 rows (kc) at row R0: its 64-column slices stage half(src) at byte 8 N + 128 kc + 128 r and
+// widen it to floats at 8 N + 256 r (over the halves), add and multiply in place, so the last
+// slice's float results (row r, lanes 0..63) stay; the N % 64 tail (normal mode, nTail lanes)
+// stages its halves at the same place, then writes its nTail floats per row over part of them
+// (the halves of lanes past those floats' bytes stay). image(f): float f of PreCast's floats;
+// srcVal(row, col): the source element the path reads for (row, col), as float.
+template <typename Image, typename SrcVal>
+void Bf16PerformanceScratch(const LocalTensor<uint8_t>& tmp, uint32_t k, uint64_t n, uint64_t so,
+                            Image&& image, SrcVal&& srcVal, lngrad::aicore::SrcLoc loc) {
+  std::byte* b = reinterpret_cast<std::byte*>(tmp.HostPtr());
+  std::vector<bool> written(tmp.GetSize(), false);
+  const auto put = [&](uint64_t at, const void* v, uint64_t bytes) {
+    std::memcpy(b + at, v, bytes);
+    std::fill_n(written.begin() + static_cast<std::ptrdiff_t>(at), bytes, true);
+  };
+  const auto putF = [&](uint64_t at, float v) { put(at, &v, 4); };
+  for (uint64_t j = 0; j < 2 * so; ++j) putF(4 * j, image(j));
+  const uint64_t tail = n % 64, align = n - tail, posOS = 8 * n;
+  const auto value = [&](uint64_t row, uint64_t col) {
+    return (srcVal(row, col) + image(col)) * image(n + col);
+  };
+  for (uint64_t r0 = 0; r0 < k; r0 += 255) {
+    const uint64_t kc = std::min<uint64_t>(255, k - r0), posCast = posOS + 128 * kc;
+    for (uint64_t r = 0; align != 0 && r < kc; ++r) {
+      for (uint64_t l = 0; l < 64; ++l)
+        putF(posOS + 256 * r + 4 * l, value(r0 + r, align - 64 + l));
+    }
+    for (uint64_t r = 0; r < kc; ++r) {
+      for (uint64_t l = 0; l < tail; ++l) {
+        const half h = half(srcVal(r0 + r, align + l));
+        put(posCast + 128 * r + 2 * l, &h, 2);
+      }
+    }
+    for (uint64_t r = 0; r < kc; ++r) {
+      for (uint64_t l = 0; l < tail; ++l) putF(posOS + 256 * r + 4 * l, value(r0 + r, align + l));
+    }
+  }
+  lngrad::aicore::san::Instr in(lngrad::aicore::Pipe::kV, "AscendAntiQuant", loc);
+  for (uint64_t at = 0; in && at < written.size();) {
+    uint64_t end = at;
+    while (end < written.size() && written[end]) ++end;
+    if (end > at) in.Write(b + at, end - at);
+    at = end + 1;
+  }
+}
+
 // 2201's bfloat16 performance path without transpose (PreCast, AscendAntiQuantNoTranspose
 // Performance{,Tail}): PreCast casts So = offset.GetSize() elements of the offset to scratch
 // floats [0, So) and as many of the scale (its counter mask is the offset's size) to [So, 2 So);
@@ -339,9 +389,9 @@ void Bf16NoTransposeFallback(const LocalTensor<bfloat16_t>& dst, const LocalTens
 // offset of more than N elements, e.g. [groups, N]), else scale[N + c - So]. int8_t rows are
 // read with the source repeat stride N / 32 blocks (truncated): for N a multiple of 16 but not of
 // 32 (unchecked mode; checked mode refuses it in NoTransposeWithOffset) and k up to 255, row r
-// of the call reads src[r * 32 * (N / 32) + c], inside the source. Its scratch (PreCast's floats
-// [0, 2 So), each slice's floats and staged halves in [8 N, 8 N + 256 min(k, 255)) bytes) is not
-// modelled: left to initcheck (LeaveScratch).
+// of the call reads src[r * 32 * (N / 32) + c], inside the source. The scratch as the kit leaves
+// it (Bf16PerformanceScratch) where lngrad follows the path (int4b_t N a multiple of 64, int8_t
+// of 32, or of 16 with k up to 255); elsewhere (unchecked mode only) left to initcheck.
 template <typename S>
 void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& src,
                      const LocalTensor<bfloat16_t>& offset, const LocalTensor<bfloat16_t>& scale,
@@ -361,9 +411,16 @@ void Bf16Performance(const LocalTensor<bfloat16_t>& dst, const LocalTensor<S>& s
       {q::SpanOf(offset, so), q::SpanOf(scale, so)}, loc, true, true,
       [&](uint64_t i) { return image(i % n); }, [&](uint64_t i) { return image(n + i % n); },
       [&](uint64_t i) { return i / n * rowStride + i % n; });
+  const bool followed = std::is_same_v<S, int4b_t> ? n % 64 == 0 : n % 32 == 0 || strided;
   const uint64_t slices = 8 * n + 256 * uint64_t{std::min<uint32_t>(k, 255)};
-  lngrad::aicore::math_detail::LeaveScratch("AscendAntiQuant", loc, tmp.View(),
-                                            std::max(8 * so, slices));
+  if (!followed || std::max(8 * so, slices) > tmp.GetSize()) {
+    lngrad::aicore::math_detail::LeaveScratch("AscendAntiQuant", loc, tmp.View(),
+                                              std::max(8 * so, slices));
+    return;
+  }
+  Bf16PerformanceScratch(
+      tmp, k, n, so, [&](uint64_t f) { return q::F(image(f)); },
+      [&](uint64_t row, uint64_t col) { return q::F(BrcbSrcAt(src, row * rowStride + col)); }, loc);
 }
 
 // 2201/2002 without transpose with an offset tensor: true where the half performance path runs

@@ -55,12 +55,15 @@ inline uint64_t HalfByteReadIndex(uint64_t i, uint64_t seg, uint64_t chunk) {
 }
 
 // The per-element pass: offAt(i) and scAt(i) give the offset and scale of flat element i,
-// srcAt(i) the source element it reads; vectorSeq as AntiQuantElem's.
+// srcAt(i) the source element it reads; vectorSeq as AntiQuantElem's. rowWritten < rowLen: the
+// sanitizer record names only the first rowWritten elements of each row of rowLen as written
+// (the caller puts back what the rest held).
 template <typename S, typename D, typename OffAt, typename ScAt, typename SrcIdx>
 void AntiQuantPassAt(const char* api, const AscendC::LocalTensor<D>& dst,
                      const AscendC::LocalTensor<S>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                      uint64_t tmpMin, uint64_t n, std::initializer_list<Span> params, SrcLoc loc,
-                     bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt, SrcIdx&& srcAt) {
+                     bool withOffset, bool vectorSeq, OffAt&& offAt, ScAt&& scAt, SrcIdx&& srcAt,
+                     uint64_t rowLen = 0, uint64_t rowWritten = 0) {
   CheckCount(api, src, n, "src");
   CheckCount(api, dst, n, "dst");
   if (tmp != nullptr) CheckTmp(api, *tmp, tmpMin);
@@ -73,7 +76,14 @@ void AntiQuantPassAt(const char* api, const AscendC::LocalTensor<D>& dst,
       for (const Span& s : reads) {
         if (s.bytes != 0) in.Read(s.p, s.bytes);
       }
-      in.Write(SpanOf(dst, n).p, SpanOf(dst, n).bytes);
+      if (rowLen != 0 && rowWritten < rowLen) {
+        const auto* p = static_cast<const std::byte*>(SpanOf(dst, n).p);
+        for (uint64_t r = 0; rowWritten != 0 && r < n / rowLen; ++r) {
+          in.Write(p + r * rowLen * sizeof(D), rowWritten * sizeof(D));
+        }
+      } else {
+        in.Write(SpanOf(dst, n).p, SpanOf(dst, n).bytes);
+      }
     }
   }
   D* out = dst.HostPtr();

@@ -3,7 +3,8 @@
 //
 // AscendQuant follows ascend_quant_pre_impl.h (arch 2201/2002): a float source is first Cast to
 // half (round to nearest even), then Muls by half(scale) and Adds half(offset) (per channel: Mul
-// by the scale tensor and Add the offset tensor or scalar, both as half), each one half
+// by the scale tensor and Add the offset tensor or scalar, both as half; the scalars converted
+// by static_cast<half>: nearest even, past 65504 +-inf, not the Cast's saturation), each one half
 // instruction (lngrad: the float result of the exact operands rounded to half once), then Cast
 // half -> int8 (CAST_NONE: ties to even, saturating). With a float scale tensor (and offset
 // tensor) the device converts it to half in place: its first scaleCount * 2 bytes hold the
@@ -44,9 +45,11 @@
 // least 512 bytes on 2201/2002 (GetAscendQuantMaxMinTmpSize's minimum), Quantize on arch 3510.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -179,6 +182,14 @@ std::vector<half> ChannelHalves(const AscendC::LocalTensor<T>& t, uint32_t count
   return h;
 }
 
+// The first count halves of a tensor's bytes (after ChannelHalves: the converted ones first).
+template <typename T>
+std::vector<half> HalvesOf(const AscendC::LocalTensor<T>& t, uint64_t count) {
+  std::vector<half> h(count);
+  if (count != 0) std::memcpy(h.data(), t.HostPtr(), count * sizeof(half));
+  return h;
+}
+
 template <typename T>
 void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst,
                         const AscendC::LocalTensor<T>& src,
@@ -193,20 +204,37 @@ void CheckQuantOperands(const char* api, const AscendC::LocalTensor<int8_t>& dst
   CheckTmp(api, tmp, Is3510() ? 0 : kAscendQuantTmpMin);
 }
 
-// dst[i] = int8(h(i)) for i < count, h(i) = ((half)src[i] * scale(i)) + offset(i); then the
-// scratch as the 2201/2002 sequence leaves it: the elements from `last` (the last row; 0 per
-// tensor) in chunks of splitBytes.
+// The 2201/2002 sequence's rows: `rows` rows `step` elements apart, each running `len`
+// elements (per tensor: one row of the count; per channel: rows of scaleCount, each of
+// config.scaleCount elements when it and config.workLocalSize are set, as
+// AscendQuantPerChannelImpl runs them whatever the runtime scaleCount).
+struct QuantRows {
+  uint64_t rows, step, len;
+  uint64_t Extent() const { return rows == 0 ? 0 : (rows - 1) * step + len; }
+};
+
+// dst[r * step + j] = int8(h) for each row r in order and j < len, h = ((half)src[r * step + j]
+// * scale(j)) + offset(j) (a later row's element overwrites an earlier's, as on the device);
+// then the scratch as the 2201/2002 sequence leaves it: the last row's elements in chunks of
+// splitBytes.
 template <typename T, typename ScaleAt, typename OffsetAt>
 void QuantLoop(const char* api, SrcLoc loc, const AscendC::LocalTensor<int8_t>& dst,
                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
-               uint64_t count, uint64_t last, uint64_t splitBytes, ScaleAt&& scaleAt,
-               OffsetAt&& offsetAt) {
+               const QuantRows& r, uint64_t splitBytes, ScaleAt&& scaleAt, OffsetAt&& offsetAt) {
   int8_t* out = dst.HostPtr();
   const T* in = src.HostPtr();
-  const auto h = [&](uint64_t i) { return HAdd(HMul(ToHalfSrc(in[i]), scaleAt(i)), offsetAt(i)); };
-  for (uint64_t i = 0; i < count; ++i) out[i] = Conv<int8_t, half>(h(i), RoundMode::CAST_RINT);
-  LeaveQuantScratch(api, loc, tmp, count - last, splitBytes,
-                    [&](uint64_t j) { return h(last + j); });
+  const auto h = [&](uint64_t e, uint64_t j) {
+    return HAdd(HMul(ToHalfSrc(in[e]), scaleAt(j)), offsetAt(j));
+  };
+  for (uint64_t row = 0; row < r.rows; ++row) {
+    for (uint64_t j = 0; j < r.len; ++j) {
+      const uint64_t e = row * r.step + j;
+      out[e] = Conv<int8_t, half>(h(e, j), RoundMode::CAST_RINT);
+    }
+  }
+  if (r.rows == 0) return;
+  const uint64_t last = (r.rows - 1) * r.step;
+  LeaveQuantScratch(api, loc, tmp, r.len, splitBytes, [&](uint64_t j) { return h(last + j, j); });
 }
 
 // The float value v as an fp8 destination: CAST_RINT, saturating (RegCastSaturates).
@@ -284,10 +312,11 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
   q::CheckQuantOperands("AscendQuant", dstTensor, srcTensor, sharedTmpBuffer, n);
   q::CheckWorkLocalSize("AscendQuant", sharedTmpBuffer, config.workLocalSize, kStatic);
   q::Record("AscendQuant", loc, {q::SpanOf(srcTensor, n)}, {q::SpanOf(dstTensor, n)});
-  const half hs = q::Conv<half, float>(scale, RoundMode::CAST_NONE);
-  const half ho = q::Conv<half, float>(offset, RoundMode::CAST_NONE);
+  // static_cast<half>(scale), static_cast<half>(offset): nearest even, +-inf past 65504.
+  const half hs = half(scale);
+  const half ho = half(offset);
   q::QuantLoop(
-      "AscendQuant", loc, dstTensor, srcTensor, sharedTmpBuffer, n, 0,
+      "AscendQuant", loc, dstTensor, srcTensor, sharedTmpBuffer, q::QuantRows{1, 0, n},
       kStatic ? config.workLocalSize : sharedTmpBuffer.GetSize(), [&](uint64_t) { return hs; },
       [&](uint64_t) { return ho; });
 }
@@ -323,6 +352,31 @@ void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& src
 
 namespace lngrad_quant {
 
+// The sanitizer record of the per-channel rows: src and the scale (offset) halves they read,
+// dst's rows written (one span where they touch or overlap, else one a row).
+template <typename T>
+void RecordPerChannel(const char* api, lngrad::aicore::SrcLoc loc, const LocalTensor<int8_t>& dst,
+                      const LocalTensor<T>& src, const LocalTensor<T>& scaleTensor,
+                      const LocalTensor<T>* offsetTensor,
+                      const lngrad::aicore::quant_detail::QuantRows& rows) {
+  namespace q = lngrad::aicore::quant_detail;
+  const uint64_t paramBytes = std::max<uint64_t>(rows.step * sizeof(T), rows.len * sizeof(half));
+  std::vector<q::Span> reads = {q::SpanOf(src, rows.Extent()),
+                                q::Span{scaleTensor.View().ptr, paramBytes}};
+  if (offsetTensor != nullptr) {
+    reads.push_back(q::Span{offsetTensor->View().ptr, paramBytes});
+  }
+  std::vector<q::Span> writes;
+  if (rows.len >= rows.step) {
+    writes.push_back(q::SpanOf(dst, rows.Extent()));
+  } else {
+    for (uint64_t r = 0; r < rows.rows; ++r) {
+      writes.push_back(q::Span{dst.View().ptr + r * rows.step, rows.len});
+    }
+  }
+  q::RecordSpans(api, loc, reads, writes);
+}
+
 // The shared body of the per-channel forms: offsetTensor null means the scalar offset.
 template <typename T, const AscendQuantConfig& config>
 void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
@@ -343,34 +397,42 @@ void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
   const uint32_t sc = kStatic ? config.scaleCount : scaleCount;
   const uint32_t n = kStatic ? config.calcCount : calCount;
   q::CheckQuantOperands(kApi, dst, src, tmp, n);
-  q::CheckCount(kApi, scaleTensor, sc, "scaleTensor");
+  q::CheckCount(kApi, scaleTensor, std::max(sc, config.scaleCount), "scaleTensor");
   q::Require(sc > 0 && n % sc == 0, kApi,
              "calCount " + std::to_string(n) + " must be a nonzero multiple of scaleCount " +
                  std::to_string(sc));
   if (offsetTensor != nullptr) {
     const uint32_t oc = kStatic ? config.offsetCount : offsetCount;
-    q::CheckCount(kApi, *offsetTensor, oc, "offsetTensor");
+    q::CheckCount(kApi, *offsetTensor, std::max(oc, config.scaleCount), "offsetTensor");
     q::Require(oc == sc, kApi, "offsetCount must equal scaleCount");
   }
-  q::Record(kApi, loc,
-            {q::SpanOf(src, n), q::SpanOf(scaleTensor, sc),
-             offsetTensor != nullptr ? q::SpanOf(*offsetTensor, sc) : q::Span{nullptr, 0}},
-            {q::SpanOf(dst, n)});
   // AscendQuantPerChannelImpl chunks each row by config.workLocalSize when it and
-  // config.scaleCount are set, else by the scratch's size.
+  // config.scaleCount are set, else by the scratch's size; with both set it runs
+  // config.scaleCount elements a row, also where the rows step by the runtime scaleCount
+  // (config.calcCount 0): rows overlap (the later wins) or leave gaps, and the last runs past n.
   constexpr bool kWork = config.workLocalSize != 0 && config.scaleCount != 0;
   q::CheckWorkLocalSize(kApi, tmp, config.workLocalSize, kWork);
   q::Require(config.scaleCount % 32 == 0, kApi,
              "config.scaleCount " + std::to_string(config.scaleCount) +
                  " must be a multiple of 32 (IsQuantConfigValid)");
-  const std::vector<half> hs = q::ChannelHalves(scaleTensor, sc);
-  const std::vector<half> ho = offsetTensor != nullptr
-                                   ? q::ChannelHalves(*offsetTensor, sc)
-                                   : std::vector<half>(sc, q::ToHalfSrc(offset));
+  const q::QuantRows rows{sc == 0 ? 0 : n / sc, sc, kWork ? config.scaleCount : sc};
+  if (rows.Extent() > n) {
+    q::CheckCount(kApi, src, rows.Extent(), "srcTensor (the rows of config.scaleCount)");
+    q::CheckCount(kApi, dst, rows.Extent(), "dstTensor (the rows of config.scaleCount)");
+  }
+  RecordPerChannel(kApi, loc, dst, src, scaleTensor, offsetTensor, rows);
+  // The halves the rows multiply by (add): the tensor's first sc elements converted (a float
+  // tensor in place), then its bytes as halves (a row longer than sc reads on).
+  q::ChannelHalves(scaleTensor, sc);
+  const std::vector<half> hs = q::HalvesOf(scaleTensor, rows.len);
+  std::vector<half> ho(rows.len, static_cast<half>(offset));  // static_cast<half>: IEEE
+  if (offsetTensor != nullptr) {
+    q::ChannelHalves(*offsetTensor, sc);
+    ho = q::HalvesOf(*offsetTensor, rows.len);
+  }
   q::QuantLoop(
-      kApi, loc, dst, src, tmp, n, n == 0 ? 0 : n - sc,
-      kWork ? config.workLocalSize : tmp.GetSize(), [&](uint64_t i) { return hs[i % sc]; },
-      [&](uint64_t i) { return ho[i % sc]; });
+      kApi, loc, dst, src, tmp, rows, kWork ? config.workLocalSize : tmp.GetSize(),
+      [&](uint64_t j) { return hs[j]; }, [&](uint64_t j) { return ho[j]; });
 }
 
 }  // namespace lngrad_quant

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "lib/math/math_common.h"
 #include "lngrad_aicore/ctrl.h"
@@ -160,8 +161,9 @@ Span SpanOf(const AscendC::LocalTensor<T>& t, uint64_t count) {
 
 // Records the pass on the vector pipe for the sanitizer and leaves the mask as the vendor's
 // sequences do (Normal mode, full mask).
-inline void Record(const char* api, SrcLoc loc, std::initializer_list<Span> reads,
-                   std::initializer_list<Span> writes) {
+// RecordSpans takes the lists built at run time (several spans of one destination).
+inline void RecordSpans(const char* api, SrcLoc loc, const std::vector<Span>& reads,
+                        const std::vector<Span>& writes) {
   detail::RestoreMaskAfterCount(detail::MaskContext(api));
   san::Instr in(Pipe::kV, api, loc);
   if (!in) return;
@@ -171,6 +173,10 @@ inline void Record(const char* api, SrcLoc loc, std::initializer_list<Span> read
   for (const Span& s : writes) {
     if (s.bytes != 0) in.Write(s.p, s.bytes);
   }
+}
+inline void Record(const char* api, SrcLoc loc, std::initializer_list<Span> reads,
+                   std::initializer_list<Span> writes) {
+  RecordSpans(api, loc, std::vector<Span>(reads), std::vector<Span>(writes));
 }
 
 // Where the scale (offset) of element [i, j] of an [m, n] source lies for the policies of
