@@ -38,6 +38,7 @@
 
 #include "lib/math/math_steps.h"
 #include "lib/math/power_3510.h"
+#include "lib/math/power_scratch.h"
 
 namespace AscendC {
 
@@ -172,16 +173,35 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
     }
     return PowerOf<T, kAlgo>(x, y);
   };
+  // Float on 2201/2002 writes what the device leaves in the scratch (PowerFloatScratch).
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  constexpr PassScratch kS = kFloat ? PassScratch::kModelled : PassScratch::kUnmodelled;
   if constexpr (kBaseT && kExpT) {
-    BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
+    BinaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
   } else if constexpr (kBaseT) {
-    UnaryPass("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
-              [&of, y = exp](T x) { return of(x, y); });
+    UnaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
+                  [&of, y = exp](T x) { return of(x, y); });
   } else {
-    UnaryPass("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
-              [&of, x = base](T y) { return of(x, y); });
+    UnaryPass<kS>("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
+                  [&of, x = base](T y) { return of(x, y); });
   }
   work.Record(loc);
+  if constexpr (kFloat) {
+    const AscendC::LocalTensor<float>* b = nullptr;
+    const AscendC::LocalTensor<float>* e = nullptr;
+    float scalar = 0.0f;
+    if constexpr (kBaseT) {
+      b = &base;
+    } else {
+      scalar = base;
+    }
+    if constexpr (kExpT) {
+      e = &exp;
+    } else {
+      scalar = exp;
+    }
+    PowerFloatScratch(tmp, !kBaseT, !kExpT).Run("Power", loc, b, e, scalar, count);
+  }
 }
 
 }  // namespace lngrad::aicore::math_detail
