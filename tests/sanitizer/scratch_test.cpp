@@ -237,12 +237,32 @@ TEST(ScratchInitcheck, MathOn2201ScratchIsModelledNotMarked) {
               }).r);
 }
 
-// Math (2201): Power<float> on two tensors (Asinh before its scratch was modelled).
+// Math (2201): Power<half> on two tensors (Asinh before its scratch was modelled, then
+// Power<float> before its scratch was).
 TEST(ScratchInitcheck, PowerTensorsReadAfterTheCall) {
   ExpectLoud(k910, "Power", [](Ops& o) {
-    Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
-                 o.c.ReinterpretCast<float>(), o.tmp, 256);
+    Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                o.c.ReinterpretCast<half>(), o.tmp, 256);
   });
+}
+
+// Math (2201, 2002): Power<float>'s three forms write what the kit's rounds leave in the
+// scratch (PowerFloatScratch): reading it afterwards is clean.
+TEST(ScratchInitcheck, PowerFloatScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                               o.c.ReinterpretCast<float>(), o.tmp, 256);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), 3.0f,
+                               o.tmp, 256);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), -2.0f, o.b.ReinterpretCast<float>(),
+                               o.tmp, 256);
+                }).r);
+  }
 }
 
 // Math (2201, 2002): Fmod (half; float on 2002, whose Trunc goes through int32 words there; float
