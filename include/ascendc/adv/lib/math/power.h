@@ -24,7 +24,9 @@
 // a negative exponent by its special cases (PowerInt). DOUBLE_FLOAT_TECH leaves its
 // intermediates in the scratch as the 950 does (PowerScratch3510; the kit's minimum, 12 bytes an
 // element, is short of them for a count not a multiple of 32: the device's overrun).
-// The config is the 950's (off it the 2201 sequence runs whatever it says).
+// The config is the 950's (off it the 2201 sequence runs whatever it says). Float on 2201/2002
+// leaves in the scratch what the kit's rounds leave there (power_scratch.h); half and int32 there
+// are still marked unmodelled (initcheck).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
