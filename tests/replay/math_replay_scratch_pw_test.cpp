@@ -200,4 +200,159 @@ TEST(MathScratchPw, PowerFloatScalarSpecials) {
   }
 }
 
+// Power<half>: the same comparison with binary16 sources (every pattern in turn as x, random
+// patterns as y), the result's halves, the whole scratch.
+struct GotH {
+  std::vector<half> dst, x, y;
+  std::vector<uint8_t> tmp;
+};
+
+GotH RunHalf(const char* soc, int form, const std::vector<half>& x, const std::vector<half>& y,
+             uint32_t count, uint32_t tmpBytes, bool stack) {
+  GotH g;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = soc;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bx, by, bd, bt, filler;
+    const uint32_t ns = static_cast<uint32_t>(x.size());
+    pipe.InitBuffer(bx, Aligned32(ns * 2));
+    pipe.InitBuffer(by, Aligned32(ns * 2));
+    pipe.InitBuffer(bd, Aligned32(ns * 2));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<half> sx = bx.Get<half>(ns), sy = by.Get<half>(ns), d = bd.Get<half>(ns);
+    std::copy(x.begin(), x.end(), sx.HostPtr());
+    std::copy(y.begin(), y.end(), sy.HostPtr());
+    const uint16_t sentinel = 0x5a5b;
+    for (uint32_t i = 0; i < ns; ++i) std::memcpy(d.HostPtr() + i, &sentinel, 2);
+    std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
+    if (form == 0) {
+      if (stack)
+        AscendC::Power<half>(d, sx, sy, count);
+      else
+        AscendC::Power<half>(d, sx, sy, tmp, count);
+    } else if (form == 1) {
+      if (stack)
+        AscendC::Power<half>(d, sx, y[0], count);
+      else
+        AscendC::Power<half>(d, sx, y[0], tmp, count);
+    } else {
+      if (stack)
+        AscendC::Power<half>(d, x[0], sy, count);
+      else
+        AscendC::Power<half>(d, x[0], sy, tmp, count);
+    }
+    g.dst.assign(d.HostPtr(), d.HostPtr() + ns);
+    g.x.assign(sx.HostPtr(), sx.HostPtr() + ns);
+    g.y.assign(sy.HostPtr(), sy.HostPtr() + ns);
+    if (stack) {
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+    }
+    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return g;
+}
+
+// Halves bit for bit, except that two NaNs match.
+void ExpectHalves(const std::vector<half>& got, const std::vector<half>& want,
+                  const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    uint16_t a, b;
+    std::memcpy(&a, &got[i], 2);
+    std::memcpy(&b, &want[i], 2);
+    const bool nans = (a & 0x7fff) > 0x7c00 && (b & 0x7fff) > 0x7c00;
+    if (a == b || nans) continue;
+    ADD_FAILURE() << what << ": element " << i << " differs: lngrad 0x" << std::hex << a
+                  << ", replay 0x" << b;
+    return;
+  }
+}
+
+void CompareHalf(const char* soc, int form, const std::vector<half>& x, const std::vector<half>& y,
+                 uint32_t count, uint32_t tmpBytes, bool stack) {
+  const std::string what = std::string("Power<half> form ") + std::to_string(form) + " on " + soc +
+                           ", count " + std::to_string(count) + ", scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)");
+  std::vector<half> want_dst(x.size());
+  const uint16_t sentinel = 0x5a5b;
+  for (auto& h : want_dst) std::memcpy(&h, &sentinel, 2);
+  std::vector<uint8_t> want_tmp(tmpBytes, kFill);
+  const bool is2002 = std::string(soc) == "Ascend310P1";
+  ASSERT_TRUE(rp::ReplayPowerHalfScratch(is2002, form, reinterpret_cast<const rp::Half*>(x.data()),
+                                         reinterpret_cast<const rp::Half*>(y.data()),
+                                         reinterpret_cast<rp::Half*>(want_dst.data()), count,
+                                         want_tmp.data(), tmpBytes))
+      << what;
+  const GotH got = RunHalf(soc, form, x, y, count, tmpBytes, stack);
+  ExpectHalves(got.dst, want_dst, what + " dst");
+  ExpectHalves(got.x, x, what + " x");
+  ExpectHalves(got.y, y, what + " y");
+  ASSERT_EQ(got.tmp.size(), want_tmp.size()) << what;
+  ExpectBytes(got.tmp.data(), want_tmp.data(), tmpBytes, what + " scratch");
+}
+
+std::vector<half> Halves(uint32_t seed, size_t n, bool every) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> bits(0, 65535);
+  std::uniform_int_distribution<int> small(-6, 6);
+  std::vector<half> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int k = static_cast<int>(gen() % 4);
+    uint16_t b = every ? static_cast<uint16_t>(seed * 4099u + i) : static_cast<uint16_t>(bits(gen));
+    if (!every && k == 0) {  // small integers, so that the sign and parity paths are taken
+      const half h(static_cast<float>(small(gen)));
+      std::memcpy(&b, &h, 2);
+    }
+    std::memcpy(&v[i], &b, 2);
+  }
+  return v;
+}
+
+void SweepHalf(int form) {
+  uint32_t seed = 17 + 100 * static_cast<uint32_t>(form);
+  const uint32_t min = 2048;  // GetPowerMaxMinTmpSize's minimum for half (2201)
+  for (const char* soc : kSocs) {
+    for (bool stack : {false, true}) {
+      for (uint32_t tmp : Sizes(min, stack)) {
+        for (uint32_t n : kCounts) {
+          ++seed;
+          std::vector<half> x = Halves(seed, n + kPast, true);
+          std::vector<half> y = Halves(seed * 7 + 3, n + kPast, false);
+          if (form == 2) std::swap(x, y);
+          CompareHalf(soc, form, x, y, n, tmp, stack);
+          if (::testing::Test::HasFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST(MathScratchPw, PowerHalfTensorTensor) { SweepHalf(0); }
+TEST(MathScratchPw, PowerHalfTensorScalar) { SweepHalf(1); }
+TEST(MathScratchPw, PowerHalfScalarTensor) { SweepHalf(2); }
+
+// Every binary16 pattern as the tensor operand (four slices of 16384), on both socs.
+TEST(MathScratchPw, PowerHalfEveryPattern) {
+  constexpr uint32_t kSlice = 16384;
+  for (const char* soc : kSocs) {
+    for (uint32_t start = 0; start < 65536; start += kSlice) {
+      std::vector<half> x(kSlice + kPast);
+      for (uint32_t i = 0; i < x.size(); ++i) {
+        const uint16_t b = static_cast<uint16_t>(start + i);
+        std::memcpy(&x[i], &b, 2);
+      }
+      const std::vector<half> y = Halves(start + 5, x.size(), false);
+      CompareHalf(soc, 0, x, y, kSlice, 49152, false);
+      CompareHalf(soc, 0, y, x, kSlice, 20000, false);
+      CompareHalf(soc, 1, x, std::vector<half>(x.size(), half(-3.0f)), kSlice, 2048 + 44, false);
+      CompareHalf(soc, 2, std::vector<half>(x.size(), half(-2.0f)), x, kSlice, 2048, false);
+    }
+  }
+}
+
 }  // namespace

@@ -92,6 +92,76 @@ class Run {
   uint32_t bytes_;
 };
 
+// CommonPowerF over one round of len elements: tmp1 at word p, chunk s; X(k) / Y(k) the
+// operands' lane k; d gets the result.
+template <class XF, class YF>
+void CommonPowerF(Run& run, bool arch2002, uint32_t p, uint32_t s, uint32_t len, XF X, YF Y,
+                  float* d) {
+  const uint32_t t1 = p, t2 = p + s, t3 = p + 2 * s, t4 = p + 3 * s;
+  const uint32_t m1 = (p + (arch2002 ? 4 : 3) * s) * 4, m2 = m1 + s, m3 = m2 + s, fiy = m3 + s;
+  const uint32_t rep = (len * 4 + 255) / 256;
+  const auto W = [&](uint32_t base) {
+    return [&run, base](uint32_t k) { return run.Get(base + k); };
+  };
+  // InitDst.
+  for (uint32_t j = 0; j < len; ++j) d[j] = std::fabs(X(j));
+  for (uint32_t j = 0; j < len; ++j) d[j] = math_ops::LnF(d[j]);
+  for (uint32_t j = 0; j < len; ++j) d[j] = Y(j) * d[j];
+  for (uint32_t j = 0; j < len; ++j) d[j] = math_ops::ExpF(d[j]);
+  // DetermineSign.
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Rnd(run.Get(t1 + j), false));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Get(t1 + j) * 0.5f);
+  for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Rnd(run.Get(t2 + j), true));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Get(t2 + j) * 2.0f);
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) - run.Get(t2 + j));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) * -2.0f);
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) + 1.0f);
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Rnd(run.Get(t1 + j), false));
+  // GenMaskForSign: GrepSignBit into tmpMask1.
+  if (arch2002) {
+    for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, 0x80000000u);
+    for (uint32_t j = 0; j < len; ++j) run.SetBits(t4 + j, 0x3f800000u);
+    for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, FBits(X(j)) & run.GetBits(t2 + j));
+    for (uint32_t j = 0; j < len; ++j)
+      run.SetBits(t2 + j, run.GetBits(t4 + j) | run.GetBits(t2 + j));
+    run.Cmp(m1, rep, W(t2), [](float v) { return v < 0.0f; });
+  } else {
+    for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, FBits(X(j)) >> 31);
+    run.Cmp(
+        m1, rep, [&](uint32_t k) { return run.GetBits(t2 + k); },
+        [](uint32_t v) { return static_cast<int32_t>(v) == 1; });
+  }
+  for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, std::fabs(Y(j)));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, run.Rnd(run.Get(t2 + j), false));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, run.Get(t2 + j) - run.Get(t3 + j));
+  for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, std::fabs(run.Get(t3 + j)));
+  run.Cmp(fiy, rep, W(t3), [](float v) { return v < 0.00000001f; });
+  run.Words(m1, fiy, m1, len, false);
+  // VselPowerTensorScalar into tmpTensor2, then the Mul.
+  for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Bit(m1, j) ? run.Get(t1 + j) : run.Get(0));
+  for (uint32_t j = 0; j < len; ++j) d[j] = run.Get(t2 + j) * d[j];
+  // GenMaskForOne.
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
+  run.Cmp(m1, rep, W(t1), [](float v) { return v != 0.0f; });
+  run.Cmp(m2, rep, X, [](float v) { return v != 1.0f; });
+  run.Words(m1, m2, m1, len, false);
+  run.Cmp(m2, rep, X, [](float v) { return v != -1.0f; });
+  run.Cmp(m3, rep, W(t1), [](float v) { return v != kInf; });
+  run.Words(m2, m3, m2, len, true);
+  run.Words(m1, m2, m1, len, false);
+  for (uint32_t j = 0; j < len; ++j) d[j] = run.Bit(m1, j) ? d[j] : run.Get(0);
+  // GenMaskForNan.
+  for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
+  run.Cmp(m1, rep, W(t1), [](float v) { return v == kInf; });
+  run.Words(m1, fiy, m1, len, true);
+  run.Cmp(m2, rep, X, [](float v) { return v >= 0.0f; });
+  run.Cmp(m3, rep, X, [](float v) { return v == -kInf; });
+  run.Words(m2, m3, m2, len, true);
+  run.Words(m1, m2, m1, len, true);
+  for (uint32_t j = 0; j < len; ++j) d[j] = run.Bit(m1, j) ? d[j] : run.Get(8);
+}
+
 }  // namespace
 
 bool ReplayPowerFloatScratch(bool arch2002, int form, const float* x, const float* y, float* dst,
@@ -110,77 +180,44 @@ bool ReplayPowerFloatScratch(bool arch2002, int form, const float* x, const floa
     for (uint32_t j = 0; j < s; ++j) run.Set(64 + j, v);  // Duplicate into stackSrc
     p = 64 + s;
   }
-  const uint32_t t1 = p, t2 = p + s, t3 = p + 2 * s, t4 = p + 3 * s;
-  const uint32_t m1 = (p + (arch2002 ? 4 : 3) * s) * 4, m2 = m1 + s, m3 = m2 + s, fiy = m3 + s;
   for (uint32_t off = 0; off < n; off += s) {
     const uint32_t len = std::min(s, n - off);
-    const uint32_t rep = (len * 4 + 255) / 256;
-    // The operands' lane k of this round.
     const auto X = [&](uint32_t k) { return form == 2 ? run.Get(64 + k) : x[off + k]; };
     const auto Y = [&](uint32_t k) { return form == 1 ? run.Get(64 + k) : y[off + k]; };
-    const auto W = [&](uint32_t base) {
-      return [&run, base](uint32_t k) { return run.Get(base + k); };
-    };
-    // InitDst.
-    std::vector<float> d(len);
-    for (uint32_t j = 0; j < len; ++j) d[j] = std::fabs(X(j));
-    for (uint32_t j = 0; j < len; ++j) d[j] = math_ops::LnF(d[j]);
-    for (uint32_t j = 0; j < len; ++j) d[j] = Y(j) * d[j];
-    for (uint32_t j = 0; j < len; ++j) d[j] = math_ops::ExpF(d[j]);
-    // DetermineSign.
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Rnd(run.Get(t1 + j), false));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Get(t1 + j) * 0.5f);
-    for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Rnd(run.Get(t2 + j), true));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, run.Get(t2 + j) * 2.0f);
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) - run.Get(t2 + j));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) * -2.0f);
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Get(t1 + j) + 1.0f);
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, run.Rnd(run.Get(t1 + j), false));
-    // GenMaskForSign: GrepSignBit into tmpMask1.
-    if (arch2002) {
-      for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, 0x80000000u);
-      for (uint32_t j = 0; j < len; ++j) run.SetBits(t4 + j, 0x3f800000u);
-      for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, FBits(X(j)) & run.GetBits(t2 + j));
-      for (uint32_t j = 0; j < len; ++j)
-        run.SetBits(t2 + j, run.GetBits(t4 + j) | run.GetBits(t2 + j));
-      run.Cmp(m1, rep, W(t2), [](float v) { return v < 0.0f; });
-    } else {
-      for (uint32_t j = 0; j < len; ++j) run.SetBits(t2 + j, FBits(X(j)) >> 31);
-      run.Cmp(
-          m1, rep, [&](uint32_t k) { return run.GetBits(t2 + k); },
-          [](uint32_t v) { return static_cast<int32_t>(v) == 1; });
+    CommonPowerF(run, arch2002, p, s, len, X, Y, dst + off);
+  }
+  return true;
+}
+
+bool ReplayPowerHalfScratch(bool arch2002, int form, const Half* x, const Half* y, Half* dst,
+                            uint32_t n, uint8_t* scratch, uint32_t tmpBytes) {
+  if (tmpBytes < 256) return false;
+  const uint32_t s = (tmpBytes - 256) / 4 / (arch2002 ? 8u : 7u) / 32 * 32;
+  if (s == 0) return false;
+  Run run(arch2002, scratch, tmpBytes);
+  const uint32_t src0 = 64, src1 = 64 + s, sdst = 64 + 2 * s, p = 64 + 3 * s;
+  for (uint32_t w = 0; w < 8; ++w) run.Set(w, 1.0f);
+  for (uint32_t w = 8; w < 16; ++w) run.SetBits(w, 0x7fc00000u);
+  // The scalar forms Duplicate the widened scalar over a chunk of stackSrc1 / stackSrc0.
+  if (form == 1) {
+    for (uint32_t j = 0; j < s; ++j) run.Set(src1 + j, HalfToFloat(y[0]));
+  } else if (form == 2) {
+    for (uint32_t j = 0; j < s; ++j) run.Set(src0 + j, HalfToFloat(x[0]));
+  }
+  std::vector<float> d(s);
+  for (uint32_t off = 0; off < n; off += s) {
+    const uint32_t len = std::min(s, n - off);
+    if (form != 2) {
+      for (uint32_t j = 0; j < len; ++j) run.Set(src0 + j, HalfToFloat(x[off + j]));
     }
-    for (uint32_t j = 0; j < len; ++j) run.Set(t2 + j, std::fabs(Y(j)));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, run.Rnd(run.Get(t2 + j), false));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, run.Get(t2 + j) - run.Get(t3 + j));
-    for (uint32_t j = 0; j < len; ++j) run.Set(t3 + j, std::fabs(run.Get(t3 + j)));
-    run.Cmp(fiy, rep, W(t3), [](float v) { return v < 0.00000001f; });
-    run.Words(m1, fiy, m1, len, false);
-    // VselPowerTensorScalar into tmpTensor2, then the Mul.
-    for (uint32_t j = 0; j < len; ++j)
-      run.Set(t2 + j, run.Bit(m1, j) ? run.Get(t1 + j) : run.Get(0));
-    for (uint32_t j = 0; j < len; ++j) d[j] = run.Get(t2 + j) * d[j];
-    // GenMaskForOne.
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
-    run.Cmp(m1, rep, W(t1), [](float v) { return v != 0.0f; });
-    run.Cmp(m2, rep, X, [](float v) { return v != 1.0f; });
-    run.Words(m1, m2, m1, len, false);
-    run.Cmp(m2, rep, X, [](float v) { return v != -1.0f; });
-    run.Cmp(m3, rep, W(t1), [](float v) { return v != kInf; });
-    run.Words(m2, m3, m2, len, true);
-    run.Words(m1, m2, m1, len, false);
-    for (uint32_t j = 0; j < len; ++j) d[j] = run.Bit(m1, j) ? d[j] : run.Get(0);
-    // GenMaskForNan.
-    for (uint32_t j = 0; j < len; ++j) run.Set(t1 + j, std::fabs(Y(j)));
-    run.Cmp(m1, rep, W(t1), [](float v) { return v == kInf; });
-    run.Words(m1, fiy, m1, len, true);
-    run.Cmp(m2, rep, X, [](float v) { return v >= 0.0f; });
-    run.Cmp(m3, rep, X, [](float v) { return v == -kInf; });
-    run.Words(m2, m3, m2, len, true);
-    run.Words(m1, m2, m1, len, true);
-    for (uint32_t j = 0; j < len; ++j) d[j] = run.Bit(m1, j) ? d[j] : run.Get(8);
-    std::copy(d.begin(), d.end(), dst + off);
+    if (form != 1) {
+      for (uint32_t j = 0; j < len; ++j) run.Set(src1 + j, HalfToFloat(y[off + j]));
+    }
+    const auto X = [&](uint32_t k) { return run.Get(src0 + k); };
+    const auto Y = [&](uint32_t k) { return run.Get(src1 + k); };
+    CommonPowerF(run, arch2002, p, s, len, X, Y, d.data());
+    for (uint32_t j = 0; j < len; ++j) run.Set(sdst + j, d[j]);  // stackDst's final values
+    for (uint32_t j = 0; j < len; ++j) dst[off + j] = FloatToHalf(run.Get(sdst + j));
   }
   return true;
 }

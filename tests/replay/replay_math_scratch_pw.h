@@ -15,11 +15,20 @@
 
 #include <cstdint>
 
+#include "replay.h"
+
 namespace lngrad_replay {
 
 // form: 0 tensor^tensor (x, y tensors), 1 tensor^scalar (y[0] the scalar), 2 scalar^tensor
 // (x[0] the scalar).
 bool ReplayPowerFloatScratch(bool arch2002, int form, const float* x, const float* y, float* dst,
                              uint32_t n, uint8_t* scratch, uint32_t tmpBytes);
+
+// Power<half>: splitSize = (tmpBytes - 256) / 4 / (7, 2002: 8) down to 32; float stackSrc0,
+// stackSrc1, stackDst of a chunk each after tmpScalar (the scalar forms Duplicate the widened
+// scalar over a chunk of its stack tensor once; the tensors are widened each round over the
+// round's elements), then CommonPowerF's tensors and masks; the result narrowed CAST_NONE.
+bool ReplayPowerHalfScratch(bool arch2002, int form, const Half* x, const Half* y, Half* dst,
+                            uint32_t n, uint8_t* scratch, uint32_t tmpBytes);
 
 }  // namespace lngrad_replay

@@ -25,8 +25,8 @@
 // intermediates in the scratch as the 950 does (PowerScratch3510; the kit's minimum, 12 bytes an
 // element, is short of them for a count not a multiple of 32: the device's overrun).
 // The config is the 950's (off it the 2201 sequence runs whatever it says). Float on 2201/2002
-// leaves in the scratch what the kit's rounds leave there (power_scratch.h); half and int32 there
-// are still marked unmodelled (initcheck).
+// and half leave in the scratch what the kit's rounds leave there (power_scratch.h); int32 there
+// is still marked unmodelled (initcheck).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
@@ -177,7 +177,8 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
   };
   // Float on 2201/2002 writes what the device leaves in the scratch (PowerFloatScratch).
   constexpr bool kFloat = std::is_same_v<T, float>;
-  constexpr PassScratch kS = kFloat ? PassScratch::kModelled : PassScratch::kUnmodelled;
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  constexpr PassScratch kS = kFloat || kHalf ? PassScratch::kModelled : PassScratch::kUnmodelled;
   if constexpr (kBaseT && kExpT) {
     BinaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
   } else if constexpr (kBaseT) {
@@ -188,10 +189,10 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
                   [&of, x = base](T y) { return of(x, y); });
   }
   work.Record(loc);
-  if constexpr (kFloat) {
-    const AscendC::LocalTensor<float>* b = nullptr;
-    const AscendC::LocalTensor<float>* e = nullptr;
-    float scalar = 0.0f;
+  if constexpr (kFloat || kHalf) {
+    const AscendC::LocalTensor<T>* b = nullptr;
+    const AscendC::LocalTensor<T>* e = nullptr;
+    T scalar{};
     if constexpr (kBaseT) {
       b = &base;
     } else {
@@ -202,7 +203,14 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
     } else {
       scalar = exp;
     }
-    PowerFloatScratch(tmp, !kBaseT, !kExpT).Run("Power", loc, b, e, scalar, count);
+    PowerFloatScratch scratch(tmp, !kBaseT, !kExpT, kHalf);
+    if constexpr (kFloat) {
+      scratch.Run("Power", loc, b, e, scalar, count);
+    } else {
+      const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+      scratch.RunHalf("Power", loc, b, e, scalar, count,
+                      [v200](float x, float y) { return PowerF(x, y, v200); });
+    }
   }
 }
 

@@ -30,17 +30,51 @@ namespace lngrad::aicore::math_detail {
 
 class PowerFloatScratch {
  public:
-  // scalar_exp / scalar_base: which operand is a scalar (at most one).
-  PowerFloatScratch(const AscendC::LocalTensor<uint8_t>& tmp, bool scalar_base, bool scalar_exp)
+  // scalar_exp / scalar_base: which operand is a scalar (at most one); half: Power<half>, whose
+  // rounds widen into float stackSrc0, stackSrc1 and stackDst after tmpScalar (factor 7, 2002:
+  // 8, whatever the form) and run the float sequence on them.
+  PowerFloatScratch(const AscendC::LocalTensor<uint8_t>& tmp, bool scalar_base, bool scalar_exp,
+                    bool half = false)
       : tmp_(tmp),
         bytes_(tmp.View().size_bytes),
         v200_(detail::rep::RunningArch() == NpuArch::k2002),
         scalar_base_(scalar_base),
-        scalar_exp_(scalar_exp) {
-    const uint64_t factor = (v200_ ? 5 : 4) + (scalar_base || scalar_exp ? 1 : 0);
+        scalar_exp_(scalar_exp),
+        half_(half) {
+    const bool scalar = scalar_base || scalar_exp;
+    const uint64_t factor = half ? (v200_ ? 8 : 7) : (v200_ ? 5 : 4) + (scalar ? 1 : 0);
     chunk_ = bytes_ < 256 ? 0 : (bytes_ - 256) / 4 / factor / 32 * 32;
-    t1_ = 64 + (scalar_base || scalar_exp ? chunk_ : 0);
+    t1_ = 64 + (half ? 3 * chunk_ : scalar ? chunk_ : 0);
     mask0_ = (t1_ + (v200_ ? 4 : 3) * chunk_) * 4;
+  }
+
+  // Power<half>: Run's rounds over the widened operands; result(x, y) the float result the
+  // device leaves in stackDst.
+  template <typename H, typename R>
+  void RunHalf(const char* api, SrcLoc loc, const AscendC::LocalTensor<H>* base,
+               const AscendC::LocalTensor<H>* exp, H scalar, uint32_t count, R result) {
+    if (chunk_ == 0 || On3510()) return;
+    Load();
+    const uint64_t s0 = 64, s1 = 64 + chunk_, sd = 64 + 2 * chunk_;
+    if (scalar_exp_) std::fill(w_.begin() + s1, w_.begin() + s1 + chunk_, Bits(Widen(scalar)));
+    if (scalar_base_) std::fill(w_.begin() + s0, w_.begin() + s0 + chunk_, Bits(Widen(scalar)));
+    uint64_t hi = 0, hi_m = 0;
+    for (uint64_t off = 0; off < count; off += chunk_) {
+      len_ = std::min<uint64_t>(chunk_, count - off);
+      rep_ = (len_ * 4 + 255) / 256;
+      off_ = off;
+      for (uint64_t j = 0; j < len_ && base != nullptr; ++j) {
+        w_[s0 + j] = Bits(Widen(base->HostPtr()[off + j]));
+      }
+      for (uint64_t j = 0; j < len_ && exp != nullptr; ++j) {
+        w_[s1 + j] = Bits(Widen(exp->HostPtr()[off + j]));
+      }
+      Round();
+      for (uint64_t j = 0; j < len_; ++j) w_[sd + j] = Bits(result(X(j), Y(j)));
+      hi = std::max(hi, len_);
+      hi_m = std::max(hi_m, rep_ * 8);
+    }
+    Store(api, loc, hi, hi_m);
   }
 
   // Runs every round of `count` elements over the scratch and records its writes. base / exp:
@@ -48,10 +82,7 @@ class PowerFloatScratch {
   void Run(const char* api, SrcLoc loc, const AscendC::LocalTensor<float>* base,
            const AscendC::LocalTensor<float>* exp, float scalar, uint32_t count) {
     if (chunk_ == 0 || On3510()) return;
-    w_.assign(bytes_ / 4 + 1, 0u);
-    std::memcpy(w_.data(), tmp_.HostPtr(), bytes_);
-    for (uint64_t k = 0; k < 8; ++k) w_[k] = 0x3f800000u;
-    for (uint64_t k = 8; k < 16; ++k) w_[k] = 0x7fc00000u;
+    Load();
     const bool scalar_form = scalar_base_ || scalar_exp_;
     if (scalar_form) std::fill(w_.begin() + 64, w_.begin() + 64 + chunk_, Bits(scalar));
     base_ = base;
@@ -65,18 +96,35 @@ class PowerFloatScratch {
       hi = std::max(hi, len_);
       hi_m = std::max(hi_m, rep_ * 8);
     }
+    Store(api, loc, hi, hi_m);
+  }
+
+ private:
+  // The scratch's words, tmpScalar written (InitTmpScalar: 8 x 1.0f, 8 x NaN).
+  void Load() {
+    w_.assign(bytes_ / 4 + 1, 0u);
+    std::memcpy(w_.data(), tmp_.HostPtr(), bytes_);
+    for (uint64_t k = 0; k < 8; ++k) w_[k] = 0x3f800000u;
+    for (uint64_t k = 8; k < 16; ++k) w_[k] = 0x7fc00000u;
+  }
+  // Writes the words back and records the stores (hi: the longest round; hi_m: its mask bytes).
+  void Store(const char* api, SrcLoc loc, uint64_t hi, uint64_t hi_m) {
     std::memcpy(tmp_.HostPtr(), w_.data(), bytes_);
     san::Instr rec(Pipe::kV, api, loc);
     if (!rec) return;
     rec.Write(tmp_.HostPtr(), 64);
-    if (scalar_form) rec.Write(tmp_.HostPtr() + 256, chunk_ * 4);
+    if (half_) {
+      rec.Write(tmp_.HostPtr() + 256, scalar_base_ ? chunk_ * 4 : hi * 4);
+      rec.Write(tmp_.HostPtr() + 256 + chunk_ * 4, scalar_exp_ ? chunk_ * 4 : hi * 4);
+      rec.Write(tmp_.HostPtr() + 256 + chunk_ * 8, hi * 4);
+    } else if (scalar_base_ || scalar_exp_) {
+      rec.Write(tmp_.HostPtr() + 256, chunk_ * 4);
+    }
     for (uint64_t k = 0; k < (v200_ ? 4u : 3u); ++k) {
       rec.Write(tmp_.HostPtr() + (t1_ + k * chunk_) * 4, hi * 4);
     }
     for (uint64_t k = 0; k < 4; ++k) rec.Write(tmp_.HostPtr() + mask0_ + k * chunk_, hi_m);
   }
-
- private:
   enum Mask { kM1, kM2, kM3, kFiy };
 
   static uint32_t Bits(float v) {
@@ -101,8 +149,15 @@ class PowerFloatScratch {
     std::memcpy(&f, p, 4);
     return f;
   }
-  float X(uint64_t k) const { return scalar_base_ ? Float(w_[64 + k]) : Lane(*base_, k); }
-  float Y(uint64_t k) const { return scalar_exp_ ? Float(w_[64 + k]) : Lane(*exp_, k); }
+  // The operands' lane k: half's stackSrc0 / stackSrc1, float's scalar tensor or the source.
+  float X(uint64_t k) const {
+    if (half_) return Float(w_[64 + k]);
+    return scalar_base_ ? Float(w_[64 + k]) : Lane(*base_, k);
+  }
+  float Y(uint64_t k) const {
+    if (half_) return Float(w_[64 + chunk_ + k]);
+    return scalar_exp_ ? Float(w_[64 + k]) : Lane(*exp_, k);
+  }
   float Rnd(float v, RoundingApi mode) const {
     if (v200_) return Int32Back(RoundViaInt32(mode, v));
     return mode == RoundingApi::kFloor ? FloorF(v) : RintF(v);
@@ -147,7 +202,7 @@ class PowerFloatScratch {
   const AscendC::LocalTensor<float>* base_ = nullptr;
   const AscendC::LocalTensor<float>* exp_ = nullptr;
   uint64_t bytes_, chunk_ = 0, t1_ = 0, mask0_ = 0;
-  bool v200_, scalar_base_, scalar_exp_;
+  bool v200_, scalar_base_, scalar_exp_, half_;
   std::vector<uint32_t> w_;
   uint64_t len_ = 0, rep_ = 0, off_ = 0;
 };
