@@ -116,11 +116,13 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
   EXPECT_EQ(loud.bytes, off.bytes);
 }
 
-// Math (2201): Power<half>'s (tensor ^ scalar) sequence works in sharedTmpBuffer. (The
+// Math (2201): Power<int32_t>'s (tensor ^ scalar) sequence works in sharedTmpBuffer (half and
+// float, which these tests used before, are modelled: MathScratchPw). (The
 // activation APIs' scratch is modelled on 2201/2002: ActivationScratchReplay; so is Acosh's,
 // which these tests used before: MathScratchInverse.)
 void PowerCall(Ops& o) {
-  Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f), o.tmp, 512);
+  Power<int32_t>(o.a.ReinterpretCast<int32_t>(), o.b.ReinterpretCast<int32_t>(), int32_t{2}, o.tmp,
+                 256);
 }
 
 TEST(ScratchInitcheck, PowerReadAfterTheCall) { ExpectLoud(k910, "Power", PowerCall); }
@@ -132,7 +134,7 @@ TEST(ScratchInitcheck, PowerCopiedOut) { ExpectLoud(k910, "Power", PowerCall, Th
 // no TPipe buffer covers) after the call is reported too.
 TEST(ScratchInitcheck, PowerStackBuffer) {
   const Outcome r = RunScratch(k910, san::kInitcheck, Then::kRead, [](Ops& o) {
-    Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f), 512);
+    Power<int32_t>(o.a.ReinterpretCast<int32_t>(), o.b.ReinterpretCast<int32_t>(), int32_t{2}, 256);
     LocalTensor<uint8_t> stack;
     PopStackBuffer<uint8_t, TPosition::VECCALC>(stack);
     LocalTensor<half> s16 = stack.ReinterpretCast<half>();
@@ -286,12 +288,40 @@ TEST(ScratchInitcheck, DigammaFloatComparePastTheRoundStaysMarked) {
   }
 }
 
-// Math (2201): Power<float> on two tensors (Asinh before its scratch was modelled).
+// Math (2201): Power<int32_t> on two tensors (Asinh before its scratch was modelled, then
+// Power<float> before its scratch was).
 TEST(ScratchInitcheck, PowerTensorsReadAfterTheCall) {
   ExpectLoud(k910, "Power", [](Ops& o) {
-    Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
-                 o.c.ReinterpretCast<float>(), o.tmp, 256);
+    Power<int32_t>(o.a.ReinterpretCast<int32_t>(), o.b.ReinterpretCast<int32_t>(),
+                   o.c.ReinterpretCast<int32_t>(), o.tmp, 256);
   });
+}
+
+// Math (2201, 2002): Power<float>'s three forms and Power<half> write what the kit's rounds leave
+// in the scratch (PowerFloatScratch): reading it afterwards is clean.
+TEST(ScratchInitcheck, PowerFloatScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                               o.c.ReinterpretCast<float>(), o.tmp, 256);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), 3.0f,
+                               o.tmp, 256);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<float>(o.a.ReinterpretCast<float>(), -2.0f, o.b.ReinterpretCast<float>(),
+                               o.tmp, 256);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                              o.c.ReinterpretCast<half>(), o.tmp, 512);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Power<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f),
+                              o.tmp, 512);
+                }).r);
+  }
 }
 
 // Math (2201, 2002): Fmod (half; float on 2002, whose Trunc goes through int32 words there; float

@@ -24,7 +24,9 @@
 // a negative exponent by its special cases (PowerInt). DOUBLE_FLOAT_TECH leaves its
 // intermediates in the scratch as the 950 does (PowerScratch3510; the kit's minimum, 12 bytes an
 // element, is short of them for a count not a multiple of 32: the device's overrun).
-// The config is the 950's (off it the 2201 sequence runs whatever it says).
+// The config is the 950's (off it the 2201 sequence runs whatever it says). Float on 2201/2002
+// and half leave in the scratch what the kit's rounds leave there (power_scratch.h); int32 there
+// is still marked unmodelled (initcheck).
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
@@ -38,6 +40,7 @@
 
 #include "lib/math/math_steps.h"
 #include "lib/math/power_3510.h"
+#include "lib/math/power_scratch.h"
 
 namespace AscendC {
 
@@ -172,16 +175,43 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
     }
     return PowerOf<T, kAlgo>(x, y);
   };
+  // Float on 2201/2002 writes what the device leaves in the scratch (PowerFloatScratch).
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  constexpr PassScratch kS = kFloat || kHalf ? PassScratch::kModelled : PassScratch::kUnmodelled;
   if constexpr (kBaseT && kExpT) {
-    BinaryPass("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
+    BinaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, exp, &tmp, tmp_min, count, loc, of);
   } else if constexpr (kBaseT) {
-    UnaryPass("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
-              [&of, y = exp](T x) { return of(x, y); });
+    UnaryPass<kS>("Power", kOn, Overlap::kNone, dst, base, &tmp, tmp_min, count, loc,
+                  [&of, y = exp](T x) { return of(x, y); });
   } else {
-    UnaryPass("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
-              [&of, x = base](T y) { return of(x, y); });
+    UnaryPass<kS>("Power", kOn, Overlap::kNone, dst, exp, &tmp, tmp_min, count, loc,
+                  [&of, x = base](T y) { return of(x, y); });
   }
   work.Record(loc);
+  if constexpr (kFloat || kHalf) {
+    const AscendC::LocalTensor<T>* b = nullptr;
+    const AscendC::LocalTensor<T>* e = nullptr;
+    T scalar{};
+    if constexpr (kBaseT) {
+      b = &base;
+    } else {
+      scalar = base;
+    }
+    if constexpr (kExpT) {
+      e = &exp;
+    } else {
+      scalar = exp;
+    }
+    PowerFloatScratch scratch(tmp, !kBaseT, !kExpT, kHalf);
+    if constexpr (kFloat) {
+      scratch.Run("Power", loc, b, e, scalar, count);
+    } else {
+      const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+      scratch.RunHalf("Power", loc, b, e, scalar, count,
+                      [v200](float x, float y) { return PowerF(x, y, v200); });
+    }
+  }
 }
 
 }  // namespace lngrad::aicore::math_detail
