@@ -10,7 +10,7 @@
 // in rounds of the chunk then a tail (counter mode: an instruction touches exactly the round's
 // elements), every instruction applied over the round's elements in the source's order on the
 // scratch's bytes; bytes no instruction stores to are left as they are. Compare ignores the
-// counter (every lane of its repeatTimes repeats, as replay_math_scratch_mth5.h's Sign): the
+// counter (every lane of its repeatTimes repeats, as replay_math_scratch_rounding.h's Sign): the
 // float path's Compares on the source read up to 63 elements past the count, so `src` must hold
 // n + 64 elements. They return false where the kit's code asserts (a chunk of 0).
 #pragma once

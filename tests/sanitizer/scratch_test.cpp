@@ -117,7 +117,7 @@ void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = 
 }
 
 // Math (2201): Power<int32_t>'s (tensor ^ scalar) sequence works in sharedTmpBuffer (half and
-// float, which these tests used before, are modelled: MathScratchPw). (The
+// float, which these tests used before, are modelled: MathScratchPower). (The
 // activation APIs' scratch is modelled on 2201/2002: ActivationScratchReplay; so is Acosh's,
 // which these tests used before: MathScratchInverse.)
 void PowerCall(Ops& o) {

@@ -18,7 +18,7 @@
 // srcLastAxis] elements.
 //
 // On 2201/2002 sharedTmpBuffer is left as the kit's sequence leaves it (LeaveSelectScratch;
-// tests/replay/select_scratch_inv_replay_test.cpp against replay_select_scratch_inv.h).
+// tests/replay/select_scratch_replay_test.cpp against replay_select_scratch.h).
 // On 3510 the mask and sharedTmpBuffer are only read, whatever isReuseMask, and nothing past
 // [0, firstAxis * srcLastAxis) of dst is written (tests/replay/filter_select_3510_replay_test.cpp
 // against the replay of the 3510 file).

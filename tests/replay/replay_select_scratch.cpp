@@ -1,6 +1,6 @@
-// lngrad_replay: SelectWithBytesMask's scratch on 2201/2002 (see replay_select_scratch_inv.h for
+// lngrad_replay: SelectWithBytesMask's scratch on 2201/2002 (see replay_select_scratch.h for
 // what was read and how).
-#include "replay_select_scratch_inv.h"
+#include "replay_select_scratch.h"
 
 #include <algorithm>
 #include <cstring>

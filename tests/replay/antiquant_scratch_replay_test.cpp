@@ -1,5 +1,5 @@
 // What AscendAntiQuant's 2201 bfloat16 performance path (not transposed, offset tensor) leaves in
-// its scratch, against the replay of the kit's instructions (replay_antiquant_scratch_aq2.h), on
+// its scratch, against the replay of the kit's instructions (replay_antiquant_scratch.h), on
 // Ascend910B1: int8_t and int4b_t sources, N with and without the 64-column tail (and below 64:
 // the tail alone), K from 1 past 255 (two calls, the second's staging elsewhere), offsets of N,
 // 2 N (two groups) and N + 16 elements (PreCast's floats reaching into the slices' region),
@@ -19,7 +19,7 @@
 #include "../aicore/checked_mode_scope.h"
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
-#include "replay_antiquant_scratch_aq2.h"
+#include "replay_antiquant_scratch.h"
 #include "scratch_test_util.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // lngrad_replay, the scratch of the rounding APIs, Sign and ClampMin / ClampMax on arch
 // 2201/2002: what their instruction sequences (asc-devkit commit 82b89a15f,
 // impl/adv_api/detail/math/{ceil,floor,trunc,round,frac,sign,clamp}/) leave in sharedTmpBuffer
-// (or the stack buffer) and in dst, written from those sources (replay_math_scratch_mth5.cpp
+// (or the stack buffer) and in dst, written from those sources (replay_math_scratch_rounding.cpp
 // says which), with no code shared with include/ or src/.
 //
 // Each function runs the source's loop over the scratch's bytes (`scratch`, tmpBytes long; the

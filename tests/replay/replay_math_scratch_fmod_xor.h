@@ -2,7 +2,7 @@
 // sequences (impl/adv_api/detail/math/fmod/fmod_common_impl.h with the Trunc it calls,
 // trunc/trunc_common_impl.h, trunc_v220_impl.h and trunc_v200_impl.h; xor/xor_membase_impl.h)
 // leave in sharedTmpBuffer (or the stack buffer), written from those sources
-// (replay_math_scratch_mth3.cpp says how), with no code shared with include/ or src/.
+// (replay_math_scratch_fmod_xor.cpp says how), with no code shared with include/ or src/.
 //
 // Each function runs the source's loop over the count, every vector instruction applied over
 // the round's elements in the source's order on the scratch's bytes (`scratch`, tmpBytes long;

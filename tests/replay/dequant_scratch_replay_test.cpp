@@ -1,5 +1,5 @@
 // What AscendDequant leaves in its scratch on arch 2201 (Ascend910B1) and 2002 (Ascend310P1)
-// against the replay of the kit's loops (replay_quant_scratch_q1.h): the DequantParams forms
+// against the replay of the kit's loops (replay_quant_scratch.h): the DequantParams forms
 // (scale tensor or scalar), the calCount and whole-source forms, every type pair the arch
 // allows, the sharedTmpBuffer overloads and those that pop the stack buffer, scratch sizes from
 // the one-row minimum to several rounds (one not a multiple of 32), rows wider than 2040
@@ -20,7 +20,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
-#include "replay_quant_scratch_q1.h"
+#include "replay_quant_scratch.h"
 #include "scratch_test_util.h"
 
 namespace {

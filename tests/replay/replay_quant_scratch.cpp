@@ -1,5 +1,5 @@
-// AscendQuant's 2201/2002 loops over their scratch (replay_quant_scratch_q1.h).
-#include "replay_quant_scratch_q1.h"
+// AscendQuant's 2201/2002 loops over their scratch (replay_quant_scratch.h).
+#include "replay_quant_scratch.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SelectWithBytesMask's sharedTmpBuffer after the call on Ascend910B1 (2201) and Ascend310P1
-// (2002), compared bit for bit with the replay of the kit's files (replay_select_scratch_inv.h):
+// (2002), compared bit for bit with the replay of the kit's files (replay_select_scratch.h):
 // the whole UB buffer holding the scratch (its bytes past the scratch's size must be left
 // alone), plus dst and 40 elements past it, the mask and the tensor source (replay_v200.h).
 // The scratch starts as random bytes: the Compare's lanes past a round read them.
@@ -15,7 +15,7 @@
 #include "../aicore/repeat_test_util.h"
 #include "../aicore/sanitizer_off.h"
 #include "kernel_operator.h"
-#include "replay_select_scratch_inv.h"
+#include "replay_select_scratch.h"
 #include "replay_v200.h"
 
 namespace {
@@ -173,14 +173,14 @@ void EqualAxes(uint32_t seed) {
   }
 }
 
-TEST(SelectWithBytesMaskScratchInv, EqualAxesHalf) {
+TEST(SelectWithBytesMaskScratch, EqualAxesHalf) {
   EqualAxes<half, uint8_t>(100);
   EqualAxes<half, int16_t>(200);
   EqualAxes<half, uint32_t>(301);
   EqualAxes<half, float>(400);
 }
 
-TEST(SelectWithBytesMaskScratchInv, EqualAxesFloat) {
+TEST(SelectWithBytesMaskScratch, EqualAxesFloat) {
   EqualAxes<float, uint8_t>(501);
   EqualAxes<float, uint16_t>(600);
   EqualAxes<float, int32_t>(701);
@@ -208,7 +208,7 @@ void RowCases(uint32_t seed) {
   }
 }
 
-TEST(SelectWithBytesMaskScratchInv, RowsDiffer) {
+TEST(SelectWithBytesMaskScratch, RowsDiffer) {
   RowCases<half, uint8_t>(1000);
   RowCases<half, int16_t>(1100);
   RowCases<half, float>(1200);

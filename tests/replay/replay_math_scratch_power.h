@@ -3,7 +3,7 @@
 // power_float_impl.h's CommonPowerF, power_common_utils.h's VselPowerTensorScalar, with
 // power_v220_impl.h on 2201 or power_v200_impl.h on 2002) leaves in dst and in sharedTmpBuffer
 // (or the stack buffer), written from those sources with no code shared with include/ or src/
-// (replay_math_scratch_pw.cpp says what was read).
+// (replay_math_scratch_power.cpp says what was read).
 //
 // Each round (the chunk splitSize, then the tail) runs every vector instruction over the
 // round's elements on the scratch's bytes (counter mode); CompareScalar ignores the counter and

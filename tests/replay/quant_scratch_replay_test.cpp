@@ -1,5 +1,5 @@
 // What AscendQuant leaves in its scratch on arch 2201 (Ascend910B1) and 2002 (Ascend310P1)
-// against the replay of the kit's loops (replay_quant_scratch_q1.h): per tensor and per channel
+// against the replay of the kit's loops (replay_quant_scratch.h): per tensor and per channel
 // (scalar offset, offset tensor), half and float, the sharedTmpBuffer overloads and those that
 // pop the stack buffer (the TPipe sized so that it leaves exactly the scratch's bytes), scratch
 // sizes from the minimum to larger than the count (one not a multiple of 32), counts with tails
@@ -24,7 +24,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
-#include "replay_quant_scratch_q1.h"
+#include "replay_quant_scratch.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -330,7 +330,7 @@ TEST(QuantScratchReplay, CheckedModeRefusesWorkLocalSizeTheKitAsserts) {
       << r.second;
 }
 
-// The scalars past half's range (aq2): the kit converts scale and offset with
+// The scalars past half's range: the kit converts scale and offset with
 // static_cast<half> (nearest even: 65519 -> 65504, 65520 and past -> +-inf), not with the
 // Cast's saturation; so does the per-channel scalar offset of a float call. The scratch holds
 // the halves (inf, or NaN from 0 * inf and inf - inf), dst the int8 of them.
@@ -351,7 +351,7 @@ TEST(QuantScratchReplay, ScalarsPastHalfRangeConvertAsStaticCast) {
   }
 }
 
-// config.scaleCount and workLocalSize set, config.calcCount 0 (aq2): AscendQuantCalc steps the
+// config.scaleCount and workLocalSize set, config.calcCount 0: AscendQuantCalc steps the
 // rows by the runtime scaleCount, AscendQuantPerChannelImpl runs config.scaleCount elements in
 // each (chunks of workLocalSize): rows shorter than the step leave gaps in dst, longer ones
 // overlap (the later row wins) and the last runs past calCount.

@@ -1,5 +1,5 @@
 // Digamma on arch 2201 (Ascend910B1) and 2002 (Ascend310P1) against the replay of the kit's
-// digamma files (replay_math_scratch_dg.h): the sharedTmpBuffer overload and the one that pops
+// digamma files (replay_math_scratch_digamma.h): the sharedTmpBuffer overload and the one that pops
 // the stack buffer (left at exactly the scratch's bytes), float with and without isReuseSource
 // and half, scratch sizes from the tiling minimum (one that is no multiple of 32, a large one),
 // counts 0, 1, tails that are no multiple of 8, of a repeat or of the split size, up to a few
@@ -21,7 +21,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
-#include "replay_math_scratch_dg.h"
+#include "replay_math_scratch_digamma.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -233,18 +233,18 @@ void Sweep(uint32_t min) {
   }
 }
 
-TEST(MathScratchDg, DigammaFloat) { Sweep<float, false>(7 * 256); }
+TEST(MathScratchDigamma, DigammaFloat) { Sweep<float, false>(7 * 256); }
 
-TEST(MathScratchDg, DigammaFloatReuseSource) { Sweep<float, true>(6 * 256); }
+TEST(MathScratchDigamma, DigammaFloatReuseSource) { Sweep<float, true>(6 * 256); }
 
-TEST(MathScratchDg, DigammaHalf) { Sweep<half, false>(16 * 256); }
+TEST(MathScratchDigamma, DigammaHalf) { Sweep<half, false>(16 * 256); }
 
 // Hand-worked values of the replay itself: the reflection term -pi cot(pi x) from an odd
 // round(2x) (x = 0.25: pi * f30, f30 = tan(-pi/4)) and an even one (x = 0.125: pi * -1 / f30,
 // f30 = tan(pi/8)); 2x past 2^31 saturates Cast<int32_t> at 2^31 - 1 (odd: pi * f30 = 0, not
 // -1 / 0); x = -inf: 2201's float round gives inf - inf (NaN), 2002's int32 round -2^31, f36 =
 // -inf and -1 / f30 = +0.
-TEST(MathScratchDg, ReplayHandChecks) {
+TEST(MathScratchDigamma, ReplayHandChecks) {
   EXPECT_NEAR(rp::ReplayDigammaReflection(0.25f, false), -3.14159265f, 2e-5f);
   EXPECT_NEAR(rp::ReplayDigammaReflection(0.125f, true), -7.5844756f, 4e-5f);
   EXPECT_EQ(rp::ReplayDigammaReflection(3e9f, false), 0.0f);

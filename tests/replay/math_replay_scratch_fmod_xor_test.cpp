@@ -1,5 +1,5 @@
 // What Fmod and Xor leave in their scratch on arch 2201 (Ascend910B1) and 2002 (Ascend310P1)
-// against the replay of the kit's loops (replay_math_scratch_mth3.h): the sharedTmpBuffer
+// against the replay of the kit's loops (replay_math_scratch_fmod_xor.h): the sharedTmpBuffer
 // overloads and those that pop the stack buffer (the TPipe sized so that it leaves exactly the
 // scratch's bytes), scratch sizes from the minimum to one chunk for every count and one no
 // multiple of 32, counts 0, 1 and tails no multiple of the chunk or of a repeat, sources of
@@ -24,7 +24,7 @@
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
 #include "replay_math.h"
-#include "replay_math_scratch_mth3.h"
+#include "replay_math_scratch_fmod_xor.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -235,11 +235,11 @@ bool ReplayFmodHalf(const std::vector<half>& a, const std::vector<half>& b, half
                                scratch, tmpBytes, is2002);
 }
 
-TEST(MathScratchMth3, FmodFloat) {
+TEST(MathScratchFmodXor, FmodFloat) {
   Sweep<float, float>("Fmod<float>", 256, CallFmod<float>, ReplayFmodFloat, Mixed);
 }
 
-TEST(MathScratchMth3, FmodHalf) {
+TEST(MathScratchFmodXor, FmodHalf) {
   Sweep<half, float>(
       "Fmod<half>", 2048, CallFmod<half>, ReplayFmodHalf,
       [](uint32_t seed, uint32_t n) { return Bits16<half>(seed * 7919u, n, 40503u); });
@@ -256,7 +256,7 @@ TEST(MathScratchMth3, FmodHalf) {
 
 // Fmod's result on 2002 truncates the quotient through int32 (trunc_v200_impl.h): saturated
 // beyond +-2^31, 0 for NaN, +0 for -0; 2201 truncates in float. The cases where they part.
-TEST(MathScratchMth3, FmodTruncatesThroughInt32On2002) {
+TEST(MathScratchFmodXor, FmodTruncatesThroughInt32On2002) {
   const std::vector<float> a = {1e10f, -1e10f, kInf, -0.0f, -0.5f, 5.0f, 3e9f, 7.0f};
   const std::vector<float> b = {1.0f, 3.0f, 2.0f, 1.0f, 1.0f, 0.0f, 1.0f, 2.0f};
   for (const char* soc : kSocs) {
@@ -287,7 +287,7 @@ bool ReplayXor(const std::vector<T>& a, const std::vector<T>& b, T* dst, uint32_
                               reinterpret_cast<uint16_t*>(dst), n, scratch, tmpBytes);
 }
 
-TEST(MathScratchMth3, Xor) {
+TEST(MathScratchFmodXor, Xor) {
   const auto make16 = [](uint32_t seed, uint32_t n) {
     return Bits16<int16_t>(seed * 2654435761u, n, 40503u);
   };
@@ -325,7 +325,7 @@ std::vector<float> RunPower(const char* soc, const std::vector<float>& x,
 // gives NaN (2201: |x|^y). Every pair of a grid of bases and exponents, and random ones, in
 // the three forms, against ReplayPowerFloat2002 on Ascend310P1 and ReplayPowerFloat on
 // Ascend910B1.
-TEST(MathScratchMth3, PowerFloatOn2002RoundsThroughInt32) {
+TEST(MathScratchFmodXor, PowerFloatOn2002RoundsThroughInt32) {
   const float xs[] = {-2.0f, -1.0f, -0.5f, -0.0f, 0.0f,   0.5f,    1.0f,        2.0f,
                       -kInf, kInf,  kNan,  -3e9f, 1e-40f, -1e-40f, -1.0000001f, 3.0f};
   const float ys[] = {1e10f,         -1e10f, 2147483648.0f, -2147483648.0f, 2147483904.0f,

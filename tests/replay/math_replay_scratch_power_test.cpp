@@ -1,5 +1,5 @@
 // Power<float> on arch 2201 (Ascend910B1) and 2002 (Ascend310P1) against the replay of the
-// kit's sequence (replay_math_scratch_pw.h): tensor^tensor, tensor^scalar and scalar^tensor,
+// kit's sequence (replay_math_scratch_power.h): tensor^tensor, tensor^scalar and scalar^tensor,
 // the sharedTmpBuffer overload and the one that pops the stack buffer (the TPipe sized so that
 // it leaves exactly the scratch's bytes), scratch sizes from the tiling minimum up (one no
 // multiple of 32, a large one), counts 0, 1, tails no multiple of the chunk or of a repeat and a
@@ -18,7 +18,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
-#include "replay_math_scratch_pw.h"
+#include "replay_math_scratch_power.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -181,12 +181,12 @@ void Sweep(int form) {
   }
 }
 
-TEST(MathScratchPw, PowerFloatTensorTensor) { Sweep(0); }
-TEST(MathScratchPw, PowerFloatTensorScalar) { Sweep(1); }
-TEST(MathScratchPw, PowerFloatScalarTensor) { Sweep(2); }
+TEST(MathScratchPower, PowerFloatTensorTensor) { Sweep(0); }
+TEST(MathScratchPower, PowerFloatTensorScalar) { Sweep(1); }
+TEST(MathScratchPower, PowerFloatScalarTensor) { Sweep(2); }
 
 // Every special as the scalar, against every special and a few ordinary values in the tensor.
-TEST(MathScratchPw, PowerFloatScalarSpecials) {
+TEST(MathScratchPower, PowerFloatScalarSpecials) {
   const std::vector<float> sp = {0.0f,  -0.0f, kInf,  -kInf, kNan, 1e-40f, -1e-40f,       1.0f,
                                  -1.0f, 2.0f,  -3.0f, 0.5f,  3e9f, -3e9f,  -2147483648.0f};
   std::vector<float> t = Mixed(99, 333 + kPast);
@@ -332,12 +332,12 @@ void SweepHalf(int form) {
   }
 }
 
-TEST(MathScratchPw, PowerHalfTensorTensor) { SweepHalf(0); }
-TEST(MathScratchPw, PowerHalfTensorScalar) { SweepHalf(1); }
-TEST(MathScratchPw, PowerHalfScalarTensor) { SweepHalf(2); }
+TEST(MathScratchPower, PowerHalfTensorTensor) { SweepHalf(0); }
+TEST(MathScratchPower, PowerHalfTensorScalar) { SweepHalf(1); }
+TEST(MathScratchPower, PowerHalfScalarTensor) { SweepHalf(2); }
 
 // Every binary16 pattern as the tensor operand (four slices of 16384), on both socs.
-TEST(MathScratchPw, PowerHalfEveryPattern) {
+TEST(MathScratchPower, PowerHalfEveryPattern) {
   constexpr uint32_t kSlice = 16384;
   for (const char* soc : kSocs) {
     for (uint32_t start = 0; start < 65536; start += kSlice) {

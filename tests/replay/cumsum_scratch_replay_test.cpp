@@ -1,5 +1,5 @@
 // What CumSum leaves in its scratch on arch 2201 (Ascend910B1) and 2002 (Ascend310P1) against the
-// replay of the kit's cumsum_common_impl.h (replay_scratch_t1.h): both axes, float and half,
+// replay of the kit's cumsum_common_impl.h (replay_cumsum_reduce_scratch.h): both axes, float and half,
 // the sharedTmpBuffer overload and the one that pops the stack buffer (the TPipe sized so that it
 // leaves exactly the scratch's bytes), scratch sizes from the minimum (one chunk of 16 rows) to
 // many chunks, one no multiple of 32, row counts whose tail is no multiple of the chunk or of 16,
@@ -18,7 +18,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
-#include "replay_scratch_t1.h"
+#include "replay_cumsum_reduce_scratch.h"
 #include "scratch_test_util.h"
 
 namespace {

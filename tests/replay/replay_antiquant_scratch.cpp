@@ -1,6 +1,6 @@
 // AscendAntiQuant's 2201 bfloat16 performance path over its scratch
-// (replay_antiquant_scratch_aq2.h).
-#include "replay_antiquant_scratch_aq2.h"
+// (replay_antiquant_scratch.h).
+#include "replay_antiquant_scratch.h"
 
 #include <array>
 #include <cstring>

@@ -1,7 +1,7 @@
 // lngrad_replay, Digamma on arch 2201/2002 (impl/adv_api/detail/math/digamma/
 // digamma_common_impl.h with digamma_common_basic_impl.h, and the DigammaCast of
 // digamma_v220_impl.h / digamma_v200_impl.h), written from those sources with no code shared
-// with include/ or src/ (replay_math_scratch_dg.cpp says what was read).
+// with include/ or src/ (replay_math_scratch_digamma.cpp says what was read).
 //
 // The kit's loop: splitSize = tmpBytes / 4 / K (K = 7 float, 6 float with isReuseSource, 8 half)
 // rounded down to 32 elements; full rounds of splitSize, then the tail rounded up to 8 elements

@@ -1,4 +1,4 @@
-// Fmod's and Xor's scratch on arch 2201/2002 (replay_math_scratch_mth3.h). Provenance: written
+// Fmod's and Xor's scratch on arch 2201/2002 (replay_math_scratch_fmod_xor.h). Provenance: written
 // by helper mth3 (session 18) from the toolkit's sources (asc-devkit, the mirror's HEAD), read
 // for this file: fmod/fmod_common_impl.h (FmodImpl: stackSize from the buffer, clamped to
 // src0Tensor's size, the rounds; FmodCompute for float: Div, Trunc with the whole buffer, Mul,
@@ -19,7 +19,7 @@
 // power_common_utils.h (VselPowerTensorScalar) and power_v200_impl.h (CastFloat2Float,
 // GrepSignBit), one element at a time (each mask's bit of that element), with Exp and Ln as
 // replay_math_ops.h has them; before lngrad's 2002 Power was changed.
-#include "replay_math_scratch_mth3.h"
+#include "replay_math_scratch_fmod_xor.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-// CumSum on arch 2201/2002 with what it leaves in sharedTmpBuffer (replay_scratch_t1.h,
+// CumSum on arch 2201/2002 with what it leaves in sharedTmpBuffer (replay_cumsum_reduce_scratch.h,
 // ReplayCumSumScratch). Provenance: a separate reading, by the helper (t1) who then changed
 // lngrad to match, of the toolkit's impl/adv_api/detail/math/cumsum/cumsum_common_impl.h (the
 // file 2201, 2002 and 5102 build; mirror commit 82b89a15f), written before lngrad's 2201 scratch
@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "replay_scratch_t1.h"
+#include "replay_cumsum_reduce_scratch.h"
 
 namespace lngrad_replay {
 namespace {

@@ -1,4 +1,4 @@
-// Digamma on arch 2201/2002 (replay_math_scratch_dg.h). Provenance: written by helper dg
+// Digamma on arch 2201/2002 (replay_math_scratch_digamma.h). Provenance: written by helper dg
 // (session 18) from the toolkit's sources at the mirror's HEAD, read whole for this file before
 // lngrad's digamma.h was compared or changed: impl/adv_api/detail/math/digamma/
 // digamma_common_impl.h (DigammaCompute, DigammaComputeImpl for half and float,
@@ -15,7 +15,7 @@
 // operation per instruction (replay_math_ops.h: Ln in double rounded once, Mins/Maxs with the
 // scalar for NaN); a Select where the mask is clear gives +0; And over the 16-bit halves of an
 // int32 with 1 is the int32's low bit.
-#include "replay_math_scratch_dg.h"
+#include "replay_math_scratch_digamma.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The 2201 reduce APIs' RA pattern with what it leaves in sharedTmpBuffer
-// (replay_scratch_t1.h, ReplayReduceRaScratch). Provenance: a separate reading, by the helper
+// (replay_cumsum_reduce_scratch.h, ReplayReduceRaScratch). Provenance: a separate reading, by the helper
 // (t1) who then changed lngrad to match, of the toolkit's
 // impl/adv_api/detail/reduce/reduce_common_util_v220_impl.h (BinaryReduceByFirstAxis,
 // FindClosestPowerOfTwo in reduce_common_util_impl.h) and of reduce_{sum,mean,max,min,prod,any,
@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "replay_scratch_t1.h"
+#include "replay_cumsum_reduce_scratch.h"
 
 namespace lngrad_replay {
 namespace {

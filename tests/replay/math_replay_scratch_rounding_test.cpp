@@ -1,6 +1,6 @@
 // What the rounding APIs (Ceil, Floor, Trunc, Round, Frac), Sign and ClampMin / ClampMax leave in
 // their scratch and dst on arch 2201 (Ascend910B1) and 2002 (Ascend310P1), against the replay of
-// the kit's loops (replay_math_scratch_mth5.h): the sharedTmpBuffer overloads and those that
+// the kit's loops (replay_math_scratch_rounding.h): the sharedTmpBuffer overloads and those that
 // pop the stack buffer (the TPipe sized so that it leaves exactly the scratch's bytes), scratch
 // sizes from the tiling minimum to one chunk for every count (and one no multiple of 32),
 // counts 0, 1, tails no multiple of the chunk or of a repeat and a few thousand, inputs with
@@ -23,7 +23,7 @@
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
-#include "replay_math_scratch_mth5.h"
+#include "replay_math_scratch_rounding.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -215,18 +215,18 @@ void Sweep(const std::string& api, uint32_t min, uint32_t min2002, const Call<T>
 
 // ---------------------------------------------------------------------------------------------
 
-#define MTH5_CALL(Name)                                                                        \
+#define ROUNDING_CALL(Name)                                                                        \
   template <class T>                                                                           \
   void Call##Name(const LocalTensor<T>& d, const LocalTensor<T>& s,                            \
                   const LocalTensor<uint8_t>& t, uint32_t n, bool stack) {                     \
     stack ? AscendC::Name<T, false>(d, s, n) : AscendC::Name<T, false>(d, s, t, n);            \
   }
-MTH5_CALL(Ceil)
-MTH5_CALL(Floor)
-MTH5_CALL(Trunc)
-MTH5_CALL(Round)
-MTH5_CALL(Frac)
-#undef MTH5_CALL
+ROUNDING_CALL(Ceil)
+ROUNDING_CALL(Floor)
+ROUNDING_CALL(Trunc)
+ROUNDING_CALL(Round)
+ROUNDING_CALL(Frac)
+#undef ROUNDING_CALL
 
 template <class T>
 ReplayFn<T> RoundingReplay(rp::RoundingOp op) {
@@ -238,27 +238,27 @@ ReplayFn<T> RoundingReplay(rp::RoundingOp op) {
 
 // The GetXxxMaxMinTmpSize minimums (float 32 bytes where the minimum is 0: the sweep needs a
 // buffer; the float paths that take none are then checked to leave it alone).
-TEST(MathScratchMth5, Ceil) {
+TEST(MathScratchRounding, Ceil) {
   Sweep<float>("Ceil", 256, 256, CallCeil<float>, RoundingReplay<float>(rp::RoundingOp::kCeil));
   Sweep<half>("Ceil", 512, 512, CallCeil<half>, RoundingReplay<half>(rp::RoundingOp::kCeil));
 }
 
-TEST(MathScratchMth5, Floor) {
+TEST(MathScratchRounding, Floor) {
   Sweep<float>("Floor", 32, 32, CallFloor<float>, RoundingReplay<float>(rp::RoundingOp::kFloor));
   Sweep<half>("Floor", 512, 512, CallFloor<half>, RoundingReplay<half>(rp::RoundingOp::kFloor));
 }
 
-TEST(MathScratchMth5, Trunc) {
+TEST(MathScratchRounding, Trunc) {
   Sweep<float>("Trunc", 256, 256, CallTrunc<float>, RoundingReplay<float>(rp::RoundingOp::kTrunc));
   Sweep<half>("Trunc", 512, 512, CallTrunc<half>, RoundingReplay<half>(rp::RoundingOp::kTrunc));
 }
 
-TEST(MathScratchMth5, Round) {
+TEST(MathScratchRounding, Round) {
   Sweep<float>("Round", 32, 256, CallRound<float>, RoundingReplay<float>(rp::RoundingOp::kRound));
   Sweep<half>("Round", 256, 512, CallRound<half>, RoundingReplay<half>(rp::RoundingOp::kRound));
 }
 
-TEST(MathScratchMth5, Frac) {
+TEST(MathScratchRounding, Frac) {
   Sweep<float>("Frac", 32, 32, CallFrac<float>, RoundingReplay<float>(rp::RoundingOp::kFrac));
   Sweep<half>("Frac", 1024, 1024, CallFrac<half>, RoundingReplay<half>(rp::RoundingOp::kFrac));
 }
@@ -291,7 +291,7 @@ void ClampCases() {
   }
 }
 
-TEST(MathScratchMth5, ClampMinMax) {
+TEST(MathScratchRounding, ClampMinMax) {
   ClampCases<float, false>();
   ClampCases<float, true>();
   ClampCases<half, false>();
@@ -305,7 +305,7 @@ void CallSign(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTenso
   stack ? AscendC::Sign<T, false>(d, s, n) : AscendC::Sign<T, false>(d, s, t, n);
 }
 
-TEST(MathScratchMth5, Sign) {
+TEST(MathScratchRounding, Sign) {
   const auto replay = [](bool, const auto* src, auto* dst, uint32_t n, uint8_t* scratch,
                          uint32_t tmpBytes) {
     return rp::ReplaySignScratch(src, dst, n, scratch, tmpBytes);

@@ -1,4 +1,4 @@
-// Power<float>'s dst and scratch on arch 2201/2002 (replay_math_scratch_pw.h). Provenance:
+// Power<float>'s dst and scratch on arch 2201/2002 (replay_math_scratch_power.h). Provenance:
 // written by helper pw (session 18) from the toolkit's sources (asc-devkit, the mirror's HEAD),
 // read for this file: power/power_common_impl.h (the float PowerImpl overloads: the 256-byte
 // tmpScalar at the buffer's base, splitSize = (bytes - 256) / 4 / factor down to 32, the
@@ -13,7 +13,7 @@
 // lngrad's Power scratch code, without reading it; a separate reading by the same helper who
 // then changed lngrad (include/ascendc/adv/lib/math/power_scratch.h). Exp and Ln as
 // replay_math_ops.h has them.
-#include "replay_math_scratch_pw.h"
+#include "replay_math_scratch_power.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // What the reduce APIs' RA pattern leaves in its scratch on arch 2201 (Ascend910B1) against the
-// replay of the kit's BinaryReduceByFirstAxis (replay_scratch_t1.h):
+// replay of the kit's BinaryReduceByFirstAxis (replay_cumsum_reduce_scratch.h):
 // ReduceSum/Mean/Max/Min/Prod/Any/All on every type the 2201 page lists (float; half for
 // Max/Min/Mean; uint8_t for Any/All, the int16 Or/And form), with and without isReuseSource,
 // the sharedTmpBuffer overload and the one that pops the stack buffer, row counts 1, powers of
@@ -19,7 +19,7 @@
 
 #include "kernel_operator.h"
 #include "lngrad_aicore/launch.h"
-#include "replay_scratch_t1.h"
+#include "replay_cumsum_reduce_scratch.h"
 #include "scratch_test_util.h"
 
 namespace {
@@ -48,7 +48,7 @@ std::vector<uint8_t> Bytes(const T* p, size_t n) {
 template <class T, bool kReuse>
 void Call(rp::RaOp op, const LocalTensor<T>& d, const LocalTensor<T>& s,
           const LocalTensor<uint8_t>& tmp, const uint32_t shape[], bool stack) {
-#define T1_CALL(NAME)                                     \
+#define RA_CALL(NAME)                                     \
   if (stack) {                                            \
     AscendC::NAME<T, RA, kReuse>(d, s, shape, true);      \
   } else {                                                \
@@ -57,36 +57,36 @@ void Call(rp::RaOp op, const LocalTensor<T>& d, const LocalTensor<T>& s,
   return
   if constexpr (sizeof(T) == 1) {
     if (op == rp::RaOp::kAny) {
-      T1_CALL(ReduceAny);
+      RA_CALL(ReduceAny);
     }
-    T1_CALL(ReduceAll);
+    RA_CALL(ReduceAll);
   } else if constexpr (sizeof(T) == 2) {
     if (op == rp::RaOp::kMax) {
-      T1_CALL(ReduceMax);
+      RA_CALL(ReduceMax);
     }
     if (op == rp::RaOp::kMin) {
-      T1_CALL(ReduceMin);
+      RA_CALL(ReduceMin);
     }
-    T1_CALL(ReduceMean);
+    RA_CALL(ReduceMean);
   } else {
     switch (op) {
       case rp::RaOp::kSum:
-        T1_CALL(ReduceSum);
+        RA_CALL(ReduceSum);
       case rp::RaOp::kMean:
-        T1_CALL(ReduceMean);
+        RA_CALL(ReduceMean);
       case rp::RaOp::kMax:
-        T1_CALL(ReduceMax);
+        RA_CALL(ReduceMax);
       case rp::RaOp::kMin:
-        T1_CALL(ReduceMin);
+        RA_CALL(ReduceMin);
       case rp::RaOp::kProd:
-        T1_CALL(ReduceProd);
+        RA_CALL(ReduceProd);
       case rp::RaOp::kAny:
-        T1_CALL(ReduceAny);
+        RA_CALL(ReduceAny);
       case rp::RaOp::kAll:
-        T1_CALL(ReduceAll);
+        RA_CALL(ReduceAll);
     }
   }
-#undef T1_CALL
+#undef RA_CALL
 }
 
 struct Got {

@@ -1,4 +1,4 @@
-// The rounding APIs' scratch on arch 2201/2002 (replay_math_scratch_mth5.h). Provenance:
+// The rounding APIs' scratch on arch 2201/2002 (replay_math_scratch_rounding.h). Provenance:
 // written by helper mth5 (session 18) from the toolkit's sources at commit 82b89a15f, read for
 // this file, before lngrad's scratch of these APIs was changed: ceil_common_impl.h,
 // ceil_v220_impl.h, ceil_v200_impl.h (CeilImpl, CeilProcess); floor_v220_impl.h,
@@ -11,7 +11,7 @@
 // scratch, sign.h). A separate reading by the same helper who then
 // changed lngrad (include/ascendc/adv/lib/math/rounding.h, select.h, sign.h). Each Cast is one conversion per
 // element; counter mode: an instruction touches exactly the round's elements.
-#include "replay_math_scratch_mth5.h"
+#include "replay_math_scratch_rounding.h"
 
 #include <algorithm>
 #include <cmath>
