@@ -1,10 +1,10 @@
 // What CumSum leaves in its scratch on arch 2201 (Ascend910B1) and 2002 (Ascend310P1) against the
-// replay of the kit's cumsum_common_impl.h (replay_cumsum_reduce_scratch.h): both axes, float and half,
-// the sharedTmpBuffer overload and the one that pops the stack buffer (the TPipe sized so that it
-// leaves exactly the scratch's bytes), scratch sizes from the minimum (one chunk of 16 rows) to
-// many chunks, one no multiple of 32, row counts whose tail is no multiple of the chunk or of 16,
-// inputs with NaN, +-inf, +-0 and subnormals. Compared bit for bit: the whole scratch (the bytes
-// the kit's code does not write keep their 0xa5 fill), dst with 40 elements past it, lastRow
+// replay of the kit's cumsum_common_impl.h (replay_cumsum_reduce_scratch.h): both axes, float and
+// half, the sharedTmpBuffer overload and the one that pops the stack buffer (the TPipe sized so
+// that it leaves exactly the scratch's bytes), scratch sizes from the minimum (one chunk of 16
+// rows) to many chunks, one no multiple of 32, row counts whose tail is no multiple of the chunk or
+// of 16, inputs with NaN, +-inf, +-0 and subnormals. Compared bit for bit: the whole scratch (the
+// bytes the kit's code does not write keep their 0xa5 fill), dst with 40 elements past it, lastRow
 // with 40 past it, and src (unchanged). Zero rows: checked mode refuses them (kInvalidCount), as
 // the kit's tiling does, so no count 0 is run.
 #include <gtest/gtest.h>

@@ -30,10 +30,10 @@ namespace {
 
 namespace rp = lngrad_replay;
 using AscendC::LocalTensor;
+using lngrad_replay::scratch_test::Aligned32;
 using lngrad_replay::test::IsNan;
 using lngrad_replay::test::kInf;
 using lngrad_replay::test::kNan;
-using lngrad_replay::scratch_test::Aligned32;
 
 constexpr uint8_t kFill = 0xa5;
 constexpr uint32_t kPast = 128;  // dst and src elements past the count (a half repeat)
@@ -148,9 +148,9 @@ std::vector<float> Mixed(uint32_t seed, size_t n) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> u(-300.0f, 300.0f);
   std::uniform_int_distribution<int> pick(0, 299);
-  const float sp[] = {0.0f,   -0.0f,         kInf,         -kInf,   kNan,   1e-40f,
-                      -1e-40f, 2.5f,         -2.5f,        0.5f,    -0.5f,  3e9f,
-                      -3e9f,  2147483520.0f, -2147483648.0f, 1.5e38f, -7.25f, -0.25f};
+  const float sp[] = {0.0f,    -0.0f,         kInf,           -kInf,   kNan,   1e-40f,
+                      -1e-40f, 2.5f,          -2.5f,          0.5f,    -0.5f,  3e9f,
+                      -3e9f,   2147483520.0f, -2147483648.0f, 1.5e38f, -7.25f, -0.25f};
   constexpr int kSp = sizeof(sp) / sizeof(sp[0]);
   std::vector<float> v(n);
   for (auto& x : v) {
@@ -216,10 +216,10 @@ void Sweep(const std::string& api, uint32_t min, uint32_t min2002, const Call<T>
 // ---------------------------------------------------------------------------------------------
 
 #define ROUNDING_CALL(Name)                                                                        \
-  template <class T>                                                                           \
-  void Call##Name(const LocalTensor<T>& d, const LocalTensor<T>& s,                            \
-                  const LocalTensor<uint8_t>& t, uint32_t n, bool stack) {                     \
-    stack ? AscendC::Name<T, false>(d, s, n) : AscendC::Name<T, false>(d, s, t, n);            \
+  template <class T>                                                                               \
+  void Call##Name(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t, \
+                  uint32_t n, bool stack) {                                                        \
+    stack ? AscendC::Name<T, false>(d, s, n) : AscendC::Name<T, false>(d, s, t, n);                \
   }
 ROUNDING_CALL(Ceil)
 ROUNDING_CALL(Floor)

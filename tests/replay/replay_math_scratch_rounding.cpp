@@ -9,8 +9,8 @@
 // (FracImpl, FracCompute, TruncCastForFrac); clamp_common_impl.h (ClampCompute, ClampMaxImpl,
 // ClampMinImpl); sign_common_impl.h (SignCompute, SignComputeImpl; before lngrad's Sign
 // scratch, sign.h). A separate reading by the same helper who then
-// changed lngrad (include/ascendc/adv/lib/math/rounding.h, select.h, sign.h). Each Cast is one conversion per
-// element; counter mode: an instruction touches exactly the round's elements.
+// changed lngrad (include/ascendc/adv/lib/math/rounding.h, select.h, sign.h). Each Cast is one
+// conversion per element; counter mode: an instruction touches exactly the round's elements.
 #include "replay_math_scratch_rounding.h"
 
 #include <algorithm>
@@ -130,7 +130,8 @@ bool ReplayRoundingScratch(RoundingOp op, bool arch2002, const float* src, float
         FloatRound(op, arch2002, src + off, dst + off, len, scratch);
       });
       return true;
-    case RoundingOp::kFrac: {  // FracCompute<float>: dst = Trunc(x) (2002: via dst's int32), x - dst
+    case RoundingOp::kFrac: {  // FracCompute<float>: dst = Trunc(x) (2002: via dst's int32), x -
+                               // dst
       if (tmpBytes / 4 == 0) return false;
       for (uint32_t j = 0; j < n; ++j) {
         dst[j] = arch2002 ? IntToFloat(CastInt32(op, src[j])) : CastIntegral(op, src[j]);
@@ -210,7 +211,9 @@ T Narrow(float v) {
 template <class T>
 void SignRound(const T* src, T* dst, uint32_t len, uint32_t rep, uint32_t lanes, uint8_t* bits1,
                uint8_t* bits2, uint8_t* tmp3, uint8_t* tmp4) {
-  const auto set = [](uint8_t* p, uint32_t j, T v) { std::memcpy(p + sizeof(T) * j, &v, sizeof v); };
+  const auto set = [](uint8_t* p, uint32_t j, T v) {
+    std::memcpy(p + sizeof(T) * j, &v, sizeof v);
+  };
   const auto get = [](const uint8_t* p, uint32_t j) {
     T v;
     std::memcpy(&v, p + sizeof(T) * j, sizeof v);

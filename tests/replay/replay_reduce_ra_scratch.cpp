@@ -1,6 +1,6 @@
 // The 2201 reduce APIs' RA pattern with what it leaves in sharedTmpBuffer
-// (replay_cumsum_reduce_scratch.h, ReplayReduceRaScratch). Provenance: a separate reading, by the helper
-// (t1) who then changed lngrad to match, of the toolkit's
+// (replay_cumsum_reduce_scratch.h, ReplayReduceRaScratch). Provenance: a separate reading, by the
+// helper (t1) who then changed lngrad to match, of the toolkit's
 // impl/adv_api/detail/reduce/reduce_common_util_v220_impl.h (BinaryReduceByFirstAxis,
 // FindClosestPowerOfTwo in reduce_common_util_impl.h) and of reduce_{sum,mean,max,min,prod,any,
 // all}_v220_impl.h (which function each passes: Add, Add then Muls by 1 / first, Max, Min, Mul;

@@ -81,10 +81,6 @@ inline float TrigIntegral(float v, AscendC::RoundMode mode) {
 inline float MinsF(float a, float s) { return a < s ? a : s; }
 inline float MaxsF(float a, float s) { return a > s ? a : s; }
 
-// The Leave of LNGRAD_MATH_UNARY_API (its scratch marked by the pass, not written).
-template <typename T>
-void LeaveNoScratch(const AscendC::LocalTensor<uint8_t>&, const T*, uint64_t, SrcLoc) {}
-
 }  // namespace lngrad::aicore::math_detail
 
 // The overload (dst, src, calCount) of a unary API <T, isReuseSource> with the stack buffer as
@@ -117,27 +113,22 @@ void LeaveNoScratch(const AscendC::LocalTensor<uint8_t>&, const T*, uint64_t, Sr
 
 // A unary API <T, isReuseSource> on half and float whose result is Fn<T>(x) per element, with a
 // scratch minimum of 256 * KFloat (float) or 256 * KHalf (half) bytes on 2201/2002, dst and src
-// disjoint, on every product; and its forwarding overloads. Its scratch is marked for initcheck
-// (PassScratch::kUnmodelled); LNGRAD_MATH_UNARY_API_MODELLED instead calls Leave<T>(scratch,
-// src, calCount, loc) after the pass, off the 950, which writes what the device's loop leaves
-// there.
-#define LNGRAD_MATH_UNARY_API(Name, KFloat, KHalf, Fn) \
-  LNGRAD_MATH_UNARY_API_AS(Name, KFloat, KHalf, Fn, kUnmodelled, LeaveNoScratch)
-#define LNGRAD_MATH_UNARY_API_MODELLED(Name, KFloat, KHalf, Fn, Leave) \
-  LNGRAD_MATH_UNARY_API_AS(Name, KFloat, KHalf, Fn, kModelled, Leave)
-#define LNGRAD_MATH_UNARY_API_AS(Name, KFloat, KHalf, Fn, Scratch, Leave)                         \
-  template <typename T, bool isReuseSource = false>                                               \
-  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
-            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,                 \
-            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                     \
-    namespace m = lngrad::aicore::math_detail;                                                    \
-    static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                         \
-    const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);           \
-    m::UnaryPass<m::PassScratch::Scratch>(#Name, m::Products::kAll, m::Overlap::kNone, dstTensor, \
-                                          srcTensor, &sharedTmpBuffer, tmp_min, calCount, loc,    \
-                                          [](T x) { return m::Fn<T>(x); });                       \
-    if (!m::On3510()) m::Leave<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);           \
-  }                                                                                               \
+// disjoint, on every product; and its forwarding overloads. After the pass, off the 950,
+// Leave<T>(scratch, src, calCount, loc) writes what the device's loop leaves in the scratch
+// (PassScratch::kModelled: no initcheck mark).
+#define LNGRAD_MATH_UNARY_API_MODELLED(Name, KFloat, KHalf, Fn, Leave)                       \
+  template <typename T, bool isReuseSource = false>                                          \
+  void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,            \
+            lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {                \
+    namespace m = lngrad::aicore::math_detail;                                               \
+    static_assert(m::kHalfOrFloat<T>, #Name ": T must be half or float");                    \
+    const uint64_t tmp_min = m::TmpMinBytes(std::is_same_v<T, float> ? KFloat : KHalf);      \
+    m::UnaryPass<m::PassScratch::kModelled>(#Name, m::Products::kAll, m::Overlap::kNone,     \
+                                            dstTensor, srcTensor, &sharedTmpBuffer, tmp_min, \
+                                            calCount, loc, [](T x) { return m::Fn<T>(x); }); \
+    if (!m::On3510()) m::Leave<T>(sharedTmpBuffer, srcTensor.HostPtr(), calCount, loc);      \
+  }                                                                                          \
   LNGRAD_MATH_UNARY_FORWARDS(Name)
 
 // LNGRAD_MATH_UNARY_FORWARDS for an API with a config template parameter
