@@ -18,6 +18,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                 const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("LogSoftMax", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {  // 3510 only (regbase/3510/logsoftmax_impl.h LogSoftMaxNZImpl)
     if (!sd::RegBase()) sd::RefuseNz<true>("LogSoftMax");
     const sd::Dims nd = sd::DimsOf(softmaxShapeInfo, src, 0, 0, false);  // srcM, srcK

@@ -190,6 +190,7 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SimpleSoftMax", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SimpleSoftMax");
   if constexpr (isDataFormatNZ) {
     sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,

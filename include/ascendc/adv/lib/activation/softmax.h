@@ -274,6 +274,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftMax");
   if constexpr (isDataFormatNZ) {
     if (sd::RegBase()) {
@@ -338,6 +339,7 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
   // SoftMaxNDImpl without statistics: membase runs SingleSoftMaxImpl for any isBasicBlock (the
   // generic row sums); 3510 takes its basic-block path (SoftMaxGenericNDImpl) with isBasicBlock.
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);

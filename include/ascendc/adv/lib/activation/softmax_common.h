@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -507,5 +508,30 @@ template <typename T>
 Access Wr(const AscendC::LocalTensor<T>& t, uint64_t n) {
   return {t.View().ptr, n * sizeof(T), true};
 }
+
+// The work buffer (sharedTmpBuffer, or the stack buffer the overloads without one pass) on
+// 2201/2002: the kit's sequences keep their row maxima, sums, exponentials and casts there, which
+// lngrad computes in host vectors and does not write back. An entry point holds one of these from
+// its start; when it returns (not when a check refuses the call) the whole buffer is left marked,
+// so that initcheck reports a later read (math_detail::LeaveScratch). lngrad's softmax APIs never
+// read the buffer, so a call after another on the same buffer stays clean. Not on 3510.
+class LeaveWorkBuffer {
+ public:
+  LeaveWorkBuffer(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp)
+      : api_(api), loc_(loc), tmp_(tmp.View()), pending_(std::uncaught_exceptions()) {}
+  LeaveWorkBuffer(const LeaveWorkBuffer&) = delete;
+  LeaveWorkBuffer& operator=(const LeaveWorkBuffer&) = delete;
+  ~LeaveWorkBuffer() {
+    if (std::uncaught_exceptions() == pending_ && !RegBase()) {
+      math_detail::LeaveScratch(api_, loc_, tmp_);
+    }
+  }
+
+ private:
+  const char* api_;
+  SrcLoc loc_;
+  detail::TensorView tmp_;
+  int pending_;
+};
 
 }  // namespace lngrad::aicore::softmax_detail

@@ -223,6 +223,7 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxFlash", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftmaxFlash");
   const sd::Dims dims = LNGRAD_SOFTMAX_DIMS(srcTensor);
   // 3510 passes isBasicBlock on to SoftMaxNDImpl and to the update (SoftmaxFlashPostProcess):

@@ -584,6 +584,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
   if constexpr (isDataFormatNZ) {
     if (!isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl
@@ -658,6 +659,7 @@ void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& outRe
                     const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
   sd::CheckTypes<T, T>("SoftmaxFlashV2");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV2");
   if constexpr (config.mode == SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC) {

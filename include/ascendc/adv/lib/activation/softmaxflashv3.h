@@ -363,6 +363,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
                     const SoftMaxTiling& tiling, const SoftMaxParams& params,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxFlashV3", loc, sharedTmpBuffer);
   static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
                 "SoftmaxFlashV3: T must be half and U float");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");

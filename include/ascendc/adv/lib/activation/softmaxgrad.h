@@ -91,6 +91,7 @@ void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTens
                  const SoftMaxShapeInfo& softmaxShapeInfo = {},
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxGrad", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {
     sd::GradNzRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
                       softmaxShapeInfo, tiling, loc);
@@ -116,6 +117,7 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
                       const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  const sd::LeaveWorkBuffer leave("SoftmaxGradFront", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {
     sd::GradNzRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
                       softmaxShapeInfo, tiling, loc);

@@ -19,8 +19,9 @@
 // scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the
 // overload without it). The scratch on arch 2201: axis 0 (2- and 4-byte T) leaves its first 32
 // bytes 0, the rest untouched, as the device; axis 1 and 1-byte T are not modelled (initcheck
-// marks them). Operand sizes are checked in both modes. The rank-N form with
-// BroadcastTiling (arch 3510): lib/broadcast/broadcast_rank_n.h.
+// marks them); on arch 2002 the whole scratch is marked (not modelled). Operand sizes are checked
+// in both modes. The rank-N form with BroadcastTiling (arch 3510):
+// lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
 #include <cstdint>
@@ -115,6 +116,9 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
       math_detail::LeaveScratch(api, loc, tmp.View());
     }
   }
+  // 2002's sequence (broadcast_v200_impl.h) stages its zero block and aligned copies in the
+  // scratch too: not modelled, the whole buffer marked.
+  if (arch == NpuArch::k2002) math_detail::LeaveScratch(api, loc, tmp.View());
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
   for (uint64_t i = 0; i < rows; ++i) {
