@@ -21,6 +21,7 @@
 #include "lngrad_aicore/launch.h"
 #include "replay_antiquant_scratch.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

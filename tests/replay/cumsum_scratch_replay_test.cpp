@@ -20,6 +20,7 @@
 #include "lngrad_aicore/launch.h"
 #include "replay_cumsum_reduce_scratch.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

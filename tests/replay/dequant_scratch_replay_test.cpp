@@ -22,6 +22,7 @@
 #include "lngrad_aicore/launch.h"
 #include "replay_quant_scratch.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -26,6 +26,7 @@
 #include "replay_math.h"
 #include "replay_math_scratch_fmod_xor.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

@@ -20,6 +20,7 @@
 #include "math_replay_test_util.h"
 #include "replay_math_scratch_power.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 

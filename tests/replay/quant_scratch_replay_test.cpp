@@ -26,6 +26,7 @@
 #include "math_replay_test_util.h"
 #include "replay_quant_scratch.h"
 #include "scratch_test_util.h"
+#include "../aicore/sanitizer_off.h"
 
 namespace {
 
