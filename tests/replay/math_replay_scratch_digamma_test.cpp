@@ -22,6 +22,7 @@
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
 #include "replay_math_scratch_digamma.h"
+#include "replay_math_scratch_digamma_ub.h"
 #include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -50,6 +51,8 @@ uint32_t Dev(uint32_t n) { return (n + 7) / 8 * 8; }
 
 struct Got {
   std::vector<uint8_t> dst, src, tmp;
+  std::vector<uint8_t> ub_before, ub_after;  // the whole UB around the call
+  rp::DigammaUbCall call;
 };
 
 // One block of soc: src (`in`, the count rounded up to 8 elements), dst (count + kPast of the
@@ -74,6 +77,17 @@ Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpB
     std::copy(in.begin(), in.end(), s.HostPtr());
     std::fill(d.HostPtr(), d.HostPtr() + nd, Sentinel<T>());
     std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
+    const lngrad::aicore::detail::TensorView v = s.View();
+    const auto* ub = reinterpret_cast<const uint8_t*>(v.ub);
+    const auto at = [&](const void* p) {
+      return static_cast<uint32_t>(reinterpret_cast<const uint8_t*>(p) - ub);
+    };
+    g.call.src = at(s.HostPtr());
+    g.call.dst = at(d.HostPtr());
+    g.call.tmp = at(tmp.HostPtr());
+    g.call.tmpBytes = tmpBytes;
+    g.call.count = count;
+    g.ub_before.assign(ub, ub + v.ub_size);
     if (stack) {
       AscendC::Digamma<T, reuse>(d, s, count);
     } else {
@@ -87,6 +101,7 @@ Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpB
       ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
     }
     g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+    g.ub_after.assign(ub, ub + v.ub_size);
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
   EXPECT_TRUE(st.ok()) << st.ToString();
@@ -119,6 +134,68 @@ std::vector<uint8_t> BytesOf(const std::vector<T>& v) {
   return std::vector<uint8_t>(p, p + v.size() * sizeof(T));
 }
 
+template <class E>
+bool BothNan(const uint8_t* a, const uint8_t* b) {
+  E x, y;
+  std::memcpy(&x, a, sizeof(E));
+  std::memcpy(&y, b, sizeof(E));
+  return IsNan(x) && IsNan(y);
+}
+
+// The whole UB after the call against the instruction-by-instruction replay run over the UB as
+// the call found it: dst and the source as elements of T, the scratch's float temps as floats
+// (two NaNs match: which NaN a sum of NaNs gives is the host compiler's operand order), every
+// other byte (the masks, the UB around the operands) exactly.
+template <class T, bool reuse>
+void CompareUb(const Got& got, bool a2002, const std::string& what) {
+  ASSERT_EQ(got.ub_before.size(), got.ub_after.size()) << what;
+  std::vector<uint8_t> want = got.ub_before;
+  rp::DigammaUbCall call = got.call;
+  call.arch2002 = a2002;
+  bool ok = false;
+  if constexpr (sizeof(T) == 2) {
+    ok = rp::ReplayDigammaUbHalf(want.data(), static_cast<uint32_t>(want.size()), call);
+  } else {
+    ok = rp::ReplayDigammaUbFloat(want.data(), static_cast<uint32_t>(want.size()), call, reuse);
+  }
+  ASSERT_TRUE(ok) << what;
+  const uint32_t k = sizeof(T) == 2 ? 8 : (reuse ? 6 : 7);
+  const uint32_t split = call.tmpBytes / 4 / k / 32 * 32;
+  struct Words {
+    uint32_t off, bytes, size;
+    const char* name;
+  };
+  const Words words[] = {{call.dst, (call.count + kPast) * uint32_t{sizeof(T)}, sizeof(T), "dst"},
+                         {call.src, Dev(call.count) * uint32_t{sizeof(T)}, sizeof(T), "src"},
+                         {call.tmp, 4 * (k - 1) * split, 4, "scratch temps"}};
+  std::vector<uint8_t> done(want.size(), 0);
+  for (const Words& w : words) {
+    for (uint32_t i = 0; i + w.size <= w.bytes; i += w.size) {
+      const uint32_t b = w.off + i;
+      std::fill(done.begin() + b, done.begin() + b + w.size, uint8_t{1});
+      if (std::memcmp(&got.ub_after[b], &want[b], w.size) == 0) continue;
+      if (w.size == 2 ? BothNan<half>(&got.ub_after[b], &want[b])
+                      : BothNan<float>(&got.ub_after[b], &want[b])) {
+        continue;
+      }
+      uint32_t x = 0, y = 0;
+      std::memcpy(&x, &got.ub_after[b], w.size);
+      std::memcpy(&y, &want[b], w.size);
+      ADD_FAILURE() << what << ": " << w.name << " byte " << i << " (split " << split
+                    << ") differs: lngrad 0x" << std::hex << x << ", replay 0x" << y;
+      return;
+    }
+  }
+  for (size_t b = 0; b < want.size(); ++b) {
+    if (done[b] || got.ub_after[b] == want[b]) continue;
+    const int64_t rel = static_cast<int64_t>(b) - call.tmp;
+    ADD_FAILURE() << what << ": UB byte " << b << " (scratch byte " << rel << ", split " << split
+                  << ") differs: lngrad 0x" << std::hex << int{got.ub_after[b]} << ", replay 0x"
+                  << int{want[b]};
+    return;
+  }
+}
+
 template <class T, bool reuse>
 void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes,
              bool stack) {
@@ -140,35 +217,7 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
   const Got got = Run<T, reuse>(soc, in, count, tmpBytes, stack);
   ExpectWords<T>(got.dst, BytesOf(want_dst), what + " dst");
   ExpectWords<T>(got.src, BytesOf(want_src), what + " src");
-  if constexpr (sizeof(T) == 4) {
-    // The scratch: the instruction-by-instruction replay (its dst and src must agree with the
-    // per-element one above), every byte it knows compared bit for bit.
-    std::vector<T> dst2(count + kPast, Sentinel<T>()), src2 = in;
-    std::vector<uint8_t> tmp(tmpBytes, kFill), known(tmpBytes, 1);
-    ASSERT_TRUE(rp::ReplayDigammaScratch(src2.data(), dst2.data(), count, tmp.data(), known.data(),
-                                         tmpBytes, a2002, reuse))
-        << what;
-    ExpectWords<T>(BytesOf(dst2), BytesOf(want_dst), what + " dst of the scratch replay");
-    ExpectWords<T>(BytesOf(src2), BytesOf(want_src), what + " src of the scratch replay");
-    ASSERT_EQ(got.tmp.size(), tmp.size()) << what;
-    // The float temps before the masks as words (two NaNs match: which NaN a sum of NaNs gives
-    // is the host compiler's operand order, as for dst), the masks byte for byte.
-    const uint32_t temps = 4 * (reuse ? 5 : 6) * (tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32);
-    for (uint32_t i = 0; i < tmpBytes; ++i) {
-      if (!known[i] || got.tmp[i] == tmp[i]) continue;
-      if (i < temps) {
-        const uint32_t w = i / 4 * 4;
-        float a, b;
-        std::memcpy(&a, &got.tmp[w], 4);
-        std::memcpy(&b, &tmp[w], 4);
-        if (IsNan(a) && IsNan(b)) continue;
-      }
-      ADD_FAILURE() << what << ": scratch byte " << i << " (split "
-                    << tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32 << ") differs: lngrad 0x"
-                    << std::hex << int{got.tmp[i]} << ", replay 0x" << int{tmp[i]};
-      break;
-    }
-  }
+  CompareUb<T, reuse>(got, a2002, what);
 }
 
 // n values: the specials at random places (about one in 12), else uniform in [lo, hi).
