@@ -250,9 +250,10 @@ std::vector<half> AllHalves(uint32_t start, uint32_t n) {
 const std::vector<uint32_t> kCounts = {0, 1, 37, 64, 200, 255, 1000, 1537, 4099};
 
 std::vector<uint32_t> Sizes(uint32_t min, bool stack) {
-  // min + min / 2: a split of 96 floats (float), an odd multiple of 32, so a full round's last
-  // Compare repeat runs 32 lanes past it.
-  std::vector<uint32_t> v = {min, min + 32, min + min / 2, 3 * min + 96, 49152};
+  // min + min / 2: a split of 96 floats (float), min + min / 4 one of 160 (half): odd multiples
+  // of 32, so a full round's last Compare repeat runs 32 lanes past it (tmpScalar's lanes there
+  // are the masks, the one being written among them).
+  std::vector<uint32_t> v = {min, min + 32, min + min / 4, min + min / 2, 3 * min + 96, 49152};
   if (!stack) v.push_back(min + 44);
   return v;
 }
