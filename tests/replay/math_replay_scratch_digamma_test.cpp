@@ -59,20 +59,29 @@ struct Got {
 // sentinel), the scratch of tmpBytes filled with kFill; Digamma<T, reuse> through
 // sharedTmpBuffer or the stack buffer.
 template <class T, bool reuse>
-Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes, bool stack) {
+Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes, bool stack,
+        bool src_last = false) {
   Got g;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = soc;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
+    AscendC::TBuf<> bs, bd, bt, filler, filler2;
     const uint32_t ns = std::max<uint32_t>(static_cast<uint32_t>(in.size()), 1);
     const uint32_t nd = count + kPast;
-    pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
+    if (!src_last) pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
     pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
     LocalTensor<uint8_t> tmp;
     lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
     if (::testing::Test::HasFatalFailure()) return;
+    if (src_last) {  // the source ends where the stack buffer does
+      LocalTensor<uint8_t> left;
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(left)));
+      ASSERT_GE(left.GetSize(), ns * sizeof(T));
+      if (left.GetSize() > ns * sizeof(T))
+        pipe.InitBuffer(filler2, left.GetSize() - ns * sizeof(T));
+      pipe.InitBuffer(bs, ns * sizeof(T));
+    }
     LocalTensor<T> s = bs.Get<T>(ns), d = bd.Get<T>(nd);
     std::copy(in.begin(), in.end(), s.HostPtr());
     std::fill(d.HostPtr(), d.HostPtr() + nd, Sentinel<T>());
@@ -217,6 +226,35 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
   const Got got = Run<T, reuse>(soc, in, count, tmpBytes, stack);
   ExpectWords<T>(got.dst, BytesOf(want_dst), what + " dst");
   ExpectWords<T>(got.src, BytesOf(want_src), what + " src");
+  if constexpr (sizeof(T) == 4) {
+    // The scratch against session 18's known-mask replay (its dst and src must agree with the
+    // per-element one above), every byte it knows compared bit for bit.
+    std::vector<T> dst2(count + kPast, Sentinel<T>()), src2 = in;
+    std::vector<uint8_t> tmp(tmpBytes, kFill), known(tmpBytes, 1);
+    ASSERT_TRUE(rp::ReplayDigammaScratch(src2.data(), dst2.data(), count, tmp.data(), known.data(),
+                                         tmpBytes, a2002, reuse))
+        << what;
+    ExpectWords<T>(BytesOf(dst2), BytesOf(want_dst), what + " dst of the scratch replay");
+    ExpectWords<T>(BytesOf(src2), BytesOf(want_src), what + " src of the scratch replay");
+    ASSERT_EQ(got.tmp.size(), tmp.size()) << what;
+    // The float temps before the masks as words (two NaNs match: which NaN a sum of NaNs gives
+    // is the host compiler's operand order, as for dst), the masks byte for byte.
+    const uint32_t temps = 4 * (reuse ? 5 : 6) * (tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32);
+    for (uint32_t i = 0; i < tmpBytes; ++i) {
+      if (!known[i] || got.tmp[i] == tmp[i]) continue;
+      if (i < temps) {
+        const uint32_t w = i / 4 * 4;
+        float a, b;
+        std::memcpy(&a, &got.tmp[w], 4);
+        std::memcpy(&b, &tmp[w], 4);
+        if (IsNan(a) && IsNan(b)) continue;
+      }
+      ADD_FAILURE() << what << ": scratch byte " << i << " (split "
+                    << tmpBytes / 4 / (reuse ? 6 : 7) / 32 * 32 << ") differs: lngrad 0x"
+                    << std::hex << int{got.tmp[i]} << ", replay 0x" << int{tmp[i]};
+      break;
+    }
+  }
   CompareUb<T, reuse>(got, a2002, what);
 }
 
@@ -289,6 +327,23 @@ TEST(MathScratchDigamma, DigammaFloat) { Sweep<float, false>(7 * 256); }
 TEST(MathScratchDigamma, DigammaFloatReuseSource) { Sweep<float, true>(6 * 256); }
 
 TEST(MathScratchDigamma, DigammaHalf) { Sweep<half, false>(16 * 256); }
+
+// The source as far up the UB as a buffer goes (the stack buffer ends 64 bytes short of the UB's
+// end; float, whose Compares read srcTensor's lanes past the round): the last Compare repeat of a
+// round of 40 (or 104) runs 24 lanes past it, 16 inside the UB and 8 past its end, which read NaN
+// (false for every comparison), as in the replay.
+TEST(MathScratchDigamma, DigammaFloatSourceAtTheUbsEnd) {
+  for (const char* soc : kSocs) {
+    for (const uint32_t n : {40u, 104u}) {
+      const std::vector<float> in = Mixed(7 + n, n, -40.0f, 40.0f);
+      const std::string what = std::string("Digamma<float> with the source last on ") + soc +
+                               ", count " + std::to_string(n);
+      const Got got = ::Run<float, false>(soc, in, n, 7 * 256, false, true);
+      ASSERT_GT(got.call.src + n * 4 + 24 * 4, got.ub_after.size()) << what;
+      CompareUb<float, false>(got, std::string(soc) == "Ascend310P1", what);
+    }
+  }
+}
 
 // Hand-worked values of the replay itself: the reflection term -pi cot(pi x) from an odd
 // round(2x) (x = 0.25: pi * f30, f30 = tan(-pi/4)) and an even one (x = 0.125: pi * -1 / f30,

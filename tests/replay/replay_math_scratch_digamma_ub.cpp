@@ -120,7 +120,8 @@ struct Vm {
       uint8_t out[8] = {};
       for (uint32_t k = 0; k < 64; ++k) {
         const Addr lane = 4 * static_cast<Addr>(64 * r + k);
-        if (p(F(a + lane), F(b + lane))) out[k / 8] = static_cast<uint8_t>(out[k / 8] | 1u << (k % 8));
+        if (p(F(a + lane), F(b + lane)))
+          out[k / 8] = static_cast<uint8_t>(out[k / 8] | 1u << (k % 8));
       }
       std::memcpy(ub + m + 8 * r, out, 8);
     }
@@ -210,9 +211,9 @@ struct Digamma : Vm {
     Sub(d, d, p.c2);
     Mul(p.c1, p.c1, p.c1);
     Dup(p.c2, static_cast<float>(8.33333333333333333333e-2));
-    for (const float k : {2.10927960927960927961e-2f, 7.57575757575757575758e-3f,
-                          4.16666666666666666667e-3f, 3.96825396825396825397e-3f,
-                          8.33333333333333333333e-3f, 8.33333333333333333333e-2f}) {
+    for (const float k :
+         {2.10927960927960927961e-2f, 7.57575757575757575758e-3f, 4.16666666666666666667e-3f,
+          3.96825396825396825397e-3f, 8.33333333333333333333e-3f, 8.33333333333333333333e-2f}) {
       Dup(p.sc, k);
       Mul(p.c2, p.c1, p.c2);
       Sub(p.c2, p.sc, p.c2);
@@ -247,8 +248,8 @@ struct Digamma : Vm {
     GenCmp(p.mk2, p.c2, 0.5f, kGe);
     Mul(p.c2, p.c1, p.c1);
     Dup(d, 0.0093383789065f);
-    for (const float k : {0.00326538085938f, 0.0242919921875f, 0.053466796875f, 0.133377909660f,
-                          0.333332300186f}) {
+    for (const float k :
+         {0.00326538085938f, 0.0242919921875f, 0.053466796875f, 0.133377909660f, 0.333332300186f}) {
       Mul(d, d, p.c2);
       Adds(d, d, k);
     }

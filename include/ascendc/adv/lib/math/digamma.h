@@ -26,10 +26,9 @@
 // there (and, float isReuseSource, those src elements the reflection term); lngrad writes them
 // too. A dst or src too short for them is the device's overrun (tensor_bounds, checked mode).
 // 3510 runs calCount elements exactly.
-// Scratch on 2201/2002: float leaves its temps and masks as the kit's rounds do
-// (DigammaFloatScratch), both overloads, but for the mask bytes of the Compare lanes past a
-// round, which initcheck marks; half's (TanCompute's, SinCompute's, CosCompute's temps) is not
-// modelled: initcheck marks all of it.
+// Scratch on 2201/2002: float and half leave their temps, masks and (half) the Tan, Sin and Cos
+// temps as the kit's rounds do, the Compare lanes past a round included (DigammaScratch,
+// digamma_scratch.h, run over a copy of the UB), both overloads.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
@@ -97,8 +96,7 @@ inline float DigammaCastStep(float x, AscendC::RoundMode mode, bool v200) {
 
 // The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x): the
 // low bit of Cast<int32_t>(CAST_ROUND), which saturates (2x >= 2^31 gives 2^31 - 1: odd; a NaN
-// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep). Its steps keep
-// f17 = f36^2 and f30 (the tan polynomial) in the scratch (DigammaFloatScratch).
+// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep).
 struct DigammaPicotSteps {
   float f17 = 0.0f, f30 = 0.0f, term = 0.0f;
   bool odd = false;

@@ -80,7 +80,8 @@ class DigammaScratch {
   void St(Addr a, float v) { StBytes(a, &v, 4); }
   template <typename F>
   void Lanes(Addr d, F f) {
-    for (uint64_t j = 0; j < len_; ++j) St(d + 4 * static_cast<Addr>(j), f(4 * static_cast<Addr>(j)));
+    for (uint64_t j = 0; j < len_; ++j)
+      St(d + 4 * static_cast<Addr>(j), f(4 * static_cast<Addr>(j)));
   }
   void Dup(Addr d, float v) {
     Lanes(d, [v](Addr) { return v; });
@@ -151,11 +152,21 @@ inline void DigammaScratch::Compare(Addr m, Addr a, Addr b, Cmp op) {
       const float x = Ld(a + o), y = Ld(b + o);
       bool on = false;
       switch (op) {
-        case Cmp::kLt: on = x < y; break;
-        case Cmp::kGe: on = x >= y; break;
-        case Cmp::kLe: on = x <= y; break;
-        case Cmp::kGt: on = x > y; break;
-        case Cmp::kEq: on = x == y; break;
+        case Cmp::kLt:
+          on = x < y;
+          break;
+        case Cmp::kGe:
+          on = x >= y;
+          break;
+        case Cmp::kLe:
+          on = x <= y;
+          break;
+        case Cmp::kGt:
+          on = x > y;
+          break;
+        case Cmp::kEq:
+          on = x == y;
+          break;
       }
       if (on) bits[k / 8] = static_cast<uint8_t>(bits[k / 8] | (1u << (k % 8)));
     }
@@ -363,8 +374,7 @@ inline void DigammaScratch::Tan(Addr d, Addr s, Addr t) {
 }
 
 // x -= round * pi_i for each part of pi (SinKpi, and the cos KPI's first two).
-inline void DigammaScratch::Reduce(Addr x, Addr round, Addr kpi,
-                                   std::initializer_list<float> pis) {
+inline void DigammaScratch::Reduce(Addr x, Addr round, Addr kpi, std::initializer_list<float> pis) {
   for (const float p : pis) {
     Muls(kpi, round, p);
     Sub(x, x, kpi);
@@ -473,7 +483,8 @@ inline void DigammaScratch::HalfRound(Addr d, Addr s) {
 inline void DigammaScratch::Run(const detail::TensorView& src, const detail::TensorView& dst,
                                 uint64_t dev) {
   const detail::TensorView t = tmp_.View();
-  ub_.assign(reinterpret_cast<const uint8_t*>(t.ub), reinterpret_cast<const uint8_t*>(t.ub) + t.ub_size);
+  ub_.assign(reinterpret_cast<const uint8_t*>(t.ub),
+             reinterpret_cast<const uint8_t*>(t.ub) + t.ub_size);
   wrote_.assign(bytes_, 0);
   tmp_off_ = t.ptr - t.ub;
   const Addr s4 = 4 * static_cast<Addr>(split_), src0 = src.ptr - src.ub, dst0 = dst.ptr - dst.ub;
