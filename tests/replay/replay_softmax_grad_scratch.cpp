@@ -67,11 +67,45 @@ void ReduceSumLastND(float* dst, const float* src, float* tmp, uint32_t rows, ui
   }
 }
 
-// BroadCastLastImpl's device branch with {dstM, dstK = k, srcM = dstM, srcK}: each row's first 8
-// source lanes copied to every block of the row.
-void BroadCastLast(float* dst, const float* src, uint32_t dstM, uint32_t k, uint32_t srcK) {
+// membase/v200's ReduceSumLastNDImpl(dst, src, tmp, {rows, oriK, rows, k, rows, dstK}): oriK <= 64
+// one masked WholeReduceSum per row into dst[r * dstK]; else each whole chunk's WholeReduceSum into
+// tmp[r * dstK], the first copied to dst and the later ones added over rows * dstK elements (every
+// lane, not only the sums), the tail's masked one added the same way; then BroadCastLastImpl(dst,
+// dst) (scalar: lane 0 of each row to its dstK lanes).
+void ReduceSumLastNDV200(float* dst, const float* src, float* tmp, uint32_t rows, uint32_t oriK,
+                         uint32_t k, uint32_t dstK) {
+  const uint32_t all = rows * dstK;
+  if (oriK <= kRep) {
+    for (uint32_t r = 0; r < rows; ++r) dst[r * dstK] = RepeatSum(src + r * k, oriK);
+  } else {
+    const uint32_t chunks = oriK / kRep, tail = oriK % kRep;
+    for (uint32_t c = 0; c <= chunks; ++c) {
+      const uint32_t lanes = c < chunks ? kRep : tail;
+      if (lanes == 0) break;
+      for (uint32_t r = 0; r < rows; ++r) tmp[r * dstK] = RepeatSum(src + r * k + c * kRep, lanes);
+      for (uint32_t j = 0; j < all; ++j) dst[j] = c == 0 ? tmp[j] : dst[j] + tmp[j];
+    }
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t l = 1; l < dstK; ++l) dst[r * dstK + l] = dst[r * dstK];
+  }
+}
+
+// BroadCastLastImpl with {dstM, dstK = k, srcM = dstM, srcK}: v220's device branch copies each
+// row's first 8 source lanes to every block of the row; v200's scalar loop duplicates lane 0.
+void BroadCastLast(float* dst, const float* src, uint32_t dstM, uint32_t k, uint32_t srcK,
+                   bool v200) {
   for (uint32_t r = 0; r < dstM; ++r) {
-    for (uint32_t c = 0; c < k; ++c) dst[r * k + c] = src[r * srcK + c % kBlk];
+    for (uint32_t c = 0; c < k; ++c) dst[r * k + c] = src[r * srcK + (v200 ? 0 : c % kBlk)];
+  }
+}
+
+void Reduce(bool v200, float* dst, const float* src, float* tmp, uint32_t rows, uint32_t oriK,
+            uint32_t k, uint32_t dstK) {
+  if (v200) {
+    ReduceSumLastNDV200(dst, src, tmp, rows, oriK, k, dstK);
+  } else {
+    ReduceSumLastND(dst, src, tmp, rows, oriK, k, dstK);
   }
 }
 
@@ -80,19 +114,13 @@ float In(const T* p, uint64_t i) {
   return ToFloat(p[i]);
 }
 
-template <class T>
-T Out(float v) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return FloatToHalfRoundAway(v);  // FLOAT2HALF_ROUND_MODE on 2201
-  } else {
-    return v;
-  }
-}
+// FLOAT2HALF_ROUND_MODE: CAST_ROUND (ties away) on 2201, CAST_NONE (nearest even) on 2002.
+Half OutHalf(float v, bool v200) { return v200 ? FloatToHalf(v) : FloatToHalfRoundAway(v); }
 
 // Half data (SoftmaxGradNDGenericImpl; SoftmaxGradFrontNDImpl's generic branch is the same with
 // isFront): src, grad, their product in three splitSize buffers, then reduce and add buffers.
 void HalfSplit(const SmxTiling& t, uint32_t oriK, const Half* grad, const Half* src, Half* dst,
-               float* w, bool isFront, uint32_t row0, uint32_t rows) {
+               float* w, bool isFront, bool v200, uint32_t row0, uint32_t rows) {
   const uint32_t k = t.srcK, n = rows * k;
   float* sb = w;
   float* gb = w + t.splitSize;
@@ -103,41 +131,41 @@ void HalfSplit(const SmxTiling& t, uint32_t oriK, const Half* grad, const Half* 
   for (uint32_t j = 0; j < n; ++j) sb[j] = In(src, o1 + j);
   for (uint32_t j = 0; j < n; ++j) gb[j] = In(grad, o1 + j);
   for (uint32_t j = 0; j < n; ++j) db[j] = sb[j] * gb[j];
-  ReduceSumLastND(ab, db, rb, rows, oriK, k, t.reduceK);
+  Reduce(v200, ab, db, rb, rows, oriK, k, t.reduceK);
   if (isFront) {
-    for (uint32_t j = 0; j < rows * t.reduceK; ++j) dst[o2 + j] = Out<Half>(ab[j]);
+    for (uint32_t j = 0; j < rows * t.reduceK; ++j) dst[o2 + j] = OutHalf(ab[j], v200);
     return;
   }
-  BroadCastLast(db, ab, t.reduceM, k, t.reduceK);  // reduceM rows, the tail split's too
+  BroadCastLast(db, ab, t.reduceM, k, t.reduceK, v200);  // reduceM rows, the tail split's too
   for (uint32_t j = 0; j < n; ++j) db[j] = gb[j] - db[j];
   for (uint32_t j = 0; j < n; ++j) db[j] = db[j] * sb[j];
-  for (uint32_t j = 0; j < n; ++j) dst[o1 + j] = Out<Half>(db[j]);
+  for (uint32_t j = 0; j < n; ++j) dst[o1 + j] = OutHalf(db[j], v200);
 }
 
 // Float data, isFront (SoftmaxGradFrontNDImpl<float>'s generic branch): the product in the first
 // splitSize floats, the reduce buffer after it; dst's own rows are ReduceSumLastNDImpl's dst.
 // SoftmaxGrad passes (dst, src, grad) as (dst, grad, src): its Mul is grad * src.
 void FloatFrontSplit(const SmxTiling& t, uint32_t oriK, const float* grad, const float* src,
-                     float* dst, float* w, bool frontApi, uint32_t row0, uint32_t rows) {
+                     float* dst, float* w, bool frontApi, bool v200, uint32_t row0, uint32_t rows) {
   const uint32_t k = t.srcK, n = rows * k;
   const uint64_t o1 = uint64_t{row0} * k, o2 = uint64_t{row0} * t.reduceK;
   for (uint32_t j = 0; j < n; ++j) {
     w[j] = frontApi ? src[o1 + j] * grad[o1 + j] : grad[o1 + j] * src[o1 + j];
   }
-  ReduceSumLastND(dst + o2, w, w + t.splitSize, rows, oriK, k, t.reduceK);
+  Reduce(v200, dst + o2, w, w + t.splitSize, rows, oriK, k, t.reduceK);
 }
 
 // Float data, not isFront (SoftmaxGradPostProcess): split, reduce and add buffers.
 void FloatSplit(const SmxTiling& t, uint32_t oriK, const float* grad, const float* src, float* dst,
-                float* w, uint32_t row0, uint32_t rows) {
+                float* w, bool v200, uint32_t row0, uint32_t rows) {
   const uint32_t k = t.srcK, n = rows * k;
   float* sb = w;
   float* rb = w + t.splitSize;
   float* ab = rb + t.reduceSize;
   const uint64_t o1 = uint64_t{row0} * k;
   for (uint32_t j = 0; j < n; ++j) sb[j] = src[o1 + j] * grad[o1 + j];
-  ReduceSumLastND(ab, sb, rb, rows, oriK, k, t.reduceK);
-  BroadCastLast(sb, ab, t.reduceM, k, kBlk);  // brcParam: reduceM rows, the tail split's too
+  Reduce(v200, ab, sb, rb, rows, oriK, k, t.reduceK);
+  BroadCastLast(sb, ab, t.reduceM, k, kBlk, v200);  // brcParam: reduceM rows, tail split's too
   for (uint32_t j = 0; j < n; ++j) sb[j] = grad[o1 + j] - sb[j];
   for (uint32_t j = 0; j < n; ++j) dst[o1 + j] = src[o1 + j] * sb[j];
 }
@@ -155,18 +183,18 @@ uint64_t Extent(const SmxTiling& t, bool half, bool isFront) {
 
 template <class T>
 bool ReplaySoftmaxGradWork(const SmxTiling& kt, uint32_t oriK, const T* grad, const T* src, T* dst,
-                           std::vector<uint8_t>& work, bool isFront, bool frontApi) {
+                           std::vector<uint8_t>& work, bool isFront, bool frontApi, bool v200) {
   constexpr bool kHalf = std::is_same_v<T, Half>;
   if (Extent(kt, kHalf, isFront) * sizeof(float) > work.size()) return false;
   std::vector<float> w(work.size() / sizeof(float));
   std::memcpy(w.data(), work.data(), w.size() * sizeof(float));
   auto split = [&](uint32_t row0, uint32_t rows) {
     if constexpr (kHalf) {
-      HalfSplit(kt, oriK, grad, src, dst, w.data(), isFront, row0, rows);
+      HalfSplit(kt, oriK, grad, src, dst, w.data(), isFront, v200, row0, rows);
     } else if (isFront) {
-      FloatFrontSplit(kt, oriK, grad, src, dst, w.data(), frontApi, row0, rows);
+      FloatFrontSplit(kt, oriK, grad, src, dst, w.data(), frontApi, v200, row0, rows);
     } else {
-      FloatSplit(kt, oriK, grad, src, dst, w.data(), row0, rows);
+      FloatSplit(kt, oriK, grad, src, dst, w.data(), v200, row0, rows);
     }
   };
   for (uint32_t i = 0; i < kt.rangeM; ++i) split(i * kt.splitM, kt.splitM);
@@ -176,8 +204,8 @@ bool ReplaySoftmaxGradWork(const SmxTiling& kt, uint32_t oriK, const T* grad, co
 }
 
 template bool ReplaySoftmaxGradWork<float>(const SmxTiling&, uint32_t, const float*, const float*,
-                                           float*, std::vector<uint8_t>&, bool, bool);
+                                           float*, std::vector<uint8_t>&, bool, bool, bool);
 template bool ReplaySoftmaxGradWork<Half>(const SmxTiling&, uint32_t, const Half*, const Half*,
-                                          Half*, std::vector<uint8_t>&, bool, bool);
+                                          Half*, std::vector<uint8_t>&, bool, bool, bool);
 
 }  // namespace lngrad_replay

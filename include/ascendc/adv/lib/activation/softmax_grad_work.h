@@ -1,8 +1,9 @@
-// lngrad: the work buffer SoftmaxGrad and SoftmaxGradFront leave on arch 2201 (ND, not
+// lngrad: the work buffer SoftmaxGrad and SoftmaxGradFront leave on arch 2201 and 2002 (ND, not
 // isBasicBlock), byte for byte: membase/common/softmax_grad_nd_impl.h's buffers over the splits of
 // the tiling the kernel runs (softmax_grad_base_impl.h: the caller's when made for srcM and srcK,
 // else SoftMaxGradTilingFunc of the buffer), each instruction's writes in order
-// (v220 softmax_common_nd_reduce.h ReduceSumLastNDImpl, softmax_common_broadcast.h). Later splits
+// (v220 softmax_common_nd_reduce.h ReduceSumLastNDImpl, softmax_common_broadcast.h; on 2002
+// membase/v200/softmax_common_impl.h's, GradReduceSumV200). Later splits
 // overwrite earlier ones; a tail split leaves the earlier split's values past its rows, and its
 // BroadCastLastImpl still runs reduceM rows (stale sums of the earlier split broadcast).
 //   half: [src | grad | product, then (grad - s) * src] splitSize floats each, reduce
@@ -157,12 +158,56 @@ inline void GradReduceSum(const GradSlot& dst, const GradSlot& src, const GradSl
   }
 }
 
+// membase/v200's ReduceSumLastNDImpl (arch 2002): oriK <= 64, one masked WholeReduceSum per row
+// at dst[r * dstK]; else per whole chunk (then the tail) a WholeReduceSum per row at
+// tmp[r * dstK], copied (the first) or added to dst over all rows * dstK lanes; then the scalar
+// BroadCastLastImpl(dst, dst): lane 0 of each row to its dstK lanes.
+inline void GradReduceSumV200(const GradSlot& dst, const GradSlot& src, const GradSlot& tmp,
+                              uint32_t rows, uint32_t oriK, uint32_t k, uint32_t dstK) {
+  const uint64_t all = uint64_t{rows} * dstK;
+  float lane[kLanes];
+  auto tree = [&](const GradSlot& out, uint32_t first, uint32_t n) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t j = 0; j < n; ++j) lane[j] = src.Get(uint64_t{r} * k + first + j);
+      out.Set(uint64_t{r} * dstK, ScalarTree64(lane, n));
+    }
+  };
+  if (oriK <= kLanes) {
+    tree(dst, 0, oriK);
+  } else {
+    for (uint32_t first = 0; first < oriK; first += kLanes) {
+      tree(tmp, first, std::min(kLanes, oriK - first));
+      for (uint64_t j = 0; j < all; ++j)
+        dst.Set(j, first == 0 ? tmp.Get(j) : dst.Get(j) + tmp.Get(j));
+    }
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    const float s = dst.Get(uint64_t{r} * dstK);
+    for (uint32_t l = 1; l < dstK; ++l) dst.Set(uint64_t{r} * dstK + l, s);
+  }
+}
+
 // The floats the sequence's buffers reach (GradNdWork writes nothing past them).
 inline uint64_t GradWorkExtent(const AscendC::tiling::SoftMaxTiling& t, bool half, bool front) {
   const uint64_t add = uint64_t{t.reduceM} * (half ? 16 : 8);
   if (half) return uint64_t{t.splitSize} * 3 + t.reduceSize + add;
   return front ? uint64_t{t.splitSize} + add : uint64_t{t.splitSize} + t.reduceSize + add;
 }
+
+// The row sums of arch 2201 (v220) or 2002 (v200), and the lane BroadCastLastImpl reads for
+// column c: c % 8 (v220's Copy of the row's first block), 0 (v200's scalar loop).
+struct GradArch {
+  bool v200;
+  void Reduce(const GradSlot& dst, const GradSlot& src, const GradSlot& tmp, uint32_t rows,
+              uint32_t oriK, uint32_t k, uint32_t dstK) const {
+    if (v200) {
+      GradReduceSumV200(dst, src, tmp, rows, oriK, k, dstK);
+    } else {
+      GradReduceSum(dst, src, tmp, rows, oriK, k, dstK);
+    }
+  }
+  uint32_t Lane(uint32_t c) const { return v200 ? 0 : c % 8; }
+};
 
 // One split of `rows` rows from row0 (kt: the kernel's tiling). frontApi: SoftmaxGradFront,
 // whose float Mul is src * grad (SoftmaxGrad's isFront passes them swapped: grad * src).
@@ -172,15 +217,19 @@ void GradNdSplit(GradWork& w, const AscendC::tiling::SoftMaxTiling& kt, uint32_t
                  uint32_t row0, uint32_t rows) {
   const uint64_t n = uint64_t{rows} * kt.srcK, o1 = uint64_t{row0} * kt.srcK;
   const uint64_t s = kt.splitSize;
+  const GradArch arch{detail::rep::RunningArch() == NpuArch::k2002};
   if constexpr (sizeof(T) == 2) {
-    const GradSlot sb{&w, 0}, gb{&w, s}, db{&w, 2 * s}, rb{&w, 3 * s}, ab{&w, 3 * s + kt.reduceSize};
+    const GradSlot sb{&w, 0}, gb{&w, s}, db{&w, 2 * s}, rb{&w, 3 * s},
+        ab{&w, 3 * s + kt.reduceSize};
     for (uint64_t j = 0; j < n; ++j) sb.Set(j, Widen(src[o1 + j]));
     for (uint64_t j = 0; j < n; ++j) gb.Set(j, Widen(grad[o1 + j]));
     for (uint64_t j = 0; j < n; ++j) db.Set(j, sb.Get(j) * gb.Get(j));
-    GradReduceSum(ab, db, rb, rows, oriK, kt.srcK, kt.reduceK);
+    arch.Reduce(ab, db, rb, rows, oriK, kt.srcK, kt.reduceK);
     if (front) return;
     for (uint64_t r = 0; r < kt.reduceM; ++r) {  // BroadCastLastImpl: reduceM rows
-      for (uint32_t c = 0; c < kt.srcK; ++c) db.Set(r * kt.srcK + c, ab.Get(r * kt.reduceK + c % 8));
+      for (uint32_t c = 0; c < kt.srcK; ++c) {
+        db.Set(r * kt.srcK + c, ab.Get(r * kt.reduceK + arch.Lane(c)));
+      }
     }
     for (uint64_t j = 0; j < n; ++j) db.Set(j, gb.Get(j) - db.Get(j));
     for (uint64_t j = 0; j < n; ++j) db.Set(j, db.Get(j) * sb.Get(j));
@@ -189,19 +238,19 @@ void GradNdSplit(GradWork& w, const AscendC::tiling::SoftMaxTiling& kt, uint32_t
     for (uint64_t j = 0; j < n; ++j) {
       sb.Set(j, frontApi ? src[o1 + j] * grad[o1 + j] : grad[o1 + j] * src[o1 + j]);
     }
-    GradReduceSum(dst, sb, rb, rows, oriK, kt.srcK, kt.reduceK);
+    arch.Reduce(dst, sb, rb, rows, oriK, kt.srcK, kt.reduceK);
   } else {
     const GradSlot sb{&w, 0}, rb{&w, s}, ab{&w, s + kt.reduceSize};
     for (uint64_t j = 0; j < n; ++j) sb.Set(j, src[o1 + j] * grad[o1 + j]);
-    GradReduceSum(ab, sb, rb, rows, oriK, kt.srcK, kt.reduceK);
+    arch.Reduce(ab, sb, rb, rows, oriK, kt.srcK, kt.reduceK);
     for (uint64_t r = 0; r < kt.reduceM; ++r) {  // BroadCastLastImpl: reduceM rows
-      for (uint32_t c = 0; c < kt.srcK; ++c) sb.Set(r * kt.srcK + c, ab.Get(r * 8 + c % 8));
+      for (uint32_t c = 0; c < kt.srcK; ++c) sb.Set(r * kt.srcK + c, ab.Get(r * 8 + arch.Lane(c)));
     }
     for (uint64_t j = 0; j < n; ++j) sb.Set(j, grad[o1 + j] - sb.Get(j));
   }
 }
 
-// Writes the work buffer as the 2201 ND sequence leaves it. dstBefore: float isFront, dst's
+// Writes the work buffer as the 2201 / 2002 ND sequence leaves it. dstBefore: float isFront, dst's
 // first m * 8 floats before the call (ReduceSumLastNDImpl's temporaries there reach the buffer).
 // False where the buffers pass the end of tmp (nothing written; the caller marks the buffer).
 template <typename T>

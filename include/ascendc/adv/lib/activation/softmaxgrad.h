@@ -81,15 +81,15 @@ inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, cons
   return d.m / m * m;
 }
 
-// SoftmaxGrad / SoftmaxGradFront ND (not isBasicBlock): GradRows, then on 2201 the work buffer as
-// the kit leaves it (softmax_grad_work.h; marked where its buffers pass the end of tmp); on 2002
-// the whole buffer marked (not modelled), on 3510 left alone.
+// SoftmaxGrad / SoftmaxGradFront ND (not isBasicBlock): GradRows, then on 2201 and 2002 the work
+// buffer as the kit leaves it (softmax_grad_work.h; marked where its buffers pass the end of tmp);
+// on 3510 left alone.
 template <typename T>
 void GradNdCall(const char* api, SrcLoc loc, bool front, bool frontApi,
                 const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& grad,
                 const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
                 const AscendC::tiling::SoftMaxTiling& tiling, const Dims& d) {
-  if (detail::rep::RunningArch() != NpuArch::k2201) {
+  if (RegBase()) {
     const LeaveWorkBuffer leave(api, loc, tmp);
     GradRows<T>(api, front, dst, grad, src, tmp, d, loc);
     return;
