@@ -615,7 +615,8 @@ TEST(ScratchInitcheck, AxpyHalfAndWelfordUpdateReadAfterTheCall) {
 
 // The SoftMax family on 2201 and 2002: the kit keeps its row maxima, sums, exponentials and casts
 // in the work buffer, which lngrad computes aside and does not write back
-// (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call. 8 rows of
+// (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call (SoftmaxGrad
+// and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d.
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
@@ -647,15 +648,17 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
                                    o.tmp, t, kSmShape);
     });
-    ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
-      SoftMaxTiling t;
-      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
-      SoftmaxGrad<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
-    });
+    // SoftmaxGrad / SoftmaxGradFront ND write their buffer (SoftmaxGradIsModelledNotMarked);
+    // SoftmaxGradFront with isBasicBlock and the NZ forms are still marked.
     ExpectLoud(soc, "SoftmaxGradFront", [](Ops& o) {
       SoftMaxTiling t;
       SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
-      SoftmaxGradFront<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+      SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+    });
+    ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
+      SoftMaxTiling t;
+      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
+      SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
     });
   }
   ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
@@ -665,6 +668,40 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
         o.a.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.b.ReinterpretCast<half>(),
         o.d.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.tmp, t, p);
   });
+}
+
+// SoftmaxGrad (half and float, isFront both ways) and SoftmaxGradFront on soc, the scratch read
+// after the call: clean.
+void SoftmaxGradReadsClean(const char* soc) {
+  for (const bool front : {false, true}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, front);
+                  SoftmaxGrad<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, front, kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, front);
+                  SoftmaxGrad<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                    o.c.ReinterpretCast<half>(), o.tmp, t, front, kSmShape);
+                }).r);
+  }
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                SoftmaxGradFront<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+              }).r);
+}
+
+// SoftmaxGrad and SoftmaxGradFront ND (not isBasicBlock) on 2201 and 2002 write what the kit's
+// sequence leaves in the work buffer (softmax_grad_work.h; replay.SoftmaxGradScratchReplay.*):
+// reading it afterwards is clean, half and float, isFront both ways (no mark: it would report
+// bytes that hold the device's values).
+TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    SoftmaxGradReadsClean(soc);
+  }
 }
 
 // lngrad's SoftMax family never reads the work buffer: a kernel that runs SoftMax and then another
