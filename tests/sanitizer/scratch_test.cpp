@@ -626,6 +626,7 @@ SoftMaxTiling SmTiling(uint32_t type_size) {
   return t;
 }
 LocalTensor<float> F(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<float>(); }
+LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); }
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
@@ -643,12 +644,22 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
       LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
     });
+    // Float SoftmaxFlashV2 is modelled on 2201 (SoftmaxFlashV2FloatIsModelledNotMarked), half
+    // data is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
       SoftMaxTiling t;
-      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
-      SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
-                                   o.tmp, t, kSmShape);
+      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false);
+      SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c), H(o.d),
+                                  o.tmp, t, kSmShape);
     });
+    if (std::string(soc) != k910) {
+      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+        SoftMaxTiling t;
+        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+        SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
+                                     o.tmp, t, kSmShape);
+      });
+    }
     ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
       SoftMaxTiling t;
       SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
@@ -667,6 +678,25 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
         o.a.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.b.ReinterpretCast<half>(),
         o.d.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.tmp, t, p);
   });
+}
+
+// SoftmaxFlashV2 with float data and statistics on 2201 (the broadcast mode's generic split loop)
+// writes what the kit's reductions and broadcasts leave in the work buffer
+// (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
+// without and with update.
+TEST(ScratchInitcheck, SoftmaxFlashV2FloatIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+                SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                             F(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                            F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
 }
 
 // lngrad's SoftMax family never reads the work buffer: a kernel that runs SoftMax and then another
