@@ -43,7 +43,7 @@ float Whole(const float* v, uint32_t mask, Op op) {
 // values of each; dst is the statistics ([m, 8] floats, the compact results first), tmp the
 // scratch floats it works in.
 void NewReduce(float* dst, const float* src, float* tmp, uint32_t m, uint32_t k, uint32_t srcK,
-               Op op) {
+               Op op, uint32_t dk = kBlk) {
   const uint32_t split = k / kRep, tail = k % kRep;
   if (k < kRep) {  // ReducexxxLastNDSplitImpl: one masked repeat per row, dst[r]
     for (uint32_t r = 0; r < m; ++r) dst[r] = Whole(src + r * srcK, k, op);
@@ -53,7 +53,8 @@ void NewReduce(float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
       float* acc = tmp + r * kRep;
       if (k >= kBig) {  // BigBlockReduce: 8 BlockReduce repeats, then chunks 8.. as (x op acc)
         for (uint32_t i = 0; i < kRep / kBlk; ++i) {
-          for (uint32_t b = 0; b < kBlk; ++b) acc[i * kBlk + b] = PairTree(x + i * kRep + b * kBlk, kBlk, op);
+          for (uint32_t b = 0; b < kBlk; ++b)
+            acc[i * kBlk + b] = PairTree(x + i * kRep + b * kBlk, kBlk, op);
         }
         for (uint32_t c = kBig / kRep; c < split; ++c) {
           for (uint32_t l = 0; l < kRep; ++l) acc[l] = op(x[c * kRep + l], acc[l]);
@@ -70,79 +71,157 @@ void NewReduce(float* dst, const float* src, float* tmp, uint32_t m, uint32_t k,
       }
       for (uint32_t l = 0; l < tail; ++l) acc[l] = op(acc[l], x[split * kRep + l]);  // TailxxxImpl
     }
-    if (m == 1) {  // WholeReduce, 8 repeats of the same lanes: dst[0..8)
+    if (m == 1) {  // WholeReduce, 8 repeats of the same lanes: dst[0..8); dk 16: DataCopy
       const float v = PairTree(tmp, kRep, op);
       for (uint32_t j = 0; j < kBlk; ++j) dst[j] = v;
+      if (dk == 2 * kBlk) std::memcpy(dst + kBlk, dst, kBlk * sizeof(float));
     } else {  // BlockReduce in place (repeat r: tmp[64r..) -> tmp[8r..)), then into dst[r]
       for (uint32_t r = 0; r < m; ++r) {
         float blocks[kBlk];
-        for (uint32_t b = 0; b < kBlk; ++b) blocks[b] = PairTree(tmp + r * kRep + b * kBlk, kBlk, op);
+        for (uint32_t b = 0; b < kBlk; ++b)
+          blocks[b] = PairTree(tmp + r * kRep + b * kBlk, kBlk, op);
         std::memcpy(tmp + r * kBlk, blocks, sizeof blocks);
       }
       for (uint32_t r = 0; r < m; ++r) dst[r] = PairTree(tmp + r * kBlk, kBlk, op);
     }
   }
-  if (m != 1 || k <= kRep) {  // AlignedBroadCastImpl: Brcb into tmp, Copy of m * 8 back
+  if (m != 1 || k <= kRep) {  // AlignedBroadCastImpl: Brcb into tmp, Copy of m * dk back
     const uint32_t reps = (m + kBlk - 1) / kBlk;
-    for (uint32_t q = 0; q < reps * kBlk; ++q) {
-      const float v = dst[q];
-      for (uint32_t j = 0; j < kBlk; ++j) tmp[q * kBlk + j] = v;
+    if (dk == 2 * kBlk && m != 1) {  // two Brcb, block stride 2, repeat stride 16 blocks
+      for (uint32_t i = 0; i < reps; ++i) {
+        for (uint32_t half = 0; half < 2; ++half) {
+          for (uint32_t b = 0; b < kBlk; ++b) {
+            for (uint32_t j = 0; j < kBlk; ++j) {
+              tmp[(i * 16 + 2 * b) * kBlk + half * kBlk + j] = dst[i * kBlk + b];
+            }
+          }
+        }
+      }
+    } else {
+      for (uint32_t q = 0; q < reps * kBlk; ++q) {
+        const float v = dst[q];
+        for (uint32_t j = 0; j < kBlk; ++j) tmp[q * kBlk + j] = v;
+      }
+      if (dk == 2 * kBlk) std::memcpy(tmp + kBlk, tmp, kBlk * sizeof(float));  // m == 1
     }
-    std::memcpy(dst, tmp, m * kBlk * sizeof(float));
+    std::memcpy(dst, tmp, m * dk * sizeof(float));
   }
 }
 
 }  // namespace
 
-bool ReplayFlashV2FloatScratch(const SmxTiling& t, uint32_t oriK, bool isUpdate,
-                               const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes) {
-  if (t.reduceK != kBlk || t.rangeM == 0 || t.splitK != t.srcK) return false;
-  // tmpBuffer0 at 0; the update's tmpBuffer1 at tiling.reduceSize (splitM * 64 floats).
-  const uint64_t need = (isUpdate ? uint64_t{t.reduceSize} : 0) + uint64_t{t.splitM} * kRep;
-  if (need * 4 > bytes) return false;
-  std::vector<float> w(bytes / 4 + 1);
+namespace {
+
+float Exp1(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+
+struct Split {
+  const SmxTiling& t;
+  uint32_t oriK;
+  const FlashV2ScratchIo& io;
+  float* w;
+  uint32_t o1, o2, rows, rs;  // offsets, rows, the split's statistics count
+
+  // GenericSubNDImpl (lane c % 8 of the row's statistics at stat, dk per row) and Exp over y.
+  void SubExp(float* y, const float* x, const float* stat, uint32_t dk) const {
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < t.srcK; ++c) {
+        y[r * t.srcK + c] = Exp1(x[r * t.srcK + c] - stat[r * dk + c % kBlk]);
+      }
+    }
+  }
+  void Cast(float* y) const { std::memcpy(y, io.src + o1, uint64_t{rows} * t.srcK * 4); }
+
+  void FloatData(bool update, std::vector<float>& y) const {
+    const float* x = io.src + o1;
+    y.assign(uint64_t{rows} * t.srcK, 0.0f);
+    if (!update) {  // softmax_flashv2_no_update_impl.h, float
+      NewReduce(io.max + o2, x, w, rows, oriK, t.srcK, Op{true});
+      SubExp(y.data(), x, io.max + o2, kBlk);
+      NewReduce(io.expSum + o2, y.data(), w, rows, oriK, t.srcK, Op{false});
+      return;
+    }
+    float *tmp0 = w, *tmp1 = w + t.reduceSize;  // softmax_flashv2_update_impl.h, float
+    const float *inMax = io.inMax + o2, *inSum = io.inExpSum + o2;
+    NewReduce(tmp0, x, tmp1, rows, oriK, t.srcK, Op{true});
+    for (uint32_t p = 0; p < rs; ++p) tmp0[p] = inMax[p] > tmp0[p] ? inMax[p] : tmp0[p];
+    for (uint32_t p = 0; p < rs; ++p) tmp1[p] = inMax[p] - tmp0[p];
+    std::vector<float> expMax(rs);
+    for (uint32_t p = 0; p < rs; ++p) expMax[p] = Exp1(tmp1[p]);
+    SubExp(y.data(), x, tmp0, kBlk);
+    std::memcpy(io.max + o2, tmp0, rs * 4);  // DataCopy (2201)
+    NewReduce(tmp0, y.data(), tmp1, rows, oriK, t.srcK, Op{false});
+    for (uint32_t p = 0; p < rs; ++p) io.expSum[o2 + p] = expMax[p] * inSum[p] + tmp0[p];
+  }
+
+  void HalfNoUpdate(bool statHalf) const {
+    const uint64_t S = t.splitSize, R = t.reduceSize;
+    Cast(w);
+    if (statHalf) {  // reduceBuffer at splitSize (16 per row), tmpBuffer2 after it
+      NewReduce(w + S, w, w + S + R, rows, oriK, t.srcK, Op{true}, 2 * kBlk);
+      SubExp(w, w, w + S, 2 * kBlk);
+      NewReduce(w + S, w, w + S + R, rows, oriK, t.srcK, Op{false}, 2 * kBlk);
+      return;
+    }
+    NewReduce(io.max + o2, w, w + S, rows, oriK, t.srcK, Op{true});
+    SubExp(w, w, io.max + o2, kBlk);
+    NewReduce(io.expSum + o2, w, w + S, rows, oriK, t.srcK, Op{false});
+  }
+
+  void HalfUpdate(bool statHalf) const {
+    const uint64_t S = t.splitSize, R = t.reduceSize;
+    float *tmp1 = w + S, *tmp2 = w + S + R, *tmp3 = w + S + R + uint64_t{t.splitM} * kRep;
+    const float *inMax = io.inMax + o2, *inSum = io.inExpSum + o2;
+    const uint32_t dk = statHalf ? 2 * kBlk : kBlk;
+    for (uint32_t p = 0; p < rs; ++p) tmp1[p] = inMax[p];  // Cast (half) / DataCopy (float)
+    Cast(w);
+    NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, Op{true}, dk);
+    if (statHalf) {
+      for (uint32_t p = 0; p < rs; ++p) tmp3[p] = tmp1[p] > tmp3[p] ? tmp1[p] : tmp3[p];
+      for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] - tmp3[p];
+      SubExp(w, w, tmp3, dk);
+      NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, Op{false}, dk);
+      for (uint32_t p = 0; p < rs; ++p) tmp1[p] = Exp1(tmp1[p]);
+      for (uint32_t p = 0; p < rs; ++p) tmp2[p] = inSum[p];
+      for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] * tmp2[p];
+      for (uint32_t p = 0; p < rs; ++p) tmp2[p] = tmp1[p] + tmp3[p];
+      return;
+    }
+    float* max = io.max + o2;
+    for (uint32_t p = 0; p < rs; ++p) max[p] = inMax[p] > tmp3[p] ? inMax[p] : tmp3[p];
+    SubExp(w, w, max, kBlk);
+    NewReduce(tmp3, w, tmp2, rows, oriK, t.srcK, Op{false});
+    for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] - max[p];
+    for (uint32_t p = 0; p < rs; ++p) tmp1[p] = Exp1(tmp1[p]);
+    for (uint32_t r = 0; r < t.reduceM; ++r) {  // BroadCastLastImpl over tiling.reduceM rows
+      for (uint32_t j = 0; j < 2 * kBlk; ++j) w[r * 2 * kBlk + j] = tmp1[r * kBlk + j % kBlk];
+    }
+    for (uint32_t p = 0; p < rs; ++p) tmp1[p] = tmp1[p] * inSum[p];
+    for (uint32_t p = 0; p < rs; ++p) io.expSum[o2 + p] = tmp1[p] + tmp3[p];
+  }
+};
+
+}  // namespace
+
+bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2ScratchKind& kind,
+                          const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes) {
+  const uint32_t dk = kind.statHalf ? 2 * kBlk : kBlk;
+  if (t.reduceK != dk || t.rangeM == 0 || t.splitK != t.srcK) return false;
+  // The image, with room past the end for a footprint that leaves the scratch (marked).
+  constexpr uint32_t kPastMark = 0x7fbadbadu;
+  const uint64_t inside = (bytes + 3) / 4;
+  std::vector<float> w(inside + 4 * (uint64_t{t.splitSize} + t.reduceSize + t.splitM * kRep) + 64,
+                       FromBits(kPastMark));
   std::memcpy(w.data(), scratch, bytes);
   std::vector<float> y;
   uint32_t offset1 = 0, offset2 = 0, rows = t.splitM, reduceSize = t.reduceSize;
   for (uint32_t i = 0; i <= t.rangeM; ++i) {
-    const float* x = io.src + offset1;
-    float* sum = io.expSum + offset2;
-    float* max = io.max + offset2;
-    y.assign(uint64_t{rows} * t.srcK, 0.0f);
-    if (!isUpdate) {
-      float* tmp0 = w.data();
-      NewReduce(max, x, tmp0, rows, oriK, t.srcK, Op{true});
-      for (uint32_t r = 0; r < rows; ++r) {  // GenericSubNDImpl (lane c % 8), Exp
-        for (uint32_t c = 0; c < t.srcK; ++c) {
-          y[r * t.srcK + c] = static_cast<float>(
-              std::exp(static_cast<double>(x[r * t.srcK + c] - max[r * kBlk + c % kBlk])));
-        }
-      }
-      NewReduce(sum, y.data(), tmp0, rows, oriK, t.srcK, Op{false});
+    const Split sp{t, oriK, io, w.data(), offset1, offset2, rows, reduceSize};
+    if (!kind.half) {
+      sp.FloatData(kind.update, y);
+    } else if (kind.update) {
+      sp.HalfUpdate(kind.statHalf);
     } else {
-      float* tmp0 = w.data();
-      float* tmp1 = w.data() + t.reduceSize;
-      const float* inMax = io.inMax + offset2;
-      const float* inSum = io.inExpSum + offset2;
-      NewReduce(tmp0, x, tmp1, rows, oriK, t.srcK, Op{true});
-      for (uint32_t p = 0; p < reduceSize; ++p) tmp0[p] = inMax[p] > tmp0[p] ? inMax[p] : tmp0[p];
-      for (uint32_t p = 0; p < reduceSize; ++p) tmp1[p] = inMax[p] - tmp0[p];
-      std::vector<float> expMax(reduceSize);
-      for (uint32_t p = 0; p < reduceSize; ++p) {
-        expMax[p] = static_cast<float>(std::exp(static_cast<double>(tmp1[p])));
-      }
-      for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t c = 0; c < t.srcK; ++c) {
-          y[r * t.srcK + c] = static_cast<float>(
-              std::exp(static_cast<double>(x[r * t.srcK + c] - tmp0[r * kBlk + c % kBlk])));
-        }
-      }
-      std::memcpy(max, tmp0, reduceSize * sizeof(float));  // DataCopy (2201)
-      NewReduce(tmp0, y.data(), tmp1, rows, oriK, t.srcK, Op{false});
-      for (uint32_t p = 0; p < reduceSize; ++p) {
-        const float prod = expMax[p] * inSum[p];
-        sum[p] = prod + tmp0[p];
-      }
+      sp.HalfNoUpdate(kind.statHalf);
     }
     offset1 += t.splitSize;
     offset2 += t.reduceSize;
@@ -153,6 +232,10 @@ bool ReplayFlashV2FloatScratch(const SmxTiling& t, uint32_t oriK, bool isUpdate,
       rows = t.tailM;
       reduceSize = t.tailReduceSize;
     }
+  }
+  if (bytes % 4 != 0) return false;  // a float across the end: not covered
+  for (uint64_t i = inside; i < w.size(); ++i) {
+    if (Bits(w[i]) != kPastMark) return false;  // the kit wrote past the scratch: not covered
   }
   std::memcpy(scratch, w.data(), bytes);
   return true;

@@ -1,17 +1,21 @@
-// SoftmaxFlashV2's work buffer on Ascend910B1 (arch 2201), float data and statistics, the
-// broadcast mode's generic split loop, without and with update: lngrad against the replay of the
-// kit's reductions (replay_softmax_flash_scratch.h), the whole scratch byte for byte (0xa5 where
-// nothing is written), dst with 40 sentinels past it, expSum, max and expMax against the result
-// replay (ReplaySoftmaxFlashV2) and the scratch replay's own statistics, the sources unchanged.
-// Both overloads: sharedTmpBuffer and the stack buffer (the TPipe leaves exactly the scratch).
-// Scratch sizes: one row's minimum, a few rows plus 12 bytes (not a multiple of 32), the maximum.
+// SoftmaxFlashV2's work buffer on Ascend910B1 (arch 2201), the broadcast mode's generic split
+// loop, float data, half data, half data with float statistics, without and with update: lngrad
+// against the replay of the kit's reductions (replay_softmax_flash_scratch.h), the whole scratch
+// byte for byte (0xa5 where nothing is written; two NaNs match), dst with 40 sentinels past it,
+// expSum, max and expMax against the result replay (ReplaySoftmaxFlashV2) and, for float
+// statistics, the scratch replay's own, the sources unchanged. Both overloads: sharedTmpBuffer
+// and the stack buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum,
+// three rows' and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../aicore/sanitizer_off.h"
@@ -65,53 +69,91 @@ std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
   return v;
 }
 
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, lngrad_replay::Half>, half, float>;
+
+template <class T>
+float Wide(T v) {
+  return lngrad_replay::ToFloat(v);
+}
+template <class T>
+std::vector<T> As(const std::vector<float>& v) {
+  std::vector<T> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::FromFloat<T>(v[i]);
+  return r;
+}
+template <class T>
+std::vector<float> Widened(const std::vector<T>& v) {
+  std::vector<float> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = Wide(v[i]);
+  return r;
+}
+
+// The operands: src, dst (+ kPast), expMax ([m, 32 B] of T) of T; sum, max, inSum, inMax of S.
+template <class T, class S>
 struct Io {
-  std::vector<float> src, dst, sum, max, em, inSum, inMax;
+  std::vector<T> src, dst, em;
+  std::vector<S> sum, max, inSum, inMax;
   std::vector<uint8_t> tmp;
 };
 
-uint32_t Al(uint64_t n) { return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(n * 4)); }
+uint32_t Al(uint64_t bytes) {
+  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
+}
 
-// Runs SoftmaxFlashV2<float, update> on a block of Ascend910B1 with the operands of `in`.
-Io RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
-             const Io& in) {
-  Io got;
+template <class V, class D>
+void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
+}
+template <class V, class D>
+void Store(const LocalTensor<D>& t, std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
+}
+
+// Runs SoftmaxFlashV2<T, update> on a block of Ascend910B1 with the operands of `in`.
+template <class T, class S>
+Io<T, S> RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
+                   const SoftMaxTiling& t, const Io<T, S>& in) {
+  using DT = Dev<T>;
+  using DS = Dev<S>;
+  Io<T, S> got = in;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = "Ascend910B1";
-  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
+  const uint64_t n = uint64_t{s.m} * s.k;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
     AscendC::TBuf<> b[7], own, filler;
-    const uint64_t sizes[7] = {n, n + kPast, st, st, st, st, st};
+    const uint64_t sizes[7] = {n * sizeof(T),
+                               (n + kPast) * sizeof(T),
+                               in.em.size() * sizeof(T),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S)};
     for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
     LocalTensor<uint8_t> tmp;
     lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
     if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<float> src = b[0].Get<float>(static_cast<uint32_t>(n));
-    LocalTensor<float> dstAll = b[1].Get<float>(static_cast<uint32_t>(n + kPast));
-    LocalTensor<float> dst = dstAll[0];
+    LocalTensor<DT> src = b[0].Get<DT>(), dstAll = b[1].Get<DT>(), em = b[2].Get<DT>();
+    LocalTensor<DT> dst = dstAll[0];
     dst.SetSize(static_cast<uint32_t>(n));
-    LocalTensor<float> sum = b[2].Get<float>(), max = b[3].Get<float>(), em = b[4].Get<float>();
-    LocalTensor<float> inSum = b[5].Get<float>(), inMax = b[6].Get<float>();
-    const std::vector<float>* ins[7] = {&in.src, &in.dst, &in.sum, &in.max, &in.em, &in.inSum, &in.inMax};
-    LocalTensor<float> ts[7] = {src, dstAll, sum, max, em, inSum, inMax};
-    for (int i = 0; i < 7; ++i) std::memcpy(ts[i].HostPtr(), ins[i]->data(), ins[i]->size() * 4);
+    LocalTensor<DS> sum = b[3].Get<DS>(), max = b[4].Get<DS>(), inSum = b[5].Get<DS>(),
+                    inMax = b[6].Get<DS>();
+    Load(src, in.src), Load(dstAll, in.dst), Load(em, in.em), Load(sum, in.sum);
+    Load(max, in.max), Load(inSum, in.inSum), Load(inMax, in.inMax);
     std::memset(tmp.HostPtr(), kFill, tmpBytes);
     const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
     if (update && stack) {
-      AscendC::SoftmaxFlashV2<float, true>(dst, sum, max, src, em, inSum, inMax, t, si);
+      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, t, si);
     } else if (update) {
-      AscendC::SoftmaxFlashV2<float, true>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
     } else if (stack) {
-      AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, src, em, inSum, inMax, t, si);
+      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, t, si);
     } else {
-      AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
     }
-    std::vector<float>* outs[7] = {&got.src, &got.dst, &got.sum, &got.max, &got.em, &got.inSum, &got.inMax};
-    for (int i = 0; i < 7; ++i) {
-      outs[i]->resize(ins[i]->size());
-      std::memcpy(outs[i]->data(), ts[i].HostPtr(), ins[i]->size() * 4);
-    }
+    Store(src, got.src), Store(dstAll, got.dst), Store(em, got.em), Store(sum, got.sum);
+    Store(max, got.max), Store(inSum, got.inSum), Store(inMax, got.inMax);
     got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
   };
   const auto status = lngrad::aicore::Launch(1, kernel, opts);
@@ -121,13 +163,22 @@ Io RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes, const S
 
 // Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
 bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+template <class T>
+bool SameT(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) {
+    return Same(a, b);
+  } else {
+    return a.bits == b.bits || (std::isnan(Wide(a)) && std::isnan(Wide(b)));
+  }
+}
 
-void ExpectBits(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+template <class T>
+void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i) {
-    if (!Same(got[i], want[i])) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad 0x" << std::hex
-                    << Bits(got[i]) << ", replay 0x" << Bits(want[i]);
+    if (!SameT(got[i], want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Wide(got[i])
+                    << ", replay " << Wide(want[i]);
       return;
     }
   }
@@ -154,52 +205,68 @@ void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& wa
   }
 }
 
+template <class T, class S>
+Io<T, S> Operands(const Shape& s, uint32_t seed) {
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 32 / sizeof(S);
+  Io<T, S> in;
+  in.src = As<T>(Inputs(seed, s));
+  in.dst.assign(n + kPast, lngrad_replay::FromFloat<T>(-77.0f));
+  in.sum = As<S>(Uniform(seed + 1, st, -3.0f, 3.0f));  // stale contents the broadcast reads
+  in.max = As<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
+  in.em = As<T>(Uniform(seed + 3, uint64_t{s.m} * 32 / sizeof(T), -3.0f, 3.0f));
+  in.inSum = As<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
+  std::vector<float> inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
+  if (st > 9) inMax[9] = NAN;
+  in.inMax = As<S>(inMax);
+  return in;
+}
+
 // One shape, one scratch size, both overloads, without and with update.
+template <class T, class S>
 void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   const ge::Shape shape({s.m, s.k});
+  constexpr bool kHalf = std::is_same_v<T, lngrad_replay::Half>;
+  constexpr bool kStatHalf = std::is_same_v<S, lngrad_replay::Half>;
   for (const bool update : {false, true}) {
     SoftMaxTiling t;
-    AscendC::SoftMaxFlashV2TilingFunc(shape, 4, 4, tmpBytes, t, update, false);
+    AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), tmpBytes, t, update, false);
     SmxTiling mt;
     std::memcpy(&mt, &t, sizeof mt);
-    const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 8;
-    Io in;
-    in.src = Inputs(seed, s);
-    in.dst.assign(n + kPast, lngrad_replay::FromBits(0x5a5b5c5du));
-    in.sum = Uniform(seed + 1, st, -3.0f, 3.0f);  // stale contents the broadcast reads
-    in.max = Uniform(seed + 2, st, -3.0f, 3.0f);
-    in.em = Uniform(seed + 3, st, -3.0f, 3.0f);
-    in.inSum = Uniform(seed + 4, st, 0.5f, 40.0f);
-    in.inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
-    if (st > 9) in.inMax[9] = NAN;
+    const Io<T, S> in = Operands<T, S>(s, seed);
     for (const bool stack : {false, true}) {
       if (stack && tmpBytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
-      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " oriK " +
+      SCOPED_TRACE(std::string(kHalf ? "half" : "float") + (kStatHalf ? "/half" : "/float") +
+                   " m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " oriK " +
                    std::to_string(s.oriK) + " tmp " + std::to_string(tmpBytes) + " splitM " +
                    std::to_string(t.splitM) + " tailM " + std::to_string(t.tailM) +
                    (update ? " update" : " no update") + (stack ? " stack" : " shared"));
-      const Io got = RunLngrad(s, update, stack, tmpBytes, t, in);
+      const Io<T, S> got = RunLngrad<T, S>(s, update, stack, tmpBytes, t, in);
       if (::testing::Test::HasFailure()) return;
       // The results' replay.
-      std::vector<float> wy(in.dst), wsum(in.sum), wmax(in.max), wem(in.em);
-      lngrad_replay::ReplaySoftmaxFlashV2<float, float>(mt, s.oriK, update, in.src.data(),
-                                                        wy.data(), wsum.data(), wmax.data(),
-                                                        wem.data(), in.inSum.data(),
-                                                        in.inMax.data());
-      // The scratch's replay (and its own statistics).
+      Io<T, S> want = in;
+      lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, in.src.data(), want.dst.data(),
+                                                want.sum.data(), want.max.data(), want.em.data(),
+                                                in.inSum.data(), in.inMax.data());
+      // The scratch's replay (and its own float statistics).
       std::vector<uint8_t> wtmp(tmpBytes, kFill);
-      std::vector<float> rsum(in.sum), rmax(in.max);
-      ASSERT_TRUE(lngrad_replay::ReplayFlashV2FloatScratch(
-          mt, s.oriK, update, {in.src.data(), rsum.data(), rmax.data(), in.inMax.data(), in.inSum.data()},
+      const std::vector<float> src = Widened(in.src), inSum = Widened(in.inSum),
+                               inMax = Widened(in.inMax);
+      std::vector<float> rsum = Widened(in.sum), rmax = Widened(in.max);
+      ASSERT_TRUE(lngrad_replay::ReplayFlashV2Scratch(
+          mt, s.oriK, {update, kHalf, kStatHalf},
+          {src.data(), kStatHalf ? nullptr : rsum.data(), kStatHalf ? nullptr : rmax.data(),
+           inMax.data(), inSum.data()},
           wtmp.data(), tmpBytes));
       EXPECT_NE(wtmp, std::vector<uint8_t>(tmpBytes, kFill)) << "the replay wrote no scratch";
       ExpectBytes(got.tmp, wtmp);
-      ExpectBits(got.dst, wy, "dst");
-      ExpectBits(got.sum, wsum, "expSum");
-      ExpectBits(got.max, wmax, "max");
-      ExpectBits(got.em, wem, "expMax");
-      ExpectBits(rsum, wsum, "the scratch replay's expSum");
-      ExpectBits(rmax, wmax, "the scratch replay's max");
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.sum, want.sum, "expSum");
+      ExpectBits(got.max, want.max, "max");
+      ExpectBits(got.em, want.em, "expMax");
+      if (!kStatHalf) {
+        ExpectBits(Widened(want.sum), rsum, "the scratch replay's expSum");
+        ExpectBits(Widened(want.max), rmax, "the scratch replay's max");
+      }
       ExpectBits(got.src, in.src, "src");
       ExpectBits(got.inSum, in.inSum, "inExpSum");
       ExpectBits(got.inMax, in.inMax, "inMax");
@@ -207,31 +274,45 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
   }
 }
 
-const Shape kShapes[] = {{1, 8, 8},     {3, 24, 20},    {1, 64, 64},    {2, 64, 64},
-                         {5, 72, 72},   {1, 136, 130},  {9, 200, 196},  {13, 136, 136},
-                         {2, 600, 600}, {17, 1040, 1030}, {40, 64, 64}, {37, 264, 260},
-                         {11, 48, 48},  {3, 520, 520}};
+const Shape kShapes[] = {
+    {1, 8, 8},     {3, 24, 20},    {1, 64, 64},   {2, 64, 64},      {5, 72, 72},  {1, 136, 130},
+    {9, 200, 196}, {13, 136, 136}, {2, 600, 600}, {17, 1040, 1030}, {40, 64, 64}, {37, 264, 260},
+    {11, 48, 48},  {3, 520, 520},  {3, 32, 30},   {4, 16, 16},      {5, 80, 80},  {9, 208, 200},
+    {2, 528, 520}, {13, 144, 144}, {21, 96, 96},  {1, 1040, 1040}};
 
-uint32_t MinBytes(const Shape& s, bool) {
-  return AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), 4, 4, true);
+template <class T, class S>
+uint32_t MinBytes(const Shape& s) {
+  return AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), sizeof(T), sizeof(S), true);
+}
+template <class T, class S>
+uint32_t MaxBytes(const Shape& s) {
+  const uint32_t max =
+      AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), sizeof(T), sizeof(S), true);
+  return std::min<uint32_t>(max, 60 * 1024);
 }
 
-TEST(SoftmaxFlashV2ScratchReplay, FloatMinimumScratch) {
-  uint32_t seed = 1900;
-  for (const Shape& s : kShapes) Check(s, MinBytes(s, true), seed += 10);
-}
-
-TEST(SoftmaxFlashV2ScratchReplay, FloatScratchNotAMultipleOf32) {
-  uint32_t seed = 2900;
-  for (const Shape& s : kShapes) Check(s, MinBytes(s, true) * 3 + 12, seed += 10);
-}
-
-TEST(SoftmaxFlashV2ScratchReplay, FloatLargeScratch) {
-  uint32_t seed = 3900;
-  for (const Shape& s : kShapes) {
-    const uint32_t max = AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), 4, 4, true);
-    Check(s, std::min<uint32_t>(max, 60 * 1024), seed += 10);
+// Every size: the minimum (one row per split), three rows' and 12 bytes, the maximum.
+template <class T, class S>
+void Sweep(const Shape* shapes, size_t count, uint32_t seed) {
+  for (size_t i = 0; i < count; ++i) {
+    const Shape& s = shapes[i];
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    Check<T, S>(s, MinBytes<T, S>(s), seed += 10);
+    Check<T, S>(s, MinBytes<T, S>(s) * 3 + 12, seed += 10);
+    Check<T, S>(s, MaxBytes<T, S>(s), seed += 10);
   }
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, FloatData) {
+  Sweep<float, float>(kShapes, std::size(kShapes), 1900);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, HalfData) {
+  Sweep<lngrad_replay::Half, lngrad_replay::Half>(kShapes, std::size(kShapes), 2900);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, HalfDataFloatStatistics) {
+  Sweep<lngrad_replay::Half, float>(kShapes, std::size(kShapes), 3900);
 }
 
 }  // namespace

@@ -644,13 +644,13 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
       LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
     });
-    // Float SoftmaxFlashV2 is modelled on 2201 (SoftmaxFlashV2FloatIsModelledNotMarked), half
-    // data is not, nor 2002.
+    // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
+    // its basic-block path is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
       SoftMaxTiling t;
-      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false);
-      SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c), H(o.d),
-                                  o.tmp, t, kSmShape);
+      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
+      SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                                F(o.d), o.tmp, t, kSmShape);
     });
     if (std::string(soc) != k910) {
       ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
@@ -680,11 +680,23 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   });
 }
 
-// SoftmaxFlashV2 with float data and statistics on 2201 (the broadcast mode's generic split loop)
-// writes what the kit's reductions and broadcasts leave in the work buffer
+// SoftmaxFlashV2 on 2201 (the broadcast mode's generic split loop; float, half, half with float
+// statistics) writes what the kit's reductions and broadcasts leave in the work buffer
 // (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
 // without and with update.
-TEST(ScratchInitcheck, SoftmaxFlashV2FloatIsModelledNotMarked) {
+TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false);
+                SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c),
+                                            H(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<half, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                           F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 SoftMaxTiling t;
                 SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
