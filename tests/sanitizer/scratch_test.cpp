@@ -625,6 +625,7 @@ SoftMaxTiling SmTiling(uint32_t type_size) {
   return t;
 }
 LocalTensor<float> F(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<float>(); }
+LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); }
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
@@ -642,12 +643,22 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
       LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
     });
+    // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
+    // its basic-block path is not, nor 2002.
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
       SoftMaxTiling t;
-      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
-      SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
-                                   o.tmp, t, kSmShape);
+      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
+      SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                                F(o.d), o.tmp, t, kSmShape);
     });
+    if (std::string(soc) != k910) {
+      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+        SoftMaxTiling t;
+        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+        SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
+                                     o.tmp, t, kSmShape);
+      });
+    }
     // SoftmaxGrad / SoftmaxGradFront ND write their buffer (SoftmaxGradIsModelledNotMarked);
     // SoftmaxGradFront with isBasicBlock and the NZ forms are still marked.
     ExpectLoud(soc, "SoftmaxGradFront", [](Ops& o) {
@@ -702,6 +713,37 @@ TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
     SCOPED_TRACE(soc);
     SoftmaxGradReadsClean(soc);
   }
+}
+
+// SoftmaxFlashV2 on 2201 (the broadcast mode's generic split loop; float, half, half with float
+// statistics) writes what the kit's reductions and broadcasts leave in the work buffer
+// (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
+// without and with update.
+TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false);
+                SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c),
+                                            H(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<half, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                           F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+                SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                             F(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                            F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
 }
 
 // lngrad's SoftMax family never reads the work buffer: a kernel that runs SoftMax and then another
