@@ -452,13 +452,41 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
-// Reduce (2201): ReduceSum over the last axis (the AR sequences' scratch is not modelled).
-TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
-  ExpectLoud(k910, "ReduceSum", [](Ops& o) {
+// Reduce (2201): ReduceProd over the last axis (its AR sequence's scratch is not modelled;
+// ReduceSum's, ReduceMean's, ReduceMax's, ReduceMin's, ReduceAny's and ReduceAll's float ones
+// are, below).
+TEST(ScratchInitcheck, ReduceProdArReadAfterTheCall) {
+  ExpectLoud(k910, "ReduceProd", [](Ops& o) {
     const uint32_t shape[2] = {8, 64};
-    ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
-                                          o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+    ReduceProd<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
+                                           o.b.ReinterpretCast<float>(), o.tmp, shape, true);
   });
+}
+
+// Reduce (2201): float ReduceSum/Mean/Max/Min/Any/All and half ReduceMax/Min over the last axis
+// write what their sequences leave in the scratch (reduce_ar_2201.h;
+// replay.ReduceArScratchReplay.*): reading it afterwards is clean.
+TEST(ScratchInitcheck, ReduceArOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 100};
+                ReduceSum<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {4, 256};
+                ReduceMean<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 64};
+                ReduceMax<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 40};
+                ReduceMin<half, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, shape, true);
+              }).r);
 }
 
 // Reduce (2201): the RA pattern's fold writes what BinaryReduceByFirstAxis leaves in the scratch

@@ -9,9 +9,11 @@
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
-// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold, and
-// without it the RA fold's rows in the scratch (the AR ones and AR's scratch are not modelled;
-// initcheck reports a read of that scratch after the call before a write); arch 2002 has no
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold and of
+// the AR sequences of float ReduceSum/Mean/Max/Min/Any/All and half ReduceMax/Min
+// (reduce_ar_2201.h), and without it their rows in the scratch (the other AR sequences' src and
+// scratch are not modelled: initcheck reports a read of that scratch after the call before a
+// write); arch 2002 has no
 // implementation (refused; unchecked a no-op); where the 950's order runs, src and the scratch are
 // left as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and
 // its unaligned paths in src, the others in the scratch).
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "lib/reduce/reduce_3510.h"
+#include "lib/reduce/reduce_ar_2201.h"
 #include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
@@ -94,6 +97,48 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
   }
 }
 
+// True where lngrad runs the 2201 AR sequence itself over dst, src and the scratch
+// (reduce_ar_2201.h): ReduceSum and ReduceMean on float, ReduceMax and ReduceMin on float and
+// half, ReduceAny and ReduceAll on float.
+template <typename T>
+bool ArModelled2201(Op op) {
+  constexpr bool f = std::is_same_v<T, float>, h = std::is_same_v<T, half>;
+  if (op == Op::kSum || op == Op::kMean || op == Op::kAny || op == Op::kAll) return f;
+  return (op == Op::kMax || op == Op::kMin) && (f || h);
+}
+
+// The 2201 AR sequences of reduce_ar_2201.h; returns the scratch bytes they store to (past a
+// scratch too small, unchecked, into the UB as the device does; without a scratch the work runs
+// aside).
+template <typename T>
+uint64_t RunAr2201(Op op, bool reuse, const Shape& s, const AscendC::LocalTensor<T>& src, T* out,
+                   const AscendC::LocalTensor<uint8_t>& tmp) {
+  const bool sum = op == Op::kSum || op == Op::kMean;
+  const ArSumPlan q = PlanArSum(s.first, s.last);
+  constexpr uint32_t blk = 32 / sizeof(T);
+  // The kit pads the rows to 32 bytes whatever srcInnerPad says (unchecked: false reads past).
+  src.Access(0, uint64_t{s.first} * ((s.last + blk - 1) / blk * blk), Name(op));
+  const uint64_t reach =
+      sum ? (reuse ? 0 : ArSumWorkReach(q, false)) : ArMaxMinWorkReach<T>(s.first, s.last, reuse);
+  const uint64_t bytes = reach * sizeof(T);
+  if (bytes > tmp.View().size_bytes && tmp.HostPtr() != nullptr) {
+    detail::OnTensorOverrun(tmp.View(), 0, reach, sizeof(T), "sharedTmpBuffer");
+  }
+  T* w = bytes != 0 ? reinterpret_cast<T*>(tmp.HostPtr()) : nullptr;
+  std::vector<T> local;
+  if (w == nullptr && bytes != 0) {
+    local.resize(reach);
+    w = local.data();
+  }
+  if (!sum) {
+    const bool is_max = op == Op::kMax || op == Op::kAny;
+    RunArMaxMin2201<T>(is_max, reuse, s.first, s.last, src.HostPtr(), w, out);
+  } else if constexpr (std::is_same_v<T, float>) {
+    RunArSum2201(op == Op::kMean, reuse, q, src.HostPtr(), w, out);
+  }
+  return tmp.HostPtr() != nullptr ? bytes : 0;
+}
+
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
 // to dst with Adds 0 (uint8 Any/All: RaOutCount bytes), the fold's partial rows left in src with
 // isReuseSource, else in the scratch (FoldRowsInto; returns the scratch bytes it wrote; without
@@ -153,8 +198,13 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
   Mem<T> tm =
       on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
-  uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold writes
-  if (ar) {
+  uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold (or modelled AR sequence) writes
+  const bool ar_modelled = ar && !on3510 && ArModelled2201<T>(op);
+  if (ar_modelled) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>) {
+      ra_tmp = RunAr2201(op, reuse, s, src, dst.HostPtr(), tmp);
+    }
+  } else if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
     ra_tmp = RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm, tmp);
@@ -172,9 +222,9 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
     if (ra_tmp != 0) rec.Write(tmp.HostPtr(), ra_tmp);
     rec.Write(dst.HostPtr(), (ar ? s.first : RaOutCount<T>(op, s.last)) * sizeof(T));
   }
-  // 2201's AR sequences work in the scratch (not modelled): initcheck reports later reads.
-  // Their RA fold's scratch is written above (RunRa).
-  if (ar && detail::rep::RunningArch() != NpuArch::k3510) {
+  // 2201's other AR sequences work in the scratch (not modelled): initcheck reports later
+  // reads. The RA fold's scratch and ReduceSum/ReduceMean's float AR one are written above.
+  if (ar && !ar_modelled && detail::rep::RunningArch() != NpuArch::k3510) {
     math_detail::LeaveScratch(Name(op), loc, tmp.View());
   }
 }
