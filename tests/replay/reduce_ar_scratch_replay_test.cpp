@@ -1,6 +1,7 @@
 // What the reduce APIs' AR pattern leaves in dst, src and the scratch on arch 2201
 // (Ascend910B1) against the replay of the kit's sequences (replay_reduce_ar_scratch.h):
-// ReduceSum and ReduceMean on float, with and without isReuseSource, the sharedTmpBuffer overload
+// ReduceSum, ReduceMean and ReduceProd on float, ReduceMax/Min/Any/All on float and ReduceMax/Min
+// on half, with and without isReuseSource, the sharedTmpBuffer overload
 // and the one that pops the stack buffer, rows of 1..8 floats (BlkReduceForLoop, 4100 rows too:
 // its whole 2040-row calls all at offset 0), up to 64 (WholeReduceSum), longer
 // (ReduceSumInLargeLast: powers of two and others, the tail added per row or as repeats over the
@@ -42,7 +43,8 @@ constexpr const char* kNames[] = {"ReduceSum",  "ReduceMean", "ReduceMax", "Redu
                                   "ReduceProd", "ReduceAny",  "ReduceAll"};
 
 template <class T>
-using R = std::conditional_t<sizeof(T) == 4, float, rp::Half>;
+using R = std::conditional_t<sizeof(T) == 4, float,
+                             std::conditional_t<sizeof(T) == 2, rp::Half, uint8_t>>;
 
 template <class T>
 std::vector<uint8_t> Bytes(const T* p, size_t n) {
@@ -60,15 +62,22 @@ void Call(rp::ArOp op, const LocalTensor<T>& d, const LocalTensor<T>& s,
     AscendC::NAME<T, AR, kReuse>(d, s, tmp, shape, true); \
   }                                                       \
   return
-  switch (op) {
-    case rp::ArOp::kMax:
-      AR_CALL(ReduceMax);
-    case rp::ArOp::kMin:
-      AR_CALL(ReduceMin);
-    case rp::ArOp::kMean:
-      AR_CALL(ReduceMean);
-    default:
-      break;
+  if constexpr (sizeof(T) == 1) {
+    if (op == rp::ArOp::kAny) {
+      AR_CALL(ReduceAny);
+    }
+    AR_CALL(ReduceAll);
+  } else {
+    switch (op) {
+      case rp::ArOp::kMax:
+        AR_CALL(ReduceMax);
+      case rp::ArOp::kMin:
+        AR_CALL(ReduceMin);
+      case rp::ArOp::kMean:
+        AR_CALL(ReduceMean);
+      default:
+        break;
+    }
   }
   if constexpr (sizeof(T) == 4) {
     switch (op) {
@@ -93,13 +102,20 @@ bool Replay(rp::ArOp op, bool reuse, T* src, T* dst, uint32_t first, uint32_t la
             uint32_t tmpBytes) {
   auto* s = reinterpret_cast<R<T>*>(src);
   auto* d = reinterpret_cast<R<T>*>(dst);
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (sizeof(T) == 1) {
+    return rp::ReplayReduceAnyAllU8ArScratch(op == rp::ArOp::kAny, s, d, first, last, tmp,
+                                             tmpBytes);
+  } else if constexpr (sizeof(T) == 4) {
+    if (op == rp::ArOp::kProd)
+      return rp::ReplayReduceProdArScratch(reuse, s, d, first, last, tmp, tmpBytes);
     if (op == rp::ArOp::kSum || op == rp::ArOp::kMean) {
       return rp::ReplayReduceSumArScratch(op == rp::ArOp::kMean, reuse, s, d, first, last, tmp,
                                           tmpBytes);
     }
   }
-  return rp::ReplayReduceMaxMinArScratch(op, reuse, s, d, first, last, tmp, tmpBytes);
+  if constexpr (sizeof(T) != 1) {
+    return rp::ReplayReduceMaxMinArScratch(op, reuse, s, d, first, last, tmp, tmpBytes);
+  }
 }
 
 struct Got {
@@ -180,6 +196,10 @@ std::vector<T> Mixed(uint32_t seed, size_t n, bool ties = false) {
   const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1e-40f, 3e-6f, -6e-8f, 6e4f};
   const float few[] = {0.0f, -0.0f, 1.0f, -1.0f};
   std::vector<T> v(n);
+  if constexpr (sizeof(T) == 1) {  // bytes 0 to 255, or (ties) mostly runs of 0 and 1
+    for (auto& x : v) x = static_cast<T>(ties && gen() % 4 != 0 ? gen() % 2 : gen() % 256);
+    return v;
+  }
   for (auto& x : v) {
     const uint32_t k = gen() % 400;
     x = T(k < 10 ? sp[k] : (ties && k < 300 ? few[k % 4] : u(gen)));
@@ -197,9 +217,11 @@ template <class T>
 void Compare(rp::ArOp op, bool reuse, uint32_t first, uint32_t last, uint32_t tmpBytes, bool stack,
              uint32_t seed, bool ties = false) {
   const std::string what = std::string(kNames[static_cast<int>(op)]) + "<" +
-                           (sizeof(T) == 4 ? "float" : "half") + ", AR" + (reuse ? ", reuse" : "") +
-                           ">, [" + std::to_string(first) + ", " + std::to_string(last) +
-                           "], scratch " + std::to_string(tmpBytes) +
+                           (sizeof(T) == 4   ? "float"
+                            : sizeof(T) == 2 ? "half"
+                                             : "uint8_t") +
+                           ", AR" + (reuse ? ", reuse" : "") + ">, [" + std::to_string(first) +
+                           ", " + std::to_string(last) + "], scratch " + std::to_string(tmpBytes) +
                            (stack ? " (stack)" : " (sharedTmpBuffer)");
   const std::vector<T> in = Mixed<T>(seed, uint64_t{first} * Pad<T>(last), ties);
   std::vector<T> want_src = in, want_dst(first + kPast);
@@ -216,11 +238,19 @@ void Compare(rp::ArOp op, bool reuse, uint32_t first, uint32_t last, uint32_t tm
 
 // The host's minimum (GetReduceXxxMaxMinTmpSize, AR). Sum/Mean: none up to 64 floats a row (or
 // reusing src), else first * k floats, k the largest power of two <= last, halved when last is
-// one and first > 1. Max/Min/Any/All: none reusing src or for a row of at most a block, else
-// first blocks (rows shorter than a repeat) or repeats.
+// one and first > 1. uint8 Any/All: padLast halves and 16 a row. Prod: 256 bytes reusing src, else
+// max(8, that k) + first * 8 floats and 256 bytes. Max/Min/Any/All: none reusing src or for a row
+// of at most a block, else first blocks (rows shorter than a repeat) or repeats.
 template <class T>
 uint32_t MinTmp(rp::ArOp op, uint32_t first, uint32_t last, bool reuse) {
+  if (sizeof(T) == 1) return Aligned32(last) * 2 + first * 32;
+  if (op == rp::ArOp::kProd && reuse) return 256;
   if (reuse) return 0;
+  if (op == rp::ArOp::kProd) {
+    uint32_t k = 1;
+    while (k * 2 <= last) k *= 2;
+    return (std::max<uint32_t>(8, k == last && first > 1 ? k / 2 : k) + first * 8) * 4 + 256;
+  }
   if (op == rp::ArOp::kSum || op == rp::ArOp::kMean) {
     if (last <= 64) return 0;
     uint32_t k = 1;
@@ -304,6 +334,56 @@ TEST(ReduceArScratchReplay, MaxMinHalf) {
                 {1, 15, 16, 17, 40, 127, 128, 129, 300, 4080, 4081, 4200, 8400});
     Sweep<half>(op, {5, 300}, {9, 40, 128, 200}, true);
   }
+}
+
+// ReduceProd (float): rows shorter than a block (powers of two and not), one block, powers of two
+// above it (the halving from src) and others (the tail multiplied onto the head), 300 and 1000
+// rows (each row's work area past the one before's result block), the specials.
+TEST(ReduceArScratchReplay, ProdFloat) {
+  Sweep<float>(rp::ArOp::kProd, {1, 2, 3, 8, 9, 17, 100},
+               {1, 2, 3, 5, 7, 8, 9, 13, 16, 17, 64, 65, 100, 128, 129, 1000, 2048, 2100});
+  Sweep<float>(rp::ArOp::kProd, {300, 1000}, {3, 8, 20});
+}
+
+// uint8_t ReduceAny/ReduceAll: rows below 32 bytes (no fold; rows of 17..31 count their first 16
+// bytes only: the device's BlkReduceForLoop mask), 32, powers of two and tails above it (with
+// and without isReuseSource, which changes nothing), the padding bytes cast into the scratch.
+TEST(ReduceArScratchReplay, AnyAllUint8) {
+  for (rp::ArOp op : {rp::ArOp::kAny, rp::ArOp::kAll}) {
+    Sweep<uint8_t>(op, {1, 3, 8, 9, 17, 100}, {1, 5, 16, 17, 20, 31, 32, 33, 64, 100, 257, 1000});
+    Sweep<uint8_t>(op, {40}, {17, 24, 31, 48}, true);
+  }
+}
+
+// Rows of 17..31 bytes: only their first 16 take part (BlkReduceForLoop's mask is min(last, 16)
+// lanes, and rows below 32 bytes are not folded). lngrad reduced all `last` bytes before.
+TEST(ReduceArScratchReplay, AnyAllUint8ShortRowsCountSixteenBytes) {
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = k910;
+  std::vector<uint8_t> got(8, 0x5b);
+  const lngrad::Status st = lngrad::aicore::Launch(
+      1,
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> bs, bd, bt;
+        pipe.InitBuffer(bs, 64);
+        pipe.InitBuffer(bd, 32);
+        pipe.InitBuffer(bt, 128);
+        LocalTensor<uint8_t> s = bs.Get<uint8_t>(), d = bd.Get<uint8_t>();
+        std::memset(s.HostPtr(), 0, 64);
+        std::memset(s.HostPtr() + 32, 1, 32);
+        s.HostPtr()[20] = 1;       // row 0: a 1 past the first 16 bytes only
+        s.HostPtr()[32 + 25] = 0;  // row 1: a 0 past the first 16 bytes only
+        const uint32_t shape[2] = {2, 30};
+        AscendC::ReduceAny<uint8_t, AR>(d, s, bt.Get<uint8_t>(), shape, true);
+        got[0] = d.HostPtr()[0];
+        AscendC::ReduceAll<uint8_t, AR>(d, s, bt.Get<uint8_t>(), shape, true);
+        got[1] = d.HostPtr()[1];
+      },
+      opts);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(got[0], 0);  // Any of row 0: its 1 is byte 20
+  EXPECT_EQ(got[1], 1);  // All of row 1: its 0 is byte 25
 }
 
 // Arch 2002: the kit's reduce.h calls no implementation there: checked mode refuses, unchecked

@@ -30,6 +30,15 @@
 // chosen element kept bit for bit; Adds of 0 rounds once in T (-0 becomes +0); the lane
 // reductions keep the first extreme lane, +0 and -0 tie, the first NaN wins over every number;
 // a repeat reads its lanes before it stores; no lane outside the masks is stored.
+//
+// uint8_t ReduceAny/ReduceAll (BinaryReduceAnyAllCompute, Max<half>/Min<half>; splitK = the
+// largest power of two <= last, 0 when last < 32; tail = last - splitK): per row i, the
+// scratch's halves [0, padLast) = Cast<half>(src row i) (CAST_NONE, all padLast bytes); when
+// tail and splitK: h[l] = f(h[l], h[splitK + l]) for l < tail; while k (from splitK) > 16: k
+// halves, h[l] = f(h[l], h[k + l]) for l < k; h[padLast + 16i + l] = h[l] + 0 for l < 16. Then
+// BlkReduceForLoop<half> from h[padLast] into h[0..first): per block of 16 halves the extreme
+// of its first min(last, 16) lanes (so rows of 17..31 bytes take part with their first 16
+// only), its whole 2040-block calls all at offset 0; dst[r] = Cast<uint8_t>(h[r]).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -186,6 +195,39 @@ bool MaxMin(ArOp op, bool reuse, T* src, T* dst, uint32_t first, uint32_t last, 
 }
 
 }  // namespace
+
+bool ReplayReduceAnyAllU8ArScratch(bool any, const uint8_t* src, uint8_t* dst, uint32_t first,
+                                   uint32_t last, uint8_t* scratch, uint32_t tmpBytes) {
+  if (last == 0) return false;  // FindClosestPowerOfTwo asserts n != 0
+  bool bad = false;
+  const uint32_t pad = (last + 31) / 32 * 32;
+  uint32_t lg = 0;
+  while ((uint64_t{2} << lg) <= last) ++lg;
+  const uint32_t splitK = last < 32 ? 0 : 1u << lg, tail = last - splitK;
+  std::vector<Half> work(tmpBytes / 2);
+  std::memcpy(work.data(), scratch, work.size() * 2);
+  const Buf<Half> h{work.data(), work.size(), &bad};
+  for (uint32_t i = 0; i < first; ++i) {
+    for (uint32_t l = 0; l < pad; ++l)
+      h[l] = FloatToHalf(static_cast<float>(src[uint64_t{i} * pad + l]));
+    for (uint32_t l = 0; splitK > 0 && l < tail; ++l) h[l] = Pick(any, h[l], h[splitK + l]);
+    for (uint32_t k = splitK; k > 16;) {
+      k >>= 1;
+      for (uint32_t l = 0; l < k; ++l) h[l] = Pick(any, h[l], h[k + l]);
+    }
+    for (uint32_t l = 0; l < 16; ++l) h[pad + 16 * uint64_t{i} + l] = Plus0(h[l]);
+  }
+  const uint32_t lanes = last > 16 ? 16 : last, perCall = 255 * 8, calls = first / perCall;
+  for (uint32_t c = 0; c < calls; ++c) {
+    for (uint32_t b = 0; b < perCall; ++b) h[b] = Lanes(any, h, pad + 16 * uint64_t{b}, lanes);
+  }
+  for (uint32_t b = calls * perCall; b < first; ++b) {
+    h[b] = Lanes(any, h, pad + 16 * uint64_t{b}, lanes);
+  }
+  for (uint32_t r = 0; r < first; ++r) dst[r] = static_cast<uint8_t>(HalfToFloat(h[r]));
+  std::memcpy(scratch, work.data(), work.size() * 2);
+  return !bad;
+}
 
 bool ReplayReduceMaxMinArScratch(ArOp op, bool reuse, float* src, float* dst, uint32_t first,
                                  uint32_t last, uint8_t* scratch, uint32_t tmpBytes) {

@@ -32,4 +32,16 @@ bool ReplayReduceMaxMinArScratch(ArOp op, bool reuse, float* src, float* dst, ui
 bool ReplayReduceMaxMinArScratch(ArOp op, bool reuse, Half* src, Half* dst, uint32_t first,
                                  uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
 
+// ReduceAny/ReduceAll<uint8_t, AR> on 2201 (reduce_any_v220_impl.h, reduce_all_v220_impl.h:
+// BinaryReduceAnyAllCompute of reduce_common_util_v220_impl.h; isReuseSource changes nothing):
+// src holds `first` rows of padLast bytes (last rounded up to 32); dst gets `first` bytes.
+bool ReplayReduceAnyAllU8ArScratch(bool any, const uint8_t* src, uint8_t* dst, uint32_t first,
+                                   uint32_t last, uint8_t* scratch, uint32_t tmpBytes);
+
+// ReduceProd<float, AR, reuse> on 2201 (reduce_prod_v220_impl.h ReduceProdByLastAxis): src
+// holds `first` rows of padLast floats; dst gets `first` products. With `reuse` the rows are
+// folded in src; the scratch's first repeat holds the Brcb blocks either way.
+bool ReplayReduceProdArScratch(bool reuse, float* src, float* dst, uint32_t first, uint32_t last,
+                               uint8_t* scratch, uint32_t tmpBytes);
+
 }  // namespace lngrad_replay

@@ -452,20 +452,19 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
-// Reduce (2201): ReduceProd over the last axis (its AR sequence's scratch is not modelled;
-// ReduceSum's, ReduceMean's, ReduceMax's, ReduceMin's, ReduceAny's and ReduceAll's float ones
-// are, below).
-TEST(ScratchInitcheck, ReduceProdArReadAfterTheCall) {
-  ExpectLoud(k910, "ReduceProd", [](Ops& o) {
-    const uint32_t shape[2] = {8, 64};
-    ReduceProd<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
-                                           o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+// Reduce (2201): half ReduceMean over the last axis (its AR sequence's scratch is not modelled;
+// the float ones, half ReduceMax/Min and uint8_t ReduceAny/All are, below).
+TEST(ScratchInitcheck, ReduceMeanHalfArReadAfterTheCall) {
+  ExpectLoud(k910, "ReduceMean", [](Ops& o) {
+    const uint32_t shape[2] = {8, 256};
+    ReduceMean<half, Pattern::Reduce::AR>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                          o.tmp, shape, true);
   });
 }
 
-// Reduce (2201): float ReduceSum/Mean/Max/Min/Any/All and half ReduceMax/Min over the last axis
-// write what their sequences leave in the scratch (reduce_ar_2201.h;
-// replay.ReduceArScratchReplay.*): reading it afterwards is clean.
+// Reduce (2201): float ReduceSum/Mean/Max/Min/Prod/Any/All, half ReduceMax/Min and uint8_t
+// ReduceAny/All over the last axis write what their sequences leave in the scratch
+// (reduce_ar_2201.h; replay.ReduceArScratchReplay.*): reading it afterwards is clean.
 TEST(ScratchInitcheck, ReduceArOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 const uint32_t shape[2] = {8, 100};
@@ -486,6 +485,15 @@ TEST(ScratchInitcheck, ReduceArOn2201ScratchIsModelledNotMarked) {
                 const uint32_t shape[2] = {8, 40};
                 ReduceMin<half, Pattern::Reduce::AR>(
                     o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 20};
+                ReduceProd<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 100};
+                ReduceAny<uint8_t, Pattern::Reduce::AR>(o.a, o.b, o.tmp, shape, true);
               }).r);
 }
 

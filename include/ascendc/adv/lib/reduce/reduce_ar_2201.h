@@ -34,6 +34,24 @@
 // then of itself, with repeat j). The repeat rows end as: half, one WholeReduceMax/Min per row;
 // float, the 8 block results of row r stored at work[8r ..] (the scratch, or src), then their
 // block reduction into dst.
+//
+// ReduceProd on float (reduce_prod_v220_impl.h ReduceProdByLastAxis): per row j in order, its
+// work at the scratch's float 64 + 8j (reusing: the row itself in src), k = the largest power of
+// two <= last, remain = last - k: the work = the row + 0 over k floats and times the row's tail
+// over remain (last >= 8 with a tail; reusing, the tail folded in place), or the row's halves
+// multiplied (k > 8, k halved), or the row + 0 over last; halvings while k > 8; Brcb of the work's
+// first 8 floats into the scratch's first 64 (block b all float b); the blocks folded (the tail
+// blocks when last < 8 is no power of two, then halvings); its first block + 0 stored at the
+// scratch's 64 + 8j (reusing: src + 8j). Then the first 64 scratch words set to 1 (the GatherMask
+// pattern) and dst[j] = the first float of block j of those results.
+//
+// uint8_t ReduceAny/ReduceAll (BinaryReduceAnyAllCompute: Max/Min over half): k = the largest
+// power of two <= last, 0 below 32 bytes; per row i the scratch's halves [0, padLast) = the row's
+// padLast bytes as half, the tail (last - k) folded onto the head and halvings down to 16 lanes
+// (both only when k > 0), those 16 halves + 0 stored at half padLast + 16i; then per row the
+// extreme of the first min(last, 16) of its 16 halves into half r (BlkReduceForLoop, whose whole
+// 2040-row calls all run at offset 0), cast to dst[r]. So rows of 17..31 bytes count their first
+// 16 only, as on the device.
 #pragma once
 
 #include <algorithm>
@@ -227,6 +245,106 @@ void RunArMaxMin2201(bool is_max, bool reuse, uint32_t first, uint32_t last, T* 
   } else {
     ArRepeatValues(is_max, first, acc, stride, d);
   }
+}
+
+// The floats of the scratch ReduceProdByLastAxis stores to.
+inline uint64_t ArProdWorkReach(uint32_t first, uint32_t last, bool reuse) {
+  if (reuse || first == 0) return 64;
+  const uint32_t k = FloorPow2(last), remain = last - k;
+  const uint32_t span = (last >= 8 && remain != 0) ? k : (k > 8 ? k / 2 : last);
+  return 64 + uint64_t{first - 1} * 8 + std::max<uint32_t>(8, span);
+}
+
+// A counter-mode Mul of n floats: o[i] = a[i] * b[i], 64-lane repeats in order.
+inline void ArMul(float* o, const float* a, const float* b, uint32_t n) {
+  float v[64];
+  for (uint32_t base = 0; base < n; base += 64) {
+    const uint32_t lanes = std::min<uint32_t>(64, n - base);
+    for (uint32_t l = 0; l < lanes; ++l) v[l] = Apply(Op::kProd, a[base + l], b[base + l], false);
+    std::copy(v, v + lanes, o + base);
+  }
+}
+
+// One row's work of ReduceProdByLastAxis before the Brcb; returns the work's start.
+inline float* ArProdRow(bool reuse, uint32_t last, float* row, float* work) {
+  const uint32_t k0 = FloorPow2(last), remain = last - k0;
+  uint32_t k = k0;
+  float* cur = reuse ? row : work;
+  if (reuse) {
+    if (last >= 8 && remain != 0) ArMul(cur, cur, cur + k0, remain);
+  } else if (last >= 8 && remain != 0) {
+    for (uint32_t i = 0; i < k0; ++i) cur[i] = PlusZero(row[i]);
+    ArMul(cur, cur, row + k0, remain);
+  } else if (k0 > 8) {
+    k /= 2;
+    ArMul(cur, row, row + k, k);
+  } else {
+    for (uint32_t i = 0; i < last; ++i) cur[i] = PlusZero(row[i]);
+  }
+  while (k > 8) {
+    k /= 2;
+    ArMul(cur, cur, cur + k, k);
+  }
+  return cur;
+}
+
+// ReduceProd<float, AR> on 2201: dst, src (reusing) and the scratch `w` (at least 64 floats) as
+// the device leaves them.
+inline void RunArProd2201(bool reuse, uint32_t first, uint32_t last, float* x, float* w, float* d) {
+  const uint64_t pad = (last + 7) / 8 * 8;
+  const uint32_t k0 = FloorPow2(last), remain = last - k0;
+  for (uint64_t j = 0; j < first; ++j) {
+    const float* cur = ArProdRow(reuse, last, x + j * pad, w + 64 + 8 * j);
+    float lanes[8];
+    std::copy(cur, cur + 8, lanes);
+    for (uint32_t b = 0; b < 64; ++b) w[b] = lanes[b / 8];  // Brcb
+    uint32_t f = last < 8 ? k0 : 8;
+    if (k0 != last && f < 8) ArMul(w, w, w + 8 * k0, remain * 8);
+    while (f > 1) {
+      f /= 2;
+      ArMul(w, w, w + 8 * f, 8 * f);
+    }
+    float* out = (reuse ? x : w + 64) + 8 * j;
+    for (uint32_t l = 0; l < 8; ++l) out[l] = PlusZero(w[l]);
+  }
+  const uint32_t one = 1;  // Duplicate of the GatherMask pattern over the first repeat
+  for (uint32_t i = 0; i < 64; ++i) std::memcpy(w + i, &one, sizeof(one));
+  const float* res = reuse ? x : w + 64;
+  for (uint64_t r = 0; r < first; ++r) d[r] = res[8 * r];
+}
+
+// The halves of the scratch BinaryReduceAnyAllCompute stores to.
+inline uint64_t ArAnyAllU8WorkReach(uint32_t first, uint32_t last) {
+  const uint64_t pad = (uint64_t{last} + 31) / 32 * 32;
+  return std::max<uint64_t>(pad + 16 * uint64_t{first}, first);
+}
+
+// uint8_t ReduceAny/ReduceAll<AR> on 2201: dst and the scratch `h` (as half) as the device
+// leaves them.
+inline void RunArAnyAllU8_2201(bool any, uint32_t first, uint32_t last, const uint8_t* x, half* h,
+                               uint8_t* d) {
+  const Op op = any ? Op::kMax : Op::kMin;
+  const uint64_t pad = (uint64_t{last} + 31) / 32 * 32;
+  const uint32_t k0 = last < 32 ? 0 : FloorPow2(last);
+  for (uint64_t i = 0; i < first; ++i) {
+    for (uint64_t l = 0; l < pad; ++l) h[l] = half(static_cast<float>(x[i * pad + l]));
+    if (k0 > 0) {
+      for (uint32_t l = 0; l < last - k0; ++l) h[l] = Apply(op, h[l], h[k0 + l], false);
+    }
+    for (uint32_t k = k0; k > 16;) {
+      k /= 2;
+      for (uint32_t l = 0; l < k; ++l) h[l] = Apply(op, h[l], h[k + l], false);
+    }
+    for (uint32_t l = 0; l < 16; ++l) h[pad + 16 * i + l] = PlusZero(h[l]);
+  }
+  constexpr uint32_t kCall = 255 * 8;  // blocks of one BlockReduce call
+  const uint32_t lanes = std::min<uint32_t>(last, 16);
+  const auto block = [&](uint64_t b) { h[b] = LaneExtreme(h + pad + 16 * b, lanes, any); };
+  for (uint32_t c = 0; c < first / kCall; ++c) {
+    for (uint32_t b = 0; b < kCall; ++b) block(b);  // every whole call at offset 0
+  }
+  for (uint64_t b = uint64_t{first} / kCall * kCall; b < first; ++b) block(b);
+  for (uint64_t r = 0; r < first; ++r) d[r] = static_cast<uint8_t>(static_cast<float>(h[r]));
 }
 
 }  // namespace lngrad::aicore::reduce_detail
