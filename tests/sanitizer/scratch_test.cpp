@@ -450,13 +450,49 @@ TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
   });
 }
 
-// Reduce (2201): ReduceSum over the last axis (the AR sequences' scratch is not modelled).
-TEST(ScratchInitcheck, ReduceSumReadAfterTheCall) {
-  ExpectLoud(k910, "ReduceSum", [](Ops& o) {
-    const uint32_t shape[2] = {8, 64};
-    ReduceSum<float, Pattern::Reduce::AR>(o.a.ReinterpretCast<float>(),
-                                          o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+// Reduce (2201): half ReduceMean over the last axis (its AR sequence's scratch is not modelled;
+// the float ones, half ReduceMax/Min and uint8_t ReduceAny/All are, below).
+TEST(ScratchInitcheck, ReduceMeanHalfArReadAfterTheCall) {
+  ExpectLoud(k910, "ReduceMean", [](Ops& o) {
+    const uint32_t shape[2] = {8, 256};
+    ReduceMean<half, Pattern::Reduce::AR>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                          o.tmp, shape, true);
   });
+}
+
+// Reduce (2201): float ReduceSum/Mean/Max/Min/Prod/Any/All, half ReduceMax/Min and uint8_t
+// ReduceAny/All over the last axis write what their sequences leave in the scratch
+// (reduce_ar_2201.h; replay.ReduceArScratchReplay.*): reading it afterwards is clean.
+TEST(ScratchInitcheck, ReduceArOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 100};
+                ReduceSum<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {4, 256};
+                ReduceMean<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 64};
+                ReduceMax<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 40};
+                ReduceMin<half, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 20};
+                ReduceProd<float, Pattern::Reduce::AR>(
+                    o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp, shape, true);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t shape[2] = {8, 100};
+                ReduceAny<uint8_t, Pattern::Reduce::AR>(o.a, o.b, o.tmp, shape, true);
+              }).r);
 }
 
 // Reduce (2201): the RA pattern's fold writes what BinaryReduceByFirstAxis leaves in the scratch
