@@ -9,6 +9,7 @@
 // fill; the Compares' lanes past the count read the sources' following elements).
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -20,6 +21,7 @@
 #include "math_replay_test_util.h"
 #include "math_scratch_sweep.h"
 #include "replay_math_scratch_power.h"
+#include "replay_power_int.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
@@ -161,6 +163,87 @@ TEST(MathScratchPower, PowerHalfEveryPattern) {
                         kSlice, 2048, false);
     }
   }
+}
+
+// Power<int32_t> on 2002 halves the exponent through float (power_v200_impl.h's
+// ShiftRightOneBit): an exponent just below 2^k (k >= 26) rounds up to 2^k, the squarings pass
+// it and the remainder loop runs about 2^32 rounds; |y| = 2^31 never halves to 0. Checked mode
+// refuses those exponents (power_exponent) on 2002 (2201 halves in int32: no refusal); the
+// others give the replay's x^|y|. Exponents 2^k + d around every power of two, their
+// negations, random ones; tensor^tensor, tensor^scalar and scalar^tensor.
+std::pair<std::string, std::vector<int32_t>> RunPowerInt(const char* soc, int form,
+                                                         const std::vector<int32_t>& x, int32_t y) {
+  std::pair<std::string, std::vector<int32_t>> r;
+  const auto n = static_cast<uint32_t>(x.size());
+  lngrad_replay::test::OnBlock(
+      [&](lngrad_replay::test::Ub& ub) {
+        ub.Put<int32_t>(0, x);
+        ub.Put<int32_t>(1, std::vector<int32_t>(n, y));
+        const LocalTensor<int32_t> d = ub.Get<int32_t>(2), a = ub.Get<int32_t>(0),
+                                   b = ub.Get<int32_t>(1);
+        const LocalTensor<uint8_t> t = ub.Get<uint8_t>(3);
+        try {
+          if (form == 0) AscendC::Power(d, a, b, t, n);
+          if (form == 1) AscendC::Power(d, a, y, t, n);
+          if (form == 2) AscendC::Power(d, x[0], b, t, n);
+        } catch (const lngrad::aicore::KernelCheckError& e) {
+          lngrad::aicore::DismissKernelCheck(e);
+          r.first = e.check();
+        }
+        r.second = ub.Take<int32_t>(2);
+        r.second.resize(n);
+      },
+      soc);
+  return r;
+}
+
+TEST(MathScratchPower, PowerInt2002RefusesExponentsItsHalvingsOvershoot) {
+  // Worked by hand: 2^26 - 2 is a tie between 2^26 - 4 and 2^26 in float and goes to 2^26;
+  // 2^26 - 4 and 2^25 - 2 are exact.
+  EXPECT_EQ(rp::ReplayPowerIntHalve2002((1 << 26) - 2), 1 << 25);
+  EXPECT_FALSE(rp::ReplayPowerInt2002Ends((1 << 26) - 2));
+  EXPECT_TRUE(rp::ReplayPowerInt2002Ends((1 << 26) - 4));
+  EXPECT_TRUE(rp::ReplayPowerInt2002Ends((1 << 25) - 1));
+  EXPECT_FALSE(rp::ReplayPowerInt2002Ends(INT_MIN));
+  EXPECT_FALSE(rp::ReplayPowerInt2002Ends(INT_MAX));
+  std::vector<int32_t> ys = {0, 1, -1, INT_MAX, INT_MIN, INT_MIN + 1};
+  for (int k = 0; k < 31; ++k) {
+    for (int d = -4; d <= 4; ++d) {
+      const int64_t v = (int64_t{1} << k) + d;
+      if (v < 0 || v > INT_MAX) continue;
+      ys.push_back(static_cast<int32_t>(v));
+      ys.push_back(static_cast<int32_t>(-v));
+    }
+  }
+  std::mt19937 gen(11);
+  for (int i = 0; i < 40; ++i) ys.push_back(static_cast<int32_t>(gen()));
+  const std::vector<int32_t> x = {3, -3, 2, -1, 1, 0, 5, 7, -2, 65537, 1 << 16, -7};
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  int refused = 0;
+  for (const char* soc : sw::kSocs) {
+    const bool is2002 = sw::Is2002(soc);
+    for (const int32_t y : ys) {
+      if (!is2002 && y == INT_MIN) continue;  // 2201's int32 ShiftRight of 0x80000000: not read
+      const bool ends = !is2002 || rp::ReplayPowerInt2002Ends(y);
+      for (int form = 0; form < 3; ++form) {
+        const auto got = RunPowerInt(soc, form, x, y);
+        const std::string what =
+            std::string(soc) + " form " + std::to_string(form) + " y " + std::to_string(y);
+        EXPECT_EQ(got.first, ends ? "" : "power_exponent") << what;
+        if (!ends) {
+          ++refused;
+          continue;
+        }
+        for (size_t i = 0; i < x.size(); ++i) {
+          ASSERT_EQ(got.second[i], rp::ReplayPowerInt(form == 2 ? x[0] : x[i], y))
+              << what << " x " << x[i];
+        }
+      }
+    }
+  }
+  EXPECT_GT(refused, 30);
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 }  // namespace
