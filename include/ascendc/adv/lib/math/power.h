@@ -31,7 +31,8 @@
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
 // none, DOUBLE_FLOAT_TECH 12 bytes an element, its three float arrays) and disjoint from the
-// operands.
+// operands; int32 on 2002: no exponent whose float halvings never finish (PowerInt2002Ends,
+// power_exponent; unchecked, such an element gets the wrapped power).
 #pragma once
 
 #include <algorithm>
