@@ -106,6 +106,7 @@ sw::Case<T> PowerCase(int form) {
     }
   };
   c.make = [form](uint32_t seed, uint32_t n) -> sw::Sources<T> {
+    static_cast<void>(form);  // half only
     if constexpr (sizeof(T) == 2) {
       std::vector<half> x = Halves(seed, n + kPast, true),
                         y = Halves(seed * 7 + 3, n + kPast, false);
