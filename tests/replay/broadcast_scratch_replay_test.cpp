@@ -81,13 +81,26 @@ uint32_t MinBytes(uint32_t size, int axis, uint64_t srcN, uint64_t dstN, uint32_
   return e * e * ts + e * ((cols + e - 1) / e * e) * ts + cast;
 }
 
-// One block on Ascend910B1: src (srcBytes, then the filler), dst, the scratch.
+// The scratch the 2002 sequence writes in whole (GetBroadCastMaxMinTmpSize's maximum there:
+// the zero block, the half copies, rows * cols elements); smaller ones pass its end (chunks).
+uint32_t FitBytes2002(uint32_t size, int axis, uint64_t srcN, uint64_t dstN) {
+  uint32_t cast = 0, ts = size;
+  if (size == 1) {
+    ts = 2;
+    cast = static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2);
+  }
+  if (srcN == dstN || srcN == 1) return size == 1 ? cast + 32 : 0;
+  if (axis == 0) return 32 + cast;
+  return static_cast<uint32_t>(32 + cast + dstN * ts);
+}
+
+// One block of `soc`: src (srcBytes, then the filler), dst, the scratch.
 template <class T, int dim, int axis>
-Images Run(const std::vector<uint8_t>& srcImage, uint64_t srcN, uint64_t dstElems,
+Images Run(const char* soc, const std::vector<uint8_t>& srcImage, uint64_t srcN, uint64_t dstElems,
            uint32_t tmpBytes, bool stack, const uint32_t* dstShape, const uint32_t* srcShape) {
   Images out;
   lngrad::aicore::LaunchOptions opts;
-  opts.soc = "Ascend910B1";
+  opts.soc = soc;
   opts.sequential = true;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
@@ -137,18 +150,22 @@ std::string FirstDiff(const std::vector<uint8_t>& got, const std::vector<uint8_t
 // One case: the shapes, the scratch (the minimum plus `extra` bytes) and one overload; cases
 // whose buffers would not fit the UB are skipped.
 template <class T, int dim, int axis>
-void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bool stack) {
+void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bool stack,
+          bool on2002 = false) {
   uint64_t srcN = 1, dstN = 1;
   for (int i = 0; i < dim; ++i) {
     srcN *= srcShape[i];
     dstN *= dstShape[i];
   }
   const uint32_t cols = dim == 2 ? dstShape[1] : 1;
-  const uint32_t tmpBytes = MinBytes(sizeof(T), axis, srcN, dstN, cols) + extra;
+  const uint32_t base = on2002 ? FitBytes2002(sizeof(T), axis, srcN, dstN)
+                               : MinBytes(sizeof(T), axis, srcN, dstN, cols);
+  const uint32_t tmpBytes = base + extra;
   if (tmpBytes == 0 || (stack && tmpBytes % 32 != 0)) return;
   if ((dstN + srcN) * sizeof(T) + tmpBytes > kMaxBytes) return;
-  std::string what = std::string(TypeName<T>()) + " dim " + std::to_string(dim) + " axis " +
-                     std::to_string(axis) + " dst [" + std::to_string(dstShape[0]);
+  std::string what = std::string(on2002 ? "2002 " : "2201 ") + TypeName<T>() + " dim " +
+                     std::to_string(dim) + " axis " + std::to_string(axis) + " dst [" +
+                     std::to_string(dstShape[0]);
   if (dim == 2) what += ", " + std::to_string(dstShape[1]);
   what += "] src [" + std::to_string(srcShape[0]);
   if (dim == 2) what += ", " + std::to_string(srcShape[1]);
@@ -159,9 +176,13 @@ void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bo
   std::vector<uint8_t> wantSrc = srcImage, wantDst((dstN + kPast) * sizeof(T), kDstFill),
                        wantTmp(tmpBytes, kTmpFill);
   const rb::Mem m{wantSrc.data(), wantDst.data(), wantTmp.data(), tmpBytes};
-  rb::Broadcast2201<sizeof(T)>(m, dim, axis, dstShape, srcShape, std::is_signed_v<T>);
-  const Images got =
-      Run<T, dim, axis>(srcImage, srcN, dstN + kPast, tmpBytes, stack, dstShape, srcShape);
+  if (on2002) {
+    rb::Broadcast2002<sizeof(T)>(m, dim, axis, dstShape, srcShape, std::is_signed_v<T>);
+  } else {
+    rb::Broadcast2201<sizeof(T)>(m, dim, axis, dstShape, srcShape, std::is_signed_v<T>);
+  }
+  const Images got = Run<T, dim, axis>(on2002 ? "Ascend310P1" : "Ascend910B1", srcImage, srcN,
+                                       dstN + kPast, tmpBytes, stack, dstShape, srcShape);
   ASSERT_TRUE(got.ran);
   ++g_cases;
   EXPECT_EQ(FirstDiff(got.dst, wantDst), "") << what << ": dst";
@@ -260,6 +281,111 @@ TEST(BroadcastScratch2201, OtherPaths) {
   OtherPathCases<float>();
   OtherPathCases<int16_t>();
   OtherPathCases<uint32_t>();
+}
+
+// ---- arch 2002 (Ascend310P1) ----
+
+// Axis 1, rows of whole blocks (the kit asserts them there): one chunk (the scratch holds the
+// whole matrix, or more), LoopBroadCast's rows (>= 255 blocks' worth); axis 0; equal sizes of
+// whole blocks; one src element (dim 1); every type.
+template <class T>
+void Cases2002() {
+  constexpr uint32_t e = 32 / sizeof(T) < 16 ? 32 / sizeof(T) : 16;  // 1-byte: the half stage
+  const uint32_t r32 = 32 / sizeof(T);  // srcShape[0] * sizeof(T) a multiple of 32
+  for (const uint32_t extra : {0u, 44u, 4096u}) {
+    for (const bool stack : {false, true}) {
+      for (const uint32_t rows : {r32, 2 * r32, 5 * r32}) {
+        for (const uint32_t cols : {1u, 3u, 8u, 9u, 17u, 64u}) {
+          const uint32_t d[2] = {rows, cols}, s1[2] = {rows, 1}, s0[2] = {1, cols};
+          Case<T, 2, 1>(d, s1, extra, stack, true);
+          if (cols * sizeof(T) % 32 == 0) Case<T, 2, 0>(d, s0, extra, stack, true);
+        }
+      }
+      const uint32_t loopRows = (255 * e + r32 - 1) / r32 * r32;
+      const uint32_t d[2] = {loopRows, 3}, s1[2] = {loopRows, 1};
+      Case<T, 2, 1>(d, s1, extra, stack, true);
+      // (dim 2 with one src element: the kit's checks refuse either axis there)
+      const uint32_t eq[2] = {3 * r32, 5}, d1[1] = {7 * r32}, o1[1] = {1};
+      Case<T, 2, 1>(eq, eq, extra + 32, stack, true);
+      Case<T, 1, 0>(d1, d1, extra + 32, stack, true);
+      Case<T, 1, 0>(d1, o1, extra + 32, stack, true);
+    }
+  }
+}
+
+TEST(BroadcastScratch2002, EveryPathAndType) {
+  g_cases = 0;
+  Cases2002<half>();
+  Cases2002<float>();
+  Cases2002<int16_t>();
+  Cases2002<uint32_t>();
+  Cases2002<int8_t>();
+  Cases2002<uint8_t>();
+  Cases2002<bfloat16_t>();
+  EXPECT_GT(g_cases, 500u);
+}
+
+// What checked mode refuses on 2002 (the kit's assertions there, and a sequence that writes
+// past the scratch): the message of the refused launch.
+template <class T, int dim, int axis>
+std::string Refusal(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t tmpBytes) {
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend310P1";
+  opts.sequential = true;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bt;
+    pipe.InitBuffer(bs, 8192);
+    pipe.InitBuffer(bd, 65536);
+    pipe.InitBuffer(bt, Aligned32(tmpBytes));
+    LocalTensor<uint8_t> tmp = bt.Get<uint8_t>(tmpBytes);
+    AscendC::Broadcast<T, dim, axis>(bd.Get<T>(), bs.Get<T>(), dstShape, srcShape, tmp);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  return st.ok() ? std::string("(not refused)") : st.ToString();
+}
+
+TEST(BroadcastScratch2002, CheckedModeRefusesWhatTheKitAsserts) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  const auto expect = [](const std::string& got, const std::string& needle) {
+    EXPECT_NE(got.find("transform_params"), std::string::npos) << got;
+    EXPECT_NE(got.find(needle), std::string::npos) << got;
+  };
+  const uint32_t d9[2] = {9, 16}, s9[2] = {9, 1};  // 9 halves: rows not whole blocks
+  expect(Refusal<half, 2, 1>(d9, s9, 4096), "srcShape[0] * sizeof(T)");
+  const uint32_t e13[1] = {13};  // 13 floats: DataCopy would copy 8
+  expect(Refusal<float, 1, 0>(e13, e13, 64), "whole 32-byte blocks");
+  const uint32_t e24[1] = {24};  // int8_t: the half copies, 24 halves
+  expect(Refusal<int8_t, 1, 0>(e24, e24, 256), "whole 32-byte blocks");
+  // [32, 8] half: the tiling's minimum (32 + 16 * 1 * 2 bytes) fails the kit's assertion;
+  // 32 + 64 bytes passes it and runs chunks of 32 rows, whose [8, 32] matrix (512 bytes)
+  // passes the scratch's end.
+  const uint32_t d32[2] = {32, 8}, s32[2] = {32, 1};
+  expect(Refusal<half, 2, 1>(d32, s32, 64), "divisor");
+  expect(Refusal<half, 2, 1>(d32, s32, 96), "past the");
+  EXPECT_EQ((Refusal<half, 2, 1>(d32, s32, 32 + 512)), "(not refused)");
+  lngrad::aicore::SetCheckedMode(was);
+}
+
+// Unchecked, lngrad writes the device's dst where the kit only asserts: equal sizes copy whole
+// blocks (DataCopy rounds down), unaligned axis-1 rows write no dst (a log), the zero block
+// still at the scratch's start.
+TEST(BroadcastScratch2002, UncheckedDstIsTheDevices) {
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
+  g_cases = 0;
+  const uint32_t e13[1] = {13}, e5[2] = {3, 5}, d9[2] = {9, 16}, s9[2] = {9, 1};
+  const uint32_t d3[2] = {3, 8}, s3[2] = {3, 1};
+  for (const bool stack : {false, true}) {
+    Case<float, 1, 0>(e13, e13, 64, stack, true);
+    Case<half, 2, 1>(e5, e5, 64, stack, true);
+    Case<int16_t, 2, 0>(e5, e5, 64, stack, true);
+    Case<half, 2, 1>(d9, s9, 4096, stack, true);
+    Case<float, 2, 1>(d3, s3, 4096, stack, true);
+  }
+  EXPECT_EQ(g_cases, 10u);
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 }  // namespace

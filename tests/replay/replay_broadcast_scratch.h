@@ -1,7 +1,7 @@
-// Replay of Broadcast<T, dim, axis> on arch 2201 (Ascend910B1): dst and what the kit's sequence
-// leaves in the scratch (sharedTmpBuffer, or the stack buffer the overload without it pops),
-// every path of the 1- and 2-dim form: equal sizes, one src element, axis 0, axis 1 with rows of
-// whole 32-byte blocks and without, and 1-byte T through the half copies.
+// Replay of Broadcast<T, dim, axis> on arch 2201 (Ascend910B1) and 2002 (Ascend310P1): dst and
+// what the kit's sequence leaves in the scratch (sharedTmpBuffer, or the stack buffer the overload
+// without it pops), every path of the 1- and 2-dim form: equal sizes, one src element, axis 0, axis
+// 1 with rows of whole 32-byte blocks and without, and 1-byte T through the half copies.
 //
 // Provenance: written by helper bc (session 19) from the kit's source only, before changing
 // lngrad's model (include/ascendc/adv/lib/broadcast/broadcast_scratch.h, written afterwards by
@@ -28,6 +28,18 @@
 //   (Or with the zero block: bits unchanged).
 // - impl/basic_api/kernel_tensor_impl.h: operator[] lowers dataLen by the offset's bytes,
 //   ReinterpretCast keeps the bytes, GetSize() = dataLen / sizeof(T).
+// - impl/adv_api/detail/pad/broadcast/broadcast_v200_impl.h (2002): TwoDimBroadCastLastDim (16
+//   uint16_t zeros at the scratch's start; rows >= 255 * e: LoopBroadCast of cols copies of
+//   src's rows elements at scratch[e], then Transpose NCHW2NHWC {1, cols, 1, rows} into dst;
+//   rows of whole blocks: GetAlignLoopNumbers200 (tmpSize = GetSize() - e, min = e * ceil(cols /
+//   8), asserts tmpSize > min, chunks of tmpSize / min * e rows), each chunk
+//   TwoDimBroadCastDimAlign into scratch[e] with firstDim and numBlocks swapped (cols rows of n
+//   elements, 8 rows an Or: repeat r writes block r of each row), then the Transpose of that
+//   [cols, n] matrix into dst's chunk; other rows: only an error log), NoBroad (DataCopy of size
+//   elements: impl/basic_api/kernel_operator_data_copy_intf_impl.h, UB to UB, blockLen = count
+//   / (32 / sizeof(T)) blocks, rounded down on the device, asserted in the CPU build).
+// - impl/basic_api/dav_m200/kernel_operator_vec_transpose_impl.h: Transpose4DImpl is v4dtrans
+//   of imageSize = h * w and cSize, no scratch (the v200 call passes an empty one).
 // Copy's counter mode is read as the Copy page states it (the count is per repeat, repeatTime
 // counts); GatherMask's counter mode as its page (repeatTimes repeats of mask elements). The
 // replay moves bits only (Cast of 8-bit integers to half and back is exact); it shares no code
@@ -253,6 +265,129 @@ void Broadcast2201(const Mem& m, int dim, int axis, const uint32_t* dstShape,
       std::memcpy(srcTmp + i * 2, &h, 2);
     }
     Compute<2>(dstTmp, srcTmp, tempTmp, tempLen / 2, dim, axis, dstShape, srcShape);
+    for (uint64_t i = 0; i < dstSize; ++i) {
+      uint16_t h;
+      std::memcpy(&h, dstTmp + i * 2, 2);
+      m.dst[i] = static_cast<uint8_t>(HalfToInt(h));
+    }
+  }
+}
+
+// ---- arch 2002 (broadcast_v200_impl.h) ----
+
+// TwoDimBroadCastDimAlign(dst, src, zero, firstDim, numBlocks): Or passes of 8 rows of
+// numBlocks elements (repeat r: block r of each row = src block r; repeatTimes uint8_t).
+template <uint32_t S>
+void DimAlign(uint8_t* dst, const uint8_t* src, uint32_t firstDim, uint32_t numBlocks) {
+  constexpr uint32_t e = 32 / S;
+  const auto repeats = static_cast<uint8_t>(numBlocks / e);
+  const uint32_t rowBlocks = numBlocks * S / 32;  // dstBlkStride (numBlocks * dtypeCount / 16)
+  const uint32_t ors = firstDim / 8, tailRows = firstDim - ors * 8;
+  const auto pass = [&](uint64_t firstRow, uint32_t blocks) {
+    for (uint32_t r = 0; r < repeats; ++r) {
+      for (uint32_t b = 0; b < blocks; ++b) {
+        std::memcpy(dst + ((firstRow + b) * rowBlocks + r) * 32, src + uint64_t{r} * 32, 32);
+      }
+    }
+  };
+  for (uint32_t i = 0; i < ors; ++i) pass(uint64_t{i} * 8, 8);
+  if (tailRows > 0) pass(uint64_t{ors} * 8, tailRows);
+}
+
+// Transpose NCHW2NHWC {N 1, C c, H 1, W w}: dst[k * c + ci] = src[ci * w + k].
+template <uint32_t S>
+void Transpose4D(uint8_t* dst, const uint8_t* src, uint32_t c, uint32_t w) {
+  for (uint64_t ci = 0; ci < c; ++ci) {
+    for (uint64_t k = 0; k < w; ++k) std::memcpy(dst + (k * c + ci) * S, src + (ci * w + k) * S, S);
+  }
+}
+
+// Throws when the sequence would write past the scratch (tmpBytes).
+inline void Fits(uint64_t end, uint64_t tmpBytes) {
+  if (end > tmpBytes) throw std::out_of_range("replay: the 2002 sequence writes past the scratch");
+}
+
+template <uint32_t S>
+void LastDim200(uint8_t* dst, const uint8_t* src, uint8_t* tmp, uint64_t tmpBytes,
+                uint32_t tmpElems, uint32_t firstDim, uint32_t numBlocks) {
+  constexpr uint32_t e = 32 / S;
+  Fits(32, tmpBytes);
+  std::memset(tmp, 0, 32);
+  uint8_t* body = tmp + 32;  // tmpBuffer[blockSize]
+  if (firstDim >= 255 * e) {
+    // LoopBroadCast(body, src, zero, firstDim, numBlocks): numBlocks rows of firstDim elements
+    Fits(32 + uint64_t{numBlocks} * firstDim * S, tmpBytes);
+    for (uint64_t i = 0; i < numBlocks; ++i) {
+      std::memcpy(body + i * firstDim * S, src, uint64_t{firstDim} * S);
+    }
+    Transpose4D<S>(dst, body, numBlocks, firstDim);
+    return;
+  }
+  if (firstDim * S % 32 != 0) return;  // "Non-alignment is not supported." (a log)
+  const uint32_t tmpSize = tmpElems - e;
+  const uint32_t minTmp = e * ((numBlocks + 7) / 8);
+  if (!(tmpSize > minTmp)) throw std::runtime_error("replay: the kit asserts tmpBufferSize > min");
+  const uint32_t oneRepeat = tmpSize / minTmp * e;
+  const uint32_t rangeM = firstDim / oneRepeat, tailM = firstDim - oneRepeat * rangeM;
+  uint64_t dstOff = 0, srcOff = 0;
+  const auto chunk = [&](uint32_t n) {
+    Fits(32 + uint64_t{numBlocks} * n * S, tmpBytes);
+    DimAlign<S>(body, src + srcOff * S, numBlocks, n);
+    Transpose4D<S>(dst + dstOff * S, body, numBlocks, n);
+  };
+  for (uint32_t i = 0; i < rangeM; ++i) {
+    chunk(oneRepeat);
+    dstOff += uint64_t{oneRepeat} * numBlocks;
+    srcOff += oneRepeat;
+  }
+  if (tailM != 0) chunk(tailM);
+}
+
+template <uint32_t S>
+void Compute200(uint8_t* dst, const uint8_t* src, uint8_t* tmp, uint64_t tmpBytes,
+                uint32_t tmpElems, int dim, int axis, const uint32_t* dstShape,
+                const uint32_t* srcShape) {
+  uint64_t srcSize = 1, dstSize = 1;
+  for (int i = 0; i < dim; ++i) {
+    srcSize *= srcShape[i];
+    dstSize *= dstShape[i];
+  }
+  if (srcSize == dstSize) {
+    std::memcpy(dst, src, dstSize * S / 32 * 32);  // NoBroad: DataCopy, whole blocks
+  } else if (srcSize == 1) {
+    for (uint64_t i = 0; i < dstSize; ++i) std::memcpy(dst + i * S, src, S);
+  } else if (dim == 2 && axis == 1) {
+    LastDim200<S>(dst, src, tmp, tmpBytes, tmpElems, dstShape[0], dstShape[1]);
+  } else if (dim == 2) {
+    Fits(32, tmpBytes);
+    FirstDim<S>(dst, src, tmp, dstShape[0], dstShape[1]);
+  }
+}
+
+// Broadcast<T, dim, axis> on 2002; as Broadcast2201.
+template <uint32_t S>
+void Broadcast2002(const Mem& m, int dim, int axis, const uint32_t* dstShape,
+                   const uint32_t* srcShape, bool isSigned = true) {
+  if constexpr (S != 1) {
+    Compute200<S>(m.dst, m.src, m.tmp, m.tmpBytes, static_cast<uint32_t>(m.tmpBytes / S), dim, axis,
+                  dstShape, srcShape);
+  } else {
+    uint64_t srcSize = 1, dstSize = 1;
+    for (int i = 0; i < dim; ++i) {
+      srcSize *= srcShape[i];
+      dstSize *= dstShape[i];
+    }
+    const uint64_t alignSrc = (srcSize + 15) / 16 * 16, alignDst = (dstSize + 15) / 16 * 16;
+    const uint64_t stage = (alignSrc + alignDst) * 2;
+    Fits(stage, m.tmpBytes);
+    uint8_t* dstTmp = m.tmp + alignSrc * 2;
+    const uint32_t tempLen = static_cast<uint32_t>(m.tmpBytes) - static_cast<uint32_t>(stage);
+    for (uint64_t i = 0; i < srcSize; ++i) {
+      const uint16_t h = IntToHalf(isSigned ? static_cast<int8_t>(m.src[i]) : m.src[i]);
+      std::memcpy(m.tmp + i * 2, &h, 2);
+    }
+    Compute200<2>(dstTmp, m.tmp, m.tmp + stage, m.tmpBytes - stage, tempLen / 2, dim, axis,
+                  dstShape, srcShape);
     for (uint64_t i = 0; i < dstSize; ++i) {
       uint16_t h;
       std::memcpy(&h, dstTmp + i * 2, 2);

@@ -18,9 +18,12 @@
 // (the device reads 0 for it: the 2-dim wrappers write nothing, as unchecked mode does); the
 // scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the
 // overload without it). The scratch on arch 2201 holds what the kit's sequence leaves there,
-// every path and type (lib/broadcast/broadcast_scratch.h); on arch 2002 the whole scratch is
-// marked (not modelled). Operand sizes are checked
-// in both modes. The rank-N form with BroadcastTiling (arch 3510):
+// every path and type (lib/broadcast/broadcast_scratch.h); on arch 2002 too (v200's sequence),
+// where checked mode also refuses what the kit asserts there (srcShape[0] * sizeof(T) a multiple
+// of 32 along axis 1, equal shapes in whole 32-byte blocks, the chunk divisor) and a sequence
+// that writes past the scratch; unchecked, the device's dst (equal shapes: whole blocks only;
+// unaligned axis-1 rows: nothing) and, where lngrad cannot know it, a marked scratch. Operand sizes
+// are checked in both modes. The rank-N form with BroadcastTiling (arch 3510):
 // lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
@@ -114,16 +117,18 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
       Scratch2201<T, axis>(src, tmp, rows, cols, src_rows, src_cols, trivial, loc);
     }
   }
-  // 2002's sequence (broadcast_v200_impl.h) stages its zero block and aligned copies in the
-  // scratch too: not modelled, the whole buffer marked.
-  if (arch == NpuArch::k2002) math_detail::LeaveScratch(api, loc, tmp.View());
+  // 2002's sequence (broadcast_v200_impl.h): its checks, its scratch, and the dst elements it
+  // writes (broadcast_scratch.h).
+  uint64_t dst_elems = dst_n;
+  if (arch == NpuArch::k2002) {
+    dst_elems = Run2002<T, dim, axis>(src, tmp, rows, cols, src_rows, src_cols, loc);
+  }
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
-  for (uint64_t i = 0; i < rows; ++i) {
-    for (uint64_t j = 0; j < cols; ++j) {
-      const uint64_t si = src_rows == 1 ? 0 : i, sj = src_cols == 1 ? 0 : j;
-      out[i * cols + j] = in[si * src_cols + sj];
-    }
+  for (uint64_t k = 0; k < dst_elems; ++k) {
+    const uint64_t i = k / cols, j = k % cols;
+    const uint64_t si = src_rows == 1 ? 0 : i, sj = src_cols == 1 ? 0 : j;
+    out[k] = in[si * src_cols + sj];
   }
 }
 

@@ -19,13 +19,29 @@
 // result at element alignSrcSize (dstSize elements; 16-element alignments), and the half
 // sequence above on the rest (the part past both; its size as the kit's tensor: the bytes less
 // both offsets, halved).
+//
+// Arch 2002 (broadcast_v200_impl.h; the same BroadCastCommon, the same axis-0 zero block):
+// along axis 1 the scratch starts with 16 uint16_t zeros, and from element e on holds a
+// [cols, n] matrix whose every row is src's n rows: rows >= 255 * e in one piece (LoopBroadCast,
+// n = rows); rows of whole blocks in chunks of R = (G - e) / (e * ceil(cols / 8)) * e rows (the
+// kit asserts G - e above that divisor), n = R or the tail; other rows only the zeros (the kit
+// logs an error and writes no dst). The matrix is transposed into dst. The chunk size does not
+// bound the matrix: with more than one chunk its cols * R elements always pass the scratch's end
+// (the device writes on into the UB that follows; so does GetBroadCastMaxMinTmpSize's minimum,
+// which also fails the kit's assertion), which checked mode refuses (transform_params) and
+// unchecked mode leaves marked, not modelled; a scratch of the whole matrix runs one chunk.
+// Equal sizes copy whole 32-byte blocks only (NoBroad's DataCopy rounds the count down; the kit
+// asserts a whole count).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
+#include "lib/math/math_common.h"
 #include "lib/pad/transform_common.h"
 
 namespace lngrad::aicore::broadcast_detail {
@@ -137,6 +153,126 @@ void Scratch2201(const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<
   for (const Written& r : runs) {
     if (r.bytes != 0) td::RecordMove(api, loc, {}, {{base + r.begin, r.bytes}});
   }
+}
+
+// ---- arch 2002 ----
+
+// The bytes from the scratch's start that the 2002 axis-1 sequence writes for tmpElems elements
+// of E; 0 when the kit's assertion (tmpSize > its divisor) fails.
+template <typename E>
+uint64_t LastDim200Bytes(uint64_t rows, uint64_t cols, uint64_t tmpElems) {
+  constexpr uint64_t e = 32 / sizeof(E);
+  if (rows >= 255 * e) return 32 + cols * rows * sizeof(E);
+  if (rows * sizeof(E) % 32 != 0) return 32;
+  const uint32_t size = static_cast<uint32_t>(tmpElems) - static_cast<uint32_t>(e);  // uint32_t
+  const uint64_t divisor = e * ((cols + 7) / 8);
+  if (size <= divisor) return 0;
+  const uint64_t chunk = size / divisor * e;
+  return 32 + cols * std::min(chunk, rows) * sizeof(E);
+}
+
+// Writes the 2002 axis-1 sequence's scratch (the caller checked LastDim200Bytes against it).
+template <typename E>
+void LastDimScratch200(const E* src, uint64_t rows, uint64_t cols, E* tmp) {
+  constexpr uint64_t e = 32 / sizeof(E);
+  std::memset(static_cast<void*>(tmp), 0, 32);
+  E* body = tmp + e;
+  const auto matrix = [&](uint64_t first, uint64_t n) {
+    for (uint64_t c = 0; c < cols; ++c) std::copy_n(src + first, n, body + c * n);
+  };
+  if (rows >= 255 * e) {
+    matrix(0, rows);
+    return;
+  }
+  if (rows * sizeof(E) % 32 != 0) return;
+  // A scratch that holds what the sequence writes holds the whole matrix in one chunk: chunks
+  // of R < rows rows write cols * R elements, more than the G - e the divisor leaves (cols >= 2).
+  matrix(0, rows);
+}
+
+// Broadcast on 2002: the checks the kit asserts, the scratch, and the dst elements the device
+// writes (returned; the broadcast's first ones). Checked mode refuses what the kit asserts
+// (rows of whole blocks along axis 1, whole blocks for equal sizes, the chunk divisor) and a
+// sequence that writes past the scratch; unchecked, those scratches are marked (not modelled)
+// and 1-byte T's dst gets the broadcast where the device's Cast reads stale half copies.
+template <typename T, int32_t dim, int32_t axis>
+uint64_t Run2002(const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+                 uint64_t rows, uint64_t cols, uint64_t src_rows, uint64_t src_cols, SrcLoc loc) {
+  constexpr const char* api = "Broadcast";
+  namespace td = transform_detail;
+  using E = std::conditional_t<sizeof(T) == 1, half, T>;
+  const uint64_t src_n = src_rows * src_cols, dst_n = rows * cols;
+  const bool equal = src_n == dst_n, trivial = equal || src_n == 1;
+  if (dim == 2 && axis == 1) {
+    td::Require(src_rows * sizeof(T) % 32 == 0, api,
+                "srcShape[0] * sizeof(T) must be a multiple of 32 along axis 1 on this product");
+  }
+  if (equal) {
+    td::Require(dst_n * sizeof(E) % 32 == 0, api,
+                "equal shapes copy with DataCopy, which needs the size in whole 32-byte blocks on "
+                "this product");
+  }
+  const detail::TensorView tv = tmp.View();
+  uint8_t* base = tmp.HostPtr();
+  uint64_t stage = 0;  // 1-byte T: the half copies before the half sequence's scratch
+  if (sizeof(T) == 1) stage = ((src_n + 15) / 16 + (dst_n + 15) / 16) * 16 * 2;
+  const uint32_t left = static_cast<uint32_t>(tv.size_bytes) - static_cast<uint32_t>(stage);
+  uint64_t need = stage;  // scratch bytes the sequence writes
+  bool modelled = sizeof(T) == 1 ? tv.size_bytes >= stage : true;
+  if (!trivial && dim == 2 && axis == 0) need += 32;
+  if (!trivial && dim == 2 && axis == 1) {
+    const uint64_t b = LastDim200Bytes<E>(rows, cols, left / sizeof(E));
+    td::Require(b != 0, api,
+                "the scratch leaves " + std::to_string(left / sizeof(E) / (32 / sizeof(E))) +
+                    " blocks past the zero block, not more than the kit's divisor e * ceil(" +
+                    "dstShape[1] / 8) asks (its assertion)");
+    modelled = modelled && b != 0;
+    need += b;
+  }
+  td::Require(need <= tv.size_bytes, api,
+              "the 2002 sequence writes " + std::to_string(need) + " bytes of scratch, past the " +
+                  std::to_string(tv.size_bytes) + " it holds");
+  modelled = modelled && need <= tv.size_bytes;
+  // the device's dst: DataCopy's whole blocks for equal sizes; nothing for unaligned axis-1 rows
+  uint64_t dst_elems = dst_n;
+  const uint64_t e = 32 / sizeof(E);
+  if (sizeof(T) != 1 && equal) dst_elems = dst_n * sizeof(T) / 32 * 32 / sizeof(T);
+  if (sizeof(T) != 1 && !trivial && dim == 2 && axis == 1 && rows < 255 * e &&
+      rows * sizeof(T) % 32 != 0) {
+    dst_elems = 0;
+  }
+  if (sizeof(T) == 1 && ((equal && dst_n % 16 != 0) ||
+                         (!trivial && dim == 2 && axis == 1 && rows < 255 * e && rows % 16 != 0))) {
+    modelled = false;  // the Cast back reads half copies the sequence did not write
+  }
+  if (base == nullptr || need == 0) return dst_elems;
+  if (!modelled) {
+    math_detail::LeaveScratch(api, loc, tv);
+    return dst_elems;
+  }
+  detail::RequireInsideUb(tv, tv.ptr - tv.ub, need, api);
+  const auto srcAt = [&](uint64_t i, uint64_t j) {
+    return src.HostPtr()[(src_rows == 1 ? 0 : i) * src_cols + (src_cols == 1 ? 0 : j)];
+  };
+  E* body = reinterpret_cast<E*>(base + stage);
+  const E* stage_src = reinterpret_cast<const E*>(src.HostPtr());
+  if constexpr (sizeof(T) == 1) {
+    half* h = reinterpret_cast<half*>(base);
+    for (uint64_t i = 0; i < src_n; ++i) h[i] = half(static_cast<float>(src.HostPtr()[i]));
+    half* hd = h + (src_n + 15) / 16 * 16;
+    for (uint64_t i = 0; i < rows; ++i) {
+      for (uint64_t j = 0; j < cols; ++j) hd[i * cols + j] = half(static_cast<float>(srcAt(i, j)));
+    }
+    stage_src = h;
+    td::RecordMove(api, loc, {}, {{base, src_n * 2}});
+    td::RecordMove(api, loc, {}, {{hd, dst_n * 2}});
+  }
+  if (!trivial && dim == 2 && axis == 0) std::memset(body, 0, 32);
+  if (!trivial && dim == 2 && axis == 1) {
+    LastDimScratch200<E>(stage_src, rows, cols, body);
+  }
+  if (need > stage) td::RecordMove(api, loc, {}, {{base + stage, need - stage}});
+  return dst_elems;
 }
 
 }  // namespace lngrad::aicore::broadcast_detail
