@@ -441,13 +441,30 @@ TEST(ScratchInitcheck, AscendAntiQuantHalfLeavesTheScratchAlone) {
       RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) { AntiQuantCall(o, false); }).r);
 }
 
-// Transform (2201): Broadcast along axis 1 (its Brcb and copy buffers: not modelled).
-TEST(ScratchInitcheck, BroadcastReadAfterTheCall) {
-  ExpectLoud(k910, "Broadcast", [](Ops& o) {
-    const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
-    Broadcast<half, 2, 1>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), dst_shape,
-                          src_shape, o.tmp);
-  });
+// Transform (2201): Broadcast along axis 1 (its Brcb and copy buffers, rows of whole blocks and
+// not) and for 1-byte T (the half copies, then the half sequence) writes what the kit's
+// sequence leaves in the scratch (replay.BroadcastScratch2201.*): reading it afterwards is
+// clean.
+TEST(ScratchInitcheck, BroadcastOn2201ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
+                Broadcast<half, 2, 1>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                      dst_shape, src_shape, o.tmp);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {9, 13}, src_shape[2] = {9, 1};
+                Broadcast<float, 2, 1>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                                       dst_shape, src_shape, o.tmp);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
+                Broadcast<int8_t, 2, 1>(o.a.ReinterpretCast<int8_t>(),
+                                        o.b.ReinterpretCast<int8_t>(), dst_shape, src_shape, o.tmp);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {1, 32};
+                Broadcast<uint8_t, 2, 0>(o.a, o.b, dst_shape, src_shape, o.tmp);
+              }).r);
 }
 
 // Reduce (2201): half ReduceMean over the last axis (its AR sequence's scratch is not modelled;
@@ -508,7 +525,7 @@ TEST(ScratchInitcheck, ReduceRaOn2201ScratchIsModelledNotMarked) {
 // Transform (2201, 2002): ConfusionTranspose's 0213 types, Pad of unaligned rows, Broadcast
 // along axis 0 and UnPad on 2002 write what the device's passes leave in their scratch, and
 // UnPad's GatherMask (2201) leaves it alone: reading it afterwards is clean. (Broadcast along
-// axis 1, above, is still marked.)
+// axis 1 and for 1-byte T: above.)
 TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   uint32_t mx = 0, mn = 0;
   const ge::Shape shape({1, 2, 20, 24});
@@ -797,19 +814,35 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
   }
 }
 
-// Broadcast on 2002 (broadcast_v200_impl.h stages in the scratch; not modelled): marked, both
-// axes.
-TEST(ScratchInitcheck, BroadcastOn2002ReadAfterTheCall) {
+// Broadcast on 2002 (broadcast_v200_impl.h) writes what its sequence leaves in the scratch (the
+// zero block, the [cols, rows] matrix; replay.BroadcastScratch2002.*): reading it afterwards
+// is clean. Unchecked, a scratch the chunked sequence would write past is still marked.
+TEST(ScratchInitcheck, BroadcastOn2002ScratchIsModelledNotMarked) {
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
+                Broadcast<half, 2, 1>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                      dst_shape, src_shape, o.tmp);
+              }).r);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {1, 32};
+                Broadcast<half, 2, 0>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                      dst_shape, src_shape, o.tmp);
+              }).r);
+  ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [](Ops& o) {
+                const uint32_t dst_shape[2] = {32, 8}, src_shape[2] = {32, 1};
+                Broadcast<int8_t, 2, 1>(o.a.ReinterpretCast<int8_t>(),
+                                        o.b.ReinterpretCast<int8_t>(), dst_shape, src_shape, o.tmp);
+              }).r);
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(false);
   ExpectLoud("Ascend310P1", "Broadcast", [](Ops& o) {
-    const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {16, 1};
+    const uint32_t dst_shape[2] = {32, 8}, src_shape[2] = {32, 1};
+    LocalTensor<uint8_t> small = o.tmp;
+    small.SetSize(256);  // the [8, 32] matrix (512 bytes) passes its end
     Broadcast<half, 2, 1>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), dst_shape,
-                          src_shape, o.tmp);
+                          src_shape, small);
   });
-  ExpectLoud("Ascend310P1", "Broadcast", [](Ops& o) {
-    const uint32_t dst_shape[2] = {16, 32}, src_shape[2] = {1, 32};
-    Broadcast<half, 2, 0>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), dst_shape,
-                          src_shape, o.tmp);
-  });
+  lngrad::aicore::SetCheckedMode(was);
 }
 
 }  // namespace
