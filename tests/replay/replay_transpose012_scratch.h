@@ -32,9 +32,8 @@ namespace lngrad_replay::transpose012_scratch {
 
 // ConfusionTranspose2NZ012NTiling, kit field order.
 struct TilingNz012N {
-  uint32_t blockSize, shapeB, shapeN, hnDiv, blockNum, shapeH, hBlockNum, sBlockNum, alignH,
-      alignS, hnDivBlockNum, alignHnDiv, gap, alignsBlockCube, prehBlockNum, dstBatchOffset,
-      srcBatchOffset;
+  uint32_t blockSize, shapeB, shapeN, hnDiv, blockNum, shapeH, hBlockNum, sBlockNum, alignH, alignS,
+      hnDivBlockNum, alignHnDiv, gap, alignsBlockCube, prehBlockNum, dstBatchOffset, srcBatchOffset;
 };
 
 // ConfusionTranspose2ND012NTiling, kit field order.

@@ -136,18 +136,21 @@ bool Replay(TransposeType type, const AscendC::tiling::ConfusionTransposeTiling&
   if (type == TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N) {
     rt::TilingNz012N r{};
     std::memcpy(&r, p, sizeof(r));
-    if (sz != nullptr) *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
+    if (sz != nullptr)
+      *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
     return sz != nullptr || rt::ReplayNz012N<T>(r, s, d, m);
   }
   if (type == TransposeType::TRANSPOSE_NZ2ND_012_WITH_N) {
     rt::TilingNd012N r{};
     std::memcpy(&r, p, sizeof(r));
-    if (sz != nullptr) *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
+    if (sz != nullptr)
+      *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
     return sz != nullptr || rt::ReplayNd012N<T>(r, s, d, m);
   }
   rt::Tiling012 r{};
   std::memcpy(&r, p, sizeof(r));
-  if (sz != nullptr) *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
+  if (sz != nullptr)
+    *sz = {size_t{r.shapeB} * r.srcBatchOffset, size_t{r.shapeB} * r.dstBatchOffset};
   return sz != nullptr ||
          rt::Replay012<T>(r, type == TransposeType::TRANSPOSE_NZ2ND_012_WITHOUT_N, s, d, m);
 }
@@ -155,11 +158,11 @@ bool Replay(TransposeType type, const AscendC::tiling::ConfusionTransposeTiling&
 template <class T>
 void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes, bool stack,
           bool confusion) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " + std::to_string(static_cast<int>(type)) + " [" +
-                           std::to_string(dm.b) + ", " + std::to_string(dm.n) + ", " +
-                           std::to_string(dm.s) + ", " + std::to_string(dm.hn) + "] scratch " +
-                           std::to_string(tmpBytes) + (stack ? " (stack)" : "") +
-                           (confusion ? "" : " (Transpose)");
+  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " +
+                           std::to_string(static_cast<int>(type)) + " [" + std::to_string(dm.b) +
+                           ", " + std::to_string(dm.n) + ", " + std::to_string(dm.s) + ", " +
+                           std::to_string(dm.hn) + "] scratch " + std::to_string(tmpBytes) +
+                           (stack ? " (stack)" : "") + (confusion ? "" : " (Transpose)");
   SCOPED_TRACE(what);
   AscendC::tiling::ConfusionTransposeTiling t;
   AscendC::GetTransposeTilingInfo(ge::Shape({dm.b, dm.n, dm.s, dm.hn}), tmpBytes, sizeof(T),
@@ -201,7 +204,7 @@ void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes
 
 // {B, N, S, H/N}: H/N below, at and above 16 (not multiples of 16 too), S with tails, H below
 // 16, several batches.
-const Dims kShapes[] = {{2, 3, 20, 10}, {1, 2, 33, 24}, {1, 3, 17, 5}, {1, 2, 16, 16},
+const Dims kShapes[] = {{2, 3, 20, 10}, {1, 2, 33, 24}, {1, 3, 17, 5},  {1, 2, 16, 16},
                         {1, 2, 18, 40}, {2, 1, 20, 7},  {1, 4, 31, 32}, {1, 3, 17, 6},
                         {1, 1, 16, 16}, {3, 2, 50, 48}};
 
