@@ -5,8 +5,8 @@
 // before. One API of each family whose scratch is checked, not modelled (docs/ascendc_kernels.md),
 // and, clean, the 950's Tanh and AntiQuantize, whose sources never touch their sharedTmpBuffer,
 // and the 2201 Gelu, Tanh, Exp, Log2, Erf, Erfc, Sinh, Cosh, Sin, Cos, Tan, Atan, Asin, Acos,
-// Acosh, Asinh, Atanh, Fmod, Xor, CumSum, ConfusionTranspose's 0213 types, Pad and UnPad, whose
-// scratch is modelled (or left alone).
+// Acosh, Asinh, Atanh, Fmod, Xor, CumSum, ConfusionTranspose's 0213 and NZ 012 types, TransData,
+// Pad and UnPad, whose scratch is modelled (or left alone).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -561,6 +561,36 @@ TEST(ScratchInitcheck, TransformOn2201ScratchIsModelledNotMarked) {
   ExpectClean(RunScratch("Ascend310P1", san::kAllTools, Then::kRead, [&vt](Ops& o) {
                 UnPadParams p(0, 3);
                 UnPad(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), p, o.tmp, vt);
+              }).r);
+}
+
+// Transform (2201): ConfusionTranspose's NZ 012 types run the kit's step sequence in their
+// scratch (replay.Transpose012Scratch.*) and TransData's conversions write what the kit's
+// sequences leave there (replay.TransDataScratch.*): reading it afterwards is clean.
+TEST(ScratchInitcheck, Transpose012AndTransDataScratchIsModelledNotMarked) {
+  const ge::Shape shape({1, 2, 20, 10});
+  for (const auto type :
+       {TransposeType::TRANSPOSE_NZ2NZ_012_WITH_N, TransposeType::TRANSPOSE_NZ2ND_012_WITHOUT_N}) {
+    tiling::ConfusionTransposeTiling ct;
+    GetTransposeTilingInfo(shape, 1024, sizeof(half), static_cast<uint32_t>(type), ct);
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&ct, type](Ops& o) {
+                  Transpose(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, type,
+                            ct);
+                }).r);
+  }
+  static constexpr TransDataConfig kTo6Hd = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
+  static constexpr TransDataConfig kFrom6Hd = {DataFormat::NDC1HWC0, DataFormat::NCDHW};
+  auto nc = MakeLayout(MakeShape(1u, 3u, 1u, 2u, 5u), MakeStride());
+  auto hd = MakeLayout(MakeShape(1u, 1u, 1u, 2u, 5u, 16u), MakeStride());
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                TransDataParams<decltype(nc), decltype(hd)> p = {nc, hd};
+                TransData<kTo6Hd>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                  p);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [&](Ops& o) {
+                TransDataParams<decltype(hd), decltype(nc)> p = {hd, nc};
+                TransData<kFrom6Hd>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                    p);
               }).r);
 }
 
