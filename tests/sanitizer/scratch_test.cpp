@@ -742,12 +742,12 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
                                      o.tmp, t, kSmShape);
       });
     }
-    // SoftmaxGrad / SoftmaxGradFront ND write their buffer (SoftmaxGradIsModelledNotMarked);
-    // SoftmaxGradFront with isBasicBlock and the NZ forms are still marked.
+    // SoftmaxGrad / SoftmaxGradFront ND write their buffer, isBasicBlock included
+    // (SoftmaxGradIsModelledNotMarked); the NZ forms are still marked.
     ExpectLoud(soc, "SoftmaxGradFront", [](Ops& o) {
       SoftMaxTiling t;
       SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
-      SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+      SoftmaxGradFront<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
     });
     ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
       SoftMaxTiling t;
@@ -764,8 +764,8 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   });
 }
 
-// SoftmaxGrad (half and float, isFront both ways) and SoftmaxGradFront on soc, the scratch read
-// after the call: clean.
+// SoftmaxGrad (half and float, isFront both ways) and SoftmaxGradFront (and with isBasicBlock) on
+// soc, the scratch read after the call: clean.
 void SoftmaxGradReadsClean(const char* soc) {
   for (const bool front : {false, true}) {
     ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
@@ -785,10 +785,24 @@ void SoftmaxGradReadsClean(const char* soc) {
                 SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
                 SoftmaxGradFront<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
               }).r);
+  // isBasicBlock (softmax_grad_basic_work.h; replay.SoftmaxGradFrontBasicScratchReplay.*).
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
+                SoftmaxGradFront<half, true>(o.a.ReinterpretCast<half>(),
+                                             o.b.ReinterpretCast<half>(),
+                                             o.c.ReinterpretCast<half>(), o.tmp, t, kSmShape);
+              }).r);
 }
 
-// SoftmaxGrad and SoftmaxGradFront ND (not isBasicBlock) on 2201 and 2002 write what the kit's
-// sequence leaves in the work buffer (softmax_grad_work.h; replay.SoftmaxGradScratchReplay.*):
+// SoftmaxGrad and SoftmaxGradFront ND (isBasicBlock too) on 2201 and 2002 write what the kit's
+// sequence leaves in the work buffer (softmax_grad_work.h, softmax_grad_basic_work.h;
+// replay.SoftmaxGradScratchReplay.*, replay.SoftmaxGradFrontBasicScratchReplay.*):
 // reading it afterwards is clean, half and float, isFront both ways (no mark: it would report
 // bytes that hold the device's values).
 TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {

@@ -12,6 +12,7 @@
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmax_grad_basic_work.h"
 #include "lib/activation/softmax_grad_work.h"
 
 namespace lngrad::aicore::softmax_detail {
@@ -63,14 +64,8 @@ inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, cons
                                    uint32_t typeSize, const AscendC::LocalTensor<uint8_t>& tmp) {
   if (RegBase()) return 0;
   if (t.srcM == d.m && t.srcK == d.k) return uint64_t{t.rangeM} * t.splitM;
-  const uint64_t w = tmp.View().size_bytes / 4, blk = 32 / typeSize;
-  uint64_t m =
-      typeSize == 2 ? w / (blk * 2 + uint64_t{d.k} * 3 + kLanes) : w / (blk + d.k + kLanes);
-  if (m < d.m && m > 8) m = m / 8 * 8;
-  m = m < d.m ? m : d.m;
-  if (m > 8 && d.m % 8 == 0) {
-    m = BasicBlockRows(m, d.m, d.k);
-  }
+  const uint64_t w = tmp.View().size_bytes / 4;
+  const uint64_t m = GradFrontBasicSplitRows(d, typeSize, w);
   if (m == 0) {
     RaiseKernelCheck(checks::kTmpBuffer,
                      "SoftmaxGradFront: the kernel re-tiles a tiling made for another shape and "
@@ -103,6 +98,50 @@ void GradNdCall(const char* api, SrcLoc loc, bool front, bool frontApi,
   }
   GradRows<T>(api, front, dst, grad, src, tmp, d, loc);
   if (!LeaveGradNdWork<T>(api, loc, before, grad, src, tmp, tiling, d, front, frontApi)) {
+    math_detail::LeaveScratch(api, loc, tmp.View());
+  }
+}
+
+// SoftmaxGradFront<isBasicBlock> ND: GradRows (the basic-block sums on the full splits), then on
+// 2201 and 2002 the work buffer and dst's elements past the rows as the kit leaves them
+// (softmax_grad_basic_work.h; marked where not modelled); on 3510 isBasicBlock is ignored.
+template <typename T>
+void GradFrontBasicCall(SrcLoc loc, const AscendC::LocalTensor<T>& dst,
+                        const AscendC::LocalTensor<T>& grad, const AscendC::LocalTensor<T>& src,
+                        const AscendC::LocalTensor<uint8_t>& tmp,
+                        const AscendC::tiling::SoftMaxTiling& tiling, const Dims& d) {
+  const char* api = "SoftmaxGradFront";
+  if (RegBase()) {
+    const LeaveWorkBuffer leave(api, loc, tmp);
+    GradRows<T>(api, true, dst, grad, src, tmp, d, loc);
+    return;
+  }
+  const uint64_t basicRows = GradFrontBasicRows(tiling, d, sizeof(T), tmp);
+  AscendC::tiling::SoftMaxTiling kt = tiling;
+  if (tiling.srcM != d.m || tiling.srcK != d.k) {  // the kernel's re-tile, basic-block rows
+    const uint64_t w = tmp.View().size_bytes / 4;
+    kt = GradKernelTiling(tiling, d, sizeof(T), w, true);
+    const auto rows = static_cast<uint32_t>(GradFrontBasicSplitRows(d, sizeof(T), w));
+    kt.reduceM = kt.splitM = rows;
+    kt.reduceSize = rows * kt.reduceK;
+    kt.splitSize = rows * d.k;
+    kt.rangeM = d.m / rows;
+    kt.tailM = d.m % rows;
+    kt.tailSplitSize = kt.tailM * d.k;
+    kt.tailReduceSize = kt.tailM * kt.reduceK;
+  }
+  const GradFrontBasicWork seq(kt, sizeof(T) == 2, false);
+  const bool covered = tmp.HostPtr() != nullptr && seq.Covered(tmp.View().size_bytes / 4);
+  const uint64_t out = uint64_t{d.m} * Lanes<T>(), have = dst.View().size_bytes / sizeof(T);
+  std::vector<T> before;
+  if (covered && dst.HostPtr() != nullptr) {
+    if (seq.DstEnd() > have) {  // checked: refused before anything is written
+      detail::OnTensorOverrun(dst.View(), out, seq.DstEnd() - out, sizeof(T), api);
+    }
+    before.assign(dst.HostPtr(), dst.HostPtr() + std::max(out, seq.DstEnd()));
+  }
+  GradRows<T>(api, true, dst, grad, src, tmp, d, loc, basicRows);
+  if (!covered || !LeaveGradFrontBasic<T>(api, loc, before, dst, grad, src, tmp, kt, d)) {
     math_detail::LeaveScratch(api, loc, tmp.View());
   }
 }
@@ -149,19 +188,15 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
                       sharedTmpBuffer, tiling, LNGRAD_SOFTMAX_DIMS(srcTensor));
     return;
   }
-  const sd::LeaveWorkBuffer leave("SoftmaxGradFront", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {
+    const sd::LeaveWorkBuffer leave("SoftmaxGradFront", loc, sharedTmpBuffer);
     sd::GradNzRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
                       softmaxShapeInfo, tiling, loc);
     return;
+  } else {
+    sd::GradFrontBasicCall<T>(loc, dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling,
+                              LNGRAD_SOFTMAX_DIMS(srcTensor));
   }
-  const sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
-  // The basic-block path runs on the full splits of the tiling the kernel runs (its re-tile
-  // for a tiling made for another shape included).
-  const uint64_t basicRows =
-      isBasicBlock ? sd::GradFrontBasicRows(tiling, d, sizeof(T), sharedTmpBuffer) : uint64_t{0};
-  sd::GradRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer, d,
-                  loc, basicRows);
 }
 
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
