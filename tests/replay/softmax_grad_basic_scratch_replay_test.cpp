@@ -255,4 +255,31 @@ TEST(SoftmaxGradFrontBasicScratchReplay, HalfOneRowOf64On2201ReadsSumsTheFirstBr
   }
 }
 
+// Checked mode refuses those stores past a dst of exactly the call's rows (tensor_bounds, as any
+// overrun), before anything is written; the kit does not assert, its stores land past dst.
+TEST(SoftmaxGradFrontBasicScratchReplay, CheckedModeRefusesStoresPastDst) {
+  constexpr uint32_t kM = 5, kK = 64;
+  SoftMaxTiling t;
+  const uint32_t hi = AscendC::GetSoftMaxGradMaxTmpSize(ge::Shape({kM, kK}), 4, true, false);
+  AscendC::SoftMaxGradTilingFunc(ge::Shape({kM, kK}), 4, hi, t, true);
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = k910B;
+  const lngrad::Status st = lngrad::aicore::Launch(
+      1,
+      [&] {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<> bg, bs, bd, bt;
+        pipe.InitBuffer(bg, kM * kK * 4);
+        pipe.InitBuffer(bs, kM * kK * 4);
+        pipe.InitBuffer(bd, kM * 8 * 4);
+        pipe.InitBuffer(bt, Aligned32(hi));
+        LocalTensor<float> g = bg.Get<float>(), s = bs.Get<float>(), d = bd.Get<float>();
+        for (uint32_t i = 0; i < kM * kK; ++i) g.SetValue(i, 1.0f), s.SetValue(i, 0.5f);
+        AscendC::SoftmaxGradFront<float, true>(d, g, s, bt.Get<uint8_t>(hi), t, {kM, kK, kM, kK});
+      },
+      opts);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.ToString().find("tensor_bounds"), std::string::npos) << st.ToString();
+}
+
 }  // namespace
