@@ -43,9 +43,9 @@ void ChunkAdds(std::vector<float>& w, uint64_t at, uint64_t rows, uint64_t k, ui
   }
 }
 
-// Each of `groups` groups of 8 sums at w[from + 8 q] broadcast, sum b to `lanes` floats at
-// out[q * 8 * lanes + b * lanes]: 2201's Brcb pair (dstBlkStride 2, both halves of 16; 8 for
-// float) and 2002's AlignedBrcbImpl (8 scalars read, then 8 Duplicates) write the same per group.
+// Float: each of `groups` groups of 8 sums at w[from + 8 q] read, then sum b put to `lanes`
+// elements at q * 8 * lanes + b * lanes: 2201's Brcb {1, 8} and 2002's AlignedBrcbImpl (8
+// scalars, then 8 Duplicates of 8) store the same per group.
 template <class Put>
 void Broadcast(const std::vector<float>& w, uint64_t from, uint64_t groups, uint64_t lanes,
                Put put) {
