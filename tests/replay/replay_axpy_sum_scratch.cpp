@@ -10,7 +10,12 @@
 // MeanImpl) and tiling/reduce/mean_tiling.cpp (GetMeanMaxMinTmpSize). Written before lngrad's
 // scratch code for these APIs, from the kit's files and not from lngrad's implementation; a
 // separate reading by the same helper who then changed lngrad (include/ascendc/adv/lib/math/fma.h,
-// reduce/sum.h, reduce/mean.h).
+// reduce/sum.h, reduce/mean.h). WelfordUpdate: normalization/layernorm/layernorm_common_impl.h
+// (WelfordUpdateImpl, WelfordUpdateComputeImpl's tmpNum, rounds and tail, the half
+// WelfordUpdateCompute, WelfordUpdateComputeTo32, WelfordUpdateComputeTo32Res) and
+// layernorm_common_basic_impl.h (WelfordUpdateComputeMean, WelfordUpdateComputeVar,
+// WelfordUpdateGetTmpSize, WelfordUpdateInplaceCompute), read and replayed before lngrad's
+// WelfordUpdate scratch code (normalization/welfordupdate.h), likewise.
 // Each instruction is one operation per element over its count (counter mode: only the count's
 // elements are stored). RepeatReduceSum: one sum per repeat of 256 bytes, the repeat's lanes
 // past the count +0, the adjacent-pair tree of replay_reduce_quant.h's LaneTree (every addition
@@ -165,6 +170,53 @@ bool ReplayMeanCastScratch(const Half* src, Half* dst, uint32_t outter, uint32_t
     const Half h = FloatToHalf(LoadF(sums, 0));
     std::memcpy(scratch, &h, 2);
     RepeatReduceSum(scratch, reinterpret_cast<uint8_t*>(dst + r), 1, true);
+  }
+  return true;
+}
+
+bool ReplayWelfordUpdateScratch(bool isHalf, bool isReuseSource, bool isInplace, void* x,
+                                const float* inMean, const float* inVar, float* outMean,
+                                float* outVar, uint32_t abLength, uint32_t n, float nRec,
+                                uint8_t* scratch, uint32_t tmpBytes) {
+  const bool reuse = isReuseSource && !isHalf;
+  const uint32_t bufs = isHalf ? 3 : (reuse ? 1 : 2);
+  const uint32_t tmpNum = tmpBytes / (256 * bufs);
+  if (tmpNum == 0) return false;
+  if (isInplace && n < abLength) {
+    const uint32_t len = (abLength - n + 7) / 8 * 8;
+    const uint32_t at = abLength - len;
+    std::memmove(outMean + at, inMean + at, 4 * size_t{len});
+    std::memmove(outVar + at, inVar + at, 4 * size_t{len});
+  }
+  const uint32_t chunk = 64 * tmpNum;
+  auto* xb = static_cast<uint8_t*>(x);
+  for (uint32_t off = 0; off < n; off += chunk) {
+    const uint32_t len = std::min(chunk, n - off);
+    const float* im = inMean + off;
+    const float* iv = inVar + off;
+    float* om = outMean + off;
+    float* ov = outVar + off;
+    uint8_t* xs = xb + size_t{off} * (isHalf ? 2 : 4);  // x from this round on
+    uint8_t* tmp = isHalf ? scratch + 4 * size_t{chunk} : scratch;
+    uint8_t* out = isHalf ? scratch + 8 * size_t{chunk} : scratch + 4 * size_t{chunk};
+    const uint8_t* src = xs;
+    if (isHalf) {
+      for (uint32_t j = 0; j < len; ++j) StoreF(scratch, j, LoadT(xs, j, true));
+      src = scratch;
+    }
+    if (reuse) out = tmp;
+    for (uint32_t j = 0; j < len; ++j) StoreF(tmp, j, LoadF(src, j) - im[j]);
+    for (uint32_t j = 0; j < len; ++j) StoreF(out, j, LoadF(tmp, j) * nRec);
+    for (uint32_t j = 0; j < len; ++j) om[j] = LoadF(out, j) + im[j];
+    if (reuse) {
+      for (uint32_t j = 0; j < len; ++j) StoreF(tmp, j, LoadF(xs, j) - om[j]);
+      for (uint32_t j = 0; j < len; ++j) StoreF(xs, j, LoadF(xs, j) - im[j]);
+      for (uint32_t j = 0; j < len; ++j) StoreF(tmp, j, LoadF(tmp, j) * LoadF(xs, j));
+    } else {
+      for (uint32_t j = 0; j < len; ++j) StoreF(out, j, LoadF(src, j) - om[j]);
+      for (uint32_t j = 0; j < len; ++j) StoreF(tmp, j, LoadF(tmp, j) * LoadF(out, j));
+    }
+    for (uint32_t j = 0; j < len; ++j) ov[j] = LoadF(tmp, j) + iv[j];
   }
   return true;
 }

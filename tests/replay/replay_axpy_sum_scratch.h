@@ -43,4 +43,20 @@ bool ReplayMeanScratch(bool isHalf, const void* src, void* dst, uint32_t outter,
 bool ReplayMeanCastScratch(const Half* src, Half* dst, uint32_t outter, uint32_t inner, uint32_t n,
                            uint8_t* scratch, uint32_t tmpBytes);
 
+// WelfordUpdate<T, float, isReuseSource, {isInplace}> (layernorm_common_impl.h): with isInplace
+// and n < abLength, the last AlignUp(abLength - n, 8) means and variances copied in to out first;
+// then rounds of 64 tmpNum elements (tmpNum = tmpBytes / (256 K), K = 3 for half, 1 for float
+// with isReuseSource, else 2) and the tail over n = abComputeLength, in counter mode:
+//  half: float temps srcVreg at 0, tmpVreg at 64 tmpNum, outVreg at 128 tmpNum: Cast x; tmp = x -
+//    inMean; out = tmp * nRec; outMean = out + inMean; out = x - outMean; tmp = tmp * out;
+//    outVar = tmp + inVar.
+//  float: tmpVreg at 0, outVreg at 64 tmpNum, the same steps on x.
+//  float + isReuseSource: tmpVreg at 0 only: tmp = x - inMean; tmp = tmp * nRec; outMean = tmp +
+//    inMean; tmp = x - outMean; x = x - inMean (over inputX); tmp = tmp * x; outVar = tmp + inVar.
+// x: T elements (Half when isHalf).
+bool ReplayWelfordUpdateScratch(bool isHalf, bool isReuseSource, bool isInplace, void* x,
+                                const float* inMean, const float* inVar, float* outMean,
+                                float* outVar, uint32_t abLength, uint32_t n, float nRec,
+                                uint8_t* scratch, uint32_t tmpBytes);
+
 }  // namespace lngrad_replay
