@@ -598,9 +598,9 @@ TEST(ScratchInitcheck, SumAndMeanScratchIsModelledNotMarked) {
   }
 }
 
-// DropOut and WelfordUpdate on 2201: the kit keeps intermediates in sharedTmpBuffer that lngrad
-// does not model (docs/ascendc_kernels.md, "What the scratch holds after a call"): initcheck
-// reports a read of them after the call.
+// DropOut on 2201: the kit keeps intermediates in sharedTmpBuffer that lngrad does not model
+// (docs/ascendc_kernels.md, "What the scratch holds after a call"): initcheck reports a read of
+// them after the call.
 
 TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
   DropOutShapeInfo info;
@@ -630,13 +630,31 @@ TEST(ScratchInitcheck, AxpyHalfScratchIsModelledNotMarked) {
   }
 }
 
-TEST(ScratchInitcheck, WelfordUpdateReadAfterTheCall) {
-  ExpectLoud(k910, "WelfordUpdate", [](Ops& o) {
-    const WelfordUpdateParam p{1, 64, 64, 0.5f};
-    WelfordUpdate<float, float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
-                                o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
-                                o.d.ReinterpretCast<float>()[512], o.tmp, p);
-  });
+// WelfordUpdate on 2201/2002 writes what the kit's rounds leave in their float temps
+// (welfordupdate.h LeaveWelfordScratch): float, float with isReuseSource and half, reading the
+// scratch afterwards is clean.
+TEST(ScratchInitcheck, WelfordUpdateScratchIsModelledNotMarked) {
+  const WelfordUpdateParam p{1, 64, 64, 0.5f};
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<float, float>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<float>()[512], o.tmp, p);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<float, float, true>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<float>()[512], o.tmp, p);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<half, float>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<half>()[1024], o.tmp, p);
+                }).r);
+  }
 }
 
 // The SoftMax family on 2201 and 2002: the kit keeps its row maxima, sums, exponentials and casts
