@@ -522,12 +522,15 @@ class LeaveWorkBuffer {
   LeaveWorkBuffer(const LeaveWorkBuffer&) = delete;
   LeaveWorkBuffer& operator=(const LeaveWorkBuffer&) = delete;
   ~LeaveWorkBuffer() {
-    if (std::uncaught_exceptions() == pending_ && !RegBase()) {
+    if (std::uncaught_exceptions() == pending_ && !RegBase() && !modelled_) {
       math_detail::LeaveScratch(api_, loc_, tmp_);
     }
   }
+  // The call wrote what the kit leaves in the buffer (softmax_work.h): no mark.
+  void Modelled() { modelled_ = true; }
 
  private:
+  bool modelled_ = false;
   const char* api_;
   SrcLoc loc_;
   detail::TensorView tmp_;

@@ -1,0 +1,161 @@
+// lngrad: what SoftMax<float> leaves in its work buffer on 2201 (sharedTmpBuffer, or the stack
+// buffer the overloads without one pop): the ND generic loop of membase/v220/softmax_impl.h
+// (SingleSoftMaxImpl, without statistics: the row statistics at work[0], [splitM, 8] floats,
+// the 64-lane accumulators at work[reduceSize]) and membase/common SoftMaxGenericNDImpl (with
+// statistics: the accumulators at work[0]). Each split's max pass and then its sum pass
+// (NewReduceMaxLastNDImpl, NewReduceSumLastNDImpl) leave, for its m rows:
+// - oriSrcK >= 64: row i's accumulator at tmp[64 i] (BigBlockReduce from 512 columns, the first
+//   two chunks and NextBlock from 128 — chunk then accumulator when the split has no more rows
+//   than chunks, accumulator then chunk otherwise —, chunk 0 below; then the tail columns);
+// - the statistics block: the m row values packed at its start (one row with oriSrcK > 64: the
+//   value in its first 8 floats), then, unless one row with oriSrcK > 64, AlignedBroadCastImpl:
+//   tmp[0, 64 ceil(m / 8)) gets every float of the block's first 8 ceil(m / 8) broadcast to 8
+//   (past the m values, what the block held before: the statistics tensor's bytes, or in the
+//   work buffer the previous pass's statistics or the buffer's bytes), and the block's first 8 m
+//   floats are copied back from tmp.
+// Later splits overwrite the start of what earlier ones left. The values are lngrad's own row
+// max and sum (softmax_common.h RowMax, RowSum), so the buffer agrees with the results.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "lib/activation/softmax_common.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+enum class WorkOp { kMax, kSum };
+
+inline float WorkApply(WorkOp op, float a, float b) {
+  return op == WorkOp::kSum ? a + b : (a > b ? a : b);
+}
+
+// BlockReduceMax / BlockReduceSum over 8 floats (the adjacent-pair tree).
+inline float WorkBlock(WorkOp op, const float* v) {
+  if (op == WorkOp::kSum) return Tree8(v);
+  float a[4];
+  for (int i = 0; i < 4; ++i) a[i] = WorkApply(op, v[2 * i], v[2 * i + 1]);
+  return WorkApply(op, WorkApply(op, a[0], a[1]), WorkApply(op, a[2], a[3]));
+}
+
+// The 64-lane accumulator of row x (oriK >= 64); chunkFirst: NextBlock's per-row order (the
+// split's rows at most its chunks).
+inline void WorkLanes(WorkOp op, const float* x, uint32_t oriK, bool chunkFirst, float* acc) {
+  const uint32_t chunks = oriK / kLanes, tail = oriK % kLanes;
+  uint32_t c = 1;
+  if (oriK >= 8 * kLanes) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkBlock(op, x + 8 * l);
+    c = 8;
+    chunkFirst = true;  // BigBlockReduce adds chunk then accumulator
+  } else if (oriK >= 2 * kLanes) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, x[l], x[kLanes + l]);
+    c = 2;
+  } else {
+    std::copy(x, x + kLanes, acc);
+  }
+  for (; c < chunks; ++c) {
+    const float* ch = x + uint64_t{c} * kLanes;
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      acc[l] = chunkFirst ? WorkApply(op, ch[l], acc[l]) : WorkApply(op, acc[l], ch[l]);
+    }
+  }
+  for (uint32_t l = 0; l < tail; ++l) acc[l] = WorkApply(op, acc[l], x[chunks * kLanes + l]);
+}
+
+// One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
+// split's statistics block (8 floats a row), tmp: the accumulators.
+inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                     const std::vector<float>& v, float* stat, float* tmp) {
+  if (oriK >= kLanes) {
+    for (uint32_t i = 0; i < m; ++i) {
+      WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
+    }
+  }
+  const bool one = m == 1 && oriK >= kLanes;
+  for (uint32_t r = 0; r < (one ? 8 : m); ++r) stat[r] = v[one ? 0 : r];
+  if (m == 1 && oriK > kLanes) return;
+  const uint64_t reps = (m + 7) / 8;
+  for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 8 * i, tmp + 8 * i + 8, stat[i]);
+  std::copy(tmp, tmp + uint64_t{m} * 8, stat);
+}
+
+// The bytes a split of m rows writes from tmp: its accumulators or its broadcast blocks.
+inline uint64_t WorkTmpFloats(uint32_t m, uint32_t oriK) {
+  return oriK >= kLanes ? uint64_t{m} * kLanes : (uint64_t{m} + 7) / 8 * kLanes;
+}
+
+// Writes what the kit's splits of tiling t leave in the work buffer for SoftMax<float> over src
+// (rows of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them, the
+// statistics in the buffer). Runs before the call writes anything (it reads src and the
+// statistics tensors as they stand). False (nothing written) where not modelled: another arch
+// than 2201, t.reduceK not 8, a tiling whose splitK or srcK is not the shape's, no rows.
+inline bool SoftMaxFloatWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
+                             const Dims& d, const AscendC::LocalTensor<float>& srcT,
+                             const AscendC::LocalTensor<float>* sumT,
+                             const AscendC::LocalTensor<float>* maxT,
+                             const AscendC::LocalTensor<uint8_t>& tmp) {
+  if (detail::rep::RunningArch() != NpuArch::k2201 || t.reduceK != 8 || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k || t.srcK != d.k) {
+    return false;
+  }
+  const bool stats = sumT != nullptr;
+  const float* src = srcT.HostPtr();
+  const float* sum = stats ? sumT->HostPtr() : nullptr;
+  const float* max = stats ? maxT->HostPtr() : nullptr;
+  const uint64_t tmpAt = stats ? 0 : t.reduceSize;
+  const uint64_t need = tmpAt + WorkTmpFloats(t.splitM, d.oriK);
+  if (need * 4 > tmp.View().size_bytes) {
+    detail::OnTensorOverrun(tmp.View(), 0, need, 4, "sharedTmpBuffer (SoftMax work buffer)");
+  }
+  auto* work = reinterpret_cast<float*>(tmp.HostPtr());
+  std::vector<float> statMax, statSum, x, e, mx, sm;
+  uint32_t m = t.splitM;
+  uint64_t o1 = 0, o2 = 0;
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    CheckRows(api, {math_detail::Op(srcT, "srcTensor")}, {o1 + uint64_t{m} * d.k});
+    if (stats) {
+      CheckRows(api, {math_detail::Op(*sumT, "sumTensor"), math_detail::Op(*maxT, "maxTensor")},
+                {o2 + uint64_t{m} * 8, o2 + uint64_t{m} * 8});
+    }
+    x.assign(src + o1, src + o1 + uint64_t{m} * d.k);
+    e.resize(x.size());
+    mx.resize(m);
+    sm.resize(m);
+    for (uint32_t r = 0; r < m; ++r) {
+      const float* row = x.data() + uint64_t{r} * d.k;
+      mx[r] = RowMax(row, d.oriK);
+      std::vector<float> y(row, row + d.k);
+      for (float& v : y) v = v - mx[r];
+      ExpInPlace(y);
+      std::copy(y.begin(), y.end(), e.begin() + uint64_t{r} * d.k);
+      sm[r] = RowSum(y.data(), d.oriK, false);
+    }
+    float* maxAt = work;
+    float* sumAt = work;
+    if (stats) {  // copies of the statistics tensors' blocks: the broadcast reads past the rows
+      statMax.assign(max + o2, max + o2 + uint64_t{m} * 8);
+      statSum.assign(sum + o2, sum + o2 + uint64_t{m} * 8);
+      maxAt = statMax.data();
+      sumAt = statSum.data();
+    }
+    WorkPass(WorkOp::kMax, x.data(), d.k, m, d.oriK, mx, maxAt, work + tmpAt);
+    WorkPass(WorkOp::kSum, e.data(), d.k, m, d.oriK, sm, sumAt, work + tmpAt);
+    o1 += t.splitSize;
+    o2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      o1 = uint64_t{t.rangeM} * t.splitSize;
+      o2 = uint64_t{t.rangeM} * t.reduceSize;
+      m = t.tailM;
+    }
+  }
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) {
+    if (!stats) rec.Write(tmp.View().ptr, uint64_t{t.splitM} * 8 * 4);
+    rec.Write(tmp.View().ptr + tmpAt * 4, WorkTmpFloats(t.splitM, d.oriK) * 4);
+  }
+  return true;
+}
+
+}  // namespace lngrad::aicore::softmax_detail
