@@ -54,8 +54,8 @@ void Accumulate(float* tmp, const float* src, const Rows& p, BinOp op) {
     for (uint32_t j = 0; j < p.m; ++j) {
       for (uint32_t c = kBig / kRep; c < split; ++c) {  // dst = op(src chunk, dst)
         for (uint32_t l = 0; l < kRep; ++l) {
-          tmp[j * kRep + l] = op(src[kBig + j * p.srcK + (c - kBig / kRep) * kRep + l],
-                                 tmp[j * kRep + l]);
+          tmp[j * kRep + l] =
+              op(src[kBig + j * p.srcK + (c - kBig / kRep) * kRep + l], tmp[j * kRep + l]);
         }
       }
     }
@@ -77,8 +77,8 @@ void Accumulate(float* tmp, const float* src, const Rows& p, BinOp op) {
       for (uint32_t j = 0; j < p.m; ++j) {
         for (uint32_t c = 2; c < split; ++c) {
           for (uint32_t l = 0; l < kRep; ++l) {
-            tmp[j * kRep + l] = op(src[2 * kRep + j * p.srcK + (c - 2) * kRep + l],
-                                   tmp[j * kRep + l]);
+            tmp[j * kRep + l] =
+                op(src[2 * kRep + j * p.srcK + (c - 2) * kRep + l], tmp[j * kRep + l]);
           }
         }
       }
@@ -88,9 +88,10 @@ void Accumulate(float* tmp, const float* src, const Rows& p, BinOp op) {
   }
 }
 
-// NewReduce{Max,Sum}LastNDImpl<true> with dstK = 8: dst gets [m, 8], tmp keeps what the
-// reduction and the broadcast leave.
-void NewReduce(float* dst, const float* src, float* tmp, const Rows& p, BinOp op, float none) {
+// NewReduce{Max,Sum}LastNDImpl<true>, dstK 8 or 16 floats a row: dst gets [m, dstK], tmp keeps
+// what the reduction and the broadcast leave.
+void NewReduce(float* dst, const float* src, float* tmp, const Rows& p, uint32_t dstK, BinOp op,
+               float none) {
   const uint32_t split = p.oriK / kRep, tail = p.oriK % kRep;
   if (p.oriK < kRep) {  // ReduceMaxLastNDSplitImpl: one WholeReduce per row, dst[r]
     for (uint32_t r = 0; r < p.m; ++r) dst[r] = WholeOf(src + r * p.srcK, p.oriK, op, none);
@@ -104,6 +105,7 @@ void NewReduce(float* dst, const float* src, float* tmp, const Rows& p, BinOp op
     if (p.m == 1) {  // WholeReduce, 8 repeats of the same 64 lanes, dst[0..8)
       const float v = WholeOf(tmp, kRep, op, none);
       for (uint32_t j = 0; j < kBlk; ++j) dst[j] = v;
+      if (dstK == 2 * kBlk) std::memcpy(dst + kBlk, dst, kBlk * 4);  // DataCopy of one block
     } else {
       for (uint32_t r = 0; r < p.m; ++r) {  // BlockReduce in place, repeat by repeat
         float b[kBlk];
@@ -113,13 +115,26 @@ void NewReduce(float* dst, const float* src, float* tmp, const Rows& p, BinOp op
       for (uint32_t r = 0; r < p.m; ++r) dst[r] = BlockOf(tmp + r * kBlk, op);
     }
   }
-  if (p.m != 1 || p.oriK <= kRep) {  // AlignedBroadCastImpl: Brcb of ceil(m / 8) * 8, copy m * 8
-    const uint32_t reps = (p.m + kBlk - 1) / kBlk;
+  if (p.m == 1 && p.oriK > kRep) return;
+  // AlignedBroadCastImpl: Brcb of ceil(m / 8) repeats of 8 floats, then a copy of m * dstK.
+  const uint32_t reps = (p.m + kBlk - 1) / kBlk;
+  if (dstK == kBlk || p.m == 1) {  // block stride 1, repeat stride 8 blocks
     for (uint32_t i = 0; i < reps * kBlk; ++i) {
       for (uint32_t l = 0; l < kBlk; ++l) tmp[i * kBlk + l] = dst[i];
     }
-    std::memcpy(dst, tmp, uint64_t{p.m} * kBlk * 4);
+    if (dstK != kBlk) std::memcpy(tmp + kBlk, tmp, kBlk * 4);  // one row: DataCopy of a block
+  } else {  // dstK 16: block stride 2, repeat stride 16 blocks, at tmp and at tmp[8]
+    for (uint32_t half = 0; half < 2; ++half) {
+      for (uint32_t i = 0; i < reps; ++i) {
+        for (uint32_t j = 0; j < kBlk; ++j) {
+          for (uint32_t l = 0; l < kBlk; ++l) {
+            tmp[half * kBlk + i * 16 * kBlk + j * 2 * kBlk + l] = dst[i * kBlk + j];
+          }
+        }
+      }
+    }
   }
+  std::memcpy(dst, tmp, uint64_t{p.m} * dstK * 4);
 }
 
 // GenericSubNDImpl / GenericDivNDImpl: column c of row r with lane c % 8 of the row's block.
@@ -141,15 +156,57 @@ void OneSplit(const SmxTiling& t, const Rows& p, uint32_t o1, uint32_t o2, uint3
   float* tmp = stats ? io.work : io.work + t.reduceSize;
   float* src = io.src + o1;
   float* dst = io.dst + o1;
-  NewReduce(maxAt, src, tmp, p, MaxOp, -INFINITY);
+  NewReduce(maxAt, src, tmp, p, kBlk, MaxOp, -INFINITY);
   RowOp(dst, src, maxAt, p.m, t, SubOp);
   float* e = io.reuse && !stats ? src : dst;
   for (uint32_t j = 0; j < n; ++j) e[j] = ExpOf(dst[j]);
-  NewReduce(sumAt, e, tmp, p, AddOp, 0.0f);
+  NewReduce(sumAt, e, tmp, p, kBlk, AddOp, 0.0f);
   RowOp(dst, e, sumAt, p.m, t, DivOp);
 }
 
+// One split of half data: the float copy x at work[0], then as SingleSoftMaxImpl<half> /
+// SoftMaxGenericNDImpl (half, half) / (half, float) place their statistics and accumulators.
+void OneHalfSplit(const SmxTiling& t, const Rows& p, uint32_t o1, uint32_t o2, uint32_t n,
+                  uint32_t reduceSize, const SmxHalfWork& io) {
+  float* x = io.work;
+  const bool floatStats = io.maxF != nullptr;
+  float* maxAt = floatStats ? io.maxF + o2 : io.work + t.splitSize;
+  float* sumAt = floatStats ? io.sumF + o2 : io.work + t.splitSize;
+  float* tmp = floatStats ? io.work + t.splitSize : io.work + t.splitSize + t.reduceSize;
+  for (uint32_t j = 0; j < n; ++j) x[j] = HalfToFloat(io.src[o1 + j]);  // CAST_NONE, exact
+  NewReduce(maxAt, x, tmp, p, t.reduceK, MaxOp, -INFINITY);
+  if (io.maxH != nullptr) {
+    for (uint32_t j = 0; j < reduceSize; ++j) io.maxH[o2 + j] = FloatToHalfRoundAway(maxAt[j]);
+  }
+  RowOp(x, x, maxAt, p.m, t, SubOp);
+  for (uint32_t j = 0; j < n; ++j) x[j] = ExpOf(x[j]);
+  NewReduce(sumAt, x, tmp, p, t.reduceK, AddOp, 0.0f);
+  if (io.sumH != nullptr) {
+    for (uint32_t j = 0; j < reduceSize; ++j) io.sumH[o2 + j] = FloatToHalfRoundAway(sumAt[j]);
+  }
+  RowOp(x, x, sumAt, p.m, t, DivOp);
+  for (uint32_t j = 0; j < n; ++j) io.dst[o1 + j] = FloatToHalfRoundAway(x[j]);
+}
+
 }  // namespace
+
+void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io) {
+  Rows p{t.splitM, oriK, t.splitK};
+  uint32_t o1 = 0, o2 = 0, n = t.splitSize, rs = t.reduceSize;
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    OneHalfSplit(t, p, o1, o2, n, rs, io);
+    o1 += t.splitSize;
+    o2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      o1 = t.rangeM * t.splitSize;
+      o2 = t.rangeM * t.reduceSize;
+      n = t.tailSplitSize;
+      rs = t.tailReduceSize;
+      p.m = t.tailM;
+    }
+  }
+}
 
 void ReplaySoftMaxFloatWork(const SmxTiling& t, uint32_t oriK, const SmxFloatWork& io) {
   Rows p{t.splitM, oriK, t.splitK};

@@ -36,4 +36,20 @@ struct SmxFloatWork {
 // oriK the reduced columns (originalSrcShape.k). Requires t.reduceK == 8.
 void ReplaySoftMaxFloatWork(const SmxTiling& t, uint32_t oriK, const SmxFloatWork& io);
 
+// SoftMax<half> on 2201, the same loop: the float copy of the split at work[0] (left holding
+// the quotients), then without statistics (all four null) or with half ones (sumH, maxH) the
+// statistics at work[splitSize] ([splitM, reduceK], reduceK 8 or 16) and the accumulators at
+// work[splitSize + reduceSize]; with float ones (sumF, maxF, reduceK 8) the accumulators at
+// work[splitSize]. Casts to half round ties away from zero (FLOAT2HALF_ROUND_MODE on 2201).
+struct SmxHalfWork {
+  const Half* src;
+  Half* dst;
+  Half* sumH;
+  Half* maxH;
+  float* sumF;
+  float* maxF;
+  float* work;
+};
+void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io);
+
 }  // namespace lngrad_replay

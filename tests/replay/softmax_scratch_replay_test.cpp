@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -136,8 +137,7 @@ void ExpectSame(const std::vector<T>& got, const std::vector<T>& want, const std
 enum class Tiling { kRetile, kHost };
 
 template <bool kReuse>
-void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how,
-             uint32_t seed) {
+void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how, uint32_t seed) {
   const std::string what = "SoftMax<float" + std::string(kReuse ? ", reuse" : "") + "> " +
                            softmax_replay_test::Name(s) + (stats ? " with" : " without") +
                            " statistics, work " + std::to_string(tmpBytes) +
@@ -170,11 +170,10 @@ void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling h
   ExpectSame(got.max, want.max, "max");
 }
 
-const Shape kShapes[] = {{1, 8, 8},      {1, 64, 64},     {1, 72, 70},    {1, 600, 600},
-                         {3, 24, 20},    {8, 64, 64},     {9, 200, 130},  {5, 136, 136},
-                         {2, 192, 192},  {13, 1040, 1030}, {40, 64, 60},  {17, 264, 260},
-                         {33, 16, 16},   {37, 96, 90},    {2, 4096, 4090}, {11, 512, 512},
-                         {6, 328, 321}};
+const Shape kShapes[] = {
+    {1, 8, 8},     {1, 64, 64},   {1, 72, 70},     {1, 600, 600},    {3, 24, 20},  {8, 64, 64},
+    {9, 200, 130}, {5, 136, 136}, {2, 192, 192},   {13, 1040, 1030}, {40, 64, 60}, {17, 264, 260},
+    {33, 16, 16},  {37, 96, 90},  {2, 4096, 4090}, {11, 512, 512},   {6, 328, 321}};
 
 // The work buffer sizes: the minimum (GetSoftMaxMinTmpSize, which checked mode asks for), one
 // no multiple of 32 (about three times that), a large one.
@@ -196,6 +195,162 @@ void Sweep(bool stats) {
     }
   }
 }
+
+// Half data: src, dst and half statistics as halves, float statistics as floats.
+template <class S>
+struct HalfMem {
+  std::vector<rp::Half> src, dst;
+  std::vector<S> sum, max;
+  std::vector<uint8_t> tmp;
+};
+
+template <class S>
+HalfMem<S> HalfInitial(const Shape& s, uint32_t seed, uint32_t tmpBytes, uint32_t statFloats) {
+  HalfMem<S> m;
+  m.src = softmax_replay_test::Inputs<rp::Half>(seed, s);
+  const float sp[] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 3e-7f, -6e-8f, 2.5f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    for (uint32_t c = s.oriK; c < s.k; ++c) {
+      m.src[r * s.k + c] = rp::FromFloat<rp::Half>(sp[(r + c) % 8]);
+    }
+  }
+  m.dst.resize(uint64_t{s.m} * s.k + kPast);
+  for (size_t i = 0; i < m.dst.size(); ++i) {
+    m.dst[i] = rp::FromFloat<rp::Half>(-100.0f - static_cast<float>(i % 500));
+  }
+  m.sum.resize(statFloats == 0 ? 0 : statFloats + kPast);
+  m.max.resize(m.sum.size());
+  for (size_t i = 0; i < m.sum.size(); ++i) {
+    m.sum[i] = rp::FromFloat<S>(300.0f + 0.5f * static_cast<float>(i % 900));
+    m.max[i] = rp::FromFloat<S>(-700.0f - 0.25f * static_cast<float>(i % 900));
+  }
+  m.tmp.assign(tmpBytes, kFill);
+  return m;
+}
+
+template <class T>
+LocalTensor<uint8_t> Staged(AscendC::TPipe& pipe, AscendC::TBuf<>& b, const std::vector<T>& v) {
+  pipe.InitBuffer(b, Aligned32(static_cast<uint32_t>(v.size() * sizeof(T))));
+  LocalTensor<uint8_t> t = b.Get<uint8_t>();
+  std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(T));
+  return t;
+}
+
+template <class S>
+HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& tiling, bool stack) {
+  using DS = softmax_replay_test::Dev<S>;
+  HalfMem<S> g = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = kSoc;
+  const uint32_t tmpBytes = static_cast<uint32_t>(in.tmp.size());
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> bs, bd, bsum, bmax, bt, filler;
+    const LocalTensor<uint8_t> s8 = Staged(pipe, bs, in.src), d8 = Staged(pipe, bd, in.dst);
+    LocalTensor<uint8_t> sum8, max8;
+    if (!in.sum.empty()) {
+      sum8 = Staged(pipe, bsum, in.sum);
+      max8 = Staged(pipe, bmax, in.max);
+    }
+    LocalTensor<uint8_t> tmp;
+    rp::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    std::copy(in.tmp.begin(), in.tmp.end(), tmp.HostPtr());
+    const LocalTensor<half> src = s8.ReinterpretCast<half>(), dst = d8.ReinterpretCast<half>();
+    const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
+    if (!in.sum.empty()) {
+      const LocalTensor<DS> sum = sum8.ReinterpretCast<DS>(), max = max8.ReinterpretCast<DS>();
+      if (stack) {
+        AscendC::SoftMax<half>(dst, sum, max, src, tiling, shape);
+      } else {
+        AscendC::SoftMax<half>(dst, sum, max, src, tmp, tiling, shape);
+      }
+      std::memcpy(g.sum.data(), sum8.HostPtr(), g.sum.size() * sizeof(S));
+      std::memcpy(g.max.data(), max8.HostPtr(), g.max.size() * sizeof(S));
+    } else if (stack) {
+      AscendC::SoftMax<half>(dst, src, tiling, shape);
+    } else {
+      AscendC::SoftMax<half>(dst, src, tmp, tiling, shape);
+    }
+    std::memcpy(g.src.data(), s8.HostPtr(), g.src.size() * 2);
+    std::memcpy(g.dst.data(), d8.HostPtr(), g.dst.size() * 2);
+    if (stack) {
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
+    }
+    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return g;
+}
+
+// S: the statistics' type (rp::Half or float); stats false: the overloads without them.
+template <class S>
+void CompareHalf(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how,
+                 uint32_t seed) {
+  const bool fs = stats && std::is_same_v<S, float>;
+  const std::string what = "SoftMax<half> " + softmax_replay_test::Name(s) +
+                           (stats ? (fs ? " with float" : " with half") : " without") +
+                           " statistics, work " + std::to_string(tmpBytes) +
+                           (stack ? " (stack)" : " (sharedTmpBuffer)") +
+                           (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
+  SCOPED_TRACE(what);
+  SoftMaxTiling tiling{};
+  rp::SmxTiling t;
+  if (how == Tiling::kHost) {
+    AscendC::SoftMaxTilingFunc(ge::Shape({s.m, s.k}), fs ? 4 : 2, tmpBytes, tiling);
+    t = softmax_replay_test::Mirror(tiling);
+  } else {
+    t = rp::SmxKernelTiling(tmpBytes / 4, s.m, s.k, s.m, 2, stats && !fs ? 2 : 4, false);
+  }
+  ASSERT_GT(t.splitM, 0u);
+  const HalfMem<S> in = HalfInitial<S>(s, seed, tmpBytes, stats ? s.m * t.reduceK : 0);
+  HalfMem<S> want = in;
+  float* work = reinterpret_cast<float*>(want.tmp.data());
+  rp::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr, nullptr, nullptr, work};
+  if constexpr (std::is_same_v<S, float>) {
+    if (stats) io.sumF = want.sum.data(), io.maxF = want.max.data();
+  } else {
+    if (stats) io.sumH = want.sum.data(), io.maxH = want.max.data();
+  }
+  rp::ReplaySoftMaxHalfWork(t, s.oriK, io);
+  const HalfMem<S> got = RunHalf<S>(s, in, tiling, stack);
+  ExpectSame(got.tmp, want.tmp, "work buffer");
+  ExpectSame(got.dst, want.dst, "dst");
+  ExpectSame(got.src, want.src, "src");
+  ExpectSame(got.sum, want.sum, "sum");
+  ExpectSame(got.max, want.max, "max");
+}
+
+const Shape kHalfShapes[] = {{1, 16, 16},      {1, 64, 64},     {1, 80, 70},    {1, 608, 600},
+                             {3, 32, 20},      {8, 64, 64},     {9, 208, 130},  {5, 144, 136},
+                             {13, 1040, 1030}, {40, 64, 60},    {17, 272, 260}, {33, 16, 16},
+                             {37, 96, 90},     {2, 2048, 2000}, {6, 336, 321}};
+
+std::vector<uint32_t> HalfSizes(const Shape& s) {
+  const uint32_t min = AscendC::GetSoftMaxMinTmpSize(ge::Shape({s.m, s.k}), 2, false);
+  return {min, 3 * min + 12, std::max<uint32_t>(40000, 3 * min + 64)};
+}
+
+template <class S>
+void HalfSweep(bool stats) {
+  uint32_t seed = stats ? 1500 : 1900;
+  for (const Shape& s : kHalfShapes) {
+    for (const uint32_t bytes : HalfSizes(s)) {
+      for (const bool stack : {false, true}) {
+        if (stack && bytes % 32 != 0) continue;
+        CompareHalf<S>(s, bytes, stack, stats, Tiling::kRetile, ++seed);
+      }
+      CompareHalf<S>(s, bytes, false, stats, Tiling::kHost, ++seed);
+    }
+  }
+}
+
+TEST(SoftMaxScratchReplay, HalfWithHalfStatisticsOn2201) { HalfSweep<rp::Half>(true); }
+
+TEST(SoftMaxScratchReplay, HalfWithFloatStatisticsOn2201) { HalfSweep<float>(true); }
+
+TEST(SoftMaxScratchReplay, HalfWithoutStatisticsOn2201) { HalfSweep<rp::Half>(false); }
 
 TEST(SoftMaxScratchReplay, FloatWithStatisticsOn2201) { Sweep<false>(true); }
 

@@ -316,10 +316,10 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
-  // The work buffer of the float generic loop on 2201 (softmax_work.h); elsewhere marked.
-  if constexpr (std::is_same_v<D, float> && (config.oriSrcM == 0 || config.oriSrcK == 0)) {
-    if (!basic && sd::SoftMaxFloatWork("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
-                                       sharedTmpBuffer)) {
+  // The work buffer of the generic loop on 2201 (softmax_work.h); elsewhere marked.
+  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
+    if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                        sharedTmpBuffer)) {
       leave.Modelled();
     }
   }
@@ -368,8 +368,9 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
   // SingleSoftMaxImpl's work buffer on 2201 (softmax_work.h; any isBasicBlock); elsewhere marked.
-  if constexpr (std::is_same_v<T, float> && (config.oriSrcM == 0 || config.oriSrcK == 0)) {
-    if (sd::SoftMaxFloatWork("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr, sharedTmpBuffer)) {
+  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
+    if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
+                              sharedTmpBuffer)) {
       leave.Modelled();
     }
   }

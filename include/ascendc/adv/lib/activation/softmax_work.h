@@ -1,4 +1,4 @@
-// lngrad: what SoftMax<float> leaves in its work buffer on 2201 (sharedTmpBuffer, or the stack
+// lngrad: what SoftMax leaves in its work buffer on 2201 (sharedTmpBuffer, or the stack
 // buffer the overloads without one pop): the ND generic loop of membase/v220/softmax_impl.h
 // (SingleSoftMaxImpl, without statistics: the row statistics at work[0], [splitM, 8] floats,
 // the 64-lane accumulators at work[reduceSize]) and membase/common SoftMaxGenericNDImpl (with
@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "lib/activation/softmax_common.h"
@@ -64,83 +65,119 @@ inline void WorkLanes(WorkOp op, const float* x, uint32_t oriK, bool chunkFirst,
 }
 
 // One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
-// split's statistics block (8 floats a row), tmp: the accumulators.
+// split's statistics block (dstK = 8 or 16 floats a row), tmp: the accumulators.
 inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
-                     const std::vector<float>& v, float* stat, float* tmp) {
+                     uint32_t dstK, const std::vector<float>& v, float* stat, float* tmp) {
   if (oriK >= kLanes) {
     for (uint32_t i = 0; i < m; ++i) {
       WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
     }
   }
   const bool one = m == 1 && oriK >= kLanes;
-  for (uint32_t r = 0; r < (one ? 8 : m); ++r) stat[r] = v[one ? 0 : r];
+  for (uint32_t r = 0; r < (one ? dstK : m); ++r) stat[r] = v[one ? 0 : r];
   if (m == 1 && oriK > kLanes) return;
   const uint64_t reps = (m + 7) / 8;
-  for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 8 * i, tmp + 8 * i + 8, stat[i]);
-  std::copy(tmp, tmp + uint64_t{m} * 8, stat);
+  if (dstK == 8 || m == 1) {
+    for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 8 * i, tmp + 8 * i + 8, stat[i]);
+    if (dstK != 8) std::copy(tmp, tmp + 8, tmp + 8);
+  } else {
+    for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 16 * i, tmp + 16 * i + 16, stat[i]);
+  }
+  std::copy(tmp, tmp + uint64_t{m} * dstK, stat);
 }
 
-// The bytes a split of m rows writes from tmp: its accumulators or its broadcast blocks.
-inline uint64_t WorkTmpFloats(uint32_t m, uint32_t oriK) {
-  return oriK >= kLanes ? uint64_t{m} * kLanes : (uint64_t{m} + 7) / 8 * kLanes;
+// The floats a split of m rows writes from tmp: its accumulators or its broadcast blocks.
+inline uint64_t WorkTmpFloats(uint32_t m, uint32_t oriK, uint32_t dstK) {
+  if (oriK >= kLanes) return uint64_t{m} * kLanes;
+  return m == 1 ? kLanes : (uint64_t{m} + 7) / 8 * 8 * dstK;
 }
 
-// Writes what the kit's splits of tiling t leave in the work buffer for SoftMax<float> over src
-// (rows of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them, the
-// statistics in the buffer). Runs before the call writes anything (it reads src and the
-// statistics tensors as they stand). False (nothing written) where not modelled: another arch
-// than 2201, t.reduceK not 8, a tiling whose splitK or srcK is not the shape's, no rows.
-inline bool SoftMaxFloatWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
-                             const Dims& d, const AscendC::LocalTensor<float>& srcT,
-                             const AscendC::LocalTensor<float>* sumT,
-                             const AscendC::LocalTensor<float>* maxT,
-                             const AscendC::LocalTensor<uint8_t>& tmp) {
-  if (detail::rep::RunningArch() != NpuArch::k2201 || t.reduceK != 8 || t.splitM == 0 ||
-      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k || t.srcK != d.k) {
+// Where a call's pieces lie in the work buffer (floats): half data's float copy of the split at
+// 0, the statistics (without statistics tensors, or half ones), the accumulators.
+struct WorkLayout {
+  bool copy = false, statIn = false;
+  uint64_t statAt = 0, tmpAt = 0;
+};
+template <typename T, typename U>
+WorkLayout WorkLayoutOf(const AscendC::tiling::SoftMaxTiling& t, bool stats) {
+  WorkLayout w;
+  w.copy = std::is_same_v<T, half>;
+  w.statIn = !stats || !std::is_same_v<U, float>;
+  w.statAt = w.copy ? t.splitSize : 0;
+  w.tmpAt = w.statAt + (w.statIn ? t.reduceSize : 0);
+  return w;
+}
+
+// The rows of one split: max, exponentials, sum and quotients as SoftMaxRows computes them.
+struct WorkRows {
+  std::vector<float> x, e, q, mx, sm;
+  template <typename T>
+  void Load(const T* src, uint32_t m, const Dims& d) {
+    LoadRow(x, src, m * d.k);
+    e.resize(x.size());
+    q.resize(x.size());
+    mx.resize(m);
+    sm.resize(m);
+    std::vector<float> y;
+    for (uint32_t r = 0; r < m; ++r) {
+      const uint64_t at = uint64_t{r} * d.k;
+      mx[r] = RowMax(x.data() + at, d.oriK);
+      y.assign(x.begin() + at, x.begin() + at + d.k);
+      for (float& v : y) v = v - mx[r];
+      ExpInPlace(y);
+      std::copy(y.begin(), y.end(), e.begin() + at);
+      sm[r] = RowSum(y.data(), d.oriK, false);
+      for (uint32_t c = 0; c < d.k; ++c) q[at + c] = y[c] / sm[r];
+    }
+  }
+};
+
+// Writes what the kit's splits of tiling t leave in the work buffer for SoftMax over src (rows
+// of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them). Runs before
+// the call writes anything (it reads src and the statistics tensors as they stand: the
+// broadcast reads their blocks past a split's rows). False (nothing written) where not
+// modelled: another arch than 2201, a reduceK other than 8 (16 too with half data and half or no
+// statistics), a tiling whose splitK or srcK is not the shape's, no rows.
+template <typename T, typename U>
+bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
+                 const Dims& d, const AscendC::LocalTensor<T>& srcT,
+                 const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
+                 const AscendC::LocalTensor<uint8_t>& tmp) {
+  const bool stats = sumT != nullptr;
+  const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
+  const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
+  if (detail::rep::RunningArch() != NpuArch::k2201 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
+      t.srcK != d.k) {
     return false;
   }
-  const bool stats = sumT != nullptr;
-  const float* src = srcT.HostPtr();
-  const float* sum = stats ? sumT->HostPtr() : nullptr;
-  const float* max = stats ? maxT->HostPtr() : nullptr;
-  const uint64_t tmpAt = stats ? 0 : t.reduceSize;
-  const uint64_t need = tmpAt + WorkTmpFloats(t.splitM, d.oriK);
+  const uint32_t dstK = t.reduceK;
+  const uint64_t need = w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK);
   if (need * 4 > tmp.View().size_bytes) {
     detail::OnTensorOverrun(tmp.View(), 0, need, 4, "sharedTmpBuffer (SoftMax work buffer)");
   }
   auto* work = reinterpret_cast<float*>(tmp.HostPtr());
-  std::vector<float> statMax, statSum, x, e, mx, sm;
+  std::vector<float> statMax, statSum;
+  WorkRows rows;
   uint32_t m = t.splitM;
   uint64_t o1 = 0, o2 = 0;
   for (uint32_t i = 0; i <= t.rangeM; ++i) {
     CheckRows(api, {math_detail::Op(srcT, "srcTensor")}, {o1 + uint64_t{m} * d.k});
-    if (stats) {
+    rows.Load(srcT.HostPtr() + o1, m, d);
+    float* maxAt = work + w.statAt;
+    float* sumAt = work + w.statAt;
+    if (!w.statIn) {  // copies of the float statistics tensors' blocks
       CheckRows(api, {math_detail::Op(*sumT, "sumTensor"), math_detail::Op(*maxT, "maxTensor")},
-                {o2 + uint64_t{m} * 8, o2 + uint64_t{m} * 8});
-    }
-    x.assign(src + o1, src + o1 + uint64_t{m} * d.k);
-    e.resize(x.size());
-    mx.resize(m);
-    sm.resize(m);
-    for (uint32_t r = 0; r < m; ++r) {
-      const float* row = x.data() + uint64_t{r} * d.k;
-      mx[r] = RowMax(row, d.oriK);
-      std::vector<float> y(row, row + d.k);
-      for (float& v : y) v = v - mx[r];
-      ExpInPlace(y);
-      std::copy(y.begin(), y.end(), e.begin() + uint64_t{r} * d.k);
-      sm[r] = RowSum(y.data(), d.oriK, false);
-    }
-    float* maxAt = work;
-    float* sumAt = work;
-    if (stats) {  // copies of the statistics tensors' blocks: the broadcast reads past the rows
-      statMax.assign(max + o2, max + o2 + uint64_t{m} * 8);
-      statSum.assign(sum + o2, sum + o2 + uint64_t{m} * 8);
+                {o2 + uint64_t{m} * dstK, o2 + uint64_t{m} * dstK});
+      LoadRow(statMax, maxT->HostPtr() + o2, m * dstK);
+      LoadRow(statSum, sumT->HostPtr() + o2, m * dstK);
       maxAt = statMax.data();
       sumAt = statSum.data();
     }
-    WorkPass(WorkOp::kMax, x.data(), d.k, m, d.oriK, mx, maxAt, work + tmpAt);
-    WorkPass(WorkOp::kSum, e.data(), d.k, m, d.oriK, sm, sumAt, work + tmpAt);
+    float* acc = work + w.tmpAt;
+    WorkPass(WorkOp::kMax, rows.x.data(), d.k, m, d.oriK, dstK, rows.mx, maxAt, acc);
+    WorkPass(WorkOp::kSum, rows.e.data(), d.k, m, d.oriK, dstK, rows.sm, sumAt, acc);
+    if (w.copy) std::copy(rows.q.begin(), rows.q.end(), work);
     o1 += t.splitSize;
     o2 += t.reduceSize;
     if (i == t.rangeM - 1) {
@@ -152,8 +189,10 @@ inline bool SoftMaxFloatWork(const char* api, SrcLoc loc, const AscendC::tiling:
   }
   san::Instr rec(Pipe::kV, api, loc);
   if (rec) {
-    if (!stats) rec.Write(tmp.View().ptr, uint64_t{t.splitM} * 8 * 4);
-    rec.Write(tmp.View().ptr + tmpAt * 4, WorkTmpFloats(t.splitM, d.oriK) * 4);
+    const std::byte* base = tmp.View().ptr;
+    if (w.copy) rec.Write(base, uint64_t{t.splitSize} * 4);
+    if (w.statIn) rec.Write(base + w.statAt * 4, uint64_t{t.splitM} * dstK * 4);
+    rec.Write(base + w.tmpAt * 4, WorkTmpFloats(t.splitM, d.oriK, dstK) * 4);
   }
   return true;
 }
