@@ -619,8 +619,9 @@ TEST(ScratchInitcheck, AxpyHalfAndWelfordUpdateReadAfterTheCall) {
 // in the work buffer, which lngrad computes aside and does not write back
 // (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call. 8 rows of
 // 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
-// generic loop on 2201 writes what the kit leaves (softmax_work.h; SoftMaxIsModelledNotMarked),
-// so its SoftMax examples here run on 2002 and with half data on 2201 (still marked).
+// and SoftMax<half>'s generic loops on 2201 write what the kit leaves (softmax_work.h;
+// SoftMaxIsModelledNotMarked), so its SoftMax examples here run on 2002 and, on 2201, with
+// isBasicBlock (still marked).
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -636,9 +637,8 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   });
   ExpectLoud("Ascend310P1", "SoftMax",
              [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
-  ExpectLoud(k910, "SoftMax", [](Ops& o) {
-    const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
-    SoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
+  ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
+    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
     ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {
@@ -690,15 +690,22 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
   }
 }
 
-// SoftMax<float> on 2201, the generic loop with and without statistics: lngrad writes what the
-// kit's splits leave in the work buffer (softmax_work.h; softmax_scratch_replay_test compares it
-// with the replay), so reading the buffer afterwards is clean: no mark.
+// SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics: lngrad
+// writes what the kit's splits leave in the work buffer (softmax_work.h;
+// softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is
+// clean: no mark.
 TEST(ScratchInitcheck, SoftMaxIsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
               }).r);
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const auto h = [](const LocalTensor<uint8_t>& t) {
+                  return t.ReinterpretCast<half>();
+                };
+                SoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
               }).r);
 }
 
