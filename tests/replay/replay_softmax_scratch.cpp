@@ -16,6 +16,8 @@ using BinOp = float (*)(float, float);
 float AddOp(float a, float b) { return a + b; }
 float MaxOp(float a, float b) { return a > b ? a : b; }
 float ExpOf(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+float LnOf(float x) { return static_cast<float>(std::log(static_cast<double>(x))); }
+constexpr float kLog10E = 0.4342944819f;  // SCALAR_NATURE_LOG_10
 
 // BlockReduce over one block: adjacent pairs, then pairs of those.
 float BlockOf(const float* v, BinOp op) {
@@ -162,6 +164,7 @@ void OneSplit(const SmxTiling& t, const Rows& p, uint32_t o1, uint32_t o2, uint3
   for (uint32_t j = 0; j < n; ++j) e[j] = ExpOf(dst[j]);
   NewReduce(sumAt, e, tmp, p, kBlk, AddOp, 0.0f);
   RowOp(dst, e, sumAt, p.m, t, DivOp);
+  for (uint32_t j = 0; io.log && j < n; ++j) dst[j] = LnOf(dst[j]) * kLog10E;  // GenericLogNDImpl
 }
 
 // One split of half data: the float copy x at work[0], then as SingleSoftMaxImpl<half> /
@@ -185,6 +188,7 @@ void OneHalfSplit(const SmxTiling& t, const Rows& p, uint32_t o1, uint32_t o2, u
     for (uint32_t j = 0; j < reduceSize; ++j) io.sumH[o2 + j] = FloatToHalfRoundAway(sumAt[j]);
   }
   RowOp(x, x, sumAt, p.m, t, DivOp);
+  for (uint32_t j = 0; io.log && j < n; ++j) x[j] = LnOf(x[j]) * kLog10E;  // GenericLogNDImpl
   for (uint32_t j = 0; j < n; ++j) io.dst[o1 + j] = FloatToHalfRoundAway(x[j]);
 }
 

@@ -1,12 +1,14 @@
-// lngrad_replay: what SoftMax leaves in its work buffer on arch 2201 — the float ND generic path
-// (membase/v220/softmax_impl.h SingleSoftMaxImpl and SoftMaxNDImpl without statistics,
+// lngrad_replay: what SoftMax and LogSoftMax leave in their work buffer on arch 2201 — the float ND
+// generic path (membase/v220/softmax_impl.h SingleSoftMaxImpl and SoftMaxNDImpl without statistics,
 // membase/common/softmax_impl/softmax_generic_nd_impl.h SoftMaxNDExtImpl / SoftMaxGenericNDImpl
 // with them; the row reductions of membase/v220/softmax_common_impl/softmax_common_nd_reduce.h
 // (NewReduceMaxLastNDImpl, NewReduceSumLastNDImpl, FirstBlockCopyImpl, BasicBlockReduce*Impl),
 // softmax_common_broadcast.h (AlignedBroadCastImpl), softmax_common/softmax_common_arithmetic.h
 // (NextBlock*, Tail*, GenericSub/DivNDImpl) and softmax_common_reduce.h (BigBlockReduce*)).
 // Written from a separate reading of those files by the same helper (session 19, sm1) before
-// comparing with lngrad's softmax_work.h; no code shared with src/ or include/.
+// comparing with lngrad's softmax_work.h; LogSoftMax from membase/common/logsoftmax_common_impl.h
+// (LogSoftMaxNDImpl, LogSoftMaxGenericNDImpl, GenericLogNDImpl); no code shared with src/ or
+// include/.
 //
 // The replay runs every instruction of every split over the memory it is given, so values a
 // step reads before the kit's code wrote them (Brcb's read of the statistics block past the
@@ -30,6 +32,7 @@ struct SmxFloatWork {
   float* max;
   float* work;
   bool reuse;
+  bool log = false;  // LogSoftMax (LogSoftMaxGenericNDImpl): then Ln and Muls by 0.4342944819f
 };
 
 // SoftMax<float> on 2201, the generic ND loop of tiling t (its rangeM splits, then the tail),
@@ -49,6 +52,7 @@ struct SmxHalfWork {
   float* sumF;
   float* maxF;
   float* work;
+  bool log = false;  // LogSoftMax: Ln and Muls on the float copy before the cast
 };
 void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io);
 

@@ -1,6 +1,7 @@
-// What SoftMax<float> leaves in its work buffer on arch 2201 (Ascend910B1) against the replay of
-// the kit's generic ND loop (replay_softmax_scratch.h): with statistics (SoftMaxGenericNDImpl)
-// and without (SingleSoftMaxImpl, isReuseSource false and true), the sharedTmpBuffer overload and
+// What SoftMax and LogSoftMax leave in their work buffer on arch 2201 (Ascend910B1) against the
+// replay of the kit's generic ND loops (replay_softmax_scratch.h): float and half data (half or
+// float statistics), with statistics (SoftMaxGenericNDImpl, LogSoftMaxGenericNDImpl) and without
+// (SingleSoftMaxImpl, isReuseSource false and true), the sharedTmpBuffer overload and
 // the one that pops the stack buffer (the TPipe sized so that it leaves exactly the scratch's
 // bytes), the kernel's re-tile of a tiling made for another shape and the host tiling made for
 // the shape, work buffers from the minimum to many rows (one size no multiple of 32), shapes
@@ -66,7 +67,8 @@ Mem Initial(const Shape& s, uint32_t seed, uint32_t tmpBytes, bool stats) {
 }
 
 template <bool kReuse>
-Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool stack) {
+Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool stack,
+              bool log = false) {
   Mem g = in;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = kSoc;
@@ -95,7 +97,9 @@ Mem RunKernel(const Shape& s, const Mem& in, const SoftMaxTiling& tiling, bool s
       max = bmax.Get<float>(in.max.size());
       std::copy(in.sum.begin(), in.sum.end(), sum.HostPtr());
       std::copy(in.max.begin(), in.max.end(), max.HostPtr());
-      if (stack) {
+      if (log) {
+        AscendC::LogSoftMax<float>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
+      } else if (stack) {
         AscendC::SoftMax<float, kReuse>(dst, sum, max, src, tiling, shape);
       } else {
         AscendC::SoftMax<float, kReuse>(dst, sum, max, src, tmp, tiling, shape);
@@ -137,12 +141,13 @@ void ExpectSame(const std::vector<T>& got, const std::vector<T>& want, const std
 enum class Tiling { kRetile, kHost };
 
 template <bool kReuse>
-void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how, uint32_t seed) {
-  const std::string what = "SoftMax<float" + std::string(kReuse ? ", reuse" : "") + "> " +
-                           softmax_replay_test::Name(s) + (stats ? " with" : " without") +
-                           " statistics, work " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : " (sharedTmpBuffer)") +
-                           (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
+void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how, uint32_t seed,
+             bool log = false) {
+  const std::string what =
+      std::string(log ? "Log" : "") + "SoftMax<float" + std::string(kReuse ? ", reuse" : "") +
+      "> " + softmax_replay_test::Name(s) + (stats ? " with" : " without") + " statistics, work " +
+      std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)") +
+      (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
   SCOPED_TRACE(what);
   const Mem in = Initial(s, seed, tmpBytes, stats);
   SoftMaxTiling tiling{};
@@ -160,9 +165,10 @@ void Compare(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling h
                       stats ? want.sum.data() : nullptr,
                       stats ? want.max.data() : nullptr,
                       reinterpret_cast<float*>(want.tmp.data()),
-                      kReuse && !stats};
+                      kReuse && !stats,
+                      log};
   rp::ReplaySoftMaxFloatWork(t, s.oriK, io);
-  const Mem got = RunKernel<kReuse>(s, in, tiling, stack);
+  const Mem got = RunKernel<kReuse>(s, in, tiling, stack, log);
   ExpectSame(got.tmp, want.tmp, "work buffer");
   ExpectSame(got.dst, want.dst, "dst");
   ExpectSame(got.src, want.src, "src");
@@ -237,7 +243,8 @@ LocalTensor<uint8_t> Staged(AscendC::TPipe& pipe, AscendC::TBuf<>& b, const std:
 }
 
 template <class S>
-HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& tiling, bool stack) {
+HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& tiling, bool stack,
+                   bool log) {
   using DS = softmax_replay_test::Dev<S>;
   HalfMem<S> g = in;
   lngrad::aicore::LaunchOptions opts;
@@ -260,7 +267,11 @@ HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& ti
     const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
     if (!in.sum.empty()) {
       const LocalTensor<DS> sum = sum8.ReinterpretCast<DS>(), max = max8.ReinterpretCast<DS>();
-      if (stack) {
+      if (log) {  // LogSoftMax takes statistics of the data type only
+        if constexpr (std::is_same_v<DS, half>) {
+          AscendC::LogSoftMax<half>(dst, sum, max, src, tmp, LogSoftMaxTiling{}, shape);
+        }
+      } else if (stack) {
         AscendC::SoftMax<half>(dst, sum, max, src, tiling, shape);
       } else {
         AscendC::SoftMax<half>(dst, sum, max, src, tmp, tiling, shape);
@@ -287,13 +298,13 @@ HalfMem<S> RunHalf(const Shape& s, const HalfMem<S>& in, const SoftMaxTiling& ti
 // S: the statistics' type (rp::Half or float); stats false: the overloads without them.
 template <class S>
 void CompareHalf(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tiling how,
-                 uint32_t seed) {
+                 uint32_t seed, bool log = false) {
   const bool fs = stats && std::is_same_v<S, float>;
-  const std::string what = "SoftMax<half> " + softmax_replay_test::Name(s) +
-                           (stats ? (fs ? " with float" : " with half") : " without") +
-                           " statistics, work " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : " (sharedTmpBuffer)") +
-                           (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
+  const std::string what =
+      std::string(log ? "Log" : "") + "SoftMax<half> " + softmax_replay_test::Name(s) +
+      (stats ? (fs ? " with float" : " with half") : " without") + " statistics, work " +
+      std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)") +
+      (how == Tiling::kRetile ? ", re-tile" : ", host tiling");
   SCOPED_TRACE(what);
   SoftMaxTiling tiling{};
   rp::SmxTiling t;
@@ -307,14 +318,15 @@ void CompareHalf(const Shape& s, uint32_t tmpBytes, bool stack, bool stats, Tili
   const HalfMem<S> in = HalfInitial<S>(s, seed, tmpBytes, stats ? s.m * t.reduceK : 0);
   HalfMem<S> want = in;
   float* work = reinterpret_cast<float*>(want.tmp.data());
-  rp::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr, nullptr, nullptr, work};
+  rp::SmxHalfWork io{want.src.data(), want.dst.data(), nullptr, nullptr,
+                     nullptr,         nullptr,         work,    log};
   if constexpr (std::is_same_v<S, float>) {
     if (stats) io.sumF = want.sum.data(), io.maxF = want.max.data();
   } else {
     if (stats) io.sumH = want.sum.data(), io.maxH = want.max.data();
   }
   rp::ReplaySoftMaxHalfWork(t, s.oriK, io);
-  const HalfMem<S> got = RunHalf<S>(s, in, tiling, stack);
+  const HalfMem<S> got = RunHalf<S>(s, in, tiling, stack, log);
   ExpectSame(got.tmp, want.tmp, "work buffer");
   ExpectSame(got.dst, want.dst, "dst");
   ExpectSame(got.src, want.src, "src");
@@ -351,6 +363,22 @@ TEST(SoftMaxScratchReplay, HalfWithHalfStatisticsOn2201) { HalfSweep<rp::Half>(t
 TEST(SoftMaxScratchReplay, HalfWithFloatStatisticsOn2201) { HalfSweep<float>(true); }
 
 TEST(SoftMaxScratchReplay, HalfWithoutStatisticsOn2201) { HalfSweep<rp::Half>(false); }
+
+// LogSoftMax (sharedTmpBuffer only; the kernel always re-tiles from the buffer's size), float
+// and half data with statistics of the data type.
+TEST(SoftMaxScratchReplay, LogSoftMaxOn2201) {
+  uint32_t seed = 3000;
+  for (const Shape& s : kShapes) {
+    for (const uint32_t bytes : Sizes(s)) {
+      Compare<false>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+    }
+  }
+  for (const Shape& s : kHalfShapes) {
+    for (const uint32_t bytes : HalfSizes(s)) {
+      CompareHalf<rp::Half>(s, bytes, false, true, Tiling::kRetile, ++seed, true);
+    }
+  }
+}
 
 TEST(SoftMaxScratchReplay, FloatWithStatisticsOn2201) { Sweep<false>(true); }
 

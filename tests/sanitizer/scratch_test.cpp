@@ -637,17 +637,18 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
   });
   ExpectLoud("Ascend310P1", "SoftMax",
              [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
+  ExpectLoud("Ascend310P1", "LogSoftMax", [](Ops& o) {  // 2201's is modelled, every ND path
+    LogSoftMaxTiling t;
+    LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+    LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+  });
   ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
     SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
   });
   for (const char* soc : {k910, "Ascend310P1"}) {
-    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {
-      SimpleSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-    });
-    ExpectLoud(soc, "LogSoftMax", [](Ops& o) {
-      LogSoftMaxTiling t;
-      LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
-      LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {  // half data: the float copy, still marked
+      const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
+      SimpleSoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
     });
     ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
       SoftMaxTiling t;
@@ -690,8 +691,8 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
   }
 }
 
-// SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics: lngrad
-// writes what the kit's splits leave in the work buffer (softmax_work.h;
+// SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
+// LogSoftMax<float>: lngrad writes what the kit's splits leave in the work buffer (softmax_work.h;
 // softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is
 // clean: no mark.
 TEST(ScratchInitcheck, SoftMaxIsModelledNotMarked) {
@@ -707,6 +708,18 @@ TEST(ScratchInitcheck, SoftMaxIsModelledNotMarked) {
                 };
                 SoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
               }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                LogSoftMaxTiling t;
+                LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+                LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+              }).r);
+  // SimpleSoftMax<float> in ND, 2201 and 2002: the kit's code never touches the buffer.
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                       kSmShape);
+                }).r);
+  }
 }
 
 // Broadcast on 2002 (broadcast_v200_impl.h stages in the scratch; not modelled): marked, both

@@ -1,5 +1,5 @@
-// lngrad: what SoftMax leaves in its work buffer on 2201 (sharedTmpBuffer, or the stack
-// buffer the overloads without one pop): the ND generic loop of membase/v220/softmax_impl.h
+// lngrad: what SoftMax and LogSoftMax leave in their work buffer on 2201 (sharedTmpBuffer, or the
+// stack buffer the overloads without one pop): the ND generic loop of membase/v220/softmax_impl.h
 // (SingleSoftMaxImpl, without statistics: the row statistics at work[0], [splitM, 8] floats,
 // the 64-lane accumulators at work[reduceSize]) and membase/common SoftMaxGenericNDImpl (with
 // statistics: the accumulators at work[0]). Each split's max pass and then its sum pass
@@ -112,7 +112,7 @@ WorkLayout WorkLayoutOf(const AscendC::tiling::SoftMaxTiling& t, bool stats) {
 struct WorkRows {
   std::vector<float> x, e, q, mx, sm;
   template <typename T>
-  void Load(const T* src, uint32_t m, const Dims& d) {
+  void Load(const T* src, uint32_t m, const Dims& d, bool log) {
     LoadRow(x, src, m * d.k);
     e.resize(x.size());
     q.resize(x.size());
@@ -129,11 +129,28 @@ struct WorkRows {
       sm[r] = RowSum(y.data(), d.oriK, false);
       for (uint32_t c = 0; c < d.k; ++c) q[at + c] = y[c] / sm[r];
     }
+    if (log) Log10InPlace(q);
   }
 };
 
+// Whether the tensors hold what the splits of t read and write (the buffer `need` floats); where
+// not, the call is not modelled (left marked) and SoftMaxRows's checks name the operand.
+template <typename T, typename U>
+bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t need,
+              const AscendC::LocalTensor<T>& srcT, const AscendC::LocalTensor<U>* sumT,
+              const AscendC::LocalTensor<U>* maxT, const AscendC::LocalTensor<uint8_t>& tmp) {
+  const uint64_t rows = t.rangeM == 0 ? t.splitM : uint64_t{t.rangeM} * t.splitM + t.tailM;
+  const uint64_t stats = rows * t.reduceK * sizeof(U);
+  if (need * 4 > tmp.View().size_bytes || rows * d.k * sizeof(T) > srcT.View().size_bytes) {
+    return false;
+  }
+  return sumT == nullptr || (stats <= sumT->View().size_bytes && stats <= maxT->View().size_bytes);
+}
+
 // Writes what the kit's splits of tiling t leave in the work buffer for SoftMax over src (rows
-// of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them). Runs before
+// of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them). log:
+// LogSoftMax (logsoftmax_common_impl.h LogSoftMaxGenericNDImpl: the same steps, then Ln and Muls
+// on the quotients, in the float copy for half data). Runs before
 // the call writes anything (it reads src and the statistics tensors as they stand: the
 // broadcast reads their blocks past a split's rows). False (nothing written) where not
 // modelled: another arch than 2201, a reduceK other than 8 (16 too with half data and half or no
@@ -142,7 +159,7 @@ template <typename T, typename U>
 bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
                  const Dims& d, const AscendC::LocalTensor<T>& srcT,
                  const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
-                 const AscendC::LocalTensor<uint8_t>& tmp) {
+                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false) {
   const bool stats = sumT != nullptr;
   const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
   const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
@@ -151,10 +168,10 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
       t.srcK != d.k) {
     return false;
   }
+  CheckShape<T>(api, d);  // the refusals come first, as in SoftMaxRows
   const uint32_t dstK = t.reduceK;
-  const uint64_t need = w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK);
-  if (need * 4 > tmp.View().size_bytes) {
-    detail::OnTensorOverrun(tmp.View(), 0, need, 4, "sharedTmpBuffer (SoftMax work buffer)");
+  if (!WorkFits(t, d, w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK), srcT, sumT, maxT, tmp)) {
+    return false;
   }
   auto* work = reinterpret_cast<float*>(tmp.HostPtr());
   std::vector<float> statMax, statSum;
@@ -162,13 +179,10 @@ bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTili
   uint32_t m = t.splitM;
   uint64_t o1 = 0, o2 = 0;
   for (uint32_t i = 0; i <= t.rangeM; ++i) {
-    CheckRows(api, {math_detail::Op(srcT, "srcTensor")}, {o1 + uint64_t{m} * d.k});
-    rows.Load(srcT.HostPtr() + o1, m, d);
+    rows.Load(srcT.HostPtr() + o1, m, d, log);
     float* maxAt = work + w.statAt;
     float* sumAt = work + w.statAt;
     if (!w.statIn) {  // copies of the float statistics tensors' blocks
-      CheckRows(api, {math_detail::Op(*sumT, "sumTensor"), math_detail::Op(*maxT, "maxTensor")},
-                {o2 + uint64_t{m} * dstK, o2 + uint64_t{m} * dstK});
       LoadRow(statMax, maxT->HostPtr() + o2, m * dstK);
       LoadRow(statSum, sumT->HostPtr() + o2, m * dstK);
       maxAt = statMax.data();
