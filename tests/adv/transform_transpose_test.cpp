@@ -151,6 +151,36 @@ TEST(TransformTranspose, CheckedModeRefusals) {
       "transform_params", "newPopSize");
 }
 
+// The 0213 passes' TransDataTo5HD repeatTimes is a uint8_t in the kit: a tiling whose main
+// passes (newPopSize / 256, mainBlocks > 0) or tail (tailSize / 256) take more than 255 repeats
+// is refused in checked mode (no tiling of operands that fit the UB gets there: A2 of 4096 rows
+// or more). 255 repeats (A2 = 4080, the scratch the whole column block) pass that check.
+TEST(TransformTranspose, CheckedMode0213RefusesARepeatCountPast255) {
+  const auto nd = static_cast<uint32_t>(TransposeType::TRANSPOSE_NZ2ND_0213);
+  tiling::ConfusionTransposeTiling main_wraps, tail_wraps, at_255;
+  GetTransposeTilingInfo(ge::Shape({1, 1, 4096, 16}), 4096 * 16 * 2, 2, nd, main_wraps);
+  ASSERT_EQ(main_wraps.param9, 1u);  // one main block of 256 repeats
+  GetTransposeTilingInfo(ge::Shape({1, 1, 4112, 16}), 8192 * 16 * 2, 2, nd, tail_wraps);
+  ASSERT_EQ(tail_wraps.param9, 0u);  // the tail alone: 257 repeats
+  ASSERT_EQ(tail_wraps.param10, 4112u * 16);
+  GetTransposeTilingInfo(ge::Shape({1, 1, 4080, 16}), 4080 * 16 * 2, 2, nd, at_255);
+  for (tiling::ConfusionTransposeTiling* t : {&main_wraps, &tail_wraps}) {
+    ExpectCheck(
+        [&](Ub& ub) {
+          Transpose(ub.Get<half>(1), ub.Get<half>(0), ub.Get<uint8_t>(2),
+                    TransposeType::TRANSPOSE_NZ2ND_0213, *t);
+        },
+        "transform_params", "uint8_t repeatTimes");
+  }
+  // 255 repeats: the next check (the scratch smaller than newPopSize) is the one that refuses.
+  ExpectCheck(
+      [&](Ub& ub) {
+        Transpose(ub.Get<half>(1), ub.Get<half>(0), ub.Get<uint8_t>(2),
+                  TransposeType::TRANSPOSE_NZ2ND_0213, at_255);
+      },
+      "transform_params", "newPopSize");
+}
+
 // The Transpose page's T per scene and its products: checked mode refuses the rest, naming the
 // rule (bfloat16_t and 1-byte T in scenes 1 to 7, a 2-byte T in scene 16, arch 1001 / 3002);
 // the listed ones run (scenes 13 to 15 with bfloat16_t and int8_t against the index oracle).

@@ -22,6 +22,7 @@
 #include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
 #include "replay_math_scratch_digamma.h"
+#include "replay_math_scratch_digamma_ub.h"
 #include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -50,30 +51,52 @@ uint32_t Dev(uint32_t n) { return (n + 7) / 8 * 8; }
 
 struct Got {
   std::vector<uint8_t> dst, src, tmp;
+  std::vector<uint8_t> ub_before, ub_after;  // the whole UB around the call
+  rp::DigammaUbCall call;
 };
 
 // One block of soc: src (`in`, the count rounded up to 8 elements), dst (count + kPast of the
 // sentinel), the scratch of tmpBytes filled with kFill; Digamma<T, reuse> through
 // sharedTmpBuffer or the stack buffer.
 template <class T, bool reuse>
-Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes, bool stack) {
+Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes, bool stack,
+        bool src_last = false) {
   Got g;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = soc;
   const auto kernel = [&] {
     AscendC::TPipe pipe;
-    AscendC::TBuf<> bs, bd, bt, filler;
+    AscendC::TBuf<> bs, bd, bt, filler, filler2;
     const uint32_t ns = std::max<uint32_t>(static_cast<uint32_t>(in.size()), 1);
     const uint32_t nd = count + kPast;
-    pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
+    if (!src_last) pipe.InitBuffer(bs, Aligned32(ns * sizeof(T)));
     pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
     LocalTensor<uint8_t> tmp;
     lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
     if (::testing::Test::HasFatalFailure()) return;
+    if (src_last) {  // the source ends where the stack buffer does
+      LocalTensor<uint8_t> left;
+      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(left)));
+      ASSERT_GE(left.GetSize(), ns * sizeof(T));
+      if (left.GetSize() > ns * sizeof(T))
+        pipe.InitBuffer(filler2, left.GetSize() - ns * sizeof(T));
+      pipe.InitBuffer(bs, ns * sizeof(T));
+    }
     LocalTensor<T> s = bs.Get<T>(ns), d = bd.Get<T>(nd);
     std::copy(in.begin(), in.end(), s.HostPtr());
     std::fill(d.HostPtr(), d.HostPtr() + nd, Sentinel<T>());
     std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
+    const lngrad::aicore::detail::TensorView v = s.View();
+    const auto* ub = reinterpret_cast<const uint8_t*>(v.ub);
+    const auto at = [&](const void* p) {
+      return static_cast<uint32_t>(reinterpret_cast<const uint8_t*>(p) - ub);
+    };
+    g.call.src = at(s.HostPtr());
+    g.call.dst = at(d.HostPtr());
+    g.call.tmp = at(tmp.HostPtr());
+    g.call.tmpBytes = tmpBytes;
+    g.call.count = count;
+    g.ub_before.assign(ub, ub + v.ub_size);
     if (stack) {
       AscendC::Digamma<T, reuse>(d, s, count);
     } else {
@@ -87,6 +110,7 @@ Got Run(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpB
       ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
     }
     g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+    g.ub_after.assign(ub, ub + v.ub_size);
   };
   const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
   EXPECT_TRUE(st.ok()) << st.ToString();
@@ -119,6 +143,68 @@ std::vector<uint8_t> BytesOf(const std::vector<T>& v) {
   return std::vector<uint8_t>(p, p + v.size() * sizeof(T));
 }
 
+template <class E>
+bool BothNan(const uint8_t* a, const uint8_t* b) {
+  E x, y;
+  std::memcpy(&x, a, sizeof(E));
+  std::memcpy(&y, b, sizeof(E));
+  return IsNan(x) && IsNan(y);
+}
+
+// The whole UB after the call against the instruction-by-instruction replay run over the UB as
+// the call found it: dst and the source as elements of T, the scratch's float temps as floats
+// (two NaNs match: which NaN a sum of NaNs gives is the host compiler's operand order), every
+// other byte (the masks, the UB around the operands) exactly.
+template <class T, bool reuse>
+void CompareUb(const Got& got, bool a2002, const std::string& what) {
+  ASSERT_EQ(got.ub_before.size(), got.ub_after.size()) << what;
+  std::vector<uint8_t> want = got.ub_before;
+  rp::DigammaUbCall call = got.call;
+  call.arch2002 = a2002;
+  bool ok = false;
+  if constexpr (sizeof(T) == 2) {
+    ok = rp::ReplayDigammaUbHalf(want.data(), static_cast<uint32_t>(want.size()), call);
+  } else {
+    ok = rp::ReplayDigammaUbFloat(want.data(), static_cast<uint32_t>(want.size()), call, reuse);
+  }
+  ASSERT_TRUE(ok) << what;
+  const uint32_t k = sizeof(T) == 2 ? 8 : (reuse ? 6 : 7);
+  const uint32_t split = call.tmpBytes / 4 / k / 32 * 32;
+  struct Words {
+    uint32_t off, bytes, size;
+    const char* name;
+  };
+  const Words words[] = {{call.dst, (call.count + kPast) * uint32_t{sizeof(T)}, sizeof(T), "dst"},
+                         {call.src, Dev(call.count) * uint32_t{sizeof(T)}, sizeof(T), "src"},
+                         {call.tmp, 4 * (k - 1) * split, 4, "scratch temps"}};
+  std::vector<uint8_t> done(want.size(), 0);
+  for (const Words& w : words) {
+    for (uint32_t i = 0; i + w.size <= w.bytes; i += w.size) {
+      const uint32_t b = w.off + i;
+      std::fill(done.begin() + b, done.begin() + b + w.size, uint8_t{1});
+      if (std::memcmp(&got.ub_after[b], &want[b], w.size) == 0) continue;
+      if (w.size == 2 ? BothNan<half>(&got.ub_after[b], &want[b])
+                      : BothNan<float>(&got.ub_after[b], &want[b])) {
+        continue;
+      }
+      uint32_t x = 0, y = 0;
+      std::memcpy(&x, &got.ub_after[b], w.size);
+      std::memcpy(&y, &want[b], w.size);
+      ADD_FAILURE() << what << ": " << w.name << " byte " << i << " (split " << split
+                    << ") differs: lngrad 0x" << std::hex << x << ", replay 0x" << y;
+      return;
+    }
+  }
+  for (size_t b = 0; b < want.size(); ++b) {
+    if (done[b] || got.ub_after[b] == want[b]) continue;
+    const int64_t rel = static_cast<int64_t>(b) - call.tmp;
+    ADD_FAILURE() << what << ": UB byte " << b << " (scratch byte " << rel << ", split " << split
+                  << ") differs: lngrad 0x" << std::hex << int{got.ub_after[b]} << ", replay 0x"
+                  << int{want[b]};
+    return;
+  }
+}
+
 template <class T, bool reuse>
 void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t tmpBytes,
              bool stack) {
@@ -141,7 +227,7 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
   ExpectWords<T>(got.dst, BytesOf(want_dst), what + " dst");
   ExpectWords<T>(got.src, BytesOf(want_src), what + " src");
   if constexpr (sizeof(T) == 4) {
-    // The scratch: the instruction-by-instruction replay (its dst and src must agree with the
+    // The scratch against session 18's known-mask replay (its dst and src must agree with the
     // per-element one above), every byte it knows compared bit for bit.
     std::vector<T> dst2(count + kPast, Sentinel<T>()), src2 = in;
     std::vector<uint8_t> tmp(tmpBytes, kFill), known(tmpBytes, 1);
@@ -169,6 +255,7 @@ void Compare(const char* soc, const std::vector<T>& in, uint32_t count, uint32_t
       break;
     }
   }
+  CompareUb<T, reuse>(got, a2002, what);
 }
 
 // n values: the specials at random places (about one in 12), else uniform in [lo, hi).
@@ -201,9 +288,10 @@ std::vector<half> AllHalves(uint32_t start, uint32_t n) {
 const std::vector<uint32_t> kCounts = {0, 1, 37, 64, 200, 255, 1000, 1537, 4099};
 
 std::vector<uint32_t> Sizes(uint32_t min, bool stack) {
-  // min + min / 2: a split of 96 floats (float), an odd multiple of 32, so a full round's last
-  // Compare repeat runs 32 lanes past it.
-  std::vector<uint32_t> v = {min, min + 32, min + min / 2, 3 * min + 96, 49152};
+  // min + min / 2: a split of 96 floats (float), min + min / 4 one of 160 (half): odd multiples
+  // of 32, so a full round's last Compare repeat runs 32 lanes past it (tmpScalar's lanes there
+  // are the masks, the one being written among them).
+  std::vector<uint32_t> v = {min, min + 32, min + min / 4, min + min / 2, 3 * min + 96, 49152};
   if (!stack) v.push_back(min + 44);
   return v;
 }
@@ -239,6 +327,23 @@ TEST(MathScratchDigamma, DigammaFloat) { Sweep<float, false>(7 * 256); }
 TEST(MathScratchDigamma, DigammaFloatReuseSource) { Sweep<float, true>(6 * 256); }
 
 TEST(MathScratchDigamma, DigammaHalf) { Sweep<half, false>(16 * 256); }
+
+// The source as far up the UB as a buffer goes (the stack buffer ends 64 bytes short of the UB's
+// end; float, whose Compares read srcTensor's lanes past the round): the last Compare repeat of a
+// round of 40 (or 104) runs 24 lanes past it, 16 inside the UB and 8 past its end, which read NaN
+// (false for every comparison), as in the replay.
+TEST(MathScratchDigamma, DigammaFloatSourceAtTheUbsEnd) {
+  for (const char* soc : kSocs) {
+    for (const uint32_t n : {40u, 104u}) {
+      const std::vector<float> in = Mixed(7 + n, n, -40.0f, 40.0f);
+      const std::string what = std::string("Digamma<float> with the source last on ") + soc +
+                               ", count " + std::to_string(n);
+      const Got got = ::Run<float, false>(soc, in, n, 7 * 256, false, true);
+      ASSERT_GT(got.call.src + n * 4 + 24 * 4, got.ub_after.size()) << what;
+      CompareUb<float, false>(got, std::string(soc) == "Ascend310P1", what);
+    }
+  }
+}
 
 // Hand-worked values of the replay itself: the reflection term -pi cot(pi x) from an odd
 // round(2x) (x = 0.25: pi * f30, f30 = tan(-pi/4)) and an even one (x = 0.125: pi * -1 / f30,

@@ -11,150 +11,40 @@
 // (power_v200_impl.h's rounding through int32) against its replay, in the three forms.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
-#include "lngrad_aicore/launch.h"
 #include "math_replay_test_util.h"
+#include "math_scratch_sweep.h"
 #include "replay_math.h"
 #include "replay_math_scratch_fmod_xor.h"
-#include "scratch_test_util.h"
 #include "../aicore/sanitizer_off.h"
 
 namespace {
 
 namespace rp = lngrad_replay;
+namespace sw = lngrad_replay::scratch_sweep;
 using AscendC::LocalTensor;
-using lngrad_replay::scratch_test::Aligned32;
 using lngrad_replay::test::ExpectBitsEqual;
-using lngrad_replay::test::IsNan;
 using lngrad_replay::test::kInf;
 using lngrad_replay::test::kNan;
 using lngrad_replay::test::OnBlock;
 using lngrad_replay::test::Ub;
 
-constexpr uint8_t kFill = 0xa5;
-constexpr uint32_t kPast = 40;
-const char* const kSocs[] = {"Ascend910B1", "Ascend310P1"};
-
-template <class T>
-T Sentinel() {
-  const uint32_t bits = sizeof(T) == 2 ? 0x5a5bu : 0x5a5b5c5du;
-  T v;
-  std::memcpy(&v, &bits, sizeof(T));
-  return v;
-}
-
 template <class T>
 using Call =
     std::function<void(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
                        const LocalTensor<uint8_t>& tmp, uint32_t count, bool stack)>;
-// The replay on copies of the sources: dst (count + kPast, the sentinel past the count), the
-// scratch (kFill), the soc's arch and src0's size.
+// The replay on copies of the sources (src0's size: Fmod<half> clamps its chunk to it).
 template <class T>
 using ReplayFn = std::function<bool(const std::vector<T>& a, const std::vector<T>& b, T* dst,
                                     uint32_t n, uint8_t* scratch, uint32_t tmpBytes, bool is2002)>;
-
-struct Got {
-  std::vector<uint8_t> dst, a, b, tmp;
-};
-
-template <class T>
-std::vector<uint8_t> Bytes(const T* p, size_t n) {
-  const auto* b = reinterpret_cast<const uint8_t*>(p);
-  return std::vector<uint8_t>(b, b + n * sizeof(T));
-}
-
-// One block of soc: the sources (their own sizes), dst (count + kPast elements of the
-// sentinel), the scratch of tmpBytes filled with kFill (a TBuf, or the stack buffer).
-template <class T>
-Got RunKernel(const char* soc, const std::vector<T>& a, const std::vector<T>& b, uint32_t count,
-              uint32_t tmpBytes, bool stack, const Call<T>& call) {
-  Got g;
-  lngrad::aicore::LaunchOptions opts;
-  opts.soc = soc;
-  const auto kernel = [&] {
-    AscendC::TPipe pipe;
-    AscendC::TBuf<> ba, bb, bd, bt, filler;
-    const auto na = static_cast<uint32_t>(a.size()), nb = static_cast<uint32_t>(b.size());
-    const uint32_t nd = count + kPast;
-    pipe.InitBuffer(ba, Aligned32(std::max<uint32_t>(na, 1) * sizeof(T)));
-    pipe.InitBuffer(bb, Aligned32(std::max<uint32_t>(nb, 1) * sizeof(T)));
-    pipe.InitBuffer(bd, Aligned32(nd * sizeof(T)));
-    LocalTensor<uint8_t> tmp;
-    lngrad_replay::scratch_test::TakeScratch(pipe, bt, filler, stack, tmpBytes, &tmp);
-    if (::testing::Test::HasFatalFailure()) return;
-    LocalTensor<T> sa = ba.Get<T>(na), sb = bb.Get<T>(nb), d = bd.Get<T>(nd);
-    std::copy(a.begin(), a.end(), sa.HostPtr());
-    std::copy(b.begin(), b.end(), sb.HostPtr());
-    std::fill(d.HostPtr(), d.HostPtr() + nd, Sentinel<T>());
-    std::fill(tmp.HostPtr(), tmp.HostPtr() + tmpBytes, kFill);
-    call(d, sa, sb, tmp, count, stack);
-    g.dst = Bytes(d.HostPtr(), nd);
-    g.a = Bytes(sa.HostPtr(), na);
-    g.b = Bytes(sb.HostPtr(), nb);
-    if (stack) {
-      ASSERT_TRUE((AscendC::PopStackBuffer<uint8_t, AscendC::TPosition::VECCALC>(tmp)));
-    }
-    g.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
-  };
-  const lngrad::Status st = lngrad::aicore::Launch(1, kernel, opts);
-  EXPECT_TRUE(st.ok()) << st.ToString();
-  return g;
-}
-
-// got == want as elements of E (two NaNs match when E is a floating type), trailing bytes
-// exactly.
-template <class E>
-void ExpectWords(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
-                 const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  const size_t whole = got.size() / sizeof(E) * sizeof(E);
-  for (size_t i = 0; i < got.size(); i += (i < whole ? sizeof(E) : 1)) {
-    const size_t len = i < whole ? sizeof(E) : 1;
-    if (std::memcmp(&got[i], &want[i], len) == 0) continue;
-    if constexpr (!std::is_integral_v<E>) {
-      if (len == sizeof(E)) {
-        E x, y;
-        std::memcpy(&x, &got[i], sizeof(E));
-        std::memcpy(&y, &want[i], sizeof(E));
-        if (IsNan(x) && IsNan(y)) continue;
-      }
-    }
-    uint32_t x = 0, y = 0;
-    std::memcpy(&x, &got[i], len);
-    std::memcpy(&y, &want[i], len);
-    ADD_FAILURE() << what << ": bytes " << i << ".." << i + len - 1 << " of " << got.size()
-                  << " differ: lngrad 0x" << std::hex << x << ", replay 0x" << y;
-    return;
-  }
-}
-
-// The scratch holds floats (Fmod) or 16-bit words (Xor): E = float, or uint16_t.
-template <class T, class E>
-void Compare(const char* soc, const std::string& api, const std::vector<T>& a,
-             const std::vector<T>& b, uint32_t count, uint32_t tmpBytes, bool stack,
-             const Call<T>& call, const ReplayFn<T>& replay) {
-  const std::string what = api + " on " + soc + ", count " + std::to_string(count) + " of " +
-                           std::to_string(a.size()) + ", scratch " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : " (sharedTmpBuffer)");
-  std::vector<T> want_dst(count + kPast, Sentinel<T>());
-  std::vector<uint8_t> want_tmp(tmpBytes, kFill);
-  const bool is2002 = std::string(soc) == "Ascend310P1";
-  ASSERT_TRUE(replay(a, b, want_dst.data(), count, want_tmp.data(), tmpBytes, is2002)) << what;
-  const Got got = RunKernel(soc, a, b, count, tmpBytes, stack, call);
-  ExpectWords<T>(got.dst, Bytes(want_dst.data(), want_dst.size()), what + " dst");
-  ExpectWords<T>(got.a, Bytes(a.data(), a.size()), what + " src0");
-  ExpectWords<T>(got.b, Bytes(b.data(), b.size()), what + " src1");
-  ExpectWords<E>(got.tmp, want_tmp, what + " scratch");
-}
 
 // n floats: magnitudes over many binades (so quotients reach 2^31 and beyond) with the specials
 // at random places (about one in 20).
@@ -185,34 +75,29 @@ std::vector<T> Bits16(uint32_t start, uint32_t n, uint32_t stride) {
   return v;
 }
 
-const std::vector<uint32_t> kCounts = {0, 1, 37, 255, 257, 1000, 1537, 4099};
-
-// The minimum, one block more, six blocks more, odd multiples plus odd blocks, one chunk for
-// every count, and (sharedTmpBuffer only) a size that is no multiple of 32.
-std::vector<uint32_t> Sizes(uint32_t min, bool stack) {
-  std::vector<uint32_t> v = {min, min + 32, min + 192, 3 * min + 96, 5 * min + 160, 49152};
-  if (!stack) v.push_back(min + 44);
-  return v;
-}
-
-// Every count and size, both overloads, both socs; sources of the count, or 40 longer on
-// every other case. make(seed, n): one source of n elements.
+// A binary API whose scratch holds words of E (Fmod: float, Xor: 16-bit words compared
+// exactly): sources of the count, or kPast longer on every other case; make(seed, n): one source
+// of n elements.
 template <class T, class E>
-void Sweep(const std::string& api, uint32_t min, const Call<T>& call, const ReplayFn<T>& replay,
-           const std::function<std::vector<T>(uint32_t, uint32_t)>& make) {
-  uint32_t seed = 1;
-  for (const char* soc : kSocs) {
-    for (bool stack : {false, true}) {
-      for (uint32_t tmp : Sizes(min, stack)) {
-        for (uint32_t n : kCounts) {
-          ++seed;
-          const uint32_t len = n + (seed % 2 == 0 ? 0 : kPast);
-          Compare<T, E>(soc, api, make(2 * seed, len), make(2 * seed + 1, len), n, tmp, stack, call,
-                        replay);
-        }
-      }
-    }
-  }
+sw::Case<T> BinaryCase(const std::string& api, uint32_t min, const Call<T>& call,
+                       const ReplayFn<T>& replay,
+                       const std::function<std::vector<T>(uint32_t, uint32_t)>& make = nullptr) {
+  sw::Case<T> c;
+  c.api = api;
+  c.min = min;
+  c.call = [call](const LocalTensor<T>& d, const std::vector<LocalTensor<T>>& s,
+                  const LocalTensor<uint8_t>& t, uint32_t n,
+                  bool stack) { call(d, s[0], s[1], t, n, stack); };
+  c.replay = [replay](bool is2002, sw::Sources<T>& s, T* d, uint32_t n, uint8_t* sc, uint32_t b) {
+    return replay(s[0], s[1], d, n, sc, b, is2002);
+  };
+  c.make = [make](uint32_t seed, uint32_t n) -> sw::Sources<T> {
+    const uint32_t len = n + (seed % 2 == 0 ? 0 : sw::kPast);
+    return {make(2 * seed, len), make(2 * seed + 1, len)};
+  };
+  c.check = [](const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+               const std::string& what) { sw::ExpectWords<E>(got, want, what); };
+  return c;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,20 +122,21 @@ bool ReplayFmodHalf(const std::vector<half>& a, const std::vector<half>& b, half
 }
 
 TEST(MathScratchFmodXor, FmodFloat) {
-  Sweep<float, float>("Fmod<float>", 256, CallFmod<float>, ReplayFmodFloat, Mixed);
+  sw::Sweep(BinaryCase<float, float>("Fmod", 256, CallFmod<float>, ReplayFmodFloat, Mixed));
 }
 
 TEST(MathScratchFmodXor, FmodHalf) {
-  Sweep<half, float>(
-      "Fmod<half>", 2048, CallFmod<half>, ReplayFmodHalf,
+  const sw::Case<half> c = BinaryCase<half, float>(
+      "Fmod", 2048, CallFmod<half>, ReplayFmodHalf,
       [](uint32_t seed, uint32_t n) { return Bits16<half>(seed * 7919u, n, 40503u); });
+  sw::Sweep(c);
   // Every binary16 pattern as the dividend, on both socs, against divisors spread over the
   // patterns.
-  for (const char* soc : kSocs) {
+  for (const char* soc : sw::kSocs) {
     for (uint32_t start = 0; start < 65536; start += 8192) {
-      Compare<half, float>(soc, "Fmod<half>", Bits16<half>(start, 8192, 1),
-                           Bits16<half>(start * 3u + 1u, 8192, 12345u), 8192, 2048 + 96, false,
-                           CallFmod<half>, ReplayFmodHalf);
+      sw::Compare<half>(soc, c,
+                        {Bits16<half>(start, 8192, 1), Bits16<half>(start * 3u + 1u, 8192, 12345u)},
+                        8192, 2048 + 96, false);
     }
   }
 }
@@ -260,17 +146,18 @@ TEST(MathScratchFmodXor, FmodHalf) {
 TEST(MathScratchFmodXor, FmodTruncatesThroughInt32On2002) {
   const std::vector<float> a = {1e10f, -1e10f, kInf, -0.0f, -0.5f, 5.0f, 3e9f, 7.0f};
   const std::vector<float> b = {1.0f, 3.0f, 2.0f, 1.0f, 1.0f, 0.0f, 1.0f, 2.0f};
-  for (const char* soc : kSocs) {
-    const bool is2002 = std::string(soc) == "Ascend310P1";
+  for (const char* soc : sw::kSocs) {
+    const bool is2002 = sw::Is2002(soc);
     std::vector<float> want(a.size());
-    std::vector<uint8_t> scratch(256, kFill);
+    std::vector<uint8_t> scratch(256, sw::kFill);
     ASSERT_TRUE(
         rp::ReplayFmodScratch(a.data(), b.data(), want.data(), 8, scratch.data(), 256, is2002));
     // Worked by hand: 1e10 - 2147483648 on 2002 (0 on 2201), -0 - (+0) = -0 on 2002.
     EXPECT_EQ(want[0], is2002 ? 1e10f - 2147483648.0f : 0.0f) << soc;
     EXPECT_EQ(std::signbit(want[3]), is2002) << soc;
-    Compare<float, float>(soc, "Fmod<float> cases", a, b, 8, 256, false, CallFmod<float>,
-                          ReplayFmodFloat);
+    sw::Compare<float>(
+        soc, BinaryCase<float, float>("Fmod cases", 256, CallFmod<float>, ReplayFmodFloat), {a, b},
+        8, 256, false);
   }
 }
 
@@ -289,13 +176,12 @@ bool ReplayXor(const std::vector<T>& a, const std::vector<T>& b, T* dst, uint32_
 }
 
 TEST(MathScratchFmodXor, Xor) {
-  const auto make16 = [](uint32_t seed, uint32_t n) {
-    return Bits16<int16_t>(seed * 2654435761u, n, 40503u);
-  };
-  Sweep<int16_t, uint16_t>("Xor<int16_t>", 256, CallXor<int16_t>, ReplayXor<int16_t>, make16);
-  Sweep<uint16_t, uint16_t>(
-      "Xor<uint16_t>", 256, CallXor<uint16_t>, ReplayXor<uint16_t>,
-      [](uint32_t seed, uint32_t n) { return Bits16<uint16_t>(seed * 97u, n, 31337u); });
+  sw::Sweep(BinaryCase<int16_t, uint16_t>(
+      "Xor", 256, CallXor<int16_t>, ReplayXor<int16_t>,
+      [](uint32_t seed, uint32_t n) { return Bits16<int16_t>(seed * 2654435761u, n, 40503u); }));
+  sw::Sweep(BinaryCase<uint16_t, uint16_t>(
+      "Xor", 256, CallXor<uint16_t>, ReplayXor<uint16_t>,
+      [](uint32_t seed, uint32_t n) { return Bits16<uint16_t>(seed * 97u, n, 31337u); }));
 }
 
 // Power<float> on one block of soc: x in buffer 0, y in 1, dst 2, tmp 3; form 0 tensor^tensor
@@ -350,8 +236,8 @@ TEST(MathScratchFmodXor, PowerFloatOn2002RoundsThroughInt32) {
   // Worked by hand: (-2)^(1e10) is NaN on 2002, +inf on 2201.
   EXPECT_TRUE(std::isnan(rp::ReplayPowerFloat2002(-2.0f, 1e10f)));
   EXPECT_EQ(rp::ReplayPowerFloat(-2.0f, 1e10f), kInf);
-  for (const char* soc : kSocs) {
-    const bool is2002 = std::string(soc) == "Ascend310P1";
+  for (const char* soc : sw::kSocs) {
+    const bool is2002 = sw::Is2002(soc);
     const auto one = [is2002](float a, float b) {
       return is2002 ? rp::ReplayPowerFloat2002(a, b) : rp::ReplayPowerFloat(a, b);
     };

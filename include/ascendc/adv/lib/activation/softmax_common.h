@@ -181,11 +181,24 @@ inline float RowSum(const float* x, uint32_t k, bool basic) {
   return ScalarTree64(acc, kLanes);
 }
 
+// The same sum on 2002 (membase/v200/softmax_common_impl.h ReduceSumLastNDImpl, which SoftmaxGrad
+// and SoftmaxFlash run there): k <= 64, one masked WholeReduceSum tree; else each whole 64-element
+// chunk's tree, added chunk by chunk (the first copied), then the tail's masked tree added.
+inline float GradRowSumV200(const float* x, uint32_t k) {
+  if (k <= kLanes) return ScalarTree64(x, k);
+  float s = ScalarTree64(x, kLanes);
+  for (uint32_t first = kLanes; first < k; first += kLanes) {
+    s = s + ScalarTree64(x + first, k - first < kLanes ? k - first : kLanes);
+  }
+  return s;
+}
+
 // The sum of ReduceSumLastNDImpl (SoftmaxGrad): the eight block sums of each full 64-lane chunk
-// added chunk by chunk, their tree, then the tail's WholeReduceSum added. On 3510: RegRowSum
-// (SoftMaxGradGenericNDVFImpl).
+// added chunk by chunk, their tree, then the tail's WholeReduceSum added (membase/v220). On 2002:
+// GradRowSumV200. On 3510: RegRowSum (SoftMaxGradGenericNDVFImpl).
 inline float GradRowSum(const float* x, uint32_t k) {
   if (RegBase()) return RegRowSum(x, k);
+  if (detail::rep::RunningArch() == NpuArch::k2002) return GradRowSumV200(x, k);
   const uint32_t blocks = k / kLanes, tail = k % kLanes;
   float total = 0.0f;
   if (blocks > 0) {

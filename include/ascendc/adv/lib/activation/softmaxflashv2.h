@@ -18,8 +18,9 @@
 // store statistics up to the last register's end (M1StatRows).
 #pragma once
 
-#include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmax_common.h"
+#include "lib/activation/softmax_flash_scratch.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -225,9 +226,27 @@ float StoredFlashMax(bool update, float v) {
   return adds ? v + 0.0f : v;
 }
 
+// What the work buffer keeps of row r (softmax_flash_scratch.h).
+template <typename T, typename U>
+void KeepFlashRow(FlashV2Scratch& sc, uint32_t r, float rmax, float sm, const FlashLanes<U>& f,
+                  const std::vector<float>& x) {
+  FlashRowKept* k = sc.Row(r);
+  if (k == nullptr) return;
+  k->rowMax = rmax;
+  k->sum = sm;
+  for (uint32_t j = 0; j < f.lanes && j < 16; ++j) {
+    k->max[j] = f.max[j];
+    k->expMax[j] = f.expMax[j];
+    k->inSum[j] = f.inSum[j];
+  }
+  if (!std::is_same_v<T, float>) k->e = x;
+  sc.Accumulate(r, x.data());
+}
+
 template <typename T, typename U, typename E>
 void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a, const Dims& d,
-                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc) {
+                 const AscendC::LocalTensor<uint8_t>* tmp, SrcLoc loc,
+                 FlashV2Scratch* sc = nullptr) {
   const char* api = "SoftmaxFlashV2";
   CheckFlashV2Operands(update, a, d);
   const uint32_t ls = a.perRow ? 1 : Lanes<U>(), le = a.perRow ? 1 : Lanes<E>();
@@ -247,6 +266,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
                {Rd(a.src, uint64_t{statRows} * d.k), Wr(a.expSum, statRows), Wr(a.max, statRows)});
   }
   if (tmp != nullptr) CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} + kLanes) * 4);
+  if (sc != nullptr) sc->Begin(a.expSum.HostPtr());
   const FlashV2Basic bb = FlashV2BasicOf<T, U>(a.perRow, update, basicRows, d);
   const uint64_t rows = bb.on ? basicRows : d.m, rn = rows * d.k, rs = rows * ls;
   if (update) {
@@ -289,6 +309,7 @@ void FlashV2Rows(bool update, uint64_t basicRows, const FlashV2Args<T, U, E>& a,
     ExpInPlace(x);
     StoreRow(a.dst.HostPtr() + uint64_t{r} * d.k, x);
     const float sm = bb.on ? FlashV2BasicSum(x.data(), d.k) : RowSum(x.data(), d.oriK, false);
+    if (sc != nullptr) KeepFlashRow<T>(*sc, r, rmax, sm, f, x);
     if (regOrder) f.LoadSum(a.inExpSum.HostPtr() + uint64_t{r} * ls);
     for (uint32_t j = 0; j < ls; ++j) {
       const float prod = f.expMax[j] * f.inSum[j], s = update ? prod + sm : sm;
@@ -584,7 +605,7 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
                     const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
+  sd::FlashWorkBuffer leave("SoftmaxFlashV2", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftmaxFlashV2");
   if constexpr (isDataFormatNZ) {
     if (!isUpdate && sd::RegBase()) {  // SoftmaxFlashV2NZ[WithTail]NoUpdateVFImpl
@@ -627,8 +648,15 @@ void SoftmaxFlashV2(const LocalTensor<D>& dstTensor, const LocalTensor<U>& expSu
     }
     basic = path == sd::CfgPath::kBasic;
   }
+  // The work buffer of the generic split loop on 2201 (softmax_flash_scratch.h).
+  constexpr bool generic = !m1 && (config.oriSrcM == 0 || config.oriSrcK == 0);
+  sd::FlashV2Scratch sc(generic && !basic, sharedTmpBuffer, run, d, isUpdate,
+                        std::is_same_v<D, half>, std::is_same_v<U, half>);
   sd::FlashV2Rows<D, U, D>(isUpdate, sd::BasicRows(basic, run, d), args,
-                           sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc);
+                           sd::RegBasicDims(isBasicBlock, d), &sharedTmpBuffer, loc,
+                           sc.Active() ? &sc : nullptr);
+  sc.Finish("SoftmaxFlashV2", loc);
+  if (sc.Active()) leave.Modelled();
 }
 
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,

@@ -12,6 +12,7 @@
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmax_grad_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -80,6 +81,32 @@ inline uint64_t GradFrontBasicRows(const AscendC::tiling::SoftMaxTiling& t, cons
   return d.m / m * m;
 }
 
+// SoftmaxGrad / SoftmaxGradFront ND (not isBasicBlock): GradRows, then on 2201 and 2002 the work
+// buffer as the kit leaves it (softmax_grad_work.h; marked where its buffers pass the end of tmp);
+// on 3510 left alone.
+template <typename T>
+void GradNdCall(const char* api, SrcLoc loc, bool front, bool frontApi,
+                const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& grad,
+                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>& tmp,
+                const AscendC::tiling::SoftMaxTiling& tiling, const Dims& d) {
+  if (RegBase()) {
+    const LeaveWorkBuffer leave(api, loc, tmp);
+    GradRows<T>(api, front, dst, grad, src, tmp, d, loc);
+    return;
+  }
+  std::vector<float> before;
+  if constexpr (std::is_same_v<T, float>) {
+    if (front && dst.HostPtr() != nullptr) {
+      const uint64_t n = std::min<uint64_t>(uint64_t{d.m} * 8, dst.View().size_bytes / 4);
+      before.assign(dst.HostPtr(), dst.HostPtr() + n);
+    }
+  }
+  GradRows<T>(api, front, dst, grad, src, tmp, d, loc);
+  if (!LeaveGradNdWork<T>(api, loc, before, grad, src, tmp, tiling, d, front, frontApi)) {
+    math_detail::LeaveScratch(api, loc, tmp.View());
+  }
+}
+
 }  // namespace lngrad::aicore::softmax_detail
 
 namespace AscendC {
@@ -91,14 +118,14 @@ void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTens
                  const SoftMaxShapeInfo& softmaxShapeInfo = {},
                  lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftmaxGrad", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {
+    const sd::LeaveWorkBuffer leave("SoftmaxGrad", loc, sharedTmpBuffer);
     sd::GradNzRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
                       softmaxShapeInfo, tiling, loc);
     return;
   }
-  sd::GradRows<T>("SoftmaxGrad", isFront, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,
-                  LNGRAD_SOFTMAX_DIMS(srcTensor), loc);
+  sd::GradNdCall<T>("SoftmaxGrad", loc, isFront, false, dstTensor, gradTensor, srcTensor,
+                    sharedTmpBuffer, tiling, LNGRAD_SOFTMAX_DIMS(srcTensor));
 }
 
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
@@ -117,6 +144,11 @@ void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gra
                       const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                       lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
+  if constexpr (!isDataFormatNZ && !isBasicBlock) {
+    sd::GradNdCall<T>("SoftmaxGradFront", loc, true, true, dstTensor, gradTensor, srcTensor,
+                      sharedTmpBuffer, tiling, LNGRAD_SOFTMAX_DIMS(srcTensor));
+    return;
+  }
   const sd::LeaveWorkBuffer leave("SoftmaxGradFront", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {
     sd::GradNzRows<T>("SoftmaxGradFront", true, dstTensor, gradTensor, srcTensor, sharedTmpBuffer,

@@ -17,10 +17,13 @@
 // dims in 16 bits) and, unless the shapes are equal or src is one element, none exactly 65536
 // (the device reads 0 for it: the 2-dim wrappers write nothing, as unchecked mode does); the
 // scratch at least GetBroadCastMaxMinTmpSize's minimum on arch 2201 (lngrad's StackTmp for the
-// overload without it). The scratch on arch 2201: axis 0 (2- and 4-byte T) leaves its first 32
-// bytes 0, the rest untouched, as the device; axis 1 and 1-byte T are not modelled (initcheck
-// marks them); on arch 2002 the whole scratch is marked (not modelled). Operand sizes are checked
-// in both modes. The rank-N form with BroadcastTiling (arch 3510):
+// overload without it). The scratch on arch 2201 holds what the kit's sequence leaves there,
+// every path and type (lib/broadcast/broadcast_scratch.h); on arch 2002 too (v200's sequence),
+// where checked mode also refuses what the kit asserts there (srcShape[0] * sizeof(T) a multiple
+// of 32 along axis 1, equal shapes in whole 32-byte blocks, the chunk divisor) and a sequence
+// that writes past the scratch; unchecked, the device's dst (equal shapes: whole blocks only;
+// unaligned axis-1 rows: nothing) and, where lngrad cannot know it, a marked scratch. Operand sizes
+// are checked in both modes. The rank-N form with BroadcastTiling (arch 3510):
 // lib/broadcast/broadcast_rank_n.h.
 #pragma once
 
@@ -30,6 +33,7 @@
 #include <type_traits>
 
 #include "lib/broadcast/broadcast_rank_n.h"
+#include "lib/broadcast/broadcast_scratch.h"
 #include "lib/math/math_common.h"
 #include "lib/pad/transform_common.h"
 
@@ -102,30 +106,29 @@ void Run(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
   td::RequireElems(dst, dst_n, api, "dstLocal");
   td::RecordMove(api, loc, {{src.HostPtr(), src_n * sizeof(T)}},
                  {{dst.HostPtr(), dst_n * sizeof(T)}});
-  // 2201's sequence stages in the scratch wherever GetBroadCastMaxMinTmpSize asks for one.
-  // Modelled: axis 0 for 2- and 4-byte T (TwoDimBroadCastFirstDim), whose only write there is
-  // the zero block (16 uint16_t zeros at its start) the Or passes read. Not modelled (marked):
-  // axis 1 (the Brcb and copy buffers) and 1-byte T (the half copies).
-  if (arch == NpuArch::k2201 && MinTmpBytes<T>(axis, src_n, dst_n, cols, trivial) != 0) {
-    if (axis == 0 && sizeof(T) != 1 && tmp.HostPtr() != nullptr) {
-      const detail::TensorView tv = tmp.View();
-      detail::RequireInsideUb(tv, tv.ptr - tv.ub, 32, api);
-      std::memset(tmp.HostPtr(), 0, 32);
-      td::RecordMove(api, loc, {}, {{tmp.HostPtr(), 32}});
-    } else {
+  // 2201's sequence stages in the scratch wherever GetBroadCastMaxMinTmpSize asks for one:
+  // lngrad writes what it leaves there (broadcast_scratch.h). A scratch below that minimum
+  // (unchecked) is not modelled: marked.
+  if (arch == NpuArch::k2201) {
+    const uint64_t need = MinTmpBytes<T>(axis, src_n, dst_n, cols, trivial);
+    if (need != 0 && tmp.View().size_bytes < need) {
       math_detail::LeaveScratch(api, loc, tmp.View());
+    } else if (need != 0) {
+      Scratch2201<T, axis>(src, tmp, rows, cols, src_rows, src_cols, trivial, loc);
     }
   }
-  // 2002's sequence (broadcast_v200_impl.h) stages its zero block and aligned copies in the
-  // scratch too: not modelled, the whole buffer marked.
-  if (arch == NpuArch::k2002) math_detail::LeaveScratch(api, loc, tmp.View());
+  // 2002's sequence (broadcast_v200_impl.h): its checks, its scratch, and the dst elements it
+  // writes (broadcast_scratch.h).
+  uint64_t dst_elems = dst_n;
+  if (arch == NpuArch::k2002) {
+    dst_elems = Run2002<T, dim, axis>(src, tmp, rows, cols, src_rows, src_cols, loc);
+  }
   const T* in = src.HostPtr();
   T* out = dst.HostPtr();
-  for (uint64_t i = 0; i < rows; ++i) {
-    for (uint64_t j = 0; j < cols; ++j) {
-      const uint64_t si = src_rows == 1 ? 0 : i, sj = src_cols == 1 ? 0 : j;
-      out[i * cols + j] = in[si * src_cols + sj];
-    }
+  for (uint64_t k = 0; k < dst_elems; ++k) {
+    const uint64_t i = k / cols, j = k % cols;
+    const uint64_t si = src_rows == 1 ? 0 : i, sj = src_cols == 1 ? 0 : j;
+    out[k] = in[si * src_cols + sj];
   }
 }
 

@@ -26,10 +26,9 @@
 // there (and, float isReuseSource, those src elements the reflection term); lngrad writes them
 // too. A dst or src too short for them is the device's overrun (tensor_bounds, checked mode).
 // 3510 runs calCount elements exactly.
-// Scratch on 2201/2002: float leaves its temps and masks as the kit's rounds do
-// (DigammaFloatScratch), both overloads, but for the mask bytes of the Compare lanes past a
-// round, which initcheck marks; half's (TanCompute's, SinCompute's, CosCompute's temps) is not
-// modelled: initcheck marks all of it.
+// Scratch on 2201/2002: float and half leave their temps, masks and (half) the Tan, Sin and Cos
+// temps as the kit's rounds do, the Compare lanes past a round included (DigammaScratch,
+// digamma_scratch.h, run over a copy of the UB), both overloads.
 //
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // src, sharedTmpBuffer at least GetDigammaMaxMinTmpSize's minimum (2201: 256 bytes times 7 for
@@ -47,6 +46,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "lib/math/digamma_scratch.h"
 #include "lib/math/math_scratch.h"
 #include "lib/math/math_steps.h"
 #include "lib/math/sin.h"
@@ -96,8 +96,7 @@ inline float DigammaCastStep(float x, AscendC::RoundMode mode, bool v200) {
 
 // The reflection term pi * cot(pi x) of the float sequence, by the parity of round(2x): the
 // low bit of Cast<int32_t>(CAST_ROUND), which saturates (2x >= 2^31 gives 2^31 - 1: odd; a NaN
-// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep). Its steps keep
-// f17 = f36^2 and f30 (the tan polynomial) in the scratch (DigammaFloatScratch).
+// gives 0: even). On 2002 round(2x) itself goes through int32 (DigammaCastStep).
 struct DigammaPicotSteps {
   float f17 = 0.0f, f30 = 0.0f, term = 0.0f;
   bool odd = false;
@@ -306,55 +305,6 @@ void GammaPass(const char* api, const AscendC::LocalTensor<T>& dst,
   }
 }
 
-// What the float sequence on 2201/2002 leaves in its scratch (digamma_common_impl.h,
-// DigammaInitParams<float>): temp tensors of S = bytes / 4 / K floats rounded down to 32 (K = 7,
-// 6 with isReuseSource, whose tmpCal4 is srcTensor) at result 0, tmpCal1 S, tmpCal2 2S, tmpCal3
-// 3S, [tmpCal4 4S,] tmpScalar (K - 2)S, then the bytes of mask, mask1 and mask2 (S each) at
-// float (K - 1)S. Every instruction but Compare runs the round's L elements (counter mode), so
-// element j of the last round covering it leaves result N(x), tmpCal1 -1 / f30, tmpCal2 f17,
-// tmpCal3 N(x) where x < 0 else +0, tmpCal4 the reflection term, tmpScalar 0; the masks hold
-// their last Compares: x < 0, round(2x) even, odd (DigammaNegPicotPix). Compare runs whole
-// 64-lane repeats: the bits of the lanes past L (bytes [L / 8, DivCeil(4L, 256) * 8)) compare
-// elements past the round and tmpScalar past L, which for an L that is an odd multiple of 32 is
-// the very mask being written: lngrad does not model those bytes (initcheck marks them).
-// `xs`: the source's elements First() .. dev - 1 as the call found them.
-template <bool isReuseSource>
-void DigammaFloatScratch(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t dev, bool v200,
-                         const std::vector<float>& xs, uint64_t first, uint64_t split, SrcLoc loc) {
-  constexpr size_t K = isReuseSource ? 5 : 6;  // the float temps in the scratch
-  std::array<uint64_t, K> slot{};
-  for (size_t k = 0; k < K; ++k) slot[k] = k * split;
-  LeaveChunkScratch<K>("Digamma", loc, tmp, dev, split, slot, [&](uint64_t i) {
-    const float x = xs[i - first];
-    const float n = DigammaNegativeF(x, v200);
-    const DigammaPicotSteps p = DigammaPicotOf(x, v200);
-    std::array<float, K> v{n, -1.0f / p.f30, p.f17, x < 0.0f ? n : 0.0f};
-    if constexpr (!isReuseSource) v[4] = p.term;
-    v[K - 1] = 0.0f;
-    return v;
-  });
-  uint8_t* mask = tmp.HostPtr() + sizeof(float) * K * split;
-  san::Instr rec(Pipe::kV, "Digamma", loc);
-  for (uint64_t start = first; start < dev; start += split) {  // the last full round, the tail
-    const uint64_t len = std::min(split, dev - start), reach = (len * 4 + 255) / 256 * 8;
-    for (uint64_t m = 0; m < 3; ++m) std::fill(mask + m * split, mask + m * split + len / 8, 0);
-    for (uint64_t j = 0; j < len; ++j) {
-      const float x = xs[start + j - first];
-      const bool odd = DigammaPicotOf(x, v200).odd;
-      const uint8_t bit = static_cast<uint8_t>(1u << (j % 8));
-      if (x < 0.0f) mask[j / 8] |= bit;
-      mask[split + j / 8] |= odd ? 0 : bit;
-      mask[2 * split + j / 8] |= odd ? bit : 0;
-    }
-    for (uint64_t m = 0; m < 3; ++m) {
-      if (rec) rec.Write(mask + m * split, len / 8);
-      if (reach > len / 8) {
-        san::LeaveScratchUnmodelled("Digamma", loc, mask + m * split + len / 8, reach - len / 8);
-      }
-    }
-  }
-}
-
 }  // namespace lngrad::aicore::math_detail
 
 namespace AscendC {
@@ -372,37 +322,24 @@ void Digamma(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
   const bool through_tmp = arch3510 && std::is_same_v<T, half>;
   const bool v200 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002;
   const uint64_t round = arch3510 ? 0 : sharedTmpBuffer.View().size_bytes / 4 / 6 / 32 * 32;
-  // Float on 2201/2002: the scratch as the rounds leave it (DigammaFloatScratch), from the
-  // source's elements of the last full round and the tail, read before the pass (isReuseSource
-  // rewrites src's base). The device's overrun of a src too short is refused by the pass.
+  // 2201/2002: the scratch as the rounds leave it (DigammaScratch, digamma_scratch.h), run over
+  // a copy of the UB as the call finds it, stored after the pass.
   constexpr bool kFloat = std::is_same_v<T, float>;
   const uint64_t dev = m::DigammaDeviceCount(calCount);
-  const uint64_t split =
-      kFloat && !arch3510 ? m::ChunkOf(sharedTmpBuffer.View().size_bytes, isReuseSource ? 6 : 7, 32)
-                          : 0;
-  const bool model = split != 0 && dev != 0 && sharedTmpBuffer.HostPtr() != nullptr &&
-                     dev * sizeof(T) <= srcTensor.View().size_bytes;
-  uint64_t first = 0;
-  std::vector<float> xs;
-  if (model) {
-    const uint64_t rounds = (dev + split - 1) / split;
-    first = (dev % split != 0 && rounds >= 2 ? rounds - 2 : rounds - 1) * split;
-    xs.assign(srcTensor.HostPtr() + first, srcTensor.HostPtr() + dev);
-  }
-  constexpr m::PassScratch kScratch =
-      kFloat ? m::PassScratch::kModelled : m::PassScratch::kUnmodelled;
-  m::GammaPass<T, isReuseSource, kScratch>(
+  m::DigammaScratch scratch(sharedTmpBuffer, !kFloat, isReuseSource);
+  const bool model = !arch3510 && dev != 0 && sharedTmpBuffer.HostPtr() != nullptr &&
+                     scratch.Runnable(srcTensor.View(), dstTensor.View());
+  if (model) scratch.Run(srcTensor.View(), dstTensor.View(), dev);
+  m::GammaPass<T, isReuseSource, m::PassScratch::kModelled>(
       "Digamma", dstTensor, srcTensor, sharedTmpBuffer,
-      m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, m::DigammaDeviceCount(calCount), loc,
+      m::DigammaTmpMin<T, isReuseSource>(calCount), calCount, dev, loc,
       m::DigammaOp<T>{arch3510, through_tmp ? &sharedTmpBuffer : nullptr, v200},
       [arch3510, v200](T x) { return arch3510 ? x : T(m::DigammaPicot(x, v200)); }, round);
-  if constexpr (kFloat) {
-    if (model) {
-      m::DigammaFloatScratch<isReuseSource>(sharedTmpBuffer, dev, v200, xs, first, split, loc);
-    } else if (!arch3510 && dev != 0) {
-      // unchecked: a split of 0 (the kit asserts) or a source shorter than the rounds
-      m::LeaveScratch("Digamma", loc, sharedTmpBuffer.View());
-    }
+  if (model) {
+    scratch.Store("Digamma", loc);
+  } else if (!arch3510 && dev != 0) {
+    // unchecked: a split of 0 (the kit asserts), or no UB behind the operands
+    m::LeaveScratch("Digamma", loc, sharedTmpBuffer.View());
   }
   if (through_tmp && calCount != 0) {
     lngrad::aicore::san::Instr rec(lngrad::aicore::Pipe::kV, "Digamma", loc);

@@ -31,11 +31,14 @@
 // Checked mode: calCount within every operand, operands 32-byte aligned and dst disjoint from
 // the sources, sharedTmpBuffer at least GetPowerMaxMinTmpSize's minimum on 2201/2002 (on 3510
 // none, DOUBLE_FLOAT_TECH 12 bytes an element, its three float arrays) and disjoint from the
-// operands.
+// operands; int32 on 2002: no exponent whose float halvings never finish (PowerInt2002Ends,
+// power_exponent; unchecked, such an element gets the wrapped power).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "lib/math/math_steps.h"
@@ -56,6 +59,12 @@ struct PowerConfig {
 constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 
 }  // namespace AscendC
+
+namespace lngrad::aicore::checks {
+// Power<int32_t> on 2002 with an exponent its float halvings cannot finish with
+// (math_detail::PowerInt2002Ends).
+inline constexpr const char* kPowerExponent = "power_exponent";
+}  // namespace lngrad::aicore::checks
 
 namespace lngrad::aicore::math_detail {
 
@@ -107,6 +116,52 @@ T PowerInt(T x, T y) {
   if (!neg) return v;
   if (v == T{0}) return T{0};
   return static_cast<T>(std::trunc(1.0f / static_cast<float>(v)));
+}
+
+// 2002's ShiftRightOneBit (power_v200_impl.h) on one int32 exponent: e & ~1 through float (to
+// nearest), halved, back to int32 CAST_RINT.
+inline int32_t PowerHalve2002(int32_t e) {
+  const float f = static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(e) & ~1u));
+  return static_cast<int32_t>(std::nearbyint(f * 0.5f));
+}
+
+// Whether power_int_impl.h's CommonPowerI ends on 2002 for exponent y: |y| (wrapping) halved
+// as above until 0, one squaring each, must leave a remainder |y| - 2^squarings >= 0 for the
+// loop that counts it down. An exponent just below 2^k (k >= 26) rounds up to 2^k and overshoots
+// (the remainder loop then runs about 2^32 rounds); |y| = 2^31 (y the minimum) halves to -1 and
+// stays there.
+inline bool PowerInt2002Ends(int32_t y) {
+  const uint32_t abs_y = y < 0 ? 0u - static_cast<uint32_t>(y) : static_cast<uint32_t>(y);
+  if (abs_y == 0x80000000u) return false;
+  uint64_t squared = abs_y == 0 ? 0 : 1;
+  for (int32_t e = PowerHalve2002(static_cast<int32_t>(abs_y)); e != 0; e = PowerHalve2002(e)) {
+    squared *= 2;
+  }
+  return squared <= abs_y;
+}
+
+// Checked mode on 2002, int32: refuses the exponents of the first `count` (within the tensor)
+// that PowerInt2002Ends rejects; lngrad would give the wrapped power where the device loops
+// about 2^32 rounds (or for ever).
+template <typename T, typename Exp>
+void CheckPowerExponents(const Exp& exp, uint32_t count) {
+  if constexpr (std::is_same_v<T, int32_t>) {
+    if (!CheckedMode() || detail::rep::RunningArch() != NpuArch::k2002) return;
+    const auto refuse = [](int32_t y) {
+      RaiseKernelCheck(checks::kPowerExponent,
+                       "Power<int32_t> on 2002: exponent " + std::to_string(y) +
+                           " halves through float (ShiftRightOneBit) past |y| or never to 0; "
+                           "the device's loop would run about 2^32 rounds or not end");
+    };
+    if constexpr (std::is_same_v<Exp, AscendC::LocalTensor<T>>) {
+      const uint64_t n = std::min<uint64_t>(count, exp.GetSize());
+      for (uint64_t i = 0; i < n; ++i) {
+        if (!PowerInt2002Ends(exp.HostPtr()[i])) refuse(exp.HostPtr()[i]);
+      }
+    } else if (count != 0 && !PowerInt2002Ends(exp)) {
+      refuse(exp);
+    }
+  }
 }
 
 // Power's float result rounded to T.
@@ -167,6 +222,7 @@ void PowerRun(const AscendC::LocalTensor<T>& dst, const Base& base, const Exp& e
       kHalfOrFloat<T> || std::is_same_v<T, int32_t> ? Products::kAll : Products::kOnly3510;
   // The 950's DOUBLE_FLOAT_TECH leaves its intermediates in the scratch (PowerScratch3510): the
   // passes run the elements in order, i counts them.
+  CheckPowerExponents<T>(exp, count);
   PowerScratch3510 work(tmp, count, kDouble && !std::is_integral_v<T> && On3510());
   uint64_t i = 0;
   const auto of = [&](T x, T y) -> T {

@@ -9,9 +9,11 @@
 // ReduceMean. Arch 3510 reads row r at r * last whatever srcInnerPad says. The trees:
 // reduce_model.h (2201) and reduce_3510.h (the 950's register orders, Runs3510; Folds3510 adds
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
-// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold, and
-// without it the RA fold's rows in the scratch (the AR ones and AR's scratch are not modelled;
-// initcheck reports a read of that scratch after the call before a write); arch 2002 has no
+// the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold and of
+// the AR sequences (reduce_ar_2201.h: float ReduceSum/Mean/Max/Min/Prod/Any/All, half
+// ReduceMax/Min, uint8_t ReduceAny/All), and without it their rows in the scratch (half
+// ReduceMean AR's src and scratch are not modelled: initcheck reports a read of that scratch
+// after the call before a write); arch 2002 has no
 // implementation (refused; unchecked a no-op); where the 950's order runs, src and the scratch are
 // left as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and
 // its unaligned paths in src, the others in the scratch).
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "lib/reduce/reduce_3510.h"
+#include "lib/reduce/reduce_ar_2201.h"
 #include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
@@ -94,6 +97,74 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
   }
 }
 
+// True where lngrad runs the 2201 AR sequence itself over dst, src and the scratch
+// (reduce_ar_2201.h): ReduceSum, ReduceMean and ReduceProd on float, ReduceMax and ReduceMin on
+// float and half, ReduceAny and ReduceAll on float and uint8_t.
+template <typename T>
+bool ArModelled2201(Op op) {
+  constexpr bool f = std::is_same_v<T, float>, h = std::is_same_v<T, half>;
+  if (std::is_same_v<T, uint8_t> && (op == Op::kAny || op == Op::kAll)) return true;
+  if (op == Op::kSum || op == Op::kMean || op == Op::kAny || op == Op::kAll || op == Op::kProd) {
+    return f;
+  }
+  return (op == Op::kMax || op == Op::kMin) && (f || h);
+}
+
+// The 2201 AR sequences of reduce_ar_2201.h; returns the scratch bytes they store to (past a
+// scratch too small, unchecked, into the UB as the device does; without a scratch the work runs
+// aside).
+// The scratch as the sequence's element type W (a sequence too long for it, unchecked, runs
+// on into the UB as the device does; without a scratch the work runs aside in `local`).
+template <typename W>
+W* ArWork(const AscendC::LocalTensor<uint8_t>& tmp, uint64_t reach, std::vector<W>& local) {
+  if (reach * sizeof(W) > tmp.View().size_bytes && tmp.HostPtr() != nullptr) {
+    detail::OnTensorOverrun(tmp.View(), 0, reach, sizeof(W), "sharedTmpBuffer");
+  }
+  if (reach == 0) return nullptr;
+  if (tmp.HostPtr() != nullptr) return reinterpret_cast<W*>(tmp.HostPtr());
+  local.resize(reach);
+  return local.data();
+}
+
+// uint8_t ReduceAny/ReduceAll<AR> on 2201 (reduce_ar_2201.h); returns the scratch bytes stored.
+inline uint64_t RunArU8(Op op, const Shape& s, const AscendC::LocalTensor<uint8_t>& src,
+                        uint8_t* out, const AscendC::LocalTensor<uint8_t>& tmp) {
+  src.Access(0, uint64_t{s.first} * ((s.last + 31) / 32 * 32), Name(op));
+  const uint64_t reach = ArAnyAllU8WorkReach(s.first, s.last);
+  std::vector<half> local;
+  half* h = ArWork<half>(tmp, reach, local);
+  RunArAnyAllU8_2201(op == Op::kAny, s.first, s.last, src.HostPtr(), h, out);
+  return tmp.HostPtr() != nullptr ? reach * sizeof(half) : 0;
+}
+
+template <typename T>
+uint64_t RunAr2201(Op op, bool reuse, const Shape& s, const AscendC::LocalTensor<T>& src, T* out,
+                   const AscendC::LocalTensor<uint8_t>& tmp) {
+  const bool sum = op == Op::kSum || op == Op::kMean;
+  const ArSumPlan q = PlanArSum(s.first, s.last);
+  constexpr uint32_t blk = 32 / sizeof(T);
+  // The kit pads the rows to 32 bytes whatever srcInnerPad says (unchecked: false reads past).
+  src.Access(0, uint64_t{s.first} * ((s.last + blk - 1) / blk * blk), Name(op));
+  const bool prod = op == Op::kProd;
+  uint64_t reach = ArMaxMinWorkReach<T>(s.first, s.last, reuse);
+  if (sum) reach = reuse ? 0 : ArSumWorkReach(q, false);
+  if (prod) reach = ArProdWorkReach(s.first, s.last, reuse);
+  const uint64_t bytes = reach * sizeof(T);
+  std::vector<T> local;
+  T* w = ArWork<T>(tmp, reach, local);
+  if (!sum && !prod) {
+    const bool is_max = op == Op::kMax || op == Op::kAny;
+    RunArMaxMin2201<T>(is_max, reuse, s.first, s.last, src.HostPtr(), w, out);
+  } else if constexpr (std::is_same_v<T, float>) {
+    if (prod) {
+      RunArProd2201(reuse, s.first, s.last, src.HostPtr(), w, out);
+    } else {
+      RunArSum2201(op == Op::kMean, reuse, q, src.HostPtr(), w, out);
+    }
+  }
+  return tmp.HostPtr() != nullptr ? bytes : 0;
+}
+
 // The RA columns of one reduce API. 2201: BinaryReduceByFirstAxis's fold, the result row moved
 // to dst with Adds 0 (uint8 Any/All: RaOutCount bytes), the fold's partial rows left in src with
 // isReuseSource, else in the scratch (FoldRowsInto; returns the scratch bytes it wrote; without
@@ -153,8 +224,15 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   Mem<T> sm = on3510 ? Mem<T>::Of(src, in + 2 * kLanes3510<T>) : Mem<T>(nullptr, 0, 0);
   Mem<T> tm =
       on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
-  uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold writes
-  if (ar) {
+  uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold (or modelled AR sequence) writes
+  const bool ar_modelled = ar && !on3510 && ArModelled2201<T>(op);
+  if (ar_modelled) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>) {
+      ra_tmp = RunAr2201(op, reuse, s, src, dst.HostPtr(), tmp);
+    } else if constexpr (std::is_same_v<T, uint8_t>) {
+      ra_tmp = RunArU8(op, s, src, dst.HostPtr(), tmp);
+    }
+  } else if (ar) {
     RunAr(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm);
   } else {
     ra_tmp = RunRa(op, reuse, on3510, s, src.HostPtr(), dst.HostPtr(), sm, tm, tmp);
@@ -172,9 +250,9 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
     if (ra_tmp != 0) rec.Write(tmp.HostPtr(), ra_tmp);
     rec.Write(dst.HostPtr(), (ar ? s.first : RaOutCount<T>(op, s.last)) * sizeof(T));
   }
-  // 2201's AR sequences work in the scratch (not modelled): initcheck reports later reads.
-  // Their RA fold's scratch is written above (RunRa).
-  if (ar && detail::rep::RunningArch() != NpuArch::k3510) {
+  // 2201's other AR sequences work in the scratch (not modelled): initcheck reports later
+  // reads. The RA fold's scratch and ReduceSum/ReduceMean's float AR one are written above.
+  if (ar && !ar_modelled && detail::rep::RunningArch() != NpuArch::k3510) {
     math_detail::LeaveScratch(Name(op), loc, tmp.View());
   }
 }

@@ -8,8 +8,8 @@
 //   k = the largest power of two <= n, v[i] op= v[k + i] for i < n - k, then v[i] op= v[i + k/2]
 //   while k halves to 1. RA (every op) folds rows this way, column by column, and moves the
 //   result row to dst with Adds 0 (-0 becomes +0); AR ReduceProd folds each row (the Brcb
-//   block halvings continue the same fold) and ends with Adds 0; uint8 AR ReduceAny/All fold
-//   each row.
+//   block halvings continue the same fold) and ends with Adds 0 (on 2201 the AR sequences
+//   run in reduce_ar_2201.h; uint8 AR ReduceAny/All there count rows of 17..31 bytes' first 16).
 // - ReduceMax/ReduceMin AR and float ReduceAny/ReduceAll AR (the Max/Min sequences):
 //   BlockReduceByLastAxis's chunk accumulation and lane reductions (ArMaxMinRow), whose NaN
 //   and signed-zero results depend on that order.

@@ -28,7 +28,8 @@
 // what the device's last passes leave in its first newPopSize elements (Stage0213), the rest
 // untouched (tests/replay/transform_scratch_replay_test.cpp).
 //
-// Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types, 512 elements
+// Checked mode: the scratch holds newPopSize elements (param6) for the 0213 types and their
+// passes' repeat counts (newPopSize / 256, tailSize / 256) fit a uint8_t, 512 elements
 // for the NZ 012 types, the 3510-only
 // types run on arch 3510, ND2ND_ONLY's alignment; operand sizes are checked in both modes.
 #pragma once
@@ -100,6 +101,16 @@ void Run0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "the 0213 types take 2- and 4-byte T");
   const uint64_t b = t.param1, a1 = t.param2, align_a3 = t.param3, align_a2 = t.param4;
   const uint64_t batch = t.param12, n = b * a1 * align_a2 * align_a3;
+  // The kit's TransDataTo5HDParams::repeatTimes is a uint8_t: newPopSize / 256 (the main
+  // passes, when mainBlocks > 0) or tailSize / 256 (the tail's) past 255 would wrap there. No
+  // tiling of operands that fit the UB gets there (either needs A2 of 4096 rows or more, so src
+  // and dst of 65536 elements each besides the scratch); checked mode refuses a tiling that does.
+  const uint64_t main_rep = t.param9 != 0 ? t.param6 / 256 : 0, tail_rep = t.param10 / 256;
+  td::Require(main_rep <= 255 && tail_rep <= 255, api,
+              "a 0213 pass would take " + std::to_string(std::max(main_rep, tail_rep)) +
+                  " repeats (newPopSize or tailSize, tiling param6 / param10, over 256), past "
+                  "the 255 that TransDataTo5HD's uint8_t repeatTimes holds (the device would "
+                  "wrap it)");
   td::Require(t.param6 != 0 && tmp.View().size_bytes >= uint64_t{t.param6} * sizeof(T), api,
               "the scratch holds " + std::to_string(tmp.View().size_bytes) +
                   " bytes, less than newPopSize (tiling param6) elements");

@@ -1,0 +1,40 @@
+// lngrad_replay: what SoftmaxFlashV2 leaves in its work buffer on arch 2201 (float or half data,
+// float or half statistics, the broadcast mode's generic split loop), replayed instruction by
+// instruction from a separate reading of the toolkit's source by the helper who modelled it in
+// lngrad (session 19, sm2):
+// impl/adv_api/detail/activation/softmax/membase/common/softmax_flashv2_impl/
+// softmax_flashv2_{common,no_update,update}_impl.h, membase/v220/softmax_common_impl/
+// softmax_common_{nd_reduce,broadcast}.h, softmax_common/softmax_common_{arithmetic,reduce}.h.
+// Read before lngrad's softmax_flash_scratch.h was written; no code shared with src/ or include/.
+#pragma once
+
+#include <cstdint>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+
+// The operands at the call, widened to float (src [srcM, srcK]; statistics [srcM, reduceK]).
+// expSum and max: float statistics only (nullptr for half ones), their contents before the call
+// (the broadcast reads lanes the reduction did not write), which receive what the replay
+// computes there; inMax / inExpSum only with isUpdate.
+struct FlashV2ScratchIo {
+  const float* src;
+  float* expSum;
+  float* max;
+  const float* inMax;
+  const float* inExpSum;
+};
+// half: half data (the float copy of the split in the scratch); statHalf: half statistics.
+struct FlashV2ScratchKind {
+  bool update, half, statHalf;
+};
+
+// Runs SoftmaxFlashV2NoUpdateExtImpl / SoftmaxFlashV2NDExtImpl's splits (tiling t, the first oriK
+// columns reduced) over `scratch` (bytes long, read as floats; what the kit leaves there) and
+// the float statistics of io. Returns false where the replay does not cover the tiling (a
+// reduceK other than 32 bytes of statistics, rangeM 0) or the kit writes past the scratch.
+bool ReplayFlashV2Scratch(const SmxTiling& t, uint32_t oriK, const FlashV2ScratchKind& kind,
+                          const FlashV2ScratchIo& io, uint8_t* scratch, uint32_t bytes);
+
+}  // namespace lngrad_replay

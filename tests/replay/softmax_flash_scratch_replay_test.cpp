@@ -1,0 +1,318 @@
+// SoftmaxFlashV2's work buffer on Ascend910B1 (arch 2201), the broadcast mode's generic split
+// loop, float data, half data, half data with float statistics, without and with update: lngrad
+// against the replay of the kit's reductions (replay_softmax_flash_scratch.h), the whole scratch
+// byte for byte (0xa5 where nothing is written; two NaNs match), dst with 40 sentinels past it,
+// expSum, max and expMax against the result replay (ReplaySoftmaxFlashV2) and, for float
+// statistics, the scratch replay's own, the sources unchanged. Both overloads: sharedTmpBuffer
+// and the stack buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum,
+// three rows' and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay.h"
+#include "replay_softmax.h"
+#include "replay_softmax_flash_scratch.h"
+#include "scratch_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using lngrad_replay::Bits;
+using lngrad_replay::SmxTiling;
+
+constexpr uint32_t kPast = 40;
+constexpr uint8_t kFill = 0xa5;
+
+struct Shape {
+  uint32_t m, k, oriK;
+};
+
+// Inputs in [-8, 8); every fourth row spans [-110, 12) (exponentials underflow); specials
+// (+-inf, +-0, subnormals) in rows 1 and 2 mod 7 (+inf: the row's exponentials are NaN). No NaN
+// in src: with one, the row max depends on the order of the Max steps, and lngrad's fold and
+// the kit's tree differ (docs/ascendc_kernels.md, the family's residuals); inMax has a NaN.
+std::vector<float> Inputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<float> v(uint64_t{s.m} * s.k);
+  const float specials[] = {INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -3e-39f, 1e-45f, -0.0f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    const bool wide = r % 4 == 3;
+    std::uniform_real_distribution<float> d(wide ? -110.0f : -8.0f, wide ? 12.0f : 8.0f);
+    for (uint32_t c = 0; c < s.k; ++c) v[uint64_t{r} * s.k + c] = d(gen);
+    if (r % 7 == 1 || r % 7 == 2) {
+      for (uint32_t i = 0; i < 3; ++i) {
+        v[uint64_t{r} * s.k + gen() % s.oriK] = specials[(r % 7 == 1 ? 1 : 0) + gen() % 7];
+      }
+    }
+  }
+  return v;
+}
+
+std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& e : v) e = d(gen);
+  return v;
+}
+
+template <class T>
+using Dev = std::conditional_t<std::is_same_v<T, lngrad_replay::Half>, half, float>;
+
+template <class T>
+float Wide(T v) {
+  return lngrad_replay::ToFloat(v);
+}
+template <class T>
+std::vector<T> As(const std::vector<float>& v) {
+  std::vector<T> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::FromFloat<T>(v[i]);
+  return r;
+}
+template <class T>
+std::vector<float> Widened(const std::vector<T>& v) {
+  std::vector<float> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = Wide(v[i]);
+  return r;
+}
+
+// The operands: src, dst (+ kPast), expMax ([m, 32 B] of T) of T; sum, max, inSum, inMax of S.
+template <class T, class S>
+struct Io {
+  std::vector<T> src, dst, em;
+  std::vector<S> sum, max, inSum, inMax;
+  std::vector<uint8_t> tmp;
+};
+
+uint32_t Al(uint64_t bytes) {
+  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
+}
+
+template <class V, class D>
+void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
+}
+template <class V, class D>
+void Store(const LocalTensor<D>& t, std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
+}
+
+// Runs SoftmaxFlashV2<T, update> on a block of Ascend910B1 with the operands of `in`.
+template <class T, class S>
+Io<T, S> RunLngrad(const Shape& s, bool update, bool stack, uint32_t tmpBytes,
+                   const SoftMaxTiling& t, const Io<T, S>& in) {
+  using DT = Dev<T>;
+  using DS = Dev<S>;
+  Io<T, S> got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const uint64_t n = uint64_t{s.m} * s.k;
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> b[7], own, filler;
+    const uint64_t sizes[7] = {n * sizeof(T),
+                               (n + kPast) * sizeof(T),
+                               in.em.size() * sizeof(T),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S),
+                               in.sum.size() * sizeof(S)};
+    for (int i = 0; i < 7; ++i) pipe.InitBuffer(b[i], Al(sizes[i]));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    LocalTensor<DT> src = b[0].Get<DT>(), dstAll = b[1].Get<DT>(), em = b[2].Get<DT>();
+    LocalTensor<DT> dst = dstAll[0];
+    dst.SetSize(static_cast<uint32_t>(n));
+    LocalTensor<DS> sum = b[3].Get<DS>(), max = b[4].Get<DS>(), inSum = b[5].Get<DS>(),
+                    inMax = b[6].Get<DS>();
+    Load(src, in.src), Load(dstAll, in.dst), Load(em, in.em), Load(sum, in.sum);
+    Load(max, in.max), Load(inSum, in.inSum), Load(inMax, in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    const AscendC::SoftMaxShapeInfo si{s.m, s.k, s.m, s.oriK};
+    if (update && stack) {
+      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, t, si);
+    } else if (update) {
+      AscendC::SoftmaxFlashV2<DT, true>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+    } else if (stack) {
+      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, t, si);
+    } else {
+      AscendC::SoftmaxFlashV2<DT, false>(dst, sum, max, src, em, inSum, inMax, tmp, t, si);
+    }
+    Store(src, got.src), Store(dstAll, got.dst), Store(em, got.em), Store(sum, got.sum);
+    Store(max, got.max), Store(inSum, got.inSum), Store(inMax, got.inMax);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+// Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
+bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+template <class T>
+bool SameT(T a, T b) {
+  if constexpr (std::is_same_v<T, float>) {
+    return Same(a, b);
+  } else {
+    return a.bits == b.bits || (std::isnan(Wide(a)) && std::isnan(Wide(b)));
+  }
+}
+
+template <class T>
+void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!SameT(got[i], want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << Wide(got[i])
+                    << ", replay " << Wide(want[i]);
+      return;
+    }
+  }
+}
+
+void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const size_t at = i / 4 * 4;
+    if (got[i] != want[i] && at + 4 <= got.size()) {  // a whole float: two NaNs match
+      float g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, 4);
+      std::memcpy(&w, want.data() + at, 4);
+      if (Same(g, w)) continue;
+    }
+    if (got[i] != want[i]) {
+      uint32_t g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, std::min<size_t>(4, got.size() - at));
+      std::memcpy(&w, want.data() + at, std::min<size_t>(4, want.size() - at));
+      ADD_FAILURE() << "scratch: first mismatch at byte " << i << " (float " << i / 4
+                    << "): lngrad 0x" << std::hex << g << ", replay 0x" << w;
+      return;
+    }
+  }
+}
+
+template <class T, class S>
+Io<T, S> Operands(const Shape& s, uint32_t seed) {
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * 32 / sizeof(S);
+  Io<T, S> in;
+  in.src = As<T>(Inputs(seed, s));
+  in.dst.assign(n + kPast, lngrad_replay::FromFloat<T>(-77.0f));
+  in.sum = As<S>(Uniform(seed + 1, st, -3.0f, 3.0f));  // stale contents the broadcast reads
+  in.max = As<S>(Uniform(seed + 2, st, -3.0f, 3.0f));
+  in.em = As<T>(Uniform(seed + 3, uint64_t{s.m} * 32 / sizeof(T), -3.0f, 3.0f));
+  in.inSum = As<S>(Uniform(seed + 4, st, 0.5f, 40.0f));
+  std::vector<float> inMax = Uniform(seed + 5, st, -6.0f, 9.0f);
+  if (st > 9) inMax[9] = NAN;
+  in.inMax = As<S>(inMax);
+  return in;
+}
+
+// One shape, one scratch size, both overloads, without and with update.
+template <class T, class S>
+void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
+  const ge::Shape shape({s.m, s.k});
+  constexpr bool kHalf = std::is_same_v<T, lngrad_replay::Half>;
+  constexpr bool kStatHalf = std::is_same_v<S, lngrad_replay::Half>;
+  for (const bool update : {false, true}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV2TilingFunc(shape, sizeof(T), sizeof(S), tmpBytes, t, update, false);
+    SmxTiling mt;
+    std::memcpy(&mt, &t, sizeof mt);
+    const Io<T, S> in = Operands<T, S>(s, seed);
+    for (const bool stack : {false, true}) {
+      if (stack && tmpBytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
+      SCOPED_TRACE(std::string(kHalf ? "half" : "float") + (kStatHalf ? "/half" : "/float") +
+                   " m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " oriK " +
+                   std::to_string(s.oriK) + " tmp " + std::to_string(tmpBytes) + " splitM " +
+                   std::to_string(t.splitM) + " tailM " + std::to_string(t.tailM) +
+                   (update ? " update" : " no update") + (stack ? " stack" : " shared"));
+      const Io<T, S> got = RunLngrad<T, S>(s, update, stack, tmpBytes, t, in);
+      if (::testing::Test::HasFailure()) return;
+      // The results' replay.
+      Io<T, S> want = in;
+      lngrad_replay::ReplaySoftmaxFlashV2<T, S>(mt, s.oriK, update, in.src.data(), want.dst.data(),
+                                                want.sum.data(), want.max.data(), want.em.data(),
+                                                in.inSum.data(), in.inMax.data());
+      // The scratch's replay (and its own float statistics).
+      std::vector<uint8_t> wtmp(tmpBytes, kFill);
+      const std::vector<float> src = Widened(in.src), inSum = Widened(in.inSum),
+                               inMax = Widened(in.inMax);
+      std::vector<float> rsum = Widened(in.sum), rmax = Widened(in.max);
+      ASSERT_TRUE(lngrad_replay::ReplayFlashV2Scratch(
+          mt, s.oriK, {update, kHalf, kStatHalf},
+          {src.data(), kStatHalf ? nullptr : rsum.data(), kStatHalf ? nullptr : rmax.data(),
+           inMax.data(), inSum.data()},
+          wtmp.data(), tmpBytes));
+      EXPECT_NE(wtmp, std::vector<uint8_t>(tmpBytes, kFill)) << "the replay wrote no scratch";
+      ExpectBytes(got.tmp, wtmp);
+      ExpectBits(got.dst, want.dst, "dst");
+      ExpectBits(got.sum, want.sum, "expSum");
+      ExpectBits(got.max, want.max, "max");
+      ExpectBits(got.em, want.em, "expMax");
+      if (!kStatHalf) {
+        ExpectBits(Widened(want.sum), rsum, "the scratch replay's expSum");
+        ExpectBits(Widened(want.max), rmax, "the scratch replay's max");
+      }
+      ExpectBits(got.src, in.src, "src");
+      ExpectBits(got.inSum, in.inSum, "inExpSum");
+      ExpectBits(got.inMax, in.inMax, "inMax");
+    }
+  }
+}
+
+const Shape kShapes[] = {
+    {1, 8, 8},     {3, 24, 20},    {1, 64, 64},   {2, 64, 64},      {5, 72, 72},  {1, 136, 130},
+    {9, 200, 196}, {13, 136, 136}, {2, 600, 600}, {17, 1040, 1030}, {40, 64, 64}, {37, 264, 260},
+    {11, 48, 48},  {3, 520, 520},  {3, 32, 30},   {4, 16, 16},      {5, 80, 80},  {9, 208, 200},
+    {2, 528, 520}, {13, 144, 144}, {21, 96, 96},  {1, 1040, 1040}};
+
+template <class T, class S>
+uint32_t MinBytes(const Shape& s) {
+  return AscendC::GetSoftMaxFlashV2MinTmpSize(ge::Shape({s.m, s.k}), sizeof(T), sizeof(S), true);
+}
+template <class T, class S>
+uint32_t MaxBytes(const Shape& s) {
+  const uint32_t max =
+      AscendC::GetSoftMaxFlashV2MaxTmpSize(ge::Shape({s.m, s.k}), sizeof(T), sizeof(S), true);
+  return std::min<uint32_t>(max, 60 * 1024);
+}
+
+// Every size: the minimum (one row per split), three rows' and 12 bytes, the maximum.
+template <class T, class S>
+void Sweep(const Shape* shapes, size_t count, uint32_t seed) {
+  for (size_t i = 0; i < count; ++i) {
+    const Shape& s = shapes[i];
+    if (s.k * sizeof(T) % 32 != 0) continue;
+    Check<T, S>(s, MinBytes<T, S>(s), seed += 10);
+    Check<T, S>(s, MinBytes<T, S>(s) * 3 + 12, seed += 10);
+    Check<T, S>(s, MaxBytes<T, S>(s), seed += 10);
+  }
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, FloatData) {
+  Sweep<float, float>(kShapes, std::size(kShapes), 1900);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, HalfData) {
+  Sweep<lngrad_replay::Half, lngrad_replay::Half>(kShapes, std::size(kShapes), 2900);
+}
+
+TEST(SoftmaxFlashV2ScratchReplay, HalfDataFloatStatistics) {
+  Sweep<lngrad_replay::Half, float>(kShapes, std::size(kShapes), 3900);
+}
+
+}  // namespace
