@@ -577,7 +577,7 @@ TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
   }
 }
 
-// Sum, Mean, DropOut, Axpy (half) and WelfordUpdate on 2201: the kit keeps intermediates in
+// Sum, Mean, Axpy (half) and WelfordUpdate on 2201: the kit keeps intermediates in
 // sharedTmpBuffer that lngrad does not model (docs/ascendc_kernels.md, "What the scratch holds
 // after a call"): initcheck reports a read of them after the call.
 TEST(ScratchInitcheck, SumAndMeanReadAfterTheCall) {
@@ -590,14 +590,30 @@ TEST(ScratchInitcheck, SumAndMeanReadAfterTheCall) {
   });
 }
 
-TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
-  DropOutShapeInfo info;
-  info.firstAxis = 2;
-  info.srcLastAxis = 256;
-  info.maskLastAxis = 256;
-  ExpectLoud(k910, "DropOut", [info](Ops& o) {
-    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f, info);
-  });
+// DropOut (2201, 2002) writes what the kit's sequence leaves in its scratch (dropout.h
+// LeaveDropOutScratch; DropOutScratchReplay): the byte modes' mask casts (half; float: and the
+// float casts after them), the bit modes' zeroed CMPMASK block, so reading it is clean.
+TEST(ScratchInitcheck, DropOutIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    DropOutShapeInfo bytes;
+    bytes.firstAxis = 2;
+    bytes.srcLastAxis = 256;
+    bytes.maskLastAxis = 256;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bytes);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.c,
+                                 o.tmp, 0.5f, bytes);
+                }).r);
+    DropOutShapeInfo bits = bytes;
+    bits.maskLastAxis = 32;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bits](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bits);
+                }).r);
+  }
 }
 
 TEST(ScratchInitcheck, AxpyHalfAndWelfordUpdateReadAfterTheCall) {
