@@ -57,16 +57,22 @@ template <class T, bool init>
 void CallMode(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& m,
               const LocalTensor<uint8_t>& tmp, const Case& c) {
   switch (c.mode) {
-    case 1: return Call<T, init, 1>(d, s, m, tmp, c);
-    case 2: return Call<T, init, 2>(d, s, m, tmp, c);
-    case 3: return Call<T, init, 3>(d, s, m, tmp, c);
-    case 4: return Call<T, init, 4>(d, s, m, tmp, c);
-    default: return Call<T, init, 0>(d, s, m, tmp, c);
+    case 1:
+      return Call<T, init, 1>(d, s, m, tmp, c);
+    case 2:
+      return Call<T, init, 2>(d, s, m, tmp, c);
+    case 3:
+      return Call<T, init, 3>(d, s, m, tmp, c);
+    case 4:
+      return Call<T, init, 4>(d, s, m, tmp, c);
+    default:
+      return Call<T, init, 0>(d, s, m, tmp, c);
   }
 }
 
 template <class T>
-Got Run(const char* soc, const Case& c, const std::vector<T>& in, const std::vector<uint8_t>& mask) {
+Got Run(const char* soc, const Case& c, const std::vector<T>& in,
+        const std::vector<uint8_t>& mask) {
   Got g;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = soc;
@@ -110,12 +116,11 @@ Got Run(const char* soc, const Case& c, const std::vector<T>& in, const std::vec
 
 template <class T>
 void Compare(const char* soc, const Case& c, uint32_t seed) {
-  const std::string what = std::string("DropOut<") + (sizeof(T) == 2 ? "half" : "float") +
-                           "> on " + soc + " axes " + std::to_string(c.first) + "x" +
-                           std::to_string(c.srcLast) + "/" + std::to_string(c.maskLast) +
-                           " mode " + std::to_string(c.mode) + (c.init ? " isInitBitMode" : "") +
-                           " scratch " + std::to_string(c.tmpBytes) +
-                           (c.stack ? " (stack)" : "") + " keep " + std::to_string(c.keep);
+  const std::string what =
+      std::string("DropOut<") + (sizeof(T) == 2 ? "half" : "float") + "> on " + soc + " axes " +
+      std::to_string(c.first) + "x" + std::to_string(c.srcLast) + "/" + std::to_string(c.maskLast) +
+      " mode " + std::to_string(c.mode) + (c.init ? " isInitBitMode" : "") + " scratch " +
+      std::to_string(c.tmpBytes) + (c.stack ? " (stack)" : "") + " keep " + std::to_string(c.keep);
   SCOPED_TRACE(what);
   const uint32_t n = c.first * c.srcLast;
   std::vector<T> in(n);
@@ -125,13 +130,9 @@ void Compare(const char* soc, const Case& c, uint32_t seed) {
   std::vector<uint8_t> mask(size_t{c.first} * c.maskLast);
   for (auto& b : mask) b = static_cast<uint8_t>(gen() % 3 == 0 ? 0u : gen());
   // The replay.
-  const rp::DropOutScratchCall call{std::string(soc) == "Ascend310P1",
-                                    c.init,
-                                    c.mode,
-                                    c.first,
-                                    c.srcLast,
-                                    c.maskLast,
-                                    static_cast<uint32_t>(sizeof(T))};
+  const rp::DropOutScratchCall call{
+      std::string(soc) == "Ascend310P1", c.init, c.mode, c.first, c.srcLast, c.maskLast,
+      static_cast<uint32_t>(sizeof(T))};
   std::vector<T> wantDst(n + sw::kPast, sw::Sentinel<T>());
   std::vector<uint8_t> wantMask = mask, wantTmp(c.tmpBytes, sw::kFill);
   using R = sw::R<T>;
@@ -151,10 +152,9 @@ struct Shape {
 // Byte aligned (1 row or several), byte misaligned, bit aligned, bit misaligned; smallest
 // shapes, tails that are no multiple of the chunk or the 64/128-lane repeat, a few thousand.
 const Shape kShapes[] = {
-    {1, 1, 1},     {1, 37, 37},    {3, 100, 100},  {1, 1000, 1000}, {1, 4099, 4099},
-    {1, 2, 32},    {3, 30, 32},    {5, 100, 128},  {40, 62, 64},    {9, 250, 256},
-    {1, 8, 1},     {2, 256, 32},   {4, 800, 100},  {3, 2400, 300},  {3, 16, 32},
-    {5, 240, 32},  {7, 512, 96},   {2, 2048, 288},
+    {1, 1, 1},     {1, 37, 37},    {3, 100, 100}, {1, 1000, 1000}, {1, 4099, 4099}, {1, 2, 32},
+    {3, 30, 32},   {5, 100, 128},  {40, 62, 64},  {9, 250, 256},   {1, 8, 1},       {2, 256, 32},
+    {4, 800, 100}, {3, 2400, 300}, {3, 16, 32},   {5, 240, 32},    {7, 512, 96},    {2, 2048, 288},
 };
 
 uint32_t Inferred(const Shape& s) {
@@ -176,9 +176,10 @@ void Sweep(uint32_t seed) {
           for (const bool init : {false, true}) {
             if (init && m <= 2) continue;  // isInitBitMode only matters to the bit modes
             const float keep = (seed % 3 == 0) ? 0.3f : (seed % 3 == 1 ? 0.5f : 1e-6f);
-            Compare<T>(soc, {s.first, s.srcLast, s.maskLast, ++seed % 2 == 0 ? m : 0u, init, stack,
-                             tmp, keep},
-                       seed);
+            Compare<T>(
+                soc,
+                {s.first, s.srcLast, s.maskLast, ++seed % 2 == 0 ? m : 0u, init, stack, tmp, keep},
+                seed);
           }
         }
       }
