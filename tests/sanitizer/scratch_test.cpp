@@ -524,6 +524,22 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
+// TopK's merge sequence on 2201 and 2002 (topk_v220_impl.h, topk_v200_impl.h): lngrad computes
+// the outputs by a stable sort, not the kit's Sort32 / MrgSort (2201) or ProposalConcat /
+// RpSort16 / MrgSort4 (2002) rounds in tmpLocal, so the scratch stays marked.
+TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectLoud(soc, "TopK", [](Ops& o) {
+      TopkTiling tiling;
+      tiling.tmpLocalSize = 0;
+      const TopKInfo info{2, 64, 64};
+      TopK<float>(o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
+                  o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
+                  o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+    });
+  }
+}
+
 // Math (2201): the rounding APIs and Sign write what the kit's rounds leave in their scratch
 // (rounding.h, sign.h), ClampMin / ClampMax leave it alone: reading it afterwards is clean.
 TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
