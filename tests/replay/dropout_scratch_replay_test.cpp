@@ -176,10 +176,9 @@ void Sweep(uint32_t seed) {
           for (const bool init : {false, true}) {
             if (init && m <= 2) continue;  // isInitBitMode only matters to the bit modes
             const float keep = (seed % 3 == 0) ? 0.3f : (seed % 3 == 1 ? 0.5f : 1e-6f);
-            Compare<T>(
-                soc,
-                {s.first, s.srcLast, s.maskLast, ++seed % 2 == 0 ? m : 0u, init, stack, tmp, keep},
-                seed);
+            ++seed;
+            const uint32_t mode = seed % 2 == 0 ? m : 0u;  // named, or inferred from the axes
+            Compare<T>(soc, {s.first, s.srcLast, s.maskLast, mode, init, stack, tmp, keep}, seed);
           }
         }
       }
