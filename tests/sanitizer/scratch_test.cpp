@@ -611,6 +611,22 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
+// TopK's merge sequence on 2201 and 2002 (topk_v220_impl.h, topk_v200_impl.h): lngrad computes
+// the outputs by a stable sort, not the kit's Sort32 / MrgSort (2201) or ProposalConcat /
+// RpSort16 / MrgSort4 (2002) rounds in tmpLocal, so the scratch stays marked.
+TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectLoud(soc, "TopK", [](Ops& o) {
+      TopkTiling tiling;
+      tiling.tmpLocalSize = 0;
+      const TopKInfo info{2, 64, 64};
+      TopK<float>(o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
+                  o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
+                  o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+    });
+  }
+}
+
 // Math (2201): the rounding APIs and Sign write what the kit's rounds leave in their scratch
 // (rounding.h, sign.h), ClampMin / ClampMax leave it alone: reading it afterwards is clean.
 TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
@@ -685,18 +701,30 @@ TEST(ScratchInitcheck, SumAndMeanScratchIsModelledNotMarked) {
   }
 }
 
-// DropOut on 2201: the kit keeps intermediates in sharedTmpBuffer that lngrad does not model
-// (docs/ascendc_kernels.md, "What the scratch holds after a call"): initcheck reports a read of
-// them after the call.
-
-TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
-  DropOutShapeInfo info;
-  info.firstAxis = 2;
-  info.srcLastAxis = 256;
-  info.maskLastAxis = 256;
-  ExpectLoud(k910, "DropOut", [info](Ops& o) {
-    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f, info);
-  });
+// DropOut (2201, 2002) writes what the kit's sequence leaves in its scratch (dropout.h
+// LeaveDropOutScratch; DropOutScratchReplay): the byte modes' mask casts (half; float: and the
+// float casts after them), the bit modes' zeroed CMPMASK block, so reading it is clean.
+TEST(ScratchInitcheck, DropOutIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    DropOutShapeInfo bytes;
+    bytes.firstAxis = 2;
+    bytes.srcLastAxis = 256;
+    bytes.maskLastAxis = 256;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bytes);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.c,
+                                 o.tmp, 0.5f, bytes);
+                }).r);
+    DropOutShapeInfo bits = bytes;
+    bits.maskLastAxis = 32;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bits](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bits);
+                }).r);
+  }
 }
 
 // Axpy with half sources on 2201/2002 writes what AxpySub's rounds leave in its scratch
