@@ -146,7 +146,7 @@ struct Run {
       for (uint32_t j = 0; j < kBlk; ++j) w[tb1 + q * kBlk + j] = v;
     }
     const uint64_t rs = uint64_t{m} * kBlk;
-    for (uint64_t q = 0; q < rs; ++q) w[global + q] = w[tb1 + q];  // Copy, m * dstK
+    for (uint64_t q = 0; q < rs; ++q) w[global + q] = w[tb1 + q];                // Copy, m * dstK
     for (uint64_t q = 0; q < rs; ++q) w[S + q] = w[global + q] * (1.0f / kBlk);  // meanTmp
     const float sc = a.alpha / (1.0f - a.alpha);
     for (uint64_t q = 0; q < rs; ++q) w[global + q] = w[S + q] - w[local + q];
@@ -230,7 +230,17 @@ bool ReplayFlashV3Scratch(const SmxTiling& t, const FlashV3ScratchArgs& a,
   }
   Image w(scratch, bytes);
   const uint64_t S = t.splitSize, R = t.reduceSize, A = uint64_t{t.splitM} * kRep;
-  Run run{t, a, io, w, S, R, A, S + R, S + A + R, S + A + 2 * R, S + A + 3 * R,
+  Run run{t,
+          a,
+          io,
+          w,
+          S,
+          R,
+          A,
+          S + R,
+          S + A + R,
+          S + A + 2 * R,
+          S + A + 3 * R,
           S + A + (a.update ? 4 : 3) * R};
   for (uint32_t i = 0; i < t.rangeM && w.Ok(); ++i) run.Split(i * t.splitM, t.splitM);
   if (t.tailM != 0 && w.Ok()) run.Split(t.rangeM * t.splitM, t.tailM);

@@ -225,8 +225,10 @@ void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
           {src.data(), dst.data(), want.mean.data(), want.sum.data(), want.max.data(), em.data(),
            in.inMean.data(), in.inSum.data(), in.inMax.data()},
           wtmp.data(), tmpBytes));
-      for (size_t i = 0; i < dst.size(); ++i) want.dst[i] = lngrad_replay::FloatToHalfRoundAway(dst[i]);
-      for (size_t i = 0; i < em.size(); ++i) want.em[i] = lngrad_replay::FloatToHalfRoundAway(em[i]);
+      for (size_t i = 0; i < dst.size(); ++i)
+        want.dst[i] = lngrad_replay::FloatToHalfRoundAway(dst[i]);
+      for (size_t i = 0; i < em.size(); ++i)
+        want.em[i] = lngrad_replay::FloatToHalfRoundAway(em[i]);
       ExpectBytes(got.tmp, wtmp);
       ExpectHalves(got.dst, want.dst, "dst");
       ExpectFloats(got.mean, want.mean, "mean");
@@ -265,9 +267,7 @@ void Sweep(const Shape* shapes, size_t count, uint32_t seed) {
 const Shape kFew[] = {{1, 512}, {2, 512}, {3, 576}, {5, 512}, {8, 640}};
 const Shape kMany[] = {{9, 512}, {12, 512}, {17, 512}, {2, 1024}, {4, 1536}};
 
-TEST(SoftmaxFlashV3ScratchReplay, SplitsOfUpToEightRows) {
-  Sweep(kFew, std::size(kFew), 4900);
-}
+TEST(SoftmaxFlashV3ScratchReplay, SplitsOfUpToEightRows) { Sweep(kFew, std::size(kFew), 4900); }
 
 TEST(SoftmaxFlashV3ScratchReplay, SplitsOfMoreRowsAndLongRows) {
   Sweep(kMany, std::size(kMany), 5900);

@@ -14,8 +14,9 @@
 // mean/expSum/max as both). Checked mode refuses what the toolkit's kernel check asserts
 // (CheckFlashV3Params: splitMeanCnt other than 8, srcM != oriSrcM, srcK != oriSrcK, srcK below 512
 // or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it the 2201/2002 path
-// computes other counts with each row's own shifts. On 3510 the register code's phases, with the
-// tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
+// computes other counts with each row's own shifts. Arch 2002 (membase/v200) asserts that it is not
+// supported: checked mode refuses (product), unchecked nothing is written. On 3510 the register
+// code's phases, with the tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
@@ -359,6 +360,17 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   }
   if (tmp != nullptr) {
     CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} * 5 + 2 * uint64_t{d.k} + kLanes) * 4);
+  }
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    // membase/v200/softmax_flashv3_impl.h: SoftmaxFlashV3Process asserts "not supported on
+    // current device" (the page: Atlas inference products not supported) and computes nothing.
+    if (CheckedMode()) {
+      RaiseKernelCheck(checks::kProduct, std::string(api) +
+                                             ": not supported on arch 2002 (Atlas inference "
+                                             "products); the kit's 2002 kernel asserts");
+    }
+    if (leave != nullptr) leave->Modelled();  // nothing written, the buffer included
+    return;
   }
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
