@@ -838,6 +838,8 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
     });
   }
+  // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
+  // (SoftmaxFlashV3IsModelledNotMarked); another tiling (here an empty one) stays marked.
   ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
     const SoftMaxParams p{2, 512, 2, 512, 1, 8, 0.9375f};
     SoftMaxTiling t;
@@ -885,6 +887,27 @@ TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
 // statistics) writes what the kit's reductions and broadcasts leave in the work buffer
 // (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
 // without and with update.
+// SoftmaxFlashV3 on 2201 writes what the kit leaves in its work buffer (softmax_flashv3_scratch.h;
+// replay.SoftmaxFlashV3ScratchReplay.*), without and with update: read after the call, clean.
+TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
+  for (const bool update : {false, true}) {
+    ExpectClean(
+        RunScratch(k910, san::kAllTools, Then::kRead, [update](Ops& o) {
+          const SoftMaxParams p{2, 512, 2, 512, 2, 8, 0.9375f};
+          SoftMaxTiling t;
+          SoftMaxFlashV3TilingFunc(ge::Shape({2, 512}), 2, 4, kTmpBytes, t, update, false);
+          const LocalTensor<half> dst = H(o.a), src = H(o.b), em = H(o.d);
+          if (update) {
+            SoftmaxFlashV3<half, float, true>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                              F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          } else {
+            SoftmaxFlashV3<half, float, false>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                               F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          }
+        }).r);
+  }
+}
+
 TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 SoftMaxTiling t;
