@@ -132,18 +132,17 @@ uint32_t SrcLen(uint32_t first, uint32_t last) {
 
 void Compare(bool reuse, uint32_t first, uint32_t last, uint32_t tmpBytes, bool stack,
              uint32_t seed) {
-  const std::string what = std::string("ReduceMean<half, AR") + (reuse ? ", reuse" : "") +
-                           ">, [" + std::to_string(first) + ", " + std::to_string(last) +
-                           "], scratch " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : " (sharedTmpBuffer)");
+  const std::string what = std::string("ReduceMean<half, AR") + (reuse ? ", reuse" : "") + ">, [" +
+                           std::to_string(first) + ", " + std::to_string(last) + "], scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : " (sharedTmpBuffer)");
   const std::vector<half> in = Mixed(seed, SrcLen(first, last));
   std::vector<half> want_src = in, want_dst(first + kPast);
   std::memset(want_dst.data(), 0x5b, want_dst.size() * 2);
   std::vector<uint8_t> want_tmp(tmpBytes, kFill);
   ASSERT_TRUE(rp::ReplayReduceMeanHalfArScratch(
       reuse, reinterpret_cast<rp::Half*>(want_src.data()), want_src.size(),
-      reinterpret_cast<rp::Half*>(want_dst.data()), want_dst.size(), first, last,
-      want_tmp.data(), tmpBytes))
+      reinterpret_cast<rp::Half*>(want_dst.data()), want_dst.size(), first, last, want_tmp.data(),
+      tmpBytes))
       << what;
   const Got got = RunKernel(reuse, in, first, last, tmpBytes, stack);
   ExpectSame(got.dst, Bytes(want_dst.data(), want_dst.size() * 2), what + " dst");

@@ -158,8 +158,8 @@ void BlkLoop(const Buf& d, const Buf& s, uint32_t first, uint32_t last) {
 }  // namespace
 
 bool ReplayReduceMeanHalfArScratch(bool reuse, Half* src, uint64_t srcLen, Half* dst,
-                                   uint64_t dstLen, uint32_t first, uint32_t last,
-                                   uint8_t* scratch, uint32_t tmpBytes) {
+                                   uint64_t dstLen, uint32_t first, uint32_t last, uint8_t* scratch,
+                                   uint32_t tmpBytes) {
   if (last == 0) return false;  // FindClosestPowerOfTwo asserts n != 0
   bool bad = false;
   Params q{first, last, (last + kH - 1) / kH * kH, 0, 0, reuse};

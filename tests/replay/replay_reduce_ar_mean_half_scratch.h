@@ -16,7 +16,7 @@ namespace lngrad_replay {
 // `reuse` the kit works in src. Returns false where an instruction would read or store past
 // src, dst or the scratch.
 bool ReplayReduceMeanHalfArScratch(bool reuse, Half* src, uint64_t srcLen, Half* dst,
-                                   uint64_t dstLen, uint32_t first, uint32_t last,
-                                   uint8_t* scratch, uint32_t tmpBytes);
+                                   uint64_t dstLen, uint32_t first, uint32_t last, uint8_t* scratch,
+                                   uint32_t tmpBytes);
 
 }  // namespace lngrad_replay
