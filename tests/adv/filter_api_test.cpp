@@ -84,7 +84,8 @@ void DropOutModes(const char* soc, bool withTmp) {
       }
     }
     if (sh[0] != sh[1] && sh[0] != sh[1] * 8) {
-      // 2201 packs the misaligned rows in place; 3510 leaves the mask as it was.
+      // 2201 packs the misaligned rows in place; 2002 (row by row) and 3510 leave the mask as it
+      // was.
       const bool packed = std::string(soc) == k910B;
       const uint32_t keepBytes = bits ? sh[0] / 8 : sh[0];
       for (uint32_t r = 0; r < rows; ++r) {
@@ -98,7 +99,7 @@ void DropOutModes(const char* soc, bool withTmp) {
 }
 
 TEST(FilterDropOut, EveryModeHalfAndFloatEveryProduct) {
-  for (const char* soc : {k910B, k950}) {
+  for (const char* soc : {k910B, "Ascend310P1", k950}) {
     for (bool tmp : {true, false}) {
       DropOutModes<float>(soc, tmp);
       DropOutModes<half>(soc, tmp);

@@ -466,6 +466,41 @@ TEST(SoftmaxFlashV3Api, CheckedModeRefusesSplitMeanCntOtherThan8) {
   lngrad::aicore::SetCheckedMode(was);
 }
 
+// SoftmaxFlashV3 on arch 2002: the page lists Atlas inference products as not supported and
+// membase/v200/softmax_flashv3_impl.h asserts: checked mode refuses it (product); unchecked, dst,
+// the statistics and expMax (after dst in buffer 1) keep what they held.
+TEST(SoftmaxFlashV3Api, Arch2002IsNotSupported) {
+  const AscendC::SoftMaxParams p{8, 512, 8, 512, 2, 8, 0.9375f};
+  SoftMaxTiling t;
+  AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({8, 512}), 2, 4, 40000, t, true);
+  const auto call = [&](Ub& ub) {
+    auto st = ub.Get<float>(2);
+    auto tmp = ub.Get<uint8_t>(3);
+    tmp.SetSize(40000);
+    AscendC::SoftmaxFlashV3<half, float, true>(ub.Get<half>(1), st[0], st[1024], st[2048],
+                                               ub.Get<half>(0), ub.Get<half>(1)[8192], st[3072],
+                                               st[4096], st[5120], tmp, t, p);
+  };
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(true);
+  const auto r = CheckOf(call, "Ascend310P1");
+  EXPECT_EQ(r.first, "product") << r.second;
+  EXPECT_EQ(CheckOf(call, k910B).first, "") << "2201 runs it";
+  lngrad::aicore::SetCheckedMode(false);
+  OnBlock(
+      [&](Ub& ub) {
+        ub.Put(0, std::vector<float>(), 1.5f);
+        ub.Put(1, std::vector<float>(), -2.5f);
+        ub.Put(2, std::vector<float>(), 3.25f);
+        call(ub);
+        for (const float v : ub.Take<float>(1)) ASSERT_EQ(v, -2.5f);
+        const std::vector<float> st = ub.Take<float>(2);
+        for (size_t i = 0; i < 6144; ++i) ASSERT_EQ(st[i], 3.25f) << i;
+      },
+      "Ascend310P1");
+  lngrad::aicore::SetCheckedMode(was);
+}
+
 // SoftmaxFlashV3: the kernel check's other asserts (softmax_flashv3_check_common.h on 2201,
 // _aicore.h on 3510): params.srcM == oriSrcM, srcK == oriSrcK, srcK >= 512 and a multiple of 64,
 // loopCnt >= 1 with isUpdate; on 3510 also srcM a multiple of 8.

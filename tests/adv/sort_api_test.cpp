@@ -390,6 +390,28 @@ TEST(TopKApi, CheckedModeRefusals) {
       "tmp_buffer", "640");
 }
 
+// Arch 2002 carries the indexes through half when T is half and isInitIndex false:
+// topk_v200_impl.h asserts inner <= 2048 there (2201, and 2002 with isInitIndex, take 2080).
+TEST(TopKApi, HalfWithoutIndexesAtMost2048On2002) {
+  TopkTiling tiling;
+  tiling.tmpLocalSize = 160;
+  const auto call = [&](bool init) {
+    return [&tiling, init](Ub& ub) {
+      const TopKInfo info{1, 2080, 2080};
+      if (init) {
+        TopK<half, true>(ub.Get<half>(0), ub.Get<int32_t>(1), ub.Get<half>(2), ub.Get<int32_t>(1),
+                         ub.Get<bool>(3), ub.Get<uint8_t>(3), 3, tiling, info);
+      } else {
+        TopK<half>(ub.Get<half>(0), ub.Get<int32_t>(1), ub.Get<half>(2), ub.Get<int32_t>(1),
+                   ub.Get<bool>(3), ub.Get<uint8_t>(3), 3, tiling, info);
+      }
+    };
+  };
+  ExpectCheck(call(false), "topk_params", "at most 2048 on arch 2002", "Ascend310P1");
+  ExpectCheck(call(true), "", "", "Ascend310P1");
+  ExpectCheck(call(false), "", "", k910B);
+}
+
 // ---- Host tiling ----
 
 TEST(TopKTiling, SampleCaseFieldByField) {

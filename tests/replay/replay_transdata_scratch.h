@@ -48,8 +48,7 @@ class Ub {
     return p_[a.r] + a.at;
   }
 
-  void Trans(const Addr d[16], const Addr s[16], uint8_t repeat, uint16_t dstRep,
-             uint16_t srcRep) {
+  void Trans(const Addr d[16], const Addr s[16], uint8_t repeat, uint16_t dstRep, uint16_t srcRep) {
     for (uint32_t r = 0; r < repeat && ok_; ++r) {
       uint16_t in[16][16];
       for (int k = 0; k < 16; ++k) {
@@ -117,11 +116,13 @@ inline bool NcdhwToFractal(const Dims& m, Ub& ub) {
   Addr d[16], s[16];
   // step 1: n1 transposes, N split into n1 x n0; rows past n read the zeros at the scratch's start.
   for (int32_t j = 0; j < n1; ++j) {
-    const Addr base = padded ? Addr{kTmp, tdst + int64_t{j} * kN0 * 2} : Addr{kDst, int64_t{j} * kN0 * 2};
+    const Addr base =
+        padded ? Addr{kTmp, tdst + int64_t{j} * kN0 * 2} : Addr{kDst, int64_t{j} * kN0 * 2};
     const int32_t remain = j == n1 - 1 ? m.n - j * kN0 : kN0;
     for (int i = 0; i < 16; ++i) d[i] = {base.r, base.at + int64_t{i} * n1 * kN0 * 2};
     for (int i = 0; i < 16; ++i) {
-      s[i] = i < remain ? Addr{kSrc, (int64_t{j} * axis * kN0 + int64_t{i} * axis) * 2} : Addr{kTmp, 0};
+      s[i] = i < remain ? Addr{kSrc, (int64_t{j} * axis * kN0 + int64_t{i} * axis) * 2}
+                        : Addr{kTmp, 0};
     }
     Trans(ub, d, s, axis / kBlk, n1 * kN0, 1);
   }
@@ -169,17 +170,17 @@ inline bool NcdhwTo6Hd(const Dims& m, Ub& ub) {
         d[i] = {kTmp, tdst + (int64_t{j} * padHwdc0 + int64_t{i} * kC0) * 2};
       }
       for (int i = 0; i < 16; ++i) {
-        s[i] = i < remain ? Addr{kSrc, (int64_t{srcStart} + int64_t{j} * padHwdc0 +
-                                        int64_t{i} * padHwd) * 2}
-                          : Addr{kTmp, 0};
+        s[i] =
+            i < remain
+                ? Addr{kSrc, (int64_t{srcStart} + int64_t{j} * padHwdc0 + int64_t{i} * padHwd) * 2}
+                : Addr{kTmp, 0};
       }
       Trans(ub, d, s, padHwd / kBlk, kC0, 1);
     }
     for (int32_t i = 0; i < c1; ++i) {
       ub.Copy({kDst, (int64_t{dstStart} + int64_t{i} * hwc0) * 2},
               {kTmp, tdst + int64_t{i} * padHwdc0 * 2}, static_cast<uint16_t>(m.d),
-              static_cast<uint16_t>(hwc0 / kBlk),
-              static_cast<uint16_t>((padHw - hw) * kC0 / kBlk),
+              static_cast<uint16_t>(hwc0 / kBlk), static_cast<uint16_t>((padHw - hw) * kC0 / kBlk),
               static_cast<uint16_t>((c1 - 1) * hwc0 / kBlk));
     }
   }
@@ -205,9 +206,10 @@ inline bool SixHdToNcdhw(const Dims& m, Ub& ub) {
     for (int32_t j = 0; j < c1; ++j) {
       const int32_t remain = j == c1 - 1 ? m.c - j * kC0 : kC0;
       for (int i = 0; i < 16; ++i) {
-        d[i] = i < remain ? Addr{kDst, (int64_t{dstStart} + int64_t{j} * padHwdc0 +
-                                        int64_t{i} * padHwd) * 2}
-                          : Addr{kTmp, int64_t{i} * 32};
+        d[i] =
+            i < remain
+                ? Addr{kDst, (int64_t{dstStart} + int64_t{j} * padHwdc0 + int64_t{i} * padHwd) * 2}
+                : Addr{kTmp, int64_t{i} * 32};
       }
       for (int i = 0; i < 16; ++i) {
         s[i] = {kTmp, tdst + (int64_t{j} * padHwdc0 + int64_t{i} * kC0) * 2};

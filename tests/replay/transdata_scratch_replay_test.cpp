@@ -79,8 +79,8 @@ struct Images {
 };
 
 template <const TransDataConfig& config, class T, class L1, class L2>
-Images RunBlock(const char* soc, const std::vector<uint16_t>& src, size_t dst_n,
-                uint32_t tmp_bytes, bool stack, const L1& src_l, const L2& dst_l) {
+Images RunBlock(const char* soc, const std::vector<uint16_t>& src, size_t dst_n, uint32_t tmp_bytes,
+                bool stack, const L1& src_l, const L2& dst_l) {
   Images out;
   lngrad::aicore::LaunchOptions opts;
   opts.soc = soc;
@@ -138,20 +138,18 @@ void Case(const char* soc, const Shape5& s, size_t src_n, size_t dst_n, uint32_t
           bool stack, const L1& src_l, const L2& dst_l, bool (*replay)(const rd::Dims&, rd::Ub&),
           const char* name) {
   SCOPED_TRACE(::testing::Message()
-               << name << " on " << soc << " n" << s.n << " c" << s.c << " d" << s.d << " h"
-               << s.h << " w" << s.w << " scratch " << tmp_bytes << (stack ? " (stack)" : ""));
+               << name << " on " << soc << " n" << s.n << " c" << s.c << " d" << s.d << " h" << s.h
+               << " w" << s.w << " scratch " << tmp_bytes << (stack ? " (stack)" : ""));
   const std::vector<uint16_t> src = Inputs<T>(src_n, s.n * 131 + s.c * 17 + s.d + s.h * s.w);
   std::vector<uint8_t> want_src(src_n * 2), want_dst((dst_n + kPast) * 2, kDstFill),
       want_tmp(tmp_bytes, kTmpFill);
   std::memcpy(want_src.data(), src.data(), want_src.size());
   rd::Ub ub(want_src.data(), want_src.size(), want_dst.data(), dst_n * 2, want_tmp.data(),
             tmp_bytes);
-  const rd::Dims m{static_cast<int32_t>(s.n), static_cast<int32_t>(s.c),
-                   static_cast<int32_t>(s.d), static_cast<int32_t>(s.h),
-                   static_cast<int32_t>(s.w)};
+  const rd::Dims m{static_cast<int32_t>(s.n), static_cast<int32_t>(s.c), static_cast<int32_t>(s.d),
+                   static_cast<int32_t>(s.h), static_cast<int32_t>(s.w)};
   ASSERT_TRUE(replay(m, ub)) << "the replay left its buffers";
-  const Images got =
-      RunBlock<config, T>(soc, src, dst_n + kPast, tmp_bytes, stack, src_l, dst_l);
+  const Images got = RunBlock<config, T>(soc, src, dst_n + kPast, tmp_bytes, stack, src_l, dst_l);
   ASSERT_TRUE(got.ran);
   EXPECT_EQ(FirstDiff(got.dst, want_dst), "") << "dst";
   EXPECT_EQ(FirstDiff(got.src, want_src), "") << "src";
@@ -170,8 +168,8 @@ void Sweep(const char* soc, const Shape5& s) {
       Case<kToFz, T>(soc, s, s.NcElems(), s.FzElems(), a, stack, nc_l, fz_l, rd::NcdhwToFractal,
                      "NCDHW -> FRACTAL_Z_3D");
       const uint32_t b = HostScratch(soc, s, kFromFz) + extra;
-      Case<kFromFz, T>(soc, s, s.FzElems(), s.NcElems(), b, stack, fz_l, nc_l,
-                       rd::FractalToNcdhw, "FRACTAL_Z_3D -> NCDHW");
+      Case<kFromFz, T>(soc, s, s.FzElems(), s.NcElems(), b, stack, fz_l, nc_l, rd::FractalToNcdhw,
+                       "FRACTAL_Z_3D -> NCDHW");
       const uint32_t c = HostScratch(soc, s, kTo6Hd) + extra;
       Case<kTo6Hd, T>(soc, s, s.NcElems(), s.HdElems(), c, stack, nc_l, hd_l, rd::NcdhwTo6Hd,
                       "NCDHW -> NDC1HWC0");

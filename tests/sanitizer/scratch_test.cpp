@@ -467,14 +467,18 @@ TEST(ScratchInitcheck, BroadcastOn2201ScratchIsModelledNotMarked) {
               }).r);
 }
 
-// Reduce (2201): half ReduceMean over the last axis (its AR sequence's scratch is not modelled;
-// the float ones, half ReduceMax/Min and uint8_t ReduceAny/All are, below).
-TEST(ScratchInitcheck, ReduceMeanHalfArReadAfterTheCall) {
-  ExpectLoud(k910, "ReduceMean", [](Ops& o) {
-    const uint32_t shape[2] = {8, 256};
-    ReduceMean<half, Pattern::Reduce::AR>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
-                                          o.tmp, shape, true);
-  });
+// Reduce (2201): half ReduceMean over the last axis writes what its sequence (ReduceSum's
+// float-sized steps on half rows) leaves in the scratch (reduce_ar_mean_half_2201.h;
+// replay.ReduceArMeanHalfScratchReplay.*): reading it afterwards is clean. Power<int32_t> stays
+// the marked example (PowerReadAfterTheCall).
+TEST(ScratchInitcheck, ReduceMeanHalfArIsModelledNotMarked) {
+  for (uint32_t last : {65u, 200u, 256u}) {
+    ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [last](Ops& o) {
+                  const uint32_t shape[2] = {4, last};
+                  ReduceMean<half, Pattern::Reduce::AR>(
+                      o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, shape, true);
+                }).r);
+  }
 }
 
 // Reduce (2201): float ReduceSum/Mean/Max/Min/Prod/Any/All, half ReduceMax/Min and uint8_t
@@ -607,6 +611,22 @@ TEST(ScratchInitcheck, TopKRadixSelectReadAfterTheCall) {
   });
 }
 
+// TopK's merge sequence on 2201 and 2002 (topk_v220_impl.h, topk_v200_impl.h): lngrad computes
+// the outputs by a stable sort, not the kit's Sort32 / MrgSort (2201) or ProposalConcat /
+// RpSort16 / MrgSort4 (2002) rounds in tmpLocal, so the scratch stays marked.
+TEST(ScratchInitcheck, TopKMergeOn2201And2002ReadAfterTheCall) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectLoud(soc, "TopK", [](Ops& o) {
+      TopkTiling tiling;
+      tiling.tmpLocalSize = 0;
+      const TopKInfo info{2, 64, 64};
+      TopK<float>(o.a.ReinterpretCast<float>(), o.d.ReinterpretCast<int32_t>(),
+                  o.b.ReinterpretCast<float>(), o.c.ReinterpretCast<int32_t>(),
+                  o.c.ReinterpretCast<bool>(), o.tmp, 8, tiling, info, true);
+    });
+  }
+}
+
 // Math (2201): the rounding APIs and Sign write what the kit's rounds leave in their scratch
 // (rounding.h, sign.h), ClampMin / ClampMax leave it alone: reading it afterwards is clean.
 TEST(ScratchInitcheck, RoundingSignClampScratchIsModelledNotMarked) {
@@ -660,47 +680,106 @@ TEST(ScratchInitcheck, LgammaScratchIsModelledNotMarked) {
   }
 }
 
-// Sum, Mean, DropOut, Axpy (half) and WelfordUpdate on 2201: the kit keeps intermediates in
-// sharedTmpBuffer that lngrad does not model (docs/ascendc_kernels.md, "What the scratch holds
-// after a call"): initcheck reports a read of them after the call.
-TEST(ScratchInitcheck, SumAndMeanReadAfterTheCall) {
-  ExpectLoud(k910, "Sum", [](Ops& o) {
-    Sum(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp, SumParams{2, 256, 200});
-  });
-  ExpectLoud(k910, "Mean", [](Ops& o) {
-    Mean(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
-         MeanParams{2, 128, 100});
-  });
+// Sum and Mean on 2201/2002 write what the kit's loops leave in their scratch (sum.h
+// LeaveSumLevels, mean.h LeaveMeanCastScratch): the last row's level sums (Mean<half, float>:
+// its float row, levels and the cast half); reading the scratch afterwards is clean (the bytes
+// past the levels keep the zeros written before the call).
+TEST(ScratchInitcheck, SumAndMeanScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Sum(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                      SumParams{2, 256, 200});
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Mean(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.tmp,
+                       MeanParams{2, 128, 100});
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  Mean<half, float>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.tmp,
+                                    MeanParams{2, 256, 200});
+                }).r);
+  }
 }
 
-TEST(ScratchInitcheck, DropOutReadAfterTheCall) {
-  DropOutShapeInfo info;
-  info.firstAxis = 2;
-  info.srcLastAxis = 256;
-  info.maskLastAxis = 256;
-  ExpectLoud(k910, "DropOut", [info](Ops& o) {
-    DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c, o.tmp, 0.5f, info);
-  });
+// DropOut (2201, 2002) writes what the kit's sequence leaves in its scratch (dropout.h
+// LeaveDropOutScratch; DropOutScratchReplay): the byte modes' mask casts (half; float: and the
+// float casts after them), the bit modes' zeroed CMPMASK block, so reading it is clean.
+TEST(ScratchInitcheck, DropOutIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    DropOutShapeInfo bytes;
+    bytes.firstAxis = 2;
+    bytes.srcLastAxis = 256;
+    bytes.maskLastAxis = 256;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bytes);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bytes](Ops& o) {
+                  DropOut<float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(), o.c,
+                                 o.tmp, 0.5f, bytes);
+                }).r);
+    DropOutShapeInfo bits = bytes;
+    bits.maskLastAxis = 32;
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [bits](Ops& o) {
+                  DropOut<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), o.c,
+                                o.tmp, 0.5f, bits);
+                }).r);
+  }
 }
 
-TEST(ScratchInitcheck, AxpyHalfAndWelfordUpdateReadAfterTheCall) {
-  ExpectLoud(k910, "Axpy", [](Ops& o) {
-    Axpy<half, half, false>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(), half(2.0f),
-                            o.tmp, 512);
-  });
-  ExpectLoud(k910, "WelfordUpdate", [](Ops& o) {
-    const WelfordUpdateParam p{1, 64, 64, 0.5f};
-    WelfordUpdate<float, float>(o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
-                                o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
-                                o.d.ReinterpretCast<float>()[512], o.tmp, p);
-  });
+// Axpy with half sources on 2201/2002 writes what AxpySub's rounds leave in its scratch
+// (fma.h LeaveAxpyScratch): reading it afterwards is clean, the (half, half) form's 16 elements
+// leaving most of the probe as the zeros written before the call.
+TEST(ScratchInitcheck, AxpyHalfScratchIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    for (uint32_t n : {16u, 512u}) {
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [n](Ops& o) {
+                    Axpy<half, half, false>(o.a.ReinterpretCast<half>(),
+                                            o.b.ReinterpretCast<half>(), half(2.0f), o.tmp, n);
+                  }).r);
+      ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [n](Ops& o) {
+                    Axpy<float, half, false>(o.a.ReinterpretCast<float>(),
+                                             o.b.ReinterpretCast<half>(), half(2.0f), o.tmp, n);
+                  }).r);
+    }
+  }
+}
+
+// WelfordUpdate on 2201/2002 writes what the kit's rounds leave in their float temps
+// (welfordupdate.h LeaveWelfordScratch): float, float with isReuseSource and half, reading the
+// scratch afterwards is clean.
+TEST(ScratchInitcheck, WelfordUpdateScratchIsModelledNotMarked) {
+  const WelfordUpdateParam p{1, 64, 64, 0.5f};
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<float, float>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<float>()[512], o.tmp, p);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<float, float, true>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<float>()[512], o.tmp, p);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [p](Ops& o) {
+                  WelfordUpdate<half, float>(
+                      o.a.ReinterpretCast<float>(), o.b.ReinterpretCast<float>(),
+                      o.c.ReinterpretCast<float>(), o.d.ReinterpretCast<float>(),
+                      o.d.ReinterpretCast<half>()[1024], o.tmp, p);
+                }).r);
+  }
 }
 
 // The SoftMax family on 2201 and 2002: the kit keeps its row maxima, sums, exponentials and casts
 // in the work buffer, which lngrad computes aside and does not write back
 // (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call (SoftmaxGrad
 // and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
-// 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d.
+// 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
+// and SoftMax<half>'s generic loops on 2201 write what the kit leaves (softmax_work.h;
+// SoftMaxIsModelledNotMarked), so its SoftMax examples here run on 2002 and, on 2201, with
+// isBasicBlock (still marked).
 constexpr uint32_t kSmM = 8, kSmK = 64;
 SoftMaxTiling SmTiling(uint32_t type_size) {
   SoftMaxTiling t;
@@ -712,19 +791,23 @@ LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<ha
 const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
 
 TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
+  ExpectLoud("Ascend310P1", "SoftMax", [](Ops& o) {
+    SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  });
+  ExpectLoud("Ascend310P1", "SoftMax",
+             [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
+  ExpectLoud("Ascend310P1", "LogSoftMax", [](Ops& o) {  // 2201's is modelled, every ND path
+    LogSoftMaxTiling t;
+    LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+    LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+  });
+  ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
+    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  });
   for (const char* soc : {k910, "Ascend310P1"}) {
-    ExpectLoud(soc, "SoftMax", [](Ops& o) {
-      SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-    });
-    ExpectLoud(soc, "SoftMax",
-               [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
-    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {
-      SimpleSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
-    });
-    ExpectLoud(soc, "LogSoftMax", [](Ops& o) {
-      LogSoftMaxTiling t;
-      LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
-      LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {  // half data: the float copy, still marked
+      const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
+      SimpleSoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
     });
     // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
     // its basic-block path is not, nor 2002.
@@ -755,6 +838,8 @@ TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
       SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
     });
   }
+  // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
+  // (SoftmaxFlashV3IsModelledNotMarked); another tiling (here an empty one) stays marked.
   ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
     const SoftMaxParams p{2, 512, 2, 512, 1, 8, 0.9375f};
     SoftMaxTiling t;
@@ -816,6 +901,27 @@ TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
 // statistics) writes what the kit's reductions and broadcasts leave in the work buffer
 // (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
 // without and with update.
+// SoftmaxFlashV3 on 2201 writes what the kit leaves in its work buffer (softmax_flashv3_scratch.h;
+// replay.SoftmaxFlashV3ScratchReplay.*), without and with update: read after the call, clean.
+TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
+  for (const bool update : {false, true}) {
+    ExpectClean(
+        RunScratch(k910, san::kAllTools, Then::kRead, [update](Ops& o) {
+          const SoftMaxParams p{2, 512, 2, 512, 2, 8, 0.9375f};
+          SoftMaxTiling t;
+          SoftMaxFlashV3TilingFunc(ge::Shape({2, 512}), 2, 4, kTmpBytes, t, update, false);
+          const LocalTensor<half> dst = H(o.a), src = H(o.b), em = H(o.d);
+          if (update) {
+            SoftmaxFlashV3<half, float, true>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                              F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          } else {
+            SoftmaxFlashV3<half, float, false>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                               F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          }
+        }).r);
+  }
+}
+
 TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
   ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
                 SoftMaxTiling t;
@@ -855,6 +961,37 @@ TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
           PipeBarrier<PIPE_V>();
           SoftmaxGradFront<float>(F(o.c)[512], F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
         }).r);
+  }
+}
+
+// SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
+// LogSoftMax<float>: lngrad writes what the kit's splits leave in the work buffer (softmax_work.h;
+// softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is
+// clean: no mark.
+TEST(ScratchInitcheck, SoftMaxIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const auto h = [](const LocalTensor<uint8_t>& t) {
+                  return t.ReinterpretCast<half>();
+                };
+                SoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                LogSoftMaxTiling t;
+                LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+                LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+              }).r);
+  // SimpleSoftMax<float> in ND, 2201 and 2002: the kit's code never touches the buffer.
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                       kSmShape);
+                }).r);
   }
 }
 

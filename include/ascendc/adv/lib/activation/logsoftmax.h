@@ -18,7 +18,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                 const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                 lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("LogSoftMax", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("LogSoftMax", loc, sharedTmpBuffer);
   if constexpr (isDataFormatNZ) {  // 3510 only (regbase/3510/logsoftmax_impl.h LogSoftMaxNZImpl)
     if (!sd::RegBase()) sd::RefuseNz<true>("LogSoftMax");
     const sd::Dims nd = sd::DimsOf(softmaxShapeInfo, src, 0, 0, false);  // srcM, srcK
@@ -37,6 +37,10 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
   const SoftMaxTiling kt = sd::SoftMaxKernelTiling("LogSoftMax", none, d, softmaxShapeInfo,
                                                    sharedTmpBuffer, sizeof(T), sizeof(T), false);
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
+  // The work buffer on 2201 (softmax_work.h, LogSoftMaxNDImpl's splits); elsewhere marked.
+  if (sd::SoftMaxWork<T, T>("LogSoftMax", loc, kt, d, src, &sum, &max, sharedTmpBuffer, true)) {
+    leave.Modelled();
+  }
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
                         &sharedTmpBuffer, d, loc);
 }

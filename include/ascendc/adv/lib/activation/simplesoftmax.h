@@ -190,7 +190,11 @@ void SimpleSoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& inSumT
                    const SoftMaxShapeInfo& softmaxShapeInfo = {},
                    lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SimpleSoftMax", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("SimpleSoftMax", loc, sharedTmpBuffer);
+  // Float data in ND on 2201/2002 (simple_softmax_common_impl.h: SimpleSoftMaxGenericNDImpl's
+  // float overload, SimpleSoftMaxBasicBlock's, either config) never touches the work buffer: its
+  // Sub, Exp and Div run from src to dst. Nothing to mark.
+  if constexpr (std::is_same_v<D, float> && !isDataFormatNZ) leave.Modelled();
   sd::CheckTypes<D, U>("SimpleSoftMax");
   if constexpr (isDataFormatNZ) {
     sd::SimpleNzRows<D, U>(dstTensor, inSumTensor, inMaxTensor, srcTensor, sharedTmpBuffer,

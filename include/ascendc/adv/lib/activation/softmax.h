@@ -21,6 +21,7 @@
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax_nz.h"
+#include "lib/activation/softmax_work.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -274,7 +275,7 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
   sd::CheckTypes<D, U>("SoftMax");
   if constexpr (isDataFormatNZ) {
     if (sd::RegBase()) {
@@ -315,6 +316,13 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   } else if (!basic) {  // the generic loop: the re-tile's splits cover oriSrcM rows
     d.m = sd::GenericSplitRows("SoftMax", "dstTensor, sumTensor and maxTensor", tiling, kt, d);
   }
+  // The work buffer of the generic loop on 2201 (softmax_work.h); elsewhere marked.
+  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
+    if (!basic && sd::SoftMaxWork<D, U>("SoftMax", loc, kt, d, srcTensor, &sumTensor, &maxTensor,
+                                        sharedTmpBuffer)) {
+      leave.Modelled();
+    }
+  }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
                         srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
 }
@@ -339,7 +347,7 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
              const SoftMaxShapeInfo& softmaxShapeInfo = {},
              lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
+  sd::LeaveWorkBuffer leave("SoftMax", loc, sharedTmpBuffer);
   // SoftMaxNDImpl without statistics: membase runs SingleSoftMaxImpl for any isBasicBlock (the
   // generic row sums); 3510 takes its basic-block path (SoftMaxGenericNDImpl) with isBasicBlock.
   sd::Dims d = LNGRAD_SOFTMAX_DIMS(srcTensor);
@@ -359,6 +367,13 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   d.m = sd::GenericSplitRows("SoftMax", "dstTensor", tiling, kt, d);
+  // SingleSoftMaxImpl's work buffer on 2201 (softmax_work.h; any isBasicBlock); elsewhere marked.
+  if constexpr (config.oriSrcM == 0 || config.oriSrcK == 0) {
+    if (sd::SoftMaxWork<T, T>("SoftMax", loc, kt, d, srcTensor, nullptr, nullptr,
+                              sharedTmpBuffer)) {
+      leave.Modelled();
+    }
+  }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
                         &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc, reuse);
 }

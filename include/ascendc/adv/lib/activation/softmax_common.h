@@ -524,7 +524,9 @@ Access Wr(const AscendC::LocalTensor<T>& t, uint64_t n) {
 
 // The work buffer (sharedTmpBuffer, or the stack buffer the overloads without one pass) on
 // 2201/2002: the kit's sequences keep their row maxima, sums, exponentials and casts there, which
-// lngrad computes in host vectors and does not write back. An entry point holds one of these from
+// lngrad computes in host vectors and does not write back (except where softmax_work.h writes
+// them, or the kit leaves the buffer untouched: the entry point calls Modelled() and nothing is
+// marked). An entry point holds one of these from
 // its start; when it returns (not when a check refuses the call) the whole buffer is left marked,
 // so that initcheck reports a later read (math_detail::LeaveScratch). lngrad's softmax APIs never
 // read the buffer, so a call after another on the same buffer stays clean. Not on 3510.
@@ -535,12 +537,15 @@ class LeaveWorkBuffer {
   LeaveWorkBuffer(const LeaveWorkBuffer&) = delete;
   LeaveWorkBuffer& operator=(const LeaveWorkBuffer&) = delete;
   ~LeaveWorkBuffer() {
-    if (std::uncaught_exceptions() == pending_ && !RegBase()) {
+    if (std::uncaught_exceptions() == pending_ && !RegBase() && !modelled_) {
       math_detail::LeaveScratch(api_, loc_, tmp_);
     }
   }
+  // The call wrote what the kit leaves in the buffer (softmax_work.h): no mark.
+  void Modelled() { modelled_ = true; }
 
  private:
+  bool modelled_ = false;
   const char* api_;
   SrcLoc loc_;
   detail::TensorView tmp_;

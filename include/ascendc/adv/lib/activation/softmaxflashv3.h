@@ -14,12 +14,14 @@
 // mean/expSum/max as both). Checked mode refuses what the toolkit's kernel check asserts
 // (CheckFlashV3Params: splitMeanCnt other than 8, srcM != oriSrcM, srcK != oriSrcK, srcK below 512
 // or not a multiple of 64, and on 3510 srcM not a multiple of 8); outside it the 2201/2002 path
-// computes other counts with each row's own shifts. On 3510 the register code's phases, with the
-// tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
+// computes other counts with each row's own shifts. Arch 2002 (membase/v200) asserts that it is not
+// supported: checked mode refuses (product), unchecked nothing is written. On 3510 the register
+// code's phases, with the tiling's srcM and srcK and any splitMeanCnt (FlashV3RowsReg, below).
 #pragma once
 
 #include "lib/activation/softmax_common.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmax_flashv3_scratch.h"
 
 namespace lngrad::aicore::softmax_detail {
 
@@ -62,7 +64,8 @@ inline float FlashV3Center(std::vector<float>& x, uint32_t oriK, uint32_t segmen
 // over the row's lanes in the source's order.
 template <typename T, typename U>
 void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
-                const Dims& d, uint32_t r, std::vector<float>& x) {
+                const Dims& d, uint32_t r, std::vector<float>& x, FlashV3Kept* keep = nullptr,
+                bool meanCopied = true) {
   constexpr uint32_t kL = Lanes<U>();
   const uint64_t o = uint64_t{r} * kL;
   U* mean = a.mean.HostPtr() + o;
@@ -76,8 +79,11 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
   const float g = FlashV3Center(x, k, p.splitMeanCnt, sc);
   const float cnt = static_cast<float>(p.loopCnt);
   for (uint32_t j = 0; j < kL; ++j) {
-    mean[j] =
-        update ? Narrow<U>((Widen(inMean[j]) * (cnt - 1.0f) + g) * (1.0f / cnt)) : Narrow<U>(g);
+    if (update) {
+      mean[j] = Narrow<U>((Widen(inMean[j]) * (cnt - 1.0f) + g) * (1.0f / cnt));
+    } else if (meanCopied) {
+      mean[j] = Narrow<U>(g);
+    }
   }
   const float rmax = RowMax(x.data(), k);
   float shiftCurr[kL], shiftPrev[kL], em[kL] = {};
@@ -96,9 +102,17 @@ void FlashV3Row(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxP
     }
     for (uint32_t j = 0; j < kL; ++j)
       em[j] = ExpOf(shiftPrev[j] + (Widen(inMax[j]) - Widen(max[j])));
+    for (uint32_t j = 0; keep != nullptr && j < kL && j < 8; ++j) {
+      keep->shiftPrev[j] = shiftPrev[j];
+      keep->em[j] = em[j];
+    }
     for (uint32_t j = 0; j < kL; ++j) {
       expSum[j] = Narrow<U>(em[j] * Widen(a.inExpSum.HostPtr()[o + j]));
     }
+  }
+  for (uint32_t j = 0; keep != nullptr && j < kL && j < 8; ++j) {
+    keep->cur[j] = shiftCurr[j];
+    keep->max[j] = Widen(max[j]);
   }
   for (uint32_t j = 0; j < kL; ++j) shiftCurr[j] = Widen(max[j]) - shiftCurr[j];
   for (uint32_t c = 0; c < d.k; ++c) x[c] = x[c] - shiftCurr[ColumnLane(c) % kL];
@@ -305,10 +319,21 @@ inline void FlashV3RowsReg(bool update, const FlashV3Args<half, float>& a, const
   }
 }
 
+// Without update the 2201 kernel copies each split's meanTmp into meanTensor by one Copy in Normal
+// mode with mask reduceSize and one repeat: at most 64 floats, the first 8 rows of the split (the
+// kit's debug build asserts a larger mask, CheckMaskValue); rows past them keep what meanTensor
+// held, and ModifyMaxImpl's shiftCurr reads that. Row r of tiling t: whether its mean is copied.
+inline bool MeanCopied(const AscendC::tiling::SoftMaxTiling& t, uint32_t r) {
+  if (t.splitM == 0 || t.reduceK == 0) return true;
+  const uint64_t full = uint64_t{t.rangeM} * t.splitM;
+  const uint64_t inSplit = r < full ? r % t.splitM : r - full;
+  return inSplit * t.reduceK < kLanes;
+}
+
 template <typename T, typename U>
 void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMaxParams& p,
                  const AscendC::tiling::SoftMaxTiling& t, const AscendC::LocalTensor<uint8_t>* tmp,
-                 SrcLoc loc) {
+                 SrcLoc loc, FlashWorkBuffer* leave = nullptr) {
   const char* api = "SoftmaxFlashV3";
   const Dims pd{p.srcM, p.srcK, p.oriSrcK != 0 ? p.oriSrcK : p.srcK};
   CheckShape<T>(api, pd);
@@ -336,6 +361,17 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
   if (tmp != nullptr) {
     CheckTmp(api, *tmp, (uint64_t{Lanes<U>()} * 5 + 2 * uint64_t{d.k} + kLanes) * 4);
   }
+  if (detail::rep::RunningArch() == NpuArch::k2002) {
+    // membase/v200/softmax_flashv3_impl.h: SoftmaxFlashV3Process asserts "not supported on
+    // current device" (the page: Atlas inference products not supported) and computes nothing.
+    if (CheckedMode()) {
+      RaiseKernelCheck(checks::kProduct, std::string(api) +
+                                             ": not supported on arch 2002 (Atlas inference "
+                                             "products); the kit's 2002 kernel asserts");
+    }
+    if (leave != nullptr) leave->Modelled();  // nothing written, the buffer included
+    return;
+  }
   RecordCall(api, loc,
              {Rd(a.src, n), Rd(a.inMean, update ? s : 0), Rd(a.inExpSum, update ? s : 0),
               Rd(a.inMax, update ? s : 0), Wr(a.dst, n), Wr(a.mean, s), Wr(a.expSum, s),
@@ -344,8 +380,19 @@ void FlashV3Rows(bool update, const FlashV3Args<T, U>& a, const AscendC::SoftMax
     FlashV3RowsReg(update, a, c);
     return;
   }
+  // 2201: the work buffer as the kit leaves it (softmax_flashv3_scratch.h).
+  const AscendC::LocalTensor<uint8_t> none;
+  FlashV3Scratch sc(tmp != nullptr && std::is_same_v<T, half> && std::is_same_v<U, float>,
+                    tmp != nullptr ? *tmp : none, t, d, update, p.splitMeanCnt, p.alpha);
+  if constexpr (std::is_same_v<T, half> && std::is_same_v<U, float>) {
+    sc.Begin(a.src.HostPtr(), a.expSum.HostPtr());
+  }
   std::vector<float> x;
-  for (uint32_t r = 0; r < d.m; ++r) FlashV3Row(update, a, p, d, r, x);
+  for (uint32_t r = 0; r < d.m; ++r) {
+    FlashV3Row(update, a, p, d, r, x, sc.Row(r), MeanCopied(t, r));
+  }
+  sc.Finish(api, loc);
+  if (sc.Active() && leave != nullptr) leave->Modelled();
 }
 
 }  // namespace lngrad::aicore::softmax_detail
@@ -363,7 +410,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
                     const SoftMaxTiling& tiling, const SoftMaxParams& params,
                     lngrad::aicore::SrcLoc loc = lngrad::aicore::SrcLoc::Current()) {
   namespace sd = lngrad::aicore::softmax_detail;
-  const sd::LeaveWorkBuffer leave("SoftmaxFlashV3", loc, sharedTmpBuffer);
+  sd::FlashWorkBuffer leave("SoftmaxFlashV3", loc, sharedTmpBuffer);
   static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>,
                 "SoftmaxFlashV3: T must be half and U float");
   sd::RefuseNz<isDataFormatNZ>("SoftmaxFlashV3");
@@ -372,7 +419,7 @@ void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const LocalTensor<U>& meanT
   sd::FlashV3Rows<T, U>(isUpdate,
                         {dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
                          inMeanTensor, inExpSumTensor, inMaxTensor},
-                        params, tiling, &sharedTmpBuffer, loc);
+                        params, tiling, &sharedTmpBuffer, loc, &leave);
 }
 
 template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false,

@@ -8,9 +8,12 @@
 // divValue, two Mul instructions in T (half: the float result of exact operands rounded to half
 // once; a mask byte of 2 doubles the element, as on the device). Bit mode: bit j of mask byte b
 // (least significant first) keeps element 8b + j: dst = (bit ? src : 0) * divValue - the
-// device's Select against the zero compare register, then Muls. The misaligned modes first pack
-// each row's first srcLastAxis mask bytes (bits) to the front of maskLocal, in place - the
-// device's GatherMask - and lngrad writes that packing into maskLocal too. Arch 3510
+// device's Select against the zero compare register, then Muls. On 2201 the misaligned modes
+// first pack each row's first srcLastAxis mask bytes (bits) to the front of maskLocal, in place -
+// the device's GatherMask - and lngrad writes that packing into maskLocal too; 2002
+// (dropout_m200_impl.h) runs the rows one by one where they are and leaves maskLocal alone. The
+// scratch on 2201/2002 is left as the kit's sequence leaves it (LeaveDropOutScratch;
+// tests/replay/dropout_scratch_replay_test.cpp). Arch 3510
 // (dropout_3510_impl.h) reads the rows in place and leaves maskLocal as it was; its bit modes
 // Select against +0 and Mul by divValue under the bit's mask (ZEROING), so a cleared bit gives +0
 // even where divValue is infinite (keepProb below 1/65504 for half, 2^-128 for float), where the
@@ -25,6 +28,7 @@
 // arch 3510 only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -61,6 +65,55 @@ inline void PackRows(uint8_t* p, uint32_t rows, uint32_t keep, uint32_t pitch) {
   for (uint32_t r = 0; r < rows; ++r)
     std::memcpy(&packed[uint64_t{r} * keep], p + uint64_t{r} * pitch, keep);
   if (!packed.empty()) std::memcpy(p, packed.data(), packed.size());
+}
+
+// What dropout_membase_impl.h leaves in sharedTmpBuffer on 2201/2002. The bit modes (unless
+// isInitBitMode): DropOutBitModeInit's Muls(int16, 0) over one full repeat zeroes bytes
+// [0, 256), the CMPMASK the Select reads as its scalar. The byte modes: chunk = the buffer's
+// halves (half) or bytes / 6 (float: a half area, then a float area at byte 2 * chunk) rounded
+// down to 32 elements; each round of `len` (the chunk, then the tail) Casts its mask bytes to
+// half at slots [0, len) (float: and those halves to float in the second area), later rounds
+// winning. `runs` runs of `len` elements, run r's mask bytes at mask + r * pitch (2002's
+// misaligned byte mode restarts its rounds at each row; otherwise one run). A chunk of 0 (a
+// buffer checked mode refuses) is left marked.
+inline void LeaveDropOutScratch(const char* api, SrcLoc loc,
+                                const AscendC::LocalTensor<uint8_t>& tmp, bool bits,
+                                bool isInitBitMode, bool isFloat, const uint8_t* mask,
+                                uint64_t runs, uint64_t len, uint64_t pitch) {
+  uint8_t* s = tmp.HostPtr();
+  const uint64_t size = tmp.View().size_bytes;
+  if (s == nullptr) return;
+  san::Instr rec(Pipe::kV, api, loc);
+  if (bits) {
+    if (isInitBitMode) return;
+    const uint64_t zeroed = std::min<uint64_t>(256, size);
+    std::memset(s, 0, zeroed);
+    if (rec) rec.Write(s, zeroed);
+    return;
+  }
+  const uint64_t chunk = (isFloat ? size / 6 : size / 2) / 32 * 32;
+  if (chunk == 0) {
+    if (runs * len != 0) math_detail::LeaveScratch(api, loc, tmp.View());
+    return;
+  }
+  uint64_t reach = 0;
+  for (uint64_t r = 0; r < runs; ++r) {
+    for (uint64_t off = 0; off < len; off += chunk) {
+      const uint64_t n = std::min(chunk, len - off);
+      for (uint64_t j = 0; j < n; ++j) {
+        const half h = half(static_cast<float>(mask[r * pitch + off + j]));
+        std::memcpy(s + 2 * j, &h, 2);
+        if (isFloat) {
+          const float f = F(h);
+          std::memcpy(s + 2 * chunk + 4 * j, &f, 4);
+        }
+      }
+      reach = std::max(reach, n);
+    }
+  }
+  if (!rec || reach == 0) return;
+  rec.Write(s, 2 * reach);
+  if (isFloat) rec.Write(s + 2 * chunk, 4 * reach);
 }
 
 }  // namespace lngrad::aicore::quant_detail
@@ -102,14 +155,18 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
   q::CheckCount(kApi, srcLocal, n, "srcLocal");
   q::CheckCount(kApi, maskLocal, maskBytes, "maskLocal");
   if (!arch3510) q::CheckTmp(kApi, sharedTmpBuffer, 512);
-  const bool packs = misaligned && !arch3510;
+  // 2201 packs the misaligned mask rows in place first (dropout_c220_impl.h's GatherMask);
+  // 2002 runs them row by row from where they are (dropout_m200_impl.h), as 3510 reads them.
+  const bool arch2002 = lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2002;
+  const bool packs = misaligned && !arch3510 && !arch2002;
   q::Record(kApi, loc, {q::SpanOf(srcLocal, n), q::SpanOf(maskLocal, maskBytes)},
             {q::SpanOf(dstLocal, n), packs ? q::SpanOf(maskLocal, maskBytes) : q::Span{}});
   uint8_t* mask = maskLocal.HostPtr();
+  if (packs) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
   const T div = T(1.0f / keepProb);
   const T* in = srcLocal.HostPtr();
   T* out = dstLocal.HostPtr();
-  const uint32_t src = info.srcLastAxis, pitch = misaligned ? info.maskLastAxis : keep;
+  const uint32_t src = info.srcLastAxis, pitch = misaligned && !packs ? info.maskLastAxis : keep;
   for (uint64_t e = 0; e < n; ++e) {
     const uint64_t r = e / src, c = e % src;
     T v;
@@ -125,11 +182,11 @@ void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
     }
     out[e] = T(q::F(v) * q::F(div));
   }
-  // 2201/2002 pack the mask rows in place first (GatherMask); 3510 reads them where they are.
-  if (misaligned && !arch3510) q::PackRows(mask, info.firstAxis, keep, info.maskLastAxis);
-  // 2201/2002: the bit modes' zeroed CMPMASK block and the byte modes' mask casts that
-  // dropout_membase_impl.h leaves in sharedTmpBuffer are not modelled.
-  if (!arch3510) lngrad::aicore::math_detail::LeaveScratch(kApi, loc, sharedTmpBuffer.View());
+  if (arch3510) return;
+  // The scratch as dropout_membase_impl.h leaves it (2002's misaligned byte mode: row by row).
+  const bool byRow = arch2002 && misaligned;
+  q::LeaveDropOutScratch(kApi, loc, sharedTmpBuffer, bits, isInitBitMode, sizeof(T) == 4, mask,
+                         byRow ? info.firstAxis : 1, byRow ? src : n, info.maskLastAxis);
 }
 
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>

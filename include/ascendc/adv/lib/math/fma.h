@@ -13,6 +13,7 @@
 //    takes them): (float, float) fma(src, s, dst); (float, half) src and s widened exactly, then
 //    the float fma; (half, half) the exact src·s + dst rounded once to half (FmaHalf). Only the
 //    first calCount elements are written, as the device's masked stores.
+//    The 2201/2002 scratch (half sources) holds what AxpySub's rounds leave (LeaveAxpyScratch).
 //
 // Checked mode: count within every operand, 32-byte aligned operands, dst disjoint from the
 // sources, the product, and for Axpy with half sources a sharedTmpBuffer of at least 1024 bytes
@@ -21,10 +22,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "lib/math/math_common.h"
+#include "lib/math/math_scratch.h"
 
 namespace lngrad::aicore::math_detail {
 
@@ -48,6 +52,28 @@ inline half FmaHalf(half a, half b, half c) {
     }
   }
   return half(r);
+}
+
+// What axpy_common_impl.h's AxpySub leaves in sharedTmpBuffer on 2201/2002 (half sources): the
+// rounds of stackSize elements (the buffer's floats, halved for a half dst, down to 32) and the
+// tail keep, per element, tmpSrc = float(src)·k at float 0 and (half dst) tmpDst = tmpSrc +
+// float(dst) at float stackSize; the last full round and the tail decide the bytes. Call it
+// before dst is updated (it reads dst's values before the call).
+template <typename T>
+void LeaveAxpyScratch(SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp, const half* in,
+                      const T* out, float k, uint64_t n) {
+  const uint64_t bytes = tmp.View().size_bytes;
+  if constexpr (std::is_same_v<T, half>) {
+    const uint64_t stack = ChunkOf(bytes, 2, 32);
+    LeaveChunkScratch<2>("Axpy", loc, tmp, n, stack, {0, stack}, [&](uint64_t i) {
+      const float prod = static_cast<float>(in[i]) * k;
+      return std::array<float, 2>{prod, prod + static_cast<float>(out[i])};
+    });
+  } else {
+    LeaveChunkScratch<1>("Axpy", loc, tmp, n, ChunkOf(bytes, 1, 32), {0}, [&](uint64_t i) {
+      return std::array<float, 1>{static_cast<float>(in[i]) * k};
+    });
+  }
 }
 
 }  // namespace lngrad::aicore::math_detail
@@ -117,9 +143,8 @@ void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, cons
     }
     return;
   }
-  // 2201/2002 half sources: axpy_common_impl.h's float casts in sharedTmpBuffer, not modelled.
-  if (tmp_min != 0) m::LeaveScratch("Axpy", loc, sharedTmpBuffer.View());
   const float k = static_cast<float>(scalarValue);
+  if constexpr (sizeof(U) == 2) m::LeaveAxpyScratch<T>(loc, sharedTmpBuffer, in, out, k, calCount);
   for (uint64_t i = 0; i < calCount; ++i) {
     const float prod = static_cast<float>(in[i]) * k;
     const float sum = prod + static_cast<float>(out[i]);

@@ -11,17 +11,55 @@
 // (float + isReuseSource: x - inMean is written over inputX, as the device does). With
 // config.isInplace and abComputeLength < abLength, the last ceil8(abLength - abComputeLength)
 // elements of inMean / inVar are first copied to outMean / outVar (the computed ones win).
-// The same steps on every product (layernorm_common_impl.h; welford_3510_impl.h).
+// The same steps on every product (layernorm_common_impl.h; welford_3510_impl.h). On 2201/2002
+// the scratch holds what the kit's rounds leave in their float temps (LeaveWelfordScratch).
 //
 // Always raised: rnLength != 1, abComputeLength not in (0, abLength], abLength beyond inputX or
 // not a multiple of 32 bytes of T, operands shorter than abLength, and on arch 2201/2002 a
 // sharedTmpBuffer below 256 * k bytes (k = 3 for half, 1 for float + isReuseSource, else 2).
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "lib/math/math_common.h"
+#include "lib/math/math_scratch.h"
 #include "lib/normalization/norm_ext_common.h"
+
+namespace lngrad::adv::ext {
+
+// What layernorm_common_impl.h's WelfordUpdateComputeImpl leaves in sharedTmpBuffer on
+// 2201/2002: rounds of 64 tmpNum elements (tmpNum = bytes / (256 K); K = 3 for half, 1 for float
+// with isReuseSource, else 2) and the tail, each element keeping in the float temps: half
+// srcVreg (float x) at 0, tmpVreg ((x - inMean)(x - outMean)) at 64 tmpNum, outVreg (x -
+// outMean) at 128 tmpNum; float tmpVreg at 0 and outVreg at 64 tmpNum; float + isReuseSource
+// tmpVreg alone. sx / sp / se: those values per element (sx for half, se unless K = 1).
+template <typename T>
+void LeaveWelfordScratch(lngrad::aicore::SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                         uint64_t n, const std::vector<float>& sx, const std::vector<float>& sp,
+                         const std::vector<float>& se) {
+  namespace m = lngrad::aicore::math_detail;
+  const uint64_t bytes = tmp.View().size_bytes;
+  if constexpr (sizeof(T) == 2) {
+    const uint64_t c = m::ChunkOf(bytes, 3, 64);
+    m::LeaveChunkScratch<3>("WelfordUpdate", loc, tmp, n, c, {0, c, 2 * c}, [&](uint64_t i) {
+      return std::array<float, 3>{sx[i], sp[i], se[i]};
+    });
+  } else if (se.empty()) {
+    m::LeaveChunkScratch<1>("WelfordUpdate", loc, tmp, n, m::ChunkOf(bytes, 1, 64), {0},
+                            [&](uint64_t i) { return std::array<float, 1>{sp[i]}; });
+  } else {
+    const uint64_t c = m::ChunkOf(bytes, 2, 64);
+    m::LeaveChunkScratch<2>("WelfordUpdate", loc, tmp, n, c, {0, c}, [&](uint64_t i) {
+      return std::array<float, 2>{sp[i], se[i]};
+    });
+  }
+}
+
+}  // namespace lngrad::adv::ext
 
 namespace AscendC {
 
@@ -87,8 +125,10 @@ __aicore__ inline void WelfordUpdate(
               {outputVariance.HostPtr() + copyAt, copyLen * 4, true},
               {outputMean.HostPtr(), uint64_t{n} * 4, true},
               {outputVariance.HostPtr(), uint64_t{n} * 4, true}});
-  // 2201/2002: the rounds' temps layernorm_common_impl.h keeps in sharedTmpBuffer, not modelled.
-  if (!reg) lngrad::aicore::math_detail::LeaveScratch(kApi, loc, sharedTmpBuffer.View());
+  // 2201/2002: what each element leaves in the rounds' temps (LeaveWelfordScratch).
+  const bool keep = !reg && sharedTmpBuffer.HostPtr() != nullptr;
+  std::vector<float> sx(keep && sizeof(T) == 2 ? n : 0), sp(keep ? n : 0),
+      se(keep && !reuse ? n : 0);
   float* om = outputMean.HostPtr();
   float* ov = outputVariance.HostPtr();
   const float* im = inputMean.HostPtr();
@@ -110,7 +150,12 @@ __aicore__ inline void WelfordUpdate(
     if (reuse) std::memcpy(reinterpret_cast<float*>(x) + j, d, m * 4);
     ops.Mul(d, d, e, m);
     ops.Add(ov + j, d, iv + j, m);
+    if (!keep) continue;
+    std::copy(d, d + m, sp.begin() + j);
+    if (!se.empty()) std::copy(e, e + m, se.begin() + j);
+    if (!sx.empty()) std::copy(xf, xf + m, sx.begin() + j);
   }
+  if (keep) lngrad::adv::ext::LeaveWelfordScratch<T>(loc, sharedTmpBuffer, n, sx, sp, se);
 }
 
 template <typename T, typename U, bool isReuseSource = false,

@@ -8,12 +8,16 @@
 // RepeatReduceSum of that single half (+0 lanes). Arch 3510 (mean_3510_impl.h): the repeat sums
 // are register trees (reduce_3510.h SumRow3510) and the half-in-float form ends at the cast;
 // the level sums are left in sharedTmpBuffer as the 950 stores them (as float for half in float).
+// 2201/2002: the scratch holds what the kit's loop leaves (the last row's levels, sum.h
+// LeaveSumLevels; half in float: its float row, levels and cast, LeaveMeanCastScratch).
 //
 // Checked mode: n in [1, inner], inner * sizeof(T) a multiple of 32, 32-byte aligned operands,
 // sharedTmpBuffer at least GetMeanMaxMinTmpSize's value.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,6 +32,57 @@ struct MeanParams {
   uint32_t inner;  // n rounded up to 32 bytes
   uint32_t n;      // the elements averaged per row
 };
+
+}  // namespace AscendC
+
+namespace lngrad::aicore::reduce_detail {
+
+// What mean_common_impl.h's MeanCast (Mean<half, float>, 2201/2002) leaves in sharedTmpBuffer:
+// the last row (`x`) cast to float at the scratch's start (n floats), its float levels of
+// repeat sums from float `inner` on, each over the one before down to the single sum (no
+// one-repeat shortcut), that sum times `rec` (Muls), and the half of it (the Cast) over the
+// first two bytes. Past the scratch: an overrun (the kit's minimum, GetMeanMaxMinTmpSize,
+// counts the levels' floats as bytes: n past 512 overruns it; checked mode raises).
+inline void LeaveMeanCastScratch(SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                                 const half* x, uint32_t n, uint32_t inner, float rec) {
+  constexpr uint32_t kL = detail::rep::kLanes<float>;
+  uint8_t* base = tmp.HostPtr();
+  if (base == nullptr || n == 0) return;
+  const uint64_t first = (uint64_t{n} + kL - 1) / kL;
+  const uint64_t words = std::max<uint64_t>(n, inner + first);
+  if (words * sizeof(float) > tmp.View().size_bytes) {
+    detail::OnTensorOverrun(tmp.View(), 0, words, sizeof(float),
+                            "Mean sharedTmpBuffer (the float row and its level sums)");
+  }
+  std::vector<float> v(x, x + n);
+  std::memcpy(base, v.data(), sizeof(float) * n);
+  uint8_t* sums = base + sizeof(float) * uint64_t{inner};
+  while (true) {
+    const uint32_t repeats = (static_cast<uint32_t>(v.size()) + kL - 1) / kL;
+    std::vector<float> next(repeats);
+    for (uint32_t i = 0; i < repeats; ++i) {
+      float lanes[kL] = {};
+      const uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(v.size()), (i + 1) * kL);
+      std::copy(v.begin() + i * kL, v.begin() + end, lanes);
+      next[i] = detail::rep::RepeatSum(lanes);
+    }
+    std::memcpy(sums, next.data(), sizeof(float) * repeats);
+    v.swap(next);
+    if (repeats == 1) break;
+  }
+  const float mean = v[0] * rec;
+  std::memcpy(sums, &mean, sizeof mean);
+  const half h = half(mean);
+  std::memcpy(base, &h, sizeof h);
+  san::Instr r(Pipe::kV, "Mean", loc);
+  if (!r) return;
+  r.Write(base, sizeof(float) * uint64_t{n});
+  r.Write(sums, sizeof(float) * first);
+}
+
+}  // namespace lngrad::aicore::reduce_detail
+
+namespace AscendC {
 
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
           int32_t reduceDim = -1>
@@ -68,8 +123,13 @@ void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   rd::CommitScratch("Mean", loc, tm);
-  // 2201/2002: mean_common_impl.h's casts and level sums in sharedTmpBuffer are not modelled.
-  if (!on3510) lngrad::aicore::math_detail::LeaveScratch("Mean", loc, sharedTmpBuffer.View());
+  if (on3510 || meanParams.outter == 0) return;
+  const T* last = srcTensor.HostPtr() + uint64_t{meanParams.outter - 1} * meanParams.inner;
+  if constexpr (kWiden) {
+    rd::LeaveMeanCastScratch(loc, sharedTmpBuffer, last, meanParams.n, meanParams.inner, rec);
+  } else {
+    rd::LeaveSumLevels("Mean", loc, sharedTmpBuffer, last, meanParams.n);
+  }
 }
 
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -31,6 +31,7 @@
 
 #include "lib/reduce/reduce_3510.h"
 #include "lib/reduce/reduce_ar_2201.h"
+#include "lib/reduce/reduce_ar_mean_half_2201.h"
 #include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
 #include "lib/reduce/reduce_model.h"
@@ -98,14 +99,15 @@ void RunAr(Op op, bool reuse, bool on3510, const Shape& s, const T* x, T* out, M
 }
 
 // True where lngrad runs the 2201 AR sequence itself over dst, src and the scratch
-// (reduce_ar_2201.h): ReduceSum, ReduceMean and ReduceProd on float, ReduceMax and ReduceMin on
-// float and half, ReduceAny and ReduceAll on float and uint8_t.
+// (reduce_ar_2201.h, reduce_ar_mean_half_2201.h): ReduceSum, ReduceMean and ReduceProd on float,
+// ReduceMean, ReduceMax and ReduceMin on half and float, ReduceAny and ReduceAll on float and
+// uint8_t.
 template <typename T>
 bool ArModelled2201(Op op) {
   constexpr bool f = std::is_same_v<T, float>, h = std::is_same_v<T, half>;
   if (std::is_same_v<T, uint8_t> && (op == Op::kAny || op == Op::kAll)) return true;
   if (op == Op::kSum || op == Op::kMean || op == Op::kAny || op == Op::kAll || op == Op::kProd) {
-    return f;
+    return f || (h && op == Op::kMean);
   }
   return (op == Op::kMax || op == Op::kMin) && (f || h);
 }
@@ -137,9 +139,26 @@ inline uint64_t RunArU8(Op op, const Shape& s, const AscendC::LocalTensor<uint8_
   return tmp.HostPtr() != nullptr ? reach * sizeof(half) : 0;
 }
 
+// ReduceMean<half, AR> on 2201 (reduce_ar_mean_half_2201.h): src is read (and, reusing it,
+// written) up to the rows 2r its work rows copy, past the shape's rows as on the device (past the
+// tensor: refused in checked mode, the UB unchecked); returns the scratch bytes stored.
+inline uint64_t RunArMeanHalf(bool reuse, const Shape& s, const AscendC::LocalTensor<half>& src,
+                              half* out, const AscendC::LocalTensor<uint8_t>& tmp) {
+  const ArMeanHalfPlan q = PlanArMeanHalf(s.first, s.last);
+  src.Access(0, ArMeanHalfReach(q, reuse, true), Name(Op::kMean));
+  const uint64_t reach = ArMeanHalfReach(q, reuse, false);
+  std::vector<half> local;
+  half* w = ArWork<half>(tmp, reach, local);
+  RunArMeanHalf2201(reuse, q, src.HostPtr(), w, out);
+  return tmp.HostPtr() != nullptr ? reach * sizeof(half) : 0;
+}
+
 template <typename T>
 uint64_t RunAr2201(Op op, bool reuse, const Shape& s, const AscendC::LocalTensor<T>& src, T* out,
                    const AscendC::LocalTensor<uint8_t>& tmp) {
+  if constexpr (std::is_same_v<T, half>) {
+    if (op == Op::kMean) return RunArMeanHalf(reuse, s, src, out, tmp);
+  }
   const bool sum = op == Op::kSum || op == Op::kMean;
   const ArSumPlan q = PlanArSum(s.first, s.last);
   constexpr uint32_t blk = 32 / sizeof(T);
@@ -243,15 +262,22 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   tm.Commit();
   san::Instr rec(Pipe::kV, Name(op), loc);
   if (rec) {
-    rec.Read(src.HostPtr(), in * sizeof(T));
-    if (reuse && !on3510) rec.Write(src.HostPtr(), in * sizeof(T));
+    // Half ReduceMean's AR rows on 2201 read (reusing: write) src past the shape's rows.
+    uint64_t src_elems = in;
+    if constexpr (std::is_same_v<T, half>) {
+      if (ar_modelled && op == Op::kMean) {
+        src_elems = ArMeanHalfReach(PlanArMeanHalf(s.first, s.last), reuse, true);
+      }
+    }
+    rec.Read(src.HostPtr(), src_elems * sizeof(T));
+    if (reuse && !on3510) rec.Write(src.HostPtr(), src_elems * sizeof(T));
     if (sm.WrittenBytes() != 0) rec.Write(sb, sm.WrittenBytes());
     if (tm.WrittenBytes() != 0) rec.Write(tmp.HostPtr(), tm.WrittenBytes());
     if (ra_tmp != 0) rec.Write(tmp.HostPtr(), ra_tmp);
     rec.Write(dst.HostPtr(), (ar ? s.first : RaOutCount<T>(op, s.last)) * sizeof(T));
   }
   // 2201's other AR sequences work in the scratch (not modelled): initcheck reports later
-  // reads. The RA fold's scratch and ReduceSum/ReduceMean's float AR one are written above.
+  // reads. The RA fold's scratch and the modelled AR ones (ArModelled2201) are written above.
   if (ar && !ar_modelled && detail::rep::RunningArch() != NpuArch::k3510) {
     math_detail::LeaveScratch(Name(op), loc, tmp.View());
   }

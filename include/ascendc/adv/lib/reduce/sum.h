@@ -5,7 +5,9 @@
 // The sequence of sum_common_impl.h: RepeatReduceSum over the row in Counter mode (one sum per
 // repeat of 256 bytes, the repeat's adjacent-pair tree, lanes past n as +0), then the same over
 // those sums until one remains. lngrad evaluates each repeat with the basic WholeReduceSum tree
-// (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's. Arch 3510
+// (lngrad_aicore/repeat_base.h RepeatSum), so the bits are the instruction's; the last row's
+// levels but the last stay in sharedTmpBuffer, as the kit's loop leaves them (LeaveSumLevels).
+// Arch 3510
 // (sum_3510_impl.h): the same levels, each repeat's sum the register ReduceSum tree (inactive
 // lanes take no part instead of adding +0; reduce_3510.h SumRow3510); each level of more than
 // one sum is left in sharedTmpBuffer as the 950 stores it (reduce_3510_mem.h SumRowMem3510).
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -54,6 +57,41 @@ T SumRow(const T* x, uint32_t n) {
     if (repeats == 1) return next[0];
     v.swap(next);
   }
+}
+
+// What sum_common_impl.h (and mean_common_impl.h's MeanCommon) leave in sharedTmpBuffer on
+// 2201/2002: with more than one repeat per row, each row's levels of repeat sums but the last
+// (that one goes to dst) are stored from the scratch's start, each over the one before, so the
+// last row's levels stay (`x`: that row; every row writes the same bytes). One repeat: the
+// scratch is not written. A first level past the scratch is an overrun (checked mode raises;
+// unchecked, the bytes past it are written, inside the UB, as on the device).
+template <typename T>
+void LeaveSumLevels(const char* api, SrcLoc loc, const AscendC::LocalTensor<uint8_t>& tmp,
+                    const T* x, uint32_t n) {
+  constexpr uint32_t kL = detail::rep::kLanes<T>;
+  uint8_t* base = tmp.HostPtr();
+  if (n <= kL || base == nullptr) return;
+  const uint64_t first = (uint64_t{n} + kL - 1) / kL;
+  if (first * sizeof(T) > tmp.View().size_bytes) {
+    detail::OnTensorOverrun(tmp.View(), 0, first, sizeof(T),
+                            (std::string(api) + " sharedTmpBuffer (the level sums)").c_str());
+  }
+  std::vector<T> v(x, x + n);
+  while (v.size() > 1) {
+    const uint32_t repeats = (static_cast<uint32_t>(v.size()) + kL - 1) / kL;
+    std::vector<T> next(repeats);
+    for (uint32_t i = 0; i < repeats; ++i) {
+      T lanes[kL] = {};
+      const uint32_t end = std::min<uint32_t>(static_cast<uint32_t>(v.size()), (i + 1) * kL);
+      std::copy(v.begin() + i * kL, v.begin() + end, lanes);
+      next[i] = detail::rep::RepeatSum(lanes);
+    }
+    if (repeats == 1) break;
+    std::memcpy(base, next.data(), sizeof(T) * repeats);
+    v.swap(next);
+  }
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) rec.Write(base, first * sizeof(T));
 }
 
 // GetSumMaxMinTmpSize's value: the first level's sums, rounded up to 32 bytes.
@@ -139,8 +177,10 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
         on3510 ? rd::SumRowMem3510(x, sumParams.n, tm, r * offset) : rd::SumRow(x, sumParams.n);
   }
   rd::CommitScratch("Sum", loc, tm);
-  // 2201/2002: the level sums sum_common_impl.h keeps in sharedTmpBuffer are not modelled.
-  if (!on3510) lngrad::aicore::math_detail::LeaveScratch("Sum", loc, sharedTmpBuffer.View());
+  if (!on3510 && sumParams.outter != 0) {
+    const T* last = srcTensor.HostPtr() + uint64_t{sumParams.outter - 1} * sumParams.inner;
+    rd::LeaveSumLevels("Sum", loc, sharedTmpBuffer, last, sumParams.n);
+  }
 }
 
 template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>

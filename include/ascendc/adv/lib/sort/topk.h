@@ -25,7 +25,8 @@
 // `order` LARGEST/SMALLEST overrides isLargest. Elsewhere the config runs the merge sequence.
 //
 // Checked mode: 1 <= k <= n <= inner, inner a multiple of 32 (at most 4096 for TOPK_NORMAL,
-// exactly 32 for TOPK_NSMALL), the scratch at least tilling.tmpLocalSize elements of T.
+// exactly 32 for TOPK_NSMALL; on arch 2002 at most 2048 for half without isInitIndex, as
+// topk_v200_impl.h asserts), the scratch at least tilling.tmpLocalSize elements of T.
 #pragma once
 
 #include <algorithm>
@@ -60,10 +61,15 @@ inline constexpr const char* kTopKParams = "topk_params";
 
 namespace lngrad::aicore::topk_detail {
 
+// half_without_index: T half and !isInitIndex, whose indexes the 2002 sequence carries as half
+// (topk_v200_impl.h's TopkInputCheck and the kit's 2002 parameter check assert inner <= 2048).
 inline void Check(bool nsmall, int32_t k, const AscendC::TopKInfo& info, uint64_t tmp_bytes,
-                  uint64_t tmp_need) {
+                  uint64_t tmp_need, bool half_without_index = false) {
   if (!CheckedMode()) return;
   std::string bad;
+  if (half_without_index && info.inner > 2048 && detail::rep::RunningArch() == NpuArch::k2002) {
+    bad = "inner must be at most 2048 on arch 2002 for half without isInitIndex";
+  }
   if (k < 1 || k > info.n) bad = "k must be in [1, n]";
   if (info.n < 1 || info.n > info.inner) bad = "n must be in [1, inner]";
   if (info.inner % 32 != 0) bad = "inner must be a multiple of 32";
@@ -193,7 +199,8 @@ void Run(const AscendC::LocalTensor<T>& dstValue, const AscendC::LocalTensor<int
          const AscendC::LocalTensor<bool>& finish, uint64_t tmp_bytes, int32_t k,
          const AscendC::tiling::TopkTiling& tiling, const AscendC::TopKInfo& info, bool isLargest,
          SrcLoc loc) {
-  Check(nsmall, k, info, tmp_bytes, uint64_t(std::max(tiling.tmpLocalSize, 0)) * sizeof(T));
+  Check(nsmall, k, info, tmp_bytes, uint64_t(std::max(tiling.tmpLocalSize, 0)) * sizeof(T),
+        sizeof(T) == 2 && !isInitIndex);
   const uint32_t inner = static_cast<uint32_t>(info.inner), rows = info.outter;
   const uint32_t kk = static_cast<uint32_t>(k);
   const uint32_t vstride =

@@ -1,0 +1,214 @@
+// lngrad: what SoftMax and LogSoftMax leave in their work buffer on 2201 (sharedTmpBuffer, or the
+// stack buffer the overloads without one pop): the ND generic loop of membase/v220/softmax_impl.h
+// (SingleSoftMaxImpl, without statistics: the row statistics at work[0], [splitM, 8] floats,
+// the 64-lane accumulators at work[reduceSize]) and membase/common SoftMaxGenericNDImpl (with
+// statistics: the accumulators at work[0]). Each split's max pass and then its sum pass
+// (NewReduceMaxLastNDImpl, NewReduceSumLastNDImpl) leave, for its m rows:
+// - oriSrcK >= 64: row i's accumulator at tmp[64 i] (BigBlockReduce from 512 columns, the first
+//   two chunks and NextBlock from 128 — chunk then accumulator when the split has no more rows
+//   than chunks, accumulator then chunk otherwise —, chunk 0 below; then the tail columns);
+// - the statistics block: the m row values packed at its start (one row with oriSrcK > 64: the
+//   value in its first 8 floats), then, unless one row with oriSrcK > 64, AlignedBroadCastImpl:
+//   tmp[0, 64 ceil(m / 8)) gets every float of the block's first 8 ceil(m / 8) broadcast to 8
+//   (past the m values, what the block held before: the statistics tensor's bytes, or in the
+//   work buffer the previous pass's statistics or the buffer's bytes), and the block's first 8 m
+//   floats are copied back from tmp.
+// Later splits overwrite the start of what earlier ones left. The values are lngrad's own row
+// max and sum (softmax_common.h RowMax, RowSum), so the buffer agrees with the results.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "lib/activation/softmax_common.h"
+
+namespace lngrad::aicore::softmax_detail {
+
+enum class WorkOp { kMax, kSum };
+
+inline float WorkApply(WorkOp op, float a, float b) {
+  return op == WorkOp::kSum ? a + b : (a > b ? a : b);
+}
+
+// BlockReduceMax / BlockReduceSum over 8 floats (the adjacent-pair tree).
+inline float WorkBlock(WorkOp op, const float* v) {
+  if (op == WorkOp::kSum) return Tree8(v);
+  float a[4];
+  for (int i = 0; i < 4; ++i) a[i] = WorkApply(op, v[2 * i], v[2 * i + 1]);
+  return WorkApply(op, WorkApply(op, a[0], a[1]), WorkApply(op, a[2], a[3]));
+}
+
+// The 64-lane accumulator of row x (oriK >= 64); chunkFirst: NextBlock's per-row order (the
+// split's rows at most its chunks).
+inline void WorkLanes(WorkOp op, const float* x, uint32_t oriK, bool chunkFirst, float* acc) {
+  const uint32_t chunks = oriK / kLanes, tail = oriK % kLanes;
+  uint32_t c = 1;
+  if (oriK >= 8 * kLanes) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkBlock(op, x + 8 * l);
+    c = 8;
+    chunkFirst = true;  // BigBlockReduce adds chunk then accumulator
+  } else if (oriK >= 2 * kLanes) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = WorkApply(op, x[l], x[kLanes + l]);
+    c = 2;
+  } else {
+    std::copy(x, x + kLanes, acc);
+  }
+  for (; c < chunks; ++c) {
+    const float* ch = x + uint64_t{c} * kLanes;
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      acc[l] = chunkFirst ? WorkApply(op, ch[l], acc[l]) : WorkApply(op, acc[l], ch[l]);
+    }
+  }
+  for (uint32_t l = 0; l < tail; ++l) acc[l] = WorkApply(op, acc[l], x[chunks * kLanes + l]);
+}
+
+// One reduction pass over the split's m rows (x: rows of stride k), its row values v; stat: the
+// split's statistics block (dstK = 8 or 16 floats a row), tmp: the accumulators.
+inline void WorkPass(WorkOp op, const float* x, uint32_t k, uint32_t m, uint32_t oriK,
+                     uint32_t dstK, const std::vector<float>& v, float* stat, float* tmp) {
+  if (oriK >= kLanes) {
+    for (uint32_t i = 0; i < m; ++i) {
+      WorkLanes(op, x + uint64_t{i} * k, oriK, m <= oriK / kLanes, tmp + uint64_t{i} * kLanes);
+    }
+  }
+  const bool one = m == 1 && oriK >= kLanes;
+  for (uint32_t r = 0; r < (one ? dstK : m); ++r) stat[r] = v[one ? 0 : r];
+  if (m == 1 && oriK > kLanes) return;
+  const uint64_t reps = (m + 7) / 8;
+  if (dstK == 8 || m == 1) {
+    for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 8 * i, tmp + 8 * i + 8, stat[i]);
+    if (dstK != 8) std::copy(tmp, tmp + 8, tmp + 8);
+  } else {
+    for (uint64_t i = 0; i < reps * 8; ++i) std::fill(tmp + 16 * i, tmp + 16 * i + 16, stat[i]);
+  }
+  std::copy(tmp, tmp + uint64_t{m} * dstK, stat);
+}
+
+// The floats a split of m rows writes from tmp: its accumulators or its broadcast blocks.
+inline uint64_t WorkTmpFloats(uint32_t m, uint32_t oriK, uint32_t dstK) {
+  if (oriK >= kLanes) return uint64_t{m} * kLanes;
+  return m == 1 ? kLanes : (uint64_t{m} + 7) / 8 * 8 * dstK;
+}
+
+// Where a call's pieces lie in the work buffer (floats): half data's float copy of the split at
+// 0, the statistics (without statistics tensors, or half ones), the accumulators.
+struct WorkLayout {
+  bool copy = false, statIn = false;
+  uint64_t statAt = 0, tmpAt = 0;
+};
+template <typename T, typename U>
+WorkLayout WorkLayoutOf(const AscendC::tiling::SoftMaxTiling& t, bool stats) {
+  WorkLayout w;
+  w.copy = std::is_same_v<T, half>;
+  w.statIn = !stats || !std::is_same_v<U, float>;
+  w.statAt = w.copy ? t.splitSize : 0;
+  w.tmpAt = w.statAt + (w.statIn ? t.reduceSize : 0);
+  return w;
+}
+
+// The rows of one split: max, exponentials, sum and quotients as SoftMaxRows computes them.
+struct WorkRows {
+  std::vector<float> x, e, q, mx, sm;
+  template <typename T>
+  void Load(const T* src, uint32_t m, const Dims& d, bool log) {
+    LoadRow(x, src, m * d.k);
+    e.resize(x.size());
+    q.resize(x.size());
+    mx.resize(m);
+    sm.resize(m);
+    std::vector<float> y;
+    for (uint32_t r = 0; r < m; ++r) {
+      const uint64_t at = uint64_t{r} * d.k;
+      mx[r] = RowMax(x.data() + at, d.oriK);
+      y.assign(x.begin() + at, x.begin() + at + d.k);
+      for (float& v : y) v = v - mx[r];
+      ExpInPlace(y);
+      std::copy(y.begin(), y.end(), e.begin() + at);
+      sm[r] = RowSum(y.data(), d.oriK, false);
+      for (uint32_t c = 0; c < d.k; ++c) q[at + c] = y[c] / sm[r];
+    }
+    if (log) Log10InPlace(q);
+  }
+};
+
+// Whether the tensors hold what the splits of t read and write (the buffer `need` floats); where
+// not, the call is not modelled (left marked) and SoftMaxRows's checks name the operand.
+template <typename T, typename U>
+bool WorkFits(const AscendC::tiling::SoftMaxTiling& t, const Dims& d, uint64_t need,
+              const AscendC::LocalTensor<T>& srcT, const AscendC::LocalTensor<U>* sumT,
+              const AscendC::LocalTensor<U>* maxT, const AscendC::LocalTensor<uint8_t>& tmp) {
+  const uint64_t rows = t.rangeM == 0 ? t.splitM : uint64_t{t.rangeM} * t.splitM + t.tailM;
+  const uint64_t stats = rows * t.reduceK * sizeof(U);
+  if (need * 4 > tmp.View().size_bytes || rows * d.k * sizeof(T) > srcT.View().size_bytes) {
+    return false;
+  }
+  return sumT == nullptr || (stats <= sumT->View().size_bytes && stats <= maxT->View().size_bytes);
+}
+
+// Writes what the kit's splits of tiling t leave in the work buffer for SoftMax over src (rows
+// of d.k, d.oriK reduced); sum/max: the statistics tensors (nullptr: without them). log:
+// LogSoftMax (logsoftmax_common_impl.h LogSoftMaxGenericNDImpl: the same steps, then Ln and Muls
+// on the quotients, in the float copy for half data). Runs before
+// the call writes anything (it reads src and the statistics tensors as they stand: the
+// broadcast reads their blocks past a split's rows). False (nothing written) where not
+// modelled: another arch than 2201, a reduceK other than 8 (16 too with half data and half or no
+// statistics), a tiling whose splitK or srcK is not the shape's, no rows.
+template <typename T, typename U>
+bool SoftMaxWork(const char* api, SrcLoc loc, const AscendC::tiling::SoftMaxTiling& t,
+                 const Dims& d, const AscendC::LocalTensor<T>& srcT,
+                 const AscendC::LocalTensor<U>* sumT, const AscendC::LocalTensor<U>* maxT,
+                 const AscendC::LocalTensor<uint8_t>& tmp, bool log = false) {
+  const bool stats = sumT != nullptr;
+  const WorkLayout w = WorkLayoutOf<T, U>(t, stats);
+  const bool k16 = t.reduceK == 16 && std::is_same_v<T, half> && w.statIn;
+  if (detail::rep::RunningArch() != NpuArch::k2201 || (t.reduceK != 8 && !k16) || t.splitM == 0 ||
+      tmp.View().ptr == nullptr || d.k == 0 || d.oriK == 0 || d.oriK > d.k || t.splitK != d.k ||
+      t.srcK != d.k) {
+    return false;
+  }
+  CheckShape<T>(api, d);  // the refusals come first, as in SoftMaxRows
+  const uint32_t dstK = t.reduceK;
+  if (!WorkFits(t, d, w.tmpAt + WorkTmpFloats(t.splitM, d.oriK, dstK), srcT, sumT, maxT, tmp)) {
+    return false;
+  }
+  auto* work = reinterpret_cast<float*>(tmp.HostPtr());
+  std::vector<float> statMax, statSum;
+  WorkRows rows;
+  uint32_t m = t.splitM;
+  uint64_t o1 = 0, o2 = 0;
+  for (uint32_t i = 0; i <= t.rangeM; ++i) {
+    rows.Load(srcT.HostPtr() + o1, m, d, log);
+    float* maxAt = work + w.statAt;
+    float* sumAt = work + w.statAt;
+    if (!w.statIn) {  // copies of the float statistics tensors' blocks
+      LoadRow(statMax, maxT->HostPtr() + o2, m * dstK);
+      LoadRow(statSum, sumT->HostPtr() + o2, m * dstK);
+      maxAt = statMax.data();
+      sumAt = statSum.data();
+    }
+    float* acc = work + w.tmpAt;
+    WorkPass(WorkOp::kMax, rows.x.data(), d.k, m, d.oriK, dstK, rows.mx, maxAt, acc);
+    WorkPass(WorkOp::kSum, rows.e.data(), d.k, m, d.oriK, dstK, rows.sm, sumAt, acc);
+    if (w.copy) std::copy(rows.q.begin(), rows.q.end(), work);
+    o1 += t.splitSize;
+    o2 += t.reduceSize;
+    if (i == t.rangeM - 1) {
+      if (t.tailM == 0) break;
+      o1 = uint64_t{t.rangeM} * t.splitSize;
+      o2 = uint64_t{t.rangeM} * t.reduceSize;
+      m = t.tailM;
+    }
+  }
+  san::Instr rec(Pipe::kV, api, loc);
+  if (rec) {
+    const std::byte* base = tmp.View().ptr;
+    if (w.copy) rec.Write(base, uint64_t{t.splitSize} * 4);
+    if (w.statIn) rec.Write(base + w.statAt * 4, uint64_t{t.splitM} * dstK * 4);
+    rec.Write(base + w.tmpAt * 4, WorkTmpFloats(t.splitM, d.oriK, dstK) * 4);
+  }
+  return true;
+}
+
+}  // namespace lngrad::aicore::softmax_detail

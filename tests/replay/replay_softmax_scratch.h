@@ -1,0 +1,59 @@
+// lngrad_replay: what SoftMax and LogSoftMax leave in their work buffer on arch 2201 — the float ND
+// generic path (membase/v220/softmax_impl.h SingleSoftMaxImpl and SoftMaxNDImpl without statistics,
+// membase/common/softmax_impl/softmax_generic_nd_impl.h SoftMaxNDExtImpl / SoftMaxGenericNDImpl
+// with them; the row reductions of membase/v220/softmax_common_impl/softmax_common_nd_reduce.h
+// (NewReduceMaxLastNDImpl, NewReduceSumLastNDImpl, FirstBlockCopyImpl, BasicBlockReduce*Impl),
+// softmax_common_broadcast.h (AlignedBroadCastImpl), softmax_common/softmax_common_arithmetic.h
+// (NextBlock*, Tail*, GenericSub/DivNDImpl) and softmax_common_reduce.h (BigBlockReduce*)).
+// Written from a separate reading of those files by the same helper (session 19, sm1) before
+// comparing with lngrad's softmax_work.h; LogSoftMax from membase/common/logsoftmax_common_impl.h
+// (LogSoftMaxNDImpl, LogSoftMaxGenericNDImpl, GenericLogNDImpl); no code shared with src/ or
+// include/.
+//
+// The replay runs every instruction of every split over the memory it is given, so values a
+// step reads before the kit's code wrote them (Brcb's read of the statistics block past the
+// split's rows) come from that memory as it stood.
+#pragma once
+
+#include <cstdint>
+
+#include "replay_softmax.h"
+
+namespace lngrad_replay {
+
+// The tensors of one float SoftMax call, as host memory. sum and max null: SoftMax without
+// statistics (SingleSoftMaxImpl: the statistics at work[0], the accumulators at
+// work[reduceSize]); with them: the accumulators at work[0]. reuse: isReuseSource (the
+// exponentials in src). dst may be src.
+struct SmxFloatWork {
+  float* src;
+  float* dst;
+  float* sum;
+  float* max;
+  float* work;
+  bool reuse;
+  bool log = false;  // LogSoftMax (LogSoftMaxGenericNDImpl): then Ln and Muls by 0.4342944819f
+};
+
+// SoftMax<float> on 2201, the generic ND loop of tiling t (its rangeM splits, then the tail),
+// oriK the reduced columns (originalSrcShape.k). Requires t.reduceK == 8.
+void ReplaySoftMaxFloatWork(const SmxTiling& t, uint32_t oriK, const SmxFloatWork& io);
+
+// SoftMax<half> on 2201, the same loop: the float copy of the split at work[0] (left holding
+// the quotients), then without statistics (all four null) or with half ones (sumH, maxH) the
+// statistics at work[splitSize] ([splitM, reduceK], reduceK 8 or 16) and the accumulators at
+// work[splitSize + reduceSize]; with float ones (sumF, maxF, reduceK 8) the accumulators at
+// work[splitSize]. Casts to half round ties away from zero (FLOAT2HALF_ROUND_MODE on 2201).
+struct SmxHalfWork {
+  const Half* src;
+  Half* dst;
+  Half* sumH;
+  Half* maxH;
+  float* sumF;
+  float* maxF;
+  float* work;
+  bool log = false;  // LogSoftMax: Ln and Muls on the float copy before the cast
+};
+void ReplaySoftMaxHalfWork(const SmxTiling& t, uint32_t oriK, const SmxHalfWork& io);
+
+}  // namespace lngrad_replay

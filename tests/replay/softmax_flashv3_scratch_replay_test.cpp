@@ -1,0 +1,276 @@
+// SoftmaxFlashV3's work buffer on Ascend910B1 (arch 2201), half data and float statistics,
+// without and with update: lngrad against the replay of the kit's instruction sequence
+// (replay_softmax_flashv3_scratch.h), the whole scratch byte for byte (0xa5 where nothing is
+// written; two NaNs match), dst with 40 sentinels past it, mean, expSum, max and expMax against
+// the replay's own results, the sources unchanged. Both overloads: sharedTmpBuffer and the stack
+// buffer (the TPipe leaves exactly the scratch). Scratch sizes: one row's minimum, three rows'
+// and 12 bytes (not a multiple of 32: the shared overload only), the maximum (capped at 60 KiB).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../aicore/sanitizer_off.h"
+#include "kernel_operator.h"
+#include "lngrad_aicore/launch.h"
+#include "replay.h"
+#include "replay_softmax.h"
+#include "replay_softmax_flashv3_scratch.h"
+#include "scratch_test_util.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using lngrad_replay::Bits;
+using lngrad_replay::Half;
+using lngrad_replay::SmxTiling;
+
+constexpr uint32_t kPast = 40;
+constexpr uint8_t kFill = 0xa5;
+constexpr uint32_t kStat = 8;  // floats of statistics per row
+
+struct Shape {
+  uint32_t m, k;
+};
+
+// Inputs in [-8, 8); every fourth row spans [-110, 12) (exponentials underflow); +-0 and half
+// subnormals in rows 1 and 2 mod 5. No inf or NaN in src: the row's mean turns NaN and the row
+// max then depends on the order of the Max steps (lngrad's fold, the kit's tree).
+std::vector<Half> Inputs(uint32_t seed, const Shape& s) {
+  std::mt19937 gen(seed);
+  std::vector<Half> v(uint64_t{s.m} * s.k);
+  const float specials[] = {0.0f, -0.0f, 6e-8f, -3e-6f, 1e-5f, -0.0f};
+  for (uint32_t r = 0; r < s.m; ++r) {
+    const bool wide = r % 4 == 3;
+    std::uniform_real_distribution<float> d(wide ? -110.0f : -8.0f, wide ? 12.0f : 8.0f);
+    for (uint32_t c = 0; c < s.k; ++c) {
+      v[uint64_t{r} * s.k + c] = lngrad_replay::FromFloat<Half>(d(gen));
+    }
+    if (r % 5 == 1 || r % 5 == 2) {
+      for (uint32_t i = 0; i < 7; ++i) {
+        v[uint64_t{r} * s.k + gen() % s.k] = lngrad_replay::FromFloat<Half>(specials[gen() % 6]);
+      }
+    }
+  }
+  return v;
+}
+
+std::vector<float> Uniform(uint32_t seed, size_t n, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (float& e : v) e = d(gen);
+  return v;
+}
+
+std::vector<float> Widened(const std::vector<Half>& v) {
+  std::vector<float> r(v.size());
+  for (size_t i = 0; i < v.size(); ++i) r[i] = lngrad_replay::ToFloat(v[i]);
+  return r;
+}
+
+struct Io {
+  std::vector<Half> src, dst, em;
+  std::vector<float> mean, sum, max, inMean, inSum, inMax;
+  std::vector<uint8_t> tmp;
+};
+
+uint32_t Al(uint64_t bytes) {
+  return lngrad_replay::scratch_test::Aligned32(static_cast<uint32_t>(bytes));
+}
+template <class V, class D>
+void Load(const LocalTensor<D>& t, const std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(t.HostPtr(), v.data(), v.size() * sizeof(V));
+}
+template <class V, class D>
+void Store(const LocalTensor<D>& t, std::vector<V>& v) {
+  if (!v.empty()) std::memcpy(v.data(), t.HostPtr(), v.size() * sizeof(V));
+}
+
+template <bool kUpdate>
+void Call(const LocalTensor<half> (&h)[3], const LocalTensor<float> (&f)[6],
+          const LocalTensor<uint8_t>& tmp, bool stack, const SoftMaxTiling& t,
+          const AscendC::SoftMaxParams& p) {
+  if (stack) {
+    AscendC::SoftmaxFlashV3<half, float, kUpdate>(h[1], f[0], f[1], f[2], h[0], h[2], f[3], f[4],
+                                                  f[5], t, p);
+  } else {
+    AscendC::SoftmaxFlashV3<half, float, kUpdate>(h[1], f[0], f[1], f[2], h[0], h[2], f[3], f[4],
+                                                  f[5], tmp, t, p);
+  }
+}
+
+// Runs SoftmaxFlashV3<half, float, update> on a block of Ascend910B1 with the operands of `in`.
+Io RunLngrad(bool update, bool stack, uint32_t tmpBytes, const SoftMaxTiling& t,
+             const AscendC::SoftMaxParams& p, const Io& in) {
+  Io got = in;
+  lngrad::aicore::LaunchOptions opts;
+  opts.soc = "Ascend910B1";
+  const auto kernel = [&] {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<> hb[3], fb[6], own, filler;
+    const uint64_t hs[3] = {in.src.size() * 2, in.dst.size() * 2, in.em.size() * 2};
+    for (int i = 0; i < 3; ++i) pipe.InitBuffer(hb[i], Al(hs[i]));
+    for (int i = 0; i < 6; ++i) pipe.InitBuffer(fb[i], Al(in.mean.size() * 4));
+    LocalTensor<uint8_t> tmp;
+    lngrad_replay::scratch_test::TakeScratch(pipe, own, filler, stack, tmpBytes, &tmp);
+    if (::testing::Test::HasFatalFailure()) return;
+    const LocalTensor<half> h[3] = {hb[0].Get<half>(), hb[1].Get<half>(), hb[2].Get<half>()};
+    const LocalTensor<float> f[6] = {fb[0].Get<float>(), fb[1].Get<float>(), fb[2].Get<float>(),
+                                     fb[3].Get<float>(), fb[4].Get<float>(), fb[5].Get<float>()};
+    Load(h[0], in.src), Load(h[1], in.dst), Load(h[2], in.em);
+    Load(f[0], in.mean), Load(f[1], in.sum), Load(f[2], in.max);
+    Load(f[3], in.inMean), Load(f[4], in.inSum), Load(f[5], in.inMax);
+    std::memset(tmp.HostPtr(), kFill, tmpBytes);
+    if (update) {
+      Call<true>(h, f, tmp, stack, t, p);
+    } else {
+      Call<false>(h, f, tmp, stack, t, p);
+    }
+    Store(h[0], got.src), Store(h[1], got.dst), Store(h[2], got.em);
+    Store(f[0], got.mean), Store(f[1], got.sum), Store(f[2], got.max);
+    Store(f[3], got.inMean), Store(f[4], got.inSum), Store(f[5], got.inMax);
+    got.tmp.assign(tmp.HostPtr(), tmp.HostPtr() + tmpBytes);
+  };
+  const auto status = lngrad::aicore::Launch(1, kernel, opts);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return got;
+}
+
+// Bit for bit; two NaNs match (the device's NaN payloads are not modelled).
+bool Same(float a, float b) { return Bits(a) == Bits(b) || (std::isnan(a) && std::isnan(b)); }
+
+void ExpectFloats(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!Same(got[i], want[i])) {
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << got[i] << ", replay "
+                    << want[i];
+      return;
+    }
+  }
+}
+void ExpectHalves(const std::vector<Half>& got, const std::vector<Half>& want, const char* what) {
+  ExpectFloats(Widened(got), Widened(want), what);
+}
+
+void ExpectBytes(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const size_t at = i / 4 * 4;
+    if (got[i] != want[i] && at + 4 <= got.size()) {  // a whole float: two NaNs match
+      float g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, 4);
+      std::memcpy(&w, want.data() + at, 4);
+      if (Same(g, w)) continue;
+    }
+    if (got[i] != want[i]) {
+      uint32_t g = 0, w = 0;
+      std::memcpy(&g, got.data() + at, std::min<size_t>(4, got.size() - at));
+      std::memcpy(&w, want.data() + at, std::min<size_t>(4, want.size() - at));
+      ADD_FAILURE() << "scratch: first mismatch at byte " << i << " (float " << i / 4
+                    << "): lngrad 0x" << std::hex << g << ", replay 0x" << w;
+      return;
+    }
+  }
+}
+
+Io Operands(const Shape& s, uint32_t seed) {
+  const uint64_t n = uint64_t{s.m} * s.k, st = uint64_t{s.m} * kStat;
+  Io in;
+  in.src = Inputs(seed, s);
+  in.dst.assign(n + kPast, lngrad_replay::FromFloat<Half>(-77.0f));
+  in.em.assign(uint64_t{s.m} * 16, lngrad_replay::FromFloat<Half>(-5.0f));
+  in.mean = Uniform(seed + 1, st, -3.0f, 3.0f);  // stale contents the kit may read
+  in.sum = Uniform(seed + 2, st, -3.0f, 3.0f);
+  in.max = Uniform(seed + 3, st, -3.0f, 3.0f);
+  in.inMean = Uniform(seed + 4, st, -2.0f, 2.0f);
+  in.inSum = Uniform(seed + 5, st, 0.5f, 40.0f);
+  in.inMax = Uniform(seed + 6, st, -6.0f, 9.0f);
+  if (st > 9) in.inMax[9] = NAN;
+  if (st > 17) in.inMax[17] = -INFINITY;
+  return in;
+}
+
+// One shape, one scratch size, both overloads, without and with update.
+void Check(const Shape& s, uint32_t tmpBytes, uint32_t seed) {
+  for (const bool update : {false, true}) {
+    SoftMaxTiling t;
+    AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({s.m, s.k}), 2, 4, tmpBytes, t, update, false);
+    SmxTiling mt;
+    std::memcpy(&mt, &t, sizeof mt);
+    const AscendC::SoftMaxParams p{s.m, s.k, s.m, s.k, 3, 8, 0.9375f};
+    const Io in = Operands(s, seed);
+    for (const bool stack : {false, true}) {
+      if (stack && tmpBytes % 32 != 0) continue;  // the stack buffer comes in 32-byte blocks
+      SCOPED_TRACE("m " + std::to_string(s.m) + " k " + std::to_string(s.k) + " tmp " +
+                   std::to_string(tmpBytes) + " splitM " + std::to_string(t.splitM) + " tailM " +
+                   std::to_string(t.tailM) + (update ? " update" : " no update") +
+                   (stack ? " stack" : " shared"));
+      const Io got = RunLngrad(update, stack, tmpBytes, t, p, in);
+      if (::testing::Test::HasFailure()) return;
+      Io want = in;
+      std::vector<float> dst(uint64_t{s.m} * s.k), em = Widened(in.em);
+      std::vector<uint8_t> wtmp(tmpBytes, kFill);
+      const std::vector<float> src = Widened(in.src);
+      ASSERT_TRUE(lngrad_replay::ReplayFlashV3Scratch(
+          mt, {update, s.k, 8, p.loopCnt, p.alpha},
+          {src.data(), dst.data(), want.mean.data(), want.sum.data(), want.max.data(), em.data(),
+           in.inMean.data(), in.inSum.data(), in.inMax.data()},
+          wtmp.data(), tmpBytes));
+      for (size_t i = 0; i < dst.size(); ++i)
+        want.dst[i] = lngrad_replay::FloatToHalfRoundAway(dst[i]);
+      for (size_t i = 0; i < em.size(); ++i)
+        want.em[i] = lngrad_replay::FloatToHalfRoundAway(em[i]);
+      ExpectBytes(got.tmp, wtmp);
+      ExpectHalves(got.dst, want.dst, "dst");
+      ExpectFloats(got.mean, want.mean, "mean");
+      ExpectFloats(got.sum, want.sum, "expSum");
+      ExpectFloats(got.max, want.max, "max");
+      ExpectHalves(got.em, want.em, "expMax");
+      ExpectHalves(got.src, in.src, "src");
+      ExpectFloats(got.inMean, in.inMean, "inMean");
+      ExpectFloats(got.inSum, in.inSum, "inExpSum");
+      ExpectFloats(got.inMax, in.inMax, "inMax");
+    }
+  }
+}
+
+uint32_t MinBytes(const Shape& s, bool update) {
+  uint32_t max = 0, min = 0;
+  AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({s.m, s.k}), 2, 4, max, min, update, false);
+  return min;
+}
+uint32_t MaxBytes(const Shape& s, bool update) {
+  uint32_t max = 0, min = 0;
+  AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({s.m, s.k}), 2, 4, max, min, update, false);
+  return std::min<uint32_t>(max, 60 * 1024);
+}
+
+// Every size: the minimum (one row per split), three rows' and 12 bytes, the maximum.
+void Sweep(const Shape* shapes, size_t count, uint32_t seed) {
+  for (size_t i = 0; i < count; ++i) {
+    const Shape& s = shapes[i];
+    Check(s, MinBytes(s, true), seed += 10);
+    Check(s, MinBytes(s, true) * 3 + 12, seed += 10);
+    Check(s, MaxBytes(s, true), seed += 10);
+  }
+}
+
+const Shape kFew[] = {{1, 512}, {2, 512}, {3, 576}, {5, 512}, {8, 640}};
+const Shape kMany[] = {{9, 512}, {12, 512}, {17, 512}, {2, 1024}, {4, 1536}};
+
+TEST(SoftmaxFlashV3ScratchReplay, SplitsOfUpToEightRows) { Sweep(kFew, std::size(kFew), 4900); }
+
+TEST(SoftmaxFlashV3ScratchReplay, SplitsOfMoreRowsAndLongRows) {
+  Sweep(kMany, std::size(kMany), 5900);
+}
+
+}  // namespace
