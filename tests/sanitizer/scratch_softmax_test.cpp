@@ -1,0 +1,246 @@
+// The SoftMax family's work buffer on 2201 and 2002 (split from scratch_test.cpp, whose harness
+// it shares: scratch_harness.h): the paths lngrad models read clean after the call, those it
+// does not are reported by initcheck, and the family never reads the buffer itself.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "kernel_operator.h"
+#include "scratch_harness.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using namespace AscendC;  // NOLINT(google-build-using-namespace)
+using namespace lngrad::aicore::san_test::scratch;  // NOLINT(google-build-using-namespace)
+
+// initcheck's report names this file at the call's line.
+void ExpectLoud(const char* soc, const char* api, const Call& call, Then read = Then::kRead) {
+  ExpectLoudIn("scratch_softmax_test.cpp", soc, api, call, read);
+}
+
+// The SoftMax family on 2201 and 2002: the kit keeps its row maxima, sums, exponentials and casts
+// in the work buffer, which lngrad computes aside and does not write back
+// (softmax_common.h LeaveWorkBuffer): initcheck reports a read of it after the call (SoftmaxGrad
+// and SoftmaxGradFront ND write it: SoftmaxGradIsModelledNotMarked below). 8 rows of
+// 64 floats (halves for FlashV3): src in b, dst in a, the statistics in c and d. SoftMax<float>'s
+// and SoftMax<half>'s generic loops on 2201 write what the kit leaves (softmax_work.h;
+// SoftMaxIsModelledNotMarked), so its SoftMax examples here run on 2002 and, on 2201, with
+// isBasicBlock (still marked).
+constexpr uint32_t kSmM = 8, kSmK = 64;
+SoftMaxTiling SmTiling(uint32_t type_size) {
+  SoftMaxTiling t;
+  SoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), type_size, kTmpBytes, t);
+  return t;
+}
+LocalTensor<float> F(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<float>(); }
+LocalTensor<half> H(const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); }
+const SoftMaxShapeInfo kSmShape{kSmM, kSmK, kSmM, kSmK};
+
+TEST(ScratchInitcheck, SoftMaxFamilyReadAfterTheCall) {
+  ExpectLoud("Ascend310P1", "SoftMax", [](Ops& o) {
+    SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  });
+  ExpectLoud("Ascend310P1", "SoftMax",
+             [](Ops& o) { SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape); });
+  ExpectLoud("Ascend310P1", "LogSoftMax", [](Ops& o) {  // 2201's is modelled, every ND path
+    LogSoftMaxTiling t;
+    LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+    LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+  });
+  ExpectLoud(k910, "SoftMax", [](Ops& o) {  // isBasicBlock (SoftMaxBasicBlock): still marked
+    SoftMax<float, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+  });
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectLoud(soc, "SimpleSoftMax", [](Ops& o) {  // half data: the float copy, still marked
+      const auto h = [](const LocalTensor<uint8_t>& t) { return t.ReinterpretCast<half>(); };
+      SimpleSoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
+    });
+    // SoftmaxFlashV2's generic split loop is modelled on 2201 (SoftmaxFlashV2IsModelledNotMarked),
+    // its basic-block path is not, nor 2002.
+    ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+      SoftMaxTiling t;
+      SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false, true);
+      SoftmaxFlashV2<float, false, false, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                                F(o.d), o.tmp, t, kSmShape);
+    });
+    if (std::string(soc) != k910) {
+      ExpectLoud(soc, "SoftmaxFlashV2", [](Ops& o) {
+        SoftMaxTiling t;
+        SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+        SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c), F(o.d),
+                                     o.tmp, t, kSmShape);
+      });
+    }
+    // SoftmaxGrad / SoftmaxGradFront ND write their buffer, isBasicBlock included
+    // (SoftmaxGradIsModelledNotMarked); the NZ forms are still marked.
+    ExpectLoud(soc, "SoftmaxGradFront", [](Ops& o) {
+      SoftMaxTiling t;
+      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+      SoftmaxGradFront<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+    });
+    ExpectLoud(soc, "SoftmaxGrad", [](Ops& o) {
+      SoftMaxTiling t;
+      SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, false);
+      SoftmaxGrad<float, false, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, false, kSmShape);
+    });
+  }
+  // SoftmaxFlashV3 is modelled on 2201 for SoftMaxFlashV3TilingFunc's tilings
+  // (SoftmaxFlashV3IsModelledNotMarked); another tiling (here an empty one) stays marked.
+  ExpectLoud(k910, "SoftmaxFlashV3", [](Ops& o) {
+    const SoftMaxParams p{2, 512, 2, 512, 1, 8, 0.9375f};
+    SoftMaxTiling t;
+    SoftmaxFlashV3<half, float, false>(
+        o.a.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.b.ReinterpretCast<half>(),
+        o.d.ReinterpretCast<half>(), F(o.c), F(o.c)[256], F(o.c)[512], o.tmp, t, p);
+  });
+}
+
+// SoftmaxGrad (half and float, isFront both ways) and SoftmaxGradFront (and with isBasicBlock) on
+// soc, the scratch read after the call: clean.
+void SoftmaxGradReadsClean(const char* soc) {
+  for (const bool front : {false, true}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, front);
+                  SoftmaxGrad<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, front, kSmShape);
+                }).r);
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [front](Ops& o) {
+                  SoftMaxTiling t;
+                  SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, front);
+                  SoftmaxGrad<half>(o.a.ReinterpretCast<half>(), o.b.ReinterpretCast<half>(),
+                                    o.c.ReinterpretCast<half>(), o.tmp, t, front, kSmShape);
+                }).r);
+  }
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                SoftmaxGradFront<float>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+              }).r);
+  // isBasicBlock (softmax_grad_basic_work.h; replay.SoftmaxGradFrontBasicScratchReplay.*).
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t, true);
+                SoftmaxGradFront<float, true>(F(o.a), F(o.b), F(o.c), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxGradTilingFunc(ge::Shape({kSmM, kSmK}), 2, kTmpBytes, t, true);
+                SoftmaxGradFront<half, true>(o.a.ReinterpretCast<half>(),
+                                             o.b.ReinterpretCast<half>(),
+                                             o.c.ReinterpretCast<half>(), o.tmp, t, kSmShape);
+              }).r);
+}
+
+// SoftmaxGrad and SoftmaxGradFront ND (isBasicBlock too) on 2201 and 2002 write what the kit's
+// sequence leaves in the work buffer (softmax_grad_work.h, softmax_grad_basic_work.h;
+// replay.SoftmaxGradScratchReplay.*, replay.SoftmaxGradFrontBasicScratchReplay.*):
+// reading it afterwards is clean, half and float, isFront both ways (no mark: it would report
+// bytes that hold the device's values).
+TEST(ScratchInitcheck, SoftmaxGradIsModelledNotMarked) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    SCOPED_TRACE(soc);
+    SoftmaxGradReadsClean(soc);
+  }
+}
+
+// SoftmaxFlashV3 on 2201 writes what the kit leaves in its work buffer (softmax_flashv3_scratch.h;
+// replay.SoftmaxFlashV3ScratchReplay.*), without and with update: read after the call, clean.
+TEST(ScratchInitcheck, SoftmaxFlashV3IsModelledNotMarked) {
+  for (const bool update : {false, true}) {
+    ExpectClean(
+        RunScratch(k910, san::kAllTools, Then::kRead, [update](Ops& o) {
+          const SoftMaxParams p{2, 512, 2, 512, 2, 8, 0.9375f};
+          SoftMaxTiling t;
+          SoftMaxFlashV3TilingFunc(ge::Shape({2, 512}), 2, 4, kTmpBytes, t, update, false);
+          const LocalTensor<half> dst = H(o.a), src = H(o.b), em = H(o.d);
+          if (update) {
+            SoftmaxFlashV3<half, float, true>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                              F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          } else {
+            SoftmaxFlashV3<half, float, false>(dst, F(o.c), F(o.c)[16], F(o.c)[32], src, em,
+                                               F(o.c)[48], F(o.c)[64], F(o.c)[80], o.tmp, t, p);
+          }
+        }).r);
+  }
+}
+
+// SoftmaxFlashV2 on 2201 (the broadcast mode's generic split loop; float, half, half with float
+// statistics) writes what the kit's reductions and broadcasts leave in the work buffer
+// (softmax_flash_scratch.h; replay.SoftmaxFlashV2ScratchReplay.*): reading it afterwards is clean,
+// without and with update.
+TEST(ScratchInitcheck, SoftmaxFlashV2IsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 2, kTmpBytes, t, false);
+                SoftmaxFlashV2<half, false>(H(o.a), H(o.c), H(o.d), H(o.b), H(o.c)[512], H(o.c),
+                                            H(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 2, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<half, true>(H(o.a), F(o.c), F(o.d), H(o.b), H(o.c)[1024],
+                                           F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, false);
+                SoftmaxFlashV2<float, false>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512], F(o.c),
+                                             F(o.d), o.tmp, t, kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMaxTiling t;
+                SoftMaxFlashV2TilingFunc(ge::Shape({kSmM, kSmK}), 4, 4, kTmpBytes, t, true);
+                SoftmaxFlashV2<float, true>(F(o.a), F(o.c), F(o.d), F(o.b), F(o.c)[512],
+                                            F(o.c)[256], F(o.d)[256], o.tmp, t, kSmShape);
+              }).r);
+}
+
+// lngrad's SoftMax family never reads the work buffer: a kernel that runs SoftMax and then another
+// API of the family on the same buffer (the kit's samples do) stays clean.
+TEST(ScratchInitcheck, SoftMaxThenAnotherOnTheSameBufferIsClean) {
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(
+        RunScratch(soc, san::kAllTools, Then::kWriteThenRead, [](Ops& o) {
+          SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+          PipeBarrier<PIPE_V>();
+          SimpleSoftMax<float>(F(o.b), F(o.c), F(o.d), F(o.a), o.tmp, SmTiling(4), kSmShape);
+          PipeBarrier<PIPE_V>();
+          SoftmaxGradFront<float>(F(o.c)[512], F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
+        }).r);
+  }
+}
+
+// SoftMax<float> and SoftMax<half> on 2201, the generic loop with and without statistics, and
+// LogSoftMax<float>: lngrad writes what the kit's splits leave in the work buffer (softmax_work.h;
+// softmax_scratch_replay_test compares it with the replay), so reading the buffer afterwards is
+// clean: no mark.
+TEST(ScratchInitcheck, SoftMaxIsModelledNotMarked) {
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                SoftMax<float>(F(o.a), F(o.b), o.tmp, SmTiling(4), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                const auto h = [](const LocalTensor<uint8_t>& t) {
+                  return t.ReinterpretCast<half>();
+                };
+                SoftMax<half>(h(o.a), h(o.c), h(o.d), h(o.b), o.tmp, SmTiling(2), kSmShape);
+              }).r);
+  ExpectClean(RunScratch(k910, san::kAllTools, Then::kRead, [](Ops& o) {
+                LogSoftMaxTiling t;
+                LogSoftMaxTilingFunc(ge::Shape({kSmM, kSmK}), 4, kTmpBytes, t);
+                LogSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, t, kSmShape);
+              }).r);
+  // SimpleSoftMax<float> in ND, 2201 and 2002: the kit's code never touches the buffer.
+  for (const char* soc : {k910, "Ascend310P1"}) {
+    ExpectClean(RunScratch(soc, san::kAllTools, Then::kRead, [](Ops& o) {
+                  SimpleSoftMax<float>(F(o.a), F(o.c), F(o.d), F(o.b), o.tmp, SmTiling(4),
+                                       kSmShape);
+                }).r);
+  }
+}
+
+}  // namespace
