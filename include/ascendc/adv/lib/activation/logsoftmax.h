@@ -38,7 +38,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
                                                    sharedTmpBuffer, sizeof(T), sizeof(T), false);
   d.m = sd::GenericSplitRows("LogSoftMax", "dst, sum and max", none, kt, d);
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
-                        &sharedTmpBuffer, d, loc);
+                        &sharedTmpBuffer, sd::WithSplits(d, kt), loc);
 }
 
 }  // namespace AscendC
