@@ -68,9 +68,9 @@ void ExpectSameBitsNanAny(const std::vector<T>& got, const std::vector<T>& want,
     const float g = lngrad_replay::ToFloat(got[i]), w = lngrad_replay::ToFloat(want[i]);
     if (std::isnan(g) && std::isnan(w)) continue;
     if (BitsOf(got[i]) != BitsOf(want[i])) {
-      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << g << " (0x"
-                    << std::hex << BitsOf(got[i]) << "), replay " << std::dec << w << " (0x"
-                    << std::hex << BitsOf(want[i]) << ")";
+      ADD_FAILURE() << what << ": first mismatch at " << i << ": lngrad " << g << " (0x" << std::hex
+                    << BitsOf(got[i]) << "), replay " << std::dec << w << " (0x" << std::hex
+                    << BitsOf(want[i]) << ")";
       return;
     }
   }
@@ -116,9 +116,9 @@ void CheckNanSoftMax(const Shape& s, uint32_t typeSize, uint32_t splitRows, uint
 
 // Every reduction branch; [128, 512) with splits of more rows than k / 64 ({12, 192, 192} in
 // one split) and of fewer ({3, 448, 448}, and splits of 2 rows).
-const Shape kShapes[] = {{8, 8, 8},      {8, 48, 40},    {8, 64, 64},     {9, 72, 70},
-                         {12, 192, 192}, {5, 200, 196},  {3, 448, 448},   {8, 264, 260},
-                         {4, 512, 512},  {5, 600, 600},  {4, 1032, 1030}, {4, 2048, 2000}};
+const Shape kShapes[] = {{8, 8, 8},      {8, 48, 40},   {8, 64, 64},     {9, 72, 70},
+                         {12, 192, 192}, {5, 200, 196}, {3, 448, 448},   {8, 264, 260},
+                         {4, 512, 512},  {5, 600, 600}, {4, 1032, 1030}, {4, 2048, 2000}};
 
 TEST(SoftMaxNanReplay, FloatFollowsTheKitsMaxOrder) {
   uint32_t seed = 1;
@@ -159,8 +159,8 @@ void CheckNanNoStats(const Shape& s, uint32_t splitRows, uint32_t seed) {
       [&](Ub& ub) {
         Put(ub, 0, x);
         const AscendC::SoftMaxShapeInfo shape{s.m, s.k, s.m, s.oriK};
-        AscendC::SoftMax<Dev<T>, true>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3),
-                                       t, shape);
+        AscendC::SoftMax<Dev<T>, true>(ub.Get<Dev<T>>(1), ub.Get<Dev<T>>(0), ub.Get<uint8_t>(3), t,
+                                       shape);
         y = Take<T>(ub, 1, x.size());
         left = Take<T>(ub, 0, x.size());
       },
@@ -173,8 +173,8 @@ void CheckNanNoStats(const Shape& s, uint32_t splitRows, uint32_t seed) {
 
 TEST(SoftMaxNanReplay, WithoutStatistics) {
   uint32_t seed = 300;
-  for (const Shape& s : {Shape{8, 48, 48}, Shape{12, 192, 192}, Shape{3, 448, 448},
-                         Shape{5, 608, 600}}) {
+  for (const Shape& s :
+       {Shape{8, 48, 48}, Shape{12, 192, 192}, Shape{3, 448, 448}, Shape{5, 608, 600}}) {
     CheckNanNoStats<float>(s, 0, seed++);
     CheckNanNoStats<float>(s, 2, seed++);
     CheckNanNoStats<Half>(s, 0, seed++);
