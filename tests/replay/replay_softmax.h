@@ -155,9 +155,8 @@ void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, 
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
 // kernel re-splits rows from the tmp buffer's size (SmxKernelTiling: its splits cover oriSrcM
 // rows, which the caller passes as m); the values do not depend on the split otherwise, but for
-// a NaN or a zero tie with oriK in [128, 512), where NextBlockMaxImpl's order depends on the rows of
-// the split (replayed as one split of m rows). Statistics
-// are [m, 32 bytes of T].
+// a NaN or a zero tie with oriK in [128, 512), where NextBlockMaxImpl's order depends on the rows
+// of the split (replayed as one split of m rows). Statistics are [m, 32 bytes of T].
 template <class T>
 void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
                       T* max);
