@@ -64,6 +64,54 @@ float RowReduce(const float* row, uint32_t k, Op op, float neutral, bool basic =
   return Tree(acc, kLanes, op);
 }
 
+// WholeReduceMax / BlockReduceMax over n lanes, as lngrad documents the lane reduction
+// (docs/ascendc_kernels.md, reduce_ops.h; the kit does not say): the first NaN lane, else the
+// first lane holding the maximum (+0 and -0 tie). Replay's own loop.
+float LaneMax(const float* v, uint32_t n) {
+  float best = v[0];
+  for (uint32_t l = 1; l < n && !std::isnan(best); ++l) {
+    if (std::isnan(v[l]) || v[l] > best) best = v[l];
+  }
+  return best;
+}
+
+// NewReduceMaxLastNDImpl for row `row` of a split of `rows` rows (v220
+// softmax_common_nd_reduce.h; v200 softmax_common_impl.h, the same instructions), each binary
+// Max with its source operand order (Max2(src0, src1)):
+//   k < 64: ReduceMaxLastNDSplitImpl, one WholeReduceMax masked to k lanes;
+//   k >= 512: BigBlockReduceMax: BlockReduceMax of blocks 0..63 -> acc, then for chunk c >= 8
+//     Max(dst = acc, src0 = chunk c, src1 = acc);
+//   [128, 512): Max(acc, chunk 0, chunk 1), then NextBlockMaxImpl: when rows > chunks
+//     Max(acc, acc, chunk c) (src0 = acc), else Max(acc, chunk c, acc) per row;
+//   [64, 128): FirstBlockCopyImpl (v220 Copy; v200 Adds 0: -0 lanes become +0);
+//   tail: TailMaxImpl, Max(acc, acc, tail lanes) masked to k % 64;
+//   BasicBlockReduceMaxImpl: rows == 1 WholeReduceMax, else BlockReduceMax twice (the same
+//     first-NaN / first-extreme lane); v200 with rows > 1 then Muls 1.0 and Adds 0 (-0 -> +0).
+float KitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200) {
+  if (k < kLanes) return LaneMax(row, k);
+  float acc[kLanes];
+  const uint32_t chunks = k / kLanes, tail = k % kLanes;
+  if (k >= kBigReduce) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = LaneMax(row + l * kBlock, kBlock);
+    for (uint32_t c = kBigReduce / kLanes; c < chunks; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Max2(row[c * kLanes + l], acc[l]);
+    }
+  } else if (k >= 2 * kLanes) {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = Max2(row[l], row[kLanes + l]);
+    for (uint32_t c = 2; c < chunks; ++c) {
+      for (uint32_t l = 0; l < kLanes; ++l) {
+        const float v = row[c * kLanes + l];
+        acc[l] = rows > chunks ? Max2(acc[l], v) : Max2(v, acc[l]);
+      }
+    }
+  } else {
+    for (uint32_t l = 0; l < kLanes; ++l) acc[l] = v200 ? row[l] + 0.0f : row[l];
+  }
+  for (uint32_t l = 0; l < tail; ++l) acc[l] = Max2(acc[l], row[chunks * kLanes + l]);
+  const float m = LaneMax(acc, kLanes);
+  return v200 && rows > 1 ? m * 1.0f + 0.0f : m;
+}
+
 template <class T>
 float Widen(T v) {
   return ToFloat(v);
@@ -100,8 +148,11 @@ void ForEachSplit(const SmxTiling& t, Body body) {
 // One row in float: x (srcK widened values) -> (x - max) -> exp, in place; returns max and sum
 // of the first oriK columns. basic: SoftMaxBasicBlock's BasicBlockMaxImpl/BasicBlockAddImpl
 // (chunk 0 op chunk 1, then every further chunk; no BlockReduce start for long rows).
-void ExpRow(std::vector<float>& x, uint32_t oriK, float* max, float* sum, bool basic = false) {
-  *max = RowReduce(x.data(), oriK, Max2, -INFINITY, basic);
+// rows: the rows of the split (NextBlockMaxImpl's operand order); v200: the 2002 Adds.
+void ExpRow(std::vector<float>& x, uint32_t oriK, float* max, float* sum, bool basic = false,
+            uint32_t rows = 1, bool v200 = false) {
+  *max = basic ? RowReduce(x.data(), oriK, Max2, -INFINITY, basic)
+               : KitRowMax(x.data(), oriK, rows, v200);
   for (float& v : x) v = v - *max;
   for (float& v : x) v = ExpF(v);
   *sum = RowReduce(x.data(), oriK, Sum2, 0.0f, basic);
@@ -140,6 +191,9 @@ Half FloatToHalfRoundAway(float f) {
 
 float SmxRowSum(const float* row, uint32_t k) { return RowReduce(row, k, Sum2, 0.0f); }
 float SmxRowMax(const float* row, uint32_t k) { return RowReduce(row, k, Max2, -INFINITY); }
+float SmxKitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200) {
+  return KitRowMax(row, k, rows, v200);
+}
 
 // ReduceSumLastNDImpl: AlignedReduceSumNDImpl keeps eight block sums per row (chunk 0's, then
 // tmp = chunk c's block sums and acc = acc + tmp), their block tree; the tail's masked
@@ -166,13 +220,13 @@ float SmxGradRowSum(const float* row, uint32_t k) {
 
 template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
-                   bool basic) {
+                   bool basic, bool v200) {
   auto rowsOf = [&](uint32_t offset1, uint32_t offset2, uint32_t rows) {
     for (uint32_t r = 0; r < rows; ++r) {
       const uint32_t o1 = offset1 + r * t.srcK, o2 = offset2 + r * t.reduceK;
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       float mx = 0, s = 0;
-      ExpRow(x, basic ? t.splitK : oriK, &mx, &s, basic);
+      ExpRow(x, basic ? t.splitK : oriK, &mx, &s, basic, rows, v200);
       StoreStat(max + o2, t.reduceK, mx);
       StoreStat(sum + o2, t.reduceK, s);
       for (uint32_t c = 0; c < t.srcK; ++c) dst[o1 + c] = Store<T>(x[c] / s);
@@ -192,7 +246,7 @@ void ReplaySoftMaxNoStats(const SmxTiling& t, uint32_t oriK, T* src, T* dst, boo
       const uint32_t o1 = offset1 + r * t.srcK;
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       float mx = 0, s = 0;
-      ExpRow(x, oriK, &mx, &s);
+      ExpRow(x, oriK, &mx, &s, false, rows);
       if constexpr (std::is_same_v<T, float>) {
         if (isReuseSource) std::memcpy(src + o1, x.data(), t.srcK * sizeof(float));
       }
@@ -232,7 +286,7 @@ void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T*
   for (uint32_t r = 0; r < m; ++r) {
     std::vector<float> x = LoadRow(src + r * srcK, srcK);
     float mx = 0, s = 0;
-    ExpRow(x, oriK, &mx, &s);
+    ExpRow(x, oriK, &mx, &s, false, m);  // the kernel's split not replayed: see the header
     StoreStat(max + r * reduceK, reduceK, mx);
     StoreStat(sum + r * reduceK, reduceK, s);
     for (uint32_t c = 0; c < srcK; ++c) {
@@ -289,10 +343,10 @@ float FlashV2BasicSum(const float* x, uint32_t k) {
 }
 
 FlashStats FlashUpdateRow(std::vector<float>& x, uint32_t oriK, const std::vector<float>& inMax,
-                          const std::vector<float>& inExpSum, bool basic) {
+                          const std::vector<float>& inExpSum, bool basic, uint32_t rows) {
   const uint32_t n = static_cast<uint32_t>(inMax.size());
   FlashStats f{std::vector<float>(n), std::vector<float>(n), std::vector<float>(n)};
-  const float rm = RowReduce(x.data(), oriK, Max2, -INFINITY);
+  const float rm = KitRowMax(x.data(), oriK, rows, false);
   for (uint32_t j = 0; j < n; ++j) f.max[j] = Max2(inMax[j], rm);
   for (uint32_t c = 0; c < x.size(); ++c) x[c] = ExpF(x[c] - f.max[c % kBlock]);
   const float s = basic ? FlashV2BasicSum(x.data(), static_cast<uint32_t>(x.size()))
@@ -321,13 +375,13 @@ void ReplaySoftmaxFlashV2(const SmxTiling& t, uint32_t oriK, bool isUpdate, cons
       std::vector<float> x = LoadRow(src + o1, t.srcK);
       if (!isUpdate) {
         float mx = 0, s = 0;
-        ExpRow(x, oriK, &mx, &s);
+        ExpRow(x, oriK, &mx, &s, false, rows);
         if (basic) s = FlashV2BasicSum(x.data(), t.splitK);
         StoreStat(max + o2, t.reduceK, mx);
         StoreStat(expSum + o2, t.reduceK, s);
       } else {
         const FlashStats f = FlashUpdateRow(x, oriK, LoadStats(inMax + o2, t.reduceK),
-                                            LoadStats(inExpSum + o2, t.reduceK), basic);
+                                            LoadStats(inExpSum + o2, t.reduceK), basic, rows);
         for (uint32_t j = 0; j < t.reduceK; ++j) {
           max[o2 + j] = Store<S>(f.max[j]);
           expSum[o2 + j] = Store<S>(f.expSum[j]);
@@ -512,11 +566,11 @@ template void ReplaySoftmaxGrad<float>(const SmxTiling&, uint32_t, const float*,
 template void ReplaySoftmaxGrad<Half>(const SmxTiling&, uint32_t, const Half*, const Half*, Half*,
                                       bool, bool);
 template void ReplaySoftMax<float, float>(const SmxTiling&, uint32_t, const float*, float*, float*,
-                                          float*, bool);
+                                          float*, bool, bool);
 template void ReplaySoftMax<Half, Half>(const SmxTiling&, uint32_t, const Half*, Half*, Half*,
-                                        Half*, bool);
+                                        Half*, bool, bool);
 template void ReplaySoftMax<Half, float>(const SmxTiling&, uint32_t, const Half*, Half*, float*,
-                                         float*, bool);
+                                         float*, bool, bool);
 template void ReplaySoftMaxNoStats<float>(const SmxTiling&, uint32_t, float*, float*, bool);
 template void ReplaySoftMaxNoStats<Half>(const SmxTiling&, uint32_t, Half*, Half*, bool);
 template void ReplaySimpleSoftMax<float, float>(const SmxTiling&, const float*, const float*,

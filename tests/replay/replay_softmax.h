@@ -29,6 +29,12 @@ Half FloatToHalfRoundAway(float f);
 float SmxRowSum(const float* row, uint32_t k);
 float SmxRowMax(const float* row, uint32_t k);
 float SmxGradRowSum(const float* row, uint32_t k);
+// NewReduceMaxLastNDImpl's row max with NaN and signed zeros as the kit's instruction order
+// gives them (session 19, smr): row of a split of `rows` rows (NextBlockMaxImpl's Max operand
+// order depends on rows > k / 64), the lane reductions first-NaN / first-extreme; v200: the 2002
+// file's Adds 0 (FirstBlockCopyImpl, and BasicBlockReduceMaxImpl with rows > 1) make -0 +0.
+// SmxRowMax above is the old adjacent-pair tree (equal to it without NaN and zero ties).
+float SmxKitRowMax(const float* row, uint32_t k, uint32_t rows, bool v200);
 
 // SoftMax with statistics (SoftMaxNDExtImpl / SoftMaxGenericNDImpl). T = float or Half; S =
 // T, or float with T = Half. oriK = SoftMaxShapeInfo::oriSrcK. dst may be src. basic
@@ -36,7 +42,7 @@ float SmxGradRowSum(const float* row, uint32_t k);
 // order, the rangeM full splits only (the basic-block path has no tail split).
 template <class T, class S>
 void ReplaySoftMax(const SmxTiling& t, uint32_t oriK, const T* src, T* dst, S* sum, S* max,
-                   bool basic = false);
+                   bool basic = false, bool v200 = false);
 
 // SoftMax with the constant-shape config on 2201 (config.oriSrcM = cfgM and config.oriSrcK = cfgK,
 // both non-zero; replay_softmax_cfg.cpp, sfxc's reading). With statistics (sum non-null) and
@@ -148,8 +154,9 @@ void ReplaySimpleSoftMaxBasic(const SmxTiling& t, const T* src, const S* inSum, 
 
 // LogSoftMax (LogSoftMaxNDImpl): SoftMax's steps, then Ln and a Muls by 0.4342944819f. Its
 // kernel re-splits rows from the tmp buffer's size (SmxKernelTiling: its splits cover oriSrcM
-// rows, which the caller passes as m); the values do not depend on the split otherwise. Statistics
-// are [m, 32 bytes of T].
+// rows, which the caller passes as m); the values do not depend on the split otherwise, but for
+// a NaN or a zero tie with oriK in [128, 512), where NextBlockMaxImpl's order depends on the rows
+// of the split (replayed as one split of m rows). Statistics are [m, 32 bytes of T].
 template <class T>
 void ReplayLogSoftMax(uint32_t m, uint32_t srcK, uint32_t oriK, const T* src, T* dst, T* sum,
                       T* max);

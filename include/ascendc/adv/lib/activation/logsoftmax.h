@@ -42,7 +42,7 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const Loca
     leave.Modelled();
   }
   sd::SoftMaxRows<T, T>("LogSoftMax", false, sd::Finish::kLog, dst, &sum, &max, src,
-                        &sharedTmpBuffer, d, loc);
+                        &sharedTmpBuffer, sd::WithSplits(d, kt), loc);
 }
 
 }  // namespace AscendC

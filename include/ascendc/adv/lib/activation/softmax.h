@@ -91,7 +91,8 @@ void SoftMaxRows(const char* api, bool basic, Finish fin, const AscendC::LocalTe
   const uint32_t reuseCols = RegBase() && (d.k == 8 || d.k == 16) ? d.k : cols;
   for (uint32_t r = 0; r < d.m; ++r) {
     LoadRow(x, src.HostPtr() + uint64_t{r} * d.k, d.k);
-    const float mx = RowMax(x.data(), redK);
+    const float mx = basicOrder || RegBase() ? RowMax(x.data(), redK)
+                                             : NdRowMax(x.data(), redK, SplitRowsAt(d, r));
     for (float& v : x) v = v - mx;
     ExpInPlace(x);
     if (reuseSrc) StoreRow(src.HostPtr() + uint64_t{r} * d.k, x, reuseCols);
@@ -324,7 +325,8 @@ void SoftMax(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
     }
   }
   sd::SoftMaxRows<D, U>("SoftMax", basic, sd::Finish::kDiv, dstTensor, &sumTensor, &maxTensor,
-                        srcTensor, &sharedTmpBuffer, sd::RegBasicDims(isBasicBlock, d), loc);
+                        srcTensor, &sharedTmpBuffer,
+                        sd::WithSplits(sd::RegBasicDims(isBasicBlock, d), kt), loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
@@ -375,7 +377,8 @@ void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     }
   }
   sd::SoftMaxRows<T, T>("SoftMax", false, sd::Finish::kDiv, dstTensor, nullptr, nullptr, srcTensor,
-                        &sharedTmpBuffer, sd::RegBasicDims(basic, d), loc, reuse);
+                        &sharedTmpBuffer, sd::WithSplits(sd::RegBasicDims(basic, d), kt), loc,
+                        reuse);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,

@@ -76,6 +76,9 @@ inline bool RegBase() { return detail::rep::RunningArch() == NpuArch::k3510; }
 // The rows: m rows of k stored elements, the first oriK of which are reduced.
 struct Dims {
   uint32_t m = 0, k = 0, oriK = 0;
+  // The kernel tiling's splits (WithSplits; splitM 0: one split of m rows), which the 2201/2002
+  // row max reads (NdRowMax's rows).
+  uint32_t splitM = 0, rangeM = 0, tailM = 0;
 };
 
 // oriRows: the 3510 register code computes originalSrcShape.m rows (oriSrcM when given; the
@@ -224,6 +227,64 @@ inline float GradRowSum(const float* x, uint32_t k) {
   float m = x[0];
   for (uint32_t j = 1; j < k; ++j) m = x[j] > m ? x[j] : m;
   return m;
+}
+
+// WholeReduceMax / BlockReduceMax's lane reduction as lngrad runs them (reduce_ops.h Better): the
+// first NaN lane, else the first lane holding the maximum (+0 and -0 tie).
+inline float LaneMax(const float* v, uint32_t n) {
+  float best = v[0];
+  for (uint32_t j = 1; j < n && best == best; ++j) {
+    if (v[j] != v[j] || v[j] > best) best = v[j];
+  }
+  return best;
+}
+
+// The row max of NewReduceMaxLastNDImpl on 2201 and 2002 (membase/v220 softmax_common_nd_reduce.h,
+// membase/v200 softmax_common_impl.h: the same instructions) for a row of a split of `rows` rows,
+// every binary Max as the device's (a > b ? a : b) with the source's operand order, so NaN and
+// signed zeros come out as on the device: k < 64 one masked WholeReduceMax; else a 64-lane
+// accumulator: k >= 512 BlockReduceMax of the first 512 then Max(chunk, acc); [128, 512)
+// Max(chunk 0, chunk 1), then NextBlockMaxImpl's Max(acc, chunk) for rows > k / 64 and
+// Max(chunk, acc) otherwise; [64, 128) chunk 0 (2002: Adds 0, so -0 lanes become +0); the tail
+// Max(acc, tail); then the lane reduction (2002 with rows > 1: Muls 1, Adds 0 after it).
+inline float NdRowMax(const float* x, uint32_t k, uint32_t rows) {
+  const bool v200 = detail::rep::RunningArch() == NpuArch::k2002;
+  if (k < kLanes) return LaneMax(x, k);
+  const auto max = [](float a, float b) { return a > b ? a : b; };
+  const uint32_t chunks = k / kLanes, tail = k % kLanes;
+  float acc[kLanes];
+  if (k >= 8 * kLanes) {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = LaneMax(x + 8 * j, 8);
+    for (uint32_t b = 8; b < chunks; ++b) {
+      for (uint32_t j = 0; j < kLanes; ++j) acc[j] = max(x[b * kLanes + j], acc[j]);
+    }
+  } else if (k >= 2 * kLanes) {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = max(x[j], x[kLanes + j]);
+    for (uint32_t b = 2; b < chunks; ++b) {
+      for (uint32_t j = 0; j < kLanes; ++j) {
+        const float v = x[b * kLanes + j];
+        acc[j] = rows > chunks ? max(acc[j], v) : max(v, acc[j]);
+      }
+    }
+  } else {
+    for (uint32_t j = 0; j < kLanes; ++j) acc[j] = v200 ? x[j] + 0.0f : x[j];
+  }
+  for (uint32_t j = 0; j < tail; ++j) acc[j] = max(acc[j], x[chunks * kLanes + j]);
+  const float m = LaneMax(acc, kLanes);
+  return v200 && rows > 1 ? m * 1.0f + 0.0f : m;
+}
+
+// d with the splits of the tiling the kernel runs.
+inline Dims WithSplits(Dims d, const AscendC::tiling::SoftMaxTiling& kt) {
+  d.splitM = kt.splitM;
+  d.rangeM = kt.rangeM;
+  d.tailM = kt.tailM;
+  return d;
+}
+// The rows of the split holding row r.
+inline uint32_t SplitRowsAt(const Dims& d, uint32_t r) {
+  if (d.splitM == 0) return d.m;
+  return uint64_t{r} < uint64_t{d.rangeM} * d.splitM ? d.splitM : d.tailM;
 }
 
 inline void ExpInPlace(std::vector<float>& v) {

@@ -233,7 +233,10 @@ SoftmaxFlash(const LocalTensor<D>& dstTensor, const LocalTensor<U>& sumTensor,
   if (!isUpdate) {
     // membase: SoftMaxNDImpl<T1, T2> (isBasicBlock left false) whatever isBasicBlock says.
     sd::SoftMaxRows<D, U>("SoftmaxFlash", false, sd::Finish::kDiv, dstTensor, &sumTensor,
-                          &maxTensor, srcTensor, &sharedTmpBuffer, sd::RegBasicDims(regBasic, dims),
+                          &maxTensor, srcTensor, &sharedTmpBuffer,
+                          tiling.srcM == dims.m && tiling.srcK == dims.k
+                              ? sd::WithSplits(sd::RegBasicDims(regBasic, dims), tiling)
+                              : sd::RegBasicDims(regBasic, dims),
                           loc);
     return;
   }
