@@ -133,7 +133,10 @@ void SelectCase(const char* soc, bool scalarFirst, uint32_t srcLast, uint32_t ma
   std::vector<U> mask(rows * maskLast);
   for (size_t i = 0; i < mask.size(); ++i)
     mask[i] = U(static_cast<float>((i * 7) % 3 == 0 ? 0 : 1));
-  if constexpr (sizeof(U) == 4) mask[1] = U(-0.0f);  // counts as zero
+  // A 4-byte mask of 0x80000000 (-0.0f read as float) counts as zero on 2201/2002, whose Cast
+  // reads it as float; the 950 compares it as an integer (nonzero).
+  if constexpr (sizeof(U) == 4) mask[1] = static_cast<U>(0x80000000u);
+  const bool arch3510 = std::string(soc) == k950;
   const T scalar = T(1.234f);
   std::vector<T> got;
   OnBlock(
@@ -155,7 +158,12 @@ void SelectCase(const char* soc, bool scalarFirst, uint32_t srcLast, uint32_t ma
       soc);
   for (uint32_t e = 0; e < rows * srcLast; ++e) {
     const U m = mask[(e / srcLast) * maskLast + e % srcLast];
-    const bool zero = static_cast<float>(m) == 0.0f;
+    bool zero = m == U(0);
+    if constexpr (sizeof(U) == 4) {
+      float f;
+      std::memcpy(&f, &m, sizeof(f));
+      if (!arch3510) zero = f == 0.0f;
+    }
     const T want = zero != scalarFirst ? x[e] : scalar;
     ASSERT_EQ(Bits(got[e]), Bits(want)) << e;
   }
@@ -163,15 +171,47 @@ void SelectCase(const char* soc, bool scalarFirst, uint32_t srcLast, uint32_t ma
 
 TEST(FilterSelect, BothOperandOrdersMaskTypesAndPaddedMaskRows) {
   for (bool sf : {false, true}) {
-    SelectCase<float, uint8_t>(k910B, sf, 40, 40);
-    SelectCase<half, uint8_t>(k910B, sf, 40, 64);
-    SelectCase<float, float>(k910B, sf, 24, 24);
+    // Every product asserts rows of whole 32-byte blocks, mask rows of 16·k elements and
+    // integer masks (2201/2002: the kit's kernel check; 950: its 3510 file).
+    SelectCase<float, uint8_t>(k910B, sf, 32, 32);
+    SelectCase<half, uint8_t>(k910B, sf, 48, 64);
+    SelectCase<float, uint32_t>(k910B, sf, 32, 32);
     SelectCase<half, int16_t>(k910B, sf, 48, 64);
-    // The 950 asserts rows of whole 32-byte blocks, mask rows of 16·k elements and integer masks.
+    SelectCase<float, int32_t>(k310P, sf, 8, 16);
+    SelectCase<half, uint8_t>(k310P, sf, 32, 64);
     SelectCase<float, uint8_t>(k950, sf, 32, 32);
     SelectCase<half, uint8_t>(k950, sf, 48, 64);
     SelectCase<float, int32_t>(k950, sf, 24, 32);
     SelectCase<half, int16_t>(k950, sf, 48, 64);
+  }
+}
+
+// What the kit's kernel check (selectwithbytesmaskcheck_common.h) refuses on 2201/2002, as the
+// 950's file does: the shapes filter_api_test used before, a float mask, sizes off the axes.
+template <typename T, typename U>
+void ExpectSelectRefused(const char* soc, uint32_t first, uint32_t srcLast, uint32_t maskLast,
+                         uint32_t srcSize, uint32_t maskSize, const std::string& needle) {
+  SCOPED_TRACE(std::string(soc) + " " + std::to_string(srcLast) + "/" + std::to_string(maskLast));
+  ExpectCheck(
+      [=](Ub& ub) {
+        const auto info = Axes<AscendC::SelectWithBytesMaskShapeInfo>(first, srcLast, maskLast);
+        AscendC::LocalTensor<T> src = ub.Get<T>(1);
+        src.SetSize(srcSize);
+        AscendC::LocalTensor<U> m = ub.Get<U>(2);
+        m.SetSize(maskSize);
+        AscendC::Select(ub.Get<T>(0), src, T(1.0f), m, ub.Get<uint8_t>(3), info);
+      },
+      "quant_filter_arg", needle, soc);
+}
+
+TEST(FilterSelect, CheckedModeRefusesTheKitsRejectedShapesOnEveryProduct) {
+  for (const char* soc : {k910B, k310P, k950}) {
+    ExpectSelectRefused<float, uint8_t>(soc, 4, 40, 40, 160, 160, "maskLastAxis 40");
+    ExpectSelectRefused<half, uint8_t>(soc, 4, 40, 64, 160, 256, "srcLastAxis 40");
+    ExpectSelectRefused<float, float>(soc, 4, 24, 24, 96, 96, "mask type");
+    ExpectSelectRefused<float, uint8_t>(soc, 4, 32, 32, 160, 128, "tensor source holds 160");
+    ExpectSelectRefused<float, uint8_t>(soc, 4, 32, 32, 128, 160, "mask holds 160");
+    ExpectSelectRefused<half, int16_t>(soc, 2, 64, 48, 128, 96, "at least srcLastAxis");
   }
 }
 
@@ -183,7 +223,9 @@ TEST(FilterSelect, CheckedModeTmpBuffer) {
         tmp.SetSize(512);
         AscendC::LocalTensor<float> src = ub.Get<float>(1);
         src.SetSize(64);
-        AscendC::Select(ub.Get<float>(0), src, 1.0f, ub.Get<uint8_t>(2), tmp, info);
+        AscendC::LocalTensor<uint8_t> mask = ub.Get<uint8_t>(2);
+        mask.SetSize(64);
+        AscendC::Select(ub.Get<float>(0), src, 1.0f, mask, tmp, info);
       },
       "tmp_buffer", "1024");
 }

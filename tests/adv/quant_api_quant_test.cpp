@@ -135,6 +135,42 @@ TEST(QuantAscendQuant, CheckedModeRules) {
       "quant_filter_arg", "multiple of scaleCount");
 }
 
+// The kit's IsQuantParamValid (ascend_quant_common_impl.h) asserts calCount > 0 and a multiple
+// of scaleCount on the runtime counts, in the static config forms too (they then run the
+// config's counts): checked mode refuses calCount 0 on 2201 and 2002.
+constexpr AscendC::AscendQuantConfig kStatic128 = {128, 64, 64, 0};
+template <const AscendC::AscendQuantConfig& cfg>
+void ExpectPerChannelCount(const char* soc, uint32_t scaleCount, uint32_t calCount,
+                           bool offsetTensor, const std::string& check) {
+  SCOPED_TRACE(std::string(soc) + " calCount " + std::to_string(calCount) +
+               (offsetTensor ? " offset tensor" : " scalar offset"));
+  ExpectCheck(
+      [=](Ub& ub) {
+        if (offsetTensor) {
+          AscendC::AscendQuant<half, false, cfg>(
+              ub.Get<int8_t>(0), ub.Get<half>(1), ub.Get<uint8_t>(3), ub.Get<half>(2),
+              ub.Get<half>(2)[1024], scaleCount, scaleCount, calCount);
+        } else {
+          AscendC::AscendQuant<half, false, cfg>(ub.Get<int8_t>(0), ub.Get<half>(1),
+                                                 ub.Get<uint8_t>(3), ub.Get<half>(2), half(0.5f),
+                                                 scaleCount, calCount);
+        }
+      },
+      check, check.empty() ? "" : "calCount 0 must be a nonzero multiple", soc);
+}
+
+TEST(QuantAscendQuant, CheckedModeRefusesCalCountZeroAlsoInTheStaticForms) {
+  for (const char* soc : {k910B, k310P}) {
+    for (bool offT : {false, true}) {
+      ExpectPerChannelCount<AscendC::ASCEND_QUANT_DEFAULT_CFG>(soc, 64, 128, offT, "");
+      ExpectPerChannelCount<AscendC::ASCEND_QUANT_DEFAULT_CFG>(soc, 64, 0, offT,
+                                                               "quant_filter_arg");
+      ExpectPerChannelCount<kStatic128>(soc, 64, 128, offT, "");
+      ExpectPerChannelCount<kStatic128>(soc, 64, 0, offT, "quant_filter_arg");
+    }
+  }
+}
+
 // Quantize: float value, rounded in the config's mode, saturated to int8.
 template <const AscendC::QuantizeConfig& cfg, typename S, typename Sc, typename Of>
 void RunQuantize(const std::vector<S>& x, uint32_t m, uint32_t n, const Sc& scale, const Of& offset,

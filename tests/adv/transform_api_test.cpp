@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../aicore/checked_mode_scope.h"
 #include "../aicore/repeat_test_util.h"
 #include "kernel_operator.h"
 #include "math_api_test_util.h"
@@ -234,6 +235,47 @@ TEST(TransformPad, CheckedModeRefusals) {
         Pad(ub.Get<float>(1), ub.Get<float>(0), p, al);
       },
       "transform_params", "below 32");
+}
+
+// The last group of an unaligned row holds tiling.widthFractalTailAlingned rows
+// (pad_base_impl.h): srcWidth % G + leftPad + rightPad past it (G = 16 * tmpBuffer1BlockNum)
+// leaves the kit's tmp2NeedRow short, and where leftPad (a row of one group) and rightPad alone
+// pass it the count wraps. Checked mode refuses both; the wrap is refused unchecked too.
+std::pair<std::string, std::string> PadCheckOf(const char* soc, bool checked, uint32_t w,
+                                               uint16_t l, uint16_t r, uint32_t typeSize) {
+  tiling::PadTiling t;
+  uint32_t mx = 0, mn = 0;
+  GetPadMaxMinTmpSize(ge::Shape({2, w}), typeSize, mx, mn);
+  PadTilingFunc(ge::Shape({2, w}), ge::Shape({2, w}), mn, typeSize, t);
+  lngrad::aicore::test::CheckedModeScope mode(checked);
+  return lngrad::aicore::test::CheckOf(
+      [&](Ub& ub) {
+        PadParams p(l, r, 0);
+        if (typeSize == 2) {
+          Pad(ub.Get<half>(1), ub.Get<half>(0), p, ub.Get<uint8_t>(2), t);
+        } else {
+          Pad(ub.Get<float>(1), ub.Get<float>(0), p, ub.Get<uint8_t>(2), t);
+        }
+      },
+      soc);
+}
+
+TEST(TransformPad, LastGroupPastWidthFractalTailAlingnedIsRefused) {
+  for (const char* soc : {k910B, k310P}) {
+    SCOPED_TRACE(soc);
+    EXPECT_EQ(PadCheckOf(soc, true, 29, 2, 1, 2).first, "");  // 32 rows in 32: fits
+    // half, width 18, pads 15 and 15: 48 rows, the last group holds 16 or 32 (short).
+    auto r = PadCheckOf(soc, true, 18, 15, 15, 2);
+    EXPECT_EQ(r.first, "transform_params") << r.second;
+    EXPECT_NE(r.second.find("widthFractalTailAlingned"), std::string::npos) << r.second;
+    EXPECT_EQ(PadCheckOf(soc, false, 18, 15, 15, 2).first, "");  // unchecked: the kit's rows
+    // float, width 3, pads 7 and 6: 13 pad rows in a last (and first) group of 8: wraps.
+    for (bool checked : {true, false}) {
+      r = PadCheckOf(soc, checked, 3, 7, 6, 4);
+      EXPECT_EQ(r.first, "transform_params") << r.second;
+      EXPECT_NE(r.second.find("widthFractalTailAlingned 8"), std::string::npos) << r.second;
+    }
+  }
 }
 
 // ----------------------------------------------------------------------------------------------

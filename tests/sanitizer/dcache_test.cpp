@@ -108,4 +108,50 @@ TEST(Dcache, WritesAfterTheCleanAreNotReleased) {
   ExpectHazard(RunHandover(Mode::kWriteAfterClean));
 }
 
+// Fill on 2002 (init_global_memory_v200_impl.h) writes the elements past its last whole 32-byte
+// block with GlobalTensor::SetValue (the S pipe, which cce-auto-sync does not order), the rest
+// by DataCopy (MTE3). The block then reads the 250 floats back by DataCopy (MTE2): an
+// MTE3_MTE2 flag orders the copies but not the scalar stores of the last 2 on 2002; a
+// PipeBarrier<PIPE_ALL> orders both.
+enum class FillSync { kMte3Mte2, kAll };
+
+Result RunFillThenCopyIn(const char* soc, FillSync sync) {
+  Gm gm(kN);
+  return LaunchSanitized({.soc = soc}, [&] {
+    AscendC::GlobalTensor<float> data;
+    data.SetGlobalBuffer(gm.p, kN);
+    AscendC::Fill(data, 250, 2.5f);
+    if (sync == FillSync::kAll) {
+      AscendC::PipeBarrier<PIPE_ALL>();
+    } else {
+      AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+      AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+    }
+    AscendC::LocalTensor<float> t(AscendC::TPosition::VECCALC, 0, kN);
+    AscendC::DataCopy(t, data, kN);
+  });
+}
+
+TEST(Dcache, FillOn2002WritesItsTailByScalarStores) {
+  ExpectClean(RunFillThenCopyIn("Ascend910B1", FillSync::kMte3Mte2));  // 2201: DataCopy only
+  const Result r = RunFillThenCopyIn("Ascend310P1", FillSync::kMte3Mte2);
+  ASSERT_FALSE(r.failures.empty()) << "no finding";
+  EXPECT_NE(r.AllText().find("Fill"), std::string::npos) << r.AllText();
+  EXPECT_NE(r.AllText().find("S"), std::string::npos) << r.AllText();
+  ExpectClean(RunFillThenCopyIn("Ascend310P1", FillSync::kAll));
+}
+
+// The block's own scalar read of the tail after Fill on 2002 is clean (the S pipe in order).
+TEST(Dcache, FillOn2002TailReadByTheSameBlockIsClean) {
+  Gm gm(kN);
+  float got = 0.0f;
+  ExpectClean(LaunchSanitized({.soc = "Ascend310P1"}, [&] {
+    AscendC::GlobalTensor<float> data;
+    data.SetGlobalBuffer(gm.p, kN);
+    AscendC::Fill(data, 250, 2.5f);
+    got = data.GetValue(249);
+  }));
+  EXPECT_EQ(got, 2.5f);
+}
+
 }  // namespace

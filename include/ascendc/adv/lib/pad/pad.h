@@ -188,6 +188,21 @@ void PadRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& 
     td::Require(tmp.View().size_bytes >= need, api,
                 "the scratch holds " + std::to_string(tmp.View().size_bytes) +
                     " bytes, less than the " + std::to_string(need) + " the tiling lays out");
+    // The last group of a row holds widthFractalTailAlingned rows (pad_base_impl.h); the row's
+    // stream elements left for it (w % G, plus leftPad shifted in by the first group) and
+    // rightPad must fit, else the kit's tmp2NeedRow runs short or, below zero, wraps.
+    const uint64_t group = uint64_t{16} * t.tmpBuffer1BlockNum;
+    const uint64_t last = (group == 0 ? 0 : w % group) + p.leftPad + p.rightPad;
+    const std::string rule = "the last group's " + std::to_string(last) +
+                             " rows (srcWidth % (16 * tmpBuffer1BlockNum) + leftPad + "
+                             "rightPad) must fit tiling.widthFractalTailAlingned " +
+                             std::to_string(t.widthFractalTailAlingned);
+    td::Require(last <= t.widthFractalTailAlingned, api, rule);
+    const uint64_t lead = t.widthFractal == 0 ? p.leftPad : 0;
+    if (group != 0 && lead + p.rightPad > t.widthFractalTailAlingned) {
+      RaiseKernelCheck(checks::kTransformParams,  // unchecked too: the kit's count wraps
+                       std::string(api) + ": " + rule);
+    }
   }
   if (reg_base) {
     if (h != 0 && w != 0) PadRows3510(dst, src, p, t, aligned, loc);

@@ -17,8 +17,9 @@
 //   2x + h of a 16-row block becomes element x of rows 8h .. 8h + 7), of which dst takes each
 //   16-row block's first block (two blocks for 4-byte T): the rows' first elements.
 // So dst holds what the stream put in each row, and the scratch what the last group and the
-// last chunk left. Rows whose last group the tiling sizes otherwise (width % G + leftPad +
-// rightPad past widthFractalTailAlingned) are not modelled: the kit's row count wraps there.
+// last chunk left. Rows whose last group the tiling sizes short (width % G + leftPad +
+// rightPad past widthFractalTailAlingned) are refused in checked mode (pad.h PadRows), and
+// always where the kit's row count wraps (its leading and trailing pads past it).
 #pragma once
 
 #include <algorithm>

@@ -398,7 +398,12 @@ void PerChannel(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src,
   const uint32_t n = kStatic ? config.calcCount : calCount;
   q::CheckQuantOperands(kApi, dst, src, tmp, n);
   q::CheckCount(kApi, scaleTensor, std::max(sc, config.scaleCount), "scaleTensor");
-  q::Require(sc > 0 && n % sc == 0, kApi,
+  // IsQuantParamValid asserts on the runtime counts, also in the static forms (kStatic), and
+  // IsQuantConfigValid on the config's.
+  q::Require(scaleCount > 0 && calCount > 0 && calCount % scaleCount == 0, kApi,
+             "calCount " + std::to_string(calCount) + " must be a nonzero multiple of scaleCount " +
+                 std::to_string(scaleCount));
+  q::Require(sc > 0 && n > 0 && n % sc == 0, kApi,
              "calCount " + std::to_string(n) + " must be a nonzero multiple of scaleCount " +
                  std::to_string(sc));
   if (offsetTensor != nullptr) {

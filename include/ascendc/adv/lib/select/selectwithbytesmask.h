@@ -25,7 +25,8 @@
 //
 // Checked mode: elements within dst, the tensor source and the mask, 32-byte aligned operands,
 // sharedTmpBuffer at least 1024 bytes, plus on 2201 the packed mask (rounded to 32 bytes) when
-// the axes differ and isReuseMask is false. Arch 3510, as selectwithbytesmask_3510_impl.h asserts:
+// the axes differ and isReuseMask is false. Every product, as selectwithbytesmask_3510_impl.h
+// asserts on 3510 and the kit's kernel check (selectwithbytesmaskcheck_common.h) on 2201/2002:
 // a mask of bool or 8-, 16- or 32-bit integers (its static_assert), srcLastAxis and maskLastAxis
 // rows of whole 32-byte blocks, maskLastAxis a multiple of 16 and at least srcLastAxis, the
 // tensor source of exactly firstAxis * srcLastAxis elements and the mask of exactly
@@ -72,15 +73,15 @@ bool MaskIsZero(U m, bool arch3510) {
   }
 }
 
-// Checked mode on arch 3510: what selectwithbytesmask_3510_impl.h asserts.
+// Checked mode: what selectwithbytesmask_3510_impl.h asserts on arch 3510 and the kit's kernel
+// check (selectwithbytesmaskcheck_common.h's VerifyingParameters) on 2201/2002: the same rules.
 template <typename T, typename U>
-void Check3510Select(const char* api, const AscendC::LocalTensor<T>& tensor,
-                     const AscendC::LocalTensor<U>& mask,
-                     const AscendC::SelectWithBytesMaskShapeInfo& info) {
+void CheckSelectShape(const char* api, const AscendC::LocalTensor<T>& tensor,
+                      const AscendC::LocalTensor<U>& mask,
+                      const AscendC::SelectWithBytesMaskShapeInfo& info) {
   if (!CheckedMode()) return;
   const uint64_t first = info.firstAxis, src = info.srcLastAxis, m = info.maskLastAxis;
-  Require(std::is_integral_v<U>, api,
-          "the mask type must be bool or an 8-, 16- or 32-bit integer on arch 3510");
+  Require(std::is_integral_v<U>, api, "the mask type must be bool or an 8-, 16- or 32-bit integer");
   Require(src * sizeof(T) % 32 == 0, api,
           "srcLastAxis " + std::to_string(src) + " must make rows of whole 32-byte blocks");
   Require(m * sizeof(U) % 32 == 0, api,
@@ -179,7 +180,7 @@ void SelectBytes(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
                 "Select (bytes mask): the mask type must be 1, 2 or 4 bytes");
   const bool arch3510 = Is3510();
   const bool arch2002 = detail::rep::RunningArch() == NpuArch::k2002;
-  if (arch3510) Check3510Select(kApi, tensor, mask, info);
+  CheckSelectShape(kApi, tensor, mask, info);
   const bool pack = info.srcLastAxis != info.maskLastAxis;
   // 2201 (and 2002 with equal axes) process the tensor operand's whole size, 3510 and 2002
   // with different axes the [firstAxis, srcLastAxis] rows.

@@ -1,7 +1,8 @@
 // lngrad: the Ascend C high-level API Fill (the vendor's adv_api/utils/init_global_memory.h) and
 // the basic API's deprecated InitOutput:
 // sets `size` elements of a GlobalTensor to `value`, on the MTE3 pipe (the device stages the
-// value in UB and copies it out; the staging is not modelled).
+// value in UB and copies it out; the staging is not modelled); on 2002 the elements past the
+// last whole 32-byte block by scalar stores (FillGlobal).
 //
 // Types: uint16_t, int16_t, half, uint32_t, int32_t, float; arch 3510 also uint8_t, int8_t,
 // uint64_t, int64_t. Checked mode: the elements within the GlobalTensor and its GM region,
@@ -17,16 +18,30 @@
 
 namespace lngrad::aicore::detail {
 
-// size elements of gm set to value, recorded as one MTE3 write.
+// size elements of gm set to value, recorded as one MTE3 write; with `scalarTail` (Fill on
+// 2002, init_global_memory_v200_impl.h) the elements past the last whole 32-byte block are
+// written as the kit does, by GlobalTensor::SetValue: scalar stores on the S pipe through the
+// data cache, which the kit does not clean (san::DcacheStore). Its rounds of popSize =
+// MAX_REPEAT_TIMES * 256 bytes (the stack buffer, the whole UB before any InitBuffer, is
+// larger) are whole blocks, so only the tail's last size * sizeof(T) % 32 bytes go that way.
 template <typename T>
-void FillGlobal(AscendC::GlobalTensor<T>& gm, uint64_t size, T value, const char* api, SrcLoc loc) {
+void FillGlobal(AscendC::GlobalTensor<T>& gm, uint64_t size, T value, const char* api, SrcLoc loc,
+                bool scalarTail = false) {
   gm.Access(0, size, api);
   T* p = gm.GetPhyAddr();
+  constexpr uint64_t kPop = 255 * 256 / sizeof(T);
+  const uint64_t scalar = scalarTail ? size % kPop * sizeof(T) % 32 / sizeof(T) : 0;
+  const uint64_t copied = size - scalar;
   {
     san::Instr in(Pipe::kMte3, api, loc);
-    if (in) in.Write(p, size * sizeof(T));
+    if (in && copied != 0) in.Write(p, copied * sizeof(T));
   }
-  for (uint64_t i = 0; i < size; ++i) p[i] = value;
+  for (uint64_t i = 0; i < copied; ++i) p[i] = value;
+  for (uint64_t i = copied; i < size; ++i) {
+    RecordScalarAccess(api, p + i, sizeof(T), true, false, loc);
+    p[i] = value;
+    san::DcacheStore(p + i, sizeof(T));
+  }
 }
 
 }  // namespace lngrad::aicore::detail
@@ -57,7 +72,8 @@ void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value,
                               " UB bytes; the API may only run before any InitBuffer");
     }
   }
-  lngrad::aicore::detail::FillGlobal(gmWorkspaceAddr, size, value, kApi, loc);
+  lngrad::aicore::detail::FillGlobal(gmWorkspaceAddr, size, value, kApi, loc,
+                                     a::detail::rep::RunningArch() == lngrad::NpuArch::k2002);
 }
 
 // InitOutput, the deprecated basic-API predecessor of Fill (kernel_operator_common_intf): the
