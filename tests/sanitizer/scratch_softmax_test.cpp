@@ -12,7 +12,7 @@
 
 namespace {
 
-using namespace AscendC;  // NOLINT(google-build-using-namespace)
+using namespace AscendC;                            // NOLINT(google-build-using-namespace)
 using namespace lngrad::aicore::san_test::scratch;  // NOLINT(google-build-using-namespace)
 
 // initcheck's report names this file at the call's line.
