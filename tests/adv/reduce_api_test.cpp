@@ -5,8 +5,10 @@
 // toolkit's formulas.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -571,6 +573,102 @@ TEST(ReduceApi, CheckedModeRefusals) {
         Sum(ub.Get<float>(0), ub.Get<float>(1), tmp, p);
       },
       "tmp_buffer", "256");
+}
+
+// ---- AR shapes the device's 2201 sequences compute wrongly (reduce_ar_defects.h) ----
+
+struct DefectOutcome {
+  std::string check, msg;
+  bool kept = false;         // src and dst kept every byte
+  std::vector<uint8_t> dst;  // dst's bytes after the call
+};
+
+uint32_t Align32(uint64_t bytes) { return static_cast<uint32_t>((bytes + 31) / 32 * 32); }
+
+// Runs `api` (Sum, Mean or Any) on rows x last of T on one Ascend910B1 block, the operands sized
+// to the shape (src all 1, dst all 0x5a bytes, the scratch most of the rest of the UB), in
+// checked mode or not.
+template <typename T, bool reuse>
+DefectOutcome RunDefect(Api api, uint32_t first, uint32_t last, bool checked) {
+  const uint32_t src_bytes = Align32(uint64_t{first} * Pad<T>(last) * sizeof(T));
+  const uint32_t dst_bytes = Align32(uint64_t{first} * sizeof(T));
+  const uint32_t tmp_bytes = 196608 - src_bytes - dst_bytes - 4096;
+  DefectOutcome r;
+  const bool was = lngrad::aicore::CheckedMode();
+  lngrad::aicore::SetCheckedMode(checked);
+  lngrad::aicore::LaunchOptions o;
+  o.soc = k910B;
+  const auto body = [&] {
+    TPipe pipe;
+    TBuf<> bs, bd, bt;
+    pipe.InitBuffer(bs, src_bytes);
+    pipe.InitBuffer(bd, dst_bytes);
+    pipe.InitBuffer(bt, tmp_bytes);
+    LocalTensor<T> src = bs.Get<T>(), dst = bd.Get<T>();
+    LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+    std::fill(src.HostPtr(), src.HostPtr() + src_bytes / sizeof(T), T(1));
+    std::memset(dst.HostPtr(), 0x5a, dst_bytes);
+    const std::vector<uint8_t> src0(reinterpret_cast<uint8_t*>(src.HostPtr()),
+                                    reinterpret_cast<uint8_t*>(src.HostPtr()) + src_bytes);
+    const uint32_t shape[2] = {first, last};
+    try {
+      if (api == Api::kSum) ReduceSum<T, Pattern::Reduce::AR, reuse>(dst, src, tmp, shape, true);
+      if (api == Api::kMean) ReduceMean<T, Pattern::Reduce::AR, reuse>(dst, src, tmp, shape, true);
+      if (api == Api::kAny) ReduceAny<T, Pattern::Reduce::AR, reuse>(dst, src, tmp, shape, true);
+    } catch (const lngrad::aicore::KernelCheckError& e) {
+      lngrad::aicore::DismissKernelCheck(e);
+      r.check = e.check();
+      r.msg = e.message();
+    }
+    const auto* d = reinterpret_cast<const uint8_t*>(dst.HostPtr());
+    r.dst.assign(d, d + dst_bytes);
+    r.kept = std::memcmp(src0.data(), src.HostPtr(), src_bytes) == 0 &&
+             std::all_of(d, d + dst_bytes, [](uint8_t b) { return b == 0x5a; });
+  };
+  const lngrad::Status s = lngrad::aicore::Launch(1, body, o);
+  lngrad::aicore::SetCheckedMode(was);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return r;
+}
+
+// Checked mode refuses the shape (naming `needle`) before writing src or dst, accepts the
+// nearest shape that avoids the defect, and unchecked mode runs the device's sequence.
+template <typename T, bool reuse>
+void ExpectDefect(Api api, uint32_t first, uint32_t last, uint32_t ok_first, uint32_t ok_last,
+                  const std::string& needle) {
+  const std::string what = std::to_string(first) + "x" + std::to_string(last);
+  const DefectOutcome bad = RunDefect<T, reuse>(api, first, last, true);
+  EXPECT_EQ(bad.check, "reduce_device_defect") << what << ": " << bad.msg;
+  EXPECT_NE(bad.msg.find(needle), std::string::npos) << bad.msg;
+  EXPECT_TRUE(bad.kept) << what << ": the refused call wrote src or dst";
+  const DefectOutcome good = RunDefect<T, reuse>(api, ok_first, ok_last, true);
+  EXPECT_EQ(good.check, "") << ok_first << "x" << ok_last << ": " << good.msg;
+  EXPECT_FALSE(good.kept) << ok_first << "x" << ok_last << ": wrote no result";
+  const DefectOutcome raw = RunDefect<T, reuse>(api, first, last, false);
+  EXPECT_EQ(raw.check, "") << what << " unchecked: " << raw.msg;
+}
+
+TEST(ReduceApi, ShapesTheDeviceComputesWronglyAreRefusedInCheckedMode) {
+  ExpectDefect<float, false>(Api::kSum, 4080, 8, 4079, 8, "2040");
+  ExpectDefect<half, false>(Api::kMean, 4080, 5, 4079, 5, "2040");
+  ExpectDefect<uint8_t, false>(Api::kAny, 4, 17, 4, 16, "first 16");
+  ExpectDefect<uint8_t, false>(Api::kAny, 4, 31, 4, 32, "first 16");
+  ExpectDefect<float, true>(Api::kSum, 249, 65, 248, 65, "248");
+  ExpectDefect<float, true>(Api::kMean, 17, 2048, 16, 2048, "uint8_t");
+  ExpectDefect<float, true>(Api::kSum, 17, 2041, 16, 2041, "uint8_t");
+  ExpectDefect<half, false>(Api::kMean, 2, 65, 2, 64, "half");
+  // Without isReuseSource the 248-row groups work in the scratch and are right.
+  EXPECT_EQ((RunDefect<float, false>(Api::kSum, 249, 65, true).check), "");
+  // Unchecked, the device's numbers: rows 2040..4079 of a 4080-row call keep dst's bytes, the
+  // others get the sum of their eight 1s.
+  const DefectOutcome raw = RunDefect<float, false>(Api::kSum, 4080, 8, false);
+  for (uint32_t r = 0; r < 4080; ++r) {
+    float v = 0;
+    std::memcpy(&v, raw.dst.data() + 4 * r, 4);
+    const bool skipped = r >= 2040;
+    ASSERT_EQ(skipped ? raw.dst[4 * r] == 0x5a && raw.dst[4 * r + 3] == 0x5a : v == 8.0f, true)
+        << "row " << r << ": " << v;
+  }
 }
 
 // srcInnerPad false is allowed for ReduceMax on the 950 (the rows are then unpadded).

@@ -11,9 +11,8 @@
 // the integer types, the 8-byte ones with the B64 functions' 8-register folds). isReuseSource lets
 // the API overwrite src with partial results: on 2201 lngrad writes those of the RA fold and of
 // the AR sequences (reduce_ar_2201.h: float ReduceSum/Mean/Max/Min/Prod/Any/All, half
-// ReduceMax/Min, uint8_t ReduceAny/All), and without it their rows in the scratch (half
-// ReduceMean AR's src and scratch are not modelled: initcheck reports a read of that scratch
-// after the call before a write); arch 2002 has no
+// ReduceMax/Min, uint8_t ReduceAny/All; reduce_ar_mean_half_2201.h: half ReduceMean), and
+// without it their rows in the scratch; arch 2002 has no
 // implementation (refused; unchecked a no-op); where the 950's order runs, src and the scratch are
 // left as the 950's register code leaves them (reduce_3510_mem.h: its folds with isReuseSource and
 // its unaligned paths in src, the others in the scratch).
@@ -21,7 +20,9 @@
 // Checked mode: srcShape without zero dimensions, srcInnerPad true (except ReduceMax/Min/Sum on
 // 3510), the type on the running product (checks::kProduct), on 3510 ReduceMean/Prod/Any/All
 // rows of whole 32-byte blocks (the kit's 3510 checks), 32-byte aligned operands, dst disjoint
-// from src, sharedTmpBuffer at least the GetReduceXxxMaxMinTmpSize minimum.
+// from src, sharedTmpBuffer at least the GetReduceXxxMaxMinTmpSize minimum; on 2201 no AR shape
+// whose sequence the device computes wrongly (reduce_ar_defects.h, checks::kReduceDeviceDefect;
+// unchecked mode follows the device there).
 #pragma once
 
 #include <algorithm>
@@ -31,6 +32,7 @@
 
 #include "lib/reduce/reduce_3510.h"
 #include "lib/reduce/reduce_ar_2201.h"
+#include "lib/reduce/reduce_ar_defects.h"
 #include "lib/reduce/reduce_ar_mean_half_2201.h"
 #include "lib/reduce/reduce_3510_mem.h"
 #include "lib/reduce/reduce_common.h"
@@ -234,9 +236,11 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   const Shape s = Check(op, ar, reuse, dst, src, tmp, srcShape, srcInnerPad);
   // Arch 2002 (unchecked): the kit's reduce.h has no implementation there; the call does nothing.
   if (detail::rep::RunningArch() == NpuArch::k2002) return;
+  const bool on3510 = Folds3510<T>(op);
+  const bool ar_modelled = ar && !on3510 && ArModelled2201<T>(op);
+  if (ar_modelled && CheckedMode()) CheckArDeviceDefect<T>(op, reuse, s.first, s.last);
   detail::RestoreMaskAfterCount(detail::MaskContext(Name(op)));
   const uint64_t in = uint64_t{s.first} * s.pad;
-  const bool on3510 = Folds3510<T>(op);
   // The operands as the 950's folds address them (and the UB after each): src's elements and
   // the scratch as T, each with room for a register past the fold's extent.
   auto* sb = reinterpret_cast<uint8_t*>(src.HostPtr());
@@ -244,7 +248,6 @@ void Run(Op op, bool ar, bool reuse, const AscendC::LocalTensor<T>& dst,
   Mem<T> tm =
       on3510 ? Mem<T>::Of(tmp, ScratchNeed<T>(ar, reuse, s.first, s.last)) : Mem<T>(nullptr, 0, 0);
   uint64_t ra_tmp = 0;  // the scratch bytes the 2201 RA fold (or modelled AR sequence) writes
-  const bool ar_modelled = ar && !on3510 && ArModelled2201<T>(op);
   if (ar_modelled) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>) {
       ra_tmp = RunAr2201(op, reuse, s, src, dst.HostPtr(), tmp);
