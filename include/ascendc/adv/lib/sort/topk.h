@@ -316,6 +316,8 @@ void RunMerge950(const AscendC::LocalTensor<T>& dstValue,
 
 }  // namespace lngrad::aicore::topk_detail
 
+#include "lib/sort/topk_2201.h"
+
 namespace AscendC {
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
@@ -348,6 +350,14 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
     td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
               uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
     td::RunMerge950<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
+        tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
+    return;
+  }
+  if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
+    td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
+              uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
+    td::RunMerge2201<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
     return;
