@@ -424,15 +424,16 @@ TEST(TopKApi, HalfWithoutIndexesAtMost2048On2002) {
       1,
       [&] {
         TPipe pipe;
-        TBuf<> src, out, idx, tmp;
+        TBuf<> src, out, idx, srcIdx, tmp;
         pipe.InitBuffer(src, 2080 * 2);
         pipe.InitBuffer(out, 64);
         pipe.InitBuffer(idx, 64);
+        pipe.InitBuffer(srcIdx, 2080 * 4);  // the kit's check wants inner even without isInitIndex
         pipe.InitBuffer(tmp, static_cast<uint32_t>(t2201.tmpLocalSize) * 2);
         Duplicate(src.Get<half>(), half(1.0f), 2080);
         const TopKInfo info{1, 2080, 2080};
         try {
-          TopK<half>(out.Get<half>(), idx.Get<int32_t>(), src.Get<half>(), idx.Get<int32_t>(),
+          TopK<half>(out.Get<half>(), idx.Get<int32_t>(), src.Get<half>(), srcIdx.Get<int32_t>(),
                      out.Get<bool>(), tmp.Get<uint8_t>(), 3, t2201, info);
         } catch (const la::KernelCheckError& e) {
           la::DismissKernelCheck(e);

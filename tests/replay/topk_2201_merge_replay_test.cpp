@@ -290,4 +290,58 @@ TEST(TopK2201MergeReplay, HalfEveryFormWithTiesZerosInfinitiesNaNsAndSubnormals)
   EveryForm<half>(5000);
 }
 
+// Checked mode refuses what the kit's 2201 parameter check (topk_check_common.h) asserts, before
+// anything is written: srcIndexLocal shorter than inner even without isInitIndex, dstValue
+// shorter than k rounded up to 32 bytes per row, finishLocal shorter than outter with
+// isHasfinish, TOPK_NSMALL with isHasfinish; a call within them runs.
+template <TopKMode mode, bool finish>
+std::string CheckOf(uint32_t idxElems, uint32_t dvElems, uint32_t finElems) {
+  constexpr bool nsmall = mode == TopKMode::TOPK_NSMALL;
+  const int32_t inner = nsmall ? 32 : 64, outter = 2, k = 5;
+  TopkTiling tiling;
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance(k910);
+  EXPECT_TRUE(TopKTilingFunc(*platform, inner, outter, k, 4, false, mode, true, tiling));
+  namespace la = lngrad::aicore;
+  const bool was = la::CheckedMode();
+  la::SetCheckedMode(true);
+  std::string check = "none";
+  la::LaunchOptions o;
+  o.soc = k910;
+  const lngrad::Status st = la::Launch(
+      1,
+      [&] {
+        Bufs b({4096, 4096, 4096, 4096, 4096, 8192});
+        const TopKInfo info{outter, inner, inner};
+        try {
+          TopK<float, false, finish, false, mode>(
+              b.buf[0].Get<float>(dvElems), b.buf[1].Get<int32_t>(), b.buf[2].Get<float>(),
+              b.buf[3].Get<int32_t>(idxElems), b.buf[4].Get<bool>(finElems),
+              b.buf[5].Get<uint8_t>(), k, tiling, info);
+        } catch (const la::KernelCheckError& e) {
+          la::DismissKernelCheck(e);
+          check = e.check() + ": " + e.message();
+        }
+      },
+      o);
+  la::SetCheckedMode(was);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return check;
+}
+
+TEST(TopK2201MergeReplay, CheckedModeRefusesWhatTheKitsParameterCheckAsserts) {
+  using N = std::string;
+  const auto normal = CheckOf<TopKMode::TOPK_NORMAL, false>;
+  const auto normalFinish = CheckOf<TopKMode::TOPK_NORMAL, true>;
+  const auto nsmall = CheckOf<TopKMode::TOPK_NSMALL, false>;
+  const auto nsmallFinish = CheckOf<TopKMode::TOPK_NSMALL, true>;
+  EXPECT_EQ(normalFinish(64, 16, 32), "none");
+  EXPECT_NE(normal(56, 16, 32).find("srcIndexLocal"), N::npos);
+  EXPECT_NE(normal(64, 15, 32).find("dstValueLocal"), N::npos);
+  EXPECT_NE(normalFinish(64, 16, 1).find("finishLocal"), N::npos);
+  EXPECT_EQ(nsmall(64, 10, 32), "none");
+  EXPECT_NE(nsmall(56, 10, 32).find("srcIndexLocal"), N::npos);
+  EXPECT_NE(nsmall(64, 9, 32).find("dstValueLocal"), N::npos);
+  EXPECT_EQ(nsmallFinish(64, 10, 32).rfind("topk_params: ", 0), 0u);
+}
+
 }  // namespace

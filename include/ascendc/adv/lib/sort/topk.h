@@ -357,7 +357,7 @@ void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<int32_t>& dstIn
   if (lngrad::aicore::detail::rep::RunningArch() == lngrad::NpuArch::k2201) {
     td::Check(kNSmall, k, topKInfo, tmpLocal.View().size_bytes,
               uint64_t(std::max(tilling.tmpLocalSize, 0)) * sizeof(T));
-    td::RunMerge2201<T, isInitIndex, isHasfinish && !kNSmall, kNSmall>(
+    td::RunMerge2201<T, isInitIndex, isHasfinish, kNSmall>(
         dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal,
         tmpLocal.template ReinterpretCast<T>(), k, tilling, topKInfo, largest, loc);
     return;
