@@ -294,6 +294,87 @@ void ReplayTopK2201(Images& io, const Shape& s, const Tiling& t) {
   }
 }
 
+namespace {
+
+// GenerateBinary10 / 01 / 0001: k copies of the bit group.
+uint32_t Repeat(uint32_t group, uint32_t width, int32_t k) {
+  uint32_t m = group;
+  for (int32_t i = 1; i < k; ++i) m = (m << width) | m;
+  return m;
+}
+
+void VreduceMasks(int32_t k, bool half, Tiling& t) {
+  if (k < 17) t.vreduceIdxMask0 = Repeat(2, 2, k);
+  if (k >= 17 && k <= 32) {
+    t.vreduceIdxMask0 = 2863311530u;
+    t.vreduceIdxMask1 = Repeat(2, 2, k - 16);
+  }
+  if (!half) {
+    if (k < 17) t.vreduceValMask0 = Repeat(1, 2, k);
+    if (k >= 17 && k <= 32) {
+      t.vreduceValMask0 = Repeat(1, 2, 16);
+      t.vreduceValMask1 = Repeat(1, 2, k - 16);
+    }
+    return;
+  }
+  // vreducehalfValMask i: the groups of element 4i+1 .. 4i+4 that k reaches.
+  t.halfValMask[0] = static_cast<uint16_t>(k < 5 ? Repeat(1, 4, k) : 4369u);
+  for (int32_t i = 1; i < 8; ++i) {
+    const int32_t from = 4 * i, left = k - from;
+    if (k >= from + 1) {
+      t.halfValMask[i] = static_cast<uint16_t>(Repeat(1, 4, left >= 4 ? 4 : left));
+    }
+  }
+}
+
+}  // namespace
+
+Tiling KitTiling2201(const Shape& s) {
+  Tiling t;
+  const int32_t inner = s.inner, outter = s.outter, k = s.k, es = s.half ? 2 : 4;
+  t.allDataSize = inner * outter;
+  t.kAlignFourBytes = (k + 7) / 8 * 8;
+  if (!s.nsmall) {
+    t.kAlignTwoBytes = (k + 15) / 16 * 16;
+    t.tmpLocalSize = 4 * inner;
+    t.innerDataSize = 2 * inner;
+    t.copyUbToUbBlockCount = inner * 2 * 4 / 32;
+    t.sortRepeat = inner / 32;
+    t.mrgSortRepeat = inner / 4;
+    t.maskOffset = outter * t.kAlignFourBytes;
+    t.maskVreducev2FourBytes = 2 * k;
+    t.maskVreducev2TwoBytes = 4 * k;
+    t.mrgSortSrc1offset = 2;
+    t.mrgSortSrc2offset = 4;
+    t.mrgSortSrc3offset = 6;
+    t.mrgSortTwoQueueSrc1Offset = 2;
+    if (s.half) {
+      t.tmpLocalSize = 8 * inner;
+      t.maskOffset = outter * t.kAlignTwoBytes;
+      t.innerDataSize = 4 * inner;
+      t.mrgSortSrc1offset = 4;
+      t.mrgSortSrc2offset = 8;
+      t.mrgSortSrc3offset = 12;
+      t.mrgSortTwoQueueSrc1Offset = 4;
+    }
+    if (!s.init) {
+      t.tmpLocalSize = s.half ? 10 * inner : 5 * inner;
+      t.srcIndexOffset = s.half ? 8 * inner : 4 * inner;
+    }
+    return t;
+  }
+  t.innerDataSize = inner * outter * (8 / es);
+  t.maskOffset = outter * k;
+  t.topkMrgSrc1MaskSizeOffset = t.innerDataSize + (s.largest ? 0 : inner * outter);
+  t.tmpLocalSize = t.topkMrgSrc1MaskSizeOffset + 64 / es;
+  if (!s.init) {
+    t.topkNSmallSrcIndexOffset = t.tmpLocalSize;
+    t.tmpLocalSize += inner * outter * 4 / es;
+  }
+  VreduceMasks(k, s.half, t);
+  return t;
+}
+
 bool ScratchScoreAt(const Shape& s, const Tiling& t, uint64_t at) {
   const uint32_t es = s.half ? 2 : 4;
   const uint64_t structs = uint64_t(t.innerDataSize) * es;  // one buffer of structures

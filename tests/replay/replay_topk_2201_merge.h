@@ -18,7 +18,7 @@ struct Tiling {
   int32_t mrgSortSrc3offset = 0, mrgSortTwoQueueSrc1Offset = 0, kAlignFourBytes = 0;
   int32_t kAlignTwoBytes = 0, maskOffset = 0, maskVreducev2FourBytes = 0;
   int32_t maskVreducev2TwoBytes = 0, allDataSize = 0, topkMrgSrc1MaskSizeOffset = 0;
-  int32_t topkNSmallSrcIndexOffset = 0;
+  int32_t topkNSmallSrcIndexOffset = 0, tmpLocalSize = 0;
   uint32_t vreduceValMask0 = 0, vreduceValMask1 = 0, vreduceIdxMask0 = 0, vreduceIdxMask1 = 0;
   uint16_t halfValMask[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // vreducehalfValMask0..7
 };
@@ -39,6 +39,10 @@ struct Images {
 };
 
 void ReplayTopK2201(Images& io, const Shape& s, const Tiling& t);
+
+// The fields the kit's host tiling sets for 2201 (topk_tiling_impl.cpp: TopKTilingFunc's last
+// branch, SetTopkNormalVal / SetTopkNSmallVal, GetVreduceMask), the others 0.
+Tiling KitTiling2201(const Shape& s);
 
 // Whether byte `at` of tmpLocal holds a score of T after the sequence (where the negation's NaN
 // bits are lngrad's instruction's choice, not the kit's: the test compares NaN there as any NaN).

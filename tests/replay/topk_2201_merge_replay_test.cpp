@@ -17,6 +17,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../aicore/sanitizer_off.h"
@@ -128,6 +129,7 @@ rp::Tiling ReplayTiling(const TopkTiling& t) {
   r.allDataSize = t.allDataSize;
   r.topkMrgSrc1MaskSizeOffset = t.topkMrgSrc1MaskSizeOffset;
   r.topkNSmallSrcIndexOffset = t.topkNSmallSrcIndexOffset;
+  r.tmpLocalSize = t.tmpLocalSize;
   r.vreduceValMask0 = t.vreduceValMask0;
   r.vreduceValMask1 = t.vreduceValMask1;
   r.vreduceIdxMask0 = t.vreduceIdxMask0;
@@ -137,6 +139,44 @@ rp::Tiling ReplayTiling(const TopkTiling& t) {
                          t.vreducehalfValMask6, t.vreducehalfValMask7};
   for (int i = 0; i < 8; ++i) r.halfValMask[i] = h[i];
   return r;
+}
+
+// The first TopkTiling field where lngrad's host tiling and the kit's differ ("" if none).
+std::string TilingDiff(const rp::Tiling& a, const rp::Tiling& b) {
+  const std::pair<const char*, std::pair<int64_t, int64_t>> f[] = {
+      {"innerDataSize", {a.innerDataSize, b.innerDataSize}},
+      {"srcIndexOffset", {a.srcIndexOffset, b.srcIndexOffset}},
+      {"sortRepeat", {a.sortRepeat, b.sortRepeat}},
+      {"mrgSortRepeat", {a.mrgSortRepeat, b.mrgSortRepeat}},
+      {"copyUbToUbBlockCount", {a.copyUbToUbBlockCount, b.copyUbToUbBlockCount}},
+      {"mrgSortSrc1offset", {a.mrgSortSrc1offset, b.mrgSortSrc1offset}},
+      {"mrgSortSrc2offset", {a.mrgSortSrc2offset, b.mrgSortSrc2offset}},
+      {"mrgSortSrc3offset", {a.mrgSortSrc3offset, b.mrgSortSrc3offset}},
+      {"mrgSortTwoQueueSrc1Offset", {a.mrgSortTwoQueueSrc1Offset, b.mrgSortTwoQueueSrc1Offset}},
+      {"kAlignFourBytes", {a.kAlignFourBytes, b.kAlignFourBytes}},
+      {"kAlignTwoBytes", {a.kAlignTwoBytes, b.kAlignTwoBytes}},
+      {"maskOffset", {a.maskOffset, b.maskOffset}},
+      {"maskVreducev2FourBytes", {a.maskVreducev2FourBytes, b.maskVreducev2FourBytes}},
+      {"maskVreducev2TwoBytes", {a.maskVreducev2TwoBytes, b.maskVreducev2TwoBytes}},
+      {"allDataSize", {a.allDataSize, b.allDataSize}},
+      {"topkMrgSrc1MaskSizeOffset", {a.topkMrgSrc1MaskSizeOffset, b.topkMrgSrc1MaskSizeOffset}},
+      {"topkNSmallSrcIndexOffset", {a.topkNSmallSrcIndexOffset, b.topkNSmallSrcIndexOffset}},
+      {"tmpLocalSize", {a.tmpLocalSize, b.tmpLocalSize}},
+      {"vreduceValMask0", {a.vreduceValMask0, b.vreduceValMask0}},
+      {"vreduceValMask1", {a.vreduceValMask1, b.vreduceValMask1}},
+      {"vreduceIdxMask0", {a.vreduceIdxMask0, b.vreduceIdxMask0}},
+      {"vreduceIdxMask1", {a.vreduceIdxMask1, b.vreduceIdxMask1}},
+  };
+  for (const auto& [name, v] : f) {
+    if (v.first != v.second) {
+      return std::string(name) + ": lngrad " + std::to_string(v.first) + ", kit " +
+             std::to_string(v.second);
+    }
+  }
+  for (int i = 0; i < 8; ++i) {
+    if (a.halfValMask[i] != b.halfValMask[i]) return "vreducehalfValMask" + std::to_string(i);
+  }
+  return "";
 }
 
 struct Case {
@@ -234,6 +274,9 @@ void Check(const Case& c, uint32_t seed) {
   s.n = static_cast<int32_t>(c.n);
   s.k = static_cast<int32_t>(c.k);
   const rp::Tiling rt = ReplayTiling(tiling);
+  // lngrad's host tiling against the kit's 2201 tiling functions, field by field.
+  const rp::Tiling kit = rp::KitTiling2201(s);
+  EXPECT_EQ(TilingDiff(rt, kit), "");
   rp::ReplayTopK2201(want, s, rt);
   const auto never = [](uint64_t) { return false; };
   EXPECT_EQ(Diff(got.di, want.di, 4, "dstIndex", never), "");
