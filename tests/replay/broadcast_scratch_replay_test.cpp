@@ -34,19 +34,6 @@ constexpr uint64_t kMaxBytes = 150000;  // dst and scratch bytes a case may take
 
 uint32_t g_cases = 0;  // cases compared by the running test
 
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
-  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
-}
-
 // Random bytes, with NaN, +-inf, +-0 and subnormal patterns of the float types at the start.
 std::vector<uint8_t> Bits(size_t bytes, uint32_t size, uint32_t seed) {
   std::mt19937 gen(seed);
@@ -61,13 +48,17 @@ std::vector<uint8_t> Bits(size_t bytes, uint32_t size, uint32_t seed) {
   return v;
 }
 
+// The element size the sequence works in (*ts: 1-byte T as halves) and the bytes of the half
+// copies at the scratch's start (src and dst rounded up to 16 halves; none for other T).
+uint32_t CastBytes(uint32_t size, uint64_t srcN, uint64_t dstN, uint32_t* ts) {
+  *ts = size == 1 ? 2 : size;
+  return size == 1 ? static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2) : 0;
+}
+
 // GetBroadCastMaxMinTmpSize's minimum on 2201 (broadcast_tiling.cpp), from the shapes.
 uint32_t MinBytes(uint32_t size, int axis, uint64_t srcN, uint64_t dstN, uint32_t cols) {
-  uint32_t cast = 0, ts = size;
-  if (size == 1) {
-    ts = 2;
-    cast = static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2);
-  }
+  uint32_t ts = 0;
+  const uint32_t cast = CastBytes(size, srcN, dstN, &ts);
   if (srcN == dstN || srcN == 1) return size == 1 ? cast + 32 : 0;
   if (axis == 0) return 32 + cast;
   const uint32_t e = 32 / ts;
@@ -78,11 +69,8 @@ uint32_t MinBytes(uint32_t size, int axis, uint64_t srcN, uint64_t dstN, uint32_
 // The scratch the 2002 sequence writes in whole (GetBroadCastMaxMinTmpSize's maximum there:
 // the zero block, the half copies, rows * cols elements); smaller ones pass its end (chunks).
 uint32_t FitBytes2002(uint32_t size, int axis, uint64_t srcN, uint64_t dstN) {
-  uint32_t cast = 0, ts = size;
-  if (size == 1) {
-    ts = 2;
-    cast = static_cast<uint32_t>(((srcN + 15) / 16 + (dstN + 15) / 16) * 16 * 2);
-  }
+  uint32_t ts = 0;
+  const uint32_t cast = CastBytes(size, srcN, dstN, &ts);
   if (srcN == dstN || srcN == 1) return size == 1 ? cast + 32 : 0;
   if (axis == 0) return 32 + cast;
   return static_cast<uint32_t>(32 + cast + dstN * ts);
@@ -104,7 +92,7 @@ void Case(const uint32_t* dstShape, const uint32_t* srcShape, uint32_t extra, bo
   const uint32_t tmpBytes = base + extra;
   if (tmpBytes == 0 || (stack && tmpBytes % 32 != 0)) return;
   if ((dstN + srcN) * sizeof(T) + tmpBytes > kMaxBytes) return;
-  std::string what = std::string(on2002 ? "2002 " : "2201 ") + TypeName<T>() + " dim " +
+  std::string what = std::string(on2002 ? "2002 " : "2201 ") + st::TypeName<T>() + " dim " +
                      std::to_string(dim) + " axis " + std::to_string(axis) + " dst [" +
                      std::to_string(dstShape[0]);
   if (dim == 2) what += ", " + std::to_string(dstShape[1]);

@@ -37,7 +37,6 @@ using rs::kNames;
 using rs::kPast;
 using AR = AscendC::Pattern::Reduce::AR;
 
-constexpr uint8_t kFill = rs::kTmpFill;
 constexpr const char* k910 = "Ascend910B1";
 constexpr uint32_t kUbBudget = 180000;  // src, dst and the scratch together in the UB
 
@@ -252,43 +251,6 @@ TEST(ReduceArScratchReplay, AnyAllUint8ShortRowsCountSixteenBytes) {
 
 // Arch 2002: the kit's reduce.h calls no implementation there: checked mode refuses, unchecked
 // leaves dst and the scratch alone.
-TEST(ReduceArScratchReplay, NotOn2002) {
-  for (bool checked : {true, false}) {
-    const bool was = lngrad::aicore::CheckedMode();
-    lngrad::aicore::SetCheckedMode(checked);
-    std::vector<uint8_t> dst, tmp;
-    lngrad::aicore::LaunchOptions opts;
-    opts.soc = "Ascend310P1";
-    const lngrad::Status st = lngrad::aicore::Launch(
-        1,
-        [&] {
-          AscendC::TPipe pipe;
-          AscendC::TBuf<> bs, bd, bt;
-          pipe.InitBuffer(bs, 4096);
-          pipe.InitBuffer(bd, 64);
-          pipe.InitBuffer(bt, 4096);
-          LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
-          LocalTensor<uint8_t> t = bt.Get<uint8_t>();
-          std::fill(s.HostPtr(), s.HostPtr() + 1024, 1.5f);
-          std::memset(d.HostPtr(), 0x5b, 64);
-          std::memset(t.HostPtr(), kFill, 4096);
-          const uint32_t shape[2] = {8, 128};
-          AscendC::ReduceSum<float, AR>(d, s, t, shape, true);
-          dst = lngrad_replay::scratch_test::BytesOf(d.HostPtr(), 16);
-          tmp.assign(t.HostPtr(), t.HostPtr() + 4096);
-        },
-        opts);
-    lngrad::aicore::SetCheckedMode(was);
-    if (checked) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.ToString().find("not provided on arch 2002"), std::string::npos)
-          << st.ToString();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    EXPECT_EQ(dst, std::vector<uint8_t>(64, 0x5b));
-    EXPECT_EQ(tmp, std::vector<uint8_t>(4096, kFill));
-  }
-}
+TEST(ReduceArScratchReplay, NotOn2002) { rs::ExpectNotOn2002<AR>(8, 128); }
 
 }  // namespace

@@ -33,7 +33,6 @@ using rs::kNames;
 using rs::kPast;
 using RA = AscendC::Pattern::Reduce::RA;
 
-constexpr uint8_t kFill = rs::kTmpFill;
 constexpr const char* k910 = "Ascend910B1";
 
 template <class T>
@@ -154,43 +153,6 @@ namespace {
 // `#if __NPU_ARCH__ == 2201 || 3510 || 5102` around the Impl call). Checked mode refuses the
 // call (product); unchecked, dst, src and the scratch keep their bytes. lngrad ran the 2201
 // sequence there before.
-TEST(ReduceRaScratchReplay, NotOn2002) {
-  for (bool checked : {true, false}) {
-    const bool was = lngrad::aicore::CheckedMode();
-    lngrad::aicore::SetCheckedMode(checked);
-    std::vector<uint8_t> dst, tmp;
-    lngrad::aicore::LaunchOptions opts;
-    opts.soc = "Ascend310P1";
-    const lngrad::Status st = lngrad::aicore::Launch(
-        1,
-        [&] {
-          AscendC::TPipe pipe;
-          AscendC::TBuf<> bs, bd, bt;
-          pipe.InitBuffer(bs, 1024);
-          pipe.InitBuffer(bd, 64);
-          pipe.InitBuffer(bt, 1024);
-          LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
-          LocalTensor<uint8_t> t = bt.Get<uint8_t>();
-          std::fill(s.HostPtr(), s.HostPtr() + 256, 1.5f);
-          std::memset(d.HostPtr(), 0x5b, 64);
-          std::memset(t.HostPtr(), kFill, 1024);
-          const uint32_t shape[2] = {16, 16};
-          AscendC::ReduceSum<float, RA>(d, s, t, shape, true);
-          dst = lngrad_replay::scratch_test::BytesOf(d.HostPtr(), 16);
-          tmp.assign(t.HostPtr(), t.HostPtr() + 1024);
-        },
-        opts);
-    lngrad::aicore::SetCheckedMode(was);
-    if (checked) {
-      ASSERT_FALSE(st.ok());
-      EXPECT_NE(st.ToString().find("not provided on arch 2002"), std::string::npos)
-          << st.ToString();
-      continue;
-    }
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    EXPECT_EQ(dst, std::vector<uint8_t>(64, 0x5b));
-    EXPECT_EQ(tmp, std::vector<uint8_t>(1024, kFill));
-  }
-}
+TEST(ReduceRaScratchReplay, NotOn2002) { rs::ExpectNotOn2002<RA>(16, 16); }
 
 }  // namespace

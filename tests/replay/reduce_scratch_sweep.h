@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -124,6 +126,51 @@ void Compare(const char* soc, int op, bool reuse, const uint32_t (&shape)[2], ui
                        }
                      });
   st::ExpectUbImages(got, want, sizeof(T), what);
+}
+
+// Arch 2002 (Ascend310P1): the kit's reduce.h defines the APIs but calls no implementation
+// there. ReduceSum<float, Pattern> of [first, last] floats (a scratch of as many bytes as src):
+// checked mode refuses the call (product); unchecked, dst (16 floats) and the scratch keep their
+// bytes.
+template <class Pattern>
+void ExpectNotOn2002(uint32_t first, uint32_t last) {
+  const uint32_t n = first * last;
+  for (bool checked : {true, false}) {
+    const bool was = lngrad::aicore::CheckedMode();
+    lngrad::aicore::SetCheckedMode(checked);
+    std::vector<uint8_t> dst, tmp;
+    lngrad::aicore::LaunchOptions opts;
+    opts.soc = "Ascend310P1";
+    const lngrad::Status status = lngrad::aicore::Launch(
+        1,
+        [&] {
+          AscendC::TPipe pipe;
+          AscendC::TBuf<> bs, bd, bt;
+          pipe.InitBuffer(bs, n * 4);
+          pipe.InitBuffer(bd, 64);
+          pipe.InitBuffer(bt, n * 4);
+          AscendC::LocalTensor<float> s = bs.Get<float>(), d = bd.Get<float>();
+          AscendC::LocalTensor<uint8_t> t = bt.Get<uint8_t>();
+          std::fill(s.HostPtr(), s.HostPtr() + n, 1.5f);
+          std::memset(d.HostPtr(), kDstFill, 64);
+          std::memset(t.HostPtr(), kTmpFill, n * 4);
+          const uint32_t shape[2] = {first, last};
+          AscendC::ReduceSum<float, Pattern>(d, s, t, shape, true);
+          dst = st::BytesOf(d.HostPtr(), 16);
+          tmp.assign(t.HostPtr(), t.HostPtr() + n * 4);
+        },
+        opts);
+    lngrad::aicore::SetCheckedMode(was);
+    if (checked) {
+      ASSERT_FALSE(status.ok());
+      EXPECT_NE(status.ToString().find("not provided on arch 2002"), std::string::npos)
+          << status.ToString();
+      continue;
+    }
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    EXPECT_EQ(dst, std::vector<uint8_t>(64, kDstFill));
+    EXPECT_EQ(tmp, std::vector<uint8_t>(n * 4, kTmpFill));
+  }
 }
 
 }  // namespace lngrad_replay::reduce_scratch

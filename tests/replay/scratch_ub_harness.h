@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -62,6 +64,39 @@ template <class T>
 void PutValues(std::vector<uint8_t>& b, const std::vector<T>& v) {
   const size_t bytes = std::min(b.size(), v.size() * sizeof(T));
   if (bytes != 0) std::memcpy(b.data(), v.data(), bytes);
+}
+
+// n random bit patterns of T with NaN, +-inf, +-0 and subnormal patterns of the 2- and 4-byte
+// float types planted at the start (for moves: every pattern is just bits).
+template <class T>
+std::vector<T> RandomBits(size_t n, uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::vector<T> v(n);
+  for (T& x : v) {
+    const uint32_t b = gen();
+    std::memcpy(&x, &b, sizeof(T));
+  }
+  const uint32_t special2[] = {0x7E00, 0xFC00, 0x7C00, 0x8000, 0x0000, 0x0001, 0x83FF, 0x7C01};
+  const uint32_t special4[] = {0x7FC00000, 0xFF800000, 0x7F800000, 0x80000000,
+                               0x00000000, 0x00000001, 0x807FFFFF, 0x7F800001};
+  for (size_t i = 0; i < 8 && i < n; ++i) {
+    const uint32_t b = sizeof(T) == 2 ? special2[i] : special4[i];
+    std::memcpy(&v[i], &b, sizeof(T));
+  }
+  return v;
+}
+
+template <class T>
+const char* TypeName() {
+  if constexpr (std::is_same_v<T, half>) return "half";
+  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+  if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
+  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+  return "uint32_t";
 }
 
 // One block of `soc` (launched sequentially) whose UB holds `in`: src's bytes (a T tensor of

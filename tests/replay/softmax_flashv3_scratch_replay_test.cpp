@@ -31,11 +31,7 @@ namespace sh = lngrad_replay::scratch_test;
 using AscendC::LocalTensor;
 using lngrad_replay::Half;
 using lngrad_replay::SmxTiling;
-using lngrad_replay::flash_scratch_test::Al;
-using lngrad_replay::flash_scratch_test::Load;
-using lngrad_replay::flash_scratch_test::Store;
-using lngrad_replay::flash_scratch_test::Uniform;
-using lngrad_replay::flash_scratch_test::Widened;
+using namespace lngrad_replay::flash_scratch_test;  // Al, Load, Store, Uniform, Widened
 
 constexpr uint32_t kPast = 40;
 constexpr uint8_t kFill = 0xa5;

@@ -60,43 +60,13 @@ void ExpectCall(const char* soc, const st::UbImages& in, const st::UbImages& wan
   st::ExpectUbImages(st::RunOnUb<T>(soc, in, stack, call), want, 1, what);
 }
 
-// Random bit patterns of T with NaN, +-inf, +-0 and subnormal patterns of the float types
-// planted at the start (moves only: every pattern is just bits).
-template <class T>
-std::vector<T> Inputs(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<T> v(n);
-  for (T& x : v) {
-    const uint32_t b = gen();
-    std::memcpy(&x, &b, sizeof(T));
-  }
-  const uint32_t special2[] = {0x7E00, 0xFC00, 0x7C00, 0x8000, 0x0000, 0x0001, 0x83FF, 0x7C01};
-  const uint32_t special4[] = {0x7FC00000, 0xFF800000, 0x7F800000, 0x80000000,
-                               0x00000000, 0x00000001, 0x807FFFFF, 0x7F800001};
-  for (size_t i = 0; i < 8 && i < n; ++i) {
-    const uint32_t b = sizeof(T) == 2 ? special2[i] : special4[i];
-    std::memcpy(&v[i], &b, sizeof(T));
-  }
-  return v;
-}
-
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
-}
-
 // ----------------------------------------------------------------------------------------------
 // ConfusionTranspose / Transpose, TRANSPOSE_NZ2ND_0213 and TRANSPOSE_NZ2NZ_0213.
 
 template <class T>
 void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint32_t a2,
               uint32_t a3, uint32_t tmpBytes, bool stack, bool confusion) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " +
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " type " +
                            std::to_string(static_cast<int>(type)) + " [" + std::to_string(b) +
                            ", " + std::to_string(a1) + ", " + std::to_string(a2) + ", " +
                            std::to_string(a3) + "] scratch " + std::to_string(tmpBytes) +
@@ -104,7 +74,7 @@ void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint
   SCOPED_TRACE(what);
   const uint32_t al2 = (a2 + 15) / 16 * 16, al3 = (a3 + 15) / 16 * 16;
   const size_t n = size_t{b} * a1 * al2 * al3;
-  const std::vector<T> src = Inputs<T>(n, b * 1000 + a2 * 10 + a3);
+  const std::vector<T> src = st::RandomBits<T>(n, b * 1000 + a2 * 10 + a3);
   AscendC::tiling::ConfusionTransposeTiling t;
   AscendC::GetTransposeTilingInfo(ge::Shape({b, a1, a2, a3}), tmpBytes, sizeof(T),
                                   static_cast<uint32_t>(type), t);
@@ -165,21 +135,30 @@ TEST(TransformScratch, ConfusionTranspose0213) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// UnPad on 2201: GatherMask alone; the scratch (either overload's) is left as it was.
+// UnPad on 2201: GatherMask alone; the scratch (either overload's) is left as it was. On 2002
+// (on2002): the v200 sequence through tmp1 and tmp2, dst and the scratch.
 
 template <class T>
-void CaseUnPad(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
-  const char* soc = "Ascend910B1";
-  const std::string what = std::string(TypeName<T>()) + " [" + std::to_string(h) + ", " +
-                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
-                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
+void CaseUnPad(bool on2002, uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
+  const char* soc = on2002 ? "Ascend310P1" : "Ascend910B1";
+  const std::string what = std::string(st::TypeName<T>()) + (on2002 ? " on 2002 [" : " [") +
+                           std::to_string(h) + ", " + std::to_string(w) + "] rightPad " +
+                           std::to_string(right) + " scratch " + std::to_string(tmpBytes) +
+                           (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 100 + w + right);
+  const std::vector<T> src = st::RandomBits<T>(size_t{h} * w, h * (on2002 ? 31 : 100) + w + right);
   const size_t n = size_t{h} * (w - right);
   AscendC::tiling::UnPadTiling t;
-  AscendC::UnPadTilingFunc(ge::Shape({h, w}), 0, sizeof(T), t);
+  AscendC::UnPadTilingFunc(ge::Shape({h, w}), on2002 ? tmpBytes : 0, sizeof(T), t);
   Want<T> want(src, n, tmpBytes);
-  rs::ReplayUnPad2201<T>(h, w, right, src.data(), want.dst.data());
+  if (on2002) {
+    rs::UnPadTilingR rt{};
+    static_assert(sizeof(rt) == sizeof(t));
+    std::memcpy(&rt, &t, sizeof(rt));
+    rs::ReplayUnPad2002<T>(rt, right, src.data(), want.dst.data(), want.tmp.data());
+  } else {
+    rs::ReplayUnPad2201<T>(h, w, right, src.data(), want.dst.data());
+  }
   ExpectCall<T>(
       soc, want.in, want.Out(), stack, what,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
@@ -197,11 +176,11 @@ TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
     for (const bool stack : {false, true}) {
       if (stack && bytes % 32 != 0) continue;
       for (const uint32_t h : {1u, 3u, 17u}) {
-        CaseUnPad<half>(h, 32, 5, bytes, stack);
-        CaseUnPad<half>(h, 16, 15, bytes, stack);
-        CaseUnPad<float>(h, 24, 7, bytes, stack);
-        CaseUnPad<int16_t>(h, 48, 1, bytes, stack);
-        CaseUnPad<uint32_t>(h, 8, 3, bytes, stack);
+        CaseUnPad<half>(false, h, 32, 5, bytes, stack);
+        CaseUnPad<half>(false, h, 16, 15, bytes, stack);
+        CaseUnPad<float>(false, h, 24, 7, bytes, stack);
+        CaseUnPad<int16_t>(false, h, 48, 1, bytes, stack);
+        CaseUnPad<uint32_t>(false, h, 8, 3, bytes, stack);
       }
     }
   }
@@ -213,12 +192,12 @@ TEST(TransformScratch, UnPadOn2201LeavesTheScratch) {
 template <class T>
 void CasePad(const char* soc, uint32_t h, uint32_t w, uint16_t left, uint16_t right,
              uint32_t tmpBytes, bool stack) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " [" + std::to_string(h) +
-                           ", " + std::to_string(w) + "] pads " + std::to_string(left) + ", " +
-                           std::to_string(right) + " scratch " + std::to_string(tmpBytes) +
-                           (stack ? " (stack)" : "");
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " [" +
+                           std::to_string(h) + ", " + std::to_string(w) + "] pads " +
+                           std::to_string(left) + ", " + std::to_string(right) + " scratch " +
+                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 7 + w * 3 + left);
+  const std::vector<T> src = st::RandomBits<T>(size_t{h} * w, h * 7 + w * 3 + left);
   const size_t n = size_t{h} * (w + left + right);
   AscendC::tiling::PadTiling t;
   AscendC::PadTilingFunc(ge::Shape({h, w}), ge::Shape({h, w}), tmpBytes, sizeof(T), t);
@@ -277,35 +256,7 @@ TEST(TransformScratch, PadUnaligned) {
 }
 
 // ----------------------------------------------------------------------------------------------
-// UnPad on 2002: the v200 sequence through tmp1 and tmp2, dst and the scratch.
-
-template <class T>
-void CaseUnPad2002(uint32_t h, uint32_t w, uint16_t right, uint32_t tmpBytes, bool stack) {
-  const char* soc = "Ascend310P1";
-  const std::string what = std::string(TypeName<T>()) + " on 2002 [" + std::to_string(h) + ", " +
-                           std::to_string(w) + "] rightPad " + std::to_string(right) + " scratch " +
-                           std::to_string(tmpBytes) + (stack ? " (stack)" : "");
-  SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(size_t{h} * w, h * 31 + w + right);
-  const size_t n = size_t{h} * (w - right);
-  AscendC::tiling::UnPadTiling t;
-  AscendC::UnPadTilingFunc(ge::Shape({h, w}), tmpBytes, sizeof(T), t);
-  rs::UnPadTilingR rt{};
-  static_assert(sizeof(rt) == sizeof(t));
-  std::memcpy(&rt, &t, sizeof(rt));
-  Want<T> want(src, n, tmpBytes);
-  rs::ReplayUnPad2002<T>(rt, right, src.data(), want.dst.data(), want.tmp.data());
-  ExpectCall<T>(
-      soc, want.in, want.Out(), stack, what,
-      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        AscendC::UnPadParams p(0, right);
-        if (on_stack) {
-          AscendC::UnPad(d, s, p, t);
-        } else {
-          AscendC::UnPad(d, s, p, tmp, t);
-        }
-      });
-}
+// UnPad on 2002.
 
 // Element counts h * (w - rightPad) whose last group (modulo 16 * tmpBuffer1BlockNum) is no
 // multiple of 16 (half: its last elements are not copied out; float: one block of 8 past or
@@ -316,14 +267,14 @@ TEST(TransformScratch, UnPadOn2002) {
     for (const bool stack : {false, true}) {
       if (stack && bytes % 32 != 0) continue;
       for (const uint32_t h : {1u, 3u, 17u}) {
-        CaseUnPad2002<half>(h, 32, 5, bytes, stack);
-        CaseUnPad2002<half>(h, 16, 15, bytes, stack);
-        CaseUnPad2002<half>(h, 80, 3, bytes, stack);
-        CaseUnPad2002<float>(h, 24, 7, bytes, stack);
-        CaseUnPad2002<float>(h, 8, 3, bytes, stack);
-        CaseUnPad2002<float>(h, 40, 1, bytes, stack);
-        CaseUnPad2002<int16_t>(h, 48, 1, bytes, stack);
-        CaseUnPad2002<uint32_t>(h, 16, 6, bytes, stack);
+        CaseUnPad<half>(true, h, 32, 5, bytes, stack);
+        CaseUnPad<half>(true, h, 16, 15, bytes, stack);
+        CaseUnPad<half>(true, h, 80, 3, bytes, stack);
+        CaseUnPad<float>(true, h, 24, 7, bytes, stack);
+        CaseUnPad<float>(true, h, 8, 3, bytes, stack);
+        CaseUnPad<float>(true, h, 40, 1, bytes, stack);
+        CaseUnPad<int16_t>(true, h, 48, 1, bytes, stack);
+        CaseUnPad<uint32_t>(true, h, 16, 6, bytes, stack);
       }
     }
   }
@@ -334,11 +285,11 @@ TEST(TransformScratch, UnPadOn2002) {
 
 template <class T>
 void CaseBroadcast0(uint32_t rows, uint32_t cols, uint32_t tmpBytes, bool stack) {
-  const std::string what = std::string(TypeName<T>()) + " Broadcast axis 0 [" +
+  const std::string what = std::string(st::TypeName<T>()) + " Broadcast axis 0 [" +
                            std::to_string(rows) + ", " + std::to_string(cols) + "] scratch " +
                            std::to_string(tmpBytes) + (stack ? " (stack)" : "");
   SCOPED_TRACE(what);
-  const std::vector<T> src = Inputs<T>(cols, rows * 13 + cols);
+  const std::vector<T> src = st::RandomBits<T>(cols, rows * 13 + cols);
   const size_t n = size_t{rows} * cols;
   Want<T> want(src, n, tmpBytes);
   rs::ReplayBroadcastFirstDim<T>(rows, cols, src.data(), want.dst.data(),

@@ -31,34 +31,6 @@ using AscendC::TransposeType;
 
 constexpr uint32_t kPast = 40;
 
-template <class T>
-std::vector<T> Inputs(size_t n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::vector<T> v(n);
-  for (T& x : v) {
-    const uint32_t b = gen();
-    std::memcpy(&x, &b, sizeof(T));
-  }
-  const uint32_t special2[] = {0x7E00, 0xFC00, 0x7C00, 0x8000, 0x0000, 0x0001, 0x83FF, 0x7C01};
-  const uint32_t special4[] = {0x7FC00000, 0xFF800000, 0x7F800000, 0x80000000,
-                               0x00000000, 0x00000001, 0x807FFFFF, 0x7F800001};
-  for (size_t i = 0; i < 8 && i < n; ++i) {
-    const uint32_t b = sizeof(T) == 2 ? special2[i] : special4[i];
-    std::memcpy(&v[i], &b, sizeof(T));
-  }
-  return v;
-}
-
-template <class T>
-const char* TypeName() {
-  if constexpr (std::is_same_v<T, half>) return "half";
-  if constexpr (std::is_same_v<T, float>) return "float";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
-  return "uint32_t";
-}
-
 struct Dims {
   uint32_t b, n, s, hn;
 };
@@ -99,7 +71,7 @@ bool Replay(TransposeType type, const AscendC::tiling::ConfusionTransposeTiling&
 template <class T>
 void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes, bool stack,
           bool confusion) {
-  const std::string what = std::string(TypeName<T>()) + " on " + soc + " type " +
+  const std::string what = std::string(st::TypeName<T>()) + " on " + soc + " type " +
                            std::to_string(static_cast<int>(type)) + " [" + std::to_string(dm.b) +
                            ", " + std::to_string(dm.n) + ", " + std::to_string(dm.s) + ", " +
                            std::to_string(dm.hn) + "] scratch " + std::to_string(tmpBytes) +
@@ -111,7 +83,7 @@ void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes
   std::vector<T> none;
   Sizes sz{};
   Replay<T>(type, t, none, none, none, &sz);
-  const std::vector<T> src = Inputs<T>(sz.src, dm.b * 1000 + dm.s * 31 + dm.hn + tmpBytes);
+  const std::vector<T> src = st::RandomBits<T>(sz.src, dm.b * 1000 + dm.s * 31 + dm.hn + tmpBytes);
   const st::UbImages in = st::StartImages(st::BytesOf(src), (sz.dst + kPast) * sizeof(T), tmpBytes);
   std::vector<T> rdst = st::ValuesOf<T>(in.dst, sz.dst);
   std::vector<T> rtmp = st::ValuesOf<T>(in.tmp, tmpBytes / sizeof(T));
