@@ -20,6 +20,7 @@
 #include "kernel_operator.h"
 #include "replay_transform_scratch.h"
 #include "scratch_ub_harness.h"
+#include "transpose_scratch_call.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -86,19 +87,9 @@ void Case0213(const char* soc, TransposeType type, uint32_t b, uint32_t a1, uint
   rs::Replay0213<T>(rt, type == TransposeType::TRANSPOSE_NZ2ND_0213, src.data(), w.dst.data(),
                     w.tmp.data());
   // lngrad.
-  ExpectCall<T>(
-      soc, w.in, w.Out(), stack, what,
-      [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        if (on_stack && confusion) {
-          AscendC::ConfusionTranspose(d, s, type, t);
-        } else if (on_stack) {
-          AscendC::Transpose(d, s, type, t);
-        } else if (confusion) {
-          AscendC::ConfusionTranspose(d, s, tmp, type, t);
-        } else {
-          AscendC::Transpose(d, s, tmp, type, t);
-        }
-      });
+  ExpectCall<T>(soc, w.in, w.Out(), stack, what,
+                [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp,
+                    bool on_stack) { st::CallTranspose(confusion, d, s, tmp, on_stack, type, t); });
 }
 
 template <class T>

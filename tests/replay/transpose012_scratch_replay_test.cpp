@@ -19,6 +19,7 @@
 #include "kernel_operator.h"
 #include "replay_transpose012_scratch.h"
 #include "scratch_ub_harness.h"
+#include "transpose_scratch_call.h"
 #include "tiling/tiling_api.h"
 #include "../aicore/sanitizer_off.h"
 
@@ -94,15 +95,7 @@ void Case(const char* soc, TransposeType type, const Dims& dm, uint32_t tmpBytes
   const st::UbImages got = st::RunOnUb<T>(
       soc, in, stack,
       [&](LocalTensor<T>& d, LocalTensor<T>& s, LocalTensor<uint8_t>& tmp, bool on_stack) {
-        if (on_stack && confusion) {
-          AscendC::ConfusionTranspose(d, s, type, t);
-        } else if (on_stack) {
-          AscendC::Transpose(d, s, type, t);
-        } else if (confusion) {
-          AscendC::ConfusionTranspose(d, s, tmp, type, t);
-        } else {
-          AscendC::Transpose(d, s, tmp, type, t);
-        }
+        st::CallTranspose(confusion, d, s, tmp, on_stack, type, t);
       });
   st::ExpectUbImages(got, want, 1, what);
 }
